@@ -1,0 +1,22 @@
+# kfsim_add_test(NAME name SOURCES a.c b.c [LABELS l1 l2] [LIBS extra] [TIMEOUT s])
+# One cmocka executable, registered with ctest under "<part>/<name>".  Tests link the static
+# library so that they can reach internal headers under src/ as well as the public ones.
+function(kfsim_add_test)
+	cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LABELS;LIBS" ${ARGN})
+	get_filename_component(part ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+	set(exe test_${part}_${T_NAME})
+	add_executable(${exe} ${T_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/cli_run.c
+		${PROJECT_SOURCE_DIR}/tests/support/log_assert.c)
+	add_dependencies(${exe} kfsim_cli)
+	target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+	target_compile_definitions(${exe} PRIVATE KFSIM_WITH_JEMALLOC=${KFSIM_WITH_JEMALLOC}
+		KFSIM_BINARY_DIR="${PROJECT_BINARY_DIR}" KFSIM_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+		KFSIM_CLI_PATH="$<TARGET_FILE:kfsim_cli>")
+	target_link_libraries(${exe} PRIVATE kfsim_static PkgConfig::CMOCKA ${T_LIBS} m)
+	add_test(NAME ${part}/${T_NAME} COMMAND ${exe})
+	if(NOT T_TIMEOUT)
+		set(T_TIMEOUT 300)
+	endif()
+	set_tests_properties(${part}/${T_NAME} PROPERTIES LABELS "${part};${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+		ENVIRONMENT "CMOCKA_MESSAGE_OUTPUT=stdout")
+endfunction()

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_ERR_H
+#define KFSIM_ERR_H
+
+/*
+ * Errors, the kernel's way (include/linux/err.h, include/linux/errno.h): functions return a
+ * negative errno (-EINVAL), and functions that return a pointer encode the errno in the pointer's
+ * top 4095 values.  The numbers are Linux's, so they match what a real kernel returns over
+ * netlink; the kernel-internal ones that userspace headers lack are added here.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAX_ERRNO 4095
+
+#ifndef ERESTARTSYS
+#define ERESTARTSYS 512
+#endif
+#ifndef ENOIOCTLCMD
+#define ENOIOCTLCMD 515
+#endif
+#ifndef EPROBE_DEFER
+#define EPROBE_DEFER 517
+#endif
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* kernel-internal; EOPNOTSUPP is the one userspace should see */
+#endif
+
+/** IS_ERR_VALUE() - true when @x is an errno encoded in an unsigned long. */
+#define IS_ERR_VALUE(x) ((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+
+/**
+ * ERR_PTR() - encode a negative errno as a pointer
+ * @error: a negative errno, -MAX_ERRNO..-1
+ *
+ * Return: a pointer that IS_ERR() recognises and PTR_ERR() turns back into @error.
+ */
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+/** PTR_ERR() - the negative errno encoded in @ptr (meaningful only when IS_ERR(@ptr)). */
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+/** IS_ERR() - true when @ptr encodes an errno. */
+static inline bool IS_ERR(const void *ptr)
+{
+	return __builtin_expect(IS_ERR_VALUE((unsigned long)ptr), 0);
+}
+
+/** IS_ERR_OR_NULL() - true when @ptr is NULL or encodes an errno. */
+static inline bool IS_ERR_OR_NULL(const void *ptr)
+{
+	return !ptr || IS_ERR(ptr);
+}
+
+/** ERR_CAST() - pass an error pointer on as another pointer type. */
+static inline void *ERR_CAST(const void *ptr)
+{
+	return (void *)ptr;
+}
+
+/** PTR_ERR_OR_ZERO() - PTR_ERR(@ptr) when it is an error, otherwise 0. */
+static inline int PTR_ERR_OR_ZERO(const void *ptr)
+{
+	return IS_ERR(ptr) ? (int)PTR_ERR(ptr) : 0;
+}
+
+/**
+ * kfsim_errname() - the symbolic name of an errno
+ * @err: an errno, positive or negative
+ *
+ * Return: "EINVAL" for 22 or -22, the kernel-internal names (ENOTSUPP, EPROBE_DEFER, ...) too;
+ * "E?" for a number with no name.  The string is static.
+ */
+const char *kfsim_errname(int err);
+
+#endif /* KFSIM_ERR_H */

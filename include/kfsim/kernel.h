@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_KERNEL_H
+#define KFSIM_KERNEL_H
+
+/*
+ * The small helpers of include/linux/kernel.h, container_of.h, compiler.h, build_bug.h and
+ * minmax.h that every part uses.  Semantics follow the kernel: min()/max() evaluate each argument
+ * once and refuse (at compile time) to compare values of different types; use min_t()/max_t()
+ * to compare across types.
+ */
+#include <stddef.h>
+#include <kfsim/types.h>
+
+#ifndef likely
+/** likely() - hint that @x is usually true (branch layout only, no semantics). */
+#define likely(x) __builtin_expect(!!(x), 1)
+/** unlikely() - hint that @x is usually false. */
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+/* glibc's <sys/cdefs.h> defines some of these too, with the same meaning. */
+#ifndef __must_check
+#define __must_check __attribute__((warn_unused_result))
+#endif
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((unused))
+#endif
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+#ifndef __cold
+#define __cold __attribute__((cold))
+#endif
+#ifndef __noreturn
+#define __noreturn __attribute__((noreturn))
+#endif
+
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, val) (*(volatile __typeof__(x) *)&(x) = (val))
+
+/**
+ * container_of() - the structure that embeds a member
+ * @ptr: pointer to the member
+ * @type: type of the containing structure
+ * @member: name of the member within @type
+ *
+ * The member's type is checked against @ptr at compile time, as the kernel's version does.
+ */
+#define container_of(ptr, type, member)                                                           \
+	({                                                                                        \
+		void *__mptr = (void *)(ptr);                                                      \
+		_Static_assert(__builtin_types_compatible_p(__typeof__(*(ptr)),                   \
+							    __typeof__(((type *)0)->member)) ||   \
+				       __builtin_types_compatible_p(__typeof__(*(ptr)), void),    \
+			       "pointer type mismatch in container_of()");                        \
+		((type *)((char *)__mptr - offsetof(type, member)));                              \
+	})
+
+/** BUILD_BUG_ON() - break the build when @cond is true (a compile-time constant). */
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), "BUILD_BUG_ON failed: " #cond)
+/** BUILD_BUG_ON_MSG() - BUILD_BUG_ON() with the message to print. */
+#define BUILD_BUG_ON_MSG(cond, msg) _Static_assert(!(cond), msg)
+
+#define __must_be_array(a)                                                                        \
+	(sizeof(struct { int:(-!!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))); }))
+/** ARRAY_SIZE() - number of elements of array @arr; a pointer is a compile error. */
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]) + 0 * __must_be_array(arr))
+
+#define __kfsim_cmp_once(op, x, y, ux, uy)                                                        \
+	({                                                                                        \
+		__typeof__(x) ux = (x);                                                            \
+		__typeof__(y) uy = (y);                                                            \
+		_Static_assert(__builtin_types_compatible_p(__typeof__(ux), __typeof__(uy)),      \
+			       "min()/max() of different types: use min_t()/max_t()");           \
+		ux op uy ? ux : uy;                                                                \
+	})
+/** min() - the smaller of @x and @y, which must have the same type. */
+#define min(x, y) __kfsim_cmp_once(<, x, y, __kfsim_min_x, __kfsim_min_y)
+/** max() - the larger of @x and @y, which must have the same type. */
+#define max(x, y) __kfsim_cmp_once(>, x, y, __kfsim_max_x, __kfsim_max_y)
+/** min_t() - min() after converting both arguments to @type. */
+#define min_t(type, x, y) min((type)(x), (type)(y))
+/** max_t() - max() after converting both arguments to @type. */
+#define max_t(type, x, y) max((type)(x), (type)(y))
+/** clamp() - @val limited to [@lo, @hi]; all three of one type. */
+#define clamp(val, lo, hi) min(max(val, lo), hi)
+/** clamp_t() - clamp() after converting to @type. */
+#define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)
+/** swap() - exchange the values of @a and @b. */
+#define swap(a, b)                                                                                \
+	do {                                                                                      \
+		__typeof__(a) __kfsim_tmp = (a);                                                   \
+		(a) = (b);                                                                         \
+		(b) = __kfsim_tmp;                                                                 \
+	} while (0)
+/** DIV_ROUND_UP() - @n divided by @d, rounded up. */
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
+/** BIT() - the value with only bit @nr set, as unsigned long. */
+#define BIT(nr) (1UL << (nr))
+/** BIT_ULL() - the value with only bit @nr set, as unsigned long long. */
+#define BIT_ULL(nr) (1ULL << (nr))
+/** GENMASK() - a mask of bits @l..@h inclusive (@h >= @l). */
+#define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
+
+#endif /* KFSIM_KERNEL_H */

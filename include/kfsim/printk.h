@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_PRINTK_H
+#define KFSIM_PRINTK_H
+
+/*
+ * The kernel log (include/linux/printk.h, kernel/printk/).  Messages carry a level as the kernel
+ * encodes it, a KERN_SOH byte and a digit at the start of the format ("\0013" is KERN_ERR); they
+ * go into one ring buffer of records (the dmesg buffer), the oldest overwritten when it is full,
+ * and are echoed to stderr when their level is below the console level, exactly like
+ * console_loglevel.  Continuation lines (KERN_CONT) join the previous record.
+ *
+ * The ring is process-global, as the kernel's log is machine-global; it is thread-safe.  Tests
+ * read it back to assert that a warning fired with its exact text.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <kfsim/kernel.h>
+
+#define KERN_SOH "\001"
+#define KERN_SOH_ASCII '\001'
+#define KERN_EMERG KERN_SOH "0"
+#define KERN_ALERT KERN_SOH "1"
+#define KERN_CRIT KERN_SOH "2"
+#define KERN_ERR KERN_SOH "3"
+#define KERN_WARNING KERN_SOH "4"
+#define KERN_NOTICE KERN_SOH "5"
+#define KERN_INFO KERN_SOH "6"
+#define KERN_DEBUG KERN_SOH "7"
+#define KERN_DEFAULT ""
+#define KERN_CONT KERN_SOH "c"
+
+#define LOGLEVEL_EMERG 0
+#define LOGLEVEL_ALERT 1
+#define LOGLEVEL_CRIT 2
+#define LOGLEVEL_ERR 3
+#define LOGLEVEL_WARNING 4
+#define LOGLEVEL_NOTICE 5
+#define LOGLEVEL_INFO 6
+#define LOGLEVEL_DEBUG 7
+#define MESSAGE_LOGLEVEL_DEFAULT LOGLEVEL_WARNING /* level of a message without KERN_* */
+#define CONSOLE_LOGLEVEL_DEFAULT 4 /* kfsim echoes EMERG..ERR to stderr by default */
+
+/** KFSIM_LOG_RECORDS - how many records the ring keeps before overwriting the oldest. */
+#define KFSIM_LOG_RECORDS 1024
+/** KFSIM_LOG_LINE_MAX - longest record text; longer messages are cut (as LOG_LINE_MAX). */
+#define KFSIM_LOG_LINE_MAX 1024
+
+/**
+ * printk() - log a message
+ * @fmt: printf format, optionally starting with a KERN_* level
+ *
+ * Return: the number of characters stored (after truncation), as the kernel returns.
+ */
+__printf(1, 2) int printk(const char *fmt, ...);
+/** vprintk() - printk() with a va_list. */
+__printf(1, 0) int vprintk(const char *fmt, va_list args);
+
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...) printk(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...) printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...) printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice(fmt, ...) printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
+/* pr_debug() is always compiled in (as with dynamic debug) and filtered by the console level. */
+#define pr_debug(fmt, ...) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+
+/** printk_once() - printk() only the first time this call site runs. */
+#define printk_once(fmt, ...)                                                                    \
+	({                                                                                        \
+		static bool __kfsim_print_once;                                                    \
+		bool __kfsim_first = !__atomic_exchange_n(&__kfsim_print_once, true,              \
+							  __ATOMIC_RELAXED);                      \
+		if (__kfsim_first)                                                                 \
+			printk(fmt, ##__VA_ARGS__);                                                \
+		__kfsim_first;                                                                     \
+	})
+#define pr_warn_once(fmt, ...) printk_once(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err_once(fmt, ...) printk_once(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info_once(fmt, ...) printk_once(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+
+/**
+ * struct kfsim_log_record - one message of the log, as dmesg sees it
+ * @seq: sequence number, counting every record ever stored (so a reader can tell what it missed)
+ * @ts_nsec: time since the log was first used, in nanoseconds
+ * @level: LOGLEVEL_EMERG..LOGLEVEL_DEBUG
+ * @text: the message without its level prefix and without the final newline
+ */
+struct kfsim_log_record {
+	u64 seq;
+	u64 ts_nsec;
+	int level;
+	char text[KFSIM_LOG_LINE_MAX];
+};
+
+/**
+ * kfsim_log_read() - read the record with the lowest sequence number >= *@seq
+ * @seq: in: the first sequence number wanted; out: the one after the record returned
+ * @rec: where to copy the record
+ *
+ * Return: 0 and the record, -ENOENT when there is no such record yet.  Records overwritten by the
+ * ring are skipped, and @rec->seq then shows the gap.
+ */
+int kfsim_log_read(u64 *seq, struct kfsim_log_record *rec);
+
+/**
+ * kfsim_log_first_seq() - the sequence number of the oldest record still in the ring
+ */
+u64 kfsim_log_first_seq(void);
+
+/**
+ * kfsim_log_next_seq() - the sequence number the next record will get
+ *
+ * Tests take it before an action and then look only at what the action logged.
+ */
+u64 kfsim_log_next_seq(void);
+
+/**
+ * kfsim_log_contains() - search the records from @since on for @substr
+ * @since: the first sequence number to search (0 for everything still in the ring)
+ * @substr: text to find inside one record's text
+ *
+ * Return: how many records contain @substr.
+ */
+int kfsim_log_contains(u64 since, const char *substr);
+
+/**
+ * kfsim_dmesg_format() - the records from @since on as dmesg prints them
+ * @since: first sequence number (0: all)
+ * @buf: output, always NUL-terminated when @size > 0
+ * @size: size of @buf
+ *
+ * Lines look like "[    1.234567] text".  Return: the length the full text needs (like
+ * snprintf), so a caller can size the buffer with a first call.
+ */
+size_t kfsim_dmesg_format(u64 since, char *buf, size_t size);
+
+/** kfsim_dmesg_clear() - drop every record (dmesg --clear); sequence numbers keep counting. */
+void kfsim_dmesg_clear(void);
+
+/**
+ * kfsim_console_loglevel_set() - choose which levels are echoed to stderr
+ * @level: records with a level < @level are echoed; 0 silences the console, 8 echoes everything
+ *
+ * Return: the previous console level.  The kernel command line's loglevel= sets it too.
+ */
+int kfsim_console_loglevel_set(int level);
+
+#endif /* KFSIM_PRINTK_H */

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/* Error reporting and value parsing shared by every subcommand (see cli.h for the rules). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfsim/err.h>
+#include "cli.h"
+
+static void print_prefix(const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "kfsim %s: ", cmd);
+	else
+		fprintf(stderr, "kfsim: ");
+}
+
+int kfsim_cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list args;
+
+	print_prefix(cmd);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+	return KFSIM_EXIT_USAGE;
+}
+
+int kfsim_cli_fail(const char *cmd, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	print_prefix(cmd);
+	fprintf(stderr, "-%s: ", kfsim_errname(err));
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+	return KFSIM_EXIT_FAILURE;
+}
+
+int kfsim_cli_parse_u64(const char *cmd, const char *opt, const char *text, u64 min, u64 max,
+			u64 *out)
+{
+	unsigned long long value;
+	char *end;
+
+	errno = 0;
+	value = strtoull(text, &end, 0);
+	if (!*text || *text == '-' || *end || errno || value < min || value > max) {
+		kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected an integer from %llu to %llu",
+				text, opt, (unsigned long long)min, (unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = value;
+	return 0;
+}
+
+int kfsim_cli_parse_double(const char *cmd, const char *opt, const char *text, double min,
+			   double max, double *out)
+{
+	double value;
+	char *end;
+
+	errno = 0;
+	value = strtod(text, &end);
+	if (!*text || *end || errno || !isfinite(value) || value < min || value > max) {
+		kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected a number from %g to %g",
+				text, opt, min, max);
+		return -EINVAL;
+	}
+	*out = value;
+	return 0;
+}
+
+int kfsim_cli_bad_option(const char *cmd, char **argv, int result)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+
+	if (result == ':') {
+		if (optopt && !(arg[0] == '-' && arg[1] == '-'))
+			return kfsim_cli_usage(cmd, "option '-%c' needs a value", optopt);
+		return kfsim_cli_usage(cmd, "option '%s' needs a value", arg);
+	}
+	if (optopt)
+		return kfsim_cli_usage(cmd, "unknown option '-%c' (see 'kfsim %s --help')", optopt,
+				       cmd ? cmd : "");
+	return kfsim_cli_usage(cmd, "unknown option '%s' (see 'kfsim %s --help')", arg,
+			       cmd ? cmd : "");
+}
+
+bool kfsim_cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	}
+	return false;
+}
+
+void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)
+{
+	if (ctx->nr_files < (int)(sizeof(ctx->files) / sizeof(ctx->files[0])))
+		snprintf(ctx->files[ctx->nr_files++], sizeof(ctx->files[0]), "%s", path);
+}

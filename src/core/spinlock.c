@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spinlock_t with CONFIG_DEBUG_SPINLOCK's checks (kernel/locking/spinlock_debug.c).  Acquire and
+ * release orderings on @locked give the lock its memory semantics; @owner is only for the checks.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <kfsim/bug.h>
+#include <kfsim/spinlock.h>
+
+unsigned long kfsim_current_tid(void)
+{
+	static _Thread_local unsigned long tid;
+
+	if (!tid)
+		tid = (unsigned long)syscall(SYS_gettid);
+	return tid;
+}
+
+static void spin_bug(spinlock_t *lock, const char *msg)
+{
+	unsigned long owner = atomic_load_explicit(&lock->owner, memory_order_relaxed);
+
+	pr_emerg("BUG: spinlock %s on CPU#0, kfsim/%lu\n", msg, kfsim_current_tid());
+	pr_emerg(" lock: %p, .magic: %08x, .owner: %s/%ld, .owner_cpu: %d\n", (void *)lock,
+		 lock->magic, owner ? "kfsim" : "<none>", owner ? (long)owner : -1L, owner ? 0 : -1);
+}
+
+void spin_lock_init(spinlock_t *lock)
+{
+	atomic_init(&lock->locked, 0);
+	atomic_init(&lock->owner, 0);
+	lock->magic = SPINLOCK_MAGIC;
+}
+
+static bool spin_check_lock(spinlock_t *lock)
+{
+	if (lock->magic != SPINLOCK_MAGIC) {
+		spin_bug(lock, "bad magic");
+		return false;
+	}
+	if (atomic_load_explicit(&lock->owner, memory_order_relaxed) == kfsim_current_tid()) {
+		spin_bug(lock, "recursion");
+		BUG();
+	}
+	return true;
+}
+
+static void spin_set_owner(spinlock_t *lock)
+{
+	atomic_store_explicit(&lock->owner, kfsim_current_tid(), memory_order_relaxed);
+}
+
+void spin_lock(spinlock_t *lock)
+{
+	unsigned int spins = 0;
+
+	spin_check_lock(lock);
+	for (;;) {
+		if (!atomic_exchange_explicit(&lock->locked, 1, memory_order_acquire))
+			break;
+		while (atomic_load_explicit(&lock->locked, memory_order_relaxed)) {
+			/* Two CPUs, many threads: spinning long only steals the holder's CPU. */
+			if (++spins > 64)
+				sched_yield();
+			else
+				__builtin_ia32_pause();
+		}
+	}
+	spin_set_owner(lock);
+}
+
+int spin_trylock(spinlock_t *lock)
+{
+	if (lock->magic != SPINLOCK_MAGIC) {
+		spin_bug(lock, "bad magic");
+		return 0;
+	}
+	if (atomic_exchange_explicit(&lock->locked, 1, memory_order_acquire))
+		return 0;
+	spin_set_owner(lock);
+	return 1;
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+	unsigned long owner = atomic_load_explicit(&lock->owner, memory_order_relaxed);
+
+	if (lock->magic != SPINLOCK_MAGIC) {
+		spin_bug(lock, "bad magic");
+		return;
+	}
+	if (!atomic_load_explicit(&lock->locked, memory_order_relaxed)) {
+		spin_bug(lock, "already unlocked");
+		return;
+	}
+	if (owner != kfsim_current_tid()) {
+		spin_bug(lock, "wrong owner");
+		return;
+	}
+	atomic_store_explicit(&lock->owner, 0, memory_order_relaxed);
+	atomic_store_explicit(&lock->locked, 0, memory_order_release);
+}
+
+bool spin_is_locked(spinlock_t *lock)
+{
+	return atomic_load_explicit(&lock->locked, memory_order_relaxed);
+}
+
+bool kfsim_spin_held_by_current(spinlock_t *lock)
+{
+	return atomic_load_explicit(&lock->locked, memory_order_relaxed) &&
+	       atomic_load_explicit(&lock->owner, memory_order_relaxed) == kfsim_current_tid();
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/* The kfsim program's global behaviour: help, version, exit statuses and messages, the tour. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "support/cli_run.h"
+
+#define RUN(result, ...) assert_int_equal(cli_run(result, (const char *const[]){ __VA_ARGS__, NULL }), 0)
+
+static void assert_usage_error(struct cli_result *r, const char *needle)
+{
+	if (r->status != 2 || !strstr(r->err, needle) || count_lines(r->err) != 1)
+		print_error("status %d, stderr: %s", r->status, r->err);
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, needle));
+	assert_int_equal(count_lines(r->err), 1);
+	assert_string_equal(r->out, "");
+	cli_result_free(r);
+}
+
+static void test_help_and_version(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "--help");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Usage: kfsim"));
+	assert_non_null(strstr(r.out, "  tour "));
+	cli_result_free(&r);
+	RUN(&r, "--version");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "kfsim 0."));
+	assert_non_null(strstr(r.out, "Linux 6.3.0"));
+	cli_result_free(&r);
+	RUN(&r, "tour", "--help");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Usage: kfsim tour"));
+	cli_result_free(&r);
+}
+
+static void test_bad_command_lines(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "nosuch");
+	assert_usage_error(&r, "kfsim: unknown command 'nosuch'");
+	RUN(&r, "--bogus");
+	assert_usage_error(&r, "unknown option '--bogus'");
+	RUN(&r, "--kver", "6.x", "tour");
+	assert_usage_error(&r, "invalid value '6.x' for --kver");
+	RUN(&r, "--kver=3.2", "tour");
+	assert_usage_error(&r, "invalid value '3.2' for --kver");
+	RUN(&r, "--kver");
+	assert_usage_error(&r, "option '--kver' needs a value");
+	RUN(&r, "--cmdline", "foo=\"open", "tour");
+	assert_usage_error(&r, "invalid value for --cmdline");
+	RUN(&r, "--cmdline");
+	assert_usage_error(&r, "option '--cmdline' needs a value");
+	RUN(&r, "--kver", "6.3");
+	assert_usage_error(&r, "no command given");
+	RUN(&r, "tour", "--bogus");
+	assert_usage_error(&r, "kfsim tour: unknown option '--bogus'");
+	RUN(&r, "tour", "--out");
+	assert_usage_error(&r, "kfsim tour: option '--out' needs a value");
+	RUN(&r, "tour", "--out", "");
+	assert_usage_error(&r, "invalid value '' for --out");
+	RUN(&r, "tour", "extra");
+	assert_usage_error(&r, "unexpected argument 'extra'");
+}
+
+static void test_no_arguments_prints_help_to_stderr(void **state)
+{
+	struct cli_result r;
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ NULL }), 0);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "Usage: kfsim"));
+	cli_result_free(&r);
+}
+
+static void test_tour_runs_and_shows_dmesg(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "--cmdline", "cgroup.memory=nobpf foo", "tour", "--out", KFSIM_BINARY_DIR "/test-tour");
+	if (r.status)
+		print_error("%s\n%s", r.out, r.err);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "cgroup.memory=nobpf given: yes"));
+	assert_non_null(strstr(r.out, "== Kernel log of this run (dmesg) =="));
+	assert_non_null(strstr(r.out, "Unknown kernel command line parameters \"foo\""));
+	assert_non_null(strstr(r.out, " failed\n"));
+	assert_non_null(strstr(r.out, "steps, 0 failed"));
+	cli_result_free(&r);
+}
+
+static void test_tour_json_is_one_document(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "--kver", "6.12", "tour", "--json", "--out", KFSIM_BINARY_DIR "/test-tour");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.out[0], '{');
+	assert_non_null(strstr(r.out, "\"kernel_version\": \"6.12.0\""));
+	assert_non_null(strstr(r.out, "\"name\": \"core\""));
+	assert_non_null(strstr(r.out, "\"dmesg\": ["));
+	assert_null(strstr(r.out, "=="));	/* no narrative on stdout */
+	assert_string_equal(r.out + strlen(r.out) - 2, "}\n");
+	cli_result_free(&r);
+}
+
+static void test_tour_runtime_failure_exits_1(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "tour", "--out", "/proc/kfsim-cannot-create/x");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim tour: -ENOENT: cannot create output directory"));
+	cli_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_no_arguments_prints_help_to_stderr),
+		cmocka_unit_test(test_tour_runs_and_shows_dmesg),
+		cmocka_unit_test(test_tour_json_is_one_document),
+		cmocka_unit_test(test_tour_runtime_failure_exits_1),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* The log ring: levels, continuation, wrap-around, reading back, WARN reports. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kfsim/bug.h>
+#include <kfsim/err.h>
+#include <kfsim/printk.h>
+#include "support/log_assert.h"
+
+static int quiet_console(void **state)
+{
+	kfsim_console_loglevel_set(0);
+	kfsim_dmesg_clear();
+	return 0;
+}
+
+static void test_levels_are_parsed_and_stripped(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+
+	pr_err("disk %d failed\n", 3);
+	printk("no level given\n");
+	pr_debug("debug line\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, LOGLEVEL_ERR);
+	assert_string_equal(rec.text, "disk 3 failed");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+	assert_string_equal(rec.text, "no level given");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, LOGLEVEL_DEBUG);
+	assert_int_equal(kfsim_log_read(&seq, &rec), -ENOENT);
+}
+
+static void test_continuation_joins_previous_record(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+
+	pr_info("values:");
+	pr_cont(" %d", 1);
+	pr_cont(" %d\n", 2);
+	pr_info("next\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "values: 1 2");
+	assert_int_equal(rec.level, LOGLEVEL_INFO);
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "next");
+}
+
+static void test_ring_wraps_and_reader_sees_gap(void **state)
+{
+	u64 start = log_mark(), seq = start;
+	struct kfsim_log_record rec;
+
+	for (int i = 0; i < KFSIM_LOG_RECORDS + 10; i++)
+		pr_info("record %d\n", i);
+	/* The first 10 were overwritten: reading from the start skips to the oldest kept. */
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.seq, start + 10);
+	assert_string_equal(rec.text, "record 10");
+	assert_int_equal(kfsim_log_first_seq(), start + 10);
+	assert_int_equal(log_count_since(start, "record 1033"), 1);
+}
+
+static void test_long_message_is_truncated(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+	char *big = malloc(3000);
+
+	memset(big, 'x', 2999);
+	big[2999] = '\0';
+	printk(KERN_INFO "%s\n", big);
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(strlen(rec.text), KFSIM_LOG_LINE_MAX - 1);
+	free(big);
+}
+
+static void test_dmesg_format_and_clear(void **state)
+{
+	u64 mark = log_mark();
+	char buf[256];
+	size_t need;
+
+	pr_warn("first\n");
+	pr_warn("second\n");
+	need = kfsim_dmesg_format(mark, NULL, 0);
+	assert_true(need > 0);
+	assert_int_equal(kfsim_dmesg_format(mark, buf, sizeof(buf)), need);
+	assert_non_null(strstr(buf, "] first\n["));
+	assert_int_equal(buf[0], '[');
+	/* A too-small buffer is cut but stays a string, and the full size is still reported. */
+	assert_int_equal(kfsim_dmesg_format(mark, buf, 8), need);
+	assert_int_equal(strlen(buf), 7);
+	kfsim_dmesg_clear();
+	assert_int_equal(kfsim_dmesg_format(0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	pr_warn("after clear\n");
+	assert_int_equal(kfsim_log_contains(0, "first"), 0);
+	assert_int_equal(kfsim_log_contains(0, "after clear"), 1);
+}
+
+static void test_warn_report_and_value(void **state)
+{
+	u64 mark = log_mark();
+	unsigned long before = kfsim_warn_count();
+	int x = 5;
+
+	assert_false(WARN_ON(x < 0));
+	assert_true(WARN(x > 1, "x is %d\n", x));
+	assert_int_equal(kfsim_warn_count(), before + 1);
+	assert_logged(mark, "------------[ cut here ]------------", 1);
+	assert_logged(mark, "x is 5", 1);
+	assert_logged(mark, "WARNING: CPU: 0 PID: ", 1);
+	assert_logged(mark, "tests/core/test_log.c:", 1);
+	assert_logged(mark, "---[ end trace ", 1);
+}
+
+static int warn_once_site(int value)
+{
+	return WARN_ONCE(value > 0, "positive value %d\n", value);
+}
+
+static void test_warn_once_fires_once(void **state)
+{
+	u64 mark = log_mark();
+
+	assert_false(warn_once_site(0));
+	assert_true(warn_once_site(1));
+	assert_true(warn_once_site(2));	/* still true, but not reported again */
+	assert_true(warn_once_site(3));
+	assert_logged(mark, "positive value", 1);
+	assert_logged(mark, "positive value 1", 1);
+	for (int i = 0; i < 3; i++)
+		WARN_ON_ONCE(1);
+	assert_logged(mark, "WARNING:", 2);
+}
+
+static jmp_buf bug_jump;
+static void bug_to_longjmp(const char *file, int line, const char *func)
+{
+	longjmp(bug_jump, line);
+}
+
+static void test_bug_on_calls_handler(void **state)
+{
+	u64 mark = log_mark();
+	int line;
+
+	kfsim_bug_handler_set(bug_to_longjmp);
+	line = setjmp(bug_jump);
+	if (!line)
+		BUG_ON(1 + 1 == 2);
+	kfsim_bug_handler_set(NULL);
+	assert_true(line > 0);
+	assert_logged(mark, "kernel BUG at tests/core/test_log.c:", 1);
+}
+
+static void test_console_level_is_clamped(void **state)
+{
+	assert_int_equal(kfsim_console_loglevel_set(99), 0);
+	assert_int_equal(kfsim_console_loglevel_set(-3), 8);
+	assert_int_equal(kfsim_console_loglevel_set(0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_levels_are_parsed_and_stripped),
+		cmocka_unit_test(test_continuation_joins_previous_record),
+		cmocka_unit_test(test_ring_wraps_and_reader_sees_gap),
+		cmocka_unit_test(test_long_message_is_truncated),
+		cmocka_unit_test(test_dmesg_format_and_clear),
+		cmocka_unit_test(test_warn_report_and_value),
+		cmocka_unit_test(test_warn_once_fires_once),
+		cmocka_unit_test(test_bug_on_calls_handler),
+		cmocka_unit_test(test_console_level_is_clamped),
+	};
+
+	return cmocka_run_group_tests(tests, quiet_console, NULL);
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* The output helpers every part shares: JSON writer, trace-event files, SVG plots. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <kfsim/err.h>
+#include <kfsim/json.h>
+#include <kfsim/svg_plot.h>
+#include <kfsim/trace_event.h>
+
+static char *capture(FILE *f)
+{
+	long len;
+	char *text;
+
+	fflush(f);
+	len = ftell(f);
+	text = calloc(1, (size_t)len + 1);
+	rewind(f);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	return text;
+}
+
+static void test_json_document(void **state)
+{
+	FILE *f = tmpfile();
+	struct kfsim_json json;
+	char *text;
+
+	kfsim_json_init(&json, f, false);
+	kfsim_json_object_begin(&json);
+	kfsim_json_kv_string(&json, "name", "a\"b\\c\n\x01");
+	kfsim_json_kv_int(&json, "neg", -5);
+	kfsim_json_kv_double(&json, "nan", NAN);
+	kfsim_json_key(&json, "list");
+	kfsim_json_array_begin(&json);
+	kfsim_json_uint(&json, 1);
+	kfsim_json_bool(&json, true);
+	kfsim_json_null(&json);
+	kfsim_json_object_begin(&json);
+	kfsim_json_object_end(&json);
+	kfsim_json_array_end(&json);
+	kfsim_json_object_end(&json);
+	assert_int_equal(kfsim_json_finish(&json), 0);
+	text = capture(f);
+	assert_string_equal(text, "{\"name\":\"a\\\"b\\\\c\\n\\u0001\",\"neg\":-5,\"nan\":null,"
+				  "\"list\":[1,true,null,{}]}\n");
+	free(text);
+	fclose(f);
+}
+
+static void test_json_misuse_is_reported(void **state)
+{
+	FILE *f = tmpfile();
+	struct kfsim_json json;
+
+	kfsim_json_init(&json, f, true);
+	kfsim_json_object_begin(&json);
+	kfsim_json_int(&json, 3);	/* no key */
+	kfsim_json_object_end(&json);
+	assert_int_equal(kfsim_json_finish(&json), -EINVAL);
+
+	kfsim_json_init(&json, f, true);
+	kfsim_json_array_begin(&json);
+	kfsim_json_object_end(&json);	/* wrong closer */
+	assert_int_equal(kfsim_json_finish(&json), -EINVAL);
+
+	kfsim_json_init(&json, f, true);
+	kfsim_json_array_begin(&json);	/* never closed */
+	assert_int_equal(kfsim_json_finish(&json), -EINVAL);
+	fclose(f);
+}
+
+static void test_trace_file(void **state)
+{
+	char path[] = "/tmp/kfsim-trace-XXXXXX";
+	struct kfsim_trace trace;
+	int fd = mkstemp(path);
+	FILE *f;
+	char *text;
+
+	close(fd);
+	assert_int_equal(kfsim_trace_open(&trace, path), 0);
+	kfsim_trace_name_process(&trace, 1, "bus");
+	kfsim_trace_name_thread(&trace, 1, 2, "node \"2\"");
+	kfsim_trace_complete(&trace, 1, 2, "BEACON", "plca", 1.5, 2.0, "\"bt\": 20");
+	kfsim_trace_instant(&trace, 1, 2, "collision", "csma", 4.0);
+	kfsim_trace_counter(&trace, 1, "queue", 5.0, 3);
+	assert_int_equal(kfsim_trace_close(&trace), 0);
+	f = fopen(path, "r");
+	fseek(f, 0, SEEK_END);
+	text = capture(f);
+	assert_non_null(strstr(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"));
+	assert_non_null(strstr(text, "\"ph\":\"X\",\"pid\":1,\"tid\":2,\"name\":\"BEACON\","
+				     "\"cat\":\"plca\",\"ts\":1.500,\"dur\":2.000,\"args\":{\"bt\": 20}}"));
+	assert_non_null(strstr(text, "\"name\":\"node \\\"2\\\"\""));
+	assert_non_null(strstr(text, "\n]}\n"));
+	assert_int_equal(trace.nr_events, 5);
+	free(text);
+	fclose(f);
+	unlink(path);
+	assert_int_equal(kfsim_trace_open(&trace, "/nonexistent-dir/x.json"), -ENOENT);
+}
+
+static void test_svg_plot(void **state)
+{
+	static const double x[] = { 2, 4, 8 };
+	static const double y1[] = { 9.5, 9.6, 9.7 };
+	static const double y2[] = { 8.0, 5.0, 2.5 };
+	const struct kfsim_plot_series series[] = { { "PLCA", x, y1, 3 }, { "CSMA/CD", x, y2, 3 } };
+	struct kfsim_plot plot = { .title = "Throughput <test>", .x_label = "nodes",
+				   .y_label = "Mb/s", .series = series, .nr_series = 2,
+				   .y_from_zero = true };
+	FILE *f = tmpfile();
+	char *text;
+
+	assert_int_equal(kfsim_plot_svg_write(&plot, f), 0);
+	text = capture(f);
+	assert_non_null(strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+	assert_non_null(strstr(text, "Throughput &lt;test&gt;"));
+	assert_non_null(strstr(text, ">CSMA/CD</text>"));
+	assert_non_null(strstr(text, "</svg>\n"));
+	free(text);
+	fclose(f);
+
+	static const double bad_y[] = { 1, 0, 3 };
+	const struct kfsim_plot_series bad = { "log of zero", x, bad_y, 3 };
+
+	plot.series = &bad;
+	plot.nr_series = 1;
+	plot.y_log = true;
+	assert_int_equal(kfsim_plot_svg_save(&plot, "/tmp/kfsim-never-written.svg"), -EINVAL);
+	assert_int_equal(access("/tmp/kfsim-never-written.svg", F_OK), -1);
+	plot.nr_series = 0;
+	assert_int_equal(kfsim_plot_svg_write(&plot, stdout), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_json_misuse_is_reported),
+		cmocka_unit_test(test_trace_file),
+		cmocka_unit_test(test_svg_plot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

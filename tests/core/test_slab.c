@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/* kmalloc's contract, accounting to memory cgroups, fault injection, and concurrent charging. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kfsim/err.h>
+#include <kfsim/printk.h>
+#include <kfsim/slab.h>
+#include "support/log_assert.h"
+
+static int quiet(void **state)
+{
+	kfsim_console_loglevel_set(0);
+	return 0;
+}
+
+static void test_zero_size_and_null(void **state)
+{
+	void *p = kmalloc(0, GFP_KERNEL);
+
+	assert_ptr_equal(p, ZERO_SIZE_PTR);
+	assert_true(ZERO_OR_NULL_PTR(p));
+	assert_int_equal(ksize(p), 0);
+	kfree(p);
+	kfree(NULL);
+	kvfree(NULL);
+	kfree_sensitive(NULL);
+	assert_ptr_equal(krealloc(NULL, 0, GFP_KERNEL), ZERO_SIZE_PTR);
+}
+
+static void test_kzalloc_zeroes_and_alignment(void **state)
+{
+	for (size_t size = 1; size < 5000; size = size * 3 + 1) {
+		unsigned char *p = kzalloc(size, GFP_KERNEL);
+
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % 16, 0);
+		assert_int_equal(ksize(p), size);
+		for (size_t i = 0; i < size; i++)
+			assert_int_equal(p[i], 0);
+		kfree(p);
+	}
+}
+
+static void test_stats_go_up_and_back(void **state)
+{
+	struct kfsim_kmalloc_stats before, during, after;
+	void *objs[10];
+
+	kfsim_kmalloc_stats(&before);
+	for (int i = 0; i < 10; i++)
+		objs[i] = kmalloc(100, GFP_KERNEL);
+	kfsim_kmalloc_stats(&during);
+	assert_int_equal(during.bytes_live - before.bytes_live, 1000);
+	assert_int_equal(during.nr_allocs - before.nr_allocs, 10);
+	assert_true(during.bytes_peak >= during.bytes_live);
+	for (int i = 0; i < 10; i++)
+		kfree(objs[i]);
+	kfsim_kmalloc_stats(&after);
+	assert_int_equal(after.bytes_live, before.bytes_live);
+	assert_int_equal(after.nr_frees - before.nr_frees, 10);
+	if (!strcmp(kfsim_kmalloc_backend(), "jemalloc"))
+		assert_true(after.allocator_bytes > 0);
+}
+
+static void test_overflow_and_too_large_fail(void **state)
+{
+	u64 mark = log_mark();
+
+	assert_null(kmalloc_array(SIZE_MAX / 2, 4, GFP_KERNEL));
+	assert_null(kcalloc(SIZE_MAX / 8, 16, GFP_KERNEL));
+	assert_null(kvcalloc(SIZE_MAX / 8, 16, GFP_KERNEL));
+	assert_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL));
+	assert_logged(mark, "allocation failure: size:4194305", 1);
+	assert_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL | __GFP_NOWARN));
+	assert_logged(mark, "allocation failure", 1);
+	/* kvmalloc has no such cap. */
+	void *big = kvmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL);
+
+	assert_non_null(big);
+	kvfree(big);
+}
+
+static void test_krealloc_keeps_contents(void **state)
+{
+	char *p = kstrdup("hello", GFP_KERNEL);
+
+	p = krealloc(p, 64, GFP_KERNEL | __GFP_ZERO);
+	assert_non_null(p);
+	assert_string_equal(p, "hello");
+	assert_int_equal(p[63], 0);
+	p = krealloc(p, 3, GFP_KERNEL);
+	assert_memory_equal(p, "hel", 3);
+	kfree(p);
+	char *dup = kstrndup("abcdef", 3, GFP_KERNEL);
+
+	assert_string_equal(dup, "abc");
+	kfree(dup);
+	assert_null(kstrdup(NULL, GFP_KERNEL));
+}
+
+static void test_fault_injection_fails_nth(void **state)
+{
+	void *a, *b, *c;
+
+	kfsim_kmalloc_fail_nth(2);
+	a = kmalloc(8, GFP_KERNEL | __GFP_NOWARN);
+	b = kmalloc(8, GFP_KERNEL | __GFP_NOWARN);
+	c = kmalloc(8, GFP_KERNEL | __GFP_NOWARN);
+	assert_non_null(a);
+	assert_null(b);
+	assert_non_null(c);
+	kfree(a);
+	kfree(c);
+	/* A failed krealloc leaves the old object intact. */
+	char *s = kstrdup("keep", GFP_KERNEL);
+
+	kfsim_kmalloc_fail_nth(1);
+	assert_null(krealloc(s, 100, GFP_KERNEL | __GFP_NOWARN));
+	assert_string_equal(s, "keep");
+	kfree(s);
+}
+
+static void test_memcg_charges_and_limit(void **state)
+{
+	struct mem_cgroup *memcg = kfsim_memcg_create("test", 1000), *old;
+	void *a, *b, *c, *unaccounted;
+
+	assert_false(IS_ERR(memcg));
+	old = set_active_memcg(memcg);
+	assert_null(old);
+	a = kmalloc(400, GFP_KERNEL_ACCOUNT);
+	b = kmalloc(600, GFP_KERNEL_ACCOUNT);
+	c = kmalloc(1, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);	/* 1001 > limit */
+	unaccounted = kmalloc(5000, GFP_KERNEL);	/* no __GFP_ACCOUNT: not charged */
+	set_active_memcg(old);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_null(c);
+	assert_non_null(unaccounted);
+	assert_int_equal(kfsim_memcg_usage(memcg), 1000);
+	assert_int_equal(kfsim_memcg_failcnt(memcg), 1);
+	assert_int_equal(kfsim_memcg_destroy(memcg), -EBUSY);
+	/* Freed on another memcg context: uncharged from where it was charged. */
+	kfree(a);
+	assert_int_equal(kfsim_memcg_usage(memcg), 600);
+	/* krealloc charges the new object before freeing the old: 600 + 700 > 1000 fails. */
+	assert_null(krealloc(b, 700, GFP_KERNEL | __GFP_NOWARN));
+	assert_int_equal(kfsim_memcg_usage(memcg), 600);
+	b = krealloc(b, 300, GFP_KERNEL);
+	assert_int_equal(kfsim_memcg_usage(memcg), 300);
+	kfree(b);
+	kfree(unaccounted);
+	assert_int_equal(kfsim_memcg_usage(memcg), 0);
+	assert_string_equal(kfsim_memcg_name(memcg), "test");
+	assert_int_equal(kfsim_memcg_destroy(memcg), 0);
+}
+
+static void test_memcg_bad_arguments(void **state)
+{
+	assert_int_equal(PTR_ERR(kfsim_memcg_create("", 10)), -EINVAL);
+	assert_int_equal(PTR_ERR(kfsim_memcg_create(NULL, 10)), -EINVAL);
+	assert_int_equal(kfsim_memcg_destroy(NULL), 0);
+	assert_int_equal(kfsim_memcg_try_charge(NULL, SIZE_MAX), 0);
+}
+
+#define CHARGERS 4
+#define CHARGE_ROUNDS 20000
+
+static void *charger(void *arg)
+{
+	struct mem_cgroup *memcg = arg;
+
+	set_active_memcg(memcg);
+	for (int i = 0; i < CHARGE_ROUNDS; i++) {
+		void *p = kmalloc(64, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+
+		if (p && kfsim_memcg_usage(memcg) > 64 * 8)
+			return (void *)1;	/* the limit was overshot */
+		kfree(p);
+	}
+	return NULL;
+}
+
+static void test_concurrent_charging_never_overshoots(void **state)
+{
+	struct mem_cgroup *memcg = kfsim_memcg_create("race", 64 * 8);
+	pthread_t threads[CHARGERS];
+	void *overshot;
+
+	for (int i = 0; i < CHARGERS; i++)
+		pthread_create(&threads[i], NULL, charger, memcg);
+	for (int i = 0; i < CHARGERS; i++) {
+		pthread_join(threads[i], &overshot);
+		assert_null(overshot);
+	}
+	assert_int_equal(kfsim_memcg_usage(memcg), 0);
+	assert_int_equal(kfsim_memcg_destroy(memcg), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_size_and_null),
+		cmocka_unit_test(test_kzalloc_zeroes_and_alignment),
+		cmocka_unit_test(test_stats_go_up_and_back),
+		cmocka_unit_test(test_overflow_and_too_large_fail),
+		cmocka_unit_test(test_krealloc_keeps_contents),
+		cmocka_unit_test(test_fault_injection_fails_nth),
+		cmocka_unit_test(test_memcg_charges_and_limit),
+		cmocka_unit_test(test_memcg_bad_arguments),
+		cmocka_unit_test(test_concurrent_charging_never_overshoots),
+	};
+
+	return cmocka_run_group_tests(tests, quiet, NULL);
+}

@@ -72,10 +72,23 @@ static void model_remove_at(struct model *m, u32 pos)
 	m->nr--;
 }
 
+static int cmp_items(const struct rb_node *a, const struct rb_node *b)
+{
+	return item_cmp_const(a, b);
+}
+
 static void compare_whole_tree(const struct rb_root_cached *root, const struct model *m)
 {
+	const struct kfsim_rb_check_ops ops = { .cmp = cmp_items };
+	struct kfsim_rb_check_result res;
 	struct rb_node *node = rb_first(&root->rb_root);
 
+	/* the library's checker and the suite's own validator must both accept the tree */
+	if (kfsim_rb_check_cached(root, &ops, &res))
+		fail_msg("%s", res.message);
+	assert_int_equal(res.nr_nodes, m->nr);
+	/* the red-black height bound: height <= 2 * log2(n + 1) */
+	assert_true(res.height == 0 || (1ULL << ((res.height + 1) / 2)) <= (u64)m->nr + 1);
 	assert_true(validate_tree(&root->rb_root));
 	assert_ptr_equal(rb_first_cached(root), node);
 	for (u32 i = 0; i < m->nr; i++, node = rb_next(node))

@@ -118,7 +118,14 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 	fprintf(out, "\tnode [shape=circle, style=filled, fontcolor=white, fontname=\"Helvetica\", "
 		     "width=0.45, fixedsize=false];\n");
 	fprintf(out, "\tedge [arrowhead=none];\n");
+	/* Declared first, so that dot places it left of rb_root, near the node it points at. */
+	if (leftmost) {
+		fprintf(out, "\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
+			     "fontcolor=black, label=\"rb_leftmost\"];\n");
+	}
 	fprintf(out, "\troot [shape=box, style=rounded, fontcolor=black, label=\"rb_root\"];\n");
+	if (leftmost)
+		fprintf(out, "\t{ rank=same; leftmost; root; }\n");
 	if (!root->rb_node) {
 		fprintf(out, "\tempty [shape=plaintext, fontcolor=black, label=\"(empty)\"];\n");
 		fprintf(out, "\troot -> empty [style=dashed];\n");
@@ -127,8 +134,6 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 		err = write_node(out, root->rb_node, ops, 0, &nr_placeholders);
 	}
 	if (!err && leftmost) {
-		fprintf(out, "\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
-			     "fontcolor=black, label=\"rb_leftmost\"];\n");
 		fprintf(out, "\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
 			     "constraint=false];\n", (const void *)leftmost);
 		fprintf(out, "\tn%p [penwidth=3, color=\"#1565c0\"];\n", (const void *)leftmost);

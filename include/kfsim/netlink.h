@@ -30,6 +30,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <endian.h>
 #include <kfsim/err.h>
@@ -889,6 +890,17 @@ static inline long kfsim_nl_ext_ack_offset(const struct netlink_ext_ack *extack,
  */
 int kfsim_nla_policy_put(struct sk_buff *skb, const struct nla_policy *pt, int nestattr,
 			 int policy_idx);
+
+/**
+ * kfsim_nla_print() - print an attribute stream through its policy, one line per attribute:
+ * "@28   [5] u32 = 7" (offset from @base, type, policy type, value), nests indented; attributes
+ * outside the policy and leftover bytes are shown as such.  Never reads past @len.
+ */
+void kfsim_nla_print(FILE *out, const struct nlattr *head, int len, int maxtype,
+		     const struct nla_policy *policy, const void *base);
+
+/** kfsim_nla_type_name() - "u32", "nul-string" ... for an NLA_* type ("?" if unknown). */
+const char *kfsim_nla_type_name(int type);
 
 /* ==== generic netlink (include/net/genetlink.h) ========================================= */
 

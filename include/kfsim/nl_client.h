@@ -20,6 +20,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/netlink.h>
 #include <linux/genetlink.h>
 #include <kfsim/types.h>
@@ -190,6 +191,12 @@ int kfsim_nl_error_parse(const struct nlmsghdr *nlh, struct kfsim_nl_error *err)
  * returned: the text is truncated to @len.
  */
 const char *kfsim_nl_error_format(const struct kfsim_nl_error *err, char *buf, size_t len);
+
+/**
+ * kfsim_nl_print_caret() - hex dump of @buf, 16 bytes a row, with "^^~~~~~~~~~" under the 4
+ * bytes at @offs (an NLMSGERR_ATTR_OFFS); @offs < 0: no caret.
+ */
+void kfsim_nl_print_caret(FILE *out, const void *buf, size_t len, long offs);
 
 /* ---- the client: one API, two transports ---------------------------------------------- */
 

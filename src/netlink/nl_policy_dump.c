@@ -44,8 +44,16 @@ static u64 get_uint(const u8 *d, size_t len)
 		memcpy(&v, d, 8);
 		return v;
 	}
-	if (len >= 4)
+	if (len >= 4) {
 		memcpy(&v32, d, 4);
+	} else if (len >= 2) {
+		u16 v16;
+
+		memcpy(&v16, d, 2);
+		v32 = v16;
+	} else if (len == 1) {
+		v32 = d[0];
+	}
 	return v32;
 }
 

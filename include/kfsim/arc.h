@@ -23,6 +23,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <kfsim/err.h>
 #include <kfsim/slab.h>
 
 /** typedef arc_drop_t - the payload's destructor, run once by the last arc_put() */

@@ -31,6 +31,7 @@
  * try_from_foreign arrived in ≈6.8.
  */
 #include <stdbool.h>
+#include <kfsim/err.h>
 
 /**
  * struct foreign_ownable_ops - how one owning kind converts to and from a cookie

@@ -11,9 +11,9 @@
  * declaration.  Never jump INTO the scope of a guard (clang rejects it; gcc accepts it silently
  * and then runs the cleanup on an uninitialised guard).
  *
- *	SCOPE_GUARD(undo, kfree, buf);		// Rust: ScopeGuard::new_with_data(buf, kfree)
+ *	SCOPE_GUARD(undo, buf_free, buf);	// Rust: ScopeGuard::new_with_data(buf, buf_free)
  *	if (setup(buf) < 0)
- *		return -EINVAL;			// kfree(buf) runs here
+ *		return -EINVAL;			// buf_free(buf) runs here
  *	return register_it(scope_guard_dismiss(&undo));	// dismissed: nothing runs
  */
 #include <stdbool.h>
@@ -60,7 +60,7 @@ static inline void *scope_guard_data(const struct scope_guard *guard)
 /**
  * SCOPE_GUARD() - declare guard @name that calls @cleanup(@data) when the scope ends
  * @name: the variable
- * @cleanup: a function taking void * (kfree fits)
+ * @cleanup: a function taking void * (void (*)(void *))
  * @data: the guarded data, evaluated once now
  *
  * Marked unused so that clang does not warn about a variable that is only there for its cleanup.

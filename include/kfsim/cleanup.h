@@ -50,8 +50,13 @@
 		_free;                                                                            \
 	}
 
-/** __free() - attach the cleanup @_name to a variable: `void *p __free(kfree) = kmalloc(...)`. */
-#define __free(_name) __cleanup(__free_##_name)
+/**
+ * __free() - attach the cleanup @_name to a variable: `void *p __free(kfree) = kmalloc(...)`
+ *
+ * Also marked unused: a variable that exists only to be freed at scope end is legitimate, and
+ * clang (unlike gcc) would warn about it.
+ */
+#define __free(_name) __cleanup(__free_##_name) __attribute__((__unused__))
 
 /** no_free_ptr() - take the value out of a __free() variable, leaving NULL behind (disarms it). */
 #define no_free_ptr(p)                                                                            \

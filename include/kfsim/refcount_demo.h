@@ -46,4 +46,18 @@ struct kfsim_refcount_demo_step {
  */
 size_t kfsim_refcount_demo(struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS]);
 
+/**
+ * kfsim_refcount_demo_svg() - plot the walk's counter against a wrapping atomic_t's
+ * @steps: from kfsim_refcount_demo()
+ * @nr_steps: how many
+ * @path: the SVG file to write
+ *
+ * Plots the first steps up to the point where the atomic_t frees the object, values in units
+ * of 2^30 (REFCOUNT_SATURATED is -1).
+ *
+ * Return: 0, -EINVAL for no steps, or the error of kfsim_plot_svg_save().
+ */
+int kfsim_refcount_demo_svg(const struct kfsim_refcount_demo_step *steps, size_t nr_steps,
+			    const char *path);
+
 #endif /* KFSIM_REFCOUNT_DEMO_H */

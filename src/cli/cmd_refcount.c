@@ -16,12 +16,13 @@
 
 static void refcount_help(void)
 {
-	printf("Usage: kfsim [--kver X.Y] refcount demo [--json]\n\n"
+	printf("Usage: kfsim [--kver X.Y] refcount demo [--json] [--svg FILE]\n\n"
 	       "Walk a refcount_t through normal use, overflow, saturation and misuse, printing\n"
 	       "after each call the counter, the return value and the warning the kernel prints\n"
 	       "(each type once, as WARN_ONCE does), next to what a wrapping atomic_t would hold.\n"
 	       "--kver 6.11 or later changes the refcount_sub_and_test(0) step.\n\n"
-	       "  --json   print one JSON document instead of the table\n");
+	       "  --json       print one JSON document instead of the table\n"
+	       "  --svg FILE   also plot the counter against a wrapping atomic_t's as SVG\n");
 }
 
 static void print_value(char *buf, size_t size, u32 value)
@@ -106,20 +107,26 @@ static int refcount_demo(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
+	const char *svg = NULL;
 	bool json = false;
 	size_t n;
+	int ret;
 	int opt;
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":jh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":js:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
+			break;
+		case 's':
+			svg = optarg;
 			break;
 		case 'h':
 			refcount_help();
@@ -132,6 +139,11 @@ static int refcount_demo(int argc, char **argv)
 		return kfsim_cli_usage("refcount", "unexpected argument '%s' after demo",
 				       argv[optind]);
 	n = kfsim_refcount_demo(steps);
+	if (svg) {
+		ret = kfsim_refcount_demo_svg(steps, n, svg);
+		if (ret)
+			return kfsim_cli_fail("refcount", ret, "cannot write '%s'", svg);
+	}
 	if (json)
 		return print_json(steps, n);
 	print_text(steps, n);

@@ -9,12 +9,17 @@
 #include <kfsim/foreign_ownable.h>
 #include <kfsim/refcount.h>
 #include <kfsim/refcount_demo.h>
+#include <stdio.h>
+
 #include "cli.h"
 
-static void tour_saturation(FILE *out)
+static int tour_saturation(struct kfsim_tour_ctx *ctx)
 {
 	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
 	size_t n = kfsim_refcount_demo(steps);
+	FILE *out = ctx->out;
+	char path[512];
+	int ret;
 
 	fprintf(out, "refcount_t walked through %zu calls (full table: kfsim refcount demo):\n", n);
 	for (size_t i = 0; i < n; i++) {
@@ -25,6 +30,13 @@ static void tour_saturation(FILE *out)
 			fprintf(out, "  %-32s    (a wrapping atomic_t would have freed the object "
 				     "here, with 2^32 users still holding it)\n", "");
 	}
+	snprintf(path, sizeof(path), "%s/refcount_saturation.svg", ctx->out_dir);
+	ret = kfsim_refcount_demo_svg(steps, n, path);
+	if (ret)
+		return ret;
+	kfsim_tour_file(ctx, path);
+	fprintf(out, "Picture of the counter against a wrapping atomic_t: %s\n", path);
+	return 0;
 }
 
 static int tour_arc(FILE *out)
@@ -60,8 +72,9 @@ static int tour_arc(FILE *out)
 
 static int tour_refcount(struct kfsim_tour_ctx *ctx)
 {
-	tour_saturation(ctx->out);
-	return tour_arc(ctx->out);
+	int ret = tour_saturation(ctx);
+
+	return ret ? ret : tour_arc(ctx->out);
 }
 
 const struct kfsim_tour_step kfsim_tour_refcount = {

@@ -7,9 +7,11 @@
 #include <limits.h>
 #include <string.h>
 
+#include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include <kfsim/refcount.h>
 #include <kfsim/refcount_demo.h>
+#include <kfsim/svg_plot.h>
 
 enum demo_op { DEMO_SET, DEMO_ADD, DEMO_INC, DEMO_DEC_AND_TEST, DEMO_DEC, DEMO_INC_NOT_ZERO, DEMO_DEC_IF_ONE,
 	       DEMO_DEC_NOT_ONE, DEMO_SUB0_AND_TEST };
@@ -139,4 +141,38 @@ size_t kfsim_refcount_demo(struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_
 		step->atomic_after = (u32)atomic_value;
 	}
 	return n;
+}
+
+int kfsim_refcount_demo_svg(const struct kfsim_refcount_demo_step *steps, size_t nr_steps,
+			    const char *path)
+{
+	double x[KFSIM_REFCOUNT_DEMO_STEPS], refcount_y[KFSIM_REFCOUNT_DEMO_STEPS];
+	double atomic_y[KFSIM_REFCOUNT_DEMO_STEPS];
+	size_t n = 0;
+
+	while (n < nr_steps && n < KFSIM_REFCOUNT_DEMO_STEPS) {
+		x[n] = (double)(n + 1);
+		refcount_y[n] = (int)steps[n].after / (double)(1u << 30);
+		atomic_y[n] = (int)steps[n].atomic_after / (double)(1u << 30);
+		if (steps[n++].atomic_freed && steps[n - 1].returned == 0)
+			break;	/* the early free: the point of the picture */
+	}
+	if (!n)
+		return -EINVAL;
+
+	const struct kfsim_plot_series series[] = {
+		{ .name = "refcount_t: saturates (-1), never back to 0",
+		  .x = x, .y = refcount_y, .n = n },
+		{ .name = "atomic_t: wraps to 0, frees early",
+		  .x = x, .y = atomic_y, .n = n },
+	};
+	const struct kfsim_plot plot = {
+		.title = "The same gets and puts on refcount_t and on a plain atomic_t",
+		.x_label = "call number in kfsim refcount demo",
+		.y_label = "counter value / 2^30 (as a signed int)",
+		.series = series,
+		.nr_series = ARRAY_SIZE(series),
+	};
+
+	return kfsim_plot_svg_save(&plot, path);
 }

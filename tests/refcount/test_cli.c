@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -60,6 +61,8 @@ static void test_demo_walk_records_each_warning_once(void **state)
 	assert_int_equal(atomic_early_free, 1);
 }
 
+static void expect_usage_error(const char *const args[], const char *message);
+
 static void test_demo_text(void **state)
 {
 	struct cli_result r;
@@ -101,6 +104,33 @@ static void test_demo_json_and_kernel_version(void **state)
 	cli_result_free(&r);
 }
 
+static void test_demo_svg(void **state)
+{
+	const char *path = KFSIM_BINARY_DIR "/refcount_demo_test.svg";
+	struct cli_result r;
+	char head[5] = "";
+	FILE *svg;
+
+	remove(path);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "refcount", "demo", "--svg", path,
+							    NULL }), 0);
+	assert_int_equal(r.status, 0);
+	cli_result_free(&r);
+	svg = fopen(path, "r");
+	assert_non_null(svg);
+	assert_int_equal(fread(head, 1, 4, svg), 4);
+	assert_string_equal(head, "<svg");
+	fclose(svg);
+	remove(path);
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "refcount", "demo", "--svg",
+							    "/nonexistent-dir/x.svg", NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim refcount: -ENOENT: cannot write"));
+	cli_result_free(&r);
+	expect_usage_error((const char *const[]){ "refcount", "demo", "--svg", NULL }, "--svg");
+}
+
 static void expect_usage_error(const char *const args[], const char *message)
 {
 	struct cli_result r;
@@ -137,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_demo_text),
 		cmocka_unit_test(test_demo_json_and_kernel_version),
 		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_demo_svg),
 	};
 
 	return cmocka_run_group_tests_name("refcount_cli", tests, setup, NULL);

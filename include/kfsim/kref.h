@@ -10,6 +10,7 @@
  * The release callback gets the kref and frees the containing object (container_of); it may not
  * be NULL or kfree itself, since the kref is embedded.
  */
+#include <kfsim/bug.h>
 #include <kfsim/mutex.h>
 #include <kfsim/refcount.h>
 #include <kfsim/spinlock.h>
@@ -46,10 +47,13 @@ static inline void kref_get(struct kref *kref)
  * @release: frees the containing object; must not be NULL
  *
  * Return: 1 when @release was called, 0 otherwise.  0 does not mean the object is still alive:
- * another thread may release it at any moment.
+ * another thread may release it at any moment.  A NULL @release is a bug the kernel would crash
+ * on; kfsim WARNs once and returns 0 without dropping the reference.
  */
 static inline int kref_put(struct kref *kref, void (*release)(struct kref *kref))
 {
+	if (WARN_ON_ONCE(!release))
+		return 0;
 	if (refcount_dec_and_test(&kref->refcount)) {
 		release(kref);
 		return 1;
@@ -60,7 +64,7 @@ static inline int kref_put(struct kref *kref, void (*release)(struct kref *kref)
 /**
  * kref_put_mutex() - kref_put() that takes @lock for the last reference
  * @kref: the reference count
- * @release: called with @lock HELD; it must unlock @lock
+ * @release: called with @lock HELD; it must unlock @lock (NULL: WARN, nothing done)
  * @lock: the mutex of the structure through which the object can be found
  *
  * Return: 1 when @release was called, 0 otherwise (and @lock is not held).
@@ -68,6 +72,8 @@ static inline int kref_put(struct kref *kref, void (*release)(struct kref *kref)
 static inline int kref_put_mutex(struct kref *kref, void (*release)(struct kref *kref),
 				 struct mutex *lock)
 {
+	if (WARN_ON_ONCE(!release))
+		return 0;
 	if (refcount_dec_and_mutex_lock(&kref->refcount, lock)) {
 		release(kref);
 		return 1;
@@ -79,6 +85,8 @@ static inline int kref_put_mutex(struct kref *kref, void (*release)(struct kref 
 static inline int kref_put_lock(struct kref *kref, void (*release)(struct kref *kref),
 				spinlock_t *lock)
 {
+	if (WARN_ON_ONCE(!release))
+		return 0;
 	if (refcount_dec_and_lock(&kref->refcount, lock)) {
 		release(kref);
 		return 1;

@@ -138,6 +138,19 @@ static void test_misuse_after_release(void **state)
 	assert_int_equal(releases, 0);
 }
 
+static void test_null_release_is_refused(void **state)
+{
+	struct kref k = KREF_INIT(1);
+	unsigned long warns = kfsim_warn_count();
+
+	assert_int_equal(kref_put(&k, NULL), 0);
+	assert_int_equal(kref_put_mutex(&k, NULL, &widget_mutex), 0);
+	assert_int_equal(kref_put_lock(&k, NULL, &widget_spin), 0);
+	assert_int_equal(kref_read(&k), 1);	/* nothing dropped */
+	assert_false(mutex_is_locked(&widget_mutex));
+	assert_int_equal(kfsim_warn_count(), warns + 3);	/* once per call site */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +159,7 @@ int main(void)
 		cmocka_unit_test_setup(test_put_mutex_and_lock_hold_lock_only_for_release, reset),
 		cmocka_unit_test_setup(test_get_unless_zero, reset),
 		cmocka_unit_test_setup(test_misuse_after_release, reset),
+		cmocka_unit_test_setup(test_null_release_is_refused, reset),
 	};
 
 	return cmocka_run_group_tests_name("kref", tests, setup, NULL);

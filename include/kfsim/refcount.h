@@ -203,6 +203,79 @@ static inline __must_check bool refcount_inc_not_zero(refcount_t *r)
 	return __refcount_inc_not_zero(r, NULL);
 }
 
+/*
+ * Added after 6.3 (2025, for objects whose memory may be reused under RCU, SLAB_TYPESAFE_BY_RCU):
+ * refcount_set_release() and the acquire variants of add/inc_not_zero, optionally with a limit.
+ * They are offered whatever kfsim_kernel_version() says (they add API, change no behaviour).
+ */
+
+/**
+ * refcount_set_release() - refcount_set() with RELEASE ordering
+ * @r: the counter
+ * @n: the value
+ *
+ * Publishes a fully initialised object: a lookup that then wins refcount_inc_not_zero_acquire()
+ * sees the initialisation.
+ */
+static inline void refcount_set_release(refcount_t *r, int n)
+{
+	atomic_store_explicit(&r->refs, n, memory_order_release);
+}
+
+/**
+ * __refcount_add_not_zero_limited_acquire() - add @i unless the counter is 0 or would pass @limit
+ * @i: amount to add
+ * @r: the counter
+ * @oldp: when not NULL, receives the value seen
+ * @limit: the largest value the addition may produce
+ *
+ * ACQUIRE on success.  The limit test is done in wrapping int arithmetic as in the kernel, so
+ * every bad (negative, e.g. saturated) counter fails it: returns false, silently, unchanged,
+ * where refcount_add_not_zero() would return true, saturate and warn.
+ *
+ * Return: true if @i was added (or the counter saturated doing so), false otherwise.
+ */
+static __always_inline __must_check bool
+__refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp, int limit)
+{
+	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (!old)
+			break;
+		if (i > __refcount_wrap_sub(limit, old)) {
+			if (oldp)
+				*oldp = old;
+			return false;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old, __refcount_wrap_add(old, i),
+							 memory_order_acquire, memory_order_relaxed));
+	if (oldp)
+		*oldp = old;
+	if (unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
+		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
+	return old;
+}
+
+/** __refcount_inc_not_zero_limited_acquire() - the limited acquire variant for @i = 1. */
+static inline __must_check bool __refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp,
+									int limit)
+{
+	return __refcount_add_not_zero_limited_acquire(1, r, oldp, limit);
+}
+
+/** refcount_add_not_zero_acquire() - refcount_add_not_zero() with ACQUIRE on success. */
+static inline __must_check bool refcount_add_not_zero_acquire(int i, refcount_t *r)
+{
+	return __refcount_add_not_zero_limited_acquire(i, r, NULL, INT_MAX);
+}
+
+/** refcount_inc_not_zero_acquire() - refcount_inc_not_zero() with ACQUIRE on success. */
+static inline __must_check bool refcount_inc_not_zero_acquire(refcount_t *r)
+{
+	return __refcount_add_not_zero_limited_acquire(1, r, NULL, INT_MAX);
+}
+
 /** __refcount_add() - refcount_add() that also reports the old value in *@oldp (if not NULL). */
 static __always_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {

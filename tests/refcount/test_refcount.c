@@ -345,6 +345,43 @@ static void test_saturated_counter_stays_saturated(void **state)
 	assert_int_equal(refcount_read(&r), (unsigned int)SAT);
 }
 
+/* The post-6.3 acquire variants: the limit, and the wrapping limit test on bad counters. */
+static void test_acquire_variants(void **state)
+{
+	refcount_t r = REFCOUNT_INIT(0);
+	u64 mark = log_mark();
+	int old = -7;
+
+	kfsim_refcount_clear_warn_once();
+	assert_false(refcount_inc_not_zero_acquire(&r));
+	assert_int_equal(refcount_read(&r), 0);
+	refcount_set_release(&r, 1);
+	assert_true(refcount_inc_not_zero_acquire(&r));
+	assert_true(refcount_add_not_zero_acquire(3, &r));
+	assert_int_equal(refcount_read(&r), 5);
+	assert_false(__refcount_inc_not_zero_limited_acquire(&r, &old, 5));
+	assert_int_equal(old, 5);
+	assert_int_equal(refcount_read(&r), 5);
+	assert_true(__refcount_inc_not_zero_limited_acquire(&r, &old, 6));
+	assert_int_equal(refcount_read(&r), 6);
+	/* INT_MAX limit: REFCOUNT_MAX itself cannot be passed, so no saturation. */
+	refcount_set(&r, REFCOUNT_MAX);
+	assert_false(refcount_inc_not_zero_acquire(&r));
+	assert_int_equal(refcount_read(&r), REFCOUNT_MAX);
+	/* Any bad (negative) count: limit - old wraps negative, so the lookup fails, silently. */
+	static const int bad[] = { SAT, -1, INT_MIN, -0x7fff0000 };
+	for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+		refcount_set(&r, bad[k]);
+		assert_false(refcount_inc_not_zero_acquire(&r));
+		assert_false(refcount_add_not_zero_acquire(2, &r));
+		assert_int_equal(refcount_read(&r), (unsigned int)bad[k]);
+	}
+	assert_logged(mark, "refcount_t:", 0);
+	/* The 6.3 function on the same counter: true, and it warns. */
+	assert_true(refcount_inc_not_zero(&r));
+	assert_logged(mark, TXT_OVF, 1);
+}
+
 /*
  * The model: the 6.3 rules written with 64-bit arithmetic, on the saturation boundaries rather
  * than on wrap-around.  Returns the warning type raised or -1.
@@ -459,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_warnings_once_per_type),
 		cmocka_unit_test_teardown(test_sub_and_test_zero_by_version, teardown),
 		cmocka_unit_test(test_saturated_counter_stays_saturated),
+		cmocka_unit_test(test_acquire_variants),
 		cmocka_unit_test(test_random_against_model),
 	};
 

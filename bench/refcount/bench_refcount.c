@@ -213,8 +213,8 @@ int main(int argc, char **argv)
 		case 'o': contended = strcmp(optarg, "uncontended") != 0; break;
 		case 'j': json = true; break;
 		default:
-			printf("usage: %s [--iterations N] [--rounds R] [--only uncontended] [--json]\n",
-			       argv[0]);
+			printf("usage: %s [--iterations N] [--rounds R] [--only uncontended] "
+			       "[--json]\n", argv[0]);
 			return opt == 'h' ? 0 : 2;
 		}
 	}

@@ -159,8 +159,10 @@ static __always_inline __must_check bool __refcount_add_not_zero(int i, refcount
 	do {
 		if (!old)
 			break;
-	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old, __refcount_wrap_add(old, i),
-							 memory_order_relaxed, memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old,
+							 __refcount_wrap_add(old, i),
+							 memory_order_relaxed,
+							 memory_order_relaxed));
 	if (oldp)
 		*oldp = old;
 	if (unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
@@ -248,8 +250,10 @@ __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp, int lim
 				*oldp = old;
 			return false;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old, __refcount_wrap_add(old, i),
-							 memory_order_acquire, memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old,
+							 __refcount_wrap_add(old, i),
+							 memory_order_acquire,
+							 memory_order_relaxed));
 	if (oldp)
 		*oldp = old;
 	if (unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))

@@ -89,7 +89,11 @@ unsigned int arc_count(const void *arc)
 
 bool arc_is_arc(const void *ptr)
 {
-	return ptr && !IS_ERR(ptr) &&
-	       ((const struct arc_inner *)((const unsigned char *)ptr -
-						   offsetof(struct arc_inner, data)))->magic == ARC_MAGIC;
+	const struct arc_inner *inner;
+
+	if (!ptr || IS_ERR(ptr))
+		return false;
+	inner = (const struct arc_inner *)((const unsigned char *)ptr -
+					   offsetof(struct arc_inner, data));
+	return inner->magic == ARC_MAGIC;
 }

@@ -13,8 +13,10 @@
 #include <kfsim/refcount_demo.h>
 #include <kfsim/svg_plot.h>
 
-enum demo_op { DEMO_SET, DEMO_ADD, DEMO_INC, DEMO_DEC_AND_TEST, DEMO_DEC, DEMO_INC_NOT_ZERO, DEMO_DEC_IF_ONE,
-	       DEMO_DEC_NOT_ONE, DEMO_SUB0_AND_TEST };
+enum demo_op {
+	DEMO_SET, DEMO_ADD, DEMO_INC, DEMO_DEC_AND_TEST, DEMO_DEC, DEMO_INC_NOT_ZERO, DEMO_DEC_IF_ONE,
+	DEMO_DEC_NOT_ONE, DEMO_SUB0_AND_TEST,
+};
 
 struct demo_script {
 	enum demo_op op;
@@ -88,10 +90,18 @@ static int atomic_model(enum demo_op op, int arg, int value, bool *freed)
 static int demo_call(enum demo_op op, int arg, refcount_t *r)
 {
 	switch (op) {
-	case DEMO_SET: refcount_set(r, arg); return -1;
-	case DEMO_ADD: refcount_add(arg, r); return -1;
-	case DEMO_INC: refcount_inc(r); return -1;
-	case DEMO_DEC: refcount_dec(r); return -1;
+	case DEMO_SET:
+		refcount_set(r, arg);
+		return -1;
+	case DEMO_ADD:
+		refcount_add(arg, r);
+		return -1;
+	case DEMO_INC:
+		refcount_inc(r);
+		return -1;
+	case DEMO_DEC:
+		refcount_dec(r);
+		return -1;
 	case DEMO_DEC_AND_TEST: return refcount_dec_and_test(r);
 	case DEMO_INC_NOT_ZERO: return refcount_inc_not_zero(r);
 	case DEMO_DEC_IF_ONE: return refcount_dec_if_one(r);

@@ -107,7 +107,8 @@ struct device_ctx {
 	int *stats;
 };
 
-DEFINE_FREE(device_ctx_free, struct device_ctx *, if (_T) { kfree(_T->name); kfree(_T->stats); kfree(_T); })
+DEFINE_FREE(device_ctx_free, struct device_ctx *,
+	    if (_T) { kfree(_T->name); kfree(_T->stats); kfree(_T); })
 
 /* Kernel-style constructor on __free(): every failure returns with nothing leaked. */
 static struct device_ctx *device_ctx_create(const char *name)

@@ -2,7 +2,8 @@
 /*
  * refcount_t against a bare C11 atomic and the counters C programmers use instead, in one run:
  * GLib's g_atomic_ref_count_inc/dec (the library functions, as a default build calls them) and
- * liburcu's urcu_ref_get/urcu_ref_put.
+ * liburcu's urcu_ref_get/urcu_ref_put; plus, for history, the cmpxchg-loop design the kernel
+ * dropped in 5.5.
  *
  * One "op" is a get+put pair: inc then dec_and_test on a counter that stays >= 1, as a caller
  * taking and dropping a reference does.  Uncontended: one thread, one counter.  Contended: two
@@ -17,6 +18,7 @@
  */
 #include <getopt.h>
 #include <glib.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -57,6 +59,48 @@ NOINLINE static unsigned long loop_kfsim_refcount(refcount_t *count, unsigned lo
 	return zero;
 }
 
+/*
+ * The design the kernel replaced in 5.5 (REFCOUNT_FULL before Will Deacon's rework): compare-and-
+ * swap loops that check before they write, saturating at UINT_MAX.  Written here from that
+ * description, to show what the fetch_add-then-check design saved.
+ */
+static inline void cas_refcount_inc(atomic_uint *count)
+{
+	unsigned int val = atomic_load_explicit(count, memory_order_relaxed);
+
+	do {
+		if (unlikely(!val || val == UINT_MAX))
+			return;	/* the old code warned (use-after-free / saturated) */
+	} while (!atomic_compare_exchange_weak_explicit(count, &val, val + 1, memory_order_relaxed,
+							 memory_order_relaxed));
+}
+
+static inline bool cas_refcount_dec_and_test(atomic_uint *count)
+{
+	unsigned int val = atomic_load_explicit(count, memory_order_relaxed);
+
+	do {
+		if (unlikely(!val || val == UINT_MAX))
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(count, &val, val - 1, memory_order_release,
+							 memory_order_relaxed));
+	if (val != 1)
+		return false;
+	atomic_thread_fence(memory_order_acquire);
+	return true;
+}
+
+NOINLINE static unsigned long loop_cmpxchg_refcount(atomic_uint *count, unsigned long n)
+{
+	unsigned long zero = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		cas_refcount_inc(count);
+		zero += cas_refcount_dec_and_test(count);
+	}
+	return zero;
+}
+
 NOINLINE static unsigned long loop_glib(gatomicrefcount *count, unsigned long n)
 {
 	unsigned long zero = 0;
@@ -77,17 +121,18 @@ NOINLINE static unsigned long loop_urcu(struct urcu_ref *count, unsigned long n)
 	return 0;
 }
 
-enum variant { V_C11, V_KFSIM, V_GLIB, V_URCU, NR_VARIANTS };
+enum variant { V_C11, V_KFSIM, V_GLIB, V_URCU, V_CMPXCHG, NR_VARIANTS };
 
 static const char *const variant_name[NR_VARIANTS] = {
 	[V_C11] = "C11 atomic (relaxed inc, seq_cst dec_and_test)",
 	[V_KFSIM] = "kfsim refcount_inc/refcount_dec_and_test",
 	[V_GLIB] = "GLib g_atomic_ref_count_inc/dec",
 	[V_URCU] = "liburcu urcu_ref_get/urcu_ref_put",
+	[V_CMPXCHG] = "cmpxchg-loop refcount (the pre-5.5 kernel design)",
 };
 
 static const char *const variant_key[NR_VARIANTS] = { "c11_atomic", "kfsim_refcount", "glib",
-						      "liburcu" };
+						      "liburcu", "cmpxchg_pre_5_5" };
 
 /* One counter per variant, each on its own cache line. */
 struct counters {
@@ -95,6 +140,7 @@ struct counters {
 	_Alignas(64) refcount_t kfsim;
 	_Alignas(64) gatomicrefcount glib;
 	_Alignas(64) struct urcu_ref urcu;
+	_Alignas(64) atomic_uint cmpxchg;
 };
 
 static unsigned long run_variant(enum variant v, struct counters *c, unsigned long n)
@@ -104,6 +150,7 @@ static unsigned long run_variant(enum variant v, struct counters *c, unsigned lo
 	case V_KFSIM: return loop_kfsim_refcount(&c->kfsim, n);
 	case V_GLIB: return loop_glib(&c->glib, n);
 	case V_URCU: return loop_urcu(&c->urcu, n);
+	case V_CMPXCHG: return loop_cmpxchg_refcount(&c->cmpxchg, n);
 	default: return 0;
 	}
 }
@@ -165,13 +212,15 @@ static void counters_init(struct counters *c)
 	refcount_set(&c->kfsim, 1);
 	g_atomic_ref_count_init(&c->glib);
 	urcu_ref_init(&c->urcu);
+	atomic_init(&c->cmpxchg, 1);
 }
 
 static int counters_check(struct counters *c)
 {
 	/* Every loop is balanced: each counter must be back at 1, and kfsim's never saturated. */
 	return atomic_load(&c->c11) == 1 && refcount_read(&c->kfsim) == 1 &&
-	       g_atomic_ref_count_compare(&c->glib, 1) && c->urcu.refcount == 1;
+	       g_atomic_ref_count_compare(&c->glib, 1) && c->urcu.refcount == 1 &&
+	       atomic_load(&c->cmpxchg) == 1;
 }
 
 static void print_table(const char *title, const double best[NR_VARIANTS], bool json, bool last)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <kfsim/arc.h>
+#include <kfsim/foreign_ownable.h>
 #include <kfsim/kref.h>
 #include <kfsim/refcount.h>
 #include <kfsim/slab.h>
@@ -286,6 +287,47 @@ static void test_arc_clone_put_drops_once(void **state)
 	assert_int_equal(atomic_load(&arc_drops), 1);
 }
 
+/* ForeignOwnable's debug table under concurrent use: each thread hands out, borrows, takes back. */
+static void *foreign_worker(void *arg)
+{
+	for (int i = 0; i < ROUNDS / 10; i++) {
+		long *box = kmalloc(sizeof(*box), GFP_KERNEL);
+		void *cookie;
+		long *back;
+
+		assert_non_null(box);
+		*box = i;
+		cookie = foreign_into(&foreign_box, box);
+		assert_ptr_equal(foreign_borrow(&foreign_box, cookie), box);
+		foreign_borrow_end(&foreign_box, cookie);
+		{
+			FOREIGN_BORROW_MUT(guard);
+			long *writable = foreign_borrow_mut(&foreign_box, cookie, &guard);
+
+			assert_false(IS_ERR(writable));
+			*writable += 1;
+		}
+		back = foreign_from(&foreign_box, cookie);
+		assert_int_equal(*back, i + 1);
+		kfree(back);
+	}
+	return NULL;
+}
+
+static void test_foreign_debug_table_concurrent(void **state)
+{
+	pthread_t threads[THREADS];
+	u64 mark = log_mark();
+	bool was = kfsim_foreign_debug_set(true);
+
+	for (int t = 0; t < THREADS; t++)
+		assert_int_equal(pthread_create(&threads[t], NULL, foreign_worker, NULL), 0);
+	for (int t = 0; t < THREADS; t++)
+		pthread_join(threads[t], NULL);
+	kfsim_foreign_debug_set(was);
+	assert_logged(mark, "foreign_ownable", 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_kref_table_lookup_frees_once),
 		cmocka_unit_test(test_dec_and_lock_table_frees_once),
 		cmocka_unit_test(test_arc_clone_put_drops_once),
+		cmocka_unit_test(test_foreign_debug_table_concurrent),
 	};
 
 	return cmocka_run_group_tests_name("refcount_threads", tests, setup, NULL);

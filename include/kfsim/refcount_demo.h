@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <kfsim/types.h>
 
-#define KFSIM_REFCOUNT_DEMO_STEPS 24
+#define KFSIM_REFCOUNT_DEMO_STEPS 32
 
 /**
  * struct kfsim_refcount_demo_step - one call of the walk

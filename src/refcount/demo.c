@@ -15,7 +15,7 @@
 
 enum demo_op {
 	DEMO_SET, DEMO_ADD, DEMO_INC, DEMO_DEC_AND_TEST, DEMO_DEC, DEMO_INC_NOT_ZERO, DEMO_DEC_IF_ONE,
-	DEMO_DEC_NOT_ONE, DEMO_SUB0_AND_TEST,
+	DEMO_DEC_NOT_ONE, DEMO_SUB0_AND_TEST, DEMO_CLEAR_WARN_ONCE,
 };
 
 struct demo_script {
@@ -59,6 +59,8 @@ static const struct demo_script script[] = {
 	{ DEMO_DEC_IF_ONE, 0, "refcount_dec_if_one(&obj)", "drops it only because it is the last" },
 	{ DEMO_DEC_NOT_ONE, 0, "refcount_dec_not_one(&obj)",
 	  "at 0: its own underflow warning, and the counter is left at 0" },
+	{ DEMO_CLEAR_WARN_ONCE, 0, "kfsim_refcount_clear_warn_once()",
+	  "re-arm the once-only warnings, like writing /sys/kernel/debug/clear_warn_once" },
 	{ DEMO_SUB0_AND_TEST, 0, "refcount_sub_and_test(0, &obj)",
 	  "at 0: \"succeeds\" silently before 6.11, reported as underflow from 6.11" },
 };
@@ -83,6 +85,7 @@ static int atomic_model(enum demo_op op, int arg, int value, bool *freed)
 	case DEMO_SUB0_AND_TEST:
 		*freed = value == 0;
 		return value;
+	case DEMO_CLEAR_WARN_ONCE: return value;
 	}
 	return value;
 }
@@ -107,6 +110,9 @@ static int demo_call(enum demo_op op, int arg, refcount_t *r)
 	case DEMO_DEC_IF_ONE: return refcount_dec_if_one(r);
 	case DEMO_DEC_NOT_ONE: return refcount_dec_not_one(r);
 	case DEMO_SUB0_AND_TEST: return refcount_sub_and_test(0, r);
+	case DEMO_CLEAR_WARN_ONCE:
+		kfsim_refcount_clear_warn_once();
+		return -1;
 	}
 	return -1;
 }

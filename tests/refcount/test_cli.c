@@ -101,6 +101,7 @@ static void test_demo_json_and_kernel_version(void **state)
 	assert_non_null(last);
 	assert_non_null(strstr(last, "\"after\": 3221225472"));
 	assert_non_null(strstr(last, "\"returned\": false"));
+	assert_non_null(strstr(last, "\"warning\": \"refcount_t: underflow; use-after-free.\""));
 	cli_result_free(&r);
 }
 

@@ -270,21 +270,27 @@ static void run_once(struct bench *b, enum peer peer, enum op op, void *tree)
 	}
 }
 
-/* Best-of-reps nanoseconds per node for one peer and operation. */
-static double measure(struct bench *b, enum peer peer, enum op op, void *tree)
+/*
+ * measure() - best-of-reps nanoseconds per node for @nr peers doing @op
+ *
+ * The peers take turns within each repetition (A B C, A B C, ...) rather than one after the
+ * other, so that a burst of load from other processes hits them alike instead of one of them.
+ */
+static void measure(struct bench *b, const enum peer *peers, int nr, enum op op,
+		    void *const *trees, double *best)
 {
-	double best = 1e300;
-
+	for (int p = 0; p < nr; p++)
+		best[p] = 1e300;
 	for (unsigned int r = 0; r < b->reps; r++) {
-		double t0 = now_ns();
+		for (int p = 0; p < nr; p++) {
+			double t0 = now_ns(), per_node;
 
-		run_once(b, peer, op, tree);
-		double per_node = (now_ns() - t0) / ((double)b->loops * b->n);
-
-		if (per_node < best)
-			best = per_node;
+			run_once(b, peers[p], op, trees ? trees[p] : NULL);
+			per_node = (now_ns() - t0) / ((double)b->loops * b->n);
+			if (per_node < best[p])
+				best[p] = per_node;
+		}
 	}
-	return best;
 }
 
 struct built_trees {
@@ -314,40 +320,41 @@ static void print_row(size_t n, const char *op, double kf, double bsd, double ts
 
 static int bench_size(size_t n, unsigned int loops, unsigned int reps, u64 seed)
 {
+	static const enum peer update_peers[] = { KFSIM, TREE_H, TSEARCH, KFSIM_CACHED,
+						  KFSIM_AUGMENTED };
+	static const enum peer read_peers[] = { KFSIM, TREE_H, TSEARCH };
 	struct bench b = { .reps = reps };
+	double upd[5], lookup[3], walk[3];
 	struct built_trees t;
-	double kf, bsd, ts, cached, aug;
 	int err;
 
 	err = bench_init(&b, n, seed);
 	if (err)
 		goto out;
 	/*
-	 * Default: about a million node operations per measurement; at a million nodes one pass
-	 * and one repetition, which keeps the whole default run under a minute.
+	 * Default: about half a million node operations per measurement; at a million nodes one
+	 * pass and one repetition, which keeps the whole default run under a minute.
 	 */
-	b.loops = loops ? loops : (unsigned int)(n >= 1000000 ? 1 : 1000000 / n);
+	b.loops = loops ? loops : (unsigned int)(n >= 500000 ? 1 : 500000 / n);
 	if (!loops && n >= 1000000)
 		b.reps = 1;
 
-	kf = measure(&b, KFSIM, INSERT_ERASE, NULL);
-	bsd = measure(&b, TREE_H, INSERT_ERASE, NULL);
-	ts = measure(&b, TSEARCH, INSERT_ERASE, NULL);
-	print_row(n, "insert+erase", kf, bsd, ts);
-	cached = measure(&b, KFSIM_CACHED, INSERT_ERASE, NULL);
-	aug = measure(&b, KFSIM_AUGMENTED, INSERT_ERASE, NULL);
+	measure(&b, update_peers, 5, INSERT_ERASE, NULL, upd);
+	print_row(n, "insert+erase", upd[0], upd[1], upd[2]);
 
 	err = build_trees(&b, &t);
 	if (err)
 		goto out;
-	print_row(n, "lookup", measure(&b, KFSIM, LOOKUP, &t.kf), measure(&b, TREE_H, LOOKUP, NULL),
-		  measure(&b, TSEARCH, LOOKUP, &t.ts));
-	print_row(n, "in-order walk", measure(&b, KFSIM, WALK, &t.kf),
-		  measure(&b, TREE_H, WALK, NULL), measure(&b, TSEARCH, WALK, &t.ts));
-	printf("%8zu  %-13s %9.1f  (rb_add_cached/rb_erase_cached; %.2fx plain)\n", n, "  cached", cached,
-	       cached / kf);
-	printf("%8zu  %-13s %9.1f  (RB_DECLARE_CALLBACKS_MAX; %.2fx plain)\n", n, "  augmented", aug,
-	       aug / kf);
+	void *const trees[] = { &t.kf, NULL, &t.ts };
+
+	measure(&b, read_peers, 3, LOOKUP, trees, lookup);
+	measure(&b, read_peers, 3, WALK, trees, walk);
+	print_row(n, "lookup", lookup[0], lookup[1], lookup[2]);
+	print_row(n, "in-order walk", walk[0], walk[1], walk[2]);
+	printf("%8zu  %-13s %9.1f  (rb_add_cached/rb_erase_cached; %.2fx plain)\n", n, "  cached",
+	       upd[3], upd[3] / upd[0]);
+	printf("%8zu  %-13s %9.1f  (RB_DECLARE_CALLBACKS_MAX; %.2fx plain)\n", n, "  augmented",
+	       upd[4], upd[4] / upd[0]);
 	destroy_trees(&b, &t);
 out:
 	bench_free(&b);
@@ -537,10 +544,10 @@ static void usage(FILE *out)
 		"Usage: bench_rbtree [-n NODES] [-p PERF_LOOPS] [-c CHECK_LOOPS] [-r SEED] [--reps R]\n"
 		"                    [--callgrind]\n\n"
 		"  -n, --nnodes N       one tree size (default: 100, 1000, 10000, 100000, 1000000)\n"
-		"  -p, --perf-loops L   passes per measurement (default: ~1M node operations)\n"
+		"  -p, --perf-loops L   passes per measurement (default: ~500k node operations)\n"
 		"  -c, --check-loops C  verification passes, checking after every step (default 10)\n"
 		"  -r, --seed S         random seed (default 3141592653589793238, the kernel test's)\n"
-		"      --reps R         report the best of R measurements (default 3; 1 at n >= 1M)\n"
+		"      --reps R         report the best of R measurements (default 5; 1 at n >= 1M)\n"
 		"      --callgrind      count instructions under valgrind for n=%d, %d loops\n",
 		CG_NODES, CG_LOOPS);
 }
@@ -568,7 +575,7 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	static const size_t sizes[] = { 100, 1000, 10000, 100000, 1000000 };
-	unsigned long long nnodes = 0, loops = 0, check_loops = 10, seed = DEFAULT_SEED, reps = 3;
+	unsigned long long nnodes = 0, loops = 0, check_loops = 10, seed = DEFAULT_SEED, reps = 5;
 	unsigned long long child = 0;
 	bool callgrind = false, is_child = false;
 	int opt;

@@ -266,9 +266,10 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
 	if (len > KFSIM_NL_SEND_MAX)
 		return -EMSGSIZE;
 	/* The kernel works on its own copy: handlers may keep pointers into the request. */
-	copy = kmemdup(p, len ? len : 1, GFP_KERNEL);
+	copy = kmalloc(len ? len : 1, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
+	memcpy(copy, p, len);
 
 	while (len - off >= NLMSG_HDRLEN) {
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(copy + off);

@@ -198,6 +198,14 @@ const char *kfsim_nl_error_format(const struct kfsim_nl_error *err, char *buf, s
  */
 void kfsim_nl_print_caret(FILE *out, const void *buf, size_t len, long offs);
 
+/**
+ * kfsim_nl_svg_message() - draw the genetlink message @buf as an SVG byte grid on @out, each
+ * byte coloured by what it belongs to (headers, attribute headers, payload, padding, leftover)
+ * and the attribute at @bad_offs (an NLMSGERR_ATTR_OFFS; < 0: none) outlined in red.
+ * Return: 0, -EINVAL for a buffer shorter than both headers or longer than 4096 bytes, -ENOMEM.
+ */
+int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, const char *title);
+
 /* ---- the client: one API, two transports ---------------------------------------------- */
 
 /**

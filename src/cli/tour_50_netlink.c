@@ -5,6 +5,7 @@
  * then a permission refusal, a dump across small buffers, and, when the machine allows, the
  * running kernel's own nlctrl policy compared with kfsim's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,21 @@ static struct sk_buff *demo_set(u16 family_id, u32 id, u16 port)
 	nla_put_u16(skb, KFSIM_DEMO_A_PORT, port);
 	nlmsg_end(skb, nlh);
 	return skb;
+}
+
+static void write_svg(struct kfsim_tour_ctx *ctx, const struct sk_buff *skb, long offs)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/netlink-request.svg", ctx->out_dir);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	if (!kfsim_nl_svg_message(f, skb->data, skb->len, offs,
+				  "kfsim_demo SET refused: -ERANGE \"integer out of range\""))
+		kfsim_tour_file(ctx, path);
+	fclose(f);
 }
 
 static int count(const struct nlmsghdr *nlh, void *arg)
@@ -105,6 +121,7 @@ static int tour_netlink(struct kfsim_tour_ctx *ctx)
 	fprintf(out, "SET with port 2000 -> -%s, extack \"%s\" at offset %u; policy TLV %u bytes:\n",
 		kfsim_errname(ret), err.msg, err.offs, err.policy_len);
 	kfsim_nl_print_caret(out, skb->data, skb->len, err.has_offs ? (long)err.offs : -1);
+	write_svg(ctx, skb, err.has_offs ? (long)err.offs : -1);
 	nlmsg_free(skb);
 
 	skb = demo_set(info->id, 1, 80);

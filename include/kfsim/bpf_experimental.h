@@ -411,14 +411,25 @@ static inline void __kfsim_bpf_here(const char *file, int line)
 #define bpf_obj_drop(kptr) (__KFSIM_SITE, __KFSIM_K(bpf_obj_drop_impl)(kptr, NULL))
 #define bpf_refcount_acquire(kptr)                                                                 \
 	((__typeof__(kptr))(__KFSIM_SITE, __KFSIM_K(bpf_refcount_acquire_impl)(kptr, NULL)))
+#ifdef KFSIM_BPF_NO_CHECKS
+/* compiled out: the kernel's run-time behaviour, inline (include/kfsim/bpf_graph_core.h) */
+#define bpf_rbtree_add(head, node, less) kfsim_nc_rbtree_add(head, node, less)
+#define bpf_rbtree_first(root) kfsim_bpf_rbtree_first_core(root)
+#define bpf_rbtree_remove(root, node) kfsim_bpf_rbtree_remove_core(root, node)
+#define bpf_spin_lock(lock) kfsim_bpf_raw_lock(lock)
+#define bpf_spin_unlock(lock) kfsim_bpf_raw_unlock(lock)
+#else
 #define bpf_rbtree_add(head, node, less)                                                           \
-	(__KFSIM_SITE, __KFSIM_K(bpf_rbtree_add_impl)(head, node, less, NULL, 0))
+	(__KFSIM_SITE, bpf_rbtree_add_impl(head, node, less, NULL, 0))
+#define bpf_rbtree_first(root) (__KFSIM_SITE, bpf_rbtree_first(root))
+#define bpf_rbtree_remove(root, node) (__KFSIM_SITE, bpf_rbtree_remove(root, node))
+#define bpf_spin_lock(lock) (__KFSIM_SITE, bpf_spin_lock(lock))
+#define bpf_spin_unlock(lock) (__KFSIM_SITE, bpf_spin_unlock(lock))
+#endif
 #define bpf_list_push_front(head, node)                                                            \
 	(__KFSIM_SITE, __KFSIM_K(bpf_list_push_front_impl)(head, node, NULL, 0))
 #define bpf_list_push_back(head, node)                                                             \
 	(__KFSIM_SITE, __KFSIM_K(bpf_list_push_back_impl)(head, node, NULL, 0))
-#define bpf_rbtree_first(root) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_first)(root))
-#define bpf_rbtree_remove(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_remove)(root, node))
 #define bpf_rbtree_root(root) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_root)(root))
 #define bpf_rbtree_left(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_left)(root, node))
 #define bpf_rbtree_right(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_right)(root, node))
@@ -426,8 +437,6 @@ static inline void __kfsim_bpf_here(const char *file, int line)
 #define bpf_list_pop_back(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_pop_back)(head))
 #define bpf_list_front(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_front)(head))
 #define bpf_list_back(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_back)(head))
-#define bpf_spin_lock(lock) (__KFSIM_SITE, __KFSIM_K(bpf_spin_lock)(lock))
-#define bpf_spin_unlock(lock) (__KFSIM_SITE, __KFSIM_K(bpf_spin_unlock)(lock))
 #endif
 
 /** container_of() under its BPF name. */
@@ -624,5 +633,9 @@ const struct kfsim_bpf_kfunc *kfsim_bpf_kfunc_find(const char *name);
 
 /** kfsim_bpf_kfunc_flags_str() - "KF_ACQUIRE | KF_RET_NULL" for @flags into @buf ("0" if none). */
 const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size);
+
+#ifdef KFSIM_BPF_NO_CHECKS
+#include <kfsim/bpf_graph_core.h>
+#endif
 
 #endif /* KFSIM_BPF_EXPERIMENTAL_H */

@@ -40,7 +40,7 @@ static bool kind_is_root(enum btf_field_type t)
 /* The special fields of @s alone: counts, overlaps, lock and refcount offsets, field mask. */
 static int btf_parse_fields(struct kfsim_btf_struct *s)
 {
-	bool refcount_known = bpf_v64();
+	bool refcount_known = kfsim_kernel_at_least(6, 4);
 	u32 nr_locks = 0;
 
 	s->field_mask = 0;

@@ -38,7 +38,9 @@ struct bpf_root_decl *bpf_check_root(void *root, enum btf_field_type kind)
 	decl = bpf_root_decl_of(root);
 	t = decl->type;
 	if (!t || decl->check != bpf_root_check(root, t, decl->field_idx) ||
-	    decl->field_idx >= t->nr_fields || kfsim_btf_load(t)) {
+	    decl->field_idx >= t->nr_fields ||
+	    (__atomic_load_n(&t->loaded_kver, __ATOMIC_ACQUIRE) != ts->kver && kfsim_btf_load(t)) ||
+	    t->load_err) {
 		bpf_report(-EINVAL,
 			   "a root must be a field of a KFSIM_BTF_STRUCT allocation (bpf_obj_new "
 			   "or kfsim_bpf_private_init) so kfsim knows its lock and contents",

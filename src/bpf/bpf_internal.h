@@ -20,11 +20,11 @@
  * Each kfunc source is compiled twice: with KFSIM_BPF_NC=1 it defines the kfsim_nc_* twins, in
  * which every CHECKS branch is dead code and no per-thread state is touched.
  */
-#include <sched.h>
 #include <stdio.h>
 
 #define __KFSIM_BPF_IMPL 1
 #include <kfsim/bpf_experimental.h>
+#include <kfsim/bpf_graph_core.h>
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
@@ -72,21 +72,6 @@ static inline void bpf_dlist_del_init(struct bpf_dlist *n)
 
 /* ---- Kernel views of the uapi types ---- */
 
-/* BPF_PTR_POISON: "node being inserted" (include/linux/poison.h value, without the delta). */
-#define BPF_PTR_POISON ((void *)0xeB9FUL)
-
-/**
- * struct bpf_root_decl - which declaration a root belongs to
- * @type: the struct that holds the root
- * @field_idx: index of the root in @type->fields
- * @check: bpf_root_check() of the three; anything else means "not declared"
- */
-struct bpf_root_decl {
-	struct kfsim_btf_struct *type;
-	u32 field_idx;
-	u32 check;
-};
-
 struct bpf_list_head_kern {
 	struct bpf_dlist list;
 	struct bpf_root_decl decl;
@@ -111,26 +96,6 @@ static inline u32 bpf_root_check(const void *root, const struct kfsim_btf_struct
 static inline struct bpf_root_decl *bpf_root_decl_of(void *root)
 {
 	return (struct bpf_root_decl *)((char *)root + 16);
-}
-
-/*
- * Claim a node for insertion: owner NULL -> BPF_PTR_POISON, false when it is already owned.
- * Only a refcounted node can be reached by two inserters under different locks at once, so
- * only those need the kernel's cmpxchg; for the others the root's lock already orders every
- * owner change, and a plain compare and store gives the same result.
- */
-static inline bool bpf_owner_claim(void **owner, const struct bpf_root_decl *decl)
-{
-	void *expected = NULL;
-
-	if (decl->type->node_type[decl->field_idx]->refcount_off < 0) {
-		if (*owner)
-			return false;
-		*owner = BPF_PTR_POISON;
-		return true;
-	}
-	return __atomic_compare_exchange_n(owner, &expected, BPF_PTR_POISON, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 /* ---- Objects ---- */
@@ -209,6 +174,7 @@ struct bpf_dead_ref {
 };
 
 struct bpf_tstate {
+	unsigned int kver;
 	struct bpf_spin_lock *held;
 	const char *held_file;
 	int held_line;
@@ -244,6 +210,7 @@ static inline struct bpf_tstate *bpf_enter(const char *kfunc)
 
 	ts->nr_calls++;
 	ts->kfunc = kfunc;
+	ts->kver = kfsim_kernel_version();
 	if (ts->run)
 		ts->run->nr_calls = ts->nr_calls;
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
@@ -276,19 +243,20 @@ const struct bpf_dead_ref *bpf_dead_find(const void *p);
 const char *bpf_explain_stale(const void *p, char *buf, size_t size);
 
 /* Version helpers. */
-static inline bool bpf_v64(void)
+/* Version helpers for kfuncs: the version read once at kfunc entry (bpf_enter). */
+static inline bool bpf_kver_at_least(unsigned int major, unsigned int minor)
 {
-	return kfsim_kernel_at_least(6, 4);
+	return bpf_tstate.kver >= KERNEL_VERSION(major, minor, 0);
 }
 
-static inline bool bpf_v66(void)
+static inline bool bpf_v64(void)
 {
-	return kfsim_kernel_at_least(6, 6);
+	return bpf_kver_at_least(6, 4);
 }
 
 static inline bool bpf_v616(void)
 {
-	return kfsim_kernel_at_least(6, 16);
+	return bpf_kver_at_least(6, 16);
 }
 
 /* Registry (bpf_kfuncs.c): whether @name exists in this version; warns once if deprecated. */
@@ -321,22 +289,6 @@ struct bpf_ref *bpf_insert_arg(struct bpf_root_decl *decl, void *node);
 void bpf_ref_make_non_owning(struct bpf_ref *ref);
 /* The lock word of the allocation holding a declared root. */
 struct bpf_spin_lock *bpf_root_lock(void *root);
-/* The lock itself, without any bookkeeping: test-and-set, yielding while contended. */
-static inline void bpf_raw_spin_lock(struct bpf_spin_lock *lock)
-{
-	unsigned int spins = 0;
-
-	while (__atomic_exchange_n(&lock->val, 1, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(&lock->val, __ATOMIC_RELAXED))
-			if (++spins % 64 == 0)
-				sched_yield(); /* small machines: let the holder run */
-	}
-}
-
-static inline void bpf_raw_spin_unlock(struct bpf_spin_lock *lock)
-{
-	__atomic_store_n(&lock->val, 0, __ATOMIC_RELEASE);
-}
 /* The loaded description with type id @id, or NULL (bpf_btf.c). */
 struct kfsim_btf_struct *bpf_btf_type_by_id(u64 id);
 /* A fresh object of @t, charged as bpf_obj_new charges (bpf_obj.c). */

@@ -42,7 +42,7 @@ static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, boo
 	if (unlikely(!h->list.next))
 		bpf_dlist_init(&h->list);
 	/* 6.4+: a node already on a list is dropped and the push fails (the owner claim, 6.6) */
-	if (!bpf_owner_claim(&n->owner, decl)) {
+	if (!kfsim_bpf_owner_claim(&n->owner, decl)) {
 		if (CHECKS)
 			bpf_ref_del(ref, "at the failed push (the node was dropped)");
 		bpf_obj_drop_raw(list_node_obj(decl, node));
@@ -169,9 +169,9 @@ void bpf_list_head_drain(void *head)
 	s32 node_off = h->decl.type->node_off[h->decl.field_idx];
 	struct bpf_dlist stolen;
 
-	bpf_raw_spin_lock(lock);
+	kfsim_bpf_raw_lock(lock);
 	if (!h->list.next || bpf_dlist_empty(&h->list)) {
-		bpf_raw_spin_unlock(lock);
+		kfsim_bpf_raw_unlock(lock);
 		return;
 	}
 	stolen.next = h->list.next;
@@ -179,7 +179,7 @@ void bpf_list_head_drain(void *head)
 	stolen.next->prev = &stolen;
 	stolen.prev->next = &stolen;
 	bpf_dlist_init(&h->list);
-	bpf_raw_spin_unlock(lock);
+	kfsim_bpf_raw_unlock(lock);
 	while (!bpf_dlist_empty(&stolen)) {
 		struct bpf_list_node_kern *n = (struct bpf_list_node_kern *)stolen.next;
 

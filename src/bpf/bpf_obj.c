@@ -169,7 +169,7 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 	if (t->refcount_off < 0)
 		return NULL;
 	count = (u32 *)((char *)p__refcounted_kptr + t->refcount_off);
-	if (kfsim_kernel_at_least(6, 5)) {
+	if (bpf_kver_at_least(6, 5)) {
 		/* 6.5+: refcount_inc_not_zero; a count at zero means the object is going away */
 		old = __atomic_load_n(count, __ATOMIC_RELAXED);
 		do {

@@ -9,21 +9,7 @@
  * The less callback runs with the lock held and the thread's callback depth raised, which is
  * what the checks on lock/unlock/remove inside it look at.
  */
-#include <kfsim/rbtree.h>
 #include "bpf_internal.h"
-
-struct bpf_rb_root_kern {
-	struct rb_root_cached tree;
-	struct bpf_root_decl decl;
-};
-
-struct bpf_rb_node_kern {
-	struct rb_node rb;
-	void *owner;
-};
-
-_Static_assert(sizeof(struct bpf_rb_root_kern) == sizeof(struct bpf_rb_root), "rb root");
-_Static_assert(sizeof(struct bpf_rb_node_kern) == sizeof(struct bpf_rb_node), "rb node");
 
 static void *rb_node_obj(struct bpf_root_decl *decl, void *node)
 {
@@ -64,39 +50,39 @@ int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *nod
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct rb_node **link = &r->tree.rb_root.rb_node, *parent = NULL;
 	struct bpf_root_decl *decl;
-	struct bpf_ref *ref = NULL;
+	struct bpf_ref *ref;
 	bool leftmost = true, order;
 
-	if (CHECKS) {
-		bpf_enter("bpf_rbtree_add_impl");
-		if (bpf_tstate.cb_depth &&
-		    bpf_report(-EINVAL,
-			       "less() gets non-owning references and cannot insert into the "
-			       "tree it is sorting",
-			       "arg#1 expected pointer to allocated object"))
-			goto refused;
-		decl = bpf_check_root(root, BPF_RB_ROOT);
-		if (!decl)
-			goto refused;
-		ref = bpf_insert_arg(decl, node);
-		if (!ref)
-			goto refused;
-		if (!less && bpf_report(-EINVAL, "bpf_rbtree_add needs a less callback",
-					"arg#2 expected pointer to func"))
-			goto refused;
-	} else {
-		decl = &r->decl;
-	}
-	if (!bpf_owner_claim(&n->owner, decl)) {
+	if (!CHECKS)
+		return kfsim_nc_rbtree_add(root, node, less);
+	bpf_enter("bpf_rbtree_add_impl");
+	if (bpf_tstate.cb_depth &&
+	    bpf_report(-EINVAL,
+		       "less() gets non-owning references and cannot insert into the tree it is "
+		       "sorting",
+		       "arg#1 expected pointer to allocated object"))
+		goto refused;
+	decl = bpf_check_root(root, BPF_RB_ROOT);
+	if (!decl)
+		goto refused;
+	ref = bpf_insert_arg(decl, node);
+	if (!ref)
+		goto refused;
+	if (!less && bpf_report(-EINVAL, "bpf_rbtree_add needs a less callback",
+				"arg#2 expected pointer to func"))
+		goto refused;
+	if (!kfsim_bpf_owner_claim(&n->owner, decl)) {
 		/* 6.4+: already in a tree: the node is dropped, -EINVAL */
-		if (CHECKS)
-			bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
+		bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
 		bpf_obj_drop_raw(rb_node_obj(decl, node));
-		if (CHECKS)
-			bpf_leave();
+		bpf_leave();
 		return -EINVAL;
 	}
-	order = CHECKS && bpf_tstate.run && bpf_tstate.run->opts.check_less_order;
+	/*
+	 * kfsim_bpf_rbtree_add_core()'s descent, with each less() call wrapped: the callback
+	 * depth is what the lock/remove/add checks inside less() look at.
+	 */
+	order = bpf_tstate.run && bpf_tstate.run->opts.check_less_order;
 	while (*link) {
 		parent = *link;
 		if (call_less(less, &n->rb, parent, order)) {
@@ -109,10 +95,8 @@ int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *nod
 	rb_link_node(&n->rb, parent, link);
 	rb_insert_color_cached(&n->rb, &r->tree, leftmost);
 	__atomic_store_n(&n->owner, r, __ATOMIC_RELEASE);
-	if (CHECKS) {
-		bpf_ref_make_non_owning(ref);
-		bpf_leave();
-	}
+	bpf_ref_make_non_owning(ref);
+	bpf_leave();
 	return 0;
 refused:
 	bpf_leave();
@@ -126,7 +110,7 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
 	struct rb_node *first;
 
 	if (!CHECKS)
-		return (struct bpf_rb_node *)rb_first_cached(&r->tree);
+		return kfsim_bpf_rbtree_first_core(root);
 	bpf_enter("bpf_rbtree_first");
 	decl = bpf_check_root(root, BPF_RB_ROOT);
 	first = decl ? rb_first_cached(&r->tree) : NULL;
@@ -175,49 +159,38 @@ static struct bpf_ref *check_node_in_tree_arg(struct bpf_root_decl *decl, void *
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_root_decl *decl;
 	void *obj;
 
-	if (CHECKS) {
-		bpf_enter("bpf_rbtree_remove");
-		decl = bpf_check_root(root, BPF_RB_ROOT);
-		if (!decl || !check_node_in_tree_arg(decl, node, "bpf_rbtree_remove"))
-			goto null;
-		if (n->owner != r) {
-			if (!bpf_v64()) {
-				/* 6.3 would erase it from the wrong tree and corrupt both */
-				bpf_report(-EINVAL,
-					   "the node is not in this tree (the 6.3 verifier "
-					   "cannot see this; the kernel would corrupt both trees)",
-					   "kfsim: bpf_rbtree_remove of a node that is not in this "
-					   "tree");
-			}
-			goto null; /* 6.4+: NULL, as the kernel returns */
-		}
-	} else {
-		decl = &r->decl;
-		if (n->owner != r)
-			return NULL;
-	}
-	rb_erase_cached(&n->rb, &r->tree);
-	RB_CLEAR_NODE(&n->rb);
-	__atomic_store_n(&n->owner, NULL, __ATOMIC_RELEASE);
-	if (CHECKS) {
-		obj = rb_node_obj(decl, node);
-		/* 6.3: after a remove no non-owning reference is trusted any more */
+	if (!CHECKS)
+		return kfsim_bpf_rbtree_remove_core(root, node);
+	bpf_enter("bpf_rbtree_remove");
+	decl = bpf_check_root(root, BPF_RB_ROOT);
+	if (!decl || !check_node_in_tree_arg(decl, node, "bpf_rbtree_remove"))
+		goto null;
+	if (n->owner != (void *)root) {
+		/* 6.3 would erase it from the wrong tree and corrupt both; 6.4+ returns NULL */
 		if (!bpf_v64())
-			bpf_refs_invalidate_non_owning(
-				"at bpf_rbtree_remove (6.3 invalidates every "
-				"non-owning reference there)");
-		if (!bpf_ref_add(obj, decl->type->node_type[decl->field_idx], BPF_REF_OWNING)) {
-			/* cannot track it: drop it rather than leak it */
-			bpf_obj_drop_raw(obj);
-			goto null;
-		}
-		bpf_leave();
+			bpf_report(
+				-EINVAL,
+				"the node is not in this tree (the 6.3 verifier cannot see this; "
+				"the kernel would corrupt both trees)",
+				"kfsim: bpf_rbtree_remove of a node that is not in this tree");
+		goto null;
 	}
+	kfsim_bpf_rbtree_remove_core(root, node);
+	obj = rb_node_obj(decl, node);
+	/* 6.3: after a remove no non-owning reference is trusted any more */
+	if (!bpf_v64())
+		bpf_refs_invalidate_non_owning("at bpf_rbtree_remove (6.3 invalidates every "
+					       "non-owning reference there)");
+	if (!bpf_ref_add(obj, decl->type->node_type[decl->field_idx], BPF_REF_OWNING)) {
+		/* cannot track it: drop it rather than leak it */
+		bpf_obj_drop_raw(obj);
+		goto null;
+	}
+	bpf_leave();
 	return node;
 null:
 	bpf_leave();
@@ -295,10 +268,10 @@ void bpf_rb_root_drain(void *root)
 	struct rb_root_cached stolen;
 	struct rb_node *pos, *next;
 
-	bpf_raw_spin_lock(lock);
+	kfsim_bpf_raw_lock(lock);
 	stolen = r->tree;
 	r->tree = RB_ROOT_CACHED;
-	bpf_raw_spin_unlock(lock);
+	kfsim_bpf_raw_unlock(lock);
 	for (pos = rb_first_postorder(&stolen.rb_root); pos; pos = next) {
 		struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)pos;
 

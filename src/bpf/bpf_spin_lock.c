@@ -14,7 +14,7 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 	struct bpf_tstate *ts;
 
 	if (!CHECKS) {
-		bpf_raw_spin_lock(lock);
+		kfsim_bpf_raw_lock(lock);
 		return;
 	}
 	ts = bpf_enter("bpf_spin_lock");
@@ -27,7 +27,7 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 	if (!lock && bpf_report(-EINVAL, "bpf_spin_lock takes a pointer to a struct bpf_spin_lock",
 				"R1 type=scalar expected=map_value, ptr_"))
 		goto out;
-	bpf_raw_spin_lock(lock);
+	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
 	ts->held_file = kfsim_bpf_site.file;
 	ts->held_line = kfsim_bpf_site.line;
@@ -42,7 +42,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 	struct bpf_tstate *ts;
 
 	if (!CHECKS) {
-		bpf_raw_spin_unlock(lock);
+		kfsim_bpf_raw_unlock(lock);
 		return;
 	}
 	ts = bpf_enter("bpf_spin_unlock");
@@ -59,7 +59,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 	ts->epoch++;
 	bpf_refs_invalidate_non_owning("at bpf_spin_unlock");
 	bpf_tl(ts, KFSIM_BPF_TL_UNLOCK, lock, NULL);
-	bpf_raw_spin_unlock(lock);
+	kfsim_bpf_raw_unlock(lock);
 out:
 	bpf_leave();
 }

@@ -227,7 +227,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 static void run_cleanup(struct bpf_tstate *ts)
 {
 	if (ts->held) {
-		bpf_raw_spin_unlock(ts->held);
+		kfsim_bpf_raw_unlock(ts->held);
 		ts->held = NULL;
 		ts->epoch++;
 	}

@@ -14,8 +14,10 @@
  * - Seek: t(0) = 0, t(x) = seek_min + seek_coeff * sqrt(x) ms, x the fraction of a full stroke;
  *   writes add write_settle.  Every command costs cmd_overhead on its actuator.
  * - One NCQ of ncq_depth tags shared by all actuators.  A free actuator picks, among the queued
- *   commands of its range, the one with the shortest seek plus rotation (SATF), unless the oldest
- *   has waited longer than age_cap, which is then served first.
+ *   commands of its range, the one with the shortest seek plus rotation, less a credit for the
+ *   time it has waited (aged SATF, Jacobson & Wilkes 1991: satf_aging ms per second waited), so
+ *   that a sequential stream served from read-ahead cannot starve random requests; a command
+ *   older than age_cap is served first whatever it costs.
  * - After a read each actuator keeps reading ahead into its own cache segment (up to readahead
  *   KiB) until it starts another media access; reads found there cost no media time, and reads
  *   just ahead of the read-ahead wait for it, which is how a sequential reader at queue depth 1
@@ -50,6 +52,7 @@
  * @link_mb_s: host link rate, 10^6 B/s
  * @ncq_depth: tags, 1..KFSIM_HDD_MAX_TAGS
  * @age_cap_ms: a command older than this is served before shorter-access ones (0: never)
+ * @satf_aging_ms_per_s: access-time credit per second a command has waited (0: pure SATF)
  * @readahead_kib: read-ahead per actuator after a read (0: none)
  */
 struct kfsim_hdd_params {
@@ -65,6 +68,7 @@ struct kfsim_hdd_params {
 	double link_mb_s;
 	unsigned int ncq_depth;
 	double age_cap_ms;
+	double satf_aging_ms_per_s;
 	unsigned int readahead_kib;
 };
 

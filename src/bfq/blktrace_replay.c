@@ -27,6 +27,8 @@ static int blktrace_parse_line(const char *line, struct kfsim_blktrace_rec *rec,
 		   &nsecs, &pid, action, rwbs, &sector, &nr_sectors);
 	if (n < 7 || strcmp(action, "Q"))
 		return 0;	/* not a queue event: skipped */
+	if (n >= 8 && !strchr(rwbs, 'R') && !strchr(rwbs, 'W'))
+		return 0;	/* flushes, discards: not replayed */
 	*is_queue = true;
 	if (n != 10 || !nr_sectors || nsecs >= 1000000000ULL || !strchr(dev, ','))
 		return -EINVAL;
@@ -36,8 +38,6 @@ static int blktrace_parse_line(const char *line, struct kfsim_blktrace_rec *rec,
 	rec->nr_sectors = nr_sectors;
 	rec->write = strchr(rwbs, 'W') != NULL;
 	rec->sync = strchr(rwbs, 'S') != NULL;
-	if (!rec->write && !strchr(rwbs, 'R'))
-		*is_queue = false;	/* flushes, discards: not replayed */
 	return 0;
 }
 

@@ -65,6 +65,7 @@ void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_a
 		.link_mb_s = 600,
 		.ncq_depth = 32,
 		.age_cap_ms = 1000,
+		.satf_aging_ms_per_s = 20,
 		.readahead_kib = 1024,
 	};
 }
@@ -98,6 +99,8 @@ int kfsim_hdd_params_check(const struct kfsim_hdd_params *p)
 	HDD_CHECK(p->ncq_depth >= 1 && p->ncq_depth <= KFSIM_HDD_MAX_TAGS, "ncq_depth (1..256)");
 	HDD_CHECK(isfinite(p->age_cap_ms) && p->age_cap_ms >= 0 && p->age_cap_ms <= 1e6,
 		  "age_cap_ms");
+	HDD_CHECK(isfinite(p->satf_aging_ms_per_s) && p->satf_aging_ms_per_s >= 0 &&
+		  p->satf_aging_ms_per_s <= 1000, "satf_aging_ms_per_s");
 	HDD_CHECK(p->readahead_kib <= 1024 * 1024, "readahead_kib");
 	return 0;
 }
@@ -276,7 +279,7 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 {
 	struct request *oldest = blk_list_entry(act->queue.next, struct request, queuelist);
 	struct request *best = NULL;
-	u64 best_cost = U64_MAX;
+	s64 best_cost = INT64_MAX;
 
 	if (hdd->p.age_cap_ms > 0 &&
 	    (double)(t - oldest->io_start_time_ns) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
@@ -284,7 +287,9 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
 		struct request *rq = blk_list_entry(pos, struct request, queuelist);
 		enum hdd_access kind;
-		u64 cost = hdd_access_cost(hdd, act, rq, t, &kind);
+		s64 age = (s64)(t - rq->io_start_time_ns);
+		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind) -
+			   (s64)((double)age * hdd->p.satf_aging_ms_per_s * 1e-3);
 
 		if (cost < best_cost) {
 			best = rq;

@@ -55,7 +55,8 @@ static void bfq_help(void)
 	       "  --actuators N       any number of actuators, 1..16 (split evenly)\n"
 	       "  --disk-param K=V    override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
 	       "                      seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
-	       "                      ncq_depth age_cap_ms readahead_kib capacity (sectors)\n"
+	       "                      ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
+	       "                      capacity (sectors)\n"
 	       "  --sched NAME        bfq (follows --kver, 6.3 by default), bfq-6.2, none,\n"
 	       "                      mq-deadline (default bfq)\n"
 	       "  --threshold N       BFQ actuator_load_threshold (default 4)\n"
@@ -111,6 +112,8 @@ static int parse_disk_param(struct kfsim_hdd_params *p, const char *text)
 		p->ncq_depth = (unsigned int)v;
 	else if (!strcmp(key, "age_cap_ms"))
 		p->age_cap_ms = v;
+	else if (!strcmp(key, "satf_aging_ms_per_s"))
+		p->satf_aging_ms_per_s = v;
 	else if (!strcmp(key, "readahead_kib"))
 		p->readahead_kib = (unsigned int)v;
 	else if (!strcmp(key, "capacity"))
@@ -122,7 +125,7 @@ bad:
 	return kfsim_cli_usage(CMD, "invalid value '%s' for --disk-param: expected KEY=NUMBER with "
 			       "KEY one of rpm spt_od zone_ratio seek_min_ms seek_coeff_ms "
 			       "write_settle_ms cmd_overhead_ms link_mb_s ncq_depth age_cap_ms "
-			       "readahead_kib capacity", text), -EINVAL;
+			       "satf_aging_ms_per_s readahead_kib capacity", text), -EINVAL;
 }
 
 static int load_replay(struct bfq_opts *o)

@@ -70,6 +70,7 @@ static void bfq_help(void)
 	       "  --json              one JSON document on stdout\n"
 	       "  --trace FILE        Perfetto/Chrome trace of dispatches per actuator (sim)\n"
 	       "  --trace-window S    seconds of the run to trace (default 0.5)\n"
+	       "  --bin-ms MS         time-series bin width for --plot (default 50)\n"
 	       "  --plot FILE         SVG: throughput per actuator over time (sim), total throughput\n"
 	       "                      per scheduler or per value (compare, ablate)\n"
 	       "  --scheds LIST       compare: schedulers, comma-separated (default all four)\n"
@@ -152,7 +153,7 @@ enum {
 	OPT_JOB = 256, OPT_REPLAY, OPT_DISK, OPT_ACTUATORS, OPT_DISK_PARAM, OPT_SCHED,
 	OPT_THRESHOLD, OPT_SLICE_IDLE, OPT_LOW_LATENCY, OPT_NO_BALANCE, OPT_NR_REQUESTS,
 	OPT_DURATION, OPT_SEED, OPT_JSON, OPT_TRACE, OPT_TRACE_WINDOW, OPT_PLOT, OPT_SCHEDS,
-	OPT_PARAM, OPT_VALUES,
+	OPT_PARAM, OPT_VALUES, OPT_BIN_MS,
 };
 
 /* Returns 0, or the exit status to return (usage error already printed). */
@@ -179,6 +180,7 @@ static int parse_opts(int argc, char **argv, struct bfq_opts *o)
 		{ "scheds", required_argument, NULL, OPT_SCHEDS },
 		{ "param", required_argument, NULL, OPT_PARAM },
 		{ "values", required_argument, NULL, OPT_VALUES },
+		{ "bin-ms", required_argument, NULL, OPT_BIN_MS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kfsim_bfq_sim_config *cfg = &o->cfg;
@@ -285,6 +287,11 @@ static int parse_opts(int argc, char **argv, struct bfq_opts *o)
 			break;
 		case OPT_VALUES:
 			o->values = optarg;
+			break;
+		case OPT_BIN_MS:
+			if (kfsim_cli_parse_double(CMD, "--bin-ms", optarg, 0.1, 60000, &secs))
+				return KFSIM_EXIT_USAGE;
+			cfg->bin_ns = (u64)(secs * 1e6);
 			break;
 		default:
 			return kfsim_cli_bad_option(CMD, argv, c);

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_PLCA_H
+#define KFSIM_PLCA_H
+
+/*
+ * PLCA configuration end to end: simulated network devices with their PHYs, the ethtool
+ * netlink PLCA family of kfsim's in-process kernel, and the netlink socket a program uses to
+ * talk to it.
+ *
+ * A struct kfsim_plca_net stands for one network namespace: its devices (name, ifindex,
+ * attached PHY), the mixing segments their PHYs share, whether phylib registered its
+ * ethtool_phy_ops, and the ethtool family's broadcast sequence number.  Every request is
+ * handled as the kernel handles it (Linux 6.3 semantics, kernel version from
+ * kfsim_kernel_version()): strict attribute validation against the ethtool policies,
+ * device lookup by name or index, the PHY checks, the reply rules, the monitor notification.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <kfsim/phy.h>
+#include <kfsim/types.h>
+
+#define IFNAMSIZ 16
+#define ALTIFNAMSIZ 128
+
+/* ethtool genetlink family (include/uapi/linux/ethtool_netlink.h, Linux 6.3). */
+#define ETHTOOL_GENL_NAME "ethtool"
+#define ETHTOOL_GENL_VERSION 1
+#define ETHTOOL_MCGRP_MONITOR_NAME "monitor"
+
+/* Message ids: requests (user to kernel) and replies (kernel to user) are separate enums. */
+#define ETHTOOL_MSG_PLCA_GET_CFG 39
+#define ETHTOOL_MSG_PLCA_SET_CFG 40
+#define ETHTOOL_MSG_PLCA_GET_STATUS 41
+#define ETHTOOL_MSG_PLCA_GET_CFG_REPLY 39
+#define ETHTOOL_MSG_PLCA_GET_STATUS_REPLY 40
+#define ETHTOOL_MSG_PLCA_NTF 41
+
+/* Request/reply header nest. */
+#define ETHTOOL_A_HEADER_DEV_INDEX 1
+#define ETHTOOL_A_HEADER_DEV_NAME 2
+#define ETHTOOL_A_HEADER_FLAGS 3
+#define ETHTOOL_A_HEADER_MAX 3
+#define ETHTOOL_FLAG_COMPACT_BITSETS (1 << 0)
+#define ETHTOOL_FLAG_OMIT_REPLY (1 << 1)
+#define ETHTOOL_FLAG_STATS (1 << 2)
+
+/* PLCA attributes (one set for all three operations). */
+#define ETHTOOL_A_PLCA_HEADER 1
+#define ETHTOOL_A_PLCA_VERSION 2
+#define ETHTOOL_A_PLCA_ENABLED 3
+#define ETHTOOL_A_PLCA_STATUS 4
+#define ETHTOOL_A_PLCA_NODE_CNT 5
+#define ETHTOOL_A_PLCA_NODE_ID 6
+#define ETHTOOL_A_PLCA_TO_TMR 7
+#define ETHTOOL_A_PLCA_BURST_CNT 8
+#define ETHTOOL_A_PLCA_BURST_TMR 9
+#define ETHTOOL_A_PLCA_MAX 9
+
+/** KFSIM_ETHTOOL_FAMILY_ID - the genetlink id kfsim's in-process kernel gives the family. */
+#define KFSIM_ETHTOOL_FAMILY_ID 0x1b
+
+/**
+ * struct net_device - a simulated network device
+ * @name: interface name
+ * @ifindex: interface index (> 0, unique in its namespace)
+ * @phydev: the attached PHY, or NULL
+ */
+struct net_device {
+	char name[IFNAMSIZ];
+	int ifindex;
+	struct phy_device *phydev;
+};
+
+/** struct kfsim_plca_net - a network namespace of simulated devices (opaque). */
+struct kfsim_plca_net;
+
+/**
+ * kfsim_plca_net_create() - an empty namespace with phylib's ethtool_phy_ops registered
+ *
+ * Return: the namespace, or NULL when out of memory.
+ */
+struct kfsim_plca_net *kfsim_plca_net_create(void);
+
+/** kfsim_plca_net_destroy() - free the namespace, its devices and PHYs (NULL is ignored). */
+void kfsim_plca_net_destroy(struct kfsim_plca_net *net);
+
+/**
+ * kfsim_plca_net_add_dev() - add a device, optionally with a new PHY of @model on @segment
+ * @name: interface name (1..15 bytes, no '/', ':' or whitespace, not "." or "..")
+ * @ifindex: the index, or 0 for the next free one
+ * @with_phy: whether to attach a PHY
+ * @model: the PHY model (ignored without a PHY)
+ * @segment: the mixing segment (0..7) the PHY is wired to
+ *
+ * Return: the device, or ERR_PTR(-EINVAL) (bad name/index/segment), ERR_PTR(-EEXIST) (name
+ * or index taken), ERR_PTR(-ENOSPC) (64 devices), ERR_PTR(-ENOMEM), or the PHY's error.
+ */
+struct net_device *kfsim_plca_net_add_dev(struct kfsim_plca_net *net, const char *name,
+					  int ifindex, bool with_phy, enum kfsim_phy_model model,
+					  int segment);
+
+/** dev_get_by_name() - the device called @name in @net, or NULL. */
+struct net_device *dev_get_by_name(struct kfsim_plca_net *net, const char *name);
+
+/** dev_get_by_index() - the device with index @ifindex in @net, or NULL. */
+struct net_device *dev_get_by_index(struct kfsim_plca_net *net, int ifindex);
+
+/** kfsim_plca_net_dev_at() - the @i-th device in ifindex order, or NULL past the end. */
+struct net_device *kfsim_plca_net_dev_at(struct kfsim_plca_net *net, int i);
+
+/**
+ * kfsim_plca_net_set_phy_ops() - register (or, with NULL, unregister) phylib's ops, as
+ * ethtool_set_ethtool_phy_ops() does; without them every PLCA request is -EOPNOTSUPP.
+ */
+void kfsim_plca_net_set_phy_ops(struct kfsim_plca_net *net, const struct ethtool_phy_ops *ops);
+
+/**
+ * kfsim_plca_net_default() - the built-in segment
+ *
+ * lo (1, no PHY); eth0 (2, LAN8670, coordinator: enabled, node 0 of 8); eth1 (3, NCN26000,
+ * follower node 1, enabled); eth2 (4, generic OA TC14 at reset: node ID 255, disabled);
+ * eth3 (5, 100BASE-TX PHY without PLCA).  eth0..eth2 share segment 0.
+ *
+ * Return: the namespace, or NULL when out of memory.
+ */
+struct kfsim_plca_net *kfsim_plca_net_default(void);
+
+/**
+ * kfsim_plca_net_load() - build a namespace from a configuration file
+ * @path: the file; one device per line, '#' starts a comment:
+ *        "dev NAME [ifindex N] [phy MODEL] [segment S] [enable on|off] [node-id N]
+ *        [node-cnt N] [to-tmr N] [burst-cnt N] [burst-tmr N]"
+ *        MODEL is one of oa-tc14, lan8670, ncn26000, tc14-no-p2mp, bad-idm, no-plca; the PLCA
+ *        settings are applied through phy_ethtool_set_plca_cfg() in the order given
+ * @err: receives "LINE: what is wrong" on failure
+ * @err_size: size of @err
+ *
+ * Return: the namespace, or ERR_PTR(-ENOENT and friends) when the file cannot be read,
+ * ERR_PTR(-EINVAL) for a bad line, or the error of applying a setting.
+ */
+struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t err_size);
+
+/**
+ * kfsim_plca_segment_pst() - what PLCA_STATUS.PST of @phydev reads: PLCA enabled with a node
+ * ID below 255 and an enabled coordinator (node ID 0) on its segment (itself included)
+ */
+bool kfsim_plca_segment_pst(struct phy_device *phydev);
+
+/** struct kfsim_ethnl_sock - a NETLINK_GENERIC socket on the in-process kernel (opaque). */
+struct kfsim_ethnl_sock;
+
+/**
+ * kfsim_ethnl_sock_open() - open a socket bound to @portid
+ * @cap_net_admin: whether the opener holds CAP_NET_ADMIN (SET_CFG needs it: -EPERM otherwise)
+ *
+ * Return: the socket, or NULL when out of memory.
+ */
+struct kfsim_ethnl_sock *kfsim_ethnl_sock_open(struct kfsim_plca_net *net, u32 portid,
+					       bool cap_net_admin);
+
+/** kfsim_ethnl_sock_close() - close the socket, dropping unread messages (NULL is ignored). */
+void kfsim_ethnl_sock_close(struct kfsim_ethnl_sock *sk);
+
+/**
+ * kfsim_ethnl_sock_setopt() - NETLINK_EXT_ACK / NETLINK_CAP_ACK (the SOL_NETLINK option
+ * numbers) on or off, or NETLINK_ADD_MEMBERSHIP with @value = the monitor group's id (1)
+ *
+ * Return: 0, or -ENOPROTOOPT for another option, -EINVAL for an unknown group.
+ */
+int kfsim_ethnl_sock_setopt(struct kfsim_ethnl_sock *sk, int option, int value);
+
+/**
+ * kfsim_ethnl_send() - hand @len bytes of netlink messages to the kernel, as sendmsg() does
+ *
+ * Each message is processed at once; replies, ACKs and errors queue on @sk, notifications on
+ * every socket in the monitor group.
+ *
+ * Return: @len, or -EINVAL for a buffer that is not whole netlink messages, -ENOBUFS when the
+ * receive queue is full.
+ */
+long kfsim_ethnl_send(struct kfsim_ethnl_sock *sk, const void *buf, size_t len);
+
+/**
+ * kfsim_ethnl_recv() - the next queued message, as recv() returns it
+ *
+ * Return: its length (copied up to @size), or -EAGAIN when nothing is queued.
+ */
+long kfsim_ethnl_recv(struct kfsim_ethnl_sock *sk, void *buf, size_t size);
+
+#endif /* KFSIM_PLCA_H */

@@ -188,4 +188,119 @@ long kfsim_ethnl_send(struct kfsim_ethnl_sock *sk, const void *buf, size_t len);
  */
 long kfsim_ethnl_recv(struct kfsim_ethnl_sock *sk, void *buf, size_t size);
 
+/*
+ * The user side: what ethtool does to talk to the family, over either kfsim's in-process
+ * kernel or the running kernel's NETLINK_GENERIC socket (the same bytes either way).
+ */
+
+/** struct kfsim_plca_attr - one SET attribute, in the order the command line gave it */
+struct kfsim_plca_attr {
+	u16 type;
+	u32 value;
+};
+
+/**
+ * kfsim_ethtool_plca_request() - build a PLCA request as ethtool builds it
+ * @buf: where to write (@size bytes)
+ * @family: the ethtool family id
+ * @cmd: ETHTOOL_MSG_PLCA_GET_CFG, _SET_CFG or _GET_STATUS
+ * @nlflags: nlmsg_flags (ethtool: NLM_F_REQUEST | NLM_F_ACK)
+ * @seq: nlmsg_seq
+ * @devname: the device name for the header nest, or NULL
+ * @ifindex: the device index for the header nest, or 0
+ * @attrs: SET attributes (ENABLED as u8, the others as u32), @nr_attrs of them
+ *
+ * Return: the message length, or -EMSGSIZE.
+ */
+int kfsim_ethtool_plca_request(void *buf, size_t size, u16 family, u8 cmd, u16 nlflags, u32 seq,
+			       const char *devname, int ifindex, const struct kfsim_plca_attr *attrs,
+			       int nr_attrs);
+
+/**
+ * struct kfsim_plca_reply - a parsed GET_CFG / GET_STATUS reply or PLCA notification
+ * @cmd: the genl command of the message
+ * @devname: the device name from the reply header
+ * @ifindex: the device index from the reply header
+ * @present: bit N set when attribute N was present
+ * @value: attribute values (u8/u16/u32 widened)
+ */
+struct kfsim_plca_reply {
+	u8 cmd;
+	char devname[ALTIFNAMSIZ];
+	int ifindex;
+	u32 present;
+	u32 value[ETHTOOL_A_PLCA_MAX + 1];
+};
+
+/**
+ * kfsim_ethtool_plca_parse() - parse one PLCA message from the kernel
+ *
+ * Return: 0, or -EINVAL when it is not a well-formed ethtool PLCA message.
+ */
+int kfsim_ethtool_plca_parse(const void *msg, size_t len, struct kfsim_plca_reply *reply);
+
+/**
+ * struct kfsim_nl_ack - a parsed NLMSG_ERROR
+ * @error: 0 or the negative errno
+ * @msg: the extack message ("" if none)
+ * @has_offs: whether NLMSGERR_ATTR_OFFS was present
+ * @offs: the bad attribute's offset in the request
+ * @miss_type: NLMSGERR_ATTR_MISS_TYPE, 0 if absent
+ * @policy: the raw NLMSGERR_ATTR_POLICY payload, @policy_len bytes (0 if absent)
+ */
+struct kfsim_nl_ack {
+	int error;
+	char msg[256];
+	bool has_offs;
+	u32 offs;
+	u32 miss_type;
+	u8 policy[128];
+	size_t policy_len;
+};
+
+/** kfsim_nl_ack_parse() - parse an NLMSG_ERROR message; -EINVAL if it is not one. */
+int kfsim_nl_ack_parse(const void *msg, size_t len, struct kfsim_nl_ack *ack);
+
+/** struct kfsim_ethtool_chan - a channel to an ethtool family (opaque). */
+struct kfsim_ethtool_chan;
+
+/**
+ * kfsim_ethtool_chan_inproc() - a channel to the in-process kernel of @net
+ * @cap_net_admin: whether the caller counts as holding CAP_NET_ADMIN
+ *
+ * Return: the channel, or ERR_PTR(-ENOMEM).
+ */
+struct kfsim_ethtool_chan *kfsim_ethtool_chan_inproc(struct kfsim_plca_net *net,
+						     bool cap_net_admin);
+
+/**
+ * kfsim_ethtool_chan_kernel() - a NETLINK_GENERIC socket to the running kernel, with
+ * NETLINK_EXT_ACK set (as ethtool sets it) and the ethtool family resolved by name
+ *
+ * Return: the channel, or ERR_PTR(-errno) of socket()/bind(), or of the family lookup
+ * (-ENOENT: the kernel has no ethtool netlink).
+ */
+struct kfsim_ethtool_chan *kfsim_ethtool_chan_kernel(void);
+
+/** kfsim_ethtool_chan_close() - close a channel (NULL is ignored). */
+void kfsim_ethtool_chan_close(struct kfsim_ethtool_chan *chan);
+
+/** kfsim_ethtool_chan_family() - the ethtool family id on this channel. */
+u16 kfsim_ethtool_chan_family(const struct kfsim_ethtool_chan *chan);
+
+/**
+ * kfsim_ethtool_chan_transact() - send @len bytes, then collect the answers until the ACK
+ * (or, for a dump, NLMSG_DONE)
+ * @reply_cb: called for each PLCA message answering the request (may be NULL); a non-zero
+ *            return is remembered and returned after the ACK has been read
+ * @ctx: passed to @reply_cb
+ * @ack: receives the ACK (for a dump: the error NLMSG_DONE carries)
+ *
+ * Return: 0 or @reply_cb's result once the ACK arrived (its error is in @ack), or a negative
+ * errno of the transport (-EAGAIN: the in-process kernel queued no ACK).
+ */
+int kfsim_ethtool_chan_transact(struct kfsim_ethtool_chan *chan, const void *req, size_t len,
+				int (*reply_cb)(const struct kfsim_plca_reply *reply, void *ctx),
+				void *ctx, struct kfsim_nl_ack *ack);
+
 #endif /* KFSIM_PLCA_H */

@@ -107,7 +107,9 @@ static int plca_attr(const struct nlattr *nla, void *ctx)
 
 	switch (type) {
 	case ETHTOOL_A_PLCA_HEADER:
-		return for_each_attr(nla_data(nla), len, header_attr, reply);
+		if (for_each_attr(nla_data(nla), len, header_attr, reply))
+			return -EINVAL;
+		break;
 	case ETHTOOL_A_PLCA_VERSION:
 		if (len != 2)
 			return -EINVAL;

@@ -241,7 +241,7 @@ static int plca_dump(struct kfsim_ethnl_sock *sk, u8 cmd, const struct nlmsghdr 
 	memcpy(data, &done, sizeof(done));
 	memcpy(data + NLMSG_HDRLEN, &ret, sizeof(ret));
 	queue_msg(sk, data, done.nlmsg_len);
-	return 0;
+	return -EINTR;	/* as netlink_dump_start(): the dump answers, no ACK follows */
 }
 
 static int ethnl_doit(struct kfsim_ethnl_sock *sk, u8 cmd, const struct nlmsghdr *nlh,
@@ -388,6 +388,8 @@ void kfsim_ethnl_rcv_msg(struct kfsim_ethnl_sock *sk, const struct nlmsghdr *nlh
 		err = genl_rcv_ethtool(sk, nlh, &extack);
 	else
 		err = -ENOENT;
+	if (err == -EINTR)
+		return;
 ack:
 	if ((nlh->nlmsg_flags & NLM_F_ACK) || err)
 		netlink_ack(sk, nlh, err, &extack);

@@ -5,6 +5,8 @@
  * SET request against what the PHY reports before any register is written, so that a request
  * it rejects leaves the PHY untouched.
  */
+#include <string.h>
+
 #include <kfsim/err.h>
 #include <kfsim/phy.h>
 #include "ethtool_nlattr.h"
@@ -87,6 +89,8 @@ int phy_ethtool_set_plca_cfg(struct phy_device *phydev, const struct phy_plca_cf
 	if (!phydev->drv->set_plca_cfg || !phydev->drv->get_plca_cfg)
 		return -EOPNOTSUPP;
 
+	/* What the driver leaves untouched is "not supported". */
+	memset(&curr, 0xff, sizeof(curr));
 	mutex_lock(&phydev->lock);
 	ret = phydev->drv->get_plca_cfg(phydev, &curr);
 	if (!ret)

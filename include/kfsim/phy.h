@@ -89,6 +89,21 @@ struct phy_plca_status {
 #define ETHTOOL_LINK_MODE_10baseT1S_P2MP_Half_BIT 101
 
 #define KFSIM_PHY_MAX_REGS 24
+#define KFSIM_PHY_WRITE_LOG 16
+
+/**
+ * struct kfsim_mdio_write - one logged MDIO write
+ * @mmd: the MMD written
+ * @addr: the register written
+ * @before: its value before the write
+ * @after: its value after (read-only bits kept, self-clearing bits cleared)
+ */
+struct kfsim_mdio_write {
+	u8 mmd;
+	u16 addr;
+	u16 before;
+	u16 after;
+};
 
 /**
  * struct kfsim_mdio_reg - one implemented Clause 45 register
@@ -144,6 +159,9 @@ struct kfsim_plca_segment;
  * @mdio_fail_after: fault injection: the number of further MDIO accesses that succeed before
  *                   every access fails with -EIO; -1 (the default) never fails
  * @mdio_writes: the number of MDIO writes performed (for tests)
+ * @write_log: the last KFSIM_PHY_WRITE_LOG writes to implemented registers, oldest first
+ *             once wrapped: entry (@mdio_logged + i) % KFSIM_PHY_WRITE_LOG
+ * @mdio_logged: the number of writes logged since creation (or since the caller zeroed it)
  * @segment: the mixing segment the PHY is attached to, or NULL; decides PLCA_STATUS.PST
  */
 struct phy_device {
@@ -156,6 +174,8 @@ struct phy_device {
 	int nr_regs;
 	int mdio_fail_after;
 	unsigned long mdio_writes;
+	struct kfsim_mdio_write write_log[KFSIM_PHY_WRITE_LOG];
+	unsigned long mdio_logged;
 	struct kfsim_plca_segment *segment;
 };
 

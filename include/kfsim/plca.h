@@ -303,4 +303,33 @@ int kfsim_ethtool_chan_transact(struct kfsim_ethtool_chan *chan, const void *req
 				int (*reply_cb)(const struct kfsim_plca_reply *reply, void *ctx),
 				void *ctx, struct kfsim_nl_ack *ack);
 
+/**
+ * kfsim_plca_set_dot() - draw, as a Graphviz DOT digraph, how one SET request travelled
+ * @out: where the DOT text goes
+ * @command: the command line that made the request (a label)
+ * @req: the request bytes, @len of them
+ * @ack: the ACK the request got
+ * @phydev: the PHY the request addressed, or NULL
+ * @log_from: the value of @phydev->mdio_logged before the request: the writes logged since
+ *            are drawn as register nodes (old value -> new value)
+ * @nr_notifications: how many PLCA_NTF messages the monitor group received
+ *
+ * Return: 0, -EINVAL if @req is not an ethtool PLCA request, or -EIO if writing failed.
+ */
+int kfsim_plca_set_dot(FILE *out, const char *command, const void *req, size_t len,
+		       const struct kfsim_nl_ack *ack, const struct phy_device *phydev,
+		       unsigned long log_from, int nr_notifications);
+
+/**
+ * kfsim_ethtool_plca_print() - print a GET_CFG/GET_STATUS reply or a PLCA notification as
+ * ethtool prints it ("PLCA settings for eth0:" ...), after a blank line if @blank_line (dumps)
+ */
+void kfsim_ethtool_plca_print(FILE *out, const struct kfsim_plca_reply *reply, bool blank_line);
+
+/**
+ * kfsim_ethtool_print_ack_error() - print a failed ACK as ethtool does: "netlink error: <extack>
+ * (offset N)" when there is a message, then "netlink error: <strerror>"
+ */
+void kfsim_ethtool_print_ack_error(FILE *out, const struct kfsim_nl_ack *ack);
+
 #endif /* KFSIM_PLCA_H */

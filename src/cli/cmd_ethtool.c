@@ -210,61 +210,6 @@ static bool has(const struct kfsim_plca_reply *reply, int attr)
 	return reply->present & (1u << attr);
 }
 
-/* plca_get_cfg_reply_cb(). */
-static void print_cfg(const struct kfsim_plca_reply *r)
-{
-	u32 id = has(r, ETHTOOL_A_PLCA_NODE_ID) ? r->value[ETHTOOL_A_PLCA_NODE_ID] : 255;
-
-	printf("PLCA settings for %s:\n", r->devname);
-	printf("\tEnabled: ");
-	if (!has(r, ETHTOOL_A_PLCA_ENABLED))
-		printf("not supported");
-	else
-		printf(r->value[ETHTOOL_A_PLCA_ENABLED] ? "Yes" : "No");
-	printf("\n\tlocal node ID: ");
-	if (!has(r, ETHTOOL_A_PLCA_NODE_ID))
-		printf("not supported");
-	else
-		printf("%u (%s)", id, id == 0 ? "coordinator" : id == 255 ? "unconfigured" : "follower");
-	printf("\n\tNode count: ");
-	if (!has(r, ETHTOOL_A_PLCA_NODE_CNT)) {
-		printf("not supported");
-	} else {
-		printf("%u", r->value[ETHTOOL_A_PLCA_NODE_CNT]);
-		/* Followers ignore the count; it is kept for a fast coordinator switchover. */
-		if (has(r, ETHTOOL_A_PLCA_NODE_ID) && id != 0)
-			printf(" (ignored)");
-	}
-	printf("\n\tTO timer: ");
-	if (!has(r, ETHTOOL_A_PLCA_TO_TMR))
-		printf("not supported");
-	else
-		printf("%u BT", r->value[ETHTOOL_A_PLCA_TO_TMR]);
-	printf("\n\tBurst count: ");
-	if (!has(r, ETHTOOL_A_PLCA_BURST_CNT))
-		printf("not supported");
-	else
-		printf("%u (%s)", r->value[ETHTOOL_A_PLCA_BURST_CNT],
-		       r->value[ETHTOOL_A_PLCA_BURST_CNT] > 0 ? "enabled" : "disabled");
-	printf("\n\tBurst timer: ");
-	if (!has(r, ETHTOOL_A_PLCA_BURST_TMR))
-		printf("not supported");
-	else
-		printf("%u BT", r->value[ETHTOOL_A_PLCA_BURST_TMR]);
-	printf("\n");
-}
-
-static void print_status(const struct kfsim_plca_reply *r)
-{
-	printf("PLCA status of %s:\n", r->devname);
-	printf("\tStatus: ");
-	if (!has(r, ETHTOOL_A_PLCA_STATUS))
-		printf("not supported");
-	else
-		printf(r->value[ETHTOOL_A_PLCA_STATUS] ? "on" : "off");
-	printf("\n");
-}
-
 static void json_attr(struct kfsim_json *json, const struct kfsim_plca_reply *r, int attr,
 		      const char *key)
 {
@@ -304,25 +249,8 @@ static int print_reply(const struct kfsim_plca_reply *reply, void *data)
 		json_reply(ctx->out, reply);
 		return 0;
 	}
-	if (ctx->dump)
-		putchar('\n');
-	if (reply->cmd == ETHTOOL_MSG_PLCA_GET_CFG_REPLY)
-		print_cfg(reply);
-	else if (reply->cmd == ETHTOOL_MSG_PLCA_GET_STATUS_REPLY)
-		print_status(reply);
+	kfsim_ethtool_plca_print(stdout, reply, ctx->dump);
 	return 0;
-}
-
-/* nlsock_process_ack(): the extack message with its offset, then perror(). */
-static void print_ack_error(const struct kfsim_nl_ack *ack)
-{
-	if (ack->msg[0]) {
-		fprintf(stderr, "netlink error: %s", ack->msg);
-		if (ack->has_offs)
-			fprintf(stderr, " (offset %u)", ack->offs);
-		fputc('\n', stderr);
-	}
-	fprintf(stderr, "netlink error: %s\n", strerror(-ack->error));
 }
 
 static struct kfsim_ethtool_chan *open_chan(const struct ethtool_opts *opts,
@@ -409,7 +337,7 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 		kfsim_json_finish(&json);
 	}
 	if (ack.error) {
-		print_ack_error(&ack);
+		kfsim_ethtool_print_ack_error(stderr, &ack);
 		status = opts->cmd == ETHTOOL_MSG_PLCA_SET_CFG ? ETHTOOL_EXIT_NETLINK : 1;
 	}
 out:

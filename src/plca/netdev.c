@@ -185,7 +185,7 @@ struct kfsim_plca_net *kfsim_plca_net_default(void)
 		goto fail;
 	for (int i = 0; i < net->nr_devs; i++)
 		if (net->devs[i]->phydev)
-			net->devs[i]->phydev->mdio_writes = 0;
+			net->devs[i]->phydev->mdio_writes = net->devs[i]->phydev->mdio_logged = 0;
 	return net;
 fail:
 	kfsim_plca_net_destroy(net);

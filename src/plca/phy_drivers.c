@@ -200,6 +200,7 @@ struct phy_device *kfsim_phy_create(enum kfsim_phy_model model, const char *name
 		return ERR_PTR(ret);
 	}
 	phydev->mdio_writes = 0;
+	phydev->mdio_logged = 0;
 	return phydev;
 }
 

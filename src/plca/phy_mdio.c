@@ -84,6 +84,7 @@ int phy_read_mmd(struct phy_device *phydev, int devad, u32 regnum)
 
 int phy_write_mmd(struct phy_device *phydev, int devad, u32 regnum, u16 val)
 {
+	struct kfsim_mdio_write *log;
 	struct kfsim_mdio_reg *reg;
 	int ret;
 
@@ -96,13 +97,15 @@ int phy_write_mmd(struct phy_device *phydev, int devad, u32 regnum, u16 val)
 	reg = find_reg(phydev, devad, regnum);
 	if (!reg)
 		return 0;
+	log = &phydev->write_log[phydev->mdio_logged++ % KFSIM_PHY_WRITE_LOG];
+	*log = (struct kfsim_mdio_write){ .mmd = devad, .addr = regnum, .before = reg->value };
 	if (devad == MDIO_MMD_VEND2 && regnum == MDIO_OATC14_PLCA_CTRL0 &&
-	    (val & reg->writable & MDIO_OATC14_PLCA_RST)) {
+	    (val & reg->writable & MDIO_OATC14_PLCA_RST))
 		plca_reset(phydev);
-		return 0;
-	}
-	reg->value = (reg->value & ~reg->writable) | (val & reg->writable);
+	else
+		reg->value = (reg->value & ~reg->writable) | (val & reg->writable);
 	reg->value &= ~reg->self_clearing;
+	log->after = reg->value;
 	return 0;
 }
 

@@ -153,7 +153,7 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	ret = phy_ethtool_set_plca_cfg(dev->phydev, &cfg, &extack);
 	if (ret)
 		return fail(ctx, ret, "%s: %s", name, extack._msg ? extack._msg : "PLCA settings rejected");
-	dev->phydev->mdio_writes = 0;
+	dev->phydev->mdio_writes = dev->phydev->mdio_logged = 0;
 	return 0;
 }
 

@@ -152,10 +152,16 @@ int plca_get_status_fill_reply(struct kfsim_nlbuf *buf, const struct net_device 
 			       const struct phy_plca_status *st)
 {
 	int ret = fill_reply_header(buf, dev);
+	u8 raw;
 
 	if (ret)
 		return ret;
-	return kfsim_nlbuf_put_u8(buf, ETHTOOL_A_PLCA_STATUS, !!st->pst);
+	/*
+	 * prepare_data filled the status with 0xff, as the kernel does, so a driver that sets
+	 * nothing reports "on".  Read the byte, not the bool: 0xff is not a valid C bool.
+	 */
+	memcpy(&raw, &st->pst, sizeof(raw));
+	return kfsim_nlbuf_put_u8(buf, ETHTOOL_A_PLCA_STATUS, !!raw);
 }
 
 /* plca_update_sint(): the attribute's value into *@dst, if present. */

@@ -433,6 +433,7 @@ static void test_reply_rules(void **state)
 	assert_int_equal(send_for_ack(f, req, len, &ack, reply, &reply_len), 0);
 	assert_int_equal(kfsim_ethtool_plca_parse(reply, reply_len, &parsed), 0);
 	assert_true(parsed.present & 1u << ETHTOOL_A_PLCA_STATUS);
+	assert_int_equal(parsed.value[ETHTOOL_A_PLCA_STATUS], 1);	/* left at 0xff: "on" */
 	len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", set_to, 1);
 	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), -EINVAL);
 	assert_string_equal(ack.msg, "PHY does not support changing the PLCA 'TO timer' attribute");

@@ -14,16 +14,17 @@ int main(void)
 		{ ETHTOOL_A_PLCA_NODE_ID, 2 }, { ETHTOOL_A_PLCA_ENABLED, 1 },
 	};
 	struct kfsim_plca_net *net = kfsim_plca_net_default();
-	struct kfsim_ethnl_sock *monitor = kfsim_ethnl_sock_open(net, 100, false);
+	struct kfsim_nl_sock *monitor = kfsim_nl_sock_open(kfsim_plca_net_kernel(net),
+							     &KFSIM_NL_CRED_USER);
 	struct kfsim_ethtool_chan *chan = kfsim_ethtool_chan_inproc(net, true);
 	struct kfsim_plca_reply ntf;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	unsigned char req[256], msg[4096];
 	long len;
 
-	if (IS_ERR(chan) || !monitor)
+	if (IS_ERR(chan) || IS_ERR(monitor))
 		return 1;
-	kfsim_ethnl_sock_setopt(monitor, NETLINK_ADD_MEMBERSHIP, 1);
+	kfsim_nl_sock_setsockopt(monitor, NETLINK_ADD_MEMBERSHIP, kfsim_plca_net_monitor_group(net));
 	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
 					 ETHTOOL_MSG_PLCA_SET_CFG, NLM_F_REQUEST | NLM_F_ACK, 1,
 					 "eth2", 0, join, 2);
@@ -31,7 +32,7 @@ int main(void)
 		kfsim_ethtool_print_ack_error(stderr, &ack);
 		return 1;
 	}
-	len = kfsim_ethnl_recv(monitor, msg, sizeof(msg));
+	len = kfsim_nl_sock_recv(monitor, msg, sizeof(msg));
 	if (len > 0 && !kfsim_ethtool_plca_parse(msg, len, &ntf))
 		kfsim_ethtool_plca_print(stdout, &ntf, false);	/* as "ethtool --monitor" shows it */
 	kfsim_ethtool_chan_close(chan);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <kfsim/nl_client.h>
 #include <kfsim/phy.h>
 #include <kfsim/types.h>
 
@@ -29,6 +30,7 @@
 #define ETHTOOL_MCGRP_MONITOR_NAME "monitor"
 
 /* Message ids: requests (user to kernel) and replies (kernel to user) are separate enums. */
+#define ETHTOOL_MSG_MODULE_GET 34	/* the last command before resv_start_op */
 #define ETHTOOL_MSG_PLCA_GET_CFG 39
 #define ETHTOOL_MSG_PLCA_SET_CFG 40
 #define ETHTOOL_MSG_PLCA_GET_STATUS 41
@@ -56,9 +58,6 @@
 #define ETHTOOL_A_PLCA_BURST_CNT 8
 #define ETHTOOL_A_PLCA_BURST_TMR 9
 #define ETHTOOL_A_PLCA_MAX 9
-
-/** KFSIM_ETHTOOL_FAMILY_ID - the genetlink id kfsim's in-process kernel gives the family. */
-#define KFSIM_ETHTOOL_FAMILY_ID 0x1b
 
 /**
  * struct net_device - a simulated network device
@@ -147,46 +146,19 @@ struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t e
  */
 bool kfsim_plca_segment_pst(struct phy_device *phydev);
 
-/** struct kfsim_ethnl_sock - a NETLINK_GENERIC socket on the in-process kernel (opaque). */
-struct kfsim_ethnl_sock;
-
 /**
- * kfsim_ethnl_sock_open() - open a socket bound to @portid
- * @cap_net_admin: whether the opener holds CAP_NET_ADMIN (SET_CFG needs it: -EPERM otherwise)
+ * kfsim_plca_net_kernel() - the in-process netlink kernel of @net
  *
- * Return: the socket, or NULL when out of memory.
+ * Open sockets on it with kfsim_nl_sock_open() (<kfsim/nl_client.h>) to send ethtool requests
+ * by hand; KFSIM_NL_CRED_USER lacks the CAP_NET_ADMIN a SET needs.
  */
-struct kfsim_ethnl_sock *kfsim_ethnl_sock_open(struct kfsim_plca_net *net, u32 portid,
-					       bool cap_net_admin);
+struct kfsim_nl_kernel *kfsim_plca_net_kernel(struct kfsim_plca_net *net);
 
-/** kfsim_ethnl_sock_close() - close the socket, dropping unread messages (NULL is ignored). */
-void kfsim_ethnl_sock_close(struct kfsim_ethnl_sock *sk);
+/** kfsim_plca_net_family_id() - the id the in-process kernel gave the ethtool family. */
+u16 kfsim_plca_net_family_id(const struct kfsim_plca_net *net);
 
-/**
- * kfsim_ethnl_sock_setopt() - NETLINK_EXT_ACK / NETLINK_CAP_ACK (the SOL_NETLINK option
- * numbers) on or off, or NETLINK_ADD_MEMBERSHIP with @value = the monitor group's id (1)
- *
- * Return: 0, or -ENOPROTOOPT for another option, -EINVAL for an unknown group.
- */
-int kfsim_ethnl_sock_setopt(struct kfsim_ethnl_sock *sk, int option, int value);
-
-/**
- * kfsim_ethnl_send() - hand @len bytes of netlink messages to the kernel, as sendmsg() does
- *
- * Each message is processed at once; replies, ACKs and errors queue on @sk, notifications on
- * every socket in the monitor group.
- *
- * Return: @len, or -EINVAL for a buffer that is not whole netlink messages, -ENOBUFS when the
- * receive queue is full.
- */
-long kfsim_ethnl_send(struct kfsim_ethnl_sock *sk, const void *buf, size_t len);
-
-/**
- * kfsim_ethnl_recv() - the next queued message, as recv() returns it
- *
- * Return: its length (copied up to @size), or -EAGAIN when nothing is queued.
- */
-long kfsim_ethnl_recv(struct kfsim_ethnl_sock *sk, void *buf, size_t size);
+/** kfsim_plca_net_monitor_group() - the multicast id of the family's "monitor" group. */
+u32 kfsim_plca_net_monitor_group(const struct kfsim_plca_net *net);
 
 /*
  * The user side: what ethtool does to talk to the family, over either kfsim's in-process
@@ -239,28 +211,6 @@ struct kfsim_plca_reply {
  */
 int kfsim_ethtool_plca_parse(const void *msg, size_t len, struct kfsim_plca_reply *reply);
 
-/**
- * struct kfsim_nl_ack - a parsed NLMSG_ERROR
- * @error: 0 or the negative errno
- * @msg: the extack message ("" if none)
- * @has_offs: whether NLMSGERR_ATTR_OFFS was present
- * @offs: the bad attribute's offset in the request
- * @miss_type: NLMSGERR_ATTR_MISS_TYPE, 0 if absent
- * @policy: the raw NLMSGERR_ATTR_POLICY payload, @policy_len bytes (0 if absent)
- */
-struct kfsim_nl_ack {
-	int error;
-	char msg[256];
-	bool has_offs;
-	u32 offs;
-	u32 miss_type;
-	u8 policy[128];
-	size_t policy_len;
-};
-
-/** kfsim_nl_ack_parse() - parse an NLMSG_ERROR message; -EINVAL if it is not one. */
-int kfsim_nl_ack_parse(const void *msg, size_t len, struct kfsim_nl_ack *ack);
-
 /** struct kfsim_ethtool_chan - a channel to an ethtool family (opaque). */
 struct kfsim_ethtool_chan;
 
@@ -277,7 +227,7 @@ struct kfsim_ethtool_chan *kfsim_ethtool_chan_inproc(struct kfsim_plca_net *net,
  * kfsim_ethtool_chan_kernel() - a NETLINK_GENERIC socket to the running kernel, with
  * NETLINK_EXT_ACK set (as ethtool sets it) and the ethtool family resolved by name
  *
- * Return: the channel, or ERR_PTR(-errno) of socket()/bind(), or of the family lookup
+ * Return: the channel, or ERR_PTR(-errno) of the socket, or of the family lookup
  * (-ENOENT: the kernel has no ethtool netlink).
  */
 struct kfsim_ethtool_chan *kfsim_ethtool_chan_kernel(void);
@@ -289,19 +239,19 @@ void kfsim_ethtool_chan_close(struct kfsim_ethtool_chan *chan);
 u16 kfsim_ethtool_chan_family(const struct kfsim_ethtool_chan *chan);
 
 /**
- * kfsim_ethtool_chan_transact() - send @len bytes, then collect the answers until the ACK
- * (or, for a dump, NLMSG_DONE)
+ * kfsim_ethtool_chan_transact() - send the request @req (@len bytes; its seq and portid are
+ * the channel's to set), then collect the answers until the ACK (or, for a dump, NLMSG_DONE)
  * @reply_cb: called for each PLCA message answering the request (may be NULL); a non-zero
  *            return is remembered and returned after the ACK has been read
  * @ctx: passed to @reply_cb
  * @ack: receives the ACK (for a dump: the error NLMSG_DONE carries)
  *
  * Return: 0 or @reply_cb's result once the ACK arrived (its error is in @ack), or a negative
- * errno of the transport (-EAGAIN: the in-process kernel queued no ACK).
+ * errno of the transport.
  */
 int kfsim_ethtool_chan_transact(struct kfsim_ethtool_chan *chan, const void *req, size_t len,
 				int (*reply_cb)(const struct kfsim_plca_reply *reply, void *ctx),
-				void *ctx, struct kfsim_nl_ack *ack);
+				void *ctx, struct kfsim_nl_error *ack);
 
 /**
  * kfsim_plca_set_dot() - draw, as a Graphviz DOT digraph, how one SET request travelled
@@ -317,7 +267,7 @@ int kfsim_ethtool_chan_transact(struct kfsim_ethtool_chan *chan, const void *req
  * Return: 0, -EINVAL if @req is not an ethtool PLCA request, or -EIO if writing failed.
  */
 int kfsim_plca_set_dot(FILE *out, const char *command, const void *req, size_t len,
-		       const struct kfsim_nl_ack *ack, const struct phy_device *phydev,
+		       const struct kfsim_nl_error *ack, const struct phy_device *phydev,
 		       unsigned long log_from, int nr_notifications);
 
 /**
@@ -330,6 +280,6 @@ void kfsim_ethtool_plca_print(FILE *out, const struct kfsim_plca_reply *reply, b
  * kfsim_ethtool_print_ack_error() - print a failed ACK as ethtool does: "netlink error: <extack>
  * (offset N)" when there is a message, then "netlink error: <strerror>"
  */
-void kfsim_ethtool_print_ack_error(FILE *out, const struct kfsim_nl_ack *ack);
+void kfsim_ethtool_print_ack_error(FILE *out, const struct kfsim_nl_error *ack);
 
 #endif /* KFSIM_PLCA_H */

@@ -295,7 +295,7 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 	struct print_ctx ctx = { .json = opts->json, .dump = dump, .out = &json };
 	struct kfsim_ethtool_chan *chan;
 	struct kfsim_plca_net *net;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	int status = 0, len, ret;
 	u8 req[512];
 
@@ -323,7 +323,7 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 	}
 	ret = kfsim_ethtool_chan_transact(chan, req, (size_t)len, print_reply, &ctx, &ack);
 	if (ret < 0) {
-		ack = (struct kfsim_nl_ack){ .error = ret };
+		ack = (struct kfsim_nl_error){ .error = ret };
 		snprintf(ack.msg, sizeof(ack.msg), "%s", "");
 	}
 	if (opts->json) {

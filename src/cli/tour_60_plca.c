@@ -21,7 +21,7 @@ struct tour_plca {
 	FILE *out;
 	struct kfsim_plca_net *net;
 	struct kfsim_ethtool_chan *chan;
-	struct kfsim_ethnl_sock *monitor;
+	struct kfsim_nl_sock *monitor;
 	u8 req[256];
 	int len;
 };
@@ -34,7 +34,7 @@ static int show(const struct kfsim_plca_reply *reply, void *data)
 
 /* One ethtool command: print it, send it, print what ethtool would. */
 static int ethtool(struct tour_plca *t, const char *line, u8 cmd, const char *dev,
-		   const struct kfsim_plca_attr *attrs, int nr_attrs, struct kfsim_nl_ack *ack)
+		   const struct kfsim_plca_attr *attrs, int nr_attrs, struct kfsim_nl_error *ack)
 {
 	int ret;
 
@@ -56,7 +56,7 @@ static int count_notifications(struct tour_plca *t)
 	u8 msg[4096];
 	int count = 0;
 
-	while (kfsim_ethnl_recv(t->monitor, msg, sizeof(msg)) > 0)
+	while (kfsim_nl_sock_recv(t->monitor, msg, sizeof(msg)) > 0)
 		count++;
 	return count;
 }
@@ -74,7 +74,7 @@ static bool render_svg(const char *dot_path, const char *svg_path)
 }
 
 static int draw_set(struct tour_plca *t, struct kfsim_ethtool_chan *chan, const char *command,
-		    const struct kfsim_nl_ack *ack, unsigned long log_from, int nr_ntf,
+		    const struct kfsim_nl_error *ack, unsigned long log_from, int nr_ntf,
 		    struct kfsim_tour_ctx *ctx)
 {
 	char dot_path[512], svg_path[512];
@@ -107,7 +107,7 @@ static int tour_steps(struct tour_plca *t, struct kfsim_tour_ctx *ctx)
 	static const struct kfsim_plca_attr bad[] = { { ETHTOOL_A_PLCA_NODE_CNT, 0 } };
 	struct phy_device *phydev = dev_get_by_name(t->net, "eth2")->phydev;
 	unsigned long log_from;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	int ret, nr_ntf;
 
 	fprintf(t->out, "Segment: eth0 (LAN8670, coordinator, node 0 of 8), eth1 (NCN26000, node 1),\n"
@@ -157,15 +157,16 @@ static int tour_plca(struct kfsim_tour_ctx *ctx)
 	if (!t.net)
 		return -ENOMEM;
 	t.chan = kfsim_ethtool_chan_inproc(t.net, true);
-	t.monitor = kfsim_ethnl_sock_open(t.net, 1000, false);
-	if (IS_ERR(t.chan) || !t.monitor) {
-		ret = IS_ERR(t.chan) ? (int)PTR_ERR(t.chan) : -ENOMEM;
+	t.monitor = kfsim_nl_sock_open(kfsim_plca_net_kernel(t.net), &KFSIM_NL_CRED_USER);
+	if (IS_ERR(t.chan) || IS_ERR(t.monitor)) {
+		ret = IS_ERR(t.chan) ? (int)PTR_ERR(t.chan) : (int)PTR_ERR(t.monitor);
 		if (!IS_ERR(t.chan))
 			kfsim_ethtool_chan_close(t.chan);
 		kfsim_plca_net_destroy(t.net);
 		return ret;
 	}
-	kfsim_ethnl_sock_setopt(t.monitor, NETLINK_ADD_MEMBERSHIP, 1);
+	kfsim_nl_sock_setsockopt(t.monitor, NETLINK_ADD_MEMBERSHIP,
+				 kfsim_plca_net_monitor_group(t.net));
 	ret = tour_steps(&t, ctx);
 	kfsim_ethtool_chan_close(t.chan);
 	kfsim_plca_net_destroy(t.net);	/* closes the monitor socket */

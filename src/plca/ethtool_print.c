@@ -78,7 +78,7 @@ void kfsim_ethtool_plca_print(FILE *out, const struct kfsim_plca_reply *reply, b
 		print_status(out, reply);
 }
 
-void kfsim_ethtool_print_ack_error(FILE *out, const struct kfsim_nl_ack *ack)
+void kfsim_ethtool_print_ack_error(FILE *out, const struct kfsim_nl_error *ack)
 {
 	if (ack->msg[0]) {
 		fprintf(out, "netlink error: %s", ack->msg);

@@ -24,6 +24,13 @@ struct kfsim_plca_net *kfsim_plca_net_create(void)
 	for (int i = 0; i < KFSIM_PLCA_MAX_SEGMENTS; i++)
 		net->segments[i] = (struct kfsim_plca_segment){ .net = net, .id = i };
 	net->phy_ops = &phy_ethtool_phy_ops;
+	net->nlk = kfsim_nl_kernel_create();
+	if (IS_ERR(net->nlk) || kfsim_plca_register_family(net)) {
+		if (!IS_ERR(net->nlk))
+			kfsim_nl_kernel_destroy(net->nlk);
+		kfree(net);
+		return NULL;
+	}
 	return net;
 }
 
@@ -31,8 +38,8 @@ void kfsim_plca_net_destroy(struct kfsim_plca_net *net)
 {
 	if (!net)
 		return;
-	for (int i = 0; i < KFSIM_PLCA_MAX_SOCKS; i++)
-		kfsim_ethnl_sock_close(net->socks[i]);
+	/* Closes the sockets still open and unregisters the family. */
+	kfsim_nl_kernel_destroy(net->nlk);
 	for (int i = 0; i < net->nr_devs; i++) {
 		kfsim_phy_destroy(net->devs[i]->phydev);
 		kfree(net->devs[i]);

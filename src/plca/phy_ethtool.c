@@ -9,7 +9,7 @@
 
 #include <kfsim/err.h>
 #include <kfsim/phy.h>
-#include "ethtool_nlattr.h"
+#include <kfsim/netlink.h>
 
 int phy_ethtool_get_plca_cfg(struct phy_device *phydev, struct phy_plca_cfg *plca_cfg)
 {

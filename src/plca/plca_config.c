@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include <kfsim/err.h>
-#include "ethtool_nlattr.h"
 #include "plca_internal.h"
 
 struct line_ctx {

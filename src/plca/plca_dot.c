@@ -10,7 +10,6 @@
 
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
-#include "ethtool_nlattr.h"
 #include "plca_internal.h"
 
 static const char *plca_attr_name(int type)
@@ -75,7 +74,7 @@ static int describe_request(const u8 *req, size_t len, char *text, size_t size)
 }
 
 int kfsim_plca_set_dot(FILE *out, const char *command, const void *req, size_t len,
-		       const struct kfsim_nl_ack *ack, const struct phy_device *phydev,
+		       const struct kfsim_nl_error *ack, const struct phy_device *phydev,
 		       unsigned long log_from, int nr_notifications)
 {
 	char attrs[1024];

@@ -3,12 +3,11 @@
 #define KFSIM_PLCA_INTERNAL_H
 
 /* What the files of src/plca share and users do not see: the namespace's insides. */
-#include <linux/netlink.h>
+#include <kfsim/netlink.h>
 #include <kfsim/plca.h>
 
 #define KFSIM_PLCA_MAX_DEVS 64
 #define KFSIM_PLCA_MAX_SEGMENTS 8
-#define KFSIM_PLCA_MAX_SOCKS 16
 
 /** struct kfsim_plca_segment - a mixing segment: the PHYs whose @segment points here share it */
 struct kfsim_plca_segment {
@@ -23,7 +22,8 @@ struct kfsim_plca_segment {
  * @segments: the mixing segments
  * @phy_ops: phylib's ops, NULL when "phylib is not loaded"
  * @bcast_seq: ethnl_bcast_seq: the sequence number of the last notification
- * @socks: open sockets (for multicast delivery)
+ * @nlk: the in-process netlink kernel the namespace's ethtool family is registered with
+ * @family: the ethtool genetlink family (its PLCA ops)
  */
 struct kfsim_plca_net {
 	struct net_device *devs[KFSIM_PLCA_MAX_DEVS];
@@ -31,14 +31,14 @@ struct kfsim_plca_net {
 	struct kfsim_plca_segment segments[KFSIM_PLCA_MAX_SEGMENTS];
 	const struct ethtool_phy_ops *phy_ops;
 	u32 bcast_seq;
-	struct kfsim_ethnl_sock *socks[KFSIM_PLCA_MAX_SOCKS];
+	struct kfsim_nl_kernel *nlk;
+	struct genl_family family;
 };
 
 /* The register value as stored, without an MDIO transaction (for the segment model). */
 int kfsim_phy_peek(const struct phy_device *phydev, int mmd, u16 addr);
 
-/* Kernel side of the ethtool family: process one request message, queue the answers on @sk. */
-struct kfsim_ethnl_sock;
-void kfsim_ethnl_rcv_msg(struct kfsim_ethnl_sock *sk, const struct nlmsghdr *nlh);
+/* genl_register_family() of the ethtool family (PLCA ops) into @net->nlk. */
+int kfsim_plca_register_family(struct kfsim_plca_net *net);
 
 #endif /* KFSIM_PLCA_INTERNAL_H */

@@ -16,6 +16,7 @@
 #include <kfsim/plca.h>
 #include <kfsim/random.h>
 #include "plca/plca_internal.h"
+#include <kfsim/nl_client.h>
 
 #define REGS (KFSIM_PLCA_MAX_DEVS * KFSIM_PHY_MAX_REGS)
 
@@ -29,7 +30,7 @@ static void snapshot(struct kfsim_plca_net *net, u16 *out)
 			out[i * KFSIM_PHY_MAX_REGS + r] = dev->phydev->regs[r].value;
 }
 
-static int drain(struct kfsim_ethnl_sock *sk, int *nr_acks, int *ack_error)
+static int drain(struct kfsim_nl_sock *sk, int *nr_acks, int *ack_error)
 {
 	u8 msg[8192];
 	long n;
@@ -37,11 +38,11 @@ static int drain(struct kfsim_ethnl_sock *sk, int *nr_acks, int *ack_error)
 
 	*nr_acks = 0;
 	*ack_error = 0;
-	while ((n = kfsim_ethnl_recv(sk, msg, sizeof(msg))) > 0) {
-		struct kfsim_nl_ack ack;
+	while ((n = kfsim_nl_sock_recv(sk, msg, sizeof(msg))) > 0) {
+		struct kfsim_nl_error ack;
 
 		count++;
-		if (!kfsim_nl_ack_parse(msg, n, &ack)) {
+		if (!kfsim_nl_error_parse((const struct nlmsghdr *)msg, &ack)) {
 			(*nr_acks)++;
 			*ack_error = ack.error;
 		}
@@ -58,14 +59,14 @@ static void test_mutated_requests(void **state)
 	};
 	static const char *const devs[] = { "eth0", "eth1", "eth2", "eth3", "lo", "nope" };
 	struct kfsim_plca_net *net = kfsim_plca_net_default();
-	struct kfsim_ethnl_sock *sk = kfsim_ethnl_sock_open(net, 1, true);
-	struct kfsim_ethnl_sock *mon = kfsim_ethnl_sock_open(net, 2, false);
+	struct kfsim_nl_sock *sk = kfsim_nl_sock_open(kfsim_plca_net_kernel(net), &KFSIM_NL_CRED_ROOT);
+	struct kfsim_nl_sock *mon = kfsim_nl_sock_open(kfsim_plca_net_kernel(net), &KFSIM_NL_CRED_USER);
 	static u16 before[REGS], after[REGS];
 	struct rnd_state rnd;
 	int errors = 0, successes = 0;
 
-	kfsim_ethnl_sock_setopt(sk, NETLINK_EXT_ACK, 1);
-	kfsim_ethnl_sock_setopt(mon, NETLINK_ADD_MEMBERSHIP, 1);
+	kfsim_nl_sock_setsockopt(sk, NETLINK_EXT_ACK, 1);
+	kfsim_nl_sock_setsockopt(mon, NETLINK_ADD_MEMBERSHIP, kfsim_plca_net_monitor_group(net));
 	prandom_seed_state(&rnd, 0x8ca);
 	for (int iter = 0; iter < 20000; iter++) {
 		u8 cmd = ETHTOOL_MSG_PLCA_GET_CFG + kfsim_prandom_below(&rnd, 3);
@@ -73,7 +74,7 @@ static void test_mutated_requests(void **state)
 		u8 req[512];
 		int nr_acks, ack_error, nr_ntf, unused;
 
-		len = kfsim_ethtool_plca_request(req, sizeof(req), KFSIM_ETHTOOL_FAMILY_ID, cmd,
+		len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_plca_net_family_id(net), cmd,
 						 NLM_F_REQUEST | NLM_F_ACK, iter,
 						 devs[kfsim_prandom_below(&rnd, ARRAY_SIZE(devs))], 0,
 						 attrs, nr);
@@ -88,7 +89,7 @@ static void test_mutated_requests(void **state)
 		if (!kfsim_prandom_below(&rnd, 8))
 			len -= (int)kfsim_prandom_below(&rnd, len);	/* truncated buffer */
 		snapshot(net, before);
-		kfsim_ethnl_send(sk, req, len);
+		kfsim_nl_sock_send(sk, req, len);
 		drain(sk, &nr_acks, &ack_error);
 		nr_ntf = drain(mon, &unused, &unused);
 		snapshot(net, after);
@@ -111,12 +112,12 @@ static void test_mutated_requests(void **state)
 static void test_garbage_buffers(void **state)
 {
 	struct kfsim_plca_net *net = kfsim_plca_net_default();
-	struct kfsim_ethnl_sock *sk = kfsim_ethnl_sock_open(net, 1, true);
+	struct kfsim_nl_sock *sk = kfsim_nl_sock_open(kfsim_plca_net_kernel(net), &KFSIM_NL_CRED_ROOT);
 	struct rnd_state rnd;
 	u8 buf[600];
 
-	kfsim_ethnl_sock_setopt(sk, NETLINK_EXT_ACK, 1);
-	kfsim_ethnl_sock_setopt(sk, NETLINK_CAP_ACK, 1);
+	kfsim_nl_sock_setsockopt(sk, NETLINK_EXT_ACK, 1);
+	kfsim_nl_sock_setsockopt(sk, NETLINK_CAP_ACK, 1);
 	prandom_seed_state(&rnd, 0xbad);
 	for (int iter = 0; iter < 20000; iter++) {
 		size_t len = kfsim_prandom_below(&rnd, sizeof(buf) + 1);
@@ -127,14 +128,14 @@ static void test_garbage_buffers(void **state)
 		if (len >= 16 && kfsim_prandom_below(&rnd, 2)) {
 			/* A plausible header, so some garbage reaches the genl layer. */
 			u32 msg_len = (u32)len;
-			u16 type = kfsim_prandom_below(&rnd, 2) ? KFSIM_ETHTOOL_FAMILY_ID : GENL_ID_CTRL;
+			u16 type = kfsim_prandom_below(&rnd, 2) ? kfsim_plca_net_family_id(net) : GENL_ID_CTRL;
 			u16 flags = NLM_F_REQUEST | NLM_F_ACK;
 
 			memcpy(buf, &msg_len, 4);
 			memcpy(buf + 4, &type, 2);
 			memcpy(buf + 6, &flags, 2);
 		}
-		kfsim_ethnl_send(sk, buf, len);
+		kfsim_nl_sock_send(sk, buf, len);
 		drain(sk, &nr_acks, &ack_error);
 		assert_true(nr_acks <= 1);
 	}

@@ -17,14 +17,16 @@
 #include <kfsim/err.h>
 #include <kfsim/plca.h>
 #include "plca/plca_internal.h"
+#include <kfsim/nl_client.h>
 
-#define PORTID 4711
-#define FAM KFSIM_ETHTOOL_FAMILY_ID
+/* The family id and the requester's port id, as the in-process kernel assigned them. */
+static u16 FAM;
+static u32 PORTID;
 
 struct fixture {
 	struct kfsim_plca_net *net;
-	struct kfsim_ethnl_sock *sk;	/* the requester (admin) */
-	struct kfsim_ethnl_sock *mon;	/* a monitor-group member */
+	struct kfsim_nl_sock *sk;	/* the requester (admin) */
+	struct kfsim_nl_sock *mon;	/* a monitor-group member */
 };
 
 static int setup(void **state)
@@ -32,10 +34,15 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	f->net = kfsim_plca_net_default();
-	f->sk = kfsim_ethnl_sock_open(f->net, PORTID, true);
-	f->mon = kfsim_ethnl_sock_open(f->net, 999, false);
-	kfsim_ethnl_sock_setopt(f->sk, NETLINK_EXT_ACK, 1);
-	kfsim_ethnl_sock_setopt(f->mon, NETLINK_ADD_MEMBERSHIP, 1);
+	f->sk = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net), &KFSIM_NL_CRED_ROOT);
+	f->mon = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net), &KFSIM_NL_CRED_USER);
+	assert_false(IS_ERR(f->sk));
+	assert_false(IS_ERR(f->mon));
+	kfsim_nl_sock_setsockopt(f->sk, NETLINK_EXT_ACK, 1);
+	assert_int_equal(kfsim_nl_sock_setsockopt(f->mon, NETLINK_ADD_MEMBERSHIP,
+						  kfsim_plca_net_monitor_group(f->net)), 0);
+	FAM = kfsim_plca_net_family_id(f->net);
+	PORTID = kfsim_nl_sock_portid(f->sk);
 	kfsim_set_kernel_version(KERNEL_VERSION(6, 3, 0));
 	*state = f;
 	return 0;
@@ -61,25 +68,25 @@ static int build(u8 *buf, u8 cmd, const char *dev, const struct kfsim_plca_attr 
 }
 
 /* Send, then expect exactly one ACK on the requester's queue (after @nr_replies replies). */
-static int send_for_ack(struct fixture *f, const u8 *req, int len, struct kfsim_nl_ack *ack,
+static int send_for_ack(struct fixture *f, const u8 *req, int len, struct kfsim_nl_error *ack,
 			u8 *reply, long *reply_len)
 {
 	u8 msg[8192];
 	long n;
 
-	assert_int_equal(kfsim_ethnl_send(f->sk, req, len), len);
-	n = kfsim_ethnl_recv(f->sk, msg, sizeof(msg));
+	assert_int_equal(kfsim_nl_sock_send(f->sk, req, len), len);
+	n = kfsim_nl_sock_recv(f->sk, msg, sizeof(msg));
 	assert_true(n > 0);
 	if (((struct nlmsghdr *)msg)->nlmsg_type != NLMSG_ERROR) {
 		if (reply) {
 			memcpy(reply, msg, n);
 			*reply_len = n;
 		}
-		n = kfsim_ethnl_recv(f->sk, msg, sizeof(msg));
+		n = kfsim_nl_sock_recv(f->sk, msg, sizeof(msg));
 		assert_true(n > 0);
 	}
-	assert_int_equal(kfsim_nl_ack_parse(msg, n, ack), 0);
-	assert_int_equal(kfsim_ethnl_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
+	assert_int_equal(kfsim_nl_error_parse((const struct nlmsghdr *)msg, ack), 0);
+	assert_int_equal(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
 	return ack->error;
 }
 
@@ -88,7 +95,7 @@ static int pending_notifications(struct fixture *f)
 	u8 msg[4096];
 	int count = 0;
 
-	while (kfsim_ethnl_recv(f->mon, msg, sizeof(msg)) > 0)
+	while (kfsim_nl_sock_recv(f->mon, msg, sizeof(msg)) > 0)
 		count++;
 	return count;
 }
@@ -105,13 +112,13 @@ static void snapshot(struct kfsim_plca_net *net, u16 *out)
 
 static void test_get_cfg_golden_bytes(void **state)
 {
-	static const u8 want_req[] = {
-		0x24, 0, 0, 0, FAM, 0, 0x05, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+	u8 want_req[] = {
+		0x24, 0, 0, 0, 0, 0, 0x05, 0, 1, 0, 0, 0, 0, 0, 0, 0,
 		0x27, 0x01, 0, 0,
 		0x10, 0, 0x01, 0x80, 0x09, 0, 0x02, 0, 'e', 't', 'h', '0', 0, 0, 0, 0,
 	};
-	static const u8 want_reply[] = {
-		100, 0, 0, 0, FAM, 0, 0, 0, 1, 0, 0, 0, PORTID & 0xff, PORTID >> 8, 0, 0,
+	u8 want_reply[] = {
+		100, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
 		0x27, 0x01, 0, 0,
 		0x18, 0, 0x01, 0x80, 0x08, 0, 0x01, 0, 2, 0, 0, 0,
 		0x09, 0, 0x02, 0, 'e', 't', 'h', '0', 0, 0, 0, 0,
@@ -124,11 +131,14 @@ static void test_get_cfg_golden_bytes(void **state)
 		0x08, 0, 0x09, 0, 128, 0, 0, 0,		/* BURST_TMR */
 	};
 	struct fixture *f = *state;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256], reply[4096];
 	long reply_len = 0;
 	int len = build(req, ETHTOOL_MSG_PLCA_GET_CFG, "eth0", NULL, 0);
 
+	memcpy(want_req + 4, &FAM, 2);
+	memcpy(want_reply + 4, &FAM, 2);
+	memcpy(want_reply + 12, &PORTID, 4);
 	assert_int_equal(len, sizeof(want_req));
 	assert_memory_equal(req, want_req, sizeof(want_req));
 	assert_int_equal(send_for_ack(f, req, len, &ack, reply, &reply_len), 0);
@@ -142,7 +152,7 @@ static void test_get_status_and_ack_bytes(void **state)
 	static const u8 want_tail[] = { 0x05, 0, 0x04, 0, 0x01, 0, 0, 0 };
 	struct fixture *f = *state;
 	struct kfsim_plca_reply parsed;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256], reply[4096], msg[256];
 	long reply_len = 0;
 	int len = build(req, ETHTOOL_MSG_PLCA_GET_STATUS, "eth1", NULL, 0);
@@ -158,9 +168,9 @@ static void test_get_status_and_ack_bytes(void **state)
 	assert_int_equal(parsed.present, 1u << ETHTOOL_A_PLCA_HEADER | 1u << ETHTOOL_A_PLCA_STATUS);
 
 	/* The success ACK, raw: 36 bytes, NLM_F_CAPPED, the request header echoed. */
-	assert_int_equal(kfsim_ethnl_send(f->sk, req, len), len);
-	assert_true(kfsim_ethnl_recv(f->sk, msg, sizeof(msg)) > 0);
-	assert_int_equal(kfsim_ethnl_recv(f->sk, msg, sizeof(msg)), 36);
+	assert_int_equal(kfsim_nl_sock_send(f->sk, req, len), len);
+	assert_true(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)) > 0);
+	assert_int_equal(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)), 36);
 	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_type, NLMSG_ERROR);
 	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_flags, NLM_F_CAPPED);
 	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_pid, PORTID);
@@ -175,7 +185,7 @@ static void test_set_notifies_monitor(void **state)
 	};
 	struct fixture *f = *state;
 	struct kfsim_plca_reply ntf;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	struct phy_device *phydev = dev_get_by_name(f->net, "eth2")->phydev;
 	u8 req[256], msg[4096];
 	int len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", attrs, 3);
@@ -184,7 +194,7 @@ static void test_set_notifies_monitor(void **state)
 	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), 0);
 	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_CTRL0), 0x8000);
 	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_CTRL1), 0x0802);
-	n = kfsim_ethnl_recv(f->mon, msg, sizeof(msg));
+	n = kfsim_nl_sock_recv(f->mon, msg, sizeof(msg));
 	assert_true(n > 0);
 	/* The notification: cmd PLCA_NTF, portid 0, seq 1 (first broadcast), GET_CFG content. */
 	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_pid, 0);
@@ -197,17 +207,17 @@ static void test_set_notifies_monitor(void **state)
 	assert_int_equal(ntf.value[ETHTOOL_A_PLCA_ENABLED], 1);
 	/* The same SET again changes nothing and still notifies, with the next sequence. */
 	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), 0);
-	n = kfsim_ethnl_recv(f->mon, msg, sizeof(msg));
+	n = kfsim_nl_sock_recv(f->mon, msg, sizeof(msg));
 	assert_int_equal(n, 100);
 	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_seq, 2);
 	/* The requester is not in the group: nothing extra on its queue. */
-	assert_int_equal(kfsim_ethnl_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
+	assert_int_equal(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
 }
 
 static void test_set_without_attributes_is_silent(void **state)
 {
 	struct fixture *f = *state;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u16 before[KFSIM_PLCA_MAX_DEVS * KFSIM_PHY_MAX_REGS] = {};
 	u16 after[KFSIM_PLCA_MAX_DEVS * KFSIM_PHY_MAX_REGS] = {};
 	u8 req[256];
@@ -226,24 +236,26 @@ static void test_set_needs_admin(void **state)
 {
 	static const struct kfsim_plca_attr attrs[] = { { ETHTOOL_A_PLCA_NODE_ID, 3 } };
 	struct fixture *f = *state;
-	struct kfsim_ethnl_sock *user = kfsim_ethnl_sock_open(f->net, 77, false);
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_sock *user = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net),
+							&KFSIM_NL_CRED_USER);
+	struct kfsim_nl_error ack;
 	u8 req[256], msg[4096];
 	int len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", attrs, 1);
 	long n;
 
-	assert_int_equal(kfsim_ethnl_send(user, req, len), len);
-	n = kfsim_ethnl_recv(user, msg, sizeof(msg));
-	assert_int_equal(kfsim_nl_ack_parse(msg, n, &ack), 0);
+	assert_int_equal(kfsim_nl_sock_send(user, req, len), len);
+	n = kfsim_nl_sock_recv(user, msg, sizeof(msg));
+	assert_true(n > 0);
+	assert_int_equal(kfsim_nl_error_parse((const struct nlmsghdr *)msg, &ack), 0);
 	assert_int_equal(ack.error, -EPERM);
 	assert_int_equal(dev_get_by_name(f->net, "eth2")->phydev->mdio_writes, 0);
 	assert_int_equal(pending_notifications(f), 0);
 	/* GETs need no privilege. */
 	len = build(req, ETHTOOL_MSG_PLCA_GET_CFG, "eth2", NULL, 0);
-	assert_int_equal(kfsim_ethnl_send(user, req, len), len);
-	n = kfsim_ethnl_recv(user, msg, sizeof(msg));
+	assert_int_equal(kfsim_nl_sock_send(user, req, len), len);
+	n = kfsim_nl_sock_recv(user, msg, sizeof(msg));
 	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_type, FAM);
-	kfsim_ethnl_sock_close(user);
+	kfsim_nl_sock_close(user);
 }
 
 static void test_every_out_of_range_value_rejected(void **state)
@@ -268,7 +280,7 @@ static void test_every_out_of_range_value_rejected(void **state)
 		/* A valid attribute first, so the bad one is the second: nothing may apply. */
 		struct kfsim_plca_attr attrs[] = { { ETHTOOL_A_PLCA_BURST_CNT, 1 },
 						   { cases[i].type, cases[i].value } };
-		struct kfsim_nl_ack ack;
+		struct kfsim_nl_error ack;
 		u8 req[256];
 		int len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth0", attrs, 2);
 		u64 pmin, pmax;
@@ -294,7 +306,7 @@ static void test_every_out_of_range_value_rejected(void **state)
 static void test_wrong_lengths_and_types(void **state)
 {
 	struct fixture *f = *state;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256];
 	int len;
 
@@ -345,7 +357,7 @@ static void test_header_rules(void **state)
 {
 	struct fixture *f = *state;
 	struct kfsim_plca_reply parsed;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256], reply[4096];
 	long reply_len;
 	int len;
@@ -417,7 +429,7 @@ static void test_reply_rules(void **state)
 	static const struct kfsim_plca_attr set_to[] = { { ETHTOOL_A_PLCA_TO_TMR, 40 } };
 	struct fixture *f = *state;
 	struct kfsim_plca_reply parsed;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256], reply[4096];
 	long reply_len;
 	int len;
@@ -445,7 +457,7 @@ static void test_phy_errors(void **state)
 {
 	static const struct kfsim_plca_attr enable[] = { { ETHTOOL_A_PLCA_ENABLED, 1 } };
 	struct fixture *f = *state;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256];
 	int len;
 
@@ -473,7 +485,7 @@ static void test_enabled_read_as_u32_before_6_6(void **state)
 	struct kfsim_plca_attr attrs[] = { { ETHTOOL_A_PLCA_NODE_ID, 4 },
 					   { ETHTOOL_A_PLCA_ENABLED, 0 } };
 	struct phy_device *phydev = dev_get_by_name(f->net, "eth2")->phydev;
-	struct kfsim_nl_ack ack;
+	struct kfsim_nl_error ack;
 	u8 req[256];
 	int len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", attrs, 2);
 
@@ -489,24 +501,37 @@ static void test_dump_skips_devices_without_plca(void **state)
 {
 	struct fixture *f = *state;
 	struct kfsim_plca_reply parsed;
-	u8 req[256], msg[4096];
+	u8 req[256], msg[8192];
 	const char *want[] = { "eth0", "eth1", "eth2" };
+	size_t seen = 0;
+	bool done = false;
 	int len = kfsim_ethtool_plca_request(req, sizeof(req), FAM, ETHTOOL_MSG_PLCA_GET_CFG,
 					     NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, 9, NULL, 0,
 					     NULL, 0);
 	long n;
 
-	assert_int_equal(kfsim_ethnl_send(f->sk, req, len), len);
-	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
-		n = kfsim_ethnl_recv(f->sk, msg, sizeof(msg));
-		assert_int_equal(kfsim_ethtool_plca_parse(msg, n, &parsed), 0);
-		assert_string_equal(parsed.devname, want[i]);
-		assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_flags, NLM_F_MULTI);
+	assert_int_equal(kfsim_nl_sock_send(f->sk, req, len), len);
+	/* The kernel packs dump messages into buffers: walk each buffer message by message. */
+	while (!done && (n = kfsim_nl_sock_recv(f->sk, msg, sizeof(msg))) > 0) {
+		for (long off = 0; off + NLMSG_HDRLEN <= n;) {
+			const struct nlmsghdr *nlh = (const struct nlmsghdr *)(msg + off);
+
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				assert_int_equal(nlh->nlmsg_len, 20);
+				assert_int_equal(*(const int *)NLMSG_DATA(nlh), 0);
+				done = true;
+				break;
+			}
+			assert_true(seen < ARRAY_SIZE(want));
+			assert_int_equal(kfsim_ethtool_plca_parse(nlh, nlh->nlmsg_len, &parsed), 0);
+			assert_string_equal(parsed.devname, want[seen++]);
+			assert_int_equal(nlh->nlmsg_flags, NLM_F_MULTI);
+			off += NLMSG_ALIGN(nlh->nlmsg_len);
+		}
 	}
-	n = kfsim_ethnl_recv(f->sk, msg, sizeof(msg));
-	assert_int_equal(n, 20);
-	assert_int_equal(((struct nlmsghdr *)msg)->nlmsg_type, NLMSG_DONE);
-	assert_int_equal(kfsim_ethnl_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
+	assert_true(done);
+	assert_int_equal(seen, ARRAY_SIZE(want));
+	assert_int_equal(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
 }
 
 /* The same invalid requests to kfsim and to the running kernel give the same answer. */
@@ -544,7 +569,7 @@ static void test_same_answers_as_running_kernel(void **state)
 		skip();
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct kfsim_nl_ack ours, theirs;
+		struct kfsim_nl_error ours, theirs;
 		u8 req[256];
 		int len;
 

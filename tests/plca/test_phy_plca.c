@@ -13,7 +13,7 @@
 #include <kfsim/phy.h>
 #include <kfsim/plca.h>
 #include <kfsim/random.h>
-#include "plca/ethtool_nlattr.h"
+#include <kfsim/netlink.h>
 #include "plca/plca_internal.h"
 
 #define NOCFG { -1, -1, -1, -1, -1, -1, -1 }

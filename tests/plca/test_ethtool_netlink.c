@@ -353,6 +353,43 @@ static void test_wrong_lengths_and_types(void **state)
 	assert_int_equal(pending_notifications(f), 0);
 }
 
+/* A GET_CFG request whose header holds DEV_NAME @dev and FLAGS @flags (built by hand). */
+static int build_with_flags(u8 *buf, u16 family, const char *dev, u32 flags)
+{
+	int len = kfsim_ethtool_plca_request(buf, 256, family, ETHTOOL_MSG_PLCA_GET_CFG,
+					     NLM_F_REQUEST | NLM_F_ACK, 1, dev, 0, NULL, 0);
+	u16 nest_len, attr_len = 8, attr_type = ETHTOOL_A_HEADER_FLAGS;
+
+	memcpy(buf + len, &attr_len, 2);
+	memcpy(buf + len + 2, &attr_type, 2);
+	memcpy(buf + len + 4, &flags, 4);
+	memcpy(&nest_len, buf + 20, 2);
+	nest_len += 8;
+	memcpy(buf + 20, &nest_len, 2);
+	len += 8;
+	((struct nlmsghdr *)buf)->nlmsg_len = len;
+	return len;
+}
+
+static void test_header_flags(void **state)
+{
+	struct fixture *f = *state;
+	struct kfsim_nl_error ack;
+	u8 req[256], reply[4096];
+	long reply_len;
+	int len;
+
+	/* COMPACT_BITSETS | OMIT_REPLY are accepted (a GET replies all the same). */
+	len = build_with_flags(req, FAM, "eth0", ETHTOOL_FLAG_COMPACT_BITSETS | ETHTOOL_FLAG_OMIT_REPLY);
+	assert_int_equal(send_for_ack(f, req, len, &ack, reply, &reply_len), 0);
+	assert_int_equal(reply_len, 100);
+	/* STATS is not in ETHTOOL_FLAGS_BASIC: "reserved bit set" at the FLAGS attribute. */
+	len = build_with_flags(req, FAM, "eth0", ETHTOOL_FLAG_STATS);
+	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), -EINVAL);
+	assert_string_equal(ack.msg, "reserved bit set");
+	assert_int_equal(ack.offs, 16 + 4 + 4 + 12);
+}
+
 static void test_header_rules(void **state)
 {
 	struct fixture *f = *state;
@@ -593,6 +630,22 @@ static void test_same_answers_as_running_kernel(void **state)
 		assert_int_equal(ours.policy_len, theirs.policy_len);
 		assert_memory_equal(ours.policy, theirs.policy, ours.policy_len);
 	}
+	/* A header FLAGS value outside ETHTOOL_FLAGS_BASIC. */
+	{
+		struct kfsim_nl_error ours, theirs;
+		u8 req[256];
+		int len = build_with_flags(req, kfsim_ethtool_chan_family(inproc), "lo",
+					   ETHTOOL_FLAG_STATS);
+
+		assert_int_equal(kfsim_ethtool_chan_transact(inproc, req, len, NULL, NULL, &ours), 0);
+		len = build_with_flags(req, kfsim_ethtool_chan_family(kernel), "lo", ETHTOOL_FLAG_STATS);
+		assert_int_equal(kfsim_ethtool_chan_transact(kernel, req, len, NULL, NULL, &theirs), 0);
+		assert_int_equal(ours.error, theirs.error);
+		assert_string_equal(ours.msg, theirs.msg);
+		assert_int_equal(ours.offs, theirs.offs);
+		assert_int_equal(ours.policy_len, theirs.policy_len);
+		assert_memory_equal(ours.policy, theirs.policy, ours.policy_len);
+	}
 	kfsim_ethtool_chan_close(inproc);
 	kfsim_ethtool_chan_close(kernel);
 }
@@ -609,6 +662,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_lengths_and_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phy_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enabled_read_as_u32_before_6_6, setup, teardown),

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PLCA cycle's timing against closed forms (plca-and-netlink.md 4.3): idle cycle, the INET
+ * worst-case access scenario, best case, bursts, the data state machine's timers.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sim_helpers.h"
+
+#define US(x) ((u64)(x) * 1000)
+
+/* An idle cycle is BEACON + node_cnt * to_timer: beacons start exactly that far apart. */
+static void check_idle_cycle(u32 cnt, int to)
+{
+	struct plca_sim_node_cfg nodes[8];
+	u64 cycle_ns = kfsim_plca_idle_cycle_bt(cnt, (u32)to) * PLCA_SIM_NS_PER_BT;
+	struct plca_sim_report rep;
+	struct plca_sim *sim;
+
+	for (u32 i = 0; i < 8; i++)
+		nodes[i] = plca_node((int)i, (int)cnt, to);
+	sim = make_sim(nodes, 8, 1);
+	assert_false(IS_ERR(sim));
+	/* beacon k starts at k * cycle: at 10 cycles minus 1 ns there have been 10 */
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 10 * cycle_ns - 1), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.cycles, 10);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 10 * cycle_ns), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.cycles, 11);
+	/* every node had one TO per complete cycle (ids < cnt) */
+	for (u32 i = 0; i < 8; i++) {
+		struct plca_sim_node_stats st = node_stats(sim, i);
+
+		if (i < cnt)
+			assert_int_equal(st.tos, 10);
+		assert_int_equal(st.tos_used, 0);
+		assert_true(st.plca_status);
+	}
+	kfsim_plca_sim_destroy(sim);
+}
+
+static void test_idle_cycle_276_bt(void **state)
+{
+	assert_int_equal(kfsim_plca_idle_cycle_bt(8, 32), 276);
+	check_idle_cycle(8, 32);
+}
+
+static void test_idle_cycle_other_settings(void **state)
+{
+	check_idle_cycle(4, 20);
+	check_idle_cycle(8, 255);
+	check_idle_cycle(5, 1);
+}
+
+/*
+ * INET worstcase.ini: coordinator + 4 nodes, 46-byte payloads (73 B = 584 BT on the wire),
+ * burst count 1.  Node 1's frame arrives 1 ns after its TO started, so it waits for the other
+ * three frames, each followed by an unused burst COMMIT (128 BT), the BEACON, TO 0 and the
+ * MAC's IFG: 32 + 3 * 584 + 3 * 128 + 20 + 32 + 96 = 2316 BT.
+ */
+static void test_worst_case_access_2316_bt(void **state)
+{
+	struct plca_sim_node_cfg nodes[5];
+	struct plca_sim_node_stats st;
+	struct plca_sim *sim;
+
+	for (u32 i = 0; i < 5; i++) {
+		nodes[i] = plca_node((int)i, 5, 32);
+		nodes[i].plca.burst_cnt = 1;
+	}
+	assert_int_equal(kfsim_plca_wire_bt(46), 584);
+	sim = make_sim(nodes, 5, 7);
+	assert_false(IS_ERR(sim));
+	/* TO 1 starts at 20 + 32 BT; TOs 2..4 start as the previous frame's burst ends */
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 5200 + 1, 46), 0);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 2, 8400, 46), 0);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 3, 8400 + 71200, 46), 0);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 4, 8400 + 2 * 71200, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, US(1000)), 0);
+	for (u32 i = 2; i <= 4; i++) {
+		st = node_stats(sim, i);
+		assert_int_equal(st.delivered, 1);
+		assert_int_equal(st.access_max_ns, 0);	/* sent the instant it arrived */
+		assert_int_equal(st.lat_max_ns, 584 * 100);
+	}
+	st = node_stats(sim, 1);
+	assert_int_equal(st.delivered, 1);
+	assert_int_equal(st.access_max_ns, 2316 * 100 - 1);
+	assert_int_equal(st.lat_max_ns, (2316 + 584) * 100 - 1);
+	assert_int_equal(st.logical_collisions, 1);
+	assert_int_equal(st.phys_collisions, 0);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* Best case: a frame at the start of its own TO goes out at once (INET bestcase.ini). */
+static void test_best_case(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim *sim = make_sim(nodes, 2, 1);
+	struct plca_sim_node_stats st;
+
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 5200, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, US(100)), 0);
+	st = node_stats(sim, 1);
+	assert_int_equal(st.delivered, 1);
+	assert_int_equal(st.lat_max_ns, 58400);
+	assert_int_equal(st.collisions, 0);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* A frame at 1 ns into a TO of the coordinator's segment waits for its next TO. */
+static void test_missed_to_waits_one_cycle(void **state)
+{
+	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 3, 32), plca_node(1, 3, 32),
+					      plca_node(2, 3, 32) };
+	struct plca_sim *sim = make_sim(nodes, 3, 1);
+	struct plca_sim_node_stats st;
+
+	/* TO 1: 5200..8400; cycle 116 BT; next TO 1 at 11600 + 5200 = 16800 */
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 5201, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, US(200)), 0);
+	st = node_stats(sim, 1);
+	assert_int_equal(st.delivered, 1);
+	/* held, logically collided at the hold timer (400 BT, nothing received), pending after
+	 * jam + pending_timer, committed in the first TO 1 after that, then the MAC's IFG */
+	assert_int_equal(st.logical_collisions, 1);
+	assert_int_equal((st.access_max_ns + 1) % 100, 0);
+	kfsim_plca_sim_destroy(sim);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_cycle_276_bt),
+		cmocka_unit_test(test_idle_cycle_other_settings),
+		cmocka_unit_test(test_worst_case_access_2316_bt),
+		cmocka_unit_test(test_best_case),
+		cmocka_unit_test(test_missed_to_waits_one_cycle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -34,6 +34,7 @@
 #define BUS_NS_PER_M 5.0
 #define BUS_SIG_RING 512
 #define BUS_NEVER UINT64_MAX
+#define BUS_FORCED (UINT64_MAX - 1)	/* carrier held on by the PLCA RS */
 #define BUS_HIST_SUB 64		/* histogram buckets per power of two */
 #define BUS_HIST_BUCKETS (64 * BUS_HIST_SUB)
 
@@ -112,6 +113,7 @@ struct bus_node {
 	u32 attempts;
 	bool waiting;			/* on the carrier waiter list */
 	bool deferred_this_attempt;
+	u64 ifg_from;			/* carrier-off time the running IFG counts from, or 0 */
 	u64 mac_tx_start;		/* when the MAC started the current attempt */
 	u64 own_tx_end;			/* end of its last transmission (IFG after own frame) */
 	u64 tx_start_wire;		/* when the current frame went onto the wire */
@@ -176,12 +178,16 @@ struct plca_sim {
 	u64 max_prop;
 	/* MAC waiters (deferring on carrier) */
 	u32 *waiters;
+	u32 *waiters_scan;
 	u32 nr_waiters;
 	/* PLCA */
 	struct bus_seg seg;
 	u32 *owners;			/* node indices sorted by node id */
 	u32 owner_first[257];		/* owners of id i: owners[owner_first[i] .. owner_first[i+1]) */
 	u32 nr_pending;			/* nodes in HOLD or PENDING */
+	u32 nr_hold;			/* nodes in HOLD */
+	u8 pending_per_id[256];		/* of those, per node id */
+	u64 pending_ids[4];		/* bitmap of ids with a pending node */
 	u32 misconfig;
 	u64 cycles;
 	/* trace */
@@ -204,7 +210,7 @@ void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_set_end(struct plca_sim *sim, u32 node, u64 end);
 void bus_signal_finish(struct plca_sim *sim, u32 node);
 void bus_on_tx_end(struct plca_sim *sim, u32 node);
-bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 *off_at);
+bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at);
 bool bus_receiving(const struct plca_sim *sim, u32 node);
 
 /* bus_mac.c */
@@ -221,7 +227,7 @@ void mac_arrival(struct plca_sim *sim, u32 node);
 void mac_start_load(struct plca_sim *sim, u32 node);
 void mac_phys_collision(struct plca_sim *sim, u32 node);
 void mac_link_down(struct plca_sim *sim, u32 node);
-bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 *off_at);
+bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at);
 
 /* bus_plca.c */
 bool rs_active(const struct bus_node *n);

@@ -12,6 +12,8 @@
  * a frame leaves the queue exactly once, counted as delivered, dropped or lost; a saturated node
  * gets its next frame the moment one leaves.
  */
+#include <string.h>
+
 #include <kfsim/kernel.h>
 #include "bus_internal.h"
 
@@ -98,7 +100,7 @@ void mac_start_load(struct plca_sim *sim, u32 node)
 }
 
 /* Carrier as the MAC sees it: the wire, or under PLCA the RS's CARRIER_STATUS. */
-bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 *off_at)
+bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at)
 {
 	struct bus_node *n = &sim->nodes[node];
 	bool busy;
@@ -110,16 +112,16 @@ bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 *off_at)
 		case DS_DELAY_PENDING:
 		case DS_PENDING:
 		case DS_TRANSMIT:
-			*off_at = BUS_NEVER;
+			*off_at = BUS_FORCED;	/* the RS says when it lets go */
 			return true;
 		default:
 			break;
 		}
-		busy = bus_carrier(sim, node, true, off_at);
+		busy = bus_carrier(sim, node, true, ignore_from, off_at);
 		if (!busy)
 			*off_at = max(*off_at, n->rs_carrier_off);
 	} else {
-		busy = bus_carrier(sim, node, false, off_at);
+		busy = bus_carrier(sim, node, false, ignore_from, off_at);
 	}
 	if (!busy)
 		*off_at = max(*off_at, n->own_tx_end);
@@ -151,29 +153,44 @@ static void start_tx(struct plca_sim *sim, u32 node)
 	bus_signal_start(sim, node, SIG_DATA, sim->now + bus_frame_wire_ns(head_frame(n)->payload));
 }
 
-/* Deference (4.2.3.2.1): send once the carrier has been off for the whole IFG. */
+static void wait_ifg(struct plca_sim *sim, u32 node, u64 off_at)
+{
+	sim->nodes[node].ifg_from = off_at;
+	bus_timer(sim, node, EV_MAC, off_at + BT(PLCA_SIM_IFG_BT));
+}
+
+/*
+ * Deference (4.2.3.2.1): send once the carrier has been off for the IFG.  Carrier that comes up
+ * in the first two thirds of the IFG restarts it; in the last third the MAC no longer listens
+ * and sends anyway, which is what keeps one station from capturing the wire for good.
+ */
 void mac_try(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
-	u64 off_at;
+	u64 ignore_from = BUS_NEVER, off_at;
 
 	if (n->mac != MAC_DEFER || !n->up)
 		return;
-	if (mac_sees_carrier(sim, node, &off_at)) {
+	if (n->ifg_from && sim->now >= n->ifg_from + BT(PLCA_SIM_IFG_BT))
+		ignore_from = n->ifg_from + BT(PLCA_SIM_IFG_BT * 2 / 3);
+	n->ifg_from = 0;
+	if (mac_sees_carrier(sim, node, ignore_from, &off_at)) {
 		if (!n->deferred_this_attempt) {
 			n->deferred_this_attempt = true;
 			n->st.deferrals++;
 		}
-		if (off_at == BUS_NEVER) {
+		if (off_at == BUS_FORCED) {
+			bus_cancel(sim, node, EV_MAC);
+		} else if (off_at == BUS_NEVER) {
 			bus_cancel(sim, node, EV_MAC);
 			add_waiter(sim, node);
 		} else {
-			bus_timer(sim, node, EV_MAC, off_at + BT(PLCA_SIM_IFG_BT));
+			wait_ifg(sim, node, off_at);
 		}
 		return;
 	}
 	if (off_at && sim->now < off_at + BT(PLCA_SIM_IFG_BT)) {
-		bus_timer(sim, node, EV_MAC, off_at + BT(PLCA_SIM_IFG_BT));
+		wait_ifg(sim, node, off_at);
 		return;
 	}
 	start_tx(sim, node);
@@ -287,9 +304,11 @@ void mac_wake_waiters(struct plca_sim *sim)
 
 	if (!nr)
 		return;
+	/* mac_try() may queue nodes again (even others): scan a copy */
+	memcpy(sim->waiters_scan, sim->waiters, nr * sizeof(*sim->waiters));
 	sim->nr_waiters = 0;
 	for (u32 i = 0; i < nr; i++) {
-		u32 node = sim->waiters[i];
+		u32 node = sim->waiters_scan[i];
 
 		if (!sim->nodes[node].waiting)
 			continue;

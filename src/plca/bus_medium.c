@@ -210,10 +210,12 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
 
 /*
  * Carrier as @node sees it now (@data_only: frames and jams only, what a PLCA MAC is shown).
+ * Signals that reached the node at or after @ignore_from are not looked at (the last third of
+ * the IFG, when a MAC no longer listens).
  * Return: true when busy; *@off_at is then when it clears if every signal in view has already
  * ended (BUS_NEVER otherwise); when idle, *@off_at is the last time it went off.
  */
-bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 *off_at)
+bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
 	u64 now = sim->now, last_off = 0, busy_until = 0;
 	bool busy = false, open = false;
@@ -225,7 +227,7 @@ bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 *off_at)
 		if (s->node == node || (data_only && s->kind > SIG_JAM))
 			continue;
 		d = prop(sim, node, s->node);
-		if (s->start + d > now)
+		if (s->start + d > now || s->start + d >= ignore_from)
 			continue;
 		if (s->active) {
 			busy = true;

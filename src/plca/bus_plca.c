@@ -71,13 +71,20 @@ static void trace_to(struct plca_sim *sim, u32 id, u64 start, u64 end)
 static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
 {
 	bool was = rs_pending(n);
+	u32 id = (u32)n->cfg.plca.node_id;
 
+	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
 	n->ds = ds;
-	if (was != rs_pending(n)) {
-		if (was)
-			sim->nr_pending--;
-		else
-			sim->nr_pending++;
+	if (was == rs_pending(n))
+		return;
+	if (was) {
+		sim->nr_pending--;
+		if (!--sim->pending_per_id[id])
+			sim->pending_ids[id / 64] &= ~(1ull << (id % 64));
+	} else {
+		sim->nr_pending++;
+		sim->pending_per_id[id]++;
+		sim->pending_ids[id / 64] |= 1ull << (id % 64);
 	}
 }
 
@@ -237,7 +244,7 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 {
 	struct bus_seg *seg = &sim->seg;
 
-	if (sim->nr_pending) {
+	if (sim->nr_hold) {
 		for (u32 i = 0; i < sim->nr_nodes; i++) {
 			if (i != node && sim->nodes[i].ds == DS_HOLD && rs_active(&sim->nodes[i]))
 				rs_collide(sim, i);
@@ -292,21 +299,25 @@ static void cycle_end(struct plca_sim *sim)
 		send_beacon(sim);
 }
 
+/* The first id >= @from, below node_cnt, with a node that has a frame pending. */
 static u32 next_pending_id(struct plca_sim *sim, u32 from)
 {
-	struct bus_seg *seg = &sim->seg;
+	u32 limit = sim->seg.node_cnt;
 
 	if (!sim->nr_pending)
-		return seg->node_cnt;
-	for (u32 id = from; id < seg->node_cnt && id < 255; id++) {
-		for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
-			const struct bus_node *n = &sim->nodes[sim->owners[k]];
+		return limit;
+	for (u32 word = from / 64; word < 4 && word * 64 < limit; word++) {
+		u64 bits = sim->pending_ids[word];
 
-			if (rs_active(n) && rs_pending(n))
-				return id;
+		if (word == from / 64)
+			bits &= ~0ull << (from % 64);
+		if (bits) {
+			u32 id = word * 64 + (u32)__builtin_ctzll(bits);
+
+			return min(id, limit);
 		}
 	}
-	return seg->node_cnt;
+	return limit;
 }
 
 static void commit(struct plca_sim *sim, u32 id)

@@ -267,6 +267,7 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 	kfree(sim->nodes);
 	kfree(sim->heap);
 	kfree(sim->waiters);
+	kfree(sim->waiters_scan);
 	kfree(sim->owners);
 	kfree(sim);
 }
@@ -313,10 +314,11 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	sim->nr_nodes = cfg->nr_nodes;
 	sim->nodes = kcalloc(cfg->nr_nodes, sizeof(*sim->nodes), GFP_KERNEL);
 	sim->waiters = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
+	sim->waiters_scan = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
 	sim->owners = kcalloc(cfg->nr_nodes, sizeof(*sim->owners), GFP_KERNEL);
 	sim->heap_cap = 64;
 	sim->heap = kmalloc_array(sim->heap_cap, sizeof(*sim->heap), GFP_KERNEL);
-	if (!sim->nodes || !sim->waiters || !sim->owners || !sim->heap) {
+	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners || !sim->heap) {
 		ret = -ENOMEM;
 		goto fail;
 	}

@@ -126,6 +126,7 @@ struct bus_node {
 	u64 rs_carrier_off;		/* when the RS last dropped a forced carrier */
 	u32 bc;				/* burst count in the current TO */
 	bool in_burst;
+	bool committed;			/* it owns the current TO (COMMIT sent) */
 	/* event generations */
 	u32 gen[EV_NR_NODE_KINDS];
 	/* statistics */
@@ -154,7 +155,7 @@ struct bus_seg {
 	u64 to_start;
 	u32 idle_to;			/* id up to which TOs run silently (idle run) */
 	bool eval_pending;		/* the current TO's commit/yield decision is due this instant */
-	int owner;			/* committed node, or -1 */
+	int owner;			/* a committed node (several if ids repeat), or -1 */
 	u32 gen;
 	u64 last_beacon;
 	u64 cycle_start;

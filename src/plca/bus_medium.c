@@ -155,7 +155,8 @@ void bus_on_tx_end(struct plca_sim *sim, u32 node)
 	bool collided = s->collided;
 
 	bus_signal_finish(sim, node);
-	n->own_tx_end = sim->now;
+	if (kind <= SIG_JAM)	/* the MAC's own IFG; BEACON and COMMIT are the RS's */
+		n->own_tx_end = sim->now;
 	switch (kind) {
 	case SIG_DATA:
 		mac_tx_done(sim, node, !collided);

@@ -26,7 +26,7 @@
 #include <kfsim/printk.h>
 #include "bus_internal.h"
 
-enum { SEGT_TO_RUN, SEGT_BURST, SEGT_TO_EVAL };
+enum { SEGT_TO_RUN, SEGT_TO_EVAL };
 
 bool rs_active(const struct bus_node *n)
 {
@@ -65,6 +65,8 @@ static void trace_to(struct plca_sim *sim, u32 id, u64 start, u64 end)
 	snprintf(name, sizeof(name), "TO %u", id);
 	bus_trace_x(sim, 0, name, "to", start, end, NULL);
 }
+
+static void seg_stop(struct plca_sim *sim);
 
 /* ---- data state machine (148.4.5.7) ------------------------------------------------------- */
 
@@ -138,13 +140,9 @@ static void start_frame(struct plca_sim *sim, u32 node, bool from_commit)
 void rs_mac_tx_start(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
-	struct bus_seg *seg = &sim->seg;
 
-	if (seg->state == SEG_COMMIT && seg->owner == (int)node &&
-	    (n->ds == DS_WAIT_MAC || n->in_burst)) {
-		if (n->in_burst)
-			seg_cancel(sim);	/* burst_timer */
-		n->in_burst = false;
+	if (n->committed && (n->ds == DS_WAIT_MAC || n->in_burst)) {
+		n->in_burst = false;	/* start_frame() stops the burst_timer */
 		start_frame(sim, node, true);
 		return;
 	}
@@ -161,6 +159,16 @@ void rs_on_timer(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
+	if (n->in_burst) {
+		/* burst_timer ran out: ABORT, the TO ends when the carrier drops */
+		n->in_burst = false;
+		if (n->sig >= 0)
+			bus_signal_finish(sim, node);
+		if (!sim->nr_active)
+			seg_crs_drop(sim);
+		mac_wake_waiters(sim);
+		return;
+	}
 	switch (n->ds) {
 	case DS_HOLD:		/* delay line full */
 		rs_collide(sim, node);
@@ -186,18 +194,19 @@ void rs_on_timer(struct plca_sim *sim, u32 node)
 void rs_data_end(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
-	struct bus_seg *seg = &sim->seg;
 
 	if (!rs_active(n))
 		return;
 	set_ds(sim, n, DS_IDLE);
-	if (seg->state != SEG_COMMIT || seg->owner != (int)node)
+	if (!n->committed)
 		return;
 	if (n->bc < (u32)n->cfg.plca.burst_cnt && n->sig < 0) {
 		n->bc++;
 		n->in_burst = true;
 		bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
-		seg_timer(sim, sim->now + BT(n->cfg.plca.burst_tmr), SEGT_BURST);
+		/* burst_timer is a cycle timer: it runs before the nodes' events of its instant */
+		n->gen[EV_RS]++;
+		bus_schedule(sim, sim->now + BT(n->cfg.plca.burst_tmr), 0, node, EV_RS, 0);
 	}
 }
 
@@ -208,20 +217,18 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	struct bus_seg *seg = &sim->seg;
 	enum rs_data_state ds = n->ds;
 
-	if (seg->owner == (int)node) {
-		seg->owner = -1;
+	if (n->committed) {
+		n->committed = false;
 		if (n->sig >= 0 && sim->sig[n->sig].kind == SIG_COMMIT) {
 			bus_signal_finish(sim, node);
-			if (seg->state == SEG_COMMIT)
-				seg->state = SEG_RECEIVE;
 			if (!sim->nr_active)
 				seg_crs_drop(sim);
-		} else if (seg->state == SEG_COMMIT) {
-			seg->state = SEG_RECEIVE;
 		}
 	}
-	if ((int)node == seg->coord)
+	if ((int)node == seg->coord) {
+		seg_stop(sim);
 		seg->coord = -2;	/* restart the cycle at the next reconfiguration */
+	}
 	bus_cancel(sim, node, EV_RS);
 	set_ds(sim, n, DS_IDLE);
 	n->in_burst = false;
@@ -277,8 +284,11 @@ static void to_begun(struct plca_sim *sim, u32 id)
 static void send_beacon(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	struct bus_node *coord = &sim->nodes[seg->coord];
+	struct bus_node *coord;
 
+	if (seg->coord < 0)
+		return;
+	coord = &sim->nodes[seg->coord];
 	coord->synced = true;
 	coord->st.beacons++;
 	sim->cycles++;
@@ -335,6 +345,7 @@ static void commit(struct plca_sim *sim, u32 id)
 		if (!rs_active(n) || !rs_pending(n))
 			continue;
 		seg->owner = (int)node;
+		n->committed = true;
 		n->bc = 0;
 		n->in_burst = false;
 		n->st.tos_used++;
@@ -425,8 +436,12 @@ static void next_to(struct plca_sim *sim)
 	struct bus_seg *seg = &sim->seg;
 
 	trace_to(sim, seg->cur_id, seg->to_start, sim->now);
-	if (seg->owner >= 0)
-		sim->nodes[seg->owner].in_burst = false;
+	if (seg->owner >= 0 && seg->cur_id < 255) {
+		for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1]; k++) {
+			sim->nodes[sim->owners[k]].committed = false;
+			sim->nodes[sim->owners[k]].in_burst = false;
+		}
+	}
 	seg->owner = -1;
 	seg->cur_id++;
 	begin_to(sim);
@@ -439,21 +454,6 @@ void seg_pending_changed(struct plca_sim *sim)
 
 void seg_on_timer(struct plca_sim *sim, u32 what)
 {
-	struct bus_seg *seg = &sim->seg;
-
-	if (what == SEGT_BURST) {
-		/* burst_timer ran out: ABORT, the TO ends when the carrier drops */
-		int owner = seg->owner;
-
-		if (owner >= 0 && sim->nodes[owner].in_burst && sim->nodes[owner].sig >= 0) {
-			sim->nodes[owner].in_burst = false;
-			bus_signal_finish(sim, (u32)owner);
-			if (!sim->nr_active)
-				seg_crs_drop(sim);
-			mac_wake_waiters(sim);
-		}
-		return;
-	}
 	if (what == SEGT_TO_EVAL) {
 		to_eval(sim);
 		return;
@@ -574,6 +574,8 @@ static void seg_stop(struct plca_sim *sim)
 	seg_cancel(sim);
 	seg->state = SEG_OFF;
 	seg->owner = -1;
+	for (u32 i = 0; i < sim->nr_nodes; i++)
+		sim->nodes[i].committed = false;
 	seg->status_gen++;
 	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0,
 		     EV_STATUS, 0);
@@ -606,7 +608,7 @@ void seg_reconfigure(struct plca_sim *sim)
 	sim->misconfig = flags;
 	if (coord == seg->coord)
 		return;
-	if (seg->coord != -1 && seg->state != SEG_OFF)
+	if (seg->coord >= 0 && seg->state != SEG_OFF)
 		seg_stop(sim);
 	seg->coord = coord;
 	if (coord < 0) {

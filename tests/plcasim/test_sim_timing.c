@@ -126,10 +126,72 @@ static void test_missed_to_waits_one_cycle(void **state)
 	assert_int_equal(kfsim_plca_sim_run_until(sim, US(200)), 0);
 	st = node_stats(sim, 1);
 	assert_int_equal(st.delivered, 1);
-	/* held, logically collided at the hold timer (400 BT, nothing received), pending after
-	 * jam + pending_timer, committed in the first TO 1 after that, then the MAC's IFG */
+	/*
+	 * Cycle 116 BT.  HOLD at 5201 ns; the BEACON at 11600 is a reception: logical COLLIDE;
+	 * jam 32 BT -> 14800; pending_timer 512 BT -> PENDING at 66000; the next TO 1 starts at
+	 * 6 * 11600 + 5200 = 74800: COMMIT, WAIT_MAC, the MAC's IFG, frame at 84400.
+	 */
 	assert_int_equal(st.logical_collisions, 1);
-	assert_int_equal((st.access_max_ns + 1) % 100, 0);
+	assert_int_equal(st.access_max_ns, 84400 - 5201);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* hold timer: with nothing received, a HELD frame collides after the 400 BT delay line. */
+static void test_hold_timer_400_bt(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 8, 255), plca_node(1, 8, 255) };
+	struct plca_sim *sim = make_sim(nodes, 2, 1);
+
+	/* TO 1 runs 27500..53000 ns; the next BEACON is at 206000 */
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 27501, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 27501 + 40000 - 1), 0);
+	assert_int_equal(node_stats(sim, 1).logical_collisions, 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 27501 + 40000), 0);
+	assert_int_equal(node_stats(sim, 1).logical_collisions, 1);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, US(400)), 0);
+	/* committed at the next TO 1 (206000 + 27500), sent after the IFG */
+	assert_int_equal(node_stats(sim, 1).access_max_ns, 233500 + 9600 - 27501);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* burst_cnt 2: three queued frames share one TO, each after the MAC's IFG. */
+static void test_burst_frames_share_a_to(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_node_stats st;
+	struct plca_sim *sim;
+
+	nodes[1].plca.burst_cnt = 2;
+	sim = make_sim(nodes, 2, 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(kfsim_plca_sim_inject(sim, 1, 5200, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, US(400)), 0);
+	st = node_stats(sim, 1);
+	assert_int_equal(st.delivered, 3);
+	assert_int_equal(st.tos_used, 1);
+	assert_int_equal(st.lat_max_ns, (3 * 584 + 2 * 96) * 100);
+	assert_int_equal(st.collisions, 0);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* burst_timer: an unused burst holds the TO for burst_tmr after the frame, then ABORT. */
+static void test_burst_timer_lengthens_the_cycle(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_report rep;
+	struct plca_sim *sim;
+	u64 second_beacon = (20 + 32 + 584 + 100) * 100;
+
+	nodes[1].plca.burst_cnt = 1;
+	nodes[1].plca.burst_tmr = 100;
+	sim = make_sim(nodes, 2, 1);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 5200, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, second_beacon - 1), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.cycles, 1);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, second_beacon), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.cycles, 2);
 	kfsim_plca_sim_destroy(sim);
 }
 
@@ -141,6 +203,9 @@ int main(void)
 		cmocka_unit_test(test_worst_case_access_2316_bt),
 		cmocka_unit_test(test_best_case),
 		cmocka_unit_test(test_missed_to_waits_one_cycle),
+		cmocka_unit_test(test_hold_timer_400_bt),
+		cmocka_unit_test(test_burst_frames_share_a_to),
+		cmocka_unit_test(test_burst_timer_lengthens_the_cycle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

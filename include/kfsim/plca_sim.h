@@ -18,6 +18,7 @@
  * struct plca_sim_report's @misconfig.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <kfsim/kernel.h>
 #include <kfsim/phy.h>
 #include <kfsim/types.h>
@@ -157,6 +158,7 @@ struct plca_sim_node_stats {
  * @goodput_mbps: payload bits delivered per second
  * @utilisation: fraction of time the wire carried delivered frames (preamble to ESD)
  * @lat_mean_ns: mean latency over all delivered frames
+ * @lat_p99_ns: 99th percentile over all delivered frames (within 1.6 %)
  * @lat_max_ns: worst latency of any node
  * @jain: Jain's fairness index of the throughput of the nodes that generate load (1 = fair)
  * @collisions: sum of the nodes' MAC collisions
@@ -171,6 +173,7 @@ struct plca_sim_report {
 	double goodput_mbps;
 	double utilisation;
 	double lat_mean_ns;
+	u64 lat_p99_ns;
 	u64 lat_max_ns;
 	double jain;
 	u64 collisions;
@@ -261,5 +264,88 @@ u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr);
 
 /** kfsim_plca_wire_bt() - bit times a frame with @payload bytes occupies on the wire. */
 u64 kfsim_plca_wire_bt(u32 payload);
+
+/**
+ * enum plca_sim_mode - what the nodes of a segment built by kfsim_plca_segment_nodes() run
+ * @PLCA_SIM_MODE_PLCA: all PLCA: node i has id i, node 0 is the coordinator, node_cnt = nodes
+ * @PLCA_SIM_MODE_CSMA: all plain CSMA/CD
+ * @PLCA_SIM_MODE_MIXED: the first half (rounded up) PLCA as above, the rest CSMA/CD
+ */
+enum plca_sim_mode {
+	PLCA_SIM_MODE_PLCA,
+	PLCA_SIM_MODE_CSMA,
+	PLCA_SIM_MODE_MIXED,
+};
+
+/**
+ * struct plca_sim_segment - a uniform segment, as the CLI and the sweep describe one
+ * @nr_nodes: nodes, 1..255, evenly spaced over @length_m
+ * @nr_senders: how many of them (the first ones) generate load; 0 = all
+ * @mode: PLCA, CSMA/CD or mixed
+ * @to_tmr: to_timer of every PLCA node, 0..255
+ * @burst_cnt: burst count, 0..255
+ * @burst_tmr: burst timer, 0..255
+ * @load: arrival process of the senders
+ * @interval_us: its mean or period
+ * @payload_min: payload range in bytes
+ * @payload_max: payload range in bytes
+ * @length_m: cable length, 0..25 m
+ */
+struct plca_sim_segment {
+	u32 nr_nodes;
+	u32 nr_senders;
+	enum plca_sim_mode mode;
+	int to_tmr;
+	int burst_cnt;
+	int burst_tmr;
+	enum plca_sim_load_kind load;
+	double interval_us;
+	u32 payload_min;
+	u32 payload_max;
+	double length_m;
+};
+
+/**
+ * kfsim_plca_segment_nodes() - fill @nodes[0 .. @seg->nr_nodes) for @seg
+ *
+ * Return: 0; -EINVAL for an out-of-range field (the node settings are checked again, and
+ * reported, by kfsim_plca_sim_create()).
+ */
+int kfsim_plca_segment_nodes(const struct plca_sim_segment *seg, struct plca_sim_node_cfg *nodes);
+
+/**
+ * struct plca_sweep_point - one run of a sweep
+ * @senders: transmitting nodes
+ * @mode: PLCA_SIM_MODE_PLCA or PLCA_SIM_MODE_CSMA
+ * @rep: its report
+ */
+struct plca_sweep_point {
+	u32 senders;
+	enum plca_sim_mode mode;
+	struct plca_sim_report rep;
+};
+
+/**
+ * kfsim_plca_sweep() - PLCA against CSMA/CD for 1 .. @seg->nr_nodes transmitting nodes
+ * @seg: the segment (its @mode and @nr_senders are set by the sweep)
+ * @duration_ns: simulated time of each run
+ * @seed: seed of each run
+ * @points: room for 2 * @seg->nr_nodes points, PLCA then CSMA/CD per sender count
+ *
+ * Return: the number of points; -EINVAL for a bad segment, -ENOMEM.
+ */
+int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
+		     struct plca_sweep_point *points);
+
+/** kfsim_plca_sweep_csv() - write @nr @points as CSV with a header line; -EIO on error. */
+int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *out);
+
+/**
+ * kfsim_plca_sweep_svg() - draw throughput and latency (log axis) against transmitting nodes
+ *
+ * Writes @prefix-throughput.svg and @prefix-latency.svg.
+ * Return: 0, or the negative errno of the first file that failed.
+ */
+int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix);
 
 #endif /* KFSIM_PLCA_SIM_H */

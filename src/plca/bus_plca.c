@@ -620,3 +620,17 @@ void seg_reconfigure(struct plca_sim *sim)
 	seg_cancel(sim);
 	cycle_end(sim);
 }
+
+/*
+ * A run starts on a segment that has been up for a while: with a coordinator present, every
+ * PLCA follower has already seen BEACONs (plca_status OK).  Without one, nobody has.
+ */
+void seg_presync(struct plca_sim *sim)
+{
+	if (sim->seg.coord < 0)
+		return;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		if (sim->nodes[i].rs_on && sim->nodes[i].up)
+			sim->nodes[i].synced = true;
+	}
+}

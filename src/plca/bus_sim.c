@@ -331,6 +331,7 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	for (u32 i = 0; i < sim->nr_nodes; i++)
 		mac_start_load(sim, i);
 	seg_reconfigure(sim);
+	seg_presync(sim);
 	return sim;
 fail:
 	kfsim_plca_sim_destroy(sim);

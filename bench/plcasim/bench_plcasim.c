@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_plcasim [--smoke] [--seconds S]: how much faster than real time the 10BASE-T1S segment
+ * bench_plcasim [--smoke] [--seconds S] [--only CASE]: how much faster than real time the 10BASE-T1S segment
  * simulator runs, for 8 and 32 saturated nodes, PLCA and CSMA/CD, 64- and 1500-byte payloads,
  * plus a lightly loaded PLCA segment (where idle transmit opportunities are skipped in jumps).
  * Prints simulated seconds per wall second, ns of wall time per event and per delivered frame,
@@ -91,14 +91,17 @@ int main(int argc, char **argv)
 	};
 	struct bench_result res[sizeof(cases) / sizeof(cases[0])];
 	double sim_s = 20;
+	int only = -1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--smoke"))
 			sim_s = 0.02;
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			sim_s = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = atoi(argv[++i]);	/* one case, e.g. under valgrind --tool=callgrind */
 		else {
-			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S]\n");
+			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
 			return 2;
 		}
 	}
@@ -108,6 +111,8 @@ int main(int argc, char **argv)
 	printf("%-24s %-5s %10s %12s %12s %8s\n", "case", "mode", "x realtime", "ns/event",
 	       "ns/frame", "Mb/s");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (only >= 0 && (size_t)only != i)
+			continue;
 		if (run_case(&cases[i], sim_s, &res[i])) {
 			fprintf(stderr, "bench_plcasim: case %zu failed\n", i);
 			return 1;
@@ -116,6 +121,8 @@ int main(int argc, char **argv)
 		       cases[i].mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma", res[i].speedup,
 		       res[i].ns_per_event, res[i].ns_per_frame, res[i].mbps);
 	}
+	if (only >= 0)
+		return 0;
 	printf("\nspeed ratio PLCA / CSMA/CD (same segment, same run):\n");
 	for (size_t i = 0; i + 1 < sizeof(cases) / sizeof(cases[0]); i += 2)
 		printf("  %-24s %.2f\n", cases[i].name, res[i].speedup / res[i + 1].speedup);

@@ -89,7 +89,7 @@ enum mac_state {
 enum rs_data_state {
 	DS_IDLE,
 	DS_HOLD,
-	DS_COLLIDE,
+	DS_COLLIDE,		/* the MAC's jam; folded into DELAY_PENDING (see rs_collide()) */
 	DS_DELAY_PENDING,
 	DS_PENDING,
 	DS_WAIT_MAC,
@@ -117,6 +117,7 @@ struct bus_node {
 	u64 mac_tx_start;		/* when the MAC started the current attempt */
 	u64 own_tx_end;			/* end of its last transmission (IFG after own frame) */
 	u64 tx_start_wire;		/* when the current frame went onto the wire */
+	u64 backoff_end;		/* the MAC may not send before this */
 	int sig;			/* index of its active signal, or -1 */
 	u64 col_at;			/* armed collision detection, or BUS_NEVER */
 	/* PLCA RS */
@@ -125,6 +126,7 @@ struct bus_node {
 	enum rs_data_state ds;
 	u64 rs_carrier_off;		/* when the RS last dropped a forced carrier */
 	u32 bc;				/* burst count in the current TO */
+	u64 rs_due;			/* when the data state machine's timer runs out */
 	bool in_burst;
 	bool committed;			/* it owns the current TO (COMMIT sent) */
 	/* event generations */
@@ -234,7 +236,6 @@ bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_
 bool rs_active(const struct bus_node *n);
 void rs_mac_tx_start(struct plca_sim *sim, u32 node);
 void rs_on_timer(struct plca_sim *sim, u32 node);
-void rs_jam_done(struct plca_sim *sim, u32 node);
 void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind);
 void rs_tx_end(struct plca_sim *sim, u32 node);
 void rs_data_end(struct plca_sim *sim, u32 node);

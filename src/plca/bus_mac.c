@@ -145,6 +145,7 @@ static void start_tx(struct plca_sim *sim, u32 node)
 	n->mac = MAC_TX;
 	n->mac_tx_start = sim->now;
 	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
 	if (rs_active(n)) {
 		rs_mac_tx_start(sim, node);
 		return;
@@ -171,6 +172,10 @@ void mac_try(struct plca_sim *sim, u32 node)
 
 	if (n->mac != MAC_DEFER || !n->up)
 		return;
+	if (sim->now < n->backoff_end) {
+		bus_timer(sim, node, EV_MAC, n->backoff_end);
+		return;
+	}
 	if (n->ifg_from && sim->now >= n->ifg_from + BT(PLCA_SIM_IFG_BT))
 		ignore_from = n->ifg_from + BT(PLCA_SIM_IFG_BT * 2 / 3);
 	n->ifg_from = 0;
@@ -204,41 +209,41 @@ void mac_frame_ready(struct plca_sim *sim, u32 node)
 		return;
 	n->mac = MAC_DEFER;
 	n->attempts = 0;
+	n->backoff_end = 0;
 	n->deferred_this_attempt = false;
 	mac_try(sim, node);
 }
 
-static void backoff(struct plca_sim *sim, u32 node)
-{
-	struct bus_node *n = &sim->nodes[node];
-	u32 r;
-
-	n->attempts++;
-	if (n->attempts >= PLCA_SIM_ATTEMPT_LIMIT) {
-		n->st.dropped_attempts++;
-		dequeue(sim, node);
-		return;
-	}
-	r = kfsim_prandom_below(&sim->rnd, 1u << min_t(u32, n->attempts, PLCA_SIM_BACKOFF_LIMIT));
-	n->mac = MAC_BACKOFF;
-	n->deferred_this_attempt = false;
-	bus_timer(sim, node, EV_MAC, sim->now + (u64)r * BT(PLCA_SIM_SLOT_BT));
-}
-
 /*
- * A collision reached the MAC.  @jam_pending: the 32 BT jam is still to come (PLCA: the jam never
- * reaches the wire); otherwise the jam just ended on the wire.
+ * A collision reached the MAC: attempt n failed.  @jam_pending: the 32 BT jam is still to come
+ * (under PLCA the jam never reaches the wire); otherwise it just ended on the wire.  The backoff
+ * of r slot times follows the jam.  When the PLCA RS holds the carrier on past the backoff (the
+ * usual case: DELAY_PENDING lasts 512 BT, r is 0 or 1 after a first collision), there is nothing
+ * to time: the MAC simply defers until the RS lets go.
  */
 void mac_collision(struct plca_sim *sim, u32 node, bool jam_pending)
 {
 	struct bus_node *n = &sim->nodes[node];
+	u64 jam_end = sim->now + (jam_pending ? BT(PLCA_SIM_JAM_BT) : 0);
+	u32 r;
 
-	if (jam_pending) {
+	n->attempts++;
+	n->deferred_this_attempt = false;
+	if (n->attempts >= PLCA_SIM_ATTEMPT_LIMIT) {
+		/* excessive collisions: the frame is given up once the jam is over */
 		n->mac = MAC_JAM;
-		bus_timer(sim, node, EV_MAC, sim->now + BT(PLCA_SIM_JAM_BT));
+		bus_timer(sim, node, EV_MAC, jam_end);
 		return;
 	}
-	backoff(sim, node);
+	r = kfsim_prandom_below(&sim->rnd, 1u << min_t(u32, n->attempts, PLCA_SIM_BACKOFF_LIMIT));
+	n->backoff_end = jam_end + (u64)r * BT(PLCA_SIM_SLOT_BT);
+	if (rs_active(n) && n->ds == DS_DELAY_PENDING && n->backoff_end <= n->rs_due) {
+		n->mac = MAC_DEFER;
+		bus_cancel(sim, node, EV_MAC);
+		return;
+	}
+	n->mac = MAC_BACKOFF;
+	bus_timer(sim, node, EV_MAC, n->backoff_end);
 }
 
 /* The faulty MAC's frame vanished in the PLCA delay line: it only learns nothing. */
@@ -258,8 +263,8 @@ void mac_on_timer(struct plca_sim *sim, u32 node)
 		mac_try(sim, node);
 		break;
 	case MAC_JAM:
-		rs_jam_done(sim, node);
-		backoff(sim, node);
+		n->st.dropped_attempts++;
+		dequeue(sim, node);
 		break;
 	case MAC_BACKOFF:
 		n->mac = MAC_DEFER;

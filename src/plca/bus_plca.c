@@ -53,6 +53,7 @@ static void seg_cancel(struct plca_sim *sim)
 
 static void rs_timer(struct plca_sim *sim, u32 node, u64 bt)
 {
+	sim->nodes[node].rs_due = sim->now + BT(bt);
 	bus_timer(sim, node, EV_RS, sim->now + BT(bt));
 }
 
@@ -90,36 +91,30 @@ static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state 
 	}
 }
 
-/* Logical collision: the RS tells the MAC its frame collided; the delay line is discarded. */
+/*
+ * Logical collision: the RS tells the MAC its frame collided and discards the delay line.  COLLIDE
+ * lasts while the MAC jams (32 BT, nothing on the wire); DELAY_PENDING's pending_timer starts when
+ * the jam ends, so both are entered here with the timer set to the jam's end + 512 BT.  The MAC is
+ * shown carrier throughout, as in both states.
+ */
 static void rs_collide(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	set_ds(sim, n, DS_COLLIDE);
-	bus_cancel(sim, node, EV_RS);
+	set_ds(sim, n, DS_DELAY_PENDING);
 	n->st.logical_collisions++;
 	if (sim->trace)
 		kfsim_trace_instant(sim->trace, sim->trace_pid, (int)node + 1, "logical collision",
 				    "plca", sim->now / 1000.0);
 	if (n->cfg.ignores_collisions) {
 		/* The faulty MAC neither jams nor retries: its frame is simply gone. */
+		rs_timer(sim, node, PLCA_SIM_PENDING_BT);
 		mac_frame_lost(sim, node);
-		rs_jam_done(sim, node);
 		return;
 	}
+	rs_timer(sim, node, PLCA_SIM_JAM_BT + PLCA_SIM_PENDING_BT);
 	n->st.collisions++;
 	mac_collision(sim, node, true);
-}
-
-/* COLLIDE -> DELAY_PENDING once the MAC's jam is over. */
-void rs_jam_done(struct plca_sim *sim, u32 node)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	if (!rs_active(n) || n->ds != DS_COLLIDE)
-		return;
-	set_ds(sim, n, DS_DELAY_PENDING);
-	rs_timer(sim, node, PLCA_SIM_PENDING_BT);
 }
 
 static void start_frame(struct plca_sim *sim, u32 node, bool from_commit)
@@ -240,7 +235,7 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	} else if (ds == DS_HOLD && n->mac == MAC_TX) {
 		mac_frame_lost(sim, node);
 	} else if (ds == DS_PENDING || ds == DS_DELAY_PENDING || ds == DS_WAIT_MAC) {
-		mac_carrier_dropped(sim, node);
+		mac_carrier_dropped(sim, node);	/* waits out the backoff if it is still running */
 	}
 }
 

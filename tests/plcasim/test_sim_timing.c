@@ -195,6 +195,76 @@ static void test_burst_timer_lengthens_the_cycle(void **state)
 	kfsim_plca_sim_destroy(sim);
 }
 
+/*
+ * commit_timer: a MAC that ignores collisions lost its frame, but the RS still went PENDING, so
+ * in its next TO it commits and waits 288 BT for a frame that never comes.
+ */
+static void test_commit_timer_288_bt(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_report rep;
+	struct plca_sim *sim;
+
+	nodes[1].ignores_collisions = true;
+	sim = make_sim(nodes, 2, 1);
+	/* cycle 84 BT; HOLD at 5201, the BEACON at 8400 collides it, PENDING at 59600; TO 1 of
+	 * the cycle starting at 58800 begins at 64000 and lasts 288 BT: next BEACON at 92800 */
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 5201, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 92799), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.cycles, 8);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 92800), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.cycles, 9);
+	assert_int_equal(node_stats(sim, 1).lost_fault, 1);
+	assert_int_equal(node_stats(sim, 1).delivered, 0);
+	assert_int_equal(node_stats(sim, 1).tos_used, 1);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* CSMA/CD carrier sense over 25 m: B defers to A, then waits the IFG after A's carrier leaves. */
+static void test_csma_defers_with_propagation(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { csma_node(), csma_node() };
+	struct plca_sim_node_stats st;
+	struct plca_sim *sim;
+
+	nodes[1].position_m = 25;	/* 125 ns away */
+	sim = make_sim(nodes, 2, 1);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 46), 0);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 10000, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 1000000), 0);
+	st = node_stats(sim, 1);
+	assert_int_equal(st.deferrals, 1);
+	assert_int_equal(st.collisions, 0);
+	/* A ends at 58400, B hears the end at 58525, sends at 58525 + 9600 */
+	assert_int_equal(st.access_max_ns, 58525 + 9600 - 10000);
+	assert_int_equal(st.lat_max_ns, 58525 + 9600 + 58400 - 10000);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* Two CSMA/CD nodes start together 25 m apart: each detects the other 125 ns later and jams. */
+static void test_csma_collision_and_jam(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { csma_node(), csma_node() };
+	struct plca_sim *sim;
+
+	nodes[1].position_m = 25;
+	sim = make_sim(nodes, 2, 3);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 46), 0);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 0, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 124), 0);
+	assert_int_equal(node_stats(sim, 0).phys_collisions, 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 125), 0);
+	assert_int_equal(node_stats(sim, 0).phys_collisions, 1);
+	assert_int_equal(node_stats(sim, 1).phys_collisions, 1);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 10000000), 0);
+	/* both get through eventually; every extra collision is a backoff draw */
+	assert_int_equal(node_stats(sim, 0).delivered, 1);
+	assert_int_equal(node_stats(sim, 1).delivered, 1);
+	kfsim_plca_sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +276,9 @@ int main(void)
 		cmocka_unit_test(test_hold_timer_400_bt),
 		cmocka_unit_test(test_burst_frames_share_a_to),
 		cmocka_unit_test(test_burst_timer_lengthens_the_cycle),
+		cmocka_unit_test(test_commit_timer_288_bt),
+		cmocka_unit_test(test_csma_defers_with_propagation),
+		cmocka_unit_test(test_csma_collision_and_jam),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -197,7 +197,8 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim);
 /**
  * kfsim_plca_sim_run_until() - process every event up to and including @t_ns
  *
- * Return: 0; -EINVAL when @t_ns is before the current time.
+ * Return: 0; -EINVAL when @t_ns is before the current time; -ENOMEM when the event queue could
+ * not grow (the run stops there for good: the statistics so far stay readable).
  */
 int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns);
 
@@ -207,7 +208,7 @@ u64 kfsim_plca_sim_now(const struct plca_sim *sim);
 /**
  * kfsim_plca_sim_inject() - a frame of @payload bytes arrives at @node at time @t_ns
  *
- * Return: 0; -EINVAL for a bad node, a payload over 1500 or a time in the past.
+ * Return: 0; -EINVAL for a bad node, a payload over 1500 or a time in the past; -ENOMEM.
  */
 int kfsim_plca_sim_inject(struct plca_sim *sim, u32 node, u64 t_ns, u32 payload);
 

@@ -32,7 +32,7 @@
 
 #define BT(x) ((u64)(x) * PLCA_SIM_NS_PER_BT)
 #define BUS_NS_PER_M 5.0
-#define BUS_SIG_RING 512
+#define BUS_SIG_RING 1024	/* > 3 signals per node within max_prop + IFG */
 #define BUS_NEVER UINT64_MAX
 #define BUS_FORCED (UINT64_MAX - 1)	/* carrier held on by the PLCA RS */
 #define BUS_HIST_SUB 64		/* histogram buckets per power of two */
@@ -174,6 +174,7 @@ struct plca_sim {
 	struct bus_event *heap;
 	u32 heap_len, heap_cap;
 	u64 seq;
+	bool oom;			/* an event could not be queued: the run is over */
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];
 	u32 sig_head, sig_tail;		/* live window [tail, head) modulo the ring */

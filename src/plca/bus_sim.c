@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <kfsim/bug.h>
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
 #include <kfsim/printk.h>
@@ -51,10 +50,14 @@ static void heap_push(struct plca_sim *sim, struct bus_event ev)
 
 	if (sim->heap_len == sim->heap_cap) {
 		u32 cap = sim->heap_cap * 2;
-		struct bus_event *heap = krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL);
+		struct bus_event *heap = krealloc(sim->heap, cap * sizeof(*heap),
+						  GFP_KERNEL | __GFP_NOWARN);
 
-		/* Out of memory mid-run: the run cannot be faithful any more. */
-		BUG_ON(!heap);
+		if (!heap) {
+			/* A lost timer would make the run unfaithful: stop it for good. */
+			sim->oom = true;
+			return;
+		}
 		sim->heap = heap;
 		sim->heap_cap = cap;
 	}
@@ -164,7 +167,7 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 {
 	if (t_ns < sim->now)
 		return -EINVAL;
-	while (sim->heap_len && (sim->heap[0].key >> 2) <= t_ns) {
+	while (!sim->oom && sim->heap_len && (sim->heap[0].key >> 2) <= t_ns) {
 		struct bus_event ev = heap_pop(sim);
 
 		if (ev_stale(sim, &ev))
@@ -172,6 +175,11 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 		sim->now = ev.key >> 2;
 		sim->events++;
 		dispatch(sim, &ev);
+	}
+	if (sim->oom) {
+		pr_err("plca_sim: out of memory for the event queue at %llu ns\n",
+		       (unsigned long long)sim->now);
+		return -ENOMEM;
 	}
 	sim->now = t_ns;
 	return 0;
@@ -332,6 +340,10 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 		mac_start_load(sim, i);
 	seg_reconfigure(sim);
 	seg_presync(sim);
+	if (sim->oom) {
+		ret = -ENOMEM;
+		goto fail;
+	}
 	return sim;
 fail:
 	kfsim_plca_sim_destroy(sim);
@@ -356,8 +368,10 @@ int kfsim_plca_sim_inject(struct plca_sim *sim, u32 node, u64 t_ns, u32 payload)
 		       payload, (unsigned long long)t_ns, (unsigned long long)sim->now);
 		return -EINVAL;
 	}
+	if (sim->oom)
+		return -ENOMEM;
 	bus_schedule(sim, t_ns, 1, node, EV_INJECT, payload);
-	return 0;
+	return sim->oom ? -ENOMEM : 0;
 }
 
 int kfsim_plca_sim_set_plca(struct plca_sim *sim, u32 node, const struct phy_plca_cfg *cfg)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <kfsim/random.h>
+#include <kfsim/slab.h>
 #include "support/log_assert.h"
 #include "sim_helpers.h"
 
@@ -367,6 +368,33 @@ static void test_csma_drops_after_16_attempts(void **state)
 	kfsim_plca_sim_destroy(sim);
 }
 
+/* Every allocation of create() can fail: -ENOMEM, nothing leaked (ASan checks that). */
+static void test_create_out_of_memory(void **state)
+{
+	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 3, 32), plca_node(1, 3, 32), csma_node() };
+	int failures = 0;
+
+	for (unsigned int nth = 1; nth < 40; nth++) {
+		struct plca_sim *sim;
+
+		kfsim_kmalloc_fail_nth(nth);
+		sim = loaded(nodes, 3, 1);
+		kfsim_kmalloc_fail_nth(0);
+		if (IS_ERR(sim)) {
+			assert_int_equal(PTR_ERR(sim), -ENOMEM);
+			failures++;
+			continue;
+		}
+		/* the failure hit the event queue's growth, or nothing at all */
+		int ret = kfsim_plca_sim_run_until(sim, MS(5));
+
+		assert_true(ret == 0 || ret == -ENOMEM);
+		assert_conserved(sim);
+		kfsim_plca_sim_destroy(sim);
+	}
+	assert_true(failures >= 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_enable_and_reset_at_run_time),
 		cmocka_unit_test(test_mac_ignoring_collisions_loses_frames),
 		cmocka_unit_test(test_csma_drops_after_16_attempts),
+		cmocka_unit_test(test_create_out_of_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <kfsim/kernel.h>
+#include <kfsim/random.h>
 #include "sim_helpers.h"
 
 #define US(x) ((u64)(x) * 1000)
@@ -265,6 +267,65 @@ static void test_csma_collision_and_jam(void **state)
 	kfsim_plca_sim_destroy(sim);
 }
 
+/*
+ * Reference model of one frame on an otherwise idle PLCA segment (follower k of N, to_timer TO):
+ * a frame that reaches its TO within the 400 BT delay line, with no BEACON in between, goes out
+ * at the TO's start; otherwise it collides logically (at the BEACON or when the delay line is
+ * full), is PENDING 32 + 512 BT later, and goes out at the first TO after that plus the IFG.
+ */
+static u64 reference_access_ns(u32 cnt, u32 to, u32 k, u64 t)
+{
+	u64 cycle = (20 + (u64)cnt * to) * 100, to_off = (20 + (u64)k * to) * 100;
+	u64 next_beacon = (t / cycle + 1) * cycle;
+	u64 first_to = t <= (t / cycle) * cycle + to_off ? (t / cycle) * cycle + to_off
+							  : (t / cycle + 1) * cycle + to_off;
+	u64 collide, pending, to2;
+
+	if (first_to - t < 40000 && next_beacon > first_to)
+		return first_to - t;
+	collide = min(next_beacon, t + 40000);
+	pending = collide + (32 + 512) * 100;
+	to2 = (pending / cycle) * cycle + to_off;
+	if (to2 < pending)
+		to2 += cycle;
+	return to2 + 9600 - t;
+}
+
+static void test_single_frame_against_reference(void **state)
+{
+	struct rnd_state rnd;
+
+	prandom_seed_state(&rnd, 148);
+	for (int trial = 0; trial < 300; trial++) {
+		u32 cnt = 2 + kfsim_prandom_below(&rnd, 11);
+		u32 to = 1 + kfsim_prandom_below(&rnd, 60);
+		u32 k = 1 + kfsim_prandom_below(&rnd, cnt - 1);
+		u64 cycle = (20 + (u64)cnt * to) * 100;
+		u64 t = kfsim_prandom_below(&rnd, (u32)(3 * cycle));
+		struct plca_sim_node_cfg nodes[12];
+		struct plca_sim_node_stats st;
+		struct plca_sim *sim;
+
+		if (trial % 10 == 0)	/* land exactly on TO and BEACON boundaries too */
+			t = (t / cycle) * cycle + (trial % 20 ? (20 + (u64)k * to) * 100 : 0);
+		for (u32 i = 0; i < cnt; i++)
+			nodes[i] = plca_node((int)i, (int)cnt, (int)to);
+		sim = make_sim(nodes, cnt, (u64)trial);
+		assert_int_equal(kfsim_plca_sim_inject(sim, k, t, 46), 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, t + 12 * cycle + 200000), 0);
+		st = node_stats(sim, k);
+		if (st.delivered != 1 || st.access_max_ns != reference_access_ns(cnt, to, k, t))
+			print_error("N %u to %u node %u arrival %llu: access %llu, reference %llu\n",
+				    cnt, to, k, (unsigned long long)t,
+				    (unsigned long long)st.access_max_ns,
+				    (unsigned long long)reference_access_ns(cnt, to, k, t));
+		assert_int_equal(st.delivered, 1);
+		assert_int_equal(st.access_max_ns, reference_access_ns(cnt, to, k, t));
+		assert_int_equal(st.lat_max_ns, st.access_max_ns + 58400);
+		kfsim_plca_sim_destroy(sim);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_commit_timer_288_bt),
 		cmocka_unit_test(test_csma_defers_with_propagation),
 		cmocka_unit_test(test_csma_collision_and_jam),
+		cmocka_unit_test(test_single_frame_against_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_plcasim [--smoke] [--seconds S] [--only CASE]: how much faster than real time the 10BASE-T1S segment
- * simulator runs, for 8 and 32 saturated nodes, PLCA and CSMA/CD, 64- and 1500-byte payloads,
- * plus a lightly loaded PLCA segment (where idle transmit opportunities are skipped in jumps).
- * Prints simulated seconds per wall second, ns of wall time per event and per delivered frame,
- * and the PLCA/CSMA ratio of each pair measured in the same run.
+ * bench_plcasim [--smoke] [--seconds S] [--only CASE]: how much faster than real time the
+ * 10BASE-T1S segment simulator runs, for 8 and 32 saturated nodes, PLCA and CSMA/CD, 64- and
+ * 1500-byte payloads, plus a lightly loaded PLCA segment (where idle transmit opportunities are
+ * skipped in jumps). Prints simulated seconds per wall second, ns of wall time per event and per
+ * delivered frame, and the PLCA/CSMA ratio of each pair measured in the same run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,12 +41,18 @@ static double now_s(void)
 static int run_case(const struct bench_case *c, double sim_s, struct bench_result *res)
 {
 	struct plca_sim_segment seg = {
-		.nr_nodes = c->nodes, .mode = c->mode, .to_tmr = 32, .burst_tmr = 128,
-		.load = c->load, .interval_us = c->interval_us, .payload_min = c->payload,
-		.payload_max = c->payload, .length_m = 25,
+		.nr_nodes = c->nodes,
+		.mode = c->mode,
+		.to_tmr = 32,
+		.burst_tmr = 128,
+		.load = c->load,
+		.interval_us = c->interval_us,
+		.payload_min = c->payload,
+		.payload_max = c->payload,
+		.length_m = 25,
 	};
 	struct plca_sim_node_cfg nodes[64];
-	struct plca_sim_cfg cfg = { .nodes = nodes, .nr_nodes = c->nodes, .seed = 1 };
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = c->nodes, .seed = 1};
 	struct plca_sim_report rep;
 	struct plca_sim *sim;
 	u64 frames = 0;
@@ -78,16 +84,18 @@ static int run_case(const struct bench_case *c, double sim_s, struct bench_resul
 int main(int argc, char **argv)
 {
 	static const struct bench_case cases[] = {
-		{ "8 saturated, 64 B", 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64 },
-		{ "8 saturated, 64 B", 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64 },
-		{ "32 saturated, 64 B", 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64 },
-		{ "32 saturated, 64 B", 32, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64 },
-		{ "8 saturated, 1500 B", 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500 },
-		{ "8 saturated, 1500 B", 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 1500 },
-		{ "32 saturated, 1500 B", 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500 },
-		{ "32 saturated, 1500 B", 32, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 1500 },
-		{ "32 Poisson 10 ms, 64 B", 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 10000, 64 },
-		{ "32 Poisson 10 ms, 64 B", 32, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_POISSON, 10000, 64 },
+		{"8 saturated, 64 B", 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64},
+		{"8 saturated, 64 B", 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64},
+		{"32 saturated, 64 B", 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64},
+		{"32 saturated, 64 B", 32, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64},
+		{"8 saturated, 1500 B", 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500},
+		{"8 saturated, 1500 B", 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 1500},
+		{"32 saturated, 1500 B", 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500},
+		{"32 saturated, 1500 B", 32, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 1500},
+		{"32 Poisson 10 ms, 64 B", 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 10000,
+		 64},
+		{"32 Poisson 10 ms, 64 B", 32, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_POISSON, 10000,
+		 64},
 	};
 	struct bench_result res[sizeof(cases) / sizeof(cases[0])];
 	double sim_s = 20;
@@ -99,15 +107,17 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			sim_s = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
-			only = atoi(argv[++i]);	/* one case, e.g. under valgrind --tool=callgrind */
+			only = atoi(argv[++i]); /* one case, e.g. under valgrind --tool=callgrind */
 		else {
-			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
+			fprintf(stderr,
+				"usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
 			return 2;
 		}
 	}
 	if (!(sim_s > 0))
 		return 2;
-	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT\n\n", sim_s);
+	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT\n\n",
+	       sim_s);
 	printf("%-24s %-5s %10s %12s %12s %8s\n", "case", "mode", "x realtime", "ns/event",
 	       "ns/frame", "Mb/s");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

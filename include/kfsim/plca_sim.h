@@ -29,9 +29,9 @@ struct kfsim_trace;
 #define PLCA_SIM_MAX_NODES 255
 #define PLCA_SIM_MAX_SEGMENT_M 25.0
 #define PLCA_SIM_MAX_PAYLOAD 1500
-#define PLCA_SIM_MIN_PAYLOAD 46		/* shorter payloads are padded: minimum frame 64 bytes */
-#define PLCA_SIM_FRAME_OVERHEAD 18	/* MAC header 14 + FCS 4 */
-#define PLCA_SIM_WIRE_OVERHEAD 9	/* preamble/SFD 8 + ESD 1, in bytes on the wire */
+#define PLCA_SIM_MIN_PAYLOAD 46	   /* shorter payloads are padded: minimum frame 64 bytes */
+#define PLCA_SIM_FRAME_OVERHEAD 18 /* MAC header 14 + FCS 4 */
+#define PLCA_SIM_WIRE_OVERHEAD 9   /* preamble/SFD 8 + ESD 1, in bytes on the wire */
 
 /* Clause 4 and Clause 148 constants, in bit times. */
 #define PLCA_SIM_IFG_BT 96
@@ -42,13 +42,14 @@ struct kfsim_trace;
 #define PLCA_SIM_BEACON_BT 20
 #define PLCA_SIM_PENDING_BT 512
 #define PLCA_SIM_COMMIT_BT 288
-#define PLCA_SIM_HOLD_BT 400		/* delay line of 100 nibbles */
-#define PLCA_SIM_STATUS_BT 130090	/* plca_status_timer */
+#define PLCA_SIM_HOLD_BT 400	  /* delay line of 100 nibbles */
+#define PLCA_SIM_STATUS_BT 130090 /* plca_status_timer */
 
 /**
  * enum plca_sim_load_kind - how a node's frames arrive
  * @PLCA_SIM_LOAD_NONE: the node only receives (frames can still be injected)
- * @PLCA_SIM_LOAD_SATURATED: a new frame is always waiting (arrival = when it reaches the queue head)
+ * @PLCA_SIM_LOAD_SATURATED: a new frame is always waiting (arrival = when it reaches the queue
+ * head)
  * @PLCA_SIM_LOAD_POISSON: exponential inter-arrival times with mean @interval_us
  * @PLCA_SIM_LOAD_PERIODIC: one frame every @interval_us, starting at a random phase
  */
@@ -96,10 +97,10 @@ struct plca_sim_cfg {
 };
 
 /* Misconfiguration flags in struct plca_sim_report: simulated, not rejected. */
-#define PLCA_SIM_MISCONF_DUP_ID		BIT(0)	/* two PLCA nodes share a node id */
-#define PLCA_SIM_MISCONF_ID_BEYOND_CNT	BIT(1)	/* a follower id >= the coordinator's node_cnt */
-#define PLCA_SIM_MISCONF_NO_COORD	BIT(2)	/* PLCA nodes but no node id 0 with PLCA on */
-#define PLCA_SIM_MISCONF_TO_MISMATCH	BIT(3)	/* to_tmr differs between PLCA nodes */
+#define PLCA_SIM_MISCONF_DUP_ID BIT(0)	      /* two PLCA nodes share a node id */
+#define PLCA_SIM_MISCONF_ID_BEYOND_CNT BIT(1) /* a follower id >= the coordinator's node_cnt */
+#define PLCA_SIM_MISCONF_NO_COORD BIT(2)      /* PLCA nodes but no node id 0 with PLCA on */
+#define PLCA_SIM_MISCONF_TO_MISMATCH BIT(3)   /* to_tmr differs between PLCA nodes */
 
 /**
  * struct plca_sim_node_stats - what one node did

@@ -41,13 +41,16 @@ static void plca_help(void)
 	       "  --to-tmr BT        transmit opportunity timer, 0..255 bit times (default 32)\n"
 	       "  --burst-cnt N      extra frames per TO, 0..255 (default 0)\n"
 	       "  --burst-tmr BT     burst timer, 0..255 bit times (default 128)\n"
-	       "  --load L           saturated, poisson:MEAN_US or periodic:US (default saturated)\n"
+	       "  --load L           saturated, poisson:MEAN_US or periodic:US (default "
+	       "saturated)\n"
 	       "  --frame B|MIN-MAX  MAC payload bytes, 0..1500 (default 64)\n"
 	       "  --length M         cable length in metres, 0..25 (default 25)\n"
-	       "  --duration MS      simulated time per run, 1..600000 ms (default 1000; sweep 200)\n"
+	       "  --duration MS      simulated time per run, 1..600000 ms (default 1000; sweep "
+	       "200)\n"
 	       "  --seed S           random seed (default 1)\n"
 	       "  --json             one JSON document on stdout\n"
-	       "  --trace FILE       (sim) Perfetto/Chrome trace of beacons, TOs, frames, collisions\n"
+	       "  --trace FILE       (sim) Perfetto/Chrome trace of beacons, TOs, frames, "
+	       "collisions\n"
 	       "  --csv FILE         (sweep) results as CSV\n"
 	       "  --svg-prefix P     (sweep) write P-throughput.svg and P-latency.svg\n");
 }
@@ -72,8 +75,10 @@ static int parse_load(const char *text, struct plca_sim_segment *seg)
 	seg->interval_us = value;
 	return 0;
 bad:
-	kfsim_cli_usage(CMD, "invalid value '%s' for --load: expected saturated, poisson:MEAN_US "
-			"or periodic:US", text);
+	kfsim_cli_usage(CMD,
+			"invalid value '%s' for --load: expected saturated, poisson:MEAN_US "
+			"or periodic:US",
+			text);
 	return -EINVAL;
 }
 
@@ -119,29 +124,34 @@ static int parse_int_opt(const char *opt, const char *text, u64 min, u64 max, in
 static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "to-tmr", required_argument, NULL, 't' },
-		{ "burst-cnt", required_argument, NULL, 'b' },
-		{ "burst-tmr", required_argument, NULL, 'B' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "frame", required_argument, NULL, 'f' },
-		{ "length", required_argument, NULL, 'L' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "trace", required_argument, NULL, 'T' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "svg-prefix", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
+		{"nodes", required_argument, NULL, 'n'},
+		{"mode", required_argument, NULL, 'm'},
+		{"to-tmr", required_argument, NULL, 't'},
+		{"burst-cnt", required_argument, NULL, 'b'},
+		{"burst-tmr", required_argument, NULL, 'B'},
+		{"load", required_argument, NULL, 'l'},
+		{"frame", required_argument, NULL, 'f'},
+		{"length", required_argument, NULL, 'L'},
+		{"duration", required_argument, NULL, 'd'},
+		{"seed", required_argument, NULL, 's'},
+		{"json", no_argument, NULL, 'j'},
+		{"trace", required_argument, NULL, 'T'},
+		{"csv", required_argument, NULL, 'c'},
+		{"svg-prefix", required_argument, NULL, 'p'},
+		{NULL, 0, NULL, 0},
 	};
 	int opt, nodes = 8;
 	u64 value;
 
 	*o = (struct plca_opts){
-		.seg = { .mode = PLCA_SIM_MODE_PLCA, .to_tmr = 32, .burst_cnt = 0, .burst_tmr = 128,
-			 .load = PLCA_SIM_LOAD_SATURATED, .payload_min = 64, .payload_max = 64,
-			 .length_m = 25.0 },
+		.seg = {.mode = PLCA_SIM_MODE_PLCA,
+			.to_tmr = 32,
+			.burst_cnt = 0,
+			.burst_tmr = 128,
+			.load = PLCA_SIM_LOAD_SATURATED,
+			.payload_min = 64,
+			.payload_max = 64,
+			.length_m = 25.0},
 		.duration_ms = sweep ? 200 : 1000,
 		.seed = 1,
 	};
@@ -162,8 +172,10 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 			else if (!strcmp(optarg, "mixed"))
 				o->seg.mode = PLCA_SIM_MODE_MIXED;
 			else
-				return kfsim_cli_usage(CMD, "invalid value '%s' for --mode: expected "
-						       "plca, csma or mixed", optarg);
+				return kfsim_cli_usage(CMD,
+						       "invalid value '%s' for --mode: expected "
+						       "plca, csma or mixed",
+						       optarg);
 			break;
 		case 't':
 			ret = parse_int_opt("--to-tmr", optarg, 0, 255, &o->seg.to_tmr);
@@ -181,10 +193,12 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 			ret = parse_frame(optarg, &o->seg);
 			break;
 		case 'L':
-			ret = kfsim_cli_parse_double(CMD, "--length", optarg, 0, 25, &o->seg.length_m);
+			ret = kfsim_cli_parse_double(CMD, "--length", optarg, 0, 25,
+						     &o->seg.length_m);
 			break;
 		case 'd':
-			ret = kfsim_cli_parse_u64(CMD, "--duration", optarg, 1, 600000, &o->duration_ms);
+			ret = kfsim_cli_parse_u64(CMD, "--duration", optarg, 1, 600000,
+						  &o->duration_ms);
 			break;
 		case 's':
 			ret = kfsim_cli_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &value);
@@ -234,8 +248,10 @@ static void json_config(struct kfsim_json *json, const struct plca_opts *o)
 	kfsim_json_kv_int(json, "to_tmr", o->seg.to_tmr);
 	kfsim_json_kv_int(json, "burst_cnt", o->seg.burst_cnt);
 	kfsim_json_kv_int(json, "burst_tmr", o->seg.burst_tmr);
-	kfsim_json_kv_string(json, "load", o->seg.load == PLCA_SIM_LOAD_SATURATED ? "saturated" :
-			     o->seg.load == PLCA_SIM_LOAD_POISSON ? "poisson" : "periodic");
+	kfsim_json_kv_string(json, "load",
+			     o->seg.load == PLCA_SIM_LOAD_SATURATED ? "saturated"
+			     : o->seg.load == PLCA_SIM_LOAD_POISSON ? "poisson"
+								    : "periodic");
 	if (o->seg.load != PLCA_SIM_LOAD_SATURATED)
 		kfsim_json_kv_double(json, "interval_us", o->seg.interval_us);
 	kfsim_json_kv_uint(json, "payload_min", o->seg.payload_min);
@@ -326,8 +342,9 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 		      const struct plca_sim_report *rep)
 {
 	printf("10BASE-T1S segment: %u nodes, %s, to_tmr %d BT, burst %d/%d BT, payload %u-%u B, "
-	       "%llu ms, seed %llu\n\n", o->seg.nr_nodes, mode_text(o->seg.mode), o->seg.to_tmr,
-	       o->seg.burst_cnt, o->seg.burst_tmr, o->seg.payload_min, o->seg.payload_max,
+	       "%llu ms, seed %llu\n\n",
+	       o->seg.nr_nodes, mode_text(o->seg.mode), o->seg.to_tmr, o->seg.burst_cnt,
+	       o->seg.burst_tmr, o->seg.payload_min, o->seg.payload_max,
 	       (unsigned long long)o->duration_ms, (unsigned long long)o->seed);
 	printf("node  id   Mb/s   lat mean us    p99 us    max us  collisions (phys/logic)  "
 	       "defer   TO use  sent/dropped/queued\n");
@@ -346,7 +363,8 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 			snprintf(to_use, sizeof(to_use), "%5.1f %%", 100.0 * st.tos_used / st.tos);
 		else
 			snprintf(to_use, sizeof(to_use), "      -");
-		printf("%4u %4s %6.3f %12.1f %9.1f %9.1f %11llu (%llu/%llu) %6llu  %s  %llu/%llu/%llu\n",
+		printf("%4u %4s %6.3f %12.1f %9.1f %9.1f %11llu (%llu/%llu) %6llu  %s  "
+		       "%llu/%llu/%llu\n",
 		       i, id, node_mbps(&st, rep->now_ns), st.lat_mean_ns / 1e3,
 		       st.lat_p99_ns / 1e3, st.lat_max_ns / 1e3, (unsigned long long)st.collisions,
 		       (unsigned long long)st.phys_collisions,
@@ -359,8 +377,9 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 	       rep->lat_mean_ns / 1e3, rep->lat_p99_ns / 1e3, rep->lat_max_ns / 1e3,
 	       (unsigned long long)rep->collisions);
 	printf("\ngoodput %.3f Mb/s, wire carrying frames %.1f %%, Jain's fairness %.4f, "
-	       "%llu PLCA cycles, %llu events\n", rep->goodput_mbps, rep->utilisation * 100,
-	       rep->jain, (unsigned long long)rep->cycles, (unsigned long long)rep->events);
+	       "%llu PLCA cycles, %llu events\n",
+	       rep->goodput_mbps, rep->utilisation * 100, rep->jain,
+	       (unsigned long long)rep->cycles, (unsigned long long)rep->events);
 	for (u32 bit = 0; bit < 32; bit++) {
 		if (rep->misconfig & BIT(bit))
 			printf("misconfiguration: %s\n", kfsim_plca_misconf_name(BIT(bit)));
@@ -370,7 +389,7 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 static int plca_sim_cmd(const struct plca_opts *o)
 {
 	struct plca_sim_node_cfg *nodes = kcalloc(o->seg.nr_nodes, sizeof(*nodes), GFP_KERNEL);
-	struct plca_sim_cfg cfg = { .nodes = nodes, .nr_nodes = o->seg.nr_nodes, .seed = o->seed };
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = o->seg.nr_nodes, .seed = o->seed};
 	struct plca_sim_report rep;
 	struct kfsim_trace trace;
 	struct plca_sim *sim;
@@ -444,8 +463,8 @@ static void json_sweep(const struct plca_opts *o, const struct plca_sweep_point 
 
 static int plca_sweep_cmd(const struct plca_opts *o)
 {
-	struct plca_sweep_point *points = kcalloc(2 * (size_t)o->seg.nr_nodes, sizeof(*points),
-						  GFP_KERNEL);
+	struct plca_sweep_point *points =
+		kcalloc(2 * (size_t)o->seg.nr_nodes, sizeof(*points), GFP_KERNEL);
 	int nr, ret = 0;
 
 	if (!points)
@@ -470,7 +489,8 @@ static int plca_sweep_cmd(const struct plca_opts *o)
 		ret = kfsim_plca_sweep_svg(points, (u32)nr, o->svg_prefix);
 		if (ret) {
 			kfree(points);
-			return kfsim_cli_fail(CMD, ret, "cannot write plots '%s-*.svg'", o->svg_prefix);
+			return kfsim_cli_fail(CMD, ret, "cannot write plots '%s-*.svg'",
+					      o->svg_prefix);
 		}
 	}
 	if (o->json)

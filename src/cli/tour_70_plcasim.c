@@ -15,12 +15,18 @@
 static int tour_trace(struct kfsim_tour_ctx *ctx)
 {
 	struct plca_sim_segment seg = {
-		.nr_nodes = TOUR_NODES, .mode = PLCA_SIM_MODE_PLCA, .to_tmr = 32, .burst_tmr = 128,
-		.load = PLCA_SIM_LOAD_POISSON, .interval_us = 150, .payload_min = 46,
-		.payload_max = 200, .length_m = 25,
+		.nr_nodes = TOUR_NODES,
+		.mode = PLCA_SIM_MODE_PLCA,
+		.to_tmr = 32,
+		.burst_tmr = 128,
+		.load = PLCA_SIM_LOAD_POISSON,
+		.interval_us = 150,
+		.payload_min = 46,
+		.payload_max = 200,
+		.length_m = 25,
 	};
 	struct plca_sim_node_cfg nodes[TOUR_NODES];
-	struct plca_sim_cfg cfg = { .nodes = nodes, .nr_nodes = TOUR_NODES, .seed = 1 };
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = TOUR_NODES, .seed = 1};
 	struct kfsim_trace trace;
 	struct plca_sim *sim;
 	char path[1024];
@@ -39,23 +45,28 @@ static int tour_trace(struct kfsim_tour_ctx *ctx)
 		return ret;
 	}
 	kfsim_plca_sim_set_trace(sim, &trace, 1);
-	kfsim_plca_sim_run_until(sim, 500000);	/* 0.5 ms: a few cycles */
+	kfsim_plca_sim_run_until(sim, 500000); /* 0.5 ms: a few cycles */
 	kfsim_plca_sim_destroy(sim);
 	ret = kfsim_trace_close(&trace);
 	if (ret)
 		return ret;
 	kfsim_tour_file(ctx, path);
-	fprintf(ctx->out, "A Perfetto trace of 0.5 ms of that segment under Poisson load shows the "
-			  "BEACON,\nthe transmit opportunities (TO 0..3) and each node's COMMIT and "
-			  "frames: open it in ui.perfetto.dev.\n");
+	fprintf(ctx->out,
+		"A Perfetto trace of 0.5 ms of that segment under Poisson load shows the "
+		"BEACON,\nthe transmit opportunities (TO 0..3) and each node's COMMIT and "
+		"frames: open it in ui.perfetto.dev.\n");
 	return 0;
 }
 
 static int tour_plcasim(struct kfsim_tour_ctx *ctx)
 {
 	struct plca_sim_segment seg = {
-		.nr_nodes = TOUR_NODES, .to_tmr = 32, .burst_tmr = 128,
-		.load = PLCA_SIM_LOAD_SATURATED, .payload_min = 64, .payload_max = 64,
+		.nr_nodes = TOUR_NODES,
+		.to_tmr = 32,
+		.burst_tmr = 128,
+		.load = PLCA_SIM_LOAD_SATURATED,
+		.payload_min = 64,
+		.payload_max = 64,
 		.length_m = 25,
 	};
 	struct plca_sweep_point points[2 * TOUR_NODES];
@@ -63,13 +74,15 @@ static int tour_plcasim(struct kfsim_tour_ctx *ctx)
 	FILE *csv;
 	int nr, ret;
 
-	fprintf(ctx->out, "10BASE-T1S: %d nodes on 25 m, 64-byte payloads, every sender saturated, "
-			  "100 ms each.\nPLCA (Clause 148, to_tmr 32 BT) against plain CSMA/CD:\n\n",
+	fprintf(ctx->out,
+		"10BASE-T1S: %d nodes on 25 m, 64-byte payloads, every sender saturated, "
+		"100 ms each.\nPLCA (Clause 148, to_tmr 32 BT) against plain CSMA/CD:\n\n",
 		TOUR_NODES);
 	nr = kfsim_plca_sweep(&seg, 100000000, 1, points);
 	if (nr < 0)
 		return nr;
-	fprintf(ctx->out, "senders   PLCA Mb/s  mean us  max us | CSMA/CD Mb/s  mean us    max us\n");
+	fprintf(ctx->out,
+		"senders   PLCA Mb/s  mean us  max us | CSMA/CD Mb/s  mean us    max us\n");
 	for (int i = 0; i < nr; i += 2) {
 		const struct plca_sim_report *p = &points[i].rep, *c = &points[i + 1].rep;
 

@@ -30,23 +30,23 @@
 #include <kfsim/random.h>
 #include <kfsim/trace_event.h>
 
-#define BT(x) ((u64)(x) * PLCA_SIM_NS_PER_BT)
+#define BT(x) ((u64)(x)*PLCA_SIM_NS_PER_BT)
 #define BUS_NS_PER_M 5.0
-#define BUS_SIG_RING 1024	/* > 3 signals per node within max_prop + IFG */
+#define BUS_SIG_RING 1024 /* > 3 signals per node within max_prop + IFG */
 #define BUS_NEVER UINT64_MAX
-#define BUS_FORCED (UINT64_MAX - 1)	/* carrier held on by the PLCA RS */
-#define BUS_HIST_SUB 64		/* histogram buckets per power of two */
+#define BUS_FORCED (UINT64_MAX - 1) /* carrier held on by the PLCA RS */
+#define BUS_HIST_SUB 64		    /* histogram buckets per power of two */
 #define BUS_HIST_BUCKETS (64 * BUS_HIST_SUB)
 
 enum bus_ev_kind {
-	EV_ARRIVAL,	/* next generated frame of a node */
-	EV_INJECT,	/* a scripted frame */
-	EV_MAC,		/* MAC timer: IFG over, backoff over, jam over, virtual TX end */
-	EV_TX_END,	/* the node's signal on the wire ends */
-	EV_COL,		/* the node's PHY detects a collision */
-	EV_RS,		/* data SM timer: hold, pending, commit */
-	EV_SEG,		/* cycle timer: to_timer, burst_timer, idle run */
-	EV_STATUS,	/* plca_status_timer watchdog */
+	EV_ARRIVAL, /* next generated frame of a node */
+	EV_INJECT,  /* a scripted frame */
+	EV_MAC,	    /* MAC timer: IFG over, backoff over, jam over, virtual TX end */
+	EV_TX_END,  /* the node's signal on the wire ends */
+	EV_COL,	    /* the node's PHY detects a collision */
+	EV_RS,	    /* data SM timer: hold, pending, commit */
+	EV_SEG,	    /* cycle timer: to_timer, burst_timer, idle run */
+	EV_STATUS,  /* plca_status_timer watchdog */
 	EV_NR_NODE_KINDS = EV_STATUS,
 };
 
@@ -58,11 +58,11 @@ struct bus_signal {
 	bool active;
 	bool collided;
 	u64 start;
-	u64 end;	/* planned end while active (U64_MAX: open, a COMMIT) */
+	u64 end; /* planned end while active (U64_MAX: open, a COMMIT) */
 };
 
 struct bus_event {
-	u64 key;	/* time << 2 | priority: 0 cycle timers, 1 nodes, 2 TO decision */
+	u64 key; /* time << 2 | priority: 0 cycle timers, 1 nodes, 2 TO decision */
 	u64 seq;
 	u32 node;
 	u32 kind;
@@ -74,22 +74,22 @@ struct bus_hist {
 	u64 count;
 	u64 max;
 	double sum;
-	u32 *bucket;	/* BUS_HIST_BUCKETS */
+	u32 *bucket; /* BUS_HIST_BUCKETS */
 };
 
 enum mac_state {
-	MAC_IDLE,	/* nothing to send */
-	MAC_DEFER,	/* a frame waits for the carrier to drop and the IFG to pass */
-	MAC_TX,		/* transmitting (onto the wire or into the PLCA delay line) */
-	MAC_JAM,	/* jamming after a collision */
-	MAC_BACKOFF,	/* waiting r slot times */
+	MAC_IDLE,    /* nothing to send */
+	MAC_DEFER,   /* a frame waits for the carrier to drop and the IFG to pass */
+	MAC_TX,	     /* transmitting (onto the wire or into the PLCA delay line) */
+	MAC_JAM,     /* jamming after a collision */
+	MAC_BACKOFF, /* waiting r slot times */
 };
 
 /* 148.4.5.7 data state machine (WAIT_IDLE is folded into IDLE: it only waits for CRS). */
 enum rs_data_state {
 	DS_IDLE,
 	DS_HOLD,
-	DS_COLLIDE,		/* the MAC's jam; folded into DELAY_PENDING (see rs_collide()) */
+	DS_COLLIDE, /* the MAC's jam; folded into DELAY_PENDING (see rs_collide()) */
 	DS_DELAY_PENDING,
 	DS_PENDING,
 	DS_WAIT_MAC,
@@ -103,7 +103,7 @@ struct bus_frame {
 
 struct bus_node {
 	struct plca_sim_node_cfg cfg;
-	u64 pos_ns;			/* propagation time from position 0 */
+	u64 pos_ns; /* propagation time from position 0 */
 	bool up;
 	/* queue: ring of frames, head is the MAC's current frame when mac != MAC_IDLE */
 	struct bus_frame *queue;
@@ -111,24 +111,24 @@ struct bus_node {
 	/* MAC */
 	enum mac_state mac;
 	u32 attempts;
-	bool waiting;			/* on the carrier waiter list */
+	bool waiting; /* on the carrier waiter list */
 	bool deferred_this_attempt;
-	u64 ifg_from;			/* carrier-off time the running IFG counts from, or 0 */
-	u64 mac_tx_start;		/* when the MAC started the current attempt */
-	u64 own_tx_end;			/* end of its last transmission (IFG after own frame) */
-	u64 tx_start_wire;		/* when the current frame went onto the wire */
-	u64 backoff_end;		/* the MAC may not send before this */
-	int sig;			/* index of its active signal, or -1 */
-	u64 col_at;			/* armed collision detection, or BUS_NEVER */
+	u64 ifg_from;	   /* carrier-off time the running IFG counts from, or 0 */
+	u64 mac_tx_start;  /* when the MAC started the current attempt */
+	u64 own_tx_end;	   /* end of its last transmission (IFG after own frame) */
+	u64 tx_start_wire; /* when the current frame went onto the wire */
+	u64 backoff_end;   /* the MAC may not send before this */
+	int sig;	   /* index of its active signal, or -1 */
+	u64 col_at;	   /* armed collision detection, or BUS_NEVER */
 	/* PLCA RS */
-	bool rs_on;			/* PLCA enabled with a node id < 255 */
-	bool synced;			/* plca_status OK: it follows the cycle */
+	bool rs_on;  /* PLCA enabled with a node id < 255 */
+	bool synced; /* plca_status OK: it follows the cycle */
 	enum rs_data_state ds;
-	u64 rs_carrier_off;		/* when the RS last dropped a forced carrier */
-	u32 bc;				/* burst count in the current TO */
-	u64 rs_due;			/* when the data state machine's timer runs out */
+	u64 rs_carrier_off; /* when the RS last dropped a forced carrier */
+	u32 bc;		    /* burst count in the current TO */
+	u64 rs_due;	    /* when the data state machine's timer runs out */
 	bool in_burst;
-	bool committed;			/* it owns the current TO (COMMIT sent) */
+	bool committed; /* it owns the current TO (COMMIT sent) */
 	/* event generations */
 	u32 gen[EV_NR_NODE_KINDS];
 	/* statistics */
@@ -140,24 +140,24 @@ struct bus_node {
 };
 
 enum seg_state {
-	SEG_OFF,	/* no coordinator: no cycle */
-	SEG_RESYNC,	/* coordinator waits for a quiet wire to send the BEACON */
-	SEG_BEACON,	/* BEACON on the wire */
-	SEG_WAIT_TO,	/* a transmit opportunity is running (to_timer) */
-	SEG_COMMIT,	/* the owner committed: COMMIT, TRANSMIT, BURST */
-	SEG_RECEIVE,	/* carrier seen in the TO: wait for it to drop */
+	SEG_OFF,     /* no coordinator: no cycle */
+	SEG_RESYNC,  /* coordinator waits for a quiet wire to send the BEACON */
+	SEG_BEACON,  /* BEACON on the wire */
+	SEG_WAIT_TO, /* a transmit opportunity is running (to_timer) */
+	SEG_COMMIT,  /* the owner committed: COMMIT, TRANSMIT, BURST */
+	SEG_RECEIVE, /* carrier seen in the TO: wait for it to drop */
 };
 
 struct bus_seg {
 	enum seg_state state;
-	int coord;			/* coordinator node index, or -1 */
+	int coord; /* coordinator node index, or -1 */
 	u32 node_cnt;
 	u64 to_ns;
 	u32 cur_id;
 	u64 to_start;
-	u32 idle_to;			/* id up to which TOs run silently (idle run) */
-	bool eval_pending;		/* the current TO's commit/yield decision is due this instant */
-	int owner;			/* a committed node (several if ids repeat), or -1 */
+	u32 idle_to;	   /* id up to which TOs run silently (idle run) */
+	bool eval_pending; /* the current TO's commit/yield decision is due this instant */
+	int owner;	   /* a committed node (several if ids repeat), or -1 */
 	u32 gen;
 	u64 last_beacon;
 	u64 cycle_start;
@@ -174,10 +174,10 @@ struct plca_sim {
 	struct bus_event *heap;
 	u32 heap_len, heap_cap;
 	u64 seq;
-	bool oom;			/* an event could not be queued: the run is over */
+	bool oom; /* an event could not be queued: the run is over */
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];
-	u32 sig_head, sig_tail;		/* live window [tail, head) modulo the ring */
+	u32 sig_head, sig_tail; /* live window [tail, head) modulo the ring */
 	u32 nr_active;
 	u64 max_prop;
 	/* MAC waiters (deferring on carrier) */
@@ -186,12 +186,12 @@ struct plca_sim {
 	u32 nr_waiters;
 	/* PLCA */
 	struct bus_seg seg;
-	u32 *owners;			/* node indices sorted by node id */
-	u32 owner_first[257];		/* owners of id i: owners[owner_first[i] .. owner_first[i+1]) */
-	u32 nr_pending;			/* nodes in HOLD or PENDING */
-	u32 nr_hold;			/* nodes in HOLD */
-	u8 pending_per_id[256];		/* of those, per node id */
-	u64 pending_ids[4];		/* bitmap of ids with a pending node */
+	u32 *owners;		/* node indices sorted by node id */
+	u32 owner_first[257];	/* owners of id i: owners[owner_first[i] .. owner_first[i+1]) */
+	u32 nr_pending;		/* nodes in HOLD or PENDING */
+	u32 nr_hold;		/* nodes in HOLD */
+	u8 pending_per_id[256]; /* of those, per node id */
+	u64 pending_ids[4];	/* bitmap of ids with a pending node */
 	u32 misconfig;
 	u64 cycles;
 	/* trace */

@@ -51,7 +51,7 @@ void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
 		n->st.dropped_queue++;
 		return;
 	}
-	n->queue[(n->q_head + n->q_len) % n->q_cap] = (struct bus_frame){ arrival, payload };
+	n->queue[(n->q_head + n->q_len) % n->q_cap] = (struct bus_frame){arrival, payload};
 	n->q_len++;
 	mac_frame_ready(sim, node);
 }
@@ -112,7 +112,7 @@ bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_
 		case DS_DELAY_PENDING:
 		case DS_PENDING:
 		case DS_TRANSMIT:
-			*off_at = BUS_FORCED;	/* the RS says when it lets go */
+			*off_at = BUS_FORCED; /* the RS says when it lets go */
 			return true;
 		default:
 			break;

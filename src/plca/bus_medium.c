@@ -63,7 +63,7 @@ static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 			continue;
 		d = prop(sim, node, s->node);
 		if (s->end != BUS_NEVER && s->end + d <= now)
-			continue;	/* gone past this node already */
+			continue; /* gone past this node already */
 		/* This node sees s from max(now, s.start + d) while it transmits. */
 		if (max(now, s->start + d) < end)
 			arm_collision(sim, node, max(now, s->start + d));
@@ -82,8 +82,8 @@ static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING);
 	check_overlaps(sim, node, end);
 	s = sig_at(sim, sim->sig_head);
-	*s = (struct bus_signal){ .node = node, .kind = kind, .active = true, .start = sim->now,
-				  .end = end };
+	*s = (struct bus_signal){
+		.node = node, .kind = kind, .active = true, .start = sim->now, .end = end};
 	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
 	sim->sig_head++;
 	if (end != BUS_NEVER)
@@ -92,7 +92,10 @@ static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 }
 
 static const char *const sig_names[] = {
-	[SIG_DATA] = "frame", [SIG_JAM] = "jam", [SIG_BEACON] = "BEACON", [SIG_COMMIT] = "COMMIT",
+	[SIG_DATA] = "frame",
+	[SIG_JAM] = "jam",
+	[SIG_BEACON] = "BEACON",
+	[SIG_COMMIT] = "COMMIT",
 };
 
 static void sig_close(struct plca_sim *sim, u32 node)
@@ -111,8 +114,9 @@ static void sig_close(struct plca_sim *sim, u32 node)
 
 		snprintf(args, sizeof(args), "\"collided\": %s, \"attempt\": %u",
 			 s->collided ? "true" : "false", n->attempts + 1);
-		bus_trace_x(sim, (int)node + 1, sig_names[s->kind], s->collided ? "collision" : "wire",
-			    s->start, s->end, s->kind == SIG_DATA ? args : NULL);
+		bus_trace_x(sim, (int)node + 1, sig_names[s->kind],
+			    s->collided ? "collision" : "wire", s->start, s->end,
+			    s->kind == SIG_DATA ? args : NULL);
 	}
 }
 
@@ -155,7 +159,7 @@ void bus_on_tx_end(struct plca_sim *sim, u32 node)
 	bool collided = s->collided;
 
 	bus_signal_finish(sim, node);
-	if (kind <= SIG_JAM)	/* the MAC's own IFG; BEACON and COMMIT are the RS's */
+	if (kind <= SIG_JAM) /* the MAC's own IFG; BEACON and COMMIT are the RS's */
 		n->own_tx_end = sim->now;
 	switch (kind) {
 	case SIG_DATA:
@@ -165,7 +169,7 @@ void bus_on_tx_end(struct plca_sim *sim, u32 node)
 		mac_collision(sim, node, false);
 		break;
 	default:
-		rs_tx_end(sim, node);	/* BEACON, or a COMMIT that ran out */
+		rs_tx_end(sim, node); /* BEACON, or a COMMIT that ran out */
 		break;
 	}
 	if (!sim->nr_active)
@@ -188,7 +192,7 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
 	s->collided = true;
 	n->st.phys_collisions++;
 	if (s->kind != SIG_DATA || n->cfg.ignores_collisions)
-		return;		/* BEACON/COMMIT go on; a faulty MAC ignores COL */
+		return; /* BEACON/COMMIT go on; a faulty MAC ignores COL */
 	n->st.collisions++;
 	if (rs_active(n)) {
 		/* PLCA does not put the MAC's jam on the wire: the frame just stops. */

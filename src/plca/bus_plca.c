@@ -137,7 +137,7 @@ void rs_mac_tx_start(struct plca_sim *sim, u32 node)
 	struct bus_node *n = &sim->nodes[node];
 
 	if (n->committed && (n->ds == DS_WAIT_MAC || n->in_burst)) {
-		n->in_burst = false;	/* start_frame() stops the burst_timer */
+		n->in_burst = false; /* start_frame() stops the burst_timer */
 		start_frame(sim, node, true);
 		return;
 	}
@@ -165,14 +165,14 @@ void rs_on_timer(struct plca_sim *sim, u32 node)
 		return;
 	}
 	switch (n->ds) {
-	case DS_HOLD:		/* delay line full */
+	case DS_HOLD: /* delay line full */
 		rs_collide(sim, node);
 		break;
-	case DS_DELAY_PENDING:	/* pending_timer */
+	case DS_DELAY_PENDING: /* pending_timer */
 		set_ds(sim, n, DS_PENDING);
 		seg_pending_changed(sim);
 		break;
-	case DS_WAIT_MAC:	/* commit_timer: the MAC did not come back in time */
+	case DS_WAIT_MAC: /* commit_timer: the MAC did not come back in time */
 		set_ds(sim, n, DS_IDLE);
 		if (n->sig >= 0)
 			bus_signal_finish(sim, node);
@@ -222,7 +222,7 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	}
 	if ((int)node == seg->coord) {
 		seg_stop(sim);
-		seg->coord = -2;	/* restart the cycle at the next reconfiguration */
+		seg->coord = -2; /* restart the cycle at the next reconfiguration */
 	}
 	bus_cancel(sim, node, EV_RS);
 	set_ds(sim, n, DS_IDLE);
@@ -235,7 +235,7 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	} else if (ds == DS_HOLD && n->mac == MAC_TX) {
 		mac_frame_lost(sim, node);
 	} else if (ds == DS_PENDING || ds == DS_DELAY_PENDING || ds == DS_WAIT_MAC) {
-		mac_carrier_dropped(sim, node);	/* waits out the backoff if it is still running */
+		mac_carrier_dropped(sim, node); /* waits out the backoff if it is still running */
 	}
 }
 
@@ -432,7 +432,8 @@ static void next_to(struct plca_sim *sim)
 
 	trace_to(sim, seg->cur_id, seg->to_start, sim->now);
 	if (seg->owner >= 0 && seg->cur_id < 255) {
-		for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1]; k++) {
+		for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1];
+		     k++) {
 			sim->nodes[sim->owners[k]].committed = false;
 			sim->nodes[sim->owners[k]].in_burst = false;
 		}
@@ -462,7 +463,7 @@ void seg_crs_drop(struct plca_sim *sim)
 	struct bus_seg *seg = &sim->seg;
 
 	switch (seg->state) {
-	case SEG_BEACON:	/* SYNCING -> curID = 0 */
+	case SEG_BEACON: /* SYNCING -> curID = 0 */
 		seg->cur_id = 0;
 		begin_to(sim);
 		break;
@@ -521,7 +522,7 @@ void seg_on_status_timer(struct plca_sim *sim)
 
 static u32 misconfig_of(struct plca_sim *sim, int coord)
 {
-	u8 seen[256] = { 0 };
+	u8 seen[256] = {0};
 	u32 flags = 0, nr_plca = 0;
 	int to = -1;
 
@@ -547,7 +548,7 @@ static u32 misconfig_of(struct plca_sim *sim, int coord)
 
 static void build_owners(struct plca_sim *sim)
 {
-	u32 count[257] = { 0 };
+	u32 count[257] = {0};
 
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		if (sim->nodes[i].rs_on && sim->nodes[i].up)
@@ -572,8 +573,8 @@ static void seg_stop(struct plca_sim *sim)
 	for (u32 i = 0; i < sim->nr_nodes; i++)
 		sim->nodes[i].committed = false;
 	seg->status_gen++;
-	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0,
-		     EV_STATUS, 0);
+	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0, EV_STATUS,
+		     0);
 }
 
 void seg_reconfigure(struct plca_sim *sim)

@@ -24,7 +24,8 @@ u32 bus_payload_bytes(u32 payload)
 u64 kfsim_plca_wire_bt(u32 payload)
 {
 	return (u64)(bus_payload_bytes(payload) + PLCA_SIM_FRAME_OVERHEAD +
-		     PLCA_SIM_WIRE_OVERHEAD) * 8;
+		     PLCA_SIM_WIRE_OVERHEAD) *
+	       8;
 }
 
 u64 bus_frame_wire_ns(u32 payload)
@@ -50,8 +51,8 @@ static void heap_push(struct plca_sim *sim, struct bus_event ev)
 
 	if (sim->heap_len == sim->heap_cap) {
 		u32 cap = sim->heap_cap * 2;
-		struct bus_event *heap = krealloc(sim->heap, cap * sizeof(*heap),
-						  GFP_KERNEL | __GFP_NOWARN);
+		struct bus_event *heap =
+			krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL | __GFP_NOWARN);
 
 		if (!heap) {
 			/* A lost timer would make the run unfaithful: stop it for good. */
@@ -84,7 +85,8 @@ static struct bus_event heap_pop(struct plca_sim *sim)
 
 		if (child >= sim->heap_len)
 			break;
-		if (child + 1 < sim->heap_len && ev_before(&sim->heap[child + 1], &sim->heap[child]))
+		if (child + 1 < sim->heap_len &&
+		    ev_before(&sim->heap[child + 1], &sim->heap[child]))
 			child++;
 		if (!ev_before(&sim->heap[child], &last))
 			break;
@@ -98,8 +100,8 @@ static struct bus_event heap_pop(struct plca_sim *sim)
 
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg)
 {
-	struct bus_event ev = { .key = t << 2 | prio, .seq = sim->seq++, .node = node,
-				.kind = kind, .arg = arg };
+	struct bus_event ev = {
+		.key = t << 2 | prio, .seq = sim->seq++, .node = node, .kind = kind, .arg = arg};
 
 	if (kind < EV_NR_NODE_KINDS)
 		ev.gen = sim->nodes[node].gen[kind];
@@ -203,7 +205,8 @@ static int plca_field(int *field, int dflt, int lo, int hi, u32 node, const char
 	if (*field == -1)
 		*field = dflt;
 	if (*field < lo || *field > hi) {
-		pr_err("plca_sim: node %u: %s %d out of range %d..%d\n", node, name, *field, lo, hi);
+		pr_err("plca_sim: node %u: %s %d out of range %d..%d\n", node, name, *field, lo,
+		       hi);
 		return -EINVAL;
 	}
 	return 0;
@@ -227,8 +230,13 @@ static int plca_cfg_check(struct phy_plca_cfg *p, const struct phy_plca_cfg *bas
 }
 
 static const struct phy_plca_cfg plca_reset_defaults = {
-	.version = -1, .enabled = 0, .node_id = 255, .node_cnt = 8, .to_tmr = 32,
-	.burst_cnt = 0, .burst_tmr = 128,
+	.version = -1,
+	.enabled = 0,
+	.node_id = 255,
+	.node_cnt = 8,
+	.to_tmr = 32,
+	.burst_cnt = 0,
+	.burst_tmr = 128,
 };
 
 static int node_cfg_check(struct plca_sim_node_cfg *c, u32 node)
@@ -449,7 +457,8 @@ void kfsim_plca_sim_set_trace(struct plca_sim *sim, struct kfsim_trace *trace, i
 		const struct bus_node *n = &sim->nodes[i];
 
 		if (n->cfg.plca.enabled && n->cfg.plca.node_id < 255)
-			snprintf(name, sizeof(name), "node %u (PLCA id %d)", i, n->cfg.plca.node_id);
+			snprintf(name, sizeof(name), "node %u (PLCA id %d)", i,
+				 n->cfg.plca.node_id);
 		else
 			snprintf(name, sizeof(name), "node %u (CSMA/CD)", i);
 		kfsim_trace_name_thread(trace, pid, (int)i + 1, name);

@@ -120,8 +120,10 @@ void kfsim_plca_sim_report(const struct plca_sim *sim, struct plca_sim_report *r
 	u64 frames = 0, frame_bits = 0, payload_bits = 0;
 	u32 loaded = 0;
 
-	*rep = (struct plca_sim_report){ .now_ns = sim->now, .events = sim->events,
-					 .cycles = sim->cycles, .misconfig = sim->misconfig };
+	*rep = (struct plca_sim_report){.now_ns = sim->now,
+					.events = sim->events,
+					.cycles = sim->cycles,
+					.misconfig = sim->misconfig};
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		const struct bus_node *n = &sim->nodes[i];
 		double x = (double)n->st.frame_bytes;

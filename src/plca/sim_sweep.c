@@ -27,18 +27,23 @@ int kfsim_plca_segment_nodes(const struct plca_sim_segment *seg, struct plca_sim
 		       nr, seg->nr_senders, seg->length_m);
 		return -EINVAL;
 	}
-	nr_plca = seg->mode == PLCA_SIM_MODE_PLCA ? nr :
-		  seg->mode == PLCA_SIM_MODE_CSMA ? 0 : (nr + 1) / 2;
+	nr_plca = seg->mode == PLCA_SIM_MODE_PLCA   ? nr
+		  : seg->mode == PLCA_SIM_MODE_CSMA ? 0
+						    : (nr + 1) / 2;
 	for (u32 i = 0; i < nr; i++) {
 		bool plca = i < nr_plca;
 
 		nodes[i] = (struct plca_sim_node_cfg){
-			.plca = { .version = -1, .enabled = plca, .node_id = plca ? (int)i : 255,
-				  .node_cnt = plca ? (int)nr_plca : 8, .to_tmr = seg->to_tmr,
-				  .burst_cnt = seg->burst_cnt, .burst_tmr = seg->burst_tmr },
+			.plca = {.version = -1,
+				 .enabled = plca,
+				 .node_id = plca ? (int)i : 255,
+				 .node_cnt = plca ? (int)nr_plca : 8,
+				 .to_tmr = seg->to_tmr,
+				 .burst_cnt = seg->burst_cnt,
+				 .burst_tmr = seg->burst_tmr},
 			.position_m = nr > 1 ? seg->length_m * i / (nr - 1) : 0,
 			.load = !seg->nr_senders || i < seg->nr_senders ? seg->load
-								       : PLCA_SIM_LOAD_NONE,
+									: PLCA_SIM_LOAD_NONE,
 			.interval_us = seg->interval_us,
 			.payload_min = seg->payload_min,
 			.payload_max = seg->payload_max,
@@ -50,7 +55,7 @@ int kfsim_plca_segment_nodes(const struct plca_sim_segment *seg, struct plca_sim
 static int sweep_run(const struct plca_sim_segment *seg, struct plca_sim_node_cfg *nodes,
 		     u64 duration_ns, u64 seed, struct plca_sweep_point *point)
 {
-	struct plca_sim_cfg cfg = { .nodes = nodes, .nr_nodes = seg->nr_nodes, .seed = seed };
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = seg->nr_nodes, .seed = seed};
 	struct plca_sim *sim;
 	int ret = kfsim_plca_segment_nodes(seg, nodes);
 
@@ -149,15 +154,16 @@ int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const ch
 	}
 	{
 		const struct kfsim_plot_series thr[] = {
-			{ "PLCA", x, y, half }, { "CSMA/CD", x, y + half, half },
+			{"PLCA", x, y, half},
+			{"CSMA/CD", x, y + half, half},
 		};
 		const struct kfsim_plot_series lat[] = {
-			{ "PLCA mean", x, y + 2 * half, half },
-			{ "CSMA/CD mean", x, y + 3 * half, half },
-			{ "PLCA p99", x, y + 6 * half, half },
-			{ "CSMA/CD p99", x, y + 7 * half, half },
-			{ "PLCA max", x, y + 4 * half, half },
-			{ "CSMA/CD max", x, y + 5 * half, half },
+			{"PLCA mean", x, y + 2 * half, half},
+			{"CSMA/CD mean", x, y + 3 * half, half},
+			{"PLCA p99", x, y + 6 * half, half},
+			{"CSMA/CD p99", x, y + 7 * half, half},
+			{"PLCA max", x, y + 4 * half, half},
+			{"CSMA/CD max", x, y + 5 * half, half},
 		};
 		struct kfsim_plot plot = {
 			.title = "10BASE-T1S: aggregate throughput (MAC frames)",

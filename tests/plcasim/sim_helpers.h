@@ -9,9 +9,15 @@
 static inline struct plca_sim_node_cfg plca_node(int id, int cnt, int to)
 {
 	return (struct plca_sim_node_cfg){
-		.plca = { .version = -1, .enabled = 1, .node_id = id, .node_cnt = cnt,
-			  .to_tmr = to, .burst_cnt = 0, .burst_tmr = 128 },
-		.payload_min = 46, .payload_max = 46,
+		.plca = {.version = -1,
+			 .enabled = 1,
+			 .node_id = id,
+			 .node_cnt = cnt,
+			 .to_tmr = to,
+			 .burst_cnt = 0,
+			 .burst_tmr = 128},
+		.payload_min = 46,
+		.payload_max = 46,
 	};
 }
 
@@ -19,15 +25,21 @@ static inline struct plca_sim_node_cfg plca_node(int id, int cnt, int to)
 static inline struct plca_sim_node_cfg csma_node(void)
 {
 	return (struct plca_sim_node_cfg){
-		.plca = { .version = -1, .enabled = 0, .node_id = 255, .node_cnt = -1,
-			  .to_tmr = -1, .burst_cnt = -1, .burst_tmr = -1 },
-		.payload_min = 46, .payload_max = 46,
+		.plca = {.version = -1,
+			 .enabled = 0,
+			 .node_id = 255,
+			 .node_cnt = -1,
+			 .to_tmr = -1,
+			 .burst_cnt = -1,
+			 .burst_tmr = -1},
+		.payload_min = 46,
+		.payload_max = 46,
 	};
 }
 
 static inline struct plca_sim *make_sim(struct plca_sim_node_cfg *nodes, u32 nr, u64 seed)
 {
-	struct plca_sim_cfg cfg = { .nodes = nodes, .nr_nodes = nr, .seed = seed };
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = nr, .seed = seed};
 
 	return kfsim_plca_sim_create(&cfg);
 }

@@ -12,7 +12,8 @@
 
 #include "support/cli_run.h"
 
-#define RUN(result, ...) assert_int_equal(cli_run(result, (const char *const[]){ __VA_ARGS__, NULL }), 0)
+#define RUN(result, ...)                                                                           \
+	assert_int_equal(cli_run(result, (const char *const[]){__VA_ARGS__, NULL}), 0)
 
 static char *slurp(const char *path)
 {
@@ -121,8 +122,8 @@ static void test_sweep_files(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
 	snprintf(prefix, sizeof(prefix), "%s/plca", dir);
-	RUN(&r, "plca", "sweep", "--nodes", "3", "--duration", "20", "--csv", csv,
-	    "--svg-prefix", prefix);
+	RUN(&r, "plca", "sweep", "--nodes", "3", "--duration", "20", "--csv", csv, "--svg-prefix",
+	    prefix);
 	assert_int_equal(r.status, 0);
 	cli_result_free(&r);
 	text = slurp(csv);

@@ -17,7 +17,7 @@
 #include "support/log_assert.h"
 #include "sim_helpers.h"
 
-#define MS(x) ((u64)(x) * 1000000)
+#define MS(x) ((u64)(x)*1000000)
 
 static void assert_conserved(struct plca_sim *sim)
 {
@@ -25,7 +25,8 @@ static void assert_conserved(struct plca_sim *sim)
 		struct plca_sim_node_stats st = node_stats(sim, i);
 
 		assert_int_equal(st.generated, st.delivered + st.dropped_attempts +
-				 st.dropped_queue + st.lost_fault + st.queued);
+						       st.dropped_queue + st.lost_fault +
+						       st.queued);
 	}
 }
 
@@ -65,7 +66,7 @@ static void test_conservation_random_segments(void **state)
 		for (int step = 1; step <= 5; step++) {
 			assert_int_equal(kfsim_plca_sim_run_until(sim, MS(4) * (u64)step), 0);
 			assert_conserved(sim);
-			if (step == 2)	/* disturb it at run time too */
+			if (step == 2) /* disturb it at run time too */
 				kfsim_plca_sim_set_link(sim, 0, false);
 			if (step == 4)
 				kfsim_plca_sim_set_link(sim, 0, true);
@@ -77,7 +78,7 @@ static void test_conservation_random_segments(void **state)
 static void run_report(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
 		       struct plca_sim_node_stats *out)
 {
-	struct plca_sim_cfg cfg = { .nodes = nodes, .nr_nodes = nr, .seed = seed };
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = nr, .seed = seed};
 	struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
 
 	assert_false(IS_ERR(sim));
@@ -109,7 +110,7 @@ static void test_same_seed_same_run(void **state)
 
 static void expect_rejected(struct plca_sim_node_cfg bad, const char *what)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), bad };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), bad};
 	u64 mark = log_mark();
 	struct plca_sim *sim = make_sim(nodes, 2, 1);
 
@@ -152,7 +153,7 @@ static void test_out_of_range_settings_rejected(void **state)
 	n.queue_limit = 70000;
 	expect_rejected(n, "queue_limit 70000");
 
-	struct plca_sim_cfg none = { .nodes = &n, .nr_nodes = 0 };
+	struct plca_sim_cfg none = {.nodes = &n, .nr_nodes = 0};
 
 	assert_int_equal(PTR_ERR(kfsim_plca_sim_create(&none)), -EINVAL);
 	none.nr_nodes = 256;
@@ -162,9 +163,9 @@ static void test_out_of_range_settings_rejected(void **state)
 
 static void test_runtime_bad_values_change_nothing(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), plca_node(1, 2, 32)};
 	struct plca_sim *sim = make_sim(nodes, 2, 1);
-	struct phy_plca_cfg before, after, bad = { -1, -1, 7, -1, 300, -1, -1 };
+	struct phy_plca_cfg before, after, bad = {-1, -1, 7, -1, 300, -1, -1};
 
 	assert_int_equal(kfsim_plca_sim_run_until(sim, MS(1)), 0);
 	assert_int_equal(kfsim_plca_sim_get_plca_cfg(sim, 1, &before), 0);
@@ -172,7 +173,7 @@ static void test_runtime_bad_values_change_nothing(void **state)
 	assert_int_equal(kfsim_plca_sim_set_plca(sim, 1, &bad), -EINVAL);
 	assert_int_equal(kfsim_plca_sim_get_plca_cfg(sim, 1, &after), 0);
 	assert_memory_equal(&before, &after, sizeof(before));
-	assert_true(node_stats(sim, 1).plca_status);	/* not even reset */
+	assert_true(node_stats(sim, 1).plca_status); /* not even reset */
 	assert_int_equal(kfsim_plca_sim_set_plca(sim, 2, &before), -EINVAL);
 	assert_int_equal(kfsim_plca_sim_inject(sim, 0, MS(2), 1501), -EINVAL);
 	assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 64), -EINVAL);
@@ -193,8 +194,8 @@ static struct plca_sim *loaded(struct plca_sim_node_cfg *nodes, u32 nr, u64 seed
 
 static void test_duplicate_ids_collide_and_are_flagged(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 2, 32), plca_node(1, 2, 32),
-					      plca_node(1, 2, 32) };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 2, 32), plca_node(1, 2, 32),
+					     plca_node(1, 2, 32)};
 	u64 mark = log_mark();
 	struct plca_sim *sim = loaded(nodes, 3, 1);
 	struct plca_sim_report rep;
@@ -213,8 +214,8 @@ static void test_duplicate_ids_collide_and_are_flagged(void **state)
 
 static void test_id_beyond_count_never_gets_a_to(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 2, 32), plca_node(1, 2, 32),
-					      plca_node(5, 2, 32) };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 2, 32), plca_node(1, 2, 32),
+					     plca_node(5, 2, 32)};
 	struct plca_sim *sim = loaded(nodes, 3, 1);
 	struct plca_sim_report rep;
 	struct plca_sim_node_stats st;
@@ -223,8 +224,8 @@ static void test_id_beyond_count_never_gets_a_to(void **state)
 	kfsim_plca_sim_report(sim, &rep);
 	assert_int_equal(rep.misconfig, PLCA_SIM_MISCONF_ID_BEYOND_CNT);
 	st = node_stats(sim, 2);
-	assert_true(st.plca_status);		/* it hears the BEACONs ... */
-	assert_int_equal(st.tos, 0);		/* ... but its id never comes up */
+	assert_true(st.plca_status); /* it hears the BEACONs ... */
+	assert_int_equal(st.tos, 0); /* ... but its id never comes up */
 	assert_true(st.logical_collisions > 0);
 	assert_int_equal(st.delivered, 0);
 	assert_true(node_stats(sim, 1).delivered > 10);
@@ -234,8 +235,8 @@ static void test_id_beyond_count_never_gets_a_to(void **state)
 
 static void test_no_coordinator_falls_back_to_csma(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(1, 4, 32), plca_node(2, 4, 32),
-					      plca_node(3, 4, 20) };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(1, 4, 32), plca_node(2, 4, 32),
+					     plca_node(3, 4, 20)};
 	struct plca_sim *sim = loaded(nodes, 3, 1);
 	struct plca_sim_report rep;
 
@@ -245,7 +246,7 @@ static void test_no_coordinator_falls_back_to_csma(void **state)
 	assert_int_equal(rep.cycles, 0);
 	for (u32 i = 0; i < 3; i++) {
 		assert_false(node_stats(sim, i).plca_status);
-		assert_true(node_stats(sim, i).delivered > 0);	/* plain CSMA/CD */
+		assert_true(node_stats(sim, i).delivered > 0); /* plain CSMA/CD */
 	}
 	assert_true(rep.phys_collisions > 0);
 	kfsim_plca_sim_destroy(sim);
@@ -253,7 +254,7 @@ static void test_no_coordinator_falls_back_to_csma(void **state)
 
 static void test_node_id_255_is_plain_csma(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(255, 2, 32) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), plca_node(255, 2, 32)};
 	struct plca_sim *sim = loaded(nodes, 2, 1);
 	struct plca_sim_node_stats st;
 
@@ -269,8 +270,8 @@ static void test_node_id_255_is_plain_csma(void **state)
 /* The coordinator goes away: followers keep PST until plca_status_timer, then run CSMA/CD. */
 static void test_coordinator_loss_and_recovery(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 3, 32), plca_node(1, 3, 32),
-					      plca_node(2, 3, 32) };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 3, 32), plca_node(1, 3, 32),
+					     plca_node(2, 3, 32)};
 	struct plca_sim *sim = loaded(nodes, 3, 5);
 	struct plca_sim_report rep;
 	struct phy_plca_status pst;
@@ -307,8 +308,9 @@ static void test_coordinator_loss_and_recovery(void **state)
 
 static void test_enable_and_reset_at_run_time(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { csma_node(), csma_node() };
-	struct phy_plca_cfg coord = { -1, 1, 0, 2, 32, 0, 128 }, follower = { -1, 1, 1, -1, -1, -1, -1 };
+	struct plca_sim_node_cfg nodes[2] = {csma_node(), csma_node()};
+	struct phy_plca_cfg coord = {-1, 1, 0, 2, 32, 0, 128},
+			    follower = {-1, 1, 1, -1, -1, -1, -1};
 	struct plca_sim *sim = loaded(nodes, 2, 3);
 	struct plca_sim_report rep;
 	struct phy_plca_cfg got;
@@ -320,7 +322,7 @@ static void test_enable_and_reset_at_run_time(void **state)
 	assert_int_equal(kfsim_plca_sim_set_plca(sim, 1, &follower), 0);
 	assert_int_equal(kfsim_plca_sim_get_plca_cfg(sim, 1, &got), 0);
 	assert_int_equal(got.node_id, 1);
-	assert_int_equal(got.to_tmr, 32);	/* -1 kept the value */
+	assert_int_equal(got.to_tmr, 32); /* -1 kept the value */
 	assert_int_equal(kfsim_plca_sim_run_until(sim, MS(10)), 0);
 	assert_true(node_stats(sim, 0).plca_status);
 	assert_true(node_stats(sim, 1).plca_status);
@@ -337,8 +339,8 @@ static void test_enable_and_reset_at_run_time(void **state)
 /* The MAC that ignores COL (zephyr#109682): under PLCA its held frames vanish. */
 static void test_mac_ignoring_collisions_loses_frames(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 3, 32), plca_node(1, 3, 32),
-					      plca_node(2, 3, 32) };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 3, 32), plca_node(1, 3, 32),
+					     plca_node(2, 3, 32)};
 	struct plca_sim *sim;
 
 	nodes[2].ignores_collisions = true;
@@ -371,7 +373,7 @@ static void test_csma_drops_after_16_attempts(void **state)
 /* Every allocation of create() can fail: -ENOMEM, nothing leaked (ASan checks that). */
 static void test_create_out_of_memory(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 3, 32), plca_node(1, 3, 32), csma_node() };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 3, 32), plca_node(1, 3, 32), csma_node()};
 	int failures = 0;
 
 	for (unsigned int nth = 1; nth < 40; nth++) {

@@ -13,7 +13,7 @@
 #include <kfsim/random.h>
 #include "sim_helpers.h"
 
-#define US(x) ((u64)(x) * 1000)
+#define US(x) ((u64)(x)*1000)
 
 /* An idle cycle is BEACON + node_cnt * to_timer: beacons start exactly that far apart. */
 static void check_idle_cycle(u32 cnt, int to)
@@ -87,7 +87,7 @@ static void test_worst_case_access_2316_bt(void **state)
 	for (u32 i = 2; i <= 4; i++) {
 		st = node_stats(sim, i);
 		assert_int_equal(st.delivered, 1);
-		assert_int_equal(st.access_max_ns, 0);	/* sent the instant it arrived */
+		assert_int_equal(st.access_max_ns, 0); /* sent the instant it arrived */
 		assert_int_equal(st.lat_max_ns, 584 * 100);
 	}
 	st = node_stats(sim, 1);
@@ -102,7 +102,7 @@ static void test_worst_case_access_2316_bt(void **state)
 /* Best case: a frame at the start of its own TO goes out at once (INET bestcase.ini). */
 static void test_best_case(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), plca_node(1, 2, 32)};
 	struct plca_sim *sim = make_sim(nodes, 2, 1);
 	struct plca_sim_node_stats st;
 
@@ -118,8 +118,8 @@ static void test_best_case(void **state)
 /* A frame at 1 ns into a TO of the coordinator's segment waits for its next TO. */
 static void test_missed_to_waits_one_cycle(void **state)
 {
-	struct plca_sim_node_cfg nodes[3] = { plca_node(0, 3, 32), plca_node(1, 3, 32),
-					      plca_node(2, 3, 32) };
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 3, 32), plca_node(1, 3, 32),
+					     plca_node(2, 3, 32)};
 	struct plca_sim *sim = make_sim(nodes, 3, 1);
 	struct plca_sim_node_stats st;
 
@@ -141,7 +141,7 @@ static void test_missed_to_waits_one_cycle(void **state)
 /* hold timer: with nothing received, a HELD frame collides after the 400 BT delay line. */
 static void test_hold_timer_400_bt(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 8, 255), plca_node(1, 8, 255) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 8, 255), plca_node(1, 8, 255)};
 	struct plca_sim *sim = make_sim(nodes, 2, 1);
 
 	/* TO 1 runs 27500..53000 ns; the next BEACON is at 206000 */
@@ -159,7 +159,7 @@ static void test_hold_timer_400_bt(void **state)
 /* burst_cnt 2: three queued frames share one TO, each after the MAC's IFG. */
 static void test_burst_frames_share_a_to(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), plca_node(1, 2, 32)};
 	struct plca_sim_node_stats st;
 	struct plca_sim *sim;
 
@@ -179,7 +179,7 @@ static void test_burst_frames_share_a_to(void **state)
 /* burst_timer: an unused burst holds the TO for burst_tmr after the frame, then ABORT. */
 static void test_burst_timer_lengthens_the_cycle(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), plca_node(1, 2, 32)};
 	struct plca_sim_report rep;
 	struct plca_sim *sim;
 	u64 second_beacon = (20 + 32 + 584 + 100) * 100;
@@ -203,7 +203,7 @@ static void test_burst_timer_lengthens_the_cycle(void **state)
  */
 static void test_commit_timer_288_bt(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { plca_node(0, 2, 32), plca_node(1, 2, 32) };
+	struct plca_sim_node_cfg nodes[2] = {plca_node(0, 2, 32), plca_node(1, 2, 32)};
 	struct plca_sim_report rep;
 	struct plca_sim *sim;
 
@@ -227,11 +227,11 @@ static void test_commit_timer_288_bt(void **state)
 /* CSMA/CD carrier sense over 25 m: B defers to A, then waits the IFG after A's carrier leaves. */
 static void test_csma_defers_with_propagation(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { csma_node(), csma_node() };
+	struct plca_sim_node_cfg nodes[2] = {csma_node(), csma_node()};
 	struct plca_sim_node_stats st;
 	struct plca_sim *sim;
 
-	nodes[1].position_m = 25;	/* 125 ns away */
+	nodes[1].position_m = 25; /* 125 ns away */
 	sim = make_sim(nodes, 2, 1);
 	assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 46), 0);
 	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 10000, 46), 0);
@@ -248,7 +248,7 @@ static void test_csma_defers_with_propagation(void **state)
 /* Two CSMA/CD nodes start together 25 m apart: each detects the other 125 ns later and jams. */
 static void test_csma_collision_and_jam(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = { csma_node(), csma_node() };
+	struct plca_sim_node_cfg nodes[2] = {csma_node(), csma_node()};
 	struct plca_sim *sim;
 
 	nodes[1].position_m = 25;
@@ -278,7 +278,7 @@ static u64 reference_access_ns(u32 cnt, u32 to, u32 k, u64 t)
 	u64 cycle = (20 + (u64)cnt * to) * 100, to_off = (20 + (u64)k * to) * 100;
 	u64 next_beacon = (t / cycle + 1) * cycle;
 	u64 first_to = t <= (t / cycle) * cycle + to_off ? (t / cycle) * cycle + to_off
-							  : (t / cycle + 1) * cycle + to_off;
+							 : (t / cycle + 1) * cycle + to_off;
 	u64 collide, pending, to2;
 
 	if (first_to - t < 40000 && next_beacon > first_to)
@@ -306,7 +306,7 @@ static void test_single_frame_against_reference(void **state)
 		struct plca_sim_node_stats st;
 		struct plca_sim *sim;
 
-		if (trial % 10 == 0)	/* land exactly on TO and BEACON boundaries too */
+		if (trial % 10 == 0) /* land exactly on TO and BEACON boundaries too */
 			t = (t / cycle) * cycle + (trial % 20 ? (20 + (u64)k * to) * 100 : 0);
 		for (u32 i = 0; i < cnt; i++)
 			nodes[i] = plca_node((int)i, (int)cnt, (int)to);
@@ -315,10 +315,11 @@ static void test_single_frame_against_reference(void **state)
 		assert_int_equal(kfsim_plca_sim_run_until(sim, t + 12 * cycle + 200000), 0);
 		st = node_stats(sim, k);
 		if (st.delivered != 1 || st.access_max_ns != reference_access_ns(cnt, to, k, t))
-			print_error("N %u to %u node %u arrival %llu: access %llu, reference %llu\n",
-				    cnt, to, k, (unsigned long long)t,
-				    (unsigned long long)st.access_max_ns,
-				    (unsigned long long)reference_access_ns(cnt, to, k, t));
+			print_error(
+				"N %u to %u node %u arrival %llu: access %llu, reference %llu\n",
+				cnt, to, k, (unsigned long long)t,
+				(unsigned long long)st.access_max_ns,
+				(unsigned long long)reference_access_ns(cnt, to, k, t));
 		assert_int_equal(st.delivered, 1);
 		assert_int_equal(st.access_max_ns, reference_access_ns(cnt, to, k, t));
 		assert_int_equal(st.lat_max_ns, st.access_max_ns + 58400);

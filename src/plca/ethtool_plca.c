@@ -21,32 +21,8 @@
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/netlink.h>
+#include "ethtool-kernel.h"
 #include "plca_internal.h"
-
-static const struct nla_policy ethnl_header_policy[] = {
-	[ETHTOOL_A_HEADER_DEV_INDEX] = { .type = NLA_U32 },
-	[ETHTOOL_A_HEADER_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1 },
-	[ETHTOOL_A_HEADER_FLAGS] = NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS |
-						   ETHTOOL_FLAG_OMIT_REPLY),
-};
-
-static const struct nla_policy ethnl_plca_get_cfg_policy[] = {
-	[ETHTOOL_A_PLCA_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-};
-
-static const struct nla_policy ethnl_plca_get_status_policy[] = {
-	[ETHTOOL_A_PLCA_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-};
-
-static const struct nla_policy ethnl_plca_set_cfg_policy[] = {
-	[ETHTOOL_A_PLCA_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[ETHTOOL_A_PLCA_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
-	[ETHTOOL_A_PLCA_NODE_ID] = NLA_POLICY_MAX(NLA_U32, 255),
-	[ETHTOOL_A_PLCA_NODE_CNT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-	[ETHTOOL_A_PLCA_TO_TMR] = NLA_POLICY_MAX(NLA_U32, 255),
-	[ETHTOOL_A_PLCA_BURST_CNT] = NLA_POLICY_MAX(NLA_U32, 255),
-	[ETHTOOL_A_PLCA_BURST_TMR] = NLA_POLICY_MAX(NLA_U32, 255),
-};
 
 static struct kfsim_plca_net *net_of(const struct genl_family *family)
 {
@@ -58,7 +34,7 @@ static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr 
 				bool require_dev, struct net_device **devp,
 				struct netlink_ext_ack *extack)
 {
-	struct nlattr *tb[ETHTOOL_A_HEADER_MAX + 1];
+	struct nlattr *tb[ETHTOOL_A_HEADER_PHY_INDEX + 1];
 	const struct nlattr *name_attr;
 	struct net_device *dev = NULL;
 	int ret;
@@ -66,9 +42,14 @@ static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr 
 	*devp = NULL;
 	if (!header)
 		return 0;	/* only dumps get here without one */
-	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_MAX, header, ethnl_header_policy, extack);
+	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header, ethtool_header_nl_policy, extack);
 	if (ret)
 		return ret;
+	if (tb[ETHTOOL_A_HEADER_PHY_INDEX] && !kfsim_kernel_at_least(6, 11)) {
+		/* The header policy before 6.11 ended at FLAGS: type 4 was unknown. */
+		NL_SET_ERR_MSG_ATTR(extack, tb[ETHTOOL_A_HEADER_PHY_INDEX], "Unknown attribute type");
+		return -EINVAL;
+	}
 	name_attr = tb[ETHTOOL_A_HEADER_DEV_NAME];
 	if (tb[ETHTOOL_A_HEADER_DEV_INDEX]) {
 		dev = dev_get_by_index(net, (int)nla_get_u32(tb[ETHTOOL_A_HEADER_DEV_INDEX]));
@@ -232,18 +213,10 @@ static int ethnl_plca_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(rskb, info);
 }
 
-/* ethnl_default_start(): the header is parsed (and may fail) but its device is ignored. */
-static int ethnl_plca_dump_start(struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct net_device *dev;
-
-	cb->args[0] = 0;
-	return parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_PLCA_HEADER],
-				    false, &dev, cb->extack);
-}
-
-/* ethnl_default_dumpit(): one reply per device, resumable from cb->args[0]. */
+/*
+ * ethnl_default_start() + ethnl_default_dumpit(): on the first step the header is parsed (and
+ * may fail) but its device is ignored; then one reply per device, resumable from cb->args[0].
+ */
 static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
@@ -251,6 +224,15 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	u8 cmd = info->genlhdr->cmd;
 	long idx;
 
+	if (!cb->args[1]) {
+		struct net_device *dev;
+		int ret = parse_header_dev_get(net, info->attrs[ETHTOOL_A_PLCA_HEADER], false, &dev,
+					       cb->extack);
+
+		if (ret)
+			return ret;
+		cb->args[1] = 1;
+	}
 	for (idx = cb->args[0]; idx < net->nr_devs; idx++) {
 		struct plca_reply_data data;
 		int ret = plca_prepare_data(net, net->devs[idx], cmd, &data);
@@ -348,43 +330,37 @@ static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-/* The family's PLCA ops, in command order, do before dump (genl_split_ops rules). */
-static const struct genl_split_ops ethtool_plca_ops[] = {
-	{ .cmd = ETHTOOL_MSG_PLCA_GET_CFG, .doit = ethnl_plca_get_doit,
-	  .policy = ethnl_plca_get_cfg_policy,
-	  .maxattr = ARRAY_SIZE(ethnl_plca_get_cfg_policy) - 1, .flags = GENL_CMD_CAP_DO },
-	{ .cmd = ETHTOOL_MSG_PLCA_GET_CFG, .start = ethnl_plca_dump_start,
-	  .dumpit = ethnl_plca_dumpit, .policy = ethnl_plca_get_cfg_policy,
-	  .maxattr = ARRAY_SIZE(ethnl_plca_get_cfg_policy) - 1, .flags = GENL_CMD_CAP_DUMP },
-	{ .cmd = ETHTOOL_MSG_PLCA_SET_CFG, .doit = ethnl_plca_set_doit,
-	  .policy = ethnl_plca_set_cfg_policy,
-	  .maxattr = ARRAY_SIZE(ethnl_plca_set_cfg_policy) - 1,
-	  .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM },
-	{ .cmd = ETHTOOL_MSG_PLCA_GET_STATUS, .doit = ethnl_plca_get_doit,
-	  .policy = ethnl_plca_get_status_policy,
-	  .maxattr = ARRAY_SIZE(ethnl_plca_get_status_policy) - 1, .flags = GENL_CMD_CAP_DO },
-	{ .cmd = ETHTOOL_MSG_PLCA_GET_STATUS, .start = ethnl_plca_dump_start,
-	  .dumpit = ethnl_plca_dumpit, .policy = ethnl_plca_get_status_policy,
-	  .maxattr = ARRAY_SIZE(ethnl_plca_get_status_policy) - 1, .flags = GENL_CMD_CAP_DUMP },
-};
+/* The handlers the generated op table (ethtool-kernel.c, from specs/ethtool.yaml) calls. */
+int ethtool_nl_plca_get_cfg_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ethnl_plca_get_doit(skb, info);
+}
 
-static const struct genl_multicast_group ethtool_nl_mcgrps[] = {
-	{ .name = ETHTOOL_MCGRP_MONITOR_NAME },
-};
+int ethtool_nl_plca_get_cfg_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ethnl_plca_dumpit(skb, cb);
+}
+
+int ethtool_nl_plca_set_cfg_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ethnl_plca_set_doit(skb, info);
+}
+
+int ethtool_nl_plca_get_status_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ethnl_plca_get_doit(skb, info);
+}
+
+int ethtool_nl_plca_get_status_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ethnl_plca_dumpit(skb, cb);
+}
 
 int kfsim_plca_register_family(struct kfsim_plca_net *net)
 {
-	net->family = (struct genl_family){
-		.name = ETHTOOL_GENL_NAME,
-		.version = ETHTOOL_GENL_VERSION,
-		.netnsok = true,
-		.parallel_ops = true,
-		.resv_start_op = ETHTOOL_MSG_MODULE_GET + 1,
-		.split_ops = ethtool_plca_ops,
-		.n_split_ops = ARRAY_SIZE(ethtool_plca_ops),
-		.mcgrps = ethtool_nl_mcgrps,
-		.n_mcgrps = ARRAY_SIZE(ethtool_nl_mcgrps),
-	};
+	net->family = (struct genl_family)ETHTOOL_NL_FAMILY_INIT;
+	/* The kernel's value: strict handling from ETHTOOL_MSG_MODULE_GET + 1 on. */
+	net->family.resv_start_op = ETHTOOL_MSG_MODULE_GET + 1;
 	return kfsim_genl_register_family(net->nlk, &net->family);
 }
 

@@ -371,6 +371,28 @@ static int build_with_flags(u8 *buf, u16 family, const char *dev, u32 flags)
 	return len;
 }
 
+/* PHY_INDEX (header type 4) arrived in 6.11: unknown to 6.3, accepted later. */
+static void test_header_phy_index_by_version(void **state)
+{
+	struct fixture *f = *state;
+	struct kfsim_nl_error ack;
+	u8 req[256], reply[4096];
+	long reply_len;
+	int len = build_with_flags(req, FAM, "eth0", 1);
+
+	req[len - 6] = ETHTOOL_A_HEADER_PHY_INDEX;	/* the FLAGS attribute becomes PHY_INDEX 1 */
+	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), -EINVAL);
+	assert_string_equal(ack.msg, "Unknown attribute type");
+	assert_int_equal(ack.offs, 16 + 4 + 4 + 12);
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 11, 0));
+	assert_int_equal(send_for_ack(f, req, len, &ack, reply, &reply_len), 0);
+	assert_int_equal(reply_len, 100);
+	/* PHY_INDEX 0 breaks the generated policy's minimum of 1. */
+	req[len - 4] = 0;
+	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), -ERANGE);
+	assert_string_equal(ack.msg, "integer out of range");
+}
+
 static void test_header_flags(void **state)
 {
 	struct fixture *f = *state;
@@ -663,6 +685,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wrong_lengths_and_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_phy_index_by_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phy_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enabled_read_as_u32_before_6_6, setup, teardown),

@@ -37,35 +37,49 @@ static const char *plca_reg_name(int mmd, int addr)
 	return "vendor";
 }
 
-/* The request's attributes as "NODE_ID = 2\l..." (DOT left-justified lines). */
+/* Append @str to @text for a DOT double-quoted string: '"' and '\\' escaped. */
+static size_t dot_escape(char *text, size_t used, size_t size, const char *str)
+{
+	for (; *str && used + 2 < size; str++) {
+		if (*str == '"' || *str == '\\')
+			text[used++] = '\\';
+		text[used++] = *str;
+	}
+	text[used] = '\0';
+	return used;
+}
+
+/* The request's attributes in message order as "NODE_ID = 2\l..." (DOT left-justified lines). */
 static int describe_request(const u8 *req, size_t len, char *text, size_t size)
 {
+	struct kfsim_plca_reply parsed;
 	struct nlmsghdr nlh;
-	size_t off = NLMSG_HDRLEN + GENL_HDRLEN, used = 0;
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN, used;
 
-	if (len < off)
-		return -EINVAL;
+	if (kfsim_ethtool_plca_parse(req, len, &parsed))
+		return -EINVAL;	/* also checks every length the walk below relies on */
 	memcpy(&nlh, req, sizeof(nlh));
-	if (nlh.nlmsg_len > len || nlh.nlmsg_len < off)
-		return -EINVAL;
-	used += snprintf(text, size, "genl cmd %u, %u bytes\\l", req[NLMSG_HDRLEN], nlh.nlmsg_len);
-	while (off + NLA_HDRLEN <= nlh.nlmsg_len && used < size) {
+	used = snprintf(text, size, "genl cmd %u, %u bytes\\l", parsed.cmd, nlh.nlmsg_len);
+	while (off + NLA_HDRLEN <= nlh.nlmsg_len && used + 64 < size) {
 		struct nlattr nla;
-		u32 value = 0;
+		int type;
 
 		memcpy(&nla, req + off, sizeof(nla));
-		if (nla.nla_len < NLA_HDRLEN || off + nla.nla_len > nlh.nlmsg_len)
-			return -EINVAL;
-		if (nla_type(&nla) == ETHTOOL_A_PLCA_HEADER) {
-			used += snprintf(text + used, size - used, "HEADER { DEV_NAME \\\"%.*s\\\" }\\l",
-					 (int)min((size_t)IFNAMSIZ, (size_t)(nla.nla_len > 8 ? nla.nla_len - 9 : 0)),
-					 (const char *)req + off + 8);
-		} else {
-			memcpy(&value, req + off + NLA_HDRLEN, min((size_t)4, (size_t)nla.nla_len - NLA_HDRLEN));
-			if (nla.nla_len == NLA_HDRLEN + 1)
-				value &= 0xff;
+		type = nla.nla_type & NLA_TYPE_MASK;
+		if (type == ETHTOOL_A_PLCA_HEADER) {
+			used += snprintf(text + used, size - used, "HEADER {");
+			if (parsed.ifindex)
+				used += snprintf(text + used, size - used, " DEV_INDEX %d",
+						 parsed.ifindex);
+			if (parsed.devname[0]) {
+				used += snprintf(text + used, size - used, " DEV_NAME \\\"");
+				used = dot_escape(text, used, size - 32, parsed.devname);
+				used += snprintf(text + used, size - used, "\\\"");
+			}
+			used += snprintf(text + used, size - used, " }\\l");
+		} else if (type > ETHTOOL_A_PLCA_HEADER && type <= ETHTOOL_A_PLCA_MAX) {
 			used += snprintf(text + used, size - used, "%s = %u (%s)\\l",
-					 plca_attr_name(nla_type(&nla)), value,
+					 plca_attr_name(type), parsed.value[type],
 					 nla.nla_len == NLA_HDRLEN + 1 ? "u8" : "u32");
 		}
 		off += NLA_ALIGN(nla.nla_len);
@@ -77,13 +91,14 @@ int kfsim_plca_set_dot(FILE *out, const char *command, const void *req, size_t l
 		       const struct kfsim_nl_error *ack, const struct phy_device *phydev,
 		       unsigned long log_from, int nr_notifications)
 {
-	char attrs[1024];
+	char attrs[1024], label[512];
 	unsigned long first = log_from, last = phydev ? phydev->mdio_logged : 0;
 	const char *prev = "phylib";
 	char kver[16];
 
 	if (describe_request(req, len, attrs, sizeof(attrs)))
 		return -EINVAL;
+	dot_escape(label, 0, sizeof(label), command);
 	if (last - first > KFSIM_PHY_WRITE_LOG)
 		first = last - KFSIM_PHY_WRITE_LOG;
 	fprintf(out, "digraph plca_set {\n"
@@ -93,7 +108,7 @@ int kfsim_plca_set_dot(FILE *out, const char *command, const void *req, size_t l
 		     "\tsubgraph cluster_user { label=\"user space\"; style=dashed;\n"
 		     "\t\tcli [label=\"%s\", fillcolor=\"#fff4d6\"];\n"
 		     "\t\treq [label=\"netlink request\\n%s\", fillcolor=\"#fff4d6\"];\n"
-		     "\t}\n", command, attrs);
+		     "\t}\n", label, attrs);
 	fprintf(out, "\tsubgraph cluster_kernel { label=\"kfsim in-process kernel (Linux %s semantics)\"; style=dashed;\n"
 		     "\t\tgenl [label=\"genetlink: family \\\"ethtool\\\", op PLCA_SET_CFG\\nGENL_UNS_ADMIN_PERM, strict policy:\\nENABLED 0..1, NODE_ID 0..255, NODE_CNT 1..255,\\nTO_TMR/BURST_CNT/BURST_TMR 0..255\"];\n"
 		     "\t\tethnl [label=\"ethnl_set_plca()\\nall fields -1, then the attributes present\"];\n"

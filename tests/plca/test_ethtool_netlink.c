@@ -593,6 +593,36 @@ static void test_dump_skips_devices_without_plca(void **state)
 	assert_int_equal(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
 }
 
+/* The DOT drawing of a SET: what the run did, with names escaped for DOT. */
+static void test_set_dot(void **state)
+{
+	static const struct kfsim_plca_attr attrs[] = { { ETHTOOL_A_PLCA_NODE_ID, 7 } };
+	struct fixture *f = *state;
+	struct phy_device *phydev = dev_get_by_name(f->net, "eth2")->phydev;
+	unsigned long log_from = phydev->mdio_logged;
+	struct kfsim_nl_error ack;
+	char *text = NULL;
+	size_t text_len = 0;
+	u8 req[256];
+	int len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", attrs, 1);
+	FILE *out;
+
+	assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), 0);
+	out = open_memstream(&text, &text_len);
+	assert_int_equal(kfsim_plca_set_dot(out, "say \"hi\"", req, len, &ack, phydev, log_from, 1), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "say \\\"hi\\\""));
+	assert_non_null(strstr(text, "NODE_ID = 7 (u32)"));
+	assert_non_null(strstr(text, "0xCA02 CTRL1|0x08FF → 0x0807"));
+	assert_non_null(strstr(text, "PLCA_NTF"));
+	free(text);
+	/* Not a PLCA request: nothing drawn. */
+	out = open_memstream(&text, &text_len);
+	assert_int_equal(kfsim_plca_set_dot(out, "x", req, 10, &ack, phydev, log_from, 0), -EINVAL);
+	fclose(out);
+	free(text);
+}
+
 /* The same invalid requests to kfsim and to the running kernel give the same answer. */
 static void test_same_answers_as_running_kernel(void **state)
 {
@@ -690,6 +720,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_phy_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enabled_read_as_u32_before_6_6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dump_skips_devices_without_plca, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_dot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_answers_as_running_kernel, setup, teardown),
 	};
 

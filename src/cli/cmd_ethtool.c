@@ -348,7 +348,7 @@ out:
 
 static int ethtool_main(int argc, char **argv)
 {
-	struct kfsim_plca_attr attrs[16];
+	struct kfsim_plca_attr attrs[6];
 	struct ethtool_opts opts = {};
 	int nr_attrs = 0, ret;
 
@@ -362,11 +362,7 @@ static int ethtool_main(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (opts.cmd == ETHTOOL_MSG_PLCA_SET_CFG) {
-		if (opts.nr_params > 12) {
-			fprintf(stderr, "ethtool (--set-plca-cfg): duplicate parameter '%s'\n",
-				opts.params[12]);
-			return 1;
-		}
+		/* At most one attribute per known parameter: duplicates are refused first. */
 		if (parse_set_params(&opts, attrs, &nr_attrs))
 			return 1;
 	} else if (opts.nr_params) {

@@ -4,8 +4,8 @@
 
 /*
  * PLCA configuration end to end: simulated network devices with their PHYs, the ethtool
- * netlink PLCA family of kfsim's in-process kernel, and the netlink socket a program uses to
- * talk to it.
+ * netlink PLCA family registered with kfsim's in-process netlink kernel (<kfsim/netlink.h>),
+ * and the user side ethtool uses to talk to it or to the running kernel.
  *
  * A struct kfsim_plca_net stands for one network namespace: its devices (name, ifindex,
  * attached PHY), the mixing segments their PHYs share, whether phylib registered its
@@ -13,6 +13,9 @@
  * handled as the kernel handles it (Linux 6.3 semantics, kernel version from
  * kfsim_kernel_version()): strict attribute validation against the ethtool policies,
  * device lookup by name or index, the PHY checks, the reply rules, the monitor notification.
+ *
+ * The ethtool ids below are macros with the uapi's names (the 6.1 uapi headers Debian ships
+ * have no PLCA): do not include <linux/ethtool_netlink.h> in the same translation unit.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,8 +24,12 @@
 #include <kfsim/phy.h>
 #include <kfsim/types.h>
 
+#ifndef IFNAMSIZ
 #define IFNAMSIZ 16
+#endif
+#ifndef ALTIFNAMSIZ
 #define ALTIFNAMSIZ 128
+#endif
 
 /* ethtool genetlink family (include/uapi/linux/ethtool_netlink.h, Linux 6.3). */
 #define ETHTOOL_GENL_NAME "ethtool"
@@ -216,10 +223,13 @@ int kfsim_ethtool_plca_parse(const void *msg, size_t len, struct kfsim_plca_repl
 struct kfsim_ethtool_chan;
 
 /**
- * kfsim_ethtool_chan_inproc() - a channel to the in-process kernel of @net
+ * kfsim_ethtool_chan_inproc() - a channel to the in-process kernel of @net, with the ethtool
+ * family resolved by name as on the running kernel
  * @cap_net_admin: whether the caller counts as holding CAP_NET_ADMIN
  *
- * Return: the channel, or ERR_PTR(-ENOMEM).
+ * Close the channel before destroying @net.
+ *
+ * Return: the channel, or ERR_PTR(-ENOMEM) or the error of the family lookup.
  */
 struct kfsim_ethtool_chan *kfsim_ethtool_chan_inproc(struct kfsim_plca_net *net,
 						     bool cap_net_admin);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The user side of the ethtool PLCA family: request building, reply parsing, and a channel
+ * The user side of the ethtool PLCA family: request building, reply decoding (the decoder
+ * kfsim-ynl-gen generates from specs/ethtool.yaml), and a channel
  * over kfsim's netlink client — to the in-process kernel or to the running kernel's
  * NETLINK_GENERIC socket.  Requests are byte-for-byte what ethtool (netlink/plca.c) sends:
  * NLM_F_REQUEST|NLM_F_ACK, genl version 1, a header nest (NLA_F_NESTED) holding DEV_NAME,
@@ -14,6 +15,7 @@
 #include <kfsim/err.h>
 #include <kfsim/slab.h>
 #include <kfsim/plca.h>
+#include "ethtool-user.h"
 
 struct kfsim_ethtool_chan {
 	struct kfsim_nl_client *client;
@@ -86,100 +88,51 @@ int kfsim_ethtool_plca_request(void *out, size_t size, u16 family, u8 cmd, u16 n
 	return (int)w.len;
 }
 
-/* Walk attributes; calls @fn for each well-formed one.  -EINVAL on a malformed stream. */
-static int for_each_attr(const u8 *head, size_t len,
-			 int (*fn)(const struct nlattr *nla, const u8 *data, int len, void *ctx),
-			 void *ctx)
+/* The generated decoder's result in kfsim_plca_reply's form (ids as bit numbers). */
+static void copy_reply(struct kfsim_plca_reply *reply, const struct ethtool_plca_get_cfg_rsp *rsp)
 {
-	while (len >= NLA_HDRLEN) {
-		struct nlattr nla;
-		int ret;
+	const struct {
+		int type;
+		bool present;
+		u32 value;
+	} fields[] = {
+		{ ETHTOOL_A_PLCA_VERSION, rsp->_present.version, rsp->version },
+		{ ETHTOOL_A_PLCA_ENABLED, rsp->_present.enabled, rsp->enabled },
+		{ ETHTOOL_A_PLCA_STATUS, rsp->_present.status, rsp->status },
+		{ ETHTOOL_A_PLCA_NODE_CNT, rsp->_present.node_cnt, rsp->node_cnt },
+		{ ETHTOOL_A_PLCA_NODE_ID, rsp->_present.node_id, rsp->node_id },
+		{ ETHTOOL_A_PLCA_TO_TMR, rsp->_present.to_tmr, rsp->to_tmr },
+		{ ETHTOOL_A_PLCA_BURST_CNT, rsp->_present.burst_cnt, rsp->burst_cnt },
+		{ ETHTOOL_A_PLCA_BURST_TMR, rsp->_present.burst_tmr, rsp->burst_tmr },
+	};
 
-		memcpy(&nla, head, sizeof(nla));
-		if (nla.nla_len < NLA_HDRLEN || nla.nla_len > len)
-			return -EINVAL;
-		ret = fn(&nla, head + NLA_HDRLEN, nla.nla_len - NLA_HDRLEN, ctx);
-		if (ret)
-			return ret;
-		if ((size_t)NLA_ALIGN(nla.nla_len) >= len)
-			return 0;
-		head += NLA_ALIGN(nla.nla_len);
-		len -= NLA_ALIGN(nla.nla_len);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if (!fields[i].present)
+			continue;
+		reply->present |= 1u << fields[i].type;
+		reply->value[fields[i].type] = fields[i].value;
 	}
-	return len ? -EINVAL : 0;
+	if (rsp->_present.header && rsp->header) {
+		reply->present |= 1u << ETHTOOL_A_PLCA_HEADER;
+		if (rsp->header->_present.dev_index)
+			reply->ifindex = (int)rsp->header->dev_index;
+		if (rsp->header->_present.dev_name && rsp->header->dev_name)
+			snprintf(reply->devname, sizeof(reply->devname), "%s",
+				 rsp->header->dev_name);
+	}
 }
 
-static u32 get_uint(const u8 *data, int len)
-{
-	u32 value = 0;
-
-	if (len == 1)
-		return data[0];
-	if (len == 2) {
-		u16 v16;
-
-		memcpy(&v16, data, sizeof(v16));
-		return v16;
-	}
-	memcpy(&value, data, sizeof(value));
-	return value;
-}
-
-static int header_attr(const struct nlattr *nla, const u8 *data, int len, void *ctx)
-{
-	struct kfsim_plca_reply *reply = ctx;
-
-	switch (nla->nla_type & NLA_TYPE_MASK) {
-	case ETHTOOL_A_HEADER_DEV_INDEX:
-		if (len != 4)
-			return -EINVAL;
-		reply->ifindex = (int)get_uint(data, len);
-		break;
-	case ETHTOOL_A_HEADER_DEV_NAME:
-		if (len < 1 || len > (int)sizeof(reply->devname) || data[len - 1])
-			return -EINVAL;
-		memcpy(reply->devname, data, len);
-		break;
-	}
-	return 0;
-}
-
-static int plca_attr(const struct nlattr *nla, const u8 *data, int len, void *ctx)
-{
-	struct kfsim_plca_reply *reply = ctx;
-	int type = nla->nla_type & NLA_TYPE_MASK;
-
-	switch (type) {
-	case ETHTOOL_A_PLCA_HEADER:
-		if (for_each_attr(data, len, header_attr, reply))
-			return -EINVAL;
-		reply->present |= 1u << type;
-		return 0;
-	case ETHTOOL_A_PLCA_VERSION:
-		if (len != 2)
-			return -EINVAL;
-		break;
-	case ETHTOOL_A_PLCA_ENABLED:
-	case ETHTOOL_A_PLCA_STATUS:
-		if (len != 1)
-			return -EINVAL;
-		break;
-	case ETHTOOL_A_PLCA_NODE_CNT ... ETHTOOL_A_PLCA_BURST_TMR:
-		if (len != 4)
-			return -EINVAL;
-		break;
-	default:
-		return 0;	/* newer kernels may add attributes */
-	}
-	reply->value[type] = get_uint(data, len);
-	reply->present |= 1u << type;
-	return 0;
-}
-
+/*
+ * Every PLCA message from the kernel (GET_CFG and GET_STATUS replies, PLCA_NTF) carries the
+ * one "plca" attribute set: the generated plca-get-cfg reply decoder reads them all.
+ */
 int kfsim_ethtool_plca_parse(const void *msg, size_t len, struct kfsim_plca_reply *reply)
 {
+	struct ethtool_plca_get_cfg_rsp *rsp;
+	struct kfsim_ynl_error err = {};
 	struct nlmsghdr nlh;
 	struct genlmsghdr genl;
+	int ret;
 
 	memset(reply, 0, sizeof(*reply));
 	if (len < NLMSG_HDRLEN + GENL_HDRLEN)
@@ -189,8 +142,15 @@ int kfsim_ethtool_plca_parse(const void *msg, size_t len, struct kfsim_plca_repl
 		return -EINVAL;
 	memcpy(&genl, (const u8 *)msg + NLMSG_HDRLEN, sizeof(genl));
 	reply->cmd = genl.cmd;
-	return for_each_attr((const u8 *)msg + NLMSG_HDRLEN + GENL_HDRLEN,
-			     nlh.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, plca_attr, reply);
+	rsp = ethtool_plca_get_cfg_rsp_alloc();
+	if (!rsp)
+		return -ENOMEM;
+	ret = ethtool_plca_get_cfg_rsp_parse(rsp, (const u8 *)msg + NLMSG_HDRLEN + GENL_HDRLEN,
+					     nlh.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, &err);
+	if (!ret)
+		copy_reply(reply, rsp);
+	ethtool_plca_get_cfg_rsp_free(rsp);
+	return ret ? -EINVAL : 0;
 }
 
 struct transact_ctx {

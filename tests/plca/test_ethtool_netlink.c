@@ -144,6 +144,15 @@ static void test_get_cfg_golden_bytes(void **state)
 	assert_int_equal(send_for_ack(f, req, len, &ack, reply, &reply_len), 0);
 	assert_int_equal(reply_len, sizeof(want_reply));
 	assert_memory_equal(reply, want_reply, sizeof(want_reply));
+	/* The (generated) decoder is strict about lengths: a 4-byte ENABLED is refused. */
+	{
+		struct kfsim_plca_reply parsed;
+
+		assert_int_equal(kfsim_ethtool_plca_parse(reply, reply_len, &parsed), 0);
+		assert_int_equal(parsed.present, 0x3ee);	/* all but UNSPEC and STATUS */
+		reply[52] = 8;
+		assert_int_equal(kfsim_ethtool_plca_parse(reply, reply_len, &parsed), -EINVAL);
+	}
 	assert_int_equal(pending_notifications(f), 0);
 }
 

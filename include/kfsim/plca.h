@@ -139,7 +139,7 @@ struct kfsim_plca_net *kfsim_plca_net_default(void);
  *        "dev NAME [ifindex N] [phy MODEL] [segment S] [enable on|off] [node-id N]
  *        [node-cnt N] [to-tmr N] [burst-cnt N] [burst-tmr N]"
  *        MODEL is one of oa-tc14, lan8670, ncn26000, tc14-no-p2mp, bad-idm, no-plca; the PLCA
- *        settings are applied through phy_ethtool_set_plca_cfg() in the order given
+ *        settings of a line go to phy_ethtool_set_plca_cfg() as one request
  * @err: receives "LINE: what is wrong" on failure
  * @err_size: size of @err
  *

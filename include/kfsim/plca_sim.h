@@ -24,6 +24,7 @@
 #include <kfsim/types.h>
 
 struct kfsim_trace;
+struct kfsim_plca_net;
 
 #define PLCA_SIM_NS_PER_BT 100
 #define PLCA_SIM_MAX_NODES 255
@@ -349,5 +350,20 @@ int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *ou
  * Return: 0, or the negative errno of the first file that failed.
  */
 int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix);
+
+/**
+ * kfsim_plca_sim_nodes_from_net() - the segment of a kfsim_plca_net (<kfsim/plca.h>) as nodes
+ * @net: the namespace whose PHYs `kfsim ethtool` configures
+ * @dev_name: a device on the wanted segment, or NULL for the first device with a PLCA PHY
+ * @nodes: filled with one node per PLCA-capable PHY on that segment, in ifindex order, each
+ *         with the settings phy_ethtool_get_plca_cfg() reports (load and position left 0)
+ * @max: room in @nodes
+ * @names: NULL, or room for @max device names
+ *
+ * Return: the number of nodes; -ENODEV when the device does not exist or has no PLCA PHY;
+ * -E2BIG when more than @max PHYs share the segment.
+ */
+int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_name,
+				  struct plca_sim_node_cfg *nodes, u32 max, char (*names)[16]);
 
 #endif /* KFSIM_PLCA_SIM_H */

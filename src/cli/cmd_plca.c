@@ -11,6 +11,7 @@
 
 #include <kfsim/err.h>
 #include <kfsim/json.h>
+#include <kfsim/plca.h>
 #include <kfsim/plca_sim.h>
 #include <kfsim/slab.h>
 #include <kfsim/trace_event.h>
@@ -26,11 +27,15 @@ struct plca_opts {
 	const char *trace;
 	const char *csv;
 	const char *svg_prefix;
+	const char *config; /* build the segment from these PHYs ("builtin": kfsim ethtool's) */
+	const char *dev;    /* ... the segment of this device */
+	const char *segment_opt; /* an option that --config replaces, if given */
 };
 
 static void plca_help(void)
 {
-	printf("Usage: kfsim plca sim [options] [--json] [--trace FILE]\n"
+	printf("Usage: kfsim plca sim [options] [--json] [--trace FILE] [--config FILE [--dev "
+	       "NAME]]\n"
 	       "       kfsim plca sweep [options] [--json] [--csv FILE] [--svg-prefix P]\n\n"
 	       "Simulate a 10BASE-T1S multidrop segment (IEEE 802.3cg): PLCA (Clause 148) over\n"
 	       "CSMA/CD, or plain CSMA/CD.  'sim' prints throughput, latency, collisions,\n"
@@ -51,6 +56,11 @@ static void plca_help(void)
 	       "  --json             one JSON document on stdout\n"
 	       "  --trace FILE       (sim) Perfetto/Chrome trace of beacons, TOs, frames, "
 	       "collisions\n"
+	       "  --config FILE      (sim) nodes and PLCA settings from the PHYs of a 'kfsim "
+	       "ethtool\n"
+	       "                     --config' file, or 'builtin' for kfsim ethtool's built-in\n"
+	       "                     devices; replaces --nodes, --mode, --to-tmr, --burst-*\n"
+	       "  --dev NAME         (sim, with --config) the segment of this device's PHY\n"
 	       "  --csv FILE         (sweep) results as CSV\n"
 	       "  --svg-prefix P     (sweep) write P-throughput.svg and P-latency.svg\n");
 }
@@ -138,6 +148,8 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 		{"trace", required_argument, NULL, 'T'},
 		{"csv", required_argument, NULL, 'c'},
 		{"svg-prefix", required_argument, NULL, 'p'},
+		{"config", required_argument, NULL, 'C'},
+		{"dev", required_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt, nodes = 8;
@@ -160,6 +172,23 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		int ret = 0;
 
+		switch (opt) {
+		case 'n':
+			o->segment_opt = "--nodes";
+			break;
+		case 'm':
+			o->segment_opt = "--mode";
+			break;
+		case 't':
+			o->segment_opt = "--to-tmr";
+			break;
+		case 'b':
+			o->segment_opt = "--burst-cnt";
+			break;
+		case 'B':
+			o->segment_opt = "--burst-tmr";
+			break;
+		}
 		switch (opt) {
 		case 'n':
 			ret = parse_int_opt("--nodes", optarg, 1, PLCA_SIM_MAX_NODES, &nodes);
@@ -212,6 +241,21 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 				return kfsim_cli_usage(CMD, "--trace is an option of 'plca sim'");
 			o->trace = optarg;
 			break;
+		case 'C':
+		case 'D':
+			if (sweep)
+				return kfsim_cli_usage(CMD, "%s is an option of 'plca sim'",
+						       opt == 'C' ? "--config" : "--dev");
+			if (!*optarg)
+				return kfsim_cli_usage(
+					CMD, "invalid value '' for %s: expected a %s",
+					opt == 'C' ? "--config" : "--dev",
+					opt == 'C' ? "file name or 'builtin'" : "device name");
+			if (opt == 'C')
+				o->config = optarg;
+			else
+				o->dev = optarg;
+			break;
 		case 'c':
 		case 'p':
 			if (!sweep)
@@ -230,6 +274,12 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 	}
 	if (optind < argc)
 		return kfsim_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (o->config && o->segment_opt)
+		return kfsim_cli_usage(CMD,
+				       "%s does not go with --config: the PHYs' settings are used",
+				       o->segment_opt);
+	if (o->dev && !o->config)
+		return kfsim_cli_usage(CMD, "--dev needs --config");
 	o->seg.nr_nodes = (u32)nodes;
 	return 0;
 }
@@ -244,10 +294,14 @@ static void json_config(struct kfsim_json *json, const struct plca_opts *o)
 	kfsim_json_key(json, "config");
 	kfsim_json_object_begin(json);
 	kfsim_json_kv_uint(json, "nodes", o->seg.nr_nodes);
-	kfsim_json_kv_string(json, "mode", mode_text(o->seg.mode));
-	kfsim_json_kv_int(json, "to_tmr", o->seg.to_tmr);
-	kfsim_json_kv_int(json, "burst_cnt", o->seg.burst_cnt);
-	kfsim_json_kv_int(json, "burst_tmr", o->seg.burst_tmr);
+	if (o->config) {
+		kfsim_json_kv_string(json, "from", o->config);
+	} else {
+		kfsim_json_kv_string(json, "mode", mode_text(o->seg.mode));
+		kfsim_json_kv_int(json, "to_tmr", o->seg.to_tmr);
+		kfsim_json_kv_int(json, "burst_cnt", o->seg.burst_cnt);
+		kfsim_json_kv_int(json, "burst_tmr", o->seg.burst_tmr);
+	}
 	kfsim_json_kv_string(json, "load",
 			     o->seg.load == PLCA_SIM_LOAD_SATURATED ? "saturated"
 			     : o->seg.load == PLCA_SIM_LOAD_POISSON ? "poisson"
@@ -283,7 +337,7 @@ static double node_mbps(const struct plca_sim_node_stats *st, u64 now)
 }
 
 static void json_sim(struct plca_sim *sim, const struct plca_opts *o,
-		     const struct plca_sim_report *rep)
+		     const struct plca_sim_report *rep, char (*names)[16])
 {
 	struct kfsim_json json;
 
@@ -300,6 +354,8 @@ static void json_sim(struct plca_sim *sim, const struct plca_opts *o,
 		kfsim_plca_sim_get_plca_cfg(sim, i, &cfg);
 		kfsim_json_object_begin(&json);
 		kfsim_json_kv_uint(&json, "node", i);
+		if (names)
+			kfsim_json_kv_string(&json, "dev", names[i]);
 		kfsim_json_kv_bool(&json, "plca", cfg.enabled && cfg.node_id < 255);
 		kfsim_json_kv_int(&json, "node_id", cfg.node_id);
 		kfsim_json_kv_double(&json, "throughput_mbps", node_mbps(&st, rep->now_ns));
@@ -339,15 +395,25 @@ static void json_sim(struct plca_sim *sim, const struct plca_opts *o,
 }
 
 static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
-		      const struct plca_sim_report *rep)
+		      const struct plca_sim_report *rep, char (*names)[16])
 {
-	printf("10BASE-T1S segment: %u nodes, %s, to_tmr %d BT, burst %d/%d BT, payload %u-%u B, "
-	       "%llu ms, seed %llu\n\n",
-	       o->seg.nr_nodes, mode_text(o->seg.mode), o->seg.to_tmr, o->seg.burst_cnt,
-	       o->seg.burst_tmr, o->seg.payload_min, o->seg.payload_max,
-	       (unsigned long long)o->duration_ms, (unsigned long long)o->seed);
-	printf("node  id   Mb/s   lat mean us    p99 us    max us  collisions (phys/logic)  "
-	       "defer   TO use  sent/dropped/queued\n");
+	if (names)
+		printf("10BASE-T1S segment: %u nodes from %s (PLCA settings as their PHYs report "
+		       "them), payload %u-%u B, %llu ms, seed %llu\n\n",
+		       o->seg.nr_nodes,
+		       strcmp(o->config, "builtin") ? o->config
+						    : "kfsim ethtool's built-in devices",
+		       o->seg.payload_min, o->seg.payload_max, (unsigned long long)o->duration_ms,
+		       (unsigned long long)o->seed);
+	else
+		printf("10BASE-T1S segment: %u nodes, %s, to_tmr %d BT, burst %d/%d BT, payload "
+		       "%u-%u B, %llu ms, seed %llu\n\n",
+		       o->seg.nr_nodes, mode_text(o->seg.mode), o->seg.to_tmr, o->seg.burst_cnt,
+		       o->seg.burst_tmr, o->seg.payload_min, o->seg.payload_max,
+		       (unsigned long long)o->duration_ms, (unsigned long long)o->seed);
+	printf("%snode  id   Mb/s   lat mean us    p99 us    max us  collisions (phys/logic)  "
+	       "defer   TO use  sent/dropped/queued\n",
+	       names ? "dev   " : "");
 	for (u32 i = 0; i < kfsim_plca_sim_nr_nodes(sim); i++) {
 		struct plca_sim_node_stats st;
 		struct phy_plca_cfg cfg;
@@ -359,6 +425,8 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 			snprintf(id, sizeof(id), "%d", cfg.node_id);
 		else
 			snprintf(id, sizeof(id), "csma");
+		if (names)
+			printf("%-6s", names[i]);
 		if (st.tos)
 			snprintf(to_use, sizeof(to_use), "%5.1f %%", 100.0 * st.tos_used / st.tos);
 		else
@@ -373,9 +441,9 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 		       (unsigned long long)(st.dropped_attempts + st.dropped_queue + st.lost_fault),
 		       (unsigned long long)st.queued);
 	}
-	printf("total     %6.3f %12.1f %9.1f %9.1f %11llu\n", rep->throughput_mbps,
-	       rep->lat_mean_ns / 1e3, rep->lat_p99_ns / 1e3, rep->lat_max_ns / 1e3,
-	       (unsigned long long)rep->collisions);
+	printf("%stotal     %6.3f %12.1f %9.1f %9.1f %11llu\n", names ? "      " : "",
+	       rep->throughput_mbps, rep->lat_mean_ns / 1e3, rep->lat_p99_ns / 1e3,
+	       rep->lat_max_ns / 1e3, (unsigned long long)rep->collisions);
 	printf("\ngoodput %.3f Mb/s, wire carrying frames %.1f %%, Jain's fairness %.4f, "
 	       "%llu PLCA cycles, %llu events\n",
 	       rep->goodput_mbps, rep->utilisation * 100, rep->jain,
@@ -386,26 +454,78 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 	}
 }
 
-static int plca_sim_cmd(const struct plca_opts *o)
+/* The nodes from the PHYs of a kfsim ethtool configuration, with the command line's load. */
+static int nodes_from_config(const struct plca_opts *o, struct plca_sim_node_cfg *nodes,
+			     char (*names)[16], int *status)
 {
-	struct plca_sim_node_cfg *nodes = kcalloc(o->seg.nr_nodes, sizeof(*nodes), GFP_KERNEL);
+	struct kfsim_plca_net *net;
+	char err[256] = "";
+	int nr;
+
+	if (!strcmp(o->config, "builtin"))
+		net = kfsim_plca_net_default();
+	else
+		net = kfsim_plca_net_load(o->config, err, sizeof(err));
+	if (IS_ERR_OR_NULL(net)) {
+		*status = kfsim_cli_fail(CMD, net ? (int)PTR_ERR(net) : -ENOMEM, "%s: %s",
+					 o->config, *err ? err : "cannot build the devices");
+		return -1;
+	}
+	nr = kfsim_plca_sim_nodes_from_net(net, o->dev, nodes, PLCA_SIM_MAX_NODES, names);
+	kfsim_plca_net_destroy(net);
+	if (nr < 0) {
+		*status = kfsim_cli_fail(CMD, nr, "%s: %s has no PHY with PLCA settings", o->config,
+					 o->dev ? o->dev : "no device");
+		return -1;
+	}
+	for (int i = 0; i < nr; i++) {
+		nodes[i].position_m = nr > 1 ? o->seg.length_m * i / (nr - 1) : 0;
+		nodes[i].load = o->seg.load;
+		nodes[i].interval_us = o->seg.interval_us;
+		nodes[i].payload_min = o->seg.payload_min;
+		nodes[i].payload_max = o->seg.payload_max;
+	}
+	return nr;
+}
+
+static int plca_sim_cmd(struct plca_opts *o)
+{
+	struct plca_sim_node_cfg *nodes = kcalloc(PLCA_SIM_MAX_NODES, sizeof(*nodes), GFP_KERNEL);
+	char(*names)[16] = kcalloc(PLCA_SIM_MAX_NODES, sizeof(*names), GFP_KERNEL);
 	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = o->seg.nr_nodes, .seed = o->seed};
 	struct plca_sim_report rep;
 	struct kfsim_trace trace;
 	struct plca_sim *sim;
-	int ret;
+	int ret, status;
 
-	if (!nodes)
+	if (!nodes || !names) {
+		kfree(nodes);
+		kfree(names);
 		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for %u nodes", o->seg.nr_nodes);
-	ret = kfsim_plca_segment_nodes(&o->seg, nodes);
+	}
+	if (o->config) {
+		ret = nodes_from_config(o, nodes, names, &status);
+		if (ret < 0) {
+			kfree(nodes);
+			kfree(names);
+			return status;
+		}
+		cfg.nr_nodes = o->seg.nr_nodes = (u32)ret;
+		ret = 0;
+	} else {
+		ret = kfsim_plca_segment_nodes(&o->seg, nodes);
+	}
 	sim = ret ? ERR_PTR(ret) : kfsim_plca_sim_create(&cfg);
 	kfree(nodes);
-	if (IS_ERR(sim))
+	if (IS_ERR(sim)) {
+		kfree(names);
 		return kfsim_cli_fail(CMD, (int)PTR_ERR(sim), "cannot build the segment");
+	}
 	if (o->trace) {
 		ret = kfsim_trace_open(&trace, o->trace);
 		if (ret) {
 			kfsim_plca_sim_destroy(sim);
+			kfree(names);
 			return kfsim_cli_fail(CMD, ret, "cannot create trace file '%s'", o->trace);
 		}
 		kfsim_plca_sim_set_trace(sim, &trace, 1);
@@ -413,10 +533,11 @@ static int plca_sim_cmd(const struct plca_opts *o)
 	kfsim_plca_sim_run_until(sim, o->duration_ms * 1000000);
 	kfsim_plca_sim_report(sim, &rep);
 	if (o->json)
-		json_sim(sim, o, &rep);
+		json_sim(sim, o, &rep, o->config ? names : NULL);
 	else
-		print_sim(sim, o, &rep);
+		print_sim(sim, o, &rep, o->config ? names : NULL);
 	kfsim_plca_sim_destroy(sim);
+	kfree(names);
 	if (o->trace) {
 		ret = kfsim_trace_close(&trace);
 		if (ret)

@@ -245,6 +245,7 @@ void seg_crs_drop(struct plca_sim *sim);
 void seg_on_timer(struct plca_sim *sim, u32 arg);
 void seg_on_status_timer(struct plca_sim *sim);
 void seg_pending_changed(struct plca_sim *sim);
+void seg_eval_due(struct plca_sim *sim);
 void seg_reconfigure(struct plca_sim *sim);
 void seg_presync(struct plca_sim *sim);
 

@@ -238,7 +238,9 @@ void mac_collision(struct plca_sim *sim, u32 node, bool jam_pending)
 	r = kfsim_prandom_below(&sim->rnd, 1u << min_t(u32, n->attempts, PLCA_SIM_BACKOFF_LIMIT));
 	n->backoff_end = jam_end + (u64)r * BT(PLCA_SIM_SLOT_BT);
 	if (rs_active(n) && n->ds == DS_DELAY_PENDING && n->backoff_end <= n->rs_due) {
-		n->mac = MAC_DEFER;
+		n->mac = MAC_DEFER;	/* deferring to the RS's carrier from the backoff's end */
+		n->deferred_this_attempt = true;
+		n->st.deferrals++;
 		bus_cancel(sim, node, EV_MAC);
 		return;
 	}

@@ -38,11 +38,17 @@ static bool rs_pending(const struct bus_node *n)
 	return n->ds == DS_HOLD || n->ds == DS_PENDING;
 }
 
+/*
+ * Arm the cycle's one timer.  The TO decision (SEGT_TO_EVAL) is not queued: it is due "after
+ * every other event of this instant", which the event loop checks after each event
+ * (seg_eval_due()), saving a heap round trip per transmit opportunity.
+ */
 static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 {
 	sim->seg.gen++;
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
-	bus_schedule(sim, t, what == SEGT_TO_EVAL ? 2 : 0, 0, EV_SEG, what);
+	if (what != SEGT_TO_EVAL)
+		bus_schedule(sim, t, 0, 0, EV_SEG, what);
 }
 
 static void seg_cancel(struct plca_sim *sim)
@@ -443,6 +449,12 @@ static void next_to(struct plca_sim *sim)
 	begin_to(sim);
 }
 
+void seg_eval_due(struct plca_sim *sim)
+{
+	if (sim->seg.eval_pending)
+		to_eval(sim);
+}
+
 void seg_pending_changed(struct plca_sim *sim)
 {
 	seg_materialise(sim);
@@ -450,10 +462,6 @@ void seg_pending_changed(struct plca_sim *sim)
 
 void seg_on_timer(struct plca_sim *sim, u32 what)
 {
-	if (what == SEGT_TO_EVAL) {
-		to_eval(sim);
-		return;
-	}
 	seg_materialise(sim);
 }
 

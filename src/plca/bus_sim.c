@@ -169,9 +169,19 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 {
 	if (t_ns < sim->now)
 		return -EINVAL;
-	while (!sim->oom && sim->heap_len && (sim->heap[0].key >> 2) <= t_ns) {
-		struct bus_event ev = heap_pop(sim);
+	for (;;) {
+		struct bus_event ev;
 
+		/* the TO decision comes after every other event of its instant */
+		if (sim->seg.eval_pending && sim->now <= t_ns &&
+		    (!sim->heap_len || (sim->heap[0].key >> 2) > sim->now)) {
+			sim->events++;
+			seg_eval_due(sim);
+			continue;
+		}
+		if (sim->oom || !sim->heap_len || (sim->heap[0].key >> 2) > t_ns)
+			break;
+		ev = heap_pop(sim);
 		if (ev_stale(sim, &ev))
 			continue;
 		sim->now = ev.key >> 2;

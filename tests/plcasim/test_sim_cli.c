@@ -187,6 +187,26 @@ static void test_bad_command_lines(void **state)
 	assert_usage_error(&r, "unexpected argument 'extra'");
 }
 
+static void test_sim_from_ethtool_devices(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "plca", "sim", "--config", "builtin", "--duration", "20");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "3 nodes from kfsim ethtool's built-in devices"));
+	assert_non_null(strstr(r.out, "\neth0 "));
+	assert_non_null(strstr(r.out, "\neth2     2 csma"));
+	cli_result_free(&r);
+	RUN(&r, "plca", "sim", "--config", "builtin", "--nodes", "4");
+	assert_usage_error(&r, "--nodes does not go with --config");
+	RUN(&r, "plca", "sim", "--dev", "eth0");
+	assert_usage_error(&r, "--dev needs --config");
+	RUN(&r, "plca", "sim", "--config", "builtin", "--dev", "eth3");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-ENODEV: builtin: eth3 has no PHY with PLCA settings"));
+	cli_result_free(&r);
+}
+
 static void test_runtime_failure(void **state)
 {
 	struct cli_result r;
@@ -207,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_sweep_files),
 		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_sim_from_ethtool_devices),
 		cmocka_unit_test(test_runtime_failure),
 	};
 

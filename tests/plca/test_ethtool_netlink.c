@@ -691,15 +691,19 @@ static void test_same_answers_as_running_kernel(void **state)
 		assert_int_equal(ours.policy_len, theirs.policy_len);
 		assert_memory_equal(ours.policy, theirs.policy, ours.policy_len);
 	}
-	/* A header FLAGS value outside ETHTOOL_FLAGS_BASIC. */
-	{
+	/* A header FLAGS value outside ETHTOOL_FLAGS_BASIC; PHY_INDEX 0 (6.11+ policy: min 1). */
+	for (int phy_index = 0; phy_index < 2; phy_index++) {
 		struct kfsim_nl_error ours, theirs;
 		u8 req[256];
-		int len = build_with_flags(req, kfsim_ethtool_chan_family(inproc), "lo",
-					   ETHTOOL_FLAG_STATS);
+		u32 value = phy_index ? 0 : ETHTOOL_FLAG_STATS;
+		int len = build_with_flags(req, kfsim_ethtool_chan_family(inproc), "lo", value);
 
+		if (phy_index)
+			req[len - 6] = ETHTOOL_A_HEADER_PHY_INDEX;
 		assert_int_equal(kfsim_ethtool_chan_transact(inproc, req, len, NULL, NULL, &ours), 0);
-		len = build_with_flags(req, kfsim_ethtool_chan_family(kernel), "lo", ETHTOOL_FLAG_STATS);
+		len = build_with_flags(req, kfsim_ethtool_chan_family(kernel), "lo", value);
+		if (phy_index)
+			req[len - 6] = ETHTOOL_A_HEADER_PHY_INDEX;
 		assert_int_equal(kfsim_ethtool_chan_transact(kernel, req, len, NULL, NULL, &theirs), 0);
 		assert_int_equal(ours.error, theirs.error);
 		assert_string_equal(ours.msg, theirs.msg);

@@ -156,6 +156,41 @@ static void test_get_cfg_golden_bytes(void **state)
 	assert_int_equal(pending_notifications(f), 0);
 }
 
+/* SET_CFG and GET_STATUS requests, byte for byte, as ethtool sends them. */
+static void test_set_and_status_request_bytes(void **state)
+{
+	u8 want_set[] = {
+		0x3c, 0, 0, 0, 0, 0, 0x05, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+		0x28, 0x01, 0, 0,
+		0x10, 0, 0x01, 0x80, 0x09, 0, 0x02, 0, 'e', 't', 'h', '2', 0, 0, 0, 0,
+		0x05, 0, 0x03, 0, 0x01, 0, 0, 0,	/* enable on: u8, 3 zero pad bytes */
+		0x08, 0, 0x06, 0, 0x02, 0, 0, 0,	/* node-id 2 */
+		0x08, 0, 0x07, 0, 0x20, 0, 0, 0,	/* to-tmr 0x20: command-line order kept */
+	};
+	u8 want_status[] = {
+		0x24, 0, 0, 0, 0, 0, 0x05, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+		0x29, 0x01, 0, 0,
+		0x10, 0, 0x01, 0x80, 0x09, 0, 0x02, 0, 'e', 't', 'h', '1', 0, 0, 0, 0,
+	};
+	static const struct kfsim_plca_attr attrs[] = {
+		{ ETHTOOL_A_PLCA_ENABLED, 1 }, { ETHTOOL_A_PLCA_NODE_ID, 2 },
+		{ ETHTOOL_A_PLCA_TO_TMR, 0x20 },
+	};
+	u8 req[256];
+
+	memcpy(want_set + 4, &FAM, 2);
+	memcpy(want_status + 4, &FAM, 2);
+	assert_int_equal(build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", attrs, 3), sizeof(want_set));
+	assert_memory_equal(req, want_set, sizeof(want_set));
+	assert_int_equal(build(req, ETHTOOL_MSG_PLCA_GET_STATUS, "eth1", NULL, 0),
+			 sizeof(want_status));
+	assert_memory_equal(req, want_status, sizeof(want_status));
+	/* A buffer too small for the request: -EMSGSIZE, nothing half-built returned. */
+	assert_int_equal(kfsim_ethtool_plca_request(req, 40, FAM, ETHTOOL_MSG_PLCA_SET_CFG,
+						    NLM_F_REQUEST | NLM_F_ACK, 1, "eth2", 0,
+						    attrs, 3), -EMSGSIZE);
+}
+
 static void test_get_status_and_ack_bytes(void **state)
 {
 	static const u8 want_tail[] = { 0x05, 0, 0x04, 0, 0x01, 0, 0, 0 };
@@ -212,6 +247,19 @@ static void test_set_notifies_monitor(void **state)
 	assert_int_equal(n, 100);
 	assert_int_equal(kfsim_ethtool_plca_parse(msg, n, &ntf), 0);
 	assert_int_equal(ntf.cmd, ETHTOOL_MSG_PLCA_NTF);
+	{
+		/* Byte for byte a GET_CFG reply, but cmd 41, portid 0, the broadcast seq. */
+		u8 get[256], reply[4096];
+		struct kfsim_nl_error get_ack;
+		long reply_len = 0;
+		int get_len = build(get, ETHTOOL_MSG_PLCA_GET_CFG, "eth2", NULL, 0);
+
+		assert_int_equal(send_for_ack(f, get, get_len, &get_ack, reply, &reply_len), 0);
+		assert_int_equal(reply_len, n);
+		assert_memory_equal(reply + 20, msg + 20, n - 20);
+		assert_int_equal(reply[16], ETHTOOL_MSG_PLCA_GET_CFG_REPLY);
+		assert_int_equal(msg[16], ETHTOOL_MSG_PLCA_NTF);
+	}
 	assert_int_equal(ntf.value[ETHTOOL_A_PLCA_NODE_ID], 2);
 	assert_int_equal(ntf.value[ETHTOOL_A_PLCA_ENABLED], 1);
 	/* The same SET again changes nothing and still notifies, with the next sequence. */
@@ -719,6 +767,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_get_cfg_golden_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_and_status_request_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_get_status_and_ack_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_notifies_monitor, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_without_attributes_is_silent, setup, teardown),

@@ -151,7 +151,8 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 		return 0;
 	ret = phy_ethtool_set_plca_cfg(dev->phydev, &cfg, &extack);
 	if (ret)
-		return fail(ctx, ret, "%s: %s", name, extack._msg ? extack._msg : "PLCA settings rejected");
+		return fail(ctx, ret, "%s: %s%s", name, extack._msg ? extack._msg :
+			    "PLCA settings rejected: -", extack._msg ? "" : kfsim_errname(ret));
 	dev->phydev->mdio_writes = dev->phydev->mdio_logged = 0;
 	return 0;
 }

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <kfsim/err.h>
@@ -245,6 +249,53 @@ static void test_segment_status(void **state)
 	kfsim_plca_net_destroy(net);
 }
 
+/* Every way a --config file can be wrong is named by line, and nothing is kept. */
+static void test_config_file_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} cases[] = {
+		{ "dev\n", "line 1: 'dev' needs an interface name" },
+		{ "# only a comment\n\n", "defines no device" },
+		{ "dev a0\nlink a0\n", "line 2: unknown keyword 'link' (lines start with 'dev')" },
+		{ "dev a0 phy\n", "line 1: unknown PHY model ''" },
+		{ "dev a0 ifindex 0\n", "line 1: invalid ifindex '0': expected 1 to 2147483647" },
+		{ "dev a0 segment 8\n", "line 1: invalid segment '8': expected 0 to 7" },
+		{ "dev a0\ndev a0\n", "line 2: a0: name or ifindex already in use" },
+		{ "dev a0 ifindex 3\ndev b0 ifindex 3\n", "line 2: b0: name or ifindex already in use" },
+		{ "dev a:0\n", "line 1: invalid interface name 'a:0'" },
+		{ "dev 0123456789abcdef\n", "line 1: invalid interface name '0123456789abcdef'" },
+		{ "dev a0 node-id 1\n", "line 1: a0: PLCA settings need a 'phy'" },
+		{ "dev a0 phy oa-tc14 node-id\n", "line 1: invalid value '' for 'node-id'" },
+		{ "dev a0 phy oa-tc14 to-tmr 0x100\n", "line 1: invalid value '0x100' for 'to-tmr'" },
+		{ "dev a0 phy oa-tc14 enable yes\n", "line 1: invalid value 'yes' for 'enable'" },
+		{ "dev a0 phy oa-tc14 speed 10\n", "line 1: unknown keyword 'speed'" },
+		{ "dev a0 phy no-plca node-id 1\n", "line 1: a0: PLCA settings rejected: -EOPNOTSUPP" },
+		{ "dev a0 phy tc14-no-p2mp node-id 1 enable on\n",
+		  "line 1: a0: Point to Multi-Point mode is not enabled" },
+	};
+	char path[] = "/tmp/kfsim-plca-cfg-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_plca_net *net;
+		char err[256] = "";
+		FILE *file = fopen(path, "w");
+
+		fputs(cases[i].text, file);
+		fclose(file);
+		net = kfsim_plca_net_load(path, err, sizeof(err));
+		if (!IS_ERR(net) || !strstr(err, cases[i].msg))
+			print_error("case %zu: got '%s'\n", i, err);
+		assert_true(IS_ERR(net));
+		assert_non_null(strstr(err, cases[i].msg));
+	}
+	unlink(path);
+}
+
 /* Randomized: any sequence of sets leaves the registers equal to a field-wise model. */
 static void test_random_sets_match_model(void **state)
 {
@@ -286,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_lan867x_collision_detect_quirk),
 		cmocka_unit_test(test_phy_ethtool_checks),
 		cmocka_unit_test(test_segment_status),
+		cmocka_unit_test(test_config_file_errors),
 		cmocka_unit_test(test_random_sets_match_model),
 	};
 

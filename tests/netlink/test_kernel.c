@@ -10,12 +10,16 @@
  * (net/ethtool/plca.c + the header policy with PHY_INDEX), registered under id-independent
  * bytes: only nlmsg_type differs between the two requests.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include <kfsim/random.h>
@@ -482,6 +486,91 @@ static void test_random_nlctrl_dumps_match_kernel(void **state)
 	}
 }
 
+#define ETHTOOL_MSG_FEATURES_SET 12
+#define ETHTOOL_MSG_FEATURES_NTF 13
+
+static int features_ntf_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	if (nlh->nlmsg_pid == 0 &&
+	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd == ETHTOOL_MSG_FEATURES_NTF)
+		(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * In a child, in a private network namespace with a veth pair: join ethtool's "monitor"
+ * group, turn rx-gro on with FEATURES_SET, and expect the FEATURES_NTF the kernel multicasts.
+ * Exit status: 0 delivered, 77 cannot set up (reason printed), 1 not delivered.
+ */
+static int features_ntf_child(void)
+{
+	struct kfsim_nl_family_info info;
+	struct kfsim_nl_client *c;
+	struct sk_buff *skb;
+	struct nlattr *n1, *n2, *n3;
+	int ntf = 0, err;
+
+	if (unshare(CLONE_NEWNET)) {
+		printf("# skipped: no private network namespace (%s)\n", kfsim_errname(-errno));
+		return 77;
+	}
+	if (system("ip link add kfsimv0 type veth peer name kfsimv1 2>/dev/null")) {
+		printf("# skipped: cannot create a veth pair with ip(8)\n");
+		return 77;
+	}
+	c = kfsim_nl_client_open_kernel();
+	if (IS_ERR(c) || kfsim_nl_resolve(c, "ethtool", &info, NULL) ||
+	    kfsim_nl_subscribe(c, "ethtool", "monitor"))
+		return 77;
+	skb = request(ETHTOOL_MSG_FEATURES_SET, 0);
+	nlmsg_hdr(skb)->nlmsg_type = info.id;
+	n1 = nla_nest_start(skb, 1);			/* ETHTOOL_A_FEATURES_HEADER */
+	nla_put_string(skb, 2, "kfsimv0");		/* ETHTOOL_A_HEADER_DEV_NAME */
+	nla_nest_end(skb, n1);
+	n1 = nla_nest_start(skb, 3);			/* ETHTOOL_A_FEATURES_WANTED */
+	n2 = nla_nest_start(skb, 3);			/* ETHTOOL_A_BITSET_BITS */
+	n3 = nla_nest_start(skb, 1);			/* ETHTOOL_A_BITSET_BITS_BIT */
+	nla_put_string(skb, 2, "rx-gro");		/* ETHTOOL_A_BITSET_BIT_NAME */
+	nla_put_flag(skb, 3);				/* ETHTOOL_A_BITSET_BIT_VALUE */
+	nla_nest_end(skb, n3);
+	nla_nest_end(skb, n2);
+	nla_nest_end(skb, n1);
+	nlmsg_end(skb, nlmsg_hdr(skb));
+	err = kfsim_nl_request(c, nlmsg_hdr(skb), NULL, NULL, NULL);
+	nlmsg_free(skb);
+	if (err) {
+		printf("# FEATURES_SET failed: %s\n", kfsim_errname(err));
+		return 1;
+	}
+	kfsim_nl_notifications(c, features_ntf_cb, &ntf, 2000);
+	kfsim_nl_client_close(c);
+	printf("# %d FEATURES_NTF notification(s) received\n", ntf);
+	return ntf >= 1 ? 0 : 1;
+}
+
+static void test_kernel_notification_delivered(void **state)
+{
+	struct env *e = *state;
+	int status;
+	pid_t pid;
+
+	NEED_ETHTOOL_ADMIN(e);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int rc = features_ntf_child();
+
+		fflush(stdout);
+		_exit(rc);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +585,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_random_nlctrl_dumps_match_kernel, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_notification_delivered, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

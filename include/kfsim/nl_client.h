@@ -349,8 +349,8 @@ struct kfsim_nl_policy_dump {
 /**
  * kfsim_nl_get_policy() - dump family @family's policies (all ops, or only @op when >= 0)
  * Return: 0 and @dump filled (release with kfsim_nl_policy_dump_free()); -ENOENT for an unknown
- * family; -EOPNOTSUPP when the kernel has no such op; request errors; -E2BIG when more than 64
- * policies.
+ * family or op (for an op, the error's offset points at CTRL_ATTR_OP); -ENODATA when nothing
+ * has a policy; request errors; -E2BIG when more than 64 policies or attribute types >= 4096.
  */
 int kfsim_nl_get_policy(struct kfsim_nl_client *c, const char *family, int op,
 			struct kfsim_nl_policy_dump *dump, struct kfsim_nl_error *err);

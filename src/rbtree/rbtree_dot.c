@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Drawing a red-black tree (kfsim_rb_write_dot/svg): Graphviz DOT with one filled circle per
+ * node in its colour, an invisible placeholder for each missing child of a node that has one
+ * child (so the lone child leans left or right as it should), an "rb_root" box at the top and
+ * an "rb_leftmost" box pointing at the cached leftmost node.  SVG is made by piping the DOT into
+ * Graphviz's dot program.  Only reads the tree.
+ */
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <kfsim/err.h>
+#include <kfsim/rbtree_augmented.h>
+#include <kfsim/rbtree_debug.h>
+
+extern char **environ;
+
+/* Copy @in to @out escaping what DOT's quoted strings need escaped. */
+static void dot_escape(const char *in, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *in && o + 2 < size; in++) {
+		if (*in == '"' || *in == '\\')
+			out[o++] = '\\';
+		out[o++] = *in;
+	}
+	out[o] = '\0';
+}
+
+static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_rb_draw_ops *ops,
+		      int depth, unsigned long *nr_placeholders)
+{
+	char raw[64], key[140], aug[140];
+	const struct rb_node *child[2] = { node->rb_left, node->rb_right };
+	int err;
+
+	if (depth >= KFSIM_RB_MAX_DEPTH)
+		return -EINVAL;
+	raw[0] = '\0';
+	ops->label(node, raw, sizeof(raw));
+	dot_escape(raw, key, sizeof(key));
+	fprintf(out, "\tn%p [fillcolor=\"%s\", color=\"%s\", ", (const void *)node,
+		rb_is_red(node) ? "#c62828" : "#212121", rb_is_red(node) ? "#8e0000" : "#000000");
+	if (ops->augmented) {
+		raw[0] = '\0';
+		ops->augmented(node, raw, sizeof(raw));
+		dot_escape(raw, aug, sizeof(aug));
+		fprintf(out, "label=<%s<BR/><FONT POINT-SIZE=\"9\">%s</FONT>>];\n", key, aug);
+	} else {
+		fprintf(out, "label=\"%s\"];\n", key);
+	}
+	if (!child[0] && !child[1])
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		if (child[i]) {
+			fprintf(out, "\tn%p -> n%p;\n", (const void *)node, (const void *)child[i]);
+			err = write_node(out, child[i], ops, depth + 1, nr_placeholders);
+			if (err)
+				return err;
+		} else {
+			unsigned long id = (*nr_placeholders)++;
+
+			fprintf(out, "\tnil%lu [label=\"\", width=0.1, height=0.1, style=invis];\n", id);
+			fprintf(out, "\tn%p -> nil%lu [style=invis];\n", (const void *)node, id);
+		}
+	}
+	return 0;
+}
+
+/* Text labels are escaped for quoted strings; HTML-like labels (augmented) need < > & safe. */
+static bool label_is_html_safe(const struct rb_node *node, const struct kfsim_rb_draw_ops *ops)
+{
+	char raw[64];
+
+	if (!ops->augmented)
+		return true;
+	raw[0] = '\0';
+	ops->label(node, raw, sizeof(raw));
+	if (strpbrk(raw, "<>&"))
+		return false;
+	raw[0] = '\0';
+	ops->augmented(node, raw, sizeof(raw));
+	return !strpbrk(raw, "<>&");
+}
+
+static bool subtree_html_safe(const struct rb_node *node, const struct kfsim_rb_draw_ops *ops,
+			      int depth)
+{
+	if (!node)
+		return true;
+	if (depth >= KFSIM_RB_MAX_DEPTH || !label_is_html_safe(node, ops))
+		return false;
+	return subtree_html_safe(node->rb_left, ops, depth + 1) &&
+	       subtree_html_safe(node->rb_right, ops, depth + 1);
+}
+
+int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_node *leftmost,
+		       const struct kfsim_rb_draw_ops *ops, const char *title)
+{
+	unsigned long nr_placeholders = 0;
+	char caption[256];
+	int err = 0;
+
+	if (!out || !root || !ops || !ops->label)
+		return -EINVAL;
+	if (!subtree_html_safe(root->rb_node, ops, 0))
+		return -EINVAL;
+	fprintf(out, "digraph rbtree {\n");
+	if (title) {
+		dot_escape(title, caption, sizeof(caption));
+		fprintf(out, "\tlabel=\"%s\"; labelloc=t; fontname=\"Helvetica\";\n", caption);
+	}
+	fprintf(out, "\tnode [shape=circle, style=filled, fontcolor=white, fontname=\"Helvetica\", "
+		     "width=0.45, fixedsize=false];\n");
+	fprintf(out, "\tedge [arrowhead=none];\n");
+	/* Declared first, so that dot places it left of rb_root, near the node it points at. */
+	if (leftmost) {
+		fprintf(out, "\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
+			     "fontcolor=black, label=\"rb_leftmost\"];\n");
+	}
+	fprintf(out, "\troot [shape=box, style=rounded, fontcolor=black, label=\"rb_root\"];\n");
+	if (leftmost)
+		fprintf(out, "\t{ rank=same; leftmost; root; }\n");
+	if (!root->rb_node) {
+		fprintf(out, "\tempty [shape=plaintext, fontcolor=black, label=\"(empty)\"];\n");
+		fprintf(out, "\troot -> empty [style=dashed];\n");
+	} else {
+		fprintf(out, "\troot -> n%p [arrowhead=normal];\n", (const void *)root->rb_node);
+		err = write_node(out, root->rb_node, ops, 0, &nr_placeholders);
+	}
+	if (!err && leftmost) {
+		fprintf(out, "\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
+			     "constraint=false];\n", (const void *)leftmost);
+		fprintf(out, "\tn%p [penwidth=3, color=\"#1565c0\"];\n", (const void *)leftmost);
+	}
+	fprintf(out, "}\n");
+	if (err)
+		return err;
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}
+
+/*
+ * The DOT goes through a temporary file rather than a pipe: dot may exit early (a bad output
+ * path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's process.
+ */
+int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
+		       const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
+		       const char *title)
+{
+	char dot_path[] = "/tmp/kfsim-rbtree-XXXXXX";
+	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot_path, NULL };
+	int fd, status, err;
+	FILE *dot_file;
+	pid_t pid;
+
+	if (!path || !*path || !root || !ops || !ops->label)
+		return -EINVAL;
+	fd = mkstemp(dot_path);
+	if (fd < 0)
+		return -errno;
+	dot_file = fdopen(fd, "w");
+	if (!dot_file) {
+		err = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	err = kfsim_rb_write_dot(dot_file, root, leftmost, ops, title);
+	if (fclose(dot_file) && !err)
+		err = -EIO;
+	if (err)
+		goto out_unlink;
+	err = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
+	if (err) {
+		err = -err;
+		goto out_unlink;
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		err = -errno;
+	else if (!WIFEXITED(status))
+		err = -EIO;
+	else if (WEXITSTATUS(status) == 127)	/* how posix_spawnp's child reports "not found" */
+		err = -ENOENT;
+	else if (WEXITSTATUS(status))
+		err = -EIO;
+out_unlink:
+	unlink(dot_path);
+	return err;
+}

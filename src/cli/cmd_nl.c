@@ -181,7 +181,9 @@ static int do_policy(const char *family, long op, bool kernel, bool json)
 	ret = kfsim_nl_get_policy(c, family, op, dump, &err);
 	if (ret) {
 		kfsim_nl_error_format(&err, text, sizeof(text));
-		if (ret == -ENOENT && !err.has_offs)
+		if (ret == -ENODATA)
+			snprintf(text, sizeof(text), "family '%s' has no attribute policies", family);
+		else if (ret == -ENOENT && !err.has_offs)
 			snprintf(text, sizeof(text), "no family '%s'", family);
 		else if (ret == -ENOENT)
 			snprintf(text, sizeof(text), "family '%s' has no op %ld", family, op);

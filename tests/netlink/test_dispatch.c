@@ -494,6 +494,71 @@ static void test_getfamily_dump_lists_every_family(void **state)
 	assert_string_equal(names, "kfsim_demo ");
 }
 
+/* A dump that fails on its second step, with a message, and one whose family goes away. */
+static int failing_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	void *hdr;
+
+	if (cb->args[0]++ == 1) {
+		NL_SET_ERR_MSG(cb->extack, "backing store went away");
+		return -EIO;
+	}
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, info->family,
+			  NLM_F_MULTI, 1);
+	if (!hdr)
+		return -EMSGSIZE;
+	nla_put_u32(skb, 1, 42);
+	genlmsg_end(skb, hdr);
+	return skb->len;
+}
+
+static int done_calls;
+
+static int count_done(struct netlink_callback *cb)
+{
+	done_calls++;
+	return 0;
+}
+
+static const struct genl_split_ops failing_ops[] = {
+	{ .cmd = 1, .dumpit = failing_dumpit, .done = count_done, .flags = GENL_CMD_CAP_DUMP },
+};
+
+static void test_dump_error_ends_in_done_with_extack(void **state)
+{
+	struct env *e = *state;
+	struct genl_family fam = { .name = "failing", .version = 1, .split_ops = failing_ops,
+				   .n_split_ops = 1 };
+	struct kfsim_nl_error err;
+	struct kfsim_nl_sock *sock;
+	u8 buf[1024];
+	int n = 0;
+
+	assert_int_equal(kfsim_genl_register_family(e->k, &fam), 0);
+	done_calls = 0;
+	assert_int_equal(send_req(e->root, req(fam.id, 1, NLM_F_DUMP), count_cb, &n, &err), -EIO);
+	assert_int_equal(n, 1);
+	assert_true(err.in_done);
+	assert_string_equal(err.msg, "backing store went away");
+	assert_int_equal(done_calls, 1);
+
+	/* unregistering the family ends a dump in progress (done() runs) */
+	sock = kfsim_nl_sock_open(e->k, &KFSIM_NL_CRED_ROOT);
+	{
+		struct sk_buff *skb = req(fam.id, 1, NLM_F_DUMP);
+
+		nlmsg_end(skb, nlmsg_hdr(skb));
+		kfsim_nl_sock_send(sock, skb->data, skb->len);
+		nlmsg_free(skb);
+	}
+	assert_true(kfsim_nl_sock_recv(sock, buf, sizeof(buf)) > 0);
+	assert_int_equal(genl_unregister_family(&fam), 0);
+	assert_int_equal(done_calls, 2);
+	assert_int_equal(kfsim_nl_sock_recv(sock, buf, sizeof(buf)), -EAGAIN);
+	kfsim_nl_sock_close(sock);
+}
+
 static void test_registration_rules(void **state)
 {
 	static const struct genl_small_ops no_handler[] = { { .cmd = 1 } };
@@ -541,6 +606,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ack_formats_without_socket_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_policy_dump_of_demo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_getfamily_dump_lists_every_family, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dump_error_ends_in_done_with_extack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration_rules, setup, teardown),
 	};
 

@@ -51,8 +51,8 @@ struct kfsim_nl_cred {
 };
 
 /** KFSIM_NL_CRED_ROOT / KFSIM_NL_CRED_USER - the two usual callers. */
-#define KFSIM_NL_CRED_ROOT ((struct kfsim_nl_cred){ .net_admin = true, .sys_admin = true })
-#define KFSIM_NL_CRED_USER ((struct kfsim_nl_cred){ 0 })
+#define KFSIM_NL_CRED_ROOT ((struct kfsim_nl_cred){.net_admin = true, .sys_admin = true})
+#define KFSIM_NL_CRED_USER ((struct kfsim_nl_cred){0})
 
 /* ---- the in-process kernel -------------------------------------------------------------- */
 
@@ -86,7 +86,8 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k);
  *
  * Return: the socket, or ERR_PTR(-EINVAL) for a NULL argument, ERR_PTR(-ENOMEM).
  */
-struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k, const struct kfsim_nl_cred *cred);
+struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
+					 const struct kfsim_nl_cred *cred);
 
 /** kfsim_nl_sock_close() - close @sock (NULL is fine); queued messages are dropped. */
 void kfsim_nl_sock_close(struct kfsim_nl_sock *sock);
@@ -308,7 +309,8 @@ int kfsim_nl_subscribe(struct kfsim_nl_client *c, const char *family, const char
  *
  * Return: the number of messages delivered, or a negative errno.
  */
-int kfsim_nl_notifications(struct kfsim_nl_client *c, kfsim_nl_msg_cb cb, void *arg, int timeout_ms);
+int kfsim_nl_notifications(struct kfsim_nl_client *c, kfsim_nl_msg_cb cb, void *arg,
+			   int timeout_ms);
 
 /* ---- policy dumps (CTRL_CMD_GETPOLICY), decoded --------------------------------------- */
 

@@ -47,7 +47,8 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k)
 	kfree(k);
 }
 
-struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k, const struct kfsim_nl_cred *cred)
+struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
+					 const struct kfsim_nl_cred *cred)
 {
 	struct kfsim_nl_sock *sock;
 
@@ -299,10 +300,10 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
 		err = kfsim_genl_rcv_msg(sock, nlh, &extack);
 		if (err == -EINTR) /* a dump started: it answers with NLMSG_DONE, not an ACK */
 			goto skip;
-ack:
+	ack:
 		if ((nlh->nlmsg_flags & NLM_F_ACK) || err)
 			netlink_ack(sock, copy, len, nlh, err, &extack);
-skip:
+	skip:
 		msglen = NLMSG_ALIGN(nlh->nlmsg_len);
 		if (msglen > len - off)
 			msglen = len - off;
@@ -353,8 +354,8 @@ static int dump_step(struct kfsim_nl_sock *sock)
 		kfsim_nl_sock_queue(sock, skb);
 		return 0;
 	}
-	nlh = nlmsg_put(skb, sock->portid, d->cb.nlh->nlmsg_seq, NLMSG_DONE,
-			sizeof(d->done_errno), NLM_F_MULTI | d->cb.answer_flags);
+	nlh = nlmsg_put(skb, sock->portid, d->cb.nlh->nlmsg_seq, NLMSG_DONE, sizeof(d->done_errno),
+			NLM_F_MULTI | d->cb.answer_flags);
 	memcpy(nlmsg_data(nlh), &d->done_errno, sizeof(d->done_errno));
 	if (d->extack._msg && sock->ext_ack) {
 		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
@@ -396,10 +397,12 @@ int kfsim_nl_dump_start(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	if (err) {
 		if (extack->bad_attr && in_buffer(extack->bad_attr, d->req->data, d->req->len))
 			extack->bad_attr = (const struct nlattr *)((const u8 *)nlh +
-				((const u8 *)extack->bad_attr - d->req->data));
+								   ((const u8 *)extack->bad_attr -
+								    d->req->data));
 		if (extack->miss_nest && in_buffer(extack->miss_nest, d->req->data, d->req->len))
 			extack->miss_nest = (const struct nlattr *)((const u8 *)nlh +
-				((const u8 *)extack->miss_nest - d->req->data));
+								    ((const u8 *)extack->miss_nest -
+								     d->req->data));
 		dump_free(d);
 		return err;
 	}

@@ -103,7 +103,8 @@ u32 kfsim_nl_sock_portid(const struct kfsim_nl_sock *sock);
  * Return: 0 (also for a group id in range that no family owns: it is joined and never hears
  * anything, as on the kernel); -ENOPROTOOPT for another option; -EINVAL for group 0 or a group
  * beyond the kernel's group count (a multiple of 64); -EPERM when the group is flagged
- * GENL_MCAST_CAP_NET_ADMIN / _SYS_ADMIN and the credentials lack the capability (Linux 6.6+).
+ * GENL_MCAST_CAP_NET_ADMIN / _SYS_ADMIN and the credentials lack the capability, when the
+ * kernel version in force (kfsim_set_kernel_version()) is 6.6 or later, as in Linux.
  */
 int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val);
 

@@ -13,6 +13,7 @@
  *    request buffer (the kernel WARNs and omits it otherwise).
  *  - Not thread-safe: one thread uses a kernel and its sockets at a time.
  */
+#include <kfsim/cmdline.h>
 #include "nl_internal.h"
 
 #define KFSIM_NL_SEND_MAX (64u * 1024u)
@@ -158,9 +159,12 @@ int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 		sock->groups[val / (8 * sizeof(long))] &= ~bit;
 		return 0;
 	}
-	/* genl_bind(): a group no family owns is joined and simply never hears anything */
+	/*
+	 * genl_bind(): a group no family owns is joined and simply never hears anything.  The
+	 * GENL_MCAST_CAP_* flags are enforced since Linux 6.6; older kernels let anyone join.
+	 */
 	family = group_owner(sock->kernel, val, &idx);
-	if (family) {
+	if (family && kfsim_kernel_at_least(6, 6)) {
 		flags = family->mcgrps[idx].flags;
 		if ((flags & GENL_MCAST_CAP_NET_ADMIN) && !sock->cred.net_admin &&
 		    !sock->cred.net_admin_netns)

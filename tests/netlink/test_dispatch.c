@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <kfsim/cmdline.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_demo.h>
 
@@ -585,6 +586,48 @@ static void test_dump_error_ends_in_done_with_extack(void **state)
 	kfsim_nl_sock_close(sock);
 }
 
+static int noop_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return 0;
+}
+
+static void test_privileged_multicast_group(void **state)
+{
+	static const struct genl_small_ops ops[] = {{.cmd = 1, .doit = noop_doit}};
+	static const struct genl_multicast_group grps[] = {
+		{.name = "open"},
+		{.name = "admin", .flags = GENL_MCAST_CAP_NET_ADMIN},
+		{.name = "sys", .flags = GENL_MCAST_CAP_SYS_ADMIN},
+	};
+	struct env *e = *state;
+	struct genl_family fam = {.name = "groups",
+				  .small_ops = ops,
+				  .n_small_ops = 1,
+				  .mcgrps = grps,
+				  .n_mcgrps = 3};
+	struct kfsim_nl_cred netns = {.net_admin_netns = true};
+	struct kfsim_nl_client *user = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_USER);
+	struct kfsim_nl_client *nsadm = kfsim_nl_client_open_sim(e->k, &netns);
+	unsigned int old = kfsim_kernel_version();
+
+	assert_int_equal(kfsim_genl_register_family(e->k, &fam), 0);
+	assert_int_equal(fam.mcgrp_offset, 3); /* after kfsim_demo's group 2 */
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 18, 0));
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "open"), 0);
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "admin"), -EPERM);
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "sys"), -EPERM);
+	assert_int_equal(kfsim_nl_subscribe(nsadm, "groups", "admin"), 0);
+	assert_int_equal(kfsim_nl_subscribe(nsadm, "groups", "sys"), -EPERM);
+	assert_int_equal(kfsim_nl_subscribe(e->root, "groups", "sys"), 0);
+	assert_true(genl_has_listeners(&fam, NULL, 1));
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 5, 0)); /* before the flags existed */
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "admin"), 0);
+	kfsim_set_kernel_version(old);
+	kfsim_nl_client_close(user);
+	kfsim_nl_client_close(nsadm);
+	assert_int_equal(genl_unregister_family(&fam), 0);
+}
+
 static void test_registration_rules(void **state)
 {
 	static const struct genl_small_ops no_handler[] = {{.cmd = 1}};
@@ -636,6 +679,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_dump_error_ends_in_done_with_extack, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_privileged_multicast_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration_rules, setup, teardown),
 	};
 

@@ -12,6 +12,7 @@
  *    come from a bitmap in which 0, 1 and the fixed families' ids are reserved.
  */
 #include <stdio.h>
+#include <kfsim/cmdline.h>
 #include "nl_internal.h"
 
 static bool family_uses_split_ops(const struct genl_family *family)
@@ -378,7 +379,8 @@ static int header_check(const struct genl_family *family, const struct nlmsghdr 
 {
 	u16 flags = nlh->nlmsg_flags;
 
-	if (hdr->cmd < family->resv_start_op)
+	/* resv_start_op and these checks arrived in Linux 6.1 */
+	if (hdr->cmd < family->resv_start_op || !kfsim_kernel_at_least(6, 1))
 		return 0;
 	if (hdr->reserved) {
 		NL_SET_ERR_MSG(extack, "genlmsghdr.reserved field is not 0");

@@ -161,6 +161,18 @@ static void test_header_checks(void **state)
 	assert_int_equal(send_req(e->root, skb, NULL, NULL, &err), -EINVAL);
 	assert_string_equal(err.msg, "ambiguous or reserved bits set in nlmsg_flags");
 
+	/* before Linux 6.1 nothing looked at either: the op runs (and misses its ID) */
+	{
+		unsigned int old = kfsim_kernel_version();
+
+		kfsim_set_kernel_version(KERNEL_VERSION(6, 0, 0));
+		skb = req(e->demo_id, KFSIM_DEMO_CMD_GET, NLM_F_APPEND);
+		((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(skb)))->reserved = 1;
+		assert_int_equal(send_req(e->root, skb, NULL, NULL, &err), -EINVAL);
+		assert_true(err.has_miss_type);
+		kfsim_set_kernel_version(old);
+	}
+
 	/* nlctrl's GETFAMILY predates resv_start_op: reserved bits pass */
 	skb = req(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_APPEND);
 	nla_put_string(skb, CTRL_ATTR_FAMILY_NAME, "nlctrl");

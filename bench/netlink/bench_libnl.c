@@ -9,20 +9,16 @@
 #include "bench_peers.h"
 
 static struct nla_policy hdr_policy[5] = {
-	[1] = { .type = NLA_U32 },
-	[2] = { .type = NLA_STRING, .maxlen = 128 },
-	[3] = { .type = NLA_U32 },
-	[4] = { .type = NLA_U32 },
+	[1] = {.type = NLA_U32},
+	[2] = {.type = NLA_STRING, .maxlen = 128},
+	[3] = {.type = NLA_U32},
+	[4] = {.type = NLA_U32},
 };
 
 static struct nla_policy plca_policy[10] = {
-	[1] = { .type = NLA_NESTED },
-	[3] = { .type = NLA_U8 },
-	[5] = { .type = NLA_U32 },
-	[6] = { .type = NLA_U32 },
-	[7] = { .type = NLA_U32 },
-	[8] = { .type = NLA_U32 },
-	[9] = { .type = NLA_U32 },
+	[1] = {.type = NLA_NESTED}, [3] = {.type = NLA_U8},  [5] = {.type = NLA_U32},
+	[6] = {.type = NLA_U32},    [7] = {.type = NLA_U32}, [8] = {.type = NLA_U32},
+	[9] = {.type = NLA_U32},
 };
 
 long bench_libnl_parse(const struct nlmsghdr *msg)

@@ -21,23 +21,20 @@
 #include "bench_peers.h"
 
 static const struct nla_policy header_policy[] = {
-	[1] = { .type = NLA_U32 },
-	[2] = { .type = NLA_NUL_STRING, .len = 127 },
+	[1] = {.type = NLA_U32},
+	[2] = {.type = NLA_NUL_STRING, .len = 127},
 	[3] = NLA_POLICY_MASK(NLA_U32, 0x3),
 	[4] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct nla_policy plca_policy[] = {
-	[1] = NLA_POLICY_NESTED(header_policy),
-	[3] = NLA_POLICY_MAX(NLA_U8, 1),
-	[5] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-	[6] = NLA_POLICY_MAX(NLA_U32, 255),
-	[7] = NLA_POLICY_MAX(NLA_U32, 255),
-	[8] = NLA_POLICY_MAX(NLA_U32, 255),
+	[1] = NLA_POLICY_NESTED(header_policy),	 [3] = NLA_POLICY_MAX(NLA_U8, 1),
+	[5] = NLA_POLICY_RANGE(NLA_U32, 1, 255), [6] = NLA_POLICY_MAX(NLA_U32, 255),
+	[7] = NLA_POLICY_MAX(NLA_U32, 255),	 [8] = NLA_POLICY_MAX(NLA_U32, 255),
 	[9] = NLA_POLICY_MAX(NLA_U32, 255),
 };
 
-static const struct genl_family ethtool = { .name = "ethtool", .version = 1, .id = 0x15 };
+static const struct genl_family ethtool = {.name = "ethtool", .version = 1, .id = 0x15};
 
 static void build(struct sk_buff *skb, u32 i)
 {
@@ -123,7 +120,7 @@ static int mnl_cb(const struct nlattr *attr, void *data)
 
 static long libmnl_parse(const struct nlmsghdr *nlh)
 {
-	const struct nlattr *tb[10] = { 0 }, *htb[5] = { 0 };
+	const struct nlattr *tb[10] = {0}, *htb[5] = {0};
 	long sum = 0;
 
 	if (mnl_attr_parse(nlh, GENL_HDRLEN, mnl_cb, tb) != MNL_CB_OK)
@@ -150,8 +147,10 @@ static double now_ns(void)
 enum { KFSIM_BUILD_PARSE, KFSIM_PARSE, LIBNL_PARSE, LIBMNL_PARSE, NR_CASES };
 
 static const char *const case_names[NR_CASES] = {
-	"kfsim build+strict validate+parse", "kfsim strict validate+parse",
-	"libnl-3 genlmsg_parse+nested", "libmnl mnl_attr_parse+nested",
+	"kfsim build+strict validate+parse",
+	"kfsim strict validate+parse",
+	"libnl-3 genlmsg_parse+nested",
+	"libmnl mnl_attr_parse+nested",
 };
 
 int main(int argc, char **argv)
@@ -201,13 +200,15 @@ int main(int argc, char **argv)
 				best[c] = dt;
 		}
 	}
-	printf("netlink: %u-byte PLCA SET_CFG request, 6 attributes (1 nest), %ld iterations, best of 5\n",
+	printf("netlink: %u-byte PLCA SET_CFG request, 6 attributes (1 nest), %ld iterations, best "
+	       "of 5\n",
 	       nlmsg_hdr(skb)->nlmsg_len, iters);
 	for (int c = 0; c < NR_CASES; c++)
 		printf("  %-36s %7.1f ns/op\n", case_names[c], best[c]);
 	printf("  ratio kfsim validate+parse / libmnl: %.2f  (< 1 is faster)\n",
 	       best[KFSIM_PARSE] / best[LIBMNL_PARSE]);
-	printf("  ratio kfsim validate+parse / libnl-3: %.2f\n", best[KFSIM_PARSE] / best[LIBNL_PARSE]);
+	printf("  ratio kfsim validate+parse / libnl-3: %.2f\n",
+	       best[KFSIM_PARSE] / best[LIBNL_PARSE]);
 	printf("  ratio kfsim build+validate+parse / libmnl parse: %.2f\n",
 	       best[KFSIM_BUILD_PARSE] / best[LIBMNL_PARSE]);
 	kfsim_skb_free(skb);

@@ -73,10 +73,13 @@ static void compare_with_kernel(FILE *out, struct kfsim_nl_client *sim)
 		same = a->nr_ops == b->nr_ops && a->nr_policies == b->nr_policies;
 		for (u32 p = 0; same && p < a->nr_policies; p++)
 			for (u32 t = 0; same && t <= a->maxtype[p] && t <= b->maxtype[p]; t++)
-				same = !strcmp(kfsim_nl_policy_attr_format(&a->policies[p][t], la, sizeof(la)),
-					       kfsim_nl_policy_attr_format(&b->policies[p][t], lb, sizeof(lb)));
+				same = !strcmp(kfsim_nl_policy_attr_format(&a->policies[p][t], la,
+									   sizeof(la)),
+					       kfsim_nl_policy_attr_format(&b->policies[p][t], lb,
+									   sizeof(lb)));
 		fprintf(out, "Running kernel's nlctrl policy dump vs kfsim's: %s\n",
-			same ? "identical" : "DIFFERENT (see kfsim nl policy --family nlctrl [--kernel])");
+			same ? "identical"
+			     : "DIFFERENT (see kfsim nl policy --family nlctrl [--kernel])");
 		kfsim_nl_policy_dump_free(a);
 		kfsim_nl_policy_dump_free(b);
 	}
@@ -118,7 +121,8 @@ static int tour_netlink(struct kfsim_tour_ctx *ctx)
 	if (ret)
 		goto out;
 	ret = kfsim_nl_request(root, nlmsg_hdr(skb), NULL, NULL, &err);
-	fprintf(out, "SET with port 2000 -> -%s, extack \"%s\" at offset %u; policy TLV %u bytes:\n",
+	fprintf(out,
+		"SET with port 2000 -> -%s, extack \"%s\" at offset %u; policy TLV %u bytes:\n",
 		kfsim_errname(ret), err.msg, err.offs, err.policy_len);
 	kfsim_nl_print_caret(out, skb->data, skb->len, err.has_offs ? (long)err.offs : -1);
 	write_svg(ctx, skb, err.has_offs ? (long)err.offs : -1);
@@ -145,8 +149,8 @@ static int tour_netlink(struct kfsim_tour_ctx *ctx)
 	skb = nlmsg_new(64, GFP_KERNEL);
 	ret = -ENOMEM;
 	if (skb) {
-		struct nlmsghdr *nlh = nlmsg_put(skb, 0, 0, info->id, GENL_HDRLEN,
-						 NLM_F_REQUEST | NLM_F_DUMP);
+		struct nlmsghdr *nlh =
+			nlmsg_put(skb, 0, 0, info->id, GENL_HDRLEN, NLM_F_REQUEST | NLM_F_DUMP);
 
 		((struct genlmsghdr *)nlmsg_data(nlh))->cmd = KFSIM_DEMO_CMD_GET;
 		ret = kfsim_nl_request(root, nlh, count, &n, &err);

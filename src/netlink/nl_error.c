@@ -108,7 +108,8 @@ const char *kfsim_nl_error_format(const struct kfsim_nl_error *err, char *buf, s
 		n = snprintf(buf, len, "missing attribute type %u", err->miss_type);
 	else
 		n = snprintf(buf, len, "%s",
-			     strerror(err->error < 0 && err->error != INT_MIN ? -err->error : err->error));
+			     strerror(err->error < 0 && err->error != INT_MIN ? -err->error
+									      : err->error));
 	if (n < len && err->has_offs)
 		n += snprintf(buf + n, len - n, " (offset %u)", err->offs);
 	if (n < len && err->has_miss_type && err->msg[0])

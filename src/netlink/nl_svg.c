@@ -14,8 +14,8 @@ static const char *const fill[NR_REGIONS] = {
 	"#9ecae1", "#a1d99b", "#d9d9d9", "#fff7bc", "#f0f0f0", "#fc9272",
 };
 static const char *const label[NR_REGIONS] = {
-	"struct nlmsghdr", "struct genlmsghdr", "struct nlattr (len, type)", "payload",
-	"padding", "leftover bytes",
+	"struct nlmsghdr", "struct genlmsghdr", "struct nlattr (len, type)",
+	"payload",	   "padding",		"leftover bytes",
 };
 
 static void xml_text(FILE *out, const char *s)
@@ -51,8 +51,9 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 	if (!region)
 		return -ENOMEM;
 	for (off = 0; off < len; off++)
-		region[off] = off < NLMSG_HDRLEN ? R_NLMSG : off < NLMSG_HDRLEN + GENL_HDRLEN ? R_GENL
-										 : R_LEFTOVER;
+		region[off] = off < NLMSG_HDRLEN		 ? R_NLMSG
+			      : off < NLMSG_HDRLEN + GENL_HDRLEN ? R_GENL
+								 : R_LEFTOVER;
 	off = NLMSG_HDRLEN + GENL_HDRLEN;
 	while (len - off >= NLA_HDRLEN) {
 		const struct nlattr *nla = (const struct nlattr *)(p + off);
@@ -61,7 +62,9 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 		if (alen < NLA_HDRLEN || alen > len - off)
 			break;
 		for (size_t i = 0; i < total && off + i < len; i++)
-			region[off + i] = i < NLA_HDRLEN ? R_ATTR_HDR : i < alen ? R_PAYLOAD : R_PAD;
+			region[off + i] = i < NLA_HDRLEN ? R_ATTR_HDR
+					  : i < alen	 ? R_PAYLOAD
+							 : R_PAD;
 		if (bad_offs >= (long)off && bad_offs < (long)(off + alen))
 			bad_end = off + alen; /* the bad attribute may be inside this one */
 		off += total;
@@ -71,8 +74,10 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 	if (bad_end > (long)len)
 		bad_end = len;
 
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		     "font-family=\"monospace\" font-size=\"12\">\n", width, height);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"font-family=\"monospace\" font-size=\"12\">\n",
+		width, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-family=\"sans-serif\">");
 	xml_text(out, title ? title : "netlink message");
@@ -82,23 +87,28 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 		bool bad = bad_offs >= 0 && (long)off >= bad_offs && (long)off < bad_end;
 
 		if (off % 16 == 0)
-			fprintf(out, "<text x=\"8\" y=\"%d\" fill=\"#666\">%04zx</text>\n", y + 15, off);
-		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
-			     "stroke=\"%s\" stroke-width=\"%d\"/>"
-			     "<text x=\"%d\" y=\"%d\">%02x</text>\n",
-			x, y, CELL_W, CELL_H, fill[region[off]], bad ? "#cb181d" : "#bbb", bad ? 2 : 1,
-			x + 7, y + 15, p[off]);
+			fprintf(out, "<text x=\"8\" y=\"%d\" fill=\"#666\">%04zx</text>\n", y + 15,
+				off);
+		fprintf(out,
+			"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+			"stroke=\"%s\" stroke-width=\"%d\"/>"
+			"<text x=\"%d\" y=\"%d\">%02x</text>\n",
+			x, y, CELL_W, CELL_H, fill[region[off]], bad ? "#cb181d" : "#bbb",
+			bad ? 2 : 1, x + 7, y + 15, p[off]);
 	}
 	for (int r = 0; r < NR_REGIONS; r++) {
 		int y = 40 + rows * CELL_H + 20 + r * 18;
 
-		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" "
-			     "stroke=\"#bbb\"/><text x=\"%d\" y=\"%d\" font-family=\"sans-serif\">%s</text>\n",
+		fprintf(out,
+			"<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" "
+			"stroke=\"#bbb\"/><text x=\"%d\" y=\"%d\" "
+			"font-family=\"sans-serif\">%s</text>\n",
 			MARGIN, y, fill[r], MARGIN + 20, y + 12, label[r]);
 	}
 	if (bad_offs >= 0)
-		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#cb181d\" font-family=\"sans-serif\">"
-			     "red outline: the attribute at NLMSGERR_ATTR_OFFS = %ld</text>\n",
+		fprintf(out,
+			"<text x=\"%d\" y=\"%d\" fill=\"#cb181d\" font-family=\"sans-serif\">"
+			"red outline: the attribute at NLMSGERR_ATTR_OFFS = %ld</text>\n",
 			MARGIN + 220, 40 + (int)rows * CELL_H + 32, bad_offs);
 	fprintf(out, "</svg>\n");
 	kfree(region);

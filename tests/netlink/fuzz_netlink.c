@@ -19,14 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct nla_policy inner[4] = {
 	[1] = NLA_POLICY_RANGE(NLA_U32, 1, 4095),
-	[2] = { .type = NLA_NUL_STRING, .len = 3 },
+	[2] = {.type = NLA_NUL_STRING, .len = 3},
 	[3] = _NLA_POLICY_NESTED(3, inner), /* recursion until the depth limit */
 };
 
-static const struct netlink_range_validation range = { .min = 5, .max = 1ULL << 40 };
+static const struct netlink_range_validation range = {.min = 5, .max = 1ULL << 40};
 
 static const struct nla_policy policy[] = {
-	[0] = { .strict_start_type = 20 },
+	[0] = {.strict_start_type = 20},
 	[1] = NLA_POLICY_MAX(NLA_U8, 7),
 	[2] = NLA_POLICY_RANGE(NLA_U16, 1, 1023),
 	[3] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -34,25 +34,25 @@ static const struct nla_policy policy[] = {
 	[5] = NLA_POLICY_RANGE(NLA_S8, -5, 5),
 	[6] = NLA_POLICY_MIN(NLA_S16, -100),
 	[7] = NLA_POLICY_MAX(NLA_S32, 125),
-	[8] = { .type = NLA_S64 },
-	[9] = { .type = NLA_STRING, .len = 4 },
-	[10] = { .type = NLA_NUL_STRING },
-	[11] = { .type = NLA_BINARY, .len = 3 },
-	[12] = { .type = NLA_FLAG },
+	[8] = {.type = NLA_S64},
+	[9] = {.type = NLA_STRING, .len = 4},
+	[10] = {.type = NLA_NUL_STRING},
+	[11] = {.type = NLA_BINARY, .len = 3},
+	[12] = {.type = NLA_FLAG},
 	[13] = NLA_POLICY_NESTED(inner),
 	[14] = NLA_POLICY_NESTED_ARRAY(inner),
 	[15] = NLA_POLICY_BITFIELD32(0x7),
 	[16] = NLA_POLICY_MASK(NLA_U32, 0x3),
-	[17] = { .type = NLA_UINT },
+	[17] = {.type = NLA_UINT},
 	[18] = NLA_POLICY_RANGE(NLA_SINT, -10, 10),
-	[19] = { .type = NLA_REJECT, .reject_message = "no" },
-	[20] = { .type = NLA_UNSPEC, .len = 2 },
+	[19] = {.type = NLA_REJECT, .reject_message = "no"},
+	[20] = {.type = NLA_UNSPEC, .len = 2},
 	[21] = NLA_POLICY_EXACT_LEN_WARN(6),
 	[22] = NLA_POLICY_MIN_LEN(4),
-	[23] = { .type = NLA_MSECS },
+	[23] = {.type = NLA_MSECS},
 	[24] = NLA_POLICY_MAX(NLA_BE16, 0x100),
 	[25] = NLA_POLICY_MASK(NLA_BE32, 0xff),
-	[26] = { .type = NLA_NESTED },
+	[26] = {.type = NLA_NESTED},
 };
 
 #define MAXTYPE ((int)ARRAY_SIZE(policy) - 1)
@@ -60,7 +60,7 @@ static const struct nla_policy policy[] = {
 static void fuzz_parse(const u8 *data, size_t size, unsigned int validate)
 {
 	struct nlattr *tb[MAXTYPE + 1];
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	u8 *copy = malloc(size ? size : 1);
 	int err;
 
@@ -107,7 +107,7 @@ static void fuzz_error_parse(const u8 *data, size_t size)
 static void fuzz_kernel(const u8 *data, size_t size, bool root)
 {
 	static struct kfsim_nl_kernel *k;
-	struct kfsim_nl_cred cred = { .net_admin = root };
+	struct kfsim_nl_cred cred = {.net_admin = root};
 	struct kfsim_nl_sock *sock;
 	u8 buf[8192];
 

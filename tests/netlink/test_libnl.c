@@ -66,9 +66,9 @@ struct reply {
 static int reply_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	static struct nla_policy pol[KFSIM_DEMO_A_MAX + 1] = {
-		[KFSIM_DEMO_A_ID] = { .type = NLA_U32 },
-		[KFSIM_DEMO_A_NAME] = { .type = NLA_STRING },
-		[KFSIM_DEMO_A_PRIO] = { .type = NLA_U8 },
+		[KFSIM_DEMO_A_ID] = {.type = NLA_U32},
+		[KFSIM_DEMO_A_NAME] = {.type = NLA_STRING},
+		[KFSIM_DEMO_A_PRIO] = {.type = NLA_U8},
 	};
 	struct nlattr *tb[KFSIM_DEMO_A_MAX + 1];
 	struct reply *r = arg;
@@ -86,7 +86,7 @@ static void test_libnl_built_requests(void **state)
 {
 	struct env *e = *state;
 	struct kfsim_nl_error err;
-	struct reply r = { 0 };
+	struct reply r = {0};
 	struct nl_msg *msg;
 	struct nlattr *nest;
 

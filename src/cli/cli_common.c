@@ -86,6 +86,16 @@ int kfsim_cli_bad_option(const char *cmd, char **argv, int result)
 			return kfsim_cli_usage(cmd, "option '-%c' needs a value", optopt);
 		return kfsim_cli_usage(cmd, "option '%s' needs a value", arg);
 	}
+	if (arg[0] == '-' && arg[1] == '-') {
+		const char *eq = strchr(arg, '=');
+
+		/* glibc sets optopt to the option's value for "--flag=x" on a flag, 0 otherwise */
+		if (optopt && eq)
+			return kfsim_cli_usage(cmd, "option '%.*s' takes no value", (int)(eq - arg),
+					       arg);
+		return kfsim_cli_usage(cmd, "unknown option '%s' (see 'kfsim %s --help')", arg,
+				       cmd ? cmd : "");
+	}
 	if (optopt)
 		return kfsim_cli_usage(cmd, "unknown option '-%c' (see 'kfsim %s --help')", optopt,
 				       cmd ? cmd : "");

@@ -65,6 +65,10 @@ static void test_bad_command_lines(void **state)
 	assert_usage_error(&r, "no command given");
 	RUN(&r, "tour", "--bogus");
 	assert_usage_error(&r, "kfsim tour: unknown option '--bogus'");
+	RUN(&r, "tour", "--json=1");
+	assert_usage_error(&r, "kfsim tour: option '--json' takes no value");
+	RUN(&r, "tour", "--js=1");
+	assert_usage_error(&r, "kfsim tour: option '--js' takes no value");
 	RUN(&r, "tour", "--out");
 	assert_usage_error(&r, "kfsim tour: option '--out' needs a value");
 	RUN(&r, "tour", "--out", "");

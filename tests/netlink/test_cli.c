@@ -98,6 +98,29 @@ static void test_decode_error_with_caret(void **state)
 	cli_result_free(&r);
 }
 
+/* The ethtool family (PLCA ops) of the plca part is in kfsim nl's in-process kernel too. */
+static void test_ethtool_family(void **state)
+{
+	struct cli_result r = run(
+		(const char *const[]){"nl", "policy", "--family", "ethtool", "--op", "40", NULL});
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "family ethtool\nop 40: do policy 0\n"));
+	assert_non_null(strstr(r.out, "  attr 5: u32 range 1..255\n"));
+	assert_string_equal(r.err, "");
+	cli_result_free(&r);
+	r = run((const char *const[]){"nl", "decode", "--family", "ethtool", "--op", "40",
+				      "0800 0500 08000000", NULL});
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "[5] u32 = 8\n"));
+	cli_result_free(&r);
+	r = run((const char *const[]){"nl", "decode", "--family", "ethtool", "--op", "40",
+				      "0800 0500 00000000", NULL});
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "kfsim nl: -ERANGE: integer out of range (offset 20)\n");
+	cli_result_free(&r);
+}
+
 static void test_usage_errors(void **state)
 {
 	struct cli_result r = run((const char *const[]){"nl", "frob", NULL});
@@ -131,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_policy_demo_text),	cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_unknown_family),	cmocka_unit_test(test_decode_valid),
 		cmocka_unit_test(test_decode_error_with_caret), cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_ethtool_family),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

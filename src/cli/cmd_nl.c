@@ -327,6 +327,11 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 			kfsim_json_kv_string(&j, "message", extack._msg);
 		if (offs >= 0)
 			kfsim_json_kv_int(&j, "offset", offs);
+		if (!ret) {
+			kfsim_json_key(&j, "attrs");
+			kfsim_nla_print_json(&j, nlmsg_attrdata(nlh, hdrlen),
+					     nlmsg_attrlen(nlh, hdrlen), op.maxattr, op.policy, nlh);
+		}
 		kfsim_json_object_end(&j);
 		kfsim_json_finish(&j);
 	} else {

@@ -74,6 +74,25 @@ static void test_decode_valid(void **state)
 	cli_result_free(&r);
 }
 
+/* --json carries the attributes the text shows: integers as numbers, nests as "attrs". */
+static void test_decode_valid_json(void **state)
+{
+	struct cli_result r = run((const char *const[]){
+		"nl", "decode", "--family", "kfsim_demo", "--op", "2", "--json", "0500 0600 fb000000",
+		"0800 0200 41420000", "0c00 0e80 0800 0100 05000000", NULL});
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"valid\": true,\n  \"attrs\": [\n"));
+	assert_non_null(strstr(r.out, "\"policy\": \"s8\",\n      \"value\": -5\n"));
+	/* a nul-string padded with NULs is still text */
+	assert_non_null(strstr(r.out, "\"policy\": \"nul-string\",\n      \"value\": \"AB\"\n"));
+	assert_non_null(strstr(r.out, "\"policy\": \"nested\",\n      \"attrs\": [\n"));
+	assert_non_null(strstr(r.out, "\"offset\": 40,\n          \"type\": 1,"));
+	assert_non_null(strstr(r.out, "\"value\": 5\n"));
+	assert_string_equal(r.err, "");
+	cli_result_free(&r);
+}
+
 static void test_decode_error_with_caret(void **state)
 {
 	struct cli_result r =
@@ -155,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_policy_unknown_family),	cmocka_unit_test(test_decode_valid),
 		cmocka_unit_test(test_decode_error_with_caret), cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_ethtool_family),
+		cmocka_unit_test(test_decode_valid_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

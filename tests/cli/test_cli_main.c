@@ -126,6 +126,13 @@ static void test_tour_runtime_failure_exits_1(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "kfsim tour: -ENOENT: cannot create output directory"));
 	cli_result_free(&r);
+	/* an existing file is not a directory: refused before any step writes */
+	RUN(&r, "tour", "--out", KFSIM_CLI_PATH);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim tour: -ENOTDIR: cannot create output directory"));
+	assert_int_equal(count_lines(r.err), 1);
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
 }
 
 int main(void)

@@ -77,6 +77,31 @@ static void test_bad_command_lines(void **state)
 	assert_usage_error(&r, "unexpected argument 'extra'");
 }
 
+/* Numbers on the command line: decimal or 0x hex, nothing strtoull()/strtod() let through. */
+static void test_number_values(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "plca", "sim", "--seed", " -1");	/* would wrap to 2^64 - 1 */
+	assert_usage_error(&r, "invalid value ' -1' for --seed: expected an integer from 0 to");
+	RUN(&r, "plca", "sim", "--nodes", "+3");
+	assert_usage_error(&r, "invalid value '+3' for --nodes");
+	RUN(&r, "plca", "sim", "--nodes", "0x");
+	assert_usage_error(&r, "invalid value '0x' for --nodes");
+	RUN(&r, "nl", "policy", "--family", "nlctrl", "--op", " 3");
+	assert_usage_error(&r, "invalid value ' 3' for --op");
+	RUN(&r, "plca", "sim", "--length", " 5");
+	assert_usage_error(&r, "invalid value ' 5' for --length");
+	RUN(&r, "plca", "sim", "--length", "0x10");
+	assert_usage_error(&r, "invalid value '0x10' for --length: expected a number from 0 to 25");
+
+	RUN(&r, "plca", "sim", "--nodes", "010", "--duration", "0x1");	/* ten, not octal */
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "segment: 10 nodes, plca"));
+	assert_non_null(strstr(r.out, " 1 ms,"));
+	cli_result_free(&r);
+}
+
 static void test_no_arguments_prints_help_to_stderr(void **state)
 {
 	struct cli_result r;
@@ -140,6 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_number_values),
 		cmocka_unit_test(test_no_arguments_prints_help_to_stderr),
 		cmocka_unit_test(test_tour_runs_and_shows_dmesg),
 		cmocka_unit_test(test_tour_json_is_one_document),

@@ -56,6 +56,31 @@ static void test_json_document(void **state)
 	fclose(f);
 }
 
+/* JSON text is UTF-8: well-formed sequences pass, other bytes become U+FFFD. */
+static void test_json_strings_stay_utf8(void **state)
+{
+	FILE *f = tmpfile();
+	struct kfsim_json json;
+	char *text;
+
+	kfsim_json_init(&json, f, false);
+	kfsim_json_array_begin(&json);
+	kfsim_json_string(&json, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7");	/* é € penguin */
+	kfsim_json_string(&json, "eth\xff");		/* not UTF-8 at all */
+	kfsim_json_string(&json, "\xc3");		/* cut short at the end */
+	kfsim_json_string(&json, "\xc0\xaf");		/* overlong '/' */
+	kfsim_json_string(&json, "\xed\xa0\x80");	/* a surrogate */
+	kfsim_json_string(&json, "\xf4\x90\x80\x80");	/* past U+10FFFF */
+	kfsim_json_array_end(&json);
+	assert_int_equal(kfsim_json_finish(&json), 0);
+	text = capture(f);
+	assert_string_equal(text, "[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7\",\"eth\\ufffd\","
+				  "\"\\ufffd\",\"\\ufffd\\ufffd\",\"\\ufffd\\ufffd\\ufffd\","
+				  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"]\n");
+	free(text);
+	fclose(f);
+}
+
 static void test_json_misuse_is_reported(void **state)
 {
 	FILE *f = tmpfile();
@@ -146,6 +171,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_json_strings_stay_utf8),
 		cmocka_unit_test(test_json_misuse_is_reported),
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_svg_plot),

@@ -294,7 +294,17 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	hdrlen = GENL_HDRLEN + family->hdrsize;
 	nlh = (struct nlmsghdr *)msg;
 	if (len >= NLMSG_HDRLEN && ((struct nlmsghdr *)raw)->nlmsg_len == (u32)len) {
-		memcpy(msg, raw, len); /* a whole message */
+		const struct genlmsghdr *g = nlmsg_data((struct nlmsghdr *)raw);
+
+		/* a whole message: the kernel would dispatch on its own command, not on --op */
+		if ((size_t)len >= NLMSG_HDRLEN + GENL_HDRLEN && g->cmd != cmd) {
+			ret = kfsim_cli_usage("nl",
+					      "invalid value '%u' for --op: the message's genetlink "
+					      "command is %u",
+					      cmd, g->cmd);
+			goto out;
+		}
+		memcpy(msg, raw, len);
 	} else {
 		memset(msg, 0, NLMSG_HDRLEN + hdrlen);
 		nlh->nlmsg_len = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen) + len;

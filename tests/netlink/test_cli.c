@@ -142,6 +142,17 @@ static void test_ethtool_family(void **state)
 
 static void test_usage_errors(void **state)
 {
+	/* a whole message carries its own command: --op must agree with it */
+	struct cli_result w = run((const char *const[]){
+		"nl", "decode", "--family", "kfsim_demo", "--op", "1",
+		"1c000000 13000100 00000000 00000000 02010000 08000100 07000000", NULL});
+
+	assert_int_equal(w.status, 2);
+	assert_string_equal(w.err, "kfsim nl: invalid value '1' for --op: the message's genetlink "
+				   "command is 2\n");
+	assert_string_equal(w.out, "");
+	cli_result_free(&w);
+
 	struct cli_result r = run((const char *const[]){"nl", "frob", NULL});
 
 	assert_int_equal(r.status, 2);

@@ -315,6 +315,10 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen), raw, len);
 	}
 	tb = calloc(op.maxattr + 1, sizeof(*tb));
+	if (!tb) {
+		ret = kfsim_cli_fail("nl", -ENOMEM, "no memory");
+		goto out;
+	}
 	ret = __nlmsg_parse(
 		nlh, hdrlen, tb, op.maxattr, op.policy,
 		(op.validate & (dump ? GENL_DONT_VALIDATE_DUMP_STRICT : GENL_DONT_VALIDATE_STRICT))

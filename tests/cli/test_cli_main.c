@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "support/cli_run.h"
@@ -160,6 +164,59 @@ static void test_tour_runtime_failure_exits_1(void **state)
 	cli_result_free(&r);
 }
 
+/* Run kfsim with stdout on /dev/full; Return: the exit status, stderr in @err. */
+static int run_to_dev_full(const char *const args[], char *err, size_t size)
+{
+	int pipefd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int full = open("/dev/full", O_WRONLY);
+		const char *argv[16] = { KFSIM_CLI_PATH };
+
+		for (int i = 0; args[i] && i < 14; i++)
+			argv[i + 1] = args[i];
+		dup2(full, STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		close(pipefd[0]);
+		execv(KFSIM_CLI_PATH, (char *const *)argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], err + len, size - 1 - len)) > 0)
+		len += n;
+	err[len] = '\0';
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Output that cannot be written is a runtime failure, not a success. */
+static void test_unwritable_stdout_fails(void **state)
+{
+	struct stat st;
+	char err[4096];
+
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	assert_int_equal(run_to_dev_full((const char *const[]){ "--version", NULL }, err,
+					 sizeof(err)), 1);
+	assert_string_equal(err, "kfsim: -ENOSPC: cannot write standard output\n");
+	assert_int_equal(run_to_dev_full((const char *const[]){ "nl", "policy", "--family",
+								"nlctrl", NULL }, err, sizeof(err)), 1);
+	assert_string_equal(err, "kfsim nl: -ENOSPC: cannot write standard output\n");
+	assert_int_equal(run_to_dev_full((const char *const[]){ "refcount", "demo", "--json",
+								NULL }, err, sizeof(err)), 1);
+	assert_string_equal(err, "kfsim refcount: -EIO: cannot write the JSON document\n");
+	/* a usage error keeps its own status */
+	assert_int_equal(run_to_dev_full((const char *const[]){ "nosuch", NULL }, err,
+					 sizeof(err)), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_tour_runs_and_shows_dmesg),
 		cmocka_unit_test(test_tour_json_is_one_document),
 		cmocka_unit_test(test_tour_runtime_failure_exits_1),
+		cmocka_unit_test(test_unwritable_stdout_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include <kfsim/err.h>
@@ -167,12 +168,35 @@ static void test_svg_plot(void **state)
 	assert_int_equal(kfsim_plot_svg_write(&plot, stdout), -EINVAL);
 }
 
+/* A failed save removes the partial file it wrote, never a device it was pointed at. */
+static void test_svg_save_failure_keeps_devices(void **state)
+{
+	static const double x[] = { 1, 2 }, y[] = { 3, 4 };
+	const struct kfsim_plot_series series = { "s", x, y, 2 };
+	const struct kfsim_plot plot = { .title = "t", .series = &series, .nr_series = 1 };
+	const char *link = KFSIM_BINARY_DIR "/test-output-dev-full";
+	struct stat st;
+	int ret;
+
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	/* through a link, so that a regression removes the link, not the device */
+	unlink(link);
+	assert_int_equal(symlink("/dev/full", link), 0);
+	ret = kfsim_plot_svg_save(&plot, link);
+	assert_true(ret == -EIO || ret == -ENOSPC);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_json_strings_stay_utf8),
 		cmocka_unit_test(test_json_misuse_is_reported),
+		cmocka_unit_test(test_svg_save_failure_keeps_devices),
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_svg_plot),
 	};

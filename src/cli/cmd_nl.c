@@ -46,7 +46,8 @@ static void nl_help(void)
 	       "print\n"
 	       "           its attributes, or the extack error with a caret at the bad attribute.\n"
 	       "           HEX is either a whole message (nlmsghdr first) or only the attributes\n"
-	       "           after the genetlink header; spaces and 0x prefixes are ignored\n\n"
+	       "           after the genetlink header; blanks, ':', ',' and 0x prefixes are\n"
+	       "           ignored\n\n"
 	       "  --family NAME  nlctrl, %s, %s (PLCA ops only) in-process, or any family\n"
 	       "                 of the running kernel\n"
 	       "  --op CMD       the command number (policy: default all)\n"
@@ -222,15 +223,22 @@ static int parse_hex(int argc, char **argv, u8 *buf, size_t size)
 	int half = -1;
 
 	for (int i = 0; i < argc; i++) {
-		const char *s = argv[i];
+		bool word_start = true;
 
-		if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-			s += 2;
-		for (; *s; s++) {
+		for (const char *s = argv[i]; *s; s++) {
 			int v;
 
-			if (isspace((unsigned char)*s) || *s == ':')
+			/* separators as hexdump, xxd and C arrays write them: "0x08, 0x00" */
+			if (isspace((unsigned char)*s) || *s == ':' || *s == ',') {
+				word_start = true;
 				continue;
+			}
+			if (word_start && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+				s++;
+				word_start = false;
+				continue;
+			}
+			word_start = false;
 			if (!isxdigit((unsigned char)*s))
 				return -EINVAL;
 			v = isdigit((unsigned char)*s) ? *s - '0'

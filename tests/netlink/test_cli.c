@@ -75,6 +75,24 @@ static void test_decode_valid(void **state)
 }
 
 /* --json carries the attributes the text shows: integers as numbers, nests as "attrs". */
+/* Bytes pasted as a C array or from xxd decode the same as plain hex. */
+static void test_decode_hex_forms(void **state)
+{
+	struct cli_result r = run((const char *const[]){
+		"nl", "decode", "--family", "kfsim_demo", "--op", "2",
+		"0x08, 0x00, 0x01, 0x00,", "0x07,0x00,0x00,0x00", "0400:0d00", NULL});
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "kfsim_demo op 2, 32 bytes: valid\n"
+				   "  @20   [1] u32 = 7\n"
+				   "  @28   [13] flag = true\n");
+	cli_result_free(&r);
+	r = run((const char *const[]){"nl", "decode", "--family", "kfsim_demo", "--op", "2",
+				      "0x0g", NULL});
+	assert_int_equal(r.status, 2);
+	cli_result_free(&r);
+}
+
 static void test_decode_valid_json(void **state)
 {
 	struct cli_result r = run((const char *const[]){
@@ -186,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_decode_error_with_caret), cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_ethtool_family),
 		cmocka_unit_test(test_decode_valid_json),
+		cmocka_unit_test(test_decode_hex_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

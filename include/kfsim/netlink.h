@@ -1,0 +1,1251 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_NETLINK_H
+#define KFSIM_NETLINK_H
+
+/*
+ * Generic netlink, the kernel's side, with the kernel's names (include/net/netlink.h,
+ * include/net/genetlink.h, include/linux/netlink.h, lib/nlattr.c), following Linux 6.18:
+ *
+ *   - attribute policies (struct nla_policy, NLA_POLICY_RANGE/MIN/MAX/MASK/EXACT_LEN/NESTED...)
+ *     and their validation, strict or liberal, with the kernel's extack texts, errnos and order
+ *     of checks (nla_parse, nla_parse_nested, nla_validate, nlmsg_parse ... and _deprecated);
+ *   - struct netlink_ext_ack and the NL_SET_ERR_MSG* / NL_SET_BAD_ATTR / NL_REQ_ATTR_CHECK
+ *     macros;
+ *   - message building on a fixed-size struct sk_buff (nlmsg_new, genlmsg_new, genlmsg_put,
+ *     nla_put_u32, nla_nest_start ...), as the kernel builds replies: a put that does not fit
+ *     fails with -EMSGSIZE and leaves the buffer as it was;
+ *   - generic netlink families (struct genl_family with ops, small_ops or split_ops, policies,
+ *     multicast groups) registered in an in-process kernel (struct kfsim_nl_kernel, see
+ *     <kfsim/nl_client.h>), and the handler API (struct genl_info, genlmsg_reply,
+ *     genlmsg_multicast, netlink_callback for dumps).
+ *
+ * Every kernel-named function here is static inline over a kfsim_-prefixed symbol, so libkfsim
+ * links next to libnl-3 (which exports nla_parse, genlmsg_put ... with other meanings).  Like
+ * kernel code, a translation unit including this header cannot also include libnl's headers:
+ * the struct names clash.  User-space code that builds requests with libnl includes only
+ * <kfsim/nl_client.h>.
+ *
+ * Architecture: x86-64 rules, as the kernel applies them there: efficient unaligned access, so
+ * nla_put_u64_64bit() adds no pad attribute.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <endian.h>
+#include <kfsim/err.h>
+#include <kfsim/kernel.h>
+#include <kfsim/slab.h>
+#include <kfsim/types.h>
+#include <kfsim/nl_client.h>
+
+/* ==== attribute types and policies (include/net/netlink.h) ============================== */
+
+/* Kernel-internal attribute types (not the uapi NL_ATTR_TYPE_* of policy dumps). */
+enum {
+	NLA_UNSPEC,
+	NLA_U8,
+	NLA_U16,
+	NLA_U32,
+	NLA_U64,
+	NLA_STRING,
+	NLA_FLAG,
+	NLA_MSECS,
+	NLA_NESTED,
+	NLA_NESTED_ARRAY,
+	NLA_NUL_STRING,
+	NLA_BINARY,
+	NLA_S8,
+	NLA_S16,
+	NLA_S32,
+	NLA_S64,
+	NLA_BITFIELD32,
+	NLA_REJECT,
+	NLA_BE16,
+	NLA_BE32,
+	NLA_SINT,
+	NLA_UINT,
+	__NLA_TYPE_MAX,
+};
+#define NLA_TYPE_MAX (__NLA_TYPE_MAX - 1)
+
+/* What the union of struct nla_policy holds beyond the type's own checks. */
+enum nla_policy_validation {
+	NLA_VALIDATE_NONE,
+	NLA_VALIDATE_RANGE,
+	NLA_VALIDATE_RANGE_WARN_TOO_LONG,
+	NLA_VALIDATE_MIN,
+	NLA_VALIDATE_MAX,
+	NLA_VALIDATE_MASK,
+	NLA_VALIDATE_RANGE_PTR,
+	NLA_VALIDATE_FUNCTION,
+};
+
+/** struct netlink_range_validation - a u64 range for NLA_POLICY_FULL_RANGE(). */
+struct netlink_range_validation {
+	u64 min, max;
+};
+
+/** struct netlink_range_validation_signed - an s64 range for NLA_POLICY_FULL_RANGE_SIGNED(). */
+struct netlink_range_validation_signed {
+	s64 min, max;
+};
+
+struct netlink_ext_ack;
+struct nlattr;
+
+/**
+ * struct nla_policy - what one attribute type must look like
+ * @type: NLA_U8 ... NLA_UINT
+ * @validation_type: NLA_VALIDATE_*, which member of the union applies
+ * @len: by type: NLA_STRING/NLA_NUL_STRING max length without the NUL; NLA_BINARY max length;
+ *       NLA_NESTED/NLA_NESTED_ARRAY the nested policy's maxtype; NLA_UNSPEC and the integer
+ *       types a minimum length (0: the type's size); NLA_POLICY_VALIDATE_FN's optional length
+ * @strict_start_type: (policy[0] only) attribute types >= this are validated strictly even by
+ *                     the liberal parsers
+ * @bitfield32_valid: NLA_BITFIELD32's allowed bits
+ * @mask: NLA_VALIDATE_MASK's allowed bits
+ * @reject_message: NLA_REJECT's extack text
+ * @nested_policy: NLA_NESTED/NLA_NESTED_ARRAY's policy (array of @len + 1)
+ * @range / @range_signed: NLA_VALIDATE_RANGE_PTR's range
+ * @min / @max: NLA_VALIDATE_RANGE/MIN/MAX bounds (value, or length for NLA_BINARY)
+ * @validate: NLA_VALIDATE_FUNCTION's check, called after the type checks
+ */
+struct nla_policy {
+	u8 type;
+	u8 validation_type;
+	u16 len;
+	union {
+		u16 strict_start_type;
+		const u32 bitfield32_valid;
+		const u32 mask;
+		const char *reject_message;
+		const struct nla_policy *nested_policy;
+		const struct netlink_range_validation *range;
+		const struct netlink_range_validation_signed *range_signed;
+		struct {
+			s16 min, max;
+		};
+		int (*validate)(const struct nlattr *attr, struct netlink_ext_ack *extack);
+	};
+};
+
+#define NLA_POLICY_ETH_ADDR NLA_POLICY_EXACT_LEN(6)
+#define NLA_POLICY_ETH_ADDR_COMPAT NLA_POLICY_EXACT_LEN_WARN(6)
+#define _NLA_POLICY_NESTED(maxattr, policy) \
+	{ .type = NLA_NESTED, .nested_policy = policy, .len = maxattr }
+#define _NLA_POLICY_NESTED_ARRAY(maxattr, policy) \
+	{ .type = NLA_NESTED_ARRAY, .nested_policy = policy, .len = maxattr }
+/** NLA_POLICY_NESTED() - a nest validated against @policy (an array; maxtype from its size). */
+#define NLA_POLICY_NESTED(policy) _NLA_POLICY_NESTED(ARRAY_SIZE(policy) - 1, policy)
+/** NLA_POLICY_NESTED_ARRAY() - a nest of nests, each validated against @policy. */
+#define NLA_POLICY_NESTED_ARRAY(policy) _NLA_POLICY_NESTED_ARRAY(ARRAY_SIZE(policy) - 1, policy)
+#define NLA_POLICY_BITFIELD32(valid) { .type = NLA_BITFIELD32, .bitfield32_valid = valid }
+/** NLA_POLICY_RANGE() - integer value (or NLA_BINARY length) within [@_min, @_max] (s16). */
+#define NLA_POLICY_RANGE(tp, _min, _max) \
+	{ .type = (tp), .validation_type = NLA_VALIDATE_RANGE, .min = _min, .max = _max }
+#define NLA_POLICY_FULL_RANGE(tp, _range) \
+	{ .type = (tp), .validation_type = NLA_VALIDATE_RANGE_PTR, .range = _range }
+#define NLA_POLICY_FULL_RANGE_SIGNED(tp, _range) \
+	{ .type = (tp), .validation_type = NLA_VALIDATE_RANGE_PTR, .range_signed = _range }
+#define NLA_POLICY_MIN(tp, _min) { .type = (tp), .validation_type = NLA_VALIDATE_MIN, .min = _min }
+#define NLA_POLICY_MAX(tp, _max) { .type = (tp), .validation_type = NLA_VALIDATE_MAX, .max = _max }
+#define NLA_POLICY_MASK(tp, _mask) \
+	{ .type = (tp), .validation_type = NLA_VALIDATE_MASK, .mask = _mask }
+#define NLA_POLICY_VALIDATE_FN(tp, fn, ...) \
+	{ .type = (tp), .validation_type = NLA_VALIDATE_FUNCTION, .validate = fn, .len = __VA_ARGS__ + 0 }
+/** NLA_POLICY_EXACT_LEN() - NLA_BINARY of exactly @_len bytes. */
+#define NLA_POLICY_EXACT_LEN(_len) NLA_POLICY_RANGE(NLA_BINARY, _len, _len)
+/** NLA_POLICY_EXACT_LEN_WARN() - as above, but too long only warns unless strict. */
+#define NLA_POLICY_EXACT_LEN_WARN(_len) \
+	{ .type = NLA_BINARY, .validation_type = NLA_VALIDATE_RANGE_WARN_TOO_LONG, \
+	  .min = _len, .max = _len }
+#define NLA_POLICY_MIN_LEN(_len) NLA_POLICY_MIN(NLA_BINARY, _len)
+#define NLA_POLICY_MAX_LEN(_len) NLA_POLICY_MAX(NLA_BINARY, _len)
+
+/* Validation flags (lib/nlattr.c): what the strict parsers reject that the liberal ones skip. */
+#define NL_VALIDATE_LIBERAL 0
+#define NL_VALIDATE_TRAILING BIT(0)     /* bytes after the last attribute: -EINVAL */
+#define NL_VALIDATE_MAXTYPE BIT(1)      /* type 0 or > maxtype: -EINVAL */
+#define NL_VALIDATE_UNSPEC BIT(2)       /* NLA_UNSPEC policy slot: -EINVAL */
+#define NL_VALIDATE_STRICT_ATTRS BIT(3) /* wrong fixed length: -EINVAL (else a log line) */
+#define NL_VALIDATE_NESTED BIT(4)       /* NLA_F_NESTED must match the policy */
+#define NL_VALIDATE_DEPRECATED_STRICT (NL_VALIDATE_TRAILING | NL_VALIDATE_MAXTYPE)
+#define NL_VALIDATE_STRICT (NL_VALIDATE_TRAILING | NL_VALIDATE_MAXTYPE | NL_VALIDATE_UNSPEC | \
+			    NL_VALIDATE_STRICT_ATTRS | NL_VALIDATE_NESTED)
+
+/* lib/nlattr.c MAX_POLICY_RECURSION_DEPTH */
+#define MAX_POLICY_RECURSION_DEPTH 10
+
+/* ==== extended ACK (include/linux/netlink.h) ============================================ */
+
+#define NETLINK_MAX_COOKIE_LEN 20
+#define NETLINK_MAX_FMTMSG_LEN 80
+
+/**
+ * struct netlink_ext_ack - what a failing (or warning) request reports besides its errno
+ * @_msg: the message (a string literal or @_msg_buf)
+ * @bad_attr: the offending attribute, a pointer into the request; the ACK reports its offset
+ *            from the request's nlmsghdr
+ * @policy: the policy @bad_attr violated (reported as NLMSGERR_ATTR_POLICY)
+ * @miss_nest: the nest a required attribute was missing from (NULL: top level)
+ * @miss_type: the missing attribute's type (0: none)
+ * @cookie / @cookie_len: NLMSGERR_ATTR_COOKIE, success ACKs only
+ */
+struct netlink_ext_ack {
+	const char *_msg;
+	const struct nlattr *bad_attr;
+	const struct nla_policy *policy;
+	const struct nlattr *miss_nest;
+	u16 miss_type;
+	u8 cookie[NETLINK_MAX_COOKIE_LEN];
+	u8 cookie_len;
+	char _msg_buf[NETLINK_MAX_FMTMSG_LEN];
+};
+
+#define NL_SET_ERR_MSG(extack, msg)                         \
+	do {                                                \
+		struct netlink_ext_ack *__extack = (extack); \
+		if (__extack)                               \
+			__extack->_msg = (msg);             \
+	} while (0)
+
+/** NL_SET_ERR_MSG_FMT() - a printf-formatted message (truncated to 79 characters). */
+#define NL_SET_ERR_MSG_FMT(extack, fmt, ...)                                                 \
+	do {                                                                                 \
+		struct netlink_ext_ack *__extack = (extack);                                 \
+		if (__extack) {                                                              \
+			snprintf(__extack->_msg_buf, NETLINK_MAX_FMTMSG_LEN, fmt, ##__VA_ARGS__); \
+			__extack->_msg = __extack->_msg_buf;                                 \
+		}                                                                            \
+	} while (0)
+
+#ifdef KBUILD_MODNAME
+#define NL_SET_ERR_MSG_MOD(extack, msg) NL_SET_ERR_MSG((extack), KBUILD_MODNAME ": " msg)
+#else
+#define NL_SET_ERR_MSG_MOD(extack, msg) NL_SET_ERR_MSG((extack), msg)
+#endif
+
+#define NL_SET_BAD_ATTR_POLICY(extack, attr, pol)           \
+	do {                                                \
+		struct netlink_ext_ack *__extack = (extack); \
+		if (__extack) {                             \
+			__extack->bad_attr = (attr);        \
+			__extack->policy = (pol);           \
+		}                                           \
+	} while (0)
+#define NL_SET_BAD_ATTR(extack, attr) NL_SET_BAD_ATTR_POLICY(extack, attr, NULL)
+
+#define NL_SET_ERR_MSG_ATTR_POL(extack, attr, pol, msg)     \
+	do {                                                \
+		struct netlink_ext_ack *__extack = (extack); \
+		if (__extack) {                             \
+			__extack->_msg = (msg);             \
+			__extack->bad_attr = (attr);        \
+			__extack->policy = (pol);           \
+		}                                           \
+	} while (0)
+#define NL_SET_ERR_MSG_ATTR(extack, attr, msg) NL_SET_ERR_MSG_ATTR_POL(extack, attr, NULL, msg)
+
+/** NL_SET_ERR_ATTR_MISS() - record that attribute @type is missing from @nest (NULL: top). */
+#define NL_SET_ERR_ATTR_MISS(extack, nest, type)            \
+	do {                                                \
+		struct netlink_ext_ack *__extack = (extack); \
+		if (__extack) {                             \
+			__extack->miss_nest = (nest);       \
+			__extack->miss_type = (type);       \
+		}                                           \
+	} while (0)
+
+/**
+ * NL_REQ_ATTR_CHECK() - true (and the miss recorded, no message) when @tb[@type] is absent
+ */
+#define NL_REQ_ATTR_CHECK(extack, nest, tb, type)                    \
+	({                                                           \
+		struct nlattr **__tb = (tb);                         \
+		u32 __attr = (type);                                 \
+		int __retval = !__tb[__attr];                        \
+		if (__retval)                                        \
+			NL_SET_ERR_ATTR_MISS((extack), (nest), __attr); \
+		__retval;                                            \
+	})
+
+/* ==== the message buffer (a minimal struct sk_buff) ===================================== */
+
+/**
+ * struct netlink_skb_parms - the netlink control block of a buffer (NETLINK_CB(skb))
+ * @portid: sender's port id on a request, destination on a reply (0: the kernel)
+ * @dst_group: multicast group a notification goes to (0: unicast)
+ */
+struct netlink_skb_parms {
+	u32 portid;
+	u32 dst_group;
+	u32 flags;
+};
+
+/**
+ * struct sk_buff - one fixed-size netlink message buffer
+ * @data: the bytes; @len: how many are used; @end: the capacity
+ * @cb: NETLINK_CB()
+ *
+ * Unlike the kernel's, this one is only ever linear and never grows: allocate what you need
+ * with nlmsg_new()/genlmsg_new() (NLMSG_DEFAULT_SIZE when unsure).
+ */
+struct sk_buff {
+	unsigned char *data;
+	unsigned int len;
+	unsigned int end;
+	struct netlink_skb_parms cb;
+	/* private: */
+	struct sk_buff *next;
+};
+
+#define NETLINK_CB(skb) ((skb)->cb)
+#define NLMSG_GOODSIZE 3776u /* SKB_WITH_OVERHEAD(4096) on x86-64 */
+#define NLMSG_DEFAULT_SIZE (NLMSG_GOODSIZE - NLMSG_HDRLEN)
+#define GENLMSG_DEFAULT_SIZE (NLMSG_DEFAULT_SIZE - GENL_HDRLEN)
+
+/**
+ * kfsim_skb_alloc() - a buffer with room for @size bytes
+ * Return: the buffer, or NULL when @size is above 64 KiB or memory is short.
+ */
+struct sk_buff *kfsim_skb_alloc(unsigned int size, gfp_t flags);
+
+/** kfsim_skb_free() - free @skb (NULL is fine). */
+void kfsim_skb_free(struct sk_buff *skb);
+
+static inline unsigned char *skb_tail_pointer(const struct sk_buff *skb)
+{
+	return skb->data + skb->len;
+}
+
+static inline unsigned int skb_tailroom(const struct sk_buff *skb)
+{
+	return skb->end - skb->len;
+}
+
+/** skb_trim() - cut @skb back to @len bytes (no-op when already shorter). */
+static inline void skb_trim(struct sk_buff *skb, unsigned int len)
+{
+	if (skb->len > len)
+		skb->len = len;
+}
+
+/** kfree_skb() / consume_skb() - free a buffer. */
+static inline void kfree_skb(struct sk_buff *skb)
+{
+	kfsim_skb_free(skb);
+}
+
+static inline void consume_skb(struct sk_buff *skb)
+{
+	kfsim_skb_free(skb);
+}
+
+/* ==== netlink messages (include/net/netlink.h nlmsg_*) ================================== */
+
+static inline int nlmsg_msg_size(int payload)
+{
+	return NLMSG_HDRLEN + payload;
+}
+
+static inline int nlmsg_total_size(int payload)
+{
+	return NLMSG_ALIGN(nlmsg_msg_size(payload));
+}
+
+static inline int nlmsg_padlen(int payload)
+{
+	return nlmsg_total_size(payload) - nlmsg_msg_size(payload);
+}
+
+static inline void *nlmsg_data(const struct nlmsghdr *nlh)
+{
+	return (unsigned char *)nlh + NLMSG_HDRLEN;
+}
+
+static inline int nlmsg_len(const struct nlmsghdr *nlh)
+{
+	return nlh->nlmsg_len - NLMSG_HDRLEN;
+}
+
+static inline struct nlattr *nlmsg_attrdata(const struct nlmsghdr *nlh, int hdrlen)
+{
+	return (struct nlattr *)((unsigned char *)nlmsg_data(nlh) + NLMSG_ALIGN(hdrlen));
+}
+
+static inline int nlmsg_attrlen(const struct nlmsghdr *nlh, int hdrlen)
+{
+	return nlmsg_len(nlh) - NLMSG_ALIGN(hdrlen);
+}
+
+/** nlmsg_ok() - whether @nlh is a whole message within the @remaining bytes. */
+static inline int nlmsg_ok(const struct nlmsghdr *nlh, int remaining)
+{
+	return remaining >= (int)sizeof(struct nlmsghdr) &&
+	       nlh->nlmsg_len >= sizeof(struct nlmsghdr) && nlh->nlmsg_len <= (u32)remaining;
+}
+
+static inline struct nlmsghdr *nlmsg_next(const struct nlmsghdr *nlh, int *remaining)
+{
+	int totlen = NLMSG_ALIGN(nlh->nlmsg_len);
+
+	*remaining -= totlen;
+	return (struct nlmsghdr *)((unsigned char *)nlh + totlen);
+}
+
+static inline struct nlmsghdr *nlmsg_hdr(const struct sk_buff *skb)
+{
+	return (struct nlmsghdr *)skb->data;
+}
+
+/**
+ * nlmsg_put() - add a netlink message header and @payload zeroed bytes to @skb
+ * Return: the header, or NULL when @skb lacks room (nothing is added then).
+ */
+static inline struct nlmsghdr *nlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int type,
+					 int payload, int flags)
+{
+	struct nlmsghdr *nlh;
+	int size = nlmsg_msg_size(payload);
+
+	if (unlikely(skb_tailroom(skb) < (unsigned int)nlmsg_total_size(payload)))
+		return NULL;
+	nlh = (struct nlmsghdr *)skb_tail_pointer(skb);
+	skb->len += NLMSG_ALIGN(size);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_len = size;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_pid = portid;
+	nlh->nlmsg_seq = seq;
+	memset((unsigned char *)nlmsg_data(nlh), 0, NLMSG_ALIGN(size) - NLMSG_HDRLEN);
+	return nlh;
+}
+
+/** nlmsg_end() - set the message length to everything added since nlmsg_put(). */
+static inline void nlmsg_end(struct sk_buff *skb, struct nlmsghdr *nlh)
+{
+	nlh->nlmsg_len = skb_tail_pointer(skb) - (unsigned char *)nlh;
+}
+
+/** nlmsg_trim() / nlmsg_cancel() - drop everything from @mark (a pointer into @skb) on. */
+static inline void nlmsg_trim(struct sk_buff *skb, const void *mark)
+{
+	if (mark)
+		skb_trim(skb, (const unsigned char *)mark - skb->data);
+}
+
+static inline void nlmsg_cancel(struct sk_buff *skb, struct nlmsghdr *nlh)
+{
+	nlmsg_trim(skb, nlh);
+}
+
+/** nlmsg_new() - a buffer for one message of @payload bytes. */
+static inline struct sk_buff *nlmsg_new(size_t payload, gfp_t flags)
+{
+	return kfsim_skb_alloc(nlmsg_total_size(payload), flags);
+}
+
+/** nlmsg_free() - free a buffer from nlmsg_new(). */
+static inline void nlmsg_free(struct sk_buff *skb)
+{
+	kfsim_skb_free(skb);
+}
+
+/* ==== attributes (include/net/netlink.h nla_*) ========================================== */
+
+static inline int nla_attr_size(int payload)
+{
+	return NLA_HDRLEN + payload;
+}
+
+static inline int nla_total_size(int payload)
+{
+	return NLA_ALIGN(nla_attr_size(payload));
+}
+
+static inline int nla_padlen(int payload)
+{
+	return nla_total_size(payload) - nla_attr_size(payload);
+}
+
+/** nla_type() - the attribute type without NLA_F_NESTED / NLA_F_NET_BYTEORDER. */
+static inline int nla_type(const struct nlattr *nla)
+{
+	return nla->nla_type & NLA_TYPE_MASK;
+}
+
+static inline void *nla_data(const struct nlattr *nla)
+{
+	return (unsigned char *)nla + NLA_HDRLEN;
+}
+
+static inline u16 nla_len(const struct nlattr *nla)
+{
+	return nla->nla_len - NLA_HDRLEN;
+}
+
+/** nla_ok() - whether @nla is a whole attribute within the @remaining bytes. */
+static inline int nla_ok(const struct nlattr *nla, int remaining)
+{
+	return remaining >= (int)sizeof(*nla) && nla->nla_len >= sizeof(*nla) &&
+	       nla->nla_len <= remaining;
+}
+
+static inline struct nlattr *nla_next(const struct nlattr *nla, int *remaining)
+{
+	unsigned int totlen = NLA_ALIGN(nla->nla_len);
+
+	*remaining -= totlen;
+	return (struct nlattr *)((unsigned char *)nla + totlen);
+}
+
+#define nla_for_each_attr(pos, head, len, rem) \
+	for (pos = (head), rem = (len); nla_ok(pos, rem); pos = nla_next(pos, &(rem)))
+#define nla_for_each_nested(pos, nla, rem) nla_for_each_attr(pos, nla_data(nla), nla_len(nla), rem)
+
+static inline struct nlattr *nlmsg_find_attr_in(const struct nlattr *head, int len, int attrtype)
+{
+	const struct nlattr *nla;
+	int rem;
+
+	nla_for_each_attr(nla, head, len, rem)
+		if (nla_type(nla) == attrtype)
+			return (struct nlattr *)nla;
+	return NULL;
+}
+
+/** nla_find() - the first attribute of type @attrtype in the stream, or NULL. */
+static inline struct nlattr *nla_find(const struct nlattr *head, int len, int attrtype)
+{
+	return nlmsg_find_attr_in(head, len, attrtype);
+}
+
+static inline u8 nla_get_u8(const struct nlattr *nla) { return *(u8 *)nla_data(nla); }
+static inline s8 nla_get_s8(const struct nlattr *nla) { return *(s8 *)nla_data(nla); }
+static inline u16 nla_get_u16(const struct nlattr *nla)
+{
+	u16 v;
+
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
+static inline s16 nla_get_s16(const struct nlattr *nla) { return (s16)nla_get_u16(nla); }
+static inline u32 nla_get_u32(const struct nlattr *nla)
+{
+	u32 v;
+
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
+static inline s32 nla_get_s32(const struct nlattr *nla) { return (s32)nla_get_u32(nla); }
+static inline u64 nla_get_u64(const struct nlattr *nla)
+{
+	u64 v;
+
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
+static inline s64 nla_get_s64(const struct nlattr *nla) { return (s64)nla_get_u64(nla); }
+static inline u16 nla_get_be16(const struct nlattr *nla) { return be16toh(nla_get_u16(nla)); }
+static inline u32 nla_get_be32(const struct nlattr *nla) { return be32toh(nla_get_u32(nla)); }
+/** nla_get_uint() - NLA_UINT: 4 or 8 bytes (validated). */
+static inline u64 nla_get_uint(const struct nlattr *nla)
+{
+	return nla_len(nla) == sizeof(u32) ? nla_get_u32(nla) : nla_get_u64(nla);
+}
+/** nla_get_sint() - NLA_SINT: 4 or 8 bytes (validated). */
+static inline s64 nla_get_sint(const struct nlattr *nla)
+{
+	return nla_len(nla) == sizeof(s32) ? nla_get_s32(nla) : nla_get_s64(nla);
+}
+/** nla_get_flag() - NLA_FLAG: present or not. */
+static inline int nla_get_flag(const struct nlattr *nla) { return !!nla; }
+/** nla_get_msecs() - NLA_MSECS as a u64 count of milliseconds. */
+static inline u64 nla_get_msecs(const struct nlattr *nla) { return nla_get_u64(nla); }
+
+/* struct nla_bitfield32 (value, selector) is NLA_BITFIELD32's payload, from the uapi header. */
+static inline struct nla_bitfield32 nla_get_bitfield32(const struct nlattr *nla)
+{
+	struct nla_bitfield32 bf;
+
+	memcpy(&bf, nla_data(nla), sizeof(bf));
+	return bf;
+}
+
+/**
+ * nla_strscpy() - copy a string attribute into @dst (always NUL-terminated)
+ * Return: the length copied, or -E2BIG when it did not fit (truncated), -EINVAL for size 0.
+ */
+ssize_t kfsim_nla_strscpy(char *dst, const struct nlattr *nla, size_t dstsize);
+static inline ssize_t nla_strscpy(char *dst, const struct nlattr *nla, size_t dstsize)
+{
+	return kfsim_nla_strscpy(dst, nla, dstsize);
+}
+
+/** nla_strcmp() - compare a string attribute (trailing NUL ignored) with @str, like strcmp. */
+int kfsim_nla_strcmp(const struct nlattr *nla, const char *str);
+static inline int nla_strcmp(const struct nlattr *nla, const char *str)
+{
+	return kfsim_nla_strcmp(nla, str);
+}
+
+/** nla_memcpy() - copy at most @count payload bytes; Return: bytes copied. */
+static inline int nla_memcpy(void *dest, const struct nlattr *src, int count)
+{
+	int minlen = min_t(int, count, nla_len(src));
+
+	memcpy(dest, nla_data(src), minlen);
+	if (count > minlen)
+		memset((char *)dest + minlen, 0, count - minlen);
+	return minlen;
+}
+
+/* -- building -- */
+
+/**
+ * nla_reserve() - add an attribute header and @attrlen zero-padded payload bytes
+ * Return: the attribute, or NULL when @skb lacks room (nothing added).
+ */
+static inline struct nlattr *nla_reserve(struct sk_buff *skb, int attrtype, int attrlen)
+{
+	struct nlattr *nla;
+
+	if (unlikely(skb_tailroom(skb) < (unsigned int)nla_total_size(attrlen)))
+		return NULL;
+	nla = (struct nlattr *)skb_tail_pointer(skb);
+	nla->nla_type = attrtype;
+	nla->nla_len = nla_attr_size(attrlen);
+	memset((unsigned char *)nla + nla->nla_len, 0, nla_padlen(attrlen));
+	skb->len += nla_total_size(attrlen);
+	return nla;
+}
+
+/** nla_put() - add an attribute; Return: 0 or -EMSGSIZE (nothing added). */
+static inline int nla_put(struct sk_buff *skb, int attrtype, int attrlen, const void *data)
+{
+	struct nlattr *nla = nla_reserve(skb, attrtype, attrlen);
+
+	if (unlikely(!nla))
+		return -EMSGSIZE;
+	if (attrlen)
+		memcpy(nla_data(nla), data, attrlen);
+	return 0;
+}
+
+static inline int nla_put_u8(struct sk_buff *skb, int type, u8 v) { return nla_put(skb, type, 1, &v); }
+static inline int nla_put_s8(struct sk_buff *skb, int type, s8 v) { return nla_put(skb, type, 1, &v); }
+static inline int nla_put_u16(struct sk_buff *skb, int type, u16 v) { return nla_put(skb, type, 2, &v); }
+static inline int nla_put_s16(struct sk_buff *skb, int type, s16 v) { return nla_put(skb, type, 2, &v); }
+static inline int nla_put_u32(struct sk_buff *skb, int type, u32 v) { return nla_put(skb, type, 4, &v); }
+static inline int nla_put_s32(struct sk_buff *skb, int type, s32 v) { return nla_put(skb, type, 4, &v); }
+static inline int nla_put_be16(struct sk_buff *skb, int type, u16 host)
+{
+	u16 v = htobe16(host);
+
+	return nla_put(skb, type, 2, &v);
+}
+static inline int nla_put_be32(struct sk_buff *skb, int type, u32 host)
+{
+	u32 v = htobe32(host);
+
+	return nla_put(skb, type, 4, &v);
+}
+/** nla_put_u64_64bit() - a u64; x86-64 needs no alignment pad, so @padattr is unused. */
+static inline int nla_put_u64_64bit(struct sk_buff *skb, int type, u64 v, int padattr)
+{
+	return nla_put(skb, type, 8, &v);
+}
+static inline int nla_put_s64(struct sk_buff *skb, int type, s64 v, int padattr)
+{
+	return nla_put(skb, type, 8, &v);
+}
+/** nla_put_uint() - NLA_UINT: 4 bytes when the value fits, else 8. */
+static inline int nla_put_uint(struct sk_buff *skb, int type, u64 v)
+{
+	u32 v32 = (u32)v;
+
+	return v == v32 ? nla_put(skb, type, 4, &v32) : nla_put(skb, type, 8, &v);
+}
+/** nla_put_sint() - NLA_SINT: 4 bytes when the value fits, else 8. */
+static inline int nla_put_sint(struct sk_buff *skb, int type, s64 v)
+{
+	s32 v32 = (s32)v;
+
+	return v == v32 ? nla_put(skb, type, 4, &v32) : nla_put(skb, type, 8, &v);
+}
+static inline int nla_put_flag(struct sk_buff *skb, int type) { return nla_put(skb, type, 0, NULL); }
+/** nla_put_string() - a string attribute including its NUL. */
+static inline int nla_put_string(struct sk_buff *skb, int type, const char *str)
+{
+	return nla_put(skb, type, strlen(str) + 1, str);
+}
+static inline int nla_put_bitfield32(struct sk_buff *skb, int type, u32 value, u32 selector)
+{
+	struct nla_bitfield32 bf = { .value = value, .selector = selector };
+
+	return nla_put(skb, type, sizeof(bf), &bf);
+}
+static inline int nla_put_msecs(struct sk_buff *skb, int type, u64 msecs, int padattr)
+{
+	return nla_put(skb, type, 8, &msecs);
+}
+
+/** nla_nest_start_noflag() - open a nest without NLA_F_NESTED (old uapi); NULL if no room. */
+static inline struct nlattr *nla_nest_start_noflag(struct sk_buff *skb, int attrtype)
+{
+	return nla_reserve(skb, attrtype, 0);
+}
+
+/** nla_nest_start() - open a nest, with NLA_F_NESTED as the kernel sets it since 5.2. */
+static inline struct nlattr *nla_nest_start(struct sk_buff *skb, int attrtype)
+{
+	return nla_nest_start_noflag(skb, attrtype | NLA_F_NESTED);
+}
+
+/** nla_nest_end() - close @start; an empty nest is kept.  Return: @skb's length. */
+static inline int nla_nest_end(struct sk_buff *skb, struct nlattr *start)
+{
+	start->nla_len = skb_tail_pointer(skb) - (unsigned char *)start;
+	return skb->len;
+}
+
+/** nla_nest_cancel() - drop the nest @start and everything in it. */
+static inline void nla_nest_cancel(struct sk_buff *skb, struct nlattr *start)
+{
+	nlmsg_trim(skb, start);
+}
+
+/* -- validation and parsing -- */
+
+/**
+ * kfsim_nla_validate_parse() - the kernel's __nla_validate_parse() at depth 0
+ * @head: the attribute stream; @len: its length in bytes (negative: treated as empty)
+ * @maxtype: highest attribute type the policy knows
+ * @policy: an array of @maxtype + 1 (NULL: only the stream's framing is checked)
+ * @validate: NL_VALIDATE_* flags
+ * @extack: where the message and bad attribute go (may be NULL)
+ * @tb: if not NULL, an array of @maxtype + 1 pointers, cleared and then filled with the last
+ *      attribute of each known type
+ *
+ * Checks in the kernel's order for each attribute: type 0 or > @maxtype ("Unknown attribute
+ * type", -EINVAL, only with NL_VALIDATE_MAXTYPE, else skipped), then validate_nla() (see the
+ * table in docs/netlink.md), and after the loop leftover bytes ("bytes leftover after parsing
+ * attributes": always the message and a log line, -EINVAL only with NL_VALIDATE_TRAILING).
+ * Nested policies recurse to MAX_POLICY_RECURSION_DEPTH ("allowed policy recursion depth
+ * exceeded").  Length mismatches of fixed-size types log "netlink: 'kfsim': attribute type N
+ * has an invalid length." as the kernel logs it, even when not strict.
+ *
+ * Return: 0, -EINVAL, -ERANGE, or what a policy's validate function returned.
+ */
+int kfsim_nla_validate_parse(const struct nlattr *head, int len, int maxtype,
+			     const struct nla_policy *policy, unsigned int validate,
+			     struct netlink_ext_ack *extack, struct nlattr **tb);
+
+/** __nla_validate() - validate with explicit NL_VALIDATE_* flags (no tb[]). */
+static inline int __nla_validate(const struct nlattr *head, int len, int maxtype,
+				 const struct nla_policy *policy, unsigned int validate,
+				 struct netlink_ext_ack *extack)
+{
+	return kfsim_nla_validate_parse(head, len, maxtype, policy, validate, extack, NULL);
+}
+
+/** __nla_parse() - parse into @tb with explicit NL_VALIDATE_* flags. */
+static inline int __nla_parse(struct nlattr **tb, int maxtype, const struct nlattr *head, int len,
+			      const struct nla_policy *policy, unsigned int validate,
+			      struct netlink_ext_ack *extack)
+{
+	return kfsim_nla_validate_parse(head, len, maxtype, policy, validate, extack, tb);
+}
+
+/** nla_parse() - strict parse (NL_VALIDATE_STRICT), what new code uses. */
+static inline int nla_parse(struct nlattr **tb, int maxtype, const struct nlattr *head, int len,
+			    const struct nla_policy *policy, struct netlink_ext_ack *extack)
+{
+	return __nla_parse(tb, maxtype, head, len, policy, NL_VALIDATE_STRICT, extack);
+}
+
+/** nla_parse_deprecated() - liberal parse (NL_VALIDATE_LIBERAL), for old families. */
+static inline int nla_parse_deprecated(struct nlattr **tb, int maxtype, const struct nlattr *head,
+				       int len, const struct nla_policy *policy,
+				       struct netlink_ext_ack *extack)
+{
+	return __nla_parse(tb, maxtype, head, len, policy, NL_VALIDATE_LIBERAL, extack);
+}
+
+/** nla_parse_deprecated_strict() - NL_VALIDATE_DEPRECATED_STRICT (trailing + maxtype only). */
+static inline int nla_parse_deprecated_strict(struct nlattr **tb, int maxtype,
+					      const struct nlattr *head, int len,
+					      const struct nla_policy *policy,
+					      struct netlink_ext_ack *extack)
+{
+	return __nla_parse(tb, maxtype, head, len, policy, NL_VALIDATE_DEPRECATED_STRICT, extack);
+}
+
+/**
+ * nla_parse_nested() - strict parse of a nest's payload
+ * Return: as __nla_parse(); first -EINVAL "NLA_F_NESTED is missing" (bad attribute @nla) when
+ * @nla lacks NLA_F_NESTED.
+ */
+static inline int nla_parse_nested(struct nlattr **tb, int maxtype, const struct nlattr *nla,
+				   const struct nla_policy *policy, struct netlink_ext_ack *extack)
+{
+	if (!(nla->nla_type & NLA_F_NESTED)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla, "NLA_F_NESTED is missing");
+		return -EINVAL;
+	}
+	return __nla_parse(tb, maxtype, nla_data(nla), nla_len(nla), policy, NL_VALIDATE_STRICT,
+			   extack);
+}
+
+/** nla_parse_nested_deprecated() - liberal parse of a nest's payload (flag not required). */
+static inline int nla_parse_nested_deprecated(struct nlattr **tb, int maxtype,
+					      const struct nlattr *nla,
+					      const struct nla_policy *policy,
+					      struct netlink_ext_ack *extack)
+{
+	return __nla_parse(tb, maxtype, nla_data(nla), nla_len(nla), policy, NL_VALIDATE_LIBERAL,
+			   extack);
+}
+
+/** nla_validate() - strict validation without tb[]. */
+static inline int nla_validate(const struct nlattr *head, int len, int maxtype,
+			       const struct nla_policy *policy, struct netlink_ext_ack *extack)
+{
+	return __nla_validate(head, len, maxtype, policy, NL_VALIDATE_STRICT, extack);
+}
+
+/** nla_validate_deprecated() - liberal validation without tb[]. */
+static inline int nla_validate_deprecated(const struct nlattr *head, int len, int maxtype,
+					  const struct nla_policy *policy,
+					  struct netlink_ext_ack *extack)
+{
+	return __nla_validate(head, len, maxtype, policy, NL_VALIDATE_LIBERAL, extack);
+}
+
+/** nla_validate_nested() - strict validation of a nest's payload. */
+static inline int nla_validate_nested(const struct nlattr *start, int maxtype,
+				      const struct nla_policy *policy,
+				      struct netlink_ext_ack *extack)
+{
+	return __nla_validate(nla_data(start), nla_len(start), maxtype, policy,
+			      NL_VALIDATE_STRICT, extack);
+}
+
+/**
+ * __nlmsg_parse() - parse a message's attributes after @hdrlen bytes of family header
+ * Return: -EINVAL "Invalid header length" when the message is shorter than its headers, else
+ * as __nla_parse().
+ */
+static inline int __nlmsg_parse(const struct nlmsghdr *nlh, int hdrlen, struct nlattr **tb,
+				int maxtype, const struct nla_policy *policy, unsigned int validate,
+				struct netlink_ext_ack *extack)
+{
+	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen)) {
+		NL_SET_ERR_MSG(extack, "Invalid header length");
+		return -EINVAL;
+	}
+	return __nla_parse(tb, maxtype, nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen),
+			   policy, validate, extack);
+}
+
+static inline int nlmsg_parse(const struct nlmsghdr *nlh, int hdrlen, struct nlattr **tb,
+			      int maxtype, const struct nla_policy *policy,
+			      struct netlink_ext_ack *extack)
+{
+	return __nlmsg_parse(nlh, hdrlen, tb, maxtype, policy, NL_VALIDATE_STRICT, extack);
+}
+
+static inline int nlmsg_parse_deprecated(const struct nlmsghdr *nlh, int hdrlen,
+					 struct nlattr **tb, int maxtype,
+					 const struct nla_policy *policy,
+					 struct netlink_ext_ack *extack)
+{
+	return __nlmsg_parse(nlh, hdrlen, tb, maxtype, policy, NL_VALIDATE_LIBERAL, extack);
+}
+
+/**
+ * kfsim_nl_ext_ack_offset() - the byte offset of @extack's bad attribute from @base
+ * Return: the offset, or -1 when there is no bad attribute or it lies outside [@base,
+ * @base + @len).
+ */
+static inline long kfsim_nl_ext_ack_offset(const struct netlink_ext_ack *extack, const void *base,
+					   size_t len)
+{
+	const unsigned char *p = (const unsigned char *)extack->bad_attr;
+
+	if (!p || p < (const unsigned char *)base || p >= (const unsigned char *)base + len)
+		return -1;
+	return p - (const unsigned char *)base;
+}
+
+/**
+ * kfsim_nla_policy_put() - write @pt as the kernel's policy dump does (NL_POLICY_TYPE_ATTR_*)
+ * @skb: destination; @nestattr: the nest's type; @policy_idx: for NLA_NESTED(_ARRAY) with a
+ *       nested policy, the index to report (negative: leave POLICY_IDX/MAXTYPE out, as the
+ *       extack NLMSGERR_ATTR_POLICY does)
+ *
+ * Return: 0; -ENODATA for NLA_UNSPEC/NLA_REJECT, which a dump leaves out (nothing written);
+ * -EMSGSIZE when @skb is full (nothing written).
+ */
+int kfsim_nla_policy_put(struct sk_buff *skb, const struct nla_policy *pt, int nestattr,
+			 int policy_idx);
+
+/**
+ * kfsim_nla_print() - print an attribute stream through its policy, one line per attribute:
+ * "@28   [5] u32 = 7" (offset from @base, type, policy type, value), nests indented; attributes
+ * outside the policy and leftover bytes are shown as such.  Never reads past @len.
+ */
+void kfsim_nla_print(FILE *out, const struct nlattr *head, int len, int maxtype,
+		     const struct nla_policy *policy, const void *base);
+
+/** kfsim_nla_type_name() - "u32", "nul-string" ... for an NLA_* type ("?" if unknown). */
+const char *kfsim_nla_type_name(int type);
+
+/* ==== generic netlink (include/net/genetlink.h) ========================================= */
+
+#define GENL_DONT_VALIDATE_STRICT BIT(0)
+#define GENL_DONT_VALIDATE_DUMP BIT(1)
+#define GENL_DONT_VALIDATE_DUMP_STRICT BIT(2)
+
+#define GENL_MCAST_CAP_NET_ADMIN BIT(0)
+#define GENL_MCAST_CAP_SYS_ADMIN BIT(1)
+
+/** struct genl_multicast_group - a family's multicast group; @flags GENL_MCAST_CAP_*. */
+struct genl_multicast_group {
+	char name[GENL_NAMSIZ];
+	u8 flags;
+};
+
+struct genl_family;
+struct genl_split_ops;
+
+/**
+ * struct genl_info - what a doit handler (and a dump, via genl_info_dump()) receives
+ * @snd_seq / @snd_portid: the request's sequence number and sender port
+ * @family: the family
+ * @nlhdr / @genlhdr: the request's headers
+ * @attrs: the parsed attributes (tb[] of op maxattr + 1), NULL when the op has no maxattr
+ * @user_ptr: for pre_doit/post_doit
+ * @extack: the request's extended ACK
+ */
+struct genl_info {
+	u32 snd_seq;
+	u32 snd_portid;
+	const struct genl_family *family;
+	const struct nlmsghdr *nlhdr;
+	struct genlmsghdr *genlhdr;
+	struct nlattr **attrs;
+	void *user_ptr[2];
+	struct netlink_ext_ack *extack;
+	/* private: */
+	struct kfsim_nl_sock *kfsim_sock;
+};
+
+static inline void *genl_info_userhdr(const struct genl_info *info)
+{
+	return (u8 *)info->genlhdr + GENL_HDRLEN;
+}
+
+/** GENL_REQ_ATTR_CHECK() - NL_REQ_ATTR_CHECK at the top level of a genl request. */
+#define GENL_REQ_ATTR_CHECK(info, attr) NL_REQ_ATTR_CHECK((info)->extack, NULL, (info)->attrs, attr)
+
+#define GENL_SET_ERR_MSG(info, msg) NL_SET_ERR_MSG((info)->extack, msg)
+
+/**
+ * struct netlink_callback - a running dump
+ * @skb: the request buffer; @nlh: the request
+ * @extack: during start(), the request's extack
+ * @seq / @prev_seq: what the dump may use for NLM_F_DUMP_INTR consistency
+ * @args / @ctx: the dump's own state between calls, zeroed at start
+ * @data: for the start/done pair
+ * @strict_check: the request came on a socket with NETLINK_GET_STRICT_CHK (always false here)
+ */
+struct netlink_callback {
+	struct sk_buff *skb;
+	const struct nlmsghdr *nlh;
+	struct netlink_ext_ack *extack;
+	u16 family;
+	u16 answer_flags;
+	u32 min_dump_alloc;
+	unsigned int prev_seq, seq;
+	int flags;
+	bool strict_check;
+	union {
+		u8 ctx[48];
+		long args[6];
+	};
+	void *data;
+	/* private: */
+	void *kfsim_priv;
+};
+
+/**
+ * struct genl_ops - a command with both handlers in one entry (the classic form)
+ * @doit: the non-dump request handler; @start/@dumpit/@done: the dump
+ * @policy / @maxattr: the command's attribute policy (default: the family's)
+ * @cmd: the command number; @flags: GENL_ADMIN_PERM / GENL_UNS_ADMIN_PERM ...
+ * @validate: GENL_DONT_VALIDATE_* relaxations
+ */
+struct genl_ops {
+	int (*doit)(struct sk_buff *skb, struct genl_info *info);
+	int (*start)(struct netlink_callback *cb);
+	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	int (*done)(struct netlink_callback *cb);
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	u8 cmd;
+	u8 internal_flags;
+	u8 flags;
+	u8 validate;
+};
+
+/** struct genl_small_ops - struct genl_ops without policy and dump start/done. */
+struct genl_small_ops {
+	int (*doit)(struct sk_buff *skb, struct genl_info *info);
+	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	u8 cmd;
+	u8 internal_flags;
+	u8 flags;
+	u8 validate;
+};
+
+/**
+ * struct genl_split_ops - one half (do or dump) of a command, as YNL generates them
+ * @flags: exactly one of GENL_CMD_CAP_DO / GENL_CMD_CAP_DUMP, plus permission flags.  Entries
+ *         must be sorted by @cmd, do before dump.
+ */
+struct genl_split_ops {
+	union {
+		struct {
+			int (*pre_doit)(const struct genl_split_ops *ops, struct sk_buff *skb,
+					struct genl_info *info);
+			int (*doit)(struct sk_buff *skb, struct genl_info *info);
+			void (*post_doit)(const struct genl_split_ops *ops, struct sk_buff *skb,
+					  struct genl_info *info);
+		};
+		struct {
+			int (*start)(struct netlink_callback *cb);
+			int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+			int (*done)(struct netlink_callback *cb);
+		};
+	};
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	u8 cmd;
+	u8 internal_flags;
+	u8 flags;
+	u8 validate;
+};
+
+/**
+ * struct genl_dumpit_info - what genl_dumpit_info(cb) gives a dump
+ * @op: the dump's op (policy filled from the family when the op has none)
+ * @info: the request, with @info.attrs parsed by the start step
+ */
+struct genl_dumpit_info {
+	struct genl_split_ops op;
+	struct genl_info info;
+};
+
+/**
+ * struct genl_family - a generic netlink family
+ * @hdrsize: bytes of family header after struct genlmsghdr
+ * @name: unique name (at most GENL_NAMSIZ - 1 characters)
+ * @version: reported in replies' genlmsghdr and CTRL_ATTR_VERSION
+ * @maxattr / @policy: the family-wide policy (used by ops that have none)
+ * @netnsok / @parallel_ops: recorded only (one network namespace, no locking differences)
+ * @resv_start_op: commands >= this get strict checks (reserved header byte, nlmsg_flags, no
+ *                 GENL_DONT_VALIDATE_STRICT); 0 means every command
+ * @pre_doit / @post_doit: run around every doit
+ * @ops / @n_ops, @small_ops / @n_small_ops, @split_ops / @n_split_ops: the commands (split
+ *      ops may not be combined with the others)
+ * @mcgrps / @n_mcgrps: multicast groups (group index = array index)
+ * @id: private, set by registration (GENL_ID_CTRL for nlctrl, then from 0x13)
+ */
+struct genl_family {
+	unsigned int hdrsize;
+	char name[GENL_NAMSIZ];
+	unsigned int version;
+	unsigned int maxattr;
+	u8 netnsok : 1;
+	u8 parallel_ops : 1;
+	u8 n_ops;
+	u8 n_small_ops;
+	u8 n_split_ops;
+	u8 n_mcgrps;
+	u8 resv_start_op;
+	const struct nla_policy *policy;
+	int (*pre_doit)(const struct genl_split_ops *ops, struct sk_buff *skb,
+			struct genl_info *info);
+	void (*post_doit)(const struct genl_split_ops *ops, struct sk_buff *skb,
+			  struct genl_info *info);
+	const struct genl_ops *ops;
+	const struct genl_small_ops *small_ops;
+	const struct genl_split_ops *split_ops;
+	const struct genl_multicast_group *mcgrps;
+	void *module;
+	/* private: */
+	int id;
+	unsigned int mcgrp_offset;
+	struct kfsim_nl_kernel *kfsim_kernel;
+	struct genl_family *kfsim_next;
+};
+
+/**
+ * kfsim_genl_register_family() - genl_register_family() into the in-process kernel @k
+ *
+ * Checks what genl_validate_ops() checks.  Return: 0 and @family->id set; -EINVAL for an empty
+ * or unterminated name, an op without doit/dumpit, a duplicate command, split ops out of order
+ * or with both/neither of GENL_CMD_CAP_DO/DUMP, GENL_DONT_VALIDATE_STRICT on a command >=
+ * resv_start_op, a multicast group with an empty name; -EEXIST when a family of that name is
+ * registered (or @family already is); -ENOMEM.
+ */
+int kfsim_genl_register_family(struct kfsim_nl_kernel *k, struct genl_family *family);
+
+/**
+ * kfsim_genl_unregister_family() - genl_unregister_family(); dumps in progress on it end
+ * Return: 0 or -ENOENT when @family is not registered.
+ */
+int kfsim_genl_unregister_family(struct genl_family *family);
+
+static inline int genl_unregister_family(struct genl_family *family)
+{
+	return kfsim_genl_unregister_family(family);
+}
+
+/** kfsim_genl_find_family() - the family registered in @k under @name, or NULL. */
+const struct genl_family *kfsim_genl_find_family(struct kfsim_nl_kernel *k, const char *name);
+
+/**
+ * kfsim_genl_get_cmd() - the kernel's genl_get_cmd(): command @cmd's do (@dump false) or dump
+ * half as a split op, with the family policy filled in when the op has none.
+ * Return: 0 or -ENOENT.
+ */
+int kfsim_genl_get_cmd(const struct genl_family *family, u32 cmd, bool dump,
+		       struct genl_split_ops *op);
+
+/** genlmsg_new() - a buffer for one genl message with @payload bytes of attributes. */
+static inline struct sk_buff *genlmsg_new(size_t payload, gfp_t flags)
+{
+	return nlmsg_new(GENL_HDRLEN + payload, flags);
+}
+
+/**
+ * genlmsg_put() - add nlmsghdr + genlmsghdr (@cmd, the family's version, reserved 0) + the
+ * family's zeroed header
+ * Return: the start of the family header / attributes, or NULL when @skb lacks room.
+ */
+static inline void *genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq,
+				const struct genl_family *family, int flags, u8 cmd)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *hdr;
+
+	nlh = nlmsg_put(skb, portid, seq, family->id, GENL_HDRLEN + family->hdrsize, flags);
+	if (!nlh)
+		return NULL;
+	hdr = (struct genlmsghdr *)nlmsg_data(nlh);
+	hdr->cmd = cmd;
+	hdr->version = family->version;
+	hdr->reserved = 0;
+	return (char *)hdr + GENL_HDRLEN;
+}
+
+/** genlmsg_put_reply() - genlmsg_put() addressed to the sender of @info. */
+static inline void *genlmsg_put_reply(struct sk_buff *skb, struct genl_info *info,
+				      const struct genl_family *family, int flags, u8 cmd)
+{
+	return genlmsg_put(skb, info->snd_portid, info->snd_seq, family, flags, cmd);
+}
+
+static inline void genlmsg_end(struct sk_buff *skb, void *hdr)
+{
+	nlmsg_end(skb, (struct nlmsghdr *)((char *)hdr - GENL_HDRLEN - NLMSG_HDRLEN));
+}
+
+static inline void genlmsg_cancel(struct sk_buff *skb, void *hdr)
+{
+	if (hdr)
+		nlmsg_cancel(skb, (struct nlmsghdr *)((char *)hdr - GENL_HDRLEN - NLMSG_HDRLEN));
+}
+
+static inline void *genlmsg_data(const struct genlmsghdr *gnlh)
+{
+	return (unsigned char *)gnlh + GENL_HDRLEN;
+}
+
+static inline int genlmsg_len(const struct genlmsghdr *gnlh)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)((const unsigned char *)gnlh -
+							       NLMSG_HDRLEN);
+
+	return nlh->nlmsg_len - GENL_HDRLEN - NLMSG_HDRLEN;
+}
+
+/**
+ * kfsim_genlmsg_reply() - genlmsg_reply(): queue @skb (consumed) for the requester
+ * Return: 0, or -ECONNREFUSED when the requesting socket is gone.
+ */
+int kfsim_genlmsg_reply(struct sk_buff *skb, struct genl_info *info);
+
+static inline int genlmsg_reply(struct sk_buff *skb, struct genl_info *info)
+{
+	return kfsim_genlmsg_reply(skb, info);
+}
+
+/**
+ * kfsim_genlmsg_multicast() - genlmsg_multicast(): send @skb (consumed) to every socket that
+ * joined @family's group number @group (an index into @family->mcgrps), except @portid
+ * Return: 0; -ESRCH when no one listens (the kernel's answer, usually ignored); -EINVAL for a
+ * group index out of range or an unregistered family.
+ */
+int kfsim_genlmsg_multicast(const struct genl_family *family, struct sk_buff *skb, u32 portid,
+			    unsigned int group, gfp_t flags);
+
+static inline int genlmsg_multicast(const struct genl_family *family, struct sk_buff *skb,
+				    u32 portid, unsigned int group, gfp_t flags)
+{
+	return kfsim_genlmsg_multicast(family, skb, portid, group, flags);
+}
+
+/** genl_notify() - multicast @skb to @group on behalf of the request @info. */
+static inline void genl_notify(const struct genl_family *family, struct sk_buff *skb,
+			       struct genl_info *info, u32 group, gfp_t flags)
+{
+	kfsim_genlmsg_multicast(family, skb, 0, group, flags);
+}
+
+/** genl_has_listeners() - whether any socket joined @family's group @group. */
+bool kfsim_genl_has_listeners(const struct genl_family *family, unsigned int group);
+
+static inline bool genl_has_listeners(const struct genl_family *family, void *net,
+				      unsigned int group)
+{
+	return kfsim_genl_has_listeners(family, group);
+}
+
+/** genl_dumpit_info() - the op and parsed request of a running genl dump. */
+static inline const struct genl_dumpit_info *genl_dumpit_info(struct netlink_callback *cb)
+{
+	return (const struct genl_dumpit_info *)cb->data;
+}
+
+static inline const struct genl_info *genl_info_dump(struct netlink_callback *cb)
+{
+	return &genl_dumpit_info(cb)->info;
+}
+
+/** kfsim_genl_family_kernel() - the in-process kernel @family is registered in, or NULL. */
+static inline struct kfsim_nl_kernel *kfsim_genl_family_kernel(const struct genl_family *family)
+{
+	return family->kfsim_kernel;
+}
+
+/** kfsim_genl_mcgrp_id() - the global multicast group id of @family's group index @group. */
+static inline u32 kfsim_genl_mcgrp_id(const struct genl_family *family, unsigned int group)
+{
+	return family->mcgrp_offset + group;
+}
+
+#endif /* KFSIM_NETLINK_H */

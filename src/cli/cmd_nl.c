@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfsim nl policy --family NAME [--op CMD] [--kernel] [--json]
+ * kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...
+ *
+ * "policy" asks nlctrl's CTRL_CMD_GETPOLICY, of kfsim's in-process kernel or (--kernel) of the
+ * running kernel, and prints the answer in one format whichever kernel gave it, so that the two
+ * can be compared with diff.  "decode" validates a message against the in-process family's
+ * policy with the kernel's rules and prints it attribute by attribute, or prints the extack
+ * error with a caret under the bad attribute.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfsim/err.h>
+#include <kfsim/json.h>
+#include <kfsim/netlink.h>
+#include <kfsim/nl_demo.h>
+#include "cli.h"
+
+#define NL_MAX_MSG 4096
+
+/* The families kfsim's in-process kernel carries besides nlctrl; parts add theirs here. */
+static int (*const builtin_families[])(struct kfsim_nl_kernel *k) = {
+	kfsim_nl_demo_register,
+};
+
+static void nl_help(void)
+{
+	printf("Usage: kfsim nl policy --family NAME [--op CMD] [--kernel] [--json]\n"
+	       "       kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...\n\n"
+	       "Generic netlink the kernel's way.\n\n"
+	       "  policy   print the attribute policies of a family's operations as nlctrl's\n"
+	       "           CTRL_CMD_GETPOLICY reports them; the same format for kfsim's in-process\n"
+	       "           kernel and, with --kernel, the running kernel, so the two diff cleanly\n"
+	       "  decode   validate a message (strictly, as the kernel would for that op) and print\n"
+	       "           its attributes, or the extack error with a caret at the bad attribute.\n"
+	       "           HEX is either a whole message (nlmsghdr first) or only the attributes\n"
+	       "           after the genetlink header; spaces and 0x prefixes are ignored\n\n"
+	       "  --family NAME  nlctrl, %s (in-process), or any family of the running kernel\n"
+	       "  --op CMD       the command number (policy: default all)\n"
+	       "  --dump         decode against the op's dump policy instead of its do policy\n"
+	       "  --kernel       ask the running kernel instead of kfsim's (policy only)\n"
+	       "  --json         one JSON document on stdout\n",
+	       KFSIM_DEMO_FAMILY_NAME);
+}
+
+static struct kfsim_nl_kernel *sim_kernel(void)
+{
+	struct kfsim_nl_kernel *k = kfsim_nl_kernel_create();
+
+	if (IS_ERR(k))
+		return k;
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_families); i++) {
+		int err = builtin_families[i](k);
+
+		if (err) {
+			kfsim_nl_kernel_destroy(k);
+			return ERR_PTR(err);
+		}
+	}
+	return k;
+}
+
+static void policy_text(const char *family, const struct kfsim_nl_policy_dump *d)
+{
+	char line[160];
+
+	printf("family %s\n", family);
+	for (u32 i = 0; i < d->nr_ops; i++) {
+		printf("op %u:", d->ops[i].cmd);
+		if (d->ops[i].do_policy >= 0)
+			printf(" do policy %d", d->ops[i].do_policy);
+		if (d->ops[i].dump_policy >= 0)
+			printf(" dump policy %d", d->ops[i].dump_policy);
+		printf("\n");
+	}
+	for (u32 p = 0; p < d->nr_policies; p++) {
+		printf("policy %u:\n", p);
+		for (u32 a = 0; d->policies[p] && a <= d->maxtype[p]; a++)
+			if (d->policies[p][a].type)
+				printf("  attr %u: %s\n", a,
+				       kfsim_nl_policy_attr_format(&d->policies[p][a], line, sizeof(line)));
+	}
+}
+
+static void policy_json(const char *family, bool kernel, const struct kfsim_nl_policy_dump *d)
+{
+	struct kfsim_json json;
+	char line[160];
+
+	kfsim_json_init(&json, stdout, true);
+	kfsim_json_object_begin(&json);
+	kfsim_json_kv_string(&json, "family", family);
+	kfsim_json_kv_string(&json, "source", kernel ? "kernel" : "kfsim");
+	kfsim_json_kv_uint(&json, "family_id", d->family_id);
+	kfsim_json_key(&json, "ops");
+	kfsim_json_array_begin(&json);
+	for (u32 i = 0; i < d->nr_ops; i++) {
+		kfsim_json_object_begin(&json);
+		kfsim_json_kv_uint(&json, "cmd", d->ops[i].cmd);
+		kfsim_json_kv_int(&json, "do_policy", d->ops[i].do_policy);
+		kfsim_json_kv_int(&json, "dump_policy", d->ops[i].dump_policy);
+		kfsim_json_object_end(&json);
+	}
+	kfsim_json_array_end(&json);
+	kfsim_json_key(&json, "policies");
+	kfsim_json_array_begin(&json);
+	for (u32 p = 0; p < d->nr_policies; p++) {
+		kfsim_json_object_begin(&json);
+		kfsim_json_kv_uint(&json, "index", p);
+		kfsim_json_key(&json, "attrs");
+		kfsim_json_array_begin(&json);
+		for (u32 a = 0; d->policies[p] && a <= d->maxtype[p]; a++) {
+			const struct kfsim_nl_policy_attr *at = &d->policies[p][a];
+
+			if (!at->type)
+				continue;
+			kfsim_json_object_begin(&json);
+			kfsim_json_kv_uint(&json, "type", a);
+			kfsim_json_kv_string(&json, "policy",
+					     kfsim_nl_policy_attr_format(at, line, sizeof(line)));
+			kfsim_json_kv_uint(&json, "nl_attr_type", at->type);
+			if (at->has_min_u || at->has_max_u) {
+				kfsim_json_kv_uint(&json, "min", at->min_u);
+				kfsim_json_kv_uint(&json, "max", at->max_u);
+			}
+			if (at->has_min_s || at->has_max_s) {
+				kfsim_json_kv_int(&json, "min", at->min_s);
+				kfsim_json_kv_int(&json, "max", at->max_s);
+			}
+			if (at->has_min_len)
+				kfsim_json_kv_uint(&json, "min_len", at->min_len);
+			if (at->has_max_len)
+				kfsim_json_kv_uint(&json, "max_len", at->max_len);
+			if (at->has_mask)
+				kfsim_json_kv_uint(&json, "mask", at->mask);
+			if (at->has_bitfield32_mask)
+				kfsim_json_kv_uint(&json, "bitfield32_mask", at->bitfield32_mask);
+			if (at->has_policy_idx) {
+				kfsim_json_kv_uint(&json, "policy_idx", at->policy_idx);
+				kfsim_json_kv_uint(&json, "policy_maxtype", at->policy_maxtype);
+			}
+			kfsim_json_object_end(&json);
+		}
+		kfsim_json_array_end(&json);
+		kfsim_json_object_end(&json);
+	}
+	kfsim_json_array_end(&json);
+	kfsim_json_object_end(&json);
+	kfsim_json_finish(&json);
+}
+
+static int do_policy(const char *family, long op, bool kernel, bool json)
+{
+	struct kfsim_nl_kernel *k = NULL;
+	struct kfsim_nl_client *c;
+	struct kfsim_nl_policy_dump *dump = malloc(sizeof(*dump));
+	struct kfsim_nl_error err;
+	char text[200];
+	int ret;
+
+	if (!dump)
+		return kfsim_cli_fail("nl", -ENOMEM, "no memory");
+	if (kernel) {
+		c = kfsim_nl_client_open_kernel();
+	} else {
+		k = sim_kernel();
+		c = IS_ERR(k) ? ERR_CAST(k) : kfsim_nl_client_open_sim(k, &KFSIM_NL_CRED_ROOT);
+	}
+	if (IS_ERR(c)) {
+		free(dump);
+		if (!IS_ERR_OR_NULL(k))
+			kfsim_nl_kernel_destroy(k);
+		return kfsim_cli_fail("nl", (int)PTR_ERR(c), "cannot open a netlink socket%s",
+				      kernel ? " to the running kernel" : "");
+	}
+	ret = kfsim_nl_get_policy(c, family, op, dump, &err);
+	if (ret) {
+		kfsim_nl_error_format(&err, text, sizeof(text));
+		if (ret == -ENOENT && !err.has_offs)
+			snprintf(text, sizeof(text), "no family '%s'", family);
+		else if (ret == -ENOENT)
+			snprintf(text, sizeof(text), "family '%s' has no op %ld", family, op);
+		ret = kfsim_cli_fail("nl", ret, "%s", text);
+	} else {
+		if (json)
+			policy_json(family, kernel, dump);
+		else
+			policy_text(family, dump);
+		kfsim_nl_policy_dump_free(dump);
+		ret = KFSIM_EXIT_OK;
+	}
+	free(dump);
+	kfsim_nl_client_close(c);
+	if (k)
+		kfsim_nl_kernel_destroy(k);
+	return ret;
+}
+
+/* Hex words to bytes; Return: the length, or -EINVAL naming nothing (the caller reports). */
+static int parse_hex(int argc, char **argv, u8 *buf, size_t size)
+{
+	size_t n = 0;
+	int half = -1;
+
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+			s += 2;
+		for (; *s; s++) {
+			int v;
+
+			if (isspace((unsigned char)*s) || *s == ':')
+				continue;
+			if (!isxdigit((unsigned char)*s))
+				return -EINVAL;
+			v = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
+			if (half < 0) {
+				half = v;
+				continue;
+			}
+			if (n == size)
+				return -E2BIG;
+			buf[n++] = half << 4 | v;
+			half = -1;
+		}
+	}
+	return half >= 0 ? -EINVAL : (int)n;
+}
+
+static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int argc, char **argv)
+{
+	struct kfsim_nl_kernel *k;
+	const struct genl_family *family;
+	struct netlink_ext_ack extack = { 0 };
+	struct genl_split_ops op;
+	struct nlattr **tb = NULL;
+	struct nlmsghdr *nlh;
+	u8 *raw = malloc(NL_MAX_MSG), *msg = malloc(NL_MAX_MSG + 64);
+	int len, ret, hdrlen;
+	long offs;
+
+	if (!raw || !msg) {
+		free(raw);
+		free(msg);
+		return kfsim_cli_fail("nl", -ENOMEM, "no memory");
+	}
+	len = parse_hex(argc, argv, raw, NL_MAX_MSG);
+	if (len < 0) {
+		free(raw);
+		free(msg);
+		return kfsim_cli_usage("nl", "invalid HEX argument: expected pairs of hex digits (at most %d bytes)",
+				       NL_MAX_MSG);
+	}
+	k = sim_kernel();
+	if (IS_ERR(k)) {
+		free(raw);
+		free(msg);
+		return kfsim_cli_fail("nl", (int)PTR_ERR(k), "cannot create the in-process kernel");
+	}
+	family = kfsim_genl_find_family(k, family_name);
+	if (!family) {
+		ret = kfsim_cli_fail("nl", -ENOENT, "no family '%s' in kfsim's in-process kernel",
+				     family_name);
+		goto out;
+	}
+	if (kfsim_genl_get_cmd(family, cmd, dump, &op)) {
+		ret = kfsim_cli_fail("nl", -EOPNOTSUPP, "family '%s' has no %s op %u", family_name,
+				     dump ? "dump" : "do", cmd);
+		goto out;
+	}
+	hdrlen = GENL_HDRLEN + family->hdrsize;
+	nlh = (struct nlmsghdr *)msg;
+	if (len >= NLMSG_HDRLEN && ((struct nlmsghdr *)raw)->nlmsg_len == (u32)len) {
+		memcpy(msg, raw, len); /* a whole message */
+	} else {
+		memset(msg, 0, NLMSG_HDRLEN + hdrlen);
+		nlh->nlmsg_len = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen) + len;
+		nlh->nlmsg_type = family->id;
+		nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0);
+		((struct genlmsghdr *)nlmsg_data(nlh))->cmd = cmd;
+		((struct genlmsghdr *)nlmsg_data(nlh))->version = family->version;
+		memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen), raw, len);
+	}
+	tb = calloc(op.maxattr + 1, sizeof(*tb));
+	ret = __nlmsg_parse(nlh, hdrlen, tb, op.maxattr, op.policy,
+			    (op.validate & (dump ? GENL_DONT_VALIDATE_DUMP_STRICT
+						 : GENL_DONT_VALIDATE_STRICT)) ? NL_VALIDATE_LIBERAL
+									: NL_VALIDATE_STRICT,
+			    &extack);
+	offs = kfsim_nl_ext_ack_offset(&extack, msg, nlh->nlmsg_len);
+	if (json) {
+		struct kfsim_json j;
+
+		kfsim_json_init(&j, stdout, true);
+		kfsim_json_object_begin(&j);
+		kfsim_json_kv_string(&j, "family", family_name);
+		kfsim_json_kv_uint(&j, "cmd", cmd);
+		kfsim_json_kv_uint(&j, "length", nlh->nlmsg_len);
+		kfsim_json_kv_bool(&j, "valid", !ret);
+		if (ret)
+			kfsim_json_kv_string(&j, "errno", kfsim_errname(ret));
+		if (extack._msg)
+			kfsim_json_kv_string(&j, "message", extack._msg);
+		if (offs >= 0)
+			kfsim_json_kv_int(&j, "offset", offs);
+		kfsim_json_object_end(&j);
+		kfsim_json_finish(&j);
+	} else {
+		printf("%s op %u%s, %u bytes: %s\n", family_name, cmd, dump ? " (dump)" : "",
+		       nlh->nlmsg_len, ret ? "INVALID" : "valid");
+		if (ret) {
+			printf("error: -%s: %s\n", kfsim_errname(ret),
+			       extack._msg ? extack._msg : strerror(-ret));
+			kfsim_nl_print_caret(stdout, msg, nlh->nlmsg_len, offs);
+		} else {
+			if (extack._msg)
+				printf("warning: %s\n", extack._msg);
+			kfsim_nla_print(stdout, nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen),
+					op.maxattr, op.policy, nlh);
+		}
+	}
+	if (ret) {
+		if (offs >= 0)
+			kfsim_cli_fail("nl", ret, "%s (offset %ld)",
+				       extack._msg ? extack._msg : strerror(-ret), offs);
+		else
+			kfsim_cli_fail("nl", ret, "%s", extack._msg ? extack._msg : strerror(-ret));
+		ret = KFSIM_EXIT_FAILURE;
+	}
+out:
+	free(tb);
+	free(raw);
+	free(msg);
+	kfsim_nl_kernel_destroy(k);
+	return ret;
+}
+
+static int cmd_nl(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "family", required_argument, NULL, 'f' },
+		{ "op", required_argument, NULL, 'o' },
+		{ "dump", no_argument, NULL, 'd' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *family = NULL, *verb;
+	bool kernel = false, json = false, dump = false;
+	long op = -1;
+	u64 value;
+	int opt;
+
+	if (argc < 2 || kfsim_cli_wants_help(argc, argv)) {
+		if (argc >= 2 || kfsim_cli_wants_help(argc, argv)) {
+			nl_help();
+			return KFSIM_EXIT_OK;
+		}
+		return kfsim_cli_usage("nl", "missing verb: expected 'policy' or 'decode'");
+	}
+	verb = argv[1];
+	if (strcmp(verb, "policy") && strcmp(verb, "decode"))
+		return kfsim_cli_usage("nl", "unknown verb '%s': expected 'policy' or 'decode'", verb);
+	opterr = 0;
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, ":f:o:dkjh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!*optarg || strlen(optarg) >= GENL_NAMSIZ)
+				return kfsim_cli_usage("nl", "invalid value '%s' for --family: expected a family name of 1 to %d characters",
+						       optarg, GENL_NAMSIZ - 1);
+			family = optarg;
+			break;
+		case 'o':
+			if (kfsim_cli_parse_u64("nl", "--op", optarg, 0, 255, &value))
+				return KFSIM_EXIT_USAGE;
+			op = value;
+			break;
+		case 'd':
+			dump = true;
+			break;
+		case 'k':
+			kernel = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			nl_help();
+			return KFSIM_EXIT_OK;
+		default:
+			return kfsim_cli_bad_option("nl", argv, opt);
+		}
+	}
+	if (!family)
+		return kfsim_cli_usage("nl", "option '--family' is required");
+	if (!strcmp(verb, "policy")) {
+		if (optind < argc)
+			return kfsim_cli_usage("nl", "unexpected argument '%s'", argv[optind]);
+		if (dump)
+			return kfsim_cli_usage("nl", "option '--dump' is for 'decode'");
+		return do_policy(family, op, kernel, json);
+	}
+	if (kernel)
+		return kfsim_cli_usage("nl", "option '--kernel' is for 'policy'");
+	if (op < 0)
+		return kfsim_cli_usage("nl", "option '--op' is required for 'decode'");
+	if (optind >= argc)
+		return kfsim_cli_usage("nl", "missing HEX: expected the message bytes in hex");
+	return do_decode(family, op, dump, json, argc - optind, argv + optind);
+}
+
+const struct kfsim_cli_command kfsim_cmd_nl = {
+	.name = "nl",
+	.summary = "generic netlink: policies (kfsim or running kernel), strict decode with extack",
+	.run = cmd_nl,
+};

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfsim refcount demo [--json]: walk a refcount_t through overflow, saturation and misuse and
+ * show, step by step, the value, the return, the warning the kernel would print, and what a
+ * plain wrapping atomic_t would have done instead.  Thin over kfsim_refcount_demo().
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <kfsim/cmdline.h>
+#include <kfsim/json.h>
+#include <kfsim/refcount.h>
+#include <kfsim/refcount_demo.h>
+#include "cli.h"
+
+static void refcount_help(void)
+{
+	printf("Usage: kfsim [--kver X.Y] refcount demo [--json] [--svg FILE]\n\n"
+	       "Walk a refcount_t through normal use, overflow, saturation and misuse, printing\n"
+	       "after each call the counter, the return value and the warning the kernel prints\n"
+	       "(each type once, as WARN_ONCE does), next to what a wrapping atomic_t would hold.\n"
+	       "--kver 6.11 or later changes the refcount_sub_and_test(0) step.\n\n"
+	       "  --json       print one JSON document instead of the table\n"
+	       "  --svg FILE   also plot the counter against a wrapping atomic_t's as SVG\n");
+}
+
+static void print_value(char *buf, size_t size, u32 value)
+{
+	if (value == (u32)REFCOUNT_SATURATED)
+		snprintf(buf, size, "SATURATED");
+	else if (value == (u32)REFCOUNT_MAX)
+		snprintf(buf, size, "REFCOUNT_MAX");
+	else
+		snprintf(buf, size, "%d", (int)value);
+}
+
+static void print_text(const struct kfsim_refcount_demo_step *steps, size_t n)
+{
+	char kver[16];
+
+	printf("refcount_t as in Linux %s: a counter's life, call by call\n",
+	       kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver)));
+	printf("(value after the call; what a wrapping atomic_t would hold after the same calls)\n\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct kfsim_refcount_demo_step *s = &steps[i];
+		char after[24], atomic_after[24];
+
+		print_value(after, sizeof(after), s->after);
+		print_value(atomic_after, sizeof(atomic_after), s->atomic_after);
+		if (s->atomic_after == (u32)REFCOUNT_SATURATED)
+			snprintf(atomic_after, sizeof(atomic_after), "%d", (int)s->atomic_after);
+		printf("%2zu. %-38s -> %-12s", i + 1, s->call, after);
+		if (s->returned >= 0)
+			printf(" returns %-5s", s->returned ? "true" : "false");
+		else
+			printf("%14s", "");
+		printf(" | atomic_t: %s%s\n", atomic_after, s->atomic_freed ? " (FREED)" : "");
+		printf("    %s\n", s->note);
+		if (s->warning[0])
+			printf("    WARNING: %s\n", s->warning);
+	}
+	printf("\nThe warnings above are also in the kfsim log, each as a full WARN report from\n"
+	       "refcount_warn_saturate() (refcount_dec_not_one() has its own); a second event of\n"
+	       "the same type stays silent but still saturates.\n");
+}
+
+static int print_json(const struct kfsim_refcount_demo_step *steps, size_t n)
+{
+	struct kfsim_json json;
+	char kver[16];
+
+	kfsim_json_init(&json, stdout, true);
+	kfsim_json_object_begin(&json);
+	kfsim_json_kv_string(&json, "kernel_version",
+			     kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver)));
+	kfsim_json_kv_int(&json, "refcount_max", REFCOUNT_MAX);
+	kfsim_json_kv_int(&json, "refcount_saturated", REFCOUNT_SATURATED);
+	kfsim_json_key(&json, "steps");
+	kfsim_json_array_begin(&json);
+	for (size_t i = 0; i < n; i++) {
+		const struct kfsim_refcount_demo_step *s = &steps[i];
+
+		kfsim_json_object_begin(&json);
+		kfsim_json_kv_string(&json, "call", s->call);
+		kfsim_json_kv_string(&json, "note", s->note);
+		kfsim_json_kv_uint(&json, "before", s->before);
+		kfsim_json_kv_uint(&json, "after", s->after);
+		kfsim_json_kv_bool(&json, "saturated", s->after == (u32)REFCOUNT_SATURATED);
+		kfsim_json_key(&json, "returned");
+		if (s->returned >= 0)
+			kfsim_json_bool(&json, s->returned);
+		else
+			kfsim_json_null(&json);
+		kfsim_json_key(&json, "warning");
+		kfsim_json_string(&json, s->warning[0] ? s->warning : NULL);
+		kfsim_json_kv_int(&json, "atomic_t_after", (int)s->atomic_after);
+		kfsim_json_kv_bool(&json, "atomic_t_freed", s->atomic_freed);
+		kfsim_json_object_end(&json);
+	}
+	kfsim_json_array_end(&json);
+	kfsim_json_object_end(&json);
+	return kfsim_json_finish(&json) ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
+}
+
+static int refcount_demo(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
+	const char *svg = NULL;
+	bool json = false;
+	size_t n;
+	int ret;
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":js:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 's':
+			svg = optarg;
+			break;
+		case 'h':
+			refcount_help();
+			return KFSIM_EXIT_OK;
+		default:
+			return kfsim_cli_bad_option("refcount", argv, opt);
+		}
+	}
+	if (optind < argc)
+		return kfsim_cli_usage("refcount", "unexpected argument '%s' after demo",
+				       argv[optind]);
+	n = kfsim_refcount_demo(steps);
+	if (svg) {
+		ret = kfsim_refcount_demo_svg(steps, n, svg);
+		if (ret)
+			return kfsim_cli_fail("refcount", ret, "cannot write '%s'", svg);
+	}
+	if (json)
+		return print_json(steps, n);
+	print_text(steps, n);
+	return KFSIM_EXIT_OK;
+}
+
+static int refcount_run(int argc, char **argv)
+{
+	if (argc < 2)
+		return kfsim_cli_usage("refcount", "missing subcommand: expected demo");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		refcount_help();
+		return KFSIM_EXIT_OK;
+	}
+	if (strcmp(argv[1], "demo"))
+		return kfsim_cli_usage("refcount", "unknown subcommand '%s': expected demo", argv[1]);
+	return refcount_demo(argc - 1, argv + 1);
+}
+
+const struct kfsim_cli_command kfsim_cmd_refcount = {
+	.name = "refcount",
+	.summary = "refcount_t saturation and misuse, step by step, with the kernel's warnings",
+	.run = refcount_run,
+};

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Generic netlink families and the request path (net/netlink/genetlink.c, Linux 6.18).
+ *
+ * Invariants kept:
+ *  - A request reaches a handler only after, in this order: family lookup by nlmsg_type
+ *    (-ENOENT), header length (-EINVAL), for commands >= resv_start_op the reserved byte and
+ *    the nlmsg_flags whitelist (-EINVAL with the kernel's messages), command lookup
+ *    (-EOPNOTSUPP), permission (-EPERM) and attribute validation.  A request refused at any
+ *    step changes nothing.
+ *  - Family ids are unique per kernel and allocated cyclically from GENL_START_ALLOC; group ids
+ *    come from a bitmap in which 0, 1 and the fixed families' ids are reserved.
+ */
+#include <stdio.h>
+#include "nl_internal.h"
+
+static bool family_uses_split_ops(const struct genl_family *family)
+{
+	return family->split_ops;
+}
+
+static void op_from_full(const struct genl_family *family, const struct genl_ops *full,
+			 bool dump, struct genl_split_ops *op)
+{
+	memset(op, 0, sizeof(*op));
+	if (dump) {
+		op->start = full->start;
+		op->dumpit = full->dumpit;
+		op->done = full->done;
+	} else {
+		op->pre_doit = family->pre_doit;
+		op->doit = full->doit;
+		op->post_doit = family->post_doit;
+	}
+	if (dump && (full->validate & GENL_DONT_VALIDATE_DUMP)) {
+		op->policy = NULL;
+		op->maxattr = 0;
+	} else {
+		op->policy = full->policy ? full->policy : family->policy;
+		op->maxattr = full->maxattr ? full->maxattr : family->maxattr;
+	}
+	op->cmd = full->cmd;
+	op->internal_flags = full->internal_flags;
+	op->flags = full->flags | (dump ? GENL_CMD_CAP_DUMP : GENL_CMD_CAP_DO);
+	op->validate = full->validate;
+}
+
+static bool get_full(const struct genl_family *family, u32 cmd, struct genl_ops *full)
+{
+	for (unsigned int i = 0; i < family->n_ops; i++) {
+		if (family->ops[i].cmd == cmd) {
+			*full = family->ops[i];
+			return true;
+		}
+	}
+	for (unsigned int i = 0; i < family->n_small_ops; i++) {
+		const struct genl_small_ops *s = &family->small_ops[i];
+
+		if (s->cmd == cmd) {
+			*full = (struct genl_ops){ .doit = s->doit, .dumpit = s->dumpit,
+						   .cmd = s->cmd, .internal_flags = s->internal_flags,
+						   .flags = s->flags, .validate = s->validate };
+			return true;
+		}
+	}
+	return false;
+}
+
+int kfsim_genl_get_cmd(const struct genl_family *family, u32 cmd, bool dump,
+		       struct genl_split_ops *op)
+{
+	u8 cap = dump ? GENL_CMD_CAP_DUMP : GENL_CMD_CAP_DO;
+	struct genl_ops full;
+
+	if (get_full(family, cmd, &full)) {
+		op_from_full(family, &full, dump, op);
+		return 0;
+	}
+	for (unsigned int i = 0; family_uses_split_ops(family) && i < family->n_split_ops; i++) {
+		const struct genl_split_ops *s = &family->split_ops[i];
+
+		if (s->cmd == cmd && (s->flags & cap)) {
+			*op = *s;
+			if (!op->policy) {
+				op->policy = family->policy;
+				op->maxattr = family->maxattr;
+			}
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int kfsim_genl_op_iter(const struct genl_family *family, unsigned int *pos,
+		       struct genl_split_ops *doit, struct genl_split_ops *dumpit)
+{
+	unsigned int n_full = family->n_ops + family->n_small_ops;
+
+	memset(doit, 0, sizeof(*doit));
+	memset(dumpit, 0, sizeof(*dumpit));
+	if (*pos < n_full) {
+		struct genl_ops full;
+		u32 cmd = *pos < family->n_ops ? family->ops[*pos].cmd
+					       : family->small_ops[*pos - family->n_ops].cmd;
+
+		get_full(family, cmd, &full);
+		if (full.doit)
+			op_from_full(family, &full, false, doit);
+		if (full.dumpit)
+			op_from_full(family, &full, true, dumpit);
+		(*pos)++;
+		return 1;
+	}
+	if (!family->split_ops || *pos - n_full >= family->n_split_ops)
+		return 0;
+	{
+		const struct genl_split_ops *s = &family->split_ops[*pos - n_full];
+
+		(*pos)++;
+		if (s->flags & GENL_CMD_CAP_DO) {
+			*doit = *s;
+			if (*pos - n_full < family->n_split_ops &&
+			    family->split_ops[*pos - n_full].cmd == s->cmd) {
+				*dumpit = family->split_ops[*pos - n_full];
+				(*pos)++;
+			}
+		} else {
+			*dumpit = *s;
+		}
+	}
+	if (!doit->policy && doit->flags) {
+		doit->policy = family->policy;
+		doit->maxattr = family->maxattr;
+	}
+	if (!dumpit->policy && dumpit->flags) {
+		dumpit->policy = family->policy;
+		dumpit->maxattr = family->maxattr;
+	}
+	return 1;
+}
+
+static int validate_one(const struct genl_family *family, u8 cmd, u8 flags, u8 validate,
+			bool has_handler)
+{
+	if (!has_handler)
+		return -EINVAL;
+	if (cmd >= family->resv_start_op && (validate & GENL_DONT_VALIDATE_STRICT))
+		return -EINVAL;
+	return 0;
+}
+
+/* genl_validate_ops(): the table must describe each command once and sensibly. */
+static int validate_ops(const struct genl_family *family)
+{
+	unsigned int n_full = family->n_ops + family->n_small_ops;
+
+	if ((family->n_ops && !family->ops) || (family->n_small_ops && !family->small_ops) ||
+	    (family->n_split_ops && !family->split_ops) || (family->n_mcgrps && !family->mcgrps))
+		return -EINVAL;
+	if (family->n_split_ops && n_full)
+		return -EINVAL;
+	for (unsigned int i = 0; i < family->n_ops; i++) {
+		const struct genl_ops *o = &family->ops[i];
+
+		if (validate_one(family, o->cmd, o->flags, o->validate, o->doit || o->dumpit))
+			return -EINVAL;
+	}
+	for (unsigned int i = 0; i < family->n_small_ops; i++) {
+		const struct genl_small_ops *o = &family->small_ops[i];
+
+		if (validate_one(family, o->cmd, o->flags, o->validate, o->doit || o->dumpit))
+			return -EINVAL;
+	}
+	for (unsigned int i = 0; i < n_full; i++) {
+		for (unsigned int j = i + 1; j < n_full; j++) {
+			u32 a = i < family->n_ops ? family->ops[i].cmd
+						  : family->small_ops[i - family->n_ops].cmd;
+			u32 b = j < family->n_ops ? family->ops[j].cmd
+						  : family->small_ops[j - family->n_ops].cmd;
+
+			if (a == b)
+				return -EINVAL;
+		}
+	}
+	for (unsigned int i = 0; i < family->n_split_ops; i++) {
+		const struct genl_split_ops *o = &family->split_ops[i];
+		u8 cap = o->flags & (GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP);
+
+		if (cap != GENL_CMD_CAP_DO && cap != GENL_CMD_CAP_DUMP)
+			return -EINVAL;
+		if (validate_one(family, o->cmd, o->flags, o->validate,
+				 cap == GENL_CMD_CAP_DO ? !!o->doit : !!o->dumpit))
+			return -EINVAL;
+		if (i) {
+			const struct genl_split_ops *prev = &family->split_ops[i - 1];
+
+			/* sorted by cmd, do before dump, each half at most once */
+			if (prev->cmd > o->cmd ||
+			    (prev->cmd == o->cmd && !((prev->flags & GENL_CMD_CAP_DO) &&
+						      (o->flags & GENL_CMD_CAP_DUMP))))
+				return -EINVAL;
+		}
+	}
+	for (unsigned int i = 0; i < family->n_mcgrps; i++) {
+		const char *name = family->mcgrps[i].name;
+
+		if (!name[0] || !memchr(name, '\0', GENL_NAMSIZ))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+const struct genl_family *kfsim_genl_find_family(struct kfsim_nl_kernel *k, const char *name)
+{
+	if (!k || !name)
+		return NULL;
+	for (struct genl_family *f = k->families; f; f = f->kfsim_next)
+		if (!strncmp(f->name, name, GENL_NAMSIZ))
+			return f;
+	return NULL;
+}
+
+const struct genl_family *kfsim_genl_find_byid(struct kfsim_nl_kernel *k, int id)
+{
+	for (struct genl_family *f = k->families; f; f = f->kfsim_next)
+		if (f->id == id)
+			return f;
+	return NULL;
+}
+
+static bool id_used(struct kfsim_nl_kernel *k, int id)
+{
+	return id <= 0x12 || kfsim_genl_find_byid(k, id);
+}
+
+static int alloc_family_id(struct kfsim_nl_kernel *k)
+{
+	int span = KFSIM_GENL_MAX_ID - GENL_START_ALLOC + 1;
+
+	for (int i = 0; i < span; i++) {
+		int id = GENL_START_ALLOC + (k->next_family_id - GENL_START_ALLOC + i) % span;
+
+		if (!id_used(k, id)) {
+			k->next_family_id = id + 1 > KFSIM_GENL_MAX_ID ? GENL_START_ALLOC : id + 1;
+			return id;
+		}
+	}
+	return -ENOSPC;
+}
+
+static bool group_used(const struct kfsim_nl_kernel *k, unsigned int id)
+{
+	return k->mcgrps_used[id / (8 * sizeof(long))] & (1UL << (id % (8 * sizeof(long))));
+}
+
+static void group_mark(struct kfsim_nl_kernel *k, unsigned int id, bool used)
+{
+	unsigned long bit = 1UL << (id % (8 * sizeof(long)));
+
+	if (used)
+		k->mcgrps_used[id / (8 * sizeof(long))] |= bit;
+	else
+		k->mcgrps_used[id / (8 * sizeof(long))] &= ~bit;
+}
+
+/* genl_allocate_reserve_groups(): nlctrl's one group is GENL_ID_CTRL, others the first gap. */
+static int alloc_groups(struct kfsim_nl_kernel *k, struct genl_family *family)
+{
+	unsigned int n = family->n_mcgrps, start;
+
+	if (!n) {
+		family->mcgrp_offset = 0;
+		return 0;
+	}
+	if (family->id == GENL_ID_CTRL && n == 1) {
+		start = GENL_ID_CTRL;
+	} else {
+		for (start = 2; start + n <= KFSIM_NL_MAX_GROUPS; start++) {
+			unsigned int i;
+
+			for (i = 0; i < n && !group_used(k, start + i); i++)
+				;
+			if (i == n)
+				break;
+		}
+		if (start + n > KFSIM_NL_MAX_GROUPS)
+			return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		group_mark(k, start + i, true);
+	family->mcgrp_offset = start;
+	return 0;
+}
+
+int kfsim_genl_family_register_locked(struct kfsim_nl_kernel *k, struct genl_family *family,
+				      int id)
+{
+	struct genl_family **tail;
+	int err;
+
+	if (!family->name[0] || !memchr(family->name, '\0', GENL_NAMSIZ))
+		return -EINVAL;
+	err = validate_ops(family);
+	if (err)
+		return err;
+	if (family->kfsim_kernel || kfsim_genl_find_family(k, family->name))
+		return -EEXIST;
+	if (id <= 0)
+		id = alloc_family_id(k);
+	if (id < 0)
+		return id;
+	family->id = id;
+	err = alloc_groups(k, family);
+	if (err)
+		return err;
+	family->kfsim_kernel = k;
+	family->kfsim_next = NULL;
+	for (tail = &k->families; *tail; tail = &(*tail)->kfsim_next)
+		;
+	*tail = family;
+	return 0;
+}
+
+int kfsim_genl_register_family(struct kfsim_nl_kernel *k, struct genl_family *family)
+{
+	if (!k || !family)
+		return -EINVAL;
+	return kfsim_genl_family_register_locked(k, family, 0);
+}
+
+int kfsim_genl_unregister_family(struct genl_family *family)
+{
+	struct kfsim_nl_kernel *k = family ? family->kfsim_kernel : NULL;
+	struct genl_family **pp;
+
+	if (!k)
+		return -ENOENT;
+	for (pp = &k->families; *pp && *pp != family; pp = &(*pp)->kfsim_next)
+		;
+	if (!*pp)
+		return -ENOENT;
+	*pp = family->kfsim_next;
+	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next) {
+		if (s->dump && s->dump->family == family)
+			kfsim_nl_dump_abort(s);
+		for (unsigned int i = 0; i < family->n_mcgrps; i++) {
+			unsigned int id = family->mcgrp_offset + i;
+
+			s->groups[id / (8 * sizeof(long))] &= ~(1UL << (id % (8 * sizeof(long))));
+		}
+	}
+	for (unsigned int i = 0; i < family->n_mcgrps; i++)
+		group_mark(k, family->mcgrp_offset + i, false);
+	family->kfsim_kernel = NULL;
+	family->kfsim_next = NULL;
+	return 0;
+}
+
+bool kfsim_genl_has_listeners(const struct genl_family *family, unsigned int group)
+{
+	struct kfsim_nl_kernel *k = family->kfsim_kernel;
+	unsigned int id;
+
+	if (!k || group >= family->n_mcgrps)
+		return false;
+	id = family->mcgrp_offset + group;
+	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next)
+		if (s->groups[id / (8 * sizeof(long))] & (1UL << (id % (8 * sizeof(long)))))
+			return true;
+	return false;
+}
+
+/* genl_header_check(): new commands get a checked reserved byte and nlmsg_flags. */
+static int header_check(const struct genl_family *family, const struct nlmsghdr *nlh,
+			const struct genlmsghdr *hdr, struct netlink_ext_ack *extack)
+{
+	u16 flags = nlh->nlmsg_flags;
+
+	if (hdr->cmd < family->resv_start_op)
+		return 0;
+	if (hdr->reserved) {
+		NL_SET_ERR_MSG(extack, "genlmsghdr.reserved field is not 0");
+		return -EINVAL;
+	}
+	if ((flags & NLM_F_DUMP) == NLM_F_DUMP)
+		flags &= ~NLM_F_DUMP;
+	if (flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO)) {
+		NL_SET_ERR_MSG(extack, "ambiguous or reserved bits set in nlmsg_flags");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* genl_family_rcv_msg_attrs_parse(): NULL when the op takes no attributes. */
+static struct nlattr **parse_attrs(const struct nlmsghdr *nlh, const struct genl_split_ops *op,
+				   int hdrlen, u8 no_strict_flag, struct netlink_ext_ack *extack)
+{
+	unsigned int validate = (op->validate & no_strict_flag) ? NL_VALIDATE_LIBERAL
+								 : NL_VALIDATE_STRICT;
+	struct nlattr **attrs;
+	int err;
+
+	if (!op->maxattr)
+		return NULL;
+	attrs = kmalloc_array(op->maxattr + 1, sizeof(*attrs), GFP_KERNEL);
+	if (!attrs)
+		return ERR_PTR(-ENOMEM);
+	err = __nlmsg_parse(nlh, hdrlen, attrs, op->maxattr, op->policy, validate, extack);
+	if (err) {
+		kfree(attrs);
+		return ERR_PTR(err);
+	}
+	return attrs;
+}
+
+static int rcv_doit(struct kfsim_nl_sock *sock, const struct genl_family *family,
+		    const struct nlmsghdr *nlh, const struct genl_split_ops *op, int hdrlen,
+		    struct netlink_ext_ack *extack)
+{
+	struct sk_buff skb = { .data = (unsigned char *)nlh, .len = nlh->nlmsg_len,
+			       .end = nlh->nlmsg_len, .cb = { .portid = sock->portid } };
+	struct genl_info info = { 0 };
+	struct nlattr **attrs;
+	int err;
+
+	if (!op->doit)
+		return -EOPNOTSUPP;
+	attrs = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_STRICT, extack);
+	if (IS_ERR(attrs))
+		return (int)PTR_ERR(attrs);
+
+	info.snd_seq = nlh->nlmsg_seq;
+	info.snd_portid = sock->portid;
+	info.family = family;
+	info.nlhdr = nlh;
+	info.genlhdr = nlmsg_data(nlh);
+	info.attrs = attrs;
+	info.extack = extack;
+	info.kfsim_sock = sock;
+
+	if (op->pre_doit) {
+		err = op->pre_doit(op, &skb, &info);
+		if (err)
+			goto out;
+	}
+	err = op->doit(&skb, &info);
+	if (op->post_doit)
+		op->post_doit(op, &skb, &info);
+out:
+	kfree(attrs);
+	return err;
+}
+
+int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
+		       struct netlink_ext_ack *extack)
+{
+	const struct genl_family *family;
+	const struct genlmsghdr *hdr;
+	struct genl_split_ops op;
+	bool dump;
+	int hdrlen;
+
+	family = kfsim_genl_find_byid(sock->kernel, nlh->nlmsg_type);
+	if (!family)
+		return -ENOENT;
+	hdrlen = GENL_HDRLEN + family->hdrsize;
+	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+		return -EINVAL;
+	hdr = nlmsg_data(nlh);
+	if (header_check(family, nlh, hdr, extack))
+		return -EINVAL;
+
+	dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+	if (kfsim_genl_get_cmd(family, hdr->cmd, dump, &op))
+		return -EOPNOTSUPP;
+	if ((op.flags & GENL_ADMIN_PERM) && !sock->cred.net_admin)
+		return -EPERM;
+	if ((op.flags & GENL_UNS_ADMIN_PERM) && !sock->cred.net_admin && !sock->cred.net_admin_netns)
+		return -EPERM;
+
+	if (dump) {
+		if (!op.dumpit)
+			return -EOPNOTSUPP;
+		return kfsim_nl_dump_start(sock, nlh, family, &op, hdrlen, extack);
+	}
+	return rcv_doit(sock, family, nlh, &op, hdrlen, extack);
+}
+
+/* genl_start(): parse and validate the dump request once, before the first step. */
+int kfsim_genl_dump_prepare(struct kfsim_nl_dump *d, const struct genl_split_ops *op, int hdrlen,
+			    u32 portid, struct netlink_ext_ack *extack)
+{
+	const struct nlmsghdr *nlh = nlmsg_hdr(d->req);
+	struct nlattr **attrs = NULL;
+	int err;
+
+	if (!(op->validate & GENL_DONT_VALIDATE_DUMP)) {
+		attrs = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_DUMP_STRICT, extack);
+		if (IS_ERR(attrs))
+			return (int)PTR_ERR(attrs);
+	}
+	d->attrs = attrs;
+	d->info.op = *op;
+	d->info.info.snd_seq = nlh->nlmsg_seq;
+	d->info.info.snd_portid = portid;
+	d->info.info.family = d->family;
+	d->info.info.nlhdr = nlh;
+	d->info.info.genlhdr = nlmsg_data(nlh);
+	d->info.info.attrs = attrs;
+	d->info.info.extack = extack;
+	d->cb.data = &d->info;
+	if (op->start) {
+		d->cb.extack = extack;
+		err = op->start(&d->cb);
+		if (err)
+			return err;
+	}
+	/* The steps run later, from recv, with the dump's own extack. */
+	d->info.info.extack = &d->extack;
+	d->cb.extack = &d->extack;
+	return 0;
+}

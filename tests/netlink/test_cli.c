@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/* kfsim nl: policy and decode output, exit codes and usage errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "support/cli_run.h"
+
+static struct cli_result run(const char *const args[])
+{
+	struct cli_result r;
+
+	assert_int_equal(cli_run(&r, args), 0);
+	return r;
+}
+
+static void test_policy_demo_text(void **state)
+{
+	struct cli_result r = run((const char *const[]){ "nl", "policy", "--family", "kfsim_demo",
+							 "--op", "2", NULL });
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "family kfsim_demo\nop 2: do policy 0\npolicy 0:\n"));
+	assert_non_null(strstr(r.out, "  attr 4: u16 range 1..1023\n"));
+	assert_non_null(strstr(r.out, "  attr 19: sint range -1000..1000\n"));
+	assert_non_null(strstr(r.out, "policy 1:\n  attr 1: u32 range 1..4095\n"));
+	assert_null(strstr(r.out, "attr 20:")); /* reject: not advertised */
+	assert_string_equal(r.err, "");
+	cli_result_free(&r);
+}
+
+static void test_policy_json(void **state)
+{
+	struct cli_result r = run((const char *const[]){ "nl", "policy", "--family", "nlctrl",
+							 "--json", NULL });
+
+	assert_int_equal(r.status, 0);
+	assert_true(r.out[0] == '{');
+	assert_non_null(strstr(r.out, "\"family_id\": 16"));
+	assert_non_null(strstr(r.out, "\"policy\": \"nul-string max-len 15\""));
+	assert_string_equal(r.err, "");
+	cli_result_free(&r);
+}
+
+static void test_policy_unknown_family(void **state)
+{
+	struct cli_result r = run((const char *const[]){ "nl", "policy", "--family", "nosuch", NULL });
+
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "kfsim nl: -ENOENT: no family 'nosuch'\n");
+	cli_result_free(&r);
+	r = run((const char *const[]){ "nl", "policy", "--family", "nlctrl", "--op", "77", NULL });
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "kfsim nl: -ENOENT: family 'nlctrl' has no op 77\n");
+	cli_result_free(&r);
+}
+
+static void test_decode_valid(void **state)
+{
+	struct cli_result r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo",
+		"--op", "2", "08000100", "07000000", "0800 0200 61626300", "0c00 0e80 0800 0100 05000000",
+		NULL });
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "kfsim_demo op 2, 48 bytes: valid\n"
+				   "  @20   [1] u32 = 7\n"
+				   "  @28   [2] nul-string = \"abc\"\n"
+				   "  @36   [14|NESTED] nested:\n"
+				   "    @40   [1] u32 = 5\n");
+	cli_result_free(&r);
+}
+
+static void test_decode_error_with_caret(void **state)
+{
+	struct cli_result r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo",
+		"--op", "2", "0800 0100 07000000 0600 0400 d007 0000", NULL });
+
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "error: -ERANGE: integer out of range\n"));
+	assert_non_null(strstr(r.out, "^^~~~~~~~~~  <- offset 28\n"));
+	assert_string_equal(r.err, "kfsim nl: -ERANGE: integer out of range (offset 28)\n");
+	cli_result_free(&r);
+
+	/* a whole message given, with a missing NLA_F_NESTED */
+	r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo", "--op", "2", "--json",
+		"28000000 13000100 00000000 00000000 02010000 08000100 07000000 0c000e00 08000100 05000000",
+		NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\"message\": \"NLA_F_NESTED is missing\""));
+	assert_non_null(strstr(r.out, "\"offset\": 28"));
+	cli_result_free(&r);
+}
+
+static void test_usage_errors(void **state)
+{
+	struct cli_result r = run((const char *const[]){ "nl", "frob", NULL });
+
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "kfsim nl: unknown verb 'frob': expected 'policy' or 'decode'\n");
+	cli_result_free(&r);
+	r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo", "--op", "2", "zz", NULL });
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	cli_result_free(&r);
+	r = run((const char *const[]){ "nl", "policy", NULL });
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "kfsim nl: option '--family' is required\n");
+	cli_result_free(&r);
+	r = run((const char *const[]){ "nl", "policy", "--family", "nlctrl", "--op", "300", NULL });
+	assert_int_equal(r.status, 2);
+	cli_result_free(&r);
+	r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo", "--op", "9", "00", NULL });
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "kfsim nl: -EOPNOTSUPP: family 'kfsim_demo' has no do op 9\n");
+	cli_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_policy_demo_text),
+		cmocka_unit_test(test_policy_json),
+		cmocka_unit_test(test_policy_unknown_family),
+		cmocka_unit_test(test_decode_valid),
+		cmocka_unit_test(test_decode_error_with_caret),
+		cmocka_unit_test(test_usage_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -35,6 +35,7 @@
  *   ITSTRUCT *ITPREFIX_iter_next(ITSTRUCT *node, ITTYPE start, ITTYPE last);
  * iter_first returns the overlapping interval with the smallest start (NULL if none);
  * iter_next the next one in start order.  The tree must not change during an iteration.
+ * Pass "static inline" as @ITSTATIC when a file does not use all four functions.
  */
 #define INTERVAL_TREE_DEFINE(ITSTRUCT, ITRB, ITTYPE, ITSUBTREE, ITSTART, ITLAST, ITSTATIC,         \
 			     ITPREFIX)                                                            \
@@ -78,7 +79,8 @@
 	 * left subtree still reaches start; otherwise this node is the candidate, and past it     \
 	 * only its right subtree (starting later) can hold an answer.                            \
 	 */                                                                                       \
-	static ITSTRUCT *ITPREFIX##_subtree_search(ITSTRUCT *node, ITTYPE start, ITTYPE last)     \
+	static inline ITSTRUCT *ITPREFIX##_subtree_search(ITSTRUCT *node, ITTYPE start,          \
+							  ITTYPE last)                    \
 	{                                                                                         \
 		for (;;) {                                                                        \
 			if (node->ITRB.rb_left) {                                                 \

@@ -137,8 +137,11 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
  *
  * Arguments as kfsim_rb_write_dot().
  *
+ * The DOT text goes through a temporary file in $TMPDIR (default /tmp), removed afterwards.
+ *
  * Return: 0; -EINVAL as kfsim_rb_write_dot(); -ENOENT when dot is not installed; -EIO when dot
- * fails (e.g. @path cannot be written).
+ * fails (e.g. @path cannot be written) or the temporary file cannot be created (logged);
+ * -ENAMETOOLONG for an overlong $TMPDIR.
  */
 int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
 		       const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,

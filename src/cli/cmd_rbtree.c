@@ -264,7 +264,8 @@ static int write_picture(struct run *run, const struct rbtree_opts *o, size_t nr
 			return kfsim_cli_fail(CMD, err, "cannot run Graphviz's dot program to write "
 					      "'%s' (is graphviz installed?)", path);
 		if (err)
-			return kfsim_cli_fail(CMD, err, "dot could not write '%s'", path);
+			return kfsim_cli_fail(CMD, err, "cannot write '%s': dot failed, or no temporary "
+					      "file could be made in $TMPDIR", path);
 		return 0;
 	}
 	if (!strcmp(path, "-"))
@@ -499,10 +500,13 @@ static int cmd_rbtree(int argc, char **argv)
 	while (!ret && (opt = getopt_long(argc, argv, ":i:e:r:s:d:g:Sjh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			ret = parse_key_list("--insert", optarg, &o.inserts) ? KFSIM_EXIT_USAGE : 0;
-			break;
 		case 'e':
-			ret = parse_key_list("--erase", optarg, &o.erases) ? KFSIM_EXIT_USAGE : 0;
+			ret = parse_key_list(opt == 'i' ? "--insert" : "--erase", optarg,
+					     opt == 'i' ? &o.inserts : &o.erases);
+			if (ret == -ENOMEM)
+				ret = kfsim_cli_fail(CMD, ret, "no memory for the key list");
+			else if (ret)
+				ret = KFSIM_EXIT_USAGE;
 			break;
 		case 'r':
 			ret = kfsim_cli_parse_u64(CMD, "--random", optarg, 1, MAX_RANDOM, &o.nr_random)

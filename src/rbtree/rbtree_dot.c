@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <kfsim/err.h>
+#include <kfsim/printk.h>
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
 
@@ -145,14 +146,16 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 }
 
 /*
- * The DOT goes through a temporary file rather than a pipe: dot may exit early (a bad output
- * path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's process.
+ * The DOT goes through a temporary file ($TMPDIR or /tmp) rather than a pipe: dot may exit early
+ * (a bad output path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's
+ * process.
  */
 int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
 		       const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
 		       const char *title)
 {
-	char dot_path[] = "/tmp/kfsim-rbtree-XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char dot_path[4096];
 	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot_path, NULL };
 	int fd, status, err;
 	FILE *dot_file;
@@ -160,9 +163,18 @@ int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
 
 	if (!path || !*path || !root || !ops || !ops->label)
 		return -EINVAL;
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if (snprintf(dot_path, sizeof(dot_path), "%s/kfsim-rbtree-XXXXXX", tmpdir) >=
+	    (int)sizeof(dot_path))
+		return -ENAMETOOLONG;
 	fd = mkstemp(dot_path);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		/* -EIO, not -errno: -ENOENT must keep meaning "no dot program" for callers. */
+		pr_warn("kfsim_rb_write_svg: cannot create a temporary file in %s: %s\n", tmpdir,
+			strerror(errno));
+		return -EIO;
+	}
 	dot_file = fdopen(fd, "w");
 	if (!dot_file) {
 		err = -errno;

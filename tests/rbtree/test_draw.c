@@ -16,6 +16,7 @@
 #include <kfsim/err.h>
 #include <kfsim/rbtree_debug.h>
 #include "rb_test_items.h"
+#include "support/log_assert.h"
 
 static void label_item(const struct rb_node *node, char *buf, size_t size)
 {
@@ -144,6 +145,21 @@ static void test_svg_through_graphviz(void **state)
 	/* an unwritable destination: dot fails, reported as -EIO, nothing left behind */
 	err = kfsim_rb_write_svg("/nonexistent-dir/x.svg", &root.rb_root, NULL, &ops, NULL);
 	assert_int_equal(err, -EIO);
+
+	/* no usable temporary directory: -EIO (not -ENOENT, which means "no Graphviz"), logged */
+	char *old_tmpdir = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	u64 mark = log_mark();
+
+	setenv("TMPDIR", "/nonexistent-dir", 1);
+	err = kfsim_rb_write_svg(path, &root.rb_root, NULL, &ops, NULL);
+	if (old_tmpdir)
+		setenv("TMPDIR", old_tmpdir, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old_tmpdir);
+	assert_int_equal(err, -EIO);
+	assert_logged(mark, "kfsim_rb_write_svg: cannot create a temporary file in /nonexistent-dir", 1);
+	assert_int_not_equal(access(path, F_OK), 0);
 }
 
 int main(void)

@@ -145,6 +145,58 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
+/* Copy the first line dot wrote to its stderr (@fd) into the kernel log. */
+static void log_dot_complaint(int fd)
+{
+	char buf[512];
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	pr_warn("kfsim_rb_write_svg: dot: %s\n", buf);
+}
+
+/*
+ * run_dot() - dot -Tsvg -o @svg_path @dot_path, its complaints going to the kernel log rather
+ * than to the caller's stderr (which a command's error contract keeps to one line).
+ */
+static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdir)
+{
+	char *argv[] = { "dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL };
+	posix_spawn_file_actions_t actions;
+	char err_path[4096];
+	int err_fd, status, err;
+	pid_t pid;
+
+	snprintf(err_path, sizeof(err_path), "%s/kfsim-rbtree-XXXXXX", tmpdir);
+	err_fd = mkstemp(err_path);
+	if (err_fd < 0)
+		return -EIO;
+	unlink(err_path);	/* anonymous from now on */
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+	err = posix_spawnp(&pid, "dot", &actions, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (err) {
+		close(err_fd);
+		return -err;	/* -ENOENT: no dot on $PATH */
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		err = -errno;
+	else if (!WIFEXITED(status))
+		err = -EIO;
+	else if (WEXITSTATUS(status) == 127)	/* how a spawned child reports "not found" */
+		err = -ENOENT;
+	else if (WEXITSTATUS(status))
+		err = -EIO;
+	if (err == -EIO)
+		log_dot_complaint(err_fd);
+	close(err_fd);
+	return err;
+}
+
 /*
  * The DOT goes through a temporary file ($TMPDIR or /tmp) rather than a pipe: dot may exit early
  * (a bad output path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's
@@ -156,10 +208,8 @@ int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char dot_path[4096];
-	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot_path, NULL };
-	int fd, status, err;
 	FILE *dot_file;
-	pid_t pid;
+	int fd, err;
 
 	if (!path || !*path || !root || !ops || !ops->label)
 		return -EINVAL;
@@ -177,28 +227,15 @@ int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
 	}
 	dot_file = fdopen(fd, "w");
 	if (!dot_file) {
-		err = -errno;
+		err = -EIO;
 		close(fd);
 		goto out_unlink;
 	}
 	err = kfsim_rb_write_dot(dot_file, root, leftmost, ops, title);
 	if (fclose(dot_file) && !err)
 		err = -EIO;
-	if (err)
-		goto out_unlink;
-	err = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
-	if (err) {
-		err = -err;
-		goto out_unlink;
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		err = -errno;
-	else if (!WIFEXITED(status))
-		err = -EIO;
-	else if (WEXITSTATUS(status) == 127)	/* how posix_spawnp's child reports "not found" */
-		err = -ENOENT;
-	else if (WEXITSTATUS(status))
-		err = -EIO;
+	if (!err)
+		err = run_dot(dot_path, path, tmpdir);
 out_unlink:
 	unlink(dot_path);
 	return err;

@@ -240,6 +240,15 @@ static void test_runtime_failures(void **state)
 	assert_string_equal(r.out, "");
 	cli_result_free(&r);
 
+	/* dot's own complaint goes to the log, not to stderr: one line */
+	RUN(&r, "--insert", "1", "--svg", "/nonexistent-dir/t.svg");
+	if (!strstr(r.err, "-ENOENT")) {	/* with Graphviz installed */
+		assert_int_equal(r.status, 1);
+		assert_int_equal(count_lines(r.err), 1);
+		assert_non_null(strstr(r.err, "kfsim rbtree: -EIO: cannot write '/nonexistent-dir/t.svg'"));
+	}
+	cli_result_free(&r);
+
 	RUN(&r, "--insert", "1", "--dot", "/nonexistent-dir/t.dot");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "kfsim rbtree: -ENOENT: cannot open '/nonexistent-dir/t.dot'"));

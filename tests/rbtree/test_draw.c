@@ -143,13 +143,16 @@ static void test_svg_through_graphviz(void **state)
 	unlink(path);
 
 	/* an unwritable destination: dot fails, reported as -EIO, nothing left behind */
+	u64 mark = log_mark();
+
 	err = kfsim_rb_write_svg("/nonexistent-dir/x.svg", &root.rb_root, NULL, &ops, NULL);
 	assert_int_equal(err, -EIO);
+	assert_logged(mark, "kfsim_rb_write_svg: dot: ", 1);
 
 	/* no usable temporary directory: -EIO (not -ENOENT, which means "no Graphviz"), logged */
 	char *old_tmpdir = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
-	u64 mark = log_mark();
 
+	mark = log_mark();
 	setenv("TMPDIR", "/nonexistent-dir", 1);
 	err = kfsim_rb_write_svg(path, &root.rb_root, NULL, &ops, NULL);
 	if (old_tmpdir)

@@ -165,12 +165,29 @@ static void test_svg_through_graphviz(void **state)
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
+static void test_svg_without_graphviz_is_enoent(void **state)
+{
+	const struct kfsim_rb_draw_ops ops = { .label = label_item };
+	struct rb_root root = RB_ROOT;
+	char *old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	int err;
+
+	assert_non_null(old_path);
+	setenv("PATH", "/nonexistent-dir", 1);	/* no dot to be found */
+	err = kfsim_rb_write_svg(KFSIM_BINARY_DIR "/never.svg", &root, NULL, &ops, NULL);
+	setenv("PATH", old_path, 1);
+	free(old_path);
+	assert_int_equal(err, -ENOENT);
+	assert_int_not_equal(access(KFSIM_BINARY_DIR "/never.svg", F_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dot_shows_colours_leftmost_and_placeholders),
 		cmocka_unit_test(test_dot_empty_tree_and_bad_arguments),
 		cmocka_unit_test(test_svg_through_graphviz),
+		cmocka_unit_test(test_svg_without_graphviz_is_enoent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,8 +56,8 @@ static inline void rb_rotate_set_parents(struct rb_node *old, struct rb_node *ne
  * rb_insert_flip_colors() - insert case 1: the parent and the uncle turn black, the grandparent
  * red (black counts unchanged).
  */
-static __always_inline void rb_insert_flip_colors(struct rb_node *node, struct rb_node *parent,
-						  struct rb_node *gparent, struct rb_node *uncle,
+static __always_inline void rb_insert_flip_colors(struct rb_node *parent, struct rb_node *gparent,
+						  struct rb_node *uncle,
 						  const struct kfsim_rb_tracer *tracer)
 {
 	static const char why[] = "insert case 1: the uncle is red";
@@ -111,7 +111,7 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
 				 * Black counts are unchanged; g may now have a red parent, so
 				 * continue from g.
 				 */
-				rb_insert_flip_colors(node, parent, gparent, uncle, tracer);
+				rb_insert_flip_colors(parent, gparent, uncle, tracer);
 				node = gparent;
 				parent = rb_parent(node);
 				continue;
@@ -166,7 +166,7 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
 		} else {	/* parent is the right child: the mirror image */
 			uncle = gparent->rb_left;
 			if (uncle && rb_is_red(uncle)) {
-				rb_insert_flip_colors(node, parent, gparent, uncle, tracer);
+				rb_insert_flip_colors(parent, gparent, uncle, tracer);
 				node = gparent;
 				parent = rb_parent(node);
 				continue;

@@ -37,7 +37,7 @@ static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_
 		      int depth, unsigned long *nr_placeholders)
 {
 	char raw[64], key[140], aug[140];
-	const struct rb_node *child[2] = { node->rb_left, node->rb_right };
+	const struct rb_node *child[2] = {node->rb_left, node->rb_right};
 	int err;
 
 	if (depth >= KFSIM_RB_MAX_DEPTH)
@@ -66,7 +66,8 @@ static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_
 		} else {
 			unsigned long id = (*nr_placeholders)++;
 
-			fprintf(out, "\tnil%lu [label=\"\", width=0.1, height=0.1, style=invis];\n", id);
+			fprintf(out, "\tnil%lu [label=\"\", width=0.1, height=0.1, style=invis];\n",
+				id);
 			fprintf(out, "\tn%p -> nil%lu [style=invis];\n", (const void *)node, id);
 		}
 	}
@@ -121,8 +122,9 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 	fprintf(out, "\tedge [arrowhead=none];\n");
 	/* Declared first, so that dot places it left of rb_root, near the node it points at. */
 	if (leftmost) {
-		fprintf(out, "\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
-			     "fontcolor=black, label=\"rb_leftmost\"];\n");
+		fprintf(out,
+			"\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
+			"fontcolor=black, label=\"rb_leftmost\"];\n");
 	}
 	fprintf(out, "\troot [shape=box, style=rounded, fontcolor=black, label=\"rb_root\"];\n");
 	if (leftmost)
@@ -135,8 +137,10 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 		err = write_node(out, root->rb_node, ops, 0, &nr_placeholders);
 	}
 	if (!err && leftmost) {
-		fprintf(out, "\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
-			     "constraint=false];\n", (const void *)leftmost);
+		fprintf(out,
+			"\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
+			"constraint=false];\n",
+			(const void *)leftmost);
 		fprintf(out, "\tn%p [penwidth=3, color=\"#1565c0\"];\n", (const void *)leftmost);
 	}
 	fprintf(out, "}\n");
@@ -164,7 +168,7 @@ static void log_dot_complaint(int fd)
  */
 static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdir)
 {
-	char *argv[] = { "dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL };
+	char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
 	posix_spawn_file_actions_t actions;
 	char err_path[4096];
 	int err_fd, status, err;
@@ -174,20 +178,20 @@ static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdi
 	err_fd = mkstemp(err_path);
 	if (err_fd < 0)
 		return -EIO;
-	unlink(err_path);	/* anonymous from now on */
+	unlink(err_path); /* anonymous from now on */
 	posix_spawn_file_actions_init(&actions);
 	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
 	err = posix_spawnp(&pid, "dot", &actions, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err) {
 		close(err_fd);
-		return -err;	/* -ENOENT: no dot on $PATH */
+		return -err; /* -ENOENT: no dot on $PATH */
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		err = -errno;
 	else if (!WIFEXITED(status))
 		err = -EIO;
-	else if (WEXITSTATUS(status) == 127)	/* how a spawned child reports "not found" */
+	else if (WEXITSTATUS(status) == 127) /* how a spawned child reports "not found" */
 		err = -ENOENT;
 	else if (WEXITSTATUS(status))
 		err = -EIO;
@@ -202,9 +206,8 @@ static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdi
  * (a bad output path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's
  * process.
  */
-int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
-		       const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
-		       const char *title)
+int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struct rb_node *leftmost,
+		       const struct kfsim_rb_draw_ops *ops, const char *title)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char dot_path[4096];

@@ -18,13 +18,13 @@
 #include "rb_test_items.h"
 
 #ifdef KFSIM_ASAN
-#define OPS_SCALE 8	/* ASan+UBSan is ~10x slower: keep the suite well under a minute */
+#define OPS_SCALE 8 /* ASan+UBSan is ~10x slower: keep the suite well under a minute */
 #else
 #define OPS_SCALE 1
 #endif
 
 struct model {
-	struct item **sorted;	/* the items in tree order: by key, equal keys by insertion */
+	struct item **sorted; /* the items in tree order: by key, equal keys by insertion */
 	u32 nr;
 };
 
@@ -79,7 +79,7 @@ static int cmp_items(const struct rb_node *a, const struct rb_node *b)
 
 static void compare_whole_tree(const struct rb_root_cached *root, const struct model *m)
 {
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_items };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_items};
 	struct kfsim_rb_check_result res;
 	struct rb_node *node = rb_first(&root->rb_root);
 
@@ -105,7 +105,7 @@ static void run_differential(u64 seed, u32 capacity, u32 key_range, u32 nr_ops, 
 {
 	struct item *pool = calloc(capacity, sizeof(*pool));
 	struct item **free_list = calloc(capacity, sizeof(*free_list));
-	struct model m = { .sorted = calloc(capacity, sizeof(struct item *)) };
+	struct model m = {.sorted = calloc(capacity, sizeof(struct item *))};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	struct rnd_state rnd;
 	u32 nr_free = capacity, seq = 0;

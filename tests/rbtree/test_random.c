@@ -240,7 +240,7 @@ static bool next_permutation(u32 *a, u32 n)
  */
 static void test_exhaustive_small_trees(void **state)
 {
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_items };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_items};
 	struct item items[7];
 	u32 order[7];
 	u64 trees = 0;
@@ -253,9 +253,10 @@ static void test_exhaustive_small_trees(void **state)
 				struct rb_root_cached root = RB_ROOT_CACHED;
 
 				for (u32 i = 0; i < n; i++) {
-					items[i] = (struct item){ .key = order[i], .seq = i };
+					items[i] = (struct item){.key = order[i], .seq = i};
 					rb_add_cached(&items[i].rb, &root, item_less);
-					assert_int_equal(kfsim_rb_check_cached(&root, &ops, NULL), 0);
+					assert_int_equal(kfsim_rb_check_cached(&root, &ops, NULL),
+							 0);
 				}
 				rb_erase_cached(&items[victim].rb, &root);
 				assert_int_equal(kfsim_rb_check_cached(&root, &ops, NULL), 0);

@@ -634,7 +634,9 @@ struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cf
 	sim->traced_slot_job = -1;
 	snprintf(sim->disk.disk_name, sizeof(sim->disk.disk_name), "sda");
 	prandom_seed_state(&sim->rnd, cfg->seed);
-	sim->jobs = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*sim->jobs), GFP_KERNEL);
+	/* a replay's processes are known only once its records are read */
+	sim->jobs = kcalloc(cfg->nr_replay ? KFSIM_BFQ_MAX_JOBS : cfg->nr_jobs, sizeof(*sim->jobs),
+			    GFP_KERNEL);
 	sim->tag_waiters = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*sim->tag_waiters), GFP_KERNEL);
 	sim->pool = kcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);

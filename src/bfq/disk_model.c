@@ -35,8 +35,15 @@ struct hdd_actuator {
 	struct kfsim_hdd_actuator_stats stats;
 };
 
+/* Geometry of a queued command, computed once at submission (indexed by tag). */
+struct hdd_cmd {
+	double radius;
+	double angle;
+};
+
 struct kfsim_hdd {
 	struct kfsim_hdd_params p;
+	struct hdd_cmd cmd[KFSIM_HDD_MAX_TAGS];
 	double period_ns;
 	double link_ns_per_byte;
 	u64 overhead_ns;
@@ -265,10 +272,10 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 		}
 	}
 	*kind = HDD_MISS;
-	r = hdd_radius(hdd, act, start);
+	r = hdd->cmd[rq->tag].radius;
 	seek = kfsim_hdd_seek_ns(hdd, r - act->radius, write);
 	arrive = t + hdd->overhead_ns + seek;
-	wait = hdd_angle(hdd, act, start, r) - hdd_phase(hdd, arrive);
+	wait = hdd->cmd[rq->tag].angle - hdd_phase(hdd, arrive);
 	if (wait < 0)
 		wait += 1.0;
 	return seek + (u64)(wait * hdd->period_ns);
@@ -323,7 +330,7 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	media_end = t0 + hdd->overhead_ns + cost;
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {
-		double r = hdd_radius(hdd, act, blk_rq_pos(rq));
+		double r = hdd->cmd[rq->tag].radius;
 
 		/* positioning the head ends any read-ahead */
 		media_end += (u64)(blk_rq_sectors(rq) / hdd_spt(hdd, r) * hdd->period_ns);
@@ -373,6 +380,8 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 	rq->actuator = kfsim_hdd_actuator_of(hdd, blk_rq_end_sector(rq) - 1);
 	rq->io_start_time_ns = now;
 	act = &hdd->act[rq->actuator];
+	hdd->cmd[rq->tag].radius = hdd_radius(hdd, act, blk_rq_pos(rq));
+	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, blk_rq_pos(rq), hdd->cmd[rq->tag].radius);
 	blk_list_add_tail(&rq->queuelist, &act->queue);
 	act->nr_queued++;
 	hdd_start_next(hdd, act, now);

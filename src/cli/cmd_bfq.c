@@ -668,10 +668,13 @@ static int bfq_run(int argc, char **argv)
 	const char *verb;
 	int ret;
 
-	if (argc < 2 || kfsim_cli_wants_help(argc, argv)) {
+	if (kfsim_cli_wants_help(argc, argv)) {
 		bfq_help();
-		return argc < 2 ? KFSIM_EXIT_USAGE : KFSIM_EXIT_OK;
+		return KFSIM_EXIT_OK;
 	}
+	if (argc < 2)
+		return kfsim_cli_usage(CMD, "a subcommand is required: sim, compare or ablate "
+				       "(kfsim bfq --help)");
 	verb = argv[1];
 	if (strcmp(verb, "sim") && strcmp(verb, "compare") && strcmp(verb, "ablate"))
 		return kfsim_cli_usage(CMD, "unknown subcommand '%s': expected sim, compare or "

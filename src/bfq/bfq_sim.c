@@ -375,25 +375,32 @@ static void sim_trace_completion(struct kfsim_bfq_sim *sim, struct request *rq)
 			     (rq->media_end_ns - rq->media_start_ns) / 1e3, args);
 }
 
-/* BFQ's in-service queue as a track: one slice per service slot. */
+/* BFQ's in-service queue as a track: one slice per service slot (clipped to the window). */
+static void sim_trace_slot_end(struct kfsim_bfq_sim *sim)
+{
+	u64 end = min(sim->now, sim->cfg.trace_window_ns);
+
+	if (sim->traced_slot_job >= 0 && sim->traced_slot_start < end)
+		kfsim_trace_complete(sim->cfg.trace, 1, 0,
+				     sim->jobs[sim->traced_slot_job].spec.name, "in service",
+				     sim->traced_slot_start / 1e3,
+				     (end - sim->traced_slot_start) / 1e3, NULL);
+	sim->traced_slot_job = -1;
+}
+
 static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
 {
-	struct kfsim_trace *trace = sim->cfg.trace;
 	struct bfq_queue *in_serv;
 
-	if (!trace || !sim_is_bfq(sim) || sim->now > sim->cfg.trace_window_ns)
+	if (!sim->cfg.trace || !sim_is_bfq(sim))
 		return;
 	in_serv = sim->bfqd->in_service_queue;
 	if (in_serv == sim->traced_in_service)
 		return;
-	if (sim->traced_in_service && sim->traced_slot_job >= 0)
-		kfsim_trace_complete(trace, 1, 0, sim->jobs[sim->traced_slot_job].spec.name,
-				     "in service", sim->traced_slot_start / 1e3,
-				     (sim->now - sim->traced_slot_start) / 1e3, NULL);
+	sim_trace_slot_end(sim);
 	sim->traced_in_service = in_serv;
 	sim->traced_slot_start = sim->now;
-	sim->traced_slot_job = -1;
-	if (in_serv && in_serv->bic) {
+	if (in_serv && in_serv->bic && sim->now < sim->cfg.trace_window_ns) {
 		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
 			if (sim->jobs[j].bic == in_serv->bic)
 				sim->traced_slot_job = (int)j;
@@ -770,6 +777,8 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 	sim_dispatch(sim);
 	sim_trace_in_service(sim);
 	sim_loop(sim);
+	if (sim->cfg.trace && sim_is_bfq(sim))
+		sim_trace_slot_end(sim);
 	sim_results(sim);
 	return 0;
 }

@@ -216,7 +216,7 @@ u64 kfsim_hdd_seek_ns(const struct kfsim_hdd *hdd, double stroke, bool write)
 	ms = hdd->p.seek_min_ms + hdd->p.seek_coeff_ms * sqrt(min(stroke, 1.0));
 	if (write)
 		ms += hdd->p.write_settle_ms;
-	return (u64)llround(ms * NSEC_PER_MSEC);
+	return (u64)(ms * NSEC_PER_MSEC + 0.5);
 }
 
 /* Angular position (fraction of a turn) of @sector on its track. */
@@ -232,7 +232,7 @@ static double hdd_phase(const struct kfsim_hdd *hdd, u64 t)
 {
 	double turns = (double)t / hdd->period_ns;
 
-	return turns - floor(turns);
+	return turns - (double)(u64)turns;	/* t >= 0: truncation is floor */
 }
 
 /* Where the read-ahead has got to at @t. */
@@ -252,7 +252,7 @@ enum hdd_access { HDD_HIT, HDD_STREAM, HDD_MISS };
 
 /* Classify @rq for @act at @t and return its positioning cost (ns): 0 for a hit. */
 static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
-			   const struct request *rq, u64 t, enum hdd_access *kind)
+			   const struct request *rq, u64 t, enum hdd_access *kind, s64 bound)
 {
 	sector_t start = blk_rq_pos(rq), end = blk_rq_end_sector(rq);
 	bool write = rq_data_dir(rq);
@@ -274,6 +274,8 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 	*kind = HDD_MISS;
 	r = hdd->cmd[rq->tag].radius;
 	seek = kfsim_hdd_seek_ns(hdd, r - act->radius, write);
+	if ((s64)seek > bound)
+		return seek;	/* cannot beat the best so far: skip the rotation */
 	arrive = t + hdd->overhead_ns + seek;
 	wait = hdd->cmd[rq->tag].angle - hdd_phase(hdd, arrive);
 	if (wait < 0)
@@ -294,9 +296,12 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
 		struct request *rq = blk_list_entry(pos, struct request, queuelist);
 		enum hdd_access kind;
-		s64 age = (s64)(t - rq->io_start_time_ns);
-		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind) -
-			   (s64)((double)age * hdd->p.satf_aging_ms_per_s * 1e-3);
+		s64 credit = (s64)((double)(t - rq->io_start_time_ns) *
+				   hdd->p.satf_aging_ms_per_s * 1e-3);
+		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind,
+						best_cost == INT64_MAX ? INT64_MAX
+								       : best_cost + credit) -
+			   credit;
 
 		if (cost < best_cost) {
 			best = rq;
@@ -326,7 +331,7 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
 		t0 = hdd->link_free;
 	}
-	cost = hdd_access_cost(hdd, act, rq, t0, &kind);
+	cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
 	media_end = t0 + hdd->overhead_ns + cost;
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {

@@ -755,6 +755,7 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 	res->jain = kfsim_bfq_jain_index(norm, sim->nr_jobs);
 	res->in_flight = res->submitted - res->completed;
 	if (sim->bfqd) {
+		res->hole_injected = sim->bfqd->nr_hole_injected;
 		for (struct blk_list *pos = sim->bfqd->all_queues.next;
 		     pos != &sim->bfqd->all_queues; pos = pos->next) {
 			struct bfq_queue *bfqq = blk_list_entry(pos, struct bfq_queue, all_list);

@@ -358,6 +358,7 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	}
 	kfsim_json_array_end(json);
 	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62) {
+		kfsim_json_kv_uint(json, "hole_injected", res->hole_injected);
 		kfsim_json_key(json, "expirations");
 		kfsim_json_object_begin(json);
 		for (int r = 0; r < BFQQE_NR_REASONS; r++)
@@ -373,7 +374,11 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 	printf("%s on a %u-actuator disk, %.3g s simulated (seed %llu)\n",
 	       kfsim_bfq_sched_name(cfg->sched), res->nr_actuators, res->duration_s,
 	       (unsigned long long)cfg->seed);
-	printf("  total %.1f MB/s, %.0f IOPS, Jain's index %.3f\n", res->mb_s, res->iops, res->jain);
+	printf("  total %.1f MB/s, %.0f IOPS, Jain's index %.3f", res->mb_s, res->iops, res->jain);
+	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62)
+		printf(", %llu injected into service holes",
+		       (unsigned long long)res->hole_injected);
+	printf("\n");
 	printf("  %-10s %8s %10s %9s %9s %10s\n", "actuator", "util", "MB/s", "IOPS", "injected",
 	       "cache hits");
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {

@@ -56,7 +56,7 @@ static void bfq_help(void)
 	       "  --disk-param K=V    override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
 	       "                      seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
 	       "                      ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
-	       "                      capacity (sectors)\n"
+	       "                      capacity (sectors) write_cache (0|1) write_cache_mib\n"
 	       "  --sched NAME        bfq (follows --kver, 6.3 by default), bfq-6.2, none,\n"
 	       "                      mq-deadline (default bfq)\n"
 	       "  --threshold N       BFQ actuator_load_threshold (default 4)\n"
@@ -119,6 +119,10 @@ static int parse_disk_param(struct kfsim_hdd_params *p, const char *text)
 		p->readahead_kib = (unsigned int)v;
 	else if (!strcmp(key, "capacity"))
 		p->capacity = (sector_t)v;
+	else if (!strcmp(key, "write_cache") && (v == 0 || v == 1))
+		p->write_cache = v;
+	else if (!strcmp(key, "write_cache_mib"))
+		p->write_cache_mib = (unsigned int)v;
 	else
 		goto bad;
 	return 0;
@@ -126,7 +130,8 @@ bad:
 	return kfsim_cli_usage(CMD, "invalid value '%s' for --disk-param: expected KEY=NUMBER with "
 			       "KEY one of rpm spt_od zone_ratio seek_min_ms seek_coeff_ms "
 			       "write_settle_ms cmd_overhead_ms link_mb_s ncq_depth age_cap_ms "
-			       "satf_aging_ms_per_s readahead_kib capacity", text), -EINVAL;
+			       "satf_aging_ms_per_s readahead_kib capacity write_cache "
+			       "write_cache_mib", text), -EINVAL;
 }
 
 static int load_replay(struct bfq_opts *o)

@@ -90,6 +90,47 @@ static void test_every_command_completes_once_in_time_order(void **state)
 	kfsim_hdd_destroy(hdd);
 }
 
+static void test_write_cache_completes_early_and_destages(void **state)
+{
+	struct kfsim_hdd_params p;
+	struct kfsim_hdd *hdd;
+	static struct request rq[600];
+	int submitted = 0, completed = 0;
+	u64 now = 0;
+
+	kfsim_hdd_params_default(&p, 2);
+	p.write_cache = true;
+	p.write_cache_mib = 1;		/* 256 writes of 4 KiB: the cache fills and writes through */
+	hdd = kfsim_hdd_create(&p);
+	assert_false(IS_ERR(hdd));
+	while (completed < 600) {
+		struct request *done;
+
+		while (submitted < 600 && kfsim_hdd_can_queue(hdd)) {
+			blk_rq_init_from_bio(&rq[submitted], (sector_t)submitted * 7919 * 4096, 4096,
+					     REQ_OP_WRITE, 0);
+			assert_int_equal(kfsim_hdd_submit(hdd, &rq[submitted], now), 0);
+			submitted++;
+		}
+		now = kfsim_hdd_next_event(hdd);
+		while ((done = kfsim_hdd_step(hdd, now)))
+			completed++;
+	}
+	/* the first writes completed from the cache, in link time, not media time */
+	assert_true(rq[0].cache_hit);
+	assert_true(rq[0].done_ns < 200000);
+	/* the rest of the dirty data still reaches the media, then the drive goes idle */
+	while ((now = kfsim_hdd_next_event(hdd)) != U64_MAX)
+		assert_null(kfsim_hdd_step(hdd, now));
+	assert_int_equal(kfsim_hdd_actuator_stats(hdd, 0).nr_destages +
+			 kfsim_hdd_actuator_stats(hdd, 1).nr_destages +
+			 kfsim_hdd_actuator_stats(hdd, 0).nr_commands +
+			 kfsim_hdd_actuator_stats(hdd, 1).nr_commands, 600);
+	kfsim_hdd_destroy(hdd);
+	p.write_cache_mib = 0;
+	assert_ptr_equal(kfsim_hdd_create(&p), ERR_PTR(-EINVAL));
+}
+
 static void test_seek_curve_and_zones(void **state)
 {
 	struct kfsim_hdd *hdd = make_hdd(2, 32);
@@ -141,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tags_and_bad_requests),
 		cmocka_unit_test(test_every_command_completes_once_in_time_order),
+		cmocka_unit_test(test_write_cache_completes_early_and_destages),
 		cmocka_unit_test(test_seek_curve_and_zones),
 		cmocka_unit_test(test_latency_percentiles_against_sorting),
 	};

@@ -38,8 +38,10 @@ bool bpf_report(int err, const char *why, const char *fmt, ...)
 	v.line = kfsim_bpf_site.line;
 	ts->nr_violations++;
 
-	pr_err("kfsim bpf: %s%s%s: %s\n", run && run->name ? "prog '" : "",
-	       run && run->name ? run->name : "", run && run->name ? "'" : "", v.msg);
+	if (run && run->name)
+		pr_err("kfsim bpf: prog '%s': %s\n", run->name, v.msg);
+	else
+		pr_err("kfsim bpf: %s\n", v.msg);
 	if (v.file)
 		pr_err("kfsim bpf:   at %s:%d in %s(): %s\n", v.file, v.line,
 		       v.kfunc[0] ? v.kfunc : "program exit", why);

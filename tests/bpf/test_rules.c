@@ -622,6 +622,128 @@ static void test_deprecated_warns_once(void **state)
 		      kfsim_kernel_at_least(6, 4) ? 1 : 0);
 }
 
+/* ---- lists, refcounts, aborts inside less, reports outside runs ---- */
+
+static void test_list_double_push_and_leaked_pop(void **state)
+{
+	struct list_item *it;
+	struct bpf_list_node *ln;
+
+	begin();
+	it = bpf_obj_new(list_item);
+	bpf_spin_lock(&g.glock);
+	assert_int_equal(bpf_list_push_back(&g.ghead, &it->link), 0);
+	assert_int_equal(bpf_list_push_front(&g.ghead, &it->link), -EINVAL);
+	bpf_spin_unlock(&g.glock);
+	end_expect("arg#1 expected pointer to allocated object");
+
+	begin();
+	bpf_spin_lock(&g.glock);
+	ln = bpf_list_pop_front(&g.ghead);
+	bpf_spin_unlock(&g.glock);
+	assert_non_null(ln);
+	end_expect("Unreleased reference id=1 alloc_insn=2"); /* dropped by the end of the run */
+
+	begin();
+	it = bpf_obj_new(list_item);
+	bpf_spin_lock(&g.glock);
+	bpf_list_push_front(&g.ghead, &it->link);
+	ln = bpf_list_pop_back(&g.ghead);
+	bpf_spin_unlock(&g.glock);
+	bpf_obj_drop(container_of(ln, struct list_item, link));
+	end_clean();
+}
+
+static void test_refcount_acquire_stale(void **state)
+{
+	struct bpf_rb_node *f;
+	struct shared_node *n;
+	struct gshared s;
+
+	if (!kfsim_kernel_at_least(6, 4))
+		return;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(kfsim_bpf_private_init(&s, kfsim_btf_of(gshared)), 0);
+	begin();
+	n = bpf_obj_new(shared_node);
+	bpf_spin_lock(&s.lock);
+	bpf_rbtree_add(&s.root, &n->rb, less_shared);
+	f = bpf_rbtree_first(&s.root);
+	bpf_spin_unlock(&s.lock);
+	assert_null(bpf_refcount_acquire(container_of(f, struct shared_node, rb)));
+	end_expect("arg#0 is neither owning or non-owning ref");
+
+	begin();
+	bpf_spin_lock(&s.lock);
+	f = bpf_rbtree_first(&s.root);
+	n = bpf_refcount_acquire(container_of(f, struct shared_node, rb));
+	bpf_spin_unlock(&s.lock);
+	assert_non_null(n);
+	bpf_obj_drop(n);
+	end_clean();
+	assert_int_equal(kfsim_bpf_private_free(&s, kfsim_btf_of(gshared)), 0);
+}
+
+static bool less_walks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	assert_null(bpf_rbtree_left(&g.groot, (struct bpf_rb_node *)b));
+	return less(a, b);
+}
+
+static void test_walk_in_less_616(void **state)
+{
+	if (!kfsim_kernel_at_least(6, 16))
+		return;
+	begin();
+	add_two(less_walks);
+	end_expect("bpf_rbtree_left not allowed in rbtree cb");
+}
+
+static int prog_aborts_in_less(void *ctx)
+{
+	add_two(less_locks);
+	return 0;
+}
+
+static void test_abort_inside_less_cleans_up(void **state)
+{
+	struct kfsim_bpf_run_opts opts = {.on_violation = KFSIM_BPF_ABORT};
+	struct bpf_rb_node *res;
+	int left = 0;
+
+	assert_int_equal(kfsim_bpf_run(&run, "abort-in-cb", prog_aborts_in_less, NULL, &opts, NULL),
+			 -EINVAL);
+	assert_true(run.aborted);
+	assert_int_equal(run.nr_violations, 1);
+	assert_int_equal(g.glock.val, 0); /* the run's lock was released */
+	/* the tree is intact and usable: one node (key 1) was added before the abort */
+	begin();
+	for (;;) {
+		bpf_spin_lock(&g.glock);
+		res = bpf_rbtree_first(&g.groot);
+		if (res)
+			res = bpf_rbtree_remove(&g.groot, res);
+		bpf_spin_unlock(&g.glock);
+		if (!res)
+			break;
+		left++;
+		bpf_obj_drop(container_of(res, struct node_data, node));
+	}
+	end_clean();
+	assert_int_equal(left, 1);
+}
+
+static void test_reports_outside_runs(void **state)
+{
+	unsigned long before = kfsim_bpf_violations_total();
+	u64 mark = log_mark();
+
+	assert_null(bpf_rbtree_first(&g.groot));
+	assert_int_equal(kfsim_bpf_violations_total(), before + 1);
+	assert_logged(mark, "kfsim bpf: bpf_spin_lock at off=", 1);
+	assert_logged(mark, "test_rules.c", 1);
+}
+
 #define BOTH(fn)                                                                                   \
 	cmocka_unit_test_setup_teardown(fn, setup_63, teardown),                                   \
 		cmocka_unit_test_setup_teardown(fn, setup_616, teardown)
@@ -653,6 +775,11 @@ int main(void)
 		BOTH(test_abort_and_continue_modes),
 		BOTH(test_run_scope_errors),
 		BOTH(test_deprecated_warns_once),
+		BOTH(test_list_double_push_and_leaked_pop),
+		BOTH(test_refcount_acquire_stale),
+		BOTH(test_walk_in_less_616),
+		BOTH(test_abort_inside_less_cleans_up),
+		BOTH(test_reports_outside_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

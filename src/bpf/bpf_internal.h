@@ -72,12 +72,12 @@ static inline void bpf_dlist_del_init(struct bpf_dlist *n)
 
 /* ---- Kernel views of the uapi types ---- */
 
-struct bpf_list_head_kern {
+struct __attribute__((may_alias)) bpf_list_head_kern {
 	struct bpf_dlist list;
 	struct bpf_root_decl decl;
 };
 
-struct bpf_list_node_kern {
+struct __attribute__((may_alias)) bpf_list_node_kern {
 	struct bpf_dlist list;
 	void *owner;
 };

@@ -185,6 +185,7 @@ struct bpf_tstate {
 	u32 nr_calls;
 	const char *kfunc;
 	struct kfsim_bpf_run *run;
+	bool timeline;
 	unsigned long nr_violations;
 	u32 dead_next;
 	struct bpf_ref refs[BPF_MAX_REFS];
@@ -199,7 +200,7 @@ void bpf_tl_record(enum kfsim_bpf_tl_what what, const void *obj, const char *typ
 static inline void bpf_tl(struct bpf_tstate *ts, enum kfsim_bpf_tl_what what, const void *obj,
 			  const char *type)
 {
-	if (unlikely(ts->run && ts->run->opts.timeline))
+	if (unlikely(ts->timeline))
 		bpf_tl_record(what, obj, type);
 }
 

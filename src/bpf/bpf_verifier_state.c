@@ -120,7 +120,7 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 	return r;
 }
 
-static void dead_remember(const struct bpf_ref *r, const char *how)
+static inline void dead_remember(const struct bpf_ref *r, const char *how)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
@@ -219,6 +219,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 		run->opts.timeline->dropped = 0;
 	}
 	ts->run = run;
+	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
@@ -275,6 +276,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	}
 	run_cleanup(ts);
 	ts->run = NULL;
+	ts->timeline = false;
 	kfsim_bpf_site.file = NULL;
 	return run->nr_violations ? run->violations[0].err : 0;
 }

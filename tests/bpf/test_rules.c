@@ -27,6 +27,14 @@ static int setup_63(void **state)
 	return 0;
 }
 
+static int setup_64(void **state)
+{
+	kfsim_console_loglevel_set(0);
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 4, 0));
+	glob_init(&g, &g2);
+	return 0;
+}
+
 static int setup_616(void **state)
 {
 	kfsim_console_loglevel_set(0);
@@ -747,39 +755,41 @@ static void test_reports_outside_runs(void **state)
 #define BOTH(fn)                                                                                   \
 	cmocka_unit_test_setup_teardown(fn, setup_63, teardown),                                   \
 		cmocka_unit_test_setup_teardown(fn, setup_616, teardown)
+/* 6.4 too: int inserts, NULL-returning remove, refcounts; not the 6.16 kfuncs and texts */
+#define ALL(fn) BOTH(fn), cmocka_unit_test_setup_teardown(fn, setup_64, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_root_lock_required),
-		BOTH(test_lock_of_other_allocation),
-		BOTH(test_two_locks),
-		BOTH(test_unlock_rules),
-		BOTH(test_unlock_missing),
-		BOTH(test_calls_under_lock),
-		BOTH(test_insert_needs_owning),
-		BOTH(test_non_owning_dies_at_unlock),
-		BOTH(test_remove_needs_non_owning),
-		BOTH(test_remove_invalidates_in_63),
-		BOTH(test_remove_from_other_tree),
-		BOTH(test_node_type_and_field),
-		BOTH(test_wrong_root_kind_and_undeclared),
-		BOTH(test_drop_rules),
-		BOTH(test_drop_non_owning),
-		BOTH(test_unreleased_reference),
-		BOTH(test_obj_new_type_id),
-		BOTH(test_less_callback_rules),
-		BOTH(test_less_order_check),
-		BOTH(test_616_kfuncs_gated),
-		BOTH(test_refcount_rules),
-		BOTH(test_abort_and_continue_modes),
-		BOTH(test_run_scope_errors),
+		ALL(test_root_lock_required),
+		ALL(test_lock_of_other_allocation),
+		ALL(test_two_locks),
+		ALL(test_unlock_rules),
+		ALL(test_unlock_missing),
+		ALL(test_calls_under_lock),
+		ALL(test_insert_needs_owning),
+		ALL(test_non_owning_dies_at_unlock),
+		ALL(test_remove_needs_non_owning),
+		ALL(test_remove_invalidates_in_63),
+		ALL(test_remove_from_other_tree),
+		ALL(test_node_type_and_field),
+		ALL(test_wrong_root_kind_and_undeclared),
+		ALL(test_drop_rules),
+		ALL(test_drop_non_owning),
+		ALL(test_unreleased_reference),
+		ALL(test_obj_new_type_id),
+		ALL(test_less_callback_rules),
+		ALL(test_less_order_check),
+		ALL(test_616_kfuncs_gated),
+		ALL(test_refcount_rules),
+		ALL(test_abort_and_continue_modes),
+		ALL(test_run_scope_errors),
 		BOTH(test_deprecated_warns_once),
-		BOTH(test_list_double_push_and_leaked_pop),
-		BOTH(test_refcount_acquire_stale),
-		BOTH(test_walk_in_less_616),
-		BOTH(test_abort_inside_less_cleans_up),
-		BOTH(test_reports_outside_runs),
+		ALL(test_list_double_push_and_leaked_pop),
+		ALL(test_refcount_acquire_stale),
+		ALL(test_walk_in_less_616),
+		ALL(test_abort_inside_less_cleans_up),
+		ALL(test_reports_outside_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,15 @@ static int setup_63(void **state)
 	return 0;
 }
 
+static int setup_64(void **state)
+{
+	kfsim_console_loglevel_set(0);
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 4, 0));
+	glob_init(&g, NULL);
+	live_before = bytes_live();
+	return 0;
+}
+
 static int setup_616(void **state)
 {
 	kfsim_console_loglevel_set(0);
@@ -508,18 +517,22 @@ static void test_read_after_drop_caught_by_asan(void **state)
 	cmocka_unit_test_setup_teardown(fn, setup_63, teardown),                                   \
 		cmocka_unit_test_setup_teardown(fn, setup_616, teardown)
 
+/* and 6.4: int inserts, NULL-returning remove, refcounts, not the 6.16 kfuncs */
+#define ALL(fn) BOTH(fn), cmocka_unit_test_setup_teardown(fn, setup_64, teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_fifo_among_equal_keys),
-		BOTH(test_first_remove_order_random),
-		BOTH(test_list_both_ends),
-		BOTH(test_nested_list_in_list_drop),
-		BOTH(test_memcg_limit),
-		BOTH(test_nobpf_turns_charging_off),
-		BOTH(test_fields_zeroed),
-		BOTH(test_btf_layout_rejections),
+		ALL(test_fifo_among_equal_keys),
+		ALL(test_first_remove_order_random),
+		ALL(test_list_both_ends),
+		ALL(test_nested_list_in_list_drop),
+		ALL(test_memcg_limit),
+		ALL(test_nobpf_turns_charging_off),
+		ALL(test_fields_zeroed),
+		ALL(test_btf_layout_rejections),
 		cmocka_unit_test_setup_teardown(test_refcount_tree_and_list, setup_616, teardown),
+		cmocka_unit_test_setup_teardown(test_refcount_tree_and_list, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_616_walkers, setup_616, teardown),
 		cmocka_unit_test_setup_teardown(test_read_after_drop_caught_by_asan, setup_616,
 						teardown),

@@ -692,6 +692,39 @@ static void test_refcount_acquire_stale(void **state)
 	assert_int_equal(kfsim_bpf_private_free(&s, kfsim_btf_of(gshared)), 0);
 }
 
+/* 6.16: an owning reference to a refcounted node may be removed (and left/right walked). */
+static void test_remove_owning_refcounted(void **state)
+{
+	struct shared_node *n, *m;
+	struct bpf_rb_node *res;
+	struct gshared s;
+
+	if (!kfsim_kernel_at_least(6, 4))
+		return;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(kfsim_bpf_private_init(&s, kfsim_btf_of(gshared)), 0);
+	begin();
+	n = bpf_obj_new(shared_node);
+	m = bpf_refcount_acquire(n);
+	bpf_spin_lock(&s.lock);
+	bpf_rbtree_add(&s.root, &n->rb, less_shared);
+	bpf_spin_unlock(&s.lock); /* n's non-owning alias dies: only m is left */
+	bpf_spin_lock(&s.lock);
+	res = bpf_rbtree_remove(&s.root, &m->rb);
+	bpf_spin_unlock(&s.lock);
+	if (res)
+		bpf_obj_drop(container_of(res, struct shared_node, rb));
+	bpf_obj_drop(m);
+	if (kfsim_kernel_at_least(6, 16)) {
+		assert_non_null(res);
+		end_clean();
+	} else {
+		assert_null(res);
+		end_expect("rbtree_remove node input must be non-owning ref");
+	}
+	assert_int_equal(kfsim_bpf_private_free(&s, kfsim_btf_of(gshared)), 0);
+}
+
 static bool less_walks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
 	assert_null(bpf_rbtree_left(&g.groot, (struct bpf_rb_node *)b));
@@ -788,6 +821,7 @@ int main(void)
 		ALL(test_list_double_push_and_leaked_pop),
 		ALL(test_refcount_acquire_stale),
 		ALL(test_walk_in_less_616),
+		ALL(test_remove_owning_refcounted),
 		ALL(test_abort_inside_less_cleans_up),
 		ALL(test_reports_outside_runs),
 	};

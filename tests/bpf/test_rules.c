@@ -364,6 +364,25 @@ static void test_node_type_and_field(void **state)
 	end_clean();
 }
 
+static void test_list_node_of_other_struct(void **state)
+{
+	struct bucket *b;
+	char msg[192];
+
+	begin();
+	b = bpf_obj_new(bucket);
+	bpf_spin_lock(&g.glock);
+	assert_int_equal(bpf_list_push_back(&g.ghead, &b->link), -EINVAL);
+	assert_int_equal(bpf_list_push_back(&g.buckets, &b->link), 0);
+	bpf_spin_unlock(&g.glock);
+	snprintf(msg, sizeof(msg),
+		 "operation on bpf_list_head expects arg#1 bpf_list_node at offset=%zu in struct "
+		 "list_item, but arg is at offset=%zu in struct bucket",
+		 offsetof(struct list_item, link), offsetof(struct bucket, link));
+	end_expect(msg);
+	assert_int_equal(run.nr_violations, 1);
+}
+
 static void test_wrong_root_kind_and_undeclared(void **state)
 {
 	struct glob undeclared;
@@ -807,6 +826,7 @@ int main(void)
 		ALL(test_remove_from_other_tree),
 		ALL(test_node_type_and_field),
 		ALL(test_wrong_root_kind_and_undeclared),
+		ALL(test_list_node_of_other_struct),
 		ALL(test_drop_rules),
 		ALL(test_drop_non_owning),
 		ALL(test_unreleased_reference),

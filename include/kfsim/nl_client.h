@@ -99,9 +99,10 @@ u32 kfsim_nl_sock_portid(const struct kfsim_nl_sock *sock);
  * @opt: NETLINK_EXT_ACK, NETLINK_CAP_ACK, NETLINK_ADD_MEMBERSHIP or NETLINK_DROP_MEMBERSHIP
  * @val: 0/1 for the flags; the multicast group id for membership
  *
- * Return: 0; -ENOPROTOOPT for another option; -EINVAL for a group id that no family owns;
- * -EPERM when the group is flagged GENL_MCAST_CAP_NET_ADMIN / _SYS_ADMIN and the socket's
- * credentials lack the capability (as since Linux 6.6).
+ * Return: 0 (also for a group id in range that no family owns: it is joined and never hears
+ * anything, as on the kernel); -ENOPROTOOPT for another option; -EINVAL for group 0 or a group
+ * beyond the kernel's group count (a multiple of 64); -EPERM when the group is flagged
+ * GENL_MCAST_CAP_NET_ADMIN / _SYS_ADMIN and the credentials lack the capability (Linux 6.6+).
  */
 int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val);
 
@@ -197,6 +198,14 @@ const char *kfsim_nl_error_format(const struct kfsim_nl_error *err, char *buf, s
  * bytes at @offs (an NLMSGERR_ATTR_OFFS); @offs < 0: no caret.
  */
 void kfsim_nl_print_caret(FILE *out, const void *buf, size_t len, long offs);
+
+/**
+ * kfsim_nl_svg_message() - draw the genetlink message @buf as an SVG byte grid on @out, each
+ * byte coloured by what it belongs to (headers, attribute headers, payload, padding, leftover)
+ * and the attribute at @bad_offs (an NLMSGERR_ATTR_OFFS; < 0: none) outlined in red.
+ * Return: 0, -EINVAL for a buffer shorter than both headers or longer than 4096 bytes, -ENOMEM.
+ */
+int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, const char *title);
 
 /* ---- the client: one API, two transports ---------------------------------------------- */
 

@@ -4,7 +4,8 @@
 
 /*
  * The kernel's red-black tree (include/linux/rbtree.h, rbtree_types.h, lib/rbtree.c; names,
- * types and semantics of Linux 6.3, with the later rb_find_add_cached() of 6.14).
+ * types and semantics of Linux 6.3, with the later rb_find_rcu()/rb_find_add_rcu() of 6.12 and
+ * rb_find_add_cached() of 6.14).
  *
  * The tree is intrusive: struct rb_node lives inside the caller's structure, the caller descends
  * the tree itself (or through rb_add()/rb_find() and friends with a comparison callback), links
@@ -351,6 +352,65 @@ rb_find_add(struct rb_node *node, struct rb_root *tree,
 	}
 	rb_link_node(node, parent, link);
 	rb_insert_color(node, tree);
+	return NULL;
+}
+
+/**
+ * rb_find_add_rcu() - rb_find_add() that links @node with a release store (Linux 6.12)
+ *
+ * For trees read without the writer's lock under a sequence count: a reader that raced with a
+ * writer may miss a node ("tree descent vs concurrent tree rotations is unsound and can result
+ * in false-negatives", as the kernel says), so it must retry when the count moved.
+ *
+ * Return: the existing equal node (and @node is not inserted), or NULL after inserting @node.
+ */
+static __always_inline struct rb_node *
+rb_find_add_rcu(struct rb_node *node, struct rb_root *tree,
+		int (*cmp)(struct rb_node *, const struct rb_node *))
+{
+	struct rb_node **link = &tree->rb_node;
+	struct rb_node *parent = NULL;
+	int c;
+
+	while (*link) {
+		parent = *link;
+		c = cmp(node, parent);
+		if (c < 0)
+			link = &parent->rb_left;
+		else if (c > 0)
+			link = &parent->rb_right;
+		else
+			return parent;
+	}
+	rb_link_node_rcu(node, parent, link);
+	rb_insert_color(node, tree);
+	return NULL;
+}
+
+/**
+ * rb_find_rcu() - rb_find() for a lockless reader (Linux 6.12)
+ *
+ * Loads each child pointer with acquire semantics, pairing with rb_link_node_rcu().  May miss a
+ * node while a writer rotates the tree: see rb_find_add_rcu().
+ *
+ * Return: one matching node, or NULL.
+ */
+static __always_inline struct rb_node *
+rb_find_rcu(const void *key, const struct rb_root *tree,
+	    int (*cmp)(const void *key, const struct rb_node *))
+{
+	struct rb_node *node = __atomic_load_n(&tree->rb_node, __ATOMIC_ACQUIRE);
+
+	while (node) {
+		int c = cmp(key, node);
+
+		if (c < 0)
+			node = __atomic_load_n(&node->rb_left, __ATOMIC_ACQUIRE);
+		else if (c > 0)
+			node = __atomic_load_n(&node->rb_right, __ATOMIC_ACQUIRE);
+		else
+			return node;
+	}
 	return NULL;
 }
 

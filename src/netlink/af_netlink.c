@@ -118,6 +118,17 @@ static const struct genl_family *group_owner(struct kfsim_nl_kernel *k, u32 id, 
 	return NULL;
 }
 
+/* The kernel's genl group count: the group bitmap's size, whole longs. */
+static u32 ngroups(const struct kfsim_nl_kernel *k)
+{
+	u32 longs = 1;
+
+	for (u32 i = 0; i < ARRAY_SIZE(k->mcgrps_used); i++)
+		if (k->mcgrps_used[i])
+			longs = i + 1;
+	return longs * 8 * sizeof(long);
+}
+
 int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 {
 	const struct genl_family *family;
@@ -138,21 +149,24 @@ int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 	default:
 		return -ENOPROTOOPT;
 	}
-	if (val >= KFSIM_NL_MAX_GROUPS)
+	/* netlink_setsockopt(): groups 1..ngroups, ngroups a multiple of BITS_PER_LONG */
+	if (!val || val >= ngroups(sock->kernel))
 		return -EINVAL;
 	bit = 1UL << (val % (8 * sizeof(long)));
 	if (opt == NETLINK_DROP_MEMBERSHIP) {
 		sock->groups[val / (8 * sizeof(long))] &= ~bit;
 		return 0;
 	}
+	/* genl_bind(): a group no family owns is joined and simply never hears anything */
 	family = group_owner(sock->kernel, val, &idx);
-	if (!family)
-		return -ENOENT;
-	flags = family->mcgrps[idx].flags;
-	if ((flags & GENL_MCAST_CAP_NET_ADMIN) && !sock->cred.net_admin && !sock->cred.net_admin_netns)
-		return -EPERM;
-	if ((flags & GENL_MCAST_CAP_SYS_ADMIN) && !sock->cred.sys_admin)
-		return -EPERM;
+	if (family) {
+		flags = family->mcgrps[idx].flags;
+		if ((flags & GENL_MCAST_CAP_NET_ADMIN) && !sock->cred.net_admin &&
+		    !sock->cred.net_admin_netns)
+			return -EPERM;
+		if ((flags & GENL_MCAST_CAP_SYS_ADMIN) && !sock->cred.sys_admin)
+			return -EPERM;
+	}
 	sock->groups[val / (8 * sizeof(long))] |= bit;
 	return 0;
 }
@@ -266,9 +280,10 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
 	if (len > KFSIM_NL_SEND_MAX)
 		return -EMSGSIZE;
 	/* The kernel works on its own copy: handlers may keep pointers into the request. */
-	copy = kmemdup(p, len ? len : 1, GFP_KERNEL);
+	copy = kmalloc(len ? len : 1, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
+	memcpy(copy, p, len);
 
 	while (len - off >= NLMSG_HDRLEN) {
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(copy + off);

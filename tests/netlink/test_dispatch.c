@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include <kfsim/netlink.h>
@@ -400,7 +401,11 @@ static void test_ack_formats_without_socket_options(void **state)
 	assert_int_equal(kfsim_nl_sock_send(sock, skb->data, skb->len - 4), skb->len - 4);
 	assert_int_equal(kfsim_nl_sock_recv(sock, buf, sizeof(buf)), -EAGAIN);
 	assert_int_equal(kfsim_nl_sock_setsockopt(sock, 99, 1), -ENOPROTOOPT);
-	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 200), -ENOENT);
+	/* as on the running kernel: 0 and beyond the group count refused, unowned ids joined */
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 0), -EINVAL);
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 200), -EINVAL);
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 1), 0);
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, GENL_ID_CTRL), 0);
 	nlmsg_free(skb);
 	kfsim_nl_sock_close(sock);
 }
@@ -458,6 +463,37 @@ static void test_policy_dump_of_demo(void **state)
 	kfsim_nl_policy_dump_free(&dump);
 }
 
+static int family_name_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	char *names = arg;
+
+	assert_int_equal(((struct genlmsghdr *)nlmsg_data(nlh))->cmd, CTRL_CMD_NEWFAMILY);
+	assert_int_equal(nlmsg_parse_deprecated(nlh, GENL_HDRLEN, tb, CTRL_ATTR_MAX, NULL, NULL), 0);
+	strcat(names, nla_data(tb[CTRL_ATTR_FAMILY_NAME]));
+	strcat(names, " ");
+	return 0;
+}
+
+static void test_getfamily_dump_lists_every_family(void **state)
+{
+	struct env *e = *state;
+	char names[256] = "";
+	struct sk_buff *skb;
+
+	skb = req(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_DUMP);
+	assert_int_equal(send_req(e->root, skb, family_name_cb, names, NULL), 0);
+	assert_string_equal(names, "nlctrl kfsim_demo ");
+
+	/* by id, and the name wins over the id in a do request */
+	skb = req(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	nla_put_u16(skb, CTRL_ATTR_FAMILY_ID, GENL_ID_CTRL);
+	nla_put_string(skb, CTRL_ATTR_FAMILY_NAME, KFSIM_DEMO_FAMILY_NAME);
+	names[0] = '\0';
+	assert_int_equal(send_req(e->root, skb, family_name_cb, names, NULL), 0);
+	assert_string_equal(names, "kfsim_demo ");
+}
+
 static void test_registration_rules(void **state)
 {
 	static const struct genl_small_ops no_handler[] = { { .cmd = 1 } };
@@ -504,6 +540,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_notifications, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ack_formats_without_socket_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_policy_dump_of_demo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_getfamily_dump_lists_every_family, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration_rules, setup, teardown),
 	};
 

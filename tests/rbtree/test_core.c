@@ -255,6 +255,23 @@ static void test_find_add(void **state)
 		assert_ptr_not_equal(n, &dup.rb);
 }
 
+static void test_rcu_variants(void **state)
+{
+	struct rb_root root = RB_ROOT;
+	struct item dup = { .key = 6 };
+	u32 key;
+
+	reset_items();
+	for (u32 i = 0; i < 12; i++) {
+		items[i].key = 2 * i;
+		assert_null(rb_find_add_rcu(&items[i].rb, &root, item_cmp));
+	}
+	assert_true(validate_tree(&root));
+	assert_ptr_equal(rb_find_add_rcu(&dup.rb, &root, item_cmp), &items[3].rb);
+	for (key = 0; key < 24; key++)
+		assert_ptr_equal(rb_find_rcu(&key, &root, key_cmp), key % 2 ? NULL : &items[key / 2].rb);
+}
+
 static void test_cached_add_erase_and_leftmost(void **state)
 {
 	struct rb_root_cached root = RB_ROOT_CACHED;
@@ -506,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_erase_root_and_every_shape),
 		cmocka_unit_test(test_add_is_stable_and_find_first),
 		cmocka_unit_test(test_find_add),
+		cmocka_unit_test(test_rcu_variants),
 		cmocka_unit_test(test_cached_add_erase_and_leftmost),
 		cmocka_unit_test(test_find_add_cached),
 		cmocka_unit_test(test_replace),

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_YNL_GEN_H
+#define KFSIM_YNL_GEN_H
+
+/*
+ * kfsim's YNL code generator: the kernel's YAML netlink specs (Documentation/netlink/specs/,
+ * the spec language of Linux 6.12) to C that runs on kfsim's netlink core.  The same code is the
+ * program kfsim-ynl-gen and the command "kfsim ynl-gen".
+ *
+ * Output files for family F in the output directory (see docs/ynl.md):
+ *   F-uapi.h            uapi enums with the kernel generator's names
+ *   F-kernel.h, .c      policies + op table for the in-process kernel (mode "kernel")
+ *   F-user.h, .c        request/reply structs, put/parse, dump/ntf helpers (mode "user")
+ */
+#include <stddef.h>
+
+/* Bits for kfsim_ynl_generate()'s @modes. */
+#define KFSIM_YNL_GEN_UAPI	0x1
+#define KFSIM_YNL_GEN_KERNEL	0x2
+#define KFSIM_YNL_GEN_USER	0x4
+#define KFSIM_YNL_GEN_ALL	0x7
+
+/**
+ * kfsim_ynl_generate() - generate C for one spec
+ * @spec_path: the YAML spec
+ * @out_dir: existing directory for the output files
+ * @modes: KFSIM_YNL_GEN_* bits
+ * @err: receives the reason on failure; for a bad spec "file:line:column: message"
+ * @err_size: size of @err (512 bytes is plenty)
+ *
+ * All files are written or none: output goes to temporaries that are renamed at the end, and
+ * files whose content did not change are left alone.
+ *
+ * Return: 0; -EINVAL for a bad spec (YAML syntax, unknown/missing key, wrong value, undefined
+ * reference, duplicate name or value, key above the spec's protocol level); -ENOENT/-EACCES
+ * and friends for file problems; -ENOMEM.
+ */
+int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int modes,
+		       char *err, size_t err_size);
+
+/**
+ * kfsim_ynl_gen_main() - the command line of kfsim-ynl-gen / kfsim ynl-gen
+ * @prog: how errors name the program ("kfsim-ynl-gen" or "kfsim ynl-gen")
+ *
+ * Usage: PROG [--mode uapi|kernel|user|all] [--out-dir DIR] SPEC...
+ * Return: exit status: 0 success; 1 a bad spec or a write failure (nothing written);
+ * 2 a bad command line.
+ */
+int kfsim_ynl_gen_main(const char *prog, int argc, char **argv);
+
+#endif /* KFSIM_YNL_GEN_H */

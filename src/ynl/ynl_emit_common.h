@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_YNL_EMIT_COMMON_H
+#define KFSIM_YNL_EMIT_COMMON_H
+
+/*
+ * What the kernel and user emitters share: the banner, the scope macros that let a test compile
+ * generated code with internal linkage (KFSIM_YNL_LOCAL), struct definitions of fixed headers,
+ * and the list of the spec's genetlink ops in command order.
+ */
+#include "ynl_out.h"
+#include "ynl_spec.h"
+
+void ynl_emit_banner(struct ynl_out *out, const struct ynl_spec *spec, const char *what);
+/* #ifndef-guarded KFSIM_YNL_DECL / KFSIM_YNL_DEF (see docs/ynl.md). */
+void ynl_emit_scope_macros(struct ynl_out *out);
+/* Every struct definition of the spec, each behind its own guard (kernel and user share them). */
+void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec);
+/* The family's fixed header struct (operations.fixed-header), or NULL. */
+const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec);
+/* Highest attribute value in @attrs (0 when empty). */
+unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr);
+/* Whether the family talks generic netlink (everything but netlink-raw). */
+bool ynl_is_genl(const struct ynl_spec *spec);
+/* Whether some nest or indexed-array of nests uses @set (kernel policies exist only for those). */
+bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set);
+
+#endif /* KFSIM_YNL_EMIT_COMMON_H */

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel-side emitter: what ynl-gen-c.py --mode kernel renders, for kfsim's in-process kernel
+ * (<kfsim/netlink.h>, the kernel's own names):
+ *   - one policy per attribute set, F_<set>_nl_policy[max + 1] (what NLA_POLICY_NESTED points
+ *     to), and per-op request policies sized to the highest attribute the op uses
+ *     (kernel-policy split: F_<op>_nl_policy, or _do_/_dump_ when both halves have a request;
+ *     per-op: one per op; global: F_nl_policy for every op);
+ *   - checks become NLA_POLICY_MIN/MAX/RANGE (s16 bounds) or NLA_POLICY_FULL_RANGE with a
+ *     struct netlink_range_validation; enums become NLA_POLICY_MAX/RANGE over their values;
+ *     flags and flags-mask NLA_POLICY_MASK; strings NLA_NUL_STRING (NLA_STRING when
+ *     unterminated-ok) with .len = max-len; binary exact/min/max-len the _LEN policies;
+ *     big-endian u16/u32 NLA_BE16/NLA_BE32;
+ *   - for genetlink families: handler prototypes F_nl_<op>_doit/_dumpit, a genl_split_ops table
+ *     sorted by command (do before dump), multicast groups, and struct genl_family F_nl_family
+ *     (also as the initializer F_NL_FAMILY_INIT, so a test can register its own copy).
+ * Attribute, command and group ids are printed as numbers with the uapi name in a comment, so
+ * the output never depends on (or clashes with) a uapi header.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ynl_emit.h"
+#include "ynl_emit_common.h"
+
+static const char *nla_type(const struct ynl_attr *attr)
+{
+	bool be = attr->byte_order == YNL_BO_BIG;
+
+	switch (attr->type) {
+	case YNL_T_U8: return "NLA_U8";
+	case YNL_T_U16: return be ? "NLA_BE16" : "NLA_U16";
+	case YNL_T_U32: return be ? "NLA_BE32" : "NLA_U32";
+	case YNL_T_U64: return "NLA_U64";
+	case YNL_T_S8: return "NLA_S8";
+	case YNL_T_S16: return "NLA_S16";
+	case YNL_T_S32: return "NLA_S32";
+	case YNL_T_S64: return "NLA_S64";
+	case YNL_T_UINT: return "NLA_UINT";
+	case YNL_T_SINT: return "NLA_SINT";
+	case YNL_T_FLAG: return "NLA_FLAG";
+	case YNL_T_STRING:
+		return attr->checks.unterminated_ok ? "NLA_STRING" : "NLA_NUL_STRING";
+	case YNL_T_BINARY: return "NLA_BINARY";
+	case YNL_T_SUB_MESSAGE: return "NLA_BINARY";
+	case YNL_T_NEST: return "NLA_NESTED";
+	case YNL_T_INDEXED_ARRAY: return "NLA_NESTED_ARRAY";
+	case YNL_T_NEST_TYPE_VALUE: return "NLA_NESTED";
+	case YNL_T_BITFIELD32: return "NLA_BITFIELD32";
+	default: return NULL;
+	}
+}
+
+static const char *policy_name_of_set(const struct ynl_attr_set *set, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s_nl_policy", set->render_name);
+	return buf;
+}
+
+/* Whether an integer check fits the s16 min/max of struct nla_policy. */
+static bool fits_s16(int64_t v)
+{
+	return v >= INT16_MIN && v <= INT16_MAX;
+}
+
+static bool needs_full_range(const struct ynl_attr *attr)
+{
+	const struct ynl_checks *c = &attr->checks;
+
+	if (!ynl_type_is_scalar(attr->type) || !attr->has_checks)
+		return false;
+	return (c->has_min && !fits_s16(c->min)) ||
+	       (c->has_max && (c->max_is_unsigned || !fits_s16(c->max)));
+}
+
+static void range_name(const struct ynl_attr *attr, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s_%s_range", attr->set->render_name, attr->c_name);
+}
+
+static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
+{
+	for (int s = 0; s < spec->nr_sets; s++) {
+		const struct ynl_attr_set *set = &spec->sets[s];
+
+		if (set->subset_of)
+			continue;
+		for (int i = 0; i < set->nr_attrs; i++) {
+			const struct ynl_attr *attr = &set->attrs[i];
+			const struct ynl_checks *c = &attr->checks;
+			bool is_signed = ynl_type_is_signed(attr->type);
+			char name[256];
+
+			if (!needs_full_range(attr))
+				continue;
+			range_name(attr, name, sizeof(name));
+			if (is_signed)
+				ynl_out_printf(out, "static const struct netlink_range_validation_signed "
+					       "%s = {\n\t.min = %" PRId64 "LL,\n\t.max = %" PRId64
+					       "LL,\n};\n\n", name, c->has_min ? c->min : INT64_MIN,
+					       c->has_max ? c->max : INT64_MAX);
+			else
+				ynl_out_printf(out, "static const struct netlink_range_validation %s = "
+					       "{\n\t.min = %" PRIu64 "ULL,\n\t.max = %" PRIu64
+					       "ULL,\n};\n\n", name, c->has_min ? (uint64_t)c->min : 0,
+					       c->has_max ? c->max_u : UINT64_MAX);
+		}
+	}
+}
+
+/* Smallest and largest value of an enum; false when the values are not contiguous. */
+static bool enum_range(const struct ynl_def *def, int64_t *lo, int64_t *hi)
+{
+	if (!def->nr_entries)
+		return false;
+	*lo = *hi = def->entries[0].value;
+	for (int i = 1; i < def->nr_entries; i++) {
+		if (def->entries[i].value < *lo)
+			*lo = def->entries[i].value;
+		if (def->entries[i].value > *hi)
+			*hi = def->entries[i].value;
+	}
+	return *hi - *lo + 1 == def->nr_entries;
+}
+
+static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
+{
+	const struct ynl_checks *c = &attr->checks;
+	const char *type = nla_type(attr);
+	char name[256];
+	int64_t lo, hi;
+
+	if (!type)
+		return;
+	ynl_out_printf(out, "\t[%u] = ", attr->value);
+	if (ynl_type_is_scalar(attr->type)) {
+		const struct ynl_def *mask_def = c->flags_mask;
+
+		if (!mask_def && attr->enum_def &&
+		    (attr->enum_def->type == YNL_DEF_FLAGS || attr->enum_as_flags) && !attr->has_checks)
+			mask_def = attr->enum_def;
+		if (mask_def) {
+			uint64_t mask = 0;
+
+			for (int i = 0; i < mask_def->nr_entries; i++)
+				mask |= attr->enum_as_flags && mask_def->type == YNL_DEF_ENUM ?
+					1ULL << mask_def->entries[i].value :
+					(uint64_t)mask_def->entries[i].value;
+			ynl_out_printf(out, "NLA_POLICY_MASK(%s, 0x%" PRIx64 "),", type, mask);
+		} else if (needs_full_range(attr)) {
+			range_name(attr, name, sizeof(name));
+			ynl_out_printf(out, "NLA_POLICY_FULL_RANGE%s(%s, &%s),",
+				       ynl_type_is_signed(attr->type) ? "_SIGNED" : "", type, name);
+		} else if (attr->has_checks && c->has_min && c->has_max) {
+			ynl_out_printf(out, "NLA_POLICY_RANGE(%s, %" PRId64 ", %" PRId64 "),", type,
+				       c->min, c->max);
+		} else if (attr->has_checks && c->has_min) {
+			ynl_out_printf(out, "NLA_POLICY_MIN(%s, %" PRId64 "),", type, c->min);
+		} else if (attr->has_checks && c->has_max) {
+			ynl_out_printf(out, "NLA_POLICY_MAX(%s, %" PRId64 "),", type, c->max);
+		} else if (attr->enum_def && enum_range(attr->enum_def, &lo, &hi) &&
+			   fits_s16(lo) && fits_s16(hi)) {
+			if (lo == 0)
+				ynl_out_printf(out, "NLA_POLICY_MAX(%s, %" PRId64 "),", type, hi);
+			else
+				ynl_out_printf(out, "NLA_POLICY_RANGE(%s, %" PRId64 ", %" PRId64 "),",
+					       type, lo, hi);
+		} else {
+			ynl_out_printf(out, "{ .type = %s, },", type);
+		}
+	} else if (attr->type == YNL_T_STRING) {
+		if (c->has_max_len)
+			ynl_out_printf(out, "{ .type = %s, .len = %" PRId64 ", },", type, c->max_len);
+		else
+			ynl_out_printf(out, "{ .type = %s, },", type);
+	} else if (attr->type == YNL_T_BINARY) {
+		if (c->has_exact_len)
+			ynl_out_printf(out, "NLA_POLICY_EXACT_LEN(%" PRId64 "),", c->exact_len);
+		else if (c->has_min_len && c->has_max_len)
+			ynl_out_printf(out, "NLA_POLICY_RANGE(NLA_BINARY, %" PRId64 ", %" PRId64 "),",
+				       c->min_len, c->max_len);
+		else if (c->has_min_len)
+			ynl_out_printf(out, "NLA_POLICY_MIN_LEN(%" PRId64 "),", c->min_len);
+		else if (c->has_max_len)
+			ynl_out_printf(out, "NLA_POLICY_MAX_LEN(%" PRId64 "),", c->max_len);
+		else
+			ynl_out_printf(out, "{ .type = NLA_BINARY, },");
+	} else if (attr->type == YNL_T_NEST && attr->nested) {
+		ynl_out_printf(out, "NLA_POLICY_NESTED(%s),",
+			       policy_name_of_set(attr->nested, name, sizeof(name)));
+	} else if (attr->type == YNL_T_INDEXED_ARRAY && attr->sub_type == YNL_T_NEST &&
+		   attr->nested) {
+		ynl_out_printf(out, "NLA_POLICY_NESTED_ARRAY(%s),",
+			       policy_name_of_set(attr->nested, name, sizeof(name)));
+	} else if (attr->type == YNL_T_INDEXED_ARRAY) {
+		ynl_out_printf(out, "{ .type = NLA_NESTED, },");
+	} else if (attr->type == YNL_T_BITFIELD32) {
+		uint64_t mask = 0xffffffffu;
+
+		if (attr->enum_def) {
+			mask = 0;
+			for (int i = 0; i < attr->enum_def->nr_entries; i++)
+				mask |= attr->enum_def->type == YNL_DEF_FLAGS ?
+					(uint64_t)attr->enum_def->entries[i].value :
+					1ULL << attr->enum_def->entries[i].value;
+		}
+		ynl_out_printf(out, "NLA_POLICY_BITFIELD32(0x%" PRIx64 "),", mask);
+	} else {
+		ynl_out_printf(out, "{ .type = %s, },", type);
+	}
+	ynl_out_printf(out, " /* %s */\n", attr->enum_name ? attr->enum_name : attr->name);
+}
+
+static void emit_policy(struct ynl_out *out, const char *name, struct ynl_attr *const *attrs,
+			int nr, unsigned int max)
+{
+	ynl_out_printf(out, "KFSIM_YNL_DEF const struct nla_policy %s[%u] = {\n", name, max + 1);
+	for (unsigned int v = 0; v <= max; v++)
+		for (int i = 0; i < nr; i++)
+			if (attrs[i]->value == v)
+				emit_policy_entry(out, attrs[i]);
+	ynl_out_puts(out, "};\n\n");
+}
+
+/* The set's attributes as a pointer list (subsets resolve to their parent's). */
+/* Whether some attribute nests @set (only those sets get a policy, as in the kernel). */
+bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+{
+	for (int s = 0; s < spec->nr_sets; s++) {
+		const struct ynl_attr_set *other = &spec->sets[s];
+
+		for (int i = 0; !other->subset_of && i < other->nr_attrs; i++)
+			if (other->attrs[i].nested == set &&
+			    (other->attrs[i].type == YNL_T_NEST ||
+			     (other->attrs[i].type == YNL_T_INDEXED_ARRAY &&
+			      other->attrs[i].sub_type == YNL_T_NEST)))
+				return true;
+	}
+	return false;
+}
+
+static struct ynl_attr **set_attrs(const struct ynl_attr_set *set)
+{
+	struct ynl_attr **list = calloc((size_t)set->nr_attrs + 1, sizeof(*list));
+
+	for (int i = 0; list && i < set->nr_attrs; i++)
+		list[i] = ynl_set_attr(set, i);
+	return list;
+}
+
+/*
+ * The request message whose attributes make the policy of an op half, and the policy's name;
+ * NULL when that half validates nothing.  split: each half its own (_do_/_dump_ names when both
+ * halves have a request); per-op: the do request (else the dump's) for both halves; global: one
+ * policy of every request attribute.
+ */
+static const struct ynl_msg *op_policy(const struct ynl_spec *spec, const struct ynl_op *op,
+				       bool dump, char *buf, size_t size)
+{
+	const struct ynl_op_mode *mode = dump ? &op->dump : &op->do_;
+	bool dual = op->do_.request.present && op->dump.request.present;
+	const struct ynl_msg *msg;
+
+	if (!strcmp(spec->kernel_policy, "global")) {
+		snprintf(buf, size, "%s_nl_policy", spec->c_name);
+		return &mode->request;
+	}
+	if (!strcmp(spec->kernel_policy, "per-op")) {
+		msg = op->do_.request.nr_attrs ? &op->do_.request : &op->dump.request;
+		if (!msg->nr_attrs)
+			return NULL;
+		snprintf(buf, size, "%s_%s_nl_policy", spec->c_name, op->c_name);
+		return msg;
+	}
+	if (!mode->request.nr_attrs)
+		return NULL;
+	if (dual)
+		snprintf(buf, size, "%s_%s_%s_nl_policy", spec->c_name, op->c_name,
+			 dump ? "dump" : "do");
+	else
+		snprintf(buf, size, "%s_%s_nl_policy", spec->c_name, op->c_name);
+	return &mode->request;
+}
+
+static unsigned int global_maxattr(const struct ynl_spec *spec)
+{
+	unsigned int max = 0;
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		unsigned int a = ynl_attrs_max(spec->ops[i].do_.request.attrs,
+					       spec->ops[i].do_.request.nr_attrs);
+		unsigned int b = ynl_attrs_max(spec->ops[i].dump.request.attrs,
+					       spec->ops[i].dump.request.nr_attrs);
+
+		max = a > max ? a : max;
+		max = b > max ? b : max;
+	}
+	return max;
+}
+
+/* Every op policy, once. */
+static void for_each_op_policy(const struct ynl_spec *spec, struct ynl_out *out, bool decl)
+{
+	char name[256], other[256];
+
+	if (!strcmp(spec->kernel_policy, "global")) {
+		struct ynl_attr **all = calloc(4096, sizeof(*all));
+		int nr = 0;
+
+		if (!all) {
+			out->oom = true;
+			return;
+		}
+		for (int i = 0; i < spec->nr_ops; i++) {
+			const struct ynl_msg *msgs[2] = { &spec->ops[i].do_.request,
+							  &spec->ops[i].dump.request };
+
+			for (int m = 0; m < 2; m++)
+				for (int a = 0; a < msgs[m]->nr_attrs && nr < 4096; a++) {
+					bool seen = false;
+
+					for (int k = 0; k < nr; k++)
+						seen |= all[k] == msgs[m]->attrs[a];
+					if (!seen)
+						all[nr++] = msgs[m]->attrs[a];
+				}
+		}
+		snprintf(name, sizeof(name), "%s_nl_policy", spec->c_name);
+		if (decl)
+			ynl_out_printf(out, "KFSIM_YNL_DECL const struct nla_policy %s[%u];\n", name,
+				       global_maxattr(spec) + 1);
+		else
+			emit_policy(out, name, all, nr, global_maxattr(spec));
+		free(all);
+		return;
+	}
+	for (int i = 0; i < spec->nr_ops; i++) {
+		const struct ynl_op *op = &spec->ops[i];
+
+		if (op->is_async)
+			continue;
+		for (int half = 0; half < 2; half++) {
+			const struct ynl_msg *msg = op_policy(spec, op, half, name, sizeof(name));
+			unsigned int max;
+
+			if (!msg)
+				continue;
+			/* Both halves may share one policy: print it once. */
+			if (half && op_policy(spec, op, false, other, sizeof(other)) &&
+			    !strcmp(other, name))
+				continue;
+			max = ynl_attrs_max(msg->attrs, msg->nr_attrs);
+			if (decl)
+				ynl_out_printf(out, "KFSIM_YNL_DECL const struct nla_policy %s[%u];\n",
+					       name, max + 1);
+			else
+				emit_policy(out, name, msg->attrs, msg->nr_attrs, max);
+		}
+	}
+}
+
+static void lower_copy(const char *text, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; text[i] && i + 1 < size; i++)
+		buf[i] = text[i] == '-' ? '_' : text[i];
+	buf[i] = '\0';
+}
+
+static bool op_has_kernel_half(const struct ynl_op *op, bool dump)
+{
+	return !op->is_async && (dump ? op->dump.present : op->do_.present);
+}
+
+static int cmp_ops(const void *a, const void *b)
+{
+	const struct ynl_op *x = *(const struct ynl_op *const *)a;
+	const struct ynl_op *y = *(const struct ynl_op *const *)b;
+
+	return (x->req_value > y->req_value) - (x->req_value < y->req_value);
+}
+
+static void emit_hooks_decl(struct ynl_out *out, const struct ynl_spec *spec)
+{
+	/* Each distinct pre/post hook once, in first-use order. */
+	const char *seen[256];
+	int nr = 0;
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		const struct ynl_op_mode *modes[2] = { &spec->ops[i].do_, &spec->ops[i].dump };
+
+		for (int m = 0; m < 2; m++) {
+			const char *hooks[2] = { modes[m]->pre, modes[m]->post };
+
+			for (int h = 0; h < 2; h++) {
+				char name[256];
+				bool dup = false;
+
+				if (!hooks[h])
+					continue;
+				for (int k = 0; k < nr; k++)
+					dup |= !strcmp(seen[k], hooks[h]);
+				if (dup || nr == 256)
+					continue;
+				seen[nr++] = hooks[h];
+				lower_copy(hooks[h], name, sizeof(name));
+				if (m == 1 && h == 0)
+					ynl_out_printf(out, "KFSIM_YNL_DECL int %s(struct netlink_callback "
+						       "*cb);\n", name);
+				else if (m == 1)
+					ynl_out_printf(out, "KFSIM_YNL_DECL int %s(struct netlink_callback "
+						       "*cb);\n", name);
+				else if (h == 0)
+					ynl_out_printf(out, "KFSIM_YNL_DECL int %s(const struct "
+						       "genl_split_ops *ops, struct sk_buff *skb, "
+						       "struct genl_info *info);\n", name);
+				else
+					ynl_out_printf(out, "KFSIM_YNL_DECL void %s(const struct "
+						       "genl_split_ops *ops, struct sk_buff *skb, "
+						       "struct genl_info *info);\n", name);
+			}
+		}
+	}
+}
+
+static unsigned int resv_start_op(const struct ynl_spec *spec)
+{
+	unsigned int resv = 0;
+
+	for (int i = 0; i < spec->nr_ops; i++)
+		if (spec->ops[i].dont_validate && spec->ops[i].req_value + 1 > resv)
+			resv = spec->ops[i].req_value + 1;
+	return resv;
+}
+
+static void emit_ops_table(struct ynl_out *out, const struct ynl_spec *spec)
+{
+	const struct ynl_op **sorted = calloc((size_t)spec->nr_ops + 1, sizeof(*sorted));
+	int nr = 0;
+	char name[256];
+
+	if (!sorted) {
+		out->oom = true;
+		return;
+	}
+	for (int i = 0; i < spec->nr_ops; i++)
+		if (op_has_kernel_half(&spec->ops[i], false) ||
+		    op_has_kernel_half(&spec->ops[i], true))
+			sorted[nr++] = &spec->ops[i];
+	qsort(sorted, (size_t)nr, sizeof(*sorted), cmp_ops);
+	ynl_out_printf(out, "/* Ops table for %s */\nKFSIM_YNL_DEF const struct genl_split_ops "
+		       "%s_nl_ops[%d] = {\n", spec->name, spec->c_name, 0);
+	for (int i = 0; i < nr; i++) {
+		const struct ynl_op *op = sorted[i];
+
+		for (int half = 0; half < 2; half++) {
+			const struct ynl_op_mode *mode = half ? &op->dump : &op->do_;
+			unsigned int flags = 0;
+			char dv[128] = "";
+
+			if (!op_has_kernel_half(op, half))
+				continue;
+			ynl_out_printf(out, "\t{\n\t\t.cmd\t\t= %u, /* %s */\n", op->req_value,
+				       op->enum_name);
+			if (mode->pre) {
+				lower_copy(mode->pre, name, sizeof(name));
+				ynl_out_printf(out, "\t\t.%s\t= %s,\n", half ? "start" : "pre_doit",
+					       name);
+			}
+			ynl_out_printf(out, "\t\t.%s\t\t= %s_nl_%s_%s,\n", half ? "dumpit" : "doit",
+				       spec->c_name, op->c_name, half ? "dumpit" : "doit");
+			if (mode->post) {
+				lower_copy(mode->post, name, sizeof(name));
+				ynl_out_printf(out, "\t\t.%s\t= %s,\n", half ? "done" : "post_doit",
+					       name);
+			}
+			{
+				const struct ynl_msg *msg = op_policy(spec, op, half, name,
+								      sizeof(name));
+
+				if (msg)
+					ynl_out_printf(out, "\t\t.policy\t\t= %s,\n\t\t.maxattr\t= %u,\n",
+						       name, !strcmp(spec->kernel_policy, "global") ?
+						       global_maxattr(spec) :
+						       ynl_attrs_max(msg->attrs, msg->nr_attrs));
+			}
+			if (op->dont_validate & YNL_DV_STRICT && !half)
+				strcat(dv, "GENL_DONT_VALIDATE_STRICT");
+			if (op->dont_validate & YNL_DV_DUMP && half)
+				strcat(dv, "GENL_DONT_VALIDATE_DUMP");
+			if (op->dont_validate & YNL_DV_DUMP_STRICT && half)
+				strcat(dv, *dv ? " | GENL_DONT_VALIDATE_DUMP_STRICT" :
+					   "GENL_DONT_VALIDATE_DUMP_STRICT");
+			if (*dv)
+				ynl_out_printf(out, "\t\t.validate\t= %s,\n", dv);
+			flags = op->flags;
+			ynl_out_printf(out, "\t\t.flags\t\t= %s%s%s,\n",
+				       half ? "GENL_CMD_CAP_DUMP" : "GENL_CMD_CAP_DO",
+				       flags & YNL_OP_ADMIN_PERM ? " | GENL_ADMIN_PERM" : "",
+				       flags & YNL_OP_UNS_ADMIN_PERM ? " | GENL_UNS_ADMIN_PERM" : "");
+			ynl_out_puts(out, "\t},\n");
+		}
+	}
+	ynl_out_puts(out, "};\n\n");
+	free(sorted);
+}
+
+/* Count the split ops (the table's size must be exact in the header). */
+static int count_split_ops(const struct ynl_spec *spec)
+{
+	int n = 0;
+
+	for (int i = 0; i < spec->nr_ops; i++)
+		n += op_has_kernel_half(&spec->ops[i], false) + op_has_kernel_half(&spec->ops[i], true);
+	return n;
+}
+
+static const char *upper_name(const struct ynl_spec *spec, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; spec->c_name[i] && i + 1 < size; i++)
+		buf[i] = (spec->c_name[i] >= 'a' && spec->c_name[i] <= 'z') ?
+			 (char)(spec->c_name[i] - 'a' + 'A') : spec->c_name[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
+{
+	char name[256], guard[256], up[256];
+	const struct ynl_def *fixed = ynl_family_hdr(spec);
+
+	snprintf(guard, sizeof(guard), "KFSIM_YNL_%s_KERNEL_H", spec->c_name);
+	for (char *c = guard; *c; c++)
+		if (*c >= 'a' && *c <= 'z')
+			*c = (char)(*c - 'a' + 'A');
+	ynl_emit_banner(hdr, spec, "kernel header");
+	ynl_out_printf(hdr, "#ifndef %s\n#define %s\n\n#include <kfsim/netlink.h>\n\n", guard,
+		       guard);
+	ynl_emit_scope_macros(hdr);
+	ynl_emit_structs(hdr, spec);
+	ynl_out_puts(hdr, "/* Common nested types */\n");
+	for (int s = 0; s < spec->nr_sets; s++)
+		if (ynl_set_is_nested(spec, &spec->sets[s]))
+			ynl_out_printf(hdr, "KFSIM_YNL_DECL const struct nla_policy %s[%u];\n",
+			       policy_name_of_set(&spec->sets[s], name, sizeof(name)),
+			       spec->sets[s].max_value + 1);
+	ynl_out_puts(hdr, "\n/* Request policies of the operations */\n");
+	for_each_op_policy(spec, hdr, true);
+	ynl_out_puts(hdr, "\n");
+	if (!ynl_is_genl(spec)) {
+		ynl_out_printf(hdr, "/* %s is netlink-raw (protocol %lld): policies only, no genl "
+			       "family. */\n\n#endif /* %s */\n", spec->name,
+			       (long long)spec->protonum, guard);
+		return;
+	}
+	emit_hooks_decl(hdr, spec);
+	for (int i = 0; i < spec->nr_ops; i++) {
+		const struct ynl_op *op = &spec->ops[i];
+
+		if (op_has_kernel_half(op, false))
+			ynl_out_printf(hdr, "KFSIM_YNL_DECL int %s_nl_%s_doit(struct sk_buff *skb, "
+				       "struct genl_info *info);\n", spec->c_name, op->c_name);
+		if (op_has_kernel_half(op, true))
+			ynl_out_printf(hdr, "KFSIM_YNL_DECL int %s_nl_%s_dumpit(struct sk_buff *skb, "
+				       "struct netlink_callback *cb);\n", spec->c_name, op->c_name);
+	}
+	ynl_out_printf(hdr, "\nKFSIM_YNL_DECL const struct genl_split_ops %s_nl_ops[%d];\n",
+		       spec->c_name, count_split_ops(spec));
+	if (spec->nr_mcgrps) {
+		ynl_out_puts(hdr, "\nenum {\n");
+		for (int g = 0; g < spec->nr_mcgrps; g++) {
+			char grp[256];
+
+			snprintf(grp, sizeof(grp), "%s_NLGRP_%s", spec->c_name, spec->mcgrps[g].name);
+			for (char *c = grp; *c; c++)
+				*c = *c == '-' ? '_' : (*c >= 'a' && *c <= 'z') ? (char)(*c - 32) : *c;
+			ynl_out_printf(hdr, "\t%s,\n", grp);
+		}
+		ynl_out_puts(hdr, "};\n");
+		ynl_out_printf(hdr, "\nKFSIM_YNL_DECL const struct genl_multicast_group "
+			       "%s_nl_mcgrps[%d];\n", spec->c_name, spec->nr_mcgrps);
+	}
+	ynl_out_printf(hdr, "\n/* The family, as an initializer too (one copy per in-process kernel). */\n"
+		       "#define %s_NL_FAMILY_INIT { \\\n\t.name = \"%s\", \\\n\t.version = %lld, \\\n"
+		       "\t.netnsok = true, \\\n\t.parallel_ops = true, \\\n\t.hdrsize = %s%s%s, \\\n"
+		       "\t.resv_start_op = %u, \\\n\t.split_ops = %s_nl_ops, \\\n"
+		       "\t.n_split_ops = %d, \\\n", upper_name(spec, up, sizeof(up)), spec->name,
+		       (long long)spec->version, fixed ? "sizeof(" : "0", fixed ? fixed->c_type : "",
+		       fixed ? ")" : "", resv_start_op(spec), spec->c_name, count_split_ops(spec));
+	if (spec->nr_mcgrps)
+		ynl_out_printf(hdr, "\t.mcgrps = %s_nl_mcgrps, \\\n\t.n_mcgrps = %d, \\\n",
+			       spec->c_name, spec->nr_mcgrps);
+	ynl_out_puts(hdr, "}\n\n");
+	ynl_out_printf(hdr, "KFSIM_YNL_DECL struct genl_family %s_nl_family;\n\n#endif /* %s */\n",
+		       spec->c_name, guard);
+}
+
+void ynl_emit_kernel(const struct ynl_spec *spec, struct ynl_out *hdr, struct ynl_out *src)
+{
+	char name[256];
+
+	emit_header(spec, hdr);
+
+	ynl_emit_banner(src, spec, "kernel source");
+	ynl_out_printf(src, "#include \"%s-kernel.h\"\n\n", spec->ident);
+	emit_ranges(src, spec);
+	ynl_out_puts(src, "/* Common nested types */\n");
+	for (int s = 0; s < spec->nr_sets; s++) {
+		const struct ynl_attr_set *set = &spec->sets[s];
+		struct ynl_attr **attrs;
+
+		if (!ynl_set_is_nested(spec, set))
+			continue;
+		attrs = set_attrs(set);
+		if (!attrs) {
+			src->oom = true;
+			return;
+		}
+		emit_policy(src, policy_name_of_set(set, name, sizeof(name)), attrs, set->nr_attrs,
+			    set->max_value);
+		free(attrs);
+	}
+	ynl_out_puts(src, "/* Request policies of the operations */\n");
+	for_each_op_policy(spec, src, false);
+	if (!ynl_is_genl(spec))
+		return;
+	{
+		/* Print the table with its exact size: emit into a scratch buffer first. */
+		struct ynl_out table;
+
+		ynl_out_init(&table);
+		emit_ops_table(&table, spec);
+		if (table.buf) {
+			char needle[64], *at;
+
+			snprintf(needle, sizeof(needle), "_nl_ops[%d]", 0);
+			at = strstr(table.buf, needle);
+			if (at) {
+				*at = '\0';
+				ynl_out_puts(src, table.buf);
+				ynl_out_printf(src, "_nl_ops[%d]", count_split_ops(spec));
+				ynl_out_puts(src, at + strlen(needle));
+			}
+		}
+		src->oom |= table.oom;
+		ynl_out_release(&table);
+	}
+	if (spec->nr_mcgrps) {
+		ynl_out_printf(src, "KFSIM_YNL_DEF const struct genl_multicast_group "
+			       "%s_nl_mcgrps[%d] = {\n", spec->c_name, spec->nr_mcgrps);
+		for (int g = 0; g < spec->nr_mcgrps; g++)
+			ynl_out_printf(src, "\t[%d] = { \"%s\", },\n", g, spec->mcgrps[g].name);
+		ynl_out_puts(src, "};\n\n");
+	}
+	ynl_out_printf(src, "KFSIM_YNL_DEF struct genl_family %s_nl_family = %s_NL_FAMILY_INIT;\n",
+		       spec->c_name, upper_name(spec, name, sizeof(name)));
+}

@@ -1,0 +1,1751 @@
+// SPDX-License-Identifier: MIT
+/*
+ * YNL spec reader: libyaml document -> struct ynl_spec.
+ *
+ * Invariants:
+ * - the first problem found stops the load and is reported as "file:line:column: message" with
+ *   the 1-based position libyaml recorded for the offending node (the key for unknown or
+ *   duplicate keys, the value for a bad value, the enclosing mapping for a missing key);
+ * - a key is accepted only at the protocol levels whose schema (Linux 6.12
+ *   Documentation/netlink/<level>.yaml) lists it, so a genetlink spec cannot use legacy features;
+ * - implicit values follow nlspec.py: attributes from 1, enum entries from value-start, ops
+ *   from 1 (unified) or the directional request/reply counters.
+ * Errors and out-of-memory leave through one longjmp to ynl_spec_load(), which frees the arena.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "ynl_arena.h"
+#include "ynl_spec.h"
+
+struct ynl_parser {
+	struct ynl_spec *spec;
+	yaml_document_t doc;
+	const char *path;
+	char *err;
+	size_t err_size;
+	jmp_buf fail_jump;
+};
+
+/* -- errors and allocation ------------------------------------------------------------- */
+
+static void __attribute__((noreturn, format(printf, 3, 4)))
+fail_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->err_size, "%s:%zu:%zu: %s", p->path,
+		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1, msg);
+	longjmp(p->fail_jump, 1);
+}
+
+static char *xprintf(struct ynl_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keep the first few warnings; the driver prints them. */
+static void __attribute__((format(printf, 3, 4)))
+warn_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	if (p->spec->nr_warnings >= (int)(sizeof(p->spec->warnings) / sizeof(p->spec->warnings[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->spec->warnings[p->spec->nr_warnings++] =
+		xprintf(p, "%s:%zu:%zu: warning: %s", p->path, node->start_mark.line + 1,
+			node->start_mark.column + 1, msg);
+}
+
+static void *zalloc(struct ynl_parser *p, size_t size)
+{
+	void *mem = ynl_arena_alloc(p->spec->arena, size);
+
+	if (!mem) {
+		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		longjmp(p->fail_jump, 1);
+	}
+	return mem;
+}
+
+static char *xprintf(struct ynl_parser *p, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	char *out;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out = ynl_arena_strdup(p->spec->arena, buf);
+	if (!out) {
+		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		longjmp(p->fail_jump, 1);
+	}
+	return out;
+}
+
+/* c_upper()/c_lower() of the kernel generator: case change and '-' -> '_'. */
+static char *c_case(struct ynl_parser *p, const char *name, bool upper)
+{
+	char *out = xprintf(p, "%s", name);
+
+	/* Anything else that cannot be in an identifier ("set id" in nftables.yaml) too. */
+	for (char *c = out; *c; c++)
+		*c = (*c == '-' || *c == ' ') ? '_' : (char)(upper ? toupper((unsigned char)*c) :
+							       tolower((unsigned char)*c));
+	return out;
+}
+
+/* -- node access ------------------------------------------------------------------------- */
+
+static yaml_node_t *node_at(struct ynl_parser *p, int idx)
+{
+	return yaml_document_get_node(&p->doc, idx);
+}
+
+static const char *scalar_text(const yaml_node_t *node)
+{
+	return (const char *)node->data.scalar.value;
+}
+
+static bool is_null(const yaml_node_t *node)
+{
+	const char *text;
+
+	if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	text = scalar_text(node);
+	return !*text || !strcmp(text, "~") || !strcmp(text, "null") || !strcmp(text, "Null") ||
+	       !strcmp(text, "NULL");
+}
+
+static void expect_type(struct ynl_parser *p, yaml_node_t *node, yaml_node_type_t type,
+			const char *what)
+{
+	static const char *const names[] = {
+		[YAML_SCALAR_NODE] = "a scalar", [YAML_SEQUENCE_NODE] = "a list",
+		[YAML_MAPPING_NODE] = "a mapping",
+	};
+
+	if (node->type != type)
+		fail_at(p, node, "%s must be %s", what, names[type]);
+}
+
+static const char *get_str(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	return xprintf(p, "%s", scalar_text(node));
+}
+
+/* A null value gives NULL (enum-name: with no value means "anonymous"). */
+static const char *get_str_or_null(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	if (is_null(node))
+		return NULL;
+	return get_str(p, node, what);
+}
+
+static bool parse_int_text(const char *text, int64_t *out)
+{
+	char *end;
+	bool neg = false;
+	uint64_t mag;
+
+	if (*text == '-' || *text == '+') {
+		neg = *text == '-';
+		text++;
+	}
+	if (!isdigit((unsigned char)*text))
+		return false;
+	errno = 0;
+	mag = strtoull(text, &end, 0);
+	if (errno || *end)
+		return false;
+	if (neg) {
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = (int64_t)(0 - mag);
+	} else {
+		*out = (int64_t)mag;	/* u64 values above s64 keep their bits */
+	}
+	return true;
+}
+
+static int64_t get_int(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	int64_t value;
+
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	    !parse_int_text(scalar_text(node), &value))
+		fail_at(p, node, "%s must be an integer, not '%s'", what, scalar_text(node));
+	return value;
+}
+
+static bool get_bool(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	const char *text;
+
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	text = scalar_text(node);
+	if (!strcmp(text, "true") || !strcmp(text, "True"))
+		return true;
+	if (!strcmp(text, "false") || !strcmp(text, "False"))
+		return false;
+	fail_at(p, node, "%s must be true or false, not '%s'", what, text);
+}
+
+static int seq_len(yaml_node_t *node)
+{
+	return (int)(node->data.sequence.items.top - node->data.sequence.items.start);
+}
+
+static yaml_node_t *seq_item(struct ynl_parser *p, yaml_node_t *node, int i)
+{
+	return node_at(p, node->data.sequence.items.start[i]);
+}
+
+/* -- keys ---------------------------------------------------------------------------------- */
+
+struct ynl_key {
+	const char *name;
+	enum ynl_proto min_proto;
+	bool required;
+};
+
+#define KEY(n) { n, YNL_PROTO_GENETLINK, false }
+#define REQ(n) { n, YNL_PROTO_GENETLINK, true }
+#define KEY_C(n) { n, YNL_PROTO_GENETLINK_C, false }
+#define KEY_L(n) { n, YNL_PROTO_GENETLINK_LEGACY, false }
+#define KEY_R(n) { n, YNL_PROTO_NETLINK_RAW, false }
+#define REQ_R(n) { n, YNL_PROTO_NETLINK_RAW, true }
+#define KEYS_END { NULL, 0, false }
+
+/*
+ * Check every key of @map against @keys: unknown, duplicate, or above the spec's protocol
+ * level is an error at the key; a missing required key is an error at the mapping.
+ */
+static void check_keys(struct ynl_parser *p, yaml_node_t *map, const struct ynl_key *keys,
+		       const char *what)
+{
+	yaml_node_pair_t *pair, *other;
+
+	expect_type(p, map, YAML_MAPPING_NODE, what);
+	for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = node_at(p, pair->key);
+		const struct ynl_key *k;
+
+		if (key->type != YAML_SCALAR_NODE)
+			fail_at(p, key, "%s: keys must be scalars", what);
+		for (other = map->data.mapping.pairs.start; other < pair; other++) {
+			yaml_node_t *okey = node_at(p, other->key);
+
+			if (okey->type == YAML_SCALAR_NODE &&
+			    !strcmp(scalar_text(okey), scalar_text(key)))
+				fail_at(p, key, "duplicate key '%s' in %s", scalar_text(key), what);
+		}
+		for (k = keys; k->name; k++)
+			if (!strcmp(k->name, scalar_text(key)))
+				break;
+		if (!k->name)
+			fail_at(p, key, "unknown key '%s' in %s", scalar_text(key), what);
+		if (k->min_proto > p->spec->proto)
+			fail_at(p, key, "key '%s' in %s needs protocol %s or later, the spec is %s",
+				k->name, what, ynl_proto_name(k->min_proto),
+				ynl_proto_name(p->spec->proto));
+	}
+	for (const struct ynl_key *k = keys; k->name; k++) {
+		bool found = false;
+
+		if (!k->required || k->min_proto > p->spec->proto)
+			continue;
+		for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++)
+			if (!strcmp(scalar_text(node_at(p, pair->key)), k->name))
+				found = true;
+		if (!found)
+			fail_at(p, map, "missing required key '%s' in %s", k->name, what);
+	}
+}
+
+static yaml_node_t *get(struct ynl_parser *p, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++)
+		if (!strcmp(scalar_text(node_at(p, pair->key)), key))
+			return node_at(p, pair->value);
+	return NULL;
+}
+
+static yaml_node_t *get_key_node(struct ynl_parser *p, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++)
+		if (!strcmp(scalar_text(node_at(p, pair->key)), key))
+			return node_at(p, pair->key);
+	return map;
+}
+
+static const char *opt_str(struct ynl_parser *p, yaml_node_t *map, const char *key,
+			   const char *what)
+{
+	yaml_node_t *value = get(p, map, key);
+
+	return value ? get_str(p, value, what) : NULL;
+}
+
+/* -- type names ------------------------------------------------------------------------ */
+
+static const char *const type_names[YNL_T_COUNT] = {
+	[YNL_T_UNUSED] = "unused", [YNL_T_PAD] = "pad", [YNL_T_FLAG] = "flag",
+	[YNL_T_BINARY] = "binary", [YNL_T_U8] = "u8", [YNL_T_U16] = "u16", [YNL_T_U32] = "u32",
+	[YNL_T_U64] = "u64", [YNL_T_S8] = "s8", [YNL_T_S16] = "s16", [YNL_T_S32] = "s32",
+	[YNL_T_S64] = "s64", [YNL_T_UINT] = "uint", [YNL_T_SINT] = "sint",
+	[YNL_T_STRING] = "string", [YNL_T_NEST] = "nest", [YNL_T_BITFIELD32] = "bitfield32",
+	[YNL_T_INDEXED_ARRAY] = "indexed-array", [YNL_T_NEST_TYPE_VALUE] = "nest-type-value",
+	[YNL_T_SUB_MESSAGE] = "sub-message",
+};
+
+const char *ynl_type_name(enum ynl_type type)
+{
+	return type < YNL_T_COUNT ? type_names[type] : "?";
+}
+
+bool ynl_type_is_scalar(enum ynl_type type)
+{
+	return (type >= YNL_T_U8 && type <= YNL_T_SINT);
+}
+
+bool ynl_type_is_signed(enum ynl_type type)
+{
+	return (type >= YNL_T_S8 && type <= YNL_T_S64) || type == YNL_T_SINT;
+}
+
+int ynl_type_size(enum ynl_type type)
+{
+	switch (type) {
+	case YNL_T_U8: case YNL_T_S8: return 1;
+	case YNL_T_U16: case YNL_T_S16: return 2;
+	case YNL_T_U32: case YNL_T_S32: return 4;
+	case YNL_T_U64: case YNL_T_S64: return 8;
+	default: return 0;
+	}
+}
+
+const char *ynl_type_ctype(enum ynl_type type)
+{
+	switch (type) {
+	case YNL_T_U8: return "__u8";
+	case YNL_T_U16: return "__u16";
+	case YNL_T_U32: return "__u32";
+	case YNL_T_U64: case YNL_T_UINT: return "__u64";
+	case YNL_T_S8: return "__s8";
+	case YNL_T_S16: return "__s16";
+	case YNL_T_S32: return "__s32";
+	case YNL_T_S64: case YNL_T_SINT: return "__s64";
+	default: return NULL;
+	}
+}
+
+static const char *const proto_names[] = {
+	[YNL_PROTO_GENETLINK] = "genetlink", [YNL_PROTO_GENETLINK_C] = "genetlink-c",
+	[YNL_PROTO_GENETLINK_LEGACY] = "genetlink-legacy", [YNL_PROTO_NETLINK_RAW] = "netlink-raw",
+};
+
+const char *ynl_proto_name(enum ynl_proto proto)
+{
+	return proto_names[proto];
+}
+
+/* Which attribute types each level's schema allows. */
+static enum ynl_type parse_type(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	const char *text;
+
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	text = scalar_text(node);
+	for (int t = 0; t < YNL_T_COUNT; t++) {
+		if (strcmp(text, type_names[t]))
+			continue;
+		if (t == YNL_T_BITFIELD32 && p->spec->proto < YNL_PROTO_GENETLINK_LEGACY)
+			fail_at(p, node, "type 'bitfield32' needs protocol genetlink-legacy or later");
+		if (t == YNL_T_SUB_MESSAGE && p->spec->proto < YNL_PROTO_NETLINK_RAW)
+			fail_at(p, node, "type 'sub-message' needs protocol netlink-raw");
+		return (enum ynl_type)t;
+	}
+	fail_at(p, node, "unknown %s '%s'", what, text);
+}
+
+/* -- definitions ------------------------------------------------------------------------- */
+
+static struct ynl_def *find_def(struct ynl_spec *spec, const char *name)
+{
+	for (int i = 0; i < spec->nr_defs; i++)
+		if (!strcmp(spec->defs[i].name, name))
+			return &spec->defs[i];
+	return NULL;
+}
+
+static struct ynl_def *ref_def(struct ynl_parser *p, yaml_node_t *node, const char *what,
+			       int want)
+{
+	const char *name = get_str(p, node, what);
+	struct ynl_def *def = find_def(p->spec, name);
+
+	if (!def)
+		fail_at(p, node, "%s refers to undefined %s '%s'", what,
+			want == YNL_DEF_STRUCT ? "struct" : "enum", name);
+	if (want == YNL_DEF_STRUCT && def->type != YNL_DEF_STRUCT)
+		fail_at(p, node, "%s '%s' is not a struct", what, name);
+	if (want == YNL_DEF_ENUM && def->type != YNL_DEF_ENUM && def->type != YNL_DEF_FLAGS)
+		fail_at(p, node, "%s '%s' is not an enum or flags", what, name);
+	return def;
+}
+
+static void parse_entries(struct ynl_parser *p, struct ynl_def *def, yaml_node_t *list)
+{
+	static const struct ynl_key keys[] = { REQ("name"), KEY("value"), KEY("doc"), KEYS_END };
+	const char *pfx;
+	int64_t next;
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, "entries");
+	def->nr_entries = seq_len(list);
+	def->entries = zalloc(p, sizeof(*def->entries) * (size_t)(def->nr_entries + 1));
+	pfx = def->name_prefix ? def->name_prefix : xprintf(p, "%s-%s-", p->spec->ident, def->name);
+	next = def->value_start;
+	for (int i = 0; i < def->nr_entries; i++) {
+		yaml_node_t *item = seq_item(p, list, i);
+		struct ynl_entry *e = &def->entries[i];
+		int64_t raw = next;
+
+		if (item->type == YAML_SCALAR_NODE) {
+			e->name = get_str(p, item, "entry");
+		} else {
+			check_keys(p, item, keys, "enum entry");
+			e->name = get_str(p, get(p, item, "name"), "entry name");
+			if (get(p, item, "value"))
+				raw = get_int(p, get(p, item, "value"), "entry value");
+			e->doc = opt_str(p, item, "doc", "doc");
+		}
+		for (int j = 0; j < i; j++) {
+			if (!strcmp(def->entries[j].name, e->name))
+				fail_at(p, item, "duplicate entry '%s' in %s '%s'", e->name,
+					def->type == YNL_DEF_FLAGS ? "flags" : "enum", def->name);
+		}
+		if (def->type == YNL_DEF_FLAGS && (raw < 0 || raw > 63))
+			fail_at(p, item, "flags entry '%s' has bit %" PRId64 " outside 0..63", e->name,
+				raw);
+		e->value = def->type == YNL_DEF_FLAGS ? (int64_t)(1ULL << raw) : raw;
+		for (int j = 0; j < i; j++) {
+			if (def->entries[j].value == e->value)
+				fail_at(p, item, "duplicate value %" PRId64 " for entry '%s' (already '%s')",
+					raw, e->name, def->entries[j].name);
+		}
+		e->value_change = def->type == YNL_DEF_FLAGS || raw != (i ? next : 0);
+		e->c_name = c_case(p, xprintf(p, "%s%s", pfx, e->name), true);
+		if (def->type == YNL_DEF_FLAGS)
+			def->mask |= e->value;
+		next = raw + 1;
+	}
+}
+
+static void parse_members(struct ynl_parser *p, struct ynl_def *def, yaml_node_t *list)
+{
+	static const struct ynl_key keys[] = {
+		KEY_L("name"), KEY_L("type"), KEY_L("doc"), KEY_L("len"), KEY_L("byte-order"),
+		KEY_L("enum"), KEY_R("enum-as-flags"), KEY_L("display-hint"), KEY_R("struct"),
+		KEYS_END
+	};
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, "members");
+	def->nr_members = seq_len(list);
+	def->members = zalloc(p, sizeof(*def->members) * (size_t)(def->nr_members + 1));
+	for (int i = 0; i < def->nr_members; i++) {
+		yaml_node_t *item = seq_item(p, list, i), *v;
+		struct ynl_member *m = &def->members[i];
+
+		check_keys(p, item, keys, "struct member");
+		if (!get(p, item, "name"))
+			fail_at(p, item, "missing required key 'name' in struct member");
+		if (!get(p, item, "type"))
+			fail_at(p, item, "missing required key 'type' in struct member");
+		m->name = get_str(p, get(p, item, "name"), "member name");
+		m->type = parse_type(p, get(p, item, "type"), "member type");
+		if (!ynl_type_is_scalar(m->type) && m->type != YNL_T_BINARY &&
+		    m->type != YNL_T_STRING && m->type != YNL_T_PAD)
+			fail_at(p, get(p, item, "type"), "struct member type '%s' is not allowed",
+				ynl_type_name(m->type));
+		m->doc = opt_str(p, item, "doc", "doc");
+		if ((v = get(p, item, "len")))
+			m->len = get_int(p, v, "len");
+		if ((v = get(p, item, "byte-order"))) {
+			const char *bo = get_str(p, v, "byte-order");
+
+			if (!strcmp(bo, "big-endian"))
+				m->byte_order = YNL_BO_BIG;
+			else if (!strcmp(bo, "little-endian"))
+				m->byte_order = YNL_BO_LITTLE;
+			else
+				fail_at(p, v, "byte-order must be big-endian or little-endian");
+		}
+		m->display_hint = opt_str(p, item, "display-hint", "display-hint");
+		if ((v = get(p, item, "enum-as-flags")))
+			m->enum_as_flags = get_bool(p, v, "enum-as-flags");
+		m->c_name = c_case(p, m->name, false);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(def->members[j].name, m->name))
+				fail_at(p, item, "duplicate member '%s' in struct '%s'", m->name, def->name);
+	}
+}
+
+static void parse_definition(struct ynl_parser *p, struct ynl_def *def, yaml_node_t *map)
+{
+	static const struct ynl_key keys[] = {
+		REQ("name"), REQ("type"), KEY("doc"), KEY("header"), KEY("value"),
+		KEY("value-start"), KEY("entries"), KEY("render-max"), KEY("scope"),
+		KEY_C("enum-name"), KEY_C("name-prefix"), KEY_C("enum-cnt-name"),
+		KEY_L("members"), KEYS_END
+	};
+	yaml_node_t *v;
+	const char *type;
+
+	check_keys(p, map, keys, "definition");
+	def->loc.line = (int)map->start_mark.line + 1;
+	def->loc.col = (int)map->start_mark.column + 1;
+	def->name = get_str(p, get(p, map, "name"), "name");
+	v = get(p, map, "type");
+	type = get_str(p, v, "type");
+	if (!strcmp(type, "const"))
+		def->type = YNL_DEF_CONST;
+	else if (!strcmp(type, "enum"))
+		def->type = YNL_DEF_ENUM;
+	else if (!strcmp(type, "flags"))
+		def->type = YNL_DEF_FLAGS;
+	else if (!strcmp(type, "struct")) {
+		if (p->spec->proto < YNL_PROTO_GENETLINK_LEGACY)
+			fail_at(p, v, "definition type 'struct' needs protocol genetlink-legacy or later");
+		def->type = YNL_DEF_STRUCT;
+	} else {
+		fail_at(p, v, "unknown definition type '%s'", type);
+	}
+	def->doc = opt_str(p, map, "doc", "doc");
+	def->header = opt_str(p, map, "header", "header");
+	def->scope = opt_str(p, map, "scope", "scope");
+	if ((v = get(p, map, "render-max")))
+		def->render_max = get_bool(p, v, "render-max");
+	if ((v = get(p, map, "enum-name"))) {
+		def->has_enum_name = true;
+		def->enum_name = get_str_or_null(p, v, "enum-name");
+	}
+	def->name_prefix = opt_str(p, map, "name-prefix", "name-prefix");
+	def->enum_cnt_name = opt_str(p, map, "enum-cnt-name", "enum-cnt-name");
+	if ((v = get(p, map, "value-start")))
+		def->value_start = get_int(p, v, "value-start");
+	def->render_name = c_case(p, xprintf(p, "%s-%s", p->spec->ident, def->name), false);
+
+	switch (def->type) {
+	case YNL_DEF_CONST:
+		v = get(p, map, "value");
+		if (!v)
+			fail_at(p, map, "missing required key 'value' in const definition '%s'",
+				def->name);
+		if (v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		    parse_int_text(scalar_text(v), &def->value))
+			break;
+		def->value_str = get_str(p, v, "value");
+		break;
+	case YNL_DEF_ENUM:
+	case YNL_DEF_FLAGS:
+		if (!get(p, map, "entries"))
+			fail_at(p, map, "missing required key 'entries' in %s definition '%s'", type,
+				def->name);
+		parse_entries(p, def, get(p, map, "entries"));
+		if (def->has_enum_name)
+			def->c_type = def->enum_name ? xprintf(p, "enum %s", c_case(p, def->enum_name,
+								false)) : "int";
+		else
+			def->c_type = xprintf(p, "enum %s", def->render_name);
+		break;
+	case YNL_DEF_STRUCT:
+		if (!get(p, map, "members"))
+			fail_at(p, map, "missing required key 'members' in struct definition '%s'",
+				def->name);
+		parse_members(p, def, get(p, map, "members"));
+		def->c_type = xprintf(p, "struct %s", def->render_name);
+		break;
+	}
+}
+
+/* Struct members may name enums/structs defined later in the list: resolve in a second pass. */
+static void resolve_members(struct ynl_parser *p, yaml_node_t *list)
+{
+	for (int i = 0; i < p->spec->nr_defs; i++) {
+		struct ynl_def *def = &p->spec->defs[i];
+		yaml_node_t *members, *v;
+
+		if (def->type != YNL_DEF_STRUCT)
+			continue;
+		members = get(p, seq_item(p, list, i), "members");
+		for (int m = 0; m < def->nr_members; m++) {
+			yaml_node_t *item = seq_item(p, members, m);
+
+			if ((v = get(p, item, "enum")))
+				def->members[m].enum_def = ref_def(p, v, "member enum", YNL_DEF_ENUM);
+			if ((v = get(p, item, "struct")))
+				def->members[m].struct_def = ref_def(p, v, "member struct",
+								     YNL_DEF_STRUCT);
+		}
+	}
+}
+
+static void parse_definitions(struct ynl_parser *p, yaml_node_t *list)
+{
+	struct ynl_spec *spec = p->spec;
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, "definitions");
+	spec->nr_defs = seq_len(list);
+	spec->defs = zalloc(p, sizeof(*spec->defs) * (size_t)(spec->nr_defs + 1));
+	for (int i = 0; i < spec->nr_defs; i++) {
+		yaml_node_t *item = seq_item(p, list, i);
+
+		parse_definition(p, &spec->defs[i], item);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(spec->defs[j].name, spec->defs[i].name))
+				fail_at(p, item, "duplicate definition '%s'", spec->defs[i].name);
+	}
+	resolve_members(p, list);
+}
+
+/* -- attribute sets ---------------------------------------------------------------------- */
+
+static struct ynl_attr_set *find_set(struct ynl_spec *spec, const char *name)
+{
+	for (int i = 0; i < spec->nr_sets; i++)
+		if (spec->sets[i].name && !strcmp(spec->sets[i].name, name))
+			return &spec->sets[i];
+	return NULL;
+}
+
+static struct ynl_attr_set *ref_set(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	const char *name = get_str(p, node, what);
+	struct ynl_attr_set *set = find_set(p->spec, name);
+
+	if (!set)
+		fail_at(p, node, "%s refers to undefined attribute set '%s'", what, name);
+	return set;
+}
+
+static struct ynl_attr *find_attr(const struct ynl_attr_set *set, const char *name)
+{
+	for (int i = 0; i < set->nr_attrs; i++)
+		if (!strcmp(ynl_set_attr(set, i)->name, name))
+			return ynl_set_attr(set, i);
+	return NULL;
+}
+
+/*
+ * A limit is an integer, a type limit ("u32-max", "s16-min") or the name of a const.  Unsigned
+ * maxima above INT64_MAX keep their bits in @out and set *@is_u.
+ */
+static int64_t parse_limit(struct ynl_parser *p, yaml_node_t *node, const char *what, bool *is_u)
+{
+	static const struct {
+		const char *name;
+		int64_t value;
+		bool unsigned_max;
+	} limits[] = {
+		{ "u8-max", UINT8_MAX, false }, { "u16-max", UINT16_MAX, false },
+		{ "u32-max", UINT32_MAX, false }, { "u64-max", -1, true },
+		{ "s8-max", INT8_MAX, false }, { "s16-max", INT16_MAX, false },
+		{ "s32-max", INT32_MAX, false }, { "s64-max", INT64_MAX, false },
+		{ "s8-min", INT8_MIN, false }, { "s16-min", INT16_MIN, false },
+		{ "s32-min", INT32_MIN, false }, { "s64-min", INT64_MIN, false },
+		{ "u8-min", 0, false }, { "u16-min", 0, false }, { "u32-min", 0, false },
+		{ "u64-min", 0, false },
+	};
+	const char *text;
+	char name[256];
+	int64_t value, minus = 0;
+	struct ynl_def *def;
+
+	*is_u = false;
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	text = scalar_text(node);
+	if (parse_int_text(text, &value)) {
+		if (text[0] != '-' && value < 0)
+			*is_u = true;
+		return value;
+	}
+	snprintf(name, sizeof(name), "%s", text);
+	{
+		char *sub = strstr(name, " - ");
+
+		if (sub) {
+			*sub = '\0';
+			if (!parse_int_text(sub + 3, &minus))
+				fail_at(p, node, "%s '%s' is not 'NAME - N'", what, text);
+		}
+	}
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		if (!strcmp(limits[i].name, name)) {
+			*is_u = limits[i].unsigned_max;
+			return limits[i].value - minus;
+		}
+	}
+	def = find_def(p->spec, name);
+	if (!def || def->type != YNL_DEF_CONST || def->value_str)
+		fail_at(p, node, "%s refers to undefined constant '%s'", what, name);
+	return def->value - minus;
+}
+
+static void parse_checks(struct ynl_parser *p, struct ynl_attr *attr, yaml_node_t *map)
+{
+	static const struct ynl_key keys[] = {
+		KEY("min"), KEY("max"), KEY("min-len"), KEY("max-len"), KEY("exact-len"),
+		KEY("flags-mask"), KEY_C("unterminated-ok"), KEY("sparse"), KEYS_END
+	};
+	struct ynl_checks *c = &attr->checks;
+	yaml_node_t *v;
+	bool is_u;
+
+	check_keys(p, map, keys, "checks");
+	attr->has_checks = true;
+	if ((v = get(p, map, "min"))) {
+		c->has_min = true;
+		c->min = parse_limit(p, v, "min", &is_u);
+	}
+	if ((v = get(p, map, "max"))) {
+		c->has_max = true;
+		c->max = parse_limit(p, v, "max", &c->max_is_unsigned);
+		c->max_u = (uint64_t)c->max;
+	}
+	if (c->has_min && c->has_max && !c->max_is_unsigned && c->max < c->min)
+		fail_at(p, map, "checks: min %" PRId64 " is above max %" PRId64, c->min, c->max);
+	if ((v = get(p, map, "min-len"))) {
+		c->has_min_len = true;
+		c->min_len = parse_limit(p, v, "min-len", &is_u);
+	}
+	if ((v = get(p, map, "max-len"))) {
+		c->has_max_len = true;
+		c->max_len = parse_limit(p, v, "max-len", &is_u);
+	}
+	if ((v = get(p, map, "exact-len"))) {
+		c->has_exact_len = true;
+		c->exact_len = parse_limit(p, v, "exact-len", &is_u);
+	}
+	if ((c->has_min_len && c->min_len < 0) || (c->has_max_len && c->max_len < 0) ||
+	    (c->has_exact_len && c->exact_len < 0))
+		fail_at(p, map, "checks: lengths must not be negative");
+	if (c->has_min_len && c->has_max_len && c->max_len < c->min_len)
+		fail_at(p, map, "checks: min-len %" PRId64 " is above max-len %" PRId64, c->min_len,
+			c->max_len);
+	if ((v = get(p, map, "flags-mask"))) {
+		c->flags_mask = ref_def(p, v, "flags-mask", YNL_DEF_ENUM);
+		if (c->flags_mask->type != YNL_DEF_FLAGS)
+			fail_at(p, v, "flags-mask '%s' is not a flags definition", c->flags_mask->name);
+	}
+	if ((v = get(p, map, "unterminated-ok")))
+		c->unterminated_ok = get_bool(p, v, "unterminated-ok");
+}
+
+static const struct ynl_key attr_keys[] = {
+	REQ("name"), KEY("type"), KEY("value"), KEY("doc"), KEY("enum"), KEY("enum-as-flags"),
+	KEY("nested-attributes"), KEY("multi-attr"), KEY("byte-order"), KEY("display-hint"),
+	KEY("checks"), KEY("sub-type"), KEY("type-value"), KEY_C("name-prefix"), KEY_L("struct"),
+	KEY_R("sub-message"), KEY_R("selector"), KEY("len"), KEYS_END
+};
+
+/* Pass 1: names, types and values, so that pass 2 can resolve references in any order. */
+static void parse_attr_names(struct ynl_parser *p, struct ynl_attr_set *set, yaml_node_t *list)
+{
+	int64_t next = 1;
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, "attributes");
+	set->nr_attrs = seq_len(list);
+	set->attrs = zalloc(p, sizeof(*set->attrs) * (size_t)(set->nr_attrs + 1));
+	for (int i = 0; i < set->nr_attrs; i++) {
+		yaml_node_t *item = seq_item(p, list, i), *v;
+		struct ynl_attr *attr = &set->attrs[i];
+
+		check_keys(p, item, attr_keys, "attribute");
+		attr->loc.line = (int)item->start_mark.line + 1;
+		attr->loc.col = (int)item->start_mark.column + 1;
+		attr->set = set;
+		attr->name = get_str(p, get(p, item, "name"), "attribute name");
+		attr->sub_type = YNL_T_COUNT;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(set->attrs[j].name, attr->name))
+				continue;
+			/* devlink.yaml (6.12) repeats names in a subset: harmless, so a warning. */
+			if (!set->subset_of)
+				fail_at(p, item, "duplicate attribute '%s' in set '%s'", attr->name,
+					set->name);
+			warn_at(p, item, "attribute '%s' listed twice in subset '%s'", attr->name,
+				set->name);
+		}
+		if (set->subset_of)
+			continue;
+		v = get(p, item, "type");
+		if (!v)
+			fail_at(p, item, "missing required key 'type' in attribute '%s'", attr->name);
+		attr->type = parse_type(p, v, "attribute type");
+		if ((v = get(p, item, "value"))) {
+			next = get_int(p, v, "attribute value");
+			if (next < 0 || next > 0x3fff)
+				fail_at(p, v, "attribute value %" PRId64 " is outside 0..16383", next);
+		}
+		attr->value = (uint32_t)next;
+		for (int j = 0; j < i; j++)
+			if (set->attrs[j].value == attr->value)
+				fail_at(p, item, "duplicate value %u for attribute '%s' (already '%s')",
+					attr->value, attr->name, set->attrs[j].name);
+		next++;
+		if (attr->value > set->max_value)
+			set->max_value = attr->value;
+	}
+}
+
+static void parse_attr_details(struct ynl_parser *p, struct ynl_attr_set *set, yaml_node_t *list)
+{
+	for (int i = 0; i < set->nr_attrs; i++) {
+		yaml_node_t *item = seq_item(p, list, i), *v;
+		struct ynl_attr *attr = &set->attrs[i];
+
+		if (set->subset_of) {
+			struct ynl_attr *real = find_attr(set->subset_of, attr->name);
+
+			if (!real)
+				fail_at(p, item, "attribute '%s' is not in set '%s' (subset-of)",
+					attr->name, set->subset_of->name);
+			set->real[i] = real;
+			for (int j = 0; j < i; j++)
+				if (set->real[j] == real)
+					set->real[i] = NULL;
+			if (i == set->nr_attrs - 1) {
+				int kept = 0;
+
+				for (int j = 0; j < set->nr_attrs; j++)
+					if (set->real[j])
+						set->real[kept++] = set->real[j];
+				set->nr_attrs = kept;
+			}
+			continue;
+		}
+		attr->doc = opt_str(p, item, "doc", "doc");
+		if ((v = get(p, item, "enum")))
+			attr->enum_def = ref_def(p, v, "enum", YNL_DEF_ENUM);
+		if ((v = get(p, item, "enum-as-flags")))
+			attr->enum_as_flags = get_bool(p, v, "enum-as-flags");
+		if ((v = get(p, item, "nested-attributes")))
+			attr->nested = ref_set(p, v, "nested-attributes");
+		if ((v = get(p, item, "multi-attr")))
+			attr->multi_attr = get_bool(p, v, "multi-attr");
+		if ((v = get(p, item, "byte-order"))) {
+			const char *bo = get_str(p, v, "byte-order");
+
+			if (!strcmp(bo, "big-endian"))
+				attr->byte_order = YNL_BO_BIG;
+			else if (!strcmp(bo, "little-endian"))
+				attr->byte_order = YNL_BO_LITTLE;
+			else
+				fail_at(p, v, "byte-order must be big-endian or little-endian, not '%s'",
+					bo);
+		}
+		if ((v = get(p, item, "display-hint"))) {
+			static const char *const hints[] = { "hex", "mac", "fddi", "ipv4", "ipv6",
+							     "uuid" };
+			bool ok = false;
+
+			attr->display_hint = get_str(p, v, "display-hint");
+			for (size_t h = 0; h < sizeof(hints) / sizeof(hints[0]); h++)
+				ok |= !strcmp(hints[h], attr->display_hint);
+			if (!ok)
+				fail_at(p, v, "unknown display-hint '%s'", attr->display_hint);
+		}
+		attr->name_prefix = opt_str(p, item, "name-prefix", "name-prefix");
+		if ((v = get(p, item, "struct")))
+			attr->struct_def = ref_def(p, v, "struct", YNL_DEF_STRUCT);
+		if ((v = get(p, item, "sub-type")))
+			attr->sub_type = parse_type(p, v, "sub-type");
+		if ((v = get(p, item, "type-value"))) {
+			expect_type(p, v, YAML_SEQUENCE_NODE, "type-value");
+			attr->nr_type_value = seq_len(v);
+			attr->type_value = zalloc(p, sizeof(char *) * (size_t)(attr->nr_type_value + 1));
+			for (int t = 0; t < attr->nr_type_value; t++)
+				attr->type_value[t] = get_str(p, seq_item(p, v, t), "type-value");
+		}
+		if ((v = get(p, item, "len")))
+			attr->len = get_int(p, v, "len");
+		if ((v = get(p, item, "checks")))
+			parse_checks(p, attr, v);
+		/* Type-specific requirements. */
+		switch (attr->type) {
+		case YNL_T_NEST:
+			if (!attr->nested)
+				fail_at(p, item, "nest attribute '%s' needs nested-attributes",
+					attr->name);
+			break;
+		case YNL_T_INDEXED_ARRAY:
+			if (attr->sub_type == YNL_T_COUNT)
+				fail_at(p, item, "indexed-array attribute '%s' needs sub-type",
+					attr->name);
+			if (attr->sub_type == YNL_T_NEST && !attr->nested)
+				fail_at(p, item, "indexed-array of nests '%s' needs nested-attributes",
+					attr->name);
+			break;
+		case YNL_T_NEST_TYPE_VALUE:
+			if (!attr->nested)
+				fail_at(p, item, "nest-type-value attribute '%s' needs nested-attributes",
+					attr->name);
+			break;
+		case YNL_T_SUB_MESSAGE:
+			if (!get(p, item, "sub-message") || !get(p, item, "selector"))
+				fail_at(p, item, "sub-message attribute '%s' needs sub-message and "
+					"selector", attr->name);
+			break;
+		default:
+			break;
+		}
+		if (attr->has_checks && attr->checks.has_max && ynl_type_is_scalar(attr->type) &&
+		    !ynl_type_is_signed(attr->type) && !attr->checks.max_is_unsigned &&
+		    attr->checks.max < 0)
+			fail_at(p, get(p, item, "checks"), "checks: max of unsigned '%s' is negative",
+				attr->name);
+	}
+}
+
+static void parse_sets(struct ynl_parser *p, yaml_node_t *list)
+{
+	static const struct ynl_key keys[] = {
+		REQ("name"), REQ("attributes"), KEY("doc"), KEY("name-prefix"), KEY("enum-name"),
+		KEY("subset-of"), KEY_C("attr-cnt-name"), KEY_C("attr-max-name"), KEYS_END
+	};
+	struct ynl_spec *spec = p->spec;
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, "attribute-sets");
+	spec->nr_sets = seq_len(list);
+	spec->sets = zalloc(p, sizeof(*spec->sets) * (size_t)(spec->nr_sets + 1));
+	for (int i = 0; i < spec->nr_sets; i++) {
+		yaml_node_t *map = seq_item(p, list, i), *v;
+		struct ynl_attr_set *set = &spec->sets[i];
+
+		check_keys(p, map, keys, "attribute set");
+		set->loc.line = (int)map->start_mark.line + 1;
+		set->loc.col = (int)map->start_mark.column + 1;
+		set->name = get_str(p, get(p, map, "name"), "name");
+		for (int j = 0; j < i; j++)
+			if (!strcmp(spec->sets[j].name, set->name))
+				fail_at(p, map, "duplicate attribute set '%s'", set->name);
+		set->doc = opt_str(p, map, "doc", "doc");
+		set->name_prefix_key = opt_str(p, map, "name-prefix", "name-prefix");
+		if ((v = get(p, map, "enum-name"))) {
+			set->has_enum_name = true;
+			set->enum_name = get_str_or_null(p, v, "enum-name");
+		}
+		set->attr_cnt_name_key = opt_str(p, map, "attr-cnt-name", "attr-cnt-name");
+		set->attr_max_name_key = opt_str(p, map, "attr-max-name", "attr-max-name");
+		if (set->name_prefix_key && get(p, map, "subset-of"))
+			fail_at(p, get_key_node(p, map, "subset-of"),
+				"set '%s' cannot have both name-prefix and subset-of", set->name);
+	}
+	/* subset-of may name a later set; resolve before reading attributes. */
+	for (int i = 0; i < spec->nr_sets; i++) {
+		yaml_node_t *map = seq_item(p, list, i), *v = get(p, map, "subset-of");
+
+		if (!v)
+			continue;
+		spec->sets[i].subset_of = ref_set(p, v, "subset-of");
+		if (spec->sets[i].subset_of->subset_of || spec->sets[i].subset_of == &spec->sets[i])
+			fail_at(p, v, "subset-of must name a set that is not itself a subset");
+	}
+	for (int i = 0; i < spec->nr_sets; i++) {
+		struct ynl_attr_set *set = &spec->sets[i];
+
+		if (set->subset_of)
+			continue;
+		parse_attr_names(p, set, get(p, seq_item(p, list, i), "attributes"));
+	}
+	for (int i = 0; i < spec->nr_sets; i++) {
+		struct ynl_attr_set *set = &spec->sets[i];
+
+		if (!set->subset_of)
+			continue;
+		parse_attr_names(p, set, get(p, seq_item(p, list, i), "attributes"));
+		set->real = zalloc(p, sizeof(*set->real) * (size_t)(set->nr_attrs + 1));
+	}
+	for (int i = 0; i < spec->nr_sets; i++)
+		parse_attr_details(p, &spec->sets[i], get(p, seq_item(p, list, i), "attributes"));
+}
+
+/* -- sub-messages and selectors ---------------------------------------------------------- */
+
+static struct ynl_submsg *find_submsg(struct ynl_spec *spec, const char *name)
+{
+	for (int i = 0; i < spec->nr_submsgs; i++)
+		if (!strcmp(spec->submsgs[i].name, name))
+			return &spec->submsgs[i];
+	return NULL;
+}
+
+static void parse_submsgs(struct ynl_parser *p, yaml_node_t *list)
+{
+	static const struct ynl_key keys[] = { REQ_R("name"), REQ_R("formats"), KEYS_END };
+	static const struct ynl_key fkeys[] = {
+		REQ_R("value"), KEY_R("attribute-set"), KEY_R("fixed-header"), KEYS_END
+	};
+	struct ynl_spec *spec = p->spec;
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, "sub-messages");
+	spec->nr_submsgs = seq_len(list);
+	spec->submsgs = zalloc(p, sizeof(*spec->submsgs) * (size_t)(spec->nr_submsgs + 1));
+	for (int i = 0; i < spec->nr_submsgs; i++) {
+		yaml_node_t *map = seq_item(p, list, i), *formats;
+		struct ynl_submsg *sm = &spec->submsgs[i];
+
+		check_keys(p, map, keys, "sub-message");
+		sm->name = get_str(p, get(p, map, "name"), "name");
+		sm->loc.line = (int)map->start_mark.line + 1;
+		for (int j = 0; j < i; j++)
+			if (!strcmp(spec->submsgs[j].name, sm->name))
+				fail_at(p, map, "duplicate sub-message '%s'", sm->name);
+		formats = get(p, map, "formats");
+		expect_type(p, formats, YAML_SEQUENCE_NODE, "formats");
+		sm->nr_formats = seq_len(formats);
+		sm->formats = zalloc(p, sizeof(*sm->formats) * (size_t)(sm->nr_formats + 1));
+		for (int f = 0; f < sm->nr_formats; f++) {
+			yaml_node_t *fm = seq_item(p, formats, f), *v;
+			struct ynl_submsg_fmt *fmt = &sm->formats[f];
+
+			check_keys(p, fm, fkeys, "sub-message format");
+			fmt->value = get_str(p, get(p, fm, "value"), "value");
+			for (int j = 0; j < f; j++)
+				if (!strcmp(sm->formats[j].value, fmt->value))
+					fail_at(p, fm, "duplicate format '%s' in sub-message '%s'",
+						fmt->value, sm->name);
+			if ((v = get(p, fm, "attribute-set")))
+				fmt->set = ref_set(p, v, "attribute-set");
+			if ((v = get(p, fm, "fixed-header")))
+				fmt->fixed_header = ref_def(p, v, "fixed-header", YNL_DEF_STRUCT);
+		}
+	}
+}
+
+/* A selector names an attribute of the same set or of a set that nests this one (tc.yaml). */
+static struct ynl_attr *find_selector(struct ynl_spec *spec, struct ynl_attr_set *set,
+				      const char *name, int depth)
+{
+	struct ynl_attr *found = find_attr(set, name);
+
+	for (int s = 0; !found && depth < 4 && s < spec->nr_sets; s++) {
+		struct ynl_attr_set *outer = &spec->sets[s];
+
+		if (outer->subset_of)
+			continue;
+		for (int i = 0; !found && i < outer->nr_attrs; i++)
+			if (outer->attrs[i].nested == set && outer != set)
+				found = find_selector(spec, outer, name, depth + 1);
+	}
+	return found;
+}
+
+static void resolve_sub_message_attrs(struct ynl_parser *p, yaml_node_t *sets)
+{
+	struct ynl_spec *spec = p->spec;
+
+	for (int s = 0; s < spec->nr_sets; s++) {
+		struct ynl_attr_set *set = &spec->sets[s];
+		yaml_node_t *attrs;
+
+		if (set->subset_of)
+			continue;
+		attrs = get(p, seq_item(p, sets, s), "attributes");
+		for (int i = 0; i < set->nr_attrs; i++) {
+			yaml_node_t *item = seq_item(p, attrs, i), *v;
+			struct ynl_attr *attr = &set->attrs[i];
+
+			if ((v = get(p, item, "sub-message"))) {
+				const char *name = get_str(p, v, "sub-message");
+
+				attr->sub_message = find_submsg(spec, name);
+				if (!attr->sub_message)
+					fail_at(p, v, "sub-message refers to undefined sub-message '%s'",
+						name);
+			}
+			if ((v = get(p, item, "selector"))) {
+				const char *name = get_str(p, v, "selector");
+
+				attr->selector = find_selector(spec, set, name, 0);
+				if (!attr->selector)
+					fail_at(p, v, "selector refers to undefined attribute '%s' in set "
+						"'%s'", name, set->name);
+			}
+		}
+	}
+}
+
+/* -- operations -------------------------------------------------------------------------- */
+
+static void parse_msg(struct ynl_parser *p, struct ynl_op *op, struct ynl_msg *msg,
+		      yaml_node_t *map, const char *what)
+{
+	static const struct ynl_key keys[] = { KEY("attributes"), KEY_L("value"), KEYS_END };
+	yaml_node_t *list, *v;
+	int n = 0;
+
+	check_keys(p, map, keys, what);
+	msg->present = true;
+	if ((v = get(p, map, "value"))) {
+		int64_t value = get_int(p, v, "value");
+
+		if (value < 0 || value > 0xffff)
+			fail_at(p, v, "message value %" PRId64 " is outside 0..65535", value);
+		msg->has_value = true;
+		msg->value = (uint32_t)value;
+	}
+	list = get(p, map, "attributes");
+	if (!list)
+		return;
+	if (is_null(list))
+		return;
+	expect_type(p, list, YAML_SEQUENCE_NODE, "attributes");
+	if (!op->set)
+		fail_at(p, list, "operation '%s' lists attributes but has no attribute-set",
+			op->name);
+	msg->attrs = zalloc(p, sizeof(*msg->attrs) * (size_t)(seq_len(list) + 1));
+	for (int i = 0; i < seq_len(list); i++) {
+		yaml_node_t *item = seq_item(p, list, i);
+		const char *name = get_str(p, item, "attribute");
+
+		struct ynl_def *hdr = op->fixed_header ? op->fixed_header : p->spec->fixed_header;
+		struct ynl_attr *attr = find_attr(op->set, name);
+		bool in_hdr = false;
+
+		for (int m = 0; hdr && !attr && m < hdr->nr_members; m++)
+			in_hdr |= !strcmp(hdr->members[m].name, name);
+		if (in_hdr)
+			continue;	/* a fixed-header field (rt-*.yaml list them too) */
+		if (!attr) {
+			/* nftables.yaml (6.12) lists 'name' for rule-attrs, which has none. */
+			warn_at(p, item, "operation '%s' lists '%s', which set '%s' does not have; "
+				"ignored", op->name, name, op->set->name);
+			continue;
+		}
+		for (int j = 0; j < n && attr; j++) {
+			if (msg->attrs[j] != attr)
+				continue;
+			/* rt_link.yaml (6.12) lists 'group' twice for newlink. */
+			warn_at(p, item, "attribute '%s' listed twice in operation '%s'", name,
+				op->name);
+			attr = NULL;
+		}
+		if (attr)
+			msg->attrs[n++] = attr;
+	}
+	msg->nr_attrs = n;
+}
+
+static void parse_mode(struct ynl_parser *p, struct ynl_op *op, struct ynl_op_mode *mode,
+		       yaml_node_t *map, const char *what)
+{
+	static const struct ynl_key keys[] = {
+		KEY("request"), KEY("reply"), KEY("pre"), KEY("post"), KEYS_END
+	};
+	yaml_node_t *v;
+
+	check_keys(p, map, keys, what);
+	mode->present = true;
+	if ((v = get(p, map, "request")))
+		parse_msg(p, op, &mode->request, v, "request");
+	if ((v = get(p, map, "reply")))
+		parse_msg(p, op, &mode->reply, v, "reply");
+	mode->pre = opt_str(p, map, "pre", "pre");
+	mode->post = opt_str(p, map, "post", "post");
+}
+
+static unsigned int parse_word_list(struct ynl_parser *p, yaml_node_t *list, const char *what,
+				    const char *const *words, const enum ynl_proto *min_proto)
+{
+	unsigned int bits = 0;
+
+	expect_type(p, list, YAML_SEQUENCE_NODE, what);
+	for (int i = 0; i < seq_len(list); i++) {
+		yaml_node_t *item = seq_item(p, list, i);
+		const char *word = get_str(p, item, what);
+		int w;
+
+		for (w = 0; words[w]; w++)
+			if (!strcmp(words[w], word))
+				break;
+		if (!words[w] || min_proto[w] > p->spec->proto)
+			fail_at(p, item, "unknown %s '%s'", what, word);
+		bits |= 1U << w;
+	}
+	return bits;
+}
+
+static void parse_op(struct ynl_parser *p, struct ynl_op *op, yaml_node_t *map)
+{
+	static const struct ynl_key keys[] = {
+		REQ("name"), REQ("doc"), KEY("value"), KEY("attribute-set"), KEY("flags"),
+		KEY("dont-validate"), KEY("do"), KEY("dump"), KEY("notify"), KEY("event"),
+		KEY("mcgrp"), KEY_L("fixed-header"), KEY("config-cond"), KEYS_END
+	};
+	static const char *const flag_words[] = { "admin-perm", "uns-admin-perm", NULL };
+	static const enum ynl_proto flag_min[] = { YNL_PROTO_GENETLINK,
+						   YNL_PROTO_GENETLINK_LEGACY };
+	static const char *const dv_words[] = { "strict", "dump", "dump-strict", NULL };
+	static const enum ynl_proto dv_min[] = { 0, 0, 0 };
+	yaml_node_t *v;
+
+	check_keys(p, map, keys, "operation");
+	op->loc.line = (int)map->start_mark.line + 1;
+	op->loc.col = (int)map->start_mark.column + 1;
+	op->name = get_str(p, get(p, map, "name"), "name");
+	op->doc = get_str_or_null(p, get(p, map, "doc"), "doc");
+	if ((v = get(p, map, "value"))) {
+		int64_t value = get_int(p, v, "value");
+
+		if (value < 0 || value > 255)
+			fail_at(p, v, "operation value %" PRId64 " is outside 0..255", value);
+		op->has_value = true;
+		op->value = (uint32_t)value;
+	}
+	if ((v = get(p, map, "attribute-set")))
+		op->set = ref_set(p, v, "attribute-set");
+	if ((v = get(p, map, "flags")))
+		op->flags = parse_word_list(p, v, "flag", flag_words, flag_min);
+	if ((v = get(p, map, "dont-validate")))
+		op->dont_validate = parse_word_list(p, v, "dont-validate", dv_words, dv_min);
+	if ((v = get(p, map, "fixed-header")))
+		op->fixed_header = ref_def(p, v, "fixed-header", YNL_DEF_STRUCT);
+	if ((v = get(p, map, "do")))
+		parse_mode(p, op, &op->do_, v, "do");
+	if ((v = get(p, map, "dump")))
+		parse_mode(p, op, &op->dump, v, "dump");
+	if ((v = get(p, map, "event"))) {
+		parse_msg(p, op, &op->event, v, "event");
+		op->is_async = true;
+	}
+	op->mcgrp = opt_str(p, map, "mcgrp", "mcgrp");
+	if (get(p, map, "notify"))
+		op->is_async = true;
+	if (get(p, map, "notify") && get(p, map, "event"))
+		fail_at(p, get_key_node(p, map, "event"), "operation '%s' has both notify and event",
+			op->name);
+}
+
+/* nlspec.py _dictify_ops_unified()/_dictify_ops_directional(). */
+static void number_ops(struct ynl_parser *p, yaml_node_t *list)
+{
+	struct ynl_spec *spec = p->spec;
+	int64_t req = 1, rsp = 1;
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		struct ynl_op *op = &spec->ops[i];
+		yaml_node_t *map = seq_item(p, list, i);
+
+		if (!spec->directional) {
+			/*
+			 * Legacy families (devlink.yaml) give per-message values instead of an op
+			 * value: the request's becomes the command id and the count goes on from
+			 * it, so the ids match the family's hand-written uapi.
+			 */
+			struct ynl_op_mode *mode = op->do_.present ? &op->do_ :
+						   op->dump.present ? &op->dump : NULL;
+
+			if (op->has_value)
+				req = op->value;
+			else if (mode && mode->request.has_value)
+				req = mode->request.value;
+			op->has_req_value = op->has_rsp_value = true;
+			op->req_value = op->rsp_value = (uint32_t)req;
+			if (mode && mode->reply.has_value)
+				op->rsp_value = mode->reply.value;
+			req++;
+			continue;
+		}
+		if (op->is_async) {
+			if (op->has_value)
+				rsp = op->value;
+			op->has_rsp_value = true;
+			op->rsp_value = (uint32_t)rsp;
+			rsp++;
+		} else if (op->do_.present || op->dump.present) {
+			struct ynl_op_mode *mode = op->do_.present ? &op->do_ : &op->dump;
+
+			if (mode->request.has_value)
+				req = mode->request.value;
+			if (mode->reply.has_value)
+				rsp = mode->reply.value;
+			op->has_req_value = true;
+			op->req_value = (uint32_t)req;
+			req++;
+			if (mode->reply.present) {
+				op->has_rsp_value = true;
+				op->rsp_value = (uint32_t)rsp;
+				rsp++;
+			}
+		} else {
+			fail_at(p, map, "directional operation '%s' needs do, dump, notify or event",
+				op->name);
+		}
+	}
+}
+
+static void check_op_values(struct ynl_parser *p, yaml_node_t *list)
+{
+	struct ynl_spec *spec = p->spec;
+	bool separate_ntf = spec->async_prefix != NULL;
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		struct ynl_op *op = &spec->ops[i];
+
+		for (int j = 0; j < i; j++) {
+			struct ynl_op *other = &spec->ops[j];
+			bool clash;
+
+			if (spec->directional) {
+				/* Replies may share an id (nftables getrule/getrule-reset). */
+				clash = op->has_req_value && other->has_req_value &&
+					op->req_value == other->req_value;
+			} else {
+				/* A separate notification enum has its own values. */
+				clash = op->req_value == other->req_value &&
+					(!separate_ntf || op->is_async == other->is_async);
+			}
+			if (clash)
+				fail_at(p, seq_item(p, list, i),
+					"duplicate value for operation '%s' (already '%s')", op->name,
+					other->name);
+		}
+	}
+}
+
+static struct ynl_op *find_op(struct ynl_spec *spec, const char *name)
+{
+	for (int i = 0; i < spec->nr_ops; i++)
+		if (!strcmp(spec->ops[i].name, name))
+			return &spec->ops[i];
+	return NULL;
+}
+
+static void parse_operations(struct ynl_parser *p, yaml_node_t *map)
+{
+	static const struct ynl_key keys[] = {
+		REQ("list"), KEY("enum-model"), KEY("name-prefix"), KEY("enum-name"),
+		KEY("async-prefix"), KEY("async-enum"), KEY_L("fixed-header"), KEYS_END
+	};
+	struct ynl_spec *spec = p->spec;
+	yaml_node_t *list, *v;
+
+	check_keys(p, map, keys, "operations");
+	if ((v = get(p, map, "enum-model"))) {
+		const char *model = get_str(p, v, "enum-model");
+
+		if (!strcmp(model, "directional")) {
+			if (spec->proto < YNL_PROTO_GENETLINK_LEGACY)
+				fail_at(p, v, "enum-model 'directional' needs protocol genetlink-legacy "
+					"or later");
+			spec->directional = true;
+		} else if (strcmp(model, "unified")) {
+			fail_at(p, v, "enum-model must be unified or directional, not '%s'", model);
+		}
+	}
+	spec->ops_name_prefix = opt_str(p, map, "name-prefix", "name-prefix");
+	if ((v = get(p, map, "enum-name"))) {
+		spec->ops_has_enum_name = true;
+		spec->ops_enum_name = get_str_or_null(p, v, "enum-name");
+	}
+	spec->async_prefix = opt_str(p, map, "async-prefix", "async-prefix");
+	if ((v = get(p, map, "async-enum"))) {
+		spec->has_async_enum = true;
+		spec->async_enum = get_str_or_null(p, v, "async-enum");
+	}
+	if ((v = get(p, map, "fixed-header")))
+		spec->fixed_header = ref_def(p, v, "fixed-header", YNL_DEF_STRUCT);
+	list = get(p, map, "list");
+	expect_type(p, list, YAML_SEQUENCE_NODE, "list");
+	spec->nr_ops = seq_len(list);
+	spec->ops = zalloc(p, sizeof(*spec->ops) * (size_t)(spec->nr_ops + 1));
+	for (int i = 0; i < spec->nr_ops; i++) {
+		yaml_node_t *item = seq_item(p, list, i);
+
+		parse_op(p, &spec->ops[i], item);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(spec->ops[j].name, spec->ops[i].name))
+				fail_at(p, item, "duplicate operation '%s'", spec->ops[i].name);
+	}
+	for (int i = 0; i < spec->nr_ops; i++) {
+		yaml_node_t *item = seq_item(p, list, i);
+
+		if ((v = get(p, item, "notify"))) {
+			const char *name = get_str(p, v, "notify");
+
+			spec->ops[i].notify = find_op(spec, name);
+			if (!spec->ops[i].notify)
+				fail_at(p, v, "notify refers to undefined operation '%s'", name);
+			if (!spec->ops[i].notify->do_.reply.present &&
+			    !spec->ops[i].notify->dump.reply.present)
+				fail_at(p, v, "notify target '%s' has no reply to reuse", name);
+			if (!spec->ops[i].set)
+				spec->ops[i].set = spec->ops[i].notify->set;
+		}
+	}
+	number_ops(p, list);
+	check_op_values(p, list);
+}
+
+static void parse_mcgrps(struct ynl_parser *p, yaml_node_t *map)
+{
+	static const struct ynl_key keys[] = { REQ("list"), KEYS_END };
+	static const struct ynl_key gkeys[] = {
+		REQ("name"), KEY_C("c-define-name"), KEY("flags"), KEY_R("value"), KEYS_END
+	};
+	struct ynl_spec *spec = p->spec;
+	yaml_node_t *list;
+
+	check_keys(p, map, keys, "mcast-groups");
+	list = get(p, map, "list");
+	expect_type(p, list, YAML_SEQUENCE_NODE, "list");
+	spec->nr_mcgrps = seq_len(list);
+	spec->mcgrps = zalloc(p, sizeof(*spec->mcgrps) * (size_t)(spec->nr_mcgrps + 1));
+	for (int i = 0; i < spec->nr_mcgrps; i++) {
+		yaml_node_t *item = seq_item(p, list, i), *v;
+		struct ynl_mcgrp *grp = &spec->mcgrps[i];
+
+		check_keys(p, item, gkeys, "mcast group");
+		grp->name = get_str(p, get(p, item, "name"), "name");
+		for (int j = 0; j < i; j++)
+			if (!strcmp(spec->mcgrps[j].name, grp->name))
+				fail_at(p, item, "duplicate mcast group '%s'", grp->name);
+		grp->c_define_name = opt_str(p, item, "c-define-name", "c-define-name");
+		if ((v = get(p, item, "value"))) {
+			grp->has_value = true;
+			grp->value = (uint32_t)get_int(p, v, "value");
+		}
+		grp->define = grp->c_define_name ? c_case(p, grp->c_define_name, true) :
+			      c_case(p, xprintf(p, "%s-mcgrp-%s", spec->ident, grp->name), true);
+	}
+}
+
+/* -- names ------------------------------------------------------------------------------- */
+
+static bool is_c_keyword(const char *name)
+{
+	static const char *const kw[] = {
+		"auto", "bool", "break", "case", "char", "const", "continue", "default", "do",
+		"double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int",
+		"long", "register", "return", "short", "signed", "sizeof", "static", "struct",
+		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", NULL
+	};
+
+	for (int i = 0; kw[i]; i++)
+		if (!strcmp(kw[i], name))
+			return true;
+	return false;
+}
+
+static void compute_names(struct ynl_parser *p)
+{
+	struct ynl_spec *spec = p->spec;
+
+	spec->ident = xprintf(p, "%s", spec->name);
+	for (char *c = (char *)spec->ident; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	spec->c_name = c_case(p, spec->ident, false);
+	spec->fam_key = c_case(p, spec->c_family_name ? spec->c_family_name :
+			       xprintf(p, "%s_FAMILY_NAME", spec->name), true);
+	spec->ver_key = c_case(p, spec->c_version_name ? spec->c_version_name :
+			       xprintf(p, "%s_FAMILY_VERSION", spec->name), true);
+	spec->uapi_header = spec->uapi_header_key ? spec->uapi_header_key :
+			    xprintf(p, "linux/%s.h", spec->ident);
+	{
+		size_t len = strlen(spec->uapi_header);
+
+		if (!strncmp(spec->uapi_header, "linux/", 6) && len > 8 &&
+		    !strcmp(spec->uapi_header + len - 2, ".h"))
+			spec->uapi_header_name = xprintf(p, "%.*s", (int)(len - 8),
+							 spec->uapi_header + 6);
+		else
+			spec->uapi_header_name = spec->ident;
+	}
+	spec->op_prefix = c_case(p, spec->ops_name_prefix ? spec->ops_name_prefix :
+				 xprintf(p, "%s-cmd-", spec->name), true);
+	spec->async_op_prefix = spec->async_prefix ? c_case(p, spec->async_prefix, true) :
+				spec->op_prefix;
+
+	for (int s = 0; s < spec->nr_sets; s++) {
+		struct ynl_attr_set *set = &spec->sets[s];
+
+		set->c_name = c_case(p, set->name, false);
+		if (is_c_keyword(set->c_name))
+			set->c_name = xprintf(p, "%s_", set->c_name);
+		if (!strcmp(set->c_name, spec->c_name))
+			set->c_name = "";
+		set->render_name = *set->c_name ? xprintf(p, "%s_%s", spec->c_name, set->c_name) :
+				   spec->c_name;
+	}
+	for (int s = 0; s < spec->nr_sets; s++) {
+		struct ynl_attr_set *set = &spec->sets[s];
+		struct ynl_attr_set *base = set->subset_of ? set->subset_of : set;
+		const char *pfx;
+
+		if (base->name_prefix_key)
+			pfx = base->name_prefix_key;
+		else if (!strcmp(base->name, spec->name))
+			pfx = xprintf(p, "%s-a-", spec->ident);
+		else
+			pfx = xprintf(p, "%s-a-%s-", spec->ident, base->name);
+		set->prefix = c_case(p, pfx, true);
+		set->max_name = c_case(p, base->attr_max_name_key ? base->attr_max_name_key :
+				       xprintf(p, "%smax", set->prefix), true);
+		set->cnt_name = c_case(p, base->attr_cnt_name_key ? base->attr_cnt_name_key :
+				       xprintf(p, "__%smax", set->prefix), true);
+		if (set->subset_of)
+			set->max_value = set->subset_of->max_value;
+	}
+	for (int s = 0; s < spec->nr_sets; s++) {
+		struct ynl_attr_set *set = &spec->sets[s];
+
+		if (set->subset_of)
+			continue;
+		for (int i = 0; i < set->nr_attrs; i++) {
+			struct ynl_attr *attr = &set->attrs[i];
+
+			attr->enum_name = c_case(p, xprintf(p, "%s%s", attr->name_prefix ?
+					attr->name_prefix : set->prefix, attr->name), true);
+			attr->c_name = c_case(p, attr->name, false);
+			if (isdigit((unsigned char)attr->c_name[0]))	/* rt_link's 6rd-prefix */
+				attr->c_name = xprintf(p, "_%s", attr->c_name);
+			if (is_c_keyword(attr->c_name))
+				attr->c_name = xprintf(p, "%s_", attr->c_name);
+		}
+	}
+	for (int i = 0; i < spec->nr_ops; i++) {
+		struct ynl_op *op = &spec->ops[i];
+
+		op->c_name = c_case(p, op->name, false);
+		op->enum_name = c_case(p, xprintf(p, "%s%s", op->is_async ? spec->async_op_prefix :
+						  spec->op_prefix, op->name), true);
+		if (spec->directional && !op->is_async)
+			op->rsp_enum_name = xprintf(p, "%s_REPLY", op->enum_name);
+		else
+			op->rsp_enum_name = op->enum_name;
+	}
+}
+
+/* -- root -------------------------------------------------------------------------------- */
+
+static void parse_root(struct ynl_parser *p, yaml_node_t *root)
+{
+	static const struct ynl_key keys[] = {
+		REQ("name"), REQ("doc"), REQ("attribute-sets"), REQ("operations"),
+		KEY("protocol"), KEY("uapi-header"), KEY("definitions"), KEY("mcast-groups"),
+		KEY("license"), KEY("kernel-family"),
+		KEY_C("c-family-name"), KEY_C("c-version-name"), KEY_C("max-by-define"),
+		KEY_C("cmd-cnt-name"), KEY_C("cmd-max-name"),
+		KEY_L("version"), KEY_L("kernel-policy"),
+		KEY_R("protonum"), KEY_R("sub-messages"), KEYS_END
+	};
+	struct ynl_spec *spec = p->spec;
+	yaml_node_t *v;
+
+	expect_type(p, root, YAML_MAPPING_NODE, "the spec");
+	/* The protocol decides which keys exist: read it before checking the others. */
+	v = get(p, root, "protocol");
+	spec->proto = YNL_PROTO_GENETLINK;
+	if (v) {
+		const char *proto = get_str(p, v, "protocol");
+		int i;
+
+		for (i = 0; i <= YNL_PROTO_NETLINK_RAW; i++)
+			if (!strcmp(proto, proto_names[i]))
+				break;
+		if (i > YNL_PROTO_NETLINK_RAW)
+			fail_at(p, v, "unknown protocol '%s' (genetlink, genetlink-c, genetlink-legacy "
+				"or netlink-raw)", proto);
+		spec->proto = (enum ynl_proto)i;
+	}
+	check_keys(p, root, keys, "the spec");
+	if (spec->proto == YNL_PROTO_NETLINK_RAW && !get(p, root, "protonum"))
+		fail_at(p, root, "missing required key 'protonum' in a netlink-raw spec");
+	spec->name = get_str(p, get(p, root, "name"), "name");
+	for (const char *c = spec->name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
+			fail_at(p, get(p, root, "name"), "family name '%s' is not an identifier",
+				spec->name);
+	spec->doc = get_str_or_null(p, get(p, root, "doc"), "doc");
+	spec->uapi_header_key = opt_str(p, root, "uapi-header", "uapi-header");
+	spec->c_family_name = opt_str(p, root, "c-family-name", "c-family-name");
+	spec->c_version_name = opt_str(p, root, "c-version-name", "c-version-name");
+	spec->cmd_cnt_name = opt_str(p, root, "cmd-cnt-name", "cmd-cnt-name");
+	spec->cmd_max_name = opt_str(p, root, "cmd-max-name", "cmd-max-name");
+	if ((v = get(p, root, "max-by-define")))
+		spec->max_by_define = get_bool(p, v, "max-by-define");
+	spec->version = 1;
+	if ((v = get(p, root, "version")))
+		spec->version = get_int(p, v, "version");
+	spec->kernel_policy = "split";
+	if ((v = get(p, root, "kernel-policy"))) {
+		spec->kernel_policy = get_str(p, v, "kernel-policy");
+		if (strcmp(spec->kernel_policy, "split") && strcmp(spec->kernel_policy, "per-op") &&
+		    strcmp(spec->kernel_policy, "global"))
+			fail_at(p, v, "kernel-policy must be split, per-op or global, not '%s'",
+				spec->kernel_policy);
+	}
+	if ((v = get(p, root, "protonum"))) {
+		spec->has_protonum = true;
+		spec->protonum = get_int(p, v, "protonum");
+	}
+	if ((v = get(p, root, "kernel-family"))) {
+		static const struct ynl_key kkeys[] = { KEY("headers"), KEY("sock-priv"), KEYS_END };
+		yaml_node_t *hdrs;
+
+		check_keys(p, v, kkeys, "kernel-family");
+		spec->sock_priv = opt_str(p, v, "sock-priv", "sock-priv");
+		if ((hdrs = get(p, v, "headers"))) {
+			expect_type(p, hdrs, YAML_SEQUENCE_NODE, "headers");
+			spec->nr_kernel_headers = seq_len(hdrs);
+			spec->kernel_headers = zalloc(p, sizeof(char *) *
+						      (size_t)(spec->nr_kernel_headers + 1));
+			for (int i = 0; i < spec->nr_kernel_headers; i++)
+				spec->kernel_headers[i] = get_str(p, seq_item(p, hdrs, i), "header");
+		}
+	}
+	/* The family's identifier is needed for default enum prefixes. */
+	spec->ident = c_case(p, spec->name, false);
+	if ((v = get(p, root, "definitions")))
+		parse_definitions(p, v);
+	parse_sets(p, get(p, root, "attribute-sets"));
+	if ((v = get(p, root, "sub-messages")))
+		parse_submsgs(p, v);
+	resolve_sub_message_attrs(p, get(p, root, "attribute-sets"));
+	parse_operations(p, get(p, root, "operations"));
+	if ((v = get(p, root, "mcast-groups")))
+		parse_mcgrps(p, v);
+	for (int i = 0; i < spec->nr_ops; i++) {
+		struct ynl_op *op = &spec->ops[i];
+		bool found = !op->mcgrp;
+
+		for (int g = 0; g < spec->nr_mcgrps && !found; g++)
+			found = !strcmp(spec->mcgrps[g].name, op->mcgrp);
+		if (!found)
+			fail_at(p, root, "operation '%s' names undefined mcast group '%s'", op->name,
+				op->mcgrp);
+	}
+	compute_names(p);
+}
+
+static int load_document(struct ynl_parser *p, FILE *file)
+{
+	yaml_parser_t parser;
+	int ok;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_file(&parser, file);
+	ok = yaml_parser_load(&parser, &p->doc);
+	if (!ok) {
+		snprintf(p->err, p->err_size, "%s:%zu:%zu: %s%s%s", p->path,
+			 parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			 parser.context ? parser.context : "", parser.context ? ": " : "",
+			 parser.problem ? parser.problem : "YAML syntax error");
+		yaml_parser_delete(&parser);
+		return parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
+	}
+	yaml_parser_delete(&parser);
+	if (!yaml_document_get_root_node(&p->doc)) {
+		snprintf(p->err, p->err_size, "%s:1:1: empty document", p->path);
+		yaml_document_delete(&p->doc);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The one setjmp: every fail_at() below parse_root() lands here. */
+static int parse_protected(struct ynl_parser *p)
+{
+	if (setjmp(p->fail_jump))
+		return -1;
+	parse_root(p, yaml_document_get_root_node(&p->doc));
+	return 0;
+}
+
+struct ynl_spec *ynl_spec_load(const char *path, char *err, size_t err_size, int *errp)
+{
+	struct ynl_parser *p;
+	struct ynl_spec *spec = NULL;
+	struct ynl_arena *arena;
+	FILE *file;
+	int ret;
+
+	*errp = -EINVAL;
+	file = fopen(path, "r");
+	if (!file) {
+		*errp = -errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	arena = ynl_arena_create();
+	p = calloc(1, sizeof(*p));
+	if (!arena || !p)
+		goto oom;
+	spec = ynl_arena_alloc(arena, sizeof(*spec));
+	if (!spec)
+		goto oom;
+	spec->arena = arena;
+	spec->path = ynl_arena_strdup(arena, path);
+	if (!spec->path)
+		goto oom;
+	p->spec = spec;
+	p->path = spec->path;
+	p->err = err;
+	p->err_size = err_size;
+	*errp = load_document(p, file);
+	if (*errp) {
+		spec = NULL;
+		goto out;
+	}
+	ret = parse_protected(p);
+	yaml_document_delete(&p->doc);
+	if (ret) {
+		*errp = strstr(err, "out of memory") ? -ENOMEM : -EINVAL;
+		spec = NULL;
+		goto out;
+	}
+	fclose(file);
+	free(p);
+	*errp = 0;
+	return spec;
+oom:
+	*errp = -ENOMEM;
+	snprintf(err, err_size, "%s: out of memory", path);
+	spec = NULL;
+out:
+	fclose(file);
+	free(p);
+	ynl_arena_destroy(arena);
+	return spec;
+}
+
+void ynl_spec_free(struct ynl_spec *spec)
+{
+	if (spec)
+		ynl_arena_destroy(spec->arena);
+}

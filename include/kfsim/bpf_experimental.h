@@ -540,7 +540,7 @@ struct kfsim_bpf_run_opts {
  * @opts: the options in force
  * @nr_violations: how many rules were broken (all of them counted)
  * @violations: the first KFSIM_BPF_RUN_MAX_REPORTS of them
- * @nr_calls: kfunc calls made (the "instruction" numbers of alloc_insn=)
+ * @nr_calls: kfunc calls made (the "instruction" numbers of alloc_insn=); set at the end
  * @aborted: the run was stopped by KFSIM_BPF_ABORT
  */
 struct kfsim_bpf_run {
@@ -561,6 +561,7 @@ struct kfsim_bpf_run {
  * @name: program name for reports
  * @opts: NULL for the defaults (continue, no callback)
  *
+ * The kernel version in force now is the one the run follows (as a program is verified once).
  * Return: 0, -EINVAL for NULL @run, -EBUSY when a run is already active on this thread.
  */
 int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,

@@ -82,6 +82,8 @@ struct bpf_ref *bpf_check_node_ref(struct bpf_root_decl *decl, void *node, struc
 	u32 off = (u32)((char *)node - (char *)ref->obj);
 	bool found = false;
 
+	if (likely(ref->type == want && (s32)off == want_off))
+		return ref;
 	for (u32 i = 0; i < ref->type->nr_fields; i++)
 		if (ref->type->fields[i].type == kind && ref->type->fields[i].offset == off)
 			found = true;

@@ -211,9 +211,9 @@ static inline struct bpf_tstate *bpf_enter(const char *kfunc)
 
 	ts->nr_calls++;
 	ts->kfunc = kfunc;
-	ts->kver = kfsim_kernel_version();
-	if (ts->run)
-		ts->run->nr_calls = ts->nr_calls;
+	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
+	if (!ts->run)
+		ts->kver = kfsim_kernel_version();
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
 	return ts;
 }

@@ -219,6 +219,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 		run->opts.timeline->dropped = 0;
 	}
 	ts->run = run;
+	ts->kver = kfsim_kernel_version();
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->next_id = 0;
@@ -251,6 +252,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 
 	if (!run || ts->run != run)
 		return -EINVAL;
+	run->nr_calls = ts->nr_calls;
 	run->abort_jmp = NULL; /* exit checks report, they do not jump */
 	if (!run->aborted) {
 		ts->kfunc = NULL;

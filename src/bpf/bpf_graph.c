@@ -49,6 +49,13 @@ struct bpf_root_decl *bpf_check_root(void *root, enum btf_field_type kind)
 		return NULL;
 	}
 	field = bpf_decl_field(decl);
+	if (unlikely(ts->run && ts->run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE)) {
+		bpf_report(-EINVAL,
+			   "tracing programs may run in any context, where taking a "
+			   "bpf_spin_lock could deadlock",
+			   "tracing progs cannot use bpf_{list_head,rb_root} yet");
+		return NULL;
+	}
 	if (field->type != kind) {
 		bpf_report(-EINVAL, "the kfunc needs a root of its own kind at that place",
 			   "%s not found at offset=%u", root_kind_name(kind), field->offset);

@@ -383,6 +383,24 @@ static void test_list_node_of_other_struct(void **state)
 	assert_int_equal(run.nr_violations, 1);
 }
 
+static void test_tracing_prog_cannot_use_roots(void **state)
+{
+	struct kfsim_bpf_run_opts opts = {.prog_type = KFSIM_BPF_PROG_KPROBE};
+
+	assert_int_equal(kfsim_bpf_run_begin(&run, "kprobe", &opts), 0);
+	bpf_spin_lock(&g.glock);
+	assert_null(bpf_list_pop_front(&g.ghead));
+	bpf_spin_unlock(&g.glock);
+	end_expect("tracing progs cannot use bpf_{list_head,rb_root} yet");
+
+	opts.prog_type = KFSIM_BPF_PROG_STRUCT_OPS;
+	assert_int_equal(kfsim_bpf_run_begin(&run, "struct_ops", &opts), 0);
+	bpf_spin_lock(&g.glock);
+	assert_null(bpf_list_pop_front(&g.ghead));
+	bpf_spin_unlock(&g.glock);
+	end_clean();
+}
+
 static void test_wrong_root_kind_and_undeclared(void **state)
 {
 	struct glob undeclared;
@@ -827,6 +845,7 @@ int main(void)
 		ALL(test_node_type_and_field),
 		ALL(test_wrong_root_kind_and_undeclared),
 		ALL(test_list_node_of_other_struct),
+		ALL(test_tracing_prog_cannot_use_roots),
 		ALL(test_drop_rules),
 		ALL(test_drop_non_owning),
 		ALL(test_unreleased_reference),

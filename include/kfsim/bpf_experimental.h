@@ -522,7 +522,7 @@ void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_
  * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).
  */
 enum kfsim_bpf_prog_type {
-	KFSIM_BPF_PROG_SCHED_CLS,  /* tc, the selftests' default; also struct_ops, syscall */
+	KFSIM_BPF_PROG_SCHED_CLS,  /* tc: the selftests' default (any non-tracing type acts alike) */
 	KFSIM_BPF_PROG_STRUCT_OPS, /* sched_ext schedulers */
 	KFSIM_BPF_PROG_KPROBE,
 	KFSIM_BPF_PROG_TRACEPOINT,

@@ -1053,6 +1053,17 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 	}
 	if (bfqd->in_service_queue)
 		__bfq_bfqq_expire(bfqd, bfqd->in_service_queue, BFQQE_BUDGET_TIMEOUT);
+	/*
+	 * A queue that went idle before its finish time sits on an idle tree, holding the
+	 * scheduler's reference until vtime passes it (bfq_forget_idle()).  Time stops here, so
+	 * drop those references now, as the kernel's bfq_exit_queue() does, and after the
+	 * expirations above, which may have put more queues there.  Without this, every queue
+	 * left on an idle tree at exit kept ref 1 forever.
+	 */
+	for (struct blk_list *pos = bfqd->idle_list.next, *n = pos->next; pos != &bfqd->idle_list;
+	     pos = n, n = pos->next)
+		bfq_deactivate_bfqq(bfqd, blk_list_entry(pos, struct bfq_queue, bfqq_list), false,
+				    false);
 	bfq_put_async_queues(bfqd);
 	for (unsigned int a = 0; a < BFQ_MAX_ACTUATORS; a++)
 		WARN_ON_ONCE(bfqd->rq_in_driver[a]);
@@ -1063,6 +1074,10 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 		struct bfq_queue *bfqq = blk_list_entry(bfqd->all_queues.next, struct bfq_queue,
 							all_list);
 
+		/* named one by one: WARN_ON_ONCE() above speaks only once per program */
+		pr_err("bfq: queue of pid %d (%s, actuator %u) freed at exit with ref %d\n",
+		       bfqq->pid, bfq_bfqq_sync(bfqq) ? "sync" : "async", bfqq->actuator_idx,
+		       bfqq->ref);
 		blk_list_del_init(&bfqq->all_list);
 		kfree(bfqq);
 	}

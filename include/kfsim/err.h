@@ -62,7 +62,8 @@ static inline bool IS_ERR_OR_NULL(const void *ptr)
 /** ERR_CAST() - pass an error pointer on as another pointer type. */
 static inline void *ERR_CAST(const void *ptr)
 {
-	return (void *)ptr;
+	/* through uintptr_t: the kernel's cast, without -Wcast-qual noise in users' builds */
+	return (void *)(uintptr_t)ptr;
 }
 
 /** PTR_ERR_OR_ZERO() - PTR_ERR(@ptr) when it is an error, otherwise 0. */

@@ -73,7 +73,11 @@ void kfsim_json_kv_bool(struct kfsim_json *json, const char *key, bool value);
  */
 int kfsim_json_finish(struct kfsim_json *json);
 
-/** kfsim_json_write_escaped() - write @s as a quoted, escaped JSON string to @out. */
+/**
+ * kfsim_json_write_escaped() - write @s as a quoted, escaped JSON string to @out; UTF-8
+ * sequences pass through, each byte that is not part of one becomes U+FFFD, so the output is
+ * always valid JSON text.
+ */
 void kfsim_json_write_escaped(FILE *out, const char *s);
 
 #endif /* KFSIM_JSON_H */

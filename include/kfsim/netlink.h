@@ -901,6 +901,18 @@ int kfsim_nla_policy_put(struct sk_buff *skb, const struct nla_policy *pt, int n
 void kfsim_nla_print(FILE *out, const struct nlattr *head, int len, int maxtype,
 		     const struct nla_policy *policy, const void *base);
 
+struct kfsim_json;
+
+/**
+ * kfsim_nla_print_json() - kfsim_nla_print() as one JSON array value written to @json: an
+ * object per attribute with "offset", "type", "nested_flag", "policy" (the policy type name,
+ * null outside the policy) and "value" (a number for integers of the policy's size, true for a
+ * flag, printable text unquoted, otherwise the hex kfsim_nla_print() shows) or, for nests, "attrs" / "elements";
+ * leftover bytes end the array as {"left_over_bytes": N}.  Never reads past @len.
+ */
+void kfsim_nla_print_json(struct kfsim_json *json, const struct nlattr *head, int len,
+			  int maxtype, const struct nla_policy *policy, const void *base);
+
 /** kfsim_nla_type_name() - "u32", "nul-string" ... for an NLA_* type ("?" if unknown). */
 const char *kfsim_nla_type_name(int type);
 

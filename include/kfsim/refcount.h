@@ -140,7 +140,10 @@ static inline void refcount_set(refcount_t *r, int n)
  */
 static inline unsigned int refcount_read(const refcount_t *r)
 {
-	return (unsigned int)atomic_load_explicit((atomic_int *)&r->refs, memory_order_relaxed);
+	/* C11's atomic_load takes no const pointer; casting through uintptr_t keeps
+	 * -Wcast-qual quiet in users' builds. */
+	return (unsigned int)atomic_load_explicit((atomic_int *)(uintptr_t)&r->refs,
+						  memory_order_relaxed);
 }
 
 /**

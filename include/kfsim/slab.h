@@ -84,7 +84,12 @@ void *kcalloc(size_t n, size_t size, gfp_t flags);
  * Return: the new pointer, or NULL with @p untouched on failure.
  */
 void *krealloc(const void *p, size_t new_size, gfp_t flags);
-/** kvmalloc() - like kmalloc() but without the KMALLOC_MAX_SIZE cap (vmalloc fallback). */
+/**
+ * kvmalloc() - like kmalloc() but without the KMALLOC_MAX_SIZE cap (vmalloc fallback)
+ *
+ * Return: as kmalloc(); from Linux 5.15 on, NULL for a size above INT_MAX, with a one-time
+ * WARN unless __GFP_NOWARN (earlier kernels try to allocate it).
+ */
 void *kvmalloc(size_t size, gfp_t flags);
 /** kvzalloc() - kvmalloc() with __GFP_ZERO. */
 void *kvzalloc(size_t size, gfp_t flags);

@@ -55,7 +55,12 @@ struct kfsim_plot {
  */
 int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out);
 
-/** kfsim_plot_svg_save() - kfsim_plot_svg_write() to a new file at @path (removed on error). */
+/**
+ * kfsim_plot_svg_save() - kfsim_plot_svg_write() to a new file at @path
+ *
+ * Return: as kfsim_plot_svg_write(), or the -errno of opening @path.  On a write error a
+ * regular file is removed again; anything else at @path (a device, a FIFO) is left alone.
+ */
 int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path);
 
 #endif /* KFSIM_SVG_PLOT_H */

@@ -19,11 +19,16 @@
 #include <kfsim/json.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_demo.h>
+#include <kfsim/plca.h>
 #include "cli.h"
 
 #define NL_MAX_MSG 4096
 
-/* The families kfsim's in-process kernel carries besides nlctrl; parts add theirs here. */
+/*
+ * The families kfsim's in-process kernel carries besides nlctrl and ethtool; parts add theirs
+ * here.  The kernel is the one of an (empty) PLCA namespace, which registers the ethtool
+ * family with its PLCA operations itself.
+ */
 static int (*const builtin_families[])(struct kfsim_nl_kernel *k) = {
 	kfsim_nl_demo_register,
 };
@@ -42,29 +47,31 @@ static void nl_help(void)
 	       "           its attributes, or the extack error with a caret at the bad attribute.\n"
 	       "           HEX is either a whole message (nlmsghdr first) or only the attributes\n"
 	       "           after the genetlink header; spaces and 0x prefixes are ignored\n\n"
-	       "  --family NAME  nlctrl, %s (in-process), or any family of the running kernel\n"
+	       "  --family NAME  nlctrl, %s, %s (PLCA ops only) in-process, or any family\n"
+	       "                 of the running kernel\n"
 	       "  --op CMD       the command number (policy: default all)\n"
 	       "  --dump         decode against the op's dump policy instead of its do policy\n"
 	       "  --kernel       ask the running kernel instead of kfsim's (policy only)\n"
 	       "  --json         one JSON document on stdout\n",
-	       KFSIM_DEMO_FAMILY_NAME);
+	       KFSIM_DEMO_FAMILY_NAME, ETHTOOL_GENL_NAME);
 }
 
-static struct kfsim_nl_kernel *sim_kernel(void)
+/* The in-process kernel lives in @net; free it with kfsim_plca_net_destroy(). */
+static struct kfsim_plca_net *sim_net(void)
 {
-	struct kfsim_nl_kernel *k = kfsim_nl_kernel_create();
+	struct kfsim_plca_net *net = kfsim_plca_net_create();
 
-	if (IS_ERR(k))
-		return k;
+	if (!net)
+		return ERR_PTR(-ENOMEM);
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_families); i++) {
-		int err = builtin_families[i](k);
+		int err = builtin_families[i](kfsim_plca_net_kernel(net));
 
 		if (err) {
-			kfsim_nl_kernel_destroy(k);
+			kfsim_plca_net_destroy(net);
 			return ERR_PTR(err);
 		}
 	}
-	return k;
+	return net;
 }
 
 static void policy_text(const char *family, const struct kfsim_nl_policy_dump *d)
@@ -159,7 +166,7 @@ static void policy_json(const char *family, bool kernel, const struct kfsim_nl_p
 
 static int do_policy(const char *family, long op, bool kernel, bool json)
 {
-	struct kfsim_nl_kernel *k = NULL;
+	struct kfsim_plca_net *net = NULL;
 	struct kfsim_nl_client *c;
 	struct kfsim_nl_policy_dump *dump = malloc(sizeof(*dump));
 	struct kfsim_nl_error err;
@@ -171,13 +178,15 @@ static int do_policy(const char *family, long op, bool kernel, bool json)
 	if (kernel) {
 		c = kfsim_nl_client_open_kernel();
 	} else {
-		k = sim_kernel();
-		c = IS_ERR(k) ? ERR_CAST(k) : kfsim_nl_client_open_sim(k, &KFSIM_NL_CRED_ROOT);
+		net = sim_net();
+		c = IS_ERR(net) ? ERR_CAST(net)
+				: kfsim_nl_client_open_sim(kfsim_plca_net_kernel(net),
+							   &KFSIM_NL_CRED_ROOT);
 	}
 	if (IS_ERR(c)) {
 		free(dump);
-		if (!IS_ERR_OR_NULL(k))
-			kfsim_nl_kernel_destroy(k);
+		if (!IS_ERR_OR_NULL(net))
+			kfsim_plca_net_destroy(net);
 		return kfsim_cli_fail("nl", (int)PTR_ERR(c), "cannot open a netlink socket%s",
 				      kernel ? " to the running kernel" : "");
 	}
@@ -202,8 +211,7 @@ static int do_policy(const char *family, long op, bool kernel, bool json)
 	}
 	free(dump);
 	kfsim_nl_client_close(c);
-	if (k)
-		kfsim_nl_kernel_destroy(k);
+	kfsim_plca_net_destroy(net);
 	return ret;
 }
 
@@ -242,7 +250,7 @@ static int parse_hex(int argc, char **argv, u8 *buf, size_t size)
 
 static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int argc, char **argv)
 {
-	struct kfsim_nl_kernel *k;
+	struct kfsim_plca_net *net;
 	const struct genl_family *family;
 	struct netlink_ext_ack extack = {0};
 	struct genl_split_ops op;
@@ -266,13 +274,13 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 			"invalid HEX argument: expected pairs of hex digits (at most %d bytes)",
 			NL_MAX_MSG);
 	}
-	k = sim_kernel();
-	if (IS_ERR(k)) {
+	net = sim_net();
+	if (IS_ERR(net)) {
 		free(raw);
 		free(msg);
-		return kfsim_cli_fail("nl", (int)PTR_ERR(k), "cannot create the in-process kernel");
+		return kfsim_cli_fail("nl", (int)PTR_ERR(net), "cannot create the in-process kernel");
 	}
-	family = kfsim_genl_find_family(k, family_name);
+	family = kfsim_genl_find_family(kfsim_plca_net_kernel(net), family_name);
 	if (!family) {
 		ret = kfsim_cli_fail("nl", -ENOENT, "no family '%s' in kfsim's in-process kernel",
 				     family_name);
@@ -286,7 +294,17 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	hdrlen = GENL_HDRLEN + family->hdrsize;
 	nlh = (struct nlmsghdr *)msg;
 	if (len >= NLMSG_HDRLEN && ((struct nlmsghdr *)raw)->nlmsg_len == (u32)len) {
-		memcpy(msg, raw, len); /* a whole message */
+		const struct genlmsghdr *g = nlmsg_data((struct nlmsghdr *)raw);
+
+		/* a whole message: the kernel would dispatch on its own command, not on --op */
+		if ((size_t)len >= NLMSG_HDRLEN + GENL_HDRLEN && g->cmd != cmd) {
+			ret = kfsim_cli_usage("nl",
+					      "invalid value '%u' for --op: the message's genetlink "
+					      "command is %u",
+					      cmd, g->cmd);
+			goto out;
+		}
+		memcpy(msg, raw, len);
 	} else {
 		memset(msg, 0, NLMSG_HDRLEN + hdrlen);
 		nlh->nlmsg_len = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen) + len;
@@ -297,6 +315,10 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen), raw, len);
 	}
 	tb = calloc(op.maxattr + 1, sizeof(*tb));
+	if (!tb) {
+		ret = kfsim_cli_fail("nl", -ENOMEM, "no memory");
+		goto out;
+	}
 	ret = __nlmsg_parse(
 		nlh, hdrlen, tb, op.maxattr, op.policy,
 		(op.validate & (dump ? GENL_DONT_VALIDATE_DUMP_STRICT : GENL_DONT_VALIDATE_STRICT))
@@ -319,6 +341,11 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 			kfsim_json_kv_string(&j, "message", extack._msg);
 		if (offs >= 0)
 			kfsim_json_kv_int(&j, "offset", offs);
+		if (!ret) {
+			kfsim_json_key(&j, "attrs");
+			kfsim_nla_print_json(&j, nlmsg_attrdata(nlh, hdrlen),
+					     nlmsg_attrlen(nlh, hdrlen), op.maxattr, op.policy, nlh);
+		}
 		kfsim_json_object_end(&j);
 		kfsim_json_finish(&j);
 	} else {
@@ -347,7 +374,7 @@ out:
 	free(tb);
 	free(raw);
 	free(msg);
-	kfsim_nl_kernel_destroy(k);
+	kfsim_plca_net_destroy(net);
 	return ret;
 }
 

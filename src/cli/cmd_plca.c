@@ -261,6 +261,10 @@ static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
 			if (!sweep)
 				return kfsim_cli_usage(CMD, "%s is an option of 'plca sweep'",
 						       opt == 'c' ? "--csv" : "--svg-prefix");
+			if (!*optarg)
+				return kfsim_cli_usage(CMD, "invalid value '' for %s: expected a %s",
+						       opt == 'c' ? "--csv" : "--svg-prefix",
+						       opt == 'c' ? "file name" : "file name prefix");
 			if (opt == 'c')
 				o->csv = optarg;
 			else

@@ -69,6 +69,7 @@ static int print_json(const struct kfsim_refcount_demo_step *steps, size_t n)
 {
 	struct kfsim_json json;
 	char kver[16];
+	int ret;
 
 	kfsim_json_init(&json, stdout, true);
 	kfsim_json_object_begin(&json);
@@ -100,7 +101,10 @@ static int print_json(const struct kfsim_refcount_demo_step *steps, size_t n)
 	}
 	kfsim_json_array_end(&json);
 	kfsim_json_object_end(&json);
-	return kfsim_json_finish(&json) ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
+	ret = kfsim_json_finish(&json);
+	if (ret)
+		return kfsim_cli_fail("refcount", ret, "cannot write the JSON document");
+	return KFSIM_EXIT_OK;
 }
 
 static int refcount_demo(int argc, char **argv)

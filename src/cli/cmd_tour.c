@@ -31,6 +31,7 @@ static void tour_help(void)
 
 static int make_dirs(const char *path)
 {
+	struct stat st;
 	char buf[4096];
 	size_t len = strlen(path);
 
@@ -47,7 +48,10 @@ static int make_dirs(const char *path)
 	}
 	if (mkdir(buf, 0755) && errno != EEXIST)
 		return -errno;
-	return 0;
+	/* EEXIST also covers a regular file of that name: every step would fail on it */
+	if (stat(buf, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 static void print_dmesg(FILE *out, u64 since)

@@ -5,6 +5,7 @@
  * The global options set up the kernel environment (boot parameters, kernel version) before the
  * command runs, so every command sees the same environment a part's library user would set up.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,7 +87,8 @@ static int apply_globals(int argc, char **argv, int *first_cmd)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The program without the final stdout check; *@cmd names the command that ran, if any. */
+static int run(int argc, char **argv, const char **cmd)
 {
 	int cmd_index = 1, ret;
 
@@ -116,8 +118,32 @@ int main(int argc, char **argv)
 	if (argv[cmd_index][0] == '-')
 		return kfsim_cli_usage(NULL, "unknown option '%s' (see 'kfsim --help')", argv[cmd_index]);
 	for (size_t i = 0; i < ARRAY_SIZE(kfsim_cli_commands); i++) {
-		if (!strcmp(argv[cmd_index], kfsim_cli_commands[i]->name))
+		if (!strcmp(argv[cmd_index], kfsim_cli_commands[i]->name)) {
+			*cmd = kfsim_cli_commands[i]->name;
 			return kfsim_cli_commands[i]->run(argc - cmd_index, argv + cmd_index);
+		}
 	}
 	return kfsim_cli_usage(NULL, "unknown command '%s' (see 'kfsim --help')", argv[cmd_index]);
+}
+
+/*
+ * Output that never arrived is a failure: "kfsim tour --json > /dev/full" must not exit 0.
+ * stdio reports a full disk or a closed pipe only at the flush, so flush here and check.
+ */
+static int check_stdout(const char *cmd, int ret)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	if (ret == KFSIM_EXIT_OK)
+		ret = kfsim_cli_fail(cmd, errno ? -errno : -EIO, "cannot write standard output");
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = NULL;
+	int ret = run(argc, argv, &cmd);
+
+	return check_stdout(cmd, ret);
 }

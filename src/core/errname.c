@@ -24,7 +24,8 @@ static const char *const errnames[] = {
 
 const char *kfsim_errname(int err)
 {
-	unsigned int nr = err < 0 ? (unsigned int)-err : (unsigned int)err;
+	/* negated as unsigned: -INT_MIN overflows, and the compiler may then index with it */
+	unsigned int nr = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
 
 	if (nr < ARRAY_SIZE(errnames) && errnames[nr])
 		return errnames[nr];

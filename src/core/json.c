@@ -89,6 +89,42 @@ void kfsim_json_array_end(struct kfsim_json *json)
 	json_close(json, ']', false);
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at @s (1 to 4 bytes; RFC 3629: no overlongs, no
+ * surrogates, nothing past U+10FFFF), or 0.  JSON text must be UTF-8, and names that reach
+ * kfsim from outside (a device name, a path) can be any bytes.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int len;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
 void kfsim_json_write_escaped(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -104,10 +140,20 @@ void kfsim_json_write_escaped(FILE *out, const char *s)
 		case '\b': fputs("\\b", out); break;
 		case '\f': fputs("\\f", out); break;
 		default:
-			if (c < 0x20)
+			if (c < 0x20) {
 				fprintf(out, "\\u%04x", c);
-			else
+			} else if (c < 0x80) {
 				fputc(c, out);
+			} else {
+				int len = utf8_len((const unsigned char *)s);
+
+				if (!len) {
+					fputs("\\ufffd", out);	/* a byte that is not UTF-8 */
+					break;
+				}
+				fwrite(s, 1, len, out);
+				s += len - 1;
+			}
 		}
 	}
 	fputc('"', out);

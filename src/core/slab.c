@@ -9,6 +9,7 @@
  * so kfree() knows the exact size for jemalloc's sized deallocation (sdallocx) and whom to
  * uncharge, without a lookup.  Counters are process-wide atomics.
  */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
+#include <kfsim/bug.h>
+#include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include "memcg_internal.h"
@@ -139,6 +142,11 @@ void *kcalloc(size_t n, size_t size, gfp_t flags)
 
 void *kvmalloc(size_t size, gfp_t flags)
 {
+	/* Linux 5.15 on (mm/util.c kvmalloc_node()): a size past INT_MAX is a bug, not a request */
+	if (size > INT_MAX && kfsim_kernel_at_least(5, 15)) {
+		WARN_ON_ONCE(!(flags & __GFP_NOWARN));
+		return NULL;
+	}
 	return do_kmalloc(size, flags, SIZE_MAX - sizeof(struct kmalloc_header));
 }
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include <kfsim/json.h>
 #include <kfsim/svg_plot.h>
@@ -199,6 +200,8 @@ int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out)
 int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path)
 {
 	double xlo, xhi, ylo, yhi;
+	struct stat st;
+	bool regular;
 	FILE *out;
 	int ret = plot_check(plot, &xlo, &xhi, &ylo, &yhi);
 
@@ -207,10 +210,12 @@ int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path)
 	out = fopen(path, "w");
 	if (!out)
 		return -errno;
+	/* only a regular file holds a partial picture worth removing (not /dev/full, a FIFO) */
+	regular = !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
 	ret = kfsim_plot_svg_write(plot, out);
 	if (fclose(out) && !ret)
 		ret = -EIO;
-	if (ret)
+	if (ret && regular)
 		remove(path);
 	return ret;
 }

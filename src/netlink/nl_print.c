@@ -6,8 +6,11 @@
  * the first attribute that does not fit, as the kernel's does.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <kfsim/json.h>
 #include "nl_internal.h"
 
 static const char *const nla_type_names[NLA_TYPE_MAX + 1] = {
@@ -40,15 +43,19 @@ const char *kfsim_nla_type_name(int type)
 	return type >= 0 && type <= NLA_TYPE_MAX ? nla_type_names[type] : "?";
 }
 
+/* Printable text, NUL-padded or not, in quotes; anything else in hex. */
 static void print_bytes(FILE *out, const u8 *p, int len)
 {
+	int textlen = 0;
 	bool text = len > 0;
 
+	while (textlen < len && p[textlen])
+		textlen++;
 	for (int i = 0; i < len; i++)
-		if (!isprint(p[i]) && !(p[i] == 0 && i == len - 1))
+		if (i < textlen ? !isprint(p[i]) : p[i] != 0)
 			text = false;
 	if (text) {
-		fprintf(out, "\"%.*s\"", p[len - 1] ? len : len - 1, (const char *)p);
+		fprintf(out, "\"%.*s\"", textlen, (const char *)p);
 		return;
 	}
 	for (int i = 0; i < len && i < 32; i++)
@@ -212,6 +219,134 @@ void kfsim_nla_print(FILE *out, const struct nlattr *head, int len, int maxtype,
 	if (len < 0 || !head)
 		len = 0;
 	print_attrs(out, head, len, maxtype, policy, base ? base : head, 0);
+}
+
+static bool is_integer_type(int type)
+{
+	switch (type) {
+	case NLA_U8: case NLA_U16: case NLA_U32: case NLA_U64: case NLA_MSECS:
+	case NLA_S8: case NLA_S16: case NLA_S32: case NLA_S64:
+	case NLA_BE16: case NLA_BE32: case NLA_UINT: case NLA_SINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The value as print_value() shows it: integers of the policy's size as JSON numbers, a flag as
+ * true, text without the quotes, anything else as the text output's hex string.
+ */
+static void json_value(struct kfsim_json *json, const struct nlattr *nla,
+		       const struct nla_policy *pt)
+{
+	char *text = NULL, *end;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+
+	if (!mem) {
+		kfsim_json_kv_string(json, "value", "?");
+		return;
+	}
+	if (pt)
+		print_value(mem, nla, pt);
+	else
+		print_bytes(mem, nla_data(nla), nla_len(nla));
+	fclose(mem);
+	size = strlen(text);
+	if (size >= 2 && text[0] == '"' && text[size - 1] == '"') {
+		text[size - 1] = '\0';
+		kfsim_json_kv_string(json, "value", text + 1);
+		goto out;
+	}
+	kfsim_json_key(json, "value");
+	errno = 0;
+	if (pt && is_integer_type(pt->type) && text[0] == '-') {
+		long long v = strtoll(text, &end, 10);
+
+		if (!*end && !errno) {
+			kfsim_json_int(json, v);
+			goto out;
+		}
+	} else if (pt && is_integer_type(pt->type) && isdigit((unsigned char)text[0])) {
+		unsigned long long v = strtoull(text, &end, 10);
+
+		if (!*end && !errno) {
+			kfsim_json_uint(json, v);
+			goto out;
+		}
+	} else if (pt && pt->type == NLA_FLAG && !nla_len(nla)) {
+		kfsim_json_bool(json, true);
+		goto out;
+	}
+	kfsim_json_string(json, text);	/* hex, or "value 0x.. selector 0x.." */
+out:
+	free(text);
+}
+
+static void json_attrs(struct kfsim_json *json, const struct nlattr *head, int len, int maxtype,
+		       const struct nla_policy *policy, const void *base, int depth)
+{
+	const struct nlattr *nla;
+	int rem;
+
+	kfsim_json_array_begin(json);
+	nla_for_each_attr(nla, head, len, rem)
+	{
+		int type = nla_type(nla);
+		const struct nla_policy *pt =
+			policy && type > 0 && type <= maxtype ? &policy[type] : NULL;
+
+		kfsim_json_object_begin(json);
+		kfsim_json_kv_int(json, "offset", (const u8 *)nla - (const u8 *)base);
+		kfsim_json_kv_int(json, "type", type);
+		kfsim_json_kv_bool(json, "nested_flag", nla->nla_type & NLA_F_NESTED);
+		kfsim_json_key(json, "policy");
+		if (pt)
+			kfsim_json_string(json, kfsim_nla_type_name(pt->type));
+		else
+			kfsim_json_null(json);
+		if (pt && pt->type == NLA_NESTED && depth < 8) {
+			kfsim_json_key(json, "attrs");
+			json_attrs(json, nla_data(nla), nla_len(nla), pt->len, pt->nested_policy,
+				   base, depth + 1);
+		} else if (pt && pt->type == NLA_NESTED_ARRAY && depth < 8) {
+			const struct nlattr *el;
+			int erem;
+
+			kfsim_json_key(json, "elements");
+			kfsim_json_array_begin(json);
+			nla_for_each_nested(el, nla, erem)
+			{
+				kfsim_json_object_begin(json);
+				kfsim_json_kv_int(json, "offset",
+						  (const u8 *)el - (const u8 *)base);
+				kfsim_json_kv_int(json, "type", nla_type(el));
+				kfsim_json_key(json, "attrs");
+				json_attrs(json, nla_data(el), nla_len(el), pt->len,
+					   pt->nested_policy, base, depth + 2);
+				kfsim_json_object_end(json);
+			}
+			kfsim_json_array_end(json);
+		} else {
+			json_value(json, nla, pt);
+		}
+		kfsim_json_object_end(json);
+	}
+	if (rem > 0) {
+		kfsim_json_object_begin(json);
+		kfsim_json_kv_int(json, "left_over_bytes", rem);
+		kfsim_json_object_end(json);
+	}
+	kfsim_json_array_end(json);
+}
+
+void kfsim_nla_print_json(struct kfsim_json *json, const struct nlattr *head, int len,
+			  int maxtype, const struct nla_policy *policy, const void *base)
+{
+	if (len < 0 || !head)
+		len = 0;
+	json_attrs(json, head, len, maxtype, policy, base ? base : head, 0);
 }
 
 void kfsim_nl_print_caret(FILE *out, const void *buf, size_t len, long offs)

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <kfsim/err.h>
 #include "plca_internal.h"
@@ -161,13 +162,19 @@ struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t e
 {
 	struct line_ctx ctx = { .err = err, .err_size = err_size };
 	struct kfsim_plca_net *net;
+	struct stat st;
 	char line[512];
 	FILE *file;
 	int ret = 0;
 
 	file = fopen(path, "r");
-	if (!file) {
+	if (!file || fstat(fileno(file), &st))
 		ret = -errno;
+	else if (S_ISDIR(st.st_mode))
+		ret = -EISDIR;	/* a directory opens for reading; only the reads fail */
+	if (ret) {
+		if (file)
+			fclose(file);
 		snprintf(err, err_size, "cannot open '%s': %s", path, strerror(-ret));
 		return ERR_PTR(ret);
 	}
@@ -193,6 +200,10 @@ struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t e
 			ret = fail(&ctx, -EINVAL, "unknown keyword '%s' (lines start with 'dev')", word);
 		else
 			ret = parse_dev_line(net, &ctx, rest);
+	}
+	if (!ret && ferror(file)) {
+		ret = -EIO;
+		snprintf(err, err_size, "cannot read '%s'", path);
 	}
 	fclose(file);
 	if (!ret && !net->nr_devs) {

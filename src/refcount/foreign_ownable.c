@@ -268,6 +268,19 @@ void foreign_borrow_end(const struct foreign_ownable_ops *ops, void *foreign)
 	pthread_mutex_unlock(&foreign_table_lock);
 }
 
+/* Whether @entry still has borrows live; warns, as taking ownership or a mutable borrow
+ * then would break Rust's aliasing rules.  Called with foreign_table_lock held. */
+static bool borrows_live(const struct foreign_ownable_ops *ops, void *foreign,
+			 const struct foreign_entry *entry, const char *what)
+{
+	if (!entry->borrows && !entry->mut_borrowed)
+		return false;
+	WARN(1, "foreign_ownable: %s: %s() of %p while %u borrow()%s and %s borrow_mut() are live\n",
+	     ops->name, what, foreign, entry->borrows, entry->borrows == 1 ? "" : "s",
+	     entry->mut_borrowed ? "a" : "no");
+	return true;
+}
+
 void *foreign_borrow_mut(const struct foreign_ownable_ops *ops, void *foreign,
 			 struct foreign_borrow_mut *guard)
 {
@@ -281,11 +294,7 @@ void *foreign_borrow_mut(const struct foreign_ownable_ops *ops, void *foreign,
 	if (atomic_load(&foreign_debug)) {
 		pthread_mutex_lock(&foreign_table_lock);
 		entry = foreign_owned_entry(ops, foreign, "borrow_mut", &err);
-		if (entry && (entry->borrows || entry->mut_borrowed)) {
-			WARN(1, "foreign_ownable: %s: borrow_mut() of %p while %u borrow()%s and %s "
-				"borrow_mut() are live\n",
-			     ops->name, foreign, entry->borrows, entry->borrows == 1 ? "" : "s",
-			     entry->mut_borrowed ? "a" : "no");
+		if (entry && borrows_live(ops, foreign, entry, "borrow_mut")) {
 			entry = NULL;
 			err = -EBUSY;
 		}
@@ -330,11 +339,7 @@ void *foreign_from(const struct foreign_ownable_ops *ops, void *foreign)
 	if (atomic_load(&foreign_debug)) {
 		pthread_mutex_lock(&foreign_table_lock);
 		entry = foreign_owned_entry(ops, foreign, "from_foreign", &err);
-		if (entry && (entry->borrows || entry->mut_borrowed)) {
-			WARN(1, "foreign_ownable: %s: from_foreign() of %p while %u borrow()%s and %s "
-				"borrow_mut() are live\n",
-			     ops->name, foreign, entry->borrows, entry->borrows == 1 ? "" : "s",
-			     entry->mut_borrowed ? "a" : "no");
+		if (entry && borrows_live(ops, foreign, entry, "from_foreign")) {
 			entry = NULL;
 			err = -EBUSY;
 		}

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "support/cli_run.h"
@@ -65,12 +69,41 @@ static void test_bad_command_lines(void **state)
 	assert_usage_error(&r, "no command given");
 	RUN(&r, "tour", "--bogus");
 	assert_usage_error(&r, "kfsim tour: unknown option '--bogus'");
+	RUN(&r, "tour", "--json=1");
+	assert_usage_error(&r, "kfsim tour: option '--json' takes no value");
+	RUN(&r, "tour", "--js=1");
+	assert_usage_error(&r, "kfsim tour: option '--js' takes no value");
 	RUN(&r, "tour", "--out");
 	assert_usage_error(&r, "kfsim tour: option '--out' needs a value");
 	RUN(&r, "tour", "--out", "");
 	assert_usage_error(&r, "invalid value '' for --out");
 	RUN(&r, "tour", "extra");
 	assert_usage_error(&r, "unexpected argument 'extra'");
+}
+
+/* Numbers on the command line: decimal or 0x hex, nothing strtoull()/strtod() let through. */
+static void test_number_values(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "plca", "sim", "--seed", " -1");	/* would wrap to 2^64 - 1 */
+	assert_usage_error(&r, "invalid value ' -1' for --seed: expected an integer from 0 to");
+	RUN(&r, "plca", "sim", "--nodes", "+3");
+	assert_usage_error(&r, "invalid value '+3' for --nodes");
+	RUN(&r, "plca", "sim", "--nodes", "0x");
+	assert_usage_error(&r, "invalid value '0x' for --nodes");
+	RUN(&r, "nl", "policy", "--family", "nlctrl", "--op", " 3");
+	assert_usage_error(&r, "invalid value ' 3' for --op");
+	RUN(&r, "plca", "sim", "--length", " 5");
+	assert_usage_error(&r, "invalid value ' 5' for --length");
+	RUN(&r, "plca", "sim", "--length", "0x10");
+	assert_usage_error(&r, "invalid value '0x10' for --length: expected a number from 0 to 25");
+
+	RUN(&r, "plca", "sim", "--nodes", "010", "--duration", "0x1");	/* ten, not octal */
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "segment: 10 nodes, plca"));
+	assert_non_null(strstr(r.out, " 1 ms,"));
+	cli_result_free(&r);
 }
 
 static void test_no_arguments_prints_help_to_stderr(void **state)
@@ -122,6 +155,66 @@ static void test_tour_runtime_failure_exits_1(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "kfsim tour: -ENOENT: cannot create output directory"));
 	cli_result_free(&r);
+	/* an existing file is not a directory: refused before any step writes */
+	RUN(&r, "tour", "--out", KFSIM_CLI_PATH);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim tour: -ENOTDIR: cannot create output directory"));
+	assert_int_equal(count_lines(r.err), 1);
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+}
+
+/* Run kfsim with stdout on /dev/full; Return: the exit status, stderr in @err. */
+static int run_to_dev_full(const char *const args[], char *err, size_t size)
+{
+	int pipefd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int full = open("/dev/full", O_WRONLY);
+		const char *argv[16] = { KFSIM_CLI_PATH };
+
+		for (int i = 0; args[i] && i < 14; i++)
+			argv[i + 1] = args[i];
+		dup2(full, STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		close(pipefd[0]);
+		execv(KFSIM_CLI_PATH, (char *const *)argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], err + len, size - 1 - len)) > 0)
+		len += n;
+	err[len] = '\0';
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Output that cannot be written is a runtime failure, not a success. */
+static void test_unwritable_stdout_fails(void **state)
+{
+	struct stat st;
+	char err[4096];
+
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	assert_int_equal(run_to_dev_full((const char *const[]){ "--version", NULL }, err,
+					 sizeof(err)), 1);
+	assert_string_equal(err, "kfsim: -ENOSPC: cannot write standard output\n");
+	assert_int_equal(run_to_dev_full((const char *const[]){ "nl", "policy", "--family",
+								"nlctrl", NULL }, err, sizeof(err)), 1);
+	assert_string_equal(err, "kfsim nl: -ENOSPC: cannot write standard output\n");
+	assert_int_equal(run_to_dev_full((const char *const[]){ "refcount", "demo", "--json",
+								NULL }, err, sizeof(err)), 1);
+	assert_string_equal(err, "kfsim refcount: -EIO: cannot write the JSON document\n");
+	/* a usage error keeps its own status */
+	assert_int_equal(run_to_dev_full((const char *const[]){ "nosuch", NULL }, err,
+					 sizeof(err)), 2);
 }
 
 int main(void)
@@ -129,10 +222,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_number_values),
 		cmocka_unit_test(test_no_arguments_prints_help_to_stderr),
 		cmocka_unit_test(test_tour_runs_and_shows_dmesg),
 		cmocka_unit_test(test_tour_json_is_one_document),
 		cmocka_unit_test(test_tour_runtime_failure_exits_1),
+		cmocka_unit_test(test_unwritable_stdout_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,8 @@ static void test_errnames(void **state)
 	assert_string_equal(kfsim_errname(0), "E?");
 	assert_string_equal(kfsim_errname(-4000), "E?");
 	assert_string_equal(kfsim_errname(-2147483647), "E?");
+	assert_string_equal(kfsim_errname(-2147483647 - 1), "E?");	/* INT_MIN: no -err */
+	assert_string_equal(kfsim_errname(2147483647), "E?");
 }
 
 static void test_container_of_and_helpers(void **state)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include <kfsim/err.h>
@@ -52,6 +53,31 @@ static void test_json_document(void **state)
 	text = capture(f);
 	assert_string_equal(text, "{\"name\":\"a\\\"b\\\\c\\n\\u0001\",\"neg\":-5,\"nan\":null,"
 				  "\"list\":[1,true,null,{}]}\n");
+	free(text);
+	fclose(f);
+}
+
+/* JSON text is UTF-8: well-formed sequences pass, other bytes become U+FFFD. */
+static void test_json_strings_stay_utf8(void **state)
+{
+	FILE *f = tmpfile();
+	struct kfsim_json json;
+	char *text;
+
+	kfsim_json_init(&json, f, false);
+	kfsim_json_array_begin(&json);
+	kfsim_json_string(&json, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7");	/* é € penguin */
+	kfsim_json_string(&json, "eth\xff");		/* not UTF-8 at all */
+	kfsim_json_string(&json, "\xc3");		/* cut short at the end */
+	kfsim_json_string(&json, "\xc0\xaf");		/* overlong '/' */
+	kfsim_json_string(&json, "\xed\xa0\x80");	/* a surrogate */
+	kfsim_json_string(&json, "\xf4\x90\x80\x80");	/* past U+10FFFF */
+	kfsim_json_array_end(&json);
+	assert_int_equal(kfsim_json_finish(&json), 0);
+	text = capture(f);
+	assert_string_equal(text, "[\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7\",\"eth\\ufffd\","
+				  "\"\\ufffd\",\"\\ufffd\\ufffd\",\"\\ufffd\\ufffd\\ufffd\","
+				  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"]\n");
 	free(text);
 	fclose(f);
 }
@@ -142,11 +168,35 @@ static void test_svg_plot(void **state)
 	assert_int_equal(kfsim_plot_svg_write(&plot, stdout), -EINVAL);
 }
 
+/* A failed save removes the partial file it wrote, never a device it was pointed at. */
+static void test_svg_save_failure_keeps_devices(void **state)
+{
+	static const double x[] = { 1, 2 }, y[] = { 3, 4 };
+	const struct kfsim_plot_series series = { "s", x, y, 2 };
+	const struct kfsim_plot plot = { .title = "t", .series = &series, .nr_series = 1 };
+	const char *link = KFSIM_BINARY_DIR "/test-output-dev-full";
+	struct stat st;
+	int ret;
+
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode))
+		skip();
+	/* through a link, so that a regression removes the link, not the device */
+	unlink(link);
+	assert_int_equal(symlink("/dev/full", link), 0);
+	ret = kfsim_plot_svg_save(&plot, link);
+	assert_true(ret == -EIO || ret == -ENOSPC);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_json_strings_stay_utf8),
 		cmocka_unit_test(test_json_misuse_is_reported),
+		cmocka_unit_test(test_svg_save_failure_keeps_devices),
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_svg_plot),
 	};

@@ -4,10 +4,12 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include <kfsim/bug.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
@@ -84,6 +86,19 @@ static void test_overflow_and_too_large_fail(void **state)
 
 	assert_non_null(big);
 	kvfree(big);
+}
+
+/* Linux 5.15 on: kvmalloc() refuses sizes past INT_MAX outright, warning once. */
+static void test_kvmalloc_refuses_crazy_sizes(void **state)
+{
+	unsigned long warns = kfsim_warn_count();
+
+	assert_null(kvmalloc((size_t)INT_MAX + 1, GFP_KERNEL | __GFP_NOWARN));
+	assert_int_equal(kfsim_warn_count(), warns);
+	assert_null(kvzalloc((size_t)INT_MAX + 1, GFP_KERNEL));
+	assert_int_equal(kfsim_warn_count(), warns + 1);
+	assert_null(kvcalloc(1u << 16, 1u << 16, GFP_KERNEL));	/* 2^32 bytes */
+	assert_int_equal(kfsim_warn_count(), warns + 1);	/* WARN_ON_ONCE */
 }
 
 static void test_krealloc_keeps_contents(void **state)
@@ -210,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_kzalloc_zeroes_and_alignment),
 		cmocka_unit_test(test_stats_go_up_and_back),
 		cmocka_unit_test(test_overflow_and_too_large_fail),
+		cmocka_unit_test(test_kvmalloc_refuses_crazy_sizes),
 		cmocka_unit_test(test_krealloc_keeps_contents),
 		cmocka_unit_test(test_fault_injection_fails_nth),
 		cmocka_unit_test(test_memcg_charges_and_limit),

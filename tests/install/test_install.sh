@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install kfsim into a scratch prefix and build the hello example against it twice: with
-# `pkg-config --cflags --libs kfsim`, and with CMake's find_package(kfsim) (shared and static).
+# `pkg-config --cflags --libs kfsim`, and with CMake's find_package(kfsim) (shared and static);
+# check each installed header compiles alone (gcc and clang); then build and run the complete
+# C programs of the docs pages and compare what they print.
 set -euo pipefail
 src=$1 build=$2 cc=$3
 scratch=$(mktemp -d)
@@ -26,6 +28,24 @@ cmake --build "$scratch/cm" >/dev/null
 "$scratch/cm/hello" | grep -q "^hello from kfsim"
 "$scratch/cm/hello_static" | grep -q "^hello from kfsim"
 ldd "$scratch/cm/hello_static" | grep -q libkfsim && { echo "hello_static links libkfsim.so"; exit 1; }
+echo "== every installed public header compiles on its own"
+compilers=("$cc")
+command -v clang >/dev/null && compilers+=(clang)
+for header in "$prefix"/include/kfsim/*.h; do
+	name=kfsim/$(basename "$header")
+	for compiler in "${compilers[@]}"; do
+		printf '#include <%s>\n' "$name" |
+			"$compiler" -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+				-Wmissing-prototypes -I"$prefix/include" -x c -c - -o /dev/null ||
+			{ echo "$name does not compile on its own with $compiler"; exit 1; }
+	done
+done
+
+echo "== the runnable examples of the docs pages"
+mkdir "$scratch/docs"
+python3 "$src/tests/install/doc_examples.py" "$cc" "$scratch/docs" \
+	"$src/docs/core.md" "$src/docs/refcount.md" "$src/docs/netlink.md" "$src/docs/plca-bus.md"
+
 test -x "$prefix/bin/kfsim"
 "$prefix/bin/kfsim" --version
 echo "install/consumer: ok"

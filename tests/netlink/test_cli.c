@@ -74,6 +74,25 @@ static void test_decode_valid(void **state)
 	cli_result_free(&r);
 }
 
+/* --json carries the attributes the text shows: integers as numbers, nests as "attrs". */
+static void test_decode_valid_json(void **state)
+{
+	struct cli_result r = run((const char *const[]){
+		"nl", "decode", "--family", "kfsim_demo", "--op", "2", "--json", "0500 0600 fb000000",
+		"0800 0200 41420000", "0c00 0e80 0800 0100 05000000", NULL});
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"valid\": true,\n  \"attrs\": [\n"));
+	assert_non_null(strstr(r.out, "\"policy\": \"s8\",\n      \"value\": -5\n"));
+	/* a nul-string padded with NULs is still text */
+	assert_non_null(strstr(r.out, "\"policy\": \"nul-string\",\n      \"value\": \"AB\"\n"));
+	assert_non_null(strstr(r.out, "\"policy\": \"nested\",\n      \"attrs\": [\n"));
+	assert_non_null(strstr(r.out, "\"offset\": 40,\n          \"type\": 1,"));
+	assert_non_null(strstr(r.out, "\"value\": 5\n"));
+	assert_string_equal(r.err, "");
+	cli_result_free(&r);
+}
+
 static void test_decode_error_with_caret(void **state)
 {
 	struct cli_result r =
@@ -98,8 +117,42 @@ static void test_decode_error_with_caret(void **state)
 	cli_result_free(&r);
 }
 
+/* The ethtool family (PLCA ops) of the plca part is in kfsim nl's in-process kernel too. */
+static void test_ethtool_family(void **state)
+{
+	struct cli_result r = run(
+		(const char *const[]){"nl", "policy", "--family", "ethtool", "--op", "40", NULL});
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "family ethtool\nop 40: do policy 0\n"));
+	assert_non_null(strstr(r.out, "  attr 5: u32 range 1..255\n"));
+	assert_string_equal(r.err, "");
+	cli_result_free(&r);
+	r = run((const char *const[]){"nl", "decode", "--family", "ethtool", "--op", "40",
+				      "0800 0500 08000000", NULL});
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "[5] u32 = 8\n"));
+	cli_result_free(&r);
+	r = run((const char *const[]){"nl", "decode", "--family", "ethtool", "--op", "40",
+				      "0800 0500 00000000", NULL});
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "kfsim nl: -ERANGE: integer out of range (offset 20)\n");
+	cli_result_free(&r);
+}
+
 static void test_usage_errors(void **state)
 {
+	/* a whole message carries its own command: --op must agree with it */
+	struct cli_result w = run((const char *const[]){
+		"nl", "decode", "--family", "kfsim_demo", "--op", "1",
+		"1c000000 13000100 00000000 00000000 02010000 08000100 07000000", NULL});
+
+	assert_int_equal(w.status, 2);
+	assert_string_equal(w.err, "kfsim nl: invalid value '1' for --op: the message's genetlink "
+				   "command is 2\n");
+	assert_string_equal(w.out, "");
+	cli_result_free(&w);
+
 	struct cli_result r = run((const char *const[]){"nl", "frob", NULL});
 
 	assert_int_equal(r.status, 2);
@@ -131,6 +184,8 @@ int main(void)
 		cmocka_unit_test(test_policy_demo_text),	cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_unknown_family),	cmocka_unit_test(test_decode_valid),
 		cmocka_unit_test(test_decode_error_with_caret), cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_ethtool_family),
+		cmocka_unit_test(test_decode_valid_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,6 +217,12 @@ static void test_config_file(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "-ENOENT"));
 	cli_result_free(&r);
+	/* a directory opens for reading, but is not a device file */
+	RUN(&r, "--config", KFSIM_BINARY_DIR, "--get-plca-cfg", "a0");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim ethtool: -EISDIR: "));
+	assert_int_equal(count_lines(r.err), 1);
+	cli_result_free(&r);
 }
 
 static void test_json(void **state)

@@ -177,6 +177,10 @@ static void test_bad_command_lines(void **state)
 	assert_usage_error(&r, "invalid value '0' for --duration");
 	RUN(&r, "plca", "sim", "--csv", "x.csv");
 	assert_usage_error(&r, "--csv is an option of 'plca sweep'");
+	RUN(&r, "plca", "sweep", "--svg-prefix", "");	/* would write ./-throughput.svg */
+	assert_usage_error(&r, "invalid value '' for --svg-prefix: expected a file name prefix");
+	RUN(&r, "plca", "sweep", "--csv", "");
+	assert_usage_error(&r, "invalid value '' for --csv: expected a file name");
 	RUN(&r, "plca", "sweep", "--trace", "x.json");
 	assert_usage_error(&r, "--trace is an option of 'plca sim'");
 	RUN(&r, "plca", "sim", "--bogus");

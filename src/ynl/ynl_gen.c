@@ -17,13 +17,13 @@
 int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int modes,
 		       char *err, size_t err_size)
 {
-	struct ynl_out text[5];
-	struct ynl_out_file files[5];
-	char paths[5][4096];
+	struct ynl_out text[6];
+	struct ynl_out_file files[6];
+	char paths[6][4096];
 	struct ynl_spec *spec;
 	int nr = 0, ret;
 
-	if (!modes || (modes & ~KFSIM_YNL_GEN_ALL)) {
+	if (!modes || (modes & ~(KFSIM_YNL_GEN_ALL | KFSIM_YNL_GEN_TEST))) {
 		snprintf(err, err_size, "bad mode mask %#x", modes);
 		return -EINVAL;
 	}
@@ -32,7 +32,7 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
 		return ret;
 	for (int i = 0; i < spec->nr_warnings; i++)
 		fprintf(stderr, "%s\n", spec->warnings[i]);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		ynl_out_init(&text[i]);
 	if (modes & KFSIM_YNL_GEN_UAPI) {
 		ynl_emit_uapi(spec, &text[nr]);
@@ -52,10 +52,15 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
 		snprintf(paths[nr + 1], sizeof(paths[nr + 1]), "%s/%s-user.c", out_dir, spec->ident);
 		nr += 2;
 	}
+	if (modes & KFSIM_YNL_GEN_TEST) {
+		ynl_emit_test(spec, &text[nr]);
+		snprintf(paths[nr], sizeof(paths[nr]), "%s/%s-test.c", out_dir, spec->ident);
+		nr++;
+	}
 	for (int i = 0; i < nr; i++)
 		files[i] = (struct ynl_out_file){ .path = paths[i], .text = &text[i] };
 	ret = ynl_out_commit(files, nr, err, err_size);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		ynl_out_release(&text[i]);
 	ynl_spec_free(spec);
 	return ret;
@@ -63,13 +68,14 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
 
 static void gen_help(const char *prog)
 {
-	printf("Usage: %s [--mode uapi|kernel|user|all] [--out-dir DIR] SPEC...\n\n"
+	printf("Usage: %s [--mode uapi|kernel|user|test|all] [--out-dir DIR] SPEC...\n\n"
 	       "Generate C from YNL netlink specs (the kernel's Documentation/netlink/specs\n"
 	       "language: genetlink, genetlink-c, genetlink-legacy and netlink-raw).\n\n"
 	       "  --mode M      what to generate (repeatable; default all):\n"
 	       "                  uapi    F-uapi.h: enums, attribute and command ids\n"
 	       "                  kernel  F-kernel.{h,c}: policies and op table for kfsim's kernel\n"
 	       "                  user    F-user.{h,c}: request/reply structs, put/parse, dumps\n"
+	       "                  test    F-test.c: a round-trip test program over kernel + user\n"
 	       "  --out-dir DIR where the files go (default .)\n\n"
 	       "A bad spec is reported as file:line:column: message, exit status 1, and no file\n"
 	       "is written.\n", prog);
@@ -99,11 +105,13 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 				modes |= KFSIM_YNL_GEN_KERNEL;
 			else if (!strcmp(optarg, "user"))
 				modes |= KFSIM_YNL_GEN_USER;
+			else if (!strcmp(optarg, "test"))
+				modes |= KFSIM_YNL_GEN_TEST;
 			else if (!strcmp(optarg, "all"))
 				modes |= KFSIM_YNL_GEN_ALL;
 			else {
 				fprintf(stderr, "%s: invalid value '%s' for --mode: expected uapi, "
-					"kernel, user or all\n", prog, optarg);
+					"kernel, user, test or all\n", prog, optarg);
 				return 2;
 			}
 			break;

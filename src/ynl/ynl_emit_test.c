@@ -452,8 +452,8 @@ static void emit_family_test(struct ynl_out *c, const struct ynl_spec *spec)
 		       "\tif (IS_ERR(k)) {\n\t\tRT_FAIL(\"kernel: %%ld\", PTR_ERR(k));\n\t\treturn;\n\t}\n"
 		       "\tif (kfsim_genl_find_family(k, fam.name)) {\n"
 		       "\t\t/* nlctrl: the in-process kernel has its own; nothing to register. */\n"
-		       "\t\tprintf(\"%%s: built into the in-process kernel, not registered again\\n\", "
-		       "fam.name);\n\t\tgoto out;\n\t}\n"
+		       "\t\tfprintf(stderr, \"%%s: built into the in-process kernel, not registered "
+		       "again\\n\", fam.name);\n\t\tgoto out;\n\t}\n"
 		       "\tret = kfsim_genl_register_family(k, &fam);\n\tif (ret) {\n"
 		       "\t\tRT_FAIL(\"family registration: %%d\", ret);\n\t\tgoto out;\n\t}\n"
 		       "\tcl = kfsim_nl_client_open_sim(k, &KFSIM_NL_CRED_ROOT);\n"
@@ -515,50 +515,60 @@ static void emit_policy_compare(struct ynl_out *c, const struct ynl_spec *spec)
 		"\t\t\t\t   same, diff, extra);\n\t\t\tcontinue;\n\t\t}\n"
 		"\t\tif (strcmp(a, b)) {\n\t\t\tfprintf(out, \"  %%s attr %%u: spec '%%s' vs kernel '%%s'\\n\", where, t, a, b);\n"
 		"\t\t\t(*diff)++;\n\t\t} else {\n\t\t\t(*same)++;\n\t\t}\n\t}\n}\n\n");
+	ynl_out_puts(c, "static const struct {\n\tunsigned int cmd;\n\tconst char *name;\n} rt_ops[] = {\n");
+	for (int i = 0; i < spec->nr_ops; i++) {
+		const struct ynl_op *op = &spec->ops[i];
+
+		if (!op->is_async && (op->do_.present || op->dump.present))
+			ynl_out_printf(c, "\t{ %u, \"%s\" },\n", op->req_value, op->name);
+	}
+	ynl_out_puts(c, "\t{ 0, NULL },\n};\n\nstatic struct kfsim_nl_family_info rt_family_info;\n\n");
 	ynl_out_printf(c,
+		"/* Op by op (one CTRL_CMD_GETPOLICY per command keeps each dump small). */\n"
 		"static int compare_with_kernel(const char *path)\n{\n"
 		"\tFILE *out = fopen(path, \"a\");\n"
 		"\tstruct genl_family fam = %s_NL_FAMILY_INIT;\n"
 		"\tstruct kfsim_nl_kernel *k = NULL;\n\tstruct kfsim_nl_client *kc, *sc = NULL;\n"
 		"\tstruct kfsim_nl_policy_dump *ours = calloc(1, sizeof(*ours)), *theirs = calloc(1, sizeof(*theirs));\n"
-		"\tstruct kfsim_nl_error err;\n\tunsigned int same = 0, diff = 0, extra = 0;\n\tint ret;\n\n"
+		"\tstruct kfsim_nl_error err;\n\tunsigned int same = 0, diff = 0, extra = 0, missing = 0, nops = 0;\n\tint ret;\n\n"
 		"\tif (!out || !ours || !theirs) {\n\t\tif (out)\n\t\t\tfclose(out);\n\t\tfree(ours);\n\t\tfree(theirs);\n\t\treturn -ENOMEM;\n\t}\n"
 		"\tkc = kfsim_nl_client_open_kernel();\n\tif (IS_ERR(kc)) {\n"
 		"\t\tfprintf(out, \"%s: skipped: no netlink socket to the running kernel (%%ld)\\n\", PTR_ERR(kc));\n"
 		"\t\tgoto out_files;\n\t}\n"
-		"\tret = kfsim_nl_get_policy(kc, \"%s\", -1, theirs, &err);\n\tif (ret) {\n"
-		"\t\tfprintf(out, \"%s: not compared: the running kernel answers %%d (%%s)\\n\", ret,\n"
-		"\t\t\tret == -ENOENT ? \"no such family\" : \"no policy dump\");\n\t\tgoto out_kc;\n\t}\n"
+		"\tret = kfsim_nl_resolve(kc, \"%s\", &rt_family_info, &err);\n"
+		"\tif (ret == -ENOENT) {\n\t\tfprintf(out, \"%s: not compared: the running kernel has no such family\\n\");\n"
+		"\t\tgoto out_kc;\n\t}\n"
 		"\tk = kfsim_nl_kernel_create();\n"
-		"\tif (!IS_ERR(k) && kfsim_genl_find_family(k, fam.name)) {\n"
+		"\tif (IS_ERR(k)) {\n\t\tk = NULL;\n\t\tgoto out_kc;\n\t}\n"
+		"\tif (kfsim_genl_find_family(k, fam.name)) {\n"
 		"\t\tfprintf(out, \"%%s: not compared: the in-process kernel has its own\\n\", fam.name);\n"
 		"\t\tgoto out_sim;\n\t}\n"
-		"\tif (IS_ERR(k) || kfsim_genl_register_family(k, &fam)) {\n"
-		"\t\tfprintf(out, \"%s: FAILED to register the generated family\\n\");\n\t\tgoto out_theirs;\n\t}\n"
+		"\tif (kfsim_genl_register_family(k, &fam)) {\n"
+		"\t\tfprintf(out, \"%s: FAILED to register the generated family\\n\");\n\t\tgoto out_sim;\n\t}\n"
 		"\tsc = kfsim_nl_client_open_sim(k, &KFSIM_NL_CRED_ROOT);\n"
 		"\tif (IS_ERR(sc)) {\n\t\tsc = NULL;\n\t\tgoto out_sim;\n\t}\n"
-		"\tret = kfsim_nl_get_policy(sc, \"%s\", -1, ours, &err);\n\tif (ret) {\n"
-		"\t\tfprintf(out, \"%s: not compared: dumping the generated policies gives %%d%%s\\n\", ret,\n"
-		"\t\t\tret == -E2BIG ? \" (more than 64 policies: the dump decoder's limit)\" : \"\");\n"
-		"\t\tgoto out_sim;\n\t}\n"
-		"\tfprintf(out, \"%s: %%u ops in the spec's family, %%u in the kernel's\\n\", ours->nr_ops, theirs->nr_ops);\n"
-		"\tfor (u32 i = 0; i < ours->nr_ops; i++) {\n\t\tbool found = false;\n\n"
-		"\t\tfor (u32 j = 0; j < theirs->nr_ops; j++) {\n\t\t\tchar where[64];\n\n"
-		"\t\t\tif (theirs->ops[j].cmd != ours->ops[i].cmd)\n\t\t\t\tcontinue;\n\t\t\tfound = true;\n"
-		"\t\t\tsnprintf(where, sizeof(where), \"cmd %%u do\", ours->ops[i].cmd);\n"
-		"\t\t\tcmp_policy(out, where, ours, ours->ops[i].do_policy, theirs, theirs->ops[j].do_policy, 0,\n"
+		"\tfor (int i = 0; rt_ops[i].name; i++) {\n\t\tchar where[160];\n\n\t\tnops++;\n"
+		"\t\tret = kfsim_nl_get_policy(kc, \"%s\", (int)rt_ops[i].cmd, theirs, &err);\n"
+		"\t\tif (ret) {\n\t\t\tfprintf(out, \"  %%s (cmd %%u): not in the running kernel (%%d)\\n\", rt_ops[i].name,\n"
+		"\t\t\t\trt_ops[i].cmd, ret);\n\t\t\tmissing++;\n\t\t\tcontinue;\n\t\t}\n"
+		"\t\tret = kfsim_nl_get_policy(sc, \"%s\", (int)rt_ops[i].cmd, ours, &err);\n"
+		"\t\tif (ret) {\n\t\t\tfprintf(out, \"  %%s (cmd %%u): FAILED to dump the generated policy (%%d)\\n\",\n"
+		"\t\t\t\trt_ops[i].name, rt_ops[i].cmd, ret);\n\t\t\tkfsim_nl_policy_dump_free(theirs);\n\t\t\tcontinue;\n\t\t}\n"
+		"\t\tfor (u32 j = 0; j < ours->nr_ops && j < theirs->nr_ops; j++) {\n"
+		"\t\t\tsnprintf(where, sizeof(where), \"%%s do\", rt_ops[i].name);\n"
+		"\t\t\tcmp_policy(out, where, ours, ours->ops[j].do_policy, theirs, theirs->ops[j].do_policy, 0,\n"
 		"\t\t\t\t   &same, &diff, &extra);\n"
-		"\t\t\tsnprintf(where, sizeof(where), \"cmd %%u dump\", ours->ops[i].cmd);\n"
-		"\t\t\tcmp_policy(out, where, ours, ours->ops[i].dump_policy, theirs, theirs->ops[j].dump_policy, 0,\n"
+		"\t\t\tsnprintf(where, sizeof(where), \"%%s dump\", rt_ops[i].name);\n"
+		"\t\t\tcmp_policy(out, where, ours, ours->ops[j].dump_policy, theirs, theirs->ops[j].dump_policy, 0,\n"
 		"\t\t\t\t   &same, &diff, &extra);\n\t\t}\n"
-		"\t\tif (!found)\n\t\t\tfprintf(out, \"  cmd %%u: not in the running kernel's policy dump\\n\", ours->ops[i].cmd);\n\t}\n"
-		"\tfprintf(out, \"%s: %%u attribute policies match, %%u differ, %%u only in the kernel\\n\\n\", same, diff, extra);\n"
-		"\tkfsim_nl_policy_dump_free(ours);\nout_sim:\n\tkfsim_nl_client_close(sc);\n"
-		"\tif (fam.id)\n\t\tkfsim_genl_unregister_family(&fam);\n\tif (!IS_ERR(k))\n\t\tkfsim_nl_kernel_destroy(k);\n"
-		"out_theirs:\n\tkfsim_nl_policy_dump_free(theirs);\nout_kc:\n\tkfsim_nl_client_close(kc);\n"
+		"\t\tkfsim_nl_policy_dump_free(ours);\n\t\tkfsim_nl_policy_dump_free(theirs);\n\t}\n"
+		"\tfprintf(out, \"%s: %%u ops compared (%%u not in the running kernel): %%u attribute policies match, \"\n"
+		"\t\t\"%%u differ, %%u only in the kernel\\n\", nops - missing, missing, same, diff, extra);\n"
+		"out_sim:\n\tkfsim_nl_client_close(sc);\n"
+		"\tif (fam.id)\n\t\tkfsim_genl_unregister_family(&fam);\n\tkfsim_nl_kernel_destroy(k);\n"
+		"out_kc:\n\tkfsim_nl_client_close(kc);\n"
 		"out_files:\n\tfclose(out);\n\tfree(ours);\n\tfree(theirs);\n\treturn 0;\n}\n\n",
-		up, spec->name, spec->name, spec->name, spec->name, spec->name, spec->name, spec->name,
-		spec->name);
+		up, spec->name, spec->name, spec->name, spec->name, spec->name, spec->name, spec->name);
 }
 
 /* -- the program ---------------------------------------------------------------------------- */
@@ -734,7 +744,10 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 		ynl_out_puts(c, "\trt_family(&rnd, iterations < 5 ? iterations : 5);\n");
 		ynl_out_puts(c, "\tif (report)\n\t\tcompare_with_kernel(report);\n");
 	} else {
-		ynl_out_puts(c, "\t(void)report;\n");
+		ynl_out_printf(c, "\tif (report) {\n\t\tFILE *out = fopen(report, \"a\");\n\n"
+			       "\t\tif (out) {\n\t\t\tfprintf(out, \"%s: not compared: netlink-raw (protocol "
+			       "%lld) has no policy dump\\n\");\n\t\t\tfclose(out);\n\t\t}\n\t}\n",
+			       spec->name, (long long)spec->protonum);
 	}
 	ynl_out_printf(c, "\tprintf(\"%s: %%lu round trips (%%lu kernel-validated), %%lu rejections, "
 		       "%%lu transported, family %%s, %%lu failures\\n\", rt_done, rt_validated, "

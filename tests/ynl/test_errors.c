@@ -195,6 +195,18 @@ static void test_cli_exit_statuses(void **state)
 	assert_int_equal(count_lines(r.err), 1);
 	cli_result_free(&r);
 
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--json", "--mode", "uapi",
+							     "--out-dir", t.out,
+							     KFSIM_SOURCE_DIR "/specs/ethtool.yaml",
+							     NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(count_lines(r.out), 1);
+	assert_non_null(strstr(r.out, "\"family\": \"ethtool\", \"files\": [\""));
+	assert_non_null(strstr(r.out, "/out/ethtool-uapi.h\"]}]}\n"));
+	assert_int_equal(spec_tmp_count(&t), 1);
+	cli_result_free(&r);
+
 	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--help", NULL }), 0);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "file:line:column: message"));

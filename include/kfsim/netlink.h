@@ -652,11 +652,12 @@ static inline int nla_put_be32(struct sk_buff *skb, int type, u32 host)
 	return nla_put(skb, type, 4, &v);
 }
 /** nla_put_u64_64bit() - a u64; x86-64 needs no alignment pad, so @padattr is unused. */
-static inline int nla_put_u64_64bit(struct sk_buff *skb, int type, u64 v, int padattr)
+static inline int nla_put_u64_64bit(struct sk_buff *skb, int type, u64 v,
+				    int padattr __maybe_unused)
 {
 	return nla_put(skb, type, 8, &v);
 }
-static inline int nla_put_s64(struct sk_buff *skb, int type, s64 v, int padattr)
+static inline int nla_put_s64(struct sk_buff *skb, int type, s64 v, int padattr __maybe_unused)
 {
 	return nla_put(skb, type, 8, &v);
 }
@@ -686,7 +687,8 @@ static inline int nla_put_bitfield32(struct sk_buff *skb, int type, u32 value, u
 
 	return nla_put(skb, type, sizeof(bf), &bf);
 }
-static inline int nla_put_msecs(struct sk_buff *skb, int type, u64 msecs, int padattr)
+static inline int nla_put_msecs(struct sk_buff *skb, int type, u64 msecs,
+				int padattr __maybe_unused)
 {
 	return nla_put(skb, type, 8, &msecs);
 }
@@ -1211,7 +1213,7 @@ static inline int genlmsg_multicast(const struct genl_family *family, struct sk_
 
 /** genl_notify() - multicast @skb to @group on behalf of the request @info. */
 static inline void genl_notify(const struct genl_family *family, struct sk_buff *skb,
-			       struct genl_info *info, u32 group, gfp_t flags)
+			       struct genl_info *info __maybe_unused, u32 group, gfp_t flags)
 {
 	kfsim_genlmsg_multicast(family, skb, 0, group, flags);
 }
@@ -1219,7 +1221,7 @@ static inline void genl_notify(const struct genl_family *family, struct sk_buff 
 /** genl_has_listeners() - whether any socket joined @family's group @group. */
 bool kfsim_genl_has_listeners(const struct genl_family *family, unsigned int group);
 
-static inline bool genl_has_listeners(const struct genl_family *family, void *net,
+static inline bool genl_has_listeners(const struct genl_family *family, void *net __maybe_unused,
 				      unsigned int group)
 {
 	return kfsim_genl_has_listeners(family, group);

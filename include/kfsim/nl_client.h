@@ -51,8 +51,8 @@ struct kfsim_nl_cred {
 };
 
 /** KFSIM_NL_CRED_ROOT / KFSIM_NL_CRED_USER - the two usual callers. */
-#define KFSIM_NL_CRED_ROOT ((struct kfsim_nl_cred){ .net_admin = true, .sys_admin = true })
-#define KFSIM_NL_CRED_USER ((struct kfsim_nl_cred){ 0 })
+#define KFSIM_NL_CRED_ROOT ((struct kfsim_nl_cred){.net_admin = true, .sys_admin = true})
+#define KFSIM_NL_CRED_USER ((struct kfsim_nl_cred){0})
 
 /* ---- the in-process kernel -------------------------------------------------------------- */
 
@@ -86,7 +86,8 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k);
  *
  * Return: the socket, or ERR_PTR(-EINVAL) for a NULL argument, ERR_PTR(-ENOMEM).
  */
-struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k, const struct kfsim_nl_cred *cred);
+struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
+					 const struct kfsim_nl_cred *cred);
 
 /** kfsim_nl_sock_close() - close @sock (NULL is fine); queued messages are dropped. */
 void kfsim_nl_sock_close(struct kfsim_nl_sock *sock);
@@ -99,9 +100,11 @@ u32 kfsim_nl_sock_portid(const struct kfsim_nl_sock *sock);
  * @opt: NETLINK_EXT_ACK, NETLINK_CAP_ACK, NETLINK_ADD_MEMBERSHIP or NETLINK_DROP_MEMBERSHIP
  * @val: 0/1 for the flags; the multicast group id for membership
  *
- * Return: 0; -ENOPROTOOPT for another option; -EINVAL for a group id that no family owns;
- * -EPERM when the group is flagged GENL_MCAST_CAP_NET_ADMIN / _SYS_ADMIN and the socket's
- * credentials lack the capability (as since Linux 6.6).
+ * Return: 0 (also for a group id in range that no family owns: it is joined and never hears
+ * anything, as on the kernel); -ENOPROTOOPT for another option; -EINVAL for group 0 or a group
+ * beyond the kernel's group count (a multiple of 64); -EPERM when the group is flagged
+ * GENL_MCAST_CAP_NET_ADMIN / _SYS_ADMIN and the credentials lack the capability, when the
+ * kernel version in force (kfsim_set_kernel_version()) is 6.6 or later, as in Linux.
  */
 int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val);
 
@@ -197,6 +200,14 @@ const char *kfsim_nl_error_format(const struct kfsim_nl_error *err, char *buf, s
  * bytes at @offs (an NLMSGERR_ATTR_OFFS); @offs < 0: no caret.
  */
 void kfsim_nl_print_caret(FILE *out, const void *buf, size_t len, long offs);
+
+/**
+ * kfsim_nl_svg_message() - draw the genetlink message @buf as an SVG byte grid on @out, each
+ * byte coloured by what it belongs to (headers, attribute headers, payload, padding, leftover)
+ * and the attribute at @bad_offs (an NLMSGERR_ATTR_OFFS; < 0: none) outlined in red.
+ * Return: 0, -EINVAL for a buffer shorter than both headers or longer than 4096 bytes, -ENOMEM.
+ */
+int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, const char *title);
 
 /* ---- the client: one API, two transports ---------------------------------------------- */
 
@@ -299,7 +310,8 @@ int kfsim_nl_subscribe(struct kfsim_nl_client *c, const char *family, const char
  *
  * Return: the number of messages delivered, or a negative errno.
  */
-int kfsim_nl_notifications(struct kfsim_nl_client *c, kfsim_nl_msg_cb cb, void *arg, int timeout_ms);
+int kfsim_nl_notifications(struct kfsim_nl_client *c, kfsim_nl_msg_cb cb, void *arg,
+			   int timeout_ms);
 
 /* ---- policy dumps (CTRL_CMD_GETPOLICY), decoded --------------------------------------- */
 
@@ -340,8 +352,8 @@ struct kfsim_nl_policy_dump {
 /**
  * kfsim_nl_get_policy() - dump family @family's policies (all ops, or only @op when >= 0)
  * Return: 0 and @dump filled (release with kfsim_nl_policy_dump_free()); -ENOENT for an unknown
- * family; -EOPNOTSUPP when the kernel has no such op; request errors; -E2BIG when more than 64
- * policies.
+ * family or op (for an op, the error's offset points at CTRL_ATTR_OP); -ENODATA when nothing
+ * has a policy; request errors; -E2BIG when more than 64 policies or attribute types >= 4096.
  */
 int kfsim_nl_get_policy(struct kfsim_nl_client *c, const char *family, int op,
 			struct kfsim_nl_policy_dump *dump, struct kfsim_nl_error *err);

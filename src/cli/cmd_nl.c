@@ -34,9 +34,11 @@ static void nl_help(void)
 	       "       kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...\n\n"
 	       "Generic netlink the kernel's way.\n\n"
 	       "  policy   print the attribute policies of a family's operations as nlctrl's\n"
-	       "           CTRL_CMD_GETPOLICY reports them; the same format for kfsim's in-process\n"
+	       "           CTRL_CMD_GETPOLICY reports them; the same format for kfsim's "
+	       "in-process\n"
 	       "           kernel and, with --kernel, the running kernel, so the two diff cleanly\n"
-	       "  decode   validate a message (strictly, as the kernel would for that op) and print\n"
+	       "  decode   validate a message (strictly, as the kernel would for that op) and "
+	       "print\n"
 	       "           its attributes, or the extack error with a caret at the bad attribute.\n"
 	       "           HEX is either a whole message (nlmsghdr first) or only the attributes\n"
 	       "           after the genetlink header; spaces and 0x prefixes are ignored\n\n"
@@ -83,7 +85,8 @@ static void policy_text(const char *family, const struct kfsim_nl_policy_dump *d
 		for (u32 a = 0; d->policies[p] && a <= d->maxtype[p]; a++)
 			if (d->policies[p][a].type)
 				printf("  attr %u: %s\n", a,
-				       kfsim_nl_policy_attr_format(&d->policies[p][a], line, sizeof(line)));
+				       kfsim_nl_policy_attr_format(&d->policies[p][a], line,
+								   sizeof(line)));
 	}
 }
 
@@ -181,7 +184,10 @@ static int do_policy(const char *family, long op, bool kernel, bool json)
 	ret = kfsim_nl_get_policy(c, family, op, dump, &err);
 	if (ret) {
 		kfsim_nl_error_format(&err, text, sizeof(text));
-		if (ret == -ENOENT && !err.has_offs)
+		if (ret == -ENODATA)
+			snprintf(text, sizeof(text), "family '%s' has no attribute policies",
+				 family);
+		else if (ret == -ENOENT && !err.has_offs)
 			snprintf(text, sizeof(text), "no family '%s'", family);
 		else if (ret == -ENOENT)
 			snprintf(text, sizeof(text), "family '%s' has no op %ld", family, op);
@@ -219,7 +225,8 @@ static int parse_hex(int argc, char **argv, u8 *buf, size_t size)
 				continue;
 			if (!isxdigit((unsigned char)*s))
 				return -EINVAL;
-			v = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
+			v = isdigit((unsigned char)*s) ? *s - '0'
+						       : tolower((unsigned char)*s) - 'a' + 10;
 			if (half < 0) {
 				half = v;
 				continue;
@@ -237,7 +244,7 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 {
 	struct kfsim_nl_kernel *k;
 	const struct genl_family *family;
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct genl_split_ops op;
 	struct nlattr **tb = NULL;
 	struct nlmsghdr *nlh;
@@ -254,8 +261,10 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	if (len < 0) {
 		free(raw);
 		free(msg);
-		return kfsim_cli_usage("nl", "invalid HEX argument: expected pairs of hex digits (at most %d bytes)",
-				       NL_MAX_MSG);
+		return kfsim_cli_usage(
+			"nl",
+			"invalid HEX argument: expected pairs of hex digits (at most %d bytes)",
+			NL_MAX_MSG);
 	}
 	k = sim_kernel();
 	if (IS_ERR(k)) {
@@ -288,11 +297,12 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen), raw, len);
 	}
 	tb = calloc(op.maxattr + 1, sizeof(*tb));
-	ret = __nlmsg_parse(nlh, hdrlen, tb, op.maxattr, op.policy,
-			    (op.validate & (dump ? GENL_DONT_VALIDATE_DUMP_STRICT
-						 : GENL_DONT_VALIDATE_STRICT)) ? NL_VALIDATE_LIBERAL
-									: NL_VALIDATE_STRICT,
-			    &extack);
+	ret = __nlmsg_parse(
+		nlh, hdrlen, tb, op.maxattr, op.policy,
+		(op.validate & (dump ? GENL_DONT_VALIDATE_DUMP_STRICT : GENL_DONT_VALIDATE_STRICT))
+			? NL_VALIDATE_LIBERAL
+			: NL_VALIDATE_STRICT,
+		&extack);
 	offs = kfsim_nl_ext_ack_offset(&extack, msg, nlh->nlmsg_len);
 	if (json) {
 		struct kfsim_json j;
@@ -321,8 +331,8 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		} else {
 			if (extack._msg)
 				printf("warning: %s\n", extack._msg);
-			kfsim_nla_print(stdout, nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen),
-					op.maxattr, op.policy, nlh);
+			kfsim_nla_print(stdout, nlmsg_attrdata(nlh, hdrlen),
+					nlmsg_attrlen(nlh, hdrlen), op.maxattr, op.policy, nlh);
 		}
 	}
 	if (ret) {
@@ -344,13 +354,13 @@ out:
 static int cmd_nl(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "family", required_argument, NULL, 'f' },
-		{ "op", required_argument, NULL, 'o' },
-		{ "dump", no_argument, NULL, 'd' },
-		{ "kernel", no_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{"family", required_argument, NULL, 'f'},
+		{"op", required_argument, NULL, 'o'},
+		{"dump", no_argument, NULL, 'd'},
+		{"kernel", no_argument, NULL, 'k'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
 	};
 	const char *family = NULL, *verb;
 	bool kernel = false, json = false, dump = false;
@@ -367,14 +377,17 @@ static int cmd_nl(int argc, char **argv)
 	}
 	verb = argv[1];
 	if (strcmp(verb, "policy") && strcmp(verb, "decode"))
-		return kfsim_cli_usage("nl", "unknown verb '%s': expected 'policy' or 'decode'", verb);
+		return kfsim_cli_usage("nl", "unknown verb '%s': expected 'policy' or 'decode'",
+				       verb);
 	opterr = 0;
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, ":f:o:dkjh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!*optarg || strlen(optarg) >= GENL_NAMSIZ)
-				return kfsim_cli_usage("nl", "invalid value '%s' for --family: expected a family name of 1 to %d characters",
+				return kfsim_cli_usage("nl",
+						       "invalid value '%s' for --family: expected "
+						       "a family name of 1 to %d characters",
 						       optarg, GENL_NAMSIZ - 1);
 			family = optarg;
 			break;

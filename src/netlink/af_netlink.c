@@ -13,6 +13,7 @@
  *    request buffer (the kernel WARNs and omits it otherwise).
  *  - Not thread-safe: one thread uses a kernel and its sockets at a time.
  */
+#include <kfsim/cmdline.h>
 #include "nl_internal.h"
 
 #define KFSIM_NL_SEND_MAX (64u * 1024u)
@@ -47,7 +48,8 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k)
 	kfree(k);
 }
 
-struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k, const struct kfsim_nl_cred *cred)
+struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
+					 const struct kfsim_nl_cred *cred)
 {
 	struct kfsim_nl_sock *sock;
 
@@ -118,6 +120,17 @@ static const struct genl_family *group_owner(struct kfsim_nl_kernel *k, u32 id, 
 	return NULL;
 }
 
+/* The kernel's genl group count: the group bitmap's size, whole longs. */
+static u32 ngroups(const struct kfsim_nl_kernel *k)
+{
+	u32 longs = 1;
+
+	for (u32 i = 0; i < ARRAY_SIZE(k->mcgrps_used); i++)
+		if (k->mcgrps_used[i])
+			longs = i + 1;
+	return longs * 8 * sizeof(long);
+}
+
 int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 {
 	const struct genl_family *family;
@@ -138,21 +151,27 @@ int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 	default:
 		return -ENOPROTOOPT;
 	}
-	if (val >= KFSIM_NL_MAX_GROUPS)
+	/* netlink_setsockopt(): groups 1..ngroups, ngroups a multiple of BITS_PER_LONG */
+	if (!val || val >= ngroups(sock->kernel))
 		return -EINVAL;
 	bit = 1UL << (val % (8 * sizeof(long)));
 	if (opt == NETLINK_DROP_MEMBERSHIP) {
 		sock->groups[val / (8 * sizeof(long))] &= ~bit;
 		return 0;
 	}
+	/*
+	 * genl_bind(): a group no family owns is joined and simply never hears anything.  The
+	 * GENL_MCAST_CAP_* flags are enforced since Linux 6.6; older kernels let anyone join.
+	 */
 	family = group_owner(sock->kernel, val, &idx);
-	if (!family)
-		return -ENOENT;
-	flags = family->mcgrps[idx].flags;
-	if ((flags & GENL_MCAST_CAP_NET_ADMIN) && !sock->cred.net_admin && !sock->cred.net_admin_netns)
-		return -EPERM;
-	if ((flags & GENL_MCAST_CAP_SYS_ADMIN) && !sock->cred.sys_admin)
-		return -EPERM;
+	if (family && kfsim_kernel_at_least(6, 6)) {
+		flags = family->mcgrps[idx].flags;
+		if ((flags & GENL_MCAST_CAP_NET_ADMIN) && !sock->cred.net_admin &&
+		    !sock->cred.net_admin_netns)
+			return -EPERM;
+		if ((flags & GENL_MCAST_CAP_SYS_ADMIN) && !sock->cred.sys_admin)
+			return -EPERM;
+	}
 	sock->groups[val / (8 * sizeof(long))] |= bit;
 	return 0;
 }
@@ -266,9 +285,10 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
 	if (len > KFSIM_NL_SEND_MAX)
 		return -EMSGSIZE;
 	/* The kernel works on its own copy: handlers may keep pointers into the request. */
-	copy = kmemdup(p, len ? len : 1, GFP_KERNEL);
+	copy = kmalloc(len ? len : 1, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
+	memcpy(copy, p, len);
 
 	while (len - off >= NLMSG_HDRLEN) {
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(copy + off);
@@ -284,10 +304,10 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
 		err = kfsim_genl_rcv_msg(sock, nlh, &extack);
 		if (err == -EINTR) /* a dump started: it answers with NLMSG_DONE, not an ACK */
 			goto skip;
-ack:
+	ack:
 		if ((nlh->nlmsg_flags & NLM_F_ACK) || err)
 			netlink_ack(sock, copy, len, nlh, err, &extack);
-skip:
+	skip:
 		msglen = NLMSG_ALIGN(nlh->nlmsg_len);
 		if (msglen > len - off)
 			msglen = len - off;
@@ -338,8 +358,8 @@ static int dump_step(struct kfsim_nl_sock *sock)
 		kfsim_nl_sock_queue(sock, skb);
 		return 0;
 	}
-	nlh = nlmsg_put(skb, sock->portid, d->cb.nlh->nlmsg_seq, NLMSG_DONE,
-			sizeof(d->done_errno), NLM_F_MULTI | d->cb.answer_flags);
+	nlh = nlmsg_put(skb, sock->portid, d->cb.nlh->nlmsg_seq, NLMSG_DONE, sizeof(d->done_errno),
+			NLM_F_MULTI | d->cb.answer_flags);
 	memcpy(nlmsg_data(nlh), &d->done_errno, sizeof(d->done_errno));
 	if (d->extack._msg && sock->ext_ack) {
 		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
@@ -381,10 +401,12 @@ int kfsim_nl_dump_start(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	if (err) {
 		if (extack->bad_attr && in_buffer(extack->bad_attr, d->req->data, d->req->len))
 			extack->bad_attr = (const struct nlattr *)((const u8 *)nlh +
-				((const u8 *)extack->bad_attr - d->req->data));
+								   ((const u8 *)extack->bad_attr -
+								    d->req->data));
 		if (extack->miss_nest && in_buffer(extack->miss_nest, d->req->data, d->req->len))
 			extack->miss_nest = (const struct nlattr *)((const u8 *)nlh +
-				((const u8 *)extack->miss_nest - d->req->data));
+								    ((const u8 *)extack->miss_nest -
+								     d->req->data));
 		dump_free(d);
 		return err;
 	}

@@ -33,33 +33,33 @@ static const struct nla_policy demo_link_policy[] = {
 	[KFSIM_DEMO_LINK_A_WEIGHT] = NLA_POLICY_MAX(NLA_U16, 100),
 };
 
-static const struct netlink_range_validation_signed demo_bias_range = { .min = -1000, .max = 1000 };
+static const struct netlink_range_validation_signed demo_bias_range = {.min = -1000, .max = 1000};
 
 static const struct nla_policy demo_policy[] = {
 	[KFSIM_DEMO_A_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[KFSIM_DEMO_A_NAME] = { .type = NLA_NUL_STRING, .len = 15 },
+	[KFSIM_DEMO_A_NAME] = {.type = NLA_NUL_STRING, .len = 15},
 	[KFSIM_DEMO_A_PRIO] = NLA_POLICY_MAX(NLA_U8, 7),
 	[KFSIM_DEMO_A_PORT] = NLA_POLICY_RANGE(NLA_U16, 1, 1023),
-	[KFSIM_DEMO_A_SIZE] = { .type = NLA_U64 },
+	[KFSIM_DEMO_A_SIZE] = {.type = NLA_U64},
 	[KFSIM_DEMO_A_OFFSET] = NLA_POLICY_RANGE(NLA_S8, -5, 5),
 	[KFSIM_DEMO_A_DELTA] = NLA_POLICY_MIN(NLA_S16, -100),
 	[KFSIM_DEMO_A_TEMP] = NLA_POLICY_MAX(NLA_S32, 125),
-	[KFSIM_DEMO_A_BALANCE] = { .type = NLA_S64 },
-	[KFSIM_DEMO_A_LABEL] = { .type = NLA_STRING, .len = 8 },
+	[KFSIM_DEMO_A_BALANCE] = {.type = NLA_S64},
+	[KFSIM_DEMO_A_LABEL] = {.type = NLA_STRING, .len = 8},
 	[KFSIM_DEMO_A_MAC] = NLA_POLICY_EXACT_LEN(6),
-	[KFSIM_DEMO_A_BLOB] = { .type = NLA_BINARY, .len = 16 },
-	[KFSIM_DEMO_A_ENABLED] = { .type = NLA_FLAG },
+	[KFSIM_DEMO_A_BLOB] = {.type = NLA_BINARY, .len = 16},
+	[KFSIM_DEMO_A_ENABLED] = {.type = NLA_FLAG},
 	[KFSIM_DEMO_A_LINK] = NLA_POLICY_NESTED(demo_link_policy),
 	[KFSIM_DEMO_A_LINKS] = NLA_POLICY_NESTED_ARRAY(demo_link_policy),
 	[KFSIM_DEMO_A_FEATURES] = NLA_POLICY_BITFIELD32(0x7),
 	[KFSIM_DEMO_A_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
-	[KFSIM_DEMO_A_COUNT] = { .type = NLA_UINT },
+	[KFSIM_DEMO_A_COUNT] = {.type = NLA_UINT},
 	[KFSIM_DEMO_A_BIAS] = NLA_POLICY_FULL_RANGE_SIGNED(NLA_SINT, &demo_bias_range),
-	[KFSIM_DEMO_A_LEGACY] = { .type = NLA_REJECT,
-				  .reject_message = "use KFSIM_DEMO_A_NAME instead" },
-	[KFSIM_DEMO_A_RESERVED] = { .type = NLA_UNSPEC },
+	[KFSIM_DEMO_A_LEGACY] = {.type = NLA_REJECT,
+				 .reject_message = "use KFSIM_DEMO_A_NAME instead"},
+	[KFSIM_DEMO_A_RESERVED] = {.type = NLA_UNSPEC},
 	[KFSIM_DEMO_A_KEY] = NLA_POLICY_MIN_LEN(4),
-	[KFSIM_DEMO_A_TIMEOUT] = { .type = NLA_MSECS },
+	[KFSIM_DEMO_A_TIMEOUT] = {.type = NLA_MSECS},
 };
 
 static struct kfsim_nl_demo *demo_of(const struct genl_family *family)
@@ -104,7 +104,8 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static void notify(struct kfsim_nl_demo *demo, const struct demo_object *obj, struct genl_info *info)
+static void notify(struct kfsim_nl_demo *demo, const struct demo_object *obj,
+		   struct genl_info *info)
 {
 	struct sk_buff *skb;
 
@@ -132,7 +133,8 @@ static int demo_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	obj = find(demo, nla_get_u32(info->attrs[KFSIM_DEMO_A_ID]));
 	if (!obj) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID], "no object with this id");
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID],
+				    "no object with this id");
 		return -ENOENT;
 	}
 	msg = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -178,7 +180,7 @@ static int demo_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOSPC;
 	}
 	/* Build the new state aside; commit only when nothing can fail any more. */
-	next = obj ? *obj : (struct demo_object){ .id = id };
+	next = obj ? *obj : (struct demo_object){.id = id};
 	if (tb[KFSIM_DEMO_A_NAME])
 		nla_strscpy(next.name, tb[KFSIM_DEMO_A_NAME], sizeof(next.name));
 	if (tb[KFSIM_DEMO_A_PRIO])
@@ -224,7 +226,8 @@ static int demo_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	obj = find(demo, nla_get_u32(info->attrs[KFSIM_DEMO_A_ID]));
 	if (!obj) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID], "no object with this id");
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID],
+				    "no object with this id");
 		return -ENOENT;
 	}
 	gone = *obj;
@@ -234,17 +237,26 @@ static int demo_del_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 static const struct genl_split_ops demo_ops[] = {
-	{ .cmd = KFSIM_DEMO_CMD_GET, .doit = demo_get_doit, .policy = demo_policy,
-	  .maxattr = KFSIM_DEMO_A_MAX, .flags = GENL_CMD_CAP_DO },
-	{ .cmd = KFSIM_DEMO_CMD_GET, .dumpit = demo_get_dumpit, .flags = GENL_CMD_CAP_DUMP },
-	{ .cmd = KFSIM_DEMO_CMD_SET, .doit = demo_set_doit, .policy = demo_policy,
-	  .maxattr = KFSIM_DEMO_A_MAX, .flags = GENL_CMD_CAP_DO | GENL_ADMIN_PERM },
-	{ .cmd = KFSIM_DEMO_CMD_DEL, .doit = demo_del_doit, .policy = demo_policy,
-	  .maxattr = KFSIM_DEMO_A_MAX, .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM },
+	{.cmd = KFSIM_DEMO_CMD_GET,
+	 .doit = demo_get_doit,
+	 .policy = demo_policy,
+	 .maxattr = KFSIM_DEMO_A_MAX,
+	 .flags = GENL_CMD_CAP_DO},
+	{.cmd = KFSIM_DEMO_CMD_GET, .dumpit = demo_get_dumpit, .flags = GENL_CMD_CAP_DUMP},
+	{.cmd = KFSIM_DEMO_CMD_SET,
+	 .doit = demo_set_doit,
+	 .policy = demo_policy,
+	 .maxattr = KFSIM_DEMO_A_MAX,
+	 .flags = GENL_CMD_CAP_DO | GENL_ADMIN_PERM},
+	{.cmd = KFSIM_DEMO_CMD_DEL,
+	 .doit = demo_del_doit,
+	 .policy = demo_policy,
+	 .maxattr = KFSIM_DEMO_A_MAX,
+	 .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM},
 };
 
 static const struct genl_multicast_group demo_mcgrps[] = {
-	{ .name = KFSIM_DEMO_MCGRP_EVENTS },
+	{.name = KFSIM_DEMO_MCGRP_EVENTS},
 };
 
 int kfsim_nl_demo_register(struct kfsim_nl_kernel *k)

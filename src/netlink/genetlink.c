@@ -12,6 +12,7 @@
  *    come from a bitmap in which 0, 1 and the fixed families' ids are reserved.
  */
 #include <stdio.h>
+#include <kfsim/cmdline.h>
 #include "nl_internal.h"
 
 static bool family_uses_split_ops(const struct genl_family *family)
@@ -19,8 +20,8 @@ static bool family_uses_split_ops(const struct genl_family *family)
 	return family->split_ops;
 }
 
-static void op_from_full(const struct genl_family *family, const struct genl_ops *full,
-			 bool dump, struct genl_split_ops *op)
+static void op_from_full(const struct genl_family *family, const struct genl_ops *full, bool dump,
+			 struct genl_split_ops *op)
 {
 	memset(op, 0, sizeof(*op));
 	if (dump) {
@@ -57,9 +58,12 @@ static bool get_full(const struct genl_family *family, u32 cmd, struct genl_ops 
 		const struct genl_small_ops *s = &family->small_ops[i];
 
 		if (s->cmd == cmd) {
-			*full = (struct genl_ops){ .doit = s->doit, .dumpit = s->dumpit,
-						   .cmd = s->cmd, .internal_flags = s->internal_flags,
-						   .flags = s->flags, .validate = s->validate };
+			*full = (struct genl_ops){.doit = s->doit,
+						  .dumpit = s->dumpit,
+						  .cmd = s->cmd,
+						  .internal_flags = s->internal_flags,
+						  .flags = s->flags,
+						  .validate = s->validate};
 			return true;
 		}
 	}
@@ -196,8 +200,8 @@ static int validate_ops(const struct genl_family *family)
 
 			/* sorted by cmd, do before dump, each half at most once */
 			if (prev->cmd > o->cmd ||
-			    (prev->cmd == o->cmd && !((prev->flags & GENL_CMD_CAP_DO) &&
-						      (o->flags & GENL_CMD_CAP_DUMP))))
+			    (prev->cmd == o->cmd &&
+			     !((prev->flags & GENL_CMD_CAP_DO) && (o->flags & GENL_CMD_CAP_DUMP))))
 				return -EINVAL;
 		}
 	}
@@ -292,8 +296,7 @@ static int alloc_groups(struct kfsim_nl_kernel *k, struct genl_family *family)
 	return 0;
 }
 
-int kfsim_genl_family_register_locked(struct kfsim_nl_kernel *k, struct genl_family *family,
-				      int id)
+int kfsim_genl_family_register_locked(struct kfsim_nl_kernel *k, struct genl_family *family, int id)
 {
 	struct genl_family **tail;
 	int err;
@@ -376,7 +379,8 @@ static int header_check(const struct genl_family *family, const struct nlmsghdr 
 {
 	u16 flags = nlh->nlmsg_flags;
 
-	if (hdr->cmd < family->resv_start_op)
+	/* resv_start_op and these checks arrived in Linux 6.1 */
+	if (hdr->cmd < family->resv_start_op || !kfsim_kernel_at_least(6, 1))
 		return 0;
 	if (hdr->reserved) {
 		NL_SET_ERR_MSG(extack, "genlmsghdr.reserved field is not 0");
@@ -395,8 +399,8 @@ static int header_check(const struct genl_family *family, const struct nlmsghdr 
 static struct nlattr **parse_attrs(const struct nlmsghdr *nlh, const struct genl_split_ops *op,
 				   int hdrlen, u8 no_strict_flag, struct netlink_ext_ack *extack)
 {
-	unsigned int validate = (op->validate & no_strict_flag) ? NL_VALIDATE_LIBERAL
-								 : NL_VALIDATE_STRICT;
+	unsigned int validate =
+		(op->validate & no_strict_flag) ? NL_VALIDATE_LIBERAL : NL_VALIDATE_STRICT;
 	struct nlattr **attrs;
 	int err;
 
@@ -417,9 +421,11 @@ static int rcv_doit(struct kfsim_nl_sock *sock, const struct genl_family *family
 		    const struct nlmsghdr *nlh, const struct genl_split_ops *op, int hdrlen,
 		    struct netlink_ext_ack *extack)
 {
-	struct sk_buff skb = { .data = (unsigned char *)nlh, .len = nlh->nlmsg_len,
-			       .end = nlh->nlmsg_len, .cb = { .portid = sock->portid } };
-	struct genl_info info = { 0 };
+	struct sk_buff skb = {.data = (unsigned char *)nlh,
+			      .len = nlh->nlmsg_len,
+			      .end = nlh->nlmsg_len,
+			      .cb = {.portid = sock->portid}};
+	struct genl_info info = {0};
 	struct nlattr **attrs;
 	int err;
 
@@ -475,7 +481,8 @@ int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 		return -EOPNOTSUPP;
 	if ((op.flags & GENL_ADMIN_PERM) && !sock->cred.net_admin)
 		return -EPERM;
-	if ((op.flags & GENL_UNS_ADMIN_PERM) && !sock->cred.net_admin && !sock->cred.net_admin_netns)
+	if ((op.flags & GENL_UNS_ADMIN_PERM) && !sock->cred.net_admin &&
+	    !sock->cred.net_admin_netns)
 		return -EPERM;
 
 	if (dump) {

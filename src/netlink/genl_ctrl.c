@@ -19,14 +19,14 @@
 #define POLICY_DUMP_MAX 64
 
 static const struct nla_policy ctrl_policy_family[] = {
-	[CTRL_ATTR_FAMILY_ID] = { .type = NLA_U16 },
-	[CTRL_ATTR_FAMILY_NAME] = { .type = NLA_NUL_STRING, .len = GENL_NAMSIZ - 1 },
+	[CTRL_ATTR_FAMILY_ID] = {.type = NLA_U16},
+	[CTRL_ATTR_FAMILY_NAME] = {.type = NLA_NUL_STRING, .len = GENL_NAMSIZ - 1},
 };
 
 static const struct nla_policy ctrl_policy_policy[] = {
-	[CTRL_ATTR_FAMILY_ID] = { .type = NLA_U16 },
-	[CTRL_ATTR_FAMILY_NAME] = { .type = NLA_NUL_STRING, .len = GENL_NAMSIZ - 1 },
-	[CTRL_ATTR_OP] = { .type = NLA_U32 },
+	[CTRL_ATTR_FAMILY_ID] = {.type = NLA_U16},
+	[CTRL_ATTR_FAMILY_NAME] = {.type = NLA_NUL_STRING, .len = GENL_NAMSIZ - 1},
+	[CTRL_ATTR_OP] = {.type = NLA_U32},
 };
 
 static const struct genl_family *ctrl_family(const struct genl_info *info)
@@ -414,7 +414,7 @@ static const struct genl_ops genl_ctrl_ops[] = {
 };
 
 static const struct genl_multicast_group genl_ctrl_groups[] = {
-	{ .name = "notify" },
+	{.name = "notify"},
 };
 
 void kfsim_genl_ctrl_init(struct genl_family *ctrl)

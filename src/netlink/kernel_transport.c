@@ -61,7 +61,7 @@ ssize_t kfsim_nl_kernel_send(struct kfsim_nl_client *c, const void *buf, size_t 
 
 ssize_t kfsim_nl_kernel_recv(struct kfsim_nl_client *c, void *buf, size_t len, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = nl_socket_get_fd(c->nlsk), .events = POLLIN };
+	struct pollfd pfd = {.fd = nl_socket_get_fd(c->nlsk), .events = POLLIN};
 	ssize_t n;
 	int r;
 

@@ -227,7 +227,7 @@ static void req_init(struct req_buf *r, u16 type, u16 flags, u8 cmd, u8 version)
 static int req_put(struct req_buf *r, u16 type, const void *data, size_t len)
 {
 	u8 *p = (u8 *)r + r->nlh.nlmsg_len;
-	struct nlattr a = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+	struct nlattr a = {.nla_len = NLA_HDRLEN + len, .nla_type = type};
 
 	if (r->nlh.nlmsg_len + NLA_ALIGN(NLA_HDRLEN + len) > sizeof(*r))
 		return -EMSGSIZE;
@@ -290,7 +290,7 @@ static void op_attr(const struct nlattr *a, const u8 *data, size_t len, void *ar
 static void ops_item(const struct nlattr *a, const u8 *data, size_t len, void *arg)
 {
 	struct kfsim_nl_family_info *info = arg;
-	u32 op[2] = { 0, 0 };
+	u32 op[2] = {0, 0};
 
 	if (info->nr_ops >= (sizeof(info->ops) / sizeof(info->ops[0])))
 		return;

@@ -3,6 +3,7 @@
  * Decoding an NLMSG_ERROR / NLMSG_DONE and its extended ACK TLVs into struct kfsim_nl_error.
  * Only bytes inside nlmsg_len are read; a TLV that runs past the end ends the decoding.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <kfsim/err.h>
@@ -106,7 +107,9 @@ const char *kfsim_nl_error_format(const struct kfsim_nl_error *err, char *buf, s
 	else if (err->has_miss_type)
 		n = snprintf(buf, len, "missing attribute type %u", err->miss_type);
 	else
-		n = snprintf(buf, len, "%s", strerror(err->error < 0 ? -err->error : err->error));
+		n = snprintf(buf, len, "%s",
+			     strerror(err->error < 0 && err->error != INT_MIN ? -err->error
+									      : err->error));
 	if (n < len && err->has_offs)
 		n += snprintf(buf + n, len - n, " (offset %u)", err->offs);
 	if (n < len && err->has_miss_type && err->msg[0])

@@ -36,10 +36,10 @@ struct kfsim_nl_dump {
 	struct netlink_callback cb;
 	struct genl_dumpit_info info;
 	struct netlink_ext_ack extack;
-	struct sk_buff *req;		/* a private copy of the request message */
+	struct sk_buff *req; /* a private copy of the request message */
 	struct nlattr **attrs;
 	const struct genl_family *family;
-	int done_errno;			/* > 0 while the dump goes on */
+	int done_errno; /* > 0 while the dump goes on */
 };
 
 struct kfsim_nl_sock {
@@ -56,14 +56,14 @@ struct kfsim_nl_sock {
 };
 
 struct kfsim_nl_kernel {
-	struct genl_family *families;	/* registration order */
+	struct genl_family *families; /* registration order */
 	int next_family_id;
 	unsigned long mcgrps_used[KFSIM_NL_MAX_GROUPS / (8 * sizeof(unsigned long))];
 	struct kfsim_nl_sock *socks;
 	u32 next_portid;
 	u32 bcast_seq;
-	struct genl_family ctrl;	/* nlctrl, registered at creation */
-	struct kfsim_nl_demo *demo;	/* kfsim_demo, when registered */
+	struct genl_family ctrl;    /* nlctrl, registered at creation */
+	struct kfsim_nl_demo *demo; /* kfsim_demo, when registered */
 };
 
 /* af_netlink.c */

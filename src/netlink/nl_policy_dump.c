@@ -17,7 +17,7 @@
 struct walk {
 	struct kfsim_nl_policy_dump *dump;
 	int err;
-	u32 cur;	/* the policy index or op being decoded */
+	u32 cur; /* the policy index or op being decoded */
 	struct kfsim_nl_policy_attr *attr;
 };
 
@@ -212,7 +212,7 @@ int kfsim_nl_get_policy(struct kfsim_nl_client *c, const char *family, int op,
 		struct genlmsghdr genl;
 		u8 attrs[64];
 	} r;
-	struct walk w = { .dump = dump };
+	struct walk w = {.dump = dump};
 	size_t namelen;
 	u8 *p;
 	int ret;
@@ -226,15 +226,15 @@ int kfsim_nl_get_policy(struct kfsim_nl_client *c, const char *family, int op,
 	r.genl.cmd = CTRL_CMD_GETPOLICY;
 	r.genl.version = 1;
 	p = r.attrs;
-	*(struct nlattr *)p = (struct nlattr){ .nla_len = NLA_HDRLEN + namelen,
-					       .nla_type = CTRL_ATTR_FAMILY_NAME };
+	*(struct nlattr *)p =
+		(struct nlattr){.nla_len = NLA_HDRLEN + namelen, .nla_type = CTRL_ATTR_FAMILY_NAME};
 	memcpy(p + NLA_HDRLEN, family, namelen);
 	p += NLA_ALIGN(NLA_HDRLEN + namelen);
 	if (op >= 0) {
 		u32 v = op;
 
-		*(struct nlattr *)p = (struct nlattr){ .nla_len = NLA_HDRLEN + 4,
-						       .nla_type = CTRL_ATTR_OP };
+		*(struct nlattr *)p =
+			(struct nlattr){.nla_len = NLA_HDRLEN + 4, .nla_type = CTRL_ATTR_OP};
 		memcpy(p + NLA_HDRLEN, &v, 4);
 		p += NLA_HDRLEN + 4;
 	}
@@ -255,15 +255,24 @@ void kfsim_nl_policy_dump_free(struct kfsim_nl_policy_dump *dump)
 }
 
 static const char *const type_names[] = {
-	[NL_ATTR_TYPE_INVALID] = "invalid", [NL_ATTR_TYPE_FLAG] = "flag",
-	[NL_ATTR_TYPE_U8] = "u8",	    [NL_ATTR_TYPE_U16] = "u16",
-	[NL_ATTR_TYPE_U32] = "u32",	    [NL_ATTR_TYPE_U64] = "u64",
-	[NL_ATTR_TYPE_S8] = "s8",	    [NL_ATTR_TYPE_S16] = "s16",
-	[NL_ATTR_TYPE_S32] = "s32",	    [NL_ATTR_TYPE_S64] = "s64",
-	[NL_ATTR_TYPE_BINARY] = "binary",   [NL_ATTR_TYPE_STRING] = "string",
-	[NL_ATTR_TYPE_NUL_STRING] = "nul-string", [NL_ATTR_TYPE_NESTED] = "nested",
-	[NL_ATTR_TYPE_NESTED_ARRAY] = "nested-array", [NL_ATTR_TYPE_BITFIELD32] = "bitfield32",
-	[KFSIM_NL_ATTR_TYPE_SINT] = "sint", [KFSIM_NL_ATTR_TYPE_UINT] = "uint",
+	[NL_ATTR_TYPE_INVALID] = "invalid",
+	[NL_ATTR_TYPE_FLAG] = "flag",
+	[NL_ATTR_TYPE_U8] = "u8",
+	[NL_ATTR_TYPE_U16] = "u16",
+	[NL_ATTR_TYPE_U32] = "u32",
+	[NL_ATTR_TYPE_U64] = "u64",
+	[NL_ATTR_TYPE_S8] = "s8",
+	[NL_ATTR_TYPE_S16] = "s16",
+	[NL_ATTR_TYPE_S32] = "s32",
+	[NL_ATTR_TYPE_S64] = "s64",
+	[NL_ATTR_TYPE_BINARY] = "binary",
+	[NL_ATTR_TYPE_STRING] = "string",
+	[NL_ATTR_TYPE_NUL_STRING] = "nul-string",
+	[NL_ATTR_TYPE_NESTED] = "nested",
+	[NL_ATTR_TYPE_NESTED_ARRAY] = "nested-array",
+	[NL_ATTR_TYPE_BITFIELD32] = "bitfield32",
+	[KFSIM_NL_ATTR_TYPE_SINT] = "sint",
+	[KFSIM_NL_ATTR_TYPE_UINT] = "uint",
 };
 
 const char *kfsim_nl_policy_attr_format(const struct kfsim_nl_policy_attr *a, char *buf, size_t len)
@@ -276,10 +285,10 @@ const char *kfsim_nl_policy_attr_format(const struct kfsim_nl_policy_attr *a, ch
 		n = snprintf(buf, len, "%s", type_names[a->type]);
 	else
 		n = snprintf(buf, len, "type-%u", a->type);
-#define APPEND(...)                                                  \
-	do {                                                         \
-		if (n < len)                                         \
-			n += snprintf(buf + n, len - n, __VA_ARGS__); \
+#define APPEND(...)                                                                                \
+	do {                                                                                       \
+		if (n < len)                                                                       \
+			n += snprintf(buf + n, len - n, __VA_ARGS__);                              \
 	} while (0)
 	if (a->has_min_u || a->has_max_u)
 		APPEND(" range %" PRIu64 "..%" PRIu64, a->min_u, a->max_u);

@@ -11,14 +11,28 @@
 #include "nl_internal.h"
 
 static const char *const nla_type_names[NLA_TYPE_MAX + 1] = {
-	[NLA_UNSPEC] = "unspec",   [NLA_U8] = "u8",	      [NLA_U16] = "u16",
-	[NLA_U32] = "u32",	   [NLA_U64] = "u64",	      [NLA_STRING] = "string",
-	[NLA_FLAG] = "flag",	   [NLA_MSECS] = "msecs",     [NLA_NESTED] = "nested",
-	[NLA_NESTED_ARRAY] = "nested-array", [NLA_NUL_STRING] = "nul-string",
-	[NLA_BINARY] = "binary",   [NLA_S8] = "s8",	      [NLA_S16] = "s16",
-	[NLA_S32] = "s32",	   [NLA_S64] = "s64",	      [NLA_BITFIELD32] = "bitfield32",
-	[NLA_REJECT] = "reject",   [NLA_BE16] = "be16",	      [NLA_BE32] = "be32",
-	[NLA_SINT] = "sint",	   [NLA_UINT] = "uint",
+	[NLA_UNSPEC] = "unspec",
+	[NLA_U8] = "u8",
+	[NLA_U16] = "u16",
+	[NLA_U32] = "u32",
+	[NLA_U64] = "u64",
+	[NLA_STRING] = "string",
+	[NLA_FLAG] = "flag",
+	[NLA_MSECS] = "msecs",
+	[NLA_NESTED] = "nested",
+	[NLA_NESTED_ARRAY] = "nested-array",
+	[NLA_NUL_STRING] = "nul-string",
+	[NLA_BINARY] = "binary",
+	[NLA_S8] = "s8",
+	[NLA_S16] = "s16",
+	[NLA_S32] = "s32",
+	[NLA_S64] = "s64",
+	[NLA_BITFIELD32] = "bitfield32",
+	[NLA_REJECT] = "reject",
+	[NLA_BE16] = "be16",
+	[NLA_BE32] = "be32",
+	[NLA_SINT] = "sint",
+	[NLA_UINT] = "uint",
 };
 
 const char *kfsim_nla_type_name(int type)
@@ -49,20 +63,85 @@ static void print_value(FILE *out, const struct nlattr *nla, const struct nla_po
 	const u8 *d = nla_data(nla);
 
 	switch (pt->type) {
-	case NLA_U8: if (len == 1) { fprintf(out, "%u", nla_get_u8(nla)); return; } break;
-	case NLA_U16: if (len == 2) { fprintf(out, "%u", nla_get_u16(nla)); return; } break;
-	case NLA_U32: if (len == 4) { fprintf(out, "%u", nla_get_u32(nla)); return; } break;
+	case NLA_U8:
+		if (len == 1) {
+			fprintf(out, "%u", nla_get_u8(nla));
+			return;
+		}
+		break;
+	case NLA_U16:
+		if (len == 2) {
+			fprintf(out, "%u", nla_get_u16(nla));
+			return;
+		}
+		break;
+	case NLA_U32:
+		if (len == 4) {
+			fprintf(out, "%u", nla_get_u32(nla));
+			return;
+		}
+		break;
 	case NLA_U64:
-	case NLA_MSECS: if (len == 8) { fprintf(out, "%" PRIu64, nla_get_u64(nla)); return; } break;
-	case NLA_S8: if (len == 1) { fprintf(out, "%d", nla_get_s8(nla)); return; } break;
-	case NLA_S16: if (len == 2) { fprintf(out, "%d", nla_get_s16(nla)); return; } break;
-	case NLA_S32: if (len == 4) { fprintf(out, "%d", nla_get_s32(nla)); return; } break;
-	case NLA_S64: if (len == 8) { fprintf(out, "%" PRId64, nla_get_s64(nla)); return; } break;
-	case NLA_BE16: if (len == 2) { fprintf(out, "%u", nla_get_be16(nla)); return; } break;
-	case NLA_BE32: if (len == 4) { fprintf(out, "%u", nla_get_be32(nla)); return; } break;
-	case NLA_UINT: if (len == 4 || len == 8) { fprintf(out, "%" PRIu64, nla_get_uint(nla)); return; } break;
-	case NLA_SINT: if (len == 4 || len == 8) { fprintf(out, "%" PRId64, nla_get_sint(nla)); return; } break;
-	case NLA_FLAG: if (!len) { fprintf(out, "true"); return; } break;
+	case NLA_MSECS:
+		if (len == 8) {
+			fprintf(out, "%" PRIu64, nla_get_u64(nla));
+			return;
+		}
+		break;
+	case NLA_S8:
+		if (len == 1) {
+			fprintf(out, "%d", nla_get_s8(nla));
+			return;
+		}
+		break;
+	case NLA_S16:
+		if (len == 2) {
+			fprintf(out, "%d", nla_get_s16(nla));
+			return;
+		}
+		break;
+	case NLA_S32:
+		if (len == 4) {
+			fprintf(out, "%d", nla_get_s32(nla));
+			return;
+		}
+		break;
+	case NLA_S64:
+		if (len == 8) {
+			fprintf(out, "%" PRId64, nla_get_s64(nla));
+			return;
+		}
+		break;
+	case NLA_BE16:
+		if (len == 2) {
+			fprintf(out, "%u", nla_get_be16(nla));
+			return;
+		}
+		break;
+	case NLA_BE32:
+		if (len == 4) {
+			fprintf(out, "%u", nla_get_be32(nla));
+			return;
+		}
+		break;
+	case NLA_UINT:
+		if (len == 4 || len == 8) {
+			fprintf(out, "%" PRIu64, nla_get_uint(nla));
+			return;
+		}
+		break;
+	case NLA_SINT:
+		if (len == 4 || len == 8) {
+			fprintf(out, "%" PRId64, nla_get_sint(nla));
+			return;
+		}
+		break;
+	case NLA_FLAG:
+		if (!len) {
+			fprintf(out, "true");
+			return;
+		}
+		break;
 	case NLA_BITFIELD32:
 		if (len == 8) {
 			struct nla_bitfield32 bf = nla_get_bitfield32(nla);
@@ -83,10 +162,11 @@ static void print_attrs(FILE *out, const struct nlattr *head, int len, int maxty
 	const struct nlattr *nla;
 	int rem;
 
-	nla_for_each_attr(nla, head, len, rem) {
+	nla_for_each_attr(nla, head, len, rem)
+	{
 		int type = nla_type(nla);
-		const struct nla_policy *pt = policy && type > 0 && type <= maxtype ? &policy[type]
-										 : NULL;
+		const struct nla_policy *pt =
+			policy && type > 0 && type <= maxtype ? &policy[type] : NULL;
 
 		fprintf(out, "%*s@%-4ld [%d%s] ", 2 + 2 * depth, "",
 			(long)((const u8 *)nla - (const u8 *)base), type,
@@ -101,15 +181,17 @@ static void print_attrs(FILE *out, const struct nlattr *head, int len, int maxty
 		if ((pt->type == NLA_NESTED || pt->type == NLA_NESTED_ARRAY) && depth < 8) {
 			fprintf(out, "%s\n", nla_len(nla) ? ":" : " (empty)");
 			if (pt->type == NLA_NESTED) {
-				print_attrs(out, nla_data(nla), nla_len(nla), pt->len, pt->nested_policy,
-					    base, depth + 1);
+				print_attrs(out, nla_data(nla), nla_len(nla), pt->len,
+					    pt->nested_policy, base, depth + 1);
 			} else {
 				const struct nlattr *el;
 				int erem;
 
-				nla_for_each_nested(el, nla, erem) {
+				nla_for_each_nested(el, nla, erem)
+				{
 					fprintf(out, "%*s@%-4ld [%d] element:\n", 4 + 2 * depth, "",
-						(long)((const u8 *)el - (const u8 *)base), nla_type(el));
+						(long)((const u8 *)el - (const u8 *)base),
+						nla_type(el));
 					print_attrs(out, nla_data(el), nla_len(el), pt->len,
 						    pt->nested_policy, base, depth + 2);
 				}

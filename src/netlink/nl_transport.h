@@ -12,8 +12,8 @@ struct nl_sock;
 
 struct kfsim_nl_client {
 	bool kernel;
-	struct kfsim_nl_sock *sim;	/* in-process transport */
-	struct nl_sock *nlsk;		/* real-kernel transport (libnl-3 socket) */
+	struct kfsim_nl_sock *sim; /* in-process transport */
+	struct nl_sock *nlsk;	   /* real-kernel transport (libnl-3 socket) */
 	u32 portid;
 	u32 seq;
 	struct kfsim_nl_queued *ntf_head, *ntf_tail;

@@ -19,9 +19,9 @@
 
 /* Exact payload sizes of the fixed-size types (nla_attr_len[]). */
 static const u8 nla_attr_len[NLA_TYPE_MAX + 1] = {
-	[NLA_U8] = sizeof(u8),   [NLA_U16] = sizeof(u16),  [NLA_U32] = sizeof(u32),
-	[NLA_U64] = sizeof(u64), [NLA_S8] = sizeof(s8),    [NLA_S16] = sizeof(s16),
-	[NLA_S32] = sizeof(s32), [NLA_S64] = sizeof(s64),  [NLA_BE16] = sizeof(u16),
+	[NLA_U8] = sizeof(u8),	  [NLA_U16] = sizeof(u16), [NLA_U32] = sizeof(u32),
+	[NLA_U64] = sizeof(u64),  [NLA_S8] = sizeof(s8),   [NLA_S16] = sizeof(s16),
+	[NLA_S32] = sizeof(s32),  [NLA_S64] = sizeof(s64), [NLA_BE16] = sizeof(u16),
 	[NLA_BE32] = sizeof(u32),
 };
 
@@ -303,7 +303,8 @@ static int validate_array(const struct nlattr *head, int len, int maxtype,
 	const struct nlattr *entry;
 	int rem;
 
-	nla_for_each_attr(entry, head, len, rem) {
+	nla_for_each_attr(entry, head, len, rem)
+	{
 		int err;
 
 		if (nla_len(entry) == 0)
@@ -492,7 +493,8 @@ static int validate_parse(const struct nlattr *head, int len, int maxtype,
 	if (len < 0 || !head)
 		len = 0;
 
-	nla_for_each_attr(nla, head, len, rem) {
+	nla_for_each_attr(nla, head, len, rem)
+	{
 		u16 type = nla_type(nla);
 
 		if (type == 0 || type > maxtype) {

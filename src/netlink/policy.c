@@ -15,8 +15,7 @@ static int put_u64(struct sk_buff *skb, int type, u64 v)
 	return nla_put_u64_64bit(skb, type, v, NL_POLICY_TYPE_ATTR_PAD);
 }
 
-static int put_props(struct sk_buff *skb, const struct nla_policy *pt, int policy_idx,
-		     u32 *type)
+static int put_props(struct sk_buff *skb, const struct nla_policy *pt, int policy_idx, u32 *type)
 {
 	switch (pt->type) {
 	case NLA_NESTED:

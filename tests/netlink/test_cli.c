@@ -19,8 +19,8 @@ static struct cli_result run(const char *const args[])
 
 static void test_policy_demo_text(void **state)
 {
-	struct cli_result r = run((const char *const[]){ "nl", "policy", "--family", "kfsim_demo",
-							 "--op", "2", NULL });
+	struct cli_result r = run(
+		(const char *const[]){"nl", "policy", "--family", "kfsim_demo", "--op", "2", NULL});
 
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "family kfsim_demo\nop 2: do policy 0\npolicy 0:\n"));
@@ -34,8 +34,8 @@ static void test_policy_demo_text(void **state)
 
 static void test_policy_json(void **state)
 {
-	struct cli_result r = run((const char *const[]){ "nl", "policy", "--family", "nlctrl",
-							 "--json", NULL });
+	struct cli_result r =
+		run((const char *const[]){"nl", "policy", "--family", "nlctrl", "--json", NULL});
 
 	assert_int_equal(r.status, 0);
 	assert_true(r.out[0] == '{');
@@ -47,12 +47,13 @@ static void test_policy_json(void **state)
 
 static void test_policy_unknown_family(void **state)
 {
-	struct cli_result r = run((const char *const[]){ "nl", "policy", "--family", "nosuch", NULL });
+	struct cli_result r =
+		run((const char *const[]){"nl", "policy", "--family", "nosuch", NULL});
 
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err, "kfsim nl: -ENOENT: no family 'nosuch'\n");
 	cli_result_free(&r);
-	r = run((const char *const[]){ "nl", "policy", "--family", "nlctrl", "--op", "77", NULL });
+	r = run((const char *const[]){"nl", "policy", "--family", "nlctrl", "--op", "77", NULL});
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err, "kfsim nl: -ENOENT: family 'nlctrl' has no op 77\n");
 	cli_result_free(&r);
@@ -60,9 +61,9 @@ static void test_policy_unknown_family(void **state)
 
 static void test_decode_valid(void **state)
 {
-	struct cli_result r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo",
-		"--op", "2", "08000100", "07000000", "0800 0200 61626300", "0c00 0e80 0800 0100 05000000",
-		NULL });
+	struct cli_result r = run((const char *const[]){
+		"nl", "decode", "--family", "kfsim_demo", "--op", "2", "08000100", "07000000",
+		"0800 0200 61626300", "0c00 0e80 0800 0100 05000000", NULL});
 
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "kfsim_demo op 2, 48 bytes: valid\n"
@@ -75,8 +76,9 @@ static void test_decode_valid(void **state)
 
 static void test_decode_error_with_caret(void **state)
 {
-	struct cli_result r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo",
-		"--op", "2", "0800 0100 07000000 0600 0400 d007 0000", NULL });
+	struct cli_result r =
+		run((const char *const[]){"nl", "decode", "--family", "kfsim_demo", "--op", "2",
+					  "0800 0100 07000000 0600 0400 d007 0000", NULL});
 
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "error: -ERANGE: integer out of range\n"));
@@ -85,9 +87,11 @@ static void test_decode_error_with_caret(void **state)
 	cli_result_free(&r);
 
 	/* a whole message given, with a missing NLA_F_NESTED */
-	r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo", "--op", "2", "--json",
-		"28000000 13000100 00000000 00000000 02010000 08000100 07000000 0c000e00 08000100 05000000",
-		NULL });
+	r = run((const char *const[]){"nl", "decode", "--family", "kfsim_demo", "--op", "2",
+				      "--json",
+				      "28000000 13000100 00000000 00000000 02010000 08000100 "
+				      "07000000 0c000e00 08000100 05000000",
+				      NULL});
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "\"message\": \"NLA_F_NESTED is missing\""));
 	assert_non_null(strstr(r.out, "\"offset\": 28"));
@@ -96,23 +100,26 @@ static void test_decode_error_with_caret(void **state)
 
 static void test_usage_errors(void **state)
 {
-	struct cli_result r = run((const char *const[]){ "nl", "frob", NULL });
+	struct cli_result r = run((const char *const[]){"nl", "frob", NULL});
 
 	assert_int_equal(r.status, 2);
-	assert_string_equal(r.err, "kfsim nl: unknown verb 'frob': expected 'policy' or 'decode'\n");
+	assert_string_equal(r.err,
+			    "kfsim nl: unknown verb 'frob': expected 'policy' or 'decode'\n");
 	cli_result_free(&r);
-	r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo", "--op", "2", "zz", NULL });
+	r = run((const char *const[]){"nl", "decode", "--family", "kfsim_demo", "--op", "2", "zz",
+				      NULL});
 	assert_int_equal(r.status, 2);
 	assert_int_equal(count_lines(r.err), 1);
 	cli_result_free(&r);
-	r = run((const char *const[]){ "nl", "policy", NULL });
+	r = run((const char *const[]){"nl", "policy", NULL});
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err, "kfsim nl: option '--family' is required\n");
 	cli_result_free(&r);
-	r = run((const char *const[]){ "nl", "policy", "--family", "nlctrl", "--op", "300", NULL });
+	r = run((const char *const[]){"nl", "policy", "--family", "nlctrl", "--op", "300", NULL});
 	assert_int_equal(r.status, 2);
 	cli_result_free(&r);
-	r = run((const char *const[]){ "nl", "decode", "--family", "kfsim_demo", "--op", "9", "00", NULL });
+	r = run((const char *const[]){"nl", "decode", "--family", "kfsim_demo", "--op", "9", "00",
+				      NULL});
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err, "kfsim nl: -EOPNOTSUPP: family 'kfsim_demo' has no do op 9\n");
 	cli_result_free(&r);
@@ -121,12 +128,9 @@ static void test_usage_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_policy_demo_text),
-		cmocka_unit_test(test_policy_json),
-		cmocka_unit_test(test_policy_unknown_family),
-		cmocka_unit_test(test_decode_valid),
-		cmocka_unit_test(test_decode_error_with_caret),
-		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_policy_demo_text),	cmocka_unit_test(test_policy_json),
+		cmocka_unit_test(test_policy_unknown_family),	cmocka_unit_test(test_decode_valid),
+		cmocka_unit_test(test_decode_error_with_caret), cmocka_unit_test(test_usage_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,8 +9,10 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include <kfsim/cmdline.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_demo.h>
 
@@ -108,7 +110,8 @@ static void test_resolve_families(void **state)
 	assert_int_equal(info.maxattr, 0);
 	assert_int_equal(info.nr_ops, 2);
 	assert_int_equal(info.ops[0].cmd, CTRL_CMD_GETFAMILY);
-	assert_int_equal(info.ops[0].flags, GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL);
+	assert_int_equal(info.ops[0].flags,
+			 GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL);
 	assert_int_equal(info.ops[1].cmd, CTRL_CMD_GETPOLICY);
 	assert_int_equal(info.ops[1].flags, GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL);
 	assert_int_equal(info.nr_mcgrps, 1);
@@ -118,7 +121,8 @@ static void test_resolve_families(void **state)
 	assert_int_equal(kfsim_nl_resolve(e->root, KFSIM_DEMO_FAMILY_NAME, &info, NULL), 0);
 	assert_int_equal(info.id, 0x13);
 	assert_int_equal(info.nr_ops, 3);
-	assert_int_equal(info.ops[1].flags, GENL_CMD_CAP_DO | GENL_CMD_CAP_HASPOL | GENL_ADMIN_PERM);
+	assert_int_equal(info.ops[1].flags,
+			 GENL_CMD_CAP_DO | GENL_CMD_CAP_HASPOL | GENL_ADMIN_PERM);
 	assert_int_equal(info.ops[2].flags,
 			 GENL_CMD_CAP_DO | GENL_CMD_CAP_HASPOL | GENL_UNS_ADMIN_PERM);
 	assert_int_equal(info.mcgrps[0].id, 2);
@@ -138,7 +142,8 @@ static void test_unknown_family_and_op(void **state)
 	assert_int_equal(send_req(e->root, req(e->demo_id, 99, 0), NULL, NULL, &err), -EOPNOTSUPP);
 	/* GET has a dump half, DEL has not */
 	assert_int_equal(send_req(e->root, req(e->demo_id, KFSIM_DEMO_CMD_DEL, NLM_F_DUMP), NULL,
-				  NULL, &err), -EOPNOTSUPP);
+				  NULL, &err),
+			 -EOPNOTSUPP);
 }
 
 static void test_header_checks(void **state)
@@ -155,6 +160,18 @@ static void test_header_checks(void **state)
 	skb = req(e->demo_id, KFSIM_DEMO_CMD_GET, NLM_F_APPEND);
 	assert_int_equal(send_req(e->root, skb, NULL, NULL, &err), -EINVAL);
 	assert_string_equal(err.msg, "ambiguous or reserved bits set in nlmsg_flags");
+
+	/* before Linux 6.1 nothing looked at either: the op runs (and misses its ID) */
+	{
+		unsigned int old = kfsim_kernel_version();
+
+		kfsim_set_kernel_version(KERNEL_VERSION(6, 0, 0));
+		skb = req(e->demo_id, KFSIM_DEMO_CMD_GET, NLM_F_APPEND);
+		((struct genlmsghdr *)nlmsg_data(nlmsg_hdr(skb)))->reserved = 1;
+		assert_int_equal(send_req(e->root, skb, NULL, NULL, &err), -EINVAL);
+		assert_true(err.has_miss_type);
+		kfsim_set_kernel_version(old);
+	}
 
 	/* nlctrl's GETFAMILY predates resv_start_op: reserved bits pass */
 	skb = req(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_APPEND);
@@ -186,10 +203,18 @@ static void test_validation_errors_in_ack(void **state)
 	assert_true(err.policy_len > 0);
 	/* u16 range 1..1023 as the kernel writes it: MIN_U, MAX_U, TYPE */
 	{
-		static const u8 expected[] = { 0x24, 0x00, 0x01, 0x80,
-			0x0c, 0x00, 0x04, 0x00, 1, 0, 0, 0, 0, 0, 0, 0,
-			0x0c, 0x00, 0x05, 0x00, 0xff, 0x03, 0, 0, 0, 0, 0, 0,
-			0x08, 0x00, 0x01, 0x00, NL_ATTR_TYPE_U16, 0, 0, 0 };
+		static const u8 expected[] = {0x24, 0x00, 0x01,
+					      0x80, 0x0c, 0x00,
+					      0x04, 0x00, 1,
+					      0,    0,	  0,
+					      0,    0,	  0,
+					      0,    0x0c, 0x00,
+					      0x05, 0x00, 0xff,
+					      0x03, 0,	  0,
+					      0,    0,	  0,
+					      0,    0x08, 0x00,
+					      0x01, 0x00, NL_ATTR_TYPE_U16,
+					      0,    0,	  0};
 		(void)expected;
 		assert_int_equal(err.policy_len, 32);
 		assert_memory_equal(err.policy, expected + 4, 32);
@@ -229,7 +254,7 @@ static void test_validation_errors_in_ack(void **state)
 static void test_admin_permission(void **state)
 {
 	struct env *e = *state;
-	struct kfsim_nl_cred netns = { .net_admin_netns = true };
+	struct kfsim_nl_cred netns = {.net_admin_netns = true};
 	struct kfsim_nl_client *user = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_USER);
 	struct kfsim_nl_client *nsadm = kfsim_nl_client_open_sim(e->k, &netns);
 	struct sk_buff *skb;
@@ -262,7 +287,8 @@ static int collect_ids(const struct nlmsghdr *nlh, void *arg)
 	struct nlattr *tb[KFSIM_DEMO_A_MAX + 1];
 
 	assert_int_equal(nlh->nlmsg_flags & NLM_F_MULTI, NLM_F_MULTI);
-	assert_int_equal(nlmsg_parse_deprecated(nlh, GENL_HDRLEN, tb, KFSIM_DEMO_A_MAX, NULL, NULL), 0);
+	assert_int_equal(nlmsg_parse_deprecated(nlh, GENL_HDRLEN, tb, KFSIM_DEMO_A_MAX, NULL, NULL),
+			 0);
 	s->ids[s->n++] = nla_get_u32(tb[KFSIM_DEMO_A_ID]);
 	return 0;
 }
@@ -271,7 +297,7 @@ static void test_dump_across_buffers(void **state)
 {
 	struct env *e = *state;
 	struct kfsim_nl_sock *sock = kfsim_nl_sock_open(e->k, &KFSIM_NL_CRED_ROOT);
-	struct seen seen = { 0 };
+	struct seen seen = {0};
 	u8 buf[4096];
 	int buffers = 0, msgs = 0;
 	bool done = false;
@@ -282,7 +308,8 @@ static void test_dump_across_buffers(void **state)
 
 	/* the client's view: all 40, in order, ending in NLMSG_DONE */
 	assert_int_equal(send_req(e->root, req(e->demo_id, KFSIM_DEMO_CMD_GET, NLM_F_DUMP),
-				  collect_ids, &seen, NULL), 0);
+				  collect_ids, &seen, NULL),
+			 0);
 	assert_int_equal(seen.n, 40);
 	for (int i = 0; i < 40; i++)
 		assert_int_equal(seen.ids[i], i + 1);
@@ -304,7 +331,8 @@ static void test_dump_across_buffers(void **state)
 		buffers++;
 		for (; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				assert_int_equal(((struct nlmsgerr *)nlmsg_data(nlh))->error, -EBUSY);
+				assert_int_equal(((struct nlmsgerr *)nlmsg_data(nlh))->error,
+						 -EBUSY);
 				continue;
 			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
@@ -329,7 +357,8 @@ static int ntf_cb(const struct nlmsghdr *nlh, void *arg)
 
 	assert_int_equal(nlh->nlmsg_pid, 0);
 	assert_int_equal(((struct genlmsghdr *)nlmsg_data(nlh))->cmd, KFSIM_DEMO_CMD_NTF);
-	assert_int_equal(nlmsg_parse_deprecated(nlh, GENL_HDRLEN, tb, KFSIM_DEMO_A_MAX, NULL, NULL), 0);
+	assert_int_equal(nlmsg_parse_deprecated(nlh, GENL_HDRLEN, tb, KFSIM_DEMO_A_MAX, NULL, NULL),
+			 0);
 	s->ids[s->n++] = nla_get_u32(tb[KFSIM_DEMO_A_ID]);
 	return 0;
 }
@@ -339,7 +368,7 @@ static void test_notifications(void **state)
 	struct env *e = *state;
 	struct kfsim_nl_client *sub = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_USER);
 	struct kfsim_nl_client *other = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_USER);
-	struct seen seen = { 0 };
+	struct seen seen = {0};
 
 	assert_int_equal(kfsim_nl_subscribe(sub, KFSIM_DEMO_FAMILY_NAME, "events"), 0);
 	assert_int_equal(kfsim_nl_subscribe(sub, KFSIM_DEMO_FAMILY_NAME, "nosuch"), -ENOENT);
@@ -400,7 +429,11 @@ static void test_ack_formats_without_socket_options(void **state)
 	assert_int_equal(kfsim_nl_sock_send(sock, skb->data, skb->len - 4), skb->len - 4);
 	assert_int_equal(kfsim_nl_sock_recv(sock, buf, sizeof(buf)), -EAGAIN);
 	assert_int_equal(kfsim_nl_sock_setsockopt(sock, 99, 1), -ENOPROTOOPT);
-	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 200), -ENOENT);
+	/* as on the running kernel: 0 and beyond the group count refused, unowned ids joined */
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 0), -EINVAL);
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 200), -EINVAL);
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, 1), 0);
+	assert_int_equal(kfsim_nl_sock_setsockopt(sock, NETLINK_ADD_MEMBERSHIP, GENL_ID_CTRL), 0);
 	nlmsg_free(skb);
 	kfsim_nl_sock_close(sock);
 }
@@ -413,27 +446,35 @@ static void test_policy_dump_of_demo(void **state)
 	struct kfsim_nl_error err;
 
 	assert_int_equal(kfsim_nl_get_policy(e->root, KFSIM_DEMO_FAMILY_NAME, KFSIM_DEMO_CMD_SET,
-					     &dump, NULL), 0);
+					     &dump, NULL),
+			 0);
 	assert_int_equal(dump.nr_ops, 1);
 	assert_int_equal(dump.ops[0].cmd, KFSIM_DEMO_CMD_SET);
 	assert_int_equal(dump.ops[0].do_policy, 0);
 	assert_int_equal(dump.ops[0].dump_policy, -1);
 	assert_int_equal(dump.nr_policies, 2);
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][KFSIM_DEMO_A_PORT], line,
-							sizeof(line)), "u16 range 1..1023");
+							sizeof(line)),
+			    "u16 range 1..1023");
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][KFSIM_DEMO_A_NAME], line,
-							sizeof(line)), "nul-string max-len 15");
+							sizeof(line)),
+			    "nul-string max-len 15");
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][KFSIM_DEMO_A_LINK], line,
-							sizeof(line)), "nested policy 1 maxtype 2");
+							sizeof(line)),
+			    "nested policy 1 maxtype 2");
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][KFSIM_DEMO_A_FLAGS], line,
-							sizeof(line)), "u32 mask 0x3");
+							sizeof(line)),
+			    "u32 mask 0x3");
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][KFSIM_DEMO_A_MAC], line,
-							sizeof(line)), "binary min-len 6 max-len 6");
+							sizeof(line)),
+			    "binary min-len 6 max-len 6");
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][KFSIM_DEMO_A_BIAS], line,
-							sizeof(line)), "sint range -1000..1000");
+							sizeof(line)),
+			    "sint range -1000..1000");
 	assert_int_equal(dump.policies[0][KFSIM_DEMO_A_LEGACY].type, 0); /* reject: not dumped */
 	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[1][KFSIM_DEMO_LINK_A_PEER],
-							line, sizeof(line)), "u32 range 1..4095");
+							line, sizeof(line)),
+			    "u32 range 1..4095");
 	kfsim_nl_policy_dump_free(&dump);
 
 	/* the whole family: GET's dump half has no policy of its own */
@@ -449,32 +490,173 @@ static void test_policy_dump_of_demo(void **state)
 	assert_int_equal(kfsim_nl_get_policy(e->root, "nosuch", -1, &dump, &err), -ENOENT);
 
 	/* nlctrl's own dump-only op appears under nest 0, as on the kernel */
-	assert_int_equal(kfsim_nl_get_policy(e->root, "nlctrl", CTRL_CMD_GETPOLICY, &dump, NULL), 0);
+	assert_int_equal(kfsim_nl_get_policy(e->root, "nlctrl", CTRL_CMD_GETPOLICY, &dump, NULL),
+			 0);
 	assert_int_equal(dump.nr_ops, 1);
 	assert_int_equal(dump.ops[0].cmd, 0);
 	assert_int_equal(dump.ops[0].dump_policy, 0);
-	assert_string_equal(kfsim_nl_policy_attr_format(&dump.policies[0][CTRL_ATTR_OP], line,
-							sizeof(line)), "u32 range 0..4294967295");
+	assert_string_equal(
+		kfsim_nl_policy_attr_format(&dump.policies[0][CTRL_ATTR_OP], line, sizeof(line)),
+		"u32 range 0..4294967295");
 	kfsim_nl_policy_dump_free(&dump);
+}
+
+static int family_name_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	char *names = arg;
+
+	assert_int_equal(((struct genlmsghdr *)nlmsg_data(nlh))->cmd, CTRL_CMD_NEWFAMILY);
+	assert_int_equal(nlmsg_parse_deprecated(nlh, GENL_HDRLEN, tb, CTRL_ATTR_MAX, NULL, NULL),
+			 0);
+	strcat(names, nla_data(tb[CTRL_ATTR_FAMILY_NAME]));
+	strcat(names, " ");
+	return 0;
+}
+
+static void test_getfamily_dump_lists_every_family(void **state)
+{
+	struct env *e = *state;
+	char names[256] = "";
+	struct sk_buff *skb;
+
+	skb = req(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_DUMP);
+	assert_int_equal(send_req(e->root, skb, family_name_cb, names, NULL), 0);
+	assert_string_equal(names, "nlctrl kfsim_demo ");
+
+	/* by id, and the name wins over the id in a do request */
+	skb = req(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	nla_put_u16(skb, CTRL_ATTR_FAMILY_ID, GENL_ID_CTRL);
+	nla_put_string(skb, CTRL_ATTR_FAMILY_NAME, KFSIM_DEMO_FAMILY_NAME);
+	names[0] = '\0';
+	assert_int_equal(send_req(e->root, skb, family_name_cb, names, NULL), 0);
+	assert_string_equal(names, "kfsim_demo ");
+}
+
+/* A dump that fails on its second step, with a message, and one whose family goes away. */
+static int failing_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	void *hdr;
+
+	if (cb->args[0]++ == 1) {
+		NL_SET_ERR_MSG(cb->extack, "backing store went away");
+		return -EIO;
+	}
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, info->family,
+			  NLM_F_MULTI, 1);
+	if (!hdr)
+		return -EMSGSIZE;
+	nla_put_u32(skb, 1, 42);
+	genlmsg_end(skb, hdr);
+	return skb->len;
+}
+
+static int done_calls;
+
+static int count_done(struct netlink_callback *cb)
+{
+	done_calls++;
+	return 0;
+}
+
+static const struct genl_split_ops failing_ops[] = {
+	{.cmd = 1, .dumpit = failing_dumpit, .done = count_done, .flags = GENL_CMD_CAP_DUMP},
+};
+
+static void test_dump_error_ends_in_done_with_extack(void **state)
+{
+	struct env *e = *state;
+	struct genl_family fam = {
+		.name = "failing", .version = 1, .split_ops = failing_ops, .n_split_ops = 1};
+	struct kfsim_nl_error err;
+	struct kfsim_nl_sock *sock;
+	u8 buf[1024];
+	int n = 0;
+
+	assert_int_equal(kfsim_genl_register_family(e->k, &fam), 0);
+	done_calls = 0;
+	assert_int_equal(send_req(e->root, req(fam.id, 1, NLM_F_DUMP), count_cb, &n, &err), -EIO);
+	assert_int_equal(n, 1);
+	assert_true(err.in_done);
+	assert_string_equal(err.msg, "backing store went away");
+	assert_int_equal(done_calls, 1);
+
+	/* unregistering the family ends a dump in progress (done() runs) */
+	sock = kfsim_nl_sock_open(e->k, &KFSIM_NL_CRED_ROOT);
+	{
+		struct sk_buff *skb = req(fam.id, 1, NLM_F_DUMP);
+
+		nlmsg_end(skb, nlmsg_hdr(skb));
+		kfsim_nl_sock_send(sock, skb->data, skb->len);
+		nlmsg_free(skb);
+	}
+	assert_true(kfsim_nl_sock_recv(sock, buf, sizeof(buf)) > 0);
+	assert_int_equal(genl_unregister_family(&fam), 0);
+	assert_int_equal(done_calls, 2);
+	assert_int_equal(kfsim_nl_sock_recv(sock, buf, sizeof(buf)), -EAGAIN);
+	kfsim_nl_sock_close(sock);
+}
+
+static int noop_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return 0;
+}
+
+static void test_privileged_multicast_group(void **state)
+{
+	static const struct genl_small_ops ops[] = {{.cmd = 1, .doit = noop_doit}};
+	static const struct genl_multicast_group grps[] = {
+		{.name = "open"},
+		{.name = "admin", .flags = GENL_MCAST_CAP_NET_ADMIN},
+		{.name = "sys", .flags = GENL_MCAST_CAP_SYS_ADMIN},
+	};
+	struct env *e = *state;
+	struct genl_family fam = {.name = "groups",
+				  .small_ops = ops,
+				  .n_small_ops = 1,
+				  .mcgrps = grps,
+				  .n_mcgrps = 3};
+	struct kfsim_nl_cred netns = {.net_admin_netns = true};
+	struct kfsim_nl_client *user = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_USER);
+	struct kfsim_nl_client *nsadm = kfsim_nl_client_open_sim(e->k, &netns);
+	unsigned int old = kfsim_kernel_version();
+
+	assert_int_equal(kfsim_genl_register_family(e->k, &fam), 0);
+	assert_int_equal(fam.mcgrp_offset, 3); /* after kfsim_demo's group 2 */
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 18, 0));
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "open"), 0);
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "admin"), -EPERM);
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "sys"), -EPERM);
+	assert_int_equal(kfsim_nl_subscribe(nsadm, "groups", "admin"), 0);
+	assert_int_equal(kfsim_nl_subscribe(nsadm, "groups", "sys"), -EPERM);
+	assert_int_equal(kfsim_nl_subscribe(e->root, "groups", "sys"), 0);
+	assert_true(genl_has_listeners(&fam, NULL, 1));
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 5, 0)); /* before the flags existed */
+	assert_int_equal(kfsim_nl_subscribe(user, "groups", "admin"), 0);
+	kfsim_set_kernel_version(old);
+	kfsim_nl_client_close(user);
+	kfsim_nl_client_close(nsadm);
+	assert_int_equal(genl_unregister_family(&fam), 0);
 }
 
 static void test_registration_rules(void **state)
 {
-	static const struct genl_small_ops no_handler[] = { { .cmd = 1 } };
+	static const struct genl_small_ops no_handler[] = {{.cmd = 1}};
 	static const struct genl_split_ops unsorted[] = {
-		{ .cmd = 2, .doit = (void *)1, .flags = GENL_CMD_CAP_DO },
-		{ .cmd = 1, .doit = (void *)1, .flags = GENL_CMD_CAP_DO },
+		{.cmd = 2, .doit = (void *)1, .flags = GENL_CMD_CAP_DO},
+		{.cmd = 1, .doit = (void *)1, .flags = GENL_CMD_CAP_DO},
 	};
 	static const struct genl_small_ops loose[] = {
-		{ .cmd = 1, .doit = (void *)1, .validate = GENL_DONT_VALIDATE_STRICT },
+		{.cmd = 1, .doit = (void *)1, .validate = GENL_DONT_VALIDATE_STRICT},
 	};
 	struct env *e = *state;
-	struct genl_family f = { .name = "t1", .small_ops = no_handler, .n_small_ops = 1 };
-	struct genl_family g = { .name = "t2", .split_ops = unsorted, .n_split_ops = 2 };
-	struct genl_family h = { .name = "t3", .small_ops = loose, .n_small_ops = 1 };
-	struct genl_family dup = { .name = "nlctrl" };
-	struct genl_family ok = { .name = "t4", .small_ops = loose, .n_small_ops = 1,
-				  .resv_start_op = 2 };
+	struct genl_family f = {.name = "t1", .small_ops = no_handler, .n_small_ops = 1};
+	struct genl_family g = {.name = "t2", .split_ops = unsorted, .n_split_ops = 2};
+	struct genl_family h = {.name = "t3", .small_ops = loose, .n_small_ops = 1};
+	struct genl_family dup = {.name = "nlctrl"};
+	struct genl_family ok = {
+		.name = "t4", .small_ops = loose, .n_small_ops = 1, .resv_start_op = 2};
 
 	assert_int_equal(kfsim_genl_register_family(e->k, &f), -EINVAL);
 	assert_int_equal(kfsim_genl_register_family(e->k, &g), -EINVAL);
@@ -502,8 +684,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_admin_permission, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dump_across_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notifications, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ack_formats_without_socket_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ack_formats_without_socket_options, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_policy_dump_of_demo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_getfamily_dump_lists_every_family, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_dump_error_ends_in_done_with_extack, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_privileged_multicast_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration_rules, setup, teardown),
 	};
 

@@ -10,44 +10,59 @@
  * (net/ethtool/plca.c + the header policy with PHY_INDEX), registered under id-independent
  * bytes: only nlmsg_type differs between the two requests.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <cmocka.h>
+
+#include <kfsim/random.h>
 
 #include <kfsim/netlink.h>
 
 #define ETHTOOL_MSG_PLCA_SET_CFG 40
 
 static const struct nla_policy header_policy[] = {
-	[1] = { .type = NLA_U32 },
-	[2] = { .type = NLA_NUL_STRING, .len = 127 },
+	[1] = {.type = NLA_U32},
+	[2] = {.type = NLA_NUL_STRING, .len = 127},
 	[3] = NLA_POLICY_MASK(NLA_U32, 0x3),
 	[4] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct nla_policy plca_set_policy[] = {
-	[1] = NLA_POLICY_NESTED(header_policy),
-	[3] = NLA_POLICY_MAX(NLA_U8, 1),
-	[6] = NLA_POLICY_MAX(NLA_U32, 255),
-	[5] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-	[7] = NLA_POLICY_MAX(NLA_U32, 255),
-	[8] = NLA_POLICY_MAX(NLA_U32, 255),
+	[1] = NLA_POLICY_NESTED(header_policy), [3] = NLA_POLICY_MAX(NLA_U8, 1),
+	[6] = NLA_POLICY_MAX(NLA_U32, 255),	[5] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	[7] = NLA_POLICY_MAX(NLA_U32, 255),	[8] = NLA_POLICY_MAX(NLA_U32, 255),
 	[9] = NLA_POLICY_MAX(NLA_U32, 255),
 };
 
+/* What ethnl does next for a request that passed validation: look the device up by name. */
 static int plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return -EOPNOTSUPP; /* never reached by the invalid requests below */
+	struct nlattr *htb[ARRAY_SIZE(header_policy)];
+
+	if (GENL_REQ_ATTR_CHECK(info, 1))
+		return -EINVAL;
+	if (nla_parse_nested(htb, ARRAY_SIZE(header_policy) - 1, info->attrs[1], NULL, NULL))
+		return -EINVAL;
+	if (!htb[2])
+		return -EINVAL;
+	NL_SET_ERR_MSG_ATTR(info->extack, htb[2], "no device matches name");
+	return -ENODEV; /* the tests only name devices that do not exist */
 }
 
 static const struct genl_split_ops plca_ops[] = {
-	{ .cmd = ETHTOOL_MSG_PLCA_SET_CFG, .doit = plca_set_doit, .policy = plca_set_policy,
-	  .maxattr = ARRAY_SIZE(plca_set_policy) - 1,
-	  .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM },
+	{.cmd = ETHTOOL_MSG_PLCA_SET_CFG,
+	 .doit = plca_set_doit,
+	 .policy = plca_set_policy,
+	 .maxattr = ARRAY_SIZE(plca_set_policy) - 1,
+	 .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM},
 };
 
 struct env {
@@ -56,7 +71,10 @@ struct env {
 	struct kfsim_nl_client *sim;
 	struct genl_family ethtool;
 	u16 kern_ethtool_id;
+	bool kern_net_admin; /* the running kernel lets us send PLCA SET_CFG */
 };
+
+static struct sk_buff *plca_request(bool nested_flag);
 
 static int setup(void **state)
 {
@@ -68,12 +86,22 @@ static int setup(void **state)
 		printf("# kernel netlink unavailable: %s\n", kfsim_errname((int)PTR_ERR(e->kern)));
 		e->kern = NULL;
 	} else if (!kfsim_nl_resolve(e->kern, "ethtool", &info, NULL)) {
+		struct sk_buff *probe = plca_request(true);
+
 		e->kern_ethtool_id = info.id;
+		nlmsg_end(probe, nlmsg_hdr(probe));
+		nlmsg_hdr(probe)->nlmsg_type = info.id;
+		/* SET_CFG is GENL_UNS_ADMIN_PERM: without CAP_NET_ADMIN every answer is -EPERM */
+		e->kern_net_admin =
+			kfsim_nl_request(e->kern, nlmsg_hdr(probe), NULL, NULL, NULL) != -EPERM;
+		nlmsg_free(probe);
 	}
 	e->k = kfsim_nl_kernel_create();
-	e->ethtool = (struct genl_family){ .name = "ethtool", .version = 1,
-					   .split_ops = plca_ops, .n_split_ops = 1,
-					   .resv_start_op = 35 };
+	e->ethtool = (struct genl_family){.name = "ethtool",
+					  .version = 1,
+					  .split_ops = plca_ops,
+					  .n_split_ops = 1,
+					  .resv_start_op = 35};
 	assert_int_equal(kfsim_genl_register_family(e->k, &e->ethtool), 0);
 	e->sim = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_ROOT);
 	*state = e;
@@ -91,21 +119,31 @@ static int teardown(void **state)
 	return 0;
 }
 
-#define NEED_KERNEL(e)                                                          \
-	do {                                                                    \
-		if (!(e)->kern) {                                               \
-			printf("# skipped: no NETLINK_GENERIC socket to the kernel\n"); \
-			skip();                                                 \
-		}                                                               \
+#define NEED_KERNEL(e)                                                                             \
+	do {                                                                                       \
+		if (!(e)->kern) {                                                                  \
+			printf("# skipped: no NETLINK_GENERIC socket to the kernel\n");            \
+			skip();                                                                    \
+		}                                                                                  \
 	} while (0)
 
-#define NEED_ETHTOOL(e)                                                          \
-	do {                                                                     \
-		NEED_KERNEL(e);                                                  \
-		if (!(e)->kern_ethtool_id) {                                     \
-			printf("# skipped: the running kernel has no ethtool family\n"); \
-			skip();                                                  \
-		}                                                                \
+#define NEED_ETHTOOL(e)                                                                            \
+	do {                                                                                       \
+		NEED_KERNEL(e);                                                                    \
+		if (!(e)->kern_ethtool_id) {                                                       \
+			printf("# skipped: the running kernel has no ethtool family\n");           \
+			skip();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+#define NEED_ETHTOOL_ADMIN(e)                                                                      \
+	do {                                                                                       \
+		NEED_ETHTOOL(e);                                                                   \
+		if (!(e)->kern_net_admin) {                                                        \
+			printf("# skipped: PLCA SET_CFG needs CAP_NET_ADMIN on the running "       \
+			       "kernel\n");                                                        \
+			skip();                                                                    \
+		}                                                                                  \
 	} while (0)
 
 static void test_resolve_nlctrl_and_ethtool(void **state)
@@ -176,8 +214,8 @@ static void test_ethtool_plca_policy_decoded(void **state)
 	char *kt, *st, line[128];
 
 	NEED_ETHTOOL(e);
-	assert_int_equal(kfsim_nl_get_policy(e->kern, "ethtool", ETHTOOL_MSG_PLCA_SET_CFG, &kd,
-					     NULL), 0);
+	assert_int_equal(
+		kfsim_nl_get_policy(e->kern, "ethtool", ETHTOOL_MSG_PLCA_SET_CFG, &kd, NULL), 0);
 	assert_int_equal(kd.nr_ops, 1);
 	assert_int_equal(kd.ops[0].cmd, ETHTOOL_MSG_PLCA_SET_CFG);
 	assert_string_equal(kfsim_nl_policy_attr_format(&kd.policies[0][5], line, sizeof(line)),
@@ -189,8 +227,8 @@ static void test_ethtool_plca_policy_decoded(void **state)
 	assert_string_equal(kfsim_nl_policy_attr_format(&kd.policies[1][3], line, sizeof(line)),
 			    "u32 mask 0x3");
 	/* kfsim's copy of the policy dumps identically */
-	assert_int_equal(kfsim_nl_get_policy(e->sim, "ethtool", ETHTOOL_MSG_PLCA_SET_CFG, &sd,
-					     NULL), 0);
+	assert_int_equal(
+		kfsim_nl_get_policy(e->sim, "ethtool", ETHTOOL_MSG_PLCA_SET_CFG, &sd, NULL), 0);
 	kt = render(&kd);
 	st = render(&sd);
 	assert_string_equal(st, kt);
@@ -200,31 +238,51 @@ static void test_ethtool_plca_policy_decoded(void **state)
 	kfsim_nl_policy_dump_free(&sd);
 }
 
-/* Send the same bytes (but for nlmsg_type) to both kernels and compare the answers. */
-static void same_answer(struct env *e, struct sk_buff *skb, u16 kern_type, u16 sim_type,
-			int expected_errno, const char *expected_msg)
+/* Send the same bytes (but for nlmsg_type) to both kernels; Return: the kernel's answer. */
+static int compare(struct env *e, struct sk_buff *skb, u16 kern_type, u16 sim_type,
+		   struct kfsim_nl_error *ke, bool verbose)
 {
-	struct kfsim_nl_error ke, se;
+	struct kfsim_nl_error se;
 	int kr, sr;
 
 	nlmsg_end(skb, nlmsg_hdr(skb));
 	nlmsg_hdr(skb)->nlmsg_type = kern_type;
-	kr = kfsim_nl_request(e->kern, nlmsg_hdr(skb), NULL, NULL, &ke);
+	kr = kfsim_nl_request(e->kern, nlmsg_hdr(skb), NULL, NULL, ke);
 	nlmsg_hdr(skb)->nlmsg_type = sim_type;
 	sr = kfsim_nl_request(e->sim, nlmsg_hdr(skb), NULL, NULL, &se);
-	printf("# kernel %s '%s' offs %d:%u | kfsim %s '%s' offs %d:%u\n", kfsim_errname(kr),
-	       ke.msg, ke.has_offs, ke.offs, kfsim_errname(sr), se.msg, se.has_offs, se.offs);
+	if (verbose || sr != kr || strcmp(se.msg, ke->msg) || se.offs != ke->offs)
+		printf("# kernel %s '%s' offs %d:%u | kfsim %s '%s' offs %d:%u\n",
+		       kfsim_errname(kr), ke->msg, ke->has_offs, ke->offs, kfsim_errname(sr),
+		       se.msg, se.has_offs, se.offs);
+	assert_int_equal(sr, kr);
+	assert_string_equal(se.msg, ke->msg);
+	assert_int_equal(se.has_offs, ke->has_offs);
+	assert_int_equal(se.offs, ke->offs);
+	assert_int_equal(se.has_miss_type, ke->has_miss_type);
+	assert_int_equal(se.miss_type, ke->miss_type);
+	assert_int_equal(se.has_miss_nest, ke->has_miss_nest);
+	assert_int_equal(se.policy_len, ke->policy_len);
+	assert_memory_equal(se.policy, ke->policy, ke->policy_len);
+	return kr;
+}
+
+static void same_answer_any(struct env *e, struct sk_buff *skb, u16 kern_type, u16 sim_type)
+{
+	struct kfsim_nl_error ke;
+
+	compare(e, skb, kern_type, sim_type, &ke, getenv("NL_VERBOSE") != NULL);
+	nlmsg_free(skb);
+}
+
+/* compare(), and the kernel's answer must be @expected_errno with @expected_msg. */
+static void same_answer(struct env *e, struct sk_buff *skb, u16 kern_type, u16 sim_type,
+			int expected_errno, const char *expected_msg)
+{
+	struct kfsim_nl_error ke;
+	int kr = compare(e, skb, kern_type, sim_type, &ke, true);
+
 	assert_int_equal(kr, expected_errno);
 	assert_string_equal(ke.msg, expected_msg);
-	assert_int_equal(sr, kr);
-	assert_string_equal(se.msg, ke.msg);
-	assert_int_equal(se.has_offs, ke.has_offs);
-	assert_int_equal(se.offs, ke.offs);
-	assert_int_equal(se.has_miss_type, ke.has_miss_type);
-	assert_int_equal(se.miss_type, ke.miss_type);
-	assert_int_equal(se.has_miss_nest, ke.has_miss_nest);
-	assert_int_equal(se.policy_len, ke.policy_len);
-	assert_memory_equal(se.policy, ke.policy, ke.policy_len);
 	nlmsg_free(skb);
 }
 
@@ -254,7 +312,7 @@ static void test_invalid_plca_requests_match_kernel(void **state)
 	u16 kid, sid = e->ethtool.id;
 	struct sk_buff *skb;
 
-	NEED_ETHTOOL(e);
+	NEED_ETHTOOL_ADMIN(e);
 	kid = e->kern_ethtool_id;
 
 	skb = plca_request(true);
@@ -362,6 +420,162 @@ static void test_invalid_nlctrl_requests_match_kernel(void **state)
 	same_answer(e, skb, 0x3ff, 0x3ff, -ENOENT, "");
 }
 
+/* A random attribute: mostly near the policy's edges, sometimes malformed. */
+static void random_attr(struct sk_buff *skb, struct rnd_state *rnd, const u16 *types, int nr_types)
+{
+	static const int lens[] = {0, 1, 2, 3, 4, 5, 8};
+	u16 type = types[kfsim_prandom_below(rnd, nr_types)];
+	int len = lens[kfsim_prandom_below(rnd, ARRAY_SIZE(lens))];
+	u8 payload[8] = {0};
+	u32 value = kfsim_prandom_below(rnd, 4) ? kfsim_prandom_below(rnd, 300)
+						: prandom_u32_state(rnd);
+
+	if (!kfsim_prandom_below(rnd, 10))
+		type |= NLA_F_NESTED;
+	if (kfsim_prandom_below(rnd, 3))
+		memcpy(payload, &value, sizeof(value));
+	else
+		prandom_bytes_state(rnd, payload, sizeof(payload));
+	nla_put(skb, type, len, payload);
+}
+
+static void trailing_garbage(struct sk_buff *skb, struct rnd_state *rnd)
+{
+	if (!kfsim_prandom_below(rnd, 10)) {
+		int n = 1 + kfsim_prandom_below(rnd, 3);
+
+		prandom_bytes_state(rnd, skb->data + skb->len, n);
+		skb->len += n;
+	}
+}
+
+static void test_random_plca_requests_match_kernel(void **state)
+{
+	static const u16 types[] = {0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20};
+	struct env *e = *state;
+	struct rnd_state rnd;
+
+	NEED_ETHTOOL_ADMIN(e);
+	prandom_seed_state(&rnd, 6);
+	for (int i = 0; i < 300; i++) {
+		struct sk_buff *skb = plca_request(true);
+		int n = kfsim_prandom_below(&rnd, 5);
+
+		while (n--)
+			random_attr(skb, &rnd, types, ARRAY_SIZE(types));
+		trailing_garbage(skb, &rnd);
+		same_answer_any(e, skb, e->kern_ethtool_id, e->ethtool.id);
+	}
+}
+
+static void test_random_nlctrl_dumps_match_kernel(void **state)
+{
+	static const u16 types[] = {0, 1, 2, 3, 10};
+	struct env *e = *state;
+	struct rnd_state rnd;
+
+	NEED_KERNEL(e);
+	prandom_seed_state(&rnd, 16);
+	for (int i = 0; i < 300; i++) {
+		struct sk_buff *skb = request(CTRL_CMD_GETFAMILY, NLM_F_DUMP);
+		int n = kfsim_prandom_below(&rnd, 4);
+
+		if (kfsim_prandom_below(&rnd, 3))
+			nla_put_string(skb, CTRL_ATTR_FAMILY_NAME,
+				       kfsim_prandom_below(&rnd, 2) ? "nlctrl"
+								    : "a-name-longer-than-15");
+		while (n--)
+			random_attr(skb, &rnd, types, ARRAY_SIZE(types));
+		trailing_garbage(skb, &rnd);
+		same_answer_any(e, skb, GENL_ID_CTRL, GENL_ID_CTRL);
+	}
+}
+
+#define ETHTOOL_MSG_FEATURES_SET 12
+#define ETHTOOL_MSG_FEATURES_NTF 13
+
+static int features_ntf_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	if (nlh->nlmsg_pid == 0 &&
+	    ((struct genlmsghdr *)nlmsg_data(nlh))->cmd == ETHTOOL_MSG_FEATURES_NTF)
+		(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * In a child, in a private network namespace with a veth pair: join ethtool's "monitor"
+ * group, turn rx-gro on with FEATURES_SET, and expect the FEATURES_NTF the kernel multicasts.
+ * Exit status: 0 delivered, 77 cannot set up (reason printed), 1 not delivered.
+ */
+static int features_ntf_child(void)
+{
+	struct kfsim_nl_family_info info;
+	struct kfsim_nl_client *c;
+	struct sk_buff *skb;
+	struct nlattr *n1, *n2, *n3;
+	int ntf = 0, err;
+
+	if (unshare(CLONE_NEWNET)) {
+		printf("# skipped: no private network namespace (%s)\n", kfsim_errname(-errno));
+		return 77;
+	}
+	if (system("ip link add kfsimv0 type veth peer name kfsimv1 2>/dev/null")) {
+		printf("# skipped: cannot create a veth pair with ip(8)\n");
+		return 77;
+	}
+	c = kfsim_nl_client_open_kernel();
+	if (IS_ERR(c) || kfsim_nl_resolve(c, "ethtool", &info, NULL) ||
+	    kfsim_nl_subscribe(c, "ethtool", "monitor"))
+		return 77;
+	skb = request(ETHTOOL_MSG_FEATURES_SET, 0);
+	nlmsg_hdr(skb)->nlmsg_type = info.id;
+	n1 = nla_nest_start(skb, 1);	   /* ETHTOOL_A_FEATURES_HEADER */
+	nla_put_string(skb, 2, "kfsimv0"); /* ETHTOOL_A_HEADER_DEV_NAME */
+	nla_nest_end(skb, n1);
+	n1 = nla_nest_start(skb, 3);	  /* ETHTOOL_A_FEATURES_WANTED */
+	n2 = nla_nest_start(skb, 3);	  /* ETHTOOL_A_BITSET_BITS */
+	n3 = nla_nest_start(skb, 1);	  /* ETHTOOL_A_BITSET_BITS_BIT */
+	nla_put_string(skb, 2, "rx-gro"); /* ETHTOOL_A_BITSET_BIT_NAME */
+	nla_put_flag(skb, 3);		  /* ETHTOOL_A_BITSET_BIT_VALUE */
+	nla_nest_end(skb, n3);
+	nla_nest_end(skb, n2);
+	nla_nest_end(skb, n1);
+	nlmsg_end(skb, nlmsg_hdr(skb));
+	err = kfsim_nl_request(c, nlmsg_hdr(skb), NULL, NULL, NULL);
+	nlmsg_free(skb);
+	if (err) {
+		printf("# FEATURES_SET failed: %s\n", kfsim_errname(err));
+		return 1;
+	}
+	kfsim_nl_notifications(c, features_ntf_cb, &ntf, 2000);
+	kfsim_nl_client_close(c);
+	printf("# %d FEATURES_NTF notification(s) received\n", ntf);
+	return ntf >= 1 ? 0 : 1;
+}
+
+static void test_kernel_notification_delivered(void **state)
+{
+	struct env *e = *state;
+	int status;
+	pid_t pid;
+
+	NEED_ETHTOOL_ADMIN(e);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int rc = features_ntf_child();
+
+		fflush(stdout);
+		_exit(rc);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +585,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_invalid_plca_requests_match_kernel, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_invalid_nlctrl_requests_match_kernel, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_random_plca_requests_match_kernel, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_random_nlctrl_dumps_match_kernel, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_notification_delivered, setup,
 						teardown),
 	};
 

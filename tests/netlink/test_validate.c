@@ -18,8 +18,8 @@ static const struct nla_policy link_policy[] = {
 	[2] = NLA_POLICY_MAX(NLA_U16, 100),
 };
 
-static const struct netlink_range_validation big_range = { .min = 10, .max = 1ULL << 40 };
-static const struct netlink_range_validation_signed sbig = { .min = -1000, .max = 1000 };
+static const struct netlink_range_validation big_range = {.min = 10, .max = 1ULL << 40};
+static const struct netlink_range_validation_signed sbig = {.min = -1000, .max = 1000};
 
 static int validate_even(const struct nlattr *attr, struct netlink_ext_ack *extack)
 {
@@ -31,42 +31,70 @@ static int validate_even(const struct nlattr *attr, struct netlink_ext_ack *exta
 }
 
 enum {
-	A_U8 = 1, A_U16, A_U32, A_U64, A_S8, A_S16, A_S32, A_S64, A_STR, A_NULSTR, A_BIN, A_FLAG,
-	A_NEST, A_ARRAY, A_BF32, A_MASK, A_UINT, A_SINT, A_REJECT, A_UNSPEC, A_EXACT, A_MINLEN,
-	A_FULL, A_FN, A_MSECS, A_WARN, A_BE16, A_REJECT_PLAIN, A_NESTNOPOL, A_UNSPEC_LEN, A_MAX = A_UNSPEC_LEN
+	A_U8 = 1,
+	A_U16,
+	A_U32,
+	A_U64,
+	A_S8,
+	A_S16,
+	A_S32,
+	A_S64,
+	A_STR,
+	A_NULSTR,
+	A_BIN,
+	A_FLAG,
+	A_NEST,
+	A_ARRAY,
+	A_BF32,
+	A_MASK,
+	A_UINT,
+	A_SINT,
+	A_REJECT,
+	A_UNSPEC,
+	A_EXACT,
+	A_MINLEN,
+	A_FULL,
+	A_FN,
+	A_MSECS,
+	A_WARN,
+	A_BE16,
+	A_REJECT_PLAIN,
+	A_NESTNOPOL,
+	A_UNSPEC_LEN,
+	A_MAX = A_UNSPEC_LEN
 };
 
 static const struct nla_policy policy[A_MAX + 1] = {
 	[A_U8] = NLA_POLICY_MAX(NLA_U8, 7),
 	[A_U16] = NLA_POLICY_RANGE(NLA_U16, 1, 1023),
 	[A_U32] = NLA_POLICY_MIN(NLA_U32, 1),
-	[A_U64] = { .type = NLA_U64 },
+	[A_U64] = {.type = NLA_U64},
 	[A_S8] = NLA_POLICY_RANGE(NLA_S8, -5, 5),
 	[A_S16] = NLA_POLICY_MIN(NLA_S16, -100),
 	[A_S32] = NLA_POLICY_MAX(NLA_S32, 125),
-	[A_S64] = { .type = NLA_S64 },
-	[A_STR] = { .type = NLA_STRING, .len = 4 },
-	[A_NULSTR] = { .type = NLA_NUL_STRING, .len = 4 },
-	[A_BIN] = { .type = NLA_BINARY, .len = 3 },
-	[A_FLAG] = { .type = NLA_FLAG },
+	[A_S64] = {.type = NLA_S64},
+	[A_STR] = {.type = NLA_STRING, .len = 4},
+	[A_NULSTR] = {.type = NLA_NUL_STRING, .len = 4},
+	[A_BIN] = {.type = NLA_BINARY, .len = 3},
+	[A_FLAG] = {.type = NLA_FLAG},
 	[A_NEST] = NLA_POLICY_NESTED(link_policy),
 	[A_ARRAY] = NLA_POLICY_NESTED_ARRAY(link_policy),
 	[A_BF32] = NLA_POLICY_BITFIELD32(0x7),
 	[A_MASK] = NLA_POLICY_MASK(NLA_U32, 0x3),
-	[A_UINT] = { .type = NLA_UINT },
+	[A_UINT] = {.type = NLA_UINT},
 	[A_SINT] = NLA_POLICY_FULL_RANGE_SIGNED(NLA_SINT, &sbig),
-	[A_REJECT] = { .type = NLA_REJECT, .reject_message = "legacy, do not use" },
-	[A_UNSPEC] = { .type = NLA_UNSPEC },
+	[A_REJECT] = {.type = NLA_REJECT, .reject_message = "legacy, do not use"},
+	[A_UNSPEC] = {.type = NLA_UNSPEC},
 	[A_EXACT] = NLA_POLICY_EXACT_LEN(6),
 	[A_MINLEN] = NLA_POLICY_MIN_LEN(4),
 	[A_FULL] = NLA_POLICY_FULL_RANGE(NLA_U64, &big_range),
 	[A_FN] = NLA_POLICY_VALIDATE_FN(NLA_U32, validate_even),
-	[A_MSECS] = { .type = NLA_MSECS },
+	[A_MSECS] = {.type = NLA_MSECS},
 	[A_WARN] = NLA_POLICY_EXACT_LEN_WARN(2),
 	[A_BE16] = NLA_POLICY_MAX(NLA_BE16, 0x100),
-	[A_REJECT_PLAIN] = { .type = NLA_REJECT },
-	[A_NESTNOPOL] = { .type = NLA_NESTED },
-	[A_UNSPEC_LEN] = { .type = NLA_UNSPEC, .len = 2 },
+	[A_REJECT_PLAIN] = {.type = NLA_REJECT},
+	[A_NESTNOPOL] = {.type = NLA_NESTED},
+	[A_UNSPEC_LEN] = {.type = NLA_UNSPEC, .len = 2},
 };
 
 struct msg {
@@ -88,7 +116,7 @@ static struct sk_buff *new_attrs(void)
 /* Run @validate over the buffer, check errno, message (NULL: none) and offset (-1: none). */
 static void expect(struct sk_buff *skb, unsigned int validate, int err, const char *msg, long offs)
 {
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct nlattr *tb[A_MAX + 1];
 	int ret;
 
@@ -119,7 +147,7 @@ static void both(struct sk_buff *skb, int strict_err, const char *strict_msg, lo
 static void test_valid_message_parses_into_tb(void **state)
 {
 	struct sk_buff *skb = new_attrs();
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct nlattr *tb[A_MAX + 1], *nest;
 
 	nla_put_u8(skb, A_U8, 7);
@@ -133,8 +161,8 @@ static void test_valid_message_parses_into_tb(void **state)
 	nla_put_uint(skb, A_UINT, 1ULL << 40);
 	nla_put_sint(skb, A_SINT, -1000);
 	nla_put_u8(skb, A_U8, 3); /* duplicate: the last one wins */
-	assert_int_equal(nla_parse(tb, A_MAX, (struct nlattr *)skb->data, skb->len, policy,
-				   &extack), 0);
+	assert_int_equal(
+		nla_parse(tb, A_MAX, (struct nlattr *)skb->data, skb->len, policy, &extack), 0);
 	assert_null(extack._msg);
 	assert_int_equal(nla_get_u8(tb[A_U8]), 3);
 	assert_int_equal(nla_get_u16(tb[A_U16]), 1023);
@@ -160,24 +188,30 @@ static void test_unknown_and_zero_type(void **state)
 
 static void test_fixed_lengths(void **state)
 {
-	static const struct { int type, len; } cases[] = {
-		{ A_U8, 4 }, { A_U16, 1 }, { A_U16, 4 }, { A_U32, 2 }, { A_U32, 8 }, { A_U64, 4 },
-		{ A_S8, 2 }, { A_S16, 4 }, { A_S32, 8 }, { A_S64, 9 }, { A_BE16, 4 },
+	static const struct {
+		int type, len;
+	} cases[] = {
+		{A_U8, 4}, {A_U16, 1}, {A_U16, 4}, {A_U32, 2}, {A_U32, 8},  {A_U64, 4},
+		{A_S8, 2}, {A_S16, 4}, {A_S32, 8}, {A_S64, 9}, {A_BE16, 4},
 	};
 	static const u8 zero[16];
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct sk_buff *skb = new_attrs();
-		int min = cases[i].type == A_U64 || cases[i].type == A_S64 ? 8
+		int min = cases[i].type == A_U64 || cases[i].type == A_S64   ? 8
 			  : cases[i].type == A_U32 || cases[i].type == A_S32 ? 4
-			  : cases[i].type == A_U16 || cases[i].type == A_S16 || cases[i].type == A_BE16 ? 2 : 1;
+			  : cases[i].type == A_U16 || cases[i].type == A_S16 ||
+					  cases[i].type == A_BE16
+				  ? 2
+				  : 1;
 		bool too_short = cases[i].len < min;
 
 		nla_put(skb, cases[i].type, cases[i].len, zero);
 		/* strict: exact length; liberal: only a minimum (values are in range when 0...) */
 		expect(skb, NL_VALIDATE_STRICT, -EINVAL, "invalid attribute length", OFF);
 		if (too_short) {
-			expect(skb, NL_VALIDATE_LIBERAL, -ERANGE, "Attribute failed policy validation", OFF);
+			expect(skb, NL_VALIDATE_LIBERAL, -ERANGE,
+			       "Attribute failed policy validation", OFF);
 		} else if (cases[i].type == A_U16 || cases[i].type == A_U32) {
 			/* 0 is below these minimums: the range check sees the value */
 			expect(skb, NL_VALIDATE_LIBERAL, -ERANGE, "integer out of range", OFF);
@@ -211,46 +245,62 @@ static void test_ranges(void **state)
 {
 	struct sk_buff *skb;
 
-	skb = new_attrs(); nla_put_u8(skb, A_U8, 8);
+	skb = new_attrs();
+	nla_put_u8(skb, A_U8, 8);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_u16(skb, A_U16, 0);
+	skb = new_attrs();
+	nla_put_u16(skb, A_U16, 0);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_u16(skb, A_U16, 1024);
+	skb = new_attrs();
+	nla_put_u16(skb, A_U16, 1024);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_u32(skb, A_U32, 0);
+	skb = new_attrs();
+	nla_put_u32(skb, A_U32, 0);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_s8(skb, A_S8, -6);
+	skb = new_attrs();
+	nla_put_s8(skb, A_S8, -6);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_s8(skb, A_S8, -5);
+	skb = new_attrs();
+	nla_put_s8(skb, A_S8, -5);
 	both(skb, 0, NULL, -1, 0, NULL, -1);
-	skb = new_attrs(); nla_put_s16(skb, A_S16, -101);
+	skb = new_attrs();
+	nla_put_s16(skb, A_S16, -101);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_s32(skb, A_S32, 126);
+	skb = new_attrs();
+	nla_put_s32(skb, A_S32, 126);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_u64_64bit(skb, A_FULL, 9, 0);
+	skb = new_attrs();
+	nla_put_u64_64bit(skb, A_FULL, 9, 0);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_u64_64bit(skb, A_FULL, (1ULL << 40) + 1, 0);
+	skb = new_attrs();
+	nla_put_u64_64bit(skb, A_FULL, (1ULL << 40) + 1, 0);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_u64_64bit(skb, A_FULL, 1ULL << 40, 0);
+	skb = new_attrs();
+	nla_put_u64_64bit(skb, A_FULL, 1ULL << 40, 0);
 	both(skb, 0, NULL, -1, 0, NULL, -1);
-	skb = new_attrs(); nla_put_sint(skb, A_SINT, -1001);
+	skb = new_attrs();
+	nla_put_sint(skb, A_SINT, -1001);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_sint(skb, A_SINT, 1LL << 40); /* 8-byte sint */
+	skb = new_attrs();
+	nla_put_sint(skb, A_SINT, 1LL << 40); /* 8-byte sint */
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_be16(skb, A_BE16, 0x101);
+	skb = new_attrs();
+	nla_put_be16(skb, A_BE16, 0x101);
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
-	skb = new_attrs(); nla_put_be16(skb, A_BE16, 0x100);
+	skb = new_attrs();
+	nla_put_be16(skb, A_BE16, 0x100);
 	both(skb, 0, NULL, -1, 0, NULL, -1);
 }
 
 static void test_policy_pointer_recorded(void **state)
 {
 	struct sk_buff *skb = new_attrs();
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 
 	nla_put_u8(skb, A_U8, 9);
-	assert_int_equal(nla_validate(((struct nlattr *)skb->data), skb->len, A_MAX, policy,
-				      &extack), -ERANGE);
+	assert_int_equal(
+		nla_validate(((struct nlattr *)skb->data), skb->len, A_MAX, policy, &extack),
+		-ERANGE);
 	assert_ptr_equal(extack.policy, &policy[A_U8]);
 	kfsim_skb_free(skb);
 }
@@ -259,26 +309,34 @@ static void test_strings(void **state)
 {
 	struct sk_buff *skb;
 
-	skb = new_attrs(); nla_put_string(skb, A_STR, "abcd"); /* NUL not counted */
+	skb = new_attrs();
+	nla_put_string(skb, A_STR, "abcd"); /* NUL not counted */
 	both(skb, 0, NULL, -1, 0, NULL, -1);
-	skb = new_attrs(); nla_put(skb, A_STR, 4, "abcd"); /* no NUL: fine for NLA_STRING */
+	skb = new_attrs();
+	nla_put(skb, A_STR, 4, "abcd"); /* no NUL: fine for NLA_STRING */
 	both(skb, 0, NULL, -1, 0, NULL, -1);
-	skb = new_attrs(); nla_put_string(skb, A_STR, "abcde");
+	skb = new_attrs();
+	nla_put_string(skb, A_STR, "abcde");
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put(skb, A_STR, 0, NULL);
+	skb = new_attrs();
+	nla_put(skb, A_STR, 0, NULL);
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put(skb, A_NULSTR, 4, "abcd"); /* no NUL */
+	skb = new_attrs();
+	nla_put(skb, A_NULSTR, 4, "abcd"); /* no NUL */
 	both(skb, -EINVAL, "Attribute failed policy validation", OFF, -EINVAL,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put(skb, A_NULSTR, 7, "abcdef"); /* NUL past len + 1 */
+	skb = new_attrs();
+	nla_put(skb, A_NULSTR, 7, "abcdef"); /* NUL past len + 1 */
 	both(skb, -EINVAL, "Attribute failed policy validation", OFF, -EINVAL,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put(skb, A_NULSTR, 6, "ab\0cd"); /* NUL inside: ok, length 5 > 4 */
+	skb = new_attrs();
+	nla_put(skb, A_NULSTR, 6, "ab\0cd"); /* NUL inside: ok, length 5 > 4 */
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put_string(skb, A_NULSTR, "abc");
+	skb = new_attrs();
+	nla_put_string(skb, A_NULSTR, "abc");
 	both(skb, 0, NULL, -1, 0, NULL, -1);
 }
 
@@ -286,42 +344,57 @@ static void test_binary_flag_bitfield_mask(void **state)
 {
 	struct sk_buff *skb;
 
-	skb = new_attrs(); nla_put(skb, A_BIN, 4, "abcd");
+	skb = new_attrs();
+	nla_put(skb, A_BIN, 4, "abcd");
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put(skb, A_EXACT, 5, "abcde");
+	skb = new_attrs();
+	nla_put(skb, A_EXACT, 5, "abcde");
 	both(skb, -ERANGE, "binary attribute size out of range", OFF, -ERANGE,
 	     "binary attribute size out of range", OFF);
-	skb = new_attrs(); nla_put(skb, A_MINLEN, 3, "abc");
+	skb = new_attrs();
+	nla_put(skb, A_MINLEN, 3, "abc");
 	both(skb, -ERANGE, "binary attribute size out of range", OFF, -ERANGE,
 	     "binary attribute size out of range", OFF);
-	skb = new_attrs(); nla_put(skb, A_WARN, 3, "abc"); /* too long: strict only */
+	skb = new_attrs();
+	nla_put(skb, A_WARN, 3, "abc"); /* too long: strict only */
 	both(skb, -EINVAL, "invalid attribute length", OFF, 0, NULL, -1);
-	skb = new_attrs(); nla_put(skb, A_WARN, 1, "a"); /* too short is an error in both */
+	skb = new_attrs();
+	nla_put(skb, A_WARN, 1, "a"); /* too short is an error in both */
 	both(skb, -ERANGE, "binary attribute size out of range", OFF, -ERANGE,
 	     "binary attribute size out of range", OFF);
-	skb = new_attrs(); nla_put(skb, A_FLAG, 1, "a");
+	skb = new_attrs();
+	nla_put(skb, A_FLAG, 1, "a");
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put_bitfield32(skb, A_BF32, 0x8, 0x8);
+	skb = new_attrs();
+	nla_put_bitfield32(skb, A_BF32, 0x8, 0x8);
 	both(skb, -EINVAL, "Attribute failed policy validation", OFF, -EINVAL,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put_bitfield32(skb, A_BF32, 0x3, 0x1); /* value not selected */
+	skb = new_attrs();
+	nla_put_bitfield32(skb, A_BF32, 0x3, 0x1); /* value not selected */
 	both(skb, -EINVAL, "Attribute failed policy validation", OFF, -EINVAL,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put(skb, A_BF32, 4, "abcd");
+	skb = new_attrs();
+	nla_put(skb, A_BF32, 4, "abcd");
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put_u32(skb, A_MASK, 0x4);
+	skb = new_attrs();
+	nla_put_u32(skb, A_MASK, 0x4);
 	both(skb, -EINVAL, "reserved bit set", OFF, -EINVAL, "reserved bit set", OFF);
-	skb = new_attrs(); nla_put(skb, A_UINT, 2, "ab");
-	both(skb, -EINVAL, "invalid attribute length", OFF, -EINVAL, "invalid attribute length", OFF);
-	skb = new_attrs(); nla_put(skb, A_MSECS, 4, "abcd");
+	skb = new_attrs();
+	nla_put(skb, A_UINT, 2, "ab");
+	both(skb, -EINVAL, "invalid attribute length", OFF, -EINVAL, "invalid attribute length",
+	     OFF);
+	skb = new_attrs();
+	nla_put(skb, A_MSECS, 4, "abcd");
 	both(skb, -ERANGE, "Attribute failed policy validation", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put_u32(skb, A_FN, 3);
+	skb = new_attrs();
+	nla_put_u32(skb, A_FN, 3);
 	both(skb, -EDOM, "value must be even", OFF, -EDOM, "value must be even", OFF);
-	skb = new_attrs(); nla_put_u32(skb, A_FN, 4);
+	skb = new_attrs();
+	nla_put_u32(skb, A_FN, 4);
 	both(skb, 0, NULL, -1, 0, NULL, -1);
 }
 
@@ -329,14 +402,18 @@ static void test_reject_and_unspec(void **state)
 {
 	struct sk_buff *skb;
 
-	skb = new_attrs(); nla_put_u32(skb, A_REJECT, 1);
+	skb = new_attrs();
+	nla_put_u32(skb, A_REJECT, 1);
 	both(skb, -EINVAL, "legacy, do not use", OFF, -EINVAL, "legacy, do not use", OFF);
-	skb = new_attrs(); nla_put_u32(skb, A_REJECT_PLAIN, 1);
+	skb = new_attrs();
+	nla_put_u32(skb, A_REJECT_PLAIN, 1);
 	both(skb, -EINVAL, "Attribute failed policy validation", OFF, -EINVAL,
 	     "Attribute failed policy validation", OFF);
-	skb = new_attrs(); nla_put_u32(skb, A_UNSPEC, 1);
+	skb = new_attrs();
+	nla_put_u32(skb, A_UNSPEC, 1);
 	both(skb, -EINVAL, "Unsupported attribute", OFF, 0, NULL, -1);
-	skb = new_attrs(); nla_put_u8(skb, A_UNSPEC_LEN, 1);
+	skb = new_attrs();
+	nla_put_u8(skb, A_UNSPEC_LEN, 1);
 	both(skb, -EINVAL, "Unsupported attribute", OFF, -ERANGE,
 	     "Attribute failed policy validation", OFF);
 }
@@ -408,19 +485,21 @@ static void test_trailing_bytes(void **state)
 static void test_deprecated_strict_and_strict_start_type(void **state)
 {
 	static const struct nla_policy pol[] = {
-		[0] = { .strict_start_type = 2 },
-		[1] = { .type = NLA_U8 },
-		[2] = { .type = NLA_U8 },
+		[0] = {.strict_start_type = 2},
+		[1] = {.type = NLA_U8},
+		[2] = {.type = NLA_U8},
 	};
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct sk_buff *skb = kfsim_skb_alloc(64, GFP_KERNEL);
 
 	nla_put_u32(skb, 1, 1); /* wrong length, below strict_start_type */
-	assert_int_equal(nla_parse_deprecated(NULL, 2, (struct nlattr *)skb->data, skb->len, pol,
-					      &extack), 0);
+	assert_int_equal(
+		nla_parse_deprecated(NULL, 2, (struct nlattr *)skb->data, skb->len, pol, &extack),
+		0);
 	nla_put_u32(skb, 2, 1); /* wrong length, strict from type 2 on */
-	assert_int_equal(nla_parse_deprecated(NULL, 2, (struct nlattr *)skb->data, skb->len, pol,
-					      &extack), -EINVAL);
+	assert_int_equal(
+		nla_parse_deprecated(NULL, 2, (struct nlattr *)skb->data, skb->len, pol, &extack),
+		-EINVAL);
 	assert_string_equal(extack._msg, "invalid attribute length");
 	assert_int_equal(kfsim_nl_ext_ack_offset(&extack, skb->data, skb->len), 8);
 	kfsim_skb_free(skb);
@@ -435,7 +514,7 @@ static void test_deprecated_strict_and_strict_start_type(void **state)
 static void test_parse_nested_requires_flag(void **state)
 {
 	struct sk_buff *skb = kfsim_skb_alloc(64, GFP_KERNEL);
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct nlattr *tb[3], *nest = nla_nest_start_noflag(skb, 1);
 
 	nla_put_u32(skb, 1, 7);
@@ -451,10 +530,10 @@ static void test_parse_nested_requires_flag(void **state)
 static void test_recursion_depth(void **state)
 {
 	static const struct nla_policy self[2] = {
-		[1] = { .type = NLA_NESTED, .nested_policy = self, .len = 1 },
+		[1] = {.type = NLA_NESTED, .nested_policy = self, .len = 1},
 	};
 	struct sk_buff *skb = kfsim_skb_alloc(512, GFP_KERNEL);
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct nlattr *nests[12];
 
 	for (int i = 0; i < 12; i++)
@@ -489,7 +568,7 @@ static void test_nlmsg_parse_header_length(void **state)
 {
 	struct sk_buff *skb = nlmsg_new(64, GFP_KERNEL);
 	struct nlmsghdr *nlh = nlmsg_put(skb, 0, 1, 0x20, 0, 0);
-	struct netlink_ext_ack extack = { 0 };
+	struct netlink_ext_ack extack = {0};
 	struct nlattr *tb[A_MAX + 1];
 
 	nlmsg_end(skb, nlh);

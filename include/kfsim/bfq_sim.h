@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BFQ_SIM_H
+#define KFSIM_BFQ_SIM_H
+
+/*
+ * A discrete-event simulation of processes doing I/O through an I/O scheduler (BFQ 6.3, BFQ
+ * before 6.3, none, mq-deadline) onto the simulated multi-actuator disk of <kfsim/hdd_sim.h>.
+ *
+ * Processes are fio-style jobs (rw=read|randread|write|randwrite, bs, iodepth, offset, size,
+ * ioprio/weight, rate, thinktime) or the processes of a replayed blkparse trace.  A job keeps up
+ * to iodepth requests outstanding; each request is prepared and inserted into the scheduler,
+ * which the simulation drains into the disk while the disk has free tags, as blk-mq does.
+ *
+ * Everything is deterministic for a seed: events at equal times are handled in a fixed order
+ * (disk completions, then the scheduler's timer, then process wake-ups in the order they were
+ * scheduled), and all randomness comes from one struct rnd_state.
+ */
+#include <stdio.h>
+#include <kfsim/bfq.h>
+#include <kfsim/hdd_sim.h>
+#include <kfsim/trace_event.h>
+
+/** KFSIM_BFQ_MAX_JOBS - most processes in one simulation. */
+#define KFSIM_BFQ_MAX_JOBS 64
+
+/** enum kfsim_bfq_sched - the scheduler under test */
+enum kfsim_bfq_sched {
+	KFSIM_SCHED_BFQ,		/* BFQ as of the kernel version in force (6.3 by default) */
+	KFSIM_SCHED_BFQ_62,		/* BFQ before 6.3: one queue per process, no injection */
+	KFSIM_SCHED_NONE,		/* FIFO */
+	KFSIM_SCHED_MQ_DEADLINE,	/* sector-sorted batches with read/write FIFO deadlines */
+	KFSIM_SCHED_NR,
+};
+
+/** kfsim_bfq_sched_name() - "bfq", "bfq-6.2", "none", "mq-deadline". */
+const char *kfsim_bfq_sched_name(enum kfsim_bfq_sched sched);
+/** kfsim_bfq_sched_parse() - the inverse of kfsim_bfq_sched_name(); -EINVAL for others. */
+int kfsim_bfq_sched_parse(const char *name, enum kfsim_bfq_sched *sched);
+
+/** enum kfsim_bfq_rw - what a job does (fio's rw=) */
+enum kfsim_bfq_rw {
+	KFSIM_RW_READ,
+	KFSIM_RW_RANDREAD,
+	KFSIM_RW_WRITE,
+	KFSIM_RW_RANDWRITE,
+};
+
+/**
+ * struct kfsim_bfq_job - a process, described as fio describes a job
+ * @name: label
+ * @rw: pattern
+ * @bs: block size in bytes (multiple of 512)
+ * @iodepth: requests kept outstanding
+ * @offset: start of the region, bytes (or a fraction of the capacity, see @offset_frac)
+ * @size: length of the region, bytes; 0 = to the end of the disk
+ * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%")
+ * @size_frac: >= 0: @size is this fraction of the capacity
+ * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
+ * @weight: 0, or a BFQ weight 1..1000 (fio has no such key; kfsim's stand-in for io.bfq.weight)
+ * @rate: bytes per second cap, 0 = none
+ * @thinktime_us: pause after each completion before the next submission
+ * @sync: writes carry REQ_SYNC (fio sync=1)
+ */
+struct kfsim_bfq_job {
+	char name[32];
+	enum kfsim_bfq_rw rw;
+	unsigned int bs;
+	unsigned int iodepth;
+	u64 offset;
+	u64 size;
+	double offset_frac;
+	double size_frac;
+	unsigned short ioprio;
+	unsigned int weight;
+	u64 rate;
+	u64 thinktime_us;
+	bool sync;
+};
+
+/**
+ * kfsim_bfq_job_parse() - fill @job from "name=a,rw=read,bs=4k,offset=0%,size=50%,..."
+ * @spec: comma-separated key=value pairs; keys: name rw bs iodepth offset size ioprio prioclass
+ *        weight rate thinktime sync.  Sizes take k/m/g/t suffixes (powers of 2, as fio), or %
+ *        for offset and size.
+ * @errbuf: on error, a one-line reason naming the key
+ *
+ * Return: 0, or -EINVAL (and @job unchanged).
+ */
+int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *job, char *errbuf, size_t errlen);
+
+/**
+ * struct kfsim_blktrace_rec - one queued I/O of a blkparse trace ("Q" action)
+ * @time_ns: when it was queued
+ * @pid: the process
+ * @sector: first sector
+ * @nr_sectors: length
+ * @write: a write (rwbs contains W)
+ * @sync: the S flag
+ */
+struct kfsim_blktrace_rec {
+	u64 time_ns;
+	int pid;
+	sector_t sector;
+	unsigned int nr_sectors;
+	bool write;
+	bool sync;
+};
+
+/**
+ * kfsim_blktrace_parse() - read the "Q" events of blkparse's default text output from @in
+ *
+ * Lines look like "  8,0    3        1     0.000000000  4162  Q  RS 223490 + 8 [fio]".
+ * Other actions, summary lines and blank lines are skipped.
+ *
+ * Return: the number of records (*@recs allocated with kmalloc, kfree() it), or -EINVAL for a
+ * "Q" line that does not parse (its line number logged), -ENOMEM.
+ */
+long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs);
+
+/**
+ * struct kfsim_bfq_sim_config - what to simulate
+ * @disk: the drive
+ * @sched: the scheduler
+ * @bfq: BFQ tunables (kernel_version is overridden by @sched for KFSIM_SCHED_BFQ_62)
+ * @duration_ns: simulated time
+ * @seed: randomness
+ * @nr_requests: scheduler tags: requests allocated at once (blk-mq's nr_requests, 64)
+ * @jobs: the processes
+ * @nr_jobs: how many
+ * @replay: records of a blkparse trace to replay (each pid becomes a process), or NULL
+ * @nr_replay: how many
+ * @trace: a Perfetto trace to record dispatches into, or NULL
+ * @trace_window_ns: record only the first this many ns of the run
+ * @bin_ns: width of the throughput time series bins
+ */
+struct kfsim_bfq_sim_config {
+	struct kfsim_hdd_params disk;
+	enum kfsim_bfq_sched sched;
+	struct bfq_tunables bfq;
+	u64 duration_ns;
+	u64 seed;
+	unsigned int nr_requests;
+	struct kfsim_bfq_job jobs[KFSIM_BFQ_MAX_JOBS];
+	unsigned int nr_jobs;
+	const struct kfsim_blktrace_rec *replay;
+	size_t nr_replay;
+	struct kfsim_trace *trace;
+	u64 trace_window_ns;
+	u64 bin_ns;
+};
+
+/** kfsim_bfq_sim_config_default() - dual-actuator disk, BFQ, 2 s, seed 1, no jobs. */
+void kfsim_bfq_sim_config_default(struct kfsim_bfq_sim_config *cfg);
+
+/**
+ * struct kfsim_bfq_actuator_result - one actuator over the run
+ * @utilisation: busy time / duration
+ * @mb_s: 10^6 bytes per second completed
+ * @iops: requests per second completed
+ * @requests: requests completed
+ * @injected: requests BFQ dispatched for it by actuator injection
+ * @cache_hits: requests served from its read-ahead
+ */
+struct kfsim_bfq_actuator_result {
+	double utilisation;
+	double mb_s;
+	double iops;
+	u64 requests;
+	u64 injected;
+	u64 cache_hits;
+};
+
+/**
+ * struct kfsim_bfq_job_result - one process over the run
+ * @name: its name
+ * @weight: the BFQ weight it had
+ * @requests: requests completed
+ * @bytes: bytes completed
+ * @mb_s: throughput
+ * @iops: requests per second
+ * @share: its fraction of all bytes completed
+ * @lat_mean_us: mean completion latency (submission to completion)
+ * @lat_p99_us: 99th percentile (log-linear histogram, within 1.6%)
+ * @lat_max_us: largest
+ */
+struct kfsim_bfq_job_result {
+	char name[32];
+	unsigned int weight;
+	u64 requests;
+	u64 bytes;
+	double mb_s;
+	double iops;
+	double share;
+	double lat_mean_us;
+	double lat_p99_us;
+	double lat_max_us;
+};
+
+/**
+ * struct kfsim_bfq_sim_result - what happened
+ * @duration_s: simulated seconds
+ * @nr_actuators: actuators of the disk
+ * @actuator: per actuator
+ * @nr_jobs: processes
+ * @jobs: per process
+ * @mb_s: total throughput
+ * @iops: total requests per second
+ * @jain: Jain's fairness index of throughput/weight over the processes (1 = fair)
+ * @submitted: requests submitted by processes
+ * @completed: requests completed
+ * @in_flight: submitted and not completed at the end (in scheduler or disk)
+ * @drained: of those, how many completed after the end while the simulation drained them
+ *           (completed + drained == submitted: every request completes exactly once)
+ * @expirations: BFQ in-service queue expirations by reason (BFQ only)
+ * @hole_injected: requests BFQ injected into service holes of a plugged queue (BFQ only)
+ * @nr_bins: time-series length
+ * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
+ */
+struct kfsim_bfq_sim_result {
+	double duration_s;
+	unsigned int nr_actuators;
+	struct kfsim_bfq_actuator_result actuator[KFSIM_HDD_MAX_ACTUATORS];
+	unsigned int nr_jobs;
+	struct kfsim_bfq_job_result jobs[KFSIM_BFQ_MAX_JOBS];
+	double mb_s;
+	double iops;
+	double jain;
+	u64 submitted;
+	u64 completed;
+	u64 in_flight;
+	u64 drained;
+	u64 expirations[BFQQE_NR_REASONS];
+	u64 hole_injected;
+	size_t nr_bins;
+	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
+};
+
+struct kfsim_bfq_sim;
+
+/**
+ * kfsim_bfq_sim_create() - set up a simulation (nothing runs yet)
+ *
+ * Return: the simulation; ERR_PTR(-EINVAL) for a bad disk, no job and no replay, a job that is
+ * malformed or whose region falls outside the disk, too many processes, a zero duration or
+ * nr_requests; ERR_PTR(-ENOMEM).  The reason is logged.
+ */
+struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cfg);
+
+/**
+ * kfsim_bfq_sim_run() - run it to the end of its duration and compute the results
+ *
+ * Return: 0, -EALREADY when it already ran, -ENOMEM.
+ */
+int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim);
+
+/** kfsim_bfq_sim_result() - the results (valid after a successful run, until destroy). */
+const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_sim *sim);
+
+/** kfsim_bfq_sim_bfqd() - the BFQ state of a BFQ simulation (NULL for other schedulers). */
+struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim);
+
+/** kfsim_bfq_sim_destroy() - free everything (NULL is fine). */
+void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim);
+
+/** kfsim_bfq_jain_index() - (sum x)^2 / (n * sum x^2) of @n values; 1 for n = 0. */
+double kfsim_bfq_jain_index(const double *x, size_t n);
+
+#endif /* KFSIM_BFQ_SIM_H */

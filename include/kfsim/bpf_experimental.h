@@ -1,0 +1,659 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BPF_EXPERIMENTAL_H
+#define KFSIM_BPF_EXPERIMENTAL_H
+/*
+ * BPF graph collections (kernel/bpf/helpers.c, tools/testing/selftests/bpf/bpf_experimental.h):
+ * bpf_rbtree and bpf_list of objects from bpf_obj_new(), guarded by a bpf_spin_lock, with the
+ * verifier's ownership rules checked at run time.
+ *
+ * Promises kept by this part:
+ * - A reference is owning (from bpf_obj_new, bpf_list_pop_*, bpf_rbtree_remove,
+ *   bpf_refcount_acquire) or non-owning (the node given to an insert kfunc, the results of
+ *   bpf_rbtree_first/root/left/right and bpf_list_front/back).  Owning references must be released
+ *   (bpf_obj_drop or an insert) before the program run ends; non-owning ones die at
+ *   bpf_spin_unlock (and, in 6.3 mode, at bpf_rbtree_remove).  kfsim keeps this state per thread
+ *   and per object, since a C pointer cannot carry it; every kfunc checks its arguments against it.
+ * - A broken rule is reported with the verifier's own message text (so a ported selftest matches
+ *   the same substring), the call site and a one-line reason, and the offending call does nothing:
+ *   no collection is changed, no object freed, no lock taken or dropped.
+ * - Semantics follow kfsim_kernel_version(): 6.3 (the baseline) or 6.4+ (int-returning inserts
+ *   that drop and return -EINVAL, NULL-returning remove, the 6.6 owner field, bpf_refcount,
+ *   the 6.16 kfuncs).  docs/bpf-graph.md lists every rule with its message.
+ *
+ * C has no BTF: a struct that bpf_obj_new() allocates, or that holds a lock and roots (a map
+ * value, a "private(X)" data section), is described once with KFSIM_BTF_STRUCT(), which records
+ * its size and the offsets and kinds of its special fields; the kind of each field comes from its
+ * C type.  The description is checked like BTF at load (kfsim_btf_load()) and layouts the kernel
+ * rejects get the kernel's errno.
+ *
+ * Layout: nodes have the >= 6.6 kernel layout (with the owner word) in every mode; roots carry two
+ * hidden words more than the kernel's (the declaration they belong to), so sizeof() differs from
+ * the kernel's for struct bpf_rb_root and struct bpf_list_head.
+ *
+ * Compile-out: define KFSIM_BPF_NO_CHECKS before including this header and the kfunc names map to
+ * unchecked twins (kfsim_nc_*) with the kernel's run-time behaviour only, for benchmarks.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <kfsim/kernel.h>
+#include <kfsim/types.h>
+
+/* ---- The uapi types (opaque to programs) ---- */
+
+/** struct bpf_spin_lock - the lock of one allocation (a real lock: 0 free, 1 held). */
+struct bpf_spin_lock {
+	__u32 val;
+};
+
+/** struct bpf_rb_root - root of a bpf rbtree (an rb_root_cached + kfsim's declaration words). */
+struct bpf_rb_root {
+	__u64 __opaque[4];
+} __attribute__((aligned(8)));
+
+/** struct bpf_rb_node - node of a bpf rbtree (rb_node + owner: 32 bytes, as in >= 6.6). */
+struct bpf_rb_node {
+	__u64 __opaque[4];
+} __attribute__((aligned(8)));
+
+/** struct bpf_list_head - head of a bpf list (a list_head + kfsim's declaration words). */
+struct bpf_list_head {
+	__u64 __opaque[4];
+} __attribute__((aligned(8)));
+
+/** struct bpf_list_node - node of a bpf list (list_head + owner: 24 bytes, as in >= 6.6). */
+struct bpf_list_node {
+	__u64 __opaque[3];
+} __attribute__((aligned(8)));
+
+/** struct bpf_refcount - shared-ownership count of an object (>= 6.4); 1 after bpf_obj_new. */
+struct bpf_refcount {
+	__u32 __opaque[1];
+} __attribute__((aligned(4)));
+
+/* ---- Type declarations: the BTF analogue ---- */
+
+/** enum btf_field_type - the special fields kfsim knows (kernel names, include/linux/bpf.h). */
+enum btf_field_type {
+	BPF_SPIN_LOCK = 1 << 0,
+	BPF_LIST_HEAD = 1 << 4,
+	BPF_LIST_NODE = 1 << 5,
+	BPF_RB_ROOT = 1 << 6,
+	BPF_RB_NODE = 1 << 7,
+	BPF_REFCOUNT = 1 << 9,
+};
+
+/** BTF_FIELDS_MAX - most special fields in one struct (the kernel's limit; more is -E2BIG). */
+#define BTF_FIELDS_MAX 10
+
+struct kfsim_btf_struct;
+
+/**
+ * struct kfsim_btf_field - one special field as declared
+ * @type: its kind (from the member's C type)
+ * @name: member name
+ * @offset: offsetof() in the struct
+ * @size: sizeof() the member
+ * @contains: for a root: the struct it holds (the __contains tag); NULL for none
+ * @contains_node: for a root: the node member's name in @contains
+ */
+struct kfsim_btf_field {
+	enum btf_field_type type;
+	const char *name;
+	u32 offset;
+	u32 size;
+	struct kfsim_btf_struct *contains;
+	const char *contains_node;
+};
+
+/**
+ * struct kfsim_btf_struct - a struct's description (one per type; filled in by kfsim_btf_load())
+ * @name: struct tag
+ * @size: sizeof(struct @name)
+ * @fields: the declared special fields
+ * @nr_fields: how many
+ *
+ * The remaining members belong to kfsim: the id, the load result, and the resolved layout.
+ */
+struct kfsim_btf_struct {
+	const char *name;
+	u32 size;
+	const struct kfsim_btf_field *fields;
+	u32 nr_fields;
+	/* private: filled at load */
+	unsigned int loaded_kver;
+	int load_err;
+	int loading;
+	u32 id;
+	u32 field_mask;
+	s32 spin_lock_off;
+	s32 refcount_off;
+	s32 node_off[BTF_FIELDS_MAX];
+	struct kfsim_btf_struct *node_type[BTF_FIELDS_MAX];
+	enum btf_field_type node_kind[BTF_FIELDS_MAX];
+};
+
+/* clang-format off */
+#define __kfsim_btf_kind(type, member)                                                             \
+	_Generic(((struct type *)0)->member,                                                       \
+		 struct bpf_spin_lock: BPF_SPIN_LOCK,                                              \
+		 struct bpf_list_head: BPF_LIST_HEAD,                                              \
+		 struct bpf_list_node: BPF_LIST_NODE,                                              \
+		 struct bpf_rb_root: BPF_RB_ROOT,                                                  \
+		 struct bpf_rb_node: BPF_RB_NODE,                                                  \
+		 struct bpf_refcount: BPF_REFCOUNT)
+/* clang-format on */
+
+/** BTF_FIELD() - a special member of @type (lock, node, refcount); the kind comes from its type. */
+#define BTF_FIELD(type, member)                                                                    \
+	{                                                                                          \
+		__kfsim_btf_kind(type, member), #member, offsetof(struct type, member),            \
+			sizeof(((struct type *)0)->member), NULL, NULL                             \
+	}
+
+/**
+ * BTF_CONTAINS() - a root member of @type holding struct @ctype linked through @cnode
+ *
+ * The analogue of "struct bpf_rb_root groot __contains(node_data, node);".  @ctype must have
+ * been declared (KFSIM_BTF_DECLARE) or described before.
+ */
+#define BTF_CONTAINS(type, member, ctype, cnode)                                                   \
+	{                                                                                          \
+		__kfsim_btf_kind(type, member), #member, offsetof(struct type, member),            \
+			sizeof(((struct type *)0)->member), kfsim_btf_of(ctype), #cnode            \
+	}
+
+/** BTF_ROOT_NO_CONTAINS() - a root member without a __contains tag (rejected: -EINVAL). */
+#define BTF_ROOT_NO_CONTAINS(type, member) BTF_FIELD(type, member)
+
+/** KFSIM_BTF_DECLARE() - forward-declare the description of struct @type (for BTF_CONTAINS). */
+#define KFSIM_BTF_DECLARE(type) __KFSIM_BTF_DECLARE(type)
+#define __KFSIM_BTF_DECLARE(type)                                                                  \
+	static struct kfsim_btf_struct __kfsim_btf_##type __attribute__((unused))
+
+/**
+ * KFSIM_BTF_STRUCT() - describe struct @type and its special fields
+ *
+ * Example: KFSIM_BTF_STRUCT(node_data, BTF_FIELD(node_data, node));
+ * The description is static to the file, like a program's BTF.
+ */
+#define KFSIM_BTF_STRUCT(type, ...) __KFSIM_BTF_STRUCT(type, __VA_ARGS__)
+#define __KFSIM_BTF_STRUCT(type, ...)                                                              \
+	static const struct kfsim_btf_field __kfsim_btf_fields_##type[] = {__VA_ARGS__};           \
+	static struct kfsim_btf_struct __kfsim_btf_##type __attribute__((unused)) = {              \
+		.name = #type,                                                                     \
+		.size = sizeof(struct type),                                                       \
+		.fields = __kfsim_btf_fields_##type,                                               \
+		.nr_fields = ARRAY_SIZE(__kfsim_btf_fields_##type),                                \
+	}
+
+/** kfsim_btf_of() - the description of struct @type. */
+#define kfsim_btf_of(type) __kfsim_btf_of(type)
+#define __kfsim_btf_of(type) (&__kfsim_btf_##type)
+
+/**
+ * kfsim_btf_load() - check a struct description as BTF load does and give it a type id
+ * @s: the description
+ *
+ * Checked (errno as the kernel's btf_parse_fields/btf_check_and_fixup_fields): more than
+ * BTF_FIELDS_MAX special fields or two bpf_spin_locks -E2BIG; a root without a lock, a root
+ * without __contains, a contained node of the wrong kind, both a list and an rb node without a
+ * bpf_refcount (any both in 6.3) -EINVAL; a __contains node member that does not exist -ENOENT;
+ * overlapping fields or a field outside the struct -EEXIST; an ownership chain where a type that
+ * owns others is itself owned by a type that is owned -ELOOP (this includes A owning A).
+ * The reason is logged ("kfsim bpf: BTF struct node_data: ...").  The result is cached until
+ * the kernel version changes.
+ *
+ * Return: 0, or the negative errno above.
+ */
+int kfsim_btf_load(struct kfsim_btf_struct *s);
+
+/**
+ * kfsim_btf_type_id() - the type id bpf_obj_new() passes for @s, loading it first
+ *
+ * Return: the id (1...), or 0 when the description fails to load (reported by kfsim_btf_load()).
+ */
+u64 kfsim_btf_type_id(struct kfsim_btf_struct *s);
+
+/** bpf_core_type_id_local() - the local type id of struct @type (libbpf's name). */
+#define bpf_core_type_id_local(type) kfsim_btf_type_id(kfsim_btf_of(type))
+
+/**
+ * kfsim_bpf_private_init() - make @data, an instance of @s, a map value / data section
+ * @data: zero-filled or previously freed memory of @s->size bytes
+ * @s: its description (it must have the lock that guards its roots)
+ *
+ * The "private(name)" grouping: the lock and the roots declared in @s share one allocation.
+ * Return: 0, or the kfsim_btf_load() error, -EINVAL for a NULL argument.
+ */
+int kfsim_bpf_private_init(void *data, struct kfsim_btf_struct *s);
+
+/**
+ * kfsim_bpf_private_free() - drain every root of @data, as freeing a map value does
+ *
+ * bpf_rb_root_free()/bpf_list_head_free(): under the lock the collections are emptied, then
+ * every node is dropped (nested collections recursively).  The lock must not be held by the
+ * caller.  Return: 0, -EINVAL for a NULL argument or an undeclared @data, -EBUSY when the caller
+ * holds the lock.
+ */
+int kfsim_bpf_private_free(void *data, struct kfsim_btf_struct *s);
+
+/* ---- kfuncs ---- */
+
+typedef bool (*bpf_rb_less_t)(struct bpf_rb_node *a, const struct bpf_rb_node *b);
+
+#define __KFSIM_BPF_KFUNC(ret, name, args)                                                         \
+	ret name args;                                                                             \
+	ret kfsim_nc_##name args
+
+/**
+ * bpf_obj_new_impl() - allocate an object of a local type (KF_ACQUIRE | KF_RET_NULL)
+ * @local_type_id__k: the type id (bpf_core_type_id_local())
+ * @meta__ign: ignored (the verifier fills it in the kernel)
+ *
+ * The object is zeroed, its refcount set to 1, nodes marked as in no collection, and it is
+ * charged to the active memory cgroup unless "cgroup.memory=nobpf" was given.  Not callable with a
+ * lock held ("function calls are not allowed while holding a lock").
+ * Return: an owning reference, or NULL on a refused charge, an allocation failure or a bad id
+ * ("bpf_obj_new type ID argument must be of a struct").
+ */
+__KFSIM_BPF_KFUNC(void *, bpf_obj_new_impl, (u64 local_type_id__k, void *meta__ign));
+
+/**
+ * bpf_obj_drop_impl() - release an owning reference (KF_RELEASE)
+ * @p__alloc: the object's start (an interior pointer: "R1 must have zero offset ...")
+ * @meta__ign: ignored
+ *
+ * Nested lists and trees are drained and their nodes dropped first; a refcounted object is only
+ * freed when its count reaches zero.  Non-owning and stale references are refused
+ * ("arg#0 expected pointer to allocated object"), as is a call with a lock held.
+ */
+__KFSIM_BPF_KFUNC(void, bpf_obj_drop_impl, (void *p__alloc, void *meta__ign));
+
+/**
+ * bpf_refcount_acquire_impl() - take another owning reference to a refcounted object (>= 6.4)
+ * @p__refcounted_kptr: an owning or non-owning reference to a type with a bpf_refcount
+ * @meta__ign: ignored
+ *
+ * Return: a new owning reference; NULL (>= 6.5) when the count already dropped to zero.
+ */
+__KFSIM_BPF_KFUNC(void *, bpf_refcount_acquire_impl, (void *p__refcounted_kptr, void *meta__ign));
+
+/**
+ * bpf_rbtree_add_impl() - insert an owned node, ordered by @less (6.4+ form)
+ * @root: the tree; its lock must be held
+ * @node: the bpf_rb_node field of an owning reference of the root's contained type
+ * @less: less(a, b): a sorts before b; equal keys go right, so inserts are FIFO among equals
+ * @meta__ign: ignored
+ * @off: ignored (the verifier's node offset)
+ *
+ * The reference becomes non-owning.  Return: 0; -EINVAL (>= 6.4) when the node is already in a
+ * tree, in which case it is dropped (ownership passed either way).  In 6.3 mode always 0.
+ */
+__KFSIM_BPF_KFUNC(int, bpf_rbtree_add_impl,
+		  (struct bpf_rb_root * root, struct bpf_rb_node *node, bpf_rb_less_t less,
+		   void *meta__ign, u64 off));
+
+/**
+ * bpf_rbtree_first() - the leftmost node (KF_RET_NULL); lock held
+ *
+ * Return: a non-owning reference, NULL when the tree is empty.
+ */
+__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_first, (struct bpf_rb_root * root));
+
+/**
+ * bpf_rbtree_remove() - take @node out of @root (KF_ACQUIRE; KF_RET_NULL >= 6.4)
+ * @root: the tree; its lock must be held; not callable inside a less callback
+ * @node: a non-owning reference (>= 6.16 also an owning one of a refcounted type)
+ *
+ * Return: an owning reference to the node; NULL (>= 6.4) when it is not in @root.  In 6.3 mode
+ * every non-owning reference dies here.
+ */
+__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_remove,
+		  (struct bpf_rb_root * root, struct bpf_rb_node *node));
+
+/** bpf_rbtree_root() - the root node as a non-owning reference, NULL if empty (>= 6.16). */
+__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_root, (struct bpf_rb_root * root));
+
+/** bpf_rbtree_left() - @node's left child (non-owning); NULL if none or not in @root (>= 6.16). */
+__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_left,
+		  (struct bpf_rb_root * root, struct bpf_rb_node *node));
+
+/** bpf_rbtree_right() - @node's right child (non-owning); NULL if none or not in @root (6.16). */
+__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_right,
+		  (struct bpf_rb_root * root, struct bpf_rb_node *node));
+
+/**
+ * bpf_list_push_front_impl() - put an owned node first in @head (6.4+ form)
+ * @head: the list; its lock must be held
+ * @node: the bpf_list_node field of an owning reference of the head's contained type
+ * @meta__ign: ignored
+ * @off: ignored
+ *
+ * Return: 0; -EINVAL (>= 6.4) when the node is already in a list (it is dropped).
+ */
+__KFSIM_BPF_KFUNC(int, bpf_list_push_front_impl,
+		  (struct bpf_list_head * head, struct bpf_list_node *node, void *meta__ign,
+		   u64 off));
+
+/** bpf_list_push_back_impl() - like bpf_list_push_front_impl(), at the tail. */
+__KFSIM_BPF_KFUNC(int, bpf_list_push_back_impl,
+		  (struct bpf_list_head * head, struct bpf_list_node *node, void *meta__ign,
+		   u64 off));
+
+/** bpf_list_pop_front() - unlink the first node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */
+__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_pop_front, (struct bpf_list_head * head));
+
+/** bpf_list_pop_back() - unlink the last node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */
+__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_pop_back, (struct bpf_list_head * head));
+
+/** bpf_list_front() - the first node as a non-owning reference, NULL if empty (>= 6.16). */
+__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_front, (struct bpf_list_head * head));
+
+/** bpf_list_back() - the last node as a non-owning reference, NULL if empty (>= 6.16). */
+__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_back, (struct bpf_list_head * head));
+
+/**
+ * bpf_spin_lock() - take @lock (spins, then yields, while another thread holds it)
+ *
+ * One lock at a time per program run ("Locking two bpf_spin_locks are not allowed"); not inside a
+ * less callback.
+ */
+__KFSIM_BPF_KFUNC(void, bpf_spin_lock, (struct bpf_spin_lock * lock));
+
+/**
+ * bpf_spin_unlock() - release @lock, which must be the one held; every non-owning reference dies
+ */
+__KFSIM_BPF_KFUNC(void, bpf_spin_unlock, (struct bpf_spin_lock * lock));
+
+/*
+ * The 6.3 insert kfuncs, which returned nothing.  The kernel replaced them with the _impl forms
+ * in 6.4; kfsim keeps them, KF_DEPRECATED from 6.4 on (a one-time warning names the
+ * replacement).  Call them with the name in parentheses: (bpf_rbtree_add)(root, node, less).
+ */
+void(bpf_rbtree_add)(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less);
+void(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node);
+void(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node *node);
+
+/* ---- Call sites and the compile-out switch ---- */
+
+/**
+ * struct kfsim_bpf_site - where the program called the current kfunc
+ * @file: source file
+ * @line: line
+ */
+struct kfsim_bpf_site {
+	const char *file;
+	int line;
+};
+extern __thread struct kfsim_bpf_site kfsim_bpf_site __attribute__((tls_model("initial-exec")));
+
+static inline void __kfsim_bpf_here(const char *file, int line)
+{
+	kfsim_bpf_site.file = file;
+	kfsim_bpf_site.line = line;
+}
+#define __KFSIM_HERE __kfsim_bpf_here(__FILE__, __LINE__)
+
+#ifdef KFSIM_BPF_NO_CHECKS
+#define __KFSIM_K(name) kfsim_nc_##name
+#define __KFSIM_SITE ((void)0)
+#else
+#define __KFSIM_K(name) name
+#define __KFSIM_SITE __KFSIM_HERE
+#endif
+
+/* The convenience macros of selftests' bpf_experimental.h (not seen by kfsim's own sources). */
+#ifndef __KFSIM_BPF_IMPL
+#define bpf_obj_new(type)                                                                          \
+	((struct type *)(__KFSIM_SITE,                                                             \
+			 __KFSIM_K(bpf_obj_new_impl)(bpf_core_type_id_local(type), NULL)))
+#define bpf_obj_drop(kptr) (__KFSIM_SITE, __KFSIM_K(bpf_obj_drop_impl)(kptr, NULL))
+#define bpf_refcount_acquire(kptr)                                                                 \
+	((__typeof__(kptr))(__KFSIM_SITE, __KFSIM_K(bpf_refcount_acquire_impl)(kptr, NULL)))
+#ifdef KFSIM_BPF_NO_CHECKS
+/* compiled out: the kernel's run-time behaviour, inline (include/kfsim/bpf_graph_core.h) */
+#define bpf_rbtree_add(head, node, less) kfsim_nc_rbtree_add(head, node, less)
+#define bpf_rbtree_first(root) kfsim_bpf_rbtree_first_core(root)
+#define bpf_rbtree_remove(root, node) kfsim_bpf_rbtree_remove_core(root, node)
+#define bpf_spin_lock(lock) kfsim_bpf_raw_lock(lock)
+#define bpf_spin_unlock(lock) kfsim_bpf_raw_unlock(lock)
+#else
+#define bpf_rbtree_add(head, node, less)                                                           \
+	(__KFSIM_SITE, bpf_rbtree_add_impl(head, node, less, NULL, 0))
+#define bpf_rbtree_first(root) (__KFSIM_SITE, bpf_rbtree_first(root))
+#define bpf_rbtree_remove(root, node) (__KFSIM_SITE, bpf_rbtree_remove(root, node))
+#define bpf_spin_lock(lock) (__KFSIM_SITE, bpf_spin_lock(lock))
+#define bpf_spin_unlock(lock) (__KFSIM_SITE, bpf_spin_unlock(lock))
+#endif
+#define bpf_list_push_front(head, node)                                                            \
+	(__KFSIM_SITE, __KFSIM_K(bpf_list_push_front_impl)(head, node, NULL, 0))
+#define bpf_list_push_back(head, node)                                                             \
+	(__KFSIM_SITE, __KFSIM_K(bpf_list_push_back_impl)(head, node, NULL, 0))
+#define bpf_rbtree_root(root) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_root)(root))
+#define bpf_rbtree_left(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_left)(root, node))
+#define bpf_rbtree_right(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_right)(root, node))
+#define bpf_list_pop_front(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_pop_front)(head))
+#define bpf_list_pop_back(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_pop_back)(head))
+#define bpf_list_front(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_front)(head))
+#define bpf_list_back(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_back)(head))
+#endif
+
+/** container_of() under its BPF name. */
+#define container_of_bpf(ptr, type, member) container_of(ptr, type, member)
+
+/* ---- Program runs and violation reports ---- */
+
+/** enum kfsim_bpf_on_violation - what a broken rule does to the run */
+enum kfsim_bpf_on_violation {
+	KFSIM_BPF_CONTINUE, /* report, refuse the call, keep running */
+	KFSIM_BPF_ABORT,    /* report and stop the run at once (kfsim_bpf_run() only) */
+};
+
+/**
+ * struct kfsim_bpf_violation - one broken rule
+ * @msg: the verifier's message ("bpf_spin_lock at off=16 must be held for bpf_rb_root")
+ * @why: one line on the rule
+ * @kfunc: the kfunc that found it ("" for the end of the run)
+ * @file: call site file (NULL when unknown)
+ * @line: call site line
+ * @err: the errno the verifier would return (negative)
+ */
+struct kfsim_bpf_violation {
+	char msg[160];
+	char why[192];
+	const char *kfunc;
+	const char *file;
+	int line;
+	int err;
+};
+
+/** enum kfsim_bpf_tl_what - what a timeline event records */
+enum kfsim_bpf_tl_what {
+	KFSIM_BPF_TL_CALL,	  /* a kfunc was called */
+	KFSIM_BPF_TL_OWNING,	  /* an object became owned by the program */
+	KFSIM_BPF_TL_NON_OWNING,  /* a non-owning reference appeared (first, add, push ...) */
+	KFSIM_BPF_TL_RELEASED,	  /* an owning reference went (drop, insert, end of run) */
+	KFSIM_BPF_TL_INVALIDATED, /* a non-owning reference died (unlock, 6.3 remove) */
+	KFSIM_BPF_TL_LOCK,	  /* the lock was taken */
+	KFSIM_BPF_TL_UNLOCK,	  /* the lock was released */
+	KFSIM_BPF_TL_VIOLATION,	  /* a rule was broken */
+};
+
+#define KFSIM_BPF_TL_MAX 512
+
+/**
+ * struct kfsim_bpf_timeline - the reference history of one run, for pictures
+ * @nr: events recorded (at most KFSIM_BPF_TL_MAX; later ones are counted in @dropped)
+ * @dropped: events that did not fit
+ * @ev: the events, in order; @ev[i].call is the kfunc call number
+ */
+struct kfsim_bpf_timeline {
+	int nr;
+	int dropped;
+	struct {
+		u32 call;
+		enum kfsim_bpf_tl_what what;
+		const char *kfunc;
+		const void *obj;
+		const char *type;
+	} ev[KFSIM_BPF_TL_MAX];
+};
+
+/**
+ * kfsim_bpf_timeline_svg() - draw @tl as an SVG timeline: one row per object, owning spans
+ * solid, non-owning spans hatched, the critical sections shaded, calls along the x axis
+ * Return: 0, -EINVAL for NULL arguments, -EIO when writing failed.
+ */
+int kfsim_bpf_timeline_svg(const struct kfsim_bpf_timeline *tl, const char *title, FILE *out);
+
+struct kfsim_trace;
+/**
+ * kfsim_bpf_timeline_trace() - write @tl as Perfetto trace events (one track per object,
+ * 1 µs per kfunc call) into an open trace, as process @pid
+ */
+void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_trace *trace,
+			      int pid);
+
+/**
+ * enum kfsim_bpf_prog_type - the program type a run plays (BPF_PROG_TYPE_*)
+ *
+ * Graph roots are refused to tracing programs (kprobe, tracepoint, perf_event, raw_tp):
+ * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).
+ */
+enum kfsim_bpf_prog_type {
+	KFSIM_BPF_PROG_SCHED_CLS,  /* tc: the selftests' default (any non-tracing type acts alike) */
+	KFSIM_BPF_PROG_STRUCT_OPS, /* sched_ext schedulers */
+	KFSIM_BPF_PROG_KPROBE,
+	KFSIM_BPF_PROG_TRACEPOINT,
+	KFSIM_BPF_PROG_PERF_EVENT,
+	KFSIM_BPF_PROG_RAW_TRACEPOINT,
+};
+
+/**
+ * struct kfsim_bpf_run_opts - how a run checks
+ * @on_violation: continue or abort at the first report
+ * @report: called for every violation (may be NULL)
+ * @report_arg: passed to @report
+ * @check_less_order: also check that less() is a strict weak order (irreflexive, asymmetric):
+ *                    an extra less() call per step; the kernel does not do this
+ * @timeline: when set, the run records its reference history there (cleared at begin)
+ * @prog_type: the program type (0: SCHED_CLS); tracing types may not use graph roots
+ */
+struct kfsim_bpf_run_opts {
+	enum kfsim_bpf_on_violation on_violation;
+	void (*report)(const struct kfsim_bpf_violation *v, void *arg);
+	void *report_arg;
+	bool check_less_order;
+	struct kfsim_bpf_timeline *timeline;
+	enum kfsim_bpf_prog_type prog_type;
+};
+
+#define KFSIM_BPF_RUN_MAX_REPORTS 8
+
+/**
+ * struct kfsim_bpf_run - one program invocation (fill with kfsim_bpf_run_begin())
+ * @name: the program's name
+ * @opts: the options in force
+ * @nr_violations: how many rules were broken (all of them counted)
+ * @violations: the first KFSIM_BPF_RUN_MAX_REPORTS of them
+ * @nr_calls: kfunc calls made (the "instruction" numbers of alloc_insn=); set at the end
+ * @aborted: the run was stopped by KFSIM_BPF_ABORT
+ */
+struct kfsim_bpf_run {
+	const char *name;
+	struct kfsim_bpf_run_opts opts;
+	int nr_violations;
+	struct kfsim_bpf_violation violations[KFSIM_BPF_RUN_MAX_REPORTS];
+	u32 nr_calls;
+	bool aborted;
+	/* private */
+	void *abort_jmp;
+	struct kfsim_bpf_run *prev;
+};
+
+/**
+ * kfsim_bpf_run_begin() - start a program run on this thread
+ * @run: the run's record
+ * @name: program name for reports
+ * @opts: NULL for the defaults (continue, no callback)
+ *
+ * The kernel version in force now is the one the run follows (as a program is verified once).
+ * Return: 0, -EINVAL for NULL @run, -EBUSY when a run is already active on this thread.
+ */
+int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
+			const struct kfsim_bpf_run_opts *opts);
+
+/**
+ * kfsim_bpf_run_end() - end the run: check the program-exit rules
+ *
+ * A lock still held is reported ("bpf_spin_unlock is missing") and released; every owning
+ * reference still held is reported ("Unreleased reference id=%d alloc_insn=%d", alloc_insn being
+ * the number of the kfunc call that acquired it) and dropped so nothing leaks.
+ * Return: 0 when the run broke no rule, else the errno of the first violation (-EINVAL mostly);
+ * -EINVAL when @run is not the thread's active run.
+ */
+int kfsim_bpf_run_end(struct kfsim_bpf_run *run);
+
+/**
+ * kfsim_bpf_run() - run @prog(@ctx) as one program invocation
+ * @run: the run's record (results are read from it afterwards)
+ * @name: program name
+ * @prog: the program
+ * @ctx: its argument
+ * @opts: NULL for the defaults
+ * @retval: where @prog's return value goes (may be NULL); unset when aborted
+ *
+ * Return: as kfsim_bpf_run_end().
+ */
+int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void *ctx), void *ctx,
+		  const struct kfsim_bpf_run_opts *opts, int *retval);
+
+/** kfsim_bpf_violations_total() - violations reported on this thread, in runs or not. */
+unsigned long kfsim_bpf_violations_total(void);
+
+/* ---- The kfunc registry ---- */
+
+#define KF_ACQUIRE (1 << 0)
+#define KF_RELEASE (1 << 1)
+#define KF_RET_NULL (1 << 2)
+#define KF_TRUSTED_ARGS (1 << 4)
+#define KF_SLEEPABLE (1 << 5)
+#define KF_DESTRUCTIVE (1 << 6)
+#define KF_RCU (1 << 7)
+#define KF_DEPRECATED (1 << 8)
+
+/**
+ * struct kfsim_bpf_kfunc - one kfunc of the registry
+ * @name: kernel name
+ * @flags: KF_* flags as of @since (6.4+ values where they changed; see @note)
+ * @since: first kernel version with it (KERNEL_VERSION())
+ * @until: first version without it (0: still there)
+ * @replacement: for KF_DEPRECATED: what to call instead
+ * @doc: one line
+ * @note: version notes ("" when none)
+ */
+struct kfsim_bpf_kfunc {
+	const char *name;
+	u32 flags;
+	unsigned int since;
+	unsigned int until;
+	const char *replacement;
+	const char *doc;
+	const char *note;
+};
+
+/** kfsim_bpf_kfuncs() - the registry: *@nr entries, in a fixed order. */
+const struct kfsim_bpf_kfunc *kfsim_bpf_kfuncs(size_t *nr);
+
+/** kfsim_bpf_kfunc_find() - the registry entry called @name, or NULL. */
+const struct kfsim_bpf_kfunc *kfsim_bpf_kfunc_find(const char *name);
+
+/** kfsim_bpf_kfunc_flags_str() - "KF_ACQUIRE | KF_RET_NULL" for @flags into @buf ("0" if none). */
+const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size);
+
+#ifdef KFSIM_BPF_NO_CHECKS
+#include <kfsim/bpf_graph_core.h>
+#endif
+
+#endif /* KFSIM_BPF_EXPERIMENTAL_H */

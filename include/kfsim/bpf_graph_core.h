@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BPF_GRAPH_CORE_H
+#define KFSIM_BPF_GRAPH_CORE_H
+/*
+ * What the bpf_rbtree kfuncs and bpf_spin_lock do at run time in the kernel, with no verifier
+ * checks, as inline functions over the kernel views of the opaque types.  kfsim's checked kfuncs
+ * call them once their checks pass; programs built with KFSIM_BPF_NO_CHECKS call them directly,
+ * so that a constant less() can be inlined into the descent, as rb_add_cached() allows.
+ *
+ * Invariants (shared with src/bpf/): a node's owner is NULL when it is in no tree,
+ * BPF_PTR_POISON while it is being inserted, and its root while in it; it changes only under the
+ * root's lock.  A root's hidden declaration words follow its rb_root_cached.
+ */
+#include <sched.h>
+#include <kfsim/bpf_experimental.h>
+#include <kfsim/err.h>
+#include <kfsim/rbtree.h>
+
+/* BPF_PTR_POISON: "node being inserted" (include/linux/poison.h value, without the delta). */
+#define BPF_PTR_POISON ((void *)0xeB9FUL)
+
+/**
+ * struct bpf_root_decl - which declaration a root belongs to (kfsim's hidden words)
+ * @type: the struct that holds the root
+ * @field_idx: index of the root in @type->fields
+ * @check: a mix of the three with the root's address; anything else means "not declared"
+ */
+struct __attribute__((may_alias)) bpf_root_decl {
+	struct kfsim_btf_struct *type;
+	u32 field_idx;
+	u32 check;
+};
+
+/*
+ * The kernel views alias the opaque uapi types they overlay (may_alias: the kernel builds with
+ * -fno-strict-aliasing; kfsim's users may not).
+ */
+
+/** struct bpf_rb_root_kern - the kernel's view of struct bpf_rb_root (+ kfsim's words) */
+struct __attribute__((may_alias)) bpf_rb_root_kern {
+	struct rb_root_cached tree;
+	struct bpf_root_decl decl;
+};
+
+/** struct bpf_rb_node_kern - the kernel's view of struct bpf_rb_node (>= 6.6 layout) */
+struct __attribute__((may_alias)) bpf_rb_node_kern {
+	struct rb_node rb;
+	void *owner;
+};
+
+_Static_assert(sizeof(struct bpf_rb_root_kern) == sizeof(struct bpf_rb_root), "rb root");
+_Static_assert(sizeof(struct bpf_rb_node_kern) == sizeof(struct bpf_rb_node), "rb node");
+
+/** kfsim_bpf_raw_lock() - the lock word as a test-and-set lock, yielding while contended. */
+static inline void kfsim_bpf_raw_lock(struct bpf_spin_lock *lock)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_exchange_n(&lock->val, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&lock->val, __ATOMIC_RELAXED))
+			if (++spins % 64 == 0)
+				sched_yield(); /* small machines: let the holder run */
+	}
+}
+
+/** kfsim_bpf_raw_unlock() - release the lock word. */
+static inline void kfsim_bpf_raw_unlock(struct bpf_spin_lock *lock)
+{
+	__atomic_store_n(&lock->val, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Claim a node for insertion: owner NULL -> BPF_PTR_POISON; false when it is already owned.
+ * Only a refcounted node can be reached by two inserters under different locks at once, so
+ * only those need the kernel's cmpxchg; for the others the root's lock already orders every
+ * owner change, and a plain compare and store gives the same result.
+ */
+static inline bool kfsim_bpf_owner_claim(void **owner, const struct bpf_root_decl *decl)
+{
+	void *expected = NULL;
+
+	if (decl->type->node_type[decl->field_idx]->refcount_off < 0) {
+		if (*owner)
+			return false;
+		*owner = BPF_PTR_POISON;
+		return true;
+	}
+	return __atomic_compare_exchange_n(owner, &expected, BPF_PTR_POISON, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+/**
+ * kfsim_bpf_rbtree_add_core() - __bpf_rbtree_add(): claim, descend with less(new, parent)
+ * (true: left; so equal keys go right, FIFO), link, recolour, publish the owner
+ *
+ * Return: 0, or -EINVAL when the node is already in a tree (the caller drops it).
+ */
+static __always_inline int kfsim_bpf_rbtree_add_core(struct bpf_rb_root *root,
+						     struct bpf_rb_node *node, bpf_rb_less_t less)
+{
+	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+	struct rb_node **link = &r->tree.rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	if (!kfsim_bpf_owner_claim(&n->owner, &r->decl))
+		return -EINVAL;
+	while (*link) {
+		parent = *link;
+		if (less((struct bpf_rb_node *)&n->rb, (const struct bpf_rb_node *)parent)) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&n->rb, parent, link);
+	rb_insert_color_cached(&n->rb, &r->tree, leftmost);
+	__atomic_store_n(&n->owner, r, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/** kfsim_bpf_rbtree_first_core() - rb_first_cached(): the leftmost node, NULL if empty. */
+static inline struct bpf_rb_node *kfsim_bpf_rbtree_first_core(struct bpf_rb_root *root)
+{
+	return (struct bpf_rb_node *)rb_first_cached(&((struct bpf_rb_root_kern *)root)->tree);
+}
+
+/**
+ * kfsim_bpf_rbtree_remove_core() - erase @node from @root if it is in @root
+ *
+ * Return: @node, or NULL when it is not in @root (the 6.6 owner check).
+ */
+static inline struct bpf_rb_node *kfsim_bpf_rbtree_remove_core(struct bpf_rb_root *root,
+							       struct bpf_rb_node *node)
+{
+	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+
+	if (n->owner != r)
+		return NULL;
+	rb_erase_cached(&n->rb, &r->tree);
+	RB_CLEAR_NODE(&n->rb);
+	__atomic_store_n(&n->owner, NULL, __ATOMIC_RELEASE);
+	return node;
+}
+
+/* The object that holds @node (for the drop of a failed insert). */
+static inline void *kfsim_bpf_rb_node_obj(struct bpf_rb_root *root, struct bpf_rb_node *node)
+{
+	const struct bpf_root_decl *decl = &((struct bpf_rb_root_kern *)root)->decl;
+
+	return (char *)node - decl->type->node_off[decl->field_idx];
+}
+
+/*
+ * The KFSIM_BPF_NO_CHECKS forms the convenience macros use: the inline cores, with the failed
+ * insert's drop out of line as in the kernel.
+ */
+static __always_inline int kfsim_nc_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+					       bpf_rb_less_t less)
+{
+	if (likely(!kfsim_bpf_rbtree_add_core(root, node, less)))
+		return 0;
+	kfsim_nc_bpf_obj_drop_impl(kfsim_bpf_rb_node_obj(root, node), NULL);
+	return -EINVAL;
+}
+
+#endif /* KFSIM_BPF_GRAPH_CORE_H */

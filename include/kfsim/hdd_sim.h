@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_HDD_SIM_H
+#define KFSIM_HDD_SIM_H
+
+/*
+ * A simulated hard disk with one or more actuators sharing one LBA space, calibrated to Seagate's
+ * Exos X18 (one actuator) and Exos 2X18 SATA (two): the model of the BFQ reference, section 3.3.
+ *
+ * - One spindle (7200 rpm): every actuator sees the same platter phase, so rotational latency is
+ *   the angular gap from where the platter is when the head arrives to the target sector.
+ * - Actuator j serves LBA range j = [j*N/A, (j+1)*N/A) and covers the whole radius on its own
+ *   surfaces: inside a range the LBA maps to a radius from the outer (0) to the inner (1)
+ *   diameter, with sectors per track falling linearly from spt_od to spt_od * zone_ratio.
+ * - Seek: t(0) = 0, t(x) = seek_min + seek_coeff * sqrt(x) ms, x the fraction of a full stroke;
+ *   writes add write_settle.  Every command costs cmd_overhead on its actuator.
+ * - One NCQ of ncq_depth tags shared by all actuators.  A free actuator picks, among the queued
+ *   commands of its range, the one with the shortest seek plus rotation, less a credit for the
+ *   time it has waited (aged SATF, Jacobson & Wilkes 1991: satf_aging ms per second waited), so
+ *   that a sequential stream served from read-ahead cannot starve random requests; a command
+ *   older than age_cap is served first whatever it costs.
+ * - After a read each actuator keeps reading ahead into its own cache segment (up to readahead
+ *   KiB) until it starts another media access; reads found there cost no media time, and reads
+ *   just ahead of the read-ahead wait for it, which is how a sequential reader at queue depth 1
+ *   keeps streaming.
+ * - The write cache is off by default: writes go to the media.  With it on (write_cache), a write
+ *   completes once its data crossed the link, and the actuator destages it later: when it has
+ *   nothing else to do, or first when the cache is three quarters full, choosing the quickest
+ *   to reach among the 64 oldest; a full cache writes through.
+ * - One host link (SATA 6 Gb/s) carries every data transfer, one at a time.
+ *
+ * Times are nanoseconds of simulated time.  The model is a value: create, feed, destroy.
+ */
+#include <kfsim/blkdev.h>
+#include <kfsim/types.h>
+
+#ifndef U64_MAX
+#define U64_MAX ((u64)~0ULL)
+#endif
+
+/** KFSIM_HDD_MAX_ACTUATORS - most actuators a simulated disk may have. */
+#define KFSIM_HDD_MAX_ACTUATORS 16
+/** KFSIM_HDD_MAX_TAGS - largest command queue. */
+#define KFSIM_HDD_MAX_TAGS 256
+
+/**
+ * struct kfsim_hdd_params - the drive's parameters (see kfsim_hdd_params_default())
+ * @nr_actuators: 1..KFSIM_HDD_MAX_ACTUATORS
+ * @capacity: sectors (512 B)
+ * @rpm: spindle speed
+ * @spt_od: sectors per track at the outer diameter
+ * @zone_ratio: sectors per track at the inner diameter / at the outer, in (0, 1]
+ * @seek_min_ms: seek time for the shortest non-zero move
+ * @seek_coeff_ms: coefficient of sqrt(stroke fraction)
+ * @write_settle_ms: added to a write's seek
+ * @cmd_overhead_ms: controller time per command
+ * @link_mb_s: host link rate, 10^6 B/s
+ * @ncq_depth: tags, 1..KFSIM_HDD_MAX_TAGS
+ * @age_cap_ms: a command older than this is served before shorter-access ones (0: never)
+ * @satf_aging_ms_per_s: access-time credit per second a command has waited (0: pure SATF)
+ * @readahead_kib: read-ahead per actuator after a read (0: none)
+ * @write_cache: complete writes from the cache and destage them later
+ * @write_cache_mib: dirty data the cache holds, 1..4096 MiB (64)
+ */
+struct kfsim_hdd_params {
+	unsigned int nr_actuators;
+	sector_t capacity;
+	double rpm;
+	unsigned int spt_od;
+	double zone_ratio;
+	double seek_min_ms;
+	double seek_coeff_ms;
+	double write_settle_ms;
+	double cmd_overhead_ms;
+	double link_mb_s;
+	unsigned int ncq_depth;
+	double age_cap_ms;
+	double satf_aging_ms_per_s;
+	unsigned int readahead_kib;
+	bool write_cache;
+	unsigned int write_cache_mib;
+};
+
+/**
+ * kfsim_hdd_params_default() - the calibrated drive: 18 TB, 7200 rpm, 4508 sectors per outer
+ * track (277 MB/s), inner tracks half that, seek 1 + 14*sqrt(x) ms, NCQ 32, 600 MB/s link
+ * @params: filled in
+ * @nr_actuators: 1 (Exos X18) or 2 (Exos 2X18); other counts split the LBA space evenly
+ */
+void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_actuators);
+
+/**
+ * kfsim_hdd_params_check() - validate @params
+ *
+ * Return: 0, or -EINVAL (with the offending field logged) for an actuator count, capacity, rate,
+ * ratio, depth or time out of range, or a capacity too small to give each actuator a range.
+ */
+int kfsim_hdd_params_check(const struct kfsim_hdd_params *params);
+
+/**
+ * struct kfsim_hdd_actuator_stats - what one actuator did
+ * @busy_ns: time spent serving commands (overhead, positioning, transfer, waiting for read-ahead)
+ * @nr_commands: commands served
+ * @nr_cache_hits: reads served from the read-ahead segment
+ * @nr_destages: cached writes written to the media
+ * @bytes: bytes served
+ */
+struct kfsim_hdd_actuator_stats {
+	u64 busy_ns;
+	u64 nr_commands;
+	u64 nr_cache_hits;
+	u64 nr_destages;
+	u64 bytes;
+};
+
+struct kfsim_hdd;
+
+/**
+ * kfsim_hdd_create() - a new idle drive
+ *
+ * Return: the drive, or ERR_PTR(-EINVAL) for bad @params, ERR_PTR(-ENOMEM).
+ */
+struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params);
+/** kfsim_hdd_destroy() - free @hdd (NULL is fine); requests still inside are not touched. */
+void kfsim_hdd_destroy(struct kfsim_hdd *hdd);
+
+/** kfsim_hdd_params_of() - the parameters @hdd was created with. */
+const struct kfsim_hdd_params *kfsim_hdd_params_of(const struct kfsim_hdd *hdd);
+
+/**
+ * kfsim_hdd_set_ia_ranges() - describe @hdd on @disk: capacity and, with several actuators, one
+ * independent access range per actuator (one actuator: no ranges, as sd_read_cpr() reports)
+ *
+ * Return: 0, -ENOMEM, or the error of disk_set_independent_access_ranges().
+ */
+int kfsim_hdd_set_ia_ranges(const struct kfsim_hdd *hdd, struct gendisk *disk);
+
+/** kfsim_hdd_actuator_of() - the actuator that serves @sector. */
+unsigned int kfsim_hdd_actuator_of(const struct kfsim_hdd *hdd, sector_t sector);
+
+/** kfsim_hdd_can_queue() - whether a tag is free. */
+bool kfsim_hdd_can_queue(const struct kfsim_hdd *hdd);
+/** kfsim_hdd_in_flight() - commands in the drive. */
+unsigned int kfsim_hdd_in_flight(const struct kfsim_hdd *hdd);
+
+/**
+ * kfsim_hdd_submit() - queue @rq in the drive at time @now
+ *
+ * The actuator of the request's last sector serves it (a request straddling a range boundary
+ * goes to the actuator of its end, as BFQ assumes).
+ *
+ * Return: 0; -EBUSY when every tag is taken; -EINVAL for an empty request, one not a multiple of
+ * 512 bytes, or one beyond the capacity; -EINVAL when @now is earlier than a previous call.
+ */
+int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now);
+
+/** kfsim_hdd_next_event() - when the drive next does something (U64_MAX: idle). */
+u64 kfsim_hdd_next_event(const struct kfsim_hdd *hdd);
+
+/**
+ * kfsim_hdd_step() - advance @hdd to @now and hand back one completed request
+ *
+ * Call repeatedly with the same @now until it returns NULL.  The request's done_ns, actuator,
+ * media_start_ns/media_end_ns and cache_hit are set; its tag is free again.
+ */
+struct request *kfsim_hdd_step(struct kfsim_hdd *hdd, u64 now);
+
+/** kfsim_hdd_actuator_stats() - counters of actuator @idx (zeros for a bad index). */
+struct kfsim_hdd_actuator_stats kfsim_hdd_actuator_stats(const struct kfsim_hdd *hdd,
+							 unsigned int idx);
+
+/** kfsim_hdd_seek_ns() - seek time for moving a fraction @stroke (0..1) of the full stroke. */
+u64 kfsim_hdd_seek_ns(const struct kfsim_hdd *hdd, double stroke, bool write);
+
+/** kfsim_hdd_media_rate() - sustained media rate in bytes/s at @sector. */
+double kfsim_hdd_media_rate(const struct kfsim_hdd *hdd, sector_t sector);
+
+#endif /* KFSIM_HDD_SIM_H */

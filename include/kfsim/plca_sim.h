@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_PLCA_SIM_H
+#define KFSIM_PLCA_SIM_H
+
+/*
+ * A discrete-event simulator of a 10BASE-T1S multidrop segment (IEEE 802.3cg): every node runs
+ * either the Clause 148 PLCA Reconciliation Sublayer over a Clause 4 CSMA/CD MAC, or plain
+ * CSMA/CD.  Each node's PLCA settings are the struct phy_plca_cfg that ethtool netlink and the
+ * PHY registers carry, so a configuration flows unchanged from `kfsim ethtool` to the bus.
+ *
+ * Time is kept in nanoseconds; one bit time (BT) is 100 ns at 10 Mb/s.  A simulation is a value:
+ * create it, run it (in steps if you want to change settings at run time), read the statistics,
+ * destroy it.  The same seed gives the same run, bit for bit.
+ *
+ * Out-of-range settings are rejected with -EINVAL and nothing is created or changed.  Settings a
+ * real segment can have but that are wrong (duplicate node ids, a follower id beyond the node
+ * count, no coordinator, different to_tmr values) are simulated and reported in
+ * struct plca_sim_report's @misconfig.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <kfsim/kernel.h>
+#include <kfsim/phy.h>
+#include <kfsim/types.h>
+
+struct kfsim_trace;
+struct kfsim_plca_net;
+
+#define PLCA_SIM_NS_PER_BT 100
+#define PLCA_SIM_MAX_NODES 255
+#define PLCA_SIM_MAX_SEGMENT_M 25.0
+#define PLCA_SIM_MAX_PAYLOAD 1500
+#define PLCA_SIM_MIN_PAYLOAD 46	   /* shorter payloads are padded: minimum frame 64 bytes */
+#define PLCA_SIM_FRAME_OVERHEAD 18 /* MAC header 14 + FCS 4 */
+#define PLCA_SIM_WIRE_OVERHEAD 9   /* preamble/SFD 8 + ESD 1, in bytes on the wire */
+
+/* Clause 4 and Clause 148 constants, in bit times. */
+#define PLCA_SIM_IFG_BT 96
+#define PLCA_SIM_SLOT_BT 512
+#define PLCA_SIM_JAM_BT 32
+#define PLCA_SIM_ATTEMPT_LIMIT 16
+#define PLCA_SIM_BACKOFF_LIMIT 10
+#define PLCA_SIM_BEACON_BT 20
+#define PLCA_SIM_PENDING_BT 512
+#define PLCA_SIM_COMMIT_BT 288
+#define PLCA_SIM_HOLD_BT 400	  /* delay line of 100 nibbles */
+#define PLCA_SIM_STATUS_BT 130090 /* plca_status_timer */
+
+/**
+ * enum plca_sim_load_kind - how a node's frames arrive
+ * @PLCA_SIM_LOAD_NONE: the node only receives (frames can still be injected)
+ * @PLCA_SIM_LOAD_SATURATED: a new frame is always waiting (arrival = when it reaches the queue
+ * head)
+ * @PLCA_SIM_LOAD_POISSON: exponential inter-arrival times with mean @interval_us
+ * @PLCA_SIM_LOAD_PERIODIC: one frame every @interval_us, starting at a random phase
+ */
+enum plca_sim_load_kind {
+	PLCA_SIM_LOAD_NONE,
+	PLCA_SIM_LOAD_SATURATED,
+	PLCA_SIM_LOAD_POISSON,
+	PLCA_SIM_LOAD_PERIODIC,
+};
+
+/**
+ * struct plca_sim_node_cfg - one node on the segment
+ * @plca: PLCA settings.  enabled 0 (or node_id 255) = plain CSMA/CD.  A field of -1 ("not set")
+ *        takes the OPEN Alliance reset default (enabled 0, node_id 255, node_cnt 8, to_tmr 32,
+ *        burst_cnt 0, burst_tmr 128); @plca.version is ignored.
+ * @position_m: position on the cable, 0..25 m (propagation 5 ns/m)
+ * @load: arrival process
+ * @interval_us: mean (Poisson) or period (periodic) in microseconds, > 0 for those loads
+ * @payload_min: smallest MAC payload in bytes (0..1500; below 46 it is padded)
+ * @payload_max: largest, >= @payload_min; sizes are uniform in the range
+ * @queue_limit: frames the node buffers (1..65536); 0 means 256.  Arrivals beyond it are dropped.
+ * @ignores_collisions: fault: the MAC ignores the collision signal (it neither jams nor retries)
+ */
+struct plca_sim_node_cfg {
+	struct phy_plca_cfg plca;
+	double position_m;
+	enum plca_sim_load_kind load;
+	double interval_us;
+	u32 payload_min;
+	u32 payload_max;
+	u32 queue_limit;
+	bool ignores_collisions;
+};
+
+/**
+ * struct plca_sim_cfg - a segment
+ * @nodes: the nodes
+ * @nr_nodes: how many, 1..255
+ * @seed: random seed (backoff draws, arrivals, frame sizes)
+ */
+struct plca_sim_cfg {
+	const struct plca_sim_node_cfg *nodes;
+	u32 nr_nodes;
+	u64 seed;
+};
+
+/* Misconfiguration flags in struct plca_sim_report: simulated, not rejected. */
+#define PLCA_SIM_MISCONF_DUP_ID BIT(0)	      /* two PLCA nodes share a node id */
+#define PLCA_SIM_MISCONF_ID_BEYOND_CNT BIT(1) /* a follower id >= the coordinator's node_cnt */
+#define PLCA_SIM_MISCONF_NO_COORD BIT(2)      /* PLCA nodes but no node id 0 with PLCA on */
+#define PLCA_SIM_MISCONF_TO_MISMATCH BIT(3)   /* to_tmr differs between PLCA nodes */
+
+/**
+ * struct plca_sim_node_stats - what one node did
+ * @generated: frames that arrived (including injected ones)
+ * @delivered: frames sent without a collision
+ * @dropped_attempts: frames given up after 16 attempts (excessive collisions)
+ * @dropped_queue: arrivals refused because the queue was full
+ * @lost_fault: frames the faulty MAC believed sent but that collided (ignores_collisions)
+ * @queued: frames still waiting or in flight when statistics were read
+ * @payload_bytes: payload bytes delivered
+ * @frame_bytes: MAC frame bytes (header + payload + FCS) delivered
+ * @collisions: collisions the MAC saw (physical + logical)
+ * @phys_collisions: collisions of signals on the wire involving this node
+ * @logical_collisions: collisions PLCA signalled to the MAC to hold a frame back
+ * @deferrals: times the MAC found the carrier on (or inside the IFG) and waited
+ * @tos: transmit opportunities of this node's id while its PLCA was active
+ * @tos_used: those it committed to (sent at least one frame)
+ * @beacons: BEACONs seen (sent, for the coordinator)
+ * @lat_mean_ns: mean latency, arrival to end of the successful transmission
+ * @lat_p99_ns: 99th percentile (within 1.6 %)
+ * @lat_max_ns: maximum
+ * @access_mean_ns: mean arrival to start of the successful transmission
+ * @access_max_ns: maximum of that
+ * @plca_status: PST: beacons seen (follower) or sent (coordinator) recently
+ */
+struct plca_sim_node_stats {
+	u64 generated;
+	u64 delivered;
+	u64 dropped_attempts;
+	u64 dropped_queue;
+	u64 lost_fault;
+	u64 queued;
+	u64 payload_bytes;
+	u64 frame_bytes;
+	u64 collisions;
+	u64 phys_collisions;
+	u64 logical_collisions;
+	u64 deferrals;
+	u64 tos;
+	u64 tos_used;
+	u64 beacons;
+	double lat_mean_ns;
+	u64 lat_p99_ns;
+	u64 lat_max_ns;
+	double access_mean_ns;
+	u64 access_max_ns;
+	bool plca_status;
+};
+
+/**
+ * struct plca_sim_report - the segment as a whole
+ * @now_ns: simulated time reached
+ * @events: events processed so far
+ * @cycles: PLCA cycles (BEACONs sent)
+ * @throughput_mbps: MAC frame bits delivered per second, all nodes, in Mb/s
+ * @goodput_mbps: payload bits delivered per second
+ * @utilisation: fraction of time the wire carried delivered frames (preamble to ESD)
+ * @lat_mean_ns: mean latency over all delivered frames
+ * @lat_p99_ns: 99th percentile over all delivered frames (within 1.6 %)
+ * @lat_max_ns: worst latency of any node
+ * @jain: Jain's fairness index of the throughput of the nodes that generate load (1 = fair)
+ * @collisions: sum of the nodes' MAC collisions
+ * @phys_collisions: collisions on the wire (counted once per node involved)
+ * @misconfig: PLCA_SIM_MISCONF_* flags
+ */
+struct plca_sim_report {
+	u64 now_ns;
+	u64 events;
+	u64 cycles;
+	double throughput_mbps;
+	double goodput_mbps;
+	double utilisation;
+	double lat_mean_ns;
+	u64 lat_p99_ns;
+	u64 lat_max_ns;
+	double jain;
+	u64 collisions;
+	u64 phys_collisions;
+	u32 misconfig;
+};
+
+struct plca_sim;
+
+/**
+ * kfsim_plca_sim_create() - build a segment from @cfg (copied)
+ *
+ * Return: the simulation at time 0; ERR_PTR(-EINVAL) for an out-of-range setting (a message
+ * naming it goes to the log), ERR_PTR(-ENOMEM).
+ */
+struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg);
+
+/** kfsim_plca_sim_destroy() - free @sim (NULL and error pointers are ignored). */
+void kfsim_plca_sim_destroy(struct plca_sim *sim);
+
+/**
+ * kfsim_plca_sim_run_until() - process every event up to and including @t_ns
+ *
+ * Return: 0; -EINVAL when @t_ns is before the current time; -ENOMEM when the event queue could
+ * not grow (the run stops there for good: the statistics so far stay readable).
+ */
+int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns);
+
+/** kfsim_plca_sim_now() - the current simulated time in ns. */
+u64 kfsim_plca_sim_now(const struct plca_sim *sim);
+
+/**
+ * kfsim_plca_sim_inject() - a frame of @payload bytes arrives at @node at time @t_ns
+ *
+ * Return: 0; -EINVAL for a bad node, a payload over 1500 or a time in the past; -ENOMEM.
+ */
+int kfsim_plca_sim_inject(struct plca_sim *sim, u32 node, u64 t_ns, u32 payload);
+
+/**
+ * kfsim_plca_sim_set_plca() - change a node's PLCA settings now (as ethtool --set-plca-cfg does)
+ *
+ * Fields of -1 keep their current value.  Changing anything resets the node's PLCA state: it
+ * leaves its transmit opportunity, its plca_status drops, and it waits for the next BEACON.
+ * Return: 0; -EINVAL for a bad node or an out-of-range value (nothing changed then).
+ */
+int kfsim_plca_sim_set_plca(struct plca_sim *sim, u32 node, const struct phy_plca_cfg *cfg);
+
+/** kfsim_plca_sim_reset_plca() - PLCA reset (PLCA_CTRL0.RST) of @node; -EINVAL for a bad node. */
+int kfsim_plca_sim_reset_plca(struct plca_sim *sim, u32 node);
+
+/**
+ * kfsim_plca_sim_set_link() - connect or disconnect @node (a coordinator lost and back)
+ *
+ * A disconnected node stops transmitting at once; arrivals keep queueing.
+ * Return: 0; -EINVAL for a bad node.
+ */
+int kfsim_plca_sim_set_link(struct plca_sim *sim, u32 node, bool up);
+
+/** kfsim_plca_sim_get_plca_cfg() - @node's PLCA settings (version -1); -EINVAL for a bad node. */
+int kfsim_plca_sim_get_plca_cfg(const struct plca_sim *sim, u32 node, struct phy_plca_cfg *cfg);
+
+/** kfsim_plca_sim_get_status() - @node's plca_status (PST); -EINVAL for a bad node. */
+int kfsim_plca_sim_get_status(const struct plca_sim *sim, u32 node, struct phy_plca_status *st);
+
+/** kfsim_plca_sim_node_stats() - @node's statistics so far; -EINVAL for a bad node. */
+int kfsim_plca_sim_node_stats(const struct plca_sim *sim, u32 node, struct plca_sim_node_stats *st);
+
+/** kfsim_plca_sim_report() - totals so far. */
+void kfsim_plca_sim_report(const struct plca_sim *sim, struct plca_sim_report *rep);
+
+/** kfsim_plca_sim_nr_nodes() - the number of nodes. */
+u32 kfsim_plca_sim_nr_nodes(const struct plca_sim *sim);
+
+/**
+ * kfsim_plca_sim_set_trace() - write beacons, transmit opportunities, COMMITs, frames and
+ * collisions as Perfetto "X" events to @trace (NULL stops); @pid is the process id to use.
+ */
+void kfsim_plca_sim_set_trace(struct plca_sim *sim, struct kfsim_trace *trace, int pid);
+
+/** kfsim_plca_misconf_name() - a short text for one PLCA_SIM_MISCONF_* bit, or NULL. */
+const char *kfsim_plca_misconf_name(u32 bit);
+
+/**
+ * kfsim_plca_idle_cycle_bt() - closed form of an idle PLCA cycle: BEACON + node_cnt TOs
+ *
+ * Return: 20 + @node_cnt * @to_tmr bit times.
+ */
+u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr);
+
+/** kfsim_plca_wire_bt() - bit times a frame with @payload bytes occupies on the wire. */
+u64 kfsim_plca_wire_bt(u32 payload);
+
+/**
+ * enum plca_sim_mode - what the nodes of a segment built by kfsim_plca_segment_nodes() run
+ * @PLCA_SIM_MODE_PLCA: all PLCA: node i has id i, node 0 is the coordinator, node_cnt = nodes
+ * @PLCA_SIM_MODE_CSMA: all plain CSMA/CD
+ * @PLCA_SIM_MODE_MIXED: the first half (rounded up) PLCA as above, the rest CSMA/CD
+ */
+enum plca_sim_mode {
+	PLCA_SIM_MODE_PLCA,
+	PLCA_SIM_MODE_CSMA,
+	PLCA_SIM_MODE_MIXED,
+};
+
+/**
+ * struct plca_sim_segment - a uniform segment, as the CLI and the sweep describe one
+ * @nr_nodes: nodes, 1..255, evenly spaced over @length_m
+ * @nr_senders: how many of them (the first ones) generate load; 0 = all
+ * @mode: PLCA, CSMA/CD or mixed
+ * @to_tmr: to_timer of every PLCA node, 0..255
+ * @burst_cnt: burst count, 0..255
+ * @burst_tmr: burst timer, 0..255
+ * @load: arrival process of the senders
+ * @interval_us: its mean or period
+ * @payload_min: payload range in bytes
+ * @payload_max: payload range in bytes
+ * @length_m: cable length, 0..25 m
+ */
+struct plca_sim_segment {
+	u32 nr_nodes;
+	u32 nr_senders;
+	enum plca_sim_mode mode;
+	int to_tmr;
+	int burst_cnt;
+	int burst_tmr;
+	enum plca_sim_load_kind load;
+	double interval_us;
+	u32 payload_min;
+	u32 payload_max;
+	double length_m;
+};
+
+/**
+ * kfsim_plca_segment_nodes() - fill @nodes[0 .. @seg->nr_nodes) for @seg
+ *
+ * Return: 0; -EINVAL for an out-of-range field (the node settings are checked again, and
+ * reported, by kfsim_plca_sim_create()).
+ */
+int kfsim_plca_segment_nodes(const struct plca_sim_segment *seg, struct plca_sim_node_cfg *nodes);
+
+/**
+ * struct plca_sweep_point - one run of a sweep
+ * @senders: transmitting nodes
+ * @mode: PLCA_SIM_MODE_PLCA or PLCA_SIM_MODE_CSMA
+ * @rep: its report
+ */
+struct plca_sweep_point {
+	u32 senders;
+	enum plca_sim_mode mode;
+	struct plca_sim_report rep;
+};
+
+/**
+ * kfsim_plca_sweep() - PLCA against CSMA/CD for 1 .. @seg->nr_nodes transmitting nodes
+ * @seg: the segment (its @mode and @nr_senders are set by the sweep)
+ * @duration_ns: simulated time of each run
+ * @seed: seed of each run
+ * @points: room for 2 * @seg->nr_nodes points, PLCA then CSMA/CD per sender count
+ *
+ * Return: the number of points; -EINVAL for a bad segment, -ENOMEM.
+ */
+int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
+		     struct plca_sweep_point *points);
+
+/** kfsim_plca_sweep_csv() - write @nr @points as CSV with a header line; -EIO on error. */
+int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *out);
+
+/**
+ * kfsim_plca_sweep_svg() - draw throughput and latency (log axis) against transmitting nodes
+ *
+ * Writes @prefix-throughput.svg and @prefix-latency.svg.
+ * Return: 0, or the negative errno of the first file that failed.
+ */
+int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix);
+
+/**
+ * kfsim_plca_sim_nodes_from_net() - the segment of a kfsim_plca_net (<kfsim/plca.h>) as nodes
+ * @net: the namespace whose PHYs `kfsim ethtool` configures
+ * @dev_name: a device on the wanted segment, or NULL for the first device with a PLCA PHY
+ * @nodes: filled with one node per PLCA-capable PHY on that segment, in ifindex order, each
+ *         with the settings phy_ethtool_get_plca_cfg() reports (load and position left 0)
+ * @max: room in @nodes
+ * @names: NULL, or room for @max device names
+ *
+ * Return: the number of nodes; -ENODEV when the device does not exist or has no PLCA PHY;
+ * -E2BIG when more than @max PHYs share the segment.
+ */
+int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_name,
+				  struct plca_sim_node_cfg *nodes, u32 max, char (*names)[16]);
+
+#endif /* KFSIM_PLCA_SIM_H */

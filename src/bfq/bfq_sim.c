@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The I/O simulation: processes, a scheduler, the disk, and a clock (see <kfsim/bfq_sim.h>).
+ *
+ * Invariants:
+ * - every request is in exactly one of: the free pool, the scheduler, the disk; requests of
+ *   the pool = free + outstanding (submitted and not completed);
+ * - simulated time only moves forward; events at equal times run in the order: disk
+ *   completions, scheduler timer, process wake-ups (by scheduling order);
+ * - statistics count what completes within [0, duration); after that the simulation only
+ *   drains what is outstanding, so that every request submitted completes exactly once and
+ *   the scheduler is torn down empty.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfsim/bfq_sim.h>
+#include <kfsim/bug.h>
+#include <kfsim/cmdline.h>
+#include <kfsim/err.h>
+#include <kfsim/printk.h>
+#include <kfsim/random.h>
+#include <kfsim/slab.h>
+#include "sim_latency.h"
+#include "sim_sched.h"
+
+#define NSEC_PER_SEC 1000000000ULL
+
+enum sim_event_kind { EV_JOB_WAKE, EV_REPLAY };
+
+struct sim_event {
+	u64 time;
+	u64 seq;
+	unsigned int kind;
+	unsigned int arg;
+};
+
+struct sim_job {
+	struct kfsim_bfq_job spec;
+	sector_t start, nr_sectors, next_pos;
+	unsigned int bs_sectors;
+	unsigned int weight;
+	unsigned int inflight;
+	bool waiting_tag;
+	bool replay;
+	int pid;
+	struct bfq_io_cq *bic;
+	u64 bytes_issued;
+	u64 completed;
+	u64 bytes;
+	struct lat_hist lat;
+};
+
+struct kfsim_bfq_sim {
+	struct kfsim_bfq_sim_config cfg;
+	struct kfsim_hdd *hdd;
+	struct gendisk disk;
+	struct bfq_data *bfqd;
+	struct sched_none none;
+	struct deadline_data dd;
+	struct request *pool;
+	struct request **free_stack;
+	unsigned int nr_free;
+	struct sim_event *heap;
+	size_t heap_n, heap_cap;
+	u64 seq;
+	struct sim_job *jobs;
+	unsigned int nr_jobs;
+	unsigned int *tag_waiters;	/* ring of job indices waiting for a request */
+	unsigned int waiters_head, nr_waiters;
+	struct kfsim_blktrace_rec *replay;
+	size_t replay_next;
+	bool replay_blocked;
+	struct rnd_state rnd;
+	u64 now;
+	u64 outstanding;
+	bool draining;
+	bool ran;
+	/* per actuator */
+	u64 act_bytes[KFSIM_HDD_MAX_ACTUATORS];
+	u64 act_requests[KFSIM_HDD_MAX_ACTUATORS];
+	u64 act_hits[KFSIM_HDD_MAX_ACTUATORS];
+	/* trace state */
+	struct bfq_queue *traced_in_service;
+	u64 traced_slot_start;
+	int traced_slot_job;
+	struct kfsim_bfq_sim_result result;
+};
+
+const char *kfsim_bfq_sched_name(enum kfsim_bfq_sched sched)
+{
+	static const char *const names[] = { "bfq", "bfq-6.2", "none", "mq-deadline" };
+
+	return sched < KFSIM_SCHED_NR ? names[sched] : "?";
+}
+
+int kfsim_bfq_sched_parse(const char *name, enum kfsim_bfq_sched *sched)
+{
+	for (int i = 0; i < KFSIM_SCHED_NR; i++) {
+		if (name && !strcmp(name, kfsim_bfq_sched_name((enum kfsim_bfq_sched)i))) {
+			*sched = (enum kfsim_bfq_sched)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+double kfsim_bfq_jain_index(const double *x, size_t n)
+{
+	double sum = 0, sum_sq = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		sum_sq += x[i] * x[i];
+	}
+	if (!n || sum_sq == 0)
+		return 1.0;
+	return sum * sum / ((double)n * sum_sq);
+}
+
+void kfsim_bfq_sim_config_default(struct kfsim_bfq_sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	kfsim_hdd_params_default(&cfg->disk, 2);
+	cfg->sched = KFSIM_SCHED_BFQ;
+	bfq_tunables_default(&cfg->bfq);
+	cfg->duration_ns = 2 * NSEC_PER_SEC;
+	cfg->seed = 1;
+	cfg->nr_requests = 64;
+	cfg->trace_window_ns = NSEC_PER_SEC / 2;
+	cfg->bin_ns = NSEC_PER_SEC / 20;
+}
+
+/* --- event heap: (time, seq) min-heap ---------------------------------------------------- */
+
+static bool ev_before(const struct sim_event *a, const struct sim_event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static int sim_schedule(struct kfsim_bfq_sim *sim, u64 time, unsigned int kind, unsigned int arg)
+{
+	size_t i;
+
+	if (sim->heap_n == sim->heap_cap) {
+		size_t cap = sim->heap_cap ? sim->heap_cap * 2 : 64;
+		struct sim_event *heap = krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL);
+
+		if (!heap)
+			return -ENOMEM;
+		sim->heap = heap;
+		sim->heap_cap = cap;
+	}
+	i = sim->heap_n++;
+	sim->heap[i] = (struct sim_event){ time, sim->seq++, kind, arg };
+	while (i && ev_before(&sim->heap[i], &sim->heap[(i - 1) / 2])) {
+		swap(sim->heap[i], sim->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+static struct sim_event sim_pop(struct kfsim_bfq_sim *sim)
+{
+	struct sim_event top = sim->heap[0];
+	size_t i = 0;
+
+	sim->heap[0] = sim->heap[--sim->heap_n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < sim->heap_n && ev_before(&sim->heap[l], &sim->heap[m]))
+			m = l;
+		if (r < sim->heap_n && ev_before(&sim->heap[r], &sim->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		swap(sim->heap[i], sim->heap[m]);
+		i = m;
+	}
+	return top;
+}
+
+/* --- the scheduler in use --------------------------------------------------------------- */
+
+static bool sim_is_bfq(const struct kfsim_bfq_sim *sim)
+{
+	return sim->cfg.sched == KFSIM_SCHED_BFQ || sim->cfg.sched == KFSIM_SCHED_BFQ_62;
+}
+
+static void sched_insert(struct kfsim_bfq_sim *sim, struct sim_job *job, struct request *rq)
+{
+	switch (sim->cfg.sched) {
+	case KFSIM_SCHED_BFQ:
+	case KFSIM_SCHED_BFQ_62:
+		sim->bfqd->now_ns = sim->now;
+		WARN_ON_ONCE(bfq_prepare_request(job->bic, rq));
+		bfq_insert_request(sim->bfqd, rq);
+		break;
+	case KFSIM_SCHED_NONE:
+		sched_none_insert(&sim->none, rq);
+		break;
+	default:
+		dd_insert(&sim->dd, rq, sim->now);
+		break;
+	}
+}
+
+static struct request *sched_dispatch(struct kfsim_bfq_sim *sim)
+{
+	switch (sim->cfg.sched) {
+	case KFSIM_SCHED_BFQ:
+	case KFSIM_SCHED_BFQ_62:
+		sim->bfqd->now_ns = sim->now;
+		return bfq_dispatch_request(sim->bfqd);
+	case KFSIM_SCHED_NONE:
+		return sched_none_dispatch(&sim->none);
+	default:
+		return dd_dispatch(&sim->dd, sim->now);
+	}
+}
+
+static u64 sched_next_timer(const struct kfsim_bfq_sim *sim)
+{
+	if (sim_is_bfq(sim) && sim->bfqd->idle_slice_timer_expires)
+		return sim->bfqd->idle_slice_timer_expires;
+	return U64_MAX;
+}
+
+/* --- processes -------------------------------------------------------------------------- */
+
+static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim)
+{
+	if (!sim->nr_free)
+		return NULL;
+	return sim->free_stack[--sim->nr_free];
+}
+
+static void sim_wait_tag(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	unsigned int cap = sim->nr_jobs;
+
+	if (sim->jobs[j].waiting_tag)
+		return;
+	sim->jobs[j].waiting_tag = true;
+	sim->tag_waiters[(sim->waiters_head + sim->nr_waiters++) % cap] = j;
+}
+
+static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request *rq,
+		       sector_t sector, unsigned int bytes, bool write, bool sync)
+{
+	struct sim_job *job = &sim->jobs[j];
+	blk_opf_t opf = write ? REQ_OP_WRITE | (sync ? REQ_SYNC : 0) : REQ_OP_READ;
+
+	blk_rq_init_from_bio(rq, sector, bytes, opf, job->spec.ioprio);
+	rq->pid = (int)j;
+	rq->start_time_ns = sim->now;
+	job->inflight++;
+	job->bytes_issued += bytes;
+	sim->outstanding++;
+	sim->result.submitted++;
+	sched_insert(sim, job, rq);
+}
+
+static sector_t job_next_sector(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	sector_t pos;
+	u64 nr_blocks = job->nr_sectors / job->bs_sectors;
+
+	if (job->spec.rw == KFSIM_RW_RANDREAD || job->spec.rw == KFSIM_RW_RANDWRITE) {
+		u64 block = nr_blocks <= UINT32_MAX ? kfsim_prandom_below(&sim->rnd, (u32)nr_blocks)
+						    : kfsim_prandom_u64(&sim->rnd) % nr_blocks;
+
+		return job->start + block * job->bs_sectors;
+	}
+	if (job->next_pos + job->bs_sectors > job->start + job->nr_sectors)
+		job->next_pos = job->start;	/* wrap around, as fio does at the end of size */
+	pos = job->next_pos;
+	job->next_pos += job->bs_sectors;
+	return pos;
+}
+
+/* Fill a fio job up to its iodepth, within its rate. */
+static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+	bool write = job->spec.rw == KFSIM_RW_WRITE || job->spec.rw == KFSIM_RW_RANDWRITE;
+
+	if (sim->draining || job->replay)
+		return;
+	while (job->inflight < job->spec.iodepth) {
+		struct request *rq;
+
+		if (job->spec.rate) {
+			u64 allowed = (u64)((double)job->bytes_issued * 1e9 / (double)job->spec.rate);
+
+			if (allowed > sim->now) {
+				sim_schedule(sim, allowed, EV_JOB_WAKE, j);
+				return;
+			}
+		}
+		rq = sim_alloc_request(sim);
+		if (!rq) {
+			sim_wait_tag(sim, j);
+			return;
+		}
+		sim_submit(sim, j, rq, job_next_sector(sim, job), job->spec.bs, write,
+			   job->spec.sync);
+	}
+}
+
+static int replay_job_of(struct kfsim_bfq_sim *sim, int pid)
+{
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (sim->jobs[j].replay && sim->jobs[j].pid == pid)
+			return (int)j;
+	}
+	return -1;
+}
+
+static void replay_issue(struct kfsim_bfq_sim *sim)
+{
+	while (!sim->draining && sim->replay_next < sim->cfg.nr_replay) {
+		const struct kfsim_blktrace_rec *rec = &sim->replay[sim->replay_next];
+		struct request *rq;
+
+		if (rec->time_ns > sim->now) {
+			sim_schedule(sim, rec->time_ns, EV_REPLAY, 0);
+			return;
+		}
+		rq = sim_alloc_request(sim);
+		if (!rq) {
+			sim->replay_blocked = true;
+			return;
+		}
+		sim->replay_next++;
+		sim_submit(sim, (unsigned int)replay_job_of(sim, rec->pid), rq, rec->sector,
+			   rec->nr_sectors << SECTOR_SHIFT, rec->write, rec->sync);
+	}
+}
+
+/* A request was freed: the first waiting process gets it. */
+static void sim_wake_waiters(struct kfsim_bfq_sim *sim)
+{
+	while (sim->nr_free && sim->nr_waiters) {
+		unsigned int j = sim->tag_waiters[sim->waiters_head];
+
+		sim->waiters_head = (sim->waiters_head + 1) % sim->nr_jobs;
+		sim->nr_waiters--;
+		sim->jobs[j].waiting_tag = false;
+		job_issue(sim, j);
+	}
+	if (sim->nr_free && sim->replay_blocked) {
+		sim->replay_blocked = false;
+		replay_issue(sim);
+	}
+}
+
+/* --- tracing ---------------------------------------------------------------------------- */
+
+static void sim_trace_completion(struct kfsim_bfq_sim *sim, struct request *rq)
+{
+	struct kfsim_trace *trace = sim->cfg.trace;
+	char args[160];
+
+	if (!trace || rq->media_start_ns >= sim->cfg.trace_window_ns)
+		return;
+	snprintf(args, sizeof(args),
+		 "\"sector\": %llu, \"sectors\": %u, \"injected\": %s, \"cache_hit\": %s",
+		 (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq),
+		 rq->injected ? "true" : "false", rq->cache_hit ? "true" : "false");
+	kfsim_trace_complete(trace, 1, (int)rq->actuator + 1, sim->jobs[rq->pid].spec.name,
+			     rq->injected ? "injected" : "dispatched", rq->media_start_ns / 1e3,
+			     (rq->media_end_ns - rq->media_start_ns) / 1e3, args);
+}
+
+/* BFQ's in-service queue as a track: one slice per service slot (clipped to the window). */
+static void sim_trace_slot_end(struct kfsim_bfq_sim *sim)
+{
+	u64 end = min(sim->now, sim->cfg.trace_window_ns);
+
+	if (sim->traced_slot_job >= 0 && sim->traced_slot_start < end)
+		kfsim_trace_complete(sim->cfg.trace, 1, 0,
+				     sim->jobs[sim->traced_slot_job].spec.name, "in service",
+				     sim->traced_slot_start / 1e3,
+				     (end - sim->traced_slot_start) / 1e3, NULL);
+	sim->traced_slot_job = -1;
+}
+
+static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
+{
+	struct bfq_queue *in_serv;
+
+	if (!sim->cfg.trace || !sim_is_bfq(sim))
+		return;
+	in_serv = sim->bfqd->in_service_queue;
+	if (in_serv == sim->traced_in_service)
+		return;
+	sim_trace_slot_end(sim);
+	sim->traced_in_service = in_serv;
+	sim->traced_slot_start = sim->now;
+	if (in_serv && in_serv->bic && sim->now < sim->cfg.trace_window_ns) {
+		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+			if (sim->jobs[j].bic == in_serv->bic)
+				sim->traced_slot_job = (int)j;
+		}
+	}
+}
+
+/* --- the loop --------------------------------------------------------------------------- */
+
+static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
+{
+	struct sim_job *job = &sim->jobs[rq->pid];
+	unsigned int bytes = blk_rq_bytes(rq);
+
+	if (sim_is_bfq(sim)) {
+		sim->bfqd->now_ns = sim->now;
+		bfq_finish_request(sim->bfqd, rq);
+	}
+	if (sim->now < sim->cfg.duration_ns) {
+		size_t bin = sim->now / sim->cfg.bin_ns;
+
+		job->completed++;
+		job->bytes += bytes;
+		lat_hist_add(&job->lat, sim->now - rq->start_time_ns);
+		sim->act_bytes[rq->actuator] += bytes;
+		sim->act_requests[rq->actuator]++;
+		sim->act_hits[rq->actuator] += rq->cache_hit;
+		if (bin < sim->result.nr_bins)
+			sim->result.series_mb_s[rq->actuator][bin] += bytes;
+		sim->result.completed++;
+		sim_trace_completion(sim, rq);
+	} else {
+		sim->result.drained++;
+	}
+	sim->outstanding--;
+	job->inflight--;
+	sim->free_stack[sim->nr_free++] = rq;
+	if (!job->replay) {
+		if (job->spec.thinktime_us && !sim->draining)
+			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE,
+				     (unsigned int)rq->pid);
+		else
+			job_issue(sim, (unsigned int)rq->pid);
+	}
+	sim_wake_waiters(sim);
+}
+
+static void sim_dispatch(struct kfsim_bfq_sim *sim)
+{
+	while (kfsim_hdd_can_queue(sim->hdd)) {
+		struct request *rq = sched_dispatch(sim);
+
+		if (!rq)
+			break;
+		WARN_ON_ONCE(kfsim_hdd_submit(sim->hdd, rq, sim->now));
+	}
+}
+
+static void sim_loop(struct kfsim_bfq_sim *sim)
+{
+	for (;;) {
+		u64 t_disk = kfsim_hdd_next_event(sim->hdd);
+		u64 t_timer = sched_next_timer(sim);
+		u64 t_ev = sim->heap_n ? sim->heap[0].time : U64_MAX;
+		u64 t = min(t_disk, t_timer);
+		struct request *rq;
+
+		t = min(t, t_ev);
+		if (!sim->draining && t >= sim->cfg.duration_ns) {
+			sim->draining = true;
+			sim->heap_n = 0;	/* nothing new gets submitted */
+			continue;
+		}
+		if (t == U64_MAX)
+			break;	/* nothing left: drained */
+		sim->now = max(sim->now, t);
+		while ((rq = kfsim_hdd_step(sim->hdd, sim->now)))
+			sim_complete(sim, rq);
+		if (sched_next_timer(sim) <= sim->now) {
+			sim->bfqd->now_ns = sim->now;
+			bfq_idle_slice_timer(sim->bfqd);
+		}
+		while (sim->heap_n && sim->heap[0].time <= sim->now) {
+			struct sim_event ev = sim_pop(sim);
+
+			if (ev.kind == EV_JOB_WAKE)
+				job_issue(sim, ev.arg);
+			else
+				replay_issue(sim);
+		}
+		sim_dispatch(sim);
+		sim_trace_in_service(sim);
+		if (sim->draining && !sim->outstanding)
+			break;
+	}
+}
+
+/* --- setup, results, teardown ------------------------------------------------------------ */
+
+static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
+			 const struct kfsim_bfq_job *spec)
+{
+	sector_t capacity = sim->cfg.disk.capacity;
+	u64 offset = spec->offset_frac >= 0 ? (u64)(spec->offset_frac * (double)capacity) *
+					      SECTOR_SIZE : spec->offset;
+	u64 size = spec->size_frac >= 0 ? (u64)(spec->size_frac * (double)capacity) * SECTOR_SIZE
+				       : spec->size;
+
+	job->spec = *spec;
+	job->bs_sectors = spec->bs >> SECTOR_SHIFT;
+	if (!spec->bs || spec->bs % SECTOR_SIZE || !spec->iodepth || offset % SECTOR_SIZE) {
+		pr_err("bfq_sim: job %s: bad bs, iodepth or offset\n", spec->name);
+		return -EINVAL;
+	}
+	job->start = offset >> SECTOR_SHIFT;
+	/* align the start to the block size, as fio aligns offsets to bs */
+	job->start -= job->start % job->bs_sectors;
+	if (job->start >= capacity) {
+		pr_err("bfq_sim: job %s: offset beyond the disk\n", spec->name);
+		return -EINVAL;
+	}
+	job->nr_sectors = size ? size >> SECTOR_SHIFT : capacity - job->start;
+	if (job->nr_sectors > capacity - job->start)
+		job->nr_sectors = capacity - job->start;
+	if (job->nr_sectors < job->bs_sectors) {
+		pr_err("bfq_sim: job %s: region smaller than one block\n", spec->name);
+		return -EINVAL;
+	}
+	job->next_pos = job->start;
+	job->weight = spec->weight ? spec->weight :
+		      IOPRIO_PRIO_CLASS(spec->ioprio) == IOPRIO_CLASS_NONE ?
+		      (unsigned int)bfq_ioprio_to_weight(BFQ_DEFAULT_QUEUE_IOPRIO) :
+		      (unsigned int)bfq_ioprio_to_weight(IOPRIO_PRIO_LEVEL(spec->ioprio));
+	return 0;
+}
+
+static int sim_add_replay_jobs(struct kfsim_bfq_sim *sim, const struct kfsim_bfq_sim_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nr_replay; i++) {
+		const struct kfsim_blktrace_rec *rec = &sim->replay[i];
+		struct sim_job *job;
+
+		if (rec->sector >= cfg->disk.capacity ||
+		    rec->nr_sectors > cfg->disk.capacity - rec->sector) {
+			pr_err("bfq_sim: replayed I/O at sector %llu is beyond the disk\n",
+			       (unsigned long long)rec->sector);
+			return -EINVAL;
+		}
+		if (replay_job_of(sim, rec->pid) >= 0)
+			continue;
+		if (sim->nr_jobs == KFSIM_BFQ_MAX_JOBS) {
+			pr_err("bfq_sim: more than %d processes\n", KFSIM_BFQ_MAX_JOBS);
+			return -EINVAL;
+		}
+		job = &sim->jobs[sim->nr_jobs++];
+		job->replay = true;
+		job->pid = rec->pid;
+		snprintf(job->spec.name, sizeof(job->spec.name), "pid%d", rec->pid);
+		job->weight = (unsigned int)bfq_ioprio_to_weight(BFQ_DEFAULT_QUEUE_IOPRIO);
+		job->spec.iodepth = UINT32_MAX;
+	}
+	return 0;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct kfsim_blktrace_rec *ra = a, *rb = b;
+
+	if (ra->time_ns != rb->time_ns)
+		return ra->time_ns < rb->time_ns ? -1 : 1;
+	return 0;
+}
+
+static int sim_setup_sched(struct kfsim_bfq_sim *sim)
+{
+	struct bfq_tunables tun = sim->cfg.bfq;
+	int err;
+
+	err = kfsim_hdd_set_ia_ranges(sim->hdd, &sim->disk);
+	if (err)
+		return err;
+	switch (sim->cfg.sched) {
+	case KFSIM_SCHED_BFQ_62:
+		tun.kernel_version = KERNEL_VERSION(6, 2, 0);
+		__attribute__((fallthrough));
+	case KFSIM_SCHED_BFQ:
+		sim->bfqd = bfq_init_queue(&sim->disk, &tun);
+		if (IS_ERR(sim->bfqd)) {
+			err = (int)PTR_ERR(sim->bfqd);
+			sim->bfqd = NULL;
+			return err;
+		}
+		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+			struct sim_job *job = &sim->jobs[j];
+			struct bfq_io_cq *bic = bfq_create_icq(sim->bfqd, (int)j + 1,
+							       job->spec.ioprio, job->spec.weight);
+
+			if (IS_ERR(bic))
+				return (int)PTR_ERR(bic);
+			job->bic = bic;
+		}
+		return 0;
+	case KFSIM_SCHED_NONE:
+		sched_none_init(&sim->none);
+		return 0;
+	case KFSIM_SCHED_MQ_DEADLINE:
+		dd_init(&sim->dd);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cfg)
+{
+	struct kfsim_bfq_sim *sim;
+	size_t nr_bins;
+	int err = -ENOMEM;
+
+	if (!cfg->duration_ns || !cfg->nr_requests || cfg->nr_requests > 65536 || !cfg->bin_ns ||
+	    cfg->nr_jobs > KFSIM_BFQ_MAX_JOBS || (!cfg->nr_jobs && !cfg->nr_replay) ||
+	    cfg->sched >= KFSIM_SCHED_NR) {
+		pr_err("bfq_sim: need a duration, 1..65536 requests, a scheduler and at least "
+		       "one job (at most %d)\n", KFSIM_BFQ_MAX_JOBS);
+		return ERR_PTR(-EINVAL);
+	}
+	if (kfsim_hdd_params_check(&cfg->disk))
+		return ERR_PTR(-EINVAL);
+	nr_bins = (size_t)DIV_ROUND_UP(cfg->duration_ns, cfg->bin_ns);
+	if (nr_bins > 1000000) {
+		pr_err("bfq_sim: more than a million time bins\n");
+		return ERR_PTR(-EINVAL);
+	}
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+	sim->cfg = *cfg;
+	sim->traced_slot_job = -1;
+	snprintf(sim->disk.disk_name, sizeof(sim->disk.disk_name), "sda");
+	prandom_seed_state(&sim->rnd, cfg->seed);
+	/* a replay's processes are known only once its records are read */
+	sim->jobs = kcalloc(cfg->nr_replay ? KFSIM_BFQ_MAX_JOBS : cfg->nr_jobs, sizeof(*sim->jobs),
+			    GFP_KERNEL);
+	sim->tag_waiters = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*sim->tag_waiters), GFP_KERNEL);
+	sim->pool = kcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
+	sim->free_stack = kcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
+	if (!sim->jobs || !sim->tag_waiters || !sim->pool || !sim->free_stack)
+		goto fail;
+	for (unsigned int i = 0; i < cfg->nr_requests; i++)
+		sim->free_stack[i] = &sim->pool[cfg->nr_requests - 1 - i];
+	sim->nr_free = cfg->nr_requests;
+	sim->result.nr_bins = nr_bins;
+	sim->result.nr_actuators = cfg->disk.nr_actuators;
+	for (unsigned int a = 0; a < cfg->disk.nr_actuators; a++) {
+		sim->result.series_mb_s[a] = kcalloc(nr_bins, sizeof(double), GFP_KERNEL);
+		if (!sim->result.series_mb_s[a])
+			goto fail;
+	}
+	sim->hdd = kfsim_hdd_create(&cfg->disk);
+	if (IS_ERR(sim->hdd)) {
+		err = (int)PTR_ERR(sim->hdd);
+		sim->hdd = NULL;
+		goto fail;
+	}
+	err = -EINVAL;
+	for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
+		if (sim_setup_job(sim, &sim->jobs[j], &cfg->jobs[j]))
+			goto fail;
+		sim->jobs[j].pid = (int)j + 1;
+	}
+	sim->nr_jobs = cfg->nr_jobs;
+	if (cfg->nr_replay) {
+		err = -ENOMEM;
+		sim->replay = kmemdup(cfg->replay, cfg->nr_replay * sizeof(*cfg->replay),
+				      GFP_KERNEL);
+		if (!sim->replay)
+			goto fail;
+		qsort(sim->replay, cfg->nr_replay, sizeof(*sim->replay), rec_cmp);
+		err = sim_add_replay_jobs(sim, cfg);
+		if (err)
+			goto fail;
+	}
+	err = sim_setup_sched(sim);
+	if (err)
+		goto fail;
+	return sim;
+fail:
+	kfsim_bfq_sim_destroy(sim);
+	return ERR_PTR(err);
+}
+
+static void sim_trace_header(struct kfsim_bfq_sim *sim)
+{
+	struct kfsim_trace *trace = sim->cfg.trace;
+	char name[64];
+
+	if (!trace)
+		return;
+	snprintf(name, sizeof(name), "%u-actuator disk, %s", sim->cfg.disk.nr_actuators,
+		 kfsim_bfq_sched_name(sim->cfg.sched));
+	kfsim_trace_name_process(trace, 1, name);
+	if (sim_is_bfq(sim))
+		kfsim_trace_name_thread(trace, 1, 0, "BFQ in-service queue");
+	for (unsigned int a = 0; a < sim->cfg.disk.nr_actuators; a++) {
+		snprintf(name, sizeof(name), "actuator %u", a);
+		kfsim_trace_name_thread(trace, 1, (int)a + 1, name);
+	}
+}
+
+static void sim_results(struct kfsim_bfq_sim *sim)
+{
+	struct kfsim_bfq_sim_result *res = &sim->result;
+	double secs = (double)sim->cfg.duration_ns / 1e9, bin_s = (double)sim->cfg.bin_ns / 1e9;
+	double norm[KFSIM_BFQ_MAX_JOBS];
+	u64 total_bytes = 0;
+
+	res->duration_s = secs;
+	for (unsigned int a = 0; a < res->nr_actuators; a++) {
+		struct kfsim_hdd_actuator_stats st = kfsim_hdd_actuator_stats(sim->hdd, a);
+		struct kfsim_bfq_actuator_result *ar = &res->actuator[a];
+
+		ar->utilisation = min(1.0, (double)st.busy_ns / (double)sim->cfg.duration_ns);
+		ar->mb_s = (double)sim->act_bytes[a] / 1e6 / secs;
+		ar->iops = (double)sim->act_requests[a] / secs;
+		ar->requests = sim->act_requests[a];
+		ar->cache_hits = sim->act_hits[a];
+		ar->injected = sim->bfqd && a < BFQ_MAX_ACTUATORS ? sim->bfqd->nr_injected[a] : 0;
+		res->mb_s += ar->mb_s;
+		res->iops += ar->iops;
+		for (size_t b = 0; b < res->nr_bins; b++)
+			res->series_mb_s[a][b] /= 1e6 * bin_s;
+	}
+	res->nr_jobs = sim->nr_jobs;
+	for (unsigned int j = 0; j < sim->nr_jobs; j++)
+		total_bytes += sim->jobs[j].bytes;
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		struct sim_job *job = &sim->jobs[j];
+		struct kfsim_bfq_job_result *jr = &res->jobs[j];
+
+		snprintf(jr->name, sizeof(jr->name), "%s", job->spec.name);
+		jr->weight = job->weight;
+		jr->requests = job->completed;
+		jr->bytes = job->bytes;
+		jr->mb_s = (double)job->bytes / 1e6 / secs;
+		jr->iops = (double)job->completed / secs;
+		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
+		jr->lat_mean_us = job->lat.count ? (double)job->lat.sum_ns / job->lat.count / 1e3 : 0;
+		jr->lat_p99_us = (double)lat_hist_percentile(&job->lat, 99.0) / 1e3;
+		jr->lat_max_us = (double)job->lat.max_ns / 1e3;
+		norm[j] = jr->mb_s / job->weight;
+	}
+	res->jain = kfsim_bfq_jain_index(norm, sim->nr_jobs);
+	res->in_flight = res->submitted - res->completed;
+	if (sim->bfqd) {
+		res->hole_injected = sim->bfqd->nr_hole_injected;
+		for (struct blk_list *pos = sim->bfqd->all_queues.next;
+		     pos != &sim->bfqd->all_queues; pos = pos->next) {
+			struct bfq_queue *bfqq = blk_list_entry(pos, struct bfq_queue, all_list);
+
+			for (int r = 0; r < BFQQE_NR_REASONS; r++)
+				res->expirations[r] += bfqq->nr_expirations[r];
+		}
+	}
+}
+
+int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
+{
+	if (sim->ran)
+		return -EALREADY;
+	sim->ran = true;
+	sim_trace_header(sim);
+	for (unsigned int j = 0; j < sim->nr_jobs; j++)
+		job_issue(sim, j);
+	replay_issue(sim);
+	sim_dispatch(sim);
+	sim_trace_in_service(sim);
+	sim_loop(sim);
+	if (sim->cfg.trace && sim_is_bfq(sim))
+		sim_trace_slot_end(sim);
+	sim_results(sim);
+	return 0;
+}
+
+const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_sim *sim)
+{
+	return &sim->result;
+}
+
+struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim)
+{
+	return sim->bfqd;
+}
+
+void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
+{
+	if (!sim)
+		return;
+	if (sim->bfqd) {
+		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+			if (sim->jobs[j].bic)
+				bfq_exit_icq(sim->jobs[j].bic);
+		}
+		bfq_exit_queue(sim->bfqd);
+	}
+	disk_free_ia_ranges(&sim->disk);
+	kfsim_hdd_destroy(sim->hdd);
+	for (unsigned int a = 0; a < KFSIM_HDD_MAX_ACTUATORS; a++)
+		kfree(sim->result.series_mb_s[a]);
+	kfree(sim->replay);
+	kfree(sim->heap);
+	kfree(sim->pool);
+	kfree(sim->free_stack);
+	kfree(sim->tag_waiters);
+	kfree(sim->jobs);
+	kfree(sim);
+}

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The multi-actuator hard disk model (see include/kfsim/hdd_sim.h for the physics).
+ *
+ * Invariants:
+ * - a request is in exactly one place inside the drive: the queue of its actuator, in service on
+ *   it (act->cur), or in the completion list waiting for its done time;
+ * - tags in use == queued + in service + completing, and never exceed ncq_depth;
+ * - the completion list is sorted by done time, latest first, with ties in insertion order, so
+ *   popping from the end hands requests back in time order and deterministically;
+ * - simulated time never goes backwards (hdd->now);
+ * - with the write cache on, a cached write has completed to the host and left a destage entry
+ *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit.
+ */
+#include <math.h>
+
+#include <kfsim/err.h>
+#include <kfsim/hdd_sim.h>
+#include <kfsim/kernel.h>
+#include <kfsim/printk.h>
+#include <kfsim/slab.h>
+
+#define NSEC_PER_MSEC 1000000.0
+
+/* Data a cached write left for the media. */
+struct hdd_destage {
+	struct blk_list node;
+	sector_t sector;
+	unsigned int sectors;
+	double radius;
+	double angle;
+};
+
+struct hdd_actuator {
+	struct blk_list queue;		/* commands waiting for this actuator, oldest first */
+	struct blk_list destage;	/* cached writes not yet on the media */
+	unsigned int nr_destage;
+	struct hdd_destage *cur_destage;	/* being written, NULL if none */
+	unsigned int nr_queued;
+	struct request *cur;		/* command in service, NULL when idle */
+	u64 busy_until;			/* when @cur's media part ends */
+	sector_t range_start, range_end;
+	double radius;			/* head position, 0 = outer diameter */
+	/* read-ahead segment [seg_lo, seg_hi), growing while ra_on */
+	sector_t seg_lo, seg_hi, ra_limit;
+	u64 ra_since;
+	double ra_rate;			/* sectors per ns at the read-ahead position */
+	bool ra_on;
+	struct kfsim_hdd_actuator_stats stats;
+};
+
+/* Geometry of a queued command, computed once at submission (indexed by tag). */
+struct hdd_cmd {
+	double radius;
+	double angle;
+};
+
+struct kfsim_hdd {
+	struct kfsim_hdd_params p;
+	struct hdd_cmd cmd[KFSIM_HDD_MAX_TAGS];
+	double period_ns;
+	double link_ns_per_byte;
+	u64 overhead_ns;
+	sector_t readahead_sectors;
+	u64 now;
+	u64 link_free;
+	unsigned int tags_used;
+	struct hdd_destage *destage_pool;
+	struct hdd_destage **free_destage;
+	unsigned int nr_free_destage;
+	u64 dirty_sectors;
+	u64 dirty_limit;
+	struct request *completing[KFSIM_HDD_MAX_TAGS];
+	unsigned int nr_completing;
+	int free_tags[KFSIM_HDD_MAX_TAGS];
+	struct hdd_actuator act[KFSIM_HDD_MAX_ACTUATORS];
+};
+
+void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_actuators)
+{
+	*params = (struct kfsim_hdd_params){
+		.nr_actuators = nr_actuators,
+		.capacity = 35156250000ULL,	/* 18 TB */
+		.rpm = 7200,
+		.spt_od = 4508,
+		.zone_ratio = 0.5,
+		.seek_min_ms = 0.7,
+		.seek_coeff_ms = 12.0,
+		.write_settle_ms = 0.5,
+		.cmd_overhead_ms = 0.1,
+		.link_mb_s = 600,
+		.ncq_depth = 32,
+		.age_cap_ms = 1000,
+		.satf_aging_ms_per_s = 20,
+		.readahead_kib = 1024,
+		.write_cache = false,
+		.write_cache_mib = 64,
+	};
+}
+
+#define HDD_CHECK(cond, what)                                                                   \
+	do {                                                                                    \
+		if (!(cond)) {                                                                  \
+			pr_err("kfsim_hdd: invalid " what "\n");                                \
+			return -EINVAL;                                                         \
+		}                                                                               \
+	} while (0)
+
+int kfsim_hdd_params_check(const struct kfsim_hdd_params *p)
+{
+	HDD_CHECK(p->nr_actuators >= 1 && p->nr_actuators <= KFSIM_HDD_MAX_ACTUATORS,
+		  "nr_actuators (1..16)");
+	HDD_CHECK(p->capacity >= (sector_t)p->nr_actuators * 1024, "capacity");
+	HDD_CHECK(isfinite(p->rpm) && p->rpm >= 1000 && p->rpm <= 30000, "rpm (1000..30000)");
+	HDD_CHECK(p->spt_od >= 16 && p->spt_od <= 1000000, "spt_od");
+	HDD_CHECK(isfinite(p->zone_ratio) && p->zone_ratio > 0 && p->zone_ratio <= 1,
+		  "zone_ratio (0..1]");
+	HDD_CHECK(isfinite(p->seek_min_ms) && p->seek_min_ms >= 0 && p->seek_min_ms <= 1000,
+		  "seek_min_ms");
+	HDD_CHECK(isfinite(p->seek_coeff_ms) && p->seek_coeff_ms >= 0 && p->seek_coeff_ms <= 1000,
+		  "seek_coeff_ms");
+	HDD_CHECK(isfinite(p->write_settle_ms) && p->write_settle_ms >= 0 &&
+		  p->write_settle_ms <= 1000, "write_settle_ms");
+	HDD_CHECK(isfinite(p->cmd_overhead_ms) && p->cmd_overhead_ms >= 0 &&
+		  p->cmd_overhead_ms <= 1000, "cmd_overhead_ms");
+	HDD_CHECK(isfinite(p->link_mb_s) && p->link_mb_s >= 1 && p->link_mb_s <= 1e6, "link_mb_s");
+	HDD_CHECK(p->ncq_depth >= 1 && p->ncq_depth <= KFSIM_HDD_MAX_TAGS, "ncq_depth (1..256)");
+	HDD_CHECK(isfinite(p->age_cap_ms) && p->age_cap_ms >= 0 && p->age_cap_ms <= 1e6,
+		  "age_cap_ms");
+	HDD_CHECK(isfinite(p->satf_aging_ms_per_s) && p->satf_aging_ms_per_s >= 0 &&
+		  p->satf_aging_ms_per_s <= 1000, "satf_aging_ms_per_s");
+	HDD_CHECK(p->readahead_kib <= 1024 * 1024, "readahead_kib");
+	HDD_CHECK(!p->write_cache || (p->write_cache_mib >= 1 && p->write_cache_mib <= 4096),
+		  "write_cache_mib (1..4096)");
+	return 0;
+}
+
+struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)
+{
+	struct kfsim_hdd *hdd;
+	int err = kfsim_hdd_params_check(params);
+
+	if (err)
+		return ERR_PTR(err);
+	hdd = kzalloc(sizeof(*hdd), GFP_KERNEL);
+	if (!hdd)
+		return ERR_PTR(-ENOMEM);
+	hdd->p = *params;
+	hdd->period_ns = 60e9 / params->rpm;
+	hdd->link_ns_per_byte = 1e3 / params->link_mb_s;
+	hdd->overhead_ns = (u64)llround(params->cmd_overhead_ms * NSEC_PER_MSEC);
+	hdd->readahead_sectors = (sector_t)params->readahead_kib * 2;
+	for (unsigned int i = 0; i < params->ncq_depth; i++)
+		hdd->free_tags[i] = (int)(params->ncq_depth - 1 - i);
+	if (params->write_cache) {
+		/* one entry per 4 KiB of cache: the smallest write the limit can hold */
+		unsigned int nr = params->write_cache_mib * 256;
+
+		hdd->dirty_limit = (u64)params->write_cache_mib * 2048;
+		hdd->destage_pool = kvmalloc(nr * sizeof(*hdd->destage_pool), GFP_KERNEL);
+		hdd->free_destage = kvmalloc(nr * sizeof(*hdd->free_destage), GFP_KERNEL);
+		if (!hdd->destage_pool || !hdd->free_destage) {
+			kfsim_hdd_destroy(hdd);
+			return ERR_PTR(-ENOMEM);
+		}
+		for (unsigned int i = 0; i < nr; i++)
+			hdd->free_destage[i] = &hdd->destage_pool[i];
+		hdd->nr_free_destage = nr;
+	}
+	for (unsigned int j = 0; j < params->nr_actuators; j++) {
+		struct hdd_actuator *act = &hdd->act[j];
+
+		blk_list_init(&act->queue);
+		blk_list_init(&act->destage);
+		act->range_start = params->capacity * j / params->nr_actuators;
+		act->range_end = params->capacity * (j + 1) / params->nr_actuators;
+	}
+	return hdd;
+}
+
+void kfsim_hdd_destroy(struct kfsim_hdd *hdd)
+{
+	if (!hdd)
+		return;
+	kvfree(hdd->destage_pool);
+	kvfree(hdd->free_destage);
+	kfree(hdd);
+}
+
+const struct kfsim_hdd_params *kfsim_hdd_params_of(const struct kfsim_hdd *hdd)
+{
+	return &hdd->p;
+}
+
+int kfsim_hdd_set_ia_ranges(const struct kfsim_hdd *hdd, struct gendisk *disk)
+{
+	struct blk_independent_access_ranges *iars;
+
+	set_capacity(disk, hdd->p.capacity);
+	if (hdd->p.nr_actuators == 1)
+		return disk_set_independent_access_ranges(disk, NULL);
+	iars = disk_alloc_independent_access_ranges(disk, (int)hdd->p.nr_actuators);
+	if (!iars)
+		return -ENOMEM;
+	for (unsigned int j = 0; j < hdd->p.nr_actuators; j++) {
+		iars->ia_range[j].sector = hdd->act[j].range_start;
+		iars->ia_range[j].nr_sectors = hdd->act[j].range_end - hdd->act[j].range_start;
+	}
+	return disk_set_independent_access_ranges(disk, iars);
+}
+
+unsigned int kfsim_hdd_actuator_of(const struct kfsim_hdd *hdd, sector_t sector)
+{
+	unsigned int j = (unsigned int)((unsigned __int128)sector * hdd->p.nr_actuators /
+					hdd->p.capacity);
+
+	/* integer division of the range starts can put a boundary sector one range off */
+	j = min(j, hdd->p.nr_actuators - 1);
+	while (j > 0 && sector < hdd->act[j].range_start)
+		j--;
+	while (j + 1 < hdd->p.nr_actuators && sector >= hdd->act[j].range_end)
+		j++;
+	return j;
+}
+
+/* Radius of @sector inside its actuator's range: cumulative sectors grow as r - (1-k)r^2/2. */
+static double hdd_radius(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+			 sector_t sector)
+{
+	double k = hdd->p.zone_ratio;
+	double f = (double)(sector - act->range_start) / (double)(act->range_end - act->range_start);
+	double r;
+
+	if (k >= 1.0)
+		return f;
+	r = (1.0 - sqrt(1.0 - (1.0 - k) * (1.0 + k) * f)) / (1.0 - k);
+	return clamp(r, 0.0, 1.0);
+}
+
+static double hdd_spt(const struct kfsim_hdd *hdd, double radius)
+{
+	return hdd->p.spt_od * (1.0 - (1.0 - hdd->p.zone_ratio) * radius);
+}
+
+double kfsim_hdd_media_rate(const struct kfsim_hdd *hdd, sector_t sector)
+{
+	const struct hdd_actuator *act = &hdd->act[kfsim_hdd_actuator_of(hdd, sector)];
+
+	return hdd_spt(hdd, hdd_radius(hdd, act, sector)) * SECTOR_SIZE / (hdd->period_ns * 1e-9);
+}
+
+u64 kfsim_hdd_seek_ns(const struct kfsim_hdd *hdd, double stroke, bool write)
+{
+	double ms;
+
+	stroke = fabs(stroke);
+	if (stroke <= 0.0)
+		return 0;
+	ms = hdd->p.seek_min_ms + hdd->p.seek_coeff_ms * sqrt(min(stroke, 1.0));
+	if (write)
+		ms += hdd->p.write_settle_ms;
+	return (u64)(ms * NSEC_PER_MSEC + 0.5);
+}
+
+/* Angular position (fraction of a turn) of @sector on its track. */
+static double hdd_angle(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+			sector_t sector, double radius)
+{
+	double track = (double)(sector - act->range_start) / hdd_spt(hdd, radius);
+
+	return track - floor(track);
+}
+
+static double hdd_phase(const struct kfsim_hdd *hdd, u64 t)
+{
+	double turns = (double)t / hdd->period_ns;
+
+	return turns - (double)(u64)turns;	/* t >= 0: truncation is floor */
+}
+
+/* Where the read-ahead has got to at @t. */
+static sector_t hdd_ra_hi(const struct hdd_actuator *act, u64 t)
+{
+	double hi;
+
+	if (!act->ra_on || t <= act->ra_since)
+		return act->seg_hi;
+	hi = (double)act->seg_hi + (double)(t - act->ra_since) * act->ra_rate;
+	if (hi >= (double)act->ra_limit)
+		return act->ra_limit;
+	return (sector_t)hi;
+}
+
+enum hdd_access { HDD_HIT, HDD_STREAM, HDD_MISS };
+
+/* Seek plus rotational wait to reach (@radius, @angle) from where @act is, starting at @t. */
+static u64 hdd_position_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+			     double radius, double angle, u64 t, bool write, s64 bound)
+{
+	u64 seek = kfsim_hdd_seek_ns(hdd, radius - act->radius, write), arrive;
+	double wait;
+
+	if ((s64)seek > bound)
+		return seek;	/* cannot beat the best so far: skip the rotation */
+	arrive = t + hdd->overhead_ns + seek;
+	wait = angle - hdd_phase(hdd, arrive);
+	if (wait < 0)
+		wait += 1.0;
+	return seek + (u64)(wait * hdd->period_ns);
+}
+
+/* Classify @rq for @act at @t and return its positioning cost (ns): 0 for a hit. */
+static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+			   const struct request *rq, u64 t, enum hdd_access *kind, s64 bound)
+{
+	sector_t start = blk_rq_pos(rq), end = blk_rq_end_sector(rq);
+	bool write = rq_data_dir(rq);
+
+	if (!write && act->seg_hi > act->seg_lo && start >= act->seg_lo) {
+		sector_t hi = hdd_ra_hi(act, t);
+
+		if (end <= hi) {
+			*kind = HDD_HIT;
+			return 0;
+		}
+		if (act->ra_on && end <= act->ra_limit) {
+			*kind = HDD_STREAM;
+			return (u64)((double)(end - hi) / act->ra_rate);
+		}
+	}
+	*kind = HDD_MISS;
+	return hdd_position_cost(hdd, act, hdd->cmd[rq->tag].radius, hdd->cmd[rq->tag].angle, t,
+				 write, bound);
+}
+
+/* SATF with an age cap: the queued command of @act that can start moving data soonest. */
+static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
+{
+	struct request *oldest = blk_list_entry(act->queue.next, struct request, queuelist);
+	struct request *best = NULL;
+	s64 best_cost = INT64_MAX;
+
+	if (hdd->p.age_cap_ms > 0 &&
+	    (double)(t - oldest->io_start_time_ns) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
+		return oldest;
+	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
+		struct request *rq = blk_list_entry(pos, struct request, queuelist);
+		enum hdd_access kind;
+		s64 credit = (s64)((double)(t - rq->io_start_time_ns) *
+				   hdd->p.satf_aging_ms_per_s * 1e-3);
+		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind,
+						best_cost == INT64_MAX ? INT64_MAX
+								       : best_cost + credit) -
+			   credit;
+
+		if (cost < best_cost) {
+			best = rq;
+			best_cost = cost;
+		}
+	}
+	return best;
+}
+
+/* Among the oldest cached writes, destage the one that is quickest to reach. */
+#define HDD_DESTAGE_WINDOW 64
+
+static void hdd_start_destage(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
+{
+	struct hdd_destage *best = NULL;
+	s64 best_cost = INT64_MAX;
+	unsigned int seen = 0;
+	u64 end;
+
+	for (struct blk_list *pos = act->destage.next;
+	     pos != &act->destage && seen++ < HDD_DESTAGE_WINDOW; pos = pos->next) {
+		struct hdd_destage *d = blk_list_entry(pos, struct hdd_destage, node);
+		s64 cost = (s64)hdd_position_cost(hdd, act, d->radius, d->angle, t, true, best_cost);
+
+		if (cost < best_cost) {
+			best = d;
+			best_cost = cost;
+		}
+	}
+	blk_list_del_init(&best->node);
+	act->nr_destage--;
+	end = t + hdd->overhead_ns + (u64)best_cost +
+	      (u64)(best->sectors / hdd_spt(hdd, best->radius) * hdd->period_ns);
+	act->radius = best->radius;
+	act->ra_on = false;
+	act->seg_lo = act->seg_hi = 0;
+	act->cur_destage = best;
+	act->busy_until = end;
+	act->stats.busy_ns += end - t;
+	act->stats.nr_destages++;
+}
+
+static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
+{
+	struct request *rq;
+	enum hdd_access kind;
+	u64 t0 = t, cost, media_end;
+	sector_t end;
+
+	if (act->cur || act->cur_destage)
+		return;
+	/* destage when idle, or first when the cache is three quarters full */
+	if (act->nr_destage && (!act->nr_queued || hdd->dirty_sectors * 4 > hdd->dirty_limit * 3)) {
+		hdd_start_destage(hdd, act, t);
+		return;
+	}
+	if (!act->nr_queued)
+		return;
+	rq = hdd_pick(hdd, act, t);
+	blk_list_del_init(&rq->queuelist);
+	act->nr_queued--;
+	end = blk_rq_end_sector(rq);
+	if (rq_data_dir(rq)) {
+		/* the data crosses the link before the drive can write it */
+		u64 link_start = max(t, hdd->link_free);
+
+		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+		t0 = hdd->link_free;
+	}
+	cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
+	media_end = t0 + hdd->overhead_ns + cost;
+	rq->cache_hit = kind != HDD_MISS;
+	if (kind == HDD_MISS) {
+		double r = hdd->cmd[rq->tag].radius;
+
+		/* positioning the head ends any read-ahead */
+		media_end += (u64)(blk_rq_sectors(rq) / hdd_spt(hdd, r) * hdd->period_ns);
+		act->radius = hdd_radius(hdd, act, end - 1);
+		if (rq_data_dir(rq)) {
+			act->ra_on = false;
+			act->seg_lo = act->seg_hi = 0;
+		} else {
+			act->seg_lo = blk_rq_pos(rq);
+			act->seg_hi = end;
+			act->ra_since = media_end;
+			act->ra_rate = hdd_spt(hdd, act->radius) / hdd->period_ns;
+			act->ra_limit = min(end + hdd->readahead_sectors, act->range_end);
+			act->ra_on = hdd->readahead_sectors > 0;
+		}
+	} else {
+		act->stats.nr_cache_hits++;
+		/* a sequential reader keeps the read-ahead going */
+		if (act->ra_on)
+			act->ra_limit = max(act->ra_limit,
+					    min(end + hdd->readahead_sectors, act->range_end));
+	}
+	rq->media_start_ns = t;
+	rq->media_end_ns = media_end;
+	act->cur = rq;
+	act->busy_until = media_end;
+	act->stats.busy_ns += media_end - t;
+	act->stats.nr_commands++;
+	act->stats.bytes += blk_rq_bytes(rq);
+}
+
+static void hdd_add_completing(struct kfsim_hdd *hdd, struct request *rq);
+
+/* Write cache on and room in it: done once the data crossed the link; the media comes later. */
+static void hdd_cache_write(struct kfsim_hdd *hdd, struct hdd_actuator *act, struct request *rq,
+			    u64 now)
+{
+	struct hdd_destage *d = hdd->free_destage[--hdd->nr_free_destage];
+	u64 link_start = max(now, hdd->link_free);
+
+	hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+	rq->media_start_ns = link_start;
+	rq->media_end_ns = hdd->link_free + hdd->overhead_ns;
+	rq->done_ns = rq->media_end_ns;
+	rq->cache_hit = true;
+	d->sector = blk_rq_pos(rq);
+	d->sectors = blk_rq_sectors(rq);
+	d->radius = hdd->cmd[rq->tag].radius;
+	d->angle = hdd->cmd[rq->tag].angle;
+	blk_list_add_tail(&d->node, &act->destage);
+	act->nr_destage++;
+	hdd->dirty_sectors += d->sectors;
+	act->stats.bytes += blk_rq_bytes(rq);
+	hdd_add_completing(hdd, rq);
+	hdd_start_next(hdd, act, now);
+}
+
+int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
+{
+	struct hdd_actuator *act;
+
+	if (now < hdd->now)
+		return -EINVAL;
+	if (!blk_rq_bytes(rq) || blk_rq_bytes(rq) % SECTOR_SIZE ||
+	    blk_rq_pos(rq) >= hdd->p.capacity ||
+	    blk_rq_sectors(rq) > hdd->p.capacity - blk_rq_pos(rq))
+		return -EINVAL;
+	if (hdd->tags_used >= hdd->p.ncq_depth)
+		return -EBUSY;
+	hdd->now = now;
+	rq->tag = hdd->free_tags[hdd->p.ncq_depth - 1 - hdd->tags_used];
+	hdd->tags_used++;
+	rq->actuator = kfsim_hdd_actuator_of(hdd, blk_rq_end_sector(rq) - 1);
+	rq->io_start_time_ns = now;
+	act = &hdd->act[rq->actuator];
+	hdd->cmd[rq->tag].radius = hdd_radius(hdd, act, blk_rq_pos(rq));
+	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, blk_rq_pos(rq), hdd->cmd[rq->tag].radius);
+	if (rq_data_dir(rq) && hdd->p.write_cache && hdd->nr_free_destage &&
+	    hdd->dirty_sectors + blk_rq_sectors(rq) <= hdd->dirty_limit) {
+		hdd_cache_write(hdd, act, rq, now);
+		return 0;
+	}
+	blk_list_add_tail(&rq->queuelist, &act->queue);
+	act->nr_queued++;
+	hdd_start_next(hdd, act, now);
+	return 0;
+}
+
+bool kfsim_hdd_can_queue(const struct kfsim_hdd *hdd)
+{
+	return hdd->tags_used < hdd->p.ncq_depth;
+}
+
+unsigned int kfsim_hdd_in_flight(const struct kfsim_hdd *hdd)
+{
+	return hdd->tags_used;
+}
+
+static struct hdd_actuator *hdd_first_busy(const struct kfsim_hdd *hdd)
+{
+	const struct hdd_actuator *first = NULL;
+
+	for (unsigned int j = 0; j < hdd->p.nr_actuators; j++) {
+		const struct hdd_actuator *act = &hdd->act[j];
+
+		if ((act->cur || act->cur_destage) &&
+		    (!first || act->busy_until < first->busy_until))
+			first = act;
+	}
+	return (struct hdd_actuator *)first;
+}
+
+u64 kfsim_hdd_next_event(const struct kfsim_hdd *hdd)
+{
+	const struct hdd_actuator *act = hdd_first_busy(hdd);
+	u64 next = act ? act->busy_until : U64_MAX;
+
+	if (hdd->nr_completing)
+		next = min(next, hdd->completing[hdd->nr_completing - 1]->done_ns);
+	return next;
+}
+
+static void hdd_add_completing(struct kfsim_hdd *hdd, struct request *rq)
+{
+	unsigned int j = hdd->nr_completing;
+
+	while (j > 0 && hdd->completing[j - 1]->done_ns <= rq->done_ns) {
+		hdd->completing[j] = hdd->completing[j - 1];
+		j--;
+	}
+	hdd->completing[j] = rq;
+	hdd->nr_completing++;
+}
+
+static void hdd_finish_media(struct kfsim_hdd *hdd, struct hdd_actuator *act)
+{
+	struct request *rq = act->cur;
+	u64 t = act->busy_until;
+
+	if (act->cur_destage) {
+		hdd->dirty_sectors -= act->cur_destage->sectors;
+		hdd->free_destage[hdd->nr_free_destage++] = act->cur_destage;
+		act->cur_destage = NULL;
+		hdd_start_next(hdd, act, t);
+		return;
+	}
+	act->cur = NULL;
+	if (rq_data_dir(rq)) {
+		rq->done_ns = t;
+	} else {
+		u64 link_start = max(t, hdd->link_free);
+
+		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+		rq->done_ns = hdd->link_free;
+	}
+	hdd_add_completing(hdd, rq);
+	hdd_start_next(hdd, act, t);
+}
+
+struct request *kfsim_hdd_step(struct kfsim_hdd *hdd, u64 now)
+{
+	if (now > hdd->now)
+		hdd->now = now;
+	for (;;) {
+		struct hdd_actuator *act = hdd_first_busy(hdd);
+		struct request *done = hdd->nr_completing ?
+				       hdd->completing[hdd->nr_completing - 1] : NULL;
+
+		if (done && done->done_ns <= now && (!act || done->done_ns <= act->busy_until)) {
+			hdd->nr_completing--;
+			hdd->tags_used--;
+			hdd->free_tags[hdd->p.ncq_depth - 1 - hdd->tags_used] = done->tag;
+			done->tag = -1;
+			return done;
+		}
+		if (!act || act->busy_until > now)
+			return NULL;
+		hdd_finish_media(hdd, act);
+	}
+}
+
+struct kfsim_hdd_actuator_stats kfsim_hdd_actuator_stats(const struct kfsim_hdd *hdd,
+							 unsigned int idx)
+{
+	if (idx >= hdd->p.nr_actuators)
+		return (struct kfsim_hdd_actuator_stats){ 0 };
+	return hdd->act[idx].stats;
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BPF_INTERNAL_H
+#define KFSIM_BPF_INTERNAL_H
+/*
+ * What the BPF graph files share: the kernel views of the opaque uapi types, the object header,
+ * the per-thread verifier state and the violation reporter.
+ *
+ * Invariants:
+ * - Every object from bpf_obj_new() is preceded by a struct bpf_obj_hdr whose magic is
+ *   BPF_OBJ_LIVE until the object is freed (then BPF_OBJ_DEAD and the body poisoned).
+ * - A node's owner is NULL when it is in no collection, BPF_PTR_POISON while being inserted, and
+ *   the root/head it sits in otherwise; it only changes with that root's lock held.
+ * - A declared root carries (type, field index, check) where check mixes the three with the root's
+ *   own address, so a root that was never declared, or was copied, is told apart without
+ *   following any pointer.
+ * - The per-thread state lists the references the running program holds: every owning reference
+ *   it acquired and has not released, and every non-owning reference of the current critical
+ *   section (all of those go at bpf_spin_unlock).
+ *
+ * Each kfunc source is compiled twice: with KFSIM_BPF_NC=1 it defines the kfsim_nc_* twins, in
+ * which every CHECKS branch is dead code and no per-thread state is touched.
+ */
+#include <stdio.h>
+
+#define __KFSIM_BPF_IMPL 1
+#include <kfsim/bpf_experimental.h>
+#include <kfsim/bpf_graph_core.h>
+#include <kfsim/cmdline.h>
+#include <kfsim/err.h>
+#include <kfsim/printk.h>
+
+#ifdef KFSIM_BPF_NC
+#define CHECKS 0
+#define KFUNC(name) kfsim_nc_##name
+#else
+#define CHECKS 1
+#define KFUNC(name) name
+#endif
+
+/* ---- A minimal doubly linked list (the kernel's list_head semantics) ---- */
+
+struct bpf_dlist {
+	struct bpf_dlist *next, *prev;
+};
+
+static inline void bpf_dlist_init(struct bpf_dlist *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static inline bool bpf_dlist_empty(const struct bpf_dlist *h)
+{
+	return h->next == h;
+}
+
+static inline void bpf_dlist_insert(struct bpf_dlist *n, struct bpf_dlist *prev,
+				    struct bpf_dlist *next)
+{
+	next->prev = n;
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+}
+
+static inline void bpf_dlist_del_init(struct bpf_dlist *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	bpf_dlist_init(n);
+}
+
+/* ---- Kernel views of the uapi types ---- */
+
+struct __attribute__((may_alias)) bpf_list_head_kern {
+	struct bpf_dlist list;
+	struct bpf_root_decl decl;
+};
+
+struct __attribute__((may_alias)) bpf_list_node_kern {
+	struct bpf_dlist list;
+	void *owner;
+};
+
+_Static_assert(sizeof(struct bpf_list_head_kern) == sizeof(struct bpf_list_head), "list head");
+_Static_assert(sizeof(struct bpf_list_node_kern) == sizeof(struct bpf_list_node), "list node");
+
+static inline u32 bpf_root_check(const void *root, const struct kfsim_btf_struct *type, u32 idx)
+{
+	u64 x = (u64)(uintptr_t)root ^ ((u64)(uintptr_t)type * 0x9e3779b97f4a7c15ull) ^ idx;
+
+	return (u32)(x ^ (x >> 32) ^ 0xb9f6a7e5u);
+}
+
+/* The decl words sit at offset 16 of both root kinds. */
+static inline struct bpf_root_decl *bpf_root_decl_of(void *root)
+{
+	return (struct bpf_root_decl *)((char *)root + 16);
+}
+
+/* ---- Objects ---- */
+
+#define BPF_OBJ_LIVE 0xb9f0a11cu
+#define BPF_OBJ_DEAD 0xb9fdead0u
+#define BPF_POISON_FREE 0x6b
+
+/**
+ * struct bpf_obj_hdr - what kfsim keeps in front of each bpf_obj_new() object
+ * @type: the object's struct (the verifier's btf_struct_meta)
+ * @magic: BPF_OBJ_LIVE or BPF_OBJ_DEAD
+ * @size: @type->size at allocation
+ */
+struct bpf_obj_hdr {
+	struct kfsim_btf_struct *type;
+	u32 magic;
+	u32 size;
+	u64 reserved[2];
+};
+
+static inline struct bpf_obj_hdr *bpf_obj_hdr_of(void *obj)
+{
+	return (struct bpf_obj_hdr *)obj - 1;
+}
+
+/* Free @obj's special fields, then the object (refcounted: only at zero). bpf_obj.c. */
+void bpf_obj_drop_raw(void *obj);
+/* Drain the list/tree root at @root (already detached or unreachable). bpf_list.c / bpf_rbtree.c */
+void bpf_list_head_drain(void *head);
+void bpf_rb_root_drain(void *root);
+/* Mark @root (at @field_idx of @type in the allocation) as declared and empty. */
+void bpf_root_declare(void *root, struct kfsim_btf_struct *type, u32 field_idx);
+/* Initialise the special fields of a fresh zeroed object of @type (refcount 1). */
+void bpf_obj_init_fields(void *obj, struct kfsim_btf_struct *type);
+
+/* ---- Per-thread verifier state ---- */
+
+enum bpf_ref_kind {
+	BPF_REF_OWNING = 1,
+	BPF_REF_NON_OWNING = 2,
+};
+
+#define BPF_MAX_REFS 128
+#define BPF_MAX_DEAD 16
+
+/**
+ * struct bpf_ref - one reference the program holds
+ * @obj: the object's start
+ * @type: its struct
+ * @kind: owning or non-owning
+ * @id: the verifier-style reference id (owning only)
+ * @insn: number of the kfunc call that made it (alloc_insn=)
+ * @kfunc: that kfunc
+ * @file: its call site
+ * @line: ...
+ */
+struct bpf_ref {
+	void *obj;
+	struct kfsim_btf_struct *type;
+	enum bpf_ref_kind kind;
+	u32 id;
+	u32 insn;
+	const char *kfunc;
+	const char *file;
+	int line;
+};
+
+/* A reference that died, kept to explain a later use of it. */
+struct bpf_dead_ref {
+	void *obj;
+	u32 size;
+	const char *how;
+	const char *file;
+	int line;
+};
+
+struct bpf_tstate {
+	unsigned int kver;
+	struct bpf_spin_lock *held;
+	const char *held_file;
+	int held_line;
+	u64 epoch;
+	int cb_depth;
+	u32 nr_refs;
+	u32 next_id;
+	u32 nr_calls;
+	const char *kfunc;
+	struct kfsim_bpf_run *run;
+	bool timeline;
+	unsigned long nr_violations;
+	u32 dead_next;
+	struct bpf_ref refs[BPF_MAX_REFS];
+	struct bpf_dead_ref dead[BPF_MAX_DEAD];
+};
+
+extern __thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));
+
+/* Record a timeline event when the run asked for one (bpf_timeline.c). */
+void bpf_tl_record(enum kfsim_bpf_tl_what what, const void *obj, const char *type);
+
+static inline void bpf_tl(struct bpf_tstate *ts, enum kfsim_bpf_tl_what what, const void *obj,
+			  const char *type)
+{
+	if (unlikely(ts->timeline))
+		bpf_tl_record(what, obj, type);
+}
+
+/* Enter a kfunc: count the call, remember its name.  Returns the state. */
+static inline struct bpf_tstate *bpf_enter(const char *kfunc)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	ts->nr_calls++;
+	ts->kfunc = kfunc;
+	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
+	if (!ts->run)
+		ts->kver = kfsim_kernel_version();
+	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
+	return ts;
+}
+
+/* Leave a kfunc: the next call's site is unknown until its macro sets it. */
+static inline void bpf_leave(void)
+{
+	kfsim_bpf_site.file = NULL;
+}
+
+/**
+ * bpf_report() - report a broken rule; always returns true (for "if (bad && bpf_report())")
+ * @err: negative errno the verifier would give
+ * @why: one-line explanation of the rule
+ * @fmt: the verifier's message
+ *
+ * Logs, records in the run, calls the run's callback, and in abort mode does not return.
+ */
+__printf(3, 4) bool bpf_report(int err, const char *why, const char *fmt, ...);
+
+/* Reference table operations (bpf_verifier_state.c). */
+struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer);
+struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
+void bpf_ref_del(struct bpf_ref *ref, const char *how);
+void bpf_refs_invalidate_non_owning(const char *how);
+const struct bpf_dead_ref *bpf_dead_find(const void *p);
+/* Explanation for a pointer that is no live reference: "it died at bpf_spin_unlock (x.c:12)". */
+const char *bpf_explain_stale(const void *p, char *buf, size_t size);
+
+/* Version helpers. */
+/* Version helpers for kfuncs: the version read once at kfunc entry (bpf_enter). */
+static inline bool bpf_kver_at_least(unsigned int major, unsigned int minor)
+{
+	return bpf_tstate.kver >= KERNEL_VERSION(major, minor, 0);
+}
+
+static inline bool bpf_v64(void)
+{
+	return bpf_kver_at_least(6, 4);
+}
+
+static inline bool bpf_v616(void)
+{
+	return bpf_kver_at_least(6, 16);
+}
+
+/* Registry (bpf_kfuncs.c): whether @name exists in this version; warns once if deprecated. */
+bool bpf_kfunc_available(const char *name);
+
+/* ---- Checks shared by the list and rbtree kfuncs (bpf_graph.c) ---- */
+
+/*
+ * bpf_check_root() - the root argument: declared, of @kind, its lock held by this thread.
+ * Returns the declaration, or NULL after reporting.
+ */
+struct bpf_root_decl *bpf_check_root(void *root, enum btf_field_type kind);
+
+/*
+ * bpf_check_node() - a node argument for the root @decl: a live reference of the contained type
+ * with the node field at the right offset.  @want_owning: an insert (owning needed).
+ * Returns the reference, or NULL after reporting.
+ */
+struct bpf_ref *bpf_check_node_ref(struct bpf_root_decl *decl, void *node, struct bpf_ref *ref);
+
+/* The contained type and node offset of a declared root. */
+static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root_decl *decl)
+{
+	return &decl->type->fields[decl->field_idx];
+}
+
+/* The owning reference an insert consumes (bpf_graph.c), or NULL after reporting. */
+struct bpf_ref *bpf_insert_arg(struct bpf_root_decl *decl, void *node);
+/* After an insert: the owning reference becomes non-owning until unlock. */
+void bpf_ref_make_non_owning(struct bpf_ref *ref);
+/* The lock word of the allocation holding a declared root. */
+struct bpf_spin_lock *bpf_root_lock(void *root);
+/* The loaded description with type id @id, or NULL (bpf_btf.c). */
+struct kfsim_btf_struct *bpf_btf_type_by_id(u64 id);
+/* A fresh object of @t, charged as bpf_obj_new charges (bpf_obj.c). */
+void *bpf_obj_alloc_type(struct kfsim_btf_struct *t);
+
+#endif /* KFSIM_BPF_INTERNAL_H */

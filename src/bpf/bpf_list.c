@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bpf_list_push_{front,back}, bpf_list_pop_{front,back}, bpf_list_{front,back}
+ * (kernel/bpf/helpers.c) on a doubly linked list head.
+ *
+ * Invariants: a zero-filled head is an empty list, initialised on first use (as the kernel's
+ * "if (unlikely(!h->next)) INIT_LIST_HEAD(h)"); every node on a list has owner == its head;
+ * a node off every list is self-linked with owner NULL.
+ */
+#include <kfsim/bug.h>
+#include "bpf_internal.h"
+
+static void *list_node_obj(struct bpf_root_decl *decl, void *node)
+{
+	return (char *)node - decl->type->node_off[decl->field_idx];
+}
+
+static struct kfsim_btf_struct *list_node_type(struct bpf_root_decl *decl)
+{
+	return decl->type->node_type[decl->field_idx];
+}
+
+static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, bool tail,
+		     const char *kfunc)
+{
+	struct bpf_list_head_kern *h = (struct bpf_list_head_kern *)head;
+	struct bpf_list_node_kern *n = (struct bpf_list_node_kern *)node;
+	struct bpf_root_decl *decl;
+	struct bpf_ref *ref = NULL;
+
+	if (CHECKS) {
+		bpf_enter(kfunc);
+		decl = bpf_check_root(head, BPF_LIST_HEAD);
+		if (!decl)
+			goto refused;
+		ref = bpf_insert_arg(decl, node);
+		if (!ref)
+			goto refused;
+	} else {
+		decl = &h->decl;
+	}
+	if (unlikely(!h->list.next))
+		bpf_dlist_init(&h->list);
+	/* 6.4+: a node already on a list is dropped and the push fails (the owner claim, 6.6) */
+	if (!kfsim_bpf_owner_claim(&n->owner, decl)) {
+		if (CHECKS)
+			bpf_ref_del(ref, "at the failed push (the node was dropped)");
+		bpf_obj_drop_raw(list_node_obj(decl, node));
+		if (CHECKS)
+			bpf_leave();
+		return -EINVAL;
+	}
+	if (tail)
+		bpf_dlist_insert(&n->list, h->list.prev, &h->list);
+	else
+		bpf_dlist_insert(&n->list, &h->list, h->list.next);
+	__atomic_store_n(&n->owner, h, __ATOMIC_RELEASE);
+	if (CHECKS) {
+		bpf_ref_make_non_owning(ref);
+		bpf_leave();
+	}
+	return 0;
+refused:
+	bpf_leave();
+	return -EINVAL;
+}
+
+static struct bpf_list_node *list_take(struct bpf_list_head *head, bool tail, bool pop,
+				       const char *kfunc)
+{
+	struct bpf_list_head_kern *h = (struct bpf_list_head_kern *)head;
+	struct bpf_list_node_kern *n;
+	struct bpf_root_decl *decl;
+
+	if (CHECKS) {
+		bpf_enter(kfunc);
+		if (!pop && !bpf_kfunc_available(kfunc))
+			goto refused;
+		decl = bpf_check_root(head, BPF_LIST_HEAD);
+		if (!decl)
+			goto refused;
+	} else {
+		decl = &h->decl;
+	}
+	if (unlikely(!h->list.next))
+		bpf_dlist_init(&h->list);
+	if (bpf_dlist_empty(&h->list))
+		goto refused;
+	n = (struct bpf_list_node_kern *)(tail ? h->list.prev : h->list.next);
+	if (pop) {
+		WARN_ON_ONCE(n->owner != h);
+		bpf_dlist_del_init(&n->list);
+		__atomic_store_n(&n->owner, NULL, __ATOMIC_RELEASE);
+	}
+	if (CHECKS) {
+		if (!bpf_ref_add(list_node_obj(decl, n), list_node_type(decl),
+				 pop ? BPF_REF_OWNING : BPF_REF_NON_OWNING) &&
+		    pop) {
+			/* cannot track it: put it back rather than lose it */
+			__atomic_store_n(&n->owner, h, __ATOMIC_RELEASE);
+			if (tail)
+				bpf_dlist_insert(&n->list, h->list.prev, &h->list);
+			else
+				bpf_dlist_insert(&n->list, &h->list, h->list.next);
+			goto refused;
+		}
+		bpf_leave();
+	}
+	return (struct bpf_list_node *)n;
+refused:
+	if (CHECKS)
+		bpf_leave();
+	return NULL;
+}
+
+int KFUNC(bpf_list_push_front_impl)(struct bpf_list_head *head, struct bpf_list_node *node,
+				    void *meta__ign, u64 off)
+{
+	return list_push(head, node, false, "bpf_list_push_front_impl");
+}
+
+int KFUNC(bpf_list_push_back_impl)(struct bpf_list_head *head, struct bpf_list_node *node,
+				   void *meta__ign, u64 off)
+{
+	return list_push(head, node, true, "bpf_list_push_back_impl");
+}
+
+struct bpf_list_node *KFUNC(bpf_list_pop_front)(struct bpf_list_head *head)
+{
+	return list_take(head, false, true, "bpf_list_pop_front");
+}
+
+struct bpf_list_node *KFUNC(bpf_list_pop_back)(struct bpf_list_head *head)
+{
+	return list_take(head, true, true, "bpf_list_pop_back");
+}
+
+struct bpf_list_node *KFUNC(bpf_list_front)(struct bpf_list_head *head)
+{
+	return list_take(head, false, false, "bpf_list_front");
+}
+
+struct bpf_list_node *KFUNC(bpf_list_back)(struct bpf_list_head *head)
+{
+	return list_take(head, true, false, "bpf_list_back");
+}
+
+#ifndef KFSIM_BPF_NC
+void(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node)
+{
+	if (bpf_kfunc_available("bpf_list_push_front"))
+		list_push(head, node, false, "bpf_list_push_front");
+}
+
+void(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node *node)
+{
+	if (bpf_kfunc_available("bpf_list_push_back"))
+		list_push(head, node, true, "bpf_list_push_back");
+}
+
+/*
+ * bpf_list_head_free(): empty the list under its lock, then drop every node with the lock
+ * released (dropping may free nested collections, which take their own locks).
+ */
+void bpf_list_head_drain(void *head)
+{
+	struct bpf_list_head_kern *h = head;
+	struct bpf_spin_lock *lock = bpf_root_lock(head);
+	s32 node_off = h->decl.type->node_off[h->decl.field_idx];
+	struct bpf_dlist stolen;
+
+	kfsim_bpf_raw_lock(lock);
+	if (!h->list.next || bpf_dlist_empty(&h->list)) {
+		kfsim_bpf_raw_unlock(lock);
+		return;
+	}
+	stolen.next = h->list.next;
+	stolen.prev = h->list.prev;
+	stolen.next->prev = &stolen;
+	stolen.prev->next = &stolen;
+	bpf_dlist_init(&h->list);
+	kfsim_bpf_raw_unlock(lock);
+	while (!bpf_dlist_empty(&stolen)) {
+		struct bpf_list_node_kern *n = (struct bpf_list_node_kern *)stolen.next;
+
+		bpf_dlist_del_init(&n->list);
+		__atomic_store_n(&n->owner, NULL, __ATOMIC_RELEASE);
+		bpf_obj_drop_raw((char *)n - node_off);
+	}
+}
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bpf_obj_new()/bpf_obj_drop()/bpf_refcount_acquire() (kernel/bpf/helpers.c): objects of local
+ * types on kmalloc (jemalloc), charged to the active memory cgroup unless the boot parameter
+ * cgroup.memory=nobpf turns BPF accounting off, as memcg_bpf_enabled() does.
+ *
+ * Invariants: a live object is zeroed but for its special fields, which are initialised as
+ * bpf_obj_init() does (refcount 1, nodes in no collection, roots declared and empty); dropping
+ * empties the nested lists and trees first and drops their nodes; a refcounted object is freed
+ * only when the count reaches zero; a freed object is poisoned (POISON_FREE, and ASan's heap
+ * poisoning in sanitizer builds) so a raw read after the drop shows.
+ */
+#include <string.h>
+
+#include <kfsim/bug.h>
+#include <kfsim/slab.h>
+#include "bpf_internal.h"
+
+#ifndef KFSIM_BPF_NC
+static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
+{
+	gfp_t gfp = GFP_ATOMIC | __GFP_NOWARN | __GFP_ZERO;
+	struct bpf_obj_hdr *hdr;
+	void *obj;
+
+	if (!kfsim_cmdline_has_option("cgroup.memory", "nobpf"))
+		gfp |= __GFP_ACCOUNT;
+	hdr = kmalloc(sizeof(*hdr) + t->size, gfp);
+	if (!hdr)
+		return NULL;
+	hdr->type = t;
+	hdr->size = t->size;
+	hdr->magic = BPF_OBJ_LIVE;
+	obj = hdr + 1;
+	bpf_obj_init_fields(obj, t);
+	return obj;
+}
+
+void *bpf_obj_alloc_type(struct kfsim_btf_struct *t)
+{
+	return bpf_obj_alloc(t);
+}
+
+void bpf_obj_drop_raw(void *obj)
+{
+	struct bpf_obj_hdr *hdr = bpf_obj_hdr_of(obj);
+	struct kfsim_btf_struct *t = hdr->type;
+
+	if (WARN_ON_ONCE(hdr->magic != BPF_OBJ_LIVE))
+		return;
+	if (t->refcount_off >= 0 &&
+	    __atomic_sub_fetch((u32 *)((char *)obj + t->refcount_off), 1, __ATOMIC_ACQ_REL))
+		return;
+	for (u32 i = 0; i < t->nr_fields; i++) {
+		void *field = (char *)obj + t->fields[i].offset;
+
+		if (t->fields[i].type == BPF_LIST_HEAD)
+			bpf_list_head_drain(field);
+		else if (t->fields[i].type == BPF_RB_ROOT)
+			bpf_rb_root_drain(field);
+	}
+	hdr->magic = BPF_OBJ_DEAD;
+	memset(obj, BPF_POISON_FREE, hdr->size);
+	kfree(hdr);
+}
+#else
+#define bpf_obj_alloc bpf_obj_alloc_type
+#endif
+
+void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
+{
+	struct kfsim_btf_struct *t;
+	struct bpf_tstate *ts;
+	void *obj = NULL;
+
+	if (CHECKS) {
+		ts = bpf_enter("bpf_obj_new_impl");
+		if (ts->held && bpf_report(-EINVAL,
+					   "only graph kfuncs may run under a bpf_spin_lock: "
+					   "allocate before taking it",
+					   "function calls are not allowed while holding a lock"))
+			goto out;
+		if (local_type_id__k > UINT32_MAX &&
+		    bpf_report(-EINVAL, "bpf_obj_new takes bpf_core_type_id_local(type)",
+			       "local type ID argument must be in range [0, U32_MAX]"))
+			goto out;
+	}
+	t = bpf_btf_type_by_id(local_type_id__k);
+	if (!t) {
+		if (CHECKS)
+			bpf_report(-EINVAL,
+				   "the id must name a struct described with KFSIM_BTF_STRUCT "
+				   "that loaded without errors",
+				   "bpf_obj_new type ID argument must be of a struct");
+		goto out;
+	}
+	obj = bpf_obj_alloc(t);
+	if (CHECKS && obj && !bpf_ref_add(obj, t, BPF_REF_OWNING)) {
+		bpf_obj_drop_raw(obj);
+		obj = NULL;
+	}
+out:
+	if (CHECKS)
+		bpf_leave();
+	return obj;
+}
+
+void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
+{
+	struct bpf_tstate *ts;
+	struct bpf_ref *ref;
+	char buf[160];
+
+	if (!CHECKS) {
+		bpf_obj_drop_raw(p__alloc);
+		return;
+	}
+	ts = bpf_enter("bpf_obj_drop_impl");
+	if (ts->held && bpf_report(-EINVAL,
+				   "only graph kfuncs may run under a bpf_spin_lock: drop "
+				   "after bpf_spin_unlock",
+				   "function calls are not allowed while holding a lock"))
+		goto out;
+	ref = bpf_ref_find(p__alloc, BPF_REF_OWNING);
+	if (!ref && bpf_report(-EINVAL, bpf_explain_stale(p__alloc, buf, sizeof(buf)),
+			       "arg#0 expected pointer to allocated object"))
+		goto out;
+	if (ref->kind != BPF_REF_OWNING &&
+	    bpf_report(-EINVAL,
+		       "a non-owning reference cannot be dropped: the collection owns it "
+		       "(remove or pop it first)",
+		       "arg#0 expected pointer to allocated object"))
+		goto out;
+	if (p__alloc != ref->obj &&
+	    bpf_report(-EINVAL,
+		       "bpf_obj_drop takes the object's start, not a pointer to a member "
+		       "(use container_of)",
+		       "R1 must have zero offset when passed to release func"))
+		goto out;
+	bpf_ref_del(ref, "at bpf_obj_drop");
+	bpf_obj_drop_raw(p__alloc);
+out:
+	bpf_leave();
+}
+
+void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign)
+{
+	struct kfsim_btf_struct *t;
+	struct bpf_ref *ref;
+	u32 *count, old;
+
+	if (CHECKS) {
+		bpf_enter("bpf_refcount_acquire_impl");
+		if (!bpf_kfunc_available("bpf_refcount_acquire_impl"))
+			goto fail;
+		ref = bpf_ref_find(p__refcounted_kptr, BPF_REF_OWNING);
+		if ((!ref || ref->obj != p__refcounted_kptr) &&
+		    bpf_report(-EINVAL,
+			       "bpf_refcount_acquire takes a live owning or non-owning "
+			       "reference to an object's start",
+			       "arg#0 is neither owning or non-owning ref"))
+			goto fail;
+		if (ref->type->refcount_off < 0 &&
+		    bpf_report(-EINVAL, "only a struct with a struct bpf_refcount member is shared",
+			       "arg#0 doesn't point to a type with bpf_refcount field"))
+			goto fail;
+	}
+	t = bpf_obj_hdr_of(p__refcounted_kptr)->type;
+	if (t->refcount_off < 0)
+		return NULL;
+	count = (u32 *)((char *)p__refcounted_kptr + t->refcount_off);
+	if (bpf_kver_at_least(6, 5)) {
+		/* 6.5+: refcount_inc_not_zero; a count at zero means the object is going away */
+		old = __atomic_load_n(count, __ATOMIC_RELAXED);
+		do {
+			if (!old)
+				goto fail;
+		} while (!__atomic_compare_exchange_n(count, &old, old + 1, true, __ATOMIC_ACQUIRE,
+						      __ATOMIC_RELAXED));
+	} else {
+		__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
+	}
+	if (CHECKS) {
+		if (!bpf_ref_add(p__refcounted_kptr, t, BPF_REF_OWNING)) {
+			__atomic_sub_fetch(count, 1, __ATOMIC_RELEASE);
+			goto fail;
+		}
+		bpf_leave();
+	}
+	return p__refcounted_kptr;
+fail:
+	if (CHECKS)
+		bpf_leave();
+	return NULL;
+}

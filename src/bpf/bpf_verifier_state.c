@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verifier's bookkeeping, kept at run time per thread: the lock held, the critical-section
+ * epoch, the less-callback depth, and the references the program holds; plus the program-run
+ * scope and the violation reporter.
+ *
+ * Invariants:
+ * - refs[0..nr_refs) holds every owning reference acquired in this thread and not yet released,
+ *   and every non-owning reference made since the current lock was taken; a non-owning entry never
+ *   survives bpf_spin_unlock.
+ * - A violation is reported before the kfunc changes anything, so refusing the call (continue
+ *   mode) or leaving the run with longjmp (abort mode) never leaves a collection half-changed.
+ * - The state is thread-local: threads running programs over the same collections share only
+ *   the objects, which they reach under the collections' locks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "bpf_internal.h"
+
+__thread struct kfsim_bpf_site kfsim_bpf_site __attribute__((tls_model("initial-exec")));
+__thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));
+
+bool bpf_report(int err, const char *why, const char *fmt, ...)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct kfsim_bpf_run *run = ts->run;
+	struct kfsim_bpf_violation v = {.err = err};
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(v.msg, sizeof(v.msg), fmt, args);
+	va_end(args);
+	snprintf(v.why, sizeof(v.why), "%s", why);
+	v.kfunc = ts->kfunc ? ts->kfunc : "";
+	v.file = kfsim_bpf_site.file;
+	v.line = kfsim_bpf_site.line;
+	ts->nr_violations++;
+
+	if (run && run->name)
+		pr_err("kfsim bpf: prog '%s': %s\n", run->name, v.msg);
+	else
+		pr_err("kfsim bpf: %s\n", v.msg);
+	if (v.file)
+		pr_err("kfsim bpf:   at %s:%d in %s(): %s\n", v.file, v.line,
+		       v.kfunc[0] ? v.kfunc : "program exit", why);
+	else
+		pr_err("kfsim bpf:   in %s(): %s\n", v.kfunc[0] ? v.kfunc : "program exit", why);
+
+	if (!run)
+		return true;
+	bpf_tl(ts, KFSIM_BPF_TL_VIOLATION, NULL, NULL);
+	if (run->nr_violations < KFSIM_BPF_RUN_MAX_REPORTS)
+		run->violations[run->nr_violations] = v;
+	run->nr_violations++;
+	if (run->opts.report)
+		run->opts.report(&v, run->opts.report_arg);
+	if (run->opts.on_violation == KFSIM_BPF_ABORT && run->abort_jmp) {
+		run->aborted = true;
+		longjmp(*(jmp_buf *)run->abort_jmp, 1);
+	}
+	return true;
+}
+
+unsigned long kfsim_bpf_violations_total(void)
+{
+	return bpf_tstate.nr_violations;
+}
+
+/* ---- References ---- */
+
+static bool ref_covers(const struct bpf_ref *r, const void *p)
+{
+	return (const char *)p >= (const char *)r->obj &&
+	       (const char *)p < (const char *)r->obj + r->type->size;
+}
+
+struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_ref *any = NULL;
+
+	if (!p)
+		return NULL;
+	for (u32 i = ts->nr_refs; i-- > 0;) {
+		struct bpf_ref *r = &ts->refs[i];
+
+		if (!ref_covers(r, p))
+			continue;
+		if (r->kind == prefer)
+			return r;
+		if (!any)
+			any = r;
+	}
+	return any;
+}
+
+struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_ref *r;
+
+	if (ts->nr_refs >= BPF_MAX_REFS) {
+		bpf_report(-E2BIG, "the verifier bounds how many references a program may hold",
+			   "kfsim: more than %d references held at once", BPF_MAX_REFS);
+		return NULL;
+	}
+	r = &ts->refs[ts->nr_refs++];
+	r->obj = obj;
+	r->type = type;
+	r->kind = kind;
+	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
+	r->insn = ts->nr_calls;
+	r->kfunc = ts->kfunc;
+	r->file = kfsim_bpf_site.file;
+	r->line = kfsim_bpf_site.line;
+	bpf_tl(ts, kind == BPF_REF_OWNING ? KFSIM_BPF_TL_OWNING : KFSIM_BPF_TL_NON_OWNING, obj,
+	       type->name);
+	return r;
+}
+
+static inline void dead_remember(const struct bpf_ref *r, const char *how)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
+
+	d->obj = r->obj;
+	d->size = r->type->size;
+	d->how = how;
+	d->file = kfsim_bpf_site.file;
+	d->line = kfsim_bpf_site.line;
+}
+
+void bpf_ref_del(struct bpf_ref *ref, const char *how)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	u32 i = (u32)(ref - ts->refs);
+
+	if (how)
+		dead_remember(ref, how);
+	bpf_tl(ts, ref->kind == BPF_REF_OWNING ? KFSIM_BPF_TL_RELEASED : KFSIM_BPF_TL_INVALIDATED,
+	       ref->obj, ref->type->name);
+	memmove(&ts->refs[i], &ts->refs[i + 1], (ts->nr_refs - i - 1) * sizeof(*ref));
+	ts->nr_refs--;
+}
+
+void bpf_refs_invalidate_non_owning(const char *how)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	u32 kept = 0;
+
+	for (u32 i = 0; i < ts->nr_refs; i++) {
+		if (ts->refs[i].kind == BPF_REF_NON_OWNING) {
+			dead_remember(&ts->refs[i], how);
+			bpf_tl(ts, KFSIM_BPF_TL_INVALIDATED, ts->refs[i].obj,
+			       ts->refs[i].type->name);
+			continue;
+		}
+		if (kept != i)
+			ts->refs[kept] = ts->refs[i];
+		kept++;
+	}
+	ts->nr_refs = kept;
+}
+
+const struct bpf_dead_ref *bpf_dead_find(const void *p)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	for (u32 n = 0; n < BPF_MAX_DEAD; n++) {
+		const struct bpf_dead_ref *d = &ts->dead[(ts->dead_next - 1 - n) % BPF_MAX_DEAD];
+
+		if (d->obj && (const char *)p >= (const char *)d->obj &&
+		    (const char *)p < (const char *)d->obj + d->size)
+			return d;
+	}
+	return NULL;
+}
+
+const char *bpf_explain_stale(const void *p, char *buf, size_t size)
+{
+	const struct bpf_dead_ref *d;
+
+	if (!p) {
+		snprintf(buf, size, "the pointer is NULL: check kfunc results for NULL before use");
+		return buf;
+	}
+	d = bpf_dead_find(p);
+	if (!d)
+		snprintf(buf, size,
+			 "the pointer is no reference this program holds "
+			 "(never acquired, or released earlier)");
+	else if (d->file)
+		snprintf(buf, size, "this reference died %s (%s:%d)", d->how, d->file, d->line);
+	else
+		snprintf(buf, size, "this reference died %s", d->how);
+	return buf;
+}
+
+/* ---- Program runs ---- */
+
+static const struct kfsim_bpf_run_opts default_opts = {.on_violation = KFSIM_BPF_CONTINUE};
+
+int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
+			const struct kfsim_bpf_run_opts *opts)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!run)
+		return -EINVAL;
+	if (ts->run)
+		return -EBUSY;
+	memset(run, 0, sizeof(*run));
+	run->name = name;
+	run->opts = opts ? *opts : default_opts;
+	if (run->opts.timeline) {
+		run->opts.timeline->nr = 0;
+		run->opts.timeline->dropped = 0;
+	}
+	ts->run = run;
+	ts->kver = kfsim_kernel_version();
+	ts->timeline = run->opts.timeline != NULL;
+	ts->nr_calls = 0;
+	ts->next_id = 0;
+	ts->cb_depth = 0;
+	return 0;
+}
+
+/* Release what the run still holds: the lock, then its owning references (dropped). */
+static void run_cleanup(struct bpf_tstate *ts)
+{
+	if (ts->held) {
+		kfsim_bpf_raw_unlock(ts->held);
+		ts->held = NULL;
+		ts->epoch++;
+	}
+	ts->cb_depth = 0;
+	bpf_refs_invalidate_non_owning("at the end of the program run");
+	while (ts->nr_refs) {
+		struct bpf_ref *r = &ts->refs[ts->nr_refs - 1];
+		void *obj = r->obj;
+
+		bpf_ref_del(r, "at the end of the program run");
+		bpf_obj_drop_raw(obj);
+	}
+}
+
+int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!run || ts->run != run)
+		return -EINVAL;
+	run->nr_calls = ts->nr_calls;
+	run->abort_jmp = NULL; /* exit checks report, they do not jump */
+	if (!run->aborted) {
+		ts->kfunc = NULL;
+		kfsim_bpf_site.file = NULL;
+		if (ts->held)
+			bpf_report(-EINVAL,
+				   "a program must release its bpf_spin_lock before it exits",
+				   "bpf_spin_unlock is missing");
+		for (u32 i = 0; i < ts->nr_refs; i++) {
+			struct bpf_ref *r = &ts->refs[i];
+
+			if (r->kind != BPF_REF_OWNING)
+				continue;
+			kfsim_bpf_site.file = r->file;
+			kfsim_bpf_site.line = r->line;
+			ts->kfunc = r->kfunc;
+			bpf_report(-EINVAL,
+				   "an owning reference must be dropped, inserted or stashed "
+				   "before the program exits (the acquiring call is shown)",
+				   "Unreleased reference id=%u alloc_insn=%u", r->id, r->insn);
+		}
+		ts->kfunc = NULL;
+	}
+	run_cleanup(ts);
+	ts->run = NULL;
+	ts->timeline = false;
+	kfsim_bpf_site.file = NULL;
+	return run->nr_violations ? run->violations[0].err : 0;
+}
+
+int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void *ctx), void *ctx,
+		  const struct kfsim_bpf_run_opts *opts, int *retval)
+{
+	jmp_buf env;
+	int err, ret;
+
+	if (!prog)
+		return -EINVAL;
+	err = kfsim_bpf_run_begin(run, name, opts);
+	if (err)
+		return err;
+	run->abort_jmp = &env;
+	if (!setjmp(env)) {
+		ret = prog(ctx);
+		if (retval)
+			*retval = ret;
+	}
+	return kfsim_bpf_run_end(run);
+}

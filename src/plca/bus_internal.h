@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_PLCA_BUS_INTERNAL_H
+#define KFSIM_PLCA_BUS_INTERNAL_H
+
+/*
+ * The insides of the 10BASE-T1S segment simulator, shared by its files:
+ *   bus_sim.c     the value: create/destroy, settings, the event queue and loop
+ *   bus_medium.c  the wire: signals, carrier as each node sees it, physical collisions
+ *   bus_mac.c     the Clause 4 CSMA/CD MAC and the arrival processes
+ *   bus_plca.c    the Clause 148 PLCA RS: the cycle (control) and each node's data state machine
+ *   bus_stats.c   latency histograms and the report
+ *
+ * Invariants:
+ * - time only moves forward; events at the same time run in (priority, insertion) order: the
+ *   cycle's timers (to_timer, burst_timer) first, then the nodes' events, then the decision of
+ *   a new TO (commit or yield), so a frame arriving at the very instant its node's transmit
+ *   opportunity starts is sent in it, as INET's worst-case scenario has it;
+ * - a node owns at most one signal on the wire at a time (sig >= 0 while it transmits);
+ * - every frame is in exactly one place: a node's queue (the head is what the MAC works on), or
+ *   counted once as delivered, dropped or lost;
+ * - a cancelled timer is never removed from the heap: its generation no longer matches.
+ *
+ * The PLCA cycle runs on one clock for the segment (the coordinator's): transmit opportunities
+ * are the same for every synchronised follower.  Propagation delay (5 ns/m) applies to carrier
+ * sense and physical collisions; PLCA's to_timer exists precisely to absorb it, so the cycle
+ * does not model per-node skew.
+ */
+#include <stdint.h>
+#include <kfsim/plca_sim.h>
+#include <kfsim/random.h>
+#include <kfsim/trace_event.h>
+
+#define BT(x) ((u64)(x)*PLCA_SIM_NS_PER_BT)
+#define BUS_NS_PER_M 5.0
+#define BUS_SIG_RING 1024 /* > 3 signals per node within max_prop + IFG */
+#define BUS_NEVER UINT64_MAX
+#define BUS_FORCED (UINT64_MAX - 1) /* carrier held on by the PLCA RS */
+#define BUS_HIST_SUB 64		    /* histogram buckets per power of two */
+#define BUS_HIST_BUCKETS (64 * BUS_HIST_SUB)
+
+enum bus_ev_kind {
+	EV_ARRIVAL, /* next generated frame of a node */
+	EV_INJECT,  /* a scripted frame */
+	EV_MAC,	    /* MAC timer: IFG over, backoff over, jam over, virtual TX end */
+	EV_TX_END,  /* the node's signal on the wire ends */
+	EV_COL,	    /* the node's PHY detects a collision */
+	EV_RS,	    /* data SM timer: hold, pending, commit */
+	EV_SEG,	    /* cycle timer: to_timer, burst_timer, idle run */
+	EV_STATUS,  /* plca_status_timer watchdog */
+	EV_NR_NODE_KINDS = EV_STATUS,
+};
+
+enum bus_sig_kind { SIG_DATA, SIG_JAM, SIG_BEACON, SIG_COMMIT };
+
+struct bus_signal {
+	u32 node;
+	u8 kind;
+	bool active;
+	bool collided;
+	u64 start;
+	u64 end; /* planned end while active (U64_MAX: open, a COMMIT) */
+};
+
+struct bus_event {
+	u64 key; /* time << 2 | priority: 0 cycle timers, 1 nodes, 2 TO decision */
+	u64 seq;
+	u32 node;
+	u32 kind;
+	u32 gen;
+	u32 arg;
+};
+
+struct bus_hist {
+	u64 count;
+	u64 max;
+	double sum;
+	u32 *bucket; /* BUS_HIST_BUCKETS */
+};
+
+enum mac_state {
+	MAC_IDLE,    /* nothing to send */
+	MAC_DEFER,   /* a frame waits for the carrier to drop and the IFG to pass */
+	MAC_TX,	     /* transmitting (onto the wire or into the PLCA delay line) */
+	MAC_JAM,     /* jamming after a collision */
+	MAC_BACKOFF, /* waiting r slot times */
+};
+
+/* 148.4.5.7 data state machine (WAIT_IDLE is folded into IDLE: it only waits for CRS). */
+enum rs_data_state {
+	DS_IDLE,
+	DS_HOLD,
+	DS_COLLIDE, /* the MAC's jam; folded into DELAY_PENDING (see rs_collide()) */
+	DS_DELAY_PENDING,
+	DS_PENDING,
+	DS_WAIT_MAC,
+	DS_TRANSMIT,
+};
+
+struct bus_frame {
+	u64 arrival;
+	u32 payload;
+};
+
+struct bus_node {
+	struct plca_sim_node_cfg cfg;
+	u64 pos_ns; /* propagation time from position 0 */
+	bool up;
+	/* queue: ring of frames, head is the MAC's current frame when mac != MAC_IDLE */
+	struct bus_frame *queue;
+	u32 q_head, q_len, q_cap;
+	/* MAC */
+	enum mac_state mac;
+	u32 attempts;
+	bool waiting; /* on the carrier waiter list */
+	bool deferred_this_attempt;
+	u64 ifg_from;	   /* carrier-off time the running IFG counts from, or 0 */
+	u64 mac_tx_start;  /* when the MAC started the current attempt */
+	u64 own_tx_end;	   /* end of its last transmission (IFG after own frame) */
+	u64 tx_start_wire; /* when the current frame went onto the wire */
+	u64 backoff_end;   /* the MAC may not send before this */
+	int sig;	   /* index of its active signal, or -1 */
+	u64 col_at;	   /* armed collision detection, or BUS_NEVER */
+	/* PLCA RS */
+	bool rs_on;  /* PLCA enabled with a node id < 255 */
+	bool synced; /* plca_status OK: it follows the cycle */
+	enum rs_data_state ds;
+	u64 rs_carrier_off; /* when the RS last dropped a forced carrier */
+	u32 bc;		    /* burst count in the current TO */
+	u64 rs_due;	    /* when the data state machine's timer runs out */
+	bool in_burst;
+	bool committed; /* it owns the current TO (COMMIT sent) */
+	/* event generations */
+	u32 gen[EV_NR_NODE_KINDS];
+	/* statistics */
+	struct plca_sim_node_stats st;
+	struct bus_hist lat;
+	double access_sum;
+	/* arrivals */
+	u64 next_periodic;
+};
+
+enum seg_state {
+	SEG_OFF,     /* no coordinator: no cycle */
+	SEG_RESYNC,  /* coordinator waits for a quiet wire to send the BEACON */
+	SEG_BEACON,  /* BEACON on the wire */
+	SEG_WAIT_TO, /* a transmit opportunity is running (to_timer) */
+	SEG_COMMIT,  /* the owner committed: COMMIT, TRANSMIT, BURST */
+	SEG_RECEIVE, /* carrier seen in the TO: wait for it to drop */
+};
+
+struct bus_seg {
+	enum seg_state state;
+	int coord; /* coordinator node index, or -1 */
+	u32 node_cnt;
+	u64 to_ns;
+	u32 cur_id;
+	u64 to_start;
+	u32 idle_to;	   /* id up to which TOs run silently (idle run) */
+	bool eval_pending; /* the current TO's commit/yield decision is due this instant */
+	int owner;	   /* a committed node (several if ids repeat), or -1 */
+	u32 gen;
+	u64 last_beacon;
+	u64 cycle_start;
+	u32 status_gen;
+};
+
+struct plca_sim {
+	struct bus_node *nodes;
+	u32 nr_nodes;
+	u64 now;
+	u64 events;
+	struct rnd_state rnd;
+	/* event heap */
+	struct bus_event *heap;
+	u32 heap_len, heap_cap;
+	u64 seq;
+	bool oom; /* an event could not be queued: the run is over */
+	/* wire */
+	struct bus_signal sig[BUS_SIG_RING];
+	u32 sig_head, sig_tail; /* live window [tail, head) modulo the ring */
+	u32 nr_active;
+	u64 max_prop;
+	/* MAC waiters (deferring on carrier) */
+	u32 *waiters;
+	u32 *waiters_scan;
+	u32 nr_waiters;
+	/* PLCA */
+	struct bus_seg seg;
+	u32 *owners;		/* node indices sorted by node id */
+	u32 owner_first[257];	/* owners of id i: owners[owner_first[i] .. owner_first[i+1]) */
+	u32 nr_pending;		/* nodes in HOLD or PENDING */
+	u32 nr_hold;		/* nodes in HOLD */
+	u8 pending_per_id[256]; /* of those, per node id */
+	u64 pending_ids[4];	/* bitmap of ids with a pending node */
+	u32 misconfig;
+	u64 cycles;
+	/* trace */
+	struct kfsim_trace *trace;
+	int trace_pid;
+};
+
+/* bus_sim.c */
+void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg);
+void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t);
+void bus_cancel(struct plca_sim *sim, u32 node, u32 kind);
+u32 bus_payload_bytes(u32 payload);
+u64 bus_frame_wire_ns(u32 payload);
+void bus_trace_x(struct plca_sim *sim, int tid, const char *name, const char *cat, u64 start,
+		 u64 end, const char *args);
+
+/* bus_medium.c */
+int bus_signal_start(struct plca_sim *sim, u32 node, u8 kind, u64 end);
+void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end);
+void bus_signal_set_end(struct plca_sim *sim, u32 node, u64 end);
+void bus_signal_finish(struct plca_sim *sim, u32 node);
+void bus_on_tx_end(struct plca_sim *sim, u32 node);
+bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at);
+bool bus_receiving(const struct plca_sim *sim, u32 node);
+
+/* bus_mac.c */
+void mac_frame_ready(struct plca_sim *sim, u32 node);
+void mac_try(struct plca_sim *sim, u32 node);
+void mac_on_timer(struct plca_sim *sim, u32 node);
+void mac_collision(struct plca_sim *sim, u32 node, bool logical);
+void mac_tx_done(struct plca_sim *sim, u32 node, bool ok);
+void mac_frame_lost(struct plca_sim *sim, u32 node);
+void mac_wake_waiters(struct plca_sim *sim);
+void mac_carrier_dropped(struct plca_sim *sim, u32 node);
+void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload);
+void mac_arrival(struct plca_sim *sim, u32 node);
+void mac_start_load(struct plca_sim *sim, u32 node);
+void mac_phys_collision(struct plca_sim *sim, u32 node);
+void mac_link_down(struct plca_sim *sim, u32 node);
+bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at);
+
+/* bus_plca.c */
+bool rs_active(const struct bus_node *n);
+void rs_mac_tx_start(struct plca_sim *sim, u32 node);
+void rs_on_timer(struct plca_sim *sim, u32 node);
+void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind);
+void rs_tx_end(struct plca_sim *sim, u32 node);
+void rs_data_end(struct plca_sim *sim, u32 node);
+void rs_detach(struct plca_sim *sim, u32 node);
+void seg_crs_drop(struct plca_sim *sim);
+void seg_on_timer(struct plca_sim *sim, u32 arg);
+void seg_on_status_timer(struct plca_sim *sim);
+void seg_pending_changed(struct plca_sim *sim);
+void seg_eval_due(struct plca_sim *sim);
+void seg_reconfigure(struct plca_sim *sim);
+void seg_presync(struct plca_sim *sim);
+
+/* bus_stats.c */
+int bus_hist_init(struct bus_hist *hist);
+void bus_hist_free(struct bus_hist *hist);
+void bus_hist_add(struct bus_hist *hist, u64 value);
+u64 bus_hist_quantile(const struct bus_hist *hist, double q);
+
+#endif /* KFSIM_PLCA_BUS_INTERNAL_H */

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Clause 148 PLCA Reconciliation Sublayer: the cycle (148.4.4.6 control state machine, run
+ * once for the segment on the coordinator's clock) and each node's data state machine
+ * (148.4.5.7).
+ *
+ *   BEACON(20) | TO 0 | TO 1 ............. | TO N-1 | BEACON | ...
+ *               yield  COMMIT + frame (+ burst)  yield
+ *
+ * An unused TO lasts to_timer; a used one lasts until the carrier drops after the owner's
+ * frame(s).  A MAC that starts a frame outside its TO is HELD (the frame waits in the delay line,
+ * the MAC is shown carrier); if anything is received meanwhile it gets a logical COLLISION, backs
+ * off, and the RS remembers a PENDING frame, which it announces with COMMIT at the next TO
+ * (WAIT_MAC, up to commit_timer 288 BT for the MAC to retry).
+ *
+ * Invariants: nr_pending counts nodes in HOLD or PENDING; seg.owner is the node committed in the
+ * current TO (SEG_COMMIT) or -1; an idle run (several silent TOs) is one timer, and anything
+ * that could end it early (a node becomes pending, a signal starts) first "materialises" the TO
+ * that is current at that instant, so the outcome is the same as running every TO.
+ * A node whose plca_status is FAIL (no BEACON for plca_status_timer, or not yet synchronised)
+ * runs its MAC as plain CSMA/CD: that is this model's reading of a PLCA RS without status.
+ */
+#include <string.h>
+
+#include <kfsim/kernel.h>
+#include <kfsim/printk.h>
+#include "bus_internal.h"
+
+enum { SEGT_TO_RUN, SEGT_TO_EVAL };
+
+bool rs_active(const struct bus_node *n)
+{
+	return n->rs_on && n->synced && n->up;
+}
+
+static bool rs_pending(const struct bus_node *n)
+{
+	return n->ds == DS_HOLD || n->ds == DS_PENDING;
+}
+
+/*
+ * Arm the cycle's one timer.  The TO decision (SEGT_TO_EVAL) is not queued: it is due "after
+ * every other event of this instant", which the event loop checks after each event
+ * (seg_eval_due()), saving a heap round trip per transmit opportunity.
+ */
+static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
+{
+	sim->seg.gen++;
+	sim->seg.eval_pending = what == SEGT_TO_EVAL;
+	if (what != SEGT_TO_EVAL)
+		bus_schedule(sim, t, 0, 0, EV_SEG, what);
+}
+
+static void seg_cancel(struct plca_sim *sim)
+{
+	sim->seg.gen++;
+	sim->seg.eval_pending = false;
+}
+
+static void rs_timer(struct plca_sim *sim, u32 node, u64 bt)
+{
+	sim->nodes[node].rs_due = sim->now + BT(bt);
+	bus_timer(sim, node, EV_RS, sim->now + BT(bt));
+}
+
+static void trace_to(struct plca_sim *sim, u32 id, u64 start, u64 end)
+{
+	char name[24];
+
+	if (!sim->trace)
+		return;
+	snprintf(name, sizeof(name), "TO %u", id);
+	bus_trace_x(sim, 0, name, "to", start, end, NULL);
+}
+
+static void seg_stop(struct plca_sim *sim);
+
+/* ---- data state machine (148.4.5.7) ------------------------------------------------------- */
+
+static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
+{
+	bool was = rs_pending(n);
+	u32 id = (u32)n->cfg.plca.node_id;
+
+	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
+	n->ds = ds;
+	if (was == rs_pending(n))
+		return;
+	if (was) {
+		sim->nr_pending--;
+		if (!--sim->pending_per_id[id])
+			sim->pending_ids[id / 64] &= ~(1ull << (id % 64));
+	} else {
+		sim->nr_pending++;
+		sim->pending_per_id[id]++;
+		sim->pending_ids[id / 64] |= 1ull << (id % 64);
+	}
+}
+
+/*
+ * Logical collision: the RS tells the MAC its frame collided and discards the delay line.  COLLIDE
+ * lasts while the MAC jams (32 BT, nothing on the wire); DELAY_PENDING's pending_timer starts when
+ * the jam ends, so both are entered here with the timer set to the jam's end + 512 BT.  The MAC is
+ * shown carrier throughout, as in both states.
+ */
+static void rs_collide(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	set_ds(sim, n, DS_DELAY_PENDING);
+	n->st.logical_collisions++;
+	if (sim->trace)
+		kfsim_trace_instant(sim->trace, sim->trace_pid, (int)node + 1, "logical collision",
+				    "plca", sim->now / 1000.0);
+	if (n->cfg.ignores_collisions) {
+		/* The faulty MAC neither jams nor retries: its frame is simply gone. */
+		rs_timer(sim, node, PLCA_SIM_PENDING_BT);
+		mac_frame_lost(sim, node);
+		return;
+	}
+	rs_timer(sim, node, PLCA_SIM_JAM_BT + PLCA_SIM_PENDING_BT);
+	n->st.collisions++;
+	mac_collision(sim, node, true);
+}
+
+static void start_frame(struct plca_sim *sim, u32 node, bool from_commit)
+{
+	struct bus_node *n = &sim->nodes[node];
+	u64 end = sim->now + bus_frame_wire_ns(n->queue[n->q_head].payload);
+
+	set_ds(sim, n, DS_TRANSMIT);
+	bus_cancel(sim, node, EV_RS);
+	n->tx_start_wire = sim->now;
+	if (from_commit)
+		bus_signal_rekind(sim, node, SIG_DATA, end);
+	else
+		bus_signal_start(sim, node, SIG_DATA, end);
+}
+
+/* The MAC asserted TX_EN (its deference is over). */
+void rs_mac_tx_start(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (n->committed && (n->ds == DS_WAIT_MAC || n->in_burst)) {
+		n->in_burst = false; /* start_frame() stops the burst_timer */
+		start_frame(sim, node, true);
+		return;
+	}
+	if (bus_receiving(sim, node)) {
+		rs_collide(sim, node);
+		return;
+	}
+	set_ds(sim, n, DS_HOLD);
+	rs_timer(sim, node, PLCA_SIM_HOLD_BT);
+	seg_pending_changed(sim);
+}
+
+void rs_on_timer(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (n->in_burst) {
+		/* burst_timer ran out: ABORT, the TO ends when the carrier drops */
+		n->in_burst = false;
+		if (n->sig >= 0)
+			bus_signal_finish(sim, node);
+		if (!sim->nr_active)
+			seg_crs_drop(sim);
+		mac_wake_waiters(sim);
+		return;
+	}
+	switch (n->ds) {
+	case DS_HOLD: /* delay line full */
+		rs_collide(sim, node);
+		break;
+	case DS_DELAY_PENDING: /* pending_timer */
+		set_ds(sim, n, DS_PENDING);
+		seg_pending_changed(sim);
+		break;
+	case DS_WAIT_MAC: /* commit_timer: the MAC did not come back in time */
+		set_ds(sim, n, DS_IDLE);
+		if (n->sig >= 0)
+			bus_signal_finish(sim, node);
+		if (!sim->nr_active)
+			seg_crs_drop(sim);
+		mac_wake_waiters(sim);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The owner's frame left the wire: burst on, or end the TO. */
+void rs_data_end(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (!rs_active(n))
+		return;
+	set_ds(sim, n, DS_IDLE);
+	if (!n->committed)
+		return;
+	if (n->bc < (u32)n->cfg.plca.burst_cnt && n->sig < 0) {
+		n->bc++;
+		n->in_burst = true;
+		bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+		/* burst_timer is a cycle timer: it runs before the nodes' events of its instant */
+		n->gen[EV_RS]++;
+		bus_schedule(sim, sim->now + BT(n->cfg.plca.burst_tmr), 0, node, EV_RS, 0);
+	}
+}
+
+/* The node leaves PLCA operation (settings changed, reset, link down, plca_status FAIL). */
+void rs_detach(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct bus_seg *seg = &sim->seg;
+	enum rs_data_state ds = n->ds;
+
+	if (n->committed) {
+		n->committed = false;
+		if (n->sig >= 0 && sim->sig[n->sig].kind == SIG_COMMIT) {
+			bus_signal_finish(sim, node);
+			if (!sim->nr_active)
+				seg_crs_drop(sim);
+		}
+	}
+	if ((int)node == seg->coord) {
+		seg_stop(sim);
+		seg->coord = -2; /* restart the cycle at the next reconfiguration */
+	}
+	bus_cancel(sim, node, EV_RS);
+	set_ds(sim, n, DS_IDLE);
+	n->in_burst = false;
+	n->synced = false;
+	if (ds == DS_HOLD && n->mac == MAC_TX && !n->cfg.ignores_collisions) {
+		n->st.collisions++;
+		n->st.logical_collisions++;
+		mac_collision(sim, node, true);
+	} else if (ds == DS_HOLD && n->mac == MAC_TX) {
+		mac_frame_lost(sim, node);
+	} else if (ds == DS_PENDING || ds == DS_DELAY_PENDING || ds == DS_WAIT_MAC) {
+		mac_carrier_dropped(sim, node); /* waits out the backoff if it is still running */
+	}
+}
+
+/* Any signal starts on the wire: HELD frames collide, a running TO becomes a reception. */
+static void seg_materialise(struct plca_sim *sim);
+
+void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	if (sim->nr_hold) {
+		for (u32 i = 0; i < sim->nr_nodes; i++) {
+			if (i != node && sim->nodes[i].ds == DS_HOLD && rs_active(&sim->nodes[i]))
+				rs_collide(sim, i);
+		}
+	}
+	(void)kind;
+	if (seg->state != SEG_WAIT_TO)
+		return;
+	seg_materialise(sim);
+	if (seg->state == SEG_WAIT_TO) {
+		/* EARLY_RECEIVE -> RECEIVE: the TO lasts until the carrier drops */
+		seg_cancel(sim);
+		seg->eval_pending = false;
+		seg->state = SEG_RECEIVE;
+	}
+}
+
+/* ---- the cycle (148.4.4.6) ------------------------------------------------------------------ */
+
+static void to_begun(struct plca_sim *sim, u32 id)
+{
+	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
+		struct bus_node *n = &sim->nodes[sim->owners[k]];
+
+		if (rs_active(n))
+			n->st.tos++;
+	}
+}
+
+static void send_beacon(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *coord;
+
+	if (seg->coord < 0)
+		return;
+	coord = &sim->nodes[seg->coord];
+	coord->synced = true;
+	coord->st.beacons++;
+	sim->cycles++;
+	seg->state = SEG_BEACON;
+	seg->cycle_start = sim->now;
+	bus_signal_start(sim, (u32)seg->coord, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
+}
+
+static void begin_to(struct plca_sim *sim);
+
+static void cycle_end(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	seg->state = SEG_RESYNC;
+	seg->owner = -1;
+	if (!sim->nr_active)
+		send_beacon(sim);
+}
+
+/* The first id >= @from, below node_cnt, with a node that has a frame pending. */
+static u32 next_pending_id(struct plca_sim *sim, u32 from)
+{
+	u32 limit = sim->seg.node_cnt;
+
+	if (!sim->nr_pending)
+		return limit;
+	for (u32 word = from / 64; word < 4 && word * 64 < limit; word++) {
+		u64 bits = sim->pending_ids[word];
+
+		if (word == from / 64)
+			bits &= ~0ull << (from % 64);
+		if (bits) {
+			u32 id = word * 64 + (u32)__builtin_ctzll(bits);
+
+			return min(id, limit);
+		}
+	}
+	return limit;
+}
+
+static void commit(struct plca_sim *sim, u32 id)
+{
+	struct bus_seg *seg = &sim->seg;
+	u32 first = sim->owner_first[id], last = sim->owner_first[id + 1];
+
+	seg_cancel(sim);
+	seg->state = SEG_COMMIT;
+	/* All pending owners commit first, then their signals start (duplicate ids collide). */
+	for (u32 k = first; k < last; k++) {
+		u32 node = sim->owners[k];
+		struct bus_node *n = &sim->nodes[node];
+
+		if (!rs_active(n) || !rs_pending(n))
+			continue;
+		seg->owner = (int)node;
+		n->committed = true;
+		n->bc = 0;
+		n->in_burst = false;
+		n->st.tos_used++;
+		bus_cancel(sim, node, EV_RS);
+		set_ds(sim, n, n->ds == DS_HOLD ? DS_TRANSMIT : DS_WAIT_MAC);
+	}
+	for (u32 k = first; k < last; k++) {
+		u32 node = sim->owners[k];
+		struct bus_node *n = &sim->nodes[node];
+
+		if (!rs_active(n) || n->sig >= 0)
+			continue;
+		if (n->ds == DS_TRANSMIT) {
+			/* HOLD: the delay line goes out behind the COMMIT at once */
+			start_frame(sim, node, false);
+		} else if (n->ds == DS_WAIT_MAC) {
+			bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+			rs_timer(sim, node, PLCA_SIM_COMMIT_BT);
+			mac_carrier_dropped(sim, node);
+		}
+	}
+}
+
+/* WAIT_TO for cur_id; the commit/yield decision comes after this instant's node events. */
+static void begin_to(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	seg->to_start = sim->now;
+	if (seg->cur_id >= seg->node_cnt) {
+		cycle_end(sim);
+		return;
+	}
+	seg->state = SEG_WAIT_TO;
+	seg->owner = -1;
+	to_begun(sim, seg->cur_id);
+	seg_timer(sim, sim->now, SEGT_TO_EVAL);
+}
+
+/* Commit, or run silently up to the next TO whose owner has a frame. */
+static void to_eval(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+	u32 next;
+
+	seg->eval_pending = false;
+	next = next_pending_id(sim, seg->cur_id);
+	if (next == seg->cur_id) {
+		commit(sim, seg->cur_id);
+		return;
+	}
+	seg->idle_to = next;
+	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
+}
+
+/* Bring cur_id/to_start up to now inside an idle run; begin the TO that starts right now. */
+static void seg_materialise(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+	u32 passed, span = seg->idle_to - seg->cur_id;
+	u32 next;
+
+	if (seg->state != SEG_WAIT_TO || seg->eval_pending)
+		return;
+	passed = seg->to_ns ? (u32)min_t(u64, (sim->now - seg->to_start) / seg->to_ns, span) : span;
+	for (u32 j = 0; j < passed; j++) {
+		trace_to(sim, seg->cur_id, seg->to_start, seg->to_start + seg->to_ns);
+		seg->cur_id++;
+		seg->to_start += seg->to_ns;
+		if (seg->cur_id < seg->node_cnt && seg->to_start != sim->now)
+			to_begun(sim, seg->cur_id);
+	}
+	if (passed && seg->to_start == sim->now) {
+		/* begin_to() counts this TO */
+		begin_to(sim);
+		return;
+	}
+	/* Mid-TO: its owner already yielded; aim the run at the next pending owner. */
+	next = next_pending_id(sim, seg->cur_id + 1);
+	if (next != seg->idle_to) {
+		seg->idle_to = next;
+		seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
+	}
+}
+
+static void next_to(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	trace_to(sim, seg->cur_id, seg->to_start, sim->now);
+	if (seg->owner >= 0 && seg->cur_id < 255) {
+		for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1];
+		     k++) {
+			sim->nodes[sim->owners[k]].committed = false;
+			sim->nodes[sim->owners[k]].in_burst = false;
+		}
+	}
+	seg->owner = -1;
+	seg->cur_id++;
+	begin_to(sim);
+}
+
+void seg_eval_due(struct plca_sim *sim)
+{
+	if (sim->seg.eval_pending)
+		to_eval(sim);
+}
+
+void seg_pending_changed(struct plca_sim *sim)
+{
+	seg_materialise(sim);
+}
+
+void seg_on_timer(struct plca_sim *sim, u32 what)
+{
+	seg_materialise(sim);
+}
+
+/* The carrier dropped on the whole segment. */
+void seg_crs_drop(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	switch (seg->state) {
+	case SEG_BEACON: /* SYNCING -> curID = 0 */
+		seg->cur_id = 0;
+		begin_to(sim);
+		break;
+	case SEG_COMMIT:
+	case SEG_RECEIVE:
+		next_to(sim);
+		break;
+	case SEG_RESYNC:
+		send_beacon(sim);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The coordinator's BEACON ended: every PLCA follower (re)synchronises on it. */
+void rs_tx_end(struct plca_sim *sim, u32 node)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	if ((int)node != seg->coord || seg->state != SEG_BEACON)
+		return;
+	seg->last_beacon = sim->now;
+	if (sim->trace) {
+		bus_trace_x(sim, 0, "BEACON", "beacon", sim->now - BT(PLCA_SIM_BEACON_BT), sim->now,
+			    NULL);
+	}
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		if (i == node || !n->rs_on || !n->up)
+			continue;
+		n->st.beacons++;
+		if (!n->synced) {
+			n->synced = true;
+			/* now under PLCA: its MAC re-reads the carrier */
+			mac_try(sim, i);
+		}
+	}
+}
+
+/* plca_status_timer: followers that heard no BEACON for that long fall back to CSMA/CD. */
+void seg_on_status_timer(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	if (seg->coord >= 0 && sim->now - seg->last_beacon < BT(PLCA_SIM_STATUS_BT))
+		return;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		if (sim->nodes[i].synced && (int)i != seg->coord)
+			rs_detach(sim, i);
+	}
+}
+
+/* ---- settings ------------------------------------------------------------------------------ */
+
+static u32 misconfig_of(struct plca_sim *sim, int coord)
+{
+	u8 seen[256] = {0};
+	u32 flags = 0, nr_plca = 0;
+	int to = -1;
+
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		const struct bus_node *n = &sim->nodes[i];
+		int id = n->cfg.plca.node_id;
+
+		if (!n->rs_on)
+			continue;
+		nr_plca++;
+		if (seen[id]++)
+			flags |= PLCA_SIM_MISCONF_DUP_ID;
+		if (coord >= 0 && id >= sim->nodes[coord].cfg.plca.node_cnt)
+			flags |= PLCA_SIM_MISCONF_ID_BEYOND_CNT;
+		if (to >= 0 && to != n->cfg.plca.to_tmr)
+			flags |= PLCA_SIM_MISCONF_TO_MISMATCH;
+		to = n->cfg.plca.to_tmr;
+	}
+	if (nr_plca && !seen[0])
+		flags |= PLCA_SIM_MISCONF_NO_COORD;
+	return flags;
+}
+
+static void build_owners(struct plca_sim *sim)
+{
+	u32 count[257] = {0};
+
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		if (sim->nodes[i].rs_on && sim->nodes[i].up)
+			count[sim->nodes[i].cfg.plca.node_id + 1]++;
+	}
+	for (u32 id = 1; id <= 256; id++)
+		count[id] += count[id - 1];
+	memcpy(sim->owner_first, count, sizeof(count));
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		if (sim->nodes[i].rs_on && sim->nodes[i].up)
+			sim->owners[count[sim->nodes[i].cfg.plca.node_id]++] = i;
+	}
+}
+
+static void seg_stop(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	seg_cancel(sim);
+	seg->state = SEG_OFF;
+	seg->owner = -1;
+	for (u32 i = 0; i < sim->nr_nodes; i++)
+		sim->nodes[i].committed = false;
+	seg->status_gen++;
+	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0, EV_STATUS,
+		     0);
+}
+
+void seg_reconfigure(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+	int coord = -1;
+	u32 flags;
+
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		n->rs_on = n->cfg.plca.enabled && n->cfg.plca.node_id < 255;
+		if (!n->rs_on && n->synced)
+			rs_detach(sim, i);
+		if (coord < 0 && n->rs_on && n->up && n->cfg.plca.node_id == 0)
+			coord = (int)i;
+	}
+	build_owners(sim);
+	flags = misconfig_of(sim, coord);
+	if (flags & ~sim->misconfig) {
+		for (u32 bit = 0; bit < 4; bit++) {
+			if (flags & ~sim->misconfig & BIT(bit))
+				pr_warn("plca_sim: misconfiguration: %s\n",
+					kfsim_plca_misconf_name(BIT(bit)));
+		}
+	}
+	sim->misconfig = flags;
+	if (coord == seg->coord)
+		return;
+	if (seg->coord >= 0 && seg->state != SEG_OFF)
+		seg_stop(sim);
+	seg->coord = coord;
+	if (coord < 0) {
+		seg->coord = -1;
+		return;
+	}
+	seg->node_cnt = (u32)sim->nodes[coord].cfg.plca.node_cnt;
+	seg->to_ns = BT(sim->nodes[coord].cfg.plca.to_tmr);
+	seg_cancel(sim);
+	cycle_end(sim);
+}
+
+/*
+ * A run starts on a segment that has been up for a while: with a coordinator present, every
+ * PLCA follower has already seen BEACONs (plca_status OK).  Without one, nobody has.
+ */
+void seg_presync(struct plca_sim *sim)
+{
+	if (sim->seg.coord < 0)
+		return;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		if (sim->nodes[i].rs_on && sim->nodes[i].up)
+			sim->nodes[i].synced = true;
+	}
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The segment simulator as a value: settings checked and copied at creation, a binary heap of
+ * timers, and the loop that runs them.
+ *
+ * Invariants: the heap is ordered by (time, priority, insertion sequence), so a run depends only
+ * on the settings and the seed; stale timers (generation mismatch) are skipped when popped; no
+ * setting is changed unless all of it was valid.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <kfsim/err.h>
+#include <kfsim/kernel.h>
+#include <kfsim/printk.h>
+#include <kfsim/slab.h>
+#include "bus_internal.h"
+
+u32 bus_payload_bytes(u32 payload)
+{
+	return max_t(u32, payload, PLCA_SIM_MIN_PAYLOAD);
+}
+
+u64 kfsim_plca_wire_bt(u32 payload)
+{
+	return (u64)(bus_payload_bytes(payload) + PLCA_SIM_FRAME_OVERHEAD +
+		     PLCA_SIM_WIRE_OVERHEAD) *
+	       8;
+}
+
+u64 bus_frame_wire_ns(u32 payload)
+{
+	return BT(kfsim_plca_wire_bt(payload));
+}
+
+u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
+{
+	return PLCA_SIM_BEACON_BT + (u64)node_cnt * to_tmr;
+}
+
+/* ---- event heap ---------------------------------------------------------------------------- */
+
+static bool ev_before(const struct bus_event *a, const struct bus_event *b)
+{
+	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+static void heap_push(struct plca_sim *sim, struct bus_event ev)
+{
+	u32 i;
+
+	if (sim->heap_len == sim->heap_cap) {
+		u32 cap = sim->heap_cap * 2;
+		struct bus_event *heap =
+			krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL | __GFP_NOWARN);
+
+		if (!heap) {
+			/* A lost timer would make the run unfaithful: stop it for good. */
+			sim->oom = true;
+			return;
+		}
+		sim->heap = heap;
+		sim->heap_cap = cap;
+	}
+	i = sim->heap_len++;
+	while (i) {
+		u32 parent = (i - 1) / 2;
+
+		if (!ev_before(&ev, &sim->heap[parent]))
+			break;
+		sim->heap[i] = sim->heap[parent];
+		i = parent;
+	}
+	sim->heap[i] = ev;
+}
+
+static struct bus_event heap_pop(struct plca_sim *sim)
+{
+	struct bus_event top = sim->heap[0];
+	struct bus_event last = sim->heap[--sim->heap_len];
+	u32 i = 0;
+
+	for (;;) {
+		u32 child = 2 * i + 1;
+
+		if (child >= sim->heap_len)
+			break;
+		if (child + 1 < sim->heap_len &&
+		    ev_before(&sim->heap[child + 1], &sim->heap[child]))
+			child++;
+		if (!ev_before(&sim->heap[child], &last))
+			break;
+		sim->heap[i] = sim->heap[child];
+		i = child;
+	}
+	if (sim->heap_len)
+		sim->heap[i] = last;
+	return top;
+}
+
+void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg)
+{
+	struct bus_event ev = {
+		.key = t << 2 | prio, .seq = sim->seq++, .node = node, .kind = kind, .arg = arg};
+
+	if (kind < EV_NR_NODE_KINDS)
+		ev.gen = sim->nodes[node].gen[kind];
+	else if (kind == EV_SEG)
+		ev.gen = sim->seg.gen;
+	else
+		ev.gen = sim->seg.status_gen;
+	heap_push(sim, ev);
+}
+
+/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
+void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	sim->nodes[node].gen[kind]++;
+	bus_schedule(sim, t, 1, node, kind, 0);
+}
+
+void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)
+{
+	sim->nodes[node].gen[kind]++;
+}
+
+static bool ev_stale(const struct plca_sim *sim, const struct bus_event *ev)
+{
+	if (ev->kind == EV_INJECT)
+		return false;
+	if (ev->kind < EV_NR_NODE_KINDS)
+		return ev->gen != sim->nodes[ev->node].gen[ev->kind];
+	if (ev->kind == EV_SEG)
+		return ev->gen != sim->seg.gen;
+	return ev->gen != sim->seg.status_gen;
+}
+
+static void dispatch(struct plca_sim *sim, const struct bus_event *ev)
+{
+	switch (ev->kind) {
+	case EV_ARRIVAL:
+		mac_arrival(sim, ev->node);
+		break;
+	case EV_INJECT:
+		mac_enqueue(sim, ev->node, sim->now, ev->arg);
+		break;
+	case EV_MAC:
+		mac_on_timer(sim, ev->node);
+		break;
+	case EV_TX_END:
+		bus_on_tx_end(sim, ev->node);
+		break;
+	case EV_COL:
+		mac_phys_collision(sim, ev->node);
+		break;
+	case EV_RS:
+		rs_on_timer(sim, ev->node);
+		break;
+	case EV_SEG:
+		seg_on_timer(sim, ev->arg);
+		break;
+	default:
+		seg_on_status_timer(sim);
+		break;
+	}
+}
+
+int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
+{
+	if (t_ns < sim->now)
+		return -EINVAL;
+	for (;;) {
+		struct bus_event ev;
+
+		/* the TO decision comes after every other event of its instant */
+		if (sim->seg.eval_pending && sim->now <= t_ns &&
+		    (!sim->heap_len || (sim->heap[0].key >> 2) > sim->now)) {
+			sim->events++;
+			seg_eval_due(sim);
+			continue;
+		}
+		if (sim->oom || !sim->heap_len || (sim->heap[0].key >> 2) > t_ns)
+			break;
+		ev = heap_pop(sim);
+		if (ev_stale(sim, &ev))
+			continue;
+		sim->now = ev.key >> 2;
+		sim->events++;
+		dispatch(sim, &ev);
+	}
+	if (sim->oom) {
+		pr_err("plca_sim: out of memory for the event queue at %llu ns\n",
+		       (unsigned long long)sim->now);
+		return -ENOMEM;
+	}
+	sim->now = t_ns;
+	return 0;
+}
+
+u64 kfsim_plca_sim_now(const struct plca_sim *sim)
+{
+	return sim->now;
+}
+
+u32 kfsim_plca_sim_nr_nodes(const struct plca_sim *sim)
+{
+	return sim->nr_nodes;
+}
+
+/* ---- settings ------------------------------------------------------------------------------ */
+
+/* One PLCA field: -1 takes @dflt, otherwise it must lie in [lo, hi]. */
+static int plca_field(int *field, int dflt, int lo, int hi, u32 node, const char *name)
+{
+	if (*field == -1)
+		*field = dflt;
+	if (*field < lo || *field > hi) {
+		pr_err("plca_sim: node %u: %s %d out of range %d..%d\n", node, name, *field, lo,
+		       hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Normalise @p against @base (-1 = keep @base's value): the bus's view of a PHY's registers. */
+static int plca_cfg_check(struct phy_plca_cfg *p, const struct phy_plca_cfg *base, u32 node)
+{
+	int ret = 0;
+
+	if (p->enabled > 0)
+		p->enabled = 1;
+	ret |= plca_field(&p->enabled, base->enabled, 0, 1, node, "enabled");
+	ret |= plca_field(&p->node_id, base->node_id, 0, 255, node, "node_id");
+	ret |= plca_field(&p->node_cnt, base->node_cnt, 1, 255, node, "node_cnt");
+	ret |= plca_field(&p->to_tmr, base->to_tmr, 0, 255, node, "to_tmr");
+	ret |= plca_field(&p->burst_cnt, base->burst_cnt, 0, 255, node, "burst_cnt");
+	ret |= plca_field(&p->burst_tmr, base->burst_tmr, 0, 255, node, "burst_tmr");
+	p->version = -1;
+	return ret ? -EINVAL : 0;
+}
+
+static const struct phy_plca_cfg plca_reset_defaults = {
+	.version = -1,
+	.enabled = 0,
+	.node_id = 255,
+	.node_cnt = 8,
+	.to_tmr = 32,
+	.burst_cnt = 0,
+	.burst_tmr = 128,
+};
+
+static int node_cfg_check(struct plca_sim_node_cfg *c, u32 node)
+{
+	if (plca_cfg_check(&c->plca, &plca_reset_defaults, node))
+		return -EINVAL;
+	if (!(c->position_m >= 0 && c->position_m <= PLCA_SIM_MAX_SEGMENT_M)) {
+		pr_err("plca_sim: node %u: position %g m outside the 0..25 m segment\n", node,
+		       c->position_m);
+		return -EINVAL;
+	}
+	if (c->load > PLCA_SIM_LOAD_PERIODIC) {
+		pr_err("plca_sim: node %u: unknown load kind %d\n", node, (int)c->load);
+		return -EINVAL;
+	}
+	if ((c->load == PLCA_SIM_LOAD_POISSON || c->load == PLCA_SIM_LOAD_PERIODIC) &&
+	    !(isfinite(c->interval_us) && c->interval_us > 0 && c->interval_us <= 1e9)) {
+		pr_err("plca_sim: node %u: interval %g us must be > 0 and <= 1e9\n", node,
+		       c->interval_us);
+		return -EINVAL;
+	}
+	if (c->payload_max > PLCA_SIM_MAX_PAYLOAD || c->payload_min > c->payload_max) {
+		pr_err("plca_sim: node %u: payload %u..%u outside 0..1500 or reversed\n", node,
+		       c->payload_min, c->payload_max);
+		return -EINVAL;
+	}
+	if (!c->queue_limit)
+		c->queue_limit = 256;
+	if (c->queue_limit > 65536) {
+		pr_err("plca_sim: node %u: queue_limit %u over 65536\n", node, c->queue_limit);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void kfsim_plca_sim_destroy(struct plca_sim *sim)
+{
+	if (IS_ERR_OR_NULL(sim))
+		return;
+	for (u32 i = 0; i < sim->nr_nodes && sim->nodes; i++) {
+		kfree(sim->nodes[i].queue);
+		bus_hist_free(&sim->nodes[i].lat);
+	}
+	kfree(sim->nodes);
+	kfree(sim->heap);
+	kfree(sim->waiters);
+	kfree(sim->waiters_scan);
+	kfree(sim->owners);
+	kfree(sim);
+}
+
+static int nodes_init(struct plca_sim *sim, const struct plca_sim_cfg *cfg)
+{
+	u64 min_pos = BUS_NEVER, max_pos = 0;
+
+	for (u32 i = 0; i < cfg->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		n->cfg = cfg->nodes[i];
+		if (node_cfg_check(&n->cfg, i))
+			return -EINVAL;
+		n->pos_ns = (u64)llround(n->cfg.position_m * BUS_NS_PER_M);
+		min_pos = min(min_pos, n->pos_ns);
+		max_pos = max(max_pos, n->pos_ns);
+		n->q_cap = n->cfg.queue_limit;
+		n->queue = kmalloc_array(n->q_cap, sizeof(*n->queue), GFP_KERNEL);
+		if (!n->queue || bus_hist_init(&n->lat))
+			return -ENOMEM;
+		n->up = true;
+		n->sig = -1;
+		n->col_at = BUS_NEVER;
+		n->mac = MAC_IDLE;
+		n->ds = DS_IDLE;
+	}
+	sim->max_prop = max_pos - min_pos;
+	return 0;
+}
+
+struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
+{
+	struct plca_sim *sim;
+	int ret;
+
+	if (!cfg || !cfg->nodes || !cfg->nr_nodes || cfg->nr_nodes > PLCA_SIM_MAX_NODES) {
+		pr_err("plca_sim: need 1..%d nodes\n", PLCA_SIM_MAX_NODES);
+		return ERR_PTR(-EINVAL);
+	}
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+	sim->nr_nodes = cfg->nr_nodes;
+	sim->nodes = kcalloc(cfg->nr_nodes, sizeof(*sim->nodes), GFP_KERNEL);
+	sim->waiters = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
+	sim->waiters_scan = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
+	sim->owners = kcalloc(cfg->nr_nodes, sizeof(*sim->owners), GFP_KERNEL);
+	sim->heap_cap = 64;
+	sim->heap = kmalloc_array(sim->heap_cap, sizeof(*sim->heap), GFP_KERNEL);
+	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners || !sim->heap) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = nodes_init(sim, cfg);
+	if (ret)
+		goto fail;
+	prandom_seed_state(&sim->rnd, cfg->seed);
+	sim->seg.coord = -1;
+	sim->seg.owner = -1;
+	for (u32 i = 0; i < sim->nr_nodes; i++)
+		mac_start_load(sim, i);
+	seg_reconfigure(sim);
+	seg_presync(sim);
+	if (sim->oom) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	return sim;
+fail:
+	kfsim_plca_sim_destroy(sim);
+	return ERR_PTR(ret);
+}
+
+static int check_node(const struct plca_sim *sim, u32 node)
+{
+	if (node >= sim->nr_nodes) {
+		pr_err("plca_sim: no node %u (the segment has %u)\n", node, sim->nr_nodes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kfsim_plca_sim_inject(struct plca_sim *sim, u32 node, u64 t_ns, u32 payload)
+{
+	if (check_node(sim, node))
+		return -EINVAL;
+	if (payload > PLCA_SIM_MAX_PAYLOAD || t_ns < sim->now) {
+		pr_err("plca_sim: inject: payload %u (max 1500) or time %llu before now %llu\n",
+		       payload, (unsigned long long)t_ns, (unsigned long long)sim->now);
+		return -EINVAL;
+	}
+	if (sim->oom)
+		return -ENOMEM;
+	bus_schedule(sim, t_ns, 1, node, EV_INJECT, payload);
+	return sim->oom ? -ENOMEM : 0;
+}
+
+int kfsim_plca_sim_set_plca(struct plca_sim *sim, u32 node, const struct phy_plca_cfg *cfg)
+{
+	struct phy_plca_cfg next;
+
+	if (check_node(sim, node) || !cfg)
+		return -EINVAL;
+	next = *cfg;
+	if (plca_cfg_check(&next, &sim->nodes[node].cfg.plca, node))
+		return -EINVAL;
+	rs_detach(sim, node);
+	sim->nodes[node].cfg.plca = next;
+	seg_reconfigure(sim);
+	return 0;
+}
+
+int kfsim_plca_sim_reset_plca(struct plca_sim *sim, u32 node)
+{
+	if (check_node(sim, node))
+		return -EINVAL;
+	rs_detach(sim, node);
+	seg_reconfigure(sim);
+	return 0;
+}
+
+int kfsim_plca_sim_set_link(struct plca_sim *sim, u32 node, bool up)
+{
+	struct bus_node *n;
+
+	if (check_node(sim, node))
+		return -EINVAL;
+	n = &sim->nodes[node];
+	if (n->up == up)
+		return 0;
+	if (!up) {
+		rs_detach(sim, node);
+		mac_link_down(sim, node);
+		n->up = false;
+	} else {
+		n->up = true;
+		mac_frame_ready(sim, node);
+	}
+	seg_reconfigure(sim);
+	return 0;
+}
+
+int kfsim_plca_sim_get_plca_cfg(const struct plca_sim *sim, u32 node, struct phy_plca_cfg *cfg)
+{
+	if (check_node(sim, node) || !cfg)
+		return -EINVAL;
+	*cfg = sim->nodes[node].cfg.plca;
+	return 0;
+}
+
+int kfsim_plca_sim_get_status(const struct plca_sim *sim, u32 node, struct phy_plca_status *st)
+{
+	if (check_node(sim, node) || !st)
+		return -EINVAL;
+	st->pst = sim->nodes[node].synced;
+	return 0;
+}
+
+void kfsim_plca_sim_set_trace(struct plca_sim *sim, struct kfsim_trace *trace, int pid)
+{
+	char name[48];
+
+	sim->trace = trace;
+	sim->trace_pid = pid;
+	if (!trace)
+		return;
+	kfsim_trace_name_process(trace, pid, "10BASE-T1S segment");
+	kfsim_trace_name_thread(trace, pid, 0, "PLCA cycle (curID)");
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		const struct bus_node *n = &sim->nodes[i];
+
+		if (n->cfg.plca.enabled && n->cfg.plca.node_id < 255)
+			snprintf(name, sizeof(name), "node %u (PLCA id %d)", i,
+				 n->cfg.plca.node_id);
+		else
+			snprintf(name, sizeof(name), "node %u (CSMA/CD)", i);
+		kfsim_trace_name_thread(trace, pid, (int)i + 1, name);
+	}
+}
+
+void bus_trace_x(struct plca_sim *sim, int tid, const char *name, const char *cat, u64 start,
+		 u64 end, const char *args)
+{
+	if (!sim->trace || end < start)
+		return;
+	kfsim_trace_complete(sim->trace, sim->trace_pid, tid, name, cat, start / 1000.0,
+			     (end - start) / 1000.0, args);
+}
+
+const char *kfsim_plca_misconf_name(u32 bit)
+{
+	switch (bit) {
+	case PLCA_SIM_MISCONF_DUP_ID:
+		return "duplicate PLCA node id";
+	case PLCA_SIM_MISCONF_ID_BEYOND_CNT:
+		return "follower node id >= coordinator node count (never gets a TO)";
+	case PLCA_SIM_MISCONF_NO_COORD:
+		return "PLCA enabled but no coordinator (node id 0): no BEACON";
+	case PLCA_SIM_MISCONF_TO_MISMATCH:
+		return "to_tmr differs between PLCA nodes";
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The --config file: one device per line (see kfsim_plca_net_load() in plca.h).
+ *
+ * A file either loads whole or not at all: the first bad line frees everything built so far
+ * and names the line.  PLCA settings go through phy_ethtool_set_plca_cfg(), the same checks a
+ * netlink SET meets, with the netlink policy's ranges (node-cnt 1..255, the others 0..255).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfsim/err.h>
+#include "plca_internal.h"
+
+struct line_ctx {
+	int line;
+	char *err;
+	size_t err_size;
+};
+
+static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
+{
+	va_list args;
+	int n = snprintf(ctx->err, ctx->err_size, "line %d: ", ctx->line);
+
+	va_start(args, fmt);
+	if (n >= 0 && (size_t)n < ctx->err_size)
+		vsnprintf(ctx->err + n, ctx->err_size - n, fmt, args);
+	va_end(args);
+	return ret;
+}
+
+/* ethtool's parse_u32(): decimal, or hexadecimal after "0x". */
+static int parse_u32(const char *text, u32 *out)
+{
+	unsigned long long value;
+	int base = 10;
+	char *end;
+
+	if (!text)
+		return -EINVAL;
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		text += 2;
+		base = 16;
+	}
+	if (!*text || *text == '-' || *text == '+' || isspace((unsigned char)*text))
+		return -EINVAL;
+	errno = 0;
+	value = strtoull(text, &end, base);
+	if (*end || errno || value > 0xffffffffULL)
+		return -EINVAL;
+	*out = (u32)value;
+	return 0;
+}
+
+static int parse_setting(struct line_ctx *ctx, const char *key, const char *value,
+			 struct phy_plca_cfg *cfg)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+		u32 min, max;
+	} settings[] = {
+		{ "node-id", offsetof(struct phy_plca_cfg, node_id), 0, 255 },
+		{ "node-cnt", offsetof(struct phy_plca_cfg, node_cnt), 1, 255 },
+		{ "to-tmr", offsetof(struct phy_plca_cfg, to_tmr), 0, 255 },
+		{ "burst-cnt", offsetof(struct phy_plca_cfg, burst_cnt), 0, 255 },
+		{ "burst-tmr", offsetof(struct phy_plca_cfg, burst_tmr), 0, 255 },
+	};
+	u32 number;
+
+	if (!strcmp(key, "enable")) {
+		if (value && !strcmp(value, "on"))
+			cfg->enabled = 1;
+		else if (value && !strcmp(value, "off"))
+			cfg->enabled = 0;
+		else
+			return fail(ctx, -EINVAL, "invalid value '%s' for 'enable': expected on or off",
+				    value ? value : "");
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(settings); i++) {
+		if (strcmp(key, settings[i].key))
+			continue;
+		if (parse_u32(value, &number) || number < settings[i].min ||
+		    number > settings[i].max)
+			return fail(ctx, -EINVAL,
+				    "invalid value '%s' for '%s': expected an integer from %u to %u",
+				    value ? value : "", key, settings[i].min, settings[i].max);
+		*(int *)((char *)cfg + settings[i].offset) = (int)number;
+		return 0;
+	}
+	return fail(ctx, -EINVAL, "unknown keyword '%s'", key);
+}
+
+static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char *rest)
+{
+	struct phy_plca_cfg cfg = { -1, -1, -1, -1, -1, -1, -1 };
+	enum kfsim_phy_model model = KFSIM_PHY_OA_TC14;
+	struct netlink_ext_ack extack = {};
+	bool with_phy = false, has_cfg = false;
+	char *name = strtok_r(NULL, " \t", &rest), *key;
+	u32 ifindex = 0, segment = 0;
+	struct net_device *dev;
+	int ret;
+
+	if (!name)
+		return fail(ctx, -EINVAL, "'dev' needs an interface name");
+	while ((key = strtok_r(NULL, " \t", &rest))) {
+		char *value = strtok_r(NULL, " \t", &rest);
+
+		if (!strcmp(key, "ifindex")) {
+			if (parse_u32(value, &ifindex) || !ifindex || ifindex > 0x7fffffff)
+				return fail(ctx, -EINVAL, "invalid ifindex '%s': expected 1 to 2147483647",
+					    value ? value : "");
+		} else if (!strcmp(key, "segment")) {
+			if (parse_u32(value, &segment) || segment >= KFSIM_PLCA_MAX_SEGMENTS)
+				return fail(ctx, -EINVAL, "invalid segment '%s': expected 0 to %d",
+					    value ? value : "", KFSIM_PLCA_MAX_SEGMENTS - 1);
+		} else if (!strcmp(key, "phy")) {
+			if (!value || kfsim_phy_model_parse(value, &model))
+				return fail(ctx, -EINVAL,
+					    "unknown PHY model '%s' (oa-tc14, lan8670, ncn26000, tc14-no-p2mp, bad-idm, no-plca)",
+					    value ? value : "");
+			with_phy = true;
+		} else {
+			ret = parse_setting(ctx, key, value, &cfg);
+			if (ret)
+				return ret;
+			has_cfg = true;
+		}
+	}
+	if (has_cfg && !with_phy)
+		return fail(ctx, -EINVAL, "%s: PLCA settings need a 'phy'", name);
+	dev = kfsim_plca_net_add_dev(net, name, (int)ifindex, with_phy, model, (int)segment);
+	if (IS_ERR(dev)) {
+		ret = (int)PTR_ERR(dev);
+		if (ret == -EEXIST)
+			return fail(ctx, ret, "%s: name or ifindex already in use", name);
+		if (ret == -EINVAL)
+			return fail(ctx, ret, "invalid interface name '%s'", name);
+		return fail(ctx, ret, "%s: cannot add the device", name);
+	}
+	if (!has_cfg)
+		return 0;
+	ret = phy_ethtool_set_plca_cfg(dev->phydev, &cfg, &extack);
+	if (ret)
+		return fail(ctx, ret, "%s: %s%s", name, extack._msg ? extack._msg :
+			    "PLCA settings rejected: -", extack._msg ? "" : kfsim_errname(ret));
+	dev->phydev->mdio_writes = dev->phydev->mdio_logged = 0;
+	return 0;
+}
+
+struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t err_size)
+{
+	struct line_ctx ctx = { .err = err, .err_size = err_size };
+	struct kfsim_plca_net *net;
+	char line[512];
+	FILE *file;
+	int ret = 0;
+
+	file = fopen(path, "r");
+	if (!file) {
+		ret = -errno;
+		snprintf(err, err_size, "cannot open '%s': %s", path, strerror(-ret));
+		return ERR_PTR(ret);
+	}
+	net = kfsim_plca_net_create();
+	if (!net) {
+		fclose(file);
+		snprintf(err, err_size, "out of memory");
+		return ERR_PTR(-ENOMEM);
+	}
+	while (!ret && fgets(line, sizeof(line), file)) {
+		char *rest = NULL, *word;
+
+		ctx.line++;
+		if (!strchr(line, '\n') && !feof(file)) {
+			ret = fail(&ctx, -EINVAL, "line longer than %zu bytes", sizeof(line) - 2);
+			break;
+		}
+		line[strcspn(line, "#\r\n")] = '\0';
+		word = strtok_r(line, " \t", &rest);
+		if (!word)
+			continue;
+		if (strcmp(word, "dev"))
+			ret = fail(&ctx, -EINVAL, "unknown keyword '%s' (lines start with 'dev')", word);
+		else
+			ret = parse_dev_line(net, &ctx, rest);
+	}
+	fclose(file);
+	if (!ret && !net->nr_devs) {
+		snprintf(err, err_size, "'%s' defines no device", path);
+		ret = -EINVAL;
+	}
+	if (ret) {
+		kfsim_plca_net_destroy(net);
+		return ERR_PTR(ret);
+	}
+	return net;
+}

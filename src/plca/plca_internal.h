@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_PLCA_INTERNAL_H
+#define KFSIM_PLCA_INTERNAL_H
+
+/* What the files of src/plca share and users do not see: the namespace's insides. */
+#include <kfsim/netlink.h>
+#include <kfsim/plca.h>
+
+#define KFSIM_PLCA_MAX_DEVS 64
+#define KFSIM_PLCA_MAX_SEGMENTS 8
+
+/** struct kfsim_plca_segment - a mixing segment: the PHYs whose @segment points here share it */
+struct kfsim_plca_segment {
+	struct kfsim_plca_net *net;
+	int id;
+};
+
+/**
+ * struct kfsim_plca_net - see plca.h
+ * @devs: devices in ifindex order
+ * @nr_devs: how many
+ * @segments: the mixing segments
+ * @phy_ops: phylib's ops, NULL when "phylib is not loaded"
+ * @bcast_seq: ethnl_bcast_seq: the sequence number of the last notification
+ * @nlk: the in-process netlink kernel the namespace's ethtool family is registered with
+ * @family: the ethtool genetlink family (its PLCA ops)
+ */
+struct kfsim_plca_net {
+	struct net_device *devs[KFSIM_PLCA_MAX_DEVS];
+	int nr_devs;
+	struct kfsim_plca_segment segments[KFSIM_PLCA_MAX_SEGMENTS];
+	const struct ethtool_phy_ops *phy_ops;
+	u32 bcast_seq;
+	struct kfsim_nl_kernel *nlk;
+	struct genl_family family;
+};
+
+/* The register value as stored, without an MDIO transaction (for the segment model). */
+int kfsim_phy_peek(const struct phy_device *phydev, int mmd, u16 addr);
+
+/* genl_register_family() of the ethtool family (PLCA ops) into @net->nlk. */
+int kfsim_plca_register_family(struct kfsim_plca_net *net);
+
+#endif /* KFSIM_PLCA_INTERNAL_H */

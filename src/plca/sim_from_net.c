@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From configuration to bus: the nodes of a simulated segment taken from the PHYs of a
+ * kfsim_plca_net, each with the PLCA settings its driver reports through
+ * phy_ethtool_get_plca_cfg(), the same call `ethtool --get-plca-cfg` ends in.  So whatever
+ * `kfsim ethtool --set-plca-cfg` (or a --config file) put in the PHY registers is what the bus
+ * runs, driver quirks included (the NCN26000's TO timer, for one).
+ *
+ * Invariant: a segment is the set of PHYs sharing one phydev->segment, in ifindex order; a PHY
+ * that cannot report PLCA settings is not a 10BASE-T1S node and is left out.
+ */
+#include <string.h>
+
+#include <kfsim/err.h>
+#include <kfsim/plca.h>
+#include <kfsim/printk.h>
+#include "bus_internal.h"
+
+static bool plca_capable(struct net_device *dev, struct phy_plca_cfg *cfg)
+{
+	return dev->phydev && !phy_ethtool_get_plca_cfg(dev->phydev, cfg);
+}
+
+int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_name,
+				  struct plca_sim_node_cfg *nodes, u32 max, char (*names)[16])
+{
+	const struct kfsim_plca_segment *segment = NULL;
+	struct phy_plca_cfg cfg;
+	struct net_device *dev;
+	u32 nr = 0;
+
+	for (int i = 0; (dev = kfsim_plca_net_dev_at(net, i)); i++) {
+		if (dev_name ? !strcmp(dev->name, dev_name) : plca_capable(dev, &cfg)) {
+			segment = dev->phydev ? dev->phydev->segment : NULL;
+			break;
+		}
+	}
+	if (!dev || !dev->phydev || !plca_capable(dev, &cfg)) {
+		pr_err("plca_sim: %s%s has no PHY with PLCA settings\n", dev_name ? "device " : "",
+		       dev_name ? dev_name : "no device");
+		return -ENODEV;
+	}
+	for (int i = 0; (dev = kfsim_plca_net_dev_at(net, i)); i++) {
+		if (!dev->phydev || dev->phydev->segment != segment || !plca_capable(dev, &cfg))
+			continue;
+		if (nr == max) {
+			pr_err("plca_sim: more than %u PLCA PHYs on the segment\n", max);
+			return -E2BIG;
+		}
+		nodes[nr] = (struct plca_sim_node_cfg){.plca = cfg};
+		if (names)
+			snprintf(names[nr], sizeof(names[nr]), "%s", dev->name);
+		nr++;
+	}
+	return (int)nr;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Uniform segments and the PLCA-versus-CSMA/CD sweep: the comparison of the onsemi tutorial
+ * ("PLCA vs. CSMA/CD: 8 nodes, 64 bytes payload"), run for 1..N transmitting nodes on a segment
+ * of N nodes, written as CSV and drawn as two SVG plots.
+ *
+ * Invariant: every point of a sweep runs the same segment (same positions, sizes, seed) and
+ * differs only in access method and number of senders.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <kfsim/err.h>
+#include <kfsim/printk.h>
+#include <kfsim/slab.h>
+#include <kfsim/svg_plot.h>
+#include "bus_internal.h"
+
+int kfsim_plca_segment_nodes(const struct plca_sim_segment *seg, struct plca_sim_node_cfg *nodes)
+{
+	u32 nr = seg->nr_nodes, nr_plca;
+
+	if (!nr || nr > PLCA_SIM_MAX_NODES || seg->nr_senders > nr ||
+	    seg->mode > PLCA_SIM_MODE_MIXED || !(seg->length_m >= 0 && seg->length_m <= 25.0)) {
+		pr_err("plca_sim: segment of %u nodes (%u senders), length %g m: out of range\n",
+		       nr, seg->nr_senders, seg->length_m);
+		return -EINVAL;
+	}
+	nr_plca = seg->mode == PLCA_SIM_MODE_PLCA   ? nr
+		  : seg->mode == PLCA_SIM_MODE_CSMA ? 0
+						    : (nr + 1) / 2;
+	for (u32 i = 0; i < nr; i++) {
+		bool plca = i < nr_plca;
+
+		nodes[i] = (struct plca_sim_node_cfg){
+			.plca = {.version = -1,
+				 .enabled = plca,
+				 .node_id = plca ? (int)i : 255,
+				 .node_cnt = plca ? (int)nr_plca : 8,
+				 .to_tmr = seg->to_tmr,
+				 .burst_cnt = seg->burst_cnt,
+				 .burst_tmr = seg->burst_tmr},
+			.position_m = nr > 1 ? seg->length_m * i / (nr - 1) : 0,
+			.load = !seg->nr_senders || i < seg->nr_senders ? seg->load
+									: PLCA_SIM_LOAD_NONE,
+			.interval_us = seg->interval_us,
+			.payload_min = seg->payload_min,
+			.payload_max = seg->payload_max,
+		};
+	}
+	return 0;
+}
+
+static int sweep_run(const struct plca_sim_segment *seg, struct plca_sim_node_cfg *nodes,
+		     u64 duration_ns, u64 seed, struct plca_sweep_point *point)
+{
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = seg->nr_nodes, .seed = seed};
+	struct plca_sim *sim;
+	int ret = kfsim_plca_segment_nodes(seg, nodes);
+
+	if (ret)
+		return ret;
+	sim = kfsim_plca_sim_create(&cfg);
+	if (IS_ERR(sim))
+		return (int)PTR_ERR(sim);
+	kfsim_plca_sim_run_until(sim, duration_ns);
+	kfsim_plca_sim_report(sim, &point->rep);
+	point->senders = seg->nr_senders;
+	point->mode = seg->mode;
+	kfsim_plca_sim_destroy(sim);
+	return 0;
+}
+
+int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
+		     struct plca_sweep_point *points)
+{
+	struct plca_sim_segment run = *seg;
+	struct plca_sim_node_cfg *nodes;
+	int nr = 0, ret = 0;
+
+	if (!seg->nr_nodes || seg->nr_nodes > PLCA_SIM_MAX_NODES)
+		return -EINVAL;
+	nodes = kcalloc(seg->nr_nodes, sizeof(*nodes), GFP_KERNEL);
+	if (!nodes)
+		return -ENOMEM;
+	for (u32 senders = 1; senders <= seg->nr_nodes && !ret; senders++) {
+		run.nr_senders = senders;
+		run.mode = PLCA_SIM_MODE_PLCA;
+		ret = sweep_run(&run, nodes, duration_ns, seed, &points[nr]);
+		if (ret)
+			break;
+		run.mode = PLCA_SIM_MODE_CSMA;
+		ret = sweep_run(&run, nodes, duration_ns, seed, &points[nr + 1]);
+		nr += 2;
+	}
+	kfree(nodes);
+	return ret ? ret : nr;
+}
+
+static const char *mode_name(enum plca_sim_mode mode)
+{
+	return mode == PLCA_SIM_MODE_PLCA ? "plca" : mode == PLCA_SIM_MODE_CSMA ? "csma" : "mixed";
+}
+
+int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *out)
+{
+	fprintf(out, "senders,mode,throughput_mbps,goodput_mbps,utilisation,lat_mean_us,"
+		     "lat_p99_us,lat_max_us,jain,collisions,phys_collisions\n");
+	for (u32 i = 0; i < nr; i++) {
+		const struct plca_sim_report *r = &points[i].rep;
+
+		fprintf(out, "%u,%s,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%.4f,%llu,%llu\n",
+			points[i].senders, mode_name(points[i].mode), r->throughput_mbps,
+			r->goodput_mbps, r->utilisation, r->lat_mean_ns / 1e3, r->lat_p99_ns / 1e3,
+			r->lat_max_ns / 1e3, r->jain, (unsigned long long)r->collisions,
+			(unsigned long long)r->phys_collisions);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* A latency of 0 (nothing delivered) cannot go on a log axis: draw it at 0.1 us. */
+static double plot_lat(double ns)
+{
+	return ns > 100 ? ns / 1e3 : 0.1;
+}
+
+int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix)
+{
+	u32 half = nr / 2;
+	double *x = kcalloc(half, sizeof(double), GFP_KERNEL);
+	double *y = kcalloc(8 * (size_t)half, sizeof(double), GFP_KERNEL);
+	char path[4096];
+	int ret = -ENOMEM;
+
+	if (!half) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!x || !y)
+		goto out;
+	for (u32 i = 0; i < half; i++) {
+		const struct plca_sim_report *p = &points[2 * i].rep, *c = &points[2 * i + 1].rep;
+
+		x[i] = points[2 * i].senders;
+		y[0 * half + i] = p->throughput_mbps;
+		y[1 * half + i] = c->throughput_mbps;
+		y[2 * half + i] = plot_lat(p->lat_mean_ns);
+		y[3 * half + i] = plot_lat(c->lat_mean_ns);
+		y[4 * half + i] = plot_lat((double)p->lat_max_ns);
+		y[5 * half + i] = plot_lat((double)c->lat_max_ns);
+		y[6 * half + i] = plot_lat((double)p->lat_p99_ns);
+		y[7 * half + i] = plot_lat((double)c->lat_p99_ns);
+	}
+	{
+		const struct kfsim_plot_series thr[] = {
+			{"PLCA", x, y, half},
+			{"CSMA/CD", x, y + half, half},
+		};
+		const struct kfsim_plot_series lat[] = {
+			{"PLCA mean", x, y + 2 * half, half},
+			{"CSMA/CD mean", x, y + 3 * half, half},
+			{"PLCA p99", x, y + 6 * half, half},
+			{"CSMA/CD p99", x, y + 7 * half, half},
+			{"PLCA max", x, y + 4 * half, half},
+			{"CSMA/CD max", x, y + 5 * half, half},
+		};
+		struct kfsim_plot plot = {
+			.title = "10BASE-T1S: aggregate throughput (MAC frames)",
+			.x_label = "transmitting nodes",
+			.y_label = "throughput (Mb/s)",
+			.y_from_zero = true,
+			.series = thr,
+			.nr_series = 2,
+		};
+
+		snprintf(path, sizeof(path), "%s-throughput.svg", prefix);
+		ret = kfsim_plot_svg_save(&plot, path);
+		if (ret)
+			goto out;
+		plot.title = "10BASE-T1S: latency, arrival to end of transmission";
+		plot.y_label = "latency (us, log)";
+		plot.y_log = true;
+		plot.y_from_zero = false;
+		plot.series = lat;
+		plot.nr_series = 6;
+		snprintf(path, sizeof(path), "%s-latency.svg", prefix);
+		ret = kfsim_plot_svg_save(&plot, path);
+	}
+out:
+	kfree(x);
+	kfree(y);
+	return ret;
+}

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generated uapi (build/gen/ethtool/ethtool-uapi.h, from specs/ethtool.yaml), as numbers:
+ * compiled apart from <kfsim/plca.h>, whose macros carry the same names.
+ */
+#include "ethtool-uapi.h"
+#include "ethtool_uapi_values.h"
+
+const int ethtool_generated_values[ETHTOOL_UAPI_NR_VALUES] = {
+	ETHTOOL_MSG_PLCA_GET_CFG, ETHTOOL_MSG_PLCA_SET_CFG, ETHTOOL_MSG_PLCA_GET_STATUS,
+	ETHTOOL_MSG_PLCA_GET_CFG_REPLY, ETHTOOL_MSG_PLCA_GET_STATUS_REPLY, ETHTOOL_MSG_PLCA_NTF,
+	ETHTOOL_A_PLCA_HEADER, ETHTOOL_A_PLCA_VERSION, ETHTOOL_A_PLCA_ENABLED,
+	ETHTOOL_A_PLCA_STATUS, ETHTOOL_A_PLCA_NODE_CNT, ETHTOOL_A_PLCA_NODE_ID,
+	ETHTOOL_A_PLCA_TO_TMR, ETHTOOL_A_PLCA_BURST_CNT, ETHTOOL_A_PLCA_BURST_TMR,
+	ETHTOOL_A_PLCA_MAX, ETHTOOL_A_HEADER_DEV_INDEX, ETHTOOL_A_HEADER_DEV_NAME,
+	ETHTOOL_A_HEADER_FLAGS, ETHTOOL_A_HEADER_PHY_INDEX,
+};

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Register level: the TC14 map's reset values and read-only bits, genphy_c45_plca_* against
+ * the registers bit by bit, the driver quirks, and phy_ethtool_set_plca_cfg()'s checks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <kfsim/err.h>
+#include <kfsim/phy.h>
+#include <kfsim/plca.h>
+#include <kfsim/random.h>
+#include <kfsim/netlink.h>
+#include "plca/plca_internal.h"
+
+#define NOCFG { -1, -1, -1, -1, -1, -1, -1 }
+
+static int reg(struct phy_device *phydev, u16 addr)
+{
+	return kfsim_phy_peek(phydev, MDIO_MMD_VEND2, addr);
+}
+
+static struct phy_device *make(enum kfsim_phy_model model)
+{
+	struct phy_device *phydev = kfsim_phy_create(model, "test");
+
+	assert_false(IS_ERR(phydev));
+	return phydev;
+}
+
+static void test_reset_values_decode(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_OA_TC14);
+	struct phy_plca_cfg cfg = NOCFG;
+
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_IDVER), 0x0a10);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), 0x08ff);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 0x0020);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_BURST), 0x0080);
+	assert_int_equal(genphy_c45_plca_get_cfg(phydev, &cfg), 0);
+	assert_int_equal(cfg.version, 0x10);
+	assert_int_equal(cfg.enabled, 0);
+	assert_int_equal(cfg.node_id, 255);
+	assert_int_equal(cfg.node_cnt, 8);
+	assert_int_equal(cfg.to_tmr, 32);
+	assert_int_equal(cfg.burst_cnt, 0);
+	assert_int_equal(cfg.burst_tmr, 128);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_read_only_and_self_clearing_bits(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_OA_TC14);
+
+	assert_int_equal(phy_write_mmd(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_IDVER, 0xffff), 0);
+	assert_int_equal(phy_read_mmd(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_IDVER), 0x0a10);
+	assert_int_equal(phy_write_mmd(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_TOTMR, 0xff40), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 0x0040);
+	/* CTRL0: only EN and RST are writable; RST resets the map and reads back 0. */
+	assert_int_equal(phy_write_mmd(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_CTRL0, 0xbfff), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), 0x8000);
+	assert_int_equal(phy_write_mmd(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_CTRL0, 0x4000), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 0x0020);
+	/* Unimplemented registers read 0, ignore writes; bad MMDs are refused. */
+	assert_int_equal(phy_write_mmd(phydev, MDIO_MMD_VEND2, 0x1234, 0xffff), 0);
+	assert_int_equal(phy_read_mmd(phydev, MDIO_MMD_VEND2, 0x1234), 0);
+	assert_int_equal(phy_read_mmd(phydev, 32, 0), -EINVAL);
+	assert_int_equal(phy_write_mmd(phydev, -1, 0, 0), -EINVAL);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_set_writes_exact_bits(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_OA_TC14);
+	struct phy_plca_cfg cfg = NOCFG;
+
+	/* node_id alone: CTRL1 merged with the current node count. */
+	cfg.node_id = 3;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), 0x0803);
+	assert_int_equal(phydev->mdio_writes, 1);
+	/* node_cnt alone keeps the ID. */
+	cfg = (struct phy_plca_cfg)NOCFG;
+	cfg.node_cnt = 0x11;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), 0x1103);
+	/* burst_tmr alone keeps MAXBC; burst_cnt alone keeps BTMR. */
+	cfg = (struct phy_plca_cfg)NOCFG;
+	cfg.burst_cnt = 2;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_BURST), 0x0280);
+	cfg = (struct phy_plca_cfg)NOCFG;
+	cfg.burst_tmr = 0x60;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_BURST), 0x0260);
+	/* Nothing given: nothing written. */
+	cfg = (struct phy_plca_cfg)NOCFG;
+	phydev->mdio_writes = 0;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(phydev->mdio_writes, 0);
+	/* Enable sets only EN; enabling again writes nothing (unchanged modify). */
+	cfg.enabled = 1;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), MDIO_OATC14_PLCA_EN);
+	assert_int_equal(phydev->mdio_writes, 1);
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(phydev->mdio_writes, 1);
+	/* version is read-only. */
+	cfg.version = 0x10;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), -EINVAL);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_disable_first_enable_last(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_OA_TC14);
+	struct phy_plca_cfg cfg = { -1, 1, 1, 8, 40, -1, -1 };
+
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	/* Disable + new ID with the second MDIO access failing: EN already clear, CTRL1 kept. */
+	cfg = (struct phy_plca_cfg){ -1, 0, 5, -1, -1, -1, -1 };
+	phydev->mdio_fail_after = 2;	/* the clear's read and write succeed */
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), -EIO);
+	phydev->mdio_fail_after = -1;
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), 0x0801);
+	/* Enable + to_tmr with the EN write failing: TOTMR written, EN never set (no rollback). */
+	cfg = (struct phy_plca_cfg){ -1, 1, -1, -1, 50, -1, -1 };
+	phydev->mdio_fail_after = 1;
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), -EIO);
+	phydev->mdio_fail_after = -1;
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 50);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), 0);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_idm_mismatch(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_BAD_IDM);
+	struct phy_plca_cfg cfg = NOCFG, want = { -1, 1, 0, -1, -1, -1, -1 };
+	struct netlink_ext_ack extack = {};
+
+	assert_int_equal(genphy_c45_plca_get_cfg(phydev, &cfg), -ENODEV);
+	assert_int_equal(phy_ethtool_get_plca_cfg(phydev, &cfg), -ENODEV);
+	phydev->mdio_writes = 0;
+	assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &want, &extack), -ENODEV);
+	assert_int_equal(phydev->mdio_writes, 0);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_ncn26000_totmr_quirk(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_NCN26000);
+	struct phy_plca_cfg cfg = NOCFG;
+
+	/* The silicon resets TOTMR to 24; config_init wrote 32. */
+	assert_int_equal(phydev->regs[4].reset, 24);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 32);
+	assert_int_equal(genphy_c45_plca_get_cfg(phydev, &cfg), 0);
+	assert_int_equal(cfg.to_tmr, 32);
+	/* A PLCA reset brings the hardware default back, as on the real part. */
+	assert_int_equal(phy_write_mmd(phydev, MDIO_MMD_VEND2, MDIO_OATC14_PLCA_CTRL0,
+				       MDIO_OATC14_PLCA_RST), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 24);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_lan867x_collision_detect_quirk(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_LAN8670);
+	struct phy_plca_cfg cfg = { -1, 1, 0, 8, -1, -1, -1 };
+	int coldet = LAN86XX_REG_COL_DET_CTRL0;
+
+	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0x8000);
+	assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, NULL), 0);
+	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0);
+	cfg = (struct phy_plca_cfg){ -1, 0, -1, -1, -1, -1, -1 };
+	assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, NULL), 0);
+	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0x8000);
+	/* "if (plca_cfg->enabled)": -1 (not given) counts as enabling. */
+	cfg = (struct phy_plca_cfg){ -1, -1, 4, -1, -1, -1, -1 };
+	assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, NULL), 0);
+	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), 0);
+	kfsim_phy_destroy(phydev);
+}
+
+static void test_phy_ethtool_checks(void **state)
+{
+	struct phy_device *p2p = make(KFSIM_PHY_TC14_NOT_P2MP);
+	struct phy_device *tc14 = make(KFSIM_PHY_OA_TC14);
+	struct phy_device *none = make(KFSIM_PHY_NO_PLCA);
+	struct phy_plca_cfg cfg = { -1, 1, 1, -1, -1, -1, -1 };
+	struct phy_plca_status st;
+	struct netlink_ext_ack extack = {};
+
+	assert_int_equal(phy_ethtool_set_plca_cfg(p2p, &cfg, &extack), -EOPNOTSUPP);
+	assert_string_equal(extack._msg, "Point to Multi-Point mode is not enabled");
+	assert_int_equal(p2p->mdio_writes, 0);
+	/* Enabling with the reset node ID 255 (and none in the request) is refused. */
+	cfg.node_id = -1;
+	extack = (struct netlink_ext_ack){};
+	assert_int_equal(phy_ethtool_set_plca_cfg(tc14, &cfg, &extack), -EINVAL);
+	assert_string_equal(extack._msg, "PLCA node ID is not set");
+	assert_int_equal(tc14->mdio_writes, 0);
+	cfg.node_id = 255;
+	assert_int_equal(phy_ethtool_set_plca_cfg(tc14, &cfg, &extack), -EINVAL);
+	cfg.node_id = 7;
+	assert_int_equal(phy_ethtool_set_plca_cfg(tc14, &cfg, &extack), 0);
+	assert_int_equal(reg(tc14, MDIO_OATC14_PLCA_CTRL1), 0x0807);
+	/* No PLCA hooks: -EOPNOTSUPP; unbound: -EIO. */
+	assert_int_equal(phy_ethtool_set_plca_cfg(none, &cfg, &extack), -EOPNOTSUPP);
+	assert_int_equal(phy_ethtool_get_plca_cfg(none, &cfg), -EOPNOTSUPP);
+	assert_int_equal(phy_ethtool_get_plca_status(none, &st), -EOPNOTSUPP);
+	none->drv = NULL;
+	assert_int_equal(phy_ethtool_get_plca_cfg(none, &cfg), -EIO);
+	assert_int_equal(phy_ethtool_set_plca_cfg(none, &cfg, &extack), -EIO);
+	assert_int_equal(phy_ethtool_get_plca_status(none, &st), -EIO);
+	kfsim_phy_destroy(p2p);
+	kfsim_phy_destroy(tc14);
+	kfsim_phy_destroy(none);
+}
+
+static void test_segment_status(void **state)
+{
+	struct kfsim_plca_net *net = kfsim_plca_net_default();
+	struct phy_plca_status st;
+	struct phy_plca_cfg cfg = { -1, 0, -1, -1, -1, -1, -1 };
+
+	assert_non_null(net);
+	assert_int_equal(phy_ethtool_get_plca_status(dev_get_by_name(net, "eth0")->phydev, &st), 0);
+	assert_true(st.pst);
+	assert_int_equal(phy_ethtool_get_plca_status(dev_get_by_name(net, "eth1")->phydev, &st), 0);
+	assert_true(st.pst);
+	assert_int_equal(phy_ethtool_get_plca_status(dev_get_by_name(net, "eth2")->phydev, &st), 0);
+	assert_false(st.pst);
+	/* The coordinator leaves: the follower stops seeing BEACONs. */
+	assert_int_equal(phy_ethtool_set_plca_cfg(dev_get_by_name(net, "eth0")->phydev, &cfg, NULL), 0);
+	assert_int_equal(phy_ethtool_get_plca_status(dev_get_by_name(net, "eth1")->phydev, &st), 0);
+	assert_false(st.pst);
+	kfsim_plca_net_destroy(net);
+}
+
+/* Every way a --config file can be wrong is named by line, and nothing is kept. */
+static void test_config_file_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} cases[] = {
+		{ "dev\n", "line 1: 'dev' needs an interface name" },
+		{ "# only a comment\n\n", "defines no device" },
+		{ "dev a0\nlink a0\n", "line 2: unknown keyword 'link' (lines start with 'dev')" },
+		{ "dev a0 phy\n", "line 1: unknown PHY model ''" },
+		{ "dev a0 ifindex 0\n", "line 1: invalid ifindex '0': expected 1 to 2147483647" },
+		{ "dev a0 segment 8\n", "line 1: invalid segment '8': expected 0 to 7" },
+		{ "dev a0\ndev a0\n", "line 2: a0: name or ifindex already in use" },
+		{ "dev a0 ifindex 3\ndev b0 ifindex 3\n", "line 2: b0: name or ifindex already in use" },
+		{ "dev a:0\n", "line 1: invalid interface name 'a:0'" },
+		{ "dev 0123456789abcdef\n", "line 1: invalid interface name '0123456789abcdef'" },
+		{ "dev a0 node-id 1\n", "line 1: a0: PLCA settings need a 'phy'" },
+		{ "dev a0 phy oa-tc14 node-id\n", "line 1: invalid value '' for 'node-id'" },
+		{ "dev a0 phy oa-tc14 to-tmr 0x100\n", "line 1: invalid value '0x100' for 'to-tmr'" },
+		{ "dev a0 phy oa-tc14 enable yes\n", "line 1: invalid value 'yes' for 'enable'" },
+		{ "dev a0 phy oa-tc14 speed 10\n", "line 1: unknown keyword 'speed'" },
+		{ "dev a0 phy no-plca node-id 1\n", "line 1: a0: PLCA settings rejected: -EOPNOTSUPP" },
+		{ "dev a0 phy tc14-no-p2mp node-id 1 enable on\n",
+		  "line 1: a0: Point to Multi-Point mode is not enabled" },
+	};
+	char path[] = "/tmp/kfsim-plca-cfg-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_plca_net *net;
+		char err[256] = "";
+		FILE *file = fopen(path, "w");
+
+		fputs(cases[i].text, file);
+		fclose(file);
+		net = kfsim_plca_net_load(path, err, sizeof(err));
+		if (!IS_ERR(net) || !strstr(err, cases[i].msg))
+			print_error("case %zu: got '%s'\n", i, err);
+		assert_true(IS_ERR(net));
+		assert_non_null(strstr(err, cases[i].msg));
+	}
+	unlink(path);
+}
+
+/* Randomized: any sequence of sets leaves the registers equal to a field-wise model. */
+static void test_random_sets_match_model(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_OA_TC14);
+	struct phy_plca_cfg model = { 0x10, 0, 255, 8, 32, 0, 128 }, got;
+	struct rnd_state rnd;
+
+	prandom_seed_state(&rnd, 8);
+	for (int i = 0; i < 2000; i++) {
+		struct phy_plca_cfg req = NOCFG;
+		int *fields[] = { &req.enabled, &req.node_id, &req.node_cnt, &req.to_tmr,
+				  &req.burst_cnt, &req.burst_tmr };
+		int *mfields[] = { &model.enabled, &model.node_id, &model.node_cnt, &model.to_tmr,
+				   &model.burst_cnt, &model.burst_tmr };
+
+		for (int f = 0; f < 6; f++) {
+			if (kfsim_prandom_below(&rnd, 2))
+				continue;
+			*fields[f] = f == 0 ? (int)kfsim_prandom_below(&rnd, 2)
+					    : (int)kfsim_prandom_below(&rnd, 256);
+			*mfields[f] = *fields[f];
+		}
+		assert_int_equal(genphy_c45_plca_set_cfg(phydev, &req), 0);
+		assert_int_equal(genphy_c45_plca_get_cfg(phydev, &got), 0);
+		assert_memory_equal(&got, &model, sizeof(got));
+	}
+	kfsim_phy_destroy(phydev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reset_values_decode),
+		cmocka_unit_test(test_read_only_and_self_clearing_bits),
+		cmocka_unit_test(test_set_writes_exact_bits),
+		cmocka_unit_test(test_disable_first_enable_last),
+		cmocka_unit_test(test_idm_mismatch),
+		cmocka_unit_test(test_ncn26000_totmr_quirk),
+		cmocka_unit_test(test_lan867x_collision_detect_quirk),
+		cmocka_unit_test(test_phy_ethtool_checks),
+		cmocka_unit_test(test_segment_status),
+		cmocka_unit_test(test_config_file_errors),
+		cmocka_unit_test(test_random_sets_match_model),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

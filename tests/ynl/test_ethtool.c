@@ -35,10 +35,14 @@ static int put_header(struct sk_buff *skb)
 	return 0;
 }
 
+/* Set by a test: the device answers with a VERSION of the wrong size (a u32). */
+static bool broken_version;
+
 /* GET_CFG_REPLY content, in the kernel's emission order (node-id before node-cnt). */
 static int put_cfg(struct sk_buff *skb)
 {
-	if (put_header(skb) || nla_put_u16(skb, ETHTOOL_A_PLCA_VERSION, 0x10) ||
+	if (put_header(skb) || (broken_version ? nla_put_u32(skb, ETHTOOL_A_PLCA_VERSION, 0x10) :
+				nla_put_u16(skb, ETHTOOL_A_PLCA_VERSION, 0x10)) ||
 	    nla_put_u8(skb, ETHTOOL_A_PLCA_ENABLED, plca_dev.enabled) ||
 	    nla_put_u32(skb, ETHTOOL_A_PLCA_NODE_ID, plca_dev.node_id) ||
 	    nla_put_u32(skb, ETHTOOL_A_PLCA_NODE_CNT, plca_dev.node_cnt) ||
@@ -298,6 +302,26 @@ static void test_missing_header_and_permissions(void **state)
 	ethtool_plca_get_status_req_free(get);
 }
 
+static void test_a_malformed_reply_is_refused_by_the_user_side(void **state)
+{
+	struct env *e = *state;
+	struct ethtool_plca_get_cfg_req *get = ethtool_plca_get_cfg_req_alloc();
+	struct ethtool_plca_get_cfg_rsp *rsp = NULL;
+
+	assert_int_equal(ethtool_plca_get_cfg_req_set_header_dev_name(get, "eth0"), 0);
+	broken_version = true;
+	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), -EINVAL);
+	broken_version = false;
+	assert_null(rsp);
+	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
+			    "Invalid attribute (version) length 4, expected 2");
+	/* The socket is still in step: the next request works. */
+	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), 0);
+	assert_int_equal(rsp->version, 0x10);
+	ethtool_plca_get_cfg_rsp_free(rsp);
+	ethtool_plca_get_cfg_req_free(get);
+}
+
 static void test_dump_and_notification(void **state)
 {
 	struct env *e = *state;
@@ -341,6 +365,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nested_header_errors_name_the_path, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_header_and_permissions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_malformed_reply_is_refused_by_the_user_side,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dump_and_notification, setup, teardown),
 	};
 

@@ -28,6 +28,7 @@ KFSIM_PACKAGES=(
 	libmnl-dev
 	python3-yaml
 	python3-jsonschema
+	linux-source-6.12
 )
 
 kfsim_install_deps() {

@@ -57,6 +57,7 @@ struct bus_signal {
 	u8 kind;
 	bool active;
 	bool collided;
+	u64 pos_ns; /* the sender's position (bus_node.pos_ns): no trip to the node to get it */
 	u64 start;
 	u64 end; /* planned end while active (U64_MAX: open, a COMMIT) */
 };
@@ -234,7 +235,12 @@ void mac_link_down(struct plca_sim *sim, u32 node);
 bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at);
 
 /* bus_plca.c */
-bool rs_active(const struct bus_node *n);
+/* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
+static inline bool rs_active(const struct bus_node *n)
+{
+	return n->rs_on && n->synced && n->up;
+}
+
 void rs_mac_tx_start(struct plca_sim *sim, u32 node);
 void rs_on_timer(struct plca_sim *sim, u32 node);
 void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind);

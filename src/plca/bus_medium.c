@@ -22,11 +22,10 @@ static inline struct bus_signal *sig_at(struct plca_sim *sim, u32 k)
 	return &sim->sig[k % BUS_SIG_RING];
 }
 
-static inline u64 prop(const struct plca_sim *sim, u32 a, u32 b)
+/* Propagation time between a node at @pa and the sender of @s. */
+static inline u64 prop(u64 pa, const struct bus_signal *s)
 {
-	u64 pa = sim->nodes[a].pos_ns, pb = sim->nodes[b].pos_ns;
-
-	return pa > pb ? pa - pb : pb - pa;
+	return pa > s->pos_ns ? pa - s->pos_ns : s->pos_ns - pa;
 }
 
 static void sig_prune(struct plca_sim *sim)
@@ -53,7 +52,7 @@ static void arm_collision(struct plca_sim *sim, u32 node, u64 at)
 /* Arm detection for the new signal of @node against every other signal still on the wire. */
 static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 {
-	u64 now = sim->now;
+	u64 now = sim->now, pos = sim->nodes[node].pos_ns;
 
 	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
 		struct bus_signal *s = sig_at(sim, k);
@@ -61,7 +60,7 @@ static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 
 		if (s->node == node || s->end == now)
 			continue;
-		d = prop(sim, node, s->node);
+		d = prop(pos, s);
 		if (s->end != BUS_NEVER && s->end + d <= now)
 			continue; /* gone past this node already */
 		/* This node sees s from max(now, s.start + d) while it transmits. */
@@ -83,7 +82,12 @@ static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 	check_overlaps(sim, node, end);
 	s = sig_at(sim, sim->sig_head);
 	*s = (struct bus_signal){
-		.node = node, .kind = kind, .active = true, .start = sim->now, .end = end};
+		.node = node,
+		.kind = kind,
+		.active = true,
+		.pos_ns = n->pos_ns,
+		.start = sim->now,
+		.end = end};
 	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
 	sim->sig_head++;
 	if (end != BUS_NEVER)
@@ -222,16 +226,18 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
  */
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
-	u64 now = sim->now, last_off = 0, busy_until = 0;
+	u64 now = sim->now, last_off = 0, busy_until = 0, pos = sim->nodes[node].pos_ns;
 	bool busy = false, open = false;
 
+	/* Signals too old to matter would only give an off_at whose IFG is over anyway. */
+	sig_prune(sim);
 	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
 		const struct bus_signal *s = sig_at(sim, k);
 		u64 d;
 
 		if (s->node == node || (data_only && s->kind > SIG_JAM))
 			continue;
-		d = prop(sim, node, s->node);
+		d = prop(pos, s);
 		if (s->start + d > now || s->start + d >= ignore_from)
 			continue;
 		if (s->active) {

@@ -28,11 +28,6 @@
 
 enum { SEGT_TO_RUN, SEGT_TO_EVAL };
 
-bool rs_active(const struct bus_node *n)
-{
-	return n->rs_on && n->synced && n->up;
-}
-
 static bool rs_pending(const struct bus_node *n)
 {
 	return n->ds == DS_HOLD || n->ds == DS_PENDING;

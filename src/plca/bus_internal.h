@@ -18,7 +18,8 @@
  * - a node owns at most one signal on the wire at a time (sig >= 0 while it transmits);
  * - every frame is in exactly one place: a node's queue (the head is what the MAC works on), or
  *   counted once as delivered, dropped or lost;
- * - a cancelled timer is never removed from the heap: its generation no longer matches.
+ * - a cancelled or re-armed timer stays in the heap until popped, then is skipped: its slot's
+ *   armed sequence number (slot_seq) is no longer its own.
  *
  * The PLCA cycle runs on one clock for the segment (the coordinator's): transmit opportunities
  * are the same for every synchronised follower.  Propagation delay (5 ns/m) applies to carrier
@@ -62,12 +63,27 @@ struct bus_signal {
 	u64 end; /* planned end while active (U64_MAX: open, a COMMIT) */
 };
 
+/*
+ * Every event has a slot: a node's timer of one kind has node << BUS_SLOT_SHIFT | kind (and the
+ * status watchdog is node 0's spare kind EV_STATUS); cycle timers and scripted frames, of which
+ * several can be queued, take a slot each from a free list.  A queued event is live while its
+ * slot's armed sequence number is still its own: re-arming or cancelling a timer just changes
+ * that number.
+ */
+#define BUS_SLOT_SHIFT 3
+#define BUS_SLOT_BITS 24
+#define BUS_SLOT_MASK ((1u << BUS_SLOT_BITS) - 1)
+#define BUS_SEQ_NONE 0 /* no arming: sequence numbers start at 1 */
+
 struct bus_event {
 	u64 key; /* time << 2 | priority: 0 cycle timers, 1 nodes, 2 TO decision */
-	u64 seq;
+	u64 tie; /* seq << BUS_SLOT_BITS | slot: same key, earlier call first */
+};
+
+/* What a free-list slot (EV_SEG, EV_INJECT) stands for. */
+struct bus_slot_info {
 	u32 node;
 	u32 kind;
-	u32 gen;
 	u32 arg;
 };
 
@@ -130,8 +146,6 @@ struct bus_node {
 	u64 rs_due;	    /* when the data state machine's timer runs out */
 	bool in_burst;
 	bool committed; /* it owns the current TO (COMMIT sent) */
-	/* event generations */
-	u32 gen[EV_NR_NODE_KINDS];
 	/* statistics */
 	struct plca_sim_node_stats st;
 	struct bus_hist lat;
@@ -159,10 +173,8 @@ struct bus_seg {
 	u32 idle_to;	   /* id up to which TOs run silently (idle run) */
 	bool eval_pending; /* the current TO's commit/yield decision is due this instant */
 	int owner;	   /* a committed node (several if ids repeat), or -1 */
-	u32 gen;
 	u64 last_beacon;
 	u64 cycle_start;
-	u32 status_gen;
 };
 
 struct plca_sim {
@@ -171,10 +183,16 @@ struct plca_sim {
 	u64 now;
 	u64 events;
 	struct rnd_state rnd;
-	/* event heap */
+	/* event queue: a binary min-heap of (key, tie) */
 	struct bus_event *heap;
 	u32 heap_len, heap_cap;
 	u64 seq;
+	u64 *slot_seq;		     /* the live arming of each fixed slot, or BUS_SEQ_NONE */
+	u32 nr_fixed;		     /* nr_nodes << BUS_SLOT_SHIFT */
+	u32 nr_extra, extra_cap;     /* free-list slots handed out so far, and room */
+	struct bus_slot_info *extra; /* their meaning (slot - nr_fixed) */
+	u32 *free_slots;
+	u32 nr_free;
 	bool oom; /* an event could not be queued: the run is over */
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];

@@ -37,10 +37,12 @@ static bool rs_pending(const struct bus_node *n)
  * Arm the cycle's one timer.  The TO decision (SEGT_TO_EVAL) is not queued: it is due "after
  * every other event of this instant", which the event loop checks after each event
  * (seg_eval_due()), saving a heap round trip per transmit opportunity.
+ * An armed SEGT_TO_RUN is never withdrawn (seg_cancel() only drops a due decision): when it
+ * fires, seg_materialise() brings the cycle up to that instant, which is harmless when there is
+ * nothing to bring up, and the run's event count has always included these firings.
  */
 static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 {
-	sim->seg.gen++;
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
 	if (what != SEGT_TO_EVAL)
 		bus_schedule(sim, t, 0, 0, EV_SEG, what);
@@ -48,7 +50,6 @@ static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 
 static void seg_cancel(struct plca_sim *sim)
 {
-	sim->seg.gen++;
 	sim->seg.eval_pending = false;
 }
 
@@ -201,7 +202,6 @@ void rs_data_end(struct plca_sim *sim, u32 node)
 		n->in_burst = true;
 		bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
 		/* burst_timer is a cycle timer: it runs before the nodes' events of its instant */
-		n->gen[EV_RS]++;
 		bus_schedule(sim, sim->now + BT(n->cfg.plca.burst_tmr), 0, node, EV_RS, 0);
 	}
 }
@@ -575,7 +575,6 @@ static void seg_stop(struct plca_sim *sim)
 	seg->owner = -1;
 	for (u32 i = 0; i < sim->nr_nodes; i++)
 		sim->nodes[i].committed = false;
-	seg->status_gen++;
 	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0, EV_STATUS,
 		     0);
 }

@@ -218,12 +218,73 @@ struct plca_sim {
 	int trace_pid;
 };
 
-/* bus_sim.c */
+/* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg);
-void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t);
-void bus_cancel(struct plca_sim *sim, u32 node, u32 kind);
-u32 bus_payload_bytes(u32 payload);
-u64 bus_frame_wire_ns(u32 payload);
+bool bus_heap_grow(struct plca_sim *sim);
+
+static inline bool bus_ev_before(const struct bus_event *a, const struct bus_event *b)
+{
+	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+}
+
+/* Queue (@key, @slot) as number @seq; false when out of memory (the run then stops). */
+static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 seq)
+{
+	struct bus_event ev = {.key = key, .tie = seq << BUS_SLOT_BITS | slot};
+	struct bus_event *heap;
+	u32 i;
+
+	if (__builtin_expect(sim->heap_len == sim->heap_cap, 0) && !bus_heap_grow(sim)) {
+		/* A lost timer would make the run unfaithful: stop it for good. */
+		sim->oom = true;
+		return false;
+	}
+	heap = sim->heap;
+	i = sim->heap_len++;
+	while (i) {
+		u32 parent = (i - 1) / 2;
+
+		if (!bus_ev_before(&ev, &heap[parent]))
+			break;
+		heap[i] = heap[parent];
+		i = parent;
+	}
+	heap[i] = ev;
+	return true;
+}
+
+/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
+static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	u64 seq = sim->seq++;
+	u32 slot = node << BUS_SLOT_SHIFT | kind;
+
+	if (bus_queue_push(sim, t << 2 | 1, slot, seq))
+		sim->slot_seq[slot] = seq;
+}
+
+static inline void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)
+{
+	sim->slot_seq[node << BUS_SLOT_SHIFT | kind] = BUS_SEQ_NONE;
+}
+
+static inline u32 bus_payload_bytes(u32 payload)
+{
+	return payload > PLCA_SIM_MIN_PAYLOAD ? payload : PLCA_SIM_MIN_PAYLOAD;
+}
+
+static inline u64 bus_wire_bt(u32 payload)
+{
+	return (u64)(bus_payload_bytes(payload) + PLCA_SIM_FRAME_OVERHEAD +
+		     PLCA_SIM_WIRE_OVERHEAD) *
+	       8;
+}
+
+static inline u64 bus_frame_wire_ns(u32 payload)
+{
+	return BT(bus_wire_bt(payload));
+}
+
 void bus_trace_x(struct plca_sim *sim, int tid, const char *name, const char *cat, u64 start,
 		 u64 end, const char *args);
 

@@ -16,21 +16,9 @@
 #include <kfsim/slab.h>
 #include "bus_internal.h"
 
-u32 bus_payload_bytes(u32 payload)
-{
-	return max_t(u32, payload, PLCA_SIM_MIN_PAYLOAD);
-}
-
 u64 kfsim_plca_wire_bt(u32 payload)
 {
-	return (u64)(bus_payload_bytes(payload) + PLCA_SIM_FRAME_OVERHEAD +
-		     PLCA_SIM_WIRE_OVERHEAD) *
-	       8;
-}
-
-u64 bus_frame_wire_ns(u32 payload)
-{
-	return BT(kfsim_plca_wire_bt(payload));
+	return bus_wire_bt(payload);
 }
 
 u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
@@ -40,12 +28,7 @@ u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
 
 /* ---- event queue --------------------------------------------------------------------------- */
 
-static inline bool ev_before(const struct bus_event *a, const struct bus_event *b)
-{
-	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
-}
-
-static __attribute__((noinline, cold)) bool heap_grow(struct plca_sim *sim)
+__attribute__((noinline, cold)) bool bus_heap_grow(struct plca_sim *sim)
 {
 	u32 cap = sim->heap_cap * 2;
 	struct bus_event *heap = krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL | __GFP_NOWARN);
@@ -55,22 +38,6 @@ static __attribute__((noinline, cold)) bool heap_grow(struct plca_sim *sim)
 	sim->heap = heap;
 	sim->heap_cap = cap;
 	return true;
-}
-
-static inline void heap_push(struct plca_sim *sim, const struct bus_event *ev)
-{
-	struct bus_event *heap = sim->heap;
-	u32 i = sim->heap_len++;
-
-	while (i) {
-		u32 parent = (i - 1) / 2;
-
-		if (!ev_before(ev, &heap[parent]))
-			break;
-		heap[i] = heap[parent];
-		i = parent;
-	}
-	heap[i] = *ev;
 }
 
 /*
@@ -85,7 +52,7 @@ static void heap_pop(struct plca_sim *sim)
 	struct bus_event last = heap[len];
 
 	while ((child = 2 * i + 1) + 1 < len) {
-		child += ev_before(&heap[child + 1], &heap[child]);
+		child += bus_ev_before(&heap[child + 1], &heap[child]);
 		heap[i] = heap[child];
 		i = child;
 	}
@@ -96,7 +63,7 @@ static void heap_pop(struct plca_sim *sim)
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
-		if (!ev_before(&last, &heap[parent]))
+		if (!bus_ev_before(&last, &heap[parent]))
 			break;
 		heap[i] = heap[parent];
 		i = parent;
@@ -151,20 +118,6 @@ static int queue_init(struct plca_sim *sim)
 	return 0;
 }
 
-/* Queue (@key, @slot) with the next sequence number; false when out of memory. */
-static inline bool queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 seq)
-{
-	struct bus_event ev = {.key = key, .tie = seq << BUS_SLOT_BITS | slot};
-
-	if (unlikely(sim->heap_len == sim->heap_cap) && !heap_grow(sim)) {
-		/* A lost timer would make the run unfaithful: stop it for good. */
-		sim->oom = true;
-		return false;
-	}
-	heap_push(sim, &ev);
-	return true;
-}
-
 /*
  * Queue an event.  A node timer (and the status watchdog) replaces its slot's earlier arming;
  * cycle timers and scripted frames accumulate.  Ties in time and priority go in call order.
@@ -180,28 +133,13 @@ void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32
 			sim->oom = true;
 			return;
 		}
-		if (!queue_push(sim, t << 2 | prio, slot, seq))
+		if (!bus_queue_push(sim, t << 2 | prio, slot, seq))
 			sim->free_slots[sim->nr_free++] = slot - sim->nr_fixed;
 		return;
 	}
 	slot = kind == EV_STATUS ? EV_STATUS : node << BUS_SLOT_SHIFT | kind;
-	if (queue_push(sim, t << 2 | prio, slot, seq))
+	if (bus_queue_push(sim, t << 2 | prio, slot, seq))
 		sim->slot_seq[slot] = seq;
-}
-
-/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
-void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
-{
-	u64 seq = sim->seq++;
-	u32 slot = node << BUS_SLOT_SHIFT | kind;
-
-	if (queue_push(sim, t << 2 | 1, slot, seq))
-		sim->slot_seq[slot] = seq;
-}
-
-void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)
-{
-	sim->slot_seq[node << BUS_SLOT_SHIFT | kind] = BUS_SEQ_NONE;
 }
 
 static void dispatch(struct plca_sim *sim, u32 node, u32 kind, u32 arg)

@@ -227,30 +227,33 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
 	u64 now = sim->now, last_off = 0, busy_until = 0, pos = sim->nodes[node].pos_ns;
-	bool busy = false, open = false;
+	bool busy = false;
 
 	/* Signals too old to matter would only give an off_at whose IFG is over anyway. */
 	sig_prune(sim);
-	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
-		const struct bus_signal *s = sig_at(sim, k);
-		u64 d;
+	/* Newest first: an active signal in view settles the answer, and those are the newest. */
+	for (u32 k = sim->sig_head; k != sim->sig_tail;) {
+		const struct bus_signal *s = sig_at(sim, --k);
+		u64 seen;
 
 		if (s->node == node || (data_only && s->kind > SIG_JAM))
 			continue;
-		d = prop(pos, s);
-		if (s->start + d > now || s->start + d >= ignore_from)
+		seen = s->start + prop(pos, s);
+		if (seen > now || seen >= ignore_from)
 			continue;
 		if (s->active) {
+			*off_at = BUS_NEVER;
+			return true;
+		}
+		seen = s->end + prop(pos, s);
+		if (seen > now) {
 			busy = true;
-			open = true;
-		} else if (s->end + d > now) {
-			busy = true;
-			busy_until = max(busy_until, s->end + d);
+			busy_until = max(busy_until, seen);
 		} else {
-			last_off = max(last_off, s->end + d);
+			last_off = max(last_off, seen);
 		}
 	}
-	*off_at = busy ? (open ? BUS_NEVER : busy_until) : last_off;
+	*off_at = busy ? busy_until : last_off;
 	return busy;
 }
 

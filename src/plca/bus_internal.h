@@ -31,6 +31,13 @@
 #include <kfsim/random.h>
 #include <kfsim/trace_event.h>
 
+/*
+ * Everything declared below is private to the simulator: hidden, so that calls between its files
+ * are direct and the compiler may inline a function into its callers in the same file (with
+ * -fPIC a default-visibility function could be interposed, which rules both out).
+ */
+#pragma GCC visibility push(hidden)
+
 #define BT(x) ((u64)(x)*PLCA_SIM_NS_PER_BT)
 #define BUS_NS_PER_M 5.0
 #define BUS_SIG_RING 1024 /* > 3 signals per node within max_prop + IFG */
@@ -339,5 +346,7 @@ int bus_hist_init(struct bus_hist *hist);
 void bus_hist_free(struct bus_hist *hist);
 void bus_hist_add(struct bus_hist *hist, u64 value);
 u64 bus_hist_quantile(const struct bus_hist *hist, double q);
+
+#pragma GCC visibility pop
 
 #endif /* KFSIM_PLCA_BUS_INTERNAL_H */

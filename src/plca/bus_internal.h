@@ -68,6 +68,7 @@ struct bus_signal {
 	u64 pos_ns; /* the sender's position (bus_node.pos_ns): no trip to the node to get it */
 	u64 start;
 	u64 end; /* planned end while active (U64_MAX: open, a COMMIT) */
+	u64 gone_at; /* from then on nobody can sense it: end + max_prop + IFG, or BUS_NEVER */
 };
 
 /*

@@ -33,7 +33,7 @@ static void sig_prune(struct plca_sim *sim)
 	while (sim->sig_tail != sim->sig_head) {
 		struct bus_signal *s = sig_at(sim, sim->sig_tail);
 
-		if (s->active || s->end + sim->max_prop + BT(PLCA_SIM_IFG_BT) >= sim->now)
+		if (s->gone_at >= sim->now)
 			break;
 		sim->sig_tail++;
 	}
@@ -87,7 +87,8 @@ static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 		.active = true,
 		.pos_ns = n->pos_ns,
 		.start = sim->now,
-		.end = end};
+		.end = end,
+		.gone_at = BUS_NEVER};
 	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
 	sim->sig_head++;
 	if (end != BUS_NEVER)
@@ -109,6 +110,7 @@ static void sig_close(struct plca_sim *sim, u32 node)
 
 	s->end = sim->now;
 	s->active = false;
+	s->gone_at = sim->now + sim->max_prop + BT(PLCA_SIM_IFG_BT);
 	n->sig = -1;
 	n->col_at = BUS_NEVER;
 	bus_cancel(sim, node, EV_COL);

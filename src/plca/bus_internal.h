@@ -95,6 +95,14 @@ struct bus_slot_info {
 	u32 arg;
 };
 
+enum { BUS_Q_NEAR, BUS_Q_FAR };
+#define BUS_NEAR_NS BT(2 * PLCA_SIM_SLOT_BT) /* IFG, jam, minimum frames, short backoffs */
+
+struct bus_heap {
+	struct bus_event *ev;
+	u32 len, cap;
+};
+
 struct bus_hist {
 	u64 count;
 	u64 max;
@@ -191,9 +199,13 @@ struct plca_sim {
 	u64 now;
 	u64 events;
 	struct rnd_state rnd;
-	/* event queue: a binary min-heap of (key, tie) */
-	struct bus_event *heap;
-	u32 heap_len, heap_cap;
+	/*
+	 * event queue: two binary min-heaps of (key, tie), the next event being the smaller top.
+	 * Timers due within BUS_NEAR_NS of their arming go to the near one, long backoffs, long
+	 * frames and idle runs to the far one, so the heap that churns stays shallow (a saturated
+	 * CSMA/CD segment keeps dozens of backoffs queued).
+	 */
+	struct bus_heap q[2];
 	u64 seq;
 	u64 *slot_seq;		     /* the live arming of each fixed slot, or BUS_SEQ_NONE */
 	u32 nr_fixed;		     /* nr_nodes << BUS_SLOT_SHIFT */
@@ -228,36 +240,42 @@ struct plca_sim {
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg);
-bool bus_heap_grow(struct plca_sim *sim);
+bool bus_heap_grow(struct plca_sim *sim, struct bus_heap *h);
 
 static inline bool bus_ev_before(const struct bus_event *a, const struct bus_event *b)
 {
 	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
 }
 
-/* Queue (@key, @slot) as number @seq; false when out of memory (the run then stops). */
-static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 seq)
+/* Add @ev to @h, which has room for it. */
+static inline void bus_heap_insert(struct bus_heap *h, const struct bus_event *ev)
 {
-	struct bus_event ev = {.key = key, .tie = seq << BUS_SLOT_BITS | slot};
-	struct bus_event *heap;
-	u32 i;
+	struct bus_event *heap = h->ev;
+	u32 i = h->len++;
 
-	if (__builtin_expect(sim->heap_len == sim->heap_cap, 0) && !bus_heap_grow(sim)) {
-		/* A lost timer would make the run unfaithful: stop it for good. */
-		sim->oom = true;
-		return false;
-	}
-	heap = sim->heap;
-	i = sim->heap_len++;
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
-		if (!bus_ev_before(&ev, &heap[parent]))
+		if (!bus_ev_before(ev, &heap[parent]))
 			break;
 		heap[i] = heap[parent];
 		i = parent;
 	}
-	heap[i] = ev;
+	heap[i] = *ev;
+}
+
+/* Queue (@key, @slot) as number @seq; false when out of memory (the run then stops). */
+static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 seq)
+{
+	struct bus_event ev = {.key = key, .tie = seq << BUS_SLOT_BITS | slot};
+	struct bus_heap *h = &sim->q[(key >> 2) >= sim->now + BUS_NEAR_NS];
+
+	if (__builtin_expect(h->len == h->cap, 0) && !bus_heap_grow(sim, h)) {
+		/* A lost timer would make the run unfaithful: stop it for good. */
+		sim->oom = true;
+		return false;
+	}
+	bus_heap_insert(h, &ev);
 	return true;
 }
 

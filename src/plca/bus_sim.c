@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The segment simulator as a value: settings checked and copied at creation, a binary heap of
- * timers, and the loop that runs them.
+ * The segment simulator as a value: settings checked and copied at creation, two binary heaps
+ * of timers (near and far), and the loop that runs them.
  *
- * Invariants: the heap is ordered by (time, priority, insertion sequence), so a run depends only
- * on the settings and the seed; stale timers (generation mismatch) are skipped when popped; no
+ * Invariants: events run in (time, priority, insertion sequence) order, the smaller of the two
+ * heap tops first, so a run depends only on the settings and the seed, never on which heap held
+ * an event; stale timers (their slot re-armed or cancelled since) are skipped when popped; no
  * setting is changed unless all of it was valid.
  */
 #include <math.h>
@@ -28,15 +29,15 @@ u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
 
 /* ---- event queue --------------------------------------------------------------------------- */
 
-__attribute__((noinline, cold)) bool bus_heap_grow(struct plca_sim *sim)
+__attribute__((noinline, cold)) bool bus_heap_grow(struct plca_sim *sim, struct bus_heap *h)
 {
-	u32 cap = sim->heap_cap * 2;
-	struct bus_event *heap = krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL | __GFP_NOWARN);
+	u32 cap = h->cap * 2;
+	struct bus_event *ev = krealloc(h->ev, cap * sizeof(*ev), GFP_KERNEL | __GFP_NOWARN);
 
-	if (!heap)
+	if (!ev)
 		return false;
-	sim->heap = heap;
-	sim->heap_cap = cap;
+	h->ev = ev;
+	h->cap = cap;
 	return true;
 }
 
@@ -45,10 +46,10 @@ __attribute__((noinline, cold)) bool bus_heap_grow(struct plca_sim *sim)
  * children to a leaf (one comparison per level), then the last element rises from there, which
  * is usually at once, as it came from the bottom.
  */
-static void heap_pop(struct plca_sim *sim)
+static void heap_pop(struct bus_heap *h)
 {
-	struct bus_event *heap = sim->heap;
-	u32 len = --sim->heap_len, i = 0, child;
+	struct bus_event *heap = h->ev;
+	u32 len = --h->len, i = 0, child;
 	struct bus_event last = heap[len];
 
 	while ((child = 2 * i + 1) + 1 < len) {
@@ -69,6 +70,18 @@ static void heap_pop(struct plca_sim *sim)
 		i = parent;
 	}
 	heap[i] = last;
+}
+
+/* The heap whose top is the next event, or NULL when both are empty. */
+static inline struct bus_heap *queue_next(struct plca_sim *sim)
+{
+	struct bus_heap *near = &sim->q[BUS_Q_NEAR], *far = &sim->q[BUS_Q_FAR];
+
+	if (likely(!far->len))
+		return near->len ? near : NULL;
+	if (!near->len || bus_ev_before(&far->ev[0], &near->ev[0]))
+		return far;
+	return near;
 }
 
 /* A free-list slot for one EV_SEG or EV_INJECT event, or BUS_SLOT_MASK when out of memory. */
@@ -106,13 +119,17 @@ static __attribute__((noinline)) u32 slot_alloc(struct plca_sim *sim, u32 node, 
 static int queue_init(struct plca_sim *sim)
 {
 	sim->nr_fixed = sim->nr_nodes << BUS_SLOT_SHIFT;
-	sim->heap_cap = 64;
+	for (u32 q = 0; q < 2; q++) {
+		sim->q[q].cap = 64;
+		sim->q[q].ev = kmalloc_array(sim->q[q].cap, sizeof(*sim->q[q].ev), GFP_KERNEL);
+		if (!sim->q[q].ev)
+			return -ENOMEM;
+	}
 	sim->extra_cap = 16;
-	sim->heap = kmalloc_array(sim->heap_cap, sizeof(*sim->heap), GFP_KERNEL);
 	sim->slot_seq = kcalloc(sim->nr_fixed, sizeof(*sim->slot_seq), GFP_KERNEL);
 	sim->extra = kmalloc_array(sim->extra_cap, sizeof(*sim->extra), GFP_KERNEL);
 	sim->free_slots = kmalloc_array(sim->extra_cap, sizeof(*sim->free_slots), GFP_KERNEL);
-	if (!sim->heap || !sim->slot_seq || !sim->extra || !sim->free_slots)
+	if (!sim->slot_seq || !sim->extra || !sim->free_slots)
 		return -ENOMEM;
 	sim->seq = BUS_SEQ_NONE + 1;
 	return 0;
@@ -177,20 +194,22 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 	if (t_ns < sim->now)
 		return -EINVAL;
 	for (;;) {
+		struct bus_heap *h;
 		struct bus_event ev;
 		u32 slot, node, kind, arg;
 
 		/* the TO decision comes after every other event of its instant */
+		h = queue_next(sim);
 		if (sim->seg.eval_pending && sim->now <= t_ns &&
-		    (!sim->heap_len || (sim->heap[0].key >> 2) > sim->now)) {
+		    (!h || (h->ev[0].key >> 2) > sim->now)) {
 			sim->events++;
 			seg_eval_due(sim);
 			continue;
 		}
-		if (sim->oom || !sim->heap_len || (sim->heap[0].key >> 2) > t_ns)
+		if (sim->oom || !h || (h->ev[0].key >> 2) > t_ns)
 			break;
-		ev = sim->heap[0];
-		heap_pop(sim);
+		ev = h->ev[0];
+		heap_pop(h);
 		slot = (u32)(ev.tie & BUS_SLOT_MASK);
 		if (slot >= sim->nr_fixed) {
 			const struct bus_slot_info *info = &sim->extra[slot - sim->nr_fixed];
@@ -313,7 +332,8 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 		bus_hist_free(&sim->nodes[i].lat);
 	}
 	kfree(sim->nodes);
-	kfree(sim->heap);
+	kfree(sim->q[BUS_Q_NEAR].ev);
+	kfree(sim->q[BUS_Q_FAR].ev);
 	kfree(sim->slot_seq);
 	kfree(sim->extra);
 	kfree(sim->free_slots);

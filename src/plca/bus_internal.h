@@ -337,7 +337,6 @@ void mac_arrival(struct plca_sim *sim, u32 node);
 void mac_start_load(struct plca_sim *sim, u32 node);
 void mac_phys_collision(struct plca_sim *sim, u32 node);
 void mac_link_down(struct plca_sim *sim, u32 node);
-bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at);
 
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */

@@ -73,15 +73,11 @@ static void seg_stop(struct plca_sim *sim);
 
 /* ---- data state machine (148.4.5.7) ------------------------------------------------------- */
 
-static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
+/* The bookkeeping of a node entering or leaving HOLD/PENDING (the rare case of set_ds()). */
+static void pending_changed(struct plca_sim *sim, const struct bus_node *n, bool was)
 {
-	bool was = rs_pending(n);
 	u32 id = (u32)n->cfg.plca.node_id;
 
-	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
-	n->ds = ds;
-	if (was == rs_pending(n))
-		return;
 	if (was) {
 		sim->nr_pending--;
 		if (!--sim->pending_per_id[id])
@@ -91,6 +87,16 @@ static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state 
 		sim->pending_per_id[id]++;
 		sim->pending_ids[id / 64] |= 1ull << (id % 64);
 	}
+}
+
+static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
+{
+	bool was = rs_pending(n);
+
+	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
+	n->ds = ds;
+	if (was != rs_pending(n))
+		pending_changed(sim, n, was);
 }
 
 /*

@@ -273,14 +273,21 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 
 /* ---- the cycle (148.4.4.6) ------------------------------------------------------------------ */
 
-static void to_begun(struct plca_sim *sim, u32 id)
+/* The TOs of ids [@lo, @hi) have begun: count one for each of their active owners. */
+static inline void tos_begun(struct plca_sim *sim, u32 lo, u32 hi)
 {
-	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
+	/* owners[] is sorted by id, so the owners of a run of ids are one stretch of it */
+	for (u32 k = sim->owner_first[lo]; k < sim->owner_first[hi]; k++) {
 		struct bus_node *n = &sim->nodes[sim->owners[k]];
 
 		if (rs_active(n))
 			n->st.tos++;
 	}
+}
+
+static inline void to_begun(struct plca_sim *sim, u32 id)
+{
+	tos_begun(sim, id, id + 1);
 }
 
 static void send_beacon(struct plca_sim *sim)
@@ -413,12 +420,20 @@ static void seg_materialise(struct plca_sim *sim)
 	if (seg->state != SEG_WAIT_TO || seg->eval_pending)
 		return;
 	passed = seg->to_ns ? (u32)min_t(u64, (sim->now - seg->to_start) / seg->to_ns, span) : span;
-	for (u32 j = 0; j < passed; j++) {
-		trace_to(sim, seg->cur_id, seg->to_start, seg->to_start + seg->to_ns);
-		seg->cur_id++;
-		seg->to_start += seg->to_ns;
-		if (seg->cur_id < seg->node_cnt && seg->to_start != sim->now)
-			to_begun(sim, seg->cur_id);
+	if (passed) {
+		/* TOs cur_id + 1 .. cur_id + passed began; one that begins right now is begin_to()'s */
+		u32 lo = seg->cur_id + 1, hi = min(seg->cur_id + passed + 1, seg->node_cnt);
+		u64 last_start = seg->to_start + (u64)passed * seg->to_ns;
+
+		for (u32 j = 0; sim->trace && j < passed; j++)
+			trace_to(sim, seg->cur_id + j, seg->to_start + j * seg->to_ns,
+				 seg->to_start + (j + 1) * seg->to_ns);
+		if (last_start == sim->now) /* to_ns 0: all of them began now */
+			hi = min(hi, seg->to_ns ? seg->cur_id + passed : lo);
+		if (lo < hi)
+			tos_begun(sim, lo, hi);
+		seg->cur_id += passed;
+		seg->to_start = last_start;
 	}
 	if (passed && seg->to_start == sim->now) {
 		/* begin_to() counts this TO */

@@ -5,6 +5,7 @@
 #   F-uapi.h                  (mode uapi)
 #   F-kernel.h  F-kernel.c    (mode kernel)
 #   F-user.h    F-user.c      (mode user)
+#   F-test.c                  (mode test: a program testing the two above; #includes them)
 # Default MODES: all three.  OUTPUTS receives the list of generated files (add the .c files to
 # a target's sources; add OUT_DIR to its include directories).  The rule re-runs when the spec
 # or the generator changes.  Safe to call from any part's CMakeLists.txt, before or after
@@ -33,6 +34,8 @@ function(kfsim_ynl_generate)
 		list(APPEND mode_args --mode ${mode})
 		if(mode STREQUAL "uapi")
 			list(APPEND outputs ${Y_OUT_DIR}/${family}-uapi.h)
+		elseif(mode STREQUAL "test")
+			list(APPEND outputs ${Y_OUT_DIR}/${family}-test.c)
 		elseif(mode STREQUAL "kernel" OR mode STREQUAL "user")
 			list(APPEND outputs ${Y_OUT_DIR}/${family}-${mode}.h ${Y_OUT_DIR}/${family}-${mode}.c)
 		else()

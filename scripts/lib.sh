@@ -5,8 +5,8 @@ set -euo pipefail
 
 KFSIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Debian packages kfsim builds, tests and benchmarks with.  One per line so that a part adding
-# one touches one line.
+# Debian packages kfsim builds with (library, program, tests and benchmarks).  One per line so
+# that a part adding one touches one line.
 KFSIM_PACKAGES=(
 	cmake
 	gcc
@@ -18,21 +18,28 @@ KFSIM_PACKAGES=(
 	libjemalloc-dev
 	libyaml-dev
 	graphviz
-	clang
-	libclang-rt-14-dev
-	valgrind
-	iproute2
 	libbsd-dev
 	libglib2.0-dev
 	liburcu-dev
 	libmnl-dev
-	python3-yaml
-	python3-jsonschema
 )
 
+# What only the test suite, the fuzzer and the benchmark scripts need on top: scripts/test
+# installs these, scripts/tour does not (linux-source alone is a 140 MB download).
+KFSIM_TEST_PACKAGES=(
+	clang
+	libclang-rt-14-dev
+	valgrind
+	iproute2
+	python3-yaml
+	python3-jsonschema
+	linux-source-6.12
+)
+
+# kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.
 kfsim_install_deps() {
 	local missing=() pkg
-	for pkg in "${KFSIM_PACKAGES[@]}"; do
+	for pkg in "${KFSIM_PACKAGES[@]}" "$@"; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
 			missing+=("$pkg")
 	done

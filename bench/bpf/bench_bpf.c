@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 		{"reps", required_argument, NULL, 'r'},
 		{0},
 	};
-	u64 nodes = 1000, iters = 1000000, reps = 5;
+	u64 nodes = 1000, iters = 50000, reps = 25;
 	double raw = -1, raw_locked = -1, checked = -1, unchecked = -1;
 	u64 *keys, deltas[BENCH_DELTAS];
 	struct rnd_state rnd;

@@ -41,7 +41,7 @@
 #include <kfsim/rbtree_debug.h>
 #include "peers.h"
 
-#define DEFAULT_SEED 3141592653589793238ULL	/* lib/rbtree_test.c's seed */
+#define DEFAULT_SEED 3141592653589793238ULL /* lib/rbtree_test.c's seed */
 #define NOINLINE __attribute__((noinline, noclone))
 
 extern char **environ;
@@ -51,13 +51,12 @@ extern char **environ;
 struct test_node {
 	u32 key;
 	struct rb_node rb;
-	u32 val;	/* augmented tests: the value whose subtree maximum is kept */
+	u32 val; /* augmented tests: the value whose subtree maximum is kept */
 	u32 augmented;
 };
 
 #define NODE_VAL(node) ((node)->val)
-RB_DECLARE_CALLBACKS_MAX(static, augment_callbacks, struct test_node, rb, u32, augmented,
-			 NODE_VAL);
+RB_DECLARE_CALLBACKS_MAX(static, augment_callbacks, struct test_node, rb, u32, augmented, NODE_VAL);
 
 static inline u32 kf_key(const struct rb_node *rb)
 {
@@ -163,8 +162,8 @@ NOINLINE static size_t kf_walk(const struct rb_root *root)
 
 struct bench {
 	size_t n;
-	u32 *keys;		/* insertion order */
-	u32 *lookup_keys;	/* another order for lookups */
+	u32 *keys;	  /* insertion order */
+	u32 *lookup_keys; /* another order for lookups */
 	struct test_node *kf;
 	struct treeh_set *bsd;
 	unsigned int loops, reps;
@@ -202,7 +201,7 @@ static int bench_init(struct bench *b, size_t n, u64 seed)
 		return -ENOMEM;
 	prandom_seed_state(&rnd, seed);
 	scramble = prandom_u32_state(&rnd);
-	for (size_t i = 0; i < n; i++)	/* odd multiplier and xor: a bijection on u32 */
+	for (size_t i = 0; i < n; i++) /* odd multiplier and xor: a bijection on u32 */
 		b->keys[i] = ((u32)i * 2654435761u) ^ scramble;
 	shuffle(b->keys, n, &rnd);
 	memcpy(b->lookup_keys, b->keys, n * sizeof(*b->keys));
@@ -226,7 +225,7 @@ static void bench_free(struct bench *b)
 enum peer { KFSIM, KFSIM_CACHED, KFSIM_AUGMENTED, TREE_H, TSEARCH };
 enum op { INSERT_ERASE, LOOKUP, WALK };
 
-static volatile size_t sink;	/* keeps results alive */
+static volatile size_t sink; /* keeps results alive */
 
 /* Run @op of @peer once over all n nodes (@loops times); trees for lookup/walk are prebuilt. */
 static void run_once(struct bench *b, enum peer peer, enum op op, void *tree)
@@ -276,8 +275,8 @@ static void run_once(struct bench *b, enum peer peer, enum op op, void *tree)
  * The peers take turns within each repetition (A B C, A B C, ...) rather than one after the
  * other, so that a burst of load from other processes hits them alike instead of one of them.
  */
-static void measure(struct bench *b, const enum peer *peers, int nr, enum op op,
-		    void *const *trees, double *best)
+static void measure(struct bench *b, const enum peer *peers, int nr, enum op op, void *const *trees,
+		    double *best)
 {
 	for (int p = 0; p < nr; p++)
 		best[p] = 1e300;
@@ -315,15 +314,16 @@ static void destroy_trees(struct bench *b, struct built_trees *t)
 
 static void print_row(size_t n, const char *op, double kf, double bsd, double ts)
 {
-	printf("%8zu  %-13s %9.1f %9.1f %10.1f %9.2f %9.2f\n", n, op, kf, bsd, ts, kf / bsd, kf / ts);
+	printf("%8zu  %-13s %9.1f %9.1f %10.1f %9.2f %9.2f\n", n, op, kf, bsd, ts, kf / bsd,
+	       kf / ts);
 }
 
 static int bench_size(size_t n, unsigned int loops, unsigned int reps, u64 seed)
 {
-	static const enum peer update_peers[] = { KFSIM, TREE_H, TSEARCH, KFSIM_CACHED,
-						  KFSIM_AUGMENTED };
-	static const enum peer read_peers[] = { KFSIM, TREE_H, TSEARCH };
-	struct bench b = { .reps = reps };
+	static const enum peer update_peers[] = {KFSIM, TREE_H, TSEARCH, KFSIM_CACHED,
+						 KFSIM_AUGMENTED};
+	static const enum peer read_peers[] = {KFSIM, TREE_H, TSEARCH};
+	struct bench b = {.reps = reps};
 	double upd[5], lookup[3], walk[3];
 	struct built_trees t;
 	int err;
@@ -345,7 +345,7 @@ static int bench_size(size_t n, unsigned int loops, unsigned int reps, u64 seed)
 	err = build_trees(&b, &t);
 	if (err)
 		goto out;
-	void *const trees[] = { &t.kf, NULL, &t.ts };
+	void *const trees[] = {&t.kf, NULL, &t.ts};
 
 	measure(&b, read_peers, 3, LOOKUP, trees, lookup);
 	measure(&b, read_peers, 3, WALK, trees, walk);
@@ -385,11 +385,11 @@ static bool kf_augmented_ok(const struct rb_node *rb)
 
 static int check_phase(size_t n, unsigned int loops, u64 seed)
 {
-	const struct kfsim_rb_check_ops ops = { .cmp = kf_node_cmp };
-	const struct kfsim_rb_check_ops aug_ops = { .cmp = kf_node_cmp,
-						    .augmented_ok = kf_augmented_ok };
+	const struct kfsim_rb_check_ops ops = {.cmp = kf_node_cmp};
+	const struct kfsim_rb_check_ops aug_ops = {.cmp = kf_node_cmp,
+						   .augmented_ok = kf_augmented_ok};
 	struct kfsim_rb_check_result res;
-	struct bench b = { 0 };
+	struct bench b = {0};
 	unsigned long checks = 0;
 	int err = bench_init(&b, n, seed);
 
@@ -420,7 +420,8 @@ static int check_phase(size_t n, unsigned int loops, u64 seed)
 	if (err)
 		fprintf(stderr, "bench_rbtree: check failed: %s\n", res.message);
 	else
-		printf("check: %u loops of %zu nodes (plain and augmented), %lu full-tree checks: ok\n",
+		printf("check: %u loops of %zu nodes (plain and augmented), %lu full-tree checks: "
+		       "ok\n",
 		       loops, n, checks);
 	bench_free(&b);
 	return err;
@@ -435,15 +436,15 @@ struct cg_case {
 };
 
 static const struct cg_case cg_cases[] = {
-	{ "kfsim", "kf_insert_erase", "insert+erase", KFSIM, INSERT_ERASE },
-	{ "tree.h", "treeh_insert_erase", "insert+erase", TREE_H, INSERT_ERASE },
-	{ "tsearch", "ts_insert_erase", "insert+erase", TSEARCH, INSERT_ERASE },
-	{ "kfsim", "kf_lookup", "lookup", KFSIM, LOOKUP },
-	{ "tree.h", "treeh_lookup", "lookup", TREE_H, LOOKUP },
-	{ "tsearch", "ts_lookup", "lookup", TSEARCH, LOOKUP },
-	{ "kfsim", "kf_walk", "in-order walk", KFSIM, WALK },
-	{ "tree.h", "treeh_walk", "in-order walk", TREE_H, WALK },
-	{ "tsearch", "ts_walk", "in-order walk", TSEARCH, WALK },
+	{"kfsim", "kf_insert_erase", "insert+erase", KFSIM, INSERT_ERASE},
+	{"tree.h", "treeh_insert_erase", "insert+erase", TREE_H, INSERT_ERASE},
+	{"tsearch", "ts_insert_erase", "insert+erase", TSEARCH, INSERT_ERASE},
+	{"kfsim", "kf_lookup", "lookup", KFSIM, LOOKUP},
+	{"tree.h", "treeh_lookup", "lookup", TREE_H, LOOKUP},
+	{"tsearch", "ts_lookup", "lookup", TSEARCH, LOOKUP},
+	{"kfsim", "kf_walk", "in-order walk", KFSIM, WALK},
+	{"tree.h", "treeh_walk", "in-order walk", TREE_H, WALK},
+	{"tsearch", "ts_walk", "in-order walk", TSEARCH, WALK},
 };
 
 #define CG_NODES 1000
@@ -452,7 +453,7 @@ static const struct cg_case cg_cases[] = {
 /* Inside valgrind: run one case of the fixed configuration. */
 static int callgrind_child(unsigned int idx, u64 seed)
 {
-	struct bench b = { .loops = CG_LOOPS, .reps = 1 };
+	struct bench b = {.loops = CG_LOOPS, .reps = 1};
 	struct built_trees t;
 	void *tree = NULL;
 	int err;
@@ -462,8 +463,9 @@ static int callgrind_child(unsigned int idx, u64 seed)
 	err = bench_init(&b, CG_NODES, seed);
 	if (!err && cg_cases[idx].bench_op != INSERT_ERASE) {
 		err = build_trees(&b, &t);
-		tree = cg_cases[idx].peer == KFSIM ? (void *)&t.kf :
-		       cg_cases[idx].peer == TREE_H ? NULL : (void *)&t.ts;
+		tree = cg_cases[idx].peer == KFSIM    ? (void *)&t.kf
+		       : cg_cases[idx].peer == TREE_H ? NULL
+						      : (void *)&t.ts;
 	}
 	if (!err)
 		run_once(&b, cg_cases[idx].peer, cg_cases[idx].bench_op, tree);
@@ -488,8 +490,17 @@ static long long callgrind_count(unsigned int idx, u64 seed)
 	snprintf(outarg, sizeof(outarg), "--callgrind-out-file=%s", out_file);
 	snprintf(idxarg, sizeof(idxarg), "%u", idx);
 	snprintf(seedarg, sizeof(seedarg), "%llu", (unsigned long long)seed);
-	char *argv[] = { "valgrind", "--tool=callgrind", "--quiet", toggle, outarg,
-			 "/proc/self/exe", "--callgrind-child", idxarg, "--seed", seedarg, NULL };
+	char *argv[] = {"valgrind",
+			"--tool=callgrind",
+			"--quiet",
+			toggle,
+			outarg,
+			"/proc/self/exe",
+			"--callgrind-child",
+			idxarg,
+			"--seed",
+			seedarg,
+			NULL};
 	char self[4096];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -519,13 +530,15 @@ static int callgrind_mode(u64 seed)
 	double per_node = (double)CG_NODES * CG_LOOPS;
 
 	printf("callgrind: instructions per node, n=%d, %d loops, seed %llu "
-	       "(only inside the function doing the work)\n", CG_NODES, CG_LOOPS,
-	       (unsigned long long)seed);
+	       "(only inside the function doing the work)\n",
+	       CG_NODES, CG_LOOPS, (unsigned long long)seed);
 	for (unsigned int i = 0; i < sizeof(cg_cases) / sizeof(cg_cases[0]); i++) {
 		ir[i] = callgrind_count(i, seed);
 		if (ir[i] <= 0) {
-			fprintf(stderr, "bench_rbtree: valgrind --tool=callgrind failed for %s "
-					"(is valgrind installed?)\n", cg_cases[i].function);
+			fprintf(stderr,
+				"bench_rbtree: valgrind --tool=callgrind failed for %s "
+				"(is valgrind installed?)\n",
+				cg_cases[i].function);
 			return 1;
 		}
 	}
@@ -541,13 +554,18 @@ static int callgrind_mode(u64 seed)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: bench_rbtree [-n NODES] [-p PERF_LOOPS] [-c CHECK_LOOPS] [-r SEED] [--reps R]\n"
+		"Usage: bench_rbtree [-n NODES] [-p PERF_LOOPS] [-c CHECK_LOOPS] [-r SEED] [--reps "
+		"R]\n"
 		"                    [--callgrind]\n\n"
-		"  -n, --nnodes N       one tree size (default: 100, 1000, 10000, 100000, 1000000)\n"
+		"  -n, --nnodes N       one tree size (default: 100, 1000, 10000, 100000, "
+		"1000000)\n"
 		"  -p, --perf-loops L   passes per measurement (default: ~500k node operations)\n"
-		"  -c, --check-loops C  verification passes, checking after every step (default 10)\n"
-		"  -r, --seed S         random seed (default 3141592653589793238, the kernel test's)\n"
-		"      --reps R         report the best of R measurements (default 5; 1 at n >= 1M)\n"
+		"  -c, --check-loops C  verification passes, checking after every step (default "
+		"10)\n"
+		"  -r, --seed S         random seed (default 3141592653589793238, the kernel "
+		"test's)\n"
+		"      --reps R         report the best of R measurements (default 5; 1 at n >= "
+		"1M)\n"
 		"      --callgrind      count instructions under valgrind for n=%d, %d loops\n",
 		CG_NODES, CG_LOOPS);
 }
@@ -564,17 +582,17 @@ static bool parse_num(const char *text, unsigned long long max, unsigned long lo
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "nnodes", required_argument, NULL, 'n' },
-		{ "perf-loops", required_argument, NULL, 'p' },
-		{ "check-loops", required_argument, NULL, 'c' },
-		{ "seed", required_argument, NULL, 'r' },
-		{ "reps", required_argument, NULL, 'R' },
-		{ "callgrind", no_argument, NULL, 'C' },
-		{ "callgrind-child", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{"nnodes", required_argument, NULL, 'n'},
+		{"perf-loops", required_argument, NULL, 'p'},
+		{"check-loops", required_argument, NULL, 'c'},
+		{"seed", required_argument, NULL, 'r'},
+		{"reps", required_argument, NULL, 'R'},
+		{"callgrind", no_argument, NULL, 'C'},
+		{"callgrind-child", required_argument, NULL, 'K'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
 	};
-	static const size_t sizes[] = { 100, 1000, 10000, 100000, 1000000 };
+	static const size_t sizes[] = {100, 1000, 10000, 100000, 1000000};
 	unsigned long long nnodes = 0, loops = 0, check_loops = 10, seed = DEFAULT_SEED, reps = 5;
 	unsigned long long child = 0;
 	bool callgrind = false, is_child = false;
@@ -614,8 +632,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (!ok) {
-			fprintf(stderr, "bench_rbtree: invalid value '%s' for option '%s'\n", optarg,
-				argv[optind - 1]);
+			fprintf(stderr, "bench_rbtree: invalid value '%s' for option '%s'\n",
+				optarg, argv[optind - 1]);
 			return 2;
 		}
 	}
@@ -627,7 +645,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_rbtree: running under valgrind: timings are meaningless\n");
 
 	printf("kfsim rbtree benchmark: ns per node (insert+erase = one insert and one erase), "
-	       "best of %llu, seed %llu\n", reps, seed);
+	       "best of %llu, seed %llu\n",
+	       reps, seed);
 	printf("%8s  %-13s %9s %9s %10s %9s %9s\n", "n", "op", "kfsim", "tree.h", "tsearch",
 	       "/tree.h", "/tsearch");
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -640,6 +659,7 @@ int main(int argc, char **argv)
 		if (nnodes)
 			break;
 	}
-	return check_phase(nnodes && nnodes < 1000 ? nnodes : 100, (unsigned int)check_loops,
-			   seed) ? 1 : 0;
+	return check_phase(nnodes && nnodes < 1000 ? nnodes : 100, (unsigned int)check_loops, seed)
+		       ? 1
+		       : 0;
 }

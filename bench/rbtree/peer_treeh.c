@@ -79,8 +79,7 @@ void treeh_build(struct treeh_set *set)
 		RB_INSERT(bsd_tree, &set->head, &set->nodes[i]);
 }
 
-__attribute__((noinline)) size_t treeh_lookup(struct treeh_set *set, const uint32_t *keys,
-					       size_t n)
+__attribute__((noinline)) size_t treeh_lookup(struct treeh_set *set, const uint32_t *keys, size_t n)
 {
 	struct bsd_node probe;
 	size_t found = 0;
@@ -98,6 +97,6 @@ __attribute__((noinline)) size_t treeh_walk(struct treeh_set *set)
 	size_t count = 0;
 
 	RB_FOREACH(node, bsd_tree, &set->head)
-		count++;
+	count++;
 	return count;
 }

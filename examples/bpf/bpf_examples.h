@@ -9,12 +9,12 @@
 #include <kfsim/bpf_experimental.h>
 
 /**
- * struct bpf_example_result - what an example reports
+ * struct kfsim_bpf_example_result - what an example reports
  * @name: example name
  * @violations: rules broken (0 for these examples)
  * @values: example-specific numbers, @nr_values of them, named by @value_names
  */
-struct bpf_example_result {
+struct kfsim_bpf_example_result {
 	const char *name;
 	int violations;
 	int nr_values;
@@ -23,19 +23,19 @@ struct bpf_example_result {
 };
 
 /**
- * bpf_example_node_data() - the rbtree cover letter's example: add three nodes, read the first,
- * remove and drop it, read the new first.  Narrative to @out (may be NULL).
- * Return: 0, or a negative errno.
+ * kfsim_bpf_example_node_data() - the rbtree cover letter's example: add three nodes, read the
+ * first, remove and drop it, read the new first.  Narrative to @out (may be NULL). Return: 0, or a
+ * negative errno.
  */
-int bpf_example_node_data(FILE *out, struct bpf_example_result *res,
-			  const struct kfsim_bpf_run_opts *opts);
+int kfsim_bpf_example_node_data(FILE *out, struct kfsim_bpf_example_result *res,
+				const struct kfsim_bpf_run_opts *opts);
 
 /**
- * bpf_example_cgfifo() - a weighted-vtime run queue as sched_ext's scx_simple/cgfifo keep it:
+ * kfsim_bpf_example_cgfifo() - a weighted-vtime run queue as sched_ext's scx_simple/cgfifo keep it:
  * tasks ordered by vtime in a bpf_rbtree, each dispatch charges slice * 100 / weight.
  * @rounds: dispatches to simulate
  * Return: 0, or a negative errno.
  */
-int bpf_example_cgfifo(FILE *out, unsigned int rounds, struct bpf_example_result *res);
+int kfsim_bpf_example_cgfifo(FILE *out, unsigned int rounds, struct kfsim_bpf_example_result *res);
 
 #endif /* KFSIM_EXAMPLES_BPF_H */

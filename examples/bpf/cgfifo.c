@@ -98,7 +98,7 @@ static int cgfifo_dispatch(void *ctx)
 	return 0;
 }
 
-int bpf_example_cgfifo(FILE *out, unsigned int rounds, struct bpf_example_result *res)
+int kfsim_bpf_example_cgfifo(FILE *out, unsigned int rounds, struct kfsim_bpf_example_result *res)
 {
 	static const u32 weights[NR_TASKS] = {100, 200, 50, 150};
 	struct cgfifo_state st = {0};
@@ -134,7 +134,7 @@ int bpf_example_cgfifo(FILE *out, unsigned int rounds, struct bpf_example_result
 		fprintf(out, "  %d rule(s) broken\n", violations);
 	}
 	if (res) {
-		*res = (struct bpf_example_result){
+		*res = (struct kfsim_bpf_example_result){
 			.name = "cgfifo",
 			.violations = violations,
 			.nr_values = NR_TASKS,

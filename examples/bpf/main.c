@@ -12,8 +12,8 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (!strcmp(which, "node_data") || !strcmp(which, "all"))
-		err |= bpf_example_node_data(stdout, NULL, NULL);
+		err |= kfsim_bpf_example_node_data(stdout, NULL, NULL);
 	if (!strcmp(which, "cgfifo") || !strcmp(which, "all"))
-		err |= bpf_example_cgfifo(stdout, 1000, NULL);
+		err |= kfsim_bpf_example_cgfifo(stdout, 1000, NULL);
 	return err ? 1 : 0;
 }

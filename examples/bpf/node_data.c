@@ -90,8 +90,8 @@ static int rbtree_first_and_remove(void *ctx)
 	return 0;
 }
 
-int bpf_example_node_data(FILE *out, struct bpf_example_result *res,
-			  const struct kfsim_bpf_run_opts *opts)
+int kfsim_bpf_example_node_data(FILE *out, struct kfsim_bpf_example_result *res,
+				const struct kfsim_bpf_run_opts *opts)
 {
 	struct section_a a = {0};
 	struct node_data_out ctx = {.a = &a};
@@ -111,7 +111,7 @@ int bpf_example_node_data(FILE *out, struct bpf_example_result *res,
 		fprintf(out, "  program returned %d, %d rule(s) broken\n", ret, run.nr_violations);
 	}
 	if (res) {
-		*res = (struct bpf_example_result){
+		*res = (struct kfsim_bpf_example_result){
 			.name = "node_data",
 			.violations = run.nr_violations,
 			.nr_values = 4,

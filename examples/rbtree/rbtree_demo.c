@@ -20,7 +20,8 @@ struct request {
 
 static bool deadline_less(struct rb_node *a, const struct rb_node *b)
 {
-	return rb_entry(a, struct request, rb)->deadline < rb_entry(b, struct request, rb)->deadline;
+	return rb_entry(a, struct request, rb)->deadline <
+	       rb_entry(b, struct request, rb)->deadline;
 }
 
 static int deadline_cmp(const void *key, const struct rb_node *node)
@@ -40,19 +41,20 @@ static void interval_label(const struct rb_node *node, char *buf, size_t size)
 
 static void interval_subtree_last(const struct rb_node *node, char *buf, size_t size)
 {
-	snprintf(buf, size, "max %lu", rb_entry(node, struct interval_tree_node, rb)->__subtree_last);
+	snprintf(buf, size, "max %lu",
+		 rb_entry(node, struct interval_tree_node, rb)->__subtree_last);
 }
 
 int main(int argc, char **argv)
 {
-	struct request reqs[] = { { 40 }, { 10 }, { 30 }, { 20 }, { 50 } };
+	struct request reqs[] = {{40}, {10}, {30}, {20}, {50}};
 	struct interval_tree_node ranges[] = {
-		{ .start = 10, .last = 19 }, { .start = 5, .last = 7 },   { .start = 30, .last = 34 },
-		{ .start = 12, .last = 40 }, { .start = 1, .last = 2 },   { .start = 25, .last = 26 },
-		{ .start = 17, .last = 18 }, { .start = 45, .last = 60 },
+		{.start = 10, .last = 19}, {.start = 5, .last = 7},   {.start = 30, .last = 34},
+		{.start = 12, .last = 40}, {.start = 1, .last = 2},   {.start = 25, .last = 26},
+		{.start = 17, .last = 18}, {.start = 45, .last = 60},
 	};
-	const struct kfsim_rb_draw_ops draw = { .label = interval_label,
-						.augmented = interval_subtree_last };
+	const struct kfsim_rb_draw_ops draw = {.label = interval_label,
+					       .augmented = interval_subtree_last};
 	const char *path = argc > 1 ? argv[1] : "interval_tree.svg";
 	struct rb_root_cached queue = RB_ROOT_CACHED, intervals = RB_ROOT_CACHED;
 	unsigned long key = 30;
@@ -62,8 +64,8 @@ int main(int argc, char **argv)
 	/* A deadline queue: the earliest request is always rb_first_cached(), in O(1). */
 	for (size_t i = 0; i < ARRAY_SIZE(reqs); i++)
 		rb_add_cached(&reqs[i].rb, &queue, deadline_less);
-	printf("request with deadline 30 %s\n", rb_find(&key, &queue.rb_root, deadline_cmp) ?
-						       "is queued" : "is missing");
+	printf("request with deadline 30 %s\n",
+	       rb_find(&key, &queue.rb_root, deadline_cmp) ? "is queued" : "is missing");
 	printf("served in deadline order:");
 	while ((first = rb_first_cached(&queue))) {
 		printf(" %lu", rb_entry(first, struct request, rb)->deadline);

@@ -24,8 +24,7 @@
  * that the caller fires with bfq_idle_slice_timer() when its time comes.
  *
  * Not modelled: queue merging (EQM and stable merges: they need cooperating processes with
- * close sectors), soft real-time weight raising, the service-hole injection of 5.2+
- * (bfq_choose_bfqq_for_injection), request merging, cgroups.  See docs/bfq.md.
+ * close sectors), soft real-time weight raising, request merging, cgroups.  See docs/bfq.md.
  */
 #include <kfsim/blkdev.h>
 #include <kfsim/cmdline.h>	/* KERNEL_VERSION() for bfq_tunables.kernel_version */
@@ -142,6 +141,9 @@ struct bfq_io_cq;
  * @last_wr_start_finish: jiffies when raising started or last finished
  * @wr_cur_max_time: raising duration (jiffies)
  * @service_from_wr: sectors served while raised
+ * @inject_limit: requests that may be injected while this queue is in service and plugged
+ * @last_serv_time_ns: baseline total service time of one of its requests, without injection
+ * @decrease_time_jif: jiffies when @inject_limit was last lowered or reset
  * @actuator_idx: the actuator whose I/O this queue holds
  * @allocated: requests allocated to it and not finished
  * @nr_served_sectors: kfsim statistic: sectors dispatched
@@ -173,6 +175,9 @@ struct bfq_queue {
 	unsigned long last_wr_start_finish;
 	unsigned long wr_cur_max_time;
 	unsigned long service_from_wr;
+	unsigned int inject_limit;
+	u64 last_serv_time_ns;
+	unsigned long decrease_time_jif;
 	unsigned int actuator_idx;
 	int allocated;
 	u64 nr_served_sectors;
@@ -292,6 +297,12 @@ struct bfq_tunables {
  * @actuator_injection: 6.3 mode: inject for underused actuators
  * @now_ns: the current time, set by the caller
  * @actuator_injected: the queue bfq_select_queue() returned came from the actuator injection
+ * @waited_rq: the in-service queue's request whose total service time is being measured
+ * @wait_dispatch: set @waited_rq at the in-service queue's next dispatch
+ * @rqs_injected: requests were injected while @waited_rq was in flight
+ * @last_empty_occupied_ns: when the measurement of @waited_rq started
+ * @nr_hole_injected: kfsim statistic: requests injected into service holes
+ *                    (bfq_choose_bfqq_for_injection())
  * @nr_injected: kfsim statistic: requests injected for each actuator
  * @all_queues: kfsim: every queue alive (for statistics and teardown)
  * @bics: kfsim: every io context of this device
@@ -331,6 +342,11 @@ struct bfq_data {
 	bool actuator_injection;
 	u64 now_ns;
 	bool actuator_injected;
+	struct request *waited_rq;
+	bool wait_dispatch;
+	bool rqs_injected;
+	u64 last_empty_occupied_ns;
+	u64 nr_hole_injected;
 	u64 nr_injected[BFQ_MAX_ACTUATORS];
 	struct blk_list all_queues;
 	struct blk_list bics;

@@ -212,6 +212,7 @@ struct kfsim_bfq_job_result {
  * @drained: of those, how many completed after the end while the simulation drained them
  *           (completed + drained == submitted: every request completes exactly once)
  * @expirations: BFQ in-service queue expirations by reason (BFQ only)
+ * @hole_injected: requests BFQ injected into service holes of a plugged queue (BFQ only)
  * @nr_bins: time-series length
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
  */
@@ -229,6 +230,7 @@ struct kfsim_bfq_sim_result {
 	u64 in_flight;
 	u64 drained;
 	u64 expirations[BFQQE_NR_REASONS];
+	u64 hole_injected;
 	size_t nr_bins;
 	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
 };

@@ -80,11 +80,13 @@ struct gendisk {
 	struct blk_independent_access_ranges *ia_ranges;
 };
 
+/** get_capacity() - the size of @disk in sectors. */
 static inline sector_t get_capacity(const struct gendisk *disk)
 {
 	return disk->capacity;
 }
 
+/** set_capacity() - set the size of @disk in sectors. */
 static inline void set_capacity(struct gendisk *disk, sector_t size)
 {
 	disk->capacity = size;
@@ -155,6 +157,7 @@ static inline sector_t bio_end_sector(const struct bio *bio)
 	return bio->bi_iter.bi_sector + (bio->bi_iter.bi_size >> SECTOR_SHIFT);
 }
 
+/** bio_op() - the operation of @bio (REQ_OP_READ, REQ_OP_WRITE). */
 static inline enum req_op bio_op(const struct bio *bio)
 {
 	return (enum req_op)(bio->bi_opf & REQ_OP_MASK);
@@ -168,12 +171,14 @@ struct blk_list {
 	struct blk_list *next, *prev;
 };
 
+/** blk_list_init() - make @head an empty list (INIT_LIST_HEAD()). */
 static inline void blk_list_init(struct blk_list *head)
 {
 	head->next = head;
 	head->prev = head;
 }
 
+/** blk_list_empty() - whether @head has no entries (list_empty()). */
 static inline bool blk_list_empty(const struct blk_list *head)
 {
 	return head->next == head;
@@ -256,26 +261,31 @@ struct request {
 	struct bio bio_storage;
 };
 
+/** blk_rq_pos() - the first sector of @rq. */
 static inline sector_t blk_rq_pos(const struct request *rq)
 {
 	return rq->__sector;
 }
 
+/** blk_rq_bytes() - the size of @rq in bytes. */
 static inline unsigned int blk_rq_bytes(const struct request *rq)
 {
 	return rq->__data_len;
 }
 
+/** blk_rq_sectors() - the size of @rq in sectors. */
 static inline unsigned int blk_rq_sectors(const struct request *rq)
 {
 	return rq->__data_len >> SECTOR_SHIFT;
 }
 
+/** blk_rq_end_sector() - the sector after the last one of @rq. */
 static inline sector_t blk_rq_end_sector(const struct request *rq)
 {
 	return rq->__sector + blk_rq_sectors(rq);
 }
 
+/** rq_is_sync() - whether @rq is synchronous (op_is_sync() of its flags). */
 static inline bool rq_is_sync(const struct request *rq)
 {
 	return op_is_sync(rq->cmd_flags);

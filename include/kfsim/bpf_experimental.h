@@ -516,6 +516,21 @@ void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_
 			      int pid);
 
 /**
+ * enum kfsim_bpf_prog_type - the program type a run plays (BPF_PROG_TYPE_*)
+ *
+ * Graph roots are refused to tracing programs (kprobe, tracepoint, perf_event, raw_tp):
+ * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).
+ */
+enum kfsim_bpf_prog_type {
+	KFSIM_BPF_PROG_SCHED_CLS,  /* tc: the selftests' default (any non-tracing type acts alike) */
+	KFSIM_BPF_PROG_STRUCT_OPS, /* sched_ext schedulers */
+	KFSIM_BPF_PROG_KPROBE,
+	KFSIM_BPF_PROG_TRACEPOINT,
+	KFSIM_BPF_PROG_PERF_EVENT,
+	KFSIM_BPF_PROG_RAW_TRACEPOINT,
+};
+
+/**
  * struct kfsim_bpf_run_opts - how a run checks
  * @on_violation: continue or abort at the first report
  * @report: called for every violation (may be NULL)
@@ -523,6 +538,7 @@ void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_
  * @check_less_order: also check that less() is a strict weak order (irreflexive, asymmetric):
  *                    an extra less() call per step; the kernel does not do this
  * @timeline: when set, the run records its reference history there (cleared at begin)
+ * @prog_type: the program type (0: SCHED_CLS); tracing types may not use graph roots
  */
 struct kfsim_bpf_run_opts {
 	enum kfsim_bpf_on_violation on_violation;
@@ -530,6 +546,7 @@ struct kfsim_bpf_run_opts {
 	void *report_arg;
 	bool check_less_order;
 	struct kfsim_bpf_timeline *timeline;
+	enum kfsim_bpf_prog_type prog_type;
 };
 
 #define KFSIM_BPF_RUN_MAX_REPORTS 8
@@ -540,7 +557,7 @@ struct kfsim_bpf_run_opts {
  * @opts: the options in force
  * @nr_violations: how many rules were broken (all of them counted)
  * @violations: the first KFSIM_BPF_RUN_MAX_REPORTS of them
- * @nr_calls: kfunc calls made (the "instruction" numbers of alloc_insn=)
+ * @nr_calls: kfunc calls made (the "instruction" numbers of alloc_insn=); set at the end
  * @aborted: the run was stopped by KFSIM_BPF_ABORT
  */
 struct kfsim_bpf_run {
@@ -561,6 +578,7 @@ struct kfsim_bpf_run {
  * @name: program name for reports
  * @opts: NULL for the defaults (continue, no callback)
  *
+ * The kernel version in force now is the one the run follows (as a program is verified once).
  * Return: 0, -EINVAL for NULL @run, -EBUSY when a run is already active on this thread.
  */
 int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,

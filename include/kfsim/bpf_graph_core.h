@@ -25,20 +25,25 @@
  * @field_idx: index of the root in @type->fields
  * @check: a mix of the three with the root's address; anything else means "not declared"
  */
-struct bpf_root_decl {
+struct __attribute__((may_alias)) bpf_root_decl {
 	struct kfsim_btf_struct *type;
 	u32 field_idx;
 	u32 check;
 };
 
+/*
+ * The kernel views alias the opaque uapi types they overlay (may_alias: the kernel builds with
+ * -fno-strict-aliasing; kfsim's users may not).
+ */
+
 /** struct bpf_rb_root_kern - the kernel's view of struct bpf_rb_root (+ kfsim's words) */
-struct bpf_rb_root_kern {
+struct __attribute__((may_alias)) bpf_rb_root_kern {
 	struct rb_root_cached tree;
 	struct bpf_root_decl decl;
 };
 
 /** struct bpf_rb_node_kern - the kernel's view of struct bpf_rb_node (>= 6.6 layout) */
-struct bpf_rb_node_kern {
+struct __attribute__((may_alias)) bpf_rb_node_kern {
 	struct rb_node rb;
 	void *owner;
 };

@@ -21,7 +21,11 @@
  * - After a read each actuator keeps reading ahead into its own cache segment (up to readahead
  *   KiB) until it starts another media access; reads found there cost no media time, and reads
  *   just ahead of the read-ahead wait for it, which is how a sequential reader at queue depth 1
- *   keeps streaming.  The write cache is off: writes go to the media.
+ *   keeps streaming.
+ * - The write cache is off by default: writes go to the media.  With it on (write_cache), a write
+ *   completes once its data crossed the link, and the actuator destages it later: when it has
+ *   nothing else to do, or first when the cache is three quarters full, choosing the quickest
+ *   to reach among the 64 oldest; a full cache writes through.
  * - One host link (SATA 6 Gb/s) carries every data transfer, one at a time.
  *
  * Times are nanoseconds of simulated time.  The model is a value: create, feed, destroy.
@@ -54,6 +58,8 @@
  * @age_cap_ms: a command older than this is served before shorter-access ones (0: never)
  * @satf_aging_ms_per_s: access-time credit per second a command has waited (0: pure SATF)
  * @readahead_kib: read-ahead per actuator after a read (0: none)
+ * @write_cache: complete writes from the cache and destage them later
+ * @write_cache_mib: dirty data the cache holds, 1..4096 MiB (64)
  */
 struct kfsim_hdd_params {
 	unsigned int nr_actuators;
@@ -70,6 +76,8 @@ struct kfsim_hdd_params {
 	double age_cap_ms;
 	double satf_aging_ms_per_s;
 	unsigned int readahead_kib;
+	bool write_cache;
+	unsigned int write_cache_mib;
 };
 
 /**
@@ -93,12 +101,14 @@ int kfsim_hdd_params_check(const struct kfsim_hdd_params *params);
  * @busy_ns: time spent serving commands (overhead, positioning, transfer, waiting for read-ahead)
  * @nr_commands: commands served
  * @nr_cache_hits: reads served from the read-ahead segment
+ * @nr_destages: cached writes written to the media
  * @bytes: bytes served
  */
 struct kfsim_hdd_actuator_stats {
 	u64 busy_ns;
 	u64 nr_commands;
 	u64 nr_cache_hits;
+	u64 nr_destages;
 	u64 bytes;
 };
 

@@ -35,115 +35,117 @@
  *   ITSTRUCT *ITPREFIX_iter_next(ITSTRUCT *node, ITTYPE start, ITTYPE last);
  * iter_first returns the overlapping interval with the smallest start (NULL if none);
  * iter_next the next one in start order.  The tree must not change during an iteration.
+ * Pass "static inline" as @ITSTATIC when a file does not use all four functions.
  */
 #define INTERVAL_TREE_DEFINE(ITSTRUCT, ITRB, ITTYPE, ITSUBTREE, ITSTART, ITLAST, ITSTATIC,         \
-			     ITPREFIX)                                                            \
-                                                                                                  \
-	RB_DECLARE_CALLBACKS_MAX(static, ITPREFIX##_augment, ITSTRUCT, ITRB, ITTYPE, ITSUBTREE,   \
-				 ITLAST);                                                         \
-                                                                                                  \
-	/* Descend by start, raising the summaries on the way to include the new end. */         \
-	ITSTATIC void ITPREFIX##_insert(ITSTRUCT *node, struct rb_root_cached *root)              \
-	{                                                                                         \
-		struct rb_node **link = &root->rb_root.rb_node, *rb_parent = NULL;                \
+			     ITPREFIX)                                                             \
+                                                                                                   \
+	RB_DECLARE_CALLBACKS_MAX(static, ITPREFIX##_augment, ITSTRUCT, ITRB, ITTYPE, ITSUBTREE,    \
+				 ITLAST);                                                          \
+                                                                                                   \
+	/* Descend by start, raising the summaries on the way to include the new end. */           \
+	ITSTATIC void ITPREFIX##_insert(ITSTRUCT *node, struct rb_root_cached *root)               \
+	{                                                                                          \
+		struct rb_node **link = &root->rb_root.rb_node, *rb_parent = NULL;                 \
 		ITTYPE start = ITSTART(node), last = ITLAST(node);                                 \
-		ITSTRUCT *parent;                                                                 \
-		bool leftmost = true;                                                             \
-                                                                                                  \
-		while (*link) {                                                                   \
-			rb_parent = *link;                                                        \
-			parent = rb_entry(rb_parent, ITSTRUCT, ITRB);                             \
-			if (parent->ITSUBTREE < last)                                             \
-				parent->ITSUBTREE = last;                                         \
-			if (start < ITSTART(parent)) {                                            \
-				link = &parent->ITRB.rb_left;                                     \
-			} else {                                                                  \
-				link = &parent->ITRB.rb_right;                                    \
-				leftmost = false;                                                 \
-			}                                                                         \
-		}                                                                                 \
-		node->ITSUBTREE = last;                                                           \
-		rb_link_node(&node->ITRB, rb_parent, link);                                       \
-		rb_insert_augmented_cached(&node->ITRB, root, leftmost, &ITPREFIX##_augment);     \
-	}                                                                                         \
-                                                                                                  \
-	ITSTATIC void ITPREFIX##_remove(ITSTRUCT *node, struct rb_root_cached *root)              \
-	{                                                                                         \
-		rb_erase_augmented_cached(&node->ITRB, root, &ITPREFIX##_augment);                \
-	}                                                                                         \
-                                                                                                  \
-	/*                                                                                        \
-	 * The leftmost node of @node's subtree overlapping [start, last], given that some node   \
+		ITSTRUCT *parent;                                                                  \
+		bool leftmost = true;                                                              \
+                                                                                                   \
+		while (*link) {                                                                    \
+			rb_parent = *link;                                                         \
+			parent = rb_entry(rb_parent, ITSTRUCT, ITRB);                              \
+			if (parent->ITSUBTREE < last)                                              \
+				parent->ITSUBTREE = last;                                          \
+			if (start < ITSTART(parent)) {                                             \
+				link = &parent->ITRB.rb_left;                                      \
+			} else {                                                                   \
+				link = &parent->ITRB.rb_right;                                     \
+				leftmost = false;                                                  \
+			}                                                                          \
+		}                                                                                  \
+		node->ITSUBTREE = last;                                                            \
+		rb_link_node(&node->ITRB, rb_parent, link);                                        \
+		rb_insert_augmented_cached(&node->ITRB, root, leftmost, &ITPREFIX##_augment);      \
+	}                                                                                          \
+                                                                                                   \
+	ITSTATIC void ITPREFIX##_remove(ITSTRUCT *node, struct rb_root_cached *root)               \
+	{                                                                                          \
+		rb_erase_augmented_cached(&node->ITRB, root, &ITPREFIX##_augment);                 \
+	}                                                                                          \
+                                                                                                   \
+	/*                                                                                         \
+	 * The leftmost node of @node's subtree overlapping [start, last], given that some node    \
 	 * of the subtree ends at or after start (start <= node->ITSUBTREE).  Go left while the    \
 	 * left subtree still reaches start; otherwise this node is the candidate, and past it     \
-	 * only its right subtree (starting later) can hold an answer.                            \
-	 */                                                                                       \
-	static ITSTRUCT *ITPREFIX##_subtree_search(ITSTRUCT *node, ITTYPE start, ITTYPE last)     \
-	{                                                                                         \
-		for (;;) {                                                                        \
-			if (node->ITRB.rb_left) {                                                 \
-				ITSTRUCT *left = rb_entry(node->ITRB.rb_left, ITSTRUCT, ITRB);    \
-				if (start <= left->ITSUBTREE) {                                   \
-					node = left;                                              \
-					continue;                                                 \
-				}                                                                 \
-			}                                                                         \
-			if (ITSTART(node) > last)                                                 \
-				return NULL; /* this and all later nodes start too late */        \
-			if (start <= ITLAST(node))                                                \
-				return node;                                                      \
-			if (!node->ITRB.rb_right)                                                 \
-				return NULL;                                                      \
-			node = rb_entry(node->ITRB.rb_right, ITSTRUCT, ITRB);                     \
-			if (start > node->ITSUBTREE)                                              \
-				return NULL;                                                      \
-		}                                                                                 \
-	}                                                                                         \
-                                                                                                  \
-	ITSTATIC ITSTRUCT *ITPREFIX##_iter_first(struct rb_root_cached *root, ITTYPE start,       \
-						 ITTYPE last)                                     \
-	{                                                                                         \
-		ITSTRUCT *node, *leftmost;                                                        \
-                                                                                                  \
-		if (!root->rb_root.rb_node)                                                       \
-			return NULL;                                                              \
-		node = rb_entry(root->rb_root.rb_node, ITSTRUCT, ITRB);                           \
-		if (node->ITSUBTREE < start)                                                      \
-			return NULL; /* every interval ends before start */                       \
-		leftmost = rb_entry(root->rb_leftmost, ITSTRUCT, ITRB);                           \
-		if (ITSTART(leftmost) > last)                                                     \
-			return NULL; /* every interval starts after last */                       \
-		return ITPREFIX##_subtree_search(node, start, last);                              \
-	}                                                                                         \
-                                                                                                  \
-	/*                                                                                        \
-	 * After @node (which starts at or before last): search its right subtree if it reaches   \
+	 * only its right subtree (starting later) can hold an answer.                             \
+	 */                                                                                        \
+	static inline ITSTRUCT *ITPREFIX##_subtree_search(ITSTRUCT *node, ITTYPE start,            \
+							  ITTYPE last)                             \
+	{                                                                                          \
+		for (;;) {                                                                         \
+			if (node->ITRB.rb_left) {                                                  \
+				ITSTRUCT *left = rb_entry(node->ITRB.rb_left, ITSTRUCT, ITRB);     \
+				if (start <= left->ITSUBTREE) {                                    \
+					node = left;                                               \
+					continue;                                                  \
+				}                                                                  \
+			}                                                                          \
+			if (ITSTART(node) > last)                                                  \
+				return NULL; /* this and all later nodes start too late */         \
+			if (start <= ITLAST(node))                                                 \
+				return node;                                                       \
+			if (!node->ITRB.rb_right)                                                  \
+				return NULL;                                                       \
+			node = rb_entry(node->ITRB.rb_right, ITSTRUCT, ITRB);                      \
+			if (start > node->ITSUBTREE)                                               \
+				return NULL;                                                       \
+		}                                                                                  \
+	}                                                                                          \
+                                                                                                   \
+	ITSTATIC ITSTRUCT *ITPREFIX##_iter_first(struct rb_root_cached *root, ITTYPE start,        \
+						 ITTYPE last)                                      \
+	{                                                                                          \
+		ITSTRUCT *node, *leftmost;                                                         \
+                                                                                                   \
+		if (!root->rb_root.rb_node)                                                        \
+			return NULL;                                                               \
+		node = rb_entry(root->rb_root.rb_node, ITSTRUCT, ITRB);                            \
+		if (node->ITSUBTREE < start)                                                       \
+			return NULL; /* every interval ends before start */                        \
+		leftmost = rb_entry(root->rb_leftmost, ITSTRUCT, ITRB);                            \
+		if (ITSTART(leftmost) > last)                                                      \
+			return NULL; /* every interval starts after last */                        \
+		return ITPREFIX##_subtree_search(node, start, last);                               \
+	}                                                                                          \
+                                                                                                   \
+	/*                                                                                         \
+	 * After @node (which starts at or before last): search its right subtree if it reaches    \
 	 * start, else climb to the first ancestor entered from its left side, which is the next   \
-	 * node in order, and test it; repeat from there.                                         \
-	 */                                                                                       \
-	ITSTATIC ITSTRUCT *ITPREFIX##_iter_next(ITSTRUCT *node, ITTYPE start, ITTYPE last)        \
-	{                                                                                         \
-		struct rb_node *rb = node->ITRB.rb_right, *prev;                                  \
-                                                                                                  \
-		for (;;) {                                                                        \
-			if (rb) {                                                                 \
-				ITSTRUCT *right = rb_entry(rb, ITSTRUCT, ITRB);                   \
-				if (start <= right->ITSUBTREE)                                    \
-					return ITPREFIX##_subtree_search(right, start, last);     \
-			}                                                                         \
-			do {                                                                      \
-				rb = rb_parent(&node->ITRB);                                      \
-				if (!rb)                                                          \
-					return NULL;                                              \
-				prev = &node->ITRB;                                               \
-				node = rb_entry(rb, ITSTRUCT, ITRB);                              \
-				rb = node->ITRB.rb_right;                                         \
-			} while (prev == rb);                                                     \
-			if (last < ITSTART(node))                                                 \
-				return NULL;                                                      \
-			if (start <= ITLAST(node))                                                \
-				return node;                                                      \
-		}                                                                                 \
+	 * node in order, and test it; repeat from there.                                          \
+	 */                                                                                        \
+	ITSTATIC ITSTRUCT *ITPREFIX##_iter_next(ITSTRUCT *node, ITTYPE start, ITTYPE last)         \
+	{                                                                                          \
+		struct rb_node *rb = node->ITRB.rb_right, *prev;                                   \
+                                                                                                   \
+		for (;;) {                                                                         \
+			if (rb) {                                                                  \
+				ITSTRUCT *right = rb_entry(rb, ITSTRUCT, ITRB);                    \
+				if (start <= right->ITSUBTREE)                                     \
+					return ITPREFIX##_subtree_search(right, start, last);      \
+			}                                                                          \
+			do {                                                                       \
+				rb = rb_parent(&node->ITRB);                                       \
+				if (!rb)                                                           \
+					return NULL;                                               \
+				prev = &node->ITRB;                                                \
+				node = rb_entry(rb, ITSTRUCT, ITRB);                               \
+				rb = node->ITRB.rb_right;                                          \
+			} while (prev == rb);                                                      \
+			if (last < ITSTART(node))                                                  \
+				return NULL;                                                       \
+			if (start <= ITLAST(node))                                                 \
+				return node;                                                       \
+		}                                                                                  \
 	}
 
 #endif /* KFSIM_INTERVAL_TREE_GENERIC_H */

@@ -64,9 +64,9 @@ struct rb_root_cached {
 #define RB_BLACK 1
 
 /** RB_ROOT - initialiser of an empty struct rb_root */
-#define RB_ROOT ((struct rb_root){ NULL })
+#define RB_ROOT ((struct rb_root){NULL})
 /** RB_ROOT_CACHED - initialiser of an empty struct rb_root_cached */
-#define RB_ROOT_CACHED ((struct rb_root_cached){ { NULL }, NULL })
+#define RB_ROOT_CACHED ((struct rb_root_cached){{NULL}, NULL})
 
 /** rb_parent() - the parent of @r (the colour bit masked off); NULL for the root */
 #define rb_parent(r) ((struct rb_node *)((r)->__rb_parent_color & ~3UL))
@@ -75,8 +75,8 @@ struct rb_root_cached {
 #define rb_entry(ptr, type, member) container_of(ptr, type, member)
 
 /** rb_entry_safe() - rb_entry() that maps a NULL @ptr to NULL */
-#define rb_entry_safe(ptr, type, member)                                                          \
-	({                                                                                        \
+#define rb_entry_safe(ptr, type, member)                                                           \
+	({                                                                                         \
 		__typeof__(ptr) ____ptr = (ptr);                                                   \
 		____ptr ? rb_entry(____ptr, type, member) : NULL;                                  \
 	})
@@ -165,12 +165,12 @@ void rb_replace_node_rcu(struct rb_node *victim, struct rb_node *new, struct rb_
  *
  * Freeing @pos is safe; rb_erase() of @pos is not (it rebalances and moves other nodes).
  */
-#define rbtree_postorder_for_each_entry_safe(pos, n, root, field)                                 \
-	for (pos = rb_entry_safe(rb_first_postorder(root), __typeof__(*pos), field);              \
-	     pos && ({                                                                            \
-		     n = rb_entry_safe(rb_next_postorder(&pos->field), __typeof__(*pos), field);  \
-		     1;                                                                           \
-	     });                                                                                  \
+#define rbtree_postorder_for_each_entry_safe(pos, n, root, field)                                  \
+	for (pos = rb_entry_safe(rb_first_postorder(root), __typeof__(*pos), field);               \
+	     pos && ({                                                                             \
+		     n = rb_entry_safe(rb_next_postorder(&pos->field), __typeof__(*pos), field);   \
+		     1;                                                                            \
+	     });                                                                                   \
 	     pos = n)
 
 /**
@@ -332,9 +332,9 @@ rb_find_add_cached(struct rb_node *node, struct rb_root_cached *tree,
  *
  * Return: the existing equal node (and @node is not inserted), or NULL after inserting @node.
  */
-static __always_inline struct rb_node *
-rb_find_add(struct rb_node *node, struct rb_root *tree,
-	    int (*cmp)(struct rb_node *, const struct rb_node *))
+static __always_inline struct rb_node *rb_find_add(struct rb_node *node, struct rb_root *tree,
+						   int (*cmp)(struct rb_node *,
+							      const struct rb_node *))
 {
 	struct rb_node **link = &tree->rb_node;
 	struct rb_node *parent = NULL;
@@ -364,9 +364,9 @@ rb_find_add(struct rb_node *node, struct rb_root *tree,
  *
  * Return: the existing equal node (and @node is not inserted), or NULL after inserting @node.
  */
-static __always_inline struct rb_node *
-rb_find_add_rcu(struct rb_node *node, struct rb_root *tree,
-		int (*cmp)(struct rb_node *, const struct rb_node *))
+static __always_inline struct rb_node *rb_find_add_rcu(struct rb_node *node, struct rb_root *tree,
+						       int (*cmp)(struct rb_node *,
+								  const struct rb_node *))
 {
 	struct rb_node **link = &tree->rb_node;
 	struct rb_node *parent = NULL;
@@ -395,9 +395,9 @@ rb_find_add_rcu(struct rb_node *node, struct rb_root *tree,
  *
  * Return: one matching node, or NULL.
  */
-static __always_inline struct rb_node *
-rb_find_rcu(const void *key, const struct rb_root *tree,
-	    int (*cmp)(const void *key, const struct rb_node *))
+static __always_inline struct rb_node *rb_find_rcu(const void *key, const struct rb_root *tree,
+						   int (*cmp)(const void *key,
+							      const struct rb_node *))
 {
 	struct rb_node *node = __atomic_load_n(&tree->rb_node, __ATOMIC_ACQUIRE);
 
@@ -420,9 +420,8 @@ rb_find_rcu(const void *key, const struct rb_root *tree,
  *
  * Return: one matching node (which of several equals is unspecified), or NULL.
  */
-static __always_inline struct rb_node *
-rb_find(const void *key, const struct rb_root *tree,
-	int (*cmp)(const void *key, const struct rb_node *))
+static __always_inline struct rb_node *rb_find(const void *key, const struct rb_root *tree,
+					       int (*cmp)(const void *key, const struct rb_node *))
 {
 	struct rb_node *node = tree->rb_node;
 
@@ -444,9 +443,9 @@ rb_find(const void *key, const struct rb_root *tree,
  *
  * Return: the first matching node in order, or NULL.
  */
-static __always_inline struct rb_node *
-rb_find_first(const void *key, const struct rb_root *tree,
-	      int (*cmp)(const void *key, const struct rb_node *))
+static __always_inline struct rb_node *rb_find_first(const void *key, const struct rb_root *tree,
+						     int (*cmp)(const void *key,
+								const struct rb_node *))
 {
 	struct rb_node *node = tree->rb_node;
 	struct rb_node *match = NULL;
@@ -456,7 +455,7 @@ rb_find_first(const void *key, const struct rb_root *tree,
 
 		if (c <= 0) {
 			if (!c)
-				match = node;	/* keep looking left for an earlier equal */
+				match = node; /* keep looking left for an earlier equal */
 			node = node->rb_left;
 		} else {
 			node = node->rb_right;
@@ -470,9 +469,9 @@ rb_find_first(const void *key, const struct rb_root *tree,
  *
  * Return: rb_next(@node) when it compares equal to @key, otherwise NULL.
  */
-static __always_inline struct rb_node *
-rb_next_match(const void *key, struct rb_node *node,
-	      int (*cmp)(const void *key, const struct rb_node *))
+static __always_inline struct rb_node *rb_next_match(const void *key, struct rb_node *node,
+						     int (*cmp)(const void *key,
+								const struct rb_node *))
 {
 	node = rb_next(node);
 	if (node && cmp(key, node))
@@ -484,8 +483,8 @@ rb_next_match(const void *key, struct rb_node *node,
  * rb_for_each() - iterate over every node of @tree equal to @key, in order
  * @node: the struct rb_node * cursor
  */
-#define rb_for_each(node, key, tree, cmp)                                                         \
-	for ((node) = rb_find_first((key), (tree), (cmp)); (node);                                \
+#define rb_for_each(node, key, tree, cmp)                                                          \
+	for ((node) = rb_find_first((key), (tree), (cmp)); (node);                                 \
 	     (node) = rb_next_match((key), (node), (cmp)))
 
 #endif /* KFSIM_RBTREE_H */

@@ -113,33 +113,33 @@ rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *tree,
  *	node and its children; when @exit is true and the value did not change, return true
  *	(propagation stops there), otherwise store it and return false.
  */
-#define RB_DECLARE_CALLBACKS(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBAUGMENTED, RBCOMPUTE)         \
-	static inline void RBNAME##_propagate(struct rb_node *rb, struct rb_node *stop)           \
-	{                                                                                         \
-		while (rb != stop) {                                                              \
-			RBSTRUCT *node = rb_entry(rb, RBSTRUCT, RBFIELD);                         \
-			if (RBCOMPUTE(node, true))                                                \
-				break;                                                            \
-			rb = rb_parent(&node->RBFIELD);                                           \
-		}                                                                                 \
-	}                                                                                         \
-	static inline void RBNAME##_copy(struct rb_node *rb_old, struct rb_node *rb_new)          \
-	{                                                                                         \
-		RBSTRUCT *old = rb_entry(rb_old, RBSTRUCT, RBFIELD);                              \
-		RBSTRUCT *new = rb_entry(rb_new, RBSTRUCT, RBFIELD);                              \
-		new->RBAUGMENTED = old->RBAUGMENTED;                                              \
-	}                                                                                         \
-	static void RBNAME##_rotate(struct rb_node *rb_old, struct rb_node *rb_new)               \
-	{                                                                                         \
-		RBSTRUCT *old = rb_entry(rb_old, RBSTRUCT, RBFIELD);                              \
-		RBSTRUCT *new = rb_entry(rb_new, RBSTRUCT, RBFIELD);                              \
-		new->RBAUGMENTED = old->RBAUGMENTED;                                              \
-		RBCOMPUTE(old, false);                                                            \
-	}                                                                                         \
-	RBSTATIC const struct rb_augment_callbacks RBNAME = {                                     \
-		.propagate = RBNAME##_propagate,                                                  \
-		.copy = RBNAME##_copy,                                                            \
-		.rotate = RBNAME##_rotate,                                                        \
+#define RB_DECLARE_CALLBACKS(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBAUGMENTED, RBCOMPUTE)          \
+	static inline void RBNAME##_propagate(struct rb_node *rb, struct rb_node *stop)            \
+	{                                                                                          \
+		while (rb != stop) {                                                               \
+			RBSTRUCT *node = rb_entry(rb, RBSTRUCT, RBFIELD);                          \
+			if (RBCOMPUTE(node, true))                                                 \
+				break;                                                             \
+			rb = rb_parent(&node->RBFIELD);                                            \
+		}                                                                                  \
+	}                                                                                          \
+	static inline void RBNAME##_copy(struct rb_node *rb_old, struct rb_node *rb_new)           \
+	{                                                                                          \
+		RBSTRUCT *old = rb_entry(rb_old, RBSTRUCT, RBFIELD);                               \
+		RBSTRUCT *new = rb_entry(rb_new, RBSTRUCT, RBFIELD);                               \
+		new->RBAUGMENTED = old->RBAUGMENTED;                                               \
+	}                                                                                          \
+	static void RBNAME##_rotate(struct rb_node *rb_old, struct rb_node *rb_new)                \
+	{                                                                                          \
+		RBSTRUCT *old = rb_entry(rb_old, RBSTRUCT, RBFIELD);                               \
+		RBSTRUCT *new = rb_entry(rb_new, RBSTRUCT, RBFIELD);                               \
+		new->RBAUGMENTED = old->RBAUGMENTED;                                               \
+		RBCOMPUTE(old, false);                                                             \
+	}                                                                                          \
+	RBSTATIC const struct rb_augment_callbacks RBNAME = {                                      \
+		.propagate = RBNAME##_propagate,                                                   \
+		.copy = RBNAME##_copy,                                                             \
+		.rotate = RBNAME##_rotate,                                                         \
 	}
 
 /*
@@ -150,29 +150,28 @@ rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *tree,
  * Also defines bool RBNAME_compute_max(RBSTRUCT *node, bool exit), the RBCOMPUTE of
  * RB_DECLARE_CALLBACKS().
  */
-#define RB_DECLARE_CALLBACKS_MAX(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBTYPE, RBAUGMENTED,        \
-				 RBCOMPUTE)                                                       \
-	static inline bool RBNAME##_compute_max(RBSTRUCT *node, bool exit)                        \
-	{                                                                                         \
-		RBSTRUCT *child;                                                                  \
-		RBTYPE max = RBCOMPUTE(node);                                                     \
-		if (node->RBFIELD.rb_left) {                                                      \
-			child = rb_entry(node->RBFIELD.rb_left, RBSTRUCT, RBFIELD);               \
-			if (child->RBAUGMENTED > max)                                             \
-				max = child->RBAUGMENTED;                                         \
-		}                                                                                 \
-		if (node->RBFIELD.rb_right) {                                                     \
-			child = rb_entry(node->RBFIELD.rb_right, RBSTRUCT, RBFIELD);              \
-			if (child->RBAUGMENTED > max)                                             \
-				max = child->RBAUGMENTED;                                         \
-		}                                                                                 \
-		if (exit && node->RBAUGMENTED == max)                                             \
-			return true;                                                              \
-		node->RBAUGMENTED = max;                                                          \
-		return false;                                                                     \
-	}                                                                                         \
-	RB_DECLARE_CALLBACKS(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBAUGMENTED,                    \
-			     RBNAME##_compute_max)
+#define RB_DECLARE_CALLBACKS_MAX(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBTYPE, RBAUGMENTED,         \
+				 RBCOMPUTE)                                                        \
+	static inline bool RBNAME##_compute_max(RBSTRUCT *node, bool exit)                         \
+	{                                                                                          \
+		RBSTRUCT *child;                                                                   \
+		RBTYPE max = RBCOMPUTE(node);                                                      \
+		if (node->RBFIELD.rb_left) {                                                       \
+			child = rb_entry(node->RBFIELD.rb_left, RBSTRUCT, RBFIELD);                \
+			if (child->RBAUGMENTED > max)                                              \
+				max = child->RBAUGMENTED;                                          \
+		}                                                                                  \
+		if (node->RBFIELD.rb_right) {                                                      \
+			child = rb_entry(node->RBFIELD.rb_right, RBSTRUCT, RBFIELD);               \
+			if (child->RBAUGMENTED > max)                                              \
+				max = child->RBAUGMENTED;                                          \
+		}                                                                                  \
+		if (exit && node->RBAUGMENTED == max)                                              \
+			return true;                                                               \
+		node->RBAUGMENTED = max;                                                           \
+		return false;                                                                      \
+	}                                                                                          \
+	RB_DECLARE_CALLBACKS(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBAUGMENTED, RBNAME##_compute_max)
 
 /* Colour and parent accessors; a red node's word is its parent pointer unchanged. */
 #define __rb_parent(pc) ((struct rb_node *)((pc) & ~3UL))

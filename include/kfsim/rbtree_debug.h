@@ -33,17 +33,17 @@
 /** enum kfsim_rb_violation - which property the checker found broken first */
 enum kfsim_rb_violation {
 	KFSIM_RB_OK,
-	KFSIM_RB_BAD_ROOT_PARENT,	/* the root's parent pointer is not NULL */
-	KFSIM_RB_RED_ROOT,		/* property 2 */
-	KFSIM_RB_BAD_PARENT,		/* a child's parent pointer names another node */
-	KFSIM_RB_BAD_BITS,		/* bit 1 of __rb_parent_color set (never by the tree code) */
-	KFSIM_RB_SHARED_CHILD,		/* rb_left == rb_right != NULL */
-	KFSIM_RB_RED_RED,		/* property 4 */
-	KFSIM_RB_BLACK_HEIGHT,		/* property 5 */
-	KFSIM_RB_ORDER,			/* in-order keys decrease */
-	KFSIM_RB_AUGMENTED,		/* a stored summary differs from its recomputation */
-	KFSIM_RB_LEFTMOST,		/* rb_root_cached.rb_leftmost is not the first node */
-	KFSIM_RB_TOO_DEEP,		/* deeper than KFSIM_RB_MAX_DEPTH (a cycle?) */
+	KFSIM_RB_BAD_ROOT_PARENT, /* the root's parent pointer is not NULL */
+	KFSIM_RB_RED_ROOT,	  /* property 2 */
+	KFSIM_RB_BAD_PARENT,	  /* a child's parent pointer names another node */
+	KFSIM_RB_BAD_BITS,	  /* bit 1 of __rb_parent_color set (never by the tree code) */
+	KFSIM_RB_SHARED_CHILD,	  /* rb_left == rb_right != NULL */
+	KFSIM_RB_RED_RED,	  /* property 4 */
+	KFSIM_RB_BLACK_HEIGHT,	  /* property 5 */
+	KFSIM_RB_ORDER,		  /* in-order keys decrease */
+	KFSIM_RB_AUGMENTED,	  /* a stored summary differs from its recomputation */
+	KFSIM_RB_LEFTMOST,	  /* rb_root_cached.rb_leftmost is not the first node */
+	KFSIM_RB_TOO_DEEP,	  /* deeper than KFSIM_RB_MAX_DEPTH (a cycle?) */
 };
 
 /**
@@ -137,19 +137,21 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
  *
  * Arguments as kfsim_rb_write_dot().
  *
+ * The DOT text goes through a temporary file in $TMPDIR (default /tmp), removed afterwards.
+ *
  * Return: 0; -EINVAL as kfsim_rb_write_dot(); -ENOENT when dot is not installed; -EIO when dot
- * fails (e.g. @path cannot be written).
+ * fails (e.g. @path cannot be written) or the temporary file cannot be created (logged);
+ * -ENAMETOOLONG for an overlong $TMPDIR.
  */
-int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
-		       const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
-		       const char *title);
+int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struct rb_node *leftmost,
+		       const struct kfsim_rb_draw_ops *ops, const char *title);
 
 /** enum kfsim_rb_step_kind - what one step of a rebalance did */
 enum kfsim_rb_step_kind {
-	KFSIM_RB_STEP_RECOLOR,		/* @node became @color */
-	KFSIM_RB_STEP_ROTATE_LEFT,	/* @node went down to the left, @other (its right child) rose */
-	KFSIM_RB_STEP_ROTATE_RIGHT,	/* @node went down to the right, @other (its left child) rose */
-	KFSIM_RB_STEP_UNLINK,		/* erase took @node out; @other (or NULL) took its place */
+	KFSIM_RB_STEP_RECOLOR,	    /* @node became @color */
+	KFSIM_RB_STEP_ROTATE_LEFT,  /* @node went down to the left, @other (its right child) rose */
+	KFSIM_RB_STEP_ROTATE_RIGHT, /* @node went down to the right, @other (its left child) rose */
+	KFSIM_RB_STEP_UNLINK,	    /* erase took @node out; @other (or NULL) took its place */
 };
 
 /**

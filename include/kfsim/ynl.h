@@ -232,10 +232,11 @@ u16 kfsim_ynl_family_id(const struct kfsim_ynl_sock *ys);
  * kfsim_ynl_reply_cb - called for every reply of a request
  * @attrs / @len: the attributes after genlmsghdr and the fixed header
  * @hdr: the fixed header (NULL when the family has none)
+ * @err: where a failing callback explains itself (it becomes kfsim_ynl_sock_err())
  * Return: 0 or a negative errno (stops the request).
  */
 typedef int (*kfsim_ynl_reply_cb)(const struct nlmsghdr *nlh, const void *hdr, const void *attrs,
-				  u32 len, void *arg);
+				  u32 len, void *arg, struct kfsim_ynl_error *err);
 
 /**
  * kfsim_ynl_exec() - send command @cmd with @msg's attributes and collect the replies

@@ -11,6 +11,7 @@
  *   F-uapi.h            uapi enums with the kernel generator's names
  *   F-kernel.h, .c      policies + op table for the in-process kernel (mode "kernel")
  *   F-user.h, .c        request/reply structs, put/parse, dump/ntf helpers (mode "user")
+ *   F-test.c            a round-trip test program over the two above (mode "test")
  */
 #include <stddef.h>
 
@@ -18,7 +19,8 @@
 #define KFSIM_YNL_GEN_UAPI	0x1
 #define KFSIM_YNL_GEN_KERNEL	0x2
 #define KFSIM_YNL_GEN_USER	0x4
-#define KFSIM_YNL_GEN_ALL	0x7
+#define KFSIM_YNL_GEN_TEST	0x8	/* F-test.c: round trips over kernel + user code */
+#define KFSIM_YNL_GEN_ALL	0x7	/* uapi + kernel + user */
 
 /**
  * kfsim_ynl_generate() - generate C for one spec
@@ -42,7 +44,7 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
  * kfsim_ynl_gen_main() - the command line of kfsim-ynl-gen / kfsim ynl-gen
  * @prog: how errors name the program ("kfsim-ynl-gen" or "kfsim ynl-gen")
  *
- * Usage: PROG [--mode uapi|kernel|user|all] [--out-dir DIR] SPEC...
+ * Usage: PROG [--mode uapi|kernel|user|test|all] [--out-dir DIR] SPEC...
  * Return: exit status: 0 success; 1 a bad spec or a write failure (nothing written);
  * 2 a bad command line.
  */

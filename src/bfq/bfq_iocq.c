@@ -62,6 +62,7 @@ void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_io_
 	bfqq->budget_timeout = bfq_jiffies(bfqd) - BFQ_LONG_AGO / 2;
 	bfqq->last_wr_start_finish = bfq_jiffies(bfqd) - BFQ_LONG_AGO / 2;
 	bfqq->wr_coeff = 1;
+	bfqq->decrease_time_jif = bfq_jiffies(bfqd);
 	bfqq->seek_history = 1;	/* the first request is almost certainly seeky */
 	blk_list_add_tail(&bfqq->all_list, &bfqd->all_queues);
 }

@@ -26,6 +26,8 @@
 #include <kfsim/slab.h>
 #include "bfq_internal.h"
 
+static void bfq_inject_sample_start(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+
 #define BFQ_RQ1_WRAP 0x01
 #define BFQ_RQ2_WRAP 0x02
 
@@ -383,6 +385,8 @@ static void bfq_add_request(struct bfq_data *bfqd, struct request *rq)
 
 	bfqq->queued[rq_is_sync(rq)]++;
 	bfqd->queued++;
+	if (bfq_bfqq_sync(bfqq))
+		bfq_inject_sample_start(bfqd, bfqq);
 	rb_add_cached(&rq->rb_node, &bfqq->sort_list, bfq_sector_less);
 	bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
 	if (!bfq_bfqq_busy(bfqq))
@@ -673,6 +677,10 @@ static struct request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, struct b
 	struct request *rq = bfqq->next_rq;
 
 	bfq_bfqq_served(bfqq, bfq_serv_to_charge(rq, bfqq));
+	if (bfqq == bfqd->in_service_queue && bfqd->wait_dispatch) {
+		bfqd->wait_dispatch = false;
+		bfqd->waited_rq = rq;
+	}
 	bfqq->dispatched++;
 	bfqq->nr_served_sectors += blk_rq_sectors(rq);
 	bfq_update_peak_rate(bfqd, rq);
@@ -684,6 +692,101 @@ static struct request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, struct b
 	if (bfq_tot_busy_queues(bfqd) > 1 && bfq_class_idle(bfqq))
 		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_EXHAUSTED);
 	return rq;
+}
+
+/*
+ * Service-hole injection (5.2+): while the in-service queue is plugged waiting for its next
+ * request, other queues may send up to its inject_limit requests, a limit learned from how
+ * injection stretches the in-service queue's own service times.  6.3 walks the active lists of
+ * every actuator in index order.
+ */
+static struct bfq_queue *bfq_choose_bfqq_for_injection(struct bfq_data *bfqd)
+{
+	struct bfq_queue *in_serv = bfqd->in_service_queue;
+	unsigned int limit = in_serv->inject_limit;
+	/* a queue without raising, or with a long think time, can absorb any injection */
+	bool in_serv_always_inject = in_serv->wr_coeff == 1 || !bfq_bfqq_has_short_ttime(in_serv);
+
+	/* no baseline yet and plugged for a whole slice_idle: allow one request */
+	if (limit == 0 && in_serv->last_serv_time_ns == 0 && bfq_bfqq_wait_request(in_serv) &&
+	    bfq_now(bfqd) >= bfqd->last_idling_start + bfqd->tun.slice_idle_ns)
+		limit = 1;
+	if (bfqd->tot_rq_in_driver >= (int)limit)
+		return NULL;
+	for (unsigned int i = 0; i < bfqd->num_actuators; i++) {
+		for (struct blk_list *pos = bfqd->active_list[i].next;
+		     pos != &bfqd->active_list[i]; pos = pos->next) {
+			struct bfq_queue *bfqq = blk_list_entry(pos, struct bfq_queue, bfqq_list);
+
+			if (!RB_EMPTY_ROOT(&bfqq->sort_list.rb_root) &&
+			    (in_serv_always_inject || bfqq->wr_coeff > 1) &&
+			    bfq_serv_to_charge(bfqq->next_rq, bfqq) <= bfq_bfqq_budget_left(bfqq)) {
+				bfqd->rqs_injected = true;
+				bfqd->nr_hole_injected++;
+				return bfqq;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void bfq_reset_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	bfqq->last_serv_time_ns = 0;
+	bfqd->waited_rq = NULL;
+	/* a short think time leaves little hole to fill: start prudently */
+	bfqq->inject_limit = bfq_bfqq_has_short_ttime(bfqq) ? 0 : 1;
+	bfqq->decrease_time_jif = bfq_jiffies(bfqd);
+}
+
+/*
+ * The waited request completed: compare its total service time with the baseline.  Injection
+ * that stretched it by half lowers the limit, injection that did not raises it (up to what the
+ * drive has been seen to hold), and a faster, injection-free time lowers the baseline.
+ */
+static void bfq_update_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	u64 tot_time_ns = bfq_now(bfqd) - bfqd->last_empty_occupied_ns;
+	unsigned int old_limit = bfqq->inject_limit;
+
+	if (bfqq->last_serv_time_ns > 0 && bfqd->rqs_injected) {
+		u64 threshold = (bfqq->last_serv_time_ns * 3) >> 1;
+
+		if (tot_time_ns >= threshold && old_limit > 0) {
+			bfqq->inject_limit--;
+			bfqq->decrease_time_jif = bfq_jiffies(bfqd);
+		} else if (tot_time_ns < threshold && old_limit <= (unsigned int)bfqd->max_rq_in_driver) {
+			bfqq->inject_limit++;
+		}
+	}
+	/* tot_rq_in_driver is still counting the waited request here */
+	if ((bfqq->last_serv_time_ns == 0 && bfqd->tot_rq_in_driver == 1) ||
+	    tot_time_ns < bfqq->last_serv_time_ns) {
+		if (bfqq->last_serv_time_ns == 0)
+			bfqq->inject_limit = max(1U, old_limit);
+		bfqq->last_serv_time_ns = tot_time_ns;
+	} else if (!bfqd->rqs_injected && bfqd->tot_rq_in_driver == 1) {
+		bfqq->last_serv_time_ns = tot_time_ns;
+	}
+	bfqd->waited_rq = NULL;
+	bfqd->rqs_injected = false;
+}
+
+/* At a request's arrival: maybe start measuring the in-service queue's service time. */
+static void bfq_inject_sample_start(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (bfq_time_before_now(bfqd, bfqq->decrease_time_jif + BFQ_HZ) ||
+	    bfqq->decrease_time_jif + BFQ_HZ == bfq_jiffies(bfqd))
+		bfq_reset_inject_limit(bfqd, bfqq);
+	if (bfqq == bfqd->in_service_queue &&
+	    (bfqd->tot_rq_in_driver == 0 ||
+	     (bfqq->last_serv_time_ns > 0 && bfqd->rqs_injected && bfqd->tot_rq_in_driver > 0)) &&
+	    (long)(bfq_jiffies(bfqd) - (bfqq->decrease_time_jif + BFQ_HZ / 100)) >= 0) {
+		bfqd->last_empty_occupied_ns = bfq_now(bfqd);
+		bfqd->wait_dispatch = true;
+		if (bfqd->tot_rq_in_driver == 0)
+			bfqd->rqs_injected = false;
+	}
 }
 
 static struct bfq_queue *bfq_select_queue(struct bfq_data *bfqd)
@@ -730,6 +833,10 @@ check_queue:
 		    bfq_serv_to_charge(async_bfqq->next_rq, async_bfqq) <=
 			    bfq_bfqq_budget_left(async_bfqq))
 			return async_bfqq;
+		if (!idling_boosts_thr_without_issues(bfqd, bfqq) &&
+		    (bfqq->wr_coeff == 1 || bfqd->wr_busy_queues > 1 ||
+		     !bfq_bfqq_has_short_ttime(bfqq)))
+			return bfq_choose_bfqq_for_injection(bfqd);
 		return NULL;
 	}
 	reason = BFQQE_NO_MORE_REQUESTS;
@@ -820,8 +927,11 @@ void bfq_finish_request(struct bfq_data *bfqd, struct request *rq)
 
 	if (WARN_ON_ONCE(!bfqq || !bic))
 		return;
-	if (rq->rq_flags & RQF_STARTED)
+	if (rq->rq_flags & RQF_STARTED) {
+		if (rq == bfqd->waited_rq)
+			bfq_update_inject_limit(bfqd, bfqq);
 		bfq_completed_request(bfqq, bfqd);
+	}
 	else
 		bfq_remove_request(bfqd, rq);	/* finished without being dispatched */
 	rq->elv_priv[0] = rq->elv_priv[1] = NULL;
@@ -943,6 +1053,17 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 	}
 	if (bfqd->in_service_queue)
 		__bfq_bfqq_expire(bfqd, bfqd->in_service_queue, BFQQE_BUDGET_TIMEOUT);
+	/*
+	 * A queue that went idle before its finish time sits on an idle tree, holding the
+	 * scheduler's reference until vtime passes it (bfq_forget_idle()).  Time stops here, so
+	 * drop those references now, as the kernel's bfq_exit_queue() does, and after the
+	 * expirations above, which may have put more queues there.  Without this, every queue
+	 * left on an idle tree at exit kept ref 1 forever.
+	 */
+	for (struct blk_list *pos = bfqd->idle_list.next, *n = pos->next; pos != &bfqd->idle_list;
+	     pos = n, n = pos->next)
+		bfq_deactivate_bfqq(bfqd, blk_list_entry(pos, struct bfq_queue, bfqq_list), false,
+				    false);
 	bfq_put_async_queues(bfqd);
 	for (unsigned int a = 0; a < BFQ_MAX_ACTUATORS; a++)
 		WARN_ON_ONCE(bfqd->rq_in_driver[a]);
@@ -953,6 +1074,10 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 		struct bfq_queue *bfqq = blk_list_entry(bfqd->all_queues.next, struct bfq_queue,
 							all_list);
 
+		/* named one by one: WARN_ON_ONCE() above speaks only once per program */
+		pr_err("bfq: queue of pid %d (%s, actuator %u) freed at exit with ref %d\n",
+		       bfqq->pid, bfq_bfqq_sync(bfqq) ? "sync" : "async", bfqq->actuator_idx,
+		       bfqq->ref);
 		blk_list_del_init(&bfqq->all_list);
 		kfree(bfqq);
 	}

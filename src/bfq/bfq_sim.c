@@ -375,25 +375,32 @@ static void sim_trace_completion(struct kfsim_bfq_sim *sim, struct request *rq)
 			     (rq->media_end_ns - rq->media_start_ns) / 1e3, args);
 }
 
-/* BFQ's in-service queue as a track: one slice per service slot. */
+/* BFQ's in-service queue as a track: one slice per service slot (clipped to the window). */
+static void sim_trace_slot_end(struct kfsim_bfq_sim *sim)
+{
+	u64 end = min(sim->now, sim->cfg.trace_window_ns);
+
+	if (sim->traced_slot_job >= 0 && sim->traced_slot_start < end)
+		kfsim_trace_complete(sim->cfg.trace, 1, 0,
+				     sim->jobs[sim->traced_slot_job].spec.name, "in service",
+				     sim->traced_slot_start / 1e3,
+				     (end - sim->traced_slot_start) / 1e3, NULL);
+	sim->traced_slot_job = -1;
+}
+
 static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
 {
-	struct kfsim_trace *trace = sim->cfg.trace;
 	struct bfq_queue *in_serv;
 
-	if (!trace || !sim_is_bfq(sim) || sim->now > sim->cfg.trace_window_ns)
+	if (!sim->cfg.trace || !sim_is_bfq(sim))
 		return;
 	in_serv = sim->bfqd->in_service_queue;
 	if (in_serv == sim->traced_in_service)
 		return;
-	if (sim->traced_in_service && sim->traced_slot_job >= 0)
-		kfsim_trace_complete(trace, 1, 0, sim->jobs[sim->traced_slot_job].spec.name,
-				     "in service", sim->traced_slot_start / 1e3,
-				     (sim->now - sim->traced_slot_start) / 1e3, NULL);
+	sim_trace_slot_end(sim);
 	sim->traced_in_service = in_serv;
 	sim->traced_slot_start = sim->now;
-	sim->traced_slot_job = -1;
-	if (in_serv && in_serv->bic) {
+	if (in_serv && in_serv->bic && sim->now < sim->cfg.trace_window_ns) {
 		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
 			if (sim->jobs[j].bic == in_serv->bic)
 				sim->traced_slot_job = (int)j;
@@ -634,7 +641,9 @@ struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cf
 	sim->traced_slot_job = -1;
 	snprintf(sim->disk.disk_name, sizeof(sim->disk.disk_name), "sda");
 	prandom_seed_state(&sim->rnd, cfg->seed);
-	sim->jobs = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*sim->jobs), GFP_KERNEL);
+	/* a replay's processes are known only once its records are read */
+	sim->jobs = kcalloc(cfg->nr_replay ? KFSIM_BFQ_MAX_JOBS : cfg->nr_jobs, sizeof(*sim->jobs),
+			    GFP_KERNEL);
 	sim->tag_waiters = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*sim->tag_waiters), GFP_KERNEL);
 	sim->pool = kcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
@@ -746,6 +755,7 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 	res->jain = kfsim_bfq_jain_index(norm, sim->nr_jobs);
 	res->in_flight = res->submitted - res->completed;
 	if (sim->bfqd) {
+		res->hole_injected = sim->bfqd->nr_hole_injected;
 		for (struct blk_list *pos = sim->bfqd->all_queues.next;
 		     pos != &sim->bfqd->all_queues; pos = pos->next) {
 			struct bfq_queue *bfqq = blk_list_entry(pos, struct bfq_queue, all_list);
@@ -768,6 +778,8 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 	sim_dispatch(sim);
 	sim_trace_in_service(sim);
 	sim_loop(sim);
+	if (sim->cfg.trace && sim_is_bfq(sim))
+		sim_trace_slot_end(sim);
 	sim_results(sim);
 	return 0;
 }

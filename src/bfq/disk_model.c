@@ -8,7 +8,9 @@
  * - tags in use == queued + in service + completing, and never exceed ncq_depth;
  * - the completion list is sorted by done time, latest first, with ties in insertion order, so
  *   popping from the end hands requests back in time order and deterministically;
- * - simulated time never goes backwards (hdd->now).
+ * - simulated time never goes backwards (hdd->now);
+ * - with the write cache on, a cached write has completed to the host and left a destage entry
+ *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit.
  */
 #include <math.h>
 
@@ -20,8 +22,20 @@
 
 #define NSEC_PER_MSEC 1000000.0
 
+/* Data a cached write left for the media. */
+struct hdd_destage {
+	struct blk_list node;
+	sector_t sector;
+	unsigned int sectors;
+	double radius;
+	double angle;
+};
+
 struct hdd_actuator {
 	struct blk_list queue;		/* commands waiting for this actuator, oldest first */
+	struct blk_list destage;	/* cached writes not yet on the media */
+	unsigned int nr_destage;
+	struct hdd_destage *cur_destage;	/* being written, NULL if none */
 	unsigned int nr_queued;
 	struct request *cur;		/* command in service, NULL when idle */
 	u64 busy_until;			/* when @cur's media part ends */
@@ -35,8 +49,15 @@ struct hdd_actuator {
 	struct kfsim_hdd_actuator_stats stats;
 };
 
+/* Geometry of a queued command, computed once at submission (indexed by tag). */
+struct hdd_cmd {
+	double radius;
+	double angle;
+};
+
 struct kfsim_hdd {
 	struct kfsim_hdd_params p;
+	struct hdd_cmd cmd[KFSIM_HDD_MAX_TAGS];
 	double period_ns;
 	double link_ns_per_byte;
 	u64 overhead_ns;
@@ -44,6 +65,11 @@ struct kfsim_hdd {
 	u64 now;
 	u64 link_free;
 	unsigned int tags_used;
+	struct hdd_destage *destage_pool;
+	struct hdd_destage **free_destage;
+	unsigned int nr_free_destage;
+	u64 dirty_sectors;
+	u64 dirty_limit;
 	struct request *completing[KFSIM_HDD_MAX_TAGS];
 	unsigned int nr_completing;
 	int free_tags[KFSIM_HDD_MAX_TAGS];
@@ -67,6 +93,8 @@ void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_a
 		.age_cap_ms = 1000,
 		.satf_aging_ms_per_s = 20,
 		.readahead_kib = 1024,
+		.write_cache = false,
+		.write_cache_mib = 64,
 	};
 }
 
@@ -102,6 +130,8 @@ int kfsim_hdd_params_check(const struct kfsim_hdd_params *p)
 	HDD_CHECK(isfinite(p->satf_aging_ms_per_s) && p->satf_aging_ms_per_s >= 0 &&
 		  p->satf_aging_ms_per_s <= 1000, "satf_aging_ms_per_s");
 	HDD_CHECK(p->readahead_kib <= 1024 * 1024, "readahead_kib");
+	HDD_CHECK(!p->write_cache || (p->write_cache_mib >= 1 && p->write_cache_mib <= 4096),
+		  "write_cache_mib (1..4096)");
 	return 0;
 }
 
@@ -122,10 +152,26 @@ struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)
 	hdd->readahead_sectors = (sector_t)params->readahead_kib * 2;
 	for (unsigned int i = 0; i < params->ncq_depth; i++)
 		hdd->free_tags[i] = (int)(params->ncq_depth - 1 - i);
+	if (params->write_cache) {
+		/* one entry per 4 KiB of cache: the smallest write the limit can hold */
+		unsigned int nr = params->write_cache_mib * 256;
+
+		hdd->dirty_limit = (u64)params->write_cache_mib * 2048;
+		hdd->destage_pool = kvmalloc(nr * sizeof(*hdd->destage_pool), GFP_KERNEL);
+		hdd->free_destage = kvmalloc(nr * sizeof(*hdd->free_destage), GFP_KERNEL);
+		if (!hdd->destage_pool || !hdd->free_destage) {
+			kfsim_hdd_destroy(hdd);
+			return ERR_PTR(-ENOMEM);
+		}
+		for (unsigned int i = 0; i < nr; i++)
+			hdd->free_destage[i] = &hdd->destage_pool[i];
+		hdd->nr_free_destage = nr;
+	}
 	for (unsigned int j = 0; j < params->nr_actuators; j++) {
 		struct hdd_actuator *act = &hdd->act[j];
 
 		blk_list_init(&act->queue);
+		blk_list_init(&act->destage);
 		act->range_start = params->capacity * j / params->nr_actuators;
 		act->range_end = params->capacity * (j + 1) / params->nr_actuators;
 	}
@@ -134,6 +180,10 @@ struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)
 
 void kfsim_hdd_destroy(struct kfsim_hdd *hdd)
 {
+	if (!hdd)
+		return;
+	kvfree(hdd->destage_pool);
+	kvfree(hdd->free_destage);
 	kfree(hdd);
 }
 
@@ -209,7 +259,7 @@ u64 kfsim_hdd_seek_ns(const struct kfsim_hdd *hdd, double stroke, bool write)
 	ms = hdd->p.seek_min_ms + hdd->p.seek_coeff_ms * sqrt(min(stroke, 1.0));
 	if (write)
 		ms += hdd->p.write_settle_ms;
-	return (u64)llround(ms * NSEC_PER_MSEC);
+	return (u64)(ms * NSEC_PER_MSEC + 0.5);
 }
 
 /* Angular position (fraction of a turn) of @sector on its track. */
@@ -225,7 +275,7 @@ static double hdd_phase(const struct kfsim_hdd *hdd, u64 t)
 {
 	double turns = (double)t / hdd->period_ns;
 
-	return turns - floor(turns);
+	return turns - (double)(u64)turns;	/* t >= 0: truncation is floor */
 }
 
 /* Where the read-ahead has got to at @t. */
@@ -243,14 +293,28 @@ static sector_t hdd_ra_hi(const struct hdd_actuator *act, u64 t)
 
 enum hdd_access { HDD_HIT, HDD_STREAM, HDD_MISS };
 
+/* Seek plus rotational wait to reach (@radius, @angle) from where @act is, starting at @t. */
+static u64 hdd_position_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+			     double radius, double angle, u64 t, bool write, s64 bound)
+{
+	u64 seek = kfsim_hdd_seek_ns(hdd, radius - act->radius, write), arrive;
+	double wait;
+
+	if ((s64)seek > bound)
+		return seek;	/* cannot beat the best so far: skip the rotation */
+	arrive = t + hdd->overhead_ns + seek;
+	wait = angle - hdd_phase(hdd, arrive);
+	if (wait < 0)
+		wait += 1.0;
+	return seek + (u64)(wait * hdd->period_ns);
+}
+
 /* Classify @rq for @act at @t and return its positioning cost (ns): 0 for a hit. */
 static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
-			   const struct request *rq, u64 t, enum hdd_access *kind)
+			   const struct request *rq, u64 t, enum hdd_access *kind, s64 bound)
 {
 	sector_t start = blk_rq_pos(rq), end = blk_rq_end_sector(rq);
 	bool write = rq_data_dir(rq);
-	double r, wait;
-	u64 seek, arrive;
 
 	if (!write && act->seg_hi > act->seg_lo && start >= act->seg_lo) {
 		sector_t hi = hdd_ra_hi(act, t);
@@ -265,13 +329,8 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 		}
 	}
 	*kind = HDD_MISS;
-	r = hdd_radius(hdd, act, start);
-	seek = kfsim_hdd_seek_ns(hdd, r - act->radius, write);
-	arrive = t + hdd->overhead_ns + seek;
-	wait = hdd_angle(hdd, act, start, r) - hdd_phase(hdd, arrive);
-	if (wait < 0)
-		wait += 1.0;
-	return seek + (u64)(wait * hdd->period_ns);
+	return hdd_position_cost(hdd, act, hdd->cmd[rq->tag].radius, hdd->cmd[rq->tag].angle, t,
+				 write, bound);
 }
 
 /* SATF with an age cap: the queued command of @act that can start moving data soonest. */
@@ -287,9 +346,12 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
 		struct request *rq = blk_list_entry(pos, struct request, queuelist);
 		enum hdd_access kind;
-		s64 age = (s64)(t - rq->io_start_time_ns);
-		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind) -
-			   (s64)((double)age * hdd->p.satf_aging_ms_per_s * 1e-3);
+		s64 credit = (s64)((double)(t - rq->io_start_time_ns) *
+				   hdd->p.satf_aging_ms_per_s * 1e-3);
+		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind,
+						best_cost == INT64_MAX ? INT64_MAX
+								       : best_cost + credit) -
+			   credit;
 
 		if (cost < best_cost) {
 			best = rq;
@@ -299,6 +361,39 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 	return best;
 }
 
+/* Among the oldest cached writes, destage the one that is quickest to reach. */
+#define HDD_DESTAGE_WINDOW 64
+
+static void hdd_start_destage(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
+{
+	struct hdd_destage *best = NULL;
+	s64 best_cost = INT64_MAX;
+	unsigned int seen = 0;
+	u64 end;
+
+	for (struct blk_list *pos = act->destage.next;
+	     pos != &act->destage && seen++ < HDD_DESTAGE_WINDOW; pos = pos->next) {
+		struct hdd_destage *d = blk_list_entry(pos, struct hdd_destage, node);
+		s64 cost = (s64)hdd_position_cost(hdd, act, d->radius, d->angle, t, true, best_cost);
+
+		if (cost < best_cost) {
+			best = d;
+			best_cost = cost;
+		}
+	}
+	blk_list_del_init(&best->node);
+	act->nr_destage--;
+	end = t + hdd->overhead_ns + (u64)best_cost +
+	      (u64)(best->sectors / hdd_spt(hdd, best->radius) * hdd->period_ns);
+	act->radius = best->radius;
+	act->ra_on = false;
+	act->seg_lo = act->seg_hi = 0;
+	act->cur_destage = best;
+	act->busy_until = end;
+	act->stats.busy_ns += end - t;
+	act->stats.nr_destages++;
+}
+
 static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
 {
 	struct request *rq;
@@ -306,7 +401,14 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	u64 t0 = t, cost, media_end;
 	sector_t end;
 
-	if (act->cur || !act->nr_queued)
+	if (act->cur || act->cur_destage)
+		return;
+	/* destage when idle, or first when the cache is three quarters full */
+	if (act->nr_destage && (!act->nr_queued || hdd->dirty_sectors * 4 > hdd->dirty_limit * 3)) {
+		hdd_start_destage(hdd, act, t);
+		return;
+	}
+	if (!act->nr_queued)
 		return;
 	rq = hdd_pick(hdd, act, t);
 	blk_list_del_init(&rq->queuelist);
@@ -319,11 +421,11 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
 		t0 = hdd->link_free;
 	}
-	cost = hdd_access_cost(hdd, act, rq, t0, &kind);
+	cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
 	media_end = t0 + hdd->overhead_ns + cost;
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {
-		double r = hdd_radius(hdd, act, blk_rq_pos(rq));
+		double r = hdd->cmd[rq->tag].radius;
 
 		/* positioning the head ends any read-ahead */
 		media_end += (u64)(blk_rq_sectors(rq) / hdd_spt(hdd, r) * hdd->period_ns);
@@ -355,6 +457,32 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	act->stats.bytes += blk_rq_bytes(rq);
 }
 
+static void hdd_add_completing(struct kfsim_hdd *hdd, struct request *rq);
+
+/* Write cache on and room in it: done once the data crossed the link; the media comes later. */
+static void hdd_cache_write(struct kfsim_hdd *hdd, struct hdd_actuator *act, struct request *rq,
+			    u64 now)
+{
+	struct hdd_destage *d = hdd->free_destage[--hdd->nr_free_destage];
+	u64 link_start = max(now, hdd->link_free);
+
+	hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+	rq->media_start_ns = link_start;
+	rq->media_end_ns = hdd->link_free + hdd->overhead_ns;
+	rq->done_ns = rq->media_end_ns;
+	rq->cache_hit = true;
+	d->sector = blk_rq_pos(rq);
+	d->sectors = blk_rq_sectors(rq);
+	d->radius = hdd->cmd[rq->tag].radius;
+	d->angle = hdd->cmd[rq->tag].angle;
+	blk_list_add_tail(&d->node, &act->destage);
+	act->nr_destage++;
+	hdd->dirty_sectors += d->sectors;
+	act->stats.bytes += blk_rq_bytes(rq);
+	hdd_add_completing(hdd, rq);
+	hdd_start_next(hdd, act, now);
+}
+
 int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 {
 	struct hdd_actuator *act;
@@ -373,6 +501,13 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 	rq->actuator = kfsim_hdd_actuator_of(hdd, blk_rq_end_sector(rq) - 1);
 	rq->io_start_time_ns = now;
 	act = &hdd->act[rq->actuator];
+	hdd->cmd[rq->tag].radius = hdd_radius(hdd, act, blk_rq_pos(rq));
+	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, blk_rq_pos(rq), hdd->cmd[rq->tag].radius);
+	if (rq_data_dir(rq) && hdd->p.write_cache && hdd->nr_free_destage &&
+	    hdd->dirty_sectors + blk_rq_sectors(rq) <= hdd->dirty_limit) {
+		hdd_cache_write(hdd, act, rq, now);
+		return 0;
+	}
 	blk_list_add_tail(&rq->queuelist, &act->queue);
 	act->nr_queued++;
 	hdd_start_next(hdd, act, now);
@@ -396,7 +531,8 @@ static struct hdd_actuator *hdd_first_busy(const struct kfsim_hdd *hdd)
 	for (unsigned int j = 0; j < hdd->p.nr_actuators; j++) {
 		const struct hdd_actuator *act = &hdd->act[j];
 
-		if (act->cur && (!first || act->busy_until < first->busy_until))
+		if ((act->cur || act->cur_destage) &&
+		    (!first || act->busy_until < first->busy_until))
 			first = act;
 	}
 	return (struct hdd_actuator *)first;
@@ -429,6 +565,13 @@ static void hdd_finish_media(struct kfsim_hdd *hdd, struct hdd_actuator *act)
 	struct request *rq = act->cur;
 	u64 t = act->busy_until;
 
+	if (act->cur_destage) {
+		hdd->dirty_sectors -= act->cur_destage->sectors;
+		hdd->free_destage[hdd->nr_free_destage++] = act->cur_destage;
+		act->cur_destage = NULL;
+		hdd_start_next(hdd, act, t);
+		return;
+	}
 	act->cur = NULL;
 	if (rq_data_dir(rq)) {
 		rq->done_ns = t;

@@ -49,6 +49,13 @@ struct bpf_root_decl *bpf_check_root(void *root, enum btf_field_type kind)
 		return NULL;
 	}
 	field = bpf_decl_field(decl);
+	if (unlikely(ts->run && ts->run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE)) {
+		bpf_report(-EINVAL,
+			   "tracing programs may run in any context, where taking a "
+			   "bpf_spin_lock could deadlock",
+			   "tracing progs cannot use bpf_{list_head,rb_root} yet");
+		return NULL;
+	}
 	if (field->type != kind) {
 		bpf_report(-EINVAL, "the kfunc needs a root of its own kind at that place",
 			   "%s not found at offset=%u", root_kind_name(kind), field->offset);
@@ -82,6 +89,8 @@ struct bpf_ref *bpf_check_node_ref(struct bpf_root_decl *decl, void *node, struc
 	u32 off = (u32)((char *)node - (char *)ref->obj);
 	bool found = false;
 
+	if (likely(ref->type == want && (s32)off == want_off))
+		return ref;
 	for (u32 i = 0; i < ref->type->nr_fields; i++)
 		if (ref->type->fields[i].type == kind && ref->type->fields[i].offset == off)
 			found = true;

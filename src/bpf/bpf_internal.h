@@ -72,12 +72,12 @@ static inline void bpf_dlist_del_init(struct bpf_dlist *n)
 
 /* ---- Kernel views of the uapi types ---- */
 
-struct bpf_list_head_kern {
+struct __attribute__((may_alias)) bpf_list_head_kern {
 	struct bpf_dlist list;
 	struct bpf_root_decl decl;
 };
 
-struct bpf_list_node_kern {
+struct __attribute__((may_alias)) bpf_list_node_kern {
 	struct bpf_dlist list;
 	void *owner;
 };
@@ -185,6 +185,7 @@ struct bpf_tstate {
 	u32 nr_calls;
 	const char *kfunc;
 	struct kfsim_bpf_run *run;
+	bool timeline;
 	unsigned long nr_violations;
 	u32 dead_next;
 	struct bpf_ref refs[BPF_MAX_REFS];
@@ -199,7 +200,7 @@ void bpf_tl_record(enum kfsim_bpf_tl_what what, const void *obj, const char *typ
 static inline void bpf_tl(struct bpf_tstate *ts, enum kfsim_bpf_tl_what what, const void *obj,
 			  const char *type)
 {
-	if (unlikely(ts->run && ts->run->opts.timeline))
+	if (unlikely(ts->timeline))
 		bpf_tl_record(what, obj, type);
 }
 
@@ -210,9 +211,9 @@ static inline struct bpf_tstate *bpf_enter(const char *kfunc)
 
 	ts->nr_calls++;
 	ts->kfunc = kfunc;
-	ts->kver = kfsim_kernel_version();
-	if (ts->run)
-		ts->run->nr_calls = ts->nr_calls;
+	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
+	if (!ts->run)
+		ts->kver = kfsim_kernel_version();
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
 	return ts;
 }

@@ -16,18 +16,15 @@ static void *rb_node_obj(struct bpf_root_decl *decl, void *node)
 	return (char *)node - decl->type->node_off[decl->field_idx];
 }
 
-/* less() with the callback depth raised; @order: also check asymmetry and irreflexivity. */
+/* less() (the caller raised the callback depth); @order: also check asymmetry, irreflexivity. */
 static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, bool order)
 {
-	struct bpf_tstate *ts;
 	bool ret, back;
 
-	if (!CHECKS)
-		return less((struct bpf_rb_node *)a, (const struct bpf_rb_node *)b);
-	ts = &bpf_tstate;
-	ts->cb_depth++;
 	ret = less((struct bpf_rb_node *)a, (const struct bpf_rb_node *)b);
-	if (order) {
+	if (unlikely(order)) {
+		/* a kfunc called inside less() must not lend its name to these reports */
+		bpf_tstate.kfunc = "bpf_rbtree_add_impl";
 		back = less((struct bpf_rb_node *)b, (const struct bpf_rb_node *)a);
 		if (ret && back)
 			bpf_report(-EINVAL,
@@ -39,7 +36,6 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
 				   "less(a, a) must be false (the kernel does not check this)",
 				   "kfsim: less callback is not irreflexive");
 	}
-	ts->cb_depth--;
 	return ret;
 }
 
@@ -83,6 +79,7 @@ int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *nod
 	 * depth is what the lock/remove/add checks inside less() look at.
 	 */
 	order = bpf_tstate.run && bpf_tstate.run->opts.check_less_order;
+	bpf_tstate.cb_depth++; /* from here to the end of the descent, less() may run */
 	while (*link) {
 		parent = *link;
 		if (call_less(less, &n->rb, parent, order)) {
@@ -92,6 +89,8 @@ int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *nod
 			leftmost = false;
 		}
 	}
+	bpf_tstate.cb_depth--;
+	bpf_tstate.kfunc = "bpf_rbtree_add_impl"; /* less() may have called kfuncs */
 	rb_link_node(&n->rb, parent, link);
 	rb_insert_color_cached(&n->rb, &r->tree, leftmost);
 	__atomic_store_n(&n->owner, r, __ATOMIC_RELEASE);

@@ -38,8 +38,10 @@ bool bpf_report(int err, const char *why, const char *fmt, ...)
 	v.line = kfsim_bpf_site.line;
 	ts->nr_violations++;
 
-	pr_err("kfsim bpf: %s%s%s: %s\n", run && run->name ? "prog '" : "",
-	       run && run->name ? run->name : "", run && run->name ? "'" : "", v.msg);
+	if (run && run->name)
+		pr_err("kfsim bpf: prog '%s': %s\n", run->name, v.msg);
+	else
+		pr_err("kfsim bpf: %s\n", v.msg);
 	if (v.file)
 		pr_err("kfsim bpf:   at %s:%d in %s(): %s\n", v.file, v.line,
 		       v.kfunc[0] ? v.kfunc : "program exit", why);
@@ -118,7 +120,7 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 	return r;
 }
 
-static void dead_remember(const struct bpf_ref *r, const char *how)
+static inline void dead_remember(const struct bpf_ref *r, const char *how)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
@@ -217,6 +219,8 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 		run->opts.timeline->dropped = 0;
 	}
 	ts->run = run;
+	ts->kver = kfsim_kernel_version();
+	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
@@ -248,6 +252,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 
 	if (!run || ts->run != run)
 		return -EINVAL;
+	run->nr_calls = ts->nr_calls;
 	run->abort_jmp = NULL; /* exit checks report, they do not jump */
 	if (!run->aborted) {
 		ts->kfunc = NULL;
@@ -273,6 +278,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	}
 	run_cleanup(ts);
 	ts->run = NULL;
+	ts->timeline = false;
 	kfsim_bpf_site.file = NULL;
 	return run->nr_violations ? run->violations[0].err : 0;
 }

@@ -56,7 +56,7 @@ static void bfq_help(void)
 	       "  --disk-param K=V    override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
 	       "                      seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
 	       "                      ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
-	       "                      capacity (sectors)\n"
+	       "                      capacity (sectors) write_cache (0|1) write_cache_mib\n"
 	       "  --sched NAME        bfq (follows --kver, 6.3 by default), bfq-6.2, none,\n"
 	       "                      mq-deadline (default bfq)\n"
 	       "  --threshold N       BFQ actuator_load_threshold (default 4)\n"
@@ -119,6 +119,10 @@ static int parse_disk_param(struct kfsim_hdd_params *p, const char *text)
 		p->readahead_kib = (unsigned int)v;
 	else if (!strcmp(key, "capacity"))
 		p->capacity = (sector_t)v;
+	else if (!strcmp(key, "write_cache") && (v == 0 || v == 1))
+		p->write_cache = v;
+	else if (!strcmp(key, "write_cache_mib"))
+		p->write_cache_mib = (unsigned int)v;
 	else
 		goto bad;
 	return 0;
@@ -126,7 +130,8 @@ bad:
 	return kfsim_cli_usage(CMD, "invalid value '%s' for --disk-param: expected KEY=NUMBER with "
 			       "KEY one of rpm spt_od zone_ratio seek_min_ms seek_coeff_ms "
 			       "write_settle_ms cmd_overhead_ms link_mb_s ncq_depth age_cap_ms "
-			       "satf_aging_ms_per_s readahead_kib capacity", text), -EINVAL;
+			       "satf_aging_ms_per_s readahead_kib capacity write_cache "
+			       "write_cache_mib", text), -EINVAL;
 }
 
 static int load_replay(struct bfq_opts *o)
@@ -358,6 +363,7 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	}
 	kfsim_json_array_end(json);
 	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62) {
+		kfsim_json_kv_uint(json, "hole_injected", res->hole_injected);
 		kfsim_json_key(json, "expirations");
 		kfsim_json_object_begin(json);
 		for (int r = 0; r < BFQQE_NR_REASONS; r++)
@@ -373,7 +379,11 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 	printf("%s on a %u-actuator disk, %.3g s simulated (seed %llu)\n",
 	       kfsim_bfq_sched_name(cfg->sched), res->nr_actuators, res->duration_s,
 	       (unsigned long long)cfg->seed);
-	printf("  total %.1f MB/s, %.0f IOPS, Jain's index %.3f\n", res->mb_s, res->iops, res->jain);
+	printf("  total %.1f MB/s, %.0f IOPS, Jain's index %.3f", res->mb_s, res->iops, res->jain);
+	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62)
+		printf(", %llu injected into service holes",
+		       (unsigned long long)res->hole_injected);
+	printf("\n");
 	printf("  %-10s %8s %10s %9s %9s %10s\n", "actuator", "util", "MB/s", "IOPS", "injected",
 	       "cache hits");
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {
@@ -668,10 +678,13 @@ static int bfq_run(int argc, char **argv)
 	const char *verb;
 	int ret;
 
-	if (argc < 2 || kfsim_cli_wants_help(argc, argv)) {
+	if (kfsim_cli_wants_help(argc, argv)) {
 		bfq_help();
-		return argc < 2 ? KFSIM_EXIT_USAGE : KFSIM_EXIT_OK;
+		return KFSIM_EXIT_OK;
 	}
+	if (argc < 2)
+		return kfsim_cli_usage(CMD, "a subcommand is required: sim, compare or ablate "
+				       "(kfsim bfq --help)");
 	verb = argv[1];
 	if (strcmp(verb, "sim") && strcmp(verb, "compare") && strcmp(verb, "ablate"))
 		return kfsim_cli_usage(CMD, "unknown subcommand '%s': expected sim, compare or "

@@ -91,7 +91,7 @@ static int bpf_kfuncs_cmd(bool json_mode)
 	return KFSIM_EXIT_OK;
 }
 
-static void json_result(struct kfsim_json *json, const struct bpf_example_result *res)
+static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_result *res)
 {
 	kfsim_json_object_begin(json);
 	kfsim_json_kv_string(json, "name", res->name);
@@ -133,7 +133,7 @@ static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, co
 {
 	static struct kfsim_bpf_timeline tl;
 	struct kfsim_bpf_run_opts opts = {.timeline = &tl};
-	struct bpf_example_result res[2];
+	struct kfsim_bpf_example_result res[2];
 	FILE *out = json_mode ? NULL : stdout;
 	struct kfsim_json json;
 	char kver[16];
@@ -141,12 +141,12 @@ static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, co
 
 	if (out)
 		printf("== node_data (the bpf_rbtree cover letter's example) ==\n");
-	err = bpf_example_node_data(out, &res[0], &opts);
+	err = kfsim_bpf_example_node_data(out, &res[0], &opts);
 	if (err)
 		return kfsim_cli_fail("bpf", err, "node_data example failed");
 	if (out)
 		printf("\n== cgfifo (weighted vtime in a bpf_rbtree) ==\n");
-	err = bpf_example_cgfifo(out, rounds, &res[1]);
+	err = kfsim_bpf_example_cgfifo(out, rounds, &res[1]);
 	if (err)
 		return kfsim_cli_fail("bpf", err, "cgfifo example failed");
 	ret = write_pictures(&tl, svg, trace);

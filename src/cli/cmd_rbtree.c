@@ -20,8 +20,8 @@
 #include "cli.h"
 
 #define CMD "rbtree"
-#define MAX_RANDOM 1000000	/* nodes: ~32 MB, and a second or so */
-#define MAX_DRAWN 2000		/* beyond this Graphviz takes minutes and the picture is a blur */
+#define MAX_RANDOM 1000000 /* nodes: ~32 MB, and a second or so */
+#define MAX_DRAWN 2000	   /* beyond this Graphviz takes minutes and the picture is a blur */
 #define MAX_LISTED_TEXT 64
 #define MAX_LISTED_JSON 10000
 
@@ -37,7 +37,7 @@ struct key_list {
 
 /* One recorded step, by key, so that it can be printed after the nodes moved on. */
 struct step_rec {
-	size_t op;	/* index into the operation list */
+	size_t op; /* index into the operation list */
 	enum kfsim_rb_step_kind kind;
 	u32 node, other;
 	bool has_other;
@@ -111,8 +111,10 @@ static int parse_key_list(const char *opt, const char *text, struct key_list *li
 	if (!copy)
 		return -ENOMEM;
 	if (!*text || text[strlen(text) - 1] == ',' || *text == ',' || strstr(text, ",,")) {
-		kfsim_cli_usage(CMD, "invalid value '%s' for %s: expected comma-separated integers "
-			       "from 0 to 4294967295", text, opt);
+		kfsim_cli_usage(CMD,
+				"invalid value '%s' for %s: expected comma-separated integers "
+				"from 0 to 4294967295",
+				text, opt);
 		free(copy);
 		return -EINVAL;
 	}
@@ -167,9 +169,13 @@ static void record_step(void *priv, const struct kfsim_rb_step *step)
 	}
 	rec = &run->steps[run->nr_steps++];
 	*rec = (struct step_rec){
-		.op = run->nr_ops - 1, .kind = step->kind, .node = key_of(step->node),
-		.has_other = step->other != NULL, .other = step->other ? key_of(step->other) : 0,
-		.color = step->color, .why = step->why,
+		.op = run->nr_ops - 1,
+		.kind = step->kind,
+		.node = key_of(step->node),
+		.has_other = step->other != NULL,
+		.other = step->other ? key_of(step->other) : 0,
+		.color = step->color,
+		.why = step->why,
 	};
 }
 
@@ -180,7 +186,7 @@ static void run_insert(struct run *run, u32 key, const struct kfsim_rb_tracer *t
 	bool leftmost = true;
 
 	kn->key = key;
-	run->ops[run->nr_ops++] = (struct op_rec){ .key = key };
+	run->ops[run->nr_ops++] = (struct op_rec){.key = key};
 	/* The kernel's open-coded descent, so that the traced rebalance can be used. */
 	while (*link) {
 		parent = *link;
@@ -203,7 +209,7 @@ static int run_erase(struct run *run, u32 key, const struct kfsim_rb_tracer *tra
 
 	if (!node)
 		return -ENOENT;
-	run->ops[run->nr_ops++] = (struct op_rec){ .erase = true, .key = key };
+	run->ops[run->nr_ops++] = (struct op_rec){.erase = true, .key = key};
 	if (run->root.rb_leftmost == node)
 		run->root.rb_leftmost = rb_next(node);
 	kfsim_rb_erase_traced(node, &run->root.rb_root, tracer);
@@ -213,7 +219,7 @@ static int run_erase(struct run *run, u32 key, const struct kfsim_rb_tracer *tra
 
 static int build_tree(struct run *run, const struct rbtree_opts *o)
 {
-	const struct kfsim_rb_tracer tracer = { .step = record_step, .priv = run };
+	const struct kfsim_rb_tracer tracer = {.step = record_step, .priv = run};
 	const struct kfsim_rb_tracer *t = o->steps ? &tracer : NULL;
 	size_t nr_nodes = o->nr_random + o->inserts.nr;
 	u64 range = o->nr_random * 10 > 1000 ? o->nr_random * 10 : 1000;
@@ -231,9 +237,10 @@ static int build_tree(struct run *run, const struct rbtree_opts *o)
 		run_insert(run, o->inserts.keys[i], t);
 	for (size_t i = 0; i < o->erases.nr; i++)
 		if (run_erase(run, o->erases.keys[i], t))
-			return kfsim_cli_fail(CMD, -ENOENT, "cannot erase %u: no node has that key "
-					      "(erase %zu of %zu)", o->erases.keys[i], i + 1,
-					      o->erases.nr);
+			return kfsim_cli_fail(CMD, -ENOENT,
+					      "cannot erase %u: no node has that key "
+					      "(erase %zu of %zu)",
+					      o->erases.keys[i], i + 1, o->erases.nr);
 	if (run->alloc_err)
 		return kfsim_cli_fail(CMD, run->alloc_err, "no memory for the step log");
 	return 0;
@@ -246,7 +253,7 @@ static void label_key(const struct rb_node *node, char *buf, size_t size)
 
 static int write_picture(struct run *run, const struct rbtree_opts *o, size_t nr_nodes)
 {
-	const struct kfsim_rb_draw_ops ops = { .label = label_key };
+	const struct kfsim_rb_draw_ops ops = {.label = label_key};
 	const char *path = o->svg_path ? o->svg_path : o->dot_path;
 	char title[96];
 	int err;
@@ -256,20 +263,28 @@ static int write_picture(struct run *run, const struct rbtree_opts *o, size_t nr
 	if (nr_nodes > MAX_DRAWN)
 		return kfsim_cli_fail(CMD, -E2BIG, "%zu nodes are too many to draw (at most %d)",
 				      nr_nodes, MAX_DRAWN);
-	snprintf(title, sizeof(title), "kfsim rbtree: %zu node%s", nr_nodes, nr_nodes == 1 ? "" : "s");
+	snprintf(title, sizeof(title), "kfsim rbtree: %zu node%s", nr_nodes,
+		 nr_nodes == 1 ? "" : "s");
 	if (o->svg_path) {
-		err = kfsim_rb_write_svg(path, &run->root.rb_root, rb_first_cached(&run->root), &ops,
-					 title);
+		err = kfsim_rb_write_svg(path, &run->root.rb_root, rb_first_cached(&run->root),
+					 &ops, title);
 		if (err == -ENOENT)
-			return kfsim_cli_fail(CMD, err, "cannot run Graphviz's dot program to write "
-					      "'%s' (is graphviz installed?)", path);
+			return kfsim_cli_fail(CMD, err,
+					      "cannot run Graphviz's dot program to write "
+					      "'%s' (is graphviz installed?)",
+					      path);
 		if (err)
-			return kfsim_cli_fail(CMD, err, "dot could not write '%s'", path);
+			return kfsim_cli_fail(CMD, err,
+					      "cannot write '%s': dot failed, or no temporary "
+					      "file could be made in $TMPDIR",
+					      path);
 		return 0;
 	}
 	if (!strcmp(path, "-"))
 		return kfsim_rb_write_dot(stdout, &run->root.rb_root, rb_first_cached(&run->root),
-					  &ops, title) ? kfsim_cli_fail(CMD, -EIO, "cannot write DOT") : 0;
+					  &ops, title)
+			       ? kfsim_cli_fail(CMD, -EIO, "cannot write DOT")
+			       : 0;
 
 	FILE *out = fopen(path, "w");
 
@@ -306,7 +321,8 @@ static void print_steps_text(const struct run *run)
 				break;
 			case KFSIM_RB_STEP_UNLINK:
 				if (st->has_other)
-					printf("    unlink %u (%u takes its place)", st->node, st->other);
+					printf("    unlink %u (%u takes its place)", st->node,
+					       st->other);
 				else
 					printf("    unlink %u (a leaf)", st->node);
 				break;
@@ -335,7 +351,8 @@ static void json_steps(struct kfsim_json *json, const struct run *run)
 			kfsim_json_kv_string(json, "kind", kfsim_rb_step_kind_name(st->kind));
 			kfsim_json_kv_uint(json, "node", st->node);
 			if (st->kind == KFSIM_RB_STEP_RECOLOR)
-				kfsim_json_kv_string(json, "color", st->color == RB_RED ? "red" : "black");
+				kfsim_json_kv_string(json, "color",
+						     st->color == RB_RED ? "red" : "black");
 			else if (st->has_other)
 				kfsim_json_kv_uint(json, "other", st->other);
 			kfsim_json_kv_string(json, "why", st->why);
@@ -451,9 +468,9 @@ static void print_text(struct run *run, const struct rbtree_opts *o,
 
 static int rbtree_run(const struct rbtree_opts *o)
 {
-	const struct kfsim_rb_check_ops check_ops = { .cmp = node_cmp, .describe = describe_key };
+	const struct kfsim_rb_check_ops check_ops = {.cmp = node_cmp, .describe = describe_key};
 	struct kfsim_rb_check_result res;
-	struct run run = { 0 };
+	struct run run = {0};
 	int ret, check_err;
 
 	ret = build_tree(&run, o);
@@ -480,18 +497,13 @@ out:
 static int cmd_rbtree(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "insert", required_argument, NULL, 'i' },
-		{ "erase", required_argument, NULL, 'e' },
-		{ "random", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "dot", required_argument, NULL, 'd' },
-		{ "svg", required_argument, NULL, 'g' },
-		{ "steps", no_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{"insert", required_argument, NULL, 'i'}, {"erase", required_argument, NULL, 'e'},
+		{"random", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
+		{"dot", required_argument, NULL, 'd'},	  {"svg", required_argument, NULL, 'g'},
+		{"steps", no_argument, NULL, 'S'},	  {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},	  {0},
 	};
-	struct rbtree_opts o = { .seed = 1 };
+	struct rbtree_opts o = {.seed = 1};
 	int opt, ret = 0;
 
 	opterr = 0;
@@ -499,26 +511,33 @@ static int cmd_rbtree(int argc, char **argv)
 	while (!ret && (opt = getopt_long(argc, argv, ":i:e:r:s:d:g:Sjh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			ret = parse_key_list("--insert", optarg, &o.inserts) ? KFSIM_EXIT_USAGE : 0;
-			break;
 		case 'e':
-			ret = parse_key_list("--erase", optarg, &o.erases) ? KFSIM_EXIT_USAGE : 0;
+			ret = parse_key_list(opt == 'i' ? "--insert" : "--erase", optarg,
+					     opt == 'i' ? &o.inserts : &o.erases);
+			if (ret == -ENOMEM)
+				ret = kfsim_cli_fail(CMD, ret, "no memory for the key list");
+			else if (ret)
+				ret = KFSIM_EXIT_USAGE;
 			break;
 		case 'r':
-			ret = kfsim_cli_parse_u64(CMD, "--random", optarg, 1, MAX_RANDOM, &o.nr_random)
-				      ? KFSIM_EXIT_USAGE : 0;
+			ret = kfsim_cli_parse_u64(CMD, "--random", optarg, 1, MAX_RANDOM,
+						  &o.nr_random)
+				      ? KFSIM_EXIT_USAGE
+				      : 0;
 			o.have_random = true;
 			break;
 		case 's':
 			ret = kfsim_cli_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &o.seed)
-				      ? KFSIM_EXIT_USAGE : 0;
+				      ? KFSIM_EXIT_USAGE
+				      : 0;
 			o.have_seed = true;
 			break;
 		case 'd':
 		case 'g':
 			if (!*optarg) {
-				ret = kfsim_cli_usage(CMD, "invalid value '' for %s: expected a file name",
-						      opt == 'd' ? "--dot" : "--svg");
+				ret = kfsim_cli_usage(
+					CMD, "invalid value '' for %s: expected a file name",
+					opt == 'd' ? "--dot" : "--svg");
 				break;
 			}
 			if (opt == 'd')
@@ -545,12 +564,13 @@ static int cmd_rbtree(int argc, char **argv)
 	if (optind < argc)
 		ret = kfsim_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
 	else if (o.dot_path && o.svg_path)
-		ret = kfsim_cli_usage(CMD, "options '--dot' and '--svg' exclude each other: give one");
+		ret = kfsim_cli_usage(CMD,
+				      "options '--dot' and '--svg' exclude each other: give one");
 	else if (o.have_seed && !o.have_random)
 		ret = kfsim_cli_usage(CMD, "option '--seed' needs '--random N'");
 	else if (o.json && o.dot_path && !strcmp(o.dot_path, "-"))
 		ret = kfsim_cli_usage(CMD, "'--dot -' writes to stdout, which '--json' needs: give "
-				      "--dot a file name");
+					   "--dot a file name");
 	else
 		ret = rbtree_run(&o);
 out:

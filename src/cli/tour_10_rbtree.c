@@ -56,18 +56,19 @@ static void tour_step_line(void *priv, const struct kfsim_rb_step *step)
 
 static int tour_rbtree(struct kfsim_tour_ctx *ctx)
 {
-	static const unsigned int keys[] = { 50, 20, 80, 10, 30, 25, 27, 90, 95, 5, 26 };
-	const struct kfsim_rb_tracer tracer = { .step = tour_step_line, .priv = ctx->out };
-	const struct kfsim_rb_draw_ops draw = { .label = tour_label };
-	const struct kfsim_rb_check_ops check = { .cmp = tour_cmp };
+	static const unsigned int keys[] = {50, 20, 80, 10, 30, 25, 27, 90, 95, 5, 26};
+	const struct kfsim_rb_tracer tracer = {.step = tour_step_line, .priv = ctx->out};
+	const struct kfsim_rb_draw_ops draw = {.label = tour_label};
+	const struct kfsim_rb_check_ops check = {.cmp = tour_cmp};
 	struct tour_node nodes[ARRAY_SIZE(keys)];
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	struct kfsim_rb_check_result res;
 	char path[600];
 	int err;
 
-	fprintf(ctx->out, "Inserting %zu keys into an rb_root_cached (struct rb_node is %zu bytes: "
-			  "parent pointer and colour share one word):\n",
+	fprintf(ctx->out,
+		"Inserting %zu keys into an rb_root_cached (struct rb_node is %zu bytes: "
+		"parent pointer and colour share one word):\n",
 		ARRAY_SIZE(keys), sizeof(struct rb_node));
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		struct rb_node **link = &root.rb_root.rb_node, *parent = NULL;
@@ -93,9 +94,11 @@ static int tour_rbtree(struct kfsim_tour_ctx *ctx)
 	kfsim_rb_erase_traced(root.rb_root.rb_node, &root.rb_root, &tracer);
 
 	err = kfsim_rb_check_cached(&root, &check, &res);
-	fprintf(ctx->out, "Checker: %s; %zu nodes, height %u, black height %u; rb_first_cached() = %u "
-			  "without a descent\n", res.message, res.nr_nodes, res.height,
-		res.black_height, tour_key(rb_first_cached(&root)));
+	fprintf(ctx->out,
+		"Checker: %s; %zu nodes, height %u, black height %u; rb_first_cached() = %u "
+		"without a descent\n",
+		res.message, res.nr_nodes, res.height, res.black_height,
+		tour_key(rb_first_cached(&root)));
 	if (err)
 		return err;
 

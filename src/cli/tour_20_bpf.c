@@ -92,7 +92,7 @@ static int tour_bpf(struct kfsim_tour_ctx *ctx)
 
 	fprintf(ctx->out, "Semantics of Linux %s (--kver 6.16 for the later ones).\n\n",
 		kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver)));
-	err = bpf_example_node_data(ctx->out, NULL, &opts);
+	err = kfsim_bpf_example_node_data(ctx->out, NULL, &opts);
 	if (err)
 		return err;
 	err = tour_pictures(ctx, &tl);
@@ -100,7 +100,7 @@ static int tour_bpf(struct kfsim_tour_ctx *ctx)
 		return err;
 	fprintf(ctx->out,
 		"  (bpf-timeline.svg shows when each reference was owning or non-owning)\n\n");
-	err = bpf_example_cgfifo(ctx->out, 400, NULL);
+	err = kfsim_bpf_example_cgfifo(ctx->out, 400, NULL);
 	if (err)
 		return err;
 

@@ -18,7 +18,8 @@
  * - a node owns at most one signal on the wire at a time (sig >= 0 while it transmits);
  * - every frame is in exactly one place: a node's queue (the head is what the MAC works on), or
  *   counted once as delivered, dropped or lost;
- * - a cancelled timer is never removed from the heap: its generation no longer matches.
+ * - a cancelled or re-armed timer stays in the heap until popped, then is skipped: its slot's
+ *   armed sequence number (slot_seq) is no longer its own.
  *
  * The PLCA cycle runs on one clock for the segment (the coordinator's): transmit opportunities
  * are the same for every synchronised follower.  Propagation delay (5 ns/m) applies to carrier
@@ -29,6 +30,13 @@
 #include <kfsim/plca_sim.h>
 #include <kfsim/random.h>
 #include <kfsim/trace_event.h>
+
+/*
+ * Everything declared below is private to the simulator: hidden, so that calls between its files
+ * are direct and the compiler may inline a function into its callers in the same file (with
+ * -fPIC a default-visibility function could be interposed, which rules both out).
+ */
+#pragma GCC visibility push(hidden)
 
 #define BT(x) ((u64)(x)*PLCA_SIM_NS_PER_BT)
 #define BUS_NS_PER_M 5.0
@@ -57,17 +65,42 @@ struct bus_signal {
 	u8 kind;
 	bool active;
 	bool collided;
+	u64 pos_ns; /* the sender's position (bus_node.pos_ns): no trip to the node to get it */
 	u64 start;
 	u64 end; /* planned end while active (U64_MAX: open, a COMMIT) */
+	u64 gone_at; /* from then on nobody can sense it: end + max_prop + IFG, or BUS_NEVER */
 };
+
+/*
+ * Every event has a slot: a node's timer of one kind has node << BUS_SLOT_SHIFT | kind (and the
+ * status watchdog is node 0's spare kind EV_STATUS); cycle timers and scripted frames, of which
+ * several can be queued, take a slot each from a free list.  A queued event is live while its
+ * slot's armed sequence number is still its own: re-arming or cancelling a timer just changes
+ * that number.
+ */
+#define BUS_SLOT_SHIFT 3
+#define BUS_SLOT_BITS 24
+#define BUS_SLOT_MASK ((1u << BUS_SLOT_BITS) - 1)
+#define BUS_SEQ_NONE 0 /* no arming: sequence numbers start at 1 */
 
 struct bus_event {
 	u64 key; /* time << 2 | priority: 0 cycle timers, 1 nodes, 2 TO decision */
-	u64 seq;
+	u64 tie; /* seq << BUS_SLOT_BITS | slot: same key, earlier call first */
+};
+
+/* What a free-list slot (EV_SEG, EV_INJECT) stands for. */
+struct bus_slot_info {
 	u32 node;
 	u32 kind;
-	u32 gen;
 	u32 arg;
+};
+
+enum { BUS_Q_NEAR, BUS_Q_FAR };
+#define BUS_NEAR_NS BT(2 * PLCA_SIM_SLOT_BT) /* IFG, jam, minimum frames, short backoffs */
+
+struct bus_heap {
+	struct bus_event *ev;
+	u32 len, cap;
 };
 
 struct bus_hist {
@@ -129,8 +162,6 @@ struct bus_node {
 	u64 rs_due;	    /* when the data state machine's timer runs out */
 	bool in_burst;
 	bool committed; /* it owns the current TO (COMMIT sent) */
-	/* event generations */
-	u32 gen[EV_NR_NODE_KINDS];
 	/* statistics */
 	struct plca_sim_node_stats st;
 	struct bus_hist lat;
@@ -158,10 +189,8 @@ struct bus_seg {
 	u32 idle_to;	   /* id up to which TOs run silently (idle run) */
 	bool eval_pending; /* the current TO's commit/yield decision is due this instant */
 	int owner;	   /* a committed node (several if ids repeat), or -1 */
-	u32 gen;
 	u64 last_beacon;
 	u64 cycle_start;
-	u32 status_gen;
 };
 
 struct plca_sim {
@@ -170,10 +199,20 @@ struct plca_sim {
 	u64 now;
 	u64 events;
 	struct rnd_state rnd;
-	/* event heap */
-	struct bus_event *heap;
-	u32 heap_len, heap_cap;
+	/*
+	 * event queue: two binary min-heaps of (key, tie), the next event being the smaller top.
+	 * Timers due within BUS_NEAR_NS of their arming go to the near one, long backoffs, long
+	 * frames and idle runs to the far one, so the heap that churns stays shallow (a saturated
+	 * CSMA/CD segment keeps dozens of backoffs queued).
+	 */
+	struct bus_heap q[2];
 	u64 seq;
+	u64 *slot_seq;		     /* the live arming of each fixed slot, or BUS_SEQ_NONE */
+	u32 nr_fixed;		     /* nr_nodes << BUS_SLOT_SHIFT */
+	u32 nr_extra, extra_cap;     /* free-list slots handed out so far, and room */
+	struct bus_slot_info *extra; /* their meaning (slot - nr_fixed) */
+	u32 *free_slots;
+	u32 nr_free;
 	bool oom; /* an event could not be queued: the run is over */
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];
@@ -199,12 +238,79 @@ struct plca_sim {
 	int trace_pid;
 };
 
-/* bus_sim.c */
+/* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg);
-void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t);
-void bus_cancel(struct plca_sim *sim, u32 node, u32 kind);
-u32 bus_payload_bytes(u32 payload);
-u64 bus_frame_wire_ns(u32 payload);
+bool bus_heap_grow(struct plca_sim *sim, struct bus_heap *h);
+
+static inline bool bus_ev_before(const struct bus_event *a, const struct bus_event *b)
+{
+	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+}
+
+/* Add @ev to @h, which has room for it. */
+static inline void bus_heap_insert(struct bus_heap *h, const struct bus_event *ev)
+{
+	struct bus_event *heap = h->ev;
+	u32 i = h->len++;
+
+	while (i) {
+		u32 parent = (i - 1) / 2;
+
+		if (!bus_ev_before(ev, &heap[parent]))
+			break;
+		heap[i] = heap[parent];
+		i = parent;
+	}
+	heap[i] = *ev;
+}
+
+/* Queue (@key, @slot) as number @seq; false when out of memory (the run then stops). */
+static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 seq)
+{
+	struct bus_event ev = {.key = key, .tie = seq << BUS_SLOT_BITS | slot};
+	struct bus_heap *h = &sim->q[(key >> 2) >= sim->now + BUS_NEAR_NS];
+
+	if (__builtin_expect(h->len == h->cap, 0) && !bus_heap_grow(sim, h)) {
+		/* A lost timer would make the run unfaithful: stop it for good. */
+		sim->oom = true;
+		return false;
+	}
+	bus_heap_insert(h, &ev);
+	return true;
+}
+
+/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
+static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	u64 seq = sim->seq++;
+	u32 slot = node << BUS_SLOT_SHIFT | kind;
+
+	if (bus_queue_push(sim, t << 2 | 1, slot, seq))
+		sim->slot_seq[slot] = seq;
+}
+
+static inline void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)
+{
+	sim->slot_seq[node << BUS_SLOT_SHIFT | kind] = BUS_SEQ_NONE;
+}
+
+static inline u32 bus_payload_bytes(u32 payload)
+{
+	return payload > PLCA_SIM_MIN_PAYLOAD ? payload : PLCA_SIM_MIN_PAYLOAD;
+}
+
+static inline u64 bus_wire_bt(u32 payload)
+{
+	return (u64)(bus_payload_bytes(payload) + PLCA_SIM_FRAME_OVERHEAD +
+		     PLCA_SIM_WIRE_OVERHEAD) *
+	       8;
+}
+
+static inline u64 bus_frame_wire_ns(u32 payload)
+{
+	return BT(bus_wire_bt(payload));
+}
+
 void bus_trace_x(struct plca_sim *sim, int tid, const char *name, const char *cat, u64 start,
 		 u64 end, const char *args);
 
@@ -231,10 +337,14 @@ void mac_arrival(struct plca_sim *sim, u32 node);
 void mac_start_load(struct plca_sim *sim, u32 node);
 void mac_phys_collision(struct plca_sim *sim, u32 node);
 void mac_link_down(struct plca_sim *sim, u32 node);
-bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at);
 
 /* bus_plca.c */
-bool rs_active(const struct bus_node *n);
+/* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
+static inline bool rs_active(const struct bus_node *n)
+{
+	return n->rs_on && n->synced && n->up;
+}
+
 void rs_mac_tx_start(struct plca_sim *sim, u32 node);
 void rs_on_timer(struct plca_sim *sim, u32 node);
 void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind);
@@ -254,5 +364,7 @@ int bus_hist_init(struct bus_hist *hist);
 void bus_hist_free(struct bus_hist *hist);
 void bus_hist_add(struct bus_hist *hist, u64 value);
 u64 bus_hist_quantile(const struct bus_hist *hist, double q);
+
+#pragma GCC visibility pop
 
 #endif /* KFSIM_PLCA_BUS_INTERNAL_H */

@@ -100,7 +100,7 @@ void mac_start_load(struct plca_sim *sim, u32 node)
 }
 
 /* Carrier as the MAC sees it: the wire, or under PLCA the RS's CARRIER_STATUS. */
-bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at)
+static bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u64 *off_at)
 {
 	struct bus_node *n = &sim->nodes[node];
 	bool busy;

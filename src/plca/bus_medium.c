@@ -22,11 +22,10 @@ static inline struct bus_signal *sig_at(struct plca_sim *sim, u32 k)
 	return &sim->sig[k % BUS_SIG_RING];
 }
 
-static inline u64 prop(const struct plca_sim *sim, u32 a, u32 b)
+/* Propagation time between a node at @pa and the sender of @s. */
+static inline u64 prop(u64 pa, const struct bus_signal *s)
 {
-	u64 pa = sim->nodes[a].pos_ns, pb = sim->nodes[b].pos_ns;
-
-	return pa > pb ? pa - pb : pb - pa;
+	return pa > s->pos_ns ? pa - s->pos_ns : s->pos_ns - pa;
 }
 
 static void sig_prune(struct plca_sim *sim)
@@ -34,7 +33,7 @@ static void sig_prune(struct plca_sim *sim)
 	while (sim->sig_tail != sim->sig_head) {
 		struct bus_signal *s = sig_at(sim, sim->sig_tail);
 
-		if (s->active || s->end + sim->max_prop + BT(PLCA_SIM_IFG_BT) >= sim->now)
+		if (s->gone_at >= sim->now)
 			break;
 		sim->sig_tail++;
 	}
@@ -53,7 +52,7 @@ static void arm_collision(struct plca_sim *sim, u32 node, u64 at)
 /* Arm detection for the new signal of @node against every other signal still on the wire. */
 static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 {
-	u64 now = sim->now;
+	u64 now = sim->now, pos = sim->nodes[node].pos_ns;
 
 	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
 		struct bus_signal *s = sig_at(sim, k);
@@ -61,7 +60,7 @@ static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 
 		if (s->node == node || s->end == now)
 			continue;
-		d = prop(sim, node, s->node);
+		d = prop(pos, s);
 		if (s->end != BUS_NEVER && s->end + d <= now)
 			continue; /* gone past this node already */
 		/* This node sees s from max(now, s.start + d) while it transmits. */
@@ -83,7 +82,13 @@ static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 	check_overlaps(sim, node, end);
 	s = sig_at(sim, sim->sig_head);
 	*s = (struct bus_signal){
-		.node = node, .kind = kind, .active = true, .start = sim->now, .end = end};
+		.node = node,
+		.kind = kind,
+		.active = true,
+		.pos_ns = n->pos_ns,
+		.start = sim->now,
+		.end = end,
+		.gone_at = BUS_NEVER};
 	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
 	sim->sig_head++;
 	if (end != BUS_NEVER)
@@ -105,6 +110,7 @@ static void sig_close(struct plca_sim *sim, u32 node)
 
 	s->end = sim->now;
 	s->active = false;
+	s->gone_at = sim->now + sim->max_prop + BT(PLCA_SIM_IFG_BT);
 	n->sig = -1;
 	n->col_at = BUS_NEVER;
 	bus_cancel(sim, node, EV_COL);
@@ -222,29 +228,34 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
  */
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
-	u64 now = sim->now, last_off = 0, busy_until = 0;
-	bool busy = false, open = false;
+	u64 now = sim->now, last_off = 0, busy_until = 0, pos = sim->nodes[node].pos_ns;
+	bool busy = false;
 
-	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
-		const struct bus_signal *s = sig_at(sim, k);
-		u64 d;
+	/* Signals too old to matter would only give an off_at whose IFG is over anyway. */
+	sig_prune(sim);
+	/* Newest first: an active signal in view settles the answer, and those are the newest. */
+	for (u32 k = sim->sig_head; k != sim->sig_tail;) {
+		const struct bus_signal *s = sig_at(sim, --k);
+		u64 seen;
 
 		if (s->node == node || (data_only && s->kind > SIG_JAM))
 			continue;
-		d = prop(sim, node, s->node);
-		if (s->start + d > now || s->start + d >= ignore_from)
+		seen = s->start + prop(pos, s);
+		if (seen > now || seen >= ignore_from)
 			continue;
 		if (s->active) {
+			*off_at = BUS_NEVER;
+			return true;
+		}
+		seen = s->end + prop(pos, s);
+		if (seen > now) {
 			busy = true;
-			open = true;
-		} else if (s->end + d > now) {
-			busy = true;
-			busy_until = max(busy_until, s->end + d);
+			busy_until = max(busy_until, seen);
 		} else {
-			last_off = max(last_off, s->end + d);
+			last_off = max(last_off, seen);
 		}
 	}
-	*off_at = busy ? (open ? BUS_NEVER : busy_until) : last_off;
+	*off_at = busy ? busy_until : last_off;
 	return busy;
 }
 

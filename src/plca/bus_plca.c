@@ -28,11 +28,6 @@
 
 enum { SEGT_TO_RUN, SEGT_TO_EVAL };
 
-bool rs_active(const struct bus_node *n)
-{
-	return n->rs_on && n->synced && n->up;
-}
-
 static bool rs_pending(const struct bus_node *n)
 {
 	return n->ds == DS_HOLD || n->ds == DS_PENDING;
@@ -42,10 +37,12 @@ static bool rs_pending(const struct bus_node *n)
  * Arm the cycle's one timer.  The TO decision (SEGT_TO_EVAL) is not queued: it is due "after
  * every other event of this instant", which the event loop checks after each event
  * (seg_eval_due()), saving a heap round trip per transmit opportunity.
+ * An armed SEGT_TO_RUN is never withdrawn (seg_cancel() only drops a due decision): when it
+ * fires, seg_materialise() brings the cycle up to that instant, which is harmless when there is
+ * nothing to bring up, and the run's event count has always included these firings.
  */
 static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 {
-	sim->seg.gen++;
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
 	if (what != SEGT_TO_EVAL)
 		bus_schedule(sim, t, 0, 0, EV_SEG, what);
@@ -53,7 +50,6 @@ static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 
 static void seg_cancel(struct plca_sim *sim)
 {
-	sim->seg.gen++;
 	sim->seg.eval_pending = false;
 }
 
@@ -77,15 +73,11 @@ static void seg_stop(struct plca_sim *sim);
 
 /* ---- data state machine (148.4.5.7) ------------------------------------------------------- */
 
-static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
+/* The bookkeeping of a node entering or leaving HOLD/PENDING (the rare case of set_ds()). */
+static void pending_changed(struct plca_sim *sim, const struct bus_node *n, bool was)
 {
-	bool was = rs_pending(n);
 	u32 id = (u32)n->cfg.plca.node_id;
 
-	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
-	n->ds = ds;
-	if (was == rs_pending(n))
-		return;
 	if (was) {
 		sim->nr_pending--;
 		if (!--sim->pending_per_id[id])
@@ -95,6 +87,16 @@ static void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state 
 		sim->pending_per_id[id]++;
 		sim->pending_ids[id / 64] |= 1ull << (id % 64);
 	}
+}
+
+static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
+{
+	bool was = rs_pending(n);
+
+	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
+	n->ds = ds;
+	if (was != rs_pending(n))
+		pending_changed(sim, n, was);
 }
 
 /*
@@ -206,7 +208,6 @@ void rs_data_end(struct plca_sim *sim, u32 node)
 		n->in_burst = true;
 		bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
 		/* burst_timer is a cycle timer: it runs before the nodes' events of its instant */
-		n->gen[EV_RS]++;
 		bus_schedule(sim, sim->now + BT(n->cfg.plca.burst_tmr), 0, node, EV_RS, 0);
 	}
 }
@@ -272,14 +273,21 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 
 /* ---- the cycle (148.4.4.6) ------------------------------------------------------------------ */
 
-static void to_begun(struct plca_sim *sim, u32 id)
+/* The TOs of ids [@lo, @hi) have begun: count one for each of their active owners. */
+static inline void tos_begun(struct plca_sim *sim, u32 lo, u32 hi)
 {
-	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
+	/* owners[] is sorted by id, so the owners of a run of ids are one stretch of it */
+	for (u32 k = sim->owner_first[lo]; k < sim->owner_first[hi]; k++) {
 		struct bus_node *n = &sim->nodes[sim->owners[k]];
 
 		if (rs_active(n))
 			n->st.tos++;
 	}
+}
+
+static inline void to_begun(struct plca_sim *sim, u32 id)
+{
+	tos_begun(sim, id, id + 1);
 }
 
 static void send_beacon(struct plca_sim *sim)
@@ -412,12 +420,20 @@ static void seg_materialise(struct plca_sim *sim)
 	if (seg->state != SEG_WAIT_TO || seg->eval_pending)
 		return;
 	passed = seg->to_ns ? (u32)min_t(u64, (sim->now - seg->to_start) / seg->to_ns, span) : span;
-	for (u32 j = 0; j < passed; j++) {
-		trace_to(sim, seg->cur_id, seg->to_start, seg->to_start + seg->to_ns);
-		seg->cur_id++;
-		seg->to_start += seg->to_ns;
-		if (seg->cur_id < seg->node_cnt && seg->to_start != sim->now)
-			to_begun(sim, seg->cur_id);
+	if (passed) {
+		/* TOs cur_id + 1 .. cur_id + passed began; one that begins right now is begin_to()'s */
+		u32 lo = seg->cur_id + 1, hi = min(seg->cur_id + passed + 1, seg->node_cnt);
+		u64 last_start = seg->to_start + (u64)passed * seg->to_ns;
+
+		for (u32 j = 0; sim->trace && j < passed; j++)
+			trace_to(sim, seg->cur_id + j, seg->to_start + j * seg->to_ns,
+				 seg->to_start + (j + 1) * seg->to_ns);
+		if (last_start == sim->now) /* to_ns 0: all of them began now */
+			hi = min(hi, seg->to_ns ? seg->cur_id + passed : lo);
+		if (lo < hi)
+			tos_begun(sim, lo, hi);
+		seg->cur_id += passed;
+		seg->to_start = last_start;
 	}
 	if (passed && seg->to_start == sim->now) {
 		/* begin_to() counts this TO */
@@ -580,7 +596,6 @@ static void seg_stop(struct plca_sim *sim)
 	seg->owner = -1;
 	for (u32 i = 0; i < sim->nr_nodes; i++)
 		sim->nodes[i].committed = false;
-	seg->status_gen++;
 	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0, EV_STATUS,
 		     0);
 }

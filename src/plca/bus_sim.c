@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The segment simulator as a value: settings checked and copied at creation, a binary heap of
- * timers, and the loop that runs them.
+ * The segment simulator as a value: settings checked and copied at creation, two binary heaps
+ * of timers (near and far), and the loop that runs them.
  *
- * Invariants: the heap is ordered by (time, priority, insertion sequence), so a run depends only
- * on the settings and the seed; stale timers (generation mismatch) are skipped when popped; no
+ * Invariants: events run in (time, priority, insertion sequence) order, the smaller of the two
+ * heap tops first, so a run depends only on the settings and the seed, never on which heap held
+ * an event; stale timers (their slot re-armed or cancelled since) are skipped when popped; no
  * setting is changed unless all of it was valid.
  */
 #include <math.h>
@@ -16,21 +17,9 @@
 #include <kfsim/slab.h>
 #include "bus_internal.h"
 
-u32 bus_payload_bytes(u32 payload)
-{
-	return max_t(u32, payload, PLCA_SIM_MIN_PAYLOAD);
-}
-
 u64 kfsim_plca_wire_bt(u32 payload)
 {
-	return (u64)(bus_payload_bytes(payload) + PLCA_SIM_FRAME_OVERHEAD +
-		     PLCA_SIM_WIRE_OVERHEAD) *
-	       8;
-}
-
-u64 bus_frame_wire_ns(u32 payload)
-{
-	return BT(kfsim_plca_wire_bt(payload));
+	return bus_wire_bt(payload);
 }
 
 u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
@@ -38,126 +27,161 @@ u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
 	return PLCA_SIM_BEACON_BT + (u64)node_cnt * to_tmr;
 }
 
-/* ---- event heap ---------------------------------------------------------------------------- */
+/* ---- event queue --------------------------------------------------------------------------- */
 
-static bool ev_before(const struct bus_event *a, const struct bus_event *b)
+__attribute__((noinline, cold)) bool bus_heap_grow(struct plca_sim *sim, struct bus_heap *h)
 {
-	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+	u32 cap = h->cap * 2;
+	struct bus_event *ev = krealloc(h->ev, cap * sizeof(*ev), GFP_KERNEL | __GFP_NOWARN);
+
+	if (!ev)
+		return false;
+	h->ev = ev;
+	h->cap = cap;
+	return true;
 }
 
-static void heap_push(struct plca_sim *sim, struct bus_event ev)
+/*
+ * Remove the root (the heap is not empty).  Bottom-up: the hole goes down the path of smaller
+ * children to a leaf (one comparison per level), then the last element rises from there, which
+ * is usually at once, as it came from the bottom.
+ */
+static void heap_pop(struct bus_heap *h)
 {
-	u32 i;
+	struct bus_event *heap = h->ev;
+	u32 len = --h->len, i = 0, child;
+	struct bus_event last = heap[len];
 
-	if (sim->heap_len == sim->heap_cap) {
-		u32 cap = sim->heap_cap * 2;
-		struct bus_event *heap =
-			krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL | __GFP_NOWARN);
-
-		if (!heap) {
-			/* A lost timer would make the run unfaithful: stop it for good. */
-			sim->oom = true;
-			return;
-		}
-		sim->heap = heap;
-		sim->heap_cap = cap;
+	while ((child = 2 * i + 1) + 1 < len) {
+		child += bus_ev_before(&heap[child + 1], &heap[child]);
+		heap[i] = heap[child];
+		i = child;
 	}
-	i = sim->heap_len++;
+	if (child < len) {
+		heap[i] = heap[child];
+		i = child;
+	}
 	while (i) {
 		u32 parent = (i - 1) / 2;
 
-		if (!ev_before(&ev, &sim->heap[parent]))
+		if (!bus_ev_before(&last, &heap[parent]))
 			break;
-		sim->heap[i] = sim->heap[parent];
+		heap[i] = heap[parent];
 		i = parent;
 	}
-	sim->heap[i] = ev;
+	heap[i] = last;
 }
 
-static struct bus_event heap_pop(struct plca_sim *sim)
+/* The heap whose top is the next event, or NULL when both are empty. */
+static inline struct bus_heap *queue_next(struct plca_sim *sim)
 {
-	struct bus_event top = sim->heap[0];
-	struct bus_event last = sim->heap[--sim->heap_len];
-	u32 i = 0;
+	struct bus_heap *near = &sim->q[BUS_Q_NEAR], *far = &sim->q[BUS_Q_FAR];
 
-	for (;;) {
-		u32 child = 2 * i + 1;
-
-		if (child >= sim->heap_len)
-			break;
-		if (child + 1 < sim->heap_len &&
-		    ev_before(&sim->heap[child + 1], &sim->heap[child]))
-			child++;
-		if (!ev_before(&sim->heap[child], &last))
-			break;
-		sim->heap[i] = sim->heap[child];
-		i = child;
-	}
-	if (sim->heap_len)
-		sim->heap[i] = last;
-	return top;
+	if (likely(!far->len))
+		return near->len ? near : NULL;
+	if (!near->len || bus_ev_before(&far->ev[0], &near->ev[0]))
+		return far;
+	return near;
 }
 
+/* A free-list slot for one EV_SEG or EV_INJECT event, or BUS_SLOT_MASK when out of memory. */
+static __attribute__((noinline)) u32 slot_alloc(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
+{
+	u32 idx;
+
+	if (sim->nr_free) {
+		idx = sim->free_slots[--sim->nr_free];
+	} else {
+		if (sim->nr_extra == sim->extra_cap) {
+			u32 cap = sim->extra_cap * 2;
+			struct bus_slot_info *info;
+			u32 *free_slots;
+
+			if (sim->nr_fixed + cap > BUS_SLOT_MASK)
+				return BUS_SLOT_MASK;
+			info = krealloc(sim->extra, cap * sizeof(*info), GFP_KERNEL | __GFP_NOWARN);
+			if (!info)
+				return BUS_SLOT_MASK;
+			sim->extra = info;
+			free_slots = krealloc(sim->free_slots, cap * sizeof(*free_slots),
+					      GFP_KERNEL | __GFP_NOWARN);
+			if (!free_slots)
+				return BUS_SLOT_MASK;
+			sim->free_slots = free_slots;
+			sim->extra_cap = cap;
+		}
+		idx = sim->nr_extra++;
+	}
+	sim->extra[idx] = (struct bus_slot_info){node, kind, arg};
+	return sim->nr_fixed + idx;
+}
+
+static int queue_init(struct plca_sim *sim)
+{
+	sim->nr_fixed = sim->nr_nodes << BUS_SLOT_SHIFT;
+	for (u32 q = 0; q < 2; q++) {
+		sim->q[q].cap = 64;
+		sim->q[q].ev = kmalloc_array(sim->q[q].cap, sizeof(*sim->q[q].ev), GFP_KERNEL);
+		if (!sim->q[q].ev)
+			return -ENOMEM;
+	}
+	sim->extra_cap = 16;
+	sim->slot_seq = kcalloc(sim->nr_fixed, sizeof(*sim->slot_seq), GFP_KERNEL);
+	sim->extra = kmalloc_array(sim->extra_cap, sizeof(*sim->extra), GFP_KERNEL);
+	sim->free_slots = kmalloc_array(sim->extra_cap, sizeof(*sim->free_slots), GFP_KERNEL);
+	if (!sim->slot_seq || !sim->extra || !sim->free_slots)
+		return -ENOMEM;
+	sim->seq = BUS_SEQ_NONE + 1;
+	return 0;
+}
+
+/*
+ * Queue an event.  A node timer (and the status watchdog) replaces its slot's earlier arming;
+ * cycle timers and scripted frames accumulate.  Ties in time and priority go in call order.
+ */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg)
 {
-	struct bus_event ev = {
-		.key = t << 2 | prio, .seq = sim->seq++, .node = node, .kind = kind, .arg = arg};
+	u64 seq = sim->seq++;
+	u32 slot;
 
-	if (kind < EV_NR_NODE_KINDS)
-		ev.gen = sim->nodes[node].gen[kind];
-	else if (kind == EV_SEG)
-		ev.gen = sim->seg.gen;
-	else
-		ev.gen = sim->seg.status_gen;
-	heap_push(sim, ev);
+	if (kind == EV_SEG || kind == EV_INJECT) {
+		slot = slot_alloc(sim, node, kind, arg);
+		if (slot == BUS_SLOT_MASK) {
+			sim->oom = true;
+			return;
+		}
+		if (!bus_queue_push(sim, t << 2 | prio, slot, seq))
+			sim->free_slots[sim->nr_free++] = slot - sim->nr_fixed;
+		return;
+	}
+	slot = kind == EV_STATUS ? EV_STATUS : node << BUS_SLOT_SHIFT | kind;
+	if (bus_queue_push(sim, t << 2 | prio, slot, seq))
+		sim->slot_seq[slot] = seq;
 }
 
-/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
-void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+static void dispatch(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
 {
-	sim->nodes[node].gen[kind]++;
-	bus_schedule(sim, t, 1, node, kind, 0);
-}
-
-void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)
-{
-	sim->nodes[node].gen[kind]++;
-}
-
-static bool ev_stale(const struct plca_sim *sim, const struct bus_event *ev)
-{
-	if (ev->kind == EV_INJECT)
-		return false;
-	if (ev->kind < EV_NR_NODE_KINDS)
-		return ev->gen != sim->nodes[ev->node].gen[ev->kind];
-	if (ev->kind == EV_SEG)
-		return ev->gen != sim->seg.gen;
-	return ev->gen != sim->seg.status_gen;
-}
-
-static void dispatch(struct plca_sim *sim, const struct bus_event *ev)
-{
-	switch (ev->kind) {
+	switch (kind) {
 	case EV_ARRIVAL:
-		mac_arrival(sim, ev->node);
+		mac_arrival(sim, node);
 		break;
 	case EV_INJECT:
-		mac_enqueue(sim, ev->node, sim->now, ev->arg);
+		mac_enqueue(sim, node, sim->now, arg);
 		break;
 	case EV_MAC:
-		mac_on_timer(sim, ev->node);
+		mac_on_timer(sim, node);
 		break;
 	case EV_TX_END:
-		bus_on_tx_end(sim, ev->node);
+		bus_on_tx_end(sim, node);
 		break;
 	case EV_COL:
-		mac_phys_collision(sim, ev->node);
+		mac_phys_collision(sim, node);
 		break;
 	case EV_RS:
-		rs_on_timer(sim, ev->node);
+		rs_on_timer(sim, node);
 		break;
 	case EV_SEG:
-		seg_on_timer(sim, ev->arg);
+		seg_on_timer(sim, arg);
 		break;
 	default:
 		seg_on_status_timer(sim);
@@ -170,23 +194,40 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 	if (t_ns < sim->now)
 		return -EINVAL;
 	for (;;) {
+		struct bus_heap *h;
 		struct bus_event ev;
+		u32 slot, node, kind, arg;
 
 		/* the TO decision comes after every other event of its instant */
+		h = queue_next(sim);
 		if (sim->seg.eval_pending && sim->now <= t_ns &&
-		    (!sim->heap_len || (sim->heap[0].key >> 2) > sim->now)) {
+		    (!h || (h->ev[0].key >> 2) > sim->now)) {
 			sim->events++;
 			seg_eval_due(sim);
 			continue;
 		}
-		if (sim->oom || !sim->heap_len || (sim->heap[0].key >> 2) > t_ns)
+		if (sim->oom || !h || (h->ev[0].key >> 2) > t_ns)
 			break;
-		ev = heap_pop(sim);
-		if (ev_stale(sim, &ev))
-			continue;
+		ev = h->ev[0];
+		heap_pop(h);
+		slot = (u32)(ev.tie & BUS_SLOT_MASK);
+		if (slot >= sim->nr_fixed) {
+			const struct bus_slot_info *info = &sim->extra[slot - sim->nr_fixed];
+
+			node = info->node;
+			kind = info->kind;
+			arg = info->arg;
+			sim->free_slots[sim->nr_free++] = slot - sim->nr_fixed;
+		} else {
+			if (sim->slot_seq[slot] != ev.tie >> BUS_SLOT_BITS)
+				continue; /* cancelled or re-armed */
+			node = slot >> BUS_SLOT_SHIFT;
+			kind = slot & (BIT(BUS_SLOT_SHIFT) - 1);
+			arg = 0;
+		}
 		sim->now = ev.key >> 2;
 		sim->events++;
-		dispatch(sim, &ev);
+		dispatch(sim, node, kind, arg);
 	}
 	if (sim->oom) {
 		pr_err("plca_sim: out of memory for the event queue at %llu ns\n",
@@ -291,7 +332,11 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 		bus_hist_free(&sim->nodes[i].lat);
 	}
 	kfree(sim->nodes);
-	kfree(sim->heap);
+	kfree(sim->q[BUS_Q_NEAR].ev);
+	kfree(sim->q[BUS_Q_FAR].ev);
+	kfree(sim->slot_seq);
+	kfree(sim->extra);
+	kfree(sim->free_slots);
 	kfree(sim->waiters);
 	kfree(sim->waiters_scan);
 	kfree(sim->owners);
@@ -342,9 +387,8 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	sim->waiters = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
 	sim->waiters_scan = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
 	sim->owners = kcalloc(cfg->nr_nodes, sizeof(*sim->owners), GFP_KERNEL);
-	sim->heap_cap = 64;
-	sim->heap = kmalloc_array(sim->heap_cap, sizeof(*sim->heap), GFP_KERNEL);
-	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners || !sim->heap) {
+	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners ||
+	    queue_init(sim)) {
 		ret = -ENOMEM;
 		goto fail;
 	}

@@ -140,11 +140,13 @@ void rb_replace_node_rcu(struct rb_node *victim, struct rb_node *new, struct rb_
 		rb_set_parent(victim->rb_left, new);
 	if (victim->rb_right)
 		rb_set_parent(victim->rb_right, new);
-	/* Publish last, after @new is complete, so that a lockless reader never sees it half-made. */
+	/* Publish last, after @new is complete, so that a lockless reader never sees it half-made.
+	 */
 	__rb_change_child_rcu(victim, new, parent, root);
 }
 
-/* The first node of a post-order walk of the subtree at @node: go left when possible, else right. */
+/* The first node of a post-order walk of the subtree at @node: go left when possible, else right.
+ */
 static struct rb_node *rb_left_deepest_node(const struct rb_node *node)
 {
 	for (;;) {

@@ -16,7 +16,7 @@
 struct check_walk {
 	const struct kfsim_rb_check_ops *ops;
 	struct kfsim_rb_check_result *res;
-	const struct rb_node *prev;	/* the previous node in order */
+	const struct rb_node *prev; /* the previous node in order */
 };
 
 static const char *const violation_names[] = {
@@ -89,7 +89,8 @@ static int check_links(struct check_walk *w, const struct rb_node *node,
 	if (node->rb_left && node->rb_left == node->rb_right)
 		return report(w, KFSIM_RB_SHARED_CHILD, node,
 			      "node %s has the same node %s as left and right child",
-			      name_of(w, node, a, sizeof(a)), name_of(w, node->rb_left, b, sizeof(b)));
+			      name_of(w, node, a, sizeof(a)),
+			      name_of(w, node->rb_left, b, sizeof(b)));
 	if (rb_is_red(node)) {
 		const struct rb_node *red = NULL;
 		const char *side = NULL;
@@ -105,7 +106,8 @@ static int check_links(struct check_walk *w, const struct rb_node *node,
 			return report(w, KFSIM_RB_RED_RED, node,
 				      "node %s is red and so is its %s child %s (property 4: a red "
 				      "node has no red child)",
-				      name_of(w, node, a, sizeof(a)), side, name_of(w, red, b, sizeof(b)));
+				      name_of(w, node, a, sizeof(a)), side,
+				      name_of(w, red, b, sizeof(b)));
 	}
 	return 0;
 }
@@ -158,10 +160,11 @@ static int check_subtree(struct check_walk *w, const struct rb_node *node,
 	if (right < 0)
 		return right;
 	if (left != right)
-		return report(w, KFSIM_RB_BLACK_HEIGHT, node,
-			      "node %s: paths through its left subtree meet %d black node(s), through "
-			      "its right subtree %d (property 5: equal black counts)",
-			      name_of(w, node, a, sizeof(a)), left - 1, right - 1);
+		return report(
+			w, KFSIM_RB_BLACK_HEIGHT, node,
+			"node %s: paths through its left subtree meet %d black node(s), through "
+			"its right subtree %d (property 5: equal black counts)",
+			name_of(w, node, a, sizeof(a)), left - 1, right - 1);
 	return left + rb_is_black(node);
 }
 
@@ -169,7 +172,7 @@ int kfsim_rb_check(const struct rb_root *root, const struct kfsim_rb_check_ops *
 		   struct kfsim_rb_check_result *result)
 {
 	struct kfsim_rb_check_result scratch;
-	struct check_walk w = { .ops = ops, .res = result ? result : &scratch };
+	struct check_walk w = {.ops = ops, .res = result ? result : &scratch};
 	const struct rb_node *top;
 	char a[64];
 	int bh;
@@ -198,7 +201,7 @@ int kfsim_rb_check_cached(const struct rb_root_cached *root, const struct kfsim_
 			  struct kfsim_rb_check_result *result)
 {
 	struct kfsim_rb_check_result scratch;
-	struct check_walk w = { .ops = ops, .res = result ? result : &scratch };
+	struct check_walk w = {.ops = ops, .res = result ? result : &scratch};
 	const struct rb_node *first;
 	char a[64], b[64];
 	int err;

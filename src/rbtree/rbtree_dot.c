@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <kfsim/err.h>
+#include <kfsim/printk.h>
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
 
@@ -36,7 +37,7 @@ static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_
 		      int depth, unsigned long *nr_placeholders)
 {
 	char raw[64], key[140], aug[140];
-	const struct rb_node *child[2] = { node->rb_left, node->rb_right };
+	const struct rb_node *child[2] = {node->rb_left, node->rb_right};
 	int err;
 
 	if (depth >= KFSIM_RB_MAX_DEPTH)
@@ -65,7 +66,8 @@ static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_
 		} else {
 			unsigned long id = (*nr_placeholders)++;
 
-			fprintf(out, "\tnil%lu [label=\"\", width=0.1, height=0.1, style=invis];\n", id);
+			fprintf(out, "\tnil%lu [label=\"\", width=0.1, height=0.1, style=invis];\n",
+				id);
 			fprintf(out, "\tn%p -> nil%lu [style=invis];\n", (const void *)node, id);
 		}
 	}
@@ -120,8 +122,9 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 	fprintf(out, "\tedge [arrowhead=none];\n");
 	/* Declared first, so that dot places it left of rb_root, near the node it points at. */
 	if (leftmost) {
-		fprintf(out, "\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
-			     "fontcolor=black, label=\"rb_leftmost\"];\n");
+		fprintf(out,
+			"\tleftmost [shape=box, style=\"rounded,filled\", fillcolor=\"#bbdefb\", "
+			"fontcolor=black, label=\"rb_leftmost\"];\n");
 	}
 	fprintf(out, "\troot [shape=box, style=rounded, fontcolor=black, label=\"rb_root\"];\n");
 	if (leftmost)
@@ -134,8 +137,10 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 		err = write_node(out, root->rb_node, ops, 0, &nr_placeholders);
 	}
 	if (!err && leftmost) {
-		fprintf(out, "\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
-			     "constraint=false];\n", (const void *)leftmost);
+		fprintf(out,
+			"\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
+			"constraint=false];\n",
+			(const void *)leftmost);
 		fprintf(out, "\tn%p [penwidth=3, color=\"#1565c0\"];\n", (const void *)leftmost);
 	}
 	fprintf(out, "}\n");
@@ -144,49 +149,96 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
-/*
- * The DOT goes through a temporary file rather than a pipe: dot may exit early (a bad output
- * path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's process.
- */
-int kfsim_rb_write_svg(const char *path, const struct rb_root *root,
-		       const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
-		       const char *title)
+/* Copy the first line dot wrote to its stderr (@fd) into the kernel log. */
+static void log_dot_complaint(int fd)
 {
-	char dot_path[] = "/tmp/kfsim-rbtree-XXXXXX";
-	char *argv[] = { "dot", "-Tsvg", "-o", (char *)path, dot_path, NULL };
-	int fd, status, err;
-	FILE *dot_file;
+	char buf[512];
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	pr_warn("kfsim_rb_write_svg: dot: %s\n", buf);
+}
+
+/*
+ * run_dot() - dot -Tsvg -o @svg_path @dot_path, its complaints going to the kernel log rather
+ * than to the caller's stderr (which a command's error contract keeps to one line).
+ */
+static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdir)
+{
+	char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
+	posix_spawn_file_actions_t actions;
+	char err_path[4096];
+	int err_fd, status, err;
 	pid_t pid;
+
+	snprintf(err_path, sizeof(err_path), "%s/kfsim-rbtree-XXXXXX", tmpdir);
+	err_fd = mkstemp(err_path);
+	if (err_fd < 0)
+		return -EIO;
+	unlink(err_path); /* anonymous from now on */
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
+	err = posix_spawnp(&pid, "dot", &actions, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (err) {
+		close(err_fd);
+		return -err; /* -ENOENT: no dot on $PATH */
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		err = -errno;
+	else if (!WIFEXITED(status))
+		err = -EIO;
+	else if (WEXITSTATUS(status) == 127) /* how a spawned child reports "not found" */
+		err = -ENOENT;
+	else if (WEXITSTATUS(status))
+		err = -EIO;
+	if (err == -EIO)
+		log_dot_complaint(err_fd);
+	close(err_fd);
+	return err;
+}
+
+/*
+ * The DOT goes through a temporary file ($TMPDIR or /tmp) rather than a pipe: dot may exit early
+ * (a bad output path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's
+ * process.
+ */
+int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struct rb_node *leftmost,
+		       const struct kfsim_rb_draw_ops *ops, const char *title)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char dot_path[4096];
+	FILE *dot_file;
+	int fd, err;
 
 	if (!path || !*path || !root || !ops || !ops->label)
 		return -EINVAL;
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if (snprintf(dot_path, sizeof(dot_path), "%s/kfsim-rbtree-XXXXXX", tmpdir) >=
+	    (int)sizeof(dot_path))
+		return -ENAMETOOLONG;
 	fd = mkstemp(dot_path);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		/* -EIO, not -errno: -ENOENT must keep meaning "no dot program" for callers. */
+		pr_warn("kfsim_rb_write_svg: cannot create a temporary file in %s: %s\n", tmpdir,
+			strerror(errno));
+		return -EIO;
+	}
 	dot_file = fdopen(fd, "w");
 	if (!dot_file) {
-		err = -errno;
+		err = -EIO;
 		close(fd);
 		goto out_unlink;
 	}
 	err = kfsim_rb_write_dot(dot_file, root, leftmost, ops, title);
 	if (fclose(dot_file) && !err)
 		err = -EIO;
-	if (err)
-		goto out_unlink;
-	err = posix_spawnp(&pid, "dot", NULL, NULL, argv, environ);
-	if (err) {
-		err = -err;
-		goto out_unlink;
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		err = -errno;
-	else if (!WIFEXITED(status))
-		err = -EIO;
-	else if (WEXITSTATUS(status) == 127)	/* how posix_spawnp's child reports "not found" */
-		err = -ENOENT;
-	else if (WEXITSTATUS(status))
-		err = -EIO;
+	if (!err)
+		err = run_dot(dot_path, path, tmpdir);
 out_unlink:
 	unlink(dot_path);
 	return err;

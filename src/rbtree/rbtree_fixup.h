@@ -20,7 +20,11 @@ static __always_inline void rb_trace(const struct kfsim_rb_tracer *tracer,
 {
 	if (tracer) {
 		struct kfsim_rb_step step = {
-			.kind = kind, .node = node, .other = other, .color = color, .why = why,
+			.kind = kind,
+			.node = node,
+			.other = other,
+			.color = color,
+			.why = why,
 		};
 
 		tracer->step(tracer->priv, &step);
@@ -56,8 +60,8 @@ static inline void rb_rotate_set_parents(struct rb_node *old, struct rb_node *ne
  * rb_insert_flip_colors() - insert case 1: the parent and the uncle turn black, the grandparent
  * red (black counts unchanged).
  */
-static __always_inline void rb_insert_flip_colors(struct rb_node *node, struct rb_node *parent,
-						  struct rb_node *gparent, struct rb_node *uncle,
+static __always_inline void rb_insert_flip_colors(struct rb_node *parent, struct rb_node *gparent,
+						  struct rb_node *uncle,
 						  const struct kfsim_rb_tracer *tracer)
 {
 	static const char why[] = "insert case 1: the uncle is red";
@@ -76,10 +80,10 @@ static __always_inline void rb_insert_flip_colors(struct rb_node *node, struct r
  * Loop invariant: @node is red; the only possible violation is @node's parent being red too
  * (property 4), or @node being a red root (property 2).
  */
-static __always_inline void
-rb_insert_fixup(struct rb_node *node, struct rb_root *root,
-		void (*augment_rotate)(struct rb_node *old, struct rb_node *new),
-		const struct kfsim_rb_tracer *tracer)
+static __always_inline void rb_insert_fixup(struct rb_node *node, struct rb_root *root,
+					    void (*augment_rotate)(struct rb_node *old,
+								   struct rb_node *new),
+					    const struct kfsim_rb_tracer *tracer)
 {
 	struct rb_node *parent = rb_red_parent(node), *gparent, *uncle, *tmp;
 
@@ -92,12 +96,12 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
 			return;
 		}
 		if (rb_is_black(parent))
-			return;		/* a red child of a black parent breaks nothing */
+			return; /* a red child of a black parent breaks nothing */
 
 		/* The parent is red, hence not the root: the grandparent exists and is black. */
 		gparent = rb_red_parent(parent);
 		uncle = gparent->rb_right;
-		if (parent != uncle) {	/* parent is the left child */
+		if (parent != uncle) { /* parent is the left child */
 			if (uncle && rb_is_red(uncle)) {
 				/*
 				 * Case 1: red uncle.  Flip the colours of G and its children:
@@ -111,7 +115,7 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
 				 * Black counts are unchanged; g may now have a red parent, so
 				 * continue from g.
 				 */
-				rb_insert_flip_colors(node, parent, gparent, uncle, tracer);
+				rb_insert_flip_colors(parent, gparent, uncle, tracer);
 				node = gparent;
 				parent = rb_parent(node);
 				continue;
@@ -150,7 +154,7 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
 			 *     /                 \
 			 *    n                   U
 			 */
-			WRITE_ONCE(gparent->rb_left, tmp);	/* tmp is p's right child */
+			WRITE_ONCE(gparent->rb_left, tmp); /* tmp is p's right child */
 			WRITE_ONCE(parent->rb_right, gparent);
 			if (tmp)
 				rb_set_parent_color(tmp, gparent, RB_BLACK);
@@ -163,10 +167,10 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
 			rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, gparent, NULL, RB_RED,
 				 "insert case 3: the uncle is black, outer child");
 			return;
-		} else {	/* parent is the right child: the mirror image */
+		} else { /* parent is the right child: the mirror image */
 			uncle = gparent->rb_left;
 			if (uncle && rb_is_red(uncle)) {
-				rb_insert_flip_colors(node, parent, gparent, uncle, tracer);
+				rb_insert_flip_colors(parent, gparent, uncle, tracer);
 				node = gparent;
 				parent = rb_parent(node);
 				continue;
@@ -210,17 +214,17 @@ rb_insert_fixup(struct rb_node *node, struct rb_root *root,
  * black fewer than all others; @node is black (or NULL) and not the root, so it has a sibling
  * subtree with black height >= 1 (a non-NULL sibling).
  */
-static __always_inline void
-rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
-	       void (*augment_rotate)(struct rb_node *old, struct rb_node *new),
-	       const struct kfsim_rb_tracer *tracer)
+static __always_inline void rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
+					   void (*augment_rotate)(struct rb_node *old,
+								  struct rb_node *new),
+					   const struct kfsim_rb_tracer *tracer)
 {
 	struct rb_node *node = NULL, *sibling, *tmp1, *tmp2;
 	bool outer_was_red __maybe_unused;
 
 	for (;;) {
 		sibling = parent->rb_right;
-		if (node != sibling) {	/* node is the left child (or the left slot is empty) */
+		if (node != sibling) { /* node is the left child (or the left slot is empty) */
 			if (rb_is_red(sibling)) {
 				/*
 				 * Case 1: red sibling.  Rotate left at P so that N gets a black
@@ -264,11 +268,13 @@ rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
 					 */
 					rb_set_parent_color(sibling, parent, RB_RED);
 					rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, sibling, NULL,
-						 RB_RED, "erase case 2: black sibling, black nephews");
+						 RB_RED,
+						 "erase case 2: black sibling, black nephews");
 					if (rb_is_red(parent)) {
 						rb_set_black(parent);
-						rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, parent, NULL,
-							 RB_BLACK, "erase case 2: the parent was red");
+						rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, parent,
+							 NULL, RB_BLACK,
+							 "erase case 2: the parent was red");
 					} else {
 						node = parent;
 						parent = rb_parent(node);
@@ -323,7 +329,8 @@ rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
 				 "erase case 4: the sibling's outer child is red");
 			if (rb_is_red(parent) != rb_is_red(sibling))
 				rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, sibling, NULL,
-					 rb_color(parent), "erase case 4: the sibling takes the parent's colour");
+					 rb_color(parent),
+					 "erase case 4: the sibling takes the parent's colour");
 			rb_rotate_set_parents(parent, sibling, root, RB_BLACK);
 			augment_rotate(parent, sibling);
 			if (outer_was_red)
@@ -333,7 +340,7 @@ rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
 				rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, parent, NULL, RB_BLACK,
 					 "erase case 4: the parent turns black");
 			break;
-		} else {	/* node is the right child: the mirror image */
+		} else { /* node is the right child: the mirror image */
 			sibling = parent->rb_left;
 			if (rb_is_red(sibling)) {
 				tmp1 = sibling->rb_right;
@@ -356,11 +363,13 @@ rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
 				if (!tmp2 || rb_is_black(tmp2)) {
 					rb_set_parent_color(sibling, parent, RB_RED);
 					rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, sibling, NULL,
-						 RB_RED, "erase case 2: black sibling, black nephews");
+						 RB_RED,
+						 "erase case 2: black sibling, black nephews");
 					if (rb_is_red(parent)) {
 						rb_set_black(parent);
-						rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, parent, NULL,
-							 RB_BLACK, "erase case 2: the parent was red");
+						rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, parent,
+							 NULL, RB_BLACK,
+							 "erase case 2: the parent was red");
 					} else {
 						node = parent;
 						parent = rb_parent(node);
@@ -392,7 +401,8 @@ rb_erase_fixup(struct rb_node *parent, struct rb_root *root,
 				 "erase case 4: the sibling's outer child is red");
 			if (rb_is_red(parent) != rb_is_red(sibling))
 				rb_trace(tracer, KFSIM_RB_STEP_RECOLOR, sibling, NULL,
-					 rb_color(parent), "erase case 4: the sibling takes the parent's colour");
+					 rb_color(parent),
+					 "erase case 4: the sibling takes the parent's colour");
 			rb_rotate_set_parents(parent, sibling, root, RB_BLACK);
 			augment_rotate(parent, sibling);
 			if (outer_was_red)

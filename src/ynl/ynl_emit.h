@@ -20,5 +20,7 @@ const char *ynl_emit_basename(const char *path);
 void ynl_emit_uapi(const struct ynl_spec *spec, struct ynl_out *hdr);
 void ynl_emit_kernel(const struct ynl_spec *spec, struct ynl_out *hdr, struct ynl_out *src);
 void ynl_emit_user(const struct ynl_spec *spec, struct ynl_out *hdr, struct ynl_out *src);
+/* F-test.c: round-trip/rejection/family tests over F-kernel.c and F-user.c (see the file). */
+void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *src);
 
 #endif /* KFSIM_YNL_EMIT_H */

@@ -75,11 +75,18 @@ static bool needs_full_range(const struct ynl_attr *attr)
 	       (c->has_max && (c->max_is_unsigned || !fits_s16(c->max)));
 }
 
+/* The kernel generator's name: the attribute's enumerator in lower case, then _range. */
 static void range_name(const struct ynl_attr *attr, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s_%s_range", attr->set->render_name, attr->c_name);
+	size_t i;
+
+	for (i = 0; attr->enum_name[i] && i + 8 < size; i++)
+		buf[i] = (attr->enum_name[i] >= 'A' && attr->enum_name[i] <= 'Z') ?
+			 (char)(attr->enum_name[i] - 'A' + 'a') : attr->enum_name[i];
+	snprintf(buf + i, size - i, "_range");
 }
 
+/* Range structs, named as net/core/netdev-genl-gen.c names them (netdev_a_page_pool_id_range). */
 static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 {
 	for (int s = 0; s < spec->nr_sets; s++) {

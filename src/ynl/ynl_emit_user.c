@@ -791,15 +791,16 @@ static void emit_op_functions(struct ynl_out *h, struct ynl_out *c, const struct
 				       "*ys, const struct %s_%s_req *req, struct %s_%s_rsp **rsp);\n\n",
 				       op->name, op->doc ? "do" : "do", f, o, f, o, f, o);
 			ynl_out_printf(c, "static int %s_%s_rsp_cb(const struct nlmsghdr *nlh, const void "
-				       "*hdr, const void *attrs, __u32 len, void *arg)\n{\n"
-				       "\tstruct %s_%s_rsp **rspp = arg;\n\tstruct kfsim_ynl_error perr = "
-				       "{ 0 };\n\tstruct %s_%s_rsp *rsp = %s_%s_rsp_alloc();\n\n"
+				       "*hdr, const void *attrs, __u32 len, void *arg,\n\t\t\t"
+				       "struct kfsim_ynl_error *perr)\n{\n"
+				       "\tstruct %s_%s_rsp **rspp = arg;\n"
+				       "\tstruct %s_%s_rsp *rsp = %s_%s_rsp_alloc();\n\n"
 				       "\t(void)nlh;\n\t(void)hdr;\n\tif (!rsp)\n\t\treturn -ENOMEM;\n",
 				       f, o, f, o, f, o, f, o);
 			if (hdr)
 				ynl_out_puts(c, "\tif (hdr)\n\t\tmemcpy(&rsp->_hdr, hdr, sizeof(rsp->_hdr));\n");
-			ynl_out_printf(c, "\tif (%s_%s_rsp_parse(rsp, attrs, len, &perr)) {\n"
-				       "\t\t%s_%s_rsp_free(rsp);\n\t\treturn perr.code;\n\t}\n"
+			ynl_out_printf(c, "\tif (%s_%s_rsp_parse(rsp, attrs, len, perr)) {\n"
+				       "\t\t%s_%s_rsp_free(rsp);\n\t\treturn perr->code;\n\t}\n"
 				       "\t%s_%s_rsp_free(*rspp);\n\t*rspp = rsp;\n\treturn 0;\n}\n\n",
 				       f, o, f, o, f, o);
 			ynl_out_printf(c, "KFSIM_YNL_DEF int %s_%s(struct kfsim_ynl_sock *ys, const struct "
@@ -842,15 +843,15 @@ static void emit_op_functions(struct ynl_out *h, struct ynl_out *c, const struct
 		ynl_out_printf(c, "struct %s_%s_dump_ctx {\n\tstruct %s_%s_list **tail;\n};\n\n", f, o, f,
 			       o);
 		ynl_out_printf(c, "static int %s_%s_dump_cb(const struct nlmsghdr *nlh, const void *hdr, "
-			       "const void *attrs, __u32 len, void *arg)\n{\n\tstruct %s_%s_dump_ctx "
-			       "*ctx = arg;\n\tstruct kfsim_ynl_error perr = { 0 };\n\tstruct %s_%s_list "
+			       "const void *attrs, __u32 len, void *arg,\n\t\t\tstruct kfsim_ynl_error "
+			       "*perr)\n{\n\tstruct %s_%s_dump_ctx *ctx = arg;\n\tstruct %s_%s_list "
 			       "*item = calloc(1, sizeof(*item));\n\n\t(void)nlh;\n\t(void)hdr;\n"
 			       "\tif (!item)\n\t\treturn -ENOMEM;\n", f, o, f, o, f, o);
 		if (hdr)
 			ynl_out_puts(c, "\tif (hdr)\n\t\tmemcpy(&item->obj._hdr, hdr, "
 				     "sizeof(item->obj._hdr));\n");
 		ynl_out_printf(c, "\t*ctx->tail = item;\n\tctx->tail = &item->next;\n"
-			       "\treturn %s_%s_rsp_dump_parse(&item->obj, attrs, len, &perr) ? perr.code "
+			       "\treturn %s_%s_rsp_dump_parse(&item->obj, attrs, len, perr) ? perr->code "
 			       ": 0;\n}\n\n", f, o);
 		ynl_out_printf(c, "KFSIM_YNL_DEF int %s_%s_dump(struct kfsim_ynl_sock *ys, const struct "
 			       "%s_%s_req_dump *req, struct %s_%s_list **list)\n{\n\tstruct "

@@ -1639,13 +1639,14 @@ static void parse_root(struct ynl_parser *p, yaml_node_t *root)
 		parse_mcgrps(p, v);
 	for (int i = 0; i < spec->nr_ops; i++) {
 		struct ynl_op *op = &spec->ops[i];
+		yaml_node_t *ops = get(p, get(p, root, "operations"), "list");
 		bool found = !op->mcgrp;
 
 		for (int g = 0; g < spec->nr_mcgrps && !found; g++)
 			found = !strcmp(spec->mcgrps[g].name, op->mcgrp);
 		if (!found)
-			fail_at(p, root, "operation '%s' names undefined mcast group '%s'", op->name,
-				op->mcgrp);
+			fail_at(p, get(p, seq_item(p, ops, i), "mcgrp"),
+				"operation '%s' names undefined mcast group '%s'", op->name, op->mcgrp);
 	}
 	compute_names(p);
 }

@@ -455,8 +455,9 @@ static int exec_reply(const struct nlmsghdr *nlh, void *arg)
 	}
 	if (!ctx->cb)
 		return 0;
+	/* A reply that fails user-side validation: its message, not a kernel error, is reported. */
 	return ctx->cb(nlh, fam->hdr_len ? (const u8 *)genl + GENL_HDRLEN : NULL,
-		       (const u8 *)nlh + hdrs, nlh->nlmsg_len - hdrs, ctx->arg);
+		       (const u8 *)nlh + hdrs, nlh->nlmsg_len - hdrs, ctx->arg, &ctx->ys->err);
 }
 
 int kfsim_ynl_exec(struct kfsim_ynl_sock *ys, u8 cmd, const void *fixed_hdr,

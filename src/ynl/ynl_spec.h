@@ -210,7 +210,6 @@ struct ynl_op {
 	struct ynl_op *notify;
 	struct ynl_msg event;
 	const char *mcgrp;
-	int64_t fixed_header_given;	/* unused marker */
 	struct ynl_def *fixed_header;
 	/* computed (nlspec.py semantics) */
 	bool is_async;			/* notify or event */

@@ -179,6 +179,47 @@ static void test_pre_6_3_never_injects(void **state)
 	teardown(&t, d, 2);
 }
 
+static void test_service_hole_injection(void **state)
+{
+	struct gendisk disk;
+	struct bfq_tunables tun;
+	struct bfq_data *bfqd;
+	struct bfq_io_cq *heavy, *light;
+	struct request *rq;
+	struct bfq_queue *qh;
+
+	bfq_tunables_default(&tun);
+	tun.low_latency = false;
+	bfqd = test_bfq(&disk, 1, KERNEL_VERSION(6, 2, 0), &tun);
+	heavy = bfq_create_icq(bfqd, 1, 0, 300);
+	light = bfq_create_icq(bfqd, 2, 0, 100);
+	test_rq(bfqd, heavy, 8, 8, false);
+	test_rq(bfqd, light, 500000, 8, false);
+	qh = bic_to_bfqq(heavy, true, 0);
+	qh->seek_history = ~0U;		/* seeky: idling does not pay for throughput ... */
+	rq = bfq_dispatch_request(bfqd);
+	assert_ptr_equal(rq->elv_priv[0], heavy);
+	bfqd->now_ns += 5000000;
+	test_finish(bfqd, rq);
+	/* ... but the weights differ, so BFQ plugs the device for the heavier queue */
+	assert_int_not_equal(bfqd->idle_slice_timer_expires, 0);
+	assert_null(bfq_dispatch_request(bfqd));
+	/* with no baseline service time yet, a whole slice_idle of plugging allows one request */
+	bfqd->now_ns = bfqd->idle_slice_timer_expires;
+	rq = bfq_dispatch_request(bfqd);
+	assert_non_null(rq);
+	assert_ptr_equal(rq->elv_priv[0], light);
+	assert_false(rq->injected);	/* not the 6.3 actuator injection */
+	assert_int_equal(bfqd->nr_hole_injected, 1);
+	assert_ptr_equal(bfqd->in_service_queue, qh);
+	test_finish(bfqd, rq);
+	while ((rq = test_dispatch(bfqd)))
+		test_finish(bfqd, rq);
+	bfq_exit_icq(heavy);
+	bfq_exit_icq(light);
+	bfq_exit_queue(bfqd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_no_injection_without_budget),
 		cmocka_unit_test(test_balance_rule_prefers_less_loaded_actuator),
 		cmocka_unit_test(test_pre_6_3_never_injects),
+		cmocka_unit_test(test_service_hole_injection),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,6 +130,8 @@ static void mixed_config(struct kfsim_bfq_sim_config *cfg, enum kfsim_bfq_sched 
 	cfg->seed = seed;
 	cfg->duration_ns = 1000000000ULL;
 	cfg->nr_requests = 32;
+	cfg->disk.write_cache = sched == KFSIM_SCHED_BFQ || sched == KFSIM_SCHED_NONE;
+	cfg->disk.write_cache_mib = 1;
 	add_job(cfg, "name=rr,rw=randread,bs=8k,iodepth=8");
 	add_job(cfg, "name=sr,rw=read,bs=64k,offset=60%,iodepth=2,prioclass=2,ioprio=3");
 	add_job(cfg, "name=rw,rw=randwrite,bs=4k,iodepth=4,offset=10%,size=30%");

@@ -27,6 +27,14 @@ static int setup_63(void **state)
 	return 0;
 }
 
+static int setup_64(void **state)
+{
+	kfsim_console_loglevel_set(0);
+	kfsim_set_kernel_version(KERNEL_VERSION(6, 4, 0));
+	glob_init(&g, &g2);
+	return 0;
+}
+
 static int setup_616(void **state)
 {
 	kfsim_console_loglevel_set(0);
@@ -356,6 +364,43 @@ static void test_node_type_and_field(void **state)
 	end_clean();
 }
 
+static void test_list_node_of_other_struct(void **state)
+{
+	struct bucket *b;
+	char msg[192];
+
+	begin();
+	b = bpf_obj_new(bucket);
+	bpf_spin_lock(&g.glock);
+	assert_int_equal(bpf_list_push_back(&g.ghead, &b->link), -EINVAL);
+	assert_int_equal(bpf_list_push_back(&g.buckets, &b->link), 0);
+	bpf_spin_unlock(&g.glock);
+	snprintf(msg, sizeof(msg),
+		 "operation on bpf_list_head expects arg#1 bpf_list_node at offset=%zu in struct "
+		 "list_item, but arg is at offset=%zu in struct bucket",
+		 offsetof(struct list_item, link), offsetof(struct bucket, link));
+	end_expect(msg);
+	assert_int_equal(run.nr_violations, 1);
+}
+
+static void test_tracing_prog_cannot_use_roots(void **state)
+{
+	struct kfsim_bpf_run_opts opts = {.prog_type = KFSIM_BPF_PROG_KPROBE};
+
+	assert_int_equal(kfsim_bpf_run_begin(&run, "kprobe", &opts), 0);
+	bpf_spin_lock(&g.glock);
+	assert_null(bpf_list_pop_front(&g.ghead));
+	bpf_spin_unlock(&g.glock);
+	end_expect("tracing progs cannot use bpf_{list_head,rb_root} yet");
+
+	opts.prog_type = KFSIM_BPF_PROG_STRUCT_OPS;
+	assert_int_equal(kfsim_bpf_run_begin(&run, "struct_ops", &opts), 0);
+	bpf_spin_lock(&g.glock);
+	assert_null(bpf_list_pop_front(&g.ghead));
+	bpf_spin_unlock(&g.glock);
+	end_clean();
+}
+
 static void test_wrong_root_kind_and_undeclared(void **state)
 {
 	struct glob undeclared;
@@ -622,37 +667,202 @@ static void test_deprecated_warns_once(void **state)
 		      kfsim_kernel_at_least(6, 4) ? 1 : 0);
 }
 
+/* ---- lists, refcounts, aborts inside less, reports outside runs ---- */
+
+static void test_list_double_push_and_leaked_pop(void **state)
+{
+	struct list_item *it;
+	struct bpf_list_node *ln;
+
+	begin();
+	it = bpf_obj_new(list_item);
+	bpf_spin_lock(&g.glock);
+	assert_int_equal(bpf_list_push_back(&g.ghead, &it->link), 0);
+	assert_int_equal(bpf_list_push_front(&g.ghead, &it->link), -EINVAL);
+	bpf_spin_unlock(&g.glock);
+	end_expect("arg#1 expected pointer to allocated object");
+
+	begin();
+	bpf_spin_lock(&g.glock);
+	ln = bpf_list_pop_front(&g.ghead);
+	bpf_spin_unlock(&g.glock);
+	assert_non_null(ln);
+	end_expect("Unreleased reference id=1 alloc_insn=2"); /* dropped by the end of the run */
+
+	begin();
+	it = bpf_obj_new(list_item);
+	bpf_spin_lock(&g.glock);
+	bpf_list_push_front(&g.ghead, &it->link);
+	ln = bpf_list_pop_back(&g.ghead);
+	bpf_spin_unlock(&g.glock);
+	bpf_obj_drop(container_of(ln, struct list_item, link));
+	end_clean();
+}
+
+static void test_refcount_acquire_stale(void **state)
+{
+	struct bpf_rb_node *f;
+	struct shared_node *n;
+	struct gshared s;
+
+	if (!kfsim_kernel_at_least(6, 4))
+		return;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(kfsim_bpf_private_init(&s, kfsim_btf_of(gshared)), 0);
+	begin();
+	n = bpf_obj_new(shared_node);
+	bpf_spin_lock(&s.lock);
+	bpf_rbtree_add(&s.root, &n->rb, less_shared);
+	f = bpf_rbtree_first(&s.root);
+	bpf_spin_unlock(&s.lock);
+	assert_null(bpf_refcount_acquire(container_of(f, struct shared_node, rb)));
+	end_expect("arg#0 is neither owning or non-owning ref");
+
+	begin();
+	bpf_spin_lock(&s.lock);
+	f = bpf_rbtree_first(&s.root);
+	n = bpf_refcount_acquire(container_of(f, struct shared_node, rb));
+	bpf_spin_unlock(&s.lock);
+	assert_non_null(n);
+	bpf_obj_drop(n);
+	end_clean();
+	assert_int_equal(kfsim_bpf_private_free(&s, kfsim_btf_of(gshared)), 0);
+}
+
+/* 6.16: an owning reference to a refcounted node may be removed (and left/right walked). */
+static void test_remove_owning_refcounted(void **state)
+{
+	struct shared_node *n, *m;
+	struct bpf_rb_node *res;
+	struct gshared s;
+
+	if (!kfsim_kernel_at_least(6, 4))
+		return;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(kfsim_bpf_private_init(&s, kfsim_btf_of(gshared)), 0);
+	begin();
+	n = bpf_obj_new(shared_node);
+	m = bpf_refcount_acquire(n);
+	bpf_spin_lock(&s.lock);
+	bpf_rbtree_add(&s.root, &n->rb, less_shared);
+	bpf_spin_unlock(&s.lock); /* n's non-owning alias dies: only m is left */
+	bpf_spin_lock(&s.lock);
+	res = bpf_rbtree_remove(&s.root, &m->rb);
+	bpf_spin_unlock(&s.lock);
+	if (res)
+		bpf_obj_drop(container_of(res, struct shared_node, rb));
+	bpf_obj_drop(m);
+	if (kfsim_kernel_at_least(6, 16)) {
+		assert_non_null(res);
+		end_clean();
+	} else {
+		assert_null(res);
+		end_expect("rbtree_remove node input must be non-owning ref");
+	}
+	assert_int_equal(kfsim_bpf_private_free(&s, kfsim_btf_of(gshared)), 0);
+}
+
+static bool less_walks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	assert_null(bpf_rbtree_left(&g.groot, (struct bpf_rb_node *)b));
+	return less(a, b);
+}
+
+static void test_walk_in_less_616(void **state)
+{
+	if (!kfsim_kernel_at_least(6, 16))
+		return;
+	begin();
+	add_two(less_walks);
+	end_expect("bpf_rbtree_left not allowed in rbtree cb");
+}
+
+static int prog_aborts_in_less(void *ctx)
+{
+	add_two(less_locks);
+	return 0;
+}
+
+static void test_abort_inside_less_cleans_up(void **state)
+{
+	struct kfsim_bpf_run_opts opts = {.on_violation = KFSIM_BPF_ABORT};
+	struct bpf_rb_node *res;
+	int left = 0;
+
+	assert_int_equal(kfsim_bpf_run(&run, "abort-in-cb", prog_aborts_in_less, NULL, &opts, NULL),
+			 -EINVAL);
+	assert_true(run.aborted);
+	assert_int_equal(run.nr_violations, 1);
+	assert_int_equal(g.glock.val, 0); /* the run's lock was released */
+	/* the tree is intact and usable: one node (key 1) was added before the abort */
+	begin();
+	for (;;) {
+		bpf_spin_lock(&g.glock);
+		res = bpf_rbtree_first(&g.groot);
+		if (res)
+			res = bpf_rbtree_remove(&g.groot, res);
+		bpf_spin_unlock(&g.glock);
+		if (!res)
+			break;
+		left++;
+		bpf_obj_drop(container_of(res, struct node_data, node));
+	}
+	end_clean();
+	assert_int_equal(left, 1);
+}
+
+static void test_reports_outside_runs(void **state)
+{
+	unsigned long before = kfsim_bpf_violations_total();
+	u64 mark = log_mark();
+
+	assert_null(bpf_rbtree_first(&g.groot));
+	assert_int_equal(kfsim_bpf_violations_total(), before + 1);
+	assert_logged(mark, "kfsim bpf: bpf_spin_lock at off=", 1);
+	assert_logged(mark, "test_rules.c", 1);
+}
+
 #define BOTH(fn)                                                                                   \
 	cmocka_unit_test_setup_teardown(fn, setup_63, teardown),                                   \
 		cmocka_unit_test_setup_teardown(fn, setup_616, teardown)
+/* 6.4 too: int inserts, NULL-returning remove, refcounts; not the 6.16 kfuncs and texts */
+#define ALL(fn) BOTH(fn), cmocka_unit_test_setup_teardown(fn, setup_64, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		BOTH(test_root_lock_required),
-		BOTH(test_lock_of_other_allocation),
-		BOTH(test_two_locks),
-		BOTH(test_unlock_rules),
-		BOTH(test_unlock_missing),
-		BOTH(test_calls_under_lock),
-		BOTH(test_insert_needs_owning),
-		BOTH(test_non_owning_dies_at_unlock),
-		BOTH(test_remove_needs_non_owning),
-		BOTH(test_remove_invalidates_in_63),
-		BOTH(test_remove_from_other_tree),
-		BOTH(test_node_type_and_field),
-		BOTH(test_wrong_root_kind_and_undeclared),
-		BOTH(test_drop_rules),
-		BOTH(test_drop_non_owning),
-		BOTH(test_unreleased_reference),
-		BOTH(test_obj_new_type_id),
-		BOTH(test_less_callback_rules),
-		BOTH(test_less_order_check),
-		BOTH(test_616_kfuncs_gated),
-		BOTH(test_refcount_rules),
-		BOTH(test_abort_and_continue_modes),
-		BOTH(test_run_scope_errors),
+		ALL(test_root_lock_required),
+		ALL(test_lock_of_other_allocation),
+		ALL(test_two_locks),
+		ALL(test_unlock_rules),
+		ALL(test_unlock_missing),
+		ALL(test_calls_under_lock),
+		ALL(test_insert_needs_owning),
+		ALL(test_non_owning_dies_at_unlock),
+		ALL(test_remove_needs_non_owning),
+		ALL(test_remove_invalidates_in_63),
+		ALL(test_remove_from_other_tree),
+		ALL(test_node_type_and_field),
+		ALL(test_wrong_root_kind_and_undeclared),
+		ALL(test_list_node_of_other_struct),
+		ALL(test_tracing_prog_cannot_use_roots),
+		ALL(test_drop_rules),
+		ALL(test_drop_non_owning),
+		ALL(test_unreleased_reference),
+		ALL(test_obj_new_type_id),
+		ALL(test_less_callback_rules),
+		ALL(test_less_order_check),
+		ALL(test_616_kfuncs_gated),
+		ALL(test_refcount_rules),
+		ALL(test_abort_and_continue_modes),
+		ALL(test_run_scope_errors),
 		BOTH(test_deprecated_warns_once),
+		ALL(test_list_double_push_and_leaked_pop),
+		ALL(test_refcount_acquire_stale),
+		ALL(test_walk_in_less_616),
+		ALL(test_remove_owning_refcounted),
+		ALL(test_abort_inside_less_cleans_up),
+		ALL(test_reports_outside_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,8 +29,8 @@ struct aug_node {
 	u32 key;
 	struct rb_node rb;
 	u32 val;
-	u32 max_val;	/* max of val over the subtree */
-	u32 size;	/* nodes in the subtree */
+	u32 max_val; /* max of val over the subtree */
+	u32 size;    /* nodes in the subtree */
 };
 
 #define NODE_VAL(node) ((node)->val)
@@ -104,7 +104,7 @@ static u32 brute_max(const struct rb_node *rb)
 
 static void check_max_tree(const struct rb_root *root)
 {
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_aug, .augmented_ok = max_ok };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_aug, .augmented_ok = max_ok};
 	struct kfsim_rb_check_result res;
 
 	assert_int_equal(kfsim_rb_check(root, &ops, &res), 0);
@@ -135,7 +135,7 @@ static void test_subtree_max_random(void **state)
 	enum { NR = 300 };
 	static struct aug_node nodes[NR];
 	struct rb_root root = RB_ROOT;
-	bool in_tree[NR] = { false };
+	bool in_tree[NR] = {false};
 	struct rnd_state rnd;
 
 	prandom_seed_state(&rnd, 3141592653589793238ULL);
@@ -160,7 +160,7 @@ static void test_subtree_max_random(void **state)
 static void test_max_checker_catches_stale_summary(void **state)
 {
 	static struct aug_node nodes[20];
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_aug, .augmented_ok = max_ok };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_aug, .augmented_ok = max_ok};
 	struct kfsim_rb_check_result res;
 	struct rb_root root = RB_ROOT;
 
@@ -170,7 +170,7 @@ static void test_max_checker_catches_stale_summary(void **state)
 		insert_max(&nodes[i], &root);
 	}
 	assert_int_equal(kfsim_rb_check(&root, &ops, &res), 0);
-	nodes[19].val = 5;	/* changed without propagating: its ancestors are stale */
+	nodes[19].val = 5; /* changed without propagating: its ancestors are stale */
 	assert_int_equal(kfsim_rb_check(&root, &ops, &res), -EINVAL);
 	assert_int_equal(res.violation, KFSIM_RB_AUGMENTED);
 	assert_ptr_equal(res.node, &nodes[19].rb);
@@ -203,10 +203,10 @@ static void test_subtree_size_cached(void **state)
 {
 	enum { NR = 500 };
 	static struct aug_node nodes[NR];
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_aug, .augmented_ok = size_ok };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_aug, .augmented_ok = size_ok};
 	struct kfsim_rb_check_result res;
 	struct rb_root_cached root = RB_ROOT_CACHED;
-	bool in_tree[NR] = { false };
+	bool in_tree[NR] = {false};
 	struct rnd_state rnd;
 	u32 count = 0;
 
@@ -226,11 +226,12 @@ static void test_subtree_size_cached(void **state)
 		} else {
 			struct rb_node *ret;
 
-			nodes[i].key = kfsim_prandom_below(&rnd, 200);	/* many duplicates */
+			nodes[i].key = kfsim_prandom_below(&rnd, 200); /* many duplicates */
 			nodes[i].size = 1;
 			ret = rb_add_augmented_cached(&nodes[i].rb, &root, less_aug, &size_cb);
 			assert_true(ret == NULL || ret == &nodes[i].rb);
-			assert_int_equal(ret == &nodes[i].rb, rb_first_cached(&root) == &nodes[i].rb);
+			assert_int_equal(ret == &nodes[i].rb,
+					 rb_first_cached(&root) == &nodes[i].rb);
 			in_tree[i] = true;
 			count++;
 		}
@@ -239,7 +240,8 @@ static void test_subtree_size_cached(void **state)
 
 			assert_int_equal(kfsim_rb_check_cached(&root, &ops, &res), 0);
 			assert_int_equal(size_of(root.rb_root.rb_node), count);
-			for (struct rb_node *rb = rb_first(&root.rb_root); rb; rb = rb_next(rb), k++)
+			for (struct rb_node *rb = rb_first(&root.rb_root); rb;
+			     rb = rb_next(rb), k++)
 				assert_ptr_equal(select_kth(&root.rb_root, k), to_aug(rb));
 		}
 	}
@@ -249,7 +251,7 @@ static void test_subtree_size_cached(void **state)
 static void test_cached_insert_augmented(void **state)
 {
 	static struct aug_node nodes[64];
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_aug, .augmented_ok = max_ok };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_aug, .augmented_ok = max_ok};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 
 	/* descending keys: each insert is the new leftmost */

@@ -27,7 +27,7 @@ static void describe_item(const struct rb_node *node, char *buf, size_t size)
 	snprintf(buf, size, "%u", to_item(node)->key);
 }
 
-static const struct kfsim_rb_check_ops ops = { .cmp = cmp_items, .describe = describe_item };
+static const struct kfsim_rb_check_ops ops = {.cmp = cmp_items, .describe = describe_item};
 
 /* Keys 1..n inserted in order into @root. */
 static void build(struct rb_root_cached *root, u32 n)
@@ -78,7 +78,7 @@ static void test_red_root(void **state)
 	struct rb_root_cached root;
 
 	build(&root, 3);
-	root.rb_root.rb_node->__rb_parent_color &= ~1UL;	/* paint the root red */
+	root.rb_root.rb_node->__rb_parent_color &= ~1UL; /* paint the root red */
 	assert_int_equal(kfsim_rb_check(&root.rb_root, &ops, &res), -EINVAL);
 	assert_int_equal(res.violation, KFSIM_RB_RED_ROOT);
 	assert_ptr_equal(res.node, node_of(2));
@@ -108,7 +108,7 @@ static void test_black_height(void **state)
 	struct rb_root_cached root;
 
 	build(&root, 4);
-	rb_set_parent_color(node_of(4), node_of(3), RB_BLACK);	/* one more black on the right */
+	rb_set_parent_color(node_of(4), node_of(3), RB_BLACK); /* one more black on the right */
 	assert_int_equal(kfsim_rb_check(&root.rb_root, &ops, &res), -EINVAL);
 	assert_int_equal(res.violation, KFSIM_RB_BLACK_HEIGHT);
 	assert_ptr_equal(res.node, node_of(3));
@@ -130,7 +130,7 @@ static void test_bad_parent_link(void **state)
 	assert_string_equal(res.message, "node 4 is a child of 3 but its parent pointer names 1");
 
 	build(&root, 3);
-	rb_set_parent_color(node_of(2), node_of(1), RB_BLACK);	/* the root claims a parent */
+	rb_set_parent_color(node_of(2), node_of(1), RB_BLACK); /* the root claims a parent */
 	assert_int_equal(kfsim_rb_check(&root.rb_root, &ops, &res), -EINVAL);
 	assert_int_equal(res.violation, KFSIM_RB_BAD_ROOT_PARENT);
 }
@@ -141,7 +141,7 @@ static void test_order(void **state)
 	struct rb_root_cached root;
 
 	build(&root, 7);
-	items[5].key = 1;	/* node "6" now sorts before its in-order predecessor 5 */
+	items[5].key = 1; /* node "6" now sorts before its in-order predecessor 5 */
 	assert_int_equal(kfsim_rb_check(&root.rb_root, &ops, &res), -EINVAL);
 	assert_int_equal(res.violation, KFSIM_RB_ORDER);
 	assert_ptr_equal(res.node, &items[5].rb);
@@ -171,7 +171,7 @@ static void test_cycle_and_bits(void **state)
 	struct rb_root_cached root;
 
 	build(&root, 3);
-	node_of(1)->rb_left = root.rb_root.rb_node;	/* a cycle back to the root */
+	node_of(1)->rb_left = root.rb_root.rb_node; /* a cycle back to the root */
 	assert_int_equal(kfsim_rb_check(&root.rb_root, &ops, &res), -EINVAL);
 	assert_int_equal(res.violation, KFSIM_RB_BAD_PARENT);
 

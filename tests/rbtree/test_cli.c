@@ -16,8 +16,8 @@
 
 #include "support/cli_run.h"
 
-#define RUN(result, ...)                                                                          \
-	assert_int_equal(cli_run(result, (const char *const[]){ "rbtree", ##__VA_ARGS__, NULL }), 0)
+#define RUN(result, ...)                                                                           \
+	assert_int_equal(cli_run(result, (const char *const[]){"rbtree", ##__VA_ARGS__, NULL}), 0)
 
 static void assert_usage_error(struct cli_result *r, const char *needle)
 {
@@ -82,7 +82,8 @@ static void test_steps(void **state)
 	assert_non_null(strstr(r.out, "  insert 1\n    recolor 1 black  [insert: the root is "
 				      "painted black]\n"));
 	assert_non_null(strstr(r.out, "  insert 2\n    (no rebalancing needed)\n"));
-	assert_non_null(strstr(r.out, "  insert 3\n    rotate-left at 1 (2 rises)  [insert case 3"));
+	assert_non_null(
+		strstr(r.out, "  insert 3\n    rotate-left at 1 (2 rises)  [insert case 3"));
 	cli_result_free(&r);
 }
 
@@ -107,11 +108,11 @@ static void test_random_is_reproducible(void **state)
 	cli_result_free(&c);
 
 #ifndef KFSIM_ASAN
-	RUN(&a, "--random", "1000000");	/* the largest allowed */
+	RUN(&a, "--random", "1000000"); /* the largest allowed */
 	assert_ok(&a);
 	assert_non_null(strstr(a.out, "tree: 1000000 nodes"));
 #else
-	RUN(&a, "--random", "100000");	/* ASan: ten times slower */
+	RUN(&a, "--random", "100000"); /* ASan: ten times slower */
 	assert_ok(&a);
 	assert_non_null(strstr(a.out, "tree: 100000 nodes"));
 #endif
@@ -138,7 +139,7 @@ static void test_json(void **state)
 	assert_non_null(strstr(r.out, "\"kind\": \"recolor\""));
 	assert_non_null(strstr(r.out, "\"side\": \"left\""));
 	assert_non_null(strstr(r.out, "\"picture\": null"));
-	assert_null(strstr(r.out, "checker:"));	/* no text mixed in */
+	assert_null(strstr(r.out, "checker:")); /* no text mixed in */
 	cli_result_free(&r);
 }
 
@@ -164,13 +165,13 @@ static void test_pictures(void **state)
 
 	RUN(&r, "--insert", "3,1,2", "--dot", "-");
 	assert_ok(&r);
-	assert_true(strncmp(r.out, "digraph rbtree {", 16) == 0);	/* only DOT on stdout */
+	assert_true(strncmp(r.out, "digraph rbtree {", 16) == 0); /* only DOT on stdout */
 	cli_result_free(&r);
 
 	RUN(&r, "--random", "20", "--svg", svg_path, "--json");
 	if (r.status == 1 && strstr(r.err, "-ENOENT")) {
 		cli_result_free(&r);
-		skip();	/* no Graphviz */
+		skip(); /* no Graphviz */
 	}
 	assert_ok(&r);
 	assert_non_null(strstr(r.out, "\"picture\": \""));
@@ -240,9 +241,20 @@ static void test_runtime_failures(void **state)
 	assert_string_equal(r.out, "");
 	cli_result_free(&r);
 
+	/* dot's own complaint goes to the log, not to stderr: one line */
+	RUN(&r, "--insert", "1", "--svg", "/nonexistent-dir/t.svg");
+	if (!strstr(r.err, "-ENOENT")) { /* with Graphviz installed */
+		assert_int_equal(r.status, 1);
+		assert_int_equal(count_lines(r.err), 1);
+		assert_non_null(
+			strstr(r.err, "kfsim rbtree: -EIO: cannot write '/nonexistent-dir/t.svg'"));
+	}
+	cli_result_free(&r);
+
 	RUN(&r, "--insert", "1", "--dot", "/nonexistent-dir/t.dot");
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "kfsim rbtree: -ENOENT: cannot open '/nonexistent-dir/t.dot'"));
+	assert_non_null(
+		strstr(r.err, "kfsim rbtree: -ENOENT: cannot open '/nonexistent-dir/t.dot'"));
 	cli_result_free(&r);
 }
 

@@ -86,13 +86,13 @@ static void test_empty_tree(void **state)
 static void test_one_node(void **state)
 {
 	struct rb_root root = RB_ROOT;
-	struct item it = { .key = 42 };
+	struct item it = {.key = 42};
 
 	insert_by_hand(&root, &it);
 	assert_false(RB_EMPTY_ROOT(&root));
 	assert_ptr_equal(root.rb_node, &it.rb);
 	assert_null(rb_parent(&it.rb));
-	assert_true(rb_is_black(&it.rb));	/* property 2: the root is black */
+	assert_true(rb_is_black(&it.rb)); /* property 2: the root is black */
 	assert_ptr_equal(rb_first(&root), &it.rb);
 	assert_ptr_equal(rb_last(&root), &it.rb);
 	assert_null(rb_next(&it.rb));
@@ -114,10 +114,10 @@ static void test_one_node(void **state)
 static void test_link_node_sets_red_leaf(void **state)
 {
 	struct rb_root root = RB_ROOT;
-	struct item a = { .key = 1 }, b = { .key = 2 };
+	struct item a = {.key = 1}, b = {.key = 2};
 
 	insert_by_hand(&root, &a);
-	b.rb.rb_left = b.rb.rb_right = (struct rb_node *)&b;	/* garbage the link must clear */
+	b.rb.rb_left = b.rb.rb_right = (struct rb_node *)&b; /* garbage the link must clear */
 	rb_link_node(&b.rb, &a.rb, &a.rb.rb_right);
 	assert_ptr_equal(rb_parent(&b.rb), &a.rb);
 	assert_true(rb_is_red(&b.rb));
@@ -127,17 +127,17 @@ static void test_link_node_sets_red_leaf(void **state)
 	rb_insert_color(&b.rb, &root);
 	assert_true(validate_tree(&root));
 
-	struct item c = { .key = 3 };
+	struct item c = {.key = 3};
 
 	rb_link_node_rcu(&c.rb, &b.rb, &b.rb.rb_right);
 	rb_insert_color(&c.rb, &root);
 	assert_true(validate_tree(&root));
-	assert_ptr_equal(root.rb_node, &b.rb);	/* 1,2,3 rotated: 2 is the root */
+	assert_ptr_equal(root.rb_node, &b.rb); /* 1,2,3 rotated: 2 is the root */
 }
 
 static void test_ascending_and_descending_inserts(void **state)
 {
-	static const u32 sizes[] = { 2, 3, 7, 8, 31, 64 };
+	static const u32 sizes[] = {2, 3, 7, 8, 31, 64};
 
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 		struct rb_root up = RB_ROOT, down = RB_ROOT;
@@ -146,8 +146,8 @@ static void test_ascending_and_descending_inserts(void **state)
 
 		for (u32 i = 0; i < sizes[s]; i++) {
 			keys[i] = i;
-			upi[i] = (struct item){ .key = i };
-			downi[i] = (struct item){ .key = sizes[s] - 1 - i };
+			upi[i] = (struct item){.key = i};
+			downi[i] = (struct item){.key = sizes[s] - 1 - i};
 			insert_by_hand(&up, &upi[i]);
 			insert_by_hand(&down, &downi[i]);
 			assert_true(validate_tree(&up));
@@ -168,7 +168,7 @@ static void test_erase_root_and_every_shape(void **state)
 
 			reset_items();
 			for (u32 i = 0; i < n; i++) {
-				items[i].key = (i * 23) % n;	/* a permutation: 23 is prime */
+				items[i].key = (i * 23) % n; /* a permutation: 23 is prime */
 				insert_by_hand(&root, &items[i]);
 			}
 			rb_erase(&items[victim].rb, &root);
@@ -210,13 +210,14 @@ static void test_add_is_stable_and_find_first(void **state)
 	assert_true(validate_tree(&root));
 	node = rb_find_first(&key, &root, key_cmp);
 	assert_non_null(node);
-	assert_int_equal(to_item(node)->seq, 5);	/* the first 5 inserted is first in order */
+	assert_int_equal(to_item(node)->seq, 5); /* the first 5 inserted is first in order */
 	assert_null(rb_prev(node) && to_item(rb_prev(node))->key == 5 ? rb_prev(node) : NULL);
 	node = rb_find(&key, &root, key_cmp);
 	assert_non_null(node);
 	assert_int_equal(to_item(node)->key, 5);
 
-	rb_for_each(node, &key, &root, key_cmp) {
+	rb_for_each(node, &key, &root, key_cmp)
+	{
 		/* equal keys appear in insertion order: rb_add() puts new equals on the right */
 		if (seen)
 			assert_true(to_item(node)->seq > last_seq);
@@ -235,14 +236,13 @@ static void test_add_is_stable_and_find_first(void **state)
 	key = 100;
 	assert_null(rb_find(&key, &root, key_cmp));
 	assert_null(rb_find_first(&key, &root, key_cmp));
-	rb_for_each(node, &key, &root, key_cmp)
-		fail();
+	rb_for_each(node, &key, &root, key_cmp) fail();
 }
 
 static void test_find_add(void **state)
 {
 	struct rb_root root = RB_ROOT;
-	struct item dup = { .key = 3 };
+	struct item dup = {.key = 3};
 
 	reset_items();
 	for (u32 i = 0; i < 8; i++) {
@@ -258,7 +258,7 @@ static void test_find_add(void **state)
 static void test_rcu_variants(void **state)
 {
 	struct rb_root root = RB_ROOT;
-	struct item dup = { .key = 6 };
+	struct item dup = {.key = 6};
 	u32 key;
 
 	reset_items();
@@ -269,7 +269,8 @@ static void test_rcu_variants(void **state)
 	assert_true(validate_tree(&root));
 	assert_ptr_equal(rb_find_add_rcu(&dup.rb, &root, item_cmp), &items[3].rb);
 	for (key = 0; key < 24; key++)
-		assert_ptr_equal(rb_find_rcu(&key, &root, key_cmp), key % 2 ? NULL : &items[key / 2].rb);
+		assert_ptr_equal(rb_find_rcu(&key, &root, key_cmp),
+				 key % 2 ? NULL : &items[key / 2].rb);
 }
 
 static void test_cached_add_erase_and_leftmost(void **state)
@@ -284,7 +285,7 @@ static void test_cached_add_erase_and_leftmost(void **state)
 	assert_null(rb_add_cached(&items[1].rb, &root, item_less));
 	items[2].key = 5;
 	assert_ptr_equal(rb_add_cached(&items[2].rb, &root, item_less), &items[2].rb);
-	items[3].key = 5;	/* an equal of the leftmost goes after it: not the new leftmost */
+	items[3].key = 5; /* an equal of the leftmost goes after it: not the new leftmost */
 	assert_null(rb_add_cached(&items[3].rb, &root, item_less));
 	assert_ptr_equal(rb_first_cached(&root), &items[2].rb);
 	assert_ptr_equal(rb_first_cached(&root), rb_first(&root.rb_root));
@@ -328,11 +329,11 @@ static void test_cached_add_erase_and_leftmost(void **state)
 static void test_find_add_cached(void **state)
 {
 	struct rb_root_cached root = RB_ROOT_CACHED;
-	struct item dup = { .key = 4 };
+	struct item dup = {.key = 4};
 
 	reset_items();
 	for (u32 i = 0; i < 10; i++) {
-		items[i].key = 20 - 2 * i;	/* descending: every insert is a new leftmost */
+		items[i].key = 20 - 2 * i; /* descending: every insert is a new leftmost */
 		assert_null(rb_find_add_cached(&items[i].rb, &root, item_cmp_const));
 		assert_ptr_equal(rb_first_cached(&root), &items[i].rb);
 	}
@@ -356,20 +357,20 @@ static void test_replace(void **state)
 		rb_add_cached(&items[i].rb, &root, item_less);
 	}
 	/* an inner node, the root, a leaf, and the leftmost (cache must follow) */
-	struct rb_node *victims[4] = { &items[7].rb, root.rb_root.rb_node, &items[14].rb,
-				       &items[0].rb };
+	struct rb_node *victims[4] = {&items[7].rb, root.rb_root.rb_node, &items[14].rb,
+				      &items[0].rb};
 
 	for (int v = 0; v < 4; v++) {
 		struct rb_node *victim = victims[v];
 		unsigned long pc = victim->__rb_parent_color;
 
-		repl[v] = (struct item){ .key = to_item(victim)->key, .seq = 100 + v };
+		repl[v] = (struct item){.key = to_item(victim)->key, .seq = 100 + v};
 		if (v == 1)
 			rb_replace_node_rcu(victim, &repl[v].rb, &root.rb_root);
 		else
 			rb_replace_node_cached(victim, &repl[v].rb, &root);
-		assert_int_equal(repl[v].rb.__rb_parent_color, pc);	/* colour kept */
-		assert_int_equal(victim->__rb_parent_color, pc);	/* victim untouched */
+		assert_int_equal(repl[v].rb.__rb_parent_color, pc); /* colour kept */
+		assert_int_equal(victim->__rb_parent_color, pc);    /* victim untouched */
 		assert_true(validate_tree(&root.rb_root));
 		assert_keys_in_order(&root.rb_root, keys, 15);
 		for (struct rb_node *n = rb_first(&root.rb_root); n; n = rb_next(n))
@@ -381,7 +382,7 @@ static void test_replace(void **state)
 static void test_postorder_visits_children_first(void **state)
 {
 	struct rb_root root = RB_ROOT;
-	bool seen[64] = { false };
+	bool seen[64] = {false};
 	u32 count = 0;
 
 	reset_items();
@@ -417,20 +418,20 @@ static void test_postorder_walk_frees_nodes(void **state)
 		rb_add(&it->rb, &root, item_less);
 	}
 	/* Freeing pos inside the body is allowed: ASan would report a use after free otherwise. */
-	rbtree_postorder_for_each_entry_safe(pos, next, &root, rb) {
+	rbtree_postorder_for_each_entry_safe(pos, next, &root, rb)
+	{
 		free(pos);
 		freed++;
 	}
 	assert_int_equal(freed, 100);
 
 	root = RB_ROOT;
-	rbtree_postorder_for_each_entry_safe(pos, next, &root, rb)
-		fail();
+	rbtree_postorder_for_each_entry_safe(pos, next, &root, rb) fail();
 }
 
 static void test_entry_safe(void **state)
 {
-	struct item it = { .key = 9 };
+	struct item it = {.key = 9};
 	struct rb_node *null_node = NULL;
 
 	assert_ptr_equal(rb_entry(&it.rb, struct item, rb), &it);
@@ -448,8 +449,8 @@ static void log_step(void *priv, const struct kfsim_rb_step *step)
 	size_t len = strlen(log->text);
 
 	if (step->kind == KFSIM_RB_STEP_RECOLOR)
-		snprintf(log->text + len, sizeof(log->text) - len, "%u:%s ", to_item(step->node)->key,
-			 step->color == RB_RED ? "red" : "black");
+		snprintf(log->text + len, sizeof(log->text) - len, "%u:%s ",
+			 to_item(step->node)->key, step->color == RB_RED ? "red" : "black");
 	else
 		snprintf(log->text + len, sizeof(log->text) - len, "%s(%u,%s) ",
 			 kfsim_rb_step_kind_name(step->kind), to_item(step->node)->key,
@@ -458,7 +459,7 @@ static void log_step(void *priv, const struct kfsim_rb_step *step)
 
 static void traced_insert(struct rb_root *root, struct item *it, struct step_log *log)
 {
-	struct kfsim_rb_tracer tracer = { .step = log_step, .priv = log };
+	struct kfsim_rb_tracer tracer = {.step = log_step, .priv = log};
 	struct rb_node **link = &root->rb_node, *parent = NULL;
 
 	log->text[0] = '\0';
@@ -473,7 +474,7 @@ static void traced_insert(struct rb_root *root, struct item *it, struct step_log
 static void test_step_log(void **state)
 {
 	struct rb_root root = RB_ROOT;
-	struct kfsim_rb_tracer tracer = { .step = log_step };
+	struct kfsim_rb_tracer tracer = {.step = log_step};
 	struct step_log log;
 
 	reset_items();
@@ -483,10 +484,10 @@ static void test_step_log(void **state)
 	traced_insert(&root, &items[0], &log);
 	assert_string_equal(log.text, "1:black ");
 	traced_insert(&root, &items[1], &log);
-	assert_string_equal(log.text, "");	/* red child of a black root: nothing to do */
-	traced_insert(&root, &items[2], &log);	/* 1-2-3 chain: case 3, one rotation */
+	assert_string_equal(log.text, "");     /* red child of a black root: nothing to do */
+	traced_insert(&root, &items[2], &log); /* 1-2-3 chain: case 3, one rotation */
 	assert_string_equal(log.text, "rotate-left(1,o) 2:black 1:red ");
-	traced_insert(&root, &items[3], &log);	/* red uncle: flip colours, root back to black */
+	traced_insert(&root, &items[3], &log); /* red uncle: flip colours, root back to black */
 	assert_string_equal(log.text, "3:black 1:black 2:red 2:black ");
 	assert_true(validate_tree(&root));
 

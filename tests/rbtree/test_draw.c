@@ -16,6 +16,7 @@
 #include <kfsim/err.h>
 #include <kfsim/rbtree_debug.h>
 #include "rb_test_items.h"
+#include "support/log_assert.h"
 
 static void label_item(const struct rb_node *node, char *buf, size_t size)
 {
@@ -56,14 +57,14 @@ static size_t count_of(const char *text, const char *needle)
 
 static void test_dot_shows_colours_leftmost_and_placeholders(void **state)
 {
-	const struct kfsim_rb_draw_ops ops = { .label = label_item };
+	const struct kfsim_rb_draw_ops ops = {.label = label_item};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	struct item items[4];
 	char *text;
 	int err;
 
 	for (u32 i = 0; i < 4; i++) {
-		items[i] = (struct item){ .key = i + 1, .seq = i };
+		items[i] = (struct item){.key = i + 1, .seq = i};
 		rb_add_cached(&items[i].rb, &root, item_less);
 	}
 	/* 2(B) -> 1(B), 3(B) -> 4(r): three black, one red; 3 has only a right child */
@@ -73,13 +74,13 @@ static void test_dot_shows_colours_leftmost_and_placeholders(void **state)
 	assert_non_null(strstr(text, "label=\"keys \\\"1..4\\\"\""));
 	assert_int_equal(count_of(text, "fillcolor=\"#212121\""), 3);
 	assert_int_equal(count_of(text, "fillcolor=\"#c62828\""), 1);
-	assert_int_equal(count_of(text, "style=invis]"), 2);	/* node + edge for 3's left */
+	assert_int_equal(count_of(text, "style=invis]"), 2); /* node + edge for 3's left */
 	assert_non_null(strstr(text, "label=\"rb_leftmost\""));
 	assert_non_null(strstr(text, "label=\"rb_root\""));
 	assert_non_null(strstr(text, "label=\"4\""));
 	free(text);
 
-	const struct kfsim_rb_draw_ops aug_ops = { .label = label_item, .augmented = aug_item };
+	const struct kfsim_rb_draw_ops aug_ops = {.label = label_item, .augmented = aug_item};
 
 	text = draw(&root, &aug_ops, NULL, &err);
 	assert_int_equal(err, 0);
@@ -87,7 +88,7 @@ static void test_dot_shows_colours_leftmost_and_placeholders(void **state)
 	free(text);
 
 	/* text that would break an HTML-like label is refused */
-	const struct kfsim_rb_draw_ops html_bad = { .label = bad_label, .augmented = aug_item };
+	const struct kfsim_rb_draw_ops html_bad = {.label = bad_label, .augmented = aug_item};
 
 	text = draw(&root, &html_bad, NULL, &err);
 	assert_int_equal(err, -EINVAL);
@@ -96,8 +97,8 @@ static void test_dot_shows_colours_leftmost_and_placeholders(void **state)
 
 static void test_dot_empty_tree_and_bad_arguments(void **state)
 {
-	const struct kfsim_rb_draw_ops ops = { .label = label_item };
-	const struct kfsim_rb_draw_ops no_label = { 0 };
+	const struct kfsim_rb_draw_ops ops = {.label = label_item};
+	const struct kfsim_rb_draw_ops no_label = {0};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	char *text;
 	int err;
@@ -118,7 +119,7 @@ static void test_dot_empty_tree_and_bad_arguments(void **state)
 
 static void test_svg_through_graphviz(void **state)
 {
-	const struct kfsim_rb_draw_ops ops = { .label = label_item };
+	const struct kfsim_rb_draw_ops ops = {.label = label_item};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	char path[] = KFSIM_BINARY_DIR "/test-rbtree-draw.svg";
 	struct item items[10];
@@ -127,12 +128,12 @@ static void test_svg_through_graphviz(void **state)
 	int err;
 
 	for (u32 i = 0; i < 10; i++) {
-		items[i] = (struct item){ .key = (i * 7) % 10 };
+		items[i] = (struct item){.key = (i * 7) % 10};
 		rb_add_cached(&items[i].rb, &root, item_less);
 	}
 	err = kfsim_rb_write_svg(path, &root.rb_root, rb_first_cached(&root), &ops, "ten keys");
 	if (err == -ENOENT)
-		skip();	/* Graphviz not installed */
+		skip(); /* Graphviz not installed */
 	assert_int_equal(err, 0);
 	svg = fopen(path, "r");
 	assert_non_null(svg);
@@ -142,8 +143,43 @@ static void test_svg_through_graphviz(void **state)
 	unlink(path);
 
 	/* an unwritable destination: dot fails, reported as -EIO, nothing left behind */
+	u64 mark = log_mark();
+
 	err = kfsim_rb_write_svg("/nonexistent-dir/x.svg", &root.rb_root, NULL, &ops, NULL);
 	assert_int_equal(err, -EIO);
+	assert_logged(mark, "kfsim_rb_write_svg: dot: ", 1);
+
+	/* no usable temporary directory: -EIO (not -ENOENT, which means "no Graphviz"), logged */
+	char *old_tmpdir = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+
+	mark = log_mark();
+	setenv("TMPDIR", "/nonexistent-dir", 1);
+	err = kfsim_rb_write_svg(path, &root.rb_root, NULL, &ops, NULL);
+	if (old_tmpdir)
+		setenv("TMPDIR", old_tmpdir, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old_tmpdir);
+	assert_int_equal(err, -EIO);
+	assert_logged(mark,
+		      "kfsim_rb_write_svg: cannot create a temporary file in /nonexistent-dir", 1);
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static void test_svg_without_graphviz_is_enoent(void **state)
+{
+	const struct kfsim_rb_draw_ops ops = {.label = label_item};
+	struct rb_root root = RB_ROOT;
+	char *old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	int err;
+
+	assert_non_null(old_path);
+	setenv("PATH", "/nonexistent-dir", 1); /* no dot to be found */
+	err = kfsim_rb_write_svg(KFSIM_BINARY_DIR "/never.svg", &root, NULL, &ops, NULL);
+	setenv("PATH", old_path, 1);
+	free(old_path);
+	assert_int_equal(err, -ENOENT);
+	assert_int_not_equal(access(KFSIM_BINARY_DIR "/never.svg", F_OK), 0);
 }
 
 int main(void)
@@ -152,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_dot_shows_colours_leftmost_and_placeholders),
 		cmocka_unit_test(test_dot_empty_tree_and_bad_arguments),
 		cmocka_unit_test(test_svg_through_graphviz),
+		cmocka_unit_test(test_svg_without_graphviz_is_enoent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,8 +47,8 @@ static int cmp_start(const struct rb_node *a, const struct rb_node *b)
 static void test_basic_overlaps(void **state)
 {
 	struct rb_root_cached root = RB_ROOT_CACHED;
-	struct interval_tree_node a = { .start = 10, .last = 20 }, b = { .start = 15, .last = 15 },
-				  c = { .start = 30, .last = 40 };
+	struct interval_tree_node a = {.start = 10, .last = 20}, b = {.start = 15, .last = 15},
+				  c = {.start = 30, .last = 40};
 	struct interval_tree_node *it;
 
 	assert_null(interval_tree_iter_first(&root, 0, ~0UL));
@@ -85,9 +85,9 @@ static void test_random_against_brute_force(void **state)
 {
 	enum { NR = 400 };
 	static struct interval_tree_node nodes[NR];
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_start, .augmented_ok = subtree_last_ok };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_start, .augmented_ok = subtree_last_ok};
 	struct rb_root_cached root = RB_ROOT_CACHED;
-	bool in_tree[NR] = { false };
+	bool in_tree[NR] = {false};
 	struct rnd_state rnd;
 
 	prandom_seed_state(&rnd, 11);
@@ -108,7 +108,8 @@ static void test_random_against_brute_force(void **state)
 		assert_int_equal(kfsim_rb_check_cached(&root, &ops, NULL), 0);
 
 		/* a query: the tree's answer must be the brute-force answer, in start order */
-		unsigned long qs = kfsim_prandom_below(&rnd, 10500), ql = qs + kfsim_prandom_below(&rnd, 400);
+		unsigned long qs = kfsim_prandom_below(&rnd, 10500),
+			      ql = qs + kfsim_prandom_below(&rnd, 400);
 		u32 expected = 0, got = 0;
 		unsigned long prev_start = 0;
 
@@ -141,7 +142,7 @@ INTERVAL_TREE_DEFINE(struct range, node, u32, subtree_hi, RANGE_LO, RANGE_HI, st
 
 static void test_generic_instance(void **state)
 {
-	struct range r[5] = { { 0, 4 }, { 5, 9 }, { 3, 6 }, { 8, 8 }, { 100, 200 } };
+	struct range r[5] = {{0, 4}, {5, 9}, {3, 6}, {8, 8}, {100, 200}};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	u32 found = 0;
 
@@ -150,7 +151,7 @@ static void test_generic_instance(void **state)
 	for (struct range *it = range_tree_iter_first(&root, 4, 8); it;
 	     it = range_tree_iter_next(it, 4, 8))
 		found |= 1u << (it - r);
-	assert_int_equal(found, 0xf);	/* all but [100, 200] */
+	assert_int_equal(found, 0xf); /* all but [100, 200] */
 	range_tree_remove(&r[2], &root);
 	assert_ptr_equal(range_tree_iter_first(&root, 5, 7), &r[1]);
 	assert_int_equal(rb_entry(root.rb_root.rb_node, struct range, node)->subtree_hi, 200);

@@ -18,13 +18,13 @@
 #include "rb_test_items.h"
 
 #ifdef KFSIM_ASAN
-#define OPS_SCALE 8	/* ASan+UBSan is ~10x slower: keep the suite well under a minute */
+#define OPS_SCALE 8 /* ASan+UBSan is ~10x slower: keep the suite well under a minute */
 #else
 #define OPS_SCALE 1
 #endif
 
 struct model {
-	struct item **sorted;	/* the items in tree order: by key, equal keys by insertion */
+	struct item **sorted; /* the items in tree order: by key, equal keys by insertion */
 	u32 nr;
 };
 
@@ -79,7 +79,7 @@ static int cmp_items(const struct rb_node *a, const struct rb_node *b)
 
 static void compare_whole_tree(const struct rb_root_cached *root, const struct model *m)
 {
-	const struct kfsim_rb_check_ops ops = { .cmp = cmp_items };
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_items};
 	struct kfsim_rb_check_result res;
 	struct rb_node *node = rb_first(&root->rb_root);
 
@@ -105,7 +105,7 @@ static void run_differential(u64 seed, u32 capacity, u32 key_range, u32 nr_ops, 
 {
 	struct item *pool = calloc(capacity, sizeof(*pool));
 	struct item **free_list = calloc(capacity, sizeof(*free_list));
-	struct model m = { .sorted = calloc(capacity, sizeof(struct item *)) };
+	struct model m = {.sorted = calloc(capacity, sizeof(struct item *))};
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	struct rnd_state rnd;
 	u32 nr_free = capacity, seq = 0;
@@ -217,9 +217,60 @@ static void test_large_tree_wide_keys(void **state)
 	run_differential(4, 50000, 1u << 30, 600000 / OPS_SCALE, 100000);
 }
 
+/* Next permutation in lexicographic order; false after the last. */
+static bool next_permutation(u32 *a, u32 n)
+{
+	u32 i = n - 1, j = n - 1;
+
+	while (i > 0 && a[i - 1] >= a[i])
+		i--;
+	if (i == 0)
+		return false;
+	while (a[j] <= a[i - 1])
+		j--;
+	swap(a[i - 1], a[j]);
+	for (j = n - 1; i < j; i++, j--)
+		swap(a[i], a[j]);
+	return true;
+}
+
+/*
+ * Every insertion order of 1..7 keys, and from each resulting tree the erase of every key:
+ * all the shapes small trees can take, each checked completely.
+ */
+static void test_exhaustive_small_trees(void **state)
+{
+	const struct kfsim_rb_check_ops ops = {.cmp = cmp_items};
+	struct item items[7];
+	u32 order[7];
+	u64 trees = 0;
+
+	for (u32 n = 1; n <= 7; n++) {
+		for (u32 i = 0; i < n; i++)
+			order[i] = i;
+		do {
+			for (u32 victim = 0; victim < n; victim++) {
+				struct rb_root_cached root = RB_ROOT_CACHED;
+
+				for (u32 i = 0; i < n; i++) {
+					items[i] = (struct item){.key = order[i], .seq = i};
+					rb_add_cached(&items[i].rb, &root, item_less);
+					assert_int_equal(kfsim_rb_check_cached(&root, &ops, NULL),
+							 0);
+				}
+				rb_erase_cached(&items[victim].rb, &root);
+				assert_int_equal(kfsim_rb_check_cached(&root, &ops, NULL), 0);
+				trees++;
+			}
+		} while (next_permutation(order, n));
+	}
+	assert_int_equal(trees, 1 + 2 * 2 + 6 * 3 + 24 * 4 + 120 * 5 + 720 * 6 + 5040 * 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exhaustive_small_trees),
 		cmocka_unit_test(test_small_trees_many_ops),
 		cmocka_unit_test(test_medium_tree),
 		cmocka_unit_test(test_large_tree_wide_keys),

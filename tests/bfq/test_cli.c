@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/* kfsim bfq: the command line's contract (exit codes, one-line errors, one JSON document). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "support/cli_run.h"
+
+#define JOB_A "name=a,rw=read,bs=4k,offset=0%,size=50%"
+#define JOB_B "name=b,rw=read,bs=4k,offset=50%,size=50%"
+
+static void expect_usage(const char *const args[], const char *needle)
+{
+	struct cli_result r;
+
+	assert_int_equal(cli_run(&r, args), 0);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, needle));
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+}
+
+static void test_bad_command_lines(void **state)
+{
+	expect_usage((const char *const[]){ "bfq", NULL }, "subcommand");
+	expect_usage((const char *const[]){ "bfq", "frob", NULL }, "frob");
+	expect_usage((const char *const[]){ "bfq", "sim", NULL }, "--job");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=trim", NULL }, "--job");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--sched", "cfq", NULL },
+		     "--sched");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--disk", "triple",
+					     NULL }, "--disk");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--disk-param", "x=1",
+					     NULL }, "--disk-param");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--threshold", "0",
+					     NULL }, "--threshold");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--bogus", NULL },
+		     "--bogus");
+	expect_usage((const char *const[]){ "bfq", "ablate", "--job", JOB_A, "--param", "colour",
+					     "--values", "1", NULL }, "--param");
+}
+
+static void test_runtime_failure(void **state)
+{
+	struct cli_result r;
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay",
+							    "/nonexistent/trace.txt", NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim bfq: -ENOENT"));
+	cli_result_free(&r);
+	/* a job beyond a small disk is caught at run time */
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--job",
+							    "rw=read,offset=1t", "--disk-param",
+							    "capacity=1000000", NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-EINVAL"));
+	cli_result_free(&r);
+}
+
+static void test_json_and_files(void **state)
+{
+	char trace[] = "/tmp/kfsim-bfq-trace-XXXXXX", plot[] = "/tmp/kfsim-bfq-plot-XXXXXX";
+	int fd1 = mkstemp(trace), fd2 = mkstemp(plot);
+	struct cli_result r;
+	FILE *f;
+	char buf[64] = "";
+
+	close(fd1);
+	close(fd2);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--job", JOB_A, "--job",
+							    JOB_B, "--duration", "0.5", "--json",
+							    "--trace", trace, "--plot", plot,
+							    NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(r.out[0], '{');
+	assert_non_null(strstr(r.out, "\"sched\": \"bfq\""));
+	assert_non_null(strstr(r.out, "\"injected\""));
+	assert_non_null(strstr(r.out, "\"lat_p99_us\""));
+	cli_result_free(&r);
+	f = fopen(trace, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	assert_non_null(strstr(buf, "traceEvents"));
+	fclose(f);
+	f = fopen(plot, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	assert_non_null(strstr(buf, "<svg") ? buf : strstr(buf, "<?xml"));
+	fclose(f);
+	unlink(trace);
+	unlink(plot);
+}
+
+static void test_compare_ablate_and_kver(void **state)
+{
+	struct cli_result r;
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "compare", "--job", JOB_A,
+							    "--job", JOB_B, "--duration", "0.3",
+							    "--low-latency", "0", NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "bfq-6.2"));
+	assert_non_null(strstr(r.out, "mq-deadline"));
+	assert_int_equal(count_lines(r.out), 5);
+	cli_result_free(&r);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "ablate", "--job", JOB_A,
+							    "--job", JOB_B, "--duration", "0.3",
+							    "--param", "threshold", "--values",
+							    "1,4,16", "--json", NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"threshold\": \"threshold=16\""));
+	cli_result_free(&r);
+	/* --kver 6.2 makes plain "bfq" the pre-6.3 scheduler: nothing injected */
+	assert_int_equal(cli_run(&r, (const char *const[]){ "--kver", "6.2", "bfq", "sim", "--job",
+							    JOB_A, "--job", JOB_B, "--duration",
+							    "0.3", "--json", NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"injected\": 0"));
+	assert_null(strstr(r.out, "\"injected\": 1"));
+	cli_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_command_lines),
+		cmocka_unit_test(test_runtime_failure),
+		cmocka_unit_test(test_json_and_files),
+		cmocka_unit_test(test_compare_ablate_and_kver),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# YNL conformance with the kernel's own specs (ctest ynl/conformance, label "conformance").
+#
+# Unpacks only Documentation/netlink/specs/ from Debian's linux-source-6.12 tarball into the build
+# tree, generates uapi + kernel + user + test C for every spec with kfsim-ynl-gen, compiles each
+# generated test program with -Wall -Wextra -Werror, runs its round trips, and compares the
+# generated policies op by op with the running kernel's policy dump for the families that kernel
+# has.  Findings go to report.txt next to the specs.  Nothing from the kernel tree is ever written
+# outside the build tree.
+#
+# Arguments: GEN OUT_DIR CC "CFLAGS" "LIBS"   Exit: 0 pass, 1 fail, 77 skipped (no tarball).
+set -euo pipefail
+
+gen=$1 out=$2 cc=$3 cflags=$4 libs=$5
+tarball=${KFSIM_LINUX_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
+iterations=${KFSIM_YNL_ITERATIONS:-20}
+
+if [ ! -r "$tarball" ]; then
+	echo "SKIP: $tarball is not installed (Debian package linux-source-6.12; scripts/test installs it)"
+	exit 77
+fi
+
+mkdir -p "$out"
+specs=$out/linux-source-6.12/Documentation/netlink/specs
+if [ ! -d "$specs" ] || [ "$tarball" -nt "$specs" ]; then
+	rm -rf "$out/linux-source-6.12"
+	tar -xJf "$tarball" -C "$out" --wildcards 'linux-source-6.12/Documentation/netlink/specs/*'
+	touch "$specs"
+fi
+
+report=$out/report.txt
+: > "$report"
+echo "YNL conformance: kfsim-ynl-gen on $(basename "$tarball"), $(date -u +%F)" >> "$report"
+echo "running kernel: $(uname -r)" >> "$report"
+echo >> "$report"
+
+# One spec: generate, compile, run.  Writes $dir/summary (one line) and $dir/report.
+one_spec() {
+	local spec=$1 name ident dir warnings uapi result
+	name=$(basename "$spec" .yaml)
+	ident=$(sed -n 's/^name:[[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' "$spec" | head -1 | tr - _)
+	dir=$out/gen/$name
+	mkdir -p "$dir"
+	: > "$dir/report"
+	if ! "$gen" --mode uapi --mode kernel --mode user --mode test --out-dir "$dir" "$spec" \
+		2> "$dir/gen.log"; then
+		echo "FAIL $name: generation: $(tail -1 "$dir/gen.log")" > "$dir/summary"
+		return
+	fi
+	warnings=$(grep -c warning "$dir/gen.log" || true)
+	# shellcheck disable=SC2086
+	if ! $cc -std=gnu11 -O0 -Wall -Wextra -Werror -Wno-unused-parameter $cflags -I"$dir" \
+		-o "$dir/test" "$dir/$ident-test.c" $libs 2> "$dir/cc.log"; then
+		echo "FAIL $name: the generated C does not compile: $(head -1 "$dir/cc.log")" \
+			> "$dir/summary"
+		return
+	fi
+	# The uapi header on its own.  The kernel renders no uapi from some of these specs
+	# (devlink, ethtool), whose names collide there: reported, not failed.
+	if printf '#include <linux/types.h>\n#include "%s-uapi.h"\n' "$ident" |
+		$cc -fsyntax-only -Wall -Werror -I"$dir" -x c - 2> "$dir/uapi.log"; then
+		uapi="uapi ok"
+	else
+		uapi="uapi header: $(grep -m1 -o 'error: .*' "$dir/uapi.log")"
+	fi
+	if ! result=$("$dir/test" "$iterations" --kernel-policy "$dir/report" 2> "$dir/run.log"); then
+		echo "FAIL $name: $(head -3 "$dir/run.log" | tr '\n' ' ')" > "$dir/summary"
+		return
+	fi
+	echo "ok   $result; $warnings spec warnings; $uapi" > "$dir/summary"
+}
+
+n=0
+for spec in "$specs"/*.yaml; do
+	# Two at a time: the machine is shared.
+	while [ "$(jobs -rp | wc -l)" -ge 2 ]; do
+		wait -n || true
+	done
+	one_spec "$spec" &
+	n=$((n + 1))
+done
+wait
+
+fail=0
+summary=$out/summary.txt
+: > "$summary"
+for spec in "$specs"/*.yaml; do
+	dir=$out/gen/$(basename "$spec" .yaml)
+	echo "== $(basename "$spec" .yaml)" >> "$report"
+	cat "$dir/report" >> "$report" 2> /dev/null || true
+	cat "$dir/summary" >> "$summary"
+	grep -q '^FAIL' "$dir/summary" && fail=1
+done
+cat "$summary"
+{
+	echo
+	echo "== summary: $n specs"
+	cat "$summary"
+} >> "$report"
+echo "report: $report"
+exit $fail

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Every kind of bad spec: the exact "file:line:column: message", the errno, and that the output
+ * directory is left exactly as it was (no file, no temporary, an older file untouched).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include <kfsim/ynl_gen.h>
+#include "support/cli_run.h"
+#include "spec_tmp.h"
+
+#define HEAD "name: t\ndoc: d\n"
+
+struct bad_spec {
+	const char *what;
+	const char *text;
+	const char *message;	/* after "<path>:" */
+};
+
+static const struct bad_spec bad_specs[] = {
+	{ "YAML syntax", HEAD "attribute-sets: [\n", "4:1: while parsing a flow node: did not find expected node content" },
+	{ "YAML syntax: bad indentation", HEAD "operations:\n  list: []\n   x: 1\n",
+	  "5:4: while parsing a block mapping: did not find expected key" },
+	{ "not a mapping", "- a\n- b\n", "1:1: the spec must be a mapping" },
+	{ "unknown root key", HEAD "attribute-sets: []\noperations: { list: [] }\nbogus: 1\n",
+	  "5:1: unknown key 'bogus' in the spec" },
+	{ "missing root key", HEAD "operations: { list: [] }\n",
+	  "1:1: missing required key 'attribute-sets' in the spec" },
+	{ "unknown protocol", HEAD "protocol: genetlink-x\nattribute-sets: []\noperations: { list: [] }\n",
+	  "3:11: unknown protocol 'genetlink-x' (genetlink, genetlink-c, genetlink-legacy or netlink-raw)" },
+	{ "key above the protocol level", HEAD "kernel-policy: global\nattribute-sets: []\n"
+	  "operations: { list: [] }\n",
+	  "3:1: key 'kernel-policy' in the spec needs protocol genetlink-legacy or later, the spec is genetlink" },
+	{ "raw needs protonum", HEAD "protocol: netlink-raw\nattribute-sets: []\noperations: { list: [] }\n",
+	  "1:1: missing required key 'protonum' in a netlink-raw spec" },
+	{ "duplicate key", HEAD "attribute-sets: []\nattribute-sets: []\noperations: { list: [] }\n",
+	  "4:1: duplicate key 'attribute-sets' in the spec" },
+	{ "unknown attribute key", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32, colour: red }\noperations: { list: [] }\n",
+	  "6:31: unknown key 'colour' in attribute" },
+	{ "missing attribute type", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a }\noperations: { list: [] }\n",
+	  "6:9: missing required key 'type' in attribute 'a'" },
+	{ "unknown attribute type", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u24 }\noperations: { list: [] }\n",
+	  "6:26: unknown attribute type 'u24'" },
+	{ "undefined nested set", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: nest, nested-attributes: nope }\noperations: { list: [] }\n",
+	  "6:51: nested-attributes refers to undefined attribute set 'nope'" },
+	{ "undefined enum", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32, enum: nope }\noperations: { list: [] }\n",
+	  "6:37: enum refers to undefined enum 'nope'" },
+	{ "undefined constant in checks", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: string, checks: { max-len: nope } }\noperations: { list: [] }\n",
+	  "6:53: max-len refers to undefined constant 'nope'" },
+	{ "duplicate attribute value", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32 }\n      - { name: b, type: u32, value: 1 }\n"
+	  "operations: { list: [] }\n",
+	  "7:9: duplicate value 1 for attribute 'b' (already 'a')" },
+	{ "duplicate attribute name", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32 }\n      - { name: a, type: u8 }\noperations: { list: [] }\n",
+	  "7:9: duplicate attribute 'a' in set 's'" },
+	{ "duplicate enum value", HEAD "definitions:\n  - name: e\n    type: enum\n"
+	  "    entries: [ a, { name: b, value: 0 } ]\nattribute-sets: []\noperations: { list: [] }\n",
+	  "6:19: duplicate value 0 for entry 'b' (already 'a')" },
+	{ "duplicate set", HEAD "attribute-sets:\n  - { name: s, attributes: [] }\n"
+	  "  - { name: s, attributes: [] }\noperations: { list: [] }\n",
+	  "5:5: duplicate attribute set 's'" },
+	{ "duplicate op value", HEAD "attribute-sets: []\noperations:\n  list:\n"
+	  "    - { name: a, doc: x, value: 3 }\n    - { name: b, doc: x, value: 3 }\n",
+	  "7:7: duplicate value for operation 'b' (already 'a')" },
+	{ "op refers to an undefined set", HEAD "attribute-sets: []\noperations:\n  list:\n"
+	  "    - { name: a, doc: x, attribute-set: nope }\n",
+	  "6:41: attribute-set refers to undefined attribute set 'nope'" },
+	{ "notify an undefined op", HEAD "attribute-sets: []\noperations:\n  list:\n"
+	  "    - { name: a, doc: x, notify: nope }\n",
+	  "6:34: notify refers to undefined operation 'nope'" },
+	{ "op without doc", HEAD "attribute-sets: []\noperations:\n  list:\n    - { name: a }\n",
+	  "6:7: missing required key 'doc' in operation" },
+	{ "integer expected", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32, value: one }\noperations: { list: [] }\n",
+	  "6:38: attribute value must be an integer, not 'one'" },
+	{ "min above max", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32, checks: { min: 9, max: 2 } }\noperations: { list: [] }\n",
+	  "6:39: checks: min 9 is above max 2" },
+	{ "struct at genetlink level", HEAD "definitions:\n  - { name: h, type: struct, members: [] }\n"
+	  "attribute-sets: []\noperations: { list: [] }\n",
+	  "4:30: key 'members' in definition needs protocol genetlink-legacy or later, "
+	  "the spec is genetlink" },
+	{ "directional at genetlink level", HEAD "attribute-sets: []\n"
+	  "operations: { enum-model: directional, list: [] }\n",
+	  "4:27: enum-model 'directional' needs protocol genetlink-legacy or later" },
+	{ "undefined mcast group", HEAD "attribute-sets: []\noperations:\n  list:\n"
+	  "    - { name: a, doc: x, mcgrp: nope }\n",
+	  "6:33: operation 'a' names undefined mcast group 'nope'" },
+};
+
+static void test_each_bad_spec_is_reported_at_its_position(void **state)
+{
+	for (size_t i = 0; i < sizeof(bad_specs) / sizeof(bad_specs[0]); i++) {
+		const struct bad_spec *b = &bad_specs[i];
+		struct spec_tmp t;
+		char err[1024], want[1024];
+		int ret;
+
+		spec_tmp_init(&t, b->text);
+		ret = kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL | KFSIM_YNL_GEN_TEST, err,
+					 sizeof(err));
+		snprintf(want, sizeof(want), "%s:%s", t.path, b->message);
+		if (strcmp(err, want))
+			print_error("%s:\n  got  %s\n  want %s\n", b->what, err, want);
+		assert_int_equal(ret, -EINVAL);
+		assert_string_equal(err, want);
+		assert_int_equal(spec_tmp_count(&t), 0);
+		spec_tmp_cleanup(&t);
+	}
+}
+
+static const char good_spec[] = HEAD
+	"attribute-sets:\n  - name: s\n    attributes:\n      - { name: a, type: u32 }\n"
+	"operations:\n  list:\n    - { name: get, doc: x, attribute-set: s, do: { request: "
+	"{ attributes: [ a ] }, reply: { attributes: [ a ] } } }\n";
+
+static void test_a_failed_run_leaves_older_files_alone(void **state)
+{
+	struct spec_tmp t;
+	char err[1024], old[400];
+	struct stat before, after;
+	FILE *f;
+
+	spec_tmp_init(&t, good_spec);
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL, err, sizeof(err)), 0);
+	assert_int_equal(spec_tmp_count(&t), 5);
+	snprintf(old, sizeof(old), "%s/t-uapi.h", t.out);
+	assert_int_equal(stat(old, &before), 0);
+	/* Break the spec: the next run must fail and change nothing. */
+	f = fopen(t.path, "a");
+	assert_non_null(f);
+	fputs("bogus: 1\n", f);
+	fclose(f);
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, ":10:1: unknown key 'bogus' in the spec"));
+	assert_int_equal(spec_tmp_count(&t), 5);
+	assert_int_equal(stat(old, &after), 0);
+	assert_int_equal(before.st_ino, after.st_ino);
+	assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+	spec_tmp_cleanup(&t);
+}
+
+static void test_missing_file_and_unwritable_dir(void **state)
+{
+	char err[1024];
+
+	assert_int_equal(kfsim_ynl_generate("/nonexistent/x.yaml", "/tmp", KFSIM_YNL_GEN_UAPI, err,
+					    sizeof(err)), -ENOENT);
+	assert_string_equal(err, "/nonexistent/x.yaml: No such file or directory");
+	assert_int_equal(kfsim_ynl_generate(KFSIM_SOURCE_DIR "/specs/ethtool.yaml",
+					    "/nonexistent-dir", KFSIM_YNL_GEN_UAPI, err, sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(kfsim_ynl_generate(KFSIM_SOURCE_DIR "/specs/ethtool.yaml", "/tmp", 0, err,
+					    sizeof(err)), -EINVAL);
+}
+
+static void test_cli_exit_statuses(void **state)
+{
+	struct spec_tmp t;
+	struct cli_result r;
+
+	spec_tmp_init(&t, HEAD "attribute-sets: []\noperations: { lisst: [] }\n");
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--out-dir", t.out, t.path,
+							     NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, "kfsim ynl-gen: -EINVAL: "));
+	assert_non_null(strstr(r.err, "spec.yaml:4:15: unknown key 'lisst' in operations"));
+	assert_int_equal(spec_tmp_count(&t), 0);
+	cli_result_free(&r);
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--mode", "pdf", t.path,
+							     NULL }), 0);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "kfsim ynl-gen: invalid value 'pdf' for --mode: expected uapi, "
+			    "kernel, user, test or all\n");
+	cli_result_free(&r);
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", NULL }), 0);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	cli_result_free(&r);
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--json", "--mode", "uapi",
+							     "--out-dir", t.out,
+							     KFSIM_SOURCE_DIR "/specs/ethtool.yaml",
+							     NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_int_equal(count_lines(r.out), 1);
+	assert_non_null(strstr(r.out, "\"family\": \"ethtool\", \"files\": [\""));
+	assert_non_null(strstr(r.out, "/out/ethtool-uapi.h\"]}]}\n"));
+	assert_int_equal(spec_tmp_count(&t), 1);
+	cli_result_free(&r);
+
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--help", NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "file:line:column: message"));
+	cli_result_free(&r);
+	spec_tmp_cleanup(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_bad_spec_is_reported_at_its_position),
+		cmocka_unit_test(test_a_failed_run_leaves_older_files_alone),
+		cmocka_unit_test(test_missing_file_and_unwritable_dir),
+		cmocka_unit_test(test_cli_exit_statuses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the generator writes: the uapi names the kernel's generator uses (checked on kfsim's own
+ * ethtool spec, whose values the PLCA netlink contract fixes), policies from checks, and
+ * determinism (same input, same bytes; an unchanged file is not rewritten).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include <kfsim/ynl_gen.h>
+#include "spec_tmp.h"
+
+#define ETHTOOL_SPEC KFSIM_SOURCE_DIR "/specs/ethtool.yaml"
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+	long len;
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return buf;
+}
+
+static void generate(struct spec_tmp *t)
+{
+	char err[1024];
+
+	spec_tmp_init(t, "");
+	assert_int_equal(kfsim_ynl_generate(ETHTOOL_SPEC, t->out, KFSIM_YNL_GEN_ALL, err,
+					    sizeof(err)), 0);
+}
+
+static void test_uapi_names_and_values(void **state)
+{
+	struct spec_tmp t;
+	char *uapi;
+
+	generate(&t);
+	uapi = slurp(t.out, "ethtool-uapi.h");
+	assert_non_null(strstr(uapi, "#define ETHTOOL_GENL_NAME\t\"ethtool\"\n"
+				     "#define ETHTOOL_GENL_VERSION\t1\n"));
+	assert_non_null(strstr(uapi, "\tETHTOOL_A_PLCA_HEADER = 1,\n\tETHTOOL_A_PLCA_VERSION,\n"
+				     "\tETHTOOL_A_PLCA_ENABLED,\n\tETHTOOL_A_PLCA_STATUS,\n"
+				     "\tETHTOOL_A_PLCA_NODE_CNT,\n\tETHTOOL_A_PLCA_NODE_ID,\n"
+				     "\tETHTOOL_A_PLCA_TO_TMR,\n\tETHTOOL_A_PLCA_BURST_CNT,\n"
+				     "\tETHTOOL_A_PLCA_BURST_TMR,\n\n\t__ETHTOOL_A_PLCA_MAX,\n"
+				     "\tETHTOOL_A_PLCA_MAX = (__ETHTOOL_A_PLCA_MAX - 1)\n};"));
+	assert_non_null(strstr(uapi, "\tETHTOOL_MSG_USER_NONE,\n\tETHTOOL_MSG_PLCA_GET_CFG = 39,\n"
+				     "\tETHTOOL_MSG_PLCA_SET_CFG,\n\tETHTOOL_MSG_PLCA_GET_STATUS,\n"));
+	assert_non_null(strstr(uapi, "\tETHTOOL_MSG_KERNEL_NONE,\n"
+				     "\tETHTOOL_MSG_PLCA_GET_CFG_REPLY = 39,\n"
+				     "\tETHTOOL_MSG_PLCA_GET_STATUS_REPLY,\n\tETHTOOL_MSG_PLCA_NTF,\n"));
+	assert_non_null(strstr(uapi, "\tETHTOOL_FLAG_COMPACT_BITSETS = 1,\n"
+				     "\tETHTOOL_FLAG_OMIT_REPLY = 2,\n\tETHTOOL_FLAG_STATS = 4,\n"));
+	assert_non_null(strstr(uapi, "#define ETHTOOL_MCGRP_MONITOR_NAME\t\"monitor\"\n"));
+	/* scope: kernel definitions stay out of the uapi. */
+	assert_null(strstr(uapi, "BASIC"));
+	free(uapi);
+	spec_tmp_cleanup(&t);
+}
+
+static void test_kernel_policies_follow_the_checks(void **state)
+{
+	struct spec_tmp t;
+	char *src;
+
+	generate(&t);
+	src = slurp(t.out, "ethtool-kernel.c");
+	/* net/ethtool/plca.c and netlink.c, attribute by attribute. */
+	assert_non_null(strstr(src, "[2] = { .type = NLA_NUL_STRING, .len = 127, },"));
+	assert_non_null(strstr(src, "[3] = NLA_POLICY_MASK(NLA_U32, 0x3),"));
+	assert_non_null(strstr(src, "[4] = NLA_POLICY_MIN(NLA_U32, 1),"));
+	assert_non_null(strstr(src, "ethtool_plca_set_cfg_nl_policy[10] = {\n"
+				    "\t[1] = NLA_POLICY_NESTED(ethtool_header_nl_policy),"));
+	assert_non_null(strstr(src, "[3] = NLA_POLICY_MAX(NLA_U8, 1), /* ETHTOOL_A_PLCA_ENABLED */\n"
+				    "\t[5] = NLA_POLICY_RANGE(NLA_U32, 1, 255), /* ETHTOOL_A_PLCA_NODE_CNT */"));
+	assert_non_null(strstr(src, ".flags\t\t= GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM,"));
+	free(src);
+	spec_tmp_cleanup(&t);
+}
+
+static void test_generation_is_deterministic(void **state)
+{
+	static const char *const files[] = {
+		"ethtool-uapi.h", "ethtool-kernel.h", "ethtool-kernel.c", "ethtool-user.h",
+		"ethtool-user.c",
+	};
+	struct spec_tmp a, b;
+	struct stat before, after;
+	char path[512], err[1024];
+
+	generate(&a);
+	generate(&b);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *x = slurp(a.out, files[i]), *y = slurp(b.out, files[i]);
+
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	/* Same input again: nothing is rewritten, so builds depending on it stay up to date. */
+	snprintf(path, sizeof(path), "%s/ethtool-user.c", a.out);
+	assert_int_equal(stat(path, &before), 0);
+	assert_int_equal(kfsim_ynl_generate(ETHTOOL_SPEC, a.out, KFSIM_YNL_GEN_ALL, err,
+					    sizeof(err)), 0);
+	assert_int_equal(stat(path, &after), 0);
+	assert_int_equal(before.st_ino, after.st_ino);
+	assert_int_equal(before.st_mtim.tv_sec, after.st_mtim.tv_sec);
+	assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+	assert_int_equal(spec_tmp_count(&a), 5);
+	spec_tmp_cleanup(&a);
+	spec_tmp_cleanup(&b);
+}
+
+static void test_render_max_and_max_by_define(void **state)
+{
+	struct spec_tmp t;
+	char err[1024], *uapi;
+
+	spec_tmp_init(&t, "name: m\ndoc: d\nprotocol: genetlink-c\nmax-by-define: true\n"
+		      "definitions:\n  - { name: e, type: enum, entries: [ a, b ], render-max: true }\n"
+		      "  - { name: f, type: flags, entries: [ x, y ], render-max: true }\n"
+		      "attribute-sets:\n  - { name: s, attributes: [ { name: a, type: u8 } ] }\n"
+		      "operations: { list: [ { name: get, doc: x } ] }\n");
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_UAPI, err, sizeof(err)), 0);
+	uapi = slurp(t.out, "m-uapi.h");
+	assert_non_null(strstr(uapi, "\t/* private: */\n\t__M_E_MAX,\n\tM_E_MAX = (__M_E_MAX - 1)\n};"));
+	assert_non_null(strstr(uapi, "\t/* private: */\n\tM_F_MASK = 3,\n};"));
+	assert_non_null(strstr(uapi, "\t__M_A_S_MAX\n};\n#define M_A_S_MAX (__M_A_S_MAX - 1)\n"));
+	assert_non_null(strstr(uapi, "\tM_CMD_GET = 1,\n\n\t__M_CMD_MAX\n};\n"
+				     "#define M_CMD_MAX (__M_CMD_MAX - 1)\n"));
+	free(uapi);
+	spec_tmp_cleanup(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uapi_names_and_values),
+		cmocka_unit_test(test_kernel_policies_follow_the_checks),
+		cmocka_unit_test(test_generation_is_deterministic),
+		cmocka_unit_test(test_render_max_and_max_by_define),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

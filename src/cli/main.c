@@ -92,6 +92,9 @@ static int run(int argc, char **argv, const char **cmd)
 {
 	int cmd_index = 1, ret;
 
+	if (argc > 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+			 !strcmp(argv[1], "--version")))
+		return kfsim_cli_usage(NULL, "unexpected argument '%s' after '%s'", argv[2], argv[1]);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		print_help(stdout);
 		return KFSIM_EXIT_OK;

@@ -77,6 +77,10 @@ static void test_bad_command_lines(void **state)
 	assert_usage_error(&r, "kfsim tour: option '--out' needs a value");
 	RUN(&r, "tour", "--out", "");
 	assert_usage_error(&r, "invalid value '' for --out");
+	RUN(&r, "--version", "extra");
+	assert_usage_error(&r, "kfsim: unexpected argument 'extra' after '--version'");
+	RUN(&r, "--help", "tour");
+	assert_usage_error(&r, "kfsim: unexpected argument 'tour' after '--help'");
 	RUN(&r, "tour", "extra");
 	assert_usage_error(&r, "unexpected argument 'extra'");
 }

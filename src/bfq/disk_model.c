@@ -333,26 +333,74 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 				 write, bound);
 }
 
-/* SATF with an age cap: the queued command of @act that can start moving data soonest. */
+/*
+ * SATF with an age cap: the queued command of @act that can start moving data soonest.
+ *
+ * This is the simulator's hot loop (every command of the actuator's queue, at every pick), so
+ * it evaluates hdd_access_cost() inline with what does not depend on the command hoisted out:
+ * the read-ahead end at @t, the head radius, the parameters.  Every per-command expression is
+ * the one hdd_access_cost()/hdd_position_cost()/kfsim_hdd_seek_ns() evaluate, in the same
+ * order, so the costs and the choice are bit for bit the same.  A command whose seek alone
+ * exceeds the best cost plus its credit is skipped before the rotation is worked out: its cost
+ * could only be larger than the best (ties keep the earlier command).
+ */
 static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
 {
 	struct request *oldest = blk_list_entry(act->queue.next, struct request, queuelist);
 	struct request *best = NULL;
 	s64 best_cost = INT64_MAX;
+	const double aging = hdd->p.satf_aging_ms_per_s;
+	const double seek_min = hdd->p.seek_min_ms, seek_coeff = hdd->p.seek_coeff_ms;
+	const double settle = hdd->p.write_settle_ms, period = hdd->period_ns;
+	const double head = act->radius;
+	const u64 t_arrive = t + hdd->overhead_ns;
+	const bool has_seg = act->seg_hi > act->seg_lo;
+	const sector_t seg_lo = act->seg_lo;
+	const sector_t hi = has_seg ? hdd_ra_hi(act, t) : 0;
 
 	if (hdd->p.age_cap_ms > 0 &&
 	    (double)(t - oldest->io_start_time_ns) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
 		return oldest;
 	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
 		struct request *rq = blk_list_entry(pos, struct request, queuelist);
-		enum hdd_access kind;
-		s64 credit = (s64)((double)(t - rq->io_start_time_ns) *
-				   hdd->p.satf_aging_ms_per_s * 1e-3);
-		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind,
-						best_cost == INT64_MAX ? INT64_MAX
-								       : best_cost + credit) -
-			   credit;
+		s64 credit = (s64)((double)(t - rq->io_start_time_ns) * aging * 1e-3);
+		bool write = rq_data_dir(rq);
+		const struct hdd_cmd *cmd;
+		double stroke, ms, wait, turns;
+		u64 access, seek;
+		s64 cost;
 
+		if (!write && has_seg && blk_rq_pos(rq) >= seg_lo) {
+			sector_t end = blk_rq_end_sector(rq);
+
+			if (end <= hi) {
+				access = 0;
+				goto have_cost;
+			}
+			if (act->ra_on && end <= act->ra_limit) {
+				access = (u64)((double)(end - hi) / act->ra_rate);
+				goto have_cost;
+			}
+		}
+		cmd = &hdd->cmd[rq->tag];
+		stroke = fabs(cmd->radius - head);
+		if (stroke <= 0.0) {
+			seek = 0;
+		} else {
+			ms = seek_min + seek_coeff * sqrt(min(stroke, 1.0));
+			if (write)
+				ms += settle;
+			seek = (u64)(ms * NSEC_PER_MSEC + 0.5);
+		}
+		if (best_cost != INT64_MAX && (s64)seek > best_cost + credit)
+			continue;	/* cost >= seek - credit > best_cost */
+		turns = (double)(t_arrive + seek) / period;
+		wait = cmd->angle - (turns - (double)(u64)turns);
+		if (wait < 0)
+			wait += 1.0;
+		access = seek + (u64)(wait * period);
+have_cost:
+		cost = (s64)access - credit;
 		if (cost < best_cost) {
 			best = rq;
 			best_cost = cost;

@@ -211,8 +211,14 @@ int kfsim_hdd_set_ia_ranges(const struct kfsim_hdd *hdd, struct gendisk *disk)
 
 unsigned int kfsim_hdd_actuator_of(const struct kfsim_hdd *hdd, sector_t sector)
 {
-	unsigned int j = (unsigned int)((unsigned __int128)sector * hdd->p.nr_actuators /
-					hdd->p.capacity);
+	unsigned int j;
+
+	/* the same integer quotient; 64-bit division unless the product needs 128 bits */
+	if (sector <= U64_MAX / hdd->p.nr_actuators)
+		j = (unsigned int)(sector * hdd->p.nr_actuators / hdd->p.capacity);
+	else
+		j = (unsigned int)((unsigned __int128)sector * hdd->p.nr_actuators /
+				   hdd->p.capacity);
 
 	/* integer division of the range starts can put a boundary sector one range off */
 	j = min(j, hdd->p.nr_actuators - 1);

@@ -346,9 +346,12 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
  * it evaluates hdd_access_cost() inline with what does not depend on the command hoisted out:
  * the read-ahead end at @t, the head radius, the parameters.  Every per-command expression is
  * the one hdd_access_cost()/hdd_position_cost()/kfsim_hdd_seek_ns() evaluate, in the same
- * order, so the costs and the choice are bit for bit the same.  A command whose seek alone
- * exceeds the best cost plus its credit is skipped before the rotation is worked out: its cost
- * could only be larger than the best (ties keep the earlier command).
+ * order, so the costs and the choice are bit for bit the same.  Every command gets its full cost,
+ * with no branch that depends on the data but the final comparison: the commands' chains of
+ * sqrt and division are independent and overlap in the CPU, which a data-dependent early exit
+ * (a seek already above the best cost) stalls with mispredictions more than it saves.  The
+ * rotational wait wraps with a select, not a branch: wait is never -0.0 (angle and phase are
+ * both >= +0.0), so adding +0.0 leaves it unchanged.
  */
 static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
 {
@@ -398,12 +401,9 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 				ms += settle;
 			seek = (u64)(ms * NSEC_PER_MSEC + 0.5);
 		}
-		if (best_cost != INT64_MAX && (s64)seek > best_cost + credit)
-			continue;	/* cost >= seek - credit > best_cost */
 		turns = (double)(t_arrive + seek) / period;
 		wait = cmd->angle - (turns - (double)(u64)turns);
-		if (wait < 0)
-			wait += 1.0;
+		wait += wait < 0 ? 1.0 : 0.0;
 		access = seek + (u64)(wait * period);
 have_cost:
 		cost = (s64)access - credit;

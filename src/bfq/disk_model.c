@@ -3,8 +3,11 @@
  * The multi-actuator hard disk model (see include/kfsim/hdd_sim.h for the physics).
  *
  * Invariants:
- * - a request is in exactly one place inside the drive: the queue of its actuator, in service on
- *   it (act->cur), or in the completion list waiting for its done time;
+ * - a request is in exactly one place inside the drive: the queue of its actuator (its tag in
+ *   act->order[0, nr_queued), oldest first), in service on it (act->cur), or in the completion
+ *   list waiting for its done time;
+ * - hdd->cmd[tag] holds a queued request's pointer and the copies of its fields the pick reads,
+ *   so that choosing walks two small arrays instead of chasing the requests' list pointers;
  * - tags in use == queued + in service + completing, and never exceed ncq_depth;
  * - the completion list is sorted by done time, latest first, with ties in insertion order, so
  *   popping from the end hands requests back in time order and deterministically;
@@ -13,6 +16,7 @@
  *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit.
  */
 #include <math.h>
+#include <string.h>
 
 #include <kfsim/err.h>
 #include <kfsim/hdd_sim.h>
@@ -32,7 +36,7 @@ struct hdd_destage {
 };
 
 struct hdd_actuator {
-	struct blk_list queue;		/* commands waiting for this actuator, oldest first */
+	u16 order[KFSIM_HDD_MAX_TAGS];	/* tags of the commands waiting here, oldest first */
 	struct blk_list destage;	/* cached writes not yet on the media */
 	unsigned int nr_destage;
 	struct hdd_destage *cur_destage;	/* being written, NULL if none */
@@ -49,10 +53,14 @@ struct hdd_actuator {
 	struct kfsim_hdd_actuator_stats stats;
 };
 
-/* Geometry of a queued command, computed once at submission (indexed by tag). */
+/* A queued command: geometry computed once at submission, and what the pick reads of it. */
 struct hdd_cmd {
 	double radius;
 	double angle;
+	u64 io_start;			/* rq->io_start_time_ns */
+	sector_t pos, end;		/* blk_rq_pos(), blk_rq_end_sector() */
+	struct request *rq;
+	bool write;
 };
 
 struct kfsim_hdd {
@@ -170,7 +178,6 @@ struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)
 	for (unsigned int j = 0; j < params->nr_actuators; j++) {
 		struct hdd_actuator *act = &hdd->act[j];
 
-		blk_list_init(&act->queue);
 		blk_list_init(&act->destage);
 		act->range_start = params->capacity * j / params->nr_actuators;
 		act->range_end = params->capacity * (j + 1) / params->nr_actuators;
@@ -353,10 +360,9 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
  * rotational wait wraps with a select, not a branch: wait is never -0.0 (angle and phase are
  * both >= +0.0), so adding +0.0 leaves it unchanged.
  */
-static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
+static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actuator *act, u64 t)
 {
-	struct request *oldest = blk_list_entry(act->queue.next, struct request, queuelist);
-	struct request *best = NULL;
+	unsigned int best = 0;
 	s64 best_cost = INT64_MAX;
 	const double aging = hdd->p.satf_aging_ms_per_s;
 	const double seek_min = hdd->p.seek_min_ms, seek_coeff = hdd->p.seek_coeff_ms;
@@ -368,19 +374,18 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 	const sector_t hi = has_seg ? hdd_ra_hi(act, t) : 0;
 
 	if (hdd->p.age_cap_ms > 0 &&
-	    (double)(t - oldest->io_start_time_ns) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
-		return oldest;
-	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
-		struct request *rq = blk_list_entry(pos, struct request, queuelist);
-		s64 credit = (s64)((double)(t - rq->io_start_time_ns) * aging * 1e-3);
-		bool write = rq_data_dir(rq);
-		const struct hdd_cmd *cmd;
+	    (double)(t - hdd->cmd[act->order[0]].io_start) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
+		return 0;
+	for (unsigned int i = 0; i < act->nr_queued; i++) {
+		const struct hdd_cmd *cmd = &hdd->cmd[act->order[i]];
+		s64 credit = (s64)((double)(t - cmd->io_start) * aging * 1e-3);
+		bool write = cmd->write;
 		double stroke, ms, wait, turns;
 		u64 access, seek;
 		s64 cost;
 
-		if (!write && has_seg && blk_rq_pos(rq) >= seg_lo) {
-			sector_t end = blk_rq_end_sector(rq);
+		if (!write && has_seg && cmd->pos >= seg_lo) {
+			sector_t end = cmd->end;
 
 			if (end <= hi) {
 				access = 0;
@@ -391,7 +396,6 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 				goto have_cost;
 			}
 		}
-		cmd = &hdd->cmd[rq->tag];
 		stroke = fabs(cmd->radius - head);
 		if (stroke <= 0.0) {
 			seek = 0;
@@ -408,7 +412,7 @@ static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator
 have_cost:
 		cost = (s64)access - credit;
 		if (cost < best_cost) {
-			best = rq;
+			best = i;
 			best_cost = cost;
 		}
 	}
@@ -452,6 +456,7 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 {
 	struct request *rq;
 	enum hdd_access kind;
+	unsigned int idx;
 	u64 t0 = t, cost, media_end;
 	sector_t end;
 
@@ -464,9 +469,11 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	}
 	if (!act->nr_queued)
 		return;
-	rq = hdd_pick(hdd, act, t);
-	blk_list_del_init(&rq->queuelist);
+	idx = hdd_pick(hdd, act, t);
+	rq = hdd->cmd[act->order[idx]].rq;
 	act->nr_queued--;
+	memmove(&act->order[idx], &act->order[idx + 1],
+		(act->nr_queued - idx) * sizeof(act->order[0]));
 	end = blk_rq_end_sector(rq);
 	if (rq_data_dir(rq)) {
 		/* the data crosses the link before the drive can write it */
@@ -562,8 +569,12 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 		hdd_cache_write(hdd, act, rq, now);
 		return 0;
 	}
-	blk_list_add_tail(&rq->queuelist, &act->queue);
-	act->nr_queued++;
+	hdd->cmd[rq->tag].io_start = now;
+	hdd->cmd[rq->tag].pos = blk_rq_pos(rq);
+	hdd->cmd[rq->tag].end = blk_rq_end_sector(rq);
+	hdd->cmd[rq->tag].rq = rq;
+	hdd->cmd[rq->tag].write = rq_data_dir(rq);
+	act->order[act->nr_queued++] = (u16)rq->tag;
 	hdd_start_next(hdd, act, now);
 	return 0;
 }

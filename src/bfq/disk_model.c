@@ -15,6 +15,7 @@
  * - with the write cache on, a cached write has completed to the host and left a destage entry
  *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit.
  */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -359,8 +360,13 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
  * (a seek already above the best cost) stalls with mispredictions more than it saves.  The
  * rotational wait wraps with a select, not a branch: wait is never -0.0 (angle and phase are
  * both >= +0.0), so adding +0.0 leaves it unchanged.
+ *
+ * Return: the index in act->order of the command to serve, with its access cost at @t and its
+ * kind in *@best_access and *@best_kind; UINT_MAX (serve the oldest, cost not computed) when the
+ * oldest command has passed the age cap.
  */
-static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actuator *act, u64 t)
+static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actuator *act, u64 t,
+			     u64 *best_access, enum hdd_access *best_kind)
 {
 	unsigned int best = 0;
 	s64 best_cost = INT64_MAX;
@@ -375,12 +381,13 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 
 	if (hdd->p.age_cap_ms > 0 &&
 	    (double)(t - hdd->cmd[act->order[0]].io_start) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
-		return 0;
+		return UINT_MAX;
 	for (unsigned int i = 0; i < act->nr_queued; i++) {
 		const struct hdd_cmd *cmd = &hdd->cmd[act->order[i]];
 		s64 credit = (s64)((double)(t - cmd->io_start) * aging * 1e-3);
 		bool write = cmd->write;
 		double stroke, ms, wait, turns;
+		enum hdd_access kind = HDD_MISS;
 		u64 access, seek;
 		s64 cost;
 
@@ -389,10 +396,12 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 
 			if (end <= hi) {
 				access = 0;
+				kind = HDD_HIT;
 				goto have_cost;
 			}
 			if (act->ra_on && end <= act->ra_limit) {
 				access = (u64)((double)(end - hi) / act->ra_rate);
+				kind = HDD_STREAM;
 				goto have_cost;
 			}
 		}
@@ -414,6 +423,8 @@ have_cost:
 		if (cost < best_cost) {
 			best = i;
 			best_cost = cost;
+			*best_access = access;
+			*best_kind = kind;
 		}
 	}
 	return best;
@@ -455,9 +466,10 @@ static void hdd_start_destage(struct kfsim_hdd *hdd, struct hdd_actuator *act, u
 static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
 {
 	struct request *rq;
-	enum hdd_access kind;
+	enum hdd_access kind = HDD_MISS;
 	unsigned int idx;
-	u64 t0 = t, cost, media_end;
+	bool have_cost;
+	u64 t0 = t, cost = 0, media_end;
 	sector_t end;
 
 	if (act->cur || act->cur_destage)
@@ -469,7 +481,9 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	}
 	if (!act->nr_queued)
 		return;
-	idx = hdd_pick(hdd, act, t);
+	idx = hdd_pick(hdd, act, t, &cost, &kind);
+	have_cost = idx != UINT_MAX;
+	idx = have_cost ? idx : 0;
 	rq = hdd->cmd[act->order[idx]].rq;
 	act->nr_queued--;
 	memmove(&act->order[idx], &act->order[idx + 1],
@@ -482,7 +496,9 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
 		t0 = hdd->link_free;
 	}
-	cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
+	/* a write starts after its data crossed the link: its cost at the pick does not hold */
+	if (!have_cost || t0 != t)
+		cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
 	media_end = t0 + hdd->overhead_ns + cost;
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {

@@ -8,8 +8,11 @@
  *	bench_bfq [--seconds S] [--rounds R] [--json]
  *
  * Only kfsim_bfq_sim_run() is timed (set-up and teardown are per simulation, not per request).
- * --seconds is simulated time per run (x20 for the random workload); the best of --rounds runs counts (least disturbed on a
- * shared machine).  Goal from the issue: at least one million simulated requests per second.
+ * --seconds is simulated time per run (x20 for the random workload); the best of --rounds runs
+ * counts (least disturbed on a shared machine).  Goal from the issue: at least one million
+ * simulated requests per second.  Wall-clock time is what the goal is stated in; the process's
+ * CPU time is printed beside it because on a machine shared with other jobs the wall clock also
+ * counts the time the benchmark was not running at all.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -36,24 +39,28 @@ static const struct workload workloads[] = {
 	{ "random QD16", 20, { "name=r,rw=randread,bs=4k,iodepth=16" } },
 };
 
-static double now_s(void)
+static double now_s(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Returns requests per wall second of the best round; *nreq gets the request count. */
+/*
+ * Returns requests per wall second of the best round; *cpu_rate gets requests per CPU second of
+ * the best round by CPU time, *nreq the request count.
+ */
 static double measure(const struct workload *w, enum kfsim_bfq_sched sched, double secs,
-		      int rounds, unsigned long long *nreq)
+		      int rounds, unsigned long long *nreq, double *cpu_rate)
 {
 	double best = 0;
 
+	*cpu_rate = 0;
 	for (int r = 0; r < rounds; r++) {
 		struct kfsim_bfq_sim_config cfg;
 		struct kfsim_bfq_sim *sim;
-		double t0, t1;
+		double t0, t1, c0, c1;
 
 		kfsim_bfq_sim_config_default(&cfg);
 		cfg.sched = sched;
@@ -62,15 +69,19 @@ static double measure(const struct workload *w, enum kfsim_bfq_sched sched, doub
 		for (int j = 0; j < 4 && w->jobs[j]; j++)
 			kfsim_bfq_job_parse(w->jobs[j], &cfg.jobs[cfg.nr_jobs++], NULL, 0);
 		sim = kfsim_bfq_sim_create(&cfg);
-		t0 = now_s();
+		t0 = now_s(CLOCK_MONOTONIC);
+		c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
 		if (IS_ERR(sim) || kfsim_bfq_sim_run(sim)) {
 			fprintf(stderr, "bench_bfq: simulation failed\n");
 			exit(1);
 		}
-		t1 = now_s();
+		c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+		t1 = now_s(CLOCK_MONOTONIC);
 		*nreq = kfsim_bfq_sim_result(sim)->completed;
 		if (*nreq / (t1 - t0) > best)
 			best = (double)*nreq / (t1 - t0);
+		if (c1 > c0 && *nreq / (c1 - c0) > *cpu_rate)
+			*cpu_rate = (double)*nreq / (c1 - c0);
 		kfsim_bfq_sim_destroy(sim);
 	}
 	return best;
@@ -111,8 +122,8 @@ int main(int argc, char **argv)
 	if (json)
 		printf("{\"seconds\":%g,\"rounds\":%d,\"results\":[", secs, rounds);
 	else
-		printf("%-28s %-12s %12s %14s %10s %10s\n", "workload", "scheduler", "requests",
-		       "req/s (wall)", "ns/req", "vs none");
+		printf("%-28s %-12s %12s %14s %10s %10s %14s\n", "workload", "scheduler",
+		       "requests", "req/s (wall)", "ns/req", "vs none", "req/s (cpu)");
 	for (size_t w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++) {
 		double base = 0;
 
@@ -121,20 +132,22 @@ int main(int argc, char **argv)
 							 KFSIM_SCHED_MQ_DEADLINE, KFSIM_SCHED_NONE };
 			enum kfsim_bfq_sched sched = order[s];
 			unsigned long long nreq = 0;
-			double rate = measure(&workloads[w], sched, secs, rounds, &nreq);
+			double cpu_rate;
+			double rate = measure(&workloads[w], sched, secs, rounds, &nreq, &cpu_rate);
 
 			if (sched == KFSIM_SCHED_NONE)
 				base = rate;
 			if (json)
 				printf("%s{\"workload\":\"%s\",\"sched\":\"%s\",\"requests\":%llu,"
-				       "\"req_per_s\":%.0f,\"ns_per_req\":%.1f,\"vs_none\":%.3f}",
+				       "\"req_per_s\":%.0f,\"ns_per_req\":%.1f,\"vs_none\":%.3f,"
+				       "\"req_per_cpu_s\":%.0f}",
 				       (w || s != KFSIM_SCHED_NR - 1) ? "," : "", workloads[w].name,
 				       kfsim_bfq_sched_name(sched), nreq, rate, 1e9 / rate,
-				       rate / base);
+				       rate / base, cpu_rate);
 			else
-				printf("%-28s %-12s %12llu %14.0f %10.1f %9.2fx\n", workloads[w].name,
-				       kfsim_bfq_sched_name(sched), nreq, rate, 1e9 / rate,
-				       rate / base);
+				printf("%-28s %-12s %12llu %14.0f %10.1f %9.2fx %14.0f\n",
+				       workloads[w].name, kfsim_bfq_sched_name(sched), nreq, rate,
+				       1e9 / rate, rate / base, cpu_rate);
 		}
 	}
 	if (json)

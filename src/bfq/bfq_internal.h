@@ -117,9 +117,21 @@ static inline unsigned int bfq_tot_busy_queues(const struct bfq_data *bfqd)
 	return bfqd->busy_queues[0] + bfqd->busy_queues[1] + bfqd->busy_queues[2];
 }
 
+/*
+ * Bits set in a u32, without __builtin_popcount(): built for baseline x86-64 (no POPCNT) that is
+ * a libgcc call, and BFQQ_SEEKY() runs several times per dispatched request.
+ */
+static inline unsigned int bfq_hweight32(u32 w)
+{
+	w -= (w >> 1) & 0x55555555U;
+	w = (w & 0x33333333U) + ((w >> 2) & 0x33333333U);
+	w = (w + (w >> 4)) & 0x0f0f0f0fU;
+	return (w * 0x01010101U) >> 24;
+}
+
 static inline bool BFQQ_SEEKY(const struct bfq_queue *bfqq)
 {
-	return __builtin_popcount(bfqq->seek_history) > BFQQ_SEEKY_THR;
+	return bfq_hweight32(bfqq->seek_history) > BFQQ_SEEKY_THR;
 }
 
 /* bfq_wf2q.c */

@@ -3,8 +3,11 @@
  * The multi-actuator hard disk model (see include/kfsim/hdd_sim.h for the physics).
  *
  * Invariants:
- * - a request is in exactly one place inside the drive: the queue of its actuator, in service on
- *   it (act->cur), or in the completion list waiting for its done time;
+ * - a request is in exactly one place inside the drive: the queue of its actuator (its tag in
+ *   act->order[0, nr_queued), oldest first), in service on it (act->cur), or in the completion
+ *   list waiting for its done time;
+ * - hdd->cmd[tag] holds a queued request's pointer and the copies of its fields the pick reads,
+ *   so that choosing walks two small arrays instead of chasing the requests' list pointers;
  * - tags in use == queued + in service + completing, and never exceed ncq_depth;
  * - the completion list is sorted by done time, latest first, with ties in insertion order, so
  *   popping from the end hands requests back in time order and deterministically;
@@ -12,7 +15,9 @@
  * - with the write cache on, a cached write has completed to the host and left a destage entry
  *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit.
  */
+#include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include <kfsim/err.h>
 #include <kfsim/hdd_sim.h>
@@ -32,7 +37,7 @@ struct hdd_destage {
 };
 
 struct hdd_actuator {
-	struct blk_list queue;		/* commands waiting for this actuator, oldest first */
+	u16 order[KFSIM_HDD_MAX_TAGS];	/* tags of the commands waiting here, oldest first */
 	struct blk_list destage;	/* cached writes not yet on the media */
 	unsigned int nr_destage;
 	struct hdd_destage *cur_destage;	/* being written, NULL if none */
@@ -49,10 +54,14 @@ struct hdd_actuator {
 	struct kfsim_hdd_actuator_stats stats;
 };
 
-/* Geometry of a queued command, computed once at submission (indexed by tag). */
+/* A queued command: geometry computed once at submission, and what the pick reads of it. */
 struct hdd_cmd {
 	double radius;
 	double angle;
+	u64 io_start;			/* rq->io_start_time_ns */
+	sector_t pos, end;		/* blk_rq_pos(), blk_rq_end_sector() */
+	struct request *rq;
+	bool write;
 };
 
 struct kfsim_hdd {
@@ -170,7 +179,6 @@ struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)
 	for (unsigned int j = 0; j < params->nr_actuators; j++) {
 		struct hdd_actuator *act = &hdd->act[j];
 
-		blk_list_init(&act->queue);
 		blk_list_init(&act->destage);
 		act->range_start = params->capacity * j / params->nr_actuators;
 		act->range_end = params->capacity * (j + 1) / params->nr_actuators;
@@ -211,8 +219,14 @@ int kfsim_hdd_set_ia_ranges(const struct kfsim_hdd *hdd, struct gendisk *disk)
 
 unsigned int kfsim_hdd_actuator_of(const struct kfsim_hdd *hdd, sector_t sector)
 {
-	unsigned int j = (unsigned int)((unsigned __int128)sector * hdd->p.nr_actuators /
-					hdd->p.capacity);
+	unsigned int j;
+
+	/* the same integer quotient; 64-bit division unless the product needs 128 bits */
+	if (sector <= U64_MAX / hdd->p.nr_actuators)
+		j = (unsigned int)(sector * hdd->p.nr_actuators / hdd->p.capacity);
+	else
+		j = (unsigned int)((unsigned __int128)sector * hdd->p.nr_actuators /
+				   hdd->p.capacity);
 
 	/* integer division of the range starts can put a boundary sector one range off */
 	j = min(j, hdd->p.nr_actuators - 1);
@@ -333,29 +347,84 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 				 write, bound);
 }
 
-/* SATF with an age cap: the queued command of @act that can start moving data soonest. */
-static struct request *hdd_pick(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
+/*
+ * SATF with an age cap: the queued command of @act that can start moving data soonest.
+ *
+ * This is the simulator's hot loop (every command of the actuator's queue, at every pick), so
+ * it evaluates hdd_access_cost() inline with what does not depend on the command hoisted out:
+ * the read-ahead end at @t, the head radius, the parameters.  Every per-command expression is
+ * the one hdd_access_cost()/hdd_position_cost()/kfsim_hdd_seek_ns() evaluate, in the same
+ * order, so the costs and the choice are bit for bit the same.  Every command gets its full cost,
+ * with no branch that depends on the data but the final comparison: the commands' chains of
+ * sqrt and division are independent and overlap in the CPU, which a data-dependent early exit
+ * (a seek already above the best cost) stalls with mispredictions more than it saves.  The
+ * rotational wait wraps with a select, not a branch: wait is never -0.0 (angle and phase are
+ * both >= +0.0), so adding +0.0 leaves it unchanged.
+ *
+ * Return: the index in act->order of the command to serve, with its access cost at @t and its
+ * kind in *@best_access and *@best_kind; UINT_MAX (serve the oldest, cost not computed) when the
+ * oldest command has passed the age cap.
+ */
+static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actuator *act, u64 t,
+			     u64 *best_access, enum hdd_access *best_kind)
 {
-	struct request *oldest = blk_list_entry(act->queue.next, struct request, queuelist);
-	struct request *best = NULL;
+	unsigned int best = 0;
 	s64 best_cost = INT64_MAX;
+	const double aging = hdd->p.satf_aging_ms_per_s;
+	const double seek_min = hdd->p.seek_min_ms, seek_coeff = hdd->p.seek_coeff_ms;
+	const double settle = hdd->p.write_settle_ms, period = hdd->period_ns;
+	const double head = act->radius;
+	const u64 t_arrive = t + hdd->overhead_ns;
+	const bool has_seg = act->seg_hi > act->seg_lo;
+	const sector_t seg_lo = act->seg_lo;
+	const sector_t hi = has_seg ? hdd_ra_hi(act, t) : 0;
 
 	if (hdd->p.age_cap_ms > 0 &&
-	    (double)(t - oldest->io_start_time_ns) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
-		return oldest;
-	for (struct blk_list *pos = act->queue.next; pos != &act->queue; pos = pos->next) {
-		struct request *rq = blk_list_entry(pos, struct request, queuelist);
-		enum hdd_access kind;
-		s64 credit = (s64)((double)(t - rq->io_start_time_ns) *
-				   hdd->p.satf_aging_ms_per_s * 1e-3);
-		s64 cost = (s64)hdd_access_cost(hdd, act, rq, t, &kind,
-						best_cost == INT64_MAX ? INT64_MAX
-								       : best_cost + credit) -
-			   credit;
+	    (double)(t - hdd->cmd[act->order[0]].io_start) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
+		return UINT_MAX;
+	for (unsigned int i = 0; i < act->nr_queued; i++) {
+		const struct hdd_cmd *cmd = &hdd->cmd[act->order[i]];
+		s64 credit = (s64)((double)(t - cmd->io_start) * aging * 1e-3);
+		bool write = cmd->write;
+		double stroke, ms, wait, turns;
+		enum hdd_access kind = HDD_MISS;
+		u64 access, seek;
+		s64 cost;
 
+		if (!write && has_seg && cmd->pos >= seg_lo) {
+			sector_t end = cmd->end;
+
+			if (end <= hi) {
+				access = 0;
+				kind = HDD_HIT;
+				goto have_cost;
+			}
+			if (act->ra_on && end <= act->ra_limit) {
+				access = (u64)((double)(end - hi) / act->ra_rate);
+				kind = HDD_STREAM;
+				goto have_cost;
+			}
+		}
+		stroke = fabs(cmd->radius - head);
+		if (stroke <= 0.0) {
+			seek = 0;
+		} else {
+			ms = seek_min + seek_coeff * sqrt(min(stroke, 1.0));
+			if (write)
+				ms += settle;
+			seek = (u64)(ms * NSEC_PER_MSEC + 0.5);
+		}
+		turns = (double)(t_arrive + seek) / period;
+		wait = cmd->angle - (turns - (double)(u64)turns);
+		wait += wait < 0 ? 1.0 : 0.0;
+		access = seek + (u64)(wait * period);
+have_cost:
+		cost = (s64)access - credit;
 		if (cost < best_cost) {
-			best = rq;
+			best = i;
 			best_cost = cost;
+			*best_access = access;
+			*best_kind = kind;
 		}
 	}
 	return best;
@@ -397,8 +466,10 @@ static void hdd_start_destage(struct kfsim_hdd *hdd, struct hdd_actuator *act, u
 static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
 {
 	struct request *rq;
-	enum hdd_access kind;
-	u64 t0 = t, cost, media_end;
+	enum hdd_access kind = HDD_MISS;
+	unsigned int idx;
+	bool have_cost;
+	u64 t0 = t, cost = 0, media_end;
 	sector_t end;
 
 	if (act->cur || act->cur_destage)
@@ -410,9 +481,13 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	}
 	if (!act->nr_queued)
 		return;
-	rq = hdd_pick(hdd, act, t);
-	blk_list_del_init(&rq->queuelist);
+	idx = hdd_pick(hdd, act, t, &cost, &kind);
+	have_cost = idx != UINT_MAX;
+	idx = have_cost ? idx : 0;
+	rq = hdd->cmd[act->order[idx]].rq;
 	act->nr_queued--;
+	memmove(&act->order[idx], &act->order[idx + 1],
+		(act->nr_queued - idx) * sizeof(act->order[0]));
 	end = blk_rq_end_sector(rq);
 	if (rq_data_dir(rq)) {
 		/* the data crosses the link before the drive can write it */
@@ -421,7 +496,9 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
 		t0 = hdd->link_free;
 	}
-	cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
+	/* a write starts after its data crossed the link: its cost at the pick does not hold */
+	if (!have_cost || t0 != t)
+		cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
 	media_end = t0 + hdd->overhead_ns + cost;
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {
@@ -508,8 +585,12 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 		hdd_cache_write(hdd, act, rq, now);
 		return 0;
 	}
-	blk_list_add_tail(&rq->queuelist, &act->queue);
-	act->nr_queued++;
+	hdd->cmd[rq->tag].io_start = now;
+	hdd->cmd[rq->tag].pos = blk_rq_pos(rq);
+	hdd->cmd[rq->tag].end = blk_rq_end_sector(rq);
+	hdd->cmd[rq->tag].rq = rq;
+	hdd->cmd[rq->tag].write = rq_data_dir(rq);
+	act->order[act->nr_queued++] = (u16)rq->tag;
 	hdd_start_next(hdd, act, now);
 	return 0;
 }

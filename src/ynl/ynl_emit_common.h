@@ -23,5 +23,13 @@ unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr);
 bool ynl_is_genl(const struct ynl_spec *spec);
 /* Whether some nest or indexed-array of nests uses @set (kernel policies exist only for those). */
 bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set);
+/* Whether a split op's do and dump requests are equal, so both halves share one policy table. */
+bool ynl_op_shares_policy(const struct ynl_op *op);
+/*
+ * The request whose attributes make the kernel policy of one half of @op (NULL when that half
+ * validates nothing), with the policy table's name in @buf: the names F-kernel.c uses.
+ */
+const struct ynl_msg *ynl_op_policy(const struct ynl_spec *spec, const struct ynl_op *op,
+				    bool dump, char *buf, size_t size);
 
 #endif /* KFSIM_YNL_EMIT_COMMON_H */

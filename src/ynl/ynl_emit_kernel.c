@@ -4,7 +4,8 @@
  * (<kfsim/netlink.h>, the kernel's own names):
  *   - one policy per attribute set, F_<set>_nl_policy[max + 1] (what NLA_POLICY_NESTED points
  *     to), and per-op request policies sized to the highest attribute the op uses
- *     (kernel-policy split: F_<op>_nl_policy, or _do_/_dump_ when both halves have a request;
+ *     (kernel-policy split: F_<op>_nl_policy, or _do_/_dump_ when both halves have a request
+ *     and the two differ; equal do and dump requests share one F_<op>_nl_policy table;
  *     per-op: one per op; global: F_nl_policy for every op);
  *   - checks become NLA_POLICY_MIN/MAX/RANGE (s16 bounds) or NLA_POLICY_FULL_RANGE with a
  *     struct netlink_range_validation; enums become NLA_POLICY_MAX/RANGE over their values;
@@ -257,17 +258,48 @@ static struct ynl_attr **set_attrs(const struct ynl_attr_set *set)
 	return list;
 }
 
+/* Whether @a and @b list the same attributes of the op's set, in any order. */
+static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
+{
+	if (a->nr_attrs != b->nr_attrs)
+		return false;
+	for (int i = 0; i < a->nr_attrs; i++) {
+		bool found = false;
+
+		for (int j = 0; j < b->nr_attrs && !found; j++)
+			found = a->attrs[i] == b->attrs[j];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether the do and dump requests of a split op make one and the same policy.  Both halves
+ * resolve their attributes to the op's one attribute set, so the same attribute pointers mean
+ * the same types, checks and maxattr.  nlctrl (like netlink_policy_dump_add_policy()) tells
+ * policies apart by table pointer and maxtype, so two equal tables would show as two policies
+ * where the kernel's hand-written families (ethtool, openvswitch) share one.
+ */
+bool ynl_op_shares_policy(const struct ynl_op *op)
+{
+	return op->do_.request.present && op->dump.request.present &&
+	       op->do_.request.nr_attrs && same_attrs(&op->do_.request, &op->dump.request);
+}
+
 /*
  * The request message whose attributes make the policy of an op half, and the policy's name;
  * NULL when that half validates nothing.  split: each half its own (_do_/_dump_ names when both
- * halves have a request); per-op: the do request (else the dump's) for both halves; global: one
- * policy of every request attribute.
+ * halves have a request that differ; one F_<op>_nl_policy, the name ynl-gen-c.py gives a
+ * single op policy, when they are equal); per-op: the do request (else the dump's) for both
+ * halves; global: one policy of every request attribute.
  */
-static const struct ynl_msg *op_policy(const struct ynl_spec *spec, const struct ynl_op *op,
-				       bool dump, char *buf, size_t size)
+const struct ynl_msg *ynl_op_policy(const struct ynl_spec *spec, const struct ynl_op *op,
+				    bool dump, char *buf, size_t size)
 {
 	const struct ynl_op_mode *mode = dump ? &op->dump : &op->do_;
-	bool dual = op->do_.request.present && op->dump.request.present;
+	bool dual = op->do_.request.present && op->dump.request.present &&
+		    !ynl_op_shares_policy(op);
 	const struct ynl_msg *msg;
 
 	if (!strcmp(spec->kernel_policy, "global")) {
@@ -288,7 +320,8 @@ static const struct ynl_msg *op_policy(const struct ynl_spec *spec, const struct
 			 dump ? "dump" : "do");
 	else
 		snprintf(buf, size, "%s_%s_nl_policy", spec->c_name, op->c_name);
-	return &mode->request;
+	/* A shared table is the do request's: both halves point at the same bytes. */
+	return ynl_op_shares_policy(op) ? &op->do_.request : &mode->request;
 }
 
 static unsigned int global_maxattr(const struct ynl_spec *spec)
@@ -349,13 +382,13 @@ static void for_each_op_policy(const struct ynl_spec *spec, struct ynl_out *out,
 		if (op->is_async)
 			continue;
 		for (int half = 0; half < 2; half++) {
-			const struct ynl_msg *msg = op_policy(spec, op, half, name, sizeof(name));
+			const struct ynl_msg *msg = ynl_op_policy(spec, op, half, name, sizeof(name));
 			unsigned int max;
 
 			if (!msg)
 				continue;
 			/* Both halves may share one policy: print it once. */
-			if (half && op_policy(spec, op, false, other, sizeof(other)) &&
+			if (half && ynl_op_policy(spec, op, false, other, sizeof(other)) &&
 			    !strcmp(other, name))
 				continue;
 			max = ynl_attrs_max(msg->attrs, msg->nr_attrs);
@@ -485,7 +518,7 @@ static void emit_ops_table(struct ynl_out *out, const struct ynl_spec *spec)
 					       name);
 			}
 			{
-				const struct ynl_msg *msg = op_policy(spec, op, half, name,
+				const struct ynl_msg *msg = ynl_op_policy(spec, op, half, name,
 								      sizeof(name));
 
 				if (msg)

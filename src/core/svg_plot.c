@@ -67,10 +67,8 @@ static double axis_map(const struct axis *axis, double value, double from, doubl
 	return from + (v - axis->lo) / (axis->hi - axis->lo) * (to - from);
 }
 
-static void text(FILE *out, double x, double y, const char *anchor, int size, const char *s)
+void kfsim_svg_write_escaped(FILE *out, const char *s)
 {
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y,
-		anchor, size);
 	for (; *s; s++) {
 		if (*s == '<')
 			fputs("&lt;", out);
@@ -81,6 +79,13 @@ static void text(FILE *out, double x, double y, const char *anchor, int size, co
 		else
 			fputc(*s, out);
 	}
+}
+
+static void text(FILE *out, double x, double y, const char *anchor, int size, const char *s)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y,
+		anchor, size);
+	kfsim_svg_write_escaped(out, s);
 	fputs("</text>\n", out);
 }
 

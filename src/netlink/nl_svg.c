@@ -6,6 +6,8 @@
  * with the kernel's framing rules; bytes after the last whole attribute are "leftover".
  */
 #include <stdio.h>
+
+#include <kfsim/svg_plot.h>
 #include "nl_internal.h"
 
 enum region { R_NLMSG, R_GENL, R_ATTR_HDR, R_PAYLOAD, R_PAD, R_LEFTOVER, NR_REGIONS };
@@ -17,20 +19,6 @@ static const char *const label[NR_REGIONS] = {
 	"struct nlmsghdr", "struct genlmsghdr", "struct nlattr (len, type)",
 	"payload",	   "padding",		"leftover bytes",
 };
-
-static void xml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else
-			fputc(*s, out);
-	}
-}
 
 #define CELL_W 30
 #define CELL_H 22
@@ -80,7 +68,7 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 		width, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-family=\"sans-serif\">");
-	xml_text(out, title ? title : "netlink message");
+	kfsim_svg_write_escaped(out, title ? title : "netlink message");
 	fprintf(out, "</text>\n");
 	for (off = 0; off < len; off++) {
 		int x = MARGIN + (off % 16) * CELL_W, y = 40 + (off / 16) * CELL_H;

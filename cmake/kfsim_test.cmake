@@ -6,7 +6,8 @@ function(kfsim_add_test)
 	get_filename_component(part ${CMAKE_CURRENT_SOURCE_DIR} NAME)
 	set(exe test_${part}_${T_NAME})
 	add_executable(${exe} ${T_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/cli_run.c
-		${PROJECT_SOURCE_DIR}/tests/support/log_assert.c)
+		${PROJECT_SOURCE_DIR}/tests/support/log_assert.c
+		${PROJECT_SOURCE_DIR}/tests/support/cli_assert.c)
 	add_dependencies(${exe} kfsim_cli)
 	target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
 	target_compile_definitions(${exe} PRIVATE KFSIM_WITH_JEMALLOC=${KFSIM_WITH_JEMALLOC}

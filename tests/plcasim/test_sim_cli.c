@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "support/cli_run.h"
+#include "support/cli_assert.h"
 
 #define RUN(result, ...)                                                                           \
 	assert_int_equal(cli_run(result, (const char *const[]){__VA_ARGS__, NULL}), 0)
@@ -29,17 +29,6 @@ static char *slurp(const char *path)
 	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
 	return buf;
-}
-
-static void assert_usage_error(struct cli_result *r, const char *needle)
-{
-	if (r->status != 2 || !strstr(r->err, needle) || count_lines(r->err) != 1)
-		print_error("status %d, stderr: %s", r->status, r->err);
-	assert_int_equal(r->status, 2);
-	assert_non_null(strstr(r->err, needle));
-	assert_int_equal(count_lines(r->err), 1);
-	assert_string_equal(r->out, "");
-	cli_result_free(r);
 }
 
 static void test_sim_table(void **state)

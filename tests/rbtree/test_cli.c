@@ -14,21 +14,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "support/cli_run.h"
+#include "support/cli_assert.h"
 
 #define RUN(result, ...)                                                                           \
 	assert_int_equal(cli_run(result, (const char *const[]){"rbtree", ##__VA_ARGS__, NULL}), 0)
-
-static void assert_usage_error(struct cli_result *r, const char *needle)
-{
-	if (r->status != 2 || !strstr(r->err, needle) || count_lines(r->err) != 1)
-		print_error("status %d, stderr: %s", r->status, r->err);
-	assert_int_equal(r->status, 2);
-	assert_non_null(strstr(r->err, needle));
-	assert_int_equal(count_lines(r->err), 1);
-	assert_string_equal(r->out, "");
-	cli_result_free(r);
-}
 
 static void assert_ok(struct cli_result *r)
 {

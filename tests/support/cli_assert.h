@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_TESTS_CLI_ASSERT_H
+#define KFSIM_TESTS_CLI_ASSERT_H
+
+/* cmocka assertions on a kfsim run, for the rules every command follows (docs/cli.md). */
+#include "cli_run.h"
+
+/**
+ * assert_usage_error() - @r is a bad command line: exit 2, nothing on stdout, and exactly one
+ * line on stderr containing @needle.  Frees @r.
+ */
+void assert_usage_error(struct cli_result *r, const char *needle);
+
+#endif /* KFSIM_TESTS_CLI_ASSERT_H */

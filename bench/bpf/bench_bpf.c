@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 		{"nodes", required_argument, NULL, 'n'},
 		{"iters", required_argument, NULL, 'i'},
 		{"reps", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	u64 nodes = 1000, iters = 50000, reps = 25;
@@ -102,8 +103,15 @@ int main(int argc, char **argv)
 	struct rnd_state rnd;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:i:r:", options, NULL)) != -1) {
-		u64 v = strtoull(optarg, NULL, 0);
+	while ((opt = getopt_long(argc, argv, "n:i:r:h", options, NULL)) != -1) {
+		u64 v;
+
+		if (opt == 'h' || opt == '?') {
+			fprintf(opt == 'h' ? stdout : stderr,
+				"usage: bench_bpf [--nodes N] [--iters N] [--reps N]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+		v = strtoull(optarg, NULL, 0);
 
 		if (!v) {
 			fprintf(stderr, "bench_bpf: --%s needs a positive integer\n",

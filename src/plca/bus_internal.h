@@ -53,7 +53,7 @@ enum bus_ev_kind {
 	EV_TX_END,  /* the node's signal on the wire ends */
 	EV_COL,	    /* the node's PHY detects a collision */
 	EV_RS,	    /* data SM timer: hold, pending, commit */
-	EV_SEG,	    /* cycle timer: to_timer, burst_timer, idle run */
+	EV_SEG,	    /* cycle timer: the idle run (node 0's slot only) */
 	EV_STATUS,  /* plca_status_timer watchdog */
 	EV_NR_NODE_KINDS = EV_STATUS,
 };
@@ -72,9 +72,9 @@ struct bus_signal {
 };
 
 /*
- * Every event has a slot: a node's timer of one kind has node << BUS_SLOT_SHIFT | kind (and the
- * status watchdog is node 0's spare kind EV_STATUS); cycle timers and scripted frames, of which
- * several can be queued, take a slot each from a free list.  A queued event is live while its
+ * Every event has a slot: a node's timer of one kind has node << BUS_SLOT_SHIFT | kind (the
+ * status watchdog and the cycle's idle-run timer are node 0's spare kinds EV_STATUS and
+ * EV_SEG); scripted frames, of which several can be queued, take a slot each from a free list.  A queued event is live while its
  * slot's armed sequence number is still its own: re-arming or cancelling a timer just changes
  * that number.
  */
@@ -88,7 +88,7 @@ struct bus_event {
 	u64 tie; /* seq << BUS_SLOT_BITS | slot: same key, earlier call first */
 };
 
-/* What a free-list slot (EV_SEG, EV_INJECT) stands for. */
+/* What a free-list slot (EV_INJECT) stands for. */
 struct bus_slot_info {
 	u32 node;
 	u32 kind;
@@ -279,14 +279,19 @@ static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 s
 	return true;
 }
 
-/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
-static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+/* Arm the node's one timer of @kind at @t with @prio, replacing any earlier arming. */
+static inline void bus_timer_prio(struct plca_sim *sim, u32 node, u32 kind, u64 t, u32 prio)
 {
 	u64 seq = sim->seq++;
 	u32 slot = node << BUS_SLOT_SHIFT | kind;
 
-	if (bus_queue_push(sim, t << 2 | 1, slot, seq))
+	if (bus_queue_push(sim, t << 2 | prio, slot, seq))
 		sim->slot_seq[slot] = seq;
+}
+
+static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	bus_timer_prio(sim, node, kind, t, 1);
 }
 
 static inline void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)

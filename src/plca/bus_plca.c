@@ -37,20 +37,24 @@ static bool rs_pending(const struct bus_node *n)
  * Arm the cycle's one timer.  The TO decision (SEGT_TO_EVAL) is not queued: it is due "after
  * every other event of this instant", which the event loop checks after each event
  * (seg_eval_due()), saving a heap round trip per transmit opportunity.
- * An armed SEGT_TO_RUN is never withdrawn (seg_cancel() only drops a due decision): when it
- * fires, seg_materialise() brings the cycle up to that instant, which is harmless when there is
- * nothing to bring up, and the run's event count has always included these firings.
+ * The idle-run timer (SEGT_TO_RUN) has a fixed slot (node 0's EV_SEG), so re-aiming or
+ * dropping it withdraws the earlier arming: a withdrawn one is skipped when popped instead of
+ * running seg_materialise() for nothing.  Any change of the cycle's state goes through here or
+ * seg_cancel(), so a live run timer always belongs to the idle run in progress.
  */
 static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 {
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
-	if (what != SEGT_TO_EVAL)
-		bus_schedule(sim, t, 0, 0, EV_SEG, what);
+	if (what == SEGT_TO_EVAL)
+		bus_cancel(sim, 0, EV_SEG);
+	else
+		bus_timer_prio(sim, 0, EV_SEG, t, 0);
 }
 
 static void seg_cancel(struct plca_sim *sim)
 {
 	sim->seg.eval_pending = false;
+	bus_cancel(sim, 0, EV_SEG);
 }
 
 static void rs_timer(struct plca_sim *sim, u32 node, u64 bt)
@@ -314,6 +318,7 @@ static void cycle_end(struct plca_sim *sim)
 
 	seg->state = SEG_RESYNC;
 	seg->owner = -1;
+	bus_cancel(sim, 0, EV_SEG);
 	if (!sim->nr_active)
 		send_beacon(sim);
 }

@@ -214,6 +214,12 @@ struct plca_sim {
 	u32 *free_slots;
 	u32 nr_free;
 	bool oom; /* an event could not be queued: the run is over */
+	/*
+	 * One timer armed but not yet queued (bus_timer_held()): the commit_timer, which the MAC
+	 * nearly always beats, so it is usually withdrawn before it would ever reach a heap.
+	 */
+	struct bus_event held;
+	bool has_held;
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];
 	u32 sig_head, sig_tail; /* live window [tail, head) modulo the ring */
@@ -292,6 +298,35 @@ static inline void bus_timer_prio(struct plca_sim *sim, u32 node, u32 kind, u64 
 static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
 {
 	bus_timer_prio(sim, node, kind, t, 1);
+}
+
+/* Queue the held timer if it is still armed; either way nothing is held afterwards. */
+static inline void bus_flush_held(struct plca_sim *sim)
+{
+	u32 slot = (u32)(sim->held.tie & BUS_SLOT_MASK);
+	u64 seq = sim->held.tie >> BUS_SLOT_BITS;
+
+	sim->has_held = false;
+	if (sim->slot_seq[slot] == seq)
+		bus_queue_push(sim, sim->held.key, slot, seq);
+}
+
+/*
+ * bus_timer() for a timer that is likely withdrawn soon: it takes its sequence number (and so
+ * its place among events of the same instant) now, but reaches a heap only when another timer
+ * is held or when it is the next event due (the event loop checks), never if it is re-armed or
+ * cancelled first.
+ */
+static inline void bus_timer_held(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	u64 seq = sim->seq++;
+	u32 slot = node << BUS_SLOT_SHIFT | kind;
+
+	if (sim->has_held)
+		bus_flush_held(sim);
+	sim->held = (struct bus_event){.key = t << 2 | 1, .tie = seq << BUS_SLOT_BITS | slot};
+	sim->has_held = true;
+	sim->slot_seq[slot] = seq;
 }
 
 static inline void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)

@@ -377,7 +377,9 @@ static void commit(struct plca_sim *sim, u32 id)
 			start_frame(sim, node, false);
 		} else if (n->ds == DS_WAIT_MAC) {
 			bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
-			rs_timer(sim, node, PLCA_SIM_COMMIT_BT);
+			/* commit_timer: the MAC's IFG (96 BT) nearly always ends it first */
+			n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
+			bus_timer_held(sim, node, EV_RS, n->rs_due);
 			mac_carrier_dropped(sim, node);
 		}
 	}

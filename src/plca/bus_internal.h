@@ -162,6 +162,8 @@ struct bus_node {
 	u64 rs_due;	    /* when the data state machine's timer runs out */
 	bool in_burst;
 	bool committed; /* it owns the current TO (COMMIT sent) */
+	bool pend_lazy;	/* on the lazy pending_timer list (see pending_timer()) */
+	u64 pend_tie;	/* that timer's place in the event order */
 	/* statistics */
 	struct plca_sim_node_stats st;
 	struct bus_hist lat;
@@ -237,6 +239,8 @@ struct plca_sim {
 	u32 nr_hold;		/* nodes in HOLD */
 	u8 pending_per_id[256]; /* of those, per node id */
 	u64 pending_ids[4];	/* bitmap of ids with a pending node */
+	u32 *lazy_pend;		/* nodes whose pending_timer is armed but not queued */
+	u32 nr_lazy_pend;
 	u32 misconfig;
 	u64 cycles;
 	/* trace */

@@ -26,7 +26,9 @@ static void dequeue(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	n->q_head = (n->q_head + 1) % n->q_cap;
+	/* q_cap is any size, so the ring wraps by comparison, not by a division */
+	if (++n->q_head == n->q_cap)
+		n->q_head = 0;
 	n->q_len--;
 	n->mac = MAC_IDLE;
 	n->attempts = 0;
@@ -45,13 +47,17 @@ static u32 draw_payload(struct plca_sim *sim, const struct bus_node *n)
 void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
 {
 	struct bus_node *n = &sim->nodes[node];
+	u32 tail;
 
 	n->st.generated++;
 	if (n->q_len == n->q_cap) {
 		n->st.dropped_queue++;
 		return;
 	}
-	n->queue[(n->q_head + n->q_len) % n->q_cap] = (struct bus_frame){arrival, payload};
+	tail = n->q_head + n->q_len;
+	if (tail >= n->q_cap)
+		tail -= n->q_cap;
+	n->queue[tail] = (struct bus_frame){arrival, payload};
 	n->q_len++;
 	mac_frame_ready(sim, node);
 }

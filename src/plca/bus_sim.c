@@ -198,18 +198,19 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 		struct bus_event ev;
 		u32 slot, node, kind, arg;
 
-		if (sim->has_held) {
+		h = queue_next(sim);
+		if (unlikely(sim->has_held)) {
 			/* a held timer goes into a heap only when it is live and due next */
 			struct bus_event *held = &sim->held;
 
-			h = queue_next(sim);
-			if (sim->slot_seq[held->tie & BUS_SLOT_MASK] != held->tie >> BUS_SLOT_BITS)
+			if (sim->slot_seq[held->tie & BUS_SLOT_MASK] != held->tie >> BUS_SLOT_BITS) {
 				sim->has_held = false;
-			else if (!h || bus_ev_before(held, &h->ev[0]))
+			} else if (!h || bus_ev_before(held, &h->ev[0])) {
 				bus_flush_held(sim);
+				h = queue_next(sim);
+			}
 		}
 		/* the TO decision comes after every other event of its instant */
-		h = queue_next(sim);
 		if (sim->seg.eval_pending && sim->now <= t_ns &&
 		    (!h || (h->ev[0].key >> 2) > sim->now)) {
 			sim->events++;

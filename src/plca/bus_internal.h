@@ -147,6 +147,14 @@ struct bus_node {
 	bool waiting; /* on the carrier waiter list */
 	bool deferred_this_attempt;
 	u64 ifg_from;	   /* carrier-off time the running IFG counts from, or 0 */
+	/*
+	 * The running IFG's carrier check may be skipped when it ends (see mac_try()): set when
+	 * every signal in view had ended, none was still on its way, and no signal the MAC looks
+	 * at has opened since (sim->opens[rs view] == ifg_opens).
+	 */
+	bool ifg_clear;
+	bool ifg_rs;	   /* rs_active() when it was set */
+	u64 ifg_opens;
 	u64 mac_tx_start;  /* when the MAC started the current attempt */
 	u64 own_tx_end;	   /* end of its last transmission (IFG after own frame) */
 	u64 tx_start_wire; /* when the current frame went onto the wire */
@@ -227,6 +235,8 @@ struct plca_sim {
 	u32 sig_head, sig_tail; /* live window [tail, head) modulo the ring */
 	u32 nr_active;
 	u64 max_prop;
+	u64 opens[2];	    /* signals opened so far: [0] all, [1] frames and jams only */
+	bool carrier_unseen; /* the last bus_carrier() skipped a signal not (yet) in view */
 	/* MAC waiters (deferring on carrier) */
 	u32 *waiters;
 	u32 *waiters_scan;

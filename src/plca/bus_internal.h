@@ -19,7 +19,10 @@
  * - every frame is in exactly one place: a node's queue (the head is what the MAC works on), or
  *   counted once as delivered, dropped or lost;
  * - a cancelled or re-armed timer stays in the heap until popped, then is skipped: its slot's
- *   armed sequence number (slot_seq) is no longer its own.
+ *   armed sequence number (slot_seq) is no longer its own;
+ * - an armed timer has its sequence number from the moment it is armed, wherever it waits: in a
+ *   heap, held (bus_timer_held()) or, for a pending_timer outside an idle run, on the lazy list
+ *   (bus_plca.c), so the order of events never depends on where a timer waited.
  *
  * The PLCA cycle runs on one clock for the segment (the coordinator's): transmit opportunities
  * are the same for every synchronised follower.  Propagation delay (5 ns/m) applies to carrier

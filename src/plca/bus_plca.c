@@ -13,7 +13,8 @@
  * off, and the RS remembers a PENDING frame, which it announces with COMMIT at the next TO
  * (WAIT_MAC, up to commit_timer 288 BT for the MAC to retry).
  *
- * Invariants: nr_pending counts nodes in HOLD or PENDING; seg.owner is the node committed in the
+ * Invariants: nr_pending counts nodes in HOLD or PENDING (a node whose lazy pending_timer has
+ * run out stays DELAY_PENDING until the next TO decision, the first to look); seg.owner is the node committed in the
  * current TO (SEG_COMMIT) or -1; an idle run (several silent TOs) is one timer, and anything
  * that could end it early (a node becomes pending, a signal starts) first "materialises" the TO
  * that is current at that instant, so the outcome is the same as running every TO.

@@ -56,7 +56,7 @@ enum bus_ev_kind {
 	EV_TX_END,  /* the node's signal on the wire ends */
 	EV_COL,	    /* the node's PHY detects a collision */
 	EV_RS,	    /* data SM timer: hold, pending, commit */
-	EV_SEG,	    /* cycle timer: the idle run (node 0's slot only) */
+	EV_SEG,	    /* cycle timer: to_timer, burst_timer, idle run */
 	EV_STATUS,  /* plca_status_timer watchdog */
 	EV_NR_NODE_KINDS = EV_STATUS,
 };
@@ -75,9 +75,9 @@ struct bus_signal {
 };
 
 /*
- * Every event has a slot: a node's timer of one kind has node << BUS_SLOT_SHIFT | kind (the
- * status watchdog and the cycle's idle-run timer are node 0's spare kinds EV_STATUS and
- * EV_SEG); scripted frames, of which several can be queued, take a slot each from a free list.  A queued event is live while its
+ * Every event has a slot: a node's timer of one kind has node << BUS_SLOT_SHIFT | kind (and the
+ * status watchdog is node 0's spare kind EV_STATUS); cycle timers and scripted frames, of which
+ * several can be queued, take a slot each from a free list.  A queued event is live while its
  * slot's armed sequence number is still its own: re-arming or cancelling a timer just changes
  * that number.
  */
@@ -91,7 +91,7 @@ struct bus_event {
 	u64 tie; /* seq << BUS_SLOT_BITS | slot: same key, earlier call first */
 };
 
-/* What a free-list slot (EV_INJECT) stands for. */
+/* What a free-list slot (EV_SEG, EV_INJECT) stands for. */
 struct bus_slot_info {
 	u32 node;
 	u32 kind;

@@ -38,21 +38,20 @@ static bool rs_pending(const struct bus_node *n)
  * Arm the cycle's one timer.  The TO decision (SEGT_TO_EVAL) is not queued: it is due "after
  * every other event of this instant", which the event loop checks after each event
  * (seg_eval_due()), saving a heap round trip per transmit opportunity.
- * The idle-run timer (SEGT_TO_RUN) has a fixed slot (node 0's EV_SEG), so re-aiming or
- * dropping it withdraws the earlier arming: a withdrawn one is skipped when popped instead of
- * running seg_materialise() for nothing.  Any change of the cycle's state goes through here or
- * seg_cancel(), so a live run timer always belongs to the idle run in progress.
+ * An armed SEGT_TO_RUN is never withdrawn (seg_cancel() only drops a due decision): when it
+ * fires, seg_materialise() brings the cycle up to that instant.  That is not free of effect:
+ * an idle run's TOs are counted for the owners that are active when the run is materialised,
+ * so withdrawing stale run timers would change the TO counts of runs whose PLCA settings or
+ * links change in the middle of an idle run (see docs/plca-bus.md, "Speed").
  */
 static void lazy_pend_settle(struct plca_sim *sim, bool queue);
 
 static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 {
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
-	if (what == SEGT_TO_EVAL) {
-		bus_cancel(sim, 0, EV_SEG);
+	if (what == SEGT_TO_EVAL)
 		return;
-	}
-	bus_timer_prio(sim, 0, EV_SEG, t, 0);
+	bus_schedule(sim, t, 0, 0, EV_SEG, what);
 	if (sim->nr_lazy_pend) /* an idle run: pending_timers must run on time now */
 		lazy_pend_settle(sim, true);
 }
@@ -60,7 +59,6 @@ static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 static void seg_cancel(struct plca_sim *sim)
 {
 	sim->seg.eval_pending = false;
-	bus_cancel(sim, 0, EV_SEG);
 }
 
 static void rs_timer(struct plca_sim *sim, u32 node, u64 bt)
@@ -390,7 +388,6 @@ static void cycle_end(struct plca_sim *sim)
 
 	seg->state = SEG_RESYNC;
 	seg->owner = -1;
-	bus_cancel(sim, 0, EV_SEG);
 	if (!sim->nr_active)
 		send_beacon(sim);
 }

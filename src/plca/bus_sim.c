@@ -84,7 +84,7 @@ static inline struct bus_heap *queue_next(struct plca_sim *sim)
 	return near;
 }
 
-/* A free-list slot for one EV_INJECT event, or BUS_SLOT_MASK when out of memory. */
+/* A free-list slot for one EV_SEG or EV_INJECT event, or BUS_SLOT_MASK when out of memory. */
 static __attribute__((noinline)) u32 slot_alloc(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
 {
 	u32 idx;
@@ -137,14 +137,14 @@ static int queue_init(struct plca_sim *sim)
 
 /*
  * Queue an event.  A node timer (and the status watchdog) replaces its slot's earlier arming;
- * scripted frames accumulate.  Ties in time and priority go in call order.
+ * cycle timers and scripted frames accumulate.  Ties in time and priority go in call order.
  */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg)
 {
 	u64 seq = sim->seq++;
 	u32 slot;
 
-	if (kind == EV_INJECT) {
+	if (kind == EV_SEG || kind == EV_INJECT) {
 		slot = slot_alloc(sim, node, kind, arg);
 		if (slot == BUS_SLOT_MASK) {
 			sim->oom = true;

@@ -154,7 +154,12 @@ struct plca_sim_node_stats {
 /**
  * struct plca_sim_report - the segment as a whole
  * @now_ns: simulated time reached
- * @events: events processed so far
+ * @events: events the simulator ran so far: queued timers that fired (withdrawn ones not
+ *	counted) plus transmit-opportunity decisions.  A diagnostic of the event queue, not a
+ *	simulated quantity: work the simulator proves cannot change the outcome is not queued
+ *	(a commit_timer the MAC beats, a pending_timer outside an idle run, the carrier
+ *	re-check at the end of an undisturbed IFG), so the count may drop between kfsim
+ *	versions while every simulated figure stays the same for a given seed.
  * @cycles: PLCA cycles (BEACONs sent)
  * @throughput_mbps: MAC frame bits delivered per second, all nodes, in Mb/s
  * @goodput_mbps: payload bits delivered per second

@@ -19,7 +19,10 @@
  * - every frame is in exactly one place: a node's queue (the head is what the MAC works on), or
  *   counted once as delivered, dropped or lost;
  * - a cancelled or re-armed timer stays in the heap until popped, then is skipped: its slot's
- *   armed sequence number (slot_seq) is no longer its own.
+ *   armed sequence number (slot_seq) is no longer its own;
+ * - an armed timer has its sequence number from the moment it is armed, wherever it waits: in a
+ *   heap, held (bus_timer_held()) or, for a pending_timer outside an idle run, on the lazy list
+ *   (bus_plca.c), so the order of events never depends on where a timer waited.
  *
  * The PLCA cycle runs on one clock for the segment (the coordinator's): transmit opportunities
  * are the same for every synchronised follower.  Propagation delay (5 ns/m) applies to carrier
@@ -147,6 +150,14 @@ struct bus_node {
 	bool waiting; /* on the carrier waiter list */
 	bool deferred_this_attempt;
 	u64 ifg_from;	   /* carrier-off time the running IFG counts from, or 0 */
+	/*
+	 * The running IFG's carrier check may be skipped when it ends (see mac_try()): set when
+	 * every signal in view had ended, none was still on its way, and no signal the MAC looks
+	 * at has opened since (sim->opens[rs view] == ifg_opens).
+	 */
+	bool ifg_clear;
+	bool ifg_rs;	   /* rs_active() when it was set */
+	u64 ifg_opens;
 	u64 mac_tx_start;  /* when the MAC started the current attempt */
 	u64 own_tx_end;	   /* end of its last transmission (IFG after own frame) */
 	u64 tx_start_wire; /* when the current frame went onto the wire */
@@ -162,6 +173,8 @@ struct bus_node {
 	u64 rs_due;	    /* when the data state machine's timer runs out */
 	bool in_burst;
 	bool committed; /* it owns the current TO (COMMIT sent) */
+	bool pend_lazy;	/* on the lazy pending_timer list (see pending_timer()) */
+	u64 pend_tie;	/* that timer's place in the event order */
 	/* statistics */
 	struct plca_sim_node_stats st;
 	struct bus_hist lat;
@@ -214,11 +227,19 @@ struct plca_sim {
 	u32 *free_slots;
 	u32 nr_free;
 	bool oom; /* an event could not be queued: the run is over */
+	/*
+	 * One timer armed but not yet queued (bus_timer_held()): the commit_timer, which the MAC
+	 * nearly always beats, so it is usually withdrawn before it would ever reach a heap.
+	 */
+	struct bus_event held;
+	bool has_held;
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];
 	u32 sig_head, sig_tail; /* live window [tail, head) modulo the ring */
 	u32 nr_active;
 	u64 max_prop;
+	u64 opens[2];	    /* signals opened so far: [0] all, [1] frames and jams only */
+	bool carrier_unseen; /* the last bus_carrier() skipped a signal not (yet) in view */
 	/* MAC waiters (deferring on carrier) */
 	u32 *waiters;
 	u32 *waiters_scan;
@@ -231,6 +252,8 @@ struct plca_sim {
 	u32 nr_hold;		/* nodes in HOLD */
 	u8 pending_per_id[256]; /* of those, per node id */
 	u64 pending_ids[4];	/* bitmap of ids with a pending node */
+	u32 *lazy_pend;		/* nodes whose pending_timer is armed but not queued */
+	u32 nr_lazy_pend;
 	u32 misconfig;
 	u64 cycles;
 	/* trace */
@@ -279,14 +302,48 @@ static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 s
 	return true;
 }
 
-/* Arm the node's one timer of @kind at @t, replacing any earlier arming. */
-static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+/* Arm the node's one timer of @kind at @t with @prio, replacing any earlier arming. */
+static inline void bus_timer_prio(struct plca_sim *sim, u32 node, u32 kind, u64 t, u32 prio)
 {
 	u64 seq = sim->seq++;
 	u32 slot = node << BUS_SLOT_SHIFT | kind;
 
-	if (bus_queue_push(sim, t << 2 | 1, slot, seq))
+	if (bus_queue_push(sim, t << 2 | prio, slot, seq))
 		sim->slot_seq[slot] = seq;
+}
+
+static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	bus_timer_prio(sim, node, kind, t, 1);
+}
+
+/* Queue the held timer if it is still armed; either way nothing is held afterwards. */
+static inline void bus_flush_held(struct plca_sim *sim)
+{
+	u32 slot = (u32)(sim->held.tie & BUS_SLOT_MASK);
+	u64 seq = sim->held.tie >> BUS_SLOT_BITS;
+
+	sim->has_held = false;
+	if (sim->slot_seq[slot] == seq)
+		bus_queue_push(sim, sim->held.key, slot, seq);
+}
+
+/*
+ * bus_timer() for a timer that is likely withdrawn soon: it takes its sequence number (and so
+ * its place among events of the same instant) now, but reaches a heap only when another timer
+ * is held or when it is the next event due (the event loop checks), never if it is re-armed or
+ * cancelled first.
+ */
+static inline void bus_timer_held(struct plca_sim *sim, u32 node, u32 kind, u64 t)
+{
+	u64 seq = sim->seq++;
+	u32 slot = node << BUS_SLOT_SHIFT | kind;
+
+	if (sim->has_held)
+		bus_flush_held(sim);
+	sim->held = (struct bus_event){.key = t << 2 | 1, .tie = seq << BUS_SLOT_BITS | slot};
+	sim->has_held = true;
+	sim->slot_seq[slot] = seq;
 }
 
 static inline void bus_cancel(struct plca_sim *sim, u32 node, u32 kind)

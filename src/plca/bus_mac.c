@@ -26,7 +26,9 @@ static void dequeue(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	n->q_head = (n->q_head + 1) % n->q_cap;
+	/* q_cap is any size, so the ring wraps by comparison, not by a division */
+	if (++n->q_head == n->q_cap)
+		n->q_head = 0;
 	n->q_len--;
 	n->mac = MAC_IDLE;
 	n->attempts = 0;
@@ -45,13 +47,17 @@ static u32 draw_payload(struct plca_sim *sim, const struct bus_node *n)
 void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
 {
 	struct bus_node *n = &sim->nodes[node];
+	u32 tail;
 
 	n->st.generated++;
 	if (n->q_len == n->q_cap) {
 		n->st.dropped_queue++;
 		return;
 	}
-	n->queue[(n->q_head + n->q_len) % n->q_cap] = (struct bus_frame){arrival, payload};
+	tail = n->q_head + n->q_len;
+	if (tail >= n->q_cap)
+		tail -= n->q_cap;
+	n->queue[tail] = (struct bus_frame){arrival, payload};
 	n->q_len++;
 	mac_frame_ready(sim, node);
 }
@@ -154,10 +160,34 @@ static void start_tx(struct plca_sim *sim, u32 node)
 	bus_signal_start(sim, node, SIG_DATA, sim->now + bus_frame_wire_ns(head_frame(n)->payload));
 }
 
-static void wait_ifg(struct plca_sim *sim, u32 node, u64 off_at)
+/* Wait for the IFG from @off_at; @clear: the carrier check behind it can be trusted later. */
+static void wait_ifg(struct plca_sim *sim, u32 node, u64 off_at, bool clear)
 {
-	sim->nodes[node].ifg_from = off_at;
+	struct bus_node *n = &sim->nodes[node];
+
+	n->ifg_from = off_at;
+	n->ifg_clear = clear && !sim->carrier_unseen;
+	n->ifg_rs = rs_active(n);
+	n->ifg_opens = sim->opens[n->ifg_rs];
 	bus_timer(sim, node, EV_MAC, off_at + BT(PLCA_SIM_IFG_BT));
+}
+
+/*
+ * The IFG that wait_ifg() started from a clear carrier check is over, and the check would give
+ * the same answer now: no signal the MAC looks at has opened since (those in view had all ended
+ * and none was on its way, so closing ones cannot matter), it looks at the same signals (the
+ * same PLCA view, the RS not forcing carrier), and neither the RS's nor its own carrier-off time
+ * moved past the IFG's start.  The carrier has then been off for the whole IFG.
+ */
+static bool ifg_still_clear(struct plca_sim *sim, const struct bus_node *n)
+{
+	if (!n->ifg_clear || sim->now < n->ifg_from + BT(PLCA_SIM_IFG_BT) ||
+	    rs_active(n) != n->ifg_rs || sim->opens[n->ifg_rs] != n->ifg_opens ||
+	    max(n->rs_carrier_off, n->own_tx_end) > n->ifg_from)
+		return false;
+	if (!n->ifg_rs)
+		return true;
+	return n->ds == DS_IDLE || n->ds == DS_WAIT_MAC;
 }
 
 /*
@@ -176,6 +206,14 @@ void mac_try(struct plca_sim *sim, u32 node)
 		bus_timer(sim, node, EV_MAC, n->backoff_end);
 		return;
 	}
+	if (n->ifg_from && ifg_still_clear(sim, n)) {
+		/* the IFG's end: nothing new on the wire since it began */
+		n->ifg_from = 0;
+		n->ifg_clear = false;
+		start_tx(sim, node);
+		return;
+	}
+	n->ifg_clear = false;
 	if (n->ifg_from && sim->now >= n->ifg_from + BT(PLCA_SIM_IFG_BT))
 		ignore_from = n->ifg_from + BT(PLCA_SIM_IFG_BT * 2 / 3);
 	n->ifg_from = 0;
@@ -190,12 +228,12 @@ void mac_try(struct plca_sim *sim, u32 node)
 			bus_cancel(sim, node, EV_MAC);
 			add_waiter(sim, node);
 		} else {
-			wait_ifg(sim, node, off_at);
+			wait_ifg(sim, node, off_at, true);
 		}
 		return;
 	}
 	if (off_at && sim->now < off_at + BT(PLCA_SIM_IFG_BT)) {
-		wait_ifg(sim, node, off_at);
+		wait_ifg(sim, node, off_at, true);
 		return;
 	}
 	start_tx(sim, node);

@@ -91,6 +91,8 @@ static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 		.gone_at = BUS_NEVER};
 	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
 	sim->sig_head++;
+	sim->opens[0]++;
+	sim->opens[1] += kind <= SIG_JAM;
 	if (end != BUS_NEVER)
 		bus_timer(sim, node, EV_TX_END, end);
 	return n->sig;
@@ -224,12 +226,14 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
  * Signals that reached the node at or after @ignore_from are not looked at (the last third of
  * the IFG, when a MAC no longer listens).
  * Return: true when busy; *@off_at is then when it clears if every signal in view has already
- * ended (BUS_NEVER otherwise); when idle, *@off_at is the last time it went off.
+ * ended (BUS_NEVER otherwise); when idle, *@off_at is the last time it went off.  Unless it
+ * returns BUS_NEVER, sim->carrier_unseen tells whether a signal was passed over as not yet (or
+ * no longer) in view, i.e. whether the answer could change without a new signal.
  */
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
 	u64 now = sim->now, last_off = 0, busy_until = 0, pos = sim->nodes[node].pos_ns;
-	bool busy = false;
+	bool busy = false, unseen = false;
 
 	/* Signals too old to matter would only give an off_at whose IFG is over anyway. */
 	sig_prune(sim);
@@ -241,8 +245,10 @@ bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from
 		if (s->node == node || (data_only && s->kind > SIG_JAM))
 			continue;
 		seen = s->start + prop(pos, s);
-		if (seen > now || seen >= ignore_from)
+		if (seen > now || seen >= ignore_from) {
+			unseen = true;
 			continue;
+		}
 		if (s->active) {
 			*off_at = BUS_NEVER;
 			return true;
@@ -256,6 +262,7 @@ bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from
 		}
 	}
 	*off_at = busy ? busy_until : last_off;
+	sim->carrier_unseen = unseen;
 	return busy;
 }
 

@@ -13,7 +13,8 @@
  * off, and the RS remembers a PENDING frame, which it announces with COMMIT at the next TO
  * (WAIT_MAC, up to commit_timer 288 BT for the MAC to retry).
  *
- * Invariants: nr_pending counts nodes in HOLD or PENDING; seg.owner is the node committed in the
+ * Invariants: nr_pending counts nodes in HOLD or PENDING (a node whose lazy pending_timer has
+ * run out stays DELAY_PENDING until the next TO decision, the first to look); seg.owner is the node committed in the
  * current TO (SEG_COMMIT) or -1; an idle run (several silent TOs) is one timer, and anything
  * that could end it early (a node becomes pending, a signal starts) first "materialises" the TO
  * that is current at that instant, so the outcome is the same as running every TO.
@@ -38,14 +39,21 @@ static bool rs_pending(const struct bus_node *n)
  * every other event of this instant", which the event loop checks after each event
  * (seg_eval_due()), saving a heap round trip per transmit opportunity.
  * An armed SEGT_TO_RUN is never withdrawn (seg_cancel() only drops a due decision): when it
- * fires, seg_materialise() brings the cycle up to that instant, which is harmless when there is
- * nothing to bring up, and the run's event count has always included these firings.
+ * fires, seg_materialise() brings the cycle up to that instant.  That is not free of effect:
+ * an idle run's TOs are counted for the owners that are active when the run is materialised,
+ * so withdrawing stale run timers would change the TO counts of runs whose PLCA settings or
+ * links change in the middle of an idle run (see docs/plca-bus.md, "Speed").
  */
+static void lazy_pend_settle(struct plca_sim *sim, bool queue);
+
 static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 {
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
-	if (what != SEGT_TO_EVAL)
-		bus_schedule(sim, t, 0, 0, EV_SEG, what);
+	if (what == SEGT_TO_EVAL)
+		return;
+	bus_schedule(sim, t, 0, 0, EV_SEG, what);
+	if (sim->nr_lazy_pend) /* an idle run: pending_timers must run on time now */
+		lazy_pend_settle(sim, true);
 }
 
 static void seg_cancel(struct plca_sim *sim)
@@ -99,6 +107,72 @@ static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data
 		pending_changed(sim, n, was);
 }
 
+/* The cycle runs silently through TOs: a node turning PENDING must re-aim it at once. */
+static bool seg_idle_run(const struct plca_sim *sim)
+{
+	return sim->seg.state == SEG_WAIT_TO && !sim->seg.eval_pending;
+}
+
+/*
+ * DELAY_PENDING's pending_timer, @bt from now.  Turning PENDING only matters to the cycle: to
+ * the TO decision, which reads the pending ids, and to an idle run, which it re-aims.  Outside an
+ * idle run the timer is therefore not queued: it takes its place in the event order (sequence
+ * number, slot) now, and lazy_pend_settle() makes the node PENDING at the next TO decision if
+ * the timer has run out by then, or queues it for real when an idle run begins.  The MAC sees
+ * the RS's carrier in both states, and every re-arming or cancelling of the node's EV_RS slot
+ * happens outside DELAY_PENDING (or in rs_detach(), which treats both alike), so no one can
+ * tell the difference.  This saves a heap round trip per logical collision, i.e. per frame of a
+ * saturated segment.
+ */
+static void pending_timer(struct plca_sim *sim, u32 node, u64 bt)
+{
+	struct bus_node *n = &sim->nodes[node];
+	u32 slot = node << BUS_SLOT_SHIFT | EV_RS;
+	u64 seq;
+
+	if (seg_idle_run(sim)) {
+		rs_timer(sim, node, bt);
+		return;
+	}
+	n->rs_due = sim->now + BT(bt);
+	seq = sim->seq++;
+	n->pend_tie = seq << BUS_SLOT_BITS | slot;
+	sim->slot_seq[slot] = seq;
+	if (!n->pend_lazy) {
+		n->pend_lazy = true;
+		sim->lazy_pend[sim->nr_lazy_pend++] = node;
+	}
+}
+
+/*
+ * Run the lazy pending_timers that are due (the TO decision comes after every event of its
+ * instant, so "due by now" is exact); with @queue, queue the others as real timers.
+ */
+static void lazy_pend_settle(struct plca_sim *sim, bool queue)
+{
+	u32 keep = 0;
+
+	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
+		u32 node = sim->lazy_pend[i];
+		struct bus_node *n = &sim->nodes[node];
+		u32 slot = node << BUS_SLOT_SHIFT | EV_RS;
+		u64 seq = n->pend_tie >> BUS_SLOT_BITS;
+
+		if (sim->slot_seq[slot] != seq || n->ds != DS_DELAY_PENDING) {
+			n->pend_lazy = false; /* re-armed or cancelled since */
+		} else if (n->rs_due <= sim->now) {
+			n->pend_lazy = false;
+			set_ds(sim, n, DS_PENDING);
+		} else if (queue) {
+			n->pend_lazy = false;
+			bus_queue_push(sim, n->rs_due << 2 | 1, slot, seq);
+		} else {
+			sim->lazy_pend[keep++] = node;
+		}
+	}
+	sim->nr_lazy_pend = keep;
+}
+
 /*
  * Logical collision: the RS tells the MAC its frame collided and discards the delay line.  COLLIDE
  * lasts while the MAC jams (32 BT, nothing on the wire); DELAY_PENDING's pending_timer starts when
@@ -116,11 +190,11 @@ static void rs_collide(struct plca_sim *sim, u32 node)
 				    "plca", sim->now / 1000.0);
 	if (n->cfg.ignores_collisions) {
 		/* The faulty MAC neither jams nor retries: its frame is simply gone. */
-		rs_timer(sim, node, PLCA_SIM_PENDING_BT);
+		pending_timer(sim, node, PLCA_SIM_PENDING_BT);
 		mac_frame_lost(sim, node);
 		return;
 	}
-	rs_timer(sim, node, PLCA_SIM_JAM_BT + PLCA_SIM_PENDING_BT);
+	pending_timer(sim, node, PLCA_SIM_JAM_BT + PLCA_SIM_PENDING_BT);
 	n->st.collisions++;
 	mac_collision(sim, node, true);
 }
@@ -372,7 +446,9 @@ static void commit(struct plca_sim *sim, u32 id)
 			start_frame(sim, node, false);
 		} else if (n->ds == DS_WAIT_MAC) {
 			bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
-			rs_timer(sim, node, PLCA_SIM_COMMIT_BT);
+			/* commit_timer: the MAC's IFG (96 BT) nearly always ends it first */
+			n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
+			bus_timer_held(sim, node, EV_RS, n->rs_due);
 			mac_carrier_dropped(sim, node);
 		}
 	}
@@ -401,6 +477,8 @@ static void to_eval(struct plca_sim *sim)
 	u32 next;
 
 	seg->eval_pending = false;
+	if (sim->nr_lazy_pend)
+		lazy_pend_settle(sim, false);
 	next = next_pending_id(sim, seg->cur_id);
 	if (next == seg->cur_id) {
 		commit(sim, seg->cur_id);

@@ -198,8 +198,19 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 		struct bus_event ev;
 		u32 slot, node, kind, arg;
 
-		/* the TO decision comes after every other event of its instant */
 		h = queue_next(sim);
+		if (unlikely(sim->has_held)) {
+			/* a held timer goes into a heap only when it is live and due next */
+			struct bus_event *held = &sim->held;
+
+			if (sim->slot_seq[held->tie & BUS_SLOT_MASK] != held->tie >> BUS_SLOT_BITS) {
+				sim->has_held = false;
+			} else if (!h || bus_ev_before(held, &h->ev[0])) {
+				bus_flush_held(sim);
+				h = queue_next(sim);
+			}
+		}
+		/* the TO decision comes after every other event of its instant */
 		if (sim->seg.eval_pending && sim->now <= t_ns &&
 		    (!h || (h->ev[0].key >> 2) > sim->now)) {
 			sim->events++;
@@ -340,6 +351,7 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 	kfree(sim->waiters);
 	kfree(sim->waiters_scan);
 	kfree(sim->owners);
+	kfree(sim->lazy_pend);
 	kfree(sim);
 }
 
@@ -387,7 +399,8 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	sim->waiters = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
 	sim->waiters_scan = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
 	sim->owners = kcalloc(cfg->nr_nodes, sizeof(*sim->owners), GFP_KERNEL);
-	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners ||
+	sim->lazy_pend = kcalloc(cfg->nr_nodes, sizeof(*sim->lazy_pend), GFP_KERNEL);
+	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners || !sim->lazy_pend ||
 	    queue_init(sim)) {
 		ret = -ENOMEM;
 		goto fail;

@@ -47,7 +47,9 @@ static void interval_subtree_last(const struct rb_node *node, char *buf, size_t 
 
 int main(int argc, char **argv)
 {
-	struct request reqs[] = {{40}, {10}, {30}, {20}, {50}};
+	struct request reqs[] = {
+		{.deadline = 40}, {.deadline = 10}, {.deadline = 30}, {.deadline = 20}, {.deadline = 50},
+	};
 	struct interval_tree_node ranges[] = {
 		{.start = 10, .last = 19}, {.start = 5, .last = 7},   {.start = 30, .last = 34},
 		{.start = 12, .last = 40}, {.start = 1, .last = 2},   {.start = 25, .last = 26},

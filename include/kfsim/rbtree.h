@@ -461,6 +461,32 @@ rb_find_add_cached(struct rb_node *node, struct rb_root_cached *tree,
 	return NULL;
 }
 
+/*
+ * The descent rb_find_add() and rb_find_add_rcu() share: the equal node, or NULL with *@parent
+ * and *@link set to where @node belongs.
+ */
+static __always_inline struct rb_node *
+__rb_find_add_slot(struct rb_node *node, struct rb_root *tree,
+		   int (*cmp)(struct rb_node *, const struct rb_node *), struct rb_node **parent,
+		   struct rb_node ***link)
+{
+	int c;
+
+	*link = &tree->rb_node;
+	*parent = NULL;
+	while (**link) {
+		*parent = **link;
+		c = cmp(node, *parent);
+		if (c < 0)
+			*link = &(*parent)->rb_left;
+		else if (c > 0)
+			*link = &(*parent)->rb_right;
+		else
+			return *parent;
+	}
+	return NULL;
+}
+
 /**
  * rb_find_add() - insert @node into @tree unless an equal node is there
  * @cmp: compares @node with a node of the tree (<0, 0, >0)
@@ -471,20 +497,11 @@ static __always_inline struct rb_node *rb_find_add(struct rb_node *node, struct 
 						   int (*cmp)(struct rb_node *,
 							      const struct rb_node *))
 {
-	struct rb_node **link = &tree->rb_node;
-	struct rb_node *parent = NULL;
-	int c;
+	struct rb_node **link, *parent, *match;
 
-	while (*link) {
-		parent = *link;
-		c = cmp(node, parent);
-		if (c < 0)
-			link = &parent->rb_left;
-		else if (c > 0)
-			link = &parent->rb_right;
-		else
-			return parent;
-	}
+	match = __rb_find_add_slot(node, tree, cmp, &parent, &link);
+	if (match)
+		return match;
 	rb_link_node(node, parent, link);
 	rb_insert_color(node, tree);
 	return NULL;
@@ -503,20 +520,11 @@ static __always_inline struct rb_node *rb_find_add_rcu(struct rb_node *node, str
 						       int (*cmp)(struct rb_node *,
 								  const struct rb_node *))
 {
-	struct rb_node **link = &tree->rb_node;
-	struct rb_node *parent = NULL;
-	int c;
+	struct rb_node **link, *parent, *match;
 
-	while (*link) {
-		parent = *link;
-		c = cmp(node, parent);
-		if (c < 0)
-			link = &parent->rb_left;
-		else if (c > 0)
-			link = &parent->rb_right;
-		else
-			return parent;
-	}
+	match = __rb_find_add_slot(node, tree, cmp, &parent, &link);
+	if (match)
+		return match;
 	rb_link_node_rcu(node, parent, link);
 	rb_insert_color(node, tree);
 	return NULL;

@@ -34,6 +34,12 @@ KFSIM_TEST_PACKAGES=(
 	python3-yaml
 	python3-jsonschema
 	linux-source-6.12
+	libbpf-dev
+	bpftool
+	fio
+	blktrace
+	librsvg2-bin
+	chromium
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

@@ -230,10 +230,21 @@ struct kfsim_nl_client *kfsim_nl_client_open_sim(struct kfsim_nl_kernel *k,
  */
 struct kfsim_nl_client *kfsim_nl_client_open_kernel(void);
 
+/**
+ * kfsim_nl_client_open_server() - a client on the kfsim server listening at @path
+ *
+ * The server is `kfsim kernel --listen PATH` (<kfsim/nl_server.h>): its kernel and devices
+ * persist across clients.  Credentials are the calling process's (root: CAP_NET_ADMIN).
+ * Sets NETLINK_EXT_ACK and NETLINK_CAP_ACK; sequence numbers start at 1.
+ * Return: the client, or ERR_PTR(-ENOENT / -ECONNREFUSED) when no server listens at @path,
+ * ERR_PTR(-ENAMETOOLONG / -ENOMEM).
+ */
+struct kfsim_nl_client *kfsim_nl_client_open_server(const char *path);
+
 /** kfsim_nl_client_close() - close the client (NULL is fine). */
 void kfsim_nl_client_close(struct kfsim_nl_client *c);
 
-/** kfsim_nl_client_is_kernel() - true when @c talks to the running kernel. */
+/** kfsim_nl_client_is_kernel() - true when @c talks to the running kernel (not kfsim's). */
 bool kfsim_nl_client_is_kernel(const struct kfsim_nl_client *c);
 
 /** kfsim_nl_client_portid() - the client socket's port id. */

@@ -134,6 +134,19 @@ void kfsim_plca_net_set_phy_ops(struct kfsim_plca_net *net, const struct ethtool
 struct kfsim_plca_net *kfsim_plca_net_default(void);
 
 /**
+ * kfsim_standin_net_create() - the namespace `kfsim kernel` and libkfsim-netlink.so serve
+ * @config: a segment file as for kfsim_plca_net_load(), or NULL for the built-in segment
+ * @err: receives what is wrong on failure; @err_size: its size
+ *
+ * The PLCA namespace (its devices and the ethtool family) with every other family kfsim has
+ * built in (kfsim_demo) registered on its kernel (kfsim_plca_net_kernel()).
+ *
+ * Return: the namespace (free with kfsim_plca_net_destroy()) or an ERR_PTR() as
+ * kfsim_plca_net_load() returns them.
+ */
+struct kfsim_plca_net *kfsim_standin_net_create(const char *config, char *err, size_t err_size);
+
+/**
  * kfsim_plca_net_load() - build a namespace from a configuration file
  * @path: the file; one device per line, '#' starts a comment:
  *        "dev NAME [ifindex N] [phy MODEL] [segment S] [enable on|off] [node-id N]
@@ -242,6 +255,13 @@ struct kfsim_ethtool_chan *kfsim_ethtool_chan_inproc(struct kfsim_plca_net *net,
  * (-ENOENT: the kernel has no ethtool netlink).
  */
 struct kfsim_ethtool_chan *kfsim_ethtool_chan_kernel(void);
+
+/**
+ * kfsim_ethtool_chan_server() - a socket on the kfsim kernel serving @path (`kfsim kernel
+ * --listen`), with the ethtool family resolved; its devices and settings persist across
+ * channels.  Return: the channel or ERR_PTR(-ENOENT / -ECONNREFUSED when nothing listens).
+ */
+struct kfsim_ethtool_chan *kfsim_ethtool_chan_server(const char *path);
 
 /** kfsim_ethtool_chan_close() - close a channel (NULL is ignored). */
 void kfsim_ethtool_chan_close(struct kfsim_ethtool_chan *chan);

@@ -29,6 +29,7 @@ struct ethtool_opts {
 	bool kernel;
 	bool no_admin;
 	const char *config;
+	const char *server;	/* a `kfsim kernel --listen` socket */
 	const char *action;	/* "--get-plca-cfg" ... */
 	u8 cmd;
 	const char *devname;
@@ -44,7 +45,8 @@ struct print_ctx {
 
 static void print_help(void)
 {
-	printf("Usage: kfsim ethtool [--json] [--config FILE | --kernel] [--no-admin] ACTION DEV [PARAMS]\n\n"
+	printf("Usage: kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin]\n"
+	       "                     ACTION DEV [PARAMS]\n\n"
 	       "The PLCA (10BASE-T1S, IEEE 802.3cg Clause 148) commands of ethtool, sent as netlink\n"
 	       "messages to kfsim's in-process kernel (or, with --kernel, to the running kernel).\n\n"
 	       "Actions:\n"
@@ -59,10 +61,12 @@ static void print_help(void)
 	       "  --config FILE   the devices instead of the built-in segment; lines like\n"
 	       "                  \"dev eth0 phy lan8670 enable on node-id 0 node-cnt 8\"\n"
 	       "  --kernel        send the requests to the running kernel\n"
+	       "  --server PATH   send them to the kfsim kernel serving PATH ('kfsim kernel\n"
+	       "                  --listen PATH'), whose devices and settings persist\n"
 	       "  --no-admin      send as a process without CAP_NET_ADMIN (in-process kernel)\n\n"
 	       "Built-in segment: lo (no PHY), eth0 (LAN8670, coordinator), eth1 (NCN26000,\n"
 	       "follower 1), eth2 (generic OPEN Alliance TC14 PHY at reset), eth3 (PHY without PLCA).\n"
-	       "State lives for one invocation.  Exit status: 0 ok; 1 bad parameter or failed get;\n"
+	       "Without --server, state lives for one invocation.  Exit status: 0 ok; 1 bad parameter or failed get;\n"
 	       "76 failed set (as ethtool); 2 bad kfsim option.\n");
 }
 
@@ -92,6 +96,15 @@ static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts)
 			opts->kernel = true;
 		} else if (!strcmp(arg, "--no-admin")) {
 			opts->no_admin = true;
+		} else if (!strcmp(arg, "--server") || !strncmp(arg, "--server=", 9)) {
+			if (arg[8] == '=')
+				opts->server = arg + 9;
+			else if (i + 1 < argc)
+				opts->server = argv[++i];
+			else
+				return kfsim_cli_usage(CMD, "option '--server' needs a value");
+			if (!*opts->server)
+				return kfsim_cli_usage(CMD, "invalid value '' for --server: expected a socket path");
 		} else if (!strcmp(arg, "--config") || !strncmp(arg, "--config=", 9)) {
 			if (arg[8] == '=')
 				opts->config = arg + 9;
@@ -113,6 +126,8 @@ static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts)
 						       arg);
 		}
 	}
+	if (opts->server && (opts->kernel || opts->config || opts->no_admin))
+		return kfsim_cli_usage(CMD, "--server excludes --kernel, --config and --no-admin: the server has its own devices and takes your credentials");
 	if (opts->kernel && opts->config)
 		return kfsim_cli_usage(CMD, "--config and --kernel exclude each other: the running kernel has its own devices");
 	if (opts->kernel && opts->no_admin)
@@ -260,6 +275,13 @@ static struct kfsim_ethtool_chan *open_chan(const struct ethtool_opts *opts,
 	char err[256];
 
 	*netp = NULL;
+	if (opts->server) {
+		chan = kfsim_ethtool_chan_server(opts->server);
+		if (IS_ERR(chan))
+			*status = kfsim_cli_fail(CMD, (int)PTR_ERR(chan),
+						 "cannot reach a kfsim kernel at %s", opts->server);
+		return chan;
+	}
 	if (opts->kernel) {
 		chan = kfsim_ethtool_chan_kernel();
 		if (IS_ERR(chan))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kfsim nl policy --family NAME [--op CMD] [--kernel] [--json]
+ * kfsim nl policy --family NAME [--op CMD] [--kernel | --server PATH] [--json]
  * kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...
  *
  * "policy" asks nlctrl's CTRL_CMD_GETPOLICY, of kfsim's in-process kernel or (--kernel) of the
@@ -35,7 +35,7 @@ static int (*const builtin_families[])(struct kfsim_nl_kernel *k) = {
 
 static void nl_help(void)
 {
-	printf("Usage: kfsim nl policy --family NAME [--op CMD] [--kernel] [--json]\n"
+	printf("Usage: kfsim nl policy --family NAME [--op CMD] [--kernel | --server PATH] [--json]\n"
 	       "       kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...\n\n"
 	       "Generic netlink the kernel's way.\n\n"
 	       "  policy   print the attribute policies of a family's operations as nlctrl's\n"
@@ -53,6 +53,7 @@ static void nl_help(void)
 	       "  --op CMD       the command number (policy: default all)\n"
 	       "  --dump         decode against the op's dump policy instead of its do policy\n"
 	       "  --kernel       ask the running kernel instead of kfsim's (policy only)\n"
+	       "  --server PATH  ask the kfsim kernel serving PATH ('kfsim kernel --listen PATH')\n"
 	       "  --json         one JSON document on stdout\n",
 	       KFSIM_DEMO_FAMILY_NAME, ETHTOOL_GENL_NAME);
 }
@@ -165,7 +166,7 @@ static void policy_json(const char *family, bool kernel, const struct kfsim_nl_p
 	kfsim_json_finish(&json);
 }
 
-static int do_policy(const char *family, long op, bool kernel, bool json)
+static int do_policy(const char *family, long op, bool kernel, const char *server, bool json)
 {
 	struct kfsim_plca_net *net = NULL;
 	struct kfsim_nl_client *c;
@@ -178,6 +179,8 @@ static int do_policy(const char *family, long op, bool kernel, bool json)
 		return kfsim_cli_fail("nl", -ENOMEM, "no memory");
 	if (kernel) {
 		c = kfsim_nl_client_open_kernel();
+	} else if (server) {
+		c = kfsim_nl_client_open_server(server);
 	} else {
 		net = sim_net();
 		c = IS_ERR(net) ? ERR_CAST(net)
@@ -188,8 +191,9 @@ static int do_policy(const char *family, long op, bool kernel, bool json)
 		free(dump);
 		if (!IS_ERR_OR_NULL(net))
 			kfsim_plca_net_destroy(net);
-		return kfsim_cli_fail("nl", (int)PTR_ERR(c), "cannot open a netlink socket%s",
-				      kernel ? " to the running kernel" : "");
+		return kfsim_cli_fail("nl", (int)PTR_ERR(c), "cannot open a netlink socket%s%s",
+				      kernel ? " to the running kernel" : server ? " on " : "",
+				      server ? server : "");
 	}
 	ret = kfsim_nl_get_policy(c, family, op, dump, &err);
 	if (ret) {
@@ -393,11 +397,12 @@ static int cmd_nl(int argc, char **argv)
 		{"op", required_argument, NULL, 'o'},
 		{"dump", no_argument, NULL, 'd'},
 		{"kernel", no_argument, NULL, 'k'},
+		{"server", required_argument, NULL, 's'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
-	const char *family = NULL, *verb;
+	const char *family = NULL, *server = NULL, *verb;
 	bool kernel = false, json = false, dump = false;
 	long op = -1;
 	u64 value;
@@ -416,7 +421,7 @@ static int cmd_nl(int argc, char **argv)
 				       verb);
 	opterr = 0;
 	optind = 2;
-	while ((opt = getopt_long(argc, argv, ":f:o:dkjh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":f:o:dks:jh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!*optarg || strlen(optarg) >= GENL_NAMSIZ)
@@ -437,6 +442,11 @@ static int cmd_nl(int argc, char **argv)
 		case 'k':
 			kernel = true;
 			break;
+		case 's':
+			if (!*optarg)
+				return kfsim_cli_usage("nl", "invalid value '' for --server: expected a socket path");
+			server = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -454,10 +464,14 @@ static int cmd_nl(int argc, char **argv)
 			return kfsim_cli_usage("nl", "unexpected argument '%s'", argv[optind]);
 		if (dump)
 			return kfsim_cli_usage("nl", "option '--dump' is for 'decode'");
-		return do_policy(family, op, kernel, json);
+		if (kernel && server)
+			return kfsim_cli_usage("nl", "--kernel and --server exclude each other");
+		return do_policy(family, op, kernel, server, json);
 	}
 	if (kernel)
 		return kfsim_cli_usage("nl", "option '--kernel' is for 'policy'");
+	if (server)
+		return kfsim_cli_usage("nl", "option '--server' is for 'policy'");
 	if (op < 0)
 		return kfsim_cli_usage("nl", "option '--op' is required for 'decode'");
 	if (optind >= argc)

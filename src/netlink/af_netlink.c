@@ -100,6 +100,19 @@ u32 kfsim_nl_sock_portid(const struct kfsim_nl_sock *sock)
 	return sock->portid;
 }
 
+int kfsim_nl_sock_bind(struct kfsim_nl_sock *sock, u32 portid)
+{
+	struct kfsim_nl_sock *other;
+
+	if (!portid || portid == sock->portid)
+		return 0;
+	other = kfsim_nl_sock_find(sock->kernel, portid);
+	if (other)
+		return -EADDRINUSE;
+	sock->portid = portid;
+	return 0;
+}
+
 struct kfsim_nl_sock *kfsim_nl_sock_find(struct kfsim_nl_kernel *k, u32 portid)
 {
 	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next)

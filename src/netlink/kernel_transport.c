@@ -16,6 +16,35 @@
 #define SOL_NETLINK 270
 #endif
 
+/* The descriptor both socket kinds are read and written through. */
+static int client_fd(const struct kfsim_nl_client *c)
+{
+	return c->server ? c->remote.data_fd : nl_socket_get_fd(c->nlsk);
+}
+
+/*
+ * A kfsim server's socket (<kfsim/nl_server.h>) behaves as a NETLINK_GENERIC socket on its data
+ * descriptor, so it shares this transport; only opening and options go through the server.
+ */
+int kfsim_nl_server_open(struct kfsim_nl_client *c, const char *path)
+{
+	int err = kfsim_nl_remote_open(path, NETLINK_GENERIC, SOCK_CLOEXEC, &c->remote);
+
+	if (err)
+		return err;
+	c->server = true;
+	err = kfsim_nl_remote_setsockopt(&c->remote, NETLINK_EXT_ACK, 1);
+	if (!err)
+		err = kfsim_nl_remote_setsockopt(&c->remote, NETLINK_CAP_ACK, 1);
+	if (err) {
+		kfsim_nl_kernel_close(c);
+		return err;
+	}
+	c->portid = c->remote.portid;
+	c->seq = 1;
+	return 0;
+}
+
 int kfsim_nl_kernel_open(struct kfsim_nl_client *c)
 {
 	int one = 1, fd, err;
@@ -50,18 +79,21 @@ void kfsim_nl_kernel_close(struct kfsim_nl_client *c)
 	if (c->nlsk)
 		nl_socket_free(c->nlsk);
 	c->nlsk = NULL;
+	if (c->server)
+		kfsim_nl_remote_close(&c->remote);
+	c->server = false;
 }
 
 ssize_t kfsim_nl_kernel_send(struct kfsim_nl_client *c, const void *buf, size_t len)
 {
-	ssize_t n = send(nl_socket_get_fd(c->nlsk), buf, len, 0);
+	ssize_t n = send(client_fd(c), buf, len, MSG_NOSIGNAL);
 
 	return n < 0 ? -errno : n;
 }
 
 ssize_t kfsim_nl_kernel_recv(struct kfsim_nl_client *c, void *buf, size_t len, int timeout_ms)
 {
-	struct pollfd pfd = {.fd = nl_socket_get_fd(c->nlsk), .events = POLLIN};
+	struct pollfd pfd = {.fd = client_fd(c), .events = POLLIN};
 	ssize_t n;
 	int r;
 
@@ -80,6 +112,8 @@ int kfsim_nl_kernel_join(struct kfsim_nl_client *c, u32 group)
 {
 	int g = group;
 
+	if (c->server)
+		return kfsim_nl_remote_setsockopt(&c->remote, NETLINK_ADD_MEMBERSHIP, group);
 	if (setsockopt(nl_socket_get_fd(c->nlsk), SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &g,
 		       sizeof(g)))
 		return -errno;

@@ -76,6 +76,25 @@ struct kfsim_nl_client *kfsim_nl_client_open_kernel(void)
 	return c;
 }
 
+struct kfsim_nl_client *kfsim_nl_client_open_server(const char *path)
+{
+	struct kfsim_nl_client *c;
+	int err;
+
+	if (!path)
+		return ERR_PTR(-EINVAL);
+	c = client_alloc(true);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	err = kfsim_nl_server_open(c, path);
+	if (err) {
+		kfree(c->rxbuf);
+		kfree(c);
+		return ERR_PTR(err);
+	}
+	return c;
+}
+
 static void drop_notifications(struct kfsim_nl_client *c)
 {
 	while (c->ntf_head) {
@@ -102,7 +121,7 @@ void kfsim_nl_client_close(struct kfsim_nl_client *c)
 
 bool kfsim_nl_client_is_kernel(const struct kfsim_nl_client *c)
 {
-	return c->kernel;
+	return c->kernel && !c->server;
 }
 
 u32 kfsim_nl_client_portid(const struct kfsim_nl_client *c)

@@ -69,6 +69,11 @@ struct kfsim_nl_kernel {
 /* af_netlink.c */
 void kfsim_nl_sock_queue(struct kfsim_nl_sock *sock, struct sk_buff *skb);
 struct kfsim_nl_sock *kfsim_nl_sock_find(struct kfsim_nl_kernel *k, u32 portid);
+/*
+ * kfsim_nl_sock_bind() - give @sock the port id @portid (0: keep its own), as netlink_bind()
+ * lets a socket choose one; the caller enforces "once".  Return: 0 or -EADDRINUSE.
+ */
+int kfsim_nl_sock_bind(struct kfsim_nl_sock *sock, u32 portid);
 int kfsim_nl_dump_start(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 			const struct genl_family *family, const struct genl_split_ops *op,
 			int hdrlen, struct netlink_ext_ack *extack);

@@ -7,6 +7,7 @@
  * (<kfsim/netlink.h>) so that the libnl-based transport can include it.
  */
 #include <kfsim/nl_client.h>
+#include <kfsim/nl_server.h>
 
 struct nl_sock;
 
@@ -14,6 +15,8 @@ struct kfsim_nl_client {
 	bool kernel;
 	struct kfsim_nl_sock *sim; /* in-process transport */
 	struct nl_sock *nlsk;	   /* real-kernel transport (libnl-3 socket) */
+	bool server;		   /* a kfsim server's socket (remote), through the same calls */
+	struct kfsim_nl_remote remote;
 	u32 portid;
 	u32 seq;
 	struct kfsim_nl_queued *ntf_head, *ntf_tail;
@@ -29,6 +32,7 @@ struct kfsim_nl_queued {
 
 /* kernel_transport.c */
 int kfsim_nl_kernel_open(struct kfsim_nl_client *c);
+int kfsim_nl_server_open(struct kfsim_nl_client *c, const char *path);
 void kfsim_nl_kernel_close(struct kfsim_nl_client *c);
 ssize_t kfsim_nl_kernel_send(struct kfsim_nl_client *c, const void *buf, size_t len);
 /* @timeout_ms < 0: wait as long as it takes (bounded by 10 s); Return: bytes or -EAGAIN. */

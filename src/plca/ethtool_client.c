@@ -235,6 +235,11 @@ struct kfsim_ethtool_chan *kfsim_ethtool_chan_kernel(void)
 	return chan_resolve(kfsim_nl_client_open_kernel());
 }
 
+struct kfsim_ethtool_chan *kfsim_ethtool_chan_server(const char *path)
+{
+	return chan_resolve(kfsim_nl_client_open_server(path));
+}
+
 void kfsim_ethtool_chan_close(struct kfsim_ethtool_chan *chan)
 {
 	if (!chan)

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_NL_WIRE_H
+#define KFSIM_NL_WIRE_H
+
+/*
+ * The control protocol between a kfsim netlink server (nl_server.c) and its clients
+ * (nl_remote.c): one fixed-size request, one fixed-size reply, on a SOCK_SEQPACKET connection.
+ * Both ends are built from the same sources, so the layout is private to them; the magic and
+ * version refuse a client of another build instead of misreading it.
+ */
+#include <kfsim/types.h>
+
+#define KFSIM_NL_WIRE_MAGIC 0x6b666e6cu /* "kfnl" */
+#define KFSIM_NL_WIRE_VERSION 1u
+
+enum kfsim_nl_wire_op {
+	KFSIM_NL_WIRE_OPEN = 1,	     /* @val: protocol; reply carries the data fd */
+	KFSIM_NL_WIRE_BIND,	     /* @name: port id; @val: legacy groups bitmask */
+	KFSIM_NL_WIRE_SETSOCKOPT,    /* @name: SOL_NETLINK option; @val: its int */
+	KFSIM_NL_WIRE_GETSOCKOPT,    /* @name: SOL_NETLINK option; reply @val */
+};
+
+struct kfsim_nl_wire_req {
+	u32 magic;
+	u32 version;
+	u32 op;
+	u32 name;
+	u32 val;
+};
+
+struct kfsim_nl_wire_rep {
+	s32 err;	/* 0 or a negative errno */
+	u32 portid;	/* the socket's port id after the request */
+	u32 val;	/* GETSOCKOPT's value */
+};
+
+#endif /* KFSIM_NL_WIRE_H */

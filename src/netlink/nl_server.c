@@ -156,7 +156,7 @@ static void client_free(struct kfsim_nl_server *s, struct nl_server_client *c)
 	}
 	if (c->sock) {
 		kfsim_nl_sock_close(c->sock);
-		s->nr_sockets--;
+		__atomic_sub_fetch(&s->nr_sockets, 1, __ATOMIC_RELAXED);
 	}
 	if (c->ctl_fd >= 0)
 		close(c->ctl_fd);
@@ -187,7 +187,7 @@ void kfsim_nl_server_destroy(struct kfsim_nl_server *s)
 
 unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s)
 {
-	return s->nr_sockets;
+	return __atomic_load_n(&s->nr_sockets, __ATOMIC_RELAXED); /* read from other threads */
 }
 
 static void accept_client(struct kfsim_nl_server *s)
@@ -321,7 +321,7 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 		close(sv[1]);
 		return reply(c, err, -1);
 	}
-	s->nr_sockets++;
+	__atomic_add_fetch(&s->nr_sockets, 1, __ATOMIC_RELAXED);
 	c->data_fd = sv[0];
 	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
 	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kfsim netlink server (<kfsim/nl_server.h>) from its clients' side: opening, binding and
+ * options as netlink_bind()/netlink_setsockopt() answer them; state that persists across
+ * clients; notifications reaching another client; two clients racing SETs; a non-root client's
+ * -EPERM; a client killed in the middle of a dump; bad paths and garbage on the control line.
+ */
+#define _GNU_SOURCE 1 /* setresuid */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <kfsim/err.h>
+#include <kfsim/netlink.h>
+#include <kfsim/nl_client.h>
+#include <kfsim/nl_server.h>
+#include <kfsim/plca.h>
+
+struct served {
+	struct kfsim_plca_net *net;
+	struct kfsim_nl_server *server;
+	pthread_t thread;
+	volatile sig_atomic_t stop;
+	char path[64];
+};
+
+static void *serve(void *arg)
+{
+	struct served *sv = arg;
+
+	kfsim_nl_server_run(sv->server, &sv->stop);
+	return NULL;
+}
+
+static int setup(void **state)
+{
+	struct served *sv = calloc(1, sizeof(*sv));
+	char err[128];
+
+	snprintf(sv->path, sizeof(sv->path), "@kfsim-test-server-%d", (int)getpid());
+	sv->net = kfsim_standin_net_create(NULL, err, sizeof(err));
+	assert_false(IS_ERR(sv->net));
+	sv->server = kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), sv->path);
+	assert_false(IS_ERR(sv->server));
+	assert_int_equal(pthread_create(&sv->thread, NULL, serve, sv), 0);
+	*state = sv;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct served *sv = *state;
+
+	sv->stop = 1;
+	pthread_join(sv->thread, NULL);
+	kfsim_nl_server_destroy(sv->server);
+	kfsim_plca_net_destroy(sv->net);
+	free(sv);
+	return 0;
+}
+
+/* ---- PLCA over a server channel ------------------------------------------------------- */
+
+struct plca_cfg {
+	u32 node_cnt, to_tmr, burst_cnt;
+};
+
+static int keep_reply(const struct kfsim_plca_reply *reply, void *ctx)
+{
+	*(struct kfsim_plca_reply *)ctx = *reply;
+	return 0;
+}
+
+/* SET (@set) or GET eth0's PLCA settings through a fresh channel; Return: the ACK's error. */
+static int plca_transact(const char *path, const struct plca_cfg *set, struct plca_cfg *got)
+{
+	struct kfsim_ethtool_chan *chan = kfsim_ethtool_chan_server(path);
+	struct kfsim_plca_attr attrs[3];
+	struct kfsim_plca_reply reply = {0};
+	struct kfsim_nl_error ack;
+	u8 req[256];
+	int len, ret;
+
+	if (IS_ERR(chan))
+		return (int)PTR_ERR(chan);
+	if (set) {
+		attrs[0] = (struct kfsim_plca_attr){ETHTOOL_A_PLCA_NODE_CNT, set->node_cnt};
+		attrs[1] = (struct kfsim_plca_attr){ETHTOOL_A_PLCA_TO_TMR, set->to_tmr};
+		attrs[2] = (struct kfsim_plca_attr){ETHTOOL_A_PLCA_BURST_CNT, set->burst_cnt};
+	}
+	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
+					 set ? ETHTOOL_MSG_PLCA_SET_CFG : ETHTOOL_MSG_PLCA_GET_CFG,
+					 NLM_F_REQUEST | NLM_F_ACK, 0, "eth0", 0, attrs,
+					 set ? 3 : 0);
+	assert_true(len > 0);
+	ret = kfsim_ethtool_chan_transact(chan, req, (size_t)len, keep_reply, &reply, &ack);
+	kfsim_ethtool_chan_close(chan);
+	if (ret)
+		return ret;
+	if (got) {
+		got->node_cnt = reply.value[ETHTOOL_A_PLCA_NODE_CNT];
+		got->to_tmr = reply.value[ETHTOOL_A_PLCA_TO_TMR];
+		got->burst_cnt = reply.value[ETHTOOL_A_PLCA_BURST_CNT];
+	}
+	return ack.error;
+}
+
+/* ---- tests ---------------------------------------------------------------------------- */
+
+static void test_open_bind_options(void **state)
+{
+	struct served *sv = *state;
+	struct kfsim_nl_remote a, b;
+	u32 val = 7;
+
+	assert_int_equal(kfsim_nl_remote_open(sv->path, NETLINK_GENERIC, SOCK_CLOEXEC, &a), 0);
+	assert_int_equal(kfsim_nl_remote_open(sv->path, NETLINK_GENERIC, 0, &b), 0);
+	assert_true(a.portid && b.portid && a.portid != b.portid);
+	/* only generic netlink is served */
+	assert_int_equal(kfsim_nl_remote_open(sv->path, NETLINK_ROUTE, 0, &(struct kfsim_nl_remote){0}),
+			 -EPROTONOSUPPORT);
+	/* netlink_bind(): port 0 keeps the socket's, a taken one is refused, then only once */
+	assert_int_equal(kfsim_nl_remote_bind(&a, 0, 0), 0);
+	assert_int_equal(kfsim_nl_remote_bind(&b, a.portid, 0), -EADDRINUSE);
+	assert_int_equal(kfsim_nl_remote_bind(&b, 0x40001234, 0), 0);
+	assert_int_equal(b.portid, 0x40001234);
+	assert_int_equal(kfsim_nl_remote_bind(&b, 0x40001235, 0), -EINVAL);
+	assert_int_equal(kfsim_nl_remote_bind(&b, 0x40001234, 0), 0);
+	/* options: the modelled ones, the accepted-and-kept ones, and the unknown */
+	assert_int_equal(kfsim_nl_remote_getsockopt(&a, NETLINK_EXT_ACK, &val), 0);
+	assert_int_equal(val, 0);
+	assert_int_equal(kfsim_nl_remote_setsockopt(&a, NETLINK_EXT_ACK, 1), 0);
+	assert_int_equal(kfsim_nl_remote_getsockopt(&a, NETLINK_EXT_ACK, &val), 0);
+	assert_int_equal(val, 1);
+	assert_int_equal(kfsim_nl_remote_setsockopt(&a, NETLINK_GET_STRICT_CHK, 1), 0);
+	assert_int_equal(kfsim_nl_remote_getsockopt(&a, NETLINK_GET_STRICT_CHK, &val), 0);
+	assert_int_equal(val, 1);
+	assert_int_equal(kfsim_nl_remote_setsockopt(&a, 99, 1), -ENOPROTOOPT);
+	assert_int_equal(kfsim_nl_remote_getsockopt(&a, 99, &val), -ENOPROTOOPT);
+	assert_int_equal(kfsim_nl_remote_setsockopt(&a, NETLINK_ADD_MEMBERSHIP, 0), -EINVAL);
+	kfsim_nl_remote_close(&a);
+	kfsim_nl_remote_close(&b);
+}
+
+static void test_bad_paths(void **state)
+{
+	struct served *sv = *state;
+	struct kfsim_nl_remote r;
+	char longpath[200];
+
+	(void)sv;
+	memset(longpath, 'x', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(kfsim_nl_remote_open(longpath, NETLINK_GENERIC, 0, &r), -ENAMETOOLONG);
+	assert_int_equal(kfsim_nl_remote_open("/nonexistent/kfsim.sock", NETLINK_GENERIC, 0, &r),
+			 -ENOENT);
+	assert_int_equal(kfsim_nl_remote_open("@kfsim-nobody-listens", NETLINK_GENERIC, 0, &r),
+			 -ECONNREFUSED);
+	assert_int_equal(r.data_fd, -1);
+	assert_ptr_equal(kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), longpath),
+			 ERR_PTR(-ENAMETOOLONG));
+	/* a live server's name is not taken over */
+	assert_ptr_equal(kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), sv->path),
+			 ERR_PTR(-EADDRINUSE));
+}
+
+static void test_stale_socket_file_replaced(void **state)
+{
+	struct served *sv = *state;
+	char path[] = "/tmp/kfsim-stale-XXXXXX";
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct kfsim_nl_server *s;
+	char sock_path[128];
+	int fd;
+
+	assert_non_null(mkdtemp(path));
+	snprintf(sock_path, sizeof(sock_path), "%s/k.sock", path);
+	assert_true(strlen(sock_path) < sizeof(sun.sun_path));
+	memcpy(sun.sun_path, sock_path, strlen(sock_path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	close(fd);	/* the file stays, nobody answers: a crashed server's leftover */
+	s = kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), sock_path);
+	assert_false(IS_ERR(s));
+	kfsim_nl_server_destroy(s);
+	assert_int_equal(access(sock_path, F_OK), -1);	/* removed on destroy */
+	rmdir(path);
+}
+
+static void test_state_persists_across_clients(void **state)
+{
+	struct served *sv = *state;
+	struct plca_cfg set = {12, 40, 3}, got = {0};
+
+	assert_int_equal(plca_transact(sv->path, &set, NULL), 0);
+	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
+	assert_int_equal(got.node_cnt, 12);
+	assert_int_equal(got.to_tmr, 40);
+	assert_int_equal(got.burst_cnt, 3);
+}
+
+static int count_ntf(const struct nlmsghdr *nlh, void *arg)
+{
+	struct kfsim_plca_reply reply;
+
+	if (!kfsim_ethtool_plca_parse(nlh, nlh->nlmsg_len, &reply) &&
+	    reply.cmd == ETHTOOL_MSG_PLCA_NTF && !strcmp(reply.devname, "eth0"))
+		*(u32 *)arg = reply.value[ETHTOOL_A_PLCA_NODE_CNT];
+	return 0;
+}
+
+static void test_notification_reaches_other_client(void **state)
+{
+	struct served *sv = *state;
+	struct kfsim_nl_client *mon = kfsim_nl_client_open_server(sv->path);
+	struct plca_cfg set = {21, 32, 0};
+	u32 seen = 0;
+	int n;
+
+	assert_false(IS_ERR(mon));
+	assert_int_equal(kfsim_nl_subscribe(mon, ETHTOOL_GENL_NAME, ETHTOOL_MCGRP_MONITOR_NAME), 0);
+	assert_int_equal(plca_transact(sv->path, &set, NULL), 0);
+	n = kfsim_nl_notifications(mon, count_ntf, &seen, 2000);
+	assert_true(n >= 1);
+	assert_int_equal(seen, 21);
+	kfsim_nl_client_close(mon);
+}
+
+struct racer {
+	const char *path;
+	struct plca_cfg cfg;
+	int failures;
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+
+	for (int i = 0; i < 60; i++)
+		if (plca_transact(r->path, &r->cfg, NULL))
+			r->failures++;
+	return NULL;
+}
+
+static void test_racing_sets_never_mix(void **state)
+{
+	struct served *sv = *state;
+	struct racer a = {sv->path, {10, 40, 1}, 0}, b = {sv->path, {20, 60, 2}, 0};
+	struct plca_cfg got;
+	pthread_t ta, tb;
+
+	pthread_create(&ta, NULL, race, &a);
+	pthread_create(&tb, NULL, race, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	assert_int_equal(a.failures + b.failures, 0);
+	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
+	assert_true((got.node_cnt == 10 && got.to_tmr == 40 && got.burst_cnt == 1) ||
+		    (got.node_cnt == 20 && got.to_tmr == 60 && got.burst_cnt == 2));
+}
+
+static void test_non_root_set_is_eperm(void **state)
+{
+	struct served *sv = *state;
+	struct plca_cfg before, after, set = {99, 99, 9};
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		skip();	/* the test drops root; without it there is nothing to drop */
+	assert_int_equal(plca_transact(sv->path, NULL, &before), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(3);
+		_exit(plca_transact(sv->path, &set, NULL) == -EPERM ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(plca_transact(sv->path, NULL, &after), 0);
+	assert_memory_equal(&before, &after, sizeof(before));
+}
+
+static void wait_clients(struct kfsim_nl_server *s, unsigned int want)
+{
+	for (int i = 0; i < 200 && kfsim_nl_server_clients(s) != want; i++)
+		usleep(10000);
+	assert_int_equal(kfsim_nl_server_clients(s), want);
+}
+
+static void test_client_killed_mid_dump(void **state)
+{
+	struct served *sv = *state;
+	struct plca_cfg got;
+	unsigned int base;
+	int status;
+	pid_t pid;
+
+	wait_clients(sv->server, 0);
+	base = kfsim_nl_server_clients(sv->server);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct kfsim_nl_remote r;
+		struct {
+			struct nlmsghdr nlh;
+			struct genlmsghdr genl;
+		} req = {
+			.nlh = {.nlmsg_len = sizeof(req), .nlmsg_type = GENL_ID_CTRL,
+				.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 1},
+			.genl = {.cmd = CTRL_CMD_GETFAMILY, .version = 1},
+		};
+
+		if (kfsim_nl_remote_open(sv->path, NETLINK_GENERIC, 0, &r))
+			_exit(1);
+		if (send(r.data_fd, &req, sizeof(req), 0) != (ssize_t)sizeof(req))
+			_exit(2);
+		kill(getpid(), SIGKILL);	/* gone before reading a byte */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	wait_clients(sv->server, base);
+	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
+}
+
+static void test_garbage_on_control_line(void **state)
+{
+	struct served *sv = *state;
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct plca_cfg got;
+	char junk[40] = "not a kfsim request";
+	socklen_t len;
+	int fd;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", sv->path);
+	sun.sun_path[0] = '\0';
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(sv->path));
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sun, len), 0);
+	assert_int_equal(send(fd, junk, sizeof(junk), 0), (ssize_t)sizeof(junk));
+	/* the server hangs up rather than guess what was meant */
+	assert_int_equal(recv(fd, junk, sizeof(junk), 0), 0);
+	close(fd);
+	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_bind_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_socket_file_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_persists_across_clients, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_notification_reaches_other_client, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_racing_sets_never_mix, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_non_root_set_is_eperm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_client_killed_mid_dump, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_on_control_line, setup, teardown),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

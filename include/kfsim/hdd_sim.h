@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_HDD_SIM_H
 #define KFSIM_HDD_SIM_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * A simulated hard disk with one or more actuators sharing one LBA space, calibrated to Seagate's
@@ -174,4 +175,5 @@ u64 kfsim_hdd_seek_ns(const struct kfsim_hdd *hdd, double stroke, bool write);
 /** kfsim_hdd_media_rate() - sustained media rate in bytes/s at @sector. */
 double kfsim_hdd_media_rate(const struct kfsim_hdd *hdd, sector_t sector);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_HDD_SIM_H */

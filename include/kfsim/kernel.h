@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_KERNEL_H
 #define KFSIM_KERNEL_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The small helpers of include/linux/kernel.h, container_of.h, compiler.h, build_bug.h and
@@ -105,4 +106,5 @@
 /** GENMASK() - a mask of bits @l..@h inclusive (@h >= @l). */
 #define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
 
+#pragma GCC visibility pop
 #endif /* KFSIM_KERNEL_H */

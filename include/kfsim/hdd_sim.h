@@ -32,11 +32,8 @@
  * Times are nanoseconds of simulated time.  The model is a value: create, feed, destroy.
  */
 #include <kfsim/blkdev.h>
+#include <kfsim/kernel.h>
 #include <kfsim/types.h>
-
-#ifndef U64_MAX
-#define U64_MAX ((u64)~0ULL)
-#endif
 
 /** KFSIM_HDD_MAX_ACTUATORS - most actuators a simulated disk may have. */
 #define KFSIM_HDD_MAX_ACTUATORS 16

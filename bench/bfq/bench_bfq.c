@@ -93,6 +93,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double secs = 20;
@@ -111,8 +112,9 @@ int main(int argc, char **argv)
 			json = true;
 			break;
 		default:
-			fprintf(stderr, "usage: bench_bfq [--seconds S] [--rounds R] [--json]\n");
-			return 2;
+			fprintf(c == 'h' ? stdout : stderr,
+				"usage: bench_bfq [--seconds S] [--rounds R] [--json]\n");
+			return c == 'h' ? 0 : 2;
 		}
 	}
 	if (secs <= 0 || rounds < 1) {

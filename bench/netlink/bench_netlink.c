@@ -14,6 +14,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <libmnl/libmnl.h>
 
@@ -57,7 +58,8 @@ static void build(struct sk_buff *skb, u32 i)
 	(void)nlh;
 }
 
-static long kfsim_parse(const struct nlmsghdr *nlh)
+/* noinline: scripts/bench counts its instructions (valgrind --toggle-collect=kfsim_parse) */
+static __attribute__((noinline)) long kfsim_parse(const struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[ARRAY_SIZE(plca_policy)], *htb[ARRAY_SIZE(header_policy)];
 	long sum = 0;
@@ -118,7 +120,7 @@ static int mnl_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static long libmnl_parse(const struct nlmsghdr *nlh)
+static __attribute__((noinline)) long libmnl_parse(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[10] = {0}, *htb[5] = {0};
 	long sum = 0;
@@ -156,10 +158,15 @@ static const char *const case_names[NR_CASES] = {
 int main(int argc, char **argv)
 {
 	long iters = argc > 1 ? atol(argv[1]) : 2000000;
-	struct sk_buff *skb = kfsim_skb_alloc(256, GFP_KERNEL);
+	struct sk_buff *skb;
 	double best[NR_CASES];
 	volatile long sink = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		printf("usage: bench_netlink [ITERATIONS > 0]\n");
+		return 0;
+	}
+	skb = kfsim_skb_alloc(256, GFP_KERNEL);
 	if (iters <= 0 || !skb) {
 		fprintf(stderr, "usage: bench_netlink [ITERATIONS > 0]\n");
 		return 2;

@@ -73,7 +73,10 @@ int main(int argc, char **argv)
 	char kver[16];
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--help")) {
+			printf("usage: bench_ethtool_plca [--iterations N]\n");
+			return 0;
+		} else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) {
 			iterations = strtol(argv[++i], NULL, 10);
 		} else {
 			fprintf(stderr, "usage: bench_ethtool_plca [--iterations N]\n");

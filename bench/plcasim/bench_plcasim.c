@@ -107,7 +107,10 @@ int main(int argc, char **argv)
 	int only = -1;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--smoke"))
+		if (!strcmp(argv[i], "--help")) {
+			printf("usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
+			return 0;
+		} else if (!strcmp(argv[i], "--smoke"))
 			sim_s = 0.02;
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			sim_s = atof(argv[++i]);

@@ -13,8 +13,8 @@
  *
  *	bench_refcount [--iterations N] [--rounds R] [--only uncontended] [--json]
  *
- * For instruction counts (steadier than time here), bench/refcount/callgrind.sh runs the
- * uncontended loops under valgrind --tool=callgrind.
+ * For instruction counts (steadier than time here), scripts/bench runs the uncontended loops
+ * under valgrind --tool=callgrind (--toggle-collect=loop_<variant>).
  */
 #include <getopt.h>
 #include <glib.h>

@@ -107,7 +107,10 @@ int main(int argc, char **argv)
 	DIR *d;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+		if (!strcmp(argv[i], "--help")) {
+			printf("usage: bench_ynl_gen SPECS_DIR [YNL_TOOL_DIR] [--reps N]\n");
+			return 0;
+		} else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = atoi(argv[++i]);
 		else if (!specs_dir)
 			specs_dir = argv[i];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_ARC_H
 #define KFSIM_ARC_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * Arc: the C shape of Rust-for-Linux's kernel::sync::Arc<T> (rust/kernel/sync/arc.rs, 6.3), a
  * reference-counted allocation counted by a refcount_t.
@@ -102,4 +103,5 @@ unsigned int arc_count(const void *arc);
 /** arc_is_arc() - whether @ptr is the payload of a live Arc (checks the header's magic word). */
 bool arc_is_arc(const void *ptr);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_ARC_H */

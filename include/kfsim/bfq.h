@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_BFQ_H
 #define KFSIM_BFQ_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The BFQ I/O scheduler with multi-actuator support (block/bfq-iosched.[ch], bfq-wf2q.c,
@@ -471,4 +472,5 @@ void bfq_bfqq_save_state(struct bfq_queue *bfqq);
 /** bfq_bfqq_resume_state() - give @bfqq the state saved for its actuator in @bic, if any. */
 void bfq_bfqq_resume_state(struct bfq_queue *bfqq, struct bfq_io_cq *bic);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_BFQ_H */

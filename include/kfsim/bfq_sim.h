@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_BFQ_SIM_H
 #define KFSIM_BFQ_SIM_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * A discrete-event simulation of processes doing I/O through an I/O scheduler (BFQ 6.3, BFQ
@@ -265,4 +266,5 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim);
 /** kfsim_bfq_jain_index() - (sum x)^2 / (n * sum x^2) of @n values; 1 for n = 0. */
 double kfsim_bfq_jain_index(const double *x, size_t n);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_BFQ_SIM_H */

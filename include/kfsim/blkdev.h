@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_BLKDEV_H
 #define KFSIM_BLKDEV_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The slice of the block layer an I/O scheduler sees (include/linux/blkdev.h, blk_types.h,
@@ -336,4 +337,5 @@ enum {
 #define IOPRIO_PRIO_CLASS(ioprio) (((ioprio) >> IOPRIO_CLASS_SHIFT) & 0x7)
 #define IOPRIO_PRIO_LEVEL(ioprio) ((ioprio) & 0x7)
 
+#pragma GCC visibility pop
 #endif /* KFSIM_BLKDEV_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_BPF_EXPERIMENTAL_H
 #define KFSIM_BPF_EXPERIMENTAL_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * BPF graph collections (kernel/bpf/helpers.c, tools/testing/selftests/bpf/bpf_experimental.h):
  * bpf_rbtree and bpf_list of objects from bpf_obj_new(), guarded by a bpf_spin_lock, with the
@@ -656,4 +657,5 @@ const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size);
 #include <kfsim/bpf_graph_core.h>
 #endif
 
+#pragma GCC visibility pop
 #endif /* KFSIM_BPF_EXPERIMENTAL_H */

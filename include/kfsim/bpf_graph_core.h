@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_BPF_GRAPH_CORE_H
 #define KFSIM_BPF_GRAPH_CORE_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * What the bpf_rbtree kfuncs and bpf_spin_lock do at run time in the kernel, with no verifier
  * checks, as inline functions over the kernel views of the opaque types.  kfsim's checked kfuncs
@@ -166,4 +167,5 @@ static __always_inline int kfsim_nc_rbtree_add(struct bpf_rb_root *root, struct 
 	return -EINVAL;
 }
 
+#pragma GCC visibility pop
 #endif /* KFSIM_BPF_GRAPH_CORE_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_BUG_H
 #define KFSIM_BUG_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * WARN and BUG (include/asm-generic/bug.h).  A WARN logs the kernel's report to the kfsim log:
@@ -86,4 +87,5 @@ unsigned long kfsim_warn_count(void);
 			BUG();                                                                     \
 	} while (0)
 
+#pragma GCC visibility pop
 #endif /* KFSIM_BUG_H */

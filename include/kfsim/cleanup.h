@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_CLEANUP_H
 #define KFSIM_CLEANUP_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * Scope-based cleanup (include/linux/cleanup.h, new in Linux 6.5): the kernel's own C answer to
  * Rust's Drop and ScopeGuard, offered here for kfsim's kmalloc, spinlock_t and struct mutex.
@@ -154,4 +155,5 @@ DEFINE_GUARD(spinlock_irq, spinlock_t *, spin_lock_irq(_T), spin_unlock_irq(_T))
 DEFINE_LOCK_GUARD_1(spinlock_irqsave, spinlock_t, spin_lock_irqsave(_T->lock, _T->flags),
 		    spin_unlock_irqrestore(_T->lock, _T->flags), unsigned long flags)
 
+#pragma GCC visibility pop
 #endif /* KFSIM_CLEANUP_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_CMDLINE_H
 #define KFSIM_CMDLINE_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The kernel command line (init/main.c, kernel/params.c) and the kernel version kfsim follows.
@@ -113,4 +114,5 @@ static inline bool kfsim_kernel_at_least(unsigned int major, unsigned int minor)
 	return kfsim_kernel_version() >= (unsigned int)KERNEL_VERSION(major, minor, 0);
 }
 
+#pragma GCC visibility pop
 #endif /* KFSIM_CMDLINE_H */

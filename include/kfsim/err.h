@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_ERR_H
 #define KFSIM_ERR_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Errors, the kernel's way (include/linux/err.h, include/linux/errno.h): functions return a
@@ -81,4 +82,5 @@ static inline int PTR_ERR_OR_ZERO(const void *ptr)
  */
 const char *kfsim_errname(int err);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_ERR_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_FOREIGN_OWNABLE_H
 #define KFSIM_FOREIGN_OWNABLE_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * ForeignOwnable: the C shape of Rust-for-Linux's kernel::types::ForeignOwnable (6.3): hand an
  * owned object to C code as a void * (into_foreign), let that code borrow it while it keeps
@@ -125,4 +126,5 @@ void *foreign_try_from(const struct foreign_ownable_ops *ops, void *foreign);
  */
 bool kfsim_foreign_debug_set(bool on);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_FOREIGN_OWNABLE_H */

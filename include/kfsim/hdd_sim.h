@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_HDD_SIM_H
 #define KFSIM_HDD_SIM_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * A simulated hard disk with one or more actuators sharing one LBA space, calibrated to Seagate's
@@ -31,11 +32,8 @@
  * Times are nanoseconds of simulated time.  The model is a value: create, feed, destroy.
  */
 #include <kfsim/blkdev.h>
+#include <kfsim/kernel.h>
 #include <kfsim/types.h>
-
-#ifndef U64_MAX
-#define U64_MAX ((u64)~0ULL)
-#endif
 
 /** KFSIM_HDD_MAX_ACTUATORS - most actuators a simulated disk may have. */
 #define KFSIM_HDD_MAX_ACTUATORS 16
@@ -174,4 +172,5 @@ u64 kfsim_hdd_seek_ns(const struct kfsim_hdd *hdd, double stroke, bool write);
 /** kfsim_hdd_media_rate() - sustained media rate in bytes/s at @sector. */
 double kfsim_hdd_media_rate(const struct kfsim_hdd *hdd, sector_t sector);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_HDD_SIM_H */

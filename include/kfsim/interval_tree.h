@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_INTERVAL_TREE_H
 #define KFSIM_INTERVAL_TREE_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The kernel's ready-made interval tree of unsigned long ranges (include/linux/interval_tree.h,
@@ -45,4 +46,5 @@ struct interval_tree_node *interval_tree_iter_first(struct rb_root_cached *root,
 struct interval_tree_node *interval_tree_iter_next(struct interval_tree_node *node,
 						   unsigned long start, unsigned long last);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_INTERVAL_TREE_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_INTERVAL_TREE_GENERIC_H
 #define KFSIM_INTERVAL_TREE_GENERIC_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * INTERVAL_TREE_DEFINE(): an interval tree over any structure (include/linux/
@@ -148,4 +149,5 @@
 		}                                                                                  \
 	}
 
+#pragma GCC visibility pop
 #endif /* KFSIM_INTERVAL_TREE_GENERIC_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_JSON_H
 #define KFSIM_JSON_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * A streaming JSON writer for --json output, reports and trace files.  It writes as it goes (no
@@ -80,4 +81,5 @@ int kfsim_json_finish(struct kfsim_json *json);
  */
 void kfsim_json_write_escaped(FILE *out, const char *s);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_JSON_H */

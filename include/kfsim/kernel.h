@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_KERNEL_H
 #define KFSIM_KERNEL_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The small helpers of include/linux/kernel.h, container_of.h, compiler.h, build_bug.h and
@@ -105,4 +106,31 @@
 /** GENMASK() - a mask of bits @l..@h inclusive (@h >= @l). */
 #define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
 
+/* The limits of the fixed-size types, as include/linux/limits.h spells them. */
+#define U8_MAX ((u8)~0U)
+#define S8_MAX ((s8)(U8_MAX >> 1))
+#define S8_MIN ((s8)(-S8_MAX - 1))
+#define U16_MAX ((u16)~0U)
+#define S16_MAX ((s16)(U16_MAX >> 1))
+#define S16_MIN ((s16)(-S16_MAX - 1))
+#define U32_MAX ((u32)~0U)
+#define U32_MIN ((u32)0)
+#define S32_MAX ((s32)(U32_MAX >> 1))
+#define S32_MIN ((s32)(-S32_MAX - 1))
+#define U64_MAX ((u64)~0ULL)
+#define S64_MAX ((s64)(U64_MAX >> 1))
+#define S64_MIN ((s64)(-S64_MAX - 1))
+
+/*
+ * Time unit conversions, with include/vdso/time64.h's names and types (long, 64 bits here): an
+ * expression such as 2 * NSEC_PER_MSEC stays an integer, and a double times one is a double.
+ */
+#define MSEC_PER_SEC 1000L
+#define USEC_PER_MSEC 1000L
+#define NSEC_PER_USEC 1000L
+#define NSEC_PER_MSEC 1000000L
+#define USEC_PER_SEC 1000000L
+#define NSEC_PER_SEC 1000000000L
+
+#pragma GCC visibility pop
 #endif /* KFSIM_KERNEL_H */

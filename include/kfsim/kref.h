@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_KREF_H
 #define KFSIM_KREF_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * struct kref (include/linux/kref.h): a refcount_t with a release callback, as in Linux 6.3
  * (unchanged in substance since).  Every misuse behaves as the refcount_t underneath: kref_get()
@@ -107,4 +108,5 @@ static inline int __must_check kref_get_unless_zero(struct kref *kref)
 	return refcount_inc_not_zero(&kref->refcount);
 }
 
+#pragma GCC visibility pop
 #endif /* KFSIM_KREF_H */

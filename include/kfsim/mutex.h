@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_MUTEX_H
 #define KFSIM_MUTEX_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * struct mutex (include/linux/mutex.h) over a pthread mutex, with CONFIG_DEBUG_MUTEXES' check
@@ -52,4 +53,5 @@ bool kfsim_mutex_held_by_current(struct mutex *lock);
 	WARN_ON(!_Generic((l), struct mutex *: kfsim_mutex_held_by_current,                       \
 			       spinlock_t *: kfsim_spin_held_by_current)(l))
 
+#pragma GCC visibility pop
 #endif /* KFSIM_MUTEX_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_NETLINK_H
 #define KFSIM_NETLINK_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Generic netlink, the kernel's side, with the kernel's names (include/net/netlink.h,
@@ -1262,4 +1263,5 @@ static inline u32 kfsim_genl_mcgrp_id(const struct genl_family *family, unsigned
 	return family->mcgrp_offset + group;
 }
 
+#pragma GCC visibility pop
 #endif /* KFSIM_NETLINK_H */

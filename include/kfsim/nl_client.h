@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_NL_CLIENT_H
 #define KFSIM_NL_CLIENT_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The user-space side of kfsim's generic netlink: an in-process generic netlink "kernel", its
@@ -380,4 +381,5 @@ void kfsim_nl_policy_dump_free(struct kfsim_nl_policy_dump *dump);
 const char *kfsim_nl_policy_attr_format(const struct kfsim_nl_policy_attr *attr, char *buf,
 					size_t len);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_NL_CLIENT_H */

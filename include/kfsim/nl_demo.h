@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_NL_DEMO_H
 #define KFSIM_NL_DEMO_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * "kfsim_demo": a small generic netlink family kfsim registers for its CLI, tour and tests.
@@ -72,4 +73,5 @@ enum {
  */
 int kfsim_nl_demo_register(struct kfsim_nl_kernel *k);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_NL_DEMO_H */

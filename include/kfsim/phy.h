@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_PHY_H
 #define KFSIM_PHY_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Ethernet PHY types (include/linux/phy.h).  The PLCA configuration and status structures are the
@@ -340,4 +341,5 @@ int phy_ethtool_set_plca_cfg(struct phy_device *phydev, const struct phy_plca_cf
  */
 int phy_ethtool_get_plca_status(struct phy_device *phydev, struct phy_plca_status *plca_st);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_PHY_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_PLCA_H
 #define KFSIM_PLCA_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * PLCA configuration end to end: simulated network devices with their PHYs, the ethtool
@@ -313,4 +314,5 @@ void kfsim_ethtool_plca_print(FILE *out, const struct kfsim_plca_reply *reply, b
  */
 void kfsim_ethtool_print_ack_error(FILE *out, const struct kfsim_nl_error *ack);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_PLCA_H */

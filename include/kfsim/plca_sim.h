@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_PLCA_SIM_H
 #define KFSIM_PLCA_SIM_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * A discrete-event simulator of a 10BASE-T1S multidrop segment (IEEE 802.3cg): every node runs
@@ -371,4 +372,5 @@ int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const ch
 int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_name,
 				  struct plca_sim_node_cfg *nodes, u32 max, char (*names)[16]);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_PLCA_SIM_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_PRINTK_H
 #define KFSIM_PRINTK_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The kernel log (include/linux/printk.h, kernel/printk/).  Messages carry a level as the kernel
@@ -151,4 +152,5 @@ void kfsim_dmesg_clear(void);
  */
 int kfsim_console_loglevel_set(int level);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_PRINTK_H */

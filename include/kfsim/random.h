@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_RANDOM_H
 #define KFSIM_RANDOM_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The kernel's seeded pseudo-random generator (include/linux/prandom.h, lib/random32.c):
@@ -31,4 +32,5 @@ double kfsim_prandom_double(struct rnd_state *state);
 /** kfsim_prandom_exp() - exponentially distributed with mean @mean (for Poisson arrivals). */
 double kfsim_prandom_exp(struct rnd_state *state, double mean);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_RANDOM_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_RBTREE_H
 #define KFSIM_RBTREE_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The kernel's red-black tree (include/linux/rbtree.h, rbtree_types.h, lib/rbtree.c; names,
@@ -630,4 +631,5 @@ static __always_inline struct rb_node *rb_next_match(const void *key, struct rb_
 	for ((node) = rb_find_first((key), (tree), (cmp)); (node);                                 \
 	     (node) = rb_next_match((key), (node), (cmp)))
 
+#pragma GCC visibility pop
 #endif /* KFSIM_RBTREE_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_RBTREE_AUGMENTED_H
 #define KFSIM_RBTREE_AUGMENTED_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Augmented red-black trees (include/linux/rbtree_augmented.h, Linux 6.3; rb_add_augmented_cached
@@ -332,4 +333,5 @@ static __always_inline void rb_erase_augmented_cached(struct rb_node *node,
 	rb_erase_augmented(node, &root->rb_root, augment);
 }
 
+#pragma GCC visibility pop
 #endif /* KFSIM_RBTREE_AUGMENTED_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_RBTREE_DEBUG_H
 #define KFSIM_RBTREE_DEBUG_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * What kfsim adds around the kernel's red-black tree for tests and teaching (the kernel has no
@@ -201,4 +202,5 @@ void kfsim_rb_erase_traced(struct rb_node *node, struct rb_root *root,
 /** kfsim_rb_step_kind_name() - "recolor", "rotate-left", "rotate-right" or "unlink" */
 const char *kfsim_rb_step_kind_name(enum kfsim_rb_step_kind kind);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_RBTREE_DEBUG_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_REFCOUNT_H
 #define KFSIM_REFCOUNT_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * refcount_t (include/linux/refcount.h, lib/refcount.c), as in Linux 6.3 (the 5.5+ design).
  *
@@ -455,4 +456,5 @@ __must_check bool refcount_dec_and_lock(refcount_t *r, struct spinlock *lock);
 __must_check bool refcount_dec_and_lock_irqsave(refcount_t *r, struct spinlock *lock,
 						unsigned long *flags);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_REFCOUNT_H */

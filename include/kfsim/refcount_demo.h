@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_REFCOUNT_DEMO_H
 #define KFSIM_REFCOUNT_DEMO_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * A scripted walk of refcount_t through normal use, overflow, saturation and misuse, recording
  * after every call what the counter holds, what the call returned and the warning the kernel
@@ -60,4 +61,5 @@ size_t kfsim_refcount_demo(struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_
 int kfsim_refcount_demo_svg(const struct kfsim_refcount_demo_step *steps, size_t nr_steps,
 			    const char *path);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_REFCOUNT_DEMO_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_SCOPE_GUARD_H
 #define KFSIM_SCOPE_GUARD_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
  * ScopeGuard: the C shape of Rust-for-Linux's kernel::types::ScopeGuard<T, F> (6.3): run a
  * cleanup function when a scope ends, unless the guard was dismissed.
@@ -73,4 +74,5 @@ static inline void *scope_guard_data(const struct scope_guard *guard)
 /** SCOPE_GUARD_FN() - a guard without data (ScopeGuard::new); @cleanup_fn gets NULL. */
 #define SCOPE_GUARD_FN(name, cleanup_fn) SCOPE_GUARD(name, cleanup_fn, NULL)
 
+#pragma GCC visibility pop
 #endif /* KFSIM_SCOPE_GUARD_H */

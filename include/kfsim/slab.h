@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_SLAB_H
 #define KFSIM_SLAB_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Kernel memory allocation (include/linux/slab.h, gfp_types.h, memcontrol.h) on jemalloc.
@@ -190,4 +191,5 @@ int kfsim_memcg_try_charge(struct mem_cgroup *memcg, size_t bytes);
 /** kfsim_memcg_uncharge() - give back @bytes charged with kfsim_memcg_try_charge(). */
 void kfsim_memcg_uncharge(struct mem_cgroup *memcg, size_t bytes);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_SLAB_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_SPINLOCK_H
 #define KFSIM_SPINLOCK_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * spinlock_t (include/linux/spinlock.h) over C11 atomics, with the checks of the kernel's
@@ -73,4 +74,5 @@ bool kfsim_spin_held_by_current(spinlock_t *lock);
  */
 unsigned long kfsim_current_tid(void);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_SPINLOCK_H */

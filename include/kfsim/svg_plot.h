@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_SVG_PLOT_H
 #define KFSIM_SVG_PLOT_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Line plots as standalone SVG files, for the figures the simulators reproduce (throughput and
@@ -70,4 +71,5 @@ int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path);
  */
 void kfsim_svg_write_escaped(FILE *out, const char *s);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_SVG_PLOT_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_TRACE_EVENT_H
 #define KFSIM_TRACE_EVENT_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Chrome/Perfetto trace-event JSON ("JSON Array Format" with a traceEvents object), which
@@ -67,4 +68,5 @@ void kfsim_trace_counter(struct kfsim_trace *trace, int pid, const char *name, d
  */
 int kfsim_trace_close(struct kfsim_trace *trace);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_TRACE_EVENT_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_TYPES_H
 #define KFSIM_TYPES_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The kernel's fixed-width integer names (include/linux/types.h), so that code moved between the
@@ -24,4 +25,5 @@ typedef int64_t s64;
 #include <linux/types.h> /* __u8 .. __u64, __be16 ... as the uapi headers use them */
 #endif
 
+#pragma GCC visibility pop
 #endif /* KFSIM_TYPES_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_YNL_H
 #define KFSIM_YNL_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * The runtime under the user-side code kfsim-ynl-gen generates (F-user.{h,c}): what the kernel's
@@ -286,4 +287,5 @@ int kfsim_ynl_err_set(struct kfsim_ynl_error *err, int code, const char *fmt, ..
 const char *kfsim_ynl_attr_path(const struct kfsim_ynl_policy_nest *policy, const void *head,
 				u32 len, u32 offset, char *buf, size_t size);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_YNL_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_YNL_GEN_H
 #define KFSIM_YNL_GEN_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * kfsim's YNL code generator: the kernel's YAML netlink specs (Documentation/netlink/specs/,
@@ -50,4 +51,5 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
  */
 int kfsim_ynl_gen_main(const char *prog, int argc, char **argv);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_YNL_GEN_H */

@@ -44,8 +44,6 @@ BFQ_BFQQ_FNS(has_short_ttime)
 BFQ_BFQQ_FNS(sync)
 BFQ_BFQQ_FNS(IO_bound)
 
-#define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_USEC 1000ULL
 #define BFQ_MIN_TT (2 * NSEC_PER_MSEC)
 #define BFQ_DEFAULT_MAX_BUDGET (16 * 1024)
 #define BFQ_STATS_MIN_BUDGETS 194
@@ -71,7 +69,7 @@ BFQ_BFQQ_FNS(IO_bound)
 
 static inline unsigned long bfq_jiffies(const struct bfq_data *bfqd)
 {
-	return (unsigned long)(bfqd->now_ns / (1000000000ULL / BFQ_HZ)) + BFQ_LONG_AGO;
+	return (unsigned long)(bfqd->now_ns / (NSEC_PER_SEC / BFQ_HZ)) + BFQ_LONG_AGO;
 }
 
 /* time_is_before_jiffies(a): a is in the past. */

@@ -25,8 +25,6 @@
 #include "sim_latency.h"
 #include "sim_sched.h"
 
-#define NSEC_PER_SEC 1000000000ULL
-
 enum sim_event_kind { EV_JOB_WAKE, EV_REPLAY };
 
 struct sim_event {

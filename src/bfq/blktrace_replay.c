@@ -11,6 +11,7 @@
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/err.h>
+#include <kfsim/kernel.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 
@@ -30,9 +31,9 @@ static int blktrace_parse_line(const char *line, struct kfsim_blktrace_rec *rec,
 	if (n >= 8 && !strchr(rwbs, 'R') && !strchr(rwbs, 'W'))
 		return 0;	/* flushes, discards: not replayed */
 	*is_queue = true;
-	if (n != 10 || !nr_sectors || nsecs >= 1000000000ULL || !strchr(dev, ','))
+	if (n != 10 || !nr_sectors || nsecs >= NSEC_PER_SEC || !strchr(dev, ','))
 		return -EINVAL;
-	rec->time_ns = secs * 1000000000ULL + nsecs;
+	rec->time_ns = secs * NSEC_PER_SEC + nsecs;
 	rec->pid = (int)pid;
 	rec->sector = sector;
 	rec->nr_sectors = nr_sectors;

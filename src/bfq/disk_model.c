@@ -25,8 +25,6 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 
-#define NSEC_PER_MSEC 1000000.0
-
 /* Data a cached write left for the media. */
 struct hdd_destage {
 	struct blk_list node;

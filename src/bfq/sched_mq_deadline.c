@@ -13,8 +13,6 @@
 #include <kfsim/kernel.h>
 #include "sim_sched.h"
 
-#define NSEC_PER_MSEC 1000000ULL
-
 static bool dd_sector_less(struct rb_node *a, const struct rb_node *b)
 {
 	return blk_rq_pos(rb_entry(a, struct request, rb_node)) <

@@ -16,21 +16,6 @@
 #endif
 #define KFSIM_GENL_MAX_ID 1023
 
-#ifndef U8_MAX
-#define U8_MAX ((u8)~0U)
-#define U16_MAX ((u16)~0U)
-#define U32_MAX ((u32)~0U)
-#define U64_MAX ((u64)~0ULL)
-#define S8_MAX ((s8)(U8_MAX >> 1))
-#define S8_MIN ((s8)(-S8_MAX - 1))
-#define S16_MAX ((s16)(U16_MAX >> 1))
-#define S16_MIN ((s16)(-S16_MAX - 1))
-#define S32_MAX ((s32)(U32_MAX >> 1))
-#define S32_MIN ((s32)(-S32_MAX - 1))
-#define S64_MAX ((s64)(U64_MAX >> 1))
-#define S64_MIN ((s64)(-S64_MAX - 1))
-#endif
-
 /* A running dump on one socket (netlink_sock's cb + genl's dumpit info). */
 struct kfsim_nl_dump {
 	struct netlink_callback cb;

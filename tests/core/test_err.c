@@ -82,6 +82,26 @@ static void test_container_of_and_helpers(void **state)
 	BUILD_BUG_ON(sizeof(u64) != 8);
 }
 
+/* The kernel's values and types: long for the time units, each fixed-size type for its limits. */
+#define assert_type(expr, type) assert_true(__builtin_types_compatible_p(__typeof__(expr), type))
+
+static void test_limits_and_time_units(void **state)
+{
+	assert_type(NSEC_PER_MSEC, long);
+	assert_type(NSEC_PER_SEC, long);
+	assert_type(2 * NSEC_PER_MSEC, long);	/* stays an integer, unlike a double constant */
+	assert_int_equal(NSEC_PER_SEC, NSEC_PER_MSEC * MSEC_PER_SEC);
+	assert_int_equal(NSEC_PER_SEC, NSEC_PER_USEC * USEC_PER_SEC);
+	assert_int_equal(USEC_PER_SEC, USEC_PER_MSEC * MSEC_PER_SEC);
+	assert_type(U64_MAX, u64);
+	assert_type(S64_MIN, s64);
+	assert_type(U8_MAX, u8);
+	assert_true(U64_MAX == UINT64_MAX && S64_MAX == INT64_MAX && S64_MIN == INT64_MIN);
+	assert_true(U32_MAX == UINT32_MAX && S32_MIN == INT32_MIN && U32_MIN == 0);
+	assert_true(U16_MAX == UINT16_MAX && S16_MAX == INT16_MAX && S16_MIN == INT16_MIN);
+	assert_true(U8_MAX == UINT8_MAX && S8_MAX == INT8_MAX && S8_MIN == INT8_MIN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +109,7 @@ int main(void)
 		cmocka_unit_test(test_valid_pointers_are_not_errors),
 		cmocka_unit_test(test_errnames),
 		cmocka_unit_test(test_container_of_and_helpers),
+		cmocka_unit_test(test_limits_and_time_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

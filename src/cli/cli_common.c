@@ -202,8 +202,17 @@ int kfsim_cli_parse_duration(const char *cmd, const char *opt, const char *text,
 	char *end;
 
 	errno = 0;
-	value = (*text && !isspace((unsigned char)*text) && !strpbrk(text, "xXpP")) ?
-			strtod(text, &end) : (end = (char *)text, 0);
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		/* hex, as for every integer option: a bare number of the option's unit */
+		value = isxdigit((unsigned char)text[2]) ? (double)strtoull(text, &end, 16) : 0;
+		if (!isxdigit((unsigned char)text[2]) || *end)
+			end = (char *)text;
+	} else if (*text && !isspace((unsigned char)*text) && !strpbrk(text, "xXpP")) {
+		value = strtod(text, &end);
+	} else {
+		value = 0;
+		end = (char *)text;
+	}
 	if (end != text && *end) {
 		unit = 0;
 		for (size_t i = 0; i < ARRAY_SIZE(time_units); i++)

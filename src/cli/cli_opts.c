@@ -182,8 +182,8 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 				return KFSIM_EXIT_OK;
 			}
 			verb_list(spec, 0, list, sizeof(list));
-			return kfsim_cli_usage(spec->name, "a subcommand is required: %s "
-					       "(kfsim %s --help)", list, spec->name);
+			return kfsim_cli_usage(spec->name, "missing subcommand: expected %s "
+					       "(see 'kfsim %s --help')", list, spec->name);
 		}
 		index = find_verb(spec, argv[1]);
 		if (index < 0) {

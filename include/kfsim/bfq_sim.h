@@ -90,6 +90,24 @@ struct kfsim_bfq_job {
 int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *job, char *errbuf, size_t errlen);
 
 /**
+ * kfsim_bfq_job_region() - the sectors @job works on, on a disk of @capacity sectors
+ * @job: the job
+ * @capacity: disk size in sectors
+ * @start: first sector (the offset aligned down to bs, as fio does)
+ * @nr_sectors: sectors from @start
+ * @errbuf: on error, a one-line reason
+ * @errlen: its size
+ *
+ * size=0 and size=0% both mean "to the end of the disk".  Nothing is clamped: a region that
+ * goes past the end of the disk ("offset=99%,size=50%") or is smaller than one block
+ * ("bs=64m,size=1") is refused.  kfsim_bfq_sim_create() applies the same rules.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sector_t *start,
+			 sector_t *nr_sectors, char *errbuf, size_t errlen);
+
+/**
  * struct kfsim_blktrace_rec - one queued I/O of a blkparse trace ("Q" action)
  * @time_ns: when it was queued
  * @pid: the process

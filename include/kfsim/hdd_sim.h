@@ -95,6 +95,15 @@ void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_a
 int kfsim_hdd_params_check(const struct kfsim_hdd_params *params);
 
 /**
+ * kfsim_hdd_params_explain() - kfsim_hdd_params_check() without logging
+ * @params: the parameters
+ * @why: on -EINVAL, the field and its range ("rpm (1000..30000)"), for the caller's message
+ *
+ * Return: 0 or -EINVAL.
+ */
+int kfsim_hdd_params_explain(const struct kfsim_hdd_params *params, const char **why);
+
+/**
  * struct kfsim_hdd_actuator_stats - what one actuator did
  * @busy_ns: time spent serving commands (overhead, positioning, transfer, waiting for read-ahead)
  * @nr_commands: commands served

@@ -352,7 +352,9 @@ int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *ou
 /**
  * kfsim_plca_sweep_svg() - draw throughput and latency (log axis) against transmitting nodes
  *
- * Writes @prefix-throughput.svg and @prefix-latency.svg.
+ * Writes @prefix-throughput.svg and @prefix-latency.svg, both or neither (kfsim_outfile):
+ * names that do not fit are -ENAMETOOLONG before anything is written, and a failed write
+ * leaves both old files as they were.
  * Return: 0, or the negative errno of the first file that failed.
  */
 int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix);

@@ -139,13 +139,30 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
  * Arguments as kfsim_rb_write_dot().
  *
  * The DOT text goes through a temporary file in $TMPDIR (default /tmp), removed afterwards.
+ * @path is written through kfsim_outfile (see <kfsim/outfile.h>): it is replaced by a complete
+ * SVG document or keeps its old content.  Nodes are named by preorder number, never by
+ * address, so the same tree gives the same DOT and SVG in every run.
  *
- * Return: 0; -EINVAL as kfsim_rb_write_dot(); -ENOENT when dot is not installed; -EIO when dot
- * fails (e.g. @path cannot be written) or the temporary file cannot be created (logged);
- * -ENAMETOOLONG for an overlong $TMPDIR.
+ * Return: 0; -EINVAL as kfsim_rb_write_dot(); -ENOENT when dot is not installed or @path's
+ * directory does not exist (kfsim_rb_write_svg_stream() tells them apart); -EIO when dot fails
+ * or its output is not a complete SVG document, or the temporary file cannot be created
+ * (logged); -ENAMETOOLONG for an overlong $TMPDIR or @path; the errors of
+ * kfsim_outfile_open() and kfsim_outfile_commit() (-ENOSPC, -EFBIG, -EACCES, -EISDIR ...).
  */
 int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struct rb_node *leftmost,
 		       const struct kfsim_rb_draw_ops *ops, const char *title);
+
+/**
+ * kfsim_rb_write_svg_stream() - kfsim_rb_write_svg() onto an open stream @out
+ *
+ * dot's standard output is copied into @out, which the caller opened (usually a kfsim_outfile)
+ * and finishes: errors writing @out are not checked here but by whoever finishes it.
+ *
+ * Return: as kfsim_rb_write_svg() without the @path errors: -ENOENT only means no dot program.
+ */
+int kfsim_rb_write_svg_stream(FILE *out, const struct rb_root *root,
+			      const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
+			      const char *title);
 
 /** enum kfsim_rb_step_kind - what one step of a rebalance did */
 enum kfsim_rb_step_kind {

@@ -59,8 +59,10 @@ int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out);
 /**
  * kfsim_plot_svg_save() - kfsim_plot_svg_write() to a new file at @path
  *
- * Return: as kfsim_plot_svg_write(), or the -errno of opening @path.  On a write error a
- * regular file is removed again; anything else at @path (a device, a FIFO) is left alone.
+ * Written through kfsim_outfile: @path is replaced only by a complete picture; on any error an
+ * existing file at @path keeps its content (through a symlink, its target does).
+ *
+ * Return: as kfsim_plot_svg_write(), or the -errno of kfsim_outfile_open()/_commit().
  */
 int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path);
 

@@ -12,26 +12,68 @@
 #include <stdio.h>
 #include <stdbool.h>
 
+#include <kfsim/outfile.h>
+#include <kfsim/types.h>
+
 /**
  * struct kfsim_trace - an open trace file
- * @file: the stream
- * @owns_file: close @file at kfsim_trace_close()
+ * @file: the stream the document goes to
+ * @out: the output file behind @file when the trace owns it (kfsim_trace_open())
+ * @owns_file: @file is @out's: committed at kfsim_trace_close(), dropped at kfsim_trace_abort()
+ * @broken: formatting ran out of memory: close fails with -ENOMEM
+ * @event: memory stream the current event is formatted into (the cap is exact)
+ * @event_buf: its buffer
+ * @event_size: its size
+ * @bytes: bytes of the document so far
+ * @max_bytes: the size cap, 0 for none (kfsim_trace_set_max())
  * @nr_events: events written so far
+ * @nr_dropped: events dropped because of the cap
+ * @first_ts_us: earliest time stamp written (-1: none), the start of the traced window
+ * @last_ts_us: latest time stamp written (-1: none), the end of the traced window
+ * @first_dropped_ts_us: first time stamp dropped by the cap (-1: none)
  */
 struct kfsim_trace {
 	FILE *file;
+	struct kfsim_outfile out;
 	bool owns_file;
+	bool broken;
+	FILE *event;
+	char *event_buf;
+	size_t event_size;
+	u64 bytes;
+	u64 max_bytes;
 	unsigned long nr_events;
+	unsigned long nr_dropped;
+	double first_ts_us;
+	double last_ts_us;
+	double first_dropped_ts_us;
 };
 
+/*
+ * The default cap commands apply (--trace-max): a trace beyond this no longer opens in
+ * ui.perfetto.dev in a browser tab anyway.
+ */
+#define KFSIM_TRACE_MAX_DEFAULT (256ULL << 20)
+
 /**
- * kfsim_trace_open() - create (truncate) @path and start the document
+ * kfsim_trace_open() - start the document in a new file that replaces @path at close
  *
- * Return: 0, or a negative errno from fopen() (nothing is created then).
+ * The file is written through kfsim_outfile: @path keeps its old content until
+ * kfsim_trace_close() succeeds, and kfsim_trace_abort() leaves it untouched.
+ *
+ * Return: 0, or a negative errno from kfsim_outfile_open() (nothing is created then).
  */
 int kfsim_trace_open(struct kfsim_trace *trace, const char *path);
 /** kfsim_trace_open_stream() - start a trace document on an already open @file (not closed later). */
 void kfsim_trace_open_stream(struct kfsim_trace *trace, FILE *file);
+
+/**
+ * kfsim_trace_set_max() - cap the document at @max_bytes (0: no cap)
+ *
+ * Events that would take the document past the cap are dropped whole (counted in @nr_dropped);
+ * the document stays valid.  @first_ts_us..@last_ts_us then say which window was traced.
+ */
+void kfsim_trace_set_max(struct kfsim_trace *trace, u64 max_bytes);
 
 /** kfsim_trace_name_process() - label process @pid ("M" process_name metadata). */
 void kfsim_trace_name_process(struct kfsim_trace *trace, int pid, const char *name);
@@ -64,9 +106,16 @@ void kfsim_trace_counter(struct kfsim_trace *trace, int pid, const char *name, d
 /**
  * kfsim_trace_close() - end the document and close the file
  *
- * Return: 0, or -EIO when anything failed to write.
+ * Return: 0, or the first write error (-ENOSPC, -EFBIG, -EIO); then the old file is kept.
  */
 int kfsim_trace_close(struct kfsim_trace *trace);
+
+/**
+ * kfsim_trace_abort() - drop the trace: the file named at open keeps its old content
+ *
+ * For a run that failed after the trace was opened.  A stream trace is just released.
+ */
+void kfsim_trace_abort(struct kfsim_trace *trace);
 
 #pragma GCC visibility pop
 #endif /* KFSIM_TRACE_EVENT_H */

@@ -501,30 +501,13 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 			 const struct kfsim_bfq_job *spec)
 {
-	sector_t capacity = sim->cfg.disk.capacity;
-	u64 offset = spec->offset_frac >= 0 ? (u64)(spec->offset_frac * (double)capacity) *
-					      SECTOR_SIZE : spec->offset;
-	u64 size = spec->size_frac >= 0 ? (u64)(spec->size_frac * (double)capacity) * SECTOR_SIZE
-				       : spec->size;
+	char why[128];
 
 	job->spec = *spec;
 	job->bs_sectors = spec->bs >> SECTOR_SHIFT;
-	if (!spec->bs || spec->bs % SECTOR_SIZE || !spec->iodepth || offset % SECTOR_SIZE) {
-		pr_err("bfq_sim: job %s: bad bs, iodepth or offset\n", spec->name);
-		return -EINVAL;
-	}
-	job->start = offset >> SECTOR_SHIFT;
-	/* align the start to the block size, as fio aligns offsets to bs */
-	job->start -= job->start % job->bs_sectors;
-	if (job->start >= capacity) {
-		pr_err("bfq_sim: job %s: offset beyond the disk\n", spec->name);
-		return -EINVAL;
-	}
-	job->nr_sectors = size ? size >> SECTOR_SHIFT : capacity - job->start;
-	if (job->nr_sectors > capacity - job->start)
-		job->nr_sectors = capacity - job->start;
-	if (job->nr_sectors < job->bs_sectors) {
-		pr_err("bfq_sim: job %s: region smaller than one block\n", spec->name);
+	if (kfsim_bfq_job_region(spec, sim->cfg.disk.capacity, &job->start, &job->nr_sectors, why,
+				 sizeof(why))) {
+		pr_err("bfq_sim: job %s: %s\n", spec->name, why);
 		return -EINVAL;
 	}
 	job->next_pos = job->start;

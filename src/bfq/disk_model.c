@@ -108,16 +108,16 @@ void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_a
 #define HDD_CHECK(cond, what)                                                                   \
 	do {                                                                                    \
 		if (!(cond)) {                                                                  \
-			pr_err("kfsim_hdd: invalid " what "\n");                                \
+			*why = what;                                                            \
 			return -EINVAL;                                                         \
 		}                                                                               \
 	} while (0)
 
-int kfsim_hdd_params_check(const struct kfsim_hdd_params *p)
+int kfsim_hdd_params_explain(const struct kfsim_hdd_params *p, const char **why)
 {
 	HDD_CHECK(p->nr_actuators >= 1 && p->nr_actuators <= KFSIM_HDD_MAX_ACTUATORS,
 		  "nr_actuators (1..16)");
-	HDD_CHECK(p->capacity >= (sector_t)p->nr_actuators * 1024, "capacity");
+	HDD_CHECK(p->capacity >= (sector_t)p->nr_actuators * 1024, "capacity (at least 1024 sectors per actuator)");
 	HDD_CHECK(isfinite(p->rpm) && p->rpm >= 1000 && p->rpm <= 30000, "rpm (1000..30000)");
 	HDD_CHECK(p->spt_od >= 16 && p->spt_od <= 1000000, "spt_od");
 	HDD_CHECK(isfinite(p->zone_ratio) && p->zone_ratio > 0 && p->zone_ratio <= 1,
@@ -140,6 +140,16 @@ int kfsim_hdd_params_check(const struct kfsim_hdd_params *p)
 	HDD_CHECK(!p->write_cache || (p->write_cache_mib >= 1 && p->write_cache_mib <= 4096),
 		  "write_cache_mib (1..4096)");
 	return 0;
+}
+
+int kfsim_hdd_params_check(const struct kfsim_hdd_params *p)
+{
+	const char *why;
+	int err = kfsim_hdd_params_explain(p, &why);
+
+	if (err)
+		pr_err("kfsim_hdd: invalid %s\n", why);
+	return err;
 }
 
 struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)

@@ -132,10 +132,10 @@ static int job_set(struct kfsim_bfq_job *job, const char *key, const char *value
 				       "offset: expected a size (4k, 1g) or a percentage below 100%%, "
 				       "not '%s'", value);
 	} else if (!strcmp(key, "size")) {
-		if (parse_size(value, &job->size, &job->size_frac) || job->size_frac == 0)
+		/* size=0 and size=0% both mean "to the end of the device", as fio's size=0 */
+		if (parse_size(value, &job->size, &job->size_frac))
 			return job_err(errbuf, errlen,
-				       "size: expected a size or a percentage above 0%%, not '%s'",
-				       value);
+				       "size: expected a size or a percentage, not '%s'", value);
 	} else if (!strcmp(key, "ioprio") || !strcmp(key, "prio")) {
 		if (parse_u64(value, &v) || v >= IOPRIO_NR_LEVELS)
 			return job_err(errbuf, errlen, "ioprio: expected 0 to 7, not '%s'", value);
@@ -206,5 +206,39 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 	if (prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(prioclass, job.ioprio);
 	*out = job;
+	return 0;
+}
+
+int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sector_t *start,
+			 sector_t *nr_sectors, char *errbuf, size_t errlen)
+{
+	u64 offset = job->offset_frac >= 0 ?
+			     (u64)(job->offset_frac * (double)capacity) * SECTOR_SIZE : job->offset;
+	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)capacity) * SECTOR_SIZE
+				      : job->size_frac == 0 ? 0 : job->size;
+	sector_t bs_sectors = job->bs >> SECTOR_SHIFT;
+	sector_t first, count;
+
+	if (!job->bs || job->bs % SECTOR_SIZE || !job->iodepth)
+		return job_err(errbuf, errlen, "bs must be a multiple of 512 and iodepth above 0");
+	if (offset % SECTOR_SIZE)
+		return job_err(errbuf, errlen, "offset must be a multiple of 512");
+	first = offset >> SECTOR_SHIFT;
+	/* the start is aligned down to the block size, as fio aligns offsets to bs */
+	first -= first % bs_sectors;
+	if (first >= capacity)
+		return job_err(errbuf, errlen, "offset %llu is beyond the disk (%llu sectors)",
+			       (unsigned long long)offset, (unsigned long long)capacity);
+	count = size ? size >> SECTOR_SHIFT : capacity - first;
+	if (count > capacity - first)
+		return job_err(errbuf, errlen,
+			       "offset + size go past the end of the disk (%llu sectors from "
+			       "sector %llu, %llu left)", (unsigned long long)count,
+			       (unsigned long long)first, (unsigned long long)(capacity - first));
+	if (count < bs_sectors)
+		return job_err(errbuf, errlen, "size %llu is smaller than one block (bs=%u)",
+			       (unsigned long long)size, job->bs);
+	*start = first;
+	*nr_sectors = count;
 	return 0;
 }

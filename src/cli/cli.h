@@ -98,7 +98,230 @@ int kfsim_cli_parse_double(const char *cmd, const char *opt, const char *text, d
  */
 int kfsim_cli_bad_option(const char *cmd, char **argv, int optstring_result);
 
-/** kfsim_cli_wants_help() - whether argv (after argv[0]) is "--help" or "-h" anywhere. */
+/**
+ * kfsim_cli_wants_help() - whether argv (after argv[0]) asks for help
+ *
+ * "--help" or "-h" as an option: first, or after anything but an option that may be waiting
+ * for its value ("--trace -h" names a file "-h"; the command's own parser decides).
+ */
 bool kfsim_cli_wants_help(int argc, char **argv);
+
+/**
+ * kfsim_cli_parse_duration() - a time with its unit: "500ms", "2s", "10us", "250ns", "1.5s"
+ * @cmd: the subcommand, for the error
+ * @opt: the option, for the error ("--duration")
+ * @text: the value
+ * @bare_unit_ns: what a number without a unit means (NSEC_PER_SEC for seconds ...)
+ * @min_ns: smallest accepted
+ * @max_ns: largest accepted
+ * @out: the time in nanoseconds
+ *
+ * Return: 0, or -EINVAL after the usage error naming @opt and the range with units.
+ */
+int kfsim_cli_parse_duration(const char *cmd, const char *opt, const char *text, u64 bare_unit_ns,
+			     u64 min_ns, u64 max_ns, u64 *out);
+
+/**
+ * kfsim_cli_parse_size() - a byte count: "4096", "64k", "256M", "1g" (powers of two, as fio)
+ *
+ * Return: 0, or -EINVAL after the usage error naming @opt.
+ */
+int kfsim_cli_parse_size(const char *cmd, const char *opt, const char *text, u64 min, u64 max,
+			 u64 *out);
+
+/** kfsim_cli_format_duration() - @ns as "2s", "500ms", "10us" or "250ns" (exact when it can). */
+const char *kfsim_cli_format_duration(u64 ns, char *buf, size_t size);
+
+/**
+ * kfsim_cli_json_errors() - also report failures as a JSON document on stdout
+ *
+ * main() turns this on for a command line holding "--json", so that a script reading the JSON
+ * gets {"error": {...}} instead of nothing.  The stderr line is printed as always.
+ */
+void kfsim_cli_json_errors(bool on);
+
+/* --- long runs: progress and budget ------------------------------------------------------ */
+
+/**
+ * struct kfsim_cli_progress - the progress line of one long run
+ * @what: the label ("plca sweep")
+ * @on: drawing (stderr is a terminal, or KFSIM_PROGRESS=always, and not --quiet)
+ * @printed: a line has been drawn (and must be cleared at the end)
+ * @start_ns: when the run started (CLOCK_MONOTONIC)
+ * @last_ns: when the line was last drawn
+ */
+struct kfsim_cli_progress {
+	const char *what;
+	bool on;
+	bool printed;
+	u64 start_ns;
+	u64 last_ns;
+};
+
+/** kfsim_cli_progress_begin() - start a progress line (silent with @quiet or no terminal). */
+void kfsim_cli_progress_begin(struct kfsim_cli_progress *p, const char *what, bool quiet);
+
+/**
+ * kfsim_cli_progress_update() - redraw: @fraction done (0..1), @sim_s seconds simulated so far
+ *
+ * Cheap to call often: draws at most five times a second, and only after half a second.
+ */
+void kfsim_cli_progress_update(struct kfsim_cli_progress *p, double fraction, double sim_s);
+
+/** kfsim_cli_progress_end() - clear the line. */
+void kfsim_cli_progress_end(struct kfsim_cli_progress *p);
+
+/**
+ * kfsim_cli_budget() - refuse a run estimated beyond its documented budget unless @force
+ * @cmd: the subcommand
+ * @estimate: the run's estimated cost (events or requests)
+ * @budget: the documented limit
+ * @what: the unit ("simulated events")
+ * @force: --force was given
+ *
+ * Return: 0, or KFSIM_EXIT_USAGE after a one-line error saying how to go on.
+ */
+int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char *what,
+		     bool force);
+
+/* --- declarative option tables ------------------------------------------------------------ */
+
+/**
+ * enum kfsim_opt_kind - what an option's value is and where it goes
+ * @KFSIM_OPT_FLAG: no value; sets a bool to true
+ * @KFSIM_OPT_FLAG_OFF: no value; sets a bool to false ("--no-balance")
+ * @KFSIM_OPT_BOOL: 0 or 1 into a bool
+ * @KFSIM_OPT_UINT: an integer in [@min, @max] into an unsigned int (decimal, or 0x hex)
+ * @KFSIM_OPT_U64: likewise into a u64
+ * @KFSIM_OPT_INT: likewise into an int
+ * @KFSIM_OPT_DOUBLE: a finite number in [@dmin, @dmax] into a double
+ * @KFSIM_OPT_DURATION: a time with unit (kfsim_cli_parse_duration(), bare numbers in @unit
+ *                      nanoseconds) in [@min, @max] ns into a u64 of nanoseconds
+ * @KFSIM_OPT_SIZE: bytes with k/m/g suffixes in [@min, @max] into a u64
+ * @KFSIM_OPT_STRING: a non-empty string into a const char *
+ * @KFSIM_OPT_OUTPUT: a path kfsim will write, checked by kfsim_outfile_check_path() at parse
+ *                    time (-ENAMETOOLONG before any work), into a const char *
+ * @KFSIM_OPT_CHOICE: one of @choices (NULL-terminated); its index into an unsigned int
+ * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set
+ */
+enum kfsim_opt_kind {
+	KFSIM_OPT_FLAG,
+	KFSIM_OPT_FLAG_OFF,
+	KFSIM_OPT_BOOL,
+	KFSIM_OPT_UINT,
+	KFSIM_OPT_U64,
+	KFSIM_OPT_INT,
+	KFSIM_OPT_DOUBLE,
+	KFSIM_OPT_DURATION,
+	KFSIM_OPT_SIZE,
+	KFSIM_OPT_STRING,
+	KFSIM_OPT_OUTPUT,
+	KFSIM_OPT_CHOICE,
+	KFSIM_OPT_CALL,
+};
+
+/**
+ * struct kfsim_opt - one row of a command's option table
+ * @name: the long name without "--"
+ * @kind: see enum kfsim_opt_kind
+ * @offset: where the value goes: offsetof() in the command's options struct
+ * @arg: the value's name in help ("FILE", "N", "TIME")
+ * @help: one line (more lines after '\n' are indented under it)
+ * @verbs: bit i set: the option applies to verb i (0: to every verb)
+ * @min: smallest integer, duration (ns) or size
+ * @max: largest
+ * @dmin: smallest double
+ * @dmax: largest double
+ * @unit: KFSIM_OPT_DURATION: nanoseconds in a bare number (the command's old meaning)
+ * @choices: KFSIM_OPT_CHOICE: the words, NULL-terminated
+ * @call: KFSIM_OPT_CALL: the parser
+ * @alias_of: this row is an older name kept for scripts: the value goes where @alias_of's does
+ *            and help lists it under that option
+ */
+struct kfsim_opt {
+	const char *name;
+	enum kfsim_opt_kind kind;
+	size_t offset;
+	const char *arg;
+	const char *help;
+	unsigned int verbs;
+	u64 min, max;
+	double dmin, dmax;
+	u64 unit;
+	const char *const *choices;
+	int (*call)(void *opts, const char *value, char *why, size_t why_size);
+	const char *alias_of;
+};
+
+/** struct kfsim_cli_verb - a subcommand word ("sim") and its one-line summary */
+struct kfsim_cli_verb {
+	const char *name;
+	const char *summary;
+};
+
+/**
+ * struct kfsim_cli_args - what the parser saw, besides the values it stored
+ * @verb: index of the subcommand in the spec's verbs (0 when it has none)
+ * @given: bit i set: option i of the table was given (aliases count for their target)
+ * @positional: arguments that are not options (after the verb)
+ * @nr_positional: how many
+ */
+struct kfsim_cli_args {
+	unsigned int verb;
+	u64 given;
+	char **positional;
+	int nr_positional;
+};
+
+/**
+ * struct kfsim_cli_spec - a command described once: help, parsing and dispatch come from it
+ * @name: the word after "kfsim"
+ * @usage: the usage lines after "Usage: " (several lines joined with "\n       ")
+ * @about: a paragraph saying what the command does
+ * @verbs: its subcommands, or NULL
+ * @nr_verbs: how many
+ * @opts: the option table (at most 64 rows)
+ * @nr_opts: how many rows
+ * @notes: text printed after the options (units, exit status)
+ * @max_positional: non-option arguments accepted after the verb
+ */
+struct kfsim_cli_spec {
+	const char *name;
+	const char *usage;
+	const char *about;
+	const struct kfsim_cli_verb *verbs;
+	unsigned int nr_verbs;
+	const struct kfsim_opt *opts;
+	unsigned int nr_opts;
+	const char *notes;
+	int max_positional;
+};
+
+/**
+ * kfsim_cli_parse() - parse argv against @spec into @opts (which holds the defaults)
+ * @spec: the command
+ * @opts: the command's options struct, already filled with its defaults
+ * @argc: argc of the command (argv[0] is its name)
+ * @argv: its argv
+ * @args: what was seen
+ *
+ * "-h"/"--help" as an option prints the help and returns KFSIM_EXIT_OK with @args->verb set
+ * to -1u; as the value of an option it is a value.  An option given for a verb it does not
+ * apply to is a usage error naming both.
+ *
+ * Return: 0 to go on, or the exit status to return now (help printed, or a usage error).
+ */
+int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv,
+		    struct kfsim_cli_args *args);
+
+/** kfsim_cli_help() - print @spec's help on @out (generated from the table). */
+void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out);
+
+/** kfsim_cli_given() - whether option @name was on the command line. */
+bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
+		     const char *name);
+
+/** KFSIM_CLI_HELP_SHOWN - @args->verb after kfsim_cli_parse() printed help */
+#define KFSIM_CLI_HELP_SHOWN (~0u)
 
 #endif /* KFSIM_CLI_H */

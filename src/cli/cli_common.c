@@ -9,7 +9,17 @@
 #include <string.h>
 
 #include <kfsim/err.h>
+#include <kfsim/json.h>
+#include <kfsim/kernel.h>
 #include "cli.h"
+
+/* The program's one output mode for errors: set once by main() from the command line. */
+static bool json_errors;
+
+void kfsim_cli_json_errors(bool on)
+{
+	json_errors = on;
+}
 
 static void print_prefix(const char *cmd)
 {
@@ -17,6 +27,30 @@ static void print_prefix(const char *cmd)
 		fprintf(stderr, "kfsim %s: ", cmd);
 	else
 		fprintf(stderr, "kfsim: ");
+}
+
+/*
+ * {"error": {"command": "bfq", "status": 2, "errno": "EINVAL", "message": "..."}} on stdout,
+ * so that a script parsing --json output sees why there is no result.
+ */
+static void json_error(const char *cmd, int status, int err, const char *fmt, va_list args)
+{
+	struct kfsim_json json;
+	char message[1024];
+
+	vsnprintf(message, sizeof(message), fmt, args);
+	kfsim_json_init(&json, stdout, true);
+	kfsim_json_object_begin(&json);
+	kfsim_json_key(&json, "error");
+	kfsim_json_object_begin(&json);
+	kfsim_json_kv_string(&json, "command", cmd ? cmd : "");
+	kfsim_json_kv_int(&json, "status", status);
+	if (err)
+		kfsim_json_kv_string(&json, "errno", kfsim_errname(err));
+	kfsim_json_kv_string(&json, "message", message);
+	kfsim_json_object_end(&json);
+	kfsim_json_object_end(&json);
+	kfsim_json_finish(&json);
 }
 
 int kfsim_cli_usage(const char *cmd, const char *fmt, ...)
@@ -28,6 +62,11 @@ int kfsim_cli_usage(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+	if (json_errors) {
+		va_start(args, fmt);
+		json_error(cmd, KFSIM_EXIT_USAGE, 0, fmt, args);
+		va_end(args);
+	}
 	return KFSIM_EXIT_USAGE;
 }
 
@@ -41,6 +80,11 @@ int kfsim_cli_fail(const char *cmd, int err, const char *fmt, ...)
 	vfprintf(stderr, fmt, args);
 	va_end(args);
 	fputc('\n', stderr);
+	if (json_errors) {
+		va_start(args, fmt);
+		json_error(cmd, KFSIM_EXIT_FAILURE, err, fmt, args);
+		va_end(args);
+	}
 	return KFSIM_EXIT_FAILURE;
 }
 
@@ -56,7 +100,7 @@ int kfsim_cli_parse_u64(const char *cmd, const char *opt, const char *text, u64 
 	 * would also take leading blanks, a '+' and a '-' that wraps " -1" to 2^64 - 1.
 	 */
 	errno = 0;
-	if (isdigit((unsigned char)text[hex ? 2 : 0]))
+	if (hex ? isxdigit((unsigned char)text[2]) : isdigit((unsigned char)text[0]))
 		value = strtoull(text, &end, hex ? 16 : 10);
 	if (!end || *end || errno || value < min || value > max) {
 		kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected an integer from %llu to %llu",
@@ -115,12 +159,104 @@ int kfsim_cli_bad_option(const char *cmd, char **argv, int result)
 bool kfsim_cli_wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
+		const char *prev = argv[i - 1];
+
 		if (!strcmp(argv[i], "--"))
 			return false;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		if (strcmp(argv[i], "--help") && strcmp(argv[i], "-h"))
+			continue;
+		/* "--trace -h": maybe the value of --trace; the command's parser knows */
+		if (i == 1 || prev[0] != '-' || strchr(prev, '='))
 			return true;
 	}
 	return false;
+}
+
+/* Units for times, smallest first so that "ms" is not read as "m" + "s". */
+static const struct {
+	const char *suffix;
+	u64 ns;
+} time_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+};
+
+const char *kfsim_cli_format_duration(u64 ns, char *buf, size_t size)
+{
+	for (int i = (int)ARRAY_SIZE(time_units) - 1; i >= 0; i--) {
+		if (ns && ns % time_units[i].ns == 0) {
+			snprintf(buf, size, "%llu%s", (unsigned long long)(ns / time_units[i].ns),
+				 time_units[i].suffix);
+			return buf;
+		}
+	}
+	snprintf(buf, size, "%lluns", (unsigned long long)ns);
+	return buf;
+}
+
+int kfsim_cli_parse_duration(const char *cmd, const char *opt, const char *text, u64 bare_unit_ns,
+			     u64 min_ns, u64 max_ns, u64 *out)
+{
+	u64 unit = bare_unit_ns;
+	char lo[32], hi[32];
+	double value, ns;
+	char *end;
+
+	errno = 0;
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		/* hex, as for every integer option: a bare number of the option's unit */
+		value = isxdigit((unsigned char)text[2]) ? (double)strtoull(text, &end, 16) : 0;
+		if (!isxdigit((unsigned char)text[2]) || *end)
+			end = (char *)text;
+	} else if (*text && !isspace((unsigned char)*text) && !strpbrk(text, "xXpP")) {
+		value = strtod(text, &end);
+	} else {
+		value = 0;
+		end = (char *)text;
+	}
+	if (end != text && *end) {
+		unit = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(time_units); i++)
+			if (!strcmp(end, time_units[i].suffix))
+				unit = time_units[i].ns;
+	}
+	ns = value * (double)unit;
+	if (end == text || !unit || errno || !isfinite(value) || ns < (double)min_ns ||
+	    ns > (double)max_ns) {
+		kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected a time from %s to %s "
+				"(units ns, us, ms, s)", text, opt,
+				kfsim_cli_format_duration(min_ns, lo, sizeof(lo)),
+				kfsim_cli_format_duration(max_ns, hi, sizeof(hi)));
+		return -EINVAL;
+	}
+	*out = (u64)llround(ns);
+	return 0;
+}
+
+int kfsim_cli_parse_size(const char *cmd, const char *opt, const char *text, u64 min, u64 max,
+			 u64 *out)
+{
+	unsigned long long value = 0;
+	char *end = NULL;
+	u64 mult = 1;
+
+	errno = 0;
+	if (isdigit((unsigned char)text[0]))
+		value = strtoull(text, &end, 10);
+	if (end && *end) {
+		const char *suffix = strchr("kmgt", tolower((unsigned char)*end));
+
+		mult = suffix ? 1ULL << (10 * (1 + (suffix - "kmgt"))) : 0;
+		if (mult && end[1] && strcasecmp(end + 1, "b") && strcasecmp(end + 1, "ib"))
+			mult = 0;
+	}
+	if (!end || !mult || errno || value > max / mult || value * mult < min) {
+		kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected a size from %llu to %llu "
+				"bytes (suffixes k, m, g: powers of 1024)", text, opt,
+				(unsigned long long)min, (unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = value * mult;
+	return 0;
 }
 
 void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)

@@ -9,7 +9,7 @@
  * The workload is --job specs (fio-style) and/or a blkparse trace (--replay).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,9 @@ struct bfq_opts {
 	struct kfsim_bfq_sim_config cfg;
 	bool json;
 	bool sched_given;
+	bool force;
+	bool quiet;
+	u64 trace_max;
 	const char *trace_path;
 	const char *plot_path;
 	const char *replay_path;
@@ -38,48 +41,9 @@ struct bfq_opts {
 	struct kfsim_blktrace_rec *replay;
 };
 
-static void bfq_help(void)
+static int parse_disk_param(void *opts, const char *text, char *why, size_t why_size)
 {
-	printf("Usage: kfsim bfq sim     [options] --job SPEC [--job SPEC ...]\n"
-	       "       kfsim bfq compare [options] --job SPEC ... [--scheds LIST]\n"
-	       "       kfsim bfq ablate  [options] --job SPEC ... --param NAME --values LIST\n\n"
-	       "Simulate processes doing I/O through an I/O scheduler onto a simulated multi-actuator\n"
-	       "hard disk (Seagate Exos 2X18-like), and report per-actuator and per-process results.\n\n"
-	       "Workload:\n"
-	       "  --job SPEC          a process, fio-style: name=a,rw=read|randread|write|randwrite,\n"
-	       "                      bs=4k,iodepth=1,offset=0%%,size=50%%,ioprio=0..7,prioclass=1..3,\n"
-	       "                      weight=1..1000,rate=10m,thinktime=USEC,sync=0|1\n"
-	       "  --replay FILE       replay the Q events of a blkparse text trace\n"
-	       "Disk and scheduler:\n"
-	       "  --disk dual|single  two actuators (default) or one\n"
-	       "  --actuators N       any number of actuators, 1..16 (split evenly)\n"
-	       "  --disk-param K=V    override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
-	       "                      seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
-	       "                      ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
-	       "                      capacity (sectors) write_cache (0|1) write_cache_mib\n"
-	       "  --sched NAME        bfq (follows --kver, 6.3 by default), bfq-6.2, none,\n"
-	       "                      mq-deadline (default bfq)\n"
-	       "  --threshold N       BFQ actuator_load_threshold (default 4)\n"
-	       "  --slice-idle-us N   BFQ slice_idle in microseconds (default 8000; 0 = no idling)\n"
-	       "  --low-latency 0|1   BFQ low_latency (default 1)\n"
-	       "  --no-balance        BFQ injection without patch 8's next-actuator test\n"
-	       "  --nr-requests N     scheduler tags (default 64)\n"
-	       "Run and output:\n"
-	       "  --duration S        simulated seconds (default 2)\n"
-	       "  --seed N            random seed (default 1)\n"
-	       "  --json              one JSON document on stdout\n"
-	       "  --trace FILE        Perfetto/Chrome trace of dispatches per actuator (sim)\n"
-	       "  --trace-window S    seconds of the run to trace (default 0.5)\n"
-	       "  --bin-ms MS         time-series bin width for --plot (default 50)\n"
-	       "  --plot FILE         SVG: throughput per actuator over time (sim), total throughput\n"
-	       "                      per scheduler or per value (compare, ablate)\n"
-	       "  --scheds LIST       compare: schedulers, comma-separated (default all four)\n"
-	       "  --param NAME        ablate: threshold, slice_idle_us, low_latency or max_budget\n"
-	       "  --values LIST       ablate: comma-separated values\n");
-}
-
-static int parse_disk_param(struct kfsim_hdd_params *p, const char *text)
-{
+	struct kfsim_hdd_params *p = &((struct bfq_opts *)opts)->cfg.disk;
 	const char *eq = strchr(text, '=');
 	char key[32];
 	char *end;
@@ -127,11 +91,11 @@ static int parse_disk_param(struct kfsim_hdd_params *p, const char *text)
 		goto bad;
 	return 0;
 bad:
-	return kfsim_cli_usage(CMD, "invalid value '%s' for --disk-param: expected KEY=NUMBER with "
-			       "KEY one of rpm spt_od zone_ratio seek_min_ms seek_coeff_ms "
-			       "write_settle_ms cmd_overhead_ms link_mb_s ncq_depth age_cap_ms "
-			       "satf_aging_ms_per_s readahead_kib capacity write_cache "
-			       "write_cache_mib", text), -EINVAL;
+	snprintf(why, why_size, "expected KEY=NUMBER with KEY one of rpm spt_od zone_ratio "
+		 "seek_min_ms seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s ncq_depth "
+		 "age_cap_ms satf_aging_ms_per_s readahead_kib capacity write_cache "
+		 "write_cache_mib");
+	return -EINVAL;
 }
 
 static int load_replay(struct bfq_opts *o)
@@ -154,161 +118,187 @@ static int load_replay(struct bfq_opts *o)
 	return 0;
 }
 
-enum {
-	OPT_JOB = 256, OPT_REPLAY, OPT_DISK, OPT_ACTUATORS, OPT_DISK_PARAM, OPT_SCHED,
-	OPT_THRESHOLD, OPT_SLICE_IDLE, OPT_LOW_LATENCY, OPT_NO_BALANCE, OPT_NR_REQUESTS,
-	OPT_DURATION, OPT_SEED, OPT_JSON, OPT_TRACE, OPT_TRACE_WINDOW, OPT_PLOT, OPT_SCHEDS,
-	OPT_PARAM, OPT_VALUES, OPT_BIN_MS,
+static int parse_job(void *opts, const char *value, char *why, size_t why_size)
+{
+	struct kfsim_bfq_sim_config *cfg = &((struct bfq_opts *)opts)->cfg;
+
+	if (cfg->nr_jobs == KFSIM_BFQ_MAX_JOBS) {
+		snprintf(why, why_size, "too many --job options (at most %d)", KFSIM_BFQ_MAX_JOBS);
+		return -EINVAL;
+	}
+	if (kfsim_bfq_job_parse(value, &cfg->jobs[cfg->nr_jobs], why, why_size))
+		return -EINVAL;
+	if (!strcmp(cfg->jobs[cfg->nr_jobs].name, "job"))
+		snprintf(cfg->jobs[cfg->nr_jobs].name, sizeof(cfg->jobs[0].name), "job%u",
+			 cfg->nr_jobs);
+	cfg->nr_jobs++;
+	return 0;
+}
+
+static int parse_disk(void *opts, const char *value, char *why, size_t why_size)
+{
+	if (strcmp(value, "dual") && strcmp(value, "single")) {
+		snprintf(why, why_size, "expected dual or single");
+		return -EINVAL;
+	}
+	((struct bfq_opts *)opts)->cfg.disk.nr_actuators = value[0] == 'd' ? 2 : 1;
+	return 0;
+}
+
+static int parse_sched(void *opts, const char *value, char *why, size_t why_size)
+{
+	struct bfq_opts *o = opts;
+
+	if (kfsim_bfq_sched_parse(value, &o->cfg.sched)) {
+		snprintf(why, why_size, "expected bfq, bfq-6.2, none or mq-deadline");
+		return -EINVAL;
+	}
+	o->sched_given = true;
+	return 0;
+}
+
+enum { VERB_SIM, VERB_COMPARE, VERB_ABLATE };
+#define SIM_ONLY (1u << VERB_SIM)
+#define NS_PER_US 1000ULL
+#define NS_PER_MS 1000000ULL
+#define NS_PER_S 1000000000ULL
+#define O(field) offsetof(struct bfq_opts, field)
+
+/*
+ * The run budget: simulated requests, estimated at the drive's best case (a request every
+ * 0.1 ms per actuator is faster than any it serves) times the simulated time and the runs.
+ * --force runs beyond.
+ */
+#define BFQ_BUDGET_REQUESTS 20e6
+
+static const struct kfsim_cli_verb bfq_verbs[] = {
+	{ "sim", "one scheduler, one workload: per-actuator and per-process results" },
+	{ "compare", "the same workload under several schedulers, as a table" },
+	{ "ablate", "one BFQ knob swept over values, as a table (and a plot)" },
 };
 
-/* Returns 0, or the exit status to return (usage error already printed). */
-static int parse_opts(int argc, char **argv, struct bfq_opts *o)
+static const struct kfsim_opt bfq_opts_table[] = {
+	{ .help = "Workload:" },
+	{ "job", KFSIM_OPT_CALL, 0, "SPEC",
+	  "a process, fio-style: name=a,rw=read|randread|write|randwrite,\n"
+	  "bs=4k,iodepth=1,offset=0%,size=50%,ioprio=0..7,prioclass=1..3,\n"
+	  "weight=1..1000,rate=10m,thinktime=USEC,sync=0|1; size=0 or 0%:\n"
+	  "to the end of the disk; a region past the end is refused",
+	  .call = parse_job },
+	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
+	  "replay the Q events of a blkparse text trace" },
+	{ .help = "Disk and scheduler:" },
+	{ "disk", KFSIM_OPT_CALL, 0, "dual|single", "two actuators (default) or one",
+	  .call = parse_disk },
+	{ "actuators", KFSIM_OPT_UINT, O(cfg.disk.nr_actuators), "N",
+	  "any number of actuators, 1..16 (split evenly)", .min = 1,
+	  .max = KFSIM_HDD_MAX_ACTUATORS },
+	{ "disk-param", KFSIM_OPT_CALL, 0, "K=V",
+	  "override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
+	  "seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
+	  "ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
+	  "capacity (sectors) write_cache (0|1) write_cache_mib",
+	  .call = parse_disk_param },
+	{ "sched", KFSIM_OPT_CALL, 0, "NAME",
+	  "bfq (follows --kver, 6.3 by default), bfq-6.2, none,\nmq-deadline (default bfq)",
+	  .call = parse_sched },
+	{ "threshold", KFSIM_OPT_UINT, O(cfg.bfq.actuator_load_threshold), "N",
+	  "BFQ actuator_load_threshold (default 4)", .min = 1, .max = 1024 },
+	{ "slice-idle-us", KFSIM_OPT_DURATION, O(cfg.bfq.slice_idle_ns), "TIME",
+	  "BFQ slice_idle (default 8ms; 0 = no idling; a bare number is\nmicroseconds)",
+	  .min = 0, .max = NS_PER_S, .unit = NS_PER_US },
+	{ "low-latency", KFSIM_OPT_BOOL, O(cfg.bfq.low_latency), "0|1",
+	  "BFQ low_latency (default 1)" },
+	{ "no-balance", KFSIM_OPT_FLAG_OFF, O(cfg.bfq.next_actuator_balance), NULL,
+	  "BFQ injection without patch 8's next-actuator test" },
+	{ "nr-requests", KFSIM_OPT_UINT, O(cfg.nr_requests), "N",
+	  "scheduler tags (default 64)", .min = 1, .max = 65536 },
+	{ .help = "Run and output:" },
+	{ "duration", KFSIM_OPT_DURATION, O(cfg.duration_ns), "TIME",
+	  "simulated time (default 2s; a bare number is seconds)", .min = NS_PER_MS,
+	  .max = 3600 * NS_PER_S, .unit = NS_PER_S },
+	{ "seed", KFSIM_OPT_U64, O(cfg.seed), "N", "random seed (default 1)", .max = U64_MAX },
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },
+	{ "trace", KFSIM_OPT_OUTPUT, O(trace_path), "FILE",
+	  "Perfetto/Chrome trace of dispatches per actuator", .verbs = SIM_ONLY },
+	{ "trace-window", KFSIM_OPT_DURATION, O(cfg.trace_window_ns), "TIME",
+	  "time of the run to trace (default 500ms; bare number: seconds)", .min = NS_PER_MS,
+	  .max = 3600 * NS_PER_S, .unit = NS_PER_S, .verbs = SIM_ONLY },
+	{ "trace-max", KFSIM_OPT_SIZE, O(trace_max), "SIZE",
+	  "largest trace file (default 256m); later events are dropped\n"
+	  "and the window actually traced is reported",
+	  .min = 4096, .max = 1ULL << 40, .verbs = SIM_ONLY },
+	{ "bin-ms", KFSIM_OPT_DURATION, O(cfg.bin_ns), "TIME",
+	  "time-series bin width for --svg (default 50ms; bare number:\nmilliseconds)",
+	  .min = 100 * NS_PER_US, .max = 60 * NS_PER_S, .unit = NS_PER_MS },
+	{ "svg", KFSIM_OPT_OUTPUT, O(plot_path), "FILE",
+	  "SVG plot: throughput per actuator over time (sim), total\n"
+	  "throughput per scheduler or per value (compare, ablate)" },
+	{ "plot", KFSIM_OPT_OUTPUT, O(plot_path), "FILE", NULL, .alias_of = "svg" },
+	{ "scheds", KFSIM_OPT_STRING, O(scheds), "LIST",
+	  "schedulers, comma-separated (default all four)", .verbs = 1u << VERB_COMPARE },
+	{ "param", KFSIM_OPT_STRING, O(param), "NAME",
+	  "threshold, slice_idle_us, low_latency or max_budget", .verbs = 1u << VERB_ABLATE },
+	{ "values", KFSIM_OPT_STRING, O(values), "LIST", "comma-separated values",
+	  .verbs = 1u << VERB_ABLATE },
+	{ "force", KFSIM_OPT_FLAG, O(force), NULL,
+	  "run even when the estimated cost is beyond the budget (below)" },
+	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
+};
+
+static const struct kfsim_cli_spec bfq_spec = {
+	.name = CMD,
+	.usage = "kfsim bfq sim     [options] --job SPEC [--job SPEC ...]\n"
+		 "       kfsim bfq compare [options] --job SPEC ... [--scheds LIST]\n"
+		 "       kfsim bfq ablate  [options] --job SPEC ... --param NAME --values LIST",
+	.about = "Simulate processes doing I/O through an I/O scheduler onto a simulated "
+		 "multi-actuator\nhard disk (Seagate Exos 2X18-like), and report per-actuator "
+		 "and per-process results.",
+	.verbs = bfq_verbs,
+	.nr_verbs = ARRAY_SIZE(bfq_verbs),
+	.opts = bfq_opts_table,
+	.nr_opts = ARRAY_SIZE(bfq_opts_table),
+	.notes = "Times take units: 500ms, 2s, 10us, 250ns; a bare number keeps the option's old\n"
+		 "unit (--duration and --trace-window seconds, --bin-ms milliseconds,\n"
+		 "--slice-idle-us microseconds).  Out-of-range settings exit 2 naming the option.\n"
+		 "Budget: runs estimated beyond 2e7 simulated requests (10000 per second per\n"
+		 "actuator, times the simulated time and the runs) ask for --force.\n"
+		 "Progress: compare and ablate draw a progress line on stderr when it is a\n"
+		 "terminal (--quiet: none).  Output files (--trace, --svg) are replaced only\n"
+		 "when complete; a failed run leaves them as they were.\n"
+		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+};
+
+/*
+ * Everything the library would refuse, refused now with the option named and exit 2, before
+ * any output file is opened or any run starts.
+ */
+static int check_config(struct bfq_opts *o, unsigned int nr_runs)
 {
-	static const struct option longopts[] = {
-		{ "job", required_argument, NULL, OPT_JOB },
-		{ "replay", required_argument, NULL, OPT_REPLAY },
-		{ "disk", required_argument, NULL, OPT_DISK },
-		{ "actuators", required_argument, NULL, OPT_ACTUATORS },
-		{ "disk-param", required_argument, NULL, OPT_DISK_PARAM },
-		{ "sched", required_argument, NULL, OPT_SCHED },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "slice-idle-us", required_argument, NULL, OPT_SLICE_IDLE },
-		{ "low-latency", required_argument, NULL, OPT_LOW_LATENCY },
-		{ "no-balance", no_argument, NULL, OPT_NO_BALANCE },
-		{ "nr-requests", required_argument, NULL, OPT_NR_REQUESTS },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "trace", required_argument, NULL, OPT_TRACE },
-		{ "trace-window", required_argument, NULL, OPT_TRACE_WINDOW },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ "scheds", required_argument, NULL, OPT_SCHEDS },
-		{ "param", required_argument, NULL, OPT_PARAM },
-		{ "values", required_argument, NULL, OPT_VALUES },
-		{ "bin-ms", required_argument, NULL, OPT_BIN_MS },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct kfsim_bfq_sim_config *cfg = &o->cfg;
-	double secs;
-	u64 v;
-	int c;
+	double estimate;
+	const char *why;
+	char reason[160];
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JOB: {
-			char err[160];
-
-			if (cfg->nr_jobs == KFSIM_BFQ_MAX_JOBS)
-				return kfsim_cli_usage(CMD, "too many --job options (at most %d)",
-						       KFSIM_BFQ_MAX_JOBS);
-			if (kfsim_bfq_job_parse(optarg, &cfg->jobs[cfg->nr_jobs], err, sizeof(err)))
-				return kfsim_cli_usage(CMD, "invalid value '%s' for --job: %s",
-						       optarg, err);
-			if (!strcmp(cfg->jobs[cfg->nr_jobs].name, "job"))
-				snprintf(cfg->jobs[cfg->nr_jobs].name, sizeof(cfg->jobs[0].name),
-					 "job%u", cfg->nr_jobs);
-			cfg->nr_jobs++;
-			break;
-		}
-		case OPT_REPLAY:
-			o->replay_path = optarg;
-			break;
-		case OPT_DISK:
-			if (strcmp(optarg, "dual") && strcmp(optarg, "single"))
-				return kfsim_cli_usage(CMD, "invalid value '%s' for --disk: expected "
-						       "dual or single", optarg);
-			cfg->disk.nr_actuators = optarg[0] == 'd' ? 2 : 1;
-			break;
-		case OPT_ACTUATORS:
-			if (kfsim_cli_parse_u64(CMD, "--actuators", optarg, 1,
-						KFSIM_HDD_MAX_ACTUATORS, &v))
-				return KFSIM_EXIT_USAGE;
-			cfg->disk.nr_actuators = (unsigned int)v;
-			break;
-		case OPT_DISK_PARAM:
-			if (parse_disk_param(&cfg->disk, optarg))
-				return KFSIM_EXIT_USAGE;
-			break;
-		case OPT_SCHED:
-			if (kfsim_bfq_sched_parse(optarg, &cfg->sched))
-				return kfsim_cli_usage(CMD, "invalid value '%s' for --sched: expected "
-						       "bfq, bfq-6.2, none or mq-deadline", optarg);
-			o->sched_given = true;
-			break;
-		case OPT_THRESHOLD:
-			if (kfsim_cli_parse_u64(CMD, "--threshold", optarg, 1, 1024, &v))
-				return KFSIM_EXIT_USAGE;
-			cfg->bfq.actuator_load_threshold = (unsigned int)v;
-			break;
-		case OPT_SLICE_IDLE:
-			if (kfsim_cli_parse_u64(CMD, "--slice-idle-us", optarg, 0, 1000000, &v))
-				return KFSIM_EXIT_USAGE;
-			cfg->bfq.slice_idle_ns = v * 1000;
-			break;
-		case OPT_LOW_LATENCY:
-			if (kfsim_cli_parse_u64(CMD, "--low-latency", optarg, 0, 1, &v))
-				return KFSIM_EXIT_USAGE;
-			cfg->bfq.low_latency = v;
-			break;
-		case OPT_NO_BALANCE:
-			cfg->bfq.next_actuator_balance = false;
-			break;
-		case OPT_NR_REQUESTS:
-			if (kfsim_cli_parse_u64(CMD, "--nr-requests", optarg, 1, 65536, &v))
-				return KFSIM_EXIT_USAGE;
-			cfg->nr_requests = (unsigned int)v;
-			break;
-		case OPT_DURATION:
-			if (kfsim_cli_parse_double(CMD, "--duration", optarg, 0.001, 3600, &secs))
-				return KFSIM_EXIT_USAGE;
-			cfg->duration_ns = (u64)(secs * 1e9);
-			break;
-		case OPT_SEED:
-			if (kfsim_cli_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &v))
-				return KFSIM_EXIT_USAGE;
-			cfg->seed = v;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_TRACE:
-			o->trace_path = optarg;
-			break;
-		case OPT_TRACE_WINDOW:
-			if (kfsim_cli_parse_double(CMD, "--trace-window", optarg, 0.001, 3600, &secs))
-				return KFSIM_EXIT_USAGE;
-			cfg->trace_window_ns = (u64)(secs * 1e9);
-			break;
-		case OPT_PLOT:
-			o->plot_path = optarg;
-			break;
-		case OPT_SCHEDS:
-			o->scheds = optarg;
-			break;
-		case OPT_PARAM:
-			o->param = optarg;
-			break;
-		case OPT_VALUES:
-			o->values = optarg;
-			break;
-		case OPT_BIN_MS:
-			if (kfsim_cli_parse_double(CMD, "--bin-ms", optarg, 0.1, 60000, &secs))
-				return KFSIM_EXIT_USAGE;
-			cfg->bin_ns = (u64)(secs * 1e6);
-			break;
-		default:
-			return kfsim_cli_bad_option(CMD, argv, c);
-		}
-	}
-	if (optind < argc)
-		return kfsim_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
 	if (!cfg->nr_jobs && !o->replay_path)
 		return kfsim_cli_usage(CMD, "option '--job' or '--replay' is required");
+	if (kfsim_hdd_params_explain(&cfg->disk, &why))
+		return kfsim_cli_usage(CMD, "invalid value for --disk-param (or --actuators): "
+				       "%s is out of range", why);
+	for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
+		sector_t start, nr;
+
+		if (kfsim_bfq_job_region(&cfg->jobs[j], cfg->disk.capacity, &start, &nr, reason,
+					 sizeof(reason)))
+			return kfsim_cli_usage(CMD, "invalid value for --job (job %s): %s",
+					       cfg->jobs[j].name, reason);
+	}
 	if (cfg->duration_ns / cfg->bin_ns > 100000)
 		cfg->bin_ns = cfg->duration_ns / 100000;
-	return 0;
+	/* no drive serves more than a request every 0.1 ms per actuator */
+	estimate = (double)cfg->duration_ns / 1e9 * 1e4 * cfg->disk.nr_actuators * nr_runs;
+	return kfsim_cli_budget(CMD, estimate, BFQ_BUDGET_REQUESTS, "simulated requests",
+				o->force);
 }
 
 /* --- output ---------------------------------------------------------------------------- */
@@ -450,6 +440,16 @@ static int run_one(const struct kfsim_bfq_sim_config *cfg, struct kfsim_bfq_sim 
 	return 0;
 }
 
+/* "  trace: t.json (...)": the file, and the window the cap let through */
+static void print_trace_summary(const struct kfsim_trace *trace, const char *path)
+{
+	printf("  trace: %s (open in ui.perfetto.dev)\n", path);
+	if (trace->nr_dropped)
+		printf("  trace capped at %llu bytes (--trace-max): %.3f ms to %.3f ms traced, "
+		       "%lu later events dropped\n", (unsigned long long)trace->max_bytes,
+		       trace->first_ts_us / 1e3, trace->last_ts_us / 1e3, trace->nr_dropped);
+}
+
 static int cmd_sim(struct bfq_opts *o)
 {
 	struct kfsim_trace trace;
@@ -461,18 +461,31 @@ static int cmd_sim(struct bfq_opts *o)
 		err = kfsim_trace_open(&trace, o->trace_path);
 		if (err)
 			return kfsim_cli_fail(CMD, err, "cannot create '%s'", o->trace_path);
+		kfsim_trace_set_max(&trace, o->trace_max);
 		o->cfg.trace = &trace;
 	}
 	err = run_one(&o->cfg, &sim);
 	if (o->trace_path) {
-		int close_err = kfsim_trace_close(&trace);
-
-		if (!err && close_err)
-			err = close_err;
+		if (err) {
+			kfsim_trace_abort(&trace); /* the old file stays */
+		} else {
+			err = kfsim_trace_close(&trace);
+			if (err) {
+				kfsim_bfq_sim_destroy(sim);
+				return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->trace_path);
+			}
+		}
 	}
 	if (err)
 		return kfsim_cli_fail(CMD, err, "simulation failed (the kernel log says why: run with "
 				      "kfsim --cmdline loglevel=8)");
+	if (o->plot_path) {
+		err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), o->plot_path);
+		if (err) {
+			kfsim_bfq_sim_destroy(sim);
+			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);
+		}
+	}
 	if (o->json) {
 		kfsim_json_init(&json, stdout, true);
 		json_result(&json, &o->cfg, kfsim_bfq_sim_result(sim));
@@ -480,15 +493,8 @@ static int cmd_sim(struct bfq_opts *o)
 	} else {
 		text_result(&o->cfg, kfsim_bfq_sim_result(sim));
 		if (o->trace_path)
-			printf("  trace: %s (open in ui.perfetto.dev)\n", o->trace_path);
-	}
-	if (o->plot_path) {
-		err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), o->plot_path);
-		if (err) {
-			kfsim_bfq_sim_destroy(sim);
-			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);
-		}
-		if (!o->json)
+			print_trace_summary(&trace, o->trace_path);
+		if (o->plot_path)
 			printf("  plot: %s\n", o->plot_path);
 	}
 	kfsim_bfq_sim_destroy(sim);
@@ -533,11 +539,17 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res)
 static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, const char *what,
 		    bool numeric_x)
 {
+	struct kfsim_cli_progress progress;
 	struct kfsim_json json;
 	int err = 0;
 
-	for (unsigned int i = 0; i < nr && !err; i++)
+	kfsim_cli_progress_begin(&progress, "kfsim bfq", o->quiet);
+	for (unsigned int i = 0; i < nr && !err; i++) {
+		kfsim_cli_progress_update(&progress, (double)i / nr,
+					  (double)i * (double)o->cfg.duration_ns / 1e9);
 		err = run_one(&rows[i].cfg, &rows[i].sim);
+	}
+	kfsim_cli_progress_end(&progress);
 	if (err)
 		goto out;
 	if (o->json) {
@@ -672,38 +684,44 @@ static int cmd_ablate(struct bfq_opts *o)
 	return run_rows(o, rows, nr, o->param, true);
 }
 
+/* Items in a comma-separated list: the number of runs compare and ablate will make. */
+static unsigned int list_length(const char *list)
+{
+	unsigned int n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
 static int bfq_run(int argc, char **argv)
 {
 	static struct bfq_opts o;
-	const char *verb;
+	struct kfsim_cli_args args;
+	unsigned int nr_runs = 1;
 	int ret;
 
-	if (kfsim_cli_wants_help(argc, argv)) {
-		bfq_help();
-		return KFSIM_EXIT_OK;
-	}
-	if (argc < 2)
-		return kfsim_cli_usage(CMD, "a subcommand is required: sim, compare or ablate "
-				       "(kfsim bfq --help)");
-	verb = argv[1];
-	if (strcmp(verb, "sim") && strcmp(verb, "compare") && strcmp(verb, "ablate"))
-		return kfsim_cli_usage(CMD, "unknown subcommand '%s': expected sim, compare or "
-				       "ablate", verb);
 	memset(&o, 0, sizeof(o));
 	kfsim_bfq_sim_config_default(&o.cfg);
-	ret = parse_opts(argc - 1, argv + 1, &o);
-	if (ret)
+	o.trace_max = KFSIM_TRACE_MAX_DEFAULT;
+	ret = kfsim_cli_parse(&bfq_spec, &o, argc, argv, &args);
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
 		return ret;
-	if (strcmp(verb, "sim") && o.trace_path)
-		return kfsim_cli_usage(CMD, "option '--trace' is for 'kfsim bfq sim' only");
 	if (o.replay_path && load_replay(&o))
 		return KFSIM_EXIT_FAILURE;
-	if (!strcmp(verb, "sim"))
-		ret = cmd_sim(&o);
-	else if (!strcmp(verb, "compare"))
-		ret = cmd_compare(&o);
-	else
-		ret = cmd_ablate(&o);
+	if (args.verb == VERB_COMPARE)
+		nr_runs = o.scheds ? list_length(o.scheds) : 4;
+	else if (args.verb == VERB_ABLATE && o.values)
+		nr_runs = list_length(o.values);
+	ret = check_config(&o, nr_runs);
+	if (!ret) {
+		if (args.verb == VERB_SIM)
+			ret = cmd_sim(&o);
+		else if (args.verb == VERB_COMPARE)
+			ret = cmd_compare(&o);
+		else
+			ret = cmd_ablate(&o);
+	}
 	kfree(o.replay);
 	return ret;
 }

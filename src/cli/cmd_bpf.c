@@ -190,11 +190,11 @@ static int cmd_bpf(int argc, char **argv)
 		return KFSIM_EXIT_OK;
 	}
 	if (argc < 2)
-		return kfsim_cli_usage("bpf", "missing sub-command: expected 'kfuncs' or 'demo'");
+		return kfsim_cli_usage("bpf", "missing subcommand: expected kfuncs or demo (see 'kfsim bpf --help')");
 	verb = argv[1];
 	if (strcmp(verb, "kfuncs") && strcmp(verb, "demo"))
 		return kfsim_cli_usage(
-			"bpf", "unknown sub-command '%s': expected 'kfuncs' or 'demo'", verb);
+			"bpf", "unknown subcommand '%s': expected kfuncs or demo", verb);
 	opterr = 0;
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, ":jr:s:t:h", options, NULL)) != -1) {

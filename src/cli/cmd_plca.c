@@ -5,12 +5,15 @@
  * with CSMA/CD for 1..N transmitting nodes and writes CSV and SVG plots.  Thin over
  * <kfsim/plca_sim.h>: options become a struct plca_sim_segment.
  */
-#include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kfsim/err.h>
 #include <kfsim/json.h>
+#include <kfsim/outfile.h>
 #include <kfsim/plca.h>
 #include <kfsim/plca_sim.h>
 #include <kfsim/slab.h>
@@ -21,54 +24,27 @@
 
 struct plca_opts {
 	struct plca_sim_segment seg;
-	u64 duration_ms;
+	u64 duration_ns;
 	u64 seed;
+	unsigned int nodes;
+	unsigned int mode;
 	bool json;
+	bool force;
+	bool quiet;
+	u64 trace_max;
 	const char *trace;
 	const char *csv;
 	const char *svg_prefix;
 	const char *config; /* build the segment from these PHYs ("builtin": kfsim ethtool's) */
 	const char *dev;    /* ... the segment of this device */
-	const char *segment_opt; /* an option that --config replaces, if given */
 };
 
-static void plca_help(void)
+static int parse_load(void *opts, const char *text, char *why, size_t why_size)
 {
-	printf("Usage: kfsim plca sim [options] [--json] [--trace FILE] [--config FILE [--dev "
-	       "NAME]]\n"
-	       "       kfsim plca sweep [options] [--json] [--csv FILE] [--svg-prefix P]\n\n"
-	       "Simulate a 10BASE-T1S multidrop segment (IEEE 802.3cg): PLCA (Clause 148) over\n"
-	       "CSMA/CD, or plain CSMA/CD.  'sim' prints throughput, latency, collisions,\n"
-	       "deferrals and transmit-opportunity use per node; 'sweep' compares PLCA with\n"
-	       "CSMA/CD for 1..N transmitting nodes.\n\n"
-	       "  --nodes N          nodes on the segment, 1..255 (default 8)\n"
-	       "  --mode M           plca, csma or mixed (first half PLCA) (default plca)\n"
-	       "  --to-tmr BT        transmit opportunity timer, 0..255 bit times (default 32)\n"
-	       "  --burst-cnt N      extra frames per TO, 0..255 (default 0)\n"
-	       "  --burst-tmr BT     burst timer, 0..255 bit times (default 128)\n"
-	       "  --load L           saturated, poisson:MEAN_US or periodic:US (default "
-	       "saturated)\n"
-	       "  --frame B|MIN-MAX  MAC payload bytes, 0..1500 (default 64)\n"
-	       "  --length M         cable length in metres, 0..25 (default 25)\n"
-	       "  --duration MS      simulated time per run, 1..600000 ms (default 1000; sweep "
-	       "200)\n"
-	       "  --seed S           random seed (default 1)\n"
-	       "  --json             one JSON document on stdout\n"
-	       "  --trace FILE       (sim) Perfetto/Chrome trace of beacons, TOs, frames, "
-	       "collisions\n"
-	       "  --config FILE      (sim) nodes and PLCA settings from the PHYs of a 'kfsim "
-	       "ethtool\n"
-	       "                     --config' file, or 'builtin' for kfsim ethtool's built-in\n"
-	       "                     devices; replaces --nodes, --mode, --to-tmr, --burst-*\n"
-	       "  --dev NAME         (sim, with --config) the segment of this device's PHY\n"
-	       "  --csv FILE         (sweep) results as CSV\n"
-	       "  --svg-prefix P     (sweep) write P-throughput.svg and P-latency.svg\n");
-}
-
-static int parse_load(const char *text, struct plca_sim_segment *seg)
-{
+	struct plca_sim_segment *seg = &((struct plca_opts *)opts)->seg;
 	const char *colon = strchr(text, ':');
 	double value;
+	char *end;
 
 	if (!strcmp(text, "saturated")) {
 		seg->load = PLCA_SIM_LOAD_SATURATED;
@@ -80,20 +56,34 @@ static int parse_load(const char *text, struct plca_sim_segment *seg)
 		seg->load = PLCA_SIM_LOAD_PERIODIC;
 	else
 		goto bad;
-	if (kfsim_cli_parse_double(CMD, "--load", colon + 1, 0.1, 1e9, &value))
-		return -EINVAL;
+	value = strtod(colon + 1, &end);
+	if (end == colon + 1 || *end || strpbrk(colon + 1, "xX") || !(value >= 0.1 && value <= 1e9))
+		goto bad;
 	seg->interval_us = value;
 	return 0;
 bad:
-	kfsim_cli_usage(CMD,
-			"invalid value '%s' for --load: expected saturated, poisson:MEAN_US "
-			"or periodic:US",
-			text);
+	snprintf(why, why_size, "expected saturated, poisson:MEAN_US or periodic:US "
+		 "(0.1 to 1e9 microseconds)");
 	return -EINVAL;
 }
 
-static int parse_frame(const char *text, struct plca_sim_segment *seg)
+static int parse_bytes(const char *text, u64 min, u64 *out)
 {
+	char *end;
+	unsigned long long v;
+
+	if (!*text || *text < '0' || *text > '9')
+		return -EINVAL;
+	v = strtoull(text, &end, 10);
+	if (*end || v < min || v > PLCA_SIM_MAX_PAYLOAD)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_frame(void *opts, const char *text, char *why, size_t why_size)
+{
+	struct plca_sim_segment *seg = &((struct plca_opts *)opts)->seg;
 	char buf[64];
 	char *dash;
 	u64 lo, hi;
@@ -106,186 +96,134 @@ static int parse_frame(const char *text, struct plca_sim_segment *seg)
 		goto bad;
 	if (dash)
 		*dash = '\0';
-	if (kfsim_cli_parse_u64(CMD, "--frame", buf, 0, PLCA_SIM_MAX_PAYLOAD, &lo))
-		return -EINVAL;
+	if (parse_bytes(buf, 0, &lo))
+		goto bad;
 	hi = lo;
-	if (dash && kfsim_cli_parse_u64(CMD, "--frame", dash + 1, lo, PLCA_SIM_MAX_PAYLOAD, &hi))
-		return -EINVAL;
+	if (dash && parse_bytes(dash + 1, lo, &hi))
+		goto bad;
 	seg->payload_min = (u32)lo;
 	seg->payload_max = (u32)hi;
 	return 0;
 bad:
-	kfsim_cli_usage(CMD, "invalid value '%s' for --frame: expected BYTES or MIN-MAX (0..1500)",
-			text);
+	snprintf(why, why_size, "expected BYTES or MIN-MAX (0..1500, MIN <= MAX)");
 	return -EINVAL;
 }
 
-static int parse_int_opt(const char *opt, const char *text, u64 min, u64 max, int *out)
+enum { VERB_SIM, VERB_SWEEP };
+#define SIM_ONLY (1u << VERB_SIM)
+#define SWEEP_ONLY (1u << VERB_SWEEP)
+#define NS_PER_US 1000ULL
+#define NS_PER_MS 1000000ULL
+#define O(field) offsetof(struct plca_opts, field)
+
+/*
+ * The run budget, in simulated events: measured about 5e4 events per simulated second on a
+ * saturated segment (kfsim plca sim --duration 10s --json: "events"), times the runs (a sweep
+ * makes two per node count).  Beyond 1e8 (seconds of CPU) a run asks for --force.
+ */
+#define PLCA_EVENTS_PER_SIM_S 5e4
+#define PLCA_BUDGET_EVENTS 1e8
+
+static const char *const mode_names[] = { "plca", "csma", "mixed", NULL };
+
+static const struct kfsim_cli_verb plca_verbs[] = {
+	{ "sim", "one segment: throughput, latency, collisions and TO use per node" },
+	{ "sweep", "PLCA against CSMA/CD for 1..N transmitting nodes (CSV, SVG plots)" },
+};
+
+static const struct kfsim_opt plca_opts_table[] = {
+	{ "nodes", KFSIM_OPT_UINT, O(nodes), "N", "nodes on the segment, 1..255 (default 8)",
+	  .min = 1, .max = PLCA_SIM_MAX_NODES },
+	{ "mode", KFSIM_OPT_CHOICE, O(mode), "M",
+	  "plca, csma or mixed (first half PLCA) (default plca)", .choices = mode_names },
+	{ "to-tmr", KFSIM_OPT_INT, O(seg.to_tmr), "BT",
+	  "transmit opportunity timer, 0..255 bit times (default 32)", .max = 255 },
+	{ "burst-cnt", KFSIM_OPT_INT, O(seg.burst_cnt), "N",
+	  "extra frames per TO, 0..255 (default 0)", .max = 255 },
+	{ "burst-tmr", KFSIM_OPT_INT, O(seg.burst_tmr), "BT",
+	  "burst timer, 0..255 bit times (default 128)", .max = 255 },
+	{ "load", KFSIM_OPT_CALL, 0, "L",
+	  "saturated, poisson:MEAN_US or periodic:US (default saturated)", .call = parse_load },
+	{ "frame", KFSIM_OPT_CALL, 0, "B|MIN-MAX", "MAC payload bytes, 0..1500 (default 64)",
+	  .call = parse_frame },
+	{ "length", KFSIM_OPT_DOUBLE, O(seg.length_m), "M",
+	  "cable length in metres, 0..25 (default 25)", .dmin = 0, .dmax = 25 },
+	{ "duration", KFSIM_OPT_DURATION, O(duration_ns), "TIME",
+	  "simulated time per run, 1us..600s (default 1s; sweep 200ms;\n"
+	  "a bare number is milliseconds)",
+	  .min = NS_PER_US, .max = 600000 * NS_PER_MS, .unit = NS_PER_MS },
+	{ "seed", KFSIM_OPT_U64, O(seed), "S", "random seed (default 1)", .max = UINT64_MAX },
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },
+	{ "trace", KFSIM_OPT_OUTPUT, O(trace), "FILE",
+	  "Perfetto/Chrome trace of beacons, TOs, frames, collisions", .verbs = SIM_ONLY },
+	{ "trace-max", KFSIM_OPT_SIZE, O(trace_max), "SIZE",
+	  "largest trace file (default 256m); later events are dropped\n"
+	  "and the window actually traced is reported",
+	  .min = 4096, .max = 1ULL << 40, .verbs = SIM_ONLY },
+	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
+	  "nodes and PLCA settings from the PHYs of a 'kfsim ethtool\n"
+	  "--config' file, or 'builtin' for kfsim ethtool's built-in\n"
+	  "devices; replaces --nodes, --mode, --to-tmr, --burst-*",
+	  .verbs = SIM_ONLY },
+	{ "dev", KFSIM_OPT_STRING, O(dev), "NAME",
+	  "(with --config) the segment of this device's PHY", .verbs = SIM_ONLY },
+	{ "csv", KFSIM_OPT_OUTPUT, O(csv), "FILE", "results as CSV", .verbs = SWEEP_ONLY },
+	{ "svg", KFSIM_OPT_STRING, O(svg_prefix), "PREFIX",
+	  "write PREFIX-throughput.svg and PREFIX-latency.svg", .verbs = SWEEP_ONLY },
+	{ "svg-prefix", KFSIM_OPT_STRING, O(svg_prefix), "PREFIX", NULL, .alias_of = "svg",
+	  .verbs = SWEEP_ONLY },
+	{ "force", KFSIM_OPT_FLAG, O(force), NULL,
+	  "run even when the estimated cost is beyond the budget (below)" },
+	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
+};
+
+static const struct kfsim_cli_spec plca_spec = {
+	.name = CMD,
+	.usage = "kfsim plca sim [options] [--json] [--trace FILE] [--config FILE [--dev NAME]]\n"
+		 "       kfsim plca sweep [options] [--json] [--csv FILE] [--svg PREFIX]",
+	.about = "Simulate a 10BASE-T1S multidrop segment (IEEE 802.3cg): PLCA (Clause 148) over\n"
+		 "CSMA/CD, or plain CSMA/CD.  'sim' prints throughput, latency, collisions,\n"
+		 "deferrals and transmit-opportunity use per node; 'sweep' compares PLCA with\n"
+		 "CSMA/CD for 1..N transmitting nodes.",
+	.verbs = plca_verbs,
+	.nr_verbs = ARRAY_SIZE(plca_verbs),
+	.opts = plca_opts_table,
+	.nr_opts = ARRAY_SIZE(plca_opts_table),
+	.notes = "Times take units: 500ms, 2s, 10us; a bare --duration is milliseconds.\n"
+		 "Budget: a run estimated beyond 1e8 simulated events (5e4 per simulated second,\n"
+		 "times the runs: two per node count in a sweep) asks for --force.\n"
+		 "Progress: a long 'sim' draws a progress line on stderr when it is a terminal\n"
+		 "(--quiet: none).  Output files are replaced only when complete; the two\n"
+		 "--svg plots are written both or neither.\n"
+		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+};
+
+/* Cross-option rules and the budget: exit status, or 0. */
+static int check_opts(struct plca_opts *o, const struct kfsim_cli_args *args)
 {
-	u64 value;
+	static const char *const segment_opts[] = { "nodes", "mode", "to-tmr", "burst-cnt",
+						    "burst-tmr" };
+	double runs = args->verb == VERB_SWEEP ? 2.0 * o->nodes : 1;
 
-	if (kfsim_cli_parse_u64(CMD, opt, text, min, max, &value))
-		return -EINVAL;
-	*out = (int)value;
-	return 0;
-}
-
-/* Return: 0, or KFSIM_EXIT_USAGE after the one-line message. */
-static int parse_opts(int argc, char **argv, bool sweep, struct plca_opts *o)
-{
-	static const struct option longopts[] = {
-		{"nodes", required_argument, NULL, 'n'},
-		{"mode", required_argument, NULL, 'm'},
-		{"to-tmr", required_argument, NULL, 't'},
-		{"burst-cnt", required_argument, NULL, 'b'},
-		{"burst-tmr", required_argument, NULL, 'B'},
-		{"load", required_argument, NULL, 'l'},
-		{"frame", required_argument, NULL, 'f'},
-		{"length", required_argument, NULL, 'L'},
-		{"duration", required_argument, NULL, 'd'},
-		{"seed", required_argument, NULL, 's'},
-		{"json", no_argument, NULL, 'j'},
-		{"trace", required_argument, NULL, 'T'},
-		{"csv", required_argument, NULL, 'c'},
-		{"svg-prefix", required_argument, NULL, 'p'},
-		{"config", required_argument, NULL, 'C'},
-		{"dev", required_argument, NULL, 'D'},
-		{NULL, 0, NULL, 0},
-	};
-	int opt, nodes = 8;
-	u64 value;
-
-	*o = (struct plca_opts){
-		.seg = {.mode = PLCA_SIM_MODE_PLCA,
-			.to_tmr = 32,
-			.burst_cnt = 0,
-			.burst_tmr = 128,
-			.load = PLCA_SIM_LOAD_SATURATED,
-			.payload_min = 64,
-			.payload_max = 64,
-			.length_m = 25.0},
-		.duration_ms = sweep ? 200 : 1000,
-		.seed = 1,
-	};
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		int ret = 0;
-
-		switch (opt) {
-		case 'n':
-			o->segment_opt = "--nodes";
-			break;
-		case 'm':
-			o->segment_opt = "--mode";
-			break;
-		case 't':
-			o->segment_opt = "--to-tmr";
-			break;
-		case 'b':
-			o->segment_opt = "--burst-cnt";
-			break;
-		case 'B':
-			o->segment_opt = "--burst-tmr";
-			break;
-		}
-		switch (opt) {
-		case 'n':
-			ret = parse_int_opt("--nodes", optarg, 1, PLCA_SIM_MAX_NODES, &nodes);
-			break;
-		case 'm':
-			if (!strcmp(optarg, "plca"))
-				o->seg.mode = PLCA_SIM_MODE_PLCA;
-			else if (!strcmp(optarg, "csma"))
-				o->seg.mode = PLCA_SIM_MODE_CSMA;
-			else if (!strcmp(optarg, "mixed"))
-				o->seg.mode = PLCA_SIM_MODE_MIXED;
-			else
-				return kfsim_cli_usage(CMD,
-						       "invalid value '%s' for --mode: expected "
-						       "plca, csma or mixed",
-						       optarg);
-			break;
-		case 't':
-			ret = parse_int_opt("--to-tmr", optarg, 0, 255, &o->seg.to_tmr);
-			break;
-		case 'b':
-			ret = parse_int_opt("--burst-cnt", optarg, 0, 255, &o->seg.burst_cnt);
-			break;
-		case 'B':
-			ret = parse_int_opt("--burst-tmr", optarg, 0, 255, &o->seg.burst_tmr);
-			break;
-		case 'l':
-			ret = parse_load(optarg, &o->seg);
-			break;
-		case 'f':
-			ret = parse_frame(optarg, &o->seg);
-			break;
-		case 'L':
-			ret = kfsim_cli_parse_double(CMD, "--length", optarg, 0, 25,
-						     &o->seg.length_m);
-			break;
-		case 'd':
-			ret = kfsim_cli_parse_u64(CMD, "--duration", optarg, 1, 600000,
-						  &o->duration_ms);
-			break;
-		case 's':
-			ret = kfsim_cli_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &value);
-			o->seed = value;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'T':
-			if (sweep)
-				return kfsim_cli_usage(CMD, "--trace is an option of 'plca sim'");
-			o->trace = optarg;
-			break;
-		case 'C':
-		case 'D':
-			if (sweep)
-				return kfsim_cli_usage(CMD, "%s is an option of 'plca sim'",
-						       opt == 'C' ? "--config" : "--dev");
-			if (!*optarg)
-				return kfsim_cli_usage(
-					CMD, "invalid value '' for %s: expected a %s",
-					opt == 'C' ? "--config" : "--dev",
-					opt == 'C' ? "file name or 'builtin'" : "device name");
-			if (opt == 'C')
-				o->config = optarg;
-			else
-				o->dev = optarg;
-			break;
-		case 'c':
-		case 'p':
-			if (!sweep)
-				return kfsim_cli_usage(CMD, "%s is an option of 'plca sweep'",
-						       opt == 'c' ? "--csv" : "--svg-prefix");
-			if (!*optarg)
-				return kfsim_cli_usage(CMD, "invalid value '' for %s: expected a %s",
-						       opt == 'c' ? "--csv" : "--svg-prefix",
-						       opt == 'c' ? "file name" : "file name prefix");
-			if (opt == 'c')
-				o->csv = optarg;
-			else
-				o->svg_prefix = optarg;
-			break;
-		default:
-			return kfsim_cli_bad_option(CMD, argv, opt);
-		}
-		if (ret)
-			return KFSIM_EXIT_USAGE;
-	}
-	if (optind < argc)
-		return kfsim_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
-	if (o->config && o->segment_opt)
-		return kfsim_cli_usage(CMD,
-				       "%s does not go with --config: the PHYs' settings are used",
-				       o->segment_opt);
+	for (size_t i = 0; o->config && i < ARRAY_SIZE(segment_opts); i++)
+		if (kfsim_cli_given(&plca_spec, args, segment_opts[i]))
+			return kfsim_cli_usage(CMD, "--%s does not go with --config: the PHYs' "
+					       "settings are used", segment_opts[i]);
 	if (o->dev && !o->config)
 		return kfsim_cli_usage(CMD, "--dev needs --config");
-	o->seg.nr_nodes = (u32)nodes;
-	return 0;
+	if (o->svg_prefix) {
+		char path[PATH_MAX];
+
+		/* the longer of the two names must fit, or nothing is written */
+		if (snprintf(path, sizeof(path), "%s-throughput.svg", o->svg_prefix) >=
+			    (int)sizeof(path) || kfsim_outfile_check_path(path))
+			return kfsim_cli_usage(CMD, "invalid value for --svg: '%.40s...-throughput.svg' "
+					       "is too long a path (-ENAMETOOLONG)", o->svg_prefix);
+	}
+	o->seg.nr_nodes = o->nodes;
+	o->seg.mode = (enum plca_sim_mode)o->mode;
+	return kfsim_cli_budget(CMD, (double)o->duration_ns / 1e9 * PLCA_EVENTS_PER_SIM_S * runs,
+				PLCA_BUDGET_EVENTS, "simulated events", o->force);
 }
 
 static const char *mode_text(enum plca_sim_mode mode)
@@ -315,7 +253,7 @@ static void json_config(struct kfsim_json *json, const struct plca_opts *o)
 	kfsim_json_kv_uint(json, "payload_min", o->seg.payload_min);
 	kfsim_json_kv_uint(json, "payload_max", o->seg.payload_max);
 	kfsim_json_kv_double(json, "length_m", o->seg.length_m);
-	kfsim_json_kv_uint(json, "duration_ms", o->duration_ms);
+	kfsim_json_kv_double(json, "duration_ms", (double)o->duration_ns / 1e6);
 	kfsim_json_kv_uint(json, "seed", o->seed);
 	kfsim_json_object_end(json);
 }
@@ -403,18 +341,18 @@ static void print_sim(struct plca_sim *sim, const struct plca_opts *o,
 {
 	if (names)
 		printf("10BASE-T1S segment: %u nodes from %s (PLCA settings as their PHYs report "
-		       "them), payload %u-%u B, %llu ms, seed %llu\n\n",
+		       "them), payload %u-%u B, %g ms, seed %llu\n\n",
 		       o->seg.nr_nodes,
 		       strcmp(o->config, "builtin") ? o->config
 						    : "kfsim ethtool's built-in devices",
-		       o->seg.payload_min, o->seg.payload_max, (unsigned long long)o->duration_ms,
+		       o->seg.payload_min, o->seg.payload_max, (double)o->duration_ns / 1e6,
 		       (unsigned long long)o->seed);
 	else
 		printf("10BASE-T1S segment: %u nodes, %s, to_tmr %d BT, burst %d/%d BT, payload "
-		       "%u-%u B, %llu ms, seed %llu\n\n",
+		       "%u-%u B, %g ms, seed %llu\n\n",
 		       o->seg.nr_nodes, mode_text(o->seg.mode), o->seg.to_tmr, o->seg.burst_cnt,
 		       o->seg.burst_tmr, o->seg.payload_min, o->seg.payload_max,
-		       (unsigned long long)o->duration_ms, (unsigned long long)o->seed);
+		       (double)o->duration_ns / 1e6, (unsigned long long)o->seed);
 	printf("%snode  id   Mb/s   lat mean us    p99 us    max us  collisions (phys/logic)  "
 	       "defer   TO use  sent/dropped/queued\n",
 	       names ? "dev   " : "");
@@ -492,6 +430,24 @@ static int nodes_from_config(const struct plca_opts *o, struct plca_sim_node_cfg
 	return nr;
 }
 
+/* Run to the end; in 100 slices with a progress line when someone watches a terminal. */
+static void run_with_progress(struct plca_sim *sim, const struct plca_opts *o)
+{
+	struct kfsim_cli_progress progress;
+
+	kfsim_cli_progress_begin(&progress, "kfsim plca sim", o->quiet);
+	if (progress.on) {
+		for (int slice = 1; slice < 100; slice++) {
+			u64 until = o->duration_ns / 100 * (u64)slice;
+
+			kfsim_plca_sim_run_until(sim, until);
+			kfsim_cli_progress_update(&progress, slice / 100.0, (double)until / 1e9);
+		}
+	}
+	kfsim_plca_sim_run_until(sim, o->duration_ns);
+	kfsim_cli_progress_end(&progress);
+}
+
 static int plca_sim_cmd(struct plca_opts *o)
 {
 	struct plca_sim_node_cfg *nodes = kcalloc(PLCA_SIM_MAX_NODES, sizeof(*nodes), GFP_KERNEL);
@@ -532,22 +488,32 @@ static int plca_sim_cmd(struct plca_opts *o)
 			kfree(names);
 			return kfsim_cli_fail(CMD, ret, "cannot create trace file '%s'", o->trace);
 		}
+		kfsim_trace_set_max(&trace, o->trace_max);
 		kfsim_plca_sim_set_trace(sim, &trace, 1);
 	}
-	kfsim_plca_sim_run_until(sim, o->duration_ms * 1000000);
+	run_with_progress(sim, o);
 	kfsim_plca_sim_report(sim, &rep);
+	if (o->trace) {
+		/* the trace is complete before any result is printed: a failure prints none */
+		ret = kfsim_trace_close(&trace);
+		if (ret) {
+			kfsim_plca_sim_destroy(sim);
+			kfree(names);
+			return kfsim_cli_fail(CMD, ret, "writing trace file '%s' failed", o->trace);
+		}
+	}
 	if (o->json)
 		json_sim(sim, o, &rep, o->config ? names : NULL);
 	else
 		print_sim(sim, o, &rep, o->config ? names : NULL);
 	kfsim_plca_sim_destroy(sim);
 	kfree(names);
-	if (o->trace) {
-		ret = kfsim_trace_close(&trace);
-		if (ret)
-			return kfsim_cli_fail(CMD, ret, "writing trace file '%s' failed", o->trace);
-		if (!o->json)
-			printf("trace written to %s (open it in ui.perfetto.dev)\n", o->trace);
+	if (o->trace && !o->json) {
+		printf("trace written to %s (open it in ui.perfetto.dev)\n", o->trace);
+		if (trace.nr_dropped)
+			printf("trace capped at %llu bytes (--trace-max): %.3f ms to %.3f ms traced, "
+			       "%lu later events dropped\n", (unsigned long long)trace.max_bytes,
+			       trace.first_ts_us / 1e3, trace.last_ts_us / 1e3, trace.nr_dropped);
 	}
 	return KFSIM_EXIT_OK;
 }
@@ -594,17 +560,21 @@ static int plca_sweep_cmd(const struct plca_opts *o)
 
 	if (!points)
 		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the sweep");
-	nr = kfsim_plca_sweep(&o->seg, o->duration_ms * 1000000, o->seed, points);
+	nr = kfsim_plca_sweep(&o->seg, o->duration_ns, o->seed, points);
 	if (nr < 0) {
 		kfree(points);
 		return kfsim_cli_fail(CMD, nr, "sweep failed");
 	}
 	if (o->csv) {
-		FILE *f = fopen(o->csv, "w");
+		struct kfsim_outfile f;
 
-		ret = f ? kfsim_plca_sweep_csv(points, (u32)nr, f) : -errno;
-		if (f && fclose(f) && !ret)
-			ret = -EIO;
+		ret = kfsim_outfile_open(&f, o->csv);
+		if (!ret) {
+			ret = kfsim_plca_sweep_csv(points, (u32)nr, f.file);
+			if (ret)
+				kfsim_outfile_fail(&f, ret);
+			ret = kfsim_outfile_commit(&f);
+		}
 		if (ret) {
 			kfree(points);
 			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
@@ -628,24 +598,32 @@ static int plca_sweep_cmd(const struct plca_opts *o)
 
 static int plca_run(int argc, char **argv)
 {
-	struct plca_opts opts;
-	bool sweep;
+	struct plca_opts opts = {
+		.seg = { .mode = PLCA_SIM_MODE_PLCA,
+			 .to_tmr = 32,
+			 .burst_cnt = 0,
+			 .burst_tmr = 128,
+			 .load = PLCA_SIM_LOAD_SATURATED,
+			 .payload_min = 64,
+			 .payload_max = 64,
+			 .length_m = 25.0 },
+		.nodes = 8,
+		.seed = 1,
+		.trace_max = KFSIM_TRACE_MAX_DEFAULT,
+	};
+	struct kfsim_cli_args args;
 	int ret;
 
-	if (kfsim_cli_wants_help(argc, argv)) {
-		plca_help();
-		return KFSIM_EXIT_OK;
-	}
-	if (argc < 2)
-		return kfsim_cli_usage(CMD, "missing sub-command: expected 'sim' or 'sweep'");
-	if (strcmp(argv[1], "sim") && strcmp(argv[1], "sweep"))
-		return kfsim_cli_usage(CMD, "unknown sub-command '%s': expected 'sim' or 'sweep'",
-				       argv[1]);
-	sweep = !strcmp(argv[1], "sweep");
-	ret = parse_opts(argc - 1, argv + 1, sweep, &opts);
+	/* the default duration depends on the verb: known before the options are parsed */
+	opts.duration_ns = argc > 1 && !strcmp(argv[1], "sweep") ? 200 * NS_PER_MS
+								  : 1000 * NS_PER_MS;
+	ret = kfsim_cli_parse(&plca_spec, &opts, argc, argv, &args);
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
+		return ret;
+	ret = check_opts(&opts, &args);
 	if (ret)
 		return ret;
-	return sweep ? plca_sweep_cmd(&opts) : plca_sim_cmd(&opts);
+	return args.verb == VERB_SWEEP ? plca_sweep_cmd(&opts) : plca_sim_cmd(&opts);
 }
 
 const struct kfsim_cli_command kfsim_cmd_plca = {

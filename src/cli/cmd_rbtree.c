@@ -14,6 +14,7 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/random.h>
+#include <kfsim/outfile.h>
 #include <kfsim/rbtree.h>
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
@@ -265,35 +266,41 @@ static int write_picture(struct run *run, const struct rbtree_opts *o, size_t nr
 				      nr_nodes, MAX_DRAWN);
 	snprintf(title, sizeof(title), "kfsim rbtree: %zu node%s", nr_nodes,
 		 nr_nodes == 1 ? "" : "s");
-	if (o->svg_path) {
-		err = kfsim_rb_write_svg(path, &run->root.rb_root, rb_first_cached(&run->root),
-					 &ops, title);
-		if (err == -ENOENT)
-			return kfsim_cli_fail(CMD, err,
-					      "cannot run Graphviz's dot program to write "
-					      "'%s' (is graphviz installed?)",
-					      path);
-		if (err)
-			return kfsim_cli_fail(CMD, err,
-					      "cannot write '%s': dot failed, or no temporary "
-					      "file could be made in $TMPDIR",
-					      path);
-		return 0;
-	}
-	if (!strcmp(path, "-"))
+	if (!strcmp(path, "-") && !o->svg_path)
 		return kfsim_rb_write_dot(stdout, &run->root.rb_root, rb_first_cached(&run->root),
 					  &ops, title)
 			       ? kfsim_cli_fail(CMD, -EIO, "cannot write DOT")
 			       : 0;
 
-	FILE *out = fopen(path, "w");
+	/* the old file stays unless the new picture is complete (kfsim_outfile) */
+	struct kfsim_outfile out;
 
-	if (!out)
-		return kfsim_cli_fail(CMD, -errno, "cannot open '%s' for writing: %s", path,
-				      strerror(errno));
-	err = kfsim_rb_write_dot(out, &run->root.rb_root, rb_first_cached(&run->root), &ops, title);
-	if (fclose(out) && !err)
-		err = -EIO;
+	err = kfsim_outfile_open(&out, path);
+	if (err)
+		return kfsim_cli_fail(CMD, err, "cannot open '%s' for writing", path);
+	if (o->svg_path)
+		err = kfsim_rb_write_svg_stream(out.file, &run->root.rb_root,
+						rb_first_cached(&run->root), &ops, title);
+	else
+		err = kfsim_rb_write_dot(out.file, &run->root.rb_root, rb_first_cached(&run->root),
+					 &ops, title);
+	if (err && out.err)
+		err = out.err; /* the write error itself (-ENOSPC), not the writer's -EIO */
+	if (err) {
+		kfsim_outfile_abort(&out);
+		if (err == -ENOENT && o->svg_path)
+			return kfsim_cli_fail(CMD, err,
+					      "cannot run Graphviz's dot program to write "
+					      "'%s' (is graphviz installed?)",
+					      path);
+		if (o->svg_path && err == -EIO)
+			return kfsim_cli_fail(CMD, err,
+					      "cannot write '%s': dot failed, or no temporary "
+					      "file could be made in $TMPDIR",
+					      path);
+		return kfsim_cli_fail(CMD, err, "cannot write '%s'", path);
+	}
+	err = kfsim_outfile_commit(&out);
 	return err ? kfsim_cli_fail(CMD, err, "cannot write '%s'", path) : 0;
 }
 

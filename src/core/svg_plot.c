@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <kfsim/json.h>
+#include <kfsim/outfile.h>
 #include <kfsim/svg_plot.h>
 
 #define PLOT_W 720.0
@@ -205,22 +206,17 @@ int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out)
 int kfsim_plot_svg_save(const struct kfsim_plot *plot, const char *path)
 {
 	double xlo, xhi, ylo, yhi;
-	struct stat st;
-	bool regular;
-	FILE *out;
+	struct kfsim_outfile out;
 	int ret = plot_check(plot, &xlo, &xhi, &ylo, &yhi);
 
 	if (ret)
 		return ret;
-	out = fopen(path, "w");
-	if (!out)
-		return -errno;
-	/* only a regular file holds a partial picture worth removing (not /dev/full, a FIFO) */
-	regular = !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
-	ret = kfsim_plot_svg_write(plot, out);
-	if (fclose(out) && !ret)
-		ret = -EIO;
-	if (ret && regular)
-		remove(path);
-	return ret;
+	ret = kfsim_outfile_open(&out, path);
+	if (ret)
+		return ret;
+	ret = kfsim_plot_svg_write(plot, out.file);
+	if (ret)
+		kfsim_outfile_fail(&out, ret);
+	/* the old picture stays unless the new one is complete */
+	return kfsim_outfile_commit(&out);
 }

@@ -8,12 +8,14 @@
  * differs only in access method and number of senders.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
+#include <kfsim/outfile.h>
 #include <kfsim/svg_plot.h>
 #include "bus_internal.h"
 
@@ -130,7 +132,7 @@ int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const ch
 	u32 half = nr / 2;
 	double *x = kcalloc(half, sizeof(double), GFP_KERNEL);
 	double *y = kcalloc(8 * (size_t)half, sizeof(double), GFP_KERNEL);
-	char path[4096];
+	char path[2][PATH_MAX];
 	int ret = -ENOMEM;
 
 	if (!half) {
@@ -174,18 +176,36 @@ int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const ch
 			.nr_series = 2,
 		};
 
-		snprintf(path, sizeof(path), "%s-throughput.svg", prefix);
-		ret = kfsim_plot_svg_save(&plot, path);
+		struct kfsim_outfile files[2];
+
+		/* both names are checked, then both files written and renamed together (or neither) */
+		ret = -ENAMETOOLONG;
+		if (snprintf(path[0], sizeof(path[0]), "%s-throughput.svg", prefix) >=
+			    (int)sizeof(path[0]) || kfsim_outfile_check_path(path[0]) ||
+		    snprintf(path[1], sizeof(path[1]), "%s-latency.svg", prefix) >=
+			    (int)sizeof(path[1]) || kfsim_outfile_check_path(path[1]))
+			goto out;
+		ret = kfsim_outfile_open(&files[0], path[0]);
 		if (ret)
 			goto out;
-		plot.title = "10BASE-T1S: latency, arrival to end of transmission";
-		plot.y_label = "latency (us, log)";
-		plot.y_log = true;
-		plot.y_from_zero = false;
-		plot.series = lat;
-		plot.nr_series = 6;
-		snprintf(path, sizeof(path), "%s-latency.svg", prefix);
-		ret = kfsim_plot_svg_save(&plot, path);
+		ret = kfsim_outfile_open(&files[1], path[1]);
+		if (ret) {
+			kfsim_outfile_abort(&files[0]);
+			goto out;
+		}
+		ret = kfsim_plot_svg_write(&plot, files[0].file);
+		if (!ret) {
+			plot.title = "10BASE-T1S: latency, arrival to end of transmission";
+			plot.y_label = "latency (us, log)";
+			plot.y_log = true;
+			plot.y_from_zero = false;
+			plot.series = lat;
+			plot.nr_series = 6;
+			ret = kfsim_plot_svg_write(&plot, files[1].file);
+		}
+		if (ret)
+			kfsim_outfile_fail(&files[0], ret);
+		ret = kfsim_outfile_commit_all(files, 2);
 	}
 out:
 	kfree(x);

@@ -6,7 +6,9 @@
  * an "rb_leftmost" box pointing at the cached leftmost node.  SVG is made by piping the DOT into
  * Graphviz's dot program.  Only reads the tree.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <kfsim/err.h>
+#include <kfsim/outfile.h>
 #include <kfsim/printk.h>
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
@@ -33,8 +36,13 @@ static void dot_escape(const char *in, char *out, size_t size)
 	out[o] = '\0';
 }
 
-static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_rb_draw_ops *ops,
-		      int depth, unsigned long *nr_placeholders)
+/*
+ * Nodes are named by their preorder number (root n0), not by address, so that the same tree
+ * gives the same DOT text in every run.
+ */
+static int write_node(FILE *out, const struct rb_node *node, unsigned long id,
+		      const struct kfsim_rb_draw_ops *ops, int depth, unsigned long *next_id,
+		      unsigned long *nr_placeholders)
 {
 	char raw[64], key[140], aug[140];
 	const struct rb_node *child[2] = {node->rb_left, node->rb_right};
@@ -45,7 +53,7 @@ static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_
 	raw[0] = '\0';
 	ops->label(node, raw, sizeof(raw));
 	dot_escape(raw, key, sizeof(key));
-	fprintf(out, "\tn%p [fillcolor=\"%s\", color=\"%s\", ", (const void *)node,
+	fprintf(out, "\tn%lu [fillcolor=\"%s\", color=\"%s\", ", id,
 		rb_is_red(node) ? "#c62828" : "#212121", rb_is_red(node) ? "#8e0000" : "#000000");
 	if (ops->augmented) {
 		raw[0] = '\0';
@@ -59,16 +67,19 @@ static int write_node(FILE *out, const struct rb_node *node, const struct kfsim_
 		return 0;
 	for (int i = 0; i < 2; i++) {
 		if (child[i]) {
-			fprintf(out, "\tn%p -> n%p;\n", (const void *)node, (const void *)child[i]);
-			err = write_node(out, child[i], ops, depth + 1, nr_placeholders);
+			unsigned long child_id = (*next_id)++;
+
+			fprintf(out, "\tn%lu -> n%lu;\n", id, child_id);
+			err = write_node(out, child[i], child_id, ops, depth + 1, next_id,
+					 nr_placeholders);
 			if (err)
 				return err;
 		} else {
-			unsigned long id = (*nr_placeholders)++;
+			unsigned long nil_id = (*nr_placeholders)++;
 
 			fprintf(out, "\tnil%lu [label=\"\", width=0.1, height=0.1, style=invis];\n",
-				id);
-			fprintf(out, "\tn%p -> nil%lu [style=invis];\n", (const void *)node, id);
+				nil_id);
+			fprintf(out, "\tn%lu -> nil%lu [style=invis];\n", id, nil_id);
 		}
 	}
 	return 0;
@@ -101,10 +112,28 @@ static bool subtree_html_safe(const struct rb_node *node, const struct kfsim_rb_
 	       subtree_html_safe(node->rb_right, ops, depth + 1);
 }
 
+/* The preorder number of @target under @node (as write_node() numbers), or -1. */
+static long preorder_id(const struct rb_node *node, const struct rb_node *target, long *next,
+			int depth)
+{
+	long id = (*next)++, found;
+
+	if (node == target)
+		return id;
+	if (depth >= KFSIM_RB_MAX_DEPTH)
+		return -1;
+	if (node->rb_left && (found = preorder_id(node->rb_left, target, next, depth + 1)) >= 0)
+		return found;
+	if (node->rb_right && (found = preorder_id(node->rb_right, target, next, depth + 1)) >= 0)
+		return found;
+	return -1;
+}
+
 int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_node *leftmost,
 		       const struct kfsim_rb_draw_ops *ops, const char *title)
 {
-	unsigned long nr_placeholders = 0;
+	unsigned long nr_placeholders = 0, next_id = 1;
+	long leftmost_id = -1, counter = 0;
 	char caption[256];
 	int err = 0;
 
@@ -133,15 +162,22 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 		fprintf(out, "\tempty [shape=plaintext, fontcolor=black, label=\"(empty)\"];\n");
 		fprintf(out, "\troot -> empty [style=dashed];\n");
 	} else {
-		fprintf(out, "\troot -> n%p [arrowhead=normal];\n", (const void *)root->rb_node);
-		err = write_node(out, root->rb_node, ops, 0, &nr_placeholders);
+		fprintf(out, "\troot -> n0 [arrowhead=normal];\n");
+		err = write_node(out, root->rb_node, 0, ops, 0, &next_id, &nr_placeholders);
+	}
+	/* a cached leftmost that is not in the tree (a broken cache) gets a node of its own */
+	if (!err && leftmost && root->rb_node)
+		leftmost_id = preorder_id(root->rb_node, leftmost, &counter, 0);
+	if (!err && leftmost && leftmost_id < 0) {
+		leftmost_id = (long)next_id;
+		fprintf(out, "\tn%ld [label=\"?\", fillcolor=\"#9e9e9e\"];\n", leftmost_id);
 	}
 	if (!err && leftmost) {
 		fprintf(out,
-			"\tleftmost -> n%p [arrowhead=normal, style=dashed, color=\"#1565c0\", "
+			"\tleftmost -> n%ld [arrowhead=normal, style=dashed, color=\"#1565c0\", "
 			"constraint=false];\n",
-			(const void *)leftmost);
-		fprintf(out, "\tn%p [penwidth=3, color=\"#1565c0\"];\n", (const void *)leftmost);
+			leftmost_id);
+		fprintf(out, "\tn%ld [penwidth=3, color=\"#1565c0\"];\n", leftmost_id);
 	}
 	fprintf(out, "}\n");
 	if (err)
@@ -162,16 +198,29 @@ static void log_dot_complaint(int fd)
 	pr_warn("kfsim_rb_write_svg: dot: %s\n", buf);
 }
 
-/*
- * run_dot() - dot -Tsvg -o @svg_path @dot_path, its complaints going to the kernel log rather
- * than to the caller's stderr (which a command's error contract keeps to one line).
- */
-static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdir)
+/* Whether @buf (the tail of dot's output) ends an SVG document: "</svg>" and white space. */
+static bool svg_complete(const char *tail, size_t len)
 {
-	char *argv[] = {"dot", "-Tsvg", "-o", (char *)svg_path, (char *)dot_path, NULL};
+	while (len && (tail[len - 1] == '\n' || tail[len - 1] == ' ' || tail[len - 1] == '\r'))
+		len--;
+	return len >= 6 && !memcmp(tail + len - 6, "</svg>", 6);
+}
+
+/*
+ * run_dot() - dot -Tsvg @dot_path, its standard output copied into @out and its complaints going
+ * to the kernel log rather than to the caller's stderr (which a command's error contract keeps
+ * to one line).  The output is checked, not only dot's exit status: a document that does not
+ * end in </svg> is -EIO.  We write @out ourselves, so its errors are ours to see (-ENOSPC on
+ * /dev/full, where dot writing the file itself exited 0).
+ */
+static int run_dot(const char *dot_path, FILE *out, const char *tmpdir)
+{
+	char *argv[] = {"dot", "-Tsvg", (char *)dot_path, NULL};
 	posix_spawn_file_actions_t actions;
-	char err_path[4096];
-	int err_fd, status, err;
+	char err_path[4096], buf[8192], tail[16];
+	size_t tail_len = 0;
+	int err_fd, status, err, pipe_fd[2];
+	ssize_t len;
 	pid_t pid;
 
 	snprintf(err_path, sizeof(err_path), "%s/kfsim-rbtree-XXXXXX", tmpdir);
@@ -179,42 +228,69 @@ static int run_dot(const char *dot_path, const char *svg_path, const char *tmpdi
 	if (err_fd < 0)
 		return -EIO;
 	unlink(err_path); /* anonymous from now on */
+	if (pipe2(pipe_fd, O_CLOEXEC)) {
+		close(err_fd);
+		return -EIO;
+	}
 	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, pipe_fd[1], STDOUT_FILENO);
 	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
 	err = posix_spawnp(&pid, "dot", &actions, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
+	close(pipe_fd[1]);
 	if (err) {
+		close(pipe_fd[0]);
 		close(err_fd);
 		return -err; /* -ENOENT: no dot on $PATH */
 	}
+	while ((len = read(pipe_fd[0], buf, sizeof(buf))) != 0) {
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		fwrite(buf, 1, (size_t)len, out);
+		if ((size_t)len >= sizeof(tail)) {
+			memcpy(tail, buf + len - sizeof(tail), sizeof(tail));
+			tail_len = sizeof(tail);
+		} else {
+			size_t keep = tail_len + (size_t)len > sizeof(tail) ? sizeof(tail) - (size_t)len
+									    : tail_len;
+
+			memmove(tail, tail + tail_len - keep, keep);
+			memcpy(tail + keep, buf, (size_t)len);
+			tail_len = keep + (size_t)len;
+		}
+	}
+	close(pipe_fd[0]);
 	if (waitpid(pid, &status, 0) < 0)
 		err = -errno;
 	else if (!WIFEXITED(status))
 		err = -EIO;
 	else if (WEXITSTATUS(status) == 127) /* how a spawned child reports "not found" */
 		err = -ENOENT;
-	else if (WEXITSTATUS(status))
+	else if (WEXITSTATUS(status) || !svg_complete(tail, tail_len))
 		err = -EIO;
 	if (err == -EIO)
 		log_dot_complaint(err_fd);
 	close(err_fd);
-	return err;
+	return err; /* @out's own write errors are for whoever finishes it (kfsim_outfile_commit) */
 }
 
 /*
- * The DOT goes through a temporary file ($TMPDIR or /tmp) rather than a pipe: dot may exit early
- * (a bad output path), and writing into a pipe nobody reads would raise SIGPIPE in the caller's
- * process.
+ * The DOT goes through a temporary file ($TMPDIR or /tmp) rather than a pipe: dot may exit early,
+ * and writing into a pipe nobody reads would raise SIGPIPE in the caller's process.
  */
-int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struct rb_node *leftmost,
-		       const struct kfsim_rb_draw_ops *ops, const char *title)
+int kfsim_rb_write_svg_stream(FILE *out, const struct rb_root *root,
+			      const struct rb_node *leftmost, const struct kfsim_rb_draw_ops *ops,
+			      const char *title)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char dot_path[4096];
 	FILE *dot_file;
 	int fd, err;
 
-	if (!path || !*path || !root || !ops || !ops->label)
+	if (!out || !root || !ops || !ops->label)
 		return -EINVAL;
 	if (!tmpdir || !*tmpdir)
 		tmpdir = "/tmp";
@@ -238,8 +314,27 @@ int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struc
 	if (fclose(dot_file) && !err)
 		err = -EIO;
 	if (!err)
-		err = run_dot(dot_path, path, tmpdir);
+		err = run_dot(dot_path, out, tmpdir);
 out_unlink:
 	unlink(dot_path);
 	return err;
+}
+
+int kfsim_rb_write_svg(const char *path, const struct rb_root *root, const struct rb_node *leftmost,
+		       const struct kfsim_rb_draw_ops *ops, const char *title)
+{
+	struct kfsim_outfile out;
+	int err;
+
+	if (!path || !*path || !root || !ops || !ops->label)
+		return -EINVAL;
+	err = kfsim_outfile_open(&out, path);
+	if (err)
+		return err;
+	err = kfsim_rb_write_svg_stream(out.file, root, leftmost, ops, title);
+	if (err) {
+		kfsim_outfile_abort(&out);
+		return err;
+	}
+	return kfsim_outfile_commit(&out);
 }

@@ -194,7 +194,7 @@ static void test_job_parse(void **state)
 	strcpy(job.name, "keep");
 	{
 		const char *bad[] = { "rw=trim", "bs=1000", "bs=0", "iodepth=0", "offset=100%",
-				      "size=0%", "ioprio=8", "prioclass=4", "weight=0",
+				      "size=-1", "ioprio=8", "prioclass=4", "weight=0",
 				      "weight=1001", "colour=red", "name", "sync=2", "bs=4q",
 				      "thinktime=-1" };
 

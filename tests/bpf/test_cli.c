@@ -70,7 +70,7 @@ static void test_usage_errors(void **state)
 
 	assert_int_equal(cli_run(&r, (const char *const[]){"bpf", NULL}), 0);
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "missing sub-command"));
+	assert_non_null(strstr(r.err, "missing subcommand"));
 	cli_result_free(&r);
 	assert_int_equal(cli_run(&r, (const char *const[]){"bpf", "frob", NULL}), 0);
 	assert_int_equal(r.status, 2);

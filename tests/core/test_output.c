@@ -135,6 +135,81 @@ static void test_trace_file(void **state)
 	assert_int_equal(kfsim_trace_open(&trace, "/nonexistent-dir/x.json"), -ENOENT);
 }
 
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	text = capture(f);
+	fclose(f);
+	return text;
+}
+
+/* A failed or abandoned trace leaves the user's file as it was. */
+static void test_trace_keeps_old_file(void **state)
+{
+	char path[] = "/tmp/kfsim-trace-XXXXXX";
+	struct kfsim_trace trace;
+	int fd = mkstemp(path);
+	char *text;
+
+	assert_int_equal(write(fd, "old\n", 4), 4);
+	close(fd);
+	assert_int_equal(kfsim_trace_open(&trace, path), 0);
+	kfsim_trace_instant(&trace, 1, 1, "x", "y", 1.0);
+	kfsim_trace_abort(&trace);
+	text = read_all(path);
+	assert_string_equal(text, "old\n");
+	free(text);
+	unlink(path);
+
+	assert_int_equal(kfsim_trace_open(&trace, "/dev/full"), 0);
+	for (int i = 0; i < 1000; i++)
+		kfsim_trace_instant(&trace, 1, 1, "x", "y", i);
+	assert_int_equal(kfsim_trace_close(&trace), -ENOSPC);
+}
+
+/* --trace-max: events are dropped whole, the document stays valid, the window is reported. */
+static void test_trace_cap(void **state)
+{
+	char path[] = "/tmp/kfsim-trace-XXXXXX";
+	struct kfsim_trace trace;
+	int fd = mkstemp(path);
+	struct stat st;
+	char *text;
+
+	close(fd);
+	assert_int_equal(kfsim_trace_open(&trace, path), 0);
+	kfsim_trace_set_max(&trace, 1000);
+	for (int i = 0; i < 100; i++)
+		kfsim_trace_complete(&trace, 1, 1, "ev", "c", 10.0 * i, 5.0, NULL);
+	assert_int_equal(kfsim_trace_close(&trace), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size <= 1000);
+	assert_true(st.st_size > 900);
+	assert_true(trace.nr_events > 0 && trace.nr_events < 100);
+	assert_int_equal(trace.nr_events + trace.nr_dropped, 100);
+	assert_true(trace.first_ts_us == 0.0);
+	assert_true(trace.last_ts_us == 10.0 * (double)(trace.nr_events - 1));
+	assert_true(trace.first_dropped_ts_us == 10.0 * (double)trace.nr_events);
+	text = read_all(path);
+	/* ends as a document, not in the middle of an event */
+	assert_int_equal(strcmp(text + strlen(text) - 5, "}\n]}\n"), 0);
+	free(text);
+	unlink(path);
+}
+
+static void test_plot_keeps_old_file(void **state)
+{
+	static const double x[] = { 1, 2 }, y[] = { 3, 4 };
+	struct kfsim_plot_series series = { .name = "s", .x = x, .y = y, .n = 2 };
+	struct kfsim_plot plot = { .title = "t", .series = &series, .nr_series = 1 };
+
+	assert_int_equal(kfsim_plot_svg_save(&plot, "/dev/full"), -ENOSPC);
+}
+
 static void test_svg_plot(void **state)
 {
 	static const double x[] = { 2, 4, 8 };
@@ -198,6 +273,9 @@ int main(void)
 		cmocka_unit_test(test_json_misuse_is_reported),
 		cmocka_unit_test(test_svg_save_failure_keeps_devices),
 		cmocka_unit_test(test_trace_file),
+		cmocka_unit_test(test_trace_keeps_old_file),
+		cmocka_unit_test(test_trace_cap),
+		cmocka_unit_test(test_plot_keeps_old_file),
 		cmocka_unit_test(test_svg_plot),
 	};
 

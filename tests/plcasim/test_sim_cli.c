@@ -139,9 +139,9 @@ static void test_bad_command_lines(void **state)
 	struct cli_result r;
 
 	RUN(&r, "plca");
-	assert_usage_error(&r, "missing sub-command");
+	assert_usage_error(&r, "missing subcommand");
 	RUN(&r, "plca", "run");
-	assert_usage_error(&r, "unknown sub-command 'run'");
+	assert_usage_error(&r, "unknown subcommand 'run'");
 	RUN(&r, "plca", "sim", "--to-tmr", "256");
 	assert_usage_error(&r, "invalid value '256' for --to-tmr");
 	RUN(&r, "plca", "sim", "--nodes", "0");
@@ -159,19 +159,19 @@ static void test_bad_command_lines(void **state)
 	RUN(&r, "plca", "sim", "--frame", "1501");
 	assert_usage_error(&r, "invalid value '1501' for --frame");
 	RUN(&r, "plca", "sim", "--frame", "100-50");
-	assert_usage_error(&r, "invalid value '50' for --frame");
+	assert_usage_error(&r, "invalid value '100-50' for --frame");
 	RUN(&r, "plca", "sim", "--length", "30");
 	assert_usage_error(&r, "invalid value '30' for --length");
 	RUN(&r, "plca", "sim", "--duration", "0");
 	assert_usage_error(&r, "invalid value '0' for --duration");
 	RUN(&r, "plca", "sim", "--csv", "x.csv");
-	assert_usage_error(&r, "--csv is an option of 'plca sweep'");
+	assert_usage_error(&r, "option '--csv' is for 'kfsim plca sweep' only");
 	RUN(&r, "plca", "sweep", "--svg-prefix", "");	/* would write ./-throughput.svg */
-	assert_usage_error(&r, "invalid value '' for --svg-prefix: expected a file name prefix");
+	assert_usage_error(&r, "invalid value '' for --svg-prefix: expected PREFIX");
 	RUN(&r, "plca", "sweep", "--csv", "");
-	assert_usage_error(&r, "invalid value '' for --csv: expected a file name");
+	assert_usage_error(&r, "invalid value '' for --csv: expected FILE");
 	RUN(&r, "plca", "sweep", "--trace", "x.json");
-	assert_usage_error(&r, "--trace is an option of 'plca sim'");
+	assert_usage_error(&r, "option '--trace' is for 'kfsim plca sim' only");
 	RUN(&r, "plca", "sim", "--bogus");
 	assert_usage_error(&r, "unknown option '--bogus'");
 	RUN(&r, "plca", "sim", "--seed");

@@ -155,6 +155,17 @@ static void test_pictures(void **state)
 	RUN(&r, "--insert", "3,1,2", "--dot", "-");
 	assert_ok(&r);
 	assert_true(strncmp(r.out, "digraph rbtree {", 16) == 0); /* only DOT on stdout */
+	/* reproducible: nodes are named by preorder number, never by heap address */
+	assert_null(strstr(r.out, "0x"));
+	assert_non_null(strstr(r.out, "\troot -> n0 [arrowhead=normal];\n"));
+	assert_non_null(strstr(r.out, "\tleftmost -> n1 "));
+	{
+		struct cli_result again;
+
+		RUN(&again, "--insert", "3,1,2", "--dot", "-");
+		assert_string_equal(again.out, r.out);
+		cli_result_free(&again);
+	}
 	cli_result_free(&r);
 
 	RUN(&r, "--random", "20", "--svg", svg_path, "--json");
@@ -232,12 +243,23 @@ static void test_runtime_failures(void **state)
 
 	/* dot's own complaint goes to the log, not to stderr: one line */
 	RUN(&r, "--insert", "1", "--svg", "/nonexistent-dir/t.svg");
-	if (!strstr(r.err, "-ENOENT")) { /* with Graphviz installed */
+	assert_int_equal(r.status, 1);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(
+		strstr(r.err, "kfsim rbtree: -ENOENT: cannot open '/nonexistent-dir/t.svg'"));
+	cli_result_free(&r);
+
+	/* a full disk is a failure, whether dot or kfsim writes the file */
+	RUN(&r, "--insert", "1,2,3", "--svg", "/dev/full");
+	if (!strstr(r.err, "graphviz")) {
 		assert_int_equal(r.status, 1);
-		assert_int_equal(count_lines(r.err), 1);
-		assert_non_null(
-			strstr(r.err, "kfsim rbtree: -EIO: cannot write '/nonexistent-dir/t.svg'"));
+		assert_non_null(strstr(r.err, "kfsim rbtree: -ENOSPC: cannot write '/dev/full'"));
+		assert_null(strstr(r.out, "wrote"));
 	}
+	cli_result_free(&r);
+	RUN(&r, "--insert", "1,2,3", "--dot", "/dev/full");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim rbtree: -ENOSPC: cannot write '/dev/full'"));
 	cli_result_free(&r);
 
 	RUN(&r, "--insert", "1", "--dot", "/nonexistent-dir/t.dot");

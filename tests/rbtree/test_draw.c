@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include <kfsim/err.h>
@@ -142,12 +143,48 @@ static void test_svg_through_graphviz(void **state)
 	assert_non_null(strstr(buf, "<svg") ? strstr(buf, "<svg") : strstr(buf, "<?xml"));
 	unlink(path);
 
-	/* an unwritable destination: dot fails, reported as -EIO, nothing left behind */
+	/* an unwritable destination is the output file's own error, found before dot runs */
 	u64 mark = log_mark();
 
 	err = kfsim_rb_write_svg("/nonexistent-dir/x.svg", &root.rb_root, NULL, &ops, NULL);
+	assert_int_equal(err, -ENOENT);
+	/* a full disk: dot's output reaches us and we see the write fail */
+	err = kfsim_rb_write_svg("/dev/full", &root.rb_root, NULL, &ops, NULL);
+	assert_int_equal(err, -ENOSPC);
+
+	/*
+	 * dot exits 0 but its SVG is cut short (as when it cannot write): the output is checked,
+	 * not only the exit status, and the old file stays.
+	 */
+	char fake_dir[] = KFSIM_BINARY_DIR "/fake-dot-XXXXXX", fake[sizeof(fake_dir) + 8];
+	char *old_path = strdup(getenv("PATH"));
+	FILE *script;
+
+	assert_non_null(mkdtemp(fake_dir));
+	snprintf(fake, sizeof(fake), "%s/dot", fake_dir);
+	script = fopen(fake, "w");
+	assert_non_null(script);
+	fputs("#!/bin/sh\necho 'cut short' >&2\nprintf '<svg>half'\n", script);
+	fclose(script);
+	chmod(fake, 0755);
+	svg = fopen(path, "w");
+	fputs("old picture", svg);
+	fclose(svg);
+	setenv("PATH", fake_dir, 1);
+	mark = log_mark();
+	err = kfsim_rb_write_svg(path, &root.rb_root, NULL, &ops, NULL);
+	setenv("PATH", old_path, 1);
+	free(old_path);
 	assert_int_equal(err, -EIO);
-	assert_logged(mark, "kfsim_rb_write_svg: dot: ", 1);
+	assert_logged(mark, "kfsim_rb_write_svg: dot: cut short", 1);
+	svg = fopen(path, "r");
+	memset(buf, 0, sizeof(buf));
+	assert_true(fread(buf, 1, sizeof(buf) - 1, svg) > 0);
+	fclose(svg);
+	assert_string_equal(buf, "old picture");
+	unlink(path);
+	unlink(fake);
+	rmdir(fake_dir);
 
 	/* no usable temporary directory: -EIO (not -ENOENT, which means "no Graphviz"), logged */
 	char *old_tmpdir = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;

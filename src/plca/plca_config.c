@@ -125,10 +125,13 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 				return fail(ctx, -EINVAL, "invalid segment '%s': expected 0 to %d",
 					    value ? value : "", KFSIM_PLCA_MAX_SEGMENTS - 1);
 		} else if (!strcmp(key, "phy")) {
-			if (!value || kfsim_phy_model_parse(value, &model))
-				return fail(ctx, -EINVAL,
-					    "unknown PHY model '%s' (oa-tc14, lan8670, ncn26000, tc14-no-p2mp, bad-idm, no-plca)",
-					    value ? value : "");
+			if (!value || kfsim_phy_model_parse(value, &model)) {
+				char names[128];
+
+				kfsim_phy_model_names(names, sizeof(names));
+				return fail(ctx, -EINVAL, "unknown PHY model '%s' (%s)",
+					    value ? value : "", names);
+			}
 			with_phy = true;
 		} else {
 			ret = parse_setting(ctx, key, value, &cfg);

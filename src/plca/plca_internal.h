@@ -24,6 +24,8 @@ struct kfsim_plca_segment {
  * @bcast_seq: ethnl_bcast_seq: the sequence number of the last notification
  * @nlk: the in-process netlink kernel the namespace's ethtool family is registered with
  * @family: the ethtool genetlink family (its PLCA ops)
+ * @ops: the family's op table: the generated one, with the header policy of the release the
+ *       family was registered at
  */
 struct kfsim_plca_net {
 	struct net_device *devs[KFSIM_PLCA_MAX_DEVS];
@@ -33,6 +35,7 @@ struct kfsim_plca_net {
 	u32 bcast_seq;
 	struct kfsim_nl_kernel *nlk;
 	struct genl_family family;
+	struct genl_split_ops ops[5];
 };
 
 /* The register value as stored, without an MDIO transaction (for the segment model). */

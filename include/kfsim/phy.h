@@ -17,6 +17,7 @@
  * genphy_c45_plca_*() trio, plus its documented quirks.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <kfsim/mutex.h>
 #include <kfsim/types.h>
 
@@ -85,6 +86,14 @@ struct phy_plca_status {
 /* Microchip LAN86xx collision detection control (microchip_t1s.c), in MDIO_MMD_VEND2. */
 #define LAN86XX_REG_COL_DET_CTRL0 0x0087
 #define COL_DET_CTRL0_ENABLE_BIT_MASK 0x8000
+/* Microchip LAN867x status 2: reset complete (microchip_t1s.c), in MDIO_MMD_VEND2. */
+#define LAN867X_REG_STS2 0x0019
+#define LAN867x_RESET_COMPLETE_STS 0x0800
+
+/* PHY identifiers of the parts kfsim simulates (the drivers' PHY_ID_* values). */
+#define PHY_ID_LAN867X_REVB1 0x0007c162
+#define PHY_ID_LAN867X_REVC1 0x0007c164
+#define PHY_ID_NCN26000 0x180ff5a1
 
 /* Link mode bit the kernel requires before enabling PLCA (ethtool.h). */
 #define ETHTOOL_LINK_MODE_10baseT1S_P2MP_Half_BIT 101
@@ -126,11 +135,20 @@ struct kfsim_mdio_reg {
 
 struct phy_device;
 
+/** PHY_ID_MATCH_EXACT / PHY_ID_MATCH_MODEL - the kernel's match masks (phy.h). */
+#define PHY_ID_MATCH_EXACT_MASK 0xffffffffU
+#define PHY_ID_MATCH_MODEL_MASK 0xfffffff0U
+
 /**
- * struct phy_driver - a PHY driver (the PLCA-relevant subset of the kernel's)
+ * struct phy_driver - a PHY driver (the PLCA-relevant subset of the kernel's), one row of
+ * kfsim's driver table
  * @phy_id: the PHY identifier it binds to
- * @phy_id_mask: the bits of @phy_id that must match
+ * @phy_id_mask: the bits of @phy_id that must match (PHY_ID_MATCH_EXACT_MASK, _MODEL_MASK)
  * @name: the driver name the kernel prints
+ * @t1s_p2mp: its features include PHY_BASIC_T1S_P2MP_FEATURES (link mode 10baseT1S_P2MP_Half),
+ *            which phy_ethtool_set_plca_cfg() requires before enabling PLCA
+ * @since: kfsim: the first release (KERNEL_VERSION()) that has this driver; 0 = always
+ * @until: kfsim: the first release that no longer has it in this form; 0 = still there
  * @config_init: called once when the PHY is attached; may be NULL
  * @get_plca_cfg: read the PLCA configuration; NULL if the PHY has no PLCA
  * @set_plca_cfg: apply the fields of a configuration that are not -1
@@ -140,6 +158,9 @@ struct phy_driver {
 	u32 phy_id;
 	u32 phy_id_mask;
 	const char *name;
+	bool t1s_p2mp;
+	unsigned int since;
+	unsigned int until;
 	int (*config_init)(struct phy_device *phydev);
 	int (*get_plca_cfg)(struct phy_device *phydev, struct phy_plca_cfg *plca_cfg);
 	int (*set_plca_cfg)(struct phy_device *phydev, const struct phy_plca_cfg *plca_cfg);
@@ -154,7 +175,8 @@ struct kfsim_plca_segment;
  * @phy_id: the identifier read from the PHY
  * @drv: the bound driver, or NULL (unbound)
  * @lock: phydev->lock, held around driver PLCA hooks as phylib does
- * @p2mp: whether the PHY supports 10BASE-T1S point-to-multipoint (link mode bit 101)
+ * @p2mp: whether the PHY advertises 10BASE-T1S point-to-multipoint (link mode bit 101): the
+ *        bound driver's features decide, as in phylib
  * @regs: the implemented registers
  * @nr_regs: how many of @regs are in use
  * @mdio_fail_after: fault injection: the number of further MDIO accesses that succeed before
@@ -181,13 +203,18 @@ struct phy_device {
 };
 
 /**
- * enum kfsim_phy_model - the PHYs kfsim simulates
+ * enum kfsim_phy_model - the PHY silicon kfsim simulates (which driver binds to it depends on
+ * the kernel release, see kfsim_phy_create())
  * @KFSIM_PHY_OA_TC14: a generic OPEN Alliance TC14 10BASE-T1S PHY using the genphy_c45 helpers
- * @KFSIM_PHY_LAN8670: Microchip LAN867x Rev.C1/C2: genphy PLCA plus collision-detect control
+ * @KFSIM_PHY_LAN8670: Microchip LAN867x Rev.C1 (PHY ID 0x0007C164): bound by "LAN867X" (6.3,
+ *                     6.4, model match), by no driver in 6.5..6.12, by "LAN867X Rev.C1" with
+ *                     collision-detect control from 6.13
  * @KFSIM_PHY_NCN26000: onsemi NCN26000: TO timer resets to 24, config_init writes 32
  * @KFSIM_PHY_TC14_NOT_P2MP: a TC14 register map on a PHY without the P2MP link mode
  * @KFSIM_PHY_BAD_IDM: a PHY whose driver has PLCA hooks but whose IDVER map ID is not TC14
  * @KFSIM_PHY_NO_PLCA: a 100BASE-TX PHY whose driver has no PLCA hooks
+ * @KFSIM_PHY_LAN8670_REVB1: Microchip LAN867x Rev.B1 (PHY ID 0x0007C162): "LAN867X" (6.3, 6.4),
+ *                           "LAN867X Rev.B1" from 6.5, always the plain genphy_c45 helpers
  */
 enum kfsim_phy_model {
 	KFSIM_PHY_OA_TC14,
@@ -196,6 +223,7 @@ enum kfsim_phy_model {
 	KFSIM_PHY_TC14_NOT_P2MP,
 	KFSIM_PHY_BAD_IDM,
 	KFSIM_PHY_NO_PLCA,
+	KFSIM_PHY_LAN8670_REVB1,
 	KFSIM_PHY_NR_MODELS,
 };
 
@@ -204,10 +232,32 @@ enum kfsim_phy_model {
  * @model: which PHY
  * @name: a label for logs (copied, truncated to 31 bytes)
  *
+ * The driver is the first row of the driver table (the built-in rows, then those added with
+ * phy_drivers_register()) whose ID matches under its mask and which exists in the release
+ * kfsim_kernel_version() names; when none does, phylib's "Generic PHY" binds: it has no PLCA
+ * hooks and no P2MP feature, so PLCA requests answer -EOPNOTSUPP.
+ *
  * Return: the PHY, ERR_PTR(-EINVAL) for an unknown model, ERR_PTR(-ENOMEM), or the error of the
  * driver's config_init.
  */
 struct phy_device *kfsim_phy_create(enum kfsim_phy_model model, const char *name);
+
+/**
+ * phy_drivers_register() - add @n driver rows to the driver table (module_phy_driver())
+ * @new_driver: the rows; they must stay valid until phy_drivers_unregister()
+ * @n: how many
+ * @owner: unused (the kernel's struct module *)
+ *
+ * Rows added here are matched after the built-in ones, in registration order.  PHYs created
+ * before keep their driver.
+ *
+ * Return: 0, -EINVAL for a NULL table, a row without name, or a non-positive @n, -EEXIST if a
+ * row is already registered, -ENOSPC past 16 rows.
+ */
+int phy_drivers_register(struct phy_driver *new_driver, int n, void *owner);
+
+/** phy_drivers_unregister() - remove @n rows added by phy_drivers_register(). */
+void phy_drivers_unregister(struct phy_driver *drv, int n);
 
 /** kfsim_phy_destroy() - free a PHY (NULL is ignored). */
 void kfsim_phy_destroy(struct phy_device *phydev);
@@ -218,6 +268,13 @@ void kfsim_phy_destroy(struct phy_device *phydev);
  * Return: the name, or NULL for an unknown model.
  */
 const char *kfsim_phy_model_name(enum kfsim_phy_model model);
+
+/**
+ * kfsim_phy_model_names() - the models' names, ", "-separated, into @buf (for messages)
+ *
+ * Return: the length written, or -ENOSPC when @buf is too small (truncated).
+ */
+int kfsim_phy_model_names(char *buf, size_t size);
 
 /**
  * kfsim_phy_model_parse() - the model whose name is @name

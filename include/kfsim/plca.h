@@ -126,7 +126,7 @@ void kfsim_plca_net_set_phy_ops(struct kfsim_plca_net *net, const struct ethtool
 /**
  * kfsim_plca_net_default() - the built-in segment
  *
- * lo (1, no PHY); eth0 (2, LAN8670, coordinator: enabled, node 0 of 8); eth1 (3, NCN26000,
+ * lo (1, no PHY); eth0 (2, LAN8670 Rev.B1, coordinator: enabled, node 0 of 8); eth1 (3, NCN26000,
  * follower node 1, enabled); eth2 (4, generic OA TC14 at reset: node ID 255, disabled);
  * eth3 (5, 100BASE-TX PHY without PLCA).  eth0..eth2 share segment 0.
  *
@@ -152,8 +152,8 @@ struct kfsim_plca_net *kfsim_standin_net_create(const char *config, char *err, s
  * @path: the file; one device per line, '#' starts a comment:
  *        "dev NAME [ifindex N] [phy MODEL] [segment S] [enable on|off] [node-id N]
  *        [node-cnt N] [to-tmr N] [burst-cnt N] [burst-tmr N]"
- *        MODEL is one of oa-tc14, lan8670, ncn26000, tc14-no-p2mp, bad-idm, no-plca; the PLCA
- *        settings of a line go to phy_ethtool_set_plca_cfg() as one request
+ *        MODEL is one of oa-tc14, lan8670 (Rev.C1), lan8670-b1, ncn26000, tc14-no-p2mp, bad-idm,
+ *        no-plca; the PLCA settings of a line go to phy_ethtool_set_plca_cfg() as one request
  * @err: receives "LINE: what is wrong" on failure
  * @err_size: size of @err
  *

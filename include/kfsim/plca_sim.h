@@ -74,6 +74,11 @@ enum plca_sim_load_kind {
  * @payload_max: largest, >= @payload_min; sizes are uniform in the range
  * @queue_limit: frames the node buffers (1..65536); 0 means 256.  Arrivals beyond it are dropped.
  * @ignores_collisions: fault: the MAC ignores the collision signal (it neither jams nor retries)
+ * @no_collision_detect: the PHY's physical collision detection is off (a LAN867x whose
+ *                       COL_DET_CTRL0 bit 15 is clear, as lan86xx_plca_set_cfg() leaves it
+ *                       with PLCA enabled, Linux 6.13+): it never signals a collision on the
+ *                       wire to the MAC, which sends the frame to its end; the frame is lost
+ *                       (@lost_fault).  Logical collisions of the PLCA RS still reach the MAC.
  */
 struct plca_sim_node_cfg {
 	struct phy_plca_cfg plca;
@@ -84,18 +89,31 @@ struct plca_sim_node_cfg {
 	u32 payload_max;
 	u32 queue_limit;
 	bool ignores_collisions;
+	bool no_collision_detect;
 };
+
+/*
+ * MDI-to-CRS latency (a term of Eq. 148-1): a node's carrier sense follows a signal reaching its
+ * MDI by this much, on and off, so the window in which two nodes both start is propagation plus
+ * it.  Default 1 us (10 BT): the "carrier sense turn-on delay" 10 Mb/s PHY datasheets give as
+ * their maximum (TI DP83843, T5.16.1).  It is the segment's, not a node's.
+ */
+#define PLCA_SIM_CRS_DELAY_DEFAULT_NS 1000
+#define PLCA_SIM_CRS_DELAY_MAX_NS 10000
 
 /**
  * struct plca_sim_cfg - a segment
  * @nodes: the nodes
  * @nr_nodes: how many, 1..255
  * @seed: random seed (backoff draws, arrivals, frame sizes)
+ * @crs_delay_ns: MDI-to-CRS latency in ns: 0 = PLCA_SIM_CRS_DELAY_DEFAULT_NS, -1 = none (carrier
+ *                sensed the instant a signal reaches the MDI), else 1..PLCA_SIM_CRS_DELAY_MAX_NS
  */
 struct plca_sim_cfg {
 	const struct plca_sim_node_cfg *nodes;
 	u32 nr_nodes;
 	u64 seed;
+	int crs_delay_ns;
 };
 
 /* Misconfiguration flags in struct plca_sim_report: simulated, not rejected. */

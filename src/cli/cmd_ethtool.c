@@ -49,13 +49,17 @@ static void print_help(void)
 	       "                     ACTION DEV [PARAMS]\n\n"
 	       "The PLCA (10BASE-T1S, IEEE 802.3cg Clause 148) commands of ethtool, sent as netlink\n"
 	       "messages to kfsim's in-process kernel (or, with --kernel, to the running kernel).\n\n"
-	       "Actions:\n"
-	       "  --get-plca-cfg DEV       Get PLCA configuration\n"
-	       "  --set-plca-cfg DEV [enable on|off] [node-id N] [node-cnt N] [to-tmr N]\n"
-	       "                 [burst-cnt N] [burst-tmr N]\n"
-	       "                           Set PLCA configuration\n"
-	       "  --get-plca-status DEV    Get PLCA status information\n"
-	       "  DEV \"*\" asks every device (a netlink dump).\n\n"
+	       "Actions (as ethtool -h prints them):\n"
+	       "        ethtool [ FLAGS ] --get-plca-cfg DEVNAME\tGet PLCA configuration\n"
+	       "        ethtool [ FLAGS ] --set-plca-cfg DEVNAME\tSet PLCA configuration\n"
+	       "\t\t[ enable on|off ]\n"
+	       "\t\t[ node-id N ]\n"
+	       "\t\t[ node-cnt N ]\n"
+	       "\t\t[ to-tmr N ]\n"
+	       "\t\t[ burst-cnt N ]\n"
+	       "\t\t[ burst-tmr N ]\n"
+	       "        ethtool [ FLAGS ] --get-plca-status DEVNAME\tGet PLCA status information\n"
+	       "DEVNAME \"*\" asks every device (a netlink dump; not for --set-plca-cfg).\n\n"
 	       "Options:\n"
 	       "  --json          print one JSON document instead of ethtool's text\n"
 	       "  --config FILE   the devices instead of the built-in segment; lines like\n"
@@ -64,7 +68,7 @@ static void print_help(void)
 	       "  --server PATH   send them to the kfsim kernel serving PATH ('kfsim kernel\n"
 	       "                  --listen PATH'), whose devices and settings persist\n"
 	       "  --no-admin      send as a process without CAP_NET_ADMIN (in-process kernel)\n\n"
-	       "Built-in segment: lo (no PHY), eth0 (LAN8670, coordinator), eth1 (NCN26000,\n"
+	       "Built-in segment: lo (no PHY), eth0 (LAN8670 Rev.B1, coordinator), eth1 (NCN26000,\n"
 	       "follower 1), eth2 (generic OPEN Alliance TC14 PHY at reset), eth3 (PHY without PLCA).\n"
 	       "Without --server, state lives for one invocation.  Exit status: 0 ok; 1 bad parameter or failed get;\n"
 	       "76 failed set (as ethtool); 2 bad kfsim option.\n");
@@ -142,7 +146,11 @@ static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts)
 	return 0;
 }
 
-/* ethtool's parse_u32(): decimal, or hexadecimal after "0x"; the whole word. */
+/*
+ * ethtool's parse_u32(): hexadecimal after "0x"/"0X", else decimal, through strtoul(), so what
+ * strtoul() takes is taken (" 5", "+5", "-0"; "-1" wraps past 0xffffffff and is refused); the
+ * whole word must be used and not be empty.
+ */
 static bool parse_u32(const char *text, u32 *out)
 {
 	unsigned long long value;
@@ -358,7 +366,12 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 		kfsim_json_object_end(&json);
 		kfsim_json_finish(&json);
 	}
-	if (ack.error) {
+	/*
+	 * A dump that ends in an error ends with NLMSG_DONE carrying it; libmnl's mnl_cb_stop()
+	 * stops there without looking, so ethtool has printed the devices before it and exits 0.
+	 * Errors a dump gets at its start come as NLMSG_ERROR and are reported.
+	 */
+	if (ack.error && !(dump && ack.in_done)) {
 		kfsim_ethtool_print_ack_error(stderr, &ack);
 		status = opts->cmd == ETHTOOL_MSG_PLCA_SET_CFG ? ETHTOOL_EXIT_NETLINK : 1;
 	}
@@ -383,6 +396,17 @@ static int ethtool_main(int argc, char **argv)
 		return bad_args();
 	if (ret)
 		return ret;
+	/* netlink_run_handler(): before anything is sent or parsed. */
+	if (strlen(opts.devname) >= ALTIFNAMSIZ) {
+		fprintf(stderr, "device name '%s' longer than %u characters\n", opts.devname,
+			ALTIFNAMSIZ - 1);
+		return 1;
+	}
+	/* netlink_cmd_check(ctx, ETHTOOL_MSG_PLCA_SET_CFG, false): no wildcard, params or not. */
+	if (opts.cmd == ETHTOOL_MSG_PLCA_SET_CFG && !strcmp(opts.devname, WILDCARD_DEVNAME)) {
+		fprintf(stderr, "subcommand does not support wildcard dump\n");
+		return 1;
+	}
 	if (opts.cmd == ETHTOOL_MSG_PLCA_SET_CFG) {
 		/* At most one attribute per known parameter: duplicates are refused first. */
 		if (parse_set_params(&opts, attrs, &nr_attrs))

@@ -238,6 +238,7 @@ struct plca_sim {
 	u32 sig_head, sig_tail; /* live window [tail, head) modulo the ring */
 	u32 nr_active;
 	u64 max_prop;
+	u64 crs_delay;	    /* MDI-to-CRS latency, ns (struct plca_sim_cfg.crs_delay_ns) */
 	u64 opens[2];	    /* signals opened so far: [0] all, [1] frames and jams only */
 	bool carrier_unseen; /* the last bus_carrier() skipped a signal not (yet) in view */
 	/* MAC waiters (deferring on carrier) */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The wire: every transmission is a signal [start, end) from one node, seen at another node
- * d = |position difference| * 5 ns later.  Carrier sense and collision detection are questions
- * asked of the recent signals, so a node costs nothing while nobody asks about it.
+ * d = |position difference| * 5 ns later, and sensed as carrier (CRS) crs_delay after that.
+ * Carrier sense and collision detection are questions asked of the recent signals, so a node
+ * costs nothing while nobody asks about it.  Collision detection sees the MDI itself (no CRS
+ * latency): two nodes that both start within propagation + crs_delay of each other collide.
  *
  *   node A  |====== frame ======|                 A's signal reaches B d later:
  *   node B        |====         B starts before A's signal arrives (B sensed no carrier),
@@ -112,7 +114,7 @@ static void sig_close(struct plca_sim *sim, u32 node)
 
 	s->end = sim->now;
 	s->active = false;
-	s->gone_at = sim->now + sim->max_prop + BT(PLCA_SIM_IFG_BT);
+	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
 	n->sig = -1;
 	n->col_at = BUS_NEVER;
 	bus_cancel(sim, node, EV_COL);
@@ -199,8 +201,12 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
 		return;
 	s->collided = true;
 	n->st.phys_collisions++;
-	if (s->kind != SIG_DATA || n->cfg.ignores_collisions)
-		return; /* BEACON/COMMIT go on; a faulty MAC ignores COL */
+	/*
+	 * BEACON/COMMIT go on; a faulty MAC ignores COL; a PHY with collision detection off
+	 * never raises it: the frame runs to its end and is lost.
+	 */
+	if (s->kind != SIG_DATA || n->cfg.ignores_collisions || n->cfg.no_collision_detect)
+		return;
 	n->st.collisions++;
 	if (rs_active(n)) {
 		/* PLCA does not put the MAC's jam on the wire: the frame just stops. */
@@ -233,6 +239,7 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
 	u64 now = sim->now, last_off = 0, busy_until = 0, pos = sim->nodes[node].pos_ns;
+	u64 crs = sim->crs_delay;
 	bool busy = false, unseen = false;
 
 	/* Signals too old to matter would only give an off_at whose IFG is over anyway. */
@@ -244,7 +251,8 @@ bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from
 
 		if (s->node == node || (data_only && s->kind > SIG_JAM))
 			continue;
-		seen = s->start + prop(pos, s);
+		/* CRS follows the MDI by crs_delay, on and off */
+		seen = s->start + prop(pos, s) + crs;
 		if (seen > now || seen >= ignore_from) {
 			unseen = true;
 			continue;
@@ -253,7 +261,7 @@ bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from
 			*off_at = BUS_NEVER;
 			return true;
 		}
-		seen = s->end + prop(pos, s);
+		seen = s->end + prop(pos, s) + crs;
 		if (seen > now) {
 			busy = true;
 			busy_until = max(busy_until, seen);

@@ -408,6 +408,14 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	ret = nodes_init(sim, cfg);
 	if (ret)
 		goto fail;
+	if (cfg->crs_delay_ns < -1 || cfg->crs_delay_ns > PLCA_SIM_CRS_DELAY_MAX_NS) {
+		pr_err("plca_sim: crs_delay_ns %d outside -1..%d\n", cfg->crs_delay_ns,
+		       PLCA_SIM_CRS_DELAY_MAX_NS);
+		ret = -EINVAL;
+		goto fail;
+	}
+	sim->crs_delay = cfg->crs_delay_ns < 0 ? 0 :
+			 cfg->crs_delay_ns ? (u64)cfg->crs_delay_ns : PLCA_SIM_CRS_DELAY_DEFAULT_NS;
 	prandom_seed_state(&sim->rnd, cfg->seed);
 	sim->seg.coord = -1;
 	sim->seg.owner = -1;

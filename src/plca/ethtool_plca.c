@@ -29,9 +29,18 @@ static struct kfsim_plca_net *net_of(const struct genl_family *family)
 	return container_of(family, struct kfsim_plca_net, family);
 }
 
-/* ethnl_parse_header_dev_get(): the device the header names (NULL when none and !require_dev). */
+/* What a request header names (struct ethnl_req_info's part kfsim needs). */
+struct plca_req_info {
+	struct net_device *dev;
+	u32 phy_index;	/* 0 = the device's attached PHY */
+};
+
+/*
+ * ethnl_parse_header_dev_get(): the device the header names (NULL when none and !require_dev)
+ * and, from 6.11, the PHY_INDEX, which needs a device.
+ */
 static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *header,
-				bool require_dev, struct net_device **devp,
+				bool require_dev, struct plca_req_info *req,
 				struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[ETHTOOL_A_HEADER_PHY_INDEX + 1];
@@ -39,14 +48,21 @@ static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr 
 	struct net_device *dev = NULL;
 	int ret;
 
-	*devp = NULL;
-	if (!header)
-		return 0;	/* only dumps get here without one */
+	*req = (struct plca_req_info){};
+	if (!header) {
+		if (!require_dev)
+			return 0;
+		NL_SET_ERR_MSG(extack, "request header missing");
+		return -EINVAL;
+	}
 	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header, ethtool_header_nl_policy, extack);
 	if (ret)
 		return ret;
 	if (tb[ETHTOOL_A_HEADER_PHY_INDEX] && !kfsim_kernel_at_least(6, 11)) {
-		/* The header policy before 6.11 ended at FLAGS: type 4 was unknown. */
+		/*
+		 * Only reached when the release was lowered after the family was registered
+		 * with the 6.11 header policy: answer as the 6.3 policy (maxtype 3) would.
+		 */
 		NL_SET_ERR_MSG_ATTR(extack, tb[ETHTOOL_A_HEADER_PHY_INDEX], "Unknown attribute type");
 		return -EINVAL;
 	}
@@ -72,8 +88,38 @@ static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr 
 		NL_SET_ERR_MSG_ATTR(extack, header, "neither ifindex nor name specified");
 		return -EINVAL;
 	}
-	*devp = dev;
+	if (tb[ETHTOOL_A_HEADER_PHY_INDEX]) {
+		if (!dev) {
+			NL_SET_ERR_MSG_ATTR(extack, header, "phy_index set without a netdev");
+			return -EINVAL;
+		}
+		req->phy_index = nla_get_u32(tb[ETHTOOL_A_HEADER_PHY_INDEX]);
+	}
+	req->dev = dev;
 	return 0;
+}
+
+/*
+ * ethnl_req_get_phydev(): the device's PHY, or the one PHY_INDEX names in its link topology.
+ * A simulated device has at most one PHY, attached first, so its index is 1
+ * (phy_link_topo_add_phy() allocates from 1).  An index naming no PHY sets "no phy matching
+ * phyindex" at the request's HEADER attribute (when there is one: notifications have none) and
+ * is -ENODEV; the PLCA callers turn every failure here into -EOPNOTSUPP.
+ */
+static struct phy_device *req_get_phydev(const struct plca_req_info *req,
+					 const struct nlattr *header,
+					 struct netlink_ext_ack *extack)
+{
+	if (!req->dev)
+		return NULL;
+	if (!req->phy_index)
+		return req->dev->phydev;
+	if (req->phy_index == 1 && req->dev->phydev)
+		return req->dev->phydev;
+	if (!header)
+		return NULL;
+	NL_SET_ERR_MSG_ATTR(extack, header, "no phy matching phyindex");
+	return ERR_PTR(-ENODEV);
 }
 
 /* The prepared data of either GET: a configuration, or a status. */
@@ -82,23 +128,25 @@ struct plca_reply_data {
 	struct phy_plca_status st;
 };
 
-static int plca_prepare_data(struct kfsim_plca_net *net, struct net_device *dev, u8 cmd,
+static int plca_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req, u8 cmd,
+			     const struct nlattr *header, struct netlink_ext_ack *extack,
 			     struct plca_reply_data *data)
 {
 	const struct ethtool_phy_ops *ops = net->phy_ops;
+	struct phy_device *phydev = req_get_phydev(req, header, extack);
 
-	if (!dev->phydev || !ops)
+	if (IS_ERR_OR_NULL(phydev) || !ops)
 		return -EOPNOTSUPP;
 	if (cmd == ETHTOOL_MSG_PLCA_GET_STATUS) {
 		if (!ops->get_plca_status)
 			return -EOPNOTSUPP;
 		memset(&data->st, 0xff, sizeof(data->st));
-		return ops->get_plca_status(dev->phydev, &data->st);
+		return ops->get_plca_status(phydev, &data->st);
 	}
 	if (!ops->get_plca_cfg)
 		return -EOPNOTSUPP;
 	memset(&data->cfg, 0xff, sizeof(data->cfg));
-	return ops->get_plca_cfg(dev->phydev, &data->cfg);
+	return ops->get_plca_cfg(phydev, &data->cfg);
 }
 
 static int fill_reply_header(struct sk_buff *skb, const struct net_device *dev)
@@ -187,25 +235,25 @@ static u8 reply_cmd_of(u8 cmd)
 static int ethnl_plca_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct kfsim_plca_net *net = net_of(info->family);
+	const struct nlattr *header = info->attrs[ETHTOOL_A_PLCA_HEADER];
 	struct plca_reply_data data;
-	struct net_device *dev;
+	struct plca_req_info req;
 	struct sk_buff *rskb;
 	int ret;
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_PLCA_HEADER))
 		return -EINVAL;
-	ret = parse_header_dev_get(net, info->attrs[ETHTOOL_A_PLCA_HEADER], true, &dev,
-				   info->extack);
+	ret = parse_header_dev_get(net, header, true, &req, info->extack);
 	if (ret)
 		return ret;
-	ret = plca_prepare_data(net, dev, info->genlhdr->cmd, &data);
+	ret = plca_prepare_data(net, &req, info->genlhdr->cmd, header, info->extack, &data);
 	if (ret < 0)
 		return ret;
 	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rskb)
 		return -ENOMEM;
 	ret = plca_fill_msg(rskb, info->family, info->snd_portid, info->snd_seq, 0,
-			    reply_cmd_of(info->genlhdr->cmd), dev, &data);
+			    reply_cmd_of(info->genlhdr->cmd), req.dev, &data);
 	if (ret) {
 		nlmsg_free(rskb);
 		return ret;
@@ -213,10 +261,30 @@ static int ethnl_plca_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(rskb, info);
 }
 
+/* The dump's state in cb->args: the next device, and the header's PHY_INDEX. */
+enum { DUMP_ARG_POS, DUMP_ARG_PHY_INDEX };
+
 /*
- * ethnl_default_start() + ethnl_default_dumpit(): on the first step the header is parsed (and
- * may fail) but its device is ignored; then one reply per device, resumable from cb->args[0].
+ * ethnl_default_start(): the header is parsed once, before the first step, and a failure is
+ * the dump's answer (an NLMSG_ERROR carrying the extack and offset, no NLMSG_DONE).  A device
+ * the header names is ignored; its PHY_INDEX stays and applies to every device.
  */
+int ethnl_default_start(struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct plca_req_info req;
+	int ret;
+
+	ret = parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_PLCA_HEADER],
+				   false, &req, cb->extack);
+	if (ret)
+		return ret;
+	cb->args[DUMP_ARG_POS] = 0;
+	cb->args[DUMP_ARG_PHY_INDEX] = req.phy_index;
+	return 0;
+}
+
+/* ethnl_default_dumpit(): one reply per device, resumable; -EOPNOTSUPP devices are skipped. */
 static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
@@ -224,23 +292,16 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	u8 cmd = info->genlhdr->cmd;
 	long idx;
 
-	if (!cb->args[1]) {
-		struct net_device *dev;
-		int ret = parse_header_dev_get(net, info->attrs[ETHTOOL_A_PLCA_HEADER], false, &dev,
-					       cb->extack);
-
-		if (ret)
-			return ret;
-		cb->args[1] = 1;
-	}
-	for (idx = cb->args[0]; idx < net->nr_devs; idx++) {
+	for (idx = cb->args[DUMP_ARG_POS]; idx < net->nr_devs; idx++) {
+		struct plca_req_info req = { net->devs[idx], (u32)cb->args[DUMP_ARG_PHY_INDEX] };
 		struct plca_reply_data data;
-		int ret = plca_prepare_data(net, net->devs[idx], cmd, &data);
+		int ret = plca_prepare_data(net, &req, cmd, info->attrs[ETHTOOL_A_PLCA_HEADER],
+					    cb->extack, &data);
 
 		if (ret == -EOPNOTSUPP)
 			continue;
 		if (ret < 0) {
-			cb->args[0] = idx;
+			cb->args[DUMP_ARG_POS] = idx;
 			return ret;
 		}
 		if (plca_fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid,
@@ -248,23 +309,29 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 				  net->devs[idx], &data))
 			break;	/* the buffer is full: continue here next time */
 	}
-	cb->args[0] = idx;
+	cb->args[DUMP_ARG_POS] = idx;
 	return skb->len;
 }
 
-/* ethtool_notify(dev, ETHTOOL_MSG_PLCA_NTF): GET_CFG's content to the monitor group. */
+/*
+ * ethtool_notify(dev, ETHTOOL_MSG_PLCA_NTF) -> ethnl_default_notify(): GET_CFG's content to the
+ * monitor group.  ethnl_bcastmsg_put() takes the sequence number (++ethnl_bcast_seq) only once
+ * the data is prepared and the message allocated: a notification that is never built uses none.
+ * It is taken whether or not anybody listens.
+ */
 static void ethnl_plca_notify(struct kfsim_plca_net *net, struct net_device *dev)
 {
-	u32 seq = ++net->bcast_seq;	/* ethnl_bcast_seq: counted even without listeners */
+	struct plca_req_info req = { dev, 0 };
 	struct plca_reply_data data;
 	struct sk_buff *skb;
 
-	if (plca_prepare_data(net, dev, ETHTOOL_MSG_PLCA_GET_CFG, &data) < 0)
+	if (plca_prepare_data(net, &req, ETHTOOL_MSG_PLCA_GET_CFG, NULL, NULL, &data) < 0)
 		return;
 	skb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (plca_fill_msg(skb, &net->family, 0, seq, 0, ETHTOOL_MSG_PLCA_NTF, dev, &data)) {
+	if (plca_fill_msg(skb, &net->family, 0, ++net->bcast_seq, 0, ETHTOOL_MSG_PLCA_NTF, dev,
+			  &data)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -302,17 +369,19 @@ static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct kfsim_plca_net *net = net_of(info->family);
 	struct nlattr **tb = info->attrs;
+	struct plca_req_info req;
+	struct phy_device *phydev;
 	struct phy_plca_cfg cfg;
-	struct net_device *dev;
 	bool mod = false;
 	int ret;
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_PLCA_HEADER))
 		return -EINVAL;
-	ret = parse_header_dev_get(net, tb[ETHTOOL_A_PLCA_HEADER], true, &dev, info->extack);
+	ret = parse_header_dev_get(net, tb[ETHTOOL_A_PLCA_HEADER], true, &req, info->extack);
 	if (ret)
 		return ret;
-	if (!dev->phydev || !net->phy_ops || !net->phy_ops->set_plca_cfg)
+	phydev = req_get_phydev(&req, tb[ETHTOOL_A_PLCA_HEADER], info->extack);
+	if (IS_ERR_OR_NULL(phydev) || !net->phy_ops || !net->phy_ops->set_plca_cfg)
 		return -EOPNOTSUPP;
 	memset(&cfg, 0xff, sizeof(cfg));
 	plca_update_sint(&cfg.enabled, tb[ETHTOOL_A_PLCA_ENABLED], info->nlhdr, &mod);
@@ -323,10 +392,10 @@ static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 	plca_update_sint(&cfg.burst_tmr, tb[ETHTOOL_A_PLCA_BURST_TMR], info->nlhdr, &mod);
 	if (!mod)
 		return 0;	/* nothing to do: no notification either */
-	ret = net->phy_ops->set_plca_cfg(dev->phydev, &cfg, info->extack);
+	ret = net->phy_ops->set_plca_cfg(phydev, &cfg, info->extack);
 	if (ret < 0)
 		return ret;
-	ethnl_plca_notify(net, dev);
+	ethnl_plca_notify(net, req.dev);
 	return 0;
 }
 
@@ -356,11 +425,46 @@ int ethtool_nl_plca_get_status_dumpit(struct sk_buff *skb, struct netlink_callba
 	return ethnl_plca_dumpit(skb, cb);
 }
 
+/*
+ * Before 6.11 the header policy ended at FLAGS (maxtype 3): PHY_INDEX is an unknown attribute
+ * to the nested validation, which runs before any attribute after the header is looked at, and
+ * the policy dump says so.  The generated tables follow the current spec (maxtype 4); these are
+ * the 6.3 ones the ops point to when the family is registered at an older release.
+ */
+static const struct nla_policy header_policy_6_3[ETHTOOL_A_HEADER_MAX + 1] = {
+	[ETHTOOL_A_HEADER_DEV_INDEX] = { .type = NLA_U32 },
+	[ETHTOOL_A_HEADER_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1 },
+	[ETHTOOL_A_HEADER_FLAGS] = NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS |
+							    ETHTOOL_FLAG_OMIT_REPLY),
+};
+
+static const struct nla_policy get_policy_6_3[ETHTOOL_A_PLCA_HEADER + 1] = {
+	[ETHTOOL_A_PLCA_HEADER] = NLA_POLICY_NESTED(header_policy_6_3),
+};
+
+static const struct nla_policy set_cfg_policy_6_3[ETHTOOL_A_PLCA_MAX + 1] = {
+	[ETHTOOL_A_PLCA_HEADER] = NLA_POLICY_NESTED(header_policy_6_3),
+	[ETHTOOL_A_PLCA_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[ETHTOOL_A_PLCA_NODE_CNT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	[ETHTOOL_A_PLCA_NODE_ID] = NLA_POLICY_MAX(NLA_U32, 255),
+	[ETHTOOL_A_PLCA_TO_TMR] = NLA_POLICY_MAX(NLA_U32, 255),
+	[ETHTOOL_A_PLCA_BURST_CNT] = NLA_POLICY_MAX(NLA_U32, 255),
+	[ETHTOOL_A_PLCA_BURST_TMR] = NLA_POLICY_MAX(NLA_U32, 255),
+};
+
 int kfsim_plca_register_family(struct kfsim_plca_net *net)
 {
+	BUILD_BUG_ON(ARRAY_SIZE(ethtool_nl_ops) != ARRAY_SIZE(net->ops));
 	net->family = (struct genl_family)ETHTOOL_NL_FAMILY_INIT;
 	/* The kernel's value: strict handling from ETHTOOL_MSG_MODULE_GET + 1 on. */
 	net->family.resv_start_op = ETHTOOL_MSG_MODULE_GET + 1;
+	memcpy(net->ops, ethtool_nl_ops, sizeof(net->ops));
+	if (!kfsim_kernel_at_least(6, 11)) {
+		for (size_t i = 0; i < ARRAY_SIZE(net->ops); i++)
+			net->ops[i].policy = net->ops[i].cmd == ETHTOOL_MSG_PLCA_SET_CFG ?
+					     set_cfg_policy_6_3 : get_policy_6_3;
+	}
+	net->family.split_ops = net->ops;
 	return kfsim_genl_register_family(net->nlk, &net->family);
 }
 

@@ -180,7 +180,7 @@ struct kfsim_plca_net *kfsim_plca_net_default(void)
 		return NULL;
 	if (IS_ERR(kfsim_plca_net_add_dev(net, "lo", 1, false, 0, 0)))
 		goto fail;
-	eth0 = kfsim_plca_net_add_dev(net, "eth0", 2, true, KFSIM_PHY_LAN8670, 0);
+	eth0 = kfsim_plca_net_add_dev(net, "eth0", 2, true, KFSIM_PHY_LAN8670_REVB1, 0);
 	if (IS_ERR(eth0) || configure(eth0, 1, 0, 8))
 		goto fail;
 	eth1 = kfsim_plca_net_add_dev(net, "eth1", 3, true, KFSIM_PHY_NCN26000, 0);

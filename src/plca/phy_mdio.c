@@ -140,3 +140,11 @@ int kfsim_phy_peek(const struct phy_device *phydev, int mmd, u16 addr)
 			return phydev->regs[i].value;
 	return 0;
 }
+
+bool kfsim_phy_implements(const struct phy_device *phydev, int mmd, u16 addr)
+{
+	for (int i = 0; i < phydev->nr_regs; i++)
+		if (phydev->regs[i].mmd == mmd && phydev->regs[i].addr == addr)
+			return true;
+	return false;
+}

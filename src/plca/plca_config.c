@@ -109,12 +109,20 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	char *name = strtok_r(NULL, " \t", &rest), *key;
 	u32 ifindex = 0, segment = 0;
 	struct net_device *dev;
-	int ret;
+	const char *seen[16];	/* the keys so far: every key is known and listed once */
+	int nr_seen = 0, ret;
 
 	if (!name)
 		return fail(ctx, -EINVAL, "'dev' needs an interface name");
 	while ((key = strtok_r(NULL, " \t", &rest))) {
 		char *value = strtok_r(NULL, " \t", &rest);
+
+		/* One value per key: a second one would silently win, as nothing else does here. */
+		for (int i = 0; i < nr_seen; i++)
+			if (!strcmp(seen[i], key))
+				return fail(ctx, -EINVAL, "duplicate keyword '%s'", key);
+		if (nr_seen < (int)ARRAY_SIZE(seen))
+			seen[nr_seen++] = key;
 
 		if (!strcmp(key, "ifindex")) {
 			if (parse_u32(value, &ifindex) || !ifindex || ifindex > 0x7fffffff)
@@ -125,10 +133,13 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 				return fail(ctx, -EINVAL, "invalid segment '%s': expected 0 to %d",
 					    value ? value : "", KFSIM_PLCA_MAX_SEGMENTS - 1);
 		} else if (!strcmp(key, "phy")) {
-			if (!value || kfsim_phy_model_parse(value, &model))
-				return fail(ctx, -EINVAL,
-					    "unknown PHY model '%s' (oa-tc14, lan8670, ncn26000, tc14-no-p2mp, bad-idm, no-plca)",
-					    value ? value : "");
+			if (!value || kfsim_phy_model_parse(value, &model)) {
+				char names[128];
+
+				kfsim_phy_model_names(names, sizeof(names));
+				return fail(ctx, -EINVAL, "unknown PHY model '%s' (%s)",
+					    value ? value : "", names);
+			}
 			with_phy = true;
 		} else {
 			ret = parse_setting(ctx, key, value, &cfg);

@@ -24,6 +24,8 @@ struct kfsim_plca_segment {
  * @bcast_seq: ethnl_bcast_seq: the sequence number of the last notification
  * @nlk: the in-process netlink kernel the namespace's ethtool family is registered with
  * @family: the ethtool genetlink family (its PLCA ops)
+ * @ops: the family's op table: the generated one, with the header policy of the release the
+ *       family was registered at
  */
 struct kfsim_plca_net {
 	struct net_device *devs[KFSIM_PLCA_MAX_DEVS];
@@ -33,10 +35,14 @@ struct kfsim_plca_net {
 	u32 bcast_seq;
 	struct kfsim_nl_kernel *nlk;
 	struct genl_family family;
+	struct genl_split_ops ops[5];
 };
 
 /* The register value as stored, without an MDIO transaction (for the segment model). */
 int kfsim_phy_peek(const struct phy_device *phydev, int mmd, u16 addr);
+
+/* Whether the PHY has register @mmd:@addr at all (kfsim_phy_peek() reads 0 otherwise). */
+bool kfsim_phy_implements(const struct phy_device *phydev, int mmd, u16 addr);
 
 /* genl_register_family() of the ethtool family (PLCA ops) into @net->nlk. */
 int kfsim_plca_register_family(struct kfsim_plca_net *net);

@@ -6,6 +6,10 @@
  * `kfsim ethtool --set-plca-cfg` (or a --config file) put in the PHY registers is what the bus
  * runs, driver quirks included (the NCN26000's TO timer, for one).
  *
+ * The PHY's own behaviour on the wire comes from its registers too: a LAN867x whose collision
+ * detector control (VEND2 0x0087) has bit 15 clear, as lan86xx_plca_set_cfg() (6.13+) leaves it
+ * whenever PLCA is enabled, detects no physical collision (node.no_collision_detect).
+ *
  * Invariant: a segment is the set of PHYs sharing one phydev->segment, in ifindex order; a PHY
  * that cannot report PLCA settings is not a 10BASE-T1S node and is left out.
  */
@@ -15,6 +19,14 @@
 #include <kfsim/plca.h>
 #include <kfsim/printk.h>
 #include "bus_internal.h"
+#include "plca_internal.h"
+
+static bool collision_detect_off(const struct phy_device *phydev)
+{
+	return kfsim_phy_implements(phydev, MDIO_MMD_VEND2, LAN86XX_REG_COL_DET_CTRL0) &&
+	       !(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, LAN86XX_REG_COL_DET_CTRL0) &
+		 COL_DET_CTRL0_ENABLE_BIT_MASK);
+}
 
 static bool plca_capable(struct net_device *dev, struct phy_plca_cfg *cfg)
 {
@@ -47,7 +59,8 @@ int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_na
 			pr_err("plca_sim: more than %u PLCA PHYs on the segment\n", max);
 			return -E2BIG;
 		}
-		nodes[nr] = (struct plca_sim_node_cfg){.plca = cfg};
+		nodes[nr] = (struct plca_sim_node_cfg){
+			.plca = cfg, .no_collision_detect = collision_detect_off(dev->phydev)};
 		if (names)
 			snprintf(names[nr], sizeof(names[nr]), "%s", dev->name);
 		nr++;

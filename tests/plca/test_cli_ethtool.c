@@ -153,7 +153,7 @@ static void test_kfsim_option_errors(void **state)
 	cli_result_free(&r);
 	RUN(&r, "--help");
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "--set-plca-cfg DEV [enable on|off]"));
+	assert_non_null(strstr(r.out, "--set-plca-cfg DEVNAME\tSet PLCA configuration"));
 	cli_result_free(&r);
 }
 
@@ -225,6 +225,99 @@ static void test_config_file(void **state)
 	cli_result_free(&r);
 }
 
+/* ethtool's rules before anything is sent: wildcard SETs, over-long names, parse_u32. */
+static void test_ethtool_argument_rules(void **state)
+{
+	char name[130];
+	struct cli_result r;
+
+	RUN(&r, "--set-plca-cfg", "*", "node-id", "1");
+	expect(&r, 1, "", "subcommand does not support wildcard dump\n");
+	RUN(&r, "--set-plca-cfg", "*");
+	expect(&r, 1, "", "subcommand does not support wildcard dump\n");
+	memset(name, 'n', 128);
+	name[128] = '\0';
+	RUN(&r, "--get-plca-cfg", name);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "' longer than 127 characters\n"));
+	assert_int_equal(strncmp(r.err, "device name 'nnn", 16), 0);
+	cli_result_free(&r);
+	RUN(&r, "--set-plca-cfg", name, "node-id", "1");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "' longer than 127 characters\n"));
+	cli_result_free(&r);
+	/* 127 characters go to the kernel, which knows no such device. */
+	name[127] = '\0';
+	RUN(&r, "--get-plca-cfg", name);
+	expect(&r, 1, "", "netlink error: no device matches name (offset 24)\n"
+			  "netlink error: No such device\n");
+	/* strtoul() semantics: sign and leading blanks are taken, "-0" is 0. */
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", "+5");
+	expect(&r, 0, "", "");
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", " 5");
+	expect(&r, 0, "", "");
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", "-0");
+	expect(&r, 0, "", "");
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", "0X1f");
+	expect(&r, 0, "", "");
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", "5 ");
+	expect(&r, 1, "", "ethtool (--set-plca-cfg): invalid value '5 ' for parameter 'node-id'\n");
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", "");
+	expect(&r, 1, "", "ethtool (--set-plca-cfg): invalid value '' for parameter 'node-id'\n");
+	/* The duplicate is found before its missing value. */
+	RUN(&r, "--set-plca-cfg", "eth2", "node-id", "1", "node-id");
+	expect(&r, 1, "", "ethtool (--set-plca-cfg): duplicate parameter 'node-id'\n");
+}
+
+/* ethtool -h's PLCA lines, tabs and all. */
+static void test_help_lines(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "--help");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "        ethtool [ FLAGS ] --get-plca-cfg DEVNAME\tGet PLCA configuration\n"
+				      "        ethtool [ FLAGS ] --set-plca-cfg DEVNAME\tSet PLCA configuration\n"
+				      "\t\t[ enable on|off ]\n\t\t[ node-id N ]\n\t\t[ node-cnt N ]\n"
+				      "\t\t[ to-tmr N ]\n\t\t[ burst-cnt N ]\n\t\t[ burst-tmr N ]\n"
+				      "        ethtool [ FLAGS ] --get-plca-status DEVNAME\tGet PLCA status information\n"));
+	cli_result_free(&r);
+}
+
+/*
+ * A dump whose second device fails (a foreign PLCA map: -ENODEV) ends in NLMSG_DONE carrying
+ * the error; libmnl stops there, so ethtool has printed the first device and exits 0.  A
+ * repeated key in the configuration file is refused.
+ */
+static void test_dump_ending_in_error_and_config_duplicates(void **state)
+{
+	char path[] = "/tmp/kfsim-plca-XXXXXX";
+	struct cli_result r;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path, "dev a0 phy oa-tc14\ndev b0 phy bad-idm\ndev c0 phy oa-tc14\n");
+	RUN(&r, "--config", path, "--get-plca-cfg", "*");
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "PLCA settings for a0:"));
+	assert_null(strstr(r.out, "c0"));
+	cli_result_free(&r);
+	write_file(path, "dev a0 phy oa-tc14 node-id 1 node-id 2\n");
+	RUN(&r, "--config", path, "--get-plca-cfg", "a0");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "line 1: duplicate keyword 'node-id'"));
+	cli_result_free(&r);
+	write_file(path, "dev a0 phy oa-tc14 phy ncn26000\n");
+	RUN(&r, "--config", path, "--get-plca-cfg", "a0");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "line 1: duplicate keyword 'phy'"));
+	cli_result_free(&r);
+	unlink(path);
+}
+
 static void test_json(void **state)
 {
 	struct cli_result r;
@@ -277,6 +370,9 @@ int main(void)
 		cmocka_unit_test(test_config_file),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_running_kernel),
+		cmocka_unit_test(test_ethtool_argument_rules),
+		cmocka_unit_test(test_help_lines),
+		cmocka_unit_test(test_dump_ending_in_error_and_config_duplicates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

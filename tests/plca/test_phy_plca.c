@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/phy.h>
 #include <kfsim/plca.h>
@@ -173,12 +174,27 @@ static void test_ncn26000_totmr_quirk(void **state)
 	kfsim_phy_destroy(phydev);
 }
 
+/* Restores the release the other tests run at, whatever a test chose. */
+static int restore_kver(void **state)
+{
+	(void)state;
+	kfsim_set_kernel_version(KFSIM_KERNEL_VERSION_DEFAULT);
+	return 0;
+}
+
+static struct phy_device *make_at(unsigned int kver, enum kfsim_phy_model model)
+{
+	assert_int_equal(kfsim_set_kernel_version(kver), 0);
+	return make(model);
+}
+
 static void test_lan867x_collision_detect_quirk(void **state)
 {
-	struct phy_device *phydev = make(KFSIM_PHY_LAN8670);
+	struct phy_device *phydev = make_at(KERNEL_VERSION(6, 13, 0), KFSIM_PHY_LAN8670);
 	struct phy_plca_cfg cfg = { -1, 1, 0, 8, -1, -1, -1 };
 	int coldet = LAN86XX_REG_COL_DET_CTRL0;
 
+	assert_string_equal(phydev->drv->name, "LAN867X Rev.C1");
 	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0x8000);
 	assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, NULL), 0);
 	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0);
@@ -190,6 +206,112 @@ static void test_lan867x_collision_detect_quirk(void **state)
 	assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, NULL), 0);
 	assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2, coldet), 0);
 	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL0), 0);
+	kfsim_phy_destroy(phydev);
+}
+
+/* Which driver binds each LAN867x revision, release by release, and what PLCA does then. */
+static void test_drivers_by_release(void **state)
+{
+	static const struct {
+		unsigned int kver;
+		enum kfsim_phy_model model;
+		const char *driver;
+		bool plca;	/* has the PLCA hooks */
+		bool col_det_follows_plca;
+	} rows[] = {
+		{ KERNEL_VERSION(6, 3, 0), KFSIM_PHY_LAN8670_REVB1, "LAN867X", true, false },
+		{ KERNEL_VERSION(6, 3, 0), KFSIM_PHY_LAN8670, "LAN867X", true, false },
+		{ KERNEL_VERSION(6, 4, 0), KFSIM_PHY_LAN8670, "LAN867X", true, false },
+		{ KERNEL_VERSION(6, 5, 0), KFSIM_PHY_LAN8670_REVB1, "LAN867X Rev.B1", true, false },
+		{ KERNEL_VERSION(6, 5, 0), KFSIM_PHY_LAN8670, "Generic PHY", false, false },
+		{ KERNEL_VERSION(6, 12, 0), KFSIM_PHY_LAN8670, "Generic PHY", false, false },
+		{ KERNEL_VERSION(6, 12, 0), KFSIM_PHY_LAN8670_REVB1, "LAN867X Rev.B1", true, false },
+		{ KERNEL_VERSION(6, 13, 0), KFSIM_PHY_LAN8670_REVB1, "LAN867X Rev.B1", true, false },
+		{ KERNEL_VERSION(6, 13, 0), KFSIM_PHY_LAN8670, "LAN867X Rev.C1", true, true },
+		{ KERNEL_VERSION(6, 3, 0), KFSIM_PHY_NCN26000, "NCN26000", true, false },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct phy_device *phydev = make_at(rows[i].kver, rows[i].model);
+		struct phy_plca_cfg cfg = { -1, 1, 0, 8, -1, -1, -1 };
+		struct phy_plca_cfg got;
+		struct netlink_ext_ack extack = {};
+
+		print_message("%u.%u %s -> %s\n", rows[i].kver >> 16, (rows[i].kver >> 8) & 0xff,
+			      kfsim_phy_model_name(rows[i].model), phydev->drv->name);
+		assert_string_equal(phydev->drv->name, rows[i].driver);
+		assert_int_equal(phydev->p2mp, rows[i].plca);
+		if (!rows[i].plca) {
+			assert_int_equal(phy_ethtool_get_plca_cfg(phydev, &got), -EOPNOTSUPP);
+			assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, &extack), -EOPNOTSUPP);
+			kfsim_phy_destroy(phydev);
+			continue;
+		}
+		assert_int_equal(phy_ethtool_set_plca_cfg(phydev, &cfg, &extack), 0);
+		assert_int_equal(phy_ethtool_get_plca_cfg(phydev, &got), 0);
+		assert_int_equal(got.enabled, 1);
+		if (rows[i].model != KFSIM_PHY_NCN26000)
+			/* AN1699 fixups (6.3, Rev.B1) leave detection on; only Rev.C1 turns it off. */
+			assert_int_equal(kfsim_phy_peek(phydev, MDIO_MMD_VEND2,
+							LAN86XX_REG_COL_DET_CTRL0) & 0x8000,
+					 rows[i].col_det_follows_plca ? 0 : 0x8000);
+		kfsim_phy_destroy(phydev);
+	}
+}
+
+/* A new driver is one row: registered, it binds the PHY nothing else claims at its release. */
+static void test_dummy_driver_row(void **state)
+{
+	static struct phy_driver dummy[] = { {
+		.phy_id = PHY_ID_LAN867X_REVC1, .phy_id_mask = PHY_ID_MATCH_EXACT_MASK,
+		.name = "dummy Rev.C1 backport", .t1s_p2mp = true,
+		.since = KERNEL_VERSION(6, 5, 0), .until = KERNEL_VERSION(6, 13, 0),
+		.get_plca_cfg = genphy_c45_plca_get_cfg, .set_plca_cfg = genphy_c45_plca_set_cfg,
+		.get_plca_status = genphy_c45_plca_get_status,
+	} };
+	struct phy_plca_cfg got;
+	struct phy_device *phydev;
+
+	assert_int_equal(phy_drivers_register(dummy, 1, NULL), 0);
+	assert_int_equal(phy_drivers_register(dummy, 1, NULL), -EEXIST);
+	assert_int_equal(phy_drivers_register(NULL, 1, NULL), -EINVAL);
+	phydev = make_at(KERNEL_VERSION(6, 8, 0), KFSIM_PHY_LAN8670);
+	assert_string_equal(phydev->drv->name, "dummy Rev.C1 backport");
+	assert_true(phydev->p2mp);
+	assert_int_equal(phy_ethtool_get_plca_cfg(phydev, &got), 0);
+	assert_int_equal(got.version, 0x10);
+	kfsim_phy_destroy(phydev);
+	/* The built-in rows come first: at 6.13 the kernel's Rev.C1 driver still binds. */
+	phydev = make_at(KERNEL_VERSION(6, 13, 0), KFSIM_PHY_LAN8670);
+	assert_string_equal(phydev->drv->name, "LAN867X Rev.C1");
+	kfsim_phy_destroy(phydev);
+	phy_drivers_unregister(dummy, 1);
+	phydev = make_at(KERNEL_VERSION(6, 8, 0), KFSIM_PHY_LAN8670);
+	assert_string_equal(phydev->drv->name, "Generic PHY");
+	kfsim_phy_destroy(phydev);
+}
+
+/*
+ * genphy_c45_plca_set_cfg() ORs the values in unmasked and cuts to 16 bits: through the C API
+ * (no netlink policy in the way) a node ID of 300 spills into the node count.
+ */
+static void test_set_cfg_values_above_255(void **state)
+{
+	struct phy_device *phydev = make(KFSIM_PHY_OA_TC14);
+	struct phy_plca_cfg cfg = { -1, -1, 300, 8, 300, 1, 300 };
+
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), (8 << 8) | 300);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_TOTMR), 300 & 0xff);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_BURST), (1 << 8) | 300);
+	/* Only the ID given: merged with the current count, the overflow still OR-ed in. */
+	cfg = (struct phy_plca_cfg){ -1, -1, 0x1ff, -1, -1, -1, -1 };
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), 0x0900 | 0x1ff);
+	/* A count of 300 is cut to 16 bits: (300 << 8) & 0xffff. */
+	cfg = (struct phy_plca_cfg){ -1, -1, 1, 300, -1, -1, -1 };
+	assert_int_equal(genphy_c45_plca_set_cfg(phydev, &cfg), 0);
+	assert_int_equal(reg(phydev, MDIO_OATC14_PLCA_CTRL1), ((300 << 8) & 0xffff) | 1);
 	kfsim_phy_destroy(phydev);
 }
 
@@ -334,7 +456,10 @@ int main(void)
 		cmocka_unit_test(test_disable_first_enable_last),
 		cmocka_unit_test(test_idm_mismatch),
 		cmocka_unit_test(test_ncn26000_totmr_quirk),
-		cmocka_unit_test(test_lan867x_collision_detect_quirk),
+		cmocka_unit_test_teardown(test_lan867x_collision_detect_quirk, restore_kver),
+		cmocka_unit_test_teardown(test_drivers_by_release, restore_kver),
+		cmocka_unit_test_teardown(test_dummy_driver_row, restore_kver),
+		cmocka_unit_test(test_set_cfg_values_above_255),
 		cmocka_unit_test(test_phy_ethtool_checks),
 		cmocka_unit_test(test_segment_status),
 		cmocka_unit_test(test_config_file_errors),

@@ -224,25 +224,80 @@ static void test_commit_timer_288_bt(void **state)
 	kfsim_plca_sim_destroy(sim);
 }
 
-/* CSMA/CD carrier sense over 25 m: B defers to A, then waits the IFG after A's carrier leaves. */
+/*
+ * CSMA/CD carrier sense over 25 m: B defers to A, then waits the IFG after A's carrier leaves,
+ * which B's PHY reports crs_delay after the end reaches its MDI.
+ */
 static void test_csma_defers_with_propagation(void **state)
 {
-	struct plca_sim_node_cfg nodes[2] = {csma_node(), csma_node()};
-	struct plca_sim_node_stats st;
-	struct plca_sim *sim;
+	static const struct { int crs_delay_ns; u64 crs; } cases[] = {
+		{ -1, 0 }, { 0, PLCA_SIM_CRS_DELAY_DEFAULT_NS }, { 2500, 2500 },
+	};
 
-	nodes[1].position_m = 25; /* 125 ns away */
-	sim = make_sim(nodes, 2, 1);
-	assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 46), 0);
-	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 10000, 46), 0);
-	assert_int_equal(kfsim_plca_sim_run_until(sim, 1000000), 0);
-	st = node_stats(sim, 1);
-	assert_int_equal(st.deferrals, 1);
-	assert_int_equal(st.collisions, 0);
-	/* A ends at 58400, B hears the end at 58525, sends at 58525 + 9600 */
-	assert_int_equal(st.access_max_ns, 58525 + 9600 - 10000);
-	assert_int_equal(st.lat_max_ns, 58525 + 9600 + 58400 - 10000);
-	kfsim_plca_sim_destroy(sim);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plca_sim_node_cfg nodes[2] = {csma_node(), csma_node()};
+		struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 2, .seed = 1,
+					   .crs_delay_ns = cases[i].crs_delay_ns};
+		struct plca_sim_node_stats st;
+		struct plca_sim *sim;
+		u64 heard;
+
+		nodes[1].position_m = 25; /* 125 ns away */
+		sim = kfsim_plca_sim_create(&cfg);
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 46), 0);
+		assert_int_equal(kfsim_plca_sim_inject(sim, 1, 10000, 46), 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, 1000000), 0);
+		st = node_stats(sim, 1);
+		assert_int_equal(st.deferrals, 1);
+		assert_int_equal(st.collisions, 0);
+		/* A ends at 58400, B's MDI sees the end at 58525, its CRS crs later */
+		heard = 58525 + cases[i].crs;
+		assert_int_equal(st.access_max_ns, heard + 9600 - 10000);
+		assert_int_equal(st.lat_max_ns, heard + 9600 + 58400 - 10000);
+		kfsim_plca_sim_destroy(sim);
+	}
+}
+
+/*
+ * Carrier sense has latency: two CSMA/CD nodes at the same point whose frames arrive in the same
+ * instant both see an idle wire and collide; without the latency the second would defer.  A node
+ * starting crs_delay or more after the first defers.
+ */
+static void test_crs_latency_widens_the_collision_window(void **state)
+{
+	static const struct { int crs_delay_ns; u64 second_at; bool collide; } cases[] = {
+		{ 0, 0, true }, { 0, 999, true }, { 0, 1000, false },
+		{ -1, 0, false }, { 3000, 2999, true },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plca_sim_node_cfg nodes[2] = {csma_node(), csma_node()};
+		struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 2, .seed = 3,
+					   .crs_delay_ns = cases[i].crs_delay_ns};
+		struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
+
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_plca_sim_inject(sim, 0, 0, 46), 0);
+		assert_int_equal(kfsim_plca_sim_inject(sim, 1, cases[i].second_at, 46), 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, 10000000), 0);
+		print_message("crs_delay %d, second at %llu ns: %llu collisions\n",
+			      cases[i].crs_delay_ns, (unsigned long long)cases[i].second_at,
+			      (unsigned long long)node_stats(sim, 1).phys_collisions);
+		assert_int_equal(node_stats(sim, 1).phys_collisions > 0, cases[i].collide);
+		assert_int_equal(node_stats(sim, 0).phys_collisions > 0, cases[i].collide);
+		assert_int_equal(node_stats(sim, 0).delivered + node_stats(sim, 1).delivered, 2);
+		kfsim_plca_sim_destroy(sim);
+	}
+	/* Out of range: refused. */
+	{
+		struct plca_sim_node_cfg nodes[1] = {csma_node()};
+		struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 1, .crs_delay_ns = -2};
+
+		assert_ptr_equal(kfsim_plca_sim_create(&cfg), ERR_PTR(-EINVAL));
+		cfg.crs_delay_ns = PLCA_SIM_CRS_DELAY_MAX_NS + 1;
+		assert_ptr_equal(kfsim_plca_sim_create(&cfg), ERR_PTR(-EINVAL));
+	}
 }
 
 /* Two CSMA/CD nodes start together 25 m apart: each detects the other 125 ns later and jams. */
@@ -340,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_burst_timer_lengthens_the_cycle),
 		cmocka_unit_test(test_commit_timer_288_bt),
 		cmocka_unit_test(test_csma_defers_with_propagation),
+		cmocka_unit_test(test_crs_latency_widens_the_collision_window),
 		cmocka_unit_test(test_csma_collision_and_jam),
 		cmocka_unit_test(test_single_frame_against_reference),
 	};

@@ -111,21 +111,36 @@ static bool is_array(const struct ynl_attr *a)
 	return a->type == YNL_T_INDEXED_ARRAY || (a->multi_attr && elem_type(a) != YNL_T_FLAG);
 }
 
-/* Expression of a random in-policy scalar value of attribute @a. */
+/*
+ * A big-endian member holds the wire order (as in the kernel's YNL C library), so a value the
+ * policy speaks of in host order is converted when stored: the name of that conversion, or "".
+ */
+static const char *to_wire(const struct ynl_attr *a, enum ynl_type t)
+{
+	int size = ynl_type_size(t);
+
+	if (a->byte_order != YNL_BO_BIG || size < 2)
+		return "";
+	return size == 2 ? "htobe16" : size == 4 ? "htobe32" : "htobe64";
+}
+
+/* Expression of a random in-policy scalar value of attribute @a (in the member's order). */
 static void scalar_expr(const struct ynl_attr *a, enum ynl_type t, char *buf, size_t size)
 {
 	const char *ct = ynl_type_ctype(t);
+	const char *wire = to_wire(a, t);
 	uint64_t mask, hi;
 	int64_t lo;
 
 	if (is_mask_attr(a, &mask))
-		snprintf(buf, size, "(%s)(kfsim_prandom_u64(rnd) & 0x%" PRIx64 "ULL)", ct, mask);
+		snprintf(buf, size, "(%s)%s((%s)(kfsim_prandom_u64(rnd) & 0x%" PRIx64 "ULL))", ct,
+			 wire, ct, mask);
 	else if (policy_range(a, t, &lo, &hi) && is_signed_t(t))
 		snprintf(buf, size, "(%s)rt_range_s(rnd, %" PRId64 "LL, %" PRId64 "LL)", ct, lo,
 			 (int64_t)hi);
 	else if (policy_range(a, t, &lo, &hi))
-		snprintf(buf, size, "(%s)rt_range_u(rnd, %" PRIu64 "ULL, %" PRIu64 "ULL)", ct,
-			 (uint64_t)lo, hi);
+		snprintf(buf, size, "(%s)%s((%s)rt_range_u(rnd, %" PRIu64 "ULL, %" PRIu64 "ULL))",
+			 ct, wire, ct, (uint64_t)lo, hi);
 	else
 		snprintf(buf, size, "(%s)kfsim_prandom_u64(rnd)", ct);
 }
@@ -320,7 +335,8 @@ static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 
 				bad &= 0 - bad;	/* the lowest bit the mask leaves out */
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)0x%" PRIx64 "ULL;\n", n, n, ct, bad);
+					 "obj->%s = (%s)%s((%s)0x%" PRIx64 "ULL);\n", n, n, ct,
+					 to_wire(a, a->type), ct, bad);
 				emit_reject_case(c, m, a, setup, "-EINVAL", "reserved bit set",
 						 "bit outside the mask");
 				continue;
@@ -329,14 +345,16 @@ static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 				continue;
 			if (is_signed_t(a->type) ? (int64_t)hi < (int64_t)thi : hi < thi) {
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)%s%" PRIu64 "ULL;\n", n, n, ct,
+					 "obj->%s = (%s)%s((%s)%s%" PRIu64 "ULL);\n", n, n, ct,
+					 to_wire(a, a->type), ct,
 					 is_signed_t(a->type) ? "(__s64)" : "", hi + 1);
 				emit_reject_case(c, m, a, setup, "-ERANGE", "integer out of range",
 						 "above max");
 			}
 			if (lo > tlo) {
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)(%" PRId64 "LL);\n", n, n, ct, lo - 1);
+					 "obj->%s = (%s)%s((%s)(%" PRId64 "LL));\n", n, n, ct,
+					 to_wire(a, a->type), ct, lo - 1);
 				emit_reject_case(c, m, a, setup, "-ERANGE", "integer out of range",
 						 "below min");
 			}

@@ -1168,11 +1168,29 @@ const struct genl_family *kfsim_genl_find_family(struct kfsim_nl_kernel *k, cons
 
 /**
  * kfsim_genl_get_cmd() - the kernel's genl_get_cmd(): command @cmd's do (@dump false) or dump
- * half as a split op, with the family policy filled in when the op has none.
- * Return: 0 or -ENOENT.
+ * half as a split op.  A legacy op gets the family's policy and maxattr where it has none, and
+ * from resv_start_op on the reject-all policy; a split op is returned as registered.
+ * Return: 0, or -ENOENT (and @op zeroed) when the family has no such half.
  */
 int kfsim_genl_get_cmd(const struct genl_family *family, u32 cmd, bool dump,
 		       struct genl_split_ops *op);
+
+/**
+ * kfsim_genl_validate_msg() - every check a request to @family passes before its handler
+ * @family: the family the request is for (its nlmsg_type is not looked at)
+ * @nlh: the whole request, nlmsg_len bytes
+ * @op: filled with the op the request selects (do, or dump when NLM_F_DUMP is set)
+ * @attrs: on success, the parsed attributes (kfree() them), or NULL when the op takes none
+ * @extack: the kernel's extended ACK for the failure
+ *
+ * The path of genl_family_rcv_msg(): header length (bare -EINVAL), genl_header_check()
+ * (reserved byte, nlmsg_flags), the op lookup (-EOPNOTSUPP), then attribute validation,
+ * strict or not as the op says.  Permissions are not checked.
+ * Return: 0 or the errno the kernel answers with.
+ */
+int kfsim_genl_validate_msg(const struct genl_family *family, const struct nlmsghdr *nlh,
+			    struct genl_split_ops *op, struct nlattr ***attrs,
+			    struct netlink_ext_ack *extack);
 
 /** genlmsg_new() - a buffer for one genl message with @payload bytes of attributes. */
 static inline struct sk_buff *genlmsg_new(size_t payload, gfp_t flags)

@@ -500,6 +500,45 @@ out:
 	return err;
 }
 
+/* The header-level checks of genl_family_rcv_msg(): length, then genl_header_check(). */
+static int check_header(const struct genl_family *family, const struct nlmsghdr *nlh,
+			struct netlink_ext_ack *extack)
+{
+	int hdrlen = GENL_HDRLEN + family->hdrsize;
+
+	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+		return -EINVAL;
+	if (header_check(family, nlh, nlmsg_data(nlh), extack))
+		return -EINVAL;
+	return 0;
+}
+
+int kfsim_genl_validate_msg(const struct genl_family *family, const struct nlmsghdr *nlh,
+			    struct genl_split_ops *op, struct nlattr ***attrs,
+			    struct netlink_ext_ack *extack)
+{
+	int hdrlen = GENL_HDRLEN + family->hdrsize;
+	bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+	struct nlattr **tb = NULL;
+	int err;
+
+	*attrs = NULL;
+	err = check_header(family, nlh, extack);
+	if (err)
+		return err;
+	if (kfsim_genl_get_cmd(family, ((const struct genlmsghdr *)nlmsg_data(nlh))->cmd, dump,
+			       op))
+		return -EOPNOTSUPP;
+	if (!dump)
+		tb = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_STRICT, extack);
+	else if (!(op->validate & GENL_DONT_VALIDATE_DUMP))
+		tb = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_DUMP_STRICT, extack);
+	if (IS_ERR(tb))
+		return (int)PTR_ERR(tb);
+	*attrs = tb;
+	return 0;
+}
+
 int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
@@ -513,11 +552,9 @@ int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	if (!family)
 		return -ENOENT;
 	hdrlen = GENL_HDRLEN + family->hdrsize;
-	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+	if (check_header(family, nlh, extack))
 		return -EINVAL;
 	hdr = nlmsg_data(nlh);
-	if (header_check(family, nlh, hdr, extack))
-		return -EINVAL;
 
 	dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	if (kfsim_genl_get_cmd(family, hdr->cmd, dump, &op))

@@ -111,36 +111,21 @@ static bool is_array(const struct ynl_attr *a)
 	return a->type == YNL_T_INDEXED_ARRAY || (a->multi_attr && elem_type(a) != YNL_T_FLAG);
 }
 
-/*
- * A big-endian member holds the wire order (as in the kernel's YNL C library), so a value the
- * policy speaks of in host order is converted when stored: the name of that conversion, or "".
- */
-static const char *to_wire(const struct ynl_attr *a, enum ynl_type t)
-{
-	int size = ynl_type_size(t);
-
-	if (a->byte_order != YNL_BO_BIG || size < 2)
-		return "";
-	return size == 2 ? "htobe16" : size == 4 ? "htobe32" : "htobe64";
-}
-
-/* Expression of a random in-policy scalar value of attribute @a (in the member's order). */
+/* Expression of a random in-policy scalar value of attribute @a. */
 static void scalar_expr(const struct ynl_attr *a, enum ynl_type t, char *buf, size_t size)
 {
 	const char *ct = ynl_type_ctype(t);
-	const char *wire = to_wire(a, t);
 	uint64_t mask, hi;
 	int64_t lo;
 
 	if (is_mask_attr(a, &mask))
-		snprintf(buf, size, "(%s)%s((%s)(kfsim_prandom_u64(rnd) & 0x%" PRIx64 "ULL))", ct,
-			 wire, ct, mask);
+		snprintf(buf, size, "(%s)(kfsim_prandom_u64(rnd) & 0x%" PRIx64 "ULL)", ct, mask);
 	else if (policy_range(a, t, &lo, &hi) && is_signed_t(t))
 		snprintf(buf, size, "(%s)rt_range_s(rnd, %" PRId64 "LL, %" PRId64 "LL)", ct, lo,
 			 (int64_t)hi);
 	else if (policy_range(a, t, &lo, &hi))
-		snprintf(buf, size, "(%s)%s((%s)rt_range_u(rnd, %" PRIu64 "ULL, %" PRIu64 "ULL))",
-			 ct, wire, ct, (uint64_t)lo, hi);
+		snprintf(buf, size, "(%s)rt_range_u(rnd, %" PRIu64 "ULL, %" PRIu64 "ULL)", ct,
+			 (uint64_t)lo, hi);
 	else
 		snprintf(buf, size, "(%s)kfsim_prandom_u64(rnd)", ct);
 }
@@ -335,8 +320,7 @@ static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 
 				bad &= 0 - bad;	/* the lowest bit the mask leaves out */
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)%s((%s)0x%" PRIx64 "ULL);\n", n, n, ct,
-					 to_wire(a, a->type), ct, bad);
+					 "obj->%s = (%s)0x%" PRIx64 "ULL;\n", n, n, ct, bad);
 				emit_reject_case(c, m, a, setup, "-EINVAL", "reserved bit set",
 						 "bit outside the mask");
 				continue;
@@ -345,16 +329,14 @@ static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 				continue;
 			if (is_signed_t(a->type) ? (int64_t)hi < (int64_t)thi : hi < thi) {
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)%s((%s)%s%" PRIu64 "ULL);\n", n, n, ct,
-					 to_wire(a, a->type), ct,
+					 "obj->%s = (%s)%s%" PRIu64 "ULL;\n", n, n, ct,
 					 is_signed_t(a->type) ? "(__s64)" : "", hi + 1);
 				emit_reject_case(c, m, a, setup, "-ERANGE", "integer out of range",
 						 "above max");
 			}
 			if (lo > tlo) {
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)%s((%s)(%" PRId64 "LL));\n", n, n, ct,
-					 to_wire(a, a->type), ct, lo - 1);
+					 "obj->%s = (%s)(%" PRId64 "LL);\n", n, n, ct, lo - 1);
 				emit_reject_case(c, m, a, setup, "-ERANGE", "integer out of range",
 						 "below min");
 			}
@@ -712,7 +694,7 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 	for (int s = 0; s < spec->nr_sets; s++) {
 		const struct ynl_attr_set *set = &spec->sets[s];
 		const char *r = set->render_name;
-		bool nested = ynl_set_is_nested(spec, set);
+		bool nested = ynl_set_has_policy(spec, set);
 
 		ynl_out_printf(c, "static void rt_set_%s(struct rnd_state *rnd)\n{\n\tstruct %s a = { 0 }, "
 			       "b = { 0 };\n\tstruct kfsim_ynl_error err = { 0 };\n\tstruct kfsim_ynl_msg "
@@ -725,7 +707,7 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 				       "&extack);\n\n\t\tif (ret) {\n\t\t\tRT_FAIL(\"set %s: the kernel policy "
 				       "refused an in-policy nest: %%d '%%s'\", ret, extack._msg ? extack._msg "
 				       ": \"\");\n\t\t\tgoto out;\n\t\t}\n\t\trt_validated++;\n\t}\n",
-				       set->max_value, r, set->name);
+				       ynl_set_policy_max(set), r, set->name);
 		ynl_out_printf(c, "\tif (%s_parse(&b, (const struct nlattr *)msg.buf, &err))\n"
 			       "\t\tRT_FAIL(\"set %s: parse: %%s\", err.msg);\n\telse if (!%s_equal(&a, &b))\n"
 			       "\t\tRT_FAIL(\"set %s: parse(put(x)) != x\");\n\telse\n\t\trt_done++;\nout:\n"

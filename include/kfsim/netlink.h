@@ -548,8 +548,27 @@ static inline u64 nla_get_u64(const struct nlattr *nla)
 	return v;
 }
 static inline s64 nla_get_s64(const struct nlattr *nla) { return (s64)nla_get_u64(nla); }
-static inline u16 nla_get_be16(const struct nlattr *nla) { return be16toh(nla_get_u16(nla)); }
-static inline u32 nla_get_be32(const struct nlattr *nla) { return be32toh(nla_get_u32(nla)); }
+/**
+ * nla_get_be16() - the payload of an NLA_BE16 attribute, as it is on the wire.
+ * @nla: the attribute
+ *
+ * Like the kernel's, it returns network byte order (__be16): convert with be16toh()/ntohs().
+ */
+static inline __be16 nla_get_be16(const struct nlattr *nla)
+{
+	__be16 v;
+
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
+/** nla_get_be32() - the payload of an NLA_BE32 attribute in network byte order (__be32). */
+static inline __be32 nla_get_be32(const struct nlattr *nla)
+{
+	__be32 v;
+
+	memcpy(&v, nla_data(nla), sizeof(v));
+	return v;
+}
 /** nla_get_uint() - NLA_UINT: 4 or 8 bytes (validated). */
 static inline u64 nla_get_uint(const struct nlattr *nla)
 {
@@ -640,17 +659,33 @@ static inline int nla_put_u16(struct sk_buff *skb, int type, u16 v) { return nla
 static inline int nla_put_s16(struct sk_buff *skb, int type, s16 v) { return nla_put(skb, type, 2, &v); }
 static inline int nla_put_u32(struct sk_buff *skb, int type, u32 v) { return nla_put(skb, type, 4, &v); }
 static inline int nla_put_s32(struct sk_buff *skb, int type, s32 v) { return nla_put(skb, type, 4, &v); }
-static inline int nla_put_be16(struct sk_buff *skb, int type, u16 host)
+/**
+ * nla_put_be16() - add an NLA_BE16 attribute.
+ * @skb: the message
+ * @type: attribute type
+ * @value: already in network byte order, as in the kernel: nla_put_be16(skb, T, htons(0x1234))
+ *	puts the bytes 12 34.
+ *
+ * Return: 0, or -EMSGSIZE when the message has no room.
+ */
+static inline int nla_put_be16(struct sk_buff *skb, int type, __be16 value)
 {
-	u16 v = htobe16(host);
-
-	return nla_put(skb, type, 2, &v);
+	return nla_put(skb, type, sizeof(value), &value);
 }
-static inline int nla_put_be32(struct sk_buff *skb, int type, u32 host)
+/** nla_put_be32() - add an NLA_BE32 attribute; @value is __be32 (network byte order). */
+static inline int nla_put_be32(struct sk_buff *skb, int type, __be32 value)
 {
-	u32 v = htobe32(host);
-
-	return nla_put(skb, type, 4, &v);
+	return nla_put(skb, type, sizeof(value), &value);
+}
+/** nla_put_net16() - nla_put_be16() with NLA_F_NET_BYTEORDER set in the type. */
+static inline int nla_put_net16(struct sk_buff *skb, int type, __be16 value)
+{
+	return nla_put_be16(skb, type | NLA_F_NET_BYTEORDER, value);
+}
+/** nla_put_net32() - nla_put_be32() with NLA_F_NET_BYTEORDER set in the type. */
+static inline int nla_put_net32(struct sk_buff *skb, int type, __be32 value)
+{
+	return nla_put_be32(skb, type | NLA_F_NET_BYTEORDER, value);
 }
 /** nla_put_u64_64bit() - a u64; x86-64 needs no alignment pad, so @padattr is unused. */
 static inline int nla_put_u64_64bit(struct sk_buff *skb, int type, u64 v,
@@ -1134,11 +1169,29 @@ const struct genl_family *kfsim_genl_find_family(struct kfsim_nl_kernel *k, cons
 
 /**
  * kfsim_genl_get_cmd() - the kernel's genl_get_cmd(): command @cmd's do (@dump false) or dump
- * half as a split op, with the family policy filled in when the op has none.
- * Return: 0 or -ENOENT.
+ * half as a split op.  A legacy op gets the family's policy and maxattr where it has none, and
+ * from resv_start_op on the reject-all policy; a split op is returned as registered.
+ * Return: 0, or -ENOENT (and @op zeroed) when the family has no such half.
  */
 int kfsim_genl_get_cmd(const struct genl_family *family, u32 cmd, bool dump,
 		       struct genl_split_ops *op);
+
+/**
+ * kfsim_genl_validate_msg() - every check a request to @family passes before its handler
+ * @family: the family the request is for (its nlmsg_type is not looked at)
+ * @nlh: the whole request, nlmsg_len bytes
+ * @op: filled with the op the request selects (do, or dump when NLM_F_DUMP is set)
+ * @attrs: on success, the parsed attributes (kfree() them), or NULL when the op takes none
+ * @extack: the kernel's extended ACK for the failure
+ *
+ * The path of genl_family_rcv_msg(): header length (bare -EINVAL), genl_header_check()
+ * (reserved byte, nlmsg_flags), the op lookup (-EOPNOTSUPP), then attribute validation,
+ * strict or not as the op says.  Permissions are not checked.
+ * Return: 0 or the errno the kernel answers with.
+ */
+int kfsim_genl_validate_msg(const struct genl_family *family, const struct nlmsghdr *nlh,
+			    struct genl_split_ops *op, struct nlattr ***attrs,
+			    struct netlink_ext_ack *extack);
 
 /** genlmsg_new() - a buffer for one genl message with @payload bytes of attributes. */
 static inline struct sk_buff *genlmsg_new(size_t payload, gfp_t flags)

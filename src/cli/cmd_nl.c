@@ -20,6 +20,7 @@
 #include <kfsim/netlink.h>
 #include <kfsim/nl_demo.h>
 #include <kfsim/plca.h>
+#include <kfsim/slab.h>
 #include "cli.h"
 
 #define NL_MAX_MSG 4096
@@ -298,17 +299,14 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 				     family_name);
 		goto out;
 	}
-	if (kfsim_genl_get_cmd(family, cmd, dump, &op)) {
-		ret = kfsim_cli_fail("nl", -EOPNOTSUPP, "family '%s' has no %s op %u", family_name,
-				     dump ? "dump" : "do", cmd);
-		goto out;
-	}
 	hdrlen = GENL_HDRLEN + family->hdrsize;
 	nlh = (struct nlmsghdr *)msg;
 	if (len >= NLMSG_HDRLEN && ((struct nlmsghdr *)raw)->nlmsg_len == (u32)len) {
-		const struct genlmsghdr *g = nlmsg_data((struct nlmsghdr *)raw);
+		const struct nlmsghdr *whole = (const struct nlmsghdr *)raw;
+		const struct genlmsghdr *g = nlmsg_data(whole);
+		bool whole_dump = (whole->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 
-		/* a whole message: the kernel would dispatch on its own command, not on --op */
+		/* a whole message: the kernel dispatches on its own command and flags */
 		if ((size_t)len >= NLMSG_HDRLEN + GENL_HDRLEN && g->cmd != cmd) {
 			ret = kfsim_cli_usage("nl",
 					      "invalid value '%u' for --op: the message's genetlink "
@@ -316,6 +314,17 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 					      cmd, g->cmd);
 			goto out;
 		}
+		if (dump && !whole_dump) {
+			ret = kfsim_cli_usage("nl", "option '--dump' given but the message's "
+					      "nlmsg_flags have no NLM_F_DUMP");
+			goto out;
+		}
+		if (!(whole->nlmsg_flags & NLM_F_REQUEST)) {
+			ret = kfsim_cli_fail("nl", -EINVAL, "not a request: the kernel does not "
+					     "process a message without NLM_F_REQUEST");
+			goto out;
+		}
+		dump = whole_dump;
 		memcpy(msg, raw, len);
 	} else {
 		memset(msg, 0, NLMSG_HDRLEN + hdrlen);
@@ -326,17 +335,14 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		((struct genlmsghdr *)nlmsg_data(nlh))->version = family->version;
 		memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen), raw, len);
 	}
-	tb = calloc(op.maxattr + 1, sizeof(*tb));
-	if (!tb) {
-		ret = kfsim_cli_fail("nl", -ENOMEM, "no memory");
+	/* the op must exist whatever the message holds (a short one cannot name it) */
+	if (kfsim_genl_get_cmd(family, cmd, dump, &op)) {
+		ret = kfsim_cli_fail("nl", -EOPNOTSUPP, "family '%s' has no %s op %u", family_name,
+				     dump ? "dump" : "do", cmd);
 		goto out;
 	}
-	ret = __nlmsg_parse(
-		nlh, hdrlen, tb, op.maxattr, op.policy,
-		(op.validate & (dump ? GENL_DONT_VALIDATE_DUMP_STRICT : GENL_DONT_VALIDATE_STRICT))
-			? NL_VALIDATE_LIBERAL
-			: NL_VALIDATE_STRICT,
-		&extack);
+	/* the request path itself: header length, genl_header_check, op, attributes */
+	ret = kfsim_genl_validate_msg(family, nlh, &op, &tb, &extack);
 	offs = kfsim_nl_ext_ack_offset(&extack, msg, nlh->nlmsg_len);
 	if (json) {
 		struct kfsim_json j;
@@ -383,7 +389,7 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		ret = KFSIM_EXIT_FAILURE;
 	}
 out:
-	free(tb);
+	kfree(tb);
 	free(raw);
 	free(msg);
 	kfsim_plca_net_destroy(net);

@@ -20,10 +20,45 @@ static bool family_uses_split_ops(const struct genl_family *family)
 	return family->split_ops;
 }
 
-static void op_from_full(const struct genl_family *family, const struct genl_ops *full, bool dump,
-			 struct genl_split_ops *op)
+/*
+ * genl_policy_reject_all: what a command at or above resv_start_op without a policy gets (a
+ * legacy op always, a split op in policy dumps), so that any attribute it is sent is refused.
+ * Two entries because maxattr must be 1.
+ */
+static const struct nla_policy genl_policy_reject_all[] = {
+	{.type = NLA_REJECT},
+	{.type = NLA_REJECT},
+};
+
+/* genl_op_fill_in_reject_policy(): legacy ops, only from resv_start_op on. */
+static void fill_in_reject_policy(const struct genl_family *family, struct genl_ops *op)
+{
+	if (op->policy || op->cmd < family->resv_start_op)
+		return;
+	op->policy = genl_policy_reject_all;
+	op->maxattr = 1;
+}
+
+/* genl_op_fill_in_reject_policy_split(): split ops, whatever the command (dumps only). */
+static void fill_in_reject_policy_split(struct genl_split_ops *op)
+{
+	if (op->policy)
+		return;
+	op->policy = genl_policy_reject_all;
+	op->maxattr = 1;
+}
+
+/*
+ * genl_cmd_full_to_split(): one half of a legacy op.  @full already carries the family's
+ * policy and maxattr where it had none (genl_op_from_full/_small).  Return: -ENOENT (and a
+ * zeroed @op) when that half has no handler.
+ */
+static int op_from_full(const struct genl_family *family, const struct genl_ops *full, bool dump,
+			struct genl_split_ops *op)
 {
 	memset(op, 0, sizeof(*op));
+	if ((!dump && !full->doit) || (dump && !full->dumpit))
+		return -ENOENT;
 	if (dump) {
 		op->start = full->start;
 		op->dumpit = full->dumpit;
@@ -37,20 +72,27 @@ static void op_from_full(const struct genl_family *family, const struct genl_ops
 		op->policy = NULL;
 		op->maxattr = 0;
 	} else {
-		op->policy = full->policy ? full->policy : family->policy;
-		op->maxattr = full->maxattr ? full->maxattr : family->maxattr;
+		op->policy = full->policy;
+		op->maxattr = full->maxattr;
 	}
 	op->cmd = full->cmd;
 	op->internal_flags = full->internal_flags;
 	op->flags = full->flags | (dump ? GENL_CMD_CAP_DUMP : GENL_CMD_CAP_DO);
 	op->validate = full->validate;
+	return 0;
 }
 
+/* genl_get_cmd_full() then genl_get_cmd_small(), with genl_op_from_full/_small's defaults. */
 static bool get_full(const struct genl_family *family, u32 cmd, struct genl_ops *full)
 {
 	for (unsigned int i = 0; i < family->n_ops; i++) {
 		if (family->ops[i].cmd == cmd) {
 			*full = family->ops[i];
+			if (!full->maxattr)
+				full->maxattr = family->maxattr;
+			if (!full->policy)
+				full->policy = family->policy;
+			fill_in_reject_policy(family, full);
 			return true;
 		}
 	}
@@ -63,38 +105,41 @@ static bool get_full(const struct genl_family *family, u32 cmd, struct genl_ops 
 						  .cmd = s->cmd,
 						  .internal_flags = s->internal_flags,
 						  .flags = s->flags,
-						  .validate = s->validate};
+						  .validate = s->validate,
+						  .maxattr = family->maxattr,
+						  .policy = family->policy};
+			fill_in_reject_policy(family, full);
 			return true;
 		}
 	}
 	return false;
 }
 
+/*
+ * genl_get_cmd(): the request path.  A split op is used exactly as registered: without a
+ * policy it takes no attributes at all (maxattr 0), it does not inherit the family's.
+ */
 int kfsim_genl_get_cmd(const struct genl_family *family, u32 cmd, bool dump,
 		       struct genl_split_ops *op)
 {
 	u8 cap = dump ? GENL_CMD_CAP_DUMP : GENL_CMD_CAP_DO;
 	struct genl_ops full;
 
-	if (get_full(family, cmd, &full)) {
-		op_from_full(family, &full, dump, op);
-		return 0;
-	}
+	if (get_full(family, cmd, &full))
+		return op_from_full(family, &full, dump, op);
 	for (unsigned int i = 0; family_uses_split_ops(family) && i < family->n_split_ops; i++) {
 		const struct genl_split_ops *s = &family->split_ops[i];
 
 		if (s->cmd == cmd && (s->flags & cap)) {
 			*op = *s;
-			if (!op->policy) {
-				op->policy = family->policy;
-				op->maxattr = family->maxattr;
-			}
 			return 0;
 		}
 	}
+	memset(op, 0, sizeof(*op));
 	return -ENOENT;
 }
 
+/* genl_op_iter_next(): both halves of the next command, as policy dumps see them. */
 int kfsim_genl_op_iter(const struct genl_family *family, unsigned int *pos,
 		       struct genl_split_ops *doit, struct genl_split_ops *dumpit)
 {
@@ -108,10 +153,8 @@ int kfsim_genl_op_iter(const struct genl_family *family, unsigned int *pos,
 					       : family->small_ops[*pos - family->n_ops].cmd;
 
 		get_full(family, cmd, &full);
-		if (full.doit)
-			op_from_full(family, &full, false, doit);
-		if (full.dumpit)
-			op_from_full(family, &full, true, dumpit);
+		op_from_full(family, &full, false, doit);
+		op_from_full(family, &full, true, dumpit);
 		(*pos)++;
 		return 1;
 	}
@@ -123,32 +166,29 @@ int kfsim_genl_op_iter(const struct genl_family *family, unsigned int *pos,
 		(*pos)++;
 		if (s->flags & GENL_CMD_CAP_DO) {
 			*doit = *s;
+			fill_in_reject_policy_split(doit);
 			if (*pos - n_full < family->n_split_ops &&
+			    (family->split_ops[*pos - n_full].flags & GENL_CMD_CAP_DUMP) &&
 			    family->split_ops[*pos - n_full].cmd == s->cmd) {
 				*dumpit = family->split_ops[*pos - n_full];
+				fill_in_reject_policy_split(dumpit);
 				(*pos)++;
 			}
 		} else {
 			*dumpit = *s;
+			fill_in_reject_policy_split(dumpit);
 		}
-	}
-	if (!doit->policy && doit->flags) {
-		doit->policy = family->policy;
-		doit->maxattr = family->maxattr;
-	}
-	if (!dumpit->policy && dumpit->flags) {
-		dumpit->policy = family->policy;
-		dumpit->maxattr = family->maxattr;
 	}
 	return 1;
 }
 
+/* genl_validate_ops() per command: a handler, and no validate flag at all from resv_start_op. */
 static int validate_one(const struct genl_family *family, u8 cmd, u8 flags, u8 validate,
 			bool has_handler)
 {
 	if (!has_handler)
 		return -EINVAL;
-	if (cmd >= family->resv_start_op && (validate & GENL_DONT_VALIDATE_STRICT))
+	if (cmd >= family->resv_start_op && validate)
 		return -EINVAL;
 	return 0;
 }
@@ -202,6 +242,11 @@ static int validate_ops(const struct genl_family *family)
 			if (prev->cmd > o->cmd ||
 			    (prev->cmd == o->cmd &&
 			     !((prev->flags & GENL_CMD_CAP_DO) && (o->flags & GENL_CMD_CAP_DUMP))))
+				return -EINVAL;
+			/* the two halves of one command agree on everything but DO/DUMP */
+			if (prev->cmd == o->cmd &&
+			    (prev->internal_flags != o->internal_flags ||
+			     ((prev->flags ^ o->flags) & ~(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP))))
 				return -EINVAL;
 		}
 	}
@@ -429,8 +474,6 @@ static int rcv_doit(struct kfsim_nl_sock *sock, const struct genl_family *family
 	struct nlattr **attrs;
 	int err;
 
-	if (!op->doit)
-		return -EOPNOTSUPP;
 	attrs = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_STRICT, extack);
 	if (IS_ERR(attrs))
 		return (int)PTR_ERR(attrs);
@@ -457,6 +500,45 @@ out:
 	return err;
 }
 
+/* The header-level checks of genl_family_rcv_msg(): length, then genl_header_check(). */
+static int check_header(const struct genl_family *family, const struct nlmsghdr *nlh,
+			struct netlink_ext_ack *extack)
+{
+	int hdrlen = GENL_HDRLEN + family->hdrsize;
+
+	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+		return -EINVAL;
+	if (header_check(family, nlh, nlmsg_data(nlh), extack))
+		return -EINVAL;
+	return 0;
+}
+
+int kfsim_genl_validate_msg(const struct genl_family *family, const struct nlmsghdr *nlh,
+			    struct genl_split_ops *op, struct nlattr ***attrs,
+			    struct netlink_ext_ack *extack)
+{
+	int hdrlen = GENL_HDRLEN + family->hdrsize;
+	bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+	struct nlattr **tb = NULL;
+	int err;
+
+	*attrs = NULL;
+	err = check_header(family, nlh, extack);
+	if (err)
+		return err;
+	if (kfsim_genl_get_cmd(family, ((const struct genlmsghdr *)nlmsg_data(nlh))->cmd, dump,
+			       op))
+		return -EOPNOTSUPP;
+	if (!dump)
+		tb = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_STRICT, extack);
+	else if (!(op->validate & GENL_DONT_VALIDATE_DUMP))
+		tb = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_DUMP_STRICT, extack);
+	if (IS_ERR(tb))
+		return (int)PTR_ERR(tb);
+	*attrs = tb;
+	return 0;
+}
+
 int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 		       struct netlink_ext_ack *extack)
 {
@@ -470,11 +552,9 @@ int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	if (!family)
 		return -ENOENT;
 	hdrlen = GENL_HDRLEN + family->hdrsize;
-	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+	if (check_header(family, nlh, extack))
 		return -EINVAL;
 	hdr = nlmsg_data(nlh);
-	if (header_check(family, nlh, hdr, extack))
-		return -EINVAL;
 
 	dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	if (kfsim_genl_get_cmd(family, hdr->cmd, dump, &op))
@@ -485,11 +565,8 @@ int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	    !sock->cred.net_admin_netns)
 		return -EPERM;
 
-	if (dump) {
-		if (!op.dumpit)
-			return -EOPNOTSUPP;
+	if (dump)
 		return kfsim_nl_dump_start(sock, nlh, family, &op, hdrlen, extack);
-	}
 	return rcv_doit(sock, family, nlh, &op, hdrlen, extack);
 }
 

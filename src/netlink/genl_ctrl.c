@@ -287,8 +287,12 @@ static int put_op(struct sk_buff *skb, struct netlink_callback *cb,
 		  const struct genl_split_ops *dumpit)
 {
 	struct nlattr *nest_pol, *nest_op;
-	void *hdr = dumppolicy_prep(skb, cb, ctx);
+	void *hdr;
 
+	/* nothing to show: an op without any policy (below resv_start_op) is left out */
+	if (!(doit->doit && doit->policy) && !(dumpit->dumpit && dumpit->policy))
+		return 0;
+	hdr = dumppolicy_prep(skb, cb, ctx);
 	if (!hdr)
 		return -ENOBUFS;
 	nest_pol = nla_nest_start(skb, CTRL_ATTR_OP_POLICY);

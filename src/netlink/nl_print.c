@@ -121,13 +121,13 @@ static void print_value(FILE *out, const struct nlattr *nla, const struct nla_po
 		break;
 	case NLA_BE16:
 		if (len == 2) {
-			fprintf(out, "%u", nla_get_be16(nla));
+			fprintf(out, "%u", be16toh(nla_get_be16(nla)));
 			return;
 		}
 		break;
 	case NLA_BE32:
 		if (len == 4) {
-			fprintf(out, "%u", nla_get_be32(nla));
+			fprintf(out, "%u", be32toh(nla_get_be32(nla)));
 			return;
 		}
 		break;

@@ -153,10 +153,10 @@ static int validate_range_unsigned(const struct nla_policy *pt, const struct nla
 		value = nla_get_uint(nla);
 		break;
 	case NLA_BE16:
-		value = nla_get_be16(nla);
+		value = be16toh(nla_get_be16(nla));
 		break;
 	case NLA_BE32:
-		value = nla_get_be32(nla);
+		value = be32toh(nla_get_be32(nla));
 		break;
 	case NLA_BINARY:
 		value = nla_len(nla);
@@ -266,10 +266,10 @@ static int validate_mask(const struct nla_policy *pt, const struct nlattr *nla,
 		value = nla_get_uint(nla);
 		break;
 	case NLA_BE16:
-		value = nla_get_be16(nla);
+		value = be16toh(nla_get_be16(nla));
 		break;
 	case NLA_BE32:
-		value = nla_get_be32(nla);
+		value = be32toh(nla_get_be32(nla));
 		break;
 	default:
 		return -EINVAL;

@@ -31,25 +31,23 @@ static int put_props(struct sk_buff *skb, const struct nla_policy *pt, int polic
 	case NLA_U32:
 	case NLA_U64:
 	case NLA_UINT:
-	case NLA_MSECS:
-	case NLA_BE16:
-	case NLA_BE32: {
+	case NLA_MSECS: {
+		/* NLA_BE16/NLA_BE32 have no case here in the kernel either: never advertised. */
 		u64 min, max;
 
 		if (pt->type == NLA_U8)
 			*type = NL_ATTR_TYPE_U8;
-		else if (pt->type == NLA_U16 || pt->type == NLA_BE16)
+		else if (pt->type == NLA_U16)
 			*type = NL_ATTR_TYPE_U16;
-		else if (pt->type == NLA_U32 || pt->type == NLA_BE32)
+		else if (pt->type == NLA_U32)
 			*type = NL_ATTR_TYPE_U32;
-		else if (pt->type == NLA_U64 || pt->type == NLA_MSECS)
+		else if (pt->type == NLA_U64)
 			*type = NL_ATTR_TYPE_U64;
-		else
+		else /* NLA_UINT and, as in the kernel, NLA_MSECS */
 			*type = KFSIM_NL_ATTR_TYPE_UINT;
 		if (pt->validation_type == NLA_VALIDATE_MASK)
 			return put_u64(skb, NL_POLICY_TYPE_ATTR_MASK, pt->mask);
-		if (pt->validation_type == NLA_VALIDATE_FUNCTION)
-			return 0;
+		/* NLA_VALIDATE_FUNCTION too: the type's full range (nla_get_range_unsigned) */
 		kfsim_nla_get_range_unsigned(pt, &min, &max);
 		if (put_u64(skb, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, min) ||
 		    put_u64(skb, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, max))
@@ -73,8 +71,6 @@ static int put_props(struct sk_buff *skb, const struct nla_policy *pt, int polic
 			*type = NL_ATTR_TYPE_S64;
 		else
 			*type = KFSIM_NL_ATTR_TYPE_SINT;
-		if (pt->validation_type == NLA_VALIDATE_FUNCTION)
-			return 0;
 		kfsim_nla_get_range_signed(pt, &min, &max);
 		if (put_u64(skb, NL_POLICY_TYPE_ATTR_MIN_VALUE_S, (u64)min) ||
 		    put_u64(skb, NL_POLICY_TYPE_ATTR_MAX_VALUE_S, (u64)max))
@@ -109,7 +105,7 @@ static int put_props(struct sk_buff *skb, const struct nla_policy *pt, int polic
 	case NLA_FLAG:
 		*type = NL_ATTR_TYPE_FLAG;
 		return 0;
-	default: /* NLA_UNSPEC, NLA_REJECT: not advertised */
+	default: /* NLA_UNSPEC, NLA_REJECT, NLA_BE16, NLA_BE32: not advertised */
 		return -ENODATA;
 	}
 }

@@ -21,8 +21,13 @@ const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec);
 unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr);
 /* Whether the family talks generic netlink (everything but netlink-raw). */
 bool ynl_is_genl(const struct ynl_spec *spec);
-/* Whether some nest or indexed-array of nests uses @set (kernel policies exist only for those). */
-bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set);
+/*
+ * Whether @set has a kernel policy: some request reaches it through nests (ynl-gen-c.py's
+ * struct.request); sets met only in replies get none, as in the kernel's generated files.
+ */
+bool ynl_set_has_policy(const struct ynl_spec *spec, const struct ynl_attr_set *set);
+/* Highest attribute value @set lists: a subset-of set is sized by its own attributes. */
+unsigned int ynl_set_policy_max(const struct ynl_attr_set *set);
 /* Whether a split op's do and dump requests are equal, so both halves share one policy table. */
 bool ynl_op_shares_policy(const struct ynl_op *op);
 /*

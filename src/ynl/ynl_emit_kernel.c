@@ -11,7 +11,7 @@
  *     struct netlink_range_validation; enums become NLA_POLICY_MAX/RANGE over their values;
  *     flags and flags-mask NLA_POLICY_MASK; strings NLA_NUL_STRING (NLA_STRING when
  *     unterminated-ok) with .len = max-len; binary exact/min/max-len the _LEN policies;
- *     big-endian u16/u32 NLA_BE16/NLA_BE32;
+ *     big-endian u16/u32 stay NLA_U16/NLA_U32 as in 6.12's generator;
  *   - for genetlink families: handler prototypes F_nl_<op>_doit/_dumpit, a genl_split_ops table
  *     sorted by command (do before dump), multicast groups, and struct genl_family F_nl_family
  *     (also as the initializer F_NL_FAMILY_INIT, so a test can register its own copy).
@@ -26,14 +26,17 @@
 #include "ynl_emit.h"
 #include "ynl_emit_common.h"
 
+/*
+ * The policy type.  byte-order does not change it: 6.12's ynl-gen-c.py prints NLA_U16/NLA_U32
+ * for big-endian attributes too (fou's port is { .type = NLA_U16 } in net/ipv4/fou_nl.c), so
+ * a check on such an attribute compares the value as read in host order, as in the kernel.
+ */
 static const char *nla_type(const struct ynl_attr *attr)
 {
-	bool be = attr->byte_order == YNL_BO_BIG;
-
 	switch (attr->type) {
 	case YNL_T_U8: return "NLA_U8";
-	case YNL_T_U16: return be ? "NLA_BE16" : "NLA_U16";
-	case YNL_T_U32: return be ? "NLA_BE32" : "NLA_U32";
+	case YNL_T_U16: return "NLA_U16";
+	case YNL_T_U32: return "NLA_U32";
 	case YNL_T_U64: return "NLA_U64";
 	case YNL_T_S8: return "NLA_S8";
 	case YNL_T_S16: return "NLA_S16";
@@ -59,6 +62,10 @@ static const char *policy_name_of_set(const struct ynl_attr_set *set, char *buf,
 	snprintf(buf, size, "%s_nl_policy", set->render_name);
 	return buf;
 }
+
+static bool *request_sets(const struct ynl_spec *spec);
+static bool attr_in_request(const struct ynl_spec *spec, const struct ynl_attr *attr,
+			    const bool *mark);
 
 /* Whether an integer check fits the s16 min/max of struct nla_policy. */
 static bool fits_s16(int64_t v)
@@ -90,6 +97,12 @@ static void range_name(const struct ynl_attr *attr, char *buf, size_t size)
 /* Range structs, named as net/core/netdev-genl-gen.c names them (netdev_a_page_pool_id_range). */
 static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 {
+	bool *mark = request_sets(spec);
+
+	if (!mark) {
+		out->oom = true;
+		return;
+	}
 	for (int s = 0; s < spec->nr_sets; s++) {
 		const struct ynl_attr_set *set = &spec->sets[s];
 
@@ -101,7 +114,8 @@ static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 			bool is_signed = ynl_type_is_signed(attr->type);
 			char name[256];
 
-			if (!needs_full_range(attr))
+			/* reply-only: the kernel prints none (it would be an unused static) */
+			if (!needs_full_range(attr) || !attr_in_request(spec, attr, mark))
 				continue;
 			range_name(attr, name, sizeof(name));
 			if (is_signed)
@@ -116,6 +130,7 @@ static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 					       c->has_max ? c->max_u : UINT64_MAX);
 		}
 	}
+	free(mark);
 }
 
 /* Smallest and largest value of an enum; false when the values are not contiguous. */
@@ -179,7 +194,9 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 			ynl_out_printf(out, "{ .type = %s, },", type);
 		}
 	} else if (attr->type == YNL_T_STRING) {
-		if (c->has_max_len)
+		if (c->has_exact_len)
+			ynl_out_printf(out, "NLA_POLICY_EXACT_LEN(%" PRId64 "),", c->exact_len);
+		else if (c->has_max_len)
 			ynl_out_printf(out, "{ .type = %s, .len = %" PRId64 ", },", type, c->max_len);
 		else
 			ynl_out_printf(out, "{ .type = %s, },", type);
@@ -189,8 +206,12 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 		else if (c->has_min_len && c->has_max_len)
 			ynl_out_printf(out, "NLA_POLICY_RANGE(NLA_BINARY, %" PRId64 ", %" PRId64 "),",
 				       c->min_len, c->max_len);
+		/*
+		 * min-len alone: 6.12's generator prints { .len = N } (NLA_UNSPEC with a
+		 * minimum length), which strict validation refuses as "Unsupported attribute".
+		 */
 		else if (c->has_min_len)
-			ynl_out_printf(out, "NLA_POLICY_MIN_LEN(%" PRId64 "),", c->min_len);
+			ynl_out_printf(out, "{ .len = %" PRId64 ", },", c->min_len);
 		else if (c->has_max_len)
 			ynl_out_printf(out, "NLA_POLICY_MAX_LEN(%" PRId64 "),", c->max_len);
 		else
@@ -232,19 +253,80 @@ static void emit_policy(struct ynl_out *out, const char *name, struct ynl_attr *
 	ynl_out_puts(out, "};\n\n");
 }
 
-/* The set's attributes as a pointer list (subsets resolve to their parent's). */
-/* Whether some attribute nests @set (only those sets get a policy, as in the kernel). */
-bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+/* Mark @set and every set its attributes nest, as reached by a request. */
+static void mark_request_set(const struct ynl_spec *spec, const struct ynl_attr_set *set,
+			     bool *mark)
 {
-	for (int s = 0; s < spec->nr_sets; s++) {
-		const struct ynl_attr_set *other = &spec->sets[s];
+	int idx = (int)(set - spec->sets);
 
-		for (int i = 0; !other->subset_of && i < other->nr_attrs; i++)
-			if (other->attrs[i].nested == set &&
-			    (other->attrs[i].type == YNL_T_NEST ||
-			     (other->attrs[i].type == YNL_T_INDEXED_ARRAY &&
-			      other->attrs[i].sub_type == YNL_T_NEST)))
+	if (idx < 0 || idx >= spec->nr_sets || mark[idx])
+		return;
+	mark[idx] = true;
+	for (int i = 0; i < set->nr_attrs; i++) {
+		const struct ynl_attr *a = ynl_set_attr(set, i);
+
+		if (a->nested)
+			mark_request_set(spec, a->nested, mark);
+	}
+}
+
+/* The sets requests reach (nlspec's pure_nested_structs[...].request); calloc()ed or NULL. */
+static bool *request_sets(const struct ynl_spec *spec)
+{
+	bool *mark = calloc((size_t)spec->nr_sets + 1, sizeof(*mark));
+
+	for (int i = 0; mark && i < spec->nr_ops; i++) {
+		const struct ynl_op *op = &spec->ops[i];
+		const struct ynl_msg *msgs[2] = { &op->do_.request, &op->dump.request };
+
+		if (op->is_async)
+			continue;
+		for (int m = 0; m < 2; m++)
+			for (int a = 0; a < msgs[m]->nr_attrs; a++)
+				if (msgs[m]->attrs[a]->nested)
+					mark_request_set(spec, msgs[m]->attrs[a]->nested, mark);
+	}
+	return mark;
+}
+
+bool ynl_set_has_policy(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+{
+	bool *mark = request_sets(spec);
+	bool ret = mark && mark[set - spec->sets];
+
+	free(mark);
+	return ret;
+}
+
+unsigned int ynl_set_policy_max(const struct ynl_attr_set *set)
+{
+	unsigned int max = 0;
+
+	for (int i = 0; i < set->nr_attrs; i++)
+		if (ynl_set_attr(set, i)->value > max)
+			max = ynl_set_attr(set, i)->value;
+	return max;
+}
+
+/*
+ * Whether @attr is ever sent to the kernel (ynl-gen-c.py's attr.request): listed in a request
+ * or declared by a set a request reaches.  Only those get range structs.
+ */
+static bool attr_in_request(const struct ynl_spec *spec, const struct ynl_attr *attr,
+			    const bool *mark)
+{
+	for (int s = 0; s < spec->nr_sets; s++)
+		for (int i = 0; mark[s] && i < spec->sets[s].nr_attrs; i++)
+			if (ynl_set_attr(&spec->sets[s], i) == attr)
 				return true;
+	for (int i = 0; i < spec->nr_ops; i++) {
+		const struct ynl_op *op = &spec->ops[i];
+		const struct ynl_msg *msgs[2] = { &op->do_.request, &op->dump.request };
+
+		for (int m = 0; !op->is_async && m < 2; m++)
+			for (int a = 0; a < msgs[m]->nr_attrs; a++)
+				if (msgs[m]->attrs[a] == attr)
+					return true;
 	}
 	return false;
 }
@@ -466,14 +548,114 @@ static void emit_hooks_decl(struct ynl_out *out, const struct ynl_spec *spec)
 	}
 }
 
+/*
+ * resv_start_op of the families whose struct genl_family is hand-written in the kernel: the
+ * 6.12 specs do not say it, so this table does, from the kernel's sources (the command after
+ * the last one registered before Linux 6.1 started checking new commands strictly).  @op is
+ * the spec's name of that last command; @value is used when the spec does not list it.
+ */
+static const struct {
+	const char *family, *op;
+	unsigned int value;
+} legacy_resv_start_op[] = {
+	{ "ethtool", "module-get", 35 },	/* net/ethtool/netlink.c: ETHTOOL_MSG_MODULE_GET + 1 */
+	{ "devlink", "selftests-run", 84 },	/* net/devlink/netlink.c */
+	{ "ovs_datapath", NULL, 5 },		/* net/openvswitch/datapath.c: OVS_DP_CMD_SET + 1 */
+	{ "ovs_vport", NULL, 5 },		/* OVS_VPORT_CMD_SET + 1 */
+	{ "ovs_flow", "set", 5 },		/* OVS_FLOW_CMD_SET + 1 */
+	{ "tcp_metrics", "del", 3 },		/* net/ipv4/tcp_metrics.c: TCP_METRICS_CMD_DEL + 1 */
+	{ "fou", "get", 4 },			/* net/ipv4/fou_core.c: FOU_CMD_GET + 1 */
+	{ "team", "port-list-get", 4 },		/* drivers/net/team/team_core.c */
+	{ "mptcp_pm", "subflow-destroy", 12 },	/* net/mptcp/pm_kernel.c */
+	{ "nlctrl", "getpolicy", 11 },		/* net/netlink/genetlink.c: CTRL_CMD_GETPOLICY + 1 */
+};
+
 static unsigned int resv_start_op(const struct ynl_spec *spec)
 {
 	unsigned int resv = 0;
+
+	for (size_t t = 0; t < sizeof(legacy_resv_start_op) / sizeof(legacy_resv_start_op[0]); t++) {
+		if (strcmp(spec->name, legacy_resv_start_op[t].family))
+			continue;
+		for (int i = 0; legacy_resv_start_op[t].op && i < spec->nr_ops; i++)
+			if (!strcmp(spec->ops[i].name, legacy_resv_start_op[t].op))
+				return spec->ops[i].req_value + 1;
+		return legacy_resv_start_op[t].value;
+	}
+	/* a family the kernel generates entirely: every command is new (0), unless the spec asks
+	 * for laxer validation of some, which the kernel allows only below resv_start_op */
 
 	for (int i = 0; i < spec->nr_ops; i++)
 		if (spec->ops[i].dont_validate && spec->ops[i].req_value + 1 > resv)
 			resv = spec->ops[i].req_value + 1;
 	return resv;
+}
+
+/* Which ops struct the family's table is made of (ynl-gen-c.py's pol_to_struct). */
+static const char *ops_struct(const struct ynl_spec *spec)
+{
+	if (!strcmp(spec->kernel_policy, "global"))
+		return "genl_small_ops";
+	if (!strcmp(spec->kernel_policy, "per-op"))
+		return "genl_ops";
+	return "genl_split_ops";
+}
+
+static bool legacy_ops(const struct ynl_spec *spec)
+{
+	return strcmp(ops_struct(spec), "genl_split_ops") != 0;
+}
+
+/*
+ * global and per-op families: one legacy entry per command, in spec order, its validate
+ * flags all together; the global policy lives in the family (genl_op_from_small() lends it to
+ * each op, genl_cmd_full_to_split() takes it off dumps that do not validate), a per-op policy
+ * (the do request's) in the op.
+ */
+static void emit_legacy_ops_table(struct ynl_out *out, const struct ynl_spec *spec)
+{
+	bool per_op = !strcmp(spec->kernel_policy, "per-op");
+	char name[256];
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		const struct ynl_op *op = &spec->ops[i];
+		char dv[128] = "";
+
+		if (!op_has_kernel_half(op, false) && !op_has_kernel_half(op, true))
+			continue;
+		ynl_out_printf(out, "\t{\n\t\t.cmd\t\t= %u, /* %s */\n", op->req_value,
+			       op->enum_name);
+		if (op->dont_validate & YNL_DV_STRICT)
+			strcat(dv, "GENL_DONT_VALIDATE_STRICT");
+		if (op->dont_validate & YNL_DV_DUMP)
+			strcat(dv, *dv ? " | GENL_DONT_VALIDATE_DUMP" : "GENL_DONT_VALIDATE_DUMP");
+		if (op->dont_validate & YNL_DV_DUMP_STRICT)
+			strcat(dv, *dv ? " | GENL_DONT_VALIDATE_DUMP_STRICT" :
+				   "GENL_DONT_VALIDATE_DUMP_STRICT");
+		if (*dv)
+			ynl_out_printf(out, "\t\t.validate\t= %s,\n", dv);
+		if (op_has_kernel_half(op, false))
+			ynl_out_printf(out, "\t\t.doit\t\t= %s_nl_%s_doit,\n", spec->c_name,
+				       op->c_name);
+		if (op_has_kernel_half(op, true))
+			ynl_out_printf(out, "\t\t.dumpit\t\t= %s_nl_%s_dumpit,\n", spec->c_name,
+				       op->c_name);
+		if (per_op) {
+			const struct ynl_msg *msg = ynl_op_policy(spec, op, false, name,
+								  sizeof(name));
+
+			if (msg)
+				ynl_out_printf(out, "\t\t.policy\t\t= %s,\n\t\t.maxattr\t= %u,\n", name,
+					       ynl_attrs_max(msg->attrs, msg->nr_attrs));
+		}
+		if (op->flags)
+			ynl_out_printf(out, "\t\t.flags\t\t= %s%s%s,\n",
+				       op->flags & YNL_OP_ADMIN_PERM ? "GENL_ADMIN_PERM" : "",
+				       (op->flags & YNL_OP_ADMIN_PERM) &&
+				       (op->flags & YNL_OP_UNS_ADMIN_PERM) ? " | " : "",
+				       op->flags & YNL_OP_UNS_ADMIN_PERM ? "GENL_UNS_ADMIN_PERM" : "");
+		ynl_out_puts(out, "\t},\n");
+	}
 }
 
 static void emit_ops_table(struct ynl_out *out, const struct ynl_spec *spec)
@@ -491,8 +673,12 @@ static void emit_ops_table(struct ynl_out *out, const struct ynl_spec *spec)
 		    op_has_kernel_half(&spec->ops[i], true))
 			sorted[nr++] = &spec->ops[i];
 	qsort(sorted, (size_t)nr, sizeof(*sorted), cmp_ops);
-	ynl_out_printf(out, "/* Ops table for %s */\nKFSIM_YNL_DEF const struct genl_split_ops "
-		       "%s_nl_ops[%d] = {\n", spec->name, spec->c_name, 0);
+	ynl_out_printf(out, "/* Ops table for %s */\nKFSIM_YNL_DEF const struct %s "
+		       "%s_nl_ops[%d] = {\n", spec->name, ops_struct(spec), spec->c_name, 0);
+	if (legacy_ops(spec)) {
+		nr = 0;
+		emit_legacy_ops_table(out, spec);
+	}
 	for (int i = 0; i < nr; i++) {
 		const struct ynl_op *op = sorted[i];
 
@@ -553,8 +739,12 @@ static int count_split_ops(const struct ynl_spec *spec)
 {
 	int n = 0;
 
-	for (int i = 0; i < spec->nr_ops; i++)
-		n += op_has_kernel_half(&spec->ops[i], false) + op_has_kernel_half(&spec->ops[i], true);
+	for (int i = 0; i < spec->nr_ops; i++) {
+		int halves = op_has_kernel_half(&spec->ops[i], false) +
+			     op_has_kernel_half(&spec->ops[i], true);
+
+		n += legacy_ops(spec) ? !!halves : halves;
+	}
 	return n;
 }
 
@@ -585,10 +775,10 @@ static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
 	ynl_emit_structs(hdr, spec);
 	ynl_out_puts(hdr, "/* Common nested types */\n");
 	for (int s = 0; s < spec->nr_sets; s++)
-		if (ynl_set_is_nested(spec, &spec->sets[s]))
+		if (ynl_set_has_policy(spec, &spec->sets[s]))
 			ynl_out_printf(hdr, "KFSIM_YNL_DECL const struct nla_policy %s[%u];\n",
 			       policy_name_of_set(&spec->sets[s], name, sizeof(name)),
-			       spec->sets[s].max_value + 1);
+			       ynl_set_policy_max(&spec->sets[s]) + 1);
 	ynl_out_puts(hdr, "\n/* Request policies of the operations */\n");
 	for_each_op_policy(spec, hdr, true);
 	ynl_out_puts(hdr, "\n");
@@ -609,8 +799,8 @@ static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
 			ynl_out_printf(hdr, "KFSIM_YNL_DECL int %s_nl_%s_dumpit(struct sk_buff *skb, "
 				       "struct netlink_callback *cb);\n", spec->c_name, op->c_name);
 	}
-	ynl_out_printf(hdr, "\nKFSIM_YNL_DECL const struct genl_split_ops %s_nl_ops[%d];\n",
-		       spec->c_name, count_split_ops(spec));
+	ynl_out_printf(hdr, "\nKFSIM_YNL_DECL const struct %s %s_nl_ops[%d];\n",
+		       ops_struct(spec), spec->c_name, count_split_ops(spec));
 	if (spec->nr_mcgrps) {
 		ynl_out_puts(hdr, "\nenum {\n");
 		for (int g = 0; g < spec->nr_mcgrps; g++) {
@@ -628,10 +818,18 @@ static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
 	ynl_out_printf(hdr, "\n/* The family, as an initializer too (one copy per in-process kernel). */\n"
 		       "#define %s_NL_FAMILY_INIT { \\\n\t.name = \"%s\", \\\n\t.version = %lld, \\\n"
 		       "\t.netnsok = true, \\\n\t.parallel_ops = true, \\\n\t.hdrsize = %s%s%s, \\\n"
-		       "\t.resv_start_op = %u, \\\n\t.split_ops = %s_nl_ops, \\\n"
-		       "\t.n_split_ops = %d, \\\n", upper_name(spec, up, sizeof(up)), spec->name,
+		       "\t.resv_start_op = %u, \\\n\t.%s = %s_nl_ops, \\\n"
+		       "\t.n_%s = %d, \\\n", upper_name(spec, up, sizeof(up)), spec->name,
 		       (long long)spec->version, fixed ? "sizeof(" : "0", fixed ? fixed->c_type : "",
-		       fixed ? ")" : "", resv_start_op(spec), spec->c_name, count_split_ops(spec));
+		       fixed ? ")" : "", resv_start_op(spec),
+		       !strcmp(spec->kernel_policy, "global") ? "small_ops" :
+		       !strcmp(spec->kernel_policy, "per-op") ? "ops" : "split_ops", spec->c_name,
+		       !strcmp(spec->kernel_policy, "global") ? "small_ops" :
+		       !strcmp(spec->kernel_policy, "per-op") ? "ops" : "split_ops",
+		       count_split_ops(spec));
+	if (!strcmp(spec->kernel_policy, "global"))
+		ynl_out_printf(hdr, "\t.policy = %s_nl_policy, \\\n\t.maxattr = %u, \\\n",
+			       spec->c_name, global_maxattr(spec));
 	if (spec->nr_mcgrps)
 		ynl_out_printf(hdr, "\t.mcgrps = %s_nl_mcgrps, \\\n\t.n_mcgrps = %d, \\\n",
 			       spec->c_name, spec->nr_mcgrps);
@@ -654,7 +852,7 @@ void ynl_emit_kernel(const struct ynl_spec *spec, struct ynl_out *hdr, struct yn
 		const struct ynl_attr_set *set = &spec->sets[s];
 		struct ynl_attr **attrs;
 
-		if (!ynl_set_is_nested(spec, set))
+		if (!ynl_set_has_policy(spec, set))
 			continue;
 		attrs = set_attrs(set);
 		if (!attrs) {
@@ -662,7 +860,7 @@ void ynl_emit_kernel(const struct ynl_spec *spec, struct ynl_out *hdr, struct yn
 			return;
 		}
 		emit_policy(src, policy_name_of_set(set, name, sizeof(name)), attrs, set->nr_attrs,
-			    set->max_value);
+			    ynl_set_policy_max(set));
 		free(attrs);
 	}
 	ynl_out_puts(src, "/* Request policies of the operations */\n");

@@ -694,7 +694,7 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 	for (int s = 0; s < spec->nr_sets; s++) {
 		const struct ynl_attr_set *set = &spec->sets[s];
 		const char *r = set->render_name;
-		bool nested = ynl_set_is_nested(spec, set);
+		bool nested = ynl_set_has_policy(spec, set);
 
 		ynl_out_printf(c, "static void rt_set_%s(struct rnd_state *rnd)\n{\n\tstruct %s a = { 0 }, "
 			       "b = { 0 };\n\tstruct kfsim_ynl_error err = { 0 };\n\tstruct kfsim_ynl_msg "
@@ -707,7 +707,7 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 				       "&extack);\n\n\t\tif (ret) {\n\t\t\tRT_FAIL(\"set %s: the kernel policy "
 				       "refused an in-policy nest: %%d '%%s'\", ret, extack._msg ? extack._msg "
 				       ": \"\");\n\t\t\tgoto out;\n\t\t}\n\t\trt_validated++;\n\t}\n",
-				       set->max_value, r, set->name);
+				       ynl_set_policy_max(set), r, set->name);
 		ynl_out_printf(c, "\tif (%s_parse(&b, (const struct nlattr *)msg.buf, &err))\n"
 			       "\t\tRT_FAIL(\"set %s: parse: %%s\", err.msg);\n\telse if (!%s_equal(&a, &b))\n"
 			       "\t\tRT_FAIL(\"set %s: parse(put(x)) != x\");\n\telse\n\t\trt_done++;\nout:\n"

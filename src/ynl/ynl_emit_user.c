@@ -94,18 +94,18 @@ static void elem_ctype(const struct ynl_spec *spec, const struct member *m, char
 	(void)spec;
 }
 
-/* Byte-order conversion of a scalar on put (to wire) and parse (from wire). */
-static const char *bo_fn(const struct ynl_attr *attr, enum ynl_type type, bool to_wire)
+/*
+ * A big-endian member holds the value as it is on the wire, as in the kernel's YNL C library
+ * (whose members say "/\* big-endian *\/"): the caller converts with htons()/ntohl() and the
+ * generated code copies the bytes unchanged.  Only the comment tells the byte order.
+ */
+static const char *bo_comment(const struct ynl_attr *attr)
 {
-	int size = ynl_type_size(type);
-
-	if (attr->byte_order != YNL_BO_BIG || size < 2)
-		return "";
-	if (size == 2)
-		return to_wire ? "htobe16" : "be16toh";
-	if (size == 4)
-		return to_wire ? "htobe32" : "be32toh";
-	return to_wire ? "htobe64" : "be64toh";
+	if (attr->byte_order == YNL_BO_BIG)
+		return " /* big-endian */";
+	if (attr->byte_order == YNL_BO_LITTLE)
+		return " /* little-endian */";
+	return "";
 }
 
 /* -- a struct from a list of attributes ---------------------------------------------------- */
@@ -169,7 +169,10 @@ static void emit_struct(struct ynl_out *h, const struct ynl_spec *spec, const st
 			continue;
 		}
 		switch (m.kind) {
-		case K_SCALAR: ynl_out_printf(h, "\t%s %s;\n", scalar_ctype(m.etype), c); break;
+		case K_SCALAR:
+			ynl_out_printf(h, "\t%s %s;%s\n", scalar_ctype(m.etype), c,
+				       bo_comment(m.attr));
+			break;
 		case K_STRING: ynl_out_printf(h, "\tchar *%s;\n", c); break;
 		case K_BINARY: ynl_out_printf(h, "\tvoid *%s;\n", c); break;
 		case K_BITFIELD: ynl_out_printf(h, "\tstruct kfsim_ynl_bitfield32 %s;\n", c); break;
@@ -242,9 +245,9 @@ static void emit_put_elem(struct ynl_out *c, const struct member *m, const char 
 			ynl_out_printf(c, "%skfsim_ynl_attr_put_sint(msg, %s, %s);\n", ind, type_expr,
 				       expr);
 		} else {
-			ynl_out_printf(c, "%s{\n%s\t%s v = %s(%s);\n\n%s\tkfsim_ynl_attr_put(msg, %s, "
-				       "&v, %d);\n%s}\n", ind, ind, scalar_ctype(m->etype),
-				       bo_fn(a, m->etype, true), expr, ind, type_expr, size, ind);
+			ynl_out_printf(c, "%s{\n%s\t%s v = %s;\n\n%s\tkfsim_ynl_attr_put(msg, %s, "
+				       "&v, %d);\n%s}\n", ind, ind, scalar_ctype(m->etype), expr, ind,
+				       type_expr, size, ind);
 		}
 		break;
 	case K_FLAG:
@@ -329,9 +332,9 @@ static void emit_parse_elem(struct ynl_out *c, const struct member *m, const cha
 {
 	switch (m->kind) {
 	case K_SCALAR:
-		ynl_out_printf(c, "%s%s = (%s)%s(kfsim_ynl_attr_get_%s(%s));\n", ind, elem,
-			       scalar_ctype(m->etype), bo_fn(m->attr, m->etype, false),
-			       ynl_type_is_signed(m->etype) ? "sint" : "uint", a);
+		ynl_out_printf(c, "%s%s = (%s)kfsim_ynl_attr_get_%s(%s);\n", ind, elem,
+			       scalar_ctype(m->etype), ynl_type_is_signed(m->etype) ? "sint" : "uint",
+			       a);
 		break;
 	case K_BITFIELD:
 		ynl_out_printf(c, "%smemcpy(&%s, kfsim_ynl_attr_data(%s), 8);\n", ind, elem, a);

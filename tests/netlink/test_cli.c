@@ -158,6 +158,48 @@ static void test_ethtool_family(void **state)
 	cli_result_free(&r);
 }
 
+/*
+ * A whole message goes through the request path itself (genl_family_rcv_msg): for a command
+ * at or above resv_start_op (ethtool's PLCA ops) the reserved byte and nlmsg_flags are
+ * checked, and a message too short for the genetlink header gets a bare -EINVAL.
+ */
+static void test_decode_whole_message_header_checks(void **state)
+{
+	static const struct {
+		const char *hex, *err;
+	} cases[] = {
+		/* reserved byte 1 */
+		{"14000000 14000500 01000000 00000000 27010100",
+		 "kfsim nl: -EINVAL: genlmsghdr.reserved field is not 0\n"},
+		/* NLM_F_EXCL on a do */
+		{"14000000 14000502 01000000 00000000 27010000",
+		 "kfsim nl: -EINVAL: ambiguous or reserved bits set in nlmsg_flags\n"},
+		/* NLM_F_ROOT alone is not a dump */
+		{"14000000 14000101 01000000 00000000 27010000",
+		 "kfsim nl: -EINVAL: ambiguous or reserved bits set in nlmsg_flags\n"},
+		/* no genetlink header at all */
+		{"10000000 14000100 01000000 00000000", "kfsim nl: -EINVAL: Invalid argument\n"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cli_result r = run((const char *const[]){
+			"nl", "decode", "--family", "ethtool", "--op", "39", cases[i].hex, NULL});
+
+		assert_int_equal(r.status, 1);
+		assert_string_equal(r.err, cases[i].err);
+		assert_non_null(strstr(r.out, "INVALID"));
+		cli_result_free(&r);
+	}
+	/* NLM_F_DUMP (ROOT|MATCH) is allowed and selects the dump op */
+	struct cli_result r = run((const char *const[]){"nl", "decode", "--family", "ethtool",
+		"--op", "39", "14000000 14000503 01000000 00000000 27010000", NULL});
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "(dump)"));
+	cli_result_free(&r);
+}
+
 static void test_usage_errors(void **state)
 {
 	/* a whole message carries its own command: --op must agree with it */
@@ -202,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_policy_demo_text),	cmocka_unit_test(test_policy_json),
 		cmocka_unit_test(test_policy_unknown_family),	cmocka_unit_test(test_decode_valid),
 		cmocka_unit_test(test_decode_error_with_caret), cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_decode_whole_message_header_checks),
 		cmocka_unit_test(test_ethtool_family),
 		cmocka_unit_test(test_decode_valid_json),
 		cmocka_unit_test(test_decode_hex_forms),

@@ -285,10 +285,10 @@ static void test_ranges(void **state)
 	nla_put_sint(skb, A_SINT, 1LL << 40); /* 8-byte sint */
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
 	skb = new_attrs();
-	nla_put_be16(skb, A_BE16, 0x101);
+	nla_put_be16(skb, A_BE16, htobe16(0x101));
 	both(skb, -ERANGE, "integer out of range", OFF, -ERANGE, "integer out of range", OFF);
 	skb = new_attrs();
-	nla_put_be16(skb, A_BE16, 0x100);
+	nla_put_be16(skb, A_BE16, htobe16(0x100));
 	both(skb, 0, NULL, -1, 0, NULL, -1);
 }
 

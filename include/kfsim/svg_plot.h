@@ -27,6 +27,8 @@
  * @n: number of points
  * @y_lo: NULL, or the low end of each point's spread (e.g. the smallest of several runs)
  * @y_hi: NULL, or the high end; with @y_lo, drawn as a shaded band and whiskers around the line
+ * @colour: NULL for the palette's colour of this series' index, or an SVG colour ("#1f77b4")
+ * @dashed: draw the line dashed (e.g. a p99 beside a solid mean of the same colour)
  */
 struct kfsim_plot_series {
 	const char *name;
@@ -35,6 +37,8 @@ struct kfsim_plot_series {
 	size_t n;
 	const double *y_lo;
 	const double *y_hi;
+	const char *colour;
+	bool dashed;
 };
 
 /**

@@ -122,9 +122,3 @@ bool kfsim_cli_wants_help(int argc, char **argv)
 	}
 	return false;
 }
-
-void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)
-{
-	if (ctx->nr_files < (int)(sizeof(ctx->files) / sizeof(ctx->files[0])))
-		snprintf(ctx->files[ctx->nr_files++], sizeof(ctx->files[0]), "%s", path);
-}

@@ -157,6 +157,13 @@ static void axis_fit(struct axis *axis, double lo, double hi, bool from_zero)
 	axis->step = nice_step(hi - lo);
 	if (axis->integral && axis->step < 1.0)
 		axis->step = 1.0;
+	if (axis->integral && hi - lo <= 12) {
+		/* a handful of counts (nodes, actuators): a tick at each, the range as given */
+		axis->step = 1.0;
+		axis->lo = lo;
+		axis->hi = hi;
+		return;
+	}
 	axis->lo = floor(lo / axis->step) * axis->step;
 	axis->hi = ceil(hi / axis->step) * axis->step;
 }
@@ -364,6 +371,11 @@ static void draw_spread(FILE *out, const struct kfsim_plot_series *series, const
 	}
 }
 
+static const char *colour_of(const struct kfsim_plot *plot, size_t s)
+{
+	return plot->series[s].colour ? plot->series[s].colour : colours[s];
+}
+
 static void draw_series(FILE *out, const struct kfsim_plot *plot, const struct axis *x,
 			const struct axis *y, const struct layout *l)
 {
@@ -372,13 +384,14 @@ static void draw_series(FILE *out, const struct kfsim_plot *plot, const struct a
 
 	for (size_t s = 0; s < plot->nr_series; s++)
 		if (plot->series[s].y_lo)
-			draw_spread(out, &plot->series[s], colours[s], x, y, l);
+			draw_spread(out, &plot->series[s], colour_of(plot, s), x, y, l);
 	for (size_t s = 0; s < plot->nr_series; s++) {
 		const struct kfsim_plot_series *series = &plot->series[s];
-		const char *colour = colours[s];
+		const char *colour = colour_of(plot, s);
+		const char *dash = series->dashed ? " stroke-dasharray=\"6 4\"" : "";
 
-		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-			colour);
+		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
+			colour, dash);
 		for (size_t i = 0; i < series->n; i++)
 			fprintf(out, "%s%.1f,%.1f", i ? " " : "", axis_map(x, series->x[i], x0, x1),
 				axis_map(y, series->y[i], y0, y1));
@@ -388,7 +401,7 @@ static void draw_series(FILE *out, const struct kfsim_plot *plot, const struct a
 				axis_map(x, series->x[i], x0, x1), axis_map(y, series->y[i], y0, y1),
 				colour);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			     "stroke-width=\"3\"/>\n", x1 + 14, ly, x1 + 38, ly, colour);
+			     "stroke-width=\"3\"%s/>\n", x1 + 14, ly, x1 + 38, ly, colour, dash);
 		for (int i = 0; i < l->legend_lines[s]; i++)
 			text_n(out, x1 + 44, ly + 4 + i * LEGEND_LINE, "start", LEGEND_SIZE,
 			       l->legend[s][i].s, l->legend[s][i].len);

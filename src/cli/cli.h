@@ -9,6 +9,7 @@
  * Exit status: 0 success; 1 a runtime failure, printed as "kfsim <cmd>: -EINVAL: what failed";
  * 2 a bad command line, printed as one line naming the option and what it expects.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <kfsim/types.h>
@@ -29,18 +30,24 @@ struct kfsim_cli_command {
 	int (*run)(int argc, char **argv);
 };
 
+/* Longest file name (relative to the output directory) a tour step may write, NUL included. */
+#define KFSIM_TOUR_NAME_MAX 64
+#define KFSIM_TOUR_MAX_FILES 16
+
 /**
  * struct kfsim_tour_ctx - what a tour step gets
- * @out: where the narrative goes (a sink when the tour runs with --json)
- * @out_dir: the directory for pictures and traces (exists)
+ * @out: where the narrative goes (captured for the HTML page, then shown on the terminal)
+ * @out_dir: the directory for pictures and traces (exists; short enough that every
+ *           @out_dir/NAME with NAME below KFSIM_TOUR_NAME_MAX fits in PATH_MAX)
  * @json: the tour prints a JSON report: keep @out free of anything but narrative
+ * @files: files the step wrote, recorded with kfsim_tour_file() for the report
+ * @nr_files: how many
  */
 struct kfsim_tour_ctx {
 	FILE *out;
 	const char *out_dir;
 	bool json;
-	/* Files the step wrote, recorded with kfsim_tour_file() for the report. */
-	char files[16][512];
+	char files[KFSIM_TOUR_MAX_FILES][PATH_MAX];
 	int nr_files;
 };
 
@@ -48,16 +55,43 @@ struct kfsim_tour_ctx {
  * struct kfsim_tour_step - one part's contribution to "kfsim tour"
  * @name: short id ("core", "rbtree")
  * @title: heading printed before the step
+ * @doc: the part's teaching page in docs/ ("rbtree.md")
+ * @try_cmds: NULL-terminated kfsim command lines a reader can run next (each runs as written)
  * @run: the step; returns 0 or a negative errno
  */
 struct kfsim_tour_step {
 	const char *name;
 	const char *title;
+	const char *doc;
+	const char *const *try_cmds;
 	int (*run)(struct kfsim_tour_ctx *ctx);
 };
 
 /** kfsim_tour_file() - record that the step wrote @path (shown in the tour summary). */
 void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path);
+
+/**
+ * kfsim_tour_path() - @ctx->out_dir/@name into @buf (PATH_MAX bytes)
+ *
+ * Return: 0; -ENAMETOOLONG when @name is not shorter than KFSIM_TOUR_NAME_MAX or the path would
+ * not fit (nothing is ever truncated into the name of some other file).
+ */
+int kfsim_tour_path(const struct kfsim_tour_ctx *ctx, const char *name, char buf[PATH_MAX]);
+
+/**
+ * kfsim_tour_write() - create @ctx->out_dir/@name with what @write puts on its stream
+ * @write: writes the content; returns 0 or a negative errno
+ *
+ * The one place the tour creates its own files (pictures, CSV, the HTML page).  On failure a
+ * regular file it created is removed again.  The file is recorded with kfsim_tour_file().
+ * Return: 0; -ENAMETOOLONG; the -errno of opening; @write's error; -EIO on a write error.
+ */
+int kfsim_tour_write(struct kfsim_tour_ctx *ctx, const char *name,
+		     int (*write)(FILE *out, const void *arg), const void *arg);
+
+struct kfsim_plot;
+/** kfsim_tour_plot() - kfsim_tour_write() of @plot drawn by kfsim_plot_svg_write(). */
+int kfsim_tour_plot(struct kfsim_tour_ctx *ctx, const char *name, const struct kfsim_plot *plot);
 
 /**
  * kfsim_cli_usage() - report a bad command line and return KFSIM_EXIT_USAGE

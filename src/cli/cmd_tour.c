@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * kfsim tour [--out DIR] [--json]: the main job.  Runs every part's tour step in order, then
- * shows the kernel log the run produced, as dmesg would.
+ * kfsim tour [--out DIR] [--json | --html]: the main job.  Runs every part's tour step in
+ * order, then shows the kernel log the run produced, as dmesg would, and writes the whole run
+ * as one page, DIR/index.html.
+ *
+ * Every file the tour writes is DIR/NAME with NAME shorter than KFSIM_TOUR_NAME_MAX: a DIR too
+ * long for that is refused with -ENAMETOOLONG before anything is created, so no path is ever
+ * truncated into the name of some other file.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,18 +19,22 @@
 #include <kfsim/json.h>
 #include <kfsim/kernel.h>
 #include <kfsim/printk.h>
+#include <kfsim/svg_plot.h>
 #include "cli_tables.h"
+#include "tour_html.h"
 
 #define TOUR_DEFAULT_OUT "kfsim-tour"
 
 static void tour_help(void)
 {
-	printf("Usage: kfsim tour [--out DIR] [--json]\n\n"
+	printf("Usage: kfsim tour [--out DIR] [--json | --html]\n\n"
 	       "Walk through every part of kfsim on built-in defaults: each part shows its\n"
 	       "kernel feature at work and writes its pictures to DIR (default ./%s).\n"
-	       "The run's kernel log is printed at the end, as dmesg shows it.\n\n"
-	       "  --out DIR   where pictures and traces go (created if missing)\n"
-	       "  --json      print one JSON report on stdout instead of the narrative\n",
+	       "The run's kernel log is printed at the end, as dmesg shows it.  The whole\n"
+	       "run is also written as one self-contained page, DIR/index.html.\n\n"
+	       "  --out DIR   where pictures, traces and index.html go (created if missing)\n"
+	       "  --json      print one JSON report on stdout instead of the narrative\n"
+	       "  --html      print the HTML page on stdout instead of the narrative\n",
 	       TOUR_DEFAULT_OUT);
 }
 
@@ -54,16 +63,65 @@ static int make_dirs(const char *path)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-static void print_dmesg(FILE *out, u64 since)
+void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)
+{
+	if (ctx->nr_files < KFSIM_TOUR_MAX_FILES)
+		snprintf(ctx->files[ctx->nr_files++], sizeof(ctx->files[0]), "%s", path);
+}
+
+int kfsim_tour_path(const struct kfsim_tour_ctx *ctx, const char *name, char buf[PATH_MAX])
+{
+	if (strlen(name) >= KFSIM_TOUR_NAME_MAX ||
+	    snprintf(buf, PATH_MAX, "%s/%s", ctx->out_dir, name) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int kfsim_tour_write(struct kfsim_tour_ctx *ctx, const char *name,
+		     int (*write)(FILE *out, const void *arg), const void *arg)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	bool regular;
+	FILE *out;
+	int ret = kfsim_tour_path(ctx, name, path);
+
+	if (ret)
+		return ret;
+	out = fopen(path, "w");
+	if (!out)
+		return -errno;
+	/* only a regular file holds a partial result worth removing (not /dev/full, a FIFO) */
+	regular = !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
+	ret = write(out, arg);
+	if (fclose(out) && !ret)
+		ret = -EIO;
+	if (ret && regular)
+		remove(path);
+	if (!ret)
+		kfsim_tour_file(ctx, path);
+	return ret;
+}
+
+static int write_plot(FILE *out, const void *plot)
+{
+	return kfsim_plot_svg_write(plot, out);
+}
+
+int kfsim_tour_plot(struct kfsim_tour_ctx *ctx, const char *name, const struct kfsim_plot *plot)
+{
+	return kfsim_tour_write(ctx, name, write_plot, plot);
+}
+
+/* The run's kernel log as dmesg prints it (malloc'd; NULL without memory). */
+static char *dmesg_text(u64 since)
 {
 	size_t need = kfsim_dmesg_format(since, NULL, 0);
 	char *text = malloc(need + 1);
 
-	if (!text)
-		return;
-	kfsim_dmesg_format(since, text, need + 1);
-	fprintf(out, "\n== Kernel log of this run (dmesg) ==\n%s", text);
-	free(text);
+	if (text)
+		kfsim_dmesg_format(since, text, need + 1);
+	return text;
 }
 
 static void json_dmesg(struct kfsim_json *json, u64 since)
@@ -84,30 +142,112 @@ static void json_dmesg(struct kfsim_json *json, u64 since)
 	free(rec);
 }
 
-static int tour_run(const char *out_dir, bool json_mode)
+static void json_step(struct kfsim_json *json, const struct kfsim_tour_step *step, int ret,
+		      const struct kfsim_tour_ctx *ctx)
 {
+	kfsim_json_object_begin(json);
+	kfsim_json_kv_string(json, "name", step->name);
+	kfsim_json_kv_string(json, "title", step->title);
+	kfsim_json_kv_bool(json, "ok", !ret);
+	if (ret)
+		kfsim_json_kv_string(json, "error", kfsim_errname(ret));
+	kfsim_json_key(json, "files");
+	kfsim_json_array_begin(json);
+	for (int f = 0; f < ctx->nr_files; f++)
+		kfsim_json_string(json, ctx->files[f]);
+	kfsim_json_array_end(json);
+	kfsim_json_object_end(json);
+}
+
+/* @path's name inside the output directory, for the page's relative links. */
+static void record_result(struct kfsim_tour_result *res, const struct kfsim_tour_ctx *ctx)
+{
+	size_t dir_len = strlen(ctx->out_dir);
+
+	res->nr_files = 0;
+	for (int f = 0; f < ctx->nr_files; f++) {
+		const char *path = ctx->files[f], *name = strrchr(path, '/');
+
+		if (!strncmp(path, ctx->out_dir, dir_len) && path[dir_len] == '/')
+			name = path + dir_len + 1;
+		else
+			name = name ? name + 1 : path;
+		snprintf(res->files[res->nr_files++], sizeof(res->files[0]), "%s", name);
+	}
+}
+
+/*
+ * One step, its narrative captured so that the page can show it too; the terminal gets it
+ * unchanged, followed by the files the step wrote.
+ */
+static int run_step(struct kfsim_tour_ctx *ctx, FILE *terminal, const struct kfsim_tour_step *step,
+		    struct kfsim_tour_result *res, char **narrative)
+{
+	size_t len = 0;
+	int ret;
+
+	*narrative = NULL;
+	ctx->nr_files = 0;
+	ctx->out = open_memstream(narrative, &len);
+	if (!ctx->out)
+		return -ENOMEM;
+	ret = step->run(ctx);
+	if (fclose(ctx->out) && !ret)
+		ret = -ENOMEM;
+	ctx->out = NULL;
+	fprintf(terminal, "\n== %s ==\n%s", step->title, *narrative ? *narrative : "");
+	if (ret)
+		fprintf(stderr, "kfsim tour: step '%s' failed: -%s\n", step->name,
+			kfsim_errname(ret));
+	for (int f = 0; f < ctx->nr_files; f++)
+		fprintf(terminal, "  wrote %s\n", ctx->files[f]);
+	res->step = step;
+	res->err = ret;
+	res->narrative = *narrative;
+	record_result(res, ctx);
+	return ret;
+}
+
+enum tour_mode { TOUR_TEXT, TOUR_JSON, TOUR_HTML };
+
+static int tour_run(const char *out_dir, enum tour_mode mode)
+{
+	enum { NR_STEPS = ARRAY_SIZE(kfsim_tour_steps) };
 	struct kfsim_tour_ctx *ctx = calloc(1, sizeof(*ctx));
+	struct kfsim_tour_result *results = calloc(NR_STEPS, sizeof(*results));
+	char *narratives[NR_STEPS] = { NULL };
+	struct kfsim_tour_report report;
 	u64 since = 0;	/* the whole run's log, boot parameters included */
 	struct kfsim_json json;
+	FILE *terminal;
 	char kver[16];
-	int failed = 0, ret;
+	int failed = 0, ret, status = KFSIM_EXIT_FAILURE;
 
-	if (!ctx)
-		return kfsim_cli_fail("tour", -ENOMEM, "no memory for the tour");
+	if (!ctx || !results) {
+		status = kfsim_cli_fail("tour", -ENOMEM, "no memory for the tour");
+		goto out_free;
+	}
+	if (strlen(out_dir) + 1 + KFSIM_TOUR_NAME_MAX > PATH_MAX) {
+		status = kfsim_cli_fail("tour", -ENAMETOOLONG,
+					"output directory name of %zu bytes: at most %d, so that "
+					"every file in it has a path shorter than PATH_MAX",
+					strlen(out_dir), PATH_MAX - 1 - KFSIM_TOUR_NAME_MAX);
+		goto out_free;
+	}
 	ret = make_dirs(out_dir);
 	if (ret) {
-		free(ctx);
-		return kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
+		status = kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
+		goto out_free;
 	}
 	kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver));
-	ctx->out = json_mode ? fopen("/dev/null", "w") : stdout;
-	if (!ctx->out) {
-		free(ctx);
-		return kfsim_cli_fail("tour", -errno, "cannot open /dev/null");
+	terminal = mode == TOUR_TEXT ? stdout : fopen("/dev/null", "w");
+	if (!terminal) {
+		status = kfsim_cli_fail("tour", -errno, "cannot open /dev/null");
+		goto out_free;
 	}
 	ctx->out_dir = out_dir;
-	ctx->json = json_mode;
-	if (json_mode) {
+	ctx->json = mode == TOUR_JSON;
+	if (mode == TOUR_JSON) {
 		kfsim_json_init(&json, stdout, true);
 		kfsim_json_object_begin(&json);
 		kfsim_json_kv_string(&json, "kernel_version", kver);
@@ -115,49 +255,53 @@ static int tour_run(const char *out_dir, bool json_mode)
 		kfsim_json_kv_string(&json, "out_dir", out_dir);
 		kfsim_json_key(&json, "steps");
 		kfsim_json_array_begin(&json);
-	} else {
+	} else if (mode == TOUR_TEXT) {
 		printf("kfsim tour: following Linux %s; pictures go to %s/\n", kver, out_dir);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(kfsim_tour_steps); i++) {
-		const struct kfsim_tour_step *step = kfsim_tour_steps[i];
-
-		ctx->nr_files = 0;
-		fprintf(ctx->out, "\n== %s ==\n", step->title);
-		ret = step->run(ctx);
-		if (ret) {
-			failed++;
-			fprintf(stderr, "kfsim tour: step '%s' failed: -%s\n", step->name,
-				kfsim_errname(ret));
-		}
-		for (int f = 0; f < ctx->nr_files; f++)
-			fprintf(ctx->out, "  wrote %s\n", ctx->files[f]);
-		if (json_mode) {
-			kfsim_json_object_begin(&json);
-			kfsim_json_kv_string(&json, "name", step->name);
-			kfsim_json_kv_string(&json, "title", step->title);
-			kfsim_json_kv_bool(&json, "ok", !ret);
-			if (ret)
-				kfsim_json_kv_string(&json, "error", kfsim_errname(ret));
-			kfsim_json_key(&json, "files");
-			kfsim_json_array_begin(&json);
-			for (int f = 0; f < ctx->nr_files; f++)
-				kfsim_json_string(&json, ctx->files[f]);
-			kfsim_json_array_end(&json);
-			kfsim_json_object_end(&json);
-		}
+	for (size_t i = 0; i < NR_STEPS; i++) {
+		ret = run_step(ctx, terminal, kfsim_tour_steps[i], &results[i], &narratives[i]);
+		failed += !!ret;
+		if (mode == TOUR_JSON)
+			json_step(&json, kfsim_tour_steps[i], ret, ctx);
 	}
-	if (json_mode) {
+
+	report = (struct kfsim_tour_report){
+		.out_dir = out_dir, .kver = kver, .cmdline = kfsim_cmdline_text(),
+		.steps = results, .nr_steps = NR_STEPS, .dmesg = dmesg_text(since),
+		.failed = failed,
+	};
+	ctx->nr_files = 0;
+	ret = kfsim_tour_write(ctx, "index.html", kfsim_tour_html, &report);
+	if (ret) {
+		fprintf(stderr, "kfsim tour: cannot write %s/index.html: -%s\n", out_dir,
+			kfsim_errname(ret));
+		failed++;
+	}
+	if (mode == TOUR_JSON) {
 		kfsim_json_array_end(&json);
+		if (!ret)
+			kfsim_json_kv_string(&json, "html", ctx->files[0]);
 		json_dmesg(&json, since);
 		kfsim_json_object_end(&json);
 		kfsim_json_finish(&json);
-		fclose(ctx->out);
+	} else if (mode == TOUR_HTML) {
+		kfsim_tour_html(stdout, &report);
 	} else {
-		print_dmesg(stdout, since);
-		printf("\nkfsim tour: %zu steps, %d failed\n", ARRAY_SIZE(kfsim_tour_steps), failed);
+		printf("\n== Kernel log of this run (dmesg) ==\n%s", report.dmesg ? report.dmesg : "");
+		if (!ret)
+			printf("\nThe whole tour as one page: %s\n", ctx->files[0]);
+		printf("\nkfsim tour: %zu steps, %d failed\n", (size_t)NR_STEPS, failed);
 	}
+	if (terminal != stdout)
+		fclose(terminal);
+	free((char *)report.dmesg);
+	status = failed ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
+out_free:
+	for (size_t i = 0; i < NR_STEPS; i++)
+		free(narratives[i]);
+	free(results);
 	free(ctx);
-	return failed ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
+	return status;
 }
 
 static int cmd_tour(int argc, char **argv)
@@ -165,16 +309,17 @@ static int cmd_tour(int argc, char **argv)
 	static const struct option options[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "html", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *out_dir = TOUR_DEFAULT_OUT;
-	bool json_mode = false;
+	enum tour_mode mode = TOUR_TEXT;
 	int opt;
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":o:jh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:jHh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			if (!*optarg)
@@ -182,7 +327,10 @@ static int cmd_tour(int argc, char **argv)
 			out_dir = optarg;
 			break;
 		case 'j':
-			json_mode = true;
+		case 'H':
+			if (mode != TOUR_TEXT && mode != (opt == 'j' ? TOUR_JSON : TOUR_HTML))
+				return kfsim_cli_usage("tour", "--json and --html exclude each other");
+			mode = opt == 'j' ? TOUR_JSON : TOUR_HTML;
 			break;
 		case 'h':
 			tour_help();
@@ -193,7 +341,7 @@ static int cmd_tour(int argc, char **argv)
 	}
 	if (optind < argc)
 		return kfsim_cli_usage("tour", "unexpected argument '%s'", argv[optind]);
-	return tour_run(out_dir, json_mode);
+	return tour_run(out_dir, mode);
 }
 
 const struct kfsim_cli_command kfsim_cmd_tour = {

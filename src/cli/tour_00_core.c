@@ -81,8 +81,15 @@ static int tour_core(struct kfsim_tour_ctx *ctx)
 	return tour_kmalloc(ctx->out);
 }
 
+static const char *const try_core[] = {
+	"kfsim --cmdline 'cgroup.memory=nobpf foo' --kver 6.12 tour --json --out /tmp/kfsim-tour",
+	NULL,
+};
+
 const struct kfsim_tour_step kfsim_tour_core = {
 	.name = "core",
 	.title = "The kernel environment: command line, kmalloc and memcg, WARN, locks",
+	.doc = "core.md",
+	.try_cmds = try_core,
 	.run = tour_core,
 };

@@ -54,6 +54,20 @@ static void tour_step_line(void *priv, const struct kfsim_rb_step *step)
 			tour_key(step->node), step->why);
 }
 
+static const char *const try_rbtree[] = {
+	"kfsim rbtree --insert 5,1,3,8,2 --steps --svg tree.svg",
+	"kfsim rbtree --random 1000 --seed 7 --json",
+	NULL,
+};
+
+static int write_dot(FILE *out, const void *arg)
+{
+	const struct kfsim_rb_draw_ops draw = {.label = tour_label};
+	const struct rb_root_cached *root = arg;
+
+	return kfsim_rb_write_dot(out, &root->rb_root, rb_first_cached(root), &draw, NULL);
+}
+
 static int tour_rbtree(struct kfsim_tour_ctx *ctx)
 {
 	static const unsigned int keys[] = {50, 20, 80, 10, 30, 25, 27, 90, 95, 5, 26};
@@ -63,7 +77,7 @@ static int tour_rbtree(struct kfsim_tour_ctx *ctx)
 	struct tour_node nodes[ARRAY_SIZE(keys)];
 	struct rb_root_cached root = RB_ROOT_CACHED;
 	struct kfsim_rb_check_result res;
-	char path[600];
+	char path[PATH_MAX];
 	int err;
 
 	fprintf(ctx->out,
@@ -102,30 +116,26 @@ static int tour_rbtree(struct kfsim_tour_ctx *ctx)
 	if (err)
 		return err;
 
-	snprintf(path, sizeof(path), "%s/rbtree.svg", ctx->out_dir);
+	err = kfsim_tour_path(ctx, "rbtree.svg", path);
+	if (err)
+		return err;
 	err = kfsim_rb_write_svg(path, &root.rb_root, rb_first_cached(&root), &draw,
 				 "kfsim tour: red-black tree after 11 inserts and 1 erase");
 	if (err == -ENOENT) {
 		/* No Graphviz: leave the DOT source, which any Graphviz can render later. */
-		FILE *out;
-
-		snprintf(path, sizeof(path), "%s/rbtree.dot", ctx->out_dir);
-		out = fopen(path, "w");
-		if (!out)
-			return -EIO;
-		err = kfsim_rb_write_dot(out, &root.rb_root, rb_first_cached(&root), &draw, NULL);
-		if (fclose(out) && !err)
-			err = -EIO;
+		return kfsim_tour_write(ctx, "rbtree.dot", write_dot, &root);
 	}
 	if (err)
 		return err;
 	kfsim_tour_file(ctx, path);
-	fprintf(ctx->out, "Try: kfsim rbtree --insert 5,1,3,8,2 --steps --svg tree.svg\n");
+	fprintf(ctx->out, "Try: %s\n", try_rbtree[0]);
 	return 0;
 }
 
 const struct kfsim_tour_step kfsim_tour_rbtree = {
 	.name = "rbtree",
 	.title = "The kernel red-black tree: rotations, the checker and a picture",
+	.doc = "rbtree.md",
+	.try_cmds = try_rbtree,
 	.run = tour_rbtree,
 };

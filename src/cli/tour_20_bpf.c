@@ -54,24 +54,24 @@ static int use_after_unlock(void *ctx)
 	return 0;
 }
 
+static int write_timeline(FILE *out, const void *tl)
+{
+	return kfsim_bpf_timeline_svg(tl, "rbtree_first_and_remove: owning vs non-owning references",
+				      out);
+}
+
 static int tour_pictures(struct kfsim_tour_ctx *ctx, const struct kfsim_bpf_timeline *tl)
 {
-	char path[512];
+	char path[PATH_MAX];
 	struct kfsim_trace trace;
-	FILE *f;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/bpf-timeline.svg", ctx->out_dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	err = kfsim_bpf_timeline_svg(tl, "rbtree_first_and_remove: owning vs non-owning references",
-				     f);
-	if (fclose(f) || err)
-		return -EIO;
-	kfsim_tour_file(ctx, path);
-	snprintf(path, sizeof(path), "%s/bpf-timeline.json", ctx->out_dir);
-	err = kfsim_trace_open(&trace, path);
+	err = kfsim_tour_write(ctx, "bpf-timeline.svg", write_timeline, tl);
+	if (err)
+		return err;
+	err = kfsim_tour_path(ctx, "bpf-timeline.json", path);
+	if (!err)
+		err = kfsim_trace_open(&trace, path);
 	if (err)
 		return err;
 	kfsim_bpf_timeline_trace(tl, &trace, 1);
@@ -120,8 +120,17 @@ static int tour_bpf(struct kfsim_tour_ctx *ctx)
 	return kfsim_bpf_private_free(&s, kfsim_btf_of(tour_section));
 }
 
+static const char *const try_bpf[] = {
+	"kfsim bpf demo --svg timeline.svg --trace timeline.json",
+	"kfsim --kver 6.16 bpf demo",
+	"kfsim bpf kfuncs",
+	NULL,
+};
+
 const struct kfsim_tour_step kfsim_tour_bpf = {
 	.name = "bpf",
 	.title = "BPF graph collections: bpf_rbtree/bpf_list with the verifier's rules at run time",
+	.doc = "bpf-graph.md",
+	.try_cmds = try_bpf,
 	.run = tour_bpf,
 };

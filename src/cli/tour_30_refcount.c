@@ -18,7 +18,7 @@ static int tour_saturation(struct kfsim_tour_ctx *ctx)
 	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
 	size_t n = kfsim_refcount_demo(steps);
 	FILE *out = ctx->out;
-	char path[512];
+	char path[PATH_MAX];
 	int ret;
 
 	fprintf(out, "refcount_t walked through %zu calls (full table: kfsim refcount demo):\n", n);
@@ -30,8 +30,9 @@ static int tour_saturation(struct kfsim_tour_ctx *ctx)
 			fprintf(out, "  %-32s    (a wrapping atomic_t would have freed the object "
 				     "here, with 2^32 users still holding it)\n", "");
 	}
-	snprintf(path, sizeof(path), "%s/refcount_saturation.svg", ctx->out_dir);
-	ret = kfsim_refcount_demo_svg(steps, n, path);
+	ret = kfsim_tour_path(ctx, "refcount_saturation.svg", path);
+	if (!ret)
+		ret = kfsim_refcount_demo_svg(steps, n, path);
 	if (ret)
 		return ret;
 	kfsim_tour_file(ctx, path);
@@ -77,8 +78,16 @@ static int tour_refcount(struct kfsim_tour_ctx *ctx)
 	return ret ? ret : tour_arc(ctx->out);
 }
 
+static const char *const try_refcount[] = {
+	"kfsim refcount demo --svg refcount.svg",
+	"kfsim refcount demo --json",
+	NULL,
+};
+
 const struct kfsim_tour_step kfsim_tour_refcount = {
 	.name = "refcount",
 	.title = "refcount_t saturation, Arc, cleanup guards and ForeignOwnable",
+	.doc = "refcount.md",
+	.try_cmds = try_refcount,
 	.run = tour_refcount,
 };

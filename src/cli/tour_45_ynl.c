@@ -58,11 +58,15 @@ static int tour_ynl(struct kfsim_tour_ctx *ctx)
 		"ethtool-uapi.h", "ethtool-kernel.h", "ethtool-kernel.c", "ethtool-user.h",
 		"ethtool-user.c",
 	};
-	char spec[512], dir[512], path[600], err[1024];
+	char spec[PATH_MAX], dir[PATH_MAX], path[PATH_MAX], name[KFSIM_TOUR_NAME_MAX];
+	char err[1024];
 	int ret;
 
-	snprintf(spec, sizeof(spec), "%s/ynl-plca.yaml", ctx->out_dir);
-	snprintf(dir, sizeof(dir), "%s/ynl", ctx->out_dir);
+	ret = kfsim_tour_path(ctx, "ynl-plca.yaml", spec);
+	if (!ret)
+		ret = kfsim_tour_path(ctx, "ynl", dir);
+	if (ret)
+		return ret;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
 	ret = write_file(spec, tour_spec);
@@ -74,7 +78,10 @@ static int tour_ynl(struct kfsim_tour_ctx *ctx)
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, outputs[i]);
+		snprintf(name, sizeof(name), "ynl/%s", outputs[i]);
+		ret = kfsim_tour_path(ctx, name, path);
+		if (ret)
+			return ret;
 		fprintf(ctx->out, "  %-18s %4d lines\n", outputs[i], count_lines_in(path));
 		kfsim_tour_file(ctx, path);
 	}
@@ -94,8 +101,15 @@ static int tour_ynl(struct kfsim_tour_ctx *ctx)
 	return ret == -EINVAL ? 0 : -EINVAL;
 }
 
+static const char *const try_ynl[] = {
+	"kfsim ynl-gen --mode uapi --mode kernel --out-dir /tmp/kfsim-ynl specs/ethtool.yaml",
+	NULL,
+};
+
 const struct kfsim_tour_step kfsim_tour_ynl = {
 	.name = "ynl",
 	.title = "YNL: netlink specs to C",
+	.doc = "ynl.md",
+	.try_cmds = try_ynl,
 	.run = tour_ynl,
 };

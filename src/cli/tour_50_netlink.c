@@ -33,19 +33,28 @@ static struct sk_buff *demo_set(u16 family_id, u32 id, u16 port)
 	return skb;
 }
 
+struct refused {
+	const struct sk_buff *skb;
+	long offs;
+};
+
+static int write_refused(FILE *out, const void *arg)
+{
+	const struct refused *r = arg;
+
+	return kfsim_nl_svg_message(out, r->skb->data, r->skb->len, r->offs,
+				    "kfsim_demo SET refused: -ERANGE \"integer out of range\"");
+}
+
+/* The picture is a bonus: a failure to write it is reported and the step goes on. */
 static void write_svg(struct kfsim_tour_ctx *ctx, const struct sk_buff *skb, long offs)
 {
-	char path[512];
-	FILE *f;
+	int ret = kfsim_tour_write(ctx, "netlink-request.svg", write_refused,
+				   &(struct refused){ skb, offs });
 
-	snprintf(path, sizeof(path), "%s/netlink-request.svg", ctx->out_dir);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	if (!kfsim_nl_svg_message(f, skb->data, skb->len, offs,
-				  "kfsim_demo SET refused: -ERANGE \"integer out of range\""))
-		kfsim_tour_file(ctx, path);
-	fclose(f);
+	if (ret)
+		fprintf(stderr, "kfsim tour: netlink-request.svg not written: -%s\n",
+			kfsim_errname(ret));
 }
 
 static int count(const struct nlmsghdr *nlh, void *arg)
@@ -169,8 +178,17 @@ out:
 	return ret;
 }
 
+static const char *const try_netlink[] = {
+	"kfsim nl policy --family kfsim_demo",
+	"kfsim nl policy --family nlctrl --kernel",
+	"kfsim nl decode --family kfsim_demo --op 2 0800010001000000 06000400d0070000",
+	NULL,
+};
+
 const struct kfsim_tour_step kfsim_tour_netlink = {
 	.name = "netlink",
 	.title = "Generic netlink: strict validation, extack, the running kernel as oracle",
+	.doc = "netlink.md",
+	.try_cmds = try_netlink,
 	.run = tour_netlink,
 };

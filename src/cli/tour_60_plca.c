@@ -73,29 +73,39 @@ static bool render_svg(const char *dot_path, const char *svg_path)
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-static int draw_set(struct tour_plca *t, struct kfsim_ethtool_chan *chan, const char *command,
-		    const struct kfsim_nl_error *ack, unsigned long log_from, int nr_ntf,
-		    struct kfsim_tour_ctx *ctx)
+struct set_picture {
+	const struct tour_plca *t;
+	const char *command;
+	const struct kfsim_nl_error *ack;
+	unsigned long log_from;
+	int nr_ntf;
+};
+
+static int write_set_dot(FILE *out, const void *arg)
 {
-	char dot_path[512], svg_path[512];
-	FILE *file;
+	const struct set_picture *p = arg;
+
+	return kfsim_plca_set_dot(out, p->command, p->t->req, (size_t)p->t->len, p->ack,
+				  dev_get_by_name(p->t->net, "eth2")->phydev, p->log_from,
+				  p->nr_ntf);
+}
+
+static int draw_set(struct tour_plca *t, const char *command, const struct kfsim_nl_error *ack,
+		    unsigned long log_from, int nr_ntf, struct kfsim_tour_ctx *ctx)
+{
+	const struct set_picture picture = { t, command, ack, log_from, nr_ntf };
+	char dot_path[PATH_MAX], svg_path[PATH_MAX];
 	int ret;
 
-	snprintf(dot_path, sizeof(dot_path), "%s/plca-set-path.dot", ctx->out_dir);
-	snprintf(svg_path, sizeof(svg_path), "%s/plca-set-path.svg", ctx->out_dir);
-	file = fopen(dot_path, "w");
-	if (!file)
-		return -EIO;
-	ret = kfsim_plca_set_dot(file, command, t->req, (size_t)t->len, ack,
-				 dev_get_by_name(t->net, "eth2")->phydev, log_from, nr_ntf);
-	if (fclose(file) && !ret)
-		ret = -EIO;
+	ret = kfsim_tour_path(ctx, "plca-set-path.dot", dot_path);
+	if (!ret)
+		ret = kfsim_tour_path(ctx, "plca-set-path.svg", svg_path);
+	if (!ret)
+		ret = kfsim_tour_write(ctx, "plca-set-path.dot", write_set_dot, &picture);
 	if (ret)
 		return ret;
-	kfsim_tour_file(ctx, dot_path);
 	if (render_svg(dot_path, svg_path))
 		kfsim_tour_file(ctx, svg_path);
-	(void)chan;
 	return 0;
 }
 
@@ -130,8 +140,8 @@ static int tour_steps(struct tour_plca *t, struct kfsim_tour_ctx *ctx)
 		fprintf(t->out, " 0x%04x: 0x%04x -> 0x%04x;", w->addr, w->before, w->after);
 	}
 	fprintf(t->out, " %d PLCA_NTF to the monitor group)\n", nr_ntf);
-	ret = draw_set(t, t->chan, "kfsim ethtool --set-plca-cfg eth2 node-id 2 enable on", &ack,
-		       log_from, nr_ntf, ctx);
+	ret = draw_set(t, "kfsim ethtool --set-plca-cfg eth2 node-id 2 enable on", &ack, log_from,
+		       nr_ntf, ctx);
 	if (ret)
 		return ret;
 	ret = ethtool(t, "--get-plca-status eth2", ETHTOOL_MSG_PLCA_GET_STATUS, "eth2", NULL, 0,
@@ -173,8 +183,17 @@ static int tour_plca(struct kfsim_tour_ctx *ctx)
 	return ret;
 }
 
+static const char *const try_plca[] = {
+	"kfsim ethtool --get-plca-cfg eth0",
+	"kfsim ethtool --set-plca-cfg eth2 node-id 2 enable on",
+	"kfsim ethtool --json --get-plca-status eth1",
+	NULL,
+};
+
 const struct kfsim_tour_step kfsim_tour_plca = {
 	.name = "plca",
 	.title = "PLCA (10BASE-T1S): ethtool's PLCA commands through netlink to PHY registers",
+	.doc = "plca.md",
+	.try_cmds = try_plca,
 	.run = tour_plca,
 };

@@ -20,7 +20,7 @@ static int tour_run_one(struct kfsim_tour_ctx *ctx, enum kfsim_bfq_sched sched,
 	const struct kfsim_bfq_sim_result *res;
 	struct kfsim_bfq_sim *sim;
 	struct kfsim_trace trace;
-	char path[600];
+	char path[PATH_MAX];
 	int err;
 
 	kfsim_bfq_sim_config_default(&cfg);
@@ -32,8 +32,9 @@ static int tour_run_one(struct kfsim_tour_ctx *ctx, enum kfsim_bfq_sched sched,
 	kfsim_bfq_job_parse("name=a,rw=read,bs=4k,offset=0%,size=50%", &cfg.jobs[0], NULL, 0);
 	kfsim_bfq_job_parse("name=b,rw=read,bs=4k,offset=50%,size=50%", &cfg.jobs[1], NULL, 0);
 	cfg.nr_jobs = 2;
-	snprintf(path, sizeof(path), "%s/%s", ctx->out_dir, trace_name);
-	err = kfsim_trace_open(&trace, path);
+	err = kfsim_tour_path(ctx, trace_name, path);
+	if (!err)
+		err = kfsim_trace_open(&trace, path);
 	if (err)
 		return err;
 	cfg.trace = &trace;
@@ -65,6 +66,12 @@ out:
 	return err;
 }
 
+static const char *const try_bfq[] = {
+	"kfsim bfq compare --job 'name=a,rw=read,bs=4k,offset=0%,size=50%' --job "
+	"'name=b,rw=read,bs=4k,offset=50%,size=50%' --low-latency 0",
+	NULL,
+};
+
 static int tour_bfq(struct kfsim_tour_ctx *ctx)
 {
 	double x[40], old_y[2][40], new_y[2][40];
@@ -74,7 +81,6 @@ static int tour_bfq(struct kfsim_tour_ctx *ctx)
 		{ "6.3: actuator 0", x, new_y[0], 40 },
 		{ "6.3: actuator 1", x, new_y[1], 40 },
 	};
-	char path[600];
 	int err;
 
 	fprintf(ctx->out, "Two processes read 4 KiB blocks sequentially, one per actuator of a "
@@ -88,24 +94,22 @@ static int tour_bfq(struct kfsim_tour_ctx *ctx)
 			  "send its next\nsequential request, so the other actuator waits; 6.3 "
 			  "injects the other queue's requests\nwhenever an actuator has fewer than "
 			  "actuator_load_threshold (4) requests in flight.\n");
-	snprintf(path, sizeof(path), "%s/bfq-throughput.svg", ctx->out_dir);
-	err = kfsim_plot_svg_save(&(struct kfsim_plot){
-					  .title = "Two sequential readers, one per actuator",
-					  .x_label = "time (s)", .y_label = "MB/s",
-					  .y_from_zero = true, .series = series, .nr_series = 4 },
-				  path);
+	err = kfsim_tour_plot(ctx, "bfq-throughput.svg",
+			      &(struct kfsim_plot){
+				      .title = "Two sequential readers, one per actuator",
+				      .x_label = "time (s)", .y_label = "throughput (MB/s)",
+				      .y_from_zero = true, .series = series, .nr_series = 4 });
 	if (err)
 		return err;
-	kfsim_tour_file(ctx, path);
 	fprintf(ctx->out, "Open the traces in ui.perfetto.dev: one track per actuator, one for "
-			  "BFQ's in-service queue.\nTry: kfsim bfq compare --job "
-			  "'name=a,rw=read,bs=4k,offset=0%%,size=50%%' --job "
-			  "'name=b,rw=read,bs=4k,offset=50%%,size=50%%' --low-latency 0\n");
+			  "BFQ's in-service queue.\nTry: %s\n", try_bfq[0]);
 	return 0;
 }
 
 const struct kfsim_tour_step kfsim_tour_bfq = {
 	.name = "bfq",
 	.title = "BFQ on a dual-actuator disk: one actuator idle before 6.3, both busy after",
+	.doc = "bfq.md",
+	.try_cmds = try_bfq,
 	.run = tour_bfq,
 };

@@ -5,6 +5,7 @@
  * the attribute an extended ACK points at outlined in red.  Top-level attributes are walked
  * with the kernel's framing rules; bytes after the last whole attribute are "leftover".
  */
+#include <math.h>
 #include <stdio.h>
 
 #include <kfsim/svg_plot.h>
@@ -23,15 +24,35 @@ static const char *const label[NR_REGIONS] = {
 #define CELL_W 30
 #define CELL_H 22
 #define MARGIN 50
+#define PAD 10
+#define FONT 12
+#define TITLE_FONT 14
+#define LEGEND_ROW 18
+
+/*
+ * The canvas: the byte grid, and wide enough for the title and every legend line as measured
+ * (the legend is one line per region, then the note on the outlined attribute).
+ */
+static int svg_width(const char *title, const char *note)
+{
+	double w = MARGIN + 16 * CELL_W + 2 * PAD;
+
+	w = fmax(w, PAD + kfsim_svg_text_width(title, TITLE_FONT, KFSIM_SVG_SANS) + PAD);
+	for (int r = 0; r < NR_REGIONS; r++)
+		w = fmax(w, MARGIN + 20 + kfsim_svg_text_width(label[r], FONT, KFSIM_SVG_SANS) + PAD);
+	if (note)
+		w = fmax(w, MARGIN + 20 + kfsim_svg_text_width(note, FONT, KFSIM_SVG_SANS) + PAD);
+	return (int)ceil(w);
+}
 
 int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, const char *title)
 {
 	const u8 *p = buf;
 	u8 *region;
 	size_t rows = (len + 15) / 16, off;
-	int width = MARGIN + 16 * CELL_W + 20;
-	int height = 60 + rows * CELL_H + 30 + NR_REGIONS * 18;
+	int width, height;
 	long bad_end = -1;
+	char note[96];
 
 	if (!buf || len < NLMSG_HDRLEN + GENL_HDRLEN || len > 4096)
 		return -EINVAL;
@@ -62,13 +83,18 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 	if (bad_end > (long)len)
 		bad_end = len;
 
+	title = title ? title : "netlink message";
+	snprintf(note, sizeof(note), "red outline: the attribute at NLMSGERR_ATTR_OFFS = %ld",
+		 bad_offs);
+	width = svg_width(title, bad_offs >= 0 ? note : NULL);
+	height = 40 + (int)rows * CELL_H + 20 + (NR_REGIONS + (bad_offs >= 0)) * LEGEND_ROW + PAD;
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"font-family=\"monospace\" font-size=\"12\">\n",
-		width, height);
+		"viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"12\">\n",
+		width, height, width, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-family=\"sans-serif\">");
-	kfsim_svg_write_escaped(out, title ? title : "netlink message");
+	kfsim_svg_write_escaped(out, title);
 	fprintf(out, "</text>\n");
 	for (off = 0; off < len; off++) {
 		int x = MARGIN + (off % 16) * CELL_W, y = 40 + (off / 16) * CELL_H;
@@ -85,7 +111,7 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 			bad ? 2 : 1, x + 7, y + 15, p[off]);
 	}
 	for (int r = 0; r < NR_REGIONS; r++) {
-		int y = 40 + rows * CELL_H + 20 + r * 18;
+		int y = 40 + (int)rows * CELL_H + 20 + r * LEGEND_ROW;
 
 		fprintf(out,
 			"<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\" "
@@ -93,11 +119,15 @@ int kfsim_nl_svg_message(FILE *out, const void *buf, size_t len, long bad_offs, 
 			"font-family=\"sans-serif\">%s</text>\n",
 			MARGIN, y, fill[r], MARGIN + 20, y + 12, label[r]);
 	}
-	if (bad_offs >= 0)
+	if (bad_offs >= 0) {
+		int y = 40 + (int)rows * CELL_H + 20 + NR_REGIONS * LEGEND_ROW;
+
 		fprintf(out,
-			"<text x=\"%d\" y=\"%d\" fill=\"#cb181d\" font-family=\"sans-serif\">"
-			"red outline: the attribute at NLMSGERR_ATTR_OFFS = %ld</text>\n",
-			MARGIN + 220, 40 + (int)rows * CELL_H + 32, bad_offs);
+			"<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"none\" "
+			"stroke=\"#cb181d\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" "
+			"fill=\"#cb181d\" font-family=\"sans-serif\">%s</text>\n",
+			MARGIN, y, MARGIN + 20, y + 12, note);
+	}
 	fprintf(out, "</svg>\n");
 	kfree(region);
 	return 0;

@@ -27,9 +27,13 @@
  * C type.  The description is checked like BTF at load (kfsim_btf_load()) and layouts the kernel
  * rejects get the kernel's errno.
  *
- * Layout: nodes have the >= 6.6 kernel layout (with the owner word) in every mode; roots carry two
- * hidden words more than the kernel's (the declaration they belong to), so sizeof() differs from
- * the kernel's for struct bpf_rb_root and struct bpf_list_head.
+ * Layout: every opaque type has the kernel's size (vmlinux.h of >= 6.6: bpf_rb_root and
+ * bpf_list_head 16, bpf_rb_node 32, bpf_list_node 24, bpf_spin_lock and bpf_refcount 4 bytes),
+ * so field offsets, and the offsets in messages, are the kernel's.  Nodes have the >= 6.6 layout
+ * (with the owner word) in every mode.  What kfsim knows about a root or a lock (which struct
+ * holds it, what it contains) is kept beside the memory, in a registry of the allocations the
+ * program may reach: sections (kfsim_bpf_section_init()) and bpf_obj_new() objects.  Every
+ * pointer a kfunc receives is looked up there before it is dereferenced.
  *
  * Compile-out: define KFSIM_BPF_NO_CHECKS before including this header and the kfunc names map to
  * unchecked twins (kfsim_nc_*) with the kernel's run-time behaviour only, for benchmarks.
@@ -39,6 +43,7 @@
 #include <stdio.h>
 #include <kfsim/kernel.h>
 #include <kfsim/types.h>
+#include <kfsim/bpf_kfunc_list.h>
 
 /* ---- The uapi types (opaque to programs) ---- */
 
@@ -47,9 +52,9 @@ struct bpf_spin_lock {
 	__u32 val;
 };
 
-/** struct bpf_rb_root - root of a bpf rbtree (an rb_root_cached + kfsim's declaration words). */
+/** struct bpf_rb_root - root of a bpf rbtree (an rb_root_cached: 16 bytes, as in the kernel). */
 struct bpf_rb_root {
-	__u64 __opaque[4];
+	__u64 __opaque[2];
 } __attribute__((aligned(8)));
 
 /** struct bpf_rb_node - node of a bpf rbtree (rb_node + owner: 32 bytes, as in >= 6.6). */
@@ -57,9 +62,9 @@ struct bpf_rb_node {
 	__u64 __opaque[4];
 } __attribute__((aligned(8)));
 
-/** struct bpf_list_head - head of a bpf list (a list_head + kfsim's declaration words). */
+/** struct bpf_list_head - head of a bpf list (a list_head: 16 bytes, as in the kernel). */
 struct bpf_list_head {
-	__u64 __opaque[4];
+	__u64 __opaque[2];
 } __attribute__((aligned(8)));
 
 /** struct bpf_list_node - node of a bpf list (list_head + owner: 24 bytes, as in >= 6.6). */
@@ -220,22 +225,30 @@ u64 kfsim_btf_type_id(struct kfsim_btf_struct *s);
 #define bpf_core_type_id_local(type) kfsim_btf_type_id(kfsim_btf_of(type))
 
 /**
- * kfsim_bpf_private_init() - make @data, an instance of @s, a map value / data section
+ * kfsim_bpf_section_init() - make @data, an instance of @s, a map value / data section
  * @data: zero-filled or previously freed memory of @s->size bytes
  * @s: its description (it must have the lock that guards its roots)
+ * @name: the map's name for messages (".data.A", "array_map"); NULL: @s->name
  *
  * The "private(name)" grouping: the lock and the roots declared in @s share one allocation.
- * Return: 0, or the kfsim_btf_load() error, -EINVAL for a NULL argument.
+ * When @s fails to load the section is still registered, as the kernel still creates the map,
+ * but it has no valid record: bpf_spin_lock() on it reports "map '@name' has no valid
+ * bpf_spin_lock".  Registering the same @data again replaces the earlier registration.
+ * Return: 0, or the kfsim_btf_load() error, -EINVAL for a NULL argument, -ENOMEM when the
+ * registry is full.
  */
+int kfsim_bpf_section_init(void *data, struct kfsim_btf_struct *s, const char *name);
+
+/** kfsim_bpf_private_init() - kfsim_bpf_section_init(@data, @s, @s->name). */
 int kfsim_bpf_private_init(void *data, struct kfsim_btf_struct *s);
 
 /**
  * kfsim_bpf_private_free() - drain every root of @data, as freeing a map value does
  *
  * bpf_rb_root_free()/bpf_list_head_free(): under the lock the collections are emptied, then
- * every node is dropped (nested collections recursively).  The lock must not be held by the
- * caller.  Return: 0, -EINVAL for a NULL argument or an undeclared @data, -EBUSY when the caller
- * holds the lock.
+ * every node is dropped (nested collections recursively), and the section leaves the registry.
+ * The lock must not be held by the caller.  Return: 0, -EINVAL for a NULL argument or an
+ * undeclared @data, -EBUSY when the caller holds the lock.
  */
 int kfsim_bpf_private_free(void *data, struct kfsim_btf_struct *s);
 
@@ -243,9 +256,15 @@ int kfsim_bpf_private_free(void *data, struct kfsim_btf_struct *s);
 
 typedef bool (*bpf_rb_less_t)(struct bpf_rb_node *a, const struct bpf_rb_node *b);
 
-#define __KFSIM_BPF_KFUNC(ret, name, args)                                                         \
-	ret name args;                                                                             \
-	ret kfsim_nc_##name args
+/*
+ * Every kfunc and its unchecked twin kfsim_nc_<name> are declared from the one list,
+ * include/kfsim/bpf_kfunc_list.h; their contracts follow.
+ */
+#define __KFSIM_BPF_KFUNC_DECL(name, ret, params, ...)                                              \
+	ret(name) params;                                                                          \
+	ret kfsim_nc_##name params;
+KFSIM_BPF_KFUNC_LIST(__KFSIM_BPF_KFUNC_DECL)
+#undef __KFSIM_BPF_KFUNC_DECL
 
 /**
  * bpf_obj_new_impl() - allocate an object of a local type (KF_ACQUIRE | KF_RET_NULL)
@@ -258,7 +277,6 @@ typedef bool (*bpf_rb_less_t)(struct bpf_rb_node *a, const struct bpf_rb_node *b
  * Return: an owning reference, or NULL on a refused charge, an allocation failure or a bad id
  * ("bpf_obj_new type ID argument must be of a struct").
  */
-__KFSIM_BPF_KFUNC(void *, bpf_obj_new_impl, (u64 local_type_id__k, void *meta__ign));
 
 /**
  * bpf_obj_drop_impl() - release an owning reference (KF_RELEASE)
@@ -269,7 +287,6 @@ __KFSIM_BPF_KFUNC(void *, bpf_obj_new_impl, (u64 local_type_id__k, void *meta__i
  * freed when its count reaches zero.  Non-owning and stale references are refused
  * ("arg#0 expected pointer to allocated object"), as is a call with a lock held.
  */
-__KFSIM_BPF_KFUNC(void, bpf_obj_drop_impl, (void *p__alloc, void *meta__ign));
 
 /**
  * bpf_refcount_acquire_impl() - take another owning reference to a refcounted object (>= 6.4)
@@ -278,7 +295,6 @@ __KFSIM_BPF_KFUNC(void, bpf_obj_drop_impl, (void *p__alloc, void *meta__ign));
  *
  * Return: a new owning reference; NULL (>= 6.5) when the count already dropped to zero.
  */
-__KFSIM_BPF_KFUNC(void *, bpf_refcount_acquire_impl, (void *p__refcounted_kptr, void *meta__ign));
 
 /**
  * bpf_rbtree_add_impl() - insert an owned node, ordered by @less (6.4+ form)
@@ -291,16 +307,12 @@ __KFSIM_BPF_KFUNC(void *, bpf_refcount_acquire_impl, (void *p__refcounted_kptr, 
  * The reference becomes non-owning.  Return: 0; -EINVAL (>= 6.4) when the node is already in a
  * tree, in which case it is dropped (ownership passed either way).  In 6.3 mode always 0.
  */
-__KFSIM_BPF_KFUNC(int, bpf_rbtree_add_impl,
-		  (struct bpf_rb_root * root, struct bpf_rb_node *node, bpf_rb_less_t less,
-		   void *meta__ign, u64 off));
 
 /**
  * bpf_rbtree_first() - the leftmost node (KF_RET_NULL); lock held
  *
  * Return: a non-owning reference, NULL when the tree is empty.
  */
-__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_first, (struct bpf_rb_root * root));
 
 /**
  * bpf_rbtree_remove() - take @node out of @root (KF_ACQUIRE; KF_RET_NULL >= 6.4)
@@ -310,19 +322,12 @@ __KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_first, (struct bpf_rb_root * 
  * Return: an owning reference to the node; NULL (>= 6.4) when it is not in @root.  In 6.3 mode
  * every non-owning reference dies here.
  */
-__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_remove,
-		  (struct bpf_rb_root * root, struct bpf_rb_node *node));
 
 /** bpf_rbtree_root() - the root node as a non-owning reference, NULL if empty (>= 6.16). */
-__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_root, (struct bpf_rb_root * root));
 
 /** bpf_rbtree_left() - @node's left child (non-owning); NULL if none or not in @root (>= 6.16). */
-__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_left,
-		  (struct bpf_rb_root * root, struct bpf_rb_node *node));
 
 /** bpf_rbtree_right() - @node's right child (non-owning); NULL if none or not in @root (6.16). */
-__KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_right,
-		  (struct bpf_rb_root * root, struct bpf_rb_node *node));
 
 /**
  * bpf_list_push_front_impl() - put an owned node first in @head (6.4+ form)
@@ -333,26 +338,16 @@ __KFSIM_BPF_KFUNC(struct bpf_rb_node *, bpf_rbtree_right,
  *
  * Return: 0; -EINVAL (>= 6.4) when the node is already in a list (it is dropped).
  */
-__KFSIM_BPF_KFUNC(int, bpf_list_push_front_impl,
-		  (struct bpf_list_head * head, struct bpf_list_node *node, void *meta__ign,
-		   u64 off));
 
 /** bpf_list_push_back_impl() - like bpf_list_push_front_impl(), at the tail. */
-__KFSIM_BPF_KFUNC(int, bpf_list_push_back_impl,
-		  (struct bpf_list_head * head, struct bpf_list_node *node, void *meta__ign,
-		   u64 off));
 
 /** bpf_list_pop_front() - unlink the first node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */
-__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_pop_front, (struct bpf_list_head * head));
 
 /** bpf_list_pop_back() - unlink the last node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */
-__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_pop_back, (struct bpf_list_head * head));
 
 /** bpf_list_front() - the first node as a non-owning reference, NULL if empty (>= 6.16). */
-__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_front, (struct bpf_list_head * head));
 
 /** bpf_list_back() - the last node as a non-owning reference, NULL if empty (>= 6.16). */
-__KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_back, (struct bpf_list_head * head));
 
 /**
  * bpf_spin_lock() - take @lock (spins, then yields, while another thread holds it)
@@ -360,21 +355,27 @@ __KFSIM_BPF_KFUNC(struct bpf_list_node *, bpf_list_back, (struct bpf_list_head *
  * One lock at a time per program run ("Locking two bpf_spin_locks are not allowed"); not inside a
  * less callback.
  */
-__KFSIM_BPF_KFUNC(void, bpf_spin_lock, (struct bpf_spin_lock * lock));
 
 /**
  * bpf_spin_unlock() - release @lock, which must be the one held; every non-owning reference dies
  */
-__KFSIM_BPF_KFUNC(void, bpf_spin_unlock, (struct bpf_spin_lock * lock));
 
 /*
- * The 6.3 insert kfuncs, which returned nothing.  The kernel replaced them with the _impl forms
- * in 6.4; kfsim keeps them, KF_DEPRECATED from 6.4 on (a one-time warning names the
- * replacement).  Call them with the name in parentheses: (bpf_rbtree_add)(root, node, less).
+ * bpf_rbtree_add(), bpf_list_push_front(), bpf_list_push_back(): the 6.2/6.3 insert kfuncs,
+ * which returned nothing.  6.4 removed them (d2dcc67df910) for the _impl forms.  kfsim keeps
+ * them in later modes as a compatibility path (Documentation/bpf/kfuncs.rst describes such a
+ * deprecation lifecycle; the KF_DEPRECATED flag proposed for it in 2023 was never merged): the
+ * first call in a >= 6.4 mode logs a one-time warning naming the replacement.  Call them with
+ * the name in parentheses: (bpf_rbtree_add)(root, node, less).
+ *
+ * The convenience macros bpf_rbtree_add(), bpf_list_push_front() and bpf_list_push_back() call
+ * kfsim_bpf_rbtree_add() and kfsim_bpf_list_push_{front,back}(), which are the insert kfunc of
+ * the release in force: the 6.3 form below 6.4, the _impl form from 6.4 on (what a program's
+ * own bpf_experimental.h of that release names).  Return: as the _impl forms (0 below 6.4).
  */
-void(bpf_rbtree_add)(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less);
-void(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node);
-void(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node *node);
+int kfsim_bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less);
+int kfsim_bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node);
+int kfsim_bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node);
 
 /* ---- Call sites and the compile-out switch ---- */
 
@@ -404,40 +405,39 @@ static inline void __kfsim_bpf_here(const char *file, int line)
 #define __KFSIM_SITE __KFSIM_HERE
 #endif
 
-/* The convenience macros of selftests' bpf_experimental.h (not seen by kfsim's own sources). */
+/*
+ * __KFSIM_CALL(name)(args): record the call site (checked builds), then call the kfunc or its
+ * unchecked twin.  kfsim/bpf_kfunc_sites.h, generated from the kfunc list, defines
+ * "#define name(...) __KFSIM_CALL(name)(__VA_ARGS__)" for every kfunc a program calls by name.
+ */
+#define __KFSIM_CALL(name) (__KFSIM_SITE, __KFSIM_K(name))
+
+/* The call-site macros and the selftests' convenience macros (not seen by kfsim's own sources). */
 #ifndef __KFSIM_BPF_IMPL
+#include <kfsim/bpf_kfunc_sites.h>
 #define bpf_obj_new(type)                                                                          \
-	((struct type *)(__KFSIM_SITE,                                                             \
-			 __KFSIM_K(bpf_obj_new_impl)(bpf_core_type_id_local(type), NULL)))
-#define bpf_obj_drop(kptr) (__KFSIM_SITE, __KFSIM_K(bpf_obj_drop_impl)(kptr, NULL))
-#define bpf_refcount_acquire(kptr)                                                                 \
-	((__typeof__(kptr))(__KFSIM_SITE, __KFSIM_K(bpf_refcount_acquire_impl)(kptr, NULL)))
+	((struct type *)bpf_obj_new_impl(bpf_core_type_id_local(type), NULL))
+#define bpf_obj_drop(kptr) bpf_obj_drop_impl(kptr, NULL)
+#define bpf_refcount_acquire(kptr) ((__typeof__(kptr))bpf_refcount_acquire_impl(kptr, NULL))
 #ifdef KFSIM_BPF_NO_CHECKS
+#define bpf_list_push_front(head, node) bpf_list_push_front_impl(head, node, NULL, 0)
+#define bpf_list_push_back(head, node) bpf_list_push_back_impl(head, node, NULL, 0)
 /* compiled out: the kernel's run-time behaviour, inline (include/kfsim/bpf_graph_core.h) */
+#undef bpf_rbtree_first
+#undef bpf_rbtree_remove
+#undef bpf_spin_lock
+#undef bpf_spin_unlock
 #define bpf_rbtree_add(head, node, less) kfsim_nc_rbtree_add(head, node, less)
 #define bpf_rbtree_first(root) kfsim_bpf_rbtree_first_core(root)
 #define bpf_rbtree_remove(root, node) kfsim_bpf_rbtree_remove_core(root, node)
 #define bpf_spin_lock(lock) kfsim_bpf_raw_lock(lock)
 #define bpf_spin_unlock(lock) kfsim_bpf_raw_unlock(lock)
 #else
-#define bpf_rbtree_add(head, node, less)                                                           \
-	(__KFSIM_SITE, bpf_rbtree_add_impl(head, node, less, NULL, 0))
-#define bpf_rbtree_first(root) (__KFSIM_SITE, bpf_rbtree_first(root))
-#define bpf_rbtree_remove(root, node) (__KFSIM_SITE, bpf_rbtree_remove(root, node))
-#define bpf_spin_lock(lock) (__KFSIM_SITE, bpf_spin_lock(lock))
-#define bpf_spin_unlock(lock) (__KFSIM_SITE, bpf_spin_unlock(lock))
+/* the insert kfunc of the release in force: the 6.3 form below 6.4, the _impl form from 6.4 */
+#define bpf_rbtree_add(head, node, less) __KFSIM_CALL(kfsim_bpf_rbtree_add)(head, node, less)
+#define bpf_list_push_front(head, node) __KFSIM_CALL(kfsim_bpf_list_push_front)(head, node)
+#define bpf_list_push_back(head, node) __KFSIM_CALL(kfsim_bpf_list_push_back)(head, node)
 #endif
-#define bpf_list_push_front(head, node)                                                            \
-	(__KFSIM_SITE, __KFSIM_K(bpf_list_push_front_impl)(head, node, NULL, 0))
-#define bpf_list_push_back(head, node)                                                             \
-	(__KFSIM_SITE, __KFSIM_K(bpf_list_push_back_impl)(head, node, NULL, 0))
-#define bpf_rbtree_root(root) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_root)(root))
-#define bpf_rbtree_left(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_left)(root, node))
-#define bpf_rbtree_right(root, node) (__KFSIM_SITE, __KFSIM_K(bpf_rbtree_right)(root, node))
-#define bpf_list_pop_front(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_pop_front)(head))
-#define bpf_list_pop_back(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_pop_back)(head))
-#define bpf_list_front(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_front)(head))
-#define bpf_list_back(head) (__KFSIM_SITE, __KFSIM_K(bpf_list_back)(head))
 #endif
 
 /** container_of() under its BPF name. */
@@ -622,17 +622,17 @@ unsigned long kfsim_bpf_violations_total(void);
 #define KF_SLEEPABLE (1 << 5)
 #define KF_DESTRUCTIVE (1 << 6)
 #define KF_RCU (1 << 7)
-#define KF_DEPRECATED (1 << 8)
 
 /**
- * struct kfsim_bpf_kfunc - one kfunc of the registry
+ * struct kfsim_bpf_kfunc - one kfunc of the registry (a row of KFSIM_BPF_KFUNC_LIST)
  * @name: kernel name
- * @flags: KF_* flags as of @since (6.4+ values where they changed; see @note)
+ * @flags: the kernel's KF_* flags (newest release; see @note for older ones)
  * @since: first kernel version with it (KERNEL_VERSION())
- * @until: first version without it (0: still there)
- * @replacement: for KF_DEPRECATED: what to call instead
+ * @until: first version without it (0: still there); kfsim keeps such a kfunc callable
+ * @replacement: for a removed kfunc, what replaced it (NULL otherwise)
  * @doc: one line
  * @note: version notes ("" when none)
+ * @kfsim_flags: KFSIM_KF_* (bpf_kfunc_list.h): lock rule, helper, disabled window
  */
 struct kfsim_bpf_kfunc {
 	const char *name;
@@ -642,6 +642,7 @@ struct kfsim_bpf_kfunc {
 	const char *replacement;
 	const char *doc;
 	const char *note;
+	u32 kfsim_flags;
 };
 
 /** kfsim_bpf_kfuncs() - the registry: *@nr entries, in a fixed order. */

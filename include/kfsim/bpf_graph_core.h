@@ -10,7 +10,7 @@
  *
  * Invariants (shared with src/bpf/): a node's owner is NULL when it is in no tree,
  * BPF_PTR_POISON while it is being inserted, and its root while in it; it changes only under the
- * root's lock.  A root's hidden declaration words follow its rb_root_cached.
+ * root's lock.  A root is exactly the kernel's rb_root_cached: a zeroed root is an empty tree.
  */
 #include <sched.h>
 #include <kfsim/bpf_experimental.h>
@@ -20,27 +20,14 @@
 /* BPF_PTR_POISON: "node being inserted" (include/linux/poison.h value, without the delta). */
 #define BPF_PTR_POISON ((void *)0xeB9FUL)
 
-/**
- * struct bpf_root_decl - which declaration a root belongs to (kfsim's hidden words)
- * @type: the struct that holds the root
- * @field_idx: index of the root in @type->fields
- * @check: a mix of the three with the root's address; anything else means "not declared"
- */
-struct __attribute__((may_alias)) bpf_root_decl {
-	struct kfsim_btf_struct *type;
-	u32 field_idx;
-	u32 check;
-};
-
 /*
  * The kernel views alias the opaque uapi types they overlay (may_alias: the kernel builds with
  * -fno-strict-aliasing; kfsim's users may not).
  */
 
-/** struct bpf_rb_root_kern - the kernel's view of struct bpf_rb_root (+ kfsim's words) */
+/** struct bpf_rb_root_kern - the kernel's view of struct bpf_rb_root */
 struct __attribute__((may_alias)) bpf_rb_root_kern {
 	struct rb_root_cached tree;
-	struct bpf_root_decl decl;
 };
 
 /** struct bpf_rb_node_kern - the kernel's view of struct bpf_rb_node (>= 6.6 layout) */
@@ -72,20 +59,13 @@ static inline void kfsim_bpf_raw_unlock(struct bpf_spin_lock *lock)
 
 /*
  * Claim a node for insertion: owner NULL -> BPF_PTR_POISON; false when it is already owned.
- * Only a refcounted node can be reached by two inserters under different locks at once, so
- * only those need the kernel's cmpxchg; for the others the root's lock already orders every
- * owner change, and a plain compare and store gives the same result.
+ * A cmpxchg, as the kernel's (>= 6.6): a refcounted node can be reached by two inserters under
+ * different locks at once.
  */
-static inline bool kfsim_bpf_owner_claim(void **owner, const struct bpf_root_decl *decl)
+static inline bool kfsim_bpf_owner_claim(void **owner)
 {
 	void *expected = NULL;
 
-	if (decl->type->node_type[decl->field_idx]->refcount_off < 0) {
-		if (*owner)
-			return false;
-		*owner = BPF_PTR_POISON;
-		return true;
-	}
 	return __atomic_compare_exchange_n(owner, &expected, BPF_PTR_POISON, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
@@ -104,7 +84,7 @@ static __always_inline int kfsim_bpf_rbtree_add_core(struct bpf_rb_root *root,
 	struct rb_node **link = &r->tree.rb_root.rb_node, *parent = NULL;
 	bool leftmost = true;
 
-	if (!kfsim_bpf_owner_claim(&n->owner, &r->decl))
+	if (!kfsim_bpf_owner_claim(&n->owner))
 		return -EINVAL;
 	while (*link) {
 		parent = *link;
@@ -146,24 +126,19 @@ static inline struct bpf_rb_node *kfsim_bpf_rbtree_remove_core(struct bpf_rb_roo
 	return node;
 }
 
-/* The object that holds @node (for the drop of a failed insert). */
-static inline void *kfsim_bpf_rb_node_obj(struct bpf_rb_root *root, struct bpf_rb_node *node)
-{
-	const struct bpf_root_decl *decl = &((struct bpf_rb_root_kern *)root)->decl;
-
-	return (char *)node - decl->type->node_off[decl->field_idx];
-}
-
 /*
- * The KFSIM_BPF_NO_CHECKS forms the convenience macros use: the inline cores, with the failed
- * insert's drop out of line as in the kernel.
+ * The failed insert's drop, out of line as in the kernel: the object is found from the root's
+ * declaration in kfsim's allocation registry (the kernel's verifier passes it as meta and off).
  */
+void kfsim_nc_rbtree_add_failed(struct bpf_rb_root *root, struct bpf_rb_node *node);
+
+/* The KFSIM_BPF_NO_CHECKS form of bpf_rbtree_add(): the inline core. */
 static __always_inline int kfsim_nc_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
 					       bpf_rb_less_t less)
 {
 	if (likely(!kfsim_bpf_rbtree_add_core(root, node, less)))
 		return 0;
-	kfsim_nc_bpf_obj_drop_impl(kfsim_bpf_rb_node_obj(root, node), NULL);
+	kfsim_nc_rbtree_add_failed(root, node);
 	return -EINVAL;
 }
 

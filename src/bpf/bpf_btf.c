@@ -195,14 +195,18 @@ struct kfsim_btf_struct *bpf_btf_type_by_id(u64 id)
 	return s;
 }
 
-void bpf_root_declare(void *root, struct kfsim_btf_struct *type, u32 field_idx)
+void bpf_alloc_drain_roots(void *base, struct kfsim_btf_struct *type)
 {
-	struct bpf_root_decl *decl = bpf_root_decl_of(root);
+	struct bpf_spin_lock *lock = (struct bpf_spin_lock *)((char *)base + type->spin_lock_off);
 
-	memset(root, 0, 16); /* an empty list is lazily initialised, an empty tree is zero */
-	decl->type = type;
-	decl->field_idx = field_idx;
-	decl->check = bpf_root_check(root, type, field_idx);
+	for (u32 i = 0; i < type->nr_fields; i++) {
+		void *root = (char *)base + type->fields[i].offset;
+
+		if (type->fields[i].type == BPF_LIST_HEAD)
+			bpf_list_head_drain(root, lock, type->node_off[i]);
+		else if (type->fields[i].type == BPF_RB_ROOT)
+			bpf_rb_root_drain(root, lock, type->node_off[i]);
+	}
 }
 
 void bpf_obj_init_fields(void *obj, struct kfsim_btf_struct *type)
@@ -212,7 +216,8 @@ void bpf_obj_init_fields(void *obj, struct kfsim_btf_struct *type)
 		void *p = (char *)obj + f->offset;
 
 		if (kind_is_root(f->type))
-			bpf_root_declare(p, type, i);
+			/* an empty list is lazily initialised, an empty tree is zero */
+			memset(p, 0, f->size);
 		else if (f->type == BPF_REFCOUNT && type->refcount_off >= 0)
 			__atomic_store_n((u32 *)p, 1, __ATOMIC_RELAXED);
 		else if (f->type == BPF_RB_NODE)
@@ -223,51 +228,44 @@ void bpf_obj_init_fields(void *obj, struct kfsim_btf_struct *type)
 	}
 }
 
-int kfsim_bpf_private_init(void *data, struct kfsim_btf_struct *s)
+int kfsim_bpf_section_init(void *data, struct kfsim_btf_struct *s, const char *name)
 {
-	int err;
+	int err, reg;
 
 	if (!data || !s)
 		return -EINVAL;
 	err = kfsim_btf_load(s);
-	if (err)
-		return err;
+	/* the kernel creates the map even when its BTF record is invalid: register it anyway */
+	reg = bpf_alloc_register(data, s, name ? name : s->name, !err);
+	if (err || reg)
+		return err ? err : reg;
 	for (u32 i = 0; i < s->nr_fields; i++) {
 		const struct kfsim_btf_field *f = &s->fields[i];
 
-		if (kind_is_root(f->type))
-			bpf_root_declare((char *)data + f->offset, s, i);
-		else if (f->type == BPF_SPIN_LOCK)
-			memset((char *)data + f->offset, 0, sizeof(struct bpf_spin_lock));
+		if (kind_is_root(f->type) || f->type == BPF_SPIN_LOCK)
+			memset((char *)data + f->offset, 0, f->size);
 	}
 	return 0;
 }
 
+int kfsim_bpf_private_init(void *data, struct kfsim_btf_struct *s)
+{
+	return kfsim_bpf_section_init(data, s, NULL);
+}
+
 int kfsim_bpf_private_free(void *data, struct kfsim_btf_struct *s)
 {
+	struct bpf_alloc_view v;
 	struct bpf_spin_lock *lock;
 
 	if (!data || !s || kfsim_btf_load(s) || s->spin_lock_off < 0)
 		return -EINVAL;
+	if (!bpf_alloc_lookup(data, &v) || v.base != data || v.type != s || !v.name)
+		return -EINVAL;
 	lock = (struct bpf_spin_lock *)((char *)data + s->spin_lock_off);
 	if (bpf_tstate.held == lock)
 		return -EBUSY;
-	for (u32 i = 0; i < s->nr_fields; i++) {
-		void *root = (char *)data + s->fields[i].offset;
-		struct bpf_root_decl *decl = bpf_root_decl_of(root);
-
-		if (!kind_is_root(s->fields[i].type))
-			continue;
-		if (decl->check != bpf_root_check(root, s, i))
-			return -EINVAL;
-	}
-	for (u32 i = 0; i < s->nr_fields; i++) {
-		void *root = (char *)data + s->fields[i].offset;
-
-		if (s->fields[i].type == BPF_LIST_HEAD)
-			bpf_list_head_drain(root);
-		else if (s->fields[i].type == BPF_RB_ROOT)
-			bpf_rb_root_drain(root);
-	}
+	bpf_alloc_drain_roots(data, s);
+	bpf_alloc_unregister(data);
 	return 0;
 }

@@ -4,12 +4,15 @@
  * (check_kfunc_args, __process_kf_arg_ptr_to_graph_root/_node): the root is declared and of the
  * right kind, its own lock is held, the node is a live reference of the right kind of ownership,
  * it points at a node field of the right kind, in the contained struct, at the contained offset.
+ * A root is first looked up (bpf_reach(): a reference the thread holds, or a registered section)
+ * and only then touched.
  *
  * Invariant: these functions only read; they return NULL/false after reporting, and the caller
  * then returns without touching anything.
  */
 #include <string.h>
 
+#include <kfsim/bug.h>
 #include "bpf_internal.h"
 
 static const char *root_kind_name(enum btf_field_type kind)
@@ -22,64 +25,74 @@ static const char *node_kind_name(enum btf_field_type kind)
 	return kind == BPF_RB_NODE ? "bpf_rb_node" : "bpf_list_node";
 }
 
-struct bpf_root_decl *bpf_check_root(void *root, enum btf_field_type kind)
+bool bpf_reach(const void *p, struct bpf_alloc_view *out)
+{
+	struct bpf_ref *ref = bpf_ref_find((void *)p, BPF_REF_OWNING);
+
+	if (ref) {
+		*out = (struct bpf_alloc_view){ref->obj, ref->type, NULL, true};
+		return true;
+	}
+	/* an object is reached only through a reference; a section by its address */
+	return bpf_alloc_lookup(p, out) && out->name;
+}
+
+bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *decl)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
-	const struct kfsim_btf_field *field;
-	struct bpf_root_decl *decl;
 	struct bpf_spin_lock *lock;
-	struct kfsim_btf_struct *t;
+	struct bpf_alloc_view v;
+	char buf[160];
+	u32 off;
 
-	if (!root) {
-		bpf_report(-EINVAL, "graph kfuncs take the address of a declared root",
-			   "arg#0 expected pointer to map value or allocated object");
-		return NULL;
-	}
-	decl = bpf_root_decl_of(root);
-	t = decl->type;
-	if (!t || decl->check != bpf_root_check(root, t, decl->field_idx) ||
-	    decl->field_idx >= t->nr_fields ||
-	    (__atomic_load_n(&t->loaded_kver, __ATOMIC_ACQUIRE) != ts->kver && kfsim_btf_load(t)) ||
-	    t->load_err) {
-		bpf_report(-EINVAL,
-			   "a root must be a field of a KFSIM_BTF_STRUCT allocation (bpf_obj_new "
-			   "or kfsim_bpf_private_init) so kfsim knows its lock and contents",
-			   "kfsim: %s at %p is not declared (no BTF describes it)",
-			   root_kind_name(kind), root);
-		return NULL;
-	}
-	field = bpf_decl_field(decl);
 	if (unlikely(ts->run && ts->run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE)) {
 		bpf_report(-EINVAL,
 			   "tracing programs may run in any context, where taking a "
-			   "bpf_spin_lock could deadlock",
+			   "bpf_spin_lock could deadlock (refused when the program is loaded)",
 			   "tracing progs cannot use bpf_{list_head,rb_root} yet");
-		return NULL;
+		return false;
 	}
-	if (field->type != kind) {
-		bpf_report(-EINVAL, "the kfunc needs a root of its own kind at that place",
-			   "%s not found at offset=%u", root_kind_name(kind), field->offset);
-		return NULL;
+	if (!root || !bpf_reach(root, &v)) {
+		bpf_report(-EINVAL,
+			   root ? bpf_explain_stale(root, buf, sizeof(buf))
+				: "graph kfuncs take the address of a declared root",
+			   "arg#0 expected pointer to map value or allocated object");
+		return false;
 	}
-	lock = (struct bpf_spin_lock *)((char *)root - field->offset + t->spin_lock_off);
-	if (ts->held == lock)
-		return decl;
+	off = (u32)((char *)root - (char *)v.base);
+	decl->base = v.base;
+	decl->type = v.type;
+	for (decl->field_idx = 0; v.valid && decl->field_idx < v.type->nr_fields; decl->field_idx++)
+		if (v.type->fields[decl->field_idx].type == kind &&
+		    v.type->fields[decl->field_idx].offset == off)
+			break;
+	if (!v.valid || decl->field_idx == v.type->nr_fields) {
+		bpf_report(-EINVAL,
+			   "the pointer is not the address of a root of the kfunc's kind declared "
+			   "in its struct (KFSIM_BTF_STRUCT with BTF_CONTAINS)",
+			   "%s not found at offset=%u", root_kind_name(kind), off);
+		return false;
+	}
+	lock = (struct bpf_spin_lock *)((char *)v.base + v.type->spin_lock_off);
+	if (likely(ts->held == lock))
+		return true;
 	if (ts->held)
 		bpf_report(-EINVAL,
 			   "the lock that guards a root is the one in the root's own allocation",
-			   "held lock and object are not in the same allocation; "
+			   "held lock and object are not in the same allocation\n"
 			   "bpf_spin_lock at off=%d must be held for %s",
-			   t->spin_lock_off, root_kind_name(kind));
+			   v.type->spin_lock_off, root_kind_name(kind));
 	else
 		bpf_report(-EINVAL,
 			   "graph kfuncs read or change the collection, so the root's own "
 			   "bpf_spin_lock must be held",
-			   "bpf_spin_lock at off=%d must be held for %s", t->spin_lock_off,
+			   "bpf_spin_lock at off=%d must be held for %s", v.type->spin_lock_off,
 			   root_kind_name(kind));
-	return NULL;
+	return false;
 }
 
-struct bpf_ref *bpf_check_node_ref(struct bpf_root_decl *decl, void *node, struct bpf_ref *ref)
+struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
+				   struct bpf_ref *ref)
 {
 	struct kfsim_btf_struct *rt = decl->type;
 	u32 idx = decl->field_idx;
@@ -120,7 +133,7 @@ struct bpf_ref *bpf_check_node_ref(struct bpf_root_decl *decl, void *node, struc
 	return ref;
 }
 
-struct bpf_ref *bpf_insert_arg(struct bpf_root_decl *decl, void *node)
+struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
 	char buf[160];
@@ -150,10 +163,31 @@ void bpf_ref_make_non_owning(struct bpf_ref *ref)
 	ref->id = 0;
 }
 
-struct bpf_spin_lock *bpf_root_lock(void *root)
+/* The object of @node for the root @root, from the registry (NULL when undeclared). */
+static void *nc_node_obj(void *root, void *node)
 {
-	struct bpf_root_decl *decl = bpf_root_decl_of(root);
+	struct bpf_alloc_view v;
+	u32 off;
 
-	return (struct bpf_spin_lock *)((char *)root - bpf_decl_field(decl)->offset +
-					decl->type->spin_lock_off);
+	if (!bpf_alloc_lookup(root, &v) || !v.valid)
+		return NULL;
+	off = (u32)((char *)root - (char *)v.base);
+	for (u32 i = 0; i < v.type->nr_fields; i++)
+		if (v.type->fields[i].offset == off && v.type->node_type[i])
+			return (char *)node - v.type->node_off[i];
+	return NULL;
+}
+
+void bpf_nc_insert_failed(void *root, void *node)
+{
+	void *obj = nc_node_obj(root, node);
+
+	/* an undeclared root: the node cannot be told from its object; it is leaked, not freed */
+	if (!WARN_ON_ONCE(!obj))
+		bpf_obj_drop_raw(obj);
+}
+
+void kfsim_nc_rbtree_add_failed(struct bpf_rb_root *root, struct bpf_rb_node *node)
+{
+	bpf_nc_insert_failed(root, node);
 }

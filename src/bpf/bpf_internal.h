@@ -10,9 +10,9 @@
  *   BPF_OBJ_LIVE until the object is freed (then BPF_OBJ_DEAD and the body poisoned).
  * - A node's owner is NULL when it is in no collection, BPF_PTR_POISON while being inserted, and
  *   the root/head it sits in otherwise; it only changes with that root's lock held.
- * - A declared root carries (type, field index, check) where check mixes the three with the root's
- *   own address, so a root that was never declared, or was copied, is told apart without
- *   following any pointer.
+ * - Roots, heads and locks have the kernel's sizes; what kfsim knows about them (the struct
+ *   that holds them) lives in the allocation registry (bpf_alloc.c) and in the references the
+ *   thread holds: a pointer a kfunc receives is looked up there before it is dereferenced.
  * - The per-thread state lists the references the running program holds: every owning reference
  *   it acquired and has not released, and every non-owning reference of the current critical
  *   section (all of those go at bpf_spin_unlock).
@@ -74,7 +74,6 @@ static inline void bpf_dlist_del_init(struct bpf_dlist *n)
 
 struct __attribute__((may_alias)) bpf_list_head_kern {
 	struct bpf_dlist list;
-	struct bpf_root_decl decl;
 };
 
 struct __attribute__((may_alias)) bpf_list_node_kern {
@@ -85,18 +84,40 @@ struct __attribute__((may_alias)) bpf_list_node_kern {
 _Static_assert(sizeof(struct bpf_list_head_kern) == sizeof(struct bpf_list_head), "list head");
 _Static_assert(sizeof(struct bpf_list_node_kern) == sizeof(struct bpf_list_node), "list node");
 
-static inline u32 bpf_root_check(const void *root, const struct kfsim_btf_struct *type, u32 idx)
-{
-	u64 x = (u64)(uintptr_t)root ^ ((u64)(uintptr_t)type * 0x9e3779b97f4a7c15ull) ^ idx;
+/* ---- The allocations a program may reach (bpf_alloc.c) ---- */
 
-	return (u32)(x ^ (x >> 32) ^ 0xb9f6a7e5u);
-}
+/**
+ * struct bpf_alloc_view - one allocation: a section (map value, .data.X) or an object
+ * @base: its start
+ * @type: its struct
+ * @name: the map's name for a section, NULL for a bpf_obj_new() object
+ * @valid: @type loaded without errors (the kernel's btf_record is valid)
+ */
+struct bpf_alloc_view {
+	void *base;
+	struct kfsim_btf_struct *type;
+	const char *name;
+	bool valid;
+};
 
-/* The decl words sit at offset 16 of both root kinds. */
-static inline struct bpf_root_decl *bpf_root_decl_of(void *root)
-{
-	return (struct bpf_root_decl *)((char *)root + 16);
-}
+/* Register @base (@type->size bytes); again for the same @base replaces. -ENOMEM when full. */
+int bpf_alloc_register(void *base, struct kfsim_btf_struct *type, const char *name, bool valid);
+/* Forget @base (nothing happens when it is not registered). */
+void bpf_alloc_unregister(void *base);
+/* The registered allocation that holds @p (any thread's): true and *@out, or false. */
+bool bpf_alloc_lookup(const void *p, struct bpf_alloc_view *out);
+
+/**
+ * struct bpf_root_decl - what a root argument resolved to
+ * @base: the allocation holding the root
+ * @type: the allocation's struct
+ * @field_idx: the root's index in @type->fields
+ */
+struct bpf_root_decl {
+	void *base;
+	struct kfsim_btf_struct *type;
+	u32 field_idx;
+};
 
 /* ---- Objects ---- */
 
@@ -125,10 +146,10 @@ static inline struct bpf_obj_hdr *bpf_obj_hdr_of(void *obj)
 /* Free @obj's special fields, then the object (refcounted: only at zero). bpf_obj.c. */
 void bpf_obj_drop_raw(void *obj);
 /* Drain the list/tree root at @root (already detached or unreachable). bpf_list.c / bpf_rbtree.c */
-void bpf_list_head_drain(void *head);
-void bpf_rb_root_drain(void *root);
-/* Mark @root (at @field_idx of @type in the allocation) as declared and empty. */
-void bpf_root_declare(void *root, struct kfsim_btf_struct *type, u32 field_idx);
+void bpf_list_head_drain(void *head, struct bpf_spin_lock *lock, s32 node_off);
+void bpf_rb_root_drain(void *root, struct bpf_spin_lock *lock, s32 node_off);
+/* Drain every root of the allocation @base of @type (freeing a map value / an object). */
+void bpf_alloc_drain_roots(void *base, struct kfsim_btf_struct *type);
 /* Initialise the special fields of a fresh zeroed object of @type (refcount 1). */
 void bpf_obj_init_fields(void *obj, struct kfsim_btf_struct *type);
 
@@ -180,6 +201,7 @@ struct bpf_tstate {
 	int held_line;
 	u64 epoch;
 	int cb_depth;
+	void **claiming; /* owner word of the node being inserted while less() runs */
 	u32 nr_refs;
 	u32 next_id;
 	u32 nr_calls;
@@ -204,18 +226,40 @@ static inline void bpf_tl(struct bpf_tstate *ts, enum kfsim_bpf_tl_what what, co
 		bpf_tl_record(what, obj, type);
 }
 
-/* Enter a kfunc: count the call, remember its name.  Returns the state. */
-static inline struct bpf_tstate *bpf_enter(const char *kfunc)
+/* The registry rows, indexed by enum kfsim_bpf_kfunc_id (bpf_kfuncs.c). */
+extern const struct kfsim_bpf_kfunc bpf_kfunc_table[KFSIM_NR_KFUNCS];
+
+/* bpf_enter()'s rare cases: report (NULL) or warn once (@ts) (bpf_kfuncs.c). */
+struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k);
+
+/*
+ * bpf_enter() - the common entry of every checked kfunc: count the call, remember the kfunc,
+ * and apply its registry row as the kernel (and libbpf) would before looking at any argument:
+ * the version gate, the lock rule (only graph kfuncs and bpf_spin_unlock while a lock is held)
+ * and a window in which calls were disabled.  NULL after reporting: the caller does nothing.
+ */
+static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 {
+	const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
 	struct bpf_tstate *ts = &bpf_tstate;
 
 	ts->nr_calls++;
-	ts->kfunc = kfunc;
+	ts->kfunc = k->name;
 	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
 	if (!ts->run)
 		ts->kver = kfsim_kernel_version();
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
+	if (unlikely(ts->kver < k->since || (k->until && ts->kver >= k->until) ||
+		     (ts->held && !(k->kfsim_flags & KFSIM_KF_LOCK_OK)) ||
+		     (k->kfsim_flags & KFSIM_KF_DISABLED_64)))
+		return bpf_enter_slow(ts, k);
 	return ts;
+}
+
+/* The kernel version a call follows: the run's, or the one in force outside a run. */
+static inline unsigned int bpf_mode(void)
+{
+	return bpf_tstate.run ? bpf_tstate.kver : kfsim_kernel_version();
 }
 
 /* Leave a kfunc: the next call's site is unknown until its macro sets it. */
@@ -260,23 +304,28 @@ static inline bool bpf_v616(void)
 	return bpf_kver_at_least(6, 16);
 }
 
-/* Registry (bpf_kfuncs.c): whether @name exists in this version; warns once if deprecated. */
-bool bpf_kfunc_available(const char *name);
-
 /* ---- Checks shared by the list and rbtree kfuncs (bpf_graph.c) ---- */
 
 /*
- * bpf_check_root() - the root argument: declared, of @kind, its lock held by this thread.
- * Returns the declaration, or NULL after reporting.
+ * bpf_reach() - the allocation holding @p that this thread may use: an object it holds a
+ * reference to, or a section.  False when there is none (a stale or foreign pointer).
  */
-struct bpf_root_decl *bpf_check_root(void *root, enum btf_field_type kind);
+bool bpf_reach(const void *p, struct bpf_alloc_view *out);
 
 /*
- * bpf_check_node() - a node argument for the root @decl: a live reference of the contained type
- * with the node field at the right offset.  @want_owning: an insert (owning needed).
- * Returns the reference, or NULL after reporting.
+ * bpf_check_root() - the root argument: inside an allocation the program may reach, a declared
+ * root of @kind at that offset, whose allocation's lock this thread holds.  Fills *@decl;
+ * false after reporting.
  */
-struct bpf_ref *bpf_check_node_ref(struct bpf_root_decl *decl, void *node, struct bpf_ref *ref);
+bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
+
+/*
+ * bpf_check_node_ref() - a node argument for the root @decl: @ref (a live reference covering
+ * @node) is of the contained type with the node field at the right offset.
+ * Returns @ref, or NULL after reporting.
+ */
+struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
+				   struct bpf_ref *ref);
 
 /* The contained type and node offset of a declared root. */
 static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root_decl *decl)
@@ -284,12 +333,22 @@ static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root
 	return &decl->type->fields[decl->field_idx];
 }
 
+static inline struct kfsim_btf_struct *bpf_decl_node_type(const struct bpf_root_decl *decl)
+{
+	return decl->type->node_type[decl->field_idx];
+}
+
+static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *node)
+{
+	return (char *)node - decl->type->node_off[decl->field_idx];
+}
+
 /* The owning reference an insert consumes (bpf_graph.c), or NULL after reporting. */
-struct bpf_ref *bpf_insert_arg(struct bpf_root_decl *decl, void *node);
+struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node);
 /* After an insert: the owning reference becomes non-owning until unlock. */
 void bpf_ref_make_non_owning(struct bpf_ref *ref);
-/* The lock word of the allocation holding a declared root. */
-struct bpf_spin_lock *bpf_root_lock(void *root);
+/* NC: drop the node of a failed insert, its object found from @root's declaration. */
+void bpf_nc_insert_failed(void *root, void *node);
 /* The loaded description with type id @id, or NULL (bpf_btf.c). */
 struct kfsim_btf_struct *bpf_btf_type_by_id(u64 id);
 /* A fresh object of @t, charged as bpf_obj_new charges (bpf_obj.c). */

@@ -10,44 +10,34 @@
 #include <kfsim/bug.h>
 #include "bpf_internal.h"
 
-static void *list_node_obj(struct bpf_root_decl *decl, void *node)
-{
-	return (char *)node - decl->type->node_off[decl->field_idx];
-}
-
-static struct kfsim_btf_struct *list_node_type(struct bpf_root_decl *decl)
-{
-	return decl->type->node_type[decl->field_idx];
-}
-
 static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, bool tail,
-		     const char *kfunc)
+		     enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_list_head_kern *h = (struct bpf_list_head_kern *)head;
 	struct bpf_list_node_kern *n = (struct bpf_list_node_kern *)node;
-	struct bpf_root_decl *decl;
+	struct bpf_root_decl decl;
 	struct bpf_ref *ref = NULL;
 
 	if (CHECKS) {
-		bpf_enter(kfunc);
-		decl = bpf_check_root(head, BPF_LIST_HEAD);
-		if (!decl)
+		if (!bpf_enter(id))
+			return -EINVAL;
+		if (!bpf_check_root(head, BPF_LIST_HEAD, &decl))
 			goto refused;
-		ref = bpf_insert_arg(decl, node);
+		ref = bpf_insert_arg(&decl, node);
 		if (!ref)
 			goto refused;
-	} else {
-		decl = &h->decl;
 	}
 	if (unlikely(!h->list.next))
 		bpf_dlist_init(&h->list);
 	/* 6.4+: a node already on a list is dropped and the push fails (the owner claim, 6.6) */
-	if (!kfsim_bpf_owner_claim(&n->owner, decl)) {
-		if (CHECKS)
+	if (!kfsim_bpf_owner_claim(&n->owner)) {
+		if (CHECKS) {
 			bpf_ref_del(ref, "at the failed push (the node was dropped)");
-		bpf_obj_drop_raw(list_node_obj(decl, node));
-		if (CHECKS)
+			bpf_obj_drop_raw(bpf_decl_node_obj(&decl, node));
 			bpf_leave();
+		} else {
+			bpf_nc_insert_failed(head, node);
+		}
 		return -EINVAL;
 	}
 	if (tail)
@@ -66,21 +56,17 @@ refused:
 }
 
 static struct bpf_list_node *list_take(struct bpf_list_head *head, bool tail, bool pop,
-				       const char *kfunc)
+				       enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_list_head_kern *h = (struct bpf_list_head_kern *)head;
 	struct bpf_list_node_kern *n;
-	struct bpf_root_decl *decl;
+	struct bpf_root_decl decl;
 
 	if (CHECKS) {
-		bpf_enter(kfunc);
-		if (!pop && !bpf_kfunc_available(kfunc))
+		if (!bpf_enter(id))
+			return NULL;
+		if (!bpf_check_root(head, BPF_LIST_HEAD, &decl))
 			goto refused;
-		decl = bpf_check_root(head, BPF_LIST_HEAD);
-		if (!decl)
-			goto refused;
-	} else {
-		decl = &h->decl;
 	}
 	if (unlikely(!h->list.next))
 		bpf_dlist_init(&h->list);
@@ -93,7 +79,7 @@ static struct bpf_list_node *list_take(struct bpf_list_head *head, bool tail, bo
 		__atomic_store_n(&n->owner, NULL, __ATOMIC_RELEASE);
 	}
 	if (CHECKS) {
-		if (!bpf_ref_add(list_node_obj(decl, n), list_node_type(decl),
+		if (!bpf_ref_add(bpf_decl_node_obj(&decl, n), bpf_decl_node_type(&decl),
 				 pop ? BPF_REF_OWNING : BPF_REF_NON_OWNING) &&
 		    pop) {
 			/* cannot track it: put it back rather than lose it */
@@ -116,57 +102,67 @@ refused:
 int KFUNC(bpf_list_push_front_impl)(struct bpf_list_head *head, struct bpf_list_node *node,
 				    void *meta__ign, u64 off)
 {
-	return list_push(head, node, false, "bpf_list_push_front_impl");
+	return list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front_impl);
 }
 
 int KFUNC(bpf_list_push_back_impl)(struct bpf_list_head *head, struct bpf_list_node *node,
 				   void *meta__ign, u64 off)
 {
-	return list_push(head, node, true, "bpf_list_push_back_impl");
+	return list_push(head, node, true, KFSIM_KFUNC_bpf_list_push_back_impl);
 }
 
 struct bpf_list_node *KFUNC(bpf_list_pop_front)(struct bpf_list_head *head)
 {
-	return list_take(head, false, true, "bpf_list_pop_front");
+	return list_take(head, false, true, KFSIM_KFUNC_bpf_list_pop_front);
 }
 
 struct bpf_list_node *KFUNC(bpf_list_pop_back)(struct bpf_list_head *head)
 {
-	return list_take(head, true, true, "bpf_list_pop_back");
+	return list_take(head, true, true, KFSIM_KFUNC_bpf_list_pop_back);
 }
 
 struct bpf_list_node *KFUNC(bpf_list_front)(struct bpf_list_head *head)
 {
-	return list_take(head, false, false, "bpf_list_front");
+	return list_take(head, false, false, KFSIM_KFUNC_bpf_list_front);
 }
 
 struct bpf_list_node *KFUNC(bpf_list_back)(struct bpf_list_head *head)
 {
-	return list_take(head, true, false, "bpf_list_back");
+	return list_take(head, true, false, KFSIM_KFUNC_bpf_list_back);
 }
 
 #ifndef KFSIM_BPF_NC
 void(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node)
 {
-	if (bpf_kfunc_available("bpf_list_push_front"))
-		list_push(head, node, false, "bpf_list_push_front");
+	list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front);
 }
 
 void(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node *node)
 {
-	if (bpf_kfunc_available("bpf_list_push_back"))
-		list_push(head, node, true, "bpf_list_push_back");
+	list_push(head, node, true, KFSIM_KFUNC_bpf_list_push_back);
+}
+
+int kfsim_bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node)
+{
+	return list_push(head, node, false,
+			 bpf_mode() < KERNEL_VERSION(6, 4, 0) ? KFSIM_KFUNC_bpf_list_push_front
+							      : KFSIM_KFUNC_bpf_list_push_front_impl);
+}
+
+int kfsim_bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node)
+{
+	return list_push(head, node, true,
+			 bpf_mode() < KERNEL_VERSION(6, 4, 0) ? KFSIM_KFUNC_bpf_list_push_back
+							      : KFSIM_KFUNC_bpf_list_push_back_impl);
 }
 
 /*
  * bpf_list_head_free(): empty the list under its lock, then drop every node with the lock
  * released (dropping may free nested collections, which take their own locks).
  */
-void bpf_list_head_drain(void *head)
+void bpf_list_head_drain(void *head, struct bpf_spin_lock *lock, s32 node_off)
 {
 	struct bpf_list_head_kern *h = head;
-	struct bpf_spin_lock *lock = bpf_root_lock(head);
-	s32 node_off = h->decl.type->node_off[h->decl.field_idx];
 	struct bpf_dlist stolen;
 
 	kfsim_bpf_raw_lock(lock);

@@ -33,6 +33,11 @@ static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 	hdr->magic = BPF_OBJ_LIVE;
 	obj = hdr + 1;
 	bpf_obj_init_fields(obj, t);
+	/* an object with a lock can hold roots: the registry tells their declaration (NC inserts) */
+	if (t->spin_lock_off >= 0 && bpf_alloc_register(obj, t, NULL, true)) {
+		kfree(hdr);
+		return NULL;
+	}
 	return obj;
 }
 
@@ -51,14 +56,9 @@ void bpf_obj_drop_raw(void *obj)
 	if (t->refcount_off >= 0 &&
 	    __atomic_sub_fetch((u32 *)((char *)obj + t->refcount_off), 1, __ATOMIC_ACQ_REL))
 		return;
-	for (u32 i = 0; i < t->nr_fields; i++) {
-		void *field = (char *)obj + t->fields[i].offset;
-
-		if (t->fields[i].type == BPF_LIST_HEAD)
-			bpf_list_head_drain(field);
-		else if (t->fields[i].type == BPF_RB_ROOT)
-			bpf_rb_root_drain(field);
-	}
+	bpf_alloc_drain_roots(obj, t);
+	if (t->spin_lock_off >= 0)
+		bpf_alloc_unregister(obj);
 	hdr->magic = BPF_OBJ_DEAD;
 	memset(obj, BPF_POISON_FREE, hdr->size);
 	kfree(hdr);
@@ -74,12 +74,10 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 	void *obj = NULL;
 
 	if (CHECKS) {
-		ts = bpf_enter("bpf_obj_new_impl");
-		if (ts->held && bpf_report(-EINVAL,
-					   "only graph kfuncs may run under a bpf_spin_lock: "
-					   "allocate before taking it",
-					   "function calls are not allowed while holding a lock"))
-			goto out;
+		/* bpf_enter() refuses the call under a lock: allocate before taking it */
+		ts = bpf_enter(KFSIM_KFUNC_bpf_obj_new_impl);
+		if (!ts)
+			return NULL;
 		if (local_type_id__k > UINT32_MAX &&
 		    bpf_report(-EINVAL, "bpf_obj_new takes bpf_core_type_id_local(type)",
 			       "local type ID argument must be in range [0, U32_MAX]"))
@@ -91,7 +89,10 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 			bpf_report(-EINVAL,
 				   "the id must name a struct described with KFSIM_BTF_STRUCT "
 				   "that loaded without errors",
-				   "bpf_obj_new type ID argument must be of a struct");
+				   "%s type ID argument must be of a struct",
+				   /* bpf_percpu_obj_new_impl arrived in 6.6 and shares the check */
+				   bpf_kver_at_least(6, 6) ? "bpf_obj_new/bpf_percpu_obj_new"
+							   : "bpf_obj_new");
 		goto out;
 	}
 	obj = bpf_obj_alloc(t);
@@ -115,12 +116,10 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 		bpf_obj_drop_raw(p__alloc);
 		return;
 	}
-	ts = bpf_enter("bpf_obj_drop_impl");
-	if (ts->held && bpf_report(-EINVAL,
-				   "only graph kfuncs may run under a bpf_spin_lock: drop "
-				   "after bpf_spin_unlock",
-				   "function calls are not allowed while holding a lock"))
-		goto out;
+	/* bpf_enter() refuses the call under a lock: drop after bpf_spin_unlock */
+	ts = bpf_enter(KFSIM_KFUNC_bpf_obj_drop_impl);
+	if (!ts)
+		return;
 	ref = bpf_ref_find(p__alloc, BPF_REF_OWNING);
 	if (!ref && bpf_report(-EINVAL, bpf_explain_stale(p__alloc, buf, sizeof(buf)),
 			       "arg#0 expected pointer to allocated object"))
@@ -150,9 +149,8 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 	u32 *count, old;
 
 	if (CHECKS) {
-		bpf_enter("bpf_refcount_acquire_impl");
-		if (!bpf_kfunc_available("bpf_refcount_acquire_impl"))
-			goto fail;
+		if (!bpf_enter(KFSIM_KFUNC_bpf_refcount_acquire_impl))
+			return NULL;
 		ref = bpf_ref_find(p__refcounted_kptr, BPF_REF_OWNING);
 		if ((!ref || ref->obj != p__refcounted_kptr) &&
 		    bpf_report(-EINVAL,

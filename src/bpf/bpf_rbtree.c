@@ -11,11 +11,6 @@
  */
 #include "bpf_internal.h"
 
-static void *rb_node_obj(struct bpf_root_decl *decl, void *node)
-{
-	return (char *)node - decl->type->node_off[decl->field_idx];
-}
-
 /* less() (the caller raised the callback depth); @order: also check asymmetry, irreflexivity. */
 static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, bool order)
 {
@@ -39,47 +34,52 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
 	return ret;
 }
 
-int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *node,
-			       bpf_rb_less_t less, void *meta__ign, u64 off)
+/* bpf_rbtree_add_impl() and the 6.3 bpf_rbtree_add(), entered under registry row @id. */
+static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
+		      enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct rb_node **link = &r->tree.rb_root.rb_node, *parent = NULL;
-	struct bpf_root_decl *decl;
+	struct bpf_root_decl decl;
+	struct bpf_tstate *ts;
 	struct bpf_ref *ref;
 	bool leftmost = true, order;
 
 	if (!CHECKS)
 		return kfsim_nc_rbtree_add(root, node, less);
-	bpf_enter("bpf_rbtree_add_impl");
-	if (bpf_tstate.cb_depth &&
+	ts = bpf_enter(id);
+	if (!ts)
+		return -EINVAL;
+	if (ts->cb_depth &&
 	    bpf_report(-EINVAL,
 		       "less() gets non-owning references and cannot insert into the tree it is "
 		       "sorting",
 		       "arg#1 expected pointer to allocated object"))
 		goto refused;
-	decl = bpf_check_root(root, BPF_RB_ROOT);
-	if (!decl)
+	if (!bpf_check_root(root, BPF_RB_ROOT, &decl))
 		goto refused;
-	ref = bpf_insert_arg(decl, node);
+	ref = bpf_insert_arg(&decl, node);
 	if (!ref)
 		goto refused;
 	if (!less && bpf_report(-EINVAL, "bpf_rbtree_add needs a less callback",
-				"arg#2 expected pointer to func"))
+				"arg2 expected pointer to func"))
 		goto refused;
-	if (!kfsim_bpf_owner_claim(&n->owner, decl)) {
+	if (!kfsim_bpf_owner_claim(&n->owner)) {
 		/* 6.4+: already in a tree: the node is dropped, -EINVAL */
 		bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
-		bpf_obj_drop_raw(rb_node_obj(decl, node));
+		bpf_obj_drop_raw(bpf_decl_node_obj(&decl, node));
 		bpf_leave();
 		return -EINVAL;
 	}
 	/*
 	 * kfsim_bpf_rbtree_add_core()'s descent, with each less() call wrapped: the callback
-	 * depth is what the lock/remove/add checks inside less() look at.
+	 * depth is what the lock/remove/add checks inside less() look at.  The claimed owner word
+	 * is remembered so that a run aborted inside less() gives the node back unclaimed.
 	 */
-	order = bpf_tstate.run && bpf_tstate.run->opts.check_less_order;
-	bpf_tstate.cb_depth++; /* from here to the end of the descent, less() may run */
+	order = ts->run && ts->run->opts.check_less_order;
+	ts->cb_depth++; /* from here to the end of the descent, less() may run */
+	ts->claiming = &n->owner;
 	while (*link) {
 		parent = *link;
 		if (call_less(less, &n->rb, parent, order)) {
@@ -89,8 +89,9 @@ int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *nod
 			leftmost = false;
 		}
 	}
-	bpf_tstate.cb_depth--;
-	bpf_tstate.kfunc = "bpf_rbtree_add_impl"; /* less() may have called kfuncs */
+	ts->claiming = NULL;
+	ts->cb_depth--;
+	ts->kfunc = "bpf_rbtree_add_impl"; /* less() may have called kfuncs */
 	rb_link_node(&n->rb, parent, link);
 	rb_insert_color_cached(&n->rb, &r->tree, leftmost);
 	__atomic_store_n(&n->owner, r, __ATOMIC_RELEASE);
@@ -102,26 +103,37 @@ refused:
 	return -EINVAL;
 }
 
+int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			       bpf_rb_less_t less, void *meta__ign, u64 off)
+{
+	return rbtree_add(root, node, less, KFSIM_KFUNC_bpf_rbtree_add_impl);
+}
+
 struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
-	struct bpf_root_decl *decl;
-	struct rb_node *first;
+	struct bpf_root_decl decl;
+	struct rb_node *first = NULL;
 
 	if (!CHECKS)
 		return kfsim_bpf_rbtree_first_core(root);
-	bpf_enter("bpf_rbtree_first");
-	decl = bpf_check_root(root, BPF_RB_ROOT);
-	first = decl ? rb_first_cached(&r->tree) : NULL;
-	if (first && !bpf_ref_add(rb_node_obj(decl, first), decl->type->node_type[decl->field_idx],
+	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_first))
+		return NULL;
+	if (bpf_check_root(root, BPF_RB_ROOT, &decl))
+		first = rb_first_cached(&r->tree);
+	if (first && !bpf_ref_add(bpf_decl_node_obj(&decl, first), bpf_decl_node_type(&decl),
 				  BPF_REF_NON_OWNING))
 		first = NULL;
 	bpf_leave();
 	return (struct bpf_rb_node *)first;
 }
 
-/* The node argument of remove/left/right: non-owning, or (6.16) owning and refcounted. */
-static struct bpf_ref *check_node_in_tree_arg(struct bpf_root_decl *decl, void *node,
+/*
+ * The node argument of remove/left/right: a non-owning reference; >= 6.16 any owning one too
+ * ("bpf: Allow refcounted bpf_rb_node used in bpf_rbtree_{remove,left,right}": an owning
+ * reference is either refcounted or in no tree, where the owner check returns NULL).
+ */
+static struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node,
 					      const char *kfunc)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_NON_OWNING);
@@ -136,7 +148,7 @@ static struct bpf_ref *check_node_in_tree_arg(struct bpf_root_decl *decl, void *
 				   "rbtree_remove not allowed in rbtree cb");
 		return NULL;
 	}
-	if (ref && ref->kind == BPF_REF_OWNING && bpf_v616() && ref->type->refcount_off >= 0)
+	if (ref && ref->kind == BPF_REF_OWNING && bpf_v616())
 		return bpf_check_node_ref(decl, node, ref);
 	if (!ref || ref->kind != BPF_REF_NON_OWNING) {
 		const char *why =
@@ -159,32 +171,37 @@ static struct bpf_ref *check_node_in_tree_arg(struct bpf_root_decl *decl, void *
 struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
-	struct bpf_root_decl *decl;
+	struct bpf_root_decl decl;
 	void *obj;
 
 	if (!CHECKS)
 		return kfsim_bpf_rbtree_remove_core(root, node);
-	bpf_enter("bpf_rbtree_remove");
-	decl = bpf_check_root(root, BPF_RB_ROOT);
-	if (!decl || !check_node_in_tree_arg(decl, node, "bpf_rbtree_remove"))
+	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_remove))
+		return NULL;
+	if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
+	    !check_node_in_tree_arg(&decl, node, "bpf_rbtree_remove"))
 		goto null;
 	if (n->owner != (void *)root) {
-		/* 6.3 would erase it from the wrong tree and corrupt both; 6.4+ returns NULL */
-		if (!bpf_v64())
+		/*
+		 * 6.6+ (c3c510ce431c, the owner field): NULL.  6.4/6.5 look only at
+		 * RB_EMPTY_NODE: a node in no tree gives NULL, one in another tree under the same
+		 * lock is erased from this one, corrupting both; 6.3 checks nothing.
+		 */
+		if (!bpf_kver_at_least(6, 6) && (!bpf_v64() || n->owner))
 			bpf_report(
 				-EINVAL,
-				"the node is not in this tree (the 6.3 verifier cannot see this; "
-				"the kernel would corrupt both trees)",
+				"the node is not in this tree: before 6.6 the kernel erases it from "
+				"the wrong tree and corrupts both (the verifier cannot see this)",
 				"kfsim: bpf_rbtree_remove of a node that is not in this tree");
 		goto null;
 	}
 	kfsim_bpf_rbtree_remove_core(root, node);
-	obj = rb_node_obj(decl, node);
+	obj = bpf_decl_node_obj(&decl, node);
 	/* 6.3: after a remove no non-owning reference is trusted any more */
 	if (!bpf_v64())
 		bpf_refs_invalidate_non_owning("at bpf_rbtree_remove (6.3 invalidates every "
 					       "non-owning reference there)");
-	if (!bpf_ref_add(obj, decl->type->node_type[decl->field_idx], BPF_REF_OWNING)) {
+	if (!bpf_ref_add(obj, bpf_decl_node_type(&decl), BPF_REF_OWNING)) {
 		/* cannot track it: drop it rather than leak it */
 		bpf_obj_drop_raw(obj);
 		goto null;
@@ -197,22 +214,19 @@ null:
 }
 
 static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node *node, int dir,
-				   const char *kfunc)
+				   enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
-	struct bpf_root_decl *decl;
+	struct bpf_root_decl decl;
 	struct rb_node *next;
 
 	if (CHECKS) {
-		bpf_enter(kfunc);
-		if (!bpf_kfunc_available(kfunc))
+		if (!bpf_enter(id))
+			return NULL;
+		if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
+		    (dir && !check_node_in_tree_arg(&decl, node, bpf_kfunc_table[id].name)))
 			goto null;
-		decl = bpf_check_root(root, BPF_RB_ROOT);
-		if (!decl || (dir && !check_node_in_tree_arg(decl, node, kfunc)))
-			goto null;
-	} else {
-		decl = &r->decl;
 	}
 	if (!dir)
 		next = r->tree.rb_root.rb_node;
@@ -221,9 +235,8 @@ static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node 
 	else
 		next = dir < 0 ? n->rb.rb_left : n->rb.rb_right;
 	if (CHECKS) {
-		if (next &&
-		    !bpf_ref_add(rb_node_obj(decl, next), decl->type->node_type[decl->field_idx],
-				 BPF_REF_NON_OWNING))
+		if (next && !bpf_ref_add(bpf_decl_node_obj(&decl, next), bpf_decl_node_type(&decl),
+					 BPF_REF_NON_OWNING))
 			next = NULL;
 		bpf_leave();
 	}
@@ -235,35 +248,40 @@ null:
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_root)(struct bpf_rb_root *root)
 {
-	return rb_walk(root, NULL, 0, "bpf_rbtree_root");
+	return rb_walk(root, NULL, 0, KFSIM_KFUNC_bpf_rbtree_root);
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_left)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	return rb_walk(root, node, -1, "bpf_rbtree_left");
+	return rb_walk(root, node, -1, KFSIM_KFUNC_bpf_rbtree_left);
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_right)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	return rb_walk(root, node, 1, "bpf_rbtree_right");
+	return rb_walk(root, node, 1, KFSIM_KFUNC_bpf_rbtree_right);
 }
 
 #ifndef KFSIM_BPF_NC
+/* The 6.3 form: the same body under its own registry row (gate, removal warning). */
 void(bpf_rbtree_add)(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less)
 {
-	if (bpf_kfunc_available("bpf_rbtree_add"))
-		bpf_rbtree_add_impl(root, node, less, NULL, 0);
+	rbtree_add(root, node, less, KFSIM_KFUNC_bpf_rbtree_add);
+}
+
+int kfsim_bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less)
+{
+	return rbtree_add(root, node, less,
+			  bpf_mode() < KERNEL_VERSION(6, 4, 0) ? KFSIM_KFUNC_bpf_rbtree_add
+							       : KFSIM_KFUNC_bpf_rbtree_add_impl);
 }
 
 /*
  * bpf_rb_root_free(): steal the tree under its lock, reset the root, then drop every node in
  * post-order with the lock released.
  */
-void bpf_rb_root_drain(void *root)
+void bpf_rb_root_drain(void *root, struct bpf_spin_lock *lock, s32 node_off)
 {
 	struct bpf_rb_root_kern *r = root;
-	struct bpf_spin_lock *lock = bpf_root_lock(root);
-	s32 node_off = r->decl.type->node_off[r->decl.field_idx];
 	struct rb_root_cached stolen;
 	struct rb_node *pos, *next;
 

@@ -1,13 +1,46 @@
 // SPDX-License-Identifier: MIT
 /*
  * bpf_spin_lock()/bpf_spin_unlock() (kernel/bpf/helpers.c): a real test-and-set lock in the
- * 4-byte struct bpf_spin_lock, plus the verifier's lock discipline.
+ * 4-byte struct bpf_spin_lock, plus the verifier's lock discipline (process_spin_lock()).
  *
  * Invariants: val is 1 exactly while some thread is between a successful lock and its unlock;
- * the thread's state names the lock it holds (at most one); every non-owning reference dies at
- * unlock (the critical-section epoch moves on).
+ * the thread's state names the lock it holds (at most one); a lock is taken only after it was
+ * found to be the declared bpf_spin_lock of an allocation the program may reach, so a stale or
+ * foreign pointer is never written; every non-owning reference dies at unlock.
  */
 #include "bpf_internal.h"
+
+/* process_spin_lock(): @lock is the lock field of a reachable allocation with a valid record. */
+static bool lock_arg_ok(struct bpf_spin_lock *lock)
+{
+	struct bpf_alloc_view v;
+	char buf[160];
+	long long off;
+
+	if (!lock || !bpf_reach(lock, &v)) {
+		bpf_report(-EINVAL,
+			   lock ? bpf_explain_stale(lock, buf, sizeof(buf))
+				: "bpf_spin_lock takes a pointer to a struct bpf_spin_lock",
+			   "R1 type=scalar expected=map_value, ptr_");
+		return false;
+	}
+	if (!v.valid || v.type->spin_lock_off < 0) {
+		bpf_report(-EINVAL,
+			   "the allocation's struct declares no usable bpf_spin_lock (or its BTF "
+			   "was rejected)",
+			   "%s '%s' has no valid bpf_spin_lock", v.name ? "map" : "local",
+			   v.name ? v.name : "kptr");
+		return false;
+	}
+	off = (char *)lock - (char *)v.base;
+	if (off != v.type->spin_lock_off) {
+		bpf_report(-EINVAL, "the pointer must be the address of the bpf_spin_lock member",
+			   "off %lld doesn't point to 'struct bpf_spin_lock' that is at %d", off,
+			   v.type->spin_lock_off);
+		return false;
+	}
+	return true;
+}
 
 void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 {
@@ -17,15 +50,9 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 		kfsim_bpf_raw_lock(lock);
 		return;
 	}
-	ts = bpf_enter("bpf_spin_lock");
-	if (ts->cb_depth && bpf_report(-EINVAL, "less() runs with the root's lock already held",
-				       "can't spin_{lock,unlock} in rbtree cb"))
-		goto out;
-	if (ts->held && bpf_report(-EINVAL, "a program holds at most one bpf_spin_lock at a time",
-				   "Locking two bpf_spin_locks are not allowed"))
-		goto out;
-	if (!lock && bpf_report(-EINVAL, "bpf_spin_lock takes a pointer to a struct bpf_spin_lock",
-				"R1 type=scalar expected=map_value, ptr_"))
+	/* a lock already held (also inside less()) is refused by bpf_enter()'s call rule */
+	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_lock);
+	if (!ts || !lock_arg_ok(lock))
 		goto out;
 	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
@@ -45,13 +72,16 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 		kfsim_bpf_raw_unlock(lock);
 		return;
 	}
-	ts = bpf_enter("bpf_spin_unlock");
+	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_unlock);
+	if (!ts)
+		goto out;
 	if (ts->cb_depth && bpf_report(-EINVAL, "less() runs with the root's lock already held",
 				       "can't spin_{lock,unlock} in rbtree cb"))
 		goto out;
 	if (!ts->held && bpf_report(-EINVAL, "only the lock this program took can be released",
 				    "bpf_spin_unlock without taking a lock"))
 		goto out;
+	/* compared, never dereferenced: the held lock was checked when it was taken */
 	if (ts->held != lock && bpf_report(-EINVAL, "unlock must name the lock that is held",
 					   "bpf_spin_unlock of different lock"))
 		goto out;

@@ -224,6 +224,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
+	ts->claiming = NULL;
 	return 0;
 }
 
@@ -234,6 +235,11 @@ static void run_cleanup(struct bpf_tstate *ts)
 		kfsim_bpf_raw_unlock(ts->held);
 		ts->held = NULL;
 		ts->epoch++;
+	}
+	/* aborted inside less(): the node being inserted was never linked; give it back */
+	if (ts->claiming) {
+		__atomic_store_n(ts->claiming, NULL, __ATOMIC_RELEASE);
+		ts->claiming = NULL;
 	}
 	ts->cb_depth = 0;
 	bpf_refs_invalidate_non_owning("at the end of the program run");
@@ -269,10 +275,15 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			kfsim_bpf_site.file = r->file;
 			kfsim_bpf_site.line = r->line;
 			ts->kfunc = r->kfunc;
+			/* ≈6.14 check_resource_leak() adds a line naming the exit */
 			bpf_report(-EINVAL,
 				   "an owning reference must be dropped, inserted or stashed "
 				   "before the program exits (the acquiring call is shown)",
-				   "Unreleased reference id=%u alloc_insn=%u", r->id, r->insn);
+				   "Unreleased reference id=%u alloc_insn=%u%s", r->id, r->insn,
+				   bpf_kver_at_least(6, 14)
+					   ? "\nBPF_EXIT instruction in main prog would lead to "
+					     "reference leak"
+					   : "");
 		}
 		ts->kfunc = NULL;
 	}

@@ -62,13 +62,15 @@ static int bpf_kfuncs_cmd(bool json_mode)
 			kfsim_json_kv_string(&json, "since",
 					     kver_str(k[i].since, since, sizeof(since)));
 			if (k[i].until)
-				kfsim_json_kv_string(&json, "replaced_in",
+				kfsim_json_kv_string(&json, "removed_in",
 						     kver_str(k[i].until, until, sizeof(until)));
 			else
-				kfsim_json_kv_string(&json, "replaced_in", "");
+				kfsim_json_kv_string(&json, "removed_in", "");
 			kfsim_json_kv_string(&json, "replacement",
 					     k[i].replacement ? k[i].replacement : "");
-			kfsim_json_kv_bool(&json, "available", kver >= k[i].since);
+			/* in the kernel of this version (kfsim keeps removed ones callable) */
+			kfsim_json_kv_bool(&json, "available",
+					   kver >= k[i].since && (!k[i].until || kver < k[i].until));
 			kfsim_json_kv_string(&json, "doc", k[i].doc);
 			kfsim_json_kv_string(&json, "note", k[i].note);
 			kfsim_json_object_end(&json);
@@ -79,10 +81,12 @@ static int bpf_kfuncs_cmd(bool json_mode)
 	}
 	printf("BPF graph kfuncs (kernel %s; '-' = not in this version)\n\n", now);
 	for (size_t i = 0; i < nr; i++) {
-		printf("%c %-26s %-36s since %-5s%s%s\n", kver >= k[i].since ? ' ' : '-', k[i].name,
+		bool in_kernel = kver >= k[i].since && (!k[i].until || kver < k[i].until);
+
+		printf("%c %-26s %-36s since %-5s%s%s\n", in_kernel ? ' ' : '-', k[i].name,
 		       kfsim_bpf_kfunc_flags_str(k[i].flags, flags, sizeof(flags)),
 		       kver_str(k[i].since, since, sizeof(since)),
-		       k[i].until ? "  replaced in " : "",
+		       k[i].until ? "  removed in " : "",
 		       k[i].until ? kver_str(k[i].until, until, sizeof(until)) : "");
 		printf("  %s\n", k[i].doc);
 		if (k[i].note[0])

@@ -320,6 +320,8 @@ static void test_refcount_tree_and_list(void **state)
 	struct bpf_rb_node *rb;
 	struct bpf_list_node *ln;
 
+	if (!kfsim_kernel_at_least(6, 6)) /* bpf_refcount_acquire: disabled in 6.4 and 6.5 */
+		return;
 	memset(&s, 0, sizeof(s));
 	assert_int_equal(kfsim_bpf_private_init(&s, kfsim_btf_of(gshared)), 0);
 	begin();
@@ -483,8 +485,7 @@ static void test_btf_layout_rejections(void **state)
 	begin();
 	assert_null(bpf_obj_new(both_nodes));
 	assert_int_equal(kfsim_bpf_run_end(&run), -EINVAL);
-	assert_non_null(
-		strstr(run.violations[0].msg, "bpf_obj_new type ID argument must be of a struct"));
+	assert_non_null(strstr(run.violations[0].msg, "type ID argument must be of a struct"));
 }
 
 /* A raw read through a pointer to a dropped object: ASan builds catch it (the object is freed

@@ -248,10 +248,12 @@ static const struct selftest_case cases[] = {
 	 "must be held for bpf_rb_root", NULL},
 	{"rbtree_api_nolock_first", rbtree_api_nolock_first, ALWAYS, "must be held for bpf_rb_root",
 	 NULL},
-	/* 6.16 turned the refcounted form of this case into a success (test_rules covers it) */
-	{"rbtree_api_remove_unadded_node", rbtree_api_remove_unadded_node, ALWAYS,
-	 "rbtree_remove node input must be non-owning ref",
-	 "bpf_rbtree_remove can only take non-owning or refcounted bpf_rb_node pointer"},
+	/*
+	 * "bpf: Allow refcounted bpf_rb_node used in bpf_rbtree_{remove,left,right}" (6.16) made
+	 * this case __retval(0): any owning reference is accepted, a never-added node gives NULL.
+	 */
+	{"rbtree_api_remove_unadded_node", rbtree_api_remove_unadded_node, V(4, 0), V(6, 16),
+	 "rbtree_remove node input must be non-owning ref", NULL},
 	{"rbtree_api_remove_no_drop", rbtree_api_remove_no_drop, ALWAYS,
 	 "Unreleased reference id=", NULL},
 	{"rbtree_api_add_to_multiple_trees", rbtree_api_add_to_multiple_trees, ALWAYS,

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ask the running kernel's verifier about every program of the BPF objects named on the command
+ * line, one program at a time: open the object, turn autoload on for that program only, load it
+ * with a level-1 log, and print one line per program:
+ *
+ *	<object>\t<program>\tACCEPT|REJECT\t<message>
+ *
+ * The message is the verifier's last log line before "processed ..." (or, when the load failed
+ * before the verifier ran, e.g. at BTF or map creation, the last line libbpf printed).  Line
+ * breaks inside the log are kept as the two characters "\n" so each program stays one line.
+ * Exit status: 0 when every object could be opened, 1 otherwise; 77 when the kernel refuses BPF.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+static char verifier_log[64 << 20];
+static char libbpf_last[1024];
+
+/* Keep libbpf's last warning: the message when the failure came before the verifier. */
+static int keep_last(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	char line[1024];
+	size_t len;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, args);
+	len = strlen(line);
+	while (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (len && !strstr(line, "-- BEGIN PROG LOAD LOG --") &&
+	    !strstr(line, "-- END PROG LOAD LOG --"))
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
+	return 0;
+}
+
+/* The verifier's message: the log lines after the last instruction dump, before "processed". */
+static void log_message(const char *log, char *out, size_t size)
+{
+	const char *end = strstr(log, "\nprocessed ");
+	const char *p, *start;
+	size_t n = 0;
+
+	if (!end)
+		end = log + strlen(log);
+	while (end > log && end[-1] == '\n')
+		end--;
+	/* the message is the last line; keep the line before it when the kernel split one message */
+	start = end;
+	while (start > log && start[-1] != '\n')
+		start--;
+	if (start > log && (p = start - 1) > log) {
+		const char *prev = p;
+
+		while (prev > log && prev[-1] != '\n')
+			prev--;
+		if (!strncmp(prev, "held lock and object are not in the same allocation", 51) ||
+		    !strncmp(prev, "global function calls are not allowed", 37))
+			start = prev;
+	}
+	for (p = start; p < end && n + 3 < size; p++) {
+		if (*p == '\n') {
+			out[n++] = '\\';
+			out[n++] = 'n';
+		} else if (*p != '\t') {
+			out[n++] = *p;
+		} else {
+			out[n++] = ' ';
+		}
+	}
+	out[n] = '\0';
+}
+
+static int load_one(const char *path, const char *prog_name, char *msg, size_t size)
+{
+	struct bpf_program *prog, *want = NULL;
+	struct bpf_object *obj;
+	int err;
+
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		snprintf(msg, size, "cannot open %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		bool me = !strcmp(bpf_program__name(prog), prog_name);
+
+		bpf_program__set_autoload(prog, me);
+		if (me)
+			want = prog;
+	}
+	verifier_log[0] = '\0';
+	libbpf_last[0] = '\0';
+	bpf_program__set_log_buf(want, verifier_log, sizeof(verifier_log));
+	bpf_program__set_log_level(want, 1);
+	err = bpf_object__load(obj);
+	if (err && verifier_log[0])
+		log_message(verifier_log, msg, size);
+	else if (err)
+		snprintf(msg, size, "%s", libbpf_last[0] ? libbpf_last : strerror(-err));
+	else
+		msg[0] = '\0';
+	bpf_object__close(obj);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	int status = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s OBJECT.bpf.o...\n", argv[0]);
+		return 2;
+	}
+	if (geteuid() != 0) {
+		printf("skipped: loading BPF programs needs root\n");
+		return 77;
+	}
+	libbpf_set_print(keep_last);
+	for (int i = 1; i < argc; i++) {
+		struct bpf_object *obj = bpf_object__open_file(argv[i], NULL);
+		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		char names[128][64];
+		struct bpf_program *prog;
+		int nr = 0;
+
+		if (!obj) {
+			fprintf(stderr, "%s: cannot open: %s\n", argv[i], strerror(errno));
+			status = 1;
+			continue;
+		}
+		bpf_object__for_each_program(prog, obj)
+			if (nr < 128)
+				snprintf(names[nr++], sizeof(names[0]), "%s", bpf_program__name(prog));
+		bpf_object__close(obj);
+		for (int p = 0; p < nr; p++) {
+			static char msg[4096];
+			int err = load_one(argv[i], names[p], msg, sizeof(msg));
+
+			printf("%.*s\t%s\t%s\t%s\n", (int)(strcspn(base, ".")), base, names[p],
+			       err ? "REJECT" : "ACCEPT", msg);
+			fflush(stdout);
+		}
+	}
+	return status;
+}

@@ -258,9 +258,3 @@ int kfsim_cli_parse_size(const char *cmd, const char *opt, const char *text, u64
 	*out = value * mult;
 	return 0;
 }
-
-void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)
-{
-	if (ctx->nr_files < (int)(sizeof(ctx->files) / sizeof(ctx->files[0])))
-		snprintf(ctx->files[ctx->nr_files++], sizeof(ctx->files[0]), "%s", path);
-}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_OUTFILE_H
 #define KFSIM_OUTFILE_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * Output files that never lose the user's data.
@@ -151,4 +152,5 @@ int kfsim_outfile_write(struct kfsim_outfile *of, const void *buf, size_t len);
  */
 int kfsim_outfile_save(const char *path, const void *buf, size_t len);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_OUTFILE_H */

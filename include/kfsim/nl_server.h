@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_NL_SERVER_H
 #define KFSIM_NL_SERVER_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * kfsim's in-process kernel as a stand-in kernel for other processes.
@@ -115,4 +116,5 @@ int kfsim_nl_remote_bind(struct kfsim_nl_remote *r, u32 portid, u32 groups);
 /** kfsim_nl_remote_close() - close both descriptors (either may be -1). */
 void kfsim_nl_remote_close(struct kfsim_nl_remote *r);
 
+#pragma GCC visibility pop
 #endif /* KFSIM_NL_SERVER_H */

@@ -15,7 +15,6 @@ KFSIM "-" checks only the SVG_DIRs' pictures (no tour run, no page).
 """
 import base64
 import fcntl
-import glob
 import json
 import os
 import select
@@ -24,6 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from tour_pictures import tour_pictures  # noqa: E402
 
 TIMEOUT = 60.0
 
@@ -192,18 +194,11 @@ def main():
     if not exe:
         print('skipped: chromium is not installed')
         return 77
-    shutil.rmtree(out, ignore_errors=True)
-    pages = []
+    pages = tour_pictures(kfsim, out, svg_dirs)
+    if pages is None:
+        return 1
     if kfsim != '-':
-        run = subprocess.run([kfsim, 'tour', '--out', out], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        if run.returncode:
-            print('kfsim tour failed (%d):\n%s' % (run.returncode, run.stderr))
-            return 1
-        pages = [os.path.join(out, 'index.html')]
-        pages += sorted(glob.glob(os.path.join(out, '*.svg')))
-    for d in svg_dirs:
-        pages += sorted(glob.glob(os.path.join(d, '*.svg')))
+        pages.insert(0, os.path.join(out, 'index.html'))
     shots = os.path.join(out, 'browser')
     os.makedirs(shots, exist_ok=True)
 

@@ -12,7 +12,6 @@ Usage: svg_raster_check.py KFSIM OUT [--png-ink EXE] SVG_DIR...
 KFSIM "-" checks only the SVG_DIRs' pictures (no tour run).
 Exit 0 ok, 1 a check failed, 77 no rsvg-convert.
 """
-import glob
 import os
 import re
 import shutil
@@ -20,6 +19,9 @@ import struct
 import subprocess
 import sys
 import zlib
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from tour_pictures import tour_pictures  # noqa: E402
 
 
 def png_read(path):
@@ -108,17 +110,9 @@ def main():
     if not rsvg:
         print('skipped: rsvg-convert (librsvg2-bin) is not installed')
         return 77
-    shutil.rmtree(out, ignore_errors=True)
-    svgs = []
-    if kfsim != '-':
-        run = subprocess.run([kfsim, 'tour', '--out', out], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True)
-        if run.returncode:
-            print('kfsim tour failed (%d):\n%s' % (run.returncode, run.stderr))
-            return 1
-        svgs = sorted(glob.glob(os.path.join(out, '*.svg')))
-    for d in dirs:
-        svgs += sorted(glob.glob(os.path.join(d, '*.svg')))
+    svgs = tour_pictures(kfsim, out, dirs)
+    if svgs is None:
+        return 1
     pngs = os.path.join(out, 'rsvg')
     os.makedirs(pngs, exist_ok=True)
     failures = []

@@ -184,7 +184,11 @@ static void axis_ticks(const struct axis *axis, void (*fn)(void *arg, double v, 
 	for (double v = axis->lo; v <= axis->hi + axis->step / 2; v += axis->step) {
 		double shown = axis->log ? pow(10.0, v) : fabs(v) < axis->step / 1e6 ? 0.0 : v;
 
-		snprintf(label, sizeof(label), "%g", shown);
+		/* "%g" would print 1e+06 for a million: whole numbers in full, up to 10^15 */
+		if (fabs(shown) >= 1e5 && fabs(shown) < 1e15 && shown == floor(shown))
+			snprintf(label, sizeof(label), "%.0f", shown);
+		else
+			snprintf(label, sizeof(label), "%g", shown);
 		fn(arg, axis->log ? pow(10.0, v) : v, label);
 	}
 }

@@ -177,6 +177,9 @@ static void test_long_text_fits(void **state)
 	fit = check_fit(svg);
 	assert_true(fit.title_lines >= 2);
 	assert_non_null(strstr(svg, "&lt;&amp;&gt; escaped"));
+	/* a log axis up to a million labels it in full, not "1e+06" */
+	assert_non_null(strstr(svg, ">1000000</text>"));
+	assert_null(strstr(svg, "e+0"));
 	free(svg);
 }
 

@@ -83,6 +83,11 @@ static void test_tour_writes_one_self_contained_page(void **state)
 	assert_int_equal(count(page, "<svg"), svg_files_in(TOUR_DIR));
 	assert_null(strstr(page, "<?xml"));
 	assert_null(strstr(page, "<!DOCTYPE svg"));
+	/* ids unique across the pictures: Graphviz's "graph0" appears in two of them */
+	assert_null(strstr(page, " id=\"graph0\""));
+	assert_non_null(strstr(page, " id=\"kfsim-f1-"));
+	assert_non_null(strstr(page, "url(#kfsim-f2-kfsim-bpf-hatch)"));
+	assert_non_null(strstr(page, " id='kfsim-f2-kfsim-bpf-hatch'"));
 	/* no script, no stylesheet or image from anywhere */
 	assert_null(strstr(page, "<script"));
 	assert_null(strstr(page, "<link"));

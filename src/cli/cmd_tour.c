@@ -215,9 +215,9 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	enum { NR_STEPS = ARRAY_SIZE(kfsim_tour_steps) };
 	struct kfsim_tour_ctx *ctx = calloc(1, sizeof(*ctx));
 	struct kfsim_tour_result *results = calloc(NR_STEPS, sizeof(*results));
-	char *narratives[NR_STEPS] = { NULL };
+	char *narratives[NR_STEPS] = {NULL};
 	struct kfsim_tour_report report;
-	u64 since = 0;	/* the whole run's log, boot parameters included */
+	u64 since = 0; /* the whole run's log, boot parameters included */
 	struct kfsim_json json;
 	FILE *terminal;
 	char kver[16];
@@ -236,7 +236,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	}
 	ret = make_dirs(out_dir);
 	if (ret) {
-		status = kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
+		status =
+			kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
 		goto out_free;
 	}
 	kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver));
@@ -266,8 +267,12 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	}
 
 	report = (struct kfsim_tour_report){
-		.out_dir = out_dir, .kver = kver, .cmdline = kfsim_cmdline_text(),
-		.steps = results, .nr_steps = NR_STEPS, .dmesg = dmesg_text(since),
+		.out_dir = out_dir,
+		.kver = kver,
+		.cmdline = kfsim_cmdline_text(),
+		.steps = results,
+		.nr_steps = NR_STEPS,
+		.dmesg = dmesg_text(since),
 		.failed = failed,
 	};
 	ctx->nr_files = 0;
@@ -287,7 +292,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	} else if (mode == TOUR_HTML) {
 		kfsim_tour_html(stdout, &report);
 	} else {
-		printf("\n== Kernel log of this run (dmesg) ==\n%s", report.dmesg ? report.dmesg : "");
+		printf("\n== Kernel log of this run (dmesg) ==\n%s",
+		       report.dmesg ? report.dmesg : "");
 		if (!ret)
 			printf("\nThe whole tour as one page: %s\n", ctx->files[0]);
 		printf("\nkfsim tour: %zu steps, %d failed\n", (size_t)NR_STEPS, failed);
@@ -307,11 +313,11 @@ out_free:
 static int cmd_tour(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "html", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{"out", required_argument, NULL, 'o'},
+		{"json", no_argument, NULL, 'j'},
+		{"html", no_argument, NULL, 'H'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
 	};
 	const char *out_dir = TOUR_DEFAULT_OUT;
 	enum tour_mode mode = TOUR_TEXT;
@@ -323,13 +329,15 @@ static int cmd_tour(int argc, char **argv)
 		switch (opt) {
 		case 'o':
 			if (!*optarg)
-				return kfsim_cli_usage("tour", "invalid value '' for --out: expected a directory");
+				return kfsim_cli_usage(
+					"tour", "invalid value '' for --out: expected a directory");
 			out_dir = optarg;
 			break;
 		case 'j':
 		case 'H':
 			if (mode != TOUR_TEXT && mode != (opt == 'j' ? TOUR_JSON : TOUR_HTML))
-				return kfsim_cli_usage("tour", "--json and --html exclude each other");
+				return kfsim_cli_usage("tour",
+						       "--json and --html exclude each other");
 			mode = opt == 'j' ? TOUR_JSON : TOUR_HTML;
 			break;
 		case 'h':

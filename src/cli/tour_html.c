@@ -108,7 +108,7 @@ static char *read_svg(const char *dir, const char *name)
 /* @svg with every id, and every reference to one, prefixed with "kfsim-f<@fig>-". */
 static void write_svg_scoped(FILE *out, const char *svg, int fig)
 {
-	static const char *const id_starts[] = { " id=\"", " id='", "url(#", "href=\"#", "href='#" };
+	static const char *const id_starts[] = {" id=\"", " id='", "url(#", "href=\"#", "href='#"};
 
 	for (const char *p = svg; *p;) {
 		size_t i, n = 0;
@@ -235,15 +235,19 @@ int kfsim_tour_html(FILE *out, const void *arg)
 	const struct kfsim_tour_report *r = arg;
 	int fig = 1;
 
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		     "<title>kfsim tour: Linux %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+	fprintf(out,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<title>kfsim tour: Linux %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 		r->kver, style);
-	fprintf(out, "<h1>kfsim tour</h1>\n<p class=\"meta\">Following Linux %s; kernel command "
-		     "line: <code>", r->kver);
+	fprintf(out,
+		"<h1>kfsim tour</h1>\n<p class=\"meta\">Following Linux %s; kernel command "
+		"line: <code>",
+		r->kver);
 	html_escaped(out, *r->cmdline ? r->cmdline : "(none)");
-	fprintf(out, "</code>. %zu steps, %d failed. Written by <code>kfsim tour</code>; the "
-		     "pictures and traces are in this page's directory.</p>\n",
+	fprintf(out,
+		"</code>. %zu steps, %d failed. Written by <code>kfsim tour</code>; the "
+		"pictures and traces are in this page's directory.</p>\n",
 		r->nr_steps, r->failed);
 	fprintf(out, "<nav>\n<ol>\n");
 	for (size_t i = 0; i < r->nr_steps; i++) {

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 		if (chunk > size - pos - 12)
 			return fail("truncated chunk");
 		if (!memcmp(file + pos + 4, "IHDR", 4)) {
-			static const int by_type[7] = { 1, 0, 3, 0, 2, 0, 4 };
+			static const int by_type[7] = {1, 0, 3, 0, 2, 0, 4};
 
 			width = be32(body);
 			height = be32(body + 4);
@@ -87,8 +87,11 @@ int main(int argc, char **argv)
 			int left = x >= channels ? line[x - channels] : 0, up = prev[x];
 			int up_left = x >= channels ? prev[x - channels] : 0;
 
-			line[x] += kind == 1 ? left : kind == 2 ? up : kind == 3 ? (left + up) / 2
-				 : kind == 4 ? paeth(left, up, up_left) : 0;
+			line[x] += kind == 1   ? left
+				   : kind == 2 ? up
+				   : kind == 3 ? (left + up) / 2
+				   : kind == 4 ? paeth(left, up, up_left)
+					       : 0;
 		}
 		for (size_t x = 0; x < stride; x += channels) {
 			double alpha = channels % 2 == 0 ? line[x + channels - 1] / 255.0 : 1.0;

@@ -64,31 +64,38 @@ struct fit {
 static struct fit check_fit(const char *svg)
 {
 	double width, height;
-	struct fit fit = { 0 };
+	struct fit fit = {0};
 	const char *p = svg;
 
-	assert_int_equal(sscanf(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%lf\" "
-				     "height=\"%lf\"", &width, &height), 2);
+	assert_int_equal(sscanf(svg,
+				"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%lf\" "
+				"height=\"%lf\"",
+				&width, &height),
+			 2);
 	while ((p = strstr(p, "<text "))) {
 		double x, y, w;
 		int size;
 		char anchor[8], content[512];
 		const char *start = strchr(p, '>') + 1, *end = strstr(start, "</text>");
 
-		assert_int_equal(sscanf(p, "<text x=\"%lf\" y=\"%lf\" text-anchor=\"%7[a-z]\" "
-					   "font-size=\"%d\">", &x, &y, anchor, &size), 4);
+		assert_int_equal(sscanf(p,
+					"<text x=\"%lf\" y=\"%lf\" text-anchor=\"%7[a-z]\" "
+					"font-size=\"%d\">",
+					&x, &y, anchor, &size),
+				 4);
 		unescape(start, (size_t)(end - start), content, sizeof(content));
 		w = kfsim_svg_text_width(content, size, KFSIM_SVG_SANS);
 		fit.texts++;
 		if (x == 0 && y == 0) {
 			assert_true(w <= height);
 		} else {
-			double left = !strcmp(anchor, "start") ? x : !strcmp(anchor, "middle") ? x - w / 2
-												: x - w;
+			double left = !strcmp(anchor, "start")	  ? x
+				      : !strcmp(anchor, "middle") ? x - w / 2
+								  : x - w;
 
 			if (left < 0 || left + w > width)
-				fail_msg("\"%s\" spans %.1f..%.1f on a canvas %.0f wide", content, left,
-					 left + w, width);
+				fail_msg("\"%s\" spans %.1f..%.1f on a canvas %.0f wide", content,
+					 left, left + w, width);
 			assert_true(y - size >= 0 && y + size * 0.3 <= height);
 		}
 		if (size == 16)
@@ -121,10 +128,13 @@ static void test_text_width(void **state)
 /* Nodes 1..4: ticks 1, 2, 3, 4, never 1.5 (the old plca-sweep-latency.svg). */
 static void test_whole_number_axis(void **state)
 {
-	const double x[] = { 1, 2, 3, 4 }, y[] = { 84.4, 173.1, 252.2, 331.3 };
-	const struct kfsim_plot_series s = { "PLCA", x, y, 4 };
-	const struct kfsim_plot plot = { .title = "t", .x_label = "transmitting nodes",
-					 .y_label = "us", .series = &s, .nr_series = 1 };
+	const double x[] = {1, 2, 3, 4}, y[] = {84.4, 173.1, 252.2, 331.3};
+	const struct kfsim_plot_series s = {"PLCA", x, y, 4};
+	const struct kfsim_plot plot = {.title = "t",
+					.x_label = "transmitting nodes",
+					.y_label = "us",
+					.series = &s,
+					.nr_series = 1};
 	int ret;
 	char *svg = draw(&plot, &ret);
 	struct fit fit;
@@ -136,9 +146,9 @@ static void test_whole_number_axis(void **state)
 	free(svg);
 
 	/* a real-valued axis still gets fractional ticks */
-	const double t[] = { 0.05, 0.1, 0.15, 0.2 };
-	const struct kfsim_plot_series s2 = { "MB/s", t, y, 4 };
-	const struct kfsim_plot plot2 = { .title = "t", .series = &s2, .nr_series = 1 };
+	const double t[] = {0.05, 0.1, 0.15, 0.2};
+	const struct kfsim_plot_series s2 = {"MB/s", t, y, 4};
+	const struct kfsim_plot plot2 = {.title = "t", .series = &s2, .nr_series = 1};
 
 	svg = draw(&plot2, &ret);
 	assert_int_equal(ret, 0);
@@ -149,13 +159,13 @@ static void test_whole_number_axis(void **state)
 /* Titles, legends and labels far longer than the default canvas: wrapped or the canvas grows. */
 static void test_long_text_fits(void **state)
 {
-	const double x[] = { 1, 10, 100 }, y[] = { 1e-3, 5, 1e6 };
+	const double x[] = {1, 10, 100}, y[] = {1e-3, 5, 1e6};
 	const struct kfsim_plot_series s[] = {
-		{ "refcount_t: saturates (-1), never back to 0, however many more puts come", x, y,
-		  3 },
-		{ "Supercalifragilisticexpialidociousunbreakablelegendentrywithoutanyspaces", x, y,
-		  3 },
-		{ "<&> escaped", x, y, 3 },
+		{"refcount_t: saturates (-1), never back to 0, however many more puts come", x, y,
+		 3},
+		{"Supercalifragilisticexpialidociousunbreakablelegendentrywithoutanyspaces", x, y,
+		 3},
+		{"<&> escaped", x, y, 3},
 	};
 	const struct kfsim_plot plot = {
 		.title = "A title much longer than the plotting area is wide, so that it has to be "
@@ -163,11 +173,14 @@ static void test_long_text_fits(void **state)
 			 "a canvas grown for a legend entry that has no space to break at and an "
 			 "x label longer than the plotting area: each line is measured and kept "
 			 "inside the canvas",
-		.x_label = "an x label with units (ms) that is rather long for the axis it is under, "
-			   "longer than 460 px",
+		.x_label =
+			"an x label with units (ms) that is rather long for the axis it is under, "
+			"longer than 460 px",
 		.y_label = "a y label with units (us, log scale) longer than the plotting area is "
 			   "high, 330 px, so the area grows",
-		.y_log = true, .series = s, .nr_series = 3,
+		.y_log = true,
+		.series = s,
+		.nr_series = 3,
 	};
 	int ret;
 	char *svg = draw(&plot, &ret);
@@ -185,10 +198,10 @@ static void test_long_text_fits(void **state)
 
 static void test_spread_and_style(void **state)
 {
-	const double x[] = { 1, 2 }, y[] = { 2, 3 }, lo[] = { 1, 2 }, hi[] = { 4, 5 };
-	const double zero[] = { 0, 2 };
-	struct kfsim_plot_series s = { "runs", x, y, 2, lo, hi, "#123456", true };
-	struct kfsim_plot plot = { .title = "t", .series = &s, .nr_series = 1 };
+	const double x[] = {1, 2}, y[] = {2, 3}, lo[] = {1, 2}, hi[] = {4, 5};
+	const double zero[] = {0, 2};
+	struct kfsim_plot_series s = {"runs", x, y, 2, lo, hi, "#123456", true};
+	struct kfsim_plot plot = {.title = "t", .series = &s, .nr_series = 1};
 	int ret;
 	char *svg = draw(&plot, &ret);
 
@@ -198,13 +211,13 @@ static void test_spread_and_style(void **state)
 	check_fit(svg);
 	free(svg);
 
-	s.y_hi = NULL;		/* one end of a spread without the other */
+	s.y_hi = NULL; /* one end of a spread without the other */
 	svg = draw(&plot, &ret);
 	assert_int_equal(ret, -EINVAL);
 	assert_string_equal(svg, "");
 	free(svg);
 	s.y_hi = hi;
-	s.y_lo = zero;		/* a spread reaching 0 on a log axis */
+	s.y_lo = zero; /* a spread reaching 0 on a log axis */
 	plot.y_log = true;
 	svg = draw(&plot, &ret);
 	assert_int_equal(ret, -EINVAL);

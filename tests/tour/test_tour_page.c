@@ -19,7 +19,7 @@
 #include "support/cli_assert.h"
 #include "support/cli_run.h"
 
-#define RUN(r, ...) assert_int_equal(cli_run((r), (const char *const[]){ __VA_ARGS__, NULL }), 0)
+#define RUN(r, ...) assert_int_equal(cli_run((r), (const char *const[]){__VA_ARGS__, NULL}), 0)
 #define TOUR_DIR KFSIM_BINARY_DIR "/test-tour-page"
 
 static char *slurp(const char *path)
@@ -118,7 +118,7 @@ static void test_tour_html_prints_the_page(void **state)
 	RUN(&r, "tour", "--html", "--out", TOUR_DIR "-html");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(strncmp(r.out, "<!DOCTYPE html>", 15), 0);
-	assert_null(strstr(r.out, "== Kernel log"));	/* no narrative outside the page */
+	assert_null(strstr(r.out, "== Kernel log")); /* no narrative outside the page */
 	page = slurp(TOUR_DIR "-html/index.html");
 	assert_non_null(page);
 	assert_string_equal(page, r.out);
@@ -142,7 +142,8 @@ static void test_tour_page_write_failure(void **state)
 	struct cli_result r;
 
 	assert_int_equal(system("rm -rf '" TOUR_DIR "-blocked' && mkdir -p '" TOUR_DIR
-				"-blocked/index.html'"), 0);
+				"-blocked/index.html'"),
+			 0);
 	RUN(&r, "tour", "--out", TOUR_DIR "-blocked");
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "cannot write " TOUR_DIR "-blocked/index.html: -EISDIR"));
@@ -163,8 +164,10 @@ static void test_tour_out_too_long_writes_nothing(void **state)
 	FILE *f;
 
 	assert_non_null(out);
-	assert_int_equal(system("rm -rf '" KFSIM_BINARY_DIR "/test-tour-long' && mkdir -p '"
-				KFSIM_BINARY_DIR "/test-tour-long/B'"), 0);
+	assert_int_equal(system("rm -rf '" KFSIM_BINARY_DIR
+				"/test-tour-long' && mkdir -p '" KFSIM_BINARY_DIR
+				"/test-tour-long/B'"),
+			 0);
 	f = fopen(KFSIM_BINARY_DIR "/test-tour-long/B/important.txt", "w");
 	assert_non_null(f);
 	fputs("keep me\n", f);
@@ -184,7 +187,8 @@ static void test_tour_out_too_long_writes_nothing(void **state)
 	free(text);
 	/* nothing created: B holds only the file it held */
 	assert_int_equal(system("test \"$(ls -A '" KFSIM_BINARY_DIR "/test-tour-long/B')\" = "
-				"important.txt"), 0);
+				"important.txt"),
+			 0);
 	free(out);
 }
 

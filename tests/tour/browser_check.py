@@ -27,7 +27,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from tour_pictures import tour_pictures  # noqa: E402
 
-TIMEOUT = 60.0
+TIMEOUT = 60.0  # for each answer of the browser
 
 # Runs in the page: the boxes of all text against the boxes of their canvases, in CSS px after
 # every transform and scaling (getBoundingClientRect), with a quarter-pixel tolerance.
@@ -104,6 +104,7 @@ class Browser:
         return json.loads(raw)
 
     def send(self, method, params=None, session=None):
+        self.deadline = time.monotonic() + TIMEOUT
         self.next_id += 1
         msg = {'id': self.next_id, 'method': method, 'params': params or {}}
         if session:
@@ -118,6 +119,7 @@ class Browser:
             self.events.append(reply)
 
     def wait_event(self, method):
+        self.deadline = time.monotonic() + TIMEOUT
         while True:
             for i, ev in enumerate(self.events):
                 if ev.get('method') == method:

@@ -77,8 +77,8 @@ class Browser:
         flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
                  '--no-first-run', '--disable-background-networking',
                  '--disable-component-update', '--disable-sync', '--disable-extensions',
-                 '--hide-scrollbars', '--remote-debugging-pipe', '--user-data-dir=' + profile,
-                 'about:blank']
+                 '--hide-scrollbars', '--disable-dev-shm-usage', '--remote-debugging-pipe',
+                 '--user-data-dir=' + profile, 'about:blank']
         self.proc = subprocess.Popen([exe] + flags, preexec_fn=fds, close_fds=False,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)

@@ -38,6 +38,19 @@ static void tour_help(void)
 	       TOUR_DEFAULT_OUT);
 }
 
+static size_t longest_component(const char *path)
+{
+	size_t longest = 0;
+
+	while (*path) {
+		size_t len = strcspn(path, "/");
+
+		longest = len > longest ? len : longest;
+		path += len + (path[len] == '/');
+	}
+	return longest;
+}
+
 static int make_dirs(const char *path)
 {
 	struct stat st;
@@ -232,6 +245,13 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 					"output directory name of %zu bytes: at most %d, so that "
 					"every file in it has a path shorter than PATH_MAX",
 					strlen(out_dir), PATH_MAX - 1 - KFSIM_TOUR_NAME_MAX);
+		goto out_free;
+	}
+	if (longest_component(out_dir) > NAME_MAX) {
+		/* refused here, not by mkdir() after the directories above it were made */
+		status = kfsim_cli_fail("tour", -ENAMETOOLONG,
+					"output directory has a component of %zu bytes: at most %d",
+					longest_component(out_dir), NAME_MAX);
 		goto out_free;
 	}
 	ret = make_dirs(out_dir);

@@ -192,6 +192,23 @@ static void test_tour_out_too_long_writes_nothing(void **state)
 	free(out);
 }
 
+/* A component longer than NAME_MAX: refused before the directories above it are made. */
+static void test_tour_out_component_too_long(void **state)
+{
+	char out[512];
+	struct cli_result r;
+
+	assert_int_equal(system("rm -rf '" KFSIM_BINARY_DIR "/test-tour-name'"), 0);
+	snprintf(out, sizeof(out), "%s/a/%0256d/b", KFSIM_BINARY_DIR "/test-tour-name", 7);
+	RUN(&r, "tour", "--out", out);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "kfsim tour: -ENAMETOOLONG: output directory has a "
+				      "component of 256 bytes: at most 255"));
+	assert_string_equal(r.out, "");
+	assert_int_equal(access(KFSIM_BINARY_DIR "/test-tour-name", F_OK), -1);
+	cli_result_free(&r);
+}
+
 /* A long --out that fits (2 KB, four times the old buffers): every file lands inside it. */
 static void test_tour_long_out_that_fits(void **state)
 {
@@ -221,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_tour_html_prints_the_page),
 		cmocka_unit_test(test_tour_page_write_failure),
 		cmocka_unit_test(test_tour_out_too_long_writes_nothing),
+		cmocka_unit_test(test_tour_out_component_too_long),
 		cmocka_unit_test(test_tour_long_out_that_fits),
 	};
 

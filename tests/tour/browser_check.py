@@ -5,8 +5,9 @@
 Runs `kfsim tour --out OUT`, then drives one Chromium over the DevTools protocol
 (--remote-debugging-pipe: no port, no network) and, for OUT/index.html and each SVG (the tour's
 and docs/img's), checks in the page itself:
-  - every <text> element's bounding box lies inside its <svg> canvas (nothing cut);
-  - the page is no wider than a laptop window (1280 px) and every <svg> has a size;
+  - every <text> element's bounding box lies inside its <svg> canvas (nothing cut), and no two
+    unrotated labels overlap;
+  - the page is no wider than a laptop window (1280 px, and 1024 px) and every <svg> has a size;
   - no console error, no uncaught exception, no request other than file: and data:;
 and writes a full-page PNG of each to OUT/browser/ (and the page printed, OUT/browser/tour.pdf).
 
@@ -41,15 +42,29 @@ CHECK_JS = r"""
       ? svg.closest('figure').querySelector('figcaption').textContent : 'svg #' + i;
     if (c.width < 10 || c.height < 10)
       problems.push(where + ': canvas ' + c.width + 'x' + c.height);
+    const boxes = [];
     for (const t of svg.querySelectorAll('text')) {
       if (!t.textContent.trim()) continue;
       const b = t.getBoundingClientRect();
+      const m = t.getCTM();
+      if (m && Math.abs(m.b) < 1e-6 && Math.abs(m.c) < 1e-6)
+        boxes.push([t.textContent, b]);   /* rotated labels' boxes are not their glyphs */
       if (b.left < c.left - 0.25 || b.top < c.top - 0.25 ||
           b.right > c.right + 0.25 || b.bottom > c.bottom + 0.25)
         problems.push(where + ': "' + t.textContent + '" at [' + [b.left, b.top, b.right,
           b.bottom].map(v => v.toFixed(1)) + '] outside canvas [' + [c.left, c.top, c.right,
           c.bottom].map(v => v.toFixed(1)) + ']');
     }
+    /* two labels on top of each other do not read either */
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [ta, a] = boxes[i], [tb, b] = boxes[j];
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        const smaller = Math.min(a.width * a.height, b.width * b.height);
+        if (w > 0 && h > 0 && w * h > 0.2 * smaller)
+          problems.push(where + ': "' + ta + '" and "' + tb + '" overlap');
+      }
   });
   const doc = document.documentElement;
   if (doc.scrollWidth > window.innerWidth + 1)
@@ -167,6 +182,15 @@ def check(browser, session, path, png, pdf=None):
         return ['check script failed: %s' % details.get('exception', details).get('description')]
     value = result['result']['value']
     problems = value['problems'] + page_problems(browser.events)
+    if pdf:
+        # a smaller laptop: pictures scale down, nothing spills out sideways
+        browser.send('Emulation.setDeviceMetricsOverride', {
+            'width': 1024, 'height': 700, 'deviceScaleFactor': 1, 'mobile': False}, session)
+        narrow = browser.send('Runtime.evaluate', {'expression': CHECK_JS,
+                                                   'returnByValue': True}, session)
+        problems += ['at 1024 px: ' + p for p in narrow['result']['value']['problems']]
+        browser.send('Emulation.setDeviceMetricsOverride', {
+            'width': 1280, 'height': 800, 'deviceScaleFactor': 1, 'mobile': False}, session)
     if not value['svgs']:
         problems.append('no <svg> in the page')
     size = browser.send('Page.getLayoutMetrics', {}, session)['cssContentSize']

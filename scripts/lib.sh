@@ -40,6 +40,7 @@ KFSIM_TEST_PACKAGES=(
 	blktrace
 	librsvg2-bin
 	chromium
+	zlib1g-dev
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

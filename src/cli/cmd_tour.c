@@ -38,6 +38,19 @@ static void tour_help(void)
 	       TOUR_DEFAULT_OUT);
 }
 
+static size_t longest_component(const char *path)
+{
+	size_t longest = 0;
+
+	while (*path) {
+		size_t len = strcspn(path, "/");
+
+		longest = len > longest ? len : longest;
+		path += len + (path[len] == '/');
+	}
+	return longest;
+}
+
 static int make_dirs(const char *path)
 {
 	struct stat st;
@@ -215,9 +228,9 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	enum { NR_STEPS = ARRAY_SIZE(kfsim_tour_steps) };
 	struct kfsim_tour_ctx *ctx = calloc(1, sizeof(*ctx));
 	struct kfsim_tour_result *results = calloc(NR_STEPS, sizeof(*results));
-	char *narratives[NR_STEPS] = { NULL };
+	char *narratives[NR_STEPS] = {NULL};
 	struct kfsim_tour_report report;
-	u64 since = 0;	/* the whole run's log, boot parameters included */
+	u64 since = 0; /* the whole run's log, boot parameters included */
 	struct kfsim_json json;
 	FILE *terminal;
 	char kver[16];
@@ -234,9 +247,17 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 					strlen(out_dir), PATH_MAX - 1 - KFSIM_TOUR_NAME_MAX);
 		goto out_free;
 	}
+	if (longest_component(out_dir) > NAME_MAX) {
+		/* refused here, not by mkdir() after the directories above it were made */
+		status = kfsim_cli_fail("tour", -ENAMETOOLONG,
+					"output directory has a component of %zu bytes: at most %d",
+					longest_component(out_dir), NAME_MAX);
+		goto out_free;
+	}
 	ret = make_dirs(out_dir);
 	if (ret) {
-		status = kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
+		status =
+			kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
 		goto out_free;
 	}
 	kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver));
@@ -266,8 +287,12 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	}
 
 	report = (struct kfsim_tour_report){
-		.out_dir = out_dir, .kver = kver, .cmdline = kfsim_cmdline_text(),
-		.steps = results, .nr_steps = NR_STEPS, .dmesg = dmesg_text(since),
+		.out_dir = out_dir,
+		.kver = kver,
+		.cmdline = kfsim_cmdline_text(),
+		.steps = results,
+		.nr_steps = NR_STEPS,
+		.dmesg = dmesg_text(since),
 		.failed = failed,
 	};
 	ctx->nr_files = 0;
@@ -287,7 +312,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	} else if (mode == TOUR_HTML) {
 		kfsim_tour_html(stdout, &report);
 	} else {
-		printf("\n== Kernel log of this run (dmesg) ==\n%s", report.dmesg ? report.dmesg : "");
+		printf("\n== Kernel log of this run (dmesg) ==\n%s",
+		       report.dmesg ? report.dmesg : "");
 		if (!ret)
 			printf("\nThe whole tour as one page: %s\n", ctx->files[0]);
 		printf("\nkfsim tour: %zu steps, %d failed\n", (size_t)NR_STEPS, failed);
@@ -307,11 +333,11 @@ out_free:
 static int cmd_tour(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "html", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+		{"out", required_argument, NULL, 'o'},
+		{"json", no_argument, NULL, 'j'},
+		{"html", no_argument, NULL, 'H'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
 	};
 	const char *out_dir = TOUR_DEFAULT_OUT;
 	enum tour_mode mode = TOUR_TEXT;
@@ -323,13 +349,15 @@ static int cmd_tour(int argc, char **argv)
 		switch (opt) {
 		case 'o':
 			if (!*optarg)
-				return kfsim_cli_usage("tour", "invalid value '' for --out: expected a directory");
+				return kfsim_cli_usage(
+					"tour", "invalid value '' for --out: expected a directory");
 			out_dir = optarg;
 			break;
 		case 'j':
 		case 'H':
 			if (mode != TOUR_TEXT && mode != (opt == 'j' ? TOUR_JSON : TOUR_HTML))
-				return kfsim_cli_usage("tour", "--json and --html exclude each other");
+				return kfsim_cli_usage("tour",
+						       "--json and --html exclude each other");
 			mode = opt == 'j' ? TOUR_JSON : TOUR_HTML;
 			break;
 		case 'h':

@@ -83,7 +83,7 @@ struct regime {
 	const char *name;
 	struct plca_sim_segment seg;
 	u64 duration_ns;
-	int nr;		/* points per seed: PLCA, CSMA/CD for each sender count */
+	int nr; /* points per seed: PLCA, CSMA/CD for each sender count */
 	struct plca_sweep_point points[NR_SEEDS][2 * POISSON_NODES];
 };
 
@@ -124,7 +124,7 @@ static struct spread regime_spread(const struct regime *r, int idx, bool csma, e
 	for (int s = 0; s < NR_SEEDS; s++)
 		v[s] = metric_of(&r->points[s][2 * idx + csma].rep, m);
 	qsort(v, NR_SEEDS, sizeof(v[0]), cmp_double);
-	return (struct spread){ v[NR_SEEDS / 2], v[0], v[NR_SEEDS - 1] };
+	return (struct spread){v[NR_SEEDS / 2], v[0], v[NR_SEEDS - 1]};
 }
 
 static int regime_run(struct regime *r)
@@ -154,9 +154,10 @@ static int write_csv(FILE *out, const void *arg)
 				fprintf(out, "%s,%d,%u,%s,%.4f,%.2f,%.2f,%.2f,%.4f,%llu\n",
 					regimes[g]->name, s + 1, p->senders,
 					p->mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma",
-					metric_of(&p->rep, THROUGHPUT), metric_of(&p->rep, LAT_MEAN),
-					metric_of(&p->rep, LAT_P99), metric_of(&p->rep, LAT_MAX),
-					p->rep.jain, (unsigned long long)p->rep.collisions);
+					metric_of(&p->rep, THROUGHPUT),
+					metric_of(&p->rep, LAT_MEAN), metric_of(&p->rep, LAT_P99),
+					metric_of(&p->rep, LAT_MAX), p->rep.jain,
+					(unsigned long long)p->rep.collisions);
 			}
 	return ferror(out) ? -EIO : 0;
 }
@@ -187,57 +188,82 @@ static void plot_series(struct plot_data *d, int k, const char *name, const stru
 		d->lo[k][i] = log ? loggable(v.lo) : v.lo;
 		d->hi[k][i] = log ? loggable(v.hi) : v.hi;
 	}
-	d->series[k] = (struct kfsim_plot_series){ name, d->x, d->y[k], (size_t)n, d->lo[k],
-						   d->hi[k], csma ? CSMA_COLOUR : PLCA_COLOUR,
-						   m == LAT_P99 };
+	d->series[k] = (struct kfsim_plot_series){name,
+						  d->x,
+						  d->y[k],
+						  (size_t)n,
+						  d->lo[k],
+						  d->hi[k],
+						  csma ? CSMA_COLOUR : PLCA_COLOUR,
+						  m == LAT_P99};
 }
 
 static int draw_saturated(struct kfsim_tour_ctx *ctx, const struct regime *sat)
 {
+	struct kfsim_plot plot = {
+		.x_label = "transmitting nodes",
+		.y_from_zero = true,
+		.nr_series = 2,
+	};
 	struct plot_data d;
+	char title[160];
 	int ret;
 
+	plot.series = d.series;
 	plot_series(&d, 0, "PLCA", sat, false, THROUGHPUT, false);
 	plot_series(&d, 1, "CSMA/CD", sat, true, THROUGHPUT, false);
-	ret = kfsim_tour_plot(ctx, "plca-sweep-throughput.svg", &(struct kfsim_plot){
-		.title = "10BASE-T1S, 4 nodes, saturated, 100 ms: throughput (median and range "
-			 "of 5 seeds)",
-		.x_label = "transmitting nodes", .y_label = "throughput of MAC frames (Mb/s)",
-		.y_from_zero = true, .series = d.series, .nr_series = 2 });
+	snprintf(title, sizeof(title),
+		 "10BASE-T1S, %d nodes, saturated, 100 ms: throughput (median and range of %d "
+		 "seeds)",
+		 TOUR_NODES, NR_SEEDS);
+	plot.title = title;
+	plot.y_label = "throughput of MAC frames (Mb/s)";
+	ret = kfsim_tour_plot(ctx, "plca-sweep-throughput.svg", &plot);
 	if (ret)
 		return ret;
 	plot_series(&d, 0, "PLCA", sat, false, JAIN, false);
 	plot_series(&d, 1, "CSMA/CD", sat, true, JAIN, false);
-	return kfsim_tour_plot(ctx, "plca-sweep-fairness.svg", &(struct kfsim_plot){
-		.title = "Saturated, 100 ms: fairness between the senders (1 = equal shares, "
-			 "1/n = one sender has the wire): CSMA/CD's capture effect",
-		.x_label = "transmitting nodes",
-		.y_label = "Jain's fairness index of per-node throughput",
-		.y_from_zero = true, .series = d.series, .nr_series = 2 });
+	plot.title = "Saturated, 100 ms: fairness between the senders (1 = equal shares, 1/n = "
+		     "one sender has the wire): CSMA/CD's capture effect";
+	plot.y_label = "Jain's fairness index of per-node throughput";
+	return kfsim_tour_plot(ctx, "plca-sweep-fairness.svg", &plot);
 }
 
 static int draw_poisson(struct kfsim_tour_ctx *ctx, const struct regime *poi)
 {
+	struct kfsim_plot plot = {
+		.x_label = "transmitting nodes",
+		.y_label = "latency, arrival to end of transmission (us, log scale)",
+		.y_log = true,
+		.nr_series = 4,
+	};
 	struct plot_data d;
+	char title[160];
 
+	plot.series = d.series;
 	plot_series(&d, 0, "PLCA mean", poi, false, LAT_MEAN, true);
 	plot_series(&d, 1, "CSMA/CD mean", poi, true, LAT_MEAN, true);
 	plot_series(&d, 2, "PLCA p99", poi, false, LAT_P99, true);
 	plot_series(&d, 3, "CSMA/CD p99", poi, true, LAT_P99, true);
-	return kfsim_tour_plot(ctx, "plca-sweep-latency.svg", &(struct kfsim_plot){
-		.title = "10BASE-T1S, 8 nodes, Poisson arrivals (1 frame/ms per sender, 64 bytes), "
-			 "500 ms: latency (median and range of 5 seeds)",
-		.x_label = "transmitting nodes",
-		.y_label = "latency, arrival to end of transmission (us, log scale)",
-		.y_log = true, .series = d.series, .nr_series = 4 });
+	snprintf(title, sizeof(title),
+		 "10BASE-T1S, %d nodes, Poisson arrivals (1 frame/ms per sender, 64 bytes), "
+		 "500 ms: latency (median and range of %d seeds)",
+		 POISSON_NODES, NR_SEEDS);
+	plot.title = title;
+	return kfsim_tour_plot(ctx, "plca-sweep-latency.svg", &plot);
 }
 
 /* Who got the wire: each sender's share of the frames delivered in one run. */
 static int print_shares(FILE *out, const char *label, enum plca_sim_mode mode, u64 duration_ns)
 {
 	struct plca_sim_segment seg = {
-		.nr_nodes = TOUR_NODES, .mode = mode, .to_tmr = 32, .burst_tmr = 128,
-		.load = PLCA_SIM_LOAD_SATURATED, .payload_min = 64, .payload_max = 64,
+		.nr_nodes = TOUR_NODES,
+		.mode = mode,
+		.to_tmr = 32,
+		.burst_tmr = 128,
+		.load = PLCA_SIM_LOAD_SATURATED,
+		.payload_min = 64,
+		.payload_max = 64,
 		.length_m = 25,
 	};
 	struct plca_sim_node_cfg nodes[TOUR_NODES];
@@ -264,7 +290,8 @@ static int print_shares(FILE *out, const char *label, enum plca_sim_mode mode, u
 		return ret;
 	fprintf(out, "  %-8s", label);
 	for (u32 i = 0; i < TOUR_NODES; i++)
-		fprintf(out, " %5.1f%%", total ? 100.0 * (double)st[i].delivered / (double)total : 0);
+		fprintf(out, " %5.1f%%",
+			total ? 100.0 * (double)st[i].delivered / (double)total : 0);
 	fprintf(out, "   (Jain %.3f)\n", rep.jain);
 	return 0;
 }
@@ -274,7 +301,8 @@ static void print_saturated(FILE *out, const struct regime *sat)
 	fprintf(out,
 		"10BASE-T1S: %d nodes on 25 m, 64-byte payloads, every sender saturated, "
 		"100 ms each.\nPLCA (Clause 148, to_tmr 32 BT) against plain CSMA/CD, median of "
-		"%d runs (seeds 1..%d):\n\n", TOUR_NODES, NR_SEEDS, NR_SEEDS);
+		"%d runs (seeds 1..%d):\n\n",
+		TOUR_NODES, NR_SEEDS, NR_SEEDS);
 	fprintf(out, "senders   PLCA Mb/s  mean us  max us  Jain | CSMA/CD Mb/s  mean us    "
 		     "max us  Jain\n");
 	for (int i = 0; i < sat->nr / 2; i++)
@@ -298,8 +326,9 @@ static void print_saturated(FILE *out, const struct regime *sat)
 
 static void print_poisson(FILE *out, const struct regime *poi)
 {
-	fprintf(out, "\nThe regime of the onsemi figure: %d nodes, a frame per sender every 1 ms "
-		     "on average\n(Poisson), 64-byte payloads, 500 ms, median of %d runs:\n\n",
+	fprintf(out,
+		"\nThe regime of the onsemi figure: %d nodes, a frame per sender every 1 ms "
+		"on average\n(Poisson), 64-byte payloads, 500 ms, median of %d runs:\n\n",
 		POISSON_NODES, NR_SEEDS);
 	fprintf(out, "senders  offered Mb/s | PLCA mean us  p99 us | CSMA/CD mean us    p99 us\n");
 	for (int i = 0; i < poi->nr / 2; i++)
@@ -321,22 +350,33 @@ static void print_poisson(FILE *out, const struct regime *poi)
 static int tour_plcasim(struct kfsim_tour_ctx *ctx)
 {
 	struct regime *regimes = calloc(2, sizeof(*regimes));
-	const struct regime *both[2] = { &regimes[0], &regimes[1] };
+	const struct regime *both[2] = {&regimes[0], &regimes[1]};
 	int ret;
 
 	if (!regimes)
 		return -ENOMEM;
 	regimes[0] = (struct regime){
-		.name = "saturated", .duration_ns = 100000000,
-		.seg = { .nr_nodes = TOUR_NODES, .to_tmr = 32, .burst_tmr = 128,
-			 .load = PLCA_SIM_LOAD_SATURATED, .payload_min = 64, .payload_max = 64,
-			 .length_m = 25 },
+		.name = "saturated",
+		.duration_ns = 100000000,
+		.seg = {.nr_nodes = TOUR_NODES,
+			.to_tmr = 32,
+			.burst_tmr = 128,
+			.load = PLCA_SIM_LOAD_SATURATED,
+			.payload_min = 64,
+			.payload_max = 64,
+			.length_m = 25},
 	};
 	regimes[1] = (struct regime){
-		.name = "poisson", .duration_ns = 500000000,
-		.seg = { .nr_nodes = POISSON_NODES, .to_tmr = 32, .burst_tmr = 128,
-			 .load = PLCA_SIM_LOAD_POISSON, .interval_us = 1000, .payload_min = 64,
-			 .payload_max = 64, .length_m = 25 },
+		.name = "poisson",
+		.duration_ns = 500000000,
+		.seg = {.nr_nodes = POISSON_NODES,
+			.to_tmr = 32,
+			.burst_tmr = 128,
+			.load = PLCA_SIM_LOAD_POISSON,
+			.interval_us = 1000,
+			.payload_min = 64,
+			.payload_max = 64,
+			.length_m = 25},
 	};
 	ret = regime_run(&regimes[0]);
 	if (!ret)
@@ -344,8 +384,10 @@ static int tour_plcasim(struct kfsim_tour_ctx *ctx)
 	if (ret)
 		goto out;
 	print_saturated(ctx->out, &regimes[0]);
-	fprintf(ctx->out, "\nShare of the frames delivered per sender, %d saturated senders, "
-			  "100 ms (seed 1):\n", TOUR_NODES);
+	fprintf(ctx->out,
+		"\nShare of the frames delivered per sender, %d saturated senders, "
+		"100 ms (seed 1):\n",
+		TOUR_NODES);
 	ret = print_shares(ctx->out, "PLCA", PLCA_SIM_MODE_PLCA, regimes[0].duration_ns);
 	if (!ret)
 		ret = print_shares(ctx->out, "CSMA/CD", PLCA_SIM_MODE_CSMA, regimes[0].duration_ns);

@@ -2,7 +2,9 @@
 /*
  * The tour's HTML page (see tour_html.h).  Pictures are inlined from the SVG files the steps
  * wrote (everything before their <svg> element, an XML declaration or Graphviz's DOCTYPE, is
- * dropped), so the page needs nothing beside it; traces and other files are linked relative to
+ * dropped), so the page needs nothing beside it; their ids (Graphviz numbers its nodes the same
+ * way in every file) get a prefix per picture so that they stay unique in the page; traces and
+ * other files are linked relative to
  * the page, which sits in the same directory.  Screen and print styles are in the page.
  */
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include <kfsim/err.h>
+#include <kfsim/kernel.h>
 #include "tour_html.h"
 
 static const char style[] =
@@ -102,7 +105,30 @@ static char *read_svg(const char *dir, const char *name)
 	return copy;
 }
 
-static void html_figure(FILE *out, const struct kfsim_tour_report *r, const char *name)
+/* @svg with every id, and every reference to one, prefixed with "kfsim-f<@fig>-". */
+static void write_svg_scoped(FILE *out, const char *svg, int fig)
+{
+	static const char *const id_starts[] = {" id=\"", " id='", "url(#", "href=\"#", "href='#"};
+
+	for (const char *p = svg; *p;) {
+		size_t i, n = 0;
+
+		for (i = 0; i < ARRAY_SIZE(id_starts); i++) {
+			n = strlen(id_starts[i]);
+			if (!strncmp(p, id_starts[i], n))
+				break;
+		}
+		if (i == ARRAY_SIZE(id_starts)) {
+			fputc(*p++, out);
+			continue;
+		}
+		fwrite(p, 1, n, out);
+		fprintf(out, "kfsim-f%d-", fig);
+		p += n;
+	}
+}
+
+static void html_figure(FILE *out, const struct kfsim_tour_report *r, const char *name, int fig)
 {
 	char *svg = read_svg(r->out_dir, name);
 
@@ -114,7 +140,9 @@ static void html_figure(FILE *out, const struct kfsim_tour_report *r, const char
 		fprintf(out, "</a> could not be read.</p>\n");
 		return;
 	}
-	fprintf(out, "<figure>\n%s<figcaption><a href=\"", svg);
+	fprintf(out, "<figure>\n");
+	write_svg_scoped(out, svg, fig);
+	fprintf(out, "<figcaption><a href=\"");
 	html_escaped(out, name);
 	fprintf(out, "\">");
 	html_escaped(out, name);
@@ -170,7 +198,7 @@ static void html_doc_link(FILE *out, const char *doc)
 	fprintf(out, "</p>\n");
 }
 
-static void html_step(FILE *out, const struct kfsim_tour_report *r, size_t i)
+static void html_step(FILE *out, const struct kfsim_tour_report *r, size_t i, int *fig)
 {
 	const struct kfsim_tour_result *res = &r->steps[i];
 	const struct kfsim_tour_step *step = res->step;
@@ -186,7 +214,7 @@ static void html_step(FILE *out, const struct kfsim_tour_report *r, size_t i)
 	fprintf(out, "</pre>\n");
 	for (int f = 0; f < res->nr_files; f++)
 		if (ends_with(res->files[f], ".svg"))
-			html_figure(out, r, res->files[f]);
+			html_figure(out, r, res->files[f], (*fig)++);
 	html_links(out, res, true);
 	html_links(out, res, false);
 	if (step->try_cmds && step->try_cmds[0]) {
@@ -205,16 +233,21 @@ static void html_step(FILE *out, const struct kfsim_tour_report *r, size_t i)
 int kfsim_tour_html(FILE *out, const void *arg)
 {
 	const struct kfsim_tour_report *r = arg;
+	int fig = 1;
 
-	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		     "<title>kfsim tour: Linux %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+	fprintf(out,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<title>kfsim tour: Linux %s</title>\n<style>\n%s</style>\n</head>\n<body>\n",
 		r->kver, style);
-	fprintf(out, "<h1>kfsim tour</h1>\n<p class=\"meta\">Following Linux %s; kernel command "
-		     "line: <code>", r->kver);
+	fprintf(out,
+		"<h1>kfsim tour</h1>\n<p class=\"meta\">Following Linux %s; kernel command "
+		"line: <code>",
+		r->kver);
 	html_escaped(out, *r->cmdline ? r->cmdline : "(none)");
-	fprintf(out, "</code>. %zu steps, %d failed. Written by <code>kfsim tour</code>; the "
-		     "pictures and traces are in this page's directory.</p>\n",
+	fprintf(out,
+		"</code>. %zu steps, %d failed. Written by <code>kfsim tour</code>; the "
+		"pictures and traces are in this page's directory.</p>\n",
 		r->nr_steps, r->failed);
 	fprintf(out, "<nav>\n<ol>\n");
 	for (size_t i = 0; i < r->nr_steps; i++) {
@@ -225,7 +258,7 @@ int kfsim_tour_html(FILE *out, const void *arg)
 	fprintf(out, "<li><a href=\"#dmesg\">Kernel log of this run (dmesg)</a></li>\n"
 		     "</ol>\n</nav>\n");
 	for (size_t i = 0; i < r->nr_steps; i++)
-		html_step(out, r, i);
+		html_step(out, r, i, &fig);
 	fprintf(out, "<section id=\"dmesg\">\n<h2>Kernel log of this run (dmesg)</h2>\n<pre>");
 	html_escaped(out, r->dmesg ? r->dmesg : "");
 	fprintf(out, "</pre>\n</section>\n</body>\n</html>\n");

@@ -24,30 +24,30 @@
 #define LABEL_SIZE 13
 #define TICK_SIZE 12
 #define LEGEND_SIZE 12
-#define LEGEND_LINE 15.0	/* line height inside one legend entry */
-#define LEGEND_GAP 8.0		/* between entries */
-#define LEGEND_WRAP 240.0	/* legend entries wrap beyond this width */
+#define LEGEND_LINE 15.0  /* line height inside one legend entry */
+#define LEGEND_GAP 8.0	  /* between entries */
+#define LEGEND_WRAP 240.0 /* legend entries wrap beyond this width */
 #define MAX_SERIES 8
 #define MAX_LINES 8
 
-static const char *const colours[MAX_SERIES] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-						 "#9467bd", "#8c564b", "#e377c2", "#7f7f7f" };
+static const char *const colours[MAX_SERIES] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+						"#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 
 /*
  * Advance widths of ' ' .. '~' in thousandths of an em: the larger of DejaVu Sans and DejaVu Sans
  * Bold (read from their hmtx tables), rounded up.  Those are the widest sans-serif fonts a Linux
  * browser picks; Liberation Sans and Arial are narrower, so these widths are upper bounds.
  */
+/* clang-format off: 12 a row, as read */
 static const unsigned short sans_width[95] = {
-	349, 457, 521, 838, 696, 1002, 873, 307, 458, 458, 523, 838,
-	380, 416, 380, 366, 696, 696, 696, 696, 696, 696, 696, 696,
-	696, 696, 400, 400, 838, 838, 838, 581, 1000, 774, 763, 734,
-	831, 684, 684, 821, 837, 373, 373, 775, 638, 996, 837, 851,
-	733, 851, 771, 721, 683, 813, 774, 1104, 771, 725, 726, 458,
-	366, 458, 838, 500, 500, 675, 716, 593, 716, 679, 436, 716,
-	712, 343, 343, 666, 343, 1042, 712, 688, 716, 716, 494, 596,
-	479, 712, 652, 924, 646, 652, 583, 712, 366, 712, 838,
+	349,  457, 521, 838, 696, 1002, 873, 307,  458, 458, 523, 838, 380, 416,  380, 366,
+	696,  696, 696, 696, 696, 696,	696, 696,  696, 696, 400, 400, 838, 838,  838, 581,
+	1000, 774, 763, 734, 831, 684,	684, 821,  837, 373, 373, 775, 638, 996,  837, 851,
+	733,  851, 771, 721, 683, 813,	774, 1104, 771, 725, 726, 458, 366, 458,  838, 500,
+	500,  675, 716, 593, 716, 679,	436, 716,  712, 343, 343, 666, 343, 1042, 712, 688,
+	716,  716, 494, 596, 479, 712,	652, 924,  646, 652, 583, 712, 366, 712,  838,
 };
+/* clang-format on */
 
 static double text_width_n(const char *s, size_t len, double size, enum kfsim_svg_font font)
 {
@@ -57,7 +57,7 @@ static double text_width_n(const char *s, size_t len, double size, enum kfsim_sv
 		unsigned char c = (unsigned char)s[i];
 
 		if (c >= 0x80 && c < 0xc0)
-			continue;		/* UTF-8 continuation byte */
+			continue; /* UTF-8 continuation byte */
 		if (font == KFSIM_SVG_MONO)
 			em += c >= 0x80 ? 1.0 : 0.61;
 		else
@@ -104,12 +104,12 @@ static int wrap(const char *s, double max_w, int size, struct line *lines)
 			len = next;
 		}
 		if (nr == MAX_LINES - 1)
-			fit = strlen(s);	/* the rest on the last line, wide as it is */
-		lines[nr++] = (struct line){ s, fit };
+			fit = strlen(s); /* the rest on the last line, wide as it is */
+		lines[nr++] = (struct line){s, fit};
 		s += fit;
 	}
 	if (!nr)
-		lines[nr++] = (struct line){ "", 0 };
+		lines[nr++] = (struct line){"", 0};
 	return nr;
 }
 
@@ -123,10 +123,10 @@ static double lines_width(const struct line *lines, int nr, int size)
 }
 
 struct axis {
-	double lo, hi;	/* data range shown (log10 of it on a log axis) */
-	double step;	/* between ticks (in decades on a log axis) */
+	double lo, hi; /* data range shown (log10 of it on a log axis) */
+	double step;   /* between ticks (in decades on a log axis) */
 	bool log;
-	bool integral;	/* every value is a whole number: no fractional ticks */
+	bool integral; /* every value is a whole number: no fractional ticks */
 };
 
 static double nice_step(double span)
@@ -186,7 +186,11 @@ static void axis_ticks(const struct axis *axis, void (*fn)(void *arg, double v, 
 	for (double v = axis->lo; v <= axis->hi + axis->step / 2; v += axis->step) {
 		double shown = axis->log ? pow(10.0, v) : fabs(v) < axis->step / 1e6 ? 0.0 : v;
 
-		snprintf(label, sizeof(label), "%g", shown);
+		/* "%g" would print 1e+06 for a million: whole numbers in full, up to 10^15 */
+		if (fabs(shown) >= 1e5 && fabs(shown) < 1e15 && shown == floor(shown))
+			snprintf(label, sizeof(label), "%.0f", shown);
+		else
+			snprintf(label, sizeof(label), "%g", shown);
 		fn(arg, axis->log ? pow(10.0, v) : v, label);
 	}
 }
@@ -227,7 +231,7 @@ static void text(FILE *out, double x, double y, const char *anchor, int size, co
 /* Where everything goes, worked out from the measured text before anything is drawn. */
 struct layout {
 	double width, height;
-	double left, top, plot_w, plot_h;	/* the plotting area */
+	double left, top, plot_w, plot_h; /* the plotting area */
 	struct line title[MAX_LINES];
 	int title_lines;
 	struct line legend[MAX_SERIES][MAX_LINES];
@@ -237,7 +241,7 @@ struct layout {
 struct widest {
 	double w;
 	int size;
-	double last;	/* width of the last label */
+	double last; /* width of the last label */
 };
 
 static void measure_tick(void *arg, double v, const char *label)
@@ -251,7 +255,7 @@ static void measure_tick(void *arg, double v, const char *label)
 static void plot_layout(const struct kfsim_plot *plot, const struct axis *x, const struct axis *y,
 			struct layout *l)
 {
-	struct widest xt = { 0, TICK_SIZE, 0 }, yt = { 0, TICK_SIZE, 0 };
+	struct widest xt = {0, TICK_SIZE, 0}, yt = {0, TICK_SIZE, 0};
 	double legend_w = 0, legend_h = 0, right, title_w;
 	const char *y_label = plot->y_label ? plot->y_label : "";
 	const char *x_label = plot->x_label ? plot->x_label : "";
@@ -259,8 +263,10 @@ static void plot_layout(const struct kfsim_plot *plot, const struct axis *x, con
 	axis_ticks(x, measure_tick, &xt);
 	axis_ticks(y, measure_tick, &yt);
 	for (size_t s = 0; s < plot->nr_series; s++) {
-		l->legend_lines[s] = wrap(plot->series[s].name, LEGEND_WRAP, LEGEND_SIZE, l->legend[s]);
-		legend_w = fmax(legend_w, lines_width(l->legend[s], l->legend_lines[s], LEGEND_SIZE));
+		l->legend_lines[s] =
+			wrap(plot->series[s].name, LEGEND_WRAP, LEGEND_SIZE, l->legend[s]);
+		legend_w =
+			fmax(legend_w, lines_width(l->legend[s], l->legend_lines[s], LEGEND_SIZE));
 		legend_h += l->legend_lines[s] * LEGEND_LINE + LEGEND_GAP;
 	}
 	/* rotated y label (its glyphs span 1.25 em across), gap, tick labels, gap */
@@ -268,13 +274,13 @@ static void plot_layout(const struct kfsim_plot *plot, const struct axis *x, con
 	/* legend: swatch 14..38, text from 44; the last x tick label is centred on the edge */
 	right = fmax(44 + legend_w + PAD, xt.last / 2 + PAD);
 	l->plot_w = fmax(PLOT_AREA_W, kfsim_svg_text_width(x_label, LABEL_SIZE, KFSIM_SVG_SANS));
-	l->plot_h = fmax(PLOT_AREA_H, fmax(legend_h + 10,
-					   kfsim_svg_text_width(y_label, LABEL_SIZE, KFSIM_SVG_SANS)));
+	l->plot_h = fmax(PLOT_AREA_H, fmax(legend_h + 10, kfsim_svg_text_width(y_label, LABEL_SIZE,
+									       KFSIM_SVG_SANS)));
 	l->width = l->left + l->plot_w + right;
 	l->title_lines = wrap(plot->title, l->width - 2 * PAD, TITLE_SIZE, l->title);
 	title_w = lines_width(l->title, l->title_lines, TITLE_SIZE);
 	if (title_w > l->width - 2 * PAD)
-		l->width = title_w + 2 * PAD;	/* one unbreakable word */
+		l->width = title_w + 2 * PAD; /* one unbreakable word */
 	l->top = PAD + l->title_lines * TITLE_SIZE * 1.3 + 14;
 	/* x tick labels at +18, the x label's baseline at +42, its descent, padding */
 	l->height = l->top + l->plot_h + 42 + LABEL_SIZE * 0.3 + PAD;
@@ -296,14 +302,18 @@ static void draw_tick(void *arg, double v, const char *label)
 	if (c->x) {
 		double px = axis_map(c->axis, v, x0, x1);
 
-		fprintf(c->out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#ddd\"/>\n", px, y0, px, y1);
+		fprintf(c->out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n",
+			px, y0, px, y1);
 		text(c->out, px, y0 + 18, "middle", TICK_SIZE, label);
 	} else {
 		double py = axis_map(c->axis, v, y0, y1);
 
-		fprintf(c->out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#ddd\"/>\n", x0, py, x1, py);
+		fprintf(c->out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n",
+			x0, py, x1, py);
 		text(c->out, x0 - 6, py + 4, "end", TICK_SIZE, label);
 	}
 }
@@ -355,7 +365,8 @@ static void draw_spread(FILE *out, const struct kfsim_plot_series *series, const
 {
 	double x0 = l->left, x1 = l->left + l->plot_w, y0 = l->top + l->plot_h, y1 = l->top;
 
-	fprintf(out, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"", colour);
+	fprintf(out, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"",
+		colour);
 	for (size_t i = 0; i < series->n; i++)
 		fprintf(out, "%.1f,%.1f ", axis_map(x, series->x[i], x0, x1),
 			axis_map(y, series->y_hi[i], y0, y1));
@@ -365,10 +376,12 @@ static void draw_spread(FILE *out, const struct kfsim_plot_series *series, const
 	fputs("\"/>\n", out);
 	for (size_t i = 0; i < series->n; i++) {
 		double px = axis_map(x, series->x[i], x0, x1);
-		double lo = axis_map(y, series->y_lo[i], y0, y1), hi = axis_map(y, series->y_hi[i], y0, y1);
+		double lo = axis_map(y, series->y_lo[i], y0, y1),
+		       hi = axis_map(y, series->y_hi[i], y0, y1);
 
-		fprintf(out, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" "
-			     "stroke-width=\"1.2\" fill=\"none\"/>\n",
+		fprintf(out,
+			"<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" "
+			"stroke-width=\"1.2\" fill=\"none\"/>\n",
 			px, lo, hi, px - 4, lo, px - 4, hi, colour);
 	}
 }
@@ -400,10 +413,12 @@ static void draw_series(FILE *out, const struct kfsim_plot *plot, const struct a
 		fputs("\"/>\n", out);
 		for (size_t i = 0; i < series->n; i++)
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				axis_map(x, series->x[i], x0, x1), axis_map(y, series->y[i], y0, y1),
-				colour);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			     "stroke-width=\"3\"%s/>\n", x1 + 14, ly, x1 + 38, ly, colour, dash);
+				axis_map(x, series->x[i], x0, x1),
+				axis_map(y, series->y[i], y0, y1), colour);
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-width=\"3\"%s/>\n",
+			x1 + 14, ly, x1 + 38, ly, colour, dash);
 		for (int i = 0; i < l->legend_lines[s]; i++)
 			text_n(out, x1 + 44, ly + 4 + i * LEGEND_LINE, "start", LEGEND_SIZE,
 			       l->legend[s][i].s, l->legend[s][i].len);
@@ -413,7 +428,7 @@ static void draw_series(FILE *out, const struct kfsim_plot *plot, const struct a
 
 int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out)
 {
-	struct axis x = { 0 }, y = { .log = plot->y_log };
+	struct axis x = {0}, y = {.log = plot->y_log};
 	double xlo, xhi, ylo, yhi;
 	struct layout l;
 	int ret = plot_check(plot, &xlo, &xhi, &ylo, &yhi, &x.integral, &y.integral);
@@ -424,17 +439,20 @@ int kfsim_plot_svg_write(const struct kfsim_plot *plot, FILE *out)
 	axis_fit(&y, ylo, yhi, plot->y_from_zero);
 	plot_layout(plot, &x, &y, &l);
 
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		     "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n",
 		ceil(l.width), ceil(l.height), ceil(l.width), ceil(l.height));
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	for (int i = 0; i < l.title_lines; i++)
-		text_n(out, l.width / 2, PAD + TITLE_SIZE + i * TITLE_SIZE * 1.3, "middle", TITLE_SIZE,
-		       l.title[i].s, l.title[i].len);
-	axis_ticks(&x, draw_tick, &(struct tick_ctx){ out, &x, &l, true });
-	axis_ticks(&y, draw_tick, &(struct tick_ctx){ out, &y, &l, false });
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-		     "stroke=\"black\"/>\n", l.left, l.top, l.plot_w, l.plot_h);
+		text_n(out, l.width / 2, PAD + TITLE_SIZE + i * TITLE_SIZE * 1.3, "middle",
+		       TITLE_SIZE, l.title[i].s, l.title[i].len);
+	axis_ticks(&x, draw_tick, &(struct tick_ctx){out, &x, &l, true});
+	axis_ticks(&y, draw_tick, &(struct tick_ctx){out, &y, &l, false});
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		"stroke=\"black\"/>\n",
+		l.left, l.top, l.plot_w, l.plot_h);
 	text(out, l.left + l.plot_w / 2, l.top + l.plot_h + 42, "middle", LABEL_SIZE,
 	     plot->x_label ? plot->x_label : "");
 	fprintf(out, "<g transform=\"translate(%.1f %.1f) rotate(-90)\">\n",

@@ -36,10 +36,14 @@ static int count_reply(const struct kfsim_plca_reply *reply, void *data)
 	return 0;
 }
 
-/* ns per request of @iterations requests; -1 when a request did not get @want_error. */
-static double time_requests(struct kfsim_ethtool_chan *chan, u8 cmd, const char *dev,
-			    const struct kfsim_plca_attr *attrs, int nr, int want_error,
-			    long iterations)
+/*
+ * ns per request of @iterations requests; -1 when a request did not get @want_error.  noinline:
+ * scripts/bench counts each call's instructions (valgrind --dump-after=time_requests).
+ */
+static __attribute__((noinline)) double time_requests(struct kfsim_ethtool_chan *chan, u8 cmd,
+							const char *dev,
+							const struct kfsim_plca_attr *attrs, int nr,
+							int want_error, long iterations)
 {
 	struct kfsim_nl_error ack;
 	long replies = 0;

@@ -17,6 +17,7 @@ usage: check_exports.py LIBKFSIM_SO CC INCLUDE_DIR...
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,13 +25,15 @@ import tempfile
 SENTINEL = "kfsim_abi_probe_sentinel_not_declared"
 # What the toolchain defines in every shared object: not kfsim's API.
 LINKER_SYMBOLS = {"_init", "_fini", "_edata", "_end", "__bss_start"}
+# AddressSanitizer's one-definition-rule indicator beside each exported global (ASan builds).
+SANITIZER_PREFIXES = ("__odr_asan.",)
 
 
 def exported(lib):
 	out = subprocess.run(["nm", "-D", "--defined-only", lib], check=True,
 			     stdout=subprocess.PIPE, text=True).stdout
-	return sorted({line.split()[-1].split("@")[0] for line in out.splitlines()
-		       if line.strip()} - LINKER_SYMBOLS)
+	names = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+	return sorted(n for n in names - LINKER_SYMBOLS if not n.startswith(SANITIZER_PREFIXES))
 
 
 def headers(include_dirs):
@@ -90,6 +93,12 @@ def main(argv):
 	if len(argv) < 4:
 		sys.exit(__doc__.strip().splitlines()[-1])
 	lib, cc, include_dirs = argv[1], argv[2], argv[3:]
+	version = subprocess.run([cc, "--version"], stdout=subprocess.PIPE, text=True).stdout
+	if "clang" in version:	# -aux-info is gcc's: probe with gcc, as users of gcc would
+		cc = shutil.which("gcc")
+		if not cc:
+			print("skipped: the probe needs gcc's -aux-info and gcc is not installed")
+			return 77
 	symbols = exported(lib)
 	hdrs = headers(include_dirs)
 	print(f"{os.path.basename(lib)}: {len(symbols)} exported symbols; {len(hdrs)} installed headers")

@@ -1,16 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_plcasim [--smoke] [--seconds S] [--only CASE]: how much faster than real time the
+ * bench_plcasim [--smoke] [--seconds S] [--only CASE] [--callgrind]: how much faster than real time the
  * 10BASE-T1S segment simulator runs, for 8 and 32 saturated nodes, PLCA and CSMA/CD, 64- and
  * 1500-byte payloads, plus a lightly loaded PLCA segment (where idle transmit opportunities are
  * skipped in jumps). Prints simulated seconds per wall second (and per second of this thread's CPU
  * time, which a busy shared machine disturbs less), ns of wall time per event and per delivered
  * frame, and the PLCA/CSMA ratio of each pair measured in the same run.
+ *
+ * --callgrind adds instructions per delivered frame: each case is rerun for CG_SECONDS of
+ * simulated time under valgrind --tool=callgrind, counting only inside
+ * kfsim_plca_sim_run_until() (setup excluded), divided by the frames that run delivers.  On a
+ * shared machine this is the figure that does not move with the neighbours' load.
  */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <stdbool.h>
 
 #include <kfsim/err.h>
 #include <kfsim/plca_sim.h>
@@ -24,7 +34,12 @@ struct bench_case {
 	u32 payload;
 };
 
+#define CG_SECONDS 0.05
+
+extern char **environ;
+
 struct bench_result {
+	u64 frames;
 	double speedup;
 	double cpu_speedup;
 	double ns_per_event;
@@ -78,12 +93,55 @@ static int run_case(const struct bench_case *c, double sim_s, struct bench_resul
 		frames += st.delivered;
 	}
 	kfsim_plca_sim_destroy(sim);
+	res->frames = frames;
 	res->speedup = sim_s / wall;
 	res->cpu_speedup = cpu > 0 ? sim_s / cpu : 0;
 	res->ns_per_event = wall * 1e9 / (double)(rep.events ? rep.events : 1);
 	res->ns_per_frame = wall * 1e9 / (double)(frames ? frames : 1);
 	res->mbps = rep.throughput_mbps;
 	return 0;
+}
+
+/* Instructions inside kfsim_plca_sim_run_until() for case @idx run for CG_SECONDS, or -1. */
+static long long callgrind_instructions(int idx)
+{
+	char out_file[] = "/tmp/kfsim-bench-plcasim-cg-XXXXXX";
+	char outarg[128], idxarg[16], secarg[32], self[4096], line[512];
+	long long total = -1;
+	int fd, status;
+	ssize_t len;
+	pid_t pid;
+	FILE *f;
+
+	fd = mkstemp(out_file);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		goto out;
+	self[len] = '\0';
+	snprintf(outarg, sizeof(outarg), "--callgrind-out-file=%s", out_file);
+	snprintf(idxarg, sizeof(idxarg), "%d", idx);
+	snprintf(secarg, sizeof(secarg), "%g", CG_SECONDS);
+	char *argv[] = {"valgrind", "--tool=callgrind", "--quiet",
+			"--toggle-collect=kfsim_plca_sim_run_until", outarg, self, "--only", idxarg,
+			"--seconds", secarg, "--quiet-table", NULL};
+
+	if (posix_spawnp(&pid, "valgrind", NULL, NULL, argv, environ))
+		goto out;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		goto out;
+	f = fopen(out_file, "r");
+	if (!f)
+		goto out;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
+			total = strtoll(strchr(line, ':') + 1, NULL, 10);
+	fclose(f);
+out:
+	unlink(out_file);
+	return total;
 }
 
 int main(int argc, char **argv)
@@ -103,6 +161,7 @@ int main(int argc, char **argv)
 		 64},
 	};
 	struct bench_result res[sizeof(cases) / sizeof(cases[0])];
+	bool callgrind = false, quiet = false;
 	double sim_s = 20;
 	int only = -1;
 
@@ -113,18 +172,27 @@ int main(int argc, char **argv)
 			sim_s = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = atoi(argv[++i]); /* one case, e.g. under valgrind --tool=callgrind */
+		else if (!strcmp(argv[i], "--callgrind"))
+			callgrind = true;
+		else if (!strcmp(argv[i], "--quiet-table"))
+			quiet = true; /* the callgrind child: run, print nothing */
 		else {
-			fprintf(stderr,
-				"usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
+			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S] [--only CASE] "
+					"[--callgrind]\n");
 			return 2;
 		}
 	}
-	if (!(sim_s > 0))
+	if (!(sim_s > 0) || only >= (int)(sizeof(cases) / sizeof(cases[0])))
 		return 2;
-	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT\n\n",
-	       sim_s);
-	printf("%-24s %-5s %10s %10s %12s %12s %8s\n", "case", "mode", "x realtime", "x cpu",
-	       "ns/event", "ns/frame", "Mb/s");
+	if (quiet) {
+		if (only < 0)
+			return 2;
+		return run_case(&cases[only], sim_s, &res[only]) ? 1 : 0;
+	}
+	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT, "
+	       "CRS latency %d ns\n\n", sim_s, PLCA_SIM_CRS_DELAY_DEFAULT_NS);
+	printf("%-24s %-5s %10s %10s %12s %12s %8s%s\n", "case", "mode", "x realtime", "x cpu",
+	       "ns/event", "ns/frame", "Mb/s", callgrind ? "   Ir/frame" : "");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (only >= 0 && (size_t)only != i)
 			continue;
@@ -132,9 +200,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_plcasim: case %zu failed\n", i);
 			return 1;
 		}
-		printf("%-24s %-5s %10.0f %10.0f %12.1f %12.1f %8.3f\n", cases[i].name,
+		printf("%-24s %-5s %10.0f %10.0f %12.1f %12.1f %8.3f", cases[i].name,
 		       cases[i].mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma", res[i].speedup,
 		       res[i].cpu_speedup, res[i].ns_per_event, res[i].ns_per_frame, res[i].mbps);
+		if (callgrind) {
+			struct bench_result cg;
+			long long ir = callgrind_instructions((int)i);
+
+			if (ir < 0 || run_case(&cases[i], CG_SECONDS, &cg) || !cg.frames)
+				printf("   %8s", "n/a");
+			else
+				printf("   %8.0f", (double)ir / (double)cg.frames);
+		}
+		putchar('\n');
+		fflush(stdout);
 	}
 	if (only >= 0)
 		return 0;

@@ -274,6 +274,7 @@ struct plca_sim {
 	u32 *lazy_pend;		/* nodes whose pending_timer is armed but not queued */
 	u32 nr_lazy_pend;
 	u32 misconfig;
+	u32 nr_oc;		/* nodes running their own clock (bus_node.oc) */
 	u64 cycles;
 	/* trace */
 	struct kfsim_trace *trace;

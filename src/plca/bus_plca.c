@@ -712,7 +712,7 @@ static void oc_on_timer(struct plca_sim *sim, u32 node, u32 gen)
 /* A signal starts: every own clock stops counting where it is (EARLY_RECEIVE / TRANSMIT). */
 static void oc_carrier_up(struct plca_sim *sim, u32 sender)
 {
-	for (u32 i = 0; i < sim->nr_nodes; i++) {
+	for (u32 i = 0; sim->nr_oc && i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 
 		if (!n->oc || n->oc_frozen)
@@ -727,7 +727,7 @@ static void oc_carrier_up(struct plca_sim *sim, u32 sender)
 /* The carrier dropped: each own clock moves to the TO after the one it froze in. */
 static void oc_carrier_down(struct plca_sim *sim)
 {
-	for (u32 i = 0; i < sim->nr_nodes; i++) {
+	for (u32 i = 0; sim->nr_oc && i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 
 		if (!n->oc || !n->oc_frozen)
@@ -924,6 +924,7 @@ static void seg_stop(struct plca_sim *sim)
  */
 static void oc_assign(struct plca_sim *sim, int coord)
 {
+	sim->nr_oc = 0;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 		bool was = n->oc;
@@ -933,6 +934,7 @@ static void oc_assign(struct plca_sim *sim, int coord)
 			 (n->cfg.plca.node_id == 0 && !n->beacon_stopped));
 		n->oc_coord = n->oc && n->cfg.plca.node_id == 0 && !n->beacon_stopped;
 		n->oc_to_ns = BT(n->cfg.plca.to_tmr);
+		sim->nr_oc += n->oc;
 		if (n->oc == was)
 			continue;
 		n->oc_gen++;

@@ -7,6 +7,9 @@
  * time, which a busy shared machine disturbs less), ns of wall time per event and per delivered
  * frame, and the PLCA/CSMA ratio of each pair measured in the same run.
  *
+ * --rounds R runs every case R times, the cases interleaved in each round, and prints the median
+ * and the spread (min..max) of x realtime and x cpu; the PLCA/CSMA ratios are taken per round.
+ *
  * --callgrind adds instructions per delivered frame: each case is rerun for CG_SECONDS of
  * simulated time under valgrind --tool=callgrind, counting only inside
  * kfsim_plca_sim_run_until() (setup excluded), divided by the frames that run delivers.  On a
@@ -35,6 +38,7 @@ struct bench_case {
 };
 
 #define CG_SECONDS 0.05
+#define MAX_ROUNDS 15
 
 extern char **environ;
 
@@ -102,6 +106,26 @@ static int run_case(const struct bench_case *c, double sim_s, struct bench_resul
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "median [min..max]" of @n values (the upper median for an even @n). */
+static void summarise(const double *values, int n, char *buf, size_t size)
+{
+	double sorted[MAX_ROUNDS];
+
+	memcpy(sorted, values, (size_t)n * sizeof(sorted[0]));
+	qsort(sorted, (size_t)n, sizeof(sorted[0]), cmp_double);
+	if (sorted[n / 2] >= 100)
+		snprintf(buf, size, "%.0f [%.0f..%.0f]", sorted[n / 2], sorted[0], sorted[n - 1]);
+	else
+		snprintf(buf, size, "%.2f [%.2f..%.2f]", sorted[n / 2], sorted[0], sorted[n - 1]);
+}
+
 /* Instructions inside kfsim_plca_sim_run_until() for case @idx run for CG_SECONDS, or -1. */
 static long long callgrind_instructions(int idx)
 {
@@ -161,9 +185,11 @@ int main(int argc, char **argv)
 		 64},
 	};
 	struct bench_result res[sizeof(cases) / sizeof(cases[0])];
+	enum { NR_CASES = sizeof(cases) / sizeof(cases[0]) };
+	double speed[NR_CASES][MAX_ROUNDS], cpu[NR_CASES][MAX_ROUNDS];
 	bool callgrind = false, quiet = false;
 	double sim_s = 20;
-	int only = -1;
+	int only = -1, rounds = 1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--smoke"))
@@ -172,53 +198,75 @@ int main(int argc, char **argv)
 			sim_s = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = atoi(argv[++i]); /* one case, e.g. under valgrind --tool=callgrind */
+		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+			rounds = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--callgrind"))
 			callgrind = true;
 		else if (!strcmp(argv[i], "--quiet-table"))
 			quiet = true; /* the callgrind child: run, print nothing */
 		else {
 			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S] [--only CASE] "
-					"[--callgrind]\n");
+					"[--rounds R] [--callgrind]\n");
 			return 2;
 		}
 	}
-	if (!(sim_s > 0) || only >= (int)(sizeof(cases) / sizeof(cases[0])))
+	if (!(sim_s > 0) || only >= (int)NR_CASES || rounds < 1 || rounds > MAX_ROUNDS)
 		return 2;
 	if (quiet) {
 		if (only < 0)
 			return 2;
 		return run_case(&cases[only], sim_s, &res[only]) ? 1 : 0;
 	}
+	for (int r = 0; r < rounds; r++) {
+		for (size_t i = 0; i < NR_CASES; i++) {
+			if (only >= 0 && (size_t)only != i)
+				continue;
+			if (run_case(&cases[i], sim_s, &res[i])) {
+				fprintf(stderr, "bench_plcasim: case %zu failed\n", i);
+				return 1;
+			}
+			speed[i][r] = res[i].speedup;
+			cpu[i][r] = res[i].cpu_speedup;
+		}
+	}
 	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT, "
-	       "CRS latency %d ns\n\n", sim_s, PLCA_SIM_CRS_DELAY_DEFAULT_NS);
-	printf("%-24s %-5s %10s %10s %12s %12s %8s%s\n", "case", "mode", "x realtime", "x cpu",
-	       "ns/event", "ns/frame", "Mb/s", callgrind ? "   Ir/frame" : "");
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	       "CRS latency %d ns, %d round(s): median [min..max]\n\n", sim_s,
+	       PLCA_SIM_CRS_DELAY_DEFAULT_NS, rounds);
+	printf("%-24s %-5s %22s %22s %10s %8s%s\n", "case", "mode", "x realtime", "x cpu",
+	       "ns/frame", "Mb/s", callgrind ? "  Ir/frame" : "");
+	for (size_t i = 0; i < NR_CASES; i++) {
+		char wall_s[48], cpu_s[48];
+
 		if (only >= 0 && (size_t)only != i)
 			continue;
-		if (run_case(&cases[i], sim_s, &res[i])) {
-			fprintf(stderr, "bench_plcasim: case %zu failed\n", i);
-			return 1;
-		}
-		printf("%-24s %-5s %10.0f %10.0f %12.1f %12.1f %8.3f", cases[i].name,
-		       cases[i].mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma", res[i].speedup,
-		       res[i].cpu_speedup, res[i].ns_per_event, res[i].ns_per_frame, res[i].mbps);
+		summarise(speed[i], rounds, wall_s, sizeof(wall_s));
+		summarise(cpu[i], rounds, cpu_s, sizeof(cpu_s));
+		printf("%-24s %-5s %22s %22s %10.1f %8.3f", cases[i].name,
+		       cases[i].mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma", wall_s, cpu_s,
+		       res[i].ns_per_frame, res[i].mbps);
 		if (callgrind) {
 			struct bench_result cg;
 			long long ir = callgrind_instructions((int)i);
 
 			if (ir < 0 || run_case(&cases[i], CG_SECONDS, &cg) || !cg.frames)
-				printf("   %8s", "n/a");
+				printf("  %8s", "n/a");
 			else
-				printf("   %8.0f", (double)ir / (double)cg.frames);
+				printf("  %8.0f", (double)ir / (double)cg.frames);
 		}
 		putchar('\n');
 		fflush(stdout);
 	}
 	if (only >= 0)
 		return 0;
-	printf("\nspeed ratio PLCA / CSMA/CD (same segment, same run):\n");
-	for (size_t i = 0; i + 1 < sizeof(cases) / sizeof(cases[0]); i += 2)
-		printf("  %-24s %.2f\n", cases[i].name, res[i].speedup / res[i + 1].speedup);
+	printf("\nspeed ratio PLCA / CSMA/CD (same segment, same round), median [min..max]:\n");
+	for (size_t i = 0; i + 1 < NR_CASES; i += 2) {
+		double ratio[MAX_ROUNDS];
+		char text[48];
+
+		for (int r = 0; r < rounds; r++)
+			ratio[r] = speed[i][r] / speed[i + 1][r];
+		summarise(ratio, rounds, text, sizeof(text));
+		printf("  %-24s %s\n", cases[i].name, text);
+	}
 	return 0;
 }

@@ -275,6 +275,7 @@ struct plca_sim {
 	u32 nr_lazy_pend;
 	u32 misconfig;
 	u32 nr_oc;		/* nodes running their own clock (bus_node.oc) */
+	bool any_stopper;	/* some node has stops_on_foreign_beacon */
 	u64 cycles;
 	/* trace */
 	struct kfsim_trace *trace;

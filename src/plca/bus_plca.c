@@ -341,17 +341,19 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 	 * An own clock committing in the very instant a TO of the cycle begins: nobody can have
 	 * sensed it before deciding, so that TO's owners commit too (and collide on the wire).
 	 */
-	bool same_instant = seg->state == SEG_WAIT_TO && seg->eval_pending && sim->nodes[node].oc;
+	bool same_instant = sim->nr_oc && seg->state == SEG_WAIT_TO && seg->eval_pending &&
+			    sim->nodes[node].oc;
 
-	oc_carrier_up(sim, node);
+	if (sim->nr_oc)
+		oc_carrier_up(sim, node);
 	if (sim->nr_hold) {
 		for (u32 i = 0; i < sim->nr_nodes; i++) {
 			struct bus_node *n = &sim->nodes[i];
 
-			if (i != node && n->ds == DS_HOLD && rs_active(n) && !n->oc &&
-			    !(same_instant && (u32)n->cfg.plca.node_id == seg->cur_id))
-				rs_collide(sim, i);
-			else if (i != node && n->ds == DS_HOLD && rs_active(n) && n->oc)
+			if (i == node || n->ds != DS_HOLD || !rs_active(n))
+				continue;
+			/* the owners of a TO whose decision is due this instant commit instead */
+			if (n->oc || !same_instant || (u32)n->cfg.plca.node_id != seg->cur_id)
 				rs_collide(sim, i);
 		}
 	}
@@ -753,6 +755,8 @@ static bool oc_beacon_heard(struct plca_sim *sim, u32 sender)
 {
 	bool stopped = false;
 
+	if (!sim->nr_oc && !sim->any_stopper)
+		return false;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 		bool coordinator = (int)i == sim->seg.coord || n->oc_coord;
@@ -791,7 +795,8 @@ void seg_crs_drop(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
 
-	oc_carrier_down(sim);
+	if (sim->nr_oc)
+		oc_carrier_down(sim);
 	switch (seg->state) {
 	case SEG_BEACON: /* SYNCING -> curID = 0 */
 		seg->cur_id = 0;
@@ -925,6 +930,7 @@ static void seg_stop(struct plca_sim *sim)
 static void oc_assign(struct plca_sim *sim, int coord)
 {
 	sim->nr_oc = 0;
+	sim->any_stopper = false;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 		bool was = n->oc;
@@ -935,6 +941,7 @@ static void oc_assign(struct plca_sim *sim, int coord)
 		n->oc_coord = n->oc && n->cfg.plca.node_id == 0 && !n->beacon_stopped;
 		n->oc_to_ns = BT(n->cfg.plca.to_tmr);
 		sim->nr_oc += n->oc;
+		sim->any_stopper |= n->cfg.stops_on_foreign_beacon;
 		if (n->oc == was)
 			continue;
 		n->oc_gen++;

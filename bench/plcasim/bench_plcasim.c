@@ -1,16 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_plcasim [--smoke] [--seconds S] [--only CASE]: how much faster than real time the
+ * bench_plcasim [--smoke] [--seconds S] [--only CASE] [--callgrind]: how much faster than real time the
  * 10BASE-T1S segment simulator runs, for 8 and 32 saturated nodes, PLCA and CSMA/CD, 64- and
  * 1500-byte payloads, plus a lightly loaded PLCA segment (where idle transmit opportunities are
  * skipped in jumps). Prints simulated seconds per wall second (and per second of this thread's CPU
  * time, which a busy shared machine disturbs less), ns of wall time per event and per delivered
  * frame, and the PLCA/CSMA ratio of each pair measured in the same run.
+ *
+ * --rounds R runs every case R times, the cases interleaved in each round, and prints the median
+ * and the spread (min..max) of x realtime and x cpu; the PLCA/CSMA ratios are taken per round.
+ *
+ * --callgrind adds instructions per delivered frame: each case is rerun for CG_SECONDS of
+ * simulated time under valgrind --tool=callgrind, counting only inside
+ * kfsim_plca_sim_run_until() (setup excluded), divided by the frames that run delivers.  On a
+ * shared machine this is the figure that does not move with the neighbours' load.
  */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <stdbool.h>
 
 #include <kfsim/err.h>
 #include <kfsim/plca_sim.h>
@@ -24,7 +37,13 @@ struct bench_case {
 	u32 payload;
 };
 
+#define CG_SECONDS 0.05
+#define MAX_ROUNDS 15
+
+extern char **environ;
+
 struct bench_result {
+	u64 frames;
 	double speedup;
 	double cpu_speedup;
 	double ns_per_event;
@@ -78,12 +97,75 @@ static int run_case(const struct bench_case *c, double sim_s, struct bench_resul
 		frames += st.delivered;
 	}
 	kfsim_plca_sim_destroy(sim);
+	res->frames = frames;
 	res->speedup = sim_s / wall;
 	res->cpu_speedup = cpu > 0 ? sim_s / cpu : 0;
 	res->ns_per_event = wall * 1e9 / (double)(rep.events ? rep.events : 1);
 	res->ns_per_frame = wall * 1e9 / (double)(frames ? frames : 1);
 	res->mbps = rep.throughput_mbps;
 	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "median [min..max]" of @n values (the upper median for an even @n). */
+static void summarise(const double *values, int n, char *buf, size_t size)
+{
+	double sorted[MAX_ROUNDS];
+
+	memcpy(sorted, values, (size_t)n * sizeof(sorted[0]));
+	qsort(sorted, (size_t)n, sizeof(sorted[0]), cmp_double);
+	if (sorted[n / 2] >= 100)
+		snprintf(buf, size, "%.0f [%.0f..%.0f]", sorted[n / 2], sorted[0], sorted[n - 1]);
+	else
+		snprintf(buf, size, "%.2f [%.2f..%.2f]", sorted[n / 2], sorted[0], sorted[n - 1]);
+}
+
+/* Instructions inside kfsim_plca_sim_run_until() for case @idx run for CG_SECONDS, or -1. */
+static long long callgrind_instructions(int idx)
+{
+	char out_file[] = "/tmp/kfsim-bench-plcasim-cg-XXXXXX";
+	char outarg[128], idxarg[16], secarg[32], self[4096], line[512];
+	long long total = -1;
+	int fd, status;
+	ssize_t len;
+	pid_t pid;
+	FILE *f;
+
+	fd = mkstemp(out_file);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		goto out;
+	self[len] = '\0';
+	snprintf(outarg, sizeof(outarg), "--callgrind-out-file=%s", out_file);
+	snprintf(idxarg, sizeof(idxarg), "%d", idx);
+	snprintf(secarg, sizeof(secarg), "%g", CG_SECONDS);
+	char *argv[] = {"valgrind", "--tool=callgrind", "--quiet",
+			"--toggle-collect=kfsim_plca_sim_run_until", outarg, self, "--only", idxarg,
+			"--seconds", secarg, "--quiet-table", NULL};
+
+	if (posix_spawnp(&pid, "valgrind", NULL, NULL, argv, environ))
+		goto out;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		goto out;
+	f = fopen(out_file, "r");
+	if (!f)
+		goto out;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
+			total = strtoll(strchr(line, ':') + 1, NULL, 10);
+	fclose(f);
+out:
+	unlink(out_file);
+	return total;
 }
 
 int main(int argc, char **argv)
@@ -103,8 +185,11 @@ int main(int argc, char **argv)
 		 64},
 	};
 	struct bench_result res[sizeof(cases) / sizeof(cases[0])];
+	enum { NR_CASES = sizeof(cases) / sizeof(cases[0]) };
+	double speed[NR_CASES][MAX_ROUNDS], cpu[NR_CASES][MAX_ROUNDS];
+	bool callgrind = false, quiet = false;
 	double sim_s = 20;
-	int only = -1;
+	int only = -1, rounds = 1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help")) {
@@ -116,33 +201,75 @@ int main(int argc, char **argv)
 			sim_s = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = atoi(argv[++i]); /* one case, e.g. under valgrind --tool=callgrind */
+		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+			rounds = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--callgrind"))
+			callgrind = true;
+		else if (!strcmp(argv[i], "--quiet-table"))
+			quiet = true; /* the callgrind child: run, print nothing */
 		else {
-			fprintf(stderr,
-				"usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
+			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S] [--only CASE] "
+					"[--rounds R] [--callgrind]\n");
 			return 2;
 		}
 	}
-	if (!(sim_s > 0))
+	if (!(sim_s > 0) || only >= (int)NR_CASES || rounds < 1 || rounds > MAX_ROUNDS)
 		return 2;
-	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT\n\n",
-	       sim_s);
-	printf("%-24s %-5s %10s %10s %12s %12s %8s\n", "case", "mode", "x realtime", "x cpu",
-	       "ns/event", "ns/frame", "Mb/s");
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	if (quiet) {
+		if (only < 0)
+			return 2;
+		return run_case(&cases[only], sim_s, &res[only]) ? 1 : 0;
+	}
+	for (int r = 0; r < rounds; r++) {
+		for (size_t i = 0; i < NR_CASES; i++) {
+			if (only >= 0 && (size_t)only != i)
+				continue;
+			if (run_case(&cases[i], sim_s, &res[i])) {
+				fprintf(stderr, "bench_plcasim: case %zu failed\n", i);
+				return 1;
+			}
+			speed[i][r] = res[i].speedup;
+			cpu[i][r] = res[i].cpu_speedup;
+		}
+	}
+	printf("10BASE-T1S bus simulator, %.3g s simulated per case, 25 m, to_tmr 32 BT, "
+	       "CRS latency %d ns, %d round(s): median [min..max]\n\n", sim_s,
+	       PLCA_SIM_CRS_DELAY_DEFAULT_NS, rounds);
+	printf("%-24s %-5s %22s %22s %10s %8s%s\n", "case", "mode", "x realtime", "x cpu",
+	       "ns/frame", "Mb/s", callgrind ? "  Ir/frame" : "");
+	for (size_t i = 0; i < NR_CASES; i++) {
+		char wall_s[48], cpu_s[48];
+
 		if (only >= 0 && (size_t)only != i)
 			continue;
-		if (run_case(&cases[i], sim_s, &res[i])) {
-			fprintf(stderr, "bench_plcasim: case %zu failed\n", i);
-			return 1;
+		summarise(speed[i], rounds, wall_s, sizeof(wall_s));
+		summarise(cpu[i], rounds, cpu_s, sizeof(cpu_s));
+		printf("%-24s %-5s %22s %22s %10.1f %8.3f", cases[i].name,
+		       cases[i].mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma", wall_s, cpu_s,
+		       res[i].ns_per_frame, res[i].mbps);
+		if (callgrind) {
+			struct bench_result cg;
+			long long ir = callgrind_instructions((int)i);
+
+			if (ir < 0 || run_case(&cases[i], CG_SECONDS, &cg) || !cg.frames)
+				printf("  %8s", "n/a");
+			else
+				printf("  %8.0f", (double)ir / (double)cg.frames);
 		}
-		printf("%-24s %-5s %10.0f %10.0f %12.1f %12.1f %8.3f\n", cases[i].name,
-		       cases[i].mode == PLCA_SIM_MODE_PLCA ? "plca" : "csma", res[i].speedup,
-		       res[i].cpu_speedup, res[i].ns_per_event, res[i].ns_per_frame, res[i].mbps);
+		putchar('\n');
+		fflush(stdout);
 	}
 	if (only >= 0)
 		return 0;
-	printf("\nspeed ratio PLCA / CSMA/CD (same segment, same run):\n");
-	for (size_t i = 0; i + 1 < sizeof(cases) / sizeof(cases[0]); i += 2)
-		printf("  %-24s %.2f\n", cases[i].name, res[i].speedup / res[i + 1].speedup);
+	printf("\nspeed ratio PLCA / CSMA/CD (same segment, same round), median [min..max]:\n");
+	for (size_t i = 0; i + 1 < NR_CASES; i += 2) {
+		double ratio[MAX_ROUNDS];
+		char text[48];
+
+		for (int r = 0; r < rounds; r++)
+			ratio[r] = speed[i][r] / speed[i + 1][r];
+		summarise(ratio, rounds, text, sizeof(text));
+		printf("  %-24s %s\n", cases[i].name, text);
+	}
 	return 0;
 }

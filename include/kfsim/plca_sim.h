@@ -14,9 +14,11 @@
  * destroy it.  The same seed gives the same run, bit for bit.
  *
  * Out-of-range settings are rejected with -EINVAL and nothing is created or changed.  Settings a
- * real segment can have but that are wrong (duplicate node ids, a follower id beyond the node
- * count, no coordinator, different to_tmr values) are simulated and reported in
- * struct plca_sim_report's @misconfig.
+ * real segment can have but that are wrong (duplicate node ids, two coordinators, a follower id
+ * beyond the node count, no coordinator, different to_tmr values) are simulated and reported in
+ * struct plca_sim_report's @misconfig: a node whose to_tmr differs from the coordinator's counts
+ * its transmit opportunities with its own to_timer, and a second node id 0 runs its own cycle
+ * and sends its own BEACONs (see docs/plca-bus.md, "Misconfigurations").
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -79,6 +81,9 @@ enum plca_sim_load_kind {
  *                       with PLCA enabled, Linux 6.13+): it never signals a collision on the
  *                       wire to the MAC, which sends the frame to its end; the frame is lost
  *                       (@lost_fault).  Logical collisions of the PLCA RS still reach the MAC.
+ * @stops_on_foreign_beacon: a coordinator (node id 0) that hears a BEACON it did not send stops
+ *                           sending its own and follows the other one (Microchip LAN867x
+ *                           errata; kfsim_plca_sim_nodes_from_net() sets it for LAN867x PHYs)
  */
 struct plca_sim_node_cfg {
 	struct phy_plca_cfg plca;
@@ -90,6 +95,7 @@ struct plca_sim_node_cfg {
 	u32 queue_limit;
 	bool ignores_collisions;
 	bool no_collision_detect;
+	bool stops_on_foreign_beacon;
 };
 
 /*
@@ -139,6 +145,7 @@ struct plca_sim_cfg {
  * @tos: transmit opportunities of this node's id while its PLCA was active
  * @tos_used: those it committed to (sent at least one frame)
  * @beacons: BEACONs seen (sent, for the coordinator)
+ * @beacons_sent: BEACONs this node put on the wire (a coordinator, or a second one)
  * @lat_mean_ns: mean latency, arrival to end of the successful transmission
  * @lat_p99_ns: 99th percentile (within 1.6 %)
  * @lat_max_ns: maximum
@@ -162,6 +169,7 @@ struct plca_sim_node_stats {
 	u64 tos;
 	u64 tos_used;
 	u64 beacons;
+	u64 beacons_sent;
 	double lat_mean_ns;
 	u64 lat_p99_ns;
 	u64 lat_max_ns;

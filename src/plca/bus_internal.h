@@ -25,9 +25,12 @@
  *   (bus_plca.c), so the order of events never depends on where a timer waited.
  *
  * The PLCA cycle runs on one clock for the segment (the coordinator's): transmit opportunities
- * are the same for every synchronised follower.  Propagation delay (5 ns/m) applies to carrier
- * sense and physical collisions; PLCA's to_timer exists precisely to absorb it, so the cycle
- * does not model per-node skew.
+ * are the same for every synchronised follower whose to_timer equals the coordinator's, as
+ * identical timers fed the same carrier count alike.  A node whose to_tmr differs, and a second
+ * coordinator, run the control state machine themselves ("own clock", bus_plca.c): their curID
+ * counts their own to_timer from their last BEACON or carrier drop.  Propagation delay (5 ns/m)
+ * applies to carrier sense and physical collisions; PLCA's to_timer exists precisely to absorb
+ * it, so the cycle does not model per-node skew.
  */
 #include <stdint.h>
 #include <kfsim/plca_sim.h>
@@ -170,6 +173,21 @@ struct bus_node {
 	enum rs_data_state ds;
 	u64 rs_carrier_off; /* when the RS last dropped a forced carrier */
 	u32 bc;		    /* burst count in the current TO */
+	/*
+	 * Own clock (148.4.4.6 run by the node itself): @oc when its to_tmr differs from the
+	 * coordinator's or it is a second coordinator (@oc_coord).  Its curID was @oc_sync_id at
+	 * @oc_sync_t and counts @oc_to_ns per TO from there; while the carrier is up it is frozen
+	 * at @oc_frozen_id.  @oc_gen tells its live timer from stale ones.
+	 */
+	bool oc;
+	bool oc_coord;
+	bool oc_frozen;
+	bool oc_resync;	     /* second coordinator: BEACON due at the next quiet wire */
+	bool oc_beaconing;   /* its BEACON is on the wire */
+	bool beacon_stopped; /* stops_on_foreign_beacon acted: it sends no more BEACONs */
+	u32 oc_sync_id, oc_frozen_id, oc_gen;
+	u64 oc_sync_t, oc_to_ns;
+	u64 oc_to_seen;	     /* start of the own TO already decided (commit or yield) */
 	u64 rs_due;	    /* when the data state machine's timer runs out */
 	bool in_burst;
 	bool committed; /* it owns the current TO (COMMIT sent) */
@@ -256,6 +274,8 @@ struct plca_sim {
 	u32 *lazy_pend;		/* nodes whose pending_timer is armed but not queued */
 	u32 nr_lazy_pend;
 	u32 misconfig;
+	u32 nr_oc;		/* nodes running their own clock (bus_node.oc) */
+	bool any_stopper;	/* some node has stops_on_foreign_beacon */
 	u64 cycles;
 	/* trace */
 	struct kfsim_trace *trace;
@@ -410,7 +430,7 @@ void rs_tx_end(struct plca_sim *sim, u32 node);
 void rs_data_end(struct plca_sim *sim, u32 node);
 void rs_detach(struct plca_sim *sim, u32 node);
 void seg_crs_drop(struct plca_sim *sim);
-void seg_on_timer(struct plca_sim *sim, u32 arg);
+void seg_on_timer(struct plca_sim *sim, u32 node, u32 arg);
 void seg_on_status_timer(struct plca_sim *sim);
 void seg_pending_changed(struct plca_sim *sim);
 void seg_eval_due(struct plca_sim *sim);

@@ -27,7 +27,8 @@
 #include <kfsim/printk.h>
 #include "bus_internal.h"
 
-enum { SEGT_TO_RUN, SEGT_TO_EVAL };
+/* EV_SEG arguments: the cycle's run timer, its decision, and an own-clock node's timer. */
+enum { SEGT_TO_RUN, SEGT_TO_EVAL, SEGT_OWN_CLOCK };
 
 static bool rs_pending(const struct bus_node *n)
 {
@@ -130,7 +131,8 @@ static void pending_timer(struct plca_sim *sim, u32 node, u64 bt)
 	u32 slot = node << BUS_SLOT_SHIFT | EV_RS;
 	u64 seq;
 
-	if (seg_idle_run(sim)) {
+	/* An own-clock node decides at its own TO, not at the cycle's: it needs the real timer. */
+	if (seg_idle_run(sim) || n->oc) {
 		rs_timer(sim, node, bt);
 		return;
 	}
@@ -213,6 +215,8 @@ static void start_frame(struct plca_sim *sim, u32 node, bool from_commit)
 		bus_signal_start(sim, node, SIG_DATA, end);
 }
 
+static void oc_pending(struct plca_sim *sim, u32 node);
+
 /* The MAC asserted TX_EN (its deference is over). */
 void rs_mac_tx_start(struct plca_sim *sim, u32 node)
 {
@@ -230,6 +234,8 @@ void rs_mac_tx_start(struct plca_sim *sim, u32 node)
 	set_ds(sim, n, DS_HOLD);
 	rs_timer(sim, node, PLCA_SIM_HOLD_BT);
 	seg_pending_changed(sim);
+	if (n->oc)
+		oc_pending(sim, node);
 }
 
 void rs_on_timer(struct plca_sim *sim, u32 node)
@@ -253,6 +259,8 @@ void rs_on_timer(struct plca_sim *sim, u32 node)
 	case DS_DELAY_PENDING: /* pending_timer */
 		set_ds(sim, n, DS_PENDING);
 		seg_pending_changed(sim);
+		if (n->oc)
+			oc_pending(sim, node);
 		break;
 	case DS_WAIT_MAC: /* commit_timer: the MAC did not come back in time */
 		set_ds(sim, n, DS_IDLE);
@@ -309,6 +317,8 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	set_ds(sim, n, DS_IDLE);
 	n->in_burst = false;
 	n->synced = false;
+	n->oc_frozen = false;
+	n->oc_gen++;
 	if (ds == DS_HOLD && n->mac == MAC_TX && !n->cfg.ignores_collisions) {
 		n->st.collisions++;
 		n->st.logical_collisions++;
@@ -322,19 +332,33 @@ void rs_detach(struct plca_sim *sim, u32 node)
 
 /* Any signal starts on the wire: HELD frames collide, a running TO becomes a reception. */
 static void seg_materialise(struct plca_sim *sim);
+static void oc_carrier_up(struct plca_sim *sim, u32 sender);
 
 void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 {
 	struct bus_seg *seg = &sim->seg;
+	/*
+	 * An own clock committing in the very instant a TO of the cycle begins: nobody can have
+	 * sensed it before deciding, so that TO's owners commit too (and collide on the wire).
+	 */
+	bool same_instant = sim->nr_oc && seg->state == SEG_WAIT_TO && seg->eval_pending &&
+			    sim->nodes[node].oc;
 
+	if (sim->nr_oc)
+		oc_carrier_up(sim, node);
 	if (sim->nr_hold) {
 		for (u32 i = 0; i < sim->nr_nodes; i++) {
-			if (i != node && sim->nodes[i].ds == DS_HOLD && rs_active(&sim->nodes[i]))
+			struct bus_node *n = &sim->nodes[i];
+
+			if (i == node || n->ds != DS_HOLD || !rs_active(n))
+				continue;
+			/* the owners of a TO whose decision is due this instant commit instead */
+			if (n->oc || !same_instant || (u32)n->cfg.plca.node_id != seg->cur_id)
 				rs_collide(sim, i);
 		}
 	}
 	(void)kind;
-	if (seg->state != SEG_WAIT_TO)
+	if (seg->state != SEG_WAIT_TO || same_instant)
 		return;
 	seg_materialise(sim);
 	if (seg->state == SEG_WAIT_TO) {
@@ -374,6 +398,7 @@ static void send_beacon(struct plca_sim *sim)
 	coord = &sim->nodes[seg->coord];
 	coord->synced = true;
 	coord->st.beacons++;
+	coord->st.beacons_sent++;
 	sim->cycles++;
 	seg->state = SEG_BEACON;
 	seg->cycle_start = sim->now;
@@ -484,6 +509,11 @@ static void to_eval(struct plca_sim *sim)
 		commit(sim, seg->cur_id);
 		return;
 	}
+	if (sim->nr_active) {
+		/* an own clock's signal started this instant: the TO is a reception */
+		seg->state = SEG_RECEIVE;
+		return;
+	}
 	seg->idle_to = next;
 	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
 }
@@ -554,8 +584,209 @@ void seg_pending_changed(struct plca_sim *sim)
 	seg_materialise(sim);
 }
 
-void seg_on_timer(struct plca_sim *sim, u32 what)
+/* ---- own clocks: a node that runs the control state machine itself ------------------------ */
+
+/*
+ * A follower whose to_tmr differs from the coordinator's counts its silent TOs with its own
+ * to_timer: its curID drifts from everybody else's until a carrier drop or a BEACON, and it
+ * commits when its own count says so, whatever the others think.  A second coordinator (another
+ * node id 0) does the same and, when its count reaches its node_cnt, sends its own BEACON.
+ * Everything else (the data state machine, COMMIT, bursts) is the common code: only the "whose
+ * TO is it" question is answered by the node's own count.
+ */
+static u64 oc_to_start(const struct bus_node *n, u32 id)
 {
+	return n->oc_sync_t + (u64)(id - n->oc_sync_id) * n->oc_to_ns;
+}
+
+/* curID by the node's own count now (the frozen value while the carrier is up). */
+static u32 oc_cur(const struct plca_sim *sim, const struct bus_node *n)
+{
+	u64 passed;
+
+	if (n->oc_frozen)
+		return n->oc_frozen_id;
+	if (n->oc_sync_id > 255)
+		return n->oc_sync_id;
+	passed = n->oc_to_ns ? (sim->now - n->oc_sync_t) / n->oc_to_ns : 256;
+	return (u32)min_t(u64, n->oc_sync_id + passed, 256);
+}
+
+/* Arm the node's next own-clock moment: its own TO, or (second coordinator) its cycle's end. */
+static void oc_arm(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	u32 id = (u32)n->cfg.plca.node_id;
+	u64 t = BUS_NEVER;
+
+	n->oc_gen++;
+	if (!n->oc || n->oc_frozen || !rs_active(n))
+		return;
+	if (n->oc_sync_id <= id) {
+		u64 start = oc_to_start(n, id);
+
+		if (start >= sim->now && start != n->oc_to_seen)
+			t = start;
+	}
+	if (n->oc_coord && n->oc_sync_id <= (u32)n->cfg.plca.node_cnt)
+		t = min(t, max(sim->now, oc_to_start(n, (u32)n->cfg.plca.node_cnt)));
+	if (t != BUS_NEVER)
+		bus_schedule(sim, t, 2, node, EV_SEG, SEGT_OWN_CLOCK | n->oc_gen << 2);
+}
+
+static void oc_send_beacon(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->oc_resync = false;
+	n->oc_beaconing = true;
+	n->st.beacons++;
+	n->st.beacons_sent++;
+	bus_signal_start(sim, node, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
+}
+
+/* COMMIT in the node's own TO: commit() for one node, without the cycle's bookkeeping. */
+static void oc_commit(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->committed = true;
+	n->bc = 0;
+	n->in_burst = false;
+	n->st.tos_used++;
+	bus_cancel(sim, node, EV_RS);
+	if (n->ds == DS_HOLD) {
+		set_ds(sim, n, DS_TRANSMIT);
+		start_frame(sim, node, false);
+		return;
+	}
+	set_ds(sim, n, DS_WAIT_MAC);
+	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
+	bus_timer_held(sim, node, EV_RS, n->rs_due);
+	mac_carrier_dropped(sim, node);
+}
+
+static bool oc_in_own_to(const struct plca_sim *sim, const struct bus_node *n)
+{
+	return n->oc && rs_active(n) && !n->oc_frozen && !n->committed && sim->nr_active == 0 &&
+	       oc_cur(sim, n) == (u32)n->cfg.plca.node_id;
+}
+
+/* The node just turned pending: in its own TO it commits at once (WAIT_TO sees packetPending). */
+static void oc_pending(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (oc_in_own_to(sim, n) && rs_pending(n))
+		oc_commit(sim, node);
+}
+
+static void oc_on_timer(struct plca_sim *sim, u32 node, u32 gen)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	u32 id = (u32)n->cfg.plca.node_id;
+
+	if (gen != n->oc_gen || !n->oc || n->oc_frozen || !rs_active(n))
+		return;
+	if (n->oc_sync_id <= id && oc_to_start(n, id) == sim->now && oc_cur(sim, n) == id) {
+		/* its own TO begins: commit or yield, once */
+		n->oc_to_seen = sim->now;
+		n->st.tos++;
+		if (sim->nr_lazy_pend)
+			lazy_pend_settle(sim, false);
+		if (oc_in_own_to(sim, n) && rs_pending(n)) {
+			oc_commit(sim, node);
+			return;
+		}
+	}
+	if (n->oc_coord && oc_cur(sim, n) >= (u32)n->cfg.plca.node_cnt) {
+		/* its cycle is over: RESYNC, the BEACON goes out on a quiet wire */
+		n->oc_resync = true;
+		if (!sim->nr_active)
+			oc_send_beacon(sim, node);
+		return;
+	}
+	oc_arm(sim, node);
+}
+
+/* A signal starts: every own clock stops counting where it is (EARLY_RECEIVE / TRANSMIT). */
+static void oc_carrier_up(struct plca_sim *sim, u32 sender)
+{
+	for (u32 i = 0; sim->nr_oc && i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		if (!n->oc || n->oc_frozen)
+			continue;
+		n->oc_frozen_id = i == sender && n->committed ? (u32)n->cfg.plca.node_id :
+								oc_cur(sim, n);
+		n->oc_frozen = true;
+		n->oc_gen++;
+	}
+}
+
+/* The carrier dropped: each own clock moves to the TO after the one it froze in. */
+static void oc_carrier_down(struct plca_sim *sim)
+{
+	for (u32 i = 0; sim->nr_oc && i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		if (!n->oc || !n->oc_frozen)
+			continue;
+		n->oc_frozen = false;
+		n->committed = false;
+		n->in_burst = false;
+		n->oc_sync_t = sim->now;
+		n->oc_sync_id = min(n->oc_frozen_id + 1, 256u);
+		if (n->oc_coord && n->oc_resync && rs_active(n))
+			oc_send_beacon(sim, i);
+		else
+			oc_arm(sim, i);
+	}
+}
+
+/*
+ * A BEACON from @sender ended: own clocks resynchronise (curID 0, to_timer from now); a
+ * coordinator with the LAN867x errata behaviour that did not send it stops sending its own.
+ * Return: whether such a coordinator stopped (the segment's roles are then recomputed).
+ */
+static bool oc_beacon_heard(struct plca_sim *sim, u32 sender)
+{
+	bool stopped = false;
+
+	if (!sim->nr_oc && !sim->any_stopper)
+		return false;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+		bool coordinator = (int)i == sim->seg.coord || n->oc_coord;
+
+		if (i != sender && coordinator && n->cfg.stops_on_foreign_beacon &&
+		    !n->beacon_stopped && n->rs_on && n->up) {
+			n->beacon_stopped = true;
+			stopped = true;
+			pr_info("plca_sim: node %u: foreign BEACON from node %u: stops its own\n", i,
+				sender);
+		}
+		if (!n->oc || (n->oc_coord && i != sender))
+			continue; /* a coordinator takes a foreign BEACON as a reception */
+		if (i != sender)
+			n->st.beacons++;
+		n->oc_frozen = false;
+		n->oc_resync = false;
+		n->oc_sync_t = sim->now;
+		n->oc_sync_id = 0;
+		oc_arm(sim, i);
+	}
+	return stopped;
+}
+
+void seg_on_timer(struct plca_sim *sim, u32 node, u32 what)
+{
+	if ((what & 3) == SEGT_OWN_CLOCK) {
+		oc_on_timer(sim, node, what >> 2);
+		return;
+	}
 	seg_materialise(sim);
 }
 
@@ -564,6 +795,8 @@ void seg_crs_drop(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
 
+	if (sim->nr_oc)
+		oc_carrier_down(sim);
 	switch (seg->state) {
 	case SEG_BEACON: /* SYNCING -> curID = 0 */
 		seg->cur_id = 0;
@@ -581,22 +814,32 @@ void seg_crs_drop(struct plca_sim *sim)
 	}
 }
 
-/* The coordinator's BEACON ended: every PLCA follower (re)synchronises on it. */
+/* A BEACON ended: every PLCA follower (re)synchronises on the coordinator's; own clocks on any. */
 void rs_tx_end(struct plca_sim *sim, u32 node)
 {
 	struct bus_seg *seg = &sim->seg;
+	struct bus_node *sender = &sim->nodes[node];
+	bool ours = (int)node == seg->coord && seg->state == SEG_BEACON;
 
-	if ((int)node != seg->coord || seg->state != SEG_BEACON)
-		return;
-	seg->last_beacon = sim->now;
+	if (!ours && !sender->oc_beaconing)
+		return; /* a COMMIT that ran out */
+	sender->oc_beaconing = false;
 	if (sim->trace) {
 		bus_trace_x(sim, 0, "BEACON", "beacon", sim->now - BT(PLCA_SIM_BEACON_BT), sim->now,
 			    NULL);
 	}
+	if (oc_beacon_heard(sim, node)) {
+		seg_reconfigure(sim);
+		if (!ours)
+			return;
+	}
+	if (!ours)
+		return; /* a second coordinator's: the cycle's followers keep the coordinator's */
+	seg->last_beacon = sim->now;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 
-		if (i == node || !n->rs_on || !n->up)
+		if (i == node || !n->rs_on || !n->up || n->oc)
 			continue;
 		n->st.beacons++;
 		if (!n->synced) {
@@ -653,14 +896,14 @@ static void build_owners(struct plca_sim *sim)
 	u32 count[257] = {0};
 
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
-		if (sim->nodes[i].rs_on && sim->nodes[i].up)
+		if (sim->nodes[i].rs_on && sim->nodes[i].up && !sim->nodes[i].oc)
 			count[sim->nodes[i].cfg.plca.node_id + 1]++;
 	}
 	for (u32 id = 1; id <= 256; id++)
 		count[id] += count[id - 1];
 	memcpy(sim->owner_first, count, sizeof(count));
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
-		if (sim->nodes[i].rs_on && sim->nodes[i].up)
+		if (sim->nodes[i].rs_on && sim->nodes[i].up && !sim->nodes[i].oc)
 			sim->owners[count[sim->nodes[i].cfg.plca.node_id]++] = i;
 	}
 }
@@ -678,6 +921,41 @@ static void seg_stop(struct plca_sim *sim)
 		     0);
 }
 
+/*
+ * Who runs an own clock under coordinator @coord: a PLCA node whose to_tmr differs from the
+ * coordinator's, and any other node id 0 that still sends BEACONs.  A node that starts one does
+ * not know where the cycle is: it waits for a BEACON (a second coordinator sends one when the
+ * wire is next quiet).
+ */
+static void oc_assign(struct plca_sim *sim, int coord)
+{
+	sim->nr_oc = 0;
+	sim->any_stopper = false;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+		bool was = n->oc;
+
+		n->oc = coord >= 0 && (int)i != coord && n->rs_on && n->up &&
+			(n->cfg.plca.to_tmr != sim->nodes[coord].cfg.plca.to_tmr ||
+			 (n->cfg.plca.node_id == 0 && !n->beacon_stopped));
+		n->oc_coord = n->oc && n->cfg.plca.node_id == 0 && !n->beacon_stopped;
+		n->oc_to_ns = BT(n->cfg.plca.to_tmr);
+		sim->nr_oc += n->oc;
+		sim->any_stopper |= n->cfg.stops_on_foreign_beacon;
+		if (n->oc == was)
+			continue;
+		n->oc_gen++;
+		n->oc_to_seen = BUS_NEVER;
+		n->oc_frozen = false;
+		n->oc_beaconing = false;
+		n->oc_sync_t = sim->now;
+		n->oc_sync_id = 256; /* no TO of its own before a BEACON */
+		n->oc_resync = n->oc_coord;
+		if (n->oc_coord && !sim->nr_active && rs_active(n))
+			oc_send_beacon(sim, i);
+	}
+}
+
 void seg_reconfigure(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
@@ -690,9 +968,10 @@ void seg_reconfigure(struct plca_sim *sim)
 		n->rs_on = n->cfg.plca.enabled && n->cfg.plca.node_id < 255;
 		if (!n->rs_on && n->synced)
 			rs_detach(sim, i);
-		if (coord < 0 && n->rs_on && n->up && n->cfg.plca.node_id == 0)
+		if (coord < 0 && n->rs_on && n->up && n->cfg.plca.node_id == 0 && !n->beacon_stopped)
 			coord = (int)i;
 	}
+	oc_assign(sim, coord);
 	build_owners(sim);
 	flags = misconfig_of(sim, coord);
 	if (flags & ~sim->misconfig) {

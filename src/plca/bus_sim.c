@@ -181,7 +181,7 @@ static void dispatch(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
 		rs_on_timer(sim, node);
 		break;
 	case EV_SEG:
-		seg_on_timer(sim, arg);
+		seg_on_timer(sim, node, arg);
 		break;
 	default:
 		seg_on_status_timer(sim);

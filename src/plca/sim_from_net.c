@@ -8,7 +8,8 @@
  *
  * The PHY's own behaviour on the wire comes from its registers too: a LAN867x whose collision
  * detector control (VEND2 0x0087) has bit 15 clear, as lan86xx_plca_set_cfg() (6.13+) leaves it
- * whenever PLCA is enabled, detects no physical collision (node.no_collision_detect).
+ * whenever PLCA is enabled, detects no physical collision (node.no_collision_detect); a LAN867x
+ * coordinator stops its BEACONs when it hears another's (node.stops_on_foreign_beacon).
  *
  * Invariant: a segment is the set of PHYs sharing one phydev->segment, in ifindex order; a PHY
  * that cannot report PLCA settings is not a 10BASE-T1S node and is left out.
@@ -60,7 +61,10 @@ int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_na
 			return -E2BIG;
 		}
 		nodes[nr] = (struct plca_sim_node_cfg){
-			.plca = cfg, .no_collision_detect = collision_detect_off(dev->phydev)};
+			.plca = cfg, .no_collision_detect = collision_detect_off(dev->phydev),
+			/* Microchip's LAN867x errata: a coordinator hearing a foreign BEACON stops */
+			.stops_on_foreign_beacon = (dev->phydev->phy_id & PHY_ID_MATCH_MODEL_MASK) ==
+						   (PHY_ID_LAN867X_REVB1 & PHY_ID_MATCH_MODEL_MASK)};
 		if (names)
 			snprintf(names[nr], sizeof(names[nr]), "%s", dev->name);
 		nr++;

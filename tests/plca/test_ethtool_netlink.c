@@ -517,6 +517,53 @@ static void test_dump_header_errors(void **state)
 	assert_int_equal(kfsim_nl_sock_recv(f->sk, msg, sizeof(msg)), -EAGAIN);
 }
 
+/* Count the replies of a dump until NLMSG_DONE; its error goes to *@done_error. */
+static int dump_replies(struct fixture *f, int *done_error)
+{
+	u8 msg[8192];
+	int replies = 0;
+	long n;
+
+	while ((n = kfsim_nl_sock_recv(f->sk, msg, sizeof(msg))) > 0) {
+		for (long off = 0; off + NLMSG_HDRLEN <= n;) {
+			const struct nlmsghdr *nlh = (const struct nlmsghdr *)(msg + off);
+
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				*done_error = *(const int *)NLMSG_DATA(nlh);
+				return replies;
+			}
+			replies++;
+			off += NLMSG_ALIGN(nlh->nlmsg_len);
+		}
+	}
+	return -1;
+}
+
+/* A dump's PHY_INDEX applies to every device (the named one is ignored); no match is silent. */
+static void test_dump_phy_index(void **state)
+{
+	u8 req[256];
+	int len, done_error = -1;
+	struct fixture *f;
+
+	reopen_at(state, KERNEL_VERSION(6, 12, 0));
+	f = *state;
+	for (u32 index = 1; index <= 2; index++) {
+		len = kfsim_ethtool_plca_request(req, sizeof(req), FAM, ETHTOOL_MSG_PLCA_GET_CFG,
+						 NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, 11, "lo", 0,
+						 NULL, 0);
+		memcpy(req + len, (const u8[]){ 8, 0, ETHTOOL_A_HEADER_PHY_INDEX, 0, 0, 0, 0, 0 }, 8);
+		req[len + 4] = (u8)index;
+		req[20] += 8;
+		len += 8;
+		((struct nlmsghdr *)req)->nlmsg_len = len;
+		assert_int_equal(kfsim_nl_sock_send(f->sk, req, len), len);
+		/* eth0..eth2 have a PLCA PHY, index 1 of each; nothing has an index 2 */
+		assert_int_equal(dump_replies(f, &done_error), index == 1 ? 3 : 0);
+		assert_int_equal(done_error, 0);
+	}
+}
+
 /*
  * ethnl_bcast_seq advances only for a notification that is built: a SET that changes nothing
  * (no attribute) or fails takes no number; every successful SET takes one, listeners or not.
@@ -794,6 +841,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_header_phy_index_by_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dump_header_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dump_phy_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notification_sequence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reply_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phy_errors, setup, teardown),

@@ -172,6 +172,9 @@ static void test_dump_headers(void **state)
 		  ETHTOOL_A_HEADER_PHY_INDEX, 1 },
 		{ "dump GET_STATUS phy-index only", ETHTOOL_MSG_PLCA_GET_STATUS, DUMP, NULL, {}, 0,
 		  ETHTOOL_A_HEADER_PHY_INDEX, 3 },
+		/* a device and an index: the device is ignored, the index applies to each one */
+		{ "dump GET_CFG lo phy-index 1", ETHTOOL_MSG_PLCA_GET_CFG, DUMP, "lo", {}, 0,
+		  ETHTOOL_A_HEADER_PHY_INDEX, 1 },
 		{ "dump GET_CFG flags STATS", ETHTOOL_MSG_PLCA_GET_CFG, DUMP, NULL, {}, 0,
 		  ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS },
 		{ "dump GET_CFG + NODE_ID", ETHTOOL_MSG_PLCA_GET_CFG, DUMP, NULL,

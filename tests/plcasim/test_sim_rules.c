@@ -399,9 +399,97 @@ static void test_create_out_of_memory(void **state)
 	assert_true(failures >= 8);
 }
 
+/*
+ * Each node runs its own to_timer: a follower whose to_tmr is 20 BT among 32 BT nodes reaches its
+ * TO 2 after 2 x 20 BT, 2.4 us before everybody else thinks TO 2 begins.
+ */
+static void test_to_tmr_per_node(void **state)
+{
+	static const struct { int to_tmr; u64 start_ns; } cases[] = {
+		{ 32, 2000 + 2 * 3200 }, { 20, 2000 + 2 * 2000 }, { 40, 2000 + 2 * 4000 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct plca_sim_node_cfg nodes[3] = {plca_node(0, 4, 32), plca_node(1, 4, 32),
+						     plca_node(2, 4, cases[i].to_tmr)};
+		struct plca_sim *sim = make_sim(nodes, 3, 1);
+
+		/* the frame waits in the delay line from t = 0 and goes out at node 2's own TO */
+		assert_int_equal(kfsim_plca_sim_inject(sim, 2, 0, 46), 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, 1000000), 0);
+		assert_int_equal(node_stats(sim, 2).delivered, 1);
+		assert_int_equal(node_stats(sim, 2).access_max_ns, cases[i].start_ns);
+		kfsim_plca_sim_destroy(sim);
+	}
+}
+
+/*
+ * The mismatch on the wire: node 2 (to_tmr 16) counts its TO 2 to begin at 2 + 2 x 1.6 us,
+ * exactly when TO 1 begins for everybody else; node 1 and node 2 both commit and collide.
+ */
+static void test_to_tmr_mismatch_collides(void **state)
+{
+	struct plca_sim_node_cfg nodes[3] = {plca_node(0, 4, 32), plca_node(1, 4, 32),
+					     plca_node(2, 4, 16)};
+	struct plca_sim *sim = make_sim(nodes, 3, 1);
+	struct plca_sim_report rep;
+
+	kfsim_plca_sim_report(sim, &rep);
+	assert_true(rep.misconfig & PLCA_SIM_MISCONF_TO_MISMATCH);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 1, 0, 46), 0);
+	assert_int_equal(kfsim_plca_sim_inject(sim, 2, 0, 46), 0);
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 1000000), 0);
+	assert_true(node_stats(sim, 1).phys_collisions > 0);
+	assert_true(node_stats(sim, 2).phys_collisions > 0);
+	/* both get through in the end, after backing off */
+	assert_int_equal(node_stats(sim, 1).delivered, 1);
+	assert_int_equal(node_stats(sim, 2).delivered, 1);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/*
+ * Two nodes with id 0 both send BEACONs; with the LAN867x errata behaviour the one that first
+ * hears the other's BEACON stops sending its own.
+ */
+static void test_two_coordinators(void **state)
+{
+	static const struct { bool stop0, stop2; bool beacons0, beacons2; } cases[] = {
+		{ false, false, true, true },
+		{ true, true, true, false },	/* node 2 hears node 0's first BEACON first */
+		{ true, false, false, true },	/* node 0 hears node 2's and gives way */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct plca_sim_node_cfg nodes[3] = {plca_node(0, 3, 32), plca_node(1, 3, 32),
+						     plca_node(0, 3, 32)};
+		struct plca_sim_report rep;
+		struct plca_sim *sim;
+		u64 sent0, sent2;
+
+		nodes[0].stops_on_foreign_beacon = cases[i].stop0;
+		nodes[2].stops_on_foreign_beacon = cases[i].stop2;
+		sim = make_sim(nodes, 3, 1);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, 1000000), 0);
+		sent0 = node_stats(sim, 0).beacons_sent;
+		sent2 = node_stats(sim, 2).beacons_sent;
+		print_message("errata %d/%d: node 0 sent %llu BEACONs, node 2 %llu\n", cases[i].stop0,
+			      cases[i].stop2, (unsigned long long)sent0, (unsigned long long)sent2);
+		assert_int_equal(sent0 > 10, cases[i].beacons0);
+		assert_int_equal(sent2 > 10, cases[i].beacons2);
+		kfsim_plca_sim_report(sim, &rep);
+		assert_true(rep.misconfig & PLCA_SIM_MISCONF_DUP_ID);
+		/* the follower keeps its status either way: BEACONs keep coming */
+		assert_true(node_stats(sim, 1).plca_status);
+		kfsim_plca_sim_destroy(sim);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_to_tmr_per_node),
+		cmocka_unit_test(test_to_tmr_mismatch_collides),
+		cmocka_unit_test(test_two_coordinators),
 		cmocka_unit_test(test_conservation_random_segments),
 		cmocka_unit_test(test_same_seed_same_run),
 		cmocka_unit_test(test_out_of_range_settings_rejected),

@@ -438,7 +438,8 @@ static void emit_parse_attrs(struct ynl_out *c, const struct shape *sh, const ch
 		uses_ret |= m.kind == K_NEST;
 	}
 	ynl_out_printf(c, "static int %s(struct %s *obj, const void *head, __u32 len,\n\t\t"
-		       "struct kfsim_ynl_error *err)\n{\n\tconst struct nlattr *attr;\n", fn, sh->name);
+		       "struct kfsim_ynl_error *err)\n{\n\tconst struct nlattr *attr;\n\n"
+		       "\t(void)obj;\n", fn, sh->name);
 	if (uses_ret)
 		ynl_out_puts(c, "\tint ret;\n");
 	ynl_out_printf(c, "\n\tkfsim_ynl_attr_for_each(attr, head, len) {\n"
@@ -460,8 +461,9 @@ static void emit_parse_attrs(struct ynl_out *c, const struct shape *sh, const ch
 
 static void emit_equal(struct ynl_out *c, const struct shape *sh, const char *fn)
 {
-	ynl_out_printf(c, "KFSIM_YNL_DEF bool %s(const struct %s *a, const struct %s *b)\n{\n", fn,
-		       sh->name, sh->name);
+	/* a message without members compares nothing: still -Wextra clean */
+	ynl_out_printf(c, "KFSIM_YNL_DEF bool %s(const struct %s *a, const struct %s *b)\n{\n"
+		       "\t(void)a;\n\t(void)b;\n", fn, sh->name, sh->name);
 	for (int i = 0; i < sh->nr; i++) {
 		struct member m = member_of(sh->attrs[i]);
 		const char *n = m.attr->c_name;
@@ -540,13 +542,13 @@ static void emit_shape_code(struct ynl_out *h, struct ynl_out *c, const struct s
 
 	/* free: a set's struct is a member or array element, a message is allocated */
 	if (sh->is_set) {
-		ynl_out_printf(c, "KFSIM_YNL_DEF void %s_free(struct %s *obj)\n{\n", sh->name,
-			       sh->name);
+		ynl_out_printf(c, "KFSIM_YNL_DEF void %s_free(struct %s *obj)\n{\n\t(void)obj;\n",
+			       sh->name, sh->name);
 		emit_free_members(c, sh, "obj");
 		ynl_out_puts(c, "}\n\n");
 	} else {
-		ynl_out_printf(c, "static void __attribute__((unused)) %s_release(struct %s *obj)\n{\n",
-			       sh->name, sh->name);
+		ynl_out_printf(c, "static void __attribute__((unused)) %s_release(struct %s *obj)\n"
+			       "{\n\t(void)obj;\n", sh->name, sh->name);
 		emit_free_members(c, sh, "obj");
 		ynl_out_printf(c, "}\n\nKFSIM_YNL_DEF void %s_free(struct %s *obj)\n{\n\tif (!obj)\n"
 			       "\t\treturn;\n\t%s_release(obj);\n\tfree(obj);\n}\n\n", sh->name,
@@ -557,10 +559,10 @@ static void emit_shape_code(struct ynl_out *h, struct ynl_out *c, const struct s
 	if (sh->is_set)
 		ynl_out_printf(c, "KFSIM_YNL_DEF int %s_put(struct kfsim_ynl_msg *msg, __u16 type, "
 			       "const struct %s *obj)\n{\n\t__u32 nest = kfsim_ynl_nest_start(msg, "
-			       "type);\n\n", sh->name, sh->name);
+			       "type);\n\n\t(void)obj;\n", sh->name, sh->name);
 	else
 		ynl_out_printf(c, "KFSIM_YNL_DEF int %s_put(struct kfsim_ynl_msg *msg, const struct %s "
-			       "*obj)\n{\n", sh->name, sh->name);
+			       "*obj)\n{\n\t(void)obj;\n", sh->name, sh->name);
 	emit_put_body(c, sh, "obj");
 	if (sh->is_set)
 		ynl_out_puts(c, "\tkfsim_ynl_nest_end(msg, nest);\n");
@@ -938,8 +940,9 @@ void ynl_emit_user(const struct ynl_spec *spec, struct ynl_out *h, struct ynl_ou
 		if (*p >= 'a' && *p <= 'z')
 			*p = (char)(*p - 'a' + 'A');
 	ynl_emit_banner(h, spec, "user header");
-	ynl_out_printf(h, "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stdlib.h>\n"
-		       "#include <string.h>\n#include <linux/types.h>\n#include <kfsim/ynl.h>\n\n",
+	ynl_out_printf(h, "#ifndef %s\n#define %s\n\n#include <errno.h>\n#include <stdbool.h>\n"
+		       "#include <stdlib.h>\n#include <string.h>\n#include <linux/types.h>\n"
+		       "#include <kfsim/ynl.h>\n\n",
 		       guard, guard);
 	ynl_emit_scope_macros(h);
 	ynl_emit_structs(h, spec);

@@ -166,6 +166,23 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 	}
 	if (!modes)
 		modes = KFSIM_YNL_GEN_ALL;
+	/*
+	 * Every spec is read and checked before any file is written: one bad spec among several
+	 * leaves the output directory as it was.
+	 */
+	for (int i = optind; i < argc; i++) {
+		int ret;
+		struct ynl_spec *spec = ynl_spec_load(argv[i], err, sizeof(err), &ret);
+
+		if (!spec) {
+			if (strchr(prog, ' '))
+				fprintf(stderr, "%s: -%s: %s\n", prog, strerrorname_np(-ret), err);
+			else
+				fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		ynl_spec_free(spec);
+	}
 	/* Generate everything first: --json prints only when every spec succeeded. */
 	for (int i = optind; i < argc; i++) {
 		int ret = generate(argv[i], out_dir, modes, err, sizeof(err), ident, sizeof(ident));

@@ -158,6 +158,33 @@ static const char *get_str_or_null(struct ynl_parser *p, yaml_node_t *node, cons
 	return get_str(p, node, what);
 }
 
+/*
+ * The longest name accepted: every name becomes part of C identifiers and strings (with the
+ * family's and set's prefixes), which must stay whole in the emitters' buffers.
+ */
+#define YNL_NAME_MAX 128
+
+/*
+ * A name: what c_upper()/c_lower() turn into part of a C identifier, so letters, digits, '-',
+ * '_' and (nftables' "set id") spaces only, 1..YNL_NAME_MAX characters.  A leading digit is
+ * fine (rt-link's 6rd-prefix: identifiers get a prefix or a leading '_').
+ */
+static const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	const char *name = get_str(p, node, what);
+	size_t len = strlen(name);
+
+	if (!len)
+		fail_at(p, node, "%s must not be empty", what);
+	if (len > YNL_NAME_MAX)
+		fail_at(p, node, "%s is %zu characters long, more than %d", what, len, YNL_NAME_MAX);
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != ' ')
+			fail_at(p, node, "%s '%s' cannot be part of a C identifier (character '%c')",
+				what, name, *c);
+	return name;
+}
+
 static bool parse_int_text(const char *text, int64_t *out)
 {
 	char *end;
@@ -431,10 +458,10 @@ static void parse_entries(struct ynl_parser *p, struct ynl_def *def, yaml_node_t
 		int64_t raw = next;
 
 		if (item->type == YAML_SCALAR_NODE) {
-			e->name = get_str(p, item, "entry");
+			e->name = get_name(p, item, "entry");
 		} else {
 			check_keys(p, item, keys, "enum entry");
-			e->name = get_str(p, get(p, item, "name"), "entry name");
+			e->name = get_name(p, get(p, item, "name"), "entry name");
 			if (get(p, item, "value"))
 				raw = get_int(p, get(p, item, "value"), "entry value");
 			e->doc = opt_str(p, item, "doc", "doc");
@@ -447,6 +474,10 @@ static void parse_entries(struct ynl_parser *p, struct ynl_def *def, yaml_node_t
 		if (def->type == YNL_DEF_FLAGS && (raw < 0 || raw > 63))
 			fail_at(p, item, "flags entry '%s' has bit %" PRId64 " outside 0..63", e->name,
 				raw);
+		/* a C enum constant: an int, or (gcc, the kernel's uapi) an unsigned int */
+		if (def->type != YNL_DEF_FLAGS && (raw < INT32_MIN || raw > (int64_t)UINT32_MAX))
+			fail_at(p, item, "enum entry '%s' has value %" PRId64 " outside %d..%u",
+				e->name, raw, INT32_MIN, UINT32_MAX);
 		e->value = def->type == YNL_DEF_FLAGS ? (int64_t)(1ULL << raw) : raw;
 		for (int j = 0; j < i; j++) {
 			if (def->entries[j].value == e->value)
@@ -457,7 +488,7 @@ static void parse_entries(struct ynl_parser *p, struct ynl_def *def, yaml_node_t
 		e->c_name = c_case(p, xprintf(p, "%s%s", pfx, e->name), true);
 		if (def->type == YNL_DEF_FLAGS)
 			def->mask |= e->value;
-		next = raw + 1;
+		next = raw + 1;	/* no overflow: raw is at most UINT32_MAX or 63 */
 	}
 }
 
@@ -481,7 +512,7 @@ static void parse_members(struct ynl_parser *p, struct ynl_def *def, yaml_node_t
 			fail_at(p, item, "missing required key 'name' in struct member");
 		if (!get(p, item, "type"))
 			fail_at(p, item, "missing required key 'type' in struct member");
-		m->name = get_str(p, get(p, item, "name"), "member name");
+		m->name = get_name(p, get(p, item, "name"), "member name");
 		m->type = parse_type(p, get(p, item, "type"), "member type");
 		if (!ynl_type_is_scalar(m->type) && m->type != YNL_T_BINARY &&
 		    m->type != YNL_T_STRING && m->type != YNL_T_PAD)
@@ -524,7 +555,7 @@ static void parse_definition(struct ynl_parser *p, struct ynl_def *def, yaml_nod
 	check_keys(p, map, keys, "definition");
 	def->loc.line = (int)map->start_mark.line + 1;
 	def->loc.col = (int)map->start_mark.column + 1;
-	def->name = get_str(p, get(p, map, "name"), "name");
+	def->name = get_name(p, get(p, map, "name"), "definition name");
 	v = get(p, map, "type");
 	type = get_str(p, v, "type");
 	if (!strcmp(type, "const"))
@@ -551,8 +582,14 @@ static void parse_definition(struct ynl_parser *p, struct ynl_def *def, yaml_nod
 	}
 	def->name_prefix = opt_str(p, map, "name-prefix", "name-prefix");
 	def->enum_cnt_name = opt_str(p, map, "enum-cnt-name", "enum-cnt-name");
-	if ((v = get(p, map, "value-start")))
+	if ((v = get(p, map, "value-start"))) {
 		def->value_start = get_int(p, v, "value-start");
+		/* u64 values above s64 keep their bits: 2^64-1 must not pass as -1 */
+		if ((scalar_text(v)[0] != '-' && def->value_start < 0) ||
+		    def->value_start < INT32_MIN || def->value_start > (int64_t)UINT32_MAX)
+			fail_at(p, v, "value-start %s is outside %d..%u", scalar_text(v), INT32_MIN,
+				UINT32_MAX);
+	}
 	def->render_name = c_case(p, xprintf(p, "%s-%s", p->spec->ident, def->name), false);
 
 	switch (def->type) {
@@ -719,13 +756,13 @@ static void parse_checks(struct ynl_parser *p, struct ynl_attr *attr, yaml_node_
 	};
 	struct ynl_checks *c = &attr->checks;
 	yaml_node_t *v;
-	bool is_u;
+	bool is_u, min_is_u = false;
 
 	check_keys(p, map, keys, "checks");
 	attr->has_checks = true;
 	if ((v = get(p, map, "min"))) {
 		c->has_min = true;
-		c->min = parse_limit(p, v, "min", &is_u);
+		c->min = parse_limit(p, v, "min", &min_is_u);
 	}
 	if ((v = get(p, map, "max"))) {
 		c->has_max = true;
@@ -734,6 +771,11 @@ static void parse_checks(struct ynl_parser *p, struct ynl_attr *attr, yaml_node_
 	}
 	if (c->has_min && c->has_max && !c->max_is_unsigned && c->max < c->min)
 		fail_at(p, map, "checks: min %" PRId64 " is above max %" PRId64, c->min, c->max);
+	/* ynl-gen-c.py: "negative limit for unsigned type" */
+	if (ynl_type_is_scalar(attr->type) && !ynl_type_is_signed(attr->type) &&
+	    ((c->has_min && c->min < 0) || (c->has_max && !c->max_is_unsigned && c->max < 0)))
+		fail_at(p, map, "checks: negative limit for unsigned type %s of attribute '%s'",
+			ynl_type_name(attr->type), attr->name);
 	if ((v = get(p, map, "min-len"))) {
 		c->has_min_len = true;
 		c->min_len = parse_limit(p, v, "min-len", &is_u);
@@ -749,6 +791,12 @@ static void parse_checks(struct ynl_parser *p, struct ynl_attr *attr, yaml_node_
 	if ((c->has_min_len && c->min_len < 0) || (c->has_max_len && c->max_len < 0) ||
 	    (c->has_exact_len && c->exact_len < 0))
 		fail_at(p, map, "checks: lengths must not be negative");
+	/* struct nla_policy's .len and the range of a binary are u16 */
+	if ((c->has_min_len && c->min_len > UINT16_MAX) ||
+	    (c->has_max_len && c->max_len > UINT16_MAX) ||
+	    (c->has_exact_len && c->exact_len > UINT16_MAX))
+		fail_at(p, map, "checks: a length above %u does not fit struct nla_policy",
+			UINT16_MAX);
 	if (c->has_min_len && c->has_max_len && c->max_len < c->min_len)
 		fail_at(p, map, "checks: min-len %" PRId64 " is above max-len %" PRId64, c->min_len,
 			c->max_len);
@@ -784,7 +832,7 @@ static void parse_attr_names(struct ynl_parser *p, struct ynl_attr_set *set, yam
 		attr->loc.line = (int)item->start_mark.line + 1;
 		attr->loc.col = (int)item->start_mark.column + 1;
 		attr->set = set;
-		attr->name = get_str(p, get(p, item, "name"), "attribute name");
+		attr->name = get_name(p, get(p, item, "name"), "attribute name");
 		attr->sub_type = YNL_T_COUNT;
 		for (int j = 0; j < i; j++) {
 			if (strcmp(set->attrs[j].name, attr->name))
@@ -945,7 +993,7 @@ static void parse_sets(struct ynl_parser *p, yaml_node_t *list)
 		check_keys(p, map, keys, "attribute set");
 		set->loc.line = (int)map->start_mark.line + 1;
 		set->loc.col = (int)map->start_mark.column + 1;
-		set->name = get_str(p, get(p, map, "name"), "name");
+		set->name = get_name(p, get(p, map, "name"), "attribute-set name");
 		for (int j = 0; j < i; j++)
 			if (!strcmp(spec->sets[j].name, set->name))
 				fail_at(p, map, "duplicate attribute set '%s'", set->name);
@@ -1016,7 +1064,7 @@ static void parse_submsgs(struct ynl_parser *p, yaml_node_t *list)
 		struct ynl_submsg *sm = &spec->submsgs[i];
 
 		check_keys(p, map, keys, "sub-message");
-		sm->name = get_str(p, get(p, map, "name"), "name");
+		sm->name = get_name(p, get(p, map, "name"), "sub-message name");
 		sm->loc.line = (int)map->start_mark.line + 1;
 		for (int j = 0; j < i; j++)
 			if (!strcmp(spec->submsgs[j].name, sm->name))
@@ -1213,7 +1261,7 @@ static void parse_op(struct ynl_parser *p, struct ynl_op *op, yaml_node_t *map)
 	check_keys(p, map, keys, "operation");
 	op->loc.line = (int)map->start_mark.line + 1;
 	op->loc.col = (int)map->start_mark.column + 1;
-	op->name = get_str(p, get(p, map, "name"), "name");
+	op->name = get_name(p, get(p, map, "name"), "operation name");
 	op->doc = get_str_or_null(p, get(p, map, "doc"), "doc");
 	if ((v = get(p, map, "value"))) {
 		int64_t value = get_int(p, v, "value");
@@ -1309,9 +1357,16 @@ static void check_op_values(struct ynl_parser *p, yaml_node_t *list)
 {
 	struct ynl_spec *spec = p->spec;
 	bool separate_ntf = spec->async_prefix != NULL;
+	/* genlmsghdr.cmd is a u8; a netlink-raw message type the u16 nlmsg_type */
+	uint32_t max = spec->proto == YNL_PROTO_NETLINK_RAW ? UINT16_MAX : UINT8_MAX;
 
 	for (int i = 0; i < spec->nr_ops; i++) {
 		struct ynl_op *op = &spec->ops[i];
+
+		if ((op->has_req_value && op->req_value > max) ||
+		    (op->has_rsp_value && op->rsp_value > max))
+			fail_at(p, seq_item(p, list, i), "operation '%s' has a value above %u",
+				op->name, max);
 
 		for (int j = 0; j < i; j++) {
 			struct ynl_op *other = &spec->ops[j];
@@ -1427,7 +1482,7 @@ static void parse_mcgrps(struct ynl_parser *p, yaml_node_t *map)
 		struct ynl_mcgrp *grp = &spec->mcgrps[i];
 
 		check_keys(p, item, gkeys, "mcast group");
-		grp->name = get_str(p, get(p, item, "name"), "name");
+		grp->name = get_name(p, get(p, item, "name"), "mcast group name");
 		for (int j = 0; j < i; j++)
 			if (!strcmp(spec->mcgrps[j].name, grp->name))
 				fail_at(p, item, "duplicate mcast group '%s'", grp->name);
@@ -1583,11 +1638,15 @@ static void parse_root(struct ynl_parser *p, yaml_node_t *root)
 	check_keys(p, root, keys, "the spec");
 	if (spec->proto == YNL_PROTO_NETLINK_RAW && !get(p, root, "protonum"))
 		fail_at(p, root, "missing required key 'protonum' in a netlink-raw spec");
-	spec->name = get_str(p, get(p, root, "name"), "name");
+	spec->name = get_name(p, get(p, root, "name"), "family name");
 	for (const char *c = spec->name; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
 			fail_at(p, get(p, root, "name"), "family name '%s' is not an identifier",
 				spec->name);
+	/* a generic netlink family's name travels in a char[GENL_NAMSIZ] (16) */
+	if (spec->proto != YNL_PROTO_NETLINK_RAW && strlen(spec->name) > 15)
+		fail_at(p, get(p, root, "name"), "family name '%s' is longer than GENL_NAMSIZ - 1 "
+			"(15) characters", spec->name);
 	spec->doc = get_str_or_null(p, get(p, root, "doc"), "doc");
 	spec->uapi_header_key = opt_str(p, root, "uapi-header", "uapi-header");
 	spec->c_family_name = opt_str(p, root, "c-family-name", "c-family-name");
@@ -1670,12 +1729,32 @@ static int load_document(struct ynl_parser *p, FILE *file)
 		yaml_parser_delete(&parser);
 		return parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 	}
-	yaml_parser_delete(&parser);
 	if (!yaml_document_get_root_node(&p->doc)) {
 		snprintf(p->err, p->err_size, "%s:1:1: empty document", p->path);
+		yaml_parser_delete(&parser);
 		yaml_document_delete(&p->doc);
 		return -EINVAL;
 	}
+	/* A spec is one document: ynl-gen-c.py's yaml.safe_load() refuses a second. */
+	{
+		yaml_document_t extra;
+
+		ok = yaml_parser_load(&parser, &extra);
+		if (!ok || yaml_document_get_root_node(&extra)) {
+			snprintf(p->err, p->err_size, "%s:%zu:%zu: %s", p->path,
+				 ok ? extra.start_mark.line + 1 : parser.problem_mark.line + 1,
+				 ok ? extra.start_mark.column + 1 : parser.problem_mark.column + 1,
+				 ok ? "a spec is one YAML document, this is a second one" :
+				 parser.problem ? parser.problem : "YAML syntax error");
+			if (ok)
+				yaml_document_delete(&extra);
+			yaml_parser_delete(&parser);
+			yaml_document_delete(&p->doc);
+			return -EINVAL;
+		}
+		yaml_document_delete(&extra);
+	}
+	yaml_parser_delete(&parser);
 	return 0;
 }
 

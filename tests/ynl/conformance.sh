@@ -51,10 +51,19 @@ one_spec() {
 	fi
 	warnings=$(grep -c warning "$dir/gen.log" || true)
 	# shellcheck disable=SC2086
-	if ! $cc -std=gnu11 -O0 -Wall -Wextra -Werror -Wno-unused-parameter $cflags -I"$dir" \
+	if ! $cc -std=gnu11 -O0 -Wall -Wextra -Werror $cflags -I"$dir" \
 		-o "$dir/test" "$dir/$ident-test.c" $libs 2> "$dir/cc.log"; then
 		echo "FAIL $name: the generated C does not compile: $(head -1 "$dir/cc.log")" \
 			> "$dir/summary"
+		return
+	fi
+	# The user header is self-contained: it compiles included first and alone.
+	# shellcheck disable=SC2086
+	if ! printf '#include "%s-user.h"\n' "$ident" |
+		$cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $cflags -I"$dir" -x c - \
+			2> "$dir/user-h.log"; then
+		echo "FAIL $name: $ident-user.h is not self-contained: $(grep -m1 'error' \
+			"$dir/user-h.log")" > "$dir/summary"
 		return
 	fi
 	# The uapi header on its own.  The kernel renders no uapi from some of these specs

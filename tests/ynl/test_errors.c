@@ -99,6 +99,37 @@ static const struct bad_spec bad_specs[] = {
 	{ "undefined mcast group", HEAD "attribute-sets: []\noperations:\n  list:\n"
 	  "    - { name: a, doc: x, mcgrp: nope }\n",
 	  "6:33: operation 'a' names undefined mcast group 'nope'" },
+	/* what the kernel's generator or C itself cannot take (issue 16 item 14) */
+	{ "name that is not part of a C identifier", HEAD "attribute-sets:\n  - name: s\n"
+	  "    attributes:\n      - { name: a.b, type: u32 }\noperations: { list: [] }\n",
+	  "6:17: attribute name 'a.b' cannot be part of a C identifier (character '.')" },
+	{ "name too long", HEAD "attribute-sets:\n  - name: s\n    attributes:\n      - { name: "
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, type: u32 }\noperations: { list: [] }\n",
+	  "6:17: attribute name is 130 characters long, more than 128" },
+	{ "family name over GENL_NAMSIZ", "name: a-very-long-family\ndoc: d\nattribute-sets: []\n"
+	  "operations: { list: [] }\n",
+	  "1:7: family name 'a-very-long-family' is longer than GENL_NAMSIZ - 1 (15) characters" },
+	{ "implicit op value above 255", HEAD "attribute-sets: []\noperations:\n  list:\n"
+	  "    - { name: a, doc: x, value: 255 }\n    - { name: b, doc: x }\n",
+	  "7:7: operation 'b' has a value above 255" },
+	{ "value-start 2^64-1", HEAD "definitions:\n  - name: e\n    type: enum\n"
+	  "    value-start: 18446744073709551615\n    entries: [ a, b ]\nattribute-sets: []\n"
+	  "operations: { list: [] }\n",
+	  "6:18: value-start 18446744073709551615 is outside -2147483648..4294967295" },
+	{ "enum value past u32", HEAD "definitions:\n  - name: e\n    type: enum\n"
+	  "    value-start: 4294967295\n    entries: [ a, b ]\nattribute-sets: []\n"
+	  "operations: { list: [] }\n",
+	  "7:19: enum entry 'b' has value 4294967296 outside -2147483648..4294967295" },
+	{ "string max-len above u16", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: string, checks: { max-len: 65536 } }\noperations: { list: [] }\n",
+	  "6:42: checks: a length above 65535 does not fit struct nla_policy" },
+	{ "negative min on an unsigned type", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32, checks: { min: -5 } }\noperations: { list: [] }\n",
+	  "6:39: checks: negative limit for unsigned type u32 of attribute 'a'" },
+	{ "a second YAML document", HEAD "attribute-sets: []\noperations: { list: [] }\n---\n"
+	  "name: u\n",
+	  "5:1: a spec is one YAML document, this is a second one" },
 };
 
 static void test_each_bad_spec_is_reported_at_its_position(void **state)
@@ -152,6 +183,25 @@ static void test_a_failed_run_leaves_older_files_alone(void **state)
 	assert_int_equal(before.st_ino, after.st_ino);
 	assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
 	spec_tmp_cleanup(&t);
+}
+
+/* Several specs, one bad: the run fails before any of them is written. */
+static void test_one_bad_spec_among_several_writes_nothing(void **state)
+{
+	struct spec_tmp good, bad;
+	struct cli_result r;
+
+	spec_tmp_init(&good, good_spec);
+	spec_tmp_init(&bad, HEAD "attribute-sets: []\noperations: { list: [] }\nbogus: 1\n");
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--out-dir", good.out,
+							     good.path, bad.path, NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, "unknown key 'bogus' in the spec"));
+	assert_int_equal(spec_tmp_count(&good), 0);
+	cli_result_free(&r);
+	spec_tmp_cleanup(&good);
+	spec_tmp_cleanup(&bad);
 }
 
 static void test_missing_file_and_unwritable_dir(void **state)
@@ -220,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_each_bad_spec_is_reported_at_its_position),
 		cmocka_unit_test(test_a_failed_run_leaves_older_files_alone),
 		cmocka_unit_test(test_missing_file_and_unwritable_dir),
+		cmocka_unit_test(test_one_bad_spec_among_several_writes_nothing),
 		cmocka_unit_test(test_cli_exit_statuses),
 	};
 

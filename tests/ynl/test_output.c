@@ -95,6 +95,70 @@ static void test_kernel_policies_follow_the_checks(void **state)
 	spec_tmp_cleanup(&t);
 }
 
+/*
+ * The kernel output as 6.12's ynl-gen-c.py renders it (issue 16 items 8-12): a subset-of nest
+ * sized by the subset, no range struct and no nested policy for reply-only attributes, binary
+ * min-len as { .len = N }, big-endian integers as NLA_U16, a global policy in the family with
+ * genl_small_ops, resv_start_op from the table of hand-written families.
+ */
+static const char kernel_spec[] =
+	"name: ethtool\nprotocol: genetlink-legacy\ndoc: d\nkernel-policy: global\n"
+	"attribute-sets:\n"
+	"  - name: main\n    attributes:\n"
+	"      - { name: id, type: u32 }\n"
+	"      - { name: big, type: u32, checks: { max: 100000 } }\n"
+	"      - { name: inner, type: nest, nested-attributes: sub }\n"
+	"      - { name: reply-big, type: u32, checks: { max: 200000 } }\n"
+	"      - { name: reply-nest, type: nest, nested-attributes: other }\n"
+	"      - { name: addr, type: binary, checks: { min-len: 16 } }\n"
+	"      - { name: port, type: u16, byte-order: big-endian }\n"
+	"  - name: full\n    attributes:\n"
+	"      - { name: a, type: u32 }\n      - { name: b, type: u32 }\n"
+	"      - { name: c, type: u32 }\n      - { name: d, type: u32 }\n"
+	"  - name: sub\n    subset-of: full\n    attributes:\n      - { name: a }\n      - { name: b }\n"
+	"  - name: other\n    attributes:\n      - { name: x, type: u32 }\n"
+	"operations:\n  list:\n"
+	"    - name: module-get\n      doc: x\n      value: 34\n      attribute-set: main\n"
+	"      dont-validate: [ strict, dump ]\n"
+	"      do:\n        request: { attributes: [ id, big, inner, addr, port ] }\n"
+	"        reply: { attributes: [ reply-big, reply-nest ] }\n"
+	"      dump:\n        reply: { attributes: [ reply-big ] }\n";
+
+static void test_kernel_output_as_the_kernel_generator(void **state)
+{
+	struct spec_tmp t;
+	char err[1024];
+	char *src, *hdr;
+
+	spec_tmp_init(&t, kernel_spec);
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_KERNEL, err, sizeof(err)),
+			 0);
+	src = slurp(t.out, "ethtool-kernel.c");
+	hdr = slurp(t.out, "ethtool-kernel.h");
+	/* 8: sized by the subset's own attributes (b = 2), not the parent's (d = 4) */
+	assert_non_null(strstr(src, "ethtool_sub_nl_policy[3] = {"));
+	assert_non_null(strstr(hdr, "ethtool_sub_nl_policy[3];"));
+	/* 9: reply-only attributes get no range struct, reply-only sets no policy */
+	assert_non_null(strstr(src, "ethtool_a_main_big_range"));
+	assert_null(strstr(src, "ethtool_a_main_reply_big_range"));
+	assert_null(strstr(src, "ethtool_other_nl_policy"));
+	/* 10: binary min-len alone is NLA_UNSPEC with a minimum length */
+	assert_non_null(strstr(src, "[6] = { .len = 16, },"));
+	/* big-endian stays NLA_U16 */
+	assert_non_null(strstr(src, "[7] = { .type = NLA_U16, },"));
+	/* 11: global policy: small ops without a policy, the family carries it */
+	assert_non_null(strstr(src, "const struct genl_small_ops ethtool_nl_ops[1] = {"));
+	assert_null(strstr(src, "GENL_CMD_CAP_"));
+	assert_non_null(strstr(src, ".validate\t= GENL_DONT_VALIDATE_STRICT | GENL_DONT_VALIDATE_DUMP,"));
+	assert_non_null(strstr(hdr, "\t.small_ops = ethtool_nl_ops, \\\n\t.n_small_ops = 1, \\\n"
+				    "\t.policy = ethtool_nl_policy, \\\n\t.maxattr = 7, \\\n"));
+	/* 12: ethtool's resv_start_op is ETHTOOL_MSG_MODULE_GET + 1 */
+	assert_non_null(strstr(hdr, "\t.resv_start_op = 35, \\\n"));
+	free(src);
+	free(hdr);
+	spec_tmp_cleanup(&t);
+}
+
 static void test_generation_is_deterministic(void **state)
 {
 	static const char *const files[] = {
@@ -155,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_uapi_names_and_values),
 		cmocka_unit_test(test_kernel_policies_follow_the_checks),
 		cmocka_unit_test(test_generation_is_deterministic),
+		cmocka_unit_test(test_kernel_output_as_the_kernel_generator),
 		cmocka_unit_test(test_render_max_and_max_by_define),
 	};
 

@@ -201,6 +201,7 @@ struct bpf_tstate {
 	int held_line;
 	u64 epoch;
 	int cb_depth;
+	int rcu_depth; /* bpf_rcu_read_lock() nesting */
 	void **claiming; /* owner word of the node being inserted while less() runs */
 	u32 nr_refs;
 	u32 next_id;

@@ -224,6 +224,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
+	ts->rcu_depth = 0;
 	ts->claiming = NULL;
 	return 0;
 }
@@ -267,6 +268,10 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			bpf_report(-EINVAL,
 				   "a program must release its bpf_spin_lock before it exits",
 				   "bpf_spin_unlock is missing");
+		if (ts->rcu_depth)
+			bpf_report(-EINVAL,
+				   "a program must leave its RCU read-side sections before it exits",
+				   "bpf_rcu_read_unlock is missing");
 		for (u32 i = 0; i < ts->nr_refs; i++) {
 			struct bpf_ref *r = &ts->refs[i];
 

@@ -45,12 +45,24 @@ bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *
 	char buf[160];
 	u32 off;
 
-	if (unlikely(ts->run && ts->run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE)) {
+	if (unlikely(ts->tracing)) {
 		bpf_report(-EINVAL,
 			   "tracing programs may run in any context, where taking a "
 			   "bpf_spin_lock could deadlock (refused when the program is loaded)",
 			   "tracing progs cannot use bpf_{list_head,rb_root} yet");
 		return false;
+	}
+	/* a section root found before, while the registry is unchanged: the same answer */
+	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
+		   ts->root_cache.gen == bpf_alloc_generation())) {
+		decl->base = ts->root_cache.base;
+		decl->type = ts->root_cache.type;
+		decl->field_idx = ts->root_cache.field_idx;
+		lock = (struct bpf_spin_lock *)((char *)decl->base + decl->type->spin_lock_off);
+		if (likely(ts->held == lock))
+			return true;
+		v = (struct bpf_alloc_view){decl->base, decl->type, NULL, true};
+		goto not_held;
 	}
 	if (!root || !bpf_reach(root, &v)) {
 		bpf_report(-EINVAL,
@@ -73,9 +85,18 @@ bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *
 			   "%s not found at offset=%u", root_kind_name(kind), off);
 		return false;
 	}
+	if (v.name) {
+		ts->root_cache.root = root;
+		ts->root_cache.kind = kind;
+		ts->root_cache.gen = bpf_alloc_generation();
+		ts->root_cache.base = decl->base;
+		ts->root_cache.type = decl->type;
+		ts->root_cache.field_idx = decl->field_idx;
+	}
 	lock = (struct bpf_spin_lock *)((char *)v.base + v.type->spin_lock_off);
 	if (likely(ts->held == lock))
 		return true;
+not_held:
 	if (ts->held)
 		bpf_report(-EINVAL,
 			   "the lock that guards a root is the one in the root's own allocation",
@@ -160,6 +181,7 @@ void bpf_ref_make_non_owning(struct bpf_ref *ref)
 	bpf_tl(ts, KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
 	bpf_tl(ts, KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
 	ref->kind = BPF_REF_NON_OWNING;
+	ref->cs = ts->cs;
 	ref->id = 0;
 }
 

@@ -11,12 +11,16 @@
 #include "bpf_internal.h"
 
 /* process_spin_lock(): @lock is the lock field of a reachable allocation with a valid record. */
-static bool lock_arg_ok(struct bpf_spin_lock *lock)
+static bool lock_arg_ok(struct bpf_tstate *ts, struct bpf_spin_lock *lock)
 {
 	struct bpf_alloc_view v;
 	char buf[160];
 	long long off;
 
+	/* a section lock found valid before, while the registry is unchanged */
+	if (likely(ts->lock_cache.lock == lock && lock &&
+		   ts->lock_cache.gen == bpf_alloc_generation()))
+		return true;
 	if (!lock || !bpf_reach(lock, &v)) {
 		bpf_report(-EINVAL,
 			   lock ? bpf_explain_stale(lock, buf, sizeof(buf))
@@ -39,6 +43,10 @@ static bool lock_arg_ok(struct bpf_spin_lock *lock)
 			   v.type->spin_lock_off);
 		return false;
 	}
+	if (v.name) { /* objects come and go with their references: only sections are cached */
+		ts->lock_cache.lock = lock;
+		ts->lock_cache.gen = bpf_alloc_generation();
+	}
 	return true;
 }
 
@@ -52,7 +60,7 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 	}
 	/* a lock already held (also inside less()) is refused by bpf_enter()'s call rule */
 	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_lock);
-	if (!ts || !lock_arg_ok(lock))
+	if (!ts || !lock_arg_ok(ts, lock))
 		goto out;
 	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
@@ -87,7 +95,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 		goto out;
 	ts->held = NULL;
 	ts->epoch++;
-	bpf_refs_invalidate_non_owning("at bpf_spin_unlock");
+	bpf_refs_end_section(ts);
 	bpf_tl(ts, KFSIM_BPF_TL_UNLOCK, lock, NULL);
 	kfsim_bpf_raw_unlock(lock);
 out:

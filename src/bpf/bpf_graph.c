@@ -37,12 +37,22 @@ bool bpf_reach(const void *p, struct bpf_alloc_view *out)
 	return bpf_alloc_lookup(p, out) && out->name;
 }
 
-bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *decl)
+/* A pointer no reachable allocation holds: the report, out of the fast path. */
+static __attribute__((noinline)) void report_unreachable_root(void *root)
+{
+	char buf[160];
+
+	bpf_report(-EINVAL,
+		   root ? bpf_explain_stale(root, buf, sizeof(buf))
+			: "graph kfuncs take the address of a declared root",
+		   "arg#0 expected pointer to map value or allocated object");
+}
+
+bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 	struct bpf_spin_lock *lock;
 	struct bpf_alloc_view v;
-	char buf[160];
 	u32 off;
 
 	if (unlikely(ts->tracing)) {
@@ -65,10 +75,7 @@ bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *
 		goto not_held;
 	}
 	if (!root || !bpf_reach(root, &v)) {
-		bpf_report(-EINVAL,
-			   root ? bpf_explain_stale(root, buf, sizeof(buf))
-				: "graph kfuncs take the address of a declared root",
-			   "arg#0 expected pointer to map value or allocated object");
+		report_unreachable_root(root);
 		return false;
 	}
 	off = (u32)((char *)root - (char *)v.base);
@@ -154,14 +161,20 @@ struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
 	return ref;
 }
 
+static __attribute__((noinline)) void report_no_node_ref(void *node)
+{
+	char buf[160];
+
+	bpf_report(-EINVAL, bpf_explain_stale(node, buf, sizeof(buf)),
+		   "arg#1 expected pointer to allocated object");
+}
+
 struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
-	char buf[160];
 
 	if (!ref) {
-		bpf_report(-EINVAL, bpf_explain_stale(node, buf, sizeof(buf)),
-			   "arg#1 expected pointer to allocated object");
+		report_no_node_ref(node);
 		return NULL;
 	}
 	if (ref->kind != BPF_REF_OWNING) {

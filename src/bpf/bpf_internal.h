@@ -364,7 +364,25 @@ bool bpf_reach(const void *p, struct bpf_alloc_view *out);
  * root of @kind at that offset, whose allocation's lock this thread holds.  Fills *@decl;
  * false after reporting.
  */
-bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
+bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
+
+static inline bool bpf_check_root(void *root, enum btf_field_type kind,
+				  struct bpf_root_decl *decl)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	/* a section root found before, while the registry is unchanged, its lock held */
+	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
+		   ts->root_cache.gen == bpf_alloc_generation() && !ts->tracing &&
+		   ts->held == (struct bpf_spin_lock *)((char *)ts->root_cache.base +
+							ts->root_cache.type->spin_lock_off))) {
+		decl->base = ts->root_cache.base;
+		decl->type = ts->root_cache.type;
+		decl->field_idx = ts->root_cache.field_idx;
+		return true;
+	}
+	return bpf_check_root_slow(root, kind, decl);
+}
 
 /*
  * bpf_check_node_ref() - a node argument for the root @decl: @ref (a live reference covering

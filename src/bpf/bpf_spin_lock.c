@@ -11,16 +11,13 @@
 #include "bpf_internal.h"
 
 /* process_spin_lock(): @lock is the lock field of a reachable allocation with a valid record. */
-static bool lock_arg_ok(struct bpf_tstate *ts, struct bpf_spin_lock *lock)
+static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
+						    struct bpf_spin_lock *lock)
 {
 	struct bpf_alloc_view v;
 	char buf[160];
 	long long off;
 
-	/* a section lock found valid before, while the registry is unchanged */
-	if (likely(ts->lock_cache.lock == lock && lock &&
-		   ts->lock_cache.gen == bpf_alloc_generation()))
-		return true;
 	if (!lock || !bpf_reach(lock, &v)) {
 		bpf_report(-EINVAL,
 			   lock ? bpf_explain_stale(lock, buf, sizeof(buf))
@@ -48,6 +45,15 @@ static bool lock_arg_ok(struct bpf_tstate *ts, struct bpf_spin_lock *lock)
 		ts->lock_cache.gen = bpf_alloc_generation();
 	}
 	return true;
+}
+
+static inline bool lock_arg_ok(struct bpf_tstate *ts, struct bpf_spin_lock *lock)
+{
+	/* a section lock found valid before, while the registry is unchanged */
+	if (likely(ts->lock_cache.lock == lock && lock &&
+		   ts->lock_cache.gen == bpf_alloc_generation()))
+		return true;
+	return lock_arg_slow(ts, lock);
 }
 
 void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)

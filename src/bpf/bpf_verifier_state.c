@@ -142,10 +142,12 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 	r->kind = kind;
 	r->cs = ts->cs;
 	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
-	r->insn = ts->nr_calls;
-	r->kfunc = ts->kfunc;
-	r->file = kfsim_bpf_site.file;
-	r->line = kfsim_bpf_site.line;
+	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
+		r->insn = ts->nr_calls;
+		r->kfunc = ts->kfunc;
+		r->file = kfsim_bpf_site.file;
+		r->line = kfsim_bpf_site.line;
+	}
 	bpf_tl(ts, kind == BPF_REF_OWNING ? KFSIM_BPF_TL_OWNING : KFSIM_BPF_TL_NON_OWNING, obj,
 	       type->name);
 	return r;

@@ -308,9 +308,11 @@ static bool less_shared_drops(struct bpf_rb_node *a, const struct bpf_rb_node *b
 static int abort_prog(void *ctx)
 {
 	struct shared_node *first = bpf_obj_new(shared_node), *n = bpf_obj_new(shared_node);
-	struct shared_node *m = bpf_refcount_acquire(n);
+	struct shared_node *m = bpf_refcount_acquire(n), *old;
 
-	bpf_obj_drop(bpf_kptr_xchg(&stash, m)); /* the stash keeps n alive */
+	old = bpf_kptr_xchg(&stash, m); /* the stash keeps n alive */
+	if (old)
+		bpf_obj_drop(old);
 	bpf_spin_lock(&gs.lock);
 	bpf_rbtree_add(&gs.root, &first->rb, less_shared);
 	bpf_rbtree_add(&gs.root, &n->rb, less_shared_drops); /* aborts inside less() */
@@ -338,7 +340,9 @@ static int abort_then_add(void *ctx)
 	int ret = -1;
 
 	kfsim_bpf_run(&inner, "abort", abort_prog, NULL, &opts, NULL);
-	if (!inner.aborted)
+	/* aborted at the bpf_obj_drop() inside less(), with n claimed (BPF_PTR_POISON) */
+	if (!inner.aborted || inner.nr_violations != 1 ||
+	    strcmp(inner.violations[0].kfunc, "bpf_obj_drop_impl"))
 		return 20;
 	kfsim_bpf_run(&inner, "survivor", add_survivor, NULL, NULL, &ret);
 	if (inner.nr_violations || ret != 0)

@@ -88,6 +88,16 @@ X(bpf_spin_lock, void, (struct bpf_spin_lock *lock),						\
 X(bpf_spin_unlock, void, (struct bpf_spin_lock *lock),						\
   0, __KV(5, 1), 0, KFSIM_KF_HELPER | KFSIM_KF_LOCK_OK,						\
   "release the lock; every non-owning reference dies", "")					\
+X(bpf_kptr_xchg, void *, (void *map_value, void *ptr),					\
+  0, __KV(5, 19), 0, KFSIM_KF_HELPER,								\
+  "stash an owned object in a map value's __kptr field and own what was there",		\
+  "5.19 helper; local kptrs (bpf_obj_new objects) since 6.4")					\
+X(bpf_rcu_read_lock, void, (void),								\
+  0, __KV(6, 2), 0, 0,										\
+  "enter an RCU read-side section (sleepable programs)", "")					\
+X(bpf_rcu_read_unlock, void, (void),								\
+  0, __KV(6, 2), 0, 0,										\
+  "leave the RCU read-side section", "")							\
 X(bpf_rbtree_add, void, (struct bpf_rb_root *root, struct bpf_rb_node *node,			\
 			 bpf_rb_less_t less),							\
   0, __KV(6, 3), __KV(6, 4), KFSIM_KF_LOCK_OK | KFSIM_KF_NO_SITE,				\

@@ -7,8 +7,9 @@
  * asks this registry, and it does so before it dereferences anything.
  *
  * Invariants: entries never overlap (registering an address range drops what overlapped it);
- * the tree is changed and searched under registry_lock; every change bumps registry_gen, and a
- * thread's one-entry cache of its last answer is used only while the generation is unchanged.
+ * the tree is changed and searched under registry_lock; every change bumps bpf_alloc_gen, and a
+ * thread's caches of earlier answers (here, and the root and lock caches of bpf_graph.c and
+ * bpf_spin_lock.c) are used only while the generation is unchanged.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ struct bpf_alloc {
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rb_root registry = RB_ROOT;
-static u64 registry_gen = 1;
+u64 bpf_alloc_gen = 1;
 
 struct alloc_cache {
 	struct bpf_alloc_view view;
@@ -107,7 +108,7 @@ int bpf_alloc_register(void *base, struct kfsim_btf_struct *type, const char *na
 	}
 	rb_link_node(&a->rb, parent, link);
 	rb_insert_color(&a->rb, &registry);
-	__atomic_add_fetch(&registry_gen, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&bpf_alloc_gen, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&registry_lock);
 	return 0;
 }
@@ -120,14 +121,14 @@ void bpf_alloc_unregister(void *base)
 	a = find_locked(base);
 	if (a && a->view.base == base) {
 		erase_locked(a);
-		__atomic_add_fetch(&registry_gen, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&bpf_alloc_gen, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&registry_lock);
 }
 
 bool bpf_alloc_lookup(const void *p, struct bpf_alloc_view *out)
 {
-	u64 gen = __atomic_load_n(&registry_gen, __ATOMIC_ACQUIRE);
+	u64 gen = __atomic_load_n(&bpf_alloc_gen, __ATOMIC_ACQUIRE);
 	struct bpf_alloc *a;
 
 	if (likely(last.gen == gen && covers(last.view.base, last.size, p))) {
@@ -140,7 +141,7 @@ bool bpf_alloc_lookup(const void *p, struct bpf_alloc_view *out)
 		*out = a->view;
 		last.view = a->view;
 		last.size = a->size;
-		last.gen = __atomic_load_n(&registry_gen, __ATOMIC_RELAXED);
+		last.gen = __atomic_load_n(&bpf_alloc_gen, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&registry_lock);
 	return a != NULL;

@@ -37,26 +37,45 @@ bool bpf_reach(const void *p, struct bpf_alloc_view *out)
 	return bpf_alloc_lookup(p, out) && out->name;
 }
 
-bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *decl)
+/* A pointer no reachable allocation holds: the report, out of the fast path. */
+static __attribute__((noinline)) void report_unreachable_root(void *root)
+{
+	char buf[160];
+
+	bpf_report(-EINVAL,
+		   root ? bpf_explain_stale(root, buf, sizeof(buf))
+			: "graph kfuncs take the address of a declared root",
+		   "arg#0 expected pointer to map value or allocated object");
+}
+
+bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 	struct bpf_spin_lock *lock;
 	struct bpf_alloc_view v;
-	char buf[160];
 	u32 off;
 
-	if (unlikely(ts->run && ts->run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE)) {
+	if (unlikely(ts->tracing)) {
 		bpf_report(-EINVAL,
 			   "tracing programs may run in any context, where taking a "
 			   "bpf_spin_lock could deadlock (refused when the program is loaded)",
 			   "tracing progs cannot use bpf_{list_head,rb_root} yet");
 		return false;
 	}
+	/* a section root found before, while the registry is unchanged: the same answer */
+	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
+		   ts->root_cache.gen == bpf_alloc_generation())) {
+		decl->base = ts->root_cache.base;
+		decl->type = ts->root_cache.type;
+		decl->field_idx = ts->root_cache.field_idx;
+		lock = (struct bpf_spin_lock *)((char *)decl->base + decl->type->spin_lock_off);
+		if (likely(ts->held == lock))
+			return true;
+		v = (struct bpf_alloc_view){decl->base, decl->type, NULL, true};
+		goto not_held;
+	}
 	if (!root || !bpf_reach(root, &v)) {
-		bpf_report(-EINVAL,
-			   root ? bpf_explain_stale(root, buf, sizeof(buf))
-				: "graph kfuncs take the address of a declared root",
-			   "arg#0 expected pointer to map value or allocated object");
+		report_unreachable_root(root);
 		return false;
 	}
 	off = (u32)((char *)root - (char *)v.base);
@@ -73,9 +92,18 @@ bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *
 			   "%s not found at offset=%u", root_kind_name(kind), off);
 		return false;
 	}
+	if (v.name) {
+		ts->root_cache.root = root;
+		ts->root_cache.kind = kind;
+		ts->root_cache.gen = bpf_alloc_generation();
+		ts->root_cache.base = decl->base;
+		ts->root_cache.type = decl->type;
+		ts->root_cache.field_idx = decl->field_idx;
+	}
 	lock = (struct bpf_spin_lock *)((char *)v.base + v.type->spin_lock_off);
 	if (likely(ts->held == lock))
 		return true;
+not_held:
 	if (ts->held)
 		bpf_report(-EINVAL,
 			   "the lock that guards a root is the one in the root's own allocation",
@@ -133,14 +161,20 @@ struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
 	return ref;
 }
 
+static __attribute__((noinline)) void report_no_node_ref(void *node)
+{
+	char buf[160];
+
+	bpf_report(-EINVAL, bpf_explain_stale(node, buf, sizeof(buf)),
+		   "arg#1 expected pointer to allocated object");
+}
+
 struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
-	char buf[160];
 
 	if (!ref) {
-		bpf_report(-EINVAL, bpf_explain_stale(node, buf, sizeof(buf)),
-			   "arg#1 expected pointer to allocated object");
+		report_no_node_ref(node);
 		return NULL;
 	}
 	if (ref->kind != BPF_REF_OWNING) {
@@ -160,6 +194,7 @@ void bpf_ref_make_non_owning(struct bpf_ref *ref)
 	bpf_tl(ts, KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
 	bpf_tl(ts, KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
 	ref->kind = BPF_REF_NON_OWNING;
+	ref->cs = ts->cs;
 	ref->id = 0;
 }
 

@@ -100,6 +100,14 @@ struct bpf_alloc_view {
 	bool valid;
 };
 
+/* Bumped by every change of the registry: a cached answer of an older generation is stale. */
+extern u64 bpf_alloc_gen;
+
+static inline u64 bpf_alloc_generation(void)
+{
+	return __atomic_load_n(&bpf_alloc_gen, __ATOMIC_ACQUIRE);
+}
+
 /* Register @base (@type->size bytes); again for the same @base replaces. -ENOMEM when full. */
 int bpf_alloc_register(void *base, struct kfsim_btf_struct *type, const char *name, bool valid);
 /* Forget @base (nothing happens when it is not registered). */
@@ -168,6 +176,7 @@ enum bpf_ref_kind {
  * @obj: the object's start
  * @type: its struct
  * @kind: owning or non-owning
+ * @cs: for a non-owning one, the number of the critical section it lives in
  * @id: the verifier-style reference id (owning only)
  * @insn: number of the kfunc call that made it (alloc_insn=)
  * @kfunc: that kfunc
@@ -178,6 +187,7 @@ struct bpf_ref {
 	void *obj;
 	struct kfsim_btf_struct *type;
 	enum bpf_ref_kind kind;
+	u32 cs; /* non-owning: the critical section it belongs to; live while it is current */
 	u32 id;
 	u32 insn;
 	const char *kfunc;
@@ -200,8 +210,32 @@ struct bpf_tstate {
 	const char *held_file;
 	int held_line;
 	u64 epoch;
+	u32 cs; /* critical sections ended so far (bpf_spin_unlock) */
+	/* where each of the last BPF_MAX_DEAD critical sections ended, by cs */
+	struct {
+		const char *file;
+		int line;
+	} cs_end[BPF_MAX_DEAD];
+	/* kfuncs callable without the slow path, [0] with no lock held, [1] holding one */
+	u32 ok_mask[2];
+	unsigned int mask_kver;
+	bool tracing; /* the run's program type may not use graph roots */
 	int cb_depth;
+	int rcu_depth; /* bpf_rcu_read_lock() nesting */
 	void **claiming; /* owner word of the node being inserted while less() runs */
+	/* the last section root and section lock found valid, with the registry generation */
+	struct {
+		void *root;
+		enum btf_field_type kind;
+		u64 gen;
+		void *base;
+		struct kfsim_btf_struct *type;
+		u32 field_idx;
+	} root_cache;
+	struct {
+		void *lock;
+		u64 gen;
+	} lock_cache;
 	u32 nr_refs;
 	u32 next_id;
 	u32 nr_calls;
@@ -229,6 +263,11 @@ static inline void bpf_tl(struct bpf_tstate *ts, enum kfsim_bpf_tl_what what, co
 /* The registry rows, indexed by enum kfsim_bpf_kfunc_id (bpf_kfuncs.c). */
 extern const struct kfsim_bpf_kfunc bpf_kfunc_table[KFSIM_NR_KFUNCS];
 
+_Static_assert(KFSIM_NR_KFUNCS <= 32, "one bit per kfunc in ok_mask");
+
+/* Recompute ok_mask for ts->kver (bpf_kfuncs.c). */
+void bpf_enter_masks(struct bpf_tstate *ts);
+
 /* bpf_enter()'s rare cases: report (NULL) or warn once (@ts) (bpf_kfuncs.c). */
 struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k);
 
@@ -249,9 +288,9 @@ static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 	if (!ts->run)
 		ts->kver = kfsim_kernel_version();
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
-	if (unlikely(ts->kver < k->since || (k->until && ts->kver >= k->until) ||
-		     (ts->held && !(k->kfsim_flags & KFSIM_KF_LOCK_OK)) ||
-		     (k->kfsim_flags & KFSIM_KF_DISABLED_64)))
+	if (unlikely(ts->mask_kver != ts->kver))
+		bpf_enter_masks(ts);
+	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
 		return bpf_enter_slow(ts, k);
 	return ts;
 }
@@ -283,6 +322,14 @@ struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer);
 struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
 void bpf_ref_del(struct bpf_ref *ref, const char *how);
 void bpf_refs_invalidate_non_owning(const char *how);
+/* bpf_spin_unlock(): end the critical section; its non-owning references die with it. */
+void bpf_refs_end_section(struct bpf_tstate *ts);
+
+/* Whether @r is still usable: owning, or non-owning of the current critical section. */
+static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r)
+{
+	return r->kind == BPF_REF_OWNING || r->cs == ts->cs;
+}
 const struct bpf_dead_ref *bpf_dead_find(const void *p);
 /* Explanation for a pointer that is no live reference: "it died at bpf_spin_unlock (x.c:12)". */
 const char *bpf_explain_stale(const void *p, char *buf, size_t size);
@@ -317,7 +364,25 @@ bool bpf_reach(const void *p, struct bpf_alloc_view *out);
  * root of @kind at that offset, whose allocation's lock this thread holds.  Fills *@decl;
  * false after reporting.
  */
-bool bpf_check_root(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
+bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
+
+static inline bool bpf_check_root(void *root, enum btf_field_type kind,
+				  struct bpf_root_decl *decl)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	/* a section root found before, while the registry is unchanged, its lock held */
+	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
+		   ts->root_cache.gen == bpf_alloc_generation() && !ts->tracing &&
+		   ts->held == (struct bpf_spin_lock *)((char *)ts->root_cache.base +
+							ts->root_cache.type->spin_lock_off))) {
+		decl->base = ts->root_cache.base;
+		decl->type = ts->root_cache.type;
+		decl->field_idx = ts->root_cache.field_idx;
+		return true;
+	}
+	return bpf_check_root_slow(root, kind, decl);
+}
 
 /*
  * bpf_check_node_ref() - a node argument for the root @decl: @ref (a live reference covering

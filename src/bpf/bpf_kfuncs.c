@@ -69,6 +69,26 @@ const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size)
 	return buf;
 }
 
+/* A kfunc takes the fast path when none of bpf_enter_slow()'s cases can apply to it. */
+void bpf_enter_masks(struct bpf_tstate *ts)
+{
+	unsigned int kver = ts->kver;
+
+	ts->ok_mask[0] = ts->ok_mask[1] = 0;
+	for (u32 id = 0; id < KFSIM_NR_KFUNCS; id++) {
+		const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
+
+		if (kver < k->since || (k->until && kver >= k->until) ||
+		    ((k->kfsim_flags & KFSIM_KF_DISABLED_64) && kver >= KERNEL_VERSION(6, 4, 0) &&
+		     kver < KERNEL_VERSION(6, 6, 0)))
+			continue;
+		ts->ok_mask[0] |= 1u << id;
+		if (k->kfsim_flags & KFSIM_KF_LOCK_OK)
+			ts->ok_mask[1] |= 1u << id;
+	}
+	ts->mask_kver = kver;
+}
+
 struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k)
 {
 	if (ts->kver < k->since) {

@@ -133,11 +133,25 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
  * ("bpf: Allow refcounted bpf_rb_node used in bpf_rbtree_{remove,left,right}": an owning
  * reference is either refcounted or in no tree, where the owner check returns NULL).
  */
+static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref *ref, void *node,
+								   const char *kfunc)
+{
+	char buf[160];
+	const char *why = ref ? "an owning reference is not in any tree: only a non-owning one "
+				"(from bpf_rbtree_first or an earlier add) can be removed"
+			      : bpf_explain_stale(node, buf, sizeof(buf));
+
+	if (bpf_v616())
+		bpf_report(-EINVAL, why,
+			   "%s can only take non-owning or refcounted bpf_rb_node pointer", kfunc);
+	else
+		bpf_report(-EINVAL, why, "rbtree_remove node input must be non-owning ref");
+}
+
 static struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node,
 					      const char *kfunc)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_NON_OWNING);
-	char buf[160];
 
 	if (bpf_tstate.cb_depth) {
 		if (bpf_v616())
@@ -151,18 +165,7 @@ static struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl, 
 	if (ref && ref->kind == BPF_REF_OWNING && bpf_v616())
 		return bpf_check_node_ref(decl, node, ref);
 	if (!ref || ref->kind != BPF_REF_NON_OWNING) {
-		const char *why =
-			ref ? "an owning reference is not in any tree: only a non-owning one "
-			      "(from bpf_rbtree_first or an earlier add) can be removed"
-			    : bpf_explain_stale(node, buf, sizeof(buf));
-
-		if (bpf_v616())
-			bpf_report(-EINVAL, why,
-				   "%s can only take non-owning or refcounted bpf_rb_node "
-				   "pointer",
-				   kfunc);
-		else
-			bpf_report(-EINVAL, why, "rbtree_remove node input must be non-owning ref");
+		report_node_not_in_tree_arg(ref, node, kfunc);
 		return NULL;
 	}
 	return bpf_check_node_ref(decl, node, ref);

@@ -11,7 +11,8 @@
 #include "bpf_internal.h"
 
 /* process_spin_lock(): @lock is the lock field of a reachable allocation with a valid record. */
-static bool lock_arg_ok(struct bpf_spin_lock *lock)
+static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
+						    struct bpf_spin_lock *lock)
 {
 	struct bpf_alloc_view v;
 	char buf[160];
@@ -39,7 +40,20 @@ static bool lock_arg_ok(struct bpf_spin_lock *lock)
 			   v.type->spin_lock_off);
 		return false;
 	}
+	if (v.name) { /* objects come and go with their references: only sections are cached */
+		ts->lock_cache.lock = lock;
+		ts->lock_cache.gen = bpf_alloc_generation();
+	}
 	return true;
+}
+
+static inline bool lock_arg_ok(struct bpf_tstate *ts, struct bpf_spin_lock *lock)
+{
+	/* a section lock found valid before, while the registry is unchanged */
+	if (likely(ts->lock_cache.lock == lock && lock &&
+		   ts->lock_cache.gen == bpf_alloc_generation()))
+		return true;
+	return lock_arg_slow(ts, lock);
 }
 
 void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
@@ -52,7 +66,7 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 	}
 	/* a lock already held (also inside less()) is refused by bpf_enter()'s call rule */
 	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_lock);
-	if (!ts || !lock_arg_ok(lock))
+	if (!ts || !lock_arg_ok(ts, lock))
 		goto out;
 	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
@@ -87,7 +101,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 		goto out;
 	ts->held = NULL;
 	ts->epoch++;
-	bpf_refs_invalidate_non_owning("at bpf_spin_unlock");
+	bpf_refs_end_section(ts);
 	bpf_tl(ts, KFSIM_BPF_TL_UNLOCK, lock, NULL);
 	kfsim_bpf_raw_unlock(lock);
 out:

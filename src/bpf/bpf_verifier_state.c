@@ -76,6 +76,31 @@ static bool ref_covers(const struct bpf_ref *r, const void *p)
 	       (const char *)p < (const char *)r->obj + r->type->size;
 }
 
+static inline void dead_remember_at(const struct bpf_ref *r, const char *how, const char *file,
+				    int line)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
+
+	d->obj = r->obj;
+	d->size = r->type->size;
+	d->how = how;
+	d->file = file;
+	d->line = line;
+}
+
+static inline void dead_remember(const struct bpf_ref *r, const char *how)
+{
+	dead_remember_at(r, how, kfsim_bpf_site.file, kfsim_bpf_site.line);
+}
+
+/* A non-owning entry of an ended critical section leaves the table: it died at that unlock. */
+static inline void dead_at_unlock(const struct bpf_tstate *ts, const struct bpf_ref *r)
+{
+	dead_remember_at(r, "at bpf_spin_unlock", ts->cs_end[r->cs % BPF_MAX_DEAD].file,
+			 ts->cs_end[r->cs % BPF_MAX_DEAD].line);
+}
+
 struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
@@ -86,7 +111,7 @@ struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 	for (u32 i = ts->nr_refs; i-- > 0;) {
 		struct bpf_ref *r = &ts->refs[i];
 
-		if (!ref_covers(r, p))
+		if (!ref_covers(r, p) || !bpf_ref_live(ts, r))
 			continue;
 		if (r->kind == prefer)
 			return r;
@@ -101,6 +126,11 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 	struct bpf_tstate *ts = &bpf_tstate;
 	struct bpf_ref *r;
 
+	/* dead entries on top of the table (the usual case after an unlock) make room first */
+	while (ts->nr_refs && !bpf_ref_live(ts, &ts->refs[ts->nr_refs - 1]))
+		dead_at_unlock(ts, &ts->refs[--ts->nr_refs]);
+	if (unlikely(ts->nr_refs >= BPF_MAX_REFS))
+		bpf_refs_invalidate_non_owning(NULL); /* make room: drop the dead entries */
 	if (ts->nr_refs >= BPF_MAX_REFS) {
 		bpf_report(-E2BIG, "the verifier bounds how many references a program may hold",
 			   "kfsim: more than %d references held at once", BPF_MAX_REFS);
@@ -110,26 +140,17 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 	r->obj = obj;
 	r->type = type;
 	r->kind = kind;
+	r->cs = ts->cs;
 	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
-	r->insn = ts->nr_calls;
-	r->kfunc = ts->kfunc;
-	r->file = kfsim_bpf_site.file;
-	r->line = kfsim_bpf_site.line;
+	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
+		r->insn = ts->nr_calls;
+		r->kfunc = ts->kfunc;
+		r->file = kfsim_bpf_site.file;
+		r->line = kfsim_bpf_site.line;
+	}
 	bpf_tl(ts, kind == BPF_REF_OWNING ? KFSIM_BPF_TL_OWNING : KFSIM_BPF_TL_NON_OWNING, obj,
 	       type->name);
 	return r;
-}
-
-static inline void dead_remember(const struct bpf_ref *r, const char *how)
-{
-	struct bpf_tstate *ts = &bpf_tstate;
-	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
-
-	d->obj = r->obj;
-	d->size = r->type->size;
-	d->how = how;
-	d->file = kfsim_bpf_site.file;
-	d->line = kfsim_bpf_site.line;
 }
 
 void bpf_ref_del(struct bpf_ref *ref, const char *how)
@@ -145,14 +166,23 @@ void bpf_ref_del(struct bpf_ref *ref, const char *how)
 	ts->nr_refs--;
 }
 
+/*
+ * Remove non-owning entries: with @how, every one (they die now, here); without, only those of
+ * ended critical sections (they died at that section's bpf_spin_unlock).
+ */
 void bpf_refs_invalidate_non_owning(const char *how)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 	u32 kept = 0;
 
 	for (u32 i = 0; i < ts->nr_refs; i++) {
-		if (ts->refs[i].kind == BPF_REF_NON_OWNING) {
-			dead_remember(&ts->refs[i], how);
+		struct bpf_ref *r = &ts->refs[i];
+
+		if (r->kind == BPF_REF_NON_OWNING && (how || r->cs != ts->cs)) {
+			if (how)
+				dead_remember(r, how);
+			else
+				dead_at_unlock(ts, r);
 			bpf_tl(ts, KFSIM_BPF_TL_INVALIDATED, ts->refs[i].obj,
 			       ts->refs[i].type->name);
 			continue;
@@ -162,6 +192,19 @@ void bpf_refs_invalidate_non_owning(const char *how)
 		kept++;
 	}
 	ts->nr_refs = kept;
+}
+
+void bpf_refs_end_section(struct bpf_tstate *ts)
+{
+	ts->cs_end[ts->cs % BPF_MAX_DEAD].file = kfsim_bpf_site.file;
+	ts->cs_end[ts->cs % BPF_MAX_DEAD].line = kfsim_bpf_site.line;
+	/*
+	 * The section's non-owning references die by the number moving on; their entries are
+	 * removed later, when the table fills (or now, when a timeline wants each death).
+	 */
+	if (unlikely(ts->timeline))
+		bpf_refs_invalidate_non_owning("at bpf_spin_unlock");
+	ts->cs++;
 }
 
 const struct bpf_dead_ref *bpf_dead_find(const void *p)
@@ -184,6 +227,20 @@ const char *bpf_explain_stale(const void *p, char *buf, size_t size)
 
 	if (!p) {
 		snprintf(buf, size, "the pointer is NULL: check kfunc results for NULL before use");
+		return buf;
+	}
+	for (u32 i = bpf_tstate.nr_refs; i-- > 0;) {
+		const struct bpf_ref *r = &bpf_tstate.refs[i];
+		const struct bpf_tstate *ts = &bpf_tstate;
+
+		if (bpf_ref_live(ts, r) || !ref_covers(r, p))
+			continue;
+		if (ts->cs_end[r->cs % BPF_MAX_DEAD].file)
+			snprintf(buf, size, "this reference died at bpf_spin_unlock (%s:%d)",
+				 ts->cs_end[r->cs % BPF_MAX_DEAD].file,
+				 ts->cs_end[r->cs % BPF_MAX_DEAD].line);
+		else
+			snprintf(buf, size, "this reference died at bpf_spin_unlock");
 		return buf;
 	}
 	d = bpf_dead_find(p);
@@ -220,10 +277,12 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	}
 	ts->run = run;
 	ts->kver = kfsim_kernel_version();
+	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
+	ts->rcu_depth = 0;
 	ts->claiming = NULL;
 	return 0;
 }
@@ -267,6 +326,10 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			bpf_report(-EINVAL,
 				   "a program must release its bpf_spin_lock before it exits",
 				   "bpf_spin_unlock is missing");
+		if (ts->rcu_depth)
+			bpf_report(-EINVAL,
+				   "a program must leave its RCU read-side sections before it exits",
+				   "bpf_rcu_read_unlock is missing");
 		for (u32 i = 0; i < ts->nr_refs; i++) {
 			struct bpf_ref *r = &ts->refs[i];
 
@@ -289,6 +352,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	}
 	run_cleanup(ts);
 	ts->run = NULL;
+	ts->tracing = false;
 	ts->timeline = false;
 	kfsim_bpf_site.file = NULL;
 	return run->nr_violations ? run->violations[0].err : 0;

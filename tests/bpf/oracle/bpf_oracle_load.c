@@ -12,6 +12,7 @@
  * Exit status: 0 when every object could be opened, 1 otherwise; 77 when the kernel refuses BPF.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,38 +41,51 @@ static int keep_last(enum libbpf_print_level level, const char *fmt, va_list arg
 	return 0;
 }
 
-/* The verifier's message: the log lines after the last instruction dump, before "processed". */
+/* An instruction or source line of the log ("12: (85) call ...", "; n->key = 1 @ x.c:3"). */
+static bool insn_line(const char *p)
+{
+	const char *q = p;
+
+	if (*p == ';')
+		return true;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q > p && *q == ':';
+}
+
+/*
+ * The verifier's message: the lines after the last instruction or source line and before
+ * "processed N insns" (at most three: "held lock and object are not in the same allocation"
+ * and "Unreleased reference ..." are followed by a second line).
+ */
 static void log_message(const char *log, char *out, size_t size)
 {
 	const char *end = strstr(log, "\nprocessed ");
-	const char *p, *start;
+	const char *start, *p;
 	size_t n = 0;
+	int lines = 0;
 
 	if (!end)
 		end = log + strlen(log);
 	while (end > log && end[-1] == '\n')
 		end--;
-	/* the message is the last line; keep the line before it when the kernel split one message */
 	start = end;
-	while (start > log && start[-1] != '\n')
-		start--;
-	if (start > log && (p = start - 1) > log) {
-		const char *prev = p;
+	while (start > log && lines < 3) {
+		const char *line = start - 1;
 
-		while (prev > log && prev[-1] != '\n')
-			prev--;
-		if (!strncmp(prev, "held lock and object are not in the same allocation", 51) ||
-		    !strncmp(prev, "global function calls are not allowed", 37))
-			start = prev;
+		while (line > log && line[-1] != '\n')
+			line--;
+		if (insn_line(line))
+			break;
+		start = line;
+		lines++;
 	}
 	for (p = start; p < end && n + 3 < size; p++) {
 		if (*p == '\n') {
 			out[n++] = '\\';
 			out[n++] = 'n';
-		} else if (*p != '\t') {
-			out[n++] = *p;
 		} else {
-			out[n++] = ' ';
+			out[n++] = *p == '\t' ? ' ' : *p;
 		}
 	}
 	out[n] = '\0';

@@ -565,12 +565,15 @@ static void test_dump_phy_index(void **state)
 }
 
 /*
- * ethnl_bcast_seq advances only for a notification that is built: a SET that changes nothing
- * (no attribute) or fails takes no number; every successful SET takes one, listeners or not.
+ * ethnl_bcast_seq advances only for a notification that is built: a SET that changes nothing (no
+ * attribute) or fails takes no number, nor does a successful SET whose notification cannot be
+ * prepared (here the PHY's MDIO fails right after the SET's own accesses); every other
+ * successful SET takes one, listeners or not.
  */
 static void test_notification_sequence(void **state)
 {
 	struct fixture *f = *state;
+	struct phy_device *phydev = dev_get_by_name(f->net, "eth2")->phydev;
 	struct kfsim_plca_attr id = { ETHTOOL_A_PLCA_NODE_ID, 3 };
 	struct kfsim_plca_attr bad = { ETHTOOL_A_PLCA_ENABLED, 1 };
 	struct kfsim_nl_error ack;
@@ -583,13 +586,22 @@ static void test_notification_sequence(void **state)
 		assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), 0);
 		assert_true(kfsim_nl_sock_recv(f->mon, msg, sizeof(msg)) > 0);
 		seqs[i] = ((struct nlmsghdr *)msg)->nlmsg_seq;
-		/* In between: a SET without attributes, a refused SET, a SET on a PHY-less lo. */
+		/* In between: a SET without attributes, a refused SET, a SET on a PHY-less lo, */
 		len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", NULL, 0);
 		assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), 0);
 		len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth3", &bad, 1);
 		assert_true(send_for_ack(f, req, len, &ack, NULL, NULL) < 0);
 		len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "lo", &id, 1);
 		assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), -EOPNOTSUPP);
+		/*
+		 * and a SET that succeeds but whose notification cannot be prepared: 5 reads of
+		 * the current settings, CTRL1 read + write, then the MDIO bus fails.
+		 */
+		phydev->mdio_fail_after = 7;
+		len = build(req, ETHTOOL_MSG_PLCA_SET_CFG, "eth2", &id, 1);
+		assert_int_equal(send_for_ack(f, req, len, &ack, NULL, NULL), 0);
+		phydev->mdio_fail_after = -1;
+		assert_int_equal(kfsim_nl_sock_recv(f->mon, msg, sizeof(msg)), -EAGAIN);
 	}
 	assert_int_equal(seqs[1], seqs[0] + 1);
 	assert_int_equal(kfsim_nl_sock_recv(f->mon, msg, sizeof(msg)), -EAGAIN);

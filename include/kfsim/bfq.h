@@ -150,6 +150,7 @@ struct bfq_io_cq;
  * @nr_injected: kfsim statistic: requests dispatched by actuator injection
  * @nr_expirations: kfsim statistic: expirations while in service, by reason
  * @all_list: kfsim: link in bfqd->all_queues
+ * @burst_list_node: link in bfqd->burst_list while the queue is in the current burst
  */
 struct bfq_queue {
 	int ref;
@@ -184,6 +185,7 @@ struct bfq_queue {
 	u64 nr_injected;
 	u64 nr_expirations[BFQQE_NR_REASONS];
 	struct blk_list all_list;
+	struct blk_list burst_list_node;
 };
 
 /**
@@ -286,6 +288,17 @@ struct bfq_tunables {
  * @peak_rate_samples: dispatches in the current observation interval
  * @first_dispatch: ns of the first dispatch of the interval
  * @tot_sectors_dispatched: sectors dispatched in the interval
+ * @last_dispatch: time of the last dispatch (peak-rate sampling)
+ * @last_completion: time of the last completion
+ * @delta_from_first: length of the current peak-rate sampling interval, ns
+ * @sequential_samples: dispatches of the interval that were sequential (BFQ_RQ_SEEKY() false)
+ * @last_rq_max_size: largest request of the last 32 dispatches, sectors
+ * @burst_list: queues created in the current burst (bfq_handle_burst())
+ * @burst_size: queues in the current burst
+ * @large_burst: the current burst reached bfq_large_burst_thresh
+ * @last_ins_in_burst: jiffies of the last queue added to the burst
+ * @bfq_large_burst_thresh: 8 queues make a large burst
+ * @bfq_burst_interval: 180 ms between creations keeps a burst going
  * @bfq_max_budget: current automatic maximum budget
  * @tun: the tunables in force
  * @active_list: busy queues per actuator (LIFO)
@@ -331,6 +344,17 @@ struct bfq_data {
 	u32 peak_rate_samples;
 	u64 first_dispatch;
 	u64 tot_sectors_dispatched;
+	u64 last_dispatch;
+	u64 last_completion;
+	u64 delta_from_first;
+	u32 sequential_samples;
+	u32 last_rq_max_size;
+	struct blk_list burst_list;
+	int burst_size;
+	bool large_burst;
+	unsigned long last_ins_in_burst;
+	int bfq_large_burst_thresh;
+	unsigned long bfq_burst_interval;
 	int bfq_max_budget;
 	struct bfq_tunables tun;
 	struct blk_list active_list[BFQ_MAX_ACTUATORS];

@@ -19,6 +19,7 @@ enum bfqq_state_flags {
 	BFQQF_has_short_ttime,
 	BFQQF_sync,
 	BFQQF_IO_bound,
+	BFQQF_in_large_burst,
 };
 
 #define BFQ_BFQQ_FNS(name)                                                                      \
@@ -43,6 +44,7 @@ BFQ_BFQQ_FNS(fifo_expire)
 BFQ_BFQQ_FNS(has_short_ttime)
 BFQ_BFQQ_FNS(sync)
 BFQ_BFQQ_FNS(IO_bound)
+BFQ_BFQQ_FNS(in_large_burst)
 
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL
@@ -57,7 +59,7 @@ BFQ_BFQQ_FNS(IO_bound)
 #define BFQ_HW_QUEUE_SAMPLES 32
 #define BFQ_RATE_SHIFT 16
 #define BFQ_RATE_MIN_SAMPLES 32
-#define BFQ_RATE_MIN_INTERVAL_NS (300 * NSEC_PER_USEC)
+#define BFQ_RATE_MIN_INTERVAL_NS (300 * NSEC_PER_MSEC)
 #define BFQ_RATE_REF_INTERVAL_NS (1000 * NSEC_PER_MSEC)
 #define BFQ_WR_COEFF 30
 #define BFQ_WR_MIN_IDLE_TIME (2000 * BFQ_HZ / 1000)

@@ -28,6 +28,9 @@ static void bfq_set_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *
 		/* no priority set: best effort at the level of a nice-0 task */
 		ioprio_class = IOPRIO_CLASS_BE;
 		level = BFQ_DEFAULT_QUEUE_IOPRIO;
+	} else if (ioprio_class == IOPRIO_CLASS_IDLE) {
+		/* bfq_set_next_ioprio_data(): the idle class is the lowest level, weight 10 */
+		level = IOPRIO_NR_LEVELS - 1;
 	}
 	bfqq->ioprio_class = (unsigned short)ioprio_class;
 	bfqq->ioprio = (unsigned short)level;
@@ -44,6 +47,7 @@ void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_io_
 	bfqq->sort_list = RB_ROOT_CACHED;
 	blk_list_init(&bfqq->fifo);
 	blk_list_init(&bfqq->bfqq_list);
+	blk_list_init(&bfqq->burst_list_node);
 	bfqq->ref = 0;
 	bfqq->bfqd = bfqd;
 	bfqq->actuator_idx = act_idx;
@@ -76,6 +80,7 @@ void bfq_put_queue(struct bfq_queue *bfqq)
 	WARN_ON_ONCE(bfq_bfqq_busy(bfqq) || bfqq->entity.tree || bfqq->dispatched ||
 		     !RB_EMPTY_ROOT(&bfqq->sort_list.rb_root));
 	blk_list_del_init(&bfqq->all_list);
+	blk_list_del_init(&bfqq->burst_list_node);
 	kfree(bfqq);
 }
 
@@ -129,9 +134,14 @@ static void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	if (bfqq == bfqd->in_service_queue)
 		__bfq_bfqq_expire(bfqd, bfqq, BFQQE_BUDGET_TIMEOUT);
-	if (bfq_bfqq_busy(bfqq) && RB_EMPTY_ROOT(&bfqq->sort_list.rb_root) && !bfqq->dispatched)
+	/*
+	 * bfq_release_process_ref(): no process will send it requests any more, so keeping it
+	 * busy while empty serves nobody, even with requests still in flight.
+	 */
+	if (bfq_bfqq_busy(bfqq) && RB_EMPTY_ROOT(&bfqq->sort_list.rb_root) &&
+	    bfqq != bfqd->in_service_queue)
 		bfq_del_bfqq_busy(bfqq, false);
-	bfq_put_queue(bfqq);	/* bfq_release_process_ref() */
+	bfq_put_queue(bfqq);
 }
 
 void bfq_exit_icq_bfqq(struct bfq_io_cq *bic, bool is_sync, unsigned int actuator_idx)
@@ -173,12 +183,12 @@ static void bfq_free_icq(struct bfq_io_cq *bic)
 
 void bfq_exit_icq(struct bfq_io_cq *bic)
 {
-	struct bfq_data *bfqd = bic->bfqd;
-	/* with the scheduler gone every slot is NULL: walking them all is safe */
-	unsigned int num_actuators = bfqd ? bfqd->num_actuators : BFQ_MAX_ACTUATORS;
+	unsigned int num_actuators;
 
 	if (!bic || bic->exited)
 		return;
+	/* with the scheduler gone every slot is NULL: walking them all is safe */
+	num_actuators = bic->bfqd ? bic->bfqd->num_actuators : BFQ_MAX_ACTUATORS;
 	bic->exited = true;
 	for (unsigned int act_idx = 0; act_idx < num_actuators; act_idx++) {
 		bfq_exit_icq_bfqq(bic, true, act_idx);

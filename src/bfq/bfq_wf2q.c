@@ -281,13 +281,17 @@ void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, unsigne
 {
 	struct bfq_entity *entity = &bfqq->entity;
 	unsigned long timeout_ms = bfqd->tun.timeout_ms;
-	int tot_serv_to_charge = entity->service;
+	/*
+	 * A slow queue pays for the time it held the device, not for what it got done: the time,
+	 * capped at the budget timeout, as the share of bfqd->bfq_max_budget that a queue served
+	 * at the peak rate would have received in it (6.12 bfq-wf2q.c).  A queue that used its
+	 * whole timeout pays a whole maximum budget.
+	 */
+	unsigned long bounded_time_ms = min(time_ms, timeout_ms);
+	int serv_to_charge_for_time = (int)((unsigned long)bfqd->bfq_max_budget * bounded_time_ms /
+					    timeout_ms);
+	int tot_serv_to_charge = max(serv_to_charge_for_time, entity->service);
 
-	/* a slow queue pays for the time it held the device, not for what it got done */
-	if (time_ms > 0 && time_ms < timeout_ms)
-		tot_serv_to_charge = (int)((unsigned long)bfq_max_budget(bfqd) * time_ms / timeout_ms);
-	if (tot_serv_to_charge < entity->service)
-		tot_serv_to_charge = entity->service;
 	if (tot_serv_to_charge > entity->budget)
 		entity->budget = tot_serv_to_charge;
 	bfq_bfqq_served(bfqq, max(0, tot_serv_to_charge - entity->service));

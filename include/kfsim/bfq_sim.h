@@ -20,10 +20,13 @@
 #include <kfsim/hdd_sim.h>
 #include <kfsim/trace_event.h>
 
-/** KFSIM_BFQ_MAX_JOBS - most processes in one simulation. */
+/** KFSIM_BFQ_MAX_JOBS - most jobs in one configuration (a replay may have any number of pids). */
 #define KFSIM_BFQ_MAX_JOBS 64
 
-/** enum kfsim_bfq_sched - the scheduler under test */
+/**
+ * enum kfsim_bfq_sched - the scheduler under test: an index into the registry of
+ * <kfsim/elevator.h>; the built-in ones are named here, elv_register() adds more after them.
+ */
 enum kfsim_bfq_sched {
 	KFSIM_SCHED_BFQ,		/* BFQ as of the kernel version in force (6.3 by default) */
 	KFSIM_SCHED_BFQ_62,		/* BFQ before 6.3: one queue per process, no injection */
@@ -32,7 +35,7 @@ enum kfsim_bfq_sched {
 	KFSIM_SCHED_NR,
 };
 
-/** kfsim_bfq_sched_name() - "bfq", "bfq-6.2", "none", "mq-deadline". */
+/** kfsim_bfq_sched_name() - the registered name: "bfq", "bfq-6.2", "none", "mq-deadline", ... */
 const char *kfsim_bfq_sched_name(enum kfsim_bfq_sched sched);
 /** kfsim_bfq_sched_parse() - the inverse of kfsim_bfq_sched_name(); -EINVAL for others. */
 int kfsim_bfq_sched_parse(const char *name, enum kfsim_bfq_sched *sched);
@@ -56,7 +59,9 @@ enum kfsim_bfq_rw {
  * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%")
  * @size_frac: >= 0: @size is this fraction of the capacity
  * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
- * @weight: 0, or a BFQ weight 1..1000 (fio has no such key; kfsim's stand-in for io.bfq.weight)
+ * @weight: 0, or a BFQ weight 1..1000: the weight of the process's queues, as if the process
+ *          were alone in a cgroup with io.bfq.weight = @weight (kfsim has one flat group;
+ *          hierarchical groups are not modelled, see docs/bfq.md)
  * @rate: bytes per second cap, 0 = none
  * @thinktime_us: pause after each completion before the next submission
  * @sync: writes carry REQ_SYNC (fio sync=1)
@@ -108,14 +113,22 @@ struct kfsim_blktrace_rec {
 
 /**
  * kfsim_blktrace_parse() - read the "Q" events of blkparse's default text output from @in
+ * @errbuf: on error, "line N: what is wrong" (may be NULL)
  *
  * Lines look like "  8,0    3        1     0.000000000  4162  Q  RS 223490 + 8 [fio]".
- * Other actions, summary lines and blank lines are skipped.
+ * Other actions, summary lines and blank lines are skipped, and so are Q events without data
+ * (flushes "Q FWS []", discards, "N" events).  A bio larger than BLK_DEF_MAX_SECTORS_CAP
+ * (2560 sectors) becomes several requests of at most that size, as the block layer splits it.
+ * Timestamps may go backwards (blkparse merges per-CPU buffers): the simulation replays in time
+ * order, equal times in trace order.
  *
- * Return: the number of records (*@recs allocated with kmalloc, kfree() it), or -EINVAL for a
- * "Q" line that does not parse (its line number logged), -ENOMEM.
+ * Return: the number of records (*@recs allocated with kvmalloc(), kvfree() it; any number,
+ * not capped by KMALLOC_MAX_SIZE), or -EINVAL for a "Q" line that does not parse,
+ * -EOVERFLOW for a timestamp or sector range that does not fit 64 bits (the line number in
+ * @errbuf and the log), -ENOMEM.
  */
-long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs);
+long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errbuf,
+			  size_t errlen);
 
 /**
  * struct kfsim_bfq_sim_config - what to simulate
@@ -202,7 +215,7 @@ struct kfsim_bfq_job_result {
  * @nr_actuators: actuators of the disk
  * @actuator: per actuator
  * @nr_jobs: processes
- * @jobs: per process
+ * @jobs: per process (@nr_jobs entries, freed with the simulation)
  * @mb_s: total throughput
  * @iops: total requests per second
  * @jain: Jain's fairness index of throughput/weight over the processes (1 = fair)
@@ -221,7 +234,7 @@ struct kfsim_bfq_sim_result {
 	unsigned int nr_actuators;
 	struct kfsim_bfq_actuator_result actuator[KFSIM_HDD_MAX_ACTUATORS];
 	unsigned int nr_jobs;
-	struct kfsim_bfq_job_result jobs[KFSIM_BFQ_MAX_JOBS];
+	struct kfsim_bfq_job_result *jobs;
 	double mb_s;
 	double iops;
 	double jain;
@@ -247,9 +260,16 @@ struct kfsim_bfq_sim;
 struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cfg);
 
 /**
+ * kfsim_bfq_sim_create_msg() - kfsim_bfq_sim_create(), and on error the reason in @errbuf
+ */
+struct kfsim_bfq_sim *kfsim_bfq_sim_create_msg(const struct kfsim_bfq_sim_config *cfg,
+					       char *errbuf, size_t errlen);
+
+/**
  * kfsim_bfq_sim_run() - run it to the end of its duration and compute the results
  *
- * Return: 0, -EALREADY when it already ran, -ENOMEM.
+ * Return: 0, -EALREADY when it already ran, -ENOMEM when an event could not be scheduled (the
+ * run stops, what was outstanding drains, and no result is computed).
  */
 int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim);
 

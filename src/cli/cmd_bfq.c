@@ -137,15 +137,15 @@ bad:
 static int load_replay(struct bfq_opts *o)
 {
 	FILE *in = fopen(o->replay_path, "r");
+	char why[160];
 	long n;
 
 	if (!in)
 		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->replay_path), -EIO;
-	n = kfsim_blktrace_parse(in, &o->replay);
+	n = kfsim_blktrace_parse(in, &o->replay, why, sizeof(why));
 	fclose(in);
 	if (n < 0)
-		return kfsim_cli_fail(CMD, (int)n, "'%s' is not a blkparse text trace (see dmesg: "
-				      "kfsim --cmdline loglevel=8)", o->replay_path), -EINVAL;
+		return kfsim_cli_fail(CMD, (int)n, "'%s': %s", o->replay_path, why), -EINVAL;
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;
@@ -434,15 +434,18 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 }
 
 /* Run one configuration; *@sim_out keeps the simulation for its results. */
-static int run_one(const struct kfsim_bfq_sim_config *cfg, struct kfsim_bfq_sim **sim_out)
+static int run_one(const struct kfsim_bfq_sim_config *cfg, struct kfsim_bfq_sim **sim_out,
+		   char *why, size_t why_len)
 {
-	struct kfsim_bfq_sim *sim = kfsim_bfq_sim_create(cfg);
+	struct kfsim_bfq_sim *sim = kfsim_bfq_sim_create_msg(cfg, why, why_len);
 	int err;
 
 	if (IS_ERR(sim))
 		return (int)PTR_ERR(sim);
 	err = kfsim_bfq_sim_run(sim);
 	if (err) {
+		snprintf(why, why_len, "the run stopped: %s", err == -ENOMEM ? "out of memory" :
+			 "error");
 		kfsim_bfq_sim_destroy(sim);
 		return err;
 	}
@@ -455,6 +458,7 @@ static int cmd_sim(struct bfq_opts *o)
 	struct kfsim_trace trace;
 	struct kfsim_bfq_sim *sim = NULL;
 	struct kfsim_json json;
+	char why[200] = "";
 	int err;
 
 	if (o->trace_path) {
@@ -463,7 +467,7 @@ static int cmd_sim(struct bfq_opts *o)
 			return kfsim_cli_fail(CMD, err, "cannot create '%s'", o->trace_path);
 		o->cfg.trace = &trace;
 	}
-	err = run_one(&o->cfg, &sim);
+	err = run_one(&o->cfg, &sim, why, sizeof(why));
 	if (o->trace_path) {
 		int close_err = kfsim_trace_close(&trace);
 
@@ -471,8 +475,7 @@ static int cmd_sim(struct bfq_opts *o)
 			err = close_err;
 	}
 	if (err)
-		return kfsim_cli_fail(CMD, err, "simulation failed (the kernel log says why: run with "
-				      "kfsim --cmdline loglevel=8)");
+		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
 	if (o->json) {
 		kfsim_json_init(&json, stdout, true);
 		json_result(&json, &o->cfg, kfsim_bfq_sim_result(sim));
@@ -534,10 +537,11 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 		    bool numeric_x)
 {
 	struct kfsim_json json;
+	char why[200] = "";
 	int err = 0;
 
 	for (unsigned int i = 0; i < nr && !err; i++)
-		err = run_one(&rows[i].cfg, &rows[i].sim);
+		err = run_one(&rows[i].cfg, &rows[i].sim, why, sizeof(why));
 	if (err)
 		goto out;
 	if (o->json) {
@@ -593,8 +597,7 @@ out:
 	for (unsigned int i = 0; i < nr; i++)
 		kfsim_bfq_sim_destroy(rows[i].sim);
 	if (err < 0)
-		return kfsim_cli_fail(CMD, err, "simulation failed (the kernel log says why: run "
-				      "with kfsim --cmdline loglevel=8)");
+		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
 	return err ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
 }
 

@@ -329,8 +329,10 @@ static bool bfq_bfqq_update_budg_for_activation(struct bfq_data *bfqd, struct bf
 	if (bfq_bfqq_non_blocking_wait_rq(bfqq) && arrived_in_time &&
 	    bfq_bfqq_budget_left(bfqq) > 0) {
 		entity->budget = min(bfq_bfqq_budget_left(bfqq), bfqq->max_budget);
+		entity->service = 0;
 		return true;
 	}
+	entity->service = 0;
 	entity->budget = max(bfqq->max_budget, bfq_serv_to_charge(bfqq->next_rq, bfqq));
 	bfq_clear_bfqq_non_blocking_wait_rq(bfqq);
 	return false;
@@ -705,12 +707,18 @@ void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compens
 		bfqq->last_wr_start_finish = bfq_jiffies(bfqd);
 	if (reason == BFQQE_TOO_IDLE && entity->service <= 2 * entity->budget / 10)
 		bfq_clear_bfqq_IO_bound(bfqq);
+	/* the injection sample in progress belonged to this slot */
+	bfqd->rqs_injected = bfqd->wait_dispatch = false;
+	bfqd->waited_rq = NULL;
 	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
 	if (__bfq_bfqq_expire(bfqd, bfqq, reason))
 		return;	/* freed */
+	/* an empty queue keeps its service to recover the hole it may leave; others restart */
 	if (!bfq_bfqq_busy(bfqq) && reason != BFQQE_BUDGET_TIMEOUT &&
 	    reason != BFQQE_BUDGET_EXHAUSTED)
 		bfq_mark_bfqq_non_blocking_wait_rq(bfqq);
+	else
+		entity->service = 0;
 }
 
 static void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)

@@ -330,6 +330,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_kv_uint(json, "submitted", res->submitted);
 	kfsim_json_kv_uint(json, "completed", res->completed);
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
+	/* completed + drained == submitted: every request completed exactly once */
+	kfsim_json_kv_uint(json, "drained", res->drained);
 	kfsim_json_key(json, "actuator");
 	kfsim_json_array_begin(json);
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {

@@ -65,6 +65,10 @@ enum kfsim_bfq_rw {
  * @rate: bytes per second cap, 0 = none
  * @thinktime_us: pause after each completion before the next submission
  * @sync: writes carry REQ_SYNC (fio sync=1)
+ * @startdelay_ns: the job starts this long after the run (fio startdelay)
+ * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
+ * @cgroup: the cgroup it runs in (fio cgroup=), "" for the root; informative: with @weight it
+ *          is the one-process cgroup the weight stands for
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -80,6 +84,9 @@ struct kfsim_bfq_job {
 	u64 rate;
 	u64 thinktime_us;
 	bool sync;
+	u64 startdelay_ns;
+	u64 runtime_ns;
+	char cgroup[32];
 };
 
 /**
@@ -92,6 +99,34 @@ struct kfsim_bfq_job {
  * Return: 0, or -EINVAL (and @job unchanged).
  */
 int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *job, char *errbuf, size_t errlen);
+
+/**
+ * kfsim_bfq_job_default() - fio's defaults: rw=read, bs=4k, iodepth=1, the whole disk.
+ */
+void kfsim_bfq_job_default(struct kfsim_bfq_job *job);
+
+struct kfsim_bfq_sim_config;
+
+/**
+ * kfsim_bfq_fio_parse() - add the jobs of a fio job file to @cfg
+ * @in: the file (fio's INI format: a [global] section, then one section per job)
+ * @cfg: jobs are appended (nr_jobs grows); the duration is set from the longest
+ *       startdelay + runtime when any job gives a runtime
+ * @errbuf: on error "line N: ..." naming the option
+ *
+ * Options modelled: rw/readwrite (read, randread, write, randwrite), bs/blocksize, iodepth,
+ * size, offset, ioprio/prio, prioclass, thinktime (us, or with a time unit), rate,
+ * cgroup, cgroup_weight, numjobs, startdelay, runtime (s, or with a time unit), name,
+ * sync; accepted because they change nothing kfsim models: ioengine, direct=1, time_based,
+ * group_reporting, filename, description.  Anything else is refused.  cgroup_weight is the BFQ
+ * weight (io.bfq.weight) of a one-process cgroup: a cgroup holding more than one job
+ * (numjobs > 1 or a shared name) with a weight is refused, as kfsim has one flat group.
+ *
+ * Return: 0; -EINVAL for a malformed line, an option not modelled, a bad value or more than
+ * KFSIM_BFQ_MAX_JOBS jobs; @cfg's jobs are unchanged on error.
+ */
+int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf,
+			size_t errlen);
 
 /**
  * struct kfsim_blktrace_rec - one queued I/O of a blkparse trace ("Q" action)

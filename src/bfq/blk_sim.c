@@ -312,6 +312,11 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 
 	if (sim->draining || job->replay)
 		return;
+	/* fio startdelay: a wake-up at the start is scheduled; runtime: nothing after it */
+	if (sim->now < job->spec.startdelay_ns)
+		return;
+	if (job->spec.runtime_ns && sim->now >= job->spec.startdelay_ns + job->spec.runtime_ns)
+		return;
 	while (job->inflight < job->spec.iodepth) {
 		struct request *rq;
 
@@ -845,8 +850,12 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 		return -EALREADY;
 	sim->ran = true;
 	sim_trace_header(sim);
-	for (unsigned int j = 0; j < sim->nr_jobs; j++)
-		job_issue(sim, j);
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (sim->jobs[j].spec.startdelay_ns)
+			sim_schedule(sim, sim->jobs[j].spec.startdelay_ns, EV_JOB_WAKE, j);
+		else
+			job_issue(sim, j);
+	}
 	replay_issue(sim);
 	sim_dispatch(sim);
 	sim_trace_in_service(sim);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/elevator.h>
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/json.h>
@@ -32,6 +33,8 @@ struct bfq_opts {
 	const char *trace_path;
 	const char *plot_path;
 	const char *replay_path;
+	const char *fio_path;
+	bool duration_given;
 	const char *scheds;		/* compare: comma list */
 	const char *param;		/* ablate */
 	const char *values;		/* ablate */
@@ -40,7 +43,11 @@ struct bfq_opts {
 
 static void bfq_help(void)
 {
-	printf("Usage: kfsim bfq sim     [options] --job SPEC [--job SPEC ...]\n"
+	char names[160];
+
+	/* the schedulers' names come from the registry (<kfsim/elevator.h>) */
+	elv_names(names, sizeof(names), ", ");
+	printf("Usage: kfsim bfq sim     [options] --job SPEC [--job SPEC ...] | --fio FILE\n"
 	       "       kfsim bfq compare [options] --job SPEC ... [--scheds LIST]\n"
 	       "       kfsim bfq ablate  [options] --job SPEC ... --param NAME --values LIST\n\n"
 	       "Simulate processes doing I/O through an I/O scheduler onto a simulated multi-actuator\n"
@@ -48,7 +55,12 @@ static void bfq_help(void)
 	       "Workload:\n"
 	       "  --job SPEC          a process, fio-style: name=a,rw=read|randread|write|randwrite,\n"
 	       "                      bs=4k,iodepth=1,offset=0%%,size=50%%,ioprio=0..7,prioclass=1..3,\n"
-	       "                      weight=1..1000,rate=10m,thinktime=USEC,sync=0|1\n"
+	       "                      weight=1..1000,rate=10m,thinktime=USEC,sync=0|1,cgroup=NAME,\n"
+	       "                      cgroup_weight=1..1000 (weight: io.bfq.weight of a one-process\n"
+	       "                      cgroup)\n"
+	       "  --fio FILE          the jobs of a fio job file (rw bs iodepth size offset ioprio\n"
+	       "                      prioclass thinktime rate cgroup cgroup_weight numjobs\n"
+	       "                      startdelay runtime; other options are refused)\n"
 	       "  --replay FILE       replay the Q events of a blkparse text trace\n"
 	       "Disk and scheduler:\n"
 	       "  --disk dual|single  two actuators (default) or one\n"
@@ -57,8 +69,8 @@ static void bfq_help(void)
 	       "                      seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
 	       "                      ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
 	       "                      capacity (sectors) write_cache (0|1) write_cache_mib\n"
-	       "  --sched NAME        bfq (follows --kver, 6.3 by default), bfq-6.2, none,\n"
-	       "                      mq-deadline (default bfq)\n"
+	       "  --sched NAME        %s (default bfq; bfq follows --kver,\n"
+	       "                      6.3 by default)\n"
 	       "  --threshold N       BFQ actuator_load_threshold (default 4)\n"
 	       "  --slice-idle-us N   BFQ slice_idle in microseconds (default 8000; 0 = no idling)\n"
 	       "  --low-latency 0|1   BFQ low_latency (default 1)\n"
@@ -75,7 +87,7 @@ static void bfq_help(void)
 	       "                      per scheduler or per value (compare, ablate)\n"
 	       "  --scheds LIST       compare: schedulers, comma-separated (default all four)\n"
 	       "  --param NAME        ablate: threshold, slice_idle_us, low_latency or max_budget\n"
-	       "  --values LIST       ablate: comma-separated values\n");
+	       "  --values LIST       ablate: comma-separated values\n", names);
 }
 
 static int parse_disk_param(struct kfsim_hdd_params *p, const char *text)
@@ -154,8 +166,24 @@ static int load_replay(struct bfq_opts *o)
 	return 0;
 }
 
+/* The jobs of a fio job file; a file that is not a modelled job file is a usage error. */
+static int load_fio(struct bfq_opts *o)
+{
+	FILE *in = fopen(o->fio_path, "r");
+	char why[240];
+	int err;
+
+	if (!in)
+		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->fio_path);
+	err = kfsim_bfq_fio_parse(in, &o->cfg, why, sizeof(why));
+	fclose(in);
+	if (err)
+		return kfsim_cli_usage(CMD, "'%s': %s", o->fio_path, why);
+	return 0;
+}
+
 enum {
-	OPT_JOB = 256, OPT_REPLAY, OPT_DISK, OPT_ACTUATORS, OPT_DISK_PARAM, OPT_SCHED,
+	OPT_JOB = 256, OPT_REPLAY, OPT_FIO, OPT_DISK, OPT_ACTUATORS, OPT_DISK_PARAM, OPT_SCHED,
 	OPT_THRESHOLD, OPT_SLICE_IDLE, OPT_LOW_LATENCY, OPT_NO_BALANCE, OPT_NR_REQUESTS,
 	OPT_DURATION, OPT_SEED, OPT_JSON, OPT_TRACE, OPT_TRACE_WINDOW, OPT_PLOT, OPT_SCHEDS,
 	OPT_PARAM, OPT_VALUES, OPT_BIN_MS,
@@ -167,6 +195,7 @@ static int parse_opts(int argc, char **argv, struct bfq_opts *o)
 	static const struct option longopts[] = {
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "fio", required_argument, NULL, OPT_FIO },
 		{ "disk", required_argument, NULL, OPT_DISK },
 		{ "actuators", required_argument, NULL, OPT_ACTUATORS },
 		{ "disk-param", required_argument, NULL, OPT_DISK_PARAM },
@@ -214,6 +243,9 @@ static int parse_opts(int argc, char **argv, struct bfq_opts *o)
 		}
 		case OPT_REPLAY:
 			o->replay_path = optarg;
+			break;
+		case OPT_FIO:
+			o->fio_path = optarg;
 			break;
 		case OPT_DISK:
 			if (strcmp(optarg, "dual") && strcmp(optarg, "single"))
@@ -264,6 +296,7 @@ static int parse_opts(int argc, char **argv, struct bfq_opts *o)
 			if (kfsim_cli_parse_double(CMD, "--duration", optarg, 0.001, 3600, &secs))
 				return KFSIM_EXIT_USAGE;
 			cfg->duration_ns = (u64)(secs * 1e9);
+			o->duration_given = true;
 			break;
 		case OPT_SEED:
 			if (kfsim_cli_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &v))
@@ -304,8 +337,17 @@ static int parse_opts(int argc, char **argv, struct bfq_opts *o)
 	}
 	if (optind < argc)
 		return kfsim_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+	if (o->fio_path) {
+		u64 duration = cfg->duration_ns;
+		int err = load_fio(o);
+
+		if (err)
+			return err;
+		if (o->duration_given)
+			cfg->duration_ns = duration;	/* --duration wins over the file's runtime */
+	}
 	if (!cfg->nr_jobs && !o->replay_path)
-		return kfsim_cli_usage(CMD, "option '--job' or '--replay' is required");
+		return kfsim_cli_usage(CMD, "option '--job', '--fio' or '--replay' is required");
 	if (cfg->duration_ns / cfg->bin_ns > 100000)
 		cfg->bin_ns = cfg->duration_ns / 100000;
 	return 0;
@@ -709,7 +751,7 @@ static int bfq_run(int argc, char **argv)
 		ret = cmd_compare(&o);
 	else
 		ret = cmd_ablate(&o);
-	kfree(o.replay);
+	kvfree(o.replay);
 	return ret;
 }
 

@@ -57,11 +57,19 @@ struct hdd_actuator {
 	double ra_rate;			/* sectors per ns at the read-ahead position */
 	bool ra_on;
 	bool prefetching;		/* busy reading the minimum prefetch of a stream */
-	/* earlier segments, kept when the head left them; LRU by @used */
+	sector_t read_end;		/* end of the read the read-ahead follows */
+	/*
+	 * Earlier segments, kept when the head left them; LRU by @used.  @ahead: it holds data
+	 * read ahead of the read (only those are searched for hits: a segment that holds just
+	 * what was read serves to recognise the stream when it resumes).  nr_ahead counts them,
+	 * so that a random workload, whose read-ahead never gets going, skips the search.
+	 */
 	struct {
 		sector_t lo, hi;
 		u64 used;
+		bool ahead;
 	} segs[HDD_NR_SEGMENTS];
+	unsigned int nr_ahead;
 	u64 busy_mark;
 	struct kfsim_hdd_actuator_stats stats;
 };
@@ -356,9 +364,12 @@ static void hdd_stop_readahead(struct hdd_actuator *act, u64 t)
 			if (act->segs[i].used < act->segs[lru].used)
 				lru = i;
 		}
+		act->nr_ahead -= act->segs[lru].used && act->segs[lru].ahead;
 		act->segs[lru].lo = act->seg_lo;
 		act->segs[lru].hi = hi;
 		act->segs[lru].used = t + 1;
+		act->segs[lru].ahead = hi > act->read_end;
+		act->nr_ahead += act->segs[lru].ahead;
 	}
 	act->ra_on = false;
 	act->seg_lo = act->seg_hi = 0;
@@ -368,8 +379,10 @@ static void hdd_stop_readahead(struct hdd_actuator *act, u64 t)
 static void hdd_invalidate(struct hdd_actuator *act, sector_t start, sector_t end, u64 t)
 {
 	for (int i = 0; i < HDD_NR_SEGMENTS; i++) {
-		if (act->segs[i].used && start < act->segs[i].hi && end > act->segs[i].lo)
+		if (act->segs[i].used && start < act->segs[i].hi && end > act->segs[i].lo) {
+			act->nr_ahead -= act->segs[i].ahead;
 			act->segs[i].used = 0;
+		}
 	}
 	if (act->seg_hi > act->seg_lo && start < max(act->seg_hi, act->ra_limit) &&
 	    end > act->seg_lo && !act->cur && !act->prefetching) {
@@ -378,11 +391,14 @@ static void hdd_invalidate(struct hdd_actuator *act, sector_t start, sector_t en
 	}
 }
 
-/* The kept segment holding [@start, @end), or -1. */
+/* The kept segment holding [@start, @end) read ahead, or -1. */
 static int hdd_seg_find(const struct hdd_actuator *act, sector_t start, sector_t end)
 {
+	if (!act->nr_ahead)
+		return -1;
 	for (int i = 0; i < HDD_NR_SEGMENTS; i++) {
-		if (act->segs[i].used && start >= act->segs[i].lo && end <= act->segs[i].hi)
+		if (act->segs[i].used && act->segs[i].ahead && start >= act->segs[i].lo &&
+		    end <= act->segs[i].hi)
 			return i;
 	}
 	return -1;
@@ -649,6 +665,7 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 		if (!rq_data_dir(rq)) {
 			act->seg_lo = blk_rq_pos(rq);
 			act->seg_hi = end;
+			act->read_end = end;
 			act->ra_since = media_end;
 			act->ra_rate = hdd_spt(hdd, act->radius) / hdd->period_ns;
 			act->ra_limit = min(end + hdd->readahead_sectors, act->range_end);

@@ -108,6 +108,7 @@ static void test_dummy_scheduler_through_the_table(void **state)
 	struct kfsim_bfq_sim *sim;
 	unsigned int before = elv_nr_types();
 	char names[200], err[160];
+	u64 submitted;
 
 	assert_int_equal(kfsim_bfq_sched_parse("test-lifo", &cfg.sched), -EINVAL);
 	assert_int_equal(elv_register(&lifo_iosched), 0);
@@ -132,13 +133,14 @@ static void test_dummy_scheduler_through_the_table(void **state)
 	res = kfsim_bfq_sim_result(sim);
 	assert_true(res->completed > 100);
 	assert_int_equal(res->completed + res->drained, res->submitted);
+	submitted = res->submitted;
 	kfsim_bfq_sim_destroy(sim);
 	/* every request went through the ops */
 	assert_non_null(last_exit);
 	assert_int_equal(last_seen.icqs, 2);
-	assert_int_equal(last_seen.inserted, res->submitted);
-	assert_int_equal(last_seen.dispatched, res->submitted);
-	assert_int_equal(last_seen.completed, res->submitted);
+	assert_int_equal(last_seen.inserted, submitted);
+	assert_int_equal(last_seen.dispatched, submitted);
+	assert_int_equal(last_seen.completed, submitted);
 
 	elv_unregister(&lifo_iosched);
 	assert_int_equal(elv_nr_types(), before);

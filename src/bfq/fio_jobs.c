@@ -168,8 +168,8 @@ static int fio_option(struct fio_section *sec, const char *key, const char *valu
 	return 0;
 }
 
-/* A job section ended: append its numjobs copies to @jobs. */
-static int fio_emit(const struct fio_section *sec, struct kfsim_bfq_job *jobs,
+/* A job section ended: append its numjobs copies to @jobs, each with its section's line. */
+static int fio_emit(const struct fio_section *sec, struct kfsim_bfq_job *jobs, long *lines,
 		    unsigned int *nr, char *errbuf, size_t errlen)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -191,6 +191,7 @@ static int fio_emit(const struct fio_section *sec, struct kfsim_bfq_job *jobs,
 		return fio_err(errbuf, errlen, sec->line, "more than %d jobs", KFSIM_BFQ_MAX_JOBS);
 	for (unsigned int i = 0; i < sec->numjobs; i++) {
 		jobs[*nr] = job;
+		lines[*nr] = sec->line;
 		/* numjobs <= KFSIM_BFQ_MAX_JOBS: two digits after a name of at most 27 */
 		if (sec->numjobs > 1)
 			snprintf(jobs[*nr].name, sizeof(jobs[*nr].name), "%.27s.%02u", job.name,
@@ -251,11 +252,9 @@ int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf
 				return fio_err(errbuf, errlen, line, "malformed section header");
 			*close = '\0';
 			if (in_section && !sec.is_global) {
-				err = fio_emit(&sec, jobs, &nr, errbuf, errlen);
+				err = fio_emit(&sec, jobs, lines, &nr, errbuf, errlen);
 				if (err)
 					return err;
-				for (unsigned int i = nr - sec.numjobs; i < nr; i++)
-					lines[i] = sec.line;
 			} else if (in_section) {
 				global = sec;
 			}
@@ -289,11 +288,9 @@ int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf
 	if (ferror(in))
 		return fio_err(errbuf, errlen, line, "read error");
 	if (in_section && !sec.is_global) {
-		err = fio_emit(&sec, jobs, &nr, errbuf, errlen);
+		err = fio_emit(&sec, jobs, lines, &nr, errbuf, errlen);
 		if (err)
 			return err;
-		for (unsigned int i = nr - sec.numjobs; i < nr; i++)
-			lines[i] = sec.line;
 	}
 	if (nr == first)
 		return fio_err(errbuf, errlen, line, "no job section");

@@ -26,6 +26,16 @@ static struct bfq_data *ll_bfq(struct gendisk *disk, bool low_latency)
 	return test_bfq(disk, 1, KERNEL_VERSION(6, 3, 0), &tun);
 }
 
+/* The processes exit, then the scheduler goes. */
+static void teardown(struct bfq_data *bfqd, struct gendisk *disk, struct bfq_io_cq *const *bics,
+		     int nr)
+{
+	for (int i = 0; i < nr; i++)
+		bfq_exit_icq(bics[i]);
+	bfq_exit_queue(bfqd);
+	disk_free_ia_ranges(disk);
+}
+
 /* Run every request queued to completion, one at a time, and free them. */
 static void drain(struct bfq_data *bfqd)
 {
@@ -64,9 +74,7 @@ static void test_charge_time_caps_at_timeout(void **state)
 	assert_int_equal(bfqq->entity.service, max_budget);
 	test_finish(bfqd, d);
 	drain(bfqd);
-	bfq_exit_icq(bic);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ bic }, 1);
 }
 
 static void test_charge_time_proportional(void **state)
@@ -81,9 +89,7 @@ static void test_charge_time_proportional(void **state)
 	bfq_bfqq_charge_time(bfqd, bfqq, 25);
 	assert_int_equal(bfqq->entity.service, bfqd->bfq_max_budget * 25 / 125);
 	test_finish(bfqd, d);
-	bfq_exit_icq(bic);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ bic }, 1);
 }
 
 /*
@@ -108,11 +114,7 @@ static void test_only_default_weight_is_raised(void **state)
 	assert_int_equal(RQ_BFQQ_OF(c)->entity.new_weight, 100);
 	assert_int_equal(RQ_BFQQ_OF(c)->wr_coeff, 1);
 	drain(bfqd);
-	bfq_exit_icq(def);
-	bfq_exit_icq(prio0);
-	bfq_exit_icq(w100);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ def, prio0, w100 }, 3);
 }
 
 /*
@@ -147,10 +149,7 @@ static void test_large_burst_not_raised(void **state)
 		bfqd->now_ns += 1 * MS;
 		test_finish(bfqd, d);
 	}
-	for (int i = 0; i < 10; i++)
-		bfq_exit_icq(bic[i]);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, bic, 10);
 }
 
 /* Seven queues 10 ms apart are not a large burst; a queue 180 ms later starts a new burst. */
@@ -174,10 +173,7 @@ static void test_small_burst_raised(void **state)
 		assert_int_equal(RQ_BFQQ_OF(rq[i])->wr_coeff, 30);
 	}
 	drain(bfqd);
-	for (int i = 0; i < 8; i++)
-		bfq_exit_icq(bic[i]);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, bic, 8);
 }
 
 /* bfq_set_next_ioprio_data(): the IDLE class is level 7, weight 10, whatever level is given. */
@@ -194,9 +190,7 @@ static void test_idle_class_weight(void **state)
 	assert_int_equal(bfq_ioprio_to_weight(0), 80);
 	assert_int_equal(bfq_ioprio_to_weight(7), 10);
 	drain(bfqd);
-	bfq_exit_icq(idle);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ idle }, 1);
 }
 
 /*
@@ -226,10 +220,7 @@ static void test_higher_weight_preempts_lower_class(void **state)
 	d = test_dispatch(bfqd);
 	assert_ptr_equal(d, b);
 	test_finish(bfqd, d);
-	bfq_exit_icq(rt);
-	bfq_exit_icq(be);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ rt, be }, 2);
 }
 
 /*
@@ -248,10 +239,7 @@ static void test_shared_queue_keeps_first_bic(void **state)
 	assert_ptr_equal(RQ_BFQQ_OF(w1), RQ_BFQQ_OF(w2));
 	assert_ptr_equal(RQ_BFQQ_OF(w1)->bic, p1);
 	drain(bfqd);
-	bfq_exit_icq(p1);
-	bfq_exit_icq(p2);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ p1, p2 }, 2);
 }
 
 /*
@@ -308,10 +296,7 @@ static void test_idle_clock_starts_at_completion(void **state)
 	if (!bfq_bfqq_busy(q1))
 		assert_int_equal(q1->budget_timeout, bfq_jiffies(bfqd));
 	test_finish(bfqd, d2);
-	bfq_exit_icq(a);
-	bfq_exit_icq(b);
-	bfq_exit_queue(bfqd);
-	disk_free_ia_ranges(&disk);
+	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ a, b }, 2);
 }
 
 int main(void)

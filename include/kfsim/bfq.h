@@ -64,7 +64,11 @@ enum bfqq_expiration {
  * @new_weight: weight to take at the next update
  * @orig_weight: weight from the I/O priority
  * @prio_changed: @new_weight or the raising coefficient must be applied
+ * @parent: the entity of the group this entity is in, NULL in the root group
+ * @sched_data: the scheduler data (service trees) this entity is queued in
+ * @my_sched_data: for a group's entity, the group's own scheduler data; NULL for a queue
  */
+struct bfq_sched_data;
 struct bfq_entity {
 	struct rb_node rb_node;
 	struct rb_root_cached *tree;
@@ -73,6 +77,9 @@ struct bfq_entity {
 	int service, budget;
 	int weight, new_weight, orig_weight;
 	int prio_changed;
+	struct bfq_entity *parent;
+	struct bfq_sched_data *sched_data;
+	struct bfq_sched_data *my_sched_data;
 };
 
 /**
@@ -230,6 +237,28 @@ struct bfq_io_cq {
 	unsigned int requests;
 	bool exited;
 	struct blk_list bic_list;
+	struct bfq_group *bfqg;
+};
+
+/**
+ * struct bfq_group - a cgroup's BFQ group (block/bfq-cgroup.c, one level under the root)
+ * @entity: what the group competes with in the root group's service trees; its weight is
+ *          io.bfq.weight (1..1000, BFQ_DEFAULT_GRP_WEIGHT 100)
+ * @sched_data: the service trees of the group's queues (B-WF2Q+ inside the group)
+ * @bfqd: the device
+ * @name: the cgroup's name
+ * @async_bfqq: the group's async queues, per class, level and actuator
+ * @async_idle_bfqq: the group's async IDLE-class queue per actuator
+ * @group_list: link in bfqd->groups
+ */
+struct bfq_group {
+	struct bfq_entity entity;
+	struct bfq_sched_data sched_data;
+	struct bfq_data *bfqd;
+	char name[32];
+	struct bfq_queue *async_bfqq[2][IOPRIO_NR_LEVELS][BFQ_MAX_ACTUATORS];
+	struct bfq_queue *async_idle_bfqq[BFQ_MAX_ACTUATORS];
+	struct blk_list group_list;
 };
 
 /**
@@ -374,6 +403,7 @@ struct bfq_data {
 	u64 nr_injected[BFQ_MAX_ACTUATORS];
 	struct blk_list all_queues;
 	struct blk_list bics;
+	struct blk_list groups;
 };
 
 /** bfq_tunables_default() - the kernel's defaults (see struct bfq_tunables). */
@@ -419,6 +449,26 @@ struct bfq_io_cq *bfq_create_icq(struct bfq_data *bfqd, int pid, unsigned short 
  * in flight live on until those finish.
  */
 void bfq_exit_icq(struct bfq_io_cq *bic);
+
+/** BFQ_DEFAULT_GRP_WEIGHT - io.bfq.weight of a cgroup that sets none. */
+#define BFQ_DEFAULT_GRP_WEIGHT 100
+
+/**
+ * bfq_create_group() - the group of cgroup @name with io.bfq.weight @weight (created once)
+ *
+ * Return: the group (the same one for the same name); ERR_PTR(-EINVAL) for an empty or too
+ * long name, a weight outside 1..1000, or a name already created with another weight;
+ * ERR_PTR(-ENOMEM).  Groups live until bfq_exit_queue().
+ */
+struct bfq_group *bfq_create_group(struct bfq_data *bfqd, const char *name, unsigned int weight);
+
+/**
+ * bfq_bic_set_group() - put the process of @bic in @bfqg (bfq_bic_update_cgroup())
+ *
+ * Return: 0; -EBUSY when the process already has queues (kfsim does not move queues between
+ * groups: bfq_bfqq_move() is not modelled).
+ */
+int bfq_bic_set_group(struct bfq_io_cq *bic, struct bfq_group *bfqg);
 
 /** bic_to_bfqq() - the queue of @bic for (@is_sync, @actuator_idx); may be NULL. */
 struct bfq_queue *bic_to_bfqq(struct bfq_io_cq *bic, bool is_sync, unsigned int actuator_idx);

@@ -20,6 +20,22 @@
 
 struct bfq_tunables;
 struct elevator_queue;
+
+/**
+ * struct elv_proc - a process as the scheduler sees it at init_icq()
+ * @pid: its pid
+ * @ioprio: IOPRIO_PRIO_VALUE(class, level), 0 = none set
+ * @weight: 0, or the weight of its queues (a one-process cgroup's io.bfq.weight in short)
+ * @cgroup: the cgroup it runs in, NULL or "" for the root
+ * @cgroup_weight: io.bfq.weight of @cgroup, 0 = BFQ_DEFAULT_GRP_WEIGHT
+ */
+struct elv_proc {
+	int pid;
+	unsigned short ioprio;
+	unsigned int weight;
+	const char *cgroup;
+	unsigned int cgroup_weight;
+};
 struct kfsim_bfq_sim_result;
 
 /**
@@ -27,7 +43,7 @@ struct kfsim_bfq_sim_result;
  * @init_sched: set up eq->elevator_data for @disk; 0 or -errno (required)
  * @exit_sched: free it; every request has finished (required)
  * @init_icq: a process appears: return its context (or NULL when the scheduler keeps none),
- *            or ERR_PTR(-errno); @weight 0 = none given (optional)
+ *            or ERR_PTR(-errno) (optional)
  * @exit_icq: the process exited (optional)
  * @insert_requests: take @rq from the process with context @icq; 0 or -errno (required)
  * @dispatch_request: the next request for the device, or NULL (required)
@@ -42,8 +58,7 @@ struct elevator_mq_ops {
 	int (*init_sched)(struct elevator_queue *eq, struct gendisk *disk,
 			  const struct bfq_tunables *tun);
 	void (*exit_sched)(struct elevator_queue *eq);
-	void *(*init_icq)(struct elevator_queue *eq, int pid, unsigned short ioprio,
-			  unsigned int weight);
+	void *(*init_icq)(struct elevator_queue *eq, const struct elv_proc *proc);
 	void (*exit_icq)(struct elevator_queue *eq, void *icq);
 	int (*insert_requests)(struct elevator_queue *eq, struct request *rq, void *icq, u64 now);
 	struct request *(*dispatch_request)(struct elevator_queue *eq, u64 now);

@@ -61,6 +61,9 @@ bool bfq_asymmetric_scenario(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 				    !!bfqd->busy_queues[2];
 	int min_weight = 0, other_weight = 0;
 
+	const struct bfq_entity *group = NULL;
+	bool several_groups = false, seen = false;
+
 	if (classes_busy > 1)
 		return true;
 	for (struct blk_list *pos = bfqd->all_queues.next; pos != &bfqd->all_queues;
@@ -70,6 +73,11 @@ bool bfq_asymmetric_scenario(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 
 		if (!bfq_bfqq_busy(q) && !q->dispatched)
 			continue;
+		/* num_groups_with_pending_reqs > 1 (the root group counts as one) */
+		if (seen && q->entity.parent != group)
+			several_groups = true;
+		group = q->entity.parent;
+		seen = true;
 		if (!min_weight || w < min_weight) {
 			if (min_weight)
 				other_weight = min_weight;
@@ -78,6 +86,8 @@ bool bfq_asymmetric_scenario(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 			other_weight = w;
 		}
 	}
+	if (several_groups)
+		return true;
 	if (!other_weight)
 		return false;
 	return !(bfqq && bfqq->entity.weight == min_weight);
@@ -257,9 +267,21 @@ static bool bfq_bfqq_idle_for_long_time(struct bfq_data *bfqd, struct bfq_queue 
  */
 static bool bfq_bfqq_higher_class_or_weight(struct bfq_queue *bfqq, struct bfq_queue *in_serv)
 {
+	int bfqq_weight, in_serv_weight;
+
 	if (bfqq->ioprio_class < in_serv->ioprio_class)
 		return true;
-	return bfqq->entity.weight > in_serv->entity.weight;
+	if (in_serv->entity.parent == bfqq->entity.parent) {
+		bfqq_weight = bfqq->entity.weight;
+		in_serv_weight = in_serv->entity.weight;
+	} else {
+		/* in different groups, the groups' weights decide */
+		bfqq_weight = bfqq->entity.parent ? bfqq->entity.parent->weight :
+						    bfqq->entity.weight;
+		in_serv_weight = in_serv->entity.parent ? in_serv->entity.parent->weight :
+							  in_serv->entity.weight;
+	}
+	return bfqq_weight > in_serv_weight;
 }
 
 /* References held by processes: all but those of requests, the scheduler and the group. */
@@ -1192,6 +1214,7 @@ struct bfq_data *bfq_init_queue(struct gendisk *disk, const struct bfq_tunables 
 	blk_list_init(&bfqd->idle_list);
 	blk_list_init(&bfqd->all_queues);
 	blk_list_init(&bfqd->bics);
+	blk_list_init(&bfqd->groups);
 	blk_list_init(&bfqd->burst_list);
 	bfqd->bfq_large_burst_thresh = 8;
 	bfqd->bfq_burst_interval = 180 * BFQ_HZ / 1000;
@@ -1250,5 +1273,6 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 		blk_list_del_init(&bfqq->all_list);
 		kfree(bfqq);
 	}
+	bfq_free_groups(bfqd);
 	kfree(bfqd);
 }

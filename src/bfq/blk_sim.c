@@ -629,6 +629,18 @@ static int rec_cmp(const void *a, const void *b)
 	return ra < rb ? -1 : ra > rb;
 }
 
+/* A cgroup's io.bfq.weight: the one its jobs give (they agree), 0 for the default. */
+static unsigned int sim_cgroup_weight(const struct kfsim_bfq_sim *sim, const char *cgroup)
+{
+	if (!cgroup[0])
+		return 0;
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (!strcmp(sim->jobs[j].spec.cgroup, cgroup) && sim->jobs[j].spec.weight)
+			return sim->jobs[j].spec.weight;
+	}
+	return 0;
+}
+
 static int sim_setup_sched(struct kfsim_bfq_sim *sim)
 {
 	const struct elevator_type *type = elv_type((unsigned int)sim->cfg.sched);
@@ -649,13 +661,23 @@ static int sim_setup_sched(struct kfsim_bfq_sim *sim)
 	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
 		struct sim_job *job = &sim->jobs[j];
 		/* a replayed process has the default priority; a job, what it says */
-		void *icq = type->ops.init_icq(&sim->eq, (int)j + 1, job->spec.ioprio,
-					       job->spec.weight);
+		struct elv_proc proc = {
+			.pid = (int)j + 1,
+			.ioprio = job->spec.ioprio,
+			.weight = job->spec.weight,
+			.cgroup = job->spec.cgroup,
+			.cgroup_weight = sim_cgroup_weight(sim, job->spec.cgroup),
+		};
+		void *icq = type->ops.init_icq(&sim->eq, &proc);
 
 		if (IS_ERR(icq)) {
-			sim_err(sim, "job %s: bad ioprio or weight", job->spec.name);
+			sim_err(sim, "job %s: bad ioprio, weight or cgroup", job->spec.name);
 			return (int)PTR_ERR(icq);
 		}
+		/* a job in a cgroup is reported with its group's weight */
+		if (job->spec.cgroup[0])
+			job->weight = proc.cgroup_weight ? proc.cgroup_weight :
+				      BFQ_DEFAULT_GRP_WEIGHT;
 		job->icq = icq;
 	}
 	return 0;
@@ -737,6 +759,20 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 		sim->jobs[j].pid = (int)j + 1;
 	}
 	sim->nr_jobs = cfg->nr_jobs;
+	for (unsigned int i = 0; i < cfg->nr_jobs; i++) {
+		const struct kfsim_bfq_job *a = &cfg->jobs[i];
+
+		for (unsigned int j = i + 1; j < cfg->nr_jobs && a->cgroup[0]; j++) {
+			const struct kfsim_bfq_job *b = &cfg->jobs[j];
+
+			if (!strcmp(a->cgroup, b->cgroup) && a->weight && b->weight &&
+			    a->weight != b->weight) {
+				sim_err(sim, "job %s: cgroup %s already has weight %u (job %s), not %u",
+					b->name, b->cgroup, a->weight, a->name, b->weight);
+				goto fail;
+			}
+		}
+	}
 	if (cfg->nr_replay) {
 		err = -ENOMEM;
 		sim->replay = kvmalloc(cfg->nr_replay * sizeof(*cfg->replay), GFP_KERNEL);

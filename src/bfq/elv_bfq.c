@@ -53,10 +53,23 @@ static void bfq_exit_sched(struct elevator_queue *eq)
 	eq->elevator_data = NULL;
 }
 
-static void *bfq_init_icq(struct elevator_queue *eq, int pid, unsigned short ioprio,
-			  unsigned int weight)
+/* A process in a cgroup gets the cgroup's group (created at its first process). */
+static void *bfq_init_icq(struct elevator_queue *eq, const struct elv_proc *proc)
 {
-	return bfq_create_icq(eq_bfqd(eq), pid, ioprio, weight);
+	bool in_group = proc->cgroup && proc->cgroup[0];
+	struct bfq_group *bfqg = NULL;
+	struct bfq_io_cq *bic;
+
+	if (in_group) {
+		bfqg = bfq_create_group(eq_bfqd(eq), proc->cgroup, proc->cgroup_weight ?
+					proc->cgroup_weight : BFQ_DEFAULT_GRP_WEIGHT);
+		if (IS_ERR(bfqg))
+			return bfqg;
+	}
+	bic = bfq_create_icq(eq_bfqd(eq), proc->pid, proc->ioprio, in_group ? 0 : proc->weight);
+	if (!IS_ERR(bic) && bfqg)
+		WARN_ON_ONCE(bfq_bic_set_group(bic, bfqg));
+	return bic;
 }
 
 static void bfq_exit_icq_op(struct elevator_queue *eq, void *icq)

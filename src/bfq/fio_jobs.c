@@ -180,11 +180,6 @@ static int fio_emit(const struct fio_section *sec, struct kfsim_bfq_job *jobs, l
 		if (!job.cgroup[0])
 			return fio_err(errbuf, errlen, sec->line, "job '%s': cgroup_weight needs "
 				       "cgroup=NAME", job.name);
-		if (sec->numjobs > 1)
-			return fio_err(errbuf, errlen, sec->line, "job '%s': cgroup '%s' with a "
-				       "weight would hold %u processes; kfsim models one process "
-				       "per weighted cgroup (hierarchical groups are not modelled)",
-				       job.name, job.cgroup, sec->numjobs);
 		job.weight = sec->cgroup_weight;
 	}
 	if (*nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS)
@@ -201,18 +196,18 @@ static int fio_emit(const struct fio_section *sec, struct kfsim_bfq_job *jobs, l
 	return 0;
 }
 
-/* A weighted cgroup must hold one job; jobs of a weighted cgroup elsewhere share it. */
+/* Jobs of one cgroup share its group: they may not give it two different weights. */
 static int fio_check_cgroups(const struct kfsim_bfq_job *jobs, unsigned int nr,
 			     const long *lines, char *errbuf, size_t errlen)
 {
 	for (unsigned int i = 0; i < nr; i++) {
 		for (unsigned int j = i + 1; j < nr; j++) {
 			if (jobs[i].cgroup[0] && !strcmp(jobs[i].cgroup, jobs[j].cgroup) &&
-			    (jobs[i].weight || jobs[j].weight))
-				return fio_err(errbuf, errlen, lines[j], "job '%s': cgroup '%s' is "
-					       "weighted and already holds job '%s'; kfsim models "
-					       "one process per weighted cgroup", jobs[j].name,
-					       jobs[j].cgroup, jobs[i].name);
+			    jobs[i].weight && jobs[j].weight && jobs[i].weight != jobs[j].weight)
+				return fio_err(errbuf, errlen, lines[j], "job '%s': cgroup '%s' "
+					       "already has cgroup_weight=%u (job '%s'), not %u",
+					       jobs[j].name, jobs[j].cgroup, jobs[i].weight,
+					       jobs[i].name, jobs[j].weight);
 		}
 	}
 	return 0;

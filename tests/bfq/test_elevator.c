@@ -48,8 +48,7 @@ static void lifo_exit_sched(struct elevator_queue *eq)
 	kfree(ld);
 }
 
-static void *lifo_init_icq(struct elevator_queue *eq, int pid, unsigned short ioprio,
-			   unsigned int weight)
+static void *lifo_init_icq(struct elevator_queue *eq, const struct elv_proc *proc)
 {
 	((struct lifo_data *)eq->elevator_data)->icqs++;
 	return NULL;

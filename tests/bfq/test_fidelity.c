@@ -299,6 +299,33 @@ static void test_idle_clock_starts_at_completion(void **state)
 	teardown(bfqd, &disk, (struct bfq_io_cq *[]){ a, b }, 2);
 }
 
+/* bfq_create_group(): one group per name, weights 1..1000; a process joins before its queues exist. */
+static void test_group_api(void **state)
+{
+	struct gendisk disk;
+	struct bfq_data *bfqd = ll_bfq(&disk, false);
+	struct bfq_group *g = bfq_create_group(bfqd, "web", 300);
+	struct bfq_io_cq *bic = bfq_create_icq(bfqd, 1, 0, 0);
+	struct request *rq;
+
+	assert_false(IS_ERR(g));
+	assert_ptr_equal(bfq_create_group(bfqd, "web", 300), g);
+	assert_ptr_equal(bfq_create_group(bfqd, "web", 200), ERR_PTR(-EINVAL));
+	assert_ptr_equal(bfq_create_group(bfqd, "", 100), ERR_PTR(-EINVAL));
+	assert_ptr_equal(bfq_create_group(bfqd, "x", 0), ERR_PTR(-EINVAL));
+	assert_ptr_equal(bfq_create_group(bfqd, "x", 1001), ERR_PTR(-EINVAL));
+	assert_int_equal(bfq_bic_set_group(bic, g), 0);
+	rq = test_rq(bfqd, bic, 1000, 8, false);
+	/* the queue is in the group; the group competes at the root with its weight */
+	assert_ptr_equal(RQ_BFQQ_OF(rq)->entity.parent, &g->entity);
+	assert_int_equal(RQ_BFQQ_OF(rq)->entity.new_weight, 40);
+	assert_true(g->entity.on_st_or_in_serv);
+	assert_int_equal(g->entity.weight, 300);
+	assert_int_equal(bfq_bic_set_group(bic, NULL), -EBUSY);
+	drain(bfqd);
+	teardown(bfqd, &disk, &bic, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_exit_unbusies_queue_with_request_in_flight),
 		cmocka_unit_test(test_exit_icq_null),
 		cmocka_unit_test(test_idle_clock_starts_at_completion),
+		cmocka_unit_test(test_group_api),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

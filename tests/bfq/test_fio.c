@@ -133,11 +133,9 @@ static void test_refusals_name_option_and_line(void **state)
 	expect_refusal("buffered", "[global]\ndirect=0\n[a]\nrw=read\n", true, "line 2: direct=0");
 	expect_refusal("randrw", "[a]\nrw=randrw\n", true, "line 2: rw:");
 	expect_refusal("noweightgroup", "[a]\ncgroup_weight=100\n", true, "cgroup_weight needs");
-	expect_refusal("sharedgroup",
-		       "[a]\ncgroup=g\ncgroup_weight=100\n[b]\ncgroup=g\n", true,
-		       "cgroup 'g' is weighted and already holds job 'a'");
-	expect_refusal("groupnumjobs", "[a]\ncgroup=g\ncgroup_weight=100\nnumjobs=2\n", true,
-		       "one process per weighted cgroup");
+	expect_refusal("groupweights",
+		       "[a]\ncgroup=g\ncgroup_weight=100\n[b]\ncgroup=g\ncgroup_weight=200\n", true,
+		       "line 4: job 'b': cgroup 'g' already has cgroup_weight=100");
 	expect_refusal("outside", "rw=read\n[a]\n", false, "line 1: option outside");
 	expect_refusal("nojob", "[global]\nrw=read\n", false, "no job section");
 	expect_refusal("badbs", "[a]\nbs=1000\n", false, "line 2: bs:");

@@ -254,6 +254,79 @@ static void test_headline_holds(void **state)
 	assert_true(mb_s[1] >= 1.8 * mb_s[0]);
 }
 
+/*
+ * Hierarchical B-WF2Q+ (bfq-cgroup.c): cgroups with io.bfq.weight 100 and 300 share the disk
+ * 25/75 whatever the number of processes in each; inside a group its queues share equally.
+ * Sequential and random readers, low_latency 0 and 1.
+ */
+static void test_cgroup_weights(void **state)
+{
+	static const char *const rw[] = { "read", "randread" };
+
+	for (int r = 0; r < 2; r++) {
+		for (int ll = 0; ll <= 1; ll++) {
+			struct kfsim_bfq_sim_config cfg;
+			const struct kfsim_bfq_sim_result *res;
+			struct kfsim_bfq_sim *sim;
+			double b = 0;
+
+			kfsim_bfq_sim_config_default(&cfg);
+			cfg.disk.nr_actuators = 1;
+			cfg.bfq.low_latency = ll;
+			cfg.duration_ns = 10000000000ULL;
+			add_job(&cfg, "name=a,rw=%s,bs=4k,size=10%%,cgroup=A,cgroup_weight=100",
+				rw[r]);
+			for (int i = 1; i <= 3; i++)
+				add_job(&cfg, "name=b%d,rw=%s,bs=4k,offset=%d%%,size=10%%,cgroup=B%s",
+					i, rw[r], i * 20, i == 1 ? ",cgroup_weight=300" : "");
+			sim = run_checked(&cfg);
+			res = kfsim_bfq_sim_result(sim);
+			for (int i = 1; i <= 3; i++)
+				b += res->jobs[i].share;
+			print_message("cgroups %s low_latency=%d: A (100, 1 job) %.1f%%, B (300, 3 jobs) "
+				      "%.1f%% = %.1f + %.1f + %.1f\n", rw[r], ll, 100 * res->jobs[0].share,
+				      100 * b, 100 * res->jobs[1].share, 100 * res->jobs[2].share,
+				      100 * res->jobs[3].share);
+			assert_true(res->jobs[0].share > 0.25 * 0.8 && res->jobs[0].share < 0.25 * 1.2);
+			assert_true(b > 0.75 * 0.8 && b < 0.75 * 1.2);
+			for (int i = 1; i <= 3; i++)
+				assert_true(res->jobs[i].share > 0.25 * 0.8 &&
+					    res->jobs[i].share < 0.25 * 1.2);
+			assert_int_equal(res->jobs[0].weight, 100);
+			assert_int_equal(res->jobs[3].weight, 300);
+			kfsim_bfq_sim_destroy(sim);
+		}
+	}
+}
+
+/* Equal groups, one process against four: half the disk each (per-process weights would give 1/5). */
+static void test_cgroup_equal_groups(void **state)
+{
+	struct kfsim_bfq_sim_config cfg;
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.disk.nr_actuators = 1;
+	cfg.bfq.low_latency = false;
+	cfg.duration_ns = 10000000000ULL;
+	add_job(&cfg, "name=a,rw=read,bs=4k,size=10%%,cgroup=A");
+	for (int i = 1; i <= 4; i++)
+		add_job(&cfg, "name=b%d,rw=read,bs=4k,offset=%d%%,size=10%%,cgroup=B", i, i * 20);
+	sim = run_checked(&cfg);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("equal cgroups: A (1 job) %.1f%%\n", 100 * res->jobs[0].share);
+	assert_true(res->jobs[0].share > 0.4 && res->jobs[0].share < 0.6);
+	assert_int_equal(res->jobs[0].weight, BFQ_DEFAULT_GRP_WEIGHT);
+	kfsim_bfq_sim_destroy(sim);
+
+	/* one cgroup, two weights: refused with the job named */
+	kfsim_bfq_sim_config_default(&cfg);
+	add_job(&cfg, "name=x,rw=read,cgroup=C,cgroup_weight=100");
+	add_job(&cfg, "name=y,rw=read,offset=50%%,cgroup=C,cgroup_weight=200");
+	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_random_workload_keeps_max_budget),
 		cmocka_unit_test(test_burst_of_readers_keeps_throughput),
 		cmocka_unit_test(test_headline_holds),
+		cmocka_unit_test(test_cgroup_weights),
+		cmocka_unit_test(test_cgroup_equal_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

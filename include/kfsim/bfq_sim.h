@@ -59,16 +59,16 @@ enum kfsim_bfq_rw {
  * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%")
  * @size_frac: >= 0: @size is this fraction of the capacity
  * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
- * @weight: 0, or a BFQ weight 1..1000: the weight of the process's queues, as if the process
- *          were alone in a cgroup with io.bfq.weight = @weight (kfsim has one flat group;
- *          hierarchical groups are not modelled, see docs/bfq.md)
+ * @weight: 0, or a weight 1..1000: with @cgroup, the cgroup's io.bfq.weight (its BFQ group's
+ *          weight; jobs of one cgroup must agree); without, the weight of the process's queues
+ *          in the root group, as if it were alone in a cgroup of that weight
  * @rate: bytes per second cap, 0 = none
  * @thinktime_us: pause after each completion before the next submission
  * @sync: writes carry REQ_SYNC (fio sync=1)
  * @startdelay_ns: the job starts this long after the run (fio startdelay)
  * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
- * @cgroup: the cgroup it runs in (fio cgroup=), "" for the root; informative: with @weight it
- *          is the one-process cgroup the weight stands for
+ * @cgroup: the cgroup it runs in (fio cgroup=), "" for the root group; the jobs of one cgroup
+ *          share its BFQ group
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -118,9 +118,8 @@ struct kfsim_bfq_sim_config;
  * size, offset, ioprio/prio, prioclass, thinktime (us, or with a time unit), rate,
  * cgroup, cgroup_weight, numjobs, startdelay, runtime (s, or with a time unit), name,
  * sync; accepted because they change nothing kfsim models: ioengine, direct=1, time_based,
- * group_reporting, filename, description.  Anything else is refused.  cgroup_weight is the BFQ
- * weight (io.bfq.weight) of a one-process cgroup: a cgroup holding more than one job
- * (numjobs > 1 or a shared name) with a weight is refused, as kfsim has one flat group.
+ * group_reporting, filename, description.  Anything else is refused.  cgroup_weight is the
+ * cgroup's io.bfq.weight; two different weights for one cgroup are refused.
  *
  * Return: 0; -EINVAL for a malformed line, an option not modelled, a bad value or more than
  * KFSIM_BFQ_MAX_JOBS jobs; @cfg's jobs are unchanged on error.

@@ -263,7 +263,7 @@ static bool bfq_bfqq_idle_for_long_time(struct bfq_data *bfqd, struct bfq_queue 
 
 /*
  * A higher class wins; otherwise (a lower class too, as in 6.12) the larger weight does.  With
- * one flat group both queues have the same parent, so their own weights are compared.
+ * different groups the groups' weights are compared, as in 6.12.
  */
 static bool bfq_bfqq_higher_class_or_weight(struct bfq_queue *bfqq, struct bfq_queue *in_serv)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * B-WF2Q+, BFQ's internal fair-queueing scheduler (block/bfq-wf2q.c), for one flat group.
+ * B-WF2Q+, BFQ's internal fair-queueing scheduler (block/bfq-wf2q.c), hierarchical: the root
+ * group's scheduler data (bfqd->sd) holds queues and the entities of groups (struct bfq_group,
+ * one level), each group's scheduler data its queues.  Selection descends from the root.
  *
  * Each class has a service tree with a virtual time.  An entity that becomes busy gets a start
  * time (the tree's vtime, or its old finish time when it comes back from the idle tree) and a
@@ -10,8 +12,11 @@
  *
  * Invariants:
  * - an entity is in at most one tree (@tree says which), and only when on_st_or_in_serv;
- * - the in-service entity is in no tree; a queue entity in the active tree is also on
+ * - an in-service entity is in no tree, except between its requeue at expiration and
+ *   __bfq_bfqd_reset_in_service(); a queue entity in the active tree is also on
  *   bfqd->active_list[actuator_idx], one in the idle tree on bfqd->idle_list;
+ * - a group's entity is active (in its parent's active tree, or in service) exactly while one
+ *   of the group's entities is; group entities hold no queue references;
  * - wsum is the sum of weights of entities with on_st_or_in_serv set;
  * - first_idle/last_idle are the idle entities with the smallest and largest finish.
  *

@@ -319,10 +319,11 @@ static bool bfq_sd_has_work(const struct bfq_sched_data *sd, const struct bfq_en
 void bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
 			 bool expiration)
 {
-	struct bfq_entity *entity = &bfqq->entity, *parent;
+	struct bfq_entity *entity = &bfqq->entity, *parent = entity->parent;
 
+	/* read before: dropping the tree's reference may free the queue */
 	__bfq_deactivate_entity(bfqd, entity, ins_into_idle_tree);
-	for (parent = entity->parent; parent; entity = parent, parent = parent->parent) {
+	for (; parent; entity = parent, parent = parent->parent) {
 		if (bfq_sd_has_work(parent->my_sched_data, entity))
 			break;
 		__bfq_deactivate_entity(bfqd, parent, true);

@@ -85,7 +85,8 @@ static void bfq_help(void)
 	       "  --bin-ms MS         time-series bin width for --plot (default 50)\n"
 	       "  --plot FILE         SVG: throughput per actuator over time (sim), total throughput\n"
 	       "                      per scheduler or per value (compare, ablate)\n"
-	       "  --scheds LIST       compare: schedulers, comma-separated (default all four)\n"
+	       "  --scheds LIST       compare: schedulers, comma-separated (default the four\n"
+	       "                      built-in ones)\n"
 	       "  --param NAME        ablate: threshold, slice_idle_us, low_latency or max_budget\n"
 	       "  --values LIST       ablate: comma-separated values\n", names);
 }
@@ -658,10 +659,13 @@ static int cmd_compare(struct bfq_opts *o)
 		if (nr == MAX_RUNS)
 			return kfsim_cli_usage(CMD, "too many schedulers in --scheds");
 		rows[nr].cfg = o->cfg;
-		if (kfsim_bfq_sched_parse(name, &rows[nr].cfg.sched))
+		if (kfsim_bfq_sched_parse(name, &rows[nr].cfg.sched)) {
+			char names[160];
+
+			elv_names(names, sizeof(names), ", ");
 			return kfsim_cli_usage(CMD, "invalid value '%s' for --scheds: expected a "
-					       "comma-separated list of bfq, bfq-6.2, none, "
-					       "mq-deadline", o->scheds);
+					       "comma-separated list of %s", o->scheds, names);
+		}
 		snprintf(rows[nr].label, sizeof(rows[nr].label), "%s", name);
 		nr++;
 	}

@@ -65,7 +65,11 @@ enum bfqq_expiration {
  * @new_weight: weight to take at the next update
  * @orig_weight: weight from the I/O priority
  * @prio_changed: @new_weight or the raising coefficient must be applied
+ * @parent: the entity of the group this entity is in, NULL in the root group
+ * @sched_data: the scheduler data (service trees) this entity is queued in
+ * @my_sched_data: for a group's entity, the group's own scheduler data; NULL for a queue
  */
+struct bfq_sched_data;
 struct bfq_entity {
 	struct rb_node rb_node;
 	struct rb_root_cached *tree;
@@ -74,6 +78,9 @@ struct bfq_entity {
 	int service, budget;
 	int weight, new_weight, orig_weight;
 	int prio_changed;
+	struct bfq_entity *parent;
+	struct bfq_sched_data *sched_data;
+	struct bfq_sched_data *my_sched_data;
 };
 
 /**
@@ -151,6 +158,7 @@ struct bfq_io_cq;
  * @nr_injected: kfsim statistic: requests dispatched by actuator injection
  * @nr_expirations: kfsim statistic: expirations while in service, by reason
  * @all_list: kfsim: link in bfqd->all_queues
+ * @burst_list_node: link in bfqd->burst_list while the queue is in the current burst
  */
 struct bfq_queue {
 	int ref;
@@ -185,6 +193,7 @@ struct bfq_queue {
 	u64 nr_injected;
 	u64 nr_expirations[BFQQE_NR_REASONS];
 	struct blk_list all_list;
+	struct blk_list burst_list_node;
 };
 
 /**
@@ -229,6 +238,28 @@ struct bfq_io_cq {
 	unsigned int requests;
 	bool exited;
 	struct blk_list bic_list;
+	struct bfq_group *bfqg;
+};
+
+/**
+ * struct bfq_group - a cgroup's BFQ group (block/bfq-cgroup.c, one level under the root)
+ * @entity: what the group competes with in the root group's service trees; its weight is
+ *          io.bfq.weight (1..1000, BFQ_DEFAULT_GRP_WEIGHT 100)
+ * @sched_data: the service trees of the group's queues (B-WF2Q+ inside the group)
+ * @bfqd: the device
+ * @name: the cgroup's name
+ * @async_bfqq: the group's async queues, per class, level and actuator
+ * @async_idle_bfqq: the group's async IDLE-class queue per actuator
+ * @group_list: link in bfqd->groups
+ */
+struct bfq_group {
+	struct bfq_entity entity;
+	struct bfq_sched_data sched_data;
+	struct bfq_data *bfqd;
+	char name[32];
+	struct bfq_queue *async_bfqq[2][IOPRIO_NR_LEVELS][BFQ_MAX_ACTUATORS];
+	struct bfq_queue *async_idle_bfqq[BFQ_MAX_ACTUATORS];
+	struct blk_list group_list;
 };
 
 /**
@@ -287,6 +318,17 @@ struct bfq_tunables {
  * @peak_rate_samples: dispatches in the current observation interval
  * @first_dispatch: ns of the first dispatch of the interval
  * @tot_sectors_dispatched: sectors dispatched in the interval
+ * @last_dispatch: time of the last dispatch (peak-rate sampling)
+ * @last_completion: time of the last completion
+ * @delta_from_first: length of the current peak-rate sampling interval, ns
+ * @sequential_samples: dispatches of the interval that were sequential (BFQ_RQ_SEEKY() false)
+ * @last_rq_max_size: largest request of the last 32 dispatches, sectors
+ * @burst_list: queues created in the current burst (bfq_handle_burst())
+ * @burst_size: queues in the current burst
+ * @large_burst: the current burst reached bfq_large_burst_thresh
+ * @last_ins_in_burst: jiffies of the last queue added to the burst
+ * @bfq_large_burst_thresh: 8 queues make a large burst
+ * @bfq_burst_interval: 180 ms between creations keeps a burst going
  * @bfq_max_budget: current automatic maximum budget
  * @tun: the tunables in force
  * @active_list: busy queues per actuator (LIFO)
@@ -332,6 +374,17 @@ struct bfq_data {
 	u32 peak_rate_samples;
 	u64 first_dispatch;
 	u64 tot_sectors_dispatched;
+	u64 last_dispatch;
+	u64 last_completion;
+	u64 delta_from_first;
+	u32 sequential_samples;
+	u32 last_rq_max_size;
+	struct blk_list burst_list;
+	int burst_size;
+	bool large_burst;
+	unsigned long last_ins_in_burst;
+	int bfq_large_burst_thresh;
+	unsigned long bfq_burst_interval;
 	int bfq_max_budget;
 	struct bfq_tunables tun;
 	struct blk_list active_list[BFQ_MAX_ACTUATORS];
@@ -351,6 +404,7 @@ struct bfq_data {
 	u64 nr_injected[BFQ_MAX_ACTUATORS];
 	struct blk_list all_queues;
 	struct blk_list bics;
+	struct blk_list groups;
 };
 
 /** bfq_tunables_default() - the kernel's defaults (see struct bfq_tunables). */
@@ -396,6 +450,26 @@ struct bfq_io_cq *bfq_create_icq(struct bfq_data *bfqd, int pid, unsigned short 
  * in flight live on until those finish.
  */
 void bfq_exit_icq(struct bfq_io_cq *bic);
+
+/** BFQ_DEFAULT_GRP_WEIGHT - io.bfq.weight of a cgroup that sets none. */
+#define BFQ_DEFAULT_GRP_WEIGHT 100
+
+/**
+ * bfq_create_group() - the group of cgroup @name with io.bfq.weight @weight (created once)
+ *
+ * Return: the group (the same one for the same name); ERR_PTR(-EINVAL) for an empty or too
+ * long name, a weight outside 1..1000, or a name already created with another weight;
+ * ERR_PTR(-ENOMEM).  Groups live until bfq_exit_queue().
+ */
+struct bfq_group *bfq_create_group(struct bfq_data *bfqd, const char *name, unsigned int weight);
+
+/**
+ * bfq_bic_set_group() - put the process of @bic in @bfqg (bfq_bic_update_cgroup())
+ *
+ * Return: 0; -EBUSY when the process already has queues (kfsim does not move queues between
+ * groups: bfq_bfqq_move() is not modelled).
+ */
+int bfq_bic_set_group(struct bfq_io_cq *bic, struct bfq_group *bfqg);
 
 /** bic_to_bfqq() - the queue of @bic for (@is_sync, @actuator_idx); may be NULL. */
 struct bfq_queue *bic_to_bfqq(struct bfq_io_cq *bic, bool is_sync, unsigned int actuator_idx);

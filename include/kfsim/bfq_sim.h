@@ -21,10 +21,13 @@
 #include <kfsim/hdd_sim.h>
 #include <kfsim/trace_event.h>
 
-/** KFSIM_BFQ_MAX_JOBS - most processes in one simulation. */
+/** KFSIM_BFQ_MAX_JOBS - most jobs in one configuration (a replay may have any number of pids). */
 #define KFSIM_BFQ_MAX_JOBS 64
 
-/** enum kfsim_bfq_sched - the scheduler under test */
+/**
+ * enum kfsim_bfq_sched - the scheduler under test: an index into the registry of
+ * <kfsim/elevator.h>; the built-in ones are named here, elv_register() adds more after them.
+ */
 enum kfsim_bfq_sched {
 	KFSIM_SCHED_BFQ,		/* BFQ as of the kernel version in force (6.3 by default) */
 	KFSIM_SCHED_BFQ_62,		/* BFQ before 6.3: one queue per process, no injection */
@@ -33,7 +36,7 @@ enum kfsim_bfq_sched {
 	KFSIM_SCHED_NR,
 };
 
-/** kfsim_bfq_sched_name() - "bfq", "bfq-6.2", "none", "mq-deadline". */
+/** kfsim_bfq_sched_name() - the registered name: "bfq", "bfq-6.2", "none", "mq-deadline", ... */
 const char *kfsim_bfq_sched_name(enum kfsim_bfq_sched sched);
 /** kfsim_bfq_sched_parse() - the inverse of kfsim_bfq_sched_name(); -EINVAL for others. */
 int kfsim_bfq_sched_parse(const char *name, enum kfsim_bfq_sched *sched);
@@ -57,10 +60,16 @@ enum kfsim_bfq_rw {
  * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%")
  * @size_frac: >= 0: @size is this fraction of the capacity
  * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
- * @weight: 0, or a BFQ weight 1..1000 (fio has no such key; kfsim's stand-in for io.bfq.weight)
+ * @weight: 0, or a weight 1..1000: with @cgroup, the cgroup's io.bfq.weight (its BFQ group's
+ *          weight; jobs of one cgroup must agree); without, the weight of the process's queues
+ *          in the root group, as if it were alone in a cgroup of that weight
  * @rate: bytes per second cap, 0 = none
  * @thinktime_us: pause after each completion before the next submission
  * @sync: writes carry REQ_SYNC (fio sync=1)
+ * @startdelay_ns: the job starts this long after the run (fio startdelay)
+ * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
+ * @cgroup: the cgroup it runs in (fio cgroup=), "" for the root group; the jobs of one cgroup
+ *          share its BFQ group
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -76,6 +85,9 @@ struct kfsim_bfq_job {
 	u64 rate;
 	u64 thinktime_us;
 	bool sync;
+	u64 startdelay_ns;
+	u64 runtime_ns;
+	char cgroup[32];
 };
 
 /**
@@ -108,6 +120,33 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 			 sector_t *nr_sectors, char *errbuf, size_t errlen);
 
 /**
+ * kfsim_bfq_job_default() - fio's defaults: rw=read, bs=4k, iodepth=1, the whole disk.
+ */
+void kfsim_bfq_job_default(struct kfsim_bfq_job *job);
+
+struct kfsim_bfq_sim_config;
+
+/**
+ * kfsim_bfq_fio_parse() - add the jobs of a fio job file to @cfg
+ * @in: the file (fio's INI format: a [global] section, then one section per job)
+ * @cfg: jobs are appended (nr_jobs grows); the duration is set from the longest
+ *       startdelay + runtime when any job gives a runtime
+ * @errbuf: on error "line N: ..." naming the option
+ *
+ * Options modelled: rw/readwrite (read, randread, write, randwrite), bs/blocksize, iodepth,
+ * size, offset, ioprio/prio, prioclass, thinktime (us, or with a time unit), rate,
+ * cgroup, cgroup_weight, numjobs, startdelay, runtime (s, or with a time unit), name,
+ * sync; accepted because they change nothing kfsim models: ioengine, direct=1, time_based,
+ * group_reporting, filename, description.  Anything else is refused.  cgroup_weight is the
+ * cgroup's io.bfq.weight; two different weights for one cgroup are refused.
+ *
+ * Return: 0; -EINVAL for a malformed line, an option not modelled, a bad value or more than
+ * KFSIM_BFQ_MAX_JOBS jobs; @cfg's jobs are unchanged on error.
+ */
+int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf,
+			size_t errlen);
+
+/**
  * struct kfsim_blktrace_rec - one queued I/O of a blkparse trace ("Q" action)
  * @time_ns: when it was queued
  * @pid: the process
@@ -127,14 +166,22 @@ struct kfsim_blktrace_rec {
 
 /**
  * kfsim_blktrace_parse() - read the "Q" events of blkparse's default text output from @in
+ * @errbuf: on error, "line N: what is wrong" (may be NULL)
  *
  * Lines look like "  8,0    3        1     0.000000000  4162  Q  RS 223490 + 8 [fio]".
- * Other actions, summary lines and blank lines are skipped.
+ * Other actions, summary lines and blank lines are skipped, and so are Q events without data
+ * (flushes "Q FWS []", discards, "N" events).  A bio larger than BLK_DEF_MAX_SECTORS_CAP
+ * (2560 sectors) becomes several requests of at most that size, as the block layer splits it.
+ * Timestamps may go backwards (blkparse merges per-CPU buffers): the simulation replays in time
+ * order, equal times in trace order.
  *
- * Return: the number of records (*@recs allocated with kmalloc, kfree() it), or -EINVAL for a
- * "Q" line that does not parse (its line number logged), -ENOMEM.
+ * Return: the number of records (*@recs allocated with kvmalloc(), kvfree() it; any number,
+ * not capped by KMALLOC_MAX_SIZE), or -EINVAL for a "Q" line that does not parse,
+ * -EOVERFLOW for a timestamp or sector range that does not fit 64 bits (the line number in
+ * @errbuf and the log), -ENOMEM.
  */
-long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs);
+long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errbuf,
+			  size_t errlen);
 
 /**
  * struct kfsim_bfq_sim_config - what to simulate
@@ -221,7 +268,7 @@ struct kfsim_bfq_job_result {
  * @nr_actuators: actuators of the disk
  * @actuator: per actuator
  * @nr_jobs: processes
- * @jobs: per process
+ * @jobs: per process (@nr_jobs entries, freed with the simulation)
  * @mb_s: total throughput
  * @iops: total requests per second
  * @jain: Jain's fairness index of throughput/weight over the processes (1 = fair)
@@ -240,7 +287,7 @@ struct kfsim_bfq_sim_result {
 	unsigned int nr_actuators;
 	struct kfsim_bfq_actuator_result actuator[KFSIM_HDD_MAX_ACTUATORS];
 	unsigned int nr_jobs;
-	struct kfsim_bfq_job_result jobs[KFSIM_BFQ_MAX_JOBS];
+	struct kfsim_bfq_job_result *jobs;
 	double mb_s;
 	double iops;
 	double jain;
@@ -266,9 +313,16 @@ struct kfsim_bfq_sim;
 struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cfg);
 
 /**
+ * kfsim_bfq_sim_create_msg() - kfsim_bfq_sim_create(), and on error the reason in @errbuf
+ */
+struct kfsim_bfq_sim *kfsim_bfq_sim_create_msg(const struct kfsim_bfq_sim_config *cfg,
+					       char *errbuf, size_t errlen);
+
+/**
  * kfsim_bfq_sim_run() - run it to the end of its duration and compute the results
  *
- * Return: 0, -EALREADY when it already ran, -ENOMEM.
+ * Return: 0, -EALREADY when it already ran, -ENOMEM when an event could not be scheduled (the
+ * run stops, what was outstanding drains, and no result is computed).
  */
 int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim);
 

@@ -18,11 +18,18 @@
  *   commands of its range, the one with the shortest seek plus rotation, less a credit for the
  *   time it has waited (aged SATF, Jacobson & Wilkes 1991: satf_aging ms per second waited), so
  *   that a sequential stream served from read-ahead cannot starve random requests; a command
- *   older than age_cap is served first whatever it costs.
+ *   older than age_cap is served first whatever it costs.  The cost compared is the time until
+ *   data moves: for a read the read-ahead reaches, the time until it reaches its first sector.
  * - After a read each actuator keeps reading ahead into its own cache segment (up to readahead
- *   KiB) until it starts another media access; reads found there cost no media time, and reads
- *   just ahead of the read-ahead wait for it, which is how a sequential reader at queue depth 1
- *   keeps streaming.
+ *   KiB past the read) until it starts another media access; reads found there cost no media
+ *   time, and reads the read-ahead reaches (of any length) wait for it and continue it, which
+ *   is how a sequential reader keeps streaming at any queue depth.  When the head leaves, the
+ *   segment stays in the cache, one of 8 per actuator (least recently used replaced); a read
+ *   that continues a kept segment is a stream the head had to leave, and the actuator reads a
+ *   minimum prefetch of readahead/2 after it before serving another command, so interleaved
+ *   streams on one actuator do not pay a full access per request.  Writes invalidate what the
+ *   cache holds of their sectors.
+ * - Utilisation (busy_ns) counts every media access, read-ahead included.
  * - The write cache is off by default: writes go to the media.  With it on (write_cache), a write
  *   completes once its data crossed the link, and the actuator destages it later: when it has
  *   nothing else to do, or first when the cache is three quarters full, choosing the quickest
@@ -80,7 +87,8 @@ struct kfsim_hdd_params {
 
 /**
  * kfsim_hdd_params_default() - the calibrated drive: 18 TB, 7200 rpm, 4508 sectors per outer
- * track (277 MB/s), inner tracks half that, seek 1 + 14*sqrt(x) ms, NCQ 32, 600 MB/s link
+ * track (277 MB/s), inner tracks half that, seek 0.7 + 12*sqrt(x) ms (+0.5 ms for writes),
+ * 0.1 ms per command, NCQ 32, 600 MB/s link, 1 MiB read-ahead, aged SATF (20 ms/s, cap 1 s)
  * @params: filled in
  * @nr_actuators: 1 (Exos X18) or 2 (Exos 2X18); other counts split the LBA space evenly
  */
@@ -105,7 +113,8 @@ int kfsim_hdd_params_explain(const struct kfsim_hdd_params *params, const char *
 
 /**
  * struct kfsim_hdd_actuator_stats - what one actuator did
- * @busy_ns: time spent serving commands (overhead, positioning, transfer, waiting for read-ahead)
+ * @busy_ns: time the actuator was busy: commands (overhead, positioning, transfer, waiting for
+ *           read-ahead), destages, prefetch and read-ahead media time, each instant counted once
  * @nr_commands: commands served
  * @nr_cache_hits: reads served from the read-ahead segment
  * @nr_destages: cached writes written to the media

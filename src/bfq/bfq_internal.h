@@ -19,6 +19,7 @@ enum bfqq_state_flags {
 	BFQQF_has_short_ttime,
 	BFQQF_sync,
 	BFQQF_IO_bound,
+	BFQQF_in_large_burst,
 };
 
 #define BFQ_BFQQ_FNS(name)                                                                      \
@@ -43,6 +44,7 @@ BFQ_BFQQ_FNS(fifo_expire)
 BFQ_BFQQ_FNS(has_short_ttime)
 BFQ_BFQQ_FNS(sync)
 BFQ_BFQQ_FNS(IO_bound)
+BFQ_BFQQ_FNS(in_large_burst)
 
 #define BFQ_MIN_TT (2 * NSEC_PER_MSEC)
 #define BFQ_DEFAULT_MAX_BUDGET (16 * 1024)
@@ -55,7 +57,7 @@ BFQ_BFQQ_FNS(IO_bound)
 #define BFQ_HW_QUEUE_SAMPLES 32
 #define BFQ_RATE_SHIFT 16
 #define BFQ_RATE_MIN_SAMPLES 32
-#define BFQ_RATE_MIN_INTERVAL_NS (300 * NSEC_PER_USEC)
+#define BFQ_RATE_MIN_INTERVAL_NS (300 * NSEC_PER_MSEC)
 #define BFQ_RATE_REF_INTERVAL_NS (1000 * NSEC_PER_MSEC)
 #define BFQ_WR_COEFF 30
 #define BFQ_WR_MIN_IDLE_TIME (2000 * BFQ_HZ / 1000)
@@ -78,9 +80,10 @@ static inline bool bfq_time_before_now(const struct bfq_data *bfqd, unsigned lon
 	return (long)(bfq_jiffies(bfqd) - a) > 0;
 }
 
+/* The queue of @entity, NULL for a group's entity. */
 static inline struct bfq_queue *bfq_entity_to_bfqq(struct bfq_entity *entity)
 {
-	return container_of(entity, struct bfq_queue, entity);
+	return entity->my_sched_data ? NULL : container_of(entity, struct bfq_queue, entity);
 }
 
 static inline struct bfq_queue *RQ_BFQQ(const struct request *rq)
@@ -97,6 +100,8 @@ static inline unsigned int bfq_class_idx(const struct bfq_entity *entity)
 {
 	const struct bfq_queue *bfqq = container_of(entity, struct bfq_queue, entity);
 
+	if (entity->my_sched_data)
+		return IOPRIO_CLASS_BE - 1;	/* groups are best effort (BFQ_DEFAULT_GRP_CLASS) */
 	return bfqq->ioprio_class - 1;	/* RT 0, BE 1, IDLE 2 */
 }
 
@@ -151,6 +156,7 @@ void bfq_put_queue(struct bfq_queue *bfqq);
 struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bio *bio, bool is_sync,
 				struct bfq_io_cq *bic);
 void bfq_put_async_queues(struct bfq_data *bfqd);
+void bfq_free_groups(struct bfq_data *bfqd);
 void bfq_exit_icq_bfqq(struct bfq_io_cq *bic, bool is_sync, unsigned int actuator_idx);
 /* A request of @bic finished: an exited bic goes with its last request. */
 void bfq_icq_request_done(struct bfq_io_cq *bic);

@@ -16,6 +16,7 @@
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
+#include <string.h>
 #include "bfq_internal.h"
 
 static void bfq_set_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic)
@@ -28,6 +29,9 @@ static void bfq_set_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *
 		/* no priority set: best effort at the level of a nice-0 task */
 		ioprio_class = IOPRIO_CLASS_BE;
 		level = BFQ_DEFAULT_QUEUE_IOPRIO;
+	} else if (ioprio_class == IOPRIO_CLASS_IDLE) {
+		/* bfq_set_next_ioprio_data(): the idle class is the lowest level, weight 10 */
+		level = IOPRIO_NR_LEVELS - 1;
 	}
 	bfqq->ioprio_class = (unsigned short)ioprio_class;
 	bfqq->ioprio = (unsigned short)level;
@@ -41,9 +45,17 @@ void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_io_
 		   bool is_sync, unsigned int act_idx)
 {
 	RB_CLEAR_NODE(&bfqq->entity.rb_node);
+	/* bfq_bfqq_move() at creation: the queue lives in its process's group */
+	if (bic && bic->bfqg) {
+		bfqq->entity.parent = &bic->bfqg->entity;
+		bfqq->entity.sched_data = &bic->bfqg->sched_data;
+	} else {
+		bfqq->entity.sched_data = &bfqd->sd;
+	}
 	bfqq->sort_list = RB_ROOT_CACHED;
 	blk_list_init(&bfqq->fifo);
 	blk_list_init(&bfqq->bfqq_list);
+	blk_list_init(&bfqq->burst_list_node);
 	bfqq->ref = 0;
 	bfqq->bfqd = bfqd;
 	bfqq->actuator_idx = act_idx;
@@ -76,22 +88,28 @@ void bfq_put_queue(struct bfq_queue *bfqq)
 	WARN_ON_ONCE(bfq_bfqq_busy(bfqq) || bfqq->entity.tree || bfqq->dispatched ||
 		     !RB_EMPTY_ROOT(&bfqq->sort_list.rb_root));
 	blk_list_del_init(&bfqq->all_list);
+	blk_list_del_init(&bfqq->burst_list_node);
 	kfree(bfqq);
 }
 
-static struct bfq_queue **bfq_async_queue_prio(struct bfq_data *bfqd, unsigned int ioprio_class,
-					       unsigned int ioprio, unsigned int act_idx)
+/* The async queue slot of a class and level: the group's, or the root group's (in bfqd). */
+static struct bfq_queue **bfq_async_queue_prio(struct bfq_data *bfqd, struct bfq_group *bfqg,
+					       unsigned int ioprio_class, unsigned int ioprio,
+					       unsigned int act_idx)
 {
+	struct bfq_queue *(*async_bfqq)[IOPRIO_NR_LEVELS][BFQ_MAX_ACTUATORS] =
+		bfqg ? bfqg->async_bfqq : bfqd->async_bfqq;
+
 	switch (ioprio_class) {
 	case IOPRIO_CLASS_RT:
-		return &bfqd->async_bfqq[0][ioprio][act_idx];
+		return &async_bfqq[0][ioprio][act_idx];
 	case IOPRIO_CLASS_NONE:
 		ioprio = BFQ_DEFAULT_QUEUE_IOPRIO;
 		__attribute__((fallthrough));
 	case IOPRIO_CLASS_BE:
-		return &bfqd->async_bfqq[1][ioprio][act_idx];
+		return &async_bfqq[1][ioprio][act_idx];
 	default:
-		return &bfqd->async_idle_bfqq[act_idx];
+		return bfqg ? &bfqg->async_idle_bfqq[act_idx] : &bfqd->async_idle_bfqq[act_idx];
 	}
 }
 
@@ -103,7 +121,7 @@ struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bio *bio, bool is_
 	struct bfq_queue *bfqq;
 
 	if (!is_sync) {
-		async_bfqq = bfq_async_queue_prio(bfqd, IOPRIO_PRIO_CLASS(bic->ioprio),
+		async_bfqq = bfq_async_queue_prio(bfqd, bic->bfqg, IOPRIO_PRIO_CLASS(bic->ioprio),
 						  IOPRIO_PRIO_LEVEL(bic->ioprio), act_idx);
 		bfqq = *async_bfqq;
 		if (bfqq)
@@ -129,9 +147,14 @@ static void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	if (bfqq == bfqd->in_service_queue)
 		__bfq_bfqq_expire(bfqd, bfqq, BFQQE_BUDGET_TIMEOUT);
-	if (bfq_bfqq_busy(bfqq) && RB_EMPTY_ROOT(&bfqq->sort_list.rb_root) && !bfqq->dispatched)
+	/*
+	 * bfq_release_process_ref(): no process will send it requests any more, so keeping it
+	 * busy while empty serves nobody, even with requests still in flight.
+	 */
+	if (bfq_bfqq_busy(bfqq) && RB_EMPTY_ROOT(&bfqq->sort_list.rb_root) &&
+	    bfqq != bfqd->in_service_queue)
 		bfq_del_bfqq_busy(bfqq, false);
-	bfq_put_queue(bfqq);	/* bfq_release_process_ref() */
+	bfq_put_queue(bfqq);
 }
 
 void bfq_exit_icq_bfqq(struct bfq_io_cq *bic, bool is_sync, unsigned int actuator_idx)
@@ -173,12 +196,12 @@ static void bfq_free_icq(struct bfq_io_cq *bic)
 
 void bfq_exit_icq(struct bfq_io_cq *bic)
 {
-	struct bfq_data *bfqd = bic->bfqd;
-	/* with the scheduler gone every slot is NULL: walking them all is safe */
-	unsigned int num_actuators = bfqd ? bfqd->num_actuators : BFQ_MAX_ACTUATORS;
+	unsigned int num_actuators;
 
 	if (!bic || bic->exited)
 		return;
+	/* with the scheduler gone every slot is NULL: walking them all is safe */
+	num_actuators = bic->bfqd ? bic->bfqd->num_actuators : BFQ_MAX_ACTUATORS;
 	bic->exited = true;
 	for (unsigned int act_idx = 0; act_idx < num_actuators; act_idx++) {
 		bfq_exit_icq_bfqq(bic, true, act_idx);
@@ -194,24 +217,87 @@ void bfq_icq_request_done(struct bfq_io_cq *bic)
 		bfq_free_icq(bic);
 }
 
-void bfq_put_async_queues(struct bfq_data *bfqd)
+/* Drop a group's references to its async queues (bfq_put_async_queues()). */
+static void bfq_put_async_slots(struct bfq_queue *async_bfqq[2][IOPRIO_NR_LEVELS][BFQ_MAX_ACTUATORS],
+				struct bfq_queue *async_idle_bfqq[BFQ_MAX_ACTUATORS])
 {
 	for (unsigned int k = 0; k < BFQ_MAX_ACTUATORS; k++) {
 		for (int i = 0; i < 2; i++) {
 			for (int j = 0; j < IOPRIO_NR_LEVELS; j++) {
-				struct bfq_queue *bfqq = bfqd->async_bfqq[i][j][k];
+				struct bfq_queue *bfqq = async_bfqq[i][j][k];
 
-				bfqd->async_bfqq[i][j][k] = NULL;
+				async_bfqq[i][j][k] = NULL;
 				if (bfqq)
 					bfq_put_queue(bfqq);
 			}
 		}
-		if (bfqd->async_idle_bfqq[k]) {
-			struct bfq_queue *bfqq = bfqd->async_idle_bfqq[k];
+		if (async_idle_bfqq[k]) {
+			struct bfq_queue *bfqq = async_idle_bfqq[k];
 
-			bfqd->async_idle_bfqq[k] = NULL;
+			async_idle_bfqq[k] = NULL;
 			bfq_put_queue(bfqq);
 		}
+	}
+}
+
+void bfq_put_async_queues(struct bfq_data *bfqd)
+{
+	bfq_put_async_slots(bfqd->async_bfqq, bfqd->async_idle_bfqq);
+	for (struct blk_list *pos = bfqd->groups.next; pos != &bfqd->groups; pos = pos->next) {
+		struct bfq_group *bfqg = blk_list_entry(pos, struct bfq_group, group_list);
+
+		bfq_put_async_slots(bfqg->async_bfqq, bfqg->async_idle_bfqq);
+	}
+}
+
+struct bfq_group *bfq_create_group(struct bfq_data *bfqd, const char *name, unsigned int weight)
+{
+	struct bfq_group *bfqg;
+
+	if (!name || !*name || strlen(name) >= sizeof(bfqg->name) || weight < BFQ_MIN_WEIGHT ||
+	    weight > BFQ_MAX_WEIGHT)
+		return ERR_PTR(-EINVAL);
+	for (struct blk_list *pos = bfqd->groups.next; pos != &bfqd->groups; pos = pos->next) {
+		bfqg = blk_list_entry(pos, struct bfq_group, group_list);
+		if (!strcmp(bfqg->name, name))
+			return bfqg->entity.new_weight == (int)weight ? bfqg : ERR_PTR(-EINVAL);
+	}
+	bfqg = kzalloc(sizeof(*bfqg), GFP_KERNEL);
+	if (!bfqg)
+		return ERR_PTR(-ENOMEM);
+	bfqg->bfqd = bfqd;
+	strcpy(bfqg->name, name);
+	RB_CLEAR_NODE(&bfqg->entity.rb_node);
+	bfqg->entity.weight = bfqg->entity.orig_weight = bfqg->entity.new_weight = (int)weight;
+	bfqg->entity.sched_data = &bfqd->sd;
+	bfqg->entity.my_sched_data = &bfqg->sched_data;
+	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++) {
+		bfqg->sched_data.service_tree[i].active = RB_ROOT_CACHED;
+		bfqg->sched_data.service_tree[i].idle = RB_ROOT_CACHED;
+	}
+	bfqg->sched_data.bfq_class_idle_last_service = bfq_jiffies(bfqd);
+	blk_list_add_tail(&bfqg->group_list, &bfqd->groups);
+	return bfqg;
+}
+
+int bfq_bic_set_group(struct bfq_io_cq *bic, struct bfq_group *bfqg)
+{
+	for (unsigned int a = 0; a < BFQ_MAX_ACTUATORS; a++) {
+		if (bic->bfqq[0][a] || bic->bfqq[1][a])
+			return -EBUSY;
+	}
+	bic->bfqg = bfqg;
+	return 0;
+}
+
+void bfq_free_groups(struct bfq_data *bfqd)
+{
+	while (!blk_list_empty(&bfqd->groups)) {
+		struct bfq_group *bfqg = blk_list_entry(bfqd->groups.next, struct bfq_group,
+							group_list);
+
+		blk_list_del_init(&bfqg->group_list);
+		kfree(bfqg);
 	}
 }
 

@@ -61,6 +61,9 @@ bool bfq_asymmetric_scenario(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 				    !!bfqd->busy_queues[2];
 	int min_weight = 0, other_weight = 0;
 
+	const struct bfq_entity *group = NULL;
+	bool several_groups = false, seen = false;
+
 	if (classes_busy > 1)
 		return true;
 	for (struct blk_list *pos = bfqd->all_queues.next; pos != &bfqd->all_queues;
@@ -70,6 +73,11 @@ bool bfq_asymmetric_scenario(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 
 		if (!bfq_bfqq_busy(q) && !q->dispatched)
 			continue;
+		/* num_groups_with_pending_reqs > 1 (the root group counts as one) */
+		if (seen && q->entity.parent != group)
+			several_groups = true;
+		group = q->entity.parent;
+		seen = true;
 		if (!min_weight || w < min_weight) {
 			if (min_weight)
 				other_weight = min_weight;
@@ -78,6 +86,8 @@ bool bfq_asymmetric_scenario(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 			other_weight = w;
 		}
 	}
+	if (several_groups)
+		return true;
 	if (!other_weight)
 		return false;
 	return !(bfqq && bfqq->entity.weight == min_weight);
@@ -251,11 +261,27 @@ static bool bfq_bfqq_idle_for_long_time(struct bfq_data *bfqd, struct bfq_queue 
 	       bfq_time_before_now(bfqd, bfqq->budget_timeout + BFQ_WR_MIN_IDLE_TIME);
 }
 
+/*
+ * A higher class wins; otherwise (a lower class too, as in 6.12) the larger weight does.  With
+ * different groups the groups' weights are compared, as in 6.12.
+ */
 static bool bfq_bfqq_higher_class_or_weight(struct bfq_queue *bfqq, struct bfq_queue *in_serv)
 {
-	if (bfqq->ioprio_class != in_serv->ioprio_class)
-		return bfqq->ioprio_class < in_serv->ioprio_class;
-	return bfqq->entity.weight > in_serv->entity.weight;
+	int bfqq_weight, in_serv_weight;
+
+	if (bfqq->ioprio_class < in_serv->ioprio_class)
+		return true;
+	if (in_serv->entity.parent == bfqq->entity.parent) {
+		bfqq_weight = bfqq->entity.weight;
+		in_serv_weight = in_serv->entity.weight;
+	} else {
+		/* in different groups, the groups' weights decide */
+		bfqq_weight = bfqq->entity.parent ? bfqq->entity.parent->weight :
+						    bfqq->entity.weight;
+		in_serv_weight = in_serv->entity.parent ? in_serv->entity.parent->weight :
+							  in_serv->entity.weight;
+	}
+	return bfqq_weight > in_serv_weight;
 }
 
 /* References held by processes: all but those of requests, the scheduler and the group. */
@@ -325,11 +351,67 @@ static bool bfq_bfqq_update_budg_for_activation(struct bfq_data *bfqd, struct bf
 	if (bfq_bfqq_non_blocking_wait_rq(bfqq) && arrived_in_time &&
 	    bfq_bfqq_budget_left(bfqq) > 0) {
 		entity->budget = min(bfq_bfqq_budget_left(bfqq), bfqq->max_budget);
+		entity->service = 0;
 		return true;
 	}
+	entity->service = 0;
 	entity->budget = max(bfqq->max_budget, bfq_serv_to_charge(bfqq->next_rq, bfqq));
 	bfq_clear_bfqq_non_blocking_wait_rq(bfqq);
 	return false;
+}
+
+/* Empty the burst list and put just @bfqq in it, unless other queues are busy. */
+static void bfq_reset_burst_list(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	while (!blk_list_empty(&bfqd->burst_list))
+		blk_list_del_init(bfqd->burst_list.next);
+	if (bfq_tot_busy_queues(bfqd) == 0) {
+		blk_list_add(&bfqq->burst_list_node, &bfqd->burst_list);
+		bfqd->burst_size = 1;
+	} else {
+		bfqd->burst_size = 0;
+	}
+}
+
+/* One more queue in the burst: at the threshold, every queue of it is in a large burst. */
+static void bfq_add_to_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	bfqd->burst_size++;
+	if (bfqd->burst_size == bfqd->bfq_large_burst_thresh) {
+		bfqd->large_burst = true;
+		for (struct blk_list *pos = bfqd->burst_list.next; pos != &bfqd->burst_list;
+		     pos = pos->next)
+			bfq_mark_bfqq_in_large_burst(blk_list_entry(pos, struct bfq_queue,
+								    burst_list_node));
+		bfq_mark_bfqq_in_large_burst(bfqq);
+		/* from now on the list is not needed: queues joining are marked directly */
+		while (!blk_list_empty(&bfqd->burst_list))
+			blk_list_del_init(bfqd->burst_list.next);
+		return;
+	}
+	blk_list_add(&bfqq->burst_list_node, &bfqd->burst_list);
+}
+
+/*
+ * bfq_handle_burst() (6.12): queues created less than bfq_burst_interval (180 ms) apart form a
+ * burst; once bfq_large_burst_thresh (8) of them have, they are taken for the many helper
+ * processes of one job (a boot, a make -j, a parallel read) and kept out of weight raising,
+ * which would only raise them all and help none.  kfsim has no queue splitting (no
+ * split_time) and one group (no burst_parent_entity).
+ */
+static void bfq_handle_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (!blk_list_empty(&bfqq->burst_list_node) || bfq_bfqq_in_large_burst(bfqq))
+		return;
+	if (bfq_time_before_now(bfqd, bfqd->last_ins_in_burst + bfqd->bfq_burst_interval)) {
+		bfqd->large_burst = false;
+		bfq_reset_burst_list(bfqd, bfqq);
+	} else if (bfqd->large_burst) {
+		bfq_mark_bfqq_in_large_burst(bfqq);
+	} else {
+		bfq_add_to_burst(bfqd, bfqq);
+	}
+	bfqd->last_ins_in_burst = bfq_jiffies(bfqd);
 }
 
 static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_queue *bfqq,
@@ -338,13 +420,26 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	bool idle_for_long_time = bfq_bfqq_idle_for_long_time(bfqd, bfqq);
 	bool arrived_in_time = bfq_now(bfqd) <=
 			       bfqq->ttime.last_end_request + 3 * bfqd->tun.slice_idle_ns;
+	bool in_burst = bfq_bfqq_in_large_burst(bfqq);
 	bool wr_or_deserves_wr, wants_to_preempt;
 	struct bfq_queue *in_serv;
 
-	*interactive = idle_for_long_time;
+	/*
+	 * Interactive only outside a large burst and with the default weight (40): a weight
+	 * set by the user (ioprio, io.bfq.weight) says the user controls this queue.  Soft
+	 * real-time raising is not modelled (see docs/bfq.md).
+	 */
+	*interactive = !in_burst && idle_for_long_time && bfqq->entity.new_weight == 40;
 	wr_or_deserves_wr = bfqd->tun.low_latency &&
 			    (bfqq->wr_coeff > 1 || (bfq_bfqq_sync(bfqq) && bfqq->bic && *interactive));
 	wants_to_preempt = bfq_bfqq_update_budg_for_activation(bfqd, bfqq, arrived_in_time);
+	/* idle for much longer than an interactive queue: its burst is over */
+	if (!bfq_bfqq_just_created(bfqq) && idle_for_long_time &&
+	    bfq_time_before_now(bfqd, bfqq->budget_timeout + 10000 * BFQ_HZ / 1000)) {
+		blk_list_del_init(&bfqq->burst_list_node);
+		bfq_clear_bfqq_in_large_burst(bfqq);
+	}
+	bfq_clear_bfqq_just_created(bfqq);
 	if (!bfq_bfqq_IO_bound(bfqq)) {
 		if (arrived_in_time) {
 			if (++bfqq->requests_within_timer >= BFQ_REQUESTS_WITHIN_TIMER)
@@ -358,8 +453,12 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 			bfqq->service_from_wr = 0;
 			bfqq->wr_coeff = BFQ_WR_COEFF;
 			bfqq->wr_cur_max_time = bfq_wr_duration(bfqd);
+			bfqq->entity.budget = min(bfqq->entity.budget, 2 * bfq_min_budget(bfqd));
 		} else if (old_wr_coeff > 1 && *interactive) {
+			bfqq->wr_coeff = BFQ_WR_COEFF;
 			bfqq->wr_cur_max_time = bfq_wr_duration(bfqd);
+		} else if (old_wr_coeff > 1 && in_burst) {
+			bfqq->wr_coeff = 1;
 		}
 		if (old_wr_coeff != bfqq->wr_coeff)
 			bfqq->entity.prio_changed = 1;
@@ -479,9 +578,13 @@ int bfq_prepare_request(struct bfq_io_cq *bic, struct request *rq)
 	bfqq->allocated++;
 	bfqq->ref++;
 	bic->requests++;
-	bfqq->bic = bic;
 	rq->elv_priv[0] = bic;
 	rq->elv_priv[1] = bfqq;
+	/* a queue belongs to a process only while it is that process's alone */
+	if (bfqq != &bfqd->oom_bfqq && bfqq_process_refs(bfqq) == 1)
+		bfqq->bic = bic;
+	if (bfq_bfqq_just_created(bfqq) && (bfqd->burst_size > 0 || bfq_tot_busy_queues(bfqd) == 0))
+		bfq_handle_burst(bfqd, bfqq);
 	return 0;
 }
 
@@ -626,12 +729,18 @@ void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compens
 		bfqq->last_wr_start_finish = bfq_jiffies(bfqd);
 	if (reason == BFQQE_TOO_IDLE && entity->service <= 2 * entity->budget / 10)
 		bfq_clear_bfqq_IO_bound(bfqq);
+	/* the injection sample in progress belonged to this slot */
+	bfqd->rqs_injected = bfqd->wait_dispatch = false;
+	bfqd->waited_rq = NULL;
 	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
 	if (__bfq_bfqq_expire(bfqd, bfqq, reason))
 		return;	/* freed */
+	/* an empty queue keeps its service to recover the hole it may leave; others restart */
 	if (!bfq_bfqq_busy(bfqq) && reason != BFQQE_BUDGET_TIMEOUT &&
 	    reason != BFQQE_BUDGET_EXHAUSTED)
 		bfq_mark_bfqq_non_blocking_wait_rq(bfqq);
+	else
+		entity->service = 0;
 }
 
 static void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
@@ -639,7 +748,8 @@ static void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	struct bfq_entity *entity = &bfqq->entity;
 
 	if (bfqq->wr_coeff > 1) {
-		if (bfq_time_before_now(bfqd, bfqq->last_wr_start_finish + bfqq->wr_cur_max_time) ||
+		if (bfq_bfqq_in_large_burst(bfqq) ||
+		    bfq_time_before_now(bfqd, bfqq->last_wr_start_finish + bfqq->wr_cur_max_time) ||
 		    bfqq->service_from_wr > BFQ_MAX_SERVICE_FROM_WR)
 			bfq_bfqq_end_wr(bfqq);
 	}
@@ -648,28 +758,93 @@ static void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	bfq_entity_update_weight(bfqd, entity);
 }
 
-/* The peak rate, sectors/us << BFQ_RATE_SHIFT, from dispatches over intervals of >= 100 ms. */
+static void bfq_reset_rate_computation(struct bfq_data *bfqd, struct request *rq)
+{
+	if (rq) {	/* a dispatch now: it is the first sample of the next interval */
+		bfqd->last_dispatch = bfqd->first_dispatch = bfq_now(bfqd);
+		bfqd->peak_rate_samples = 1;
+		bfqd->sequential_samples = 0;
+		bfqd->tot_sectors_dispatched = bfqd->last_rq_max_size = blk_rq_sectors(rq);
+	} else {	/* full re-initialisation at the next dispatch */
+		bfqd->peak_rate_samples = 0;
+	}
+}
+
+/*
+ * bfq_update_rate_reset() (6.12): close a sampling interval.  An interval shorter than
+ * BFQ_RATE_MIN_INTERVAL (300 ms) or with fewer than 32 samples is dropped; so is one where
+ * fewer than 3/4 of the dispatches were sequential and the rate does not beat the peak (a
+ * random workload says nothing about what the device can do), or an implausible rate over 20
+ * sectors/us.  Otherwise the peak moves towards the rate with a weight that grows with the
+ * sequential share and the interval's length up to BFQ_RATE_REF_INTERVAL (1 s), and the
+ * maximum budget follows it.
+ */
+static void bfq_update_rate_reset(struct bfq_data *bfqd, struct request *rq)
+{
+	u32 rate, weight, divisor;
+
+	if (bfqd->peak_rate_samples < BFQ_RATE_MIN_SAMPLES ||
+	    bfqd->delta_from_first < BFQ_RATE_MIN_INTERVAL_NS)
+		goto reset_computation;
+	bfqd->delta_from_first = max(bfqd->delta_from_first,
+				     bfqd->last_completion - bfqd->first_dispatch);
+	rate = (u32)min_t(u64, (bfqd->tot_sectors_dispatched << BFQ_RATE_SHIFT) /
+				   max_t(u64, bfqd->delta_from_first / NSEC_PER_USEC, 1), UINT32_MAX);
+	if ((bfqd->sequential_samples < (3 * bfqd->peak_rate_samples) >> 2 &&
+	     rate <= bfqd->peak_rate) || rate > 20 << BFQ_RATE_SHIFT)
+		goto reset_computation;
+	weight = (9 * bfqd->sequential_samples) / bfqd->peak_rate_samples;
+	weight = (u32)min_t(u64, 8, weight * bfqd->delta_from_first / BFQ_RATE_REF_INTERVAL_NS);
+	divisor = 10 - weight;
+	bfqd->peak_rate *= divisor - 1;
+	bfqd->peak_rate /= divisor;
+	rate /= divisor;
+	bfqd->peak_rate += rate;
+	bfqd->peak_rate = max(bfqd->peak_rate, 1U);
+	/* update_thr_responsiveness_params(): bfq_calc_max_budget() */
+	if (!bfqd->tun.max_budget)
+		bfqd->bfq_max_budget = (int)(((u64)bfqd->peak_rate * 1000 * bfqd->tun.timeout_ms) >>
+					     BFQ_RATE_SHIFT);
+reset_computation:
+	bfq_reset_rate_computation(bfqd, rq);
+}
+
+/* BFQ_RQ_SEEKY() on a rotational disk: farther than BFQQ_SEEK_THR from @last_pos. */
+static bool bfq_rq_seeky(sector_t last_pos, const struct request *rq)
+{
+	sector_t pos = blk_rq_pos(rq);
+
+	return (last_pos < pos ? pos - last_pos : last_pos - pos) > BFQQ_SEEK_THR;
+}
+
+/* bfq_update_peak_rate() (6.12): one dispatch is one sample of the current interval. */
 static void bfq_update_peak_rate(struct bfq_data *bfqd, struct request *rq)
 {
-	u64 now = bfq_now(bfqd), delta_us;
-	u32 rate;
+	u64 now = bfq_now(bfqd);
 
-	if (!bfqd->peak_rate_samples) {
-		bfqd->first_dispatch = now;
-		bfqd->tot_sectors_dispatched = 0;
+	if (bfqd->peak_rate_samples == 0) {
+		bfq_reset_rate_computation(bfqd, rq);
+		goto update_last_values;
 	}
+	/* a long pause with the device empty ends the interval */
+	if (now - bfqd->last_dispatch > 100 * NSEC_PER_MSEC && bfqd->tot_rq_in_driver == 0)
+		goto update_rate_and_reset;
 	bfqd->peak_rate_samples++;
+	if ((bfqd->tot_rq_in_driver > 0 || now - bfqd->last_completion < BFQ_MIN_TT) &&
+	    !bfq_rq_seeky(bfqd->last_position, rq))
+		bfqd->sequential_samples++;
 	bfqd->tot_sectors_dispatched += blk_rq_sectors(rq);
-	delta_us = (now - bfqd->first_dispatch) / NSEC_PER_USEC;
-	if (bfqd->peak_rate_samples < BFQ_RATE_MIN_SAMPLES || delta_us < 100000)
-		return;
-	rate = (u32)min((bfqd->tot_sectors_dispatched << BFQ_RATE_SHIFT) / delta_us,
-			(u64)UINT32_MAX);
-	bfqd->peak_rate = (7 * bfqd->peak_rate + rate) / 8;
-	bfqd->peak_rate_samples = 0;
-	if (!bfqd->tun.max_budget)
-		bfqd->bfq_max_budget = (int)max(((u64)bfqd->peak_rate * 1000 * bfqd->tun.timeout_ms)
-						>> BFQ_RATE_SHIFT, (u64)32);
+	if (bfqd->peak_rate_samples % 32)
+		bfqd->last_rq_max_size = max(blk_rq_sectors(rq), bfqd->last_rq_max_size);
+	else
+		bfqd->last_rq_max_size = blk_rq_sectors(rq);
+	bfqd->delta_from_first = now - bfqd->first_dispatch;
+	if (bfqd->delta_from_first < BFQ_RATE_REF_INTERVAL_NS)
+		goto update_last_values;
+update_rate_and_reset:
+	bfq_update_rate_reset(bfqd, rq);
+update_last_values:
+	bfqd->last_dispatch = now;
 }
 
 static struct request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
@@ -901,11 +1076,23 @@ static void bfq_update_hw_tag(struct bfq_data *bfqd)
 
 static void bfq_completed_request(struct bfq_queue *bfqq, struct bfq_data *bfqd)
 {
+	u64 delta_us;
+
 	bfq_update_hw_tag(bfqd);
 	bfqd->rq_in_driver[bfqq->actuator_idx]--;
 	bfqd->tot_rq_in_driver--;
 	bfqq->dispatched--;
+	/* idle from its last completion on: the start of idle_for_long_time */
+	if (!bfqq->dispatched && !bfq_bfqq_busy(bfqq))
+		bfqq->budget_timeout = bfq_jiffies(bfqd);
 	bfqq->ttime.last_end_request = bfq_now(bfqd);
+	/* a completion long after the last, for the requests in flight: the rate sample is void */
+	delta_us = (bfq_now(bfqd) - bfqd->last_completion) / NSEC_PER_USEC;
+	if (delta_us > BFQ_MIN_TT / NSEC_PER_USEC &&
+	    ((u64)bfqd->last_rq_max_size << BFQ_RATE_SHIFT) / delta_us <
+		    1ULL << (BFQ_RATE_SHIFT - 10))
+		bfq_update_rate_reset(bfqd, NULL);
+	bfqd->last_completion = bfq_now(bfqd);
 	if (bfqd->in_service_queue == bfqq) {
 		if (bfq_bfqq_must_idle(bfqq)) {
 			if (bfqq->dispatched == 0)
@@ -1027,6 +1214,11 @@ struct bfq_data *bfq_init_queue(struct gendisk *disk, const struct bfq_tunables 
 	blk_list_init(&bfqd->idle_list);
 	blk_list_init(&bfqd->all_queues);
 	blk_list_init(&bfqd->bics);
+	blk_list_init(&bfqd->groups);
+	blk_list_init(&bfqd->burst_list);
+	bfqd->bfq_large_burst_thresh = 8;
+	bfqd->bfq_burst_interval = 180 * BFQ_HZ / 1000;
+	bfqd->last_ins_in_burst = bfq_jiffies(bfqd) - BFQ_LONG_AGO / 2;
 	bfq_init_actuators(bfqd);
 	bfqd->actuator_load_threshold = tun->actuator_load_threshold;
 	bfqd->hw_tag = -1;
@@ -1081,5 +1273,6 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 		blk_list_del_init(&bfqq->all_list);
 		kfree(bfqq);
 	}
+	bfq_free_groups(bfqd);
 	kfree(bfqd);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * B-WF2Q+, BFQ's internal fair-queueing scheduler (block/bfq-wf2q.c), for one flat group.
+ * B-WF2Q+, BFQ's internal fair-queueing scheduler (block/bfq-wf2q.c), hierarchical: the root
+ * group's scheduler data (bfqd->sd) holds queues and the entities of groups (struct bfq_group,
+ * one level), each group's scheduler data its queues.  Selection descends from the root.
  *
  * Each class has a service tree with a virtual time.  An entity that becomes busy gets a start
  * time (the tree's vtime, or its old finish time when it comes back from the idle tree) and a
@@ -10,8 +12,11 @@
  *
  * Invariants:
  * - an entity is in at most one tree (@tree says which), and only when on_st_or_in_serv;
- * - the in-service entity is in no tree; a queue entity in the active tree is also on
+ * - an in-service entity is in no tree, except between its requeue at expiration and
+ *   __bfq_bfqd_reset_in_service(); a queue entity in the active tree is also on
  *   bfqd->active_list[actuator_idx], one in the idle tree on bfqd->idle_list;
+ * - a group's entity is active (in its parent's active tree, or in service) exactly while one
+ *   of the group's entities is; group entities hold no queue references;
  * - wsum is the sum of weights of entities with on_st_or_in_serv set;
  * - first_idle/last_idle are the idle entities with the smallest and largest finish.
  *
@@ -21,6 +26,7 @@
  * the smallest start is found by a walk: same choices, O(n) in the number of busy queues, which
  * for the processes of a simulation is a handful.
  */
+#include <kfsim/bug.h>
 #include <kfsim/kernel.h>
 #include "bfq_internal.h"
 
@@ -52,9 +58,20 @@ static bool bfq_entity_less(struct rb_node *a, const struct rb_node *b)
 	return bfq_gt(eb->finish, ea->finish);
 }
 
+/* The scheduler data @entity is queued in: its group's, or the root's. */
+static struct bfq_sched_data *bfq_entity_sd(struct bfq_data *bfqd, struct bfq_entity *entity)
+{
+	return entity->sched_data ? entity->sched_data : &bfqd->sd;
+}
+
 struct bfq_service_tree *bfq_entity_service_tree(struct bfq_data *bfqd, struct bfq_entity *entity)
 {
-	return &bfqd->sd.service_tree[bfq_class_idx(entity)];
+	return &bfq_entity_sd(bfqd, entity)->service_tree[bfq_class_idx(entity)];
+}
+
+static bool bfq_entity_in_service(struct bfq_data *bfqd, struct bfq_entity *entity)
+{
+	return bfq_entity_sd(bfqd, entity)->in_service_entity == entity;
 }
 
 static void bfq_active_insert(struct bfq_data *bfqd, struct bfq_service_tree *st,
@@ -64,7 +81,8 @@ static void bfq_active_insert(struct bfq_data *bfqd, struct bfq_service_tree *st
 
 	rb_add_cached(&entity->rb_node, &st->active, bfq_entity_less);
 	entity->tree = &st->active;
-	blk_list_add(&bfqq->bfqq_list, &bfqd->active_list[bfqq->actuator_idx]);
+	if (bfqq)
+		blk_list_add(&bfqq->bfqq_list, &bfqd->active_list[bfqq->actuator_idx]);
 }
 
 static void bfq_active_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
@@ -74,7 +92,8 @@ static void bfq_active_extract(struct bfq_service_tree *st, struct bfq_entity *e
 	rb_erase_cached(&entity->rb_node, &st->active);
 	RB_CLEAR_NODE(&entity->rb_node);
 	entity->tree = NULL;
-	blk_list_del_init(&bfqq->bfqq_list);
+	if (bfqq)
+		blk_list_del_init(&bfqq->bfqq_list);
 }
 
 static void bfq_idle_insert(struct bfq_data *bfqd, struct bfq_service_tree *st,
@@ -89,7 +108,8 @@ static void bfq_idle_insert(struct bfq_data *bfqd, struct bfq_service_tree *st,
 		st->last_idle = entity;
 	rb_add_cached(&entity->rb_node, &st->idle, bfq_entity_less);
 	entity->tree = &st->idle;
-	blk_list_add(&bfqq->bfqq_list, &bfqd->idle_list);
+	if (bfqq)
+		blk_list_add(&bfqq->bfqq_list, &bfqd->idle_list);
 }
 
 static void bfq_idle_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
@@ -103,7 +123,8 @@ static void bfq_idle_extract(struct bfq_service_tree *st, struct bfq_entity *ent
 	rb_erase_cached(&entity->rb_node, &st->idle);
 	RB_CLEAR_NODE(&entity->rb_node);
 	entity->tree = NULL;
-	blk_list_del_init(&bfqq->bfqq_list);
+	if (bfqq)
+		blk_list_del_init(&bfqq->bfqq_list);
 }
 
 /* The entity leaves the scheduler: its weight leaves wsum, its tree reference goes. */
@@ -112,7 +133,7 @@ static void bfq_forget_entity(struct bfq_service_tree *st, struct bfq_entity *en
 {
 	entity->on_st_or_in_serv = false;
 	st->wsum -= (unsigned long)entity->weight;
-	if (!is_in_service)
+	if (!is_in_service && bfq_entity_to_bfqq(entity))
 		bfq_put_queue(bfq_entity_to_bfqq(entity));
 }
 
@@ -120,7 +141,7 @@ static void bfq_put_idle_entity(struct bfq_data *bfqd, struct bfq_service_tree *
 				struct bfq_entity *entity)
 {
 	bfq_idle_extract(st, entity);
-	bfq_forget_entity(st, entity, entity == bfqd->sd.in_service_entity);
+	bfq_forget_entity(st, entity, bfq_entity_in_service(bfqd, entity));
 }
 
 /* Idle entities whose finish time vtime has passed can no longer claim their lag: drop one. */
@@ -145,7 +166,7 @@ void bfq_entity_update_weight(struct bfq_data *bfqd, struct bfq_entity *entity)
 		return;
 	entity->prio_changed = 0;
 	entity->orig_weight = entity->new_weight;
-	entity->weight = entity->orig_weight * (int)bfqq->wr_coeff;
+	entity->weight = entity->orig_weight * (int)(bfqq ? bfqq->wr_coeff : 1);
 	if (entity->on_st_or_in_serv)
 		st->wsum = st->wsum - (unsigned long)prev_weight + (unsigned long)entity->weight;
 }
@@ -163,7 +184,7 @@ static void bfq_update_fin_time_enqueue(struct bfq_data *bfqd, struct bfq_entity
 	 * so for a weight-raised queue.
 	 */
 	if (backshifted && bfq_gt(st->vtime, entity->finish)) {
-		u64 delta = (st->vtime - entity->finish) / bfqq->wr_coeff;
+		u64 delta = (st->vtime - entity->finish) / (bfqq ? bfqq->wr_coeff : 1);
 
 		entity->start += delta;
 		entity->finish += delta;
@@ -190,7 +211,8 @@ static void __bfq_activate_entity(struct bfq_data *bfqd, struct bfq_entity *enti
 	} else {
 		entity->start = min_vstart;
 		st->wsum += (unsigned long)entity->weight;
-		bfq_entity_to_bfqq(entity)->ref++;	/* bfq_get_entity() */
+		if (bfq_entity_to_bfqq(entity))
+			bfq_entity_to_bfqq(entity)->ref++;	/* bfq_get_entity() */
 		entity->on_st_or_in_serv = true;
 	}
 	bfq_update_fin_time_enqueue(bfqd, entity, st, backshifted);
@@ -200,7 +222,7 @@ static void __bfq_requeue_entity(struct bfq_data *bfqd, struct bfq_entity *entit
 {
 	struct bfq_service_tree *st = bfq_entity_service_tree(bfqd, entity);
 
-	if (entity == bfqd->sd.in_service_entity) {
+	if (bfq_entity_in_service(bfqd, entity)) {
 		/* charge what it got, then it starts again from there */
 		bfq_calc_finish(entity, (unsigned long)entity->service);
 		entity->start = entity->finish;
@@ -218,28 +240,50 @@ static void bfq_activate_requeue_entity(struct bfq_data *bfqd, struct bfq_entity
 {
 	struct bfq_service_tree *st = bfq_entity_service_tree(bfqd, entity);
 
-	if (bfqd->sd.in_service_entity == entity || entity->tree == &st->active)
+	if (bfq_entity_in_service(bfqd, entity) || entity->tree == &st->active)
 		__bfq_requeue_entity(bfqd, entity);
 	else
 		__bfq_activate_entity(bfqd, entity, non_blocking_wait_rq);
+}
+
+/*
+ * A group's entity goes on its parent's trees when the first of its entities becomes active,
+ * with that entity's budget (bfq_update_parent_budget()); an ancestor already active or in
+ * service stays where it is, as bfq_update_next_in_service() finds no change for it.
+ */
+static void bfq_activate_ancestors(struct bfq_data *bfqd, struct bfq_entity *entity)
+{
+	for (struct bfq_entity *parent = entity->parent; parent;
+	     entity = parent, parent = parent->parent) {
+		struct bfq_service_tree *st = bfq_entity_service_tree(bfqd, parent);
+
+		if (bfq_entity_in_service(bfqd, parent) || parent->tree == &st->active)
+			break;
+		parent->budget = entity->budget;
+		__bfq_activate_entity(bfqd, parent, false);
+	}
 }
 
 void bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	bfq_activate_requeue_entity(bfqd, &bfqq->entity, bfq_bfqq_non_blocking_wait_rq(bfqq));
 	bfq_clear_bfqq_non_blocking_wait_rq(bfqq);
+	bfq_activate_ancestors(bfqd, &bfqq->entity);
 }
 
+/* A requeue moves the queue and every ancestor: the in-service ones are charged what they got. */
 void bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
 {
 	bfq_activate_requeue_entity(bfqd, &bfqq->entity, false);
+	for (struct bfq_entity *e = bfqq->entity.parent; e; e = e->parent)
+		bfq_activate_requeue_entity(bfqd, e, false);
 }
 
 static void __bfq_deactivate_entity(struct bfq_data *bfqd, struct bfq_entity *entity,
 				    bool ins_into_idle_tree)
 {
 	struct bfq_service_tree *st = bfq_entity_service_tree(bfqd, entity);
-	bool is_in_service = entity == bfqd->sd.in_service_entity;
+	bool is_in_service = bfq_entity_in_service(bfqd, entity);
 
 	if (!entity->on_st_or_in_serv)
 		return;
@@ -257,37 +301,72 @@ static void __bfq_deactivate_entity(struct bfq_data *bfqd, struct bfq_entity *en
 		bfq_idle_insert(bfqd, st, entity);
 }
 
+/* Whether @sd still has an entity to serve besides @gone (bfq_deactivate_entity()'s test). */
+static bool bfq_sd_has_work(const struct bfq_sched_data *sd, const struct bfq_entity *gone)
+{
+	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++) {
+		if (!RB_EMPTY_ROOT(&sd->service_tree[i].active.rb_root))
+			return true;
+	}
+	return sd->in_service_entity && sd->in_service_entity != gone;
+}
+
+/*
+ * bfq_deactivate_entity(): the queue leaves; a group left with nothing to serve leaves its
+ * parent too (into the idle tree, to keep its timestamps); the ancestors that still have work
+ * are requeued, the in-service ones charged for what they got.
+ */
 void bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
 			 bool expiration)
 {
-	__bfq_deactivate_entity(bfqd, &bfqq->entity, ins_into_idle_tree);
+	struct bfq_entity *entity = &bfqq->entity, *parent = entity->parent;
+
+	/* read before: dropping the tree's reference may free the queue */
+	__bfq_deactivate_entity(bfqd, entity, ins_into_idle_tree);
+	for (; parent; entity = parent, parent = parent->parent) {
+		if (bfq_sd_has_work(parent->my_sched_data, entity))
+			break;
+		__bfq_deactivate_entity(bfqd, parent, true);
+	}
+	for (; parent; parent = parent->parent) {
+		if (!bfq_entity_in_service(bfqd, parent))
+			break;
+		bfq_activate_requeue_entity(bfqd, parent, false);
+	}
 }
 
+/* Service goes to the queue and to every group above it, each in its own tree's vtime. */
 void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
 {
 	struct bfq_data *bfqd = bfqq->bfqd;
-	struct bfq_entity *entity = &bfqq->entity;
-	struct bfq_service_tree *st = bfq_entity_service_tree(bfqd, entity);
 
 	if (bfqq->wr_coeff > 1)
 		bfqq->service_from_wr += (unsigned long)served;
-	entity->service += served;
-	if (st->wsum)
-		st->vtime += bfq_delta((unsigned long)served, st->wsum);
-	bfq_forget_idle(bfqd, st);
+	for (struct bfq_entity *entity = &bfqq->entity; entity; entity = entity->parent) {
+		struct bfq_service_tree *st = bfq_entity_service_tree(bfqd, entity);
+
+		entity->service += served;
+		if (st->wsum)
+			st->vtime += bfq_delta((unsigned long)served, st->wsum);
+		bfq_forget_idle(bfqd, st);
+	}
 }
 
 void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, unsigned long time_ms)
 {
 	struct bfq_entity *entity = &bfqq->entity;
 	unsigned long timeout_ms = bfqd->tun.timeout_ms;
-	int tot_serv_to_charge = entity->service;
+	/*
+	 * A slow queue pays for the time it held the device, not for what it got done: the time,
+	 * capped at the budget timeout, as the share of bfqd->bfq_max_budget that a queue served
+	 * at the peak rate would have received in it (6.12 bfq-wf2q.c).  A queue that used its
+	 * whole timeout pays a whole maximum budget.
+	 */
+	unsigned long bounded_time_ms = min(time_ms, timeout_ms);
+	int serv_to_charge_for_time = (int)((unsigned long)bfqd->bfq_max_budget * bounded_time_ms /
+					    timeout_ms);
+	int tot_serv_to_charge = max(serv_to_charge_for_time, entity->service);
 
-	/* a slow queue pays for the time it held the device, not for what it got done */
-	if (time_ms > 0 && time_ms < timeout_ms)
-		tot_serv_to_charge = (int)((unsigned long)bfq_max_budget(bfqd) * time_ms / timeout_ms);
-	if (tot_serv_to_charge < entity->service)
-		tot_serv_to_charge = entity->service;
 	if (tot_serv_to_charge > entity->budget)
 		entity->budget = tot_serv_to_charge;
 	bfq_bfqq_served(bfqq, max(0, tot_serv_to_charge - entity->service));
@@ -331,9 +410,8 @@ static struct bfq_entity *__bfq_lookup_next_entity(struct bfq_data *bfqd,
 	return NULL;
 }
 
-static struct bfq_entity *bfq_lookup_next_entity(struct bfq_data *bfqd)
+static struct bfq_entity *bfq_lookup_next_entity(struct bfq_data *bfqd, struct bfq_sched_data *sd)
 {
-	struct bfq_sched_data *sd = &bfqd->sd;
 	struct bfq_service_tree *idle_class_st = &sd->service_tree[BFQ_IOPRIO_CLASSES - 1];
 	struct bfq_entity *entity = NULL;
 	unsigned int class_idx = 0;
@@ -353,20 +431,30 @@ static struct bfq_entity *bfq_lookup_next_entity(struct bfq_data *bfqd)
 	return entity;
 }
 
+/* Descend from the root: at each level the next entity; a group's leads into its trees. */
 struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd)
 {
+	struct bfq_sched_data *sd = &bfqd->sd;
 	struct bfq_entity *entity;
 
 	if (!bfq_tot_busy_queues(bfqd))
 		return NULL;
-	entity = bfq_lookup_next_entity(bfqd);
-	if (!entity)
-		return NULL;
-	bfqd->sd.in_service_entity = entity;
-	bfq_active_extract(bfq_entity_service_tree(bfqd, entity), entity);
-	entity->service = 0;
+	for (;;) {
+		entity = bfq_lookup_next_entity(bfqd, sd);
+		if (!entity) {
+			/* an active group always has an active entity */
+			WARN_ON_ONCE(sd != &bfqd->sd);
+			return NULL;
+		}
+		sd->in_service_entity = entity;
+		bfq_active_extract(bfq_entity_service_tree(bfqd, entity), entity);
+		entity->service = 0;
+		if (!entity->my_sched_data)
+			break;
+		sd = entity->my_sched_data;
+	}
 	if (bfq_class_idle(bfq_entity_to_bfqq(entity)))
-		bfqd->sd.bfq_class_idle_last_service = bfq_jiffies(bfqd);
+		sd->bfq_class_idle_last_service = bfq_jiffies(bfqd);
 	return bfq_entity_to_bfqq(entity);
 }
 
@@ -378,7 +466,10 @@ bool __bfq_bfqd_reset_in_service(struct bfq_data *bfqd)
 	bfq_clear_bfqq_wait_request(in_serv_bfqq);
 	bfqd->idle_slice_timer_expires = 0;
 	bfqd->in_service_queue = NULL;
-	bfqd->sd.in_service_entity = NULL;
+	for (struct bfq_entity *e = in_serv_entity; e; e = e->parent) {
+		if (bfq_entity_in_service(bfqd, e))
+			bfq_entity_sd(bfqd, e)->in_service_entity = NULL;
+	}
 	/* out of service and on no tree: drop the service reference */
 	if (!in_serv_entity->on_st_or_in_serv) {
 		int ref = in_serv_bfqq->ref;

@@ -13,7 +13,10 @@
  *   popping from the end hands requests back in time order and deterministically;
  * - simulated time never goes backwards (hdd->now);
  * - with the write cache on, a cached write has completed to the host and left a destage entry
- *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit.
+ *   on its actuator; dirty_sectors is the sum of the entries' sizes and stays <= the limit;
+ * - an actuator is busy with at most one of: a command (cur), a destage (cur_destage), a
+ *   minimum prefetch (prefetching); busy_ns is the length of the union of its busy intervals,
+ *   read-ahead media time included (busy_mark: how far it has been counted).
  */
 #include <limits.h>
 #include <math.h>
@@ -24,6 +27,9 @@
 #include <kfsim/kernel.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
+
+/* Read-ahead segments an actuator remembers besides the one it fills (multi-segment cache). */
+#define HDD_NR_SEGMENTS 8
 
 /* Data a cached write left for the media. */
 struct hdd_destage {
@@ -49,6 +55,21 @@ struct hdd_actuator {
 	u64 ra_since;
 	double ra_rate;			/* sectors per ns at the read-ahead position */
 	bool ra_on;
+	bool prefetching;		/* busy reading the minimum prefetch of a stream */
+	sector_t read_end;		/* end of the read the read-ahead follows */
+	/*
+	 * Earlier segments, kept when the head left them; LRU by @used.  @ahead: it holds data
+	 * read ahead of the read (only those are searched for hits: a segment that holds just
+	 * what was read serves to recognise the stream when it resumes).  nr_ahead counts them,
+	 * so that a random workload, whose read-ahead never gets going, skips the search.
+	 */
+	struct {
+		sector_t lo, hi;
+		u64 used;
+		bool ahead;
+	} segs[HDD_NR_SEGMENTS];
+	unsigned int nr_ahead;
+	u64 busy_mark;
 	struct kfsim_hdd_actuator_stats stats;
 };
 
@@ -315,6 +336,93 @@ static sector_t hdd_ra_hi(const struct hdd_actuator *act, u64 t)
 
 enum hdd_access { HDD_HIT, HDD_STREAM, HDD_MISS };
 
+/* Count [@from, @to) as busy, without counting twice what is already counted. */
+static void hdd_account_busy(struct hdd_actuator *act, u64 from, u64 to)
+{
+	from = max(from, act->busy_mark);
+	if (to > from) {
+		act->stats.busy_ns += to - from;
+		act->busy_mark = to;
+	}
+}
+
+/* When the read-ahead of @act stopped growing, if it ran until @t. */
+static u64 hdd_ra_end(const struct hdd_actuator *act, u64 t)
+{
+	u64 full;
+
+	if (!act->ra_on || t <= act->ra_since)
+		return act->ra_since;
+	full = act->ra_since + (u64)((double)(act->ra_limit - act->seg_hi) / act->ra_rate);
+	return min(t, full);
+}
+
+/*
+ * The head leaves the segment it was filling at @t: its media time counts as busy, and what it
+ * read stays in the cache as one of HDD_NR_SEGMENTS segments (the least recently used goes).
+ */
+static void hdd_stop_readahead(struct hdd_actuator *act, u64 t)
+{
+	sector_t hi = hdd_ra_hi(act, t);
+	unsigned int lru = 0;
+
+	if (act->ra_on)
+		hdd_account_busy(act, act->ra_since, hdd_ra_end(act, t));
+	if (hi > act->seg_lo) {
+		for (unsigned int i = 1; i < HDD_NR_SEGMENTS; i++) {
+			if (act->segs[i].used < act->segs[lru].used)
+				lru = i;
+		}
+		act->nr_ahead -= act->segs[lru].used && act->segs[lru].ahead;
+		act->segs[lru].lo = act->seg_lo;
+		act->segs[lru].hi = hi;
+		act->segs[lru].used = t + 1;
+		act->segs[lru].ahead = hi > act->read_end;
+		act->nr_ahead += act->segs[lru].ahead;
+	}
+	act->ra_on = false;
+	act->seg_lo = act->seg_hi = 0;
+}
+
+/* Forget what the cache holds of [@start, @end): a write changed it. */
+static void hdd_invalidate(struct hdd_actuator *act, sector_t start, sector_t end, u64 t)
+{
+	for (int i = 0; i < HDD_NR_SEGMENTS; i++) {
+		if (act->segs[i].used && start < act->segs[i].hi && end > act->segs[i].lo) {
+			act->nr_ahead -= act->segs[i].ahead;
+			act->segs[i].used = 0;
+		}
+	}
+	if (act->seg_hi > act->seg_lo && start < max(act->seg_hi, act->ra_limit) &&
+	    end > act->seg_lo && !act->cur && !act->prefetching) {
+		hdd_stop_readahead(act, t);
+		hdd_invalidate(act, start, end, t);
+	}
+}
+
+/* The kept segment holding [@start, @end) read ahead, or -1. */
+static int hdd_seg_find(const struct hdd_actuator *act, sector_t start, sector_t end)
+{
+	if (!act->nr_ahead)
+		return -1;
+	for (int i = 0; i < HDD_NR_SEGMENTS; i++) {
+		if (act->segs[i].used && act->segs[i].ahead && start >= act->segs[i].lo &&
+		    end <= act->segs[i].hi)
+			return i;
+	}
+	return -1;
+}
+
+/* A read that starts where a kept segment ends: the next piece of a sequential stream. */
+static bool hdd_seg_continues(const struct hdd_actuator *act, sector_t start)
+{
+	for (int i = 0; i < HDD_NR_SEGMENTS; i++) {
+		if (act->segs[i].used && start >= act->segs[i].lo && start <= act->segs[i].hi)
+			return true;
+	}
+	return false;
+}
+
 /* Seek plus rotational wait to reach (@radius, @angle) from where @act is, starting at @t. */
 static u64 hdd_position_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
 			     double radius, double angle, u64 t, bool write, s64 bound)
@@ -345,10 +453,15 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 			*kind = HDD_HIT;
 			return 0;
 		}
-		if (act->ra_on && end <= act->ra_limit) {
+		/* the read-ahead reaches its start: keep reading, however long the read is */
+		if (act->ra_on && start <= act->ra_limit) {
 			*kind = HDD_STREAM;
 			return (u64)((double)(end - hi) / act->ra_rate);
 		}
+	}
+	if (!write && hdd_seg_find(act, start, end) >= 0) {
+		*kind = HDD_HIT;
+		return 0;
 	}
 	*kind = HDD_MISS;
 	return hdd_position_cost(hdd, act, hdd->cmd[rq->tag].radius, hdd->cmd[rq->tag].angle, t,
@@ -396,7 +509,7 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 		bool write = cmd->write;
 		double stroke, ms, wait, turns;
 		enum hdd_access kind = HDD_MISS;
-		u64 access, seek;
+		u64 access, seek, start_cost;
 		s64 cost;
 
 		if (!write && has_seg && cmd->pos >= seg_lo) {
@@ -404,14 +517,29 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 
 			if (end <= hi) {
 				access = 0;
+				start_cost = 0;
 				kind = HDD_HIT;
 				goto have_cost;
 			}
-			if (act->ra_on && end <= act->ra_limit) {
+			/*
+			 * SATF compares the time until data moves: for a read the read-ahead
+			 * reaches, that is when it reaches its start, not its end (comparing the
+			 * end with a miss's positioning alone let a later command win and kill
+			 * a sequential stream at queue depth > 1).
+			 */
+			if (act->ra_on && cmd->pos <= act->ra_limit) {
 				access = (u64)((double)(end - hi) / act->ra_rate);
+				start_cost = cmd->pos > hi ?
+					     (u64)((double)(cmd->pos - hi) / act->ra_rate) : 0;
 				kind = HDD_STREAM;
 				goto have_cost;
 			}
+		}
+		if (!write && hdd_seg_find(act, cmd->pos, cmd->end) >= 0) {
+			access = 0;
+			start_cost = 0;
+			kind = HDD_HIT;
+			goto have_cost;
 		}
 		stroke = fabs(cmd->radius - head);
 		if (stroke <= 0.0) {
@@ -426,8 +554,9 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 		wait = cmd->angle - (turns - (double)(u64)turns);
 		wait += wait < 0 ? 1.0 : 0.0;
 		access = seek + (u64)(wait * period);
+		start_cost = access;
 have_cost:
-		cost = (s64)access - credit;
+		cost = (s64)start_cost - credit;
 		if (cost < best_cost) {
 			best = i;
 			best_cost = cost;
@@ -463,12 +592,34 @@ static void hdd_start_destage(struct kfsim_hdd *hdd, struct hdd_actuator *act, u
 	end = t + hdd->overhead_ns + (u64)best_cost +
 	      (u64)(best->sectors / hdd_spt(hdd, best->radius) * hdd->period_ns);
 	act->radius = best->radius;
-	act->ra_on = false;
-	act->seg_lo = act->seg_hi = 0;
+	hdd_stop_readahead(act, t);
 	act->cur_destage = best;
 	act->busy_until = end;
-	act->stats.busy_ns += end - t;
+	hdd_account_busy(act, t, end);
 	act->stats.nr_destages++;
+}
+
+static void hdd_add_completing(struct kfsim_hdd *hdd, struct request *rq);
+
+/* A read done by @media_end goes to the host; the actuator keeps reading until the prefetch ends. */
+static void hdd_prefetch_start(struct kfsim_hdd *hdd, struct hdd_actuator *act,
+			       struct request *rq, u64 t, u64 media_end, sector_t pf_end, u64 pf_ns)
+{
+	u64 link_start = max(media_end, hdd->link_free);
+
+	hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+	rq->media_start_ns = t;
+	rq->media_end_ns = media_end;
+	rq->done_ns = hdd->link_free;
+	hdd_add_completing(hdd, rq);
+	act->seg_hi = pf_end;
+	act->ra_since = media_end + pf_ns;
+	act->ra_on = pf_end < act->ra_limit;
+	act->prefetching = true;
+	act->busy_until = media_end + pf_ns;
+	hdd_account_busy(act, t, act->busy_until);
+	act->stats.nr_commands++;
+	act->stats.bytes += blk_rq_bytes(rq);
 }
 
 static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
@@ -480,7 +631,7 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	u64 t0 = t, cost = 0, media_end;
 	sector_t end;
 
-	if (act->cur || act->cur_destage)
+	if (act->cur || act->cur_destage || act->prefetching)
 		return;
 	/* destage when idle, or first when the cache is three quarters full */
 	if (act->nr_destage && (!act->nr_queued || hdd->dirty_sectors * 4 > hdd->dirty_limit * 3)) {
@@ -489,6 +640,9 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	}
 	if (!act->nr_queued)
 		return;
+	/* the read-ahead up to now was media time: count it before the next command's */
+	if (act->ra_on)
+		hdd_account_busy(act, act->ra_since, hdd_ra_end(act, t));
 	idx = hdd_pick(hdd, act, t, &cost, &kind);
 	have_cost = idx != UINT_MAX;
 	idx = have_cost ? idx : 0;
@@ -511,25 +665,48 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {
 		double r = hdd->cmd[rq->tag].radius;
+		bool stream = !rq_data_dir(rq) && hdd_seg_continues(act, blk_rq_pos(rq));
 
-		/* positioning the head ends any read-ahead */
+		/* positioning the head ends the read-ahead, which stays as a kept segment */
+		hdd_stop_readahead(act, t);
 		media_end += (u64)(blk_rq_sectors(rq) / hdd_spt(hdd, r) * hdd->period_ns);
 		act->radius = hdd_radius(hdd, act, end - 1);
-		if (rq_data_dir(rq)) {
-			act->ra_on = false;
-			act->seg_lo = act->seg_hi = 0;
-		} else {
+		if (!rq_data_dir(rq)) {
 			act->seg_lo = blk_rq_pos(rq);
 			act->seg_hi = end;
+			act->read_end = end;
 			act->ra_since = media_end;
 			act->ra_rate = hdd_spt(hdd, act->radius) / hdd->period_ns;
 			act->ra_limit = min(end + hdd->readahead_sectors, act->range_end);
 			act->ra_on = hdd->readahead_sectors > 0;
 		}
+		/*
+		 * A read continuing a kept segment is a sequential stream the head had to leave
+		 * (another stream on the same actuator): read a minimum prefetch before serving
+		 * anything else (SCSI caching mode page MINIMUM PRE-FETCH, applied adaptively to
+		 * detected streams), or interleaved streams would each pay a full access per
+		 * request.
+		 */
+		if (stream && act->ra_on) {
+			sector_t pf_end = min(end + hdd->readahead_sectors / 2, act->range_end);
+			u64 pf_ns = (u64)((double)(pf_end - end) / act->ra_rate);
+
+			if (pf_ns) {
+				hdd_prefetch_start(hdd, act, rq, t, media_end, pf_end, pf_ns);
+				return;
+			}
+		}
 	} else {
+		bool in_active = act->seg_hi > act->seg_lo && blk_rq_pos(rq) >= act->seg_lo &&
+				 (end <= hdd_ra_hi(act, t0) ||
+				  (act->ra_on && blk_rq_pos(rq) <= act->ra_limit));
+		int seg = in_active ? -1 : hdd_seg_find(act, blk_rq_pos(rq), end);
+
+		if (seg >= 0)
+			act->segs[seg].used = t + 1;
 		act->stats.nr_cache_hits++;
-		/* a sequential reader keeps the read-ahead going */
-		if (act->ra_on)
+		/* a sequential reader keeps the read-ahead going (a kept segment does not grow) */
+		if (act->ra_on && in_active)
 			act->ra_limit = max(act->ra_limit,
 					    min(end + hdd->readahead_sectors, act->range_end));
 	}
@@ -537,12 +714,10 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	rq->media_end_ns = media_end;
 	act->cur = rq;
 	act->busy_until = media_end;
-	act->stats.busy_ns += media_end - t;
+	hdd_account_busy(act, t, media_end);
 	act->stats.nr_commands++;
 	act->stats.bytes += blk_rq_bytes(rq);
 }
-
-static void hdd_add_completing(struct kfsim_hdd *hdd, struct request *rq);
 
 /* Write cache on and room in it: done once the data crossed the link; the media comes later. */
 static void hdd_cache_write(struct kfsim_hdd *hdd, struct hdd_actuator *act, struct request *rq,
@@ -588,6 +763,9 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 	act = &hdd->act[rq->actuator];
 	hdd->cmd[rq->tag].radius = hdd_radius(hdd, act, blk_rq_pos(rq));
 	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, blk_rq_pos(rq), hdd->cmd[rq->tag].radius);
+	/* written data makes what the cache read of it stale */
+	if (rq_data_dir(rq))
+		hdd_invalidate(act, blk_rq_pos(rq), blk_rq_end_sector(rq), now);
 	if (rq_data_dir(rq) && hdd->p.write_cache && hdd->nr_free_destage &&
 	    hdd->dirty_sectors + blk_rq_sectors(rq) <= hdd->dirty_limit) {
 		hdd_cache_write(hdd, act, rq, now);
@@ -620,7 +798,7 @@ static struct hdd_actuator *hdd_first_busy(const struct kfsim_hdd *hdd)
 	for (unsigned int j = 0; j < hdd->p.nr_actuators; j++) {
 		const struct hdd_actuator *act = &hdd->act[j];
 
-		if ((act->cur || act->cur_destage) &&
+		if ((act->cur || act->cur_destage || act->prefetching) &&
 		    (!first || act->busy_until < first->busy_until))
 			first = act;
 	}
@@ -654,6 +832,11 @@ static void hdd_finish_media(struct kfsim_hdd *hdd, struct hdd_actuator *act)
 	struct request *rq = act->cur;
 	u64 t = act->busy_until;
 
+	if (act->prefetching) {
+		act->prefetching = false;
+		hdd_start_next(hdd, act, t);
+		return;
+	}
 	if (act->cur_destage) {
 		hdd->dirty_sectors -= act->cur_destage->sectors;
 		hdd->free_destage[hdd->nr_free_destage++] = act->cur_destage;
@@ -699,7 +882,19 @@ struct request *kfsim_hdd_step(struct kfsim_hdd *hdd, u64 now)
 struct kfsim_hdd_actuator_stats kfsim_hdd_actuator_stats(const struct kfsim_hdd *hdd,
 							 unsigned int idx)
 {
+	struct kfsim_hdd_actuator_stats st;
+	const struct hdd_actuator *act;
+
 	if (idx >= hdd->p.nr_actuators)
 		return (struct kfsim_hdd_actuator_stats){ 0 };
-	return hdd->act[idx].stats;
+	act = &hdd->act[idx];
+	st = act->stats;
+	/* the read-ahead still filling counts up to now */
+	if (act->ra_on) {
+		u64 from = max(act->ra_since, act->busy_mark), to = hdd_ra_end(act, hdd->now);
+
+		if (to > from)
+			st.busy_ns += to - from;
+	}
+	return st;
 }

@@ -114,3 +114,52 @@ dispatch:
 	}
 	return rq;
 }
+
+static int dd_init_sched(struct elevator_queue *eq, struct gendisk *disk,
+			 const struct bfq_tunables *tun)
+{
+	struct deadline_data *dd = kzalloc(sizeof(*dd), GFP_KERNEL);
+
+	if (!dd)
+		return -ENOMEM;
+	dd_init(dd);
+	eq->elevator_data = dd;
+	return 0;
+}
+
+static void dd_exit_sched(struct elevator_queue *eq)
+{
+	kfree(eq->elevator_data);
+	eq->elevator_data = NULL;
+}
+
+static int dd_insert_requests(struct elevator_queue *eq, struct request *rq, void *icq, u64 now)
+{
+	dd_insert(eq->elevator_data, rq, now);
+	return 0;
+}
+
+static struct request *dd_dispatch_request(struct elevator_queue *eq, u64 now)
+{
+	return dd_dispatch(eq->elevator_data, now);
+}
+
+static bool dd_has_work(struct elevator_queue *eq)
+{
+	struct deadline_data *dd = eq->elevator_data;
+
+	return !blk_list_empty(&dd->fifo_list[DD_READ]) ||
+	       !blk_list_empty(&dd->fifo_list[DD_WRITE]);
+}
+
+const struct elevator_type mq_deadline_iosched = {
+	.ops = {
+		.init_sched = dd_init_sched,
+		.exit_sched = dd_exit_sched,
+		.insert_requests = dd_insert_requests,
+		.dispatch_request = dd_dispatch_request,
+		.has_work = dd_has_work,
+	},
+	.elevator_name = "mq-deadline",
+	.description = "sector-sorted batches with read and write FIFO deadlines",
+};

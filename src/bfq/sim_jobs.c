@@ -14,6 +14,7 @@
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/err.h>
+#include "sim_jobs.h"
 
 static int job_err(char *errbuf, size_t errlen, const char *fmt, ...)
 {
@@ -97,8 +98,8 @@ static int parse_size(const char *text, u64 *bytes, double *frac)
 	return 0;
 }
 
-static int job_set(struct kfsim_bfq_job *job, const char *key, const char *value,
-		   unsigned int *prioclass, char *errbuf, size_t errlen)
+int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *value,
+		      unsigned int *prioclass, char *errbuf, size_t errlen)
 {
 	u64 v;
 
@@ -148,7 +149,11 @@ static int job_set(struct kfsim_bfq_job *job, const char *key, const char *value
 				       "prioclass: expected 1 (rt), 2 (be) or 3 (idle), not '%s'",
 				       value);
 		*prioclass = (unsigned int)v;
-	} else if (!strcmp(key, "weight")) {
+	} else if (!strcmp(key, "cgroup")) {
+		if (!*value || strlen(value) >= sizeof(job->cgroup))
+			return job_err(errbuf, errlen, "cgroup: 1 to 31 characters expected");
+		strcpy(job->cgroup, value);
+	} else if (!strcmp(key, "weight") || !strcmp(key, "cgroup_weight")) {
 		if (parse_u64(value, &v) || v < BFQ_MIN_WEIGHT || v > BFQ_MAX_WEIGHT)
 			return job_err(errbuf, errlen, "weight: expected 1 to 1000, not '%s'", value);
 		job->weight = (unsigned int)v;
@@ -170,14 +175,14 @@ static int job_set(struct kfsim_bfq_job *job, const char *key, const char *value
 	} else {
 		return job_err(errbuf, errlen,
 			       "unknown key '%s' (name rw bs iodepth offset size ioprio prioclass "
-			       "weight rate thinktime sync)", key);
+			       "weight cgroup cgroup_weight rate thinktime sync)", key);
 	}
 	return 0;
 }
 
-int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbuf, size_t errlen)
+void kfsim_bfq_job_default(struct kfsim_bfq_job *job)
 {
-	struct kfsim_bfq_job job = {
+	*job = (struct kfsim_bfq_job){
 		.name = "job",
 		.rw = KFSIM_RW_READ,
 		.bs = 4096,
@@ -185,10 +190,16 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 		.offset_frac = -1,
 		.size_frac = -1,
 	};
+}
+
+int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbuf, size_t errlen)
+{
+	struct kfsim_bfq_job job;
 	unsigned int prioclass = 0;
 	char buf[512];
 	char *save = NULL;
 
+	kfsim_bfq_job_default(&job);
 	if (!spec || strlen(spec) >= sizeof(buf))
 		return job_err(errbuf, errlen, "job description missing or longer than 511 bytes");
 	strcpy(buf, spec);
@@ -199,7 +210,7 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 		if (!eq)
 			return job_err(errbuf, errlen, "'%s': key=value expected", item);
 		*eq = '\0';
-		err = job_set(&job, item, eq + 1, &prioclass, errbuf, errlen);
+		err = kfsim_bfq_job_set(&job, item, eq + 1, &prioclass, errbuf, errlen);
 		if (err)
 			return err;
 	}

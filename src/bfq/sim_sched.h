@@ -8,6 +8,9 @@
  * (block/mq-deadline.c without priorities or zones).
  */
 #include <kfsim/blkdev.h>
+#include <kfsim/elevator.h>
+#include <kfsim/err.h>
+#include <kfsim/slab.h>
 
 /** struct sched_none - arrival order */
 struct sched_none {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/elevator.h>
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/json.h>
@@ -35,6 +36,7 @@ struct bfq_opts {
 	const char *trace_path;
 	const char *plot_path;
 	const char *replay_path;
+	const char *fio_path;
 	const char *scheds;		/* compare: comma list */
 	const char *param;		/* ablate */
 	const char *values;		/* ablate */
@@ -101,20 +103,39 @@ bad:
 static int load_replay(struct bfq_opts *o)
 {
 	FILE *in = fopen(o->replay_path, "r");
+	char why[160];
 	long n;
 
 	if (!in)
 		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->replay_path), -EIO;
-	n = kfsim_blktrace_parse(in, &o->replay);
+	n = kfsim_blktrace_parse(in, &o->replay, why, sizeof(why));
 	fclose(in);
 	if (n < 0)
-		return kfsim_cli_fail(CMD, (int)n, "'%s' is not a blkparse text trace (see dmesg: "
-				      "kfsim --cmdline loglevel=8)", o->replay_path), -EINVAL;
+		return kfsim_cli_fail(CMD, (int)n, "'%s': %s", o->replay_path, why), -EINVAL;
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;
 	o->cfg.replay = o->replay;
 	o->cfg.nr_replay = (size_t)n;
+	return 0;
+}
+
+/* The jobs of a fio job file; a file that is not a modelled job file is a usage error. */
+static int load_fio(struct bfq_opts *o, bool duration_given)
+{
+	u64 duration = o->cfg.duration_ns;
+	FILE *in = fopen(o->fio_path, "r");
+	char why[240];
+	int err;
+
+	if (!in)
+		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->fio_path);
+	err = kfsim_bfq_fio_parse(in, &o->cfg, why, sizeof(why));
+	fclose(in);
+	if (err)
+		return kfsim_cli_usage(CMD, "'%s': %s", o->fio_path, why);
+	if (duration_given)
+		o->cfg.duration_ns = duration;	/* --duration wins over the file's runtime */
 	return 0;
 }
 
@@ -150,7 +171,11 @@ static int parse_sched(void *opts, const char *value, char *why, size_t why_size
 	struct bfq_opts *o = opts;
 
 	if (kfsim_bfq_sched_parse(value, &o->cfg.sched)) {
-		snprintf(why, why_size, "expected bfq, bfq-6.2, none or mq-deadline");
+		char names[160];
+
+		/* the schedulers' names come from the registry (<kfsim/elevator.h>) */
+		elv_names(names, sizeof(names), ", ");
+		snprintf(why, why_size, "expected one of %s", names);
 		return -EINVAL;
 	}
 	o->sched_given = true;
@@ -182,9 +207,15 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "job", KFSIM_OPT_CALL, 0, "SPEC",
 	  "a process, fio-style: name=a,rw=read|randread|write|randwrite,\n"
 	  "bs=4k,iodepth=1,offset=0%,size=50%,ioprio=0..7,prioclass=1..3,\n"
-	  "weight=1..1000,rate=10m,thinktime=USEC,sync=0|1; size=0 or 0%:\n"
-	  "to the end of the disk; a region past the end is refused",
+	  "weight=1..1000,rate=10m,thinktime=USEC,sync=0|1,cgroup=NAME,\n"
+	  "cgroup_weight=1..1000 (weight: io.bfq.weight of a one-process\n"
+	  "cgroup); size=0 or 0%: to the end of the disk; a region past\n"
+	  "the end is refused",
 	  .call = parse_job },
+	{ "fio", KFSIM_OPT_STRING, O(fio_path), "FILE",
+	  "the jobs of a fio job file (rw bs iodepth size offset ioprio\n"
+	  "prioclass thinktime rate cgroup cgroup_weight numjobs\n"
+	  "startdelay runtime; other options are refused)" },
 	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
 	  "replay the Q events of a blkparse text trace" },
 	{ .help = "Disk and scheduler:" },
@@ -200,7 +231,7 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "capacity (sectors) write_cache (0|1) write_cache_mib",
 	  .call = parse_disk_param },
 	{ "sched", KFSIM_OPT_CALL, 0, "NAME",
-	  "bfq (follows --kver, 6.3 by default), bfq-6.2, none,\nmq-deadline (default bfq)",
+	  "a registered scheduler: bfq (follows --kver, 6.3 by default),\nbfq-6.2, none, mq-deadline (default bfq)",
 	  .call = parse_sched },
 	{ "threshold", KFSIM_OPT_UINT, O(cfg.bfq.actuator_load_threshold), "N",
 	  "BFQ actuator_load_threshold (default 4)", .min = 1, .max = 1024 },
@@ -248,7 +279,7 @@ static const struct kfsim_opt bfq_opts_table[] = {
 
 static const struct kfsim_cli_spec bfq_spec = {
 	.name = CMD,
-	.usage = "kfsim bfq sim     [options] --job SPEC [--job SPEC ...]\n"
+	.usage = "kfsim bfq sim     [options] --job SPEC [--job SPEC ...] | --fio FILE\n"
 		 "       kfsim bfq compare [options] --job SPEC ... [--scheds LIST]\n"
 		 "       kfsim bfq ablate  [options] --job SPEC ... --param NAME --values LIST",
 	.about = "Simulate processes doing I/O through an I/O scheduler onto a simulated "
@@ -281,7 +312,7 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs)
 	char reason[160];
 
 	if (!cfg->nr_jobs && !o->replay_path)
-		return kfsim_cli_usage(CMD, "option '--job' or '--replay' is required");
+		return kfsim_cli_usage(CMD, "option '--job', '--fio' or '--replay' is required");
 	if (kfsim_hdd_params_explain(&cfg->disk, &why))
 		return kfsim_cli_usage(CMD, "invalid value for --disk-param (or --actuators): "
 				       "%s is out of range", why);
@@ -319,6 +350,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_kv_double(json, "jain", res->jain);
 	kfsim_json_kv_uint(json, "submitted", res->submitted);
 	kfsim_json_kv_uint(json, "completed", res->completed);
+	/* completed + drained == submitted: every request completed exactly once */
+	kfsim_json_kv_uint(json, "drained", res->drained);
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
 	kfsim_json_key(json, "actuator");
 	kfsim_json_array_begin(json);
@@ -424,15 +457,18 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 }
 
 /* Run one configuration; *@sim_out keeps the simulation for its results. */
-static int run_one(const struct kfsim_bfq_sim_config *cfg, struct kfsim_bfq_sim **sim_out)
+static int run_one(const struct kfsim_bfq_sim_config *cfg, struct kfsim_bfq_sim **sim_out,
+		   char *why, size_t why_len)
 {
-	struct kfsim_bfq_sim *sim = kfsim_bfq_sim_create(cfg);
+	struct kfsim_bfq_sim *sim = kfsim_bfq_sim_create_msg(cfg, why, why_len);
 	int err;
 
 	if (IS_ERR(sim))
 		return (int)PTR_ERR(sim);
 	err = kfsim_bfq_sim_run(sim);
 	if (err) {
+		snprintf(why, why_len, "the run stopped: %s", err == -ENOMEM ? "out of memory" :
+			 "error");
 		kfsim_bfq_sim_destroy(sim);
 		return err;
 	}
@@ -455,6 +491,7 @@ static int cmd_sim(struct bfq_opts *o)
 	struct kfsim_trace trace;
 	struct kfsim_bfq_sim *sim = NULL;
 	struct kfsim_json json;
+	char why[200] = "";
 	int err;
 
 	if (o->trace_path) {
@@ -464,7 +501,7 @@ static int cmd_sim(struct bfq_opts *o)
 		kfsim_trace_set_max(&trace, o->trace_max);
 		o->cfg.trace = &trace;
 	}
-	err = run_one(&o->cfg, &sim);
+	err = run_one(&o->cfg, &sim, why, sizeof(why));
 	if (o->trace_path) {
 		if (err) {
 			kfsim_trace_abort(&trace); /* the old file stays */
@@ -477,8 +514,7 @@ static int cmd_sim(struct bfq_opts *o)
 		}
 	}
 	if (err)
-		return kfsim_cli_fail(CMD, err, "simulation failed (the kernel log says why: run with "
-				      "kfsim --cmdline loglevel=8)");
+		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
 	if (o->plot_path) {
 		err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), o->plot_path);
 		if (err) {
@@ -539,6 +575,7 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res)
 static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, const char *what,
 		    bool numeric_x)
 {
+	char why[200] = "";
 	struct kfsim_cli_progress progress;
 	struct kfsim_json json;
 	int err = 0;
@@ -547,7 +584,7 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 	for (unsigned int i = 0; i < nr && !err; i++) {
 		kfsim_cli_progress_update(&progress, (double)i / nr,
 					  (double)i * (double)o->cfg.duration_ns / 1e9);
-		err = run_one(&rows[i].cfg, &rows[i].sim);
+		err = run_one(&rows[i].cfg, &rows[i].sim, why, sizeof(why));
 	}
 	kfsim_cli_progress_end(&progress);
 	if (err)
@@ -605,8 +642,7 @@ out:
 	for (unsigned int i = 0; i < nr; i++)
 		kfsim_bfq_sim_destroy(rows[i].sim);
 	if (err < 0)
-		return kfsim_cli_fail(CMD, err, "simulation failed (the kernel log says why: run "
-				      "with kfsim --cmdline loglevel=8)");
+		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
 	return err ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
 }
 
@@ -623,10 +659,13 @@ static int cmd_compare(struct bfq_opts *o)
 		if (nr == MAX_RUNS)
 			return kfsim_cli_usage(CMD, "too many schedulers in --scheds");
 		rows[nr].cfg = o->cfg;
-		if (kfsim_bfq_sched_parse(name, &rows[nr].cfg.sched))
+		if (kfsim_bfq_sched_parse(name, &rows[nr].cfg.sched)) {
+			char names[160];
+
+			elv_names(names, sizeof(names), ", ");
 			return kfsim_cli_usage(CMD, "invalid value '%s' for --scheds: expected a "
-					       "comma-separated list of bfq, bfq-6.2, none, "
-					       "mq-deadline", o->scheds);
+					       "comma-separated list of %s", o->scheds, names);
+		}
 		snprintf(rows[nr].label, sizeof(rows[nr].label), "%s", name);
 		nr++;
 	}
@@ -709,6 +748,11 @@ static int bfq_run(int argc, char **argv)
 		return ret;
 	if (o.replay_path && load_replay(&o))
 		return KFSIM_EXIT_FAILURE;
+	if (o.fio_path) {
+		ret = load_fio(&o, kfsim_cli_given(&bfq_spec, &args, "duration"));
+		if (ret)
+			return ret;
+	}
 	if (args.verb == VERB_COMPARE)
 		nr_runs = o.scheds ? list_length(o.scheds) : 4;
 	else if (args.verb == VERB_ABLATE && o.values)
@@ -722,7 +766,7 @@ static int bfq_run(int argc, char **argv)
 		else
 			ret = cmd_ablate(&o);
 	}
-	kfree(o.replay);
+	kvfree(o.replay);
 	return ret;
 }
 

@@ -85,6 +85,7 @@ static void test_json_and_files(void **state)
 	assert_non_null(strstr(r.out, "\"sched\": \"bfq\""));
 	assert_non_null(strstr(r.out, "\"injected\""));
 	assert_non_null(strstr(r.out, "\"lat_p99_us\""));
+	assert_non_null(strstr(r.out, "\"drained\": "));
 	cli_result_free(&r);
 	f = fopen(trace, "r");
 	assert_non_null(f);
@@ -129,6 +130,36 @@ static void test_compare_ablate_and_kver(void **state)
 	cli_result_free(&r);
 }
 
+/* The reason a run cannot start reaches the terminal (issue #15 item 7). */
+static void test_reasons_and_fio(void **state)
+{
+	char trace[] = "/tmp/kfsim-bfq-replay-XXXXXX", job[] = "/tmp/kfsim-bfq-fio-XXXXXX";
+	int fd1 = mkstemp(trace), fd2 = mkstemp(job);
+	const char *bad_trace = "  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n"
+				"  8,0 0 2 99999999999.0 1 Q R 16 + 8 [a]\n";
+	const char *jobs = "[global]\ndirect=1\nrw=read\n[a]\nsize=10%\n[b]\noffset=50%\n"
+			   "size=10%\nverify=crc32c\n";
+	struct cli_result r;
+
+	assert_int_equal(write(fd1, bad_trace, strlen(bad_trace)), (ssize_t)strlen(bad_trace));
+	assert_int_equal(write(fd2, jobs, strlen(jobs)), (ssize_t)strlen(jobs));
+	close(fd1);
+	close(fd2);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay", trace,
+							    NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "line 2: timestamp"));
+	cli_result_free(&r);
+	expect_usage((const char *const[]){ "bfq", "sim", "--fio", job, NULL },
+		     "line 9: option 'verify' is not modelled");
+	/* a job beyond the disk: refused before the run (exit 2), naming the job and the reason */
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "name=far,rw=read,offset=1t",
+					    "--disk-param", "capacity=1000000", NULL },
+		     "(job far): offset 1099511627776 is beyond the disk");
+	unlink(trace);
+	unlink(job);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_failure),
 		cmocka_unit_test(test_json_and_files),
 		cmocka_unit_test(test_compare_ablate_and_kver),
+		cmocka_unit_test(test_reasons_and_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

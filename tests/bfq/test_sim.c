@@ -246,7 +246,7 @@ static void test_blktrace_replay(void **state)
 	struct kfsim_bfq_sim_config cfg;
 	struct kfsim_bfq_sim *sim;
 	const struct kfsim_bfq_sim_result *res;
-	long n = kfsim_blktrace_parse(in, &recs);
+	long n = kfsim_blktrace_parse(in, &recs, NULL, 0);
 
 	fclose(in);
 	assert_int_equal(n, 3);
@@ -263,10 +263,10 @@ static void test_blktrace_replay(void **state)
 	assert_int_equal(res->completed, 3);
 	assert_int_equal(res->actuator[1].requests, 1);
 	kfsim_bfq_sim_destroy(sim);
-	kfree(recs);
+	kvfree(recs);
 
 	in = fmemopen((void *)"  8,0 0 1 0.5 1 Q R x + 8 [a]\n", 30, "r");
-	assert_int_equal(kfsim_blktrace_parse(in, &recs), -EINVAL);
+	assert_int_equal(kfsim_blktrace_parse(in, &recs, NULL, 0), -EINVAL);
 	fclose(in);
 }
 

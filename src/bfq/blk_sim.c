@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The I/O simulation: processes, a scheduler, the disk, and a clock (see <kfsim/bfq_sim.h>).
+ * The block-layer simulator: processes (jobs or a replayed trace), scheduler tags, any I/O
+ * scheduler through its struct elevator_mq_ops (<kfsim/elevator.h>), the disk, an event
+ * queue and the results (see <kfsim/bfq_sim.h>).  It knows no scheduler by name.
  *
  * Invariants:
  * - every request is in exactly one of: the free pool, the scheduler, the disk; requests of
@@ -9,15 +11,21 @@
  *   completions, scheduler timer, process wake-ups (by scheduling order);
  * - statistics count what completes within [0, duration); after that the simulation only
  *   drains what is outstanding, so that every request submitted completes exactly once and
- *   the scheduler is torn down empty.
+ *   the scheduler is torn down empty;
+ * - an event that cannot be scheduled (-ENOMEM) stops the run with that error: nothing new is
+ *   submitted, what is outstanding drains, and kfsim_bfq_sim_run() returns -ENOMEM, so no
+ *   wake-up is ever lost silently.
  */
 #include <math.h>
+#include <stdint.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/bug.h>
 #include <kfsim/cmdline.h>
+#include <kfsim/elevator.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include <kfsim/random.h>
@@ -43,7 +51,7 @@ struct sim_job {
 	bool waiting_tag;
 	bool replay;
 	int pid;
-	struct bfq_io_cq *bic;
+	void *icq;
 	u64 bytes_issued;
 	u64 completed;
 	u64 bytes;
@@ -54,9 +62,9 @@ struct kfsim_bfq_sim {
 	struct kfsim_bfq_sim_config cfg;
 	struct kfsim_hdd *hdd;
 	struct gendisk disk;
-	struct bfq_data *bfqd;
-	struct sched_none none;
-	struct deadline_data dd;
+	struct elevator_queue eq;
+	bool eq_ready;
+	int err;
 	struct request *pool;
 	struct request **free_stack;
 	unsigned int nr_free;
@@ -68,6 +76,7 @@ struct kfsim_bfq_sim {
 	unsigned int *tag_waiters;	/* ring of job indices waiting for a request */
 	unsigned int waiters_head, nr_waiters;
 	struct kfsim_blktrace_rec *replay;
+	unsigned int *replay_job;	/* job index of each record */
 	size_t replay_next;
 	bool replay_blocked;
 	struct rnd_state rnd;
@@ -80,23 +89,40 @@ struct kfsim_bfq_sim {
 	u64 act_requests[KFSIM_HDD_MAX_ACTUATORS];
 	u64 act_hits[KFSIM_HDD_MAX_ACTUATORS];
 	/* trace state */
-	struct bfq_queue *traced_in_service;
+	int traced_in_service;
 	u64 traced_slot_start;
 	int traced_slot_job;
 	struct kfsim_bfq_sim_result result;
+	char *errbuf;
+	size_t errlen;
 };
+
+/* Say why setup failed: in the log, and in the caller's buffer when it gave one. */
+static __attribute__((format(printf, 2, 3))) void sim_err(struct kfsim_bfq_sim *sim,
+							  const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("bfq_sim: %s\n", msg);
+	if (sim && sim->errbuf && sim->errlen)
+		snprintf(sim->errbuf, sim->errlen, "%s", msg);
+}
 
 const char *kfsim_bfq_sched_name(enum kfsim_bfq_sched sched)
 {
-	static const char *const names[] = { "bfq", "bfq-6.2", "none", "mq-deadline" };
+	const struct elevator_type *e = elv_type((unsigned int)sched);
 
-	return sched < KFSIM_SCHED_NR ? names[sched] : "?";
+	return e ? e->elevator_name : "?";
 }
 
 int kfsim_bfq_sched_parse(const char *name, enum kfsim_bfq_sched *sched)
 {
-	for (int i = 0; i < KFSIM_SCHED_NR; i++) {
-		if (name && !strcmp(name, kfsim_bfq_sched_name((enum kfsim_bfq_sched)i))) {
+	for (unsigned int i = 0; i < elv_nr_types(); i++) {
+		if (name && !strcmp(name, elv_type(i)->elevator_name)) {
 			*sched = (enum kfsim_bfq_sched)i;
 			return 0;
 		}
@@ -145,8 +171,13 @@ static int sim_schedule(struct kfsim_bfq_sim *sim, u64 time, unsigned int kind, 
 		size_t cap = sim->heap_cap ? sim->heap_cap * 2 : 64;
 		struct sim_event *heap = krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL);
 
-		if (!heap)
+		if (!heap) {
+			/* the one out-of-memory policy: the run stops with the error */
+			if (!sim->err)
+				sim->err = -ENOMEM;
+			sim->draining = true;
 			return -ENOMEM;
+		}
 		sim->heap = heap;
 		sim->heap_cap = cap;
 	}
@@ -180,53 +211,45 @@ static struct sim_event sim_pop(struct kfsim_bfq_sim *sim)
 	return top;
 }
 
-/* --- the scheduler in use --------------------------------------------------------------- */
+/* --- the scheduler in use, through its ops ---------------------------------------------- */
 
-static bool sim_is_bfq(const struct kfsim_bfq_sim *sim)
+static const struct elevator_mq_ops *sim_ops(const struct kfsim_bfq_sim *sim)
 {
-	return sim->cfg.sched == KFSIM_SCHED_BFQ || sim->cfg.sched == KFSIM_SCHED_BFQ_62;
+	return &sim->eq.type->ops;
 }
 
 static void sched_insert(struct kfsim_bfq_sim *sim, struct sim_job *job, struct request *rq)
 {
-	switch (sim->cfg.sched) {
-	case KFSIM_SCHED_BFQ:
-	case KFSIM_SCHED_BFQ_62:
-		sim->bfqd->now_ns = sim->now;
-		WARN_ON_ONCE(bfq_prepare_request(job->bic, rq));
-		bfq_insert_request(sim->bfqd, rq);
-		break;
-	case KFSIM_SCHED_NONE:
-		sched_none_insert(&sim->none, rq);
-		break;
-	default:
-		dd_insert(&sim->dd, rq, sim->now);
-		break;
-	}
+	int err = sim_ops(sim)->insert_requests(&sim->eq, rq, job->icq, sim->now);
+
+	/* the simulator only inserts requests of live processes: a refusal is a bug */
+	WARN_ON_ONCE(err);
 }
 
 static struct request *sched_dispatch(struct kfsim_bfq_sim *sim)
 {
-	switch (sim->cfg.sched) {
-	case KFSIM_SCHED_BFQ:
-	case KFSIM_SCHED_BFQ_62:
-		sim->bfqd->now_ns = sim->now;
-		return bfq_dispatch_request(sim->bfqd);
-	case KFSIM_SCHED_NONE:
-		return sched_none_dispatch(&sim->none);
-	default:
-		return dd_dispatch(&sim->dd, sim->now);
-	}
+	return sim_ops(sim)->dispatch_request(&sim->eq, sim->now);
 }
 
-static u64 sched_next_timer(const struct kfsim_bfq_sim *sim)
+static u64 sched_next_timer(struct kfsim_bfq_sim *sim)
 {
-	if (sim_is_bfq(sim) && sim->bfqd->idle_slice_timer_expires)
-		return sim->bfqd->idle_slice_timer_expires;
-	return U64_MAX;
+	return sim_ops(sim)->next_timer ? sim_ops(sim)->next_timer(&sim->eq) : U64_MAX;
 }
 
 /* --- processes -------------------------------------------------------------------------- */
+
+/* The BFQ weight a process with @ioprio gets (bfq_set_next_ioprio_data()). */
+static unsigned int kfsim_ioprio_weight(unsigned short ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_NONE:
+		return (unsigned int)bfq_ioprio_to_weight(BFQ_DEFAULT_QUEUE_IOPRIO);
+	case IOPRIO_CLASS_IDLE:
+		return (unsigned int)bfq_ioprio_to_weight(IOPRIO_NR_LEVELS - 1);
+	default:
+		return (unsigned int)bfq_ioprio_to_weight(IOPRIO_PRIO_LEVEL(ioprio));
+	}
+}
 
 static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim)
 {
@@ -287,6 +310,11 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 
 	if (sim->draining || job->replay)
 		return;
+	/* fio startdelay: a wake-up at the start is scheduled; runtime: nothing after it */
+	if (sim->now < job->spec.startdelay_ns)
+		return;
+	if (job->spec.runtime_ns && sim->now >= job->spec.startdelay_ns + job->spec.runtime_ns)
+		return;
 	while (job->inflight < job->spec.iodepth) {
 		struct request *rq;
 
@@ -308,15 +336,6 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 }
 
-static int replay_job_of(struct kfsim_bfq_sim *sim, int pid)
-{
-	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
-		if (sim->jobs[j].replay && sim->jobs[j].pid == pid)
-			return (int)j;
-	}
-	return -1;
-}
-
 static void replay_issue(struct kfsim_bfq_sim *sim)
 {
 	while (!sim->draining && sim->replay_next < sim->cfg.nr_replay) {
@@ -332,9 +351,9 @@ static void replay_issue(struct kfsim_bfq_sim *sim)
 			sim->replay_blocked = true;
 			return;
 		}
-		sim->replay_next++;
-		sim_submit(sim, (unsigned int)replay_job_of(sim, rec->pid), rq, rec->sector,
+		sim_submit(sim, sim->replay_job[sim->replay_next], rq, rec->sector,
 			   rec->nr_sectors << SECTOR_SHIFT, rec->write, rec->sync);
+		sim->replay_next++;
 	}
 }
 
@@ -388,22 +407,19 @@ static void sim_trace_slot_end(struct kfsim_bfq_sim *sim)
 
 static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
 {
-	struct bfq_queue *in_serv;
+	int pid;
 
-	if (!sim->cfg.trace || !sim_is_bfq(sim))
+	if (!sim->cfg.trace || !sim_ops(sim)->in_service_pid)
 		return;
-	in_serv = sim->bfqd->in_service_queue;
-	if (in_serv == sim->traced_in_service)
+	pid = sim_ops(sim)->in_service_pid(&sim->eq);
+	if (pid == sim->traced_in_service)
 		return;
 	sim_trace_slot_end(sim);
-	sim->traced_in_service = in_serv;
+	sim->traced_in_service = pid;
 	sim->traced_slot_start = sim->now;
-	if (in_serv && in_serv->bic && sim->now < sim->cfg.trace_window_ns) {
-		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
-			if (sim->jobs[j].bic == in_serv->bic)
-				sim->traced_slot_job = (int)j;
-		}
-	}
+	/* contexts are created with pid = job index + 1 */
+	if (pid > 0 && (unsigned int)pid <= sim->nr_jobs && sim->now < sim->cfg.trace_window_ns)
+		sim->traced_slot_job = pid - 1;
 }
 
 /* --- the loop --------------------------------------------------------------------------- */
@@ -413,10 +429,8 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	struct sim_job *job = &sim->jobs[rq->pid];
 	unsigned int bytes = blk_rq_bytes(rq);
 
-	if (sim_is_bfq(sim)) {
-		sim->bfqd->now_ns = sim->now;
-		bfq_finish_request(sim->bfqd, rq);
-	}
+	if (sim_ops(sim)->completed_request)
+		sim_ops(sim)->completed_request(&sim->eq, rq, sim->now);
 	if (sim->now < sim->cfg.duration_ns) {
 		size_t bin = sim->now / sim->cfg.bin_ns;
 
@@ -436,6 +450,12 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	sim->outstanding--;
 	job->inflight--;
 	sim->free_stack[sim->nr_free++] = rq;
+	/*
+	 * blk-mq wakes the tag waiters as the tag is freed (sbitmap_queue_clear()), before the
+	 * completing process gets to submit again: re-issuing first let one process take every
+	 * tag it freed and starve the others forever.
+	 */
+	sim_wake_waiters(sim);
 	if (!job->replay) {
 		if (job->spec.thinktime_us && !sim->draining)
 			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE,
@@ -443,7 +463,6 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 		else
 			job_issue(sim, (unsigned int)rq->pid);
 	}
-	sim_wake_waiters(sim);
 }
 
 static void sim_dispatch(struct kfsim_bfq_sim *sim)
@@ -477,10 +496,8 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 		sim->now = max(sim->now, t);
 		while ((rq = kfsim_hdd_step(sim->hdd, sim->now)))
 			sim_complete(sim, rq);
-		if (sched_next_timer(sim) <= sim->now) {
-			sim->bfqd->now_ns = sim->now;
-			bfq_idle_slice_timer(sim->bfqd);
-		}
+		if (sched_next_timer(sim) <= sim->now)
+			sim_ops(sim)->timer_fn(&sim->eq, sim->now);
 		while (sim->heap_n && sim->heap[0].time <= sim->now) {
 			struct sim_event ev = sim_pop(sim);
 
@@ -505,130 +522,196 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 
 	job->spec = *spec;
 	job->bs_sectors = spec->bs >> SECTOR_SHIFT;
+	/* one rule for the region, shared with the command line's checks: nothing is clamped */
 	if (kfsim_bfq_job_region(spec, sim->cfg.disk.capacity, &job->start, &job->nr_sectors, why,
 				 sizeof(why))) {
-		pr_err("bfq_sim: job %s: %s\n", spec->name, why);
+		sim_err(sim, "job %s: %s", spec->name, why);
 		return -EINVAL;
 	}
 	job->next_pos = job->start;
-	job->weight = spec->weight ? spec->weight :
-		      IOPRIO_PRIO_CLASS(spec->ioprio) == IOPRIO_CLASS_NONE ?
-		      (unsigned int)bfq_ioprio_to_weight(BFQ_DEFAULT_QUEUE_IOPRIO) :
-		      (unsigned int)bfq_ioprio_to_weight(IOPRIO_PRIO_LEVEL(spec->ioprio));
+	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
 	return 0;
 }
 
-static int sim_add_replay_jobs(struct kfsim_bfq_sim *sim, const struct kfsim_bfq_sim_config *cfg)
+static int pid_cmp(const void *a, const void *b)
 {
+	int pa = *(const int *)a, pb = *(const int *)b;
+
+	return pa < pb ? -1 : pa > pb;
+}
+
+/* The distinct pids of the trace, sorted: one process each. */
+static int replay_count_pids(const struct kfsim_blktrace_rec *recs, size_t nr, int **pids_out,
+			     unsigned int *nr_pids)
+{
+	int *pids = kvcalloc(nr, sizeof(*pids), GFP_KERNEL);
+	size_t n = 0;
+
+	if (!pids)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		pids[i] = recs[i].pid;
+	qsort(pids, nr, sizeof(*pids), pid_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		if (!n || pids[n - 1] != pids[i])
+			pids[n++] = pids[i];
+	}
+	*pids_out = pids;
+	*nr_pids = (unsigned int)n;
+	return 0;
+}
+
+static int sim_add_replay_jobs(struct kfsim_bfq_sim *sim, const int *pids, unsigned int nr_pids)
+{
+	const struct kfsim_bfq_sim_config *cfg = &sim->cfg;
+
+	for (unsigned int p = 0; p < nr_pids; p++) {
+		struct sim_job *job = &sim->jobs[sim->nr_jobs++];
+
+		job->replay = true;
+		job->pid = pids[p];
+		snprintf(job->spec.name, sizeof(job->spec.name), "pid%d", pids[p]);
+		job->weight = kfsim_ioprio_weight(0);
+		job->spec.iodepth = UINT32_MAX;
+	}
 	for (size_t i = 0; i < cfg->nr_replay; i++) {
 		const struct kfsim_blktrace_rec *rec = &sim->replay[i];
-		struct sim_job *job;
+		const int *hit;
 
 		if (rec->sector >= cfg->disk.capacity ||
 		    rec->nr_sectors > cfg->disk.capacity - rec->sector) {
-			pr_err("bfq_sim: replayed I/O at sector %llu is beyond the disk\n",
-			       (unsigned long long)rec->sector);
+			sim_err(sim, "replayed I/O of pid %d at sector %llu + %u is beyond the disk "
+				"(%llu sectors)", rec->pid, (unsigned long long)rec->sector,
+				rec->nr_sectors, (unsigned long long)cfg->disk.capacity);
 			return -EINVAL;
 		}
-		if (replay_job_of(sim, rec->pid) >= 0)
-			continue;
-		if (sim->nr_jobs == KFSIM_BFQ_MAX_JOBS) {
-			pr_err("bfq_sim: more than %d processes\n", KFSIM_BFQ_MAX_JOBS);
+		if (!rec->nr_sectors || rec->nr_sectors > UINT32_MAX >> SECTOR_SHIFT) {
+			sim_err(sim, "replayed I/O of pid %d at sector %llu: %u sectors",
+				rec->pid, (unsigned long long)rec->sector, rec->nr_sectors);
 			return -EINVAL;
 		}
-		job = &sim->jobs[sim->nr_jobs++];
-		job->replay = true;
-		job->pid = rec->pid;
-		snprintf(job->spec.name, sizeof(job->spec.name), "pid%d", rec->pid);
-		job->weight = (unsigned int)bfq_ioprio_to_weight(BFQ_DEFAULT_QUEUE_IOPRIO);
-		job->spec.iodepth = UINT32_MAX;
+		hit = bsearch(&rec->pid, pids, nr_pids, sizeof(*pids), pid_cmp);
+		sim->replay_job[i] = cfg->nr_jobs + (unsigned int)(hit - pids);
 	}
 	return 0;
 }
 
+/* Records by time; equal times keep the trace's order (qsort alone is not stable). */
 static int rec_cmp(const void *a, const void *b)
 {
 	const struct kfsim_blktrace_rec *ra = a, *rb = b;
 
 	if (ra->time_ns != rb->time_ns)
 		return ra->time_ns < rb->time_ns ? -1 : 1;
+	return ra < rb ? -1 : ra > rb;
+}
+
+/* A cgroup's io.bfq.weight: the one its jobs give (they agree), 0 for the default. */
+static unsigned int sim_cgroup_weight(const struct kfsim_bfq_sim *sim, const char *cgroup)
+{
+	if (!cgroup[0])
+		return 0;
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (!strcmp(sim->jobs[j].spec.cgroup, cgroup) && sim->jobs[j].spec.weight)
+			return sim->jobs[j].spec.weight;
+	}
 	return 0;
 }
 
 static int sim_setup_sched(struct kfsim_bfq_sim *sim)
 {
-	struct bfq_tunables tun = sim->cfg.bfq;
+	const struct elevator_type *type = elv_type((unsigned int)sim->cfg.sched);
 	int err;
 
 	err = kfsim_hdd_set_ia_ranges(sim->hdd, &sim->disk);
 	if (err)
 		return err;
-	switch (sim->cfg.sched) {
-	case KFSIM_SCHED_BFQ_62:
-		tun.kernel_version = KERNEL_VERSION(6, 2, 0);
-		__attribute__((fallthrough));
-	case KFSIM_SCHED_BFQ:
-		sim->bfqd = bfq_init_queue(&sim->disk, &tun);
-		if (IS_ERR(sim->bfqd)) {
-			err = (int)PTR_ERR(sim->bfqd);
-			sim->bfqd = NULL;
-			return err;
-		}
-		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
-			struct sim_job *job = &sim->jobs[j];
-			struct bfq_io_cq *bic = bfq_create_icq(sim->bfqd, (int)j + 1,
-							       job->spec.ioprio, job->spec.weight);
-
-			if (IS_ERR(bic))
-				return (int)PTR_ERR(bic);
-			job->bic = bic;
-		}
-		return 0;
-	case KFSIM_SCHED_NONE:
-		sched_none_init(&sim->none);
-		return 0;
-	case KFSIM_SCHED_MQ_DEADLINE:
-		dd_init(&sim->dd);
-		return 0;
-	default:
-		return -EINVAL;
+	sim->eq.type = type;
+	err = type->ops.init_sched(&sim->eq, &sim->disk, &sim->cfg.bfq);
+	if (err) {
+		sim_err(sim, "scheduler %s: init failed (%d)", type->elevator_name, err);
+		return err;
 	}
+	sim->eq_ready = true;
+	if (!type->ops.init_icq)
+		return 0;
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		struct sim_job *job = &sim->jobs[j];
+		/* a replayed process has the default priority; a job, what it says */
+		struct elv_proc proc = {
+			.pid = (int)j + 1,
+			.ioprio = job->spec.ioprio,
+			.weight = job->spec.weight,
+			.cgroup = job->spec.cgroup,
+			.cgroup_weight = sim_cgroup_weight(sim, job->spec.cgroup),
+		};
+		void *icq = type->ops.init_icq(&sim->eq, &proc);
+
+		if (IS_ERR(icq)) {
+			sim_err(sim, "job %s: bad ioprio, weight or cgroup", job->spec.name);
+			return (int)PTR_ERR(icq);
+		}
+		/* a job in a cgroup is reported with its group's weight */
+		if (job->spec.cgroup[0])
+			job->weight = proc.cgroup_weight ? proc.cgroup_weight :
+				      BFQ_DEFAULT_GRP_WEIGHT;
+		job->icq = icq;
+	}
+	return 0;
 }
 
-struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cfg)
+static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, char *errbuf,
+					size_t errlen)
 {
 	struct kfsim_bfq_sim *sim;
+	unsigned int nr_pids = 0, nr_procs;
+	int *pids = NULL;
 	size_t nr_bins;
 	int err = -ENOMEM;
 
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
 	if (!cfg->duration_ns || !cfg->nr_requests || cfg->nr_requests > 65536 || !cfg->bin_ns ||
 	    cfg->nr_jobs > KFSIM_BFQ_MAX_JOBS || (!cfg->nr_jobs && !cfg->nr_replay) ||
-	    cfg->sched >= KFSIM_SCHED_NR) {
-		pr_err("bfq_sim: need a duration, 1..65536 requests, a scheduler and at least "
-		       "one job (at most %d)\n", KFSIM_BFQ_MAX_JOBS);
+	    (unsigned int)cfg->sched >= elv_nr_types()) {
+		struct kfsim_bfq_sim tmp = { .errbuf = errbuf, .errlen = errlen };
+
+		sim_err(&tmp, "need a duration, 1..65536 requests, a registered scheduler and at "
+			"least one job (at most %d) or a trace", KFSIM_BFQ_MAX_JOBS);
 		return ERR_PTR(-EINVAL);
 	}
-	if (kfsim_hdd_params_check(&cfg->disk))
+	if (kfsim_hdd_params_check(&cfg->disk)) {
+		if (errbuf && errlen)
+			snprintf(errbuf, errlen, "bad disk parameters (see the log)");
 		return ERR_PTR(-EINVAL);
+	}
 	nr_bins = (size_t)DIV_ROUND_UP(cfg->duration_ns, cfg->bin_ns);
 	if (nr_bins > 1000000) {
-		pr_err("bfq_sim: more than a million time bins\n");
+		struct kfsim_bfq_sim tmp = { .errbuf = errbuf, .errlen = errlen };
+
+		sim_err(&tmp, "more than a million time bins");
 		return ERR_PTR(-EINVAL);
 	}
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
 		return ERR_PTR(-ENOMEM);
 	sim->cfg = *cfg;
+	sim->errbuf = errbuf;
+	sim->errlen = errlen;
 	sim->traced_slot_job = -1;
+	sim->traced_in_service = -1;
 	snprintf(sim->disk.disk_name, sizeof(sim->disk.disk_name), "sda");
 	prandom_seed_state(&sim->rnd, cfg->seed);
-	/* a replay's processes are known only once its records are read */
-	sim->jobs = kcalloc(cfg->nr_replay ? KFSIM_BFQ_MAX_JOBS : cfg->nr_jobs, sizeof(*sim->jobs),
-			    GFP_KERNEL);
-	sim->tag_waiters = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*sim->tag_waiters), GFP_KERNEL);
-	sim->pool = kcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
-	sim->free_stack = kcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
-	if (!sim->jobs || !sim->tag_waiters || !sim->pool || !sim->free_stack)
+	if (cfg->nr_replay && replay_count_pids(cfg->replay, cfg->nr_replay, &pids, &nr_pids))
+		goto fail;
+	/* a replay's processes are known only once its records are read: any number of them */
+	nr_procs = cfg->nr_jobs + nr_pids;
+	sim->jobs = kvcalloc(nr_procs, sizeof(*sim->jobs), GFP_KERNEL);
+	sim->tag_waiters = kvcalloc(nr_procs, sizeof(*sim->tag_waiters), GFP_KERNEL);
+	sim->result.jobs = kvcalloc(nr_procs, sizeof(*sim->result.jobs), GFP_KERNEL);
+	sim->pool = kvcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
+	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
+	if (!sim->jobs || !sim->tag_waiters || !sim->result.jobs || !sim->pool || !sim->free_stack)
 		goto fail;
 	for (unsigned int i = 0; i < cfg->nr_requests; i++)
 		sim->free_stack[i] = &sim->pool[cfg->nr_requests - 1 - i];
@@ -636,7 +719,7 @@ struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cf
 	sim->result.nr_bins = nr_bins;
 	sim->result.nr_actuators = cfg->disk.nr_actuators;
 	for (unsigned int a = 0; a < cfg->disk.nr_actuators; a++) {
-		sim->result.series_mb_s[a] = kcalloc(nr_bins, sizeof(double), GFP_KERNEL);
+		sim->result.series_mb_s[a] = kvcalloc(nr_bins, sizeof(double), GFP_KERNEL);
 		if (!sim->result.series_mb_s[a])
 			goto fail;
 	}
@@ -653,24 +736,55 @@ struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cf
 		sim->jobs[j].pid = (int)j + 1;
 	}
 	sim->nr_jobs = cfg->nr_jobs;
+	for (unsigned int i = 0; i < cfg->nr_jobs; i++) {
+		const struct kfsim_bfq_job *a = &cfg->jobs[i];
+
+		for (unsigned int j = i + 1; j < cfg->nr_jobs && a->cgroup[0]; j++) {
+			const struct kfsim_bfq_job *b = &cfg->jobs[j];
+
+			if (!strcmp(a->cgroup, b->cgroup) && a->weight && b->weight &&
+			    a->weight != b->weight) {
+				sim_err(sim, "job %s: cgroup %s already has weight %u (job %s), not %u",
+					b->name, b->cgroup, a->weight, a->name, b->weight);
+				goto fail;
+			}
+		}
+	}
 	if (cfg->nr_replay) {
 		err = -ENOMEM;
-		sim->replay = kmemdup(cfg->replay, cfg->nr_replay * sizeof(*cfg->replay),
-				      GFP_KERNEL);
-		if (!sim->replay)
+		sim->replay = kvmalloc(cfg->nr_replay * sizeof(*cfg->replay), GFP_KERNEL);
+		sim->replay_job = kvcalloc(cfg->nr_replay, sizeof(*sim->replay_job), GFP_KERNEL);
+		if (!sim->replay || !sim->replay_job)
 			goto fail;
+		memcpy(sim->replay, cfg->replay, cfg->nr_replay * sizeof(*cfg->replay));
 		qsort(sim->replay, cfg->nr_replay, sizeof(*sim->replay), rec_cmp);
-		err = sim_add_replay_jobs(sim, cfg);
+		err = sim_add_replay_jobs(sim, pids, nr_pids);
 		if (err)
 			goto fail;
 	}
+	kvfree(pids);
+	pids = NULL;
 	err = sim_setup_sched(sim);
 	if (err)
 		goto fail;
 	return sim;
 fail:
+	if (err == -ENOMEM && errbuf && errlen && !errbuf[0])
+		snprintf(errbuf, errlen, "out of memory");
+	kvfree(pids);
 	kfsim_bfq_sim_destroy(sim);
 	return ERR_PTR(err);
+}
+
+struct kfsim_bfq_sim *kfsim_bfq_sim_create(const struct kfsim_bfq_sim_config *cfg)
+{
+	return sim_create(cfg, NULL, 0);
+}
+
+struct kfsim_bfq_sim *kfsim_bfq_sim_create_msg(const struct kfsim_bfq_sim_config *cfg,
+					       char *errbuf, size_t errlen)
+{
+	return sim_create(cfg, errbuf, errlen);
 }
 
 static void sim_trace_header(struct kfsim_bfq_sim *sim)
@@ -683,7 +797,7 @@ static void sim_trace_header(struct kfsim_bfq_sim *sim)
 	snprintf(name, sizeof(name), "%u-actuator disk, %s", sim->cfg.disk.nr_actuators,
 		 kfsim_bfq_sched_name(sim->cfg.sched));
 	kfsim_trace_name_process(trace, 1, name);
-	if (sim_is_bfq(sim))
+	if (sim_ops(sim)->in_service_pid)
 		kfsim_trace_name_thread(trace, 1, 0, "BFQ in-service queue");
 	for (unsigned int a = 0; a < sim->cfg.disk.nr_actuators; a++) {
 		snprintf(name, sizeof(name), "actuator %u", a);
@@ -695,7 +809,7 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 {
 	struct kfsim_bfq_sim_result *res = &sim->result;
 	double secs = (double)sim->cfg.duration_ns / 1e9, bin_s = (double)sim->cfg.bin_ns / 1e9;
-	double norm[KFSIM_BFQ_MAX_JOBS];
+	double jain_sum = 0, jain_sq = 0;
 	u64 total_bytes = 0;
 
 	res->duration_s = secs;
@@ -708,7 +822,6 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		ar->iops = (double)sim->act_requests[a] / secs;
 		ar->requests = sim->act_requests[a];
 		ar->cache_hits = sim->act_hits[a];
-		ar->injected = sim->bfqd && a < BFQ_MAX_ACTUATORS ? sim->bfqd->nr_injected[a] : 0;
 		res->mb_s += ar->mb_s;
 		res->iops += ar->iops;
 		for (size_t b = 0; b < res->nr_bins; b++)
@@ -720,6 +833,7 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
 		struct sim_job *job = &sim->jobs[j];
 		struct kfsim_bfq_job_result *jr = &res->jobs[j];
+		double norm;
 
 		snprintf(jr->name, sizeof(jr->name), "%s", job->spec.name);
 		jr->weight = job->weight;
@@ -731,20 +845,16 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->lat_mean_us = job->lat.count ? (double)job->lat.sum_ns / job->lat.count / 1e3 : 0;
 		jr->lat_p99_us = (double)lat_hist_percentile(&job->lat, 99.0) / 1e3;
 		jr->lat_max_us = (double)job->lat.max_ns / 1e3;
-		norm[j] = jr->mb_s / job->weight;
+		/* kfsim_bfq_jain_index() of throughput/weight, without an array per process */
+		norm = jr->mb_s / job->weight;
+		jain_sum += norm;
+		jain_sq += norm * norm;
 	}
-	res->jain = kfsim_bfq_jain_index(norm, sim->nr_jobs);
+	res->jain = !sim->nr_jobs || jain_sq == 0 ? 1.0 :
+		    jain_sum * jain_sum / ((double)sim->nr_jobs * jain_sq);
 	res->in_flight = res->submitted - res->completed;
-	if (sim->bfqd) {
-		res->hole_injected = sim->bfqd->nr_hole_injected;
-		for (struct blk_list *pos = sim->bfqd->all_queues.next;
-		     pos != &sim->bfqd->all_queues; pos = pos->next) {
-			struct bfq_queue *bfqq = blk_list_entry(pos, struct bfq_queue, all_list);
-
-			for (int r = 0; r < BFQQE_NR_REASONS; r++)
-				res->expirations[r] += bfqq->nr_expirations[r];
-		}
-	}
+	if (sim_ops(sim)->stats)
+		sim_ops(sim)->stats(&sim->eq, res);
 }
 
 int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
@@ -753,14 +863,23 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 		return -EALREADY;
 	sim->ran = true;
 	sim_trace_header(sim);
-	for (unsigned int j = 0; j < sim->nr_jobs; j++)
-		job_issue(sim, j);
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (sim->jobs[j].spec.startdelay_ns)
+			sim_schedule(sim, sim->jobs[j].spec.startdelay_ns, EV_JOB_WAKE, j);
+		else
+			job_issue(sim, j);
+	}
 	replay_issue(sim);
 	sim_dispatch(sim);
 	sim_trace_in_service(sim);
 	sim_loop(sim);
-	if (sim->cfg.trace && sim_is_bfq(sim))
+	if (sim->cfg.trace && sim_ops(sim)->in_service_pid)
 		sim_trace_slot_end(sim);
+	if (sim->err) {
+		pr_err("bfq_sim: run stopped at %llu ns: %d\n", (unsigned long long)sim->now,
+		       sim->err);
+		return sim->err;
+	}
 	sim_results(sim);
 	return 0;
 }
@@ -772,29 +891,37 @@ const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_s
 
 struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim)
 {
-	return sim->bfqd;
+	if (!sim->eq_ready)
+		return NULL;
+	if (sim->eq.type != &bfq_iosched && sim->eq.type != &bfq_62_iosched)
+		return NULL;
+	return sim->eq.elevator_data;
 }
 
 void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 {
 	if (!sim)
 		return;
-	if (sim->bfqd) {
-		for (unsigned int j = 0; j < sim->nr_jobs; j++) {
-			if (sim->jobs[j].bic)
-				bfq_exit_icq(sim->jobs[j].bic);
+	if (sim->eq_ready) {
+		if (sim_ops(sim)->exit_icq) {
+			for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+				if (sim->jobs[j].icq)
+					sim_ops(sim)->exit_icq(&sim->eq, sim->jobs[j].icq);
+			}
 		}
-		bfq_exit_queue(sim->bfqd);
+		sim_ops(sim)->exit_sched(&sim->eq);
 	}
 	disk_free_ia_ranges(&sim->disk);
 	kfsim_hdd_destroy(sim->hdd);
 	for (unsigned int a = 0; a < KFSIM_HDD_MAX_ACTUATORS; a++)
-		kfree(sim->result.series_mb_s[a]);
-	kfree(sim->replay);
+		kvfree(sim->result.series_mb_s[a]);
+	kvfree(sim->result.jobs);
+	kvfree(sim->replay);
+	kvfree(sim->replay_job);
 	kfree(sim->heap);
-	kfree(sim->pool);
-	kfree(sim->free_stack);
-	kfree(sim->tag_waiters);
-	kfree(sim->jobs);
+	kvfree(sim->pool);
+	kvfree(sim->free_stack);
+	kvfree(sim->tag_waiters);
+	kvfree(sim->jobs);
 	kfree(sim);
 }

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Replaying blkparse text (issue #15 item 7, #21 item 8).  The referee for the format is the
+ * real blkparse (Debian blktrace): the test writes a binary trace of struct blk_io_trace
+ * records (include/uapi/linux/blktrace_api.h: magic 0x65617407, Q actions with the category
+ * bits of READ/WRITE/SYNC/FLUSH) into the build tree, has blkparse print it, and replays what
+ * blkparse printed: more than 131,072 events (beyond one kmalloc), more than 64 processes, and a
+ * flush line "Q FWS [..]".  Text cases cover what the binary format cannot carry (a 4 GiB bio),
+ * timestamps that go backwards or overflow, and errors naming the line.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kfsim/bfq_sim.h>
+#include <kfsim/err.h>
+#include <kfsim/slab.h>
+
+#define NR_EVENTS 140000
+#define NR_PIDS 70
+
+struct blk_io_trace_rec {	/* the on-disk layout of struct blk_io_trace */
+	u32 magic;
+	u32 sequence;
+	u64 time;
+	u64 sector;
+	u32 bytes;
+	u32 action;
+	u32 pid;
+	u32 device;
+	u32 cpu;
+	u16 error;
+	u16 pdu_len;
+};
+
+#define BLK_IO_TRACE_MAGIC_V7 0x65617407U
+#define BLK_TC_READ (1U << 0)
+#define BLK_TC_WRITE (1U << 1)
+#define BLK_TC_FLUSH (1U << 2)
+#define BLK_TC_SYNC (1U << 3)
+#define BLK_TA_QUEUE 1U
+
+static bool have_blkparse(void)
+{
+	return system("command -v blkparse >/dev/null 2>&1") == 0;
+}
+
+/* The real blkparse's text for NR_EVENTS queued bios of NR_PIDS processes and one flush. */
+static char *blkparse_text(void)
+{
+	const char *dir = KFSIM_BINARY_DIR "/tests/bfq/replay-trace";
+	char path[512], cmd[1200];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/sda.blktrace.0", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	for (u32 i = 0; i < NR_EVENTS + 1; i++) {
+		struct blk_io_trace_rec t = {
+			.magic = BLK_IO_TRACE_MAGIC_V7,
+			.sequence = i + 1,
+			.time = 1000ULL * i,
+			.sector = 2048ULL * (i % 100000),
+			.bytes = 4096,
+			.action = (BLK_TC_READ << 16) | BLK_TA_QUEUE,
+			.pid = 1000 + i % NR_PIDS,
+			.device = (8U << 20) | 0,
+		};
+
+		if (i == 7) {	/* a flush without data: "Q FWS" */
+			t.sector = 0;
+			t.bytes = 0;
+			t.action = ((BLK_TC_FLUSH | BLK_TC_WRITE | BLK_TC_SYNC) << 16) | BLK_TA_QUEUE;
+		}
+		assert_int_equal(fwrite(&t, sizeof(t), 1, f), 1);
+	}
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && blkparse -i sda -o sda.txt >/dev/null 2>&1", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/sda.txt", dir);
+	return strdup(path);
+}
+
+static void test_real_blkparse_text(void **state)
+{
+	struct kfsim_blktrace_rec *recs = NULL;
+	struct kfsim_bfq_sim_config cfg;
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char *path, line[256], why[160];
+	bool saw_flush = false;
+	FILE *in;
+	long n;
+
+	if (!have_blkparse()) {
+		print_message("skipped: blkparse (Debian blktrace) is not installed\n");
+		exit(77);
+	}
+	path = blkparse_text();
+	in = fopen(path, "r");
+	assert_non_null(in);
+	while (fgets(line, sizeof(line), in)) {
+		if (strstr(line, " Q FWS "))
+			saw_flush = true;
+	}
+	rewind(in);
+	n = kfsim_blktrace_parse(in, &recs, why, sizeof(why));
+	fclose(in);
+	print_message("blkparse printed %d Q events (one a flush line: %s); kfsim read %ld\n",
+		      NR_EVENTS + 1, saw_flush ? "yes" : "no", n);
+	assert_true(saw_flush);
+	assert_int_equal(n, NR_EVENTS);	/* the flush carries no data */
+	assert_int_equal(recs[0].pid, 1000);
+	assert_int_equal(recs[0].nr_sectors, 8);
+	assert_int_equal(recs[1].time_ns, 1000);
+	assert_int_equal(recs[NR_EVENTS - 1].time_ns, 1000ULL * NR_EVENTS);
+	assert_true(recs[NR_EVENTS - 1].sector == 2048ULL * (NR_EVENTS % 100000));
+
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.replay = recs;
+	cfg.nr_replay = (size_t)n;
+	cfg.duration_ns = 500000000ULL;
+	sim = kfsim_bfq_sim_create_msg(&cfg, why, sizeof(why));
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("replayed: %u processes, %llu submitted, %llu completed, %llu drained\n",
+		      res->nr_jobs, (unsigned long long)res->submitted,
+		      (unsigned long long)res->completed, (unsigned long long)res->drained);
+	assert_int_equal(res->nr_jobs, NR_PIDS);
+	assert_true(res->completed > 0);
+	assert_int_equal(res->completed + res->drained, res->submitted);
+	kfsim_bfq_sim_destroy(sim);
+	kvfree(recs);
+	free(path);
+}
+
+static long parse_text(const char *text, struct kfsim_blktrace_rec **recs, char *why, size_t len)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	long n = kfsim_blktrace_parse(in, recs, why, len);
+
+	fclose(in);
+	return n;
+}
+
+/* A 4 GiB bio (8388608 sectors) is split as the block layer would, and every piece completes. */
+static void test_huge_bio_is_split(void **state)
+{
+	const char *text = "  8,0    0        1     0.000000000  4162  Q  RS 0 + 8388608 [fio]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	struct kfsim_bfq_sim_config cfg;
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	u64 bytes = 0;
+	char why[160];
+	long n = parse_text(text, &recs, why, sizeof(why));
+
+	assert_int_equal(n, (8388608 + 2559) / 2560);
+	for (long i = 0; i < n; i++) {
+		assert_true(recs[i].nr_sectors > 0 && recs[i].nr_sectors <= 2560);
+		bytes += (u64)recs[i].nr_sectors * 512;
+	}
+	assert_int_equal(bytes, 8388608ULL * 512);
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.replay = recs;
+	cfg.nr_replay = (size_t)n;
+	cfg.duration_ns = 100000000ULL;
+	sim = kfsim_bfq_sim_create(&cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	assert_int_equal(res->completed + res->drained, res->submitted);
+	assert_true(res->jobs[0].bytes > 0);
+	kfsim_bfq_sim_destroy(sim);
+	kvfree(recs);
+}
+
+/* blkparse merges per-CPU buffers: times may go backwards; the replay runs them in time order. */
+static void test_backwards_timestamps(void **state)
+{
+	const char *text =
+		"  8,0    1        1     0.002000000  11  Q   R 4096 + 8 [a]\n"
+		"  8,0    0        1     0.001000000  12  Q   R 8192 + 8 [b]\n"
+		"  8,0    1        2     0.000500000  11  Q   R 4104 + 8 [a]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	struct kfsim_bfq_sim_config cfg;
+	struct kfsim_bfq_sim *sim;
+	char why[160];
+	long n = parse_text(text, &recs, why, sizeof(why));
+
+	assert_int_equal(n, 3);
+	assert_int_equal(recs[2].time_ns, 500000);
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.replay = recs;
+	cfg.nr_replay = 3;
+	sim = kfsim_bfq_sim_create(&cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	assert_int_equal(kfsim_bfq_sim_result(sim)->completed, 3);
+	kfsim_bfq_sim_destroy(sim);
+	kvfree(recs);
+}
+
+static void test_errors_name_the_line(void **state)
+{
+	struct kfsim_blktrace_rec *recs = NULL;
+	char why[160];
+
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n"
+				    "  8,0 0 2 99999999999.000000000 1 Q R 16 + 8 [a]\n",
+				    &recs, why, sizeof(why)), -EOVERFLOW);
+	assert_non_null(strstr(why, "line 2"));
+	assert_non_null(strstr(why, "timestamp"));
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 18446744073709551615 + 8 [a]\n", &recs,
+				    why, sizeof(why)), -EOVERFLOW);
+	assert_non_null(strstr(why, "line 1"));
+	assert_int_equal(parse_text("garbage\n\n  8,0 0 1 0.1 1 Q R x + 8 [a]\n", &recs, why,
+				    sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "line 3"));
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 0 [a]\n", &recs, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "0 sectors"));
+	/* discards, "N" events and flushes carry no data: skipped */
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q D 8 + 8 [a]\n"
+				    "  8,0 0 2 0.1 1 Q N 0 + 0 [a]\n"
+				    "  8,0 0 3 0.1 1 Q FWS [a]\n"
+				    "  8,0 0 4 0.1 1 Q FWFS 0 + 0 [a]\n", &recs, why, sizeof(why)), 0);
+	kvfree(recs);
+}
+
+/* More processes than the 64-job limit of a configuration, each its own queue. */
+static void test_many_processes(void **state)
+{
+	char *text = kvzalloc(200 * 80, GFP_KERNEL);
+	struct kfsim_blktrace_rec *recs = NULL;
+	struct kfsim_bfq_sim_config cfg;
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	size_t used = 0;
+	char why[160];
+	long n;
+
+	for (int i = 0; i < 200; i++)
+		used += (size_t)snprintf(text + used, 200 * 80 - used,
+					 "  8,0 0 %d 0.%06d %d Q RS %d + 8 [p]\n", i + 1, i, 5000 + i,
+					 i * 100000);
+	n = parse_text(text, &recs, why, sizeof(why));
+	assert_int_equal(n, 200);
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.replay = recs;
+	cfg.nr_replay = 200;
+	sim = kfsim_bfq_sim_create_msg(&cfg, why, sizeof(why));
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	assert_int_equal(res->nr_jobs, 200);
+	assert_int_equal(res->completed, 200);
+	assert_string_equal(res->jobs[199].name, "pid5199");
+	kfsim_bfq_sim_destroy(sim);
+	kvfree(recs);
+	kvfree(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_blkparse_text),
+		cmocka_unit_test(test_huge_bio_is_split),
+		cmocka_unit_test(test_backwards_timestamps),
+		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_many_processes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

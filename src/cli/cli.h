@@ -22,11 +22,17 @@
  * @name: the word after "kfsim"
  * @summary: one line for "kfsim --help"
  * @run: the command; argv[0] is @name.  Returns the exit status.
+ * @oldest_kver: the oldest release whose behaviour the command's part models
+ *               (KERNEL_VERSION()); an older --kver is refused before the command runs.
+ *               0: the part does not change with the release (any --kver is accepted).
+ * @kver_why: why that release (shown with the refusal and in "kfsim --help")
  */
 struct kfsim_cli_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	unsigned int oldest_kver;
+	const char *kver_why;
 };
 
 /**

@@ -730,4 +730,6 @@ const struct kfsim_cli_command kfsim_cmd_bfq = {
 	.name = "bfq",
 	.summary = "BFQ with multi-actuator support on a simulated dual-actuator disk",
 	.run = bfq_run,
+	.oldest_kver = KERNEL_VERSION(6, 2, 0),
+	.kver_why = "bfq-6.2 is the oldest scheduler modelled; 6.3 added multi-actuator support",
 };

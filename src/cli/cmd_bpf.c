@@ -239,4 +239,6 @@ const struct kfsim_cli_command kfsim_cmd_bpf = {
 	.name = "bpf",
 	.summary = "BPF graph collections (bpf_rbtree/bpf_list) with run-time verifier checks",
 	.run = cmd_bpf,
+	.oldest_kver = KERNEL_VERSION(6, 3, 0),
+	.kver_why = "bpf_rbtree_* kfuncs arrived in 6.3; bpf_obj_new and lists in 6.2",
 };

@@ -18,6 +18,7 @@
 #include <kfsim/plca_sim.h>
 #include <kfsim/slab.h>
 #include <kfsim/trace_event.h>
+#include <kfsim/cmdline.h>
 #include "cli.h"
 
 #define CMD "plca"
@@ -630,4 +631,6 @@ const struct kfsim_cli_command kfsim_cmd_plca = {
 	.name = "plca",
 	.summary = "10BASE-T1S bus simulator: PLCA (Clause 148) against CSMA/CD",
 	.run = plca_run,
+	.oldest_kver = KERNEL_VERSION(6, 3, 0),
+	.kver_why = "PLCA configuration over ethtool and genphy_c45_plca_* arrived in 6.3",
 };

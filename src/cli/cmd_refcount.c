@@ -171,4 +171,6 @@ const struct kfsim_cli_command kfsim_cmd_refcount = {
 	.name = "refcount",
 	.summary = "refcount_t saturation and misuse, step by step, with the kernel's warnings",
 	.run = refcount_run,
+	.oldest_kver = KERNEL_VERSION(5, 5, 0),
+	.kver_why = "the saturating refcount_t design kfsim models is 5.5's",
 };

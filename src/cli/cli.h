@@ -152,6 +152,7 @@ void kfsim_cli_json_errors(bool on);
  * struct kfsim_cli_progress - the progress line of one long run
  * @what: the label ("plca sweep")
  * @on: drawing (stderr is a terminal, or KFSIM_PROGRESS=always, and not --quiet)
+ * @forced: KFSIM_PROGRESS=always: drawn without a terminal and from the first update
  * @printed: a line has been drawn (and must be cleared at the end)
  * @start_ns: when the run started (CLOCK_MONOTONIC)
  * @last_ns: when the line was last drawn
@@ -159,6 +160,7 @@ void kfsim_cli_json_errors(bool on);
 struct kfsim_cli_progress {
 	const char *what;
 	bool on;
+	bool forced;
 	bool printed;
 	u64 start_ns;
 	u64 last_ns;

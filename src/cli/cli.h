@@ -210,7 +210,8 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
  * @KFSIM_OPT_OUTPUT: a path kfsim will write, checked by kfsim_outfile_check_path() at parse
  *                    time (-ENAMETOOLONG before any work), into a const char *
  * @KFSIM_OPT_CHOICE: one of @choices (NULL-terminated); its index into an unsigned int
- * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set
+ * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set (or
+ *                  with *why left empty when it printed its own usage error), or -ENOMEM
  */
 enum kfsim_opt_kind {
 	KFSIM_OPT_FLAG,

@@ -142,6 +142,24 @@ static void test_efbig_keeps_old_files(void **state)
 	}
 }
 
+/* Item 2: the two plots of a sweep are written both or neither. */
+static void test_sweep_plots_both_or_neither(void **state)
+{
+	const char *thr = in_dir("s-throughput.svg"), *lat = in_dir("s-latency.svg");
+	char args[600], err[2048];
+
+	put_old(thr);
+	put_old(lat);
+	snprintf(args, sizeof(args), "plca sweep --nodes 8 --duration 5 --svg %s/s", dir);
+	assert_int_equal(run_limited(args, err, sizeof(err)), 1);
+	assert_non_null(strstr(err, "-EFBIG"));
+	assert_old(thr);
+	assert_old(lat);
+	assert_entries(2);
+	unlink(thr);
+	unlink(lat);
+}
+
 /* Item 5: /dev/full is a failure with its own errno, never "wrote /dev/full". */
 static void test_enospc(void **state)
 {
@@ -333,6 +351,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_efbig_keeps_old_files),
+		cmocka_unit_test(test_sweep_plots_both_or_neither),
 		cmocka_unit_test(test_enospc),
 		cmocka_unit_test(test_refused_config_touches_nothing),
 		cmocka_unit_test(test_symlinks),

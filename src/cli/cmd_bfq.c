@@ -264,8 +264,8 @@ static const struct kfsim_cli_spec bfq_spec = {
 		 "--slice-idle-us microseconds).  Out-of-range settings exit 2 naming the option.\n"
 		 "Budget: runs estimated beyond 5e6 simulated requests (10000 per second per\n"
 		 "actuator, times the simulated time and the runs) ask for --force.\n"
-		 "Progress: compare and ablate draw a progress line on stderr when it is a\n"
-		 "terminal (--quiet: none).  Output files (--trace, --svg) are replaced only\n"
+		 "Progress: a progress line is drawn on stderr when it is a terminal\n"
+		 "(--quiet: none).  Output files (--trace, --svg) are replaced only\n"
 		 "when complete; a failed run leaves them as they were.\n"
 		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
 };
@@ -424,6 +424,22 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 	return err;
 }
 
+/* The simulator's progress hook: the fraction is simulated time over the run's. */
+struct sim_progress {
+	struct kfsim_cli_progress line;
+	double run_s;	/* simulated seconds of one run */
+	double before_s; /* of the runs already done */
+	double total_s;	/* of all runs */
+};
+
+static void on_sim_progress(void *arg, u64 now_ns)
+{
+	struct sim_progress *p = arg;
+	double sim_s = p->before_s + min((double)now_ns / 1e9, p->run_s);
+
+	kfsim_cli_progress_update(&p->line, sim_s / p->total_s, sim_s);
+}
+
 /* Run one configuration; *@sim_out keeps the simulation for its results. */
 static int run_one(const struct kfsim_bfq_sim_config *cfg, struct kfsim_bfq_sim **sim_out)
 {
@@ -453,6 +469,7 @@ static void print_trace_summary(const struct kfsim_trace *trace, const char *pat
 
 static int cmd_sim(struct bfq_opts *o)
 {
+	struct sim_progress progress = { 0 };
 	struct kfsim_trace trace;
 	struct kfsim_bfq_sim *sim = NULL;
 	struct kfsim_json json;
@@ -465,7 +482,14 @@ static int cmd_sim(struct bfq_opts *o)
 		kfsim_trace_set_max(&trace, o->trace_max);
 		o->cfg.trace = &trace;
 	}
+	kfsim_cli_progress_begin(&progress.line, "kfsim bfq sim", o->quiet);
+	progress.run_s = progress.total_s = (double)o->cfg.duration_ns / 1e9;
+	if (progress.line.on) {
+		o->cfg.progress = on_sim_progress;
+		o->cfg.progress_arg = &progress;
+	}
 	err = run_one(&o->cfg, &sim);
+	kfsim_cli_progress_end(&progress.line);
 	if (o->trace_path) {
 		if (err) {
 			kfsim_trace_abort(&trace); /* the old file stays */
@@ -540,17 +564,23 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res)
 static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, const char *what,
 		    bool numeric_x)
 {
-	struct kfsim_cli_progress progress;
+	struct sim_progress progress = { 0 };
 	struct kfsim_json json;
 	int err = 0;
 
-	kfsim_cli_progress_begin(&progress, "kfsim bfq", o->quiet);
+	kfsim_cli_progress_begin(&progress.line, "kfsim bfq", o->quiet);
+	progress.run_s = (double)o->cfg.duration_ns / 1e9;
+	progress.total_s = progress.run_s * nr;
 	for (unsigned int i = 0; i < nr && !err; i++) {
-		kfsim_cli_progress_update(&progress, (double)i / nr,
-					  (double)i * (double)o->cfg.duration_ns / 1e9);
+		progress.before_s = progress.run_s * i;
+		kfsim_cli_progress_update(&progress.line, (double)i / nr, progress.before_s);
+		if (progress.line.on) {
+			rows[i].cfg.progress = on_sim_progress;
+			rows[i].cfg.progress_arg = &progress;
+		}
 		err = run_one(&rows[i].cfg, &rows[i].sim);
 	}
-	kfsim_cli_progress_end(&progress);
+	kfsim_cli_progress_end(&progress.line);
 	if (err)
 		goto out;
 	if (o->json) {

@@ -237,6 +237,11 @@ static void test_progress(void **state)
 	assert_non_null(strstr(r.err, "\rkfsim bfq: "));
 	assert_int_equal(r.out[0], '{');
 	cli_result_free(&r);
+	RUN(&r, "bfq", "sim", "--job", "rw=read", "--duration", "2s", "--json");
+	assert_ok(&r);
+	assert_non_null(strstr(r.err, "\rkfsim bfq sim: "));
+	assert_int_equal(r.out[0], '{');
+	cli_result_free(&r);
 	RUN(&r, "plca", "sim", "--duration", "50", "--json", "--quiet");
 	assert_ok(&r);
 	assert_string_equal(r.err, "");

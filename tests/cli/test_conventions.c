@@ -237,6 +237,11 @@ static void test_progress(void **state)
 	assert_non_null(strstr(r.err, "\rkfsim bfq: "));
 	assert_int_equal(r.out[0], '{');
 	cli_result_free(&r);
+	RUN(&r, "plca", "sweep", "--nodes", "3", "--duration", "5", "--json");
+	assert_ok(&r);
+	assert_non_null(strstr(r.err, "\rkfsim plca sweep: "));
+	assert_int_equal(r.out[0], '{');
+	cli_result_free(&r);
 	RUN(&r, "bfq", "sim", "--job", "rw=read", "--duration", "2s", "--json");
 	assert_ok(&r);
 	assert_non_null(strstr(r.err, "\rkfsim bfq sim: "));

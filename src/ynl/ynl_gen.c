@@ -303,6 +303,14 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 			fprintf(stderr, "%s: -%s: %s\n", prog, strerrorname_np(-ret), err);
 		else
 			fprintf(stderr, "%s\n", err);
+		/* with --json, a script reading stdout learns why there is no file list */
+		if (json) {
+			printf("{\"error\": {\"command\": \"ynl-gen\", \"status\": 1, \"errno\": ");
+			json_str(strerrorname_np(-ret) ? strerrorname_np(-ret) : "EIO");
+			printf(", \"message\": ");
+			json_str(err);
+			printf("}}\n");
+		}
 		free(idents);
 		return 1;
 	}

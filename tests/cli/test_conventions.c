@@ -135,6 +135,17 @@ static void test_json_errors(void **state)
 	assert_null(strstr(r.out, "\"nodes\"")); /* no result printed before the failure */
 	cli_result_free(&r);
 
+	/* ynl-gen too (its own driver, shared with kfsim-ynl-gen) */
+	RUN(&r, "ynl-gen", "--json", "/nonexistent/spec.yaml");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "{\"error\": {\"command\": \"ynl-gen\", \"status\": 1, "
+				      "\"errno\": \"ENOENT\""));
+	cli_result_free(&r);
+	/* and its help says what --mode all is */
+	RUN(&r, "ynl-gen", "--help");
+	assert_non_null(strstr(r.out, "all     uapi, kernel and user (not test"));
+	cli_result_free(&r);
+
 	/* without --json, stdout stays empty */
 	RUN(&r, "bfq", "sim", "--bogus");
 	assert_usage_error(&r, "unknown option '--bogus'");

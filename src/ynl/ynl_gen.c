@@ -206,7 +206,7 @@ static void json_str(const char *text)
 
 static void gen_help(const char *prog)
 {
-	printf("Usage: %s [--mode uapi|kernel|user|test|all] [--out-dir DIR] [--json] SPEC...\n\n"
+	printf("Usage: %s [--mode uapi|kernel|user|test|all] [--out DIR] [--json] SPEC...\n\n"
 	       "Generate C from YNL netlink specs (the kernel's Documentation/netlink/specs\n"
 	       "language: genetlink, genetlink-c, genetlink-legacy and netlink-raw).\n\n"
 	       "  --mode M      what to generate (repeatable; default all):\n"
@@ -215,7 +215,8 @@ static void gen_help(const char *prog)
 	       "                  user    F-user.{h,c}: request/reply structs, put/parse, dumps\n"
 	       "                  test    F-test.c: a round-trip test program over kernel + user\n"
 	       "                  all     uapi, kernel and user (not test: ask for it too)\n"
-	       "  --out-dir DIR where the files go (default .; created if missing)\n"
+	       "  --out DIR     where the files go (default .; created if missing;\n"
+	       "                also --out-dir)\n"
 	       "  --json        print one JSON document listing the files written\n\n"
 	       "A bad spec is reported as file:line:column: message, exit status 1, and no file\n"
 	       "is written: all files of a run (every SPEC) are written together or not at all.\n",
@@ -226,7 +227,8 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
-		{ "out-dir", required_argument, NULL, 'o' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "out-dir", required_argument, NULL, 'o' }, /* the older name, kept */
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },

@@ -297,7 +297,7 @@ static void test_ynl_gen_all_or_none(void **state)
 		closedir(d);
 	}
 	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--mode", "uapi",
-							    "--out-dir", out, spec, NULL }), 0);
+							    "--out", out, spec, NULL }), 0);
 	assert_int_equal(r.status, 0); /* the directory did not exist */
 	cli_result_free(&r);
 	{

@@ -274,7 +274,7 @@ static const struct kfsim_cli_spec bfq_spec = {
  * Everything the library would refuse, refused now with the option named and exit 2, before
  * any output file is opened or any run starts.
  */
-static int check_config(struct bfq_opts *o, unsigned int nr_runs)
+static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given)
 {
 	struct kfsim_bfq_sim_config *cfg = &o->cfg;
 	double estimate;
@@ -294,8 +294,14 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs)
 			return kfsim_cli_usage(CMD, "invalid value for --job (job %s): %s",
 					       cfg->jobs[j].name, reason);
 	}
-	if (cfg->duration_ns / cfg->bin_ns > 100000)
+	/* at most 100000 bins: the default width grows to fit, a width the user gave is refused */
+	if (cfg->duration_ns / cfg->bin_ns > 100000) {
+		if (bin_given)
+			return kfsim_cli_usage(CMD, "invalid value for --bin-ms: %llu bins over the "
+					       "run, at most 100000 (make the bins wider)",
+					       (unsigned long long)(cfg->duration_ns / cfg->bin_ns));
 		cfg->bin_ns = cfg->duration_ns / 100000;
+	}
 	/* no drive serves more than a request every 0.1 ms per actuator */
 	estimate = (double)cfg->duration_ns / 1e9 * 1e4 * cfg->disk.nr_actuators * nr_runs;
 	return kfsim_cli_budget(CMD, estimate, BFQ_BUDGET_REQUESTS, "simulated requests",
@@ -744,7 +750,7 @@ static int bfq_run(int argc, char **argv)
 		nr_runs = o.scheds ? list_length(o.scheds) : 4;
 	else if (args.verb == VERB_ABLATE && o.values)
 		nr_runs = list_length(o.values);
-	ret = check_config(&o, nr_runs);
+	ret = check_config(&o, nr_runs, kfsim_cli_given(&bfq_spec, &args, "bin-ms"));
 	if (!ret) {
 		if (args.verb == VERB_SIM)
 			ret = cmd_sim(&o);

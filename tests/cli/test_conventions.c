@@ -175,6 +175,10 @@ static void test_out_of_range(void **state)
 		assert_string_equal(a.out, "");
 		cli_result_free(&a);
 	}
+	/* a bin width that makes too many bins is refused, not widened behind the user's back */
+	RUN(&a, "bfq", "sim", "--job", JOB, "--duration", "3600", "--bin-ms", "1", "--force");
+	assert_usage_error(&a, "invalid value for --bin-ms: 3600000 bins");
+
 	/* size=0 and size=0% both mean "to the end of the disk" */
 	RUN(&a, "bfq", "sim", "--job", "rw=randread,offset=50%,size=0", "--duration", "20ms",
 	    "--json");

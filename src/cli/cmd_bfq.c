@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,15 @@ static int parse_disk_param(void *opts, const char *text, char *why, size_t why_
 	v = strtod(eq + 1, &end);
 	if (errno || end == eq + 1 || *end || !isfinite(v) || v < 0)
 		goto bad;
+	/* integer keys take whole numbers their field can hold: never truncated or wrapped */
+	if ((!strcmp(key, "spt_od") || !strcmp(key, "ncq_depth") ||
+	     !strcmp(key, "readahead_kib") || !strcmp(key, "write_cache_mib") ||
+	     !strcmp(key, "capacity")) &&
+	    (v != floor(v) || v > (strcmp(key, "capacity") ? (double)UINT_MAX : 0x1p62))) {
+		snprintf(why, why_size, "%s takes a whole number%s", key,
+			 strcmp(key, "capacity") ? " up to 4294967295" : " of sectors below 2^62");
+		return -EINVAL;
+	}
 	if (!strcmp(key, "rpm"))
 		p->rpm = v;
 	else if (!strcmp(key, "spt_od"))

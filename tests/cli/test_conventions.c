@@ -160,6 +160,9 @@ static void test_out_of_range(void **state)
 		{ "--job", "bs=64m,size=1" },
 		{ "--job", "offset=99%,size=50%" },
 		{ "--job", "offset=20t" },
+		{ "--disk-param", "capacity=1e30" },
+		{ "--disk-param", "spt_od=1.5" },
+		{ "--disk-param", "ncq_depth=0" },
 	};
 	struct cli_result a, b;
 

@@ -91,6 +91,26 @@ static void test_h_is_a_value(void **state)
 	unlink(path);
 	rmdir(dir);
 
+	/* the commands that scan for help themselves follow the same rule */
+	assert_non_null(mkdtemp(strcpy(dir, "/tmp/kfsim-conv-XXXXXX")));
+	assert_int_equal(cli_run_in(&r, dir, (const char *const[]){ "bpf", "demo", "--rounds",
+					 "10", "--svg", "-h", NULL }), 0);
+	assert_ok(&r);
+	assert_null(strstr(r.out, "Usage:"));
+	cli_result_free(&r);
+	snprintf(path, sizeof(path), "%s/-h", dir);
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	rmdir(dir);
+	RUN(&r, "bpf", "demo", "--json", "-h");
+	assert_ok(&r);
+	assert_non_null(strstr(r.out, "Usage: kfsim bpf"));
+	cli_result_free(&r);
+	RUN(&r, "nl", "policy", "--kernel", "-h");
+	assert_ok(&r);
+	assert_non_null(strstr(r.out, "Usage: kfsim nl"));
+	cli_result_free(&r);
+
 	/* as an option it still is help, anywhere */
 	RUN(&r, "bfq", "sim", "--job", JOB, "-h");
 	assert_ok(&r);

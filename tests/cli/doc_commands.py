@@ -72,61 +72,50 @@ def main():
     for page in pages:
         name = os.path.basename(page)
         for m in FENCE.finditer(open(page).read()):
-            lang, body = m.group(1), m.group(2)
-            prompted = [l for l in body.splitlines() if l.startswith("$ ")]
-            if lang in ("sh", "bash", "shell") and not prompted:
-                # a here-document is one command with its text: run such a block whole
-                commands = ["set -e\n" + body] if "<<" in body else sh_commands(body)
-                for command in commands:
-                    why = skipped(name, command)
-                    if why:
-                        print(f"{name}: skipped: {command.strip()[:60]} ({why})")
-                        continue
-                    r = run(command, scratch, env)
-                    ran += 1
-                    if r.returncode:
-                        failures += 1
-                        print(f"{name}: FAILED (exit {r.returncode}): {command.strip()}\n"
-                              f"{r.stdout[-2000:]}{r.stderr[-2000:]}")
-                    else:
-                        print(f"{name}: ok: {command.strip()[:70]}")
-            elif prompted:
-                failures, ran = run_prompted(name, body, scratch, env, failures, ran)
+            for command, shown in block_commands(m.group(1), m.group(2)):
+                why = skipped(name, command)
+                if why:
+                    print(f"{name}: skipped: {command.strip()[:60]} ({why})")
+                    continue
+                ran += 1
+                failures += not check(name, command, shown, scratch, env)
     shutil.rmtree(scratch)
     print(f"{ran} commands run, {failures} failed")
     return 1 if failures or not ran else 0
 
 
-def run_prompted(name, body, scratch, env, failures, ran):
-    """'$ command' lines, each followed by what it prints."""
-    steps, lines = [], body.splitlines()
-    for line in lines:
-        if line.startswith("$ "):
-            steps.append([line[2:], []])
-        elif steps:
-            steps[-1][1].append(line)
-    for command, shown in steps:
-        command = re.sub(r"\s+#[^'\"]*$", "", command)  # a trailing comment
-        why = skipped(name, command)
-        if why:
-            print(f"{name}: skipped: {command[:60]} ({why})")
-            continue
-        r = run(command, scratch, env)
-        ran += 1
-        expect_error = bool(ERROR.search("\n".join(shown)))
-        out = r.stdout + r.stderr
-        missing = [l for l in shown if l.strip() and l.strip() != "..." and
-                   not FIGURE.search(l) and l.strip() not in out]
-        if bool(r.returncode) != expect_error or missing:
-            failures += 1
-            print(f"{name}: FAILED (exit {r.returncode}, the page expects "
-                  f"{'an error' if expect_error else 'success'}): {command}")
-            for l in missing[:5]:
-                print(f"  the page shows, the command did not print: {l.strip()}")
-            print(out[-1500:])
-        else:
-            print(f"{name}: ok: $ {command[:70]}")
-    return failures, ran
+def block_commands(lang, body):
+    """(command, the lines the page shows it printing) for each command of a shell block."""
+    steps = []
+    if any(l.startswith("$ ") for l in body.splitlines()):
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                steps.append((re.sub(r"\s+#[^'\"]*$", "", line[2:]), []))  # trailing comment
+            elif steps:
+                steps[-1][1].append(line)
+    elif lang in ("sh", "bash", "shell"):
+        # a here-document is one command with its text: run such a block whole
+        commands = ["set -e\n" + body] if "<<" in body else sh_commands(body)
+        steps = [(command, []) for command in commands]
+    return steps
+
+
+def check(name, command, shown, scratch, env):
+    """Run @command; True when it behaved as the page shows."""
+    r = run(command, scratch, env)
+    expect_error = bool(ERROR.search("\n".join(shown)))
+    out = r.stdout + r.stderr
+    missing = [l for l in shown if l.strip() and l.strip() != "..." and
+               not FIGURE.search(l) and l.strip() not in out]
+    if bool(r.returncode) == expect_error and not missing:
+        print(f"{name}: ok: {command.strip()[:70]}")
+        return True
+    print(f"{name}: FAILED (exit {r.returncode}, the page expects "
+          f"{'an error' if expect_error else 'success'}): {command.strip()}")
+    for line in missing[:5]:
+        print(f"  the page shows, the command did not print: {line.strip()}")
+    print(out[-1500:])
+    return False
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-# kfsim_add_test(NAME name SOURCES a.c b.c [LABELS l1 l2] [LIBS extra] [TIMEOUT s])
+# kfsim_add_test(NAME name SOURCES a.c b.c [LABELS l1 l2] [LIBS extra] [TIMEOUT s] [ALSO_AS_NOBODY])
 # One cmocka executable, registered with ctest under "<part>/<name>".  Tests link the static
 # library so that they can reach internal headers under src/ as well as the public ones.
 function(kfsim_add_test)
-	cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LABELS;LIBS" ${ARGN})
+	cmake_parse_arguments(T "ALSO_AS_NOBODY" "NAME;TIMEOUT" "SOURCES;LABELS;LIBS" ${ARGN})
 	get_filename_component(part ${CMAKE_CURRENT_SOURCE_DIR} NAME)
 	set(exe test_${part}_${T_NAME})
 	add_executable(${exe} ${T_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/cli_run.c
@@ -20,4 +20,13 @@ function(kfsim_add_test)
 	endif()
 	set_tests_properties(${part}/${T_NAME} PROPERTIES LABELS "${part};${T_LABELS}" TIMEOUT ${T_TIMEOUT}
 		ENVIRONMENT "CMOCKA_MESSAGE_OUTPUT=stdout")
+	# ALSO_AS_NOBODY: the suite runs a second time as an unprivileged user (uid 65534), where
+	# file permissions are not bypassed as they are for root.
+	find_program(SETPRIV setpriv)
+	if(T_ALSO_AS_NOBODY AND SETPRIV)
+		add_test(NAME ${part}/${T_NAME}-nobody COMMAND ${SETPRIV} --reuid=65534 --regid=65534
+			--clear-groups $<TARGET_FILE:${exe}>)
+		set_tests_properties(${part}/${T_NAME}-nobody PROPERTIES LABELS "${part};${T_LABELS}"
+			TIMEOUT ${T_TIMEOUT} ENVIRONMENT "CMOCKA_MESSAGE_OUTPUT=stdout;TMPDIR=/tmp")
+	endif()
 endfunction()

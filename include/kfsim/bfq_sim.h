@@ -198,6 +198,9 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
  * @trace: a Perfetto trace to record dispatches into, or NULL
  * @trace_window_ns: record only the first this many ns of the run
  * @bin_ns: width of the throughput time series bins
+ * @progress: NULL, or called now and then during kfsim_bfq_sim_run() with the simulated time
+ *            reached (for a progress line; it must not touch the simulation)
+ * @progress_arg: its first argument
  */
 struct kfsim_bfq_sim_config {
 	struct kfsim_hdd_params disk;
@@ -213,6 +216,8 @@ struct kfsim_bfq_sim_config {
 	struct kfsim_trace *trace;
 	u64 trace_window_ns;
 	u64 bin_ns;
+	void (*progress)(void *arg, u64 now_ns);
+	void *progress_arg;
 };
 
 /** kfsim_bfq_sim_config_default() - dual-actuator disk, BFQ, 2 s, seed 1, no jobs. */

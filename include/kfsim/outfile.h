@@ -15,6 +15,8 @@
  *    -ELOOP.  Nothing has been created or written at that point.
  *  - A symlink is followed (as far as it goes, dangling or not) and its TARGET is replaced; the
  *    link itself stays.  Every writer treats links the same way this way.
+ *  - An existing file the caller may not write (mode 0444 for a normal user) is refused with
+ *    -EACCES, as open(2) would refuse it, rather than replaced through the directory.
  *  - The data goes to a temporary in the target's own directory (created with mode 0666, so the
  *    umask applies exactly as for open(2)), is fsync()ed, given the old file's mode (and owner,
  *    where permitted) if there was one, and rename()d over the target.  A failure anywhere
@@ -95,7 +97,7 @@ int kfsim_path_join(char *buf, size_t size, const char *dir, const char *name);
  *
  * Return: 0, or a negative errno with nothing created: the errors of kfsim_outfile_check_path(),
  * -EISDIR, -ELOOP, -ENOENT (no such directory), -EACCES/-EROFS (the directory cannot take a
- * new file), -ENOMEM.
+ * new file, or an existing file is not writable), -ENOMEM.
  */
 int kfsim_outfile_open(struct kfsim_outfile *of, const char *path);
 

@@ -372,6 +372,14 @@ struct plca_sweep_point {
 int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
 		     struct plca_sweep_point *points);
 
+/**
+ * kfsim_plca_sweep_progress() - kfsim_plca_sweep(), calling @progress(@arg, done, total)
+ * before each pair of runs with the runs done so far and the runs in all (for a progress line)
+ */
+int kfsim_plca_sweep_progress(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
+			      struct plca_sweep_point *points,
+			      void (*progress)(void *arg, u32 done, u32 total), void *arg);
+
 /** kfsim_plca_sweep_csv() - write @nr @points as CSV with a header line; -EIO on error. */
 int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *out);
 

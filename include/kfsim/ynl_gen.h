@@ -45,7 +45,8 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
  * kfsim_ynl_gen_main() - the command line of kfsim-ynl-gen / kfsim ynl-gen
  * @prog: how errors name the program ("kfsim-ynl-gen" or "kfsim ynl-gen")
  *
- * Usage: PROG [--mode uapi|kernel|user|test|all] [--out-dir DIR] SPEC...
+ * Usage: PROG [--mode uapi|kernel|user|test|all] [--out DIR] [--json] SPEC...  (--out-dir is
+ * the older name of --out)
  * Return: exit status: 0 success; 1 a bad spec or a write failure (nothing written);
  * 2 a bad command line.
  */

@@ -478,6 +478,8 @@ static void sim_dispatch(struct kfsim_bfq_sim *sim)
 
 static void sim_loop(struct kfsim_bfq_sim *sim)
 {
+	unsigned long steps = 0;
+
 	for (;;) {
 		u64 t_disk = kfsim_hdd_next_event(sim->hdd);
 		u64 t_timer = sched_next_timer(sim);
@@ -494,6 +496,9 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 		if (t == U64_MAX)
 			break;	/* nothing left: drained */
 		sim->now = max(sim->now, t);
+		/* the caller's progress report, cheap enough to leave on: every 4096 steps */
+		if (sim->cfg.progress && !(++steps & 4095))
+			sim->cfg.progress(sim->cfg.progress_arg, sim->now);
 		while ((rq = kfsim_hdd_step(sim->hdd, sim->now)))
 			sim_complete(sim, rq);
 		if (sched_next_timer(sim) <= sim->now)

@@ -23,11 +23,17 @@
  * @name: the word after "kfsim"
  * @summary: one line for "kfsim --help"
  * @run: the command; argv[0] is @name.  Returns the exit status.
+ * @oldest_kver: the oldest release whose behaviour the command's part models
+ *               (KERNEL_VERSION()); an older --kver is refused before the command runs.
+ *               0: the part does not change with the release (any --kver is accepted).
+ * @kver_why: why that release (shown with the refusal and in "kfsim --help")
  */
 struct kfsim_cli_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	unsigned int oldest_kver;
+	const char *kver_why;
 };
 
 /* Longest file name (relative to the output directory) a tour step may write, NUL included. */
@@ -180,6 +186,7 @@ void kfsim_cli_json_errors(bool on);
  * struct kfsim_cli_progress - the progress line of one long run
  * @what: the label ("plca sweep")
  * @on: drawing (stderr is a terminal, or KFSIM_PROGRESS=always, and not --quiet)
+ * @forced: KFSIM_PROGRESS=always: drawn without a terminal and from the first update
  * @printed: a line has been drawn (and must be cleared at the end)
  * @start_ns: when the run started (CLOCK_MONOTONIC)
  * @last_ns: when the line was last drawn
@@ -187,6 +194,7 @@ void kfsim_cli_json_errors(bool on);
 struct kfsim_cli_progress {
 	const char *what;
 	bool on;
+	bool forced;
 	bool printed;
 	u64 start_ns;
 	u64 last_ns;
@@ -236,7 +244,8 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
  * @KFSIM_OPT_OUTPUT: a path kfsim will write, checked by kfsim_outfile_check_path() at parse
  *                    time (-ENAMETOOLONG before any work), into a const char *
  * @KFSIM_OPT_CHOICE: one of @choices (NULL-terminated); its index into an unsigned int
- * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set
+ * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set (or
+ *                  with *why left empty when it printed its own usage error), or -ENOMEM
  */
 enum kfsim_opt_kind {
 	KFSIM_OPT_FLAG,

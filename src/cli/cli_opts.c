@@ -118,11 +118,15 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 		choices_text(opt->choices, why, sizeof(why));
 		kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected %s", value, flag, why);
 		return -EINVAL;
-	case KFSIM_OPT_CALL:
-		if (!opt->call(opts, value, why, sizeof(why)))
-			return 0;
-		kfsim_cli_usage(cmd, "invalid value '%s' for %s: %s", value, flag, why);
-		return -EINVAL;
+	case KFSIM_OPT_CALL: {
+		int err = opt->call(opts, value, why, sizeof(why));
+
+		if (err == -ENOMEM)
+			kfsim_cli_fail(cmd, err, "no memory for the value of %s", flag);
+		else if (err && why[0]) /* an empty reason: the parser reported it itself */
+			kfsim_cli_usage(cmd, "invalid value '%s' for %s: %s", value, flag, why);
+		return err;
+	}
 	}
 	return -EINVAL;
 }
@@ -216,8 +220,14 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			return kfsim_cli_usage(spec->name, "option '--%s' is for 'kfsim %s %s' only",
 					       spec->opts[c].name, spec->name, list);
 		}
-		if (store(spec, opt, spec->opts[c].name, optarg, opts))
+		switch (store(spec, opt, spec->opts[c].name, optarg, opts)) {
+		case 0:
+			break;
+		case -ENOMEM:
+			return KFSIM_EXIT_FAILURE;
+		default:
 			return KFSIM_EXIT_USAGE;
+		}
 		args->given |= 1ULL << row;
 	}
 	args->positional = argv + first - 1 + optind;

@@ -5,7 +5,7 @@
  * Progress is one line on stderr, redrawn in place ("\r") at most a few times a second:
  * percentage, simulated time, simulation rate, and the time left.  Only a person watching a
  * terminal wants it, so it is shown only when stderr is a terminal (KFSIM_PROGRESS=always
- * forces it, for tests) and never with --quiet; stdout, where --json goes, is never touched.
+ * forces it from the start, for tests) and never with --quiet; stdout, where --json goes, is never touched.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,8 @@ void kfsim_cli_progress_begin(struct kfsim_cli_progress *p, const char *what, bo
 	*p = (struct kfsim_cli_progress){ .what = what };
 	if (quiet)
 		return;
-	p->on = (force && !strcmp(force, "always")) || isatty(STDERR_FILENO);
+	p->forced = force && !strcmp(force, "always");
+	p->on = p->forced || isatty(STDERR_FILENO);
 	p->start_ns = wall_ns();
 }
 
@@ -44,7 +45,7 @@ void kfsim_cli_progress_update(struct kfsim_cli_progress *p, double fraction, do
 	/* at most 5 redraws a second, and not before the run has shown it is long */
 	if (p->printed && now - p->last_ns < 200000000ULL)
 		return;
-	if (now - p->start_ns < 500000000ULL && fraction < 1.0)
+	if (now - p->start_ns < 500000000ULL && !p->forced)
 		return;
 	p->last_ns = now;
 	p->printed = true;

@@ -12,6 +12,7 @@
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/json.h>
+#include <kfsim/outfile.h>
 #include <kfsim/trace_event.h>
 #include "../../examples/bpf/bpf_examples.h"
 #include "cli.h"
@@ -107,28 +108,33 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_
 
 static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *svg, const char *trace)
 {
+	struct kfsim_outfile f;
 	struct kfsim_trace tr;
-	FILE *f;
 	int err;
 
+	/* both through kfsim_outfile: an old file stays unless the new one is complete */
 	if (svg) {
-		f = fopen(svg, "w");
-		if (!f)
-			return kfsim_cli_fail("bpf", -errno, "cannot create '%s'", svg);
+		err = kfsim_outfile_open(&f, svg);
+		if (err)
+			return kfsim_cli_fail("bpf", err, "cannot create '%s'", svg);
 		err = kfsim_bpf_timeline_svg(tl,
 					     "rbtree_first_and_remove: owning vs non-owning "
 					     "references",
-					     f);
-		if (fclose(f) || err)
-			return kfsim_cli_fail("bpf", -EIO, "cannot write '%s'", svg);
+					     f.file);
+		if (err)
+			kfsim_outfile_fail(&f, err);
+		err = kfsim_outfile_commit(&f);
+		if (err)
+			return kfsim_cli_fail("bpf", err, "cannot write '%s'", svg);
 	}
 	if (trace) {
 		err = kfsim_trace_open(&tr, trace);
 		if (err)
 			return kfsim_cli_fail("bpf", err, "cannot create '%s'", trace);
 		kfsim_bpf_timeline_trace(tl, &tr, 1);
-		if (kfsim_trace_close(&tr))
-			return kfsim_cli_fail("bpf", -EIO, "cannot write '%s'", trace);
+		err = kfsim_trace_close(&tr);
+		if (err)
+			return kfsim_cli_fail("bpf", err, "cannot write '%s'", trace);
 	}
 	return KFSIM_EXIT_OK;
 }
@@ -237,4 +243,6 @@ const struct kfsim_cli_command kfsim_cmd_bpf = {
 	.name = "bpf",
 	.summary = "BPF graph collections (bpf_rbtree/bpf_list) with run-time verifier checks",
 	.run = cmd_bpf,
+	.oldest_kver = KERNEL_VERSION(6, 3, 0),
+	.kver_why = "bpf_rbtree_* kfuncs arrived in 6.3; bpf_obj_new and lists in 6.2",
 };

@@ -18,6 +18,7 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/plca.h>
+#include <kfsim/cmdline.h>
 #include "cli.h"
 
 #define CMD "ethtool"
@@ -422,4 +423,6 @@ const struct kfsim_cli_command kfsim_cmd_ethtool = {
 	.name = "ethtool",
 	.summary = "ethtool's PLCA commands (--get-plca-cfg/--set-plca-cfg/--get-plca-status)",
 	.run = ethtool_main,
+	.oldest_kver = KERNEL_VERSION(6, 3, 0),
+	.kver_why = "ETHTOOL_MSG_PLCA_* arrived in 6.3",
 };

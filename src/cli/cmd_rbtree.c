@@ -6,7 +6,7 @@
  * so a failing erase leaves stdout empty and no picture half-written.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,25 +69,6 @@ struct rbtree_opts {
 	const char *dot_path, *svg_path;
 };
 
-static void rbtree_help(void)
-{
-	printf("Usage: kfsim rbtree [--insert K,K,...] [--erase K,...] [--random N [--seed S]]\n"
-	       "                    [--dot FILE | --svg FILE] [--steps] [--json]\n\n"
-	       "Build a kernel red-black tree (rb_root_cached, keys are u32, equal keys allowed),\n"
-	       "check every red-black property and print the verdict, the height and the black\n"
-	       "height.  Order of work: the random keys, then the --insert keys, then the --erase\n"
-	       "keys (each erases the first node with that key).\n\n"
-	       "  --insert LIST  comma-separated keys to insert (repeatable)\n"
-	       "  --erase LIST   comma-separated keys to erase; a missing key is an error\n"
-	       "  --random N     insert N random keys (1..%d) from 0..max(999, 10N-1)\n"
-	       "  --seed S       seed for --random (default 1)\n"
-	       "  --dot FILE     write the tree as Graphviz DOT ('-' for stdout)\n"
-	       "  --svg FILE     write the tree as SVG (needs Graphviz's dot program)\n"
-	       "  --steps        show each recolouring and rotation of every operation\n"
-	       "  --json         print one JSON document on stdout instead of text\n",
-	       MAX_RANDOM);
-}
-
 static int key_list_add(struct key_list *list, u32 key)
 {
 	if (list->nr == list->cap) {
@@ -129,6 +110,52 @@ static int parse_key_list(const char *opt, const char *text, struct key_list *li
 	free(copy);
 	return err;
 }
+
+static int parse_inserts(void *opts, const char *value, char *why, size_t why_size)
+{
+	return parse_key_list("--insert", value, &((struct rbtree_opts *)opts)->inserts);
+}
+
+static int parse_erases(void *opts, const char *value, char *why, size_t why_size)
+{
+	return parse_key_list("--erase", value, &((struct rbtree_opts *)opts)->erases);
+}
+
+#define O(field) offsetof(struct rbtree_opts, field)
+
+static const struct kfsim_opt rbtree_opts_table[] = {
+	{ "insert", KFSIM_OPT_CALL, 0, "LIST", "comma-separated keys to insert (repeatable)",
+	  .call = parse_inserts },
+	{ "erase", KFSIM_OPT_CALL, 0, "LIST",
+	  "comma-separated keys to erase; a missing key is an error", .call = parse_erases },
+	{ "random", KFSIM_OPT_U64, O(nr_random), "N",
+	  "insert N random keys (1..1000000) from 0..max(999, 10N-1)", .min = 1,
+	  .max = MAX_RANDOM },
+	{ "seed", KFSIM_OPT_U64, O(seed), "S", "seed for --random (default 1)",
+	  .max = UINT64_MAX },
+	{ "dot", KFSIM_OPT_OUTPUT, O(dot_path), "FILE",
+	  "write the tree as Graphviz DOT ('-' for stdout)" },
+	{ "svg", KFSIM_OPT_OUTPUT, O(svg_path), "FILE",
+	  "write the tree as SVG (needs Graphviz's dot program)" },
+	{ "steps", KFSIM_OPT_FLAG, O(steps), NULL,
+	  "show each recolouring and rotation of every operation" },
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "print one JSON document on stdout instead of text" },
+};
+
+static const struct kfsim_cli_spec rbtree_spec = {
+	.name = CMD,
+	.usage = "kfsim rbtree [--insert K,K,...] [--erase K,...] [--random N [--seed S]]\n"
+		 "                    [--dot FILE | --svg FILE] [--steps] [--json]",
+	.about = "Build a kernel red-black tree (rb_root_cached, keys are u32, equal keys allowed),\n"
+		 "check every red-black property and print the verdict, the height and the black\n"
+		 "height.  Order of work: the random keys, then the --insert keys, then the --erase\n"
+		 "keys (each erases the first node with that key).",
+	.opts = rbtree_opts_table,
+	.nr_opts = ARRAY_SIZE(rbtree_opts_table),
+	.notes = "Pictures name nodes by position, not address: the same tree gives the same DOT\n"
+		 "and SVG in every run.  Output files are replaced only when complete.\n"
+		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+};
 
 static u32 key_of(const struct rb_node *node)
 {
@@ -503,74 +530,16 @@ out:
 
 static int cmd_rbtree(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"insert", required_argument, NULL, 'i'}, {"erase", required_argument, NULL, 'e'},
-		{"random", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
-		{"dot", required_argument, NULL, 'd'},	  {"svg", required_argument, NULL, 'g'},
-		{"steps", no_argument, NULL, 'S'},	  {"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},	  {0},
-	};
 	struct rbtree_opts o = {.seed = 1};
-	int opt, ret = 0;
+	struct kfsim_cli_args args;
+	int ret;
 
-	opterr = 0;
-	optind = 1;
-	while (!ret && (opt = getopt_long(argc, argv, ":i:e:r:s:d:g:Sjh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'i':
-		case 'e':
-			ret = parse_key_list(opt == 'i' ? "--insert" : "--erase", optarg,
-					     opt == 'i' ? &o.inserts : &o.erases);
-			if (ret == -ENOMEM)
-				ret = kfsim_cli_fail(CMD, ret, "no memory for the key list");
-			else if (ret)
-				ret = KFSIM_EXIT_USAGE;
-			break;
-		case 'r':
-			ret = kfsim_cli_parse_u64(CMD, "--random", optarg, 1, MAX_RANDOM,
-						  &o.nr_random)
-				      ? KFSIM_EXIT_USAGE
-				      : 0;
-			o.have_random = true;
-			break;
-		case 's':
-			ret = kfsim_cli_parse_u64(CMD, "--seed", optarg, 0, UINT64_MAX, &o.seed)
-				      ? KFSIM_EXIT_USAGE
-				      : 0;
-			o.have_seed = true;
-			break;
-		case 'd':
-		case 'g':
-			if (!*optarg) {
-				ret = kfsim_cli_usage(
-					CMD, "invalid value '' for %s: expected a file name",
-					opt == 'd' ? "--dot" : "--svg");
-				break;
-			}
-			if (opt == 'd')
-				o.dot_path = optarg;
-			else
-				o.svg_path = optarg;
-			break;
-		case 'S':
-			o.steps = true;
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'h':
-			rbtree_help();
-			goto out;
-		default:
-			ret = kfsim_cli_bad_option(CMD, argv, opt);
-			break;
-		}
-	}
-	if (ret)
+	ret = kfsim_cli_parse(&rbtree_spec, &o, argc, argv, &args);
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
 		goto out;
-	if (optind < argc)
-		ret = kfsim_cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
-	else if (o.dot_path && o.svg_path)
+	o.have_random = kfsim_cli_given(&rbtree_spec, &args, "random");
+	o.have_seed = kfsim_cli_given(&rbtree_spec, &args, "seed");
+	if (o.dot_path && o.svg_path)
 		ret = kfsim_cli_usage(CMD,
 				      "options '--dot' and '--svg' exclude each other: give one");
 	else if (o.have_seed && !o.have_random)

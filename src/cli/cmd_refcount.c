@@ -4,26 +4,16 @@
  * show, step by step, the value, the return, the warning the kernel would print, and what a
  * plain wrapping atomic_t would have done instead.  Thin over kfsim_refcount_demo().
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <kfsim/cmdline.h>
 #include <kfsim/json.h>
+#include <kfsim/kernel.h>
 #include <kfsim/refcount.h>
 #include <kfsim/refcount_demo.h>
 #include "cli.h"
-
-static void refcount_help(void)
-{
-	printf("Usage: kfsim [--kver X.Y] refcount demo [--json] [--svg FILE]\n\n"
-	       "Walk a refcount_t through normal use, overflow, saturation and misuse, printing\n"
-	       "after each call the counter, the return value and the warning the kernel prints\n"
-	       "(each type once, as WARN_ONCE does), next to what a wrapping atomic_t would hold.\n"
-	       "--kver 6.11 or later changes the refcount_sub_and_test(0) step.\n\n"
-	       "  --json       print one JSON document instead of the table\n"
-	       "  --svg FILE   also plot the counter against a wrapping atomic_t's as SVG\n");
-}
 
 static void print_value(char *buf, size_t size, u32 value)
 {
@@ -107,68 +97,63 @@ static int print_json(const struct kfsim_refcount_demo_step *steps, size_t n)
 	return KFSIM_EXIT_OK;
 }
 
-static int refcount_demo(int argc, char **argv)
-{
-	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
-	const char *svg = NULL;
-	bool json = false;
-	size_t n;
-	int ret;
-	int opt;
+struct refcount_opts {
+	bool json;
+	const char *svg;
+};
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":js:h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 's':
-			svg = optarg;
-			break;
-		case 'h':
-			refcount_help();
-			return KFSIM_EXIT_OK;
-		default:
-			return kfsim_cli_bad_option("refcount", argv, opt);
-		}
-	}
-	if (optind < argc)
-		return kfsim_cli_usage("refcount", "unexpected argument '%s' after demo",
-				       argv[optind]);
-	n = kfsim_refcount_demo(steps);
-	if (svg) {
-		ret = kfsim_refcount_demo_svg(steps, n, svg);
-		if (ret)
-			return kfsim_cli_fail("refcount", ret, "cannot write '%s'", svg);
-	}
-	if (json)
-		return print_json(steps, n);
-	print_text(steps, n);
-	return KFSIM_EXIT_OK;
-}
+static const struct kfsim_cli_verb refcount_verbs[] = {
+	{ "demo", "a refcount_t through overflow, saturation and misuse, step by step" },
+};
+
+static const struct kfsim_opt refcount_opts_table[] = {
+	{ "json", KFSIM_OPT_FLAG, offsetof(struct refcount_opts, json), NULL,
+	  "print one JSON document instead of the table" },
+	{ "svg", KFSIM_OPT_OUTPUT, offsetof(struct refcount_opts, svg), "FILE",
+	  "also plot the counter against a wrapping atomic_t's as SVG" },
+};
+
+static const struct kfsim_cli_spec refcount_spec = {
+	.name = "refcount",
+	.usage = "kfsim [--kver X.Y] refcount demo [--json] [--svg FILE]",
+	.about = "Walk a refcount_t through normal use, overflow, saturation and misuse, printing\n"
+		 "after each call the counter, the return value and the warning the kernel prints\n"
+		 "(each type once, as WARN_ONCE does), next to what a wrapping atomic_t would hold.\n"
+		 "--kver 6.11 or later changes the refcount_sub_and_test(0) step.",
+	.verbs = refcount_verbs,
+	.nr_verbs = ARRAY_SIZE(refcount_verbs),
+	.opts = refcount_opts_table,
+	.nr_opts = ARRAY_SIZE(refcount_opts_table),
+	.notes = "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+};
 
 static int refcount_run(int argc, char **argv)
 {
-	if (argc < 2)
-		return kfsim_cli_usage("refcount", "missing subcommand: expected demo");
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		refcount_help();
-		return KFSIM_EXIT_OK;
+	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
+	struct refcount_opts o = { 0 };
+	struct kfsim_cli_args args;
+	size_t n;
+	int ret;
+
+	ret = kfsim_cli_parse(&refcount_spec, &o, argc, argv, &args);
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
+		return ret;
+	n = kfsim_refcount_demo(steps);
+	if (o.svg) {
+		ret = kfsim_refcount_demo_svg(steps, n, o.svg);
+		if (ret)
+			return kfsim_cli_fail("refcount", ret, "cannot write '%s'", o.svg);
 	}
-	if (strcmp(argv[1], "demo"))
-		return kfsim_cli_usage("refcount", "unknown subcommand '%s': expected demo", argv[1]);
-	return refcount_demo(argc - 1, argv + 1);
+	if (o.json)
+		return print_json(steps, n);
+	print_text(steps, n);
+	return KFSIM_EXIT_OK;
 }
 
 const struct kfsim_cli_command kfsim_cmd_refcount = {
 	.name = "refcount",
 	.summary = "refcount_t saturation and misuse, step by step, with the kernel's warnings",
 	.run = refcount_run,
+	.oldest_kver = KERNEL_VERSION(5, 5, 0),
+	.kver_why = "the saturating refcount_t design kfsim models is 5.5's",
 };

@@ -376,4 +376,6 @@ const struct kfsim_cli_command kfsim_cmd_tour = {
 	.name = "tour",
 	.summary = "walk through every part on built-in defaults (the main job)",
 	.run = cmd_tour,
+	.oldest_kver = KERNEL_VERSION(6, 3, 0),
+	.kver_why = "it runs every part, and PLCA and BPF graphs need 6.3",
 };

@@ -23,13 +23,27 @@ static void print_help(FILE *out)
 		     "Linux kernel internals in userspace, with kernel-faithful APIs.\n\n"
 		     "Global options:\n"
 		     "  --cmdline \"PARAMS\"  kernel command line (e.g. \"cgroup.memory=nobpf\")\n"
-		     "  --kver X.Y[.Z]      kernel release whose behaviour to follow (default 6.3)\n"
+		     "  --kver X.Y[.Z]      kernel release whose behaviour to follow (default 6.3);\n"
+		     "                      a release older than a command models is refused\n"
 		     "  --help, -h          this help\n"
 		     "  --version           print the kfsim version\n\n"
 		     "Commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(kfsim_cli_commands); i++)
 		fprintf(out, "  %-12s %s\n", kfsim_cli_commands[i]->name, kfsim_cli_commands[i]->summary);
-	fprintf(out, "\nExit status: 0 ok, 1 runtime failure, 2 bad command line.\n");
+	fprintf(out, "\nOldest release each command models (--kver below it is refused):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(kfsim_cli_commands); i++) {
+		const struct kfsim_cli_command *cmd = kfsim_cli_commands[i];
+		char kver[16];
+
+		if (cmd->oldest_kver)
+			fprintf(out, "  %-12s %s (%s)\n", cmd->name,
+				kfsim_kver_format(cmd->oldest_kver, kver, sizeof(kver)),
+				cmd->kver_why);
+		else
+			fprintf(out, "  %-12s any (no release check)\n", cmd->name);
+	}
+	fprintf(out, "\nExit status: 0 ok, 1 runtime failure, 2 bad command line.  With --json a\n"
+		     "failure also prints {\"error\": {...}} on stdout.\n");
 }
 
 /* "--opt value" or "--opt=value"; returns the value and advances *i, or NULL if not @opt. */
@@ -51,7 +65,7 @@ static const char *global_value(int argc, char **argv, int *i, const char *opt, 
 	return argv[++*i];
 }
 
-static int apply_globals(int argc, char **argv, int *first_cmd)
+static int apply_globals(int argc, char **argv, int *first_cmd, bool *kver_given)
 {
 	const char *value;
 	bool missing;
@@ -77,6 +91,7 @@ static int apply_globals(int argc, char **argv, int *first_cmd)
 			if (kfsim_kver_parse(value, &code) || kfsim_set_kernel_version(code))
 				return kfsim_cli_usage(NULL, "invalid value '%s' for --kver: expected a kernel version such as 6.3 or 6.12.1 (4.0 or later)",
 						       value);
+			*kver_given = true;
 			continue;
 		}
 		if (missing)
@@ -87,9 +102,19 @@ static int apply_globals(int argc, char **argv, int *first_cmd)
 	return 0;
 }
 
+/* "--json" among the command's arguments (before "--"): failures are reported as JSON too. */
+static bool wants_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
 /* The program without the final stdout check; *@cmd names the command that ran, if any. */
 static int run(int argc, char **argv, const char **cmd)
 {
+	bool kver_given = false;
 	int cmd_index = 1, ret;
 
 	if (argc > 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
@@ -109,7 +134,7 @@ static int run(int argc, char **argv, const char **cmd)
 	/* The log goes to the ring, which commands show where it matters (the tour ends with it);
 	 * echoing it too would break the one-line error rule.  loglevel= on --cmdline overrides. */
 	kfsim_console_loglevel_set(0);
-	ret = apply_globals(argc, argv, &cmd_index);
+	ret = apply_globals(argc, argv, &cmd_index, &kver_given);
 	if (ret)
 		return ret;
 	if (cmd_index >= argc) {
@@ -121,10 +146,25 @@ static int run(int argc, char **argv, const char **cmd)
 	if (argv[cmd_index][0] == '-')
 		return kfsim_cli_usage(NULL, "unknown option '%s' (see 'kfsim --help')", argv[cmd_index]);
 	for (size_t i = 0; i < ARRAY_SIZE(kfsim_cli_commands); i++) {
-		if (!strcmp(argv[cmd_index], kfsim_cli_commands[i]->name)) {
-			*cmd = kfsim_cli_commands[i]->name;
-			return kfsim_cli_commands[i]->run(argc - cmd_index, argv + cmd_index);
+		const struct kfsim_cli_command *command = kfsim_cli_commands[i];
+
+		if (strcmp(argv[cmd_index], command->name))
+			continue;
+		*cmd = command->name;
+		kfsim_cli_json_errors(wants_json(argc - cmd_index, argv + cmd_index));
+		if (kver_given && kfsim_kernel_version() < command->oldest_kver) {
+			char asked[16], oldest[16];
+
+			return kfsim_cli_usage(NULL, "--kver %s is older than the oldest release "
+					       "'kfsim %s' models, %s (%s)",
+					       kfsim_kver_format(kfsim_kernel_version(), asked,
+								 sizeof(asked)),
+					       command->name,
+					       kfsim_kver_format(command->oldest_kver, oldest,
+								 sizeof(oldest)),
+					       command->kver_why);
 		}
+		return command->run(argc - cmd_index, argv + cmd_index);
 	}
 	return kfsim_cli_usage(NULL, "unknown command '%s' (see 'kfsim --help')", argv[cmd_index]);
 }

@@ -231,6 +231,14 @@ int kfsim_outfile_open(struct kfsim_outfile *of, const char *path)
 			err = -EISDIR;
 			goto fail;
 		}
+		/*
+		 * A file the caller could not open for writing is not replaced behind its back
+		 * either: the same -EACCES as open(2) (root passes, as with open(2)).
+		 */
+		if (S_ISREG(st.st_mode) && faccessat(AT_FDCWD, of->target, W_OK, AT_EACCESS)) {
+			err = -errno;
+			goto fail;
+		}
 		if (S_ISREG(st.st_mode)) {
 			of->had_target = true;
 			of->target_mode = st.st_mode & 07777;

@@ -77,6 +77,13 @@ static int sweep_run(const struct plca_sim_segment *seg, struct plca_sim_node_cf
 int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
 		     struct plca_sweep_point *points)
 {
+	return kfsim_plca_sweep_progress(seg, duration_ns, seed, points, NULL, NULL);
+}
+
+int kfsim_plca_sweep_progress(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
+			      struct plca_sweep_point *points,
+			      void (*progress)(void *arg, u32 done, u32 total), void *arg)
+{
 	struct plca_sim_segment run = *seg;
 	struct plca_sim_node_cfg *nodes;
 	int nr = 0, ret = 0;
@@ -87,6 +94,8 @@ int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 se
 	if (!nodes)
 		return -ENOMEM;
 	for (u32 senders = 1; senders <= seg->nr_nodes && !ret; senders++) {
+		if (progress)
+			progress(arg, (u32)nr, 2 * seg->nr_nodes);
 		run.nr_senders = senders;
 		run.mode = PLCA_SIM_MODE_PLCA;
 		ret = sweep_run(&run, nodes, duration_ns, seed, &points[nr]);

@@ -286,7 +286,8 @@ int kfsim_rb_write_svg_stream(FILE *out, const struct rb_root *root,
 			      const char *title)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char dot_path[4096];
+	char dot_path[4096], *dot_text = NULL;
+	size_t dot_len = 0;
 	FILE *dot_file;
 	int fd, err;
 
@@ -304,14 +305,29 @@ int kfsim_rb_write_svg_stream(FILE *out, const struct rb_root *root,
 			strerror(errno));
 		return -EIO;
 	}
-	dot_file = fdopen(fd, "w");
+	/* formatted in memory, then written here, so that a failed write keeps its errno */
+	dot_file = open_memstream(&dot_text, &dot_len);
 	if (!dot_file) {
-		err = -EIO;
+		err = -ENOMEM;
 		close(fd);
 		goto out_unlink;
 	}
 	err = kfsim_rb_write_dot(dot_file, root, leftmost, ops, title);
 	if (fclose(dot_file) && !err)
+		err = -ENOMEM;
+	for (size_t done = 0; !err && done < dot_len;) {
+		ssize_t n = write(fd, dot_text + done, dot_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* -EFBIG, -ENOSPC as they are; -ENOENT must keep meaning "no dot program" */
+		if (n <= 0)
+			err = n < 0 && errno != ENOENT ? -errno : -EIO;
+		else
+			done += (size_t)n;
+	}
+	free(dot_text);
+	if (close(fd) && !err)
 		err = -EIO;
 	if (!err)
 		err = run_dot(dot_path, out, tmpdir);

@@ -7,73 +7,186 @@
 #define _GNU_SOURCE /* strerrorname_np() */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include <kfsim/outfile.h>
 #include <kfsim/ynl_gen.h>
 #include "ynl_emit.h"
 
-/* kfsim_ynl_generate(), also telling the caller the family identifier (file name stem). */
-static int generate(const char *spec_path, const char *out_dir, unsigned int modes, char *err,
-		    size_t err_size, char *ident, size_t ident_size)
+/* The files of one run (every spec on the command line): written together or not at all. */
+struct gen_run {
+	struct ynl_out *text;
+	char (*paths)[PATH_MAX];
+	int nr;
+	int cap;
+};
+
+static void gen_run_release(struct gen_run *run)
 {
-	struct ynl_out text[6];
-	struct ynl_out_file files[6];
-	char paths[6][4096];
+	for (int i = 0; i < run->nr; i++)
+		ynl_out_release(&run->text[i]);
+	free(run->text);
+	free(run->paths);
+	memset(run, 0, sizeof(*run));
+}
+
+/* Room for 6 more files (one spec's worst case). */
+static int gen_run_reserve(struct gen_run *run)
+{
+	struct ynl_out *text;
+	char(*paths)[PATH_MAX];
+
+	if (run->nr + 6 <= run->cap)
+		return 0;
+	text = realloc(run->text, (size_t)(run->cap + 6) * sizeof(*text));
+	if (!text)
+		return -ENOMEM;
+	run->text = text;
+	paths = realloc(run->paths, (size_t)(run->cap + 6) * sizeof(*paths));
+	if (!paths)
+		return -ENOMEM;
+	run->paths = paths;
+	run->cap += 6;
+	return 0;
+}
+
+/* Name output file @idx "<out_dir>/<ident><suffix>"; -ENAMETOOLONG instead of a cut name. */
+static int gen_path(struct gen_run *run, int idx, const char *out_dir, const char *ident,
+		    const char *suffix, char *err, size_t err_size)
+{
+	char name[NAME_MAX + 2];
+
+	if (snprintf(name, sizeof(name), "%s%s", ident, suffix) >= (int)sizeof(name) ||
+	    kfsim_path_join(run->paths[idx], sizeof(run->paths[idx]), out_dir, name)) {
+		snprintf(err, err_size, "%s/%s%s: %s", out_dir, ident, suffix,
+			 strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Load one spec and emit its files into @run (nothing is written yet). */
+static int prepare(struct gen_run *run, const char *spec_path, const char *out_dir,
+		   unsigned int modes, char *err, size_t err_size, char *ident, size_t ident_size)
+{
+	static const struct {
+		unsigned int mode;
+		const char *suffix[2];
+	} kinds[] = {
+		{ KFSIM_YNL_GEN_UAPI, { "-uapi.h" } },
+		{ KFSIM_YNL_GEN_KERNEL, { "-kernel.h", "-kernel.c" } },
+		{ KFSIM_YNL_GEN_USER, { "-user.h", "-user.c" } },
+		{ KFSIM_YNL_GEN_TEST, { "-test.c" } },
+	};
 	struct ynl_spec *spec;
-	int nr = 0, ret;
+	int ret;
 
 	if (!modes || (modes & ~(KFSIM_YNL_GEN_ALL | KFSIM_YNL_GEN_TEST))) {
 		snprintf(err, err_size, "bad mode mask %#x", modes);
 		return -EINVAL;
 	}
+	if (gen_run_reserve(run)) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
 	spec = ynl_spec_load(spec_path, err, err_size, &ret);
 	if (!spec)
 		return ret;
+	ret = 0;
 	for (int i = 0; i < spec->nr_warnings; i++)
 		fprintf(stderr, "%s\n", spec->warnings[i]);
-	for (int i = 0; i < 6; i++)
-		ynl_out_init(&text[i]);
-	if (modes & KFSIM_YNL_GEN_UAPI) {
-		ynl_emit_uapi(spec, &text[nr]);
-		snprintf(paths[nr], sizeof(paths[nr]), "%s/%s-uapi.h", out_dir, spec->ident);
-		nr++;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && !ret; k++) {
+		struct ynl_out *text = &run->text[run->nr];
+
+		if (!(modes & kinds[k].mode))
+			continue;
+		/* text[1] only exists (within the reserved room) for kinds with two files */
+		ynl_out_init(&text[0]);
+		if (kinds[k].suffix[1])
+			ynl_out_init(&text[1]);
+		if (kinds[k].mode == KFSIM_YNL_GEN_UAPI)
+			ynl_emit_uapi(spec, &text[0]);
+		else if (kinds[k].mode == KFSIM_YNL_GEN_KERNEL)
+			ynl_emit_kernel(spec, &text[0], &text[1]);
+		else if (kinds[k].mode == KFSIM_YNL_GEN_USER)
+			ynl_emit_user(spec, &text[0], &text[1]);
+		else
+			ynl_emit_test(spec, &text[0]);
+		for (int f = 0; f < 2 && kinds[k].suffix[f]; f++) {
+			run->nr++;
+			if (!ret)
+				ret = gen_path(run, run->nr - 1, out_dir, spec->ident,
+					       kinds[k].suffix[f], err, err_size);
+		}
 	}
-	if (modes & KFSIM_YNL_GEN_KERNEL) {
-		ynl_emit_kernel(spec, &text[nr], &text[nr + 1]);
-		snprintf(paths[nr], sizeof(paths[nr]), "%s/%s-kernel.h", out_dir, spec->ident);
-		snprintf(paths[nr + 1], sizeof(paths[nr + 1]), "%s/%s-kernel.c", out_dir,
-			 spec->ident);
-		nr += 2;
-	}
-	if (modes & KFSIM_YNL_GEN_USER) {
-		ynl_emit_user(spec, &text[nr], &text[nr + 1]);
-		snprintf(paths[nr], sizeof(paths[nr]), "%s/%s-user.h", out_dir, spec->ident);
-		snprintf(paths[nr + 1], sizeof(paths[nr + 1]), "%s/%s-user.c", out_dir, spec->ident);
-		nr += 2;
-	}
-	if (modes & KFSIM_YNL_GEN_TEST) {
-		ynl_emit_test(spec, &text[nr]);
-		snprintf(paths[nr], sizeof(paths[nr]), "%s/%s-test.c", out_dir, spec->ident);
-		nr++;
-	}
-	for (int i = 0; i < nr; i++)
-		files[i] = (struct ynl_out_file){ .path = paths[i], .text = &text[i] };
-	ret = ynl_out_commit(files, nr, err, err_size);
 	if (ident)
 		snprintf(ident, ident_size, "%s", spec->ident);
-	for (int i = 0; i < 6; i++)
-		ynl_out_release(&text[i]);
 	ynl_spec_free(spec);
+	return ret;
+}
+
+static int gen_run_commit(struct gen_run *run, char *err, size_t err_size)
+{
+	struct ynl_out_file *files = calloc((size_t)run->nr + 1, sizeof(*files));
+	int ret;
+
+	if (!files) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < run->nr; i++)
+		files[i] = (struct ynl_out_file){ .path = run->paths[i], .text = &run->text[i] };
+	ret = ynl_out_commit(files, run->nr, err, err_size);
+	free(files);
 	return ret;
 }
 
 int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int modes,
 		       char *err, size_t err_size)
 {
-	return generate(spec_path, out_dir, modes, err, err_size, NULL, 0);
+	struct gen_run run = { 0 };
+	int ret = prepare(&run, spec_path, out_dir, modes, err, err_size, NULL, 0);
+
+	if (!ret)
+		ret = gen_run_commit(&run, err, err_size);
+	gen_run_release(&run);
+	return ret;
+}
+
+/*
+ * mkdir -p @dir (as kfsim tour --out does), so the documented "--out-dir /tmp/gen" works on a
+ * fresh machine.  Return: 0 or -errno with the path that failed in @err.
+ */
+static int make_out_dir(const char *dir, char *err, size_t err_size)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(path)) {
+		snprintf(err, err_size, "%.64s...: %s", dir, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	memcpy(path, dir, len + 1);
+	for (char *slash = path + 1; ; slash++) {
+		bool end = !*slash;
+
+		if (*slash != '/' && !end)
+			continue;
+		*slash = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST) {
+			snprintf(err, err_size, "%s: %s", path, strerror(errno));
+			return -errno;
+		}
+		if (end)
+			break;
+		*slash = '/';
+	}
+	return 0;
 }
 
 /* A JSON string (the names here are paths and identifiers: escape quotes, backslashes, controls). */
@@ -93,7 +206,7 @@ static void json_str(const char *text)
 
 static void gen_help(const char *prog)
 {
-	printf("Usage: %s [--mode uapi|kernel|user|test|all] [--out-dir DIR] [--json] SPEC...\n\n"
+	printf("Usage: %s [--mode uapi|kernel|user|test|all] [--out DIR] [--json] SPEC...\n\n"
 	       "Generate C from YNL netlink specs (the kernel's Documentation/netlink/specs\n"
 	       "language: genetlink, genetlink-c, genetlink-legacy and netlink-raw).\n\n"
 	       "  --mode M      what to generate (repeatable; default all):\n"
@@ -101,24 +214,28 @@ static void gen_help(const char *prog)
 	       "                  kernel  F-kernel.{h,c}: policies and op table for kfsim's kernel\n"
 	       "                  user    F-user.{h,c}: request/reply structs, put/parse, dumps\n"
 	       "                  test    F-test.c: a round-trip test program over kernel + user\n"
-	       "  --out-dir DIR where the files go (default .)\n"
+	       "                  all     uapi, kernel and user (not test: ask for it too)\n"
+	       "  --out DIR     where the files go (default .; created if missing;\n"
+	       "                also --out-dir)\n"
 	       "  --json        print one JSON document listing the files written\n\n"
 	       "A bad spec is reported as file:line:column: message, exit status 1, and no file\n"
-	       "is written.\n", prog);
+	       "is written: all files of a run (every SPEC) are written together or not at all.\n",
+	       prog);
 }
 
 int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
-		{ "out-dir", required_argument, NULL, 'o' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "out-dir", required_argument, NULL, 'o' }, /* the older name, kept */
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_dir = ".";
 	unsigned int modes = 0;
-	char err[1024], ident[256];
+	char err[1024];
 	bool json = false;
 	int opt;
 
@@ -167,34 +284,37 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 	if (!modes)
 		modes = KFSIM_YNL_GEN_ALL;
 	/*
-	 * Every spec is read and checked before any file is written: one bad spec among several
-	 * leaves the output directory as it was.
+	 * Every spec is loaded and emitted first, then all files of the run are written at once:
+	 * a bad second spec, a directory in the way or a full disk leaves every file as it was.
 	 */
-	for (int i = optind; i < argc; i++) {
-		int ret;
-		struct ynl_spec *spec = ynl_spec_load(argv[i], err, sizeof(err), &ret);
+	struct gen_run run = { 0 };
+	char (*idents)[256] = calloc((size_t)(argc - optind), sizeof(*idents));
+	int ret = idents ? make_out_dir(out_dir, err, sizeof(err)) : -ENOMEM;
 
-		if (!spec) {
-			if (strchr(prog, ' '))
-				fprintf(stderr, "%s: -%s: %s\n", prog, strerrorname_np(-ret), err);
-			else
-				fprintf(stderr, "%s\n", err);
-			return 1;
+	if (!idents)
+		snprintf(err, sizeof(err), "out of memory");
+	for (int i = optind; i < argc && !ret; i++)
+		ret = prepare(&run, argv[i], out_dir, modes, err, sizeof(err), idents[i - optind],
+			      sizeof(idents[0]));
+	if (!ret)
+		ret = gen_run_commit(&run, err, sizeof(err));
+	gen_run_release(&run);
+	if (ret) {
+		/* The kfsim program's failure line names the errno; the tool is compiler-style. */
+		if (strchr(prog, ' '))
+			fprintf(stderr, "%s: -%s: %s\n", prog, strerrorname_np(-ret), err);
+		else
+			fprintf(stderr, "%s\n", err);
+		/* with --json, a script reading stdout learns why there is no file list */
+		if (json) {
+			printf("{\"error\": {\"command\": \"ynl-gen\", \"status\": 1, \"errno\": ");
+			json_str(strerrorname_np(-ret) ? strerrorname_np(-ret) : "EIO");
+			printf(", \"message\": ");
+			json_str(err);
+			printf("}}\n");
 		}
-		ynl_spec_free(spec);
-	}
-	/* Generate everything first: --json prints only when every spec succeeded. */
-	for (int i = optind; i < argc; i++) {
-		int ret = generate(argv[i], out_dir, modes, err, sizeof(err), ident, sizeof(ident));
-
-		if (ret) {
-			/* The kfsim program's failure line names the errno; the tool is compiler-style. */
-			if (strchr(prog, ' '))
-				fprintf(stderr, "%s: -%s: %s\n", prog, strerrorname_np(-ret), err);
-			else
-				fprintf(stderr, "%s\n", err);
-			return 1;
-		}
+		free(idents);
+		return 1;
 	}
 	if (json) {
 		static const struct {
@@ -210,19 +330,18 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 		json_str(out_dir);
 		printf(", \"specs\": [");
 		for (int i = optind; i < argc; i++) {
-			char path[4200];
+			char path[PATH_MAX + 300];
 
-			if (generate(argv[i], out_dir, modes, err, sizeof(err), ident, sizeof(ident)))
-				return 1;	/* unchanged files: this cannot fail where it passed */
 			printf("%s{\"spec\": ", i > optind ? ", " : "");
 			json_str(argv[i]);
 			printf(", \"family\": ");
-			json_str(ident);
+			json_str(idents[i - optind]);
 			printf(", \"files\": [");
 			for (size_t k = 0, n = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 				if (!(modes & kinds[k].mode))
 					continue;
-				snprintf(path, sizeof(path), "%s/%s%s", out_dir, ident, kinds[k].suffix);
+				snprintf(path, sizeof(path), "%s/%s%s", out_dir, idents[i - optind],
+					 kinds[k].suffix);
 				printf("%s", n++ ? ", " : "");
 				json_str(path);
 			}
@@ -230,5 +349,6 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 		}
 		printf("]}\n");
 	}
+	free(idents);
 	return 0;
 }

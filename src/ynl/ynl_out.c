@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Output buffers and the group commit.  Invariant: until every temporary file is written and
- * flushed, no target path is touched; a failure removes the temporaries.
+ * flushed, no target path is touched; a failure removes the temporaries, and a rename that
+ * fails puts back the files already replaced (kfsim_outfile_commit_all()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <kfsim/outfile.h>
 #include "ynl_out.h"
 
 void ynl_out_init(struct ynl_out *out)
@@ -93,17 +95,16 @@ static bool same_content(const char *path, const struct ynl_out *text)
 
 int ynl_out_commit(const struct ynl_out_file *files, int nr, char *err, size_t err_size)
 {
-	char **tmp = calloc((size_t)nr + 1, sizeof(char *));
-	int ret = 0, i;
+	struct kfsim_outfile *out = calloc((size_t)nr + 1, sizeof(*out));
+	int ret = 0, i, nr_open = 0;
 
-	if (!tmp) {
+	if (!out) {
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
+	/* every name and every directory is checked before anything is written */
 	for (i = 0; i < nr; i++) {
 		const struct ynl_out_file *f = &files[i];
-		size_t plen = strlen(f->path);
-		int fd;
 
 		if (f->text->oom) {
 			snprintf(err, err_size, "%s: out of memory", f->path);
@@ -112,51 +113,23 @@ int ynl_out_commit(const struct ynl_out_file *files, int nr, char *err, size_t e
 		}
 		if (same_content(f->path, f->text))
 			continue;
-		tmp[i] = malloc(plen + 16);
-		if (!tmp[i]) {
-			snprintf(err, err_size, "%s: out of memory", f->path);
-			ret = -ENOMEM;
+		ret = kfsim_outfile_open(&out[nr_open], f->path);
+		if (ret) {
+			snprintf(err, err_size, "%s: %s", f->path, strerror(-ret));
 			goto fail;
 		}
-		snprintf(tmp[i], plen + 16, "%s.tmp.XXXXXX", f->path);
-		fd = mkstemp(tmp[i]);
-		if (fd < 0) {
-			ret = -errno;
-			snprintf(err, err_size, "%s: %s", f->path, strerror(errno));
-			free(tmp[i]);
-			tmp[i] = NULL;
-			goto fail;
-		}
-		if (f->text->len && write(fd, f->text->buf, f->text->len) != (ssize_t)f->text->len) {
-			ret = errno ? -errno : -EIO;
-			snprintf(err, err_size, "%s: %s", tmp[i], strerror(-ret));
-			close(fd);
-			goto fail;
-		}
-		if (fchmod(fd, 0644) || close(fd)) {
-			ret = -errno;
-			snprintf(err, err_size, "%s: %s", tmp[i], strerror(errno));
-			goto fail;
-		}
+		kfsim_outfile_write(&out[nr_open++], f->text->buf, f->text->len);
 	}
-	for (i = 0; i < nr; i++) {
-		if (tmp[i] && rename(tmp[i], files[i].path)) {
-			ret = -errno;
-			snprintf(err, err_size, "%s: %s", files[i].path, strerror(errno));
-			goto fail;
-		}
-		free(tmp[i]);
-		tmp[i] = NULL;
-	}
-	free(tmp);
-	return 0;
+	/* then all of them renamed, or none (kfsim_outfile_commit_all) */
+	ret = kfsim_outfile_commit_all(out, (size_t)nr_open);
+	if (ret)
+		snprintf(err, err_size, "%s: %s", nr == 1 ? files[0].path : "writing the files",
+			 strerror(-ret));
+	free(out);
+	return ret;
 fail:
-	for (i = 0; i < nr; i++) {
-		if (tmp[i]) {
-			unlink(tmp[i]);
-			free(tmp[i]);
-		}
-	}
-	free(tmp);
+	for (i = 0; i < nr_open; i++)
+		kfsim_outfile_abort(&out[i]);
+	free(out);
 	return ret;
 }

@@ -323,6 +323,33 @@ static int write_into_readonly_dir(void)
 	return write_text(path, "new\n");
 }
 
+static int write_readonly_file(void)
+{
+	char path[PATH_MAX];
+
+	path_in(path, "ro.txt");
+	return write_text(path, "new\n");
+}
+
+/* A file its owner made read-only is not replaced (as nobody; root may, as with open(2)). */
+static void test_readonly_file(void **state)
+{
+	char path[PATH_MAX];
+
+	put("ro.txt", "old\n", 0444);
+	path_in(path, "ro.txt");
+	if (geteuid() == 0)
+		assert_int_equal(chown(path, NOBODY, NOBODY), 0);
+	assert_int_equal(in_child(write_readonly_file, true), -EACCES);
+	assert_string_equal(get("ro.txt"), "old\n");
+	assert_int_equal(nr_entries(), 1);
+	if (geteuid() == 0) {
+		assert_int_equal(write_text(path, "root may\n"), 0);
+		assert_string_equal(get("ro.txt"), "root may\n");
+	}
+	unlink(path);
+}
+
 static void test_readonly_dir_as_nobody(void **state)
 {
 	char ro[PATH_MAX];
@@ -421,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_enospc_dev_full),
 		cmocka_unit_test(test_efbig_keeps_old),
 		cmocka_unit_test(test_readonly_dir_as_nobody),
+		cmocka_unit_test(test_readonly_file),
 		cmocka_unit_test(test_commit_all_or_none),
 		cmocka_unit_test(test_commit_all_write_error),
 		cmocka_unit_test(test_save),

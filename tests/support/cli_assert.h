@@ -6,8 +6,8 @@
 #include "cli_run.h"
 
 /**
- * assert_usage_error() - @r is a bad command line: exit 2, nothing on stdout, and exactly one
- * line on stderr containing @needle.  Frees @r.
+ * assert_usage_error() - @r is a bad command line: exit 2, nothing on stdout (or, with --json,
+ * the JSON error document), and exactly one line on stderr containing @needle.  Frees @r.
  */
 void assert_usage_error(struct cli_result *r, const char *needle);
 

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Run every shell command of README.md and docs/*.md as written.
+
+Shell blocks are the ```sh, ```bash, ```shell and ```console blocks, and any other fenced
+block whose lines start with "$ ".  A ```sh block runs as one bash script with `set -e`; in
+a "$ " block each command runs on its own, and the lines after it are what it prints: when
+those show an error (the command is there to show one), a non-zero exit status is expected,
+otherwise zero, and the output must contain every line the page shows that does not carry
+a measured figure.  Commands run in a scratch directory that holds a copy of specs/ and
+docs/img/, with the build directory first on PATH, so the source tree is not written.
+
+A few commands cannot run inside the test suite; SKIP lists each with the reason, and
+nothing else is skipped.  Usage: doc_commands.py SOURCE_DIR BUILD_DIR
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# (page, start of the command) -> why it does not run here.
+SKIP = {
+    ("README.md", "scripts/tour"): "installs packages and builds: tests/cli checks --help",
+    ("README.md", "scripts/test"): "runs this very suite: tests/cli checks --help",
+    ("README.md", "cmake -S . -B build"): "installs into /usr/local: install/consumer does it "
+                                         "in a scratch prefix",
+    ("README.md", "ldconfig"): "changes the system's loader cache",
+    ("README.md", "cc prog.c"): "prog.c is the reader's program",
+    ("bfq.md", "blkparse -i sda"): "needs a blktrace capture of a real disk",
+}
+
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+ERROR = re.compile(r"error|^kfsim[\w -]*: -E[A-Z]+|^\S+\.yaml:\d+", re.M | re.I)
+FIGURE = re.compile(r"\d\.\d|\d{3,}")
+
+
+def skipped(page, command):
+    for (name, start), why in SKIP.items():
+        if page == name and command.lstrip().startswith(start):
+            return why
+    return None
+
+
+def sh_commands(body):
+    """The block's commands, continuation lines joined, comments and blank lines dropped."""
+    commands, current = [], ""
+    for line in body.splitlines():
+        current += line.rstrip("\\") + (" " if line.endswith("\\") else "")
+        if line.endswith("\\"):
+            continue
+        if current.strip() and not current.lstrip().startswith("#"):
+            commands.append(current)
+        current = ""
+    return commands
+
+
+def run(command, cwd, env):
+    return subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def main():
+    src, build = sys.argv[1], sys.argv[2]
+    scratch = tempfile.mkdtemp(prefix="kfsim-doc-")
+    shutil.copytree(os.path.join(src, "specs"), os.path.join(scratch, "specs"))
+    os.makedirs(os.path.join(scratch, "docs", "img"))
+    env = dict(os.environ, PATH=build + os.pathsep + os.environ["PATH"])
+    pages = [os.path.join(src, "README.md")] + sorted(glob.glob(os.path.join(src, "docs", "*.md")))
+    failures = ran = 0
+    for page in pages:
+        name = os.path.basename(page)
+        for m in FENCE.finditer(open(page).read()):
+            for command, shown in block_commands(m.group(1), m.group(2)):
+                why = skipped(name, command)
+                if why:
+                    print(f"{name}: skipped: {command.strip()[:60]} ({why})")
+                    continue
+                ran += 1
+                failures += not check(name, command, shown, scratch, env)
+    shutil.rmtree(scratch)
+    print(f"{ran} commands run, {failures} failed")
+    return 1 if failures or not ran else 0
+
+
+def block_commands(lang, body):
+    """(command, the lines the page shows it printing) for each command of a shell block."""
+    steps = []
+    if any(l.startswith("$ ") for l in body.splitlines()):
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                steps.append((re.sub(r"\s+#[^'\"]*$", "", line[2:]), []))  # trailing comment
+            elif steps:
+                steps[-1][1].append(line)
+    elif lang in ("sh", "bash", "shell"):
+        # a here-document is one command with its text: run such a block whole
+        commands = ["set -e\n" + body] if "<<" in body else sh_commands(body)
+        steps = [(command, []) for command in commands]
+    return steps
+
+
+def check(name, command, shown, scratch, env):
+    """Run @command; True when it behaved as the page shows."""
+    r = run(command, scratch, env)
+    expect_error = bool(ERROR.search("\n".join(shown)))
+    out = r.stdout + r.stderr
+    missing = [l for l in shown if l.strip() and l.strip() != "..." and
+               not FIGURE.search(l) and l.strip() not in out]
+    if bool(r.returncode) == expect_error and not missing:
+        print(f"{name}: ok: {command.strip()[:70]}")
+        return True
+    print(f"{name}: FAILED (exit {r.returncode}, the page expects "
+          f"{'an error' if expect_error else 'success'}): {command.strip()}")
+    for line in missing[:5]:
+        print(f"  the page shows, the command did not print: {line.strip()}")
+    print(out[-1500:])
+    return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())

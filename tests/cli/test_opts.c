@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The declarative option table (src/cli/cli_opts.c) on its own: every kind of value, the
+ * errors naming the option, aliases, options limited to some subcommands, headings, help
+ * generated from the rows, '-h' as a value, positional arguments.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <kfsim/kernel.h>
+#include "cli/cli.h"
+
+struct opts {
+	bool flag, on, yes;
+	unsigned int count, choice;
+	u64 big, ns, bytes;
+	int small;
+	double ratio;
+	const char *name, *out;
+	int calls;
+};
+
+static int parse_call(void *o, const char *value, char *why, size_t size)
+{
+	if (strcmp(value, "good")) {
+		snprintf(why, size, "expected good");
+		return -EINVAL;
+	}
+	((struct opts *)o)->calls++;
+	return 0;
+}
+
+static const char *const colours[] = { "red", "green", "blue", NULL };
+static const struct kfsim_cli_verb verbs[] = { { "run", "run it" }, { "show", "show it" } };
+
+#define O(f) offsetof(struct opts, f)
+static const struct kfsim_opt table[] = {
+	{ .help = "Things:" },
+	{ "flag", KFSIM_OPT_FLAG, O(flag), NULL, "a flag" },
+	{ "no-on", KFSIM_OPT_FLAG_OFF, O(on), NULL, "turn it off" },
+	{ "yes", KFSIM_OPT_BOOL, O(yes), "0|1", "a boolean" },
+	{ "count", KFSIM_OPT_UINT, O(count), "N", "a count", .min = 1, .max = 10 },
+	{ "big", KFSIM_OPT_U64, O(big), "N", "a big one", .max = UINT64_MAX },
+	{ "small", KFSIM_OPT_INT, O(small), "N", "a small one", .max = 255 },
+	{ "ratio", KFSIM_OPT_DOUBLE, O(ratio), "R", "a ratio", .dmin = 0, .dmax = 1 },
+	{ "time", KFSIM_OPT_DURATION, O(ns), "TIME", "a time (bare: ms)", .min = 1000,
+	  .max = 10000000000ULL, .unit = 1000000 },
+	{ "size", KFSIM_OPT_SIZE, O(bytes), "SIZE", "a size", .min = 1, .max = 1ULL << 30 },
+	{ "name", KFSIM_OPT_STRING, O(name), "NAME", "a name" },
+	{ "out", KFSIM_OPT_OUTPUT, O(out), "FILE", "an output file", .verbs = 1u << 1 },
+	{ "old-out", KFSIM_OPT_OUTPUT, O(out), "FILE", NULL, .alias_of = "out", .verbs = 1u << 1 },
+	{ "colour", KFSIM_OPT_CHOICE, O(choice), "C", "a colour", .choices = colours },
+	{ "call", KFSIM_OPT_CALL, 0, "X", "a callback", .call = parse_call },
+};
+
+static const struct kfsim_cli_spec spec = {
+	.name = "t",
+	.usage = "kfsim t run|show [options]",
+	.about = "A test command.",
+	.verbs = verbs,
+	.nr_verbs = ARRAY_SIZE(verbs),
+	.opts = table,
+	.nr_opts = ARRAY_SIZE(table),
+	.notes = "Notes.\n",
+	.max_positional = 1,
+};
+
+/* Parse @args (NULL-terminated, after "t"), stderr captured into @err; returns the status. */
+static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err_size,
+		 const char *const *args)
+{
+	static char *argv[32] = { "t" }; /* a.positional points into it */
+	int argc = 1, ret, saved = dup(STDERR_FILENO);
+	FILE *tmp = tmpfile();
+
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	*o = (struct opts){ .on = true };
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	ret = kfsim_cli_parse(&spec, o, argc, argv, a);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	err[fread(err, 1, err_size - 1, tmp)] = '\0';
+	fclose(tmp);
+	return ret;
+}
+
+#define PARSE(...) parse(&o, &a, err, sizeof(err), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_every_kind(void **state)
+{
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512];
+
+	assert_int_equal(PARSE("show", "--flag", "--no-on", "--yes", "1", "--count", "0xa",
+			       "--big", "18446744073709551615", "--small", "7", "--ratio", "0.5",
+			       "--time", "1.5s", "--size", "64k", "--name", "n", "--out", "-h",
+			       "--colour", "blue", "--call", "good", "--call=good", "extra"), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(a.verb, 1);
+	assert_true(o.flag && !o.on && o.yes);
+	assert_int_equal(o.count, 10);
+	assert_true(o.big == UINT64_MAX);
+	assert_int_equal(o.small, 7);
+	assert_true(o.ratio == 0.5);
+	assert_int_equal(o.ns, 1500000000);
+	assert_int_equal(o.bytes, 65536);
+	assert_string_equal(o.name, "n");
+	assert_string_equal(o.out, "-h"); /* a value, not help */
+	assert_int_equal(o.choice, 2);
+	assert_int_equal(o.calls, 2);
+	assert_int_equal(a.nr_positional, 1);
+	assert_string_equal(a.positional[0], "extra");
+	assert_true(kfsim_cli_given(&spec, &a, "count"));
+	assert_false(kfsim_cli_given(&spec, &a, "old-out"));
+
+	/* bare times take the option's unit; an alias lands where its option does */
+	assert_int_equal(PARSE("show", "--time", "20", "--old-out", "x"), 0);
+	assert_int_equal(o.ns, 20000000);
+	assert_string_equal(o.out, "x");
+	assert_true(kfsim_cli_given(&spec, &a, "out"));
+}
+
+static void test_errors_name_the_option(void **state)
+{
+	static const struct {
+		const char *args[4];
+		const char *message;
+	} cases[] = {
+		{ { "run", "--count", "11" }, "kfsim t: invalid value '11' for --count: expected an integer from 1 to 10\n" },
+		{ { "run", "--count", "0x" }, "kfsim t: invalid value '0x' for --count" },
+		{ { "run", "--small", "-1" }, "invalid value '-1' for --small" },
+		{ { "run", "--yes", "2" }, "invalid value '2' for --yes" },
+		{ { "run", "--ratio", "1.5" }, "invalid value '1.5' for --ratio: expected a number from 0 to 1" },
+		{ { "run", "--time", "5m" }, "invalid value '5m' for --time: expected a time from 1us to 10s (units ns, us, ms, s)" },
+		{ { "run", "--time", "0.5us" }, "for --time" },
+		{ { "run", "--size", "2g" }, "invalid value '2g' for --size" },
+		{ { "run", "--size", "1x" }, "for --size" },
+		{ { "run", "--name", "" }, "invalid value '' for --name: expected NAME" },
+		{ { "run", "--colour", "pink" }, "invalid value 'pink' for --colour: expected red, green or blue" },
+		{ { "run", "--call", "bad" }, "invalid value 'bad' for --call: expected good" },
+		{ { "run", "--out", "x" }, "option '--out' is for 'kfsim t show' only" },
+		{ { "run", "--old-out", "x" }, "option '--old-out' is for 'kfsim t show' only" },
+		{ { "run", "--nosuch" }, "unknown option '--nosuch'" },
+		{ { "run", "--count" }, "option '--count' needs a value" },
+		{ { "run", "--flag=1" }, "option '--flag' takes no value" },
+		{ { "run", "a", "b" }, "unexpected argument 'b'" },
+		{ { "walk" }, "unknown subcommand 'walk': expected run or show" },
+		{ { "--flag" }, "missing subcommand: expected run or show (see 'kfsim t --help')" },
+	};
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *const *args = cases[i].args;
+
+		assert_int_equal(parse(&o, &a, err, sizeof(err), args), KFSIM_EXIT_USAGE);
+		if (!strstr(err, cases[i].message))
+			print_error("case %zu: %s", i, err);
+		assert_non_null(strstr(err, cases[i].message));
+		assert_non_null(strchr(err, '\n'));
+		assert_null(strchr(err, '\n') + 1 == err + strlen(err) ? NULL : "two lines");
+	}
+}
+
+static void test_too_long_output_path(void **state)
+{
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512], path[5000];
+
+	memset(path, 'a', sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+	assert_int_equal(PARSE("show", "--out", path), KFSIM_EXIT_USAGE);
+	assert_non_null(strstr(err, "invalid value for --out: the path is too long (-ENAMETOOLONG"));
+}
+
+static void test_help_from_the_table(void **state)
+{
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512], *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	kfsim_cli_help(&spec, out);
+	fclose(out);
+	assert_non_null(strstr(text, "Usage: kfsim t run|show [options]\n\nA test command.\n"));
+	assert_non_null(strstr(text, "Subcommands:\n  run                   run it\n"));
+	assert_non_null(strstr(text, "\nThings:\n  --flag                a flag\n"));
+	assert_non_null(strstr(text, "  --out FILE            an output file (also --old-out) [show]\n"));
+	assert_null(strstr(text, "--old-out FILE"));
+	assert_non_null(strstr(text, "  --help, -h            this help\n\nNotes.\n"));
+	free(text);
+
+	/* -h and --help as options print it and stop, wherever they are */
+	assert_int_equal(PARSE("run", "--flag", "-h"), KFSIM_EXIT_OK);
+	assert_int_equal(a.verb, KFSIM_CLI_HELP_SHOWN);
+	assert_int_equal(PARSE("--help"), KFSIM_EXIT_OK);
+	assert_int_equal(a.verb, KFSIM_CLI_HELP_SHOWN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_kind),
+		cmocka_unit_test(test_errors_name_the_option),
+		cmocka_unit_test(test_too_long_output_path),
+		cmocka_unit_test(test_help_from_the_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

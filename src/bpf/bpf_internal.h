@@ -316,7 +316,34 @@ static inline void bpf_leave(void)
 __printf(3, 4) bool bpf_report(int err, const char *why, const char *fmt, ...);
 
 /* Reference table operations (bpf_verifier_state.c). */
-struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer);
+static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r);
+
+static inline bool bpf_ref_covers(const struct bpf_ref *r, const void *p)
+{
+	return (const char *)p >= (const char *)r->obj &&
+	       (const char *)p < (const char *)r->obj + r->type->size;
+}
+
+/* The live reference covering @p, of kind @prefer if there is one, else of the other kind. */
+static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_ref *any = NULL;
+
+	if (!p)
+		return NULL;
+	for (u32 i = ts->nr_refs; i-- > 0;) {
+		struct bpf_ref *r = &ts->refs[i];
+
+		if (!bpf_ref_covers(r, p) || !bpf_ref_live(ts, r))
+			continue;
+		if (r->kind == prefer)
+			return r;
+		if (!any)
+			any = r;
+	}
+	return any;
+}
 struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
 void bpf_ref_del(struct bpf_ref *ref, const char *how);
 void bpf_refs_invalidate_non_owning(const char *how);

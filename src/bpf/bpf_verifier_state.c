@@ -74,8 +74,7 @@ unsigned long kfsim_bpf_violations_total(void)
 
 static bool ref_covers(const struct bpf_ref *r, const void *p)
 {
-	return (const char *)p >= (const char *)r->obj &&
-	       (const char *)p < (const char *)r->obj + r->type->size;
+	return bpf_ref_covers(r, p);
 }
 
 static inline void dead_remember_at(const struct bpf_ref *r, const char *how, const char *file,
@@ -103,25 +102,6 @@ static inline void dead_at_unlock(const struct bpf_tstate *ts, const struct bpf_
 			 ts->cs_end[r->cs % BPF_MAX_DEAD].file, ts->cs_end[r->cs % BPF_MAX_DEAD].line);
 }
 
-struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
-{
-	struct bpf_tstate *ts = &bpf_tstate;
-	struct bpf_ref *any = NULL;
-
-	if (!p)
-		return NULL;
-	for (u32 i = ts->nr_refs; i-- > 0;) {
-		struct bpf_ref *r = &ts->refs[i];
-
-		if (!ref_covers(r, p) || !bpf_ref_live(ts, r))
-			continue;
-		if (r->kind == prefer)
-			return r;
-		if (!any)
-			any = r;
-	}
-	return any;
-}
 
 struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
 {

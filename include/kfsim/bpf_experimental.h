@@ -437,7 +437,7 @@ static inline void __kfsim_bpf_here(const char *file, int line)
 #define bpf_spin_unlock(lock) kfsim_bpf_raw_unlock(lock)
 #else
 /* the insert kfunc of the release in force: the 6.3 form below 6.4, the _impl form from 6.4 */
-#define bpf_rbtree_add(head, node, less) __KFSIM_CALL(kfsim_bpf_rbtree_add)(head, node, less)
+#define bpf_rbtree_add(head, node, less) (__KFSIM_SITE, kfsim_ck_rbtree_add(head, node, less))
 #define bpf_list_push_front(head, node) __KFSIM_CALL(kfsim_bpf_list_push_front)(head, node)
 #define bpf_list_push_back(head, node) __KFSIM_CALL(kfsim_bpf_list_push_back)(head, node)
 #endif
@@ -658,8 +658,7 @@ const struct kfsim_bpf_kfunc *kfsim_bpf_kfunc_find(const char *name);
 /** kfsim_bpf_kfunc_flags_str() - "KF_ACQUIRE | KF_RET_NULL" for @flags into @buf ("0" if none). */
 const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size);
 
-#ifdef KFSIM_BPF_NO_CHECKS
+/* the inline insert (both forms) and the unchecked cores */
 #include <kfsim/bpf_graph_core.h>
-#endif
 
 #endif /* KFSIM_BPF_EXPERIMENTAL_H */

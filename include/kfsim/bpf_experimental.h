@@ -275,7 +275,8 @@ KFSIM_BPF_KFUNC_LIST(__KFSIM_BPF_KFUNC_DECL)
  * charged to the active memory cgroup unless "cgroup.memory=nobpf" was given.  Not callable with a
  * lock held ("function calls are not allowed while holding a lock").
  * Return: an owning reference, or NULL on a refused charge, an allocation failure or a bad id
- * ("bpf_obj_new type ID argument must be of a struct").
+ * ("bpf_obj_new type ID argument must be of a struct"; 6.6+: "bpf_obj_new/bpf_percpu_obj_new type
+ * ID argument must be of a struct").
  */
 
 /**
@@ -352,8 +353,11 @@ KFSIM_BPF_KFUNC_LIST(__KFSIM_BPF_KFUNC_DECL)
 /**
  * bpf_spin_lock() - take @lock (spins, then yields, while another thread holds it)
  *
- * One lock at a time per program run ("Locking two bpf_spin_locks are not allowed"); not inside a
- * less callback.
+ * One lock at a time per program run: a second call while one is held is refused as every helper
+ * call under a lock is ("function calls are not allowed while holding a lock"), also inside a
+ * less callback, which runs with the caller's lock held.  The lock must be the bpf_spin_lock
+ * member of a section or of an object the program holds ("R1 type=scalar expected=map_value,
+ * ptr_", "off N doesn't point to 'struct bpf_spin_lock' that is at M").
  */
 
 /**
@@ -434,7 +438,7 @@ static inline void __kfsim_bpf_here(const char *file, int line)
 #define bpf_spin_unlock(lock) kfsim_bpf_raw_unlock(lock)
 #else
 /* the insert kfunc of the release in force: the 6.3 form below 6.4, the _impl form from 6.4 */
-#define bpf_rbtree_add(head, node, less) __KFSIM_CALL(kfsim_bpf_rbtree_add)(head, node, less)
+#define bpf_rbtree_add(head, node, less) (__KFSIM_SITE, kfsim_ck_rbtree_add(head, node, less))
 #define bpf_list_push_front(head, node) __KFSIM_CALL(kfsim_bpf_list_push_front)(head, node)
 #define bpf_list_push_back(head, node) __KFSIM_CALL(kfsim_bpf_list_push_back)(head, node)
 #endif
@@ -589,7 +593,8 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
  * kfsim_bpf_run_end() - end the run: check the program-exit rules
  *
  * A lock still held is reported ("bpf_spin_unlock is missing") and released; every owning
- * reference still held is reported ("Unreleased reference id=%d alloc_insn=%d", alloc_insn being
+ * reference still held is reported ("Unreleased reference id=%d alloc_insn=%d", from 6.14 with a
+ * second line "BPF_EXIT instruction in main prog would lead to reference leak"; alloc_insn being
  * the number of the kfunc call that acquired it) and dropped so nothing leaks.
  * Return: 0 when the run broke no rule, else the errno of the first violation (-EINVAL mostly);
  * -EINVAL when @run is not the thread's active run.
@@ -654,9 +659,8 @@ const struct kfsim_bpf_kfunc *kfsim_bpf_kfunc_find(const char *name);
 /** kfsim_bpf_kfunc_flags_str() - "KF_ACQUIRE | KF_RET_NULL" for @flags into @buf ("0" if none). */
 const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size);
 
-#ifdef KFSIM_BPF_NO_CHECKS
+/* the inline insert (both forms) and the unchecked cores */
 #include <kfsim/bpf_graph_core.h>
-#endif
 
 #pragma GCC visibility pop
 #endif /* KFSIM_BPF_EXPERIMENTAL_H */

@@ -142,5 +142,64 @@ static __always_inline int kfsim_nc_rbtree_add(struct bpf_rb_root *root, struct 
 	return -EINVAL;
 }
 
+/**
+ * struct kfsim_bpf_add_ctx - what the checked insert carries from its begin to its end
+ * @ref: the owning reference being inserted (kfsim's)
+ * @kfunc: the kfunc name the insert is judged as
+ * @order: check that less() is a strict weak order (run option check_less_order)
+ */
+struct kfsim_bpf_add_ctx {
+	void *ref;
+	const char *kfunc;
+	bool order;
+};
+
+/*
+ * The checked insert, in three steps (src/bpf/bpf_rbtree.c): begin returns 1 to go on with the
+ * descent, or the insert's return value when it was refused or failed (everything reported
+ * and undone); end links the node.  kfsim_bpf_less_checked() is less() with the order check.
+ */
+int kfsim_bpf_rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			       bpf_rb_less_t less, struct kfsim_bpf_add_ctx *ctx);
+void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			      struct kfsim_bpf_add_ctx *ctx, struct rb_node *parent,
+			      struct rb_node **link, bool leftmost);
+bool kfsim_bpf_less_checked(bpf_rb_less_t less, struct bpf_rb_node *a, const struct bpf_rb_node *b);
+
+/*
+ * The checked bpf_rbtree_add() of the convenience macro: the kfunc's checks and bookkeeping out
+ * of line, the descent inline, so that a constant less() is a direct (inlinable) call.
+ */
+static __always_inline int kfsim_ck_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+					       bpf_rb_less_t less)
+{
+	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+	struct rb_node **link, *parent = NULL;
+	struct kfsim_bpf_add_ctx ctx;
+	bool leftmost = true, left;
+	int ret = kfsim_bpf_rbtree_add_begin(root, node, less, &ctx);
+
+	if (ret != 1)
+		return ret;
+	link = &r->tree.rb_root.rb_node;
+	while (*link) {
+		parent = *link;
+		if (unlikely(ctx.order))
+			left = kfsim_bpf_less_checked(less, (struct bpf_rb_node *)&n->rb,
+						      (const struct bpf_rb_node *)parent);
+		else
+			left = less((struct bpf_rb_node *)&n->rb, (const struct bpf_rb_node *)parent);
+		if (left) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	kfsim_bpf_rbtree_add_end(root, node, &ctx, parent, link, leftmost);
+	return 0;
+}
+
 #pragma GCC visibility pop
 #endif /* KFSIM_BPF_GRAPH_CORE_H */

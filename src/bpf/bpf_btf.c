@@ -258,10 +258,15 @@ int kfsim_bpf_private_free(void *data, struct kfsim_btf_struct *s)
 	struct bpf_alloc_view v;
 	struct bpf_spin_lock *lock;
 
-	if (!data || !s || kfsim_btf_load(s) || s->spin_lock_off < 0)
+	if (!data || !s)
 		return -EINVAL;
 	if (!bpf_alloc_lookup(data, &v) || v.base != data || v.type != s || !v.name)
 		return -EINVAL;
+	if (!v.valid || kfsim_btf_load(s) || s->spin_lock_off < 0) {
+		/* registered without a valid record: nothing to drain, but it must go */
+		bpf_alloc_unregister(data);
+		return 0;
+	}
 	lock = (struct bpf_spin_lock *)((char *)data + s->spin_lock_off);
 	if (bpf_tstate.held == lock)
 		return -EBUSY;

@@ -207,14 +207,12 @@ struct bpf_dead_ref {
 struct bpf_tstate {
 	unsigned int kver;
 	struct bpf_spin_lock *held;
-	const char *held_file;
-	int held_line;
-	u64 epoch;
-	u32 cs; /* critical sections ended so far (bpf_spin_unlock) */
-	/* where each of the last BPF_MAX_DEAD critical sections ended, by cs */
+	u32 cs; /* generations of non-owning references ended so far (unlock; 6.3: remove) */
+	/* where and how each of the last BPF_MAX_DEAD generations ended, by cs */
 	struct {
 		const char *file;
 		int line;
+		const char *how;
 	} cs_end[BPF_MAX_DEAD];
 	/* kfuncs callable without the slow path, [0] with no lock held, [1] holding one */
 	u32 ok_mask[2];
@@ -318,12 +316,42 @@ static inline void bpf_leave(void)
 __printf(3, 4) bool bpf_report(int err, const char *why, const char *fmt, ...);
 
 /* Reference table operations (bpf_verifier_state.c). */
-struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer);
+static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r);
+
+static inline bool bpf_ref_covers(const struct bpf_ref *r, const void *p)
+{
+	return (const char *)p >= (const char *)r->obj &&
+	       (const char *)p < (const char *)r->obj + r->type->size;
+}
+
+/* The live reference covering @p, of kind @prefer if there is one, else of the other kind. */
+static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_ref *any = NULL;
+
+	if (!p)
+		return NULL;
+	for (u32 i = ts->nr_refs; i-- > 0;) {
+		struct bpf_ref *r = &ts->refs[i];
+
+		if (!bpf_ref_covers(r, p) || !bpf_ref_live(ts, r))
+			continue;
+		if (r->kind == prefer)
+			return r;
+		if (!any)
+			any = r;
+	}
+	return any;
+}
 struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
 void bpf_ref_del(struct bpf_ref *ref, const char *how);
 void bpf_refs_invalidate_non_owning(const char *how);
-/* bpf_spin_unlock(): end the critical section; its non-owning references die with it. */
-void bpf_refs_end_section(struct bpf_tstate *ts);
+/*
+ * Every non-owning reference dies now (@how: "at bpf_spin_unlock"; in 6.3 also at
+ * bpf_rbtree_remove): their generation ends, their entries leave the table later.
+ */
+void bpf_refs_end_section(struct bpf_tstate *ts, const char *how);
 
 /* Whether @r is still usable: owning, or non-owning of the current critical section. */
 static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r)

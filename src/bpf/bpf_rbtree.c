@@ -11,6 +11,7 @@
  */
 #include "bpf_internal.h"
 
+#ifndef KFSIM_BPF_NC
 /* less() (the caller raised the callback depth); @order: also check asymmetry, irreflexivity. */
 static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, bool order)
 {
@@ -34,20 +35,22 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
 	return ret;
 }
 
-/* bpf_rbtree_add_impl() and the 6.3 bpf_rbtree_add(), entered under registry row @id. */
-static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
-		      enum kfsim_bpf_kfunc_id id)
+/*
+ * An insert in three steps, so that the convenience macro can run the descent inline with the
+ * program's own less() (a direct call the compiler may inline, as rb_add_cached() does):
+ * begin (checks, claim), the descent, end (link, publish, the reference turns non-owning).
+ * Between begin and end the callback depth is raised and the claimed owner word remembered, so
+ * that kfuncs called inside less() are judged as the verifier judges them and a run aborted
+ * there gives the node back unclaimed.
+ */
+static int rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
+			    struct kfsim_bpf_add_ctx *ctx, enum kfsim_bpf_kfunc_id id)
 {
-	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
-	struct rb_node **link = &r->tree.rb_root.rb_node, *parent = NULL;
 	struct bpf_root_decl decl;
 	struct bpf_tstate *ts;
 	struct bpf_ref *ref;
-	bool leftmost = true, order;
 
-	if (!CHECKS)
-		return kfsim_nc_rbtree_add(root, node, less);
 	ts = bpf_enter(id);
 	if (!ts)
 		return -EINVAL;
@@ -72,41 +75,84 @@ static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb
 		bpf_leave();
 		return -EINVAL;
 	}
-	/*
-	 * kfsim_bpf_rbtree_add_core()'s descent, with each less() call wrapped: the callback
-	 * depth is what the lock/remove/add checks inside less() look at.  The claimed owner word
-	 * is remembered so that a run aborted inside less() gives the node back unclaimed.
-	 */
-	order = ts->run && ts->run->opts.check_less_order;
+	ctx->ref = ref;
+	ctx->kfunc = bpf_kfunc_table[id].name;
+	ctx->order = ts->run && ts->run->opts.check_less_order;
 	ts->cb_depth++; /* from here to the end of the descent, less() may run */
 	ts->claiming = &n->owner;
+	return 1;
+refused:
+	bpf_leave();
+	return -EINVAL;
+}
+
+int kfsim_bpf_rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			       bpf_rb_less_t less, struct kfsim_bpf_add_ctx *ctx)
+{
+	return rbtree_add_begin(root, node, less, ctx,
+				bpf_mode() < KERNEL_VERSION(6, 4, 0)
+					? KFSIM_KFUNC_bpf_rbtree_add
+					: KFSIM_KFUNC_bpf_rbtree_add_impl);
+}
+
+bool kfsim_bpf_less_checked(bpf_rb_less_t less, struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return call_less(less, (struct rb_node *)a, (struct rb_node *)b, true);
+}
+
+void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			      struct kfsim_bpf_add_ctx *ctx, struct rb_node *parent,
+			      struct rb_node **link, bool leftmost)
+{
+	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	ts->claiming = NULL;
+	ts->cb_depth--;
+	ts->kfunc = ctx->kfunc; /* less() may have called kfuncs */
+	rb_link_node(&n->rb, parent, link);
+	rb_insert_color_cached(&n->rb, &r->tree, leftmost);
+	__atomic_store_n(&n->owner, r, __ATOMIC_RELEASE);
+	bpf_ref_make_non_owning(ctx->ref);
+	bpf_leave();
+}
+
+/* bpf_rbtree_add_impl() and the 6.3 bpf_rbtree_add(), entered under registry row @id. */
+static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
+		      enum kfsim_bpf_kfunc_id id)
+{
+	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+	struct rb_node **link = &r->tree.rb_root.rb_node, *parent = NULL;
+	struct kfsim_bpf_add_ctx ctx;
+	bool leftmost = true;
+	int ret = rbtree_add_begin(root, node, less, &ctx, id);
+
+	if (ret != 1)
+		return ret;
 	while (*link) {
 		parent = *link;
-		if (call_less(less, &n->rb, parent, order)) {
+		if (call_less(less, &n->rb, parent, ctx.order)) {
 			link = &parent->rb_left;
 		} else {
 			link = &parent->rb_right;
 			leftmost = false;
 		}
 	}
-	ts->claiming = NULL;
-	ts->cb_depth--;
-	ts->kfunc = "bpf_rbtree_add_impl"; /* less() may have called kfuncs */
-	rb_link_node(&n->rb, parent, link);
-	rb_insert_color_cached(&n->rb, &r->tree, leftmost);
-	__atomic_store_n(&n->owner, r, __ATOMIC_RELEASE);
-	bpf_ref_make_non_owning(ref);
-	bpf_leave();
+	kfsim_bpf_rbtree_add_end(root, node, &ctx, parent, link, leftmost);
 	return 0;
-refused:
-	bpf_leave();
-	return -EINVAL;
 }
+#endif
 
 int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *node,
 			       bpf_rb_less_t less, void *meta__ign, u64 off)
 {
+#ifdef KFSIM_BPF_NC
+	return kfsim_nc_rbtree_add(root, node, less);
+#else
 	return rbtree_add(root, node, less, KFSIM_KFUNC_bpf_rbtree_add_impl);
+#endif
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
@@ -202,8 +248,8 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 	obj = bpf_decl_node_obj(&decl, node);
 	/* 6.3: after a remove no non-owning reference is trusted any more */
 	if (!bpf_v64())
-		bpf_refs_invalidate_non_owning("at bpf_rbtree_remove (6.3 invalidates every "
-					       "non-owning reference there)");
+		bpf_refs_end_section(&bpf_tstate, "at bpf_rbtree_remove (6.3 invalidates every "
+						  "non-owning reference there)");
 	if (!bpf_ref_add(obj, bpf_decl_node_type(&decl), BPF_REF_OWNING)) {
 		/* cannot track it: drop it rather than leak it */
 		bpf_obj_drop_raw(obj);

@@ -70,9 +70,6 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 		goto out;
 	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
-	ts->held_file = kfsim_bpf_site.file;
-	ts->held_line = kfsim_bpf_site.line;
-	ts->epoch++;
 	bpf_tl(ts, KFSIM_BPF_TL_LOCK, lock, NULL);
 out:
 	bpf_leave();
@@ -100,8 +97,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 					   "bpf_spin_unlock of different lock"))
 		goto out;
 	ts->held = NULL;
-	ts->epoch++;
-	bpf_refs_end_section(ts);
+	bpf_refs_end_section(ts, "at bpf_spin_unlock");
 	bpf_tl(ts, KFSIM_BPF_TL_UNLOCK, lock, NULL);
 	kfsim_bpf_raw_unlock(lock);
 out:

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * The verifier's bookkeeping, kept at run time per thread: the lock held, the critical-section
- * epoch, the less-callback depth, and the references the program holds; plus the program-run
- * scope and the violation reporter.
+ * The verifier's bookkeeping, kept at run time per thread: the lock held, the generation of the
+ * non-owning references, the less-callback depth, and the references the program holds; plus the
+ * program-run scope and the violation reporter.
  *
  * Invariants:
  * - refs[0..nr_refs) holds every owning reference acquired in this thread and not yet released,
- *   and every non-owning reference made since the current lock was taken; a non-owning entry never
- *   survives bpf_spin_unlock.
+ *   and non-owning references; a non-owning one is live only while its generation (cs) is the
+ *   thread's current one, which bpf_spin_unlock (and, in 6.3, bpf_rbtree_remove) ends.  Dead
+ *   entries leave the table when a new reference needs their room, into the ring of dead
+ *   references that explains a later use.
  * - A violation is reported before the kfunc changes anything, so refusing the call (continue
  *   mode) or leaving the run with longjmp (abort mode) never leaves a collection half-changed.
  * - The state is thread-local: threads running programs over the same collections share only
@@ -72,8 +74,7 @@ unsigned long kfsim_bpf_violations_total(void)
 
 static bool ref_covers(const struct bpf_ref *r, const void *p)
 {
-	return (const char *)p >= (const char *)r->obj &&
-	       (const char *)p < (const char *)r->obj + r->type->size;
+	return bpf_ref_covers(r, p);
 }
 
 static inline void dead_remember_at(const struct bpf_ref *r, const char *how, const char *file,
@@ -97,29 +98,10 @@ static inline void dead_remember(const struct bpf_ref *r, const char *how)
 /* A non-owning entry of an ended critical section leaves the table: it died at that unlock. */
 static inline void dead_at_unlock(const struct bpf_tstate *ts, const struct bpf_ref *r)
 {
-	dead_remember_at(r, "at bpf_spin_unlock", ts->cs_end[r->cs % BPF_MAX_DEAD].file,
-			 ts->cs_end[r->cs % BPF_MAX_DEAD].line);
+	dead_remember_at(r, ts->cs_end[r->cs % BPF_MAX_DEAD].how,
+			 ts->cs_end[r->cs % BPF_MAX_DEAD].file, ts->cs_end[r->cs % BPF_MAX_DEAD].line);
 }
 
-struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
-{
-	struct bpf_tstate *ts = &bpf_tstate;
-	struct bpf_ref *any = NULL;
-
-	if (!p)
-		return NULL;
-	for (u32 i = ts->nr_refs; i-- > 0;) {
-		struct bpf_ref *r = &ts->refs[i];
-
-		if (!ref_covers(r, p) || !bpf_ref_live(ts, r))
-			continue;
-		if (r->kind == prefer)
-			return r;
-		if (!any)
-			any = r;
-	}
-	return any;
-}
 
 struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
 {
@@ -194,16 +176,17 @@ void bpf_refs_invalidate_non_owning(const char *how)
 	ts->nr_refs = kept;
 }
 
-void bpf_refs_end_section(struct bpf_tstate *ts)
+void bpf_refs_end_section(struct bpf_tstate *ts, const char *how)
 {
 	ts->cs_end[ts->cs % BPF_MAX_DEAD].file = kfsim_bpf_site.file;
 	ts->cs_end[ts->cs % BPF_MAX_DEAD].line = kfsim_bpf_site.line;
+	ts->cs_end[ts->cs % BPF_MAX_DEAD].how = how;
 	/*
 	 * The section's non-owning references die by the number moving on; their entries are
 	 * removed later, when the table fills (or now, when a timeline wants each death).
 	 */
 	if (unlikely(ts->timeline))
-		bpf_refs_invalidate_non_owning("at bpf_spin_unlock");
+		bpf_refs_invalidate_non_owning(how);
 	ts->cs++;
 }
 
@@ -236,11 +219,13 @@ const char *bpf_explain_stale(const void *p, char *buf, size_t size)
 		if (bpf_ref_live(ts, r) || !ref_covers(r, p))
 			continue;
 		if (ts->cs_end[r->cs % BPF_MAX_DEAD].file)
-			snprintf(buf, size, "this reference died at bpf_spin_unlock (%s:%d)",
+			snprintf(buf, size, "this reference died %s (%s:%d)",
+				 ts->cs_end[r->cs % BPF_MAX_DEAD].how,
 				 ts->cs_end[r->cs % BPF_MAX_DEAD].file,
 				 ts->cs_end[r->cs % BPF_MAX_DEAD].line);
 		else
-			snprintf(buf, size, "this reference died at bpf_spin_unlock");
+			snprintf(buf, size, "this reference died %s",
+				 ts->cs_end[r->cs % BPF_MAX_DEAD].how);
 		return buf;
 	}
 	d = bpf_dead_find(p);
@@ -293,7 +278,6 @@ static void run_cleanup(struct bpf_tstate *ts)
 	if (ts->held) {
 		kfsim_bpf_raw_unlock(ts->held);
 		ts->held = NULL;
-		ts->epoch++;
 	}
 	/* aborted inside less(): the node being inserted was never linked; give it back */
 	if (ts->claiming) {

@@ -164,6 +164,9 @@ static void test_lock_of_invalid_record(void **state)
 	assert_int_equal(kfsim_bpf_section_init(&bad, kfsim_btf_of(rootless_lockless), ".data.A"),
 			 -EINVAL);
 	run_child(V(6, 16), lock_of_invalid_record, "map '.data.A' has no valid bpf_spin_lock");
+	/* the registration goes with the free, although there is nothing to drain */
+	assert_int_equal(kfsim_bpf_private_free(&bad, kfsim_btf_of(rootless_lockless)), 0);
+	assert_int_equal(kfsim_bpf_private_free(&bad, kfsim_btf_of(rootless_lockless)), -EINVAL);
 }
 
 /* ---- 2: a root that is not a declared root is never read ---- */

@@ -13,8 +13,9 @@
  * hangs or crashes shows as HANG/CRASH instead of stopping the test, and a sanitizer report
  * (non-zero exit of the child) fails it.
  *
- * Agreement: the same verdict, and for a rejection kfsim's first message is part of the
- * kernel's (reference ids and instruction numbers, which depend on the compiler, read as N).
+ * Agreement: the same verdict; for a rejection kfsim's first message is part of the kernel's
+ * (reference ids and instruction numbers, which depend on the compiler, read as N); for an
+ * accepted tc program that the kernel ran once (BPF_PROG_TEST_RUN), the same return value.
  */
 #include <errno.h>
 #include <signal.h>
@@ -66,6 +67,7 @@ static const char *const diff_kind_name[] = {"static-only", "path", "referee", "
  * @expect: for REFEREE: the selftest's annotation, "ACCEPT" or "REJECT"
  * @reason: one line
  * @msg: for REFEREE and REJECT: the selftest's __msg()
+ * @retval: for REFEREE and ACCEPT: the selftest's __retval(), as a string ("" when none)
  */
 struct difference {
 	const char *object;
@@ -74,6 +76,7 @@ struct difference {
 	const char *expect;
 	const char *reason;
 	const char *msg;
+	const char *retval;
 };
 
 static const struct difference differences[] = {
@@ -126,7 +129,7 @@ static const struct difference differences[] = {
 	/* ---- refcounted_kptr.c: the toolchain ---- */
 	{"refcounted_kptr", "insert_rbtree_and_stash__del_tree_*", REFEREE, "ACCEPT",
 	 "clang 14 emits no btf_type_tag on struct members, so the kernel sees no __kptr field "
-	 "('R1 has no valid kptr'); the selftest says __success __retval(84)"},
+	 "('R1 has no valid kptr'); the selftest says __success __retval(84)", NULL, "84"},
 	{"refcounted_kptr", "rbtree_wrong_owner_remove_fail_*", REFEREE, "ACCEPT",
 	 "clang 14 emits no btf_type_tag on struct members ('R1 has no valid kptr'); the "
 	 "selftest loads and runs these (prog_tests/refcounted_kptr.c)"},
@@ -192,6 +195,7 @@ void oracle_section(void *data, struct kfsim_btf_struct *s, const char *name, bo
 struct outcome {
 	char verdict[16]; /* ACCEPT, REJECT, HANG, CRASH, EXIT n */
 	char msg[512];
+	int retval; /* of the first run */
 };
 
 /* The child: fresh sections, NR_RUNS runs; the first violation (of any run) is the message. */
@@ -205,7 +209,10 @@ static void child_run(const struct oracle_object *obj, const struct oracle_prog 
 	alarm(CHILD_SECONDS);
 	obj->init();
 	for (int i = 0; i < NR_RUNS && !strcmp(out.verdict, "ACCEPT"); i++) {
+		ret = 0;
 		kfsim_bpf_run(&run, p->name, p->prog, NULL, &opts, &ret);
+		if (i == 0)
+			out.retval = ret;
 		if (run.nr_violations) {
 			snprintf(out.verdict, sizeof(out.verdict), "REJECT");
 			snprintf(out.msg, sizeof(out.msg), "%s", run.violations[0].msg);
@@ -303,32 +310,40 @@ static int compare(FILE *kernel)
 	unsigned int agree = 0, listed = 0, bad = 0, total = 0;
 	char line[8192];
 
-	printf("%-32s %-56s %-7s %-7s %s\n", "object", "program", "kernel", "kfsim", "result");
+	printf("%-32s %-56s %-12s %-12s %s\n", "object", "program", "kernel", "kfsim", "result");
 	while (fgets(line, sizeof(line), kernel)) {
-		char *object = strtok(line, "\t\n"), *name = strtok(NULL, "\t\n");
-		char *verdict = strtok(NULL, "\t\n"), *kmsg = strtok(NULL, "\n");
+		char *field[5] = {NULL}, *p = line;
 		const struct oracle_object *obj = NULL;
-		const struct oracle_prog *p;
+		const struct oracle_prog *p_prog;
 		const struct difference *d;
+		const char *object, *name, *verdict, *kmsg, *kret, *result;
 		struct outcome out;
-		const char *result;
+		char fret[16];
 		bool same;
 
-		if (!object || !name || !verdict)
+		line[strcspn(line, "\n")] = '\0';
+		for (int i = 0; i < 5 && p; i++)
+			field[i] = strsep(&p, "\t");
+		object = field[0], name = field[1], verdict = field[2];
+		kmsg = field[3] ? field[3] : "", kret = field[4] ? field[4] : "-";
+		if (!object || !name || !verdict || !*object)
 			continue;
-		if (!kmsg)
+		if (!strcmp(kmsg, " "))
 			kmsg = "";
 		total++;
-		p = find_prog(object, name, &obj);
+		p_prog = find_prog(object, name, &obj);
 		d = find_difference(object, name);
-		if (!p) {
+		fret[0] = '\0';
+		if (!p_prog) {
 			snprintf(out.verdict, sizeof(out.verdict), "-");
 			out.msg[0] = '\0';
 			result = "DISAGREE (no kfsim port)";
 			bad++;
 			goto print;
 		}
-		run_prog(obj, p, &out);
+		run_prog(obj, p_prog, &out);
+		if (!strcmp(out.verdict, "ACCEPT"))
+			snprintf(fret, sizeof(fret), "%d", out.retval);
 		if (strcmp(out.verdict, "ACCEPT") && strcmp(out.verdict, "REJECT")) {
 			result = "FAIL (kfsim child did not finish cleanly)";
 			bad++;
@@ -336,7 +351,8 @@ static int compare(FILE *kernel)
 		}
 		if (d && d->kind == REFEREE) {
 			if (!strcmp(out.verdict, d->expect) &&
-			    (!d->msg || messages_agree(d->msg, out.msg))) {
+			    (!d->msg || messages_agree(d->msg, out.msg)) &&
+			    (!d->retval || !strcmp(d->retval, fret))) {
 				result = "listed: referee";
 				listed++;
 			} else {
@@ -345,8 +361,10 @@ static int compare(FILE *kernel)
 			}
 			goto print;
 		}
+		/* an accepted tc program ran in the kernel too: the return values must agree */
 		same = !strcmp(verdict, out.verdict) &&
-		       (!strcmp(verdict, "ACCEPT") || messages_agree(kmsg, out.msg));
+		       (!strcmp(verdict, "ACCEPT") ? !strcmp(kret, "-") || !strcmp(kret, fret)
+						   : messages_agree(kmsg, out.msg));
 		if (same && d) {
 			/* a difference that no longer occurs must leave the list */
 			result = "STALE: agrees but is listed as a difference";
@@ -364,7 +382,14 @@ static int compare(FILE *kernel)
 			bad++;
 		}
 print:
-		printf("%-32s %-56s %-7s %-7s %s\n", object, name, verdict, out.verdict, result);
+		{
+			char kv[32], fv[32];
+
+			snprintf(kv, sizeof(kv), "%s%s%s", verdict, strcmp(kret, "-") ? " " : "",
+				 strcmp(kret, "-") ? kret : "");
+			snprintf(fv, sizeof(fv), "%s%s%s", out.verdict, fret[0] ? " " : "", fret);
+			printf("%-32s %-56s %-12s %-12s %s\n", object, name, kv, fv, result);
+		}
 		if (strcmp(result, "agree")) {
 			fputs("    kernel: ", stdout);
 			print_msg(kmsg);

@@ -4,8 +4,10 @@
  * line, one program at a time: open the object, turn autoload on for that program only, load it
  * with a level-1 log, and print one line per program:
  *
- *	<object>\t<program>\tACCEPT|REJECT\t<message>
+ *	<object>\t<program>\tACCEPT|REJECT\t<message>\t<retval>
  *
+ * An accepted tc program is also run once (BPF_PROG_TEST_RUN on a 64-byte packet, on the fresh
+ * maps of its object) and its return value printed; "-" when it was not run.
  * The message is the verifier's last log line before "processed ..." (or, when the load failed
  * before the verifier ran, e.g. at BTF or map creation, the last line libbpf printed).  Line
  * breaks inside the log are kept as the two characters "\n" so each program stays one line.
@@ -13,11 +15,13 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 static char verifier_log[64 << 20];
@@ -91,7 +95,24 @@ static void log_message(const char *log, char *out, size_t size)
 	out[n] = '\0';
 }
 
-static int load_one(const char *path, const char *prog_name, char *msg, size_t size)
+/* Run an accepted tc program once; its return value, or INT64_MIN when it cannot run. */
+static long long test_run(struct bpf_program *prog)
+{
+	char pkt[64] = {0};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = 1);
+
+	if (bpf_program__type(prog) != BPF_PROG_TYPE_SCHED_CLS)
+		return INT64_MIN;
+	/* an Ethernet header for IPv4, as the selftests' pkt_v4 starts */
+	pkt[12] = 0x08;
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
+		return INT64_MIN;
+	return (int)opts.retval;
+}
+
+static int load_one(const char *path, const char *prog_name, char *msg, size_t size,
+		    long long *retval)
 {
 	struct bpf_program *prog, *want = NULL;
 	struct bpf_object *obj;
@@ -114,6 +135,7 @@ static int load_one(const char *path, const char *prog_name, char *msg, size_t s
 	bpf_program__set_log_buf(want, verifier_log, sizeof(verifier_log));
 	bpf_program__set_log_level(want, 1);
 	err = bpf_object__load(obj);
+	*retval = err ? INT64_MIN : test_run(want);
 	if (err && verifier_log[0])
 		log_message(verifier_log, msg, size);
 	else if (err)
@@ -155,10 +177,15 @@ int main(int argc, char **argv)
 		bpf_object__close(obj);
 		for (int p = 0; p < nr; p++) {
 			static char msg[4096];
-			int err = load_one(argv[i], names[p], msg, sizeof(msg));
+			long long retval = INT64_MIN;
+			int err = load_one(argv[i], names[p], msg, sizeof(msg), &retval);
+			char rv[24] = "-";
 
-			printf("%.*s\t%s\t%s\t%s\n", (int)(strcspn(base, ".")), base, names[p],
-			       err ? "REJECT" : "ACCEPT", msg);
+			if (retval != INT64_MIN)
+				snprintf(rv, sizeof(rv), "%lld", retval);
+			/* an empty message is " ": tab-separated fields must not be empty */
+			printf("%.*s\t%s\t%s\t%s\t%s\n", (int)(strcspn(base, ".")), base, names[p],
+			       err ? "REJECT" : "ACCEPT", msg[0] ? msg : " ", rv);
 			fflush(stdout);
 		}
 	}

@@ -14,6 +14,7 @@ objects=(rbtree rbtree_fail linked_list linked_list_fail refcounted_kptr refcoun
 	rbtree_btf_fail__add_wrong_type rbtree_btf_fail__wrong_node_type)
 
 skip() { echo "skipped: $*"; exit 77; }
+[ -n "$loader" ] || skip "libbpf is not installed (Debian package libbpf-dev)"
 [ "$(id -u)" = 0 ] || skip "loading BPF programs needs root"
 [ -r /sys/kernel/btf/vmlinux ] || skip "the running kernel has no BTF (/sys/kernel/btf/vmlinux)"
 command -v clang >/dev/null || skip "clang is not installed"

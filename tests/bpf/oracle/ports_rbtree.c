@@ -426,11 +426,11 @@ static int rbtree_api_remove_unadded_node(void *ctx)
 	bpf_spin_lock(&glock);
 	bpf_rbtree_add(&groot, &n->node, less);
 
-	/* This remove should pass verifier */
+	/* n is non-owning here: accepted */
 	res = bpf_rbtree_remove(&groot, &n->node);
 	n = container_of_maybe_null(res, struct node_data, node);
 
-	/* This remove shouldn't, m isn't in an rbtree */
+	/* m was never added: refused before 6.16, NULL from 6.16 */
 	res = bpf_rbtree_remove(&groot, &m->node);
 	m = container_of_maybe_null(res, struct node_data, node);
 	bpf_spin_unlock(&glock);
@@ -472,7 +472,7 @@ static int rbtree_api_add_to_multiple_trees(void *ctx)
 	bpf_spin_lock(&glock);
 	bpf_rbtree_add(&groot, &n->node, less);
 
-	/* This add should fail since n already in groot's tree */
+	/* n is non-owning after the first add: refused */
 	bpf_rbtree_add(&groot2, &n->node, less);
 	bpf_spin_unlock(&glock);
 	return 0;
@@ -492,7 +492,7 @@ static int rbtree_api_use_unchecked_remove_retval(void *ctx)
 	bpf_spin_unlock(&glock);
 
 	bpf_spin_lock(&glock);
-	/* Must check res for NULL before using in rbtree_add below */
+	/* res is used without a NULL check */
 	bpf_rbtree_add(&groot, res, less);
 	bpf_spin_unlock(&glock);
 	return 0;

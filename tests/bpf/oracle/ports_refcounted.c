@@ -97,7 +97,7 @@ static long __insert_in_tree_and_list(struct bpf_list_head *h, struct bpf_rb_roo
 
 	bpf_spin_lock(l);
 	if (bpf_rbtree_add(r, &n->r, less)) {
-		/* Failure to insert - unexpected */
+		/* not expected to fail */
 		bpf_spin_unlock(l);
 		bpf_obj_drop(m);
 		return -2;
@@ -106,7 +106,7 @@ static long __insert_in_tree_and_list(struct bpf_list_head *h, struct bpf_rb_roo
 
 	bpf_spin_lock(l);
 	if (bpf_list_push_front(h, &m->l)) {
-		/* Failure to insert - unexpected */
+		/* not expected to fail */
 		bpf_spin_unlock(l);
 		return -3;
 	}
@@ -140,7 +140,7 @@ static long __stash_map_insert_tree(int idx, int val, struct bpf_rb_root *r,
 
 	bpf_spin_lock(l);
 	if (bpf_rbtree_add(r, &m->r, less)) {
-		/* Failure to insert - unexpected */
+		/* not expected to fail */
 		bpf_spin_unlock(l);
 		return -4;
 	}
@@ -430,7 +430,7 @@ static int rbtree_wrong_owner_remove_fail_a2(void *ctx)
 		return 2;
 	bpf_spin_lock(&lock);
 
-	/* make m non-owning ref */
+	/* after the push m is non-owning */
 	bpf_list_push_back(&head, &m->l);
 	res = bpf_rbtree_remove(&root, &m->r);
 
@@ -482,7 +482,7 @@ static int rbtree_sleepable_rcu_no_explicit_rcu_lock(void *ctx)
 	if (!n)
 		return 0;
 
-	/* No explicit bpf_rcu_read_lock */
+	/* (no bpf_rcu_read_lock here) */
 	bpf_spin_lock(&lock);
 	bpf_rbtree_add(&root, &n->r, less);
 	rb = bpf_rbtree_first(&root);
@@ -497,7 +497,7 @@ static int rbtree_sleepable_rcu_no_explicit_rcu_lock(void *ctx)
 
 err_out:
 	bpf_spin_unlock(&lock);
-	/* No explicit bpf_rcu_read_unlock */
+	/* (no bpf_rcu_read_unlock here) */
 	if (m)
 		bpf_obj_drop(m);
 	return 0;
@@ -567,7 +567,7 @@ static int rbtree_refcounted_node_ref_escapes_fail(void *ctx)
 
 	bpf_spin_lock(&fa.glock);
 	bpf_rbtree_add(&fa.groot, &n->node, less_a);
-	/* m becomes an owning ref but is never drop'd or added to a tree */
+	/* m: owning, and leaked */
 	m = bpf_refcount_acquire(n);
 	bpf_spin_unlock(&fa.glock);
 
@@ -583,7 +583,7 @@ static int refcount_acquire_maybe_null(void *ctx)
 	struct node_acquire *n, *m;
 
 	n = bpf_obj_new(node_acquire);
-	/* Intentionally not testing !n: it's MAYBE_NULL for refcount_acquire */
+	/* n is passed on without a NULL check */
 	m = bpf_refcount_acquire(n);
 	if (m)
 		bpf_obj_drop(m);
@@ -600,7 +600,7 @@ static int rbtree_refcounted_node_ref_escapes_owning_input_fail(void *ctx)
 	if (!n)
 		return 1;
 
-	/* m becomes an owning ref but is never drop'd or added to a tree */
+	/* m: owning, and leaked */
 	m = bpf_refcount_acquire(n);
 	m->key = 2;
 
@@ -619,7 +619,7 @@ static int rbtree_fail_sleepable_lock_across_rcu(void *ctx)
 	if (!n)
 		return 0;
 
-	/* spin_{lock,unlock} are in different RCU CS */
+	/* the lock is taken in one RCU section and released in another */
 	bpf_rcu_read_lock();
 	bpf_spin_lock(&fa.glock);
 	bpf_rbtree_add(&fa.groot, &n->node, less_a);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #ifndef KFSIM_ELEVATOR_H
 #define KFSIM_ELEVATOR_H
+#pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
  * I/O schedulers as the block layer sees them (include/linux/elevator.h): each scheduler is
@@ -128,4 +129,5 @@ extern const struct elevator_type bfq_62_iosched;
 extern const struct elevator_type none_iosched;
 extern const struct elevator_type mq_deadline_iosched;
 
+#pragma GCC visibility pop
 #endif /* KFSIM_ELEVATOR_H */

@@ -56,6 +56,15 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
  */
 int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop);
 
+/**
+ * kfsim_nl_server_stop() - ask the server listening at @path to stop, as SIGTERM would
+ *
+ * Only the user the server runs as, or root, may stop it.
+ * Return: 0 (the server stops after the request), -EPERM, -ENOENT/-ECONNREFUSED when nothing
+ * listens at @path, -ENAMETOOLONG.
+ */
+int kfsim_nl_server_stop(const char *path);
+
 /** kfsim_nl_server_clients() - how many netlink sockets are open on the server now. */
 unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s);
 

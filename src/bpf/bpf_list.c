@@ -131,7 +131,18 @@ struct bpf_list_node *KFUNC(bpf_list_back)(struct bpf_list_head *head)
 	return list_take(head, true, false, KFSIM_KFUNC_bpf_list_back);
 }
 
-#ifndef KFSIM_BPF_NC
+#ifdef KFSIM_BPF_NC
+/* The 6.3 forms' unchecked twins: the 6.4 pushes with their result dropped, as 6.3's had none. */
+void KFUNC(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node)
+{
+	KFUNC(bpf_list_push_front_impl)(head, node, NULL, 0);
+}
+
+void KFUNC(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node *node)
+{
+	KFUNC(bpf_list_push_back_impl)(head, node, NULL, 0);
+}
+#else
 void(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node)
 {
 	list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front);

@@ -310,7 +310,13 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_right)(struct bpf_rb_root *root, struct bpf
 	return rb_walk(root, node, 1, KFSIM_KFUNC_bpf_rbtree_right);
 }
 
-#ifndef KFSIM_BPF_NC
+#ifdef KFSIM_BPF_NC
+/* The 6.3 form's unchecked twin: the 6.4 insert with its result dropped, as 6.3's returned none. */
+void KFUNC(bpf_rbtree_add)(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less)
+{
+	KFUNC(bpf_rbtree_add_impl)(root, node, less, NULL, 0);
+}
+#else
 /* The 6.3 form: the same body under its own registry row (gate, removal warning). */
 void(bpf_rbtree_add)(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less)
 {

@@ -125,6 +125,28 @@ fail:
 	return err;
 }
 
+int kfsim_nl_server_stop(const char *path)
+{
+	struct kfsim_nl_wire_rep rep;
+	struct sockaddr_un sun;
+	socklen_t len;
+	int fd, err;
+
+	err = kfsim_nl_sockaddr(path, &sun, &len);
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	err = connect(fd, (struct sockaddr *)&sun, len) ? -errno : 0;
+	if (!err)
+		err = transact(fd, KFSIM_NL_WIRE_SHUTDOWN, 0, 0, &rep, NULL);
+	if (!err)
+		err = rep.err;
+	close(fd);
+	return err;
+}
+
 int kfsim_nl_remote_setsockopt(struct kfsim_nl_remote *r, int opt, u32 val)
 {
 	struct kfsim_nl_wire_rep rep;

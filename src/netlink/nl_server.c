@@ -59,6 +59,7 @@ struct nl_server_client {
 	struct nl_server_client *next;
 	struct kfsim_nl_sock *sock;	/* NULL until OPEN */
 	struct kfsim_nl_cred cred;
+	uid_t uid;			/* the peer's, for SHUTDOWN */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
 	bool bound;			/* bound explicitly, or autobound by a first send */
@@ -75,6 +76,7 @@ struct kfsim_nl_server {
 	bool unlink_path;
 	struct nl_server_client *clients;
 	unsigned int nr_sockets;
+	bool shutdown;			/* a SHUTDOWN request was accepted */
 	u8 *buf;
 };
 
@@ -208,6 +210,7 @@ static void accept_client(struct kfsim_nl_server *s)
 	}
 	/* CAP_NET_ADMIN / CAP_SYS_ADMIN follow the peer's uid, as for a root or plain process. */
 	c->cred = peer.uid == 0 ? KFSIM_NL_CRED_ROOT : KFSIM_NL_CRED_USER;
+	c->uid = peer.uid;
 	c->ctl_fd = fd;
 	c->data_fd = -1;
 	c->next = s->clients;
@@ -411,6 +414,14 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 	if (n != (ssize_t)sizeof(req) || req.magic != KFSIM_NL_WIRE_MAGIC ||
 	    req.version != KFSIM_NL_WIRE_VERSION)
 		return false;	/* not one of ours: hang up rather than guess */
+	if (req.op == KFSIM_NL_WIRE_SHUTDOWN) {
+		/* the server's own user (or root) may stop it; nobody else */
+		bool allowed = c->uid == 0 || c->uid == geteuid();
+
+		s->shutdown |= allowed;
+		reply(c, allowed ? 0 : -EPERM, -1);
+		return true;
+	}
 	if (req.op != KFSIM_NL_WIRE_OPEN && !c->sock) {
 		reply(c, -ENOTCONN, -1);
 		return true;
@@ -457,7 +468,7 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 	struct pollfd *pfd = NULL;
 	size_t cap = 0;
 
-	while (!*stop) {
+	while (!*stop && !s->shutdown) {
 		struct nl_server_client *c, *next;
 		size_t n = 0, i;
 		int ret;

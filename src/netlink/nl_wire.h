@@ -18,6 +18,7 @@ enum kfsim_nl_wire_op {
 	KFSIM_NL_WIRE_BIND,	     /* @name: port id; @val: legacy groups bitmask */
 	KFSIM_NL_WIRE_SETSOCKOPT,    /* @name: SOL_NETLINK option; @val: its int */
 	KFSIM_NL_WIRE_GETSOCKOPT,    /* @name: SOL_NETLINK option; reply @val */
+	KFSIM_NL_WIRE_SHUTDOWN,	     /* stop the server (its owner or root only) */
 };
 
 struct kfsim_nl_wire_req {

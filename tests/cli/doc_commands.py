@@ -29,6 +29,14 @@ SKIP = {
     ("README.md", "ldconfig"): "changes the system's loader cache",
     ("README.md", "cc prog.c"): "prog.c is the reader's program",
     ("bfq.md", "blkparse -i sda"): "needs a blktrace capture of a real disk",
+    ("bpf-graph.md", "cd build && ctest -R bpf/verifier_oracle"):
+        "runs a test of this very suite: ctest runs bpf/verifier_oracle",
+    ("bpf-graph.md", "build/bench/bpf/bench_bpf"): "a benchmark of minutes: scripts/bench runs it, "
+                                                    "bpf/bench_smoke checks it starts",
+    ("bpf-graph.md", "sh bench/bpf/bench_bpf_callgrind.sh"): "a benchmark under callgrind: "
+                                                             "scripts/bench runs it",
+    ("own-tools.md", "kfsim exec --server /tmp/kfsim.sock -- python3 tools/net/ynl/cli.py"):
+        "needs the kernel tree's tools/net/ynl: clients/ynl_cli runs it from linux-source",
 }
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)

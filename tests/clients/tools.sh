@@ -109,6 +109,25 @@ iproute2() {
 	inproc "$libmnl" >"$tmp/o" 2>&1
 	check "libmnl program on the in-process kernel: built-in segment" contains "$tmp/o" "node-cnt 8"
 	check "SIGTERM stops the server cleanly and removes its socket" stop_server
+
+	echo "kfsim kernel --background / --stop and kfsim exec:"
+	"$kfsim" kernel --listen "$sock" --background >"$tmp/o" 2>&1
+	check "--background returns once the socket listens" bash -c "grep -q 'listening on .*(pid [0-9]*)' $tmp/o && test -S $sock"
+	KFSIM_NETLINK_SHIM=$shim LD_PRELOAD=${preload%"$shim"} "$kfsim" exec --server "$sock" -- \
+		genl ctrl get name nlctrl >"$tmp/exec" 2>&1
+	check "kfsim exec --server runs genl on the server" diff "$tmp/nlctrl.kfsim" "$tmp/exec"
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+		setpriv --reuid 65534 --regid 65534 --clear-groups "$kfsim" kernel --stop "$sock" \
+			>"$tmp/o" 2>&1
+		local rc=$?
+		check "--stop by another user is -EPERM (exit 1)" bash -c "test $rc -eq 1 && grep -q EPERM $tmp/o && test -S $sock"
+	fi
+	"$kfsim" kernel --stop "$sock" >"$tmp/o" 2>&1
+	check "--stop by its user stops it and removes the socket" bash -c \
+		"for i in \$(seq 50); do test -e $sock || exit 0; sleep 0.1; done; exit 1"
+	"$kfsim" exec >"$tmp/o" 2>&1
+	local rc2=$?
+	check "kfsim exec without a program: exit 2, one line" bash -c "test $rc2 -eq 2 && test \$(wc -l < $tmp/o) -eq 1"
 }
 
 ynl() {

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfsim exec [--server PATH] [--] PROGRAM [ARGS...]
+ *
+ * Run an unmodified program with its generic netlink sockets on kfsim's kernel: the program
+ * gets LD_PRELOAD=libkfsim-netlink.so (found beside this kfsim, or in the installed library
+ * folder) and, with --server, KFSIM_KERNEL=PATH (a `kfsim kernel --listen PATH`); without it
+ * the shim starts a kernel of its own inside the program.  Only the environment changes:
+ * what the program does with its sockets is in docs/own-tools.md.
+ */
+#define _GNU_SOURCE 1 /* asprintf */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define CMD "exec"
+#define SHIM_NAME "libkfsim-netlink.so"
+
+static void exec_help(void)
+{
+	printf("Usage: kfsim exec [--server PATH] [--] PROGRAM [ARGS...]\n\n"
+	       "Run PROGRAM with its generic netlink sockets on kfsim's kernel (the LD_PRELOAD\n"
+	       "shim " SHIM_NAME "); every other socket stays on the real kernel.\n\n"
+	       "  --server PATH   the kernel of 'kfsim kernel --listen PATH' (persistent); without\n"
+	       "                  it, a kernel of the program's own with the built-in devices\n\n"
+	       "Exit status: PROGRAM's; 1 when it cannot be started; 2 bad command line.\n");
+}
+
+/* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
+static int find_shim(char *buf, size_t size)
+{
+	const char *env = getenv("KFSIM_NETLINK_SHIM");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		if ((size_t)snprintf(buf, size, "%s", env) >= size)
+			return -ENAMETOOLONG;
+		return access(buf, R_OK) ? -errno : 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -errno;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	if ((size_t)snprintf(buf, size, "%s/" SHIM_NAME, self) < size && !access(buf, R_OK))
+		return 0;
+	if ((size_t)snprintf(buf, size, "%s/../%s/" SHIM_NAME, self, KFSIM_INSTALL_LIBDIR) < size &&
+	    !access(buf, R_OK))
+		return 0;
+	return -ENOENT;
+}
+
+static int exec_main(int argc, char **argv)
+{
+	const char *server = NULL, *old;
+	char shim[PATH_MAX], *preload;
+	int i = 1, ret;
+
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			exec_help();
+			return 0;
+		}
+		if (!strcmp(argv[i], "--server")) {
+			if (i + 1 >= argc || !*argv[i + 1])
+				return kfsim_cli_usage(CMD, "option '--server' needs a socket path");
+			server = argv[++i];
+		} else if (!strncmp(argv[i], "--server=", 9) && argv[i][9]) {
+			server = argv[i] + 9;
+		} else if (argv[i][0] == '-') {
+			return kfsim_cli_usage(CMD, "unknown option '%s' (see 'kfsim exec --help')",
+					       argv[i]);
+		} else {
+			break;
+		}
+	}
+	if (i >= argc)
+		return kfsim_cli_usage(CMD, "missing PROGRAM (see 'kfsim exec --help')");
+	ret = find_shim(shim, sizeof(shim));
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "cannot find " SHIM_NAME " (set KFSIM_NETLINK_SHIM)");
+	old = getenv("LD_PRELOAD");
+	if (asprintf(&preload, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "") < 0)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory");
+	setenv("LD_PRELOAD", preload, 1);
+	free(preload);
+	if (server)
+		setenv("KFSIM_KERNEL", server, 1);
+	else
+		unsetenv("KFSIM_KERNEL");
+	fflush(NULL);
+	execvp(argv[i], argv + i);
+	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", argv[i]);
+}
+
+const struct kfsim_cli_command kfsim_cmd_exec = {
+	.name = "exec",
+	.summary = "run a program with its netlink sockets on kfsim's kernel (LD_PRELOAD shim)",
+	.run = exec_main,
+};

@@ -50,8 +50,10 @@ if $callgrind; then
 		valgrind --tool=callgrind --callgrind-out-file="$f" "$@" > /dev/null 2>&1
 		callgrind_annotate "$f" 2> /dev/null | awk '/PROGRAM TOTALS/ {print $1}'
 	}
-	echo "callgrind, netdev.yaml, kernel source only:"
+	echo "callgrind, netdev.yaml, kernel mode (kfsim writes header and source, python the source):"
 	echo "  kfsim-ynl-gen: $(count "$tmp/k" "$gen" --mode kernel --out-dir "$tmp" "$spec") instructions"
-	echo "  ynl-gen-c.py:  $(cd "$root" && count "$tmp/p" python3 tools/net/ynl/ynl-gen-c.py \
+	# valgrind needs the interpreter itself, not a wrapper script (pyenv shims)
+	py=$(python3 -c 'import sys; print(sys.executable)')
+	echo "  ynl-gen-c.py:  $(cd "$root" && count "$tmp/p" "$py" tools/net/ynl/ynl-gen-c.py \
 		--mode kernel --source --spec "$spec" -o "$tmp/netdev-nl-gen.c") instructions"
 fi

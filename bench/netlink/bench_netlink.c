@@ -9,8 +9,11 @@
  * types, trailing bytes, the nested header's NUL-string and mask); libnl checks minimum
  * lengths; libmnl checks exact lengths of the types the callback names.
  *
- * Usage: bench_netlink [ITERATIONS] (default 2000000).  Prints ns/op (best of 5 rounds) and
- * ratios to the peers.
+ * Usage: bench_netlink [ITERATIONS [ROUNDS]] (defaults 2000000, 7).  Prints per case the median
+ * ns/op over the rounds with the fastest and slowest round, and the ratios to the peers as the
+ * median (and range) of the per-round ratios: each round runs every case back to back, so a
+ * ratio compares times taken under the same load.  bench/netlink/run.sh adds callgrind's
+ * instruction counts per operation.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +61,8 @@ static void build(struct sk_buff *skb, u32 i)
 	(void)nlh;
 }
 
-/* noinline: scripts/bench counts its instructions (valgrind --toggle-collect=kfsim_parse) */
-static __attribute__((noinline)) long kfsim_parse(const struct nlmsghdr *nlh)
+/* noinline: callgrind counts each parser by name (scripts/bench and bench/netlink/run.sh: --toggle-collect) */
+__attribute__((noinline)) static long kfsim_parse(const struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[ARRAY_SIZE(plca_policy)], *htb[ARRAY_SIZE(header_policy)];
 	long sum = 0;
@@ -120,7 +123,7 @@ static int mnl_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-static __attribute__((noinline)) long libmnl_parse(const struct nlmsghdr *nlh)
+__attribute__((noinline)) static long libmnl_parse(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[10] = {0}, *htb[5] = {0};
 	long sum = 0;
@@ -155,20 +158,40 @@ static const char *const case_names[NR_CASES] = {
 	"libmnl mnl_attr_parse+nested",
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of @n values (sorted in place). */
+static void stats(double *v, int n, double *med, double *min, double *max)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*min = v[0];
+	*max = v[n - 1];
+}
+
+#define MAX_ROUNDS 64
+
 int main(int argc, char **argv)
 {
 	long iters = argc > 1 ? atol(argv[1]) : 2000000;
-	struct sk_buff *skb;
-	double best[NR_CASES];
+	int rounds = argc > 2 ? atoi(argv[2]) : 7;
+	struct sk_buff *skb = kfsim_skb_alloc(256, GFP_KERNEL);
+	static double t[NR_CASES][MAX_ROUNDS], r_mnl[MAX_ROUNDS], r_nl[MAX_ROUNDS],
+		r_build[MAX_ROUNDS];
+	double med, min, max;
 	volatile long sink = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: bench_netlink [ITERATIONS > 0]\n");
+		printf("usage: bench_netlink [ITERATIONS > 0 [ROUNDS 1..%d]]\n", MAX_ROUNDS);
 		return 0;
 	}
-	skb = kfsim_skb_alloc(256, GFP_KERNEL);
-	if (iters <= 0 || !skb) {
-		fprintf(stderr, "usage: bench_netlink [ITERATIONS > 0]\n");
+	if (iters <= 0 || rounds <= 0 || rounds > MAX_ROUNDS || !skb) {
+		fprintf(stderr, "usage: bench_netlink [ITERATIONS > 0 [ROUNDS 1..%d]]\n", MAX_ROUNDS);
 		return 2;
 	}
 	build(skb, 1);
@@ -179,11 +202,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_netlink: the parsers disagree on the message\n");
 		return 1;
 	}
-	for (int c = 0; c < NR_CASES; c++)
-		best[c] = 1e30;
-	for (int round = 0; round < 5; round++) {
+	for (int round = 0; round < rounds; round++) {
 		for (int c = 0; c < NR_CASES; c++) {
-			double t0 = now_ns(), dt;
+			double t0 = now_ns();
 
 			for (long i = 0; i < iters; i++) {
 				switch (c) {
@@ -202,22 +223,27 @@ int main(int argc, char **argv)
 					break;
 				}
 			}
-			dt = (now_ns() - t0) / iters;
-			if (dt < best[c])
-				best[c] = dt;
+			t[c][round] = (now_ns() - t0) / iters;
 		}
+		r_mnl[round] = t[KFSIM_PARSE][round] / t[LIBMNL_PARSE][round];
+		r_nl[round] = t[KFSIM_PARSE][round] / t[LIBNL_PARSE][round];
+		r_build[round] = t[KFSIM_BUILD_PARSE][round] / t[LIBMNL_PARSE][round];
 	}
-	printf("netlink: %u-byte PLCA SET_CFG request, 6 attributes (1 nest), %ld iterations, best "
-	       "of 5\n",
-	       nlmsg_hdr(skb)->nlmsg_len, iters);
-	for (int c = 0; c < NR_CASES; c++)
-		printf("  %-36s %7.1f ns/op\n", case_names[c], best[c]);
-	printf("  ratio kfsim validate+parse / libmnl: %.2f  (< 1 is faster)\n",
-	       best[KFSIM_PARSE] / best[LIBMNL_PARSE]);
-	printf("  ratio kfsim validate+parse / libnl-3: %.2f\n",
-	       best[KFSIM_PARSE] / best[LIBNL_PARSE]);
-	printf("  ratio kfsim build+validate+parse / libmnl parse: %.2f\n",
-	       best[KFSIM_BUILD_PARSE] / best[LIBMNL_PARSE]);
+	printf("netlink: %u-byte PLCA SET_CFG request, 6 attributes (1 nest), %ld iterations, "
+	       "%d rounds\n", nlmsg_hdr(skb)->nlmsg_len, iters, rounds);
+	for (int c = 0; c < NR_CASES; c++) {
+		stats(t[c], rounds, &med, &min, &max);
+		printf("  %-36s %7.1f ns/op median (rounds %.1f..%.1f)\n", case_names[c], med, min,
+		       max);
+	}
+	stats(r_mnl, rounds, &med, &min, &max);
+	printf("  ratio kfsim validate+parse / libmnl: %.2f (%.2f..%.2f)  (< 1 is faster)\n", med,
+	       min, max);
+	stats(r_nl, rounds, &med, &min, &max);
+	printf("  ratio kfsim validate+parse / libnl-3: %.2f (%.2f..%.2f)\n", med, min, max);
+	stats(r_build, rounds, &med, &min, &max);
+	printf("  ratio kfsim build+validate+parse / libmnl parse: %.2f (%.2f..%.2f)\n", med, min,
+	       max);
 	kfsim_skb_free(skb);
 	return sink == 42 ? 3 : 0;
 }

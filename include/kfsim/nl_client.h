@@ -349,6 +349,9 @@ struct kfsim_nl_policy_attr {
  * @ops: per command: the policy index for do / dump (-1 when none)
  * @policies: per policy index, an array of @maxtype[idx] + 1 attributes
  */
+/* Policies one dump may describe (devlink's 6.12 spec alone has about a hundred). */
+#define KFSIM_NL_POLICY_DUMP_MAX 512
+
 struct kfsim_nl_policy_dump {
 	u16 family_id;
 	u32 nr_ops;
@@ -357,8 +360,8 @@ struct kfsim_nl_policy_dump {
 		s32 do_policy, dump_policy;
 	} ops[256];
 	u32 nr_policies;
-	u32 maxtype[64];
-	struct kfsim_nl_policy_attr *policies[64];
+	u32 maxtype[KFSIM_NL_POLICY_DUMP_MAX];
+	struct kfsim_nl_policy_attr *policies[KFSIM_NL_POLICY_DUMP_MAX];
 };
 
 /**

@@ -16,7 +16,8 @@
  */
 #include "nl_internal.h"
 
-#define POLICY_DUMP_MAX 64
+/* netlink_policy_dump_add_policy() grows its table as needed; so does this one, by this step */
+#define POLICY_DUMP_STEP 16
 
 static const struct nla_policy ctrl_policy_family[] = {
 	[CTRL_ATTR_FAMILY_ID] = {.type = NLA_U16},
@@ -161,11 +162,11 @@ struct policy_dump_ctx {
 	u32 op;
 	bool ops_done;
 	unsigned int op_pos;
-	unsigned int n_policies;
+	unsigned int n_policies, max_policies;
 	struct {
 		const struct nla_policy *policy;
 		unsigned int maxtype;
-	} pol[POLICY_DUMP_MAX];
+	} *pol;
 	unsigned int policy_idx, attr_idx;
 };
 
@@ -183,8 +184,15 @@ static int add_one(struct policy_dump_ctx *ctx, const struct nla_policy *policy,
 {
 	if (!policy || policy_idx(ctx, policy, maxtype) >= 0)
 		return 0;
-	if (ctx->n_policies == POLICY_DUMP_MAX)
-		return -ENOMEM;
+	if (ctx->n_policies == ctx->max_policies) {
+		void *grown = krealloc(ctx->pol, (ctx->max_policies + POLICY_DUMP_STEP) *
+				       sizeof(*ctx->pol), GFP_KERNEL);
+
+		if (!grown)
+			return -ENOMEM;
+		ctx->pol = grown;
+		ctx->max_policies += POLICY_DUMP_STEP;
+	}
 	ctx->pol[ctx->n_policies].policy = policy;
 	ctx->pol[ctx->n_policies].maxtype = maxtype;
 	ctx->n_policies++;
@@ -242,6 +250,7 @@ static int ctrl_dumppolicy_start(struct netlink_callback *cb)
 		err_dump = kfsim_genl_get_cmd(rt, ctx->op, true, &dumpit);
 		if (err_do && err_dump) {
 			NL_SET_BAD_ATTR(cb->extack, tb[CTRL_ATTR_OP]);
+			kfree(ctx->pol);
 			kfree(ctx);
 			return -ENOENT;
 		}
@@ -259,6 +268,7 @@ static int ctrl_dumppolicy_start(struct netlink_callback *cb)
 	if (!err && !ctx->n_policies)
 		err = -ENODATA;
 	if (err) {
+		kfree(ctx->pol);
 		kfree(ctx);
 		return err;
 	}
@@ -393,7 +403,11 @@ static int ctrl_dumppolicy(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int ctrl_dumppolicy_done(struct netlink_callback *cb)
 {
-	kfree((void *)cb->args[0]);
+	struct policy_dump_ctx *ctx = (struct policy_dump_ctx *)cb->args[0];
+
+	if (ctx)
+		kfree(ctx->pol);
+	kfree(ctx);
 	cb->args[0] = 0;
 	return 0;
 }

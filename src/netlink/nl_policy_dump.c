@@ -11,7 +11,7 @@
 #include <kfsim/slab.h>
 #include "nl_transport.h"
 
-#define MAX_POLICIES 64
+#define MAX_POLICIES KFSIM_NL_POLICY_DUMP_MAX
 #define MAX_ATTRS 4096
 
 struct walk {

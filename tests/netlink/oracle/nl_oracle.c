@@ -31,7 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include <kfsim/cmdline.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/plca.h>
@@ -483,6 +485,17 @@ int main(int argc, char **argv)
 	if (!corpus || !dr) {
 		fprintf(stderr, "usage: nl_oracle CORPUS [--user] [--policy-drift FILE]\n");
 		return 2;
+	}
+	/*
+	 * kfsim follows the release it is told (6.3 by default); the referee is the running
+	 * kernel, so compare the same release's behaviour (ethtool's header grew PHY_INDEX in 6.11).
+	 */
+	{
+		struct utsname u;
+		unsigned int major, minor;
+
+		if (!uname(&u) && sscanf(u.release, "%u.%u", &major, &minor) == 2)
+			kfsim_set_kernel_version(KERNEL_VERSION(major, minor, 0));
 	}
 	k.c = kfsim_nl_client_open_kernel();
 	if (IS_ERR(k.c)) {

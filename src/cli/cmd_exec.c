@@ -60,6 +60,31 @@ static int find_shim(char *buf, size_t size)
 	return -ENOENT;
 }
 
+#ifdef KFSIM_ASAN
+/*
+ * A sanitizer build's shim needs ASan's runtime loaded first in the program it goes into:
+ * the one this kfsim runs on (from /proc/self/maps) goes in front of it.
+ */
+static void asan_runtime(char *buf, size_t size)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[PATH_MAX + 128];
+
+	buf[0] = '\0';
+	while (maps && fgets(line, sizeof(line), maps)) {
+		char *path = strchr(line, '/');
+
+		if (path && strstr(path, "/libasan.so")) {
+			path[strcspn(path, "\n")] = '\0';
+			snprintf(buf, size, "%s", path);
+			break;
+		}
+	}
+	if (maps)
+		fclose(maps);
+}
+#endif
+
 static int exec_main(int argc, char **argv)
 {
 	const char *server = NULL, *old;
@@ -94,8 +119,34 @@ static int exec_main(int argc, char **argv)
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "cannot find " SHIM_NAME " (set KFSIM_NETLINK_SHIM)");
 	old = getenv("LD_PRELOAD");
+#ifdef KFSIM_ASAN
+	{
+		char asan[PATH_MAX];
+
+		asan_runtime(asan, sizeof(asan));
+		if (asan[0] && (!old || !strstr(old, "libasan.so"))) {
+			if (asprintf(&preload, "%s:%s%s%s", asan, shim, old && *old ? ":" : "",
+				     old ? old : "") < 0)
+				return kfsim_cli_fail(CMD, -ENOMEM, "no memory");
+			/* the program itself is not instrumented: its leaks are not ours (the
+			 * last setting of an option wins) */
+			const char *opts = getenv("ASAN_OPTIONS");
+			char *merged;
+
+			if (asprintf(&merged, "%s%sdetect_leaks=0:verify_asan_link_order=0",
+				     opts ? opts : "", opts && *opts ? ":" : "") >= 0) {
+				setenv("ASAN_OPTIONS", merged, 1);
+				free(merged);
+			}
+			goto have_preload;
+		}
+	}
+#endif
 	if (asprintf(&preload, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "") < 0)
 		return kfsim_cli_fail(CMD, -ENOMEM, "no memory");
+#ifdef KFSIM_ASAN
+have_preload:
+#endif
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
 	if (server)

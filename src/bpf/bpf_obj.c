@@ -19,7 +19,8 @@
 #ifndef KFSIM_BPF_NC
 static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 {
-	gfp_t gfp = GFP_ATOMIC | __GFP_NOWARN | __GFP_ZERO;
+	/* as kernel/bpf/memalloc.c refills its caches: GFP_NOWAIT, no reclaim, not forced */
+	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO;
 	struct bpf_obj_hdr *hdr;
 	void *obj;
 

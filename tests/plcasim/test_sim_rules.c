@@ -204,9 +204,13 @@ static void test_duplicate_ids_collide_and_are_flagged(void **state)
 	assert_int_equal(kfsim_plca_sim_run_until(sim, MS(200)), 0);
 	kfsim_plca_sim_report(sim, &rep);
 	assert_true(rep.misconfig & PLCA_SIM_MISCONF_DUP_ID);
-	/* both commit in TO 1 and collide on the wire */
-	assert_true(node_stats(sim, 1).phys_collisions > 5);
-	assert_true(node_stats(sim, 2).phys_collisions > 5);
+	/*
+	 * Both commit in TO 1 and collide on the wire, again and again; how often in 200 ms depends
+	 * on the random backoff after each collision (seed 1 since prandom_seed_state() lost its
+	 * warm-up, as the kernel's has none: 6 and 5).
+	 */
+	assert_true(node_stats(sim, 1).phys_collisions >= 4);
+	assert_true(node_stats(sim, 2).phys_collisions >= 4);
 	assert_true(node_stats(sim, 0).delivered > 10);
 	assert_conserved(sim);
 	kfsim_plca_sim_destroy(sim);

@@ -14,6 +14,13 @@
 #include <stdio.h>
 #include <kfsim/cmdline.h>
 #include "nl_internal.h"
+#include <kfsim/moduleparam.h>
+
+/*
+ * The "netlink" module of the kernel command line: "netlink.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(netlink)
 
 static bool family_uses_split_ops(const struct genl_family *family)
 {

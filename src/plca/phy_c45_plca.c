@@ -10,6 +10,13 @@
  */
 #include <kfsim/err.h>
 #include <kfsim/phy.h>
+#include <kfsim/moduleparam.h>
+
+/*
+ * The "plca" module of the kernel command line: "plca.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(plca)
 
 static int field_get(u16 mask, int reg)
 {

@@ -5,6 +5,13 @@
  * log.  Keeping them in their own file keeps the plain instances free of any tracing.
  */
 #include "rbtree_fixup.h"
+#include <kfsim/moduleparam.h>
+
+/*
+ * The "rbtree" module of the kernel command line: "rbtree.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(rbtree)
 
 static inline void no_rotate(struct rb_node *old, struct rb_node *new)
 {

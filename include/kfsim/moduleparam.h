@@ -125,4 +125,25 @@ const struct kernel_param *kfsim_module_param_find(const char *name);
 		kfsim_module_params_register(#mod, NULL, 0);                                      \
 	}
 
+/**
+ * kfsim_module_run() - run a kernel module as a userspace program (the main() that
+ * <linux/module.h> of the compatibility headers gives a module)
+ * @name: the module's name (KBUILD_MODNAME)
+ * @init: its module_init() function, or NULL
+ * @exit: its module_exit() function, or NULL
+ * @argc: main()'s arguments: words of a kernel command line ("quiet", "loglevel=8",
+ * @argv:   "<module>.<param>=value"), where "<param>=value" alone is taken as this module's
+ *          parameter, as insmod takes it
+ *
+ * Parses the words with kfsim_cmdline_parse(), runs @init, and @exit when @init returned 0
+ * (the module is then unloaded, as rmmod would).  What the module prints goes to the kfsim log
+ * and, at the default console level 7, to stderr.
+ *
+ * Return: the exit status: 0 when @init returned 0 without a WARN; 1 when a WARN or BUG report
+ * was logged; 2 when @init failed ("insmod: ERROR: could not insert module <name>.ko: <reason>"
+ * on stderr, as insmod says it) or the command line was refused.
+ */
+int kfsim_module_run(const char *name, int (*init)(void), void (*exit)(void), int argc,
+		     char **argv);
+
 #endif /* KFSIM_MODULEPARAM_H */

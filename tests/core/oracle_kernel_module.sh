@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Oracle: a kernel self-test module from Debian's linux-source-6.12 (lib/rbtree_test.c,
+# lib/interval_tree_test.c), compiled unchanged with only kfsim's compatibility headers on the
+# include path, run as a program (its module_init runs; its module_params come from the
+# command line), judged as the kernel judges it: no WARN, and init ends with -EAGAIN as these
+# tests do on purpose ("Fail will directly unload the module").
+#
+# Usage: oracle_kernel_module.sh CC "CFLAGS" COMPATDIR INCDIR GENINCDIR LIBDIR SRC MODNAME \
+#                                EXPECT_LINE... -- ARGS...
+set -euo pipefail
+cc=$1 cflags=$2 compat=$3 inc=$4 geninc=$5 libdir=$6 src=$7 mod=$8
+shift 8
+expect=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do expect+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+tree=${KFSIM_LINUX_TREE:?KFSIM_LINUX_TREE is not set}
+if [ ! -r "$tree/$src" ]; then
+	echo "skipped: $tree/$src is missing (Debian package linux-source-6.12 not installed)"
+	exit 77
+fi
+out=$(mktemp -d "${TMPDIR:-/tmp}/kfsim-oracle-$mod.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+echo "== compiling $src unchanged with -I<compat> only (KBUILD_MODNAME=$mod)"
+# shellcheck disable=SC2086
+"$cc" -std=gnu11 -Wall -Werror $cflags -DKBUILD_MODNAME="\"$mod\"" -I"$compat" -I"$inc" \
+	-I"$geninc" "$tree/$src" -o "$out/$mod" -L"$libdir" -Wl,-rpath,"$libdir" -lkfsim -lm
+echo "== running: $mod $*"
+status=0
+"$out/$mod" "$@" >"$out/stdout" 2>"$out/stderr" || status=$?
+cat "$out/stderr"
+if grep -q "WARNING: CPU\|kernel BUG at\|Kernel panic" "$out/stderr"; then
+	echo "FAIL: the kernel's checks fired"
+	exit 1
+fi
+if [ "$status" -ne 2 ] ||
+   ! grep -qx "insmod: ERROR: could not insert module $mod.ko: Resource temporarily unavailable" \
+	"$out/stderr"; then
+	echo "FAIL: exit status $status; the module's init must end with -EAGAIN"
+	exit 1
+fi
+for line in "${expect[@]}"; do
+	if ! grep -qE -- "$line" "$out/stderr"; then
+		echo "FAIL: no log line matching: $line"
+		exit 1
+	fi
+	echo "compared: a log line matches '$line'"
+done
+echo "oracle: $src passed unchanged (its checks ran silent, init returned -EAGAIN)"

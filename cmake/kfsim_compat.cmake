@@ -11,4 +11,5 @@ target_include_directories(kfsim_compat BEFORE INTERFACE
 	$<BUILD_INTERFACE:${KFSIM_COMPAT_DIR}>
 	$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/kfsim/compat>)
 target_link_libraries(kfsim_compat INTERFACE kfsim)
+set_target_properties(kfsim_compat PROPERTIES EXPORT_NAME compat)
 add_library(kfsim::compat ALIAS kfsim_compat)

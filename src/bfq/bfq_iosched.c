@@ -25,13 +25,6 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 #include "bfq_internal.h"
-#include <kfsim/moduleparam.h>
-
-/*
- * The "bfq" module of the kernel command line: "bfq.<param>=" is checked against its
- * parameters (none yet), and an unknown one is reported as the module loader reports it.
- */
-KFSIM_MODULE(bfq)
 
 static void bfq_inject_sample_start(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 
@@ -1090,3 +1083,10 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 	}
 	kfree(bfqd);
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "bfq" module of the kernel command line: "bfq.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(bfq)

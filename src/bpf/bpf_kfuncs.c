@@ -13,13 +13,6 @@
 
 #include <kfsim/cmdline.h>
 #include "bpf_internal.h"
-#include <kfsim/moduleparam.h>
-
-/*
- * The "bpf" module of the kernel command line: "bpf.<param>=" is checked against its
- * parameters (none yet), and an unknown one is reported as the module loader reports it.
- */
-KFSIM_MODULE(bpf)
 
 #define V(a, b) KERNEL_VERSION(a, b, 0)
 
@@ -146,3 +139,10 @@ bool bpf_kfunc_available(const char *name)
 			k->replacement);
 	return true;
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "bpf" module of the kernel command line: "bpf.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(bpf)

@@ -14,13 +14,6 @@
 #include <kfsim/mutex.h>
 #include <kfsim/refcount.h>
 #include <kfsim/spinlock.h>
-#include <kfsim/moduleparam.h>
-
-/*
- * The "refcount" module of the kernel command line: "refcount.<param>=" is checked against its
- * parameters (none yet), and an unknown one is reported as the module loader reports it.
- */
-KFSIM_MODULE(refcount)
 
 enum {
 	REFCOUNT_WARN_UNKNOWN = REFCOUNT_DEC_LEAK + 1,
@@ -140,3 +133,10 @@ bool refcount_dec_and_lock_irqsave(refcount_t *r, spinlock_t *lock, unsigned lon
 	}
 	return true;
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "refcount" module of the kernel command line: "refcount.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(refcount)

@@ -41,6 +41,29 @@ for header in "$prefix"/include/kfsim/*.h; do
 	done
 done
 
+echo "== the compatibility headers: pkg-config and find_package find them, each compiles alone"
+compat=$(pkg-config --variable=compatdir kfsim)
+test -r "$compat/linux/rbtree.h" || { echo "compatdir $compat has no linux/rbtree.h"; exit 1; }
+while IFS= read -r header; do
+	name=${header#"$compat"/}
+	for compiler in "${compilers[@]}"; do
+		printf '#include <%s>\n' "$name" |
+			"$compiler" -std=gnu11 -Wall -Wextra -Werror -DKBUILD_MODNAME='"alone"' \
+				-DKFSIM_NO_MODULE_MAIN -I"$compat" -I"$prefix/include" -x c -c - \
+				-o /dev/null ||
+			{ echo "$name does not compile on its own with $compiler"; exit 1; }
+	done
+done < <(find "$compat" -name '*.h' | sort)
+# shellcheck disable=SC2046
+"$cc" -std=gnu11 -Wall -Werror -DKBUILD_MODNAME='"kernel_style"' -I"$compat" \
+	"$src/examples/compat/kernel_style.c" -o "$scratch/kernel_style" $(pkg-config --cflags --libs kfsim)
+"$scratch/kernel_style" nobjs=5 2>&1 | tee "$scratch/out-compat"
+grep -q "kernel_style: 5 objects in key order: 12345" "$scratch/out-compat"
+cmake -S "$src/examples/compat" -B "$scratch/cm-compat" -DCMAKE_PREFIX_PATH="$prefix" \
+	-DCMAKE_C_COMPILER="$cc" >/dev/null
+cmake --build "$scratch/cm-compat" >/dev/null
+"$scratch/cm-compat/kernel_style" kernel_style.nobjs=4 2>&1 | grep -q "4 objects in key order: 1234"
+
 echo "== the runnable examples of the docs pages"
 mkdir "$scratch/docs"
 python3 "$src/tests/install/doc_examples.py" "$cc" "$scratch/docs" \

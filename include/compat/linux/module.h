@@ -18,8 +18,8 @@
 #define THIS_MODULE ((struct module *)0)
 struct module;
 
-static int (*__kfsim_module_init)(void);
-static void (*__kfsim_module_exit)(void);
+static int (*__kfsim_module_init)(void) __attribute__((__unused__));
+static void (*__kfsim_module_exit)(void) __attribute__((__unused__));
 
 #define module_init(fn)                                                                          \
 	__attribute__((constructor)) static void __kfsim_module_init_##fn(void)                  \

@@ -7,6 +7,8 @@
 # command line), judged as the kernel judges it: no WARN, and init ends with -EAGAIN as these
 # tests do on purpose ("Fail will directly unload the module").
 #
+# Compiled with the kernel's own code-generation flags that change C semantics (-funsigned-char
+# since 6.2, -fno-strict-aliasing).
 # Usage: oracle_kernel_module.sh CC "CFLAGS" COMPATDIR INCDIR GENINCDIR LIBDIR SRC MODNAME \
 #                                EXPECT_LINE... -- ARGS...
 set -euo pipefail
@@ -24,7 +26,7 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/kfsim-oracle-$mod.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 echo "== compiling $src unchanged with -I<compat> only (KBUILD_MODNAME=$mod)"
 # shellcheck disable=SC2086
-"$cc" -std=gnu11 -Wall -Werror $cflags -DKBUILD_MODNAME="\"$mod\"" -I"$compat" -I"$inc" \
+"$cc" -std=gnu11 -Wall -Werror -funsigned-char -fno-strict-aliasing $cflags -DKBUILD_MODNAME="\"$mod\"" -I"$compat" -I"$inc" \
 	-I"$geninc" "$tree/$src" -o "$out/$mod" -L"$libdir" -Wl,-rpath,"$libdir" -lkfsim -lm
 echo "== running: $mod $*"
 status=0

@@ -9,6 +9,9 @@
 #ifndef noinline
 #define noinline __attribute__((__noinline__))
 #endif
+/* is_signed_type() - whether @type is signed (char is not: the kernel builds with -funsigned-char) */
+#define is_signed_type(type) (((type)(-1)) < (type)1)
+#define is_unsigned_type(type) (!is_signed_type(type))
 #ifndef fallthrough
 #define fallthrough __attribute__((__fallthrough__))
 #endif

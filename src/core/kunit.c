@@ -68,8 +68,10 @@ static void report(struct kunit *test, enum kunit_assert_type type, const char *
 	if (msgfmt) {
 		putchar('\n');
 		vprintf(msgfmt, args);
+		putchar('\n');
+	} else if (!*body || body[strlen(body) - 1] != '\n') {
+		putchar('\n');	/* one printk record: it ends with its line */
 	}
-	putchar('\n');
 }
 
 void __kunit_fail(struct kunit *test, enum kunit_assert_type type, const char *file, int line,

@@ -80,7 +80,7 @@
 
 #define __KUNIT_UNARY(test, type, cond, expect, fmt, ...)                                        \
 	do {                                                                                      \
-		if (!!(cond) != (expect)) {                                                       \
+		if ((bool)(cond) != (bool)(expect)) {                                             \
 			__kunit_fail_unary(test, type, __FILE__, __LINE__, #cond, expect, fmt,     \
 					   ##__VA_ARGS__);                                         \
 			__KUNIT_END(test, type);                                                  \

@@ -12,6 +12,7 @@
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/moduleparam.h>
+#include "support/cli_run.h"
 #include "support/log_assert.h"
 
 static int setup(void **state)
@@ -259,6 +260,29 @@ static void test_kernel_version_setting(void **state)
 	assert_false(kfsim_kernel_at_least(6, 4));
 }
 
+/* issue #21 item 9: the kfsim program shows the panic report before dying of SIGABRT. */
+static void test_cli_panic_on_warn_prints_the_report(void **state)
+{
+	static const char *const panics[] = { "--cmdline", "panic_on_warn=1", "refcount", "demo",
+					      NULL };
+	static const char *const bare[] = { "--cmdline", "panic_on_warn", "refcount", "demo",
+					    NULL };
+	struct cli_result r;
+
+	assert_int_equal(cli_run(&r, panics), 0);
+	assert_int_equal(r.status, 128 + 6);	/* SIGABRT: 134 in a shell */
+	assert_non_null(strstr(r.err, "------------[ cut here ]------------"));
+	assert_non_null(strstr(r.err, "WARNING: CPU: 0 PID: "));
+	assert_non_null(strstr(r.err, "Kernel panic - not syncing: kernel: panic_on_warn set ..."));
+	assert_non_null(strstr(r.err, "---[ end Kernel panic - not syncing: kernel: panic_on_warn set ... ]---"));
+	cli_result_free(&r);
+	/* a bare panic_on_warn is refused (an int needs a value): one line, exit 2 */
+	assert_int_equal(cli_run(&r, bare), 0);
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	cli_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +295,7 @@ int main(void)
 		cmocka_unit_test_setup(test_lenient_quotes, setup),
 		cmocka_unit_test_setup(test_init_limits, setup),
 		cmocka_unit_test_setup(test_module_params, setup),
+		cmocka_unit_test_setup(test_cli_panic_on_warn_prints_the_report, setup),
 		cmocka_unit_test_setup(test_unknown_parameters_reported_like_the_kernel, setup),
 		cmocka_unit_test_setup(test_malformed_lines_change_nothing, setup),
 		cmocka_unit_test_setup(test_too_long_line, setup),

@@ -120,6 +120,16 @@ int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int kstrtoll(const char *s, unsigned int base, long long *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 int kstrtouint(const char *s, unsigned int base, unsigned int *res);
+int kstrtoul(const char *s, unsigned int base, unsigned long *res);
+int kstrtol(const char *s, unsigned int base, long *res);
+int kstrtou64(const char *s, unsigned int base, u64 *res);
+int kstrtos64(const char *s, unsigned int base, s64 *res);
+int kstrtou32(const char *s, unsigned int base, u32 *res);
+int kstrtos32(const char *s, unsigned int base, s32 *res);
+int kstrtou16(const char *s, unsigned int base, u16 *res);
+int kstrtos16(const char *s, unsigned int base, s16 *res);
+int kstrtou8(const char *s, unsigned int base, u8 *res);
+int kstrtos8(const char *s, unsigned int base, s8 *res);
 /** kstrtobool() - y/Y/t/T/1/on is true, n/N/f/F/0/off false (only the first letters count). */
 int kstrtobool(const char *s, bool *res);
 

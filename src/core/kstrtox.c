@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
@@ -88,16 +89,13 @@ long simple_strtol(const char *cp, char **endp, unsigned int base)
 	return (long)simple_strtoll(cp, endp, base);
 }
 
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+/* _kstrtoull(): no sign accepted here (kstrtoull() takes a '+', kstrtoll() a '-'). */
+static int parse_unsigned(const char *s, unsigned int base, unsigned long long *res)
 {
 	const char *end, *digits;
 	unsigned long long v;
 	bool overflow;
 
-	if (!s)
-		return -EINVAL;
-	if (*s == '+')
-		s++;
 	digits = fixup_radix(s, &base);
 	end = parse_digits(digits, base, &v, &overflow);
 	if (end == digits)
@@ -112,6 +110,15 @@ int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
 	return 0;
 }
 
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
+{
+	if (!s)
+		return -EINVAL;
+	if (*s == '+')
+		s++;
+	return parse_unsigned(s, base, res);
+}
+
 int kstrtoll(const char *s, unsigned int base, long long *res)
 {
 	unsigned long long v;
@@ -120,7 +127,7 @@ int kstrtoll(const char *s, unsigned int base, long long *res)
 	if (!s)
 		return -EINVAL;
 	if (*s == '-') {
-		ret = kstrtoull(s + 1, base, &v);
+		ret = parse_unsigned(s + 1, base, &v);
 		if (ret)
 			return ret;
 		if (v > (unsigned long long)LLONG_MAX + 1)
@@ -187,3 +194,49 @@ int kstrtobool(const char *s, bool *res)
 	}
 	return -EINVAL;
 }
+
+/* The fixed-width variants: the wide parse, then the type's range (-ERANGE outside it). */
+static int narrow_u(const char *s, unsigned int base, unsigned long long max,
+		    unsigned long long *v)
+{
+	int ret = kstrtoull(s, base, v);
+
+	return ret ? ret : (*v > max ? -ERANGE : 0);
+}
+
+static int narrow_s(const char *s, unsigned int base, long long min, long long max, long long *v)
+{
+	int ret = kstrtoll(s, base, v);
+
+	return ret ? ret : (*v < min || *v > max ? -ERANGE : 0);
+}
+
+#define KSTRTOX_U(name, type, max)                                                                \
+	int name(const char *s, unsigned int base, type *res)                                     \
+	{                                                                                         \
+		unsigned long long v;                                                             \
+		int ret = narrow_u(s, base, max, &v);                                             \
+		if (!ret)                                                                         \
+			*res = (type)v;                                                           \
+		return ret;                                                                       \
+	}
+#define KSTRTOX_S(name, type, min, max)                                                           \
+	int name(const char *s, unsigned int base, type *res)                                     \
+	{                                                                                         \
+		long long v;                                                                      \
+		int ret = narrow_s(s, base, min, max, &v);                                        \
+		if (!ret)                                                                         \
+			*res = (type)v;                                                           \
+		return ret;                                                                       \
+	}
+
+KSTRTOX_U(kstrtoul, unsigned long, ULONG_MAX)
+KSTRTOX_S(kstrtol, long, LONG_MIN, LONG_MAX)
+KSTRTOX_U(kstrtou64, u64, UINT64_MAX)
+KSTRTOX_S(kstrtos64, s64, INT64_MIN, INT64_MAX)
+KSTRTOX_U(kstrtou32, u32, UINT32_MAX)
+KSTRTOX_S(kstrtos32, s32, INT32_MIN, INT32_MAX)
+KSTRTOX_U(kstrtou16, u16, UINT16_MAX)
+KSTRTOX_S(kstrtos16, s16, INT16_MIN, INT16_MAX)
+KSTRTOX_U(kstrtou8, u8, UINT8_MAX)
+KSTRTOX_S(kstrtos8, s8, INT8_MIN, INT8_MAX)

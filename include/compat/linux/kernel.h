@@ -7,6 +7,8 @@
 #define KFSIM_COMPAT_LINUX_KERNEL_H
 #include_next <linux/kernel.h> /* the uapi header of the same name comes first */
 #include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/sprintf.h>
 #include <linux/types.h>
 #include <kfsim/bug.h>

@@ -7,8 +7,6 @@
 # command line), judged as the kernel judges it: no WARN, and init ends with -EAGAIN as these
 # tests do on purpose ("Fail will directly unload the module"; lib/test-kstrtox.c uses -EINVAL).
 #
-# Compiled with the kernel's own code-generation flags that change C semantics (-funsigned-char
-# since 6.2, -fno-strict-aliasing).
 # Usage: oracle_kernel_module.sh CC "CFLAGS" COMPATDIR INCDIR GENINCDIR LIBDIR SRC MODNAME \
 #                                INSMOD_REASON EXPECT_LINE... -- ARGS...
 set -euo pipefail
@@ -17,17 +15,8 @@ shift 9
 expect=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do expect+=("$1"); shift; done
 [ $# -gt 0 ] && shift
-tree=${KFSIM_LINUX_TREE:?KFSIM_LINUX_TREE is not set}
-if [ ! -r "$tree/$src" ]; then
-	echo "skipped: $tree/$src is missing (Debian package linux-source-6.12 not installed)"
-	exit 77
-fi
-out=$(mktemp -d "${TMPDIR:-/tmp}/kfsim-oracle-$mod.XXXXXX")
-trap 'rm -rf "$out"' EXIT
-echo "== compiling $src unchanged with -I<compat> only (KBUILD_MODNAME=$mod)"
-# shellcheck disable=SC2086
-"$cc" -std=gnu11 -Wall -Werror -funsigned-char -fno-strict-aliasing $cflags -DKBUILD_MODNAME="\"$mod\"" -I"$compat" -I"$inc" \
-	-I"$geninc" "$tree/$src" -o "$out/$mod" -L"$libdir" -Wl,-rpath,"$libdir" -lkfsim -lm
+source "$(dirname "${BASH_SOURCE[0]}")/oracle_build.sh"
+oracle_build "$cc" "$cflags" "$compat" "$inc" "$geninc" "$libdir" "$src" "$mod"
 echo "== running: $mod $*"
 status=0
 "$out/$mod" "$@" >"$out/stdout" 2>"$out/stderr" || status=$?

@@ -6,23 +6,12 @@
 # prints KTAP.  Every case must pass, or be listed in docs/core.md with its reason and given
 # here as an expected failure (XFAIL=<case>,...).
 #
-# Compiled with the kernel's own code-generation flags that change C semantics (-funsigned-char
-# since 6.2, -fno-strict-aliasing).
 # Usage: oracle_kunit.sh CC "CFLAGS" COMPATDIR INCDIR GENINCDIR LIBDIR SRC MODNAME [XFAIL=a,b]
 set -euo pipefail
 cc=$1 cflags=$2 compat=$3 inc=$4 geninc=$5 libdir=$6 src=$7 mod=$8 xfail=${9:-}
 xfail=${xfail#XFAIL=}
-tree=${KFSIM_LINUX_TREE:?KFSIM_LINUX_TREE is not set}
-if [ ! -r "$tree/$src" ]; then
-	echo "skipped: $tree/$src is missing (Debian package linux-source-6.12 not installed)"
-	exit 77
-fi
-out=$(mktemp -d "${TMPDIR:-/tmp}/kfsim-kunit-$mod.XXXXXX")
-trap 'rm -rf "$out"' EXIT
-echo "== compiling $src unchanged with -I<compat> only"
-# shellcheck disable=SC2086
-"$cc" -std=gnu11 -Wall -Werror -funsigned-char -fno-strict-aliasing $cflags -DKBUILD_MODNAME="\"$mod\"" -I"$compat" -I"$inc" \
-	-I"$geninc" "$tree/$src" -o "$out/$mod" -L"$libdir" -Wl,-rpath,"$libdir" -lkfsim -lm
+source "$(dirname "${BASH_SOURCE[0]}")/oracle_build.sh"
+oracle_build "$cc" "$cflags" "$compat" "$inc" "$geninc" "$libdir" "$src" "$mod"
 status=0
 "$out/$mod" >"$out/ktap" 2>"$out/stderr" || status=$?
 cat "$out/ktap" "$out/stderr"

@@ -74,6 +74,9 @@ extern const struct kernel_param_ops param_ops_byte, param_ops_short, param_ops_
 #define __kfsim_param_type_bool bool
 #define __kfsim_param_type_invbool bool
 #define __kfsim_param_type_charp char *
+/* "bool" is a macro in userspace (<stdbool.h>): passed through another macro it arrives as _Bool */
+#define param_ops__Bool param_ops_bool
+#define __kfsim_param_type__Bool bool
 
 /**
  * KFSIM_PARAM() - a table row: parameter @name of type @type (int, uint, bool, charp, ...) stored

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <kfsim/err.h>
+#include <kfsim/moduleparam.h>
 #include <kfsim/printk.h>
 
 static struct kfsim_log_record log_ring[KFSIM_LOG_RECORDS];
@@ -22,6 +23,12 @@ static bool log_last_open;	/* last record had no newline: KERN_CONT may extend i
 static int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
 static bool ignore_loglevel;
 static bool log_shown[KFSIM_LOG_RECORDS];	/* whether the console printed each slot's record */
+
+/* printk.ignore_loglevel=Y, the module parameter twin of the ignore_loglevel boot option */
+static const struct kernel_param printk_params[] = {
+	KFSIM_PARAM(printk, ignore_loglevel, bool, 0644),
+};
+KFSIM_MODULE_PARAMS(printk, printk_params)
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static u64 log_clock_ns(void)

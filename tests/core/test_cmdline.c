@@ -86,6 +86,12 @@ static void test_console_options(void **state)
 	assert_true(kfsim_console_ignore_loglevel_set(false));
 	assert_int_equal(kfsim_console_loglevel_set(0), 1);
 	assert_logged(mark, "debug: ignoring loglevel setting.", 1);
+	/* and its module parameter twin (kernel/printk/printk.c module_param(ignore_loglevel)) */
+	assert_int_equal(kfsim_cmdline_parse("printk.ignore_loglevel=1"), 0);
+	assert_true(kfsim_console_ignore_loglevel_set(false));
+	assert_int_equal(kfsim_cmdline_parse("printk.ignore_loglevel=maybe"), 0);
+	assert_logged(mark, "Booting kernel: `maybe' invalid for parameter `printk.ignore_loglevel'", 1);
+	assert_false(kfsim_console_ignore_loglevel_set(false));
 }
 
 /* A malformed early option is a warning; the rest of the line still applies. */

@@ -30,10 +30,6 @@
 		kfsim_module_params_register(KBUILD_MODNAME, &__kfsim_param_##name, 1);          \
 	}
 
-/* "bool" reaches module_param() already expanded to "_Bool" through a caller's own macro. */
-#define param_ops__Bool param_ops_bool
-#define __kfsim_param_type__Bool bool
-
 /* Documentation strings: kept in the object, as modinfo keeps them. */
 #define __kfsim_modinfo(tag, info)                                                               \
 	static const char __PASTE(__kfsim_modinfo_, __COUNTER__)[]                               \

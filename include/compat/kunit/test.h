@@ -6,6 +6,7 @@
 #ifndef KFSIM_COMPAT_KUNIT_TEST_H
 #define KFSIM_COMPAT_KUNIT_TEST_H
 #include <linux/kernel.h>
+#include <linux/module.h> /* MODULE_*(): a KUnit suite is a module */
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -39,17 +40,6 @@
 		return kfsim_kunit_run_all(argc, argv);                                           \
 	}
 #endif
-/* A KUnit module's own MODULE_* lines need <linux/module.h>'s names, not its main(). */
-#ifndef MODULE_LICENSE
-#define __kfsim_kunit_modinfo(tag, info)                                                          \
-	static const char __PASTE(__kfsim_kunit_modinfo_, __COUNTER__)[]                          \
-		__attribute__((__unused__)) = tag "=" info
-#define MODULE_LICENSE(l) __kfsim_kunit_modinfo("license", l)
-#define MODULE_AUTHOR(a) __kfsim_kunit_modinfo("author", a)
-#define MODULE_DESCRIPTION(d) __kfsim_kunit_modinfo("description", d)
-#define MODULE_IMPORT_NS(ns) __kfsim_kunit_modinfo("import_ns", #ns)
-#endif
-
 #define kunit_printk(lvl, test, fmt, ...)                                                         \
 	__kunit_printk(test, KUNIT_SUBTEST_INDENT "# %s: " fmt, (test)->name, ##__VA_ARGS__)
 #define kunit_info(test, fmt, ...) kunit_printk(KERN_INFO, test, fmt, ##__VA_ARGS__)

@@ -68,37 +68,18 @@ void get_random_bytes(void *buf, size_t len)
 	crng_bytes(buf, len);
 }
 
-u8 get_random_u8(void)
-{
-	u8 v;
-
-	crng_bytes(&v, sizeof(v));
-	return v;
-}
-
-u16 get_random_u16(void)
-{
-	u16 v;
-
-	crng_bytes(&v, sizeof(v));
-	return v;
-}
-
-u32 get_random_u32(void)
-{
-	u32 v;
-
-	crng_bytes(&v, sizeof(v));
-	return v;
-}
-
-u64 get_random_u64(void)
-{
-	u64 v;
-
-	crng_bytes(&v, sizeof(v));
-	return v;
-}
+/* get_random_u8() .. get_random_u64(): that many bytes of the CRNG. */
+#define DEFINE_GET_RANDOM(type)                                                                   \
+	type get_random_##type(void)                                                              \
+	{                                                                                         \
+		type v;                                                                           \
+		crng_bytes(&v, sizeof(v));                                                        \
+		return v;                                                                         \
+	}
+DEFINE_GET_RANDOM(u8)
+DEFINE_GET_RANDOM(u16)
+DEFINE_GET_RANDOM(u32)
+DEFINE_GET_RANDOM(u64)
 
 u32 get_random_u32_below(u32 ceil)
 {

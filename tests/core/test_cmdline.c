@@ -266,6 +266,46 @@ static void test_kernel_version_setting(void **state)
 	assert_false(kfsim_kernel_at_least(6, 4));
 }
 
+static int run_init_result;
+static bool run_exit_called;
+
+static int run_init(void)
+{
+	if (run_init_result == 1) {
+		WARN_ON(1);
+		return 0;
+	}
+	return run_init_result;
+}
+
+static void run_exit(void)
+{
+	run_exit_called = true;
+}
+
+/* A module as a program: insmod-style "param=value", init, exit, and insmod's exit codes. */
+static void test_module_run(void **state)
+{
+	char *argv[] = { "prog", "nnodes=5", "runmod.check", "quiet", NULL };
+
+	assert_int_equal(kfsim_module_params_register("runmod", testmod_params, 3), 0);
+	test_nnodes = 100;
+	test_check = false;
+	run_init_result = 0;
+	run_exit_called = false;
+	assert_int_equal(kfsim_module_run("runmod", run_init, run_exit, 4, argv), 0);
+	assert_int_equal(test_nnodes, 5);	/* a bare "nnodes=5" is this module's, as insmod */
+	assert_true(test_check);
+	assert_true(run_exit_called);	/* init succeeded: the module is unloaded again */
+	run_exit_called = false;
+	run_init_result = -ENOMEM;
+	assert_int_equal(kfsim_module_run("runmod", run_init, run_exit, 1, argv), 2);
+	assert_false(run_exit_called);	/* a failed init is never followed by exit */
+	run_init_result = 1;	/* WARNs */
+	assert_int_equal(kfsim_module_run("runmod", run_init, run_exit, 1, argv), 1);
+	assert_int_equal(kfsim_module_run("runmod", NULL, NULL, 1, argv), 0);
+}
+
 /* issue #21 item 9: the kfsim program shows the panic report before dying of SIGABRT. */
 static void test_cli_panic_on_warn_prints_the_report(void **state)
 {
@@ -301,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup(test_lenient_quotes, setup),
 		cmocka_unit_test_setup(test_init_limits, setup),
 		cmocka_unit_test_setup(test_module_params, setup),
+		cmocka_unit_test_setup(test_module_run, setup),
 		cmocka_unit_test_setup(test_cli_panic_on_warn_prints_the_report, setup),
 		cmocka_unit_test_setup(test_unknown_parameters_reported_like_the_kernel, setup),
 		cmocka_unit_test_setup(test_malformed_lines_change_nothing, setup),

@@ -6,7 +6,9 @@ install(DIRECTORY include/kfsim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
 	FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/kfsim/version.h
 	DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kfsim)
-install(TARGETS kfsim kfsim_static EXPORT kfsimTargets
+install(DIRECTORY include/compat/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kfsim/compat
+	FILES_MATCHING PATTERN "*.h")
+install(TARGETS kfsim kfsim_static kfsim_compat EXPORT kfsimTargets
 	LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
 	ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
 	RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
@@ -24,7 +26,8 @@ install(FILES ${PROJECT_BINARY_DIR}/kfsim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}
 
 configure_package_config_file(cmake/kfsimConfig.cmake.in
 	${PROJECT_BINARY_DIR}/kfsimConfig.cmake
-	INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kfsim)
+	INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kfsim
+	PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/kfsimConfigVersion.cmake
 	COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/kfsimConfig.cmake ${PROJECT_BINARY_DIR}/kfsimConfigVersion.cmake

@@ -56,7 +56,7 @@ struct test_node {
 };
 
 #define NODE_VAL(node) ((node)->val)
-RB_DECLARE_CALLBACKS_MAX(static, augment_callbacks, struct test_node, rb, u32, augmented, NODE_VAL);
+RB_DECLARE_CALLBACKS_MAX(static, augment_callbacks, struct test_node, rb, u32, augmented, NODE_VAL)
 
 static inline u32 kf_key(const struct rb_node *rb)
 {

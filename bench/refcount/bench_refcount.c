@@ -8,8 +8,9 @@
  * One "op" is a get+put pair: inc then dec_and_test on a counter that stays >= 1, as a caller
  * taking and dropping a reference does.  Uncontended: one thread, one counter.  Contended: two
  * threads hammering the same counter (the cache line bounces; per-pair time is wall time divided
- * by the pairs both threads did).  Each variant runs --rounds times, interleaved, and the best
- * round counts: on a shared machine the minimum is the least disturbed measurement.
+ * by the pairs both threads did).  Each variant runs --rounds times, interleaved; the table
+ * shows each variant's best round (on a shared machine the least disturbed one) and its ratio to
+ * the C11 atomic of the same round: the median over the rounds, and the lowest and highest.
  *
  *	bench_refcount [--iterations N] [--rounds R] [--only uncontended] [--json]
  *
@@ -223,20 +224,59 @@ static int counters_check(struct counters *c)
 	       atomic_load(&c->cmpxchg) == 1;
 }
 
-static void print_table(const char *title, const double best[NR_VARIANTS], bool json, bool last)
+#define MAX_ROUNDS 1000
+
+static int cmp_double(const void *a, const void *b)
 {
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Ratio of @v to the C11 atomic, round by round: median, lowest, highest. */
+static void round_ratios(double t[][MAX_ROUNDS], int v, unsigned long rounds, double *median,
+			 double *lo, double *hi)
+{
+	double r[MAX_ROUNDS];
+
+	for (unsigned long i = 0; i < rounds; i++)
+		r[i] = t[v][i] / t[V_C11][i];
+	qsort(r, rounds, sizeof(r[0]), cmp_double);
+	*median = rounds % 2 ? r[rounds / 2] : (r[rounds / 2 - 1] + r[rounds / 2]) / 2;
+	*lo = r[0];
+	*hi = r[rounds - 1];
+}
+
+static void print_table(const char *title, double t[][MAX_ROUNDS], unsigned long rounds,
+			bool json, bool last)
+{
+	double best[NR_VARIANTS], median, lo, hi;
+
+	for (int v = 0; v < NR_VARIANTS; v++) {
+		best[v] = t[v][0];
+		for (unsigned long i = 1; i < rounds; i++)
+			if (t[v][i] < best[v])
+				best[v] = t[v][i];
+	}
 	if (json) {
 		printf("  \"%s\": {", title);
-		for (int v = 0; v < NR_VARIANTS; v++)
-			printf("%s\"%s\": {\"ns_per_op\": %.3f, \"ratio_vs_c11\": %.3f}", v ? ", " : "",
-			       variant_key[v], best[v], best[v] / best[V_C11]);
+		for (int v = 0; v < NR_VARIANTS; v++) {
+			round_ratios(t, v, rounds, &median, &lo, &hi);
+			printf("%s\"%s\": {\"ns_per_op\": %.3f, \"ratio_vs_c11\": %.3f, "
+			       "\"ratio_vs_c11_median\": %.3f, \"ratio_vs_c11_min\": %.3f, "
+			       "\"ratio_vs_c11_max\": %.3f}", v ? ", " : "", variant_key[v], best[v],
+			       best[v] / best[V_C11], median, lo, hi);
+		}
 		printf("}%s\n", last ? "" : ",");
 		return;
 	}
-	printf("%s (best round, ns per get+put pair):\n", title);
-	for (int v = 0; v < NR_VARIANTS; v++)
-		printf("  %-50s %7.3f ns  %5.3fx C11  %5.3fx kfsim\n", variant_name[v], best[v],
-		       best[v] / best[V_C11], best[v] / best[V_KFSIM]);
+	printf("%s (ns per get+put pair, best round; ratio to C11 per round: median [min-max]):\n",
+	       title);
+	for (int v = 0; v < NR_VARIANTS; v++) {
+		round_ratios(t, v, rounds, &median, &lo, &hi);
+		printf("  %-50s %7.3f ns  %5.3fx C11 [%.3f-%.3f]  %5.3fx kfsim\n", variant_name[v],
+		       best[v], median, lo, hi, best[v] / best[V_KFSIM]);
+	}
 }
 
 int main(int argc, char **argv)
@@ -252,7 +292,7 @@ int main(int argc, char **argv)
 	unsigned long n = 20000000, rounds = 5;
 	bool json = false, contended = true;
 	struct counters *c = aligned_alloc(64, sizeof(*c));
-	double best[2][NR_VARIANTS];
+	static double times[2][NR_VARIANTS][MAX_ROUNDS];
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "n:r:o:jh", options, NULL)) != -1) {
@@ -267,23 +307,14 @@ int main(int argc, char **argv)
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (!c || !n || !rounds)
+	if (!c || !n || !rounds || rounds > MAX_ROUNDS)
 		return 2;
 	counters_init(c);
-	for (int mode = 0; mode < 2; mode++)
-		for (int v = 0; v < NR_VARIANTS; v++)
-			best[mode][v] = 1e30;
 	for (unsigned long r = 0; r < rounds; r++) {
 		for (int v = 0; v < NR_VARIANTS; v++) {
-			double t = measure(v, c, n, 1);
-
-			if (t < best[0][v])
-				best[0][v] = t;
-			if (!contended)
-				continue;
-			t = measure(v, c, n / 4, 2);
-			if (t < best[1][v])
-				best[1][v] = t;
+			times[0][v][r] = measure(v, c, n, 1);
+			if (contended)
+				times[1][v][r] = measure(v, c, n / 4, 2);
 		}
 	}
 	if (!counters_check(c)) {
@@ -294,9 +325,9 @@ int main(int argc, char **argv)
 		printf("{\n  \"iterations\": %lu,\n  \"rounds\": %lu,\n", n, rounds);
 	else
 		printf("refcount benchmark: %lu pairs per round, %lu rounds\n", n, rounds);
-	print_table("uncontended", best[0], json, !contended);
+	print_table("uncontended", times[0], rounds, json, !contended);
 	if (contended)
-		print_table("contended_2_threads", best[1], json, true);
+		print_table("contended_2_threads", times[1], rounds, json, true);
 	if (json)
 		printf("}\n");
 	free(c);

@@ -20,12 +20,12 @@ int main(void)
 
 	if (kfsim_cmdline_parse("cgroup.memory=nobpf") || kfsim_set_kernel_version(KERNEL_VERSION(6, 3, 0)))
 		return 1;
-	memcg = kfsim_memcg_create("hello", 100);
+	memcg = kfsim_memcg_create("hello", 4096);	/* memory.max: one page */
 	if (IS_ERR(memcg))
 		return 1;
 	old = set_active_memcg(memcg);
 	small = kmalloc(64, GFP_KERNEL_ACCOUNT);
-	big = kmalloc(64, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);	/* 128 > 100: refused */
+	big = kmalloc(8192, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);	/* 3 more pages: refused */
 	set_active_memcg(old);
 	pr_info("hello: charged %zu bytes, %llu charge(s) refused\n", kfsim_memcg_usage(memcg),
 		(unsigned long long)kfsim_memcg_failcnt(memcg));

@@ -12,9 +12,13 @@
  *	---[ end trace 0000000000000000 ]---
  *
  * and evaluates to the condition, so `if (WARN_ON(x)) return -EINVAL;` reads as in the kernel.
- * With panic_on_warn on the kernel command line a WARN becomes a BUG, as in the kernel.
- * A BUG logs "kernel BUG at file:line!" and calls the BUG handler, abort() by default; a test
- * may install a handler that longjmp()s out instead.
+ * The trailer is always "end trace 0000000000000000", as print_oops_end_marker() prints it.
+ * With panic_on_warn=N (N != 0) on the kernel command line a WARN becomes a panic: the report,
+ * "Kernel panic - not syncing: kernel: panic_on_warn set ..." and "---[ end Kernel panic -
+ * not syncing: ... ]---" are written to stderr even when the console is muted, then the BUG
+ * handler runs.  A BUG logs "kernel BUG at file:line!", is written to stderr likewise and calls
+ * the BUG handler: abort() by default (SIGABRT, exit status 134 in a shell); a test may install
+ * a handler that longjmp()s out instead.
  */
 #include <stdbool.h>
 #include <kfsim/kernel.h>
@@ -28,6 +32,15 @@
  * @fmt: optional message (NULL for WARN_ON)
  */
 __printf(4, 5) void __warn(const char *file, int line, const char *func, const char *fmt, ...);
+
+/** panic_on_warn - the kernel parameter: non-zero turns every WARN into a panic. */
+extern int panic_on_warn;
+
+/**
+ * panic() - log "Kernel panic - not syncing: <message>" and its end marker, show the report on
+ * stderr and stop (the BUG handler, abort() by default)
+ */
+__noreturn __printf(1, 2) void panic(const char *fmt, ...);
 
 /** __bug() - log a BUG report and call the BUG handler; does not return. */
 __noreturn void __bug(const char *file, int line, const char *func);

@@ -15,17 +15,27 @@
 
 #define MAX_ERRNO 4095
 
+/* The kernel-internal codes of include/linux/errno.h, never seen by user programs. */
 #ifndef ERESTARTSYS
 #define ERESTARTSYS 512
-#endif
-#ifndef ENOIOCTLCMD
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
 #define ENOIOCTLCMD 515
-#endif
-#ifndef EPROBE_DEFER
+#define ERESTART_RESTARTBLOCK 516
 #define EPROBE_DEFER 517
-#endif
-#ifndef ENOTSUPP
-#define ENOTSUPP 524 /* kernel-internal; EOPNOTSUPP is the one userspace should see */
+#define EOPENSTALE 518
+#define ENOPARAM 519
+#define EBADHANDLE 521
+#define ENOTSYNC 522
+#define EBADCOOKIE 523
+#define ENOTSUPP 524 /* EOPNOTSUPP is the one userspace should see */
+#define ETOOSMALL 525
+#define ESERVERFAULT 526
+#define EBADTYPE 527
+#define EJUKEBOX 528
+#define EIOCBQUEUED 529
+#define ERECALLCONFLICT 530
+#define ENOGRACE 531
 #endif
 
 /** IS_ERR_VALUE() - true when @x is an errno encoded in an unsigned long. */
@@ -74,7 +84,16 @@ static inline int PTR_ERR_OR_ZERO(const void *ptr)
 }
 
 /**
- * kfsim_errname() - the symbolic name of an errno
+ * errname() - the symbolic name of an errno, as lib/errname.c gives it
+ * @err: an errno, positive or negative
+ *
+ * Return: "-EINVAL" for -22, "EINVAL" for 22; NULL for a number the kernel has no name for
+ * (0, ENOGRACE, anything above 530).  The string is static.
+ */
+const char *errname(int err);
+
+/**
+ * kfsim_errname() - the symbolic name of an errno, without sign, never NULL
  * @err: an errno, positive or negative
  *
  * Return: "EINVAL" for 22 or -22, the kernel-internal names (ENOTSUPP, EPROBE_DEFER, ...) too;

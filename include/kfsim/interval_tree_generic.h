@@ -42,7 +42,7 @@
 			     ITPREFIX)                                                             \
                                                                                                    \
 	RB_DECLARE_CALLBACKS_MAX(static, ITPREFIX##_augment, ITSTRUCT, ITRB, ITTYPE, ITSUBTREE,    \
-				 ITLAST);                                                          \
+				 ITLAST)                                                           \
                                                                                                    \
 	/* Descend by start, raising the summaries on the way to include the new end. */           \
 	ITSTATIC void ITPREFIX##_insert(ITSTRUCT *node, struct rb_root_cached *root)               \

@@ -9,6 +9,7 @@
  * once and refuse (at compile time) to compare values of different types; use min_t()/max_t()
  * to compare across types.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <kfsim/types.h>
 
@@ -131,6 +132,82 @@
 #define NSEC_PER_MSEC 1000000L
 #define USEC_PER_SEC 1000000L
 #define NSEC_PER_SEC 1000000000L
+
+/*
+ * Number parsing (lib/kstrtox.c, lib/vsprintf.c).  simple_strto*() stop at the first non-digit
+ * and never fail (the kernel discourages them, but lib/cmdline.c uses them); kstrto*() take the
+ * whole string (one trailing newline allowed) and return 0, -EINVAL or -ERANGE.  Base 0 reads
+ * 0x.. as hex and 0.. as octal.
+ */
+unsigned long long simple_strtoull(const char *cp, char **endp, unsigned int base);
+unsigned long simple_strtoul(const char *cp, char **endp, unsigned int base);
+long long simple_strtoll(const char *cp, char **endp, unsigned int base);
+long simple_strtol(const char *cp, char **endp, unsigned int base);
+int kstrtoull(const char *s, unsigned int base, unsigned long long *res);
+int kstrtoll(const char *s, unsigned int base, long long *res);
+int kstrtoint(const char *s, unsigned int base, int *res);
+int kstrtouint(const char *s, unsigned int base, unsigned int *res);
+int kstrtoul(const char *s, unsigned int base, unsigned long *res);
+int kstrtol(const char *s, unsigned int base, long *res);
+int kstrtou64(const char *s, unsigned int base, u64 *res);
+int kstrtos64(const char *s, unsigned int base, s64 *res);
+int kstrtou32(const char *s, unsigned int base, u32 *res);
+int kstrtos32(const char *s, unsigned int base, s32 *res);
+int kstrtou16(const char *s, unsigned int base, u16 *res);
+int kstrtos16(const char *s, unsigned int base, s16 *res);
+int kstrtou8(const char *s, unsigned int base, u8 *res);
+int kstrtos8(const char *s, unsigned int base, s8 *res);
+/** kstrtobool() - y/Y/t/T/1/on is true, n/N/f/F/0/off false (only the first letters count). */
+int kstrtobool(const char *s, bool *res);
+
+/*
+ * 64-bit division helpers (include/linux/math64.h): on 64-bit machines plain C division, kept so
+ * kernel code compiles unchanged.  The _rem variants store the remainder.
+ */
+static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
+{
+	*remainder = (u32)(dividend % divisor);
+	return dividend / divisor;
+}
+static inline s64 div_s64_rem(s64 dividend, s32 divisor, s32 *remainder)
+{
+	*remainder = (s32)(dividend % divisor);
+	return dividend / divisor;
+}
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor; }
+static inline s64 div_s64(s64 dividend, s32 divisor) { return dividend / divisor; }
+static inline u64 div64_u64(u64 dividend, u64 divisor) { return dividend / divisor; }
+static inline s64 div64_s64(s64 dividend, s64 divisor) { return dividend / divisor; }
+static inline u64 div64_ul(u64 dividend, unsigned long divisor) { return dividend / divisor; }
+/** DIV64_U64_ROUND_UP() - @ll / @d rounded up. */
+#define DIV64_U64_ROUND_UP(ll, d) div64_u64((ll) + (d) - 1, (d))
+/** DIV_ROUND_CLOSEST_ULL() - @ll / @d rounded to the nearest. */
+#define DIV_ROUND_CLOSEST_ULL(ll, d) div_u64((ll) + (d) / 2, (d))
+/** do_div() - divide u64 lvalue @n by u32 @base in place; evaluates to the remainder. */
+#define do_div(n, base)                                                                           	({                                                                                        		u32 __kfsim_base = (base);                                                         		u32 __kfsim_rem = (u32)((n) % __kfsim_base);                                      		(n) = (n) / __kfsim_base;                                                          		__kfsim_rem;                                                                       	})
+
+/*
+ * Powers of two (include/linux/log2.h).  ilog2(0) is undefined in the kernel too (it is -1 for
+ * a constant there); roundup_pow_of_two(0) likewise: callers must not pass 0.
+ */
+/** is_power_of_2() - whether @n is a power of two (0 is not). */
+static inline bool is_power_of_2(unsigned long n)
+{
+	return n != 0 && (n & (n - 1)) == 0;
+}
+/** ilog2() - floor(log2(@n)) for @n > 0. */
+#define ilog2(n) ((int)(63 - __builtin_clzll((unsigned long long)(n))))
+/** roundup_pow_of_two() - the smallest power of two >= @n (@n > 0). */
+#define roundup_pow_of_two(n)                                                                     	((n) == 1 ? 1UL : 1UL << (ilog2((unsigned long long)(n) - 1) + 1))
+/** rounddown_pow_of_two() - the largest power of two <= @n (@n > 0). */
+#define rounddown_pow_of_two(n) (1UL << ilog2(n))
+/** order_base_2() - ceil(log2(@n)); 0 for @n of 0 or 1. */
+#define order_base_2(n) ((n) > 1 ? ilog2((unsigned long long)(n) - 1) + 1 : 0)
 
 #pragma GCC visibility pop
 #endif /* KFSIM_KERNEL_H */

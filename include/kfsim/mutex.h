@@ -4,11 +4,12 @@
 #pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
- * struct mutex (include/linux/mutex.h) over a pthread mutex, with CONFIG_DEBUG_MUTEXES' check
- * always on: unlocking a mutex the caller does not hold WARNs with the kernel's text
- * "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)" and leaves the mutex as it was.
+ * struct mutex (include/linux/mutex.h) with CONFIG_DEBUG_MUTEXES' check always on: releasing a
+ * mutex the caller does not hold (or that nobody holds) WARNs "DEBUG_LOCKS_WARN_ON(__owner_task(
+ * owner) != current)" and releases it anyway, as the kernel does; like every lock debugging
+ * report it is printed only while debug_locks is on, and the first one turns it off.
  * Locking a mutex the caller already holds is a deadlock in the kernel; kfsim reports it with
- * "DEBUG_LOCKS_WARN_ON(__owner_task(owner) == current)" and calls BUG().
+ * "DEBUG_LOCKS_WARN_ON(__owner_task(owner) == current)" (first time) and calls BUG().
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,16 +19,19 @@
 
 /**
  * struct mutex - a sleeping lock
- * @lock: the pthread mutex underneath
+ * @wait_lock: guards @owner changes and the wait
+ * @wait: where contenders sleep
  * @owner: kfsim thread id of the holder, 0 when free
  */
 struct mutex {
-	pthread_mutex_t lock;
+	pthread_mutex_t wait_lock;
+	pthread_cond_t wait;
 	atomic_ulong owner;
 };
 
 /** __MUTEX_INITIALIZER() - static initialiser. */
-#define __MUTEX_INITIALIZER(name) { .lock = PTHREAD_MUTEX_INITIALIZER, .owner = 0 }
+#define __MUTEX_INITIALIZER(name)                                                                 \
+	{ .wait_lock = PTHREAD_MUTEX_INITIALIZER, .wait = PTHREAD_COND_INITIALIZER, .owner = 0 }
 /** DEFINE_MUTEX() - define and initialise a mutex. */
 #define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
 
@@ -41,7 +45,7 @@ void mutex_lock(struct mutex *lock);
 int mutex_lock_interruptible(struct mutex *lock);
 /** mutex_trylock() - take @lock if free. Return: 1 when taken, 0 when contended. */
 int mutex_trylock(struct mutex *lock);
-/** mutex_unlock() - release @lock; a caller that does not hold it gets a WARN instead. */
+/** mutex_unlock() - release @lock; a caller that does not hold it gets a WARN (and releases it). */
 void mutex_unlock(struct mutex *lock);
 /** mutex_is_locked() - whether any thread holds @lock. */
 bool mutex_is_locked(struct mutex *lock);

@@ -8,7 +8,10 @@
  * encodes it, a KERN_SOH byte and a digit at the start of the format ("\0013" is KERN_ERR); they
  * go into one ring buffer of records (the dmesg buffer), the oldest overwritten when it is full,
  * and are echoed to stderr when their level is below the console level, exactly like
- * console_loglevel.  Continuation lines (KERN_CONT) join the previous record.
+ * console_loglevel: 7 by default as in the kernel (so a WARN splat shows), 4 with "quiet" on the
+ * command line, 10 with "debug", anything with loglevel=; ignore_loglevel shows every level.
+ * The kfsim program sets the console level to 0 and shows the log where it matters (loglevel=
+ * on its --cmdline overrides).  Continuation lines (KERN_CONT) join the previous record.
  *
  * The ring is process-global, as the kernel's log is machine-global; it is thread-safe.  Tests
  * read it back to assert that a warning fired with its exact text.
@@ -40,7 +43,14 @@
 #define LOGLEVEL_INFO 6
 #define LOGLEVEL_DEBUG 7
 #define MESSAGE_LOGLEVEL_DEFAULT LOGLEVEL_WARNING /* level of a message without KERN_* */
-#define CONSOLE_LOGLEVEL_DEFAULT 4 /* kfsim echoes EMERG..ERR to stderr by default */
+/* Console levels (include/linux/printk.h): a record is shown when its level is below. */
+#define CONSOLE_LOGLEVEL_SILENT 0
+#define CONSOLE_LOGLEVEL_MIN 1
+#define CONSOLE_LOGLEVEL_DEBUG 10	/* the "debug" boot option */
+#define CONSOLE_LOGLEVEL_MOTORMOUTH 15
+/* CONFIG_CONSOLE_LOGLEVEL_DEFAULT and _QUIET as most distributions build them */
+#define CONSOLE_LOGLEVEL_DEFAULT 7	/* EMERG..INFO shown, DEBUG not */
+#define CONSOLE_LOGLEVEL_QUIET 4	/* the "quiet" boot option: EMERG..ERR */
 
 /** KFSIM_LOG_RECORDS - how many records the ring keeps before overwriting the oldest. */
 #define KFSIM_LOG_RECORDS 1024
@@ -146,11 +156,27 @@ void kfsim_dmesg_clear(void);
 
 /**
  * kfsim_console_loglevel_set() - choose which levels are echoed to stderr
- * @level: records with a level < @level are echoed; 0 silences the console, 8 echoes everything
+ * @level: records with a level < @level are echoed; 0 (or less) silences the console, 8 or more
+ *         echoes everything.  Stored as given, as the kernel's loglevel= stores any int.
  *
  * Return: the previous console level.  The kernel command line's loglevel= sets it too.
  */
 int kfsim_console_loglevel_set(int level);
+
+/**
+ * kfsim_console_ignore_loglevel_set() - echo every record whatever the console level
+ * @ignore: the "ignore_loglevel" boot option (printk.ignore_loglevel); a later loglevel= does not
+ *          cancel it, as in the kernel
+ *
+ * Return: the previous setting.
+ */
+bool kfsim_console_ignore_loglevel_set(bool ignore);
+
+/**
+ * kfsim_console_flush_on_panic() - write the records from @since on that the console did not
+ * show to stderr (console_flush_on_panic() with a verbose console), for panic()
+ */
+void kfsim_console_flush_on_panic(u64 since);
 
 #pragma GCC visibility pop
 #endif /* KFSIM_PRINTK_H */

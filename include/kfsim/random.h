@@ -16,12 +16,45 @@ struct rnd_state {
 	u32 s1, s2, s3, s4;
 };
 
-/** prandom_seed_state() - seed @state from @seed (and warm it up), as the kernel does. */
+/**
+ * prandom_seed_state() - seed @state from @seed, as include/linux/prandom.h does
+ * @state: the generator to seed
+ * @seed: any 64-bit value
+ *
+ * The 64 bits are folded to 32 ((seed >> 32) ^ (seed << 10) ^ seed) and each component is lifted
+ * above its minimum (2, 8, 16, 128).  There is no warm-up (the kernel warms up only in
+ * prandom_seed_full_state()), so seed 1 draws 276959246, 18909696, 2298495022 first, exactly as
+ * the kernel.  kfsim before 2026-12 warmed up ten rounds; every seeded run changed then.
+ */
 void prandom_seed_state(struct rnd_state *state, u64 seed);
 /** prandom_u32_state() - the next 32 random bits of @state. */
 u32 prandom_u32_state(struct rnd_state *state);
 /** prandom_bytes_state() - fill @buf with @nbytes random bytes from @state. */
 void prandom_bytes_state(struct rnd_state *state, void *buf, size_t nbytes);
+
+/*
+ * The kernel's non-reproducible randomness (include/linux/random.h, the CRNG): getrandom(2) here.
+ * Use these where the kernel does (lib/cmdline_kunit.c uses get_random_u8()); a simulation that
+ * must replay from its seed draws from its own struct rnd_state instead.
+ */
+/** get_random_bytes() - fill @buf with @len bytes from the system's CRNG. */
+void get_random_bytes(void *buf, size_t len);
+/** get_random_u8() - 8 random bits from the CRNG. */
+u8 get_random_u8(void);
+/** get_random_u16() - 16 random bits from the CRNG. */
+u16 get_random_u16(void);
+/** get_random_u32() - 32 random bits from the CRNG. */
+u32 get_random_u32(void);
+/** get_random_u64() - 64 random bits from the CRNG. */
+u64 get_random_u64(void);
+/** get_random_u32_below() - uniform in [0, @ceil) from the CRNG; @ceil 0 gives get_random_u32(). */
+u32 get_random_u32_below(u32 ceil);
+
+/** next_pseudo_random32() - the Numerical Recipes LCG step of include/linux/prandom.h. */
+static inline u32 next_pseudo_random32(u32 seed)
+{
+	return seed * 1664525u + 1013904223u;
+}
 
 /** kfsim_prandom_u64() - 64 random bits (two draws). */
 u64 kfsim_prandom_u64(struct rnd_state *state);

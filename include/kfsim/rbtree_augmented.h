@@ -113,6 +113,9 @@ rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *tree,
  * @RBCOMPUTE: bool RBCOMPUTE(RBSTRUCT *node, bool exit): recompute node->RBAUGMENTED from the
  *	node and its children; when @exit is true and the value did not change, return true
  *	(propagation stops there), otherwise store it and return false.
+ *
+ * Like the kernel's, the expansion ends with "};": write RB_DECLARE_CALLBACKS(...) without a
+ * semicolon, as kernel code does (an extra one is an empty declaration, -Wpedantic warns).
  */
 #define RB_DECLARE_CALLBACKS(RBSTATIC, RBNAME, RBSTRUCT, RBFIELD, RBAUGMENTED, RBCOMPUTE)          \
 	static inline void RBNAME##_propagate(struct rb_node *rb, struct rb_node *stop)            \
@@ -141,7 +144,7 @@ rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *tree,
 		.propagate = RBNAME##_propagate,                                                   \
 		.copy = RBNAME##_copy,                                                             \
 		.rotate = RBNAME##_rotate,                                                         \
-	}
+	};
 
 /*
  * RB_DECLARE_CALLBACKS_MAX() - RB_DECLARE_CALLBACKS() for "summary = maximum over the subtree"

@@ -12,9 +12,15 @@
  * header with its size and the memory cgroup it was charged to, so kfree() can hand the exact size
  * back to jemalloc (sdallocx) and uncharge the right cgroup.
  *
+ * Sizes are SLUB's: an object comes from the smallest kmalloc cache that holds it (8, 16, 32, 64,
+ * 96, 128, 192, 256, 512, ... 8192 bytes; above that whole pages, a power of two of them), so
+ * ksize(kmalloc(100)) is 128 and krealloc() within that size returns the same pointer.
+ *
  * __GFP_ACCOUNT allocations are charged to the calling thread's active memory cgroup (see
- * set_active_memcg()).  A charge that would take the cgroup over its limit fails the allocation,
- * which is what a kernel allocation does once reclaim cannot help; the cgroup's failcnt counts it.
+ * set_active_memcg()) as mm/memcontrol.c charges them: in pages, through a stock of pre-charged
+ * pages and bytes (src/core/memcg.c tells the details and what is approximated).  A charge that
+ * cannot fit fails the allocation once reclaim cannot help (kfsim has nothing to reclaim);
+ * GFP_ATOMIC and __GFP_NOFAIL charges are forced over the limit, as in the kernel.
  *
  * Under ASan/TSan builds kmalloc uses libc malloc so the sanitizer sees every object.
  */
@@ -59,6 +65,23 @@ typedef unsigned int gfp_t;
 #define ZERO_OR_NULL_PTR(x) ((unsigned long)(x) <= (unsigned long)ZERO_SIZE_PTR)
 /** KMALLOC_MAX_SIZE - the largest kmalloc(); larger requests fail (kvmalloc has no such cap). */
 #define KMALLOC_MAX_SIZE ((size_t)1 << 22)
+#ifndef PAGE_SHIFT
+/** PAGE_SHIFT - log2 of the page size (x86: 4 KiB pages). */
+#define PAGE_SHIFT 12
+/** PAGE_SIZE - the page size. */
+#define PAGE_SIZE (1UL << PAGE_SHIFT)
+#endif
+/** KMALLOC_MAX_CACHE_SIZE - the largest size served by a kmalloc slab cache (2 pages). */
+#define KMALLOC_MAX_CACHE_SIZE (2 * PAGE_SIZE)
+
+/**
+ * kmalloc_size_roundup() - the size kmalloc() really gives for @size
+ *
+ * Return: the kmalloc cache's object size up to KMALLOC_MAX_CACHE_SIZE, then PAGE_SIZE << order
+ * up to KMALLOC_MAX_SIZE, @size itself beyond (kvmalloc's vmalloc range, page-aligned there).
+ * 0 for 0.
+ */
+size_t kmalloc_size_roundup(size_t size);
 
 /**
  * kmalloc() - allocate kernel memory
@@ -80,9 +103,12 @@ void *kcalloc(size_t n, size_t size, gfp_t flags);
  * krealloc() - resize an allocation, keeping its contents and its memory cgroup
  * @p: a kmalloc()ed pointer, NULL or ZERO_SIZE_PTR
  * @new_size: 0 frees @p and returns ZERO_SIZE_PTR
- * @flags: GFP flags for the new memory
+ * @flags: GFP flags for the new memory; with __GFP_ZERO the bytes past @new_size inside the
+ *         object are zeroed when it shrinks in place
  *
- * Return: the new pointer, or NULL with @p untouched on failure.
+ * As mm/slab_common.c __do_krealloc(): when @new_size fits in ksize(@p) the same pointer is
+ * returned; otherwise a new object (charged to @p's cgroup) receives all ksize(@p) bytes and @p
+ * is freed.  Return: the pointer, or NULL with @p untouched on failure.
  */
 void *krealloc(const void *p, size_t new_size, gfp_t flags);
 /**
@@ -102,7 +128,10 @@ void kfree(const void *p);
 void kvfree(const void *p);
 /** kfree_sensitive() - zero the object, then kfree() it. */
 void kfree_sensitive(const void *p);
-/** ksize() - the usable size of a kmalloc()ed object (0 for NULL/ZERO_SIZE_PTR). */
+/**
+ * ksize() - the usable size of a kmalloc()ed object: its cache's object size (0 for NULL and
+ * ZERO_SIZE_PTR), as SLUB reports it
+ */
 size_t ksize(const void *p);
 /** kstrdup() - kmalloc()ed copy of @s (NULL for NULL). */
 char *kstrdup(const char *s, gfp_t flags);
@@ -162,10 +191,24 @@ struct mem_cgroup *kfsim_memcg_create(const char *name, size_t limit);
  */
 int kfsim_memcg_destroy(struct mem_cgroup *memcg);
 
-/** kfsim_memcg_usage() - bytes currently charged (memory.current). */
+/**
+ * kfsim_memcg_usage() - memory.current: charged pages in bytes, the pre-charged stocks included
+ * (so one small object makes it 64 pages, as a kernel's per-CPU batch does)
+ */
 size_t kfsim_memcg_usage(const struct mem_cgroup *memcg);
-/** kfsim_memcg_failcnt() - how many charges were refused (memory.events max). */
+/**
+ * kfsim_memcg_failcnt() - memory.failcnt: refused page-counter attempts.  One failed charge
+ * counts several: the batch, the exact size and, for a caller that may block, each round of
+ * the reclaim loop (up to 19 for GFP_KERNEL, 2 for GFP_NOWAIT).
+ */
 u64 kfsim_memcg_failcnt(const struct mem_cgroup *memcg);
+/** kfsim_memcg_events_max() - memory.events "max": reclaim rounds forced by the limit. */
+u64 kfsim_memcg_events_max(const struct mem_cgroup *memcg);
+/**
+ * kfsim_memcg_drain() - drain the cgroup's stocks (drain_all_stock()); with no object left
+ * charged, memory.current returns to 0
+ */
+void kfsim_memcg_drain(struct mem_cgroup *memcg);
 /** kfsim_memcg_name() - the name given at creation. */
 const char *kfsim_memcg_name(const struct mem_cgroup *memcg);
 
@@ -181,11 +224,11 @@ struct mem_cgroup *set_active_memcg(struct mem_cgroup *memcg);
 struct mem_cgroup *kfsim_active_memcg(void);
 
 /**
- * kfsim_memcg_try_charge() - charge @bytes to @memcg
+ * kfsim_memcg_try_charge() - charge @bytes of objects to @memcg (obj_cgroup_charge())
  *
- * For allocators built on kmalloc that account by themselves (the BPF memory allocator).
- * Return: 0, or -ENOMEM when the charge would exceed the limit (failcnt counts it).
- * A NULL @memcg accepts every charge.
+ * For allocators built on kmalloc that account by themselves, charging as the BPF memory
+ * allocator does (GFP_NOWAIT: no reclaim).  Return: 0, or -ENOMEM when the pages do not fit
+ * (failcnt counts the attempts).  A NULL @memcg accepts every charge.
  */
 int kfsim_memcg_try_charge(struct mem_cgroup *memcg, size_t bytes);
 /** kfsim_memcg_uncharge() - give back @bytes charged with kfsim_memcg_try_charge(). */

@@ -5,11 +5,12 @@
 
 /*
  * spinlock_t (include/linux/spinlock.h) over C11 atomics, with the checks of the kernel's
- * CONFIG_DEBUG_SPINLOCK always on: each lock records its owning thread, and unlocking a lock the
- * caller does not hold logs the kernel's report ("BUG: spinlock already unlocked on CPU#0, ...",
- * "BUG: spinlock wrong owner on CPU#0, ...") and leaves the lock as it was, so the real owner's
- * critical section stays protected.  Taking a lock the caller already holds would deadlock
- * forever; kfsim reports "BUG: spinlock recursion" and calls BUG() instead.
+ * CONFIG_DEBUG_SPINLOCK always on (kernel/locking/spinlock_debug.c, Linux 6.12): each lock records
+ * its owning thread, and misuse logs the kernel's report ("BUG: spinlock already unlocked on
+ * CPU#0, ...", "wrong owner", "bad magic", "recursion") -- only the first time in the process,
+ * as the report turns debug_locks off -- and then carries on as the kernel does: the unlock
+ * releases the lock, a lock with a bad magic is taken.  There is no BUG().  Taking a lock the
+ * caller already holds would spin forever; kfsim reports it and returns instead.
  *
  * There are no interrupts in userspace: the _irq, _irqsave and _bh variants take the lock and set
  * flags to 0.  A contended lock spins briefly, then yields the CPU (the machines are small).
@@ -43,7 +44,7 @@ void spin_lock_init(spinlock_t *lock);
 void spin_lock(spinlock_t *lock);
 /** spin_trylock() - take @lock if free. Return: 1 when taken, 0 otherwise (kernel convention). */
 int spin_trylock(spinlock_t *lock);
-/** spin_unlock() - release @lock; a caller that does not hold it gets a BUG report instead. */
+/** spin_unlock() - release @lock; a caller that does not hold it gets a BUG report (once). */
 void spin_unlock(spinlock_t *lock);
 /** spin_is_locked() - whether any thread holds @lock. */
 bool spin_is_locked(spinlock_t *lock);
@@ -66,6 +67,17 @@ bool kfsim_spin_held_by_current(spinlock_t *lock);
 		(void)(flags);                                                                     \
 		spin_unlock(lock);                                                                 \
 	} while (0)
+
+/**
+ * debug_locks - lib/debug_locks.c: 1 while lock debugging reports are printed
+ *
+ * The first report of a lock bug (spinlock or mutex) turns it off, so each process reports one.
+ */
+extern int debug_locks;
+/** debug_locks_off() - turn lock debugging reports off. Return: 1 if it was on. */
+int debug_locks_off(void);
+/** kfsim_debug_locks_on() - turn them on again (for tests that provoke several lock bugs). */
+void kfsim_debug_locks_on(void);
 
 /**
  * kfsim_current_tid() - a small, stable, non-zero id for the calling thread

@@ -1276,3 +1276,10 @@ void bfq_exit_queue(struct bfq_data *bfqd)
 	bfq_free_groups(bfqd);
 	kfree(bfqd);
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "bfq" module of the kernel command line: "bfq.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(bfq)

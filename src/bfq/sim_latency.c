@@ -46,6 +46,9 @@ u64 lat_hist_percentile(const struct lat_hist *hist, double pct)
 		return 0;
 	rank = (u64)(pct / 100.0 * (double)hist->count + 0.5);
 	rank = clamp_t(u64, rank, 1, hist->count);
+	/* The top rank is the largest sample itself, not its bucket's representative value. */
+	if (rank == hist->count)
+		return hist->max_ns;
 	for (unsigned int i = 0; i < LAT_BUCKETS; i++) {
 		seen += hist->bucket[i];
 		if (seen >= rank)

@@ -124,3 +124,10 @@ refused:
 	bpf_leave();
 	return NULL;
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "bpf" module of the kernel command line: "bpf.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(bpf)

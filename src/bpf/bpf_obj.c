@@ -19,7 +19,7 @@
 #ifndef KFSIM_BPF_NC
 static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 {
-	gfp_t gfp = GFP_ATOMIC | __GFP_NOWARN | __GFP_ZERO;
+	gfp_t gfp = GFP_NOWAIT | __GFP_NOWARN | __GFP_ZERO;	/* as kernel/bpf/memalloc.c */
 	struct bpf_obj_hdr *hdr;
 	void *obj;
 

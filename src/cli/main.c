@@ -73,7 +73,7 @@ static int apply_globals(int argc, char **argv, int *first_cmd, bool *kver_given
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if ((value = global_value(argc, argv, &i, "--cmdline", &missing))) {
-			int ret = kfsim_cmdline_parse(value);
+			int ret = kfsim_cmdline_parse_strict(value);
 
 			if (ret == -E2BIG)
 				return kfsim_cli_usage(NULL, "invalid value for --cmdline: longer than %d bytes",

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <kfsim/err.h>
+#include <kfsim/moduleparam.h>
 #include <kfsim/printk.h>
 
 static struct kfsim_log_record log_ring[KFSIM_LOG_RECORDS];
@@ -20,6 +21,14 @@ static u64 log_first_seq;	/* oldest record still in the ring */
 static u64 log_next_seq;	/* sequence number of the next record */
 static bool log_last_open;	/* last record had no newline: KERN_CONT may extend it */
 static int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+static bool ignore_loglevel;
+static bool log_shown[KFSIM_LOG_RECORDS];	/* whether the console printed each slot's record */
+
+/* printk.ignore_loglevel=Y, the module parameter twin of the ignore_loglevel boot option */
+static const struct kernel_param printk_params[] = {
+	KFSIM_PARAM(printk, ignore_loglevel, bool, 0644),
+};
+KFSIM_MODULE_PARAMS(printk, printk_params)
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static u64 log_clock_ns(void)
@@ -54,9 +63,15 @@ static const char *log_parse_level(const char *text, int *level)
 	return text;
 }
 
+/* suppress_message_printing() */
+static bool log_suppressed(int level)
+{
+	return level >= console_loglevel && !ignore_loglevel;
+}
+
 static void log_echo(const struct kfsim_log_record *rec, const char *appended)
 {
-	if (rec->level >= console_loglevel)
+	if (log_suppressed(rec->level))
 		return;
 	if (appended)
 		fprintf(stderr, "%s", appended);
@@ -99,6 +114,7 @@ static size_t log_store(int level, const char *text)
 			len = sizeof(rec->text) - 1;
 		memcpy(rec->text, text, len);
 		rec->text[len] = '\0';
+		log_shown[rec->seq % KFSIM_LOG_RECORDS] = !log_suppressed(level);
 		log_echo(rec, NULL);
 	}
 	log_last_open = !newline;
@@ -214,13 +230,36 @@ int kfsim_console_loglevel_set(int level)
 {
 	int old;
 
-	if (level < 0)
-		level = 0;
-	if (level > 8)
-		level = 8;
 	pthread_mutex_lock(&log_lock);
 	old = console_loglevel;
 	console_loglevel = level;
 	pthread_mutex_unlock(&log_lock);
 	return old;
+}
+
+bool kfsim_console_ignore_loglevel_set(bool ignore)
+{
+	bool old;
+
+	pthread_mutex_lock(&log_lock);
+	old = ignore_loglevel;
+	ignore_loglevel = ignore;
+	pthread_mutex_unlock(&log_lock);
+	return old;
+}
+
+void kfsim_console_flush_on_panic(u64 since)
+{
+	pthread_mutex_lock(&log_lock);
+	for (u64 seq = since > log_first_seq ? since : log_first_seq; seq < log_next_seq; seq++) {
+		const struct kfsim_log_record *rec = log_slot(seq);
+
+		if (log_shown[seq % KFSIM_LOG_RECORDS])
+			continue;
+		log_shown[seq % KFSIM_LOG_RECORDS] = true;
+		fprintf(stderr, "[%5llu.%06llu] %s\n", (unsigned long long)(rec->ts_nsec / 1000000000ull),
+			(unsigned long long)(rec->ts_nsec % 1000000000ull / 1000), rec->text);
+	}
+	fflush(stderr);
+	pthread_mutex_unlock(&log_lock);
 }

@@ -2,9 +2,16 @@
 /*
  * LFSR113 (P. L'Ecuyer, "Tables of maximally equidistributed combined LFSR generators",
  * Mathematics of Computation 68, 1999): four Tausworthe components with periods 2^31..2^25
- * combined by XOR, period about 2^113.  Seeding and the ten warm-up rounds follow the kernel's
- * prandom_seed_state(), so the same seed gives the kernel's sequence.
+ * combined by XOR, period about 2^113.  Seeding follows the kernel's prandom_seed_state()
+ * (include/linux/prandom.h), which only spreads the seed over the four components: the ten
+ * warm-up rounds of lib/random32.c belong to prandom_seed_full_state() and its self-test, not to
+ * prandom_seed_state().  So seed 1 starts 276959246, 18909696, 2298495022, as in the kernel, and
+ * kernel code that seeds its own state (lib/rbtree_test.c) draws the kernel's numbers.
+ *
+ * get_random_u8() and friends are the kernel's non-reproducible randomness (the CRNG): here the
+ * getrandom(2) system call, never the seeded generator, so they do not disturb a seeded run.
  */
+#include <sys/random.h>
 #include <math.h>
 #include <string.h>
 
@@ -39,8 +46,56 @@ void prandom_seed_state(struct rnd_state *state, u64 seed)
 	state->s2 = seed_min(i, 8U);
 	state->s3 = seed_min(i, 16U);
 	state->s4 = seed_min(i, 128U);
-	for (int round = 0; round < 10; round++)
-		prandom_u32_state(state);
+}
+
+/* The kernel's CRNG cannot fail once seeded; getrandom(2) of a few bytes does not either. */
+static void crng_bytes(void *buf, size_t len)
+{
+	unsigned char *out = buf;
+
+	while (len) {
+		ssize_t got = getrandom(out, len, 0);
+
+		if (got <= 0)
+			continue;	/* EINTR: the only failure left for a small request */
+		out += got;
+		len -= (size_t)got;
+	}
+}
+
+void get_random_bytes(void *buf, size_t len)
+{
+	crng_bytes(buf, len);
+}
+
+/* get_random_u8() .. get_random_u64(): that many bytes of the CRNG. */
+#define DEFINE_GET_RANDOM(type)                                                                   \
+	type get_random_##type(void)                                                              \
+	{                                                                                         \
+		type v;                                                                           \
+		crng_bytes(&v, sizeof(v));                                                        \
+		return v;                                                                         \
+	}
+DEFINE_GET_RANDOM(u8)
+DEFINE_GET_RANDOM(u16)
+DEFINE_GET_RANDOM(u32)
+DEFINE_GET_RANDOM(u64)
+
+u32 get_random_u32_below(u32 ceil)
+{
+	u64 mult;
+
+	/* As the kernel: multiply-and-reject (Lemire), so every value below @ceil is equally likely. */
+	if (!ceil)
+		return get_random_u32();
+	mult = (u64)ceil * get_random_u32();
+	if ((u32)mult < ceil) {
+		u32 bound = -ceil % ceil;
+
+		while ((u32)mult < bound)
+			mult = (u64)ceil * get_random_u32();
+	}
+	return (u32)(mult >> 32);
 }
 
 void prandom_bytes_state(struct rnd_state *state, void *buf, size_t nbytes)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * kmalloc on jemalloc.  Every object is preceded by a 16-byte header holding the requested size
- * and the memory cgroup charged for it (NULL when not accounted):
+ * kmalloc on jemalloc.  Every object is preceded by a 32-byte header holding the requested size,
+ * the size SLUB would give (the kmalloc cache's object size, what ksize() reports) and the memory
+ * cgroup charged for it (NULL when not accounted):
  *
- *	| size | memcg | object ...              |
- *	^ allocation  ^ what kmalloc() returns (16-byte aligned)
+ *	| size | cache size | memcg | pad | object (cache size bytes)   |
+ *	^ allocation                    ^ what kmalloc() returns (16-byte aligned)
  *
  * so kfree() knows the exact size for jemalloc's sized deallocation (sdallocx) and whom to
  * uncharge, without a lookup.  Counters are process-wide atomics.
@@ -26,10 +27,52 @@
 
 struct kmalloc_header {
 	size_t size;
+	size_t cache_size;
 	struct mem_cgroup *memcg;
+	size_t pad;
 };
 
-_Static_assert(sizeof(struct kmalloc_header) == 16, "kmalloc header must keep 16-byte alignment");
+_Static_assert(sizeof(struct kmalloc_header) % 16 == 0, "kmalloc header must keep 16-byte alignment");
+
+/* The kmalloc caches of SLUB with 8-byte minimum alignment (x86): kmalloc-8 ... kmalloc-8k. */
+static const unsigned short kmalloc_caches[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024,
+						  2048, 4096, 8192 };
+
+size_t kmalloc_size_roundup(size_t size)
+{
+	size_t pages;
+
+	if (!size)
+		return 0;
+	if (size <= KMALLOC_MAX_CACHE_SIZE) {
+		for (size_t i = 0;; i++)
+			if (kmalloc_caches[i] >= size)
+				return kmalloc_caches[i];
+	}
+	if (size <= KMALLOC_MAX_SIZE) {	/* PAGE_SIZE << get_order(size) */
+		for (pages = 1; pages * PAGE_SIZE < size; pages <<= 1)
+			;
+		return pages * PAGE_SIZE;
+	}
+	/* vmalloc (kvmalloc beyond KMALLOC_MAX_SIZE): whole pages */
+	return size > SIZE_MAX - PAGE_SIZE ? size : (size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+
+/* What a __GFP_ACCOUNT object costs its cgroup: obj_full_size() for slab, pages above. */
+static int memcg_charge(struct mem_cgroup *memcg, gfp_t flags, size_t cache_size)
+{
+	if (cache_size <= KMALLOC_MAX_CACHE_SIZE)
+		return kfsim_memcg_charge_obj(memcg, flags, cache_size + sizeof(void *));
+	return kfsim_memcg_charge_pages(memcg, flags, cache_size / PAGE_SIZE);
+}
+
+static void memcg_uncharge(struct mem_cgroup *memcg, size_t cache_size)
+{
+	if (cache_size <= KMALLOC_MAX_CACHE_SIZE)
+		kfsim_memcg_uncharge_obj(memcg, cache_size + sizeof(void *));
+	else
+		kfsim_memcg_uncharge_pages(memcg, cache_size / PAGE_SIZE);
+}
 
 static atomic_ullong stat_allocs, stat_frees, stat_failed, stat_live, stat_peak;
 static _Thread_local unsigned int fail_nth;
@@ -87,6 +130,7 @@ static void *do_kmalloc(size_t size, gfp_t flags, size_t cap)
 {
 	struct mem_cgroup *memcg = NULL;
 	struct kmalloc_header *hdr;
+	size_t cache_size;
 
 	if (!size)
 		return ZERO_SIZE_PTR;
@@ -94,17 +138,19 @@ static void *do_kmalloc(size_t size, gfp_t flags, size_t cap)
 		return alloc_failed(size, flags, "too large");
 	if (fault_injected())
 		return alloc_failed(size, flags, "fault injected");
+	cache_size = kmalloc_size_roundup(size);
 	if (flags & __GFP_ACCOUNT) {
 		memcg = kfsim_active_memcg();
-		if (kfsim_memcg_try_charge(memcg, size))
+		if (memcg_charge(memcg, flags, cache_size))
 			return alloc_failed(size, flags, "memory cgroup limit");
 	}
-	hdr = backend_alloc(sizeof(*hdr) + size, flags & __GFP_ZERO);
+	hdr = backend_alloc(sizeof(*hdr) + cache_size, flags & __GFP_ZERO);
 	if (!hdr) {
-		kfsim_memcg_uncharge(memcg, size);
+		memcg_uncharge(memcg, cache_size);
 		return alloc_failed(size, flags, "out of memory");
 	}
 	hdr->size = size;
+	hdr->cache_size = cache_size;
 	hdr->memcg = memcg;
 	atomic_fetch_add(&stat_allocs, 1);
 	stat_add_live(size);
@@ -170,11 +216,16 @@ void kfree(const void *p)
 
 	if (ZERO_OR_NULL_PTR(p))
 		return;
+	/* The kernel would oops on the bad address; kfsim reports it and keeps running. */
+	if (WARN(IS_ERR(p), "kfree() of error pointer %ld (%s)\n", PTR_ERR(p),
+		 kfsim_errname((int)PTR_ERR(p))))
+		return;
 	hdr = header_of(p);
-	kfsim_memcg_uncharge(hdr->memcg, hdr->size);
+	if (hdr->memcg)
+		memcg_uncharge(hdr->memcg, hdr->cache_size);
 	atomic_fetch_add(&stat_frees, 1);
 	atomic_fetch_sub(&stat_live, hdr->size);
-	backend_free(hdr, sizeof(*hdr) + hdr->size);
+	backend_free(hdr, sizeof(*hdr) + hdr->cache_size);
 }
 
 void kvfree(const void *p)
@@ -187,21 +238,22 @@ void kfree_sensitive(const void *p)
 	if (ZERO_OR_NULL_PTR(p))
 		return;
 	/* A volatile-qualified memset the compiler cannot drop as a dead store. */
-	memset((void *)p, 0, header_of(p)->size);
+	memset((void *)p, 0, header_of(p)->cache_size);
 	__asm__ __volatile__("" : : "r"(p) : "memory");
 	kfree(p);
 }
 
 size_t ksize(const void *p)
 {
-	return ZERO_OR_NULL_PTR(p) ? 0 : header_of(p)->size;
+	return ZERO_OR_NULL_PTR(p) ? 0 : header_of(p)->cache_size;
 }
 
 void *krealloc(const void *p, size_t new_size, gfp_t flags)
 {
 	struct mem_cgroup *old_active;
+	struct kmalloc_header *hdr;
 	void *fresh;
-	size_t old_size;
+	size_t ks;
 
 	if (!new_size) {
 		kfree(p);
@@ -209,16 +261,28 @@ void *krealloc(const void *p, size_t new_size, gfp_t flags)
 	}
 	if (ZERO_OR_NULL_PTR(p))
 		return kmalloc(new_size, flags);
-	old_size = header_of(p)->size;
+	if (WARN(IS_ERR(p), "krealloc() of error pointer %ld\n", PTR_ERR(p)))
+		return NULL;
+	hdr = header_of(p);
+	ks = hdr->cache_size;
+	if (ks >= new_size) {
+		/* still fits: the same object; want_init_on_alloc() zeroes the spare bytes */
+		if (flags & __GFP_ZERO)
+			memset((char *)p + new_size, 0, ks - new_size);
+		if (new_size > hdr->size)
+			stat_add_live(new_size - hdr->size);
+		else
+			atomic_fetch_sub(&stat_live, hdr->size - new_size);
+		hdr->size = new_size;
+		return (void *)p;
+	}
 	/* The new object is charged where the old one was, whoever is active now. */
-	old_active = set_active_memcg(header_of(p)->memcg);
-	fresh = kmalloc(new_size, header_of(p)->memcg ? flags | __GFP_ACCOUNT : flags);
+	old_active = set_active_memcg(hdr->memcg);
+	fresh = kmalloc(new_size, hdr->memcg ? flags | __GFP_ACCOUNT : flags);
 	set_active_memcg(old_active);
 	if (!fresh)
 		return NULL;
-	memcpy(fresh, p, old_size < new_size ? old_size : new_size);
-	if ((flags & __GFP_ZERO) && new_size > old_size)
-		memset((char *)fresh + old_size, 0, new_size - old_size);
+	memcpy(fresh, p, ks);	/* the whole old object, as the kernel copies it */
 	kfree(p);
 	return fresh;
 }

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * spinlock_t with CONFIG_DEBUG_SPINLOCK's checks (kernel/locking/spinlock_debug.c).  Acquire and
- * release orderings on @locked give the lock its memory semantics; @owner is only for the checks.
+ * spinlock_t with CONFIG_DEBUG_SPINLOCK's checks (kernel/locking/spinlock_debug.c, Linux 6.12),
+ * and the debug_locks switch of lib/debug_locks.c that they share with the mutex checks.
+ * Acquire and release orderings on @locked give the lock its memory semantics; @owner is only
+ * for the checks.
+ *
+ * As in the kernel, a check reports ("BUG: spinlock <what> on CPU#0, ...") only while debug_locks
+ * is on, and the first report turns it off (debug_locks_off()), so only the first lock bug of a
+ * process is printed.  A report never stops the operation: an unlock by the wrong owner or of an
+ * unlocked lock still releases it, a lock with a bad magic is still taken.  The one exception is
+ * recursion: the kernel would spin until the lockup detector fires; kfsim returns at once
+ * (the caller already holds the lock) so that a test does not hang.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -10,6 +19,18 @@
 
 #include <kfsim/bug.h>
 #include <kfsim/spinlock.h>
+
+int debug_locks = 1;
+
+int debug_locks_off(void)
+{
+	return __atomic_exchange_n(&debug_locks, 0, __ATOMIC_RELAXED) != 0;
+}
+
+void kfsim_debug_locks_on(void)
+{
+	__atomic_store_n(&debug_locks, 1, __ATOMIC_RELAXED);
+}
 
 unsigned long kfsim_current_tid(void)
 {
@@ -20,10 +41,13 @@ unsigned long kfsim_current_tid(void)
 	return tid;
 }
 
+/* spin_bug() and spin_dump() */
 static void spin_bug(spinlock_t *lock, const char *msg)
 {
 	unsigned long owner = atomic_load_explicit(&lock->owner, memory_order_relaxed);
 
+	if (!debug_locks_off())
+		return;
 	pr_emerg("BUG: spinlock %s on CPU#0, kfsim/%lu\n", msg, kfsim_current_tid());
 	pr_emerg(" lock: %p, .magic: %08x, .owner: %s/%ld, .owner_cpu: %d\n", (void *)lock,
 		 lock->magic, owner ? "kfsim" : "<none>", owner ? (long)owner : -1L, owner ? 0 : -1);
@@ -36,19 +60,6 @@ void spin_lock_init(spinlock_t *lock)
 	lock->magic = SPINLOCK_MAGIC;
 }
 
-static bool spin_check_lock(spinlock_t *lock)
-{
-	if (lock->magic != SPINLOCK_MAGIC) {
-		spin_bug(lock, "bad magic");
-		return false;
-	}
-	if (atomic_load_explicit(&lock->owner, memory_order_relaxed) == kfsim_current_tid()) {
-		spin_bug(lock, "recursion");
-		BUG();
-	}
-	return true;
-}
-
 static void spin_set_owner(spinlock_t *lock)
 {
 	atomic_store_explicit(&lock->owner, kfsim_current_tid(), memory_order_relaxed);
@@ -58,7 +69,12 @@ void spin_lock(spinlock_t *lock)
 {
 	unsigned int spins = 0;
 
-	spin_check_lock(lock);
+	if (lock->magic != SPINLOCK_MAGIC)
+		spin_bug(lock, "bad magic");
+	if (atomic_load_explicit(&lock->owner, memory_order_relaxed) == kfsim_current_tid()) {
+		spin_bug(lock, "recursion");
+		return;	/* the kernel deadlocks here; the caller holds the lock already */
+	}
 	for (;;) {
 		if (!atomic_exchange_explicit(&lock->locked, 1, memory_order_acquire))
 			break;
@@ -75,10 +91,7 @@ void spin_lock(spinlock_t *lock)
 
 int spin_trylock(spinlock_t *lock)
 {
-	if (lock->magic != SPINLOCK_MAGIC) {
-		spin_bug(lock, "bad magic");
-		return 0;
-	}
+	/* do_raw_spin_trylock() does not check the magic */
 	if (atomic_exchange_explicit(&lock->locked, 1, memory_order_acquire))
 		return 0;
 	spin_set_owner(lock);
@@ -87,20 +100,13 @@ int spin_trylock(spinlock_t *lock)
 
 void spin_unlock(spinlock_t *lock)
 {
-	unsigned long owner = atomic_load_explicit(&lock->owner, memory_order_relaxed);
-
-	if (lock->magic != SPINLOCK_MAGIC) {
+	if (lock->magic != SPINLOCK_MAGIC)
 		spin_bug(lock, "bad magic");
-		return;
-	}
-	if (!atomic_load_explicit(&lock->locked, memory_order_relaxed)) {
+	if (!atomic_load_explicit(&lock->locked, memory_order_relaxed))
 		spin_bug(lock, "already unlocked");
-		return;
-	}
-	if (owner != kfsim_current_tid()) {
+	if (atomic_load_explicit(&lock->owner, memory_order_relaxed) != kfsim_current_tid())
 		spin_bug(lock, "wrong owner");
-		return;
-	}
+	/* released whatever the checks said, as do_raw_spin_unlock() releases it */
 	atomic_store_explicit(&lock->owner, 0, memory_order_relaxed);
 	atomic_store_explicit(&lock->locked, 0, memory_order_release);
 }

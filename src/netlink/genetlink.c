@@ -604,3 +604,10 @@ int kfsim_genl_dump_prepare(struct kfsim_nl_dump *d, const struct genl_split_ops
 	d->cb.extack = &d->extack;
 	return 0;
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "netlink" module of the kernel command line: "netlink.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(netlink)

@@ -132,3 +132,10 @@ int genphy_c45_plca_get_status(struct phy_device *phydev, struct phy_plca_status
 	plca_st->pst = !!(ret & MDIO_OATC14_PLCA_PST);
 	return 0;
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "plca" module of the kernel command line: "plca.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(plca)

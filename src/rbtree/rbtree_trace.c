@@ -82,3 +82,10 @@ void kfsim_rb_erase_traced(struct rb_node *node, struct rb_root *root,
 	if (rebalance)
 		rb_erase_fixup(rebalance, root, no_rotate, tracer);
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "rbtree" module of the kernel command line: "rbtree.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(rbtree)

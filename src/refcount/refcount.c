@@ -133,3 +133,10 @@ bool refcount_dec_and_lock_irqsave(refcount_t *r, spinlock_t *lock, unsigned lon
 	}
 	return true;
 }
+
+#include <kfsim/moduleparam.h>
+/*
+ * The "refcount" module of the kernel command line: "refcount.<param>=" is checked against its
+ * parameters (none yet), and an unknown one is reported as the module loader reports it.
+ */
+KFSIM_MODULE(refcount)

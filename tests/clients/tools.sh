@@ -25,7 +25,7 @@ trap cleanup EXIT
 
 # An ASan-built shim must come after ASan's runtime in uninstrumented programs.
 preload=$shim
-if nm -D "$shim" 2>/dev/null | grep -q __asan_init; then
+if nm -D "$shim" 2>/dev/null | grep __asan_init >/dev/null; then
 	preload="$(${CC:-cc} -print-file-name=libasan.so):$shim"
 	export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0
 fi

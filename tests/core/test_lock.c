@@ -71,6 +71,12 @@ static void test_mutex_excludes(void **state)
 	assert_false(mutex_is_locked(&counter_mutex));
 }
 
+static int debug_locks_on(void **state)
+{
+	kfsim_debug_locks_on();
+	return 0;
+}
+
 static void test_spin_unlock_not_locked(void **state)
 {
 	spinlock_t lock;
@@ -80,6 +86,9 @@ static void test_spin_unlock_not_locked(void **state)
 	spin_unlock(&lock);
 	assert_logged(mark, "BUG: spinlock already unlocked on CPU#0", 1);
 	assert_false(spin_is_locked(&lock));
+	assert_int_equal(debug_locks, 0);	/* debug_locks_off(): the first report only */
+	spin_unlock(&lock);
+	assert_logged(mark, "BUG: spinlock", 1);
 	/* The lock still works afterwards. */
 	assert_int_equal(spin_trylock(&lock), 1);
 	assert_int_equal(spin_trylock(&lock), 0);
@@ -99,7 +108,8 @@ static void *mutex_unlock_from_other_thread(void *arg)
 	return NULL;
 }
 
-static void test_spin_unlock_wrong_owner_keeps_lock(void **state)
+/* do_raw_spin_unlock(): the report comes first, then the lock is released all the same. */
+static void test_spin_unlock_wrong_owner_releases(void **state)
 {
 	DEFINE_SPINLOCK(lock);
 	pthread_t thread;
@@ -109,9 +119,6 @@ static void test_spin_unlock_wrong_owner_keeps_lock(void **state)
 	pthread_create(&thread, NULL, unlock_from_other_thread, &lock);
 	pthread_join(thread, NULL);
 	assert_logged(mark, "BUG: spinlock wrong owner on CPU#0", 1);
-	assert_true(spin_is_locked(&lock));
-	assert_true(kfsim_spin_held_by_current(&lock));
-	spin_unlock(&lock);
 	assert_false(spin_is_locked(&lock));
 }
 
@@ -120,32 +127,32 @@ static void test_spin_bad_magic(void **state)
 	spinlock_t lock = { 0 };	/* never initialised */
 	u64 mark = log_mark();
 
-	assert_int_equal(spin_trylock(&lock), 0);
+	spin_lock(&lock);	/* reported, and taken: zero is an unlocked lock */
+	assert_true(kfsim_spin_held_by_current(&lock));
 	spin_unlock(&lock);
-	assert_logged(mark, "BUG: spinlock bad magic", 2);
+	assert_false(spin_is_locked(&lock));
+	assert_logged(mark, "BUG: spinlock bad magic", 1);
+	assert_int_equal(spin_trylock(&lock), 1);	/* trylock does not check the magic */
+	spin_unlock(&lock);
 }
 
-static jmp_buf bug_jump;
-static void bug_to_longjmp(const char *file, int line, const char *func)
-{
-	longjmp(bug_jump, 1);
-}
-
-static void test_spin_recursion_is_a_bug(void **state)
+/* No BUG(): the kernel would spin (until the lockup detector); kfsim reports and returns. */
+static void test_spin_recursion_is_reported_not_a_bug(void **state)
 {
 	static spinlock_t lock;
 	u64 mark = log_mark();
 
 	spin_lock_init(&lock);
 	spin_lock(&lock);
-	kfsim_bug_handler_set(bug_to_longjmp);
-	if (!setjmp(bug_jump))
-		spin_lock(&lock);
-	kfsim_bug_handler_set(NULL);
+	spin_lock(&lock);
 	assert_logged(mark, "BUG: spinlock recursion on CPU#0", 1);
+	assert_logged(mark, "kernel BUG at", 0);
+	assert_true(kfsim_spin_held_by_current(&lock));
 	spin_unlock(&lock);
+	assert_false(spin_is_locked(&lock));
 }
 
+/* __mutex_unlock_slowpath(): DEBUG_LOCKS_WARN_ON once, and the mutex is released anyway. */
 static void test_mutex_unlock_misuse(void **state)
 {
 	struct mutex lock;
@@ -155,15 +162,31 @@ static void test_mutex_unlock_misuse(void **state)
 	mutex_init(&lock);
 	mutex_unlock(&lock);	/* not held at all */
 	assert_logged(mark, "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)", 1);
+	assert_int_equal(debug_locks, 0);
 	mutex_lock(&lock);
 	pthread_create(&thread, NULL, mutex_unlock_from_other_thread, &lock);
 	pthread_join(thread, NULL);
-	assert_logged(mark, "DEBUG_LOCKS_WARN_ON(__owner_task(owner) != current)", 2);
-	assert_true(kfsim_mutex_held_by_current(&lock));
-	assert_false(lockdep_assert_held(&lock));
-	mutex_unlock(&lock);
+	/* silent now (debug_locks is off), and released */
+	assert_logged(mark, "DEBUG_LOCKS_WARN_ON", 1);
+	assert_false(mutex_is_locked(&lock));
 	assert_true(lockdep_assert_held(&lock));
 	assert_int_equal(mutex_trylock(&lock), 1);
+	assert_false(lockdep_assert_held(&lock));
+	mutex_unlock(&lock);
+	mutex_destroy(&lock);
+}
+
+static void test_mutex_released_by_other_thread_wakes_waiter(void **state)
+{
+	struct mutex lock;
+	pthread_t thread;
+
+	mutex_init(&lock);
+	mutex_lock(&lock);
+	pthread_create(&thread, NULL, mutex_unlock_from_other_thread, &lock);
+	pthread_join(thread, NULL);
+	mutex_lock(&lock);	/* would block forever if the foreign unlock had not released it */
+	assert_true(kfsim_mutex_held_by_current(&lock));
 	mutex_unlock(&lock);
 	mutex_destroy(&lock);
 }
@@ -173,11 +196,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spinlock_excludes),
 		cmocka_unit_test(test_mutex_excludes),
-		cmocka_unit_test(test_spin_unlock_not_locked),
-		cmocka_unit_test(test_spin_unlock_wrong_owner_keeps_lock),
-		cmocka_unit_test(test_spin_bad_magic),
-		cmocka_unit_test(test_spin_recursion_is_a_bug),
-		cmocka_unit_test(test_mutex_unlock_misuse),
+		cmocka_unit_test_setup(test_spin_unlock_not_locked, debug_locks_on),
+		cmocka_unit_test_setup(test_spin_unlock_wrong_owner_releases, debug_locks_on),
+		cmocka_unit_test_setup(test_spin_bad_magic, debug_locks_on),
+		cmocka_unit_test_setup(test_spin_recursion_is_reported_not_a_bug, debug_locks_on),
+		cmocka_unit_test_setup(test_mutex_unlock_misuse, debug_locks_on),
+		cmocka_unit_test_setup(test_mutex_released_by_other_thread_wakes_waiter, debug_locks_on),
 	};
 
 	return cmocka_run_group_tests(tests, quiet, NULL);

@@ -4,11 +4,14 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <kfsim/bug.h>
+#include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include "support/log_assert.h"
@@ -161,14 +164,112 @@ static void test_bug_on_calls_handler(void **state)
 		BUG_ON(1 + 1 == 2);
 	kfsim_bug_handler_set(NULL);
 	assert_true(line > 0);
-	assert_logged(mark, "kernel BUG at tests/core/test_log.c:", 1);
+	assert_logged(mark, "tests/core/test_log.c:", 1);	/* path as the build names it */
+	assert_logged(mark, "kernel BUG at ", 1);
 }
 
-static void test_console_level_is_clamped(void **state)
+/* loglevel= stores any int, as the kernel's console_loglevel does; 0 or less shows nothing. */
+static void test_console_level_is_stored_as_given(void **state)
 {
 	assert_int_equal(kfsim_console_loglevel_set(99), 0);
-	assert_int_equal(kfsim_console_loglevel_set(-3), 8);
-	assert_int_equal(kfsim_console_loglevel_set(0), 0);
+	assert_int_equal(kfsim_console_loglevel_set(-3), 99);
+	assert_int_equal(kfsim_console_loglevel_set(0), -3);
+	assert_int_equal(CONSOLE_LOGLEVEL_DEFAULT, 7);
+	assert_int_equal(CONSOLE_LOGLEVEL_QUIET, 4);
+	assert_int_equal(CONSOLE_LOGLEVEL_DEBUG, 10);
+}
+
+/* Run @fn with stderr going to a temporary file; return what it wrote (static buffer). */
+static const char *capture_stderr(void (*fn)(void))
+{
+	static char out[8192];
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	fn();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	return out;
+}
+
+static void warn_info_and_debug(void)
+{
+	WARN(1, "visible splat\n");
+	pr_info("an info line\n");
+	pr_debug("a debug line\n");
+}
+
+/* The default console level (7) shows a WARN splat and info, not debug; quiet hides all three. */
+static void test_default_console_shows_warn(void **state)
+{
+	const char *out;
+
+	kfsim_console_loglevel_set(CONSOLE_LOGLEVEL_DEFAULT);
+	out = capture_stderr(warn_info_and_debug);
+	assert_non_null(strstr(out, "------------[ cut here ]------------"));
+	assert_non_null(strstr(out, "visible splat"));
+	assert_non_null(strstr(out, "an info line"));
+	assert_null(strstr(out, "a debug line"));
+	kfsim_console_loglevel_set(CONSOLE_LOGLEVEL_QUIET);
+	out = capture_stderr(warn_info_and_debug);
+	assert_string_equal(out, "");
+	/* ignore_loglevel shows everything, even with the console at 0 */
+	kfsim_console_loglevel_set(0);
+	kfsim_console_ignore_loglevel_set(true);
+	out = capture_stderr(warn_info_and_debug);
+	assert_non_null(strstr(out, "a debug line"));
+	kfsim_console_ignore_loglevel_set(false);
+}
+
+/* print_oops_end_marker(): the id is always zero, not a count of reports. */
+static void test_end_marker_is_always_zero(void **state)
+{
+	u64 mark = log_mark();
+
+	WARN_ON(1);
+	WARN_ON(1);
+	WARN(1, "third\n");
+	assert_logged(mark, "---[ end trace 0000000000000000 ]---", 3);
+}
+
+static void warn_with_panic_on_warn(void)
+{
+	int line;
+
+	kfsim_bug_handler_set(bug_to_longjmp);
+	line = setjmp(bug_jump);
+	if (!line)
+		WARN(1, "fatal splat\n");
+	kfsim_bug_handler_set(NULL);
+	assert_true(line > 0);
+}
+
+/* panic_on_warn=N: a WARN panics, and the report reaches stderr even with the console at 0. */
+static void test_panic_on_warn_panics_and_shows_the_report(void **state)
+{
+	u64 mark = log_mark();
+	const char *out;
+
+	assert_int_equal(kfsim_cmdline_parse("panic_on_warn=2"), 0);
+	assert_int_equal(panic_on_warn, 2);
+	kfsim_console_loglevel_set(0);
+	out = capture_stderr(warn_with_panic_on_warn);
+	assert_non_null(strstr(out, "------------[ cut here ]------------"));
+	assert_non_null(strstr(out, "fatal splat"));
+	assert_non_null(strstr(out, "Kernel panic - not syncing: kernel: panic_on_warn set ..."));
+	assert_non_null(strstr(out, "---[ end Kernel panic - not syncing: kernel: panic_on_warn set ... ]---"));
+	assert_logged(mark, "---[ end trace", 0);	/* a panic has no trace trailer */
+	kfsim_cmdline_reset();
+	assert_int_equal(panic_on_warn, 0);
 }
 
 int main(void)
@@ -182,7 +283,10 @@ int main(void)
 		cmocka_unit_test(test_warn_report_and_value),
 		cmocka_unit_test(test_warn_once_fires_once),
 		cmocka_unit_test(test_bug_on_calls_handler),
-		cmocka_unit_test(test_console_level_is_clamped),
+		cmocka_unit_test(test_console_level_is_stored_as_given),
+		cmocka_unit_test(test_default_console_shows_warn),
+		cmocka_unit_test(test_end_marker_is_always_zero),
+		cmocka_unit_test(test_panic_on_warn_panics_and_shows_the_report),
 	};
 
 	return cmocka_run_group_tests(tests, quiet_console, NULL);

@@ -78,6 +78,73 @@ static void test_double_and_exponential(void **state)
 	assert_true(fabs(sum / 100000 - 5.0) < 0.1);
 }
 
+/* include/linux/prandom.h: no warm-up in prandom_seed_state(). */
+static void test_seed_one_is_the_kernels_sequence(void **state)
+{
+	struct rnd_state s;
+
+	prandom_seed_state(&s, 1);
+	assert_int_equal(s.s1, 1024 ^ 1);
+	assert_int_equal(prandom_u32_state(&s), 276959246u);
+	assert_int_equal(prandom_u32_state(&s), 18909696u);
+	assert_int_equal(prandom_u32_state(&s), 2298495022u);
+}
+
+/*
+ * lib/random32.c's self-test (CONFIG_RANDOM32_SELFTEST): its own LCG seeding, then ten warm-up
+ * rounds (prandom_warmup()), then the GSL taus113 vectors.  The step function must match them.
+ */
+static void selftest_seed(struct rnd_state *s, u32 seed)
+{
+	s->s1 = seed * 69069u < 2 ? seed * 69069u + 2 : seed * 69069u;
+	s->s2 = s->s1 * 69069u < 8 ? s->s1 * 69069u + 8 : s->s1 * 69069u;
+	s->s3 = s->s2 * 69069u < 16 ? s->s2 * 69069u + 16 : s->s2 * 69069u;
+	s->s4 = s->s3 * 69069u < 128 ? s->s3 * 69069u + 128 : s->s3 * 69069u;
+	for (int i = 0; i < 10; i++)
+		prandom_u32_state(s);
+}
+
+static void test_random32_selftest_vectors(void **state)
+{
+	static const u32 boundary[][2] = {
+		{ 1, 3484351685u }, { 2, 2623130059u }, { 3, 3125133893u }, { 4, 984847254u },
+	};
+	static const u32 gsl[][3] = {
+		{ 931557656u, 959, 2975593782u }, { 1339693295u, 876, 3887776532u },
+		{ 1545556285u, 961, 1615538833u }, { 407983964u, 921, 728767059u },
+	};
+	struct rnd_state s;
+
+	for (size_t i = 0; i < sizeof(boundary) / sizeof(boundary[0]); i++) {
+		selftest_seed(&s, boundary[i][0]);
+		assert_int_equal(prandom_u32_state(&s), boundary[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(gsl) / sizeof(gsl[0]); i++) {
+		selftest_seed(&s, gsl[i][0]);
+		for (u32 j = 0; j < gsl[i][1] - 1; j++)
+			prandom_u32_state(&s);
+		assert_int_equal(prandom_u32_state(&s), gsl[i][2]);
+	}
+}
+
+static void test_crng_helpers(void **state)
+{
+	unsigned int seen = 0;
+	u32 a = get_random_u32(), b = get_random_u32(), c = get_random_u32();
+
+	/* three equal 32-bit draws: 2^-64 */
+	assert_false(a == b && b == c);
+	for (int i = 0; i < 2000; i++) {
+		u32 v = get_random_u32_below(7);
+
+		assert_true(v < 7);
+		seen |= 1u << v;
+	}
+	assert_int_equal(seen, 0x7f);
+	assert_int_equal(get_random_u32_below(1), 0);
+	assert_int_equal(next_pseudo_random32(0), 1013904223u);
+}
+
 static void test_bytes(void **state)
 {
 	struct rnd_state a, b;
@@ -99,6 +166,9 @@ int main(void)
 		cmocka_unit_test(test_below_is_in_range_and_uniform),
 		cmocka_unit_test(test_double_and_exponential),
 		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_seed_one_is_the_kernels_sequence),
+		cmocka_unit_test(test_random32_selftest_vectors),
+		cmocka_unit_test(test_crng_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,8 @@ static void test_kzalloc_zeroes_and_alignment(void **state)
 
 		assert_non_null(p);
 		assert_int_equal((uintptr_t)p % 16, 0);
-		assert_int_equal(ksize(p), size);
+		assert_int_equal(ksize(p), kmalloc_size_roundup(size));
+		assert_true(ksize(p) >= size);
 		for (size_t i = 0; i < size; i++)
 			assert_int_equal(p[i], 0);
 		kfree(p);
@@ -141,38 +142,105 @@ static void test_fault_injection_fails_nth(void **state)
 	kfree(s);
 }
 
-static void test_memcg_charges_and_limit(void **state)
+/* SLUB's kmalloc caches: ksize() is the cache's object size, krealloc() stays when it fits. */
+static void test_ksize_and_krealloc_as_slub(void **state)
 {
-	struct mem_cgroup *memcg = kfsim_memcg_create("test", 1000), *old;
-	void *a, *b, *c, *unaccounted;
+	static const size_t sizes[][2] = {
+		{ 1, 8 }, { 8, 8 }, { 9, 16 }, { 65, 96 }, { 96, 96 }, { 97, 128 }, { 100, 128 },
+		{ 129, 192 }, { 193, 256 }, { 1025, 2048 }, { 8192, 8192 }, { 8193, 16384 },
+		{ 100000, 131072 }, { KMALLOC_MAX_SIZE, KMALLOC_MAX_SIZE },
+	};
+	char *p, *q;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		assert_int_equal(kmalloc_size_roundup(sizes[i][0]), sizes[i][1]);
+		p = kmalloc(sizes[i][0], GFP_KERNEL);
+		assert_int_equal(ksize(p), sizes[i][1]);
+		kfree(p);
+	}
+	assert_int_equal(kmalloc_size_roundup(0), 0);
+	p = kmalloc(100, GFP_KERNEL);
+	memset(p, 'x', 128);	/* the whole object is usable */
+	q = krealloc(p, 128, GFP_KERNEL);
+	assert_ptr_equal(q, p);	/* __do_krealloc(): it still fits */
+	q = krealloc(p, 20, GFP_KERNEL | __GFP_ZERO);
+	assert_ptr_equal(q, p);
+	assert_int_equal(p[19], 'x');
+	assert_int_equal(p[20], 0);	/* want_init_on_alloc(): the spare bytes are zeroed */
+	assert_int_equal(p[127], 0);
+	q = krealloc(p, 129, GFP_KERNEL);
+	assert_ptr_not_equal(q, NULL);
+	assert_int_equal(ksize(q), 192);
+	assert_int_equal(q[19], 'x');
+	kfree(q);
+	assert_null(krealloc(ERR_PTR(-EINVAL), 10, GFP_KERNEL));	/* WARN, not a crash */
+}
+
+/*
+ * mm/memcontrol.c: charged in pages, 64 at a time when they fit, through a byte stock for slab
+ * objects (obj_full_size(): cache size + 8); every refused page-counter attempt counts.
+ */
+static void test_memcg_charges_in_pages(void **state)
+{
+	struct mem_cgroup *memcg = kfsim_memcg_create("test", 2 * PAGE_SIZE), *old;
+	void *a, *b, *c, *d, *e, *f, *unaccounted;
 
 	assert_false(IS_ERR(memcg));
 	old = set_active_memcg(memcg);
 	assert_null(old);
+	/* 520 bytes: one page (the batch of 64 does not fit: one failed attempt) */
 	a = kmalloc(400, GFP_KERNEL_ACCOUNT);
-	b = kmalloc(600, GFP_KERNEL_ACCOUNT);
-	c = kmalloc(1, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);	/* 1001 > limit */
-	unaccounted = kmalloc(5000, GFP_KERNEL);	/* no __GFP_ACCOUNT: not charged */
-	set_active_memcg(old);
 	assert_non_null(a);
-	assert_non_null(b);
-	assert_null(c);
-	assert_non_null(unaccounted);
-	assert_int_equal(kfsim_memcg_usage(memcg), 1000);
+	assert_int_equal(kfsim_memcg_usage(memcg), PAGE_SIZE);
 	assert_int_equal(kfsim_memcg_failcnt(memcg), 1);
+	/* served from the 3576 bytes left in the stock: no new page */
+	f = kmalloc(1000, GFP_KERNEL_ACCOUNT);
+	assert_int_equal(kfsim_memcg_usage(memcg), PAGE_SIZE);
+	/* 4104 bytes need two pages: batch, exact, then the reclaim loop (drain + 16 retries) */
+	b = kmalloc(3000, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	assert_null(b);
+	assert_int_equal(kfsim_memcg_failcnt(memcg), 1 + 19);
+	assert_int_equal(kfsim_memcg_events_max(memcg), 18);
+	/* GFP_NOWAIT cannot reclaim: batch and exact attempts only, then -ENOMEM */
+	e = kmalloc(3000, GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN);
+	assert_null(e);
+	assert_int_equal(kfsim_memcg_failcnt(memcg), 22);
+	/* GFP_ATOMIC (__GFP_HIGH) is forced over the limit, as the kernel forces it */
+	c = kmalloc(3000, GFP_ATOMIC | __GFP_ACCOUNT);
+	assert_non_null(c);
+	assert_true(kfsim_memcg_usage(memcg) > 2 * PAGE_SIZE);
+	unaccounted = kmalloc(5000, GFP_KERNEL);	/* no __GFP_ACCOUNT: not charged */
+	d = kmalloc(20000, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);	/* 8 pages: over the limit */
+	assert_null(d);
+	set_active_memcg(old);
 	assert_int_equal(kfsim_memcg_destroy(memcg), -EBUSY);
-	/* Freed on another memcg context: uncharged from where it was charged. */
 	kfree(a);
-	assert_int_equal(kfsim_memcg_usage(memcg), 600);
-	/* krealloc charges the new object before freeing the old: 600 + 700 > 1000 fails. */
-	assert_null(krealloc(b, 700, GFP_KERNEL | __GFP_NOWARN));
-	assert_int_equal(kfsim_memcg_usage(memcg), 600);
-	b = krealloc(b, 300, GFP_KERNEL);
-	assert_int_equal(kfsim_memcg_usage(memcg), 300);
-	kfree(b);
+	kfree(c);
+	kfree(f);
 	kfree(unaccounted);
+	/* the stocks still hold pages; draining them leaves nothing charged */
+	kfsim_memcg_drain(memcg);
 	assert_int_equal(kfsim_memcg_usage(memcg), 0);
 	assert_string_equal(kfsim_memcg_name(memcg), "test");
+	assert_int_equal(kfsim_memcg_destroy(memcg), 0);
+}
+
+/* krealloc() charges the new object where the old one was, before freeing the old one. */
+static void test_memcg_krealloc(void **state)
+{
+	struct mem_cgroup *memcg = kfsim_memcg_create("realloc", PAGE_SIZE), *old;
+	char *p, *q;
+
+	old = set_active_memcg(memcg);
+	p = kmalloc(1000, GFP_KERNEL_ACCOUNT);	/* 1024 + 8 of the one page */
+	set_active_memcg(old);
+	assert_non_null(p);
+	assert_null(krealloc(p, 3000, GFP_KERNEL | __GFP_NOWARN));	/* 4104 more: no room */
+	q = krealloc(p, 1024, GFP_KERNEL);	/* fits its object: no charge at all */
+	assert_ptr_equal(q, p);
+	kfree(q);
+	kfsim_memcg_drain(memcg);
+	assert_int_equal(kfsim_memcg_usage(memcg), 0);
 	assert_int_equal(kfsim_memcg_destroy(memcg), 0);
 }
 
@@ -195,7 +263,7 @@ static void *charger(void *arg)
 	for (int i = 0; i < CHARGE_ROUNDS; i++) {
 		void *p = kmalloc(64, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 
-		if (p && kfsim_memcg_usage(memcg) > 64 * 8)
+		if (p && kfsim_memcg_usage(memcg) > 8 * PAGE_SIZE)
 			return (void *)1;	/* the limit was overshot */
 		kfree(p);
 	}
@@ -204,7 +272,7 @@ static void *charger(void *arg)
 
 static void test_concurrent_charging_never_overshoots(void **state)
 {
-	struct mem_cgroup *memcg = kfsim_memcg_create("race", 64 * 8);
+	struct mem_cgroup *memcg = kfsim_memcg_create("race", 8 * PAGE_SIZE);
 	pthread_t threads[CHARGERS];
 	void *overshot;
 
@@ -214,6 +282,7 @@ static void test_concurrent_charging_never_overshoots(void **state)
 		pthread_join(threads[i], &overshot);
 		assert_null(overshot);
 	}
+	kfsim_memcg_drain(memcg);
 	assert_int_equal(kfsim_memcg_usage(memcg), 0);
 	assert_int_equal(kfsim_memcg_destroy(memcg), 0);
 }
@@ -228,7 +297,9 @@ int main(void)
 		cmocka_unit_test(test_kvmalloc_refuses_crazy_sizes),
 		cmocka_unit_test(test_krealloc_keeps_contents),
 		cmocka_unit_test(test_fault_injection_fails_nth),
-		cmocka_unit_test(test_memcg_charges_and_limit),
+		cmocka_unit_test(test_ksize_and_krealloc_as_slub),
+		cmocka_unit_test(test_memcg_charges_in_pages),
+		cmocka_unit_test(test_memcg_krealloc),
 		cmocka_unit_test(test_memcg_bad_arguments),
 		cmocka_unit_test(test_concurrent_charging_never_overshoots),
 	};

@@ -35,7 +35,7 @@ struct aug_node {
 
 #define NODE_VAL(node) ((node)->val)
 
-RB_DECLARE_CALLBACKS_MAX(static, max_cb, struct aug_node, rb, u32, max_val, NODE_VAL);
+RB_DECLARE_CALLBACKS_MAX(static, max_cb, struct aug_node, rb, u32, max_val, NODE_VAL)
 
 static struct aug_node *to_aug(const struct rb_node *rb)
 {
@@ -57,7 +57,7 @@ static bool size_compute(struct aug_node *node, bool exit)
 	return false;
 }
 
-RB_DECLARE_CALLBACKS(static, size_cb, struct aug_node, rb, size, size_compute);
+RB_DECLARE_CALLBACKS(static, size_cb, struct aug_node, rb, size, size_compute)
 
 /* Pure versions for the checker: compare without storing. */
 static bool max_ok(const struct rb_node *rb)

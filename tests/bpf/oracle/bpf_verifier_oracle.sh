@@ -19,7 +19,7 @@ skip() { echo "skipped: $*"; exit 77; }
 [ -r /sys/kernel/btf/vmlinux ] || skip "the running kernel has no BTF (/sys/kernel/btf/vmlinux)"
 command -v clang >/dev/null || skip "clang is not installed"
 command -v bpftool >/dev/null || skip "bpftool is not installed"
-clang -print-targets 2>/dev/null | grep -qw bpf || skip "clang has no bpf target"
+clang -print-targets 2>/dev/null | grep -w bpf >/dev/null || skip "clang has no bpf target"
 selftests=${KFSIM_LINUX_TREE:?KFSIM_LINUX_TREE is not set (the oracle/linux-source fixture sets it)}/tools/testing/selftests/bpf
 [ -d "$selftests/progs" ] || skip "$selftests/progs was not unpacked (Debian package linux-source-6.12)"
 

@@ -193,7 +193,7 @@ static void put_fields(FILE *f, const char *array, const struct fields *fl)
 	fprintf(f, "};\n");
 }
 
-/* A struct name usable in C (named, not one of vmlinux's anonymous ones). */
+/* A struct name usable in C (named). */
 static const char *struct_name(const struct btf *btf, const struct btf_type *t)
 {
 	const char *name = btf__name_by_offset(btf, t->name_off);
@@ -222,7 +222,30 @@ static int write_types_header(const struct btf *btf, const char *dir)
 			fprintf(f, "\tstruct %s *: %uu, const struct %s *: %uu, \\\n", name, id,
 				name, id);
 	}
-	fprintf(f, "\tdefault: 0u)\n");
+	/*
+	 * An anonymous struct ("bpf_obj_new(struct { int data; })") has no name to match: it is
+	 * found by its size among the BTF's anonymous structs (the first one of that size).
+	 * __builtin_classify_type() 12 is a struct: an int or a union keeps id 0.
+	 */
+	fprintf(f, "\tdefault: (__builtin_classify_type(expr) == 12 ? "
+		   "kfsim_bpfcc_anon_btf_id(sizeof(expr)) : 0u))\n"
+		   "static inline __attribute__((unused)) unsigned int "
+		   "kfsim_bpfcc_anon_btf_id(unsigned long size)\n{\n\tswitch (size) {\n");
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		bool first = true;
+
+		if (!btf_is_struct(t) || t->name_off)
+			continue;
+		for (__u32 j = 1; j < id; j++) {
+			const struct btf_type *u = btf__type_by_id(btf, j);
+
+			first &= !(btf_is_struct(u) && !u->name_off && u->size == t->size);
+		}
+		if (first)
+			fprintf(f, "\tcase %u: return %uu;\n", t->size, id);
+	}
+	fprintf(f, "\t}\n\treturn 0;\n}\n");
 	return fclose(f) ? -errno : 0;
 }
 
@@ -236,7 +259,7 @@ static void write_types(FILE *f, const struct btf *btf)
 		struct fields fl = {.nr = 0};
 		char array[64];
 
-		if (!struct_name(btf, t) || special_kind(btf, t))
+		if (!btf_is_struct(t) || special_kind(btf, t))
 			continue;
 		collect(btf, id, "", 0, 0, NULL, &fl, 0);
 		snprintf(array, sizeof(array), "kfsim_bpfcc_type_fields_%u", id);
@@ -247,10 +270,11 @@ static void write_types(FILE *f, const struct btf *btf)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		struct fields fl = {.nr = 0};
 
-		if (!struct_name(btf, t) || special_kind(btf, t))
+		if (!btf_is_struct(t) || special_kind(btf, t))
 			continue;
 		collect(btf, id, "", 0, 0, NULL, &fl, 0);
-		fprintf(f, "\t{%u, \"%s\", %u, ", id, struct_name(btf, t), t->size);
+		fprintf(f, "\t{%u, \"%s\", %u, ", id,
+			struct_name(btf, t) ? struct_name(btf, t) : "(anon)", t->size);
 		if (fl.nr)
 			fprintf(f, "kfsim_bpfcc_type_fields_%u, %u},\n", id, fl.nr);
 		else

@@ -38,8 +38,10 @@ static const struct static_rule static_rules[] = {
 	{"var_off", "a variable offset into an object is a property of the program text"},
 	{"variable offset", "a variable offset into an object is a property of the program text"},
 	{"Possibly NULL pointer passed", "a NULL check the verifier cannot see is static"},
-	{"has no valid kptr",
-	 "__kptr fields come from btf_type_tag, which natively is only a comment"},
+	{"doesn't have constant offset",
+	 "a variable offset into an object is a property of the program text"},
+	{"type=rdonly_untrusted_mem",
+	 "the type of a pointer loaded from an object is static (untrusted memory)"},
 	{"untrusted_ptr_", "the trust of a pointer loaded from memory is a static type"},
 	{"expected pointer to allocated object",
 	 "a pointer from memory (not from a kfunc) is an untrusted type to the verifier"},
@@ -59,6 +61,11 @@ static void normalize(const char *in, char *out, size_t size)
 	size_t n = 0;
 
 	for (const char *p = in; *p && n + 2 < size; p++) {
+		if (p[0] == '{' && p[1] == '{' && strstr(p, "}}")) { /* a test_loader regex */
+			out[n++] = 'N';
+			p = strstr(p, "}}") + 1;
+			continue;
+		}
 		if (p[0] == '\\' && p[1] == 'n') {
 			out[n++] = '\n';
 			p++;
@@ -132,12 +139,12 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 		}
 		return BPFRT_PASS;
 	}
-	if (reject) {
-		if (!msgs[0] || any_msg_agrees(msgs, kfsim->msg))
-			return BPFRT_PASS;
-		*why = "rejected with another message";
-		return BPFRT_FAIL;
-	}
+	if (reject && (!msgs[0] || any_msg_agrees(msgs, kfsim->msg)))
+		return BPFRT_PASS;
+	/*
+	 * The rule the verifier applies first has no run-time equivalent; what kfsim reports, if
+	 * anything, is a consequence seen later in the run (a leak after the refused access).
+	 */
 	for (const char *const *m = msgs; *m; m++) {
 		const char *rule = static_rule(*m);
 
@@ -146,6 +153,6 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 			return BPFRT_STATIC;
 		}
 	}
-	*why = "expected failure";
+	*why = reject ? "rejected with another message" : "expected failure";
 	return BPFRT_FAIL;
 }

@@ -361,6 +361,8 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof(name), "%s", basename(source));
 	if (strrchr(name, '.'))
 		*strrchr(name, '.') = '\0';
+	if (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".bpf")) /* prog.bpf.c */
+		name[strlen(name) - 4] = '\0';
 	snprintf(object, sizeof(object), "%s/%s.bpf.o", dir, name);
 	u = (struct bpfcc_unit){source, o.source, object, name, NULL};
 	if (make_vmlinux_h(&o, dir) || compile_bpf(&o, &paths, &u, dir))

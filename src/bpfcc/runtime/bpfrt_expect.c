@@ -132,7 +132,7 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 			*why = "return value differs from __retval";
 			return BPFRT_FAIL;
 		}
-		if (!p->expect && kernel->has_retval &&
+		if (kernel && kernel->has_retval &&
 		    (!kfsim->has_retval || (int)kfsim->retval != (int)kernel->retval)) {
 			*why = "return value differs from the kernel's test run";
 			return BPFRT_FAIL;

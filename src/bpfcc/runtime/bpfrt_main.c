@@ -329,12 +329,12 @@ int main(int argc, char **argv)
 			print_line("kfsim:", native.msg);
 		if (native.where[0])
 			print_line("at:", native.where);
-		if (native.has_retval && !native.msg[0] && (p->has_retval || kernel))
+		if (native.has_retval && !native.msg[0])
 			printf("        %-8s%lld\n", "retval:", native.retval);
 		if (kernel && kv.msg[0])
 			print_line("kernel:", kv.msg);
 		if (kernel && kv.has_retval)
-			printf("        %-8s%lld\n", "kretval:", kv.retval);
+			printf("        %-8s%lld (the kernel's test run)\n", "retval:", kv.retval);
 		if (p->expect) {
 			char expect[BPFRT_MSG] = "";
 			size_t n = 0;

@@ -30,14 +30,14 @@ struct bpfcc_unit {
 	struct bpf_object *bo;
 };
 
-/* The first line of @u's source where @ident is followed by "(", or 0. */
+/* The first line of @u's source where @ident is followed by "(" (not a declaration), or 0. */
 int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident);
 
 /*
  * Refuse what the native build cannot run: an extern kfunc kfsim does not provide, a helper the
  * runtime does not provide.  Prints "FILE:LINE: ..." for each; returns how many were found.
  */
-int bpfcc_check(const struct bpfcc_unit *u, struct btf *btf);
+int bpfcc_check(const struct bpfcc_unit *u);
 
 /*
  * Write kfsim_bpfcc_types.h (included before the program: the type-id map) and

@@ -40,6 +40,8 @@ int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		nr++;
+		if (strstr(line, "__ksym") || strstr(line, "extern ")) /* its declaration */
+			continue;
 		for (char *p = strstr(line, ident); p; p = strstr(p + 1, ident)) {
 			char *q = p + len;
 
@@ -134,28 +136,44 @@ static int scan_helpers(const char *path, bool used[MAX_HELPER])
 	return err;
 }
 
-int bpfcc_check(const struct bpfcc_unit *u, struct btf *btf)
+int bpfcc_check(const struct bpfcc_unit *u)
 {
 	static char names[MAX_HELPER][64];
 	bool used[MAX_HELPER] = {false};
-	__u32 n = btf__type_cnt(btf);
+	/* the object's own BTF: libbpf's copy has its externs renamed for old kernels */
+	struct btf *btf = btf__parse_elf(u->object, NULL);
+	__u32 n = btf ? btf__type_cnt(btf) : 0;
 	int bad = 0;
 
-	for (__u32 id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct kfsim_bpf_kfunc *k;
-		const char *name;
-
-		if (!btf_is_func(t) || btf_vlen(t) != BTF_FUNC_EXTERN)
-			continue;
-		name = btf__name_by_offset(btf, t->name_off);
-		k = kfsim_bpf_kfunc_find(name);
-		if (k && !(k->kfsim_flags & KFSIM_KF_HELPER))
-			continue;
-		fprintf(stderr, "%s:%d: kfunc %s is not provided by kfsim (see `kfsim bpf kfuncs`)\n",
-			u->display, bpfcc_source_line(u, name), name);
-		bad++;
+	if (!btf) {
+		fprintf(stderr, "kfsim-bpf-cc: %s: the BPF object has no BTF (clang -g)\n",
+			u->display);
+		return 1;
 	}
+
+	/* the externs: the ".ksyms" section lists them */
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *sec = btf__type_by_id(btf, id);
+		const char *sname = btf__name_by_offset(btf, sec->name_off);
+		const struct btf_var_secinfo *vi;
+
+		if (!btf_is_datasec(sec) || !sname || strcmp(sname, ".ksyms"))
+			continue;
+		vi = btf_var_secinfos(sec);
+		for (__u16 i = 0; i < btf_vlen(sec); i++, vi++) {
+			const struct btf_type *t = btf__type_by_id(btf, vi->type);
+			const char *name = btf__name_by_offset(btf, t->name_off);
+			const struct kfsim_bpf_kfunc *k = kfsim_bpf_kfunc_find(name);
+
+			if (btf_is_func(t) && k && !(k->kfsim_flags & KFSIM_KF_HELPER))
+				continue;
+			fprintf(stderr, "%s:%d: %s %s is not provided by kfsim (see `kfsim bpf kfuncs`)\n",
+				u->display, bpfcc_source_line(u, name),
+				btf_is_func(t) ? "kfunc" : "kernel symbol", name);
+			bad++;
+		}
+	}
+	btf__free(btf);
 	if (scan_helpers(u->object, used)) {
 		fprintf(stderr, "kfsim-bpf-cc: %s: cannot read the BPF object's instructions\n",
 			u->object);

@@ -374,7 +374,7 @@ int main(int argc, char **argv)
 			o.source);
 		return 1;
 	}
-	bad = bpfcc_check(&u, btf);
+	bad = bpfcc_check(&u);
 	if (!bad && bpfcc_generate(&u, btf, dir))
 		bad = 1;
 	snprintf(order, sizeof(order), "%s/kfsim_bpfcc_order.h", dir);

@@ -80,8 +80,8 @@ static int find_paths(struct bpfcc_paths *p)
 		snprintf(p->rtdir, sizeof(p->rtdir), "%s", KFSIM_BPFCC_BUILD_RTDIR);
 		return 0;
 	}
-	snprintf(prefix, sizeof(prefix), "%s", exe); /* dirname() of bin/ */
-	snprintf(prefix, sizeof(prefix), "%s", dirname(prefix));
+	/* exe is now the bin/ directory; the prefix is its parent */
+	snprintf(prefix, sizeof(prefix), "%s", dirname(exe));
 	snprintf(p->compat, sizeof(p->compat), "%s/%s/bpf-compat", prefix, KFSIM_BPFCC_INCLUDEDIR);
 	snprintf(p->kfsim_include, sizeof(p->kfsim_include), "%s/%s", prefix,
 		 KFSIM_BPFCC_INCLUDEDIR);

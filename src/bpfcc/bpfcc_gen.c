@@ -286,6 +286,16 @@ static void write_types(FILE *f, const struct btf *btf)
 	fprintf(f, "};\n#define KFSIM_BPFCC_NR_TYPES %u\n\n", nr);
 }
 
+/* The name of @sec when it is a .data* or .bss* section, else NULL. */
+static const char *data_section(const struct btf *btf, const struct btf_type *sec)
+{
+	const char *name = btf__name_by_offset(btf, sec->name_off);
+
+	if (!btf_is_datasec(sec) || !name || (strncmp(name, ".data", 5) && strncmp(name, ".bss", 4)))
+		return NULL;
+	return name;
+}
+
 /* Global variables with special fields in the .data* / .bss* sections. */
 static void write_vars(FILE *f, const struct btf *btf)
 {
@@ -297,14 +307,10 @@ static void write_vars(FILE *f, const struct btf *btf)
 	buf[0] = '\0';
 	for (__u32 id = 1; id < n; id++) {
 		const struct btf_type *sec = btf__type_by_id(btf, id);
-		const char *sname = btf__name_by_offset(btf, sec->name_off);
-		const struct btf_var_secinfo *vi;
+		const char *sname = data_section(btf, sec);
+		const struct btf_var_secinfo *vi = btf_var_secinfos(sec);
 
-		if (!btf_is_datasec(sec) || !sname ||
-		    (strncmp(sname, ".data", 5) && strncmp(sname, ".bss", 4)))
-			continue;
-		vi = btf_var_secinfos(sec);
-		for (__u16 i = 0; i < btf_vlen(sec); i++, vi++) {
+		for (__u16 i = 0; sname && i < btf_vlen(sec); i++, vi++) {
 			const struct btf_type *v = btf__type_by_id(btf, vi->type);
 			const char *vname = btf__name_by_offset(btf, v->name_off);
 			struct fields fl = {.nr = 0};
@@ -460,14 +466,9 @@ static long data_var_offset(const struct btf *btf, const char *name)
 
 	for (__u32 id = 1; id < n; id++) {
 		const struct btf_type *sec = btf__type_by_id(btf, id);
-		const char *sname = btf__name_by_offset(btf, sec->name_off);
-		const struct btf_var_secinfo *vi;
+		const struct btf_var_secinfo *vi = btf_var_secinfos(sec);
 
-		if (!btf_is_datasec(sec) || !sname ||
-		    (strncmp(sname, ".data", 5) && strncmp(sname, ".bss", 4)))
-			continue;
-		vi = btf_var_secinfos(sec);
-		for (__u16 i = 0; i < btf_vlen(sec); i++, vi++) {
+		for (__u16 i = 0; data_section(btf, sec) && i < btf_vlen(sec); i++, vi++) {
 			const struct btf_type *v = btf__type_by_id(btf, vi->type);
 
 			if (!strcmp(btf__name_by_offset(btf, v->name_off), name))

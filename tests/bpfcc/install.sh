@@ -19,7 +19,8 @@ cmake --install "$build" --prefix "$out/prefix" >"$out.install.log" 2>&1 ||
 	{ cat "$out/build.log"; exit 1; }
 "$out/vtime_queue" | tee "$out/run.txt" | tail -1
 grep -q "3 agree, 0 static-only, 0 disagree" "$out/run.txt"
-ldd "$out/vtime_queue" | grep -q "$out/prefix/.*libkfsim.so" ||
+libs=$(ldd "$out/vtime_queue")
+grep -q "$out/prefix/.*libkfsim.so" <<<"$libs" ||
 	{ echo "FAIL: not linked with the installed libkfsim"; exit 1; }
 "$out/prefix/bin/kfsim" bpf test -I "$out/vtime_queue.kfsim" "$src" arrivals_fifo | tail -1
 echo "the installed kfsim-bpf-cc and kfsim bpf test work"

@@ -259,7 +259,10 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 		add(argv, &argc, incs[i]);
 	if (o->sanitize) {
 		add(argv, &argc, "-fsanitize=address,undefined");
+		add(argv, &argc, "-fno-sanitize-recover=all"); /* a report stops the program run */
 		add(argv, &argc, "-fno-sanitize=alignment"); /* BPF structs are packed as BPF's */
+		/* redzones around globals would move a section's variables off the BPF layout */
+		add(argv, &argc, "--param=asan-globals=0");
 	}
 	add(argv, &argc, wrapper);
 	if (pass1) { /* only to learn which variable each SEC() use is */

@@ -107,6 +107,7 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 	const char *const *msgs = p->msgs;
 	int expect = p->expect;
 	bool reject = !strcmp(kfsim->verdict, "REJECT");
+	bool sanitizer = !strcmp(kfsim->verdict, "SANITIZER");
 
 	*why = "";
 	if (!expect && kernel && !strcmp(kernel->verdict, "ACCEPT"))
@@ -115,7 +116,7 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 		expect = -1;
 		msgs = kernel_msgs;
 	}
-	if (!reject && strcmp(kfsim->verdict, "ACCEPT")) {
+	if (!reject && strcmp(kfsim->verdict, "ACCEPT") && !(sanitizer && expect < 0)) {
 		*why = "the native run did not finish";
 		return BPFRT_FAIL;
 	}
@@ -153,6 +154,8 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 			return BPFRT_STATIC;
 		}
 	}
-	*why = reject ? "rejected with another message" : "expected failure";
+	*why = reject	   ? "rejected with another message"
+	       : sanitizer ? "a sanitizer stopped the run before kfsim saw the rule"
+			   : "expected failure";
 	return BPFRT_FAIL;
 }

@@ -133,18 +133,64 @@ static int call_prog(void *arg)
 	return (int)fn(c->ctx);
 }
 
+/*
+ * A sanitizer (ASan, UBSan) that stops the child reports first, then calls this: the outcome
+ * is kfsim's first violation when there was one before, else SANITIZER.
+ */
+static struct kfsim_bpf_run *child_run;
+static struct bpfrt_verdict *child_out;
+static int child_fd = -1;
+
+static void sanitizer_died(void)
+{
+	if (child_run && child_run->nr_violations) {
+		snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
+		snprintf(child_out->msg, sizeof(child_out->msg), "%s", child_run->violations[0].msg);
+	} else {
+		snprintf(child_out->verdict, sizeof(child_out->verdict), "SANITIZER");
+		snprintf(child_out->msg, sizeof(child_out->msg),
+			 "a sanitizer stopped the run (its report is above)");
+	}
+	child_out->has_retval = false;
+	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
+		_exit(4);
+	_exit(0);
+}
+
+/* Each sanitizer runtime loaded (libasan, libubsan: each dies on its own) gets the callback. */
+static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
+{
+	void (*set_death_callback)(void (*)(void));
+	void *lib;
+
+	if (!strstr(info->dlpi_name, "libasan") && !strstr(info->dlpi_name, "libubsan"))
+		return 0;
+	lib = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	if (!lib)
+		return 0;
+	set_death_callback = (void (*)(void (*)(void)))dlsym(lib, "__sanitizer_set_death_callback");
+	if (set_death_callback)
+		set_death_callback(sanitizer_died);
+	dlclose(lib);
+	return 0;
+}
+
 static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
 {
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
-	struct bpfrt_verdict out = {.verdict = "ACCEPT"};
+	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
 	int nr_reports = 0;
 	struct kfsim_bpf_run_opts opts = {.prog_type = prog_type(p->section),
 					  .report = report,
 					  .report_arg = &nr_reports};
 	struct call c = {p, ctx};
-	struct kfsim_bpf_run run;
+	static struct kfsim_bpf_run run;
 
 	alarm(timeout_s);
+	child_run = &run;
+	child_out = &out;
+	child_fd = fd;
+	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
 		_exit(3);

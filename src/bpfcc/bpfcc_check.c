@@ -23,10 +23,10 @@
 /* The helpers src/bpfcc/runtime/bpfrt_helpers.c provides (and include/bpf-compat/native/bpf/
  * bpf_helpers.h declares). */
 static const char *const native_helpers[] = {
-	"bpf_map_lookup_elem", "bpf_map_update_elem",	   "bpf_map_delete_elem",
-	"bpf_ktime_get_ns",    "bpf_trace_printk",	   "bpf_get_prandom_u32",
+	"bpf_map_lookup_elem",	    "bpf_map_update_elem", "bpf_map_delete_elem",
+	"bpf_ktime_get_ns",	    "bpf_trace_printk",	   "bpf_get_prandom_u32",
 	"bpf_get_smp_processor_id", "bpf_spin_lock",	   "bpf_spin_unlock",
-	"bpf_per_cpu_ptr",     "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
+	"bpf_per_cpu_ptr",	    "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
 };
 
 int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident)
@@ -167,7 +167,8 @@ int bpfcc_check(const struct bpfcc_unit *u)
 
 			if (btf_is_func(t) && k && !(k->kfsim_flags & KFSIM_KF_HELPER))
 				continue;
-			fprintf(stderr, "%s:%d: %s %s is not provided by kfsim (see `kfsim bpf kfuncs`)\n",
+			fprintf(stderr,
+				"%s:%d: %s %s is not provided by kfsim (see `kfsim bpf kfuncs`)\n",
 				u->display, bpfcc_source_line(u, name),
 				btf_is_func(t) ? "kfunc" : "kernel symbol", name);
 			bad++;
@@ -184,10 +185,12 @@ int bpfcc_check(const struct bpfcc_unit *u)
 		if (!used[id] || (names[id][0] && native_helper(names[id])))
 			continue;
 		if (names[id][0])
-			fprintf(stderr, "%s:%d: helper %s is not provided by kfsim's native runtime\n",
+			fprintf(stderr,
+				"%s:%d: helper %s is not provided by kfsim's native runtime\n",
 				u->display, bpfcc_source_line(u, names[id]), names[id]);
 		else
-			fprintf(stderr, "%s: helper number %d is not provided by kfsim's native runtime\n",
+			fprintf(stderr,
+				"%s: helper number %d is not provided by kfsim's native runtime\n",
 				u->display, id);
 		bad++;
 	}

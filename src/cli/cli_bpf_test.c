@@ -117,7 +117,8 @@ int kfsim_bpf_test_cmd(int argc, char **argv)
 			prog[nprog++] = argv[i];
 			prog[nprog++] = argv[++i];
 		} else if (a[0] == '-') {
-			return kfsim_cli_usage("bpf", "unknown or incomplete option '%s' for 'test'", a);
+			return kfsim_cli_usage("bpf",
+					       "unknown or incomplete option '%s' for 'test'", a);
 		} else if (!source) {
 			source = a;
 		} else {
@@ -125,7 +126,8 @@ int kfsim_bpf_test_cmd(int argc, char **argv)
 		}
 	}
 	if (!source)
-		return kfsim_cli_usage("bpf", "test: missing the BPF C file (see 'kfsim bpf test --help')");
+		return kfsim_cli_usage(
+			"bpf", "test: missing the BPF C file (see 'kfsim bpf test --help')");
 	if (keep) {
 		snprintf(dir, sizeof(dir), "%s", keep);
 		if (mkdir(dir, 0755) && errno != EEXIST)

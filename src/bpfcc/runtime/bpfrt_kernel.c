@@ -103,7 +103,8 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 			 strerror(errno));
 		return;
 	}
-	bpf_object__for_each_program(prog, bo) {
+	bpf_object__for_each_program(prog, bo)
+	{
 		bool me = !strcmp(bpf_program__name(prog), p->name);
 
 		bpf_program__set_autoload(prog, me);

@@ -12,8 +12,8 @@
  * annotations, or with --kernel against the running kernel's verifier, whose verdict is printed
  * beside kfsim's:
  *
- *	PASS    agrees            STATIC  expected failure is a static-only rule (the rule is printed)
- *	FAIL    disagrees         RAN     nothing to compare with
+ *	PASS    agrees            STATIC  expected failure is a static-only rule (the rule is
+ *printed) FAIL    disagrees         RAN     nothing to compare with
  *
  * Exit status: 0 when no program FAILs, 1 otherwise, 2 for a bad command line.
  */
@@ -64,7 +64,8 @@ static int main_base(struct dl_phdr_info *info, size_t size, void *data)
 /* The first frame inside the program's own source directory, as "file:line". */
 static void locate(char *where, size_t size)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32], dir[PATH_MAX];
+	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32],
+		dir[PATH_MAX];
 	uintptr_t base = 0;
 	size_t n, dirlen;
 	FILE *p;
@@ -145,7 +146,8 @@ static void sanitizer_died(void)
 {
 	if (child_run && child_run->nr_violations) {
 		snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
-		snprintf(child_out->msg, sizeof(child_out->msg), "%s", child_run->violations[0].msg);
+		snprintf(child_out->msg, sizeof(child_out->msg), "%s",
+			 child_run->violations[0].msg);
 	} else {
 		snprintf(child_out->verdict, sizeof(child_out->verdict), "SANITIZER");
 		snprintf(child_out->msg, sizeof(child_out->msg),
@@ -180,9 +182,8 @@ static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
 	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
 	int nr_reports = 0;
-	struct kfsim_bpf_run_opts opts = {.prog_type = prog_type(p->section),
-					  .report = report,
-					  .report_arg = &nr_reports};
+	struct kfsim_bpf_run_opts opts = {
+		.prog_type = prog_type(p->section), .report = report, .report_arg = &nr_reports};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 
@@ -210,8 +211,8 @@ static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
 			snprintf(out.verdict, sizeof(out.verdict), "REJECT");
 			snprintf(out.msg, sizeof(out.msg), "%s", v->msg);
 			if (v->file)
-				snprintf(out.where, sizeof(out.where), "%s:%d", basename((char *)v->file),
-					 v->line);
+				snprintf(out.where, sizeof(out.where), "%s:%d",
+					 basename((char *)v->file), v->line);
 			else
 				locate(out.where, sizeof(out.where));
 			break;
@@ -352,7 +353,9 @@ int main(int argc, char **argv)
 			continue;
 		if (list) {
 			printf("%-48s SEC(\"%s\") %s", p->name, p->section,
-			       p->expect > 0 ? "__success" : p->expect < 0 ? "__failure" : "-");
+			       p->expect > 0   ? "__success"
+			       : p->expect < 0 ? "__failure"
+					       : "-");
 			for (const char *const *m = p->msgs; *m; m++)
 				printf(" __msg(\"%s\")", *m);
 			if (p->has_retval)

@@ -16,6 +16,12 @@
 
 #include "bpfrt.h"
 
+/* The generated tables' kinds are kfsim's (kfsim_bpfrt.h cannot include kfsim's headers). */
+#define SAME_KIND(k) ((int)KFSIM_BPFRT_##k == (int)BPF_##k)
+_Static_assert(SAME_KIND(SPIN_LOCK) && SAME_KIND(LIST_HEAD) && SAME_KIND(LIST_NODE) &&
+		       SAME_KIND(RB_ROOT) && SAME_KIND(RB_NODE) && SAME_KIND(REFCOUNT),
+	       "enum kfsim_bpfrt_kind is enum btf_field_type");
+
 static const struct kfsim_bpfrt_object *object;
 static struct kfsim_btf_struct *types; /* one per object->types[i] */
 
@@ -39,8 +45,8 @@ static struct kfsim_btf_field *convert_fields(const struct kfsim_bpfrt_field *in
 		out[i].size = in[i].size;
 		/* a tag naming a struct the BTF lacks: kfsim refuses the root as it refuses a
 		 * missing tag */
-		out[i].contains = in[i].contains > 0 ? bpfrt_type((unsigned int)in[i].contains)
-						     : NULL;
+		out[i].contains =
+			in[i].contains > 0 ? bpfrt_type((unsigned int)in[i].contains) : NULL;
 		out[i].contains_node = in[i].contains ? in[i].contains_node : NULL;
 	}
 	return out;
@@ -102,7 +108,8 @@ static int section_init(const struct kfsim_bpfrt_object *obj, const char *sectio
 
 		if (strcmp(v->section, section))
 			continue;
-		vf = convert_fields(v->fields, v->nr_fields, (unsigned int)((uintptr_t)v->addr - lo));
+		vf = convert_fields(v->fields, v->nr_fields,
+				    (unsigned int)((uintptr_t)v->addr - lo));
 		if (!vf)
 			return -ENOMEM;
 		memcpy(fields + k, vf, v->nr_fields * sizeof(*vf));

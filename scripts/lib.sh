@@ -41,6 +41,7 @@ KFSIM_TEST_PACKAGES=(
 	librsvg2-bin
 	chromium
 	zlib1g-dev
+	gdb
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

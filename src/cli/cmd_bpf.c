@@ -16,10 +16,12 @@
 #include <kfsim/trace_event.h>
 #include "../../examples/bpf/bpf_examples.h"
 #include "cli.h"
+#include "cli_bpf_test.h"
 
 static void bpf_help(void)
 {
 	printf("Usage: kfsim bpf kfuncs [--json]\n"
+	       "       kfsim bpf test [--kernel] [-I DIR]... PROG.c [NAME...]\n"
 	       "       kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE]\n\n"
 	       "BPF graph collections (bpf_rbtree, bpf_list) with the verifier's ownership rules\n"
 	       "checked at run time.  The global --kver picks 6.3 or later semantics.\n\n"
@@ -27,6 +29,8 @@ static void bpf_help(void)
 	       "  demo            run the examples: the rbtree cover letter's node_data program "
 	       "and\n"
 	       "                  a cgfifo-style weighted-vtime run queue\n"
+	       "  test            build a BPF C file, unchanged, and run its programs natively\n"
+	       "                  against their annotations ('kfsim bpf test --help')\n"
 	       "  --json          print one JSON document on stdout instead of text\n"
 	       "  --rounds N      cgfifo dispatches (1..1000000, default 1000)\n"
 	       "  --svg FILE      write the node_data run's reference timeline as SVG\n"
@@ -195,16 +199,18 @@ static int cmd_bpf(int argc, char **argv)
 	u64 rounds = 1000;
 	int opt;
 
+	if (argc >= 2 && !strcmp(argv[1], "test"))
+		return kfsim_bpf_test_cmd(argc - 1, argv + 1);
 	if (kfsim_cli_wants_help(argc, argv)) {
 		bpf_help();
 		return KFSIM_EXIT_OK;
 	}
 	if (argc < 2)
-		return kfsim_cli_usage("bpf", "missing subcommand: expected kfuncs or demo (see 'kfsim bpf --help')");
+		return kfsim_cli_usage("bpf", "missing subcommand: expected kfuncs, demo or test (see 'kfsim bpf --help')");
 	verb = argv[1];
 	if (strcmp(verb, "kfuncs") && strcmp(verb, "demo"))
 		return kfsim_cli_usage(
-			"bpf", "unknown subcommand '%s': expected kfuncs or demo", verb);
+			"bpf", "unknown subcommand '%s': expected kfuncs, demo or test", verb);
 	opterr = 0;
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, ":jr:s:t:h", options, NULL)) != -1) {

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BPFRT_H
+#define KFSIM_BPFRT_H
+/*
+ * The tables kfsim-bpf-cc generates from a BPF object's BTF (kfsim_bpfcc_tables.h, compiled
+ * into the same translation unit as the program, after it) and the kfsim BPF runtime reads
+ * (libkfsim_bpfrt.a: the runner's main()).  The program's translation unit also includes
+ * vmlinux.h, so this header uses only C's own types.
+ *
+ * Offsets are those of the BPF object's BTF: the native compiler lays out every struct the same
+ * way (both targets are LP64 and the opaque BPF types have the kernel's sizes); a variable's
+ * place in its section is taken from its native address instead, so the linker may order a
+ * section's variables as it likes.
+ */
+
+/** enum kfsim_bpfrt_kind - a special field's kind (the kernel's btf_field_type bits) */
+enum kfsim_bpfrt_kind {
+	KFSIM_BPFRT_SPIN_LOCK = 1 << 0,
+	KFSIM_BPFRT_LIST_HEAD = 1 << 4,
+	KFSIM_BPFRT_LIST_NODE = 1 << 5,
+	KFSIM_BPFRT_RB_ROOT = 1 << 6,
+	KFSIM_BPFRT_RB_NODE = 1 << 7,
+	KFSIM_BPFRT_REFCOUNT = 1 << 9,
+};
+
+/**
+ * struct kfsim_bpfrt_field - one special field of a struct or a global variable
+ * @kind: enum kfsim_bpfrt_kind
+ * @name: its path ("node", "groot_nested.inner.root", "groot_array[1]")
+ * @offset: from the start of the struct or variable
+ * @size: its size
+ * @contains: for a root: the BTF id of the struct its "contains:" tag names (0: no tag;
+ *	      -1: the tag names a struct the BTF does not have)
+ * @contains_node: for a root: the node member named by the tag
+ */
+struct kfsim_bpfrt_field {
+	unsigned int kind;
+	const char *name;
+	unsigned int offset;
+	unsigned int size;
+	int contains;
+	const char *contains_node;
+};
+
+/** struct kfsim_bpfrt_type - one struct type of the program's BTF */
+struct kfsim_bpfrt_type {
+	unsigned int btf_id;
+	const char *name;
+	unsigned int size;
+	const struct kfsim_bpfrt_field *fields;
+	unsigned int nr_fields;
+};
+
+/** struct kfsim_bpfrt_var - a global variable with special fields, in a data section */
+struct kfsim_bpfrt_var {
+	const char *section;
+	const char *name;
+	void *addr;
+	unsigned int size;
+	const struct kfsim_bpfrt_field *fields;
+	unsigned int nr_fields;
+};
+
+/**
+ * struct kfsim_bpfrt_map - a map of the ".maps" section
+ * @name: the variable's name
+ * @def: its native address (what the program passes to bpf_map_lookup_elem())
+ * @type: BPF_MAP_TYPE_* number
+ * @key_size: bytes (4 when the definition gives none)
+ * @value_size: bytes
+ * @max_entries: entries
+ * @value_type: BTF id of the value struct (0: none or not a struct)
+ * @values_off: for a map of maps: offset of the "values" array in the definition
+ * @nr_values: how many initial inner maps the definition holds
+ */
+struct kfsim_bpfrt_map {
+	const char *name;
+	void *def;
+	unsigned int type;
+	unsigned int key_size;
+	unsigned int value_size;
+	unsigned int max_entries;
+	unsigned int value_type;
+	unsigned int values_off;
+	unsigned int nr_values;
+};
+
+/**
+ * struct kfsim_bpfrt_prog - one SEC() program and what its annotations expect
+ * @name: the function
+ * @section: its SEC() name ("?tc")
+ * @fn: the function (called with a zeroed context)
+ * @expect: 1 __success, -1 __failure, 0 no annotation
+ * @msgs: the __msg() texts, NULL-terminated
+ * @has_retval: a __retval() was given
+ * @retval: its value
+ * @line: the function's line in the source
+ */
+struct kfsim_bpfrt_prog {
+	const char *name;
+	const char *section;
+	void *fn;
+	int expect;
+	const char *const *msgs;
+	int has_retval;
+	long long retval;
+	int line;
+};
+
+/** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */
+struct kfsim_bpfrt_object {
+	const char *name;
+	const char *source;
+	const struct kfsim_bpfrt_type *types;
+	unsigned int nr_types;
+	const struct kfsim_bpfrt_var *vars;
+	unsigned int nr_vars;
+	const struct kfsim_bpfrt_map *maps;
+	unsigned int nr_maps;
+	const struct kfsim_bpfrt_prog *progs;
+	unsigned int nr_progs;
+	const unsigned char *bpf_obj;
+	const unsigned char *bpf_obj_end;
+};
+
+/* Defined by the generated tables. */
+extern const struct kfsim_bpfrt_object kfsim_bpfcc_object;
+
+#endif /* KFSIM_BPFRT_H */

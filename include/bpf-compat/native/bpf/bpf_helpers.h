@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BPF_COMPAT_NATIVE_HELPERS_H
+#define KFSIM_BPF_COMPAT_NATIVE_HELPERS_H
+/*
+ * <bpf/bpf_helpers.h> for a BPF C file compiled natively by kfsim-bpf-cc.
+ *
+ * libbpf's own header is used as it is (SEC() is a section attribute, __ksym and __hidden are
+ * attributes, map definitions are structs of pointers: all valid C on any target), except for
+ * the helpers: libbpf declares each one as a pointer to its helper number ("= (void *) 1"),
+ * which natively would be a call to address 1.  The helpers kfsim runs are renamed before
+ * libbpf's declarations and declared here as functions of the kfsim BPF runtime; a program that
+ * calls another helper is refused by kfsim-bpf-cc, which names the helper and the line.
+ */
+
+/* The helpers the native runtime provides (src/bpfcc/runtime/bpfrt_helpers.c); kfsim-bpf-cc
+ * knows the same list (src/bpfcc/bpfcc_check.c). */
+#define bpf_map_lookup_elem __kfsim_libbpf_bpf_map_lookup_elem
+#define bpf_map_update_elem __kfsim_libbpf_bpf_map_update_elem
+#define bpf_map_delete_elem __kfsim_libbpf_bpf_map_delete_elem
+#define bpf_ktime_get_ns __kfsim_libbpf_bpf_ktime_get_ns
+#define bpf_trace_printk __kfsim_libbpf_bpf_trace_printk
+#define bpf_get_prandom_u32 __kfsim_libbpf_bpf_get_prandom_u32
+#define bpf_get_smp_processor_id __kfsim_libbpf_bpf_get_smp_processor_id
+#define bpf_spin_lock __kfsim_libbpf_bpf_spin_lock
+#define bpf_spin_unlock __kfsim_libbpf_bpf_spin_unlock
+#define bpf_per_cpu_ptr __kfsim_libbpf_bpf_per_cpu_ptr
+#define bpf_this_cpu_ptr __kfsim_libbpf_bpf_this_cpu_ptr
+#define bpf_kptr_xchg __kfsim_libbpf_bpf_kptr_xchg
+
+#include_next <bpf/bpf_helpers.h>
+
+#undef bpf_map_lookup_elem
+#undef bpf_map_update_elem
+#undef bpf_map_delete_elem
+#undef bpf_ktime_get_ns
+#undef bpf_trace_printk
+#undef bpf_get_prandom_u32
+#undef bpf_get_smp_processor_id
+#undef bpf_spin_lock
+#undef bpf_spin_unlock
+#undef bpf_per_cpu_ptr
+#undef bpf_this_cpu_ptr
+#undef bpf_kptr_xchg
+
+/*
+ * SEC(): libbpf's section attribute, with a suffix that makes every use its own section
+ * (".data.A" becomes ".data.A.kfsimN").  kfsim-bpf-cc compiles the program twice: the first
+ * build tells which variable each N is, the second names a data section's variables after
+ * their offsets in the BPF object (kfsim_bpfcc_order.h) and links with --sort-section=name, so
+ * that natively a "private(A)" variable sits where it sits in the BPF object and kfsim's
+ * messages give the verifier's offsets.
+ */
+#ifndef KFSIM_BPFCC_SEC_SUFFIX
+#define KFSIM_BPFCC_SEC_SUFFIX(n) ".kfsim" #n
+#endif
+#define __KFSIM_BPFCC_SEC_SUFFIX(n) KFSIM_BPFCC_SEC_SUFFIX(n)
+#undef SEC
+#define SEC(name) __attribute__((section(name __KFSIM_BPFCC_SEC_SUFFIX(__COUNTER__)), used))
+
+/*
+ * The kernel's helper prototypes (include/uapi/linux/bpf.h), as functions.  The call site is
+ * recorded for kfsim's reports; the spin lock helpers and bpf_kptr_xchg are kfsim's checked ones.
+ */
+struct bpf_spin_lock;
+void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
+long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
+				 unsigned long long flags, const char *file, int line);
+long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, int line);
+unsigned long long kfsim_bpfrt_ktime_get_ns(void);
+long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...);
+unsigned int kfsim_bpfrt_get_prandom_u32(void);
+unsigned int kfsim_bpfrt_get_smp_processor_id(void);
+long kfsim_bpfrt_spin_lock(struct bpf_spin_lock *lock, const char *file, int line);
+long kfsim_bpfrt_spin_unlock(struct bpf_spin_lock *lock, const char *file, int line);
+void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu);
+void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr);
+void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int line);
+
+#define bpf_map_lookup_elem(map, key) kfsim_bpfrt_map_lookup_elem(map, key, __FILE__, __LINE__)
+#define bpf_map_update_elem(map, key, value, flags)                                               \
+	kfsim_bpfrt_map_update_elem(map, key, value, flags, __FILE__, __LINE__)
+#define bpf_map_delete_elem(map, key) kfsim_bpfrt_map_delete_elem(map, key, __FILE__, __LINE__)
+#define bpf_ktime_get_ns kfsim_bpfrt_ktime_get_ns
+#define bpf_trace_printk kfsim_bpfrt_trace_printk
+#define bpf_get_prandom_u32 kfsim_bpfrt_get_prandom_u32
+#define bpf_get_smp_processor_id kfsim_bpfrt_get_smp_processor_id
+#define bpf_spin_lock(lock) kfsim_bpfrt_spin_lock(lock, __FILE__, __LINE__)
+#define bpf_spin_unlock(lock) kfsim_bpfrt_spin_unlock(lock, __FILE__, __LINE__)
+#define bpf_per_cpu_ptr kfsim_bpfrt_per_cpu_ptr
+#define bpf_this_cpu_ptr kfsim_bpfrt_this_cpu_ptr
+#define bpf_kptr_xchg(map_value, ptr) kfsim_bpfrt_kptr_xchg(map_value, ptr, __FILE__, __LINE__)
+
+/*
+ * bpf_core_type_id_local(type) is __builtin_btf_type_id(*(typeof(type) *)0, 0): natively the
+ * _Generic map of the program's struct types to their BTF ids that kfsim-bpf-cc generated from
+ * the program's own BTF (kfsim_bpfcc_types.h), turned into the id kfsim's bpf_obj_new_impl()
+ * takes.
+ */
+unsigned long long kfsim_bpfrt_local_type_id(unsigned int btf_id);
+#define __builtin_btf_type_id(expr, kind) kfsim_bpfrt_local_type_id(KFSIM_BPFCC_BTF_ID_OF(expr))
+#ifndef KFSIM_BPFCC_BTF_ID_OF
+#define KFSIM_BPFCC_BTF_ID_OF(expr) 0u
+#endif
+
+#endif /* KFSIM_BPF_COMPAT_NATIVE_HELPERS_H */

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_BPFCC_H
+#define KFSIM_BPFCC_H
+/*
+ * kfsim-bpf-cc: a BPF C file, unchanged, built twice - once with clang -target bpf for its BTF
+ * (and for the running kernel), once natively against kfsim - and linked with the runner
+ * (src/bpfcc/runtime/).  One file per step: bpfcc_main.c drives the compilers, bpfcc_check.c
+ * refuses kfuncs and helpers kfsim does not have, bpfcc_gen.c writes the headers from the BTF.
+ */
+#include <stdio.h>
+
+struct btf;
+struct bpf_object;
+
+#define BPFCC_MAX_SECS 16384
+
+/**
+ * struct bpfcc_unit - the file being built
+ * @source: absolute path of the BPF C file
+ * @display: the path as the user gave it (for messages)
+ * @object: the BPF object clang produced
+ * @name: the object's name (file name without ".c": "rbtree_fail")
+ * @bo: the object opened by libbpf (its BTF has the data sections' final offsets)
+ */
+struct bpfcc_unit {
+	const char *source;
+	const char *display;
+	const char *object;
+	const char *name;
+	struct bpf_object *bo;
+};
+
+/* The first line of @u's source where @ident is followed by "(" (not a declaration), or 0. */
+int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident);
+
+/*
+ * Refuse what the native build cannot run: an extern kfunc kfsim does not provide, a helper the
+ * runtime does not provide.  Prints "FILE:LINE: ..." for each; returns how many were found.
+ */
+int bpfcc_check(const struct bpfcc_unit *u);
+
+/*
+ * Write kfsim_bpfcc_types.h (included before the program: the type-id map) and
+ * kfsim_bpfcc_tables.h (after it: types, sections, maps, programs) into @dir.
+ * Return: 0, or -errno (printed).
+ */
+int bpfcc_generate(const struct bpfcc_unit *u, struct btf *btf, const char *dir);
+
+/*
+ * After a first native build (@pass1): kfsim_bpfcc_order.h, which names each data variable's
+ * section after its offset in the BPF object, so that the second build, linked with
+ * --sort-section=name, lays the sections out as the BPF object does.
+ */
+int bpfcc_write_order(struct btf *btf, const char *pass1, const char *dir);
+
+#endif /* KFSIM_BPFCC_H */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What kfsim-bpf-cc refuses before building natively: a kfunc that kfsim does not provide (an
+ * extern function in the object's BTF that kfsim's kfunc registry, include/kfsim/
+ * bpf_kfunc_list.h, does not list) and a helper that the native runtime does not provide (a
+ * "call" instruction with src_reg 0 in an executable section, its number named from libbpf's
+ * bpf_helper_defs.h).  Each is reported as "FILE:LINE: ..." with the line where the source
+ * first calls it.
+ */
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include <kfsim/bpf_experimental.h>
+#include "bpfcc.h"
+
+#define HELPER_DEFS "/usr/include/bpf/bpf_helper_defs.h"
+#define MAX_HELPER 512
+
+/* The helpers src/bpfcc/runtime/bpfrt_helpers.c provides (and include/bpf-compat/native/bpf/
+ * bpf_helpers.h declares). */
+static const char *const native_helpers[] = {
+	"bpf_map_lookup_elem",	    "bpf_map_update_elem", "bpf_map_delete_elem",
+	"bpf_ktime_get_ns",	    "bpf_trace_printk",	   "bpf_get_prandom_u32",
+	"bpf_get_smp_processor_id", "bpf_spin_lock",	   "bpf_spin_unlock",
+	"bpf_per_cpu_ptr",	    "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
+};
+
+int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident)
+{
+	size_t len = strlen(ident);
+	FILE *f = fopen(u->source, "r");
+	char line[4096];
+	int nr = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		nr++;
+		if (strstr(line, "__ksym") || strstr(line, "extern ")) /* its declaration */
+			continue;
+		for (char *p = strstr(line, ident); p; p = strstr(p + 1, ident)) {
+			char *q = p + len;
+
+			if (p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '(') {
+				fclose(f);
+				return nr;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool native_helper(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(native_helpers); i++)
+		if (!strcmp(native_helpers[i], name))
+			return true;
+	return false;
+}
+
+/* Helper number -> name, from libbpf's "static ... (*NAME)(...) = (void *) N;" lines. */
+static void helper_names(char names[MAX_HELPER][64])
+{
+	FILE *f = fopen(HELPER_DEFS, "r");
+	char line[1024];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *open = strstr(line, "(*"), *close, *num = strstr(line, "= (void *) ");
+		long id;
+
+		if (strncmp(line, "static ", 7) || !open || !num)
+			continue;
+		close = strchr(open, ')');
+		id = strtol(num + 11, NULL, 10);
+		if (close && id > 0 && id < MAX_HELPER && close - open - 2 < 64)
+			snprintf(names[id], 64, "%.*s", (int)(close - open - 2), open + 2);
+	}
+	fclose(f);
+}
+
+/* Mark in @used every helper number called from an executable section of the object. */
+static int scan_helpers(const char *path, bool used[MAX_HELPER])
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr)) {
+		fclose(f);
+		return -ENOEXEC;
+	}
+	for (unsigned int s = 0; s < eh.e_shnum && !err; s++) {
+		Elf64_Shdr sh;
+		unsigned char *text;
+
+		if (fseek(f, (long)(eh.e_shoff + s * sizeof(sh)), SEEK_SET) ||
+		    fread(&sh, sizeof(sh), 1, f) != 1) {
+			err = -EIO;
+			break;
+		}
+		if (sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
+			continue;
+		text = malloc(sh.sh_size);
+		if (!text || fseek(f, (long)sh.sh_offset, SEEK_SET) ||
+		    fread(text, sh.sh_size, 1, f) != 1) {
+			free(text);
+			err = -EIO;
+			break;
+		}
+		for (size_t i = 0; i + 8 <= sh.sh_size; i += 8) {
+			unsigned char code = text[i], src_reg = text[i + 1] >> 4;
+			int imm;
+
+			memcpy(&imm, text + i + 4, sizeof(imm));
+			/* BPF_JMP | BPF_CALL with src_reg 0: a helper */
+			if (code == 0x85 && src_reg == 0 && imm > 0 && imm < MAX_HELPER)
+				used[imm] = true;
+		}
+		free(text);
+	}
+	fclose(f);
+	return err;
+}
+
+int bpfcc_check(const struct bpfcc_unit *u)
+{
+	static char names[MAX_HELPER][64];
+	bool used[MAX_HELPER] = {false};
+	/* the object's own BTF: libbpf's copy has its externs renamed for old kernels */
+	struct btf *btf = btf__parse_elf(u->object, NULL);
+	__u32 n = btf ? btf__type_cnt(btf) : 0;
+	int bad = 0;
+
+	if (!btf) {
+		fprintf(stderr, "kfsim-bpf-cc: %s: the BPF object has no BTF (clang -g)\n",
+			u->display);
+		return 1;
+	}
+
+	/* the externs: the ".ksyms" section lists them */
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *sec = btf__type_by_id(btf, id);
+		const char *sname = btf__name_by_offset(btf, sec->name_off);
+		const struct btf_var_secinfo *vi;
+
+		if (!btf_is_datasec(sec) || !sname || strcmp(sname, ".ksyms"))
+			continue;
+		vi = btf_var_secinfos(sec);
+		for (__u16 i = 0; i < btf_vlen(sec); i++, vi++) {
+			const struct btf_type *t = btf__type_by_id(btf, vi->type);
+			const char *name = btf__name_by_offset(btf, t->name_off);
+			const struct kfsim_bpf_kfunc *k = kfsim_bpf_kfunc_find(name);
+
+			if (btf_is_func(t) && k && !(k->kfsim_flags & KFSIM_KF_HELPER))
+				continue;
+			fprintf(stderr,
+				"%s:%d: %s %s is not provided by kfsim (see `kfsim bpf kfuncs`)\n",
+				u->display, bpfcc_source_line(u, name),
+				btf_is_func(t) ? "kfunc" : "kernel symbol", name);
+			bad++;
+		}
+	}
+	btf__free(btf);
+	if (scan_helpers(u->object, used)) {
+		fprintf(stderr, "kfsim-bpf-cc: %s: cannot read the BPF object's instructions\n",
+			u->object);
+		return bad + 1;
+	}
+	helper_names(names);
+	for (int id = 1; id < MAX_HELPER; id++) {
+		if (!used[id] || (names[id][0] && native_helper(names[id])))
+			continue;
+		if (names[id][0])
+			fprintf(stderr,
+				"%s:%d: helper %s is not provided by kfsim's native runtime\n",
+				u->display, bpfcc_source_line(u, names[id]), names[id]);
+		else
+			fprintf(stderr,
+				"%s: helper number %d is not provided by kfsim's native runtime\n",
+				u->display, id);
+		bad++;
+	}
+	return bad;
+}

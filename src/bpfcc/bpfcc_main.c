@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=V]]... [-O0|-O1|-O2] [--sanitize address] PROG.c
+ *
+ * Builds a BPF C file, unchanged, into a native program that runs every SEC() program under
+ * kfsim's checked kfuncs (see src/bpfcc/runtime/bpfrt_main.c for what the program does):
+ *
+ *   1. clang -g -O2 -target bpf: the object the kernel would load, and its BTF;
+ *   2. refuse kfuncs and helpers kfsim does not have (bpfcc_check.c), naming file and line;
+ *   3. generate the type-id map and the tables from the BTF (bpfcc_gen.c);
+ *   4. gcc -g: the same source, natively, against include/bpf-compat (vmlinux.h from the
+ *      running kernel unless an -I directory has one), linked with the runner and libkfsim.
+ *
+ * Intermediate files go to OUT.kfsim/ (kept: the debugger reads the generated headers there).
+ * Exit status: 0 built, 1 the source or the build failed (the message says why), 2 bad usage.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <kfsim/kernel.h>
+#include "bpfcc.h"
+#include "bpfcc_paths.h"
+
+#define MAX_ARGS 256
+
+struct bpfcc_opts {
+	const char *out;
+	const char *source;
+	const char *includes[64];
+	int nr_includes;
+	const char *defines[64];
+	int nr_defines;
+	const char *opt_level;
+	bool sanitize;
+	bool verbose;
+};
+
+/* Where the compat headers, kfsim's headers and the libraries are: the build tree or the prefix. */
+struct bpfcc_paths {
+	char compat[PATH_MAX];
+	char kfsim_include[PATH_MAX];
+	char kfsim_include_gen[PATH_MAX];
+	char libdir[PATH_MAX];
+	char rtdir[PATH_MAX];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=VALUE]]... [-O0|-O1|-O2]\n"
+		   "                    [--sanitize address] [-v] PROG.c\n\n"
+		   "Build a BPF C file, unchanged, into a native program that runs each SEC() "
+		   "program\n"
+		   "under kfsim and checks it against its __failure/__msg/__success/__retval "
+		   "annotations.\n"
+		   "Run OUT --help for what the program does.\n");
+}
+
+static int find_paths(struct bpfcc_paths *p)
+{
+	char exe[PATH_MAX], prefix[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0)
+		return -errno;
+	exe[len] = '\0';
+	if (!strcmp(dirname(exe), KFSIM_BPFCC_BUILD_BINDIR)) {
+		snprintf(p->compat, sizeof(p->compat), "%s", KFSIM_BPFCC_BUILD_COMPAT);
+		snprintf(p->kfsim_include, sizeof(p->kfsim_include), "%s",
+			 KFSIM_BPFCC_BUILD_INCLUDE);
+		snprintf(p->kfsim_include_gen, sizeof(p->kfsim_include_gen), "%s",
+			 KFSIM_BPFCC_BUILD_INCLUDE_GEN);
+		snprintf(p->libdir, sizeof(p->libdir), "%s", KFSIM_BPFCC_BUILD_LIBDIR);
+		snprintf(p->rtdir, sizeof(p->rtdir), "%s", KFSIM_BPFCC_BUILD_RTDIR);
+		return 0;
+	}
+	/* exe is now the bin/ directory; the prefix is its parent */
+	snprintf(prefix, sizeof(prefix), "%s", dirname(exe));
+	snprintf(p->compat, sizeof(p->compat), "%s/%s/bpf-compat", prefix, KFSIM_BPFCC_INCLUDEDIR);
+	snprintf(p->kfsim_include, sizeof(p->kfsim_include), "%s/%s", prefix,
+		 KFSIM_BPFCC_INCLUDEDIR);
+	snprintf(p->kfsim_include_gen, sizeof(p->kfsim_include_gen), "%s", p->kfsim_include);
+	snprintf(p->libdir, sizeof(p->libdir), "%s/%s", prefix, KFSIM_BPFCC_LIBDIR);
+	snprintf(p->rtdir, sizeof(p->rtdir), "%s", p->libdir);
+	return 0;
+}
+
+/* Run @argv; its output goes to ours.  Return: its exit status, or -1 when it could not run. */
+static int run(char *const argv[], bool verbose)
+{
+	int status;
+	pid_t pid;
+
+	if (verbose) {
+		for (int i = 0; argv[i]; i++)
+			fprintf(stderr, "%s%s", i ? " " : "+ ", argv[i]);
+		fputc('\n', stderr);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "kfsim-bpf-cc: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static bool has_vmlinux_h(const struct bpfcc_opts *o)
+{
+	char path[PATH_MAX];
+
+	for (int i = 0; i < o->nr_includes; i++) {
+		snprintf(path, sizeof(path), "%s/vmlinux.h", o->includes[i]);
+		if (!access(path, R_OK))
+			return true;
+	}
+	return false;
+}
+
+/* vmlinux.h of the running kernel into @dir (kept between builds), unless -I gives one. */
+static int make_vmlinux_h(const struct bpfcc_opts *o, const char *dir)
+{
+	char path[PATH_MAX], cmd[PATH_MAX + 128];
+
+	if (has_vmlinux_h(o))
+		return 0;
+	snprintf(path, sizeof(path), "%s/vmlinux.h", dir);
+	if (!access(path, R_OK))
+		return 0;
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fprintf(stderr, "kfsim-bpf-cc: no vmlinux.h: pass -I DIR with one, or build where "
+				"/sys/kernel/btf/vmlinux exists (bpftool dumps it)\n");
+		return -ENOENT;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "bpftool btf dump file /sys/kernel/btf/vmlinux format c > '%s.tmp' && "
+		 "mv '%s.tmp' '%s'",
+		 path, path, path);
+	if (system(cmd)) {
+		fprintf(stderr, "kfsim-bpf-cc: bpftool could not dump vmlinux.h (Debian package "
+				"bpftool)\n");
+		return -EIO;
+	}
+	return 0;
+}
+
+static void add(char **argv, int *argc, const char *arg)
+{
+	if (*argc < MAX_ARGS - 1)
+		argv[(*argc)++] = (char *)arg;
+	argv[*argc] = NULL;
+}
+
+static void add_user_flags(char **argv, int *argc, const struct bpfcc_opts *o,
+			   char (*buf)[PATH_MAX])
+{
+	for (int i = 0; i < o->nr_defines; i++) {
+		snprintf(buf[i], PATH_MAX, "-D%s", o->defines[i]);
+		add(argv, argc, buf[i]);
+	}
+	for (int i = 0; i < o->nr_includes; i++) {
+		snprintf(buf[64 + i], PATH_MAX, "-I%s", o->includes[i]);
+		add(argv, argc, buf[64 + i]);
+	}
+}
+
+static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
+		       const struct bpfcc_unit *u, const char *dir)
+{
+	static char buf[128][PATH_MAX];
+	char work_inc[PATH_MAX + 2], compat[PATH_MAX + 2], kinc[PATH_MAX + 2];
+	char *argv[MAX_ARGS];
+	int argc = 0;
+
+	snprintf(work_inc, sizeof(work_inc), "-I%s", dir);
+	snprintf(compat, sizeof(compat), "-I%s", p->compat);
+	snprintf(kinc, sizeof(kinc), "-I%s", p->kfsim_include);
+	add(argv, &argc, "clang");
+	add(argv, &argc, "-g");
+	add(argv, &argc, "-O2");
+	add(argv, &argc, "-target");
+	add(argv, &argc, "bpf");
+	add(argv, &argc, "-D__TARGET_ARCH_x86");
+	add(argv, &argc, "-Wno-compare-distinct-pointer-types");
+	add_user_flags(argv, &argc, o, buf);
+	add(argv, &argc, work_inc);
+	add(argv, &argc, compat);
+	add(argv, &argc, kinc);
+	add(argv, &argc, "-c");
+	add(argv, &argc, u->source);
+	add(argv, &argc, "-o");
+	add(argv, &argc, u->object);
+	if (run(argv, o->verbose)) {
+		fprintf(stderr,
+			"kfsim-bpf-cc: %s does not compile for BPF (clang -target bpf: "
+			"messages above)\n",
+			u->display);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int write_wrapper(const struct bpfcc_unit *u, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f,
+		"/* Generated by kfsim-bpf-cc: %s, compiled natively. */\n"
+		"#include \"kfsim_bpfcc_types.h\"\n#include \"%s\"\n"
+		"#include \"kfsim_bpfcc_tables.h\"\n",
+		u->display, u->source);
+	return fclose(f) ? -errno : 0;
+}
+
+static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
+			  const struct bpfcc_unit *u, const char *dir, const char *pass1)
+{
+	static char buf[128][PATH_MAX];
+	char wrapper[PATH_MAX], incs[5][PATH_MAX + 2], rpath[PATH_MAX + 16], libdir[PATH_MAX + 2];
+	char rtlib[PATH_MAX + 32], opt[8];
+	char *argv[MAX_ARGS];
+	int argc = 0, err;
+
+	snprintf(wrapper, sizeof(wrapper), "%s/native.c", dir);
+	err = write_wrapper(u, wrapper);
+	if (err)
+		return err;
+	snprintf(incs[0], sizeof(incs[0]), "-I%s/native", p->compat);
+	snprintf(incs[1], sizeof(incs[1]), "-I%s", dir);
+	snprintf(incs[2], sizeof(incs[2]), "-I%s", p->compat);
+	snprintf(incs[3], sizeof(incs[3]), "-I%s", p->kfsim_include);
+	snprintf(incs[4], sizeof(incs[4]), "-I%s", p->kfsim_include_gen);
+	snprintf(opt, sizeof(opt), "-O%s", pass1 ? "0" : o->opt_level);
+	snprintf(libdir, sizeof(libdir), "-L%s", p->libdir);
+	snprintf(rpath, sizeof(rpath), "-Wl,-rpath,%s", p->libdir);
+	snprintf(rtlib, sizeof(rtlib), "%s/libkfsim_bpfrt.a", p->rtdir);
+	add(argv, &argc, "gcc");
+	add(argv, &argc, "-std=gnu11");
+	/* DWARF 4: binutils 2.40's addr2line misnames the files of gcc 12's DWARF 5 here */
+	add(argv, &argc, "-gdwarf-4");
+	add(argv, &argc, opt);
+	add(argv, &argc, "-fno-omit-frame-pointer");
+	add(argv, &argc, "-fno-strict-aliasing"); /* as the kernel and BPF programs assume */
+	add(argv, &argc, "-D__TARGET_ARCH_x86");
+	add(argv, &argc, "-DKFSIM_BPF_NATIVE=1");
+	/* clang's BPF attributes (btf_decl_tag, btf_type_tag, preserve_access_index) */
+	add(argv, &argc, "-Wno-attributes");
+	add(argv, &argc, "-Wno-unknown-pragmas");
+	add(argv, &argc, incs[0]);
+	add_user_flags(argv, &argc, o, buf);
+	for (int i = 1; i < 5; i++)
+		add(argv, &argc, incs[i]);
+	if (o->sanitize) {
+		add(argv, &argc, "-fsanitize=address,undefined");
+		add(argv, &argc, "-fno-sanitize-recover=all"); /* a report stops the program run */
+		add(argv, &argc, "-fno-sanitize=alignment");   /* BPF structs are packed as BPF's */
+		/* redzones around globals would move a section's variables off the BPF layout */
+		add(argv, &argc, "--param=asan-globals=0");
+	}
+	add(argv, &argc, wrapper);
+	if (pass1) { /* only to learn which variable each SEC() use is */
+		add(argv, &argc, "-c");
+		add(argv, &argc, "-w");
+		add(argv, &argc, "-o");
+		add(argv, &argc, pass1);
+		if (!run(argv, o->verbose))
+			return 0;
+		fprintf(stderr,
+			"kfsim-bpf-cc: %s does not compile natively (gcc: messages above)\n",
+			u->display);
+		return -EINVAL;
+	}
+	add(argv, &argc, "-o");
+	add(argv, &argc, o->out);
+	add(argv, &argc, "-Wl,--sort-section=name");
+	add(argv, &argc, rtlib);
+	add(argv, &argc, libdir);
+	add(argv, &argc, rpath);
+	add(argv, &argc, "-lkfsim");
+	add(argv, &argc, "-lbpf");
+	add(argv, &argc, "-lpthread");
+	add(argv, &argc, "-lm");
+	if (run(argv, o->verbose)) {
+		fprintf(stderr, "kfsim-bpf-cc: %s: the native build failed (gcc: messages above)\n",
+			u->display);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct bpfcc_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			o->out = argv[++i];
+		} else if (!strncmp(a, "-I", 2) && (a[2] || i + 1 < argc)) {
+			if (o->nr_includes == 64)
+				return -E2BIG;
+			o->includes[o->nr_includes++] = a[2] ? a + 2 : argv[++i];
+		} else if (!strncmp(a, "-D", 2) && (a[2] || i + 1 < argc)) {
+			if (o->nr_defines == 64)
+				return -E2BIG;
+			o->defines[o->nr_defines++] = a[2] ? a + 2 : argv[++i];
+		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") ||
+			   !strcmp(a, "-Og")) {
+			o->opt_level = a + 2;
+		} else if (!strcmp(a, "--sanitize") && i + 1 < argc) {
+			if (strcmp(argv[++i], "address"))
+				return -EINVAL;
+			o->sanitize = true;
+		} else if (!strcmp(a, "-v")) {
+			o->verbose = true;
+		} else if (a[0] == '-' || o->source) {
+			return -EINVAL;
+		} else {
+			o->source = a;
+		}
+	}
+	return o->out && o->source ? 0 : -EINVAL;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpfcc_opts o = {.opt_level = "1", .sanitize = KFSIM_BPFCC_SANITIZE};
+	char source[PATH_MAX], dir[PATH_MAX], object[PATH_MAX + 16], name[256];
+	char order[PATH_MAX + 32], pass1[PATH_MAX + 16];
+	struct bpfcc_paths paths;
+	struct bpfcc_unit u;
+	struct btf *btf;
+	int bad;
+
+	if (parse(argc, argv, &o)) {
+		fprintf(stderr, "kfsim-bpf-cc: bad command line (try --help)\n");
+		return 2;
+	}
+	if (strlen(o.source) > PATH_MAX / 4 || strlen(o.out) > PATH_MAX / 4) {
+		fprintf(stderr, "kfsim-bpf-cc: path longer than %d bytes\n", PATH_MAX / 4);
+		return 2;
+	}
+	if (!realpath(o.source, source)) {
+		fprintf(stderr, "kfsim-bpf-cc: %s: %s\n", o.source, strerror(errno));
+		return 1;
+	}
+	if (find_paths(&paths)) {
+		fprintf(stderr, "kfsim-bpf-cc: cannot find my own executable\n");
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s.kfsim", o.out);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "kfsim-bpf-cc: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	snprintf(name, sizeof(name), "%s", basename(source));
+	if (strrchr(name, '.'))
+		*strrchr(name, '.') = '\0';
+	if (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".bpf")) /* prog.bpf.c */
+		name[strlen(name) - 4] = '\0';
+	snprintf(object, sizeof(object), "%s/%s.bpf.o", dir, name);
+	u = (struct bpfcc_unit){source, o.source, object, name, NULL};
+	if (make_vmlinux_h(&o, dir) || compile_bpf(&o, &paths, &u, dir))
+		return 1;
+	u.bo = bpf_object__open_file(object, NULL);
+	btf = u.bo ? bpf_object__btf(u.bo) : NULL;
+	if (!btf) {
+		fprintf(stderr,
+			"kfsim-bpf-cc: %s: libbpf cannot read the BPF object's BTF (clang -g)\n",
+			o.source);
+		return 1;
+	}
+	bad = bpfcc_check(&u);
+	if (!bad && bpfcc_generate(&u, btf, dir))
+		bad = 1;
+	snprintf(order, sizeof(order), "%s/kfsim_bpfcc_order.h", dir);
+	snprintf(pass1, sizeof(pass1), "%s/pass1.o", dir);
+	unlink(order);
+	if (!bad && compile_native(&o, &paths, &u, dir, pass1))
+		bad = 1;
+	if (!bad && bpfcc_write_order(btf, pass1, dir)) {
+		fprintf(stderr, "kfsim-bpf-cc: cannot read the first native build (objdump -t)\n");
+		bad = 1;
+	}
+	if (!bad && compile_native(&o, &paths, &u, dir, NULL))
+		bad = 1;
+	bpf_object__close(u.bo);
+	return bad ? 1 : 0;
+}

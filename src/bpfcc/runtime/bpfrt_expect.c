@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Judging a native run against what the program's annotations expect (bpf_misc.h:
+ * __failure/__success, __msg, __retval), or, for a program without annotations, against the
+ * running kernel's verdict (--kernel).
+ *
+ * Some verifier rules are proved over the program text and have no run-time equivalent: the
+ * native program does a plain C load, store or pointer computation where the verifier rejects
+ * the instruction.  A program expected to fail with one of those messages that kfsim runs
+ * cleanly is "static-only", reported with the rule, not counted as agreement or disagreement.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bpfrt.h"
+
+/**
+ * struct static_rule - a verifier message whose rule no run can see
+ * @msg: a part of the verifier's message
+ * @rule: the rule, in one line
+ */
+struct static_rule {
+	const char *msg;
+	const char *rule;
+};
+
+static const struct static_rule static_rules[] = {
+	{"invalid mem access 'scalar'",
+	 "a load or store through a pointer the verifier invalidated (after bpf_obj_drop or "
+	 "bpf_spin_unlock) is a plain C access natively"},
+	{"invalid mem access 'ptr_or_null_'",
+	 "a dereference before the NULL check: natively the pointer is not NULL on this run"},
+	{"ptr_or_null_ ptr",
+	 "pointer arithmetic or a dereference on a maybe-NULL pointer before the NULL check"},
+	{"pointer arithmetic on ptr_or_null_", "pointer arithmetic before the NULL check"},
+	{"direct access to bpf_", "a direct load or store of a special field is plain C natively"},
+	{"variable ptr_ access",
+	 "a variable offset into an object is a property of the program text"},
+	{"var_off", "a variable offset into an object is a property of the program text"},
+	{"variable offset", "a variable offset into an object is a property of the program text"},
+	{"Possibly NULL pointer passed", "a NULL check the verifier cannot see is static"},
+	{"doesn't have constant offset",
+	 "a variable offset into an object is a property of the program text"},
+	{"type=rdonly_untrusted_mem",
+	 "the type of a pointer loaded from an object is static (untrusted memory)"},
+	{"untrusted_ptr_", "the trust of a pointer loaded from memory is a static type"},
+	{"expected pointer to allocated object",
+	 "a pointer from memory (not from a kfunc) is an untrusted type to the verifier"},
+};
+
+static const char *static_rule(const char *msg)
+{
+	for (size_t i = 0; msg && i < ARRAY_SIZE(static_rules); i++)
+		if (strstr(msg, static_rules[i].msg))
+			return static_rules[i].rule;
+	return NULL;
+}
+
+/* Reference ids and instruction numbers depend on the compiler: "id=12" reads as "id=N". */
+static void normalize(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = in; *p && n + 2 < size; p++) {
+		if (p[0] == '{' && p[1] == '{' && strstr(p, "}}")) { /* a test_loader regex */
+			out[n++] = 'N';
+			p = strstr(p, "}}") + 1;
+			continue;
+		}
+		if (p[0] == '\\' && p[1] == 'n') {
+			out[n++] = '\n';
+			p++;
+			continue;
+		}
+		out[n++] = *p;
+		if (*p == '=' && p[1] >= '0' && p[1] <= '9' &&
+		    ((p - in >= 2 && !strncmp(p - 2, "id", 2)) ||
+		     (p - in >= 10 && !strncmp(p - 10, "alloc_insn", 10)))) {
+			out[n++] = 'N';
+			while (p[1] >= '0' && p[1] <= '9')
+				p++;
+		}
+	}
+	out[n] = '\0';
+}
+
+bool bpfrt_msg_agrees(const char *expected, const char *got)
+{
+	char e[1024], g[1024];
+
+	normalize(expected, e, sizeof(e));
+	normalize(got, g, sizeof(g));
+	return e[0] && g[0] && (strstr(g, e) || strstr(e, g));
+}
+
+static bool any_msg_agrees(const char *const *msgs, const char *got)
+{
+	for (; *msgs; msgs++)
+		if (bpfrt_msg_agrees(*msgs, got))
+			return true;
+	return false;
+}
+
+enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpfrt_verdict *kfsim,
+			      const struct bpfrt_verdict *kernel, const char **why)
+{
+	const char *kernel_msgs[2] = {kernel ? kernel->msg : NULL, NULL};
+	const char *const *msgs = p->msgs;
+	int expect = p->expect;
+	bool reject = !strcmp(kfsim->verdict, "REJECT");
+	bool sanitizer = !strcmp(kfsim->verdict, "SANITIZER");
+
+	*why = "";
+	if (!expect && kernel && !strcmp(kernel->verdict, "ACCEPT"))
+		expect = 1;
+	if (!expect && kernel && !strcmp(kernel->verdict, "REJECT")) {
+		expect = -1;
+		msgs = kernel_msgs;
+	}
+	if (!reject && strcmp(kfsim->verdict, "ACCEPT") && !(sanitizer && expect < 0)) {
+		*why = "the native run did not finish";
+		return BPFRT_FAIL;
+	}
+	if (!expect) {
+		*why = "no annotation (run with --kernel to compare with the verifier)";
+		return BPFRT_RAN;
+	}
+	if (expect > 0) {
+		if (reject) {
+			*why = "expected success";
+			return BPFRT_FAIL;
+		}
+		if (p->has_retval && (!kfsim->has_retval || (int)kfsim->retval != (int)p->retval)) {
+			*why = "return value differs from __retval";
+			return BPFRT_FAIL;
+		}
+		if (kernel && kernel->has_retval &&
+		    (!kfsim->has_retval || (int)kfsim->retval != (int)kernel->retval)) {
+			*why = "return value differs from the kernel's test run";
+			return BPFRT_FAIL;
+		}
+		return BPFRT_PASS;
+	}
+	if (reject && (!msgs[0] || any_msg_agrees(msgs, kfsim->msg)))
+		return BPFRT_PASS;
+	/*
+	 * The rule the verifier applies first has no run-time equivalent; what kfsim reports, if
+	 * anything, is a consequence seen later in the run (a leak after the refused access).
+	 */
+	for (const char *const *m = msgs; *m; m++) {
+		const char *rule = static_rule(*m);
+
+		if (rule) {
+			*why = rule;
+			return BPFRT_STATIC;
+		}
+	}
+	*why = reject	   ? "rejected with another message"
+	       : sanitizer ? "a sanitizer stopped the run before kfsim saw the rule"
+			   : "expected failure";
+	return BPFRT_FAIL;
+}

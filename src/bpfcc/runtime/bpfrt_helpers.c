@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The BPF helpers a natively built program may call (include/bpf-compat/native/bpf/
+ * bpf_helpers.h declares them; kfsim-bpf-cc refuses the others).  bpf_spin_lock,
+ * bpf_spin_unlock and bpf_kptr_xchg are kfsim's checked ones; the call site is recorded so that
+ * kfsim's reports name the program's line.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <kfsim/random.h>
+#include "bpfrt.h"
+
+void bpfrt_site(const char *file, int line)
+{
+	kfsim_bpf_site.file = file;
+	kfsim_bpf_site.line = line;
+}
+
+long kfsim_bpfrt_spin_lock(struct bpf_spin_lock *lock, const char *file, int line);
+long kfsim_bpfrt_spin_lock(struct bpf_spin_lock *lock, const char *file, int line)
+{
+	bpfrt_site(file, line);
+	(bpf_spin_lock)(lock);
+	bpfrt_site(NULL, 0); /* the kfuncs called next are located from the stack */
+	return 0;
+}
+
+long kfsim_bpfrt_spin_unlock(struct bpf_spin_lock *lock, const char *file, int line);
+long kfsim_bpfrt_spin_unlock(struct bpf_spin_lock *lock, const char *file, int line)
+{
+	bpfrt_site(file, line);
+	(bpf_spin_unlock)(lock);
+	bpfrt_site(NULL, 0);
+	return 0;
+}
+
+void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int line);
+void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int line)
+{
+	void *old;
+
+	bpfrt_site(file, line);
+	old = (bpf_kptr_xchg)(map_value, ptr);
+	bpfrt_site(NULL, 0);
+	return old;
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* bpf_trace_printk(): to stdout, prefixed as the trace pipe's lines are. */
+long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...);
+long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
+{
+	va_list ap;
+	int n;
+
+	fputs("bpf_trace_printk: ", stdout);
+	va_start(ap, fmt_size);
+	n = vprintf(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+unsigned int kfsim_bpfrt_get_prandom_u32(void);
+unsigned int kfsim_bpfrt_get_prandom_u32(void)
+{
+	static struct rnd_state state;
+	static bool seeded;
+
+	if (!seeded) { /* fixed seed: a run is reproducible */
+		prandom_seed_state(&state, 42);
+		seeded = true;
+	}
+	return prandom_u32_state(&state);
+}
+
+unsigned int kfsim_bpfrt_get_smp_processor_id(void);
+unsigned int kfsim_bpfrt_get_smp_processor_id(void)
+{
+	return 0; /* one CPU: per-CPU data has one copy */
+}
+
+void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu);
+void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu)
+{
+	return cpu ? NULL : (void *)percpu_ptr;
+}
+
+void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr);
+void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
+{
+	return (void *)percpu_ptr;
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --kernel: the running kernel's verifier as referee.  The BPF object kfsim-bpf-cc built is
+ * embedded in the program; each program is loaded alone (autoload on for it only, a level-1
+ * log), as docs/bpf-graph.md's oracle does.  The verdict's message is the last log lines after
+ * the last instruction line and before "processed N insns".  An accepted tc or syscall program
+ * is also run once with BPF_PROG_TEST_RUN (a 64-byte packet) for its return value.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#define BPFRT_NO_KFSIM
+#include "bpfrt.h"
+
+static char verifier_log[16 << 20];
+static char libbpf_last[BPFRT_MSG];
+
+static int keep_last(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	char line[BPFRT_MSG];
+	size_t len;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, args);
+	len = strlen(line);
+	while (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (len && !strstr(line, "PROG LOAD LOG"))
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
+	return 0;
+}
+
+static bool insn_line(const char *p)
+{
+	const char *q = p;
+
+	if (*p == ';')
+		return true;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q > p && *q == ':';
+}
+
+static void log_message(const char *log, char *out, size_t size)
+{
+	const char *end = strstr(log, "\nprocessed ");
+	const char *start;
+	size_t n = 0;
+	int lines = 0;
+
+	if (!end)
+		end = log + strlen(log);
+	while (end > log && end[-1] == '\n')
+		end--;
+	start = end;
+	while (start > log && lines < 3) {
+		const char *line = start - 1;
+
+		while (line > log && line[-1] != '\n')
+			line--;
+		if (insn_line(line))
+			break;
+		start = line;
+		lines++;
+	}
+	for (const char *p = start; p < end && n + 3 < size; p++)
+		out[n++] = *p == '\t' ? ' ' : *p;
+	out[n] = '\0';
+}
+
+static bool test_runnable(const char *section)
+{
+	const char *s = section[0] == '?' ? section + 1 : section;
+
+	return !strncmp(s, "tc", 2) || !strncmp(s, "syscall", 7) || !strncmp(s, "xdp", 3);
+}
+
+void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfsim_bpfrt_prog *p,
+			  struct bpfrt_verdict *out)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oopts, .object_name = obj->name);
+	struct bpf_program *prog, *want = NULL;
+	struct bpf_object *bo;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (geteuid()) {
+		snprintf(out->verdict, sizeof(out->verdict), "SKIP");
+		snprintf(out->msg, sizeof(out->msg), "loading BPF programs needs root");
+		return;
+	}
+	libbpf_set_print(keep_last);
+	bo = bpf_object__open_mem(obj->bpf_obj, (size_t)(obj->bpf_obj_end - obj->bpf_obj), &oopts);
+	if (!bo) {
+		snprintf(out->verdict, sizeof(out->verdict), "SKIP");
+		snprintf(out->msg, sizeof(out->msg), "libbpf cannot open the object: %s",
+			 strerror(errno));
+		return;
+	}
+	bpf_object__for_each_program(prog, bo)
+	{
+		bool me = !strcmp(bpf_program__name(prog), p->name);
+
+		bpf_program__set_autoload(prog, me);
+		if (me)
+			want = prog;
+	}
+	verifier_log[0] = '\0';
+	libbpf_last[0] = '\0';
+	if (want) {
+		bpf_program__set_log_buf(want, verifier_log, sizeof(verifier_log));
+		bpf_program__set_log_level(want, 1);
+	}
+	err = want ? bpf_object__load(bo) : -ENOENT;
+	snprintf(out->verdict, sizeof(out->verdict), "%s", err ? "REJECT" : "ACCEPT");
+	if (err && verifier_log[0])
+		log_message(verifier_log, out->msg, sizeof(out->msg));
+	else if (err)
+		snprintf(out->msg, sizeof(out->msg), "%s",
+			 libbpf_last[0] ? libbpf_last : strerror(-err));
+	if (!err && test_runnable(p->section)) {
+		static unsigned char pkt[64];
+		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = pkt, .data_size_in = sizeof(pkt),
+			    .repeat = 1);
+
+		pkt[12] = 0x08; /* an IPv4 ethertype, as the selftests' pkt_v4 */
+		if (!bpf_prog_test_run_opts(bpf_program__fd(want), &topts)) {
+			out->has_retval = true;
+			out->retval = (int)topts.retval;
+		}
+	}
+	bpf_object__close(bo);
+}

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The runner every program built by kfsim-bpf-cc has as main():
+ *
+ *	PROG [--kver X.Y] [--kernel] [--timeout S] [-v] [--list] [NAME...]
+ *
+ * Each SEC() program (or each NAME) runs in a child process on fresh sections and maps, twice
+ * in a row as a loaded program runs again on its maps, under kfsim's checked kfuncs, with a
+ * time limit; a hang or a crash is reported as such.  Its verdict is REJECT when kfsim reported a
+ * broken rule (the first one is the message, located in the source) and ACCEPT otherwise; the
+ * first run's return value is the program's.  It is then judged (bpfrt_expect.c) against the
+ * annotations, or with --kernel against the running kernel's verifier, whose verdict is printed
+ * beside kfsim's:
+ *
+ *	PASS    agrees            STATIC  expected failure is a static-only rule (the rule is
+ *printed) FAIL    disagrees         RAN     nothing to compare with
+ *
+ * Exit status: 0 when no program FAILs, 1 otherwise, 2 for a bad command line.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <libgen.h>
+#include <link.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <kfsim/cmdline.h>
+#include <kfsim/printk.h>
+#include "bpfrt.h"
+
+#define NR_RUNS 2
+#define MAX_FRAMES 32
+
+static const struct kfsim_bpfrt_object *obj = &kfsim_bpfcc_object;
+static unsigned int timeout_s = 10;
+static bool verbose;
+
+/* ---- where a violation happened: the program's frame on the stack, named by addr2line ---- */
+
+static void *frames[MAX_FRAMES];
+static int nr_frames;
+
+static void report(const struct kfsim_bpf_violation *v, void *arg)
+{
+	int *nr = arg;
+
+	if ((*nr)++ == 0 && !v->file)
+		nr_frames = backtrace(frames, MAX_FRAMES);
+}
+
+static int main_base(struct dl_phdr_info *info, size_t size, void *data)
+{
+	*(uintptr_t *)data = info->dlpi_addr;
+	return 1; /* the first object is the program itself */
+}
+
+/* The first frame inside the program's own source directory, as "file:line". */
+static void locate(char *where, size_t size)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32],
+		dir[PATH_MAX];
+	uintptr_t base = 0;
+	size_t n, dirlen;
+	FILE *p;
+
+	snprintf(dir, sizeof(dir), "%s", obj->source);
+	snprintf(dir, sizeof(dir), "%s/", dirname(dir));
+	dirlen = strlen(dir);
+	if (!nr_frames || readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+		return;
+	exe[sizeof(exe) - 1] = '\0';
+	dl_iterate_phdr(main_base, &base);
+	n = (size_t)snprintf(cmd, sizeof(cmd), "addr2line -i -e '%s'", exe);
+	for (int i = 0; i < nr_frames && n < sizeof(cmd) - 24; i++) {
+		Dl_info info;
+
+		if (!dladdr(frames[i], &info) || (uintptr_t)info.dli_fbase != base)
+			continue; /* a frame in libkfsim or libc */
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " %#lx",
+				      (unsigned long)((uintptr_t)frames[i] - base - 1));
+	}
+	strcat(cmd, " 2>/dev/null");
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		char *disc = strstr(line, " (discriminator");
+
+		line[strcspn(line, "\n")] = '\0';
+		if (disc)
+			*disc = '\0';
+		if (!strncmp(line, dir, dirlen) && !strstr(line, ":?") && !where[0])
+			snprintf(where, size, "%s", basename(line));
+	}
+	pclose(p);
+}
+
+/* ---- one program in a child process ---- */
+
+static enum kfsim_bpf_prog_type prog_type(const char *section)
+{
+	const char *s = section[0] == '?' ? section + 1 : section;
+
+	if (!strncmp(s, "kprobe", 6) || !strncmp(s, "kretprobe", 9) || !strncmp(s, "uprobe", 6))
+		return KFSIM_BPF_PROG_KPROBE;
+	if (!strncmp(s, "tracepoint", 10) || !strncmp(s, "tp/", 3))
+		return KFSIM_BPF_PROG_TRACEPOINT;
+	if (!strncmp(s, "perf_event", 10))
+		return KFSIM_BPF_PROG_PERF_EVENT;
+	if (!strncmp(s, "raw_tp", 6) || !strncmp(s, "raw_tracepoint", 14))
+		return KFSIM_BPF_PROG_RAW_TRACEPOINT;
+	if (!strncmp(s, "struct_ops", 10))
+		return KFSIM_BPF_PROG_STRUCT_OPS;
+	return KFSIM_BPF_PROG_SCHED_CLS;
+}
+
+struct call {
+	const struct kfsim_bpfrt_prog *p;
+	void *ctx;
+};
+
+static int call_prog(void *arg)
+{
+	struct call *c = arg;
+	long (*fn)(void *) = (long (*)(void *))c->p->fn;
+
+	return (int)fn(c->ctx);
+}
+
+/*
+ * A sanitizer (ASan, UBSan) that stops the child reports first, then calls this: the outcome
+ * is kfsim's first violation when there was one before, else SANITIZER.
+ */
+static struct kfsim_bpf_run *child_run;
+static struct bpfrt_verdict *child_out;
+static int child_fd = -1;
+
+static void sanitizer_died(void)
+{
+	if (child_run && child_run->nr_violations) {
+		snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
+		snprintf(child_out->msg, sizeof(child_out->msg), "%s",
+			 child_run->violations[0].msg);
+	} else {
+		snprintf(child_out->verdict, sizeof(child_out->verdict), "SANITIZER");
+		snprintf(child_out->msg, sizeof(child_out->msg),
+			 "a sanitizer stopped the run (its report is above)");
+	}
+	child_out->has_retval = false;
+	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
+		_exit(4);
+	_exit(0);
+}
+
+/* Each sanitizer runtime loaded (libasan, libubsan: each dies on its own) gets the callback. */
+static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
+{
+	void (*set_death_callback)(void (*)(void));
+	void *lib;
+
+	if (!strstr(info->dlpi_name, "libasan") && !strstr(info->dlpi_name, "libubsan"))
+		return 0;
+	lib = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	if (!lib)
+		return 0;
+	set_death_callback = (void (*)(void (*)(void)))dlsym(lib, "__sanitizer_set_death_callback");
+	if (set_death_callback)
+		set_death_callback(sanitizer_died);
+	dlclose(lib);
+	return 0;
+}
+
+static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
+{
+	static unsigned char ctx[4096] __attribute__((aligned(16)));
+	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
+	int nr_reports = 0;
+	struct kfsim_bpf_run_opts opts = {
+		.prog_type = prog_type(p->section), .report = report, .report_arg = &nr_reports};
+	struct call c = {p, ctx};
+	static struct kfsim_bpf_run run;
+
+	alarm(timeout_s);
+	child_run = &run;
+	child_out = &out;
+	child_fd = fd;
+	dl_iterate_phdr(hook_sanitizer, NULL);
+	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
+		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
+		_exit(3);
+	}
+	for (int i = 0; i < NR_RUNS; i++) {
+		int ret = 0;
+
+		memset(ctx, 0, sizeof(ctx));
+		kfsim_bpf_run(&run, p->name, call_prog, &c, &opts, &ret);
+		if (i == 0 && !run.aborted) {
+			out.has_retval = true;
+			out.retval = ret;
+		}
+		if (run.nr_violations) {
+			const struct kfsim_bpf_violation *v = &run.violations[0];
+
+			snprintf(out.verdict, sizeof(out.verdict), "REJECT");
+			snprintf(out.msg, sizeof(out.msg), "%s", v->msg);
+			if (v->file)
+				snprintf(out.where, sizeof(out.where), "%s:%d",
+					 basename((char *)v->file), v->line);
+			else
+				locate(out.where, sizeof(out.where));
+			break;
+		}
+	}
+	if (write(fd, &out, sizeof(out)) != sizeof(out))
+		_exit(4);
+	_exit(0);
+}
+
+static void run_native(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+{
+	int fds[2], status = 0;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds)) {
+		snprintf(out->verdict, sizeof(out->verdict), "ERROR");
+		return;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		child(p, fds[1]);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], out, sizeof(*out)) != sizeof(*out))
+		memset(out, 0, sizeof(*out));
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (pid < 0)
+		snprintf(out->verdict, sizeof(out->verdict), "ERROR");
+	else if (WIFSIGNALED(status))
+		snprintf(out->verdict, sizeof(out->verdict), "%s",
+			 WTERMSIG(status) == SIGALRM ? "HANG" : "CRASH");
+	else if (WEXITSTATUS(status))
+		snprintf(out->verdict, sizeof(out->verdict), "EXIT %d", WEXITSTATUS(status));
+}
+
+/* ---- the report ---- */
+
+static void print_line(const char *label, const char *msg)
+{
+	printf("        %-8s", label);
+	for (const char *p = msg; *p; p++)
+		if (*p == '\n')
+			fputs(" / ", stdout);
+		else
+			putchar(*p);
+	putchar('\n');
+}
+
+static const char *const result_name[] = {"PASS", "STATIC", "FAIL", "RAN"};
+
+static void usage(FILE *f, const char *argv0)
+{
+	fprintf(f,
+		"Usage: %s [--kver X.Y] [--kernel] [--timeout S] [-v] [--list] [NAME...]\n\n"
+		"Run the SEC() programs of %s natively under kfsim, each in a child process,\n"
+		"and check them against their __failure/__msg/__success/__retval annotations.\n"
+		"  --kver X.Y   kernel release whose rules kfsim follows (default 6.16)\n"
+		"  --kernel     also load each program in the running kernel (root) and print the\n"
+		"               verifier's verdict beside kfsim's; it is the referee of programs\n"
+		"               without annotations\n"
+		"  --timeout S  seconds a program may run (default 10)\n"
+		"  -v           print kfsim's own reports as they happen\n"
+		"  --list       list the programs and their annotations, run nothing\n",
+		argv0, obj->source);
+}
+
+static bool selected(const struct kfsim_bpfrt_prog *p, int argc, char **argv, int first)
+{
+	if (first >= argc)
+		return true;
+	for (int i = first; i < argc; i++)
+		if (!strcmp(argv[i], p->name))
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int counts[4] = {0}, code, nr = 0;
+	const char *kver = "6.16";
+	bool kernel = false, list = false;
+	int first = argc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--kver") && i + 1 < argc) {
+			kver = argv[++i];
+		} else if (!strcmp(argv[i], "--kernel")) {
+			kernel = true;
+		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+			timeout_s = (unsigned int)strtoul(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "-v")) {
+			verbose = true;
+		} else if (!strcmp(argv[i], "--list")) {
+			list = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout, argv[0]);
+			return 0;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "%s: unknown option %s (try --help)\n", argv[0], argv[i]);
+			return 2;
+		} else {
+			first = i;
+			break;
+		}
+	}
+	if (kfsim_kver_parse(kver, &code) || !timeout_s) {
+		fprintf(stderr, "%s: bad %s\n", argv[0], timeout_s ? "kernel version" : "timeout");
+		return 2;
+	}
+	for (int i = first; i < argc; i++) {
+		bool found = false;
+
+		for (unsigned int j = 0; j < obj->nr_progs; j++)
+			found |= !strcmp(obj->progs[j].name, argv[i]);
+		if (!found) {
+			fprintf(stderr, "%s: no program %s in %s\n", argv[0], argv[i], obj->source);
+			return 2;
+		}
+	}
+	kfsim_set_kernel_version(code);
+	if (!verbose)
+		kfsim_console_loglevel_set(0);
+	printf("%s: %u programs; kfsim rules of %s%s\n", obj->name, obj->nr_progs, kver,
+	       kernel ? "; kernel: the running kernel's verifier" : "");
+	for (unsigned int i = 0; i < obj->nr_progs; i++) {
+		const struct kfsim_bpfrt_prog *p = &obj->progs[i];
+		struct bpfrt_verdict native, kv;
+		enum bpfrt_result r;
+		const char *why;
+
+		if (!selected(p, argc, argv, first))
+			continue;
+		if (list) {
+			printf("%-48s SEC(\"%s\") %s", p->name, p->section,
+			       p->expect > 0   ? "__success"
+			       : p->expect < 0 ? "__failure"
+					       : "-");
+			for (const char *const *m = p->msgs; *m; m++)
+				printf(" __msg(\"%s\")", *m);
+			if (p->has_retval)
+				printf(" __retval(%lld)", p->retval);
+			putchar('\n');
+			continue;
+		}
+		run_native(p, &native);
+		if (kernel)
+			bpfrt_kernel_verdict(obj, p, &kv);
+		r = bpfrt_judge(p, &native, kernel && strcmp(kv.verdict, "SKIP") ? &kv : NULL,
+				&why);
+		counts[r]++;
+		nr++;
+		printf("%-6s  %-48s kfsim %-6s", result_name[r], p->name, native.verdict);
+		if (kernel)
+			printf("  kernel %-6s", kv.verdict);
+		putchar('\n');
+		if (native.msg[0])
+			print_line("kfsim:", native.msg);
+		if (native.where[0])
+			print_line("at:", native.where);
+		if (native.has_retval && !native.msg[0])
+			printf("        %-8s%lld\n", "retval:", native.retval);
+		if (kernel && kv.msg[0])
+			print_line("kernel:", kv.msg);
+		if (kernel && kv.has_retval)
+			printf("        %-8s%lld (the kernel's test run)\n", "retval:", kv.retval);
+		if (p->expect) {
+			char expect[BPFRT_MSG] = "";
+			size_t n = 0;
+
+			n += (size_t)snprintf(expect, sizeof(expect), "%s",
+					      p->expect > 0 ? "__success" : "__failure");
+			for (const char *const *m = p->msgs; *m && n < sizeof(expect); m++)
+				n += (size_t)snprintf(expect + n, sizeof(expect) - n,
+						      " __msg(\"%s\")", *m);
+			if (p->has_retval && n < sizeof(expect))
+				snprintf(expect + n, sizeof(expect) - n, " __retval(%lld)",
+					 p->retval);
+			print_line("expect:", expect);
+		}
+		if (r == BPFRT_STATIC)
+			print_line("rule:", why);
+		else if (why[0] && r != BPFRT_PASS)
+			print_line("why:", why);
+	}
+	if (list)
+		return 0;
+	printf("%s: %u programs run: %u agree, %u static-only, %u disagree, %u without a "
+	       "referee\n",
+	       obj->name, nr, counts[BPFRT_PASS], counts[BPFRT_STATIC], counts[BPFRT_FAIL],
+	       counts[BPFRT_RAN]);
+	return counts[BPFRT_FAIL] ? 1 : 0;
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The maps of a program's ".maps" section, natively: arrays, hashes (and their per-CPU forms,
+ * with one CPU) and maps of maps.  A map is found by the address of its definition, which is
+ * what a program passes to bpf_map_lookup_elem().  Each value that holds special fields (a lock,
+ * roots, a __kptr) is registered as a kfsim section named after the map, as the kernel gives a
+ * map value its record; values are zeroed when created.
+ *
+ * Not modelled: update flags other than BPF_ANY/BPF_NOEXIST/BPF_EXIST, LRU eviction, per-CPU
+ * copies, any other map type (lookups in one return NULL).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfrt.h"
+
+enum {
+	MAP_HASH = 1,
+	MAP_ARRAY = 2,
+	MAP_PERCPU_HASH = 5,
+	MAP_PERCPU_ARRAY = 6,
+	MAP_LRU_HASH = 9,
+	MAP_ARRAY_OF_MAPS = 12,
+	MAP_HASH_OF_MAPS = 13,
+};
+
+enum { BPF_ANY, BPF_NOEXIST, BPF_EXIST };
+
+struct bpfrt_map {
+	const struct kfsim_bpfrt_map *def;
+	struct kfsim_btf_struct *value_type; /* NULL: no special fields */
+	size_t stride;			     /* value size rounded up to 8, as the kernel's */
+	unsigned char *values;
+	unsigned char *keys; /* hashes */
+	bool *used;	     /* hashes */
+};
+
+static struct bpfrt_map *maps;
+static unsigned int nr_maps;
+
+static bool is_hash(const struct bpfrt_map *m)
+{
+	unsigned int t = m->def->type;
+
+	return t == MAP_HASH || t == MAP_PERCPU_HASH || t == MAP_LRU_HASH;
+}
+
+static void value_init(struct bpfrt_map *m, unsigned int idx)
+{
+	memset(m->values + idx * m->stride, 0, m->stride);
+	if (m->value_type)
+		kfsim_bpf_section_init(m->values + idx * m->stride, m->value_type, m->def->name);
+}
+
+int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj)
+{
+	nr_maps = obj->nr_maps;
+	maps = calloc(nr_maps ? nr_maps : 1, sizeof(*maps));
+	if (!maps)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < nr_maps; i++) {
+		struct bpfrt_map *m = &maps[i];
+		size_t n;
+
+		m->def = &obj->maps[i];
+		n = m->def->max_entries ? m->def->max_entries : 1;
+		m->stride = (m->def->value_size + 7) & ~(size_t)7;
+		m->value_type = bpfrt_type(m->def->value_type);
+		if (m->value_type && !m->value_type->nr_fields)
+			m->value_type = NULL;
+		if (m->def->type == MAP_ARRAY_OF_MAPS || m->def->type == MAP_HASH_OF_MAPS)
+			continue;
+		m->values = aligned_alloc(8, n * (m->stride ? m->stride : 8));
+		if (!m->values)
+			return -ENOMEM;
+		if (is_hash(m)) {
+			m->keys = calloc(n, m->def->key_size ? m->def->key_size : 1);
+			m->used = calloc(n, sizeof(*m->used));
+			if (!m->keys || !m->used)
+				return -ENOMEM;
+			continue;
+		}
+		for (unsigned int e = 0; e < n; e++)
+			value_init(m, e); /* an array's elements exist from the start */
+	}
+	return 0;
+}
+
+static struct bpfrt_map *map_of(const void *def)
+{
+	for (unsigned int i = 0; i < nr_maps; i++)
+		if (maps[i].def->def == def)
+			return &maps[i];
+	return NULL;
+}
+
+static long hash_find(const struct bpfrt_map *m, const void *key)
+{
+	for (unsigned int e = 0; e < m->def->max_entries; e++)
+		if (m->used[e] && !memcmp(m->keys + e * m->def->key_size, key, m->def->key_size))
+			return e;
+	return -1;
+}
+
+/* copy_map_value(): every byte but the special fields. */
+static void copy_value(const struct bpfrt_map *m, void *dst, const void *src)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	for (u32 b = 0; b < m->def->value_size; b++) {
+		bool special = false;
+
+		for (u32 f = 0; m->value_type && f < m->value_type->nr_fields; f++) {
+			const struct kfsim_btf_field *x = &m->value_type->fields[f];
+
+			special |= b >= x->offset && b < x->offset + x->size;
+		}
+		if (!special)
+			d[b] = s[b];
+	}
+}
+
+void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
+void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
+{
+	struct bpfrt_map *m = map_of(map);
+	u32 idx;
+	long e;
+
+	if (!m || !key)
+		return NULL;
+	memcpy(&idx, key, sizeof(idx));
+	switch (m->def->type) {
+	case MAP_ARRAY_OF_MAPS:
+	case MAP_HASH_OF_MAPS:
+		/* the definition's ".values = { [i] = &inner }" holds the inner maps */
+		return idx < m->def->nr_values
+			       ? ((void **)((char *)m->def->def + m->def->values_off))[idx]
+			       : NULL;
+	case MAP_ARRAY:
+	case MAP_PERCPU_ARRAY:
+		return idx < m->def->max_entries ? m->values + idx * m->stride : NULL;
+	default:
+		if (!is_hash(m))
+			return NULL;
+		e = hash_find(m, key);
+		return e < 0 ? NULL : m->values + e * m->stride;
+	}
+}
+
+long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
+				 unsigned long long flags, const char *file, int line);
+long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
+				 unsigned long long flags, const char *file, int line)
+{
+	struct bpfrt_map *m = map_of(map);
+	long e;
+
+	if (!m || !key || !value || flags > BPF_EXIST)
+		return -EINVAL;
+	if (!is_hash(m)) {
+		void *dst = kfsim_bpfrt_map_lookup_elem(map, key, file, line);
+
+		if (m->def->type == MAP_ARRAY_OF_MAPS || m->def->type == MAP_HASH_OF_MAPS)
+			return -EOPNOTSUPP;
+		if (!dst)
+			return -E2BIG;
+		if (flags == BPF_NOEXIST)
+			return -EEXIST;
+		copy_value(m, dst, value);
+		return 0;
+	}
+	e = hash_find(m, key);
+	if (e >= 0 && flags == BPF_NOEXIST)
+		return -EEXIST;
+	if (e < 0 && flags == BPF_EXIST)
+		return -ENOENT;
+	if (e < 0) {
+		for (e = 0; e < m->def->max_entries && m->used[e]; e++)
+			;
+		if (e == m->def->max_entries)
+			return -E2BIG;
+		m->used[e] = true;
+		memcpy(m->keys + e * m->def->key_size, key, m->def->key_size);
+		value_init(m, (unsigned int)e);
+	}
+	copy_value(m, m->values + e * m->stride, value);
+	return 0;
+}
+
+long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, int line);
+long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, int line)
+{
+	struct bpfrt_map *m = map_of(map);
+	long e;
+
+	if (!m || !key)
+		return -EINVAL;
+	if (!is_hash(m))
+		return -EINVAL;
+	e = hash_find(m, key);
+	if (e < 0)
+		return -ENOENT;
+	if (m->value_type) /* the element's lists and trees are freed with it */
+		kfsim_bpf_private_free(m->values + e * m->stride, m->value_type);
+	m->used[e] = false;
+	return 0;
+}

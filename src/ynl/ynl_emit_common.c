@@ -84,3 +84,84 @@ bool ynl_is_genl(const struct ynl_spec *spec)
 {
 	return spec->proto != YNL_PROTO_NETLINK_RAW;
 }
+
+bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+{
+	for (int s = 0; s < spec->nr_sets; s++)
+		for (int i = 0; i < spec->sets[s].nr_attrs; i++) {
+			const struct ynl_attr *a = ynl_set_attr(&spec->sets[s], i);
+
+			if (a->nested == set && (a->type == YNL_T_NEST ||
+						 a->type == YNL_T_INDEXED_ARRAY))
+				return true;
+		}
+	return false;
+}
+
+const char *ynl_user_set_tag(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+{
+	static char buf[8][320];
+	static unsigned int next;
+
+	for (int d = 0; d < spec->nr_defs; d++) {
+		const char *r = spec->defs[d].render_name;
+
+		if (r && !strcmp(r, set->render_name)) {
+			char *out = buf[next++ % 8];
+
+			snprintf(out, sizeof(buf[0]), "%s_", set->render_name);
+			return out;
+		}
+	}
+	return set->render_name;
+}
+
+static bool set_reaches(const struct ynl_attr_set *from, const struct ynl_attr_set *target,
+			int depth)
+{
+	if (depth > 16)
+		return true;
+	for (int i = 0; i < from->nr_attrs; i++) {
+		const struct ynl_attr *a = ynl_set_attr(from, i);
+
+		if (a->nested && (a->type == YNL_T_NEST || a->type == YNL_T_INDEXED_ARRAY) &&
+		    (a->nested == target || set_reaches(a->nested, target, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
+bool ynl_user_nest_by_ptr(const struct ynl_attr *a)
+{
+	return a->nested && set_reaches(a->nested, a->nested, 0);
+}
+
+static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
+{
+	if (a->nr_attrs != b->nr_attrs)
+		return false;
+	for (int i = 0; i < a->nr_attrs; i++)
+		if (a->attrs[i] != b->attrs[i])
+			return false;
+	return true;
+}
+
+bool ynl_user_dump_consistent(const struct ynl_op *op)
+{
+	return op->do_.present && op->do_.reply.present && op->dump.reply.present &&
+	       same_attrs(&op->do_.reply, &op->dump.reply);
+}
+
+const struct ynl_msg *ynl_user_op_msg(const struct ynl_op *op, int kind)
+{
+	if (op->is_async)
+		return kind == 4 && op->event.present ? &op->event : NULL;
+	switch (kind) {
+	case 0: return op->do_.present ? &op->do_.request : NULL;
+	case 1: return op->do_.present && op->do_.reply.present ? &op->do_.reply : NULL;
+	case 2: return op->dump.present && op->dump.request.present ? &op->dump.request : NULL;
+	case 3: return op->dump.present && op->dump.reply.present &&
+		       !ynl_user_dump_consistent(op) ? &op->dump.reply : NULL;
+	default: return NULL;
+	}
+}

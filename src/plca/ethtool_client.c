@@ -12,8 +12,13 @@
  */
 #include <string.h>
 
-/* first: its uapi enums, then plca.h's defines of the same names (equal values) */
-#include "ethtool-user.h"
+/*
+ * The generated user side, with internal linkage (KFSIM_YNL_LOCAL): programs linking libkfsim
+ * define the same names from their own generated code.  First: its uapi enums, then plca.h's
+ * defines of the same names (equal values).
+ */
+#define KFSIM_YNL_LOCAL 1
+#include "ethtool-user.c"
 
 #include <kfsim/err.h>
 #include <kfsim/slab.h>

@@ -146,10 +146,13 @@ static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
 	return true;
 }
 
+/* ynl-gen-c.py compares the two reply blocks whole: the attributes and the reply value. */
 bool ynl_user_dump_consistent(const struct ynl_op *op)
 {
-	return op->do_.present && op->do_.reply.present && op->dump.reply.present &&
-	       same_attrs(&op->do_.reply, &op->dump.reply);
+	const struct ynl_msg *a = &op->do_.reply, *b = &op->dump.reply;
+
+	return op->do_.present && a->present && b->present && same_attrs(a, b) &&
+	       a->has_value == b->has_value && (!a->has_value || a->value == b->value);
 }
 
 const struct ynl_msg *ynl_user_op_msg(const struct ynl_op *op, int kind)

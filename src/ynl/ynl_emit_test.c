@@ -608,7 +608,7 @@ static void emit_policy_compare(struct ynl_out *c, const struct ynl_spec *spec)
 
 static void collect_msgs(const struct ynl_spec *spec, struct msg_ref *refs, int *nr, int cap)
 {
-	static const char *const suffix[] = { "req", "rsp", "req_dump", "rsp_dump", "event" };
+	static const char *const suffix[] = { "req", "rsp", "req_dump", "rsp_dump", "rsp" };
 
 	for (int i = 0; i < spec->nr_ops && *nr < cap; i++) {
 		const struct ynl_op *op = &spec->ops[i];

@@ -629,6 +629,21 @@ static bool shadows_type(const char *name)
 	return false;
 }
 
+/* A setter deep in nests marks every enclosing one present: req->a._present.b = 1. */
+static void emit_mark_path(struct ynl_out *h, const char *path)
+{
+	char walk[512];
+	const char *p = path, *dot;
+	size_t used = 0;
+
+	walk[0] = '\0';
+	while ((dot = strchr(p, '.'))) {
+		ynl_out_printf(h, "\treq->%s_present.%.*s = 1;\n", walk, (int)(dot - p), p);
+		used += (size_t)snprintf(walk + used, sizeof(walk) - used, "%.*s.", (int)(dot - p), p);
+		p = dot + 1;
+	}
+}
+
 static void emit_setters_at(struct ynl_out *h, const char *sname, const char *fname,
 			    const char *path, struct ynl_attr *const *attrs, int nr, int depth)
 {
@@ -638,16 +653,17 @@ static void emit_setters_at(struct ynl_out *h, const char *sname, const char *fn
 		struct member m = member_of(attrs[i]);
 		const char *n = m.attr->c_name;
 
-		if (m.kind == K_SKIP || (m.array && depth) || nest_by_ptr(&m))
+		if (m.kind == K_SKIP || nest_by_ptr(&m))
 			continue;
 		if (m.array) {
 			char et[256];
 
 			elem_ctype(NULL, &m, et, sizeof(et));
-			ynl_out_printf(h, "static inline void\n__%s_set_%s(struct %s *req, %s *%s, "
-				       "unsigned int n_%s)\n{\n\tfree(req->%s);\n\treq->%s = %s;\n"
-				       "\treq->n_%s = n_%s;\n}\n", sname, n, sname, et, n, n, n, n, n,
-				       n, n);
+			ynl_out_printf(h, "static inline void\n__%s_set_%s%s(struct %s *req, %s *%s, "
+				       "unsigned int n_%s)\n{\n", sname, fname, n, sname, et, n, n);
+			emit_mark_path(h, path);
+			ynl_out_printf(h, "\tfree(req->%s%s);\n\treq->%s%s = %s;\n\treq->%sn_%s = n_%s;\n"
+				       "}\n", path, n, path, n, n, path, n, n);
 			continue;
 		}
 		if (m.kind == K_NEST) {
@@ -683,20 +699,7 @@ static void emit_setters_at(struct ynl_out *h, const char *sname, const char *fn
 		default: break;
 		}
 		ynl_out_puts(h, ")\n{\n");
-		/* every enclosing nest: req->a._present.b = 1 */
-		{
-			char walk[512];
-			const char *p = path, *dot;
-			size_t used = 0;
-
-			walk[0] = '\0';
-			while ((dot = strchr(p, '.'))) {
-				ynl_out_printf(h, "\treq->%s_present.%.*s = 1;\n", walk, (int)(dot - p), p);
-				used += (size_t)snprintf(walk + used, sizeof(walk) - used, "%.*s.",
-							 (int)(dot - p), p);
-				p = dot + 1;
-			}
-		}
+		emit_mark_path(h, path);
 		switch (m.kind) {
 		case K_SCALAR:
 			ynl_out_printf(h, "\treq->%s_present.%s = 1;\n\treq->%s%s = %s;\n", path, n, path,
@@ -809,7 +812,8 @@ static void emit_policies(struct ynl_out *c, const struct ynl_spec *spec)
 
 enum msg_kind { M_REQ, M_RSP, M_REQ_DUMP, M_RSP_DUMP, M_EVENT, M_NR };
 
-static const char *const msg_suffix[M_NR] = { "req", "rsp", "req_dump", "rsp_dump", "event" };
+/* An event's message is F_op_rsp and its notification struct F_op, as ynl-gen-c.py names them. */
+static const char *const msg_suffix[M_NR] = { "req", "rsp", "req_dump", "rsp_dump", "rsp" };
 
 static bool dump_consistent(const struct ynl_op *op)
 {
@@ -881,8 +885,8 @@ static bool ntf_names(const struct ynl_spec *spec, const struct ynl_op *op, char
 		return true;
 	}
 	if (op->event.present && op->set) {
-		snprintf(ntf, ntf_size, "%s_%s_ntf", spec->c_name, op->c_name);
-		snprintf(obj, obj_size, "%s_%s_event", spec->c_name, op->c_name);
+		snprintf(ntf, ntf_size, "%s_%s", spec->c_name, op->c_name);
+		snprintf(obj, obj_size, "%s_%s_rsp", spec->c_name, op->c_name);
 		return true;
 	}
 	return false;

@@ -13,6 +13,7 @@
 #      build on the same kernel through libkfsim-netlink.so (LD_PRELOAD): equal again.
 #      kfsim's kernel has ethtool (PLCA ops only: the channels dump gets EOPNOTSUPP) and no
 #      netdev, devlink or ovs_datapath family (the library reports the family missing).
+# tests/ynl/plca_sample.c, a program of the same kind for the PLCA ops, goes through the same.
 #
 # Usage: kernel_samples.sh KFSIM_YNL_GEN LIBKFSIM_NETLINK_SO OUT SRC_DIR CC "CFLAGS" "LIBS" [PRELOAD]
 #   PRELOAD: a sanitizer runtime the (sanitized) shim needs loaded before it
@@ -46,7 +47,8 @@ fail=0
 # The samples and the spec (family) each one uses; ethtool's generator arguments and every
 # family's -include of the tree's uapi header are the kernel's (tools/net/ynl/Makefile.deps,
 # generated/Makefile).
-samples="netdev:netdev ethtool:ethtool devlink:devlink page-pool:netdev ovs:ovs_datapath"
+# plca: tests/ynl/plca_sample.c, the same kind of program for the PLCA ops kfsim's kernel has.
+samples="netdev:netdev ethtool:ethtool devlink:devlink page-pool:netdev ovs:ovs_datapath plca:ethtool"
 families="netdev ethtool devlink ovs_datapath"
 gen_args() { [ "$1" = ethtool ] && echo "--user-header linux/ethtool_netlink.h --exclude-op stats-get"; }
 family_cflags() {
@@ -105,8 +107,10 @@ build() {	# build DIR WHAT: the family objects and the five samples, or fail wit
 	done
 	for x in $samples; do
 		n=${x%%:*} f=${x##*:}
+		c=$ynl/samples/$n.c
+		[ "$n" = plca ] && c=$src/tests/ynl/plca_sample.c
 		# shellcheck disable=SC2046,SC2086
-		$cc $sample_flags $werror $inc $(family_cflags $f) "$ynl/samples/$n.c" \
+		$cc $sample_flags $werror $inc $(family_cflags $f) "$c" \
 			"$dir/$f-user.o" $lib -o "$dir/$n" 2>> "$dir/cc.log" || return 1
 	done
 }
@@ -117,8 +121,8 @@ for what in kernel kfsim; do
 		exit 1
 	fi
 done
-echo "built samples netdev ethtool devlink page-pool ovs, unchanged, with the kernel's library" \
-	"and with kfsim's (-Werror)"
+echo "built samples netdev ethtool devlink page-pool ovs (unchanged) and tests/ynl/plca_sample.c" \
+	"with the kernel's library and with kfsim's (-Werror)"
 
 # ---- run and compare -------------------------------------------------------------------------
 ns=kfsim-ynl-$$
@@ -156,7 +160,7 @@ for where in kernel inproc; do
 		run $where kernel "$n"
 		run $where kfsim "$n"
 		a=$out/kernel/$n.$where.out b=$out/kfsim/$n.$where.out
-		summary=$(grep -v '^$' "$a" | tr '\n' '|' | cut -c1-160)
+		summary=$(grep -v '^$' "$a" | tr -s ' ' | tr '\n' '|' | cut -c1-200)
 		if cmp -s "$a" "$b"; then
 			echo "same  $n: $summary"
 		else

@@ -26,16 +26,8 @@ if [ -f "$stamp" ] && [ "$stamp" -nt "$tarball" ] && cmp -s "$list" "$stamp"; th
 fi
 rm -rf "$tree" "$stamp"
 mkdir -p "$out"
-# A path inside another requested one is already unpacked with it; naming it again makes tar
-# fail ("Not found in archive": the first name consumed its members).
 members=()
-for p in "${paths[@]}"; do
-	covered=0
-	for q in "${paths[@]}"; do
-		[ "$q" != "$p" ] && [ "${p#"$q"/}" != "$p" ] && covered=1
-	done
-	[ $covered -eq 0 ] && members+=("linux-source-6.12/$p")
-done
+for p in "${paths[@]}"; do members+=("linux-source-6.12/$p"); done
 start=$(date +%s)
 tar -xJf "$tarball" -C "$out" "${members[@]}"
 cp "$list" "$stamp"

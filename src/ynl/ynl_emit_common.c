@@ -36,33 +36,32 @@ static const char *member_ctype(const struct ynl_member *m)
 	return ynl_type_ctype(m->type);
 }
 
+void ynl_emit_struct_def(struct ynl_out *out, const struct ynl_def *def, const char *tag)
+{
+	ynl_out_printf(out, "#ifndef KFSIM_YNL_STRUCT_%s\n#define KFSIM_YNL_STRUCT_%s\n", tag, tag);
+	ynl_out_printf(out, "struct %s {\n", tag);
+	for (int m = 0; m < def->nr_members; m++) {
+		const struct ynl_member *mem = &def->members[m];
+		const char *ctype = member_ctype(mem);
+
+		if (ctype)
+			ynl_out_printf(out, "\t%s %s;\n", ctype, mem->c_name);
+		else if (mem->len > 0)
+			ynl_out_printf(out, "\t__u8 %s[%lld];\n", mem->c_name, (long long)mem->len);
+		else
+			ynl_out_printf(out, "\t/* %s: variable length, not represented */\n",
+				       mem->c_name);
+	}
+	if (!def->nr_members)
+		ynl_out_puts(out, "\t__u8 _empty[0];\n");
+	ynl_out_puts(out, "};\n#endif\n\n");
+}
+
 void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec)
 {
-	for (int i = 0; i < spec->nr_defs; i++) {
-		const struct ynl_def *def = &spec->defs[i];
-
-		if (def->type != YNL_DEF_STRUCT)
-			continue;
-		ynl_out_printf(out, "#ifndef KFSIM_YNL_STRUCT_%s\n#define KFSIM_YNL_STRUCT_%s\n",
-			       def->render_name, def->render_name);
-		ynl_out_printf(out, "%s {\n", def->c_type);
-		for (int m = 0; m < def->nr_members; m++) {
-			const struct ynl_member *mem = &def->members[m];
-			const char *ctype = member_ctype(mem);
-
-			if (ctype)
-				ynl_out_printf(out, "\t%s %s;\n", ctype, mem->c_name);
-			else if (mem->len > 0)
-				ynl_out_printf(out, "\t__u8 %s[%lld];\n", mem->c_name,
-					       (long long)mem->len);
-			else
-				ynl_out_printf(out, "\t/* %s: variable length, not represented */\n",
-					       mem->c_name);
-		}
-		if (!def->nr_members)
-			ynl_out_puts(out, "\t__u8 _empty[0];\n");
-		ynl_out_puts(out, "};\n#endif\n\n");
-	}
+	for (int i = 0; i < spec->nr_defs; i++)
+		if (spec->defs[i].type == YNL_DEF_STRUCT)
+			ynl_emit_struct_def(out, &spec->defs[i], spec->defs[i].render_name);
 }
 
 const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec)

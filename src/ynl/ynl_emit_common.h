@@ -62,4 +62,7 @@ bool ynl_user_dump_consistent(const struct ynl_op *op);
  */
 const struct ynl_msg *ynl_user_op_msg(const struct ynl_op *op, int kind);
 
+/* One struct definition as struct @tag, under a KFSIM_YNL_STRUCT_<tag> guard. */
+void ynl_emit_struct_def(struct ynl_out *out, const struct ynl_def *def, const char *tag);
+
 #endif /* KFSIM_YNL_EMIT_COMMON_H */

@@ -16,6 +16,7 @@
  * struct; multi-attr and indexed-array as n_x + an array (strings/binaries as struct
  * kfsim_ynl_bin, nests as their set's struct).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,28 @@ static const char *bo_comment(const struct ynl_attr *attr)
 	return "";
 }
 
+/*
+ * The C struct of a fixed header.  Generic netlink: the kernel's name, struct ovs_header, which
+ * the family's uapi header defines (ynl-gen-c.py: 'struct ' + c_lower(fixed-header)); kfsim's
+ * own copy is emitted only when F-uapi.h stands in for that header.  netlink-raw families (no
+ * kernel user code to follow): kfsim's rendered struct.
+ */
+static const char *hdr_tag(const struct ynl_spec *spec, const struct ynl_def *def)
+{
+	static char buf[4][256];
+	static unsigned int next;
+	char *out;
+	size_t i;
+
+	if (!ynl_is_genl(spec))
+		return def->render_name;
+	out = buf[next++ % 4];
+	for (i = 0; def->name[i] && i + 1 < sizeof(buf[0]); i++)
+		out[i] = def->name[i] == '-' ? '_' : (char)tolower((unsigned char)def->name[i]);
+	out[i] = '\0';
+	return out;
+}
+
 /* -- a struct from a list of attributes ---------------------------------------------------- */
 
 struct shape {
@@ -163,7 +186,7 @@ static void emit_struct(struct ynl_out *h, const struct ynl_spec *spec, const st
 	}
 	ynl_out_printf(h, "struct %s {\n", sh->tag);
 	if (sh->hdr)
-		ynl_out_printf(h, "\t%s _hdr;\n\n", sh->hdr->c_type);
+		ynl_out_printf(h, "\tstruct %s _hdr;\n\n", hdr_tag(spec, sh->hdr));
 	if (any_present) {
 		ynl_out_puts(h, "\tstruct {\n");
 		for (int i = 0; i < sh->nr; i++) {
@@ -1036,7 +1059,7 @@ static void emit_family(struct ynl_out *h, struct ynl_out *c, const struct ynl_s
 	}
 	ynl_out_printf(c, "KFSIM_YNL_DEF const struct ynl_family ynl_%s_family = {\n"
 		       "\t.name = \"%s\",\n\t.hdr_len = %s%s%s,\n", spec->c_name, spec->name,
-		       hdr ? "sizeof(" : "0", hdr ? hdr->c_type : "", hdr ? ")" : "");
+		       hdr ? "sizeof(struct " : "0", hdr ? hdr_tag(spec, hdr) : "", hdr ? ")" : "");
 	if (size)
 		ynl_out_printf(c, "\t.ntf_info = %s_ntf_info,\n\t.ntf_info_size = %u,\n", spec->c_name,
 			       size);
@@ -1140,6 +1163,16 @@ static void emit_set(struct ynl_out *h, struct ynl_out *c, const struct ynl_spec
 	free(attrs);
 }
 
+static bool is_fixed_header(const struct ynl_spec *spec, const struct ynl_def *def)
+{
+	if (spec->fixed_header == def)
+		return true;
+	for (int i = 0; i < spec->nr_ops; i++)
+		if (spec->ops[i].fixed_header == def)
+			return true;
+	return false;
+}
+
 void ynl_emit_user(const struct ynl_spec *spec, struct ynl_out *h, struct ynl_out *c)
 {
 	char guard[256], name[512], ntf[300], obj[300];
@@ -1161,10 +1194,16 @@ void ynl_emit_user(const struct ynl_spec *spec, struct ynl_out *h, struct ynl_ou
 	ynl_out_printf(h, "#ifndef %s\n#define %s\n\n#include <errno.h>\n#include <stdbool.h>\n"
 		       "#include <stdlib.h>\n#include <string.h>\n#include <linux/types.h>\n"
 		       "#include <linux/netlink.h>\n#if __has_include(\"%s-uapi.h\")\n"
-		       "#include \"%s-uapi.h\"\n#else\n#include <%s>\n#endif\n#include <kfsim/ynl.h>\n\n",
-		       guard, guard, spec->ident, spec->ident, spec->uapi_header);
+		       "#include \"%s-uapi.h\"\n", guard, guard, spec->ident, spec->ident);
+	if (ynl_is_genl(spec))
+		for (int d = 0; d < spec->nr_defs; d++)
+			if (is_fixed_header(spec, &spec->defs[d]))
+				ynl_emit_struct_def(h, &spec->defs[d], hdr_tag(spec, &spec->defs[d]));
+	ynl_out_printf(h, "#else\n#include <%s>\n#endif\n#include <kfsim/ynl.h>\n\n",
+		       spec->uapi_header);
 	ynl_emit_scope_macros(h);
-	ynl_emit_structs(h, spec);
+	if (!ynl_is_genl(spec))
+		ynl_emit_structs(h, spec);
 
 	ynl_emit_banner(c, spec, "user source");
 	ynl_out_printf(c, "#include <endian.h>\n#include <errno.h>\n#include <stdlib.h>\n"

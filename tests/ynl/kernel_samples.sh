@@ -130,6 +130,9 @@ cleanup() { ip netns del "$ns" 2> /dev/null || true; }
 trap cleanup EXIT
 ip netns add "$ns" && ip -n "$ns" link add eth0 type veth peer name eth1 &&
 	ip -n "$ns" link set lo up || { echo "FAIL: cannot set up netns $ns with a veth pair"; exit 1; }
+# netdev.c prints the notifications it hears on "mgmt": let the namespace's own setup events
+# pass before either build listens.
+sleep 0.5
 
 run() {	# run WHERE BUILD SAMPLE: stdout, stderr and exit status in one file
 	local where=$1 what=$2 n=$3

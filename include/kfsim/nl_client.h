@@ -248,6 +248,12 @@ void kfsim_nl_client_close(struct kfsim_nl_client *c);
 /** kfsim_nl_client_is_kernel() - true when @c talks to the running kernel (not kfsim's). */
 bool kfsim_nl_client_is_kernel(const struct kfsim_nl_client *c);
 
+/**
+ * kfsim_nl_client_fd() - the descriptor to poll for what the client will read
+ * Return: the socket of the running-kernel or server transport; -1 for the in-process one.
+ */
+int kfsim_nl_client_fd(const struct kfsim_nl_client *c);
+
 /** kfsim_nl_client_portid() - the client socket's port id. */
 u32 kfsim_nl_client_portid(const struct kfsim_nl_client *c);
 

@@ -125,5 +125,17 @@ int kfsim_nl_remote_bind(struct kfsim_nl_remote *r, u32 portid, u32 groups);
 /** kfsim_nl_remote_close() - close both descriptors (either may be -1). */
 void kfsim_nl_remote_close(struct kfsim_nl_remote *r);
 
+/**
+ * kfsim_standin_inproc_start() - the process's own stand-in kernel, started on first call
+ * @path: receives the abstract socket name its server thread listens on (for
+ *        kfsim_nl_client_open_server())
+ *
+ * The built-in kfsim_standin_net_create(NULL) namespace, served by a detached thread for the
+ * life of the process (libkfsim-netlink.so without KFSIM_KERNEL, ynl_sock_create() with
+ * KFSIM_KERNEL=inproc).  Later calls return the same server; a child after fork() gets its own.
+ * Return: 0, or a negative errno (the reason is also printed on stderr).
+ */
+int kfsim_standin_inproc_start(const char **path);
+
 #pragma GCC visibility pop
 #endif /* KFSIM_NL_SERVER_H */

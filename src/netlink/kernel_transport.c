@@ -22,6 +22,11 @@ static int client_fd(const struct kfsim_nl_client *c)
 	return c->server ? c->remote.data_fd : nl_socket_get_fd(c->nlsk);
 }
 
+int kfsim_nl_kernel_fd(const struct kfsim_nl_client *c)
+{
+	return client_fd(c);
+}
+
 /*
  * A kfsim server's socket (<kfsim/nl_server.h>) behaves as a NETLINK_GENERIC socket on its data
  * descriptor, so it shares this transport; only opening and options go through the server.

@@ -124,6 +124,11 @@ bool kfsim_nl_client_is_kernel(const struct kfsim_nl_client *c)
 	return c->kernel && !c->server;
 }
 
+int kfsim_nl_client_fd(const struct kfsim_nl_client *c)
+{
+	return c->kernel ? kfsim_nl_kernel_fd(c) : -1;
+}
+
 u32 kfsim_nl_client_portid(const struct kfsim_nl_client *c)
 {
 	return c->portid;

@@ -38,5 +38,7 @@ ssize_t kfsim_nl_kernel_send(struct kfsim_nl_client *c, const void *buf, size_t 
 /* @timeout_ms < 0: wait as long as it takes (bounded by 10 s); Return: bytes or -EAGAIN. */
 ssize_t kfsim_nl_kernel_recv(struct kfsim_nl_client *c, void *buf, size_t len, int timeout_ms);
 int kfsim_nl_kernel_join(struct kfsim_nl_client *c, u32 group);
+/* The socket of either descriptor transport. */
+int kfsim_nl_kernel_fd(const struct kfsim_nl_client *c);
 
 #endif /* KFSIM_NL_TRANSPORT_H */

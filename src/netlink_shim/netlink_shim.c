@@ -142,66 +142,6 @@ static void table_set(int fd, struct shim_sock *s)
 
 /* ---- the kernel to talk to ------------------------------------------------------------- */
 
-static pthread_mutex_t inproc_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t inproc_pid;
-static char inproc_name[64];
-static volatile sig_atomic_t inproc_stop;
-
-static void *inproc_thread(void *arg)
-{
-	struct kfsim_nl_server *server = arg;
-	sigset_t all;
-
-	sigfillset(&all);	/* the program's signals are the program's */
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	kfsim_nl_server_run(server, &inproc_stop);
-	return NULL;
-}
-
-/*
- * Without KFSIM_KERNEL, the first netlink socket of a process starts its own kernel: a server
- * thread on an abstract socket only this process knows.  A child after fork() starts its own on
- * its first new socket (sockets opened before the fork still reach the parent's).
- */
-static int inproc_kernel(const char **path)
-{
-	struct kfsim_plca_net *net;
-	struct kfsim_nl_server *server;
-	pthread_t thread;
-	char err[256];
-	int ret = 0;
-
-	pthread_mutex_lock(&inproc_lock);
-	if (inproc_pid == getpid())
-		goto out;
-	snprintf(inproc_name, sizeof(inproc_name), "@kfsim-netlink-%d-%lx", (int)getpid(),
-		 (unsigned long)(uintptr_t)&inproc_name ^ (unsigned long)time(NULL));
-	net = kfsim_standin_net_create(NULL, err, sizeof(err));
-	if (IS_ERR(net)) {
-		ret = (int)PTR_ERR(net);
-		fprintf(stderr, "kfsim-netlink: %s\n", err);
-		goto out;
-	}
-	server = kfsim_nl_server_create(kfsim_plca_net_kernel(net), inproc_name);
-	if (IS_ERR(server)) {
-		ret = (int)PTR_ERR(server);
-		kfsim_plca_net_destroy(net);
-		goto out;
-	}
-	ret = -pthread_create(&thread, NULL, inproc_thread, server);
-	if (ret) {
-		kfsim_nl_server_destroy(server);
-		kfsim_plca_net_destroy(net);
-		goto out;
-	}
-	pthread_detach(thread);	/* lives as long as the process: its sockets may too */
-	inproc_pid = getpid();
-out:
-	pthread_mutex_unlock(&inproc_lock);
-	*path = inproc_name;
-	return ret;
-}
-
 static int shim_open(int type, int protocol, int flags)
 {
 	const char *path = getenv("KFSIM_KERNEL");
@@ -209,7 +149,7 @@ static int shim_open(int type, int protocol, int flags)
 	int err;
 
 	if (!path || !*path) {
-		err = inproc_kernel(&path);
+		err = kfsim_standin_inproc_start(&path);
 		if (err)
 			return err;
 	}

@@ -12,10 +12,17 @@
  */
 #include <string.h>
 
+/*
+ * The generated user side, with internal linkage (KFSIM_YNL_LOCAL): programs linking libkfsim
+ * define the same names from their own generated code.  First: its uapi enums, then plca.h's
+ * defines of the same names (equal values).
+ */
+#define KFSIM_YNL_LOCAL 1
+#include "ethtool-user.c"
+
 #include <kfsim/err.h>
 #include <kfsim/slab.h>
 #include <kfsim/plca.h>
-#include "ethtool-user.h"
 
 struct kfsim_ethtool_chan {
 	struct kfsim_nl_client *client;
@@ -112,13 +119,13 @@ static void copy_reply(struct kfsim_plca_reply *reply, const struct ethtool_plca
 		reply->present |= 1u << fields[i].type;
 		reply->value[fields[i].type] = fields[i].value;
 	}
-	if (rsp->_present.header && rsp->header) {
+	if (rsp->_present.header) {
 		reply->present |= 1u << ETHTOOL_A_PLCA_HEADER;
-		if (rsp->header->_present.dev_index)
-			reply->ifindex = (int)rsp->header->dev_index;
-		if (rsp->header->_present.dev_name && rsp->header->dev_name)
+		if (rsp->header._present.dev_index)
+			reply->ifindex = (int)rsp->header.dev_index;
+		if (rsp->header._present.dev_name_len && rsp->header.dev_name)
 			snprintf(reply->devname, sizeof(reply->devname), "%s",
-				 rsp->header->dev_name);
+				 rsp->header.dev_name);
 	}
 }
 
@@ -129,7 +136,7 @@ static void copy_reply(struct kfsim_plca_reply *reply, const struct ethtool_plca
 int kfsim_ethtool_plca_parse(const void *msg, size_t len, struct kfsim_plca_reply *reply)
 {
 	struct ethtool_plca_get_cfg_rsp *rsp;
-	struct kfsim_ynl_error err = {};
+	struct ynl_error err = {};
 	struct nlmsghdr nlh;
 	struct genlmsghdr genl;
 	int ret;

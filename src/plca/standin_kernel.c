@@ -4,8 +4,16 @@
  * PLCA namespace (the built-in segment or a --config file, with the ethtool family) plus every
  * other family kfsim has built in (the demo family), all on one in-process netlink kernel.
  */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <kfsim/err.h>
 #include <kfsim/nl_demo.h>
+#include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 
 struct kfsim_plca_net *kfsim_standin_net_create(const char *config, char *err, size_t err_size)
@@ -31,4 +39,65 @@ struct kfsim_plca_net *kfsim_standin_net_create(const char *config, char *err, s
 		return ERR_PTR(ret);
 	}
 	return net;
+}
+
+/* ---- one stand-in kernel per process, served by a thread ------------------------------- */
+
+static pthread_mutex_t inproc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t inproc_pid;
+static char inproc_name[64];
+static volatile sig_atomic_t inproc_stop;
+
+static void *inproc_thread(void *arg)
+{
+	struct kfsim_nl_server *server = arg;
+	sigset_t all;
+
+	sigfillset(&all);	/* the program's signals are the program's */
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	kfsim_nl_server_run(server, &inproc_stop);
+	return NULL;
+}
+
+/*
+ * A server thread on an abstract socket only this process knows.  A child after fork() starts
+ * its own on first use (sockets opened before the fork still reach the parent's).
+ */
+int kfsim_standin_inproc_start(const char **path)
+{
+	struct kfsim_plca_net *net;
+	struct kfsim_nl_server *server;
+	pthread_t thread;
+	char err[256];
+	int ret = 0;
+
+	pthread_mutex_lock(&inproc_lock);
+	if (inproc_pid == getpid())
+		goto out;
+	snprintf(inproc_name, sizeof(inproc_name), "@kfsim-netlink-%d-%lx", (int)getpid(),
+		 (unsigned long)(uintptr_t)&inproc_name ^ (unsigned long)time(NULL));
+	net = kfsim_standin_net_create(NULL, err, sizeof(err));
+	if (IS_ERR(net)) {
+		ret = (int)PTR_ERR(net);
+		fprintf(stderr, "kfsim: %s\n", err);
+		goto out;
+	}
+	server = kfsim_nl_server_create(kfsim_plca_net_kernel(net), inproc_name);
+	if (IS_ERR(server)) {
+		ret = (int)PTR_ERR(server);
+		kfsim_plca_net_destroy(net);
+		goto out;
+	}
+	ret = -pthread_create(&thread, NULL, inproc_thread, server);
+	if (ret) {
+		kfsim_nl_server_destroy(server);
+		kfsim_plca_net_destroy(net);
+		goto out;
+	}
+	pthread_detach(thread);	/* lives as long as the process: its sockets may too */
+	inproc_pid = getpid();
+out:
+	pthread_mutex_unlock(&inproc_lock);
+	*path = inproc_name;
+	return ret;
 }

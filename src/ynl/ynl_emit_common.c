@@ -36,33 +36,32 @@ static const char *member_ctype(const struct ynl_member *m)
 	return ynl_type_ctype(m->type);
 }
 
+void ynl_emit_struct_def(struct ynl_out *out, const struct ynl_def *def, const char *tag)
+{
+	ynl_out_printf(out, "#ifndef KFSIM_YNL_STRUCT_%s\n#define KFSIM_YNL_STRUCT_%s\n", tag, tag);
+	ynl_out_printf(out, "struct %s {\n", tag);
+	for (int m = 0; m < def->nr_members; m++) {
+		const struct ynl_member *mem = &def->members[m];
+		const char *ctype = member_ctype(mem);
+
+		if (ctype)
+			ynl_out_printf(out, "\t%s %s;\n", ctype, mem->c_name);
+		else if (mem->len > 0)
+			ynl_out_printf(out, "\t__u8 %s[%lld];\n", mem->c_name, (long long)mem->len);
+		else
+			ynl_out_printf(out, "\t/* %s: variable length, not represented */\n",
+				       mem->c_name);
+	}
+	if (!def->nr_members)
+		ynl_out_puts(out, "\t__u8 _empty[0];\n");
+	ynl_out_puts(out, "};\n#endif\n\n");
+}
+
 void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec)
 {
-	for (int i = 0; i < spec->nr_defs; i++) {
-		const struct ynl_def *def = &spec->defs[i];
-
-		if (def->type != YNL_DEF_STRUCT)
-			continue;
-		ynl_out_printf(out, "#ifndef KFSIM_YNL_STRUCT_%s\n#define KFSIM_YNL_STRUCT_%s\n",
-			       def->render_name, def->render_name);
-		ynl_out_printf(out, "%s {\n", def->c_type);
-		for (int m = 0; m < def->nr_members; m++) {
-			const struct ynl_member *mem = &def->members[m];
-			const char *ctype = member_ctype(mem);
-
-			if (ctype)
-				ynl_out_printf(out, "\t%s %s;\n", ctype, mem->c_name);
-			else if (mem->len > 0)
-				ynl_out_printf(out, "\t__u8 %s[%lld];\n", mem->c_name,
-					       (long long)mem->len);
-			else
-				ynl_out_printf(out, "\t/* %s: variable length, not represented */\n",
-					       mem->c_name);
-		}
-		if (!def->nr_members)
-			ynl_out_puts(out, "\t__u8 _empty[0];\n");
-		ynl_out_puts(out, "};\n#endif\n\n");
-	}
+	for (int i = 0; i < spec->nr_defs; i++)
+		if (spec->defs[i].type == YNL_DEF_STRUCT)
+			ynl_emit_struct_def(out, &spec->defs[i], spec->defs[i].render_name);
 }
 
 const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec)
@@ -83,4 +82,88 @@ unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr)
 bool ynl_is_genl(const struct ynl_spec *spec)
 {
 	return spec->proto != YNL_PROTO_NETLINK_RAW;
+}
+
+bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+{
+	for (int s = 0; s < spec->nr_sets; s++)
+		for (int i = 0; i < spec->sets[s].nr_attrs; i++) {
+			const struct ynl_attr *a = ynl_set_attr(&spec->sets[s], i);
+
+			if (a->nested == set && (a->type == YNL_T_NEST ||
+						 a->type == YNL_T_INDEXED_ARRAY))
+				return true;
+		}
+	return false;
+}
+
+const char *ynl_user_set_tag(const struct ynl_spec *spec, const struct ynl_attr_set *set)
+{
+	static char buf[8][320];
+	static unsigned int next;
+
+	for (int d = 0; d < spec->nr_defs; d++) {
+		const char *r = spec->defs[d].render_name;
+
+		if (r && !strcmp(r, set->render_name)) {
+			char *out = buf[next++ % 8];
+
+			snprintf(out, sizeof(buf[0]), "%s_", set->render_name);
+			return out;
+		}
+	}
+	return set->render_name;
+}
+
+static bool set_reaches(const struct ynl_attr_set *from, const struct ynl_attr_set *target,
+			int depth)
+{
+	if (depth > 16)
+		return true;
+	for (int i = 0; i < from->nr_attrs; i++) {
+		const struct ynl_attr *a = ynl_set_attr(from, i);
+
+		if (a->nested && (a->type == YNL_T_NEST || a->type == YNL_T_INDEXED_ARRAY) &&
+		    (a->nested == target || set_reaches(a->nested, target, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
+bool ynl_user_nest_by_ptr(const struct ynl_attr *a)
+{
+	return a->nested && set_reaches(a->nested, a->nested, 0);
+}
+
+static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
+{
+	if (a->nr_attrs != b->nr_attrs)
+		return false;
+	for (int i = 0; i < a->nr_attrs; i++)
+		if (a->attrs[i] != b->attrs[i])
+			return false;
+	return true;
+}
+
+/* ynl-gen-c.py compares the two reply blocks whole: the attributes and the reply value. */
+bool ynl_user_dump_consistent(const struct ynl_op *op)
+{
+	const struct ynl_msg *a = &op->do_.reply, *b = &op->dump.reply;
+
+	return op->do_.present && a->present && b->present && same_attrs(a, b) &&
+	       a->has_value == b->has_value && (!a->has_value || a->value == b->value);
+}
+
+const struct ynl_msg *ynl_user_op_msg(const struct ynl_op *op, int kind)
+{
+	if (op->is_async)
+		return kind == 4 && op->event.present ? &op->event : NULL;
+	switch (kind) {
+	case 0: return op->do_.present ? &op->do_.request : NULL;
+	case 1: return op->do_.present && op->do_.reply.present ? &op->do_.reply : NULL;
+	case 2: return op->dump.present && op->dump.request.present ? &op->dump.request : NULL;
+	case 3: return op->dump.present && op->dump.reply.present &&
+		       !ynl_user_dump_consistent(op) ? &op->dump.reply : NULL;
+	default: return NULL;
+	}
 }

@@ -37,4 +37,32 @@ bool ynl_op_shares_policy(const struct ynl_op *op);
 const struct ynl_msg *ynl_op_policy(const struct ynl_spec *spec, const struct ynl_op *op,
 				    bool dump, char *buf, size_t size);
 
+/*
+ * Whether the user-side code has a struct for @set: only sets some attribute nests
+ * (ynl-gen-c.py's pure nested structs); top-level sets live in the op messages.
+ */
+bool ynl_set_is_nested(const struct ynl_spec *spec, const struct ynl_attr_set *set);
+/*
+ * The struct tag of @set's user-side struct: its render name, with '_' appended when that
+ * names a definition of the spec too (struct ethtool_stringset_), as ynl-gen-c.py does.
+ * Return: a pointer into a small rotating buffer, valid for the next few calls.
+ */
+const char *ynl_user_set_tag(const struct ynl_spec *spec, const struct ynl_attr_set *set);
+
+/* A non-array nest member is held by pointer only when its set (transitively) contains itself. */
+bool ynl_user_nest_by_ptr(const struct ynl_attr *a);
+/*
+ * ynl-gen-c.py's type_consistent: a dump whose reply is the do's reply shares its struct
+ * (F_op_rsp, listed as F_op_list); otherwise the dump has F_op_rsp_dump and F_op_rsp_list.
+ */
+bool ynl_user_dump_consistent(const struct ynl_op *op);
+/*
+ * The message of @op the user code has a struct for, by kind: 0 req, 1 rsp, 2 req_dump (only
+ * when the dump has a request), 3 rsp_dump (only when not consistent), 4 event; else NULL.
+ */
+const struct ynl_msg *ynl_user_op_msg(const struct ynl_op *op, int kind);
+
+/* One struct definition as struct @tag, under a KFSIM_YNL_STRUCT_<tag> guard. */
+void ynl_emit_struct_def(struct ynl_out *out, const struct ynl_def *def, const char *tag);
+
 #endif /* KFSIM_YNL_EMIT_COMMON_H */

@@ -188,8 +188,6 @@ static void emit_fill_attr(struct ynl_out *c, const struct ynl_attr *a)
 	if (is_array(a)) {
 		bool nest = t == YNL_T_NEST;
 
-		if (a->type == YNL_T_INDEXED_ARRAY)
-			ynl_out_printf(c, "\t\tobj->_present.%s = 1;\n", n);
 		ynl_out_printf(c, "\t\tobj->n_%s = %s;\n", n, nest ? "depth < 2 ? kfsim_prandom_below(rnd, "
 			       "3) : 0" : "kfsim_prandom_below(rnd, 4)");
 		ynl_out_printf(c, "\t\tobj->%s = obj->n_%s ? calloc(obj->n_%s, sizeof(*obj->%s)) : "
@@ -201,9 +199,8 @@ static void emit_fill_attr(struct ynl_out *c, const struct ynl_attr *a)
 		return;
 	}
 	if (a->type == YNL_T_NEST_TYPE_VALUE) {
-		/* An empty nest is the one payload every nested policy accepts. */
-		ynl_out_printf(c, "\t\tobj->_present.%s = 1;\n\t\tobj->%s = calloc(1, 1);\n"
-			       "\t\tobj->_len.%s = 0;\n\t}\n", n, n, n);
+		/* an empty payload has length 0, which the kernel's layout calls absent */
+		ynl_out_puts(c, "\t}\n");
 		return;
 	}
 	switch (t) {
@@ -215,15 +212,20 @@ static void emit_fill_attr(struct ynl_out *c, const struct ynl_attr *a)
 	case YNL_T_SUB_MESSAGE: {
 		ynl_out_puts(c, "\t\tstruct kfsim_ynl_bin b;\n\n");
 		emit_fill_elem(c, a, "b", "\t\t");
-		ynl_out_printf(c, "\t\tobj->%s = b.data;\n\t\tobj->_len.%s = b.len;\n\t\t"
-			       "obj->_present.%s = b.data != NULL;\n", n, n, n);
+		ynl_out_printf(c, "\t\tobj->%s = b.data;\n\t\tobj->_present.%s_len = b.data ? "
+			       "b.len : 0;\n", n, n);
 		break;
 	}
 	case YNL_T_NEST:
-		ynl_out_printf(c, "\t\tif (depth < 2) {\n\t\t\tobj->%s = calloc(1, sizeof(*obj->%s));"
-			       "\n\t\t\tif (obj->%s) {\n\t\t\t\tobj->_present.%s = 1;\n"
-			       "\t\t\t\tfill_%s(rnd, obj->%s, depth + 1);\n\t\t\t}\n\t\t}\n", n, n, n, n,
-			       a->nested->render_name, n);
+		if (ynl_user_nest_by_ptr(a))
+			ynl_out_printf(c, "\t\tif (depth < 2) {\n\t\t\tobj->%s = calloc(1, "
+				       "sizeof(*obj->%s));\n\t\t\tif (obj->%s) {\n\t\t\t\t"
+				       "obj->_present.%s = 1;\n\t\t\t\tfill_%s(rnd, obj->%s, depth + 1);"
+				       "\n\t\t\t}\n\t\t}\n", n, n, n, n, a->nested->render_name, n);
+		else
+			ynl_out_printf(c, "\t\tif (depth < 2) {\n\t\t\tobj->_present.%s = 1;\n"
+				       "\t\t\tfill_%s(rnd, &obj->%s, depth + 1);\n\t\t}\n", n,
+				       a->nested->render_name, n);
 		break;
 	default:
 		if (ynl_type_is_scalar(t) || t == YNL_T_BITFIELD32) {
@@ -236,11 +238,11 @@ static void emit_fill_attr(struct ynl_out *c, const struct ynl_attr *a)
 	ynl_out_puts(c, "\t}\n");
 }
 
-static void emit_fill_fn(struct ynl_out *c, const char *name, struct ynl_attr *const *attrs,
-			 int nr)
+static void emit_fill_fn(struct ynl_out *c, const char *name, const char *tag,
+			 struct ynl_attr *const *attrs, int nr)
 {
 	ynl_out_printf(c, "static void fill_%s(struct rnd_state *rnd, struct %s *obj, int depth)\n{\n"
-		       "\t(void)rnd;\n\t(void)obj;\n\t(void)depth;\n", name, name);
+		       "\t(void)rnd;\n\t(void)obj;\n\t(void)depth;\n", name, tag);
 	for (int i = 0; i < nr; i++)
 		emit_fill_attr(c, attrs[i]);
 	ynl_out_puts(c, "}\n\n");
@@ -260,7 +262,7 @@ struct msg_ref {
 static void emit_roundtrip(struct ynl_out *c, const struct msg_ref *m)
 {
 	ynl_out_printf(c, "static void rt_%s(struct rnd_state *rnd)\n{\n\tstruct %s *a = calloc(1, "
-		       "sizeof(*a)), *b = calloc(1, sizeof(*b));\n\tstruct kfsim_ynl_error err = { 0 };\n"
+		       "sizeof(*a)), *b = calloc(1, sizeof(*b));\n\tstruct ynl_error err = { 0 };\n"
 		       "\tstruct kfsim_ynl_msg msg;\n\n\tkfsim_ynl_msg_init(&msg, 0);\n"
 		       "\tif (!a || !b) {\n\t\tRT_FAIL(\"%s: out of memory\");\n\t\tgoto out;\n\t}\n"
 		       "\tfill_%s(rnd, a, 0);\n\tif (%s_put(&msg, a)) {\n\t\tRT_FAIL(\"%s: put "
@@ -342,17 +344,17 @@ static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 			}
 		} else if (a->type == YNL_T_STRING && a->checks.has_max_len &&
 			   !a->checks.unterminated_ok && a->checks.max_len < 4000) {
-			snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\tobj->%s = "
+			snprintf(setup, sizeof(setup), "\t\t\t(void)0;\n\t\t\tobj->%s%s = "
 				 "calloc(1, %lld);\n\t\t\tif (obj->%s)\n\t\t\t\tmemset(obj->%s, 'x', "
-				 "%lld);\n\t\t\tobj->_len.%s = obj->%s ? %lld : 0;\n", n, n,
+				 "%lld);\n\t\t\tobj->_present.%s_len = obj->%s ? %lld : 0;\n", "", n,
 				 (long long)a->checks.max_len + 2, n, n, (long long)a->checks.max_len + 1,
 				 n, n, (long long)a->checks.max_len + 1);
 			emit_reject_case(c, m, a, setup, "-EINVAL", "Attribute failed policy validation",
 					 "string too long");
 		} else if (a->type == YNL_T_BINARY && a->checks.has_exact_len &&
 			   a->checks.exact_len < 4000) {
-			snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\tobj->%s = "
-				 "calloc(1, %lld);\n\t\t\tobj->_len.%s = obj->%s ? %lld : 0;\n", n, n,
+			snprintf(setup, sizeof(setup), "\t\t\t(void)0;\n%s\t\t\tobj->%s = "
+				 "calloc(1, %lld);\n\t\t\tobj->_present.%s_len = obj->%s ? %lld : 0;\n", "", n,
 				 (long long)a->checks.exact_len + 1, n, n,
 				 (long long)a->checks.exact_len + 1);
 			emit_reject_case(c, m, a, setup, "-ERANGE", "binary attribute size out of range",
@@ -447,8 +449,8 @@ static void emit_family_test(struct ynl_out *c, const struct ynl_spec *spec)
 	ynl_out_printf(c, "static void rt_family(struct rnd_state *rnd, int rounds)\n{\n"
 		       "\tstruct genl_family fam = %s_NL_FAMILY_INIT;\n"
 		       "\tstruct kfsim_nl_kernel *k = kfsim_nl_kernel_create();\n"
-		       "\tstruct kfsim_nl_client *cl = NULL;\n\tstruct kfsim_ynl_sock *ys = NULL;\n"
-		       "\tstruct kfsim_ynl_error err = { 0 };\n\tint ret;\n\n\t(void)rnd;\n\t(void)rounds;\n"
+		       "\tstruct kfsim_nl_client *cl = NULL;\n\tstruct ynl_sock *ys = NULL;\n"
+		       "\tstruct ynl_error err = { 0 };\n\tint ret;\n\n\t(void)rnd;\n\t(void)rounds;\n"
 		       "\tif (IS_ERR(k)) {\n\t\tRT_FAIL(\"kernel: %%ld\", PTR_ERR(k));\n\t\treturn;\n\t}\n"
 		       "\tif (kfsim_genl_find_family(k, fam.name)) {\n"
 		       "\t\t/* nlctrl: the in-process kernel has its own; nothing to register. */\n"
@@ -458,7 +460,7 @@ static void emit_family_test(struct ynl_out *c, const struct ynl_spec *spec)
 		       "\t\tRT_FAIL(\"family registration: %%d\", ret);\n\t\tgoto out;\n\t}\n"
 		       "\tcl = kfsim_nl_client_open_sim(k, &KFSIM_NL_CRED_ROOT);\n"
 		       "\tif (IS_ERR(cl)) {\n\t\tRT_FAIL(\"client: %%ld\", PTR_ERR(cl));\n\t\tcl = NULL;\n"
-		       "\t\tgoto out;\n\t}\n\tys = kfsim_ynl_sock_create(cl, &kfsim_ynl_%s_family, &err);\n"
+		       "\t\tgoto out;\n\t}\n\tys = kfsim_ynl_sock_create(cl, &ynl_%s_family, &err);\n"
 		       "\tif (!ys) {\n\t\tRT_FAIL(\"ynl socket: %%s\", err.msg);\n\t\tgoto out;\n\t}\n"
 		       "\trt_registered++;\n", up, spec->c_name);
 	for (int i = 0; i < spec->nr_ops; i++) {
@@ -468,15 +470,15 @@ static void emit_family_test(struct ynl_out *c, const struct ynl_spec *spec)
 		if (op->is_async || !op->set || !op->do_.present || !op->do_.reply.present)
 			continue;
 		ynl_out_printf(c, "\tfor (int r = 0; r < rounds; r++) {\n\t\tstruct %s_%s_req *req = "
-			       "calloc(1, sizeof(*req));\n\t\tstruct %s_%s_rsp *rsp = NULL;\n\n"
+			       "calloc(1, sizeof(*req));\n\t\tstruct %s_%s_rsp *rsp;\n\n"
 			       "\t\tif (!req)\n\t\t\tbreak;\n\t\tfill_%s_%s_req(rnd, req, 0);\n"
-			       "\t\tret = %s_%s(ys, req, &rsp);\n\t\tif (ret)\n\t\t\tRT_FAIL(\"%s through "
-			       "the in-process kernel: %%d %%s\", ret, kfsim_ynl_sock_err(ys)->msg);\n"
+			       "\t\trsp = %s_%s(ys, req);\n\t\tif (!rsp)\n\t\t\tRT_FAIL(\"%s through "
+			       "the in-process kernel: %%d %%s\", (int)ys->err.code, ys->err.msg);\n"
 			       "\t\telse\n\t\t\trt_transported++;\n\t\t%s_%s_rsp_free(rsp);\n"
 			       "\t\t%s_%s_req_free(req);\n\t}\n", f, o, f, o, f, o, f, o, op->name, f, o,
 			       f, o);
 	}
-	ynl_out_puts(c, "out:\n\tkfsim_ynl_sock_destroy(ys);\n\tkfsim_nl_client_close(cl);\n"
+	ynl_out_puts(c, "out:\n\tynl_sock_destroy(ys);\n\tkfsim_nl_client_close(cl);\n"
 		     "\tif (fam.id)\n\t\tkfsim_genl_unregister_family(&fam);\n"
 		     "\tkfsim_nl_kernel_destroy(k);\n}\n\n");
 }
@@ -606,16 +608,13 @@ static void emit_policy_compare(struct ynl_out *c, const struct ynl_spec *spec)
 
 static void collect_msgs(const struct ynl_spec *spec, struct msg_ref *refs, int *nr, int cap)
 {
-	static const char *const suffix[] = { "req", "rsp", "req_dump", "rsp_dump", "event" };
+	static const char *const suffix[] = { "req", "rsp", "req_dump", "rsp_dump", "rsp" };
 
 	for (int i = 0; i < spec->nr_ops && *nr < cap; i++) {
 		const struct ynl_op *op = &spec->ops[i];
 		const struct ynl_msg *msgs[5] = {
-			op->do_.present && !op->is_async ? &op->do_.request : NULL,
-			op->do_.present && op->do_.reply.present && !op->is_async ? &op->do_.reply : NULL,
-			op->dump.present && !op->is_async ? &op->dump.request : NULL,
-			op->dump.present && op->dump.reply.present && !op->is_async ? &op->dump.reply : NULL,
-			op->event.present ? &op->event : NULL,
+			ynl_user_op_msg(op, 0), ynl_user_op_msg(op, 1), ynl_user_op_msg(op, 2),
+			ynl_user_op_msg(op, 3), ynl_user_op_msg(op, 4),
 		};
 
 		if (!op->set)
@@ -694,8 +693,10 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 		emit_handlers(c, spec);
 	/* fill functions: prototypes first (sets may nest each other) */
 	for (int s = 0; s < spec->nr_sets; s++)
-		ynl_out_printf(c, "static void fill_%s(struct rnd_state *rnd, struct %s *obj, int depth);\n",
-			       spec->sets[s].render_name, spec->sets[s].render_name);
+		if (ynl_set_is_nested(spec, &spec->sets[s]))
+			ynl_out_printf(c, "static void fill_%s(struct rnd_state *rnd, struct %s *obj, "
+				       "int depth);\n", spec->sets[s].render_name,
+				       ynl_user_set_tag(spec, &spec->sets[s]));
 	collect_msgs(spec, refs, &nr, cap);
 	for (int i = 0; i < nr; i++)
 		ynl_out_printf(c, "static void fill_%s(struct rnd_state *rnd, struct %s *obj, int depth);\n",
@@ -703,8 +704,11 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 	ynl_out_puts(c, "\n");
 	for (int s = 0; s < spec->nr_sets; s++) {
 		const struct ynl_attr_set *set = &spec->sets[s];
-		struct ynl_attr **attrs = calloc((size_t)set->nr_attrs + 1, sizeof(*attrs));
+		struct ynl_attr **attrs;
 
+		if (!ynl_set_is_nested(spec, set))
+			continue;	/* the user code has no struct for it */
+		attrs = calloc((size_t)set->nr_attrs + 1, sizeof(*attrs));
 		if (!attrs) {
 			c->oom = true;
 			free(refs);
@@ -712,11 +716,11 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 		}
 		for (int i = 0; i < set->nr_attrs; i++)
 			attrs[i] = ynl_set_attr(set, i);
-		emit_fill_fn(c, set->render_name, attrs, set->nr_attrs);
+		emit_fill_fn(c, set->render_name, ynl_user_set_tag(spec, set), attrs, set->nr_attrs);
 		free(attrs);
 	}
 	for (int i = 0; i < nr; i++) {
-		emit_fill_fn(c, refs[i].name, refs[i].attrs, refs[i].nr);
+		emit_fill_fn(c, refs[i].name, refs[i].name, refs[i].attrs, refs[i].nr);
 		emit_roundtrip(c, &refs[i]);
 		if (refs[i].request)
 			emit_rejects(c, &refs[i]);
@@ -727,11 +731,14 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 		const char *r = set->render_name;
 		bool nested = ynl_set_has_policy(spec, set);
 
+		if (!ynl_set_is_nested(spec, set))
+			continue;
 		ynl_out_printf(c, "static void rt_set_%s(struct rnd_state *rnd)\n{\n\tstruct %s a = { 0 }, "
-			       "b = { 0 };\n\tstruct kfsim_ynl_error err = { 0 };\n\tstruct kfsim_ynl_msg "
+			       "b = { 0 };\n\tstruct ynl_error err = { 0 };\n\tstruct kfsim_ynl_msg "
 			       "msg;\n\n\tkfsim_ynl_msg_init(&msg, 0);\n\tfill_%s(rnd, &a, 0);\n"
 			       "\tif (%s_put(&msg, 1, &a) || !msg.buf) {\n\t\tRT_FAIL(\"set %s: put "
-			       "failed\");\n\t\tgoto out;\n\t}\n", r, r, r, r, set->name);
+			       "failed\");\n\t\tgoto out;\n\t}\n", r, ynl_user_set_tag(spec, set), r, r,
+			       set->name);
 		if (nested)
 			ynl_out_printf(c, "\t{\n\t\tstruct netlink_ext_ack extack = { 0 };\n\t\tint ret = "
 				       "nla_validate_nested((const struct nlattr *)msg.buf, %u, %s_nl_policy, "
@@ -757,7 +764,8 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 		     "\t\telse\n\t\t\titerations = atoi(argv[i]);\n\t}\n"
 		     "\tprandom_seed_state(&rnd, seed);\n\tfor (int it = 0; it < iterations; it++) {\n");
 	for (int s = 0; s < spec->nr_sets; s++)
-		ynl_out_printf(c, "\t\trt_set_%s(&rnd);\n", spec->sets[s].render_name);
+		if (ynl_set_is_nested(spec, &spec->sets[s]))
+			ynl_out_printf(c, "\t\trt_set_%s(&rnd);\n", spec->sets[s].render_name);
 	for (int i = 0; i < nr; i++)
 		ynl_out_printf(c, "\t\trt_%s(&rnd);\n", refs[i].name);
 	ynl_out_puts(c, "\t}\n");

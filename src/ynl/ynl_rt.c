@@ -15,6 +15,9 @@
 #include <linux/genetlink.h>
 
 #include <kfsim/err.h>
+#include <kfsim/nl_client.h>
+#include <kfsim/types.h>
+#include <kfsim/nl_server.h>
 #include <kfsim/ynl.h>
 
 #define KFSIM_YNL_ALIGN(len) (((len) + 3u) & ~3u)
@@ -106,7 +109,7 @@ void kfsim_ynl_nest_end(struct kfsim_ynl_msg *msg, u32 cookie)
 	memcpy(msg->buf + cookie, &hdr, sizeof(hdr));
 }
 
-void kfsim_ynl_attr_put_uint(struct kfsim_ynl_msg *msg, u16 type, u64 value)
+void kfsim_ynl_attr_put_uint(struct kfsim_ynl_msg *msg, __u16 type, __u64 value)
 {
 	u32 v32 = (u32)value;
 
@@ -116,7 +119,7 @@ void kfsim_ynl_attr_put_uint(struct kfsim_ynl_msg *msg, u16 type, u64 value)
 		kfsim_ynl_attr_put(msg, type, &value, 8);
 }
 
-void kfsim_ynl_attr_put_sint(struct kfsim_ynl_msg *msg, u16 type, s64 value)
+void kfsim_ynl_attr_put_sint(struct kfsim_ynl_msg *msg, __u16 type, __s64 value)
 {
 	s32 v32 = (s32)value;
 
@@ -165,86 +168,86 @@ const struct nlattr *kfsim_ynl_attr_next(const void *head, u32 len, const struct
 	return (const struct nlattr *)pos;
 }
 
-int kfsim_ynl_err_set(struct kfsim_ynl_error *err, int code, const char *fmt, ...)
+int kfsim_ynl_err_set(struct ynl_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!err)
 		return code;
-	err->code = code;
+	err->code = (enum ynl_error_code)(code < 0 ? -code : code);
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return code;
 }
 
+/*
+ * ynl_attr_validate() of the kernel library: the same checks and texts ("Invalid attribute
+ * (u32 node-cnt)"), code YNL_ERROR_ATTR_INVALID; the caller gets -EINVAL.
+ */
+static int invalid(struct ynl_error *err, const char *what, const char *name)
+{
+	kfsim_ynl_err_set(err, YNL_ERROR_ATTR_INVALID, "Invalid attribute (%s%s%s)", what,
+			  *what ? " " : "", name ? name : "");
+	return -EINVAL;
+}
+
 int kfsim_ynl_attr_validate(const struct kfsim_ynl_policy_nest *policy, const struct nlattr *attr,
-			    struct kfsim_ynl_error *err)
+			    struct ynl_error *err)
 {
 	u16 type = kfsim_ynl_attr_type(attr);
 	u32 len = kfsim_ynl_attr_data_len(attr);
 	const struct kfsim_ynl_policy_attr *pa;
 	const char *data = kfsim_ynl_attr_data(attr);
-	u32 want = 0;
 
-	if (type > policy->max_attr || !policy->table[type].type)
-		return kfsim_ynl_err_set(err, -EINVAL, "Unknown attribute type %u", type);
+	if (type > policy->max_attr) {
+		kfsim_ynl_err_set(err, YNL_ERROR_INTERNAL,
+				  "Internal error, validating unknown attribute");
+		return -EINVAL;
+	}
 	pa = &policy->table[type];
 	switch (pa->type) {
 	case KFSIM_YNL_PT_REJECT:
-		return kfsim_ynl_err_set(err, -EINVAL, "Rejected attribute (%s)", pa->name);
+		kfsim_ynl_err_set(err, YNL_ERROR_ATTR_INVALID, "Rejected attribute (%s)", pa->name);
+		return -EINVAL;
 	case KFSIM_YNL_PT_IGNORE:
-	case KFSIM_YNL_PT_FLAG:
+	case KFSIM_YNL_PT_FLAG:	/* flags may grow into real attributes */
 		return 0;
-	case KFSIM_YNL_PT_U8: want = 1; break;
-	case KFSIM_YNL_PT_U16: want = 2; break;
-	case KFSIM_YNL_PT_U32: want = 4; break;
-	case KFSIM_YNL_PT_U64: want = 8; break;
-	case KFSIM_YNL_PT_BITFIELD32: want = 8; break;
+	case KFSIM_YNL_PT_U8: return len == 1 ? 0 : invalid(err, "u8", pa->name);
+	case KFSIM_YNL_PT_U16: return len == 2 ? 0 : invalid(err, "u16", pa->name);
+	case KFSIM_YNL_PT_U32: return len == 4 ? 0 : invalid(err, "u32", pa->name);
+	case KFSIM_YNL_PT_U64: return len == 8 ? 0 : invalid(err, "u64", pa->name);
+	case KFSIM_YNL_PT_BITFIELD32: return len == 8 ? 0 : invalid(err, "bitfield32", pa->name);
 	case KFSIM_YNL_PT_UINT:
-		if (len != 4 && len != 8)
-			return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) length %u, "
-						 "expected 4 or 8", pa->name, len);
-		return 0;
+		return len == 4 || len == 8 ? 0 : invalid(err, "uint", pa->name);
 	case KFSIM_YNL_PT_NUL_STR:
-		if (!len || data[len - 1])
-			return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) string not "
-						 "NUL-terminated", pa->name);
-		if (pa->len && len - 1 > pa->len)
-			return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) string "
-						 "length %u, max %u", pa->name, len - 1, pa->len);
-		return 0;
+		/* the kernel library's len is the max payload with the NUL; ours is without */
+		if (len && (!pa->len || len <= pa->len + 1u) && !data[len - 1])
+			return 0;
+		return invalid(err, "string", pa->name);
 	case KFSIM_YNL_PT_STR:
-		if (pa->len && len > pa->len + 1u)
-			return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) string "
-						 "length %u, max %u", pa->name, len, pa->len);
-		return 0;
+		if (!pa->len || len <= pa->len + 1u)
+			return 0;
+		return invalid(err, "string", pa->name);
 	case KFSIM_YNL_PT_BINARY:
-		if (pa->len && len != pa->len)
-			return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) length %u, "
-						 "expected %u", pa->name, len, pa->len);
-		return 0;
+		return !pa->len || len == pa->len ? 0 : invalid(err, "binary", pa->name);
 	case KFSIM_YNL_PT_NEST:
-		if (len && len < NLA_HDRLEN)
-			return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) nest length "
-						 "%u", pa->name, len);
+		return !len || len >= NLA_HDRLEN ? 0 : invalid(err, "nest", pa->name);
+	case 0:
+		/* not in the set: parsers skip these before validating (newer kernels) */
 		return 0;
 	default:
-		return kfsim_ynl_err_set(err, -EINVAL, "Unknown policy type %u", pa->type);
+		return invalid(err, "unknown", pa->name);
 	}
-	if (len != want)
-		return kfsim_ynl_err_set(err, -EINVAL, "Invalid attribute (%s) length %u, "
-					 "expected %u", pa->name, len, want);
-	return 0;
 }
 
-u64 kfsim_ynl_attr_get_uint(const struct nlattr *attr)
+__u64 kfsim_ynl_attr_get_uint(const struct nlattr *attr)
 {
 	const void *data = kfsim_ynl_attr_data(attr);
 	u8 v8;
 	u16 v16;
 	u32 v32;
-	u64 v64 = 0;
+	__u64 v64 = 0;
 
 	switch (kfsim_ynl_attr_data_len(attr)) {
 	case 1: memcpy(&v8, data, 1); return v8;
@@ -255,13 +258,13 @@ u64 kfsim_ynl_attr_get_uint(const struct nlattr *attr)
 	}
 }
 
-s64 kfsim_ynl_attr_get_sint(const struct nlattr *attr)
+__s64 kfsim_ynl_attr_get_sint(const struct nlattr *attr)
 {
 	const void *data = kfsim_ynl_attr_data(attr);
 	s8 v8;
 	s16 v16;
 	s32 v32;
-	s64 v64 = 0;
+	__s64 v64 = 0;
 
 	switch (kfsim_ynl_attr_data_len(attr)) {
 	case 1: memcpy(&v8, data, 1); return v8;
@@ -299,117 +302,208 @@ void *kfsim_ynl_attr_dup(const struct nlattr *attr, u32 *len)
 	return copy;
 }
 
+/* ynl_err_walk_report_one(): ".name", or why the policy cannot name it. */
+static bool path_report_one(const struct kfsim_ynl_policy_nest *policy, u16 type, char *buf,
+			    size_t size)
+{
+	if (!policy) {
+		snprintf(buf, size, "!policy");
+		return false;
+	}
+	if (type > policy->max_attr) {
+		snprintf(buf, size, "!oob");
+		return false;
+	}
+	if (!policy->table[type].name) {
+		snprintf(buf, size, "!name");
+		return false;
+	}
+	snprintf(buf, size, ".%s", policy->table[type].name);
+	return true;
+}
+
 const char *kfsim_ynl_attr_path(const struct kfsim_ynl_policy_nest *policy, const void *head,
-				u32 len, u32 offset, char *buf, size_t size)
+				u32 len, u32 offset, char *buf, size_t size,
+				const struct kfsim_ynl_policy_nest **nest_pol)
 {
 	const struct nlattr *attr;
 	size_t used;
 
-	if (size)
-		buf[0] = '\0';
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (!policy) {
+		snprintf(buf, size, "!policy");
+		return buf;
+	}
 	kfsim_ynl_attr_for_each(attr, head, len) {
 		u32 start = (u32)((const u8 *)attr - (const u8 *)head);
 		u16 type = kfsim_ynl_attr_type(attr);
-		const struct kfsim_ynl_policy_attr *pa;
+		const struct kfsim_ynl_policy_nest *nest;
 
-		if (offset < start || offset >= start + attr->nla_len)
+		if (start + attr->nla_len <= offset)
 			continue;
-		pa = policy && type <= policy->max_attr ? &policy->table[type] : NULL;
-		if (pa && pa->name)
-			snprintf(buf, size, ".%s", pa->name);
-		else
-			snprintf(buf, size, ".%u", type);
+		if (!path_report_one(policy, type, buf, size))
+			return buf;
+		nest = policy->table[type].nest;
+		if (offset == start) {
+			if (nest_pol)
+				*nest_pol = nest;
+			return buf;
+		}
 		used = strlen(buf);
-		if (offset >= start + NLA_HDRLEN && pa && pa->type == KFSIM_YNL_PT_NEST && pa->nest)
-			kfsim_ynl_attr_path(pa->nest, kfsim_ynl_attr_data(attr),
-					    kfsim_ynl_attr_data_len(attr), offset - start - NLA_HDRLEN,
-					    buf + used, size - used);
-		break;
+		if (!nest) {
+			snprintf(buf + used, size - used, "!nest");
+			return buf;
+		}
+		if (offset < start + NLA_HDRLEN)
+			return buf;
+		kfsim_ynl_attr_path(nest, kfsim_ynl_attr_data(attr), kfsim_ynl_attr_data_len(attr),
+				    offset - start - NLA_HDRLEN, buf + used, size - used, nest_pol);
+		return buf;
 	}
 	return buf;
 }
 
 /* ---- the socket ----------------------------------------------------------------------- */
 
-struct kfsim_ynl_sock {
-	struct kfsim_nl_client *client;
-	const struct kfsim_ynl_family *family;
-	struct kfsim_nl_family_info info;
-	struct kfsim_ynl_error err;
-	struct kfsim_nl_error nl_err;
-	struct kfsim_ynl_ntf_base *ntf_first, **ntf_last;
-};
+/*
+ * The list terminator: an address no object ever has (the kernel library's is 0xb4d123).
+ * Ours is 8-byte aligned: ynl_dump_foreach() takes &dump->obj of it, which UBSan reports as a
+ * misaligned member access for an odd address (the kernel's samples do exactly that on an
+ * empty dump).
+ */
+struct ynl_dump_list_type *YNL_LIST_END = (void *)(0xb4d120);
 
-void kfsim_ynl_set_err(struct kfsim_ynl_sock *ys, int code, const char *fmt, ...)
+static void err_reset(struct ynl_sock *ys)
 {
-	va_list ap;
-
-	ys->err.code = code;
-	va_start(ap, fmt);
-	vsnprintf(ys->err.msg, sizeof(ys->err.msg), fmt, ap);
-	va_end(ap);
+	ys->err.code = YNL_ERROR_NONE;
+	ys->err.attr_offs = 0;
+	ys->err.msg[0] = '\0';
 }
 
-struct kfsim_ynl_sock *kfsim_ynl_sock_create(struct kfsim_nl_client *client,
-					     const struct kfsim_ynl_family *family,
-					     struct kfsim_ynl_error *err)
+struct ynl_sock *kfsim_ynl_sock_create(struct kfsim_nl_client *client,
+				       const struct ynl_family *yf, struct ynl_error *e)
 {
-	struct kfsim_ynl_sock *ys = calloc(1, sizeof(*ys));
+	struct ynl_sock *ys = calloc(1, sizeof(*ys));
 	int ret;
 
-	if (!ys) {
-		kfsim_ynl_err_set(err, -ENOMEM, "out of memory");
+	if (!ys || !(ys->info = calloc(1, sizeof(*ys->info))) ||
+	    !(ys->nl_err = calloc(1, sizeof(*ys->nl_err)))) {
+		if (ys)
+			free(ys->info);
+		free(ys);
+		kfsim_ynl_err_set(e, ENOMEM, "%s", strerror(ENOMEM));
 		return NULL;
 	}
 	ys->client = client;
-	ys->family = family;
-	ys->ntf_last = &ys->ntf_first;
-	ret = kfsim_nl_resolve(client, family->name, &ys->info, &ys->nl_err);
+	ys->family = yf;
+	ys->ntf_last_next = &ys->ntf_first;
+	ret = kfsim_nl_resolve(client, yf->name, ys->info, ys->nl_err);
 	if (ret) {
-		kfsim_ynl_err_set(err, ret, "family '%s' not found: %s", family->name,
-				  strerror(-ret));
+		/*
+		 * The kernel library reads CTRL_CMD_GETFAMILY's answer; an error (ENOENT for a
+		 * family the kernel does not have) is then reported with this text and errno.
+		 */
+		kfsim_ynl_err_set(e, ret, "failed to receive the socket family info - no such "
+				  "family?");
+		free(ys->nl_err);
+		free(ys->info);
 		free(ys);
 		return NULL;
 	}
 	return ys;
 }
 
-void kfsim_ynl_sock_destroy(struct kfsim_ynl_sock *ys)
+/*
+ * The transport: the running kernel unless KFSIM_KERNEL names kfsim's ("inproc" or the path
+ * of a `kfsim kernel --listen` server).  The texts are the kernel library's for a socket that
+ * cannot be created.
+ */
+static struct kfsim_nl_client *open_transport(struct ynl_error *e)
 {
-	struct kfsim_ynl_ntf_base *ntf;
+	const char *where = getenv("KFSIM_KERNEL");
+	struct kfsim_nl_client *c;
+	const char *path;
+	int ret;
+
+	if (!where || !*where) {
+		c = kfsim_nl_client_open_kernel();
+	} else if (!strcmp(where, "inproc")) {
+		ret = kfsim_standin_inproc_start(&path);
+		c = ret ? ERR_PTR(ret) : kfsim_nl_client_open_server(path);
+	} else {
+		c = kfsim_nl_client_open_server(where);
+	}
+	if (IS_ERR(c)) {
+		kfsim_ynl_err_set(e, (int)PTR_ERR(c), "failed to create a netlink socket");
+		return NULL;
+	}
+	return c;
+}
+
+struct ynl_sock *ynl_sock_create(const struct ynl_family *yf, struct ynl_error *e)
+{
+	struct kfsim_nl_client *c = open_transport(e);
+	struct ynl_sock *ys;
+
+	if (!c)
+		return NULL;
+	ys = kfsim_ynl_sock_create(c, yf, e);
+	if (!ys) {
+		kfsim_nl_client_close(c);
+		return NULL;
+	}
+	ys->own_client = true;
+	return ys;
+}
+
+void ynl_sock_destroy(struct ynl_sock *ys)
+{
+	struct ynl_ntf_base_type *ntf;
 
 	if (!ys)
 		return;
-	while ((ntf = kfsim_ynl_ntf_dequeue(ys)))
-		ntf->free(ntf);
+	while ((ntf = ynl_ntf_dequeue(ys)))
+		ynl_ntf_free(ntf);
+	if (ys->own_client)
+		kfsim_nl_client_close(ys->client);
+	free(ys->nl_err);
+	free(ys->info);
 	free(ys);
 }
 
-const struct kfsim_ynl_error *kfsim_ynl_sock_err(const struct kfsim_ynl_sock *ys)
+void ynl_ntf_free(struct ynl_ntf_base_type *ntf)
 {
-	return &ys->err;
+	ntf->free(ntf);
 }
 
-const struct kfsim_nl_error *kfsim_ynl_sock_nl_err(const struct kfsim_ynl_sock *ys)
+const struct kfsim_nl_error *kfsim_ynl_sock_nl_err(const struct ynl_sock *ys)
 {
-	return &ys->nl_err;
+	return ys->nl_err;
 }
 
-u16 kfsim_ynl_family_id(const struct kfsim_ynl_sock *ys)
+u16 kfsim_ynl_family_id(const struct ynl_sock *ys)
 {
-	return ys->info.id;
+	return ys->info->id;
 }
 
-static void ntf_queue(struct kfsim_ynl_sock *ys, const struct nlmsghdr *nlh)
+int ynl_socket_get_fd(struct ynl_sock *ys)
 {
-	const struct kfsim_ynl_family *fam = ys->family;
+	return kfsim_nl_client_fd(ys->client);
+}
+
+/* ynl_ntf_parse(): unknown commands and unparsable notifications are dropped. */
+static void ntf_queue(struct ynl_sock *ys, const struct nlmsghdr *nlh)
+{
+	const struct ynl_family *fam = ys->family;
 	const struct genlmsghdr *genl;
 	const struct kfsim_ynl_ntf_info *info;
-	struct kfsim_ynl_ntf_base *ntf;
-	u32 hdrs = NLMSG_HDRLEN + GENL_HDRLEN + fam->hdr_len;
-	struct kfsim_ynl_error perr = { 0 };
+	struct ynl_ntf_base_type *ntf;
+	u32 hdrs = NLMSG_HDRLEN + GENL_HDRLEN + (u32)fam->hdr_len;
+	struct ynl_error perr = { 0 };
 
-	if (nlh->nlmsg_len < hdrs || nlh->nlmsg_type != ys->info.id)
+	if (nlh->nlmsg_len < hdrs || nlh->nlmsg_type != ys->info->id)
 		return;
 	genl = (const struct genlmsghdr *)((const u8 *)nlh + NLMSG_HDRLEN);
 	if (genl->cmd >= fam->ntf_info_size || !fam->ntf_info[genl->cmd].parse)
@@ -425,12 +519,12 @@ static void ntf_queue(struct kfsim_ynl_sock *ys, const struct nlmsghdr *nlh)
 		info->free(ntf);
 		return;
 	}
-	*ys->ntf_last = ntf;
-	ys->ntf_last = &ntf->next;
+	*ys->ntf_last_next = ntf;
+	ys->ntf_last_next = &ntf->next;
 }
 
 struct exec_ctx {
-	struct kfsim_ynl_sock *ys;
+	struct ynl_sock *ys;
 	u8 reply_cmd;
 	kfsim_ynl_reply_cb cb;
 	void *arg;
@@ -439,33 +533,83 @@ struct exec_ctx {
 static int exec_reply(const struct nlmsghdr *nlh, void *arg)
 {
 	struct exec_ctx *ctx = arg;
-	const struct kfsim_ynl_family *fam = ctx->ys->family;
-	u32 hdrs = NLMSG_HDRLEN + GENL_HDRLEN + fam->hdr_len;
+	const struct ynl_family *fam = ctx->ys->family;
+	u32 hdrs = NLMSG_HDRLEN + GENL_HDRLEN + (u32)fam->hdr_len;
 	const struct genlmsghdr *genl;
 
-	if (nlh->nlmsg_len < hdrs) {
-		kfsim_ynl_set_err(ctx->ys, -EPROTO, "reply shorter than its headers");
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN) {
+		kfsim_ynl_err_set(&ctx->ys->err, YNL_ERROR_INV_RESP,
+				  "Kernel responded with truncated message");
 		return -EPROTO;
 	}
 	genl = (const struct genlmsghdr *)((const u8 *)nlh + NLMSG_HDRLEN);
 	if (genl->cmd != ctx->reply_cmd) {
-		/* ynl: a reply with another command is a notification that crossed it. */
+		/* a reply with another command is a notification that crossed it */
 		ntf_queue(ctx->ys, nlh);
 		return 0;
 	}
-	if (!ctx->cb)
-		return 0;
-	/* A reply that fails user-side validation: its message, not a kernel error, is reported. */
+	if (nlh->nlmsg_len < hdrs) {
+		kfsim_ynl_err_set(&ctx->ys->err, YNL_ERROR_INV_RESP,
+				  "Kernel responded with truncated message");
+		return -EPROTO;
+	}
+	if (!ctx->cb) {
+		kfsim_ynl_err_set(&ctx->ys->err, YNL_ERROR_UNEXPECT_MSG,
+				  "Received a message when none were expected");
+		return -EPROTO;
+	}
 	return ctx->cb(nlh, fam->hdr_len ? (const u8 *)genl + GENL_HDRLEN : NULL,
 		       (const u8 *)nlh + hdrs, nlh->nlmsg_len - hdrs, ctx->arg, &ctx->ys->err);
 }
 
-int kfsim_ynl_exec(struct kfsim_ynl_sock *ys, u8 cmd, const void *fixed_hdr,
+/*
+ * ynl_ext_ack_check(): "Kernel error: 'msg' (bad attribute: .a, missing attribute: .b)",
+ * "Kernel error: bad attribute: .a" without a message, strerror() without either;
+ * "Kernel warning: ..." for an ACK that carries a message.
+ */
+static void ext_ack_format(struct ynl_sock *ys, const struct kfsim_ynl_msg *msg,
+			   const struct kfsim_ynl_policy_nest *req_policy, u32 attrs_off)
+{
+	const struct kfsim_nl_error *ne = ys->nl_err;
+	const char *level = ys->err.code ? "error" : "warning";
+	char bad[sizeof(ys->err.msg)] = "", miss[sizeof(ys->err.msg)] = "";
+	size_t n;
+
+	if (ne->has_offs) {
+		ys->err.attr_offs = ne->offs;
+		n = (size_t)snprintf(bad, sizeof(bad), "%sbad attribute: ", ne->msg[0] ? " (" : "");
+		if (ne->offs >= attrs_off)
+			kfsim_ynl_attr_path(req_policy, msg->buf, msg->len, ne->offs - attrs_off,
+					    bad + n, sizeof(bad) - n, NULL);
+	}
+	if (ne->has_miss_type) {
+		const struct kfsim_ynl_policy_nest *nest_pol = req_policy;
+
+		n = (size_t)snprintf(miss, sizeof(miss), "%smissing attribute: ",
+				     bad[0] ? ", " : (ne->msg[0] ? " (" : ""));
+		if (ne->has_miss_nest && ne->miss_nest >= attrs_off) {
+			kfsim_ynl_attr_path(req_policy, msg->buf, msg->len, ne->miss_nest - attrs_off,
+					    miss + n, sizeof(miss) - n, &nest_pol);
+			n = strlen(miss);
+		}
+		if (n < sizeof(miss))
+			path_report_one(nest_pol, (u16)ne->miss_type, miss + n, sizeof(miss) - n);
+	}
+	if (ne->msg[0])
+		snprintf(ys->err.msg, sizeof(ys->err.msg), "Kernel %s: '%s'%s%s%s", level, ne->msg,
+			 bad, miss, bad[0] || miss[0] ? ")" : "");
+	else if (bad[0] || miss[0])
+		snprintf(ys->err.msg, sizeof(ys->err.msg), "Kernel %s: %s%s", level, bad, miss);
+	else if (ys->err.code)
+		snprintf(ys->err.msg, sizeof(ys->err.msg), "%s", strerror((int)ys->err.code));
+}
+
+int kfsim_ynl_exec(struct ynl_sock *ys, u8 cmd, const void *fixed_hdr,
 		   const struct kfsim_ynl_msg *msg, bool dump,
 		   const struct kfsim_ynl_policy_nest *req_policy, u8 reply_cmd,
 		   kfsim_ynl_reply_cb cb, void *arg)
 {
-	u32 hdr_len = ys->family->hdr_len;
+	u32 hdr_len = (u32)ys->family->hdr_len;
 	u32 attrs_off = NLMSG_HDRLEN + GENL_HDRLEN + KFSIM_YNL_ALIGN(hdr_len);
 	u32 total = attrs_off + msg->len;
 	struct exec_ctx ctx = { ys, reply_cmd, cb, arg };
@@ -473,66 +617,56 @@ int kfsim_ynl_exec(struct kfsim_ynl_sock *ys, u8 cmd, const void *fixed_hdr,
 	struct genlmsghdr *genl;
 	int ret;
 
-	memset(&ys->err, 0, sizeof(ys->err));
+	err_reset(ys);
 	if (msg->overflow) {
-		kfsim_ynl_set_err(ys, -EMSGSIZE, "Constructed message longer than internal buffer");
+		kfsim_ynl_err_set(&ys->err, YNL_ERROR_INPUT_TOO_BIG,
+				  "Constructed message longer than internal buffer");
 		return -EMSGSIZE;
 	}
 	nlh = calloc(1, total);
 	if (!nlh) {
-		kfsim_ynl_set_err(ys, -ENOMEM, "out of memory");
+		kfsim_ynl_err_set(&ys->err, ENOMEM, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	nlh->nlmsg_len = total;
-	nlh->nlmsg_type = ys->info.id;
+	nlh->nlmsg_type = ys->info->id;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
 	genl = (struct genlmsghdr *)((u8 *)nlh + NLMSG_HDRLEN);
 	genl->cmd = cmd;
-	genl->version = (u8)ys->info.version;
+	genl->version = (u8)ys->info->version;
 	if (hdr_len && fixed_hdr)
 		memcpy((u8 *)genl + GENL_HDRLEN, fixed_hdr, hdr_len);
 	if (msg->len)
 		memcpy((u8 *)nlh + attrs_off, msg->buf, msg->len);
-	ret = kfsim_nl_request(ys->client, nlh, exec_reply, &ctx, &ys->nl_err);
+	ret = kfsim_nl_request(ys->client, nlh, exec_reply, &ctx, ys->nl_err);
 	if (ret && !ys->err.code) {
-		char path[128] = "";
-
-		if (ys->nl_err.has_offs && ys->nl_err.offs >= attrs_off)
-			kfsim_ynl_attr_path(req_policy, msg->buf, msg->len,
-					    ys->nl_err.offs - attrs_off, path, sizeof(path));
-		if (ys->nl_err.msg[0] && path[0])
-			kfsim_ynl_set_err(ys, ret, "Kernel error: '%s' (bad attribute: %s)",
-					  ys->nl_err.msg, path);
-		else if (ys->nl_err.msg[0])
-			kfsim_ynl_set_err(ys, ret, "Kernel error: '%s'", ys->nl_err.msg);
-		else if (path[0])
-			kfsim_ynl_set_err(ys, ret, "Kernel error: %s (bad attribute: %s)",
-					  strerror(-ret), path);
-		else if (ys->nl_err.has_miss_type) {
-			const char *name = req_policy && ys->nl_err.miss_type <= req_policy->max_attr ?
-				req_policy->table[ys->nl_err.miss_type].name : NULL;
-
-			if (name && !ys->nl_err.has_miss_nest)
-				kfsim_ynl_set_err(ys, ret, "Kernel error: missing attribute: .%s",
-						  name);
-			else
-				kfsim_ynl_set_err(ys, ret, "Kernel error: missing attribute type %u",
-						  ys->nl_err.miss_type);
-		} else {
-			kfsim_ynl_set_err(ys, ret, "Kernel error: %s", strerror(-ret));
-		}
+		ys->err.code = (enum ynl_error_code)(ret < 0 ? -ret : ret);
+		ext_ack_format(ys, msg, req_policy, attrs_off);
+	} else if (!ret && ys->nl_err->msg[0]) {
+		ext_ack_format(ys, msg, req_policy, attrs_off);
 	}
 	free(nlh);
 	return ret;
 }
 
-int kfsim_ynl_subscribe(struct kfsim_ynl_sock *ys, const char *group)
+int ynl_subscribe(struct ynl_sock *ys, const char *grp_name)
 {
-	int ret = kfsim_nl_subscribe(ys->client, ys->family->name, group);
+	u32 i;
+	int ret;
 
-	if (ret)
-		kfsim_ynl_set_err(ys, ret, "cannot join group '%s': %s", group, strerror(-ret));
-	return ret;
+	for (i = 0; i < ys->info->nr_mcgrps; i++)
+		if (!strcmp(ys->info->mcgrps[i].name, grp_name))
+			break;
+	if (i == ys->info->nr_mcgrps) {
+		kfsim_ynl_err_set(&ys->err, ENOENT, "Multicast group '%s' not found", grp_name);
+		return -1;
+	}
+	ret = kfsim_nl_subscribe(ys->client, ys->family->name, grp_name);
+	if (ret) {
+		kfsim_ynl_err_set(&ys->err, ret, "Subscribing to multicast group failed");
+		return -1;
+	}
+	return 0;
 }
 
 static int ntf_cb(const struct nlmsghdr *nlh, void *arg)
@@ -541,30 +675,23 @@ static int ntf_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int kfsim_ynl_ntf_check(struct kfsim_ynl_sock *ys)
+int ynl_ntf_check(struct ynl_sock *ys)
 {
-	int before = 0, after = 0, ret;
-	struct kfsim_ynl_ntf_base *ntf;
+	int ret = kfsim_nl_notifications(ys->client, ntf_cb, ys, 0);
 
-	for (ntf = ys->ntf_first; ntf; ntf = ntf->next)
-		before++;
-	ret = kfsim_nl_notifications(ys->client, ntf_cb, ys, 0);
-	if (ret < 0)
-		return ret;
-	for (ntf = ys->ntf_first; ntf; ntf = ntf->next)
-		after++;
-	return after - before;
+	return ret < 0 ? ret : 0;
 }
 
-struct kfsim_ynl_ntf_base *kfsim_ynl_ntf_dequeue(struct kfsim_ynl_sock *ys)
+struct ynl_ntf_base_type *ynl_ntf_dequeue(struct ynl_sock *ys)
 {
-	struct kfsim_ynl_ntf_base *ntf = ys->ntf_first;
+	struct ynl_ntf_base_type *ntf;
 
-	if (!ntf)
+	if (!ynl_has_ntf(ys))
 		return NULL;
+	ntf = ys->ntf_first;
 	ys->ntf_first = ntf->next;
-	if (!ys->ntf_first)
-		ys->ntf_last = &ys->ntf_first;
+	if (ys->ntf_last_next == &ntf->next)
+		ys->ntf_last_next = &ys->ntf_first;
 	ntf->next = NULL;
 	return ntf;
 }

@@ -24,11 +24,17 @@ fi
 
 mkdir -p "$out"
 specs=$out/linux-source-6.12/Documentation/netlink/specs
-if [ ! -d "$specs" ] || [ "$tarball" -nt "$specs" ]; then
+uapi_dir=$out/linux-source-6.12/include/uapi
+if [ ! -d "$specs" ] || [ ! -d "$uapi_dir" ] || [ "$tarball" -nt "$specs" ]; then
 	rm -rf "$out/linux-source-6.12"
-	tar -xJf "$tarball" -C "$out" --wildcards 'linux-source-6.12/Documentation/netlink/specs/*'
+	tar -xJf "$tarball" -C "$out" --wildcards 'linux-source-6.12/Documentation/netlink/specs/*' \
+		'linux-source-6.12/include/uapi/*'
 	touch "$specs"
 fi
+# The user code includes the family's uapi header as the kernel's generated code does
+# (<linux/netdev.h>): the 6.12 tree's copy of that one header (as the kernel's own build forces
+# with -include), not the system's older one.  kfsim-ynl-gen's F-uapi.h goes to its own folder
+# and is checked on its own below.
 
 report=$out/report.txt
 : > "$report"
@@ -38,20 +44,36 @@ echo >> "$report"
 
 # One spec: generate, compile, run.  Writes $dir/summary (one line) and $dir/report.
 one_spec() {
-	local spec=$1 name ident dir warnings uapi result
+	local spec=$1 name ident dir warnings uapi result hdr extra keep_uapi=0
 	name=$(basename "$spec" .yaml)
 	ident=$(sed -n 's/^name:[[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' "$spec" | head -1 | tr - _)
 	dir=$out/gen/$name
-	mkdir -p "$dir"
+	mkdir -p "$dir/uapi" "$dir/kinc/linux"
+	hdr=$(sed -n 's/^uapi-header:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$spec" | head -1)
+	[ -n "$hdr" ] || hdr=linux/$name.h
+	extra=
+	if [ -f "$uapi_dir/$hdr" ]; then
+		cp "$uapi_dir/$hdr" "$dir/kinc/$hdr"
+	else
+		keep_uapi=1	# no kernel header (netlink-raw specs): kfsim's F-uapi.h stands in
+	fi
+	# ethtool's enums live in the hand-written ethtool_netlink.h, which the kernel's build
+	# hands its generated code with -include (tools/net/ynl/Makefile.deps): the same here.
+	if [ "$ident" = ethtool ]; then
+		cp "$uapi_dir/linux/ethtool_netlink.h" "$dir/kinc/linux/"
+		extra="-include $dir/kinc/linux/ethtool_netlink.h"
+	fi
 	: > "$dir/report"
-	if ! "$gen" --mode uapi --mode kernel --mode user --mode test --out-dir "$dir" "$spec" \
-		2> "$dir/gen.log"; then
+	if ! "$gen" --mode kernel --mode user --mode test --out-dir "$dir" "$spec" \
+		2> "$dir/gen.log" ||
+	   ! "$gen" --mode uapi --out-dir "$dir/uapi" "$spec" 2>> "$dir/gen.log"; then
 		echo "FAIL $name: generation: $(tail -1 "$dir/gen.log")" > "$dir/summary"
 		return
 	fi
+	[ $keep_uapi -eq 1 ] && cp "$dir/uapi/$ident-uapi.h" "$dir/"
 	warnings=$(grep -c warning "$dir/gen.log" || true)
 	# shellcheck disable=SC2086
-	if ! $cc -std=gnu11 -O0 -Wall -Wextra -Werror $cflags -I"$dir" \
+	if ! $cc -std=gnu11 -O0 -Wall -Wextra -Werror $cflags $extra -I"$dir" -I"$dir/kinc" \
 		-o "$dir/test" "$dir/$ident-test.c" $libs 2> "$dir/cc.log"; then
 		echo "FAIL $name: the generated C does not compile: $(head -1 "$dir/cc.log")" \
 			> "$dir/summary"
@@ -60,7 +82,7 @@ one_spec() {
 	# The user header is self-contained: it compiles included first and alone.
 	# shellcheck disable=SC2086
 	if ! printf '#include "%s-user.h"\n' "$ident" |
-		$cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $cflags -I"$dir" -x c - \
+		$cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $cflags $extra -I"$dir" -I"$dir/kinc" -x c - \
 			2> "$dir/user-h.log"; then
 		echo "FAIL $name: $ident-user.h is not self-contained: $(grep -m1 'error' \
 			"$dir/user-h.log")" > "$dir/summary"
@@ -69,7 +91,7 @@ one_spec() {
 	# The uapi header on its own.  The kernel renders no uapi from some of these specs
 	# (devlink, ethtool), whose names collide there: reported, not failed.
 	if printf '#include <linux/types.h>\n#include "%s-uapi.h"\n' "$ident" |
-		$cc -fsyntax-only -Wall -Werror -I"$dir" -x c - 2> "$dir/uapi.log"; then
+		$cc -fsyntax-only -Wall -Werror -I"$dir/uapi" -x c - 2> "$dir/uapi.log"; then
 		uapi="uapi ok"
 	else
 		uapi="uapi header: $(grep -m1 -o 'error: .*' "$dir/uapi.log")"

@@ -143,14 +143,14 @@ struct env {
 	struct kfsim_nl_kernel *k;
 	struct genl_family fam;
 	struct kfsim_nl_client *root, *user;
-	struct kfsim_ynl_sock *ys, *ys_user;
+	struct ynl_sock *ys, *ys_user;
 };
 
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
 	struct genl_family init = ETHTOOL_NL_FAMILY_INIT;
-	struct kfsim_ynl_error err;
+	struct ynl_error err;
 
 	if (!e)
 		return -1;
@@ -162,8 +162,8 @@ static int setup(void **state)
 	e->user = kfsim_nl_client_open_sim(e->k, &KFSIM_NL_CRED_USER);
 	if (IS_ERR(e->root) || IS_ERR(e->user))
 		return -1;
-	e->ys = kfsim_ynl_sock_create(e->root, &kfsim_ynl_ethtool_family, &err);
-	e->ys_user = kfsim_ynl_sock_create(e->user, &kfsim_ynl_ethtool_family, &err);
+	e->ys = kfsim_ynl_sock_create(e->root, &ynl_ethtool_family, &err);
+	e->ys_user = kfsim_ynl_sock_create(e->user, &ynl_ethtool_family, &err);
 	if (!e->ys || !e->ys_user)
 		return -1;
 	memset(&plca_dev, 0, sizeof(plca_dev));
@@ -179,8 +179,8 @@ static int teardown(void **state)
 {
 	struct env *e = *state;
 
-	kfsim_ynl_sock_destroy(e->ys);
-	kfsim_ynl_sock_destroy(e->ys_user);
+	ynl_sock_destroy(e->ys);
+	ynl_sock_destroy(e->ys_user);
 	kfsim_nl_client_close(e->root);
 	kfsim_nl_client_close(e->user);
 	kfsim_genl_unregister_family(&e->fam);
@@ -194,7 +194,7 @@ static struct ethtool_plca_set_cfg_req *set_req(void)
 	struct ethtool_plca_set_cfg_req *req = ethtool_plca_set_cfg_req_alloc();
 
 	assert_non_null(req);
-	assert_int_equal(ethtool_plca_set_cfg_req_set_header_dev_name(req, "eth0"), 0);
+	ethtool_plca_set_cfg_req_set_header_dev_name(req, "eth0");
 	return req;
 }
 
@@ -203,15 +203,16 @@ static void test_set_then_get_round_trips(void **state)
 	struct env *e = *state;
 	struct ethtool_plca_set_cfg_req *req = set_req();
 	struct ethtool_plca_get_cfg_req *get = ethtool_plca_get_cfg_req_alloc();
-	struct ethtool_plca_get_cfg_rsp *rsp = NULL;
+	struct ethtool_plca_get_cfg_rsp *rsp;
 
 	ethtool_plca_set_cfg_req_set_enabled(req, 1);
 	ethtool_plca_set_cfg_req_set_node_id(req, 0);
 	ethtool_plca_set_cfg_req_set_node_cnt(req, 5);
 	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), 0);
-	assert_int_equal(ethtool_plca_get_cfg_req_set_header_dev_index(get, 2), 0);
-	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), 0);
+	ethtool_plca_get_cfg_req_set_header_dev_index(get, 2);
+	rsp = ethtool_plca_get_cfg(e->ys, get);
 	assert_non_null(rsp);
+	assert_int_equal(e->ys->err.code, 0);
 	assert_true(rsp->_present.enabled && rsp->_present.node_cnt && rsp->_present.version);
 	assert_int_equal(rsp->enabled, 1);
 	assert_int_equal(rsp->node_id, 0);
@@ -219,9 +220,10 @@ static void test_set_then_get_round_trips(void **state)
 	assert_int_equal(rsp->to_tmr, 32);
 	assert_int_equal(rsp->version, 0x10);
 	assert_false(rsp->_present.status);
-	assert_non_null(rsp->header);
-	assert_string_equal(rsp->header->dev_name, "eth0");
-	assert_int_equal(rsp->header->dev_index, 2);
+	assert_true(rsp->_present.header);
+	assert_int_equal(rsp->header._present.dev_name_len, 4);
+	assert_string_equal(rsp->header.dev_name, "eth0");
+	assert_int_equal(rsp->header.dev_index, 2);
 	ethtool_plca_get_cfg_rsp_free(rsp);
 	ethtool_plca_get_cfg_req_free(get);
 	ethtool_plca_set_cfg_req_free(req);
@@ -234,8 +236,10 @@ static void test_out_of_range_is_erange_naming_the_attribute(void **state)
 	const struct kfsim_nl_error *nl;
 
 	ethtool_plca_set_cfg_req_set_node_cnt(req, 0);
-	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), -ERANGE);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
+	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), -1);
+	assert_int_equal(e->ys->err.code, ERANGE);	/* a positive errno, as the kernel's library */
+	assert_int_equal(e->ys->err.attr_offs, 36);
+	assert_string_equal(e->ys->err.msg,
 			    "Kernel error: 'integer out of range' (bad attribute: .node-cnt)");
 	nl = kfsim_ynl_sock_nl_err(e->ys);
 	/* nlmsghdr 16 + genlmsghdr 4 + header nest 16 (DEV_NAME "eth0"): offset 36 (§1.6). */
@@ -246,13 +250,15 @@ static void test_out_of_range_is_erange_naming_the_attribute(void **state)
 
 	ethtool_plca_set_cfg_req_set_node_cnt(req, 8);
 	ethtool_plca_set_cfg_req_set_enabled(req, 2);
-	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), -ERANGE);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
+	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), -1);
+	assert_int_equal(e->ys->err.code, ERANGE);
+	assert_string_equal(e->ys->err.msg,
 			    "Kernel error: 'integer out of range' (bad attribute: .enabled)");
 	ethtool_plca_set_cfg_req_set_enabled(req, 1);
 	ethtool_plca_set_cfg_req_set_node_id(req, 256);
-	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), -ERANGE);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
+	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), -1);
+	assert_int_equal(e->ys->err.code, ERANGE);
+	assert_string_equal(e->ys->err.msg,
 			    "Kernel error: 'integer out of range' (bad attribute: .node-id)");
 	ethtool_plca_set_cfg_req_free(req);
 }
@@ -261,23 +267,24 @@ static void test_nested_header_errors_name_the_path(void **state)
 {
 	struct env *e = *state;
 	struct ethtool_plca_get_cfg_req *get = ethtool_plca_get_cfg_req_alloc();
-	struct ethtool_plca_get_cfg_rsp *rsp = NULL;
+	struct ethtool_plca_get_cfg_rsp *rsp;
 	char name[200];
 
 	/* ALTIFNAMSIZ - 1 = 127 characters fit; 128 do not. */
 	memset(name, 'x', 128);
 	name[128] = '\0';
-	assert_int_equal(ethtool_plca_get_cfg_req_set_header_dev_name(get, name), 0);
-	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), -EINVAL);
+	ethtool_plca_get_cfg_req_set_header_dev_name(get, name);
+	rsp = ethtool_plca_get_cfg(e->ys, get);
 	assert_null(rsp);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
+	assert_int_equal(e->ys->err.code, EINVAL);
+	assert_string_equal(e->ys->err.msg,
 			    "Kernel error: 'Attribute failed policy validation' (bad attribute: "
 			    ".header.dev-name)");
 	name[127] = '\0';
-	assert_int_equal(ethtool_plca_get_cfg_req_set_header_dev_name(get, name), 0);
-	assert_int_equal(ethtool_plca_get_cfg_req_set_header_flags(get, 4), 0);	/* STATS */
-	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), -EINVAL);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
+	ethtool_plca_get_cfg_req_set_header_dev_name(get, name);
+	ethtool_plca_get_cfg_req_set_header_flags(get, 4);	/* STATS */
+	assert_null(ethtool_plca_get_cfg(e->ys, get));
+	assert_string_equal(e->ys->err.msg,
 			    "Kernel error: 'reserved bit set' (bad attribute: .header.flags)");
 	ethtool_plca_get_cfg_req_free(get);
 }
@@ -286,18 +293,23 @@ static void test_missing_header_and_permissions(void **state)
 {
 	struct env *e = *state;
 	struct ethtool_plca_get_status_req *get = ethtool_plca_get_status_req_alloc();
-	struct ethtool_plca_get_status_rsp *rsp = NULL;
+	struct ethtool_plca_get_status_rsp *rsp;
 	struct ethtool_plca_set_cfg_req *req = set_req();
 
-	assert_int_equal(ethtool_plca_get_status(e->ys, get, &rsp), -EINVAL);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg, "Kernel error: missing attribute: .header");
-	assert_int_equal(ethtool_plca_get_status_req_set_header_dev_name(get, "eth0"), 0);
-	assert_int_equal(ethtool_plca_get_status(e->ys_user, get, &rsp), 0);	/* GET: anyone */
+	assert_null(ethtool_plca_get_status(e->ys, get));
+	assert_int_equal(e->ys->err.code, EINVAL);
+	assert_string_equal(e->ys->err.msg, "Kernel error: missing attribute: .header");
+	ethtool_plca_get_status_req_set_header_dev_name(get, "eth0");
+	rsp = ethtool_plca_get_status(e->ys_user, get);	/* GET: anyone */
+	assert_non_null(rsp);
 	assert_true(rsp->_present.status);
 	assert_int_equal(rsp->status, 1);
 	ethtool_plca_get_status_rsp_free(rsp);
 	ethtool_plca_set_cfg_req_set_enabled(req, 0);
-	assert_int_equal(ethtool_plca_set_cfg(e->ys_user, req), -EPERM);	/* uns-admin-perm */
+	assert_int_equal(ethtool_plca_set_cfg(e->ys_user, req), -1);	/* uns-admin-perm */
+	assert_int_equal(e->ys_user->err.code, EPERM);
+	/* no extack: the kernel library's text is strerror() */
+	assert_string_equal(e->ys_user->err.msg, "Operation not permitted");
 	ethtool_plca_set_cfg_req_free(req);
 	ethtool_plca_get_status_req_free(get);
 }
@@ -306,17 +318,19 @@ static void test_a_malformed_reply_is_refused_by_the_user_side(void **state)
 {
 	struct env *e = *state;
 	struct ethtool_plca_get_cfg_req *get = ethtool_plca_get_cfg_req_alloc();
-	struct ethtool_plca_get_cfg_rsp *rsp = NULL;
+	struct ethtool_plca_get_cfg_rsp *rsp;
 
-	assert_int_equal(ethtool_plca_get_cfg_req_set_header_dev_name(get, "eth0"), 0);
+	ethtool_plca_get_cfg_req_set_header_dev_name(get, "eth0");
 	broken_version = true;
-	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), -EINVAL);
+	rsp = ethtool_plca_get_cfg(e->ys, get);
 	broken_version = false;
 	assert_null(rsp);
-	assert_string_equal(kfsim_ynl_sock_err(e->ys)->msg,
-			    "Invalid attribute (version) length 4, expected 2");
+	assert_int_equal(e->ys->err.code, YNL_ERROR_ATTR_INVALID);
+	assert_string_equal(e->ys->err.msg, "Invalid attribute (u16 version)");
 	/* The socket is still in step: the next request works. */
-	assert_int_equal(ethtool_plca_get_cfg(e->ys, get, &rsp), 0);
+	rsp = ethtool_plca_get_cfg(e->ys, get);
+	assert_non_null(rsp);
+	assert_int_equal(e->ys->err.code, 0);
 	assert_int_equal(rsp->version, 0x10);
 	ethtool_plca_get_cfg_rsp_free(rsp);
 	ethtool_plca_get_cfg_req_free(get);
@@ -326,32 +340,43 @@ static void test_dump_and_notification(void **state)
 {
 	struct env *e = *state;
 	struct ethtool_plca_get_cfg_req_dump *dreq = ethtool_plca_get_cfg_req_dump_alloc();
-	struct ethtool_plca_get_cfg_list *list = NULL;
+	struct ethtool_plca_get_cfg_list *list;
 	struct ethtool_plca_set_cfg_req *req = set_req();
-	struct kfsim_ynl_ntf_base *ntf;
-	struct ethtool_plca_ntf_ntf *plca;
+	struct ynl_ntf_base_type *ntf;
+	struct ethtool_plca_get_cfg_ntf *plca;
 	int n = 0;
 
-	assert_int_equal(ethtool_plca_get_cfg_dump(e->ys, dreq, &list), 0);
-	for (struct ethtool_plca_get_cfg_list *it = list; it; it = it->next) {
-		assert_int_equal(it->obj.node_cnt, 8);
+	list = ethtool_plca_get_cfg_dump(e->ys, dreq);
+	assert_non_null(list);
+	assert_false(ynl_dump_empty(list));
+	ynl_dump_foreach(list, it) {
+		assert_int_equal(it->node_cnt, 8);
 		n++;
 	}
 	assert_int_equal(n, 1);
 	ethtool_plca_get_cfg_list_free(list);
 
-	assert_int_equal(kfsim_ynl_subscribe(e->ys_user, ETHTOOL_MCGRP_MONITOR_NAME), 0);
+	assert_int_equal(ynl_subscribe(e->ys_user, "no-such-group"), -1);
+	assert_int_equal(e->ys_user->err.code, ENOENT);
+	assert_string_equal(e->ys_user->err.msg, "Multicast group 'no-such-group' not found");
+	assert_int_equal(ynl_subscribe(e->ys_user, ETHTOOL_MCGRP_MONITOR_NAME), 0);
 	ethtool_plca_set_cfg_req_set_to_tmr(req, 40);
 	assert_int_equal(ethtool_plca_set_cfg(e->ys, req), 0);
-	assert_int_equal(kfsim_ynl_ntf_check(e->ys_user), 1);
-	ntf = kfsim_ynl_ntf_dequeue(e->ys_user);
+	assert_false(ynl_has_ntf(e->ys_user));	/* only parsed ones count */
+	assert_int_equal(ynl_ntf_check(e->ys_user), 0);
+	assert_true(ynl_has_ntf(e->ys_user));
+	assert_int_equal(ynl_socket_get_fd(e->ys_user), -1);	/* in-process: nothing to poll */
+	ntf = ynl_ntf_dequeue(e->ys_user);
 	assert_non_null(ntf);
 	assert_int_equal(ntf->cmd, ETHTOOL_MSG_PLCA_NTF);
-	plca = (struct ethtool_plca_ntf_ntf *)ntf;
+	plca = (struct ethtool_plca_get_cfg_ntf *)ntf;
 	assert_int_equal(plca->obj.to_tmr, 40);
-	assert_string_equal(plca->obj.header->dev_name, "eth0");
-	ntf->free(ntf);
-	assert_null(kfsim_ynl_ntf_dequeue(e->ys_user));
+	assert_string_equal(plca->obj.header.dev_name, "eth0");
+	/* the object sits where the kernel library's samples look for it */
+	assert_ptr_equal((void *)&plca->obj, (void *)ntf->data);
+	ynl_ntf_free(ntf);
+	assert_null(ynl_ntf_dequeue(e->ys_user));
+	assert_false(ynl_has_ntf(e->ys_user));
 	ethtool_plca_set_cfg_req_free(req);
 	ethtool_plca_get_cfg_req_dump_free(dreq);
 }

@@ -48,6 +48,7 @@ one_spec() {
 	name=$(basename "$spec" .yaml)
 	ident=$(sed -n 's/^name:[[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' "$spec" | head -1 | tr - _)
 	dir=$out/gen/$name
+	rm -rf "$dir"	# a file left by an earlier run (an F-uapi.h) would change what compiles
 	mkdir -p "$dir/uapi" "$dir/kinc/linux"
 	hdr=$(sed -n 's/^uapi-header:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$spec" | head -1)
 	[ -n "$hdr" ] || hdr=linux/$name.h

@@ -6,7 +6,7 @@ block whose lines start with "$ ".  A ```sh block runs as one bash script with `
 a "$ " block each command runs on its own, and the lines after it are what it prints: when
 those show an error (the command is there to show one), a non-zero exit status is expected,
 otherwise zero, and the output must contain every line the page shows that does not carry
-a measured figure.  Commands run in a scratch directory that holds a copy of specs/ and
+a measured figure.  Commands run in a scratch directory that holds a copy of specs/, examples/ and
 docs/img/, with the build directory first on PATH, so the source tree is not written.
 
 A few commands cannot run inside the test suite; SKIP lists each with the reason, and
@@ -73,6 +73,7 @@ def main():
     src, build = sys.argv[1], sys.argv[2]
     scratch = tempfile.mkdtemp(prefix="kfsim-doc-")
     shutil.copytree(os.path.join(src, "specs"), os.path.join(scratch, "specs"))
+    shutil.copytree(os.path.join(src, "examples"), os.path.join(scratch, "examples"))
     os.makedirs(os.path.join(scratch, "docs", "img"))
     env = dict(os.environ, PATH=build + os.pathsep + os.environ["PATH"])
     pages = [os.path.join(src, "README.md")] + sorted(glob.glob(os.path.join(src, "docs", "*.md")))

@@ -333,7 +333,7 @@ void mac_tx_done(struct plca_sim *sim, u32 node, bool ok)
 		n->st.delivered++;
 		n->st.payload_bytes += f->payload;
 		n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
-		bus_hist_add(&n->lat, sim->now - f->arrival);
+		kfsim_hist_add(&n->lat, sim->now - f->arrival);
 		n->access_sum += (double)(n->tx_start_wire - f->arrival);
 		n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
 	} else {

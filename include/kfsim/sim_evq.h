@@ -92,8 +92,6 @@ void kfsim_evq_destroy(struct kfsim_evq *q);
  * Return: true, or false when out of memory (@h is unchanged).
  */
 bool kfsim_evheap_grow(struct kfsim_evheap *h);
-/** kfsim_evheap_pop() - remove the top of @h, which is not empty. */
-void kfsim_evheap_pop(struct kfsim_evheap *h);
 
 /** kfsim_event_before() - whether @a runs before @b. */
 static inline bool kfsim_event_before(const struct kfsim_event *a, const struct kfsim_event *b)
@@ -151,6 +149,39 @@ static inline void kfsim_evheap_insert(struct kfsim_evheap *h, const struct kfsi
 		i = parent;
 	}
 	heap[i] = *ev;
+}
+
+/**
+ * kfsim_evheap_pop() - remove the top of @h, which is not empty
+ *
+ * Bottom-up: the hole left by the root goes down the path of smaller children to a leaf (one
+ * comparison per level), then the last element rises from there, which is usually at once, as it
+ * came from the bottom.
+ */
+static inline void kfsim_evheap_pop(struct kfsim_evheap *h)
+{
+	struct kfsim_event *heap = h->ev;
+	u32 len = --h->len, i = 0, child;
+	struct kfsim_event last = heap[len];
+
+	while ((child = 2 * i + 1) + 1 < len) {
+		child += kfsim_event_before(&heap[child + 1], &heap[child]);
+		heap[i] = heap[child];
+		i = child;
+	}
+	if (child < len) {
+		heap[i] = heap[child];
+		i = child;
+	}
+	while (i) {
+		u32 parent = (i - 1) / 2;
+
+		if (!kfsim_event_before(&last, &heap[parent]))
+			break;
+		heap[i] = heap[parent];
+		i = parent;
+	}
+	heap[i] = last;
 }
 
 /** kfsim_evq_take_seq() - take the next sequence number (to arm an event queued later). */

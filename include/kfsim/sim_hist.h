@@ -46,14 +46,24 @@ struct kfsim_hist {
 int kfsim_hist_init(struct kfsim_hist *hist);
 /** kfsim_hist_free() - free @hist's buckets (safe on a zeroed or freed histogram). */
 void kfsim_hist_free(struct kfsim_hist *hist);
-/** kfsim_hist_bucket() - the bucket holding @value. */
-u32 kfsim_hist_bucket(u64 value);
 /** kfsim_hist_bucket_top() - the largest value of bucket @index (< KFSIM_HIST_BUCKETS). */
 u64 kfsim_hist_bucket_top(u32 index);
 /** kfsim_hist_rank() - the 1-based rank quantile @q names among @count samples (0 if none). */
 u64 kfsim_hist_rank(u64 count, double q);
 /** kfsim_hist_quantile() - quantile @q of @hist, by the convention above. */
 u64 kfsim_hist_quantile(const struct kfsim_hist *hist, double q);
+
+/** kfsim_hist_bucket() - the bucket holding @value. */
+static inline u32 kfsim_hist_bucket(u64 value)
+{
+	u32 msb;
+
+	if (value < KFSIM_HIST_LINEAR)
+		return (u32)value;
+	msb = 63 - (u32)__builtin_clzll(value); /* >= 7 */
+	return KFSIM_HIST_LINEAR + (msb - 7) * (1u << KFSIM_HIST_SUB_BITS) +
+	       (u32)((value >> (msb - KFSIM_HIST_SUB_BITS)) & ((1u << KFSIM_HIST_SUB_BITS) - 1));
+}
 
 /** kfsim_hist_add() - count one sample @value. */
 static inline void kfsim_hist_add(struct kfsim_hist *hist, u64 value)

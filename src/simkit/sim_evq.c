@@ -44,34 +44,3 @@ __attribute__((noinline, cold)) bool kfsim_evheap_grow(struct kfsim_evheap *h)
 	h->cap = cap;
 	return true;
 }
-
-/*
- * Bottom-up: the hole left by the root goes down the path of smaller children to a leaf (one
- * comparison per level), then the last element rises from there, which is usually at once, as it
- * came from the bottom.
- */
-void kfsim_evheap_pop(struct kfsim_evheap *h)
-{
-	struct kfsim_event *heap = h->ev;
-	u32 len = --h->len, i = 0, child;
-	struct kfsim_event last = heap[len];
-
-	while ((child = 2 * i + 1) + 1 < len) {
-		child += kfsim_event_before(&heap[child + 1], &heap[child]);
-		heap[i] = heap[child];
-		i = child;
-	}
-	if (child < len) {
-		heap[i] = heap[child];
-		i = child;
-	}
-	while (i) {
-		u32 parent = (i - 1) / 2;
-
-		if (!kfsim_event_before(&last, &heap[parent]))
-			break;
-		heap[i] = heap[parent];
-		i = parent;
-	}
-	heap[i] = last;
-}

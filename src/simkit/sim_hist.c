@@ -23,17 +23,6 @@ void kfsim_hist_free(struct kfsim_hist *hist)
 	hist->bucket = NULL;
 }
 
-u32 kfsim_hist_bucket(u64 value)
-{
-	u32 msb;
-
-	if (value < KFSIM_HIST_LINEAR)
-		return (u32)value;
-	msb = 63 - (u32)__builtin_clzll(value); /* >= 7 */
-	return KFSIM_HIST_LINEAR + (msb - 7) * (1u << KFSIM_HIST_SUB_BITS) +
-	       (u32)((value >> (msb - KFSIM_HIST_SUB_BITS)) & ((1u << KFSIM_HIST_SUB_BITS) - 1));
-}
-
 u64 kfsim_hist_bucket_top(u32 index)
 {
 	u32 msb, sub;

@@ -1111,6 +1111,10 @@ struct genl_dumpit_info {
  * @ops / @n_ops, @small_ops / @n_small_ops, @split_ops / @n_split_ops: the commands (split
  *      ops may not be combined with the others)
  * @mcgrps / @n_mcgrps: multicast groups (group index = array index)
+ * @priv: kfsim: the owner's data (the kernel keeps it in globals; kfsim's kernels are values)
+ * @destroy: kfsim: called once the family is unregistered by kfsim_nl_kernel_destroy(), to free
+ *           what holds it (often the family is embedded in @priv's object), or NULL when its
+ *           owner frees it
  * @id: private, set by registration (GENL_ID_CTRL for nlctrl, then from 0x13)
  */
 struct genl_family {
@@ -1135,6 +1139,8 @@ struct genl_family {
 	const struct genl_split_ops *split_ops;
 	const struct genl_multicast_group *mcgrps;
 	void *module;
+	void *priv;
+	void (*destroy)(struct genl_family *family);
 	/* private: */
 	int id;
 	unsigned int mcgrp_offset;

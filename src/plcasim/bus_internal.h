@@ -378,6 +378,53 @@ static inline bool rs_active(const struct bus_node *n)
 	return n->rs_on && n->synced && n->up;
 }
 
+/*
+ * Whether the data state machine holds CRS on for the MAC (HOLD, COLLIDE, DELAY_PENDING,
+ * PENDING, TRANSMIT): the MAC defers until the RS lets go; in IDLE and WAIT_MAC it passes the
+ * wire's carrier through.
+ */
+static inline bool rs_forces_carrier(const struct bus_node *n)
+{
+	return n->ds != DS_IDLE && n->ds != DS_WAIT_MAC;
+}
+
+/* When the RS last stopped forcing carrier (0: never), for the MAC's IFG. */
+static inline u64 rs_carrier_released(const struct bus_node *n)
+{
+	return n->rs_carrier_off;
+}
+
+/*
+ * CARRIER_STATUS as the RS of an active node (rs_active()) gives it to its MAC (148.4.5): the
+ * one place the MAC learns about carrier under PLCA.  Forced on (*@off_at = BUS_FORCED) while
+ * rs_forces_carrier(); otherwise the wire's data signals (BEACON and COMMIT are not data), and
+ * when they are off, *@off_at is the later of their end and the RS's own release.
+ */
+static inline bool rs_carrier_status(struct plca_sim *sim, u32 node, u64 ignore_from,
+				     u64 *off_at)
+{
+	const struct bus_node *n = &sim->nodes[node];
+	bool busy;
+
+	if (rs_forces_carrier(n)) {
+		*off_at = BUS_FORCED; /* the RS says when it lets go */
+		return true;
+	}
+	busy = bus_carrier(sim, node, true, ignore_from, off_at);
+	if (!busy)
+		*off_at = max(*off_at, rs_carrier_released(n));
+	return busy;
+}
+
+/*
+ * Whether the RS will force carrier on from its pending_timer (DELAY_PENDING) no later than
+ * @t: a MAC whose backoff ends by then defers to the RS rather than waking up to find CRS on.
+ */
+static inline bool rs_pending_by(const struct bus_node *n, u64 t)
+{
+	return rs_active(n) && n->ds == DS_DELAY_PENDING && t <= n->rs_due;
+}
+
 void rs_mac_tx_start(struct plca_sim *sim, u32 node);
 void rs_on_timer(struct plca_sim *sim, u32 node);
 void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind);

@@ -294,6 +294,13 @@ void rs_data_end(struct plca_sim *sim, u32 node)
 	}
 }
 
+/* The RS stops forcing CRS on: it notes when (rs_carrier_released()) and tells its MAC. */
+static void rs_release_carrier(struct plca_sim *sim, u32 node)
+{
+	sim->nodes[node].rs_carrier_off = sim->now;
+	mac_carrier_dropped(sim, node);
+}
+
 /* The node leaves PLCA operation (settings changed, reset, link down, plca_status FAIL). */
 void rs_detach(struct plca_sim *sim, u32 node)
 {
@@ -326,7 +333,7 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	} else if (ds == DS_HOLD && n->mac == MAC_TX) {
 		mac_frame_lost(sim, node);
 	} else if (ds == DS_PENDING || ds == DS_DELAY_PENDING || ds == DS_WAIT_MAC) {
-		mac_carrier_dropped(sim, node); /* waits out the backoff if it is still running */
+		rs_release_carrier(sim, node); /* waits out the backoff if it is still running */
 	}
 }
 
@@ -474,7 +481,7 @@ static void commit(struct plca_sim *sim, u32 id)
 			/* commit_timer: the MAC's IFG (96 BT) nearly always ends it first */
 			n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 			bus_timer_held(sim, node, EV_RS, n->rs_due);
-			mac_carrier_dropped(sim, node);
+			rs_release_carrier(sim, node);
 		}
 	}
 }
@@ -664,7 +671,7 @@ static void oc_commit(struct plca_sim *sim, u32 node)
 	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
 	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 	bus_timer_held(sim, node, EV_RS, n->rs_due);
-	mac_carrier_dropped(sim, node);
+	rs_release_carrier(sim, node);
 }
 
 static bool oc_in_own_to(const struct plca_sim *sim, const struct bus_node *n)

@@ -19,6 +19,7 @@
 #include <kfsim/genl_builtin.h>
 #include <kfsim/json.h>
 #include <kfsim/netlink.h>
+#include <kfsim/nl_client.h>
 #include <kfsim/slab.h>
 #include "cli.h"
 

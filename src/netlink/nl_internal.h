@@ -9,6 +9,7 @@
  */
 #include <kfsim/bug.h>
 #include <kfsim/netlink.h>
+#include <kfsim/nl_client.h> /* the in-process kernel and its sockets are declared there */
 
 #define KFSIM_NL_MAX_GROUPS 256 /* multicast group ids 0..255 */
 #ifndef GENL_START_ALLOC

@@ -251,7 +251,8 @@ struct kfsim_bfq_actuator_result {
  * @iops: requests per second
  * @share: its fraction of all bytes completed
  * @lat_mean_us: mean completion latency (submission to completion)
- * @lat_p99_us: 99th percentile (log-linear histogram, within 1.6%)
+ * @lat_p99_us: 99th percentile, nearest rank, never below the truth and within 1.6 % above it
+ *              (the convention of <kfsim/sim_hist.h>)
  * @lat_max_us: largest
  */
 struct kfsim_bfq_job_result {

@@ -73,7 +73,8 @@ struct kfsim_nl_kernel *kfsim_nl_kernel_create(void);
  * kfsim_nl_kernel_destroy() - close every socket still open and free the kernel
  * @k: the kernel, or NULL (nothing happens)
  *
- * Registered families stay owned by their callers; they are only detached.
+ * Registered families are unregistered, then handed to their destroy hook (struct genl_family's
+ * @destroy) when they have one; the others stay owned by their callers.
  */
 void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k);
 

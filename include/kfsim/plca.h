@@ -8,9 +8,9 @@
  * netlink PLCA family registered with kfsim's in-process netlink kernel (<kfsim/netlink.h>),
  * and the user side ethtool uses to talk to it or to the running kernel.
  *
- * A struct kfsim_plca_net stands for one network namespace: its devices (name, ifindex,
- * attached PHY), the mixing segments their PHYs share, whether phylib registered its
- * ethtool_phy_ops, and the ethtool family's broadcast sequence number.  Every request is
+ * A struct kfsim_plca_net is PLCA's part of a network namespace (<kfsim/net_namespace.h>): its
+ * devices (name, ifindex, attached PHY), the mixing segments their PHYs share, whether phylib
+ * registered its ethtool_phy_ops, and the ethtool family's broadcast sequence number.  Every request is
  * handled as the kernel handles it (Linux 6.3 semantics, kernel version from
  * kfsim_kernel_version()): strict attribute validation against the ethtool policies,
  * device lookup by name or index, the PHY checks, the reply rules, the monitor notification.
@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <kfsim/net_namespace.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/phy.h>
 #include <kfsim/types.h>
@@ -84,13 +85,17 @@ struct net_device {
 struct kfsim_plca_net;
 
 /**
- * kfsim_plca_net_create() - an empty namespace with phylib's ethtool_phy_ops registered
+ * kfsim_plca_net_create() - a new namespace with only a PLCA part (kfsim_plca_net_init()): no
+ * devices, phylib's ethtool_phy_ops registered
  *
- * Return: the namespace, or NULL when out of memory.
+ * Return: the namespace's PLCA part, or NULL when out of memory.
  */
 struct kfsim_plca_net *kfsim_plca_net_create(void);
 
-/** kfsim_plca_net_destroy() - free the namespace, its devices and PHYs (NULL is ignored). */
+/**
+ * kfsim_plca_net_destroy() - free the whole namespace @net is part of (kfsim_net_destroy()): its
+ * sockets, families, devices and PHYs (NULL is ignored)
+ */
 void kfsim_plca_net_destroy(struct kfsim_plca_net *net);
 
 /**
@@ -124,6 +129,29 @@ struct net_device *kfsim_plca_net_dev_at(struct kfsim_plca_net *net, int i);
 void kfsim_plca_net_set_phy_ops(struct kfsim_plca_net *net, const struct ethtool_phy_ops *ops);
 
 /**
+ * kfsim_plca_net_init() - give the namespace @ns its PLCA part: no devices yet, phylib's ops
+ * registered, and the ethtool family (PLCA ops) on its netlink kernel
+ *
+ * The row of the ethtool family in <kfsim/genl_builtin.h>.  The part lives until
+ * kfsim_net_destroy(@ns).  Return: 0, -EEXIST when @ns has one, -ENOMEM, or the family's
+ * registration error (destroy @ns then).
+ */
+int kfsim_plca_net_init(struct kfsim_net *ns);
+
+/** kfsim_plca_net_of() - the PLCA part of @ns, or NULL when it has none. */
+struct kfsim_plca_net *kfsim_plca_net_of(const struct kfsim_net *ns);
+
+/** kfsim_plca_net_ns() - the namespace @net is the PLCA part of. */
+struct kfsim_net *kfsim_plca_net_ns(const struct kfsim_plca_net *net);
+
+/**
+ * kfsim_plca_net_add_builtin_segment() - add the devices of kfsim_plca_net_default() to @net
+ *
+ * Return: 0, or the error of adding or configuring a device (-EEXIST for a name already there).
+ */
+int kfsim_plca_net_add_builtin_segment(struct kfsim_plca_net *net);
+
+/**
  * kfsim_plca_net_default() - the built-in segment
  *
  * lo (1, no PHY); eth0 (2, LAN8670 Rev.B1, coordinator: enabled, node 0 of 8); eth1 (3, NCN26000,
@@ -139,8 +167,8 @@ struct kfsim_plca_net *kfsim_plca_net_default(void);
  * @config: a segment file as for kfsim_plca_net_load(), or NULL for the built-in segment
  * @err: receives what is wrong on failure; @err_size: its size
  *
- * The PLCA namespace (its devices and the ethtool family) with every other family kfsim has
- * built in (kfsim_demo) registered on its kernel (kfsim_plca_net_kernel()).
+ * A namespace with every built-in family (<kfsim/genl_builtin.h>) whose PLCA part gets the
+ * devices; its kernel is kfsim_plca_net_kernel(), and kfsim_plca_net_destroy() frees it whole.
  *
  * Return: the namespace (free with kfsim_plca_net_destroy()) or an ERR_PTR() as
  * kfsim_plca_net_load() returns them.
@@ -161,6 +189,15 @@ struct kfsim_plca_net *kfsim_standin_net_create(const char *config, char *err, s
  * ERR_PTR(-EINVAL) for a bad line, or the error of applying a setting.
  */
 struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t err_size);
+
+/**
+ * kfsim_plca_net_load_into() - kfsim_plca_net_load() into the existing PLCA part @net
+ *
+ * Return: 0 or the errors of kfsim_plca_net_load(); on error @net may hold part of the file
+ * (destroy it).
+ */
+int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char *err,
+			     size_t err_size);
 
 /**
  * kfsim_plca_segment_pst() - what PLCA_STATUS.PST of @phydev reads: PLCA enabled with a node

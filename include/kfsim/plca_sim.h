@@ -147,7 +147,7 @@ struct plca_sim_cfg {
  * @beacons: BEACONs seen (sent, for the coordinator)
  * @beacons_sent: BEACONs this node put on the wire (a coordinator, or a second one)
  * @lat_mean_ns: mean latency, arrival to end of the successful transmission
- * @lat_p99_ns: 99th percentile (within 1.6 %)
+ * @lat_p99_ns: 99th percentile (<kfsim/sim_hist.h>: nearest rank, at most 1.6 % above)
  * @lat_max_ns: maximum
  * @access_mean_ns: mean arrival to start of the successful transmission
  * @access_max_ns: maximum of that
@@ -192,7 +192,7 @@ struct plca_sim_node_stats {
  * @goodput_mbps: payload bits delivered per second
  * @utilisation: fraction of time the wire carried delivered frames (preamble to ESD)
  * @lat_mean_ns: mean latency over all delivered frames
- * @lat_p99_ns: 99th percentile over all delivered frames (within 1.6 %)
+ * @lat_p99_ns: 99th percentile over all delivered frames (as <kfsim/sim_hist.h>)
  * @lat_max_ns: worst latency of any node
  * @jain: Jain's fairness index of the throughput of the nodes that generate load (1 = fair)
  * @collisions: sum of the nodes' MAC collisions

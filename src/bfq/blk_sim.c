@@ -30,17 +30,13 @@
 #include <kfsim/printk.h>
 #include <kfsim/random.h>
 #include <kfsim/slab.h>
-#include "sim_latency.h"
+#include <kfsim/sim_evq.h>
+#include <kfsim/sim_hist.h>
 #include "sim_sched.h"
 
+/* An event's payload (<kfsim/sim_evq.h>): its kind in the low bit, a job index above it. */
 enum sim_event_kind { EV_JOB_WAKE, EV_REPLAY };
-
-struct sim_event {
-	u64 time;
-	u64 seq;
-	unsigned int kind;
-	unsigned int arg;
-};
+#define EV_KIND_BITS 1
 
 struct sim_job {
 	struct kfsim_bfq_job spec;
@@ -55,7 +51,7 @@ struct sim_job {
 	u64 bytes_issued;
 	u64 completed;
 	u64 bytes;
-	struct lat_hist lat;
+	struct kfsim_hist lat;
 };
 
 struct kfsim_bfq_sim {
@@ -68,11 +64,10 @@ struct kfsim_bfq_sim {
 	struct request *pool;
 	struct request **free_stack;
 	unsigned int nr_free;
-	struct sim_event *heap;
-	size_t heap_n, heap_cap;
-	u64 seq;
+	struct kfsim_evq events;
 	struct sim_job *jobs;
 	unsigned int nr_jobs;
+	unsigned int nr_procs;	/* jobs allocated: nr_jobs and the replay's processes */
 	unsigned int *tag_waiters;	/* ring of job indices waiting for a request */
 	unsigned int waiters_head, nr_waiters;
 	struct kfsim_blktrace_rec *replay;
@@ -156,59 +151,19 @@ void kfsim_bfq_sim_config_default(struct kfsim_bfq_sim_config *cfg)
 	cfg->bin_ns = NSEC_PER_SEC / 20;
 }
 
-/* --- event heap: (time, seq) min-heap ---------------------------------------------------- */
+/* --- events: (time, sequence) order, one heap ----------------------------------------------- */
 
-static bool ev_before(const struct sim_event *a, const struct sim_event *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
+/* The one out-of-memory policy of <kfsim/sim_evq.h>: the run stops with the error. */
 static int sim_schedule(struct kfsim_bfq_sim *sim, u64 time, unsigned int kind, unsigned int arg)
 {
-	size_t i;
+	int err = kfsim_evq_push(&sim->events, sim->now, time, 0, arg << EV_KIND_BITS | kind);
 
-	if (sim->heap_n == sim->heap_cap) {
-		size_t cap = sim->heap_cap ? sim->heap_cap * 2 : 64;
-		struct sim_event *heap = krealloc(sim->heap, cap * sizeof(*heap), GFP_KERNEL);
-
-		if (!heap) {
-			/* the one out-of-memory policy: the run stops with the error */
-			if (!sim->err)
-				sim->err = -ENOMEM;
-			sim->draining = true;
-			return -ENOMEM;
-		}
-		sim->heap = heap;
-		sim->heap_cap = cap;
+	if (err) {
+		if (!sim->err)
+			sim->err = err;
+		sim->draining = true;
 	}
-	i = sim->heap_n++;
-	sim->heap[i] = (struct sim_event){ time, sim->seq++, kind, arg };
-	while (i && ev_before(&sim->heap[i], &sim->heap[(i - 1) / 2])) {
-		swap(sim->heap[i], sim->heap[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	return 0;
-}
-
-static struct sim_event sim_pop(struct kfsim_bfq_sim *sim)
-{
-	struct sim_event top = sim->heap[0];
-	size_t i = 0;
-
-	sim->heap[0] = sim->heap[--sim->heap_n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < sim->heap_n && ev_before(&sim->heap[l], &sim->heap[m]))
-			m = l;
-		if (r < sim->heap_n && ev_before(&sim->heap[r], &sim->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		swap(sim->heap[i], sim->heap[m]);
-		i = m;
-	}
-	return top;
+	return err;
 }
 
 /* --- the scheduler in use, through its ops ---------------------------------------------- */
@@ -436,7 +391,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 
 		job->completed++;
 		job->bytes += bytes;
-		lat_hist_add(&job->lat, sim->now - rq->start_time_ns);
+		kfsim_hist_add(&job->lat, sim->now - rq->start_time_ns);
 		sim->act_bytes[rq->actuator] += bytes;
 		sim->act_requests[rq->actuator]++;
 		sim->act_hits[rq->actuator] += rq->cache_hit;
@@ -483,14 +438,16 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 	for (;;) {
 		u64 t_disk = kfsim_hdd_next_event(sim->hdd);
 		u64 t_timer = sched_next_timer(sim);
-		u64 t_ev = sim->heap_n ? sim->heap[0].time : U64_MAX;
+		const struct kfsim_event *next = kfsim_evq_peek(&sim->events);
+		u64 t_ev = next ? kfsim_event_time(next) : U64_MAX;
 		u64 t = min(t_disk, t_timer);
+		struct kfsim_event ev;
 		struct request *rq;
 
 		t = min(t, t_ev);
 		if (!sim->draining && t >= sim->cfg.duration_ns) {
 			sim->draining = true;
-			sim->heap_n = 0;	/* nothing new gets submitted */
+			kfsim_evq_clear(&sim->events);	/* nothing new gets submitted */
 			continue;
 		}
 		if (t == U64_MAX)
@@ -503,11 +460,13 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 			sim_complete(sim, rq);
 		if (sched_next_timer(sim) <= sim->now)
 			sim_ops(sim)->timer_fn(&sim->eq, sim->now);
-		while (sim->heap_n && sim->heap[0].time <= sim->now) {
-			struct sim_event ev = sim_pop(sim);
+		while ((next = kfsim_evq_peek(&sim->events)) && kfsim_event_time(next) <= sim->now &&
+		       kfsim_evq_pop(&sim->events, &ev)) {
+			u32 data;
 
-			if (ev.kind == EV_JOB_WAKE)
-				job_issue(sim, ev.arg);
+			data = kfsim_event_data(&ev);
+			if ((data & ((1u << EV_KIND_BITS) - 1)) == EV_JOB_WAKE)
+				job_issue(sim, data >> EV_KIND_BITS);
 			else
 				replay_issue(sim);
 		}
@@ -718,6 +677,14 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
 	if (!sim->jobs || !sim->tag_waiters || !sim->result.jobs || !sim->pool || !sim->free_stack)
 		goto fail;
+	sim->nr_procs = nr_procs;
+	for (unsigned int j = 0; j < nr_procs; j++) {
+		if (kfsim_hist_init(&sim->jobs[j].lat))
+			goto fail;
+	}
+	/* one heap, allocated at the first event: a wake-up per process at most */
+	if (kfsim_evq_init(&sim->events, 0, 0))
+		goto fail;
 	for (unsigned int i = 0; i < cfg->nr_requests; i++)
 		sim->free_stack[i] = &sim->pool[cfg->nr_requests - 1 - i];
 	sim->nr_free = cfg->nr_requests;
@@ -847,9 +814,9 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->mb_s = (double)job->bytes / 1e6 / secs;
 		jr->iops = (double)job->completed / secs;
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
-		jr->lat_mean_us = job->lat.count ? (double)job->lat.sum_ns / job->lat.count / 1e3 : 0;
-		jr->lat_p99_us = (double)lat_hist_percentile(&job->lat, 99.0) / 1e3;
-		jr->lat_max_us = (double)job->lat.max_ns / 1e3;
+		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
+		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;
+		jr->lat_max_us = (double)job->lat.max / 1e3;
 		/* kfsim_bfq_jain_index() of throughput/weight, without an array per process */
 		norm = jr->mb_s / job->weight;
 		jain_sum += norm;
@@ -923,7 +890,11 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	kvfree(sim->result.jobs);
 	kvfree(sim->replay);
 	kvfree(sim->replay_job);
-	kfree(sim->heap);
+	kfsim_evq_destroy(&sim->events);
+	if (sim->jobs) {
+		for (unsigned int j = 0; j < sim->nr_procs; j++)
+			kfsim_hist_free(&sim->jobs[j].lat);
+	}
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);
 	kvfree(sim->tag_waiters);

@@ -16,23 +16,14 @@
 #include <string.h>
 
 #include <kfsim/err.h>
+#include <kfsim/genl_builtin.h>
 #include <kfsim/json.h>
 #include <kfsim/netlink.h>
-#include <kfsim/nl_demo.h>
-#include <kfsim/plca.h>
+#include <kfsim/nl_client.h>
 #include <kfsim/slab.h>
 #include "cli.h"
 
 #define NL_MAX_MSG 4096
-
-/*
- * The families kfsim's in-process kernel carries besides nlctrl and ethtool; parts add theirs
- * here.  The kernel is the one of an (empty) PLCA namespace, which registers the ethtool
- * family with its PLCA operations itself.
- */
-static int (*const builtin_families[])(struct kfsim_nl_kernel *k) = {
-	kfsim_nl_demo_register,
-};
 
 static void nl_help(void)
 {
@@ -49,32 +40,26 @@ static void nl_help(void)
 	       "           HEX is either a whole message (nlmsghdr first) or only the attributes\n"
 	       "           after the genetlink header; blanks, ':', ',' and 0x prefixes are\n"
 	       "           ignored\n\n"
-	       "  --family NAME  nlctrl, %s, %s (PLCA ops only) in-process, or any family\n"
+	       "  --family NAME  nlctrl");
+	/* the in-process families: the built-in table's rows */
+	for (size_t i = 0; i < kfsim_genl_nr_builtins; i++) {
+		printf(", %s", kfsim_genl_builtins[i].name);
+		if (kfsim_genl_builtins[i].note)
+			printf(" (%s)", kfsim_genl_builtins[i].note);
+	}
+	printf(" in-process, or any family\n"
 	       "                 of the running kernel\n"
 	       "  --op CMD       the command number (policy: default all)\n"
 	       "  --dump         decode against the op's dump policy instead of its do policy\n"
 	       "  --kernel       ask the running kernel instead of kfsim's (policy only)\n"
 	       "  --server PATH  ask the kfsim kernel serving PATH ('kfsim kernel --listen PATH')\n"
-	       "  --json         one JSON document on stdout\n",
-	       KFSIM_DEMO_FAMILY_NAME, ETHTOOL_GENL_NAME);
+	       "  --json         one JSON document on stdout\n");
 }
 
-/* The in-process kernel lives in @net; free it with kfsim_plca_net_destroy(). */
-static struct kfsim_plca_net *sim_net(void)
+/* The in-process kernel: a namespace with every built-in family (<kfsim/genl_builtin.h>). */
+static struct kfsim_net *sim_net(void)
 {
-	struct kfsim_plca_net *net = kfsim_plca_net_create();
-
-	if (!net)
-		return ERR_PTR(-ENOMEM);
-	for (size_t i = 0; i < ARRAY_SIZE(builtin_families); i++) {
-		int err = builtin_families[i](kfsim_plca_net_kernel(net));
-
-		if (err) {
-			kfsim_plca_net_destroy(net);
-			return ERR_PTR(err);
-		}
-	}
-	return net;
+	return kfsim_net_create_builtin(NULL, 0);
 }
 
 static void policy_text(const char *family, const struct kfsim_nl_policy_dump *d)
@@ -169,7 +154,7 @@ static void policy_json(const char *family, bool kernel, const struct kfsim_nl_p
 
 static int do_policy(const char *family, long op, bool kernel, const char *server, bool json)
 {
-	struct kfsim_plca_net *net = NULL;
+	struct kfsim_net *net = NULL;
 	struct kfsim_nl_client *c;
 	struct kfsim_nl_policy_dump *dump = malloc(sizeof(*dump));
 	struct kfsim_nl_error err;
@@ -185,13 +170,13 @@ static int do_policy(const char *family, long op, bool kernel, const char *serve
 	} else {
 		net = sim_net();
 		c = IS_ERR(net) ? ERR_CAST(net)
-				: kfsim_nl_client_open_sim(kfsim_plca_net_kernel(net),
+				: kfsim_nl_client_open_sim(kfsim_net_nl(net),
 							   &KFSIM_NL_CRED_ROOT);
 	}
 	if (IS_ERR(c)) {
 		free(dump);
 		if (!IS_ERR_OR_NULL(net))
-			kfsim_plca_net_destroy(net);
+			kfsim_net_destroy(net);
 		return kfsim_cli_fail("nl", (int)PTR_ERR(c), "cannot open a netlink socket%s%s",
 				      kernel ? " to the running kernel" : server ? " on " : "",
 				      server ? server : "");
@@ -217,7 +202,7 @@ static int do_policy(const char *family, long op, bool kernel, const char *serve
 	}
 	free(dump);
 	kfsim_nl_client_close(c);
-	kfsim_plca_net_destroy(net);
+	kfsim_net_destroy(net);
 	return ret;
 }
 
@@ -263,7 +248,7 @@ static int parse_hex(int argc, char **argv, u8 *buf, size_t size)
 
 static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int argc, char **argv)
 {
-	struct kfsim_plca_net *net;
+	struct kfsim_net *net;
 	const struct genl_family *family;
 	struct netlink_ext_ack extack = {0};
 	struct genl_split_ops op;
@@ -293,7 +278,7 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		free(msg);
 		return kfsim_cli_fail("nl", (int)PTR_ERR(net), "cannot create the in-process kernel");
 	}
-	family = kfsim_genl_find_family(kfsim_plca_net_kernel(net), family_name);
+	family = kfsim_genl_find_family(kfsim_net_nl(net), family_name);
 	if (!family) {
 		ret = kfsim_cli_fail("nl", -ENOENT, "no family '%s' in kfsim's in-process kernel",
 				     family_name);
@@ -392,7 +377,7 @@ out:
 	kfree(tb);
 	free(raw);
 	free(msg);
-	kfsim_plca_net_destroy(net);
+	kfsim_net_destroy(net);
 	return ret;
 }
 

@@ -5,17 +5,14 @@
  * caused, the monitor notification, and a rejected SET that changed nothing.  Draws the path
  * of the SET as plca-set-path.dot (and .svg when Graphviz's dot is installed).
  */
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <linux/netlink.h>
 
 #include <kfsim/err.h>
+#include <kfsim/graphviz.h>
 #include <kfsim/plca.h>
 #include "cli.h"
-
-extern char **environ;
 
 struct tour_plca {
 	FILE *out;
@@ -61,18 +58,6 @@ static int count_notifications(struct tour_plca *t)
 	return count;
 }
 
-/* dot -Tsvg, when Graphviz is installed: the picture is optional, the DOT file is not. */
-static bool render_svg(const char *dot_path, const char *svg_path)
-{
-	char *argv[] = { "dot", "-Tsvg", (char *)dot_path, "-o", (char *)svg_path, NULL };
-	int status;
-	pid_t pid;
-
-	if (posix_spawnp(&pid, "dot", NULL, NULL, argv, environ))
-		return false;
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status);
-}
-
 struct set_picture {
 	const struct tour_plca *t;
 	const char *command;
@@ -104,7 +89,8 @@ static int draw_set(struct tour_plca *t, const char *command, const struct kfsim
 		ret = kfsim_tour_write(ctx, "plca-set-path.dot", write_set_dot, &picture);
 	if (ret)
 		return ret;
-	if (render_svg(dot_path, svg_path))
+	/* the picture is optional (Graphviz may be missing), the DOT file is not */
+	if (!kfsim_dot_file_to_svg(dot_path, svg_path, "tour"))
 		kfsim_tour_file(ctx, svg_path);
 	return 0;
 }

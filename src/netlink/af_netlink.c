@@ -42,9 +42,13 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k)
 		return;
 	while (k->socks)
 		kfsim_nl_sock_close(k->socks);
-	kfsim_nl_demo_free(k->demo);
-	while (k->families)
-		kfsim_genl_unregister_family(k->families);
+	while (k->families) {
+		struct genl_family *family = k->families;
+
+		kfsim_genl_unregister_family(family);
+		if (family->destroy)
+			family->destroy(family);
+	}
 	kfree(k);
 }
 

@@ -259,6 +259,12 @@ static const struct genl_multicast_group demo_mcgrps[] = {
 	{.name = KFSIM_DEMO_MCGRP_EVENTS},
 };
 
+/* The kernel is going away: the family's objects go with it. */
+static void demo_destroy(struct genl_family *family)
+{
+	kfree(demo_of(family));
+}
+
 int kfsim_nl_demo_register(struct kfsim_nl_kernel *k)
 {
 	struct kfsim_nl_demo *demo;
@@ -266,8 +272,6 @@ int kfsim_nl_demo_register(struct kfsim_nl_kernel *k)
 
 	if (!k)
 		return -EINVAL;
-	if (k->demo)
-		return -EEXIST;
 	demo = kzalloc(sizeof(*demo), GFP_KERNEL);
 	if (!demo)
 		return -ENOMEM;
@@ -279,20 +283,13 @@ int kfsim_nl_demo_register(struct kfsim_nl_kernel *k)
 		.n_split_ops = ARRAY_SIZE(demo_ops),
 		.mcgrps = demo_mcgrps,
 		.n_mcgrps = ARRAY_SIZE(demo_mcgrps),
+		.priv = demo,
+		.destroy = demo_destroy,
 	};
 	err = kfsim_genl_register_family(k, &demo->family);
 	if (err) {
 		kfree(demo);
 		return err;
 	}
-	k->demo = demo;
 	return 0;
-}
-
-void kfsim_nl_demo_free(struct kfsim_nl_demo *demo)
-{
-	if (!demo)
-		return;
-	kfsim_genl_unregister_family(&demo->family);
-	kfree(demo);
 }

@@ -9,6 +9,7 @@
  */
 #include <kfsim/bug.h>
 #include <kfsim/netlink.h>
+#include <kfsim/nl_client.h> /* the in-process kernel and its sockets are declared there */
 
 #define KFSIM_NL_MAX_GROUPS 256 /* multicast group ids 0..255 */
 #ifndef GENL_START_ALLOC
@@ -47,8 +48,7 @@ struct kfsim_nl_kernel {
 	struct kfsim_nl_sock *socks;
 	u32 next_portid;
 	u32 bcast_seq;
-	struct genl_family ctrl;    /* nlctrl, registered at creation */
-	struct kfsim_nl_demo *demo; /* kfsim_demo, when registered */
+	struct genl_family ctrl; /* nlctrl, registered at creation */
 };
 
 /* af_netlink.c */
@@ -78,9 +78,6 @@ int kfsim_genl_op_iter(const struct genl_family *family, unsigned int *pos,
 
 /* genl_ctrl.c */
 void kfsim_genl_ctrl_init(struct genl_family *ctrl);
-
-/* demo_family.c */
-void kfsim_nl_demo_free(struct kfsim_nl_demo *demo);
 
 /* nlattr.c */
 void kfsim_nla_get_range_unsigned(const struct nla_policy *pt, u64 *min, u64 *max);

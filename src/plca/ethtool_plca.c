@@ -476,7 +476,7 @@ int kfsim_plca_register_family(struct kfsim_plca_net *net)
 					     set_cfg_policy_6_3 : get_policy_6_3;
 	}
 	net->family.split_ops = net->ops;
-	return kfsim_genl_register_family(net->nlk, &net->family);
+	return kfsim_genl_register_family(kfsim_net_nl(net->ns), &net->family);
 }
 
 u16 kfsim_plca_net_family_id(const struct kfsim_plca_net *net)
@@ -491,5 +491,5 @@ u32 kfsim_plca_net_monitor_group(const struct kfsim_plca_net *net)
 
 struct kfsim_nl_kernel *kfsim_plca_net_kernel(struct kfsim_plca_net *net)
 {
-	return net->nlk;
+	return kfsim_net_nl(net->ns);
 }

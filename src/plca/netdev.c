@@ -15,36 +15,74 @@
 #include "plca_internal.h"
 
 
-struct kfsim_plca_net *kfsim_plca_net_create(void)
+/* The namespace is going away, its netlink kernel (and so the ethtool family) already gone. */
+static void plca_net_exit(struct kfsim_net *ns, void *data)
 {
-	struct kfsim_plca_net *net = kzalloc(sizeof(*net), GFP_KERNEL);
+	struct kfsim_plca_net *net = data;
 
-	if (!net)
-		return NULL;
-	for (int i = 0; i < KFSIM_PLCA_MAX_SEGMENTS; i++)
-		net->segments[i] = (struct kfsim_plca_segment){ .net = net, .id = i };
-	net->phy_ops = &phy_ethtool_phy_ops;
-	net->nlk = kfsim_nl_kernel_create();
-	if (IS_ERR(net->nlk) || kfsim_plca_register_family(net)) {
-		if (!IS_ERR(net->nlk))
-			kfsim_nl_kernel_destroy(net->nlk);
-		kfree(net);
-		return NULL;
-	}
-	return net;
-}
-
-void kfsim_plca_net_destroy(struct kfsim_plca_net *net)
-{
-	if (!net)
-		return;
-	/* Closes the sockets still open and unregisters the family. */
-	kfsim_nl_kernel_destroy(net->nlk);
 	for (int i = 0; i < net->nr_devs; i++) {
 		kfsim_phy_destroy(net->devs[i]->phydev);
 		kfree(net->devs[i]);
 	}
 	kfree(net);
+}
+
+static const struct kfsim_pernet_ops plca_net_ops = {
+	.name = "plca",
+	.exit = plca_net_exit,
+};
+
+int kfsim_plca_net_init(struct kfsim_net *ns)
+{
+	struct kfsim_plca_net *net;
+	int ret;
+
+	if (!ns)
+		return -EINVAL;
+	net = kzalloc(sizeof(*net), GFP_KERNEL);
+	if (!net)
+		return -ENOMEM;
+	for (int i = 0; i < KFSIM_PLCA_MAX_SEGMENTS; i++)
+		net->segments[i] = (struct kfsim_plca_segment){ .net = net, .id = i };
+	net->phy_ops = &phy_ethtool_phy_ops;
+	net->ns = ns;
+	ret = kfsim_net_attach(ns, &plca_net_ops, net);
+	if (ret) {
+		kfree(net);
+		return ret;
+	}
+	/* on failure the namespace's teardown frees @net */
+	return kfsim_plca_register_family(net);
+}
+
+struct kfsim_plca_net *kfsim_plca_net_of(const struct kfsim_net *ns)
+{
+	return kfsim_net_generic(ns, &plca_net_ops);
+}
+
+struct kfsim_net *kfsim_plca_net_ns(const struct kfsim_plca_net *net)
+{
+	return net->ns;
+}
+
+struct kfsim_plca_net *kfsim_plca_net_create(void)
+{
+	struct kfsim_net *ns = kfsim_net_create();
+
+	if (IS_ERR(ns))
+		return NULL;
+	if (kfsim_plca_net_init(ns)) {
+		kfsim_net_destroy(ns);
+		return NULL;
+	}
+	return kfsim_plca_net_of(ns);
+}
+
+void kfsim_plca_net_destroy(struct kfsim_plca_net *net)
+{
+	/* Closes the sockets still open, unregisters the families, then frees the devices. */
+	if (net)
+		kfsim_net_destroy(net->ns);
 }
 
 /* dev_valid_name(): what the kernel accepts as an interface name. */
@@ -171,30 +209,45 @@ static int configure(struct net_device *dev, int enabled, int node_id, int node_
 	return phy_ethtool_set_plca_cfg(dev->phydev, &cfg, NULL);
 }
 
-struct kfsim_plca_net *kfsim_plca_net_default(void)
+int kfsim_plca_net_add_builtin_segment(struct kfsim_plca_net *net)
 {
-	struct kfsim_plca_net *net = kfsim_plca_net_create();
-	struct net_device *eth0, *eth1;
+	struct net_device *dev;
+	int ret;
 
-	if (!net)
-		return NULL;
-	if (IS_ERR(kfsim_plca_net_add_dev(net, "lo", 1, false, 0, 0)))
-		goto fail;
-	eth0 = kfsim_plca_net_add_dev(net, "eth0", 2, true, KFSIM_PHY_LAN8670_REVB1, 0);
-	if (IS_ERR(eth0) || configure(eth0, 1, 0, 8))
-		goto fail;
-	eth1 = kfsim_plca_net_add_dev(net, "eth1", 3, true, KFSIM_PHY_NCN26000, 0);
-	if (IS_ERR(eth1) || configure(eth1, 1, 1, -1))
-		goto fail;
-	if (IS_ERR(kfsim_plca_net_add_dev(net, "eth2", 4, true, KFSIM_PHY_OA_TC14, 0)))
-		goto fail;
-	if (IS_ERR(kfsim_plca_net_add_dev(net, "eth3", 5, true, KFSIM_PHY_NO_PLCA, 1)))
-		goto fail;
+	dev = kfsim_plca_net_add_dev(net, "lo", 1, false, 0, 0);
+	if (IS_ERR(dev))
+		return (int)PTR_ERR(dev);
+	dev = kfsim_plca_net_add_dev(net, "eth0", 2, true, KFSIM_PHY_LAN8670_REVB1, 0);
+	if (IS_ERR(dev))
+		return (int)PTR_ERR(dev);
+	ret = configure(dev, 1, 0, 8);
+	if (ret)
+		return ret;
+	dev = kfsim_plca_net_add_dev(net, "eth1", 3, true, KFSIM_PHY_NCN26000, 0);
+	if (IS_ERR(dev))
+		return (int)PTR_ERR(dev);
+	ret = configure(dev, 1, 1, -1);
+	if (ret)
+		return ret;
+	dev = kfsim_plca_net_add_dev(net, "eth2", 4, true, KFSIM_PHY_OA_TC14, 0);
+	if (IS_ERR(dev))
+		return (int)PTR_ERR(dev);
+	dev = kfsim_plca_net_add_dev(net, "eth3", 5, true, KFSIM_PHY_NO_PLCA, 1);
+	if (IS_ERR(dev))
+		return (int)PTR_ERR(dev);
 	for (int i = 0; i < net->nr_devs; i++)
 		if (net->devs[i]->phydev)
 			net->devs[i]->phydev->mdio_writes = net->devs[i]->phydev->mdio_logged = 0;
+	return 0;
+}
+
+struct kfsim_plca_net *kfsim_plca_net_default(void)
+{
+	struct kfsim_plca_net *net = kfsim_plca_net_create();
+
+	if (net && kfsim_plca_net_add_builtin_segment(net)) {
+		kfsim_plca_net_destroy(net);
+		return NULL;
+	}
 	return net;
-fail:
-	kfsim_plca_net_destroy(net);
-	return NULL;
 }

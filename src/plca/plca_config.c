@@ -169,10 +169,10 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	return 0;
 }
 
-struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t err_size)
+int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char *err,
+			     size_t err_size)
 {
 	struct line_ctx ctx = { .err = err, .err_size = err_size };
-	struct kfsim_plca_net *net;
 	struct stat st;
 	char line[512];
 	FILE *file;
@@ -187,13 +187,7 @@ struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t e
 		if (file)
 			fclose(file);
 		snprintf(err, err_size, "cannot open '%s': %s", path, strerror(-ret));
-		return ERR_PTR(ret);
-	}
-	net = kfsim_plca_net_create();
-	if (!net) {
-		fclose(file);
-		snprintf(err, err_size, "out of memory");
-		return ERR_PTR(-ENOMEM);
+		return ret;
 	}
 	while (!ret && fgets(line, sizeof(line), file)) {
 		char *rest = NULL, *word;
@@ -221,6 +215,19 @@ struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t e
 		snprintf(err, err_size, "'%s' defines no device", path);
 		ret = -EINVAL;
 	}
+	return ret;
+}
+
+struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t err_size)
+{
+	struct kfsim_plca_net *net = kfsim_plca_net_create();
+	int ret;
+
+	if (!net) {
+		snprintf(err, err_size, "out of memory");
+		return ERR_PTR(-ENOMEM);
+	}
+	ret = kfsim_plca_net_load_into(net, path, err, err_size);
 	if (ret) {
 		kfsim_plca_net_destroy(net);
 		return ERR_PTR(ret);

@@ -22,7 +22,7 @@ struct kfsim_plca_segment {
  * @segments: the mixing segments
  * @phy_ops: phylib's ops, NULL when "phylib is not loaded"
  * @bcast_seq: ethnl_bcast_seq: the sequence number of the last notification
- * @nlk: the in-process netlink kernel the namespace's ethtool family is registered with
+ * @ns: the namespace this is PLCA's part of (its netlink kernel has the ethtool family)
  * @family: the ethtool genetlink family (its PLCA ops)
  * @ops: the family's op table: the generated one, with the header policy of the release the
  *       family was registered at
@@ -33,7 +33,7 @@ struct kfsim_plca_net {
 	struct kfsim_plca_segment segments[KFSIM_PLCA_MAX_SEGMENTS];
 	const struct ethtool_phy_ops *phy_ops;
 	u32 bcast_seq;
-	struct kfsim_nl_kernel *nlk;
+	struct kfsim_net *ns;
 	struct genl_family family;
 	struct genl_split_ops ops[5];
 };

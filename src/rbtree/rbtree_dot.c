@@ -8,20 +8,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <kfsim/err.h>
+#include <kfsim/graphviz.h>
 #include <kfsim/outfile.h>
 #include <kfsim/printk.h>
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
-
-extern char **environ;
 
 /* Copy @in to @out escaping what DOT's quoted strings need escaped. */
 static void dot_escape(const char *in, char *out, size_t size)
@@ -185,98 +181,6 @@ int kfsim_rb_write_dot(FILE *out, const struct rb_root *root, const struct rb_no
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
-/* Copy the first line dot wrote to its stderr (@fd) into the kernel log. */
-static void log_dot_complaint(int fd)
-{
-	char buf[512];
-	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (len <= 0)
-		return;
-	buf[len] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	pr_warn("kfsim_rb_write_svg: dot: %s\n", buf);
-}
-
-/* Whether @buf (the tail of dot's output) ends an SVG document: "</svg>" and white space. */
-static bool svg_complete(const char *tail, size_t len)
-{
-	while (len && (tail[len - 1] == '\n' || tail[len - 1] == ' ' || tail[len - 1] == '\r'))
-		len--;
-	return len >= 6 && !memcmp(tail + len - 6, "</svg>", 6);
-}
-
-/*
- * run_dot() - dot -Tsvg @dot_path, its standard output copied into @out and its complaints going
- * to the kernel log rather than to the caller's stderr (which a command's error contract keeps
- * to one line).  The output is checked, not only dot's exit status: a document that does not
- * end in </svg> is -EIO.  We write @out ourselves, so its errors are ours to see (-ENOSPC on
- * /dev/full, where dot writing the file itself exited 0).
- */
-static int run_dot(const char *dot_path, FILE *out, const char *tmpdir)
-{
-	char *argv[] = {"dot", "-Tsvg", (char *)dot_path, NULL};
-	posix_spawn_file_actions_t actions;
-	char err_path[4096], buf[8192], tail[16];
-	size_t tail_len = 0;
-	int err_fd, status, err, pipe_fd[2];
-	ssize_t len;
-	pid_t pid;
-
-	snprintf(err_path, sizeof(err_path), "%s/kfsim-rbtree-XXXXXX", tmpdir);
-	err_fd = mkstemp(err_path);
-	if (err_fd < 0)
-		return -EIO;
-	unlink(err_path); /* anonymous from now on */
-	if (pipe2(pipe_fd, O_CLOEXEC)) {
-		close(err_fd);
-		return -EIO;
-	}
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, pipe_fd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
-	err = posix_spawnp(&pid, "dot", &actions, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&actions);
-	close(pipe_fd[1]);
-	if (err) {
-		close(pipe_fd[0]);
-		close(err_fd);
-		return -err; /* -ENOENT: no dot on $PATH */
-	}
-	while ((len = read(pipe_fd[0], buf, sizeof(buf))) != 0) {
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		fwrite(buf, 1, (size_t)len, out);
-		if ((size_t)len >= sizeof(tail)) {
-			memcpy(tail, buf + len - sizeof(tail), sizeof(tail));
-			tail_len = sizeof(tail);
-		} else {
-			size_t keep = tail_len + (size_t)len > sizeof(tail) ? sizeof(tail) - (size_t)len
-									    : tail_len;
-
-			memmove(tail, tail + tail_len - keep, keep);
-			memcpy(tail + keep, buf, (size_t)len);
-			tail_len = keep + (size_t)len;
-		}
-	}
-	close(pipe_fd[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		err = -errno;
-	else if (!WIFEXITED(status))
-		err = -EIO;
-	else if (WEXITSTATUS(status) == 127) /* how a spawned child reports "not found" */
-		err = -ENOENT;
-	else if (WEXITSTATUS(status) || !svg_complete(tail, tail_len))
-		err = -EIO;
-	if (err == -EIO)
-		log_dot_complaint(err_fd);
-	close(err_fd);
-	return err; /* @out's own write errors are for whoever finishes it (kfsim_outfile_commit) */
-}
-
 /*
  * The DOT goes through a temporary file ($TMPDIR or /tmp) rather than a pipe: dot may exit early,
  * and writing into a pipe nobody reads would raise SIGPIPE in the caller's process.
@@ -330,7 +234,7 @@ int kfsim_rb_write_svg_stream(FILE *out, const struct rb_root *root,
 	if (close(fd) && !err)
 		err = -EIO;
 	if (!err)
-		err = run_dot(dot_path, out, tmpdir);
+		err = kfsim_dot_to_svg(dot_path, out, "kfsim_rb_write_svg");
 out_unlink:
 	unlink(dot_path);
 	return err;

@@ -665,7 +665,7 @@ void ynl_emit_test(const struct ynl_spec *spec, struct ynl_out *c)
 	}
 	ynl_emit_banner(c, spec, "test source");
 	ynl_out_printf(c, "#define KFSIM_YNL_LOCAL 1\n#include <errno.h>\n#include <stdio.h>\n"
-		       "#include <stdlib.h>\n#include <string.h>\n#include <kfsim/err.h>\n"
+		       "#include <stdlib.h>\n#include <string.h>\n#include <kfsim/err.h>\n#include <kfsim/nl_client.h>\n"
 		       "#include <kfsim/random.h>\n#include \"%s-kernel.c\"\n#include \"%s-user.c\"\n\n",
 		       spec->ident, spec->ident);
 	ynl_out_printf(c, "static unsigned long rt_done, rt_validated, rt_rejected, rt_failed;\n"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <kfsim/netlink.h>
+#include <kfsim/nl_client.h>
 #include <kfsim/nl_demo.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <kfsim/netlink.h>
+#include <kfsim/nl_client.h>
 
 enum { T_A_UNSPEC, T_A_BE16, T_A_FN, T_A_MSECS, T_A_BE32, T_A_U32, __T_A_MAX };
 #define T_A_MAX (__T_A_MAX - 1)

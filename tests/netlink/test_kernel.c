@@ -25,6 +25,7 @@
 #include <kfsim/random.h>
 
 #include <kfsim/netlink.h>
+#include <kfsim/nl_client.h>
 
 #define ETHTOOL_MSG_PLCA_SET_CFG 40
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #define KFSIM_YNL_LOCAL 1
+#include <kfsim/nl_client.h>
 #include "ethtool-uapi.h"
 #include "ethtool-kernel.c"
 #include "ethtool-user.c"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The segment simulator as a value: settings checked and copied at creation, two binary heaps
- * of timers (near and far), and the loop that runs them.
+ * The segment simulator as a value: settings checked and copied at creation, its timers on the
+ * simulation toolkit's event queue (<kfsim/sim_evq.h>: near and far heaps), and the loop that runs
+ * them.
  *
  * Invariants: events run in (time, priority, insertion sequence) order, the smaller of the two
  * heap tops first, so a run depends only on the settings and the seed, never on which heap held
@@ -28,61 +29,6 @@ u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
 }
 
 /* ---- event queue --------------------------------------------------------------------------- */
-
-__attribute__((noinline, cold)) bool bus_heap_grow(struct plca_sim *sim, struct bus_heap *h)
-{
-	u32 cap = h->cap * 2;
-	struct bus_event *ev = krealloc(h->ev, cap * sizeof(*ev), GFP_KERNEL | __GFP_NOWARN);
-
-	if (!ev)
-		return false;
-	h->ev = ev;
-	h->cap = cap;
-	return true;
-}
-
-/*
- * Remove the root (the heap is not empty).  Bottom-up: the hole goes down the path of smaller
- * children to a leaf (one comparison per level), then the last element rises from there, which
- * is usually at once, as it came from the bottom.
- */
-static void heap_pop(struct bus_heap *h)
-{
-	struct bus_event *heap = h->ev;
-	u32 len = --h->len, i = 0, child;
-	struct bus_event last = heap[len];
-
-	while ((child = 2 * i + 1) + 1 < len) {
-		child += bus_ev_before(&heap[child + 1], &heap[child]);
-		heap[i] = heap[child];
-		i = child;
-	}
-	if (child < len) {
-		heap[i] = heap[child];
-		i = child;
-	}
-	while (i) {
-		u32 parent = (i - 1) / 2;
-
-		if (!bus_ev_before(&last, &heap[parent]))
-			break;
-		heap[i] = heap[parent];
-		i = parent;
-	}
-	heap[i] = last;
-}
-
-/* The heap whose top is the next event, or NULL when both are empty. */
-static inline struct bus_heap *queue_next(struct plca_sim *sim)
-{
-	struct bus_heap *near = &sim->q[BUS_Q_NEAR], *far = &sim->q[BUS_Q_FAR];
-
-	if (likely(!far->len))
-		return near->len ? near : NULL;
-	if (!near->len || bus_ev_before(&far->ev[0], &near->ev[0]))
-		return far;
-	return near;
-}
 
 /* A free-list slot for one EV_SEG or EV_INJECT event, or BUS_SLOT_MASK when out of memory. */
 static __attribute__((noinline)) u32 slot_alloc(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
@@ -119,19 +65,14 @@ static __attribute__((noinline)) u32 slot_alloc(struct plca_sim *sim, u32 node, 
 static int queue_init(struct plca_sim *sim)
 {
 	sim->nr_fixed = sim->nr_nodes << BUS_SLOT_SHIFT;
-	for (u32 q = 0; q < 2; q++) {
-		sim->q[q].cap = 64;
-		sim->q[q].ev = kmalloc_array(sim->q[q].cap, sizeof(*sim->q[q].ev), GFP_KERNEL);
-		if (!sim->q[q].ev)
-			return -ENOMEM;
-	}
+	if (kfsim_evq_init(&sim->events, BUS_NEAR_NS, 64))
+		return -ENOMEM;
 	sim->extra_cap = 16;
 	sim->slot_seq = kcalloc(sim->nr_fixed, sizeof(*sim->slot_seq), GFP_KERNEL);
 	sim->extra = kmalloc_array(sim->extra_cap, sizeof(*sim->extra), GFP_KERNEL);
 	sim->free_slots = kmalloc_array(sim->extra_cap, sizeof(*sim->free_slots), GFP_KERNEL);
 	if (!sim->slot_seq || !sim->extra || !sim->free_slots)
 		return -ENOMEM;
-	sim->seq = BUS_SEQ_NONE + 1;
 	return 0;
 }
 
@@ -141,21 +82,21 @@ static int queue_init(struct plca_sim *sim)
  */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg)
 {
-	u64 seq = sim->seq++;
+	u64 seq = kfsim_evq_take_seq(&sim->events);
 	u32 slot;
 
 	if (kind == EV_SEG || kind == EV_INJECT) {
 		slot = slot_alloc(sim, node, kind, arg);
 		if (slot == BUS_SLOT_MASK) {
-			sim->oom = true;
+			kfsim_evq_fail(&sim->events, -ENOMEM);
 			return;
 		}
-		if (!bus_queue_push(sim, t << 2 | prio, slot, seq))
+		if (!bus_queue_push(sim, t, prio, slot, seq))
 			sim->free_slots[sim->nr_free++] = slot - sim->nr_fixed;
 		return;
 	}
 	slot = kind == EV_STATUS ? EV_STATUS : node << BUS_SLOT_SHIFT | kind;
-	if (bus_queue_push(sim, t << 2 | prio, slot, seq))
+	if (bus_queue_push(sim, t, prio, slot, seq))
 		sim->slot_seq[slot] = seq;
 }
 
@@ -194,34 +135,34 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 	if (t_ns < sim->now)
 		return -EINVAL;
 	for (;;) {
-		struct bus_heap *h;
-		struct bus_event ev;
+		struct kfsim_evheap *h;
+		struct kfsim_event ev;
 		u32 slot, node, kind, arg;
 
-		h = queue_next(sim);
+		h = kfsim_evq_next_heap(&sim->events);
 		if (unlikely(sim->has_held)) {
 			/* a held timer goes into a heap only when it is live and due next */
-			struct bus_event *held = &sim->held;
+			struct kfsim_event *held = &sim->held;
 
-			if (sim->slot_seq[held->tie & BUS_SLOT_MASK] != held->tie >> BUS_SLOT_BITS) {
+			if (sim->slot_seq[kfsim_event_data(held)] != kfsim_event_seq(held)) {
 				sim->has_held = false;
-			} else if (!h || bus_ev_before(held, &h->ev[0])) {
+			} else if (!h || kfsim_event_before(held, &h->ev[0])) {
 				bus_flush_held(sim);
-				h = queue_next(sim);
+				h = kfsim_evq_next_heap(&sim->events);
 			}
 		}
 		/* the TO decision comes after every other event of its instant */
 		if (sim->seg.eval_pending && sim->now <= t_ns &&
-		    (!h || (h->ev[0].key >> 2) > sim->now)) {
-			sim->events++;
+		    (!h || kfsim_event_time(&h->ev[0]) > sim->now)) {
+			sim->nr_events++;
 			seg_eval_due(sim);
 			continue;
 		}
-		if (sim->oom || !h || (h->ev[0].key >> 2) > t_ns)
+		if (bus_oom(sim) || !h || kfsim_event_time(&h->ev[0]) > t_ns)
 			break;
 		ev = h->ev[0];
-		heap_pop(h);
-		slot = (u32)(ev.tie & BUS_SLOT_MASK);
+		kfsim_evheap_pop(h);
+		slot = kfsim_event_data(&ev);
 		if (slot >= sim->nr_fixed) {
 			const struct bus_slot_info *info = &sim->extra[slot - sim->nr_fixed];
 
@@ -230,17 +171,17 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 			arg = info->arg;
 			sim->free_slots[sim->nr_free++] = slot - sim->nr_fixed;
 		} else {
-			if (sim->slot_seq[slot] != ev.tie >> BUS_SLOT_BITS)
+			if (sim->slot_seq[slot] != kfsim_event_seq(&ev))
 				continue; /* cancelled or re-armed */
 			node = slot >> BUS_SLOT_SHIFT;
 			kind = slot & (BIT(BUS_SLOT_SHIFT) - 1);
 			arg = 0;
 		}
-		sim->now = ev.key >> 2;
-		sim->events++;
+		sim->now = kfsim_event_time(&ev);
+		sim->nr_events++;
 		dispatch(sim, node, kind, arg);
 	}
-	if (sim->oom) {
+	if (bus_oom(sim)) {
 		pr_err("plca_sim: out of memory for the event queue at %llu ns\n",
 		       (unsigned long long)sim->now);
 		return -ENOMEM;
@@ -340,11 +281,10 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 		return;
 	for (u32 i = 0; i < sim->nr_nodes && sim->nodes; i++) {
 		kfree(sim->nodes[i].queue);
-		bus_hist_free(&sim->nodes[i].lat);
+		kfsim_hist_free(&sim->nodes[i].lat);
 	}
 	kfree(sim->nodes);
-	kfree(sim->q[BUS_Q_NEAR].ev);
-	kfree(sim->q[BUS_Q_FAR].ev);
+	kfsim_evq_destroy(&sim->events);
 	kfree(sim->slot_seq);
 	kfree(sim->extra);
 	kfree(sim->free_slots);
@@ -370,7 +310,7 @@ static int nodes_init(struct plca_sim *sim, const struct plca_sim_cfg *cfg)
 		max_pos = max(max_pos, n->pos_ns);
 		n->q_cap = n->cfg.queue_limit;
 		n->queue = kmalloc_array(n->q_cap, sizeof(*n->queue), GFP_KERNEL);
-		if (!n->queue || bus_hist_init(&n->lat))
+		if (!n->queue || kfsim_hist_init(&n->lat))
 			return -ENOMEM;
 		n->up = true;
 		n->sig = -1;
@@ -423,7 +363,7 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 		mac_start_load(sim, i);
 	seg_reconfigure(sim);
 	seg_presync(sim);
-	if (sim->oom) {
+	if (bus_oom(sim)) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -451,10 +391,10 @@ int kfsim_plca_sim_inject(struct plca_sim *sim, u32 node, u64 t_ns, u32 payload)
 		       payload, (unsigned long long)t_ns, (unsigned long long)sim->now);
 		return -EINVAL;
 	}
-	if (sim->oom)
+	if (bus_oom(sim))
 		return -ENOMEM;
-	bus_schedule(sim, t_ns, 1, node, EV_INJECT, payload);
-	return sim->oom ? -ENOMEM : 0;
+	bus_schedule(sim, t_ns, BUS_PRIO_NODE, node, EV_INJECT, payload);
+	return bus_oom(sim) ? -ENOMEM : 0;
 }
 
 int kfsim_plca_sim_set_plca(struct plca_sim *sim, u32 node, const struct phy_plca_cfg *cfg)

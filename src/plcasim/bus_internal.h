@@ -8,7 +8,7 @@
  *   bus_medium.c  the wire: signals, carrier as each node sees it, physical collisions
  *   bus_mac.c     the Clause 4 CSMA/CD MAC and the arrival processes
  *   bus_plca.c    the Clause 148 PLCA RS: the cycle (control) and each node's data state machine
- *   bus_stats.c   latency histograms and the report
+ *   bus_stats.c   the per-node figures and the report (latency: <kfsim/sim_hist.h>)
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -35,6 +35,8 @@
 #include <stdint.h>
 #include <kfsim/plca_sim.h>
 #include <kfsim/random.h>
+#include <kfsim/sim_evq.h>
+#include <kfsim/sim_hist.h>
 #include <kfsim/trace_event.h>
 
 /*
@@ -49,8 +51,6 @@
 #define BUS_SIG_RING 1024 /* > 3 signals per node within max_prop + IFG */
 #define BUS_NEVER UINT64_MAX
 #define BUS_FORCED (UINT64_MAX - 1) /* carrier held on by the PLCA RS */
-#define BUS_HIST_SUB 64		    /* histogram buckets per power of two */
-#define BUS_HIST_BUCKETS (64 * BUS_HIST_SUB)
 
 enum bus_ev_kind {
 	EV_ARRIVAL, /* next generated frame of a node */
@@ -85,14 +85,11 @@ struct bus_signal {
  * that number.
  */
 #define BUS_SLOT_SHIFT 3
-#define BUS_SLOT_BITS 24
-#define BUS_SLOT_MASK ((1u << BUS_SLOT_BITS) - 1)
-#define BUS_SEQ_NONE 0 /* no arming: sequence numbers start at 1 */
-
-struct bus_event {
-	u64 key; /* time << 2 | priority: 0 cycle timers, 1 nodes, 2 TO decision */
-	u64 tie; /* seq << BUS_SLOT_BITS | slot: same key, earlier call first */
-};
+#define BUS_SLOT_BITS KFSIM_EVQ_DATA_BITS /* the slot is the event's payload */
+#define BUS_SLOT_MASK KFSIM_EVQ_DATA_MASK
+#define BUS_SEQ_NONE 0 /* no arming: the queue's sequence numbers start at 1 */
+/* Event priorities at one instant: cycle timers, then nodes, then the TO decision. */
+enum { BUS_PRIO_CYCLE, BUS_PRIO_NODE, BUS_PRIO_DECISION };
 
 /* What a free-list slot (EV_SEG, EV_INJECT) stands for. */
 struct bus_slot_info {
@@ -101,20 +98,7 @@ struct bus_slot_info {
 	u32 arg;
 };
 
-enum { BUS_Q_NEAR, BUS_Q_FAR };
 #define BUS_NEAR_NS BT(2 * PLCA_SIM_SLOT_BT) /* IFG, jam, minimum frames, short backoffs */
-
-struct bus_heap {
-	struct bus_event *ev;
-	u32 len, cap;
-};
-
-struct bus_hist {
-	u64 count;
-	u64 max;
-	double sum;
-	u32 *bucket; /* BUS_HIST_BUCKETS */
-};
 
 enum mac_state {
 	MAC_IDLE,    /* nothing to send */
@@ -195,7 +179,7 @@ struct bus_node {
 	u64 pend_tie;	/* that timer's place in the event order */
 	/* statistics */
 	struct plca_sim_node_stats st;
-	struct bus_hist lat;
+	struct kfsim_hist lat;
 	double access_sum;
 	/* arrivals */
 	u64 next_periodic;
@@ -228,28 +212,26 @@ struct plca_sim {
 	struct bus_node *nodes;
 	u32 nr_nodes;
 	u64 now;
-	u64 events;
+	u64 nr_events; /* run, for the report */
 	struct rnd_state rnd;
 	/*
-	 * event queue: two binary min-heaps of (key, tie), the next event being the smaller top.
-	 * Timers due within BUS_NEAR_NS of their arming go to the near one, long backoffs, long
-	 * frames and idle runs to the far one, so the heap that churns stays shallow (a saturated
-	 * CSMA/CD segment keeps dozens of backoffs queued).
+	 * The event queue (<kfsim/sim_evq.h>), the slot as payload.  Timers due within BUS_NEAR_NS
+	 * of their arming go to its near heap, long backoffs, long frames and idle runs to the far
+	 * one, so the heap that churns stays shallow (a saturated CSMA/CD segment keeps dozens of
+	 * backoffs queued).  Its error (out of memory) ends the run.
 	 */
-	struct bus_heap q[2];
-	u64 seq;
+	struct kfsim_evq events;
 	u64 *slot_seq;		     /* the live arming of each fixed slot, or BUS_SEQ_NONE */
 	u32 nr_fixed;		     /* nr_nodes << BUS_SLOT_SHIFT */
 	u32 nr_extra, extra_cap;     /* free-list slots handed out so far, and room */
 	struct bus_slot_info *extra; /* their meaning (slot - nr_fixed) */
 	u32 *free_slots;
 	u32 nr_free;
-	bool oom; /* an event could not be queued: the run is over */
 	/*
 	 * One timer armed but not yet queued (bus_timer_held()): the commit_timer, which the MAC
 	 * nearly always beats, so it is usually withdrawn before it would ever reach a heap.
 	 */
-	struct bus_event held;
+	struct kfsim_event held;
 	bool has_held;
 	/* wire */
 	struct bus_signal sig[BUS_SIG_RING];
@@ -284,69 +266,42 @@ struct plca_sim {
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg);
-bool bus_heap_grow(struct plca_sim *sim, struct bus_heap *h);
 
-static inline bool bus_ev_before(const struct bus_event *a, const struct bus_event *b)
+/* Queue @slot at (@t, @prio) as number @seq; false when out of memory (the run then stops). */
+static inline bool bus_queue_push(struct plca_sim *sim, u64 t, u32 prio, u32 slot, u64 seq)
 {
-	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+	return !kfsim_evq_push_seq(&sim->events, sim->now, t, prio, seq, slot);
 }
 
-/* Add @ev to @h, which has room for it. */
-static inline void bus_heap_insert(struct bus_heap *h, const struct bus_event *ev)
+/* The run is over: an event could not be queued (kfsim_evq_err()). */
+static inline bool bus_oom(const struct plca_sim *sim)
 {
-	struct bus_event *heap = h->ev;
-	u32 i = h->len++;
-
-	while (i) {
-		u32 parent = (i - 1) / 2;
-
-		if (!bus_ev_before(ev, &heap[parent]))
-			break;
-		heap[i] = heap[parent];
-		i = parent;
-	}
-	heap[i] = *ev;
-}
-
-/* Queue (@key, @slot) as number @seq; false when out of memory (the run then stops). */
-static inline bool bus_queue_push(struct plca_sim *sim, u64 key, u32 slot, u64 seq)
-{
-	struct bus_event ev = {.key = key, .tie = seq << BUS_SLOT_BITS | slot};
-	struct bus_heap *h = &sim->q[(key >> 2) >= sim->now + BUS_NEAR_NS];
-
-	if (__builtin_expect(h->len == h->cap, 0) && !bus_heap_grow(sim, h)) {
-		/* A lost timer would make the run unfaithful: stop it for good. */
-		sim->oom = true;
-		return false;
-	}
-	bus_heap_insert(h, &ev);
-	return true;
+	return kfsim_evq_err(&sim->events) != 0;
 }
 
 /* Arm the node's one timer of @kind at @t with @prio, replacing any earlier arming. */
 static inline void bus_timer_prio(struct plca_sim *sim, u32 node, u32 kind, u64 t, u32 prio)
 {
-	u64 seq = sim->seq++;
+	u64 seq = kfsim_evq_take_seq(&sim->events);
 	u32 slot = node << BUS_SLOT_SHIFT | kind;
 
-	if (bus_queue_push(sim, t << 2 | prio, slot, seq))
+	if (bus_queue_push(sim, t, prio, slot, seq))
 		sim->slot_seq[slot] = seq;
 }
 
 static inline void bus_timer(struct plca_sim *sim, u32 node, u32 kind, u64 t)
 {
-	bus_timer_prio(sim, node, kind, t, 1);
+	bus_timer_prio(sim, node, kind, t, BUS_PRIO_NODE);
 }
 
 /* Queue the held timer if it is still armed; either way nothing is held afterwards. */
 static inline void bus_flush_held(struct plca_sim *sim)
 {
-	u32 slot = (u32)(sim->held.tie & BUS_SLOT_MASK);
-	u64 seq = sim->held.tie >> BUS_SLOT_BITS;
+	u32 slot = kfsim_event_data(&sim->held);
 
 	sim->has_held = false;
-	if (sim->slot_seq[slot] == seq)
-		bus_queue_push(sim, sim->held.key, slot, seq);
+	if (sim->slot_seq[slot] == kfsim_event_seq(&sim->held))
+		kfsim_evq_push_event(&sim->events, sim->now, &sim->held);
 }
 
 /*
@@ -357,12 +312,12 @@ static inline void bus_flush_held(struct plca_sim *sim)
  */
 static inline void bus_timer_held(struct plca_sim *sim, u32 node, u32 kind, u64 t)
 {
-	u64 seq = sim->seq++;
+	u64 seq = kfsim_evq_take_seq(&sim->events);
 	u32 slot = node << BUS_SLOT_SHIFT | kind;
 
 	if (sim->has_held)
 		bus_flush_held(sim);
-	sim->held = (struct bus_event){.key = t << 2 | 1, .tie = seq << BUS_SLOT_BITS | slot};
+	sim->held = kfsim_event_make(t, BUS_PRIO_NODE, seq, slot);
 	sim->has_held = true;
 	sim->slot_seq[slot] = seq;
 }
@@ -423,6 +378,53 @@ static inline bool rs_active(const struct bus_node *n)
 	return n->rs_on && n->synced && n->up;
 }
 
+/*
+ * Whether the data state machine holds CRS on for the MAC (HOLD, COLLIDE, DELAY_PENDING,
+ * PENDING, TRANSMIT): the MAC defers until the RS lets go; in IDLE and WAIT_MAC it passes the
+ * wire's carrier through.
+ */
+static inline bool rs_forces_carrier(const struct bus_node *n)
+{
+	return n->ds != DS_IDLE && n->ds != DS_WAIT_MAC;
+}
+
+/* When the RS last stopped forcing carrier (0: never), for the MAC's IFG. */
+static inline u64 rs_carrier_released(const struct bus_node *n)
+{
+	return n->rs_carrier_off;
+}
+
+/*
+ * CARRIER_STATUS as the RS of an active node (rs_active()) gives it to its MAC (148.4.5): the
+ * one place the MAC learns about carrier under PLCA.  Forced on (*@off_at = BUS_FORCED) while
+ * rs_forces_carrier(); otherwise the wire's data signals (BEACON and COMMIT are not data), and
+ * when they are off, *@off_at is the later of their end and the RS's own release.
+ */
+static inline bool rs_carrier_status(struct plca_sim *sim, u32 node, u64 ignore_from,
+				     u64 *off_at)
+{
+	const struct bus_node *n = &sim->nodes[node];
+	bool busy;
+
+	if (rs_forces_carrier(n)) {
+		*off_at = BUS_FORCED; /* the RS says when it lets go */
+		return true;
+	}
+	busy = bus_carrier(sim, node, true, ignore_from, off_at);
+	if (!busy)
+		*off_at = max(*off_at, rs_carrier_released(n));
+	return busy;
+}
+
+/*
+ * Whether the RS will force carrier on from its pending_timer (DELAY_PENDING) no later than
+ * @t: a MAC whose backoff ends by then defers to the RS rather than waking up to find CRS on.
+ */
+static inline bool rs_pending_by(const struct bus_node *n, u64 t)
+{
+	return rs_active(n) && n->ds == DS_DELAY_PENDING && t <= n->rs_due;
+}
+
 void rs_mac_tx_start(struct plca_sim *sim, u32 node);
 void rs_on_timer(struct plca_sim *sim, u32 node);
 void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind);
@@ -436,12 +438,6 @@ void seg_pending_changed(struct plca_sim *sim);
 void seg_eval_due(struct plca_sim *sim);
 void seg_reconfigure(struct plca_sim *sim);
 void seg_presync(struct plca_sim *sim);
-
-/* bus_stats.c */
-int bus_hist_init(struct bus_hist *hist);
-void bus_hist_free(struct bus_hist *hist);
-void bus_hist_add(struct bus_hist *hist, u64 value);
-u64 bus_hist_quantile(const struct bus_hist *hist, double q);
 
 #pragma GCC visibility pop
 

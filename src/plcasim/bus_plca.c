@@ -52,7 +52,7 @@ static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
 	if (what == SEGT_TO_EVAL)
 		return;
-	bus_schedule(sim, t, 0, 0, EV_SEG, what);
+	bus_schedule(sim, t, BUS_PRIO_CYCLE, 0, EV_SEG, what);
 	if (sim->nr_lazy_pend) /* an idle run: pending_timers must run on time now */
 		lazy_pend_settle(sim, true);
 }
@@ -137,7 +137,7 @@ static void pending_timer(struct plca_sim *sim, u32 node, u64 bt)
 		return;
 	}
 	n->rs_due = sim->now + BT(bt);
-	seq = sim->seq++;
+	seq = kfsim_evq_take_seq(&sim->events);
 	n->pend_tie = seq << BUS_SLOT_BITS | slot;
 	sim->slot_seq[slot] = seq;
 	if (!n->pend_lazy) {
@@ -167,7 +167,7 @@ static void lazy_pend_settle(struct plca_sim *sim, bool queue)
 			set_ds(sim, n, DS_PENDING);
 		} else if (queue) {
 			n->pend_lazy = false;
-			bus_queue_push(sim, n->rs_due << 2 | 1, slot, seq);
+			bus_queue_push(sim, n->rs_due, BUS_PRIO_NODE, slot, seq);
 		} else {
 			sim->lazy_pend[keep++] = node;
 		}
@@ -290,8 +290,15 @@ void rs_data_end(struct plca_sim *sim, u32 node)
 		n->in_burst = true;
 		bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
 		/* burst_timer is a cycle timer: it runs before the nodes' events of its instant */
-		bus_schedule(sim, sim->now + BT(n->cfg.plca.burst_tmr), 0, node, EV_RS, 0);
+		bus_schedule(sim, sim->now + BT(n->cfg.plca.burst_tmr), BUS_PRIO_CYCLE, node, EV_RS, 0);
 	}
+}
+
+/* The RS stops forcing CRS on: it notes when (rs_carrier_released()) and tells its MAC. */
+static void rs_release_carrier(struct plca_sim *sim, u32 node)
+{
+	sim->nodes[node].rs_carrier_off = sim->now;
+	mac_carrier_dropped(sim, node);
 }
 
 /* The node leaves PLCA operation (settings changed, reset, link down, plca_status FAIL). */
@@ -326,7 +333,7 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	} else if (ds == DS_HOLD && n->mac == MAC_TX) {
 		mac_frame_lost(sim, node);
 	} else if (ds == DS_PENDING || ds == DS_DELAY_PENDING || ds == DS_WAIT_MAC) {
-		mac_carrier_dropped(sim, node); /* waits out the backoff if it is still running */
+		rs_release_carrier(sim, node); /* waits out the backoff if it is still running */
 	}
 }
 
@@ -474,7 +481,7 @@ static void commit(struct plca_sim *sim, u32 id)
 			/* commit_timer: the MAC's IFG (96 BT) nearly always ends it first */
 			n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 			bus_timer_held(sim, node, EV_RS, n->rs_due);
-			mac_carrier_dropped(sim, node);
+			rs_release_carrier(sim, node);
 		}
 	}
 }
@@ -631,7 +638,7 @@ static void oc_arm(struct plca_sim *sim, u32 node)
 	if (n->oc_coord && n->oc_sync_id <= (u32)n->cfg.plca.node_cnt)
 		t = min(t, max(sim->now, oc_to_start(n, (u32)n->cfg.plca.node_cnt)));
 	if (t != BUS_NEVER)
-		bus_schedule(sim, t, 2, node, EV_SEG, SEGT_OWN_CLOCK | n->oc_gen << 2);
+		bus_schedule(sim, t, BUS_PRIO_DECISION, node, EV_SEG, SEGT_OWN_CLOCK | n->oc_gen << 2);
 }
 
 static void oc_send_beacon(struct plca_sim *sim, u32 node)
@@ -664,7 +671,7 @@ static void oc_commit(struct plca_sim *sim, u32 node)
 	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
 	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 	bus_timer_held(sim, node, EV_RS, n->rs_due);
-	mac_carrier_dropped(sim, node);
+	rs_release_carrier(sim, node);
 }
 
 static bool oc_in_own_to(const struct plca_sim *sim, const struct bus_node *n)
@@ -917,8 +924,8 @@ static void seg_stop(struct plca_sim *sim)
 	seg->owner = -1;
 	for (u32 i = 0; i < sim->nr_nodes; i++)
 		sim->nodes[i].committed = false;
-	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), 1, 0, EV_STATUS,
-		     0);
+	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), BUS_PRIO_NODE,
+		     0, EV_STATUS, 0);
 }
 
 /*

@@ -111,24 +111,10 @@ static bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u6
 	struct bus_node *n = &sim->nodes[node];
 	bool busy;
 
-	if (rs_active(n)) {
-		switch (n->ds) {
-		case DS_HOLD:
-		case DS_COLLIDE:
-		case DS_DELAY_PENDING:
-		case DS_PENDING:
-		case DS_TRANSMIT:
-			*off_at = BUS_FORCED; /* the RS says when it lets go */
-			return true;
-		default:
-			break;
-		}
-		busy = bus_carrier(sim, node, true, ignore_from, off_at);
-		if (!busy)
-			*off_at = max(*off_at, n->rs_carrier_off);
-	} else {
+	if (rs_active(n))
+		busy = rs_carrier_status(sim, node, ignore_from, off_at);
+	else
 		busy = bus_carrier(sim, node, false, ignore_from, off_at);
-	}
 	if (!busy)
 		*off_at = max(*off_at, n->own_tx_end);
 	return busy;
@@ -183,11 +169,9 @@ static bool ifg_still_clear(struct plca_sim *sim, const struct bus_node *n)
 {
 	if (!n->ifg_clear || sim->now < n->ifg_from + BT(PLCA_SIM_IFG_BT) ||
 	    rs_active(n) != n->ifg_rs || sim->opens[n->ifg_rs] != n->ifg_opens ||
-	    max(n->rs_carrier_off, n->own_tx_end) > n->ifg_from)
+	    max(rs_carrier_released(n), n->own_tx_end) > n->ifg_from)
 		return false;
-	if (!n->ifg_rs)
-		return true;
-	return n->ds == DS_IDLE || n->ds == DS_WAIT_MAC;
+	return !n->ifg_rs || !rs_forces_carrier(n);
 }
 
 /*
@@ -275,7 +259,7 @@ void mac_collision(struct plca_sim *sim, u32 node, bool jam_pending)
 	}
 	r = kfsim_prandom_below(&sim->rnd, 1u << min_t(u32, n->attempts, PLCA_SIM_BACKOFF_LIMIT));
 	n->backoff_end = jam_end + (u64)r * BT(PLCA_SIM_SLOT_BT);
-	if (rs_active(n) && n->ds == DS_DELAY_PENDING && n->backoff_end <= n->rs_due) {
+	if (rs_pending_by(n, n->backoff_end)) {
 		n->mac = MAC_DEFER;	/* deferring to the RS's carrier from the backoff's end */
 		n->deferred_this_attempt = true;
 		n->st.deferrals++;
@@ -333,7 +317,7 @@ void mac_tx_done(struct plca_sim *sim, u32 node, bool ok)
 		n->st.delivered++;
 		n->st.payload_bytes += f->payload;
 		n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
-		bus_hist_add(&n->lat, sim->now - f->arrival);
+		kfsim_hist_add(&n->lat, sim->now - f->arrival);
 		n->access_sum += (double)(n->tx_start_wire - f->arrival);
 		n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
 	} else {
@@ -362,10 +346,9 @@ void mac_wake_waiters(struct plca_sim *sim)
 	}
 }
 
-/* The RS stopped forcing the carrier on. */
+/* The RS stopped forcing the carrier on (it noted when: rs_carrier_released()). */
 void mac_carrier_dropped(struct plca_sim *sim, u32 node)
 {
-	sim->nodes[node].rs_carrier_off = sim->now;
 	mac_try(sim, node);
 }
 

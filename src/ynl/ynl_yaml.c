@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * YNL spec reader, the YAML side: errors (one longjmp out), allocation in the spec's arena,
+ * typed access to libyaml nodes, and the key check every mapping goes through.
+ */
+#include "ynl_parse_internal.h"
+
+/* -- errors and allocation ------------------------------------------------------------- */
+
+void __attribute__((noreturn, format(printf, 3, 4)))
+fail_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->err_size, "%s:%zu:%zu: %s", p->path,
+		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1, msg);
+	longjmp(p->fail_jump, 1);
+}
+
+/* Keep the first few warnings; the driver prints them. */
+void __attribute__((format(printf, 3, 4)))
+warn_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	if (p->spec->nr_warnings >= (int)(sizeof(p->spec->warnings) / sizeof(p->spec->warnings[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->spec->warnings[p->spec->nr_warnings++] =
+		xprintf(p, "%s:%zu:%zu: warning: %s", p->path, node->start_mark.line + 1,
+			node->start_mark.column + 1, msg);
+}
+
+void *zalloc(struct ynl_parser *p, size_t size)
+{
+	void *mem = ynl_arena_alloc(p->spec->arena, size);
+
+	if (!mem) {
+		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		longjmp(p->fail_jump, 1);
+	}
+	return mem;
+}
+
+char *xprintf(struct ynl_parser *p, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	char *out;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	out = ynl_arena_strdup(p->spec->arena, buf);
+	if (!out) {
+		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		longjmp(p->fail_jump, 1);
+	}
+	return out;
+}
+
+/* -- node access ------------------------------------------------------------------------- */
+
+static yaml_node_t *node_at(struct ynl_parser *p, int idx)
+{
+	return yaml_document_get_node(&p->doc, idx);
+}
+
+const char *scalar_text(const yaml_node_t *node)
+{
+	return (const char *)node->data.scalar.value;
+}
+
+bool is_null(const yaml_node_t *node)
+{
+	const char *text;
+
+	if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	text = scalar_text(node);
+	return !*text || !strcmp(text, "~") || !strcmp(text, "null") || !strcmp(text, "Null") ||
+	       !strcmp(text, "NULL");
+}
+
+void expect_type(struct ynl_parser *p, yaml_node_t *node, yaml_node_type_t type,
+		 const char *what)
+{
+	static const char *const names[] = {
+		[YAML_SCALAR_NODE] = "a scalar", [YAML_SEQUENCE_NODE] = "a list",
+		[YAML_MAPPING_NODE] = "a mapping",
+	};
+
+	if (node->type != type)
+		fail_at(p, node, "%s must be %s", what, names[type]);
+}
+
+const char *get_str(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	return xprintf(p, "%s", scalar_text(node));
+}
+
+/* A null value gives NULL (enum-name: with no value means "anonymous"). */
+const char *get_str_or_null(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	if (is_null(node))
+		return NULL;
+	return get_str(p, node, what);
+}
+
+/*
+ * The longest name accepted: every name becomes part of C identifiers and strings (with the
+ * family's and set's prefixes), which must stay whole in the emitters' buffers.
+ */
+#define YNL_NAME_MAX 128
+
+/*
+ * A name: what c_upper()/c_lower() turn into part of a C identifier, so letters, digits, '-',
+ * '_' and (nftables' "set id") spaces only, 1..YNL_NAME_MAX characters.  A leading digit is
+ * fine (rt-link's 6rd-prefix: identifiers get a prefix or a leading '_').
+ */
+const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	const char *name = get_str(p, node, what);
+	size_t len = strlen(name);
+
+	if (!len)
+		fail_at(p, node, "%s must not be empty", what);
+	if (len > YNL_NAME_MAX)
+		fail_at(p, node, "%s is %zu characters long, more than %d", what, len, YNL_NAME_MAX);
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != ' ')
+			fail_at(p, node, "%s '%s' cannot be part of a C identifier (character '%c')",
+				what, name, *c);
+	return name;
+}
+
+bool parse_int_text(const char *text, int64_t *out)
+{
+	char *end;
+	bool neg = false;
+	uint64_t mag;
+
+	if (*text == '-' || *text == '+') {
+		neg = *text == '-';
+		text++;
+	}
+	if (!isdigit((unsigned char)*text))
+		return false;
+	errno = 0;
+	mag = strtoull(text, &end, 0);
+	if (errno || *end)
+		return false;
+	if (neg) {
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = (int64_t)(0 - mag);
+	} else {
+		*out = (int64_t)mag;	/* u64 values above s64 keep their bits */
+	}
+	return true;
+}
+
+int64_t get_int(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	int64_t value;
+
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	    !parse_int_text(scalar_text(node), &value))
+		fail_at(p, node, "%s must be an integer, not '%s'", what, scalar_text(node));
+	return value;
+}
+
+bool get_bool(struct ynl_parser *p, yaml_node_t *node, const char *what)
+{
+	const char *text;
+
+	expect_type(p, node, YAML_SCALAR_NODE, what);
+	text = scalar_text(node);
+	if (!strcmp(text, "true") || !strcmp(text, "True"))
+		return true;
+	if (!strcmp(text, "false") || !strcmp(text, "False"))
+		return false;
+	fail_at(p, node, "%s must be true or false, not '%s'", what, text);
+}
+
+int seq_len(yaml_node_t *node)
+{
+	return (int)(node->data.sequence.items.top - node->data.sequence.items.start);
+}
+
+yaml_node_t *seq_item(struct ynl_parser *p, yaml_node_t *node, int i)
+{
+	return node_at(p, node->data.sequence.items.start[i]);
+}
+
+/* -- keys ---------------------------------------------------------------------------------- */
+
+/*
+ * Check every key of @map against @keys: unknown, duplicate, or above the spec's protocol
+ * level is an error at the key; a missing required key is an error at the mapping.
+ */
+void check_keys(struct ynl_parser *p, yaml_node_t *map, const struct ynl_key *keys,
+		const char *what)
+{
+	yaml_node_pair_t *pair, *other;
+
+	expect_type(p, map, YAML_MAPPING_NODE, what);
+	for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = node_at(p, pair->key);
+		const struct ynl_key *k;
+
+		if (key->type != YAML_SCALAR_NODE)
+			fail_at(p, key, "%s: keys must be scalars", what);
+		for (other = map->data.mapping.pairs.start; other < pair; other++) {
+			yaml_node_t *okey = node_at(p, other->key);
+
+			if (okey->type == YAML_SCALAR_NODE &&
+			    !strcmp(scalar_text(okey), scalar_text(key)))
+				fail_at(p, key, "duplicate key '%s' in %s", scalar_text(key), what);
+		}
+		for (k = keys; k->name; k++)
+			if (!strcmp(k->name, scalar_text(key)))
+				break;
+		if (!k->name)
+			fail_at(p, key, "unknown key '%s' in %s", scalar_text(key), what);
+		if (k->min_proto > p->spec->proto)
+			fail_at(p, key, "key '%s' in %s needs protocol %s or later, the spec is %s",
+				k->name, what, ynl_proto_name(k->min_proto),
+				ynl_proto_name(p->spec->proto));
+	}
+	for (const struct ynl_key *k = keys; k->name; k++) {
+		bool found = false;
+
+		if (!k->required || k->min_proto > p->spec->proto)
+			continue;
+		for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++)
+			if (!strcmp(scalar_text(node_at(p, pair->key)), k->name))
+				found = true;
+		if (!found)
+			fail_at(p, map, "missing required key '%s' in %s", k->name, what);
+	}
+}
+
+yaml_node_t *get(struct ynl_parser *p, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++)
+		if (!strcmp(scalar_text(node_at(p, pair->key)), key))
+			return node_at(p, pair->value);
+	return NULL;
+}
+
+yaml_node_t *get_key_node(struct ynl_parser *p, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++)
+		if (!strcmp(scalar_text(node_at(p, pair->key)), key))
+			return node_at(p, pair->key);
+	return map;
+}
+
+const char *opt_str(struct ynl_parser *p, yaml_node_t *map, const char *key,
+		    const char *what)
+{
+	yaml_node_t *value = get(p, map, key);
+
+	return value ? get_str(p, value, what) : NULL;
+}

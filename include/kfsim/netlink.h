@@ -610,6 +610,39 @@ static inline int nla_strcmp(const struct nlattr *nla, const char *str)
 	return kfsim_nla_strcmp(nla, str);
 }
 
+/** nla_memcmp() - payload length difference, then memcmp() of the payload with @data. */
+static inline int nla_memcmp(const struct nlattr *nla, const void *data, size_t size)
+{
+	int d = nla_len(nla) - (int)size;
+
+	if (d == 0)
+		d = memcmp(nla_data(nla), data, size);
+	return d;
+}
+
+/** nla_strdup() - a kmalloc()ed, NUL-terminated copy of a string attribute (one trailing NUL dropped). */
+static inline char *nla_strdup(const struct nlattr *nla, gfp_t flags)
+{
+	size_t srclen = nla_len(nla);
+	const char *src = nla_data(nla);
+	char *dst;
+
+	if (srclen > 0 && src[srclen - 1] == '\0')
+		srclen--;
+	dst = kmalloc(srclen + 1, flags);
+	if (dst) {
+		memcpy(dst, src, srclen);
+		dst[srclen] = '\0';
+	}
+	return dst;
+}
+
+/** nla_memdup() - a kmalloc()ed copy of the payload. */
+static inline void *nla_memdup(const struct nlattr *nla, gfp_t flags)
+{
+	return kmemdup(nla_data(nla), nla_len(nla), flags);
+}
+
 /** nla_memcpy() - copy at most @count payload bytes; Return: bytes copied. */
 static inline int nla_memcpy(void *dest, const struct nlattr *src, int count)
 {

@@ -564,6 +564,32 @@ static void test_builders_fail_cleanly_when_full(void **state)
 	kfsim_skb_free(skb);
 }
 
+/* lib/nlattr.c string helpers: nla_strcmp() drops every trailing NUL, nla_strscpy() takes up to U16_MAX. */
+static void test_string_helpers(void **state)
+{
+	struct sk_buff *skb = kfsim_skb_alloc(256, GFP_KERNEL);
+	static char big[40000];
+	struct nlattr *nla;
+	char *dup;
+
+	assert_int_equal(nla_put(skb, 1, 5, "abc\0\0"), 0);
+	nla = (struct nlattr *)skb->data;
+	assert_int_equal(nla_strcmp(nla, "abc"), 0);
+	assert_true(nla_strcmp(nla, "abcd") < 0);
+	assert_int_equal(nla_memcmp(nla, "abc\0\0", 5), 0);
+	assert_true(nla_memcmp(nla, "abc", 3) > 0);
+	assert_int_equal(nla_strscpy(big, nla, sizeof(big)), 4);	/* one NUL dropped */
+	assert_string_equal(big, "abc");
+	assert_int_equal(nla_strscpy(big, nla, 3), -E2BIG);
+	assert_string_equal(big, "ab");
+	dup = nla_strdup(nla, GFP_KERNEL);
+	assert_non_null(dup);
+	assert_int_equal(ksize(dup), 8);
+	assert_string_equal(dup, "abc");
+	kfree(dup);
+	kfsim_skb_free(skb);
+}
+
 static void test_nlmsg_parse_header_length(void **state)
 {
 	struct sk_buff *skb = nlmsg_new(64, GFP_KERNEL);
@@ -596,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_recursion_depth),
 		cmocka_unit_test(test_builders_fail_cleanly_when_full),
 		cmocka_unit_test(test_nlmsg_parse_header_length),
+		cmocka_unit_test(test_string_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,9 +125,14 @@
 	class_##_name##_t var __cleanup(class_##_name##_destructor) __attribute__((__unused__)) =  \
 		class_##_name##_constructor
 
-/* Whether a guard class may fail to take its lock (the _try/_intr variants). */
+/*
+ * Whether a guard class may fail to take its lock (the _try/_intr variants).  The kernel's is a
+ * static const bool that its BUILD_BUG_ON() (a link-time check, always at -O2) sees as a
+ * constant; here it is an enumeration constant, so scoped_cond_guard()'s _Static_assert holds
+ * at -O0 too.
+ */
 #define __DEFINE_CLASS_IS_CONDITIONAL(_name, _is_cond)                                            \
-	static const bool class_##_name##_is_conditional __attribute__((__unused__)) = _is_cond
+	enum { class_##_name##_is_conditional = (_is_cond) }
 #define __guard_ptr(_name) class_##_name##_lock_ptr
 #define __is_cond_ptr(_name) class_##_name##_is_conditional
 

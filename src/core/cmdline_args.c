@@ -55,11 +55,8 @@ static int get_range(char **str, int *pint, int n)
 
 	(*str)++;
 	upper = (int)simple_strtol(*str, NULL, 0);
-	/*
-	 * The kernel builds with -fno-strict-overflow: the difference wraps, so "-5-2147483647"
-	 * is a negative count and ends the list without counting its lower bound.
-	 */
-	count = (int)((unsigned int)upper - (unsigned int)*pint);
+	if (__builtin_sub_overflow(upper, *pint, &count))
+		count = upper < *pint ? -1 : INT_MAX;
 	for (x = *pint; n && x < upper; x++, n--)
 		*pint++ = x;
 	return count;

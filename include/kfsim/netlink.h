@@ -248,6 +248,39 @@ struct netlink_ext_ack {
 	} while (0)
 #define NL_SET_ERR_MSG_ATTR(extack, attr, msg) NL_SET_ERR_MSG_ATTR_POL(extack, attr, NULL, msg)
 
+/** NL_SET_ERR_MSG_ATTR_POL_FMT() - NL_SET_ERR_MSG_FMT() that also records @attr and @pol. */
+#define NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, pol, fmt, ...)                             \
+	do {                                                                                 \
+		struct netlink_ext_ack *__extack = (extack);                                 \
+		if (!__extack)                                                               \
+			break;                                                               \
+		snprintf(__extack->_msg_buf, NETLINK_MAX_FMTMSG_LEN, fmt, ##__VA_ARGS__);    \
+		__extack->_msg = __extack->_msg_buf;                                         \
+		__extack->bad_attr = (attr);                                                 \
+		__extack->policy = (pol);                                                    \
+	} while (0)
+#define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, ...)                                      \
+	NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, NULL, fmt, ##__VA_ARGS__)
+
+#ifdef KBUILD_MODNAME
+#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ...)                                             \
+	NL_SET_ERR_MSG_FMT((extack), KBUILD_MODNAME ": " fmt, ##__VA_ARGS__)
+#else
+#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ...) NL_SET_ERR_MSG_FMT((extack), fmt, ##__VA_ARGS__)
+#endif
+
+/** NL_SET_ERR_MSG_WEAK() - set the message only when none was set before (an inner one wins). */
+#define NL_SET_ERR_MSG_WEAK(extack, msg)                                                     \
+	do {                                                                                 \
+		if ((extack) && !(extack)->_msg)                                             \
+			NL_SET_ERR_MSG((extack), msg);                                       \
+	} while (0)
+#define NL_SET_ERR_MSG_WEAK_MOD(extack, msg)                                                 \
+	do {                                                                                 \
+		if ((extack) && !(extack)->_msg)                                             \
+			NL_SET_ERR_MSG_MOD((extack), msg);                                   \
+	} while (0)
+
 /** NL_SET_ERR_ATTR_MISS() - record that attribute @type is missing from @nest (NULL: top). */
 #define NL_SET_ERR_ATTR_MISS(extack, nest, type)            \
 	do {                                                \

@@ -590,6 +590,27 @@ static void test_string_helpers(void **state)
 	kfsim_skb_free(skb);
 }
 
+/* include/linux/netlink.h extack setters: the _FMT, _ATTR_FMT and _WEAK variants. */
+static void test_extack_setters(void **state)
+{
+	struct netlink_ext_ack extack = {0}, *ea = &extack;
+	struct nlattr attr = {.nla_len = 8, .nla_type = 3};
+
+	NL_SET_ERR_MSG_WEAK(ea, "outer");
+	assert_string_equal(extack._msg, "outer");
+	NL_SET_ERR_MSG_WEAK(ea, "second");
+	assert_string_equal(extack._msg, "outer");	/* an earlier message wins */
+	NL_SET_ERR_MSG_ATTR_FMT(&extack, &attr, "value %d too big", 70000);
+	assert_string_equal(extack._msg, "value 70000 too big");
+	assert_ptr_equal(extack.bad_attr, &attr);
+	assert_null(extack.policy);
+	NL_SET_ERR_MSG_ATTR_POL_FMT(&extack, &attr, policy, "%s", "x");
+	assert_ptr_equal(extack.policy, policy);
+	NL_SET_ERR_MSG_FMT_MOD(&extack, "n=%u", 5u);
+	assert_non_null(strstr(extack._msg, "n=5"));
+	NL_SET_ERR_MSG_ATTR_FMT((struct netlink_ext_ack *)NULL, &attr, "ignored %d", 1);
+}
+
 static void test_nlmsg_parse_header_length(void **state)
 {
 	struct sk_buff *skb = nlmsg_new(64, GFP_KERNEL);
@@ -623,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_builders_fail_cleanly_when_full),
 		cmocka_unit_test(test_nlmsg_parse_header_length),
 		cmocka_unit_test(test_string_helpers),
+		cmocka_unit_test(test_extack_setters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

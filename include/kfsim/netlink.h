@@ -555,6 +555,12 @@ static inline struct nlattr *nla_find(const struct nlattr *head, int len, int at
 	return nlmsg_find_attr_in(head, len, attrtype);
 }
 
+/** nlmsg_find_attr() - the first attribute of type @attrtype after @nlh's @hdrlen header bytes. */
+static inline struct nlattr *nlmsg_find_attr(const struct nlmsghdr *nlh, int hdrlen, int attrtype)
+{
+	return nla_find(nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen), attrtype);
+}
+
 static inline u8 nla_get_u8(const struct nlattr *nla) { return *(u8 *)nla_data(nla); }
 static inline s8 nla_get_s8(const struct nlattr *nla) { return *(s8 *)nla_data(nla); }
 static inline u16 nla_get_u16(const struct nlattr *nla)
@@ -793,6 +799,98 @@ static inline int nla_put_msecs(struct sk_buff *skb, int type, u64 msecs,
 				int padattr __maybe_unused)
 {
 	return nla_put(skb, type, 8, &msecs);
+}
+
+/*
+ * The 64-bit, little-endian, address and raw-append helpers of include/net/netlink.h and
+ * lib/nlattr.c.  x86-64 has efficient unaligned access, so the _64bit variants never add a
+ * pad attribute (nla_need_padding_for_64bit() is false) and @padattr goes unused, as there.
+ */
+static inline bool nla_need_padding_for_64bit(struct sk_buff *skb __maybe_unused) { return false; }
+static inline int nla_align_64bit(struct sk_buff *skb __maybe_unused, int padattr __maybe_unused)
+{
+	return 0;
+}
+static inline int nla_total_size_64bit(int payload) { return NLA_ALIGN(nla_attr_size(payload)); }
+static inline struct nlattr *nla_reserve_64bit(struct sk_buff *skb, int attrtype, int attrlen,
+					       int padattr __maybe_unused)
+{
+	return nla_reserve(skb, attrtype, attrlen);
+}
+static inline int nla_put_64bit(struct sk_buff *skb, int attrtype, int attrlen, const void *data,
+				int padattr __maybe_unused)
+{
+	return nla_put(skb, attrtype, attrlen, data);
+}
+/** nla_put_be64() - @value is __be64 (network byte order), put as it is. */
+static inline int nla_put_be64(struct sk_buff *skb, int type, __be64 value, int padattr)
+{
+	return nla_put_64bit(skb, type, sizeof(value), &value, padattr);
+}
+static inline int nla_put_net64(struct sk_buff *skb, int type, __be64 value, int padattr)
+{
+	return nla_put_be64(skb, type | NLA_F_NET_BYTEORDER, value, padattr);
+}
+static inline int nla_put_le16(struct sk_buff *skb, int type, __le16 value)
+{
+	return nla_put(skb, type, sizeof(value), &value);
+}
+static inline int nla_put_le32(struct sk_buff *skb, int type, __le32 value)
+{
+	return nla_put(skb, type, sizeof(value), &value);
+}
+static inline int nla_put_le64(struct sk_buff *skb, int type, __le64 value, int padattr)
+{
+	return nla_put_64bit(skb, type, sizeof(value), &value, padattr);
+}
+static inline int nla_put_in_addr(struct sk_buff *skb, int type, __be32 addr)
+{
+	return nla_put_be32(skb, type, addr);
+}
+#define KFSIM_NLA_GET_RAW(name, type)                                                             \
+	static inline type name(const struct nlattr *nla)                                         \
+	{                                                                                         \
+		type v;                                                                           \
+		memcpy(&v, nla_data(nla), sizeof(v));                                             \
+		return v;                                                                         \
+	}
+KFSIM_NLA_GET_RAW(nla_get_be64, __be64)
+KFSIM_NLA_GET_RAW(nla_get_le16, __le16)
+KFSIM_NLA_GET_RAW(nla_get_le32, __le32)
+KFSIM_NLA_GET_RAW(nla_get_le64, __le64)
+KFSIM_NLA_GET_RAW(nla_get_in_addr, __be32)
+#undef KFSIM_NLA_GET_RAW
+
+/** nla_is_last() - whether @nla is the last attribute of the @rem bytes left. */
+static inline bool nla_is_last(const struct nlattr *nla, int rem)
+{
+	return nla->nla_len == rem;
+}
+
+/** nla_put_nohdr() - append @attrlen bytes of @data, padded to NLA_ALIGN, without a header. */
+static inline int nla_put_nohdr(struct sk_buff *skb, int attrlen, const void *data)
+{
+	unsigned char *start;
+
+	if (unlikely(skb_tailroom(skb) < (unsigned int)NLA_ALIGN(attrlen)))
+		return -EMSGSIZE;
+	start = skb_tail_pointer(skb);
+	if (attrlen)
+		memcpy(start, data, attrlen);
+	memset(start + attrlen, 0, NLA_ALIGN(attrlen) - attrlen);
+	skb->len += NLA_ALIGN(attrlen);
+	return 0;
+}
+
+/** nla_append() - append @attrlen bytes of @data, unpadded (room for the padding is required). */
+static inline int nla_append(struct sk_buff *skb, int attrlen, const void *data)
+{
+	if (unlikely(skb_tailroom(skb) < (unsigned int)NLA_ALIGN(attrlen)))
+		return -EMSGSIZE;
+	if (attrlen)
+		memcpy(skb_tail_pointer(skb), data, attrlen);
+	skb->len += attrlen;
+	return 0;
 }
 
 /** nla_nest_start_noflag() - open a nest without NLA_F_NESTED (old uapi); NULL if no room. */
@@ -1302,6 +1400,18 @@ static inline void genlmsg_cancel(struct sk_buff *skb, void *hdr)
 {
 	if (hdr)
 		nlmsg_cancel(skb, (struct nlmsghdr *)((char *)hdr - GENL_HDRLEN - NLMSG_HDRLEN));
+}
+
+/** genlmsg_msg_size() - a generic netlink payload plus its genlmsghdr. */
+static inline int genlmsg_msg_size(int payload)
+{
+	return GENL_HDRLEN + payload;
+}
+
+/** genlmsg_total_size() - genlmsg_msg_size() aligned to NLMSG_ALIGNTO. */
+static inline int genlmsg_total_size(int payload)
+{
+	return NLMSG_ALIGN(genlmsg_msg_size(payload));
 }
 
 static inline void *genlmsg_data(const struct genlmsghdr *gnlh)

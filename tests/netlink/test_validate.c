@@ -590,6 +590,34 @@ static void test_string_helpers(void **state)
 	kfsim_skb_free(skb);
 }
 
+/* The 64-bit, little-endian and raw helpers: wire bytes as include/net/netlink.h puts them. */
+static void test_wire_helpers(void **state)
+{
+	struct sk_buff *skb = kfsim_skb_alloc(64, GFP_KERNEL);
+	const unsigned char *d = skb->data;
+	struct nlattr *nla;
+
+	assert_int_equal(nla_put_be64(skb, 1, htobe64(0x0102030405060708ULL), 0), 0);
+	assert_int_equal(skb->len, 12);	/* no pad attribute on x86-64 */
+	assert_int_equal(d[4], 0x01);
+	assert_int_equal(d[11], 0x08);
+	nla = (struct nlattr *)d;
+	assert_int_equal(be64toh(nla_get_be64(nla)), 0x0102030405060708ULL);
+	assert_int_equal(nla_put_le16(skb, 2, htole16(0x1234)), 0);
+	assert_int_equal(d[16], 0x34);
+	assert_int_equal(nla_put_net64(skb, 3, 0, 0), 0);
+	assert_int_equal(((struct nlattr *)(d + 20))->nla_type, 3 | NLA_F_NET_BYTEORDER);
+	assert_int_equal(nla_total_size_64bit(8), 12);
+	assert_int_equal(genlmsg_msg_size(1), GENL_HDRLEN + 1);
+	assert_int_equal(genlmsg_total_size(1), 8);
+	assert_int_equal(nla_put_nohdr(skb, 3, "abc"), 0);
+	assert_int_equal(skb->len, 36);	/* padded to 4 */
+	assert_int_equal(nla_append(skb, 3, "xyz"), 0);
+	assert_int_equal(skb->len, 39);	/* not padded */
+	assert_int_equal(nla_append(skb, 30, d), -EMSGSIZE);
+	kfsim_skb_free(skb);
+}
+
 /* include/linux/netlink.h extack setters: the _FMT, _ATTR_FMT and _WEAK variants. */
 static void test_extack_setters(void **state)
 {
@@ -645,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_nlmsg_parse_header_length),
 		cmocka_unit_test(test_string_helpers),
 		cmocka_unit_test(test_extack_setters),
+		cmocka_unit_test(test_wire_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

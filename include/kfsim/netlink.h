@@ -1025,6 +1025,22 @@ static inline int nla_validate_deprecated(const struct nlattr *head, int len, in
 	return __nla_validate(head, len, maxtype, policy, NL_VALIDATE_LIBERAL, extack);
 }
 
+/** __nla_validate_nested() - validation of a nest's payload with explicit NL_VALIDATE_* flags. */
+static inline int __nla_validate_nested(const struct nlattr *start, int maxtype,
+					const struct nla_policy *policy, unsigned int validate,
+					struct netlink_ext_ack *extack)
+{
+	return __nla_validate(nla_data(start), nla_len(start), maxtype, policy, validate, extack);
+}
+
+/** nla_validate_nested_deprecated() - liberal validation of a nest's payload. */
+static inline int nla_validate_nested_deprecated(const struct nlattr *start, int maxtype,
+						 const struct nla_policy *policy,
+						 struct netlink_ext_ack *extack)
+{
+	return __nla_validate_nested(start, maxtype, policy, NL_VALIDATE_LIBERAL, extack);
+}
+
 /** nla_validate_nested() - strict validation of a nest's payload. */
 static inline int nla_validate_nested(const struct nlattr *start, int maxtype,
 				      const struct nla_policy *policy,
@@ -1056,6 +1072,27 @@ static inline int nlmsg_parse(const struct nlmsghdr *nlh, int hdrlen, struct nla
 			      struct netlink_ext_ack *extack)
 {
 	return __nlmsg_parse(nlh, hdrlen, tb, maxtype, policy, NL_VALIDATE_STRICT, extack);
+}
+
+/** nlmsg_parse_deprecated_strict() - NL_VALIDATE_DEPRECATED_STRICT (trailing + maxtype only). */
+static inline int nlmsg_parse_deprecated_strict(const struct nlmsghdr *nlh, int hdrlen,
+						struct nlattr **tb, int maxtype,
+						const struct nla_policy *policy,
+						struct netlink_ext_ack *extack)
+{
+	return __nlmsg_parse(nlh, hdrlen, tb, maxtype, policy, NL_VALIDATE_DEPRECATED_STRICT,
+			     extack);
+}
+
+/** nlmsg_validate_deprecated() - liberal validation; a short header is a bare -EINVAL. */
+static inline int nlmsg_validate_deprecated(const struct nlmsghdr *nlh, int hdrlen, int maxtype,
+					    const struct nla_policy *policy,
+					    struct netlink_ext_ack *extack)
+{
+	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+		return -EINVAL;
+	return __nla_validate(nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen), maxtype,
+			      policy, NL_VALIDATE_LIBERAL, extack);
 }
 
 static inline int nlmsg_parse_deprecated(const struct nlmsghdr *nlh, int hdrlen,

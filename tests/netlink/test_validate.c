@@ -590,6 +590,25 @@ static void test_string_helpers(void **state)
 	kfsim_skb_free(skb);
 }
 
+/* The message-level deprecated variants: deprecated_strict refuses unknown types, liberal keeps them. */
+static void test_nlmsg_deprecated_variants(void **state)
+{
+	struct sk_buff *skb = nlmsg_new(64, GFP_KERNEL);
+	struct nlmsghdr *nlh = nlmsg_put(skb, 0, 1, 0x20, GENL_HDRLEN, 0);
+	struct netlink_ext_ack extack = {0};
+	struct nlattr *tb[A_MAX + 1];
+
+	assert_int_equal(nla_put_u32(skb, A_MAX + 1, 7), 0);
+	nlmsg_end(skb, nlh);
+	assert_int_equal(nlmsg_validate_deprecated(nlh, GENL_HDRLEN, A_MAX, policy, &extack), 0);
+	assert_int_equal(nlmsg_parse_deprecated_strict(nlh, GENL_HDRLEN, tb, A_MAX, policy, &extack),
+			 -EINVAL);
+	assert_string_equal(extack._msg, "Unknown attribute type");
+	nlh->nlmsg_len = NLMSG_HDRLEN;	/* shorter than its family header */
+	assert_int_equal(nlmsg_validate_deprecated(nlh, GENL_HDRLEN, A_MAX, policy, NULL), -EINVAL);
+	nlmsg_free(skb);
+}
+
 /* The 64-bit, little-endian and raw helpers: wire bytes as include/net/netlink.h puts them. */
 static void test_wire_helpers(void **state)
 {
@@ -674,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_string_helpers),
 		cmocka_unit_test(test_extack_setters),
 		cmocka_unit_test(test_wire_helpers),
+		cmocka_unit_test(test_nlmsg_deprecated_variants),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -649,6 +649,18 @@ static inline int nla_strcmp(const struct nlattr *nla, const char *str)
 	return kfsim_nla_strcmp(nla, str);
 }
 
+/**
+ * nla_policy_len() - the most room attributes of the @n policy slots @p can take
+ *
+ * Each slot counts nla_total_size() of its .len, else of its type's fixed or minimum size
+ * (lib/nlattr.c; strings and binaries without .len count 0), for sizing a reply buffer.
+ */
+int kfsim_nla_policy_len(const struct nla_policy *p, int n);
+static inline int nla_policy_len(const struct nla_policy *p, int n)
+{
+	return kfsim_nla_policy_len(p, n);
+}
+
 /** nla_memcmp() - payload length difference, then memcmp() of the payload with @data. */
 static inline int nla_memcmp(const struct nlattr *nla, const void *data, size_t size)
 {

@@ -524,6 +524,21 @@ static int validate_parse(const struct nlattr *head, int len, int maxtype,
 	return 0;
 }
 
+int kfsim_nla_policy_len(const struct nla_policy *p, int n)
+{
+	int len = 0;
+
+	for (int i = 0; i < n; i++, p++) {
+		if (p->len)
+			len += nla_total_size(p->len);
+		else if (nla_attr_len[p->type])
+			len += nla_total_size(nla_attr_len[p->type]);
+		else if (nla_attr_minlen[p->type])
+			len += nla_total_size(nla_attr_minlen[p->type]);
+	}
+	return len;
+}
+
 int kfsim_nla_validate_parse(const struct nlattr *head, int len, int maxtype,
 			     const struct nla_policy *policy, unsigned int validate,
 			     struct netlink_ext_ack *extack, struct nlattr **tb)

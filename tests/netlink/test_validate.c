@@ -627,6 +627,16 @@ static void test_wire_helpers(void **state)
 	assert_int_equal(nla_put_net64(skb, 3, 0, 0), 0);
 	assert_int_equal(((struct nlattr *)(d + 20))->nla_type, 3 | NLA_F_NET_BYTEORDER);
 	assert_int_equal(nla_total_size_64bit(8), 12);
+	{
+		static const struct nla_policy lens[] = {
+			[0] = {.type = NLA_UNSPEC}, [1] = {.type = NLA_U8}, [2] = {.type = NLA_U64},
+			[3] = {.type = NLA_STRING}, [4] = {.type = NLA_NUL_STRING, .len = 15},
+			[5] = {.type = NLA_NESTED},
+		};
+
+		/* 0 + 8 + 12 + 0 + 20 + 8 (a nest counts its header, NLA_HDRLEN) */
+		assert_int_equal(nla_policy_len(lens, ARRAY_SIZE(lens)), 48);
+	}
 	assert_int_equal(genlmsg_msg_size(1), GENL_HDRLEN + 1);
 	assert_int_equal(genlmsg_total_size(1), 8);
 	assert_int_equal(nla_put_nohdr(skb, 3, "abc"), 0);

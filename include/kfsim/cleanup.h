@@ -86,6 +86,14 @@
 #define return_ptr(p) return no_free_ptr(p)
 
 /**
+ * retain_and_null_ptr() - disarm a __free() variable whose object now has another owner
+ *
+ * The variable becomes NULL and the value is discarded (include/linux/cleanup.h, in Debian's
+ * 6.12 tree): for when a callee took over the object, e.g. after a successful fd_install().
+ */
+#define retain_and_null_ptr(p) ((void)no_free_ptr(p))
+
+/**
  * DEFINE_CLASS() - define a type with a constructor and a destructor
  * @_name: class name, used in CLASS(@_name, var)(args)
  * @_type: the type of the variable
@@ -125,9 +133,14 @@
 	class_##_name##_t var __cleanup(class_##_name##_destructor) __attribute__((__unused__)) =  \
 		class_##_name##_constructor
 
-/* Whether a guard class may fail to take its lock (the _try/_intr variants). */
+/*
+ * Whether a guard class may fail to take its lock (the _try/_intr variants).  The kernel's is a
+ * static const bool that its BUILD_BUG_ON() (a link-time check, always at -O2) sees as a
+ * constant; here it is an enumeration constant, so scoped_cond_guard()'s _Static_assert holds
+ * at -O0 too.
+ */
 #define __DEFINE_CLASS_IS_CONDITIONAL(_name, _is_cond)                                            \
-	static const bool class_##_name##_is_conditional __attribute__((__unused__)) = _is_cond
+	enum { class_##_name##_is_conditional = (_is_cond) }
 #define __guard_ptr(_name) class_##_name##_lock_ptr
 #define __is_cond_ptr(_name) class_##_name##_is_conditional
 
@@ -167,6 +180,16 @@
 	{                                                                                         \
 		return class_##_name##_lock_ptr(_T);                                              \
 	}
+
+/**
+ * scoped_class() - an object of class @_name named @var, alive for the following statement only
+ *
+ * scoped_class(fd, f, fdnum) { use(f); }: the destructor runs when the statement ends, however
+ * it ends (break included).
+ */
+#define __scoped_class(_name, var, _done, args...)                                                \
+	for (CLASS(_name, var)(args), *_done = NULL; !_done; _done = (void *)1)
+#define scoped_class(_name, var, args...) __scoped_class(_name, var, __UNIQUE_ID(done), args)
 
 /** guard() - hold the lock until the end of the enclosing scope: guard(mutex)(&lock); */
 #define guard(_name) CLASS(_name, __UNIQUE_ID(guard))

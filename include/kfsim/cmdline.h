@@ -18,7 +18,9 @@
  *   "panic_on_warn" is refused for lack of a value, "Booting kernel: `' invalid for parameter
  *   `panic_on_warn'"), printk.ignore_loglevel=Y|N, and every module parameter a part registered
  *   (<kfsim/moduleparam.h>), named "<module>.<param>";
- * - cgroup.memory=nosocket,nokmem,nobpf (a __setup() option);
+ * - cgroup.memory=nosocket,nokmem,nobpf (a __setup() option); the common words of the kernel's
+ *   own __setup()/early_param() handlers (root=, ro, init=, console=, mem=, ...) are consumed
+ *   without effect, not passed to init;
  * - an unknown "module.param" of a registered module logs "<module>: unknown parameter '<param>'
  *   ignored" (the module loader's message); other dotted names are kept silently;
  * - every other word is init's: the report "Unknown kernel command line parameters \"...\", will

@@ -304,6 +304,18 @@ static inline void genlmsg_cancel(struct sk_buff *skb, void *hdr)
 		nlmsg_cancel(skb, (struct nlmsghdr *)((char *)hdr - GENL_HDRLEN - NLMSG_HDRLEN));
 }
 
+/** genlmsg_msg_size() - a generic netlink payload plus its genlmsghdr. */
+static inline int genlmsg_msg_size(int payload)
+{
+	return GENL_HDRLEN + payload;
+}
+
+/** genlmsg_total_size() - genlmsg_msg_size() aligned to NLMSG_ALIGNTO. */
+static inline int genlmsg_total_size(int payload)
+{
+	return NLMSG_ALIGN(genlmsg_msg_size(payload));
+}
+
 static inline void *genlmsg_data(const struct genlmsghdr *gnlh)
 {
 	return (unsigned char *)gnlh + GENL_HDRLEN;

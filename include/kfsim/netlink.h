@@ -258,6 +258,39 @@ struct netlink_ext_ack {
 	} while (0)
 #define NL_SET_ERR_MSG_ATTR(extack, attr, msg) NL_SET_ERR_MSG_ATTR_POL(extack, attr, NULL, msg)
 
+/** NL_SET_ERR_MSG_ATTR_POL_FMT() - NL_SET_ERR_MSG_FMT() that also records @attr and @pol. */
+#define NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, pol, fmt, ...)                             \
+	do {                                                                                 \
+		struct netlink_ext_ack *__extack = (extack);                                 \
+		if (!__extack)                                                               \
+			break;                                                               \
+		snprintf(__extack->_msg_buf, NETLINK_MAX_FMTMSG_LEN, fmt, ##__VA_ARGS__);    \
+		__extack->_msg = __extack->_msg_buf;                                         \
+		__extack->bad_attr = (attr);                                                 \
+		__extack->policy = (pol);                                                    \
+	} while (0)
+#define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, ...)                                      \
+	NL_SET_ERR_MSG_ATTR_POL_FMT(extack, attr, NULL, fmt, ##__VA_ARGS__)
+
+#ifdef KBUILD_MODNAME
+#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ...)                                             \
+	NL_SET_ERR_MSG_FMT((extack), KBUILD_MODNAME ": " fmt, ##__VA_ARGS__)
+#else
+#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, ...) NL_SET_ERR_MSG_FMT((extack), fmt, ##__VA_ARGS__)
+#endif
+
+/** NL_SET_ERR_MSG_WEAK() - set the message only when none was set before (an inner one wins). */
+#define NL_SET_ERR_MSG_WEAK(extack, msg)                                                     \
+	do {                                                                                 \
+		if ((extack) && !(extack)->_msg)                                             \
+			NL_SET_ERR_MSG((extack), msg);                                       \
+	} while (0)
+#define NL_SET_ERR_MSG_WEAK_MOD(extack, msg)                                                 \
+	do {                                                                                 \
+		if ((extack) && !(extack)->_msg)                                             \
+			NL_SET_ERR_MSG_MOD((extack), msg);                                   \
+	} while (0)
+
 /** NL_SET_ERR_ATTR_MISS() - record that attribute @type is missing from @nest (NULL: top). */
 #define NL_SET_ERR_ATTR_MISS(extack, nest, type)            \
 	do {                                                \
@@ -463,6 +496,12 @@ static inline struct nlattr *nla_find(const struct nlattr *head, int len, int at
 	return nlmsg_find_attr_in(head, len, attrtype);
 }
 
+/** nlmsg_find_attr() - the first attribute of type @attrtype after @nlh's @hdrlen header bytes. */
+static inline struct nlattr *nlmsg_find_attr(const struct nlmsghdr *nlh, int hdrlen, int attrtype)
+{
+	return nla_find(nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen), attrtype);
+}
+
 static inline u8 nla_get_u8(const struct nlattr *nla) { return *(u8 *)nla_data(nla); }
 static inline s8 nla_get_s8(const struct nlattr *nla) { return *(s8 *)nla_data(nla); }
 static inline u16 nla_get_u16(const struct nlattr *nla)
@@ -549,6 +588,51 @@ int kfsim_nla_strcmp(const struct nlattr *nla, const char *str);
 static inline int nla_strcmp(const struct nlattr *nla, const char *str)
 {
 	return kfsim_nla_strcmp(nla, str);
+}
+
+/**
+ * nla_policy_len() - the most room attributes of the @n policy slots @p can take
+ *
+ * Each slot counts nla_total_size() of its .len, else of its type's fixed or minimum size
+ * (lib/nlattr.c; strings and binaries without .len count 0), for sizing a reply buffer.
+ */
+int kfsim_nla_policy_len(const struct nla_policy *p, int n);
+static inline int nla_policy_len(const struct nla_policy *p, int n)
+{
+	return kfsim_nla_policy_len(p, n);
+}
+
+/** nla_memcmp() - payload length difference, then memcmp() of the payload with @data. */
+static inline int nla_memcmp(const struct nlattr *nla, const void *data, size_t size)
+{
+	int d = nla_len(nla) - (int)size;
+
+	if (d == 0)
+		d = memcmp(nla_data(nla), data, size);
+	return d;
+}
+
+/** nla_strdup() - a kmalloc()ed, NUL-terminated copy of a string attribute (one trailing NUL dropped). */
+static inline char *nla_strdup(const struct nlattr *nla, gfp_t flags)
+{
+	size_t srclen = nla_len(nla);
+	const char *src = nla_data(nla);
+	char *dst;
+
+	if (srclen > 0 && src[srclen - 1] == '\0')
+		srclen--;
+	dst = kmalloc(srclen + 1, flags);
+	if (dst) {
+		memcpy(dst, src, srclen);
+		dst[srclen] = '\0';
+	}
+	return dst;
+}
+
+/** nla_memdup() - a kmalloc()ed copy of the payload. */
+static inline void *nla_memdup(const struct nlattr *nla, gfp_t flags)
+{
+	return kmemdup(nla_data(nla), nla_len(nla), flags);
 }
 
 /** nla_memcpy() - copy at most @count payload bytes; Return: bytes copied. */
@@ -668,6 +752,98 @@ static inline int nla_put_msecs(struct sk_buff *skb, int type, u64 msecs,
 				int padattr __maybe_unused)
 {
 	return nla_put(skb, type, 8, &msecs);
+}
+
+/*
+ * The 64-bit, little-endian, address and raw-append helpers of include/net/netlink.h and
+ * lib/nlattr.c.  x86-64 has efficient unaligned access, so the _64bit variants never add a
+ * pad attribute (nla_need_padding_for_64bit() is false) and @padattr goes unused, as there.
+ */
+static inline bool nla_need_padding_for_64bit(struct sk_buff *skb __maybe_unused) { return false; }
+static inline int nla_align_64bit(struct sk_buff *skb __maybe_unused, int padattr __maybe_unused)
+{
+	return 0;
+}
+static inline int nla_total_size_64bit(int payload) { return NLA_ALIGN(nla_attr_size(payload)); }
+static inline struct nlattr *nla_reserve_64bit(struct sk_buff *skb, int attrtype, int attrlen,
+					       int padattr __maybe_unused)
+{
+	return nla_reserve(skb, attrtype, attrlen);
+}
+static inline int nla_put_64bit(struct sk_buff *skb, int attrtype, int attrlen, const void *data,
+				int padattr __maybe_unused)
+{
+	return nla_put(skb, attrtype, attrlen, data);
+}
+/** nla_put_be64() - @value is __be64 (network byte order), put as it is. */
+static inline int nla_put_be64(struct sk_buff *skb, int type, __be64 value, int padattr)
+{
+	return nla_put_64bit(skb, type, sizeof(value), &value, padattr);
+}
+static inline int nla_put_net64(struct sk_buff *skb, int type, __be64 value, int padattr)
+{
+	return nla_put_be64(skb, type | NLA_F_NET_BYTEORDER, value, padattr);
+}
+static inline int nla_put_le16(struct sk_buff *skb, int type, __le16 value)
+{
+	return nla_put(skb, type, sizeof(value), &value);
+}
+static inline int nla_put_le32(struct sk_buff *skb, int type, __le32 value)
+{
+	return nla_put(skb, type, sizeof(value), &value);
+}
+static inline int nla_put_le64(struct sk_buff *skb, int type, __le64 value, int padattr)
+{
+	return nla_put_64bit(skb, type, sizeof(value), &value, padattr);
+}
+static inline int nla_put_in_addr(struct sk_buff *skb, int type, __be32 addr)
+{
+	return nla_put_be32(skb, type, addr);
+}
+#define KFSIM_NLA_GET_RAW(name, type)                                                             \
+	static inline type name(const struct nlattr *nla)                                         \
+	{                                                                                         \
+		type v;                                                                           \
+		memcpy(&v, nla_data(nla), sizeof(v));                                             \
+		return v;                                                                         \
+	}
+KFSIM_NLA_GET_RAW(nla_get_be64, __be64)
+KFSIM_NLA_GET_RAW(nla_get_le16, __le16)
+KFSIM_NLA_GET_RAW(nla_get_le32, __le32)
+KFSIM_NLA_GET_RAW(nla_get_le64, __le64)
+KFSIM_NLA_GET_RAW(nla_get_in_addr, __be32)
+#undef KFSIM_NLA_GET_RAW
+
+/** nla_is_last() - whether @nla is the last attribute of the @rem bytes left. */
+static inline bool nla_is_last(const struct nlattr *nla, int rem)
+{
+	return nla->nla_len == rem;
+}
+
+/** nla_put_nohdr() - append @attrlen bytes of @data, padded to NLA_ALIGN, without a header. */
+static inline int nla_put_nohdr(struct sk_buff *skb, int attrlen, const void *data)
+{
+	unsigned char *start;
+
+	if (unlikely(skb_tailroom(skb) < (unsigned int)NLA_ALIGN(attrlen)))
+		return -EMSGSIZE;
+	start = skb_tail_pointer(skb);
+	if (attrlen)
+		memcpy(start, data, attrlen);
+	memset(start + attrlen, 0, NLA_ALIGN(attrlen) - attrlen);
+	skb->len += NLA_ALIGN(attrlen);
+	return 0;
+}
+
+/** nla_append() - append @attrlen bytes of @data, unpadded (room for the padding is required). */
+static inline int nla_append(struct sk_buff *skb, int attrlen, const void *data)
+{
+	if (unlikely(skb_tailroom(skb) < (unsigned int)NLA_ALIGN(attrlen)))
+		return -EMSGSIZE;
+	if (attrlen)
+		memcpy(skb_tail_pointer(skb), data, attrlen);
+	skb->len += attrlen;
+	return 0;
 }
 
 /** nla_nest_start_noflag() - open a nest without NLA_F_NESTED (old uapi); NULL if no room. */
@@ -802,6 +978,22 @@ static inline int nla_validate_deprecated(const struct nlattr *head, int len, in
 	return __nla_validate(head, len, maxtype, policy, NL_VALIDATE_LIBERAL, extack);
 }
 
+/** __nla_validate_nested() - validation of a nest's payload with explicit NL_VALIDATE_* flags. */
+static inline int __nla_validate_nested(const struct nlattr *start, int maxtype,
+					const struct nla_policy *policy, unsigned int validate,
+					struct netlink_ext_ack *extack)
+{
+	return __nla_validate(nla_data(start), nla_len(start), maxtype, policy, validate, extack);
+}
+
+/** nla_validate_nested_deprecated() - liberal validation of a nest's payload. */
+static inline int nla_validate_nested_deprecated(const struct nlattr *start, int maxtype,
+						 const struct nla_policy *policy,
+						 struct netlink_ext_ack *extack)
+{
+	return __nla_validate_nested(start, maxtype, policy, NL_VALIDATE_LIBERAL, extack);
+}
+
 /** nla_validate_nested() - strict validation of a nest's payload. */
 static inline int nla_validate_nested(const struct nlattr *start, int maxtype,
 				      const struct nla_policy *policy,
@@ -833,6 +1025,27 @@ static inline int nlmsg_parse(const struct nlmsghdr *nlh, int hdrlen, struct nla
 			      struct netlink_ext_ack *extack)
 {
 	return __nlmsg_parse(nlh, hdrlen, tb, maxtype, policy, NL_VALIDATE_STRICT, extack);
+}
+
+/** nlmsg_parse_deprecated_strict() - NL_VALIDATE_DEPRECATED_STRICT (trailing + maxtype only). */
+static inline int nlmsg_parse_deprecated_strict(const struct nlmsghdr *nlh, int hdrlen,
+						struct nlattr **tb, int maxtype,
+						const struct nla_policy *policy,
+						struct netlink_ext_ack *extack)
+{
+	return __nlmsg_parse(nlh, hdrlen, tb, maxtype, policy, NL_VALIDATE_DEPRECATED_STRICT,
+			     extack);
+}
+
+/** nlmsg_validate_deprecated() - liberal validation; a short header is a bare -EINVAL. */
+static inline int nlmsg_validate_deprecated(const struct nlmsghdr *nlh, int hdrlen, int maxtype,
+					    const struct nla_policy *policy,
+					    struct netlink_ext_ack *extack)
+{
+	if (nlh->nlmsg_len < (u32)nlmsg_msg_size(hdrlen))
+		return -EINVAL;
+	return __nla_validate(nlmsg_attrdata(nlh, hdrlen), nlmsg_attrlen(nlh, hdrlen), maxtype,
+			      policy, NL_VALIDATE_LIBERAL, extack);
 }
 
 static inline int nlmsg_parse_deprecated(const struct nlmsghdr *nlh, int hdrlen,

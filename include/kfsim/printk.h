@@ -78,8 +78,25 @@ __printf(1, 0) int vprintk(const char *fmt, va_list args);
 #define pr_notice(fmt, ...) printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
-/* pr_debug() is always compiled in (as with dynamic debug) and filtered by the console level. */
+/** no_printk() - check the format and arguments at build time, print nothing; returns 0. */
+#define no_printk(fmt, ...)                                                                       \
+	({                                                                                        \
+		if (0)                                                                            \
+			printk(fmt, ##__VA_ARGS__);                                               \
+		0;                                                                                \
+	})
+/*
+ * pr_debug()/pr_devel() as include/linux/printk.h has them: emitted only where the file defines
+ * DEBUG before including this header (a dynamic-debug call site is off by default as well), so
+ * without DEBUG they leave no record at any console level, "debug" and ignore_loglevel included.
+ */
+#ifdef DEBUG
 #define pr_debug(fmt, ...) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_devel(fmt, ...) printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#else
+#define pr_debug(fmt, ...) no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_devel(fmt, ...) no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#endif
 
 /** printk_once() - printk() only the first time this call site runs. */
 #define printk_once(fmt, ...)                                                                    \

@@ -50,6 +50,24 @@ u64 get_random_u64(void);
 /** get_random_u32_below() - uniform in [0, @ceil) from the CRNG; @ceil 0 gives get_random_u32(). */
 u32 get_random_u32_below(u32 ceil);
 
+/** get_random_long() - an unsigned long of the CRNG (64 bits here). */
+static inline unsigned long get_random_long(void)
+{
+	return get_random_u64();
+}
+
+/** get_random_u32_above() - uniform in (@floor, U32_MAX] (include/linux/random.h). */
+static inline u32 get_random_u32_above(u32 floor)
+{
+	return floor + 1 + get_random_u32_below(UINT32_MAX - floor);
+}
+
+/** get_random_u32_inclusive() - uniform in [@floor, @ceil] (include/linux/random.h). */
+static inline u32 get_random_u32_inclusive(u32 floor, u32 ceil)
+{
+	return floor + get_random_u32_below(ceil - floor + 1);
+}
+
 /** next_pseudo_random32() - the Numerical Recipes LCG step of include/linux/prandom.h. */
 static inline u32 next_pseudo_random32(u32 seed)
 {

@@ -78,8 +78,8 @@ typedef unsigned int gfp_t;
  * kmalloc_size_roundup() - the size kmalloc() really gives for @size
  *
  * Return: the kmalloc cache's object size up to KMALLOC_MAX_CACHE_SIZE, then PAGE_SIZE << order
- * up to KMALLOC_MAX_SIZE, @size itself beyond (kvmalloc's vmalloc range, page-aligned there).
- * 0 for 0.
+ * up to KMALLOC_MAX_SIZE, @size itself beyond (as mm/slab_common.c: kmalloc() would refuse it;
+ * ksize() of a kvmalloc() object there is its whole pages).  0 for 0.
  */
 size_t kmalloc_size_roundup(size_t size);
 

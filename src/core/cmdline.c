@@ -64,6 +64,48 @@ int panic_on_warn;
 
 /* The early options (early_param()), in init/main.c and kernel/printk/printk.c. */
 static const char *const early_options[] = { "debug", "quiet", "loglevel", "ignore_loglevel" };
+/*
+ * Options the kernel's own __setup()/early_param() handlers and core parameters take (Linux
+ * 6.12, x86: init/, kernel/, mm/, arch/x86/, drivers/tty, security/ ...), which kfsim does not
+ * act on but must not pass to init: "console=ttyS0 root=/dev/vda ro quiet splash" leaves only
+ * "splash" for user space.  The common ones, not every handler of every driver:
+ *  - "name=": a __setup() taking a value, matched with one;
+ *  - "name": a __setup() flag (its handler refuses trailing text), matched without a value;
+ *  - "name*": an early_param() or core parameter, matched with or without a value.
+ */
+static const char *const kernel_setup_words[] = {
+	"root=", "rootfstype=", "rootflags=", "rootdelay=", "rootwait", "ro", "rw", "init=",
+	"rdinit=", "console=", "noinitrd", "nomodeset", "selinux=", "apparmor=", "security=",
+	"lsm=", "audit=", "hugepages=", "transparent_hugepage=", "isolcpus=", "nohz_full=",
+	"nohz=", "nowatchdog", "norandmaps", "resume=", "noresume", "hibernate=", "elevator=",
+	"intel_iommu=", "reboot=", "nmi_watchdog=", "irqaffinity=", "preempt=",
+	"no_console_suspend", "tsc=", "clocksource=", "hpet=", "nosoftlockup",
+	"softlockup_panic=", "sysrq_always_enabled", "fbcon=", "video=",
+	"earlycon*", "earlyprintk*", "mitigations*", "mem*", "nosmp*", "maxcpus*", "nr_cpus*",
+	"crashkernel*", "acpi*", "threadirqs*", "noapic*", "swiotlb*", "iommu*", "kasan*",
+	"log_buf_len*", "keep_bootcon*", "nopti*", "pti*", "oops*", "panic*",
+};
+
+/* obsolete_checksetup() / parse_one() for kernel_setup_words[]. */
+static bool kernel_consumes(const char *name, const char *value)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_setup_words); i++) {
+		const char *word = kernel_setup_words[i];
+		size_t n = strlen(word);
+		char last = word[n - 1], bare[32];
+
+		if (last == '=' || last == '*')
+			n--;
+		memcpy(bare, word, n);
+		bare[n] = '\0';
+		if (!kfsim_param_name_eq(name, strlen(name), bare))
+			continue;
+		if (last == '*' || (last == '=') == (value != NULL))
+			return true;
+	}
+	return false;
+}
+
 /* __setup() options kfsim acts on, with the '=' that is part of their name. */
 static const char *const setup_options[] = { "cgroup.memory=" };
 
@@ -236,7 +278,7 @@ static int handle_word(struct param_set *set, const char *name, const char *valu
 	/* bootloader identifiers: "BOOT_IMAGE=..." and "kexec..." */
 	if ((value && !strcmp(name, "BOOT_IMAGE")) || !strncmp(name, "kexec", 5))
 		return 0;
-	if (setup_option(name, value))
+	if (setup_option(name, value) || kernel_consumes(name, value))
 		return store_param(set, name, value);
 	if (dot) {
 		if (kfsim_module_known(name, (size_t)(dot - name))) {

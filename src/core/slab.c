@@ -54,7 +54,15 @@ size_t kmalloc_size_roundup(size_t size)
 			;
 		return pages * PAGE_SIZE;
 	}
-	/* vmalloc (kvmalloc beyond KMALLOC_MAX_SIZE): whole pages */
+	/* mm/slab_common.c: a size kmalloc() would refuse is returned as it is */
+	return size;
+}
+
+/* What an object of @size occupies: kvmalloc's vmalloc range beyond KMALLOC_MAX_SIZE is whole pages. */
+static size_t object_size(size_t size)
+{
+	if (size <= KMALLOC_MAX_SIZE)
+		return kmalloc_size_roundup(size);
 	return size > SIZE_MAX - PAGE_SIZE ? size : (size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 }
 
@@ -138,7 +146,7 @@ static void *do_kmalloc(size_t size, gfp_t flags, size_t cap)
 		return alloc_failed(size, flags, "too large");
 	if (fault_injected())
 		return alloc_failed(size, flags, "fault injected");
-	cache_size = kmalloc_size_roundup(size);
+	cache_size = object_size(size);
 	if (flags & __GFP_ACCOUNT) {
 		memcg = kfsim_active_memcg();
 		if (memcg_charge(memcg, flags, cache_size))

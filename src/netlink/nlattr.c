@@ -524,6 +524,21 @@ static int validate_parse(const struct nlattr *head, int len, int maxtype,
 	return 0;
 }
 
+int kfsim_nla_policy_len(const struct nla_policy *p, int n)
+{
+	int len = 0;
+
+	for (int i = 0; i < n; i++, p++) {
+		if (p->len)
+			len += nla_total_size(p->len);
+		else if (nla_attr_len[p->type])
+			len += nla_total_size(nla_attr_len[p->type]);
+		else if (nla_attr_minlen[p->type])
+			len += nla_total_size(nla_attr_minlen[p->type]);
+	}
+	return len;
+}
+
 int kfsim_nla_validate_parse(const struct nlattr *head, int len, int maxtype,
 			     const struct nla_policy *policy, unsigned int validate,
 			     struct netlink_ext_ack *extack, struct nlattr **tb)
@@ -538,7 +553,8 @@ ssize_t kfsim_nla_strscpy(char *dst, const struct nlattr *nla, size_t dstsize)
 	ssize_t ret;
 	size_t len;
 
-	if (dstsize == 0 || dstsize > S16_MAX)
+	/* lib/nlattr.c: sizes up to U16_MAX are valid; a larger one is a caller bug (WARN) */
+	if (dstsize == 0 || WARN_ON_ONCE(dstsize > U16_MAX))
 		return -E2BIG;
 	if (srclen > 0 && src[srclen - 1] == '\0')
 		srclen--;
@@ -560,7 +576,8 @@ int kfsim_nla_strcmp(const struct nlattr *nla, const char *str)
 	const char *buf = nla_data(nla);
 	int attrlen, d;
 
-	if (len > 0 && buf[len - 1] == '\0')
+	/* lib/nlattr.c: every trailing NUL is ignored, not only the first */
+	while (len > 0 && buf[len - 1] == '\0')
 		len--;
 	attrlen = strlen(str);
 	d = len - attrlen;

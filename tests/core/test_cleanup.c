@@ -156,6 +156,35 @@ static void test_spinlock_guard_class_is_a_struct(void **state)
 	}
 }
 
+static int live_counters;
+DEFINE_CLASS(counter, int *, if (_T) (*_T)--, ({ (*p)++; p; }), int *p)
+
+/* scoped_class(): the object lives for one statement; retain_and_null_ptr() disarms __free(). */
+static void test_scoped_class_and_retain(void **state)
+{
+	void *kept;
+
+	scoped_class(counter, c, &live_counters) {
+		assert_ptr_equal(c, &live_counters);
+		assert_int_equal(live_counters, 1);
+	}
+	assert_int_equal(live_counters, 0);
+	scoped_class(counter, c, &live_counters) {
+		if (c)
+			break;	/* leaves the statement, the destructor still runs */
+		fail();
+	}
+	assert_int_equal(live_counters, 0);
+	{
+		void *p __free(kfree) = kmalloc(8, GFP_KERNEL);
+
+		kept = p;
+		retain_and_null_ptr(p);
+		assert_null(p);
+	}
+	kfree(kept);	/* still allocated: the scope did not free it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_conditional_guards),
 		cmocka_unit_test(test_scoped_cond_guard_failure_runs),
 		cmocka_unit_test(test_spinlock_guard_class_is_a_struct),
+		cmocka_unit_test(test_scoped_class_and_retain),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -214,6 +214,19 @@ static void test_malformed_lines_change_nothing(void **state)
 	assert_int_equal(kfsim_cmdline_parse(NULL), -EINVAL);
 }
 
+/* The kernel's own __setup()/early_param() words are consumed, not passed to init. */
+static void test_kernel_setup_words_are_not_for_init(void **state)
+{
+	assert_int_equal(kfsim_cmdline_parse("console=ttyS0 root=/dev/vda ro quiet splash mem=4G "
+					     "nosmp panic=10 init=/bin/sh rdinit=/init"),
+			 0);
+	assert_string_equal(kfsim_cmdline_unknown(), "splash");
+	assert_string_equal(kfsim_cmdline_get("root"), "/dev/vda");
+	/* the handlers' own rules: "root" needs its '=', "ro"/"rootwait" refuse trailing text */
+	assert_int_equal(kfsim_cmdline_parse("root rootwait=1 ro=1 rootwait Console=x"), 0);
+	assert_string_equal(kfsim_cmdline_unknown(), "root rootwait=1 ro=1 Console=x");
+}
+
 static void test_too_long_line(void **state)
 {
 	char line[COMMAND_LINE_SIZE + 10];
@@ -347,6 +360,7 @@ int main(void)
 		cmocka_unit_test_setup(test_malformed_lines_change_nothing, setup),
 		cmocka_unit_test_setup(test_too_long_line, setup),
 		cmocka_unit_test_setup(test_empty_line_and_reset, setup),
+		cmocka_unit_test_setup(test_kernel_setup_words_are_not_for_init, setup),
 		cmocka_unit_test_setup(test_kernel_version_setting, setup),
 	};
 

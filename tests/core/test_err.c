@@ -10,7 +10,8 @@
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
-#include <kfsim/kernel.h>
+#include <kfsim/printk.h>
+#include "support/log_assert.h"
 
 struct outer {
 	int a;
@@ -211,6 +212,22 @@ static void test_limits_and_time_units(void **state)
 	assert_true(U8_MAX == UINT8_MAX && S8_MAX == INT8_MAX && S8_MIN == INT8_MIN);
 }
 
+/* include/linux/printk.h: without DEBUG, pr_debug()/pr_devel() are no_printk(): no record at all. */
+static void test_pr_debug_needs_debug(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+	int side = 0;
+
+	kfsim_console_ignore_loglevel_set(true);
+	pr_debug("hidden %d\n", ++side);
+	pr_devel("hidden too\n");
+	kfsim_console_ignore_loglevel_set(false);
+	assert_int_equal(side, 0);	/* the arguments are not evaluated either */
+	assert_int_equal(no_printk("x %d\n", 1), 0);
+	assert_int_equal(kfsim_log_read(&seq, &rec), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_kstrto),
 		cmocka_unit_test(test_container_of_and_helpers),
 		cmocka_unit_test(test_limits_and_time_units),
+		cmocka_unit_test(test_pr_debug_needs_debug),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

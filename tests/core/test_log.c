@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The log ring: levels, continuation, wrap-around, reading back, WARN reports. */
+#define DEBUG	/* pr_debug() emits only with DEBUG, as in the kernel */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

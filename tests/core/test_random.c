@@ -134,6 +134,16 @@ static void test_crng_helpers(void **state)
 
 	/* three equal 32-bit draws: 2^-64 */
 	assert_false(a == b && b == c);
+	/* include/linux/random.h ranges: (floor, U32_MAX] and [floor, ceil] */
+	for (int i = 0; i < 200; i++) {
+		u32 v = get_random_u32_inclusive(10, 12);
+
+		assert_true(v >= 10 && v <= 12);
+		assert_true(get_random_u32_above(UINT32_MAX - 2) > UINT32_MAX - 2);
+		assert_int_equal(get_random_u32_inclusive(7, 7), 7);
+	}
+	assert_true(get_random_u32_inclusive(0, UINT32_MAX) <= UINT32_MAX);	/* ceil - floor + 1 == 0 */
+	(void)get_random_long();
 	for (int i = 0; i < 2000; i++) {
 		u32 v = get_random_u32_below(7);
 

@@ -159,6 +159,13 @@ static void test_ksize_and_krealloc_as_slub(void **state)
 		kfree(p);
 	}
 	assert_int_equal(kmalloc_size_roundup(0), 0);
+	/* beyond KMALLOC_MAX_SIZE mm/slab_common.c returns the size unchanged */
+	assert_int_equal(kmalloc_size_roundup(KMALLOC_MAX_SIZE + 1), KMALLOC_MAX_SIZE + 1);
+	assert_int_equal(kmalloc_size_roundup((size_t)1 << 40), (size_t)1 << 40);
+	p = kvmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL);
+	assert_non_null(p);
+	assert_int_equal(ksize(p), KMALLOC_MAX_SIZE + PAGE_SIZE);
+	kvfree(p);
 	p = kmalloc(100, GFP_KERNEL);
 	memset(p, 'x', 128);	/* the whole object is usable */
 	q = krealloc(p, 128, GFP_KERNEL);

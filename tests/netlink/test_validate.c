@@ -564,6 +564,110 @@ static void test_builders_fail_cleanly_when_full(void **state)
 	kfsim_skb_free(skb);
 }
 
+/* lib/nlattr.c string helpers: nla_strcmp() drops every trailing NUL, nla_strscpy() takes up to U16_MAX. */
+static void test_string_helpers(void **state)
+{
+	struct sk_buff *skb = kfsim_skb_alloc(256, GFP_KERNEL);
+	static char big[40000];
+	struct nlattr *nla;
+	char *dup;
+
+	assert_int_equal(nla_put(skb, 1, 5, "abc\0\0"), 0);
+	nla = (struct nlattr *)skb->data;
+	assert_int_equal(nla_strcmp(nla, "abc"), 0);
+	assert_true(nla_strcmp(nla, "abcd") < 0);
+	assert_int_equal(nla_memcmp(nla, "abc\0\0", 5), 0);
+	assert_true(nla_memcmp(nla, "abc", 3) > 0);
+	assert_int_equal(nla_strscpy(big, nla, sizeof(big)), 4);	/* one NUL dropped */
+	assert_string_equal(big, "abc");
+	assert_int_equal(nla_strscpy(big, nla, 3), -E2BIG);
+	assert_string_equal(big, "ab");
+	dup = nla_strdup(nla, GFP_KERNEL);
+	assert_non_null(dup);
+	assert_int_equal(ksize(dup), 8);
+	assert_string_equal(dup, "abc");
+	kfree(dup);
+	kfsim_skb_free(skb);
+}
+
+/* The message-level deprecated variants: deprecated_strict refuses unknown types, liberal keeps them. */
+static void test_nlmsg_deprecated_variants(void **state)
+{
+	struct sk_buff *skb = nlmsg_new(64, GFP_KERNEL);
+	struct nlmsghdr *nlh = nlmsg_put(skb, 0, 1, 0x20, GENL_HDRLEN, 0);
+	struct netlink_ext_ack extack = {0};
+	struct nlattr *tb[A_MAX + 1];
+
+	assert_int_equal(nla_put_u32(skb, A_MAX + 1, 7), 0);
+	nlmsg_end(skb, nlh);
+	assert_int_equal(nlmsg_validate_deprecated(nlh, GENL_HDRLEN, A_MAX, policy, &extack), 0);
+	assert_int_equal(nlmsg_parse_deprecated_strict(nlh, GENL_HDRLEN, tb, A_MAX, policy, &extack),
+			 -EINVAL);
+	assert_string_equal(extack._msg, "Unknown attribute type");
+	nlh->nlmsg_len = NLMSG_HDRLEN;	/* shorter than its family header */
+	assert_int_equal(nlmsg_validate_deprecated(nlh, GENL_HDRLEN, A_MAX, policy, NULL), -EINVAL);
+	nlmsg_free(skb);
+}
+
+/* The 64-bit, little-endian and raw helpers: wire bytes as include/net/netlink.h puts them. */
+static void test_wire_helpers(void **state)
+{
+	struct sk_buff *skb = kfsim_skb_alloc(64, GFP_KERNEL);
+	const unsigned char *d = skb->data;
+	struct nlattr *nla;
+
+	assert_int_equal(nla_put_be64(skb, 1, htobe64(0x0102030405060708ULL), 0), 0);
+	assert_int_equal(skb->len, 12);	/* no pad attribute on x86-64 */
+	assert_int_equal(d[4], 0x01);
+	assert_int_equal(d[11], 0x08);
+	nla = (struct nlattr *)d;
+	assert_int_equal(be64toh(nla_get_be64(nla)), 0x0102030405060708ULL);
+	assert_int_equal(nla_put_le16(skb, 2, htole16(0x1234)), 0);
+	assert_int_equal(d[16], 0x34);
+	assert_int_equal(nla_put_net64(skb, 3, 0, 0), 0);
+	assert_int_equal(((struct nlattr *)(d + 20))->nla_type, 3 | NLA_F_NET_BYTEORDER);
+	assert_int_equal(nla_total_size_64bit(8), 12);
+	{
+		static const struct nla_policy lens[] = {
+			[0] = {.type = NLA_UNSPEC}, [1] = {.type = NLA_U8}, [2] = {.type = NLA_U64},
+			[3] = {.type = NLA_STRING}, [4] = {.type = NLA_NUL_STRING, .len = 15},
+			[5] = {.type = NLA_NESTED},
+		};
+
+		/* 0 + 8 + 12 + 0 + 20 + 8 (a nest counts its header, NLA_HDRLEN) */
+		assert_int_equal(nla_policy_len(lens, ARRAY_SIZE(lens)), 48);
+	}
+	assert_int_equal(genlmsg_msg_size(1), GENL_HDRLEN + 1);
+	assert_int_equal(genlmsg_total_size(1), 8);
+	assert_int_equal(nla_put_nohdr(skb, 3, "abc"), 0);
+	assert_int_equal(skb->len, 36);	/* padded to 4 */
+	assert_int_equal(nla_append(skb, 3, "xyz"), 0);
+	assert_int_equal(skb->len, 39);	/* not padded */
+	assert_int_equal(nla_append(skb, 30, d), -EMSGSIZE);
+	kfsim_skb_free(skb);
+}
+
+/* include/linux/netlink.h extack setters: the _FMT, _ATTR_FMT and _WEAK variants. */
+static void test_extack_setters(void **state)
+{
+	struct netlink_ext_ack extack = {0}, *ea = &extack;
+	struct nlattr attr = {.nla_len = 8, .nla_type = 3};
+
+	NL_SET_ERR_MSG_WEAK(ea, "outer");
+	assert_string_equal(extack._msg, "outer");
+	NL_SET_ERR_MSG_WEAK(ea, "second");
+	assert_string_equal(extack._msg, "outer");	/* an earlier message wins */
+	NL_SET_ERR_MSG_ATTR_FMT(&extack, &attr, "value %d too big", 70000);
+	assert_string_equal(extack._msg, "value 70000 too big");
+	assert_ptr_equal(extack.bad_attr, &attr);
+	assert_null(extack.policy);
+	NL_SET_ERR_MSG_ATTR_POL_FMT(&extack, &attr, policy, "%s", "x");
+	assert_ptr_equal(extack.policy, policy);
+	NL_SET_ERR_MSG_FMT_MOD(&extack, "n=%u", 5u);
+	assert_non_null(strstr(extack._msg, "n=5"));
+	NL_SET_ERR_MSG_ATTR_FMT((struct netlink_ext_ack *)NULL, &attr, "ignored %d", 1);
+}
+
 static void test_nlmsg_parse_header_length(void **state)
 {
 	struct sk_buff *skb = nlmsg_new(64, GFP_KERNEL);
@@ -596,6 +700,10 @@ int main(void)
 		cmocka_unit_test(test_recursion_depth),
 		cmocka_unit_test(test_builders_fail_cleanly_when_full),
 		cmocka_unit_test(test_nlmsg_parse_header_length),
+		cmocka_unit_test(test_string_helpers),
+		cmocka_unit_test(test_extack_setters),
+		cmocka_unit_test(test_wire_helpers),
+		cmocka_unit_test(test_nlmsg_deprecated_variants),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,11 +6,16 @@
 #ifndef KFSIM_COMPAT_LINUX_KERNEL_H
 #define KFSIM_COMPAT_LINUX_KERNEL_H
 #include_next <linux/kernel.h> /* the uapi header of the same name comes first */
+#include <linux/align.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/sprintf.h>
 #include <linux/types.h>
+#include <linux/wordpart.h>
 #include <kfsim/bug.h>
 #include <kfsim/cmdline.h>
 #include <kfsim/kernel.h>

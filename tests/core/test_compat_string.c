@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compatibility headers used as kernel code uses them: <linux/string.h> strscpy()/strscpy_pad()
+ * as lib/string.c, and the <linux/kernel.h> arithmetic (align, math, overflow, wordpart, minmax).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+static void test_strscpy(void **state)
+{
+	char buf[6], big[16];
+
+	assert_int_equal(strscpy(buf, "abc"), 3);	/* the array's size */
+	assert_string_equal(buf, "abc");
+	assert_int_equal(strscpy(buf, "abcde"), 5);	/* exactly fits with its NUL */
+	assert_int_equal(strscpy(buf, "abcdef"), -E2BIG);	/* truncated, still terminated */
+	assert_string_equal(buf, "abcde");
+	assert_int_equal(strscpy(buf, "xyz", 2), -E2BIG);
+	assert_string_equal(buf, "x");
+	assert_int_equal(strscpy(buf, "xyz", 0), -E2BIG);
+	assert_string_equal(buf, "x");	/* size 0 writes nothing */
+	memset(big, 'Z', sizeof(big));
+	assert_int_equal(strscpy_pad(big, "hi"), 2);
+	for (size_t i = 2; i < sizeof(big); i++)
+		assert_int_equal(big[i], 0);
+	memset(big, 'Z', sizeof(big));
+	assert_int_equal(strscpy_pad(big, "hello", 4), -E2BIG);
+	assert_string_equal(big, "hel");
+	assert_int_equal(big[4], 'Z');
+}
+
+struct flex {
+	int n;
+	u64 items[];
+};
+
+static void test_kernel_arithmetic(void **state)
+{
+	struct flex *f = NULL;
+	int neg = -7;
+	size_t big = SIZE_MAX / 2 + 1;
+	u64 v = 0x1122334455667788ULL;
+	u32 sum;
+
+	assert_int_equal(ALIGN(13, 8), 16);
+	assert_int_equal(ALIGN_DOWN(13, 8), 8);
+	assert_true(IS_ALIGNED(4096UL, 4096));
+	assert_false(IS_ALIGNED(4097UL, 4096));
+	assert_int_equal(round_up(17, 16), 32);
+	assert_int_equal(round_down(17, 16), 16);
+	assert_int_equal(roundup(17, 10), 20);
+	assert_int_equal(rounddown(17, 10), 10);
+	assert_int_equal(DIV_ROUND_CLOSEST(7, 2), 4);
+	assert_int_equal(DIV_ROUND_CLOSEST(neg, 2), -4);	/* halves away from zero */
+	assert_int_equal(DIV_ROUND_UP_ULL(10ULL, 4), 3);
+	assert_int_equal(mult_frac(10, 3, 4), 7);
+	assert_int_equal(upper_32_bits(v), 0x11223344);
+	assert_int_equal(lower_32_bits(v), 0x55667788);
+	assert_true(check_add_overflow(UINT32_MAX, 1u, &sum));
+	assert_false(check_mul_overflow(3u, 4u, &sum));
+	assert_int_equal(sum, 12);
+	assert_int_equal(size_mul(big, 2), SIZE_MAX);
+	assert_int_equal(size_add(SIZE_MAX, 1), SIZE_MAX);
+	assert_int_equal(size_sub(SIZE_MAX, 1), SIZE_MAX);	/* saturation sticks */
+	assert_int_equal(struct_size(f, items, 3), sizeof(*f) + 3 * sizeof(u64));
+	assert_int_equal(struct_size(f, items, SIZE_MAX), SIZE_MAX);
+	assert_int_equal(min3(4, 2, 3), 2);
+	assert_int_equal(max3(4, 2, 3), 4);
+	assert_int_equal(min_not_zero(0, 5), 5);
+	assert_int_equal(min_not_zero(3, 5), 3);
+	assert_int_equal(clamp_val(300, 0, 255), 255);
+	assert_true(umin(neg, 1) == 1);	/* -7 compares as a huge unsigned value */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strscpy),
+		cmocka_unit_test(test_kernel_arithmetic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

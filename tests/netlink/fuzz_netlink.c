@@ -15,8 +15,23 @@
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_demo.h>
+#include <kfsim/printk.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/*
+ * Every rejected input logs a pr_warn() ("attribute type 1 has an invalid length"), which the
+ * default console level (7, as the kernel's) echoes: millions of lines in a minute.  The ring
+ * still records them; only the console is quieted, as "quiet" does on a kernel command line.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	kfsim_console_loglevel_set(1);	/* KERN_ALERT and above only */
+	return 0;
+}
 
 static const struct nla_policy inner[4] = {
 	[1] = NLA_POLICY_RANGE(NLA_U32, 1, 4095),

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #define BPFRT_NO_KFSIM
+#include "bpf_verifier_log.h"
 #include "bpfrt.h"
 
 static char verifier_log[16 << 20];
@@ -34,44 +35,6 @@ static int keep_last(enum libbpf_print_level level, const char *fmt, va_list arg
 	if (len && !strstr(line, "PROG LOAD LOG"))
 		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
 	return 0;
-}
-
-static bool insn_line(const char *p)
-{
-	const char *q = p;
-
-	if (*p == ';')
-		return true;
-	while (*q >= '0' && *q <= '9')
-		q++;
-	return q > p && *q == ':';
-}
-
-static void log_message(const char *log, char *out, size_t size)
-{
-	const char *end = strstr(log, "\nprocessed ");
-	const char *start;
-	size_t n = 0;
-	int lines = 0;
-
-	if (!end)
-		end = log + strlen(log);
-	while (end > log && end[-1] == '\n')
-		end--;
-	start = end;
-	while (start > log && lines < 3) {
-		const char *line = start - 1;
-
-		while (line > log && line[-1] != '\n')
-			line--;
-		if (insn_line(line))
-			break;
-		start = line;
-		lines++;
-	}
-	for (const char *p = start; p < end && n + 3 < size; p++)
-		out[n++] = *p == '\t' ? ' ' : *p;
-	out[n] = '\0';
 }
 
 static bool test_runnable(const char *section)
@@ -120,7 +83,7 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 	err = want ? bpf_object__load(bo) : -ENOENT;
 	snprintf(out->verdict, sizeof(out->verdict), "%s", err ? "REJECT" : "ACCEPT");
 	if (err && verifier_log[0])
-		log_message(verifier_log, out->msg, sizeof(out->msg));
+		bpf_verifier_log_message(verifier_log, out->msg, sizeof(out->msg), false);
 	else if (err)
 		snprintf(out->msg, sizeof(out->msg), "%s",
 			 libbpf_last[0] ? libbpf_last : strerror(-err));

@@ -24,6 +24,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_verifier_log.h"
+
 static char verifier_log[64 << 20];
 static char libbpf_last[1024];
 
@@ -43,56 +45,6 @@ static int keep_last(enum libbpf_print_level level, const char *fmt, va_list arg
 	    !strstr(line, "-- END PROG LOAD LOG --"))
 		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
 	return 0;
-}
-
-/* An instruction or source line of the log ("12: (85) call ...", "; n->key = 1 @ x.c:3"). */
-static bool insn_line(const char *p)
-{
-	const char *q = p;
-
-	if (*p == ';')
-		return true;
-	while (*q >= '0' && *q <= '9')
-		q++;
-	return q > p && *q == ':';
-}
-
-/*
- * The verifier's message: the lines after the last instruction or source line and before
- * "processed N insns" (at most three: "held lock and object are not in the same allocation"
- * and "Unreleased reference ..." are followed by a second line).
- */
-static void log_message(const char *log, char *out, size_t size)
-{
-	const char *end = strstr(log, "\nprocessed ");
-	const char *start, *p;
-	size_t n = 0;
-	int lines = 0;
-
-	if (!end)
-		end = log + strlen(log);
-	while (end > log && end[-1] == '\n')
-		end--;
-	start = end;
-	while (start > log && lines < 3) {
-		const char *line = start - 1;
-
-		while (line > log && line[-1] != '\n')
-			line--;
-		if (insn_line(line))
-			break;
-		start = line;
-		lines++;
-	}
-	for (p = start; p < end && n + 3 < size; p++) {
-		if (*p == '\n') {
-			out[n++] = '\\';
-			out[n++] = 'n';
-		} else {
-			out[n++] = *p == '\t' ? ' ' : *p;
-		}
-	}
-	out[n] = '\0';
 }
 
 /* Run an accepted tc program once; its return value, or INT64_MIN when it cannot run. */
@@ -137,7 +89,7 @@ static int load_one(const char *path, const char *prog_name, char *msg, size_t s
 	err = bpf_object__load(obj);
 	*retval = err ? INT64_MIN : test_run(want);
 	if (err && verifier_log[0])
-		log_message(verifier_log, msg, size);
+		bpf_verifier_log_message(verifier_log, msg, size, true);
 	else if (err)
 		snprintf(msg, size, "%s", libbpf_last[0] ? libbpf_last : strerror(-err));
 	else

@@ -29,6 +29,7 @@
 #include <kfsim/kernel.h>
 #include "bpfcc.h"
 #include "bpfcc_paths.h"
+#include "core/child_run.h"
 
 #define MAX_ARGS 256
 
@@ -93,27 +94,15 @@ static int find_paths(struct bpfcc_paths *p)
 	return 0;
 }
 
-/* Run @argv; its output goes to ours.  Return: its exit status, or -1 when it could not run. */
+/* Run @argv; its output goes to ours.  Return: its exit status, 127 or -1 when it did not run. */
 static int run(char *const argv[], bool verbose)
 {
-	int status;
-	pid_t pid;
-
 	if (verbose) {
 		for (int i = 0; argv[i]; i++)
 			fprintf(stderr, "%s%s", i ? " " : "+ ", argv[i]);
 		fputc('\n', stderr);
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "kfsim-bpf-cc: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return kfsim_child_exec_status("kfsim-bpf-cc", argv);
 }
 
 static bool has_vmlinux_h(const struct bpfcc_opts *o)

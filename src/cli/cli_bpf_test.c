@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <kfsim/cmdline.h>
 #include "cli.h"
 #include "cli_bpf_test.h"
+#include "core/child_run.h"
 
 #define MAX_ARGS 160
 
@@ -56,23 +56,6 @@ static void find_bpfcc(char *path, size_t size)
 		return;
 #endif
 	snprintf(path, size, "kfsim-bpf-cc");
-}
-
-static int run(char **argv)
-{
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "kfsim bpf: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -147,9 +130,9 @@ int kfsim_bpf_test_cmd(int argc, char **argv)
 	cc[ncc++] = (char *)source;
 	cc[ncc] = NULL;
 	prog[nprog] = NULL;
-	status = run(cc);
+	status = kfsim_child_exec_status("kfsim bpf", cc);
 	if (status == 0)
-		status = run(prog);
+		status = kfsim_child_exec_status("kfsim bpf", prog);
 	else if (status != 1 && status != 2)
 		fprintf(stderr, "kfsim bpf: %s did not run (is kfsim-bpf-cc installed?)\n", bpfcc);
 	if (!keep)

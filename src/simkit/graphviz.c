@@ -1,44 +1,34 @@
 // SPDX-License-Identifier: MIT
 /*
  * Graphviz's dot program, run in one place (<kfsim/graphviz.h>): DOT in a file, SVG out into a
- * stream, dot's complaints into the kernel log.
+ * stream (run by core/child_run.c), dot's complaints into the kernel log.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <kfsim/err.h>
 #include <kfsim/graphviz.h>
 #include <kfsim/outfile.h>
 #include <kfsim/printk.h>
+#include "core/child_run.h"
 
-extern char **environ;
-
-/* Copy the first line dot wrote to its stderr (@fd) into the kernel log. */
-static void log_dot_complaint(int fd, const char *who)
+/* Copy the first line dot wrote to its stderr into the kernel log. */
+static void log_dot_complaint(const char *err, const char *who)
 {
-	char buf[512];
-	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (len <= 0)
+	if (!err || !*err)
 		return;
-	buf[len] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	pr_warn("%s: dot: %s\n", who, buf);
+	pr_warn("%s: dot: %.*s\n", who, (int)strcspn(err, "\n"), err);
 }
 
-/* Whether @buf (the tail of dot's output) ends an SVG document: "</svg>" and white space. */
-static bool svg_complete(const char *tail, size_t len)
+/* Whether @svg ends an SVG document: "</svg>" and white space. */
+static bool svg_complete(const char *svg, size_t len)
 {
-	while (len && (tail[len - 1] == '\n' || tail[len - 1] == ' ' || tail[len - 1] == '\r'))
+	while (len && (svg[len - 1] == '\n' || svg[len - 1] == ' ' || svg[len - 1] == '\r'))
 		len--;
-	return len >= 6 && !memcmp(tail + len - 6, "</svg>", 6);
+	return len >= 6 && !memcmp(svg + len - 6, "</svg>", 6);
 }
 
 /*
@@ -48,71 +38,26 @@ static bool svg_complete(const char *tail, size_t len)
 int kfsim_dot_to_svg(const char *dot_path, FILE *out, const char *who)
 {
 	char *argv[] = {"dot", "-Tsvg", (char *)dot_path, NULL};
-	posix_spawn_file_actions_t actions;
-	char err_path[4096], buf[8192], tail[16];
-	size_t tail_len = 0;
-	int err_fd, status, err, pipe_fd[2];
-	ssize_t len;
-	const char *tmpdir = getenv("TMPDIR");
-	pid_t pid;
+	struct kfsim_child c = {.capture = KFSIM_CHILD_STDOUT | KFSIM_CHILD_STDERR};
+	int err;
 
 	if (!dot_path || !out || !who)
 		return -EINVAL;
-	if (!tmpdir || !*tmpdir)
-		tmpdir = "/tmp";
-	if (snprintf(err_path, sizeof(err_path), "%s/kfsim-dot-XXXXXX", tmpdir) >=
-	    (int)sizeof(err_path))
-		return -EIO;
-	err_fd = mkstemp(err_path);
-	if (err_fd < 0)
-		return -EIO;
-	unlink(err_path); /* anonymous from now on */
-	if (pipe2(pipe_fd, O_CLOEXEC)) {
-		close(err_fd);
-		return -EIO;
-	}
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, pipe_fd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
-	err = posix_spawnp(&pid, "dot", &actions, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&actions);
-	close(pipe_fd[1]);
+	err = kfsim_child_exec(&c, "dot", argv);
 	if (err) {
-		close(pipe_fd[0]);
-		close(err_fd);
-		return -err; /* -ENOENT: no dot on $PATH */
+		kfsim_child_release(&c);
+		return err; /* -ENOENT: no dot on $PATH */
 	}
-	while ((len = read(pipe_fd[0], buf, sizeof(buf))) != 0) {
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		fwrite(buf, 1, (size_t)len, out);
-		if ((size_t)len >= sizeof(tail)) {
-			memcpy(tail, buf + len - sizeof(tail), sizeof(tail));
-			tail_len = sizeof(tail);
-		} else {
-			size_t keep = tail_len + (size_t)len > sizeof(tail) ? sizeof(tail) - (size_t)len
-									    : tail_len;
-
-			memmove(tail, tail + tail_len - keep, keep);
-			memcpy(tail + keep, buf, (size_t)len);
-			tail_len = keep + (size_t)len;
-		}
-	}
-	close(pipe_fd[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		err = -errno;
-	else if (!WIFEXITED(status))
+	fwrite(c.out.data, 1, c.out.len, out);
+	if (!WIFEXITED(c.status))
 		err = -EIO;
-	else if (WEXITSTATUS(status) == 127) /* how a spawned child reports "not found" */
+	else if (WEXITSTATUS(c.status) == 127) /* how a shell wrapper says "not found" */
 		err = -ENOENT;
-	else if (WEXITSTATUS(status) || !svg_complete(tail, tail_len))
+	else if (WEXITSTATUS(c.status) || !svg_complete(c.out.data, c.out.len))
 		err = -EIO;
 	if (err == -EIO)
-		log_dot_complaint(err_fd, who);
-	close(err_fd);
+		log_dot_complaint(c.err.data, who);
+	kfsim_child_release(&c);
 	return err; /* @out's own write errors are for whoever finishes it (kfsim_outfile_commit) */
 }
 

@@ -34,6 +34,7 @@
 #include <kfsim/cmdline.h>
 #include <kfsim/printk.h>
 #include "bpfrt.h"
+#include "core/child_run.h"
 
 #define NR_RUNS 2
 #define MAX_FRAMES 32
@@ -177,8 +178,10 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
+/* The child: fresh sections and maps, NR_RUNS runs; its verdict written to @fd. */
+static int child(void *arg, int fd)
 {
+	const struct kfsim_bpfrt_prog *p = arg;
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
 	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
 	int nr_reports = 0;
@@ -187,14 +190,13 @@ static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 
-	alarm(timeout_s);
 	child_run = &run;
 	child_out = &out;
 	child_fd = fd;
 	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
-		_exit(3);
+		return 3;
 	}
 	for (int i = 0; i < NR_RUNS; i++) {
 		int ret = 0;
@@ -218,40 +220,22 @@ static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
 			break;
 		}
 	}
-	if (write(fd, &out, sizeof(out)) != sizeof(out))
-		_exit(4);
-	_exit(0);
+	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }
 
+/* HANG at the time limit, CRASH on a signal, EXIT n on an exit status, else the child's verdict. */
 static void run_native(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
-	int fds[2], status = 0;
-	pid_t pid;
+	struct kfsim_child c = {.timeout_ms = timeout_s * 1000};
+	char end[16];
+	int err = kfsim_child_run(&c, child, (void *)p);
 
 	memset(out, 0, sizeof(*out));
-	if (pipe(fds)) {
-		snprintf(out->verdict, sizeof(out->verdict), "ERROR");
-		return;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		child(p, fds[1]);
-	}
-	close(fds[1]);
-	if (pid < 0 || read(fds[0], out, sizeof(*out)) != sizeof(*out))
-		memset(out, 0, sizeof(*out));
-	close(fds[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (pid < 0)
-		snprintf(out->verdict, sizeof(out->verdict), "ERROR");
-	else if (WIFSIGNALED(status))
-		snprintf(out->verdict, sizeof(out->verdict), "%s",
-			 WTERMSIG(status) == SIGALRM ? "HANG" : "CRASH");
-	else if (WEXITSTATUS(status))
-		snprintf(out->verdict, sizeof(out->verdict), "EXIT %d", WEXITSTATUS(status));
+	if (!err && c.result.len == sizeof(*out))
+		memcpy(out, c.result.data, sizeof(*out));
+	if (err || kfsim_child_end(&c, end, sizeof(end))[0])
+		snprintf(out->verdict, sizeof(out->verdict), "%s", err ? "ERROR" : end);
+	kfsim_child_release(&c);
 }
 
 /* ---- the report ---- */
@@ -324,8 +308,12 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (kfsim_kver_parse(kver, &code) || !timeout_s) {
-		fprintf(stderr, "%s: bad %s\n", argv[0], timeout_s ? "kernel version" : "timeout");
+	if (!timeout_s || timeout_s > UINT_MAX / 1000) {
+		fprintf(stderr, "%s: bad timeout (1 to %u seconds)\n", argv[0], UINT_MAX / 1000);
+		return 2;
+	}
+	if (kfsim_kver_parse(kver, &code)) {
+		fprintf(stderr, "%s: bad kernel version\n", argv[0]);
 		return 2;
 	}
 	for (int i = first; i < argc; i++) {

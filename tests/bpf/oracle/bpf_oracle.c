@@ -28,6 +28,7 @@
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
+#include "core/child_run.h"
 #include "oracle_port.h"
 
 #define CHILD_SECONDS 10
@@ -198,19 +199,24 @@ struct outcome {
 	int retval; /* of the first run */
 };
 
+struct child_arg {
+	const struct oracle_object *obj;
+	const struct oracle_prog *p;
+};
+
 /* The child: fresh sections, NR_RUNS runs; the first violation (of any run) is the message. */
-static void child_run(const struct oracle_object *obj, const struct oracle_prog *p, int fd)
+static int child_run(void *arg, int fd)
 {
-	struct kfsim_bpf_run_opts opts = {.prog_type = p->type};
+	const struct child_arg *a = arg;
+	struct kfsim_bpf_run_opts opts = {.prog_type = a->p->type};
 	struct kfsim_bpf_run run;
 	struct outcome out = {"ACCEPT", ""};
 	int ret;
 
-	alarm(CHILD_SECONDS);
-	obj->init();
+	a->obj->init();
 	for (int i = 0; i < NR_RUNS && !strcmp(out.verdict, "ACCEPT"); i++) {
 		ret = 0;
-		kfsim_bpf_run(&run, p->name, p->prog, NULL, &opts, &ret);
+		kfsim_bpf_run(&run, a->p->name, a->p->prog, NULL, &opts, &ret);
 		if (i == 0)
 			out.retval = ret;
 		if (run.nr_violations) {
@@ -218,41 +224,23 @@ static void child_run(const struct oracle_object *obj, const struct oracle_prog 
 			snprintf(out.msg, sizeof(out.msg), "%s", run.violations[0].msg);
 		}
 	}
-	if (write(fd, &out, sizeof(out)) != sizeof(out))
-		_exit(4);
-	_exit(0);
+	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }
 
 static void run_prog(const struct oracle_object *obj, const struct oracle_prog *p,
 		     struct outcome *out)
 {
-	int fds[2], status;
-	pid_t pid;
+	struct child_arg arg = {obj, p};
+	struct kfsim_child c = {.timeout_ms = CHILD_SECONDS * 1000};
+	char end[16];
+	int err = kfsim_child_run(&c, child_run, &arg);
 
 	memset(out, 0, sizeof(*out));
-	if (pipe(fds)) {
-		snprintf(out->verdict, sizeof(out->verdict), "ERROR");
-		return;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		child_run(obj, p, fds[1]);
-	}
-	close(fds[1]);
-	if (pid < 0 || read(fds[0], out, sizeof(*out)) != sizeof(*out))
-		out->verdict[0] = '\0';
-	close(fds[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	if (pid < 0)
-		snprintf(out->verdict, sizeof(out->verdict), "ERROR");
-	else if (WIFSIGNALED(status))
-		snprintf(out->verdict, sizeof(out->verdict), "%s",
-			 WTERMSIG(status) == SIGALRM ? "HANG" : "CRASH");
-	else if (WEXITSTATUS(status))
-		snprintf(out->verdict, sizeof(out->verdict), "EXIT %d", WEXITSTATUS(status));
+	if (!err && c.result.len == sizeof(*out))
+		memcpy(out, c.result.data, sizeof(*out));
+	if (err || kfsim_child_end(&c, end, sizeof(end))[0])
+		snprintf(out->verdict, sizeof(out->verdict), "%s", err ? "ERROR" : end);
+	kfsim_child_release(&c);
 }
 
 /* ---- comparing ---- */

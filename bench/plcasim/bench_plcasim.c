@@ -15,18 +15,16 @@
  * kfsim_plca_sim_run_until() (setup excluded), divided by the frames that run delivers.  On a
  * shared machine this is the figure that does not move with the neighbours' load.
  */
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <stdbool.h>
 
 #include <kfsim/err.h>
 #include <kfsim/plca_sim.h>
+#include "bench_callgrind.h"
 
 struct bench_case {
 	const char *name;
@@ -39,8 +37,6 @@ struct bench_case {
 
 #define CG_SECONDS 0.05
 #define MAX_ROUNDS 15
-
-extern char **environ;
 
 struct bench_result {
 	u64 frames;
@@ -129,43 +125,12 @@ static void summarise(const double *values, int n, char *buf, size_t size)
 /* Instructions inside kfsim_plca_sim_run_until() for case @idx run for CG_SECONDS, or -1. */
 static long long callgrind_instructions(int idx)
 {
-	char out_file[] = "/tmp/kfsim-bench-plcasim-cg-XXXXXX";
-	char outarg[128], idxarg[16], secarg[32], self[4096], line[512];
-	long long total = -1;
-	int fd, status;
-	ssize_t len;
-	pid_t pid;
-	FILE *f;
+	char idxarg[16], secarg[32];
+	const char *args[] = {"--only", idxarg, "--seconds", secarg, "--quiet-table", NULL};
 
-	fd = mkstemp(out_file);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
-		goto out;
-	self[len] = '\0';
-	snprintf(outarg, sizeof(outarg), "--callgrind-out-file=%s", out_file);
 	snprintf(idxarg, sizeof(idxarg), "%d", idx);
 	snprintf(secarg, sizeof(secarg), "%g", CG_SECONDS);
-	char *argv[] = {"valgrind", "--tool=callgrind", "--quiet",
-			"--toggle-collect=kfsim_plca_sim_run_until", outarg, self, "--only", idxarg,
-			"--seconds", secarg, "--quiet-table", NULL};
-
-	if (posix_spawnp(&pid, "valgrind", NULL, NULL, argv, environ))
-		goto out;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		goto out;
-	f = fopen(out_file, "r");
-	if (!f)
-		goto out;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
-			total = strtoll(strchr(line, ':') + 1, NULL, 10);
-	fclose(f);
-out:
-	unlink(out_file);
-	return total;
+	return bench_callgrind_self("kfsim_plca_sim_run_until", args);
 }
 
 int main(int argc, char **argv)

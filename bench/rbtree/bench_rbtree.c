@@ -25,12 +25,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
@@ -39,12 +37,11 @@
 #include <kfsim/rbtree.h>
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
+#include "bench_callgrind.h"
 #include "peers.h"
 
 #define DEFAULT_SEED 3141592653589793238ULL /* lib/rbtree_test.c's seed */
 #define NOINLINE __attribute__((noinline, noclone))
-
-extern char **environ;
 
 /* ---- kfsim: struct test_node as in lib/rbtree_test.c ---- */
 
@@ -475,53 +472,12 @@ static int callgrind_child(unsigned int idx, u64 seed)
 
 static long long callgrind_count(unsigned int idx, u64 seed)
 {
-	char out_file[] = "/tmp/kfsim-bench-cg-XXXXXX";
-	char toggle[128], outarg[128], idxarg[16], seedarg[32], line[512];
-	long long total = -1;
-	int fd, status;
-	pid_t pid;
-	FILE *f;
+	char idxarg[16], seedarg[32];
+	const char *args[] = {"--callgrind-child", idxarg, "--seed", seedarg, NULL};
 
-	fd = mkstemp(out_file);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	snprintf(toggle, sizeof(toggle), "--toggle-collect=%s", cg_cases[idx].function);
-	snprintf(outarg, sizeof(outarg), "--callgrind-out-file=%s", out_file);
 	snprintf(idxarg, sizeof(idxarg), "%u", idx);
 	snprintf(seedarg, sizeof(seedarg), "%llu", (unsigned long long)seed);
-	char *argv[] = {"valgrind",
-			"--tool=callgrind",
-			"--quiet",
-			toggle,
-			outarg,
-			"/proc/self/exe",
-			"--callgrind-child",
-			idxarg,
-			"--seed",
-			seedarg,
-			NULL};
-	char self[4096];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (len <= 0)
-		goto out;
-	self[len] = '\0';
-	argv[5] = self;
-	if (posix_spawnp(&pid, "valgrind", NULL, NULL, argv, environ))
-		goto out;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		goto out;
-	f = fopen(out_file, "r");
-	if (!f)
-		goto out;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8))
-			total = strtoll(strchr(line, ':') + 1, NULL, 10);
-	fclose(f);
-out:
-	unlink(out_file);
-	return total;
+	return bench_callgrind_self(cg_cases[idx].function, args);
 }
 
 static int callgrind_mode(u64 seed)

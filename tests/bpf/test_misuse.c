@@ -19,55 +19,58 @@
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
 #include "bpf_test_types.h"
+#include "core/child_run.h"
 
 #define CHILD_SECONDS 5
 
 static struct glob g;
 static struct gshared gs;
 
+struct misuse {
+	unsigned int kver;
+	int (*prog)(void *ctx);
+	const char *msg;
+	bool direct;
+};
+
 /* The child of run_child(): fresh sections, one run, its first violation checked. */
-static void child(unsigned int kver, int (*prog)(void *ctx), const char *msg, bool direct)
+static int child(void *arg, int fd)
 {
+	const struct misuse *m = arg;
 	struct kfsim_bpf_run run;
 
-	alarm(CHILD_SECONDS);
 	kfsim_console_loglevel_set(0);
-	kfsim_set_kernel_version(kver);
+	kfsim_set_kernel_version(m->kver);
 	glob_init(&g, NULL);
 	memset(&gs, 0, sizeof(gs));
 	if (kfsim_kernel_at_least(6, 4) && kfsim_bpf_private_init(&gs, kfsim_btf_of(gshared)))
-		_exit(10);
-	if (direct) /* @prog runs programs itself and says how it went */
-		_exit(prog(NULL));
-	kfsim_bpf_run(&run, "misuse", prog, NULL, NULL, NULL);
-	if (!msg && run.nr_violations) {
+		return 10;
+	if (m->direct) /* @prog runs programs itself and says how it went */
+		return m->prog(NULL);
+	kfsim_bpf_run(&run, "misuse", m->prog, NULL, NULL, NULL);
+	if (!m->msg && run.nr_violations) {
 		fprintf(stderr, "unexpected: %s\n", run.violations[0].msg);
-		_exit(11);
+		return 11;
 	}
-	if (msg && (!run.nr_violations || !strstr(run.violations[0].msg, msg))) {
-		fprintf(stderr, "expected \"%s\", got \"%s\"\n", msg,
+	if (m->msg && (!run.nr_violations || !strstr(run.violations[0].msg, m->msg))) {
+		fprintf(stderr, "expected \"%s\", got \"%s\"\n", m->msg,
 			run.nr_violations ? run.violations[0].msg : "(nothing)");
-		_exit(12);
+		return 12;
 	}
-	_exit(0);
+	return 0;
 }
 
 /* Run @prog in mode @kver in a child; in it, the first violation must contain @msg (NULL: none). */
 static void run_child_how(unsigned int kver, int (*prog)(void *ctx), const char *msg, bool direct)
 {
-	int status;
-	pid_t pid;
+	struct misuse m = {kver, prog, msg, direct};
+	struct kfsim_child c = {.timeout_ms = CHILD_SECONDS * 1000};
+	char end[16];
 
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		child(kver, prog, msg, direct);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	if (WIFSIGNALED(status))
-		fail_msg("child %s (signal %d)", WTERMSIG(status) == SIGALRM ? "hung" : "crashed",
-			 WTERMSIG(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(kfsim_child_run(&c, child, &m), 0);
+	kfsim_child_release(&c);
+	if (kfsim_child_end(&c, end, sizeof(end))[0])
+		fail_msg("child: %s (status %#x)", end, c.status);
 }
 
 static void run_child(unsigned int kver, int (*prog)(void *ctx), const char *msg)

@@ -343,6 +343,16 @@ int kfsim_child_exit_code(const struct kfsim_child *c)
 	return -1;
 }
 
+bool kfsim_child_result_copy(const struct kfsim_child *c, void *buf, size_t size)
+{
+	if (c->result.data && c->result.len == size) {
+		memcpy(buf, c->result.data, size);
+		return true;
+	}
+	memset(buf, 0, size);
+	return false;
+}
+
 const char *kfsim_child_end(const struct kfsim_child *c, char *buf, size_t size)
 {
 	if (c->timed_out)

@@ -100,6 +100,17 @@ int kfsim_child_exec_status(const char *who, char *const argv[]);
 int kfsim_child_exit_code(const struct kfsim_child *c);
 
 /**
+ * kfsim_child_result_copy() - @c's result as the object of @size bytes its function wrote whole
+ * (a struct), into @buf; @buf is zeroed when the child wrote anything else (it died first)
+ * @c: after kfsim_child_run()
+ * @buf: receives it
+ * @size: of @buf
+ *
+ * Return: whether the result was whole.
+ */
+bool kfsim_child_result_copy(const struct kfsim_child *c, void *buf, size_t size);
+
+/**
  * kfsim_child_end() - @c's end in one word, as the BPF runners print it
  * @c: after a run
  * @buf: receives "HANG" (killed at the time limit), "CRASH" (ended by a signal), "EXIT n"

@@ -132,6 +132,14 @@ static void test_function_result_streams_status(void **state)
 	assert_string_equal(c.out.data, "on stdout\n");
 	assert_string_equal(c.err.data, "on stderr\n");
 	assert_string_equal(kfsim_child_end(&c, end, sizeof(end)), "EXIT 7");
+	{
+		char whole[10], other[11] = "x";
+
+		assert_true(kfsim_child_result_copy(&c, whole, sizeof(whole)));
+		assert_memory_equal(whole, "the result", 10);
+		assert_false(kfsim_child_result_copy(&c, other, sizeof(other)));
+		assert_int_equal(other[0], 0); /* zeroed, not half a struct */
+	}
 	kfsim_child_release(&c);
 	assert_null(c.result.data);
 	assert_int_equal(c.result.len, 0);

@@ -1,8 +1,27 @@
 // SPDX-License-Identifier: MIT
-/* The verifier's message in its log (see bpf_verifier_log.h). */
+/* The verifier's message in its log, and libbpf's last warning (see bpf_verifier_log.h). */
 #include "bpf_verifier_log.h"
 
+#include <stdio.h>
 #include <string.h>
+
+char bpf_libbpf_last_warning[1024];
+
+int bpf_libbpf_keep_last(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	char line[sizeof(bpf_libbpf_last_warning)];
+	size_t len;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, args);
+	len = strlen(line);
+	while (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	if (len && !strstr(line, "PROG LOAD LOG"))
+		snprintf(bpf_libbpf_last_warning, sizeof(bpf_libbpf_last_warning), "%s", line);
+	return 0;
+}
 
 /* An instruction or source line of the log ("12: (85) call ...", "; n->key = 1 @ x.c:3"). */
 static bool insn_line(const char *p)

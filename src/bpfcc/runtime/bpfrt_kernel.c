@@ -19,23 +19,6 @@
 #include "bpfrt.h"
 
 static char verifier_log[16 << 20];
-static char libbpf_last[BPFRT_MSG];
-
-static int keep_last(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	char line[BPFRT_MSG];
-	size_t len;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, args);
-	len = strlen(line);
-	while (len && line[len - 1] == '\n')
-		line[--len] = '\0';
-	if (len && !strstr(line, "PROG LOAD LOG"))
-		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
-	return 0;
-}
 
 static bool test_runnable(const char *section)
 {
@@ -58,7 +41,7 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 		snprintf(out->msg, sizeof(out->msg), "loading BPF programs needs root");
 		return;
 	}
-	libbpf_set_print(keep_last);
+	libbpf_set_print(bpf_libbpf_keep_last);
 	bo = bpf_object__open_mem(obj->bpf_obj, (size_t)(obj->bpf_obj_end - obj->bpf_obj), &oopts);
 	if (!bo) {
 		snprintf(out->verdict, sizeof(out->verdict), "SKIP");
@@ -75,7 +58,7 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 			want = prog;
 	}
 	verifier_log[0] = '\0';
-	libbpf_last[0] = '\0';
+	bpf_libbpf_last_warning[0] = '\0';
 	if (want) {
 		bpf_program__set_log_buf(want, verifier_log, sizeof(verifier_log));
 		bpf_program__set_log_level(want, 1);
@@ -86,7 +69,7 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 		bpf_verifier_log_message(verifier_log, out->msg, sizeof(out->msg), false);
 	else if (err)
 		snprintf(out->msg, sizeof(out->msg), "%s",
-			 libbpf_last[0] ? libbpf_last : strerror(-err));
+			 bpf_libbpf_last_warning[0] ? bpf_libbpf_last_warning : strerror(-err));
 	if (!err && test_runnable(p->section)) {
 		static unsigned char pkt[64];
 		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = pkt, .data_size_in = sizeof(pkt),

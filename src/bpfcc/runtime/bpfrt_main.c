@@ -230,9 +230,7 @@ static void run_native(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *o
 	char end[16];
 	int err = kfsim_child_run(&c, child, (void *)p);
 
-	memset(out, 0, sizeof(*out));
-	if (!err && c.result.len == sizeof(*out))
-		memcpy(out, c.result.data, sizeof(*out));
+	kfsim_child_result_copy(&c, out, sizeof(*out));
 	if (err || kfsim_child_end(&c, end, sizeof(end))[0])
 		snprintf(out->verdict, sizeof(out->verdict), "%s", err ? "ERROR" : end);
 	kfsim_child_release(&c);

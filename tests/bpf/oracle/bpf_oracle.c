@@ -235,9 +235,7 @@ static void run_prog(const struct oracle_object *obj, const struct oracle_prog *
 	char end[16];
 	int err = kfsim_child_run(&c, child_run, &arg);
 
-	memset(out, 0, sizeof(*out));
-	if (!err && c.result.len == sizeof(*out))
-		memcpy(out, c.result.data, sizeof(*out));
+	kfsim_child_result_copy(&c, out, sizeof(*out));
 	if (err || kfsim_child_end(&c, end, sizeof(end))[0])
 		snprintf(out->verdict, sizeof(out->verdict), "%s", err ? "ERROR" : end);
 	kfsim_child_release(&c);

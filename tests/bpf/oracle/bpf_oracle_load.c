@@ -27,25 +27,6 @@
 #include "bpf_verifier_log.h"
 
 static char verifier_log[64 << 20];
-static char libbpf_last[1024];
-
-/* Keep libbpf's last warning: the message when the failure came before the verifier. */
-static int keep_last(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	char line[1024];
-	size_t len;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, args);
-	len = strlen(line);
-	while (len && line[len - 1] == '\n')
-		line[--len] = '\0';
-	if (len && !strstr(line, "-- BEGIN PROG LOAD LOG --") &&
-	    !strstr(line, "-- END PROG LOAD LOG --"))
-		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
-	return 0;
-}
 
 /* Run an accepted tc program once; its return value, or INT64_MIN when it cannot run. */
 static long long test_run(struct bpf_program *prog)
@@ -83,7 +64,7 @@ static int load_one(const char *path, const char *prog_name, char *msg, size_t s
 			want = prog;
 	}
 	verifier_log[0] = '\0';
-	libbpf_last[0] = '\0';
+	bpf_libbpf_last_warning[0] = '\0';
 	bpf_program__set_log_buf(want, verifier_log, sizeof(verifier_log));
 	bpf_program__set_log_level(want, 1);
 	err = bpf_object__load(obj);
@@ -91,7 +72,7 @@ static int load_one(const char *path, const char *prog_name, char *msg, size_t s
 	if (err && verifier_log[0])
 		bpf_verifier_log_message(verifier_log, msg, size, true);
 	else if (err)
-		snprintf(msg, size, "%s", libbpf_last[0] ? libbpf_last : strerror(-err));
+		snprintf(msg, size, "%s", bpf_libbpf_last_warning[0] ? bpf_libbpf_last_warning : strerror(-err));
 	else
 		msg[0] = '\0';
 	bpf_object__close(obj);
@@ -110,7 +91,7 @@ int main(int argc, char **argv)
 		printf("skipped: loading BPF programs needs root\n");
 		return 77;
 	}
-	libbpf_set_print(keep_last);
+	libbpf_set_print(bpf_libbpf_keep_last);
 	for (int i = 1; i < argc; i++) {
 		struct bpf_object *obj = bpf_object__open_file(argv[i], NULL);
 		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];

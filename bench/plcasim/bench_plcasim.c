@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_plcasim [--smoke] [--seconds S] [--only CASE] [--callgrind]: how much faster than real time the
- * 10BASE-T1S segment simulator runs, for 8 and 32 saturated nodes, PLCA and CSMA/CD, 64- and
- * 1500-byte payloads, plus a lightly loaded PLCA segment (where idle transmit opportunities are
- * skipped in jumps). Prints simulated seconds per wall second (and per second of this thread's CPU
+ * bench_plcasim [--smoke] [--seconds S] [--only CASE] [--rounds R] [--callgrind [--cg-seconds S]]:
+ * how much faster than real time the 10BASE-T1S segment simulator runs, for 8 and 32 saturated
+ * nodes, PLCA and CSMA/CD, 64- and 1500-byte payloads, plus a lightly loaded PLCA segment (where
+ * idle transmit opportunities are skipped in jumps). Prints simulated seconds per wall second (and per second of this thread's CPU
  * time, which a busy shared machine disturbs less), ns of wall time per event and per delivered
  * frame, and the PLCA/CSMA ratio of each pair measured in the same run.
  *
  * --rounds R runs every case R times, the cases interleaved in each round, and prints the median
  * and the spread (min..max) of x realtime and x cpu; the PLCA/CSMA ratios are taken per round.
  *
- * --callgrind adds instructions per delivered frame: each case is rerun for CG_SECONDS of
- * simulated time under valgrind --tool=callgrind, counting only inside
+ * --callgrind adds instructions per delivered frame: each case is rerun for --cg-seconds
+ * (default CG_SECONDS) of simulated time under valgrind --tool=callgrind, counting only inside
  * kfsim_plca_sim_run_until() (setup excluded), divided by the frames that run delivers.  On a
  * shared machine this is the figure that does not move with the neighbours' load.
  */
@@ -122,14 +122,14 @@ static void summarise(const double *values, int n, char *buf, size_t size)
 		snprintf(buf, size, "%.2f [%.2f..%.2f]", sorted[n / 2], sorted[0], sorted[n - 1]);
 }
 
-/* Instructions inside kfsim_plca_sim_run_until() for case @idx run for CG_SECONDS, or -1. */
-static long long callgrind_instructions(int idx)
+/* Instructions inside kfsim_plca_sim_run_until() for case @idx run for @cg_s, or -1. */
+static long long callgrind_instructions(int idx, double cg_s)
 {
 	char idxarg[16], secarg[32];
 	const char *args[] = {"--only", idxarg, "--seconds", secarg, "--quiet-table", NULL};
 
 	snprintf(idxarg, sizeof(idxarg), "%d", idx);
-	snprintf(secarg, sizeof(secarg), "%g", CG_SECONDS);
+	snprintf(secarg, sizeof(secarg), "%.17g", cg_s);
 	return bench_callgrind_self("kfsim_plca_sim_run_until", args);
 }
 
@@ -153,12 +153,13 @@ int main(int argc, char **argv)
 	enum { NR_CASES = sizeof(cases) / sizeof(cases[0]) };
 	double speed[NR_CASES][MAX_ROUNDS], cpu[NR_CASES][MAX_ROUNDS];
 	bool callgrind = false, quiet = false;
-	double sim_s = 20;
+	double sim_s = 20, cg_s = CG_SECONDS;
 	int only = -1, rounds = 1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help")) {
-			printf("usage: bench_plcasim [--smoke] [--seconds S] [--only CASE]\n");
+			printf("usage: bench_plcasim [--smoke] [--seconds S] [--only CASE] [--rounds R] "
+			       "[--callgrind [--cg-seconds S]]\n");
 			return 0;
 		} else if (!strcmp(argv[i], "--smoke"))
 			sim_s = 0.02;
@@ -170,15 +171,17 @@ int main(int argc, char **argv)
 			rounds = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--callgrind"))
 			callgrind = true;
+		else if (!strcmp(argv[i], "--cg-seconds") && i + 1 < argc)
+			cg_s = atof(argv[++i]); /* simulated time of each --callgrind rerun */
 		else if (!strcmp(argv[i], "--quiet-table"))
 			quiet = true; /* the callgrind child: run, print nothing */
 		else {
 			fprintf(stderr, "usage: bench_plcasim [--smoke] [--seconds S] [--only CASE] "
-					"[--rounds R] [--callgrind]\n");
+					"[--rounds R] [--callgrind [--cg-seconds S]]\n");
 			return 2;
 		}
 	}
-	if (!(sim_s > 0) || only >= (int)NR_CASES || rounds < 1 || rounds > MAX_ROUNDS)
+	if (!(sim_s > 0) || !(cg_s > 0) || only >= (int)NR_CASES || rounds < 1 || rounds > MAX_ROUNDS)
 		return 2;
 	if (quiet) {
 		if (only < 0)
@@ -214,9 +217,9 @@ int main(int argc, char **argv)
 		       res[i].ns_per_frame, res[i].mbps);
 		if (callgrind) {
 			struct bench_result cg;
-			long long ir = callgrind_instructions((int)i);
+			long long ir = callgrind_instructions((int)i, cg_s);
 
-			if (ir < 0 || run_case(&cases[i], CG_SECONDS, &cg) || !cg.frames)
+			if (ir < 0 || run_case(&cases[i], cg_s, &cg) || !cg.frames)
 				printf("  %8s", "n/a");
 			else
 				printf("  %8.0f", (double)ir / (double)cg.frames);

@@ -53,39 +53,43 @@ static void json_error(const char *cmd, int status, int err, const char *fmt, va
 	kfsim_json_finish(&json);
 }
 
+/* The one line on stderr ("-ENAME: " first for a failure at run time), and the JSON error. */
+static int report(const char *cmd, int status, int err, const char *fmt, va_list args)
+{
+	va_list again;
+
+	va_copy(again, args);
+	print_prefix(cmd);
+	if (status == KFSIM_EXIT_FAILURE)
+		fprintf(stderr, "-%s: ", kfsim_errname(err));
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+	if (json_errors)
+		json_error(cmd, status, err, fmt, again);
+	va_end(again);
+	return status;
+}
+
 int kfsim_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list args;
+	int status;
 
-	print_prefix(cmd);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	status = report(cmd, KFSIM_EXIT_USAGE, 0, fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
-	if (json_errors) {
-		va_start(args, fmt);
-		json_error(cmd, KFSIM_EXIT_USAGE, 0, fmt, args);
-		va_end(args);
-	}
-	return KFSIM_EXIT_USAGE;
+	return status;
 }
 
 int kfsim_cli_fail(const char *cmd, int err, const char *fmt, ...)
 {
 	va_list args;
+	int status;
 
-	print_prefix(cmd);
-	fprintf(stderr, "-%s: ", kfsim_errname(err));
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	status = report(cmd, KFSIM_EXIT_FAILURE, err, fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
-	if (json_errors) {
-		va_start(args, fmt);
-		json_error(cmd, KFSIM_EXIT_FAILURE, err, fmt, args);
-		va_end(args);
-	}
-	return KFSIM_EXIT_FAILURE;
+	return status;
 }
 
 int kfsim_cli_parse_u64(const char *cmd, const char *opt, const char *text, u64 min, u64 max,

@@ -102,9 +102,11 @@ static void trace_event_end(struct kfsim_trace *trace, double ts_us)
 	rewind(ev);
 }
 
-void kfsim_trace_name_process(struct kfsim_trace *trace, int pid, const char *name)
+/* A metadata event ("M") naming a process or a thread. */
+static void trace_name(struct kfsim_trace *trace, int pid, int tid, const char *what,
+		       const char *name)
 {
-	FILE *ev = trace_event_start(trace, "M", pid, 0, "process_name");
+	FILE *ev = trace_event_start(trace, "M", pid, tid, what);
 
 	if (!ev)
 		return;
@@ -114,16 +116,14 @@ void kfsim_trace_name_process(struct kfsim_trace *trace, int pid, const char *na
 	trace_event_end(trace, -1);
 }
 
+void kfsim_trace_name_process(struct kfsim_trace *trace, int pid, const char *name)
+{
+	trace_name(trace, pid, 0, "process_name", name);
+}
+
 void kfsim_trace_name_thread(struct kfsim_trace *trace, int pid, int tid, const char *name)
 {
-	FILE *ev = trace_event_start(trace, "M", pid, tid, "thread_name");
-
-	if (!ev)
-		return;
-	fputs(",\"args\":{\"name\":", ev);
-	kfsim_json_write_escaped(ev, name);
-	fputs("}}", ev);
-	trace_event_end(trace, -1);
+	trace_name(trace, pid, tid, "thread_name", name);
 }
 
 void kfsim_trace_complete(struct kfsim_trace *trace, int pid, int tid, const char *name,

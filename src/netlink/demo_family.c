@@ -75,6 +75,24 @@ static struct demo_object *find(struct kfsim_nl_demo *demo, u32 id)
 	return NULL;
 }
 
+/* The object KFSIM_DEMO_A_ID names; NULL with extack set (-EINVAL: no id, -ENOENT: no object). */
+static struct demo_object *find_by_attr(struct kfsim_nl_demo *demo, struct genl_info *info,
+					int *err)
+{
+	struct demo_object *obj;
+
+	*err = -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, KFSIM_DEMO_A_ID))
+		return NULL;
+	obj = find(demo, nla_get_u32(info->attrs[KFSIM_DEMO_A_ID]));
+	if (!obj) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID],
+				    "no object with this id");
+		*err = -ENOENT;
+	}
+	return obj;
+}
+
 static int fill_object(struct sk_buff *skb, const struct genl_family *family,
 		       const struct demo_object *obj, u32 portid, u32 seq, int flags, u8 cmd)
 {
@@ -129,14 +147,9 @@ static int demo_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, KFSIM_DEMO_A_ID))
-		return -EINVAL;
-	obj = find(demo, nla_get_u32(info->attrs[KFSIM_DEMO_A_ID]));
-	if (!obj) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID],
-				    "no object with this id");
-		return -ENOENT;
-	}
+	obj = find_by_attr(demo, info, &err);
+	if (!obj)
+		return err;
 	msg = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -221,15 +234,11 @@ static int demo_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct kfsim_nl_demo *demo = demo_of(info->family);
 	struct demo_object *obj, gone;
+	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, KFSIM_DEMO_A_ID))
-		return -EINVAL;
-	obj = find(demo, nla_get_u32(info->attrs[KFSIM_DEMO_A_ID]));
-	if (!obj) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KFSIM_DEMO_A_ID],
-				    "no object with this id");
-		return -ENOENT;
-	}
+	obj = find_by_attr(demo, info, &err);
+	if (!obj)
+		return err;
 	gone = *obj;
 	*obj = demo->objects[--demo->nr_objects];
 	notify(demo, &gone, info);

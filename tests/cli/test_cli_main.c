@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/child_run.h"
 #include "support/cli_assert.h"
 
 #define RUN(result, ...) assert_int_equal(cli_run(result, (const char *const[]){ __VA_ARGS__, NULL }), 0)
@@ -157,35 +159,31 @@ static void test_tour_runtime_failure_exits_1(void **state)
 	cli_result_free(&r);
 }
 
+/* In the child: kfsim with stdout on /dev/full. */
+static int exec_to_dev_full(void *arg, int fd)
+{
+	const char *const *args = arg;
+	const char *argv[16] = { KFSIM_CLI_PATH };
+	int full = open("/dev/full", O_WRONLY);
+
+	for (int i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	dup2(full, STDOUT_FILENO);
+	execv(KFSIM_CLI_PATH, (char *const *)argv);
+	return 127;
+}
+
 /* Run kfsim with stdout on /dev/full; Return: the exit status, stderr in @err. */
 static int run_to_dev_full(const char *const args[], char *err, size_t size)
 {
-	int pipefd[2], status;
-	ssize_t n, len = 0;
-	pid_t pid;
+	struct kfsim_child c = { .capture = KFSIM_CHILD_STDERR, .timeout_ms = 60000 };
+	int status;
 
-	assert_int_equal(pipe(pipefd), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		int full = open("/dev/full", O_WRONLY);
-		const char *argv[16] = { KFSIM_CLI_PATH };
-
-		for (int i = 0; args[i] && i < 14; i++)
-			argv[i + 1] = args[i];
-		dup2(full, STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		close(pipefd[0]);
-		execv(KFSIM_CLI_PATH, (char *const *)argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], err + len, size - 1 - len)) > 0)
-		len += n;
-	err[len] = '\0';
-	close(pipefd[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	assert_int_equal(kfsim_child_run(&c, exec_to_dev_full, (void *)args), 0);
+	snprintf(err, size, "%s", c.err.data);
+	status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1;
+	kfsim_child_release(&c);
+	return status;
 }
 
 /* Output that cannot be written is a runtime failure, not a success. */

@@ -172,8 +172,8 @@ static const struct kfsim_opt plca_opts_table[] = {
 	{ "length", KFSIM_OPT_DOUBLE, O(seg.length_m), "M",
 	  "cable length in metres, 0..25", .dmin = 0, .dmax = 25 },
 	{ "duration", KFSIM_OPT_DURATION, O(duration_ns), "TIME",
-	  "simulated time per run, 1us..600s (a bare number is\n"
-	  "milliseconds)",
+	  "simulated time per run, 1us..600s\n"
+	  "(a bare number is milliseconds)",
 	  .min = NSEC_PER_USEC, .max = 600 * NSEC_PER_SEC, .unit = NSEC_PER_MSEC },
 	{ "seed", KFSIM_OPT_U64, O(seed), "S", "random seed", .max = UINT64_MAX },
 	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },

@@ -73,20 +73,23 @@ static const struct kfsim_cli_spec spec = {
 	.max_positional = 1,
 };
 
-/* Parse @args (NULL-terminated, after "t"), stderr captured into @err; returns the status. */
-static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err_size,
-		 const char *const *args)
+/*
+ * kfsim_cli_parse() of @spec over argv = @name, @args... (NULL-terminated) into @argv, which
+ * the positional pointers go on pointing into; stderr captured into @err.  Returns the status.
+ */
+static int parse_spec(const struct kfsim_cli_spec *sp, void *o, struct kfsim_cli_args *a,
+		      char *err, size_t err_size, char **argv, const char *const *args)
 {
-	static char *argv[32] = { "t" }; /* a.positional points into it */
 	int argc = 1, ret, saved = dup(STDERR_FILENO);
 	FILE *tmp = tmpfile();
 
+	argv[0] = (char *)sp->name;
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	*o = (struct opts){ .on = true };
+	argv[argc] = NULL;
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
-	ret = kfsim_cli_parse(&spec, o, argc, argv, a);
+	ret = kfsim_cli_parse(sp, o, argc, argv, a);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -94,6 +97,16 @@ static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err
 	err[fread(err, 1, err_size - 1, tmp)] = '\0';
 	fclose(tmp);
 	return ret;
+}
+
+/* Parse @args (NULL-terminated, after "t"), stderr captured into @err; returns the status. */
+static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err_size,
+		 const char *const *args)
+{
+	static char *argv[32]; /* a.positional points into it */
+
+	*o = (struct opts){ .on = true };
+	return parse_spec(&spec, o, a, err, err_size, argv, args);
 }
 
 #define PARSE(...) parse(&o, &a, err, sizeof(err), (const char *const[]){ __VA_ARGS__, NULL })
@@ -271,24 +284,8 @@ static const struct kfsim_cli_spec more_spec = {
 static int parse_more(struct more *o, struct kfsim_cli_args *a, char *err, size_t err_size,
 		      char **argv, const char *const *args)
 {
-	int argc = 1, ret, saved = dup(STDERR_FILENO);
-	FILE *tmp = tmpfile();
-
-	argv[0] = "m";
-	for (; args[argc - 1]; argc++)
-		argv[argc] = (char *)args[argc - 1];
-	argv[argc] = NULL;
 	memset(o, 0xa5, sizeof(*o)); /* the spec's constructor must fill it */
-	fflush(stderr);
-	dup2(fileno(tmp), STDERR_FILENO);
-	ret = kfsim_cli_parse(&more_spec, o, argc, argv, a);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(tmp);
-	err[fread(err, 1, err_size - 1, tmp)] = '\0';
-	fclose(tmp);
-	return ret;
+	return parse_spec(&more_spec, o, a, err, err_size, argv, args);
 }
 
 #define PARSE_MORE(...) parse_more(&o, &a, err, sizeof(err), argv, \

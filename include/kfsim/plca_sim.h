@@ -342,9 +342,11 @@ struct plca_sim_segment {
 
 /**
  * kfsim_plca_cfg_reset_default() - a PHY's PLCA settings after reset
- * @cfg: filled with the OPEN Alliance TC14 register reset values the PHYs of <kfsim/plca.h>
- *       also start from: enabled 0, node_id 255, node_cnt 8, to_tmr 32 bit times,
- *       burst_cnt 0, burst_tmr 128 bit times (@cfg->version -1: not reported)
+ * @cfg: filled with the OPEN Alliance TC14 register reset values (PLCA_CTRL1 0x08ff,
+ *       PLCA_TOTMR 0x20, PLCA_BURST 0x0080): enabled 0, node_id 255, node_cnt 8, to_tmr 32
+ *       bit times, burst_cnt 0, burst_tmr 128 bit times (@cfg->version -1: not reported).
+ *       The PHYs of <kfsim/plca.h> start from the same registers (the NCN26000's silicon
+ *       reports to_tmr 24, which its driver corrects to 32, as the kernel's does).
  *
  * What a field of -1 in struct plca_sim_node_cfg's @plca takes.
  */

@@ -304,6 +304,8 @@ struct kfsim_opt {
 	void (*format)(const void *opts, char *buf, size_t size);
 };
 
+struct kfsim_cli_args;
+
 /**
  * struct kfsim_cli_verb - a subcommand word ("sim") and its one-line summary
  * @name: the word
@@ -311,6 +313,8 @@ struct kfsim_opt {
  * @operands: the name of its non-option arguments ("HEX"); NULL: the spec's rules apply
  * @min_positional: with @operands: at least this many
  * @max_positional: with @operands: at most this many (INT_MAX: any number)
+ * @run: what kfsim_cli_main() calls for this verb with the parsed options; returns the exit
+ *       status
  */
 struct kfsim_cli_verb {
 	const char *name;
@@ -318,6 +322,7 @@ struct kfsim_cli_verb {
 	const char *operands;
 	int min_positional;
 	int max_positional;
+	int (*run)(void *opts, const struct kfsim_cli_args *args);
 };
 
 /**
@@ -356,6 +361,7 @@ struct kfsim_cli_args {
  * @options_anywhere: options may also follow the operands (GNU getopt's argument permutation:
  *                    `kfsim nl decode HEX --json`); then "--" alone ends the options
  * @more_help: prints lines the table cannot know (a list built at run time) before @notes
+ * @run: what kfsim_cli_main() calls for a command without verbs (a verb has its own @run)
  */
 struct kfsim_cli_spec {
 	const char *name;
@@ -373,6 +379,7 @@ struct kfsim_cli_spec {
 	int min_positional;
 	bool options_anywhere;
 	void (*more_help)(FILE *out);
+	int (*run)(void *opts, const struct kfsim_cli_args *args);
 };
 
 /**
@@ -402,6 +409,17 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
  * verbs differ), so the help cannot state a default the command does not use.
  */
 void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out);
+
+/**
+ * kfsim_cli_main() - a whole command: kfsim_cli_parse(), then the verb's (or @spec's) @run
+ * @spec: the command
+ * @opts: its options struct (defaults as for kfsim_cli_parse())
+ * @argc: argc of the command
+ * @argv: its argv
+ *
+ * Return: the exit status: of the help or the usage error, or what @run returned.
+ */
+int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv);
 
 /** kfsim_cli_given() - whether option @name was on the command line. */
 bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,

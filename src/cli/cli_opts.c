@@ -343,6 +343,22 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	return ret;
 }
 
+int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv)
+{
+	int (*run)(void *opts, const struct kfsim_cli_args *args);
+	struct kfsim_cli_args args;
+	int ret = kfsim_cli_parse(spec, opts, argc, argv, &args);
+
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
+		return ret;
+	run = spec->nr_verbs && spec->verbs[args.verb].run ? spec->verbs[args.verb].run
+							    : spec->run;
+	if (!run)
+		return kfsim_cli_fail(spec->name, -EOPNOTSUPP, "no function for '%s'",
+				      spec->nr_verbs ? spec->verbs[args.verb].name : spec->name);
+	return run(opts, &args);
+}
+
 bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
 		     const char *name)
 {

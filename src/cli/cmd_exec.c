@@ -33,6 +33,8 @@ static const struct kfsim_opt exec_opts_table[] = {
 	  "it, a kernel of the program's own with the built-in devices" },
 };
 
+static int exec_program(void *exec_opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_spec exec_spec = {
 	.name = CMD,
 	.usage = "kfsim exec [--server PATH] [--] PROGRAM [ARGS...]",
@@ -46,6 +48,7 @@ static const struct kfsim_cli_spec exec_spec = {
 	.operands = "PROGRAM",
 	.min_positional = 1,
 	.max_positional = INT_MAX,
+	.run = exec_program,
 };
 
 /* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
@@ -102,17 +105,14 @@ static void asan_runtime(char *buf, size_t size)
 }
 #endif
 
-static int exec_main(int argc, char **argv)
+/* Only the environment changes: the program replaces kfsim, with its own arguments. */
+static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 {
-	struct exec_opts o = { 0 };
-	struct kfsim_cli_args args;
+	const struct exec_opts *o = exec_opts;
 	const char *old;
 	char shim[PATH_MAX], *preload;
 	int ret;
 
-	ret = kfsim_cli_parse(&exec_spec, &o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
 	ret = find_shim(shim, sizeof(shim));
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "cannot find " SHIM_NAME " (set KFSIM_NETLINK_SHIM)");
@@ -147,13 +147,20 @@ have_preload:
 #endif
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
-	if (o.server)
-		setenv("KFSIM_KERNEL", o.server, 1);
+	if (o->server)
+		setenv("KFSIM_KERNEL", o->server, 1);
 	else
 		unsetenv("KFSIM_KERNEL");
 	fflush(NULL);
-	execvp(args.positional[0], args.positional);
-	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", args.positional[0]);
+	execvp(args->positional[0], args->positional);
+	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", args->positional[0]);
+}
+
+static int exec_main(int argc, char **argv)
+{
+	struct exec_opts o = { 0 };
+
+	return kfsim_cli_main(&exec_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_exec = {

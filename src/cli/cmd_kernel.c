@@ -54,6 +54,8 @@ static const struct kfsim_opt kernel_opts_table[] = {
 	  .excludes = (const char *const[]){ "listen", "config", "background", NULL } },
 };
 
+static int kernel_serve(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_spec kernel_spec = {
 	.name = CMD,
 	.usage = "kfsim kernel --listen PATH [--config FILE] [--background]\n"
@@ -62,6 +64,7 @@ static const struct kfsim_cli_spec kernel_spec = {
 		 "on a UNIX socket until SIGTERM, SIGINT or --stop.  State persists across clients.",
 	.opts = kernel_opts_table,
 	.nr_opts = ARRAY_SIZE(kernel_opts_table),
+	.run = kernel_serve,
 	.notes = "Clients: kfsim ethtool --server PATH ..., kfsim nl policy --server PATH ...,\n"
 		 "kfsim exec --server PATH -- PROGRAM ... (any netlink program), or\n"
 		 "  LD_PRELOAD=libkfsim-netlink.so KFSIM_KERNEL=PATH program ...\n"
@@ -93,23 +96,16 @@ static int go_background(const char *path)
 	return 0;
 }
 
-static int kernel_main(int argc, char **argv)
+static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 {
-	struct kernel_opts o = { 0 };
-	struct kfsim_cli_args args;
-	const char *listen_path, *config, *stop_path;
+	const struct kernel_opts *o = opts;
+	const char *listen_path = o->listen_path, *config = o->config, *stop_path = o->stop_path;
 	struct kfsim_nl_server *server;
 	struct kfsim_plca_net *net;
 	struct sigaction sa = { .sa_handler = on_stop };
 	char err[256];
 	int ret;
 
-	ret = kfsim_cli_parse(&kernel_spec, &o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	listen_path = o.listen_path;
-	config = o.config;
-	stop_path = o.stop_path;
 	if (stop_path) {
 		ret = kfsim_nl_server_stop(stop_path);
 		if (ret)
@@ -133,7 +129,7 @@ static int kernel_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (o.background) {
+	if (o->background) {
 		ret = go_background(listen_path);
 		if (ret) {
 			kfsim_nl_server_destroy(server);
@@ -151,6 +147,13 @@ static int kernel_main(int argc, char **argv)
 		return kfsim_cli_fail(CMD, ret, "serving %s failed", listen_path);
 	printf("kfsim kernel: stopped\n");
 	return 0;
+}
+
+static int kernel_main(int argc, char **argv)
+{
+	struct kernel_opts o = { 0 };
+
+	return kfsim_cli_main(&kernel_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_kernel = {

@@ -62,10 +62,15 @@ static void nl_more_help(FILE *out)
 
 #define O(field) offsetof(struct nl_opts, field)
 
+static int nl_policy(void *opts, const struct kfsim_cli_args *args);
+static int nl_decode(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_verb nl_verbs[] = {
-	[VERB_POLICY] = { "policy", "a family's attribute policies (CTRL_CMD_GETPOLICY)" },
-	[VERB_DECODE] = { "decode", "validate a message as the kernel would, and print it", .operands = "HEX", .min_positional = 1,
-			  .max_positional = INT_MAX },
+	[VERB_POLICY] = { "policy", "a family's attribute policies (CTRL_CMD_GETPOLICY)",
+			  .run = nl_policy },
+	[VERB_DECODE] = { "decode", "validate a message as the kernel would, and print it",
+			  .operands = "HEX", .min_positional = 1, .max_positional = INT_MAX,
+			  .run = nl_decode },
 };
 
 static const struct kfsim_opt nl_opts_table[] = {
@@ -431,18 +436,26 @@ out:
 	return ret;
 }
 
+static int nl_policy(void *opts, const struct kfsim_cli_args *args)
+{
+	const struct nl_opts *o = opts;
+
+	return do_policy(o->family, o->op, o->kernel, o->server, o->json);
+}
+
+static int nl_decode(void *opts, const struct kfsim_cli_args *args)
+{
+	const struct nl_opts *o = opts;
+
+	return do_decode(o->family, (u32)o->op, o->dump, o->json, args->nr_positional,
+			 args->positional);
+}
+
 static int cmd_nl(int argc, char **argv)
 {
 	struct nl_opts o = { .op = -1 };
-	struct kfsim_cli_args args;
-	int ret;
 
-	ret = kfsim_cli_parse(&nl_spec, &o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	if (args.verb == VERB_POLICY)
-		return do_policy(o.family, o.op, o.kernel, o.server, o.json);
-	return do_decode(o.family, (u32)o.op, o.dump, o.json, args.nr_positional, args.positional);
+	return kfsim_cli_main(&nl_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_nl = {

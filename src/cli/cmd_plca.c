@@ -148,9 +148,14 @@ enum { VERB_SIM, VERB_SWEEP };
 
 static const char *const mode_names[] = { "plca", "csma", "mixed", NULL };
 
+static int plca_sim_verb(void *opts, const struct kfsim_cli_args *args);
+static int plca_sweep_verb(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_verb plca_verbs[] = {
-	{ "sim", "one segment: throughput, latency, collisions and TO use per node" },
-	{ "sweep", "PLCA against CSMA/CD for 1..N transmitting nodes (CSV, SVG plots)" },
+	[VERB_SIM] = { "sim", "one segment: throughput, latency, collisions and TO use per node",
+		       .run = plca_sim_verb },
+	[VERB_SWEEP] = { "sweep", "PLCA against CSMA/CD for 1..N transmitting nodes (CSV, SVG plots)",
+			 .run = plca_sweep_verb },
 };
 
 static const struct kfsim_opt plca_opts_table[] = {
@@ -658,19 +663,25 @@ static int plca_sweep_cmd(const struct plca_opts *o)
 	return KFSIM_EXIT_OK;
 }
 
+static int plca_sim_verb(void *opts, const struct kfsim_cli_args *args)
+{
+	int ret = check_opts(opts, args);
+
+	return ret ? ret : plca_sim_cmd(opts);
+}
+
+static int plca_sweep_verb(void *opts, const struct kfsim_cli_args *args)
+{
+	int ret = check_opts(opts, args);
+
+	return ret ? ret : plca_sweep_cmd(opts);
+}
+
 static int plca_run(int argc, char **argv)
 {
 	struct plca_opts opts;
-	struct kfsim_cli_args args;
-	int ret;
 
-	ret = kfsim_cli_parse(&plca_spec, &opts, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	ret = check_opts(&opts, &args);
-	if (ret)
-		return ret;
-	return args.verb == VERB_SWEEP ? plca_sweep_cmd(&opts) : plca_sim_cmd(&opts);
+	return kfsim_cli_main(&plca_spec, &opts, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_plca = {

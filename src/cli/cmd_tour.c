@@ -48,6 +48,8 @@ static const struct kfsim_opt tour_opts_table[] = {
 	  "print the HTML page on stdout instead of the narrative" },
 };
 
+static int tour_main(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_spec tour_spec = {
 	.name = "tour",
 	.usage = "kfsim tour [--out DIR] [--json | --html]",
@@ -59,6 +61,7 @@ static const struct kfsim_cli_spec tour_spec = {
 	.nr_opts = ARRAY_SIZE(tour_opts_table),
 	.defaults = tour_defaults,
 	.opts_size = sizeof(struct tour_opts),
+	.run = tour_main,
 };
 
 static size_t longest_component(const char *path)
@@ -353,16 +356,18 @@ out_free:
 	return status;
 }
 
+static int tour_main(void *opts, const struct kfsim_cli_args *args)
+{
+	const struct tour_opts *o = opts;
+
+	return tour_run(o->out_dir, o->json ? TOUR_JSON : o->html ? TOUR_HTML : TOUR_TEXT);
+}
+
 static int cmd_tour(int argc, char **argv)
 {
 	struct tour_opts o;
-	struct kfsim_cli_args args;
-	int ret;
 
-	ret = kfsim_cli_parse(&tour_spec, &o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	return tour_run(o.out_dir, o.json ? TOUR_JSON : o.html ? TOUR_HTML : TOUR_TEXT);
+	return kfsim_cli_main(&tour_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_tour = {

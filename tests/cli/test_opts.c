@@ -5,6 +5,7 @@
  * generated from the rows, '-h' as a value, positional arguments.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -261,8 +262,14 @@ static const struct kfsim_opt more_table[] = {
 	  .excludes = (const char *const[]){ "in", NULL } },
 };
 
+/* list's function: says what it got through its exit status */
+static int more_list(void *opts, const struct kfsim_cli_args *args)
+{
+	return 40 + (int)((struct more *)opts)->level + args->nr_positional;
+}
+
 static const struct kfsim_cli_verb more_verbs[] = {
-	{ "list", "no operands" },
+	{ "list", "no operands", .run = more_list },
 	{ "take", "some", .operands = "WORD", .min_positional = 1, .max_positional = INT_MAX },
 };
 
@@ -340,6 +347,27 @@ static void test_defaults_required_excludes_operands(void **state)
 	}
 }
 
+/* kfsim_cli_main(): the verb's function with the parsed options; errors never reach it. */
+static void test_main_dispatches_to_the_verb(void **state)
+{
+	char *argv[8] = { "m", "list", "--level", "2", NULL };
+	char *take[8] = { "m", "take", "--in", "x", "w", NULL };
+	char *bad[8] = { "m", "list", "--level", "12", NULL };
+	struct more o;
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	assert_int_equal(kfsim_cli_main(&more_spec, &o, 4, argv), 42);
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);
+	assert_int_equal(kfsim_cli_main(&more_spec, &o, 4, bad), KFSIM_EXIT_USAGE);
+	/* a verb without a function (and none for the spec) is a runtime failure, not a crash */
+	assert_int_equal(kfsim_cli_main(&more_spec, &o, 5, take), KFSIM_EXIT_FAILURE);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+}
+
 static void test_help_states_defaults(void **state)
 {
 	char *text = NULL, buf[64];
@@ -374,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_help_from_the_table),
 		cmocka_unit_test(test_defaults_required_excludes_operands),
 		cmocka_unit_test(test_help_states_defaults),
+		cmocka_unit_test(test_main_dispatches_to_the_verb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

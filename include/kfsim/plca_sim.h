@@ -341,6 +341,54 @@ struct plca_sim_segment {
 };
 
 /**
+ * kfsim_plca_cfg_reset_default() - a PHY's PLCA settings after reset
+ * @cfg: filled with the OPEN Alliance TC14 register reset values (PLCA_CTRL1 0x08ff,
+ *       PLCA_TOTMR 0x20, PLCA_BURST 0x0080): enabled 0, node_id 255, node_cnt 8, to_tmr 32
+ *       bit times, burst_cnt 0, burst_tmr 128 bit times (@cfg->version -1: not reported).
+ *       The PHYs of <kfsim/plca.h> start from the same registers (the NCN26000's silicon
+ *       reports to_tmr 24, which its driver corrects to 32, as the kernel's does).
+ *
+ * What a field of -1 in struct plca_sim_node_cfg's @plca takes.
+ */
+void kfsim_plca_cfg_reset_default(struct phy_plca_cfg *cfg);
+
+/**
+ * kfsim_plca_segment_default() - the segment `kfsim plca` and the tour simulate unless told
+ * otherwise
+ * @seg: filled with: node_cnt of the reset settings (8) nodes, all PLCA (node i has id i,
+ *       node 0 coordinates) with the reset timers (to_tmr 32, burst_cnt 0, burst_tmr 128), every
+ *       node a saturated sender of 64-byte payloads (the onsemi comparison), over the longest
+ *       mixing segment, PLCA_SIM_MAX_SEGMENT_M (25 m)
+ */
+void kfsim_plca_segment_default(struct plca_sim_segment *seg);
+
+/**
+ * struct plca_sim_bus_config - one run of the bus simulator as `kfsim plca` describes it
+ * @seg: the segment
+ * @duration_ns: simulated time of a run (of each run, in a sweep)
+ * @seed: the random seed of every run
+ */
+struct plca_sim_bus_config {
+	struct plca_sim_segment seg;
+	u64 duration_ns;
+	u64 seed;
+};
+
+/**
+ * kfsim_plca_bus_config_default() - `kfsim plca sim`'s run: kfsim_plca_segment_default() for
+ * one simulated second, seed 1
+ * @cfg: filled
+ */
+void kfsim_plca_bus_config_default(struct plca_sim_bus_config *cfg);
+
+/**
+ * kfsim_plca_sweep_config_default() - `kfsim plca sweep`'s runs: as
+ * kfsim_plca_bus_config_default() but 200 ms each (a sweep of N nodes makes 2N runs)
+ * @cfg: filled
+ */
+void kfsim_plca_sweep_config_default(struct plca_sim_bus_config *cfg);
+
+/**
  * kfsim_plca_segment_nodes() - fill @nodes[0 .. @seg->nr_nodes) for @seg
  *
  * Return: 0; -EINVAL for an out-of-range field (the node settings are checked again, and

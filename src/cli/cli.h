@@ -280,6 +280,11 @@ enum kfsim_opt_kind {
  * @call: KFSIM_OPT_CALL: the parser
  * @alias_of: this row is an older name kept for scripts: the value goes where @alias_of's does
  *            and help lists it under that option
+ * @required: bit i set: verb i needs the option (bit 0 for a command without verbs), unless an
+ *            option that excludes it (@excludes, either way round) was given instead
+ * @excludes: names of options that cannot be given with this one, NULL-terminated
+ * @format: KFSIM_OPT_CALL: write the value held in @opts as the command line would give it
+ *          (for "(default: X)" in help); other kinds are formatted from their destination
  */
 struct kfsim_opt {
 	const char *name;
@@ -294,12 +299,30 @@ struct kfsim_opt {
 	const char *const *choices;
 	int (*call)(void *opts, const char *value, char *why, size_t why_size);
 	const char *alias_of;
+	unsigned int required;
+	const char *const *excludes;
+	void (*format)(const void *opts, char *buf, size_t size);
 };
 
-/** struct kfsim_cli_verb - a subcommand word ("sim") and its one-line summary */
+struct kfsim_cli_args;
+
+/**
+ * struct kfsim_cli_verb - a subcommand word ("sim") and its one-line summary
+ * @name: the word
+ * @summary: one line for the help
+ * @operands: the name of its non-option arguments ("HEX"); NULL: the spec's rules apply
+ * @min_positional: with @operands: at least this many
+ * @max_positional: with @operands: at most this many (INT_MAX: any number)
+ * @run: what kfsim_cli_main() calls for this verb with the parsed options; returns the exit
+ *       status
+ */
 struct kfsim_cli_verb {
 	const char *name;
 	const char *summary;
+	const char *operands;
+	int min_positional;
+	int max_positional;
+	int (*run)(void *opts, const struct kfsim_cli_args *args);
 };
 
 /**
@@ -326,7 +349,19 @@ struct kfsim_cli_args {
  * @opts: the option table (at most 64 rows)
  * @nr_opts: how many rows
  * @notes: text printed after the options (units, exit status)
- * @max_positional: non-option arguments accepted after the verb
+ * @max_positional: non-option arguments accepted after the verb (INT_MAX: any number).  The
+ *                  first one ends the options: it and everything after it are passed through
+ *                  untouched (`kfsim exec PROGRAM --its-option`), as is everything after "--"
+ * @defaults: fills the options struct with the command's defaults for verb @verb, from the
+ *            library's *_default() constructors.  kfsim_cli_parse() calls it once the verb is
+ *            known; kfsim_cli_help() calls it to print "(default: X)" on every row that has one
+ * @opts_size: sizeof the options struct (for @defaults in help)
+ * @operands: the name of the non-option arguments, for "missing PROGRAM" (verbs may override)
+ * @min_positional: non-option arguments needed (verbs may override)
+ * @options_anywhere: options may also follow the operands (GNU getopt's argument permutation:
+ *                    `kfsim nl decode HEX --json`); then "--" alone ends the options
+ * @more_help: prints lines the table cannot know (a list built at run time) before @notes
+ * @run: what kfsim_cli_main() calls for a command without verbs (a verb has its own @run)
  */
 struct kfsim_cli_spec {
 	const char *name;
@@ -338,31 +373,67 @@ struct kfsim_cli_spec {
 	unsigned int nr_opts;
 	const char *notes;
 	int max_positional;
+	void (*defaults)(void *opts, unsigned int verb);
+	size_t opts_size;
+	const char *operands;
+	int min_positional;
+	bool options_anywhere;
+	void (*more_help)(FILE *out);
+	int (*run)(void *opts, const struct kfsim_cli_args *args);
 };
 
 /**
  * kfsim_cli_parse() - parse argv against @spec into @opts (which holds the defaults)
  * @spec: the command
- * @opts: the command's options struct, already filled with its defaults
+ * @opts: the command's options struct, already filled with its defaults (or filled by
+ *        @spec->defaults once the verb is known)
  * @argc: argc of the command (argv[0] is its name)
  * @argv: its argv
  * @args: what was seen
  *
  * "-h"/"--help" as an option prints the help and returns KFSIM_EXIT_OK with @args->verb set
  * to -1u; as the value of an option it is a value.  An option given for a verb it does not
- * apply to is a usage error naming both.
+ * apply to is a usage error naming both, as are a missing required option, two options that
+ * exclude each other, and too few or too many operands.
  *
  * Return: 0 to go on, or the exit status to return now (help printed, or a usage error).
  */
 int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv,
 		    struct kfsim_cli_args *args);
 
-/** kfsim_cli_help() - print @spec's help on @out (generated from the table). */
+/**
+ * kfsim_cli_help() - print @spec's help on @out (generated from the table)
+ *
+ * With @spec->defaults, every row whose value has a default says "(default: X)", formatted
+ * from the struct the constructor filled ("(default: 1s for sim, 200ms for sweep)" when the
+ * verbs differ), so the help cannot state a default the command does not use.
+ */
 void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out);
+
+/**
+ * kfsim_cli_main() - a whole command: kfsim_cli_parse(), then the verb's (or @spec's) @run
+ * @spec: the command
+ * @opts: its options struct (defaults as for kfsim_cli_parse())
+ * @argc: argc of the command
+ * @argv: its argv
+ *
+ * Return: the exit status: of the help or the usage error, or what @run returned.
+ */
+int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv);
 
 /** kfsim_cli_given() - whether option @name was on the command line. */
 bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
 		     const char *name);
+
+/**
+ * kfsim_cli_format_default() - the value of row @opt held in @opts, as the command line
+ * would write it ("8", "1s", "256m", "plca"), into @buf
+ *
+ * Return: false when the row has no value to show (a flag, an unset string, a callback
+ * without @opt->format).
+ */
+bool kfsim_cli_format_default(const struct kfsim_opt *opt, const void *opts, char *buf,
+			      size_t size);
 
 /** KFSIM_CLI_HELP_SHOWN - @args->verb after kfsim_cli_parse() printed help */
 #define KFSIM_CLI_HELP_SHOWN (~0u)

@@ -151,12 +151,108 @@ static void verb_list(const struct kfsim_cli_spec *spec, unsigned int mask, char
 	choices_text(names, buf, size);
 }
 
+static int find_row(const struct kfsim_cli_spec *spec, const char *name)
+{
+	for (unsigned int i = 0; i < spec->nr_opts; i++)
+		if (spec->opts[i].name && !spec->opts[i].alias_of && !strcmp(spec->opts[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static bool given_row(const struct kfsim_cli_args *args, int row)
+{
+	return row >= 0 && row < 64 && (args->given & (1ULL << row));
+}
+
+/* Whether rows @a and @b exclude each other (either names the other). */
+static bool excluded(const struct kfsim_cli_spec *spec, unsigned int a, unsigned int b)
+{
+	const unsigned int rows[2][2] = { { a, b }, { b, a } };
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *const *names = spec->opts[rows[pass][0]].excludes;
+
+		for (; names && *names; names++)
+			if (!strcmp(*names, spec->opts[rows[pass][1]].name))
+				return true;
+	}
+	return false;
+}
+
+static int check_excludes(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args)
+{
+	for (unsigned int i = 0; i < spec->nr_opts && i < 64; i++) {
+		const char *const *names = spec->opts[i].excludes;
+
+		for (; given_row(args, (int)i) && names && *names; names++)
+			if (given_row(args, find_row(spec, *names)))
+				return kfsim_cli_usage(spec->name,
+						       "options '--%s' and '--%s' exclude each other",
+						       spec->opts[i].name, *names);
+	}
+	return 0;
+}
+
+static int check_required(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args)
+{
+	unsigned int verb_bit = 1u << args->verb;
+
+	for (unsigned int i = 0; i < spec->nr_opts && i < 64; i++) {
+		const struct kfsim_opt *opt = &spec->opts[i];
+		unsigned int applies = opt->verbs ? opt->verbs : ~0u;
+		char alternatives[160] = "", list[256];
+		size_t len = 0;
+		bool instead = false;
+
+		if (!(opt->required & verb_bit) || given_row(args, (int)i))
+			continue;
+		/* an option it excludes stands in for it: "--listen PATH" or "--stop PATH" */
+		for (unsigned int j = 0; j < spec->nr_opts && j < 64 && !instead; j++) {
+			if (j == i || !spec->opts[j].name || spec->opts[j].alias_of ||
+			    !excluded(spec, i, j))
+				continue;
+			instead = given_row(args, (int)j);
+			if (len < sizeof(alternatives))
+				len += (size_t)snprintf(alternatives + len, sizeof(alternatives) - len,
+							" or '--%s'", spec->opts[j].name);
+		}
+		if (instead)
+			continue;
+		if (!spec->nr_verbs || (applies & ((1u << spec->nr_verbs) - 1)) == opt->required)
+			return kfsim_cli_usage(spec->name, "option '--%s'%s is required", opt->name,
+					       alternatives);
+		verb_list(spec, opt->required, list, sizeof(list));
+		return kfsim_cli_usage(spec->name, "option '--%s'%s is required for 'kfsim %s %s'",
+				       opt->name, alternatives, spec->name, list);
+	}
+	return 0;
+}
+
+/* Too many operands (@too_many), or too few: one extra word is refused before anything else. */
+static int check_operands(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
+			  bool too_many)
+{
+	const struct kfsim_cli_verb *verb = spec->nr_verbs ? &spec->verbs[args->verb] : NULL;
+	bool own = verb && verb->operands;
+	int min = own ? verb->min_positional : spec->min_positional;
+	int max = own ? verb->max_positional : spec->max_positional;
+	const char *name = own ? verb->operands : spec->operands;
+
+	if (too_many && args->nr_positional > max)
+		return kfsim_cli_usage(spec->name, "unexpected argument '%s'",
+				       args->positional[max]);
+	if (!too_many && args->nr_positional < min)
+		return kfsim_cli_usage(spec->name, "missing %s (see 'kfsim %s --help')",
+				       name ? name : "argument", spec->name);
+	return 0;
+}
+
 int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv,
 		    struct kfsim_cli_args *args)
 {
 	struct option longopts[64 + 2];
 	char list[256];
-	int c, first = 1, index;
+	int c, first = 1, index, ret;
 
 	unsigned int nr_long = 0;
 
@@ -198,12 +294,17 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 		args->verb = (unsigned int)index;
 		first = 2;
 	}
+	if (spec->defaults)
+		spec->defaults(opts, args->verb);
 
 	opterr = 0;
-	optind = 1;
-	/* "+": stop at the first non-option, so a value never turns into the subcommand */
-	while ((c = getopt_long(argc - first + 1, argv + first - 1, "+:h", longopts, &index)) !=
-	       -1) {
+	optind = 0; /* 0, not 1: glibc then also forgets the ordering of an earlier parse */
+	/*
+	 * "+": stop at the first operand, which with everything after it is passed through
+	 * ("kfsim exec PROGRAM --its-option"); options_anywhere: GNU permutation instead.
+	 */
+	while ((c = getopt_long(argc - first + 1, argv + first - 1,
+				spec->options_anywhere ? ":h" : "+:h", longopts, &index)) != -1) {
 		const struct kfsim_opt *opt;
 		unsigned int row;
 
@@ -232,10 +333,30 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	}
 	args->positional = argv + first - 1 + optind;
 	args->nr_positional = argc - first + 1 - optind;
-	if (args->nr_positional > spec->max_positional)
-		return kfsim_cli_usage(spec->name, "unexpected argument '%s'",
-				       args->positional[spec->max_positional]);
-	return 0;
+	ret = check_operands(spec, args, true);
+	if (!ret)
+		ret = check_excludes(spec, args);
+	if (!ret)
+		ret = check_required(spec, args);
+	if (!ret)
+		ret = check_operands(spec, args, false);
+	return ret;
+}
+
+int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv)
+{
+	int (*run)(void *opts, const struct kfsim_cli_args *args);
+	struct kfsim_cli_args args;
+	int ret = kfsim_cli_parse(spec, opts, argc, argv, &args);
+
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
+		return ret;
+	run = spec->nr_verbs && spec->verbs[args.verb].run ? spec->verbs[args.verb].run
+							    : spec->run;
+	if (!run)
+		return kfsim_cli_fail(spec->name, -EOPNOTSUPP, "no function for '%s'",
+				      spec->nr_verbs ? spec->verbs[args.verb].name : spec->name);
+	return run(opts, &args);
 }
 
 bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
@@ -247,10 +368,125 @@ bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_a
 	return false;
 }
 
-/* "  --name ARG" padded, then the help lines; aliases and verbs said after the help. */
-static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt, FILE *out)
+/* "256m": the largest binary unit that divides @bytes, as kfsim_cli_parse_size() reads it */
+static void format_size(u64 bytes, char *buf, size_t size)
 {
-	char head[64], list[128];
+	static const char units[] = "kmg";
+	int unit = -1;
+
+	while (unit < 2 && bytes && !(bytes & 1023)) {
+		bytes >>= 10;
+		unit++;
+	}
+	if (unit < 0)
+		snprintf(buf, size, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, size, "%llu%c", (unsigned long long)bytes, units[unit]);
+}
+
+bool kfsim_cli_format_default(const struct kfsim_opt *opt, const void *opts, char *buf,
+			      size_t size)
+{
+	const void *src = (const char *)opts + opt->offset;
+	unsigned int idx;
+
+	buf[0] = '\0';
+	switch (opt->kind) {
+	case KFSIM_OPT_FLAG:
+	case KFSIM_OPT_FLAG_OFF:
+		return false;
+	case KFSIM_OPT_BOOL:
+		snprintf(buf, size, "%d", *(const bool *)src);
+		break;
+	case KFSIM_OPT_UINT:
+		snprintf(buf, size, "%u", *(const unsigned int *)src);
+		break;
+	case KFSIM_OPT_U64:
+		snprintf(buf, size, "%llu", (unsigned long long)*(const u64 *)src);
+		break;
+	case KFSIM_OPT_INT:
+		snprintf(buf, size, "%d", *(const int *)src);
+		break;
+	case KFSIM_OPT_DOUBLE:
+		snprintf(buf, size, "%g", *(const double *)src);
+		break;
+	case KFSIM_OPT_DURATION:
+		kfsim_cli_format_duration(*(const u64 *)src, buf, size);
+		break;
+	case KFSIM_OPT_SIZE:
+		format_size(*(const u64 *)src, buf, size);
+		break;
+	case KFSIM_OPT_STRING:
+	case KFSIM_OPT_OUTPUT:
+		if (*(const char *const *)src)
+			snprintf(buf, size, "%s", *(const char *const *)src);
+		break;
+	case KFSIM_OPT_CHOICE:
+		idx = *(const unsigned int *)src;
+		for (unsigned int i = 0; opt->choices[i]; i++)
+			if (i == idx)
+				snprintf(buf, size, "%s", opt->choices[i]);
+		break;
+	case KFSIM_OPT_CALL:
+		if (opt->format)
+			opt->format(opts, buf, size);
+		break;
+	}
+	return buf[0] != '\0';
+}
+
+/*
+ * " (default: 8)", or " (default: 1s for sim, 200ms for sweep)" when the verbs' defaults
+ * differ, from the structs @defaults[verb] the spec's constructor filled; "" without one.
+ */
+static void default_text(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
+			 void *const *defaults, char *text, size_t size)
+{
+	unsigned int nr = spec->nr_verbs ? spec->nr_verbs : 1, first = nr;
+	char value[64], other[64];
+	size_t len = 0;
+	bool same = true;
+
+	text[0] = '\0';
+	if (!defaults)
+		return;
+	for (unsigned int v = 0; v < nr; v++) {
+		if (spec->nr_verbs && opt->verbs && !(opt->verbs & (1u << v)))
+			continue;
+		if (first == nr) {
+			first = v;
+			if (!kfsim_cli_format_default(opt, defaults[v], value, sizeof(value)))
+				return;
+			continue;
+		}
+		kfsim_cli_format_default(opt, defaults[v], other, sizeof(other));
+		same &= !strcmp(value, other);
+	}
+	if (first == nr)
+		return;
+	if (same) {
+		snprintf(text, size, " (default: %s)", value);
+		return;
+	}
+	len = (size_t)snprintf(text, size, " (default:");
+	for (unsigned int v = first; v < nr && len < size; v++) {
+		if (opt->verbs && !(opt->verbs & (1u << v)))
+			continue;
+		kfsim_cli_format_default(opt, defaults[v], other, sizeof(other));
+		len += (size_t)snprintf(text + len, size - len, "%s %s for %s", v == first ? "" : ",",
+					other, spec->verbs[v].name);
+	}
+	if (len < size)
+		snprintf(text + len, size - len, ")");
+}
+
+#define HELP_COLUMNS 100 /* a default that would run past this goes on a line of its own */
+
+/* "  --name ARG" padded, then the help lines; default, aliases and verbs after the help. */
+static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
+		     void *const *defaults, FILE *out)
+{
+	char head[64], list[128], dflt[160];
 	const char *line = opt->help ? opt->help : "";
 	int width = 24;
 
@@ -262,6 +498,11 @@ static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *
 	for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1)
 		fprintf(out, "%.*s\n%-*s", (int)(nl - line), line, width, "");
 	fputs(line, out);
+	default_text(spec, opt, defaults, dflt, sizeof(dflt));
+	if (dflt[0] && width + strlen(line) + strlen(dflt) > HELP_COLUMNS)
+		fprintf(out, "\n%-*s%s", width, "", dflt + 1);
+	else
+		fputs(dflt, out);
 	for (unsigned int i = 0; i < spec->nr_opts; i++)
 		if (spec->opts[i].alias_of && !strcmp(spec->opts[i].alias_of, opt->name))
 			fprintf(out, " (also --%s)", spec->opts[i].name);
@@ -272,8 +513,32 @@ static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *
 	fputc('\n', out);
 }
 
+/* One options struct per verb filled by the spec's constructor (NULL without one). */
+static void **help_defaults(const struct kfsim_cli_spec *spec)
+{
+	unsigned int nr = spec->nr_verbs ? spec->nr_verbs : 1;
+	void **defaults;
+
+	if (!spec->defaults || !spec->opts_size)
+		return NULL;
+	defaults = calloc(nr, sizeof(*defaults));
+	for (unsigned int v = 0; defaults && v < nr; v++) {
+		defaults[v] = calloc(1, spec->opts_size);
+		if (!defaults[v]) {
+			while (v--)
+				free(defaults[v]);
+			free(defaults);
+			return NULL; /* the help without defaults rather than none */
+		}
+		spec->defaults(defaults[v], v);
+	}
+	return defaults;
+}
+
 void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 {
+	void **defaults = help_defaults(spec);
+
 	fprintf(out, "Usage: %s\n\n%s\n", spec->usage, spec->about);
 	if (spec->nr_verbs) {
 		fprintf(out, "\nSubcommands:\n");
@@ -293,9 +558,14 @@ void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 		if (!opt->name)
 			fprintf(out, "%s\n", opt->help);
 		else
-			help_row(spec, opt, out);
+			help_row(spec, opt, defaults, out);
 	}
 	fprintf(out, "  %-22s%s\n", "--help, -h", "this help");
+	if (spec->more_help)
+		spec->more_help(out);
 	if (spec->notes)
 		fprintf(out, "\n%s", spec->notes);
+	for (unsigned int v = 0; defaults && v < (spec->nr_verbs ? spec->nr_verbs : 1); v++)
+		free(defaults[v]);
+	free(defaults);
 }

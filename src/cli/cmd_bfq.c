@@ -192,6 +192,29 @@ static int parse_sched(void *opts, const char *value, char *why, size_t why_size
 	return 0;
 }
 
+static void format_disk(const void *opts, char *buf, size_t size)
+{
+	unsigned int nr = ((const struct bfq_opts *)opts)->cfg.disk.nr_actuators;
+
+	if (nr == 1 || nr == 2)
+		snprintf(buf, size, "%s", nr == 2 ? "dual" : "single");
+}
+
+static void format_sched(const void *opts, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", kfsim_bfq_sched_name(((const struct bfq_opts *)opts)->cfg.sched));
+}
+
+/* The library's setup (<kfsim/bfq_sim.h>): the same for every verb. */
+static void bfq_defaults(void *opts, unsigned int verb)
+{
+	struct bfq_opts *o = opts;
+
+	memset(o, 0, sizeof(*o));
+	kfsim_bfq_sim_config_default(&o->cfg);
+	o->trace_max = KFSIM_TRACE_MAX_DEFAULT;
+}
+
 enum { VERB_SIM, VERB_COMPARE, VERB_ABLATE };
 #define SIM_ONLY (1u << VERB_SIM)
 #define NS_PER_US 1000ULL
@@ -230,8 +253,8 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
 	  "replay the Q events of a blkparse text trace" },
 	{ .help = "Disk and scheduler:" },
-	{ "disk", KFSIM_OPT_CALL, 0, "dual|single", "two actuators (default) or one",
-	  .call = parse_disk },
+	{ "disk", KFSIM_OPT_CALL, 0, "dual|single", "two actuators or one",
+	  .call = parse_disk, .format = format_disk },
 	{ "actuators", KFSIM_OPT_UINT, O(cfg.disk.nr_actuators), "N",
 	  "any number of actuators, 1..16 (split evenly)", .min = 1,
 	  .max = KFSIM_HDD_MAX_ACTUATORS },
@@ -242,43 +265,43 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "capacity (sectors) write_cache (0|1) write_cache_mib",
 	  .call = parse_disk_param },
 	{ "sched", KFSIM_OPT_CALL, 0, "NAME",
-	  "a registered scheduler: bfq (follows --kver, 6.3 by default),\nbfq-6.2, none, mq-deadline (default bfq)",
-	  .call = parse_sched },
+	  "a registered scheduler: bfq (follows --kver, 6.3 by default),\nbfq-6.2, none, mq-deadline",
+	  .call = parse_sched, .format = format_sched },
 	{ "threshold", KFSIM_OPT_UINT, O(cfg.bfq.actuator_load_threshold), "N",
-	  "BFQ actuator_load_threshold (default 4)", .min = 1, .max = 1024 },
+	  "BFQ actuator_load_threshold", .min = 1, .max = 1024 },
 	{ "slice-idle-us", KFSIM_OPT_DURATION, O(cfg.bfq.slice_idle_ns), "TIME",
-	  "BFQ slice_idle (default 8ms; 0 = no idling; a bare number is\nmicroseconds)",
+	  "BFQ slice_idle (0 = no idling; a bare number is microseconds)",
 	  .min = 0, .max = NS_PER_S, .unit = NS_PER_US },
 	{ "low-latency", KFSIM_OPT_BOOL, O(cfg.bfq.low_latency), "0|1",
-	  "BFQ low_latency (default 1)" },
+	  "BFQ low_latency" },
 	{ "no-balance", KFSIM_OPT_FLAG_OFF, O(cfg.bfq.next_actuator_balance), NULL,
 	  "BFQ injection without patch 8's next-actuator test" },
 	{ "nr-requests", KFSIM_OPT_UINT, O(cfg.nr_requests), "N",
-	  "scheduler tags (default 64)", .min = 1, .max = 65536 },
+	  "scheduler tags", .min = 1, .max = 65536 },
 	{ .help = "Run and output:" },
 	{ "duration", KFSIM_OPT_DURATION, O(cfg.duration_ns), "TIME",
-	  "simulated time (default 2s; a bare number is seconds)", .min = NS_PER_MS,
+	  "simulated time (a bare number is seconds)", .min = NS_PER_MS,
 	  .max = 3600 * NS_PER_S, .unit = NS_PER_S },
-	{ "seed", KFSIM_OPT_U64, O(cfg.seed), "N", "random seed (default 1)", .max = U64_MAX },
+	{ "seed", KFSIM_OPT_U64, O(cfg.seed), "N", "random seed", .max = U64_MAX },
 	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },
 	{ "trace", KFSIM_OPT_OUTPUT, O(trace_path), "FILE",
 	  "Perfetto/Chrome trace of dispatches per actuator", .verbs = SIM_ONLY },
 	{ "trace-window", KFSIM_OPT_DURATION, O(cfg.trace_window_ns), "TIME",
-	  "time of the run to trace (default 500ms; bare number: seconds)", .min = NS_PER_MS,
+	  "time of the run to trace (bare number: seconds)", .min = NS_PER_MS,
 	  .max = 3600 * NS_PER_S, .unit = NS_PER_S, .verbs = SIM_ONLY },
 	{ "trace-max", KFSIM_OPT_SIZE, O(trace_max), "SIZE",
-	  "largest trace file (default 256m); later events are dropped\n"
-	  "and the window actually traced is reported",
+	  "largest trace file; later events are dropped and the\n"
+	  "window actually traced is reported",
 	  .min = 4096, .max = 1ULL << 40, .verbs = SIM_ONLY },
 	{ "bin-ms", KFSIM_OPT_DURATION, O(cfg.bin_ns), "TIME",
-	  "time-series bin width for --svg (default 50ms; bare number:\nmilliseconds)",
+	  "time-series bin width for --svg (bare number: milliseconds)",
 	  .min = 100 * NS_PER_US, .max = 60 * NS_PER_S, .unit = NS_PER_MS },
 	{ "svg", KFSIM_OPT_OUTPUT, O(plot_path), "FILE",
 	  "SVG plot: throughput per actuator over time (sim), total\n"
 	  "throughput per scheduler or per value (compare, ablate)" },
 	{ "plot", KFSIM_OPT_OUTPUT, O(plot_path), "FILE", NULL, .alias_of = "svg" },
 	{ "scheds", KFSIM_OPT_STRING, O(scheds), "LIST",
-	  "schedulers, comma-separated (default all four)", .verbs = 1u << VERB_COMPARE },
+	  "schedulers, comma-separated (default: every registered one)", .verbs = 1u << VERB_COMPARE },
 	{ "param", KFSIM_OPT_STRING, O(param), "NAME",
 	  "threshold, slice_idle_us, low_latency or max_budget", .verbs = 1u << VERB_ABLATE },
 	{ "values", KFSIM_OPT_STRING, O(values), "LIST", "comma-separated values",
@@ -300,6 +323,8 @@ static const struct kfsim_cli_spec bfq_spec = {
 	.nr_verbs = ARRAY_SIZE(bfq_verbs),
 	.opts = bfq_opts_table,
 	.nr_opts = ARRAY_SIZE(bfq_opts_table),
+	.defaults = bfq_defaults,
+	.opts_size = sizeof(struct bfq_opts),
 	.notes = "Times take units: 500ms, 2s, 10us, 250ns; a bare number keeps the option's old\n"
 		 "unit (--duration and --trace-window seconds, --bin-ms milliseconds,\n"
 		 "--slice-idle-us microseconds).  Out-of-range settings exit 2 naming the option.\n"
@@ -693,14 +718,12 @@ out:
 	return err ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
 }
 
-static int cmd_compare(struct bfq_opts *o)
+static int cmd_compare(struct bfq_opts *o, struct run_row *rows)
 {
-	static struct run_row rows[MAX_RUNS];
 	char list[256];
 	char *save = NULL;
 	unsigned int nr = 0;
 
-	memset(rows, 0, sizeof(rows));
 	snprintf(list, sizeof(list), "%s", o->scheds ? o->scheds : "bfq-6.2,bfq,none,mq-deadline");
 	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		if (nr == MAX_RUNS)
@@ -721,14 +744,12 @@ static int cmd_compare(struct bfq_opts *o)
 	return run_rows(o, rows, nr, "scheduler", false);
 }
 
-static int cmd_ablate(struct bfq_opts *o)
+static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 {
-	static struct run_row rows[MAX_RUNS];
 	char list[256];
 	char *save = NULL;
 	unsigned int nr = 0;
 
-	memset(rows, 0, sizeof(rows));
 	if (!o->param || !o->values)
 		return kfsim_cli_usage(CMD, "ablate needs --param and --values");
 	if (strcmp(o->param, "threshold") && strcmp(o->param, "slice_idle_us") &&
@@ -770,6 +791,19 @@ static int cmd_ablate(struct bfq_opts *o)
 	return run_rows(o, rows, nr, o->param, true);
 }
 
+/* @verb's runs on MAX_RUNS zeroed rows, which are the run's own (no state left behind). */
+static int with_rows(struct bfq_opts *o, int (*verb)(struct bfq_opts *o, struct run_row *rows))
+{
+	struct run_row *rows = calloc(MAX_RUNS, sizeof(*rows));
+	int ret;
+
+	if (!rows)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the runs");
+	ret = verb(o, rows);
+	free(rows);
+	return ret;
+}
+
 /* Items in a comma-separated list: the number of runs compare and ablate will make. */
 static unsigned int list_length(const char *list)
 {
@@ -782,38 +816,41 @@ static unsigned int list_length(const char *list)
 
 static int bfq_run(int argc, char **argv)
 {
-	static struct bfq_opts o;
+	struct bfq_opts *o = calloc(1, sizeof(*o)); /* 64 jobs: too big for the stack */
 	struct kfsim_cli_args args;
 	unsigned int nr_runs = 1;
 	int ret;
 
-	memset(&o, 0, sizeof(o));
-	kfsim_bfq_sim_config_default(&o.cfg);
-	o.trace_max = KFSIM_TRACE_MAX_DEFAULT;
-	ret = kfsim_cli_parse(&bfq_spec, &o, argc, argv, &args);
+	if (!o)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the options");
+	ret = kfsim_cli_parse(&bfq_spec, o, argc, argv, &args);
 	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	if (o.replay_path && load_replay(&o))
-		return KFSIM_EXIT_FAILURE;
-	if (o.fio_path) {
-		ret = load_fio(&o, kfsim_cli_given(&bfq_spec, &args, "duration"));
+		goto out;
+	if (o->replay_path && load_replay(o)) {
+		ret = KFSIM_EXIT_FAILURE;
+		goto out;
+	}
+	if (o->fio_path) {
+		ret = load_fio(o, kfsim_cli_given(&bfq_spec, &args, "duration"));
 		if (ret)
-			return ret;
+			goto out;
 	}
 	if (args.verb == VERB_COMPARE)
-		nr_runs = o.scheds ? list_length(o.scheds) : 4;
-	else if (args.verb == VERB_ABLATE && o.values)
-		nr_runs = list_length(o.values);
-	ret = check_config(&o, nr_runs, kfsim_cli_given(&bfq_spec, &args, "bin-ms"));
+		nr_runs = o->scheds ? list_length(o->scheds) : 4;
+	else if (args.verb == VERB_ABLATE && o->values)
+		nr_runs = list_length(o->values);
+	ret = check_config(o, nr_runs, kfsim_cli_given(&bfq_spec, &args, "bin-ms"));
 	if (!ret) {
 		if (args.verb == VERB_SIM)
-			ret = cmd_sim(&o);
+			ret = cmd_sim(o);
 		else if (args.verb == VERB_COMPARE)
-			ret = cmd_compare(&o);
+			ret = with_rows(o, cmd_compare);
 		else
-			ret = cmd_ablate(&o);
+			ret = with_rows(o, cmd_ablate);
 	}
-	kvfree(o.replay);
+out:
+	kvfree(o->replay);
+	free(o);
 	return ret;
 }
 

@@ -11,25 +11,45 @@
 #define _GNU_SOURCE 1 /* asprintf */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <kfsim/kernel.h>
 #include "cli.h"
 
 #define CMD "exec"
 #define SHIM_NAME "libkfsim-netlink.so"
 
-static void exec_help(void)
-{
-	printf("Usage: kfsim exec [--server PATH] [--] PROGRAM [ARGS...]\n\n"
-	       "Run PROGRAM with its generic netlink sockets on kfsim's kernel (the LD_PRELOAD\n"
-	       "shim " SHIM_NAME "); every other socket stays on the real kernel.\n\n"
-	       "  --server PATH   the kernel of 'kfsim kernel --listen PATH' (persistent); without\n"
-	       "                  it, a kernel of the program's own with the built-in devices\n\n"
-	       "Exit status: PROGRAM's; 1 when it cannot be started; 2 bad command line.\n");
-}
+struct exec_opts {
+	const char *server;
+};
+
+static const struct kfsim_opt exec_opts_table[] = {
+	{ "server", KFSIM_OPT_STRING, offsetof(struct exec_opts, server), "PATH",
+	  "the kernel of 'kfsim kernel --listen PATH' (persistent); without\n"
+	  "it, a kernel of the program's own with the built-in devices" },
+};
+
+static int exec_program(void *exec_opts, const struct kfsim_cli_args *args);
+
+static const struct kfsim_cli_spec exec_spec = {
+	.name = CMD,
+	.usage = "kfsim exec [--server PATH] [--] PROGRAM [ARGS...]",
+	.about = "Run PROGRAM with its generic netlink sockets on kfsim's kernel (the LD_PRELOAD\n"
+		 "shim " SHIM_NAME "); every other socket stays on the real kernel.  The first\n"
+		 "argument that is not an option, or everything after '--', is the program and its\n"
+		 "arguments, passed on untouched.",
+	.opts = exec_opts_table,
+	.nr_opts = ARRAY_SIZE(exec_opts_table),
+	.notes = "Exit status: PROGRAM's; 1 when it cannot be started; 2 bad command line.\n",
+	.operands = "PROGRAM",
+	.min_positional = 1,
+	.max_positional = INT_MAX,
+	.run = exec_program,
+};
 
 /* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
 static int find_shim(char *buf, size_t size)
@@ -85,36 +105,14 @@ static void asan_runtime(char *buf, size_t size)
 }
 #endif
 
-static int exec_main(int argc, char **argv)
+/* Only the environment changes: the program replaces kfsim, with its own arguments. */
+static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 {
-	const char *server = NULL, *old;
+	const struct exec_opts *o = exec_opts;
+	const char *old;
 	char shim[PATH_MAX], *preload;
-	int i = 1, ret;
+	int ret;
 
-	for (; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			exec_help();
-			return 0;
-		}
-		if (!strcmp(argv[i], "--server")) {
-			if (i + 1 >= argc || !*argv[i + 1])
-				return kfsim_cli_usage(CMD, "option '--server' needs a socket path");
-			server = argv[++i];
-		} else if (!strncmp(argv[i], "--server=", 9) && argv[i][9]) {
-			server = argv[i] + 9;
-		} else if (argv[i][0] == '-') {
-			return kfsim_cli_usage(CMD, "unknown option '%s' (see 'kfsim exec --help')",
-					       argv[i]);
-		} else {
-			break;
-		}
-	}
-	if (i >= argc)
-		return kfsim_cli_usage(CMD, "missing PROGRAM (see 'kfsim exec --help')");
 	ret = find_shim(shim, sizeof(shim));
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "cannot find " SHIM_NAME " (set KFSIM_NETLINK_SHIM)");
@@ -149,13 +147,20 @@ have_preload:
 #endif
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
-	if (server)
-		setenv("KFSIM_KERNEL", server, 1);
+	if (o->server)
+		setenv("KFSIM_KERNEL", o->server, 1);
 	else
 		unsetenv("KFSIM_KERNEL");
 	fflush(NULL);
-	execvp(argv[i], argv + i);
-	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", argv[i]);
+	execvp(args->positional[0], args->positional);
+	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", args->positional[0]);
+}
+
+static int exec_main(int argc, char **argv)
+{
+	struct exec_opts o = { 0 };
+
+	return kfsim_cli_main(&exec_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_exec = {

@@ -12,11 +12,12 @@
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <kfsim/err.h>
+#include <kfsim/kernel.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 #include "cli.h"
@@ -31,38 +32,44 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-static void kernel_help(void)
-{
-	printf("Usage: kfsim kernel --listen PATH [--config FILE] [--background]\n"
-	       "       kfsim kernel --stop PATH\n\n"
-	       "Serve kfsim's simulated kernel (generic netlink: nlctrl, ethtool PLCA, kfsim_demo)\n"
-	       "on a UNIX socket until SIGTERM, SIGINT or --stop.  State persists across clients.\n\n"
-	       "  --listen PATH   the socket to create (a name starting with '@' is abstract)\n"
-	       "  --config FILE   the devices, as for 'kfsim ethtool --config', instead of the\n"
-	       "                  built-in segment\n"
-	       "  --background    return once the socket listens; the server goes on alone\n"
-	       "  --stop PATH     stop the server at PATH (its user or root only)\n\n"
-	       "Clients: kfsim ethtool --server PATH ..., kfsim nl policy --server PATH ...,\n"
-	       "kfsim exec --server PATH -- PROGRAM ... (any netlink program), or\n"
-	       "  LD_PRELOAD=libkfsim-netlink.so KFSIM_KERNEL=PATH program ...\n"
-	       "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n");
-}
+struct kernel_opts {
+	const char *listen_path;
+	const char *config;
+	const char *stop_path;
+	bool background;
+};
 
-static int value_of(int argc, char **argv, int *i, const char *name, const char **out)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
+#define O(field) offsetof(struct kernel_opts, field)
 
-	if (arg[n] == '=')
-		*out = arg + n + 1;
-	else if (*i + 1 < argc)
-		*out = argv[++*i];
-	else
-		return kfsim_cli_usage(CMD, "option '%s' needs a value", name);
-	if (!**out)
-		return kfsim_cli_usage(CMD, "invalid value '' for %s: expected a path", name);
-	return 0;
-}
+static const struct kfsim_opt kernel_opts_table[] = {
+	{ "listen", KFSIM_OPT_STRING, O(listen_path), "PATH",
+	  "the socket to create (a name starting with '@' is abstract)", .required = 1 },
+	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
+	  "the devices, as for 'kfsim ethtool --config', instead of the\n"
+	  "built-in segment" },
+	{ "background", KFSIM_OPT_FLAG, O(background), NULL,
+	  "return once the socket listens; the server goes on alone" },
+	{ "stop", KFSIM_OPT_STRING, O(stop_path), "PATH",
+	  "stop the server at PATH (its user or root only)",
+	  .excludes = (const char *const[]){ "listen", "config", "background", NULL } },
+};
+
+static int kernel_serve(void *opts, const struct kfsim_cli_args *args);
+
+static const struct kfsim_cli_spec kernel_spec = {
+	.name = CMD,
+	.usage = "kfsim kernel --listen PATH [--config FILE] [--background]\n"
+		 "       kfsim kernel --stop PATH",
+	.about = "Serve kfsim's simulated kernel (generic netlink: nlctrl, ethtool PLCA, kfsim_demo)\n"
+		 "on a UNIX socket until SIGTERM, SIGINT or --stop.  State persists across clients.",
+	.opts = kernel_opts_table,
+	.nr_opts = ARRAY_SIZE(kernel_opts_table),
+	.run = kernel_serve,
+	.notes = "Clients: kfsim ethtool --server PATH ..., kfsim nl policy --server PATH ...,\n"
+		 "kfsim exec --server PATH -- PROGRAM ... (any netlink program), or\n"
+		 "  LD_PRELOAD=libkfsim-netlink.so KFSIM_KERNEL=PATH program ...\n"
+		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+};
 
 /* Into the background: the parent returns once the socket listens (it already does). */
 static int go_background(const char *path)
@@ -89,40 +96,17 @@ static int go_background(const char *path)
 	return 0;
 }
 
-static int kernel_main(int argc, char **argv)
+static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 {
-	const char *listen_path = NULL, *config = NULL, *stop_path = NULL;
-	bool background = false;
+	const struct kernel_opts *o = opts;
+	const char *listen_path = o->listen_path, *config = o->config, *stop_path = o->stop_path;
 	struct kfsim_nl_server *server;
 	struct kfsim_plca_net *net;
 	struct sigaction sa = { .sa_handler = on_stop };
 	char err[256];
 	int ret;
 
-	if (kfsim_cli_wants_help(argc, argv)) {
-		kernel_help();
-		return 0;
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--listen") || !strncmp(arg, "--listen=", 9))
-			ret = value_of(argc, argv, &i, "--listen", &listen_path);
-		else if (!strcmp(arg, "--config") || !strncmp(arg, "--config=", 9))
-			ret = value_of(argc, argv, &i, "--config", &config);
-		else if (!strcmp(arg, "--stop") || !strncmp(arg, "--stop=", 7))
-			ret = value_of(argc, argv, &i, "--stop", &stop_path);
-		else if (!strcmp(arg, "--background"))
-			background = true, ret = 0;
-		else
-			ret = kfsim_cli_usage(CMD, "unknown argument '%s' (see 'kfsim kernel --help')",
-					      arg);
-		if (ret)
-			return ret;
-	}
 	if (stop_path) {
-		if (listen_path || config || background)
-			return kfsim_cli_usage(CMD, "--stop takes no other option");
 		ret = kfsim_nl_server_stop(stop_path);
 		if (ret)
 			return kfsim_cli_fail(CMD, ret, "cannot stop the kfsim kernel at %s%s",
@@ -130,9 +114,6 @@ static int kernel_main(int argc, char **argv)
 					      ": it runs as another user" : "");
 		return 0;
 	}
-	if (!listen_path)
-		return kfsim_cli_usage(CMD, "--listen PATH is required (see 'kfsim kernel --help')");
-
 	net = kfsim_standin_net_create(config, err, sizeof(err));
 	if (IS_ERR(net))
 		return kfsim_cli_fail(CMD, (int)PTR_ERR(net), "%s%s%s", config ? config : "",
@@ -148,7 +129,7 @@ static int kernel_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	if (background) {
+	if (o->background) {
 		ret = go_background(listen_path);
 		if (ret) {
 			kfsim_nl_server_destroy(server);
@@ -166,6 +147,13 @@ static int kernel_main(int argc, char **argv)
 		return kfsim_cli_fail(CMD, ret, "serving %s failed", listen_path);
 	printf("kfsim kernel: stopped\n");
 	return 0;
+}
+
+static int kernel_main(int argc, char **argv)
+{
+	struct kernel_opts o = { 0 };
+
+	return kfsim_cli_main(&kernel_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_kernel = {

@@ -11,7 +11,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,36 +26,90 @@
 
 #define NL_MAX_MSG 4096
 
-static void nl_help(void)
+struct nl_opts {
+	const char *family;
+	const char *server;
+	int op; /* -1: not given (policy: every op) */
+	bool dump;
+	bool kernel;
+	bool json;
+};
+
+enum { VERB_POLICY, VERB_DECODE };
+
+static int parse_family(void *opts, const char *value, char *why, size_t why_size)
 {
-	printf("Usage: kfsim nl policy --family NAME [--op CMD] [--kernel | --server PATH] [--json]\n"
-	       "       kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...\n\n"
-	       "Generic netlink the kernel's way.\n\n"
-	       "  policy   print the attribute policies of a family's operations as nlctrl's\n"
-	       "           CTRL_CMD_GETPOLICY reports them; the same format for kfsim's "
-	       "in-process\n"
-	       "           kernel and, with --kernel, the running kernel, so the two diff cleanly\n"
-	       "  decode   validate a message (strictly, as the kernel would for that op) and "
-	       "print\n"
-	       "           its attributes, or the extack error with a caret at the bad attribute.\n"
-	       "           HEX is either a whole message (nlmsghdr first) or only the attributes\n"
-	       "           after the genetlink header; blanks, ':', ',' and 0x prefixes are\n"
-	       "           ignored\n\n"
-	       "  --family NAME  nlctrl");
-	/* the in-process families: the built-in table's rows */
-	for (size_t i = 0; i < kfsim_genl_nr_builtins; i++) {
-		printf(", %s", kfsim_genl_builtins[i].name);
-		if (kfsim_genl_builtins[i].note)
-			printf(" (%s)", kfsim_genl_builtins[i].note);
+	if (!*value || strlen(value) >= GENL_NAMSIZ) {
+		snprintf(why, why_size, "expected a family name of 1 to %d characters",
+			 GENL_NAMSIZ - 1);
+		return -EINVAL;
 	}
-	printf(" in-process, or any family\n"
-	       "                 of the running kernel\n"
-	       "  --op CMD       the command number (policy: default all)\n"
-	       "  --dump         decode against the op's dump policy instead of its do policy\n"
-	       "  --kernel       ask the running kernel instead of kfsim's (policy only)\n"
-	       "  --server PATH  ask the kfsim kernel serving PATH ('kfsim kernel --listen PATH')\n"
-	       "  --json         one JSON document on stdout\n");
+	((struct nl_opts *)opts)->family = value;
+	return 0;
 }
+
+/* The in-process families: the built-in table's rows (<kfsim/genl_builtin.h>). */
+static void nl_more_help(FILE *out)
+{
+	fprintf(out, "\nIn-process families: nlctrl");
+	for (size_t i = 0; i < kfsim_genl_nr_builtins; i++) {
+		fprintf(out, ", %s", kfsim_genl_builtins[i].name);
+		if (kfsim_genl_builtins[i].note)
+			fprintf(out, " (%s)", kfsim_genl_builtins[i].note);
+	}
+	fprintf(out, "\n");
+}
+
+#define O(field) offsetof(struct nl_opts, field)
+
+static int nl_policy(void *opts, const struct kfsim_cli_args *args);
+static int nl_decode(void *opts, const struct kfsim_cli_args *args);
+
+static const struct kfsim_cli_verb nl_verbs[] = {
+	[VERB_POLICY] = { "policy", "a family's attribute policies (CTRL_CMD_GETPOLICY)",
+			  .run = nl_policy },
+	[VERB_DECODE] = { "decode", "validate a message as the kernel would, and print it",
+			  .operands = "HEX", .min_positional = 1, .max_positional = INT_MAX,
+			  .run = nl_decode },
+};
+
+static const struct kfsim_opt nl_opts_table[] = {
+	{ "family", KFSIM_OPT_CALL, 0, "NAME",
+	  "a family of kfsim's in-process kernel (below), or any family\n"
+	  "of the running kernel",
+	  .call = parse_family, .required = 1u << VERB_POLICY | 1u << VERB_DECODE },
+	{ "op", KFSIM_OPT_INT, O(op), "CMD", "the command number, 0..255 (policy: all when not given)",
+	  .max = 255, .required = 1u << VERB_DECODE },
+	{ "dump", KFSIM_OPT_FLAG, O(dump), NULL,
+	  "decode against the op's dump policy instead of its do policy",
+	  .verbs = 1u << VERB_DECODE },
+	{ "kernel", KFSIM_OPT_FLAG, O(kernel), NULL, "ask the running kernel instead of kfsim's",
+	  .verbs = 1u << VERB_POLICY, .excludes = (const char *const[]){ "server", NULL } },
+	{ "server", KFSIM_OPT_STRING, O(server), "PATH",
+	  "ask the kfsim kernel at PATH ('kfsim kernel --listen PATH')",
+	  .verbs = 1u << VERB_POLICY },
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },
+};
+
+static const struct kfsim_cli_spec nl_spec = {
+	.name = "nl",
+	.usage = "kfsim nl policy --family NAME [--op CMD] [--kernel | --server PATH] [--json]\n"
+		 "       kfsim nl decode --family NAME --op CMD [--dump] [--json] HEX...",
+	.about = "Generic netlink the kernel's way.  'policy' prints the attribute policies as\n"
+		 "nlctrl's CTRL_CMD_GETPOLICY reports them, in the same format for kfsim's\n"
+		 "in-process kernel and, with --kernel, the running kernel, so the two diff cleanly.\n"
+		 "'decode' validates a message (strictly, as the kernel would for that op) and prints\n"
+		 "its attributes, or the extack error with a caret at the bad attribute.  HEX is\n"
+		 "either a whole message (nlmsghdr first) or only the attributes after the genetlink\n"
+		 "header; blanks, ':', ',' and 0x prefixes are ignored.",
+	.verbs = nl_verbs,
+	.nr_verbs = ARRAY_SIZE(nl_verbs),
+	.opts = nl_opts_table,
+	.nr_opts = ARRAY_SIZE(nl_opts_table),
+	.options_anywhere = true,
+	.more_help = nl_more_help,
+	.notes = "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+};
 
 /* The in-process kernel: a namespace with every built-in family (<kfsim/genl_builtin.h>). */
 static struct kfsim_net *sim_net(void)
@@ -381,93 +436,26 @@ out:
 	return ret;
 }
 
+static int nl_policy(void *opts, const struct kfsim_cli_args *args)
+{
+	const struct nl_opts *o = opts;
+
+	return do_policy(o->family, o->op, o->kernel, o->server, o->json);
+}
+
+static int nl_decode(void *opts, const struct kfsim_cli_args *args)
+{
+	const struct nl_opts *o = opts;
+
+	return do_decode(o->family, (u32)o->op, o->dump, o->json, args->nr_positional,
+			 args->positional);
+}
+
 static int cmd_nl(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"family", required_argument, NULL, 'f'},
-		{"op", required_argument, NULL, 'o'},
-		{"dump", no_argument, NULL, 'd'},
-		{"kernel", no_argument, NULL, 'k'},
-		{"server", required_argument, NULL, 's'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{0},
-	};
-	const char *family = NULL, *server = NULL, *verb;
-	bool kernel = false, json = false, dump = false;
-	long op = -1;
-	u64 value;
-	int opt;
+	struct nl_opts o = { .op = -1 };
 
-	if (argc < 2 || kfsim_cli_wants_help(argc, argv)) {
-		if (argc >= 2 || kfsim_cli_wants_help(argc, argv)) {
-			nl_help();
-			return KFSIM_EXIT_OK;
-		}
-		return kfsim_cli_usage("nl", "missing verb: expected 'policy' or 'decode'");
-	}
-	verb = argv[1];
-	if (strcmp(verb, "policy") && strcmp(verb, "decode"))
-		return kfsim_cli_usage("nl", "unknown verb '%s': expected 'policy' or 'decode'",
-				       verb);
-	opterr = 0;
-	optind = 2;
-	while ((opt = getopt_long(argc, argv, ":f:o:dks:jh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (!*optarg || strlen(optarg) >= GENL_NAMSIZ)
-				return kfsim_cli_usage("nl",
-						       "invalid value '%s' for --family: expected "
-						       "a family name of 1 to %d characters",
-						       optarg, GENL_NAMSIZ - 1);
-			family = optarg;
-			break;
-		case 'o':
-			if (kfsim_cli_parse_u64("nl", "--op", optarg, 0, 255, &value))
-				return KFSIM_EXIT_USAGE;
-			op = value;
-			break;
-		case 'd':
-			dump = true;
-			break;
-		case 'k':
-			kernel = true;
-			break;
-		case 's':
-			if (!*optarg)
-				return kfsim_cli_usage("nl", "invalid value '' for --server: expected a socket path");
-			server = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			nl_help();
-			return KFSIM_EXIT_OK;
-		default:
-			return kfsim_cli_bad_option("nl", argv, opt);
-		}
-	}
-	if (!family)
-		return kfsim_cli_usage("nl", "option '--family' is required");
-	if (!strcmp(verb, "policy")) {
-		if (optind < argc)
-			return kfsim_cli_usage("nl", "unexpected argument '%s'", argv[optind]);
-		if (dump)
-			return kfsim_cli_usage("nl", "option '--dump' is for 'decode'");
-		if (kernel && server)
-			return kfsim_cli_usage("nl", "--kernel and --server exclude each other");
-		return do_policy(family, op, kernel, server, json);
-	}
-	if (kernel)
-		return kfsim_cli_usage("nl", "option '--kernel' is for 'policy'");
-	if (server)
-		return kfsim_cli_usage("nl", "option '--server' is for 'policy'");
-	if (op < 0)
-		return kfsim_cli_usage("nl", "option '--op' is required for 'decode'");
-	if (optind >= argc)
-		return kfsim_cli_usage("nl", "missing HEX: expected the message bytes in hex");
-	return do_decode(family, op, dump, json, argc - optind, argv + optind);
+	return kfsim_cli_main(&nl_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_nl = {

@@ -13,6 +13,7 @@
 
 #include <kfsim/err.h>
 #include <kfsim/json.h>
+#include <kfsim/kernel.h>
 #include <kfsim/outfile.h>
 #include <kfsim/plca.h>
 #include <kfsim/plca_sim.h>
@@ -110,11 +111,30 @@ bad:
 	return -EINVAL;
 }
 
+static void format_load(const void *opts, char *buf, size_t size)
+{
+	const struct plca_sim_segment *seg = &((const struct plca_opts *)opts)->seg;
+
+	if (seg->load == PLCA_SIM_LOAD_SATURATED)
+		snprintf(buf, size, "saturated");
+	else
+		snprintf(buf, size, "%s:%g", seg->load == PLCA_SIM_LOAD_POISSON ? "poisson" :
+					     "periodic", seg->interval_us);
+}
+
+static void format_frame(const void *opts, char *buf, size_t size)
+{
+	const struct plca_sim_segment *seg = &((const struct plca_opts *)opts)->seg;
+
+	if (seg->payload_min == seg->payload_max)
+		snprintf(buf, size, "%u", seg->payload_min);
+	else
+		snprintf(buf, size, "%u-%u", seg->payload_min, seg->payload_max);
+}
+
 enum { VERB_SIM, VERB_SWEEP };
 #define SIM_ONLY (1u << VERB_SIM)
 #define SWEEP_ONLY (1u << VERB_SWEEP)
-#define NS_PER_US 1000ULL
-#define NS_PER_MS 1000000ULL
 #define O(field) offsetof(struct plca_opts, field)
 
 /*
@@ -128,39 +148,45 @@ enum { VERB_SIM, VERB_SWEEP };
 
 static const char *const mode_names[] = { "plca", "csma", "mixed", NULL };
 
+static int plca_sim_verb(void *opts, const struct kfsim_cli_args *args);
+static int plca_sweep_verb(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_verb plca_verbs[] = {
-	{ "sim", "one segment: throughput, latency, collisions and TO use per node" },
-	{ "sweep", "PLCA against CSMA/CD for 1..N transmitting nodes (CSV, SVG plots)" },
+	[VERB_SIM] = { "sim", "one segment: throughput, latency, collisions and TO use per node",
+		       .run = plca_sim_verb },
+	[VERB_SWEEP] = { "sweep", "PLCA against CSMA/CD for 1..N transmitting nodes (CSV, SVG plots)",
+			 .run = plca_sweep_verb },
 };
 
 static const struct kfsim_opt plca_opts_table[] = {
-	{ "nodes", KFSIM_OPT_UINT, O(nodes), "N", "nodes on the segment, 1..255 (default 8)",
+	{ "nodes", KFSIM_OPT_UINT, O(nodes), "N", "nodes on the segment, 1..255",
 	  .min = 1, .max = PLCA_SIM_MAX_NODES },
 	{ "mode", KFSIM_OPT_CHOICE, O(mode), "M",
-	  "plca, csma or mixed (first half PLCA) (default plca)", .choices = mode_names },
+	  "plca, csma or mixed (first half PLCA)", .choices = mode_names },
 	{ "to-tmr", KFSIM_OPT_INT, O(seg.to_tmr), "BT",
-	  "transmit opportunity timer, 0..255 bit times (default 32)", .max = 255 },
+	  "transmit opportunity timer, 0..255 bit times", .max = 255 },
 	{ "burst-cnt", KFSIM_OPT_INT, O(seg.burst_cnt), "N",
-	  "extra frames per TO, 0..255 (default 0)", .max = 255 },
+	  "extra frames per TO, 0..255", .max = 255 },
 	{ "burst-tmr", KFSIM_OPT_INT, O(seg.burst_tmr), "BT",
-	  "burst timer, 0..255 bit times (default 128)", .max = 255 },
+	  "burst timer, 0..255 bit times", .max = 255 },
 	{ "load", KFSIM_OPT_CALL, 0, "L",
-	  "saturated, poisson:MEAN_US or periodic:US (default saturated)", .call = parse_load },
-	{ "frame", KFSIM_OPT_CALL, 0, "B|MIN-MAX", "MAC payload bytes, 0..1500 (default 64)",
-	  .call = parse_frame },
+	  "saturated, poisson:MEAN_US or periodic:US", .call = parse_load,
+	  .format = format_load },
+	{ "frame", KFSIM_OPT_CALL, 0, "B|MIN-MAX", "MAC payload bytes, 0..1500",
+	  .call = parse_frame, .format = format_frame },
 	{ "length", KFSIM_OPT_DOUBLE, O(seg.length_m), "M",
-	  "cable length in metres, 0..25 (default 25)", .dmin = 0, .dmax = 25 },
+	  "cable length in metres, 0..25", .dmin = 0, .dmax = 25 },
 	{ "duration", KFSIM_OPT_DURATION, O(duration_ns), "TIME",
-	  "simulated time per run, 1us..600s (default 1s; sweep 200ms;\n"
-	  "a bare number is milliseconds)",
-	  .min = NS_PER_US, .max = 600000 * NS_PER_MS, .unit = NS_PER_MS },
-	{ "seed", KFSIM_OPT_U64, O(seed), "S", "random seed (default 1)", .max = UINT64_MAX },
+	  "simulated time per run, 1us..600s\n"
+	  "(a bare number is milliseconds)",
+	  .min = NSEC_PER_USEC, .max = 600 * NSEC_PER_SEC, .unit = NSEC_PER_MSEC },
+	{ "seed", KFSIM_OPT_U64, O(seed), "S", "random seed", .max = UINT64_MAX },
 	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },
 	{ "trace", KFSIM_OPT_OUTPUT, O(trace), "FILE",
 	  "Perfetto/Chrome trace of beacons, TOs, frames, collisions", .verbs = SIM_ONLY },
 	{ "trace-max", KFSIM_OPT_SIZE, O(trace_max), "SIZE",
-	  "largest trace file (default 256m); later events are dropped\n"
-	  "and the window actually traced is reported",
+	  "largest trace file; later events are dropped and the\n"
+	  "window actually traced is reported",
 	  .min = 4096, .max = 1ULL << 40, .verbs = SIM_ONLY },
 	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
 	  "nodes and PLCA settings from the PHYs of a 'kfsim ethtool\n"
@@ -179,6 +205,26 @@ static const struct kfsim_opt plca_opts_table[] = {
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
 };
 
+/* The library's runs (<kfsim/plca_sim.h>): a sweep's runs are shorter than sim's one. */
+static void plca_defaults(void *opts, unsigned int verb)
+{
+	struct plca_opts *o = opts;
+	struct plca_sim_bus_config bus;
+
+	if (verb == VERB_SWEEP)
+		kfsim_plca_sweep_config_default(&bus);
+	else
+		kfsim_plca_bus_config_default(&bus);
+	*o = (struct plca_opts){
+		.seg = bus.seg,
+		.duration_ns = bus.duration_ns,
+		.seed = bus.seed,
+		.nodes = bus.seg.nr_nodes,
+		.mode = bus.seg.mode,
+		.trace_max = KFSIM_TRACE_MAX_DEFAULT,
+	};
+}
+
 static const struct kfsim_cli_spec plca_spec = {
 	.name = CMD,
 	.usage = "kfsim plca sim [options] [--json] [--trace FILE] [--config FILE [--dev NAME]]\n"
@@ -191,6 +237,8 @@ static const struct kfsim_cli_spec plca_spec = {
 	.nr_verbs = ARRAY_SIZE(plca_verbs),
 	.opts = plca_opts_table,
 	.nr_opts = ARRAY_SIZE(plca_opts_table),
+	.defaults = plca_defaults,
+	.opts_size = sizeof(struct plca_opts),
 	.notes = "Times take units: 500ms, 2s, 10us; a bare --duration is milliseconds.\n"
 		 "Budget: a run estimated beyond 2e7 simulated events (5e4 per simulated second,\n"
 		 "times the runs: two per node count in a sweep) asks for --force.\n"
@@ -615,34 +663,25 @@ static int plca_sweep_cmd(const struct plca_opts *o)
 	return KFSIM_EXIT_OK;
 }
 
+static int plca_sim_verb(void *opts, const struct kfsim_cli_args *args)
+{
+	int ret = check_opts(opts, args);
+
+	return ret ? ret : plca_sim_cmd(opts);
+}
+
+static int plca_sweep_verb(void *opts, const struct kfsim_cli_args *args)
+{
+	int ret = check_opts(opts, args);
+
+	return ret ? ret : plca_sweep_cmd(opts);
+}
+
 static int plca_run(int argc, char **argv)
 {
-	struct plca_opts opts = {
-		.seg = { .mode = PLCA_SIM_MODE_PLCA,
-			 .to_tmr = 32,
-			 .burst_cnt = 0,
-			 .burst_tmr = 128,
-			 .load = PLCA_SIM_LOAD_SATURATED,
-			 .payload_min = 64,
-			 .payload_max = 64,
-			 .length_m = 25.0 },
-		.nodes = 8,
-		.seed = 1,
-		.trace_max = KFSIM_TRACE_MAX_DEFAULT,
-	};
-	struct kfsim_cli_args args;
-	int ret;
+	struct plca_opts opts;
 
-	/* the default duration depends on the verb: known before the options are parsed */
-	opts.duration_ns = argc > 1 && !strcmp(argv[1], "sweep") ? 200 * NS_PER_MS
-								  : 1000 * NS_PER_MS;
-	ret = kfsim_cli_parse(&plca_spec, &opts, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	ret = check_opts(&opts, &args);
-	if (ret)
-		return ret;
-	return args.verb == VERB_SWEEP ? plca_sweep_cmd(&opts) : plca_sim_cmd(&opts);
+	return kfsim_cli_main(&plca_spec, &opts, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_plca = {

@@ -9,7 +9,7 @@
  * truncated into the name of some other file.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,18 +25,44 @@
 
 #define TOUR_DEFAULT_OUT "kfsim-tour"
 
-static void tour_help(void)
+struct tour_opts {
+	const char *out_dir;
+	bool json;
+	bool html;
+};
+
+static void tour_defaults(void *opts, unsigned int verb)
 {
-	printf("Usage: kfsim tour [--out DIR] [--json | --html]\n\n"
-	       "Walk through every part of kfsim on built-in defaults: each part shows its\n"
-	       "kernel feature at work and writes its pictures to DIR (default ./%s).\n"
-	       "The run's kernel log is printed at the end, as dmesg shows it.  The whole\n"
-	       "run is also written as one self-contained page, DIR/index.html.\n\n"
-	       "  --out DIR   where pictures, traces and index.html go (created if missing)\n"
-	       "  --json      print one JSON report on stdout instead of the narrative\n"
-	       "  --html      print the HTML page on stdout instead of the narrative\n",
-	       TOUR_DEFAULT_OUT);
+	*(struct tour_opts *)opts = (struct tour_opts){ .out_dir = TOUR_DEFAULT_OUT };
 }
+
+#define O(field) offsetof(struct tour_opts, field)
+
+static const struct kfsim_opt tour_opts_table[] = {
+	{ "out", KFSIM_OPT_STRING, O(out_dir), "DIR",
+	  "where pictures, traces and index.html go (created if missing)" },
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL,
+	  "print one JSON report on stdout instead of the narrative",
+	  .excludes = (const char *const[]){ "html", NULL } },
+	{ "html", KFSIM_OPT_FLAG, O(html), NULL,
+	  "print the HTML page on stdout instead of the narrative" },
+};
+
+static int tour_main(void *opts, const struct kfsim_cli_args *args);
+
+static const struct kfsim_cli_spec tour_spec = {
+	.name = "tour",
+	.usage = "kfsim tour [--out DIR] [--json | --html]",
+	.about = "Walk through every part of kfsim on built-in defaults: each part shows its\n"
+		 "kernel feature at work and writes its pictures to DIR.\n"
+		 "The run's kernel log is printed at the end, as dmesg shows it.  The whole\n"
+		 "run is also written as one self-contained page, DIR/index.html.",
+	.opts = tour_opts_table,
+	.nr_opts = ARRAY_SIZE(tour_opts_table),
+	.defaults = tour_defaults,
+	.opts_size = sizeof(struct tour_opts),
+	.run = tour_main,
+};
 
 static size_t longest_component(const char *path)
 {
@@ -330,46 +356,18 @@ out_free:
 	return status;
 }
 
+static int tour_main(void *opts, const struct kfsim_cli_args *args)
+{
+	const struct tour_opts *o = opts;
+
+	return tour_run(o->out_dir, o->json ? TOUR_JSON : o->html ? TOUR_HTML : TOUR_TEXT);
+}
+
 static int cmd_tour(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"out", required_argument, NULL, 'o'},
-		{"json", no_argument, NULL, 'j'},
-		{"html", no_argument, NULL, 'H'},
-		{"help", no_argument, NULL, 'h'},
-		{0},
-	};
-	const char *out_dir = TOUR_DEFAULT_OUT;
-	enum tour_mode mode = TOUR_TEXT;
-	int opt;
+	struct tour_opts o;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":o:jHh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			if (!*optarg)
-				return kfsim_cli_usage(
-					"tour", "invalid value '' for --out: expected a directory");
-			out_dir = optarg;
-			break;
-		case 'j':
-		case 'H':
-			if (mode != TOUR_TEXT && mode != (opt == 'j' ? TOUR_JSON : TOUR_HTML))
-				return kfsim_cli_usage("tour",
-						       "--json and --html exclude each other");
-			mode = opt == 'j' ? TOUR_JSON : TOUR_HTML;
-			break;
-		case 'h':
-			tour_help();
-			return KFSIM_EXIT_OK;
-		default:
-			return kfsim_cli_bad_option("tour", argv, opt);
-		}
-	}
-	if (optind < argc)
-		return kfsim_cli_usage("tour", "unexpected argument '%s'", argv[optind]);
-	return tour_run(out_dir, mode);
+	return kfsim_cli_main(&tour_spec, &o, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_tour = {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include <kfsim/err.h>
+#include <kfsim/kernel.h>
 #include <kfsim/plca_sim.h>
 #include <kfsim/svg_plot.h>
 #include <kfsim/trace_event.h>
@@ -31,19 +32,19 @@
 #define PLCA_COLOUR "#1f77b4"
 #define CSMA_COLOUR "#d62728"
 
+/* The library's default segment (kfsim plca's), with @nr_nodes nodes. */
+static struct plca_sim_segment tour_segment(u32 nr_nodes)
+{
+	struct plca_sim_segment seg;
+
+	kfsim_plca_segment_default(&seg);
+	seg.nr_nodes = nr_nodes;
+	return seg;
+}
+
 static int tour_trace(struct kfsim_tour_ctx *ctx)
 {
-	struct plca_sim_segment seg = {
-		.nr_nodes = TOUR_NODES,
-		.mode = PLCA_SIM_MODE_PLCA,
-		.to_tmr = 32,
-		.burst_tmr = 128,
-		.load = PLCA_SIM_LOAD_POISSON,
-		.interval_us = 150,
-		.payload_min = 46,
-		.payload_max = 200,
-		.length_m = 25,
-	};
+	struct plca_sim_segment seg = tour_segment(TOUR_NODES);
 	struct plca_sim_node_cfg nodes[TOUR_NODES];
 	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = TOUR_NODES, .seed = 1};
 	struct kfsim_trace trace;
@@ -51,6 +52,11 @@ static int tour_trace(struct kfsim_tour_ctx *ctx)
 	char path[PATH_MAX];
 	int ret;
 
+	/* a mixed, bursty load: the cycle's beacons, used and skipped TOs all show */
+	seg.load = PLCA_SIM_LOAD_POISSON;
+	seg.interval_us = 150;
+	seg.payload_min = 46;
+	seg.payload_max = 200;
 	ret = kfsim_tour_path(ctx, "plca-cycle.trace.json", path);
 	if (!ret)
 		ret = kfsim_plca_segment_nodes(&seg, nodes);
@@ -256,23 +262,17 @@ static int draw_poisson(struct kfsim_tour_ctx *ctx, const struct regime *poi)
 /* Who got the wire: each sender's share of the frames delivered in one run. */
 static int print_shares(FILE *out, const char *label, enum plca_sim_mode mode, u64 duration_ns)
 {
-	struct plca_sim_segment seg = {
-		.nr_nodes = TOUR_NODES,
-		.mode = mode,
-		.to_tmr = 32,
-		.burst_tmr = 128,
-		.load = PLCA_SIM_LOAD_SATURATED,
-		.payload_min = 64,
-		.payload_max = 64,
-		.length_m = 25,
-	};
+	struct plca_sim_segment seg = tour_segment(TOUR_NODES);
 	struct plca_sim_node_cfg nodes[TOUR_NODES];
 	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = TOUR_NODES, .seed = 1};
 	struct plca_sim_node_stats st[TOUR_NODES];
 	struct plca_sim_report rep;
 	struct plca_sim *sim;
 	u64 total = 0;
-	int ret = kfsim_plca_segment_nodes(&seg, nodes);
+	int ret;
+
+	seg.mode = mode;
+	ret = kfsim_plca_segment_nodes(&seg, nodes);
 
 	if (ret)
 		return ret;
@@ -298,11 +298,14 @@ static int print_shares(FILE *out, const char *label, enum plca_sim_mode mode, u
 
 static void print_saturated(FILE *out, const struct regime *sat)
 {
+	/* the figures of the segment that ran, so the text cannot drift from the defaults */
 	fprintf(out,
-		"10BASE-T1S: %d nodes on 25 m, 64-byte payloads, every sender saturated, "
-		"100 ms each.\nPLCA (Clause 148, to_tmr 32 BT) against plain CSMA/CD, median of "
+		"10BASE-T1S: %u nodes on %g m, %u-byte payloads, every sender saturated, "
+		"%llu ms each.\nPLCA (Clause 148, to_tmr %d BT) against plain CSMA/CD, median of "
 		"%d runs (seeds 1..%d):\n\n",
-		TOUR_NODES, NR_SEEDS, NR_SEEDS);
+		sat->seg.nr_nodes, sat->seg.length_m, sat->seg.payload_min,
+		(unsigned long long)(sat->duration_ns / NSEC_PER_MSEC), sat->seg.to_tmr, NR_SEEDS,
+		NR_SEEDS);
 	fprintf(out, "senders   PLCA Mb/s  mean us  max us  Jain | CSMA/CD Mb/s  mean us    "
 		     "max us  Jain\n");
 	for (int i = 0; i < sat->nr / 2; i++)
@@ -327,9 +330,10 @@ static void print_saturated(FILE *out, const struct regime *sat)
 static void print_poisson(FILE *out, const struct regime *poi)
 {
 	fprintf(out,
-		"\nThe regime of the onsemi figure: %d nodes, a frame per sender every 1 ms "
-		"on average\n(Poisson), 64-byte payloads, 500 ms, median of %d runs:\n\n",
-		POISSON_NODES, NR_SEEDS);
+		"\nThe regime of the onsemi figure: %u nodes, a frame per sender every %g ms "
+		"on average\n(Poisson), %u-byte payloads, %llu ms, median of %d runs:\n\n",
+		poi->seg.nr_nodes, poi->seg.interval_us / 1000, poi->seg.payload_min,
+		(unsigned long long)(poi->duration_ns / NSEC_PER_MSEC), NR_SEEDS);
 	fprintf(out, "senders  offered Mb/s | PLCA mean us  p99 us | CSMA/CD mean us    p99 us\n");
 	for (int i = 0; i < poi->nr / 2; i++)
 		fprintf(out, "%7u  %12.2f | %12.1f %7.1f | %15.1f %9.1f\n",
@@ -357,27 +361,16 @@ static int tour_plcasim(struct kfsim_tour_ctx *ctx)
 		return -ENOMEM;
 	regimes[0] = (struct regime){
 		.name = "saturated",
-		.duration_ns = 100000000,
-		.seg = {.nr_nodes = TOUR_NODES,
-			.to_tmr = 32,
-			.burst_tmr = 128,
-			.load = PLCA_SIM_LOAD_SATURATED,
-			.payload_min = 64,
-			.payload_max = 64,
-			.length_m = 25},
+		.duration_ns = 100 * NSEC_PER_MSEC,
+		.seg = tour_segment(TOUR_NODES),
 	};
 	regimes[1] = (struct regime){
 		.name = "poisson",
-		.duration_ns = 500000000,
-		.seg = {.nr_nodes = POISSON_NODES,
-			.to_tmr = 32,
-			.burst_tmr = 128,
-			.load = PLCA_SIM_LOAD_POISSON,
-			.interval_us = 1000,
-			.payload_min = 64,
-			.payload_max = 64,
-			.length_m = 25},
+		.duration_ns = 500 * NSEC_PER_MSEC,
+		.seg = tour_segment(POISSON_NODES),
 	};
+	regimes[1].seg.load = PLCA_SIM_LOAD_POISSON;
+	regimes[1].seg.interval_us = 1000;
 	ret = regime_run(&regimes[0]);
 	if (!ret)
 		ret = regime_run(&regimes[1]);

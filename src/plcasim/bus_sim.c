@@ -232,19 +232,25 @@ static int plca_cfg_check(struct phy_plca_cfg *p, const struct phy_plca_cfg *bas
 	return ret ? -EINVAL : 0;
 }
 
-static const struct phy_plca_cfg plca_reset_defaults = {
-	.version = -1,
-	.enabled = 0,
-	.node_id = 255,
-	.node_cnt = 8,
-	.to_tmr = 32,
-	.burst_cnt = 0,
-	.burst_tmr = 128,
-};
+void kfsim_plca_cfg_reset_default(struct phy_plca_cfg *cfg)
+{
+	*cfg = (struct phy_plca_cfg){
+		.version = -1,
+		.enabled = 0,
+		.node_id = 255,
+		.node_cnt = 8,
+		.to_tmr = 32,
+		.burst_cnt = 0,
+		.burst_tmr = 128,
+	};
+}
 
 static int node_cfg_check(struct plca_sim_node_cfg *c, u32 node)
 {
-	if (plca_cfg_check(&c->plca, &plca_reset_defaults, node))
+	struct phy_plca_cfg reset;
+
+	kfsim_plca_cfg_reset_default(&reset);
+	if (plca_cfg_check(&c->plca, &reset, node))
 		return -EINVAL;
 	if (!(c->position_m >= 0 && c->position_m <= PLCA_SIM_MAX_SEGMENT_M)) {
 		pr_err("plca_sim: node %u: position %g m outside the 0..25 m segment\n", node,

@@ -13,11 +13,43 @@
 #include <string.h>
 
 #include <kfsim/err.h>
+#include <kfsim/kernel.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 #include <kfsim/outfile.h>
 #include <kfsim/svg_plot.h>
 #include "bus_internal.h"
+
+void kfsim_plca_segment_default(struct plca_sim_segment *seg)
+{
+	struct phy_plca_cfg reset;
+
+	kfsim_plca_cfg_reset_default(&reset);
+	*seg = (struct plca_sim_segment){
+		.nr_nodes = (u32)reset.node_cnt,
+		.mode = PLCA_SIM_MODE_PLCA,
+		.to_tmr = reset.to_tmr,
+		.burst_cnt = reset.burst_cnt,
+		.burst_tmr = reset.burst_tmr,
+		.load = PLCA_SIM_LOAD_SATURATED,
+		.payload_min = 64,
+		.payload_max = 64,
+		.length_m = PLCA_SIM_MAX_SEGMENT_M,
+	};
+}
+
+void kfsim_plca_bus_config_default(struct plca_sim_bus_config *cfg)
+{
+	kfsim_plca_segment_default(&cfg->seg);
+	cfg->duration_ns = 1000 * NSEC_PER_MSEC;
+	cfg->seed = 1;
+}
+
+void kfsim_plca_sweep_config_default(struct plca_sim_bus_config *cfg)
+{
+	kfsim_plca_bus_config_default(cfg);
+	cfg->duration_ns = 200 * NSEC_PER_MSEC; /* per run, and a sweep makes 2N of them */
+}
 
 int kfsim_plca_segment_nodes(const struct plca_sim_segment *seg, struct plca_sim_node_cfg *nodes)
 {

@@ -5,6 +5,7 @@
  * generated from the rows, '-h' as a value, positional arguments.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -73,20 +74,23 @@ static const struct kfsim_cli_spec spec = {
 	.max_positional = 1,
 };
 
-/* Parse @args (NULL-terminated, after "t"), stderr captured into @err; returns the status. */
-static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err_size,
-		 const char *const *args)
+/*
+ * kfsim_cli_parse() of @spec over argv = @name, @args... (NULL-terminated) into @argv, which
+ * the positional pointers go on pointing into; stderr captured into @err.  Returns the status.
+ */
+static int parse_spec(const struct kfsim_cli_spec *sp, void *o, struct kfsim_cli_args *a,
+		      char *err, size_t err_size, char **argv, const char *const *args)
 {
-	static char *argv[32] = { "t" }; /* a.positional points into it */
 	int argc = 1, ret, saved = dup(STDERR_FILENO);
 	FILE *tmp = tmpfile();
 
+	argv[0] = (char *)sp->name;
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	*o = (struct opts){ .on = true };
+	argv[argc] = NULL;
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
-	ret = kfsim_cli_parse(&spec, o, argc, argv, a);
+	ret = kfsim_cli_parse(sp, o, argc, argv, a);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -94,6 +98,16 @@ static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err
 	err[fread(err, 1, err_size - 1, tmp)] = '\0';
 	fclose(tmp);
 	return ret;
+}
+
+/* Parse @args (NULL-terminated, after "t"), stderr captured into @err; returns the status. */
+static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err_size,
+		 const char *const *args)
+{
+	static char *argv[32]; /* a.positional points into it */
+
+	*o = (struct opts){ .on = true };
+	return parse_spec(&spec, o, a, err, err_size, argv, args);
 }
 
 #define PARSE(...) parse(&o, &a, err, sizeof(err), (const char *const[]){ __VA_ARGS__, NULL })
@@ -213,6 +227,172 @@ static void test_help_from_the_table(void **state)
 	assert_int_equal(a.verb, KFSIM_CLI_HELP_SHOWN);
 }
 
+/*
+ * The additions for nl, kernel, exec and tour: required options (per verb, an excluding option
+ * standing in), exclusions, operands per verb, options after operands, defaults in help.
+ */
+struct more {
+	const char *in, *out, *stop;
+	unsigned int level;
+	u64 wait;
+	bool quick, slow;
+};
+
+static void more_defaults(void *opts, unsigned int verb)
+{
+	*(struct more *)opts = (struct more){ .level = verb == 0 ? 3 : 5, .wait = 1500000,
+					      .out = "a.out" };
+}
+
+static void more_extra_help(FILE *out)
+{
+	fprintf(out, "\nExtra: built at run time\n");
+}
+
+#define M(f) offsetof(struct more, f)
+static const struct kfsim_opt more_table[] = {
+	{ "in", KFSIM_OPT_STRING, M(in), "FILE", "input", .required = 1u << 1 },
+	{ "out", KFSIM_OPT_STRING, M(out), "FILE", "output" },
+	{ "level", KFSIM_OPT_UINT, M(level), "N", "a level", .max = 9 },
+	{ "wait", KFSIM_OPT_DURATION, M(wait), "TIME", "a wait", .max = 1000000000, .unit = 1 },
+	{ "quick", KFSIM_OPT_FLAG, M(quick), NULL, "quick",
+	  .excludes = (const char *const[]){ "slow", NULL } },
+	{ "slow", KFSIM_OPT_FLAG, M(slow), NULL, "slow", .verbs = 1u << 1 },
+	{ "stop", KFSIM_OPT_STRING, M(stop), "X", "stop instead of --in",
+	  .excludes = (const char *const[]){ "in", NULL } },
+};
+
+/* list's function: says what it got through its exit status */
+static int more_list(void *opts, const struct kfsim_cli_args *args)
+{
+	return 40 + (int)((struct more *)opts)->level + args->nr_positional;
+}
+
+static const struct kfsim_cli_verb more_verbs[] = {
+	{ "list", "no operands", .run = more_list },
+	{ "take", "some", .operands = "WORD", .min_positional = 1, .max_positional = INT_MAX },
+};
+
+static const struct kfsim_cli_spec more_spec = {
+	.name = "m",
+	.usage = "kfsim m list|take",
+	.about = "More.",
+	.verbs = more_verbs,
+	.nr_verbs = ARRAY_SIZE(more_verbs),
+	.opts = more_table,
+	.nr_opts = ARRAY_SIZE(more_table),
+	.defaults = more_defaults,
+	.opts_size = sizeof(struct more),
+	.options_anywhere = true,
+	.more_help = more_extra_help,
+};
+
+/* Parse against more_spec; stderr into @err; argv kept (permuted) in @argv. */
+static int parse_more(struct more *o, struct kfsim_cli_args *a, char *err, size_t err_size,
+		      char **argv, const char *const *args)
+{
+	memset(o, 0xa5, sizeof(*o)); /* the spec's constructor must fill it */
+	return parse_spec(&more_spec, o, a, err, err_size, argv, args);
+}
+
+#define PARSE_MORE(...) parse_more(&o, &a, err, sizeof(err), argv, \
+				   (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_defaults_required_excludes_operands(void **state)
+{
+	static char *argv[32];
+	struct kfsim_cli_args a;
+	struct more o;
+	char err[512];
+
+	/* defaults for the verb, then the options; operands before and after options */
+	assert_int_equal(PARSE_MORE("take", "one", "--in", "x", "two", "--level", "7"), 0);
+	assert_int_equal(o.level, 7);
+	assert_int_equal(o.wait, 1500000);
+	assert_string_equal(o.out, "a.out");
+	assert_false(o.quick || o.slow);
+	assert_int_equal(a.nr_positional, 2);
+	assert_string_equal(a.positional[0], "one");
+	assert_string_equal(a.positional[1], "two");
+	assert_int_equal(PARSE_MORE("list"), 0);
+	assert_int_equal(o.level, 3);
+	/* "--" ends the options even when they may follow operands */
+	assert_int_equal(PARSE_MORE("take", "--in", "x", "--", "--level"), 0);
+	assert_int_equal(a.nr_positional, 1);
+	assert_string_equal(a.positional[0], "--level");
+	/* the option standing in for a required one */
+	assert_int_equal(PARSE_MORE("take", "--stop", "s", "w"), 0);
+
+	static const struct {
+		const char *args[8];
+		const char *message;
+	} cases[] = {
+		{ { "take", "w" }, "kfsim m: option '--in' or '--stop' is required for 'kfsim m take'\n" },
+		{ { "take", "--in", "x" }, "kfsim m: missing WORD (see 'kfsim m --help')\n" },
+		{ { "list", "w" }, "kfsim m: unexpected argument 'w'\n" },
+		{ { "take", "--in", "x", "--stop", "y", "w" },
+		  "kfsim m: options '--stop' and '--in' exclude each other\n" },
+		{ { "take", "--slow", "--in", "x", "--quick", "w" },
+		  "kfsim m: options '--quick' and '--slow' exclude each other\n" },
+		{ { "list", "--slow" }, "kfsim m: option '--slow' is for 'kfsim m take' only\n" },
+		{ { "list", "--level", "10" }, "invalid value '10' for --level" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		assert_int_equal(parse_more(&o, &a, err, sizeof(err), argv, cases[i].args),
+				 KFSIM_EXIT_USAGE);
+		if (!strstr(err, cases[i].message))
+			print_error("case %zu: %s", i, err);
+		assert_non_null(strstr(err, cases[i].message));
+	}
+}
+
+/* kfsim_cli_main(): the verb's function with the parsed options; errors never reach it. */
+static void test_main_dispatches_to_the_verb(void **state)
+{
+	char *argv[8] = { "m", "list", "--level", "2", NULL };
+	char *take[8] = { "m", "take", "--in", "x", "w", NULL };
+	char *bad[8] = { "m", "list", "--level", "12", NULL };
+	struct more o;
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	assert_int_equal(kfsim_cli_main(&more_spec, &o, 4, argv), 42);
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);
+	assert_int_equal(kfsim_cli_main(&more_spec, &o, 4, bad), KFSIM_EXIT_USAGE);
+	/* a verb without a function (and none for the spec) is a runtime failure, not a crash */
+	assert_int_equal(kfsim_cli_main(&more_spec, &o, 5, take), KFSIM_EXIT_FAILURE);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+}
+
+static void test_help_states_defaults(void **state)
+{
+	char *text = NULL, buf[64];
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	struct more o;
+
+	kfsim_cli_help(&more_spec, out);
+	fclose(out);
+	/* per verb when they differ, once when they agree, never for a flag or a NULL string */
+	assert_non_null(strstr(text, "  --level N             a level (default: 3 for list, 5 for take)\n"));
+	assert_non_null(strstr(text, "  --wait TIME           a wait (default: 1500us)\n"));
+	assert_non_null(strstr(text, "  --out FILE            output (default: a.out)\n"));
+	assert_non_null(strstr(text, "  --in FILE             input\n"));
+	assert_non_null(strstr(text, "  --quick               quick\n"));
+	assert_non_null(strstr(text, "this help\n\nExtra: built at run time\n"));
+	free(text);
+
+	more_defaults(&o, 0);
+	assert_true(kfsim_cli_format_default(&more_table[2], &o, buf, sizeof(buf)));
+	assert_string_equal(buf, "3");
+	assert_false(kfsim_cli_format_default(&more_table[4], &o, buf, sizeof(buf)));
+	assert_false(kfsim_cli_format_default(&more_table[0], &o, buf, sizeof(buf)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +400,9 @@ int main(void)
 		cmocka_unit_test(test_errors_name_the_option),
 		cmocka_unit_test(test_too_long_output_path),
 		cmocka_unit_test(test_help_from_the_table),
+		cmocka_unit_test(test_defaults_required_excludes_operands),
+		cmocka_unit_test(test_help_states_defaults),
+		cmocka_unit_test(test_main_dispatches_to_the_verb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,7 +217,7 @@ static void test_usage_errors(void **state)
 
 	assert_int_equal(r.status, 2);
 	assert_string_equal(r.err,
-			    "kfsim nl: unknown verb 'frob': expected 'policy' or 'decode'\n");
+			    "kfsim nl: unknown subcommand 'frob': expected policy or decode\n");
 	cli_result_free(&r);
 	r = run((const char *const[]){"nl", "decode", "--family", "kfsim_demo", "--op", "2", "zz",
 				      NULL});

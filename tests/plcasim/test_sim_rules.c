@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <kfsim/kernel.h>
 #include <kfsim/random.h>
 #include <kfsim/slab.h>
 #include "support/log_assert.h"
@@ -484,9 +485,65 @@ static void test_two_coordinators(void **state)
 	}
 }
 
+/*
+ * A field left at -1 takes the OPEN Alliance reset value, and kfsim_plca_cfg_reset_default()
+ * is that value: the bus and the library's defaults are one table.
+ */
+static void test_unset_fields_take_the_reset_default(void **state)
+{
+	struct plca_sim_node_cfg nodes[2] = { csma_node(), csma_node() };
+	struct phy_plca_cfg reset, got;
+	struct plca_sim *sim;
+
+	nodes[0].plca.enabled = -1;
+	nodes[0].plca.node_id = -1;
+	sim = make_sim(nodes, 2, 1);
+	assert_false(IS_ERR(sim));
+	kfsim_plca_cfg_reset_default(&reset);
+	assert_int_equal(kfsim_plca_sim_get_plca_cfg(sim, 0, &got), 0);
+	assert_int_equal(got.enabled, reset.enabled);
+	assert_int_equal(got.node_id, reset.node_id);
+	assert_int_equal(got.node_cnt, reset.node_cnt);
+	assert_int_equal(got.to_tmr, reset.to_tmr);
+	assert_int_equal(got.burst_cnt, reset.burst_cnt);
+	assert_int_equal(got.burst_tmr, reset.burst_tmr);
+	kfsim_plca_sim_destroy(sim);
+}
+
+/* The default segment and runs are valid as they stand, and build a PLCA cycle of 8 nodes. */
+static void test_default_segment_runs(void **state)
+{
+	struct plca_sim_node_cfg nodes[PLCA_SIM_MAX_NODES];
+	struct plca_sim_bus_config bus, sweep;
+	struct plca_sim_report rep;
+	struct plca_sim *sim;
+
+	kfsim_plca_bus_config_default(&bus);
+	kfsim_plca_sweep_config_default(&sweep);
+	assert_int_equal(bus.seed, sweep.seed);
+	assert_true(sweep.duration_ns < bus.duration_ns);
+	assert_memory_equal(&bus.seg, &sweep.seg, sizeof(bus.seg));
+	assert_int_equal(kfsim_plca_segment_nodes(&bus.seg, nodes), 0);
+	for (u32 i = 0; i < bus.seg.nr_nodes; i++) {
+		assert_int_equal(nodes[i].plca.enabled, 1);
+		assert_int_equal(nodes[i].plca.node_id, (int)i);
+		assert_int_equal(nodes[i].plca.node_cnt, (int)bus.seg.nr_nodes);
+	}
+	sim = make_sim(nodes, bus.seg.nr_nodes, bus.seed);
+	assert_false(IS_ERR(sim));
+	kfsim_plca_sim_run_until(sim, 10 * NSEC_PER_MSEC);
+	kfsim_plca_sim_report(sim, &rep);
+	assert_int_equal(rep.misconfig, 0);
+	assert_int_equal(rep.phys_collisions, 0);	/* PLCA: every node its own TO */
+	assert_true(rep.cycles > 0);
+	kfsim_plca_sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unset_fields_take_the_reset_default),
+		cmocka_unit_test(test_default_segment_runs),
 		cmocka_unit_test(test_to_tmr_per_node),
 		cmocka_unit_test(test_to_tmr_mismatch_collides),
 		cmocka_unit_test(test_two_coordinators),

@@ -132,7 +132,7 @@ static void test_tour_html_prints_the_page(void **state)
 	cli_result_free(&r);
 
 	RUN(&r, "tour", "--json", "--html");
-	assert_usage_error(&r, "kfsim tour: --json and --html exclude each other");
+	assert_usage_error(&r, "kfsim tour: options '--json' and '--html' exclude each other");
 	cli_result_free(&r);
 }
 

@@ -119,8 +119,8 @@ not_held:
 	return false;
 }
 
-struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
-				   struct bpf_ref *ref)
+struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *node,
+					struct bpf_ref *ref)
 {
 	struct kfsim_btf_struct *rt = decl->type;
 	u32 idx = decl->field_idx;
@@ -169,33 +169,22 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
 		   "arg#1 expected pointer to allocated object");
 }
 
-struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
+void bpf_insert_arg_report(void *node, struct bpf_ref *ref)
 {
-	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
-
 	if (!ref) {
 		report_no_node_ref(node);
-		return NULL;
+		return;
 	}
-	if (ref->kind != BPF_REF_OWNING) {
-		bpf_report(-EINVAL,
-			   "only an owning reference can be inserted; this one is non-owning "
-			   "(the node is already in a collection)",
-			   "arg#1 expected pointer to allocated object");
-		return NULL;
-	}
-	return bpf_check_node_ref(decl, node, ref);
+	bpf_report(-EINVAL,
+		   "only an owning reference can be inserted; this one is non-owning "
+		   "(the node is already in a collection)",
+		   "arg#1 expected pointer to allocated object");
 }
 
-void bpf_ref_make_non_owning(struct bpf_ref *ref)
+void bpf_ref_make_non_owning_tl(struct bpf_ref *ref)
 {
-	struct bpf_tstate *ts = &bpf_tstate;
-
-	bpf_tl(ts, KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
-	bpf_tl(ts, KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
-	ref->kind = BPF_REF_NON_OWNING;
-	ref->cs = ts->cs;
-	ref->id = 0;
+	bpf_tl_record(KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
+	bpf_tl_record(KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
 }
 
 /* The object of @node for the root @root, from the registry (NULL when undeclared). */

@@ -204,16 +204,21 @@ struct bpf_dead_ref {
 	int line;
 };
 
+/* Where and how a generation of non-owning references ended. */
+struct bpf_cs_end {
+	const char *file;
+	int line;
+	const char *how;
+};
+
+/*
+ * The fields every checked kfunc reads come first, in the first cache lines; the rings and the
+ * reference table follow.
+ */
 struct bpf_tstate {
 	unsigned int kver;
 	struct bpf_spin_lock *held;
 	u32 cs; /* generations of non-owning references ended so far (unlock; 6.3: remove) */
-	/* where and how each of the last BPF_MAX_DEAD generations ended, by cs */
-	struct {
-		const char *file;
-		int line;
-		const char *how;
-	} cs_end[BPF_MAX_DEAD];
 	/* kfuncs callable without the slow path, [0] with no lock held, [1] holding one */
 	u32 ok_mask[2];
 	unsigned int mask_kver;
@@ -242,6 +247,8 @@ struct bpf_tstate {
 	bool timeline;
 	unsigned long nr_violations;
 	u32 dead_next;
+	/* the cold part: where and how each of the last BPF_MAX_DEAD generations ended, by cs */
+	struct bpf_cs_end cs_end[BPF_MAX_DEAD];
 	struct bpf_ref refs[BPF_MAX_REFS];
 	struct bpf_dead_ref dead[BPF_MAX_DEAD];
 };
@@ -344,20 +351,95 @@ static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 	}
 	return any;
 }
-struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
 void bpf_ref_del(struct bpf_ref *ref, const char *how);
 void bpf_refs_invalidate_non_owning(const char *how);
-/*
- * Every non-owning reference dies now (@how: "at bpf_spin_unlock"; in 6.3 also at
- * bpf_rbtree_remove): their generation ends, their entries leave the table later.
- */
-void bpf_refs_end_section(struct bpf_tstate *ts, const char *how);
 
 /* Whether @r is still usable: owning, or non-owning of the current critical section. */
 static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r)
 {
 	return r->kind == BPF_REF_OWNING || r->cs == ts->cs;
 }
+
+/* Remember in the ring of dead references that @r died @how at @file:@line. */
+static inline void bpf_dead_remember_at(struct bpf_tstate *ts, const struct bpf_ref *r,
+					const char *how, const char *file, int line)
+{
+	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
+
+	d->obj = r->obj;
+	d->size = r->type->size;
+	d->how = how;
+	d->file = file;
+	d->line = line;
+}
+
+/* A non-owning entry of an ended critical section leaves the table: it died at that unlock. */
+static inline void bpf_dead_at_unlock(struct bpf_tstate *ts, const struct bpf_ref *r)
+{
+	const struct bpf_cs_end *e = &ts->cs_end[r->cs % BPF_MAX_DEAD];
+
+	bpf_dead_remember_at(ts, r, e->how, e->file, e->line);
+}
+
+/* Fill the new table entry @r (bpf_ref_add()). */
+static __always_inline void bpf_ref_init(struct bpf_tstate *ts, struct bpf_ref *r, void *obj,
+					 struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
+{
+	r->obj = obj;
+	r->type = type;
+	r->kind = kind;
+	r->cs = ts->cs;
+	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
+	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
+		r->insn = ts->nr_calls;
+		r->kfunc = ts->kfunc;
+		r->file = kfsim_bpf_site.file;
+		r->line = kfsim_bpf_site.line;
+	}
+}
+
+struct bpf_ref *bpf_ref_add_slow(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
+
+/*
+ * bpf_ref_add() - a new reference to @obj of @type: its table entry, or NULL after reporting.
+ * Dead entries on top of the table (the usual case after an unlock) make room first; a full
+ * table and a timeline take the out-of-line path.
+ */
+static __always_inline struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type,
+						   enum bpf_ref_kind kind)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	u32 n = ts->nr_refs;
+	struct bpf_ref *r;
+
+	while (n && !bpf_ref_live(ts, &ts->refs[n - 1]))
+		bpf_dead_at_unlock(ts, &ts->refs[--n]);
+	ts->nr_refs = n;
+	if (unlikely(n >= BPF_MAX_REFS || ts->timeline))
+		return bpf_ref_add_slow(obj, type, kind);
+	r = &ts->refs[n];
+	ts->nr_refs = n + 1;
+	bpf_ref_init(ts, r, obj, type, kind);
+	return r;
+}
+
+/*
+ * Every non-owning reference dies now (@how: "at bpf_spin_unlock"; in 6.3 also at
+ * bpf_rbtree_remove): their generation ends; their entries are removed later, when the table
+ * fills (or now, when a timeline wants each death).
+ */
+static inline void bpf_refs_end_section(struct bpf_tstate *ts, const char *how)
+{
+	struct bpf_cs_end *e = &ts->cs_end[ts->cs % BPF_MAX_DEAD];
+
+	e->file = kfsim_bpf_site.file;
+	e->line = kfsim_bpf_site.line;
+	e->how = how;
+	if (unlikely(ts->timeline))
+		bpf_refs_invalidate_non_owning(how);
+	ts->cs++;
+}
+
 const struct bpf_dead_ref *bpf_dead_find(const void *p);
 /* Explanation for a pointer that is no live reference: "it died at bpf_spin_unlock (x.c:12)". */
 const char *bpf_explain_stale(const void *p, char *buf, size_t size);
@@ -417,8 +499,17 @@ static inline bool bpf_check_root(void *root, enum btf_field_type kind,
  * @node) is of the contained type with the node field at the right offset.
  * Returns @ref, or NULL after reporting.
  */
-struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
-				   struct bpf_ref *ref);
+struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *node,
+					struct bpf_ref *ref);
+
+static __always_inline struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl,
+							  void *node, struct bpf_ref *ref)
+{
+	if (likely(ref->type == decl->type->node_type[decl->field_idx] &&
+		   (char *)node - (char *)ref->obj == decl->type->node_off[decl->field_idx]))
+		return ref;
+	return bpf_check_node_ref_slow(decl, node, ref);
+}
 
 /* The contained type and node offset of a declared root. */
 static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root_decl *decl)
@@ -436,10 +527,35 @@ static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *no
 	return (char *)node - decl->type->node_off[decl->field_idx];
 }
 
-/* The owning reference an insert consumes (bpf_graph.c), or NULL after reporting. */
-struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node);
+/* Report the node argument of an insert: no live reference (@ref NULL), or a non-owning one. */
+void bpf_insert_arg_report(void *node, struct bpf_ref *ref);
+
+/* The owning reference an insert consumes, or NULL after reporting. */
+static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
+{
+	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
+
+	if (unlikely(!ref || ref->kind != BPF_REF_OWNING)) {
+		bpf_insert_arg_report(node, ref);
+		return NULL;
+	}
+	return bpf_check_node_ref(decl, node, ref);
+}
+
+/* The timeline events of bpf_ref_make_non_owning() (bpf_graph.c). */
+void bpf_ref_make_non_owning_tl(struct bpf_ref *ref);
+
 /* After an insert: the owning reference becomes non-owning until unlock. */
-void bpf_ref_make_non_owning(struct bpf_ref *ref);
+static inline void bpf_ref_make_non_owning(struct bpf_ref *ref)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (unlikely(ts->timeline))
+		bpf_ref_make_non_owning_tl(ref);
+	ref->kind = BPF_REF_NON_OWNING;
+	ref->cs = ts->cs;
+	ref->id = 0;
+}
 /* NC: drop the node of a failed insert, its object found from @root's declaration. */
 void bpf_nc_insert_failed(void *root, void *node);
 /* The loaded description with type id @id, or NULL (bpf_btf.c). */

@@ -43,7 +43,7 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
  * that kfuncs called inside less() are judged as the verifier judges them and a run aborted
  * there gives the node back unclaimed.
  */
-static int rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
+static __always_inline int rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
 			    struct kfsim_bpf_add_ctx *ctx, enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
@@ -194,12 +194,12 @@ static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref
 		bpf_report(-EINVAL, why, "rbtree_remove node input must be non-owning ref");
 }
 
-static struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node,
-					      const char *kfunc)
+static __always_inline struct bpf_ref *
+check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char *kfunc)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_NON_OWNING);
 
-	if (bpf_tstate.cb_depth) {
+	if (unlikely(bpf_tstate.cb_depth)) {
 		if (bpf_v616())
 			bpf_report(-EINVAL, "less() must not change or walk the tree it is sorting",
 				   "%s not allowed in rbtree cb", kfunc);

@@ -65,9 +65,7 @@ bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_d
 	/* a section root found before, while the registry is unchanged: the same answer */
 	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
 		   ts->root_cache.gen == bpf_alloc_generation())) {
-		decl->base = ts->root_cache.base;
-		decl->type = ts->root_cache.type;
-		decl->field_idx = ts->root_cache.field_idx;
+		*decl = ts->root_cache.decl;
 		lock = (struct bpf_spin_lock *)((char *)decl->base + decl->type->spin_lock_off);
 		if (likely(ts->held == lock))
 			return true;
@@ -92,13 +90,15 @@ bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_d
 			   "%s not found at offset=%u", root_kind_name(kind), off);
 		return false;
 	}
+	decl->node_off = v.type->node_off[decl->field_idx];
+	decl->node_type = v.type->node_type[decl->field_idx];
 	if (v.name) {
 		ts->root_cache.root = root;
 		ts->root_cache.kind = kind;
 		ts->root_cache.gen = bpf_alloc_generation();
-		ts->root_cache.base = decl->base;
-		ts->root_cache.type = decl->type;
-		ts->root_cache.field_idx = decl->field_idx;
+		ts->root_cache.decl = *decl;
+		ts->root_cache.lock =
+			(struct bpf_spin_lock *)((char *)decl->base + decl->type->spin_lock_off);
 	}
 	lock = (struct bpf_spin_lock *)((char *)v.base + v.type->spin_lock_off);
 	if (likely(ts->held == lock))

@@ -120,11 +120,16 @@ bool bpf_alloc_lookup(const void *p, struct bpf_alloc_view *out);
  * @base: the allocation holding the root
  * @type: the allocation's struct
  * @field_idx: the root's index in @type->fields
+ * @node_off: @type->node_off[@field_idx], the contained struct's node offset (copied: the
+ *	      node checks read it on every call)
+ * @node_type: @type->node_type[@field_idx], the contained struct
  */
 struct bpf_root_decl {
 	void *base;
 	struct kfsim_btf_struct *type;
 	u32 field_idx;
+	s32 node_off;
+	struct kfsim_btf_struct *node_type;
 };
 
 /* ---- Objects ---- */
@@ -221,6 +226,8 @@ struct bpf_tstate {
 	u32 cs; /* generations of non-owning references ended so far (unlock; 6.3: remove) */
 	/* kfuncs callable without the slow path, [0] with no lock held, [1] holding one */
 	u32 ok_mask[2];
+	/* ok_mask inside a run without a timeline (nothing else to do at entry), else 0 */
+	u32 fast_mask[2];
 	unsigned int mask_kver;
 	bool tracing; /* the run's program type may not use graph roots */
 	int cb_depth;
@@ -231,10 +238,9 @@ struct bpf_tstate {
 		void *root;
 		enum btf_field_type kind;
 		u64 gen;
-		void *base;
-		struct kfsim_btf_struct *type;
-		u32 field_idx;
-	} root_cache;
+		struct bpf_spin_lock *lock; /* decl.base + decl.type->spin_lock_off */
+		struct bpf_root_decl decl;
+	} root_cache; /* empty while a tracing program runs (it may not use roots) */
 	struct {
 		void *lock;
 		u64 gen;
@@ -277,6 +283,15 @@ void bpf_enter_masks(struct bpf_tstate *ts);
 struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k);
 
 /*
+ * bpf_enter()'s path outside a run or with a timeline: read the version in force (outside a run),
+ * record the call, apply the registry row (bpf_kfuncs.c).
+ */
+struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id);
+
+/* Set fast_mask for the run starting or ending (bpf_kfuncs.c). */
+void bpf_enter_fast_mask(struct bpf_tstate *ts);
+
+/*
  * bpf_enter() - the common entry of every checked kfunc: count the call, remember the kfunc,
  * and apply its registry row as the kernel (and libbpf) would before looking at any argument:
  * the version gate, the lock rule (only graph kfuncs and bpf_spin_unlock while a lock is held)
@@ -289,15 +304,10 @@ static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 
 	ts->nr_calls++;
 	ts->kfunc = k->name;
-	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
-	if (!ts->run)
-		ts->kver = kfsim_kernel_version();
-	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
-	if (unlikely(ts->mask_kver != ts->kver))
-		bpf_enter_masks(ts);
-	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
-		return bpf_enter_slow(ts, k);
-	return ts;
+	/* in a run (version fixed at its start) without a timeline, allowed by the row */
+	if (likely(ts->fast_mask[ts->held != NULL] & (1u << id)))
+		return ts;
+	return bpf_enter_full(ts, id);
 }
 
 /* The kernel version a call follows: the run's, or the one in force outside a run. */
@@ -339,6 +349,13 @@ static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 
 	if (!p)
 		return NULL;
+	/* the usual case: the newest entry, the answer the scan below would give first */
+	if (likely(ts->nr_refs)) {
+		struct bpf_ref *top = &ts->refs[ts->nr_refs - 1];
+
+		if (top->kind == prefer && bpf_ref_covers(top, p) && bpf_ref_live(ts, top))
+			return top;
+	}
 	for (u32 i = ts->nr_refs; i-- > 0;) {
 		struct bpf_ref *r = &ts->refs[i];
 
@@ -483,12 +500,8 @@ static inline bool bpf_check_root(void *root, enum btf_field_type kind,
 
 	/* a section root found before, while the registry is unchanged, its lock held */
 	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
-		   ts->root_cache.gen == bpf_alloc_generation() && !ts->tracing &&
-		   ts->held == (struct bpf_spin_lock *)((char *)ts->root_cache.base +
-							ts->root_cache.type->spin_lock_off))) {
-		decl->base = ts->root_cache.base;
-		decl->type = ts->root_cache.type;
-		decl->field_idx = ts->root_cache.field_idx;
+		   ts->root_cache.gen == bpf_alloc_generation() && ts->held == ts->root_cache.lock)) {
+		*decl = ts->root_cache.decl;
 		return true;
 	}
 	return bpf_check_root_slow(root, kind, decl);
@@ -505,8 +518,7 @@ struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *
 static __always_inline struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl,
 							  void *node, struct bpf_ref *ref)
 {
-	if (likely(ref->type == decl->type->node_type[decl->field_idx] &&
-		   (char *)node - (char *)ref->obj == decl->type->node_off[decl->field_idx]))
+	if (likely(ref->type == decl->node_type && (char *)node - (char *)ref->obj == decl->node_off))
 		return ref;
 	return bpf_check_node_ref_slow(decl, node, ref);
 }
@@ -519,12 +531,12 @@ static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root
 
 static inline struct kfsim_btf_struct *bpf_decl_node_type(const struct bpf_root_decl *decl)
 {
-	return decl->type->node_type[decl->field_idx];
+	return decl->node_type;
 }
 
 static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *node)
 {
-	return (char *)node - decl->type->node_off[decl->field_idx];
+	return (char *)node - decl->node_off;
 }
 
 /* Report the node argument of an insert: no live reference (@ref NULL), or a non-owning one. */

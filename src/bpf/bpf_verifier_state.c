@@ -216,12 +216,15 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->run = run;
 	ts->kver = kfsim_kernel_version();
 	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
+	if (ts->tracing) /* bpf_check_root()'s fast path trusts the cache to mean "allowed" */
+		ts->root_cache.root = NULL;
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
 	ts->claiming = NULL;
+	bpf_enter_fast_mask(ts);
 	return 0;
 }
 
@@ -291,6 +294,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	ts->run = NULL;
 	ts->tracing = false;
 	ts->timeline = false;
+	bpf_enter_fast_mask(ts);
 	kfsim_bpf_site.file = NULL;
 	return run->nr_violations ? run->violations[0].err : 0;
 }

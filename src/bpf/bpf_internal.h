@@ -292,6 +292,23 @@ struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id
 void bpf_enter_fast_mask(struct bpf_tstate *ts);
 
 /*
+ * Whether bpf_enter(@id) has nothing to do but count the call: in a run (version fixed at its
+ * start) without a timeline, and allowed by the registry row with or without the lock held.
+ * No side effect: a kfunc may decide its whole fast path first, then bpf_enter_count().
+ */
+static inline bool bpf_enter_fast(const struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id)
+{
+	return ts->fast_mask[ts->held != NULL] & (1u << id);
+}
+
+/* What bpf_enter() does when bpf_enter_fast() is true. */
+static inline void bpf_enter_count(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id)
+{
+	ts->nr_calls++;
+	ts->kfunc = bpf_kfunc_table[id].name;
+}
+
+/*
  * bpf_enter() - the common entry of every checked kfunc: count the call, remember the kfunc,
  * and apply its registry row as the kernel (and libbpf) would before looking at any argument:
  * the version gate, the lock rule (only graph kfuncs and bpf_spin_unlock while a lock is held)
@@ -299,13 +316,11 @@ void bpf_enter_fast_mask(struct bpf_tstate *ts);
  */
 static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 {
-	const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
 	struct bpf_tstate *ts = &bpf_tstate;
 
 	ts->nr_calls++;
-	ts->kfunc = k->name;
-	/* in a run (version fixed at its start) without a timeline, allowed by the row */
-	if (likely(ts->fast_mask[ts->held != NULL] & (1u << id)))
+	ts->kfunc = bpf_kfunc_table[id].name;
+	if (likely(bpf_enter_fast(ts, id)))
 		return ts;
 	return bpf_enter_full(ts, id);
 }
@@ -440,6 +455,17 @@ static __always_inline struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_s
 	return r;
 }
 
+/* bpf_refs_end_section() when no timeline runs: record where the generation ended, end it. */
+static inline void bpf_refs_end_section_notl(struct bpf_tstate *ts, const char *how)
+{
+	struct bpf_cs_end *e = &ts->cs_end[ts->cs % BPF_MAX_DEAD];
+
+	e->file = kfsim_bpf_site.file;
+	e->line = kfsim_bpf_site.line;
+	e->how = how;
+	ts->cs++;
+}
+
 /*
  * Every non-owning reference dies now (@how: "at bpf_spin_unlock"; in 6.3 also at
  * bpf_rbtree_remove): their generation ends; their entries are removed later, when the table
@@ -447,14 +473,9 @@ static __always_inline struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_s
  */
 static inline void bpf_refs_end_section(struct bpf_tstate *ts, const char *how)
 {
-	struct bpf_cs_end *e = &ts->cs_end[ts->cs % BPF_MAX_DEAD];
-
-	e->file = kfsim_bpf_site.file;
-	e->line = kfsim_bpf_site.line;
-	e->how = how;
 	if (unlikely(ts->timeline))
 		bpf_refs_invalidate_non_owning(how);
-	ts->cs++;
+	bpf_refs_end_section_notl(ts, how);
 }
 
 const struct bpf_dead_ref *bpf_dead_find(const void *p);

@@ -356,6 +356,18 @@ static inline bool bpf_ref_covers(const struct bpf_ref *r, const void *p)
 	       (const char *)p < (const char *)r->obj + r->type->size;
 }
 
+/*
+ * The newest entry if it is a live reference of kind @kind covering @p (then it is what
+ * bpf_ref_find(@p, @kind) returns), else NULL.  The table must not be empty.
+ */
+static inline struct bpf_ref *bpf_ref_top(struct bpf_tstate *ts, const void *p,
+					  enum bpf_ref_kind kind)
+{
+	struct bpf_ref *top = &ts->refs[ts->nr_refs - 1];
+
+	return top->kind == kind && bpf_ref_covers(top, p) && bpf_ref_live(ts, top) ? top : NULL;
+}
+
 /* The live reference covering @p, of kind @prefer if there is one, else of the other kind. */
 static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 {
@@ -366,9 +378,9 @@ static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 		return NULL;
 	/* the usual case: the newest entry, the answer the scan below would give first */
 	if (likely(ts->nr_refs)) {
-		struct bpf_ref *top = &ts->refs[ts->nr_refs - 1];
+		struct bpf_ref *top = bpf_ref_top(ts, p, prefer);
 
-		if (top->kind == prefer && bpf_ref_covers(top, p) && bpf_ref_live(ts, top))
+		if (top)
 			return top;
 	}
 	for (u32 i = ts->nr_refs; i-- > 0;) {
@@ -432,27 +444,54 @@ static __always_inline void bpf_ref_init(struct bpf_tstate *ts, struct bpf_ref *
 
 struct bpf_ref *bpf_ref_add_slow(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
 
+/* Dead entries on top of the table (the usual case after an unlock) leave it; the new count. */
+static __always_inline u32 bpf_refs_pop_dead(struct bpf_tstate *ts)
+{
+	u32 n = ts->nr_refs;
+
+	while (n && !bpf_ref_live(ts, &ts->refs[n - 1]))
+		bpf_dead_at_unlock(ts, &ts->refs[--n]);
+	ts->nr_refs = n;
+	return n;
+}
+
+/* The new entry at refs[@n], the top of the table. */
+static __always_inline struct bpf_ref *bpf_ref_put(struct bpf_tstate *ts, u32 n, void *obj,
+						   struct kfsim_btf_struct *type,
+						   enum bpf_ref_kind kind)
+{
+	struct bpf_ref *r = &ts->refs[n];
+
+	ts->nr_refs = n + 1;
+	bpf_ref_init(ts, r, obj, type, kind);
+	return r;
+}
+
 /*
  * bpf_ref_add() - a new reference to @obj of @type: its table entry, or NULL after reporting.
- * Dead entries on top of the table (the usual case after an unlock) make room first; a full
- * table and a timeline take the out-of-line path.
+ * Dead entries on top of the table make room first; a full table and a timeline take the
+ * out-of-line path.
  */
 static __always_inline struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type,
 						   enum bpf_ref_kind kind)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
-	u32 n = ts->nr_refs;
-	struct bpf_ref *r;
+	u32 n = bpf_refs_pop_dead(ts);
 
-	while (n && !bpf_ref_live(ts, &ts->refs[n - 1]))
-		bpf_dead_at_unlock(ts, &ts->refs[--n]);
-	ts->nr_refs = n;
 	if (unlikely(n >= BPF_MAX_REFS || ts->timeline))
 		return bpf_ref_add_slow(obj, type, kind);
-	r = &ts->refs[n];
-	ts->nr_refs = n + 1;
-	bpf_ref_init(ts, r, obj, type, kind);
-	return r;
+	return bpf_ref_put(ts, n, obj, type, kind);
+}
+
+/*
+ * bpf_ref_add() when the caller knows it cannot take the slow path: the table had room when
+ * the kfunc started (popping dead entries only makes more) and no timeline runs.
+ */
+static __always_inline struct bpf_ref *bpf_ref_push(struct bpf_tstate *ts, void *obj,
+						    struct kfsim_btf_struct *type,
+						    enum bpf_ref_kind kind)
+{
+	return bpf_ref_put(ts, bpf_refs_pop_dead(ts), obj, type, kind);
 }
 
 /* bpf_refs_end_section() when no timeline runs: record where the generation ended, end it. */
@@ -514,14 +553,23 @@ bool bpf_reach(const void *p, struct bpf_alloc_view *out);
  */
 bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
 
+/*
+ * The root cache answers for @root: a section root of @kind found before, while the registry
+ * is unchanged, and its lock is held.  Then ts->root_cache.decl is what bpf_check_root() gives.
+ */
+static inline bool bpf_root_cached(const struct bpf_tstate *ts, const void *root,
+				   enum btf_field_type kind)
+{
+	return ts->root_cache.root == root && ts->root_cache.kind == kind &&
+	       ts->root_cache.gen == bpf_alloc_generation() && ts->held == ts->root_cache.lock;
+}
+
 static inline bool bpf_check_root(void *root, enum btf_field_type kind,
 				  struct bpf_root_decl *decl)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 
-	/* a section root found before, while the registry is unchanged, its lock held */
-	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
-		   ts->root_cache.gen == bpf_alloc_generation() && ts->held == ts->root_cache.lock)) {
+	if (likely(bpf_root_cached(ts, root, kind))) {
 		*decl = ts->root_cache.decl;
 		return true;
 	}
@@ -536,10 +584,17 @@ static inline bool bpf_check_root(void *root, enum btf_field_type kind,
 struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *node,
 					struct bpf_ref *ref);
 
+/* Whether @node, covered by @ref, is the contained struct's node field of the root @decl. */
+static inline bool bpf_node_ref_fits(const struct bpf_root_decl *decl, const void *node,
+				     const struct bpf_ref *ref)
+{
+	return ref->type == decl->node_type && (const char *)node - (char *)ref->obj == decl->node_off;
+}
+
 static __always_inline struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl,
 							  void *node, struct bpf_ref *ref)
 {
-	if (likely(ref->type == decl->node_type && (char *)node - (char *)ref->obj == decl->node_off))
+	if (likely(bpf_node_ref_fits(decl, node, ref)))
 		return ref;
 	return bpf_check_node_ref_slow(decl, node, ref);
 }

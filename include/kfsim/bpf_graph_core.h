@@ -185,7 +185,8 @@ static __always_inline struct rb_node **kfsim_ck_rbtree_descend(struct bpf_rb_ro
 			left = kfsim_bpf_less_checked(less, (struct bpf_rb_node *)&n->rb,
 						      (const struct bpf_rb_node *)*parent);
 		else
-			left = less((struct bpf_rb_node *)&n->rb, (const struct bpf_rb_node *)*parent);
+			left = less((struct bpf_rb_node *)&n->rb,
+				    (const struct bpf_rb_node *)*parent);
 		if (left) {
 			link = &(*parent)->rb_left;
 		} else {

@@ -588,7 +588,8 @@ struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *
 static inline bool bpf_node_ref_fits(const struct bpf_root_decl *decl, const void *node,
 				     const struct bpf_ref *ref)
 {
-	return ref->type == decl->node_type && (const char *)node - (char *)ref->obj == decl->node_off;
+	return ref->type == decl->node_type &&
+	       (const char *)node - (char *)ref->obj == decl->node_off;
 }
 
 static __always_inline struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl,

@@ -349,7 +349,8 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 		   bpf_root_cached(ts, root, BPF_RB_ROOT) && !ts->cb_depth && node &&
 		   ts->nr_refs && ts->nr_refs < BPF_MAX_REFS &&
 		   (ref = bpf_ref_top(ts, node, BPF_REF_NON_OWNING)) &&
-		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) && n->owner == (void *)root)) {
+		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) &&
+		   n->owner == (void *)root)) {
 		s32 node_off = ts->root_cache.decl.node_off;
 		struct kfsim_btf_struct *node_type = ts->root_cache.decl.node_type;
 

@@ -167,6 +167,37 @@ void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node
 bool kfsim_bpf_less_checked(bpf_rb_less_t less, struct bpf_rb_node *a, const struct bpf_rb_node *b);
 
 /*
+ * The descent of the checked insert down to its link, with less() checked for order when
+ * @order; a constant @order makes two loops, so the usual one tests nothing else per level.
+ */
+static __always_inline struct rb_node **kfsim_ck_rbtree_descend(struct bpf_rb_root_kern *r,
+								struct bpf_rb_node_kern *n,
+								bpf_rb_less_t less, bool order,
+								struct rb_node **parent,
+								bool *leftmost)
+{
+	struct rb_node **link = &r->tree.rb_root.rb_node;
+	bool left;
+
+	while (*link) {
+		*parent = *link;
+		if (order)
+			left = kfsim_bpf_less_checked(less, (struct bpf_rb_node *)&n->rb,
+						      (const struct bpf_rb_node *)*parent);
+		else
+			left = less((struct bpf_rb_node *)&n->rb,
+				    (const struct bpf_rb_node *)*parent);
+		if (left) {
+			link = &(*parent)->rb_left;
+		} else {
+			link = &(*parent)->rb_right;
+			*leftmost = false;
+		}
+	}
+	return link;
+}
+
+/*
  * The checked bpf_rbtree_add() of the convenience macro: the kfunc's checks and bookkeeping out
  * of line, the descent inline, so that a constant less() is a direct (inlinable) call.
  */
@@ -177,26 +208,15 @@ static __always_inline int kfsim_ck_rbtree_add(struct bpf_rb_root *root, struct 
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct rb_node **link, *parent = NULL;
 	struct kfsim_bpf_add_ctx ctx;
-	bool leftmost = true, left;
+	bool leftmost = true;
 	int ret = kfsim_bpf_rbtree_add_begin(root, node, less, &ctx);
 
 	if (ret != 1)
 		return ret;
-	link = &r->tree.rb_root.rb_node;
-	while (*link) {
-		parent = *link;
-		if (unlikely(ctx.order))
-			left = kfsim_bpf_less_checked(less, (struct bpf_rb_node *)&n->rb,
-						      (const struct bpf_rb_node *)parent);
-		else
-			left = less((struct bpf_rb_node *)&n->rb, (const struct bpf_rb_node *)parent);
-		if (left) {
-			link = &parent->rb_left;
-		} else {
-			link = &parent->rb_right;
-			leftmost = false;
-		}
-	}
+	if (unlikely(ctx.order))
+		link = kfsim_ck_rbtree_descend(r, n, less, true, &parent, &leftmost);
+	else
+		link = kfsim_ck_rbtree_descend(r, n, less, false, &parent, &leftmost);
 	kfsim_bpf_rbtree_add_end(root, node, &ctx, parent, link, leftmost);
 	return 0;
 }

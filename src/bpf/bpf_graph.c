@@ -65,9 +65,7 @@ bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_d
 	/* a section root found before, while the registry is unchanged: the same answer */
 	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
 		   ts->root_cache.gen == bpf_alloc_generation())) {
-		decl->base = ts->root_cache.base;
-		decl->type = ts->root_cache.type;
-		decl->field_idx = ts->root_cache.field_idx;
+		*decl = ts->root_cache.decl;
 		lock = (struct bpf_spin_lock *)((char *)decl->base + decl->type->spin_lock_off);
 		if (likely(ts->held == lock))
 			return true;
@@ -92,13 +90,15 @@ bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_d
 			   "%s not found at offset=%u", root_kind_name(kind), off);
 		return false;
 	}
+	decl->node_off = v.type->node_off[decl->field_idx];
+	decl->node_type = v.type->node_type[decl->field_idx];
 	if (v.name) {
 		ts->root_cache.root = root;
 		ts->root_cache.kind = kind;
 		ts->root_cache.gen = bpf_alloc_generation();
-		ts->root_cache.base = decl->base;
-		ts->root_cache.type = decl->type;
-		ts->root_cache.field_idx = decl->field_idx;
+		ts->root_cache.decl = *decl;
+		ts->root_cache.lock =
+			(struct bpf_spin_lock *)((char *)decl->base + decl->type->spin_lock_off);
 	}
 	lock = (struct bpf_spin_lock *)((char *)v.base + v.type->spin_lock_off);
 	if (likely(ts->held == lock))
@@ -119,8 +119,8 @@ not_held:
 	return false;
 }
 
-struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
-				   struct bpf_ref *ref)
+struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *node,
+					struct bpf_ref *ref)
 {
 	struct kfsim_btf_struct *rt = decl->type;
 	u32 idx = decl->field_idx;
@@ -169,33 +169,22 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
 		   "arg#1 expected pointer to allocated object");
 }
 
-struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
+void bpf_insert_arg_report(void *node, struct bpf_ref *ref)
 {
-	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
-
 	if (!ref) {
 		report_no_node_ref(node);
-		return NULL;
+		return;
 	}
-	if (ref->kind != BPF_REF_OWNING) {
-		bpf_report(-EINVAL,
-			   "only an owning reference can be inserted; this one is non-owning "
-			   "(the node is already in a collection)",
-			   "arg#1 expected pointer to allocated object");
-		return NULL;
-	}
-	return bpf_check_node_ref(decl, node, ref);
+	bpf_report(-EINVAL,
+		   "only an owning reference can be inserted; this one is non-owning "
+		   "(the node is already in a collection)",
+		   "arg#1 expected pointer to allocated object");
 }
 
-void bpf_ref_make_non_owning(struct bpf_ref *ref)
+void bpf_ref_make_non_owning_tl(struct bpf_ref *ref)
 {
-	struct bpf_tstate *ts = &bpf_tstate;
-
-	bpf_tl(ts, KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
-	bpf_tl(ts, KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
-	ref->kind = BPF_REF_NON_OWNING;
-	ref->cs = ts->cs;
-	ref->id = 0;
+	bpf_tl_record(KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
+	bpf_tl_record(KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
 }
 
 /* The object of @node for the root @root, from the registry (NULL when undeclared). */

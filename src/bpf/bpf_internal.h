@@ -120,11 +120,16 @@ bool bpf_alloc_lookup(const void *p, struct bpf_alloc_view *out);
  * @base: the allocation holding the root
  * @type: the allocation's struct
  * @field_idx: the root's index in @type->fields
+ * @node_off: @type->node_off[@field_idx], the contained struct's node offset (copied: the
+ *	      node checks read it on every call)
+ * @node_type: @type->node_type[@field_idx], the contained struct
  */
 struct bpf_root_decl {
 	void *base;
 	struct kfsim_btf_struct *type;
 	u32 field_idx;
+	s32 node_off;
+	struct kfsim_btf_struct *node_type;
 };
 
 /* ---- Objects ---- */
@@ -204,18 +209,25 @@ struct bpf_dead_ref {
 	int line;
 };
 
+/* Where and how a generation of non-owning references ended. */
+struct bpf_cs_end {
+	const char *file;
+	int line;
+	const char *how;
+};
+
+/*
+ * The fields every checked kfunc reads come first, in the first cache lines; the rings and the
+ * reference table follow.
+ */
 struct bpf_tstate {
 	unsigned int kver;
 	struct bpf_spin_lock *held;
 	u32 cs; /* generations of non-owning references ended so far (unlock; 6.3: remove) */
-	/* where and how each of the last BPF_MAX_DEAD generations ended, by cs */
-	struct {
-		const char *file;
-		int line;
-		const char *how;
-	} cs_end[BPF_MAX_DEAD];
 	/* kfuncs callable without the slow path, [0] with no lock held, [1] holding one */
 	u32 ok_mask[2];
+	/* ok_mask inside a run without a timeline (nothing else to do at entry), else 0 */
+	u32 fast_mask[2];
 	unsigned int mask_kver;
 	bool tracing; /* the run's program type may not use graph roots */
 	int cb_depth;
@@ -226,10 +238,9 @@ struct bpf_tstate {
 		void *root;
 		enum btf_field_type kind;
 		u64 gen;
-		void *base;
-		struct kfsim_btf_struct *type;
-		u32 field_idx;
-	} root_cache;
+		struct bpf_spin_lock *lock; /* decl.base + decl.type->spin_lock_off */
+		struct bpf_root_decl decl;
+	} root_cache; /* empty while a tracing program runs (it may not use roots) */
 	struct {
 		void *lock;
 		u64 gen;
@@ -242,6 +253,8 @@ struct bpf_tstate {
 	bool timeline;
 	unsigned long nr_violations;
 	u32 dead_next;
+	/* the cold part: where and how each of the last BPF_MAX_DEAD generations ended, by cs */
+	struct bpf_cs_end cs_end[BPF_MAX_DEAD];
 	struct bpf_ref refs[BPF_MAX_REFS];
 	struct bpf_dead_ref dead[BPF_MAX_DEAD];
 };
@@ -270,6 +283,32 @@ void bpf_enter_masks(struct bpf_tstate *ts);
 struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k);
 
 /*
+ * bpf_enter()'s path outside a run or with a timeline: read the version in force (outside a run),
+ * record the call, apply the registry row (bpf_kfuncs.c).
+ */
+struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id);
+
+/* Set fast_mask for the run starting or ending (bpf_kfuncs.c). */
+void bpf_enter_fast_mask(struct bpf_tstate *ts);
+
+/*
+ * Whether bpf_enter(@id) has nothing to do but count the call: in a run (version fixed at its
+ * start) without a timeline, and allowed by the registry row with or without the lock held.
+ * No side effect: a kfunc may decide its whole fast path first, then bpf_enter_count().
+ */
+static inline bool bpf_enter_fast(const struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id)
+{
+	return ts->fast_mask[ts->held != NULL] & (1u << id);
+}
+
+/* What bpf_enter() does when bpf_enter_fast() is true. */
+static inline void bpf_enter_count(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id)
+{
+	ts->nr_calls++;
+	ts->kfunc = bpf_kfunc_table[id].name;
+}
+
+/*
  * bpf_enter() - the common entry of every checked kfunc: count the call, remember the kfunc,
  * and apply its registry row as the kernel (and libbpf) would before looking at any argument:
  * the version gate, the lock rule (only graph kfuncs and bpf_spin_unlock while a lock is held)
@@ -277,20 +316,13 @@ struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_
  */
 static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 {
-	const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
 	struct bpf_tstate *ts = &bpf_tstate;
 
 	ts->nr_calls++;
-	ts->kfunc = k->name;
-	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
-	if (!ts->run)
-		ts->kver = kfsim_kernel_version();
-	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
-	if (unlikely(ts->mask_kver != ts->kver))
-		bpf_enter_masks(ts);
-	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
-		return bpf_enter_slow(ts, k);
-	return ts;
+	ts->kfunc = bpf_kfunc_table[id].name;
+	if (likely(bpf_enter_fast(ts, id)))
+		return ts;
+	return bpf_enter_full(ts, id);
 }
 
 /* The kernel version a call follows: the run's, or the one in force outside a run. */
@@ -324,6 +356,18 @@ static inline bool bpf_ref_covers(const struct bpf_ref *r, const void *p)
 	       (const char *)p < (const char *)r->obj + r->type->size;
 }
 
+/*
+ * The newest entry if it is a live reference of kind @kind covering @p (then it is what
+ * bpf_ref_find(@p, @kind) returns), else NULL.  The table must not be empty.
+ */
+static inline struct bpf_ref *bpf_ref_top(struct bpf_tstate *ts, const void *p,
+					  enum bpf_ref_kind kind)
+{
+	struct bpf_ref *top = &ts->refs[ts->nr_refs - 1];
+
+	return top->kind == kind && bpf_ref_covers(top, p) && bpf_ref_live(ts, top) ? top : NULL;
+}
+
 /* The live reference covering @p, of kind @prefer if there is one, else of the other kind. */
 static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 {
@@ -332,6 +376,13 @@ static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 
 	if (!p)
 		return NULL;
+	/* the usual case: the newest entry, the answer the scan below would give first */
+	if (likely(ts->nr_refs)) {
+		struct bpf_ref *top = bpf_ref_top(ts, p, prefer);
+
+		if (top)
+			return top;
+	}
 	for (u32 i = ts->nr_refs; i-- > 0;) {
 		struct bpf_ref *r = &ts->refs[i];
 
@@ -344,20 +395,128 @@ static inline struct bpf_ref *bpf_ref_find(void *p, enum bpf_ref_kind prefer)
 	}
 	return any;
 }
-struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
 void bpf_ref_del(struct bpf_ref *ref, const char *how);
 void bpf_refs_invalidate_non_owning(const char *how);
-/*
- * Every non-owning reference dies now (@how: "at bpf_spin_unlock"; in 6.3 also at
- * bpf_rbtree_remove): their generation ends, their entries leave the table later.
- */
-void bpf_refs_end_section(struct bpf_tstate *ts, const char *how);
 
 /* Whether @r is still usable: owning, or non-owning of the current critical section. */
 static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r)
 {
 	return r->kind == BPF_REF_OWNING || r->cs == ts->cs;
 }
+
+/* Remember in the ring of dead references that @r died @how at @file:@line. */
+static inline void bpf_dead_remember_at(struct bpf_tstate *ts, const struct bpf_ref *r,
+					const char *how, const char *file, int line)
+{
+	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
+
+	d->obj = r->obj;
+	d->size = r->type->size;
+	d->how = how;
+	d->file = file;
+	d->line = line;
+}
+
+/* A non-owning entry of an ended critical section leaves the table: it died at that unlock. */
+static inline void bpf_dead_at_unlock(struct bpf_tstate *ts, const struct bpf_ref *r)
+{
+	const struct bpf_cs_end *e = &ts->cs_end[r->cs % BPF_MAX_DEAD];
+
+	bpf_dead_remember_at(ts, r, e->how, e->file, e->line);
+}
+
+/* Fill the new table entry @r (bpf_ref_add()). */
+static __always_inline void bpf_ref_init(struct bpf_tstate *ts, struct bpf_ref *r, void *obj,
+					 struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
+{
+	r->obj = obj;
+	r->type = type;
+	r->kind = kind;
+	r->cs = ts->cs;
+	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
+	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
+		r->insn = ts->nr_calls;
+		r->kfunc = ts->kfunc;
+		r->file = kfsim_bpf_site.file;
+		r->line = kfsim_bpf_site.line;
+	}
+}
+
+struct bpf_ref *bpf_ref_add_slow(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind);
+
+/* Dead entries on top of the table (the usual case after an unlock) leave it; the new count. */
+static __always_inline u32 bpf_refs_pop_dead(struct bpf_tstate *ts)
+{
+	u32 n = ts->nr_refs;
+
+	while (n && !bpf_ref_live(ts, &ts->refs[n - 1]))
+		bpf_dead_at_unlock(ts, &ts->refs[--n]);
+	ts->nr_refs = n;
+	return n;
+}
+
+/* The new entry at refs[@n], the top of the table. */
+static __always_inline struct bpf_ref *bpf_ref_put(struct bpf_tstate *ts, u32 n, void *obj,
+						   struct kfsim_btf_struct *type,
+						   enum bpf_ref_kind kind)
+{
+	struct bpf_ref *r = &ts->refs[n];
+
+	ts->nr_refs = n + 1;
+	bpf_ref_init(ts, r, obj, type, kind);
+	return r;
+}
+
+/*
+ * bpf_ref_add() - a new reference to @obj of @type: its table entry, or NULL after reporting.
+ * Dead entries on top of the table make room first; a full table and a timeline take the
+ * out-of-line path.
+ */
+static __always_inline struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type,
+						   enum bpf_ref_kind kind)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	u32 n = bpf_refs_pop_dead(ts);
+
+	if (unlikely(n >= BPF_MAX_REFS || ts->timeline))
+		return bpf_ref_add_slow(obj, type, kind);
+	return bpf_ref_put(ts, n, obj, type, kind);
+}
+
+/*
+ * bpf_ref_add() when the caller knows it cannot take the slow path: the table had room when
+ * the kfunc started (popping dead entries only makes more) and no timeline runs.
+ */
+static __always_inline struct bpf_ref *bpf_ref_push(struct bpf_tstate *ts, void *obj,
+						    struct kfsim_btf_struct *type,
+						    enum bpf_ref_kind kind)
+{
+	return bpf_ref_put(ts, bpf_refs_pop_dead(ts), obj, type, kind);
+}
+
+/* bpf_refs_end_section() when no timeline runs: record where the generation ended, end it. */
+static inline void bpf_refs_end_section_notl(struct bpf_tstate *ts, const char *how)
+{
+	struct bpf_cs_end *e = &ts->cs_end[ts->cs % BPF_MAX_DEAD];
+
+	e->file = kfsim_bpf_site.file;
+	e->line = kfsim_bpf_site.line;
+	e->how = how;
+	ts->cs++;
+}
+
+/*
+ * Every non-owning reference dies now (@how: "at bpf_spin_unlock"; in 6.3 also at
+ * bpf_rbtree_remove): their generation ends; their entries are removed later, when the table
+ * fills (or now, when a timeline wants each death).
+ */
+static inline void bpf_refs_end_section(struct bpf_tstate *ts, const char *how)
+{
+	if (unlikely(ts->timeline))
+		bpf_refs_invalidate_non_owning(how);
+	bpf_refs_end_section_notl(ts, how);
+}
+
 const struct bpf_dead_ref *bpf_dead_find(const void *p);
 /* Explanation for a pointer that is no live reference: "it died at bpf_spin_unlock (x.c:12)". */
 const char *bpf_explain_stale(const void *p, char *buf, size_t size);
@@ -394,19 +553,24 @@ bool bpf_reach(const void *p, struct bpf_alloc_view *out);
  */
 bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl);
 
+/*
+ * The root cache answers for @root: a section root of @kind found before, while the registry
+ * is unchanged, and its lock is held.  Then ts->root_cache.decl is what bpf_check_root() gives.
+ */
+static inline bool bpf_root_cached(const struct bpf_tstate *ts, const void *root,
+				   enum btf_field_type kind)
+{
+	return ts->root_cache.root == root && ts->root_cache.kind == kind &&
+	       ts->root_cache.gen == bpf_alloc_generation() && ts->held == ts->root_cache.lock;
+}
+
 static inline bool bpf_check_root(void *root, enum btf_field_type kind,
 				  struct bpf_root_decl *decl)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 
-	/* a section root found before, while the registry is unchanged, its lock held */
-	if (likely(ts->root_cache.root == root && ts->root_cache.kind == kind &&
-		   ts->root_cache.gen == bpf_alloc_generation() && !ts->tracing &&
-		   ts->held == (struct bpf_spin_lock *)((char *)ts->root_cache.base +
-							ts->root_cache.type->spin_lock_off))) {
-		decl->base = ts->root_cache.base;
-		decl->type = ts->root_cache.type;
-		decl->field_idx = ts->root_cache.field_idx;
+	if (likely(bpf_root_cached(ts, root, kind))) {
+		*decl = ts->root_cache.decl;
 		return true;
 	}
 	return bpf_check_root_slow(root, kind, decl);
@@ -417,8 +581,24 @@ static inline bool bpf_check_root(void *root, enum btf_field_type kind,
  * @node) is of the contained type with the node field at the right offset.
  * Returns @ref, or NULL after reporting.
  */
-struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl, void *node,
-				   struct bpf_ref *ref);
+struct bpf_ref *bpf_check_node_ref_slow(const struct bpf_root_decl *decl, void *node,
+					struct bpf_ref *ref);
+
+/* Whether @node, covered by @ref, is the contained struct's node field of the root @decl. */
+static inline bool bpf_node_ref_fits(const struct bpf_root_decl *decl, const void *node,
+				     const struct bpf_ref *ref)
+{
+	return ref->type == decl->node_type &&
+	       (const char *)node - (char *)ref->obj == decl->node_off;
+}
+
+static __always_inline struct bpf_ref *bpf_check_node_ref(const struct bpf_root_decl *decl,
+							  void *node, struct bpf_ref *ref)
+{
+	if (likely(bpf_node_ref_fits(decl, node, ref)))
+		return ref;
+	return bpf_check_node_ref_slow(decl, node, ref);
+}
 
 /* The contained type and node offset of a declared root. */
 static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root_decl *decl)
@@ -428,18 +608,43 @@ static inline const struct kfsim_btf_field *bpf_decl_field(const struct bpf_root
 
 static inline struct kfsim_btf_struct *bpf_decl_node_type(const struct bpf_root_decl *decl)
 {
-	return decl->type->node_type[decl->field_idx];
+	return decl->node_type;
 }
 
 static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *node)
 {
-	return (char *)node - decl->type->node_off[decl->field_idx];
+	return (char *)node - decl->node_off;
 }
 
-/* The owning reference an insert consumes (bpf_graph.c), or NULL after reporting. */
-struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node);
+/* Report the node argument of an insert: no live reference (@ref NULL), or a non-owning one. */
+void bpf_insert_arg_report(void *node, struct bpf_ref *ref);
+
+/* The owning reference an insert consumes, or NULL after reporting. */
+static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
+{
+	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
+
+	if (unlikely(!ref || ref->kind != BPF_REF_OWNING)) {
+		bpf_insert_arg_report(node, ref);
+		return NULL;
+	}
+	return bpf_check_node_ref(decl, node, ref);
+}
+
+/* The timeline events of bpf_ref_make_non_owning() (bpf_graph.c). */
+void bpf_ref_make_non_owning_tl(struct bpf_ref *ref);
+
 /* After an insert: the owning reference becomes non-owning until unlock. */
-void bpf_ref_make_non_owning(struct bpf_ref *ref);
+static inline void bpf_ref_make_non_owning(struct bpf_ref *ref)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (unlikely(ts->timeline))
+		bpf_ref_make_non_owning_tl(ref);
+	ref->kind = BPF_REF_NON_OWNING;
+	ref->cs = ts->cs;
+	ref->id = 0;
+}
 /* NC: drop the node of a failed insert, its object found from @root's declaration. */
 void bpf_nc_insert_failed(void *root, void *node);
 /* The loaded description with type id @id, or NULL (bpf_btf.c). */

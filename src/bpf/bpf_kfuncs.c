@@ -89,6 +89,31 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 	ts->mask_kver = kver;
 }
 
+struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id)
+{
+	/* inside a run, the version read at kfsim_bpf_run_begin() holds for the whole run */
+	if (!ts->run)
+		ts->kver = kfsim_kernel_version();
+	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
+	if (unlikely(ts->mask_kver != ts->kver))
+		bpf_enter_masks(ts);
+	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
+		return bpf_enter_slow(ts, &bpf_kfunc_table[id]);
+	return ts;
+}
+
+void bpf_enter_fast_mask(struct bpf_tstate *ts)
+{
+	if (ts->run && !ts->timeline) {
+		if (ts->mask_kver != ts->kver)
+			bpf_enter_masks(ts);
+		ts->fast_mask[0] = ts->ok_mask[0];
+		ts->fast_mask[1] = ts->ok_mask[1];
+	} else {
+		ts->fast_mask[0] = ts->fast_mask[1] = 0;
+	}
+}
+
 struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k)
 {
 	if (ts->kver < k->since) {

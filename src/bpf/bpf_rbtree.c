@@ -43,8 +43,35 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
  * that kfuncs called inside less() are judged as the verifier judges them and a run aborted
  * there gives the node back unclaimed.
  */
-static int rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
-			    struct kfsim_bpf_add_ctx *ctx, enum kfsim_bpf_kfunc_id id)
+
+/* The claimed node is already in a tree (6.4+): it is dropped, -EINVAL. */
+static __attribute__((noinline)) int add_claim_failed(struct bpf_ref *ref,
+						      const struct bpf_root_decl *decl, void *node)
+{
+	bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
+	bpf_obj_drop_raw(bpf_decl_node_obj(decl, node));
+	bpf_leave();
+	return -EINVAL;
+}
+
+/* The node is claimed: the descent may start (see rbtree_add_begin()). */
+static __always_inline int add_claimed(struct bpf_tstate *ts, struct bpf_ref *ref,
+				       struct bpf_rb_node_kern *n, struct kfsim_bpf_add_ctx *ctx,
+				       enum kfsim_bpf_kfunc_id id)
+{
+	ctx->ref = ref;
+	ctx->kfunc = bpf_kfunc_table[id].name;
+	ctx->order = ts->run && ts->run->opts.check_less_order;
+	ts->cb_depth++; /* from here to the end of the descent, less() may run */
+	ts->claiming = &n->owner;
+	return 1;
+}
+
+/* rbtree_add_begin() with every check in its order. */
+static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
+						       struct bpf_rb_node *node, bpf_rb_less_t less,
+						       struct kfsim_bpf_add_ctx *ctx,
+						       enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_root_decl decl;
@@ -68,22 +95,38 @@ static int rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node, 
 	if (!less && bpf_report(-EINVAL, "bpf_rbtree_add needs a less callback",
 				"arg2 expected pointer to func"))
 		goto refused;
-	if (!kfsim_bpf_owner_claim(&n->owner)) {
-		/* 6.4+: already in a tree: the node is dropped, -EINVAL */
-		bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
-		bpf_obj_drop_raw(bpf_decl_node_obj(&decl, node));
-		bpf_leave();
-		return -EINVAL;
-	}
-	ctx->ref = ref;
-	ctx->kfunc = bpf_kfunc_table[id].name;
-	ctx->order = ts->run && ts->run->opts.check_less_order;
-	ts->cb_depth++; /* from here to the end of the descent, less() may run */
-	ts->claiming = &n->owner;
-	return 1;
+	if (!kfsim_bpf_owner_claim(&n->owner))
+		return add_claim_failed(ref, &decl, node);
+	return add_claimed(ts, ref, n, ctx, id);
 refused:
 	bpf_leave();
 	return -EINVAL;
+}
+
+static __always_inline int rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node,
+					    bpf_rb_less_t less, struct kfsim_bpf_add_ctx *ctx,
+					    enum kfsim_bpf_kfunc_id id)
+{
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_ref *ref;
+
+	/*
+	 * The usual call, decided before anything changes: the call rule lets it through with
+	 * nothing else to do at entry, outside less(), a cached root whose lock is held, the
+	 * newest reference an owning one of the contained struct's node, a less().  Anything
+	 * else takes the full path, which makes every check in its order.
+	 */
+	if (likely(bpf_enter_fast(ts, id) && !ts->cb_depth &&
+		   bpf_root_cached(ts, root, BPF_RB_ROOT) && node && ts->nr_refs &&
+		   (ref = bpf_ref_top(ts, node, BPF_REF_OWNING)) &&
+		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) && less)) {
+		bpf_enter_count(ts, id);
+		if (unlikely(!kfsim_bpf_owner_claim(&n->owner)))
+			return add_claim_failed(ref, &ts->root_cache.decl, node);
+		return add_claimed(ts, ref, n, ctx, id);
+	}
+	return add_begin_checked(root, node, less, ctx, id);
 }
 
 int kfsim_bpf_rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node,
@@ -155,14 +198,13 @@ int KFUNC(bpf_rbtree_add_impl)(struct bpf_rb_root *root, struct bpf_rb_node *nod
 #endif
 }
 
-struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
+/* bpf_rbtree_first() with every check in its order. */
+static __attribute__((noinline)) struct bpf_rb_node *rbtree_first_checked(struct bpf_rb_root *root)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_root_decl decl;
 	struct rb_node *first = NULL;
 
-	if (!CHECKS)
-		return kfsim_bpf_rbtree_first_core(root);
 	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_first))
 		return NULL;
 	if (bpf_check_root(root, BPF_RB_ROOT, &decl))
@@ -172,6 +214,31 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
 		first = NULL;
 	bpf_leave();
 	return (struct bpf_rb_node *)first;
+}
+
+struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
+{
+	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
+	struct rb_node *first = NULL;
+	struct bpf_tstate *ts;
+
+	if (!CHECKS)
+		return kfsim_bpf_rbtree_first_core(root);
+	ts = &bpf_tstate;
+	/* the usual call, decided before anything changes (see rbtree_add_begin()) */
+	if (likely(bpf_enter_fast(ts, KFSIM_KFUNC_bpf_rbtree_first) &&
+		   bpf_root_cached(ts, root, BPF_RB_ROOT) && ts->nr_refs < BPF_MAX_REFS)) {
+		s32 node_off = ts->root_cache.decl.node_off;
+		struct kfsim_btf_struct *node_type = ts->root_cache.decl.node_type;
+
+		bpf_enter_count(ts, KFSIM_KFUNC_bpf_rbtree_first);
+		first = rb_first_cached(&r->tree);
+		if (first)
+			bpf_ref_push(ts, (char *)first - node_off, node_type, BPF_REF_NON_OWNING);
+		bpf_leave();
+		return (struct bpf_rb_node *)first;
+	}
+	return rbtree_first_checked(root);
 }
 
 /*
@@ -194,12 +261,12 @@ static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref
 		bpf_report(-EINVAL, why, "rbtree_remove node input must be non-owning ref");
 }
 
-static struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node,
-					      const char *kfunc)
+static __always_inline struct bpf_ref *
+check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char *kfunc)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_NON_OWNING);
 
-	if (bpf_tstate.cb_depth) {
+	if (unlikely(bpf_tstate.cb_depth)) {
 		if (bpf_v616())
 			bpf_report(-EINVAL, "less() must not change or walk the tree it is sorting",
 				   "%s not allowed in rbtree cb", kfunc);
@@ -217,14 +284,18 @@ static struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl, 
 	return bpf_check_node_ref(decl, node, ref);
 }
 
-struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bpf_rb_node *node)
+/* 6.3: after a remove no non-owning reference is trusted any more */
+static const char remove_ends_section[] =
+	"at bpf_rbtree_remove (6.3 invalidates every non-owning reference there)";
+
+/* bpf_rbtree_remove() with every check in its order. */
+static __attribute__((noinline)) struct bpf_rb_node *rbtree_remove_checked(struct bpf_rb_root *root,
+									   struct bpf_rb_node *node)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_root_decl decl;
 	void *obj;
 
-	if (!CHECKS)
-		return kfsim_bpf_rbtree_remove_core(root, node);
 	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_remove))
 		return NULL;
 	if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
@@ -246,10 +317,8 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 	}
 	kfsim_bpf_rbtree_remove_core(root, node);
 	obj = bpf_decl_node_obj(&decl, node);
-	/* 6.3: after a remove no non-owning reference is trusted any more */
 	if (!bpf_v64())
-		bpf_refs_end_section(&bpf_tstate, "at bpf_rbtree_remove (6.3 invalidates every "
-						  "non-owning reference there)");
+		bpf_refs_end_section(&bpf_tstate, remove_ends_section);
 	if (!bpf_ref_add(obj, bpf_decl_node_type(&decl), BPF_REF_OWNING)) {
 		/* cannot track it: drop it rather than leak it */
 		bpf_obj_drop_raw(obj);
@@ -260,6 +329,40 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 null:
 	bpf_leave();
 	return NULL;
+}
+
+struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bpf_rb_node *node)
+{
+	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
+	struct bpf_tstate *ts;
+	struct bpf_ref *ref;
+
+	if (!CHECKS)
+		return kfsim_bpf_rbtree_remove_core(root, node);
+	ts = &bpf_tstate;
+	/*
+	 * The usual call, decided before anything changes (see rbtree_add_begin()): a cached
+	 * root whose lock is held, outside less(), the newest reference a non-owning one of the
+	 * contained struct's node (looked up before the node is read), the node in this tree.
+	 */
+	if (likely(bpf_enter_fast(ts, KFSIM_KFUNC_bpf_rbtree_remove) &&
+		   bpf_root_cached(ts, root, BPF_RB_ROOT) && !ts->cb_depth && node &&
+		   ts->nr_refs && ts->nr_refs < BPF_MAX_REFS &&
+		   (ref = bpf_ref_top(ts, node, BPF_REF_NON_OWNING)) &&
+		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) &&
+		   n->owner == (void *)root)) {
+		s32 node_off = ts->root_cache.decl.node_off;
+		struct kfsim_btf_struct *node_type = ts->root_cache.decl.node_type;
+
+		bpf_enter_count(ts, KFSIM_KFUNC_bpf_rbtree_remove);
+		kfsim_bpf_rbtree_remove_core(root, node);
+		if (!bpf_v64())
+			bpf_refs_end_section_notl(ts, remove_ends_section);
+		bpf_ref_push(ts, (char *)node - node_off, node_type, BPF_REF_OWNING);
+		bpf_leave();
+		return node;
+	}
+	return rbtree_remove_checked(root, node);
 }
 
 static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node *node, int dir,

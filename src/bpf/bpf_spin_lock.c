@@ -47,23 +47,25 @@ static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
 	return true;
 }
 
+/* a section lock found valid before, while the registry is unchanged */
+static inline bool lock_cached(const struct bpf_tstate *ts, struct bpf_spin_lock *lock)
+{
+	return ts->lock_cache.lock == lock && lock &&
+	       ts->lock_cache.gen == bpf_alloc_generation();
+}
+
 static inline bool lock_arg_ok(struct bpf_tstate *ts, struct bpf_spin_lock *lock)
 {
-	/* a section lock found valid before, while the registry is unchanged */
-	if (likely(ts->lock_cache.lock == lock && lock &&
-		   ts->lock_cache.gen == bpf_alloc_generation()))
+	if (likely(lock_cached(ts, lock)))
 		return true;
 	return lock_arg_slow(ts, lock);
 }
 
-void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
+/* bpf_spin_lock() with every check in its order, and with a timeline. */
+static __attribute__((noinline)) void spin_lock_checked(struct bpf_spin_lock *lock)
 {
 	struct bpf_tstate *ts;
 
-	if (!CHECKS) {
-		kfsim_bpf_raw_lock(lock);
-		return;
-	}
 	/* a lock already held (also inside less()) is refused by bpf_enter()'s call rule */
 	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_lock);
 	if (!ts || !lock_arg_ok(ts, lock))
@@ -75,14 +77,34 @@ out:
 	bpf_leave();
 }
 
-void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
+void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!CHECKS) {
+		kfsim_bpf_raw_lock(lock);
+		return;
+	}
+	/*
+	 * The usual call, decided before anything changes: the call rule lets it through with
+	 * nothing else to do at entry, the lock is a section lock found valid before, and it is
+	 * free.  Anything else takes the full path, which makes every check in its order.
+	 */
+	if (likely(bpf_enter_fast(ts, KFSIM_KFUNC_bpf_spin_lock) && lock_cached(ts, lock) &&
+		   !__atomic_exchange_n(&lock->val, 1, __ATOMIC_ACQUIRE))) {
+		bpf_enter_count(ts, KFSIM_KFUNC_bpf_spin_lock);
+		ts->held = lock; /* no timeline: bpf_enter_fast() is false with one */
+		bpf_leave();
+		return;
+	}
+	spin_lock_checked(lock);
+}
+
+/* bpf_spin_unlock() with every check in its order, and with a timeline. */
+static __attribute__((noinline)) void spin_unlock_checked(struct bpf_spin_lock *lock)
 {
 	struct bpf_tstate *ts;
 
-	if (!CHECKS) {
-		kfsim_bpf_raw_unlock(lock);
-		return;
-	}
 	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_unlock);
 	if (!ts)
 		goto out;
@@ -102,4 +124,25 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 	kfsim_bpf_raw_unlock(lock);
 out:
 	bpf_leave();
+}
+
+void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!CHECKS) {
+		kfsim_bpf_raw_unlock(lock);
+		return;
+	}
+	/* the usual call: the lock this program holds, not inside less(), no timeline */
+	if (likely(lock && ts->held == lock && !ts->cb_depth &&
+		   bpf_enter_fast(ts, KFSIM_KFUNC_bpf_spin_unlock))) {
+		bpf_enter_count(ts, KFSIM_KFUNC_bpf_spin_unlock);
+		ts->held = NULL;
+		bpf_refs_end_section_notl(ts, "at bpf_spin_unlock");
+		kfsim_bpf_raw_unlock(lock);
+		bpf_leave();
+		return;
+	}
+	spin_unlock_checked(lock);
 }

@@ -77,40 +77,17 @@ static bool ref_covers(const struct bpf_ref *r, const void *p)
 	return bpf_ref_covers(r, p);
 }
 
-static inline void dead_remember_at(const struct bpf_ref *r, const char *how, const char *file,
-				    int line)
-{
-	struct bpf_tstate *ts = &bpf_tstate;
-	struct bpf_dead_ref *d = &ts->dead[ts->dead_next++ % BPF_MAX_DEAD];
-
-	d->obj = r->obj;
-	d->size = r->type->size;
-	d->how = how;
-	d->file = file;
-	d->line = line;
-}
-
 static inline void dead_remember(const struct bpf_ref *r, const char *how)
 {
-	dead_remember_at(r, how, kfsim_bpf_site.file, kfsim_bpf_site.line);
+	bpf_dead_remember_at(&bpf_tstate, r, how, kfsim_bpf_site.file, kfsim_bpf_site.line);
 }
 
-/* A non-owning entry of an ended critical section leaves the table: it died at that unlock. */
-static inline void dead_at_unlock(const struct bpf_tstate *ts, const struct bpf_ref *r)
-{
-	dead_remember_at(r, ts->cs_end[r->cs % BPF_MAX_DEAD].how,
-			 ts->cs_end[r->cs % BPF_MAX_DEAD].file, ts->cs_end[r->cs % BPF_MAX_DEAD].line);
-}
-
-
-struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
+/* bpf_ref_add()'s rare cases: a full table, or a timeline recording each new reference. */
+struct bpf_ref *bpf_ref_add_slow(void *obj, struct kfsim_btf_struct *type, enum bpf_ref_kind kind)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
 	struct bpf_ref *r;
 
-	/* dead entries on top of the table (the usual case after an unlock) make room first */
-	while (ts->nr_refs && !bpf_ref_live(ts, &ts->refs[ts->nr_refs - 1]))
-		dead_at_unlock(ts, &ts->refs[--ts->nr_refs]);
 	if (unlikely(ts->nr_refs >= BPF_MAX_REFS))
 		bpf_refs_invalidate_non_owning(NULL); /* make room: drop the dead entries */
 	if (ts->nr_refs >= BPF_MAX_REFS) {
@@ -119,17 +96,7 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 		return NULL;
 	}
 	r = &ts->refs[ts->nr_refs++];
-	r->obj = obj;
-	r->type = type;
-	r->kind = kind;
-	r->cs = ts->cs;
-	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
-	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
-		r->insn = ts->nr_calls;
-		r->kfunc = ts->kfunc;
-		r->file = kfsim_bpf_site.file;
-		r->line = kfsim_bpf_site.line;
-	}
+	bpf_ref_init(ts, r, obj, type, kind);
 	bpf_tl(ts, kind == BPF_REF_OWNING ? KFSIM_BPF_TL_OWNING : KFSIM_BPF_TL_NON_OWNING, obj,
 	       type->name);
 	return r;
@@ -164,7 +131,7 @@ void bpf_refs_invalidate_non_owning(const char *how)
 			if (how)
 				dead_remember(r, how);
 			else
-				dead_at_unlock(ts, r);
+				bpf_dead_at_unlock(ts, r);
 			bpf_tl(ts, KFSIM_BPF_TL_INVALIDATED, ts->refs[i].obj,
 			       ts->refs[i].type->name);
 			continue;
@@ -174,20 +141,6 @@ void bpf_refs_invalidate_non_owning(const char *how)
 		kept++;
 	}
 	ts->nr_refs = kept;
-}
-
-void bpf_refs_end_section(struct bpf_tstate *ts, const char *how)
-{
-	ts->cs_end[ts->cs % BPF_MAX_DEAD].file = kfsim_bpf_site.file;
-	ts->cs_end[ts->cs % BPF_MAX_DEAD].line = kfsim_bpf_site.line;
-	ts->cs_end[ts->cs % BPF_MAX_DEAD].how = how;
-	/*
-	 * The section's non-owning references die by the number moving on; their entries are
-	 * removed later, when the table fills (or now, when a timeline wants each death).
-	 */
-	if (unlikely(ts->timeline))
-		bpf_refs_invalidate_non_owning(how);
-	ts->cs++;
 }
 
 const struct bpf_dead_ref *bpf_dead_find(const void *p)
@@ -263,12 +216,15 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->run = run;
 	ts->kver = kfsim_kernel_version();
 	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
+	if (ts->tracing) /* bpf_check_root()'s fast path trusts the cache to mean "allowed" */
+		ts->root_cache.root = NULL;
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->next_id = 0;
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
 	ts->claiming = NULL;
+	bpf_enter_fast_mask(ts);
 	return 0;
 }
 
@@ -338,6 +294,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	ts->run = NULL;
 	ts->tracing = false;
 	ts->timeline = false;
+	bpf_enter_fast_mask(ts);
 	kfsim_bpf_site.file = NULL;
 	return run->nr_violations ? run->violations[0].err : 0;
 }

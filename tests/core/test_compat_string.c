@@ -12,6 +12,46 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+/* 6.12 minmax.h: harmless signedness mixes compile; clamp()'s formula; the array and range helpers. */
+static void test_minmax_6_12(void **state)
+{
+	unsigned char u8v = 200;
+	int iv = -3;
+	unsigned int uv = 7;
+	unsigned long sz = 9;
+	long lv = -4;
+	static const unsigned short arr[] = { 40, 7, 300, 12 };
+	int calls = 0;
+
+	assert_int_equal(min(u8v, iv), -3);	/* u8 promotes to int: usable as signed */
+	assert_int_equal(max(uv, 5), 7);	/* a non-negative constant: usable as unsigned */
+	assert_int_equal(min(sz, 1), 1);
+	assert_int_equal(min(lv, iv), -4);
+	assert_int_equal(max((unsigned short)65535, uv), 65535);
+	assert_int_equal(min(++calls, 5), 1);	/* evaluated once */
+	assert_int_equal(calls, 1);
+	/* clamp: val >= hi ? hi : (val <= lo ? lo : val); with lo > hi at run time that gives lo */
+	int lo = 10, hi = 5;
+	assert_int_equal(clamp(3, lo, hi), 10);
+	assert_int_equal(clamp(7, lo, hi), 5);
+	assert_int_equal(clamp(iv, 0, 10), 0);
+	assert_int_equal(clamp(uv, 1, 5u), 5);
+	int big = 300;
+
+	assert_int_equal(clamp_t(u8, big, 0, 255), 44);	/* 300 is converted to u8 first */
+	assert_int_equal(min_t(int, uv, iv), -3);
+	assert_int_equal(min3(u8v, uv, 100), 7);
+	assert_int_equal(min_not_zero(uv, 3), 3);
+	assert_int_equal(min_not_zero(0u, uv), 7);
+	assert_int_equal(min_array(arr, ARRAY_SIZE(arr)), 7);
+	assert_int_equal(max_array(arr, ARRAY_SIZE(arr)), 300);
+	assert_true(in_range(5, 5, 1));
+	assert_false(in_range(6, 5, 1));
+	assert_true(in_range(0x100000000ull, 0xffffffffull, 2));	/* u64 arithmetic */
+	assert_false(in_range(4u, 5u, 1u));	/* wraps to a huge value */
+	assert_int_equal(MIN(3, 4) + MAX(3, 4) + MIN_T(int, 3u, -1), 6);
+}
+
 static void test_strscpy(void **state)
 {
 	char buf[6], big[16];
@@ -81,6 +121,7 @@ static void test_kernel_arithmetic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_minmax_6_12),
 		cmocka_unit_test(test_strscpy),
 		cmocka_unit_test(test_kernel_arithmetic),
 	};

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
@@ -50,6 +51,40 @@ static void test_minmax_6_12(void **state)
 	assert_true(in_range(0x100000000ull, 0xffffffffull, 2));	/* u64 arithmetic */
 	assert_false(in_range(4u, 5u, 1u));	/* wraps to a huge value */
 	assert_int_equal(MIN(3, 4) + MAX(3, 4) + MIN_T(int, 3u, -1), 6);
+}
+
+/* <linux/atomic.h>: the kernel's argument order and return values (Documentation/atomic_t.txt). */
+static void test_atomic_t(void **state)
+{
+	atomic_t v = ATOMIC_INIT(5);
+	int old = 6;
+
+	assert_int_equal(atomic_read(&v), 5);
+	atomic_add(3, &v);	/* (i, v), as the kernel; not C11's (obj, arg) */
+	assert_int_equal(atomic_fetch_add(2, &v), 8);
+	assert_int_equal(atomic_fetch_sub_release(1, &v), 10);
+	assert_int_equal(atomic_add_return_relaxed(1, &v), 10);
+	assert_int_equal(atomic_inc_return(&v), 11);
+	assert_int_equal(atomic_fetch_andnot(1, &v), 11);
+	assert_int_equal(atomic_read(&v), 10);
+	assert_int_equal(atomic_fetch_or_acquire(1, &v), 10);
+	assert_int_equal(atomic_xchg(&v, 2), 11);
+	assert_false(atomic_try_cmpxchg(&v, &old, 9));	/* fails: old gets the current value */
+	assert_int_equal(old, 2);
+	assert_true(atomic_try_cmpxchg_acquire(&v, &old, 1));
+	assert_int_equal(atomic_cmpxchg(&v, 7, 3), 1);	/* returns the value seen */
+	assert_true(atomic_dec_and_test(&v));
+	assert_false(atomic_inc_not_zero(&v));
+	assert_int_equal(atomic_fetch_add_unless(&v, 1, 0), 0);
+	assert_int_equal(atomic_dec_if_positive(&v), -1);	/* old - 1, no store */
+	assert_int_equal(atomic_read(&v), 0);
+	assert_true(atomic_add_negative(-1, &v));
+	assert_true(atomic_inc_and_test(&v));
+	atomic_set_release(&v, 4);
+	assert_true(atomic_add_unless(&v, 2, 5));
+	assert_false(atomic_add_unless(&v, 2, 6));
+	assert_true(atomic_sub_and_test(6, &v));
+	assert_int_equal(atomic_read_acquire(&v), 0);
 }
 
 static void test_strscpy(void **state)
@@ -122,6 +157,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minmax_6_12),
+		cmocka_unit_test(test_atomic_t),
 		cmocka_unit_test(test_strscpy),
 		cmocka_unit_test(test_kernel_arithmetic),
 	};

@@ -151,6 +151,25 @@ static void test_continuation_only_by_same_caller(void **state)
 	assert_int_equal(kfsim_log_read(&seq, &rec), -ENOENT);
 }
 
+/* __warn_printk() prints the message with vprintk(): its own level, or the default. */
+static void test_warn_message_keeps_its_own_level(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+
+	WARN(1, KERN_INFO "informational warning\n");
+	WARN(1, "plain warning\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "------------[ cut here ]------------");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "informational warning");
+	assert_int_equal(rec.level, LOGLEVEL_INFO);
+	while (kfsim_log_read(&seq, &rec) == 0 && strcmp(rec.text, "plain warning"))
+		;
+	assert_string_equal(rec.text, "plain warning");
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+}
+
 static void test_ring_wraps_and_reader_sees_gap(void **state)
 {
 	u64 start = log_mark(), seq = start;
@@ -373,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_rules_of_printk_parse_prefix),
 		cmocka_unit_test(test_continuation_with_a_level_joins),
 		cmocka_unit_test(test_continuation_only_by_same_caller),
+		cmocka_unit_test(test_warn_message_keeps_its_own_level),
 		cmocka_unit_test(test_ring_wraps_and_reader_sees_gap),
 		cmocka_unit_test(test_long_message_is_truncated),
 		cmocka_unit_test(test_dmesg_format_and_clear),

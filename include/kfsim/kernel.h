@@ -241,16 +241,24 @@ static inline u64 div64_ul(u64 dividend, unsigned long divisor) { return dividen
 #define do_div(n, base)                                                                           	({                                                                                        		u32 __kfsim_base = (base);                                                         		u32 __kfsim_rem = (u32)((n) % __kfsim_base);                                      		(n) = (n) / __kfsim_base;                                                          		__kfsim_rem;                                                                       	})
 
 /*
- * Powers of two (include/linux/log2.h).  ilog2(0) is undefined in the kernel too (it is -1 for
- * a constant there); roundup_pow_of_two(0) likewise: callers must not pass 0.
+ * Powers of two (include/linux/log2.h).  ilog2() as 6.12's: a constant below 2 (0 too) gives 0,
+ * a run-time 0 gives -1 (fls(0) - 1); roundup_pow_of_two(0) is undefined in the kernel too:
+ * callers must not pass 0.
  */
 /** is_power_of_2() - whether @n is a power of two (0 is not). */
 static inline bool is_power_of_2(unsigned long n)
 {
 	return n != 0 && (n & (n - 1)) == 0;
 }
-/** ilog2() - floor(log2(@n)) for @n > 0. */
-#define ilog2(n) ((int)(63 - __builtin_clzll((unsigned long long)(n))))
+/* fls64(n) - 1: -1 for 0 (__builtin_clzll(0) is undefined) */
+static inline __attribute__((const)) int __kfsim_ilog2_u64(unsigned long long n)
+{
+	return n ? 63 - __builtin_clzll(n) : -1;
+}
+/** ilog2() - floor(log2(@n)); 0 for a constant below 2, -1 for 0 at run time (as 6.12). */
+#define ilog2(n)                                                                                  \
+	((int)(__builtin_constant_p(n) ? ((n) < 2 ? 0 : 63 - __builtin_clzll(n))                  \
+				       : __kfsim_ilog2_u64((unsigned long long)(n))))
 /** roundup_pow_of_two() - the smallest power of two >= @n (@n > 0). */
 #define roundup_pow_of_two(n)                                                                     	((n) == 1 ? 1UL : 1UL << (ilog2((unsigned long long)(n) - 1) + 1))
 /** rounddown_pow_of_two() - the largest power of two <= @n (@n > 0). */

@@ -87,6 +87,28 @@ static void test_atomic_t(void **state)
 	assert_int_equal(atomic_read_acquire(&v), 0);
 }
 
+/* ilog2() at 0 and 1 as 6.12's log2.h; abs() keeps the type (glibc's int abs() would truncate). */
+static void test_ilog2_and_abs(void **state)
+{
+	volatile unsigned int zero = 0, one = 1;
+	volatile unsigned long long top = 1ull << 63;
+	volatile long big_neg = -5000000000L;
+	volatile short sh = -4;
+
+	assert_int_equal(ilog2(zero), -1);	/* fls(0) - 1 at run time */
+	assert_int_equal(ilog2(0), 0);	/* a constant below 2 */
+	assert_int_equal(ilog2(one), 0);
+	assert_int_equal(ilog2(top), 63);
+	_Static_assert(ilog2(4096) == 12, "ilog2() of a constant is a constant expression");
+	assert_true(abs(big_neg) == 5000000000L);
+	assert_int_equal(sizeof(abs(big_neg)), sizeof(long));
+	assert_int_equal(abs(sh), 4);
+	assert_int_equal(sizeof(abs(sh)), sizeof(int));	/* promoted, as the kernel's */
+	assert_int_equal(abs(-7), 7);
+	assert_int_equal(abs_diff(3u, 5u), 2);
+	assert_int_equal(abs_diff(-2, 5), 7);
+}
+
 static void test_strscpy(void **state)
 {
 	char buf[6], big[16];
@@ -158,6 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minmax_6_12),
 		cmocka_unit_test(test_atomic_t),
+		cmocka_unit_test(test_ilog2_and_abs),
 		cmocka_unit_test(test_strscpy),
 		cmocka_unit_test(test_kernel_arithmetic),
 	};

@@ -71,26 +71,75 @@
 /** ARRAY_SIZE() - number of elements of array @arr; a pointer is a compile error. */
 #define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]) + 0 * __must_be_array(arr))
 
-#define __kfsim_cmp_once(op, x, y, ux, uy)                                                        \
+/*
+ * min()/max()/clamp() as in 6.12's include/linux/minmax.h: each argument is evaluated once, and
+ * mixing signedness is a build error ("min(a, b) signedness error") unless it is harmless:
+ * every argument must be usable as signed (a signed type, or an unsigned type narrower than
+ * int, which promotes to int) or every one as unsigned (an unsigned type, or a signed value the
+ * compiler sees is a non-negative constant).  Same-type arguments always pass.  The kernel
+ * checks after optimisation (__builtin_constant_p on the copies); kfsim checks with
+ * _Static_assert on the argument expressions, so a constant is one the front end sees (a
+ * literal, an enum, a constant expression), at -O0 too.  The result has the type of the
+ * kernel's "x < y ? x : y" (the usual arithmetic conversions), computed without tripping
+ * -Wsign-compare.
+ */
+#define __kfsim_is_signed(ux) ((__typeof__(ux))(-1) < (__typeof__(ux))1)
+/* the sign bit by a shift: "(long long)(x) >= 0" trips -Wtype-limits for unsigned constants */
+#define __kfsim_is_nonneg(x)                                                                      \
+	__builtin_choose_expr(__builtin_constant_p(x), !((unsigned long long)(long long)(x) >> 63), 0)
+/* 2 = usable as signed, 1 = usable as unsigned (both bits: either) */
+#define __kfsim_sign_use(x, ux)                                                                   \
+	(__kfsim_is_signed(ux) ? 2 + __kfsim_is_nonneg(x) : 1 + 2 * (sizeof(ux) < 4))
+#define __kfsim_types_ok(x, ux, y, uy) (__kfsim_sign_use(x, ux) & __kfsim_sign_use(y, uy))
+#define __kfsim_careful_cmp(op, name, x, y, ux, uy)                                               \
 	({                                                                                        \
-		__typeof__(x) ux = (x);                                                            \
-		__typeof__(y) uy = (y);                                                            \
-		_Static_assert(__builtin_types_compatible_p(__typeof__(ux), __typeof__(uy)),      \
-			       "min()/max() of different types: use min_t()/max_t()");           \
+		__auto_type ux = (x);                                                              \
+		__auto_type uy = (y);                                                              \
+		_Static_assert(__kfsim_types_ok(x, ux, y, uy),                                     \
+			       #name "(" #x ", " #y ") signedness error");                         \
+		__typeof__(ux + uy) ux##_c = ux, uy##_c = uy;                                      \
+		ux##_c op uy##_c ? ux##_c : uy##_c;                                                \
+	})
+/** min() - the smaller of @x and @y; mixed signedness only where harmless (see above). */
+#define min(x, y) __kfsim_careful_cmp(<, min, x, y, __kfsim_min_x, __kfsim_min_y)
+/** max() - the larger of @x and @y; mixed signedness only where harmless (see above). */
+#define max(x, y) __kfsim_careful_cmp(>, max, x, y, __kfsim_max_x, __kfsim_max_y)
+#define __kfsim_cmp_t(op, type, x, y, ux, uy)                                                     \
+	({                                                                                        \
+		type ux = (x);                                                                     \
+		type uy = (y);                                                                     \
 		ux op uy ? ux : uy;                                                                \
 	})
-/** min() - the smaller of @x and @y, which must have the same type. */
-#define min(x, y) __kfsim_cmp_once(<, x, y, __kfsim_min_x, __kfsim_min_y)
-/** max() - the larger of @x and @y, which must have the same type. */
-#define max(x, y) __kfsim_cmp_once(>, x, y, __kfsim_max_x, __kfsim_max_y)
-/** min_t() - min() after converting both arguments to @type. */
-#define min_t(type, x, y) min((type)(x), (type)(y))
-/** max_t() - max() after converting both arguments to @type. */
-#define max_t(type, x, y) max((type)(x), (type)(y))
-/** clamp() - @val limited to [@lo, @hi]; all three of one type. */
-#define clamp(val, lo, hi) min(max(val, lo), hi)
-/** clamp_t() - clamp() after converting to @type. */
-#define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)
+/** min_t() - the smaller of @x and @y after converting both to @type (no signedness check). */
+#define min_t(type, x, y) __kfsim_cmp_t(<, type, x, y, __kfsim_mint_x, __kfsim_mint_y)
+/** max_t() - the larger of @x and @y after converting both to @type (no signedness check). */
+#define max_t(type, x, y) __kfsim_cmp_t(>, type, x, y, __kfsim_maxt_x, __kfsim_maxt_y)
+/*
+ * clamp(): "val >= hi ? hi : (val <= lo ? lo : val)" (so with lo > hi at run time the result is
+ * hi when val >= hi, else lo), a build error when lo > hi is a constant the front end sees
+ * ("clamp() low limit lo greater than high limit hi"), and the signedness check of min().
+ */
+#define __kfsim_clamp(type, val, lo, hi, uval, ulo, uhi)                                          \
+	({                                                                                        \
+		type uval = (val);                                                                 \
+		type ulo = (lo);                                                                   \
+		type uhi = (hi);                                                                   \
+		_Static_assert(!__builtin_choose_expr(__builtin_constant_p((lo) > (hi)),          \
+						      (__typeof__(ulo))(lo) > (__typeof__(uhi))(hi), \
+						      0),                                          \
+			       "clamp() low limit " #lo " greater than high limit " #hi);          \
+		_Static_assert(__kfsim_sign_use(val, uval) & __kfsim_sign_use(lo, ulo) &           \
+				       __kfsim_sign_use(hi, uhi),                                  \
+			       "clamp(" #val ", " #lo ", " #hi ") signedness error");              \
+		__typeof__(uval + ulo + uhi) uval##_c = uval, ulo##_c = ulo, uhi##_c = uhi;        \
+		uval##_c >= uhi##_c ? uhi##_c : (uval##_c <= ulo##_c ? ulo##_c : uval##_c);        \
+	})
+/** clamp() - @val limited to [@lo, @hi]; signedness checked as min(). */
+#define clamp(val, lo, hi)                                                                        \
+	__kfsim_clamp(__auto_type, val, lo, hi, __kfsim_clamp_v, __kfsim_clamp_l, __kfsim_clamp_h)
+/** clamp_t() - clamp() after converting all three to @type. */
+#define clamp_t(type, val, lo, hi)                                                                \
+	__kfsim_clamp(type, val, lo, hi, __kfsim_clampt_v, __kfsim_clampt_l, __kfsim_clampt_h)
 /** swap() - exchange the values of @a and @b. */
 #define swap(a, b)                                                                                \
 	do {                                                                                      \
@@ -192,16 +241,24 @@ static inline u64 div64_ul(u64 dividend, unsigned long divisor) { return dividen
 #define do_div(n, base)                                                                           	({                                                                                        		u32 __kfsim_base = (base);                                                         		u32 __kfsim_rem = (u32)((n) % __kfsim_base);                                      		(n) = (n) / __kfsim_base;                                                          		__kfsim_rem;                                                                       	})
 
 /*
- * Powers of two (include/linux/log2.h).  ilog2(0) is undefined in the kernel too (it is -1 for
- * a constant there); roundup_pow_of_two(0) likewise: callers must not pass 0.
+ * Powers of two (include/linux/log2.h).  ilog2() as 6.12's: a constant below 2 (0 too) gives 0,
+ * a run-time 0 gives -1 (fls(0) - 1); roundup_pow_of_two(0) is undefined in the kernel too:
+ * callers must not pass 0.
  */
 /** is_power_of_2() - whether @n is a power of two (0 is not). */
 static inline bool is_power_of_2(unsigned long n)
 {
 	return n != 0 && (n & (n - 1)) == 0;
 }
-/** ilog2() - floor(log2(@n)) for @n > 0. */
-#define ilog2(n) ((int)(63 - __builtin_clzll((unsigned long long)(n))))
+/* fls64(n) - 1: -1 for 0 (__builtin_clzll(0) is undefined) */
+static inline __attribute__((const)) int __kfsim_ilog2_u64(unsigned long long n)
+{
+	return n ? 63 - __builtin_clzll(n) : -1;
+}
+/** ilog2() - floor(log2(@n)); 0 for a constant below 2, -1 for 0 at run time (as 6.12). */
+#define ilog2(n)                                                                                  \
+	((int)(__builtin_constant_p(n) ? ((n) < 2 ? 0 : 63 - __builtin_clzll(n))                  \
+				       : __kfsim_ilog2_u64((unsigned long long)(n))))
 /** roundup_pow_of_two() - the smallest power of two >= @n (@n > 0). */
 #define roundup_pow_of_two(n)                                                                     	((n) == 1 ? 1UL : 1UL << (ilog2((unsigned long long)(n) - 1) + 1))
 /** rounddown_pow_of_two() - the largest power of two <= @n (@n > 0). */

@@ -11,7 +11,12 @@
  * console_loglevel: 7 by default as in the kernel (so a WARN splat shows), 4 with "quiet" on the
  * command line, 10 with "debug", anything with loglevel=; ignore_loglevel shows every level.
  * The kfsim program sets the console level to 0 and shows the log where it matters (loglevel=
- * on its --cmdline overrides).  Continuation lines (KERN_CONT) join the previous record.
+ * on its --cmdline overrides).  Continuation lines (KERN_CONT) join the previous record when it
+ * is still open (no newline) and was written by the same thread (the kernel's caller_id), as
+ * vprintk_store() in 6.12; otherwise they start a record of their own.  Prefixes are parsed as
+ * printk_parse_prefix(): the first level digit wins, and the level and KERN_CONT are taken from
+ * the first 7 bytes of the message only (vprintk_store()'s prefix_buf[8]), while every prefix
+ * at the start is stripped.
  *
  * The ring is process-global, as the kernel's log is machine-global; it is thread-safe.  Tests
  * read it back to assert that a warning fired with its exact text.
@@ -42,7 +47,42 @@
 #define LOGLEVEL_NOTICE 5
 #define LOGLEVEL_INFO 6
 #define LOGLEVEL_DEBUG 7
+#define LOGLEVEL_DEFAULT -1	/* no level given: MESSAGE_LOGLEVEL_DEFAULT */
+#define LOGLEVEL_SCHED -2	/* deferred messages from sched code (printk_deferred) */
 #define MESSAGE_LOGLEVEL_DEFAULT LOGLEVEL_WARNING /* level of a message without KERN_* */
+
+/**
+ * printk_get_level() - the level character of a KERN_* prefix at @buffer
+ * @buffer: message text
+ *
+ * Return: '0'..'7' or 'c' (KERN_CONT) when @buffer starts with KERN_SOH and one of them, else 0.
+ * KERN_SOH followed by anything else is no prefix (printk stops parsing there and keeps it).
+ */
+static inline int printk_get_level(const char *buffer)
+{
+	if (buffer[0] == KERN_SOH_ASCII && buffer[1]) {
+		switch (buffer[1]) {
+		case '0' ... '7':
+		case 'c':
+			return buffer[1];
+		}
+	}
+	return 0;
+}
+
+/** printk_skip_level() - @buffer past one KERN_* prefix, if it starts with one. */
+static inline const char *printk_skip_level(const char *buffer)
+{
+	return printk_get_level(buffer) ? buffer + 2 : buffer;
+}
+
+/** printk_skip_headers() - @buffer past every KERN_* prefix at its start. */
+static inline const char *printk_skip_headers(const char *buffer)
+{
+	while (printk_get_level(buffer))
+		buffer = printk_skip_level(buffer);
+	return buffer;
+}
 /* Console levels (include/linux/printk.h): a record is shown when its level is below. */
 #define CONSOLE_LOGLEVEL_SILENT 0
 #define CONSOLE_LOGLEVEL_MIN 1

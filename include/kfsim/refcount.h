@@ -3,7 +3,8 @@
 #define KFSIM_REFCOUNT_H
 #pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 /*
- * refcount_t (include/linux/refcount.h, lib/refcount.c), as in Linux 6.3 (the 5.5+ design).
+ * refcount_t (include/linux/refcount.h, lib/refcount.c), as in Linux 6.3 (the 5.5+ design), with
+ * the later releases' changes under kfsim_kernel_version() (listed below).
  *
  * Invariants this file keeps:
  * - A counter holds an int.  1..REFCOUNT_MAX are live counts, 0 means "freed", and every
@@ -27,6 +28,8 @@
  *   (and a negative @i reaching 0 likewise); 6.11 (commit "refcount: Report UAF for
  *   refcount_sub_and_test(0) when counter==0") requires old > 0 for success and reports any
  *   old <= 0 as "underflow; use-after-free".
+ * - The acquire variants of add/inc_not_zero (2025; in 6.12.y as a stable backport) saturate like
+ *   refcount_add_not_zero() before 6.15 and fail silently on a bad counter from 6.15 (below).
  * - Kernels before 5.5 had a different implementation (cmpxchg loops saturating at UINT_MAX, or
  *   unchecked x86 asm); kfsim does not model them and gives 5.5+ behaviour for every version.
  *
@@ -211,9 +214,17 @@ static inline __must_check bool refcount_inc_not_zero(refcount_t *r)
 
 /*
  * Added after 6.3 (2025, for objects whose memory may be reused under RCU, SLAB_TYPESAFE_BY_RCU):
- * refcount_set_release() and the acquire variants of add/inc_not_zero, optionally with a limit.
- * They are offered whatever kfsim_kernel_version() says (they add API, change no behaviour).
+ * refcount_set_release() and the acquire variants of add/inc_not_zero.  They are offered
+ * whatever kfsim_kernel_version() says (they add API), and behave as the release in force:
+ * - before 6.15 (as backported to 6.12.y, e.g. Debian's 6.12.118): refcount_add_not_zero() with
+ *   ACQUIRE on success: overflow or a bad counter saturates, warns and returns true;
+ * - from 6.15 they are the INT_MAX case of __refcount_add_not_zero_limited_acquire() (new in
+ *   6.15, for the VMA reference count): overflow or a bad counter fails the limit test and
+ *   returns false, silently, leaving the counter unchanged.
  */
+
+/* Whether the acquire variants test INT_MAX as a limit (6.15+); out of line, cold path only. */
+bool __refcount_acquire_has_limit(void);
 
 /**
  * refcount_set_release() - refcount_set() with RELEASE ordering
@@ -228,28 +239,17 @@ static inline void refcount_set_release(refcount_t *r, int n)
 	atomic_store_explicit(&r->refs, n, memory_order_release);
 }
 
-/**
- * __refcount_add_not_zero_limited_acquire() - add @i unless the counter is 0 or would pass @limit
- * @i: amount to add
- * @r: the counter
- * @oldp: when not NULL, receives the value seen
- * @limit: the largest value the addition may produce
- *
- * ACQUIRE on success.  The limit test is done in wrapping int arithmetic as in the kernel, so
- * every bad (negative, e.g. saturated) counter fails it: returns false, silently, unchanged,
- * where refcount_add_not_zero() would return true, saturate and warn.
- *
- * Return: true if @i was added (or the counter saturated doing so), false otherwise.
- */
-static __always_inline __must_check bool
-__refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp, int limit)
+/* The acquire add_not_zero loop; @limit_always is false for the INT_MAX callers before 6.15. */
+static __always_inline bool __refcount_add_not_zero_acquire_loop(int i, refcount_t *r, int *oldp,
+								 int limit, bool limit_always)
 {
 	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
 
 	do {
 		if (!old)
 			break;
-		if (i > __refcount_wrap_sub(limit, old)) {
+		if (unlikely(i > __refcount_wrap_sub(limit, old)) &&
+		    (limit_always || __refcount_acquire_has_limit())) {
 			if (oldp)
 				*oldp = old;
 			return false;
@@ -265,23 +265,74 @@ __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp, int lim
 	return old;
 }
 
-/** __refcount_inc_not_zero_limited_acquire() - the limited acquire variant for @i = 1. */
+/**
+ * __refcount_add_not_zero_limited_acquire() - add @i unless the counter is 0 or would pass @limit
+ * @i: amount to add
+ * @r: the counter
+ * @oldp: when not NULL, receives the value seen
+ * @limit: the largest value the addition may produce
+ *
+ * 6.15+.  ACQUIRE on success.  The limit test is done in wrapping int arithmetic as in the
+ * kernel, so every bad (negative, e.g. saturated) counter fails it: returns false, silently,
+ * unchanged, where refcount_add_not_zero() would return true, saturate and warn.
+ *
+ * Return: true if @i was added (or the counter saturated doing so), false otherwise.
+ */
+static __always_inline __must_check bool
+__refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp, int limit)
+{
+	return __refcount_add_not_zero_acquire_loop(i, r, oldp, limit, true);
+}
+
+/** __refcount_inc_not_zero_limited_acquire() - the limited acquire variant for @i = 1 (6.15+). */
 static inline __must_check bool __refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp,
 									int limit)
 {
 	return __refcount_add_not_zero_limited_acquire(1, r, oldp, limit);
 }
 
-/** refcount_add_not_zero_acquire() - refcount_add_not_zero() with ACQUIRE on success. */
-static inline __must_check bool refcount_add_not_zero_acquire(int i, refcount_t *r)
+/**
+ * __refcount_add_not_zero_acquire() - refcount_add_not_zero_acquire() that also reports the old value
+ * @i: amount to add
+ * @r: the counter
+ * @oldp: when not NULL, receives the value seen
+ *
+ * Return: false at 0; on overflow or a bad counter true (saturated, warned) before 6.15 and
+ * false (unchanged, silent) from 6.15; true otherwise.
+ */
+static __always_inline __must_check bool __refcount_add_not_zero_acquire(int i, refcount_t *r,
+									  int *oldp)
 {
-	return __refcount_add_not_zero_limited_acquire(i, r, NULL, INT_MAX);
+	return __refcount_add_not_zero_acquire_loop(i, r, oldp, INT_MAX, false);
 }
 
-/** refcount_inc_not_zero_acquire() - refcount_inc_not_zero() with ACQUIRE on success. */
+/**
+ * refcount_add_not_zero_acquire() - refcount_add_not_zero() with ACQUIRE on success
+ * @i: amount to add
+ * @r: the counter
+ *
+ * Return: as __refcount_add_not_zero_acquire().
+ */
+static inline __must_check bool refcount_add_not_zero_acquire(int i, refcount_t *r)
+{
+	return __refcount_add_not_zero_acquire(i, r, NULL);
+}
+
+/** __refcount_inc_not_zero_acquire() - refcount_inc_not_zero_acquire() that also reports the old value. */
+static inline __must_check bool __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
+{
+	return __refcount_add_not_zero_acquire(1, r, oldp);
+}
+
+/**
+ * refcount_inc_not_zero_acquire() - refcount_inc_not_zero() with ACQUIRE on success
+ * @r: the counter
+ *
+ * Return: as __refcount_add_not_zero_acquire() with @i = 1.
+ */
 static inline __must_check bool refcount_inc_not_zero_acquire(refcount_t *r)
 {
-	return __refcount_add_not_zero_limited_acquire(1, r, NULL, INT_MAX);
+	return __refcount_inc_not_zero_acquire(r, NULL);
 }
 
 /** __refcount_add() - refcount_add() that also reports the old value in *@oldp (if not NULL). */

@@ -79,13 +79,13 @@ void __warn(const char *file, int line, const char *func, const char *fmt, ...)
 	report_begin();
 	pr_warn("------------[ cut here ]------------\n");
 	if (fmt) {
-		char msg[KFSIM_LOG_LINE_MAX];
 		va_list args;
 
+		/* __warn_printk(): vprintk(fmt), so the message's own KERN_* prefix (if any) sets its
+		 * level, else the default level 4 */
 		va_start(args, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, args);
+		vprintk(fmt, args);
 		va_end(args);
-		printk(KERN_WARNING "%s", msg);
 	}
 	pr_warn("WARNING: CPU: 0 PID: %lu at %s:%d %s\n", kfsim_current_tid(), file, line, func);
 	/* check_panic_on_warn() comes before the end marker, so a panic has no trailer */

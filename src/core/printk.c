@@ -20,6 +20,7 @@ static struct kfsim_log_record log_ring[KFSIM_LOG_RECORDS];
 static u64 log_first_seq;	/* oldest record still in the ring */
 static u64 log_next_seq;	/* sequence number of the next record */
 static bool log_last_open;	/* last record had no newline: KERN_CONT may extend it */
+static pthread_t log_last_caller;	/* who wrote it: only the same caller may extend it */
 static int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
 static bool ignore_loglevel;
 static bool log_shown[KFSIM_LOG_RECORDS];	/* whether the console printed each slot's record */
@@ -49,18 +50,23 @@ static struct kfsim_log_record *log_slot(u64 seq)
 	return &log_ring[seq % KFSIM_LOG_RECORDS];
 }
 
-/* Split "\0013text" into level 3 and "text"; KERN_CONT is reported as level -1. */
-static const char *log_parse_level(const char *text, int *level)
+/*
+ * printk_parse_prefix() over at most @len bytes of @text: the first level digit sets *@level
+ * (when still LOGLEVEL_DEFAULT), KERN_CONT sets *@cont.  Return: the prefix bytes seen.
+ */
+static size_t log_parse_prefix(const char *text, size_t len, int *level, bool *cont)
 {
-	*level = MESSAGE_LOGLEVEL_DEFAULT;
-	while (text[0] == KERN_SOH_ASCII && text[1]) {
-		if (text[1] >= '0' && text[1] <= '7')
-			*level = text[1] - '0';
-		else if (text[1] == 'c')
-			*level = -1;
-		text += 2;
+	size_t prefix_len = 0;
+	int kern_level;
+
+	while (prefix_len + 2 <= len && (kern_level = printk_get_level(text + prefix_len))) {
+		if (kern_level == 'c')
+			*cont = true;
+		else if (*level == LOGLEVEL_DEFAULT)
+			*level = kern_level - '0';
+		prefix_len += 2;
 	}
-	return text;
+	return prefix_len;
 }
 
 /* suppress_message_printing() */
@@ -80,15 +86,23 @@ static void log_echo(const struct kfsim_log_record *rec, const char *appended)
 			(unsigned long long)(rec->ts_nsec % 1000000000ull / 1000), rec->text);
 }
 
-static size_t log_store(int level, const char *text)
+/*
+ * Store @text (prefixes already stripped) at @level (LOGLEVEL_DEFAULT: the default level).  A
+ * continuation extends the last record only while it is open and this thread wrote it
+ * (prb_reserve_in_last() matches caller_id); anything else starts a record, which closes the
+ * previous one (prb_reserve() finalizes it).
+ */
+static size_t log_store(int level, bool cont, const char *text)
 {
 	size_t len = strlen(text);
 	bool newline = len && text[len - 1] == '\n';
+	pthread_t self = pthread_self();
 	struct kfsim_log_record *rec;
 
 	if (newline)
 		len--;
-	if (level < 0 && log_last_open && log_next_seq > log_first_seq) {
+	if (cont && log_last_open && log_next_seq > log_first_seq &&
+	    pthread_equal(log_last_caller, self)) {
 		rec = log_slot(log_next_seq - 1);
 		size_t used = strlen(rec->text);
 		size_t room = sizeof(rec->text) - 1 - used;
@@ -99,7 +113,7 @@ static size_t log_store(int level, const char *text)
 		rec->text[used + len] = '\0';
 		log_echo(rec, rec->text + used);
 	} else {
-		if (level < 0)
+		if (level == LOGLEVEL_DEFAULT)
 			level = MESSAGE_LOGLEVEL_DEFAULT;
 		if (log_last_open && log_next_seq > log_first_seq)
 			log_echo(&(struct kfsim_log_record){ .level = log_slot(log_next_seq - 1)->level },
@@ -118,6 +132,7 @@ static size_t log_store(int level, const char *text)
 		log_echo(rec, NULL);
 	}
 	log_last_open = !newline;
+	log_last_caller = self;
 	if (newline)
 		log_echo(rec, "\n");
 	return len;
@@ -126,14 +141,18 @@ static size_t log_store(int level, const char *text)
 int vprintk(const char *fmt, va_list args)
 {
 	char buf[KFSIM_LOG_LINE_MAX + 8];
-	const char *text;
-	int level;
+	int level = LOGLEVEL_DEFAULT;
+	bool cont = false;
 	size_t stored;
+	int len;
 
-	vsnprintf(buf, sizeof(buf), fmt, args);
-	text = log_parse_level(buf, &level);
+	len = vsnprintf(buf, sizeof(buf), fmt, args);
+	if (len < 0)
+		return 0;
+	/* the level and KERN_CONT come from the first 7 bytes (vprintk_store()'s prefix_buf[8]) */
+	log_parse_prefix(buf, 7, &level, &cont);
 	pthread_mutex_lock(&log_lock);
-	stored = log_store(level, text);
+	stored = log_store(level, cont, printk_skip_headers(buf));
 	pthread_mutex_unlock(&log_lock);
 	return (int)stored;
 }

@@ -68,6 +68,11 @@ bool __refcount_sub_zero_is_uaf(void)
 	return kfsim_kernel_at_least(6, 11);
 }
 
+bool __refcount_acquire_has_limit(void)
+{
+	return kfsim_kernel_at_least(6, 15);
+}
+
 bool refcount_dec_if_one(refcount_t *r)
 {
 	int expected = 1;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -57,6 +58,116 @@ static void test_continuation_joins_previous_record(void **state)
 	assert_int_equal(rec.level, LOGLEVEL_INFO);
 	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
 	assert_string_equal(rec.text, "next");
+}
+
+/* printk_parse_prefix() (6.12): the first level wins; KERN_SOH + anything else is no prefix. */
+static void test_prefix_rules_of_printk_parse_prefix(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+
+	printk(KERN_ERR KERN_INFO "first level wins\n");
+	printk(KERN_SOH "8" "not a level\n");
+	printk(KERN_SOH "d" KERN_ERR "stops at the bad pair\n");
+	/* level and KERN_CONT come from the first 7 bytes; all prefixes are stripped */
+	printk(KERN_CONT KERN_CONT KERN_CONT KERN_ERR "fourth pair ignored\n");
+	printk(KERN_CONT KERN_CONT KERN_ERR "third pair counts\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, LOGLEVEL_ERR);
+	assert_string_equal(rec.text, "first level wins");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+	assert_string_equal(rec.text, KERN_SOH "8" "not a level");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+	assert_string_equal(rec.text, KERN_SOH "d" KERN_ERR "stops at the bad pair");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+	assert_string_equal(rec.text, "fourth pair ignored");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_int_equal(rec.level, LOGLEVEL_ERR);
+	assert_string_equal(rec.text, "third pair counts");
+	assert_int_equal(kfsim_log_read(&seq, &rec), -ENOENT);
+
+	assert_int_equal(printk_get_level(KERN_INFO "x"), '6');
+	assert_int_equal(printk_get_level(KERN_CONT "x"), 'c');
+	assert_int_equal(printk_get_level(KERN_SOH "8"), 0);
+	assert_int_equal(printk_get_level(KERN_SOH), 0);
+	assert_string_equal(printk_skip_level(KERN_ERR KERN_CONT "x"), KERN_CONT "x");
+	assert_string_equal(printk_skip_headers(KERN_ERR KERN_CONT "x"), "x");
+	assert_string_equal(printk_skip_headers(KERN_SOH "9x"), KERN_SOH "9x");
+}
+
+/* KERN_CONT with a level still continues; the level of the continuation is ignored. */
+static void test_continuation_with_a_level_joins(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+
+	pr_info("a");
+	printk(KERN_CONT KERN_ERR "b");
+	printk(KERN_ERR KERN_CONT "c\n");
+	/* a continuation after a closed record starts one, at its own level or the default */
+	printk(KERN_CONT KERN_NOTICE "orphan\n");
+	pr_cont("orphan too\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "abc");
+	assert_int_equal(rec.level, LOGLEVEL_INFO);
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "orphan");
+	assert_int_equal(rec.level, LOGLEVEL_NOTICE);
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "orphan too");
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+	assert_int_equal(kfsim_log_read(&seq, &rec), -ENOENT);
+}
+
+static void *cont_from_other_thread(void *arg)
+{
+	(void)arg;
+	pr_cont(" from another thread\n");
+	return NULL;
+}
+
+/* Only the writer of the open record may extend it (caller_id): another thread's pr_cont starts its own. */
+static void test_continuation_only_by_same_caller(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+	pthread_t t;
+
+	pr_info("mine:");
+	assert_int_equal(pthread_create(&t, NULL, cont_from_other_thread, NULL), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	/* the other thread's record closed mine (prb_reserve() finalizes the previous record) */
+	pr_cont(" late\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "mine:");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, " from another thread");
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, " late");
+	assert_int_equal(kfsim_log_read(&seq, &rec), -ENOENT);
+}
+
+/* __warn_printk() prints the message with vprintk(): its own level, or the default. */
+static void test_warn_message_keeps_its_own_level(void **state)
+{
+	u64 seq = log_mark();
+	struct kfsim_log_record rec;
+
+	WARN(1, KERN_INFO "informational warning\n");
+	WARN(1, "plain warning\n");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "------------[ cut here ]------------");
+	assert_int_equal(kfsim_log_read(&seq, &rec), 0);
+	assert_string_equal(rec.text, "informational warning");
+	assert_int_equal(rec.level, LOGLEVEL_INFO);
+	while (kfsim_log_read(&seq, &rec) == 0 && strcmp(rec.text, "plain warning"))
+		;
+	assert_string_equal(rec.text, "plain warning");
+	assert_int_equal(rec.level, MESSAGE_LOGLEVEL_DEFAULT);
 }
 
 static void test_ring_wraps_and_reader_sees_gap(void **state)
@@ -278,6 +389,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels_are_parsed_and_stripped),
 		cmocka_unit_test(test_continuation_joins_previous_record),
+		cmocka_unit_test(test_prefix_rules_of_printk_parse_prefix),
+		cmocka_unit_test(test_continuation_with_a_level_joins),
+		cmocka_unit_test(test_continuation_only_by_same_caller),
+		cmocka_unit_test(test_warn_message_keeps_its_own_level),
 		cmocka_unit_test(test_ring_wraps_and_reader_sees_gap),
 		cmocka_unit_test(test_long_message_is_truncated),
 		cmocka_unit_test(test_dmesg_format_and_clear),

@@ -345,13 +345,14 @@ static void test_saturated_counter_stays_saturated(void **state)
 	assert_int_equal(refcount_read(&r), (unsigned int)SAT);
 }
 
-/* The post-6.3 acquire variants: the limit, and the wrapping limit test on bad counters. */
-static void test_acquire_variants(void **state)
+/* The post-6.3 acquire variants from 6.15: the limit, and the wrapping limit test on bad counters. */
+static void test_acquire_variants_6_15(void **state)
 {
 	refcount_t r = REFCOUNT_INIT(0);
 	u64 mark = log_mark();
 	int old = -7;
 
+	assert_int_equal(kfsim_set_kernel_version(KERNEL_VERSION(6, 15, 0)), 0);
 	kfsim_refcount_clear_warn_once();
 	assert_false(refcount_inc_not_zero_acquire(&r));
 	assert_int_equal(refcount_read(&r), 0);
@@ -367,6 +368,8 @@ static void test_acquire_variants(void **state)
 	/* INT_MAX limit: REFCOUNT_MAX itself cannot be passed, so no saturation. */
 	refcount_set(&r, REFCOUNT_MAX);
 	assert_false(refcount_inc_not_zero_acquire(&r));
+	assert_false(__refcount_inc_not_zero_acquire(&r, &old));
+	assert_int_equal(old, REFCOUNT_MAX);
 	assert_int_equal(refcount_read(&r), REFCOUNT_MAX);
 	/* Any bad (negative) count: limit - old wraps negative, so the lookup fails, silently. */
 	static const int bad[] = { SAT, -1, INT_MIN, -0x7fff0000 };
@@ -374,12 +377,57 @@ static void test_acquire_variants(void **state)
 		refcount_set(&r, bad[k]);
 		assert_false(refcount_inc_not_zero_acquire(&r));
 		assert_false(refcount_add_not_zero_acquire(2, &r));
+		assert_false(__refcount_add_not_zero_acquire(2, &r, &old));
+		assert_int_equal(old, bad[k]);
 		assert_int_equal(refcount_read(&r), (unsigned int)bad[k]);
 	}
 	assert_logged(mark, "refcount_t:", 0);
 	/* The 6.3 function on the same counter: true, and it warns. */
 	assert_true(refcount_inc_not_zero(&r));
 	assert_logged(mark, TXT_OVF, 1);
+}
+
+/*
+ * Before 6.15 (the form 6.12.y carries as a backport) the acquire variants have no limit: they
+ * are refcount_add_not_zero() with ACQUIRE, so overflow and bad counters saturate, warn
+ * "saturated; leaking memory." and return true.  (The kernel's own header is compared with
+ * these in refcount/kernel-refcount.)
+ */
+static void test_acquire_variants_6_12(void **state)
+{
+	refcount_t r = REFCOUNT_INIT(REFCOUNT_MAX);
+	u64 mark = log_mark();
+	int old = -7;
+
+	assert_int_equal(kfsim_set_kernel_version(KERNEL_VERSION(6, 12, 0)), 0);
+	kfsim_refcount_clear_warn_once();
+	assert_true(__refcount_inc_not_zero_acquire(&r, &old));
+	assert_int_equal(old, REFCOUNT_MAX);
+	assert_int_equal(refcount_read(&r), (unsigned int)SAT);
+	assert_logged(mark, TXT_OVF, 1);
+	static const int bad[] = { SAT, -1, INT_MIN, -0x7fff0000 };
+	for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
+		refcount_set(&r, bad[k]);
+		assert_true(refcount_inc_not_zero_acquire(&r));
+		assert_int_equal(refcount_read(&r), (unsigned int)SAT);
+		refcount_set(&r, bad[k]);
+		assert_true(__refcount_add_not_zero_acquire(2, &r, &old));
+		assert_int_equal(old, bad[k]);
+		assert_int_equal(refcount_read(&r), (unsigned int)SAT);
+	}
+	/* once per type: still the one report */
+	assert_logged(mark, TXT_OVF, 1);
+	/* 0 stays a silent failure; 1 + INT_MAX overflows and saturates */
+	refcount_set(&r, 0);
+	assert_false(refcount_add_not_zero_acquire(5, &r));
+	assert_int_equal(refcount_read(&r), 0);
+	refcount_set(&r, 1);
+	assert_true(refcount_add_not_zero_acquire(INT_MAX, &r));
+	assert_int_equal(refcount_read(&r), (unsigned int)SAT);
+	/* the explicitly limited form is 6.15 API and always tests its limit */
+	refcount_set(&r, 5);
+	assert_false(__refcount_inc_not_zero_limited_acquire(&r, &old, 5));
+	assert_int_equal(refcount_read(&r), 5);
 }
 
 /*
@@ -496,7 +544,8 @@ int main(void)
 		cmocka_unit_test(test_warnings_once_per_type),
 		cmocka_unit_test_teardown(test_sub_and_test_zero_by_version, teardown),
 		cmocka_unit_test(test_saturated_counter_stays_saturated),
-		cmocka_unit_test(test_acquire_variants),
+		cmocka_unit_test_teardown(test_acquire_variants_6_15, teardown),
+		cmocka_unit_test_teardown(test_acquire_variants_6_12, teardown),
 		cmocka_unit_test(test_random_against_model),
 	};
 

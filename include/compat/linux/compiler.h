@@ -12,6 +12,17 @@
 /* is_signed_type() - whether @type is signed (char is not: the kernel builds with -funsigned-char) */
 #define is_signed_type(type) (((type)(-1)) < (type)1)
 #define is_unsigned_type(type) (!is_signed_type(type))
+/* The kernel builds with -fno-strict-overflow; __signed_wrap only tells UBSan a wrap is meant. */
+#ifndef __signed_wrap
+#define __signed_wrap __attribute__((no_sanitize("signed-integer-overflow")))
+#endif
+/* sparse's lock-context annotations (include/linux/compiler_types.h): nothing to the compiler */
+#ifndef __acquires
+#define __acquires(x)
+#define __releases(x)
+#define __cond_acquires(x)
+#define __must_hold(x)
+#endif
 #ifndef fallthrough
 #define fallthrough __attribute__((__fallthrough__))
 #endif

@@ -3,6 +3,7 @@
  * <kfsim/cleanup.h>. */
 #ifndef KFSIM_COMPAT_LINUX_SPINLOCK_H
 #define KFSIM_COMPAT_LINUX_SPINLOCK_H
+#include <linux/export.h>	/* the kernel's comes through <linux/linkage.h> */
 #include <kfsim/spinlock.h>
 #include <kfsim/cleanup.h>
 #endif /* KFSIM_COMPAT_LINUX_SPINLOCK_H */

@@ -56,7 +56,10 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 	char flag[80], why[256] = "";
 	u64 v;
 
-	snprintf(flag, sizeof(flag), "--%s", given_name);
+	if (given_name[0] && !given_name[1])
+		snprintf(flag, sizeof(flag), "-%s", given_name);
+	else
+		snprintf(flag, sizeof(flag), "--%s", given_name);
 	switch (opt->kind) {
 	case KFSIM_OPT_FLAG:
 		*(bool *)dest = true;
@@ -68,6 +71,14 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 		if (kfsim_cli_parse_u64(cmd, flag, value, 0, 1, &v))
 			return -EINVAL;
 		*(bool *)dest = v;
+		return 0;
+	case KFSIM_OPT_ONOFF:
+		if (strcmp(value, "on") && strcmp(value, "off")) {
+			kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected on or off", value,
+					flag);
+			return -EINVAL;
+		}
+		*(bool *)dest = !strcmp(value, "on");
 		return 0;
 	case KFSIM_OPT_UINT:
 	case KFSIM_OPT_U64:
@@ -155,12 +166,16 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 		    struct kfsim_cli_args *args)
 {
 	struct option longopts[64 + 2];
-	char list[256];
+	char list[256], who[128], optstring[4 + 2 * 64] = "+:h", short_name[2] = "";
 	int c, first = 1, index;
+	size_t nr_short = 3;
 
 	unsigned int nr_long = 0;
 
 	*args = (struct kfsim_cli_args){ 0 };
+	kfsim_cli_invocation(spec->name, who, sizeof(who));
+	if (spec->permute)
+		memmove(optstring, optstring + 1, nr_short--);
 	for (unsigned int i = 0; i < spec->nr_opts && i < 64; i++) {
 		if (!spec->opts[i].name)
 			continue; /* a heading */
@@ -168,6 +183,12 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 						       takes_value(&spec->opts[i]) ?
 							       required_argument : no_argument,
 						       NULL, (int)i };
+		if (spec->opts[i].short_name) {
+			optstring[nr_short++] = spec->opts[i].short_name;
+			if (takes_value(&spec->opts[i]))
+				optstring[nr_short++] = ':';
+			optstring[nr_short] = '\0';
+		}
 	}
 	longopts[nr_long++] = (struct option){ "help", no_argument, NULL, OPT_HELP_VAL };
 	longopts[nr_long] = (struct option){ NULL, 0, NULL, 0 };
@@ -187,7 +208,7 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			}
 			verb_list(spec, 0, list, sizeof(list));
 			return kfsim_cli_usage(spec->name, "missing subcommand: expected %s "
-					       "(see 'kfsim %s --help')", list, spec->name);
+					       "(see '%s --help')", list, who);
 		}
 		index = find_verb(spec, argv[1]);
 		if (index < 0) {
@@ -202,9 +223,11 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	opterr = 0;
 	optind = 1;
 	/* "+": stop at the first non-option, so a value never turns into the subcommand */
-	while ((c = getopt_long(argc - first + 1, argv + first - 1, "+:h", longopts, &index)) !=
-	       -1) {
+	/* getopt_long() sets @index for a long option only: -1 after the call means "-I" */
+	while (index = -1, (c = getopt_long(argc - first + 1, argv + first - 1, optstring, longopts,
+					    &index)) != -1) {
 		const struct kfsim_opt *opt;
+		const char *given_name;
 		unsigned int row;
 
 		if (c == OPT_HELP_VAL || c == 'h') {
@@ -212,15 +235,29 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			args->verb = KFSIM_CLI_HELP_SHOWN;
 			return KFSIM_EXIT_OK;
 		}
-		if (c < 0 || c >= (int)spec->nr_opts)
-			return kfsim_cli_bad_option(spec->name, argv + first - 1, c);
+		if (c < 0 || c >= (int)spec->nr_opts || index < 0) {
+			/* a one-letter option comes back as its letter (above every row number) */
+			int row_of_letter = -1;
+
+			for (unsigned int i = 0; i < spec->nr_opts && c != '?' && c != ':'; i++)
+				if (spec->opts[i].name && spec->opts[i].short_name == c)
+					row_of_letter = (int)i;
+			if (row_of_letter < 0)
+				return kfsim_cli_bad_option(spec->name, argv + first - 1, c);
+			c = row_of_letter;
+			short_name[0] = spec->opts[c].short_name;
+			given_name = short_name;
+		} else {
+			given_name = spec->opts[c].name;
+		}
 		opt = target_of(spec, &spec->opts[c], &row);
 		if (opt->verbs && spec->nr_verbs && !(opt->verbs & (1u << args->verb))) {
 			verb_list(spec, opt->verbs, list, sizeof(list));
-			return kfsim_cli_usage(spec->name, "option '--%s' is for 'kfsim %s %s' only",
-					       spec->opts[c].name, spec->name, list);
+			return kfsim_cli_usage(spec->name, "option '%s%s' is for '%s %s' only",
+					       given_name == short_name ? "-" : "--", given_name,
+					       who, list);
 		}
-		switch (store(spec, opt, spec->opts[c].name, optarg, opts)) {
+		switch (store(spec, opt, given_name, optarg, opts)) {
 		case 0:
 			break;
 		case -ENOMEM:
@@ -254,7 +291,11 @@ static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *
 	const char *line = opt->help ? opt->help : "";
 	int width = 24;
 
-	snprintf(head, sizeof(head), "  --%s%s%s", opt->name, takes_value(opt) ? " " : "",
+	char letter[8] = "";
+
+	if (opt->short_name)
+		snprintf(letter, sizeof(letter), "-%c, ", opt->short_name);
+	snprintf(head, sizeof(head), "  %s--%s%s%s", letter, opt->name, takes_value(opt) ? " " : "",
 		 takes_value(opt) ? (opt->arg ? opt->arg : "X") : "");
 	fprintf(out, "%-*s", width, head);
 	if ((int)strlen(head) >= width)
@@ -272,9 +313,31 @@ static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *
 	fputc('\n', out);
 }
 
+/*
+ * @text with "kfsim <name>" said as the program kfsim_cli_program() set ("kfsim-ynl-gen"), so
+ * that one help text serves the command and the tool of its own.
+ */
+static void put_named(const struct kfsim_cli_spec *spec, const char *text, FILE *out)
+{
+	char self[128], who[128];
+	size_t len;
+
+	snprintf(self, sizeof(self), "kfsim %s", spec->name);
+	kfsim_cli_invocation(spec->name, who, sizeof(who));
+	len = strlen(self);
+	for (const char *at; (at = strstr(text, self)); text = at + len) {
+		fprintf(out, "%.*s%s", (int)(at - text), text, who);
+	}
+	fputs(text, out);
+}
+
 void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 {
-	fprintf(out, "Usage: %s\n\n%s\n", spec->usage, spec->about);
+	fputs("Usage: ", out);
+	put_named(spec, spec->usage, out);
+	fputs("\n\n", out);
+	put_named(spec, spec->about, out);
+	fputc('\n', out);
 	if (spec->nr_verbs) {
 		fprintf(out, "\nSubcommands:\n");
 		for (unsigned int i = 0; i < spec->nr_verbs; i++)
@@ -296,6 +359,8 @@ void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 			help_row(spec, opt, out);
 	}
 	fprintf(out, "  %-22s%s\n", "--help, -h", "this help");
-	if (spec->notes)
-		fprintf(out, "\n%s", spec->notes);
+	if (spec->notes) {
+		fputc('\n', out);
+		put_named(spec, spec->notes, out);
+	}
 }

@@ -15,7 +15,13 @@
 #include <kfsim/outfile.h>
 #include "cli.h"
 
-#define OPT_HELP_VAL 1000 /* getopt_long's value for --help; rows are 0..63 */
+/*
+ * getopt_long()'s values: row i of the table is OPT_ROW_VAL + i, above every one-letter option
+ * and never 0 (glibc reports "--flag=x" on a flag through optopt = the value: 0 would read as
+ * "no option"); --help is OPT_HELP_VAL.
+ */
+#define OPT_ROW_VAL 256
+#define OPT_HELP_VAL 1000
 
 static const struct kfsim_opt *target_of(const struct kfsim_cli_spec *spec,
 					 const struct kfsim_opt *opt, unsigned int *index)
@@ -182,7 +188,7 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 		longopts[nr_long++] = (struct option){ spec->opts[i].name,
 						       takes_value(&spec->opts[i]) ?
 							       required_argument : no_argument,
-						       NULL, (int)i };
+						       NULL, OPT_ROW_VAL + (int)i };
 		if (spec->opts[i].short_name) {
 			optstring[nr_short++] = spec->opts[i].short_name;
 			if (takes_value(&spec->opts[i]))
@@ -222,10 +228,12 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 
 	opterr = 0;
 	optind = 1;
-	/* "+": stop at the first non-option, so a value never turns into the subcommand */
-	/* getopt_long() sets @index for a long option only: -1 after the call means "-I" */
-	while (index = -1, (c = getopt_long(argc - first + 1, argv + first - 1, optstring, longopts,
-					    &index)) != -1) {
+	/*
+	 * "+" (unless @spec->permute): stop at the first non-option, so a value never turns into
+	 * the subcommand
+	 */
+	while ((c = getopt_long(argc - first + 1, argv + first - 1, optstring, longopts, &index)) !=
+	       -1) {
 		const struct kfsim_opt *opt;
 		const char *given_name;
 		unsigned int row;
@@ -235,8 +243,11 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			args->verb = KFSIM_CLI_HELP_SHOWN;
 			return KFSIM_EXIT_OK;
 		}
-		if (c < 0 || c >= (int)spec->nr_opts || index < 0) {
-			/* a one-letter option comes back as its letter (above every row number) */
+		if (c >= OPT_ROW_VAL && c < OPT_ROW_VAL + (int)spec->nr_opts) {
+			c -= OPT_ROW_VAL;
+			given_name = spec->opts[c].name;
+		} else {
+			/* a one-letter option comes back as its letter */
 			int row_of_letter = -1;
 
 			for (unsigned int i = 0; i < spec->nr_opts && c != '?' && c != ':'; i++)
@@ -247,8 +258,6 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			c = row_of_letter;
 			short_name[0] = spec->opts[c].short_name;
 			given_name = short_name;
-		} else {
-			given_name = spec->opts[c].name;
 		}
 		opt = target_of(spec, &spec->opts[c], &row);
 		if (opt->verbs && spec->nr_verbs && !(opt->verbs & (1u << args->verb))) {

@@ -33,7 +33,8 @@ static int buffer_read(struct buffer *buf, int fd)
 	return (int)n;
 }
 
-int cli_run_in(struct cli_result *result, const char *cwd, const char *const args[])
+static int run_program(struct cli_result *result, const char *path, const char *name,
+		       const char *cwd, const char *const args[])
 {
 	struct buffer out = { 0 }, err = { 0 };
 	int out_pipe[2], err_pipe[2], status;
@@ -56,9 +57,9 @@ int cli_run_in(struct cli_result *result, const char *cwd, const char *const arg
 		close(err_pipe[0]);
 		if (cwd && chdir(cwd))
 			_exit(126);
-		argv[0] = "kfsim";
+		argv[0] = name;
 		memcpy(argv + 1, args, nargs * sizeof(*argv));
-		execv(KFSIM_CLI_PATH, (char **)argv);
+		execv(path, (char **)argv);
 		_exit(127);
 	}
 	close(out_pipe[1]);
@@ -86,6 +87,18 @@ int cli_run_in(struct cli_result *result, const char *cwd, const char *const arg
 	result->out = out.data;
 	result->err = err.data;
 	return 0;
+}
+
+int cli_run_in(struct cli_result *result, const char *cwd, const char *const args[])
+{
+	return run_program(result, KFSIM_CLI_PATH, "kfsim", cwd, args);
+}
+
+int cli_run_program(struct cli_result *result, const char *path, const char *const args[])
+{
+	const char *slash = strrchr(path, '/');
+
+	return run_program(result, path, slash ? slash + 1 : path, NULL, args);
 }
 
 int cli_run(struct cli_result *result, const char *const args[])

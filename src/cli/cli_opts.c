@@ -227,7 +227,11 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	}
 
 	opterr = 0;
-	optind = 1;
+	/*
+	 * 0, not 1: glibc then starts afresh, reading "+" (or its absence) again and forgetting
+	 * the permutation of an earlier parse; with 1 it keeps the ordering of the first call.
+	 */
+	optind = 0;
 	/*
 	 * "+" (unless @spec->permute): stop at the first non-option, so a value never turns into
 	 * the subcommand

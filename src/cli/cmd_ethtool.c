@@ -96,6 +96,7 @@ struct ethtool_opts {
 	bool json;
 	bool kernel;
 	bool no_admin;
+	bool show_stats;	/* ethtool's -I: taken, and unused by the PLCA requests, as there */
 	const char *config;
 	const char *server;	/* a `kfsim kernel --listen` socket */
 	const struct ethtool_action *action;
@@ -123,12 +124,20 @@ static const struct kfsim_opt ethtool_opts_table[] = {
 	  "--listen PATH'), whose devices and settings persist" },
 	{ "no-admin", KFSIM_OPT_FLAG, O(no_admin), NULL,
 	  "send as a process without CAP_NET_ADMIN (in-process kernel)" },
+	/*
+	 * ethtool's own flag: its main() takes it before any command, and the PLCA handlers
+	 * build their requests with header flags 0, so it changes nothing for them.
+	 */
+	{ "include-statistics", KFSIM_OPT_FLAG, O(show_stats), NULL,
+	  "ethtool's flag, taken as ethtool takes it: the PLCA requests\n"
+	  "ask no statistics (ethtool sends them without ETHTOOL_FLAG_STATS)",
+	  .short_name = 'I' },
 };
 
 static const struct kfsim_cli_spec ethtool_spec = {
 	.name = CMD,
 	.usage = "kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin]\n"
-		 "                     ACTION DEV [PARAMS]",
+		 "                     [-I] ACTION DEV [PARAMS]",
 	/* .about: the actions, from ethtool_actions[] (ethtool_about()) */
 	.opts = ethtool_opts_table,
 	.nr_opts = ARRAY_SIZE(ethtool_opts_table),

@@ -214,6 +214,21 @@ static void test_kfsim_options_from_the_table(void **state)
 	expect(&r, 0, "", "");
 	RUN(&r, "--set-plca-cfg", "eth2", "enable", "ON");
 	expect(&r, 1, "", "ethtool (--set-plca-cfg): invalid value 'ON' for parameter 'enable'\n");
+	/* ethtool's -I/--include-statistics: taken before the action, and no change for PLCA */
+	{
+		struct cli_result plain;
+
+		RUN(&plain, "--get-plca-cfg", "eth0");
+		RUN(&r, "-I", "--get-plca-cfg", "eth0");
+		expect(&r, 0, plain.out, "");
+		RUN(&r, "--include-statistics", "--json", "--get-plca-status", "*");
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "\"ifname\": \"eth0\""));
+		cli_result_free(&r);
+		cli_result_free(&plain);
+	}
+	RUN(&r, "--get-plca-cfg", "-I", "eth0");
+	expect(&r, 1, "", "ethtool: unexpected parameter 'eth0'\n");
 	/* the help's parameter lines come from the same table */
 	RUN(&r, "-h");
 	assert_int_equal(r.status, 0);

@@ -282,7 +282,7 @@ enum kfsim_opt_kind {
  * @call: KFSIM_OPT_CALL: the parser
  * @alias_of: this row is an older name kept for scripts: the value goes where @alias_of's does
  *            and help lists it under that option
- * @short_name: the one-letter form ('I' for "-I DIR", also "-IDIR"), or 0
+ * @short_name: the one-letter form ('I' for "-I DIR", also "-IDIR"), or 0 ('h' is help's)
  */
 struct kfsim_opt {
 	const char *name;

@@ -302,9 +302,8 @@ static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *
 {
 	char head[64], list[128];
 	const char *line = opt->help ? opt->help : "";
-	int width = 24;
-
 	char letter[8] = "";
+	int width = 24;
 
 	if (opt->short_name)
 		snprintf(letter, sizeof(letter), "-%c, ", opt->short_name);
@@ -338,9 +337,8 @@ static void put_named(const struct kfsim_cli_spec *spec, const char *text, FILE 
 	snprintf(self, sizeof(self), "kfsim %s", spec->name);
 	kfsim_cli_invocation(spec->name, who, sizeof(who));
 	len = strlen(self);
-	for (const char *at; (at = strstr(text, self)); text = at + len) {
+	for (const char *at; (at = strstr(text, self)); text = at + len)
 		fprintf(out, "%.*s%s", (int)(at - text), text, who);
-	}
 	fputs(text, out);
 }
 

@@ -2,9 +2,11 @@
 /*
  * kfsim ethtool: the PLCA commands of ethtool 6.3+, byte for byte.
  *
- *   kfsim ethtool [--json] [--config FILE | --kernel] [--no-admin] ACTION DEV [PARAMS]
+ *   kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin] [-I]
+ *                 SUBCOMMAND DEV [PARAMS]
  *
- * ACTION is --get-plca-cfg, --set-plca-cfg or --get-plca-status; DEV "*" dumps every device.
+ * SUBCOMMAND is --get-plca-cfg, --set-plca-cfg or --get-plca-status (ethtool's word for them,
+ * as in "subcommand does not support wildcard dump"); DEV "*" dumps every device.
  * Each request is a real netlink message: to kfsim's in-process kernel holding the built-in
  * segment (or the --config file's), or with --kernel to the running kernel.  What reaches
  * stdout and stderr for ethtool's own arguments and for kernel errors is what ethtool prints,
@@ -137,7 +139,7 @@ static const struct kfsim_opt ethtool_opts_table[] = {
 static const struct kfsim_cli_spec ethtool_spec = {
 	.name = CMD,
 	.usage = "kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin]\n"
-		 "                     [-I] ACTION DEV [PARAMS]",
+		 "                     [-I] SUBCOMMAND DEV [PARAMS]",
 	/* .about: the actions, from ethtool_actions[] (ethtool_about()) */
 	.opts = ethtool_opts_table,
 	.nr_opts = ARRAY_SIZE(ethtool_opts_table),
@@ -159,7 +161,7 @@ static char *ethtool_about(void)
 		return NULL;
 	fprintf(out, "The PLCA (10BASE-T1S, IEEE 802.3cg Clause 148) commands of ethtool, sent as "
 		     "netlink\nmessages to kfsim's in-process kernel (or, with --kernel, to the "
-		     "running kernel).\n\nActions (as ethtool -h prints them):\n");
+		     "running kernel).\n\nSubcommands (as ethtool -h prints them):\n");
 	for (size_t i = 0; i < ARRAY_SIZE(ethtool_actions); i++) {
 		fprintf(out, "        ethtool [ FLAGS ] %s DEVNAME\t%s\n", ethtool_actions[i].name,
 			ethtool_actions[i].help);
@@ -258,8 +260,8 @@ static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts, bool 
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 						!a ? "" : a + 1 < ARRAY_SIZE(ethtool_actions) ?
 							  ", " : " or ", ethtool_actions[a].name);
-		return kfsim_cli_usage(CMD, "expected an action: %s (see 'kfsim ethtool --help')",
-				       list);
+		return kfsim_cli_usage(CMD, "missing subcommand: expected %s (see 'kfsim ethtool "
+				       "--help')", list);
 	}
 	opts->action = find_action(argv[at]);
 	if (at + 1 >= argc)

@@ -149,7 +149,7 @@ static void test_kfsim_option_errors(void **state)
 	cli_result_free(&r);
 	RUN(&r, "--json");
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "expected an action"));
+	assert_non_null(strstr(r.err, "missing subcommand: expected --get-plca-cfg"));
 	cli_result_free(&r);
 	RUN(&r, "--help");
 	assert_int_equal(r.status, 0);
@@ -177,7 +177,7 @@ static void test_kfsim_options_from_the_table(void **state)
 		{ { "-Z", "--get-plca-cfg", "eth0" },
 		  "kfsim ethtool: unknown option '-Z' (see 'kfsim ethtool --help')\n" },
 		{ { "eth0", "--get-plca-cfg" }, "kfsim ethtool: unexpected argument 'eth0'\n" },
-		{ { "--no-admin" }, "kfsim ethtool: expected an action: --get-plca-cfg, "
+		{ { "--no-admin" }, "kfsim ethtool: missing subcommand: expected --get-plca-cfg, "
 				    "--set-plca-cfg or --get-plca-status (see 'kfsim ethtool "
 				    "--help')\n" },
 		{ { "--server", "/x", "--kernel", "--get-plca-cfg", "eth0" },
@@ -198,7 +198,7 @@ static void test_kfsim_options_from_the_table(void **state)
 	}
 	/* "--config FILE" where FILE looks like the action: it is the file, and no action is left */
 	RUN(&r, "--config", "--get-plca-cfg");
-	expect(&r, 2, "", "kfsim ethtool: expected an action: --get-plca-cfg, --set-plca-cfg or "
+	expect(&r, 2, "", "kfsim ethtool: missing subcommand: expected --get-plca-cfg, --set-plca-cfg or "
 			  "--get-plca-status (see 'kfsim ethtool --help')\n");
 	/* after the action, words are ethtool's: "--json" is a device name, "--help" a parameter */
 	RUN(&r, "--get-plca-cfg", "eth0", "--help");

@@ -78,20 +78,6 @@ static void json_error(const char *cmd, int status, int err, const char *fmt, va
 	kfsim_json_finish(&json);
 }
 
-static void json_error_text(const char *cmd, int status, int err, const char *fmt, ...)
-{
-	va_list args;
-
-	va_start(args, fmt);
-	json_error(cmd, status, err, fmt, args);
-	va_end(args);
-}
-
-void kfsim_cli_json_error(const char *cmd, int status, int err, const char *message)
-{
-	json_error_text(cmd, status, err, "%s", message);
-}
-
 int kfsim_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list args;
@@ -311,4 +297,19 @@ int kfsim_cli_parse_size(const char *cmd, const char *opt, const char *text, u64
 	}
 	*out = value * mult;
 	return 0;
+}
+
+/* For a program that words its failure itself (kfsim-ynl-gen's compiler-style line). */
+static void json_error_text(const char *cmd, int status, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	json_error(cmd, status, err, fmt, args);
+	va_end(args);
+}
+
+void kfsim_cli_json_error(const char *cmd, int status, int err, const char *message)
+{
+	json_error_text(cmd, status, err, "%s", message);
 }

@@ -33,8 +33,7 @@ static int buffer_read(struct buffer *buf, int fd)
 	return (int)n;
 }
 
-static int run_program(struct cli_result *result, const char *path, const char *name,
-		       const char *cwd, const char *const args[])
+int cli_run_in(struct cli_result *result, const char *cwd, const char *const args[])
 {
 	struct buffer out = { 0 }, err = { 0 };
 	int out_pipe[2], err_pipe[2], status;
@@ -57,9 +56,9 @@ static int run_program(struct cli_result *result, const char *path, const char *
 		close(err_pipe[0]);
 		if (cwd && chdir(cwd))
 			_exit(126);
-		argv[0] = name;
+		argv[0] = "kfsim";
 		memcpy(argv + 1, args, nargs * sizeof(*argv));
-		execv(path, (char **)argv);
+		execv(KFSIM_CLI_PATH, (char **)argv);
 		_exit(127);
 	}
 	close(out_pipe[1]);
@@ -87,18 +86,6 @@ static int run_program(struct cli_result *result, const char *path, const char *
 	result->out = out.data;
 	result->err = err.data;
 	return 0;
-}
-
-int cli_run_in(struct cli_result *result, const char *cwd, const char *const args[])
-{
-	return run_program(result, KFSIM_CLI_PATH, "kfsim", cwd, args);
-}
-
-int cli_run_program(struct cli_result *result, const char *path, const char *const args[])
-{
-	const char *slash = strrchr(path, '/');
-
-	return run_program(result, path, slash ? slash + 1 : path, NULL, args);
 }
 
 int cli_run(struct cli_result *result, const char *const args[])

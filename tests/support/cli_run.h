@@ -30,9 +30,6 @@ int cli_run(struct cli_result *result, const char *const args[]);
 /** cli_run_in() - cli_run() with @cwd as the working directory. */
 int cli_run_in(struct cli_result *result, const char *cwd, const char *const args[]);
 
-/** cli_run_program() - cli_run() of another program of the build (kfsim-ynl-gen) at @path. */
-int cli_run_program(struct cli_result *result, const char *path, const char *const args[]);
-
 /** cli_result_free() - release @result's buffers. */
 void cli_result_free(struct cli_result *result);
 

@@ -9,8 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <kfsim/ynl_gen.h>
@@ -267,6 +269,44 @@ static void test_cli_exit_statuses(void **state)
 }
 
 /*
+ * kfsim_ynl_gen_main() as the program kfsim-ynl-gen runs it (its main() is this one call), in
+ * this process: stdout and stderr captured, the exit status returned.
+ */
+static int run_tool(struct cli_result *r, const char *const args[])
+{
+	char *argv[16] = { "kfsim-ynl-gen" };
+	int argc = 1, saved[2];
+	FILE *tmp[2] = { tmpfile(), tmpfile() };
+
+	assert_non_null(tmp[0]);
+	assert_non_null(tmp[1]);
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	fflush(NULL);
+	for (int i = 0; i < 2; i++) {
+		saved[i] = dup(i + 1);
+		dup2(fileno(tmp[i]), i + 1);
+	}
+	r->status = kfsim_ynl_gen_main("kfsim-ynl-gen", argc, argv);
+	fflush(NULL);
+	for (int i = 0; i < 2; i++) {
+		long size;
+		char *text;
+
+		dup2(saved[i], i + 1);
+		close(saved[i]);
+		size = ftell(tmp[i]);
+		text = calloc((size_t)size + 1, 1);
+		assert_non_null(text);
+		rewind(tmp[i]);
+		assert_int_equal(fread(text, 1, (size_t)size, tmp[i]), (size_t)size);
+		fclose(tmp[i]);
+		*(i ? &r->err : &r->out) = text;
+	}
+	return 0;
+}
+
+/*
  * kfsim-ynl-gen and kfsim ynl-gen parse with the same option table: the same errors, each one
  * line naming the option with exit status 2, only the program's name differs; a failed run is
  * the compiler-style line alone for the tool, "kfsim ynl-gen: -EXXX: ..." for the command.
@@ -297,7 +337,7 @@ static void test_tool_and_command_share_the_command_line(void **state)
 			for (int a = 0; a < 4 && bad[i].args[a]; a++)
 				args[a + 1] = bad[i].args[a];
 			if (p == 0)
-				assert_int_equal(cli_run_program(&r, KFSIM_YNL_GEN_PATH, args + 1), 0);
+				assert_int_equal(run_tool(&r, args + 1), 0);
 			else
 				assert_int_equal(cli_run(&r, args), 0);
 			snprintf(body, sizeof(body), bad[i].message, progs[p]);
@@ -315,8 +355,7 @@ static void test_tool_and_command_share_the_command_line(void **state)
 	struct spec_tmp t;
 
 	spec_tmp_init(&t, HEAD "attribute-sets: []\noperations: { lisst: [] }\n");
-	assert_int_equal(cli_run_program(&r, KFSIM_YNL_GEN_PATH,
-					 (const char *const[]){ t.path, "--out", t.out, NULL }), 0);
+	assert_int_equal(run_tool(&r, (const char *const[]){ t.path, "--out", t.out, NULL }), 0);
 	assert_int_equal(r.status, 1);
 	assert_int_equal(count_lines(r.err), 1);
 	assert_non_null(strstr(r.err, "spec.yaml:4:15: unknown key 'lisst' in operations"));
@@ -324,9 +363,8 @@ static void test_tool_and_command_share_the_command_line(void **state)
 	assert_int_equal(spec_tmp_count(&t), 0);
 	cli_result_free(&r);
 	/* with --json the tool also says why on stdout (options after the spec, as before) */
-	assert_int_equal(cli_run_program(&r, KFSIM_YNL_GEN_PATH,
-					 (const char *const[]){ t.path, "--json", "--out", t.out,
-								NULL }), 0);
+	assert_int_equal(run_tool(&r, (const char *const[]){ t.path, "--json", "--out", t.out,
+							      NULL }), 0);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "\"command\": \"ynl-gen\""));
 	assert_non_null(strstr(r.out, "\"errno\": \"EINVAL\""));
@@ -334,8 +372,7 @@ static void test_tool_and_command_share_the_command_line(void **state)
 	spec_tmp_cleanup(&t);
 
 	/* the help names the program it came from */
-	assert_int_equal(cli_run_program(&r, KFSIM_YNL_GEN_PATH, (const char *const[]){ "-h", NULL }),
-			 0);
+	assert_int_equal(run_tool(&r, (const char *const[]){ "-h", NULL }), 0);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "Usage: kfsim-ynl-gen [--mode "));
 	assert_null(strstr(r.out, "kfsim ynl-gen"));

@@ -331,8 +331,9 @@ struct kfsim_cli_args {
  * @nr_opts: how many rows
  * @notes: text printed after the options (units, exit status)
  * @max_positional: non-option arguments accepted after the verb
- * @permute: options may also follow the positional arguments ("kfsim bpf test P.c -I dir", as
- *           compilers take them); without it the first non-option ends the options
+ * @options_anywhere: options may also follow the positional arguments ("kfsim bpf test P.c
+ *                    -I dir", as compilers take them); without it the first non-option ends
+ *                    the options (the name and meaning of part/cli1's field of the same job)
  */
 struct kfsim_cli_spec {
 	const char *name;
@@ -344,7 +345,7 @@ struct kfsim_cli_spec {
 	unsigned int nr_opts;
 	const char *notes;
 	int max_positional;
-	bool permute;
+	bool options_anywhere;
 };
 
 /**

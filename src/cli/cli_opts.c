@@ -180,7 +180,7 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 
 	*args = (struct kfsim_cli_args){ 0 };
 	kfsim_cli_invocation(spec->name, who, sizeof(who));
-	if (spec->permute)
+	if (spec->options_anywhere)
 		memmove(optstring, optstring + 1, nr_short--);
 	for (unsigned int i = 0; i < spec->nr_opts && i < 64; i++) {
 		if (!spec->opts[i].name)
@@ -233,8 +233,8 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	 */
 	optind = 0;
 	/*
-	 * "+" (unless @spec->permute): stop at the first non-option, so a value never turns into
-	 * the subcommand
+	 * "+" (unless @spec->options_anywhere): stop at the first non-option, so a value never
+	 * turns into the subcommand
 	 */
 	while ((c = getopt_long(argc - first + 1, argv + first - 1, optstring, longopts, &index)) !=
 	       -1) {

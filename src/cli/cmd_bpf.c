@@ -260,7 +260,7 @@ static const struct kfsim_cli_spec bpf_spec = {
 		 "with its annotations or a file that did not build; 2 a bad command line.\n",
 	.max_positional = INT_MAX,
 	/* options anywhere, as compilers take them: "kfsim bpf test P.c -I include" */
-	.permute = true,
+	.options_anywhere = true,
 };
 
 static int cmd_bpf(int argc, char **argv)

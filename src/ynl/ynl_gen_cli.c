@@ -72,7 +72,7 @@ static const struct kfsim_cli_spec ynl_gen_spec = {
 		 "is written: all files of a run (every SPEC) are written together or not at all.\n"
 		 "Exit status: 0 ok; 1 a bad spec or a failed write; 2 a bad command line.\n",
 	.max_positional = INT_MAX,
-	.permute = true, /* "kfsim-ynl-gen spec.yaml --out dir", as before the table */
+	.options_anywhere = true, /* "kfsim-ynl-gen spec.yaml --out dir", as before the table */
 };
 
 /* A JSON string (the names here are paths and identifiers: escape quotes, backslashes, controls). */

@@ -236,7 +236,7 @@ static const struct kfsim_cli_spec letters_spec = {
 	.opts = letters_table,
 	.nr_opts = ARRAY_SIZE(letters_table),
 	.max_positional = 8,
-	.permute = true,
+	.options_anywhere = true,
 };
 
 #define PARSE_U(...) \

@@ -43,10 +43,18 @@ int kfsim_ynl_generate(const char *spec_path, const char *out_dir, unsigned int 
 
 /**
  * kfsim_ynl_gen_main() - the command line of kfsim-ynl-gen / kfsim ynl-gen
- * @prog: how errors name the program ("kfsim-ynl-gen" or "kfsim ynl-gen")
+ * @prog: how messages name the program: "kfsim ynl-gen" (a kfsim command: a failed run is
+ *        "kfsim ynl-gen: -EINVAL: file:line:column: message"), or a program of its own such as
+ *        "kfsim-ynl-gen" (a failed run is the compiler-style "file:line:column: message" line)
+ * @argc: argc; argv[0] is not read
+ * @argv: the options and SPEC files
  *
- * Usage: PROG [--mode uapi|kernel|user|test|all] [--out DIR] [--json] SPEC...  (--out-dir is
- * the older name of --out)
+ * Usage: PROG [--mode uapi|kernel|user|test|all]... [--out DIR] [--json] SPEC...  (--out-dir is
+ * the older name of --out; options may also follow the specs).  The program kfsim-ynl-gen and
+ * the command "kfsim ynl-gen" are this function: one option table, parsed by kfsim's shared
+ * command-line parser, so a bad command line is one line "PROG: ..." naming the option.
+ * Prints on stdout/stderr; not thread-safe (getopt).
+ *
  * Return: exit status: 0 success; 1 a bad spec or a write failure (nothing written);
  * 2 a bad command line.
  */

@@ -246,6 +246,7 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
  * @KFSIM_OPT_CHOICE: one of @choices (NULL-terminated); its index into an unsigned int
  * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set (or
  *                  with *why left empty when it printed its own usage error), or -ENOMEM
+ * @KFSIM_OPT_ONOFF: "on" or "off" into a bool (ethtool's word for a switch)
  */
 enum kfsim_opt_kind {
 	KFSIM_OPT_FLAG,
@@ -261,6 +262,7 @@ enum kfsim_opt_kind {
 	KFSIM_OPT_OUTPUT,
 	KFSIM_OPT_CHOICE,
 	KFSIM_OPT_CALL,
+	KFSIM_OPT_ONOFF,
 };
 
 /**
@@ -285,6 +287,7 @@ enum kfsim_opt_kind {
  * @excludes: names of options that cannot be given with this one, NULL-terminated
  * @format: KFSIM_OPT_CALL: write the value held in @opts as the command line would give it
  *          (for "(default: X)" in help); other kinds are formatted from their destination
+ * @short_name: the one-letter form ('I' for "-I DIR", also "-IDIR"), or 0 ('h' is help's)
  */
 struct kfsim_opt {
 	const char *name;
@@ -302,6 +305,7 @@ struct kfsim_opt {
 	unsigned int required;
 	const char *const *excludes;
 	void (*format)(const void *opts, char *buf, size_t size);
+	char short_name;
 };
 
 struct kfsim_cli_args;
@@ -437,5 +441,138 @@ bool kfsim_cli_format_default(const struct kfsim_opt *opt, const void *opts, cha
 
 /** KFSIM_CLI_HELP_SHOWN - @args->verb after kfsim_cli_parse() printed help */
 #define KFSIM_CLI_HELP_SHOWN (~0u)
+
+/* --- programs of their own ------------------------------------------------------------------ */
+
+/**
+ * kfsim_cli_program() - messages name program @name ("kfsim-ynl-gen") instead of "kfsim <cmd>"
+ * @name: the program, or NULL for the kfsim program (the default)
+ *
+ * For a tool that runs one command on its own: usage errors become "kfsim-ynl-gen: ...", the
+ * hints "see 'kfsim-ynl-gen --help'", and help text shows @name where it says "kfsim <cmd>".
+ * Per thread.  Return: the previous setting, to restore.
+ */
+const char *kfsim_cli_program(const char *name);
+
+/** kfsim_cli_invocation() - "kfsim @cmd", or the program set by kfsim_cli_program(), in @buf */
+const char *kfsim_cli_invocation(const char *cmd, char *buf, size_t size);
+
+/**
+ * kfsim_cli_json_error() - print the {"error": {...}} document on stdout
+ *
+ * What kfsim_cli_fail() adds under kfsim_cli_json_errors(), for a failure the command reported
+ * on stderr in its own words (kfsim-ynl-gen's compiler-style line).
+ */
+void kfsim_cli_json_error(const char *cmd, int status, int err, const char *message);
+
+/* --- keyword parameter tables ("node-id 1 enable on", as ethtool's nl_parser()) ------------- */
+
+/**
+ * struct kfsim_cli_param - one keyword of a "keyword value ..." list
+ * @name: the keyword
+ * @kind: KFSIM_OPT_UINT (an integer in [@min, @max] into a u32), KFSIM_OPT_U64, KFSIM_OPT_ONOFF
+ *        ("on"/"off" into a bool), KFSIM_OPT_CHOICE (@choices index into an unsigned int) or
+ *        KFSIM_OPT_STRING; the kinds of struct kfsim_opt
+ * @offset: where the value goes: offsetof() in the destination struct
+ * @arg: the value in help ("N", "on|off")
+ * @help: one line for help
+ * @id: the command's own number for the keyword (a netlink attribute type)
+ * @min: smallest integer
+ * @max: largest integer
+ * @choices: KFSIM_OPT_CHOICE: the words, NULL-terminated
+ */
+struct kfsim_cli_param {
+	const char *name;
+	enum kfsim_opt_kind kind;
+	size_t offset;
+	const char *arg;
+	const char *help;
+	unsigned int id;
+	u64 min, max;
+	const char *const *choices;
+};
+
+/**
+ * enum kfsim_cli_number_syntax - how a keyword table reads integers
+ * @KFSIM_CLI_NUMBERS_STRICT: kfsim's rule: decimal digits, or hex digits after 0x; nothing else
+ * @KFSIM_CLI_NUMBERS_STRTOUL: ethtool's parse_u32(): strtoul() base 10, or base 16 after a
+ *                            0x/0X prefix, the whole word used and not empty; so " 5", "+5"
+ *                            and "-0" are taken, and "-1" wraps past the range and is refused
+ */
+enum kfsim_cli_number_syntax {
+	KFSIM_CLI_NUMBERS_STRICT,
+	KFSIM_CLI_NUMBERS_STRTOUL,
+};
+
+/**
+ * struct kfsim_cli_params - a keyword table: parsing, errors and help come from it
+ * @params: the keywords (at most 64)
+ * @nr_params: how many
+ * @numbers: how integers are read
+ */
+struct kfsim_cli_params {
+	const struct kfsim_cli_param *params;
+	unsigned int nr_params;
+	enum kfsim_cli_number_syntax numbers;
+};
+
+/**
+ * enum kfsim_cli_param_error - what was wrong with a keyword list (in the order checked)
+ * @KFSIM_PARAM_OK: nothing
+ * @KFSIM_PARAM_UNKNOWN: a word that is no keyword of the table
+ * @KFSIM_PARAM_DUPLICATE: a keyword given twice
+ * @KFSIM_PARAM_NO_VALUE: a keyword at the end, without its value
+ * @KFSIM_PARAM_BAD_VALUE: a value that does not parse or is out of range
+ */
+enum kfsim_cli_param_error {
+	KFSIM_PARAM_OK,
+	KFSIM_PARAM_UNKNOWN,
+	KFSIM_PARAM_DUPLICATE,
+	KFSIM_PARAM_NO_VALUE,
+	KFSIM_PARAM_BAD_VALUE,
+};
+
+/**
+ * struct kfsim_cli_param_result - what kfsim_cli_parse_params() saw
+ * @given: bit i set: keyword i of the table was given
+ * @order: the rows given, in command-line order (ethtool sends attributes in that order)
+ * @nr_given: how many
+ * @error: the first thing wrong, or KFSIM_PARAM_OK
+ * @keyword: the keyword at fault (the word itself for KFSIM_PARAM_UNKNOWN)
+ * @value: the value at fault (KFSIM_PARAM_BAD_VALUE)
+ */
+struct kfsim_cli_param_result {
+	u64 given;
+	unsigned int order[64];
+	unsigned int nr_given;
+	enum kfsim_cli_param_error error;
+	const char *keyword;
+	const char *value;
+};
+
+/**
+ * kfsim_cli_parse_params() - parse @words ("keyword value" pairs) against @table into @dest
+ *
+ * Checks, as ethtool's nl_parser() does, for each word in turn: is it a keyword, was it seen
+ * before, is there a value after it, does the value parse.  Nothing is printed: the command
+ * words the error (kfsim_cli_param_error_text() gives the wording ethtool uses).
+ * Return: 0, or -EINVAL with @res->error, @res->keyword and @res->value saying why.
+ */
+int kfsim_cli_parse_params(const struct kfsim_cli_params *table, char **words, int nr_words,
+			   void *dest, struct kfsim_cli_param_result *res);
+
+/**
+ * kfsim_cli_param_error_text() - "unknown parameter 'x'", "duplicate parameter 'x'", "no value
+ * for parameter 'x'" or "invalid value 'v' for parameter 'x'" into @buf (ethtool's wording)
+ */
+const char *kfsim_cli_param_error_text(const struct kfsim_cli_param_result *res, char *buf,
+				       size_t size);
+
+/**
+ * kfsim_cli_params_help() - one line per keyword: @indent, "[ name ARG ]", and with
+ * @with_help its help text in a column
+ */
+void kfsim_cli_params_help(const struct kfsim_cli_params *table, const char *indent,
+			   bool with_help, FILE *out);
 
 #endif /* KFSIM_CLI_H */

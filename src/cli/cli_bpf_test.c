@@ -22,21 +22,7 @@
 #include "cli_bpf_test.h"
 #include "core/child_run.h"
 
-#define MAX_ARGS 160
-
-static void test_help(void)
-{
-	printf("Usage: kfsim bpf test [-I DIR]... [-D NAME[=VALUE]]... [--keep DIR] [--kernel]\n"
-	       "                      [--timeout S] PROG.c [NAME...]\n\n"
-	       "Build a BPF C file, unchanged, with kfsim-bpf-cc and run each SEC() program (or\n"
-	       "each NAME) natively under kfsim, checked against its __failure/__msg/__success/\n"
-	       "__retval annotations.\n"
-	       "  -I DIR, -D X    passed to both compilers (DIR may hold vmlinux.h)\n"
-	       "  --keep DIR      build in DIR and keep it (default: a temporary directory)\n"
-	       "  --kernel        also load each program in the running kernel (root) and print\n"
-	       "                  the verifier's verdict beside kfsim's\n"
-	       "  --timeout S     seconds a program may run (default 10)\n");
-}
+#define MAX_ARGS 160 /* the built program's argv */
 
 /* kfsim-bpf-cc beside this program, else in the build tree, else on PATH. */
 static void find_bpfcc(char *path, size_t size)
@@ -63,54 +49,34 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return remove(path);
 }
 
-int kfsim_bpf_test_cmd(int argc, char **argv)
+int kfsim_bpf_test_run(const struct kfsim_bpf_test_args *args)
 {
-	char *cc[MAX_ARGS], *prog[MAX_ARGS], bpfcc[PATH_MAX], dir[PATH_MAX], out[PATH_MAX + 32];
-	char kver[16], base[PATH_MAX];
-	const char *keep = NULL, *source = NULL;
+	char *cc[KFSIM_BPF_TEST_MAX_CC_ARGS + 8], *prog[MAX_ARGS], bpfcc[PATH_MAX], dir[PATH_MAX];
+	char out[PATH_MAX + 32], kver[16], timeout[16], base[PATH_MAX];
+	const char *keep = args->keep, *source = args->source;
 	int ncc = 0, nprog = 0, status;
 
+	if (args->nr_names > MAX_ARGS - 8)
+		return kfsim_cli_usage("bpf", "too many program names (at most %d)", MAX_ARGS - 8);
 	find_bpfcc(bpfcc, sizeof(bpfcc));
 	cc[ncc++] = bpfcc;
+	for (int i = 0; i < args->nr_cc_args; i++)
+		cc[ncc++] = (char *)args->cc_args[i];
 	prog[nprog++] = out;
 	if (kfsim_kernel_version() != KFSIM_KERNEL_VERSION_DEFAULT) {
 		prog[nprog++] = "--kver";
 		prog[nprog++] = kfsim_kver_format(kfsim_kernel_version(), kver, sizeof(kver));
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (ncc > MAX_ARGS - 8 || nprog > MAX_ARGS - 8)
-			return kfsim_cli_usage("bpf", "too many arguments");
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			test_help();
-			return KFSIM_EXIT_OK;
-		} else if ((!strcmp(a, "-I") || !strcmp(a, "-D")) && i + 1 < argc) {
-			cc[ncc++] = argv[i];
-			cc[ncc++] = argv[++i];
-		} else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2)) {
-			if (!a[2])
-				return kfsim_cli_usage("bpf", "option '%s' needs a value", a);
-			cc[ncc++] = argv[i];
-		} else if (!strcmp(a, "--keep") && i + 1 < argc) {
-			keep = argv[++i];
-		} else if (!strcmp(a, "--kernel")) {
-			prog[nprog++] = argv[i];
-		} else if (!strcmp(a, "--timeout") && i + 1 < argc) {
-			prog[nprog++] = argv[i];
-			prog[nprog++] = argv[++i];
-		} else if (a[0] == '-') {
-			return kfsim_cli_usage("bpf",
-					       "unknown or incomplete option '%s' for 'test'", a);
-		} else if (!source) {
-			source = a;
-		} else {
-			prog[nprog++] = argv[i]; /* a program name */
-		}
+	if (args->kernel)
+		prog[nprog++] = "--kernel";
+	if (args->timeout_s) {
+		/* decimal: the program reads it with strtoul(..., 10), so "0x10" would be 0 */
+		snprintf(timeout, sizeof(timeout), "%u", args->timeout_s);
+		prog[nprog++] = "--timeout";
+		prog[nprog++] = timeout;
 	}
-	if (!source)
-		return kfsim_cli_usage(
-			"bpf", "test: missing the BPF C file (see 'kfsim bpf test --help')");
+	for (int i = 0; i < args->nr_names; i++)
+		prog[nprog++] = args->names[i];
 	if (keep) {
 		snprintf(dir, sizeof(dir), "%s", keep);
 		if (mkdir(dir, 0755) && errno != EEXIST)

@@ -16,17 +16,42 @@
 /* The program's one output mode for errors: set once by main() from the command line. */
 static bool json_errors;
 
+/*
+ * A program of its own (kfsim-ynl-gen) runs one command and names itself; NULL: the kfsim
+ * program, whose messages say "kfsim <cmd>".  Per thread, as the library entry point
+ * kfsim_ynl_gen_main() sets it for the length of one call.
+ */
+static _Thread_local const char *program;
+
 void kfsim_cli_json_errors(bool on)
 {
 	json_errors = on;
 }
 
+const char *kfsim_cli_program(const char *name)
+{
+	const char *old = program;
+
+	program = name;
+	return old;
+}
+
+const char *kfsim_cli_invocation(const char *cmd, char *buf, size_t size)
+{
+	if (program)
+		snprintf(buf, size, "%s", program);
+	else if (cmd && *cmd)
+		snprintf(buf, size, "kfsim %s", cmd);
+	else
+		snprintf(buf, size, "kfsim");
+	return buf;
+}
+
 static void print_prefix(const char *cmd)
 {
-	if (cmd)
-		fprintf(stderr, "kfsim %s: ", cmd);
-	else
-		fprintf(stderr, "kfsim: ");
+	char who[128];
+
+	fprintf(stderr, "%s: ", kfsim_cli_invocation(cmd, who, sizeof(who)));
 }
 
 /*
@@ -137,6 +162,9 @@ int kfsim_cli_parse_double(const char *cmd, const char *opt, const char *text, d
 int kfsim_cli_bad_option(const char *cmd, char **argv, int result)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	char who[128];
+
+	kfsim_cli_invocation(cmd, who, sizeof(who));
 
 	if (result == ':') {
 		if (optopt && !(arg[0] == '-' && arg[1] == '-'))
@@ -150,14 +178,11 @@ int kfsim_cli_bad_option(const char *cmd, char **argv, int result)
 		if (optopt && eq)
 			return kfsim_cli_usage(cmd, "option '%.*s' takes no value", (int)(eq - arg),
 					       arg);
-		return kfsim_cli_usage(cmd, "unknown option '%s' (see 'kfsim %s --help')", arg,
-				       cmd ? cmd : "");
+		return kfsim_cli_usage(cmd, "unknown option '%s' (see '%s --help')", arg, who);
 	}
 	if (optopt)
-		return kfsim_cli_usage(cmd, "unknown option '-%c' (see 'kfsim %s --help')", optopt,
-				       cmd ? cmd : "");
-	return kfsim_cli_usage(cmd, "unknown option '%s' (see 'kfsim %s --help')", arg,
-			       cmd ? cmd : "");
+		return kfsim_cli_usage(cmd, "unknown option '-%c' (see '%s --help')", optopt, who);
+	return kfsim_cli_usage(cmd, "unknown option '%s' (see '%s --help')", arg, who);
 }
 
 /*
@@ -276,4 +301,19 @@ int kfsim_cli_parse_size(const char *cmd, const char *opt, const char *text, u64
 	}
 	*out = value * mult;
 	return 0;
+}
+
+/* For a program that words its failure itself (kfsim-ynl-gen's compiler-style line). */
+static void json_error_text(const char *cmd, int status, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	json_error(cmd, status, err, fmt, args);
+	va_end(args);
+}
+
+void kfsim_cli_json_error(const char *cmd, int status, int err, const char *message)
+{
+	json_error_text(cmd, status, err, "%s", message);
 }

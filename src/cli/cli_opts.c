@@ -15,7 +15,13 @@
 #include <kfsim/outfile.h>
 #include "cli.h"
 
-#define OPT_HELP_VAL 1000 /* getopt_long's value for --help; rows are 0..63 */
+/*
+ * getopt_long()'s values: row i of the table is OPT_ROW_VAL + i, above every one-letter option
+ * and never 0 (glibc reports "--flag=x" on a flag through optopt = the value: 0 would read as
+ * "no option"); --help is OPT_HELP_VAL.
+ */
+#define OPT_ROW_VAL 256
+#define OPT_HELP_VAL 1000
 
 static const struct kfsim_opt *target_of(const struct kfsim_cli_spec *spec,
 					 const struct kfsim_opt *opt, unsigned int *index)
@@ -56,7 +62,10 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 	char flag[80], why[256] = "";
 	u64 v;
 
-	snprintf(flag, sizeof(flag), "--%s", given_name);
+	if (given_name[0] && !given_name[1])
+		snprintf(flag, sizeof(flag), "-%s", given_name);
+	else
+		snprintf(flag, sizeof(flag), "--%s", given_name);
 	switch (opt->kind) {
 	case KFSIM_OPT_FLAG:
 		*(bool *)dest = true;
@@ -68,6 +77,14 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 		if (kfsim_cli_parse_u64(cmd, flag, value, 0, 1, &v))
 			return -EINVAL;
 		*(bool *)dest = v;
+		return 0;
+	case KFSIM_OPT_ONOFF:
+		if (strcmp(value, "on") && strcmp(value, "off")) {
+			kfsim_cli_usage(cmd, "invalid value '%s' for %s: expected on or off", value,
+					flag);
+			return -EINVAL;
+		}
+		*(bool *)dest = !strcmp(value, "on");
 		return 0;
 	case KFSIM_OPT_UINT:
 	case KFSIM_OPT_U64:
@@ -251,19 +268,29 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 		    struct kfsim_cli_args *args)
 {
 	struct option longopts[64 + 2];
-	char list[256];
+	char list[256], who[128], optstring[4 + 2 * 64] = "+:h", short_name[2] = "";
 	int c, first = 1, index, ret;
+	size_t nr_short = 3;
 
 	unsigned int nr_long = 0;
 
 	*args = (struct kfsim_cli_args){ 0 };
+	kfsim_cli_invocation(spec->name, who, sizeof(who));
+	if (spec->options_anywhere)
+		memmove(optstring, optstring + 1, nr_short--);
 	for (unsigned int i = 0; i < spec->nr_opts && i < 64; i++) {
 		if (!spec->opts[i].name)
 			continue; /* a heading */
 		longopts[nr_long++] = (struct option){ spec->opts[i].name,
 						       takes_value(&spec->opts[i]) ?
 							       required_argument : no_argument,
-						       NULL, (int)i };
+						       NULL, OPT_ROW_VAL + (int)i };
+		if (spec->opts[i].short_name) {
+			optstring[nr_short++] = spec->opts[i].short_name;
+			if (takes_value(&spec->opts[i]))
+				optstring[nr_short++] = ':';
+			optstring[nr_short] = '\0';
+		}
 	}
 	longopts[nr_long++] = (struct option){ "help", no_argument, NULL, OPT_HELP_VAL };
 	longopts[nr_long] = (struct option){ NULL, 0, NULL, 0 };
@@ -283,7 +310,7 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			}
 			verb_list(spec, 0, list, sizeof(list));
 			return kfsim_cli_usage(spec->name, "missing subcommand: expected %s "
-					       "(see 'kfsim %s --help')", list, spec->name);
+					       "(see '%s --help')", list, who);
 		}
 		index = find_verb(spec, argv[1]);
 		if (index < 0) {
@@ -298,14 +325,20 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 		spec->defaults(opts, args->verb);
 
 	opterr = 0;
-	optind = 0; /* 0, not 1: glibc then also forgets the ordering of an earlier parse */
 	/*
-	 * "+": stop at the first operand, which with everything after it is passed through
-	 * ("kfsim exec PROGRAM --its-option"); options_anywhere: GNU permutation instead.
+	 * 0, not 1: glibc then starts afresh, reading "+" (or its absence) again and forgetting
+	 * the permutation of an earlier parse; with 1 it keeps the ordering of the first call.
 	 */
-	while ((c = getopt_long(argc - first + 1, argv + first - 1,
-				spec->options_anywhere ? ":h" : "+:h", longopts, &index)) != -1) {
+	optind = 0;
+	/*
+	 * "+" (unless @spec->options_anywhere): stop at the first operand, which with everything
+	 * after it is passed through ("kfsim exec PROGRAM --its-option"), so a value never turns
+	 * into the subcommand; options_anywhere: GNU permutation instead
+	 */
+	while ((c = getopt_long(argc - first + 1, argv + first - 1, optstring, longopts, &index)) !=
+	       -1) {
 		const struct kfsim_opt *opt;
+		const char *given_name;
 		unsigned int row;
 
 		if (c == OPT_HELP_VAL || c == 'h') {
@@ -313,15 +346,30 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			args->verb = KFSIM_CLI_HELP_SHOWN;
 			return KFSIM_EXIT_OK;
 		}
-		if (c < 0 || c >= (int)spec->nr_opts)
-			return kfsim_cli_bad_option(spec->name, argv + first - 1, c);
+		if (c >= OPT_ROW_VAL && c < OPT_ROW_VAL + (int)spec->nr_opts) {
+			c -= OPT_ROW_VAL;
+			given_name = spec->opts[c].name;
+		} else {
+			/* a one-letter option comes back as its letter */
+			int row_of_letter = -1;
+
+			for (unsigned int i = 0; i < spec->nr_opts && c != '?' && c != ':'; i++)
+				if (spec->opts[i].name && spec->opts[i].short_name == c)
+					row_of_letter = (int)i;
+			if (row_of_letter < 0)
+				return kfsim_cli_bad_option(spec->name, argv + first - 1, c);
+			c = row_of_letter;
+			short_name[0] = spec->opts[c].short_name;
+			given_name = short_name;
+		}
 		opt = target_of(spec, &spec->opts[c], &row);
 		if (opt->verbs && spec->nr_verbs && !(opt->verbs & (1u << args->verb))) {
 			verb_list(spec, opt->verbs, list, sizeof(list));
-			return kfsim_cli_usage(spec->name, "option '--%s' is for 'kfsim %s %s' only",
-					       spec->opts[c].name, spec->name, list);
+			return kfsim_cli_usage(spec->name, "option '%s%s' is for '%s %s' only",
+					       given_name == short_name ? "-" : "--", given_name,
+					       who, list);
 		}
-		switch (store(spec, opt, spec->opts[c].name, optarg, opts)) {
+		switch (store(spec, opt, given_name, optarg, opts)) {
 		case 0:
 			break;
 		case -ENOMEM:
@@ -397,6 +445,9 @@ bool kfsim_cli_format_default(const struct kfsim_opt *opt, const void *opts, cha
 		return false;
 	case KFSIM_OPT_BOOL:
 		snprintf(buf, size, "%d", *(const bool *)src);
+		break;
+	case KFSIM_OPT_ONOFF:
+		snprintf(buf, size, "%s", *(const bool *)src ? "on" : "off");
 		break;
 	case KFSIM_OPT_UINT:
 		snprintf(buf, size, "%u", *(const unsigned int *)src);
@@ -488,9 +539,12 @@ static void help_row(const struct kfsim_cli_spec *spec, const struct kfsim_opt *
 {
 	char head[64], list[128], dflt[160];
 	const char *line = opt->help ? opt->help : "";
+	char letter[8] = "";
 	int width = 24;
 
-	snprintf(head, sizeof(head), "  --%s%s%s", opt->name, takes_value(opt) ? " " : "",
+	if (opt->short_name)
+		snprintf(letter, sizeof(letter), "-%c, ", opt->short_name);
+	snprintf(head, sizeof(head), "  %s--%s%s%s", letter, opt->name, takes_value(opt) ? " " : "",
 		 takes_value(opt) ? (opt->arg ? opt->arg : "X") : "");
 	fprintf(out, "%-*s", width, head);
 	if ((int)strlen(head) >= width)
@@ -535,11 +589,32 @@ static void **help_defaults(const struct kfsim_cli_spec *spec)
 	return defaults;
 }
 
+/*
+ * @text with "kfsim <name>" said as the program kfsim_cli_program() set ("kfsim-ynl-gen"), so
+ * that one help text serves the command and the tool of its own.
+ */
+static void put_named(const struct kfsim_cli_spec *spec, const char *text, FILE *out)
+{
+	char self[128], who[128];
+	size_t len;
+
+	snprintf(self, sizeof(self), "kfsim %s", spec->name);
+	kfsim_cli_invocation(spec->name, who, sizeof(who));
+	len = strlen(self);
+	for (const char *at; (at = strstr(text, self)); text = at + len)
+		fprintf(out, "%.*s%s", (int)(at - text), text, who);
+	fputs(text, out);
+}
+
 void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 {
 	void **defaults = help_defaults(spec);
 
-	fprintf(out, "Usage: %s\n\n%s\n", spec->usage, spec->about);
+	fputs("Usage: ", out);
+	put_named(spec, spec->usage, out);
+	fputs("\n\n", out);
+	put_named(spec, spec->about, out);
+	fputc('\n', out);
 	if (spec->nr_verbs) {
 		fprintf(out, "\nSubcommands:\n");
 		for (unsigned int i = 0; i < spec->nr_verbs; i++)
@@ -563,8 +638,10 @@ void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 	fprintf(out, "  %-22s%s\n", "--help, -h", "this help");
 	if (spec->more_help)
 		spec->more_help(out);
-	if (spec->notes)
-		fprintf(out, "\n%s", spec->notes);
+	if (spec->notes) {
+		fputc('\n', out);
+		put_named(spec, spec->notes, out);
+	}
 	for (unsigned int v = 0; defaults && v < (spec->nr_verbs ? spec->nr_verbs : 1); v++)
 		free(defaults[v]);
 	free(defaults);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * kfsim bpf kfuncs [--json] | kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE]:
- * the BPF graph kfunc registry, and the examples (the rbtree cover letter's node_data program and
- * a cgfifo-style weighted-vtime queue) run with every verifier rule checked.
+ * kfsim bpf kfuncs [--json] | kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE] |
+ * kfsim bpf test [-I DIR]... PROG.c [NAME...]: the BPF graph kfunc registry, the examples (the
+ * rbtree cover letter's node_data program and a cgfifo-style weighted-vtime queue) run with
+ * every verifier rule checked, and a BPF C file built and run unchanged (cli_bpf_test.c).  One
+ * option table for the three: help, parsing and the verb checks come from it.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <kfsim/bpf_experimental.h>
@@ -17,25 +20,6 @@
 #include "../../examples/bpf/bpf_examples.h"
 #include "cli.h"
 #include "cli_bpf_test.h"
-
-static void bpf_help(void)
-{
-	printf("Usage: kfsim bpf kfuncs [--json]\n"
-	       "       kfsim bpf test [--kernel] [-I DIR]... PROG.c [NAME...]\n"
-	       "       kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE]\n\n"
-	       "BPF graph collections (bpf_rbtree, bpf_list) with the verifier's ownership rules\n"
-	       "checked at run time.  The global --kver picks 6.3 or later semantics.\n\n"
-	       "  kfuncs          list every graph kfunc: flags, versions, one-line doc\n"
-	       "  demo            run the examples: the rbtree cover letter's node_data program "
-	       "and\n"
-	       "                  a cgfifo-style weighted-vtime run queue\n"
-	       "  test            build a BPF C file, unchanged, and run its programs natively\n"
-	       "                  against their annotations ('kfsim bpf test --help')\n"
-	       "  --json          print one JSON document on stdout instead of text\n"
-	       "  --rounds N      cgfifo dispatches (1..1000000, default 1000)\n"
-	       "  --svg FILE      write the node_data run's reference timeline as SVG\n"
-	       "  --trace FILE    write it as a Perfetto trace (open in ui.perfetto.dev)\n");
-}
 
 static const char *kver_str(unsigned int code, char *buf, size_t size)
 {
@@ -187,62 +171,125 @@ static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, co
 	return kfsim_json_finish(&json) ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
 }
 
+enum bpf_verb { VERB_KFUNCS, VERB_DEMO, VERB_TEST };
+
+struct bpf_opts {
+	bool json;
+	unsigned int rounds;
+	const char *svg, *trace;
+	struct kfsim_bpf_test_args test;
+};
+
+/* -I DIR and -D NAME[=VALUE] go to both compilers, in the order given */
+static int add_cc_arg(struct bpf_opts *opts, const char *flag, const char *value, char *why,
+		      size_t why_size)
+{
+	struct kfsim_bpf_test_args *t = &opts->test;
+
+	if (t->nr_cc_args + 2 > KFSIM_BPF_TEST_MAX_CC_ARGS) {
+		snprintf(why, why_size, "too many -I and -D options (at most %d)",
+			 KFSIM_BPF_TEST_MAX_CC_ARGS / 2);
+		return -EINVAL;
+	}
+	t->cc_args[t->nr_cc_args++] = flag;
+	t->cc_args[t->nr_cc_args++] = value;
+	return 0;
+}
+
+static int parse_include(void *opts, const char *value, char *why, size_t why_size)
+{
+	return add_cc_arg(opts, "-I", value, why, why_size);
+}
+
+static int parse_define(void *opts, const char *value, char *why, size_t why_size)
+{
+	return add_cc_arg(opts, "-D", value, why, why_size);
+}
+
+#define O(field) offsetof(struct bpf_opts, field)
+#define FOR(verb) (1u << (verb))
+
+static const struct kfsim_cli_verb bpf_verbs[] = {
+	[VERB_KFUNCS] = { "kfuncs", "list every graph kfunc: flags, versions, one-line doc" },
+	[VERB_DEMO] = { "demo", "run the examples: the rbtree cover letter's node_data program\n"
+				"                        and a cgfifo-style weighted-vtime run queue" },
+	[VERB_TEST] = { "test", "build a BPF C file, unchanged, with kfsim-bpf-cc and run each\n"
+				"                        SEC() program (or each NAME) natively, checked "
+				"against its\n                        __failure/__msg/__success/__retval "
+				"annotations" },
+};
+
+static const struct kfsim_opt bpf_opts_table[] = {
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "print one JSON document on stdout instead of text",
+	  .verbs = FOR(VERB_KFUNCS) | FOR(VERB_DEMO) },
+	{ "rounds", KFSIM_OPT_UINT, O(rounds), "N", "cgfifo dispatches (1..1000000, default 1000)",
+	  .verbs = FOR(VERB_DEMO), .min = 1, .max = 1000000 },
+	{ "svg", KFSIM_OPT_OUTPUT, O(svg), "FILE", "write the node_data run's reference timeline as SVG",
+	  .verbs = FOR(VERB_DEMO) },
+	{ "trace", KFSIM_OPT_OUTPUT, O(trace), "FILE",
+	  "write it as a Perfetto trace (open in ui.perfetto.dev)", .verbs = FOR(VERB_DEMO) },
+	{ "include", KFSIM_OPT_CALL, 0, "DIR",
+	  "passed to both compilers (DIR may hold vmlinux.h; repeatable)", .verbs = FOR(VERB_TEST),
+	  .call = parse_include, .short_name = 'I' },
+	{ "define", KFSIM_OPT_CALL, 0, "NAME[=V]", "passed to both compilers (repeatable)",
+	  .verbs = FOR(VERB_TEST), .call = parse_define, .short_name = 'D' },
+	{ "keep", KFSIM_OPT_STRING, O(test.keep), "DIR",
+	  "build in DIR and keep it (default: a temporary directory)", .verbs = FOR(VERB_TEST) },
+	{ "kernel", KFSIM_OPT_FLAG, O(test.kernel), NULL,
+	  "also load each program in the running kernel (root) and print\n"
+	  "the verifier's verdict beside kfsim's", .verbs = FOR(VERB_TEST) },
+	{ "timeout", KFSIM_OPT_UINT, O(test.timeout_s), "S",
+	  "seconds a program may run (default 10)", .verbs = FOR(VERB_TEST), .min = 1,
+	  .max = UINT_MAX },
+};
+
+static const struct kfsim_cli_spec bpf_spec = {
+	.name = "bpf",
+	.usage = "kfsim bpf kfuncs [--json]\n"
+		 "       kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE]\n"
+		 "       kfsim bpf test [-I DIR]... [-D NAME[=VALUE]]... [--keep DIR] [--kernel]\n"
+		 "                      [--timeout S] PROG.c [NAME...]",
+	.about = "BPF graph collections (bpf_rbtree, bpf_list) with the verifier's ownership rules\n"
+		 "checked at run time.  The global --kver picks 6.3 or later semantics (and is\n"
+		 "passed on to the program 'test' builds).",
+	.verbs = bpf_verbs,
+	.nr_verbs = ARRAY_SIZE(bpf_verbs),
+	.opts = bpf_opts_table,
+	.nr_opts = ARRAY_SIZE(bpf_opts_table),
+	.notes = "Exit status: 0 ok; 1 a runtime failure, or for 'test' a program that disagrees\n"
+		 "with its annotations or a file that did not build; 2 a bad command line.\n",
+	.max_positional = INT_MAX,
+	/* options anywhere, as compilers take them: "kfsim bpf test P.c -I include" */
+	.options_anywhere = true,
+};
+
 static int cmd_bpf(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{"json", no_argument, NULL, 'j'},      {"rounds", required_argument, NULL, 'r'},
-		{"svg", required_argument, NULL, 's'}, {"trace", required_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'},      {0},
-	};
-	const char *verb, *svg = NULL, *trace = NULL;
-	bool json_mode = false;
-	u64 rounds = 1000;
-	int opt;
+	struct bpf_opts opts = { .rounds = 1000 };
+	struct kfsim_cli_args args;
+	int ret;
 
-	if (argc >= 2 && !strcmp(argv[1], "test"))
-		return kfsim_bpf_test_cmd(argc - 1, argv + 1);
-	if (kfsim_cli_wants_help(argc, argv)) {
-		bpf_help();
-		return KFSIM_EXIT_OK;
+	ret = kfsim_cli_parse(&bpf_spec, &opts, argc, argv, &args);
+	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
+		return ret;
+	switch (args.verb) {
+	case VERB_TEST:
+		if (!args.nr_positional)
+			return kfsim_cli_usage("bpf", "test: missing the BPF C file (see 'kfsim bpf "
+					       "--help')");
+		opts.test.source = args.positional[0];
+		opts.test.names = args.positional + 1;
+		opts.test.nr_names = args.nr_positional - 1;
+		return kfsim_bpf_test_run(&opts.test);
+	case VERB_KFUNCS:
+	case VERB_DEMO:
+	default:
+		if (args.nr_positional)
+			return kfsim_cli_usage("bpf", "unexpected argument '%s'", args.positional[0]);
+		if (args.verb == VERB_KFUNCS)
+			return bpf_kfuncs_cmd(opts.json);
+		return bpf_demo_cmd(opts.json, opts.rounds, opts.svg, opts.trace);
 	}
-	if (argc < 2)
-		return kfsim_cli_usage("bpf", "missing subcommand: expected kfuncs, demo or test (see 'kfsim bpf --help')");
-	verb = argv[1];
-	if (strcmp(verb, "kfuncs") && strcmp(verb, "demo"))
-		return kfsim_cli_usage(
-			"bpf", "unknown subcommand '%s': expected kfuncs, demo or test", verb);
-	opterr = 0;
-	optind = 2;
-	while ((opt = getopt_long(argc, argv, ":jr:s:t:h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json_mode = true;
-			break;
-		case 'r':
-			if (kfsim_cli_parse_u64("bpf", "--rounds", optarg, 1, 1000000, &rounds))
-				return KFSIM_EXIT_USAGE;
-			break;
-		case 's':
-		case 't':
-			if (!*optarg)
-				return kfsim_cli_usage(
-					"bpf", "invalid value '' for --%s: expected a file name",
-					opt == 's' ? "svg" : "trace");
-			*(opt == 's' ? &svg : &trace) = optarg;
-			break;
-		default:
-			return kfsim_cli_bad_option("bpf", argv, opt);
-		}
-	}
-	if (optind < argc)
-		return kfsim_cli_usage("bpf", "unexpected argument '%s'", argv[optind]);
-	if (!strcmp(verb, "kfuncs")) {
-		if (svg || trace || rounds != 1000)
-			return kfsim_cli_usage("bpf",
-					       "--rounds, --svg and --trace apply to 'demo' only");
-		return bpf_kfuncs_cmd(json_mode);
-	}
-	return bpf_demo_cmd(json_mode, (unsigned int)rounds, svg, trace);
 }
 
 const struct kfsim_cli_command kfsim_cmd_bpf = {

@@ -2,15 +2,24 @@
 /*
  * kfsim ethtool: the PLCA commands of ethtool 6.3+, byte for byte.
  *
- *   kfsim ethtool [--json] [--config FILE | --kernel] [--no-admin] ACTION DEV [PARAMS]
+ *   kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin] [-I]
+ *                 SUBCOMMAND DEV [PARAMS]
  *
- * ACTION is --get-plca-cfg, --set-plca-cfg or --get-plca-status; DEV "*" dumps every device.
+ * SUBCOMMAND is --get-plca-cfg, --set-plca-cfg or --get-plca-status (ethtool's word for them,
+ * as in "subcommand does not support wildcard dump"); DEV "*" dumps every device.
  * Each request is a real netlink message: to kfsim's in-process kernel holding the built-in
  * segment (or the --config file's), or with --kernel to the running kernel.  What reaches
  * stdout and stderr for ethtool's own arguments and for kernel errors is what ethtool prints,
  * with ethtool's exit codes (1 bad parameter or failed GET, 76 failed SET); kfsim's own options
  * follow the kfsim rules (exit 2, one line naming the option).
+ *
+ * Table driven, as ethtool is: the actions (ethtool.c's args[] rows) and the keywords of
+ * --set-plca-cfg (netlink/plca.c's set_plca_params[]) are described once below; the parsing,
+ * ethtool's errors and the help come from those tables (cli_params.c, cli_opts.c).
  */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netlink.h>
@@ -25,14 +34,74 @@
 #define ETHTOOL_EXIT_NETLINK 76
 #define WILDCARD_DEVNAME "*"
 
+/* What --set-plca-cfg's keywords fill in; the attributes go out in command-line order. */
+struct plca_set_values {
+	bool enable;
+	u32 node_id, node_cnt, to_tmr, burst_cnt, burst_tmr;
+};
+
+#define P(field) offsetof(struct plca_set_values, field)
+
+/*
+ * ethtool's set_plca_params[] (netlink/plca.c): each keyword, how ethtool parses it
+ * (nl_parse_u8bool: on|off, sent as NLA_U8; nl_parse_direct_u32: parse_u32(), any u32, sent as
+ * NLA_U32: the kernel's policy enforces the ranges) and the attribute it becomes.
+ */
+static const struct kfsim_cli_param plca_set_params[] = {
+	{ "enable", KFSIM_OPT_ONOFF, P(enable), "on|off", "PLCA on or off",
+	  ETHTOOL_A_PLCA_ENABLED },
+	{ "node-id", KFSIM_OPT_UINT, P(node_id), "N",
+	  "0 coordinator, 1..254 follower, 255 unconfigured (the kernel takes 0..255)",
+	  ETHTOOL_A_PLCA_NODE_ID, 0, 0xffffffff },
+	{ "node-cnt", KFSIM_OPT_UINT, P(node_cnt), "N",
+	  "nodes on the segment, used by the coordinator (1..255)", ETHTOOL_A_PLCA_NODE_CNT, 0,
+	  0xffffffff },
+	{ "to-tmr", KFSIM_OPT_UINT, P(to_tmr), "N",
+	  "transmit opportunity timer in bit times (0..255, usually 32)", ETHTOOL_A_PLCA_TO_TMR, 0,
+	  0xffffffff },
+	{ "burst-cnt", KFSIM_OPT_UINT, P(burst_cnt), "N",
+	  "extra frames a node may send per opportunity (0..255; 0: no bursts)",
+	  ETHTOOL_A_PLCA_BURST_CNT, 0, 0xffffffff },
+	{ "burst-tmr", KFSIM_OPT_UINT, P(burst_tmr), "N",
+	  "bit times to wait for the next frame of a burst (0..255, usually 128)",
+	  ETHTOOL_A_PLCA_BURST_TMR, 0, 0xffffffff },
+};
+
+static const struct kfsim_cli_params plca_set_table = {
+	.params = plca_set_params,
+	.nr_params = ARRAY_SIZE(plca_set_params),
+	.numbers = KFSIM_CLI_NUMBERS_STRTOUL, /* ethtool's parse_u32() */
+};
+
+/*
+ * ethtool's args[] rows for PLCA (ethtool.c, ethtool 6.3+): the sub-command word, the netlink
+ * message, the help line as "ethtool -h" prints it, and its keyword table (NULL: it takes
+ * none, and a word after the device is "unexpected").
+ */
+static const struct ethtool_action {
+	const char *name;
+	u8 cmd;
+	const char *help;
+	const struct kfsim_cli_params *params;
+	bool dump_ok;		/* DEVNAME "*" dumps (netlink_cmd_check()'s allow_wildcard) */
+	int fail_status;	/* exit status when the kernel refuses (nlctx->exit_code) */
+} ethtool_actions[] = {
+	{ "--get-plca-cfg", ETHTOOL_MSG_PLCA_GET_CFG, "Get PLCA configuration", NULL, true, 1 },
+	{ "--set-plca-cfg", ETHTOOL_MSG_PLCA_SET_CFG, "Set PLCA configuration", &plca_set_table,
+	  false, ETHTOOL_EXIT_NETLINK },
+	{ "--get-plca-status", ETHTOOL_MSG_PLCA_GET_STATUS, "Get PLCA status information", NULL,
+	  true, 1 },
+};
+
+/* kfsim's own options come before the action, as ethtool's own flags come before its command */
 struct ethtool_opts {
 	bool json;
 	bool kernel;
 	bool no_admin;
+	bool show_stats;	/* ethtool's -I: taken, and unused by the PLCA requests, as there */
 	const char *config;
 	const char *server;	/* a `kfsim kernel --listen` socket */
-	const char *action;	/* "--get-plca-cfg" ... */
-	u8 cmd;
+	const struct ethtool_action *action;
 	const char *devname;
 	char **params;
 	int nr_params;
@@ -44,35 +113,77 @@ struct print_ctx {
 	struct kfsim_json *out;
 };
 
-static void print_help(void)
+#define O(field) offsetof(struct ethtool_opts, field)
+
+static const struct kfsim_opt ethtool_opts_table[] = {
+	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "print one JSON document instead of ethtool's text" },
+	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
+	  "the devices instead of the built-in segment; lines like\n"
+	  "\"dev eth0 phy lan8670 enable on node-id 0 node-cnt 8\"" },
+	{ "kernel", KFSIM_OPT_FLAG, O(kernel), NULL, "send the requests to the running kernel" },
+	{ "server", KFSIM_OPT_STRING, O(server), "PATH",
+	  "send them to the kfsim kernel serving PATH ('kfsim kernel\n"
+	  "--listen PATH'), whose devices and settings persist" },
+	{ "no-admin", KFSIM_OPT_FLAG, O(no_admin), NULL,
+	  "send as a process without CAP_NET_ADMIN (in-process kernel)" },
+	/*
+	 * ethtool's own flag: its main() takes it before any command, and the PLCA handlers
+	 * build their requests with header flags 0, so it changes nothing for them.
+	 */
+	{ "include-statistics", KFSIM_OPT_FLAG, O(show_stats), NULL,
+	  "ethtool's flag, taken as ethtool takes it: the PLCA requests\n"
+	  "ask no statistics (ethtool sends them without ETHTOOL_FLAG_STATS)",
+	  .short_name = 'I' },
+};
+
+static const struct kfsim_cli_spec ethtool_spec = {
+	.name = CMD,
+	.usage = "kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin]\n"
+		 "                     [-I] SUBCOMMAND DEV [PARAMS]",
+	/* .about: the actions, from ethtool_actions[] (ethtool_about()) */
+	.opts = ethtool_opts_table,
+	.nr_opts = ARRAY_SIZE(ethtool_opts_table),
+	.notes = "Built-in segment: lo (no PHY), eth0 (LAN8670 Rev.B1, coordinator), eth1 (NCN26000,\n"
+		 "follower 1), eth2 (generic OPEN Alliance TC14 PHY at reset), eth3 (PHY without\n"
+		 "PLCA).  Without --server, state lives for one invocation.\n"
+		 "Exit status: 0 ok; 1 bad parameter or failed get; 76 failed set (as ethtool);\n"
+		 "2 bad kfsim option.\n",
+};
+
+/* The help's middle part: ethtool -h's lines for each action, then what each keyword means. */
+static char *ethtool_about(void)
 {
-	printf("Usage: kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin]\n"
-	       "                     ACTION DEV [PARAMS]\n\n"
-	       "The PLCA (10BASE-T1S, IEEE 802.3cg Clause 148) commands of ethtool, sent as netlink\n"
-	       "messages to kfsim's in-process kernel (or, with --kernel, to the running kernel).\n\n"
-	       "Actions (as ethtool -h prints them):\n"
-	       "        ethtool [ FLAGS ] --get-plca-cfg DEVNAME\tGet PLCA configuration\n"
-	       "        ethtool [ FLAGS ] --set-plca-cfg DEVNAME\tSet PLCA configuration\n"
-	       "\t\t[ enable on|off ]\n"
-	       "\t\t[ node-id N ]\n"
-	       "\t\t[ node-cnt N ]\n"
-	       "\t\t[ to-tmr N ]\n"
-	       "\t\t[ burst-cnt N ]\n"
-	       "\t\t[ burst-tmr N ]\n"
-	       "        ethtool [ FLAGS ] --get-plca-status DEVNAME\tGet PLCA status information\n"
-	       "DEVNAME \"*\" asks every device (a netlink dump; not for --set-plca-cfg).\n\n"
-	       "Options:\n"
-	       "  --json          print one JSON document instead of ethtool's text\n"
-	       "  --config FILE   the devices instead of the built-in segment; lines like\n"
-	       "                  \"dev eth0 phy lan8670 enable on node-id 0 node-cnt 8\"\n"
-	       "  --kernel        send the requests to the running kernel\n"
-	       "  --server PATH   send them to the kfsim kernel serving PATH ('kfsim kernel\n"
-	       "                  --listen PATH'), whose devices and settings persist\n"
-	       "  --no-admin      send as a process without CAP_NET_ADMIN (in-process kernel)\n\n"
-	       "Built-in segment: lo (no PHY), eth0 (LAN8670 Rev.B1, coordinator), eth1 (NCN26000,\n"
-	       "follower 1), eth2 (generic OPEN Alliance TC14 PHY at reset), eth3 (PHY without PLCA).\n"
-	       "Without --server, state lives for one invocation.  Exit status: 0 ok; 1 bad parameter or failed get;\n"
-	       "76 failed set (as ethtool); 2 bad kfsim option.\n");
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	if (!out)
+		return NULL;
+	fprintf(out, "The PLCA (10BASE-T1S, IEEE 802.3cg Clause 148) commands of ethtool, sent as "
+		     "netlink\nmessages to kfsim's in-process kernel (or, with --kernel, to the "
+		     "running kernel).\n\nSubcommands (as ethtool -h prints them):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(ethtool_actions); i++) {
+		fprintf(out, "        ethtool [ FLAGS ] %s DEVNAME\t%s\n", ethtool_actions[i].name,
+			ethtool_actions[i].help);
+		if (ethtool_actions[i].params)
+			kfsim_cli_params_help(ethtool_actions[i].params, "\t\t", false, out);
+	}
+	fprintf(out, "DEVNAME \"*\" asks every device (a netlink dump; not for --set-plca-cfg).\n");
+	for (size_t i = 0; i < ARRAY_SIZE(ethtool_actions); i++) {
+		if (!ethtool_actions[i].params)
+			continue;
+		fprintf(out, "\nParameters of %s (integers decimal or 0x hex, as ethtool reads "
+			     "them):\n", ethtool_actions[i].name);
+		kfsim_cli_params_help(ethtool_actions[i].params, "  ", true, out);
+	}
+	if (fclose(out)) {
+		free(text);
+		return NULL;
+	}
+	/* kfsim_cli_help() ends the paragraph with its own newline */
+	if (size && text[size - 1] == '\n')
+		text[size - 1] = '\0';
+	return text;
 }
 
 /* ethtool's exit_bad_args(). */
@@ -83,147 +194,110 @@ static int bad_args(void)
 	return 1;
 }
 
-static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts)
+static const struct ethtool_action *find_action(const char *word)
 {
-	static const struct { const char *name; u8 cmd; } actions[] = {
-		{ "--get-plca-cfg", ETHTOOL_MSG_PLCA_GET_CFG },
-		{ "--set-plca-cfg", ETHTOOL_MSG_PLCA_SET_CFG },
-		{ "--get-plca-status", ETHTOOL_MSG_PLCA_GET_STATUS },
-	};
-	int i;
+	for (size_t a = 0; a < ARRAY_SIZE(ethtool_actions); a++)
+		if (!strcmp(word, ethtool_actions[a].name))
+			return &ethtool_actions[a];
+	return NULL;
+}
 
-	for (i = 1; i < argc && !opts->action; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--json")) {
-			opts->json = true;
-		} else if (!strcmp(arg, "--kernel")) {
-			opts->kernel = true;
-		} else if (!strcmp(arg, "--no-admin")) {
-			opts->no_admin = true;
-		} else if (!strcmp(arg, "--server") || !strncmp(arg, "--server=", 9)) {
-			if (arg[8] == '=')
-				opts->server = arg + 9;
-			else if (i + 1 < argc)
-				opts->server = argv[++i];
-			else
-				return kfsim_cli_usage(CMD, "option '--server' needs a value");
-			if (!*opts->server)
-				return kfsim_cli_usage(CMD, "invalid value '' for --server: expected a socket path");
-		} else if (!strcmp(arg, "--config") || !strncmp(arg, "--config=", 9)) {
-			if (arg[8] == '=')
-				opts->config = arg + 9;
-			else if (i + 1 < argc)
-				opts->config = argv[++i];
-			else
-				return kfsim_cli_usage(CMD, "option '--config' needs a value");
-			if (!*opts->config)
-				return kfsim_cli_usage(CMD, "invalid value '' for --config: expected a file name");
-		} else {
-			for (size_t a = 0; a < ARRAY_SIZE(actions); a++) {
-				if (!strcmp(arg, actions[a].name)) {
-					opts->action = actions[a].name;
-					opts->cmd = actions[a].cmd;
-				}
+/*
+ * Where the action is: the first word naming one, not counting the value of a kfsim option
+ * ("--config --get-plca-cfg" names a file).  @argc when there is none.
+ */
+static int action_index(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (find_action(argv[i]))
+			return i;
+		if (!strcmp(argv[i], "--"))
+			return argc;
+		for (size_t o = 0; o < ARRAY_SIZE(ethtool_opts_table); o++) {
+			if (argv[i][0] == '-' && argv[i][1] == '-' &&
+			    !strcmp(argv[i] + 2, ethtool_opts_table[o].name) &&
+			    ethtool_opts_table[o].kind == KFSIM_OPT_STRING) {
+				i++; /* its value */
+				break;
 			}
-			if (!opts->action)
-				return kfsim_cli_usage(CMD, "unknown option '%s' (see 'kfsim ethtool --help')",
-						       arg);
 		}
 	}
+	return argc;
+}
+
+/*
+ * Return: 0 to go on (or, with *@help, help was printed); -1 for ethtool's "bad command line
+ * argument(s)"; else the exit status to return now.
+ */
+static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts, bool *help)
+{
+	struct kfsim_cli_spec spec = ethtool_spec;
+	int at = action_index(argc, argv), ret;
+	struct kfsim_cli_args args;
+	char *about = ethtool_about();
+
+	*help = false;
+	if (!about)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the help text");
+	spec.about = about;
+	/* kfsim's options: every word before the action, through the option table */
+	ret = kfsim_cli_parse(&spec, opts, at, argv, &args);
+	free(about);
+	*help = args.verb == KFSIM_CLI_HELP_SHOWN;
+	if (ret || *help)
+		return ret;
 	if (opts->server && (opts->kernel || opts->config || opts->no_admin))
 		return kfsim_cli_usage(CMD, "--server excludes --kernel, --config and --no-admin: the server has its own devices and takes your credentials");
 	if (opts->kernel && opts->config)
 		return kfsim_cli_usage(CMD, "--config and --kernel exclude each other: the running kernel has its own devices");
 	if (opts->kernel && opts->no_admin)
 		return kfsim_cli_usage(CMD, "--no-admin applies to the in-process kernel only");
-	if (!opts->action)
-		return kfsim_cli_usage(CMD, "expected an action: --get-plca-cfg, --set-plca-cfg or --get-plca-status (see 'kfsim ethtool --help')");
-	if (i >= argc)
+	if (at >= argc) {
+		char list[160];
+		size_t len = 0;
+
+		for (size_t a = 0; a < ARRAY_SIZE(ethtool_actions); a++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						!a ? "" : a + 1 < ARRAY_SIZE(ethtool_actions) ?
+							  ", " : " or ", ethtool_actions[a].name);
+		return kfsim_cli_usage(CMD, "missing subcommand: expected %s (see 'kfsim ethtool "
+				       "--help')", list);
+	}
+	opts->action = find_action(argv[at]);
+	if (at + 1 >= argc)
 		return -1;	/* ethtool: no device name */
-	opts->devname = argv[i++];
-	opts->params = argv + i;
-	opts->nr_params = argc - i;
+	opts->devname = argv[at + 1];
+	opts->params = argv + at + 2;
+	opts->nr_params = argc - at - 2;
 	return 0;
 }
 
-/*
- * ethtool's parse_u32(): hexadecimal after "0x"/"0X", else decimal, through strtoul(), so what
- * strtoul() takes is taken (" 5", "+5", "-0"; "-1" wraps past 0xffffffff and is refused); the
- * whole word must be used and not be empty.
- */
-static bool parse_u32(const char *text, u32 *out)
-{
-	unsigned long long value;
-	int base = 10;
-	char *end;
-
-	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-		text += 2;
-		base = 16;
-	}
-	if (!*text)
-		return false;
-	value = strtoul(text, &end, base);
-	if (*end || value > 0xffffffffULL)
-		return false;
-	*out = (u32)value;
-	return true;
-}
-
-/* nl_parser() with set_plca_params[]: attributes in command-line order. */
+/* nl_parser() over the action's keyword table: attributes in command-line order. */
 static int parse_set_params(const struct ethtool_opts *opts, struct kfsim_plca_attr *attrs,
 			    int *nr_attrs)
 {
-	static const struct { const char *name; u16 type; } params[] = {
-		{ "enable", ETHTOOL_A_PLCA_ENABLED },
-		{ "node-id", ETHTOOL_A_PLCA_NODE_ID },
-		{ "node-cnt", ETHTOOL_A_PLCA_NODE_CNT },
-		{ "to-tmr", ETHTOOL_A_PLCA_TO_TMR },
-		{ "burst-cnt", ETHTOOL_A_PLCA_BURST_CNT },
-		{ "burst-tmr", ETHTOOL_A_PLCA_BURST_TMR },
-	};
-	bool seen[ARRAY_SIZE(params)] = {};
-	int i = 0;
+	const struct kfsim_cli_params *table = opts->action->params;
+	struct kfsim_cli_param_result res;
+	struct plca_set_values values;
+	char why[256];
 
 	*nr_attrs = 0;
 	if (!opts->nr_params) {
-		fprintf(stderr, "ethtool (--set-plca-cfg): parameters missing\n");
+		fprintf(stderr, "ethtool (%s): parameters missing\n", opts->action->name);
 		return -EINVAL;
 	}
-	while (i < opts->nr_params) {
-		const char *param = opts->params[i++], *value;
-		size_t p;
+	if (kfsim_cli_parse_params(table, opts->params, opts->nr_params, &values, &res)) {
+		fprintf(stderr, "ethtool (%s): %s\n", opts->action->name,
+			kfsim_cli_param_error_text(&res, why, sizeof(why)));
+		return -EINVAL;
+	}
+	for (unsigned int k = 0; k < res.nr_given; k++) {
+		const struct kfsim_cli_param *p = &table->params[res.order[k]];
+		const void *value = (const char *)&values + p->offset;
 
-		for (p = 0; p < ARRAY_SIZE(params) && strcmp(param, params[p].name); p++)
-			;
-		if (p == ARRAY_SIZE(params)) {
-			fprintf(stderr, "ethtool (--set-plca-cfg): unknown parameter '%s'\n", param);
-			return -EINVAL;
-		}
-		if (seen[p]) {
-			fprintf(stderr, "ethtool (--set-plca-cfg): duplicate parameter '%s'\n", param);
-			return -EINVAL;
-		}
-		if (i >= opts->nr_params) {
-			fprintf(stderr, "ethtool (--set-plca-cfg): no value for parameter '%s'\n", param);
-			return -EINVAL;
-		}
-		seen[p] = true;
-		value = opts->params[i++];
-		attrs[*nr_attrs].type = params[p].type;
-		if (params[p].type == ETHTOOL_A_PLCA_ENABLED) {
-			if (strcmp(value, "on") && strcmp(value, "off")) {
-				fprintf(stderr, "ethtool (--set-plca-cfg): invalid value '%s' for parameter '%s'\n",
-					value, param);
-				return -EINVAL;
-			}
-			attrs[*nr_attrs].value = !strcmp(value, "on");
-		} else if (!parse_u32(value, &attrs[*nr_attrs].value)) {
-			fprintf(stderr, "ethtool (--set-plca-cfg): invalid value '%s' for parameter '%s'\n",
-				value, param);
-			return -EINVAL;
-		}
+		attrs[*nr_attrs].type = (u16)p->id;
+		attrs[*nr_attrs].value = p->kind == KFSIM_OPT_ONOFF ? *(const bool *)value :
+								      *(const u32 *)value;
 		(*nr_attrs)++;
 	}
 	return 0;
@@ -321,7 +395,7 @@ static struct kfsim_ethtool_chan *open_chan(const struct ethtool_opts *opts,
 static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_attr *attrs,
 		       int nr_attrs)
 {
-	bool dump = opts->cmd != ETHTOOL_MSG_PLCA_SET_CFG && !strcmp(opts->devname, WILDCARD_DEVNAME);
+	bool dump = opts->action->dump_ok && !strcmp(opts->devname, WILDCARD_DEVNAME);
 	struct kfsim_json json;
 	struct print_ctx ctx = { .json = opts->json, .dump = dump, .out = &json };
 	struct kfsim_ethtool_chan *chan;
@@ -336,7 +410,7 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 		return status;
 	}
 	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
-					 opts->cmd, NLM_F_REQUEST | NLM_F_ACK |
+					 opts->action->cmd, NLM_F_REQUEST | NLM_F_ACK |
 					 (dump ? NLM_F_DUMP : 0), 1, dump ? NULL : opts->devname,
 					 0, attrs, nr_attrs);
 	if (len < 0) {
@@ -346,7 +420,7 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 	if (opts->json) {
 		kfsim_json_init(&json, stdout, true);
 		kfsim_json_object_begin(&json);
-		kfsim_json_kv_string(&json, "command", opts->action + 2);
+		kfsim_json_kv_string(&json, "command", opts->action->name + 2);
 		kfsim_json_kv_string(&json, "device", opts->devname);
 		kfsim_json_kv_string(&json, "kernel", opts->kernel ? "running" : "kfsim");
 		kfsim_json_key(&json, "replies");
@@ -374,7 +448,7 @@ static int run_request(const struct ethtool_opts *opts, const struct kfsim_plca_
 	 */
 	if (ack.error && !(dump && ack.in_done)) {
 		kfsim_ethtool_print_ack_error(stderr, &ack);
-		status = opts->cmd == ETHTOOL_MSG_PLCA_SET_CFG ? ETHTOOL_EXIT_NETLINK : 1;
+		status = opts->action->fail_status;
 	}
 out:
 	kfsim_ethtool_chan_close(chan);
@@ -384,18 +458,15 @@ out:
 
 static int ethtool_main(int argc, char **argv)
 {
-	struct kfsim_plca_attr attrs[6];
+	struct kfsim_plca_attr attrs[ARRAY_SIZE(plca_set_params)];
 	struct ethtool_opts opts = {};
 	int nr_attrs = 0, ret;
+	bool help = false;
 
-	if (kfsim_cli_wants_help(argc, argv)) {
-		print_help();
-		return 0;
-	}
-	ret = parse_cmdline(argc, argv, &opts);
+	ret = parse_cmdline(argc, argv, &opts, &help);
 	if (ret < 0)
 		return bad_args();
-	if (ret)
+	if (ret || help)
 		return ret;
 	/* netlink_run_handler(): before anything is sent or parsed. */
 	if (strlen(opts.devname) >= ALTIFNAMSIZ) {
@@ -403,12 +474,12 @@ static int ethtool_main(int argc, char **argv)
 			ALTIFNAMSIZ - 1);
 		return 1;
 	}
-	/* netlink_cmd_check(ctx, ETHTOOL_MSG_PLCA_SET_CFG, false): no wildcard, params or not. */
-	if (opts.cmd == ETHTOOL_MSG_PLCA_SET_CFG && !strcmp(opts.devname, WILDCARD_DEVNAME)) {
+	/* netlink_cmd_check(ctx, cmd, allow_wildcard): no wildcard, params or not. */
+	if (!opts.action->dump_ok && !strcmp(opts.devname, WILDCARD_DEVNAME)) {
 		fprintf(stderr, "subcommand does not support wildcard dump\n");
 		return 1;
 	}
-	if (opts.cmd == ETHTOOL_MSG_PLCA_SET_CFG) {
+	if (opts.action->params) {
 		/* At most one attribute per known parameter: duplicates are refused first. */
 		if (parse_set_params(&opts, attrs, &nr_attrs))
 			return 1;

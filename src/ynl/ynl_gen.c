@@ -4,9 +4,7 @@
  * Invariant: a spec that fails to load or an emitter that runs out of memory leaves the output
  * directory exactly as it was.
  */
-#define _GNU_SOURCE /* strerrorname_np() */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +15,7 @@
 #include <kfsim/outfile.h>
 #include <kfsim/ynl_gen.h>
 #include "ynl_emit.h"
+#include "ynl_gen_run.h"
 
 /* The files of one run (every spec on the command line): written together or not at all. */
 struct gen_run {
@@ -189,166 +188,21 @@ static int make_out_dir(const char *dir, char *err, size_t err_size)
 	return 0;
 }
 
-/* A JSON string (the names here are paths and identifiers: escape quotes, backslashes, controls). */
-static void json_str(const char *text)
+int ynl_gen_run_specs(char *const *specs, int nr_specs, const char *out_dir, unsigned int modes,
+		      char (*idents)[YNL_GEN_IDENT_MAX], char *err, size_t err_size)
 {
-	putchar('"');
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			printf("\\%c", *c);
-		else if (*c < 0x20)
-			printf("\\u%04x", *c);
-		else
-			putchar(*c);
-	}
-	putchar('"');
-}
+	struct gen_run run = { 0 };
+	int ret = make_out_dir(out_dir, err, err_size);
 
-static void gen_help(const char *prog)
-{
-	printf("Usage: %s [--mode uapi|kernel|user|test|all] [--out DIR] [--json] SPEC...\n\n"
-	       "Generate C from YNL netlink specs (the kernel's Documentation/netlink/specs\n"
-	       "language: genetlink, genetlink-c, genetlink-legacy and netlink-raw).\n\n"
-	       "  --mode M      what to generate (repeatable; default all):\n"
-	       "                  uapi    F-uapi.h: enums, attribute and command ids\n"
-	       "                  kernel  F-kernel.{h,c}: policies and op table for kfsim's kernel\n"
-	       "                  user    F-user.{h,c}: request/reply structs, put/parse, dumps\n"
-	       "                  test    F-test.c: a round-trip test program over kernel + user\n"
-	       "                  all     uapi, kernel and user (not test: ask for it too)\n"
-	       "  --out DIR     where the files go (default .; created if missing;\n"
-	       "                also --out-dir)\n"
-	       "  --json        print one JSON document listing the files written\n\n"
-	       "A bad spec is reported as file:line:column: message, exit status 1, and no file\n"
-	       "is written: all files of a run (every SPEC) are written together or not at all.\n",
-	       prog);
-}
-
-int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "out-dir", required_argument, NULL, 'o' }, /* the older name, kept */
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out_dir = ".";
-	unsigned int modes = 0;
-	char err[1024];
-	bool json = false;
-	int opt;
-
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":m:o:hj", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			if (!strcmp(optarg, "uapi"))
-				modes |= KFSIM_YNL_GEN_UAPI;
-			else if (!strcmp(optarg, "kernel"))
-				modes |= KFSIM_YNL_GEN_KERNEL;
-			else if (!strcmp(optarg, "user"))
-				modes |= KFSIM_YNL_GEN_USER;
-			else if (!strcmp(optarg, "test"))
-				modes |= KFSIM_YNL_GEN_TEST;
-			else if (!strcmp(optarg, "all"))
-				modes |= KFSIM_YNL_GEN_ALL;
-			else {
-				fprintf(stderr, "%s: invalid value '%s' for --mode: expected uapi, "
-					"kernel, user, test or all\n", prog, optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			out_dir = optarg;
-			break;
-		case 'h':
-			gen_help(prog);
-			return 0;
-		case 'j':
-			json = true;
-			break;
-		case ':':
-			fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s: missing SPEC: expected one or more YAML spec files\n", prog);
-		return 2;
-	}
-	if (!modes)
-		modes = KFSIM_YNL_GEN_ALL;
 	/*
 	 * Every spec is loaded and emitted first, then all files of the run are written at once:
 	 * a bad second spec, a directory in the way or a full disk leaves every file as it was.
 	 */
-	struct gen_run run = { 0 };
-	char (*idents)[256] = calloc((size_t)(argc - optind), sizeof(*idents));
-	int ret = idents ? make_out_dir(out_dir, err, sizeof(err)) : -ENOMEM;
-
-	if (!idents)
-		snprintf(err, sizeof(err), "out of memory");
-	for (int i = optind; i < argc && !ret; i++)
-		ret = prepare(&run, argv[i], out_dir, modes, err, sizeof(err), idents[i - optind],
-			      sizeof(idents[0]));
+	for (int i = 0; i < nr_specs && !ret; i++)
+		ret = prepare(&run, specs[i], out_dir, modes, err, err_size, idents[i],
+			      sizeof(idents[i]));
 	if (!ret)
-		ret = gen_run_commit(&run, err, sizeof(err));
+		ret = gen_run_commit(&run, err, err_size);
 	gen_run_release(&run);
-	if (ret) {
-		/* The kfsim program's failure line names the errno; the tool is compiler-style. */
-		if (strchr(prog, ' '))
-			fprintf(stderr, "%s: -%s: %s\n", prog, strerrorname_np(-ret), err);
-		else
-			fprintf(stderr, "%s\n", err);
-		/* with --json, a script reading stdout learns why there is no file list */
-		if (json) {
-			printf("{\"error\": {\"command\": \"ynl-gen\", \"status\": 1, \"errno\": ");
-			json_str(strerrorname_np(-ret) ? strerrorname_np(-ret) : "EIO");
-			printf(", \"message\": ");
-			json_str(err);
-			printf("}}\n");
-		}
-		free(idents);
-		return 1;
-	}
-	if (json) {
-		static const struct {
-			unsigned int mode;
-			const char *suffix;
-		} kinds[] = {
-			{ KFSIM_YNL_GEN_UAPI, "-uapi.h" }, { KFSIM_YNL_GEN_KERNEL, "-kernel.h" },
-			{ KFSIM_YNL_GEN_KERNEL, "-kernel.c" }, { KFSIM_YNL_GEN_USER, "-user.h" },
-			{ KFSIM_YNL_GEN_USER, "-user.c" }, { KFSIM_YNL_GEN_TEST, "-test.c" },
-		};
-
-		printf("{\"out_dir\": ");
-		json_str(out_dir);
-		printf(", \"specs\": [");
-		for (int i = optind; i < argc; i++) {
-			char path[PATH_MAX + 300];
-
-			printf("%s{\"spec\": ", i > optind ? ", " : "");
-			json_str(argv[i]);
-			printf(", \"family\": ");
-			json_str(idents[i - optind]);
-			printf(", \"files\": [");
-			for (size_t k = 0, n = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-				if (!(modes & kinds[k].mode))
-					continue;
-				snprintf(path, sizeof(path), "%s/%s%s", out_dir, idents[i - optind],
-					 kinds[k].suffix);
-				printf("%s", n++ ? ", " : "");
-				json_str(path);
-			}
-			printf("]}");
-		}
-		printf("]}\n");
-	}
-	free(idents);
-	return 0;
+	return ret;
 }

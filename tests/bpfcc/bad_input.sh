@@ -53,7 +53,7 @@ expect 2 'bad command line' "$bpfcc" "$out/helper.bpf.c"
 expect 2 'bad command line' "$bpfcc" -o "$out/x" --sanitize thread "$out/helper.bpf.c"
 expect 1 'kfunc bpf_task_acquire is not provided by kfsim' "$kfsim" bpf test -I "$out/include" "$out/kfunc.bpf.c"
 expect 2 'missing the BPF C file' "$kfsim" bpf test
-expect 2 "unknown or incomplete option '--bogus'" "$kfsim" bpf test --bogus "$out/kfunc.bpf.c"
+expect 2 "unknown option '--bogus' \\(see 'kfsim bpf --help'\\)" "$kfsim" bpf test --bogus "$out/kfunc.bpf.c"
 
 # a program that never ends or crashes natively (the verifier would refuse both) is reported,
 # and the others still run (in a sanitizer build, UBSan reports the NULL load: SANITIZER)

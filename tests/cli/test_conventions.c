@@ -158,8 +158,10 @@ static void test_json_errors(void **state)
 	/* ynl-gen too (its own driver, shared with kfsim-ynl-gen) */
 	RUN(&r, "ynl-gen", "--json", "/nonexistent/spec.yaml");
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.out, "{\"error\": {\"command\": \"ynl-gen\", \"status\": 1, "
-				      "\"errno\": \"ENOENT\""));
+	assert_non_null(strstr(r.out, "\"error\": {"));
+	assert_non_null(strstr(r.out, "\"command\": \"ynl-gen\""));
+	assert_non_null(strstr(r.out, "\"status\": 1"));
+	assert_non_null(strstr(r.out, "\"errno\": \"ENOENT\""));
 	cli_result_free(&r);
 	/* and its help says what --mode all is */
 	RUN(&r, "ynl-gen", "--help");

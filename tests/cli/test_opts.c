@@ -110,6 +110,15 @@ static int parse(struct opts *o, struct kfsim_cli_args *a, char *err, size_t err
 	return parse_spec(&spec, o, a, err, err_size, argv, args);
 }
 
+/* parse_spec() with an argv of its own, for the tests of letters, programs and keywords */
+static int parse_with(const struct kfsim_cli_spec *sp, struct opts *o, struct kfsim_cli_args *a,
+		      char *err, size_t err_size, const char *const *args)
+{
+	static char *argv[32]; /* a.positional points into it */
+
+	return parse_spec(sp, o, a, err, err_size, argv, args);
+}
+
 #define PARSE(...) parse(&o, &a, err, sizeof(err), (const char *const[]){ __VA_ARGS__, NULL })
 
 static void test_every_kind(void **state)
@@ -393,6 +402,213 @@ static void test_help_states_defaults(void **state)
 	assert_false(kfsim_cli_format_default(&more_table[0], &o, buf, sizeof(buf)));
 }
 
+/* One-letter options, options after the arguments (permute), on|off, a flag in row 0. */
+static const struct kfsim_opt letters_table[] = {
+	{ "flag", KFSIM_OPT_FLAG, O(flag), NULL, "a flag in row 0" },
+	{ "include", KFSIM_OPT_CALL, 0, "DIR", "a repeatable one", .call = parse_call,
+	  .short_name = 'I' },
+	{ "count", KFSIM_OPT_UINT, O(count), "N", "a count", .min = 1, .max = 10,
+	  .short_name = 'n' },
+	{ "switch", KFSIM_OPT_ONOFF, O(yes), "on|off", "a switch" },
+};
+
+static const struct kfsim_cli_spec letters_spec = {
+	.name = "u",
+	.usage = "kfsim u [-I X]... FILE...",
+	.about = "Another test command: kfsim u takes files.",
+	.opts = letters_table,
+	.nr_opts = ARRAY_SIZE(letters_table),
+	.max_positional = 8,
+	.options_anywhere = true,
+};
+
+#define PARSE_U(...) \
+	parse_with(&letters_spec, &o, &a, err, sizeof(err), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_letters_permute_and_onoff(void **state)
+{
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512];
+
+	int ret = PARSE_U("a.c", "-I", "good", "b.c", "-Igood", "--include=good", "-n", "3",
+			  "--switch", "on");
+
+	assert_string_equal(err, "");
+	assert_int_equal(ret, 0);
+	assert_int_equal(o.calls, 3);
+	assert_int_equal(o.count, 3);
+	assert_true(o.yes);
+	assert_int_equal(a.nr_positional, 2);
+	assert_string_equal(a.positional[0], "a.c");
+	assert_string_equal(a.positional[1], "b.c");
+	assert_true(kfsim_cli_given(&letters_spec, &a, "include"));
+	assert_int_equal(PARSE_U("--switch", "off"), 0);
+	assert_false(o.yes);
+
+	/* errors name the option as it was written */
+	assert_int_equal(PARSE_U("-I"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: option '-I' needs a value\n");
+	assert_int_equal(PARSE_U("-n", "11"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: invalid value '11' for -n: expected an integer from 1 "
+				 "to 10\n");
+	assert_int_equal(PARSE_U("--count", "0"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: invalid value '0' for --count: expected an integer from "
+				 "1 to 10\n");
+	assert_int_equal(PARSE_U("-Ibad"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: invalid value 'bad' for -I: expected good\n");
+	assert_int_equal(PARSE_U("--switch", "yes"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: invalid value 'yes' for --switch: expected on or off\n");
+	assert_int_equal(PARSE_U("-x"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: unknown option '-x' (see 'kfsim u --help')\n");
+	/* the row-0 flag given a value: "takes no value", not "unknown option" */
+	assert_int_equal(PARSE_U("--flag=1"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: option '--flag' takes no value\n");
+	assert_int_equal(PARSE_U("a", "b", "c", "d", "e", "f", "g", "h", "i"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: unexpected argument 'i'\n");
+}
+
+/* A tool of its own: its name in every message and in the help. */
+static void test_program_of_its_own(void **state)
+{
+	struct kfsim_cli_args a;
+	const char *old;
+	struct opts o;
+	char err[512], buf[64];
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out;
+
+	old = kfsim_cli_program("kfsim-u");
+	assert_string_equal(kfsim_cli_invocation("u", buf, sizeof(buf)), "kfsim-u");
+	assert_int_equal(PARSE_U("--bogus"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim-u: unknown option '--bogus' (see 'kfsim-u --help')\n");
+	out = open_memstream(&text, &size);
+	kfsim_cli_help(&letters_spec, out);
+	fclose(out);
+	assert_non_null(strstr(text, "Usage: kfsim-u [-I X]... FILE...\n"));
+	assert_non_null(strstr(text, "Another test command: kfsim-u takes files."));
+	assert_non_null(strstr(text, "  -I, --include DIR     a repeatable one\n"));
+	assert_non_null(strstr(text, "  --switch on|off       a switch\n"));
+	free(text);
+	kfsim_cli_program(old);
+	assert_string_equal(kfsim_cli_invocation("u", buf, sizeof(buf)), "kfsim u");
+	assert_int_equal(PARSE_U("--bogus"), KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim u: unknown option '--bogus' (see 'kfsim u --help')\n");
+}
+
+/* Keyword tables: ethtool's nl_parser() order of checks and wording. */
+struct kw {
+	u32 id, cnt;
+	bool on;
+	unsigned int colour;
+	const char *name;
+	u64 big;
+};
+
+static const struct kfsim_cli_param kw_params[] = {
+	{ "id", KFSIM_OPT_UINT, offsetof(struct kw, id), "N", "an id", 7, 0, 255 },
+	{ "cnt", KFSIM_OPT_UINT, offsetof(struct kw, cnt), "N", "a count", 8, 1, 0xffffffff },
+	{ "enable", KFSIM_OPT_ONOFF, offsetof(struct kw, on), "on|off", "a switch", 9 },
+	{ "colour", KFSIM_OPT_CHOICE, offsetof(struct kw, colour), "C", "a colour", 10,
+	  .choices = colours },
+	{ "name", KFSIM_OPT_STRING, offsetof(struct kw, name), "S", "a name", 11 },
+	{ "big", KFSIM_OPT_U64, offsetof(struct kw, big), "N", "a big one", 12, 0, UINT64_MAX },
+};
+
+static int kw_parse(enum kfsim_cli_number_syntax numbers, struct kw *v,
+		    struct kfsim_cli_param_result *res, char *text, size_t size,
+		    const char *const *words)
+{
+	const struct kfsim_cli_params kw_table = { kw_params, ARRAY_SIZE(kw_params), numbers };
+	int n = 0, ret;
+
+	while (words[n])
+		n++;
+	*v = (struct kw){ 0 };
+	ret = kfsim_cli_parse_params(&kw_table, (char **)words, n, v, res);
+	kfsim_cli_param_error_text(res, text, size);
+	return ret;
+}
+
+#define KW(syntax, ...) \
+	kw_parse(syntax, &v, &res, text, sizeof(text), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_keyword_tables(void **state)
+{
+	struct kfsim_cli_param_result res;
+	char text[256], *help = NULL;
+	size_t size = 0;
+	struct kw v;
+	FILE *out;
+
+	/* values land by offset; the order given is kept */
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "enable", "on", "cnt", "0x10", "id", "255",
+			    "colour", "green", "name", "n", "big", "18446744073709551615"), 0);
+	assert_int_equal(v.id, 255);
+	assert_int_equal(v.cnt, 16);
+	assert_true(v.on);
+	assert_int_equal(v.colour, 1);
+	assert_string_equal(v.name, "n");
+	assert_true(v.big == UINT64_MAX);
+	assert_int_equal(res.nr_given, 6);
+	assert_int_equal(res.order[0], 2);
+	assert_int_equal(res.order[1], 1);
+	assert_int_equal(res.order[2], 0);
+	assert_int_equal(kw_params[res.order[0]].id, 9);
+	assert_true(res.given == 0x3f);
+	assert_string_equal(text, "");
+	/* nothing at all is fine: the command decides whether it wants any */
+	assert_int_equal(kfsim_cli_parse_params(&(struct kfsim_cli_params){ kw_params, 1 }, NULL,
+						0, &v, &res), 0);
+	assert_int_equal(res.nr_given, 0);
+
+	/* the checks in ethtool's order: keyword, duplicate, value present, value */
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "speed", "10"), -EINVAL);
+	assert_int_equal(res.error, KFSIM_PARAM_UNKNOWN);
+	assert_string_equal(text, "unknown parameter 'speed'");
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "id", "1", "id"), -EINVAL);
+	assert_string_equal(text, "duplicate parameter 'id'");
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "id", "1", "cnt"), -EINVAL);
+	assert_int_equal(res.error, KFSIM_PARAM_NO_VALUE);
+	assert_string_equal(text, "no value for parameter 'cnt'");
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "id", "256"), -EINVAL);
+	assert_int_equal(res.error, KFSIM_PARAM_BAD_VALUE);
+	assert_string_equal(text, "invalid value '256' for parameter 'id'");
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "cnt", "0"), -EINVAL);
+	assert_string_equal(text, "invalid value '0' for parameter 'cnt'");
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "enable", "1"), -EINVAL);
+	assert_string_equal(text, "invalid value '1' for parameter 'enable'");
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "colour", "pink"), -EINVAL);
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "name", ""), -EINVAL);
+	assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "big", "18446744073709551616"), -EINVAL);
+
+	/* strict numbers: digits or 0x hex only; strtoul numbers: what ethtool's parse_u32 takes */
+	static const char *const strtoul_only[] = { "+5", " 5", "-0", "0X1f" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(strtoul_only); i++) {
+		assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRTOUL, "id", strtoul_only[i]), 0);
+		if (i < 3)
+			assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "id", strtoul_only[i]),
+					 -EINVAL);
+	}
+	static const char *const never[] = { "", "0x", "5 ", "-1", "x", "1e3", "4294967296" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(never); i++) {
+		assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRTOUL, "cnt", never[i]), -EINVAL);
+		assert_int_equal(KW(KFSIM_CLI_NUMBERS_STRICT, "cnt", never[i]), -EINVAL);
+	}
+
+	/* help: ethtool's "[ name ARG ]" lines, with or without the text */
+	out = open_memstream(&help, &size);
+	kfsim_cli_params_help(&(struct kfsim_cli_params){ kw_params, 3 }, "\t\t", false, out);
+	kfsim_cli_params_help(&(struct kfsim_cli_params){ kw_params, 1 }, "  ", true, out);
+	fclose(out);
+	assert_string_equal(help, "\t\t[ id N ]\n\t\t[ cnt N ]\n\t\t[ enable on|off ]\n"
+				  "  [ id N ]                an id\n");
+	free(help);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +619,9 @@ int main(void)
 		cmocka_unit_test(test_defaults_required_excludes_operands),
 		cmocka_unit_test(test_help_states_defaults),
 		cmocka_unit_test(test_main_dispatches_to_the_verb),
+		cmocka_unit_test(test_letters_permute_and_onoff),
+		cmocka_unit_test(test_program_of_its_own),
+		cmocka_unit_test(test_keyword_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

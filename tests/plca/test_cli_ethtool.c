@@ -149,11 +149,93 @@ static void test_kfsim_option_errors(void **state)
 	cli_result_free(&r);
 	RUN(&r, "--json");
 	assert_int_equal(r.status, 2);
-	assert_non_null(strstr(r.err, "expected an action"));
+	assert_non_null(strstr(r.err, "missing subcommand: expected --get-plca-cfg"));
 	cli_result_free(&r);
 	RUN(&r, "--help");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "--set-plca-cfg DEVNAME\tSet PLCA configuration"));
+	cli_result_free(&r);
+}
+
+/*
+ * kfsim's own options go through the option table: one line naming the option, exit status 2;
+ * from the action on, ethtool's rules (its words, exit status 1).
+ */
+static void test_kfsim_options_from_the_table(void **state)
+{
+	static const struct {
+		const char *args[5];
+		const char *message;
+	} bad[] = {
+		{ { "--server" }, "kfsim ethtool: option '--server' needs a value\n" },
+		{ { "--server", "", "--get-plca-cfg", "eth0" },
+		  "kfsim ethtool: invalid value '' for --server: expected PATH\n" },
+		{ { "--config", "", "--get-plca-cfg", "eth0" },
+		  "kfsim ethtool: invalid value '' for --config: expected FILE\n" },
+		{ { "--json=1", "--get-plca-cfg", "eth0" },
+		  "kfsim ethtool: option '--json' takes no value\n" },
+		{ { "-Z", "--get-plca-cfg", "eth0" },
+		  "kfsim ethtool: unknown option '-Z' (see 'kfsim ethtool --help')\n" },
+		{ { "eth0", "--get-plca-cfg" }, "kfsim ethtool: unexpected argument 'eth0'\n" },
+		{ { "--no-admin" }, "kfsim ethtool: missing subcommand: expected --get-plca-cfg, "
+				    "--set-plca-cfg or --get-plca-status (see 'kfsim ethtool "
+				    "--help')\n" },
+		{ { "--server", "/x", "--kernel", "--get-plca-cfg", "eth0" },
+		  "kfsim ethtool: --server excludes --kernel, --config and --no-admin: the server "
+		  "has its own devices and takes your credentials\n" },
+		{ { "--kernel", "--no-admin", "--get-plca-cfg", "eth0" },
+		  "kfsim ethtool: --no-admin applies to the in-process kernel only\n" },
+	};
+	struct cli_result r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[7] = { "ethtool" };
+
+		for (int a = 0; a < 5 && bad[i].args[a]; a++)
+			args[a + 1] = bad[i].args[a];
+		assert_int_equal(cli_run(&r, args), 0);
+		expect(&r, 2, "", bad[i].message);
+	}
+	/* "--config FILE" where FILE looks like the action: it is the file, and no action is left */
+	RUN(&r, "--config", "--get-plca-cfg");
+	expect(&r, 2, "", "kfsim ethtool: missing subcommand: expected --get-plca-cfg, --set-plca-cfg or "
+			  "--get-plca-status (see 'kfsim ethtool --help')\n");
+	/* after the action, words are ethtool's: "--json" is a device name, "--help" a parameter */
+	RUN(&r, "--get-plca-cfg", "eth0", "--help");
+	expect(&r, 1, "", "ethtool: unexpected parameter '--help'\n");
+	RUN(&r, "--set-plca-cfg", "eth0", "enable", "on", "--json");
+	expect(&r, 1, "", "ethtool (--set-plca-cfg): unknown parameter '--json'\n");
+	/* a value may look like an option: ethtool's parse_u32() refuses "-h", the table says so */
+	RUN(&r, "--set-plca-cfg", "eth0", "node-id", "-h");
+	expect(&r, 1, "", "ethtool (--set-plca-cfg): invalid value '-h' for parameter 'node-id'\n");
+	/* every keyword row, in the order ethtool's set_plca_params[] lists them */
+	RUN(&r, "--set-plca-cfg", "eth2", "burst-tmr", "0x80", "burst-cnt", "+0", "to-tmr", "32",
+	    "node-cnt", "8", "node-id", "0", "enable", "off");
+	expect(&r, 0, "", "");
+	RUN(&r, "--set-plca-cfg", "eth2", "enable", "ON");
+	expect(&r, 1, "", "ethtool (--set-plca-cfg): invalid value 'ON' for parameter 'enable'\n");
+	/* ethtool's -I/--include-statistics: taken before the action, and no change for PLCA */
+	{
+		struct cli_result plain;
+
+		RUN(&plain, "--get-plca-cfg", "eth0");
+		RUN(&r, "-I", "--get-plca-cfg", "eth0");
+		expect(&r, 0, plain.out, "");
+		RUN(&r, "--include-statistics", "--json", "--get-plca-status", "*");
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "\"ifname\": \"eth0\""));
+		cli_result_free(&r);
+		cli_result_free(&plain);
+	}
+	RUN(&r, "--get-plca-cfg", "-I", "eth0");
+	expect(&r, 1, "", "ethtool: unexpected parameter 'eth0'\n");
+	/* the help's parameter lines come from the same table */
+	RUN(&r, "-h");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\t\t[ enable on|off ]\n\t\t[ node-id N ]\n\t\t[ node-cnt N ]\n"
+				      "\t\t[ to-tmr N ]\n\t\t[ burst-cnt N ]\n\t\t[ burst-tmr N ]\n"));
+	assert_non_null(strstr(r.out, "  [ node-cnt N ]          nodes on the segment"));
+	assert_non_null(strstr(r.out, "  --server PATH"));
 	cli_result_free(&r);
 }
 
@@ -372,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_running_kernel),
 		cmocka_unit_test(test_ethtool_argument_rules),
 		cmocka_unit_test(test_help_lines),
+		cmocka_unit_test(test_kfsim_options_from_the_table),
 		cmocka_unit_test(test_dump_ending_in_error_and_config_duplicates),
 	};
 

@@ -8,7 +8,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <kfsim/ynl_gen.h>
@@ -264,6 +268,139 @@ static void test_cli_exit_statuses(void **state)
 	spec_tmp_cleanup(&t);
 }
 
+/*
+ * kfsim_ynl_gen_main() as the program kfsim-ynl-gen runs it (its main() is this one call), in
+ * this process: stdout and stderr captured, the exit status returned.
+ */
+static int run_tool(struct cli_result *r, const char *const args[])
+{
+	char *argv[16] = { "kfsim-ynl-gen" };
+	int argc = 1, saved[2];
+	FILE *tmp[2] = { tmpfile(), tmpfile() };
+
+	assert_non_null(tmp[0]);
+	assert_non_null(tmp[1]);
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	fflush(NULL);
+	for (int i = 0; i < 2; i++) {
+		saved[i] = dup(i + 1);
+		dup2(fileno(tmp[i]), i + 1);
+	}
+	r->status = kfsim_ynl_gen_main("kfsim-ynl-gen", argc, argv);
+	fflush(NULL);
+	for (int i = 0; i < 2; i++) {
+		long size;
+		char *text;
+
+		dup2(saved[i], i + 1);
+		close(saved[i]);
+		size = ftell(tmp[i]);
+		text = calloc((size_t)size + 1, 1);
+		assert_non_null(text);
+		rewind(tmp[i]);
+		assert_int_equal(fread(text, 1, (size_t)size, tmp[i]), (size_t)size);
+		fclose(tmp[i]);
+		*(i ? &r->err : &r->out) = text;
+	}
+	return 0;
+}
+
+/*
+ * kfsim-ynl-gen and kfsim ynl-gen parse with the same option table: the same errors, each one
+ * line naming the option with exit status 2, only the program's name differs; a failed run is
+ * the compiler-style line alone for the tool, "kfsim ynl-gen: -EXXX: ..." for the command.
+ */
+static void test_tool_and_command_share_the_command_line(void **state)
+{
+	static const struct {
+		const char *args[4];
+		const char *message;
+	} bad[] = {
+		{ { "--bogus", "x.yaml" }, "unknown option '--bogus' (see '%s --help')" },
+		{ { "--mode" }, "option '--mode' needs a value" },
+		{ { "--mode", "pdf", "x.yaml" },
+		  "invalid value 'pdf' for --mode: expected uapi, kernel, user, test or all" },
+		{ { "--out", "", "x.yaml" }, "invalid value '' for --out: expected DIR" },
+		{ { "--json=1", "x.yaml" }, "option '--json' takes no value" },
+		{ { "--mode", "uapi" }, "missing SPEC: expected one or more YAML spec files" },
+		{ { "--out-dir" }, "option '--out-dir' needs a value" },
+	};
+	static const char *const progs[] = { "kfsim-ynl-gen", "kfsim ynl-gen" };
+	struct cli_result r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (int p = 0; p < 2; p++) {
+			const char *args[6] = { "ynl-gen" };
+			char line[512], body[256];
+
+			for (int a = 0; a < 4 && bad[i].args[a]; a++)
+				args[a + 1] = bad[i].args[a];
+			if (p == 0)
+				assert_int_equal(run_tool(&r, args + 1), 0);
+			else
+				assert_int_equal(cli_run(&r, args), 0);
+			snprintf(body, sizeof(body), bad[i].message, progs[p]);
+			snprintf(line, sizeof(line), "%s: %s\n", progs[p], body);
+			if (r.status != 2 || strcmp(r.err, line))
+				print_error("%s: status %d, stderr '%s'\n", progs[p], r.status, r.err);
+			assert_int_equal(r.status, 2);
+			assert_string_equal(r.err, line);
+			assert_string_equal(r.out, "");
+			cli_result_free(&r);
+		}
+	}
+
+	/* a bad spec: the tool's line is the compiler's "file:line:column: message" alone */
+	struct spec_tmp t;
+
+	spec_tmp_init(&t, HEAD "attribute-sets: []\noperations: { lisst: [] }\n");
+	assert_int_equal(run_tool(&r, (const char *const[]){ t.path, "--out", t.out, NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, "spec.yaml:4:15: unknown key 'lisst' in operations"));
+	assert_null(strstr(r.err, "ynl-gen"));
+	assert_int_equal(spec_tmp_count(&t), 0);
+	cli_result_free(&r);
+	/* with --json the tool also says why on stdout (options after the spec, as before) */
+	assert_int_equal(run_tool(&r, (const char *const[]){ t.path, "--json", "--out", t.out,
+							      NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "\"command\": \"ynl-gen\""));
+	assert_non_null(strstr(r.out, "\"errno\": \"EINVAL\""));
+	cli_result_free(&r);
+	spec_tmp_cleanup(&t);
+
+	/* the help names the program it came from */
+	assert_int_equal(run_tool(&r, (const char *const[]){ "-h", NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Usage: kfsim-ynl-gen [--mode "));
+	assert_null(strstr(r.out, "kfsim ynl-gen"));
+	assert_non_null(strstr(r.out, "(also --out-dir)"));
+	cli_result_free(&r);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "ynl-gen", "--help", NULL }), 0);
+	assert_non_null(strstr(r.out, "Usage: kfsim ynl-gen [--mode "));
+	cli_result_free(&r);
+}
+
+/* The public entry point: the same table, and the program name it is given. */
+static void test_gen_main_entry_point(void **state)
+{
+	char *argv[] = { "x", "--mode", "uapi", NULL };
+	struct spec_tmp t;
+
+	/* no SPEC: usage error, exit status 2 */
+	assert_int_equal(kfsim_ynl_gen_main("my-gen", 3, argv), 2);
+	spec_tmp_init(&t, HEAD "attribute-sets: []\noperations: { list: [] }\n");
+	{
+		char *ok[] = { "x", "--mode", "uapi", "--out", t.out, t.path, NULL };
+
+		assert_int_equal(kfsim_ynl_gen_main("my-gen", 6, ok), 0);
+		assert_int_equal(spec_tmp_count(&t), 1);
+	}
+	spec_tmp_cleanup(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_missing_file_and_unwritable_dir),
 		cmocka_unit_test(test_one_bad_spec_among_several_writes_nothing),
 		cmocka_unit_test(test_cli_exit_statuses),
+		cmocka_unit_test(test_tool_and_command_share_the_command_line),
+		cmocka_unit_test(test_gen_main_entry_point),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,14 +139,6 @@ int kfsim_cli_parse_double(const char *cmd, const char *opt, const char *text, d
 int kfsim_cli_bad_option(const char *cmd, char **argv, int optstring_result);
 
 /**
- * kfsim_cli_wants_help() - whether argv (after argv[0]) asks for help
- *
- * "--help" or "-h" as an option: first, or after anything but an option that may be waiting
- * for its value ("--trace -h" names a file "-h"; the command's own parser decides).
- */
-bool kfsim_cli_wants_help(int argc, char **argv);
-
-/**
  * kfsim_cli_parse_duration() - a time with its unit: "500ms", "2s", "10us", "250ns", "1.5s"
  * @cmd: the subcommand, for the error
  * @opt: the option, for the error ("--duration")

@@ -185,37 +185,6 @@ int kfsim_cli_bad_option(const char *cmd, char **argv, int result)
 	return kfsim_cli_usage(cmd, "unknown option '%s' (see '%s --help')", arg, who);
 }
 
-/*
- * The options without a value of the commands that still scan for help themselves (bpf, nl,
- * ethtool, tour): after one of these, "-h" cannot be a value.  Commands on the option table
- * (cli_opts.c) know their options and do not need this.
- */
-static bool is_flag(const char *arg)
-{
-	static const char *const flags[] = { "--json", "--kernel", "--dump", "--no-admin" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
-		if (!strcmp(arg, flags[i]))
-			return true;
-	return false;
-}
-
-bool kfsim_cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *prev = argv[i - 1];
-
-		if (!strcmp(argv[i], "--"))
-			return false;
-		if (strcmp(argv[i], "--help") && strcmp(argv[i], "-h"))
-			continue;
-		/* "--trace -h": maybe the value of --trace; the command's parser knows */
-		if (i == 1 || prev[0] != '-' || strchr(prev, '=') || is_flag(prev))
-			return true;
-	}
-	return false;
-}
-
 /* Units for times, smallest first so that "ms" is not read as "m" + "s". */
 static const struct {
 	const char *suffix;

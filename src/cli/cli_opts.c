@@ -264,6 +264,39 @@ static int check_operands(const struct kfsim_cli_spec *spec, const struct kfsim_
 	return 0;
 }
 
+/*
+ * Whether a command line without its verb asks for help: "--help" or "-h" first, or after an
+ * operand, an "--x=value", or an option of @spec that takes no value.  After an option that
+ * takes one it is that option's value ("--trace -h" names a file "-h").
+ */
+static bool wants_help(const struct kfsim_cli_spec *spec, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *prev = argv[i - 1];
+		const struct kfsim_opt *row = NULL;
+
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (strcmp(argv[i], "--help") && strcmp(argv[i], "-h"))
+			continue;
+		if (i == 1 || prev[0] != '-' || strchr(prev, '='))
+			return true;
+		for (unsigned int r = 0; r < spec->nr_opts && !row; r++) {
+			const struct kfsim_opt *opt = &spec->opts[r];
+
+			if (!opt->name)
+				continue;
+			if ((prev[1] == '-' && !strcmp(prev + 2, opt->name)) ||
+			    (prev[1] != '-' && opt->short_name && prev[1] == opt->short_name &&
+			     !prev[2]))
+				row = opt;
+		}
+		if (row && !takes_value(row))
+			return true;
+	}
+	return false;
+}
+
 int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, char **argv,
 		    struct kfsim_cli_args *args)
 {
@@ -303,7 +336,7 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 				args->verb = KFSIM_CLI_HELP_SHOWN;
 				return KFSIM_EXIT_OK;
 			}
-			if (kfsim_cli_wants_help(argc, argv)) {
+			if (wants_help(spec, argc, argv)) {
 				kfsim_cli_help(spec, stdout);
 				args->verb = KFSIM_CLI_HELP_SHOWN;
 				return KFSIM_EXIT_OK;

@@ -193,6 +193,7 @@ void bpf_ref_make_non_owning(struct bpf_ref *ref)
 
 	bpf_tl(ts, KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
 	bpf_tl(ts, KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
+	bpf_vref_release(ts, ref->id);
 	ref->kind = BPF_REF_NON_OWNING;
 	ref->cs = ts->cs;
 	ref->id = 0;

@@ -178,10 +178,12 @@ enum bpf_ref_kind {
  * @kind: owning or non-owning
  * @cs: for a non-owning one, the number of the critical section it lives in
  * @id: the verifier-style reference id (owning only)
- * @insn: number of the kfunc call that made it (alloc_insn=)
+ * @insn: number of the kfunc call that made it (alloc_insn= without a resolver)
  * @kfunc: that kfunc
- * @file: its call site
+ * @file: its call site, when the call-site macro recorded it
  * @line: ...
+ * @caller: the program's return address in that kfunc (resolved to a BPF instruction by the
+ *	    run's alloc_insn callback: kfsim-bpf-cc)
  */
 struct bpf_ref {
 	void *obj;
@@ -193,6 +195,7 @@ struct bpf_ref {
 	const char *kfunc;
 	const char *file;
 	int line;
+	const void *caller;
 };
 
 /* A reference that died, kept to explain a later use of it. */
@@ -242,6 +245,13 @@ struct bpf_tstate {
 	bool timeline;
 	unsigned long nr_violations;
 	u32 dead_next;
+	const void *caller; /* set by the acquiring kfunc being run: bpf_note_caller() */
+	/*
+	 * The verifier's array of acquired references, as ids in its order (0: the lock's entry,
+	 * which 6.13 keeps there): what the leak report walks.  bpf_vref.c.
+	 */
+	u32 nr_vrefs;
+	u32 vrefs[BPF_MAX_REFS + 1];
 	struct bpf_ref refs[BPF_MAX_REFS];
 	struct bpf_dead_ref dead[BPF_MAX_DEAD];
 };
@@ -314,6 +324,30 @@ static inline void bpf_leave(void)
  * Logs, records in the run, calls the run's callback, and in abort mode does not return.
  */
 __printf(3, 4) bool bpf_report(int err, const char *why, const char *fmt, ...);
+
+/*
+ * bpf_note_caller() - in an acquiring kfunc (the function the program called, not a helper of
+ * it): remember the program's return address, which the owning reference keeps for the leak
+ * report (kfsim-bpf-cc turns it into the BPF instruction of the call).  One store.
+ */
+#define bpf_note_caller() (bpf_tstate.caller = __builtin_return_address(0))
+
+/*
+ * The verifier's reference array (bpf_vref.c): an owning reference joins at the end when it is
+ * acquired and leaves as release_reference_state() removes it; in 6.13 the held lock has an
+ * entry too (bpf_vref_lock).  bpf_vref_reset at the start of a run.
+ */
+void bpf_vref_reset(struct bpf_tstate *ts);
+void bpf_vref_acquire(struct bpf_tstate *ts, u32 id);
+void bpf_vref_release(struct bpf_tstate *ts, u32 id);
+void bpf_vref_lock_slow(struct bpf_tstate *ts, bool taken);
+
+/* The lock's entry: only 6.13 keeps it in the same array and removes entries by swapping. */
+static inline void bpf_vref_lock(struct bpf_tstate *ts, bool taken)
+{
+	if (unlikely(ts->kver >= KERNEL_VERSION(6, 13, 0) && ts->kver < KERNEL_VERSION(6, 14, 0)))
+		bpf_vref_lock_slow(ts, taken);
+}
 
 /* Reference table operations (bpf_verifier_state.c). */
 static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r);

@@ -96,7 +96,7 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 		goto out;
 	}
 	obj = bpf_obj_alloc(t);
-	if (CHECKS && obj && !bpf_ref_add(obj, t, BPF_REF_OWNING)) {
+	if (CHECKS && obj && (bpf_note_caller(), !bpf_ref_add(obj, t, BPF_REF_OWNING))) {
 		bpf_obj_drop_raw(obj);
 		obj = NULL;
 	}
@@ -179,6 +179,7 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
 	}
 	if (CHECKS) {
+		bpf_note_caller();
 		if (!bpf_ref_add(p__refcounted_kptr, t, BPF_REF_OWNING)) {
 			__atomic_sub_fetch(count, 1, __ATOMIC_RELEASE);
 			goto fail;

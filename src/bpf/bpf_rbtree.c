@@ -250,6 +250,7 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 	if (!bpf_v64())
 		bpf_refs_end_section(&bpf_tstate, "at bpf_rbtree_remove (6.3 invalidates every "
 						  "non-owning reference there)");
+	bpf_note_caller();
 	if (!bpf_ref_add(obj, bpf_decl_node_type(&decl), BPF_REF_OWNING)) {
 		/* cannot track it: drop it rather than leak it */
 		bpf_obj_drop_raw(obj);

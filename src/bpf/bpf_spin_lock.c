@@ -70,6 +70,7 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 		goto out;
 	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
+	bpf_vref_lock(ts, true);
 	bpf_tl(ts, KFSIM_BPF_TL_LOCK, lock, NULL);
 out:
 	bpf_leave();
@@ -97,6 +98,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 					   "bpf_spin_unlock of different lock"))
 		goto out;
 	ts->held = NULL;
+	bpf_vref_lock(ts, false);
 	bpf_refs_end_section(ts, "at bpf_spin_unlock");
 	bpf_tl(ts, KFSIM_BPF_TL_UNLOCK, lock, NULL);
 	kfsim_bpf_raw_unlock(lock);

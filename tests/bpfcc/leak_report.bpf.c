@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Leak reports, natively under kfsim and in the running kernel (tests/bpfcc/leak_report.sh):
+ * every reference still held at exit, in the order of the verifier's reference array, at the
+ * instruction of its acquiring call; and what the exit says when the lock is still held.  Each
+ * program leaks on the path the verifier explores first (every branch falls through to the
+ * leak), so the kernel reports the same references a native run holds.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+#include "bpf_experimental.h"
+
+struct elem {
+	long key;
+	struct bpf_rb_node node;
+};
+
+#define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
+private(A) struct bpf_spin_lock glock;
+private(A) struct bpf_rb_root groot __contains(elem, node);
+
+/* Two references held at exit: two lines, in acquisition order. */
+SEC("tc")
+int leak_two(void *ctx)
+{
+	struct elem *a, *b;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return 0;
+	b = bpf_obj_new(typeof(*b));
+	if (!b) {
+		bpf_obj_drop(a);
+		return 0;
+	}
+	a->key = 1;
+	b->key = 2;
+	return 1;
+}
+
+/* [a, b, c], a dropped: 6.14+ keep the order (b, c); up to 6.13 c would take a's slot. */
+SEC("tc")
+int leak_after_drop(void *ctx)
+{
+	struct elem *a, *b, *c;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return 0;
+	b = bpf_obj_new(typeof(*b));
+	if (!b) {
+		bpf_obj_drop(a);
+		return 0;
+	}
+	c = bpf_obj_new(typeof(*c));
+	if (!c) {
+		bpf_obj_drop(a);
+		bpf_obj_drop(b);
+		return 0;
+	}
+	bpf_obj_drop(a);
+	return 2;
+}
+
+/* 6.14+: the exit names the held lock before any leak. */
+SEC("tc")
+int exit_locked(void *ctx)
+{
+	bpf_spin_lock(&glock);
+	return 3;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -629,6 +629,17 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run);
 int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void *ctx), void *ctx,
 		  const struct kfsim_bpf_run_opts *opts, int *retval);
 
+/**
+ * kfsim_bpf_verifier_ids() - a call kfsim does not implement took @n verifier ids
+ * @n: how many: 1 for a helper returning a maybe-NULL pointer (bpf_map_lookup_elem), one more if
+ *     it also acquires a reference
+ *
+ * kfsim numbers references as the verifier does, from its id counter (env->id_gen), which every
+ * maybe-NULL result and every acquired reference moves on.  kfsim's own kfuncs count
+ * themselves; a runtime that implements other helpers (kfsim-bpf-cc's map lookups) tells it here.
+ */
+void kfsim_bpf_verifier_ids(unsigned int n);
+
 /** kfsim_bpf_violations_total() - violations reported on this thread, in runs or not. */
 unsigned long kfsim_bpf_violations_total(void);
 

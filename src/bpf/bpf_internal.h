@@ -177,7 +177,7 @@ enum bpf_ref_kind {
  * @type: its struct
  * @kind: owning or non-owning
  * @cs: for a non-owning one, the number of the critical section it lives in
- * @id: the verifier-style reference id (owning only)
+ * @id: the verifier's reference id (owning only): the id counter after its acquiring call
  * @insn: number of the kfunc call that made it (alloc_insn= without a resolver)
  * @kfunc: that kfunc
  * @file: its call site, when the call-site macro recorded it
@@ -238,7 +238,12 @@ struct bpf_tstate {
 		u64 gen;
 	} lock_cache;
 	u32 nr_refs;
-	u32 next_id;
+	/*
+	 * The verifier's env->id_gen as far as this run's calls move it (bpf_vref.c): each call
+	 * adds ids_at[its kfunc], computed with the masks for the version in force.
+	 */
+	u32 id_gen;
+	u8 ids_at[KFSIM_NR_KFUNCS];
 	u32 nr_calls;
 	const char *kfunc;
 	struct kfsim_bpf_run *run;
@@ -298,6 +303,7 @@ static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
 	if (unlikely(ts->mask_kver != ts->kver))
 		bpf_enter_masks(ts);
+	ts->id_gen += ts->ids_at[id]; /* the verifier's ids for this call (bpf_vref.c) */
 	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
 		return bpf_enter_slow(ts, k);
 	return ts;
@@ -341,6 +347,9 @@ void bpf_vref_reset(struct bpf_tstate *ts);
 void bpf_vref_acquire(struct bpf_tstate *ts, u32 id);
 void bpf_vref_release(struct bpf_tstate *ts, u32 id);
 void bpf_vref_lock_slow(struct bpf_tstate *ts, bool taken);
+/* How many ids the verifier's check of a call to @k takes in release @kver. */
+u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id id,
+			unsigned int kver);
 
 /* The lock's entry: only 6.13 keeps it in the same array and removes entries by swapping. */
 static inline void bpf_vref_lock(struct bpf_tstate *ts, bool taken)

@@ -78,6 +78,7 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 	for (u32 id = 0; id < KFSIM_NR_KFUNCS; id++) {
 		const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
 
+		ts->ids_at[id] = bpf_vref_ids_at_call(k, id, kver);
 		if (kver < k->since || (k->until && kver >= k->until) ||
 		    ((k->kfsim_flags & KFSIM_KF_DISABLED_64) && kver >= KERNEL_VERSION(6, 4, 0) &&
 		     kver < KERNEL_VERSION(6, 6, 0)))

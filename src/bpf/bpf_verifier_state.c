@@ -123,7 +123,7 @@ struct bpf_ref *bpf_ref_add(void *obj, struct kfsim_btf_struct *type, enum bpf_r
 	r->type = type;
 	r->kind = kind;
 	r->cs = ts->cs;
-	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
+	r->id = kind == BPF_REF_OWNING ? ts->id_gen : 0;
 	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
 		r->insn = ts->nr_calls;
 		r->kfunc = ts->kfunc;
@@ -270,7 +270,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
-	ts->next_id = 0;
+	ts->id_gen = 0;
 	bpf_vref_reset(ts);
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;

@@ -63,3 +63,31 @@ void bpf_vref_lock_slow(struct bpf_tstate *ts, bool taken)
 	else
 		bpf_vref_release(ts, 0);
 }
+
+/*
+ * The verifier's id counter (env->id_gen) moves at a call by what check_kfunc_call() and
+ * check_helper_call() give the result: a fresh id for a maybe-NULL pointer (KF_RET_NULL, a
+ * helper's *_OR_NULL return), then another from acquire_reference_state() for an acquired one
+ * (KF_ACQUIRE, bpf_kptr_xchg).  So bpf_obj_new takes two and the reference gets the second;
+ * bpf_rbtree_first one.  Exceptions by release: bpf_rbtree_remove cannot return NULL in 6.3;
+ * bpf_refcount_acquire of an owning reference cannot from 6.6 (is_kfunc_ret_null(), adjusted in
+ * the kfunc, which alone knows its argument).  Everything else the verifier counts (scalar
+ * register moves and spills since 6.8, maybe-NULL loads, packet pointers, paths it explored
+ * before this one) is no call: a native run does not see it.
+ */
+u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id id,
+			unsigned int kver)
+{
+	bool ret_null = k->flags & KF_RET_NULL, acquire = k->flags & KF_ACQUIRE;
+
+	if (id == KFSIM_KFUNC_bpf_kptr_xchg) /* RET_PTR_TO_BTF_ID_OR_NULL, an acquire helper */
+		ret_null = acquire = true;
+	if (id == KFSIM_KFUNC_bpf_rbtree_remove && kver < KERNEL_VERSION(6, 4, 0))
+		ret_null = false;
+	return (u8)(ret_null + acquire);
+}
+
+void kfsim_bpf_verifier_ids(unsigned int n)
+{
+	bpf_tstate.id_gen += n;
+}

@@ -78,20 +78,21 @@ static struct node_data *new_node(long key)
 
 static void test_every_reference_one_line(void **state)
 {
-	static const unsigned int ids[] = {1, 2, 3};
+	/* bpf_obj_new takes two ids (maybe-NULL result, acquired reference): 2, 4, 6 */
+	static const unsigned int ids[] = {2, 4, 6};
 
 	assert_int_equal(kfsim_bpf_run_begin(&run, "leak3", NULL), 0);
 	new_node(1);
 	new_node(2);
 	new_node(3);
 	end_expect_leaks(ids, 3);
-	assert_string_equal(run.violations[0].msg, "Unreleased reference id=1 alloc_insn=1");
+	assert_string_equal(run.violations[0].msg, "Unreleased reference id=2 alloc_insn=1");
 }
 
-/* [1, 2, 3], release 1: up to 6.13 the last entry takes the slot ([3, 2]); 6.14 keeps order. */
+/* [2, 4, 6], release 2: up to 6.13 the last entry takes the slot ([6, 4]); 6.14 keeps order. */
 static void test_order_after_release(void **state)
 {
-	static const unsigned int swapped[] = {3, 2}, kept[] = {2, 3};
+	static const unsigned int swapped[] = {6, 4}, kept[] = {4, 6};
 	struct node_data *a;
 
 	assert_int_equal(kfsim_bpf_run_begin(&run, "drop_first", NULL), 0);
@@ -105,7 +106,7 @@ static void test_order_after_release(void **state)
 /* Inserting releases the owning reference the same way (ref_convert_owning_non_owning). */
 static void test_order_after_insert(void **state)
 {
-	static const unsigned int swapped[] = {3, 2}, kept[] = {2, 3};
+	static const unsigned int swapped[] = {6, 4}, kept[] = {4, 6};
 	struct node_data *a;
 
 	assert_int_equal(kfsim_bpf_run_begin(&run, "insert_first", NULL), 0);
@@ -119,13 +120,14 @@ static void test_order_after_insert(void **state)
 }
 
 /*
- * Two nodes removed under the lock: 6.13 has the lock's entry first ([L, 3, 4]) and its removal
- * at bpf_spin_unlock moves the last reference into its slot ([4, 3]); 6.12 keeps the lock
- * outside the array and 6.14 keeps the order: [3, 4].
+ * Two nodes removed under the lock (ids: 2 and 4 for the new nodes, 5 for bpf_rbtree_first,
+ * 7 for the first remove, 8, 10): 6.13 has the lock's entry first ([L, 7, 10]) and its removal
+ * at bpf_spin_unlock moves the last reference into its slot ([10, 7]); 6.12 keeps the lock
+ * outside the array and 6.14 keeps the order: [7, 10].
  */
 static void test_lock_entry_in_613(void **state)
 {
-	static const unsigned int in_613[] = {4, 3}, other[] = {3, 4};
+	static const unsigned int in_613[] = {10, 7}, other[] = {7, 10};
 	struct node_data *a, *b;
 
 	assert_int_equal(kfsim_bpf_run_begin(&run, "remove_two", NULL), 0);
@@ -134,8 +136,8 @@ static void test_lock_entry_in_613(void **state)
 	bpf_spin_lock(&g.glock);
 	bpf_rbtree_add(&g.groot, &a->node, less);
 	bpf_rbtree_add(&g.groot, &b->node, less);
-	assert_non_null(bpf_rbtree_remove(&g.groot, bpf_rbtree_first(&g.groot))); /* id 3 */
-	assert_non_null(bpf_rbtree_remove(&g.groot, bpf_rbtree_first(&g.groot))); /* id 4 */
+	assert_non_null(bpf_rbtree_remove(&g.groot, bpf_rbtree_first(&g.groot))); /* id 7 */
+	assert_non_null(bpf_rbtree_remove(&g.groot, bpf_rbtree_first(&g.groot))); /* id 10 */
 	bpf_spin_unlock(&g.glock);
 	end_expect_leaks(kfsim_kernel_version() == KERNEL_VERSION(6, 13, 0) ? in_613 : other, 2);
 }
@@ -169,25 +171,55 @@ static void test_alloc_insn_resolver(void **state)
 
 	assert_int_equal(kfsim_bpf_run_begin(&run, "resolved", &opts), 0);
 	new_node(1);
-	end_expect_leaks((const unsigned int[]){1}, 1);
+	end_expect_leaks((const unsigned int[]){2}, 1);
 	assert_int_equal(r.calls, 1);
 	assert_string_equal(r.kfunc, "bpf_obj_new_impl");
 	assert_non_null(strstr(r.file, "test_leak_report.c")); /* the call-site macro's */
 	assert_non_null(r.caller);
-	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=1 alloc_insn=1001", 40);
+	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=2 alloc_insn=1001", 40);
 
 	/* no call-site macro (a BPF C file's own declaration): the caller address is all */
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(kfsim_bpf_run_begin(&run, "direct", &opts), 0);
 	line = __LINE__ + 1;
 	assert_non_null((bpf_obj_new_impl)(kfsim_btf_of(node_data)->id, NULL));
-	end_expect_leaks((const unsigned int[]){1}, 1);
+	end_expect_leaks((const unsigned int[]){2}, 1);
 	assert_null(r.file);
 	assert_int_equal(r.line, 0);
 	assert_non_null(r.caller);
 	/* a negative answer keeps kfsim's number: the acquiring call's count in the run */
-	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=1 alloc_insn=1", 38);
+	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=2 alloc_insn=1", 38);
 	assert_true(line > 0);
+}
+
+/*
+ * The verifier's id counter at calls: bpf_rbtree_first and a map lookup take one, NULL results
+ * too; bpf_refcount_acquire of an owning reference cannot fail (one id, 6.6+), of a non-owning
+ * one it can (two).
+ */
+static void test_ids_count_verifier_events(void **state)
+{
+	static struct gshared gs;
+	struct shared_node *n;
+
+	memset(&gs, 0, sizeof(gs));
+	assert_int_equal(kfsim_bpf_private_init(&gs, kfsim_btf_of(gshared)), 0);
+	assert_int_equal(kfsim_bpf_run_begin(&run, "ids", NULL), 0);
+	bpf_spin_lock(&gs.lock);
+	assert_null(bpf_rbtree_first(&gs.root));     /* 1: maybe-NULL, even when NULL */
+	bpf_spin_unlock(&gs.lock);
+	n = bpf_obj_new(shared_node);		      /* 2, 3 */
+	assert_non_null(n);
+	bpf_spin_lock(&gs.lock);
+	bpf_rbtree_add(&gs.root, &n->rb, less_shared);
+	assert_non_null(bpf_refcount_acquire(n));     /* of a non-owning ref: 4, 5 */
+	bpf_spin_unlock(&gs.lock);
+	kfsim_bpf_verifier_ids(1);		      /* a runtime's map lookup: 6 */
+	n = bpf_obj_new(shared_node);		      /* 7, 8 */
+	assert_non_null(n);
+	assert_non_null(bpf_refcount_acquire(n));     /* of an owning ref: 9 */
+	end_expect_leaks((const unsigned int[]){5, 8, 9}, 3);
+	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
 }
 
 #define MODES(fn)                                                                                  \
@@ -200,7 +232,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		MODES(test_every_reference_one_line), MODES(test_order_after_release),
 		MODES(test_order_after_insert),	      MODES(test_lock_entry_in_613),
-		MODES(test_alloc_insn_resolver),
+		MODES(test_alloc_insn_resolver),     MODES(test_ids_count_verifier_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -478,8 +478,9 @@ static void test_unreleased_reference(void **state)
 
 	begin();
 	(void)new_node(1);
-	end_expect("Unreleased reference id=1 alloc_insn=1");
-	assert_logged(mark, "Unreleased reference id=1 alloc_insn=1", 1);
+	/* bpf_obj_new takes two verifier ids (maybe-NULL, then acquired): the reference has id 2 */
+	end_expect("Unreleased reference id=2 alloc_insn=1");
+	assert_logged(mark, "Unreleased reference id=2 alloc_insn=1", 1);
 	assert_non_null(run.violations[0].file);
 	assert_non_null(strstr(run.violations[0].file, "test_rules.c"));
 }
@@ -702,7 +703,7 @@ static void test_list_double_push_and_leaked_pop(void **state)
 	ln = bpf_list_pop_front(&g.ghead);
 	bpf_spin_unlock(&g.glock);
 	assert_non_null(ln);
-	end_expect("Unreleased reference id=1 alloc_insn=2"); /* dropped by the end of the run */
+	end_expect("Unreleased reference id=2 alloc_insn=2"); /* dropped by the end of the run */
 
 	begin();
 	it = bpf_obj_new(list_item);

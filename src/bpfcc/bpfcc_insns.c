@@ -127,39 +127,42 @@ bad_file:
 	return -EINVAL;
 }
 
+/*
+ * The part of a .BTF or .BTF.ext section @d (@size bytes) whose offset and length are the u32s at
+ * @at and @at + 4 of its header (offsets count from the header's end): false when out of bounds.
+ */
+static bool btf_part(const unsigned char *d, size_t size, size_t at, const unsigned char **part,
+		     size_t *len)
+{
+	__u32 hdr_len, off, n;
+
+	if (size < at + 8)
+		return false;
+	memcpy(&hdr_len, d + 4, 4);
+	memcpy(&off, d + at, 4);
+	memcpy(&n, d + at + 4, 4);
+	if (hdr_len > size || off > size - hdr_len || n > size - hdr_len - off)
+		return false;
+	*part = d + hdr_len + off;
+	*len = n;
+	return true;
+}
+
 /* .BTF's string section and .BTF.ext's line info (struct btf_header, struct btf_ext_header). */
 static void find_line_info(struct elf_view *e)
 {
 	for (unsigned int i = 0; i < e->nr_sh; i++) {
-		const unsigned char *d = sec_data(e, i);
-		size_t size = e->sh[i].sh_size;
-		size_t hdr_len, off, len;
-		__u32 v;
+		const unsigned char *d = sec_data(e, i), *part;
+		size_t size = e->sh[i].sh_size, len;
 
-		if (size < 24 || d[0] != 0x9f || d[1] != 0xeb)
+		if (size < 8 || d[0] != 0x9f || d[1] != 0xeb)
 			continue;
-		memcpy(&v, d + 4, 4);
-		hdr_len = v;
-		if (!strcmp(sec_name(e, i), ".BTF")) {
-			memcpy(&v, d + 16, 4);
-			off = v;
-			memcpy(&v, d + 20, 4);
-			len = v;
-			if (hdr_len <= size && off <= size - hdr_len &&
-			    len <= size - hdr_len - off) {
-				e->btf_str = (const char *)d + hdr_len + off;
-				e->btf_str_size = len;
-			}
-		} else if (!strcmp(sec_name(e, i), ".BTF.ext") && size >= 32) {
-			memcpy(&v, d + 16, 4);
-			off = v;
-			memcpy(&v, d + 20, 4);
-			len = v;
-			if (hdr_len <= size && off <= size - hdr_len &&
-			    len <= size - hdr_len - off) {
-				e->line_info = d + hdr_len + off;
-				e->line_info_size = len;
-			}
+		if (!strcmp(sec_name(e, i), ".BTF") && btf_part(d, size, 16, &part, &len)) {
+			e->btf_str = (const char *)part;
+			e->btf_str_size = len;
+		} else if (!strcmp(sec_name(e, i), ".BTF.ext") && btf_part(d, size, 16, &part, &len)) {
+			e->line_info = part;
+			e->line_info_size = len;
 		}
 	}
 }

@@ -62,6 +62,25 @@ int leak_after_drop(void *ctx)
 	return 2;
 }
 
+/*
+ * The documented difference in ids: the random number lives across the kfunc call, so clang
+ * copies it from r0 into a callee-saved register; the verifier gives that unknown scalar an id
+ * at the copy (assign_scalar_id_before_mov(), 6.8+), which no native run executes.  The same
+ * reference at the same instruction, its id one higher in the kernel.
+ */
+SEC("tc")
+int leak_after_scalar_copy(void *ctx)
+{
+	__u32 r = bpf_get_prandom_u32();
+	struct elem *a;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return r;
+	a->key = r;
+	return 0;
+}
+
 /* 6.14+: the exit names the held lock before any leak. */
 SEC("tc")
 int exit_locked(void *ctx)

@@ -174,7 +174,8 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 		if (kernel && !strcmp(kernel->verdict, "REJECT") &&
 		    !strncmp(kfsim->msg, "Unreleased reference", 20) &&
 		    !bpfrt_msg_agrees(kernel->msg, kfsim->msg)) {
-			*why = "the leak report names other references than the kernel's";
+			*why = "the leak report differs from the kernel's (references, order, "
+			       "alloc_insn= or id=)";
 			return BPFRT_FAIL;
 		}
 		return BPFRT_PASS;
@@ -190,6 +191,11 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 			*why = rule;
 			return BPFRT_STATIC;
 		}
+	}
+	if (reject && !strncmp(kfsim->msg, "Unreleased reference", 20) && msgs[0] &&
+	    strstr(msgs[0], "Unreleased reference")) {
+		*why = "the leak report differs (references, order, alloc_insn= or id=)";
+		return BPFRT_FAIL;
 	}
 	*why = reject	   ? "rejected with another message"
 	       : sanitizer ? "a sanitizer stopped the run before kfsim saw the rule"

@@ -162,8 +162,11 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		    bpf_report(-EINVAL, "only a struct with a struct bpf_refcount member is shared",
 			       "arg#0 doesn't point to a type with bpf_refcount field"))
 			goto fail;
-		/* 6.6+: of an owning reference it cannot fail, so no maybe-NULL id is taken */
-		if (ref->kind == BPF_REF_OWNING && bpf_kver_at_least(6, 6))
+		/*
+		 * 6.6+: of an owning reference it cannot fail, so no maybe-NULL id is taken;
+		 * less()'s arguments are non-owning to the verifier, even the node being inserted
+		 */
+		if (ref->kind == BPF_REF_OWNING && !bpf_tstate.cb_depth && bpf_kver_at_least(6, 6))
 			bpf_tstate.id_gen--;
 	}
 	t = bpf_obj_hdr_of(p__refcounted_kptr)->type;

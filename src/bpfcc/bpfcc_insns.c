@@ -229,7 +229,7 @@ static void reloc_code(struct elf_view *e, unsigned int f)
 		const unsigned char *insn = sec_data(e, sec) + (start + i) * INSN_SZ;
 		unsigned int src = insn[1] >> 4;
 		bool call = insn[0] == 0x85 && src == PSEUDO_CALL;
-		bool func = insn[0] == 0x18 && src == PSEUDO_FUNC;
+		bool func = insn[0] == 0x18;
 		const Elf64_Sym *rs;
 		long sub;
 		__s32 imm;
@@ -237,10 +237,16 @@ static void reloc_code(struct elf_view *e, unsigned int f)
 
 		if (!call && !func)
 			continue;
-		memcpy(&imm, insn + 4, 4);
 		rs = relo_sym(e, sec, (start + i) * INSN_SZ);
+		/*
+		 * An address load is a subprogram's (a callback: rbtree_add's less) when it is
+		 * relocated against .text: libbpf marks it BPF_PSEUDO_FUNC before this walk.
+		 */
+		if (func && src != PSEUDO_FUNC && !(rs && e->text && rs->st_shndx == e->text))
+			continue;
 		if (rs && rs->st_shndx == SHN_UNDEF)
 			continue; /* a kfunc: clang emits extern calls as pseudo calls too */
+		memcpy(&imm, insn + 4, 4);
 		if (rs)
 			sub = call ? (long)(rs->st_value / INSN_SZ) + imm + 1
 				   : (long)(rs->st_value + (unsigned long)(long)imm) / INSN_SZ;

@@ -222,6 +222,33 @@ static void test_ids_count_verifier_events(void **state)
 	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
 }
 
+/* less()'s arguments are non-owning to the verifier: a refcount_acquire there may fail (2 ids). */
+static bool less_acquires(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	assert_non_null(bpf_refcount_acquire(container_of(a, struct shared_node, rb)));
+	return less_shared(a, b);
+}
+
+static void test_ids_in_less(void **state)
+{
+	static struct gshared gs;
+	struct shared_node *a, *b;
+
+	memset(&gs, 0, sizeof(gs));
+	assert_int_equal(kfsim_bpf_private_init(&gs, kfsim_btf_of(gshared)), 0);
+	assert_int_equal(kfsim_bpf_run_begin(&run, "ids_in_less", NULL), 0);
+	a = bpf_obj_new(shared_node); /* 1, 2 */
+	b = bpf_obj_new(shared_node); /* 3, 4 */
+	assert_non_null(a);
+	assert_non_null(b);
+	bpf_spin_lock(&gs.lock);
+	bpf_rbtree_add(&gs.root, &a->rb, less_acquires); /* empty tree: no less() call */
+	bpf_rbtree_add(&gs.root, &b->rb, less_acquires); /* one call: 5, 6, though b is owned */
+	bpf_spin_unlock(&gs.lock);
+	end_expect_leaks((const unsigned int[]){6}, 1);
+	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
+}
+
 #define MODES(fn)                                                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_612, teardown),                                  \
 		cmocka_unit_test_setup_teardown(fn, setup_613, teardown),                          \
@@ -233,6 +260,7 @@ int main(void)
 		MODES(test_every_reference_one_line), MODES(test_order_after_release),
 		MODES(test_order_after_insert),	      MODES(test_lock_entry_in_613),
 		MODES(test_alloc_insn_resolver),     MODES(test_ids_count_verifier_events),
+		MODES(test_ids_in_less),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

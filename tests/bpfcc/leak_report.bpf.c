@@ -13,6 +13,7 @@
 struct elem {
 	long key;
 	struct bpf_rb_node node;
+	struct bpf_refcount ref;
 };
 
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
@@ -60,6 +61,43 @@ int leak_after_drop(void *ctx)
 	}
 	bpf_obj_drop(a);
 	return 2;
+}
+
+/*
+ * A reference acquired in the less() callback and kept: the callback is a subprogram libbpf
+ * appends after the main function (alloc_insn= counts from the program's start), and its
+ * arguments are non-owning references to the verifier, so bpf_refcount_acquire may fail there
+ * (two ids).  The 6.18 verifier reports it at the main program's exit, as kfsim does.
+ */
+static bool less_keeps(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	struct elem *ea = container_of(a, struct elem, node);
+	struct elem *m;
+
+	m = bpf_refcount_acquire(ea);
+	if (!m)
+		return false;
+	return ea->key < container_of(b, struct elem, node)->key;
+}
+
+SEC("tc")
+int leak_in_less(void *ctx)
+{
+	struct elem *a, *b;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return 0;
+	b = bpf_obj_new(typeof(*b));
+	if (!b) {
+		bpf_obj_drop(a);
+		return 0;
+	}
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &a->node, less_keeps);
+	bpf_rbtree_add(&groot, &b->node, less_keeps);
+	bpf_spin_unlock(&glock);
+	return 4;
 }
 
 /*

@@ -441,8 +441,8 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 	nr_calls = bpfcc_write_calls(f, u, fn, idx);
 	if (nr_calls < 0) {
 		fprintf(stderr,
-			"kfsim-bpf-cc: %s: cannot read the instructions of %s (%s): alloc_insn= will "
-			"count kfunc calls\n",
+			"kfsim-bpf-cc: %s: cannot read the instructions of %s (%s): "
+			"alloc_insn= will count kfunc calls\n",
 			u->display, fn, strerror(-nr_calls));
 		fprintf(f, "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_%u[] = {{0}};\n",
 			idx);
@@ -450,8 +450,9 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 	}
 	fprintf(f, "#define KFSIM_BPFCC_PROG_%u {\"%s\", ", idx, fn);
 	put_c_string(f, section);
-	fprintf(f, ", (void *)%s, %d, kfsim_bpfcc_msgs_%u, %d, %lldLL, %d, kfsim_bpfcc_calls_%u, %d}\n",
-		fn, expect, idx, has_retval, retval, bpfcc_source_line(u, fn), idx, nr_calls);
+	fprintf(f, ", (void *)%s, %d, kfsim_bpfcc_msgs_%u, %d, %lldLL, %d, ", fn, expect, idx,
+		has_retval, retval, bpfcc_source_line(u, fn));
+	fprintf(f, "kfsim_bpfcc_calls_%u, %d}\n", idx, nr_calls);
 }
 
 static int write_progs(FILE *f, const struct btf *btf, const struct bpfcc_unit *u)

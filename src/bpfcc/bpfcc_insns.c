@@ -26,9 +26,9 @@
 #define MAX_FUNCS 512
 
 struct func {
-	unsigned int sec;	/* section index */
-	unsigned long start;	/* first instruction, in the section */
-	unsigned long cnt;	/* instructions */
+	unsigned int sec;    /* section index */
+	unsigned long start; /* first instruction, in the section */
+	unsigned long cnt;   /* instructions */
 	const char *name;
 };
 
@@ -160,7 +160,8 @@ static void find_line_info(struct elf_view *e)
 		if (!strcmp(sec_name(e, i), ".BTF") && btf_part(d, size, 16, &part, &len)) {
 			e->btf_str = (const char *)part;
 			e->btf_str_size = len;
-		} else if (!strcmp(sec_name(e, i), ".BTF.ext") && btf_part(d, size, 16, &part, &len)) {
+		} else if (!strcmp(sec_name(e, i), ".BTF.ext") &&
+			   btf_part(d, size, 16, &part, &len)) {
 			e->line_info = part;
 			e->line_info_size = len;
 		}

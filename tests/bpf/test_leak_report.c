@@ -206,18 +206,18 @@ static void test_ids_count_verifier_events(void **state)
 	assert_int_equal(kfsim_bpf_private_init(&gs, kfsim_btf_of(gshared)), 0);
 	assert_int_equal(kfsim_bpf_run_begin(&run, "ids", NULL), 0);
 	bpf_spin_lock(&gs.lock);
-	assert_null(bpf_rbtree_first(&gs.root));     /* 1: maybe-NULL, even when NULL */
+	assert_null(bpf_rbtree_first(&gs.root)); /* 1: maybe-NULL, even when NULL */
 	bpf_spin_unlock(&gs.lock);
-	n = bpf_obj_new(shared_node);		      /* 2, 3 */
+	n = bpf_obj_new(shared_node); /* 2, 3 */
 	assert_non_null(n);
 	bpf_spin_lock(&gs.lock);
 	bpf_rbtree_add(&gs.root, &n->rb, less_shared);
-	assert_non_null(bpf_refcount_acquire(n));     /* of a non-owning ref: 4, 5 */
+	assert_non_null(bpf_refcount_acquire(n)); /* of a non-owning ref: 4, 5 */
 	bpf_spin_unlock(&gs.lock);
-	kfsim_bpf_verifier_ids(1);		      /* a runtime's map lookup: 6 */
-	n = bpf_obj_new(shared_node);		      /* 7, 8 */
+	kfsim_bpf_verifier_ids(1);    /* a runtime's map lookup: 6 */
+	n = bpf_obj_new(shared_node); /* 7, 8 */
 	assert_non_null(n);
-	assert_non_null(bpf_refcount_acquire(n));     /* of an owning ref: 9 */
+	assert_non_null(bpf_refcount_acquire(n)); /* of an owning ref: 9 */
 	end_expect_leaks((const unsigned int[]){5, 8, 9}, 3);
 	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
 }
@@ -257,9 +257,12 @@ static void test_ids_in_less(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		MODES(test_every_reference_one_line), MODES(test_order_after_release),
-		MODES(test_order_after_insert),	      MODES(test_lock_entry_in_613),
-		MODES(test_alloc_insn_resolver),     MODES(test_ids_count_verifier_events),
+		MODES(test_every_reference_one_line),
+		MODES(test_order_after_release),
+		MODES(test_order_after_insert),
+		MODES(test_lock_entry_in_613),
+		MODES(test_alloc_insn_resolver),
+		MODES(test_ids_count_verifier_events),
 		MODES(test_ids_in_less),
 	};
 

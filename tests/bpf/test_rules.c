@@ -180,9 +180,10 @@ static void test_unlock_missing(void **state)
 	begin();
 	bpf_spin_lock(&g.glock);
 	/* 6.14's check_resource_leak() names the exit (the running 6.18 kernel's wording) */
-	end_expect(kfsim_kernel_at_least(6, 14) ? "BPF_EXIT instruction in main prog cannot be used "
-						  "inside bpf_spin_lock-ed region"
-						: "bpf_spin_unlock is missing");
+	end_expect(kfsim_kernel_at_least(6, 14)
+			   ? "BPF_EXIT instruction in main prog cannot be used "
+			     "inside bpf_spin_lock-ed region"
+			   : "bpf_spin_unlock is missing");
 	assert_int_equal(g.glock.val, 0); /* released by the end of the run */
 }
 

@@ -173,7 +173,7 @@ static void leak_lines(const struct kfsim_bpf_run *run, char *msg, size_t size)
 {
 	size_t n = strlen(msg);
 	int nr = run->nr_violations < KFSIM_BPF_RUN_MAX_REPORTS ? run->nr_violations
-								 : KFSIM_BPF_RUN_MAX_REPORTS;
+								: KFSIM_BPF_RUN_MAX_REPORTS;
 
 	for (int i = 1; i < nr && n + 2 < size; i++) {
 		if (strncmp(run->violations[i].msg, "Unreleased reference", 20))
@@ -262,9 +262,11 @@ static _Noreturn void child(const struct kfsim_bpfrt_prog *p, int fd)
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
 	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
 	int nr_reports = 0;
-	struct kfsim_bpf_run_opts opts = {
-		.prog_type = prog_type(p->section), .report = report, .report_arg = &nr_reports,
-		.alloc_insn = alloc_insn, .alloc_insn_arg = (void *)p};
+	struct kfsim_bpf_run_opts opts = {.prog_type = prog_type(p->section),
+					  .report = report,
+					  .report_arg = &nr_reports,
+					  .alloc_insn = alloc_insn,
+					  .alloc_insn_arg = (void *)p};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 

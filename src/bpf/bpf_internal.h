@@ -244,6 +244,7 @@ struct bpf_tstate {
 	 */
 	u32 id_gen;
 	u8 ids_at[KFSIM_NR_KFUNCS];
+	bool vref_lock; /* 6.13: the held lock has an entry in the array (set with the masks) */
 	u32 nr_calls;
 	const char *kfunc;
 	struct kfsim_bpf_run *run;
@@ -344,8 +345,22 @@ __printf(3, 4) bool bpf_report(int err, const char *why, const char *fmt, ...);
  * entry too (bpf_vref_lock).  bpf_vref_reset at the start of a run.
  */
 void bpf_vref_reset(struct bpf_tstate *ts);
-void bpf_vref_acquire(struct bpf_tstate *ts, u32 id);
-void bpf_vref_release(struct bpf_tstate *ts, u32 id);
+void bpf_vref_release_slow(struct bpf_tstate *ts, u32 id);
+
+/* Removing the last entry is the same in every release, and the usual case. */
+static inline void bpf_vref_release(struct bpf_tstate *ts, u32 id)
+{
+	if (likely(ts->nr_vrefs && ts->vrefs[ts->nr_vrefs - 1] == id))
+		ts->nr_vrefs--;
+	else
+		bpf_vref_release_slow(ts, id);
+}
+
+static inline void bpf_vref_acquire(struct bpf_tstate *ts, u32 id)
+{
+	if (likely(ts->nr_vrefs < ARRAY_SIZE(ts->vrefs)))
+		ts->vrefs[ts->nr_vrefs++] = id;
+}
 void bpf_vref_lock_slow(struct bpf_tstate *ts, bool taken);
 /* How many ids the verifier's check of a call to @k takes in release @kver. */
 u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id id,
@@ -354,7 +369,7 @@ u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id
 /* The lock's entry: only 6.13 keeps it in the same array and removes entries by swapping. */
 static inline void bpf_vref_lock(struct bpf_tstate *ts, bool taken)
 {
-	if (unlikely(ts->kver >= KERNEL_VERSION(6, 13, 0) && ts->kver < KERNEL_VERSION(6, 14, 0)))
+	if (unlikely(ts->vref_lock))
 		bpf_vref_lock_slow(ts, taken);
 }
 

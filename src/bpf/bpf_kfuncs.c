@@ -75,6 +75,7 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 	unsigned int kver = ts->kver;
 
 	ts->ok_mask[0] = ts->ok_mask[1] = 0;
+	ts->vref_lock = kver >= KERNEL_VERSION(6, 13, 0) && kver < KERNEL_VERSION(6, 14, 0);
 	for (u32 id = 0; id < KFSIM_NR_KFUNCS; id++) {
 		const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
 

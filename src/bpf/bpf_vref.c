@@ -28,12 +28,6 @@ void bpf_vref_reset(struct bpf_tstate *ts)
 	ts->nr_vrefs = 0;
 }
 
-void bpf_vref_acquire(struct bpf_tstate *ts, u32 id)
-{
-	if (likely(ts->nr_vrefs < ARRAY_SIZE(ts->vrefs)))
-		ts->vrefs[ts->nr_vrefs++] = id;
-}
-
 /* release_reference_state(): remove entry @i as the release in force does. */
 static void vref_remove(struct bpf_tstate *ts, u32 i)
 {
@@ -46,9 +40,9 @@ static void vref_remove(struct bpf_tstate *ts, u32 i)
 	ts->nr_vrefs = last;
 }
 
-void bpf_vref_release(struct bpf_tstate *ts, u32 id)
+void bpf_vref_release_slow(struct bpf_tstate *ts, u32 id)
 {
-	for (u32 i = 0; i < ts->nr_vrefs; i++) {
+	for (u32 i = ts->nr_vrefs; i-- > 0;) {
 		if (ts->vrefs[i] == id) {
 			vref_remove(ts, i);
 			return;

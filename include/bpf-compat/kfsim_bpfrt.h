@@ -86,6 +86,21 @@ struct kfsim_bpfrt_map {
 };
 
 /**
+ * struct kfsim_bpfrt_call - a kfunc or helper call of a program, as the verifier numbers it
+ * @name: the callee ("bpf_obj_new_impl", "bpf_kptr_xchg")
+ * @file: the call's source file (base name), from the object's line info
+ * @line: its line
+ * @insn: the call's instruction index in the program as libbpf loads it (main function, then
+ *	  the subprograms it reaches): what the verifier prints as alloc_insn=
+ */
+struct kfsim_bpfrt_call {
+	const char *name;
+	const char *file;
+	int line;
+	int insn;
+};
+
+/**
  * struct kfsim_bpfrt_prog - one SEC() program and what its annotations expect
  * @name: the function
  * @section: its SEC() name ("?tc")
@@ -95,6 +110,8 @@ struct kfsim_bpfrt_map {
  * @has_retval: a __retval() was given
  * @retval: its value
  * @line: the function's line in the source
+ * @calls: its kfunc and helper calls (struct kfsim_bpfrt_call)
+ * @nr_calls: how many
  */
 struct kfsim_bpfrt_prog {
 	const char *name;
@@ -105,6 +122,8 @@ struct kfsim_bpfrt_prog {
 	int has_retval;
 	long long retval;
 	int line;
+	const struct kfsim_bpfrt_call *calls;
+	int nr_calls;
 };
 
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */

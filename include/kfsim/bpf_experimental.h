@@ -544,6 +544,13 @@ enum kfsim_bpf_prog_type {
  *                    an extra less() call per step; the kernel does not do this
  * @timeline: when set, the run records its reference history there (cleared at begin)
  * @prog_type: the program type (0: SCHED_CLS); tracing types may not use graph roots
+ * @alloc_insn: when set, what a leak report prints after alloc_insn=: the BPF instruction
+ *              index of the acquiring call, found from the acquiring @kfunc and its call site
+ *              (@file/@line when a call-site macro recorded them, else NULL/0) or the
+ *              program's return address @caller in that kfunc; a negative return keeps
+ *              kfsim's own number (the count of that kfunc call in the run).  kfsim-bpf-cc's
+ *              runner sets it from the BPF object's line info.
+ * @alloc_insn_arg: passed to @alloc_insn
  */
 struct kfsim_bpf_run_opts {
 	enum kfsim_bpf_on_violation on_violation;
@@ -552,6 +559,9 @@ struct kfsim_bpf_run_opts {
 	bool check_less_order;
 	struct kfsim_bpf_timeline *timeline;
 	enum kfsim_bpf_prog_type prog_type;
+	int (*alloc_insn)(const char *kfunc, const char *file, int line, const void *caller,
+			  void *arg);
+	void *alloc_insn_arg;
 };
 
 #define KFSIM_BPF_RUN_MAX_REPORTS 8
@@ -593,9 +603,13 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
  * kfsim_bpf_run_end() - end the run: check the program-exit rules
  *
  * A lock still held is reported ("bpf_spin_unlock is missing") and released; every owning
- * reference still held is reported ("Unreleased reference id=%d alloc_insn=%d", from 6.14 with a
- * second line "BPF_EXIT instruction in main prog would lead to reference leak"; alloc_insn being
- * the number of the kfunc call that acquired it) and dropped so nothing leaks.
+ * reference still held is reported, one report per reference in the order of the verifier's
+ * reference array (swap-remove up to 6.13, with the held lock's entry in 6.13; acquisition order
+ * from 6.14): "Unreleased reference id=%d alloc_insn=%d", the last one from 6.14 with a second
+ * line "BPF_EXIT instruction in main prog would lead to reference leak".  alloc_insn is what
+ * @opts.alloc_insn gives, else the number of the kfunc call that acquired the reference; the id
+ * counts the run's owning references (the verifier's counts more events, see docs/bpf-graph.md).
+ * The references are then dropped so nothing leaks.
  * Return: 0 when the run broke no rule, else the errno of the first violation (-EINVAL mostly);
  * -EINVAL when @run is not the thread's active run.
  */
@@ -614,6 +628,17 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run);
  */
 int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void *ctx), void *ctx,
 		  const struct kfsim_bpf_run_opts *opts, int *retval);
+
+/**
+ * kfsim_bpf_verifier_ids() - a call kfsim does not implement took @n verifier ids
+ * @n: how many: 1 for a helper returning a maybe-NULL pointer (bpf_map_lookup_elem), one more if
+ *     it also acquires a reference
+ *
+ * kfsim numbers references as the verifier does, from its id counter (env->id_gen), which every
+ * maybe-NULL result and every acquired reference moves on.  kfsim's own kfuncs count
+ * themselves; a runtime that implements other helpers (kfsim-bpf-cc's map lookups) tells it here.
+ */
+void kfsim_bpf_verifier_ids(unsigned int n);
 
 /** kfsim_bpf_violations_total() - violations reported on this thread, in runs or not. */
 unsigned long kfsim_bpf_violations_total(void);

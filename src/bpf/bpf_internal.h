@@ -182,11 +182,13 @@ enum bpf_ref_kind {
  * @type: its struct
  * @kind: owning or non-owning
  * @cs: for a non-owning one, the number of the critical section it lives in
- * @id: the verifier-style reference id (owning only)
- * @insn: number of the kfunc call that made it (alloc_insn=)
+ * @id: the verifier's reference id (owning only): the id counter after its acquiring call
+ * @insn: number of the kfunc call that made it (alloc_insn= without a resolver)
  * @kfunc: that kfunc
- * @file: its call site
+ * @file: its call site, when the call-site macro recorded it
  * @line: ...
+ * @caller: the program's return address in that kfunc (resolved to a BPF instruction by the
+ *	    run's alloc_insn callback: kfsim-bpf-cc)
  */
 struct bpf_ref {
 	void *obj;
@@ -198,6 +200,7 @@ struct bpf_ref {
 	const char *kfunc;
 	const char *file;
 	int line;
+	const void *caller;
 };
 
 /* A reference that died, kept to explain a later use of it. */
@@ -246,13 +249,26 @@ struct bpf_tstate {
 		u64 gen;
 	} lock_cache;
 	u32 nr_refs;
-	u32 next_id;
+	/*
+	 * The verifier's env->id_gen as far as this run's calls move it (bpf_vref.c): each call
+	 * adds ids_at[its kfunc], computed with the masks for the version in force.
+	 */
+	u32 id_gen;
+	u8 ids_at[KFSIM_NR_KFUNCS];
+	bool vref_lock; /* 6.13: the held lock has an entry in the array (set with the masks) */
 	u32 nr_calls;
 	const char *kfunc;
 	struct kfsim_bpf_run *run;
 	bool timeline;
 	unsigned long nr_violations;
 	u32 dead_next;
+	const void *caller; /* set by the acquiring kfunc being run: bpf_note_caller() */
+	/*
+	 * The verifier's array of acquired references, as ids in its order (0: the lock's entry,
+	 * which 6.13 keeps there): what the leak report walks.  bpf_vref.c.
+	 */
+	u32 nr_vrefs;
+	u32 vrefs[BPF_MAX_REFS + 1];
 	/* the cold part: where and how each of the last BPF_MAX_DEAD generations ended, by cs */
 	struct bpf_cs_end cs_end[BPF_MAX_DEAD];
 	struct bpf_ref refs[BPF_MAX_REFS];
@@ -306,6 +322,7 @@ static inline void bpf_enter_count(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_i
 {
 	ts->nr_calls++;
 	ts->kfunc = bpf_kfunc_table[id].name;
+	ts->id_gen += ts->ids_at[id]; /* the verifier's ids for this call (bpf_vref.c) */
 }
 
 /*
@@ -320,8 +337,10 @@ static inline struct bpf_tstate *bpf_enter(enum kfsim_bpf_kfunc_id id)
 
 	ts->nr_calls++;
 	ts->kfunc = bpf_kfunc_table[id].name;
-	if (likely(bpf_enter_fast(ts, id)))
+	if (likely(bpf_enter_fast(ts, id))) {
+		ts->id_gen += ts->ids_at[id]; /* the verifier's ids for this call (bpf_vref.c) */
 		return ts;
+	}
 	return bpf_enter_full(ts, id);
 }
 
@@ -346,6 +365,47 @@ static inline void bpf_leave(void)
  * Logs, records in the run, calls the run's callback, and in abort mode does not return.
  */
 __printf(3, 4) bool bpf_report(int err, const char *why, const char *fmt, ...);
+
+/*
+ * bpf_note_caller() - in an acquiring kfunc (the function the program called, not a helper of
+ * it): remember the program's return address, which the owning reference keeps for the leak
+ * report (kfsim-bpf-cc turns it into the BPF instruction of the call).  One store.
+ */
+#define bpf_note_caller() (bpf_tstate.caller = __builtin_return_address(0))
+
+/*
+ * The verifier's reference array (bpf_vref.c): an owning reference joins at the end when it is
+ * acquired and leaves as release_reference_state() removes it; in 6.13 the held lock has an
+ * entry too (bpf_vref_lock).  bpf_vref_reset at the start of a run.
+ */
+void bpf_vref_reset(struct bpf_tstate *ts);
+void bpf_vref_release_slow(struct bpf_tstate *ts, u32 id);
+
+/* Removing the last entry is the same in every release, and the usual case. */
+static inline void bpf_vref_release(struct bpf_tstate *ts, u32 id)
+{
+	if (likely(ts->nr_vrefs && ts->vrefs[ts->nr_vrefs - 1] == id))
+		ts->nr_vrefs--;
+	else
+		bpf_vref_release_slow(ts, id);
+}
+
+static inline void bpf_vref_acquire(struct bpf_tstate *ts, u32 id)
+{
+	if (likely(ts->nr_vrefs < ARRAY_SIZE(ts->vrefs)))
+		ts->vrefs[ts->nr_vrefs++] = id;
+}
+void bpf_vref_lock_slow(struct bpf_tstate *ts, bool taken);
+/* How many ids the verifier's check of a call to @k takes in release @kver. */
+u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id id,
+			unsigned int kver);
+
+/* The lock's entry: only 6.13 keeps it in the same array and removes entries by swapping. */
+static inline void bpf_vref_lock(struct bpf_tstate *ts, bool taken)
+{
+	if (unlikely(ts->vref_lock))
+		bpf_vref_lock_slow(ts, taken);
+}
 
 /* Reference table operations (bpf_verifier_state.c). */
 static inline bool bpf_ref_live(const struct bpf_tstate *ts, const struct bpf_ref *r);
@@ -433,12 +493,15 @@ static __always_inline void bpf_ref_init(struct bpf_tstate *ts, struct bpf_ref *
 	r->type = type;
 	r->kind = kind;
 	r->cs = ts->cs;
-	r->id = kind == BPF_REF_OWNING ? ++ts->next_id : 0;
+	r->id = kind == BPF_REF_OWNING ? ts->id_gen : 0;
 	if (kind == BPF_REF_OWNING) { /* where it came from: for the leak report */
 		r->insn = ts->nr_calls;
 		r->kfunc = ts->kfunc;
 		r->file = kfsim_bpf_site.file;
 		r->line = kfsim_bpf_site.line;
+		r->caller = ts->caller;
+		ts->caller = NULL;
+		bpf_vref_acquire(ts, r->id);
 	}
 }
 
@@ -641,6 +704,7 @@ static inline void bpf_ref_make_non_owning(struct bpf_ref *ref)
 
 	if (unlikely(ts->timeline))
 		bpf_ref_make_non_owning_tl(ref);
+	bpf_vref_release(ts, ref->id);
 	ref->kind = BPF_REF_NON_OWNING;
 	ref->cs = ts->cs;
 	ref->id = 0;

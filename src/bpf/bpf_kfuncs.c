@@ -75,9 +75,11 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 	unsigned int kver = ts->kver;
 
 	ts->ok_mask[0] = ts->ok_mask[1] = 0;
+	ts->vref_lock = kver >= KERNEL_VERSION(6, 13, 0) && kver < KERNEL_VERSION(6, 14, 0);
 	for (u32 id = 0; id < KFSIM_NR_KFUNCS; id++) {
 		const struct kfsim_bpf_kfunc *k = &bpf_kfunc_table[id];
 
+		ts->ids_at[id] = bpf_vref_ids_at_call(k, id, kver);
 		if (kver < k->since || (k->until && kver >= k->until) ||
 		    ((k->kfsim_flags & KFSIM_KF_DISABLED_64) && kver >= KERNEL_VERSION(6, 4, 0) &&
 		     kver < KERNEL_VERSION(6, 6, 0)))
@@ -97,6 +99,7 @@ struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
 	if (unlikely(ts->mask_kver != ts->kver))
 		bpf_enter_masks(ts);
+	ts->id_gen += ts->ids_at[id]; /* the verifier's ids for this call (bpf_vref.c) */
 	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
 		return bpf_enter_slow(ts, &bpf_kfunc_table[id]);
 	return ts;

@@ -40,7 +40,8 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	old = __atomic_exchange_n((void **)map_value, ptr, __ATOMIC_ACQ_REL);
 	if (ref)
 		bpf_ref_del(ref, "at bpf_kptr_xchg (stashed in the map)");
-	if (old && !bpf_ref_add(old, bpf_obj_hdr_of(old)->type, BPF_REF_OWNING)) {
+	if (old &&
+	    (bpf_note_caller(), !bpf_ref_add(old, bpf_obj_hdr_of(old)->type, BPF_REF_OWNING))) {
 		/* cannot track it: put it back rather than lose it */
 		__atomic_store_n((void **)map_value, old, __ATOMIC_RELEASE);
 		old = NULL;

@@ -113,11 +113,15 @@ int KFUNC(bpf_list_push_back_impl)(struct bpf_list_head *head, struct bpf_list_n
 
 struct bpf_list_node *KFUNC(bpf_list_pop_front)(struct bpf_list_head *head)
 {
+	if (CHECKS)
+		bpf_note_caller(); /* here: list_take() may not be inlined */
 	return list_take(head, false, true, KFSIM_KFUNC_bpf_list_pop_front);
 }
 
 struct bpf_list_node *KFUNC(bpf_list_pop_back)(struct bpf_list_head *head)
 {
+	if (CHECKS)
+		bpf_note_caller(); /* here: list_take() may not be inlined */
 	return list_take(head, true, true, KFSIM_KFUNC_bpf_list_pop_back);
 }
 

@@ -96,7 +96,7 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 		goto out;
 	}
 	obj = bpf_obj_alloc(t);
-	if (CHECKS && obj && !bpf_ref_add(obj, t, BPF_REF_OWNING)) {
+	if (CHECKS && obj && (bpf_note_caller(), !bpf_ref_add(obj, t, BPF_REF_OWNING))) {
 		bpf_obj_drop_raw(obj);
 		obj = NULL;
 	}
@@ -162,6 +162,12 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		    bpf_report(-EINVAL, "only a struct with a struct bpf_refcount member is shared",
 			       "arg#0 doesn't point to a type with bpf_refcount field"))
 			goto fail;
+		/*
+		 * 6.6+: of an owning reference it cannot fail, so no maybe-NULL id is taken;
+		 * less()'s arguments are non-owning to the verifier, even the node being inserted
+		 */
+		if (ref->kind == BPF_REF_OWNING && !bpf_tstate.cb_depth && bpf_kver_at_least(6, 6))
+			bpf_tstate.id_gen--;
 	}
 	t = bpf_obj_hdr_of(p__refcounted_kptr)->type;
 	if (t->refcount_off < 0)
@@ -179,6 +185,7 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
 	}
 	if (CHECKS) {
+		bpf_note_caller();
 		if (!bpf_ref_add(p__refcounted_kptr, t, BPF_REF_OWNING)) {
 			__atomic_sub_fetch(count, 1, __ATOMIC_RELEASE);
 			goto fail;

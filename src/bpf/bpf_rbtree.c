@@ -339,6 +339,7 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 
 	if (!CHECKS)
 		return kfsim_bpf_rbtree_remove_core(root, node);
+	bpf_note_caller(); /* here, not in rbtree_remove_checked(): the program's call site */
 	ts = &bpf_tstate;
 	/*
 	 * The usual call, decided before anything changes (see rbtree_add_begin()): a cached

@@ -72,6 +72,7 @@ static __attribute__((noinline)) void spin_lock_checked(struct bpf_spin_lock *lo
 		goto out;
 	kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
+	bpf_vref_lock(ts, true);
 	bpf_tl(ts, KFSIM_BPF_TL_LOCK, lock, NULL);
 out:
 	bpf_leave();
@@ -94,6 +95,7 @@ void KFUNC(bpf_spin_lock)(struct bpf_spin_lock *lock)
 		   !__atomic_exchange_n(&lock->val, 1, __ATOMIC_ACQUIRE))) {
 		bpf_enter_count(ts, KFSIM_KFUNC_bpf_spin_lock);
 		ts->held = lock; /* no timeline: bpf_enter_fast() is false with one */
+		bpf_vref_lock(ts, true);
 		bpf_leave();
 		return;
 	}
@@ -119,6 +121,7 @@ static __attribute__((noinline)) void spin_unlock_checked(struct bpf_spin_lock *
 					   "bpf_spin_unlock of different lock"))
 		goto out;
 	ts->held = NULL;
+	bpf_vref_lock(ts, false);
 	bpf_refs_end_section(ts, "at bpf_spin_unlock");
 	bpf_tl(ts, KFSIM_BPF_TL_UNLOCK, lock, NULL);
 	kfsim_bpf_raw_unlock(lock);
@@ -139,6 +142,7 @@ void KFUNC(bpf_spin_unlock)(struct bpf_spin_lock *lock)
 		   bpf_enter_fast(ts, KFSIM_KFUNC_bpf_spin_unlock))) {
 		bpf_enter_count(ts, KFSIM_KFUNC_bpf_spin_unlock);
 		ts->held = NULL;
+		bpf_vref_lock(ts, false);
 		bpf_refs_end_section_notl(ts, "at bpf_spin_unlock");
 		kfsim_bpf_raw_unlock(lock);
 		bpf_leave();

@@ -111,6 +111,8 @@ void bpf_ref_del(struct bpf_ref *ref, const char *how)
 		dead_remember(ref, how);
 	bpf_tl(ts, ref->kind == BPF_REF_OWNING ? KFSIM_BPF_TL_RELEASED : KFSIM_BPF_TL_INVALIDATED,
 	       ref->obj, ref->type->name);
+	if (ref->kind == BPF_REF_OWNING)
+		bpf_vref_release(ts, ref->id);
 	memmove(&ts->refs[i], &ts->refs[i + 1], (ts->nr_refs - i - 1) * sizeof(*ref));
 	ts->nr_refs--;
 }
@@ -220,7 +222,8 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 		ts->root_cache.root = NULL;
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
-	ts->next_id = 0;
+	ts->id_gen = 0;
+	bpf_vref_reset(ts);
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
 	ts->claiming = NULL;
@@ -251,6 +254,54 @@ static void run_cleanup(struct bpf_tstate *ts)
 	}
 }
 
+/* The owning reference with verifier id @id (NULL when there is none). */
+static struct bpf_ref *owning_by_id(struct bpf_tstate *ts, u32 id)
+{
+	for (u32 i = 0; i < ts->nr_refs; i++)
+		if (ts->refs[i].kind == BPF_REF_OWNING && ts->refs[i].id == id)
+			return &ts->refs[i];
+	return NULL;
+}
+
+/*
+ * check_reference_leak(): one "Unreleased reference id=%d alloc_insn=%d" line for every reference
+ * still held, in the order of the verifier's array (bpf_vref.c); from 6.14, check_resource_leak()
+ * adds one line after them naming the exit.  Each line is its own report, located at the
+ * acquiring call; the last one carries the 6.14 line, so that the messages in order are the
+ * verifier's log.  alloc_insn is the BPF instruction of the acquiring call when the run's
+ * @alloc_insn callback knows it (kfsim-bpf-cc), else the number of that kfunc call in the run.
+ */
+static void report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts)
+{
+	u32 order[ARRAY_SIZE(ts->vrefs)], nr = 0;
+
+	for (u32 i = 0; i < ts->nr_vrefs; i++)
+		if (ts->vrefs[i] && owning_by_id(ts, ts->vrefs[i]))
+			order[nr++] = ts->vrefs[i];
+	for (u32 i = 0; i < nr; i++) {
+		struct bpf_ref *r = owning_by_id(ts, order[i]);
+		int insn = -1;
+
+		if (run->opts.alloc_insn)
+			insn = run->opts.alloc_insn(r->kfunc, r->file, r->file ? r->line : 0,
+						    r->caller,
+						    run->opts.alloc_insn_arg);
+		if (insn < 0)
+			insn = (int)r->insn;
+		kfsim_bpf_site.file = r->file;
+		kfsim_bpf_site.line = r->line;
+		ts->kfunc = r->kfunc;
+		bpf_report(-EINVAL,
+			   "an owning reference must be dropped, inserted or stashed "
+			   "before the program exits (the acquiring call is shown)",
+			   "Unreleased reference id=%u alloc_insn=%d%s", r->id, insn,
+			   i + 1 == nr && bpf_kver_at_least(6, 14)
+				   ? "\nBPF_EXIT instruction in main prog would lead to "
+				     "reference leak"
+				   : "");
+	}
+}
+
 int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
@@ -262,32 +313,29 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	if (!run->aborted) {
 		ts->kfunc = NULL;
 		kfsim_bpf_site.file = NULL;
+		/*
+		 * Up to 6.13 do_check() tests the lock, then RCU, then check_reference_leak();
+		 * 6.14's check_resource_leak() tests the lock, the references, then RCU, with
+		 * messages that name the exit.
+		 */
+		bool v614 = bpf_kver_at_least(6, 14);
+
 		if (ts->held)
 			bpf_report(-EINVAL,
 				   "a program must release its bpf_spin_lock before it exits",
-				   "bpf_spin_unlock is missing");
+				   v614 ? "BPF_EXIT instruction in main prog cannot be used inside "
+					  "bpf_spin_lock-ed region"
+					: "bpf_spin_unlock is missing");
+		if (v614)
+			report_leaks(run, ts);
 		if (ts->rcu_depth)
 			bpf_report(-EINVAL,
 				   "a program must leave its RCU read-side sections before it exits",
-				   "bpf_rcu_read_unlock is missing");
-		for (u32 i = 0; i < ts->nr_refs; i++) {
-			struct bpf_ref *r = &ts->refs[i];
-
-			if (r->kind != BPF_REF_OWNING)
-				continue;
-			kfsim_bpf_site.file = r->file;
-			kfsim_bpf_site.line = r->line;
-			ts->kfunc = r->kfunc;
-			/* ≈6.14 check_resource_leak() adds a line naming the exit */
-			bpf_report(-EINVAL,
-				   "an owning reference must be dropped, inserted or stashed "
-				   "before the program exits (the acquiring call is shown)",
-				   "Unreleased reference id=%u alloc_insn=%u%s", r->id, r->insn,
-				   bpf_kver_at_least(6, 14)
-					   ? "\nBPF_EXIT instruction in main prog would lead to "
-					     "reference leak"
-					   : "");
-		}
+				   v614 ? "BPF_EXIT instruction in main prog cannot be used inside "
+					  "bpf_rcu_read_lock-ed region"
+					: "bpf_rcu_read_unlock is missing");
+		if (!v614)
+			report_leaks(run, ts);
 		ts->kfunc = NULL;
 	}
 	run_cleanup(ts);

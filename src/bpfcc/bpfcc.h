@@ -53,4 +53,11 @@ int bpfcc_generate(const struct bpfcc_unit *u, struct btf *btf, const char *dir)
  */
 int bpfcc_write_order(struct btf *btf, const char *pass1, const char *dir);
 
+/*
+ * Write "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_@idx[]" for the program @fn: its
+ * kfunc and helper calls with their source lines and instruction indexes in the program as
+ * libbpf loads it (bpfcc_insns.c).  Return: how many, or -errno.
+ */
+int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx);
+
 #endif /* KFSIM_BPFCC_H */

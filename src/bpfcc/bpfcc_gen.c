@@ -410,7 +410,7 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 {
 	__s32 fid = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
 	__u32 n = btf__type_cnt(btf);
-	int expect = 0, has_retval = 0;
+	int expect = 0, has_retval = 0, nr_calls;
 	long long retval = 0;
 
 	fprintf(f, "static const char *const kfsim_bpfcc_msgs_%u[] = {", idx);
@@ -438,10 +438,21 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 		}
 	}
 	fprintf(f, "0};\n");
+	nr_calls = bpfcc_write_calls(f, u, fn, idx);
+	if (nr_calls < 0) {
+		fprintf(stderr,
+			"kfsim-bpf-cc: %s: cannot read the instructions of %s (%s): "
+			"alloc_insn= will count kfunc calls\n",
+			u->display, fn, strerror(-nr_calls));
+		fprintf(f, "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_%u[] = {{0}};\n",
+			idx);
+		nr_calls = 0;
+	}
 	fprintf(f, "#define KFSIM_BPFCC_PROG_%u {\"%s\", ", idx, fn);
 	put_c_string(f, section);
-	fprintf(f, ", (void *)%s, %d, kfsim_bpfcc_msgs_%u, %d, %lldLL, %d}\n", fn, expect, idx,
+	fprintf(f, ", (void *)%s, %d, kfsim_bpfcc_msgs_%u, %d, %lldLL, %d, ", fn, expect, idx,
 		has_retval, retval, bpfcc_source_line(u, fn));
+	fprintf(f, "kfsim_bpfcc_calls_%u, %d}\n", idx, nr_calls);
 }
 
 static int write_progs(FILE *f, const struct btf *btf, const struct bpfcc_unit *u)

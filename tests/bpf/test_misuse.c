@@ -395,9 +395,9 @@ static void test_messages(void **state)
 		  "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
 	run_child(V(6, 5), obj_new_not_struct, "bpf_obj_new type ID argument must be of a struct");
 	run_child(V(6, 16), leak,
-		  "Unreleased reference id=1 alloc_insn=1\n"
+		  "Unreleased reference id=2 alloc_insn=1\n"
 		  "BPF_EXIT instruction in main prog would lead to reference leak");
-	run_child(V(6, 12), leak, "Unreleased reference id=1 alloc_insn=1");
+	run_child(V(6, 12), leak, "Unreleased reference id=2 alloc_insn=1");
 }
 
 static struct glob2 g2;

@@ -9,11 +9,7 @@
 set -euo pipefail
 out=$1 bpfcc=$2 kfsim=$3 src=$4
 
-skip() { echo "skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "loading BPF programs in the kernel needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip "the running kernel has no BTF (/sys/kernel/btf/vmlinux)"
-command -v clang >/dev/null || skip "clang is not installed"
-command -v bpftool >/dev/null || skip "bpftool is not installed"
+. "$(dirname "$0")/need_kernel.sh"
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -18,11 +18,7 @@ objects=(rbtree rbtree_fail linked_list linked_list_fail refcounted_kptr refcoun
 # the release the 6.12 files' annotations were written for
 kver=6.12
 
-skip() { echo "skipped: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "loading BPF programs in the kernel needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip "the running kernel has no BTF (/sys/kernel/btf/vmlinux)"
-command -v clang >/dev/null || skip "clang is not installed"
-command -v bpftool >/dev/null || skip "bpftool is not installed"
+. "$(dirname "$0")/need_kernel.sh"
 selftests=${KFSIM_LINUX_TREE:?KFSIM_LINUX_TREE is not set (the oracle/linux-source fixture sets it)}/tools/testing/selftests/bpf
 [ -d "$selftests/progs" ] || skip "$selftests/progs was not unpacked (Debian package linux-source-6.12)"
 

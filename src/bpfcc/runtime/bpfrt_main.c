@@ -103,6 +103,86 @@ static void locate(char *where, size_t size)
 	pclose(p);
 }
 
+/* The innermost source "file:line" of the program's code at @addr (addr2line -i), or false. */
+static bool addr_line(const void *addr, char *file, size_t size, int *line)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 64], out[PATH_MAX + 32];
+	uintptr_t base = 0;
+	Dl_info info;
+	char *colon;
+	bool ok = false;
+	FILE *p;
+
+	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+		return false;
+	exe[sizeof(exe) - 1] = '\0';
+	dl_iterate_phdr(main_base, &base);
+	if (!dladdr(addr, &info) || (uintptr_t)info.dli_fbase != base)
+		return false; /* not the program's own code */
+	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' %#lx 2>/dev/null", exe,
+		 (unsigned long)((uintptr_t)addr - base - 1)); /* -1: the call, not what follows */
+	p = popen(cmd, "r");
+	if (!p)
+		return false;
+	if (fgets(out, sizeof(out), p)) {
+		out[strcspn(out, " \n")] = '\0'; /* drops " (discriminator N)" */
+		colon = strrchr(out, ':');
+		if (colon && colon[1] >= '0' && colon[1] <= '9') {
+			*colon = '\0';
+			*line = atoi(colon + 1);
+			snprintf(file, size, "%s", out);
+			ok = true;
+		}
+	}
+	pclose(p);
+	return ok;
+}
+
+/*
+ * The run's alloc_insn resolver: the BPF instruction of the acquiring call, from the table
+ * kfsim-bpf-cc built from the object's line info (kfsim_bpfrt_call), found by callee and source
+ * line.  The line is the call-site macro's (helpers) or, for a kfunc the program calls directly,
+ * the line of the native call that returned to @caller.  When clang emitted the line's call
+ * more than once (an inlined helper called from two places), the first instruction is given.
+ * -1 (kfsim's own number) when the line is not in the table.
+ */
+static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, void *arg)
+{
+	const struct kfsim_bpfrt_prog *p = arg;
+	char buf[PATH_MAX];
+	const char *base;
+
+	if (!kfunc)
+		return -1;
+	if (!file) {
+		if (!caller || !addr_line(caller, buf, sizeof(buf), &line))
+			return -1;
+		file = buf;
+	}
+	base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	for (int i = 0; i < p->nr_calls; i++) {
+		const struct kfsim_bpfrt_call *c = &p->calls[i];
+
+		if (c->line == line && !strcmp(c->name, kfunc) && !strcmp(c->file, base))
+			return c->insn;
+	}
+	return -1;
+}
+
+/* The verifier prints every leaked reference, one line each: so does the verdict. */
+static void leak_lines(const struct kfsim_bpf_run *run, char *msg, size_t size)
+{
+	size_t n = strlen(msg);
+	int nr = run->nr_violations < KFSIM_BPF_RUN_MAX_REPORTS ? run->nr_violations
+								: KFSIM_BPF_RUN_MAX_REPORTS;
+
+	for (int i = 1; i < nr && n + 2 < size; i++) {
+		if (strncmp(run->violations[i].msg, "Unreleased reference", 20))
+			break;
+		n += (size_t)snprintf(msg + n, size - n, "\n%s", run->violations[i].msg);
+	}
+}
+
 /* ---- one program in a child process ---- */
 
 static enum kfsim_bpf_prog_type prog_type(const char *section)
@@ -185,8 +265,11 @@ static int child(void *arg, int fd)
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
 	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
 	int nr_reports = 0;
-	struct kfsim_bpf_run_opts opts = {
-		.prog_type = prog_type(p->section), .report = report, .report_arg = &nr_reports};
+	struct kfsim_bpf_run_opts opts = {.prog_type = prog_type(p->section),
+					  .report = report,
+					  .report_arg = &nr_reports,
+					  .alloc_insn = alloc_insn,
+					  .alloc_insn_arg = (void *)p};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 
@@ -212,6 +295,8 @@ static int child(void *arg, int fd)
 
 			snprintf(out.verdict, sizeof(out.verdict), "REJECT");
 			snprintf(out.msg, sizeof(out.msg), "%s", v->msg);
+			if (!strncmp(v->msg, "Unreleased reference", 20))
+				leak_lines(&run, out.msg, sizeof(out.msg));
 			if (v->file)
 				snprintf(out.where, sizeof(out.where), "%s:%d",
 					 basename((char *)v->file), v->line);

@@ -123,8 +123,7 @@ static void copy_value(const struct bpfrt_map *m, void *dst, const void *src)
 	}
 }
 
-void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
-void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
+static void *map_lookup(void *map, const void *key, const char *file, int line)
 {
 	struct bpfrt_map *m = map_of(map);
 	u32 idx;
@@ -151,6 +150,13 @@ void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, 
 	}
 }
 
+void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
+void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
+{
+	kfsim_bpf_verifier_ids(1); /* the maybe-NULL result's id (check_helper_call()) */
+	return map_lookup(map, key, file, line);
+}
+
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
 				 unsigned long long flags, const char *file, int line);
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
@@ -162,7 +168,7 @@ long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
 	if (!m || !key || !value || flags > BPF_EXIST)
 		return -EINVAL;
 	if (!is_hash(m)) {
-		void *dst = kfsim_bpfrt_map_lookup_elem(map, key, file, line);
+		void *dst = map_lookup(map, key, file, line);
 
 		if (m->def->type == MAP_ARRAY_OF_MAPS || m->def->type == MAP_HASH_OF_MAPS)
 			return -EOPNOTSUPP;

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The BPF instruction of each call a program makes, as the verifier numbers it (alloc_insn= in
+ * "Unreleased reference id=%d alloc_insn=%d"): the index in the program as libbpf loads it, the
+ * main function first and then every subprogram it reaches (libbpf appends them depth-first, in
+ * the order their first call or address load is met: bpf_object__reloc_code()).  The call's
+ * source line comes from the object's .BTF.ext line info, the callee from its relocation (a
+ * kfunc is an undefined symbol) or its helper number.  The native runtime finds the line of the
+ * acquiring call and looks it up here (src/bpfcc/runtime/bpfrt_main.c).
+ *
+ * The object is read as ELF directly (libbpf 1.1 has no API for relocations or line info of an
+ * unloaded object); every offset is checked against the file's size.
+ */
+#include <elf.h>
+#include <stdbool.h>
+#include <linux/types.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfcc.h"
+
+#define INSN_SZ 8
+#define PSEUDO_CALL 1
+#define PSEUDO_FUNC 4
+#define MAX_FUNCS 512
+
+struct func {
+	unsigned int sec;    /* section index */
+	unsigned long start; /* first instruction, in the section */
+	unsigned long cnt;   /* instructions */
+	const char *name;
+};
+
+struct elf_view {
+	unsigned char *data;
+	size_t size;
+	const Elf64_Shdr *sh;
+	unsigned int nr_sh;
+	const char *shstr;
+	const Elf64_Sym *syms;
+	size_t nr_syms;
+	const char *symstr;
+	size_t symstr_size;
+	unsigned int text;
+	const char *btf_str;
+	size_t btf_str_size;
+	const unsigned char *line_info;
+	size_t line_info_size;
+	struct func funcs[MAX_FUNCS];
+	unsigned int nr_funcs;
+};
+
+static bool in_file(const struct elf_view *e, size_t off, size_t len)
+{
+	return off <= e->size && len <= e->size - off;
+}
+
+static const char *sec_name(const struct elf_view *e, unsigned int i)
+{
+	return i < e->nr_sh ? e->shstr + e->sh[i].sh_name : "";
+}
+
+static const char *btf_string(const struct elf_view *e, __u32 off)
+{
+	return off < e->btf_str_size ? e->btf_str + off : "";
+}
+
+static const char *sym_name(const struct elf_view *e, const Elf64_Sym *s)
+{
+	return s->st_name < e->symstr_size ? e->symstr + s->st_name : "";
+}
+
+static const unsigned char *sec_data(const struct elf_view *e, unsigned int i)
+{
+	return e->data + e->sh[i].sh_offset;
+}
+
+static int elf_open(const char *path, struct elf_view *e)
+{
+	const Elf64_Ehdr *eh;
+	FILE *f = fopen(path, "rb");
+	long size;
+
+	memset(e, 0, sizeof(*e));
+	if (!f)
+		return -errno;
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < (long)sizeof(*eh) || fseek(f, 0, SEEK_SET))
+		goto bad_file;
+	e->size = (size_t)size;
+	e->data = malloc(e->size);
+	if (!e->data || fread(e->data, 1, e->size, f) != e->size)
+		goto bad_file;
+	fclose(f);
+	eh = (const Elf64_Ehdr *)e->data;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_machine != EM_BPF || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    !in_file(e, eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		return -EINVAL;
+	e->sh = (const Elf64_Shdr *)(e->data + eh->e_shoff);
+	e->nr_sh = eh->e_shnum;
+	for (unsigned int i = 0; i < e->nr_sh; i++)
+		if (e->sh[i].sh_type != SHT_NOBITS &&
+		    !in_file(e, e->sh[i].sh_offset, e->sh[i].sh_size))
+			return -EINVAL;
+	e->shstr = (const char *)sec_data(e, eh->e_shstrndx);
+	if (!e->sh[eh->e_shstrndx].sh_size || e->shstr[e->sh[eh->e_shstrndx].sh_size - 1])
+		return -EINVAL;
+	for (unsigned int i = 0; i < e->nr_sh; i++) {
+		const Elf64_Shdr *s = &e->sh[i];
+
+		if (s->sh_name >= e->sh[eh->e_shstrndx].sh_size)
+			return -EINVAL;
+		if (s->sh_type == SHT_SYMTAB && s->sh_link < e->nr_sh) {
+			e->syms = (const Elf64_Sym *)sec_data(e, i);
+			e->nr_syms = s->sh_size / sizeof(Elf64_Sym);
+			e->symstr = (const char *)sec_data(e, s->sh_link);
+			e->symstr_size = e->sh[s->sh_link].sh_size;
+		} else if (!strcmp(sec_name(e, i), ".text")) {
+			e->text = i;
+		}
+	}
+	return e->syms && e->symstr_size && !e->symstr[e->symstr_size - 1] ? 0 : -EINVAL;
+bad_file:
+	fclose(f);
+	return -EINVAL;
+}
+
+/*
+ * The part of a .BTF or .BTF.ext section @d (@size bytes) whose offset and length are the u32s at
+ * @at and @at + 4 of its header (offsets count from the header's end): false when out of bounds.
+ */
+static bool btf_part(const unsigned char *d, size_t size, size_t at, const unsigned char **part,
+		     size_t *len)
+{
+	__u32 hdr_len, off, n;
+
+	if (size < at + 8)
+		return false;
+	memcpy(&hdr_len, d + 4, 4);
+	memcpy(&off, d + at, 4);
+	memcpy(&n, d + at + 4, 4);
+	if (hdr_len > size || off > size - hdr_len || n > size - hdr_len - off)
+		return false;
+	*part = d + hdr_len + off;
+	*len = n;
+	return true;
+}
+
+/* .BTF's string section and .BTF.ext's line info (struct btf_header, struct btf_ext_header). */
+static void find_line_info(struct elf_view *e)
+{
+	for (unsigned int i = 0; i < e->nr_sh; i++) {
+		const unsigned char *d = sec_data(e, i), *part;
+		size_t size = e->sh[i].sh_size, len;
+
+		if (size < 8 || d[0] != 0x9f || d[1] != 0xeb)
+			continue;
+		if (!strcmp(sec_name(e, i), ".BTF") && btf_part(d, size, 16, &part, &len)) {
+			e->btf_str = (const char *)part;
+			e->btf_str_size = len;
+		} else if (!strcmp(sec_name(e, i), ".BTF.ext") &&
+			   btf_part(d, size, 16, &part, &len)) {
+			e->line_info = part;
+			e->line_info_size = len;
+		}
+	}
+}
+
+/* The relocation of the instruction at byte @off of section @sec, or NULL. */
+static const Elf64_Sym *relo_sym(const struct elf_view *e, unsigned int sec, unsigned long off)
+{
+	for (unsigned int i = 0; i < e->nr_sh; i++) {
+		const Elf64_Shdr *s = &e->sh[i];
+		const Elf64_Rel *r = (const Elf64_Rel *)sec_data(e, i);
+
+		if (s->sh_type != SHT_REL || s->sh_info != sec)
+			continue;
+		for (size_t j = 0; j < s->sh_size / sizeof(*r); j++)
+			if (r[j].r_offset == off && ELF64_R_SYM(r[j].r_info) < e->nr_syms)
+				return &e->syms[ELF64_R_SYM(r[j].r_info)];
+	}
+	return NULL;
+}
+
+/* The function of section @sec holding instruction @idx (libbpf: find_prog_by_sec_insn). */
+static int func_at(const struct elf_view *e, unsigned int sec, unsigned long idx)
+{
+	for (size_t i = 0; i < e->nr_syms; i++) {
+		const Elf64_Sym *s = &e->syms[i];
+
+		if (ELF64_ST_TYPE(s->st_info) == STT_FUNC && s->st_shndx == sec &&
+		    idx >= s->st_value / INSN_SZ && idx < (s->st_value + s->st_size) / INSN_SZ)
+			return (int)i;
+	}
+	return -1;
+}
+
+static bool appended(const struct elf_view *e, const Elf64_Sym *s)
+{
+	for (unsigned int i = 0; i < e->nr_funcs; i++)
+		if (e->funcs[i].sec == s->st_shndx && e->funcs[i].start == s->st_value / INSN_SZ)
+			return true;
+	return false;
+}
+
+static void append(struct elf_view *e, const Elf64_Sym *s)
+{
+	struct func *fn;
+
+	if (e->nr_funcs == MAX_FUNCS || s->st_shndx >= e->nr_sh ||
+	    !in_file(e, e->sh[s->st_shndx].sh_offset + s->st_value, s->st_size) ||
+	    s->st_value + s->st_size > e->sh[s->st_shndx].sh_size)
+		return;
+	fn = &e->funcs[e->nr_funcs++];
+	fn->sec = s->st_shndx;
+	fn->start = s->st_value / INSN_SZ;
+	fn->cnt = s->st_size / INSN_SZ;
+	fn->name = sym_name(e, s);
+}
+
+/* libbpf's bpf_object__reloc_code(): append each subprogram at its first call, depth first. */
+static void reloc_code(struct elf_view *e, unsigned int f)
+{
+	unsigned int sec = e->funcs[f].sec;
+	unsigned long start = e->funcs[f].start, cnt = e->funcs[f].cnt;
+
+	for (unsigned long i = 0; i < cnt; i++) {
+		const unsigned char *insn = sec_data(e, sec) + (start + i) * INSN_SZ;
+		unsigned int src = insn[1] >> 4;
+		bool call = insn[0] == 0x85 && src == PSEUDO_CALL;
+		bool func = insn[0] == 0x18;
+		const Elf64_Sym *rs;
+		long sub;
+		__s32 imm;
+		int target;
+
+		if (!call && !func)
+			continue;
+		rs = relo_sym(e, sec, (start + i) * INSN_SZ);
+		/*
+		 * An address load is a subprogram's (a callback: rbtree_add's less) when it is
+		 * relocated against .text: libbpf marks it BPF_PSEUDO_FUNC before this walk.
+		 */
+		if (func && src != PSEUDO_FUNC && !(rs && e->text && rs->st_shndx == e->text))
+			continue;
+		if (rs && rs->st_shndx == SHN_UNDEF)
+			continue; /* a kfunc: clang emits extern calls as pseudo calls too */
+		memcpy(&imm, insn + 4, 4);
+		if (rs)
+			sub = call ? (long)(rs->st_value / INSN_SZ) + imm + 1
+				   : (long)(rs->st_value + (unsigned long)(long)imm) / INSN_SZ;
+		else if (call)
+			sub = (long)(start + i) + imm + 1;
+		else
+			continue;
+		target = sub < 0 ? -1 : func_at(e, e->text, (unsigned long)sub);
+		if (target >= 0 && !appended(e, &e->syms[target])) {
+			append(e, &e->syms[target]);
+			reloc_code(e, e->nr_funcs - 1);
+		}
+	}
+}
+
+/* The source line of the instruction at byte @off of section @sec (its line-info record). */
+static bool insn_line(const struct elf_view *e, unsigned int sec, unsigned long off,
+		      const char **file, __u32 *line)
+{
+	const unsigned char *p = e->line_info, *end = p + e->line_info_size;
+	__u32 rec_size;
+	bool found = false;
+
+	if (!p || e->line_info_size < 4)
+		return false;
+	memcpy(&rec_size, p, 4);
+	p += 4;
+	if (rec_size < 16)
+		return false;
+	while (end - p >= 8) {
+		__u32 name_off, nr, r[4];
+
+		memcpy(&name_off, p, 4);
+		memcpy(&nr, p + 4, 4);
+		p += 8;
+		if (nr > (size_t)(end - p) / rec_size)
+			return false;
+		for (__u32 i = 0; strcmp(btf_string(e, name_off), sec_name(e, sec)) == 0 && i < nr;
+		     i++) {
+			memcpy(r, p + (size_t)i * rec_size, sizeof(r));
+			if (r[0] > off)
+				break;
+			*file = btf_string(e, r[1]);
+			*line = r[3] >> 10;
+			found = true;
+		}
+		p += (size_t)nr * rec_size;
+	}
+	return found;
+}
+
+/* The name of the call at @insn (section @sec, byte @off): a kfunc's symbol or a helper's. */
+static const char *callee(const struct elf_view *e, unsigned int sec, unsigned long off,
+			  const unsigned char *insn)
+{
+	const Elf64_Sym *rs;
+	__s32 imm;
+
+	if (insn[0] != 0x85)
+		return NULL;
+	rs = relo_sym(e, sec, off);
+	if (rs) /* an extern (a kfunc), or a subprogram */
+		return rs->st_shndx == SHN_UNDEF ? sym_name(e, rs) : NULL;
+	if ((insn[1] >> 4) == PSEUDO_CALL)
+		return NULL;
+	memcpy(&imm, insn + 4, 4);
+	switch (imm) { /* the helpers kfsim's native runtime has that take or give references */
+	case 1:
+		return "bpf_map_lookup_elem";
+	case 93:
+		return "bpf_spin_lock";
+	case 94:
+		return "bpf_spin_unlock";
+	case 194:
+		return "bpf_kptr_xchg";
+	default:
+		return NULL;
+	}
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*s < ' ' ? '?' : *s, f);
+	}
+	fputc('"', f);
+}
+
+int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx)
+{
+	struct elf_view *e = calloc(1, sizeof(*e));
+	unsigned long at = 0;
+	unsigned int nr = 0;
+	int err, main_sym = -1;
+
+	if (!e)
+		return -ENOMEM;
+	err = elf_open(u->object, e);
+	if (err)
+		goto out;
+	find_line_info(e);
+	for (size_t i = 0; i < e->nr_syms && main_sym < 0; i++)
+		if (ELF64_ST_TYPE(e->syms[i].st_info) == STT_FUNC &&
+		    e->syms[i].st_shndx != e->text && !strcmp(sym_name(e, &e->syms[i]), fn))
+			main_sym = (int)i;
+	fprintf(f, "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_%u[] = {\n", idx);
+	if (main_sym >= 0) {
+		append(e, &e->syms[main_sym]);
+		if (e->nr_funcs)
+			reloc_code(e, 0);
+	}
+	for (unsigned int k = 0; k < e->nr_funcs; k++) {
+		const struct func *fc = &e->funcs[k];
+
+		for (unsigned long i = 0; i < fc->cnt; i++) {
+			unsigned long off = (fc->start + i) * INSN_SZ;
+			const char *name = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
+			const char *file = "", *base;
+			__u32 line = 0;
+
+			if (!name || !insn_line(e, fc->sec, off, &file, &line))
+				continue;
+			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+			fputs("\t{", f);
+			put_string(f, name);
+			fputs(", ", f);
+			put_string(f, base);
+			fprintf(f, ", %u, %lu},\n", line, at + i);
+			nr++;
+		}
+		at += fc->cnt;
+	}
+	if (!nr)
+		fputs("\t{0, 0, 0, 0},\n", f);
+	fputs("};\n", f);
+	err = (int)nr;
+out:
+	free(e->data);
+	free(e);
+	return err;
+}

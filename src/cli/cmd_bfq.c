@@ -724,7 +724,10 @@ static int cmd_compare(struct bfq_opts *o, struct run_row *rows)
 	char *save = NULL;
 	unsigned int nr = 0;
 
-	snprintf(list, sizeof(list), "%s", o->scheds ? o->scheds : "bfq-6.2,bfq,none,mq-deadline");
+	if (o->scheds)
+		snprintf(list, sizeof(list), "%s", o->scheds);
+	else /* every registered scheduler, in the registry's order */
+		elv_names(list, sizeof(list), ",");
 	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		if (nr == MAX_RUNS)
 			return kfsim_cli_usage(CMD, "too many schedulers in --scheds");
@@ -836,7 +839,7 @@ static int bfq_run(int argc, char **argv)
 			goto out;
 	}
 	if (args.verb == VERB_COMPARE)
-		nr_runs = o->scheds ? list_length(o->scheds) : 4;
+		nr_runs = o->scheds ? list_length(o->scheds) : elv_nr_types();
 	else if (args.verb == VERB_ABLATE && o->values)
 		nr_runs = list_length(o->values);
 	ret = check_config(o, nr_runs, kfsim_cli_given(&bfq_spec, &args, "bin-ms"));

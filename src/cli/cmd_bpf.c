@@ -209,14 +209,22 @@ static int parse_define(void *opts, const char *value, char *why, size_t why_siz
 #define O(field) offsetof(struct bpf_opts, field)
 #define FOR(verb) (1u << (verb))
 
+static int run_kfuncs(void *opts, const struct kfsim_cli_args *args);
+static int run_demo(void *opts, const struct kfsim_cli_args *args);
+static int run_test(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_verb bpf_verbs[] = {
-	[VERB_KFUNCS] = { "kfuncs", "list every graph kfunc: flags, versions, one-line doc" },
+	[VERB_KFUNCS] = { "kfuncs", "list every graph kfunc: flags, versions, one-line doc",
+			  .operands = "nothing", .max_positional = 0, .run = run_kfuncs },
 	[VERB_DEMO] = { "demo", "run the examples: the rbtree cover letter's node_data program\n"
-				"                        and a cgfifo-style weighted-vtime run queue" },
+				"                        and a cgfifo-style weighted-vtime run queue",
+			.operands = "nothing", .max_positional = 0, .run = run_demo },
 	[VERB_TEST] = { "test", "build a BPF C file, unchanged, with kfsim-bpf-cc and run each\n"
 				"                        SEC() program (or each NAME) natively, checked "
 				"against its\n                        __failure/__msg/__success/__retval "
-				"annotations" },
+				"annotations",
+			.operands = "the BPF C file", .min_positional = 1, .max_positional = INT_MAX,
+			.run = run_test },
 };
 
 static const struct kfsim_opt bpf_opts_table[] = {
@@ -263,33 +271,33 @@ static const struct kfsim_cli_spec bpf_spec = {
 	.options_anywhere = true,
 };
 
+static int run_kfuncs(void *opts, const struct kfsim_cli_args *args)
+{
+	return bpf_kfuncs_cmd(((struct bpf_opts *)opts)->json);
+}
+
+static int run_demo(void *opts, const struct kfsim_cli_args *args)
+{
+	struct bpf_opts *o = opts;
+
+	return bpf_demo_cmd(o->json, o->rounds, o->svg, o->trace);
+}
+
+static int run_test(void *opts, const struct kfsim_cli_args *args)
+{
+	struct bpf_opts *o = opts;
+
+	o->test.source = args->positional[0];
+	o->test.names = args->positional + 1;
+	o->test.nr_names = args->nr_positional - 1;
+	return kfsim_bpf_test_run(&o->test);
+}
+
 static int cmd_bpf(int argc, char **argv)
 {
 	struct bpf_opts opts = { .rounds = 1000 };
-	struct kfsim_cli_args args;
-	int ret;
 
-	ret = kfsim_cli_parse(&bpf_spec, &opts, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	switch (args.verb) {
-	case VERB_TEST:
-		if (!args.nr_positional)
-			return kfsim_cli_usage("bpf", "test: missing the BPF C file (see 'kfsim bpf "
-					       "--help')");
-		opts.test.source = args.positional[0];
-		opts.test.names = args.positional + 1;
-		opts.test.nr_names = args.nr_positional - 1;
-		return kfsim_bpf_test_run(&opts.test);
-	case VERB_KFUNCS:
-	case VERB_DEMO:
-	default:
-		if (args.nr_positional)
-			return kfsim_cli_usage("bpf", "unexpected argument '%s'", args.positional[0]);
-		if (args.verb == VERB_KFUNCS)
-			return bpf_kfuncs_cmd(opts.json);
-		return bpf_demo_cmd(opts.json, opts.rounds, opts.svg, opts.trace);
-	}
+	return kfsim_cli_main(&bpf_spec, &opts, argc, argv);
 }
 
 const struct kfsim_cli_command kfsim_cmd_bpf = {

@@ -143,9 +143,9 @@ static void test_bad_input_per_verb(void **state)
 	assert_usage_error(&r, "option '--json' is for 'kfsim bpf kfuncs or demo' only");
 	/* arguments */
 	RUN(&r, "test");
-	assert_usage_error(&r, "test: missing the BPF C file");
+	assert_usage_error(&r, "missing the BPF C file");
 	RUN(&r, "test", "-I", "include", "-DX=1");
-	assert_usage_error(&r, "test: missing the BPF C file");
+	assert_usage_error(&r, "missing the BPF C file");
 	RUN(&r, "kfuncs", "extra");
 	assert_usage_error(&r, "unexpected argument 'extra'");
 	RUN(&r, "demo", "--json", "extra");
@@ -174,7 +174,7 @@ static void test_help_per_verb(void **state)
 	cli_result_free(&r);
 	/* "--keep -h": a directory named -h, so the file is still missing */
 	RUN(&r, "test", "--keep", "-h");
-	assert_usage_error(&r, "test: missing the BPF C file");
+	assert_usage_error(&r, "missing the BPF C file");
 }
 
 /*

@@ -230,10 +230,16 @@ enum { VERB_SIM, VERB_COMPARE, VERB_ABLATE };
  */
 #define BFQ_BUDGET_REQUESTS 5e6
 
+static int run_sim(void *opts, const struct kfsim_cli_args *args);
+static int run_compare(void *opts, const struct kfsim_cli_args *args);
+static int run_ablate(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_verb bfq_verbs[] = {
-	{ "sim", "one scheduler, one workload: per-actuator and per-process results" },
-	{ "compare", "the same workload under several schedulers, as a table" },
-	{ "ablate", "one BFQ knob swept over values, as a table (and a plot)" },
+	{ "sim", "one scheduler, one workload: per-actuator and per-process results",
+	  .run = run_sim },
+	{ "compare", "the same workload under several schedulers, as a table",
+	  .run = run_compare },
+	{ "ablate", "one BFQ knob swept over values, as a table (and a plot)", .run = run_ablate },
 };
 
 static const struct kfsim_opt bfq_opts_table[] = {
@@ -817,41 +823,52 @@ static unsigned int list_length(const char *list)
 	return n;
 }
 
+/* What every verb does first: read --replay and --fio, then check the whole configuration. */
+static int bfq_prepare(struct bfq_opts *o, const struct kfsim_cli_args *args, unsigned int nr_runs)
+{
+	int ret;
+
+	if (o->replay_path && load_replay(o))
+		return KFSIM_EXIT_FAILURE;
+	if (o->fio_path) {
+		ret = load_fio(o, kfsim_cli_given(&bfq_spec, args, "duration"));
+		if (ret)
+			return ret;
+	}
+	return check_config(o, nr_runs, kfsim_cli_given(&bfq_spec, args, "bin-ms"));
+}
+
+static int run_sim(void *opts, const struct kfsim_cli_args *args)
+{
+	int ret = bfq_prepare(opts, args, 1);
+
+	return ret ? ret : cmd_sim(opts);
+}
+
+static int run_compare(void *opts, const struct kfsim_cli_args *args)
+{
+	struct bfq_opts *o = opts;
+	int ret = bfq_prepare(o, args, o->scheds ? list_length(o->scheds) : elv_nr_types());
+
+	return ret ? ret : with_rows(o, cmd_compare);
+}
+
+static int run_ablate(void *opts, const struct kfsim_cli_args *args)
+{
+	struct bfq_opts *o = opts;
+	int ret = bfq_prepare(o, args, o->values ? list_length(o->values) : 1);
+
+	return ret ? ret : with_rows(o, cmd_ablate);
+}
+
 static int bfq_run(int argc, char **argv)
 {
 	struct bfq_opts *o = calloc(1, sizeof(*o)); /* 64 jobs: too big for the stack */
-	struct kfsim_cli_args args;
-	unsigned int nr_runs = 1;
 	int ret;
 
 	if (!o)
 		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the options");
-	ret = kfsim_cli_parse(&bfq_spec, o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		goto out;
-	if (o->replay_path && load_replay(o)) {
-		ret = KFSIM_EXIT_FAILURE;
-		goto out;
-	}
-	if (o->fio_path) {
-		ret = load_fio(o, kfsim_cli_given(&bfq_spec, &args, "duration"));
-		if (ret)
-			goto out;
-	}
-	if (args.verb == VERB_COMPARE)
-		nr_runs = o->scheds ? list_length(o->scheds) : elv_nr_types();
-	else if (args.verb == VERB_ABLATE && o->values)
-		nr_runs = list_length(o->values);
-	ret = check_config(o, nr_runs, kfsim_cli_given(&bfq_spec, &args, "bin-ms"));
-	if (!ret) {
-		if (args.verb == VERB_SIM)
-			ret = cmd_sim(o);
-		else if (args.verb == VERB_COMPARE)
-			ret = with_rows(o, cmd_compare);
-		else
-			ret = with_rows(o, cmd_ablate);
-	}
-out:
+	ret = kfsim_cli_main(&bfq_spec, o, argc, argv);
 	kvfree(o->replay);
 	free(o);
 	return ret;

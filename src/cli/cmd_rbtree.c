@@ -134,7 +134,8 @@ static const struct kfsim_opt rbtree_opts_table[] = {
 	{ "seed", KFSIM_OPT_U64, O(seed), "S", "seed for --random (default 1)",
 	  .max = UINT64_MAX },
 	{ "dot", KFSIM_OPT_OUTPUT, O(dot_path), "FILE",
-	  "write the tree as Graphviz DOT ('-' for stdout)" },
+	  "write the tree as Graphviz DOT ('-' for stdout)",
+	  .excludes = (const char *const[]){ "svg", NULL } },
 	{ "svg", KFSIM_OPT_OUTPUT, O(svg_path), "FILE",
 	  "write the tree as SVG (needs Graphviz's dot program)" },
 	{ "steps", KFSIM_OPT_FLAG, O(steps), NULL,
@@ -539,10 +540,7 @@ static int cmd_rbtree(int argc, char **argv)
 		goto out;
 	o.have_random = kfsim_cli_given(&rbtree_spec, &args, "random");
 	o.have_seed = kfsim_cli_given(&rbtree_spec, &args, "seed");
-	if (o.dot_path && o.svg_path)
-		ret = kfsim_cli_usage(CMD,
-				      "options '--dot' and '--svg' exclude each other: give one");
-	else if (o.have_seed && !o.have_random)
+	if (o.have_seed && !o.have_random)
 		ret = kfsim_cli_usage(CMD, "option '--seed' needs '--random N'");
 	else if (o.json && o.dot_path && !strcmp(o.dot_path, "-"))
 		ret = kfsim_cli_usage(CMD, "'--dot -' writes to stdout, which '--json' needs: give "

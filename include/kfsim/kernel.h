@@ -83,13 +83,24 @@
  * kernel's "x < y ? x : y" (the usual arithmetic conversions), computed without tripping
  * -Wsign-compare.
  */
-#define __kfsim_is_signed(ux) ((__typeof__(ux))(-1) < (__typeof__(ux))1)
+/*
+ * A floating-point argument (kfsim's own code uses min()/clamp() on doubles; the kernel has
+ * none): no signedness to check, and no comparison of floating constants, which clang does not
+ * accept in a _Static_assert (an integer constant expression may hold a floating constant only
+ * as the operand of a cast).  __builtin_classify_type: 8 is a real floating type, in gcc and
+ * clang alike.
+ */
+#define __kfsim_is_float(ux) (__builtin_classify_type(ux) == 8)
+#define __kfsim_is_signed(ux)                                                                     \
+	__builtin_choose_expr(__kfsim_is_float(ux), 1, (__typeof__(ux))(-1) < (__typeof__(ux))1)
 /* the sign bit by a shift: "(long long)(x) >= 0" trips -Wtype-limits for unsigned constants */
 #define __kfsim_is_nonneg(x)                                                                      \
 	__builtin_choose_expr(__builtin_constant_p(x), !((unsigned long long)(long long)(x) >> 63), 0)
 /* 2 = usable as signed, 1 = usable as unsigned (both bits: either) */
 #define __kfsim_sign_use(x, ux)                                                                   \
-	(__kfsim_is_signed(ux) ? 2 + __kfsim_is_nonneg(x) : 1 + 2 * (sizeof(ux) < 4))
+	__builtin_choose_expr(__kfsim_is_float(ux), 3,                                            \
+			      __kfsim_is_signed(ux) ? 2 + __kfsim_is_nonneg(x)                    \
+						    : 1 + 2 * (sizeof(ux) < 4))
 #define __kfsim_types_ok(x, ux, y, uy) (__kfsim_sign_use(x, ux) & __kfsim_sign_use(y, uy))
 #define __kfsim_careful_cmp(op, name, x, y, ux, uy)                                               \
 	({                                                                                        \
@@ -124,7 +135,9 @@
 		type uval = (val);                                                                 \
 		type ulo = (lo);                                                                   \
 		type uhi = (hi);                                                                   \
-		_Static_assert(!__builtin_choose_expr(__builtin_constant_p((lo) > (hi)),          \
+		_Static_assert(!__builtin_choose_expr(__builtin_constant_p((lo) > (hi)) &&        \
+							      !__kfsim_is_float(ulo) &&            \
+							      !__kfsim_is_float(uhi),              \
 						      (__typeof__(ulo))(lo) > (__typeof__(uhi))(hi), \
 						      0),                                          \
 			       "clamp() low limit " #lo " greater than high limit " #hi);          \

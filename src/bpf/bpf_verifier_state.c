@@ -254,10 +254,15 @@ static void run_cleanup(struct bpf_tstate *ts)
 	}
 }
 
-/* The owning reference with verifier id @id (NULL when there is none). */
+/*
+ * The owning reference with verifier id @id (NULL when there is none).  Newest first: a
+ * reference still held from before the run (kfuncs called outside one) kept the id it got then,
+ * which the run's counter, started again at 0, may give again; it sits below every reference
+ * of the run (the table keeps acquisition order), so the run's own one is found first.
+ */
 static struct bpf_ref *owning_by_id(struct bpf_tstate *ts, u32 id)
 {
-	for (u32 i = 0; i < ts->nr_refs; i++)
+	for (u32 i = ts->nr_refs; i-- > 0;)
 		if (ts->refs[i].kind == BPF_REF_OWNING && ts->refs[i].id == id)
 			return &ts->refs[i];
 	return NULL;

@@ -203,6 +203,9 @@ struct bpf_ref {
 	const void *caller;
 };
 
+/* The id of an owning reference held from before the run: never in the verifier's array. */
+#define BPF_REF_NO_ID U32_MAX
+
 /* A reference that died, kept to explain a later use of it. */
 struct bpf_dead_ref {
 	void *obj;

@@ -224,6 +224,15 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->nr_calls = 0;
 	ts->id_gen = 0;
 	bpf_vref_reset(ts);
+	/*
+	 * References still held from calls outside a run are no acquisition of this program:
+	 * their ids came from the counter just reset, which would give them again, so that
+	 * releasing one would take the run's reference of the same id out of the verifier's
+	 * array (and the leak report would find the older one under that id).
+	 */
+	for (u32 i = 0; i < ts->nr_refs; i++)
+		if (ts->refs[i].kind == BPF_REF_OWNING)
+			ts->refs[i].id = BPF_REF_NO_ID;
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
 	ts->claiming = NULL;
@@ -254,15 +263,10 @@ static void run_cleanup(struct bpf_tstate *ts)
 	}
 }
 
-/*
- * The owning reference with verifier id @id (NULL when there is none).  Newest first: a
- * reference still held from before the run (kfuncs called outside one) kept the id it got then,
- * which the run's counter, started again at 0, may give again; it sits below every reference
- * of the run (the table keeps acquisition order), so the run's own one is found first.
- */
+/* The owning reference with verifier id @id (NULL when there is none). */
 static struct bpf_ref *owning_by_id(struct bpf_tstate *ts, u32 id)
 {
-	for (u32 i = ts->nr_refs; i-- > 0;)
+	for (u32 i = 0; i < ts->nr_refs; i++)
 		if (ts->refs[i].kind == BPF_REF_OWNING && ts->refs[i].id == id)
 			return &ts->refs[i];
 	return NULL;

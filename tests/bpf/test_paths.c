@@ -324,6 +324,38 @@ static void test_outside_reference_does_not_shadow(void **state)
 	sections_free();
 }
 
+/*
+ * The same older reference released inside the run must not take the run's equal id out of
+ * the verifier's array: the run's reference is still held and its leak line must come.
+ */
+static void test_outside_reference_release_keeps_run_ids(void **state)
+{
+	struct kfsim_bpf_run run;
+	struct node_data *outside;
+
+	sections_init();
+	assert_int_equal(kfsim_bpf_run_begin(&run, "before", NULL), 0);
+	for (int i = 0; i < 5; i++)
+		bpf_obj_drop(new_node(i));
+	assert_int_equal(kfsim_bpf_run_end(&run), 0);
+	outside = new_node(100); /* outside a run: id 12 */
+
+	assert_int_equal(kfsim_bpf_run_begin(&run, "release_outside", NULL), 0);
+	for (int i = 0; i < 6; i++)
+		new_node(i); /* ids 2 .. 12 */
+	bpf_obj_drop(outside);
+	assert_int_equal(kfsim_bpf_run_end(&run), -EINVAL);
+	assert_int_equal(run.nr_violations, 6);
+	for (int i = 0; i < 6; i++) {
+		char want[80];
+
+		snprintf(want, sizeof(want), "Unreleased reference id=%d alloc_insn=%d", 2 * (i + 1),
+			 i + 1);
+		assert_memory_equal(run.violations[i].msg, want, strlen(want));
+	}
+	sections_free();
+}
+
 static int setup(unsigned int minor)
 {
 	kfsim_console_loglevel_set(0);
@@ -358,6 +390,7 @@ int main(void)
 		MODES(test_new_drop),	     MODES(test_tree),		MODES(test_list),
 		MODES(test_kptr),	     MODES(test_refcount),	MODES(test_refused_remove),
 		MODES(test_exit_locked),     MODES(test_outside_reference_does_not_shadow),
+		MODES(test_outside_reference_release_keeps_run_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,12 +13,19 @@
 struct elem {
 	long key;
 	struct bpf_rb_node node;
+	struct bpf_list_node link;
 	struct bpf_refcount ref;
 };
 
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
 private(A) struct bpf_spin_lock glock;
 private(A) struct bpf_rb_root groot __contains(elem, node);
+private(A) struct bpf_list_head ghead __contains(elem, link);
+
+static bool less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct elem, node)->key < container_of(b, struct elem, node)->key;
+}
 
 /* Two references held at exit: two lines, in acquisition order. */
 SEC("tc")
@@ -125,6 +132,52 @@ int exit_locked(void *ctx)
 {
 	bpf_spin_lock(&glock);
 	return 3;
+}
+
+/*
+ * The reference bpf_rbtree_remove() makes is acquired at its call (kfsim notes the program's
+ * return address before the fast/checked split): alloc_insn= is the remove's instruction.
+ */
+SEC("tc")
+int leak_removed(void *ctx)
+{
+	struct bpf_rb_node *n;
+	struct elem *a;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &a->node, less);
+	n = bpf_rbtree_first(&groot);
+	if (!n) {
+		bpf_spin_unlock(&glock);
+		return 0;
+	}
+	n = bpf_rbtree_remove(&groot, n);
+	bpf_spin_unlock(&glock);
+	if (!n)
+		return 0;
+	return 5;
+}
+
+/* The same for bpf_list_pop_front(), whose body is shared with the other pops and peeks. */
+SEC("tc")
+int leak_popped(void *ctx)
+{
+	struct bpf_list_node *n;
+	struct elem *a;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_list_push_back(&ghead, &a->link);
+	n = bpf_list_pop_front(&ghead);
+	bpf_spin_unlock(&glock);
+	if (!n)
+		return 0;
+	return 6;
 }
 
 char _license[] SEC("license") = "GPL";

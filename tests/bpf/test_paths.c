@@ -178,6 +178,14 @@ static void shape_tree(void)
 	bpf_spin_unlock(&g.glock);
 }
 
+/* The same with the lock warm: every lock and unlock of the shape takes its fast path. */
+static void shape_tree_warm(void)
+{
+	bpf_spin_lock(&g.glock);
+	bpf_spin_unlock(&g.glock);
+	shape_tree();
+}
+
 /* Pushes and pops, and a pop of an empty list (no reference, nothing to note). */
 static void shape_list(void)
 {
@@ -251,6 +259,11 @@ static void test_new_drop(void **state)
 static void test_tree(void **state)
 {
 	same_books(shape_tree, 2);
+}
+
+static void test_tree_warm(void **state)
+{
+	same_books(shape_tree_warm, 2);
 }
 
 static void test_list(void **state)
@@ -387,7 +400,7 @@ SETUP(16)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		MODES(test_new_drop),	     MODES(test_tree),		MODES(test_list),
+		MODES(test_new_drop),	     MODES(test_tree),		MODES(test_tree_warm),		MODES(test_list),
 		MODES(test_kptr),	     MODES(test_refcount),	MODES(test_refused_remove),
 		MODES(test_exit_locked),     MODES(test_outside_reference_does_not_shadow),
 		MODES(test_outside_reference_release_keeps_run_ids),

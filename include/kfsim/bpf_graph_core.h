@@ -147,11 +147,19 @@ static __always_inline int kfsim_nc_rbtree_add(struct bpf_rb_root *root, struct 
  * @ref: the owning reference being inserted (kfsim's)
  * @kfunc: the kfunc name the insert is judged as
  * @order: check that less() is a strict weak order (run option check_less_order)
+ * @less: the callback, which names the leak a repeat reports once
+ * @nr_held: the thread's count of references the verifier holds as acquired
+ * @held: *@nr_held when less() last returned without a leak (or at the start)
+ * @ids: the verifier's id counter then: references above it were acquired in less()
  */
 struct kfsim_bpf_add_ctx {
 	void *ref;
 	const char *kfunc;
 	bool order;
+	bpf_rb_less_t less;
+	const unsigned int *nr_held;
+	unsigned int held;
+	unsigned int ids;
 };
 
 /*
@@ -165,6 +173,17 @@ void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node
 			      struct kfsim_bpf_add_ctx *ctx, struct rb_node *parent,
 			      struct rb_node **link, bool leftmost);
 bool kfsim_bpf_less_checked(bpf_rb_less_t less, struct bpf_rb_node *a, const struct bpf_rb_node *b);
+void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx);
+
+/*
+ * less() returned: the verifier checks a callback's references at its BPF_EXIT, so a reference
+ * less() acquired and still holds is reported here (out of line, only when the count moved).
+ */
+static __always_inline void kfsim_bpf_less_returned(struct kfsim_bpf_add_ctx *ctx)
+{
+	if (__builtin_expect(*ctx->nr_held != ctx->held, 0))
+		kfsim_bpf_less_leaked(ctx);
+}
 
 /*
  * The descent of the checked insert down to its link, with less() checked for order when
@@ -173,6 +192,7 @@ bool kfsim_bpf_less_checked(bpf_rb_less_t less, struct bpf_rb_node *a, const str
 static __always_inline struct rb_node **kfsim_ck_rbtree_descend(struct bpf_rb_root_kern *r,
 								struct bpf_rb_node_kern *n,
 								bpf_rb_less_t less, bool order,
+								struct kfsim_bpf_add_ctx *ctx,
 								struct rb_node **parent,
 								bool *leftmost)
 {
@@ -187,6 +207,7 @@ static __always_inline struct rb_node **kfsim_ck_rbtree_descend(struct bpf_rb_ro
 		else
 			left = less((struct bpf_rb_node *)&n->rb,
 				    (const struct bpf_rb_node *)*parent);
+		kfsim_bpf_less_returned(ctx);
 		if (left) {
 			link = &(*parent)->rb_left;
 		} else {
@@ -214,9 +235,9 @@ static __always_inline int kfsim_ck_rbtree_add(struct bpf_rb_root *root, struct 
 	if (ret != 1)
 		return ret;
 	if (unlikely(ctx.order))
-		link = kfsim_ck_rbtree_descend(r, n, less, true, &parent, &leftmost);
+		link = kfsim_ck_rbtree_descend(r, n, less, true, &ctx, &parent, &leftmost);
 	else
-		link = kfsim_ck_rbtree_descend(r, n, less, false, &parent, &leftmost);
+		link = kfsim_ck_rbtree_descend(r, n, less, false, &ctx, &parent, &leftmost);
 	kfsim_bpf_rbtree_add_end(root, node, &ctx, parent, link, leftmost);
 	return 0;
 }

@@ -266,6 +266,7 @@ struct bpf_tstate {
 	unsigned long nr_violations;
 	u32 dead_next;
 	const void *caller; /* set by the acquiring kfunc being run: bpf_note_caller() */
+	const void *less_leaked; /* the less() whose leak this run reported (one report each) */
 	/*
 	 * The verifier's array of acquired references, as ids in its order (0: the lock's entry,
 	 * which 6.13 keeps there): what the leak report walks.  bpf_vref.c.

@@ -57,11 +57,15 @@ static __attribute__((noinline)) int add_claim_failed(struct bpf_ref *ref,
 /* The node is claimed: the descent may start (see rbtree_add_begin()). */
 static __always_inline int add_claimed(struct bpf_tstate *ts, struct bpf_ref *ref,
 				       struct bpf_rb_node_kern *n, struct kfsim_bpf_add_ctx *ctx,
-				       enum kfsim_bpf_kfunc_id id)
+				       bpf_rb_less_t less, enum kfsim_bpf_kfunc_id id)
 {
 	ctx->ref = ref;
 	ctx->kfunc = bpf_kfunc_table[id].name;
 	ctx->order = ts->run && ts->run->opts.check_less_order;
+	ctx->less = less;
+	ctx->nr_held = &ts->nr_vrefs;
+	ctx->held = ts->nr_vrefs;
+	ctx->ids = ts->id_gen;
 	ts->cb_depth++; /* from here to the end of the descent, less() may run */
 	ts->claiming = &n->owner;
 	return 1;
@@ -97,7 +101,7 @@ static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
 		goto refused;
 	if (!kfsim_bpf_owner_claim(&n->owner))
 		return add_claim_failed(ref, &decl, node);
-	return add_claimed(ts, ref, n, ctx, id);
+	return add_claimed(ts, ref, n, ctx, less, id);
 refused:
 	bpf_leave();
 	return -EINVAL;
@@ -124,7 +128,7 @@ static __always_inline int rbtree_add_begin(struct bpf_rb_root *root, struct bpf
 		bpf_enter_count(ts, id);
 		if (unlikely(!kfsim_bpf_owner_claim(&n->owner)))
 			return add_claim_failed(ref, &ts->root_cache.decl, node);
-		return add_claimed(ts, ref, n, ctx, id);
+		return add_claimed(ts, ref, n, ctx, less, id);
 	}
 	return add_begin_checked(root, node, less, ctx, id);
 }
@@ -176,7 +180,10 @@ static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb
 		return ret;
 	while (*link) {
 		parent = *link;
-		if (call_less(less, &n->rb, parent, ctx.order)) {
+		bool left = call_less(less, &n->rb, parent, ctx.order);
+
+		kfsim_bpf_less_returned(&ctx);
+		if (left) {
 			link = &parent->rb_left;
 		} else {
 			link = &parent->rb_right;

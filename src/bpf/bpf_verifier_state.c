@@ -24,6 +24,15 @@
 __thread struct kfsim_bpf_site kfsim_bpf_site __attribute__((tls_model("initial-exec")));
 __thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));
 
+/* Abort mode: leave the run now (kfsim_bpf_run()'s setjmp); continue mode: go on. */
+static void run_abort(struct kfsim_bpf_run *run)
+{
+	if (run->opts.on_violation == KFSIM_BPF_ABORT && run->abort_jmp) {
+		run->aborted = true;
+		longjmp(*(jmp_buf *)run->abort_jmp, 1);
+	}
+}
+
 bool bpf_report(int err, const char *why, const char *fmt, ...)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
@@ -58,10 +67,7 @@ bool bpf_report(int err, const char *why, const char *fmt, ...)
 	run->nr_violations++;
 	if (run->opts.report)
 		run->opts.report(&v, run->opts.report_arg);
-	if (run->opts.on_violation == KFSIM_BPF_ABORT && run->abort_jmp) {
-		run->aborted = true;
-		longjmp(*(jmp_buf *)run->abort_jmp, 1);
-	}
+	run_abort(run);
 	return true;
 }
 
@@ -236,6 +242,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
 	ts->claiming = NULL;
+	ts->less_leaked = NULL;
 	bpf_enter_fast_mask(ts);
 	return 0;
 }
@@ -274,19 +281,24 @@ static struct bpf_ref *owning_by_id(struct bpf_tstate *ts, u32 id)
 
 /*
  * check_reference_leak(): one "Unreleased reference id=%d alloc_insn=%d" line for every reference
- * still held, in the order of the verifier's array (bpf_vref.c); from 6.14, check_resource_leak()
- * adds one line after them naming the exit.  Each line is its own report, located at the
- * acquiring call; the last one carries the 6.14 line, so that the messages in order are the
- * verifier's log.  alloc_insn is the BPF instruction of the acquiring call when the run's
- * @alloc_insn callback knows it (kfsim-bpf-cc), else the number of that kfunc call in the run.
+ * still held whose id is above @after, in the order of the verifier's array (bpf_vref.c); from
+ * 6.14, check_resource_leak() adds one line after them naming the exit.  Each line is its own
+ * report, located at the acquiring call; the last one carries the 6.14 line, so that the
+ * messages in order are the verifier's log.  alloc_insn is the BPF instruction of the acquiring
+ * call when the run's @alloc_insn callback knows it (kfsim-bpf-cc), else the number of that
+ * kfunc call in the run.  The lines are reported without leaving the run; the caller aborts.
+ * Returns how many lines were reported.
  */
-static void report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts)
+static u32 report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts, u32 after,
+			const char *why)
 {
 	u32 order[ARRAY_SIZE(ts->vrefs)], nr = 0;
+	void *jmp = run->abort_jmp;
 
 	for (u32 i = 0; i < ts->nr_vrefs; i++)
-		if (ts->vrefs[i] && owning_by_id(ts, ts->vrefs[i]))
+		if (ts->vrefs[i] > after && owning_by_id(ts, ts->vrefs[i]))
 			order[nr++] = ts->vrefs[i];
+	run->abort_jmp = NULL;
 	for (u32 i = 0; i < nr; i++) {
 		struct bpf_ref *r = owning_by_id(ts, order[i]);
 		int insn = -1;
@@ -300,15 +312,62 @@ static void report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts)
 		kfsim_bpf_site.file = r->file;
 		kfsim_bpf_site.line = r->line;
 		ts->kfunc = r->kfunc;
-		bpf_report(-EINVAL,
-			   "an owning reference must be dropped, inserted or stashed "
-			   "before the program exits (the acquiring call is shown)",
-			   "Unreleased reference id=%u alloc_insn=%d%s", r->id, insn,
+		bpf_report(-EINVAL, why, "Unreleased reference id=%u alloc_insn=%d%s", r->id, insn,
 			   i + 1 == nr && bpf_kver_at_least(6, 14)
 				   ? "\nBPF_EXIT instruction in main prog would lead to "
 				     "reference leak"
 				   : "");
 	}
+	run->abort_jmp = jmp;
+	return nr;
+}
+
+/*
+ * less() returned holding more references than before: the verifier checks a callback at its
+ * BPF_EXIT for the references acquired in it (6.12 check_reference_leak(): callback_ref ==
+ * frameno; 6.14+ check_resource_leak(), whose line names the main prog there too) and rejects
+ * the program there, before the main program's exit.  The references less() acquired are those
+ * above the id counter of its start (every earlier less() of this insert returned clean).  The
+ * verifier checks the callback's body once, so a less() reports its leak once per run; either
+ * way its references leave the verifier's array, as no main program exit sees them.  Abort
+ * mode leaves the run from here, which gives the node being inserted back unclaimed.
+ */
+void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct kfsim_bpf_run *run = ts->run;
+	struct kfsim_bpf_site site = kfsim_bpf_site;
+	const char *kfunc = ts->kfunc;
+	u32 after = ctx->ids, nr = 0;
+
+	ctx->ids = ts->id_gen;
+	if (!run) {
+		ctx->held = ts->nr_vrefs;
+		return;
+	}
+	if (ts->less_leaked != (const void *)ctx->less) {
+		nr = report_leaks(run, ts, after,
+				  "a reference acquired in less() must be released before less() "
+				  "returns: the verifier checks the callback at its exit "
+				  "(the acquiring call is shown)");
+		if (nr && !ts->less_leaked)
+			ts->less_leaked = (const void *)ctx->less;
+	}
+	for (u32 i = ts->nr_vrefs; i-- > 0;) {
+		struct bpf_ref *r;
+
+		if (ts->vrefs[i] <= after)
+			continue;
+		r = owning_by_id(ts, ts->vrefs[i]);
+		bpf_vref_release(ts, ts->vrefs[i]);
+		if (r)
+			r->id = BPF_REF_NO_ID;
+	}
+	ctx->held = ts->nr_vrefs;
+	ts->kfunc = kfunc;
+	kfsim_bpf_site = site;
+	if (nr)
+		run_abort(run);
 }
 
 int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
@@ -336,7 +395,9 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 					  "bpf_spin_lock-ed region"
 					: "bpf_spin_unlock is missing");
 		if (v614)
-			report_leaks(run, ts);
+			report_leaks(run, ts, 0,
+				     "an owning reference must be dropped, inserted or stashed "
+				     "before the program exits (the acquiring call is shown)");
 		if (ts->rcu_depth)
 			bpf_report(-EINVAL,
 				   "a program must leave its RCU read-side sections before it exits",
@@ -344,7 +405,9 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 					  "bpf_rcu_read_lock-ed region"
 					: "bpf_rcu_read_unlock is missing");
 		if (!v614)
-			report_leaks(run, ts);
+			report_leaks(run, ts, 0,
+				     "an owning reference must be dropped, inserted or stashed "
+				     "before the program exits (the acquiring call is shown)");
 		ts->kfunc = NULL;
 	}
 	run_cleanup(ts);

@@ -249,6 +249,141 @@ static void test_ids_in_less(void **state)
 	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
 }
 
+/*
+ * The verifier checks a callback at its BPF_EXIT for the references acquired in it: three
+ * inserts with that less() are rejected at its first return, with only the reference that
+ * call acquired (the later calls' and the main program's exit add no line).
+ */
+static void test_leak_in_less_at_its_return(void **state)
+{
+	static struct gshared gs;
+	struct shared_node *a, *b, *c;
+	char want[160];
+
+	memset(&gs, 0, sizeof(gs));
+	assert_int_equal(kfsim_bpf_private_init(&gs, kfsim_btf_of(gshared)), 0);
+	assert_int_equal(kfsim_bpf_run_begin(&run, "leak_in_less3", NULL), 0);
+	a = bpf_obj_new(shared_node); /* 1, 2 */
+	b = bpf_obj_new(shared_node); /* 3, 4 */
+	c = bpf_obj_new(shared_node); /* 5, 6 */
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	a->key = 1;
+	b->key = 2;
+	c->key = 3;
+	bpf_spin_lock(&gs.lock);
+	assert_int_equal(bpf_rbtree_add(&gs.root, &a->rb, less_acquires), 0); /* no less() */
+	assert_int_equal(run.nr_violations, 0);
+	assert_int_equal(bpf_rbtree_add(&gs.root, &b->rb, less_acquires), 0); /* 7, 8: kept */
+	/* reported when that less() returned, before the program goes on */
+	assert_int_equal(run.nr_violations, 1);
+	assert_int_equal(bpf_rbtree_add(&gs.root, &c->rb, less_acquires), 0); /* 9.. : no line */
+	bpf_spin_unlock(&gs.lock);
+	end_expect_leaks((const unsigned int[]){8}, 1);
+	snprintf(want, sizeof(want), "Unreleased reference id=8 alloc_insn=%u%s", 7u,
+		 kfsim_kernel_at_least(6, 14) ? EXIT_LINE : "");
+	assert_string_equal(run.violations[0].msg, want); /* the run's 7th kfunc call */
+	assert_string_equal(run.violations[0].kfunc, "bpf_refcount_acquire_impl");
+	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
+}
+
+/* A less() leak, then the main program's own: the exit lists the main program's only. */
+static void test_leak_in_less_and_main(void **state)
+{
+	static struct gshared gs;
+	struct shared_node *a, *b, *d;
+
+	memset(&gs, 0, sizeof(gs));
+	assert_int_equal(kfsim_bpf_private_init(&gs, kfsim_btf_of(gshared)), 0);
+	assert_int_equal(kfsim_bpf_run_begin(&run, "leak_in_less_and_main", NULL), 0);
+	a = bpf_obj_new(shared_node); /* 1, 2 */
+	b = bpf_obj_new(shared_node); /* 3, 4 */
+	assert_non_null(a);
+	assert_non_null(b);
+	bpf_spin_lock(&gs.lock);
+	bpf_rbtree_add(&gs.root, &a->rb, less_acquires);
+	bpf_rbtree_add(&gs.root, &b->rb, less_acquires); /* 5, 6: reported at less()'s return */
+	bpf_spin_unlock(&gs.lock);
+	d = bpf_obj_new(shared_node); /* 7, 8: leaked by the main program */
+	assert_non_null(d);
+	assert_int_equal(kfsim_bpf_run_end(&run), -EINVAL);
+	assert_int_equal(run.nr_violations, 2);
+	/* each exit checked has its 6.14 line */
+	for (int i = 0; i < 2; i++) {
+		assert_memory_equal(run.violations[i].msg, i ? "Unreleased reference id=8 "
+							     : "Unreleased reference id=6 ",
+				    26);
+		assert_true(!strstr(run.violations[i].msg, EXIT_LINE) ==
+			    !kfsim_kernel_at_least(6, 14));
+	}
+	assert_int_equal(kfsim_bpf_private_free(&gs, kfsim_btf_of(gshared)), 0);
+}
+
+/* Abort mode: the run leaves at less()'s return; the node being inserted is given back. */
+static struct gshared ags;
+static void *astash;
+
+static int abort_in_less_prog(void *ctx)
+{
+	struct shared_node *first = bpf_obj_new(shared_node), *n = bpf_obj_new(shared_node);
+	struct shared_node *old;
+
+	if (!first || !n)
+		return 1;
+	old = bpf_kptr_xchg(&astash, bpf_refcount_acquire(n)); /* keeps n alive */
+	if (old)
+		bpf_obj_drop(old);
+	bpf_spin_lock(&ags.lock);
+	bpf_rbtree_add(&ags.root, &first->rb, less_shared);
+	bpf_rbtree_add(&ags.root, &n->rb, less_acquires); /* leaks in less(): aborts */
+	bpf_spin_unlock(&ags.lock);
+	return 2;
+}
+
+static int readd_prog(void *ctx)
+{
+	struct shared_node *n = bpf_kptr_xchg(&astash, NULL);
+	struct bpf_rb_node *f, *removed = NULL;
+	int err = 3;
+
+	if (!n)
+		return 1;
+	bpf_spin_lock(&ags.lock);
+	f = bpf_rbtree_first(&ags.root);
+	if (f)
+		removed = bpf_rbtree_remove(&ags.root, f);
+	/* the first node was alone in the tree: n was never linked, nor left claimed */
+	if (removed && !bpf_rbtree_first(&ags.root))
+		err = bpf_rbtree_add(&ags.root, &n->rb, less_shared);
+	else
+		bpf_obj_drop(n);
+	bpf_spin_unlock(&ags.lock);
+	if (removed)
+		bpf_obj_drop(container_of(removed, struct shared_node, rb));
+	return removed ? err : 2;
+}
+
+static void test_leak_in_less_aborts(void **state)
+{
+	struct kfsim_bpf_run_opts opts = {.on_violation = KFSIM_BPF_ABORT};
+	int ret = -1;
+
+	memset(&ags, 0, sizeof(ags));
+	assert_int_equal(kfsim_bpf_private_init(&ags, kfsim_btf_of(gshared)), 0);
+	assert_int_equal(kfsim_bpf_run(&run, "abort_in_less", abort_in_less_prog, NULL, &opts,
+				       &ret),
+			 -EINVAL);
+	assert_true(run.aborted);
+	assert_int_equal(ret, -1);
+	assert_int_equal(run.nr_violations, 1);
+	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=", 24);
+	assert_int_equal(kfsim_bpf_run(&run, "readd", readd_prog, NULL, NULL, &ret), 0);
+	assert_int_equal(ret, 0);
+	assert_int_equal(run.nr_violations, 0);
+	assert_int_equal(kfsim_bpf_private_free(&ags, kfsim_btf_of(gshared)), 0);
+}
+
 #define MODES(fn)                                                                                  \
 	cmocka_unit_test_setup_teardown(fn, setup_612, teardown),                                  \
 		cmocka_unit_test_setup_teardown(fn, setup_613, teardown),                          \
@@ -264,6 +399,9 @@ int main(void)
 		MODES(test_alloc_insn_resolver),
 		MODES(test_ids_count_verifier_events),
 		MODES(test_ids_in_less),
+		MODES(test_leak_in_less_at_its_return),
+		MODES(test_leak_in_less_and_main),
+		MODES(test_leak_in_less_aborts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,11 +13,13 @@
  *   bpf_spin_unlock removes it the same way, moving the last reference into its slot.
  * - 6.14 (with bpf_local_irq_save/restore, whose entries must stay a stack) removes by moving
  *   the entries after the freed slot down one (memmove): acquisition order is kept.
- * References a program acquires are per program in 6.13+ and per frame before; kfsim's only
- * callback (less) cannot acquire, so the difference does not show.
+ * A callback's exit reports only the references acquired in it (6.12: callback_ref); kfsim's
+ * callback, less(), is checked at its return (kfsim_bpf_less_leaked()): the references above
+ * the id counter of its start, which then leave this array.
  *
- * Invariant: vrefs[0..nr_vrefs) holds the id of every owning reference in kfsim's table (and,
- * in 6.13 mode while a lock is held, one 0 for the lock), each once.
+ * Invariant: vrefs[0..nr_vrefs) holds the id of every owning reference in kfsim's table except
+ * those less() kept (reported at its return, their id then BPF_REF_NO_ID), and, in 6.13 mode
+ * while a lock is held, one 0 for the lock; each once.
  */
 #include <string.h>
 

@@ -74,7 +74,8 @@ int leak_after_drop(void *ctx)
  * A reference acquired in the less() callback and kept: the callback is a subprogram libbpf
  * appends after the main function (alloc_insn= counts from the program's start), and its
  * arguments are non-owning references to the verifier, so bpf_refcount_acquire may fail there
- * (two ids).  The 6.18 verifier reports it at the main program's exit, as kfsim does.
+ * (two ids).  The verifier checks the callback at its BPF_EXIT for the references acquired in
+ * it and rejects the program there; kfsim at the return of the first less() still holding one.
  */
 static bool less_keeps(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
@@ -103,6 +104,37 @@ int leak_in_less(void *ctx)
 	bpf_spin_lock(&glock);
 	bpf_rbtree_add(&groot, &a->node, less_keeps);
 	bpf_rbtree_add(&groot, &b->node, less_keeps);
+	bpf_spin_unlock(&glock);
+	return 4;
+}
+
+/*
+ * Three inserts with that less(): the verifier checks the callback's body once and rejects at
+ * its exit with that one reference; the later calls of less() (ids further on) print nothing.
+ */
+SEC("tc")
+int leak_in_less3(void *ctx)
+{
+	struct elem *a, *b, *c;
+
+	a = bpf_obj_new(typeof(*a));
+	if (!a)
+		return 0;
+	b = bpf_obj_new(typeof(*b));
+	if (!b) {
+		bpf_obj_drop(a);
+		return 0;
+	}
+	c = bpf_obj_new(typeof(*c));
+	if (!c) {
+		bpf_obj_drop(a);
+		bpf_obj_drop(b);
+		return 0;
+	}
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &a->node, less_keeps);
+	bpf_rbtree_add(&groot, &b->node, less_keeps);
+	bpf_rbtree_add(&groot, &c->node, less_keeps);
 	bpf_spin_unlock(&glock);
 	return 4;
 }

@@ -148,17 +148,14 @@ static __always_inline int kfsim_nc_rbtree_add(struct bpf_rb_root *root, struct 
  * @kfunc: the kfunc name the insert is judged as
  * @order: check that less() is a strict weak order (run option check_less_order)
  * @less: the callback, which names the leak a repeat reports once
- * @nr_held: the thread's count of references the verifier holds as acquired
- * @held: *@nr_held when less() last returned without a leak (or at the start)
- * @ids: the verifier's id counter then: references above it were acquired in less()
+ * @ids: the verifier's id counter when less() last returned without a leak (or at the start):
+ *	references above it were acquired in less()
  */
 struct kfsim_bpf_add_ctx {
 	void *ref;
 	const char *kfunc;
 	bool order;
 	bpf_rb_less_t less;
-	const unsigned int *nr_held;
-	unsigned int held;
 	unsigned int ids;
 };
 
@@ -174,14 +171,16 @@ void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node
 			      struct rb_node **link, bool leftmost);
 bool kfsim_bpf_less_checked(bpf_rb_less_t less, struct bpf_rb_node *a, const struct bpf_rb_node *b);
 void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx);
+/* Nonzero once a reference was acquired inside less() (set by the acquiring kfunc). */
+extern __thread unsigned int kfsim_bpf_less_acquired __attribute__((tls_model("initial-exec")));
 
 /*
  * less() returned: the verifier checks a callback's references at its BPF_EXIT, so a reference
- * less() acquired and still holds is reported here (out of line, only when the count moved).
+ * less() acquired and still holds is reported here (out of line, only after an acquisition).
  */
 static __always_inline void kfsim_bpf_less_returned(struct kfsim_bpf_add_ctx *ctx)
 {
-	if (__builtin_expect(*ctx->nr_held != ctx->held, 0))
+	if (__builtin_expect(kfsim_bpf_less_acquired, 0))
 		kfsim_bpf_less_leaked(ctx);
 }
 

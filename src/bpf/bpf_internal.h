@@ -506,6 +506,7 @@ static __always_inline void bpf_ref_init(struct bpf_tstate *ts, struct bpf_ref *
 		r->caller = ts->caller;
 		ts->caller = NULL;
 		bpf_vref_acquire(ts, r->id);
+		kfsim_bpf_less_acquired |= (unsigned int)ts->cb_depth; /* see less()'s return */
 	}
 }
 

@@ -63,8 +63,6 @@ static __always_inline int add_claimed(struct bpf_tstate *ts, struct bpf_ref *re
 	ctx->kfunc = bpf_kfunc_table[id].name;
 	ctx->order = ts->run && ts->run->opts.check_less_order;
 	ctx->less = less;
-	ctx->nr_held = &ts->nr_vrefs;
-	ctx->held = ts->nr_vrefs;
 	ctx->ids = ts->id_gen;
 	ts->cb_depth++; /* from here to the end of the descent, less() may run */
 	ts->claiming = &n->owner;

@@ -23,6 +23,7 @@
 
 __thread struct kfsim_bpf_site kfsim_bpf_site __attribute__((tls_model("initial-exec")));
 __thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));
+__thread unsigned int kfsim_bpf_less_acquired __attribute__((tls_model("initial-exec")));
 
 /* Abort mode: leave the run now (kfsim_bpf_run()'s setjmp); continue mode: go on. */
 static void run_abort(struct kfsim_bpf_run *run)
@@ -243,6 +244,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->rcu_depth = 0;
 	ts->claiming = NULL;
 	ts->less_leaked = NULL;
+	kfsim_bpf_less_acquired = 0;
 	bpf_enter_fast_mask(ts);
 	return 0;
 }
@@ -323,14 +325,14 @@ static u32 report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts, u32 af
 }
 
 /*
- * less() returned holding more references than before: the verifier checks a callback at its
- * BPF_EXIT for the references acquired in it (6.12 check_reference_leak(): callback_ref ==
- * frameno; 6.14+ check_resource_leak(), whose line names the main prog there too) and rejects
- * the program there, before the main program's exit.  The references less() acquired are those
- * above the id counter of its start (every earlier less() of this insert returned clean).  The
- * verifier checks the callback's body once, so a less() reports its leak once per run; either
- * way its references leave the verifier's array, as no main program exit sees them.  Abort
- * mode leaves the run from here, which gives the node being inserted back unclaimed.
+ * less() returned after acquiring: the verifier checks a callback at its BPF_EXIT for the
+ * references acquired in it (6.12 check_reference_leak(): callback_ref == frameno; 6.14+
+ * check_resource_leak(), whose line names the main prog there too) and rejects the program
+ * there, before the main program's exit.  The references less() acquired are those above the id
+ * counter of its start (every earlier less() of this insert returned clean).  The verifier
+ * checks the callback's body once, so a less() reports its leak once per run; either way its
+ * references leave the verifier's array, as no main program exit sees them.  Abort mode leaves
+ * the run from here, which gives the node being inserted back unclaimed.
  */
 void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx)
 {
@@ -340,11 +342,10 @@ void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx)
 	const char *kfunc = ts->kfunc;
 	u32 after = ctx->ids, nr = 0;
 
+	kfsim_bpf_less_acquired = 0;
 	ctx->ids = ts->id_gen;
-	if (!run) {
-		ctx->held = ts->nr_vrefs;
+	if (!run)
 		return;
-	}
 	if (ts->less_leaked != (const void *)ctx->less) {
 		nr = report_leaks(run, ts, after,
 				  "a reference acquired in less() must be released before less() "
@@ -363,7 +364,6 @@ void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx)
 		if (r)
 			r->id = BPF_REF_NO_ID;
 	}
-	ctx->held = ts->nr_vrefs;
 	ts->kfunc = kfunc;
 	kfsim_bpf_site = site;
 	if (nr)

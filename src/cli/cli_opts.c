@@ -258,9 +258,13 @@ static int check_operands(const struct kfsim_cli_spec *spec, const struct kfsim_
 	if (too_many && args->nr_positional > max)
 		return kfsim_cli_usage(spec->name, "unexpected argument '%s'",
 				       args->positional[max]);
-	if (!too_many && args->nr_positional < min)
-		return kfsim_cli_usage(spec->name, "missing %s (see 'kfsim %s --help')",
-				       name ? name : "argument", spec->name);
+	if (!too_many && args->nr_positional < min) {
+		char who[128];
+
+		kfsim_cli_invocation(spec->name, who, sizeof(who));
+		return kfsim_cli_usage(spec->name, "missing %s (see '%s --help')",
+				       name ? name : "argument", who);
+	}
 	return 0;
 }
 

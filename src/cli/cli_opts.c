@@ -176,6 +176,24 @@ static int find_row(const struct kfsim_cli_spec *spec, const char *name)
 	return -1;
 }
 
+/* The row named @name, aliases included (what the command line may say), or -1. */
+static int row_named(const struct kfsim_cli_spec *spec, const char *name)
+{
+	for (unsigned int i = 0; i < spec->nr_opts; i++)
+		if (spec->opts[i].name && !strcmp(spec->opts[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The row whose one-letter form is @c, or -1. */
+static int row_of_letter(const struct kfsim_cli_spec *spec, int c)
+{
+	for (unsigned int i = 0; i < spec->nr_opts; i++)
+		if (spec->opts[i].name && spec->opts[i].short_name == c)
+			return (int)i;
+	return -1;
+}
+
 static bool given_row(const struct kfsim_cli_args *args, int row)
 {
 	return row >= 0 && row < 64 && (args->given & (1ULL << row));
@@ -277,7 +295,7 @@ static bool wants_help(const struct kfsim_cli_spec *spec, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *prev = argv[i - 1];
-		const struct kfsim_opt *row = NULL;
+		int row;
 
 		if (!strcmp(argv[i], "--"))
 			return false;
@@ -285,17 +303,11 @@ static bool wants_help(const struct kfsim_cli_spec *spec, int argc, char **argv)
 			continue;
 		if (i == 1 || prev[0] != '-' || strchr(prev, '='))
 			return true;
-		for (unsigned int r = 0; r < spec->nr_opts && !row; r++) {
-			const struct kfsim_opt *opt = &spec->opts[r];
-
-			if (!opt->name)
-				continue;
-			if ((prev[1] == '-' && !strcmp(prev + 2, opt->name)) ||
-			    (prev[1] != '-' && opt->short_name && prev[1] == opt->short_name &&
-			     !prev[2]))
-				row = opt;
-		}
-		if (row && !takes_value(row))
+		if (prev[1] == '-')
+			row = row_named(spec, prev + 2);
+		else
+			row = prev[1] && !prev[2] ? row_of_letter(spec, prev[1]) : -1;
+		if (row >= 0 && !takes_value(&spec->opts[row]))
 			return true;
 	}
 	return false;
@@ -388,14 +400,11 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			given_name = spec->opts[c].name;
 		} else {
 			/* a one-letter option comes back as its letter */
-			int row_of_letter = -1;
+			int letter_row = c == '?' || c == ':' ? -1 : row_of_letter(spec, c);
 
-			for (unsigned int i = 0; i < spec->nr_opts && c != '?' && c != ':'; i++)
-				if (spec->opts[i].name && spec->opts[i].short_name == c)
-					row_of_letter = (int)i;
-			if (row_of_letter < 0)
+			if (letter_row < 0)
 				return kfsim_cli_bad_option(spec->name, argv + first - 1, c);
-			c = row_of_letter;
+			c = letter_row;
 			short_name[0] = spec->opts[c].short_name;
 			given_name = short_name;
 		}
@@ -447,10 +456,7 @@ int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char
 bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
 		     const char *name)
 {
-	for (unsigned int i = 0; i < spec->nr_opts; i++)
-		if (spec->opts[i].name && !strcmp(spec->opts[i].name, name))
-			return args->given & (1ULL << i);
-	return false;
+	return given_row(args, row_named(spec, name));
 }
 
 /* "256m": the largest binary unit that divides @bytes, as kfsim_cli_parse_size() reads it */

@@ -201,7 +201,7 @@ static void json_step(struct kfsim_json *json, const struct kfsim_tour_step *ste
 /* @path's name inside the output directory, for the page's relative links. */
 static void record_result(struct kfsim_tour_result *res, const struct kfsim_tour_ctx *ctx)
 {
-	size_t dir_len = strlen(ctx->out_dir);
+	size_t dir_len = strlen(ctx->out_dir), len;
 
 	res->nr_files = 0;
 	for (int f = 0; f < ctx->nr_files; f++) {
@@ -211,7 +211,11 @@ static void record_result(struct kfsim_tour_result *res, const struct kfsim_tour
 			name = path + dir_len + 1;
 		else
 			name = name ? name + 1 : path;
-		snprintf(res->files[res->nr_files++], sizeof(res->files[0]), "%s", name);
+		len = strlen(name);
+		/* kfsim_tour_path() refused longer names: a longer one is a file of no step's */
+		if (len >= sizeof(res->files[0]))
+			continue;
+		memcpy(res->files[res->nr_files++], name, len + 1);
 	}
 }
 

@@ -595,13 +595,14 @@ static void ext_ack_format(struct ynl_sock *ys, const struct kfsim_ynl_msg *msg,
 		if (n < sizeof(miss))
 			path_report_one(nest_pol, (u16)ne->miss_type, miss + n, sizeof(miss) - n);
 	}
+	/* kfsim_ynl_err_set() keeps the code and cuts the text at the message buffer, as libynl */
 	if (ne->msg[0])
-		snprintf(ys->err.msg, sizeof(ys->err.msg), "Kernel %s: '%s'%s%s%s", level, ne->msg,
-			 bad, miss, bad[0] || miss[0] ? ")" : "");
+		kfsim_ynl_err_set(&ys->err, (int)ys->err.code, "Kernel %s: '%s'%s%s%s", level,
+				  ne->msg, bad, miss, bad[0] || miss[0] ? ")" : "");
 	else if (bad[0] || miss[0])
-		snprintf(ys->err.msg, sizeof(ys->err.msg), "Kernel %s: %s%s", level, bad, miss);
+		kfsim_ynl_err_set(&ys->err, (int)ys->err.code, "Kernel %s: %s%s", level, bad, miss);
 	else if (ys->err.code)
-		snprintf(ys->err.msg, sizeof(ys->err.msg), "%s", strerror((int)ys->err.code));
+		kfsim_ynl_err_set(&ys->err, (int)ys->err.code, "%s", strerror((int)ys->err.code));
 }
 
 int kfsim_ynl_exec(struct ynl_sock *ys, u8 cmd, const void *fixed_hdr,

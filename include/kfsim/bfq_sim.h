@@ -33,7 +33,7 @@ enum kfsim_bfq_sched {
 	KFSIM_SCHED_BFQ_62,		/* BFQ before 6.3: one queue per process, no injection */
 	KFSIM_SCHED_NONE,		/* FIFO */
 	KFSIM_SCHED_MQ_DEADLINE,	/* sector-sorted batches with read/write FIFO deadlines */
-	KFSIM_SCHED_NR,
+	KFSIM_SCHED_NR,			/* the rows named here; the registry counts itself: elv_nr_types() */
 };
 
 /** kfsim_bfq_sched_name() - the registered name: "bfq", "bfq-6.2", "none", "mq-deadline", ... */

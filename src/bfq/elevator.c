@@ -11,22 +11,40 @@
 #include <kfsim/kernel.h>
 #include <kfsim/printk.h>
 
-static const struct elevator_type *elv_table[ELV_MAX_TYPES] = {
+/*
+ * The built-in rows: a scheduler written in its own file is built in by one row here.  The
+ * table counts itself; what elv_register() adds goes after it, in elv_added[].
+ */
+static const struct elevator_type *const elv_builtin[] = {
 	&bfq_iosched,
 	&bfq_62_iosched,
 	&none_iosched,
 	&mq_deadline_iosched,
 };
-static unsigned int elv_count = 4;
-#define ELV_NR_BUILTIN 4U
+#define ELV_NR_BUILTIN ARRAY_SIZE(elv_builtin)
+_Static_assert(ARRAY_SIZE(elv_builtin) <= ELV_MAX_TYPES, "ELV_MAX_TYPES below the built-in rows");
+
+/* Global as the kernel's elv_list is: the types registered at run time, in order. */
+static const struct elevator_type *elv_added[ELV_MAX_TYPES - ELV_NR_BUILTIN + 1];
+static unsigned int elv_nr_added;
+
+const struct elevator_type *elv_type(unsigned int idx)
+{
+	if (idx < ELV_NR_BUILTIN)
+		return elv_builtin[idx];
+	idx -= ELV_NR_BUILTIN;
+	return idx < elv_nr_added ? elv_added[idx] : NULL;
+}
 
 const struct elevator_type *elv_find(const char *name)
 {
+	const struct elevator_type *e;
+
 	if (!name)
 		return NULL;
-	for (unsigned int i = 0; i < elv_count; i++) {
-		if (!strcmp(elv_table[i]->elevator_name, name))
-			return elv_table[i];
+	for (unsigned int i = 0; (e = elv_type(i)); i++) {
+		if (!strcmp(e->elevator_name, name))
+			return e;
 	}
 	return NULL;
 }
@@ -43,19 +61,19 @@ int elv_register(const struct elevator_type *e)
 		pr_err("elevator: %s already registered\n", e->elevator_name);
 		return -EBUSY;
 	}
-	if (elv_count == ELV_MAX_TYPES)
+	if (ELV_NR_BUILTIN + elv_nr_added >= ELV_MAX_TYPES)
 		return -ENOSPC;
-	elv_table[elv_count++] = e;
+	elv_added[elv_nr_added++] = e;
 	return 0;
 }
 
 void elv_unregister(const struct elevator_type *e)
 {
-	for (unsigned int i = ELV_NR_BUILTIN; i < elv_count; i++) {
-		if (elv_table[i] == e) {
-			memmove(&elv_table[i], &elv_table[i + 1],
-				(elv_count - i - 1) * sizeof(elv_table[0]));
-			elv_table[--elv_count] = NULL;
+	for (unsigned int i = 0; i < elv_nr_added; i++) {
+		if (elv_added[i] == e) {
+			memmove(&elv_added[i], &elv_added[i + 1],
+				(elv_nr_added - i - 1) * sizeof(elv_added[0]));
+			elv_added[--elv_nr_added] = NULL;
 			return;
 		}
 	}
@@ -63,24 +81,19 @@ void elv_unregister(const struct elevator_type *e)
 
 unsigned int elv_nr_types(void)
 {
-	return elv_count;
-}
-
-const struct elevator_type *elv_type(unsigned int idx)
-{
-	return idx < elv_count ? elv_table[idx] : NULL;
+	return ELV_NR_BUILTIN + elv_nr_added;
 }
 
 size_t elv_names(char *buf, size_t len, const char *sep)
 {
+	const struct elevator_type *e;
 	size_t used = 0;
 
 	if (!len)
 		return 0;
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < elv_count && used + 1 < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
-				 elv_table[i]->elevator_name);
+	for (unsigned int i = 0; (e = elv_type(i)) && used + 1 < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "", e->elevator_name);
 
 		if (n < 0)
 			break;

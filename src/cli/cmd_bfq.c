@@ -271,7 +271,7 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "capacity (sectors) write_cache (0|1) write_cache_mib",
 	  .call = parse_disk_param },
 	{ "sched", KFSIM_OPT_CALL, 0, "NAME",
-	  "a registered scheduler: bfq (follows --kver, 6.3 by default),\nbfq-6.2, none, mq-deadline",
+	  "a registered scheduler (listed below)",
 	  .call = parse_sched, .format = format_sched },
 	{ "threshold", KFSIM_OPT_UINT, O(cfg.bfq.actuator_load_threshold), "N",
 	  "BFQ actuator_load_threshold", .min = 1, .max = 1024 },
@@ -317,6 +317,16 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
 };
 
+/* The schedulers as the registry holds them: a new row there shows up here by itself. */
+static void bfq_more_help(FILE *out)
+{
+	const struct elevator_type *e;
+
+	fprintf(out, "Schedulers (--sched, --scheds):\n");
+	for (unsigned int i = 0; (e = elv_type(i)); i++)
+		fprintf(out, "  %-22s %s\n", e->elevator_name, e->description ? e->description : "");
+}
+
 static const struct kfsim_cli_spec bfq_spec = {
 	.name = CMD,
 	.usage = "kfsim bfq sim     [options] --job SPEC [--job SPEC ...] | --fio FILE\n"
@@ -331,6 +341,7 @@ static const struct kfsim_cli_spec bfq_spec = {
 	.nr_opts = ARRAY_SIZE(bfq_opts_table),
 	.defaults = bfq_defaults,
 	.opts_size = sizeof(struct bfq_opts),
+	.more_help = bfq_more_help,
 	.notes = "Times take units: 500ms, 2s, 10us, 250ns; a bare number keeps the option's old\n"
 		 "unit (--duration and --trace-window seconds, --bin-ms milliseconds,\n"
 		 "--slice-idle-us microseconds).  Out-of-range settings exit 2 naming the option.\n"

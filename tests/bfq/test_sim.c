@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/elevator.h>
 #include <kfsim/err.h>
 #include <kfsim/slab.h>
 
@@ -141,7 +142,7 @@ static void mixed_config(struct kfsim_bfq_sim_config *cfg, enum kfsim_bfq_sched 
 
 static void test_conservation_and_determinism(void **state)
 {
-	for (int s = 0; s < KFSIM_SCHED_NR; s++) {
+	for (int s = 0; s < (int)elv_nr_types(); s++) {
 		struct kfsim_bfq_sim_config cfg;
 		struct kfsim_bfq_sim *a, *b, *c;
 		const struct kfsim_bfq_sim_result *ra, *rb, *rc;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/elevator.h>
 #include <kfsim/err.h>
 #include "bfq/bfq_internal.h"
 
@@ -146,7 +147,7 @@ static void test_weights_seeky(void **state)
  */
 static void test_no_tag_starvation(void **state)
 {
-	for (int s = 0; s < KFSIM_SCHED_NR; s++) {
+	for (int s = 0; s < (int)elv_nr_types(); s++) {
 		struct kfsim_bfq_sim_config cfg;
 		const struct kfsim_bfq_sim_result *res;
 		struct kfsim_bfq_sim *sim;

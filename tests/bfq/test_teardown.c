@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/elevator.h>
 #include <kfsim/bug.h>
 #include "bfq/bfq_internal.h"
 #include "bfq_test_util.h"
@@ -193,13 +194,13 @@ static bool headline_run_frees_every_queue(enum kfsim_bfq_sched sched, unsigned 
 static void test_headline_every_mode_frees_every_queue(void **state)
 {
 	static const u64 durations_ms[] = { 100, 200, 500, 1000, 2000 };
-	unsigned int parked = 0, runs = 0;
+	unsigned int parked = 0, runs = 0, nr_sched = elv_nr_types();
 
-	for (unsigned int i = 0; i < KFSIM_SCHED_NR * 2 * 2 * ARRAY_SIZE(durations_ms); i++) {
-		enum kfsim_bfq_sched sched = (enum kfsim_bfq_sched)(i % KFSIM_SCHED_NR);
-		unsigned int actuators = 1 + i / KFSIM_SCHED_NR % 2;
-		bool low_latency = i / (KFSIM_SCHED_NR * 2) % 2;
-		u64 ms = durations_ms[i / (KFSIM_SCHED_NR * 4)];
+	for (unsigned int i = 0; i < nr_sched * 2 * 2 * ARRAY_SIZE(durations_ms); i++) {
+		enum kfsim_bfq_sched sched = (enum kfsim_bfq_sched)(i % nr_sched);
+		unsigned int actuators = 1 + i / nr_sched % 2;
+		bool low_latency = i / (nr_sched * 2) % 2;
+		u64 ms = durations_ms[i / (nr_sched * 4)];
 
 		parked += headline_run_frees_every_queue(sched, actuators, low_latency, ms);
 		runs++;

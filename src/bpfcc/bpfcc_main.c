@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=V]]... [-O0|-O1|-O2] [--sanitize address] PROG.c
+ * kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=V]]... [-O0|-O1|-O2|-Og] [--sanitize address] PROG.c
+ *
+ * Its command line is a spec of the shared option parser (src/cliopts/cliopts.h), so its
+ * usage errors read as every kfsim program's: one line naming the option, exit status 2.
  *
  * Builds a BPF C file, unchanged, into a native program that runs every SEC() program under
  * kfsim's checked kfuncs (see src/bpfcc/runtime/bpfrt_main.c for what the program does):
@@ -18,6 +21,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +33,7 @@
 #include <kfsim/kernel.h>
 #include "bpfcc.h"
 #include "bpfcc_paths.h"
+#include "cliopts/cliopts.h"
 #include "core/child_run.h"
 
 #define MAX_ARGS 256
@@ -41,6 +46,7 @@ struct bpfcc_opts {
 	const char *defines[64];
 	int nr_defines;
 	const char *opt_level;
+	unsigned int opt_level_nr;	/* -O's index in opt_levels[] */
 	bool sanitize;
 	bool verbose;
 };
@@ -53,17 +59,6 @@ struct bpfcc_paths {
 	char libdir[PATH_MAX];
 	char rtdir[PATH_MAX];
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=VALUE]]... [-O0|-O1|-O2]\n"
-		   "                    [--sanitize address] [-v] PROG.c\n\n"
-		   "Build a BPF C file, unchanged, into a native program that runs each SEC() "
-		   "program\n"
-		   "under kfsim and checks it against its __failure/__msg/__success/__retval "
-		   "annotations.\n"
-		   "Run OUT --help for what the program does.\n");
-}
 
 static int find_paths(struct bpfcc_paths *p)
 {
@@ -290,45 +285,99 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct bpfcc_opts *o)
+/* -I DIR and -D NAME[=VALUE] repeat, as a compiler's do; each list holds 64 */
+static int add_word(const char **list, int *nr, const char *value, char *why, size_t why_size)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			o->out = argv[++i];
-		} else if (!strncmp(a, "-I", 2) && (a[2] || i + 1 < argc)) {
-			if (o->nr_includes == 64)
-				return -E2BIG;
-			o->includes[o->nr_includes++] = a[2] ? a + 2 : argv[++i];
-		} else if (!strncmp(a, "-D", 2) && (a[2] || i + 1 < argc)) {
-			if (o->nr_defines == 64)
-				return -E2BIG;
-			o->defines[o->nr_defines++] = a[2] ? a + 2 : argv[++i];
-		} else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") ||
-			   !strcmp(a, "-Og")) {
-			o->opt_level = a + 2;
-		} else if (!strcmp(a, "--sanitize") && i + 1 < argc) {
-			if (strcmp(argv[++i], "address"))
-				return -EINVAL;
-			o->sanitize = true;
-		} else if (!strcmp(a, "-v")) {
-			o->verbose = true;
-		} else if (a[0] == '-' || o->source) {
-			return -EINVAL;
-		} else {
-			o->source = a;
-		}
+	if (*nr == 64) {
+		snprintf(why, why_size, "given more than 64 times");
+		return -EINVAL;
 	}
-	return o->out && o->source ? 0 : -EINVAL;
+	list[(*nr)++] = value;
+	return 0;
 }
+
+static int add_include(void *opts, const char *value, char *why, size_t why_size)
+{
+	struct bpfcc_opts *o = opts;
+
+	return add_word(o->includes, &o->nr_includes, value, why, why_size);
+}
+
+static int add_define(void *opts, const char *value, char *why, size_t why_size)
+{
+	struct bpfcc_opts *o = opts;
+
+	return add_word(o->defines, &o->nr_defines, value, why, why_size);
+}
+
+static const char *const opt_levels[] = { "0", "1", "2", "g", NULL };
+
+static int set_sanitize(void *opts, const char *value, char *why, size_t why_size)
+{
+	if (strcmp(value, "address")) {
+		snprintf(why, why_size, "expected address");
+		return -EINVAL;
+	}
+	((struct bpfcc_opts *)opts)->sanitize = true;
+	return 0;
+}
+
+#define O(field) offsetof(struct bpfcc_opts, field)
+
+static const struct kfsim_opt bpfcc_opts_table[] = {
+	{ "output", KFSIM_OPT_STRING, O(out), "OUT", "the native program to write",
+	  .short_name = 'o', .required = 1 },
+	{ "include", KFSIM_OPT_CALL, 0, "DIR", "a directory for both compilers' #include (repeatable)",
+	  .call = add_include, .short_name = 'I' },
+	{ "define", KFSIM_OPT_CALL, 0, "NAME[=VALUE]",
+	  "a macro for both compilers (repeatable)", .call = add_define, .short_name = 'D' },
+	{ "optimize", KFSIM_OPT_CHOICE, O(opt_level_nr), "LEVEL",
+	  "the native build's optimisation: 0, 1, 2 or g", .choices = opt_levels,
+	  .short_name = 'O' },
+	{ "sanitize", KFSIM_OPT_CALL, 0, "address",
+	  "build the native program with ASan and UBSan", .call = set_sanitize },
+	{ "verbose", KFSIM_OPT_FLAG, O(verbose), NULL, "print each compiler command line",
+	  .short_name = 'v' },
+};
+
+static void bpfcc_defaults(void *opts, unsigned int verb)
+{
+	struct bpfcc_opts *o = opts;
+
+	o->opt_level_nr = 1; /* -O1 */
+	o->sanitize = KFSIM_BPFCC_SANITIZE;
+}
+
+static int bpfcc_run(void *opts, const struct kfsim_cli_args *args);
+
+static const struct kfsim_cli_spec bpfcc_spec = {
+	.name = "bpf-cc",
+	.usage = "kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=VALUE]]... [-O0|-O1|-O2|-Og]\n"
+		 "                    [--sanitize address] [-v] PROG.c",
+	.about = "Build a BPF C file, unchanged, into a native program that runs each SEC() "
+		 "program\nunder kfsim and checks it against its __failure/__msg/__success/__retval "
+		 "annotations.\nRun OUT --help for what the program does.",
+	.opts = bpfcc_opts_table,
+	.nr_opts = ARRAY_SIZE(bpfcc_opts_table),
+	.defaults = bpfcc_defaults,
+	.opts_size = sizeof(struct bpfcc_opts),
+	.operands = "PROG.c",
+	.min_positional = 1,
+	.max_positional = 1,
+	.options_anywhere = true, /* "kfsim-bpf-cc prog.c -o prog", as compilers take options */
+	.notes = "Exit status: 0 ok; 1 a file that did not build or check; 2 a bad command line.\n",
+	.run = bpfcc_run,
+};
 
 int main(int argc, char **argv)
 {
-	struct bpfcc_opts o = {.opt_level = "1", .sanitize = KFSIM_BPFCC_SANITIZE};
+	kfsim_cli_program("kfsim-bpf-cc");
+	return kfsim_cli_run(&bpfcc_spec, argc, argv);
+}
+
+static int bpfcc_run(void *opts, const struct kfsim_cli_args *args)
+{
+	struct bpfcc_opts o = *(struct bpfcc_opts *)opts;
 	char source[PATH_MAX], dir[PATH_MAX], object[PATH_MAX + 16], name[256];
 	char order[PATH_MAX + 32], pass1[PATH_MAX + 16];
 	struct bpfcc_paths paths;
@@ -336,10 +385,8 @@ int main(int argc, char **argv)
 	struct btf *btf;
 	int bad;
 
-	if (parse(argc, argv, &o)) {
-		fprintf(stderr, "kfsim-bpf-cc: bad command line (try --help)\n");
-		return 2;
-	}
+	o.source = args->positional[0];
+	o.opt_level = opt_levels[o.opt_level_nr];
 	if (strlen(o.source) > PATH_MAX / 4 || strlen(o.out) > PATH_MAX / 4) {
 		fprintf(stderr, "kfsim-bpf-cc: path longer than %d bytes\n", PATH_MAX / 4);
 		return 2;

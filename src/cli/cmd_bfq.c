@@ -317,6 +317,12 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
 };
 
+/* What a --replay left behind, whatever the outcome. */
+static void bfq_release(void *opts)
+{
+	kvfree(((struct bfq_opts *)opts)->replay);
+}
+
 /* The schedulers as the registry holds them: a new row there shows up here by itself. */
 static void bfq_more_help(FILE *out)
 {
@@ -342,6 +348,7 @@ static const struct kfsim_cli_spec bfq_spec = {
 	.defaults = bfq_defaults,
 	.opts_size = sizeof(struct bfq_opts),
 	.more_help = bfq_more_help,
+	.release = bfq_release,
 	.notes = "Times take units: 500ms, 2s, 10us, 250ns; a bare number keeps the option's old\n"
 		 "unit (--duration and --trace-window seconds, --bin-ms milliseconds,\n"
 		 "--slice-idle-us microseconds).  Out-of-range settings exit 2 naming the option.\n"
@@ -872,23 +879,10 @@ static int run_ablate(void *opts, const struct kfsim_cli_args *args)
 	return ret ? ret : with_rows(o, cmd_ablate);
 }
 
-static int bfq_run(int argc, char **argv)
-{
-	struct bfq_opts *o = calloc(1, sizeof(*o)); /* 64 jobs: too big for the stack */
-	int ret;
-
-	if (!o)
-		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the options");
-	ret = kfsim_cli_main(&bfq_spec, o, argc, argv);
-	kvfree(o->replay);
-	free(o);
-	return ret;
-}
-
 const struct kfsim_cli_command kfsim_cmd_bfq = {
 	.name = "bfq",
 	.summary = "BFQ with multi-actuator support on a simulated dual-actuator disk",
-	.run = bfq_run,
+	.spec = &bfq_spec,
 	.oldest_kver = KERNEL_VERSION(6, 2, 0),
 	.kver_why = "bfq-6.2 is the oldest scheduler modelled; 6.3 added multi-actuator support",
 };

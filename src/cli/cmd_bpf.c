@@ -269,6 +269,7 @@ static const struct kfsim_cli_spec bpf_spec = {
 	.max_positional = INT_MAX,
 	/* options anywhere, as compilers take them: "kfsim bpf test P.c -I include" */
 	.options_anywhere = true,
+	.opts_size = sizeof(struct bpf_opts),
 };
 
 static int run_kfuncs(void *opts, const struct kfsim_cli_args *args)
@@ -280,7 +281,8 @@ static int run_demo(void *opts, const struct kfsim_cli_args *args)
 {
 	struct bpf_opts *o = opts;
 
-	return bpf_demo_cmd(o->json, o->rounds, o->svg, o->trace);
+	/* --rounds is 1..1000000: 0 is "not given", the documented 1000 */
+	return bpf_demo_cmd(o->json, o->rounds ? o->rounds : 1000, o->svg, o->trace);
 }
 
 static int run_test(void *opts, const struct kfsim_cli_args *args)
@@ -293,17 +295,10 @@ static int run_test(void *opts, const struct kfsim_cli_args *args)
 	return kfsim_bpf_test_run(&o->test);
 }
 
-static int cmd_bpf(int argc, char **argv)
-{
-	struct bpf_opts opts = { .rounds = 1000 };
-
-	return kfsim_cli_main(&bpf_spec, &opts, argc, argv);
-}
-
 const struct kfsim_cli_command kfsim_cmd_bpf = {
 	.name = "bpf",
 	.summary = "BPF graph collections (bpf_rbtree/bpf_list) with run-time verifier checks",
-	.run = cmd_bpf,
+	.spec = &bpf_spec,
 	.oldest_kver = KERNEL_VERSION(6, 3, 0),
 	.kver_why = "bpf_rbtree_* kfuncs arrived in 6.3; bpf_obj_new and lists in 6.2",
 };

@@ -101,6 +101,7 @@ struct ethtool_opts {
 	bool show_stats;	/* ethtool's -I: taken, and unused by the PLCA requests, as there */
 	const char *config;
 	const char *server;	/* a `kfsim kernel --listen` socket */
+	unsigned int action_nr;	/* 1 + the index in ethtool_actions[], 0: none given */
 	const struct ethtool_action *action;
 	const char *devname;
 	char **params;
@@ -134,13 +135,21 @@ static const struct kfsim_opt ethtool_opts_table[] = {
 	  "ethtool's flag, taken as ethtool takes it: the PLCA requests\n"
 	  "ask no statistics (ethtool sends them without ETHTOOL_FLAG_STATS)",
 	  .short_name = 'I' },
+	/* ethtool_actions[] as option words: the first one ends kfsim's options */
+	{ "get-plca-cfg", KFSIM_OPT_COMMAND, O(action_nr), .min = 1 },
+	{ "set-plca-cfg", KFSIM_OPT_COMMAND, O(action_nr), .min = 2 },
+	{ "get-plca-status", KFSIM_OPT_COMMAND, O(action_nr), .min = 3 },
 };
+
+static void ethtool_about(FILE *out);
+static int ethtool_run(void *opts, const struct kfsim_cli_args *args);
 
 static const struct kfsim_cli_spec ethtool_spec = {
 	.name = CMD,
 	.usage = "kfsim ethtool [--json] [--config FILE | --kernel | --server PATH] [--no-admin]\n"
 		 "                     [-I] SUBCOMMAND DEV [PARAMS]",
-	/* .about: the actions, from ethtool_actions[] (ethtool_about()) */
+	/* the about text: the actions, from ethtool_actions[] (ethtool_about()) */
+	.more_about = ethtool_about,
 	.opts = ethtool_opts_table,
 	.nr_opts = ARRAY_SIZE(ethtool_opts_table),
 	.notes = "Built-in segment: lo (no PHY), eth0 (LAN8670 Rev.B1, coordinator), eth1 (NCN26000,\n"
@@ -148,17 +157,14 @@ static const struct kfsim_cli_spec ethtool_spec = {
 		 "PLCA).  Without --server, state lives for one invocation.\n"
 		 "Exit status: 0 ok; 1 bad parameter or failed get; 76 failed set (as ethtool);\n"
 		 "2 bad kfsim option.\n",
+	.max_positional = INT_MAX,	/* DEV and its keywords, after the action */
+	.opts_size = sizeof(struct ethtool_opts),
+	.run = ethtool_run,
 };
 
 /* The help's middle part: ethtool -h's lines for each action, then what each keyword means. */
-static char *ethtool_about(void)
+static void ethtool_about(FILE *out)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-
-	if (!out)
-		return NULL;
 	fprintf(out, "The PLCA (10BASE-T1S, IEEE 802.3cg Clause 148) commands of ethtool, sent as "
 		     "netlink\nmessages to kfsim's in-process kernel (or, with --kernel, to the "
 		     "running kernel).\n\nSubcommands (as ethtool -h prints them):\n");
@@ -174,16 +180,9 @@ static char *ethtool_about(void)
 			continue;
 		fprintf(out, "\nParameters of %s (integers decimal or 0x hex, as ethtool reads "
 			     "them):\n", ethtool_actions[i].name);
+		/* kfsim_cli_help() ends the paragraph with its own newline */
 		kfsim_cli_params_help(ethtool_actions[i].params, "  ", true, out);
 	}
-	if (fclose(out)) {
-		free(text);
-		return NULL;
-	}
-	/* kfsim_cli_help() ends the paragraph with its own newline */
-	if (size && text[size - 1] == '\n')
-		text[size - 1] = '\0';
-	return text;
 }
 
 /* ethtool's exit_bad_args(). */
@@ -194,65 +193,25 @@ static int bad_args(void)
 	return 1;
 }
 
-static const struct ethtool_action *find_action(const char *word)
-{
-	for (size_t a = 0; a < ARRAY_SIZE(ethtool_actions); a++)
-		if (!strcmp(word, ethtool_actions[a].name))
-			return &ethtool_actions[a];
-	return NULL;
-}
+_Static_assert(ARRAY_SIZE(ethtool_actions) == 3, "one KFSIM_OPT_COMMAND row per action");
 
 /*
- * Where the action is: the first word naming one, not counting the value of a kfsim option
- * ("--config --get-plca-cfg" names a file).  @argc when there is none.
+ * What the table cannot say: which kfsim options go together, and the action and device
+ * ethtool needs.  Return: 0 to go on; -1 for ethtool's "bad command line argument(s)"; else
+ * the exit status to return now.
  */
-static int action_index(int argc, char **argv)
+static int check_cmdline(struct ethtool_opts *opts, const struct kfsim_cli_args *args)
 {
-	for (int i = 1; i < argc; i++) {
-		if (find_action(argv[i]))
-			return i;
-		if (!strcmp(argv[i], "--"))
-			return argc;
-		for (size_t o = 0; o < ARRAY_SIZE(ethtool_opts_table); o++) {
-			if (argv[i][0] == '-' && argv[i][1] == '-' &&
-			    !strcmp(argv[i] + 2, ethtool_opts_table[o].name) &&
-			    ethtool_opts_table[o].kind == KFSIM_OPT_STRING) {
-				i++; /* its value */
-				break;
-			}
-		}
-	}
-	return argc;
-}
-
-/*
- * Return: 0 to go on (or, with *@help, help was printed); -1 for ethtool's "bad command line
- * argument(s)"; else the exit status to return now.
- */
-static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts, bool *help)
-{
-	struct kfsim_cli_spec spec = ethtool_spec;
-	int at = action_index(argc, argv), ret;
-	struct kfsim_cli_args args;
-	char *about = ethtool_about();
-
-	*help = false;
-	if (!about)
-		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the help text");
-	spec.about = about;
-	/* kfsim's options: every word before the action, through the option table */
-	ret = kfsim_cli_parse(&spec, opts, at, argv, &args);
-	free(about);
-	*help = args.verb == KFSIM_CLI_HELP_SHOWN;
-	if (ret || *help)
-		return ret;
 	if (opts->server && (opts->kernel || opts->config || opts->no_admin))
 		return kfsim_cli_usage(CMD, "--server excludes --kernel, --config and --no-admin: the server has its own devices and takes your credentials");
 	if (opts->kernel && opts->config)
 		return kfsim_cli_usage(CMD, "--config and --kernel exclude each other: the running kernel has its own devices");
 	if (opts->kernel && opts->no_admin)
 		return kfsim_cli_usage(CMD, "--no-admin applies to the in-process kernel only");
-	if (at >= argc) {
+	/* a word before the action is none of kfsim's options: the action ends them */
+	if (!opts->action_nr && args->nr_positional)
+		return kfsim_cli_usage(CMD, "unexpected argument '%s'", args->positional[0]);
+	if (!opts->action_nr) {
 		char list[160];
 		size_t len = 0;
 
@@ -263,12 +222,12 @@ static int parse_cmdline(int argc, char **argv, struct ethtool_opts *opts, bool 
 		return kfsim_cli_usage(CMD, "missing subcommand: expected %s (see 'kfsim ethtool "
 				       "--help')", list);
 	}
-	opts->action = find_action(argv[at]);
-	if (at + 1 >= argc)
+	opts->action = &ethtool_actions[opts->action_nr - 1];
+	if (args->nr_positional < 1)
 		return -1;	/* ethtool: no device name */
-	opts->devname = argv[at + 1];
-	opts->params = argv + at + 2;
-	opts->nr_params = argc - at - 2;
+	opts->devname = args->positional[0];
+	opts->params = args->positional + 1;
+	opts->nr_params = args->nr_positional - 1;
 	return 0;
 }
 
@@ -456,44 +415,43 @@ out:
 	return status;
 }
 
-static int ethtool_main(int argc, char **argv)
+static int ethtool_run(void *ethtool_opts, const struct kfsim_cli_args *args)
 {
 	struct kfsim_plca_attr attrs[ARRAY_SIZE(plca_set_params)];
-	struct ethtool_opts opts = {};
+	struct ethtool_opts *opts = ethtool_opts;
 	int nr_attrs = 0, ret;
-	bool help = false;
 
-	ret = parse_cmdline(argc, argv, &opts, &help);
+	ret = check_cmdline(opts, args);
 	if (ret < 0)
 		return bad_args();
-	if (ret || help)
+	if (ret)
 		return ret;
 	/* netlink_run_handler(): before anything is sent or parsed. */
-	if (strlen(opts.devname) >= ALTIFNAMSIZ) {
-		fprintf(stderr, "device name '%s' longer than %u characters\n", opts.devname,
+	if (strlen(opts->devname) >= ALTIFNAMSIZ) {
+		fprintf(stderr, "device name '%s' longer than %u characters\n", opts->devname,
 			ALTIFNAMSIZ - 1);
 		return 1;
 	}
 	/* netlink_cmd_check(ctx, cmd, allow_wildcard): no wildcard, params or not. */
-	if (!opts.action->dump_ok && !strcmp(opts.devname, WILDCARD_DEVNAME)) {
+	if (!opts->action->dump_ok && !strcmp(opts->devname, WILDCARD_DEVNAME)) {
 		fprintf(stderr, "subcommand does not support wildcard dump\n");
 		return 1;
 	}
-	if (opts.action->params) {
+	if (opts->action->params) {
 		/* At most one attribute per known parameter: duplicates are refused first. */
-		if (parse_set_params(&opts, attrs, &nr_attrs))
+		if (parse_set_params(opts, attrs, &nr_attrs))
 			return 1;
-	} else if (opts.nr_params) {
-		fprintf(stderr, "ethtool: unexpected parameter '%s'\n", opts.params[0]);
+	} else if (opts->nr_params) {
+		fprintf(stderr, "ethtool: unexpected parameter '%s'\n", opts->params[0]);
 		return 1;
 	}
-	return run_request(&opts, attrs, nr_attrs);
+	return run_request(opts, attrs, nr_attrs);
 }
 
 const struct kfsim_cli_command kfsim_cmd_ethtool = {
 	.name = "ethtool",
 	.summary = "ethtool's PLCA commands (--get-plca-cfg/--set-plca-cfg/--get-plca-status)",
-	.run = ethtool_main,
+	.spec = &ethtool_spec,
 	.oldest_kver = KERNEL_VERSION(6, 3, 0),
 	.kver_why = "ETHTOOL_MSG_PLCA_* arrived in 6.3",
 };

@@ -49,6 +49,7 @@ static const struct kfsim_cli_spec exec_spec = {
 	.min_positional = 1,
 	.max_positional = INT_MAX,
 	.run = exec_program,
+	.opts_size = sizeof(struct exec_opts),
 };
 
 /* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
@@ -156,15 +157,8 @@ have_preload:
 	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", args->positional[0]);
 }
 
-static int exec_main(int argc, char **argv)
-{
-	struct exec_opts o = { 0 };
-
-	return kfsim_cli_main(&exec_spec, &o, argc, argv);
-}
-
 const struct kfsim_cli_command kfsim_cmd_exec = {
 	.name = "exec",
 	.summary = "run a program with its netlink sockets on kfsim's kernel (LD_PRELOAD shim)",
-	.run = exec_main,
+	.spec = &exec_spec,
 };

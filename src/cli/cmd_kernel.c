@@ -65,6 +65,7 @@ static const struct kfsim_cli_spec kernel_spec = {
 	.opts = kernel_opts_table,
 	.nr_opts = ARRAY_SIZE(kernel_opts_table),
 	.run = kernel_serve,
+	.opts_size = sizeof(struct kernel_opts),
 	.notes = "Clients: kfsim ethtool --server PATH ..., kfsim nl policy --server PATH ...,\n"
 		 "kfsim exec --server PATH -- PROGRAM ... (any netlink program), or\n"
 		 "  LD_PRELOAD=libkfsim-netlink.so KFSIM_KERNEL=PATH program ...\n"
@@ -149,15 +150,8 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 	return 0;
 }
 
-static int kernel_main(int argc, char **argv)
-{
-	struct kernel_opts o = { 0 };
-
-	return kfsim_cli_main(&kernel_spec, &o, argc, argv);
-}
-
 const struct kfsim_cli_command kfsim_cmd_kernel = {
 	.name = "kernel",
 	.summary = "serve kfsim's simulated kernel on a UNIX socket (for real netlink tools)",
-	.run = kernel_main,
+	.spec = &kernel_spec,
 };

@@ -109,6 +109,7 @@ static const struct kfsim_cli_spec nl_spec = {
 	.options_anywhere = true,
 	.more_help = nl_more_help,
 	.notes = "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+	.opts_size = sizeof(struct nl_opts),
 };
 
 /* The in-process kernel: a namespace with every built-in family (<kfsim/genl_builtin.h>). */
@@ -308,20 +309,17 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	struct netlink_ext_ack extack = {0};
 	struct genl_split_ops op;
 	struct nlattr **tb = NULL;
-	struct nlmsghdr *nlh;
-	u8 *raw = malloc(NL_MAX_MSG), *msg = malloc(NL_MAX_MSG + 64);
+	const struct nlmsghdr *nlh;
+	struct sk_buff *skb = NULL;
+	u8 *raw = malloc(NL_MAX_MSG);
 	int len, ret, hdrlen;
 	long offs;
 
-	if (!raw || !msg) {
-		free(raw);
-		free(msg);
+	if (!raw)
 		return kfsim_cli_fail("nl", -ENOMEM, "no memory");
-	}
 	len = parse_hex(argc, argv, raw, NL_MAX_MSG);
 	if (len < 0) {
 		free(raw);
-		free(msg);
 		return kfsim_cli_usage(
 			"nl",
 			"invalid HEX argument: expected pairs of hex digits (at most %d bytes)",
@@ -330,7 +328,6 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	net = sim_net();
 	if (IS_ERR(net)) {
 		free(raw);
-		free(msg);
 		return kfsim_cli_fail("nl", (int)PTR_ERR(net), "cannot create the in-process kernel");
 	}
 	family = kfsim_genl_find_family(kfsim_net_nl(net), family_name);
@@ -340,7 +337,6 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		goto out;
 	}
 	hdrlen = GENL_HDRLEN + family->hdrsize;
-	nlh = (struct nlmsghdr *)msg;
 	if (len >= NLMSG_HDRLEN && ((struct nlmsghdr *)raw)->nlmsg_len == (u32)len) {
 		const struct nlmsghdr *whole = (const struct nlmsghdr *)raw;
 		const struct genlmsghdr *g = nlmsg_data(whole);
@@ -365,15 +361,20 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 			goto out;
 		}
 		dump = whole_dump;
-		memcpy(msg, raw, len);
+		nlh = whole;
 	} else {
-		memset(msg, 0, NLMSG_HDRLEN + hdrlen);
-		nlh->nlmsg_len = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen) + len;
-		nlh->nlmsg_type = family->id;
-		nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0);
-		((struct genlmsghdr *)nlmsg_data(nlh))->cmd = cmd;
-		((struct genlmsghdr *)nlmsg_data(nlh))->version = family->version;
-		memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen), raw, len);
+		/* the attributes alone: put them behind the family's headers, unpadded */
+		void *hdr;
+
+		skb = genlmsg_new(family->hdrsize + len, GFP_KERNEL);
+		hdr = skb ? genlmsg_put(skb, 0, 0, family, NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0),
+					(u8)cmd) : NULL;
+		if (!hdr || nla_append(skb, len, raw)) {
+			ret = kfsim_cli_fail("nl", -ENOMEM, "no memory for the message");
+			goto out;
+		}
+		genlmsg_end(skb, hdr);
+		nlh = nlmsg_hdr(skb);
 	}
 	/* the op must exist whatever the message holds (a short one cannot name it) */
 	if (kfsim_genl_get_cmd(family, cmd, dump, &op)) {
@@ -383,7 +384,7 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	}
 	/* the request path itself: header length, genl_header_check, op, attributes */
 	ret = kfsim_genl_validate_msg(family, nlh, &op, &tb, &extack);
-	offs = kfsim_nl_ext_ack_offset(&extack, msg, nlh->nlmsg_len);
+	offs = kfsim_nl_ext_ack_offset(&extack, nlh, nlh->nlmsg_len);
 	if (json) {
 		struct kfsim_json j;
 
@@ -412,7 +413,7 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		if (ret) {
 			printf("error: -%s: %s\n", kfsim_errname(ret),
 			       extack._msg ? extack._msg : strerror(-ret));
-			kfsim_nl_print_caret(stdout, msg, nlh->nlmsg_len, offs);
+			kfsim_nl_print_caret(stdout, nlh, nlh->nlmsg_len, offs);
 		} else {
 			if (extack._msg)
 				printf("warning: %s\n", extack._msg);
@@ -430,8 +431,8 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 	}
 out:
 	kfree(tb);
+	kfsim_skb_free(skb);
 	free(raw);
-	free(msg);
 	kfsim_net_destroy(net);
 	return ret;
 }
@@ -440,7 +441,9 @@ static int nl_policy(void *opts, const struct kfsim_cli_args *args)
 {
 	const struct nl_opts *o = opts;
 
-	return do_policy(o->family, o->op, o->kernel, o->server, o->json);
+	/* without --op: every op of the family */
+	return do_policy(o->family, kfsim_cli_given(&nl_spec, args, "op") ? o->op : -1, o->kernel,
+			 o->server, o->json);
 }
 
 static int nl_decode(void *opts, const struct kfsim_cli_args *args)
@@ -451,15 +454,8 @@ static int nl_decode(void *opts, const struct kfsim_cli_args *args)
 			 args->positional);
 }
 
-static int cmd_nl(int argc, char **argv)
-{
-	struct nl_opts o = { .op = -1 };
-
-	return kfsim_cli_main(&nl_spec, &o, argc, argv);
-}
-
 const struct kfsim_cli_command kfsim_cmd_nl = {
 	.name = "nl",
 	.summary = "generic netlink: policies (kfsim or running kernel), strict decode with extack",
-	.run = cmd_nl,
+	.spec = &nl_spec,
 };

@@ -677,17 +677,10 @@ static int plca_sweep_verb(void *opts, const struct kfsim_cli_args *args)
 	return ret ? ret : plca_sweep_cmd(opts);
 }
 
-static int plca_run(int argc, char **argv)
-{
-	struct plca_opts opts;
-
-	return kfsim_cli_main(&plca_spec, &opts, argc, argv);
-}
-
 const struct kfsim_cli_command kfsim_cmd_plca = {
 	.name = "plca",
 	.summary = "10BASE-T1S bus simulator: PLCA (Clause 148) against CSMA/CD",
-	.run = plca_run,
+	.spec = &plca_spec,
 	.oldest_kver = KERNEL_VERSION(6, 3, 0),
 	.kver_why = "PLCA configuration over ethtool and genphy_c45_plca_* arrived in 6.3",
 };

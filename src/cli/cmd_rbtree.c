@@ -143,6 +143,9 @@ static const struct kfsim_opt rbtree_opts_table[] = {
 	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "print one JSON document on stdout instead of text" },
 };
 
+static int rbtree_check_run(void *opts, const struct kfsim_cli_args *args);
+static void rbtree_release(void *opts);
+
 static const struct kfsim_cli_spec rbtree_spec = {
 	.name = CMD,
 	.usage = "kfsim rbtree [--insert K,K,...] [--erase K,...] [--random N [--seed S]]\n"
@@ -156,6 +159,9 @@ static const struct kfsim_cli_spec rbtree_spec = {
 	.notes = "Pictures name nodes by position, not address: the same tree gives the same DOT\n"
 		 "and SVG in every run.  Output files are replaced only when complete.\n"
 		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+	.opts_size = sizeof(struct rbtree_opts),
+	.run = rbtree_check_run,
+	.release = rbtree_release,
 };
 
 static u32 key_of(const struct rb_node *node)
@@ -529,32 +535,32 @@ out:
 	return ret;
 }
 
-static int cmd_rbtree(int argc, char **argv)
+static int rbtree_check_run(void *opts, const struct kfsim_cli_args *args)
 {
-	struct rbtree_opts o = {.seed = 1};
-	struct kfsim_cli_args args;
-	int ret;
+	struct rbtree_opts *o = opts;
 
-	ret = kfsim_cli_parse(&rbtree_spec, &o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		goto out;
-	o.have_random = kfsim_cli_given(&rbtree_spec, &args, "random");
-	o.have_seed = kfsim_cli_given(&rbtree_spec, &args, "seed");
-	if (o.have_seed && !o.have_random)
-		ret = kfsim_cli_usage(CMD, "option '--seed' needs '--random N'");
-	else if (o.json && o.dot_path && !strcmp(o.dot_path, "-"))
-		ret = kfsim_cli_usage(CMD, "'--dot -' writes to stdout, which '--json' needs: give "
-					   "--dot a file name");
-	else
-		ret = rbtree_run(&o);
-out:
-	free(o.inserts.keys);
-	free(o.erases.keys);
-	return ret;
+	o->have_random = kfsim_cli_given(&rbtree_spec, args, "random");
+	o->have_seed = kfsim_cli_given(&rbtree_spec, args, "seed");
+	if (!o->have_seed)
+		o->seed = 1;
+	if (o->have_seed && !o->have_random)
+		return kfsim_cli_usage(CMD, "option '--seed' needs '--random N'");
+	if (o->json && o->dot_path && !strcmp(o->dot_path, "-"))
+		return kfsim_cli_usage(CMD, "'--dot -' writes to stdout, which '--json' needs: give "
+					    "--dot a file name");
+	return rbtree_run(o);
+}
+
+static void rbtree_release(void *opts)
+{
+	struct rbtree_opts *o = opts;
+
+	free(o->inserts.keys);
+	free(o->erases.keys);
 }
 
 const struct kfsim_cli_command kfsim_cmd_rbtree = {
 	.name = "rbtree",
 	.summary = "build, check and draw a kernel red-black tree (rotations with --steps)",
-	.run = cmd_rbtree,
+	.spec = &rbtree_spec,
 };

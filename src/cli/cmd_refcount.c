@@ -113,6 +113,8 @@ static const struct kfsim_opt refcount_opts_table[] = {
 	  "also plot the counter against a wrapping atomic_t's as SVG" },
 };
 
+static int refcount_run(void *opts, const struct kfsim_cli_args *args);
+
 static const struct kfsim_cli_spec refcount_spec = {
 	.name = "refcount",
 	.usage = "kfsim [--kver X.Y] refcount demo [--json] [--svg FILE]",
@@ -125,26 +127,24 @@ static const struct kfsim_cli_spec refcount_spec = {
 	.opts = refcount_opts_table,
 	.nr_opts = ARRAY_SIZE(refcount_opts_table),
 	.notes = "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
+	.opts_size = sizeof(struct refcount_opts),
+	.run = refcount_run,
 };
 
-static int refcount_run(int argc, char **argv)
+static int refcount_run(void *opts, const struct kfsim_cli_args *args)
 {
 	struct kfsim_refcount_demo_step steps[KFSIM_REFCOUNT_DEMO_STEPS];
-	struct refcount_opts o = { 0 };
-	struct kfsim_cli_args args;
+	const struct refcount_opts *o = opts;
 	size_t n;
 	int ret;
 
-	ret = kfsim_cli_parse(&refcount_spec, &o, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
 	n = kfsim_refcount_demo(steps);
-	if (o.svg) {
-		ret = kfsim_refcount_demo_svg(steps, n, o.svg);
+	if (o->svg) {
+		ret = kfsim_refcount_demo_svg(steps, n, o->svg);
 		if (ret)
-			return kfsim_cli_fail("refcount", ret, "cannot write '%s'", o.svg);
+			return kfsim_cli_fail("refcount", ret, "cannot write '%s'", o->svg);
 	}
-	if (o.json)
+	if (o->json)
 		return print_json(steps, n);
 	print_text(steps, n);
 	return KFSIM_EXIT_OK;
@@ -153,7 +153,7 @@ static int refcount_run(int argc, char **argv)
 const struct kfsim_cli_command kfsim_cmd_refcount = {
 	.name = "refcount",
 	.summary = "refcount_t saturation and misuse, step by step, with the kernel's warnings",
-	.run = refcount_run,
+	.spec = &refcount_spec,
 	.oldest_kver = KERNEL_VERSION(5, 5, 0),
 	.kver_why = "the saturating refcount_t design kfsim models is 5.5's",
 };

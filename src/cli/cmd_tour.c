@@ -367,17 +367,10 @@ static int tour_main(void *opts, const struct kfsim_cli_args *args)
 	return tour_run(o->out_dir, o->json ? TOUR_JSON : o->html ? TOUR_HTML : TOUR_TEXT);
 }
 
-static int cmd_tour(int argc, char **argv)
-{
-	struct tour_opts o;
-
-	return kfsim_cli_main(&tour_spec, &o, argc, argv);
-}
-
 const struct kfsim_cli_command kfsim_cmd_tour = {
 	.name = "tour",
 	.summary = "walk through every part on built-in defaults (the main job)",
-	.run = cmd_tour,
+	.spec = &tour_spec,
 	.oldest_kver = KERNEL_VERSION(6, 3, 0),
 	.kver_why = "it runs every part, and PLCA and BPF graphs need 6.3",
 };

@@ -164,7 +164,7 @@ static int run(int argc, char **argv, const char **cmd)
 								 sizeof(oldest)),
 					       command->kver_why);
 		}
-		return command->run(argc - cmd_index, argv + cmd_index);
+		return kfsim_cli_run(command->spec, argc - cmd_index, argv + cmd_index);
 	}
 	return kfsim_cli_usage(NULL, "unknown command '%s' (see 'kfsim --help')", argv[cmd_index]);
 }

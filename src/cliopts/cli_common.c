@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Error reporting and value parsing shared by every subcommand (see cli.h for the rules). */
+/* Error reporting and value parsing shared by every subcommand (see cliopts.h for the rules). */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -11,7 +11,7 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/kernel.h>
-#include "cli.h"
+#include "cliopts.h"
 
 /* The program's one output mode for errors: set once by main() from the command line. */
 static bool json_errors;
@@ -34,6 +34,11 @@ const char *kfsim_cli_program(const char *name)
 
 	program = name;
 	return old;
+}
+
+const char *kfsim_cli_program_name(void)
+{
+	return program;
 }
 
 const char *kfsim_cli_invocation(const char *cmd, char *buf, size_t size)

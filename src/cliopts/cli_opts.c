@@ -13,7 +13,7 @@
 
 #include <kfsim/kernel.h>
 #include <kfsim/outfile.h>
-#include "cli.h"
+#include "cliopts.h"
 
 /*
  * getopt_long()'s values: row i of the table is OPT_ROW_VAL + i, above every one-letter option
@@ -40,7 +40,8 @@ static const struct kfsim_opt *target_of(const struct kfsim_cli_spec *spec,
 
 static bool takes_value(const struct kfsim_opt *opt)
 {
-	return opt->kind != KFSIM_OPT_FLAG && opt->kind != KFSIM_OPT_FLAG_OFF;
+	return opt->kind != KFSIM_OPT_FLAG && opt->kind != KFSIM_OPT_FLAG_OFF &&
+	       opt->kind != KFSIM_OPT_COMMAND;
 }
 
 static void choices_text(const char *const *choices, char *buf, size_t size)
@@ -72,6 +73,9 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 		return 0;
 	case KFSIM_OPT_FLAG_OFF:
 		*(bool *)dest = false;
+		return 0;
+	case KFSIM_OPT_COMMAND:
+		*(unsigned int *)dest = (unsigned int)opt->min;
 		return 0;
 	case KFSIM_OPT_BOOL:
 		if (kfsim_cli_parse_u64(cmd, flag, value, 0, 1, &v))
@@ -424,6 +428,8 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 			return KFSIM_EXIT_USAGE;
 		}
 		args->given |= 1ULL << row;
+		if (opt->kind == KFSIM_OPT_COMMAND)
+			break; /* the rest is the subcommand's */
 	}
 	args->positional = argv + first - 1 + optind;
 	args->nr_positional = argc - first + 1 - optind;
@@ -451,6 +457,21 @@ int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char
 		return kfsim_cli_fail(spec->name, -EOPNOTSUPP, "no function for '%s'",
 				      spec->nr_verbs ? spec->verbs[args.verb].name : spec->name);
 	return run(opts, &args);
+}
+
+int kfsim_cli_run(const struct kfsim_cli_spec *spec, int argc, char **argv)
+{
+	/* zeroed: a spec without .defaults starts from all-zero options */
+	void *opts = calloc(1, spec->opts_size ? spec->opts_size : 1);
+	int ret;
+
+	if (!opts)
+		return kfsim_cli_fail(spec->name, -ENOMEM, "no memory for the options");
+	ret = kfsim_cli_main(spec, opts, argc, argv);
+	if (spec->release)
+		spec->release(opts);
+	free(opts);
+	return ret;
 }
 
 bool kfsim_cli_given(const struct kfsim_cli_spec *spec, const struct kfsim_cli_args *args,
@@ -485,6 +506,7 @@ bool kfsim_cli_format_default(const struct kfsim_opt *opt, const void *opts, cha
 	switch (opt->kind) {
 	case KFSIM_OPT_FLAG:
 	case KFSIM_OPT_FLAG_OFF:
+	case KFSIM_OPT_COMMAND:
 		return false;
 	case KFSIM_OPT_BOOL:
 		snprintf(buf, size, "%d", *(const bool *)src);
@@ -656,7 +678,10 @@ void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 	fputs("Usage: ", out);
 	put_named(spec, spec->usage, out);
 	fputs("\n\n", out);
-	put_named(spec, spec->about, out);
+	if (spec->about)
+		put_named(spec, spec->about, out);
+	if (spec->more_about)
+		spec->more_about(out);
 	fputc('\n', out);
 	if (spec->nr_verbs) {
 		fprintf(out, "\nSubcommands:\n");
@@ -670,7 +695,7 @@ void kfsim_cli_help(const struct kfsim_cli_spec *spec, FILE *out)
 	for (unsigned int i = 0; i < spec->nr_opts; i++) {
 		const struct kfsim_opt *opt = &spec->opts[i];
 
-		if (opt->alias_of)
+		if (opt->alias_of || opt->kind == KFSIM_OPT_COMMAND)
 			continue;
 		/* a row without a name is a heading in the table: "Workload:" */
 		if (!opt->name)

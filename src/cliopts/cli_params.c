@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cliopts.h"
 
 /* kfsim's own rule (kfsim_cli_parse_u64() without its message): digits, or hex after 0x. */
 static bool read_strict(const char *text, unsigned long long *out)

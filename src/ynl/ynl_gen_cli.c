@@ -3,7 +3,7 @@
  * The generator's command line, one option table for its three callers: the program
  * kfsim-ynl-gen, the command "kfsim ynl-gen", and kfsim_ynl_gen_main() of the public API (which
  * both of them call).  Parsing, the help text and every usage error come from the shared
- * declarative parser (src/cli/cli_opts.c), so they read as every other kfsim command's: one
+ * declarative parser (src/cliopts/cli_opts.c), so they read as every other kfsim command's: one
  * line naming the option, exit status 2.  A failed run is exit status 1: "kfsim ynl-gen:
  * -EINVAL: spec.yaml:4:15: ..." for the kfsim command, the compiler-style line alone for the
  * tool (what build logs and editors parse).
@@ -16,14 +16,19 @@
 #include <string.h>
 
 #include <kfsim/ynl_gen.h>
-#include "cli/cli.h"
+#include "cliopts/cliopts.h"
+#include "ynl_gen_cli.h"
 #include "ynl_gen_run.h"
 
+/* @cmd: the kfsim command's word when kfsim_ynl_gen_main() was given "kfsim WORD" */
 struct ynl_gen_opts {
 	unsigned int modes;
 	const char *out_dir;
 	bool json;
+	const char *cmd;
 };
+
+static int ynl_gen_run(void *opts, const struct kfsim_cli_args *args);
 
 static const char *const mode_words[] = { "uapi", "kernel", "user", "test", "all", NULL };
 static const unsigned int mode_bits[] = { KFSIM_YNL_GEN_UAPI, KFSIM_YNL_GEN_KERNEL,
@@ -61,7 +66,7 @@ static const struct kfsim_opt ynl_gen_opts_table[] = {
 	  "print one JSON document listing the files written" },
 };
 
-static const struct kfsim_cli_spec ynl_gen_spec = {
+const struct kfsim_cli_spec ynl_gen_spec = {
 	.name = "ynl-gen",
 	.usage = "kfsim ynl-gen [--mode uapi|kernel|user|test|all] [--out DIR] [--json] SPEC...",
 	.about = "Generate C from YNL netlink specs (the kernel's Documentation/netlink/specs\n"
@@ -73,6 +78,8 @@ static const struct kfsim_cli_spec ynl_gen_spec = {
 		 "Exit status: 0 ok; 1 a bad spec or a failed write; 2 a bad command line.\n",
 	.max_positional = INT_MAX,
 	.options_anywhere = true, /* "kfsim-ynl-gen spec.yaml --out dir", as before the table */
+	.opts_size = sizeof(struct ynl_gen_opts),
+	.run = ynl_gen_run,
 };
 
 /* A JSON string (the names here are paths and identifiers: escape quotes, backslashes, controls). */
@@ -127,43 +134,45 @@ static void print_files(const struct ynl_gen_opts *opts, char *const *specs, int
 	printf("]}\n");
 }
 
-static int ynl_gen_cli(const struct kfsim_cli_spec *spec, bool own_program, int argc,
-		       char **argv)
+/*
+ * The run: a kfsim command reports a bad spec as "kfsim ynl-gen: -EINVAL: ...", a program of
+ * its own (kfsim_cli_program() set) with the compiler-style line alone.
+ */
+static int ynl_gen_run(void *opts_, const struct kfsim_cli_args *args)
 {
-	struct ynl_gen_opts opts = { .out_dir = "." };
+	struct ynl_gen_opts *opts = opts_;
+	const char *cmd = opts->cmd ? opts->cmd : ynl_gen_spec.name;
+	bool own_program = kfsim_cli_program_name() != NULL;
 	char (*idents)[YNL_GEN_IDENT_MAX];
-	struct kfsim_cli_args args;
 	char err[1024];
 	int ret;
 
-	ret = kfsim_cli_parse(spec, &opts, argc, argv, &args);
-	if (ret || args.verb == KFSIM_CLI_HELP_SHOWN)
-		return ret;
-	if (!args.nr_positional)
-		return kfsim_cli_usage(spec->name,
-				       "missing SPEC: expected one or more YAML spec files");
-	if (!opts.modes)
-		opts.modes = KFSIM_YNL_GEN_ALL;
-	idents = calloc((size_t)args.nr_positional, sizeof(*idents));
+	if (!args->nr_positional)
+		return kfsim_cli_usage(cmd, "missing SPEC: expected one or more YAML spec files");
+	if (!opts->modes)
+		opts->modes = KFSIM_YNL_GEN_ALL;
+	if (!opts->out_dir)
+		opts->out_dir = ".";
+	idents = calloc((size_t)args->nr_positional, sizeof(*idents));
 	if (!idents) {
 		snprintf(err, sizeof(err), "out of memory");
 		ret = -ENOMEM;
 	} else {
-		ret = ynl_gen_run_specs(args.positional, args.nr_positional, opts.out_dir,
-					opts.modes, idents, err, sizeof(err));
+		ret = ynl_gen_run_specs(args->positional, args->nr_positional, opts->out_dir,
+					opts->modes, idents, err, sizeof(err));
 	}
 	if (ret) {
 		free(idents);
 		if (!own_program)
-			return kfsim_cli_fail(spec->name, ret, "%s", err);
+			return kfsim_cli_fail(cmd, ret, "%s", err);
 		fprintf(stderr, "%s\n", err);
 		/* with --json, a script reading stdout learns why there is no file list */
-		if (opts.json)
-			kfsim_cli_json_error(spec->name, KFSIM_EXIT_FAILURE, ret, err);
+		if (opts->json)
+			kfsim_cli_json_error(cmd, KFSIM_EXIT_FAILURE, ret, err);
 		return KFSIM_EXIT_FAILURE;
 	}
-	if (opts.json)
-		print_files(&opts, args.positional, args.nr_positional, idents);
+	if (opts->json)
+		print_files(opts, args->positional, args->nr_positional, idents);
 	free(idents);
 	return KFSIM_EXIT_OK;
 }
@@ -172,14 +181,15 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 {
 	struct kfsim_cli_spec spec = ynl_gen_spec;
 	bool own_program = strncmp(prog, "kfsim ", 6) != 0;
+	struct ynl_gen_opts opts = { 0 };
 	const char *old;
 	int status;
 
 	/* "kfsim ynl-gen" (or any "kfsim WORD"): a kfsim command; anything else names a tool */
 	if (!own_program)
-		spec.name = prog + 6;
+		spec.name = opts.cmd = prog + 6;
 	old = kfsim_cli_program(own_program ? prog : NULL);
-	status = ynl_gen_cli(&spec, own_program, argc, argv);
+	status = kfsim_cli_main(&spec, &opts, argc, argv);
 	kfsim_cli_program(old);
 	return status;
 }

@@ -49,8 +49,10 @@ printf '%s\n\nSEC("tc") int uses_pid(void *ctx)\n{\n\treturn bpf_get_current_pid
 expect 1 'helper.bpf.c:7: helper bpf_get_current_pid_tgid is not provided by kfsim' "$bpfcc" -I "$out/include" -o "$out/helper" "$out/helper.bpf.c"
 
 expect 1 'no-such-file.bpf.c: No such file' "$bpfcc" -o "$out/x" "$out/no-such-file.bpf.c"
-expect 2 'bad command line' "$bpfcc" "$out/helper.bpf.c"
-expect 2 'bad command line' "$bpfcc" -o "$out/x" --sanitize thread "$out/helper.bpf.c"
+expect 2 "^kfsim-bpf-cc: option '--output' is required" "$bpfcc" "$out/helper.bpf.c"
+expect 2 "^kfsim-bpf-cc: invalid value 'thread' for --sanitize: expected address" "$bpfcc" -o "$out/x" --sanitize thread "$out/helper.bpf.c"
+expect 2 "^kfsim-bpf-cc: unknown option '--bogus' \\(see 'kfsim-bpf-cc --help'\\)" "$bpfcc" --bogus -o "$out/x" "$out/helper.bpf.c"
+expect 2 "^kfsim-bpf-cc: missing PROG.c" "$bpfcc" -o "$out/x"
 expect 1 'kfunc bpf_task_acquire is not provided by kfsim' "$kfsim" bpf test -I "$out/include" "$out/kfunc.bpf.c"
 expect 2 'missing the BPF C file' "$kfsim" bpf test
 expect 2 "unknown option '--bogus' \\(see 'kfsim bpf --help'\\)" "$kfsim" bpf test --bogus "$out/kfunc.bpf.c"

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include <kfsim/kernel.h>
-#include "cli/cli.h"
+#include "cliopts/cliopts.h"
 
 struct opts {
 	bool flag, on, yes;

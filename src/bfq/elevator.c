@@ -12,15 +12,22 @@
 #include <kfsim/printk.h>
 
 /*
- * The built-in rows: a scheduler written in its own file is built in by one row here.  The
- * table counts itself; what elv_register() adds goes after it, in elv_added[].
+ * The built-in schedulers, in the order of enum kfsim_bfq_sched: one row X(name) each, for the
+ * `const struct elevator_type name_iosched` its own file (src/bfq/sched_<name>.c) defines.  The
+ * rows declare the types and fill the table, and the table counts itself; what
+ * elv_register() adds goes after it, in elv_added[].
  */
-static const struct elevator_type *const elv_builtin[] = {
-	&bfq_iosched,
-	&bfq_62_iosched,
-	&none_iosched,
-	&mq_deadline_iosched,
-};
+#define ELV_BUILTIN_TYPES(X)	\
+	X(bfq)			\
+	X(bfq_62)		\
+	X(none)			\
+	X(mq_deadline)
+
+#define ELV_DECLARE(name) extern const struct elevator_type name##_iosched;
+#define ELV_POINTER(name) &name##_iosched,
+ELV_BUILTIN_TYPES(ELV_DECLARE)
+
+static const struct elevator_type *const elv_builtin[] = { ELV_BUILTIN_TYPES(ELV_POINTER) };
 #define ELV_NR_BUILTIN ARRAY_SIZE(elv_builtin)
 _Static_assert(ARRAY_SIZE(elv_builtin) <= ELV_MAX_TYPES, "ELV_MAX_TYPES below the built-in rows");
 

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The include graph of src/: no part reaches up into another.
+
+Every #include of a private header of another part ("part/x.h") and of the public headers
+named in PUBLIC_OWNER is an arrow from the including part to the owning part.  An arrow is
+allowed when it goes down the layers of RANK; a private header ("part/x.h") may be included
+from another part only when it is core's or the option parser's, or from a program on top.  The arrows issue 33 names that are still to
+be removed are listed in KNOWN with the reason; the check fails on any other arrow, and on a
+KNOWN arrow that no longer exists (so that the list stays true as the arrows go).  It prints
+the graph it checked.
+
+Usage: check_layers.py SOURCE_DIR
+"""
+import re
+import sys
+from pathlib import Path
+
+# The layers, lowest first: a part may include what a lower layer owns.  core and the option
+# parser are under everything; netlink's core under its families and users; PLCA's
+# configuration (a family) under its bus simulator; the stand-in kernel (src/families, with
+# nl_server) over every family; the LD_PRELOAD shim over the stand-in; the programs on top.
+RANK = {
+    "core": 0, "cliopts": 0,
+    "simkit": 1, "rbtree": 1, "refcount": 1,
+    "netlink": 2,
+    "ynl": 3, "plca": 3, "bpf": 3, "bfq": 3,
+    "plcasim": 4,
+    "families": 5,
+    "netlink_shim": 6,
+    "bpfcc": 7, "cli": 7,
+}
+# public headers that belong to one part, for the arrows the issue is about; every other
+# <kfsim/*.h> is the library's API and not counted
+PUBLIC_OWNER = {
+    "kfsim/plca.h": "plca",
+    "kfsim/nl_server.h": "families",  # the stand-in kernel's server
+}
+# (file, header) -> why the arrow is still there
+KNOWN = {
+    ("src/plcasim/sim_from_net.c", "plca/plca_internal.h"):
+        "issue 33 wall 2: the bus simulator includes PLCA's private header",
+    ("src/netlink_shim/netlink_shim.c", "kfsim/plca.h"):
+        "issue 33 wall 2: the shim knows one family's types",
+    ("src/ynl/ynl_rt.c", "kfsim/nl_server.h"):
+        "issue 33 wall 2: the user-side YNL library starts the stand-in kernel",
+    ("src/netlink/nl_server.c", "kfsim/nl_server.h"):
+        "issue 33 wall 2: the stand-in's server still lives in src/netlink",
+    ("src/netlink/nl_remote.c", "kfsim/nl_server.h"):
+        "issue 33 wall 2: the client of a served kernel shares the server's header",
+    ("src/netlink/nl_transport.h", "kfsim/nl_server.h"):
+        "issue 33 wall 2: the client of a served kernel shares the server's header",
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+
+def arrows(src):
+    for path in sorted((src / "src").rglob("*.[ch]")):
+        part = path.relative_to(src / "src").parts[0]
+        for target in INCLUDE.findall(path.read_text(errors="replace")):
+            owner = PUBLIC_OWNER.get(target)
+            if owner is None and "/" in target and not target.startswith(("kfsim/", "linux/",
+                                                                          "sys/", "bpf/", ".")):
+                owner = target.split("/")[0]
+                if not (src / "src" / owner).is_dir():
+                    owner = None
+            if owner and owner != part:
+                yield part, owner, str(path.relative_to(src)), target
+
+
+def main():
+    src = Path(sys.argv[1])
+    bad, seen = [], set()
+    for part, owner, path, target in arrows(src):
+        key = (path, target)
+        private = not target.startswith("kfsim/")
+        if part not in RANK or owner not in RANK:
+            verdict = "UNRANKED"
+            bad.append(f"{path}: part {part} or {owner} has no layer in RANK")
+        elif key in KNOWN:
+            verdict = "known: " + KNOWN[key]
+            seen.add(key)
+        elif RANK[owner] < RANK[part] and not (private and RANK[owner] and RANK[part] < 7):
+            verdict = "down"
+        else:
+            verdict = "UP" if RANK[owner] >= RANK[part] else "PRIVATE"
+            bad.append(f"{path}: {part} -> {owner} (#include {target}): {verdict}")
+        print(f"{part:>12} -> {owner:<8} {path} ({target}): {verdict}")
+    for key in sorted(set(KNOWN) - seen):
+        bad.append(f"{key[0]}: #include <{key[1]}> is gone: remove it from KNOWN")
+    for line in bad:
+        print("check_layers: " + line, file=sys.stderr)
+    for name in sorted(p.name for p in (src / "src").iterdir() if p.is_dir()):
+        if name not in RANK:
+            bad.append(f"src/{name}: a part without a layer in RANK")
+    print("layers: " + ", ".join(f"{p} {r}" for p, r in sorted(RANK.items(), key=lambda x: x[1])))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

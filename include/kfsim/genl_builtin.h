@@ -4,7 +4,7 @@
 #pragma GCC visibility push(default)	/* libkfsim.so exports what public headers declare */
 
 /*
- * The generic netlink families kfsim has built in, as one table (src/families/genl_builtin.c):
+ * The generic netlink families kfsim has built in, as one table (src/standin/genl_builtin.c):
  * `kfsim nl`, `kfsim kernel` and the LD_PRELOAD shim (libkfsim-netlink.so) all build their
  * namespace from it, and `kfsim nl --help` lists its names.  Adding a family is one row there;
  * neither the netlink core nor a command names it.

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include <kfsim/nl_server.h>
-#include "nl_internal.h"
-#include "nl_wire.h"
+#include "netlink/nl_internal.h"
+#include "netlink/nl_wire.h"
 
 /* Options every netlink socket accepts that the in-process socket has no use for. */
 #ifndef NETLINK_PKTINFO

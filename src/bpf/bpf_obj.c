@@ -15,6 +15,7 @@
 #include <kfsim/bug.h>
 #include <kfsim/slab.h>
 #include "bpf_internal.h"
+#include "bpf_explore_internal.h"
 
 #ifndef KFSIM_BPF_NC
 static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
@@ -95,6 +96,9 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 							   : "bpf_obj_new");
 		goto out;
 	}
+	/* NULL is the other outcome: nothing is allocated */
+	if (CHECKS && bpf_exploring() && bpf_explore(true, true, false))
+		goto out;
 	obj = bpf_obj_alloc(t);
 	if (CHECKS && obj && (bpf_note_caller(), !bpf_ref_add(obj, t, BPF_REF_OWNING))) {
 		bpf_obj_drop_raw(obj);
@@ -168,6 +172,8 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		 */
 		if (ref->kind == BPF_REF_OWNING && !bpf_tstate.cb_depth && bpf_kver_at_least(6, 6))
 			bpf_tstate.id_gen--;
+		else if (bpf_exploring() && bpf_explore(true, true, false))
+			goto fail; /* maybe NULL to the verifier: the count is not taken */
 	}
 	t = bpf_obj_hdr_of(p__refcounted_kptr)->type;
 	if (t->refcount_off < 0)

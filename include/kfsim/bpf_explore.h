@@ -106,6 +106,8 @@ enum kfsim_bpf_explore_end {
 				      "invalid mem access 'ptr_or_null_'" */
 	KFSIM_BPF_PATH_CRASH,	   /* another signal (@signal) */
 	KFSIM_BPF_PATH_HANG,	   /* killed at the time budget */
+	KFSIM_BPF_PATH_DEAD_REF,   /* a load or store in a dropped object (kfsim_bpf_guard_dropped()):
+				      the verifier's "invalid mem access 'scalar'" */
 };
 
 /**
@@ -115,6 +117,7 @@ enum kfsim_bpf_explore_end {
  * @nr_flips: other outcomes taken
  * @end: enum kfsim_bpf_explore_end
  * @signal: the signal for KFSIM_BPF_PATH_CRASH
+ * @at_exit: a violation found only at the program's exit (a leak, a lock still held)
  */
 struct kfsim_bpf_explore_path {
 	unsigned int nr_steps;
@@ -122,6 +125,7 @@ struct kfsim_bpf_explore_path {
 	unsigned int nr_flips;
 	int end;
 	int signal;
+	bool at_exit;
 };
 
 /**
@@ -130,7 +134,7 @@ struct kfsim_bpf_explore_path {
  * @max_flips: other outcomes per path at most (0: the natural path only)
  * @timeout_ms: time for all paths; a path still running then is killed (HANG) and no other starts
  * @result_size: bytes of the path function's result kept for the first violating path
- * @stop_at_violation: explore no further after the first path that broke a rule
+ * @stop_at_violation: explore no further after the first path that broke a rule before its exit
  */
 struct kfsim_bpf_explore_opts {
 	unsigned int max_paths;
@@ -146,7 +150,9 @@ struct kfsim_bpf_explore_opts {
  * @paths: each path's decisions and end (shared memory: kfsim_bpf_explore_release() frees it)
  * @paths_spent: the path budget stopped the exploration
  * @time_spent: the time budget did
- * @first: index in @paths of the first path that did not end KFSIM_BPF_PATH_CLEAN, or -1
+ * @first: index in @paths of the path that gives the verdict, or -1 when every path is clean:
+ *	   the first that broke a rule before its exit, else the first that broke one at its exit
+ *	   (or crashed or hung)
  * @result: that path's result (@opts.result_size bytes), when it ended with a violation
  */
 struct kfsim_bpf_explore_report {
@@ -167,9 +173,15 @@ struct kfsim_bpf_explore_report {
  * @result: where a violation is described (@opts.result_size bytes, zeroed)
  *
  * Runs the program's invocations (kfsim_bpf_run()), with the thread's explorer set by
- * kfsim_bpf_explore().  Return: true when a rule was broken (@result says which).
+ * kfsim_bpf_explore().  The verifier checks the exit rules (references released, lock and RCU
+ * section left) at BPF_EXIT, after every instruction of the path: a rule broken before the exit
+ * on one path is what it reports before a leak at the exit of another.
+ * Return: KFSIM_BPF_PATH_CLEAN, or KFSIM_BPF_PATH_VIOLATION (@result says which), with
+ * KFSIM_BPF_PATH_AT_EXIT added when the rule is an exit rule.
  */
-typedef bool (*kfsim_bpf_explore_path_fn)(void *arg, void *result);
+typedef int (*kfsim_bpf_explore_path_fn)(void *arg, void *result);
+
+#define KFSIM_BPF_PATH_AT_EXIT 0x100
 
 /**
  * kfsim_bpf_explore() - run @path along every branch of the decision points, within a budget
@@ -197,15 +209,36 @@ int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,
 
 /**
  * kfsim_bpf_explore_path_exit() - end the path this process is running now, as @path would
- * @violated: the path broke a rule (its result buffer describes it)
+ * @end: as the path function returns
  *
  * For a runtime whose sanitizer stops the process (a death callback): inside a path of
  * kfsim_bpf_explore() the path is recorded and the process exits; elsewhere it returns.
  */
-void kfsim_bpf_explore_path_exit(bool violated);
+void kfsim_bpf_explore_path_exit(int end);
 
 /** kfsim_bpf_explore_release() - free @report's shared memory. */
 void kfsim_bpf_explore_release(struct kfsim_bpf_explore_report *report);
+
+/* ---- Dead references that fault ---- */
+
+/**
+ * kfsim_bpf_guard_dropped() - give each bpf_obj_new() object pages of its own, made
+ * inaccessible when it is dropped (never reused), so that a plain load or store through a dropped
+ * reference faults: the verifier's "invalid mem access 'scalar'"
+ * @on: for the objects allocated from now on, in this process
+ *
+ * A page or more per object, never returned, not charged to a memory cgroup: for checking
+ * programs (kfsim-bpf-cc's runner), not for benchmarks.  A fault in such an object is reported
+ * as KFSIM_BPF_PATH_DEAD_REF on an explored path.
+ */
+void kfsim_bpf_guard_dropped(bool on);
+
+/**
+ * kfsim_bpf_dropped_object() - @addr is in an object dropped while the guard was on
+ *
+ * For a fault handler (async-signal-safe: reads a table).
+ */
+bool kfsim_bpf_dropped_object(const void *addr);
 
 #pragma GCC visibility pop
 #endif /* KFSIM_BPF_EXPLORE_H */

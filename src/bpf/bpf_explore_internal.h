@@ -40,4 +40,9 @@ struct rb_node *bpf_explore_rb_fabricate(const struct bpf_root_decl *decl, struc
 struct bpf_list_node *bpf_explore_list_fabricate(const struct bpf_root_decl *decl,
 						 struct bpf_list_head *head);
 
+/* bpf_guard.c: an object on pages of its own when the guard is on (else NULL); and its end */
+struct bpf_obj_hdr *bpf_guard_alloc(size_t size);
+/* A guarded object's pages made inaccessible (true), or false: not guarded, kfree() it. */
+bool bpf_guard_free(struct bpf_obj_hdr *hdr);
+
 #endif /* KFSIM_BPF_EXPLORE_INTERNAL_H */

@@ -81,13 +81,16 @@ static void record(int end, int sig)
 	}
 	p = &sh->paths[sh->nr_paths];
 	*p = proc.cur;
-	p->end = end;
+	p->end = end & ~KFSIM_BPF_PATH_AT_EXIT;
+	p->at_exit = end & KFSIM_BPF_PATH_AT_EXIT;
 	p->signal = sig;
-	if (end != KFSIM_BPF_PATH_CLEAN && sh->first < 0) {
+	/* a rule broken before the exit outranks one at the exit: the verifier meets it first */
+	if (p->end != KFSIM_BPF_PATH_CLEAN &&
+	    (sh->first < 0 || (sh->paths[sh->first].at_exit && !p->at_exit))) {
 		sh->first = (int)sh->nr_paths;
-		if (end == KFSIM_BPF_PATH_VIOLATION && proc.opts->result_size)
+		if (p->end == KFSIM_BPF_PATH_VIOLATION && proc.opts->result_size)
 			memcpy(sh->result, proc.result, proc.opts->result_size);
-		if (proc.opts->stop_at_violation)
+		if (proc.opts->stop_at_violation && !p->at_exit)
 			sh->stop = true;
 	}
 	sh->nr_paths++;
@@ -102,10 +105,10 @@ static __attribute__((noreturn)) void path_end(int end, int sig)
 	_exit(0);
 }
 
-void kfsim_bpf_explore_path_exit(bool violated)
+void kfsim_bpf_explore_path_exit(int end)
 {
 	if (proc.in_path)
-		path_end(violated ? KFSIM_BPF_PATH_VIOLATION : KFSIM_BPF_PATH_CLEAN, 0);
+		path_end(end, 0);
 }
 
 /* A load or store near 0 after a NULL result is the verifier's ptr_or_null_ rule. */
@@ -119,6 +122,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 		null_seen |= step_gave_null(&proc.cur.steps[i]);
 	if (sig == SIGSEGV && (uintptr_t)si->si_addr < 4096 && null_seen)
 		path_end(KFSIM_BPF_PATH_NULL_DEREF, sig);
+	if (sig == SIGSEGV && kfsim_bpf_dropped_object(si->si_addr))
+		path_end(KFSIM_BPF_PATH_DEAD_REF, sig);
 	path_end(KFSIM_BPF_PATH_CRASH, sig);
 }
 
@@ -207,7 +212,7 @@ static __attribute__((noreturn)) void run_round(kfsim_bpf_explore_path_fn path, 
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	kfsim_bpf_explore_set(decide, NULL);
-	path_end(path(arg, proc.result) ? KFSIM_BPF_PATH_VIOLATION : KFSIM_BPF_PATH_CLEAN, 0);
+	path_end(path(arg, proc.result), 0);
 }
 
 int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,

@@ -26,7 +26,9 @@ static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 
 	if (!kfsim_cmdline_has_option("cgroup.memory", "nobpf"))
 		gfp |= __GFP_ACCOUNT;
-	hdr = kmalloc(sizeof(*hdr) + t->size, gfp);
+	hdr = bpf_guard_alloc(sizeof(*hdr) + t->size); /* NULL unless the guard is on */
+	if (!hdr)
+		hdr = kmalloc(sizeof(*hdr) + t->size, gfp);
 	if (!hdr)
 		return NULL;
 	hdr->type = t;
@@ -36,7 +38,8 @@ static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 	bpf_obj_init_fields(obj, t);
 	/* an object with a lock can hold roots: the registry tells their declaration (NC inserts) */
 	if (t->spin_lock_off >= 0 && bpf_alloc_register(obj, t, NULL, true)) {
-		kfree(hdr);
+		if (!bpf_guard_free(hdr))
+			kfree(hdr);
 		return NULL;
 	}
 	return obj;
@@ -62,7 +65,8 @@ void bpf_obj_drop_raw(void *obj)
 		bpf_alloc_unregister(obj);
 	hdr->magic = BPF_OBJ_DEAD;
 	memset(obj, BPF_POISON_FREE, hdr->size);
-	kfree(hdr);
+	if (!bpf_guard_free(hdr)) /* a guarded object's pages become inaccessible instead */
+		kfree(hdr);
 }
 #else
 #define bpf_obj_alloc bpf_obj_alloc_type

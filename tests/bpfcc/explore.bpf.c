@@ -123,6 +123,20 @@ int add_failure_drops(void *ctx)
 	return 0;
 }
 
+/* A plain load through the dropped object: its pages are gone (kfsim_bpf_guard_dropped()). */
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+int load_after_drop(void *ctx)
+{
+	struct elem *n = bpf_obj_new(typeof(*n));
+
+	if (!n)
+		return 0;
+	n->key = 7;
+	bpf_obj_drop(n);
+	return n->key;
+}
+
 /* Right on every branch, with a decision point per step: the path budget is what stops it. */
 SEC("tc")
 __success __retval(0)

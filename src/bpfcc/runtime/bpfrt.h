@@ -72,6 +72,7 @@ bool bpfrt_msg_agrees(const char *expected, const char *got);
 #include <kfsim/bpf_explore.h>
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 			   const struct kfsim_bpf_explore_report *rep, struct bpfrt_verdict *out);
+bool bpfrt_exit_rule(const char *msg); /* a leak or a lock still held: checked at BPF_EXIT */
 int bpfrt_paths_svg(const char *name, const char *source,
 		    const struct kfsim_bpf_explore_report *rep);
 #endif /* BPFRT_NO_KFSIM */

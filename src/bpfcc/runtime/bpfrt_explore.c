@@ -153,57 +153,76 @@ static void budget_line(const struct kfsim_bpf_explore_report *rep, char *out, s
 		 rep->time_spent ? "; time budget reached" : "");
 }
 
-/* The explored paths as a tree: one box per decision point, one leaf per path. */
+/*
+ * The explored paths as a tree: a box per decision point, named by the outcomes that lead to it
+ * ("d" then one digit per decision: 1 a pointer or 0, 0 NULL or -EINVAL), so that the paths'
+ * common prefixes are one branch; an ellipse per path's end.  At most SVG_MAX_PATHS are drawn.
+ */
+#define SVG_MAX_PATHS 256
+
+static bool drawn(char (*keys)[KFSIM_BPF_EXPLORE_MAX_STEPS + 2], unsigned int nr, const char *key)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
 static void write_dot(FILE *f, const char *name, const char *source,
 		      const struct kfsim_bpf_explore_report *rep)
 {
+	static const char *const end[] = {"clean", "rule broken", "NULL dereference", "crash",
+					  "hang", "dead reference"};
+	unsigned int nr_paths = rep->nr_paths < SVG_MAX_PATHS ? rep->nr_paths : SVG_MAX_PATHS;
+	unsigned int total = 0, s = 0, nr_keys = 0;
+	char (*keys)[KFSIM_BPF_EXPLORE_MAX_STEPS + 2];
 	struct step_site *sites;
-	unsigned int total = 0, s = 0;
 
-	for (unsigned int i = 0; i < rep->nr_paths; i++)
+	for (unsigned int i = 0; i < nr_paths; i++)
 		total += kept(&rep->paths[i]);
-	sites = calloc(total ? total : 1, sizeof(*sites));
-	if (!sites)
-		return;
-	for (unsigned int i = 0; i < rep->nr_paths; i++)
+	sites = calloc(total + 1, sizeof(*sites));
+	keys = calloc(total + 1, sizeof(*keys));
+	if (!sites || !keys)
+		goto out;
+	for (unsigned int i = 0; i < nr_paths; i++)
 		for (unsigned int j = 0; j < kept(&rep->paths[i]); j++)
 			sites[s++].step = &rep->paths[i].steps[j];
 	name_sites(source, sites, total);
-	fprintf(f, "digraph paths {\n  rankdir=TB;\n  node [fontname=\"sans-serif\" fontsize=10];\n"
+	fprintf(f, "digraph paths {\n  node [fontname=\"sans-serif\" fontsize=10];\n"
 		   "  edge [fontname=\"sans-serif\" fontsize=9];\n"
-		   "  start [shape=plaintext label=\"%s\"];\n", name);
+		   "  start [shape=plaintext label=\"%s: %u path%s\"];\n  start -> d;\n",
+		name, rep->nr_paths, rep->nr_paths == 1 ? "" : "s");
 	s = 0;
-	for (unsigned int i = 0; i < rep->nr_paths; i++) {
+	for (unsigned int i = 0; i < nr_paths; i++) {
 		const struct kfsim_bpf_explore_path *path = &rep->paths[i];
-		const char *end[] = {"clean", "rule broken", "NULL dereference", "crash", "hang"};
-		char prev[32] = "start";
-
-		/*
-		 * A decision node is named by the outcomes that lead to it, so the paths' common
-		 * prefixes merge into one tree (dot draws a node and an edge once per name).
-		 */
 		char key[KFSIM_BPF_EXPLORE_MAX_STEPS + 2] = "d";
 
 		for (unsigned int j = 0; j < kept(path); j++, s++) {
 			const struct kfsim_bpf_explore_step *st = &path->steps[j];
-			char node[48];
+			bool first = !drawn(keys, nr_keys, key);
 
-			snprintf(node, sizeof(node), "\"%s\"", key);
-			fprintf(f, "  %s [shape=box label=\"%s\\n%s\"];\n", node, st->kfunc,
-				sites[s].where);
-			fprintf(f, "  %s -> %s%s;\n", prev, node, prev[0] == 's' ? "" : "");
-			snprintf(prev, sizeof(prev), "%s", node);
+			if (first) {
+				snprintf(keys[nr_keys++], sizeof(keys[0]), "%s", key);
+				fprintf(f, "  %s [shape=box label=\"%s\\n%s\"];\n", key, st->kfunc,
+					sites[s].where);
+			}
 			key[j + 1] = st->natural != st->flipped ? '1' : '0';
 			key[j + 2] = '\0';
-			fprintf(f, "  %s -> \"%s\" [label=\"%s\"%s];\n", node, key, outcome(st),
-				st->flipped ? " color=\"#c0392b\" fontcolor=\"#c0392b\"" : "");
-			snprintf(prev, sizeof(prev), "\"%s\"", key);
+			if (!drawn(keys, nr_keys, key))
+				fprintf(f, "  %.*s -> %s [label=\"%s\"%s];\n", (int)j + 1, key, key,
+					outcome(st),
+					st->flipped ? " color=\"#c0392b\" fontcolor=\"#c0392b\"" : "");
 		}
-		fprintf(f, "  %s [shape=ellipse label=\"path %u\\n%s\"%s];\n", prev, i,
-			end[path->end < 5 ? path->end : 3],
+		/* a path's end is the node its outcomes lead to */
+		fprintf(f, "  %s [shape=ellipse label=\"path %u\\n%s\"%s];\n", key, i,
+			end[path->end >= 0 && path->end < 6 ? path->end : 3],
 			path->end ? " style=filled fillcolor=\"#f5b7b1\"" : "");
+		if (!drawn(keys, nr_keys, key))
+			snprintf(keys[nr_keys++], sizeof(keys[0]), "%s", key);
 	}
 	fputs("}\n", f);
+out:
+	free(keys);
 	free(sites);
 }
 
@@ -238,18 +257,37 @@ int bpfrt_paths_svg(const char *name, const char *source,
 	return err;
 }
 
+bool bpfrt_exit_rule(const char *msg)
+{
+	static const char *const exit_rules[] = {
+		"Unreleased reference", "BPF_EXIT instruction", "bpf_spin_unlock is missing",
+		"bpf_rcu_read_unlock is missing",
+	};
+
+	for (size_t i = 0; i < sizeof(exit_rules) / sizeof(exit_rules[0]); i++)
+		if (!strncmp(msg, exit_rules[i], strlen(exit_rules[i])))
+			return true;
+	return false;
+}
+
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 			   const struct kfsim_bpf_explore_report *rep, struct bpfrt_verdict *out)
 {
 	const struct kfsim_bpf_explore_path *path;
 
 	budget_line(rep, out->explored, sizeof(out->explored));
-	if (!strcmp(out->verdict, "REJECT") || rep->first < 0)
-		return; /* the natural run has the last word, or every path is clean */
-	if (strcmp(out->verdict, "ACCEPT") && strcmp(out->verdict, "CRASH"))
-		return; /* the natural run did not finish: that is what the report says */
+	if (rep->first < 0)
+		return; /* every path is clean */
 	path = &rep->paths[rep->first];
-	if (rep->first == 0 && path->end != KFSIM_BPF_PATH_NULL_DEREF)
+	/* the natural run has the last word, unless it broke only an exit rule and a path broke
+	 * one before its exit (the verifier meets that first) */
+	if (!strcmp(out->verdict, "REJECT") && (!bpfrt_exit_rule(out->msg) || path->at_exit))
+		return;
+	if (strcmp(out->verdict, "ACCEPT") && strcmp(out->verdict, "CRASH") &&
+	    strcmp(out->verdict, "REJECT"))
+		return; /* the natural run did not finish: that is what the report says */
+	if (rep->first == 0 && path->end != KFSIM_BPF_PATH_NULL_DEREF &&
+	    path->end != KFSIM_BPF_PATH_DEAD_REF)
 		return; /* the natural path itself: the natural run says it */
 	switch (path->end) {
 	case KFSIM_BPF_PATH_VIOLATION: {
@@ -264,6 +302,12 @@ void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 		/* check_mem_access() on a PTR_TO_..._OR_NULL register */
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		snprintf(out->msg, sizeof(out->msg), "invalid mem access 'ptr_or_null_'");
+		out->where[0] = '\0';
+		break;
+	case KFSIM_BPF_PATH_DEAD_REF:
+		/* a load or store through a reference the drop turned into a scalar */
+		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+		snprintf(out->msg, sizeof(out->msg), "invalid mem access 'scalar'");
 		out->where[0] = '\0';
 		break;
 	case KFSIM_BPF_PATH_HANG:

@@ -237,7 +237,8 @@ static void sanitizer_died(void)
 			 "a sanitizer stopped the run (its report is above)");
 	}
 	child_out->has_retval = false;
-	kfsim_bpf_explore_path_exit(violated); /* returns unless on an explored path */
+	/* returns unless on an explored path */
+	kfsim_bpf_explore_path_exit(violated ? KFSIM_BPF_PATH_VIOLATION : KFSIM_BPF_PATH_CLEAN);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
 		_exit(4);
 	_exit(0);
@@ -305,13 +306,37 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 	}
 }
 
+/*
+ * A load or store in a dropped object (kfsim_bpf_guard_dropped()) faults: the verifier's message
+ * for a register that no longer holds a pointer, located from the stack; any other fault is left
+ * to the default action (the runner reports CRASH).
+ */
+static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
+{
+	if (!kfsim_bpf_dropped_object(si->si_addr)) {
+		signal(sig, SIG_DFL);
+		return; /* the access faults again, now fatally */
+	}
+	snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
+	snprintf(child_out->msg, sizeof(child_out->msg), "invalid mem access 'scalar'");
+	child_out->has_retval = false;
+	nr_frames = backtrace(frames, MAX_FRAMES);
+	child_out->where[0] = '\0';
+	locate(child_out->where, sizeof(child_out->where));
+	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
+		_exit(4);
+	_exit(0);
+}
+
 /* One path of the exploration (kfsim_bpf_explore_path_fn): the runs, their verdict. */
-static bool run_path(void *arg, void *result)
+static int run_path(void *arg, void *result)
 {
 	struct bpfrt_verdict *v = result;
 
 	run_runs(arg, v);
-	return !strcmp(v->verdict, "REJECT");
+	if (strcmp(v->verdict, "REJECT"))
+		return KFSIM_BPF_PATH_CLEAN;
+	return KFSIM_BPF_PATH_VIOLATION | (bpfrt_exit_rule(v->msg) ? KFSIM_BPF_PATH_AT_EXIT : 0);
 }
 
 /*
@@ -348,6 +373,9 @@ static int child(void *arg, int fd)
 		memset(&out, 0, sizeof(out));
 		snprintf(out.verdict, sizeof(out.verdict), "ACCEPT");
 	} else {
+		struct sigaction sa = {.sa_sigaction = dead_ref_fault, .sa_flags = SA_SIGINFO};
+
+		sigaction(SIGSEGV, &sa, NULL);
 		run_runs(p, &out);
 	}
 	if (!err)
@@ -498,6 +526,7 @@ int main(int argc, char **argv)
 		}
 	}
 	kfsim_set_kernel_version(code);
+	kfsim_bpf_guard_dropped(true); /* loads through dropped references fault */
 	if (!verbose)
 		kfsim_console_loglevel_set(0);
 	printf("%s: %u programs; kfsim rules of %s%s\n", obj->name, obj->nr_progs, kver,

@@ -126,8 +126,9 @@ static const struct difference differences[] = {
 	 "__failure __msg(\"function calls are not allowed while holding a lock\")",
 	 "function calls are not allowed while holding a lock"},
 	{"refcounted_kptr_fail", "refcount_acquire_maybe_null", STATIC, NULL,
-	 "the NULL check of bpf_obj_new()'s result is static; at run time the object exists "
-	 "and the program releases it"},
+	 "the explored path passes bpf_obj_new()'s NULL to bpf_refcount_acquire and kfsim "
+	 "refuses it; the verifier names the maybe-NULL register's type ('Possibly NULL pointer "
+	 "passed to trusted arg0'), which a NULL value at run time does not have"},
 	/* ---- rbtree_btf_fail__*.c ---- */
 	{"rbtree_btf_fail__add_wrong_type", "rbtree_api_add__add_wrong_type", VERDICT, NULL,
 	 "prog_tests/rbtree.c asserts only that loading fails; 6.18 refuses the section's "

@@ -236,6 +236,8 @@ int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,
 		munmap(sh, size);
 		return -ENOMEM;
 	}
+	/* backtrace() loads its unwinder on first use: once here, not in every path's process */
+	backtrace(&(void *){NULL}, 1);
 	sh->first = -1;
 	sh->result = (char *)&sh->paths[opts->max_paths];
 	sh->deadline_ns = now_ns() + (u64)opts->timeout_ms * 1000000ull;

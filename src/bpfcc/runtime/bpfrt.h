@@ -22,6 +22,8 @@ struct bpfrt_verdict {
 	long long retval;
 	char path[512];	    /* kfsim: the explored path of the verdict (bpfrt_explore.c) */
 	char explored[160]; /* kfsim: how many paths were explored, within which budget */
+	void *frames[32];   /* kfsim: the stack at the first violation, when @where is not named */
+	int nr_frames;
 };
 
 /**
@@ -72,7 +74,9 @@ bool bpfrt_msg_agrees(const char *expected, const char *got);
 #include <kfsim/bpf_explore.h>
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 			   const struct kfsim_bpf_explore_report *rep, struct bpfrt_verdict *out);
-bool bpfrt_exit_rule(const char *msg); /* a leak or a lock still held: checked at BPF_EXIT */
+bool bpfrt_exit_rule(const char *msg);
+/* bpfrt_main.c: "file:line" of the program's innermost frame of @at into @where */
+void bpfrt_locate(void *const *at, int nr, char *where, size_t size); /* a leak or a lock still held: checked at BPF_EXIT */
 int bpfrt_paths_svg(const char *name, const char *source,
 		    const struct kfsim_bpf_explore_report *rep);
 #endif /* BPFRT_NO_KFSIM */

@@ -296,6 +296,8 @@ void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 		snprintf(out->verdict, sizeof(out->verdict), "%s", v->verdict);
 		snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
 		snprintf(out->where, sizeof(out->where), "%s", v->where);
+		if (!v->where[0] && v->nr_frames)
+			bpfrt_locate(v->frames, v->nr_frames, out->where, sizeof(out->where));
 		break;
 	}
 	case KFSIM_BPF_PATH_NULL_DEREF:

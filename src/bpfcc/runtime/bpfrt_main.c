@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -103,6 +104,14 @@ static void locate(char *where, size_t size)
 	pclose(p);
 }
 
+void bpfrt_locate(void *const *at, int nr, char *where, size_t size)
+{
+	nr_frames = nr < MAX_FRAMES ? nr : MAX_FRAMES;
+	memcpy(frames, at, (size_t)nr_frames * sizeof(frames[0]));
+	where[0] = '\0';
+	locate(where, size);
+}
+
 /* The innermost source "file:line" of the program's code at @addr (addr2line -i), or false. */
 static bool addr_line(const void *addr, char *file, size_t size, int *line)
 {
@@ -146,16 +155,69 @@ static bool addr_line(const void *addr, char *file, size_t size, int *line)
  * more than once (an inlined helper called from two places), the first instruction is given.
  * -1 (kfsim's own number) when the line is not in the table.
  */
+/*
+ * The lines addr2line gave, shared by the processes of one program's exploration (created before
+ * they fork), so that each return address costs one addr2line run, not one per path.
+ */
+#define LINE_CACHE 64
+static struct line_cache {
+	unsigned int nr;
+	struct {
+		const void *addr;
+		int line;
+		char file[200];
+	} e[LINE_CACHE];
+} *line_cache;
+
+/* Before the exploration forks: every path's process then shares the one cache. */
+static void line_cache_init(void)
+{
+	line_cache = mmap(NULL, sizeof(*line_cache), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (line_cache == MAP_FAILED)
+		line_cache = NULL;
+}
+
+static bool cached_addr_line(const void *addr, char *file, size_t size, int *line)
+{
+	for (unsigned int i = 0; line_cache && i < line_cache->nr; i++)
+		if (line_cache->e[i].addr == addr) {
+			snprintf(file, size, "%s", line_cache->e[i].file);
+			*line = line_cache->e[i].line;
+			return true;
+		}
+	if (!addr_line(addr, file, size, line))
+		return false;
+	if (line_cache && line_cache->nr < LINE_CACHE) {
+		unsigned int i = line_cache->nr;
+
+		line_cache->e[i].addr = addr;
+		line_cache->e[i].line = *line;
+		snprintf(line_cache->e[i].file, sizeof(line_cache->e[i].file), "%s", file);
+		line_cache->nr++; /* after the entry: one process runs at a time anyway */
+	}
+	return true;
+}
+
 static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, void *arg)
 {
 	const struct kfsim_bpfrt_prog *p = arg;
 	char buf[PATH_MAX];
 	const char *base;
+	int nr_calls = 0, insn = -1;
 
 	if (!kfunc)
 		return -1;
+	/* the program calls this kfunc once: that call is the one, no line needed */
+	for (int i = 0; i < p->nr_calls; i++)
+		if (!strcmp(p->calls[i].name, kfunc)) {
+			nr_calls++;
+			insn = p->calls[i].insn;
+		}
+	if (nr_calls == 1)
+		return insn;
 	if (!file) {
-		if (!caller || !addr_line(caller, buf, sizeof(buf), &line))
+		if (!caller || !cached_addr_line(caller, buf, sizeof(buf), &line))
 			return -1;
 		file = buf;
 	}
@@ -262,8 +324,11 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-/* NR_RUNS runs on the sections as they are: the verdict into @out. */
-static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+/*
+ * NR_RUNS runs on the sections as they are: the verdict into @out.  @resolve: name the
+ * violation's line now (addr2line); else only its stack is kept, for the one path reported.
+ */
+static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out, bool resolve)
 {
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
 	int nr_reports = 0;
@@ -299,8 +364,10 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 			if (v->file)
 				snprintf(out->where, sizeof(out->where), "%s:%d",
 					 basename((char *)v->file), v->line);
-			else
+			else if (resolve)
 				locate(out->where, sizeof(out->where));
+			out->nr_frames = nr_frames;
+			memcpy(out->frames, frames, sizeof(out->frames));
 			break;
 		}
 	}
@@ -311,11 +378,13 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
  * for a register that no longer holds a pointer, located from the stack; any other fault is left
  * to the default action (the runner reports CRASH).
  */
+static struct sigaction prev_segv; /* a sanitizer's, or the default */
+
 static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 {
 	if (!kfsim_bpf_dropped_object(si->si_addr)) {
-		signal(sig, SIG_DFL);
-		return; /* the access faults again, now fatally */
+		sigaction(sig, &prev_segv, NULL);
+		return; /* the access faults again, for the previous handler */
 	}
 	snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
 	snprintf(child_out->msg, sizeof(child_out->msg), "invalid mem access 'scalar'");
@@ -333,7 +402,11 @@ static int run_path(void *arg, void *result)
 {
 	struct bpfrt_verdict *v = result;
 
-	run_runs(arg, v);
+	/* the program's own output (bpf_trace_printk) is the natural run's, printed once */
+	FILE *quiet = freopen("/dev/null", "w", stdout); /* NULL: shown twice, nothing worse */
+
+	(void)quiet;
+	run_runs(arg, v, false);
 	if (strcmp(v->verdict, "REJECT"))
 		return KFSIM_BPF_PATH_CLEAN;
 	return KFSIM_BPF_PATH_VIOLATION | (bpfrt_exit_rule(v->msg) ? KFSIM_BPF_PATH_AT_EXIT : 0);
@@ -363,6 +436,7 @@ static int child(void *arg, int fd)
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
 		return 3;
 	}
+	line_cache_init();
 	if (bpfrt_explore_cfg.on)
 		err = kfsim_bpf_explore(run_path, (void *)p, &eopts, &rep);
 	kfsim_bpf_explore_set(NULL, NULL);
@@ -375,8 +449,8 @@ static int child(void *arg, int fd)
 	} else {
 		struct sigaction sa = {.sa_sigaction = dead_ref_fault, .sa_flags = SA_SIGINFO};
 
-		sigaction(SIGSEGV, &sa, NULL);
-		run_runs(p, &out);
+		sigaction(SIGSEGV, &sa, &prev_segv);
+		run_runs(p, &out, true);
 	}
 	if (!err)
 		bpfrt_explore_verdict(p, obj->source, &rep, &out);

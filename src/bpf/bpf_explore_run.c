@@ -13,6 +13,9 @@
  *   (no path with r flips means none with more).
  * - Every process of a round dies with its parent (PR_SET_PDEATHSIG): a time limit that kills the
  *   caller's process leaves nothing behind.
+ * The processes are not core's child runner (child_run.h): that one runs a function to its end
+ * with its output collected; here a process must fork in the middle of the program, at a
+ * decision point, and go on after its child, which only fork() itself can do.
  * What is shared between the processes (the path records, counters, the first violation) is one
  * MAP_SHARED mapping; the rest each process has as a copy.  The exploration's own bookkeeping is
  * one static record per process: it is what a signal handler and a sanitizer's death callback

@@ -105,7 +105,7 @@ enum kfsim_bpf_explore_end {
 	KFSIM_BPF_PATH_NULL_DEREF, /* a load or store at a NULL result (+ offset): the verifier's
 				      "invalid mem access 'ptr_or_null_'" */
 	KFSIM_BPF_PATH_CRASH,	   /* another signal (@signal) */
-	KFSIM_BPF_PATH_HANG,	   /* killed at the time budget */
+	KFSIM_BPF_PATH_HANG,	   /* killed at the time budget (no verdict: @time_spent says it) */
 	KFSIM_BPF_PATH_DEAD_REF,   /* a load or store in a dropped object (kfsim_bpf_guard_dropped()):
 				      the verifier's "invalid mem access 'scalar'" */
 };
@@ -152,7 +152,7 @@ struct kfsim_bpf_explore_opts {
  * @time_spent: the time budget did
  * @first: index in @paths of the path that gives the verdict, or -1 when every path is clean:
  *	   the first that broke a rule before its exit, else the first that broke one at its exit
- *	   (or crashed or hung)
+ *	   or crashed (a path killed at the time budget gives no verdict)
  * @result: that path's result (@opts.result_size bytes), when it ended with a violation
  */
 struct kfsim_bpf_explore_report {

@@ -87,8 +87,11 @@ static void record(int end, int sig)
 	p->end = end & ~KFSIM_BPF_PATH_AT_EXIT;
 	p->at_exit = end & KFSIM_BPF_PATH_AT_EXIT;
 	p->signal = sig;
-	/* a rule broken before the exit outranks one at the exit: the verifier meets it first */
-	if (p->end != KFSIM_BPF_PATH_CLEAN &&
+	/*
+	 * A rule broken before the exit outranks one at the exit: the verifier meets it first.
+	 * A path killed at the time budget gives no verdict: a slow machine breaks no rule.
+	 */
+	if (p->end != KFSIM_BPF_PATH_CLEAN && p->end != KFSIM_BPF_PATH_HANG &&
 	    (sh->first < 0 || (sh->paths[sh->first].at_exit && !p->at_exit))) {
 		sh->first = (int)sh->nr_paths;
 		if (p->end == KFSIM_BPF_PATH_VIOLATION && proc.opts->result_size)
@@ -155,8 +158,10 @@ static void wait_path(pid_t pid, bool records)
 		if (pause_ns < 2000000)
 			pause_ns *= 2;
 	}
-	if (records && WIFSIGNALED(status) && sh->nr_paths == before)
-		record(KFSIM_BPF_PATH_CRASH, WTERMSIG(status));
+	/* died unrecorded: a signal, or an exit of its own (a sanitizer's report) */
+	if (records && sh->nr_paths == before &&
+	    (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status))))
+		record(KFSIM_BPF_PATH_CRASH, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 /* The explorer of every path process: note the decision, and fork where the path may branch. */

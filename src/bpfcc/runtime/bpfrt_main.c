@@ -287,8 +287,6 @@ static int child_fd = -1;
 
 static void sanitizer_died(void)
 {
-	bool violated = child_run && child_run->nr_violations;
-
 	if (child_run && child_run->nr_violations) {
 		snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
 		snprintf(child_out->msg, sizeof(child_out->msg), "%s",
@@ -299,8 +297,8 @@ static void sanitizer_died(void)
 			 "a sanitizer stopped the run (its report is above)");
 	}
 	child_out->has_retval = false;
-	/* returns unless on an explored path */
-	kfsim_bpf_explore_path_exit(violated ? KFSIM_BPF_PATH_VIOLATION : KFSIM_BPF_PATH_CLEAN);
+	/* on an explored path, the path ends here with this verdict (else this returns) */
+	kfsim_bpf_explore_path_exit(KFSIM_BPF_PATH_VIOLATION);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
 		_exit(4);
 	_exit(0);

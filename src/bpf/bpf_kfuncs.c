@@ -14,6 +14,7 @@
 
 #include <kfsim/cmdline.h>
 #include "bpf_internal.h"
+#include "bpf_explore_internal.h"
 
 const struct kfsim_bpf_kfunc bpf_kfunc_table[KFSIM_NR_KFUNCS] = {
 #define __KFSIM_KFUNC_ROW(name, ret, params, flags, since, until, kfsim_flags, doc, note)          \
@@ -107,7 +108,7 @@ struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id
 
 void bpf_enter_fast_mask(struct bpf_tstate *ts)
 {
-	if (ts->run && !ts->timeline) {
+	if (ts->run && !ts->timeline && !bpf_explorer) { /* an explorer asks on the full paths */
 		if (ts->mask_kver != ts->kver)
 			bpf_enter_masks(ts);
 		ts->fast_mask[0] = ts->ok_mask[0];

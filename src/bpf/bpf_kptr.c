@@ -8,6 +8,7 @@
  * kernel's xchg(), so programs on several threads can stash and unstash the same slot.
  */
 #include "bpf_internal.h"
+#include "bpf_explore_internal.h"
 
 void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 {
@@ -40,6 +41,11 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	old = __atomic_exchange_n((void **)map_value, ptr, __ATOMIC_ACQ_REL);
 	if (ref)
 		bpf_ref_del(ref, "at bpf_kptr_xchg (stashed in the map)");
+	/* NULL is the other outcome: as if the field had been empty, the old object goes */
+	if (bpf_exploring() && bpf_explore(old, old, false) && old) {
+		bpf_obj_drop_raw(old);
+		old = NULL;
+	}
 	if (old &&
 	    (bpf_note_caller(), !bpf_ref_add(old, bpf_obj_hdr_of(old)->type, BPF_REF_OWNING))) {
 		/* cannot track it: put it back rather than lose it */

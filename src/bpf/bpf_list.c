@@ -9,6 +9,7 @@
  */
 #include <kfsim/bug.h>
 #include "bpf_internal.h"
+#include "bpf_explore_internal.h"
 
 static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, bool tail,
 		     enum kfsim_bpf_kfunc_id id)
@@ -48,6 +49,9 @@ static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, boo
 	if (CHECKS) {
 		bpf_ref_make_non_owning(ref);
 		bpf_leave();
+		/* 6.4+: the int the verifier cannot know; the reference is non-owning either way */
+		if (bpf_exploring() && bpf_v64() && bpf_explore(true, true, false))
+			return -EINVAL;
 	}
 	return 0;
 refused:
@@ -70,6 +74,11 @@ static struct bpf_list_node *list_take(struct bpf_list_head *head, bool tail, bo
 	}
 	if (unlikely(!h->list.next))
 		bpf_dlist_init(&h->list);
+	if (CHECKS && bpf_exploring() &&
+	    bpf_explore(!bpf_dlist_empty(&h->list), true, bpf_dlist_empty(&h->list))) {
+		if (!bpf_dlist_empty(&h->list) || !bpf_explore_list_fabricate(&decl, head))
+			goto refused;
+	}
 	if (bpf_dlist_empty(&h->list))
 		goto refused;
 	n = (struct bpf_list_node_kern *)(tail ? h->list.prev : h->list.next);

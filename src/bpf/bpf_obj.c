@@ -15,6 +15,7 @@
 #include <kfsim/bug.h>
 #include <kfsim/slab.h>
 #include "bpf_internal.h"
+#include "bpf_explore_internal.h"
 
 #ifndef KFSIM_BPF_NC
 static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
@@ -25,7 +26,9 @@ static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 
 	if (!kfsim_cmdline_has_option("cgroup.memory", "nobpf"))
 		gfp |= __GFP_ACCOUNT;
-	hdr = kmalloc(sizeof(*hdr) + t->size, gfp);
+	hdr = bpf_guard_alloc(sizeof(*hdr) + t->size); /* NULL unless the guard is on */
+	if (!hdr)
+		hdr = kmalloc(sizeof(*hdr) + t->size, gfp);
 	if (!hdr)
 		return NULL;
 	hdr->type = t;
@@ -35,7 +38,8 @@ static void *bpf_obj_alloc(struct kfsim_btf_struct *t)
 	bpf_obj_init_fields(obj, t);
 	/* an object with a lock can hold roots: the registry tells their declaration (NC inserts) */
 	if (t->spin_lock_off >= 0 && bpf_alloc_register(obj, t, NULL, true)) {
-		kfree(hdr);
+		if (!bpf_guard_free(hdr))
+			kfree(hdr);
 		return NULL;
 	}
 	return obj;
@@ -61,7 +65,8 @@ void bpf_obj_drop_raw(void *obj)
 		bpf_alloc_unregister(obj);
 	hdr->magic = BPF_OBJ_DEAD;
 	memset(obj, BPF_POISON_FREE, hdr->size);
-	kfree(hdr);
+	if (!bpf_guard_free(hdr)) /* a guarded object's pages become inaccessible instead */
+		kfree(hdr);
 }
 #else
 #define bpf_obj_alloc bpf_obj_alloc_type
@@ -95,6 +100,9 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 							   : "bpf_obj_new");
 		goto out;
 	}
+	/* NULL is the other outcome: nothing is allocated */
+	if (CHECKS && bpf_exploring() && bpf_explore(true, true, false))
+		goto out;
 	obj = bpf_obj_alloc(t);
 	if (CHECKS && obj && (bpf_note_caller(), !bpf_ref_add(obj, t, BPF_REF_OWNING))) {
 		bpf_obj_drop_raw(obj);
@@ -168,6 +176,8 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		 */
 		if (ref->kind == BPF_REF_OWNING && !bpf_tstate.cb_depth && bpf_kver_at_least(6, 6))
 			bpf_tstate.id_gen--;
+		else if (bpf_exploring() && bpf_explore(true, true, false))
+			goto fail; /* maybe NULL to the verifier: the count is not taken */
 	}
 	t = bpf_obj_hdr_of(p__refcounted_kptr)->type;
 	if (t->refcount_off < 0)

@@ -10,6 +10,7 @@
  * what the checks on lock/unlock/remove inside it look at.
  */
 #include "bpf_internal.h"
+#include "bpf_explore_internal.h"
 
 #ifndef KFSIM_BPF_NC
 /* less() (the caller raised the callback depth); @order: also check asymmetry, irreflexivity. */
@@ -189,6 +190,9 @@ static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb
 		}
 	}
 	kfsim_bpf_rbtree_add_end(root, node, &ctx, parent, link, leftmost);
+	/* the node is in the tree and the reference non-owning on both branches */
+	if (bpf_exploring() && id == KFSIM_KFUNC_bpf_rbtree_add_impl && bpf_explore(true, true, false))
+		return -EINVAL;
 	return 0;
 }
 #endif
@@ -212,8 +216,12 @@ static __attribute__((noinline)) struct bpf_rb_node *rbtree_first_checked(struct
 
 	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_first))
 		return NULL;
-	if (bpf_check_root(root, BPF_RB_ROOT, &decl))
+	if (bpf_check_root(root, BPF_RB_ROOT, &decl)) {
 		first = rb_first_cached(&r->tree);
+		if (bpf_exploring() && bpf_explore(first, true, !first))
+			first = first ? NULL
+				      : bpf_explore_rb_fabricate(&decl, root, BPF_EXPLORE_FIRST, NULL);
+	}
 	if (first && !bpf_ref_add(bpf_decl_node_obj(&decl, first), bpf_decl_node_type(&decl),
 				  BPF_REF_NON_OWNING))
 		first = NULL;
@@ -293,6 +301,23 @@ check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char 
 static const char remove_ends_section[] =
 	"at bpf_rbtree_remove (6.3 invalidates every non-owning reference there)";
 
+/*
+ * The other outcome of a remove that gives NULL (the node is in no tree): the verifier's owning
+ * reference to a node, here a fabricated object of the contained type, in no collection.
+ */
+static __attribute__((noinline)) struct bpf_rb_node *
+explore_remove_fabricated(const struct bpf_root_decl *decl)
+{
+	void *obj = bpf_obj_alloc_type(bpf_decl_node_type(decl));
+
+	if (obj && !bpf_ref_add(obj, bpf_decl_node_type(decl), BPF_REF_OWNING)) {
+		bpf_obj_drop_raw(obj);
+		obj = NULL;
+	}
+	bpf_leave();
+	return obj ? (struct bpf_rb_node *)((char *)obj + decl->node_off) : NULL;
+}
+
 /* bpf_rbtree_remove() with every check in its order. */
 static __attribute__((noinline)) struct bpf_rb_node *rbtree_remove_checked(struct bpf_rb_root *root,
 									   struct bpf_rb_node *node)
@@ -306,6 +331,12 @@ static __attribute__((noinline)) struct bpf_rb_node *rbtree_remove_checked(struc
 	if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
 	    !check_node_in_tree_arg(&decl, node, "bpf_rbtree_remove"))
 		goto null;
+	if (bpf_exploring() && bpf_v64() &&
+	    bpf_explore(n->owner == (void *)root, true, n->owner != (void *)root)) {
+		if (n->owner == (void *)root)
+			goto null;
+		return explore_remove_fabricated(&decl);
+	}
 	if (n->owner != (void *)root) {
 		/*
 		 * 6.6+ (c3c510ce431c, the owner field): NULL.  6.4/6.5 look only at
@@ -392,6 +423,14 @@ static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node 
 		next = NULL;
 	else
 		next = dir < 0 ? n->rb.rb_left : n->rb.rb_right;
+	/* a node in no tree has no children on any branch: only its NULL is certain */
+	if (CHECKS && bpf_exploring() && bpf_explore(next, next || !dir || n->owner == r, !next))
+		next = next ? NULL
+			    : bpf_explore_rb_fabricate(&decl, root,
+						       !dir	   ? BPF_EXPLORE_ROOT
+						       : dir < 0 ? BPF_EXPLORE_LEFT
+								 : BPF_EXPLORE_RIGHT,
+						       dir ? &n->rb : NULL);
 	if (CHECKS) {
 		if (next && !bpf_ref_add(bpf_decl_node_obj(&decl, next), bpf_decl_node_type(&decl),
 					 BPF_REF_NON_OWNING))

@@ -22,7 +22,7 @@
 #include "cli_bpf_test.h"
 #include "core/child_run.h"
 
-#define MAX_ARGS 160 /* the built program's argv */
+#define MAX_ARGS 170 /* the built program's argv */
 
 /* kfsim-bpf-cc beside this program, else in the build tree, else on PATH. */
 static void find_bpfcc(char *path, size_t size)
@@ -52,12 +52,12 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 int kfsim_bpf_test_run(const struct kfsim_bpf_test_args *args)
 {
 	char *cc[KFSIM_BPF_TEST_MAX_CC_ARGS + 8], *prog[MAX_ARGS], bpfcc[PATH_MAX], dir[PATH_MAX];
-	char out[PATH_MAX + 32], kver[16], timeout[16], base[PATH_MAX];
+	char out[PATH_MAX + 32], kver[16], timeout[16], base[PATH_MAX], paths[16], flips[16];
 	const char *keep = args->keep, *source = args->source;
 	int ncc = 0, nprog = 0, status;
 
-	if (args->nr_names > MAX_ARGS - 8)
-		return kfsim_cli_usage("bpf", "too many program names (at most %d)", MAX_ARGS - 8);
+	if (args->nr_names > MAX_ARGS - 18)
+		return kfsim_cli_usage("bpf", "too many program names (at most %d)", MAX_ARGS - 18);
 	find_bpfcc(bpfcc, sizeof(bpfcc));
 	cc[ncc++] = bpfcc;
 	for (int i = 0; i < args->nr_cc_args; i++)
@@ -74,6 +74,18 @@ int kfsim_bpf_test_run(const struct kfsim_bpf_test_args *args)
 		snprintf(timeout, sizeof(timeout), "%u", args->timeout_s);
 		prog[nprog++] = "--timeout";
 		prog[nprog++] = timeout;
+	}
+	snprintf(paths, sizeof(paths), "%u", args->paths);
+	snprintf(flips, sizeof(flips), "%u", args->flips);
+	prog[nprog++] = "--explore";
+	prog[nprog++] = args->explore ? "on" : "off";
+	prog[nprog++] = "--paths";
+	prog[nprog++] = paths;
+	prog[nprog++] = "--flips";
+	prog[nprog++] = flips;
+	if (args->paths_svg) {
+		prog[nprog++] = "--paths-svg";
+		prog[nprog++] = (char *)args->paths_svg;
 	}
 	for (int i = 0; i < args->nr_names; i++)
 		prog[nprog++] = args->names[i];

@@ -18,6 +18,10 @@
  * @keep: build in this directory and keep it (NULL: a temporary one)
  * @kernel: also load each program in the running kernel
  * @timeout_s: seconds a program may run (0: the program's default)
+ * @explore: explore both outcomes of every decision point (the runner's --explore)
+ * @paths: the path budget per program (--paths)
+ * @flips: other outcomes per path at most (--flips)
+ * @paths_svg: draw the explored paths there (NULL: no picture)
  * @source: the BPF C file
  * @names: the programs to run (none: all)
  * @nr_names: how many
@@ -28,6 +32,10 @@ struct kfsim_bpf_test_args {
 	const char *keep;
 	bool kernel;
 	unsigned int timeout_s;
+	bool explore;
+	unsigned int paths;
+	unsigned int flips;
+	const char *paths_svg;
 	const char *source;
 	char **names;
 	int nr_names;

@@ -249,14 +249,36 @@ static const struct kfsim_opt bpf_opts_table[] = {
 	{ "timeout", KFSIM_OPT_UINT, O(test.timeout_s), "S",
 	  "seconds a program may run (default 10)", .verbs = FOR(VERB_TEST), .min = 1,
 	  .max = UINT_MAX },
+	{ "explore", KFSIM_OPT_ONOFF, O(test.explore), "on|off",
+	  "run both outcomes of every maybe-NULL result and of an insert's\n"
+	  "return, each path forked; the verdict is the first rule broken on\n"
+	  "any path, printed with the path (default on)", .verbs = FOR(VERB_TEST) },
+	{ "paths", KFSIM_OPT_UINT, O(test.paths), "N",
+	  "explore at most N paths per program, the natural one included\n(default 64)", .verbs = FOR(VERB_TEST),
+	  .min = 1, .max = 4096 },
+	{ "flips", KFSIM_OPT_UINT, O(test.flips), "N",
+	  "take the other outcome at most N times per path (default 2)", .verbs = FOR(VERB_TEST), .min = 0,
+	  .max = 8 },
+	{ "paths-svg", KFSIM_OPT_OUTPUT, O(test.paths_svg), "FILE",
+	  "draw each program's explored paths (FILE-PROG.svg for several)",
+	  .verbs = FOR(VERB_TEST) },
 };
+
+/* the runner's exploring mode (src/bpfcc/runtime/bpfrt_explore.c) is on by default */
+static void bpf_defaults(void *opts, unsigned int verb)
+{
+	*(struct bpf_opts *)opts = (struct bpf_opts){
+		.test = { .explore = true, .paths = 64, .flips = 2 },
+	};
+}
 
 static const struct kfsim_cli_spec bpf_spec = {
 	.name = "bpf",
 	.usage = "kfsim bpf kfuncs [--json]\n"
 		 "       kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE]\n"
 		 "       kfsim bpf test [-I DIR]... [-D NAME[=VALUE]]... [--keep DIR] [--kernel]\n"
-		 "                      [--timeout S] PROG.c [NAME...]",
+		 "                      [--timeout S] [--explore on|off] [--paths N] [--flips N]\n"
+		 "                      [--paths-svg FILE] PROG.c [NAME...]",
 	.about = "BPF graph collections (bpf_rbtree, bpf_list) with the verifier's ownership rules\n"
 		 "checked at run time.  The global --kver picks 6.3 or later semantics (and is\n"
 		 "passed on to the program 'test' builds).",
@@ -270,6 +292,7 @@ static const struct kfsim_cli_spec bpf_spec = {
 	/* options anywhere, as compilers take them: "kfsim bpf test P.c -I include" */
 	.options_anywhere = true,
 	.opts_size = sizeof(struct bpf_opts),
+	.defaults = bpf_defaults,
 };
 
 static int run_kfuncs(void *opts, const struct kfsim_cli_args *args)

@@ -20,7 +20,31 @@ struct bpfrt_verdict {
 	char where[256]; /* kfsim: "file:line" of the first violation */
 	bool has_retval;
 	long long retval;
+	char path[512];	    /* kfsim: the explored path of the verdict (bpfrt_explore.c) */
+	char explored[160]; /* kfsim: how many paths were explored, within which budget */
+	void *frames[32];   /* kfsim: the stack at the first violation, when @where is not named */
+	int nr_frames;
 };
+
+/**
+ * struct bpfrt_explore_cfg - the exploring mode (bpfrt_explore.c; --explore, --paths, --flips,
+ * --paths-svg)
+ * @on: explore before the natural run
+ * @max_paths: paths at most, the natural one included
+ * @max_flips: other outcomes per path at most
+ * @timeout_ms: time for all paths of one program (set from --timeout: half of it)
+ * @svg: write each program's explored paths there (NULL: no picture)
+ * @svg_per_prog: several programs run: FILE.svg becomes FILE-PROG.svg
+ */
+struct bpfrt_explore_cfg {
+	bool on;
+	unsigned int max_paths;
+	unsigned int max_flips;
+	unsigned int timeout_ms;
+	const char *svg;
+	bool svg_per_prog;
+};
+extern struct bpfrt_explore_cfg bpfrt_explore_cfg;
 
 /* bpfrt_kernel.c: load @p alone in the running kernel (and test-run it when accepted). */
 void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfsim_bpfrt_prog *p,
@@ -45,5 +69,15 @@ enum bpfrt_result { BPFRT_PASS, BPFRT_STATIC, BPFRT_FAIL, BPFRT_RAN };
 enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpfrt_verdict *kfsim,
 			      const struct bpfrt_verdict *kernel, const char **why);
 bool bpfrt_msg_agrees(const char *expected, const char *got);
+
+/* bpfrt_explore.c: the explored paths' verdict into @out (after the natural run), the picture */
+#include <kfsim/bpf_explore.h>
+void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
+			   const struct kfsim_bpf_explore_report *rep, struct bpfrt_verdict *out);
+bool bpfrt_exit_rule(const char *msg);
+/* bpfrt_main.c: "file:line" of the program's innermost frame of @at into @where */
+void bpfrt_locate(void *const *at, int nr, char *where, size_t size); /* a leak or a lock still held: checked at BPF_EXIT */
+int bpfrt_paths_svg(const char *name, const char *source,
+		    const struct kfsim_bpf_explore_report *rep);
 #endif /* BPFRT_NO_KFSIM */
 #endif /* KFSIM_BPFRT_INTERNAL_H */

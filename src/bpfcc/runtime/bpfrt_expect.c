@@ -26,10 +26,11 @@ struct static_rule {
 
 static const struct static_rule static_rules[] = {
 	{"invalid mem access 'scalar'",
-	 "a load or store through a pointer the verifier invalidated (after bpf_obj_drop or "
-	 "bpf_spin_unlock) is a plain C access natively"},
+	 "a load or store through a reference that died at bpf_spin_unlock is a plain C access "
+	 "to an object its collection still holds (a dropped object's pages fault: reported)"},
 	{"invalid mem access 'ptr_or_null_'",
-	 "a dereference before the NULL check: natively the pointer is not NULL on this run"},
+	 "a dereference before the NULL check that no explored path made through a NULL result "
+	 "(beyond the path budget, or not a load near address 0)"},
 	{"ptr_or_null_ ptr",
 	 "pointer arithmetic or a dereference on a maybe-NULL pointer before the NULL check"},
 	{"pointer arithmetic on ptr_or_null_", "pointer arithmetic before the NULL check"},

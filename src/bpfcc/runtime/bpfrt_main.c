@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -103,6 +104,14 @@ static void locate(char *where, size_t size)
 	pclose(p);
 }
 
+void bpfrt_locate(void *const *at, int nr, char *where, size_t size)
+{
+	nr_frames = nr < MAX_FRAMES ? nr : MAX_FRAMES;
+	memcpy(frames, at, (size_t)nr_frames * sizeof(frames[0]));
+	where[0] = '\0';
+	locate(where, size);
+}
+
 /* The innermost source "file:line" of the program's code at @addr (addr2line -i), or false. */
 static bool addr_line(const void *addr, char *file, size_t size, int *line)
 {
@@ -146,16 +155,69 @@ static bool addr_line(const void *addr, char *file, size_t size, int *line)
  * more than once (an inlined helper called from two places), the first instruction is given.
  * -1 (kfsim's own number) when the line is not in the table.
  */
+/*
+ * The lines addr2line gave, shared by the processes of one program's exploration (created before
+ * they fork), so that each return address costs one addr2line run, not one per path.
+ */
+#define LINE_CACHE 64
+static struct line_cache {
+	unsigned int nr;
+	struct {
+		const void *addr;
+		int line;
+		char file[200];
+	} e[LINE_CACHE];
+} *line_cache;
+
+/* Before the exploration forks: every path's process then shares the one cache. */
+static void line_cache_init(void)
+{
+	line_cache = mmap(NULL, sizeof(*line_cache), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (line_cache == MAP_FAILED)
+		line_cache = NULL;
+}
+
+static bool cached_addr_line(const void *addr, char *file, size_t size, int *line)
+{
+	for (unsigned int i = 0; line_cache && i < line_cache->nr; i++)
+		if (line_cache->e[i].addr == addr) {
+			snprintf(file, size, "%s", line_cache->e[i].file);
+			*line = line_cache->e[i].line;
+			return true;
+		}
+	if (!addr_line(addr, file, size, line))
+		return false;
+	if (line_cache && line_cache->nr < LINE_CACHE) {
+		unsigned int i = line_cache->nr;
+
+		line_cache->e[i].addr = addr;
+		line_cache->e[i].line = *line;
+		snprintf(line_cache->e[i].file, sizeof(line_cache->e[i].file), "%s", file);
+		line_cache->nr++; /* after the entry: one process runs at a time anyway */
+	}
+	return true;
+}
+
 static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, void *arg)
 {
 	const struct kfsim_bpfrt_prog *p = arg;
 	char buf[PATH_MAX];
 	const char *base;
+	int nr_calls = 0, insn = -1;
 
 	if (!kfunc)
 		return -1;
+	/* the program calls this kfunc once: that call is the one, no line needed */
+	for (int i = 0; i < p->nr_calls; i++)
+		if (!strcmp(p->calls[i].name, kfunc)) {
+			nr_calls++;
+			insn = p->calls[i].insn;
+		}
+	if (nr_calls == 1)
+		return insn;
 	if (!file) {
-		if (!caller || !addr_line(caller, buf, sizeof(buf), &line))
+		if (!caller || !cached_addr_line(caller, buf, sizeof(buf), &line))
 			return -1;
 		file = buf;
 	}
@@ -235,6 +297,8 @@ static void sanitizer_died(void)
 			 "a sanitizer stopped the run (its report is above)");
 	}
 	child_out->has_retval = false;
+	/* on an explored path, the path ends here with this verdict (else this returns) */
+	kfsim_bpf_explore_path_exit(KFSIM_BPF_PATH_VIOLATION);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
 		_exit(4);
 	_exit(0);
@@ -258,12 +322,13 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-/* The child: fresh sections and maps, NR_RUNS runs; its verdict written to @fd. */
-static int child(void *arg, int fd)
+/*
+ * NR_RUNS runs on the sections as they are: the verdict into @out.  @resolve: name the
+ * violation's line now (addr2line); else only its stack is kept, for the one path reported.
+ */
+static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out, bool resolve)
 {
-	const struct kfsim_bpfrt_prog *p = arg;
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
-	static struct bpfrt_verdict out = {.verdict = "ACCEPT"};
 	int nr_reports = 0;
 	struct kfsim_bpf_run_opts opts = {.prog_type = prog_type(p->section),
 					  .report = report,
@@ -273,38 +338,121 @@ static int child(void *arg, int fd)
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 
+	memset(out, 0, sizeof(*out));
+	snprintf(out->verdict, sizeof(out->verdict), "ACCEPT");
+	nr_frames = 0;
 	child_run = &run;
-	child_out = &out;
-	child_fd = fd;
-	dl_iterate_phdr(hook_sanitizer, NULL);
-	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
-		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
-		return 3;
-	}
+	child_out = out;
 	for (int i = 0; i < NR_RUNS; i++) {
 		int ret = 0;
 
 		memset(ctx, 0, sizeof(ctx));
 		kfsim_bpf_run(&run, p->name, call_prog, &c, &opts, &ret);
 		if (i == 0 && !run.aborted) {
-			out.has_retval = true;
-			out.retval = ret;
+			out->has_retval = true;
+			out->retval = ret;
 		}
 		if (run.nr_violations) {
 			const struct kfsim_bpf_violation *v = &run.violations[0];
 
-			snprintf(out.verdict, sizeof(out.verdict), "REJECT");
-			snprintf(out.msg, sizeof(out.msg), "%s", v->msg);
+			snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+			snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
 			if (!strncmp(v->msg, "Unreleased reference", 20))
-				leak_lines(&run, out.msg, sizeof(out.msg));
+				leak_lines(&run, out->msg, sizeof(out->msg));
 			if (v->file)
-				snprintf(out.where, sizeof(out.where), "%s:%d",
+				snprintf(out->where, sizeof(out->where), "%s:%d",
 					 basename((char *)v->file), v->line);
-			else
-				locate(out.where, sizeof(out.where));
+			else if (resolve)
+				locate(out->where, sizeof(out->where));
+			out->nr_frames = nr_frames;
+			memcpy(out->frames, frames, sizeof(out->frames));
 			break;
 		}
 	}
+}
+
+/*
+ * A load or store in a dropped object (kfsim_bpf_guard_dropped()) faults: the verifier's message
+ * for a register that no longer holds a pointer, located from the stack; any other fault is left
+ * to the default action (the runner reports CRASH).
+ */
+static struct sigaction prev_segv; /* a sanitizer's, or the default */
+
+static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
+{
+	if (!kfsim_bpf_dropped_object(si->si_addr)) {
+		sigaction(sig, &prev_segv, NULL);
+		return; /* the access faults again, for the previous handler */
+	}
+	snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
+	snprintf(child_out->msg, sizeof(child_out->msg), "invalid mem access 'scalar'");
+	child_out->has_retval = false;
+	nr_frames = backtrace(frames, MAX_FRAMES);
+	child_out->where[0] = '\0';
+	locate(child_out->where, sizeof(child_out->where));
+	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
+		_exit(4);
+	_exit(0);
+}
+
+/* One path of the exploration (kfsim_bpf_explore_path_fn): the runs, their verdict. */
+static int run_path(void *arg, void *result)
+{
+	struct bpfrt_verdict *v = result;
+
+	/* the program's own output (bpf_trace_printk) is the natural run's, printed once */
+	FILE *quiet = freopen("/dev/null", "w", stdout); /* NULL: shown twice, nothing worse */
+
+	(void)quiet;
+	run_runs(arg, v, false);
+	if (strcmp(v->verdict, "REJECT"))
+		return KFSIM_BPF_PATH_CLEAN;
+	return KFSIM_BPF_PATH_VIOLATION | (bpfrt_exit_rule(v->msg) ? KFSIM_BPF_PATH_AT_EXIT : 0);
+}
+
+/*
+ * The child: fresh sections and maps; the paths explored from them (each in its own process,
+ * bpfrt_explore.c), then the natural run, NR_RUNS invocations; its verdict written to @fd.
+ */
+static int child(void *arg, int fd)
+{
+	const struct kfsim_bpfrt_prog *p = arg;
+	static struct bpfrt_verdict out;
+	struct kfsim_bpf_explore_opts eopts = {
+		.max_paths = bpfrt_explore_cfg.max_paths,
+		.max_flips = bpfrt_explore_cfg.max_flips,
+		.timeout_ms = bpfrt_explore_cfg.timeout_ms,
+		.result_size = sizeof(struct bpfrt_verdict),
+		.stop_at_violation = !bpfrt_explore_cfg.svg, /* a picture shows every path */
+	};
+	struct kfsim_bpf_explore_report rep = {.first = -1};
+	int err = -1;
+
+	child_fd = fd;
+	dl_iterate_phdr(hook_sanitizer, NULL);
+	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
+		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
+		return 3;
+	}
+	line_cache_init();
+	if (bpfrt_explore_cfg.on)
+		err = kfsim_bpf_explore(run_path, (void *)p, &eopts, &rep);
+	kfsim_bpf_explore_set(NULL, NULL);
+	if (!err && bpfrt_explore_cfg.svg && bpfrt_paths_svg(p->name, obj->source, &rep))
+		fprintf(stderr, "%s: cannot write the picture of the explored paths\n", p->name);
+	if (!err && rep.first == 0 && rep.paths[0].end == KFSIM_BPF_PATH_NULL_DEREF) {
+		/* the natural run itself loads through a NULL result: said without crashing */
+		memset(&out, 0, sizeof(out));
+		snprintf(out.verdict, sizeof(out.verdict), "ACCEPT");
+	} else {
+		struct sigaction sa = {.sa_sigaction = dead_ref_fault, .sa_flags = SA_SIGINFO};
+
+		sigaction(SIGSEGV, &sa, &prev_segv);
+		run_runs(p, &out, true);
+	}
+	if (!err)
+		bpfrt_explore_verdict(p, obj->source, &rep, &out);
+	kfsim_bpf_explore_release(&rep);
 	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }
 
@@ -339,17 +487,38 @@ static const char *const result_name[] = {"PASS", "STATIC", "FAIL", "RAN"};
 static void usage(FILE *f, const char *argv0)
 {
 	fprintf(f,
-		"Usage: %s [--kver X.Y] [--kernel] [--timeout S] [-v] [--list] [NAME...]\n\n"
+		"Usage: %s [--kver X.Y] [--kernel] [--timeout S] [--explore on|off] [--paths N]\n"
+		"       [--flips N] [--paths-svg FILE] [-v] [--list] [NAME...]\n\n"
 		"Run the SEC() programs of %s natively under kfsim, each in a child process,\n"
 		"and check them against their __failure/__msg/__success/__retval annotations.\n"
 		"  --kver X.Y   kernel release whose rules kfsim follows (default 6.16)\n"
 		"  --kernel     also load each program in the running kernel (root) and print the\n"
 		"               verifier's verdict beside kfsim's; it is the referee of programs\n"
 		"               without annotations\n"
-		"  --timeout S  seconds a program may run (default 10)\n"
+		"  --timeout S  seconds a program may run (default 10; half of it for the explored\n"
+		"               paths)\n"
+		"  --explore on|off  run both outcomes of every maybe-NULL result and insert's\n"
+		"               return before the natural run (default on)\n"
+		"  --paths N    explore at most N paths, the natural one included (default 64)\n"
+		"  --flips N    take the other outcome at most N times per path (default 2)\n"
+		"  --paths-svg FILE  draw each program's explored paths (FILE-PROG.svg for several)\n"
 		"  -v           print kfsim's own reports as they happen\n"
 		"  --list       list the programs and their annotations, run nothing\n",
 		argv0, obj->source);
+}
+
+static int parse_count(const char *argv0, const char *opt, const char *arg, unsigned int min,
+		       unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "%s: %s takes a number from %u to %u\n", argv0, opt, min, max);
+		return 2;
+	}
+	*out = (unsigned int)v;
+	return 0;
 }
 
 static bool selected(const struct kfsim_bpfrt_prog *p, int argc, char **argv, int first)
@@ -376,6 +545,23 @@ int main(int argc, char **argv)
 			kernel = true;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
 			timeout_s = (unsigned int)strtoul(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "--explore") && i + 1 < argc) {
+			i++;
+			if (strcmp(argv[i], "on") && strcmp(argv[i], "off")) {
+				fprintf(stderr, "%s: --explore takes on or off\n", argv[0]);
+				return 2;
+			}
+			bpfrt_explore_cfg.on = !strcmp(argv[i], "on");
+		} else if (!strcmp(argv[i], "--paths") && i + 1 < argc) {
+			if (parse_count(argv[0], "--paths", argv[++i], 1, KFSIM_BPF_EXPLORE_MAX_PATHS,
+					&bpfrt_explore_cfg.max_paths))
+				return 2;
+		} else if (!strcmp(argv[i], "--flips") && i + 1 < argc) {
+			if (parse_count(argv[0], "--flips", argv[++i], 0, 8,
+					&bpfrt_explore_cfg.max_flips))
+				return 2;
+		} else if (!strcmp(argv[i], "--paths-svg") && i + 1 < argc) {
+			bpfrt_explore_cfg.svg = argv[++i];
 		} else if (!strcmp(argv[i], "-v")) {
 			verbose = true;
 		} else if (!strcmp(argv[i], "--list")) {
@@ -395,6 +581,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: bad timeout (1 to %u seconds)\n", argv[0], UINT_MAX / 1000);
 		return 2;
 	}
+	bpfrt_explore_cfg.timeout_ms = timeout_s * 500;
+	bpfrt_explore_cfg.svg_per_prog = (first < argc ? (unsigned int)(argc - first) : obj->nr_progs) > 1;
 	if (kfsim_kver_parse(kver, &code)) {
 		fprintf(stderr, "%s: bad kernel version\n", argv[0]);
 		return 2;
@@ -410,6 +598,7 @@ int main(int argc, char **argv)
 		}
 	}
 	kfsim_set_kernel_version(code);
+	kfsim_bpf_guard_dropped(true); /* loads through dropped references fault */
 	if (!verbose)
 		kfsim_console_loglevel_set(0);
 	printf("%s: %u programs; kfsim rules of %s%s\n", obj->name, obj->nr_progs, kver,
@@ -449,6 +638,10 @@ int main(int argc, char **argv)
 			print_line("kfsim:", native.msg);
 		if (native.where[0])
 			print_line("at:", native.where);
+		if (native.path[0])
+			print_line("path:", native.path);
+		if (native.explored[0] && (verbose || native.path[0] || strstr(native.explored, "reached")))
+			print_line("explored:", native.explored);
 		if (native.has_retval && !native.msg[0])
 			printf("        %-8s%lld\n", "retval:", native.retval);
 		if (kernel && kv.msg[0])

@@ -150,11 +150,41 @@ static void *map_lookup(void *map, const void *key, const char *file, int line)
 	}
 }
 
+long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
+				 unsigned long long flags, const char *file, int line);
+
+/* A zeroed element for @key (an explored path's fabricated lookup result), or NULL when full. */
+static void *fabricate_elem(void *map, const void *key, const char *file, int line)
+{
+	struct bpfrt_map *m = map_of(map);
+	void *zero = calloc(1, m->stride ? m->stride : 1);
+	long err;
+
+	if (!zero)
+		return NULL;
+	err = kfsim_bpfrt_map_update_elem(map, key, zero, BPF_NOEXIST, file, line);
+	free(zero);
+	return err ? NULL : map_lookup(map, key, file, line);
+}
+
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
 {
+	struct bpfrt_map *m = map_of(map);
+	struct kfsim_bpf_decision d = {.kfunc = "bpf_map_lookup_elem"};
+	void *value;
+
 	kfsim_bpf_verifier_ids(1); /* the maybe-NULL result's id (check_helper_call()) */
-	return map_lookup(map, key, file, line);
+	value = map_lookup(map, key, file, line);
+	/* the other outcome of a missing key in a hash: the element, zeroed, as if it were there */
+	d.natural = value;
+	d.can_flip = value || (m && key && is_hash(m));
+	d.fabricates = !value;
+	if (!kfsim_bpf_explore_decide(&d))
+		return value;
+	if (value)
+		return NULL;
+	return fabricate_elem(map, key, file, line);
 }
 
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <kfsim/bpf_explore.h>
 #include <kfsim/cmdline.h>
 #include <kfsim/err.h>
 #include <kfsim/printk.h>
@@ -88,12 +89,6 @@ static const struct difference differences[] = {
 	{"linked_list_fail", "inner_map_inner_map_incorrect_lock_*", STATIC, NULL,
 	 "iv and iv2 are two lookups of one inner-map element: one allocation at run time, two "
 	 "register ids to the verifier"},
-	{"linked_list_fail", "new_null_ret", STATIC, NULL,
-	 "dereference of bpf_obj_new()'s result before the NULL check is a plain C load; kfsim "
-	 "then sees the object leak"},
-	{"linked_list_fail", "use_after_drop", STATIC, NULL,
-	 "the load from the dropped object is plain C (kfsim poisons freed objects; ASan "
-	 "reports the load; tests/bpf/test_scenarios.c)"},
 	{"linked_list_fail", "ptr_walk_scalar", STATIC, NULL,
 	 "the type of a pointer loaded from an object (untrusted memory) is static; "
 	 "bpf_this_cpu_ptr is no graph kfunc. kfsim sees the object leak"},
@@ -107,26 +102,15 @@ static const struct difference differences[] = {
 	 "a variable offset (ctx->protocol, 0 at run time) is a static property"},
 	{"linked_list_fail", "incorrect_head_var_off2", STATIC, NULL,
 	 "a variable offset (ctx->protocol, 0 at run time) is a static property"},
-	{"linked_list_fail", "pop_front_off", PATH, NULL,
-	 "the fresh list is empty, so the pop returns NULL and the lock call on the node never "
-	 "runs; with a node kfsim says 'off 48 doesn't point to ...' (tests/bpf/test_rules.c "
-	 "test_node_as_lock)"},
-	{"linked_list_fail", "pop_back_off", PATH, NULL,
-	 "as pop_front_off"},
 	/* ---- rbtree_fail.c ---- */
 	{"rbtree_fail", "rbtree_api_remove_unadded_node", STATIC, NULL,
 	 "6.18's verifier stops at container_of() of the maybe-NULL result (pointer arithmetic "
 	 "on ptr_or_null_); 6.16 made this program __retval(0), kfsim then sees the garbage "
 	 "pointer passed to bpf_obj_drop"},
-	{"rbtree_fail", "rbtree_api_remove_no_drop", PATH, NULL,
-	 "the program never fills the tree: bpf_rbtree_first returns NULL on every run; with a "
-	 "node kfsim reports the leak (tests/bpf/test_selftests.c)"},
-	{"rbtree_fail", "rbtree_api_use_unchecked_remove_retval", PATH, NULL,
-	 "the tree is empty on every run, so the unchecked result is never used; the NULL check "
-	 "is static (kfsim refuses a NULL node at run time)"},
-	{"rbtree_fail", "rbtree_api_first_release_unlock_escape", PATH, NULL,
-	 "the tree is empty on every run; with a node kfsim reports it "
-	 "(tests/bpf/test_selftests.c)"},
+	{"rbtree_fail", "rbtree_api_use_unchecked_remove_retval", STATIC, NULL,
+	 "the explored path passes remove's NULL to bpf_rbtree_add and kfsim refuses it; the "
+	 "verifier names the maybe-NULL register's type ('Possibly NULL pointer passed to "
+	 "trusted arg1'), which a NULL value at run time does not have"},
 	/* ---- refcounted_kptr.c: the toolchain ---- */
 	{"refcounted_kptr", "insert_rbtree_and_stash__del_tree_*", REFEREE, "ACCEPT",
 	 "clang 14 emits no btf_type_tag on struct members, so the kernel sees no __kptr field "
@@ -142,8 +126,9 @@ static const struct difference differences[] = {
 	 "__failure __msg(\"function calls are not allowed while holding a lock\")",
 	 "function calls are not allowed while holding a lock"},
 	{"refcounted_kptr_fail", "refcount_acquire_maybe_null", STATIC, NULL,
-	 "the NULL check of bpf_obj_new()'s result is static; at run time the object exists "
-	 "and the program releases it"},
+	 "the explored path passes bpf_obj_new()'s NULL to bpf_refcount_acquire and kfsim "
+	 "refuses it; the verifier names the maybe-NULL register's type ('Possibly NULL pointer "
+	 "passed to trusted arg0'), which a NULL value at run time does not have"},
 	/* ---- rbtree_btf_fail__*.c ---- */
 	{"rbtree_btf_fail__add_wrong_type", "rbtree_api_add__add_wrong_type", VERDICT, NULL,
 	 "prog_tests/rbtree.c asserts only that loading fails; 6.18 refuses the section's "
@@ -204,16 +189,14 @@ struct child_arg {
 	const struct oracle_prog *p;
 };
 
-/* The child: fresh sections, NR_RUNS runs; the first violation (of any run) is the message. */
-static int child_run(void *arg, int fd)
+/* NR_RUNS runs on the sections as they are; the first violation (of any run) is the message. */
+static void runs(const struct child_arg *a, struct outcome *o)
 {
-	const struct child_arg *a = arg;
 	struct kfsim_bpf_run_opts opts = {.prog_type = a->p->type};
 	struct kfsim_bpf_run run;
 	struct outcome out = {"ACCEPT", ""};
 	int ret;
 
-	a->obj->init();
 	for (int i = 0; i < NR_RUNS && !strcmp(out.verdict, "ACCEPT"); i++) {
 		ret = 0;
 		kfsim_bpf_run(&run, a->p->name, a->p->prog, NULL, &opts, &ret);
@@ -224,6 +207,67 @@ static int child_run(void *arg, int fd)
 			snprintf(out.msg, sizeof(out.msg), "%s", run.violations[0].msg);
 		}
 	}
+	*o = out;
+}
+
+/* An exit rule (a leak, a lock still held) is what the verifier checks last on a path. */
+static bool exit_rule(const char *msg)
+{
+	return !strncmp(msg, "Unreleased reference", 20) || !strncmp(msg, "BPF_EXIT", 8) ||
+	       strstr(msg, "is missing");
+}
+
+static int explore_path(void *arg, void *result)
+{
+	struct outcome *o = result;
+
+	runs(arg, o);
+	if (strcmp(o->verdict, "REJECT"))
+		return KFSIM_BPF_PATH_CLEAN;
+	return KFSIM_BPF_PATH_VIOLATION | (exit_rule(o->msg) ? KFSIM_BPF_PATH_AT_EXIT : 0);
+}
+
+/*
+ * The child: fresh sections; every branch of the program's maybe-NULL results explored from them
+ * (kfsim_bpf_explore(), as kfsim-bpf-cc's runner does), then the natural runs.  The natural
+ * verdict stands unless it is clean or only an exit rule and an explored path broke a rule.
+ */
+static int child_run(void *arg, int fd)
+{
+	const struct child_arg *a = arg;
+	struct kfsim_bpf_explore_opts eopts = {.max_paths = 64, .max_flips = 2,
+					       .timeout_ms = CHILD_SECONDS * 500,
+					       .result_size = sizeof(struct outcome),
+					       .stop_at_violation = true};
+	struct kfsim_bpf_explore_report rep;
+	struct outcome out = {"", ""};
+	int err;
+
+	const struct kfsim_bpf_explore_path *path;
+
+	kfsim_bpf_guard_dropped(true); /* a load through a dropped object faults */
+	a->obj->init();
+	err = kfsim_bpf_explore(explore_path, (void *)a, &eopts, &rep);
+	kfsim_bpf_explore_set(NULL, NULL);
+	path = !err && rep.first >= 0 ? &rep.paths[rep.first] : NULL;
+	if (path && rep.first == 0 && path->end >= KFSIM_BPF_PATH_NULL_DEREF)
+		snprintf(out.verdict, sizeof(out.verdict), "ACCEPT"); /* the natural run faults */
+	else
+		runs(a, &out);
+	if (path && (!strcmp(out.verdict, "ACCEPT") || (exit_rule(out.msg) && !path->at_exit))) {
+		const struct outcome *found = rep.result;
+
+		/* check_mem_access() on a maybe-NULL pointer, on a dropped one (a scalar) */
+		snprintf(out.verdict, sizeof(out.verdict), "%s",
+			 path->end == KFSIM_BPF_PATH_VIOLATION ? found->verdict : "REJECT");
+		snprintf(out.msg, sizeof(out.msg), "%s",
+			 path->end == KFSIM_BPF_PATH_VIOLATION	   ? found->msg
+			 : path->end == KFSIM_BPF_PATH_NULL_DEREF ? "invalid mem access 'ptr_or_null_'"
+			 : path->end == KFSIM_BPF_PATH_DEAD_REF   ? "invalid mem access 'scalar'"
+								   : "the program crashed or hung");
+	}
+	if (!err)
+		kfsim_bpf_explore_release(&rep);
 	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }
 

@@ -286,7 +286,7 @@ static int obj_new_acq(void *ctx)
 	return 0;
 }
 
-/* The original then returns f->data: a load from freed memory, which kfsim leaves to ASan. */
+/* The load from the dropped object faults: kfsim_bpf_guard_dropped() (bpf_oracle.c sets it). */
 static int use_after_drop(void *ctx)
 {
 	struct foo *f;
@@ -295,7 +295,7 @@ static int use_after_drop(void *ctx)
 	if (!f)
 		return 0;
 	bpf_obj_drop(f);
-	return 0;
+	return *(volatile int *)&f->data;
 }
 
 /* The original passes p->ptr to bpf_this_cpu_ptr(), a helper outside the graph API. */

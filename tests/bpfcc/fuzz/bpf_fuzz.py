@@ -279,8 +279,14 @@ def fuzz(args, tc, expected):
     def one(item):
         nr, progs = item
         src = os.path.join(args.out, "batch%d.bpf.c" % nr)
+        text = render_file(args.seed, progs)
+        if args.again:  # the programs are the seed's: judge the outputs kept from a run
+            if open(src).read() != text:
+                return nr, progs, {}, "%s is not what seed %d gives" % (src, args.seed)
+            return nr, progs, parse_run(open(os.path.join(args.out, "batch%d.run.txt" % nr))
+                                        .read()), None
         with open(src, "w") as f:
-            f.write(render_file(args.seed, progs))
+            f.write(text)
         res, err = tc.run_file(src, os.path.join(args.out, "batch%d" % nr))
         return nr, progs, res, err
 
@@ -308,7 +314,8 @@ def fuzz(args, tc, expected):
                     if not r:
                         failures.append("%s: no result (the runner stopped?)" % p.name)
                         continue
-                    row = None if r.message_agrees() else expected.match(r, " ".join(p.tags))
+                    tags = " ".join(p.tags) or "valid"
+                    row = None if r.message_agrees() else expected.match(r, tags)
                     tally.add(r, row)
                     if r.message_agrees():
                         continue
@@ -379,7 +386,12 @@ def main():
     ap.add_argument("--reduce", action="store_true", help="shrink unlisted disagreements")
     ap.add_argument("--reduce-all", action="store_true",
                     help="also shrink one listed disagreement of each kind")
+    ap.add_argument("--reduce-rounds", type=int, default=30,
+                    help="builds the reduction may take (each shrinks every program once)")
     ap.add_argument("--save", help="append each reduced program to this regression file")
+    ap.add_argument("--again", action="store_true",
+                    help="judge (and reduce) the outputs a run with this --out, --seed, "
+                         "--count and --batch kept, instead of running the programs again")
     ap.add_argument("--expected", default=os.path.join(HERE, "expected_differences"))
     ap.add_argument("--corpus", help="run this regression file instead of generating")
     ap.add_argument("-v", "--verbose", action="store_true", help="print listed ones too")

@@ -15,7 +15,7 @@ import re
 
 import bpf_fuzz_gen as gen
 
-MAX_ROUNDS = 40
+MAX_ROUNDS = 30
 MAX_CANDIDATES = 120  # per round, over all programs
 
 
@@ -110,13 +110,15 @@ def used_subprogs(prog):
 def reduce_all(items, tc, args):
     """Reduce each (Program, Result) and print the small programs."""
     work = [{"prog": used_subprogs(p), "sig": r.signature(), "res": r} for p, r in items]
-    for rnd in range(MAX_ROUNDS):
+    for rnd in range(getattr(args, "reduce_rounds", MAX_ROUNDS)):
         trials = []
         per = max(1, MAX_CANDIDATES // max(1, len([w for w in work if not w.get("done")])))
         for wi, w in enumerate(work):
             if w.get("done"):
                 continue
-            for ci, c in enumerate(candidates(w["prog"])[:per]):
+            cands = candidates(w["prog"])
+            w["tried"] = len(cands) <= w.get("offset", 0) + per
+            for ci, c in enumerate(cands[w.get("offset", 0):w.get("offset", 0) + per]):
                 trials.append((wi, renamed(used_subprogs(c), "fzr%d_%d_%d" % (rnd, wi, ci))))
         if not trials:
             break
@@ -138,8 +140,11 @@ def reduce_all(items, tc, args):
                 continue
             if wi in best and best[wi][0].size() < w["prog"].size():
                 w["prog"], w["res"] = best[wi]
+                w["offset"] = 0
+            elif w["tried"]:
+                w["done"] = True  # no candidate left that still disagrees the same way
             else:
-                w["done"] = True
+                w["offset"] = w.get("offset", 0) + per
         if all(w.get("done") for w in work):
             break
     for w in work:

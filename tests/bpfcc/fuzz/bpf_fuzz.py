@@ -81,7 +81,7 @@ class Result:
         def norm(m):
             return re.sub(r"[0-9]+", "N", m)
         return (self.kfsim, self.kernel, norm(self.kfsim_msg), norm(self.kernel_msg),
-                self.kfsim_ret == self.kernel_ret)
+                self.kfsim_ret == self.kernel_ret, self.kfsim_msg == self.kernel_msg)
 
 
 def parse_run(text):

@@ -114,6 +114,9 @@ class Program:
         self.body = []
         self.subprogs = []  # (name, Stmt list, signature) rendered before the program
         self.tags = []
+        # the reducer's programs: clang must not see that a pointer is still NULL (a load
+        # through it would be undefined, and clang would leave an empty function libbpf refuses)
+        self.opaque = False
 
     def render(self):
         out = []
@@ -124,6 +127,8 @@ class Program:
             out.append("\tstruct bpf_rb_node *rb = NULL;")
             out.append("\tlong ret = 0;")
             out.append("")
+            if self.opaque:
+                out.append("\tbarrier_var(n0);\n\tbarrier_var(n1);\n\tbarrier_var(n2);")
             for s in body:
                 s.render(out, 1)
             out.append("\treturn ret;")
@@ -142,6 +147,9 @@ class Program:
         out.append("\tint zero = 0, i = 0;")
         out.append("\tlong ret = 0;")
         out.append("")
+        if self.opaque:
+            for v in NODE_VARS + PLAIN_VARS + ["rb", "ln", "v", "old"]:
+                out.append("\tbarrier_var(%s);" % v)
         for s in self.body:
             s.render(out, 1)
         out.append("\treturn ret;")

@@ -109,7 +109,10 @@ def used_subprogs(prog):
 
 def reduce_all(items, tc, args):
     """Reduce each (Program, Result) and print the small programs."""
-    work = [{"prog": used_subprogs(p), "sig": r.signature(), "res": r} for p, r in items]
+    work = [{"prog": used_subprogs(copy.deepcopy(p)), "sig": r.signature(), "res": r}
+            for p, r in items]
+    for w in work:
+        w["prog"].opaque = True
     for rnd in range(getattr(args, "reduce_rounds", MAX_ROUNDS)):
         trials = []
         per = max(1, MAX_CANDIDATES // max(1, len([w for w in work if not w.get("done")])))

@@ -54,7 +54,7 @@ static bool fz_less2(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 }
 #endif
 
-/* found: kfsim REJECT: bpf_spin_lock at off=0 must be held for bpf_rb_root; the kernel REJECT: same call cannot be used with different types / use one call for each type: inline the static function that holds the call, / or mark the callee with __attribute__((nomerge)) */
+/* found: kfsim REJECT: bpf_spin_lock at off=16 must be held for bpf_rb_root; the kernel REJECT: same call cannot be used with different types / use one call for each type: inline the static function that holds the call, / or mark the callee with __attribute__((nomerge)) */
 /* tags: first-unlocked */
 SEC("tc")
 __failure __msg("same call cannot be used with different types")
@@ -69,39 +69,19 @@ int fzreg_0(void *ctx)
 	int zero = 0, i = 0;
 	long ret = 0;
 
-	for (i = 0; i < 3; i++) {
-		m0 = bpf_obj_new(struct fz_plain);
-		if (!m0) {
-			return 0;
-		}
-		m0->key = 94;
-		n1 = bpf_obj_new(struct fz_node);
-		if (!n1) {
-			bpf_obj_drop(m0);
-			return 0;
-		}
-		n1->key = 83;
-		bpf_spin_lock(&fz_lock2);
-		bpf_spin_unlock(&fz_lock2);
-		bpf_obj_drop(n1);
-		bpf_obj_drop(m0);
-	}
-	for (i = 0; i < 3; i++) {
-		n1 = bpf_obj_new(struct fz_node);
-		if (!n1) {
-			return 0;
-		}
-		n1->key = 6;
-		bpf_spin_lock(&fz_lock);
-		bpf_list_push_back(&fz_head, &n1->link);
-		bpf_spin_unlock(&fz_lock);
-	}
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
+	barrier_var(m0);
+	barrier_var(m1);
+	barrier_var(rb);
+	barrier_var(ln);
+	barrier_var(v);
+	barrier_var(old);
 	n0 = bpf_obj_new(struct fz_node);
 	if (!n0) {
 		return 0;
 	}
-	n0->key = 49;
-	n0->key = 59;
 	m0 = bpf_obj_new(struct fz_plain);
 	if (!m0) {
 		bpf_obj_drop(n0);
@@ -122,15 +102,9 @@ int fzreg_0(void *ctx)
 		bpf_obj_drop(m0);
 		return 4;
 	}
-	n1 = bpf_kptr_xchg(&v->stash, NULL);
-	if (n1)
-		bpf_obj_drop(n1);
 	rb = bpf_rbtree_first(&fz_root);
 	if (rb)
 		ret += container_of(rb, struct fz_node, node)->key;
-	bpf_obj_drop(n0);
-	bpf_obj_drop(n2);
-	bpf_obj_drop(m0);
 	return ret;
 }
 
@@ -149,19 +123,24 @@ int fzreg_1(void *ctx)
 	int zero = 0, i = 0;
 	long ret = 0;
 
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
+	barrier_var(m0);
+	barrier_var(m1);
+	barrier_var(rb);
+	barrier_var(ln);
+	barrier_var(v);
+	barrier_var(old);
 	n0 = bpf_obj_new(struct fz_node);
 	if (!n0) {
 		return 0;
 	}
-	n0->key = 53;
-	n0->key = 87;
 	m0 = bpf_obj_new(struct fz_plain);
 	if (!m0) {
 		bpf_obj_drop(n0);
 		return 0;
 	}
-	m0->key = 34;
-	n1 = bpf_obj_new(struct fz_node);
 	if (!n1) {
 		bpf_obj_drop(n0);
 		bpf_obj_drop(m0);
@@ -177,22 +156,6 @@ int fzreg_1(void *ctx)
 	}
 	n2->key = 73;
 	v = bpf_map_lookup_elem(&fz_stash, &zero);
-	if (!v) {
-		bpf_obj_drop(n0);
-		bpf_obj_drop(n2);
-		bpf_obj_drop(m0);
-		return 4;
-	}
-	old = bpf_kptr_xchg(&v->stash, n1);
-	if (old)
-		bpf_obj_drop(old);
-	n1 = bpf_obj_new(struct fz_node);
-	if (!n1) {
-		bpf_obj_drop(n0);
-		bpf_obj_drop(n2);
-		bpf_obj_drop(m0);
-		return 0;
-	}
 	n1->key = 33;
 	bpf_obj_drop(m0);
 	old = bpf_kptr_xchg(&v->stash, n0);
@@ -218,17 +181,16 @@ int fzreg_2(void *ctx)
 	int zero = 0, i = 0;
 	long ret = 0;
 
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
+	barrier_var(m0);
+	barrier_var(m1);
+	barrier_var(rb);
+	barrier_var(ln);
+	barrier_var(v);
+	barrier_var(old);
 	bpf_spin_lock(&fz_lock);
-	rb = bpf_rbtree_first(&fz_root);
-	if (rb) {
-		n2 = container_of(rb, struct fz_node, node);
-		ret += n2->key;
-	}
-	rb = bpf_rbtree_root(&fz_root);
-	if (rb) {
-		n2 = container_of(rb, struct fz_node, node);
-		ret += n2->key;
-	}
 	ret += bpf_ktime_get_ns() & 1;
 	bpf_spin_unlock(&fz_lock);
 	return ret;
@@ -241,6 +203,9 @@ __noinline long fzreg_3_insert(long key)
 	struct bpf_rb_node *rb = NULL;
 	long ret = 0;
 
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
 	n0 = bpf_obj_new(struct fz_node);
 	if (!n0)
 		return 0;
@@ -266,16 +231,21 @@ int fzreg_3(void *ctx)
 	int zero = 0, i = 0;
 	long ret = 0;
 
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
+	barrier_var(m0);
+	barrier_var(m1);
+	barrier_var(rb);
+	barrier_var(ln);
+	barrier_var(v);
+	barrier_var(old);
 	n2 = bpf_obj_new(struct fz_node);
 	if (!n2) {
 		return 0;
 	}
 	n2->key = 37;
 	v = bpf_map_lookup_elem(&fz_stash, &zero);
-	if (!v) {
-		bpf_obj_drop(n2);
-		return 4;
-	}
 	old = bpf_kptr_xchg(&v->stash, n2);
 	if (old)
 		bpf_obj_drop(old);
@@ -306,9 +276,6 @@ int fzreg_3(void *ctx)
 		bpf_obj_drop(n0);
 		return 2;
 	}
-	m0 = container_of(rb, struct fz_plain, node);
-	bpf_rbtree_add(&fz_root2, &m0->node, fz_less2);
-	rb = bpf_rbtree_remove(&fz_root2, &m0->node);
 	if (!rb) {
 		bpf_spin_unlock(&fz_lock2);
 		bpf_obj_drop(n0);
@@ -322,83 +289,7 @@ int fzreg_3(void *ctx)
 	return ret;
 }
 
-/* found: kfsim REJECT: Unreleased reference id=6 alloc_insn=15 / BPF_EXIT instruction in main prog would lead to reference leak; the kernel REJECT: Unreleased reference id=5 alloc_insn=15 / BPF_EXIT instruction in main prog would lead to reference leak */
-__noinline long fzreg_4_insert(long key)
-{
-	struct fz_node *n0 = NULL, *n1 = NULL, *n2 = NULL;
-	struct bpf_rb_node *rb = NULL;
-	long ret = 0;
-
-	n0 = bpf_obj_new(struct fz_node);
-	if (!n0)
-		return 0;
-	n0->key = key;
-	bpf_spin_lock(&fz_lock);
-	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
-	bpf_spin_unlock(&fz_lock);
-	ret = 1;
-	return ret;
-}
-
-/* tags: leak */
-SEC("tc")
-__failure __msg("Unreleased reference id=5 alloc_insn=15")
-int fzreg_4(void *ctx)
-{
-	struct fz_node *n0 = NULL, *n1 = NULL, *n2 = NULL;
-	struct fz_plain *m0 = NULL, *m1 = NULL;
-	struct bpf_rb_node *rb = NULL;
-	struct bpf_list_node *ln = NULL;
-	struct fz_value *v = NULL;
-	struct fz_node *old = NULL;
-	int zero = 0, i = 0;
-	long ret = 0;
-
-	if (ret & 1) {
-		bpf_spin_lock(&fz_lock2);
-		bpf_spin_unlock(&fz_lock2);
-		m0 = bpf_obj_new(struct fz_plain);
-		if (!m0) {
-			return 0;
-		}
-		m0->key = 46;
-		m0->key = 38;
-		bpf_obj_drop(m0);
-	}
-	ret += fzreg_4_insert(79);
-	m1 = bpf_obj_new(struct fz_plain);
-	if (!m1) {
-		return 0;
-	}
-	m1->key = 75;
-	n1 = bpf_obj_new(struct fz_node);
-	if (!n1) {
-		bpf_obj_drop(m1);
-		return 0;
-	}
-	n1->key = 47;
-	bpf_obj_drop(m1);
-	return ret;
-}
-
 /* found: kfsim REJECT: arg#0 expected pointer to allocated object; the kernel REJECT: R1 must be referenced or trusted */
-__noinline long fzreg_5_insert(long key)
-{
-	struct fz_node *n0 = NULL, *n1 = NULL, *n2 = NULL;
-	struct bpf_rb_node *rb = NULL;
-	long ret = 0;
-
-	n0 = bpf_obj_new(struct fz_node);
-	if (!n0)
-		return 0;
-	n0->key = key;
-	bpf_spin_lock(&fz_lock);
-	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
-	bpf_spin_unlock(&fz_lock);
-	ret = 1;
-	return ret;
-}
-
 /* tags: drop-dead add-wrong-lock */
 SEC("tc")
 __failure __msg("R1 must be referenced or trusted")
@@ -413,18 +304,19 @@ int fzreg_5(void *ctx)
 	int zero = 0, i = 0;
 	long ret = 0;
 
-	n1 = bpf_obj_new(struct fz_node);
-	if (!n1) {
-		return 0;
-	}
-	n1->key = 52;
-	bpf_obj_drop(n1);
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
+	barrier_var(m0);
+	barrier_var(m1);
+	barrier_var(rb);
+	barrier_var(ln);
+	barrier_var(v);
+	barrier_var(old);
 	n0 = bpf_obj_new(struct fz_node);
 	if (!n0) {
 		return 0;
 	}
-	n0->key = 80;
-	ret += fzreg_5_insert(82);
 	for (i = 0; i < 3; i++) {
 		m0 = bpf_obj_new(struct fz_plain);
 		if (!m0) {
@@ -435,23 +327,54 @@ int fzreg_5(void *ctx)
 		bpf_obj_drop(m0);
 	}
 	bpf_obj_drop(n0);
-	v = bpf_map_lookup_elem(&fz_stash, &zero);
-	if (!v) {
-		return 4;
-	}
-	n2 = bpf_kptr_xchg(&v->stash, NULL);
-	if (n2)
-		bpf_obj_drop(n2);
-	ret += fzreg_5_insert(97);
 	bpf_obj_drop(n0);
+	n1 = bpf_obj_new(struct fz_node);
+	return ret;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: R1 must be referenced or trusted */
+/* tags: drop-dead leak */
+SEC("tc")
+__failure __msg("R1 must be referenced or trusted")
+int fzreg_7(void *ctx)
+{
+	struct fz_node *n0 = NULL, *n1 = NULL, *n2 = NULL;
+	struct fz_plain *m0 = NULL, *m1 = NULL;
+	struct bpf_rb_node *rb = NULL;
+	struct bpf_list_node *ln = NULL;
+	struct fz_value *v = NULL;
+	struct fz_node *old = NULL;
+	int zero = 0, i = 0;
+	long ret = 0;
+
+	barrier_var(n0);
+	barrier_var(n1);
+	barrier_var(n2);
+	barrier_var(m0);
+	barrier_var(m1);
+	barrier_var(rb);
+	barrier_var(ln);
+	barrier_var(v);
+	barrier_var(old);
 	n1 = bpf_obj_new(struct fz_node);
 	if (!n1) {
 		return 0;
 	}
-	n1->key = 7;
-	bpf_spin_lock(&fz_lock2);
-	n1->key = 56;
-	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
-	bpf_spin_unlock(&fz_lock2);
+	n2 = bpf_obj_new(struct fz_node);
+	bpf_obj_drop(n1);
+	n0 = bpf_obj_new(struct fz_node);
+	bpf_obj_drop(n1);
+	n1 = bpf_obj_new(struct fz_node);
+	m1 = bpf_obj_new(struct fz_plain);
+	if (!m1) {
+		bpf_obj_drop(n0);
+		bpf_obj_drop(n1);
+		bpf_obj_drop(n2);
+		return 0;
+	}
+	m1->key = 53;
+	bpf_obj_drop(n0);
+	bpf_obj_drop(n2);
+	bpf_obj_drop(m1);
 	return ret;
 }

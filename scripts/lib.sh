@@ -42,6 +42,7 @@ KFSIM_TEST_PACKAGES=(
 	chromium
 	zlib1g-dev
 	gdb
+	clang-19	# BPF objects with btf_type_tag (__kptr): tests/bpfcc/fuzz
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

@@ -158,6 +158,8 @@ static inline struct bpf_obj_hdr *bpf_obj_hdr_of(void *obj)
 
 /* Free @obj's special fields, then the object (refcounted: only at zero). bpf_obj.c. */
 void bpf_obj_drop_raw(void *obj);
+/* Free what the run kept from reuse (at its end: kfsim_bpf_run_end()). */
+void bpf_obj_quarantine_flush(void);
 /* Drain the list/tree root at @root (already detached or unreachable). bpf_list.c / bpf_rbtree.c */
 void bpf_list_head_drain(void *head, struct bpf_spin_lock *lock, s32 node_off);
 void bpf_rb_root_drain(void *root, struct bpf_spin_lock *lock, s32 node_off);
@@ -175,6 +177,13 @@ enum bpf_ref_kind {
 
 #define BPF_MAX_REFS 128
 #define BPF_MAX_DEAD 16
+/*
+ * The last BPF_QUARANTINE objects a run frees stay allocated (poisoned) until the run ends
+ * (bpf_obj.c): kfsim knows a reference by its address, and memory handed at once to the next
+ * bpf_obj_new() of the size would make a stale pointer name the new object, with its live
+ * reference, where the verifier still sees the dead one.  Speed-free: only drops pay.
+ */
+#define BPF_QUARANTINE 32
 
 /**
  * struct bpf_ref - one reference the program holds
@@ -277,6 +286,9 @@ struct bpf_tstate {
 	struct bpf_cs_end cs_end[BPF_MAX_DEAD];
 	struct bpf_ref refs[BPF_MAX_REFS];
 	struct bpf_dead_ref dead[BPF_MAX_DEAD];
+	/* objects this run freed, kept from reuse until it ends: a ring, bpf_obj.c */
+	u32 nr_quarantined;
+	void *quarantine[BPF_QUARANTINE];
 };
 
 extern __thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));

@@ -8,7 +8,9 @@
  * bpf_obj_init() does (refcount 1, nodes in no collection, roots declared and empty); dropping
  * empties the nested lists and trees first and drops their nodes; a refcounted object is freed
  * only when the count reaches zero; a freed object is poisoned (POISON_FREE, and ASan's heap
- * poisoning in sanitizer builds) so a raw read after the drop shows.
+ * poisoning in sanitizer builds) so a raw read after the drop shows; inside a run its memory
+ * is not reused before the run ends (BPF_QUARANTINE objects), so that a stale pointer never
+ * names a newer object (the verifier tells the two apart by register, kfsim by address).
  */
 #include <string.h>
 
@@ -50,6 +52,32 @@ void *bpf_obj_alloc_type(struct kfsim_btf_struct *t)
 	return bpf_obj_alloc(t);
 }
 
+/* Free @hdr now, or, inside a run, once BPF_QUARANTINE later frees or the run's end came. */
+static void bpf_obj_free(struct bpf_obj_hdr *hdr)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	void **slot;
+
+	if (!ts->run) {
+		kfree(hdr);
+		return;
+	}
+	slot = &ts->quarantine[ts->nr_quarantined++ % BPF_QUARANTINE];
+	kfree(*slot);
+	*slot = hdr;
+}
+
+void bpf_obj_quarantine_flush(void)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	for (u32 i = 0; i < BPF_QUARANTINE; i++) {
+		kfree(ts->quarantine[i]);
+		ts->quarantine[i] = NULL;
+	}
+	ts->nr_quarantined = 0;
+}
+
 void bpf_obj_drop_raw(void *obj)
 {
 	struct bpf_obj_hdr *hdr = bpf_obj_hdr_of(obj);
@@ -66,7 +94,7 @@ void bpf_obj_drop_raw(void *obj)
 	hdr->magic = BPF_OBJ_DEAD;
 	memset(obj, BPF_POISON_FREE, hdr->size);
 	if (!bpf_guard_free(hdr)) /* a guarded object's pages become inaccessible instead */
-		kfree(hdr);
+		bpf_obj_free(hdr);
 }
 #else
 #define bpf_obj_alloc bpf_obj_alloc_type

@@ -412,6 +412,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	}
 	run_cleanup(ts);
 	ts->run = NULL;
+	bpf_obj_quarantine_flush();
 	ts->tracing = false;
 	ts->timeline = false;
 	bpf_enter_fast_mask(ts);

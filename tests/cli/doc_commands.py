@@ -35,6 +35,9 @@ SKIP = {
                                                     "bpf/bench_smoke checks it starts",
     ("bpf-graph.md", "sh bench/bpf/bench_bpf_callgrind.sh"): "a benchmark under callgrind: "
                                                              "scripts/bench runs it",
+    ("bpf-graph.md", "python3 tests/bpfcc/fuzz/bpf_fuzz.py"): "the fuzzer runs for minutes: "
+                                                             "ctest runs bpfcc/fuzz_verifier",
+    ("bpf-graph.md", "cd build && ctest -R bpfcc/fuzz"): "runs tests of this very suite",
     ("own-tools.md", "kfsim exec --server /tmp/kfsim.sock -- python3 tools/net/ynl/cli.py"):
         "needs the kernel tree's tools/net/ynl: clients/ynl_cli runs it from linux-source",
 }

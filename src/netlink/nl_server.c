@@ -784,7 +784,9 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 		for (c = s->clients; c; c = c->next) {
 			pfd[n++] = (struct pollfd){ .fd = c->ctl_fd, .events = POLLIN };
 			pfd[n++] = (struct pollfd){ .fd = c->data_fd,
-						    .events = POLLIN | (c->out_head ? POLLOUT : 0) };
+						    .events = POLLIN | (c->out_head ||
+								c->overrun_pending ?
+								POLLOUT : 0) };
 		}
 		ret = poll(pfd, n, 100);
 		if (ret < 0) {

@@ -385,8 +385,12 @@ unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s)
 static void refuse(int fd, int err)
 {
 	struct kfsim_nl_wire_rep rep = { .err = err };
+	struct kfsim_nl_wire_req req;
 
 	send(fd, &rep, sizeof(rep), MSG_DONTWAIT | MSG_NOSIGNAL);
+	/* closing with its request unread would reset the client before it reads why */
+	while (recv(fd, &req, sizeof(req), MSG_DONTWAIT | MSG_TRUNC) > 0)
+		;
 	close(fd);
 }
 

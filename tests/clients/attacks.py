@@ -101,7 +101,10 @@ def wire_open(path, timeout=5.0):
     addr = "\0" + path[1:] if path.startswith("@") else path
     try:
         ctl.connect(addr)
-        ctl.send(struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC))
+        try:
+            ctl.send(struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC))
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused at once: the reason waits to be read
         msg, fds, _, _ = socket.recv_fds(ctl, 12, 1)
     except OSError as e:
         ctl.close()

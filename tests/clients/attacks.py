@@ -263,7 +263,7 @@ def attack_memory():
             if err:
                 return {"open": ename(err)}
             socks.append((ctl, socket.socket(fileno=fd)))
-        deadline = time.monotonic() + 6
+        deadline = time.monotonic() + float(os.environ.get("KFSIM_ATTACK_HOG_SECS", "6"))
         while time.monotonic() < deadline:
             for _, d in socks:
                 try:
@@ -279,6 +279,31 @@ def attack_memory():
     check("RSS stays bounded", isinstance(r, dict) and "sent" in r and grown < 100,
           f"{r}; server RSS {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB after "
           f"(+{grown:.1f} MiB)")
+    # what the server holds for one reader that never reads: its socket plus its queue
+
+    def backlog():
+        ctl, fd, err = wire_open(path)
+        if err:
+            return {"open": ename(err)}
+        d = socket.socket(fileno=fd)
+        sent, deadline = 0, time.monotonic() + 4
+        while time.monotonic() < deadline:
+            try:
+                d.send(getfamily_dump(sent), socket.MSG_DONTWAIT)
+                sent += 1
+            except BlockingIOError:
+                time.sleep(0.001)
+        held, d_timeout = 0, d.settimeout(1)
+        try:
+            while True:
+                held += len(d.recv(1 << 16))
+        except OSError:
+            pass
+        return {"sent": sent, "held": held}
+    r = as_nobody(backlog, 30)
+    held = r.get("held", -1) if isinstance(r, dict) else -1
+    check("bytes held for one reader are capped", 0 < held <= (1 << 20) + 256 * 1024,
+          f"{r}: {held / 1048576:.2f} MiB held for a reader that never read")
     # a reader that fell behind reads ENOBUFS once, then everything works again
     code = f"""
 import socket, struct, errno, time

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <signal.h>
 #include <stddef.h>
@@ -176,6 +177,18 @@ static int go_background(const char *path)
 	return 0;
 }
 
+/* Room for every connection the server admits (two descriptors each), if the hard limit allows. */
+static void raise_nofile(void)
+{
+	const rlim_t want = 2 * KFSIM_NL_SERVER_MAX_CLIENTS + 64;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 {
 	const struct kernel_opts *o = opts;
@@ -205,6 +218,7 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 					      ": it runs as another user" : "");
 		return 0;
 	}
+	raise_nofile();
 	net = kfsim_standin_net_create(config, err, sizeof(err));
 	if (IS_ERR(net))
 		return kfsim_cli_fail(CMD, (int)PTR_ERR(net), "%s%s%s", config ? config : "",

@@ -243,19 +243,17 @@ static int listen_on(struct kfsim_nl_server *s, const char *path,
 	return 0;
 }
 
-/* Two descriptors per connection, a few for ourselves: raise the soft limit if we may. */
+/*
+ * Two descriptors per connection and a few for ourselves, within RLIMIT_NOFILE as it is (the
+ * library never changes a program's limits; `kfsim kernel` raises its own first).
+ */
 static unsigned int client_capacity(void)
 {
 	const rlim_t want = 2 * KFSIM_NL_SERVER_MAX_CLIENTS + 64;
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 64;
-	if (rl.rlim_cur < want && rl.rlim_max > rl.rlim_cur) {
-		rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		getrlimit(RLIMIT_NOFILE, &rl);
-	}
+		return 16;
 	if (rl.rlim_cur >= want)
 		return KFSIM_NL_SERVER_MAX_CLIENTS;
 	return rl.rlim_cur > 96 ? (unsigned int)((rl.rlim_cur - 64) / 2) : 16;

@@ -58,7 +58,7 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
 #define KFSIM_NL_SERVER_MAX_PER_UID 64u	 /* per user other than root and the server's */
 #define KFSIM_NL_SERVER_RESERVED 64u	 /* of the total, kept for root and the server's user */
 #define KFSIM_NL_SERVER_OPEN_TIMEOUT_MS 5000 /* from connect to OPEN */
-#define KFSIM_NL_SERVER_QUEUE_MAX (1u << 20) /* bytes waiting for one reader, besides its socket */
+#define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* bytes waiting for one reader, besides its socket */
 #define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* bytes waiting for all readers together */
 #define KFSIM_NL_CLIENT_TIMEOUT_MS 5000	 /* a client waits this long for connect and replies */
 

@@ -227,21 +227,32 @@ def attack_descriptors():
     spid = int(pid[0]) if pid else proc.pid
 
     def flood():
-        held, errs, t0 = [], {}, time.monotonic()
-        for _ in range(200):
+        # connections that never open a socket take one descriptor each: more of them than
+        # the server has descriptors, then opened ones, held for 2 s
+        raw, held, errs, t0 = [], [], {}, time.monotonic()
+        for _ in range(60):
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            c.settimeout(5)
+            try:
+                c.connect(path)
+                raw.append(c)
+            except OSError as e:
+                errs["connect " + ename(e.errno)] = errs.get("connect " + ename(e.errno), 0) + 1
+        for _ in range(140):
             ctl, fd, err = wire_open(path, timeout=5)
             if err:
                 errs[ename(err)] = errs.get(ename(err), 0) + 1
             else:
                 held.append((ctl, fd))
-        hold_start = time.monotonic()
+        secs = time.monotonic() - t0
         time.sleep(2)
-        return [len(held), errs, hold_start - t0]
+        return [len(raw), len(held), errs, secs]
     cpu0 = cpu_seconds(spid)
     r = as_nobody(flood, 60)
     cpu = cpu_seconds(spid) - cpu0
-    ok = isinstance(r, list) and r[2] < 30 and "ETIMEDOUT" not in r[1]
-    check("200 connections are answered at once", ok, f"held, refusals, seconds: {r}")
+    ok = isinstance(r, list) and r[3] < 30 and "ETIMEDOUT" not in r[2]
+    check("200 connections are answered at once", ok,
+          f"raw connections, opened sockets, refusals, seconds: {r}")
     check("no spinning", cpu < 1.5, f"server CPU {cpu:.2f} s over the flood and 2 s hold")
     rc, out, secs = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
     check("the owner is served afterwards", rc == 0, f"exit {rc} in {secs:.1f} s")

@@ -65,7 +65,8 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
 /**
  * struct kfsim_nl_listen_opts - how the socket file is made
  * @mode: the file's permission bits, exactly (e.g. 0660 to share with @group); -1: 0777 less
- *        the process umask, as bind() makes it
+ *        the process umask, as bind() makes it.  A mode is applied by setting the process's
+ *        umask around bind(): create such a server before starting threads that create files
  * @group: the file's group ((gid_t)-1: the creator's)
  */
 struct kfsim_nl_listen_opts {

@@ -29,12 +29,16 @@
 
 struct exec_opts {
 	const char *server;
+	const char *server_owner;
 };
 
 static const struct kfsim_opt exec_opts_table[] = {
 	{ "server", KFSIM_OPT_STRING, offsetof(struct exec_opts, server), "PATH",
 	  "the kernel of 'kfsim kernel --listen PATH' (persistent); without\n"
 	  "it, a kernel of the program's own with the built-in devices" },
+	{ "server-owner", KFSIM_OPT_STRING, offsetof(struct exec_opts, server_owner), "USER",
+	  "trust a server run by USER (a name or uid); by default only\n"
+	  "root's or your own is (KFSIM_KERNEL_OWNER)" },
 };
 
 static int exec_program(void *exec_opts, const struct kfsim_cli_args *args);
@@ -283,6 +287,8 @@ have_preload:
 		setenv("KFSIM_KERNEL", o->server, 1);
 	else
 		unsetenv("KFSIM_KERNEL");
+	if (o->server_owner)
+		setenv("KFSIM_KERNEL_OWNER", o->server_owner, 1);
 	fflush(NULL);
 	execvp(args->positional[0], args->positional);
 	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", args->positional[0]);

@@ -797,8 +797,12 @@ int ioctl(int fd, unsigned long req, ...)
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
 	if (names_interface(req) && arg) {
-		memcpy(name, arg, sizeof(name));	/* an ifreq, or the name itself */
-		name[IFNAMSIZ - 1] = '\0';
+		const char *given = arg;	/* an ifreq, or the name itself: never past its NUL */
+		size_t i;
+
+		for (i = 0; i < IFNAMSIZ - 1 && given[i]; i++)
+			name[i] = given[i];
+		name[i] = '\0';
 		if (name[0] && refuse_simulated(name, req))
 			return fail(-EOPNOTSUPP);
 	}

@@ -154,6 +154,21 @@ def shim_env(server):
     return env
 
 
+def exec_env():
+    """The environment for `kfsim exec`: it finds the shim itself; an ASan build's runtime first."""
+    env = shim_env("")
+    env.pop("KFSIM_KERNEL")
+    env["LD_PRELOAD"] = env["LD_PRELOAD"].replace(SHIM, "").strip(":")
+    if not env["LD_PRELOAD"]:
+        env.pop("LD_PRELOAD")
+    env["KFSIM_NETLINK_SHIM"] = SHIM
+    return env
+
+
+def asan():
+    return "ASAN_OPTIONS" in shim_env("")
+
+
 def py_under_shim(server, code, timeout=20):
     return run([sys.executable, "-c", code], timeout=timeout, env=shim_env(server))
 
@@ -287,9 +302,11 @@ def attack_memory():
     r = as_nobody(hog, 30)
     after = rss_kib(proc.pid)
     grown = (after - before) / 1024
-    check("RSS stays bounded", isinstance(r, dict) and "sent" in r and grown < 100,
+    # ASan's quarantine keeps freed memory resident: there the bytes held per reader (below)
+    # are the bound that is checked
+    check("RSS stays bounded", isinstance(r, dict) and "sent" in r and (grown < 100 or asan()),
           f"{r}; server RSS {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB after "
-          f"(+{grown:.1f} MiB)")
+          f"(+{grown:.1f} MiB){' (ASan: not bounded here)' if asan() else ''}")
     # what the server holds for one reader that never reads: its socket plus its queue
 
     def backlog():
@@ -419,6 +436,13 @@ def attack_squatting():
     rc, out, _ = run([KFSIM, "ethtool", "--server", abstract, "--get-plca-cfg", "eth0"],
                      env=env)
     check("KFSIM_KERNEL_OWNER=nobody trusts it on purpose", rc == 0, f"exit {rc}")
+    rc, out, _ = run([KFSIM, "exec", "--server", abstract, "--", "genl", "ctrl", "list"],
+                     env=exec_env())
+    check("kfsim exec refuses it", rc != 0 and "runs as another user" in out, out.strip())
+    rc, out, _ = run([KFSIM, "exec", "--server", abstract, "--server-owner", "nobody", "--",
+                      "genl", "ctrl", "list"], env=exec_env())
+    check("kfsim exec --server-owner nobody trusts it", rc == 0 and "nlctrl" in out,
+          f"exit {rc}")
     rc, out, _ = run([KFSIM, "kernel", "--listen", path])
     check("--listen names the squatter", rc == 1 and "uid 65534" in out, out.strip())
     for pid in squatters:
@@ -606,9 +630,7 @@ def attack_real_interface():
         nsx = ["ip", "netns", "exec", ns]
         before = run(nsx + ["ethtool", "-k", "eth3"])[1]
         rc, out, _ = run(nsx + [KFSIM, "exec", "--", "ethtool", "-K", "eth3", "sg", "off"],
-                         env=dict(os.environ, KFSIM_NETLINK_SHIM=SHIM,
-                                  LD_PRELOAD=shim_env("")["LD_PRELOAD"].replace(SHIM, "")
-                                  .strip(":")))
+                         env=exec_env())
         after = run(nsx + ["ethtool", "-k", "eth3"])[1]
         sg = [ln.strip() for ln in after.splitlines() if ln.startswith("scatter-gather:")]
         check("ethtool -K eth3 sg off under kfsim exec changes nothing real",

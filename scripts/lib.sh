@@ -43,6 +43,7 @@ KFSIM_TEST_PACKAGES=(
 	zlib1g-dev
 	gdb
 	clang-19	# BPF objects with btf_type_tag (__kptr): tests/bpfcc/fuzz
+	ethtool
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

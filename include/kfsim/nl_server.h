@@ -20,9 +20,17 @@
  * closed (or the process dies, mid-dump included) the server closes the kfsim socket, as the
  * kernel releases a netlink socket on its last close.
  *
- * Credentials are taken from the control connection's SO_PEERCRED: uid 0 gets CAP_NET_ADMIN and
- * CAP_SYS_ADMIN (KFSIM_NL_CRED_ROOT), any other uid none (KFSIM_NL_CRED_USER), so
- * GENL_ADMIN_PERM operations answer -EPERM to non-root clients as on Linux.
+ * Credentials are the capabilities the connecting process really holds (not its uid): the
+ * effective set of the SO_PEERCRED process (found race-free through SO_PEERPIDFD), counted only
+ * when that process is in the server's user namespace, which owns the simulated network
+ * namespace.  CAP_NET_ADMIN passes GENL_ADMIN_PERM and GENL_UNS_ADMIN_PERM, CAP_SYS_ADMIN the
+ * GENL_MCAST_CAP_SYS_ADMIN groups; without them a request answers -EPERM as on Linux.
+ *
+ * Limits (docs/own-tools.md, "Security model"): KFSIM_NL_SERVER_MAX_CLIENTS connections in all,
+ * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own, a connection
+ * that has not opened its socket within KFSIM_NL_SERVER_OPEN_TIMEOUT_MS is closed, and at most
+ * KFSIM_NL_SERVER_QUEUE_MAX bytes wait for one reader (beyond, messages are dropped and the
+ * reader's next recv() fails with ENOBUFS, as netlink_overrun() does).
  *
  * The server is single-threaded: each request runs to completion before the next is read, so
  * two clients' SETs never interleave.  Replies and dump buffers are produced when the request
@@ -39,14 +47,62 @@ struct kfsim_nl_server;
 /**
  * kfsim_nl_server_create() - listen on a UNIX socket for netlink clients
  * @k: the kernel to serve (stays owned by the caller; destroy it after the server)
- * @path: a filesystem path (created with mode 0666, since any user may open a netlink socket
- *        and the peer's uid decides what it may do; an existing socket file is replaced only
- *        if no server answers on it), or a name starting with '@' for the abstract namespace
+ * @path: a filesystem path, or a name starting with '@' for the abstract namespace
  *
- * Return: the server, ERR_PTR(-ENAMETOOLONG) when @path does not fit a sockaddr_un,
- * ERR_PTR(-EADDRINUSE) when another server answers on @path, or the errno of socket/bind/listen.
+ * kfsim_nl_server_listen() with the defaults (mode from the umask, group unchanged).
+ * Return: as kfsim_nl_server_listen().
  */
 struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const char *path);
+
+#define KFSIM_NL_SERVER_MAX_CLIENTS 512u	 /* connections in all */
+#define KFSIM_NL_SERVER_MAX_PER_UID 64u	 /* per user other than root and the server's */
+#define KFSIM_NL_SERVER_RESERVED 64u	 /* of the total, kept for root and the server's user */
+#define KFSIM_NL_SERVER_OPEN_TIMEOUT_MS 5000 /* from connect to OPEN */
+#define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* bytes waiting for one reader, besides its socket */
+#define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* bytes waiting for all readers together */
+#define KFSIM_NL_CLIENT_TIMEOUT_MS 5000	 /* a client waits this long for connect and replies */
+
+/**
+ * struct kfsim_nl_listen_opts - how the socket file is made
+ * @mode: the file's permission bits, exactly (e.g. 0660 to share with @group); -1: 0777 less
+ *        the process umask, as bind() makes it.  A mode is applied by setting the process's
+ *        umask around bind(): create such a server before starting threads that create files
+ * @group: the file's group ((gid_t)-1: the creator's)
+ */
+struct kfsim_nl_listen_opts {
+	int mode;
+	gid_t group;
+};
+
+/**
+ * kfsim_nl_server_listen() - listen on a UNIX socket for netlink clients, safely
+ * @k: the kernel to serve (stays owned by the caller; destroy it after the server)
+ * @path: a filesystem path, or a name starting with '@' for the abstract namespace
+ * @opts: the file's mode and group (NULL: the defaults)
+ * @err: receives a one-line reason on failure (may be NULL)
+ *
+ * The socket's directory is created (mode 0700, one level) if missing, and must be owned by
+ * the caller or root and not writable by others unless sticky, so no other user can swap the
+ * file for a link; the mode is set at bind() time (the umask), never by following the path.
+ * An existing socket file is replaced only when no server answers on it and it is the
+ * caller's (or the caller is root); anything else at @path is left alone.
+ *
+ * Return: the server; ERR_PTR(-ENAMETOOLONG) when @path does not fit a sockaddr_un,
+ * -EADDRINUSE when a server answers on @path, -EEXIST when something that is not a stale
+ * socket of ours is there, -EPERM when the directory is unsafe, or the errno of the calls.
+ */
+struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const char *path,
+					       const struct kfsim_nl_listen_opts *opts,
+					       char *err, size_t err_size);
+
+/**
+ * kfsim_nl_server_default_path() - the caller's own socket path
+ *
+ * $XDG_RUNTIME_DIR/kfsim-kernel.sock when XDG_RUNTIME_DIR is set (an absolute path), else
+ * /tmp/kfsim-UID/kernel.sock (the folder is made private by kfsim_nl_server_listen()).
+ * Return: 0, or -ENAMETOOLONG when it does not fit @size.
+ */
+int kfsim_nl_server_default_path(char *buf, size_t size);
 
 /**
  * kfsim_nl_server_run() - serve until *@stop becomes non-zero
@@ -59,9 +115,10 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop);
 /**
  * kfsim_nl_server_stop() - ask the server listening at @path to stop, as SIGTERM would
  *
- * Only the user the server runs as, or root, may stop it.
+ * Only the user the server runs as, or root, may stop it.  Waits at most
+ * KFSIM_NL_CLIENT_TIMEOUT_MS for the connection and the answer.
  * Return: 0 (the server stops after the request), -EPERM, -ENOENT/-ECONNREFUSED when nothing
- * listens at @path, -ENAMETOOLONG.
+ * listens at @path, -ETIMEDOUT when nothing answers, -ENAMETOOLONG.
  */
 int kfsim_nl_server_stop(const char *path);
 
@@ -92,8 +149,14 @@ struct kfsim_nl_remote {
  * @protocol: the netlink protocol; only NETLINK_GENERIC is served
  * @flags: SOCK_CLOEXEC and/or SOCK_NONBLOCK for the data descriptor
  *
- * Return: 0, -ECONNREFUSED/-ENOENT when no server listens at @path, -EPROTONOSUPPORT for
- * another protocol, -ENAMETOOLONG, or the errno of the socket calls.
+ * The server must run as root, as the caller's effective uid, or as the uid named by
+ * $KFSIM_KERNEL_OWNER (a number or a user name): a server squatting a path under another
+ * user's name is refused.  Connecting and every control reply wait at most
+ * KFSIM_NL_CLIENT_TIMEOUT_MS.
+ *
+ * Return: 0, -ECONNREFUSED/-ENOENT when no server listens at @path, -EACCES when another user
+ * runs it, -EMFILE/-ENFILE when the server's per-user or total limit is reached, -ETIMEDOUT,
+ * -EPROTONOSUPPORT for another protocol, -ENAMETOOLONG, or the errno of the socket calls.
  */
 int kfsim_nl_remote_open(const char *path, int protocol, int flags, struct kfsim_nl_remote *r);
 
@@ -121,6 +184,13 @@ int kfsim_nl_remote_getsockopt(struct kfsim_nl_remote *r, int opt, u32 *val);
  * On success r->portid is the port id in force.
  */
 int kfsim_nl_remote_bind(struct kfsim_nl_remote *r, u32 portid, u32 groups);
+
+/**
+ * kfsim_nl_remote_server_uid() - the uid of the process listening at @path (SO_PEERCRED)
+ *
+ * For messages: who squats a path.  Return: 0, or the errno of connect().
+ */
+int kfsim_nl_remote_server_uid(const char *path, uid_t *uid);
 
 /** kfsim_nl_remote_close() - close both descriptors (either may be -1). */
 void kfsim_nl_remote_close(struct kfsim_nl_remote *r);

@@ -9,12 +9,16 @@
  * what the program does with its sockets is in docs/own-tools.md.
  */
 #define _GNU_SOURCE 1 /* asprintf */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <kfsim/kernel.h>
@@ -25,12 +29,16 @@
 
 struct exec_opts {
 	const char *server;
+	const char *server_owner;
 };
 
 static const struct kfsim_opt exec_opts_table[] = {
 	{ "server", KFSIM_OPT_STRING, offsetof(struct exec_opts, server), "PATH",
 	  "the kernel of 'kfsim kernel --listen PATH' (persistent); without\n"
 	  "it, a kernel of the program's own with the built-in devices" },
+	{ "server-owner", KFSIM_OPT_STRING, offsetof(struct exec_opts, server_owner), "USER",
+	  "trust a server run by USER (a name or uid); by default only\n"
+	  "root's or your own is (KFSIM_KERNEL_OWNER)" },
 };
 
 static int exec_program(void *exec_opts, const struct kfsim_cli_args *args);
@@ -106,6 +114,129 @@ static void asan_runtime(char *buf, size_t size)
 }
 #endif
 
+/* @name as execvp() finds it: a path with a '/' as is, else the first executable on $PATH. */
+static int resolve_program(const char *name, char *buf, size_t size)
+{
+	const char *path = getenv("PATH"), *dir, *end;
+
+	if (strchr(name, '/'))
+		return (size_t)snprintf(buf, size, "%s", name) < size ? 0 : -ENAMETOOLONG;
+	for (dir = path ? path : "/usr/local/bin:/usr/bin:/bin"; ; dir = end + 1) {
+		end = strchrnul(dir, ':');
+		if ((size_t)snprintf(buf, size, "%.*s%s%s", (int)(end - dir), dir,
+				     end > dir ? "/" : "", name) < size && !access(buf, X_OK))
+			return 0;
+		if (!*end)
+			return -ENOENT;
+	}
+}
+
+/* The ELF class of @path (ELFCLASS32/64), whether it asks for a dynamic loader, or -errno. */
+static int elf_kind(const char *path, bool *dynamic)
+{
+	Elf64_Ehdr eh64;
+	unsigned char *ident = eh64.e_ident;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -ENOEXEC;
+
+	*dynamic = false;
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh64, sizeof(eh64), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
+	    memcmp(ident, ELFMAG, SELFMAG))
+		goto out;
+	ret = ident[EI_CLASS];
+	for (unsigned int i = 0; ; i++) {
+		u32 type;
+		off_t off;
+
+		if (ret == ELFCLASS64) {
+			if (i >= eh64.e_phnum)
+				break;
+			off = (off_t)(eh64.e_phoff + (u64)i * eh64.e_phentsize);
+		} else {
+			const Elf32_Ehdr *eh32 = (const Elf32_Ehdr *)&eh64;
+
+			if (i >= eh32->e_phnum)
+				break;
+			off = (off_t)(eh32->e_phoff + (u32)i * eh32->e_phentsize);
+		}
+		if (pread(fd, &type, sizeof(type), off) != (ssize_t)sizeof(type))
+			break;
+		if (type == PT_INTERP) {
+			*dynamic = true;
+			break;
+		}
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/*
+ * Would the dynamic loader really put the shim into @program?  Not into a static ELF, not from
+ * an LD_PRELOAD path it splits (on spaces and colons), not into a program of the other ELF
+ * class, not into a set-id or file-capability program (secure-execution mode ignores it).
+ * Otherwise the program's netlink sockets would silently reach the real kernel.  A script is
+ * judged by its interpreter ("#!/usr/bin/env NAME" by NAME).
+ */
+static int check_preload_takes(const char *program, const char *shim, char *why, size_t size)
+{
+	char path[PATH_MAX], line[PATH_MAX];
+	int depth, shim_class, class = -ENOEXEC, fd;
+	bool dynamic, shim_dynamic;
+	struct stat st;
+	ssize_t n;
+
+	if (strpbrk(shim, " \t\n:"))
+		return snprintf(why, size, "the shim's path '%s' has a space or ':', which "
+				"LD_PRELOAD cannot carry (set KFSIM_NETLINK_SHIM to a path without "
+				"them)", shim), -EINVAL;
+	shim_class = elf_kind(shim, &shim_dynamic);
+	if (resolve_program(program, path, sizeof(path)))
+		return 0;	/* execvp() says why */
+	for (depth = 0; depth < 4; depth++) {
+		class = elf_kind(path, &dynamic);
+		if (class != -ENOEXEC)
+			break;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, line, sizeof(line) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n < 3 || line[0] != '#' || line[1] != '!')
+			return 0;	/* not ours to judge */
+		line[n] = '\0';
+		char *interp = line + 2 + strspn(line + 2, " \t"), *arg;
+
+		interp[strcspn(interp, " \t\n")] = '\0';
+		arg = interp + strlen(interp) + 1;
+		if (!strcmp(interp, "/usr/bin/env") && arg < line + n) {
+			arg += strspn(arg, " \t");
+			arg[strcspn(arg, " \t\n")] = '\0';
+			if (resolve_program(arg, path, sizeof(path)))
+				return 0;
+		} else if ((size_t)snprintf(path, sizeof(path), "%s", interp) >= sizeof(path)) {
+			return 0;
+		}
+	}
+	if (class < 0)
+		return 0;
+	if (!dynamic)
+		return snprintf(why, size, "%s is statically linked: the shim cannot go into it, "
+				"and its netlink sockets would reach the real kernel", path), -ENOEXEC;
+	if (shim_class > 0 && class != shim_class)
+		return snprintf(why, size, "%s is a %d-bit program and the shim %d-bit: the loader "
+				"would skip the shim", path, class == ELFCLASS64 ? 64 : 32,
+				shim_class == ELFCLASS64 ? 64 : 32), -ENOEXEC;
+	if (!stat(path, &st) && (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
+				 ((st.st_mode & S_ISGID) && st.st_gid != getegid())))
+		return snprintf(why, size, "%s is set-id: the loader ignores LD_PRELOAD for it",
+				path), -EPERM;
+	if (geteuid() != 0 && getxattr(path, "security.capability", NULL, 0) > 0)
+		return snprintf(why, size, "%s has file capabilities: the loader ignores "
+				"LD_PRELOAD for it", path), -EPERM;
+	return 0;
+}
+
 /* Only the environment changes: the program replaces kfsim, with its own arguments. */
 static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 {
@@ -114,9 +245,14 @@ static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 	char shim[PATH_MAX], *preload;
 	int ret;
 
+	char why[PATH_MAX + 160];
+
 	ret = find_shim(shim, sizeof(shim));
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "cannot find " SHIM_NAME " (set KFSIM_NETLINK_SHIM)");
+	ret = check_preload_takes(args->positional[0], shim, why, sizeof(why));
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "refusing to run '%s': %s", args->positional[0], why);
 	old = getenv("LD_PRELOAD");
 #ifdef KFSIM_ASAN
 	{
@@ -152,6 +288,8 @@ have_preload:
 		setenv("KFSIM_KERNEL", o->server, 1);
 	else
 		unsetenv("KFSIM_KERNEL");
+	if (o->server_owner)
+		setenv("KFSIM_KERNEL_OWNER", o->server_owner, 1);
 	fflush(NULL);
 	execvp(args->positional[0], args->positional);
 	return kfsim_cli_fail(CMD, -errno, "cannot run '%s'", args->positional[0]);

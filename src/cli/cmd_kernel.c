@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * kfsim kernel --listen PATH [--config FILE] [--background]
+ * kfsim kernel [--listen PATH] [--mode MODE] [--group GROUP] [--config FILE] [--background]
  * kfsim kernel --stop PATH
+ * kfsim kernel --print-path
  *
  * A simulated kernel that stays up: kfsim's in-process kernel (nlctrl, the ethtool family with
  * the PLCA devices of the built-in segment or of --config, the demo family) served on a UNIX
@@ -9,11 +10,20 @@
  * settings) persists from one client to the next.  Clients are `kfsim ethtool --server PATH`,
  * `kfsim nl --server PATH`, or any unmodified netlink program run with
  * LD_PRELOAD=libkfsim-netlink.so KFSIM_KERNEL=PATH.  SIGTERM or SIGINT stops it cleanly.
+ * Without --listen it serves the user's own path (kfsim_nl_server_default_path()); the file is
+ * private unless --mode/--group share it on purpose (docs/own-tools.md, "Security model").
  */
+#define _GNU_SOURCE 1
+#include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <kfsim/err.h>
@@ -37,13 +47,58 @@ struct kernel_opts {
 	const char *config;
 	const char *stop_path;
 	bool background;
+	int mode;		/* -1: from the umask */
+	gid_t group;		/* (gid_t)-1: the creator's */
+	bool print_path;
 };
 
 #define O(field) offsetof(struct kernel_opts, field)
 
+static int parse_mode(void *opts, const char *value, char *why, size_t why_size)
+{
+	char *end;
+	unsigned long mode = strtoul(value, &end, 8);
+
+	if (!*value || *end || mode > 0777) {
+		snprintf(why, why_size, "expected octal permission bits such as 0660");
+		return -EINVAL;
+	}
+	((struct kernel_opts *)opts)->mode = (int)mode;
+	return 0;
+}
+
+static int parse_group(void *opts, const char *value, char *why, size_t why_size)
+{
+	struct group *gr = getgrnam(value);
+	char *end;
+	unsigned long gid = strtoul(value, &end, 10);
+
+	if (gr)
+		gid = gr->gr_gid;
+	else if (!*value || *end || gid >= (gid_t)-1) {
+		snprintf(why, why_size, "expected a group name or number");
+		return -EINVAL;
+	}
+	((struct kernel_opts *)opts)->group = (gid_t)gid;
+	return 0;
+}
+
+static void format_mode(const void *opts, char *buf, size_t size)
+{
+	int mode = ((const struct kernel_opts *)opts)->mode;
+
+	if (mode < 0)
+		snprintf(buf, size, "from the umask");
+	else
+		snprintf(buf, size, "%04o", mode);
+}
+
+static const char *const not_with_stop[] = { "stop", "print-path", NULL };
+
 static const struct kfsim_opt kernel_opts_table[] = {
 	{ "listen", KFSIM_OPT_STRING, O(listen_path), "PATH",
-	  "the socket to create (a name starting with '@' is abstract)", .required = 1 },
+	  "the socket to create (a name starting with '@' is abstract);\n"
+	  "without it, the user's own path (see --print-path)" },
 	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
 	  "the devices, as for 'kfsim ethtool --config', instead of the\n"
 	  "built-in segment" },
@@ -52,23 +107,48 @@ static const struct kfsim_opt kernel_opts_table[] = {
 	{ "stop", KFSIM_OPT_STRING, O(stop_path), "PATH",
 	  "stop the server at PATH (its user or root only)",
 	  .excludes = (const char *const[]){ "listen", "config", "background", NULL } },
+	{ "mode", KFSIM_OPT_CALL, 0, "MODE",
+	  "the socket file's permission bits, to share it on purpose (0660\n"
+	  "with --group); a client needs write permission to connect",
+	  .call = parse_mode, .format = format_mode, .excludes = not_with_stop },
+	{ "group", KFSIM_OPT_CALL, 0, "GROUP", "the socket file's group (name or number)",
+	  .call = parse_group, .excludes = not_with_stop },
+	{ "print-path", KFSIM_OPT_FLAG, O(print_path), NULL,
+	  "print the user's own socket path and exit:\n"
+	  "$XDG_RUNTIME_DIR/kfsim-kernel.sock, else /tmp/kfsim-UID/kernel.sock",
+	  .excludes = (const char *const[]){ "listen", "config", "background", NULL } },
 };
 
 static int kernel_serve(void *opts, const struct kfsim_cli_args *args);
 
+static void kernel_defaults(void *opts, unsigned int verb)
+{
+	struct kernel_opts *o = opts;
+
+	(void)verb;
+	o->mode = -1;
+	o->group = (gid_t)-1;
+}
+
 static const struct kfsim_cli_spec kernel_spec = {
 	.name = CMD,
-	.usage = "kfsim kernel --listen PATH [--config FILE] [--background]\n"
-		 "       kfsim kernel --stop PATH",
+	.usage = "kfsim kernel [--listen PATH] [--mode MODE] [--group GROUP] [--config FILE]\n"
+		 "                    [--background]\n"
+		 "       kfsim kernel --stop PATH\n"
+		 "       kfsim kernel --print-path",
 	.about = "Serve kfsim's simulated kernel (generic netlink: nlctrl, ethtool PLCA, kfsim_demo)\n"
 		 "on a UNIX socket until SIGTERM, SIGINT or --stop.  State persists across clients.",
 	.opts = kernel_opts_table,
 	.nr_opts = ARRAY_SIZE(kernel_opts_table),
 	.run = kernel_serve,
+	.defaults = kernel_defaults,
 	.opts_size = sizeof(struct kernel_opts),
 	.notes = "Clients: kfsim ethtool --server PATH ..., kfsim nl policy --server PATH ...,\n"
 		 "kfsim exec --server PATH -- PROGRAM ... (any netlink program), or\n"
 		 "  LD_PRELOAD=libkfsim-netlink.so KFSIM_KERNEL=PATH program ...\n"
+		 "The socket file is made with the umask's bits (private by default), in a directory\n"
+		 "only its user (or root) may write to, or a sticky one; clients refuse a server run\n"
+		 "by another user than root or themselves unless KFSIM_KERNEL_OWNER names it.\n"
 		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
 };
 
@@ -97,16 +177,39 @@ static int go_background(const char *path)
 	return 0;
 }
 
+/* Room for every connection the server admits (two descriptors each), if the hard limit allows. */
+static void raise_nofile(void)
+{
+	const rlim_t want = 2 * KFSIM_NL_SERVER_MAX_CLIENTS + 64;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 {
 	const struct kernel_opts *o = opts;
 	const char *listen_path = o->listen_path, *config = o->config, *stop_path = o->stop_path;
+	struct kfsim_nl_listen_opts listen_opts = { .mode = o->mode, .group = o->group };
+	char own_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct kfsim_nl_server *server;
 	struct kfsim_plca_net *net;
 	struct sigaction sa = { .sa_handler = on_stop };
 	char err[256];
 	int ret;
 
+	ret = kfsim_nl_server_default_path(own_path, sizeof(own_path));
+	if (ret && (o->print_path || !listen_path))
+		return kfsim_cli_fail(CMD, ret, "$XDG_RUNTIME_DIR is too long for a socket path");
+	if (o->print_path) {
+		printf("%s\n", own_path);
+		return 0;
+	}
+	if (!listen_path && !stop_path)
+		listen_path = own_path;
 	if (stop_path) {
 		ret = kfsim_nl_server_stop(stop_path);
 		if (ret)
@@ -115,16 +218,17 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 					      ": it runs as another user" : "");
 		return 0;
 	}
+	raise_nofile();
 	net = kfsim_standin_net_create(config, err, sizeof(err));
 	if (IS_ERR(net))
 		return kfsim_cli_fail(CMD, (int)PTR_ERR(net), "%s%s%s", config ? config : "",
 				      config ? ": " : "", err);
-	server = kfsim_nl_server_create(kfsim_plca_net_kernel(net), listen_path);
+	server = kfsim_nl_server_listen(kfsim_plca_net_kernel(net), listen_path, &listen_opts, err,
+					sizeof(err));
 	if (IS_ERR(server)) {
 		ret = (int)PTR_ERR(server);
 		kfsim_plca_net_destroy(net);
-		return kfsim_cli_fail(CMD, ret, "cannot listen on %s%s", listen_path,
-				      ret == -EADDRINUSE ? ": another kfsim kernel serves it" : "");
+		return kfsim_cli_fail(CMD, ret, "cannot listen on %s: %s", listen_path, err);
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);

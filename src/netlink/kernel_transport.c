@@ -11,6 +11,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 #include "nl_transport.h"
+#include "nl_wire.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -110,6 +111,10 @@ ssize_t kfsim_nl_kernel_recv(struct kfsim_nl_client *c, void *buf, size_t len, i
 	n = recv(pfd.fd, buf, len, MSG_DONTWAIT);
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	if (c->server && kfsim_nl_wire_is_overrun(buf, n))
+		return -ENOBUFS;	/* the server dropped messages we did not read in time */
+	if (c->server && n == 0)
+		return -ECONNRESET;	/* a netlink socket never ends: the server is gone */
 	return n;
 }
 

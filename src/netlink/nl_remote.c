@@ -4,9 +4,13 @@
  * set and read its options.  Used by kfsim's own client (--server) and by the LD_PRELOAD shim
  * libkfsim-netlink.so, so that both speak to a server the same way.
  */
+#define _GNU_SOURCE 1 /* struct ucred */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -57,8 +61,9 @@ static int transact(int ctl_fd, u32 op, u32 name, u32 val, struct kfsim_nl_wire_
 	do {
 		n = send(ctl_fd, &req, sizeof(req), MSG_NOSIGNAL);
 	} while (n < 0 && errno == EINTR);
-	if (n < 0)
+	if (n < 0 && errno != EPIPE && errno != ECONNRESET)
 		return -errno;
+	/* on a hang-up, a server that refused us left its reason to read */
 	if (passed_fd) {
 		msg.msg_control = control.buf;
 		msg.msg_controllen = sizeof(control.buf);
@@ -67,7 +72,7 @@ static int transact(int ctl_fd, u32 op, u32 name, u32 val, struct kfsim_nl_wire_
 		n = recvmsg(ctl_fd, &msg, MSG_CMSG_CLOEXEC);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return -errno;
+		return errno == EAGAIN ? -ETIMEDOUT : -errno;
 	if (n != (ssize_t)sizeof(*rep))
 		return -EPROTO;	/* the server went away or speaks another version */
 	if (passed_fd) {
@@ -81,6 +86,80 @@ static int transact(int ctl_fd, u32 op, u32 name, u32 val, struct kfsim_nl_wire_
 			return -EPROTO;
 	}
 	return 0;
+}
+
+/* The uid $KFSIM_KERNEL_OWNER names (a number or a user), or -1. */
+static uid_t trusted_owner(void)
+{
+	const char *name = getenv("KFSIM_KERNEL_OWNER");
+	struct passwd *pw;
+	char *end;
+	unsigned long uid;
+
+	if (!name || !*name)
+		return (uid_t)-1;
+	uid = strtoul(name, &end, 10);
+	if (!*end)
+		return (uid_t)uid;
+	pw = getpwnam(name);
+	return pw ? pw->pw_uid : (uid_t)-1;
+}
+
+/*
+ * A connection to the server at @sun, with every wait bounded (a full backlog blocks connect()
+ * on a UNIX socket; SO_SNDTIMEO bounds it), and refused unless root, we, or the user we were
+ * told to trust runs the server: anyone may create a socket at a path we did not make.
+ */
+static int connect_server(const struct sockaddr_un *sun, socklen_t len, bool check_owner)
+{
+	struct timeval tv = { .tv_sec = KFSIM_NL_CLIENT_TIMEOUT_MS / 1000,
+			      .tv_usec = (KFSIM_NL_CLIENT_TIMEOUT_MS % 1000) * 1000 };
+	struct ucred peer;
+	socklen_t plen = sizeof(peer);
+	int fd, err;
+
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (const struct sockaddr *)sun, len)) {
+		err = errno == EAGAIN || errno == EINPROGRESS ? -ETIMEDOUT : -errno;
+		close(fd);
+		return err;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &plen)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (check_owner && peer.uid != 0 && peer.uid != geteuid() && peer.uid != trusted_owner()) {
+		close(fd);
+		return -EACCES;
+	}
+	return fd;
+}
+
+int kfsim_nl_remote_server_uid(const char *path, uid_t *uid)
+{
+	struct sockaddr_un sun;
+	struct ucred peer;
+	socklen_t len, plen = sizeof(peer);
+	int fd, err;
+
+	err = kfsim_nl_sockaddr(path, &sun, &len);
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	err = connect(fd, (struct sockaddr *)&sun, len) ? -errno : 0;
+	if (!err && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &plen))
+		err = -errno;
+	close(fd);
+	if (!err)
+		*uid = peer.uid;
+	return err;
 }
 
 int kfsim_nl_remote_open(const char *path, int protocol, int flags, struct kfsim_nl_remote *r)
@@ -97,12 +176,11 @@ int kfsim_nl_remote_open(const char *path, int protocol, int flags, struct kfsim
 	err = kfsim_nl_sockaddr(path, &sun, &len);
 	if (err)
 		return err;
-	r->ctl_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (r->ctl_fd < 0)
-		return -errno;
-	if (connect(r->ctl_fd, (struct sockaddr *)&sun, len)) {
-		err = -errno;
-		goto fail;
+	r->ctl_fd = connect_server(&sun, len, true);
+	if (r->ctl_fd < 0) {
+		err = r->ctl_fd;
+		r->ctl_fd = -1;
+		return err;
 	}
 	err = transact(r->ctl_fd, KFSIM_NL_WIRE_OPEN, 0, (u32)protocol, &rep, &fd);
 	if (!err)
@@ -135,12 +213,10 @@ int kfsim_nl_server_stop(const char *path)
 	err = kfsim_nl_sockaddr(path, &sun, &len);
 	if (err)
 		return err;
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	fd = connect_server(&sun, len, false);	/* asking anyone to stop is harmless */
 	if (fd < 0)
-		return -errno;
-	err = connect(fd, (struct sockaddr *)&sun, len) ? -errno : 0;
-	if (!err)
-		err = transact(fd, KFSIM_NL_WIRE_SHUTDOWN, 0, 0, &rep, NULL);
+		return fd;
+	err = transact(fd, KFSIM_NL_WIRE_SHUTDOWN, 0, 0, &rep, NULL);
 	if (!err)
 		err = rep.err;
 	close(fd);

@@ -8,6 +8,7 @@
  * Both ends are built from the same sources, so the layout is private to them; the magic and
  * version refuse a client of another build instead of misreading it.
  */
+#include <stdbool.h>
 #include <kfsim/types.h>
 
 #define KFSIM_NL_WIRE_MAGIC 0x6b666e6cu /* "kfnl" */
@@ -34,5 +35,20 @@ struct kfsim_nl_wire_rep {
 	u32 portid;	/* the socket's port id after the request */
 	u32 val;	/* GETSOCKOPT's value */
 };
+
+/*
+ * What the server puts on a data descriptor, in order, when it dropped messages for a reader
+ * that did not keep up (netlink_overrun(): the kernel sets ENOBUFS on the socket).  Eight bytes
+ * are shorter than any netlink buffer (NLMSG_HDRLEN is 16), so no real message looks like it;
+ * the shim and kfsim's own client turn it into a recv() failing with ENOBUFS.
+ */
+#define KFSIM_NL_WIRE_OVERRUN "kfnlOVRN"
+#define KFSIM_NL_WIRE_OVERRUN_LEN 8u
+
+static inline bool kfsim_nl_wire_is_overrun(const void *buf, long len)
+{
+	return len == (long)KFSIM_NL_WIRE_OVERRUN_LEN &&
+	       !__builtin_memcmp(buf, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN);
+}
 
 #endif /* KFSIM_NL_WIRE_H */

@@ -350,14 +350,19 @@ static void plca_update_sint(int *dst, const struct nlattr *attr, const struct n
 	if (nla_type(attr) == ETHTOOL_A_PLCA_ENABLED && !kfsim_kernel_at_least(6, 6)) {
 		/*
 		 * Linux 6.3..6.5 read the u8 as a u32: the value byte plus the three padding
-		 * bytes that follow it in the message (zero from every sane sender).  Bytes past
-		 * the end of the request read as 0.
+		 * bytes that follow it in the message.  libmnl (so real ethtool) leaves that
+		 * padding unzeroed, and "enable off" then reads as on.  Bytes past the end of the
+		 * request read as 0.
 		 */
 		const u8 *data = nla_data(attr), *end = (const u8 *)nlh + nlh->nlmsg_len;
 		u32 value = 0;
 
 		for (int i = 0; i < 4 && data + i < end; i++)
 			value |= (u32)data[i] << (8 * i);
+		if (value > 0xff && !(value & 0xff))
+			pr_warn_once("ethtool: PLCA 'enable off' read as on: this kernel (6.3-6.5) "
+				     "reads the u8 ENABLED with its unzeroed padding, as libmnl sends "
+				     "it; fixed in 6.6 by commit 8957261cd814 (kfsim --kver 6.6)\n");
 		*dst = (int)value;
 	} else if (nla_type(attr) == ETHTOOL_A_PLCA_ENABLED) {
 		*dst = nla_get_u8(attr);

@@ -10,15 +10,29 @@
  *    notification one client caused reaches every subscribed client in the order it was made.
  *  - A client is released when the last client-side copy of its data descriptor is closed
  *    (POLLHUP on the server's end), whatever state its dump or control connection is in.
+ *  - Nothing a client does can take more than its share (the limits of <kfsim/nl_server.h>):
+ *    connections are counted per uid and in all before anything is allocated for them, bytes
+ *    waiting for readers are counted per client and in all, a connection that does not open a
+ *    socket in time is closed, and a spare descriptor keeps accept() able to shed a
+ *    connection when descriptors run out, so the loop never spins on a readable listener.
+ *  - What a client may do follows the capabilities its process holds (nl_peer_cred.c), read
+ *    once when it connects, as the kernel checks the opener's credentials (file_ns_capable()).
+ *  - The socket file is made by bind() with its final mode (the umask), in a directory nobody
+ *    else can write to (or a sticky one); it is only ever removed through that directory's
+ *    descriptor after checking it is still our inode.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <kfsim/nl_server.h>
@@ -44,10 +58,11 @@
 
 #define NL_SERVER_RX_MAX (64u * 1024u)	     /* what kfsim_nl_sock_send() takes */
 #define NL_SERVER_BUF_SIZE (128u * 1024u)    /* one kernel buffer (dump steps are <= 64 KiB) */
-#define NL_SERVER_QUEUE_MAX (16u << 20)	     /* per client; beyond it buffers are dropped */
+#define NL_SERVER_SOCK_RCVBUF 212992	     /* net.core.rmem_default: a reader's socket */
 #define NL_SERVER_FLAG_OPTS 16		     /* SOL_NETLINK option numbers we keep a value for */
 
 int kfsim_nl_sockaddr(const char *path, struct sockaddr_un *sun, socklen_t *len);
+struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer);
 
 struct nl_server_buf {
 	struct nl_server_buf *next;
@@ -67,6 +82,9 @@ struct nl_server_client {
 	struct nl_server_buf *out_head, *out_tail;
 	size_t out_bytes;
 	unsigned long dropped;
+	bool congested;			/* NETLINK_S_CONGESTED: dropping until drained */
+	bool overrun_pending;		/* the ENOBUFS marker still has to be sent */
+	struct timespec connected;	/* for KFSIM_NL_SERVER_OPEN_TIMEOUT_MS */
 };
 
 struct kfsim_nl_server {
@@ -74,76 +92,229 @@ struct kfsim_nl_server {
 	int listen_fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	bool unlink_path;
+	int dir_fd;			/* the socket file's directory, for a safe unlink */
+	const char *file_name;		/* the socket file's name in it (points into path) */
+	dev_t file_dev;			/* the socket file bind() made */
+	ino_t file_ino;
+	int spare_fd;			/* given up to accept() and shed one connection */
+	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
+	unsigned int nr_clients;	/* connections, opened or not */
+	size_t queued_bytes;		/* all clients' out_bytes */
 	struct nl_server_client *clients;
 	unsigned int nr_sockets;
 	bool shutdown;			/* a SHUTDOWN request was accepted */
 	u8 *buf;
 };
 
-static int listen_on(struct kfsim_nl_server *s, const char *path)
+#define listen_fail(err, ...) (snprintf(errbuf, errsize, __VA_ARGS__), (err))
+
+/*
+ * The directory the socket file goes in: made (0700, one level) if missing, then held open and
+ * checked: ours or root's, and writable by nobody else unless sticky (where others cannot
+ * rename or remove our entries).  Anything weaker lets another user swap the file for a link.
+ */
+static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
+{
+	char dir[sizeof(s->path)];
+	char *slash = strrchr(s->path, '/');
+	struct stat st;
+
+	if (!slash) {
+		snprintf(dir, sizeof(dir), ".");
+		s->file_name = s->path;
+	} else {
+		snprintf(dir, sizeof(dir), "%.*s", slash == s->path ? 1 : (int)(slash - s->path),
+			 s->path);
+		s->file_name = slash + 1;
+	}
+	if (!*s->file_name)
+		return listen_fail(-EINVAL, "%s names a directory, not a socket file", s->path);
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return listen_fail(-errno, "cannot create the directory %s", dir);
+	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->dir_fd < 0)
+		return listen_fail(-errno, "cannot open the directory %s", dir);
+	if (fstat(s->dir_fd, &st))
+		return listen_fail(-errno, "cannot stat the directory %s", dir);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return listen_fail(-EPERM, "the directory %s belongs to uid %u: another user could "
+				   "replace the socket file", dir, (unsigned int)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return listen_fail(-EPERM, "the directory %s is writable by others and not sticky: "
+				   "another user could replace the socket file", dir);
+	return 0;
+}
+
+/* What is at the path already: nothing, or a stale socket of ours (removed); else refused. */
+static int clear_stale(struct kfsim_nl_server *s, const struct sockaddr_un *sun, socklen_t len,
+		       char *errbuf, size_t errsize)
+{
+	struct stat st;
+	int probe;
+
+	if (fstatat(s->dir_fd, s->file_name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : listen_fail(-errno, "cannot stat %s", s->path);
+	if (!S_ISSOCK(st.st_mode))
+		return listen_fail(-EEXIST, "%s exists and is %s, not a socket: left alone",
+				   s->path, S_ISLNK(st.st_mode) ? "a symbolic link" :
+				   S_ISREG(st.st_mode) ? "a regular file" :
+				   S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+	probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (probe >= 0 && (!connect(probe, (const struct sockaddr *)sun, len) ||
+			   errno == EAGAIN)) {
+		close(probe);
+		return listen_fail(-EADDRINUSE, "a server (uid %u) answers on %s", st.st_uid,
+				   s->path);
+	}
+	if (probe >= 0)
+		close(probe);
+	if (st.st_uid != geteuid() && geteuid() != 0)
+		return listen_fail(-EEXIST, "%s is a socket of uid %u that nobody answers on: "
+				   "left alone", s->path, (unsigned int)st.st_uid);
+	if (unlinkat(s->dir_fd, s->file_name, 0) && errno != ENOENT)
+		return listen_fail(-errno, "cannot remove the stale socket %s", s->path);
+	return 0;
+}
+
+/*
+ * bind() through the held directory (/proc/self/fd/N/name, when it fits), with the umask set so
+ * the file is born with its final mode: nothing follows the path afterwards.
+ */
+static int bind_file(struct kfsim_nl_server *s, const struct kfsim_nl_listen_opts *opts,
+		     char *errbuf, size_t errsize)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	mode_t old_umask = 0;
+	struct stat st;
+	int n, ret;
+
+	n = snprintf(sun.sun_path, sizeof(sun.sun_path), "/proc/self/fd/%d/%s", s->dir_fd,
+		     s->file_name);
+	if (n < 0 || (size_t)n >= sizeof(sun.sun_path) || access("/proc/self/fd", X_OK))
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", s->path);
+	if (opts->mode >= 0)
+		old_umask = umask(~(mode_t)opts->mode & 0777);
+	ret = bind(s->listen_fd, (struct sockaddr *)&sun, sizeof(sun)) ? -errno : 0;
+	if (opts->mode >= 0)
+		umask(old_umask);
+	if (ret)
+		return listen_fail(ret, "cannot bind %s", s->path);
+	s->unlink_path = true;
+	if (fstatat(s->dir_fd, s->file_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISSOCK(st.st_mode))
+		return listen_fail(-EEXIST, "%s changed under us", s->path);
+	s->file_dev = st.st_dev;
+	s->file_ino = st.st_ino;
+	if (opts->group != (gid_t)-1 &&
+	    fchownat(s->dir_fd, s->file_name, (uid_t)-1, opts->group, AT_SYMLINK_NOFOLLOW))
+		return listen_fail(-errno, "cannot give %s to group %u", s->path,
+				   (unsigned int)opts->group);
+	return 0;
+}
+
+static int listen_on(struct kfsim_nl_server *s, const char *path,
+		     const struct kfsim_nl_listen_opts *opts, char *errbuf, size_t errsize)
 {
 	struct sockaddr_un sun;
 	socklen_t len;
-	struct stat st;
 	int err;
 
 	err = kfsim_nl_sockaddr(path, &sun, &len);
 	if (err)
-		return err;
+		return listen_fail(err, "%s does not fit a UNIX socket address", path);
 	s->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->listen_fd < 0)
-		return -errno;
-	if (path[0] != '@' && !lstat(path, &st) && S_ISSOCK(st.st_mode)) {
-		/* A stale socket file is replaced; one a live server answers on is not. */
-		int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-
-		if (probe >= 0 && !connect(probe, (struct sockaddr *)&sun, len)) {
-			close(probe);
-			return -EADDRINUSE;
-		}
-		if (probe >= 0)
-			close(probe);
-		unlink(path);
-	}
-	if (bind(s->listen_fd, (struct sockaddr *)&sun, len) || listen(s->listen_fd, 64))
-		return -errno;
-	if (path[0] != '@') {
+		return listen_fail(-errno, "cannot create a socket");
+	if (path[0] == '@') {
+		if (bind(s->listen_fd, (struct sockaddr *)&sun, len))
+			return listen_fail(errno == EADDRINUSE ? -EADDRINUSE : -errno,
+					   "cannot bind %s", path);
+	} else {
 		snprintf(s->path, sizeof(s->path), "%s", path);
-		s->unlink_path = true;
-		/*
-		 * Any process may open a netlink socket on Linux; what it may do is decided by its
-		 * capabilities, per request.  So every local user may connect, and the peer's uid
-		 * decides (SO_PEERCRED).
-		 */
-		if (chmod(path, 0666))
-			return -errno;
+		err = open_socket_dir(s, errbuf, errsize);
+		if (!err)
+			err = clear_stale(s, &sun, len, errbuf, errsize);
+		if (!err)
+			err = bind_file(s, opts, errbuf, errsize);
+		if (err)
+			return err;
 	}
+	if (listen(s->listen_fd, 64))
+		return listen_fail(-errno, "cannot listen on %s", path);
 	return 0;
 }
 
-struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const char *path)
+/*
+ * Two descriptors per connection and a few for ourselves, within RLIMIT_NOFILE as it is (the
+ * library never changes a program's limits; `kfsim kernel` raises its own first).
+ */
+static unsigned int client_capacity(void)
 {
-	struct kfsim_nl_server *s;
-	int err;
+	const rlim_t want = 2 * KFSIM_NL_SERVER_MAX_CLIENTS + 64;
+	struct rlimit rl;
 
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 16;
+	if (rl.rlim_cur >= want)
+		return KFSIM_NL_SERVER_MAX_CLIENTS;
+	return rl.rlim_cur > 96 ? (unsigned int)((rl.rlim_cur - 64) / 2) : 16;
+}
+
+struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const char *path,
+					       const struct kfsim_nl_listen_opts *opts,
+					       char *err, size_t err_size)
+{
+	static const struct kfsim_nl_listen_opts defaults = { .mode = -1, .group = (gid_t)-1 };
+	char scratch[8];
+	struct kfsim_nl_server *s;
+	int ret;
+
+	if (!err || !err_size) {
+		err = scratch;
+		err_size = sizeof(scratch);
+	}
+	err[0] = '\0';
 	if (!k || !path)
+		return ERR_PTR(-EINVAL);
+	if (!opts)
+		opts = &defaults;
+	if (opts->mode > 07777)
 		return ERR_PTR(-EINVAL);
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->kernel = k;
 	s->listen_fd = -1;
+	s->dir_fd = -1;
+	s->max_clients = client_capacity();
+	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	s->buf = kmalloc(NL_SERVER_BUF_SIZE, GFP_KERNEL);
 	if (!s->buf) {
-		kfree(s);
+		kfsim_nl_server_destroy(s);
 		return ERR_PTR(-ENOMEM);
 	}
-	err = listen_on(s, path);
-	if (err) {
+	ret = listen_on(s, path, opts, err, err_size);
+	if (ret) {
 		kfsim_nl_server_destroy(s);
-		return ERR_PTR(err);
+		return ERR_PTR(ret);
 	}
 	return s;
+}
+
+struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const char *path)
+{
+	return kfsim_nl_server_listen(k, path, NULL, NULL, 0);
+}
+
+int kfsim_nl_server_default_path(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/kfsim-kernel.sock", xdg);
+	else
+		n = snprintf(buf, size, "/tmp/kfsim-%u/kernel.sock", (unsigned int)geteuid());
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 static void client_free(struct kfsim_nl_server *s, struct nl_server_client *c)
@@ -170,7 +341,19 @@ static void client_free(struct kfsim_nl_server *s, struct nl_server_client *c)
 		c->out_head = b->next;
 		kfree(b);
 	}
+	s->queued_bytes -= c->out_bytes;
+	s->nr_clients--;
 	kfree(c);
+}
+
+/* Only the file bind() made, through the directory we checked: never a replacement. */
+static void remove_socket_file(struct kfsim_nl_server *s)
+{
+	struct stat st;
+
+	if (!fstatat(s->dir_fd, s->file_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISSOCK(st.st_mode) &&
+	    st.st_dev == s->file_dev && st.st_ino == s->file_ino)
+		unlinkat(s->dir_fd, s->file_name, 0);
 }
 
 void kfsim_nl_server_destroy(struct kfsim_nl_server *s)
@@ -182,7 +365,11 @@ void kfsim_nl_server_destroy(struct kfsim_nl_server *s)
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	if (s->unlink_path)
-		unlink(s->path);
+		remove_socket_file(s);
+	if (s->dir_fd >= 0)
+		close(s->dir_fd);
+	if (s->spare_fd >= 0)
+		close(s->spare_fd);
 	kfree(s->buf);
 	kfree(s);
 }
@@ -192,33 +379,102 @@ unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s)
 	return __atomic_load_n(&s->nr_sockets, __ATOMIC_RELAXED); /* read from other threads */
 }
 
-static void accept_client(struct kfsim_nl_server *s)
+/* Refuse a connection with a reply the client reads as the OPEN's answer, then hang up. */
+static void refuse(int fd, int err)
+{
+	struct kfsim_nl_wire_rep rep = { .err = err };
+	struct kfsim_nl_wire_req req;
+
+	send(fd, &rep, sizeof(rep), MSG_DONTWAIT | MSG_NOSIGNAL);
+	/* closing with its request unread would reset the client before it reads why */
+	while (recv(fd, &req, sizeof(req), MSG_DONTWAIT | MSG_TRUNC) > 0)
+		;
+	close(fd);
+}
+
+/*
+ * Room for one more connection of @uid?  Root and the server's own user share the whole table;
+ * every other user gets KFSIM_NL_SERVER_MAX_PER_UID, and all of them together leave
+ * KFSIM_NL_SERVER_RESERVED free, so no unprivileged user can lock the owner out.
+ */
+static int admit(const struct kfsim_nl_server *s, uid_t uid)
+{
+	const struct nl_server_client *c;
+	unsigned int mine = 0, others = 0;
+	bool privileged = uid == 0 || uid == geteuid();
+
+	if (s->nr_clients >= s->max_clients)
+		return -ENFILE;
+	if (privileged)
+		return 0;
+	for (c = s->clients; c; c = c->next) {
+		if (c->uid == uid)
+			mine++;
+		if (c->uid != 0 && c->uid != geteuid())
+			others++;
+	}
+	if (mine >= KFSIM_NL_SERVER_MAX_PER_UID)
+		return -EMFILE;
+	if (others + min(KFSIM_NL_SERVER_RESERVED, s->max_clients / 4) >= s->max_clients)
+		return -ENFILE;
+	return 0;
+}
+
+/* accept() failed for want of descriptors: free the spare, shed one connection, take it back. */
+static void shed_one(struct kfsim_nl_server *s)
+{
+	int fd;
+
+	if (s->spare_fd < 0)
+		return;
+	close(s->spare_fd);
+	fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd >= 0)
+		refuse(fd, -ENFILE);
+	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* Returns false when nothing more is waiting. */
+static bool accept_client(struct kfsim_nl_server *s)
 {
 	struct nl_server_client *c;
 	struct ucred peer;
 	socklen_t len = sizeof(peer);
-	int fd;
+	int fd, err;
 
 	fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (fd < 0)
-		return;
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len)) {
-		kfree(c);
-		close(fd);
-		return;
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE)
+			shed_one(s);
+		return errno == EINTR || errno == ECONNABORTED;
 	}
-	/* CAP_NET_ADMIN / CAP_SYS_ADMIN follow the peer's uid, as for a root or plain process. */
-	c->cred = peer.uid == 0 ? KFSIM_NL_CRED_ROOT : KFSIM_NL_CRED_USER;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len)) {
+		close(fd);
+		return true;
+	}
+	err = admit(s, peer.uid);
+	if (err) {
+		refuse(fd, err);
+		return true;
+	}
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		refuse(fd, -ENOMEM);
+		return true;
+	}
+	c->cred = kfsim_nl_peer_cred(fd, &peer);
 	c->uid = peer.uid;
 	c->ctl_fd = fd;
 	c->data_fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &c->connected);
 	c->next = s->clients;
 	s->clients = c;
+	s->nr_clients++;
+	return true;
 }
 
 /* Try to hand queued buffers to the client; keep what its socket cannot take now. */
-static void client_push(struct nl_server_client *c)
+static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	while (c->out_head) {
 		struct nl_server_buf *b = c->out_head;
@@ -231,26 +487,50 @@ static void client_push(struct nl_server_client *c)
 		if (!c->out_head)
 			c->out_tail = NULL;
 		c->out_bytes -= b->len;
+		s->queued_bytes -= b->len;
 		kfree(b);
 		if (n < 0)
 			return;
 	}
+	/* netlink_rcv_wake(): a drained reader is no longer congested; then say what was lost */
+	if (c->overrun_pending &&
+	    send(c->data_fd, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN,
+		 MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
+		c->overrun_pending = false;
+	if (!c->overrun_pending)
+		c->congested = false;
 }
 
-static void client_enqueue(struct nl_server_client *c, const u8 *data, size_t len)
+/*
+ * netlink_overrun(): a reader whose queue is full loses the message, and its next recv() fails
+ * with ENOBUFS (unless it set NETLINK_NO_ENOBUFS); it stays congested, losing everything, until
+ * it has read what was queued.
+ */
+static void client_overrun(struct nl_server_client *c)
+{
+	if (!c->congested && !c->opt[NETLINK_NO_ENOBUFS])
+		c->overrun_pending = true;
+	c->congested = true;
+	if (!c->dropped++)
+		pr_warn("kfsim-netlink: port %u does not read: dropping its messages\n",
+			kfsim_nl_sock_portid(c->sock));
+}
+
+static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c,
+			   const u8 *data, size_t len)
 {
 	struct nl_server_buf *b;
 
-	if (c->out_bytes + len > NL_SERVER_QUEUE_MAX) {
-		/* the kernel drops too (the reader gets ENOBUFS); say so once per run of drops */
-		if (!c->dropped++)
-			pr_warn("kfsim-netlink: port %u does not read: dropping its messages\n",
-				kfsim_nl_sock_portid(c->sock));
+	if (c->congested || c->out_bytes + len > KFSIM_NL_SERVER_QUEUE_MAX ||
+	    s->queued_bytes + len > KFSIM_NL_SERVER_QUEUE_TOTAL) {
+		client_overrun(c);
 		return;
 	}
 	b = kmalloc(sizeof(*b) + len, GFP_KERNEL);
-	if (!b)
+	if (!b) {
+		client_overrun(c);
 		return;
+	}
 	b->next = NULL;
 	b->len = len;
 	memcpy(b->data, data, len);
@@ -260,6 +540,7 @@ static void client_enqueue(struct nl_server_client *c, const u8 *data, size_t le
 		c->out_head = b;
 	c->out_tail = b;
 	c->out_bytes += len;
+	s->queued_bytes += len;
 	c->dropped = 0;
 }
 
@@ -274,8 +555,8 @@ static void flush_all(struct kfsim_nl_server *s)
 		if (!c->sock)
 			continue;
 		while ((n = kfsim_nl_sock_recv(c->sock, s->buf, NL_SERVER_BUF_SIZE)) > 0)
-			client_enqueue(c, s->buf, min_t(size_t, (size_t)n, NL_SERVER_BUF_SIZE));
-		client_push(c);
+			client_enqueue(s, c, s->buf, min_t(size_t, (size_t)n, NL_SERVER_BUF_SIZE));
+		client_push(s, c);
 	}
 }
 
@@ -308,7 +589,7 @@ static int reply(struct nl_server_client *c, int err, int pass_fd)
 
 static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 protocol)
 {
-	int sv[2], err, sndbuf = 4 << 20;
+	int sv[2], err, sndbuf = NL_SERVER_SOCK_RCVBUF;
 
 	if (c->sock)
 		return reply(c, -EISCONN, -1);
@@ -453,14 +734,30 @@ static bool handle_data(struct kfsim_nl_server *s, struct nl_server_client *c)
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
-	if (n == 0)
-		return false;
+	if (n == 0) {
+		/* an empty packet, or the end: only a hang-up ends the socket */
+		struct pollfd hup = { .fd = c->data_fd, .events = POLLRDHUP };
+
+		return poll(&hup, 1, 0) <= 0 || !(hup.revents & (POLLHUP | POLLRDHUP | POLLERR));
+	}
 	c->bound = true;	/* netlink_sendmsg() autobinds */
 	if ((size_t)n <= NL_SERVER_RX_MAX)
 		kfsim_nl_sock_send(c->sock, s->buf, (size_t)n);
 	/* larger buffers are refused by the sender (the shim answers EMSGSIZE) */
 	flush_all(s);
 	return true;
+}
+
+/* A connection that has not opened its socket in time holds a slot for nothing. */
+static bool open_overdue(const struct nl_server_client *c)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (now.tv_sec - c->connected.tv_sec) * 1000LL +
+	     (now.tv_nsec - c->connected.tv_nsec) / 1000000;
+	return ms >= KFSIM_NL_SERVER_OPEN_TIMEOUT_MS;
 }
 
 int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
@@ -489,7 +786,9 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 		for (c = s->clients; c; c = c->next) {
 			pfd[n++] = (struct pollfd){ .fd = c->ctl_fd, .events = POLLIN };
 			pfd[n++] = (struct pollfd){ .fd = c->data_fd,
-						    .events = POLLIN | (c->out_head ? POLLOUT : 0) };
+						    .events = POLLIN | (c->out_head ||
+								c->overrun_pending ?
+								POLLOUT : 0) };
 		}
 		ret = poll(pfd, n, 100);
 		if (ret < 0) {
@@ -499,8 +798,6 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 			kfree(pfd);
 			return ret;
 		}
-		if (ret == 0)
-			continue;
 		/* the list may shrink while we walk it: pfd[] was laid out in list order */
 		for (c = s->clients, i = 1; c; c = next, i += 2) {
 			short ctl = pfd[i].revents, data = pfd[i + 1].revents;
@@ -514,16 +811,20 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 					alive = false;	/* connected, never opened */
 			}
 			if (alive && c->data_fd >= 0 && (data & POLLOUT))
-				client_push(c);
+				client_push(s, c);
 			if (alive && c->data_fd >= 0 && (data & POLLIN))
 				alive = handle_data(s, c);
 			else if (alive && c->data_fd >= 0 && (data & (POLLHUP | POLLERR)))
 				alive = false;
+			if (alive && !c->sock && open_overdue(c))
+				alive = false;
 			if (!alive)
 				client_free(s, c);
 		}
-		if (pfd[0].revents & POLLIN)
-			accept_client(s);
+		/* a burst is taken at once, but bounded so clients already in are served too */
+		for (int burst = 0; (pfd[0].revents & POLLIN) && burst < 64; burst++)
+			if (!accept_client(s))
+				break;
 	}
 	kfree(pfd);
 	return 0;

@@ -9,10 +9,14 @@
  * sit next to the system's linux/ headers without one hiding the other; and a directional
  * family (6.12 refused to render it) gets the two enums of the hand-written ethtool_netlink.h:
  * requests <PFX>USER_NONE.. and replies/notifications <PFX>KERNEL_NONE.., each with its
- * __<PFX>{USER,KERNEL}_CNT and <PFX>{USER,KERNEL}_MAX.
+ * __<PFX>{USER,KERNEL}_CNT and <PFX>{USER,KERNEL}_MAX.  Directional specs (devlink, ethtool)
+ * also give several sets one name prefix, or a set an attribute named "max", so the derived
+ * count and max names of a set can repeat a name already in the header: such a set's two names
+ * get "_" and its set name appended (__DEVLINK_ATTR_MAX_DL_ATTR_STATS), so the header compiles.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ynl_emit.h"
@@ -228,14 +232,40 @@ static void emit_definitions(struct ynl_out *out, const struct ynl_spec *spec)
 	}
 }
 
+/* Is @name among the @nr names in @seen? */
+static bool name_seen(const char *const *seen, int nr, const char *name)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(seen[i], name))
+			return true;
+	return false;
+}
+
 static void emit_attr_sets(struct ynl_out *out, const struct ynl_spec *spec)
 {
+	const char **seen = NULL;
+	int nr_seen = 0, cap = 0;
+
 	for (int s = 0; s < spec->nr_sets; s++) {
 		const struct ynl_attr_set *set = &spec->sets[s];
+		char cnt[256], max[256], suffix[128];
 		uint32_t val = 0;
 
 		if (set->subset_of)
 			continue;
+		if (nr_seen + set->nr_attrs + 2 > cap) {
+			const char **grown;
+
+			cap = (nr_seen + set->nr_attrs + 2) * 2;
+			grown = realloc(seen, (size_t)cap * sizeof(*seen));
+			if (!grown) {
+				free(seen);
+				seen = NULL;
+				nr_seen = cap = 0;
+			} else {
+				seen = grown;
+			}
+		}
 		enum_start(out, spec, set->has_enum_name, set->enum_name, NULL);
 		for (int i = 0; i < set->nr_attrs; i++) {
 			const struct ynl_attr *attr = &set->attrs[i];
@@ -247,16 +277,29 @@ static void emit_attr_sets(struct ynl_out *out, const struct ynl_spec *spec)
 				ynl_out_printf(out, "\t%s,\n", attr->enum_name);
 			}
 			val++;
+			if (seen)
+				seen[nr_seen++] = attr->enum_name;
 		}
 		ynl_out_puts(out, "\n");
+		snprintf(cnt, sizeof(cnt), "%s", set->cnt_name);
+		snprintf(max, sizeof(max), "%s", set->max_name);
+		if (seen && (name_seen(seen, nr_seen, cnt) || name_seen(seen, nr_seen, max))) {
+			upper_dup(set->name, suffix, sizeof(suffix));
+			snprintf(cnt, sizeof(cnt), "%s_%s", set->cnt_name, suffix);
+			snprintf(max, sizeof(max), "%s_%s", set->max_name, suffix);
+		}
+		if (seen) {
+			seen[nr_seen++] = set->cnt_name;
+			seen[nr_seen++] = set->max_name;
+		}
 		if (spec->max_by_define) {
-			ynl_out_printf(out, "\t%s\n};\n", set->cnt_name);
-			ynl_out_printf(out, "#define %s (%s - 1)\n\n", set->max_name, set->cnt_name);
+			ynl_out_printf(out, "\t%s\n};\n", cnt);
+			ynl_out_printf(out, "#define %s (%s - 1)\n\n", max, cnt);
 		} else {
-			ynl_out_printf(out, "\t%s,\n\t%s = (%s - 1)\n};\n\n", set->cnt_name,
-				       set->max_name, set->cnt_name);
+			ynl_out_printf(out, "\t%s,\n\t%s = (%s - 1)\n};\n\n", cnt, max, cnt);
 		}
 	}
+	free(seen);
 }
 
 static void emit_cnt_max(struct ynl_out *out, const struct ynl_spec *spec, const char *cnt,

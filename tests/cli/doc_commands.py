@@ -38,7 +38,7 @@ SKIP = {
     ("bpf-graph.md", "python3 tests/bpfcc/fuzz/bpf_fuzz.py"): "the fuzzer runs for minutes: "
                                                              "ctest runs bpfcc/fuzz_verifier",
     ("bpf-graph.md", "cd build && ctest -R bpfcc/fuzz"): "runs tests of this very suite",
-    ("own-tools.md", "kfsim exec --server /tmp/kfsim.sock -- python3 tools/net/ynl/cli.py"):
+    ("own-tools.md", "kfsim exec --server \"$(kfsim kernel --print-path)\" -- python3 tools/net/ynl/cli.py"):
         "needs the kernel tree's tools/net/ynl: clients/ynl_cli runs it from linux-source",
 }
 
@@ -78,7 +78,8 @@ def main():
     shutil.copytree(os.path.join(src, "specs"), os.path.join(scratch, "specs"))
     shutil.copytree(os.path.join(src, "examples"), os.path.join(scratch, "examples"))
     os.makedirs(os.path.join(scratch, "docs", "img"))
-    env = dict(os.environ, PATH=build + os.pathsep + os.environ["PATH"])
+    env = dict(os.environ, PATH=build + os.pathsep + os.environ["PATH"],
+               XDG_RUNTIME_DIR=scratch)  # kfsim kernel's own path: in the scratch dir
     pages = [os.path.join(src, "README.md")] + sorted(glob.glob(os.path.join(src, "docs", "*.md")))
     failures = ran = 0
     for page in pages:

@@ -137,9 +137,16 @@ static void test_kernel_bad_input(void **state)
 		{ ARGS("kernel", "--listen", ""), "kfsim kernel: invalid value '' for --listen" },
 		{ ARGS("kernel", "--listen", "/tmp/x", "--config"),
 		  "kfsim kernel: option '--config' needs a value" },
-		{ ARGS("kernel"), "kfsim kernel: option '--listen' or '--stop' is required" },
-		{ ARGS("kernel", "--background", "--config", "x"),
-		  "kfsim kernel: option '--listen' or '--stop' is required" },
+		{ ARGS("kernel", "--mode", "0999"),
+		  "kfsim kernel: invalid value '0999' for --mode: expected octal permission bits "
+		  "such as 0660" },
+		{ ARGS("kernel", "--group", "no group"),
+		  "kfsim kernel: invalid value 'no group' for --group: expected a group name or "
+		  "number" },
+		{ ARGS("kernel", "--stop", "/tmp/x", "--mode", "0600"),
+		  "kfsim kernel: options '--mode' and '--stop' exclude each other" },
+		{ ARGS("kernel", "--print-path", "--listen", "/tmp/x"),
+		  "kfsim kernel: options '--print-path' and '--listen' exclude each other" },
 		{ ARGS("kernel", "--stop", "/tmp/x", "--listen", "/tmp/y"),
 		  "kfsim kernel: options '--stop' and '--listen' exclude each other" },
 		{ ARGS("kernel", "--background", "--stop", "/tmp/x"),
@@ -153,7 +160,7 @@ static void test_kernel_bad_input(void **state)
 	};
 
 	check_usage_cases(cases, ARRAY_SIZE(cases));
-	check_help(ARGS("kernel", "--help"), "Usage: kfsim kernel --listen PATH");
+	check_help(ARGS("kernel", "--help"), "Usage: kfsim kernel [--listen PATH]");
 	check_help(ARGS("kernel", "--listen", "/tmp/x", "-h"), "Usage: kfsim kernel");
 }
 

@@ -15,7 +15,7 @@ set -uo pipefail
 mode=$1 kfsim=$2 shim=$3
 fails=0 checks=0
 tmp=$(mktemp -d)
-chmod 755 "$tmp"	# the non-root client must reach the socket, as under /run
+chmod 755 "$tmp"	# the non-root client must reach the socket (shared with --mode 0666)
 server_pid=""
 cleanup() {
 	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
@@ -46,7 +46,7 @@ contains() { grep -qF -- "$2" "$1" || { echo "    '$2' not in:"; sed 's/^/    | 
 
 start_server() {
 	sock=$tmp/kernel.sock
-	"$kfsim" kernel --listen "$sock" >"$tmp/server.log" 2>&1 &
+	"$kfsim" kernel --listen "$sock" --mode 0666 >"$tmp/server.log" 2>&1 &
 	server_pid=$!
 	for _ in $(seq 100); do [ -S "$sock" ] && return 0; sleep 0.05; done
 	echo "kfsim kernel did not start:"; cat "$tmp/server.log"; exit 1
@@ -111,7 +111,7 @@ iproute2() {
 	check "SIGTERM stops the server cleanly and removes its socket" stop_server
 
 	echo "kfsim kernel --background / --stop and kfsim exec:"
-	"$kfsim" kernel --listen "$sock" --background >"$tmp/o" 2>&1
+	"$kfsim" kernel --listen "$sock" --mode 0666 --background >"$tmp/o" 2>&1
 	check "--background returns once the socket listens" bash -c "grep -q 'listening on .*(pid [0-9]*)' $tmp/o && test -S $sock"
 	KFSIM_NETLINK_SHIM=$shim LD_PRELOAD=${preload%"$shim"} "$kfsim" exec --server "$sock" -- \
 		genl ctrl get name nlctrl >"$tmp/exec" 2>&1

@@ -213,6 +213,35 @@ static void test_render_max_and_max_by_define(void **state)
 	spec_tmp_cleanup(&t);
 }
 
+/*
+ * devlink's and ethtool's 6.12 specs give two sets one name prefix (dl-attr-stats) and a set an
+ * attribute named "max" (c33-pse-pw-limit): the derived count/max names repeat, and the header
+ * did not compile.  The later set's names get its set name appended; the header compiles.
+ */
+static void test_uapi_names_never_repeat(void **state)
+{
+	struct spec_tmp t;
+	char err[1024], cmd[1024], *uapi;
+
+	spec_tmp_init(&t, "name: d\ndoc: x\nprotocol: genetlink\n"
+		      "attribute-sets:\n"
+		      "  - { name: main, name-prefix: d-attr-, attributes: [ { name: a, type: u8 } ] }\n"
+		      "  - { name: stats, name-prefix: d-attr-, attributes: [ { name: rx, type: u32 } ] }\n"
+		      "  - { name: lim, attributes: [ { name: min, type: u32 }, { name: max, type: u32 } ] }\n"
+		      "operations: { list: [ { name: get, doc: x } ] }\n");
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_UAPI, err, sizeof(err)), 0);
+	uapi = slurp(t.out, "d-uapi.h");
+	assert_non_null(strstr(uapi, "\t__D_ATTR_MAX,\n\tD_ATTR_MAX = (__D_ATTR_MAX - 1)\n"));
+	assert_non_null(strstr(uapi, "\t__D_ATTR_MAX_STATS,\n"
+				     "\tD_ATTR_MAX_STATS = (__D_ATTR_MAX_STATS - 1)\n"));
+	assert_non_null(strstr(uapi, "\tD_A_LIM_MAX,\n\n\t__D_A_LIM_MAX_LIM,\n"));
+	snprintf(cmd, sizeof(cmd), "printf '#include <linux/types.h>\\n#include \"%s/d-uapi.h\"\\n' | "
+		 "cc -fsyntax-only -Werror -x c -", t.out);
+	assert_int_equal(system(cmd), 0);
+	free(uapi);
+	spec_tmp_cleanup(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_generation_is_deterministic),
 		cmocka_unit_test(test_kernel_output_as_the_kernel_generator),
 		cmocka_unit_test(test_render_max_and_max_by_define),
+		cmocka_unit_test(test_uapi_names_never_repeat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

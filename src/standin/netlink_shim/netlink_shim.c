@@ -19,6 +19,18 @@
  * port nobody bound), sending to multicast groups (EOPNOTSUPP), NETLINK_LIST_MEMBERSHIPS and
  * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg/sendmmsg (their names are
  * left empty).
+ *
+ * Invariants kept:
+ *  - A simulated device never reaches the real kernel: an interface ioctl (SIOCETHTOOL, the MII
+ *    and SIOC[GS]IF* requests) naming a device of the simulation answers EOPNOTSUPP, as a kernel
+ *    without the feature would, and says so once on stderr.
+ *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
+ *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
+ *    server's overrun marker (nl_wire.h) becomes ENOBUFS as netlink_overrun() makes it.
+ *  - The descriptors in the table are checked to still be ours (same inode) before use: a
+ *    number the program closed behind our back (close_range() by syscall, dup2() over it) and
+ *    reused for another socket is forgotten, never written to; the hidden control descriptor
+ *    cannot be closed by close()/close_range()/closefrom() while its socket lives.
  */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -30,14 +42,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/netlink.h>
 
 #include <kfsim/err.h>
+#include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
+#include "netlink/nl_wire.h"
 
 #define SHIM_MAX_FD 65536
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */
@@ -48,10 +66,13 @@ struct shim_sock {
 	int type;		/* SOCK_RAW or SOCK_DGRAM, for SO_TYPE */
 	int refs;		/* descriptors of this process that refer to it */
 	pthread_mutex_t ctl_lock; /* one control request at a time */
+	dev_t data_dev, ctl_dev; /* what the descriptors were when we made them */
+	ino_t data_ino, ctl_ino;
 };
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shim_sock *table[SHIM_MAX_FD];
+static unsigned char ctl_in_use[SHIM_MAX_FD];	/* hidden control descriptors */
 
 static int (*real_socket)(int, int, int);
 static int (*real_close)(int);
@@ -71,6 +92,12 @@ static int (*real_dup2)(int, int);
 static int (*real_dup3)(int, int, int);
 static int (*real_fcntl)(int, int, ...);
 static int (*real_fcntl64)(int, int, ...);
+static ssize_t (*real_recv)(int, void *, size_t, int);
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static int (*real_close_range)(unsigned int, unsigned int, int);
+static void (*real_closefrom)(int);
+static int (*real_ioctl)(int, unsigned long, ...);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -95,6 +122,12 @@ static void resolve_all(void)
 	LOOKUP(dup3);
 	LOOKUP(fcntl);
 	LOOKUP(fcntl64);
+	LOOKUP(recv);
+	LOOKUP(read);
+	LOOKUP(write);
+	LOOKUP(close_range);
+	LOOKUP(closefrom);
+	LOOKUP(ioctl);
 #undef LOOKUP
 }
 
@@ -103,27 +136,44 @@ static void resolve_all(void)
 
 /* ---- the descriptor table -------------------------------------------------------------- */
 
-static struct shim_sock *sock_get(int fd)
+static bool same_file(int fd, dev_t dev, ino_t ino)
 {
-	struct shim_sock *s = NULL;
+	struct stat st;
 
-	if (fd < 0 || fd >= SHIM_MAX_FD)
-		return NULL;
-	pthread_mutex_lock(&table_lock);
-	s = table[fd];
-	pthread_mutex_unlock(&table_lock);
-	return s;
+	return !fstat(fd, &st) && st.st_dev == dev && st.st_ino == ino;
 }
 
 static void sock_put_locked(struct shim_sock *s)
 {
 	if (--s->refs)
 		return;
-	/* the data descriptor itself is closed by the caller's close(); only the control one here */
-	if (s->remote.ctl_fd >= 0)
-		RESOLVE(close)(s->remote.ctl_fd);
+	/* the data descriptor itself is closed by the caller's close(); only the control one here,
+	 * and only if the number still holds it */
+	if (s->remote.ctl_fd >= 0 && s->remote.ctl_fd < SHIM_MAX_FD) {
+		ctl_in_use[s->remote.ctl_fd] = 0;
+		if (same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino))
+			RESOLVE(close)(s->remote.ctl_fd);
+	}
 	pthread_mutex_destroy(&s->ctl_lock);
 	free(s);
+}
+
+/* The socket @fd refers to, if it still does (a closed and reused number is forgotten). */
+static struct shim_sock *sock_get(int fd)
+{
+	struct shim_sock *s = NULL;
+
+	if (fd < 0 || fd >= SHIM_MAX_FD || !__atomic_load_n(&table[fd], __ATOMIC_ACQUIRE))
+		return NULL;	/* the common case, without a lock: not one of ours */
+	pthread_mutex_lock(&table_lock);
+	s = table[fd];
+	if (s && !same_file(fd, s->data_dev, s->data_ino)) {
+		__atomic_store_n(&table[fd], NULL, __ATOMIC_RELEASE);
+		sock_put_locked(s);
+		s = NULL;
+	}
+	pthread_mutex_unlock(&table_lock);
+	return s;
 }
 
 /* @fd now refers to @s too (a dup), or to nothing (@s NULL: it was closed or replaced). */
@@ -136,8 +186,31 @@ static void table_set(int fd, struct shim_sock *s)
 		sock_put_locked(table[fd]);
 	if (s)
 		s->refs++;
-	table[fd] = s;
+	__atomic_store_n(&table[fd], s, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&table_lock);
+}
+
+static bool is_hidden_ctl(int fd)
+{
+	bool hidden;
+
+	if (fd < 0 || fd >= SHIM_MAX_FD)
+		return false;
+	pthread_mutex_lock(&table_lock);
+	hidden = ctl_in_use[fd];
+	pthread_mutex_unlock(&table_lock);
+	return hidden;
+}
+
+/* A control request may go out only on the descriptor we made: else the socket lost it. */
+static int ctl_begin(struct shim_sock *s)
+{
+	pthread_mutex_lock(&s->ctl_lock);
+	if (s->remote.ctl_fd < 0 || !same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino)) {
+		pthread_mutex_unlock(&s->ctl_lock);
+		return -ENOTCONN;
+	}
+	return 0;
 }
 
 /* ---- the kernel to talk to ------------------------------------------------------------- */
@@ -161,11 +234,32 @@ static int shim_open(int type, int protocol, int flags)
 		if (err == -ENOENT || err == -ECONNREFUSED)
 			fprintf(stderr, "kfsim-netlink: no kfsim kernel listens at %s "
 				"(start one with: kfsim kernel --listen %s)\n", path, path);
+		else if (err == -EACCES)
+			fprintf(stderr, "kfsim-netlink: the kfsim kernel at %s runs as another user "
+				"than root or you: refused (set KFSIM_KERNEL_OWNER to its user to "
+				"trust it)\n", path);
 		free(s);
 		return err;
 	}
 	s->type = type;
 	pthread_mutex_init(&s->ctl_lock, NULL);
+	{
+		struct stat data_st, ctl_st;
+
+		if (fstat(s->remote.data_fd, &data_st) || fstat(s->remote.ctl_fd, &ctl_st) ||
+		    s->remote.data_fd >= SHIM_MAX_FD || s->remote.ctl_fd >= SHIM_MAX_FD) {
+			kfsim_nl_remote_close(&s->remote);
+			free(s);
+			return -EMFILE;
+		}
+		s->data_dev = data_st.st_dev;
+		s->data_ino = data_st.st_ino;
+		s->ctl_dev = ctl_st.st_dev;
+		s->ctl_ino = ctl_st.st_ino;
+	}
+	pthread_mutex_lock(&table_lock);
+	ctl_in_use[s->remote.ctl_fd] = 1;
+	pthread_mutex_unlock(&table_lock);
 	table_set(s->remote.data_fd, s);
 	return s->remote.data_fd;
 }
@@ -194,7 +288,53 @@ int close(int fd)
 {
 	if (sock_get(fd))
 		table_set(fd, NULL);
+	else if (is_hidden_ctl(fd))
+		return fail(-EBADF);	/* not the program's: as if it were not open */
 	return RESOLVE(close)(fd);
+}
+
+/* Close [first, last] except the hidden control descriptors of sockets that stay open. */
+static int close_span(unsigned int first, unsigned int last, int flags)
+{
+	unsigned int fd, from = first;
+	int ret = 0;
+
+	if (flags & CLOSE_RANGE_CLOEXEC)	/* marks only: nothing is closed */
+		return RESOLVE(close_range)(first, last, flags);
+	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++)
+		if (sock_get((int)fd))
+			table_set((int)fd, NULL);
+	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
+		if (!is_hidden_ctl((int)fd))
+			continue;
+		if (fd > from && RESOLVE(close_range)(from, fd - 1, flags))
+			ret = -1;
+		from = fd + 1;
+		if (fd == ~0u)
+			return ret;
+	}
+	if (from <= last && RESOLVE(close_range)(from, last, flags))
+		ret = -1;
+	return ret;
+}
+
+int close_range(unsigned int first, unsigned int last, int flags)
+{
+	if (first > last)
+		return fail(-EINVAL);
+	if (!RESOLVE(close_range))
+		return fail(-ENOSYS);
+	return close_span(first, last, flags);
+}
+
+void closefrom(int lowfd)
+{
+	if (lowfd < 0)
+		lowfd = 0;
+	if (RESOLVE(close_range))
+		close_span((unsigned int)lowfd, ~0u, 0);
+	else if (RESOLVE(closefrom))
+		real_closefrom(lowfd);
 }
 
 static int nl_addr(const struct sockaddr *addr, socklen_t len, const struct sockaddr_nl **nl)
@@ -216,8 +356,9 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 	if (!s)
 		return RESOLVE(bind)(fd, addr, len);
 	err = nl_addr(addr, len, &nl);
+	if (!err)
+		err = ctl_begin(s);
 	if (!err) {
-		pthread_mutex_lock(&s->ctl_lock);
 		err = kfsim_nl_remote_bind(&s->remote, nl->nl_pid, nl->nl_groups);
 		pthread_mutex_unlock(&s->ctl_lock);
 	}
@@ -241,7 +382,9 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
 		return fail(-EOPNOTSUPP);
 	if (nl->nl_pid)
 		return fail(-ECONNREFUSED);
-	pthread_mutex_lock(&s->ctl_lock);
+	err = ctl_begin(s);
+	if (err)
+		return fail(err);
 	err = kfsim_nl_remote_bind(&s->remote, 0, 0);	/* netlink_connect() autobinds */
 	pthread_mutex_unlock(&s->ctl_lock);
 	return err ? fail(err) : 0;
@@ -294,7 +437,9 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 			return fail(-EFAULT);
 		memcpy(&v, val, sizeof(v));
 	}
-	pthread_mutex_lock(&s->ctl_lock);
+	err = ctl_begin(s);
+	if (err)
+		return fail(err);
 	err = kfsim_nl_remote_setsockopt(&s->remote, name, (u32)v);
 	pthread_mutex_unlock(&s->ctl_lock);
 	return err ? fail(err) : 0;
@@ -327,7 +472,9 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 		return put_int(val, len, NETLINK_GENERIC);
 	if (level != SOL_NETLINK)
 		return RESOLVE(getsockopt)(fd, level, name, val, len);
-	pthread_mutex_lock(&s->ctl_lock);
+	err = ctl_begin(s);
+	if (err)
+		return fail(err);
 	err = kfsim_nl_remote_getsockopt(&s->remote, name, &v);
 	pthread_mutex_unlock(&s->ctl_lock);
 	return err ? fail(err) : put_int(val, len, (int)v);
@@ -349,11 +496,49 @@ static int check_dest(const void *name, socklen_t len)
 	return nl->nl_pid ? -ECONNREFUSED : 0;
 }
 
+/*
+ * netlink_sendmsg()'s first checks: MSG_OOB is EOPNOTSUPP, an empty message ENODATA (the socket
+ * stays as it was), more than the kernel takes EMSGSIZE.
+ */
+static int check_send(size_t len, int flags)
+{
+	if (flags & MSG_OOB)
+		return -EOPNOTSUPP;
+	if (!len)
+		return -ENODATA;
+	return len > SHIM_SEND_MAX ? -EMSGSIZE : 0;
+}
+
+/* A send on a socket whose server is gone fails as a reset connection, not with SIGPIPE. */
+static ssize_t sent(ssize_t n)
+{
+	if (n < 0 && errno == EPIPE)
+		errno = ECONNRESET;
+	return n;
+}
+
 ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
-	if (sock_get(fd) && len > SHIM_SEND_MAX)
-		return fail(-EMSGSIZE);
-	return RESOLVE(send)(fd, buf, len, flags | (sock_get(fd) ? MSG_NOSIGNAL : 0));
+	int err;
+
+	if (!sock_get(fd))
+		return RESOLVE(send)(fd, buf, len, flags);
+	err = check_send(len, flags);
+	if (err)
+		return fail(err);
+	return sent(RESOLVE(send)(fd, buf, len, flags | MSG_NOSIGNAL));
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	int err;
+
+	if (!sock_get(fd))
+		return RESOLVE(write)(fd, buf, len);
+	err = check_send(len, 0);
+	if (err)
+		return fail(err);
+	return sent(RESOLVE(send)(fd, buf, len, MSG_NOSIGNAL));
 }
 
 ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to,
@@ -363,12 +548,12 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sock
 
 	if (!sock_get(fd))
 		return RESOLVE(sendto)(fd, buf, len, flags, to, tolen);
-	err = check_dest(to, tolen);
-	if (!err && len > SHIM_SEND_MAX)
-		err = -EMSGSIZE;
+	err = check_send(len, flags);
+	if (!err)
+		err = check_dest(to, tolen);
 	if (err)
 		return fail(err);
-	return RESOLVE(send)(fd, buf, len, flags | MSG_NOSIGNAL);
+	return sent(RESOLVE(send)(fd, buf, len, flags | MSG_NOSIGNAL));
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
@@ -379,11 +564,11 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 	if (!sock_get(fd) || !msg)
 		return RESOLVE(sendmsg)(fd, msg, flags);
-	err = check_dest(msg->msg_name, msg->msg_namelen);
-	for (size_t i = 0; !err && i < msg->msg_iovlen; i++)
+	for (size_t i = 0; i < msg->msg_iovlen; i++)
 		total += msg->msg_iov[i].iov_len;
-	if (!err && total > SHIM_SEND_MAX)
-		err = -EMSGSIZE;
+	err = check_send(total, flags);
+	if (!err)
+		err = check_dest(msg->msg_name, msg->msg_namelen);
 	if (err)
 		return fail(err);
 	copy = *msg;	/* the name is ours to interpret; no control messages cross */
@@ -391,7 +576,42 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	copy.msg_namelen = 0;
 	copy.msg_control = NULL;
 	copy.msg_controllen = 0;
-	return RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL);
+	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
+}
+
+/*
+ * What a receive of @n bytes into @buf means on a netlink socket: the server's overrun marker
+ * is ENOBUFS (consumed even by MSG_PEEK, as sock_error() clears sk_err), and the end of the
+ * stream, which a netlink socket never has, is ECONNRESET.
+ */
+static ssize_t received(int fd, ssize_t n, const void *buf, size_t len, int flags)
+{
+	struct pollfd hup = { .fd = fd, .events = POLLRDHUP };
+	char sink[KFSIM_NL_WIRE_OVERRUN_LEN];
+
+	if (n == (ssize_t)KFSIM_NL_WIRE_OVERRUN_LEN && len >= KFSIM_NL_WIRE_OVERRUN_LEN &&
+	    kfsim_nl_wire_is_overrun(buf, n)) {
+		if (flags & MSG_PEEK)
+			RESOLVE(recv)(fd, sink, sizeof(sink), MSG_DONTWAIT);
+		return fail(-ENOBUFS);
+	}
+	if (n == 0 && poll(&hup, 1, 0) > 0 && (hup.revents & (POLLHUP | POLLRDHUP | POLLERR)))
+		return fail(-ECONNRESET);
+	return n;
+}
+
+ssize_t recv(int fd, void *buf, size_t len, int flags)
+{
+	if (!sock_get(fd))
+		return RESOLVE(recv)(fd, buf, len, flags);
+	return received(fd, RESOLVE(recv)(fd, buf, len, flags), buf, len, flags);
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	if (!sock_get(fd))
+		return RESOLVE(read)(fd, buf, len);
+	return received(fd, RESOLVE(recv)(fd, buf, len, 0), buf, len, 0);
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
@@ -401,7 +621,7 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 
 	if (!sock_get(fd))
 		return RESOLVE(recvfrom)(fd, buf, len, flags, from, fromlen);
-	n = RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL);
+	n = received(fd, RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL), buf, len, flags);
 	if (n >= 0)
 		put_nl_addr(from, fromlen, 0);
 	return n;
@@ -422,6 +642,11 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	n = RESOLVE(recvmsg)(fd, msg, flags);
 	msg->msg_name = name;
 	msg->msg_namelen = namelen;
+	if (n == (ssize_t)KFSIM_NL_WIRE_OVERRUN_LEN && msg->msg_iovlen &&
+	    msg->msg_iov[0].iov_len >= KFSIM_NL_WIRE_OVERRUN_LEN)
+		n = received(fd, n, msg->msg_iov[0].iov_base, msg->msg_iov[0].iov_len, flags);
+	else if (n == 0)
+		n = received(fd, n, NULL, 0, flags);
 	if (n >= 0 && name)
 		put_nl_addr(name, &msg->msg_namelen, 0);
 	return n;
@@ -487,4 +712,99 @@ int fcntl64(int fd, int cmd, ...)
 	if (!RESOLVE(fcntl64))
 		return fcntl_common(RESOLVE(fcntl), fd, cmd, arg);
 	return fcntl_common(real_fcntl64, fd, cmd, arg);
+}
+
+/* ---- interface ioctls: a simulated device never reaches the real kernel ----------------- */
+
+/* Requests whose argument starts with an interface name (struct ifreq, or the name itself). */
+static bool names_interface(unsigned long req)
+{
+	return req == 0x8911 || (req >= 0x8913 && req <= 0x8936) || req == 0x8942 ||
+	       req == 0x8943 || (req >= 0x8946 && req <= 0x894A) || req == 0x8970 ||
+	       req == 0x8971 || (req >= 0x8990 && req <= 0x8995) ||
+	       (req >= 0x89a0 && req <= 0x89a3) || req == 0x89b0 || req == 0x89b1 ||
+	       (req >= 0x89F0 && req <= 0x89FF);
+}
+
+#define SHIM_NAME_CACHE 16
+
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char name[IFNAMSIZ];
+	bool simulated, said;
+} name_cache[SHIM_NAME_CACHE];
+static unsigned int nr_names;
+
+/* Ask the kfsim kernel: a PLCA GET that does not answer -ENODEV names one of its devices. */
+static bool ask_simulated(const char *name)
+{
+	const char *path = getenv("KFSIM_KERNEL");
+	struct kfsim_ethtool_chan *chan;
+	struct kfsim_nl_error ack = { 0 };
+	u8 req[256];
+	int len, ret;
+
+	if ((!path || !*path) && kfsim_standin_inproc_start(&path))
+		return false;
+	chan = kfsim_ethtool_chan_server(path);
+	if (IS_ERR(chan))
+		return false;	/* no simulation to own the name */
+	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
+					 ETHTOOL_MSG_PLCA_GET_CFG, NLM_F_REQUEST | NLM_F_ACK, 0,
+					 name, 0, NULL, 0);
+	ret = len > 0 ? kfsim_ethtool_chan_transact(chan, req, (size_t)len, NULL, NULL, &ack)
+		      : len;
+	kfsim_ethtool_chan_close(chan);
+	return !ret && ack.error != -ENODEV;
+}
+
+/* Is @name a device of the simulation?  Said once per name on stderr when it is. */
+static bool refuse_simulated(const char *name, unsigned long req)
+{
+	unsigned int i;
+	bool simulated, say = false;
+
+	pthread_mutex_lock(&names_lock);
+	for (i = 0; i < nr_names && strncmp(name_cache[i].name, name, IFNAMSIZ); i++)
+		;
+	if (i == nr_names) {
+		pthread_mutex_unlock(&names_lock);
+		simulated = ask_simulated(name);	/* outside the lock: it makes sockets */
+		pthread_mutex_lock(&names_lock);
+		i = nr_names < SHIM_NAME_CACHE ? nr_names++ : SHIM_NAME_CACHE - 1;
+		snprintf(name_cache[i].name, IFNAMSIZ, "%s", name);
+		name_cache[i].simulated = simulated;
+		name_cache[i].said = false;
+	}
+	simulated = name_cache[i].simulated;
+	if (simulated && !name_cache[i].said)
+		say = name_cache[i].said = true;
+	pthread_mutex_unlock(&names_lock);
+	if (say)
+		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): %s is a "
+			"simulated device; only its generic netlink is simulated, and the real "
+			"kernel never sees it\n", req, name, name);
+	return simulated;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	char name[IFNAMSIZ];
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
+	va_end(ap);
+	if (names_interface(req) && arg) {
+		const char *given = arg;	/* an ifreq, or the name itself: never past its NUL */
+		size_t i;
+
+		for (i = 0; i < IFNAMSIZ - 1 && given[i]; i++)
+			name[i] = given[i];
+		name[i] = '\0';
+		if (name[0] && refuse_simulated(name, req))
+			return fail(-EOPNOTSUPP);
+	}
+	return RESOLVE(ioctl)(fd, req, arg);
 }

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a server's peer may do: the capabilities its process really holds, not its uid.
+ *
+ * The kernel decides GENL_ADMIN_PERM with netlink_capable() and GENL_UNS_ADMIN_PERM with
+ * netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN): the credentials of the process that
+ * opened the socket (file_ns_capable()) must hold the capability in the user namespace that owns
+ * the network namespace.  Here the simulated namespace is owned by the server's user namespace,
+ * and the opener is the process at the other end of the control connection:
+ *
+ *  - its effective set (CapEff in /proc/PID/status) is read once, when it connects, as the
+ *    kernel keeps the opener's credentials with the file;
+ *  - PID comes from SO_PEERCRED and is pinned with a pidfd (SO_PEERPIDFD where the kernel has it,
+ *    6.5 and later, taken at connect(); else pidfd_open()), and the status is trusted only if
+ *    that process is still alive after reading it, so a recycled PID cannot lend its
+ *    capabilities; the status must also show the euid SO_PEERCRED recorded (a setuid exec in
+ *    between is refused);
+ *  - only a process in the server's own user namespace counts: a root inside a user namespace
+ *    of its own (unshare -U) holds every capability there and none over ours, as on Linux.
+ *
+ * Not followed (documented in docs/own-tools.md): the kernel also asks whether the task that
+ * sends holds the capability (ns_capable(current)); we cannot see who writes to a passed
+ * descriptor, so the opener alone decides.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <kfsim/nl_client.h>
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#define CAP_NET_ADMIN 12
+#define CAP_SYS_ADMIN 21
+
+struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer);
+
+static int peer_pidfd(int fd, pid_t pid)
+{
+	socklen_t len = sizeof(int);
+	int pidfd = -1;
+
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) && pidfd >= 0)
+		return pidfd;
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* CapEff and the effective uid from /proc/PID/status; false if unreadable. */
+static bool read_status(pid_t pid, unsigned long long *cap_eff, uid_t *euid)
+{
+	char path[64], line[256];
+	bool have_cap = false, have_uid = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int ruid, e;
+
+		if (sscanf(line, "CapEff: %llx", cap_eff) == 1)
+			have_cap = true;
+		else if (sscanf(line, "Uid: %u %u", &ruid, &e) == 2) {
+			*euid = e;
+			have_uid = true;
+		}
+	}
+	fclose(f);
+	return have_cap && have_uid;
+}
+
+static bool same_user_ns(pid_t pid)
+{
+	char path[64];
+	struct stat mine, theirs;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	return !stat("/proc/self/ns/user", &mine) && !stat(path, &theirs) &&
+	       mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
+struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
+{
+	struct kfsim_nl_cred cred = KFSIM_NL_CRED_USER;
+	unsigned long long cap_eff = 0;
+	struct pollfd exited;
+	uid_t euid = (uid_t)-1;
+	bool ok;
+	int pidfd;
+
+	pidfd = peer_pidfd(fd, peer->pid);
+	if (pidfd < 0)
+		return cred;	/* cannot pin the process: no capabilities */
+	ok = read_status(peer->pid, &cap_eff, &euid) && euid == peer->uid &&
+	     same_user_ns(peer->pid);
+	exited = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+	if (poll(&exited, 1, 0) != 0)
+		ok = false;	/* gone (or unknown): the PID may name someone else now */
+	close(pidfd);
+	if (!ok)
+		return cred;
+	cred.net_admin = cap_eff & (1ULL << CAP_NET_ADMIN);
+	cred.net_admin_netns = cred.net_admin;
+	cred.sys_admin = cap_eff & (1ULL << CAP_SYS_ADMIN);
+	return cred;
+}

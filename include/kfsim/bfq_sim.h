@@ -49,6 +49,10 @@ enum kfsim_bfq_rw {
 	KFSIM_RW_RANDWRITE,
 	KFSIM_RW_READWRITE,	/* fio rw=rw|readwrite: sequential, reads and writes mixed */
 	KFSIM_RW_RANDRW,	/* fio rw=randrw: random, reads and writes mixed */
+	KFSIM_RW_TRIM,		/* fio's trims (REQ_OP_DISCARD): only with an engine that */
+	KFSIM_RW_RANDTRIM,	/* does no disk I/O (KFSIM_ENGINE_NONE); a job whose trims */
+	KFSIM_RW_TRIMWRITE,	/* would reach the disk is refused */
+	KFSIM_RW_RANDTRIMWRITE,
 };
 
 /** KFSIM_BFQ_MAX_BSSPLIT - most block sizes in one direction of a bssplit (fio: 64). */

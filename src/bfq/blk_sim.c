@@ -878,6 +878,13 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	char why[128];
 
 	job->spec = *spec;
+	if (spec->rw >= KFSIM_RW_TRIM && spec->engine != KFSIM_ENGINE_NONE) {
+		sim_err(sim, "job %s: trims (REQ_OP_DISCARD) are not modelled", spec->name);
+		return -EINVAL;
+	}
+	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
+	if (spec->engine == KFSIM_ENGINE_NONE)
+		return 0;	/* no disk I/O: no region */
 	/* one rule for the region, shared with the command line's checks: nothing is clamped */
 	if (kfsim_bfq_job_region(spec, sim->cfg.disk.capacity, &job->start, &job->nr_sectors, why,
 				 sizeof(why))) {
@@ -885,7 +892,6 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 		return -EINVAL;
 	}
 	job->next_pos[0] = job->next_pos[1] = job->start;
-	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
 	job->rnd_pass = job->rnd;

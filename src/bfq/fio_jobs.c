@@ -368,14 +368,9 @@ static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *va
 	memcpy(rw, value, n);
 	rw[n] = '\0';
 	fio_undefer(sec, "rw");
-	if (strstr(rw, "trim")) {
-		if (!strcmp(rw, "trim") || !strcmp(rw, "randtrim") || !strcmp(rw, "trimwrite") ||
-		    !strcmp(rw, "randtrimwrite")) {
-			fio_defer(sec, line, file, "rw", "trims (REQ_OP_DISCARD) are not modelled "
-				  "with disk I/O");
-			return;
-		}
-	}
+	if (strstr(rw, "trim"))
+		fio_defer(sec, line, file, "rw", "trims (REQ_OP_DISCARD) are not modelled with "
+			  "disk I/O");
 	if (kfsim_bfq_job_set(&sec->job, "rw", rw, &sec->prioclass, why, sizeof(why))) {
 		fio_err(&p->errs, file, line, "rw: failed parsing rw=%s%s", value,
 			strchr(value, '$') ? " (an environment variable that is not set)" : "");
@@ -411,7 +406,7 @@ static bool fio_is_bs(const char *key)
 }
 
 /* A size that parses but is not a multiple of 512 bytes. */
-static bool fio_odd_size(const char *value)
+static u64 fio_odd_size(const char *value)
 {
 	struct kfsim_bfq_job tmp;
 	unsigned int cls = 0;
@@ -423,8 +418,10 @@ static bool fio_odd_size(const char *value)
 	memcpy(first, value, n);
 	first[n] = '\0';
 	kfsim_bfq_job_default(&tmp);
-	return !kfsim_bfq_job_set(&tmp, "io_size", first, &cls, NULL, 0) && tmp.io_size &&
-	       tmp.io_size % SECTOR_SIZE;
+	if (kfsim_bfq_job_set(&tmp, "io_size", first, &cls, NULL, 0) || !tmp.io_size ||
+	    !(tmp.io_size % SECTOR_SIZE) || tmp.io_size > UINT32_MAX)
+		return 0;
+	return tmp.io_size;
 }
 
 /* One option of a section: modelled, no effect, deferred or refused. */
@@ -494,6 +491,7 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			/* a network engine's 64-byte blocks: refused only with disk I/O */
 			fio_defer(sec, line, file, key, "a block that is not a multiple of 512 "
 				  "bytes (the sector) is not modelled with disk I/O");
+			sec->job.bs = sec->job.bs_write = (unsigned int)fio_odd_size(value);
 		} else if (kfsim_bfq_job_set(&sec->job, key, value, &sec->prioclass, why,
 					     sizeof(why))) {
 			fio_err(&p->errs, file, line, "%s%s", why,
@@ -665,6 +663,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * a size in percent is resolved with the region, once the files are laid out
 	 */
 	if (!sec->time_based) {
+		if (!job.io_size && job.size_frac < 0)
+			job.io_size = job.size;	/* 0: the region, resolved below */
 		job.io_size *= sec->loops ? sec->loops : 1;
 	} else {
 		job.io_size = 0;	/* without a runtime: until the end of the run */
@@ -928,8 +928,13 @@ static void fio_resolve_sizes(struct fio_parser *p)
 		sector_t start, nr;
 		char why[200];
 
-		if (job->engine == KFSIM_ENGINE_NONE)
+		if (job->engine == KFSIM_ENGINE_NONE) {
+			/* no region: a size in percent is of the disk */
+			if (p->loops[i])
+				job->io_size = (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
+						     SECTOR_SHIFT)) * p->loops[i];
 			continue;
+		}
 		if (kfsim_bfq_job_region(job, p->capacity, &start, &nr, why, sizeof(why))) {
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
 			continue;

@@ -52,7 +52,8 @@ bool kfsim_bfq_job_is_mixed(const struct kfsim_bfq_job *job)
 bool kfsim_bfq_job_is_random(const struct kfsim_bfq_job *job)
 {
 	return job->rw == KFSIM_RW_RANDREAD || job->rw == KFSIM_RW_RANDWRITE ||
-	       job->rw == KFSIM_RW_RANDRW;
+	       job->rw == KFSIM_RW_RANDRW || job->rw == KFSIM_RW_RANDTRIM ||
+	       job->rw == KFSIM_RW_RANDTRIMWRITE;
 }
 
 bool kfsim_bfq_job_choose_write(const struct kfsim_bfq_job *job, struct rnd_state *rnd)

@@ -219,7 +219,9 @@ static const struct {
 	{ "read", KFSIM_RW_READ }, { "randread", KFSIM_RW_RANDREAD },
 	{ "write", KFSIM_RW_WRITE }, { "randwrite", KFSIM_RW_RANDWRITE },
 	{ "rw", KFSIM_RW_READWRITE }, { "readwrite", KFSIM_RW_READWRITE },
-	{ "randrw", KFSIM_RW_RANDRW },
+	{ "randrw", KFSIM_RW_RANDRW }, { "trim", KFSIM_RW_TRIM },
+	{ "randtrim", KFSIM_RW_RANDTRIM }, { "trimwrite", KFSIM_RW_TRIMWRITE },
+	{ "randtrimwrite", KFSIM_RW_RANDTRIMWRITE },
 };
 
 const char *kfsim_bfq_rw_name(enum kfsim_bfq_rw rw)
@@ -366,7 +368,8 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			;
 		if (i == ARRAY_SIZE(rw_names))
 			return job_err(errbuf, errlen, "rw: expected read, randread, write, randwrite, "
-				       "rw, readwrite or randrw, not '%s'", value);
+				       "rw, readwrite, randrw or (no disk I/O) a trim, not '%s'",
+				       value);
 		job->rw = rw_names[i].rw;
 	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
 		if (split_rw(value, rd, wr, sizeof(rd)) || parse_bs(rd, &job->bs) ||
@@ -549,6 +552,9 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 		if (err)
 			return err;
 	}
+	if (job.rw >= KFSIM_RW_TRIM && job.engine != KFSIM_ENGINE_NONE)
+		return job_err(errbuf, errlen, "rw: trims (REQ_OP_DISCARD) are not modelled (only "
+			       "with an engine that does no disk I/O, such as null)");
 	if (prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(prioclass, job.ioprio);
 	*out = job;

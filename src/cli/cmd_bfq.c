@@ -384,6 +384,8 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given
 	for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
 		sector_t start, nr;
 
+		if (cfg->jobs[j].engine == KFSIM_ENGINE_NONE)
+			continue;	/* no disk I/O: no region */
 		if (kfsim_bfq_job_region(&cfg->jobs[j], cfg->disk.capacity, &start, &nr, reason,
 					 sizeof(reason)))
 			return kfsim_cli_usage(CMD, "invalid value for --job (job %s): %s",

@@ -425,6 +425,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_kv_uint(json, "completed", res->completed);
 	/* completed + drained == submitted: every request completed exactly once */
 	kfsim_json_kv_uint(json, "drained", res->drained);
+	kfsim_json_kv_uint(json, "writeback_bytes", res->writeback_bytes);
+	kfsim_json_kv_uint(json, "dirty_bytes", res->dirty_bytes);
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
 	kfsim_json_key(json, "actuator");
 	kfsim_json_array_begin(json);
@@ -455,6 +457,9 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		kfsim_json_kv_double(json, "lat_mean_us", jr->lat_mean_us);
 		kfsim_json_kv_double(json, "lat_p99_us", jr->lat_p99_us);
 		kfsim_json_kv_double(json, "lat_max_us", jr->lat_max_us);
+		kfsim_json_kv_double(json, "active_s", jr->active_s);
+		kfsim_json_kv_uint(json, "read_bytes", jr->read_bytes);
+		kfsim_json_kv_uint(json, "write_bytes", jr->write_bytes);
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);

@@ -205,9 +205,13 @@ struct kfsim_bfq_job {
 
 /**
  * kfsim_bfq_job_parse() - fill @job from "name=a,rw=read,bs=4k,offset=0%,size=50%,..."
- * @spec: comma-separated key=value pairs; keys: name rw bs iodepth offset size ioprio prioclass
- *        weight rate thinktime sync.  Sizes take k/m/g/t suffixes (powers of 2, as fio), or %
- *        for offset and size.
+ * @spec: comma-separated key=value pairs; keys: name rw rwmixread rwmixwrite bs bsrange bssplit
+ *        blockalign iodepth ioengine direct buffered offset size io_size number_ios ioprio
+ *        prioclass weight cgroup cgroup_weight rate rate_iops rate_process percentage_random
+ *        random_distribution thinktime sync.  Sizes take k/m/g/t suffixes (powers of 2, as
+ *        fio), or % for offset and size; fio's READ,WRITE values keep their comma
+ *        ("bs=4k,8k,rw=randrw": an item without '=' continues the value before it).  Unlike
+ *        a fio job file, a spec does direct I/O unless it says direct=0.
  * @errbuf: on error, a one-line reason naming the key
  *
  * Return: 0, or -EINVAL (and @job unchanged).

@@ -37,6 +37,7 @@ KFSIM_TEST_PACKAGES=(
 	libbpf-dev
 	bpftool
 	fio
+	fio-examples
 	blktrace
 	librsvg2-bin
 	chromium

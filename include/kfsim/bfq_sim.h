@@ -22,7 +22,7 @@
 #include <kfsim/trace_event.h>
 
 /** KFSIM_BFQ_MAX_JOBS - most jobs in one configuration (a replay may have any number of pids). */
-#define KFSIM_BFQ_MAX_JOBS 64
+#define KFSIM_BFQ_MAX_JOBS 128
 
 /**
  * enum kfsim_bfq_sched - the scheduler under test: an index into the registry of
@@ -47,6 +47,52 @@ enum kfsim_bfq_rw {
 	KFSIM_RW_RANDREAD,
 	KFSIM_RW_WRITE,
 	KFSIM_RW_RANDWRITE,
+	KFSIM_RW_READWRITE,	/* fio rw=rw|readwrite: sequential, reads and writes mixed */
+	KFSIM_RW_RANDRW,	/* fio rw=randrw: random, reads and writes mixed */
+	KFSIM_RW_TRIM,		/* fio's trims (REQ_OP_DISCARD): only with an engine that */
+	KFSIM_RW_RANDTRIM,	/* does no disk I/O (KFSIM_ENGINE_NONE); a job whose trims */
+	KFSIM_RW_TRIMWRITE,	/* would reach the disk is refused */
+	KFSIM_RW_RANDTRIMWRITE,
+};
+
+/** KFSIM_BFQ_MAX_BSSPLIT - most block sizes in one direction of a bssplit (fio: 64). */
+#define KFSIM_BFQ_MAX_BSSPLIT 64
+
+/**
+ * enum kfsim_bfq_engine - how a job's ioengine submits (fio ioengine=)
+ * @KFSIM_ENGINE_ASYNC: iodepth requests in flight (libaio with direct=1, io_uring, ...)
+ * @KFSIM_ENGINE_SYNC: one request at a time whatever iodepth says (sync, psync, vsync,
+ *                     pvsync, pvsync2, and libaio on buffered files, which the kernel
+ *                     completes synchronously in io_submit())
+ * @KFSIM_ENGINE_NONE: no I/O reaches the simulated disk (null, cpuio, exec, network and
+ *                     object-store engines): the job runs, the disk sees nothing
+ */
+enum kfsim_bfq_engine {
+	KFSIM_ENGINE_ASYNC,
+	KFSIM_ENGINE_SYNC,
+	KFSIM_ENGINE_NONE,
+};
+
+/**
+ * enum kfsim_bfq_dist - where random offsets fall (fio random_distribution=)
+ * @KFSIM_DIST_RANDOM: uniform
+ * @KFSIM_DIST_ZIPF: zipf with exponent @dist_param (hot blocks spread over the region)
+ * @KFSIM_DIST_PARETO: pareto with power @dist_param
+ * @KFSIM_DIST_NORMAL: normal around the middle, @dist_param percent deviation
+ * @KFSIM_DIST_ZONED: @nr_zones (access %, size %) pairs, in order from the region's start
+ */
+enum kfsim_bfq_dist {
+	KFSIM_DIST_RANDOM,
+	KFSIM_DIST_ZIPF,
+	KFSIM_DIST_PARETO,
+	KFSIM_DIST_NORMAL,
+	KFSIM_DIST_ZONED,
+};
+
+/** struct kfsim_bfq_bssplit - one block size of a bssplit and its share in percent */
+struct kfsim_bfq_bssplit {
+	unsigned int bs;
+	unsigned int perc;
 };
 
 /**
@@ -70,6 +116,44 @@ enum kfsim_bfq_rw {
  * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
  * @cgroup: the cgroup it runs in (fio cgroup=), "" for the root group; the jobs of one cgroup
  *          share its BFQ group
+ *
+ * The fields below are fio's mixes and job shapes; all zero is the plain job above.
+ * @rwmixread: percent of reads in a mixed job (KFSIM_RW_READWRITE, KFSIM_RW_RANDRW)
+ * @bs_write: block size of writes, 0 = @bs (fio bs=READ,WRITE)
+ * @bs_max: reads take a block size in [@bs, @bs_max] (fio bsrange), 0 = exactly @bs
+ * @bs_write_max: the same for writes
+ * @nr_bssplit: per direction (0 read, 1 write), entries of @bssplit (fio bssplit), 0 = none
+ * @bssplit: block sizes and percents per direction; they win over @bs and the ranges
+ * @rate_write: bytes per second cap of writes: 0 = @rate, U64_MAX = none (fio rate=R,W)
+ * @rate_iops: reads per second cap, 0 = none (fio rate_iops)
+ * @rate_iops_write: writes per second cap: 0 = @rate_iops, U64_MAX = none
+ * @perc_seq: percent of a random job's I/Os that continue sequentially (100 - fio's
+ *            percentage_random)
+ * @dist: distribution of random offsets; @dist_param its parameter
+ * @nr_zones: pairs in @zones for KFSIM_DIST_ZONED
+ * @zones: (access percent, size percent) pairs
+ * @engine: how many requests are in flight (see enum kfsim_bfq_engine)
+ * @ioengine: fio's engine name, "" when not given
+ * @buffered: I/O through the page cache (fio direct=0): writes dirty pages that the
+ *            writeback flusher writes later as async requests (struct kfsim_bfq_writeback),
+ *            reads go to the disk as sync requests (the cache starts cold)
+ * @io_size: the job ends after this many bytes (fio size/io_size x loops without
+ *           time_based), 0 = it runs until its runtime or the end of the run
+ * @number_ios: the job ends after this many I/Os (fio number_ios), 0 = no limit
+ * @verify: after the write pass, the written blocks are read back in the order written
+ *          (fio verify= with do_verify=1)
+ * @startdelay_max_ns: the start is drawn in [@startdelay_ns, this] (fio startdelay=A-B)
+ * @after: the job starts once jobs [0, @after) have ended (fio stonewall: 0 = at once)
+ * @wait_for: 0, or 1 + the index of a job it waits for (fio wait_for)
+ * @file_start: where the job's file begins on the disk, bytes (fio filename: each file is
+ *              its own region); offset and size are within the file
+ * @file_size: the file's size, bytes; 0 = the job works on the whole device
+ * @seq_skip: bytes skipped after each sequential I/O; negative: the job goes backwards
+ *            (fio rw=read:8k, rw=read:-8k)
+ * @exitall: when this job ends, every job ends (fio exitall)
+ * @blockalign: random offsets are multiples of this many bytes, 0 = the smallest block size
+ * @rate_poisson: I/Os arrive at the rate_iops rate with exponential gaps (fio
+ *                rate_process=poisson) rather than evenly
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -88,13 +172,46 @@ struct kfsim_bfq_job {
 	u64 startdelay_ns;
 	u64 runtime_ns;
 	char cgroup[32];
+	unsigned int rwmixread;
+	unsigned int bs_write;
+	unsigned int bs_max;
+	unsigned int bs_write_max;
+	unsigned int nr_bssplit[2];
+	struct kfsim_bfq_bssplit bssplit[2][KFSIM_BFQ_MAX_BSSPLIT];
+	u64 rate_write;
+	u64 rate_iops;
+	u64 rate_iops_write;
+	unsigned int perc_seq;
+	enum kfsim_bfq_dist dist;
+	double dist_param;
+	unsigned int nr_zones;
+	struct kfsim_bfq_bssplit zones[KFSIM_BFQ_MAX_BSSPLIT];
+	enum kfsim_bfq_engine engine;
+	char ioengine[24];
+	bool buffered;
+	u64 io_size;
+	u64 number_ios;
+	bool verify;
+	u64 startdelay_max_ns;
+	unsigned int after;
+	unsigned int wait_for;
+	u64 file_start;
+	u64 file_size;
+	s64 seq_skip;
+	bool exitall;
+	unsigned int blockalign;
+	bool rate_poisson;
 };
 
 /**
  * kfsim_bfq_job_parse() - fill @job from "name=a,rw=read,bs=4k,offset=0%,size=50%,..."
- * @spec: comma-separated key=value pairs; keys: name rw bs iodepth offset size ioprio prioclass
- *        weight rate thinktime sync.  Sizes take k/m/g/t suffixes (powers of 2, as fio), or %
- *        for offset and size.
+ * @spec: comma-separated key=value pairs; keys: name rw rwmixread rwmixwrite bs bsrange bssplit
+ *        blockalign iodepth ioengine direct buffered offset size io_size number_ios ioprio
+ *        prioclass weight cgroup cgroup_weight rate rate_iops rate_process percentage_random
+ *        random_distribution thinktime sync.  Sizes take k/m/g/t suffixes (powers of 2, as
+ *        fio), or % for offset and size; fio's READ,WRITE values keep their comma
+ *        ("bs=4k,8k,rw=randrw": an item without '=' continues the value before it).  Unlike
+ *        a fio job file, a spec does direct I/O unless it says direct=0.
  * @errbuf: on error, a one-line reason naming the key
  *
  * Return: 0, or -EINVAL (and @job unchanged).
@@ -127,24 +244,48 @@ void kfsim_bfq_job_default(struct kfsim_bfq_job *job);
 struct kfsim_bfq_sim_config;
 
 /**
- * kfsim_bfq_fio_parse() - add the jobs of a fio job file to @cfg
- * @in: the file (fio's INI format: a [global] section, then one section per job)
- * @cfg: jobs are appended (nr_jobs grows); the duration is set from the longest
- *       startdelay + runtime when any job gives a runtime
- * @errbuf: on error "line N: ..." naming the option
+ * kfsim_bfq_jobs_dump() - kfsim's reading of @cfg's jobs as one JSON document on @out
  *
- * Options modelled: rw/readwrite (read, randread, write, randwrite), bs/blocksize, iodepth,
- * size, offset, ioprio/prio, prioclass, thinktime (us, or with a time unit), rate,
- * cgroup, cgroup_weight, numjobs, startdelay, runtime (s, or with a time unit), name,
- * sync; accepted because they change nothing kfsim models: ioengine, direct=1, time_based,
- * group_reporting, filename, description.  Anything else is refused.  cgroup_weight is the
- * cgroup's io.bfq.weight; two different weights for one cgroup are refused.
+ * Per job: name, rw, rwmixread, bs/bsrange/bssplit per direction, iodepth and the depth the
+ * engine allows, ioengine and its class, direct, the flags a write carries, the region on
+ * the disk (bytes), rate and rate_iops per direction, percentage_random, the random
+ * distribution, thinktime, startdelay range, runtime (us), io_size, number_ios, verify,
+ * stonewall (after), wait_for, exitall, ioprio, cgroup and weight.
  *
- * Return: 0; -EINVAL for a malformed line, an option not modelled, a bad value or more than
- * KFSIM_BFQ_MAX_JOBS jobs; @cfg's jobs are unchanged on error.
+ * Return: 0, or the JSON writer's error (-EIO when @out failed).
+ */
+int kfsim_bfq_jobs_dump(FILE *out, const struct kfsim_bfq_sim_config *cfg);
+
+/**
+ * kfsim_bfq_fio_parse() - add the jobs of a fio job file to @cfg, read as fio reads it
+ * @in: the file (fio's INI format: [global] sections, one section per job, include lines,
+ *      ${VAR} environment variables, ';' and '#' comments anywhere on a line)
+ * @cfg: jobs are appended (nr_jobs grows); the duration is set to when the last job can end
+ *       when every job has a runtime (stonewall groups one after the other); its disk's
+ *       capacity lays out the jobs' files
+ * @errbuf: on error every problem, one a line: "line N: option: reason"
+ * @errlen: its size (what does not fit is cut)
+ *
+ * fio's defaults hold where kfsim's --job differs: direct=0 (buffered: writes go to the
+ * page cache and its writeback, see struct kfsim_bfq_writeback) and ioengine=psync (depth 1).
+ * The options kfsim models, those it knows have no effect on the simulated disk, and those
+ * it refuses, each with its reason, are listed in docs/bfq.md ("fio job files").
+ *
+ * Return: 0; -EINVAL when any option is refused, a value is bad, a file does not fit on the
+ * disk or there are more than KFSIM_BFQ_MAX_JOBS jobs; @cfg is unchanged on error.
  */
 int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf,
 			size_t errlen);
+
+/**
+ * kfsim_bfq_fio_parse_file() - kfsim_bfq_fio_parse() of the file at @path: "include" lines
+ * are read relative to it, and each problem is "PATH:line N: option: reason", all of them,
+ * one a line.
+ *
+ * Return: 0; -EINVAL with every problem in @errbuf; -errno when @path cannot be opened.
+ */
+int kfsim_bfq_fio_parse_file(const char *path, struct kfsim_bfq_sim_config *cfg, char *errbuf,
+			     size_t errlen);
 
 /**
  * struct kfsim_blktrace_rec - one queued I/O of a blkparse trace ("Q" action)
@@ -184,6 +325,33 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
 			  size_t errlen);
 
 /**
+ * struct kfsim_bfq_writeback - the page cache's writeback, for buffered writes
+ * @dirtyable_bytes: memory that may hold dirty pages (the kernel's dirtyable memory: free
+ *                   plus file pages); the thresholds are ratios of it
+ * @dirty_ratio: percent at which a writer is throttled (vm.dirty_ratio, 20)
+ * @dirty_background_ratio: percent at which the flusher starts (vm.dirty_background_ratio, 10)
+ * @dirty_expire_ns: dirty data older than this is written back (dirty_expire_centisecs, 30 s)
+ * @dirty_writeback_ns: the flusher's periodic wake-up (dirty_writeback_centisecs, 5 s)
+ * @copy_mb_s: 10^6 bytes per second a writer copies into the page cache
+ *
+ * A buffered write completes once copied; it adds dirty bytes.  The flusher wakes every
+ * @dirty_writeback_ns, and at once when dirty bytes pass the background threshold; it then
+ * writes the oldest dirty extents (adjacent ones coalesced, at most 1280 KiB a request, the
+ * HDD's max_sectors) as async writes until dirty bytes are below the background threshold
+ * (and at each periodic wake-up, what is older than @dirty_expire_ns).  A writer that would
+ * go above the dirty_ratio threshold waits until writeback brings it below
+ * (balance_dirty_pages()).  Defaults: mm/page-writeback.c, Linux 6.12.
+ */
+struct kfsim_bfq_writeback {
+	u64 dirtyable_bytes;
+	unsigned int dirty_ratio;
+	unsigned int dirty_background_ratio;
+	u64 dirty_expire_ns;
+	u64 dirty_writeback_ns;
+	double copy_mb_s;
+};
+
+/**
  * struct kfsim_bfq_sim_config - what to simulate
  * @disk: the drive
  * @sched: the scheduler
@@ -201,6 +369,7 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
  * @progress: NULL, or called now and then during kfsim_bfq_sim_run() with the simulated time
  *            reached (for a progress line; it must not touch the simulation)
  * @progress_arg: its first argument
+ * @wb: the page cache's writeback (buffered writes)
  */
 struct kfsim_bfq_sim_config {
 	struct kfsim_hdd_params disk;
@@ -218,6 +387,7 @@ struct kfsim_bfq_sim_config {
 	u64 bin_ns;
 	void (*progress)(void *arg, u64 now_ns);
 	void *progress_arg;
+	struct kfsim_bfq_writeback wb;
 };
 
 /** kfsim_bfq_sim_config_default() - dual-actuator disk, BFQ, 2 s, seed 1, no jobs. */
@@ -254,6 +424,10 @@ struct kfsim_bfq_actuator_result {
  * @lat_p99_us: 99th percentile, nearest rank, never below the truth and within 1.6 % above it
  *              (the convention of <kfsim/sim_hist.h>)
  * @lat_max_us: largest
+ * @active_s: the job's own active time: from its start to its end (its last completion,
+ *            its runtime, or the end of the run); @mb_s and @iops are over this time
+ * @read_bytes: bytes read
+ * @write_bytes: bytes written (buffered: copied into the page cache)
  */
 struct kfsim_bfq_job_result {
 	char name[32];
@@ -266,6 +440,9 @@ struct kfsim_bfq_job_result {
 	double lat_mean_us;
 	double lat_p99_us;
 	double lat_max_us;
+	double active_s;
+	u64 read_bytes;
+	u64 write_bytes;
 };
 
 /**
@@ -287,6 +464,8 @@ struct kfsim_bfq_job_result {
  * @hole_injected: requests BFQ injected into service holes of a plugged queue (BFQ only)
  * @nr_bins: time-series length
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
+ * @writeback_bytes: bytes the writeback flusher wrote to the disk
+ * @dirty_bytes: dirty bytes left in the page cache at the end
  */
 struct kfsim_bfq_sim_result {
 	double duration_s;
@@ -305,6 +484,8 @@ struct kfsim_bfq_sim_result {
 	u64 hole_injected;
 	size_t nr_bins;
 	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
+	u64 writeback_bytes;
+	u64 dirty_bytes;
 };
 
 struct kfsim_bfq_sim;

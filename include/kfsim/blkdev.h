@@ -36,6 +36,10 @@ enum req_op {
 };
 #define REQ_SYNC (1U << 11)
 #define REQ_META (1U << 12)
+#define REQ_IDLE (1U << 15)	/* anticipate more I/O after this one (direct writes) */
+
+/* BLK_DEF_MAX_SECTORS_CAP (6.12 include/linux/blkdev.h): the default max_sectors of a queue. */
+#define BLK_DEF_MAX_SECTORS_CAP 2560U
 
 /** op_is_write() - whether @op writes (odd op numbers write, as in the kernel). */
 static inline bool op_is_write(blk_opf_t op)

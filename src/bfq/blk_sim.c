@@ -33,24 +33,47 @@
 #include <kfsim/sim_evq.h>
 #include <kfsim/sim_hist.h>
 #include "sim_sched.h"
+#include "sim_jobs.h"
 
 /* An event's payload (<kfsim/sim_evq.h>): its kind in the low bit, a job index above it. */
 enum sim_event_kind { EV_JOB_WAKE, EV_REPLAY };
 #define EV_KIND_BITS 1
 
+/* An I/O a job has chosen and not yet issued (it may wait for its rate or a tag). */
+struct sim_io {
+	bool valid, write;
+	sector_t sector;
+	unsigned int bytes;
+};
+
+/* A run of dirty page-cache sectors, written by one job, dirtied first at @dirtied_ns. */
+struct wb_extent {
+	sector_t sector;
+	u64 nr_sectors;
+	u64 dirtied_ns;
+};
+
 struct sim_job {
 	struct kfsim_bfq_job spec;
-	sector_t start, nr_sectors, next_pos;
-	unsigned int bs_sectors;
+	sector_t start, nr_sectors, next_pos[2];
 	unsigned int weight;
 	unsigned int inflight;
 	bool waiting_tag;
 	bool replay;
+	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
+	bool started, stopped, ended, verifying, throttled;
 	int pid;
 	void *icq;
-	u64 bytes_issued;
+	u64 start_at, start_ns, end_ns;
+	u64 bytes_issued, issued_dir[2], ios_dir[2], ios_issued;
+	u64 copy_until;		/* a buffered write's copy into the page cache ends */
+	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
+	struct sim_io next;
+	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
+	struct rnd_state rnd_pass;
 	u64 completed;
 	u64 bytes;
+	u64 bytes_dir[2];
 	struct kfsim_hist lat;
 };
 
@@ -87,6 +110,16 @@ struct kfsim_bfq_sim {
 	int traced_in_service;
 	u64 traced_slot_start;
 	int traced_slot_job;
+	/* the page cache (struct kfsim_bfq_writeback): a FIFO of dirty extents */
+	struct wb_extent *dirty;
+	size_t dirty_head, nr_dirty, dirty_cap;
+	u64 dirty_bytes, wb_inflight_bytes;
+	int flusher;		/* job index of the flusher, -1 without buffered writes */
+	bool wb_wake_armed;	/* the flusher's periodic wake-up is scheduled */
+	u64 wb_wake_at;
+	u64 end_ns;		/* when every job had ended (or the duration) */
+	unsigned int nr_ended;
+	bool exiting;		/* a job with exitall ended: no job starts any more */
 	struct kfsim_bfq_sim_result result;
 	char *errbuf;
 	size_t errlen;
@@ -149,6 +182,15 @@ void kfsim_bfq_sim_config_default(struct kfsim_bfq_sim_config *cfg)
 	cfg->nr_requests = 64;
 	cfg->trace_window_ns = NSEC_PER_SEC / 2;
 	cfg->bin_ns = NSEC_PER_SEC / 20;
+	/* mm/page-writeback.c (6.12) defaults, on a host with 8 GiB of dirtyable memory */
+	cfg->wb = (struct kfsim_bfq_writeback){
+		.dirtyable_bytes = 8ULL << 30,
+		.dirty_ratio = 20,
+		.dirty_background_ratio = 10,
+		.dirty_expire_ns = 30 * NSEC_PER_SEC,
+		.dirty_writeback_ns = 5 * NSEC_PER_SEC,
+		.copy_mb_s = 4000,
+	};
 }
 
 /* --- events: (time, sequence) order, one heap ----------------------------------------------- */
@@ -223,11 +265,16 @@ static void sim_wait_tag(struct kfsim_bfq_sim *sim, unsigned int j)
 	sim->tag_waiters[(sim->waiters_head + sim->nr_waiters++) % cap] = j;
 }
 
+/*
+ * @sync: a synchronous write.  Direct writes are REQ_OP_WRITE | REQ_SYNC | REQ_IDLE
+ * (block/fops.c dio_bio_write_op(), 6.12); so are a replayed trace's "S" writes and O_SYNC
+ * writes; writeback's are async (no flag).
+ */
 static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request *rq,
 		       sector_t sector, unsigned int bytes, bool write, bool sync)
 {
 	struct sim_job *job = &sim->jobs[j];
-	blk_opf_t opf = write ? REQ_OP_WRITE | (sync ? REQ_SYNC : 0) : REQ_OP_READ;
+	blk_opf_t opf = write ? REQ_OP_WRITE | (sync ? REQ_SYNC | REQ_IDLE : 0) : REQ_OP_READ;
 
 	blk_rq_init_from_bio(rq, sector, bytes, opf, job->spec.ioprio);
 	rq->pid = (int)j;
@@ -239,56 +286,379 @@ static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request
 	sched_insert(sim, job, rq);
 }
 
-static sector_t job_next_sector(struct kfsim_bfq_sim *sim, struct sim_job *job)
+/* --- the page cache and its writeback flusher (struct kfsim_bfq_writeback) ----------------- */
+
+static u64 wb_thresh(const struct kfsim_bfq_sim *sim, unsigned int ratio)
 {
-	sector_t pos;
-	u64 nr_blocks = job->nr_sectors / job->bs_sectors;
-
-	if (job->spec.rw == KFSIM_RW_RANDREAD || job->spec.rw == KFSIM_RW_RANDWRITE) {
-		u64 block = nr_blocks <= UINT32_MAX ? kfsim_prandom_below(&sim->rnd, (u32)nr_blocks)
-						    : kfsim_prandom_u64(&sim->rnd) % nr_blocks;
-
-		return job->start + block * job->bs_sectors;
-	}
-	if (job->next_pos + job->bs_sectors > job->start + job->nr_sectors)
-		job->next_pos = job->start;	/* wrap around, as fio does at the end of size */
-	pos = job->next_pos;
-	job->next_pos += job->bs_sectors;
-	return pos;
+	return sim->cfg.wb.dirtyable_bytes / 100 * ratio;
 }
 
-/* Fill a fio job up to its iodepth, within its rate. */
-static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
+static int wb_add_dirty(struct kfsim_bfq_sim *sim, sector_t sector, unsigned int bytes)
 {
-	struct sim_job *job = &sim->jobs[j];
-	bool write = job->spec.rw == KFSIM_RW_WRITE || job->spec.rw == KFSIM_RW_RANDWRITE;
+	struct wb_extent *tail;
 
-	if (sim->draining || job->replay)
-		return;
-	/* fio startdelay: a wake-up at the start is scheduled; runtime: nothing after it */
-	if (sim->now < job->spec.startdelay_ns)
-		return;
-	if (job->spec.runtime_ns && sim->now >= job->spec.startdelay_ns + job->spec.runtime_ns)
-		return;
-	while (job->inflight < job->spec.iodepth) {
-		struct request *rq;
-
-		if (job->spec.rate) {
-			u64 allowed = (u64)((double)job->bytes_issued * 1e9 / (double)job->spec.rate);
-
-			if (allowed > sim->now) {
-				sim_schedule(sim, allowed, EV_JOB_WAKE, j);
-				return;
-			}
+	if (sim->nr_dirty) {
+		tail = &sim->dirty[(sim->dirty_head + sim->nr_dirty - 1) % sim->dirty_cap];
+		if (tail->sector + tail->nr_sectors == sector) {
+			tail->nr_sectors += bytes >> SECTOR_SHIFT;	/* a sequential writer */
+			goto out;
 		}
-		rq = sim_alloc_request(sim);
+	}
+	if (sim->nr_dirty == sim->dirty_cap) {
+		size_t cap = max_t(size_t, 1024, sim->dirty_cap * 2);
+		struct wb_extent *grown = kvcalloc(cap, sizeof(*grown), GFP_KERNEL);
+
+		if (!grown)
+			return -ENOMEM;
+		for (size_t i = 0; i < sim->nr_dirty; i++)
+			grown[i] = sim->dirty[(sim->dirty_head + i) % sim->dirty_cap];
+		kvfree(sim->dirty);
+		sim->dirty = grown;
+		sim->dirty_cap = cap;
+		sim->dirty_head = 0;
+	}
+	sim->dirty[(sim->dirty_head + sim->nr_dirty++) % sim->dirty_cap] =
+		(struct wb_extent){ sector, bytes >> SECTOR_SHIFT, sim->now };
+out:
+	sim->dirty_bytes += bytes;
+	return 0;
+}
+
+static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j);
+
+static bool wb_has_work(struct kfsim_bfq_sim *sim);
+
+/*
+ * wb_start_background_writeback(): the flusher runs once dirty data passes the background
+ * threshold; and wb_workfn()'s periodic wake-up (dirty_writeback_centisecs) is armed while
+ * there is dirty data.
+ */
+static void wb_kick(struct kfsim_bfq_sim *sim)
+{
+	if (sim->flusher < 0)
+		return;
+	if (sim->nr_dirty && !sim->wb_wake_armed) {
+		sim->wb_wake_armed = true;
+		sim->wb_wake_at = sim->now + sim->cfg.wb.dirty_writeback_ns;
+		sim_schedule(sim, sim->wb_wake_at, EV_JOB_WAKE, (unsigned int)sim->flusher);
+	}
+	if (!sim->jobs[sim->flusher].waiting_tag && wb_has_work(sim))
+		job_issue(sim, (unsigned int)sim->flusher);
+}
+
+/* The flusher's work: above the background threshold, or extents older than the expiry. */
+static bool wb_has_work(struct kfsim_bfq_sim *sim)
+{
+	const struct wb_extent *oldest = &sim->dirty[sim->dirty_head];
+
+	if (!sim->nr_dirty)
+		return false;
+	if (sim->dirty_bytes - sim->wb_inflight_bytes >
+	    wb_thresh(sim, sim->cfg.wb.dirty_background_ratio))
+		return true;
+	return oldest->dirtied_ns + sim->cfg.wb.dirty_expire_ns <= sim->now;
+}
+
+static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim);
+static void sim_wait_tag(struct kfsim_bfq_sim *sim, unsigned int j);
+static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request *rq,
+		       sector_t sector, unsigned int bytes, bool write, bool sync);
+
+/* Async writes of the oldest dirty extents, at most BLK_DEF_MAX_SECTORS_CAP sectors each. */
+static void wb_issue(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	if (sim->wb_wake_armed && sim->now >= sim->wb_wake_at) {
+		sim->wb_wake_armed = false;	/* the periodic wake-up: re-armed below */
+		wb_kick(sim);
+	}
+	while (wb_has_work(sim)) {
+		struct wb_extent *ext = &sim->dirty[sim->dirty_head];
+		u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+		struct request *rq = sim_alloc_request(sim);
+
 		if (!rq) {
 			sim_wait_tag(sim, j);
 			return;
 		}
-		sim_submit(sim, j, rq, job_next_sector(sim, job), job->spec.bs, write,
-			   job->spec.sync);
+		sim_submit(sim, j, rq, ext->sector, (unsigned int)(nr << SECTOR_SHIFT), true, false);
+		sim->wb_inflight_bytes += nr << SECTOR_SHIFT;
+		ext->sector += nr;
+		ext->nr_sectors -= nr;
+		if (!ext->nr_sectors) {
+			sim->dirty_head = (sim->dirty_head + 1) % sim->dirty_cap;
+			sim->nr_dirty--;
+		}
 	}
+}
+
+/* A writeback write completed: its pages are clean; throttled writers may go on. */
+static void wb_written(struct kfsim_bfq_sim *sim, unsigned int bytes)
+{
+	sim->dirty_bytes -= bytes;
+	sim->wb_inflight_bytes -= bytes;
+	sim->result.writeback_bytes += bytes;
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (sim->jobs[j].throttled &&
+		    sim->dirty_bytes < wb_thresh(sim, sim->cfg.wb.dirty_ratio)) {
+			sim->jobs[j].throttled = false;
+			job_issue(sim, j);
+		}
+	}
+}
+
+/* --- a job's life: start after its dependencies and startdelay, end by size or time ------- */
+
+static bool job_deps_ended(const struct kfsim_bfq_sim *sim, const struct sim_job *job)
+{
+	for (unsigned int k = 0; k < job->spec.after; k++) {
+		if (!sim->jobs[k].ended)
+			return false;
+	}
+	return !job->spec.wait_for || sim->jobs[job->spec.wait_for - 1].ended;
+}
+
+/* The job may start: its start time is drawn now (fio startdelay=A-B) and a wake-up set. */
+static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+	u64 delay = job->spec.startdelay_ns;
+
+	if (sim->exiting)
+		return;
+
+	if (job->spec.startdelay_max_ns > delay)
+		delay += kfsim_prandom_u64(&sim->rnd) % (job->spec.startdelay_max_ns - delay + 1);
+	job->start_at = sim->now + delay;
+	job->started = true;
+	job->start_ns = job->start_at;
+	if (delay)
+		sim_schedule(sim, job->start_at, EV_JOB_WAKE, j);
+	else
+		job_issue(sim, j);
+}
+
+static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
+{
+	struct sim_job *job = &sim->jobs[j];
+
+	if (job->ended)
+		return;
+	job->ended = true;
+	job->end_ns = when;
+	sim->nr_ended++;
+	if (job->spec.exitall) {
+		/* fio exitall: the others stop issuing; what they have in flight completes */
+		sim->exiting = true;
+		for (unsigned int k = 0; k < sim->nr_jobs; k++) {
+			struct sim_job *other = &sim->jobs[k];
+
+			if (other->replay || other->flusher || other->ended)
+				continue;
+			other->stopped = true;
+			other->next.valid = false;
+			if (!other->inflight)
+				job_end(sim, k, when);
+		}
+	}
+	for (unsigned int k = 0; k < sim->nr_jobs; k++) {
+		struct sim_job *other = &sim->jobs[k];
+
+		if (!other->started && !other->replay && !other->flusher &&
+		    job_deps_ended(sim, other))
+			job_arm_start(sim, k);
+	}
+}
+
+/* Nothing more to issue: by runtime, by size (after a verify pass) or number of I/Os. */
+static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	u64 runtime_end = job->start_ns + job->spec.runtime_ns;
+
+	if (job->spec.runtime_ns && sim->now >= runtime_end) {
+		job->end_ns = runtime_end;
+		return true;
+	}
+	if (job->spec.number_ios && job->ios_issued >= job->spec.number_ios)
+		return true;
+	if (!job->spec.io_size || job->bytes_issued < job->spec.io_size)
+		return false;
+	if (!job->spec.verify || job->verifying)
+		return true;
+	if (job->inflight)
+		return true;	/* the read-back starts once every write completed */
+	/* the read-back replays the write pass's draws, as reads */
+	job->verifying = true;
+	job->bytes_issued = 0;
+	job->rnd = job->rnd_pass;
+	job->next_pos[0] = job->next_pos[1] = job->start;
+	return false;
+}
+
+static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
+	bool write = kfsim_bfq_job_choose_write(&job->spec, rnd);
+	unsigned int bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+
+	job->next = (struct sim_io){
+		.valid = true,
+		.write = write && !job->verifying,
+		.bytes = bytes,
+		.sector = kfsim_bfq_job_choose_sector(&job->spec, job->start, job->nr_sectors,
+						      &job->next_pos[write], bytes, rnd),
+	};
+}
+
+/* The rate caps of @io's direction (fio rate=, rate_iops=): when it may go, else now. */
+static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
+{
+	if (job->spec.rate_poisson && job->spec.rate_iops)
+		return job->start_ns + job->poisson_next;
+	u64 rate = io->write && job->spec.rate_write ? job->spec.rate_write : job->spec.rate;
+	u64 iops = io->write && job->spec.rate_iops_write ? job->spec.rate_iops_write :
+			job->spec.rate_iops;
+	u64 at = 0;
+
+	if (rate && rate != U64_MAX)
+		at = (u64)((double)job->issued_dir[io->write] * 1e9 / (double)rate);
+	if (iops && iops != U64_MAX)
+		at = max(at, (u64)((double)job->ios_dir[io->write] * 1e9 / (double)iops));
+	return job->start_ns + at;
+}
+
+/* A buffered write: a copy into the page cache, throttled at the dirty limit. */
+static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+	unsigned int bytes = job->next.bytes;
+	u64 copy_ns = (u64)((double)bytes * 1e3 / sim->cfg.wb.copy_mb_s) + 1;
+
+	if (sim->dirty_bytes + bytes > wb_thresh(sim, sim->cfg.wb.dirty_ratio)) {
+		job->throttled = true;	/* balance_dirty_pages(): wait for writeback */
+		wb_kick(sim);
+		return;
+	}
+	if (wb_add_dirty(sim, job->next.sector, bytes)) {
+		sim->err = -ENOMEM;
+		sim->draining = true;
+		return;
+	}
+	job->next.valid = false;
+	job->bytes_issued += bytes;
+	job->issued_dir[1] += bytes;
+	job->ios_dir[1]++;
+	job->ios_issued++;
+	job->copy_until = sim->now + copy_ns;
+	if (sim->now < sim->cfg.duration_ns) {
+		job->completed++;
+		job->bytes += bytes;
+		job->bytes_dir[1] += bytes;
+		kfsim_hist_add(&job->lat, copy_ns);
+	}
+	sim_schedule(sim, job->copy_until, EV_JOB_WAKE, j);
+	wb_kick(sim);
+}
+
+static bool job_draws_first(const struct sim_job *job)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+
+	return spec->rate || spec->rate_write || spec->rate_iops || spec->rate_iops_write ||
+	       (spec->buffered && spec->rw != KFSIM_RW_READ && spec->rw != KFSIM_RW_RANDREAD);
+}
+
+/* Fill a fio job up to its depth, within its rates, sizes and time. */
+static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+	unsigned int depth = kfsim_bfq_job_depth(&job->spec);
+
+	if (sim->draining || job->replay || job->ended)
+		return;
+	if (job->flusher) {
+		wb_issue(sim, j);
+		return;
+	}
+	if (!job->started || sim->now < job->start_at || job->throttled)
+		return;
+	if (job->spec.engine == KFSIM_ENGINE_NONE) {
+		/* no disk I/O: a job bounded by size ends at once, else at its runtime */
+		if (job->spec.runtime_ns && !job->spec.io_size && !job->spec.number_ios) {
+			if (sim->now < job->start_ns + job->spec.runtime_ns) {
+				sim_schedule(sim, job->start_ns + job->spec.runtime_ns, EV_JOB_WAKE, j);
+				return;
+			}
+			job_end(sim, j, job->start_ns + job->spec.runtime_ns);
+		} else if (job->spec.io_size || job->spec.number_ios) {
+			job_end(sim, j, sim->now);
+		}
+		return;
+	}
+	if (sim->now < job->copy_until)
+		return;
+	while (job->inflight < depth) {
+		struct request *rq = NULL;
+		u64 allowed;
+
+		if (!job->next.valid) {
+			if (job->stopped || job_done_issuing(sim, job)) {
+				job->stopped = true;
+				break;
+			}
+			/*
+			 * A plain job takes its tag before it draws, as it always did: the draws
+			 * of a seed stay where they were.  A job with a rate cap or buffered
+			 * writes draws first: the direction decides what it waits for.
+			 */
+			if (!job_draws_first(job)) {
+				rq = sim_alloc_request(sim);
+				if (!rq) {
+					sim_wait_tag(sim, j);
+					return;
+				}
+			}
+			job_choose(sim, job);
+		}
+		allowed = job_rate_allows(job, &job->next);
+		if (allowed > sim->now) {
+			/* a job waiting for its rate still ends at its runtime */
+			if (job->spec.runtime_ns)
+				allowed = min(allowed, job->start_ns + job->spec.runtime_ns);
+			if (allowed > sim->now) {
+				sim_schedule(sim, allowed, EV_JOB_WAKE, j);
+				return;
+			}
+			job->next.valid = false;
+			continue;
+		}
+		if (job->next.write && job->spec.buffered && !job->spec.sync) {
+			if (job->inflight)
+				return;	/* the writer is in its write() after the reads it waits on */
+			job_buffered_write(sim, j);
+			return;
+		}
+		if (!rq)
+			rq = sim_alloc_request(sim);
+		if (!rq) {
+			sim_wait_tag(sim, j);
+			return;
+		}
+		job->next.valid = false;
+		job->issued_dir[job->next.write] += job->next.bytes;
+		job->ios_dir[job->next.write]++;
+		job->ios_issued++;
+		if (job->spec.rate_poisson && job->spec.rate_iops) {
+			/* fio rate_process=poisson: exponential gaps of mean 1/rate_iops */
+			double u = ((double)prandom_u32_state(&sim->rnd) + 1.0) / 4294967296.0;
+
+			job->poisson_next += (u64)(-log(u) * 1e9 / (double)job->spec.rate_iops);
+		}
+		/* direct writes and O_SYNC/O_DSYNC ones are REQ_SYNC (block/fops.c, 6.12) */
+		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
+			   !job->spec.buffered || job->spec.sync);
+	}
+	if (job->stopped && !job->inflight)
+		job_end(sim, j, job->end_ns ? min(job->end_ns, sim->now) : sim->now);
 }
 
 static void replay_issue(struct kfsim_bfq_sim *sim)
@@ -391,6 +761,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 
 		job->completed++;
 		job->bytes += bytes;
+		job->bytes_dir[rq_data_dir(rq)] += bytes;
 		kfsim_hist_add(&job->lat, sim->now - rq->start_time_ns);
 		sim->act_bytes[rq->actuator] += bytes;
 		sim->act_requests[rq->actuator]++;
@@ -411,6 +782,8 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	 * tag it freed and starve the others forever.
 	 */
 	sim_wake_waiters(sim);
+	if (job->flusher)
+		wb_written(sim, bytes);
 	if (!job->replay) {
 		if (job->spec.thinktime_us && !sim->draining)
 			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE,
@@ -431,6 +804,12 @@ static void sim_dispatch(struct kfsim_bfq_sim *sim)
 	}
 }
 
+/* fio's run ends when its jobs do: every job ended, and no trace to replay. */
+static bool sim_jobs_ended(const struct kfsim_bfq_sim *sim)
+{
+	return !sim->cfg.nr_replay && sim->cfg.nr_jobs && sim->nr_ended == sim->cfg.nr_jobs;
+}
+
 static void sim_loop(struct kfsim_bfq_sim *sim)
 {
 	unsigned long steps = 0;
@@ -445,8 +824,9 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 		struct request *rq;
 
 		t = min(t, t_ev);
-		if (!sim->draining && t >= sim->cfg.duration_ns) {
+		if (!sim->draining && (t >= sim->cfg.duration_ns || sim_jobs_ended(sim))) {
 			sim->draining = true;
+			sim->end_ns = sim_jobs_ended(sim) ? sim->now : sim->cfg.duration_ns;
 			kfsim_evq_clear(&sim->events);	/* nothing new gets submitted */
 			continue;
 		}
@@ -479,21 +859,42 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 
 /* --- setup, results, teardown ------------------------------------------------------------ */
 
+/* Buffered writes need the writeback flusher. */
+static bool sim_needs_flusher(const struct kfsim_bfq_sim_config *cfg)
+{
+	for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
+		const struct kfsim_bfq_job *job = &cfg->jobs[j];
+
+		if (job->buffered && !job->sync && job->engine != KFSIM_ENGINE_NONE &&
+		    job->rw != KFSIM_RW_READ && job->rw != KFSIM_RW_RANDREAD)
+			return true;
+	}
+	return false;
+}
+
 static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 			 const struct kfsim_bfq_job *spec)
 {
 	char why[128];
 
 	job->spec = *spec;
-	job->bs_sectors = spec->bs >> SECTOR_SHIFT;
+	if (spec->rw >= KFSIM_RW_TRIM && spec->engine != KFSIM_ENGINE_NONE) {
+		sim_err(sim, "job %s: trims (REQ_OP_DISCARD) are not modelled", spec->name);
+		return -EINVAL;
+	}
+	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
+	if (spec->engine == KFSIM_ENGINE_NONE)
+		return 0;	/* no disk I/O: no region */
 	/* one rule for the region, shared with the command line's checks: nothing is clamped */
 	if (kfsim_bfq_job_region(spec, sim->cfg.disk.capacity, &job->start, &job->nr_sectors, why,
 				 sizeof(why))) {
 		sim_err(sim, "job %s: %s", spec->name, why);
 		return -EINVAL;
 	}
-	job->next_pos = job->start;
-	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
+	job->next_pos[0] = job->next_pos[1] = job->start;
+	/* a verifying job draws from its own state, so that the read-back replays the writes */
+	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
+	job->rnd_pass = job->rnd;
 	return 0;
 }
 
@@ -669,7 +1070,8 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	if (cfg->nr_replay && replay_count_pids(cfg->replay, cfg->nr_replay, &pids, &nr_pids))
 		goto fail;
 	/* a replay's processes are known only once its records are read: any number of them */
-	nr_procs = cfg->nr_jobs + nr_pids;
+	nr_procs = cfg->nr_jobs + nr_pids + sim_needs_flusher(cfg);
+	sim->flusher = -1;
 	sim->jobs = kvcalloc(nr_procs, sizeof(*sim->jobs), GFP_KERNEL);
 	sim->tag_waiters = kvcalloc(nr_procs, sizeof(*sim->tag_waiters), GFP_KERNEL);
 	sim->result.jobs = kvcalloc(nr_procs, sizeof(*sim->result.jobs), GFP_KERNEL);
@@ -734,6 +1136,16 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 		if (err)
 			goto fail;
 	}
+	if (sim_needs_flusher(cfg)) {
+		struct sim_job *job = &sim->jobs[sim->nr_jobs];
+
+		/* the flusher is a kernel thread: default priority, the root group */
+		job->flusher = true;
+		job->pid = -1;
+		snprintf(job->spec.name, sizeof(job->spec.name), "writeback");
+		job->weight = kfsim_ioprio_weight(0);
+		sim->flusher = (int)sim->nr_jobs++;
+	}
 	kvfree(pids);
 	pids = NULL;
 	err = sim_setup_sched(sim);
@@ -777,11 +1189,27 @@ static void sim_trace_header(struct kfsim_bfq_sim *sim)
 	}
 }
 
+/* A job's own active time (fio reports per job over it): start to end, within the run. */
+static double job_active_s(const struct kfsim_bfq_sim *sim, const struct sim_job *job,
+			   u64 end_ns)
+{
+	u64 start = job->start_ns, end = job->ended ? job->end_ns : end_ns;
+
+	if (job->replay || job->flusher)
+		return (double)end_ns / 1e9;
+	if (!job->started || start >= end_ns)
+		return 0;
+	end = min(end, end_ns);
+	return end > start ? (double)(end - start) / 1e9 : 0;
+}
+
 static void sim_results(struct kfsim_bfq_sim *sim)
 {
 	struct kfsim_bfq_sim_result *res = &sim->result;
-	double secs = (double)sim->cfg.duration_ns / 1e9, bin_s = (double)sim->cfg.bin_ns / 1e9;
+	u64 end_ns = sim->end_ns ? sim->end_ns : sim->cfg.duration_ns;
+	double secs = (double)end_ns / 1e9, bin_s = (double)sim->cfg.bin_ns / 1e9;
 	double jain_sum = 0, jain_sq = 0;
+	unsigned int nr_fair = 0;
 	u64 total_bytes = 0;
 
 	res->duration_s = secs;
@@ -789,7 +1217,7 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		struct kfsim_hdd_actuator_stats st = kfsim_hdd_actuator_stats(sim->hdd, a);
 		struct kfsim_bfq_actuator_result *ar = &res->actuator[a];
 
-		ar->utilisation = min(1.0, (double)st.busy_ns / (double)sim->cfg.duration_ns);
+		ar->utilisation = min(1.0, (double)st.busy_ns / (double)end_ns);
 		ar->mb_s = (double)sim->act_bytes[a] / 1e6 / secs;
 		ar->iops = (double)sim->act_requests[a] / secs;
 		ar->requests = sim->act_requests[a];
@@ -811,19 +1239,26 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->weight = job->weight;
 		jr->requests = job->completed;
 		jr->bytes = job->bytes;
-		jr->mb_s = (double)job->bytes / 1e6 / secs;
-		jr->iops = (double)job->completed / secs;
+		jr->active_s = job_active_s(sim, job, end_ns);
+		jr->mb_s = jr->active_s > 0 ? (double)job->bytes / 1e6 / jr->active_s : 0;
+		jr->iops = jr->active_s > 0 ? (double)job->completed / jr->active_s : 0;
+		jr->read_bytes = job->bytes_dir[0];
+		jr->write_bytes = job->bytes_dir[1];
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
 		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
 		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;
 		jr->lat_max_us = (double)job->lat.max / 1e3;
 		/* kfsim_bfq_jain_index() of throughput/weight, without an array per process */
+		if (job->flusher)
+			continue;	/* the kernel's thread, not a process competing */
 		norm = jr->mb_s / job->weight;
 		jain_sum += norm;
 		jain_sq += norm * norm;
+		nr_fair++;
 	}
-	res->jain = !sim->nr_jobs || jain_sq == 0 ? 1.0 :
-		    jain_sum * jain_sum / ((double)sim->nr_jobs * jain_sq);
+	res->jain = !nr_fair || jain_sq == 0 ? 1.0 :
+		    jain_sum * jain_sum / ((double)nr_fair * jain_sq);
+	res->dirty_bytes = sim->dirty_bytes;
 	res->in_flight = res->submitted - res->completed;
 	if (sim_ops(sim)->stats)
 		sim_ops(sim)->stats(&sim->eq, res);
@@ -836,10 +1271,11 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 	sim->ran = true;
 	sim_trace_header(sim);
 	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
-		if (sim->jobs[j].spec.startdelay_ns)
-			sim_schedule(sim, sim->jobs[j].spec.startdelay_ns, EV_JOB_WAKE, j);
-		else
-			job_issue(sim, j);
+		struct sim_job *job = &sim->jobs[j];
+
+		/* fio stonewall and wait_for: a job starts when what it waits for has ended */
+		if (!job->replay && !job->flusher && !job->started && job_deps_ended(sim, job))
+			job_arm_start(sim, j);
 	}
 	replay_issue(sim);
 	sim_dispatch(sim);
@@ -890,6 +1326,7 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	kvfree(sim->result.jobs);
 	kvfree(sim->replay);
 	kvfree(sim->replay_job);
+	kvfree(sim->dirty);
 	kfsim_evq_destroy(&sim->events);
 	if (sim->jobs) {
 		for (unsigned int j = 0; j < sim->nr_procs; j++)

@@ -1,13 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
- * fio job files (fio's INI format, see fio(1) "JOB FILE FORMAT"): a [global] section whose
- * options are the defaults of the jobs after it, then one section per job.  Lines are
- * "option=value" or a bare "option"; ';' and '#' start comments.  Only the options whose
- * effect kfsim models are taken; an option kfsim does not model is refused with its name and
- * line, never ignored, so a job file never silently means something else here than under fio.
+ * fio job files, read as fio 3.33 reads them (fio(1) "JOB FILE FORMAT", fio's init.c and
+ * parse.c): a [global] section whose options are the defaults of the jobs after it (a later
+ * [global] changes them for the jobs after it), one section per job, "option=value" or a
+ * bare "option", ';' and '#' end a line wherever they are, "include FILE" reads another file
+ * (relative to the including one), ${VAR} is the environment variable VAR (left as written
+ * when unset: then the option fails to parse, as under fio).
+ *
+ * Invariants:
+ * - every option of the file is judged; all the problems of a file are reported at once,
+ *   one line each: "FILE:LINE: option: reason", and nothing is stored unless there are none;
+ * - an option is either modelled (its effect is simulated), known to have no effect on what
+ *   the simulated disk sees (output, CPU placement, data content, an engine's server...), or
+ *   refused with the reason: never silently ignored;
+ * - options whose effect depends on the engine (trims, ramp_time, several files per job) are
+ *   refused only when the job's I/O reaches the simulated disk;
+ * - each file is its own region of the disk (fio's default file is one per job and clone:
+ *   "jobname.jobnum.filenum"); files are laid out one after the other in order of first use,
+ *   each as large as the largest offset + size of its jobs; a /dev/ name is the simulated
+ *   disk itself (/dev/null and /dev/zero reach no disk), and two different devices are
+ *   refused, as kfsim simulates one.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +33,19 @@
 #include <kfsim/bfq_sim.h>
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
+#include <kfsim/slab.h>
 #include "sim_jobs.h"
 
+#define FIO_MAX_PENDING 16
+#define FIO_MAX_INCLUDE_DEPTH 8
+
+/* An option whose refusal waits until the job's engine is known. */
+struct fio_pending {
+	long line;
+	const char *file;
+	char option[32];
+	const char *why;
+};
 
 struct fio_section {
 	struct kfsim_bfq_job job;
@@ -25,20 +53,69 @@ struct fio_section {
 	unsigned int numjobs;
 	unsigned int cgroup_weight;
 	bool is_global;
+	bool time_based;
+	bool stonewall;
+	bool fill_device;
+	bool do_verify;
+	bool exitall;
+	u64 filesize;
+	u64 loops;
+	u64 offset_increment;
+	char filename[128];
+	char wait_for[32];
 	long line;
+	const char *file;
+	unsigned int nr_pending;
+	struct fio_pending pending[FIO_MAX_PENDING];
 };
 
-static int fio_err(char *errbuf, size_t errlen, long line, const char *fmt, ...)
+/* All the problems of a file, one line each. */
+struct fio_errs {
+	char *buf;
+	size_t len, used;
+	unsigned int nr;
+};
+
+struct fio_parser {
+	struct fio_errs errs;
+	struct fio_section global, sec;
+	bool in_section;
+	struct kfsim_bfq_job *jobs;
+	long *lines;
+	const char **files;
+	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
+	char filenames[KFSIM_BFQ_MAX_JOBS][128];
+	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
+	unsigned int nr, first;
+	char *paths[FIO_MAX_INCLUDE_DEPTH + 1];	/* file names, kept for the messages */
+	unsigned int nr_paths;
+	sector_t capacity;
+	/* deferred problems already reported: a [global] line is named once, not per job */
+	struct { const char *file; long line; } reported[64];
+	unsigned int nr_reported;
+};
+
+static __attribute__((format(printf, 4, 5))) void fio_err(struct fio_errs *e, const char *file,
+							   long line, const char *fmt, ...)
 {
-	char msg[200];
+	char msg[300];
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (errbuf && errlen)
-		snprintf(errbuf, errlen, "line %ld: %s", line, msg);
-	return -EINVAL;
+	e->nr++;
+	if (!e->buf || e->used >= e->len)
+		return;
+	n = line && file ? snprintf(e->buf + e->used, e->len - e->used, "%s%s:%ld: %s",
+				    e->used ? "\n" : "", file, line, msg)
+	  : line ? snprintf(e->buf + e->used, e->len - e->used, "%sline %ld: %s",
+			    e->used ? "\n" : "", line, msg)
+		 : snprintf(e->buf + e->used, e->len - e->used, "%s%s%s%s", e->used ? "\n" : "",
+			    file ? file : "", file ? ": " : "", msg);
+	if (n > 0)
+		e->used = min(e->len - 1, e->used + (size_t)n);
 }
 
 static char *strip(char *s)
@@ -86,219 +163,901 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	return 0;
 }
 
-static int fio_option(struct fio_section *sec, const char *key, const char *value, long line,
-		      char *errbuf, size_t errlen)
+/* "1-3": a range; a single value is a range of one. */
+static int parse_time_range(const char *text, u64 unit_ns, u64 *lo, u64 *hi)
 {
-	static const char *const job_keys[] = {
-		"rw", "readwrite", "bs", "iodepth", "size", "offset", "ioprio", "prio",
-		"prioclass", "rate", "sync",
-	};
-	static const char *const no_effect[] = {
-		"ioengine", "time_based", "group_reporting", "filename", "description",
-	};
-	char why[160];
-	u64 v;
+	char buf[64];
+	char *dash;
 
-	for (size_t i = 0; i < ARRAY_SIZE(no_effect); i++) {
-		if (!strcmp(key, no_effect[i]))
-			return 0;
-	}
-	if (!value)
-		return fio_err(errbuf, errlen, line, "option '%s' needs a value (or is not "
-			       "modelled by kfsim)", key);
-	for (size_t i = 0; i < ARRAY_SIZE(job_keys); i++) {
-		if (!strcmp(key, job_keys[i])) {
-			if (kfsim_bfq_job_set(&sec->job, key, value, &sec->prioclass, why,
-					      sizeof(why)))
-				return fio_err(errbuf, errlen, line, "%s", why);
-			return 0;
-		}
-	}
-	if (!strcmp(key, "blocksize"))
-		return fio_option(sec, "bs", value, line, errbuf, errlen);
-	if (!strcmp(key, "name")) {
-		if (!*value || strlen(value) >= sizeof(sec->job.name) - 4)
-			return fio_err(errbuf, errlen, line, "name: 1 to 27 characters expected");
-		strcpy(sec->job.name, value);
-	} else if (!strcmp(key, "direct")) {
-		if (strcmp(value, "1"))
-			return fio_err(errbuf, errlen, line, "direct=%s: buffered I/O (the page "
-				       "cache) is not modelled; use direct=1", value);
-	} else if (!strcmp(key, "thinktime")) {
-		if (parse_time(value, NSEC_PER_USEC, &v) || v > 10 * NSEC_PER_SEC)
-			return fio_err(errbuf, errlen, line, "thinktime: expected a time up to 10s "
-				       "(microseconds without a unit), not '%s'", value);
-		sec->job.thinktime_us = v / NSEC_PER_USEC;
-	} else if (!strcmp(key, "startdelay")) {
-		if (parse_time(value, NSEC_PER_SEC, &v))
-			return fio_err(errbuf, errlen, line, "startdelay: expected a time (seconds "
-				       "without a unit), not '%s'", value);
-		sec->job.startdelay_ns = v;
-	} else if (!strcmp(key, "runtime")) {
-		if (parse_time(value, NSEC_PER_SEC, &v) || !v)
-			return fio_err(errbuf, errlen, line, "runtime: expected a time above 0 "
-				       "(seconds without a unit), not '%s'", value);
-		sec->job.runtime_ns = v;
-	} else if (!strcmp(key, "numjobs")) {
-		char *end;
-		unsigned long n = strtoul(value, &end, 10);
-
-		if (!isdigit((unsigned char)*value) || *end || !n || n > KFSIM_BFQ_MAX_JOBS)
-			return fio_err(errbuf, errlen, line, "numjobs: expected 1 to %d, not '%s'",
-				       KFSIM_BFQ_MAX_JOBS, value);
-		sec->numjobs = (unsigned int)n;
-	} else if (!strcmp(key, "cgroup")) {
-		if (!*value || strlen(value) >= sizeof(sec->job.cgroup))
-			return fio_err(errbuf, errlen, line, "cgroup: 1 to 31 characters expected");
-		strcpy(sec->job.cgroup, value);
-	} else if (!strcmp(key, "cgroup_weight")) {
-		char *end;
-		unsigned long w = strtoul(value, &end, 10);
-
-		if (!isdigit((unsigned char)*value) || *end || w < 1 || w > 1000)
-			return fio_err(errbuf, errlen, line, "cgroup_weight: expected 1 to 1000 "
-				       "(io.bfq.weight), not '%s'", value);
-		sec->cgroup_weight = (unsigned int)w;
-	} else {
-		return fio_err(errbuf, errlen, line, "option '%s' is not modelled by kfsim (see "
-			       "kfsim bfq --help for the options it takes)", key);
-	}
+	if (strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, text);
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash = '\0';
+	if (parse_time(buf, unit_ns, lo) || parse_time(dash ? dash + 1 : buf, unit_ns, hi))
+		return -EINVAL;
+	if (*hi < *lo)
+		return -EINVAL;
 	return 0;
 }
 
-/* A job section ended: append its numjobs copies to @jobs, each with its section's line. */
-static int fio_emit(const struct fio_section *sec, struct kfsim_bfq_job *jobs, long *lines,
-		    unsigned int *nr, char *errbuf, size_t errlen)
+static int parse_uint(const char *text, u64 min_v, u64 max_v, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)*text))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end || v < min_v || v > max_v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* fio's booleans: a bare option, or 0/1. */
+static int parse_flag(const char *value, bool *out)
+{
+	if (!value || !strcmp(value, "1")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(value, "0")) {
+		*out = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void fio_defer(struct fio_section *sec, long line, const char *file, const char *option,
+		      const char *why)
+{
+	struct fio_pending *p;
+
+	for (unsigned int i = 0; i < sec->nr_pending; i++) {
+		if (!strcmp(sec->pending[i].option, option)) {
+			p = &sec->pending[i];	/* a job's own value replaces the global one */
+			goto set;
+		}
+	}
+	if (sec->nr_pending == FIO_MAX_PENDING)
+		return;
+	p = &sec->pending[sec->nr_pending++];
+set:
+	p->line = line;
+	p->file = file;
+	snprintf(p->option, sizeof(p->option), "%s", option);
+	p->why = why;
+}
+
+static void fio_undefer(struct fio_section *sec, const char *option)
+{
+	for (unsigned int i = 0; i < sec->nr_pending; i++) {
+		if (!strcmp(sec->pending[i].option, option)) {
+			sec->pending[i] = sec->pending[--sec->nr_pending];
+			return;
+		}
+	}
+}
+
+/* Options that change nothing the simulated disk sees, with why (fio(1) for each). */
+static const struct {
+	const char *why;
+	const char *const *names;
+} fio_no_effect[] = {
+	{ "output and statistics only", (const char *const[]){
+		"group_reporting", "write_lat_log", "write_bw_log", "write_iops_log",
+		"write_hist_log", "log_avg_msec", "log_hist_msec", "log_offset", "log_prio",
+		"log_compression", "per_job_logs", "clat_percentiles", "lat_percentiles",
+		"slat_percentiles", "percentile_list", "disable_lat", "disable_clat",
+		"disable_slat", "disable_bw_measurement", "gtod_reduce", "gtod_cpu",
+		"block_error_percentiles", "description", "new_group", "stats", "bwavgtime",
+		"iopsavgtime", "unified_rw_reporting", "significant_figures", "error_dump",
+		"verify_dump", "ratemin", "rate_min", "rate_iops_min", "ratecycle", NULL } },
+	{ "CPU, memory and thread placement of fio itself", (const char *const[]){
+		"thread", "threads", "cpus_allowed", "cpus_allowed_policy", "cpumask",
+		"numa_cpu_nodes", "numa_mem_policy", "mem", "iomem", "iomem_align", "mem_align",
+		"hugepage-size", "nice", "std_redirect", "create_serialize", "io_submit_mode",
+		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "fixedbufs",
+		"nonvectored", "busy_poll", "busy_wait_polling", "iodepth_batch",
+		"iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min",
+		"iodepth_batch_complete_max", "iodepth_low", "cpuload", "cpumode", "cpuchunks",
+		"exit_on_io_done", "program", "arguments", NULL } },
+	{ "data content, which does not change the I/O", (const char *const[]){
+		"buffer_pattern", "verify_pattern", "scramble_buffers",
+		"buffer_compress_percentage", "buffer_compress_chunk", "refill_buffers",
+		"zero_buffers", "dedupe_percentage", "dedupe_mode",
+		"dedupe_working_set_percentage", "dedupe_global", "verify_interval",
+		"verify_fatal", "verify_async", "verify_offset", "verify_state_save",
+		"randseed", "randrepeat", "random_generator", "norandommap", NULL } },
+	{ "names the engine's target or transport", (const char *const[]){
+		"hostname", "port", "https", "http_mode", "http_host", "http_verbose",
+		"http_user", "http_pass", "http_s3_key", "http_s3_keyid", "http_s3_region",
+		"http_s3_storage_class", "http_s3_sse_customer_key",
+		"http_s3_sse_customer_algorithm", "http_swift_auth_token", "pool", "cont",
+		"conf", "clientname", "rbdname", "clustername", "volume", "brick", "uri",
+		"nfs_url", "serverip", "protocol", "listen", "ttl", "pingpong", "interface",
+		"gpu_dev_id", "gpu_dev_ids", "cuda_io", "direct_write_to_pmem", "namenode",
+		"hdfsdirectory", "chunk_size", "single_instance", "busy_wait_polling",
+		"verb", "bindname", "chunk", "object_class", "svcl", "mode", "grace_time",
+		NULL } },
+	{ "errors: the simulated disk has none", (const char *const[]){
+		"continue_on_error", "ignore_error", "skip_bad", NULL } },
+	{ "files are created and dropped from the cache as kfsim assumes (a cold cache)",
+	  (const char *const[]){ "create_on_open", "allow_file_create", "unlink",
+		"unlink_each_loop", "invalidate", "fallocate", "overwrite", "pre_read",
+		"create_fsync", "openfiles", "file_service_type", "directory", "filename_format",
+		"lockfile", "allow_mounted_write", "kb_base", NULL } },
+};
+
+/* Options refused for every job, with why. */
+static const struct {
+	const char *name;
+	const char *why;
+} fio_refused[] = {
+	{ "zonemode", "zoned block devices are not modelled (the simulated disk is conventional)" },
+	{ "zonesize", "strided zones are not modelled" },
+	{ "zonerange", "strided zones are not modelled" },
+	{ "zoneskip", "strided zones are not modelled" },
+	{ "max_open_zones", "zoned block devices are not modelled" },
+	{ "read_beyond_wp", "zoned block devices are not modelled" },
+	{ "flow", "flow control between jobs is not modelled" },
+	{ "flow_id", "flow control between jobs is not modelled" },
+	{ "flow_sleep", "flow control between jobs is not modelled" },
+	{ "flow_watermark", "flow control between jobs is not modelled" },
+	{ "ss", "steady-state detection is not modelled" },
+	{ "ss_dur", "steady-state detection is not modelled" },
+	{ "ss_ramp", "steady-state detection is not modelled" },
+	{ "latency_target", "latency-target depth search is not modelled" },
+	{ "latency_window", "latency-target depth search is not modelled" },
+	{ "latency_percentile", "latency-target depth search is not modelled" },
+	{ "verify_backlog", "verifying during the write pass is not modelled" },
+	{ "cmdprio_percentage", "per-I/O priorities are not modelled (BFQ follows the process's "
+	  "ioprio; kfsim's mq-deadline has one priority level)" },
+	{ "cmdprio_class", "per-I/O priorities are not modelled (BFQ follows the process's "
+	  "ioprio; kfsim's mq-deadline has one priority level)" },
+	{ "cmdprio", "per-I/O priorities are not modelled (BFQ follows the process's ioprio; "
+	  "kfsim's mq-deadline has one priority level)" },
+	{ "cmdprio_bssplit", "per-I/O priorities are not modelled (BFQ follows the process's "
+	  "ioprio; kfsim's mq-deadline has one priority level)" },
+	{ "sg_write_mode", "SCSI passthrough is not modelled" },
+	{ "inplace", "e4defrag's extent moves are not modelled" },
+	{ "donorname", "e4defrag's extent moves are not modelled" },
+	{ "end_fsync", "fsync is not modelled" },
+	{ "fsync", "fsync is not modelled" },
+	{ "fdatasync", "fsync is not modelled" },
+	{ "write_barrier", "barriers are not modelled" },
+};
+
+/* Options whose refusal depends on the engine: they matter only with disk I/O. */
+static const struct {
+	const char *name;
+	const char *why;
+} fio_disk_only[] = {
+	{ "ramp_time", "ramp_time is not modelled with disk I/O" },
+	{ "nrfiles", "several files per job are not modelled with disk I/O" },
+	{ "nr_files", "several files per job are not modelled with disk I/O" },
+	{ "cmd_type", "NVMe passthrough (io_uring_cmd) is not modelled" },
+};
+
+static const char *no_effect_why(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fio_no_effect); i++) {
+		for (const char *const *n = fio_no_effect[i].names; *n; n++) {
+			if (!strcmp(*n, name))
+				return fio_no_effect[i].why;
+		}
+	}
+	return NULL;
+}
+
+/* rw=: kfsim's patterns, fio's trims (refused with disk I/O) and the ":N" suffix. */
+static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *value, long line,
+		   const char *file)
+{
+	char rw[32], why[200];
+	const char *colon = strchr(value, ':');
+	size_t n = colon ? (size_t)(colon - value) : strlen(value);
+
+	if (n >= sizeof(rw)) {
+		fio_err(&p->errs, file, line, "rw: failed parsing rw=%s", value);
+		return;
+	}
+	memcpy(rw, value, n);
+	rw[n] = '\0';
+	fio_undefer(sec, "rw");
+	if (strstr(rw, "trim"))
+		fio_defer(sec, line, file, "rw", "trims (REQ_OP_DISCARD) are not modelled with "
+			  "disk I/O");
+	if (kfsim_bfq_job_set(&sec->job, "rw", rw, &sec->prioclass, why, sizeof(why))) {
+		fio_err(&p->errs, file, line, "rw: failed parsing rw=%s%s", value,
+			strchr(value, '$') ? " (an environment variable that is not set)" : "");
+		return;
+	}
+	sec->job.seq_skip = 0;
+	if (colon) {
+		/* "read:8k" skips 8k after each I/O; "read:-8k" goes backwards */
+		const char *num = colon + 1;
+		bool neg = *num == '-';
+		char *end;
+		unsigned long long v = strtoull(num + neg, &end, 10);
+		u64 mult = 1;
+
+		switch (tolower((unsigned char)*end)) {
+		case 'k': mult = 1 << 10; end++; break;
+		case 'm': mult = 1 << 20; end++; break;
+		case 'g': mult = 1ULL << 30; end++; break;
+		default: break;
+		}
+		if (end == num + neg || (*end && strcasecmp(end, "b") && strcasecmp(end, "ib")) ||
+		    v * mult % SECTOR_SIZE || v * mult > (1ULL << 40)) {
+			fio_err(&p->errs, file, line, "rw: failed parsing rw=%s", value);
+			return;
+		}
+		sec->job.seq_skip = (s64)(v * mult) * (neg ? -1 : 1);
+	}
+}
+
+static bool fio_is_bs(const char *key)
+{
+	return !strcmp(key, "bs") || !strcmp(key, "blocksize");
+}
+
+/* A size that parses but is not a multiple of 512 bytes. */
+static u64 fio_odd_size(const char *value)
+{
+	struct kfsim_bfq_job tmp;
+	unsigned int cls = 0;
+	char first[64];
+	size_t n = strcspn(value, ",");
+
+	if (n >= sizeof(first))
+		return false;
+	memcpy(first, value, n);
+	first[n] = '\0';
+	kfsim_bfq_job_default(&tmp);
+	if (kfsim_bfq_job_set(&tmp, "io_size", first, &cls, NULL, 0) || !tmp.io_size ||
+	    !(tmp.io_size % SECTOR_SIZE) || tmp.io_size > UINT32_MAX)
+		return 0;
+	return tmp.io_size;
+}
+
+/* One option of a section: modelled, no effect, deferred or refused. */
+static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
+		       const char *value, long line, const char *file)
+{
+	static const char *const job_keys[] = {
+		"bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "iodepth", "size",
+		"offset", "prio", "prioclass", "rate", "rate_iops", "sync", "rwmixread",
+		"rwmixwrite", "percentage_random", "random_distribution", "direct", "buffered",
+		"ioengine", "io_size", "io_limit", "number_ios", "blockalign", "ba",
+		"rate_process",
+	};
+	char why[240];
+	u64 v, v2;
+
+	if (no_effect_why(key))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
+		if (!strcmp(key, fio_refused[i].name)) {
+			if (!strcmp(key, "rate_process") && value && !strcmp(value, "linear"))
+				return;
+			fio_err(&p->errs, file, line, "%s: %s", key, fio_refused[i].why);
+			return;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fio_disk_only); i++) {
+		if (!strcmp(key, fio_disk_only[i].name)) {
+			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) && value &&
+			    !strcmp(value, "1"))
+				return;
+			fio_defer(sec, line, file, key, fio_disk_only[i].why);
+			return;
+		}
+	}
+	if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
+		if (!value)
+			fio_err(&p->errs, file, line, "rw: needs a value");
+		else
+			fio_rw(p, sec, value, line, file);
+		return;
+	}
+	if (!strcmp(key, "ioprio")) {
+		/* fio has no such option: its name is prio */
+		fio_err(&p->errs, file, line, "Bad option <%s%s%s>: did you mean prio?", key,
+			value ? "=" : "", value ? value : "");
+		return;
+	}
+	if (!strcmp(key, "ioengine") && value && (!strcmp(value, "sg") ||
+	    !strcmp(value, "io_uring_cmd") || !strcmp(value, "xnvme") ||
+	    !strcmp(value, "e4defrag") || !strcmp(value, "libzbc"))) {
+		fio_err(&p->errs, file, line, "ioengine: %s is not modelled (%s)", value,
+			strcmp(value, "e4defrag") ? "passthrough bypasses the I/O scheduler"
+						  : "its extent moves");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(job_keys); i++) {
+		if (strcmp(key, job_keys[i]))
+			continue;
+		if (!value && !strcmp(key, "direct"))
+			value = "1";
+		if (!value && !strcmp(key, "buffered"))
+			value = "1";
+		if (!value) {
+			fio_err(&p->errs, file, line, "%s: needs a value", key);
+		} else if (fio_is_bs(key) && fio_odd_size(value)) {
+			/* a network engine's 64-byte blocks: refused only with disk I/O */
+			fio_defer(sec, line, file, key, "a block that is not a multiple of 512 "
+				  "bytes (the sector) is not modelled with disk I/O");
+			sec->job.bs = sec->job.bs_write = (unsigned int)fio_odd_size(value);
+		} else if (kfsim_bfq_job_set(&sec->job, key, value, &sec->prioclass, why,
+					     sizeof(why))) {
+			fio_err(&p->errs, file, line, "%s%s", why,
+				strchr(value, '$') ? " (an environment variable that is not set)"
+						   : "");
+		}
+		return;
+	}
+	if (!strcmp(key, "name")) {
+		if (!value || !*value || strlen(value) >= sizeof(sec->job.name) - 4)
+			fio_err(&p->errs, file, line, "name: 1 to 27 characters expected");
+		else
+			strcpy(sec->job.name, value);
+	} else if (!strcmp(key, "thinktime")) {
+		if (!value || parse_time(value, NSEC_PER_USEC, &v) || v > 10 * NSEC_PER_SEC)
+			fio_err(&p->errs, file, line, "thinktime: expected a time up to 10s "
+				"(microseconds without a unit), not '%s'", value ? value : "");
+		else
+			sec->job.thinktime_us = v / NSEC_PER_USEC;
+	} else if (!strcmp(key, "startdelay")) {
+		if (!value || parse_time_range(value, NSEC_PER_SEC, &v, &v2))
+			fio_err(&p->errs, file, line, "startdelay: expected a time or a range A-B "
+				"(seconds without a unit), not '%s'", value ? value : "");
+		else {
+			sec->job.startdelay_ns = v;
+			sec->job.startdelay_max_ns = v2;
+		}
+	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout")) {
+		if (!value || parse_time(value, NSEC_PER_SEC, &v))
+			fio_err(&p->errs, file, line, "runtime: expected a time (seconds without a "
+				"unit), not '%s'", value ? value : "");
+		else
+			sec->job.runtime_ns = v;	/* 0: no limit, as fio */
+	} else if (!strcmp(key, "time_based")) {
+		if (parse_flag(value, &sec->time_based))
+			fio_err(&p->errs, file, line, "time_based: expected 0 or 1");
+	} else if (!strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous")) {
+		if (parse_flag(value, &sec->stonewall))
+			fio_err(&p->errs, file, line, "stonewall: expected 0 or 1");
+	} else if (!strcmp(key, "exitall")) {
+		if (parse_flag(value, &sec->exitall))
+			fio_err(&p->errs, file, line, "exitall: expected 0 or 1");
+	} else if (!strcmp(key, "exit_what")) {
+		if (!value || (strcmp(value, "group") && strcmp(value, "stonewall") &&
+			       strcmp(value, "all")))
+			fio_err(&p->errs, file, line, "exit_what: expected group, stonewall or all");
+	} else if (!strcmp(key, "fill_device") || !strcmp(key, "fill_fs")) {
+		if (parse_flag(value, &sec->fill_device))
+			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
+	} else if (!strcmp(key, "verify")) {
+		sec->job.verify = value && strcmp(value, "0") && strcmp(value, "null") &&
+				  strcmp(value, "none");
+	} else if (!strcmp(key, "do_verify")) {
+		if (parse_flag(value, &sec->do_verify))
+			fio_err(&p->errs, file, line, "do_verify: expected 0 or 1");
+	} else if (!strcmp(key, "wait_for")) {
+		if (!value || !*value || strlen(value) >= sizeof(sec->wait_for))
+			fio_err(&p->errs, file, line, "wait_for: a job name expected");
+		else
+			strcpy(sec->wait_for, value);
+	} else if (!strcmp(key, "filesize")) {
+		struct kfsim_bfq_job tmp;
+		unsigned int cls = 0;
+		const char *dash = value ? strchr(value, '-') : NULL;
+
+		/* a range "A-B": the files are at most B */
+		kfsim_bfq_job_default(&tmp);
+		if (!value || kfsim_bfq_job_set(&tmp, "io_size", dash ? dash + 1 : value, &cls,
+						why, sizeof(why)))
+			fio_err(&p->errs, file, line, "filesize: expected a size or a range");
+		else
+			sec->filesize = tmp.io_size;
+	} else if (!strcmp(key, "loops")) {
+		if (!value || parse_uint(value, 1, 1ULL << 32, &sec->loops))
+			fio_err(&p->errs, file, line, "loops: expected a count above 0");
+	} else if (!strcmp(key, "offset_increment")) {
+		struct kfsim_bfq_job tmp;
+		unsigned int cls = 0;
+
+		kfsim_bfq_job_default(&tmp);
+		if (!value || kfsim_bfq_job_set(&tmp, "io_size", value, &cls, why, sizeof(why)))
+			fio_err(&p->errs, file, line, "offset_increment: expected a size");
+		else
+			sec->offset_increment = tmp.io_size;
+	} else if (!strcmp(key, "filename")) {
+		if (!value || !*value || strlen(value) >= sizeof(sec->filename))
+			fio_err(&p->errs, file, line, "filename: 1 to 127 characters expected");
+		else if (strchr(value, ':') && !strstr(value, "://") && value[0] == '/')
+			fio_err(&p->errs, file, line, "filename: several files per job (a:b) are "
+				"not modelled");
+		else
+			strcpy(sec->filename, value);
+	} else if (!strcmp(key, "numjobs")) {
+		if (!value || parse_uint(value, 1, KFSIM_BFQ_MAX_JOBS, &v))
+			fio_err(&p->errs, file, line, "numjobs: expected 1 to %d, not '%s'",
+				KFSIM_BFQ_MAX_JOBS, value ? value : "");
+		else
+			sec->numjobs = (unsigned int)v;
+	} else if (!strcmp(key, "cgroup")) {
+		if (!value || !*value || strlen(value) >= sizeof(sec->job.cgroup))
+			fio_err(&p->errs, file, line, "cgroup: 1 to 31 characters expected");
+		else
+			strcpy(sec->job.cgroup, value);
+	} else if (!strcmp(key, "cgroup_weight")) {
+		/* fio's range is blkio's, 100..1000: "cgroup_weight: min value out of range" */
+		if (!value || parse_uint(value, 0, U64_MAX, &v))
+			fio_err(&p->errs, file, line, "cgroup_weight: failed parsing cgroup_weight=%s",
+				value ? value : "");
+		else if (v < 100)
+			fio_err(&p->errs, file, line, "cgroup_weight: min value out of range: %llu "
+				"(100 min)", (unsigned long long)v);
+		else if (v > 1000)
+			fio_err(&p->errs, file, line, "cgroup_weight: max value out of range: %llu "
+				"(1000 max)", (unsigned long long)v);
+		else
+			sec->cgroup_weight = (unsigned int)v;
+	} else {
+		fio_err(&p->errs, file, line, "Bad option <%s%s%s>: not a fio option kfsim "
+			"knows", key, value ? "=" : "", value ? value : "");
+	}
+}
+
+/* Where the job's data lives: the disk, no disk (/dev/null), or a file of its own. */
+static bool fio_is_device(const char *name)
+{
+	return !strncmp(name, "/dev/", 5);
+}
+
+static bool fio_is_nowhere(const char *name)
+{
+	return !strcmp(name, "/dev/null") || !strcmp(name, "/dev/zero");
+}
+
+static void fio_err_once(struct fio_parser *p, const struct fio_pending *pend)
+{
+	for (unsigned int i = 0; i < p->nr_reported; i++) {
+		if (p->reported[i].line == pend->line && p->reported[i].file == pend->file)
+			return;
+	}
+	if (p->nr_reported < ARRAY_SIZE(p->reported))
+		p->reported[p->nr_reported++] = (typeof(p->reported[0])){ pend->file, pend->line };
+	fio_err(&p->errs, pend->file, pend->line, "%s: %s", pend->option, pend->why);
+}
+
+/* A job section ended: check what depends on its engine and add its numjobs copies. */
+static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
+	unsigned int first = p->nr;
 
+	if (fio_is_nowhere(sec->filename))
+		job.engine = KFSIM_ENGINE_NONE;
+	if (job.engine != KFSIM_ENGINE_NONE) {
+		for (unsigned int i = 0; i < sec->nr_pending; i++)
+			fio_err_once(p, &sec->pending[i]);
+	}
+	if (!job.size && job.size_frac < 0 && sec->filesize)
+		job.size = sec->filesize;	/* fio: without size, a job does its files' size */
 	if (sec->prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(sec->prioclass, job.ioprio);
 	if (sec->cgroup_weight) {
 		if (!job.cgroup[0])
-			return fio_err(errbuf, errlen, sec->line, "job '%s': cgroup_weight needs "
-				       "cgroup=NAME", job.name);
+			fio_err(&p->errs, sec->file, sec->line, "job '%s': cgroup_weight needs "
+				"cgroup=NAME", job.name);
 		job.weight = sec->cgroup_weight;
 	}
-	if (*nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS)
-		return fio_err(errbuf, errlen, sec->line, "more than %d jobs", KFSIM_BFQ_MAX_JOBS);
-	for (unsigned int i = 0; i < sec->numjobs; i++) {
-		jobs[*nr] = job;
-		lines[*nr] = sec->line;
-		/* numjobs <= KFSIM_BFQ_MAX_JOBS: two digits after a name of at most 27 */
-		if (sec->numjobs > 1)
-			snprintf(jobs[*nr].name, sizeof(jobs[*nr].name), "%.27s.%02u", job.name,
-				 i % 100);
-		(*nr)++;
+	/*
+	 * without time_based a job ends after io_size (else its region) x loops, as fio's;
+	 * a size in percent is resolved with the region, once the files are laid out
+	 */
+	if (!sec->time_based) {
+		if (!job.io_size && job.size_frac < 0)
+			job.io_size = job.size;	/* 0: the region, resolved below */
+		job.io_size *= sec->loops ? sec->loops : 1;
+	} else {
+		job.io_size = 0;	/* without a runtime: until the end of the run */
 	}
+	job.verify = job.verify && sec->do_verify && !sec->time_based &&
+		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
+	if (sec->stonewall)
+		job.after = first;
+	if (p->nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS) {
+		fio_err(&p->errs, sec->file, sec->line, "more than %d jobs", KFSIM_BFQ_MAX_JOBS);
+		return;
+	}
+	for (unsigned int i = 0; i < sec->numjobs; i++) {
+		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
+
+		*clone = job;
+		clone->offset += sec->offset_increment * i;
+		clone->exitall = sec->exitall;
+		if (sec->numjobs > 1)
+			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
+		p->lines[p->nr] = sec->line;
+		p->files[p->nr] = sec->file;
+		p->loops[p->nr] = job.io_size || sec->time_based ? 0 :
+				  (sec->loops ? sec->loops : 1);
+		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
+		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
+		if (sec->filename[0])
+			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%s", sec->filename);
+		else
+			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%.100s.%u.0",
+				 sec->job.name, i);
+		p->nr++;
+	}
+	if (sec->wait_for[0]) {
+		unsigned int target = 0;
+
+		for (unsigned int k = 0; k < first; k++) {
+			if (!strcmp(p->names[k], sec->wait_for))
+				target = k + 1;	/* the last clone of that job */
+		}
+		if (!target)
+			fio_err(&p->errs, sec->file, sec->line, "wait_for=%s: no job of that name "
+				"before this one", sec->wait_for);
+		for (unsigned int k = first; k < p->nr; k++)
+			p->jobs[k].wait_for = target;
+	}
+}
+
+static void fio_section_start(struct fio_parser *p, const char *name, long line,
+			      const char *file)
+{
+	if (p->in_section && !p->sec.is_global)
+		fio_emit(p, &p->sec);
+	else if (p->in_section)
+		p->global = p->sec;
+	p->sec = p->global;
+	p->sec.line = line;
+	p->sec.file = file;
+	p->sec.is_global = !strcmp(name, "global");
+	if (!p->sec.is_global) {
+		if (strlen(name) >= sizeof(p->sec.job.name) - 4)
+			fio_err(&p->errs, file, line, "job name '%s' longer than 27 characters",
+				name);
+		snprintf(p->sec.job.name, sizeof(p->sec.job.name), "%.27s", name);
+	}
+	p->in_section = true;
+}
+
+/* ${VAR}: the environment's value; an unset variable stays as written. */
+static void fio_expand_env(const char *in, char *out, size_t len)
+{
+	size_t used = 0;
+
+	while (*in && used + 1 < len) {
+		const char *close;
+
+		if (in[0] == '$' && in[1] == '{' && (close = strchr(in, '}'))) {
+			char name[64];
+			size_t n = (size_t)(close - in - 2);
+			const char *val;
+
+			if (n < sizeof(name)) {
+				memcpy(name, in + 2, n);
+				name[n] = '\0';
+				val = getenv(name);
+				if (val) {
+					while (*val && used + 1 < len)
+						out[used++] = *val++;
+					in = close + 1;
+					continue;
+				}
+			}
+		}
+		out[used++] = *in++;
+	}
+	out[used] = '\0';
+}
+
+static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth);
+
+static void fio_include(struct fio_parser *p, const char *arg, long line, const char *file,
+			unsigned int depth)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *inc;
+
+	if (depth >= FIO_MAX_INCLUDE_DEPTH || p->nr_paths == ARRAY_SIZE(p->paths)) {
+		fio_err(&p->errs, file, line, "include: nested too deep");
+		return;
+	}
+	if (arg[0] != '/' && file) {
+		snprintf(dir, sizeof(dir), "%s", file);
+		snprintf(path, sizeof(path), "%s/%s", dirname(dir), arg);
+	} else {
+		snprintf(path, sizeof(path), "%s", arg);
+	}
+	inc = fopen(path, "r");
+	if (!inc) {
+		fio_err(&p->errs, file, line, "include: cannot open '%s': %s", path,
+			strerror(errno));
+		return;
+	}
+	p->paths[p->nr_paths] = strdup(path);
+	if (p->paths[p->nr_paths])
+		fio_parse_stream(p, inc, p->paths[p->nr_paths++], depth + 1);
+	fclose(inc);
+}
+
+static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth)
+{
+	char raw[1024], buf[1024];
+	long line = 0;
+
+	while (fgets(raw, sizeof(raw), in)) {
+		char *s, *eq, *cut;
+
+		line++;
+		if (!strchr(raw, '\n') && !feof(in)) {
+			int c;
+
+			fio_err(&p->errs, file, line, "line longer than %zu bytes", sizeof(raw) - 2);
+			while ((c = fgetc(in)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		/* fio ends a line at the first ';' or '#', wherever it is */
+		cut = strpbrk(raw, ";#");
+		if (cut)
+			*cut = '\0';
+		fio_expand_env(raw, buf, sizeof(buf));
+		s = strip(buf);
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+
+			if (!close || close == s + 1 || *strip(close + 1)) {
+				fio_err(&p->errs, file, line, "malformed section header");
+				continue;
+			}
+			*close = '\0';
+			if (depth) {
+				/* fio: "No new sections in included files" */
+				fio_err(&p->errs, file, line, "no new sections in included files");
+				continue;
+			}
+			fio_section_start(p, s + 1, line, file);
+			continue;
+		}
+		if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7]) && p->in_section) {
+			fio_include(p, strip(s + 7), line, file, depth);
+			continue;
+		}
+		if (!p->in_section) {
+			fio_err(&p->errs, file, line, "option outside a [section]");
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (eq) {
+			*eq = '\0';
+			fio_option(p, &p->sec, strip(s), strip(eq + 1), line, file);
+		} else {
+			fio_option(p, &p->sec, s, NULL, line, file);
+		}
+	}
+	if (ferror(in))
+		fio_err(&p->errs, file, line, "read error");
 	return 0;
 }
 
-/* Jobs of one cgroup share its group: they may not give it two different weights. */
-static int fio_check_cgroups(const struct kfsim_bfq_job *jobs, unsigned int nr,
-			     const long *lines, char *errbuf, size_t errlen)
+/* Each file its own region, in order of first use; one device at most. */
+static void fio_layout(struct fio_parser *p)
 {
-	for (unsigned int i = 0; i < nr; i++) {
-		for (unsigned int j = i + 1; j < nr; j++) {
-			if (jobs[i].cgroup[0] && !strcmp(jobs[i].cgroup, jobs[j].cgroup) &&
-			    jobs[i].weight && jobs[j].weight && jobs[i].weight != jobs[j].weight)
-				return fio_err(errbuf, errlen, lines[j], "job '%s': cgroup '%s' "
-					       "already has cgroup_weight=%u (job '%s'), not %u",
-					       jobs[j].name, jobs[j].cgroup, jobs[i].weight,
-					       jobs[i].name, jobs[j].weight);
+	u64 cap_bytes = (u64)p->capacity << SECTOR_SHIFT, next = 0;
+	const char *device = NULL;
+
+	for (unsigned int i = p->first; i < p->nr; i++) {
+		const char *name = p->filenames[i];
+		u64 size = 0;
+		bool seen = false;
+
+		if (fio_is_nowhere(name) || p->jobs[i].engine == KFSIM_ENGINE_NONE)
+			continue;
+		if (fio_is_device(name)) {
+			if (device && strcmp(device, name))
+				fio_err(&p->errs, p->files[i], p->lines[i], "filename=%s: kfsim "
+					"simulates one disk, and %s is another", name, device);
+			device = name;
+			continue;
+		}
+		for (unsigned int k = p->first; k < i; k++) {
+			if (!strcmp(p->filenames[k], name)) {
+				p->jobs[i].file_start = p->jobs[k].file_start;
+				seen = true;
+			}
+		}
+		if (seen)
+			continue;
+		/* the file holds the largest offset + size of the jobs that use it */
+		for (unsigned int k = i; k < p->nr; k++) {
+			const struct kfsim_bfq_job *job = &p->jobs[k];
+			u64 off = job->offset_frac >= 0 ? (u64)(job->offset_frac * (double)cap_bytes)
+						       : job->offset;
+			u64 rest = off + next < cap_bytes ? cap_bytes - off - next : 0;
+			u64 sz = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
+			       : job->size ? job->size : rest;
+
+			if (strcmp(p->filenames[k], name))
+				continue;
+			size = max(size, off + sz);
+		}
+		/* 1 MiB aligned, as far as the disk goes */
+		size = (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
+		if (size > cap_bytes - min(cap_bytes, next))
+			size = cap_bytes - min(cap_bytes, next);
+		if (next + size > cap_bytes) {
+			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': its file '%s' "
+				"(%llu MiB) does not fit on the disk after the files before it",
+				p->jobs[i].name, name, (unsigned long long)(size >> 20));
+			continue;
+		}
+		p->jobs[i].file_start = next;
+		p->jobs[i].file_size = size;
+		next += size;
+	}
+	for (unsigned int i = p->first; i < p->nr; i++) {
+		for (unsigned int k = p->first; k < i; k++) {
+			if (!strcmp(p->filenames[k], p->filenames[i]) && p->jobs[k].file_size) {
+				p->jobs[i].file_start = p->jobs[k].file_start;
+				p->jobs[i].file_size = p->jobs[k].file_size;
+			}
 		}
 	}
-	return 0;
+}
+
+/* Sizes in percent become bytes of the job's file or of the disk, now that they are known. */
+static void fio_resolve_sizes(struct fio_parser *p)
+{
+	for (unsigned int i = p->first; i < p->nr; i++) {
+		struct kfsim_bfq_job *job = &p->jobs[i];
+		sector_t start, nr;
+		char why[200];
+
+		if (job->engine == KFSIM_ENGINE_NONE) {
+			/* no region: a size in percent is of the disk */
+			if (p->loops[i])
+				job->io_size = (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
+						     SECTOR_SHIFT)) * p->loops[i];
+			continue;
+		}
+		if (kfsim_bfq_job_region(job, p->capacity, &start, &nr, why, sizeof(why))) {
+			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
+			continue;
+		}
+		if (p->loops[i])
+			job->io_size = ((u64)nr << SECTOR_SHIFT) * p->loops[i];
+	}
+}
+
+static void fio_check_cgroups(struct fio_parser *p)
+{
+	for (unsigned int i = 0; i < p->nr; i++) {
+		for (unsigned int j = i + 1; j < p->nr; j++) {
+			const struct kfsim_bfq_job *a = &p->jobs[i], *b = &p->jobs[j];
+
+			if (a->cgroup[0] && !strcmp(a->cgroup, b->cgroup) && a->weight &&
+			    b->weight && a->weight != b->weight) {
+				fio_err(&p->errs, p->files[j], p->lines[j], "job '%s': cgroup '%s' "
+					"already has cgroup_weight=%u (job '%s'), not %u", b->name,
+					b->cgroup, a->weight, a->name, b->weight);
+				return;
+			}
+		}
+	}
+}
+
+/* The run lasts until the last job can have ended, when every job has a runtime. */
+static u64 fio_duration(const struct fio_parser *p)
+{
+	u64 total = 0, group = 0;
+
+	for (unsigned int i = p->first; i < p->nr; i++) {
+		const struct kfsim_bfq_job *job = &p->jobs[i];
+		u64 end = max(job->startdelay_ns, job->startdelay_max_ns) + job->runtime_ns;
+
+		if (!job->runtime_ns)
+			return 0;
+		if (job->after == i || job->wait_for) {
+			total += group;	/* a new stonewall group starts after the last */
+			group = 0;
+		}
+		group = max(group, end);
+	}
+	return total + group;
+}
+
+static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cfg,
+		     char *errbuf, size_t errlen)
+{
+	struct fio_parser *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	int err = -EINVAL;
+	u64 duration;
+
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
+	if (!p)
+		return -ENOMEM;
+	p->errs = (struct fio_errs){ .buf = errbuf, .len = errlen };
+	p->jobs = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*p->jobs), GFP_KERNEL);
+	p->lines = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*p->lines), GFP_KERNEL);
+	p->files = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*p->files), GFP_KERNEL);
+	if (!p->jobs || !p->lines || !p->files) {
+		err = -ENOMEM;
+		goto out;
+	}
+	p->capacity = cfg->disk.capacity;
+	p->nr = p->first = cfg->nr_jobs;
+	memcpy(p->jobs, cfg->jobs, cfg->nr_jobs * sizeof(cfg->jobs[0]));
+	kfsim_bfq_job_default(&p->global.job);
+	/* fio's defaults where kfsim's --job differs: buffered I/O, a synchronous engine */
+	p->global.job.buffered = true;
+	p->global.job.engine = KFSIM_ENGINE_SYNC;
+	strcpy(p->global.job.ioengine, "psync");
+	p->global.numjobs = 1;
+	p->global.do_verify = true;
+	p->global.is_global = true;
+	fio_parse_stream(p, in, path, 0);
+	if (p->in_section && !p->sec.is_global)
+		fio_emit(p, &p->sec);
+	if (p->nr == p->first && !p->errs.nr)
+		fio_err(&p->errs, path, 0, "no job section");
+	if (!p->errs.nr) {
+		fio_layout(p);
+		fio_resolve_sizes(p);
+		fio_check_cgroups(p);
+	}
+	if (p->errs.nr)
+		goto out;
+	memcpy(cfg->jobs, p->jobs, p->nr * sizeof(cfg->jobs[0]));
+	cfg->nr_jobs = p->nr;
+	duration = fio_duration(p);
+	if (duration)
+		cfg->duration_ns = duration;
+	err = 0;
+out:
+	for (unsigned int i = 0; i < p->nr_paths; i++)
+		free(p->paths[i]);
+	kfree(p->jobs);
+	kfree(p->lines);
+	kfree(p->files);
+	kfree(p);
+	return err;
 }
 
 int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf,
 			size_t errlen)
 {
-	struct kfsim_bfq_job jobs[KFSIM_BFQ_MAX_JOBS];
-	long lines[KFSIM_BFQ_MAX_JOBS];
-	struct fio_section global = { .numjobs = 1, .is_global = true }, sec;
-	unsigned int nr = cfg->nr_jobs, first = cfg->nr_jobs;
-	bool in_section = false;
-	char buf[1024];
-	long line = 0;
-	u64 end_ns = 0;
+	return fio_parse(in, NULL, cfg, errbuf, errlen);
+}
+
+int kfsim_bfq_fio_parse_file(const char *path, struct kfsim_bfq_sim_config *cfg, char *errbuf,
+			     size_t errlen)
+{
+	FILE *in = fopen(path, "r");
 	int err;
 
-	if (errbuf && errlen)
-		errbuf[0] = '\0';
-	kfsim_bfq_job_default(&global.job);
-	memcpy(jobs, cfg->jobs, nr * sizeof(jobs[0]));
-	while (fgets(buf, sizeof(buf), in)) {
-		char *s, *eq;
-
-		line++;
-		if (!strchr(buf, '\n') && !feof(in))
-			return fio_err(errbuf, errlen, line, "line longer than %zu bytes",
-				       sizeof(buf) - 2);
-		s = strip(buf);
-		if (!*s || *s == ';' || *s == '#')
-			continue;
-		if (*s == '[') {
-			char *close = strchr(s, ']');
-
-			if (!close || close[1] || close == s + 1)
-				return fio_err(errbuf, errlen, line, "malformed section header");
-			*close = '\0';
-			if (in_section && !sec.is_global) {
-				err = fio_emit(&sec, jobs, lines, &nr, errbuf, errlen);
-				if (err)
-					return err;
-			} else if (in_section) {
-				global = sec;
-			}
-			sec = global;
-			sec.line = line;
-			sec.is_global = !strcmp(s + 1, "global");
-			if (!sec.is_global) {
-				if (strlen(s + 1) >= sizeof(sec.job.name) - 4)
-					return fio_err(errbuf, errlen, line, "job name '%s' longer "
-						       "than 27 characters", s + 1);
-				strcpy(sec.job.name, s + 1);
-			}
-			in_section = true;
-			continue;
-		}
-		if (!in_section)
-			return fio_err(errbuf, errlen, line, "option outside a [section]");
-		if (*s == '$' || !strncmp(s, "include", 7))
-			return fio_err(errbuf, errlen, line, "includes and $variables are not "
-				       "modelled by kfsim");
-		eq = strchr(s, '=');
-		if (eq) {
-			*eq = '\0';
-			err = fio_option(&sec, strip(s), strip(eq + 1), line, errbuf, errlen);
-		} else {
-			err = fio_option(&sec, s, NULL, line, errbuf, errlen);
-		}
-		if (err)
-			return err;
-	}
-	if (ferror(in))
-		return fio_err(errbuf, errlen, line, "read error");
-	if (in_section && !sec.is_global) {
-		err = fio_emit(&sec, jobs, lines, &nr, errbuf, errlen);
-		if (err)
-			return err;
-	}
-	if (nr == first)
-		return fio_err(errbuf, errlen, line, "no job section");
-	for (unsigned int i = 0; i < first; i++)
-		lines[i] = 0;
-	err = fio_check_cgroups(jobs, nr, lines, errbuf, errlen);
-	if (err)
+	if (!in) {
+		err = -errno;
+		if (errbuf && errlen)
+			snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(-err));
 		return err;
-	for (unsigned int i = first; i < nr; i++) {
-		if (jobs[i].runtime_ns)
-			end_ns = max(end_ns, jobs[i].startdelay_ns + jobs[i].runtime_ns);
 	}
-	memcpy(cfg->jobs, jobs, nr * sizeof(jobs[0]));
-	cfg->nr_jobs = nr;
-	if (end_ns)
-		cfg->duration_ns = end_ns;
-	return 0;
+	err = fio_parse(in, path, cfg, errbuf, errlen);
+	fclose(in);
+	return err;
 }

@@ -98,9 +98,263 @@ static int parse_size(const char *text, u64 *bytes, double *frac)
 	return 0;
 }
 
+/* fio's "READ,WRITE[,TRIM]" values: the first part, the second (or the first again). */
+static int split_rw(const char *value, char *rd, char *wr, size_t len)
+{
+	const char *comma = strchr(value, ',');
+	size_t n = comma ? (size_t)(comma - value) : strlen(value);
+
+	if (n >= len || (comma && strlen(comma + 1) >= len))
+		return -EINVAL;
+	memcpy(rd, value, n);
+	rd[n] = '\0';
+	if (!comma) {
+		strcpy(wr, rd);
+		return 0;
+	}
+	n = strcspn(comma + 1, ",");	/* a third part (trims) is not modelled: ignored */
+	memcpy(wr, comma + 1, n);
+	wr[n] = '\0';
+	return 0;
+}
+
+static int parse_bs(const char *text, unsigned int *bs)
+{
+	u64 v;
+
+	if (parse_size(text, &v, NULL) || !v || v % SECTOR_SIZE || v > (64 << 20))
+		return -EINVAL;
+	*bs = (unsigned int)v;
+	return 0;
+}
+
+/* "4k-64k": a bsrange; a bare size is a range of one. */
+static int parse_bsrange(const char *text, unsigned int *lo, unsigned int *hi)
+{
+	char buf[64];
+	char *dash;
+
+	if (strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, text);
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash = '\0';
+	if (parse_bs(buf, lo) || parse_bs(dash ? dash + 1 : buf, hi))
+		return -EINVAL;
+	if (*hi < *lo) {
+		unsigned int t = *lo;	/* fio swaps a reversed range */
+
+		*lo = *hi;
+		*hi = t;
+	}
+	return 0;
+}
+
+/*
+ * "4k/10:64k/50:32k/": fio's bssplit for one direction; an entry without a percent shares
+ * what the others leave, as fio does.
+ */
+static int parse_bssplit(const char *text, struct kfsim_bfq_bssplit *split, unsigned int *nr)
+{
+	char buf[512];
+	char *save = NULL;
+	unsigned int n = 0, sum = 0, nr_blank = 0;
+
+	if (strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, text);
+	for (char *item = strtok_r(buf, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(item, '/');
+		u64 perc = 0;
+
+		if (n == KFSIM_BFQ_MAX_BSSPLIT)
+			return -EINVAL;
+		if (slash) {
+			*slash = '\0';
+			if (slash[1] && (parse_u64(slash + 1, &perc) || perc > 100))
+				return -EINVAL;
+		}
+		if (parse_bs(item, &split[n].bs))
+			return -EINVAL;
+		if (!slash || !slash[1])
+			nr_blank++;
+		split[n].perc = (unsigned int)perc;
+		sum += (unsigned int)perc;
+		n++;
+	}
+	if (!n || sum > 100 || (!nr_blank && sum != 100))
+		return -EINVAL;
+	for (unsigned int i = 0; i < n && nr_blank; i++) {
+		if (!split[i].perc)
+			split[i].perc = (100 - sum) / nr_blank;
+	}
+	*nr = n;
+	return 0;
+}
+
+/* rate=, rate_iops=: "R[,W]"; an empty part is no cap for that direction. */
+static int parse_rate_pair(const char *value, bool iops, u64 *rd, u64 *wr)
+{
+	char a[64], b[64];
+	u64 v;
+
+	if (split_rw(value, a, b, sizeof(a)))
+		return -EINVAL;
+	if (!*a && !*b)
+		return -EINVAL;
+	if (*a && (iops ? parse_u64(a, &v) : parse_size(a, &v, NULL)))
+		return -EINVAL;
+	*rd = *a ? v : 0;
+	if (*b && (iops ? parse_u64(b, &v) : parse_size(b, &v, NULL)))
+		return -EINVAL;
+	*wr = *b ? (v ? v : U64_MAX) : U64_MAX;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum kfsim_bfq_rw rw;
+} rw_names[] = {
+	{ "read", KFSIM_RW_READ }, { "randread", KFSIM_RW_RANDREAD },
+	{ "write", KFSIM_RW_WRITE }, { "randwrite", KFSIM_RW_RANDWRITE },
+	{ "rw", KFSIM_RW_READWRITE }, { "readwrite", KFSIM_RW_READWRITE },
+	{ "randrw", KFSIM_RW_RANDRW }, { "trim", KFSIM_RW_TRIM },
+	{ "randtrim", KFSIM_RW_RANDTRIM }, { "trimwrite", KFSIM_RW_TRIMWRITE },
+	{ "randtrimwrite", KFSIM_RW_RANDTRIMWRITE },
+};
+
+const char *kfsim_bfq_rw_name(enum kfsim_bfq_rw rw)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rw_names); i++) {
+		if (rw_names[i].rw == rw)
+			return rw_names[i].name;
+	}
+	return "?";
+}
+
+/*
+ * fio's ioengines by what reaches the disk (fio(1) "I/O engine"): the synchronous ones keep
+ * one I/O in flight; those whose I/O never reaches a local block device (no I/O, network,
+ * object stores, remote block devices, persistent memory through DAX, MTD) issue nothing.
+ */
+static const struct {
+	const char *name;
+	enum kfsim_bfq_engine engine;
+} engines[] = {
+	{ "libaio", KFSIM_ENGINE_ASYNC }, { "io_uring", KFSIM_ENGINE_ASYNC },
+	{ "posixaio", KFSIM_ENGINE_ASYNC }, { "ime_aio", KFSIM_ENGINE_NONE },
+	{ "sync", KFSIM_ENGINE_SYNC }, { "psync", KFSIM_ENGINE_SYNC },
+	{ "vsync", KFSIM_ENGINE_SYNC }, { "pvsync", KFSIM_ENGINE_SYNC },
+	{ "pvsync2", KFSIM_ENGINE_SYNC }, { "mmap", KFSIM_ENGINE_SYNC },
+	{ "splice", KFSIM_ENGINE_SYNC }, { "libcufile", KFSIM_ENGINE_SYNC },
+	{ "null", KFSIM_ENGINE_NONE }, { "cpp_null", KFSIM_ENGINE_NONE },
+	{ "cpuio", KFSIM_ENGINE_NONE }, { "exec", KFSIM_ENGINE_NONE },
+	{ "net", KFSIM_ENGINE_NONE }, { "netsplice", KFSIM_ENGINE_NONE },
+	{ "http", KFSIM_ENGINE_NONE }, { "rbd", KFSIM_ENGINE_NONE },
+	{ "rados", KFSIM_ENGINE_NONE }, { "nfs", KFSIM_ENGINE_NONE },
+	{ "dfs", KFSIM_ENGINE_NONE }, { "gfapi", KFSIM_ENGINE_NONE },
+	{ "gfapi_async", KFSIM_ENGINE_NONE }, { "libhdfs", KFSIM_ENGINE_NONE },
+	{ "rdma", KFSIM_ENGINE_NONE }, { "nbd", KFSIM_ENGINE_NONE },
+	{ "libiscsi", KFSIM_ENGINE_NONE }, { "ime_psync", KFSIM_ENGINE_NONE },
+	{ "ime_psyncv", KFSIM_ENGINE_NONE }, { "librpma_apm_client", KFSIM_ENGINE_NONE },
+	{ "librpma_apm_server", KFSIM_ENGINE_NONE }, { "librpma_gpspm_client", KFSIM_ENGINE_NONE },
+	{ "librpma_gpspm_server", KFSIM_ENGINE_NONE }, { "dev-dax", KFSIM_ENGINE_NONE },
+	{ "libpmem", KFSIM_ENGINE_NONE }, { "pmemblk", KFSIM_ENGINE_NONE },
+	{ "mtd", KFSIM_ENGINE_NONE }, { "filecreate", KFSIM_ENGINE_NONE },
+	{ "filestat", KFSIM_ENGINE_NONE }, { "filedelete", KFSIM_ENGINE_NONE },
+	{ "ftruncate", KFSIM_ENGINE_NONE }, { "falloc", KFSIM_ENGINE_NONE },
+};
+
+int kfsim_bfq_engine_parse(const char *name, enum kfsim_bfq_engine *engine)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++) {
+		if (!strcmp(name, engines[i].name)) {
+			*engine = engines[i].engine;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* random_distribution=random|zipf:T|pareto:H|normal:D|zoned:A/S:A/S... */
+static int parse_dist(struct kfsim_bfq_job *job, const char *value)
+{
+	const char *colon = strchr(value, ':');
+	size_t n = colon ? (size_t)(colon - value) : strlen(value);
+	char *end;
+
+	job->nr_zones = 0;
+	if (!strncmp(value, "random", n) && n == 6) {
+		job->dist = KFSIM_DIST_RANDOM;
+		return colon ? -EINVAL : 0;
+	}
+	if (!colon)
+		return -EINVAL;
+	if (n == 5 && !strncmp(value, "zoned", 5)) {
+		struct kfsim_bfq_bssplit zones[KFSIM_BFQ_MAX_BSSPLIT];
+		unsigned int sum_a = 0, sum_s = 0, nr = 0;
+		const char *p = colon + 1;
+
+		while (*p) {
+			unsigned long acc, size;
+
+			acc = strtoul(p, &end, 10);
+			if (end == p || *end != '/' || nr == KFSIM_BFQ_MAX_BSSPLIT)
+				return -EINVAL;
+			p = end + 1;
+			/* "20/" with no size: the rest of the region, as fio fills it in */
+			size = *p && *p != ':' ? strtoul(p, &end, 10) : 100 - min(100u, sum_s);
+			if (!*p || *p == ':')
+				end = (char *)p;
+			else if (end == p)
+				return -EINVAL;
+			if ((*end && *end != ':') || acc > 100 || size > 100)
+				return -EINVAL;
+			zones[nr++] = (struct kfsim_bfq_bssplit){ (unsigned int)size,
+								  (unsigned int)acc };
+			sum_a += (unsigned int)acc;
+			sum_s += (unsigned int)size;
+			p = *end ? end + 1 : end;
+		}
+		/* fio: the access and size percentages must each add up to 100 */
+		if (!nr || sum_a != 100 || sum_s != 100)
+			return -EINVAL;
+		memcpy(job->zones, zones, nr * sizeof(zones[0]));
+		job->nr_zones = nr;
+		job->dist = KFSIM_DIST_ZONED;
+		return 0;
+	}
+	job->dist_param = strtod(colon + 1, &end);
+	if (end == colon + 1 || (*end && *end != ':'))
+		return -EINVAL;
+	if (n == 4 && !strncmp(value, "zipf", 4) && job->dist_param > 0)
+		job->dist = KFSIM_DIST_ZIPF;
+	else if (n == 6 && !strncmp(value, "pareto", 6) && job->dist_param > 0 &&
+		 job->dist_param < 1)
+		job->dist = KFSIM_DIST_PARETO;
+	else if ((n == 6 && !strncmp(value, "normal", 6)) || (n == 5 && !strncmp(value, "gauss", 5)))
+		job->dist = KFSIM_DIST_NORMAL;
+	else
+		return -EINVAL;
+	if (job->dist == KFSIM_DIST_NORMAL && !(job->dist_param > 0 && job->dist_param <= 100))
+		return -EINVAL;
+	return 0;
+}
+
+static bool parse_bool(const char *value, bool *out)
+{
+	if (!strcmp(value, "0") || !strcmp(value, "1")) {
+		*out = value[0] == '1';
+		return true;
+	}
+	return false;
+}
+
 int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *value,
 		      unsigned int *prioclass, char *errbuf, size_t errlen)
 {
+	char rd[64], wr[64];
 	u64 v;
 
 	if (!strcmp(key, "name")) {
@@ -108,21 +362,36 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			return job_err(errbuf, errlen, "name: 1 to 31 characters expected");
 		strcpy(job->name, value);
 	} else if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
-		static const char *const names[] = { "read", "randread", "write", "randwrite" };
 		unsigned int i;
 
-		for (i = 0; i < ARRAY_SIZE(names) && strcmp(value, names[i]); i++)
+		for (i = 0; i < ARRAY_SIZE(rw_names) && strcmp(value, rw_names[i].name); i++)
 			;
-		if (i == ARRAY_SIZE(names))
-			return job_err(errbuf, errlen,
-				       "rw: expected read, randread, write or randwrite, not '%s'",
+		if (i == ARRAY_SIZE(rw_names))
+			return job_err(errbuf, errlen, "rw: expected read, randread, write, randwrite, "
+				       "rw, readwrite, randrw or (no disk I/O) a trim, not '%s'",
 				       value);
-		job->rw = (enum kfsim_bfq_rw)i;
-	} else if (!strcmp(key, "bs")) {
-		if (parse_size(value, &v, NULL) || !v || v % SECTOR_SIZE || v > (64 << 20))
-			return job_err(errbuf, errlen,
-				       "bs: expected a multiple of 512 up to 64m, not '%s'", value);
-		job->bs = (unsigned int)v;
+		job->rw = rw_names[i].rw;
+	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
+		if (split_rw(value, rd, wr, sizeof(rd)) || parse_bs(rd, &job->bs) ||
+		    parse_bs(wr, &job->bs_write))
+			return job_err(errbuf, errlen, "bs: expected a multiple of 512 up to 64m "
+				       "(READ[,WRITE]), not '%s'", value);
+		job->bs_max = job->bs_write_max = 0;
+		job->nr_bssplit[0] = job->nr_bssplit[1] = 0;
+	} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range")) {
+		if (split_rw(value, rd, wr, sizeof(rd)) ||
+		    parse_bsrange(rd, &job->bs, &job->bs_max) ||
+		    parse_bsrange(wr, &job->bs_write, &job->bs_write_max))
+			return job_err(errbuf, errlen, "bsrange: expected MIN-MAX[,MIN-MAX], multiples "
+				       "of 512 up to 64m, not '%s'", value);
+	} else if (!strcmp(key, "bssplit")) {
+		char rds[512], wrs[512];
+
+		if (split_rw(value, rds, wrs, sizeof(rds)) ||
+		    parse_bssplit(rds, job->bssplit[0], &job->nr_bssplit[0]) ||
+		    parse_bssplit(wrs, job->bssplit[1], &job->nr_bssplit[1]))
+			return job_err(errbuf, errlen, "bssplit: expected BS/PERCENT:BS/PERCENT...[,"
+				       "...] adding up to 100, not '%s'", value);
 	} else if (!strcmp(key, "iodepth")) {
 		if (parse_u64(value, &v) || !v || v > 1024)
 			return job_err(errbuf, errlen, "iodepth: expected 1 to 1024, not '%s'", value);
@@ -137,6 +406,12 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 		if (parse_size(value, &job->size, &job->size_frac))
 			return job_err(errbuf, errlen,
 				       "size: expected a size or a percentage, not '%s'", value);
+	} else if (!strcmp(key, "io_size") || !strcmp(key, "io_limit")) {
+		if (parse_size(value, &job->io_size, NULL))
+			return job_err(errbuf, errlen, "io_size: expected a size, not '%s'", value);
+	} else if (!strcmp(key, "number_ios")) {
+		if (parse_u64(value, &job->number_ios))
+			return job_err(errbuf, errlen, "number_ios: expected a count, not '%s'", value);
 	} else if (!strcmp(key, "ioprio") || !strcmp(key, "prio")) {
 		if (parse_u64(value, &v) || v >= IOPRIO_NR_LEVELS)
 			return job_err(errbuf, errlen, "ioprio: expected 0 to 7, not '%s'", value);
@@ -158,10 +433,26 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			return job_err(errbuf, errlen, "weight: expected 1 to 1000, not '%s'", value);
 		job->weight = (unsigned int)v;
 	} else if (!strcmp(key, "rate")) {
-		if (parse_size(value, &v, NULL) || !v)
-			return job_err(errbuf, errlen,
-				       "rate: expected bytes per second (e.g. 10m), not '%s'", value);
-		job->rate = v;
+		if (parse_rate_pair(value, false, &job->rate, &job->rate_write))
+			return job_err(errbuf, errlen, "rate: expected bytes per second READ[,WRITE] "
+				       "(e.g. 10m or 1m,2m), not '%s'", value);
+	} else if (!strcmp(key, "rate_iops")) {
+		if (parse_rate_pair(value, true, &job->rate_iops, &job->rate_iops_write))
+			return job_err(errbuf, errlen, "rate_iops: expected I/Os per second "
+				       "READ[,WRITE], not '%s'", value);
+	} else if (!strcmp(key, "rwmixread") || !strcmp(key, "rwmixwrite")) {
+		if (parse_u64(value, &v) || v > 100)
+			return job_err(errbuf, errlen, "%s: expected 0 to 100, not '%s'", key, value);
+		job->rwmixread = key[5] == 'r' ? (unsigned int)v : 100 - (unsigned int)v;
+	} else if (!strcmp(key, "percentage_random")) {
+		if (split_rw(value, rd, wr, sizeof(rd)) || parse_u64(rd, &v) || v > 100)
+			return job_err(errbuf, errlen, "percentage_random: expected 0 to 100, not '%s'",
+				       value);
+		job->perc_seq = 100 - (unsigned int)v;
+	} else if (!strcmp(key, "random_distribution")) {
+		if (parse_dist(job, value))
+			return job_err(errbuf, errlen, "random_distribution: expected random, zipf:T, "
+				       "pareto:H (0<H<1), normal:DEV or zoned:A/S:..., not '%s'", value);
 	} else if (!strcmp(key, "thinktime")) {
 		if (parse_u64(value, &v) || v > 10000000)
 			return job_err(errbuf, errlen,
@@ -169,13 +460,41 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 				       value);
 		job->thinktime_us = v;
 	} else if (!strcmp(key, "sync")) {
-		if (strcmp(value, "0") && strcmp(value, "1"))
-			return job_err(errbuf, errlen, "sync: expected 0 or 1, not '%s'", value);
-		job->sync = value[0] == '1';
+		/* fio: 0/none, 1/sync (O_SYNC), dsync (O_DSYNC): either writes through */
+		if (!strcmp(value, "0") || !strcmp(value, "none"))
+			job->sync = false;
+		else if (!strcmp(value, "1") || !strcmp(value, "sync") || !strcmp(value, "dsync"))
+			job->sync = true;
+		else
+			return job_err(errbuf, errlen, "sync: expected 0, 1, none, sync or dsync, "
+				       "not '%s'", value);
+	} else if (!strcmp(key, "direct") || !strcmp(key, "buffered")) {
+		bool on;
+
+		if (!parse_bool(value, &on))
+			return job_err(errbuf, errlen, "%s: expected 0 or 1, not '%s'", key, value);
+		job->buffered = key[0] == 'd' ? !on : on;
+	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
+		if (split_rw(value, rd, wr, sizeof(rd)) || parse_bs(rd, &job->blockalign))
+			return job_err(errbuf, errlen, "blockalign: expected a multiple of 512, "
+				       "not '%s'", value);
+	} else if (!strcmp(key, "rate_process")) {
+		if (strcmp(value, "linear") && strcmp(value, "poisson"))
+			return job_err(errbuf, errlen, "rate_process: expected linear or poisson, "
+				       "not '%s'", value);
+		job->rate_poisson = value[0] == 'p';
+	} else if (!strcmp(key, "ioengine")) {
+		if (kfsim_bfq_engine_parse(value, &job->engine) ||
+		    strlen(value) >= sizeof(job->ioengine))
+			return job_err(errbuf, errlen, "ioengine: '%s' is not modelled (sync, psync, "
+				       "libaio, io_uring, null, ...: see docs/bfq.md)", value);
+		strcpy(job->ioengine, value);
 	} else {
 		return job_err(errbuf, errlen,
-			       "unknown key '%s' (name rw bs iodepth offset size ioprio prioclass "
-			       "weight cgroup cgroup_weight rate thinktime sync)", key);
+			       "unknown key '%s' (name rw bs bsrange bssplit iodepth offset size "
+			       "io_size number_ios ioprio prioclass weight cgroup cgroup_weight rate "
+			       "rate_iops rwmixread rwmixwrite percentage_random random_distribution "
+			       "thinktime sync direct buffered ioengine)", key);
 	}
 	return 0;
 }
@@ -189,67 +508,113 @@ void kfsim_bfq_job_default(struct kfsim_bfq_job *job)
 		.iodepth = 1,
 		.offset_frac = -1,
 		.size_frac = -1,
+		.rwmixread = 50,
 	};
 }
 
+/*
+ * "name=a,bs=4k,8k,rw=randrw": items split at commas; an item without '=' continues the
+ * value before it, so fio's READ,WRITE forms (bs=4k,8k, rate=1m,2m) read as fio reads them.
+ */
 int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbuf, size_t errlen)
 {
 	struct kfsim_bfq_job job;
 	unsigned int prioclass = 0;
 	char buf[512];
-	char *save = NULL;
+	char *item, *next;
 
 	kfsim_bfq_job_default(&job);
 	if (!spec || strlen(spec) >= sizeof(buf))
 		return job_err(errbuf, errlen, "job description missing or longer than 511 bytes");
 	strcpy(buf, spec);
-	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
+	for (item = buf; item && *item; item = next) {
+		char *eq = strchr(item, '='), *comma = strchr(item, ',');
 		int err;
 
-		if (!eq)
+		if (!eq || (comma && comma < eq)) {
+			if (comma)
+				*comma = '\0';
 			return job_err(errbuf, errlen, "'%s': key=value expected", item);
+		}
+		/* the value runs to the next comma that starts a key=value item */
+		next = NULL;
+		for (char *c = strchr(eq, ','); c; c = strchr(c + 1, ',')) {
+			char *after_eq = strchr(c + 1, '='), *after_comma = strchr(c + 1, ',');
+
+			if (after_eq && (!after_comma || after_eq < after_comma)) {
+				*c = '\0';
+				next = c + 1;
+				break;
+			}
+		}
 		*eq = '\0';
 		err = kfsim_bfq_job_set(&job, item, eq + 1, &prioclass, errbuf, errlen);
 		if (err)
 			return err;
 	}
+	if (job.rw >= KFSIM_RW_TRIM && job.engine != KFSIM_ENGINE_NONE)
+		return job_err(errbuf, errlen, "rw: trims (REQ_OP_DISCARD) are not modelled (only "
+			       "with an engine that does no disk I/O, such as null)");
 	if (prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(prioclass, job.ioprio);
 	*out = job;
 	return 0;
 }
 
+/* The largest block the job issues: its region must hold one. */
+static unsigned int job_max_bs(const struct kfsim_bfq_job *job)
+{
+	unsigned int bs = max(job->bs, job->bs_write);
+
+	bs = max(bs, job->bs_max);
+	bs = max(bs, job->bs_write_max);
+
+	for (unsigned int d = 0; d < 2; d++) {
+		for (unsigned int i = 0; i < job->nr_bssplit[d]; i++)
+			bs = max(bs, job->bssplit[d][i].bs);
+	}
+	return bs;
+}
+
 int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sector_t *start,
 			 sector_t *nr_sectors, char *errbuf, size_t errlen)
 {
+	/* a job on a file works inside it: the file's start and size replace the disk's */
+	sector_t base = job->file_size ? job->file_start >> SECTOR_SHIFT : 0;
+	sector_t span = job->file_size ? job->file_size >> SECTOR_SHIFT : capacity;
 	u64 offset = job->offset_frac >= 0 ?
-			     (u64)(job->offset_frac * (double)capacity) * SECTOR_SIZE : job->offset;
-	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)capacity) * SECTOR_SIZE
+			     (u64)(job->offset_frac * (double)span) * SECTOR_SIZE : job->offset;
+	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)span) * SECTOR_SIZE
 				      : job->size_frac == 0 ? 0 : job->size;
-	sector_t bs_sectors = job->bs >> SECTOR_SHIFT;
+	sector_t bs_sectors = kfsim_bfq_job_min_bs(job, false) >> SECTOR_SHIFT;
 	sector_t first, count;
 
-	if (!job->bs || job->bs % SECTOR_SIZE || !job->iodepth)
+	if (!job->bs || job->bs % SECTOR_SIZE || !job->iodepth || !bs_sectors)
 		return job_err(errbuf, errlen, "bs must be a multiple of 512 and iodepth above 0");
+	if (job->file_size && (base >= capacity || span > capacity - base))
+		return job_err(errbuf, errlen, "its file (%llu bytes at %llu) is beyond the disk",
+			       (unsigned long long)job->file_size,
+			       (unsigned long long)job->file_start);
 	if (offset % SECTOR_SIZE)
 		return job_err(errbuf, errlen, "offset must be a multiple of 512");
 	first = offset >> SECTOR_SHIFT;
 	/* the start is aligned down to the block size, as fio aligns offsets to bs */
 	first -= first % bs_sectors;
-	if (first >= capacity)
-		return job_err(errbuf, errlen, "offset %llu is beyond the disk (%llu sectors)",
-			       (unsigned long long)offset, (unsigned long long)capacity);
-	count = size ? size >> SECTOR_SHIFT : capacity - first;
-	if (count > capacity - first)
+	if (first >= span)
+		return job_err(errbuf, errlen, "offset %llu is beyond the %s (%llu sectors)",
+			       (unsigned long long)offset, job->file_size ? "file" : "disk",
+			       (unsigned long long)span);
+	count = size ? size >> SECTOR_SHIFT : span - first;
+	if (count > span - first)
 		return job_err(errbuf, errlen,
-			       "offset + size go past the end of the disk (%llu sectors from "
-			       "sector %llu, %llu left)", (unsigned long long)count,
-			       (unsigned long long)first, (unsigned long long)(capacity - first));
-	if (count < bs_sectors)
+			       "offset + size go past the end of the %s (%llu sectors from "
+			       "sector %llu, %llu left)", job->file_size ? "file" : "disk",
+			       (unsigned long long)count, (unsigned long long)first,
+			       (unsigned long long)(span - first));
+	if (count < job_max_bs(job) >> SECTOR_SHIFT)
 		return job_err(errbuf, errlen, "size %llu is smaller than one block (bs=%u)",
-			       (unsigned long long)size, job->bs);
-	*start = first;
+			       (unsigned long long)size, job_max_bs(job));
+	*start = base + first;
 	*nr_sectors = count;
 	return 0;
 }

@@ -33,6 +33,7 @@ struct bfq_opts {
 	bool sched_given;
 	bool force;
 	bool quiet;
+	bool dump_jobs;
 	u64 trace_max;
 	const char *trace_path;
 	const char *plot_path;
@@ -130,20 +131,36 @@ static int load_replay(struct bfq_opts *o)
 	return 0;
 }
 
-/* The jobs of a fio job file; a file that is not a modelled job file is a usage error. */
+/*
+ * The jobs of a fio job file; a file that is not a modelled job file is a usage error, with
+ * every problem on a line of its own ("FILE:LINE: option: reason").
+ */
 static int load_fio(struct bfq_opts *o, bool duration_given)
 {
 	u64 duration = o->cfg.duration_ns;
-	FILE *in = fopen(o->fio_path, "r");
-	char why[240];
+	char why[8192];
 	int err;
 
-	if (!in)
-		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->fio_path);
-	err = kfsim_bfq_fio_parse(in, &o->cfg, why, sizeof(why));
-	fclose(in);
+	err = kfsim_bfq_fio_parse_file(o->fio_path, &o->cfg, why, sizeof(why));
+	if (err == -EINVAL) {
+		/* one line per problem, each as a usage error says it: "kfsim bfq: FILE:LINE: ..." */
+		char who[64], *out = malloc(sizeof(why) * 2), *w = out;
+
+		if (!out)
+			return kfsim_cli_usage(CMD, "%s", why);
+		kfsim_cli_invocation(CMD, who, sizeof(who));
+		for (const char *c = why; *c && w < out + sizeof(why) * 2 - sizeof(who) - 4; c++) {
+			*w++ = *c;
+			if (*c == '\n')
+				w += sprintf(w, "%s: ", who);
+		}
+		*w = '\0';
+		err = kfsim_cli_usage(CMD, "%s", out);
+		free(out);
+		return err;
+	}
 	if (err)
-		return kfsim_cli_usage(CMD, "'%s': %s", o->fio_path, why);
+		return kfsim_cli_fail(CMD, err, "cannot open '%s'", o->fio_path);
 	if (duration_given)
 		o->cfg.duration_ns = duration;	/* --duration wins over the file's runtime */
 	return 0;
@@ -245,17 +262,21 @@ static const struct kfsim_cli_verb bfq_verbs[] = {
 static const struct kfsim_opt bfq_opts_table[] = {
 	{ .help = "Workload:" },
 	{ "job", KFSIM_OPT_CALL, 0, "SPEC",
-	  "a process, fio-style: name=a,rw=read|randread|write|randwrite,\n"
-	  "bs=4k,iodepth=1,offset=0%,size=50%,ioprio=0..7,prioclass=1..3,\n"
-	  "weight=1..1000,rate=10m,thinktime=USEC,sync=0|1,cgroup=NAME,\n"
-	  "cgroup_weight=1..1000 (weight: io.bfq.weight of a one-process\n"
-	  "cgroup); size=0 or 0%: to the end of the disk; a region past\n"
-	  "the end is refused",
+	  "a process, fio-style: name=a,rw=read|randread|write|randwrite|\n"
+	  "rw|randrw,rwmixread=70,bs=4k[,8k],bsrange=4k-64k,\n"
+	  "bssplit=4k/50:64k/50,iodepth=1,ioengine=libaio|psync|null,\n"
+	  "direct=1|0,offset=0%,size=50%,io_size=1g,number_ios=N,\n"
+	  "ioprio=0..7,prioclass=1..3,weight=1..1000,rate=10m[,5m],\n"
+	  "rate_iops=100[,50],percentage_random=0..100,\n"
+	  "random_distribution=zipf:1.2,thinktime=USEC,sync=0|1|dsync,\n"
+	  "cgroup=NAME,cgroup_weight=1..1000 (weight: io.bfq.weight of a\n"
+	  "one-process cgroup); direct=1 unless given; size=0 or 0%: to\n"
+	  "the end of the disk; a region past the end is refused",
 	  .call = parse_job },
 	{ "fio", KFSIM_OPT_STRING, O(fio_path), "FILE",
-	  "the jobs of a fio job file (rw bs iodepth size offset ioprio\n"
-	  "prioclass thinktime rate cgroup cgroup_weight numjobs\n"
-	  "startdelay runtime; other options are refused)" },
+	  "the jobs of a fio job file, read as fio reads it (fio's\n"
+	  "defaults: direct=0, psync); every option kfsim does not\n"
+	  "model is refused, all at once, each with its line" },
 	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
 	  "replay the Q events of a blkparse text trace" },
 	{ .help = "Disk and scheduler:" },
@@ -315,6 +336,8 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "force", KFSIM_OPT_FLAG, O(force), NULL,
 	  "run even when the estimated cost is beyond the budget (below)" },
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
+	{ "dump-jobs", KFSIM_OPT_FLAG, O(dump_jobs), NULL,
+	  "print the jobs as kfsim reads them (JSON) and run nothing" },
 };
 
 /* What a --replay left behind, whatever the outcome. */
@@ -379,6 +402,8 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given
 	for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
 		sector_t start, nr;
 
+		if (cfg->jobs[j].engine == KFSIM_ENGINE_NONE)
+			continue;	/* no disk I/O: no region */
 		if (kfsim_bfq_job_region(&cfg->jobs[j], cfg->disk.capacity, &start, &nr, reason,
 					 sizeof(reason)))
 			return kfsim_cli_usage(CMD, "invalid value for --job (job %s): %s",
@@ -418,6 +443,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_kv_uint(json, "completed", res->completed);
 	/* completed + drained == submitted: every request completed exactly once */
 	kfsim_json_kv_uint(json, "drained", res->drained);
+	kfsim_json_kv_uint(json, "writeback_bytes", res->writeback_bytes);
+	kfsim_json_kv_uint(json, "dirty_bytes", res->dirty_bytes);
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
 	kfsim_json_key(json, "actuator");
 	kfsim_json_array_begin(json);
@@ -448,6 +475,9 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		kfsim_json_kv_double(json, "lat_mean_us", jr->lat_mean_us);
 		kfsim_json_kv_double(json, "lat_p99_us", jr->lat_p99_us);
 		kfsim_json_kv_double(json, "lat_max_us", jr->lat_max_us);
+		kfsim_json_kv_double(json, "active_s", jr->active_s);
+		kfsim_json_kv_uint(json, "read_bytes", jr->read_bytes);
+		kfsim_json_kv_uint(json, "write_bytes", jr->write_bytes);
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -841,6 +871,9 @@ static unsigned int list_length(const char *list)
 	return n;
 }
 
+/* bfq_prepare() printed the jobs (--dump-jobs): the verb runs nothing and exits 0 */
+#define BFQ_DUMPED (-1)
+
 /* What every verb does first: read --replay and --fio, then check the whole configuration. */
 static int bfq_prepare(struct bfq_opts *o, const struct kfsim_cli_args *args, unsigned int nr_runs)
 {
@@ -853,6 +886,12 @@ static int bfq_prepare(struct bfq_opts *o, const struct kfsim_cli_args *args, un
 		if (ret)
 			return ret;
 	}
+	if (o->dump_jobs) {
+		/* the reading alone, for a referee to compare: no budget, no run */
+		if (kfsim_bfq_jobs_dump(stdout, &o->cfg))
+			return kfsim_cli_fail(CMD, -EIO, "cannot write the jobs");
+		return BFQ_DUMPED;
+	}
 	return check_config(o, nr_runs, kfsim_cli_given(&bfq_spec, args, "bin-ms"));
 }
 
@@ -860,6 +899,8 @@ static int run_sim(void *opts, const struct kfsim_cli_args *args)
 {
 	int ret = bfq_prepare(opts, args, 1);
 
+	if (ret == BFQ_DUMPED)
+		return KFSIM_EXIT_OK;
 	return ret ? ret : cmd_sim(opts);
 }
 
@@ -868,6 +909,8 @@ static int run_compare(void *opts, const struct kfsim_cli_args *args)
 	struct bfq_opts *o = opts;
 	int ret = bfq_prepare(o, args, o->scheds ? list_length(o->scheds) : elv_nr_types());
 
+	if (ret == BFQ_DUMPED)
+		return KFSIM_EXIT_OK;
 	return ret ? ret : with_rows(o, cmd_compare);
 }
 
@@ -876,6 +919,8 @@ static int run_ablate(void *opts, const struct kfsim_cli_args *args)
 	struct bfq_opts *o = opts;
 	int ret = bfq_prepare(o, args, o->values ? list_length(o->values) : 1);
 
+	if (ret == BFQ_DUMPED)
+		return KFSIM_EXIT_OK;
 	return ret ? ret : with_rows(o, cmd_ablate);
 }
 

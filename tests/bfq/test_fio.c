@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * fio job files (kfsim bfq sim --fio FILE).  The referee for the format is fio itself
- * (Debian fio): every job file this test accepts is first checked with `fio --parse-only`, so
- * kfsim reads only what fio reads.  Options kfsim does not model are refused with the option's
- * name and line; startdelay and runtime shape the run.
+ * fio job files and fio-style --job specs as fio reads them (kfsim bfq sim --fio FILE).  The
+ * referee for the format is fio itself (Debian fio): every job file a test says fio accepts
+ * (or refuses) is first given to `fio --parse-only`.  What the simulation then does with the
+ * jobs is checked through a recording scheduler (the flags and depth of what reaches the
+ * block layer) and the results (mixes, rates, active time, writeback).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,17 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/elevator.h>
 #include <kfsim/err.h>
+#include <kfsim/slab.h>
 
 static bool have_fio(void)
 {
 	return system("command -v fio >/dev/null 2>&1") == 0;
 }
 
-/* Write @text to a job file in the build tree; with fio installed, fio must accept it. */
-static char *job_file(const char *name, const char *text, bool fio_accepts)
+/* Write @text to a job file in the build tree; with fio installed, fio must judge it alike. */
+static char *job_file(const char *name, const char *text, int fio_accepts)
 {
 	char path[512], cmd[700];
 	FILE *f;
@@ -33,23 +37,30 @@ static char *job_file(const char *name, const char *text, bool fio_accepts)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	if (fio_accepts && have_fio()) {
+	if (fio_accepts >= 0 && have_fio()) {
 		snprintf(cmd, sizeof(cmd), "fio --parse-only '%s' >/dev/null 2>&1", path);
-		print_message("fio --parse-only %s.fio: accepted\n", name);
-		assert_int_equal(system(cmd), 0);
+		print_message("fio --parse-only %s.fio: %s\n", name,
+			      fio_accepts ? "accepted" : "refused");
+		if (fio_accepts)
+			assert_int_equal(system(cmd), 0);
+		else
+			assert_int_not_equal(system(cmd), 0);
 	}
 	return strdup(path);
 }
 
 static int parse_file(const char *path, struct kfsim_bfq_sim_config *cfg, char *why, size_t len)
 {
-	FILE *in = fopen(path, "r");
-	int err;
+	return kfsim_bfq_fio_parse_file(path, cfg, why, len);
+}
 
-	assert_non_null(in);
-	err = kfsim_bfq_fio_parse(in, cfg, why, len);
-	fclose(in);
-	return err;
+static struct kfsim_bfq_sim_config *new_cfg(void)
+{
+	struct kfsim_bfq_sim_config *cfg = calloc(1, sizeof(*cfg));
+
+	assert_non_null(cfg);
+	kfsim_bfq_sim_config_default(cfg);
+	return cfg;
 }
 
 static void test_jobs_and_globals(void **state)
@@ -83,92 +94,530 @@ static void test_jobs_and_globals(void **state)
 		"numjobs=2\n"
 		"rate=10m\n"
 		"startdelay=500ms\n"
-		"runtime=3\n", true);
-	struct kfsim_bfq_sim_config cfg;
-	char why[240];
+		"runtime=3\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[2048];
 
-	kfsim_bfq_sim_config_default(&cfg);
-	assert_int_equal(parse_file(path, &cfg, why, sizeof(why)), 0);
-	assert_int_equal(cfg.nr_jobs, 4);
-	assert_string_equal(cfg.jobs[0].name, "seq");
-	assert_int_equal(cfg.jobs[0].rw, KFSIM_RW_READ);
-	assert_int_equal(cfg.jobs[0].bs, 65536);
-	assert_int_equal(cfg.jobs[0].iodepth, 4);
-	assert_int_equal(cfg.jobs[0].ioprio, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 3));
-	assert_int_equal(cfg.jobs[0].runtime_ns, 2000000000ULL);
-	assert_string_equal(cfg.jobs[1].name, "rand");
-	assert_int_equal(cfg.jobs[1].bs, 4096);
-	assert_int_equal(cfg.jobs[1].thinktime_us, 2000);
-	assert_int_equal(cfg.jobs[1].weight, 300);
-	assert_string_equal(cfg.jobs[1].cgroup, "web");
-	assert_true(cfg.jobs[1].offset_frac == 0.5);
-	assert_string_equal(cfg.jobs[2].name, "wr.00");
-	assert_string_equal(cfg.jobs[3].name, "wr.01");
-	assert_int_equal(cfg.jobs[3].rate, 10 << 20);
-	assert_int_equal(cfg.jobs[3].startdelay_ns, 500000000ULL);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 4);
+	assert_string_equal(cfg->jobs[0].name, "seq");
+	assert_int_equal(cfg->jobs[0].rw, KFSIM_RW_READ);
+	assert_int_equal(cfg->jobs[0].bs, 65536);
+	assert_int_equal(cfg->jobs[0].iodepth, 4);
+	assert_int_equal(cfg->jobs[0].engine, KFSIM_ENGINE_ASYNC);
+	assert_false(cfg->jobs[0].buffered);
+	assert_int_equal(cfg->jobs[0].ioprio, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 3));
+	assert_int_equal(cfg->jobs[0].runtime_ns, 2000000000ULL);
+	/* time_based: no size bound */
+	assert_int_equal(cfg->jobs[0].io_size, 0);
+	assert_string_equal(cfg->jobs[1].name, "rand");
+	assert_int_equal(cfg->jobs[1].bs, 4096);
+	assert_int_equal(cfg->jobs[1].thinktime_us, 2000);
+	assert_int_equal(cfg->jobs[1].weight, 300);
+	assert_string_equal(cfg->jobs[1].cgroup, "web");
+	assert_true(cfg->jobs[1].offset_frac == 0.5);
+	assert_string_equal(cfg->jobs[2].name, "wr.00");
+	assert_string_equal(cfg->jobs[3].name, "wr.01");
+	assert_int_equal(cfg->jobs[3].rate, 10 << 20);
+	assert_int_equal(cfg->jobs[3].startdelay_ns, 500000000ULL);
+	/* each job has its own file (fio's jobname.jobnum.filenum): four regions, none shared */
+	for (unsigned int i = 1; i < 4; i++)
+		assert_true(cfg->jobs[i].file_start >= cfg->jobs[i - 1].file_start +
+						      cfg->jobs[i - 1].file_size);
 	/* the run lasts as long as the longest startdelay + runtime */
-	assert_int_equal(cfg.duration_ns, 3500000000ULL);
+	assert_int_equal(cfg->duration_ns, 3500000000ULL);
+	free(cfg);
 	free(path);
 }
 
-static void expect_refusal(const char *name, const char *text, bool fio_accepts,
-			   const char *needle)
+static void expect_refusal(const char *name, const char *text, int fio_accepts,
+			   const char *const *needles)
 {
 	char *path = job_file(name, text, fio_accepts);
-	struct kfsim_bfq_sim_config cfg;
-	char why[240];
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[4096];
 
-	kfsim_bfq_sim_config_default(&cfg);
-	assert_int_equal(parse_file(path, &cfg, why, sizeof(why)), -EINVAL);
-	print_message("%s: %s\n", name, why);
-	assert_non_null(strstr(why, needle));
-	assert_int_equal(cfg.nr_jobs, 0);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+	print_message("%s:\n%s\n", name, why);
+	for (; *needles; needles++)
+		assert_non_null(strstr(why, *needles));
+	assert_int_equal(cfg->nr_jobs, 0);
+	free(cfg);
 	free(path);
 }
 
-static void test_refusals_name_option_and_line(void **state)
+/* Every option kfsim does not model is named, with its line, in one report. */
+static void test_refusals_all_at_once(void **state)
 {
-	expect_refusal("verify", "[a]\nrw=read\nverify=md5\n", true,
-		       "line 3: option 'verify' is not modelled");
-	expect_refusal("buffered", "[global]\ndirect=0\n[a]\nrw=read\n", true, "line 2: direct=0");
-	expect_refusal("randrw", "[a]\nrw=randrw\n", true, "line 2: rw:");
-	expect_refusal("noweightgroup", "[a]\ncgroup_weight=100\n", true, "cgroup_weight needs");
+	expect_refusal("many", "[global]\nflow=1\nioengine=libaio\n[a]\nrw=trim\n"
+		       "zonemode=zbd\n[b]\nlatency_target=10ms\nss=iops:10%\n", 1,
+		       (const char *const[]){ "many.fio:2: flow: flow control",
+					      "many.fio:5: rw: trims (REQ_OP_DISCARD)",
+					      "many.fio:6: zonemode: zoned block devices",
+					      "many.fio:8: latency_target:", "many.fio:9: ss:",
+					      NULL });
+	/* a [global] problem is reported once, not once per job */
+	expect_refusal("once", "[global]\nramp_time=1\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
+		       (const char *const[]){ "once.fio:2: ramp_time", NULL });
 	expect_refusal("groupweights",
-		       "[a]\ncgroup=g\ncgroup_weight=100\n[b]\ncgroup=g\ncgroup_weight=200\n", true,
-		       "line 4: job 'b': cgroup 'g' already has cgroup_weight=100");
-	expect_refusal("outside", "rw=read\n[a]\n", false, "line 1: option outside");
-	expect_refusal("nojob", "[global]\nrw=read\n", false, "no job section");
-	expect_refusal("badbs", "[a]\nbs=1000\n", false, "line 2: bs:");
-	expect_refusal("header", "[a\nrw=read\n", false, "line 1: malformed section");
+		       "[a]\ncgroup=g\ncgroup_weight=100\n[b]\ncgroup=g\ncgroup_weight=200\n", 1,
+		       (const char *const[]){ ":4: job 'b': cgroup 'g' already has "
+					      "cgroup_weight=100", NULL });
+	expect_refusal("outside", "rw=read\n[a]\n", -1,
+		       (const char *const[]){ "outside.fio:1: option outside", NULL });
+	/* fio: "option <include x> outside of [] job section" */
+	expect_refusal("incoutside", "include other.fio\n[a]\n", 0,
+		       (const char *const[]){ "incoutside.fio:1: option outside", NULL });
+	expect_refusal("nojob", "[global]\nrw=read\n", -1,
+		       (const char *const[]){ "no job section", NULL });
+	expect_refusal("header", "[a\nrw=read\n", -1,
+		       (const char *const[]){ "header.fio:1: malformed section", NULL });
+	expect_refusal("twodisks", "[a]\nfilename=/dev/sda\n[b]\nfilename=/dev/sdb\n", -1,
+		       (const char *const[]){ "filename=/dev/sdb: kfsim simulates one disk",
+					      NULL });
 }
 
-/* startdelay and runtime: a job that starts late and stops early does less. */
-static void test_startdelay_runtime_run(void **state)
+static void test_refusal_one_of_several(void **state)
 {
-	char *path = job_file("timed",
-		"[global]\ndirect=1\nrw=read\nbs=64k\n"
-		"[early]\nsize=10%\n"
-		"[late]\noffset=50%\nsize=10%\nstartdelay=1\nruntime=500ms\n", true);
-	struct kfsim_bfq_sim_config cfg;
+	char *path = job_file("noweight", "[a]\ncgroup_weight=100\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "cgroup_weight needs cgroup=NAME"));
+	free(cfg);
+	free(path);
+}
+
+/* Invalid fio is refused as fio refuses it (its words checked against fio itself). */
+static void test_invalid_as_fio(void **state)
+{
+	expect_refusal("ioprio", "[a]\nioprio=3\n", 0,
+		       (const char *const[]){ "Bad option <ioprio=3>: did you mean prio?", NULL });
+	expect_refusal("cgw", "[a]\ncgroup=x\ncgroup_weight=50\n", 0,
+		       (const char *const[]){ "cgroup_weight: min value out of range: 50 (100 "
+					      "min)", NULL });
+	expect_refusal("unknown", "[a]\nfoo=1\nbar\n", 0,
+		       (const char *const[]){ "unknown.fio:2: Bad option <foo=1>",
+					      "unknown.fio:3: Bad option <bar>", NULL });
+	setenv("KFSIM_TEST_UNSET_RW", "x", 1);
+	unsetenv("KFSIM_TEST_UNSET_RW");
+	expect_refusal("unsetenv", "[a]\nrw=${KFSIM_TEST_UNSET_RW}\n", 0,
+		       (const char *const[]){ "rw: failed parsing rw=${KFSIM_TEST_UNSET_RW}",
+					      NULL });
+}
+
+/* fio's syntax: comments anywhere, READ,WRITE forms, ranges, flags, includes, ${VAR}. */
+static void test_fio_syntax(void **state)
+{
+	char *inc = job_file("syntax-inc", "bsrange=4k-16k,8k-8k\n", -1);
+	char text[1024];
+	char *path;
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_job *a, *b, *c;
+	char why[2048];
+
+	setenv("KFSIM_TEST_RW", "randrw", 1);
+	snprintf(text, sizeof(text),
+		 "[global]\n"
+		 "include %s\n"
+		 "thread\n"
+		 "norandommap\n"
+		 "randrepeat=0\n"
+		 "size=1%% ; the disk's percent\n"
+		 "[a]\n"
+		 "rw=${KFSIM_TEST_RW}   # from the environment\n"
+		 "rwmixwrite=30\n"
+		 "rate=1m,2m\n"
+		 "startdelay=1-3\n"
+		 "sync=dsync\n"
+		 "numjobs=2\n"
+		 "group_reporting\n"
+		 "[b]\n"
+		 "stonewall\n"
+		 "rw=write\n"
+		 "bs=4k,8k\n"
+		 "direct=1\n"
+		 "[c]\n"
+		 "wait_for=a\n"
+		 "rw=read\n"
+		 "filename=shared\n"
+		 "time_based\n"
+		 "runtime=1\n", inc);
+	path = job_file("syntax", text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 4);
+	a = &cfg->jobs[0];
+	b = &cfg->jobs[2];
+	c = &cfg->jobs[3];
+	assert_int_equal(a->rw, KFSIM_RW_RANDRW);
+	assert_int_equal(a->rwmixread, 70);
+	assert_int_equal(a->bs, 4096);
+	assert_int_equal(a->bs_max, 16384);
+	assert_int_equal(a->bs_write, 8192);
+	assert_int_equal(a->rate, 1 << 20);
+	assert_int_equal(a->rate_write, 2 << 20);
+	assert_int_equal(a->startdelay_ns, 1000000000ULL);
+	assert_int_equal(a->startdelay_max_ns, 3000000000ULL);
+	assert_true(a->sync);
+	assert_true(a->buffered);	/* fio's default direct=0 */
+	assert_int_equal(a->engine, KFSIM_ENGINE_SYNC);	/* fio's default psync */
+	assert_true(a->io_size > 0);	/* not time_based: the job ends after its size */
+	assert_int_equal(b->after, 2);	/* stonewall: after both clones of a */
+	assert_int_equal(b->bs, 4096);
+	assert_int_equal(b->bs_write, 8192);
+	assert_false(b->buffered);
+	assert_int_equal(c->wait_for, 2);	/* the last clone of a */
+	assert_int_equal(c->io_size, 0);
+	/* the clones of a have files of their own: disjoint regions */
+	assert_true(cfg->jobs[1].file_start >= a->file_start + a->file_size);
+	assert_true(c->file_start >= b->file_start + b->file_size);
+	unsetenv("KFSIM_TEST_RW");
+	free(cfg);
+	free(path);
+	free(inc);
+}
+
+/* --job specs take the mixes too, with fio's READ,WRITE values. */
+static void test_job_spec_mixes(void **state)
+{
+	struct kfsim_bfq_job job;
+	char why[256];
+
+	assert_int_equal(kfsim_bfq_job_parse("name=m,rw=randrw,rwmixread=30,bs=4k,16k,"
+					     "rate_iops=100,50,percentage_random=40,"
+					     "bssplit=4k/50:64k/50,ioengine=psync,iodepth=8",
+					     &job, why, sizeof(why)), 0);
+	assert_int_equal(job.rw, KFSIM_RW_RANDRW);
+	assert_int_equal(job.rwmixread, 30);
+	assert_int_equal(job.bs_write, 16384);
+	assert_int_equal(job.rate_iops, 100);
+	assert_int_equal(job.rate_iops_write, 50);
+	assert_int_equal(job.perc_seq, 60);
+	assert_int_equal(job.nr_bssplit[0], 2);
+	assert_int_equal(job.bssplit[0][1].bs, 65536);
+	assert_int_equal(job.engine, KFSIM_ENGINE_SYNC);
+	assert_false(job.buffered);	/* --job keeps direct I/O unless told */
+	assert_int_equal(kfsim_bfq_job_parse("rw=randrw,bssplit=4k/60:8k/60", &job, why,
+					     sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "bssplit"));
+	assert_int_equal(kfsim_bfq_job_parse("rw=read,ioengine=nosuch", &job, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "ioengine: 'nosuch' is not modelled"));
+}
+
+/* --- what reaches the block layer: a recording FIFO scheduler ----------------------------- */
+
+struct rec_data {
+	struct blk_list fifo;
+	unsigned int inflight[8], max_inflight[8];
+	u64 reads, sync_idle_writes, async_writes, other_writes;
+};
+
+static struct rec_data rec_seen;
+
+static int rec_init(struct elevator_queue *eq, struct gendisk *disk,
+		    const struct bfq_tunables *tun)
+{
+	struct rec_data *rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+
+	if (!rd)
+		return -ENOMEM;
+	blk_list_init(&rd->fifo);
+	eq->elevator_data = rd;
+	return 0;
+}
+
+static void rec_exit(struct elevator_queue *eq)
+{
+	rec_seen = *(struct rec_data *)eq->elevator_data;
+	kfree(eq->elevator_data);
+}
+
+static int rec_insert(struct elevator_queue *eq, struct request *rq, void *icq, u64 now)
+{
+	struct rec_data *rd = eq->elevator_data;
+	unsigned int p = (unsigned int)rq->pid % 8;
+
+	if (!op_is_write(rq->cmd_flags))
+		rd->reads++;
+	else if ((rq->cmd_flags & (REQ_SYNC | REQ_IDLE)) == (REQ_SYNC | REQ_IDLE))
+		rd->sync_idle_writes++;
+	else if (!(rq->cmd_flags & REQ_SYNC))
+		rd->async_writes++;
+	else
+		rd->other_writes++;
+	if (++rd->inflight[p] > rd->max_inflight[p])
+		rd->max_inflight[p] = rd->inflight[p];
+	blk_list_add_tail(&rq->queuelist, &rd->fifo);
+	return 0;
+}
+
+static struct request *rec_dispatch(struct elevator_queue *eq, u64 now)
+{
+	struct rec_data *rd = eq->elevator_data;
+	struct request *rq;
+
+	if (blk_list_empty(&rd->fifo))
+		return NULL;
+	rq = blk_list_entry(rd->fifo.next, struct request, queuelist);
+	blk_list_del_init(&rq->queuelist);
+	return rq;
+}
+
+static bool rec_has_work(struct elevator_queue *eq)
+{
+	return !blk_list_empty(&((struct rec_data *)eq->elevator_data)->fifo);
+}
+
+static void rec_completed(struct elevator_queue *eq, struct request *rq, u64 now)
+{
+	((struct rec_data *)eq->elevator_data)->inflight[(unsigned int)rq->pid % 8]--;
+}
+
+static const struct elevator_type rec_iosched = {
+	.ops = {
+		.init_sched = rec_init,
+		.exit_sched = rec_exit,
+		.insert_requests = rec_insert,
+		.dispatch_request = rec_dispatch,
+		.has_work = rec_has_work,
+		.completed_request = rec_completed,
+	},
+	.elevator_name = "test-record",
+	.description = "FIFO that records flags and depth (test)",
+};
+
+static void run_recorded(struct kfsim_bfq_sim_config *cfg, const char *spec)
+{
+	struct kfsim_bfq_sim *sim;
+	char why[256];
+
+	assert_int_equal(elv_register(&rec_iosched), 0);
+	assert_int_equal(kfsim_bfq_sched_parse("test-record", &cfg->sched), 0);
+	assert_int_equal(kfsim_bfq_job_parse(spec, &cfg->jobs[cfg->nr_jobs], why, sizeof(why)), 0);
+	cfg->nr_jobs++;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	kfsim_bfq_sim_destroy(sim);
+	elv_unregister(&rec_iosched);
+	print_message("%s: reads %llu, REQ_SYNC|REQ_IDLE writes %llu, async writes %llu, "
+		      "depth %u\n", spec, (unsigned long long)rec_seen.reads,
+		      (unsigned long long)rec_seen.sync_idle_writes,
+		      (unsigned long long)rec_seen.async_writes, rec_seen.max_inflight[0]);
+}
+
+/* The engine decides the depth; direct writes are sync, buffered ones reach the disk async. */
+static void test_engine_depth_and_write_flags(void **state)
+{
+	static const struct {
+		const char *spec;
+		unsigned int depth;
+	} cases[] = {
+		{ "rw=randread,ioengine=psync,iodepth=16", 1 },
+		{ "rw=randread,ioengine=sync,iodepth=16", 1 },
+		{ "rw=randread,ioengine=pvsync2,iodepth=16", 1 },
+		{ "rw=randread,ioengine=libaio,iodepth=16", 16 },
+		{ "rw=randread,ioengine=io_uring,iodepth=8", 8 },
+		/* libaio on a buffered file completes in io_submit(): depth 1 */
+		{ "rw=randread,ioengine=libaio,iodepth=16,direct=0", 1 },
+	};
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+
+	cfg->duration_ns = 200000000ULL;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kfsim_bfq_sim_config_default(cfg);
+		cfg->duration_ns = 200000000ULL;
+		run_recorded(cfg, cases[i].spec);
+		assert_int_equal(rec_seen.max_inflight[0], cases[i].depth);
+	}
+	/* direct writes: REQ_OP_WRITE | REQ_SYNC | REQ_IDLE (block/fops.c dio_bio_write_op()) */
+	kfsim_bfq_sim_config_default(cfg);
+	cfg->duration_ns = 200000000ULL;
+	run_recorded(cfg, "rw=randwrite,ioengine=libaio,iodepth=4,direct=1");
+	assert_true(rec_seen.sync_idle_writes > 0);
+	assert_int_equal(rec_seen.async_writes + rec_seen.other_writes, 0);
+	/* buffered writes: the flusher's async writes, once past the background threshold */
+	kfsim_bfq_sim_config_default(cfg);
+	cfg->duration_ns = 500000000ULL;
+	cfg->wb.dirtyable_bytes = 256ULL << 20;
+	run_recorded(cfg, "rw=write,bs=64k,direct=0");
+	assert_true(rec_seen.async_writes > 0);
+	assert_int_equal(rec_seen.sync_idle_writes + rec_seen.other_writes, 0);
+	/* the null engine does no disk I/O */
+	kfsim_bfq_sim_config_default(cfg);
+	cfg->duration_ns = 200000000ULL;
+	run_recorded(cfg, "rw=randwrite,ioengine=null,iodepth=4");
+	assert_int_equal(rec_seen.reads + rec_seen.sync_idle_writes + rec_seen.async_writes, 0);
+	free(cfg);
+}
+
+/*
+ * Buffered writes: copies into the page cache until dirty data reaches dirty_ratio, then at
+ * the rate writeback cleans pages.  Nothing is lost: what the writer wrote is what was
+ * written back plus what is still dirty.
+ */
+static void test_writeback_throttles_writer(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
 	const struct kfsim_bfq_sim_result *res;
 	struct kfsim_bfq_sim *sim;
-	char why[240];
+	u64 limit, wrote;
+	char why[256];
 
-	kfsim_bfq_sim_config_default(&cfg);
-	assert_int_equal(parse_file(path, &cfg, why, sizeof(why)), 0);
-	assert_int_equal(cfg.duration_ns, 1500000000ULL);
-	cfg.sched = KFSIM_SCHED_NONE;
-	sim = kfsim_bfq_sim_create(&cfg);
+	cfg->duration_ns = 3 * 1000000000ULL;
+	cfg->wb.dirtyable_bytes = 512ULL << 20;
+	cfg->sched = KFSIM_SCHED_MQ_DEADLINE;
+	limit = cfg->wb.dirtyable_bytes / 100 * cfg->wb.dirty_ratio;
+	assert_int_equal(kfsim_bfq_job_parse("name=w,rw=write,bs=128k,direct=0", &cfg->jobs[0],
+					     why, sizeof(why)), 0);
+	cfg->nr_jobs = 1;
+	sim = kfsim_bfq_sim_create(cfg);
 	assert_false(IS_ERR(sim));
 	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
 	res = kfsim_bfq_sim_result(sim);
-	print_message("early %.1f MB/s, late %.1f MB/s over 1.5 s\n", res->jobs[0].mb_s,
-		      res->jobs[1].mb_s);
+	wrote = res->jobs[0].write_bytes;
+	print_message("buffered writer: %.1f MB/s over 3 s; written back %llu MB, dirty %llu MB "
+		      "(limit %llu MB)\n", res->jobs[0].mb_s,
+		      (unsigned long long)(res->writeback_bytes >> 20),
+		      (unsigned long long)(res->dirty_bytes >> 20),
+		      (unsigned long long)(limit >> 20));
+	assert_string_equal(res->jobs[1].name, "writeback");
+	assert_true(res->writeback_bytes > 0);
+	assert_true(res->dirty_bytes <= limit);
+	assert_true(wrote <= res->writeback_bytes + res->dirty_bytes);
+	assert_true(wrote + (2 << 20) >= res->writeback_bytes + res->dirty_bytes - (128 << 10));
+	/* throttled to the disk: far below the copy rate, above nothing */
+	assert_true(res->jobs[0].mb_s < 1000);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+}
+
+static const struct kfsim_bfq_sim_result *run_one(struct kfsim_bfq_sim_config *cfg,
+						  struct kfsim_bfq_sim **sim, const char *spec)
+{
+	char why[256];
+
+	assert_int_equal(kfsim_bfq_job_parse(spec, &cfg->jobs[cfg->nr_jobs], why, sizeof(why)), 0);
+	cfg->nr_jobs++;
+	*sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(*sim));
+	assert_int_equal(kfsim_bfq_sim_run(*sim), 0);
+	return kfsim_bfq_sim_result(*sim);
+}
+
+/* Mixes do what they say: the read share, the block sizes, the I/O rate. */
+static void test_mixes_simulate(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	double read_share, mean_bs;
+
+	cfg->duration_ns = 2 * 1000000000ULL;
+	cfg->sched = KFSIM_SCHED_NONE;
+	res = run_one(cfg, &sim, "rw=randrw,rwmixread=70,bs=4k,iodepth=4");
+	read_share = (double)res->jobs[0].read_bytes /
+		     (double)(res->jobs[0].read_bytes + res->jobs[0].write_bytes);
+	print_message("randrw 70/30: %.3f of bytes read\n", read_share);
+	assert_true(read_share > 0.66 && read_share < 0.74);
+	kfsim_bfq_sim_destroy(sim);
+
+	kfsim_bfq_sim_config_default(cfg);
+	cfg->duration_ns = 2 * 1000000000ULL;
+	res = run_one(cfg, &sim, "rw=randread,bssplit=4k/50:64k/50,iodepth=4");
+	mean_bs = (double)res->jobs[0].bytes / (double)res->jobs[0].requests;
+	print_message("bssplit 4k/50:64k/50: mean block %.0f bytes (34816 expected)\n", mean_bs);
+	assert_true(mean_bs > 34816 * 0.9 && mean_bs < 34816 * 1.1);
+	kfsim_bfq_sim_destroy(sim);
+
+	kfsim_bfq_sim_config_default(cfg);
+	cfg->duration_ns = 2 * 1000000000ULL;
+	res = run_one(cfg, &sim, "rw=randread,rate_iops=50,iodepth=4");
+	print_message("rate_iops=50: %.1f IOPS\n", res->jobs[0].iops);
+	assert_true(res->jobs[0].iops > 45 && res->jobs[0].iops <= 51);
+	kfsim_bfq_sim_destroy(sim);
+
+	kfsim_bfq_sim_config_default(cfg);
+	cfg->duration_ns = 2 * 1000000000ULL;
+	res = run_one(cfg, &sim, "rw=randread,bsrange=4k-16k,iodepth=2");
+	mean_bs = (double)res->jobs[0].bytes / (double)res->jobs[0].requests;
+	print_message("bsrange 4k-16k: mean block %.0f bytes (10240 expected)\n", mean_bs);
+	assert_true(mean_bs > 10240 * 0.9 && mean_bs < 10240 * 1.1);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+}
+
+/*
+ * Per-job figures are over the job's own active time: a job that starts late and stops early
+ * reports its rate while it ran, as fio does, and the run ends when every job has.
+ */
+static void test_active_time_and_end(void **state)
+{
+	char *path = job_file("timed",
+		"[global]\ndirect=1\nrw=read\nbs=64k\n"
+		"[early]\nsize=1%\ntime_based\nruntime=1500ms\n"
+		"[late]\nsize=1%\nstartdelay=1\nruntime=500ms\ntime_based\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->duration_ns, 1500000000ULL);
+	cfg->sched = KFSIM_SCHED_NONE;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("early %.1f MB/s over %.2f s, late %.1f MB/s over %.2f s\n",
+		      res->jobs[0].mb_s, res->jobs[0].active_s, res->jobs[1].mb_s,
+		      res->jobs[1].active_s);
+	assert_true(res->jobs[1].active_s > 0.49 && res->jobs[1].active_s < 0.52);
+	assert_true(res->jobs[0].active_s > 1.49);
+	/* the late job's rate is over its own 0.5 s, not diluted over the 1.5 s run */
 	assert_true(res->jobs[1].requests > 0);
-	/* the late job ran a third of the time on its own actuator */
-	assert_true(res->jobs[1].bytes * 2 < res->jobs[0].bytes);
+	assert_true(fabs(res->jobs[1].mb_s - (double)res->jobs[1].bytes / 1e6 /
+			 res->jobs[1].active_s) < 1e-6 * res->jobs[1].mb_s + 1e-9);
+	assert_true(fabs(res->jobs[1].mb_s * 3 - (double)res->jobs[1].bytes / 1e6 / 0.5 * 3) <
+		    0.03 * res->jobs[1].mb_s * 3);
 	assert_int_equal(res->completed + res->drained, res->submitted);
 	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+}
+
+/* Size-bounded jobs end after their bytes; stonewall starts the next one then. */
+static void test_size_bound_and_stonewall(void **state)
+{
+	char *path = job_file("phases",
+		"[global]\ndirect=1\nioengine=libaio\niodepth=4\nbs=64k\n"
+		"[fill]\nrw=write\nsize=64m\n"
+		"[scan]\nstonewall\nrw=read\nsize=64m\nfilename=fill.0.0\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 20 * 1000000000ULL;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("fill %llu MiB in %.2f s, then scan %llu MiB in %.2f s; run %.2f s\n",
+		      (unsigned long long)(res->jobs[0].bytes >> 20), res->jobs[0].active_s,
+		      (unsigned long long)(res->jobs[1].bytes >> 20), res->jobs[1].active_s,
+		      res->duration_s);
+	assert_int_equal(res->jobs[0].bytes, 64 << 20);
+	assert_int_equal(res->jobs[1].bytes, 64 << 20);
+	/* the scan reads the file the fill wrote: the same region */
+	assert_int_equal(cfg->jobs[1].file_start, cfg->jobs[0].file_start);
+	assert_true(res->duration_s < 19);
+	assert_true(res->duration_s >= res->jobs[0].active_s + res->jobs[1].active_s - 0.01);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
 	free(path);
 }
 
@@ -176,8 +625,16 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jobs_and_globals),
-		cmocka_unit_test(test_refusals_name_option_and_line),
-		cmocka_unit_test(test_startdelay_runtime_run),
+		cmocka_unit_test(test_refusals_all_at_once),
+		cmocka_unit_test(test_refusal_one_of_several),
+		cmocka_unit_test(test_invalid_as_fio),
+		cmocka_unit_test(test_fio_syntax),
+		cmocka_unit_test(test_job_spec_mixes),
+		cmocka_unit_test(test_engine_depth_and_write_flags),
+		cmocka_unit_test(test_writeback_throttles_writer),
+		cmocka_unit_test(test_mixes_simulate),
+		cmocka_unit_test(test_active_time_and_end),
+		cmocka_unit_test(test_size_bound_and_stonewall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

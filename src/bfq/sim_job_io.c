@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What a fio-style job issues next: direction, block size and offset (fio's io_u.c
+ * get_next_offset()/get_next_buflen() and the ddir choice of rwmixread).
+ *
+ * Invariants:
+ * - every I/O lies inside the job's region and is a multiple of 512 bytes;
+ * - sequential positions are kept per direction, as fio keeps f->last_pos[ddir], and wrap to
+ *   the region's start at its end;
+ * - a bsrange size is a multiple of the range's minimum (fio's bs_unaligned=0);
+ * - the draws come from the caller's struct rnd_state only, so a seed reproduces a run.
+ *
+ * Not modelled (documented in docs/bfq.md): fio's random map (with or without norandommap,
+ * offsets are drawn with replacement: over a run shorter than one pass of the region the two
+ * differ only by the blocks drawn twice), and fio's rwmix cycles (the direction is drawn per
+ * I/O with the mix's probability rather than in runs).
+ */
+#include <math.h>
+#include <string.h>
+
+#include <kfsim/bfq_sim.h>
+#include <kfsim/random.h>
+#include "sim_jobs.h"
+
+static u32 draw_below(struct rnd_state *rnd, u64 ceil)
+{
+	if (ceil <= 1)
+		return 0;
+	if (ceil <= U32_MAX)
+		return kfsim_prandom_below(rnd, (u32)ceil);
+	return (u32)(kfsim_prandom_u64(rnd) % ceil);
+}
+
+static u64 draw_below64(struct rnd_state *rnd, u64 ceil)
+{
+	if (ceil <= U32_MAX)
+		return draw_below(rnd, ceil);
+	return kfsim_prandom_u64(rnd) % ceil;
+}
+
+/* A uniform double in [0, 1). */
+static double draw_unit(struct rnd_state *rnd)
+{
+	return (double)prandom_u32_state(rnd) / 4294967296.0;
+}
+
+bool kfsim_bfq_job_is_mixed(const struct kfsim_bfq_job *job)
+{
+	return job->rw == KFSIM_RW_READWRITE || job->rw == KFSIM_RW_RANDRW;
+}
+
+bool kfsim_bfq_job_is_random(const struct kfsim_bfq_job *job)
+{
+	return job->rw == KFSIM_RW_RANDREAD || job->rw == KFSIM_RW_RANDWRITE ||
+	       job->rw == KFSIM_RW_RANDRW || job->rw == KFSIM_RW_RANDTRIM ||
+	       job->rw == KFSIM_RW_RANDTRIMWRITE;
+}
+
+bool kfsim_bfq_job_choose_write(const struct kfsim_bfq_job *job, struct rnd_state *rnd)
+{
+	if (kfsim_bfq_job_is_mixed(job))
+		return draw_below(rnd, 100) >= job->rwmixread;
+	return job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE;
+}
+
+unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write)
+{
+	unsigned int nr = job->nr_bssplit[write], min_bs;
+
+	if (nr) {
+		min_bs = job->bssplit[write][0].bs;
+		for (unsigned int i = 1; i < nr; i++)
+			min_bs = min(min_bs, job->bssplit[write][i].bs);
+		return min_bs;
+	}
+	return write && job->bs_write ? job->bs_write : job->bs;
+}
+
+unsigned int kfsim_bfq_job_choose_bs(const struct kfsim_bfq_job *job, bool write,
+				     struct rnd_state *rnd)
+{
+	unsigned int nr = job->nr_bssplit[write];
+	unsigned int bs = write && job->bs_write ? job->bs_write : job->bs;
+	unsigned int bs_max = write ? job->bs_write_max : job->bs_max;
+
+	if (nr) {
+		/* fio: a draw in [0, 100) walks the list until the running percent passes it */
+		unsigned int perc = draw_below(rnd, 100), sum = 0;
+
+		for (unsigned int i = 0; i < nr; i++) {
+			sum += job->bssplit[write][i].perc;
+			if (perc < sum)
+				return job->bssplit[write][i].bs;
+		}
+		return job->bssplit[write][nr - 1].bs;
+	}
+	if (bs_max > bs)
+		return bs * (1 + draw_below(rnd, bs_max / bs));
+	return bs;
+}
+
+/* A block index in [0, @nr_blocks) under the job's distribution. */
+static u64 job_random_block(const struct kfsim_bfq_job *job, u64 nr_blocks, struct rnd_state *rnd)
+{
+	double u, x;
+	u64 block;
+
+	if (job->dist == KFSIM_DIST_RANDOM)
+		return draw_below64(rnd, nr_blocks);	/* one draw, as before distributions */
+	u = draw_unit(rnd);
+	switch (job->dist) {
+	case KFSIM_DIST_ZIPF:
+		/* inverse of the continuous zipf CDF: hot blocks first, then scattered */
+		x = job->dist_param == 1.0 ? pow((double)nr_blocks, u) - 1 :
+		    pow(u * (pow((double)nr_blocks, 1 - job->dist_param) - 1) + 1,
+			1 / (1 - job->dist_param)) - 1;
+		break;
+	case KFSIM_DIST_PARETO:
+		/* fio's pareto: n * u^(log(h)/log(1-h)) */
+		x = (double)nr_blocks * pow(u, log(job->dist_param) / log(1 - job->dist_param));
+		break;
+	case KFSIM_DIST_NORMAL: {
+		/* Box-Muller around the middle, deviation dist_param percent of the region */
+		double u2 = draw_unit(rnd), dev = job->dist_param / 100.0 * (double)nr_blocks;
+
+		x = (double)nr_blocks / 2 + dev * sqrt(-2 * log(1 - u)) * cos(2 * M_PI * u2);
+		break;
+	}
+	case KFSIM_DIST_ZONED: {
+		unsigned int perc = draw_below(rnd, 100), sum = 0, start = 0, i;
+
+		for (i = 0; i + 1 < job->nr_zones; i++) {
+			sum += job->zones[i].perc;
+			if (perc < sum)
+				break;
+			start += job->zones[i].bs;
+		}
+		/* zones[].bs holds the zone's size in percent of the region */
+		x = ((double)start + draw_unit(rnd) * job->zones[i].bs) / 100.0 *
+		    (double)nr_blocks;
+		return min((u64)x, nr_blocks - 1);
+	}
+	default:
+		return draw_below64(rnd, nr_blocks);
+	}
+	if (!(x >= 0))
+		x = 0;
+	block = min((u64)x, nr_blocks - 1);
+	if (job->dist == KFSIM_DIST_NORMAL)
+		return block;
+	/* fio hashes zipf and pareto ranks over the region, so hot blocks are not adjacent */
+	return (block * 0x9e3779b97f4a7c15ULL) % nr_blocks;
+}
+
+sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
+				     sector_t nr_sectors, sector_t *next_pos, unsigned int bytes,
+				     struct rnd_state *rnd)
+{
+	unsigned int sectors = bytes >> SECTOR_SHIFT;
+	unsigned int align = (job->blockalign ? job->blockalign :
+			      kfsim_bfq_job_min_bs(job, false)) >> SECTOR_SHIFT;
+	bool random = kfsim_bfq_job_is_random(job);
+	sector_t pos;
+
+	if (random && job->perc_seq && draw_below(rnd, 100) < job->perc_seq)
+		random = false;	/* percentage_random: this one continues sequentially */
+	if (random) {
+		u64 nr_blocks = (nr_sectors - sectors) / align + 1;
+
+		pos = start + job_random_block(job, nr_blocks, rnd) * align;
+		*next_pos = pos + sectors;
+		return pos;
+	}
+	if (*next_pos < start || *next_pos > start + nr_sectors - sectors)
+		/* wrap around, as fio does at the end of size; backwards from the end */
+		*next_pos = job->seq_skip < 0 ? start + (nr_sectors - sectors) / align * align
+					      : start;
+	pos = *next_pos;
+	/* rw=read:N skips N bytes after each I/O; a negative N walks backwards */
+	if (job->seq_skip < 0 && (u64)(-job->seq_skip >> SECTOR_SHIFT) > pos - start + sectors)
+		*next_pos = start + nr_sectors;	/* out of the region: wraps at the next I/O */
+	else
+		*next_pos = pos + sectors + (sector_t)(job->seq_skip / SECTOR_SIZE);
+	return pos;
+}
+
+/*
+ * libaio on a buffered file is synchronous too: io_submit() completes buffered I/O before it
+ * returns (fio(1): "libaio ... only supports async I/O with direct=1").
+ */
+unsigned int kfsim_bfq_job_depth(const struct kfsim_bfq_job *job)
+{
+	if (job->engine == KFSIM_ENGINE_SYNC)
+		return 1;
+	if (job->buffered && !strcmp(job->ioengine, "libaio"))
+		return 1;
+	return job->iodepth;
+}

@@ -338,6 +338,9 @@ const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_s
 /** kfsim_bfq_sim_bfqd() - the BFQ state of a BFQ simulation (NULL for other schedulers). */
 struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim);
 
+/** kfsim_bfq_sim_hdd() - the simulated drive (its counters: kfsim_hdd_actuator_stats()). */
+const struct kfsim_hdd *kfsim_bfq_sim_hdd(const struct kfsim_bfq_sim *sim);
+
 /** kfsim_bfq_sim_destroy() - free everything (NULL is fine). */
 void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim);
 

@@ -861,6 +861,11 @@ const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_s
 	return &sim->result;
 }
 
+const struct kfsim_hdd *kfsim_bfq_sim_hdd(const struct kfsim_bfq_sim *sim)
+{
+	return sim->hdd;
+}
+
 struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim)
 {
 	if (!sim->eq_ready)

@@ -184,6 +184,21 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
 			  size_t errlen);
 
 /**
+ * kfsim_blktrace_parse_buf() - kfsim_blktrace_parse() of @size bytes at @buf (a mapped file)
+ * @progress: NULL, or called every 4 MiB parsed and at the end with the bytes done and @size
+ * @arg: its first argument
+ *
+ * Besides blkparse's default text it reads what the tracefs "blk" tracer prints
+ * (/sys/kernel/tracing/trace with current_tracer "blk"): "fio-15534 [000] d..1. 2925.081213:
+ * 7,0 Q WS 65536 + 128 [fio]", microsecond timestamps.  Lines starting with '#' are skipped.
+ *
+ * Return: as kfsim_blktrace_parse().
+ */
+long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
+			      char *errbuf, size_t errlen,
+			      void (*progress)(void *arg, size_t done, size_t total), void *arg);
+
+/**
  * struct kfsim_bfq_sim_config - what to simulate
  * @disk: the drive
  * @sched: the scheduler
@@ -287,6 +302,12 @@ struct kfsim_bfq_job_result {
  * @hole_injected: requests BFQ injected into service holes of a plugged queue (BFQ only)
  * @nr_bins: time-series length
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
+ * @replay_issued: replayed records submitted (of @nr_replay in the configuration)
+ * @replay_lag_mean_us: mean of (time submitted - time in the trace) over those: how far the
+ *                      simulated disk made the trace's processes wait for a request
+ * @replay_lag_max_us: its largest
+ * @replay_makespan_s: when the last replayed request completed (the trace's span is what the
+ *                     traced disk took to get them all queued)
  */
 struct kfsim_bfq_sim_result {
 	double duration_s;
@@ -305,6 +326,10 @@ struct kfsim_bfq_sim_result {
 	u64 hole_injected;
 	size_t nr_bins;
 	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
+	u64 replay_issued;
+	double replay_lag_mean_us;
+	double replay_lag_max_us;
+	double replay_makespan_s;
 };
 
 struct kfsim_bfq_sim;

@@ -75,6 +75,7 @@ struct kfsim_bfq_sim {
 	struct kfsim_blktrace_rec *replay;
 	unsigned int *replay_job;	/* job index of each record */
 	size_t replay_next;
+	u64 replay_lag_sum_ns;
 	bool replay_blocked;
 	struct rnd_state rnd;
 	struct rnd_state wake_rnd;	/* the order woken processes run in: apart from the I/O's */
@@ -311,6 +312,9 @@ static void replay_issue(struct kfsim_bfq_sim *sim)
 		}
 		sim_submit(sim, sim->replay_job[sim->replay_next], rq, rec->sector,
 			   rec->nr_sectors << SECTOR_SHIFT, rec->write, rec->sync);
+		sim->replay_lag_sum_ns += sim->now - rec->time_ns;
+		sim->result.replay_lag_max_us = max(sim->result.replay_lag_max_us,
+						    (double)(sim->now - rec->time_ns) / 1e3);
 		sim->replay_next++;
 	}
 }
@@ -417,6 +421,8 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	} else {
 		sim->result.drained++;
 	}
+	if (job->replay)
+		sim->result.replay_makespan_s = (double)sim->now / 1e9;
 	sim->outstanding--;
 	job->inflight--;
 	sim->free_stack[sim->nr_free++] = rq;
@@ -845,6 +851,9 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 	res->jain = !sim->nr_jobs || jain_sq == 0 ? 1.0 :
 		    jain_sum * jain_sum / ((double)sim->nr_jobs * jain_sq);
 	res->in_flight = res->submitted - res->completed;
+	res->replay_issued = sim->replay_next;
+	res->replay_lag_mean_us = sim->replay_next ?
+				  (double)sim->replay_lag_sum_ns / 1e3 / (double)sim->replay_next : 0;
 	if (sim_ops(sim)->stats)
 		sim_ops(sim)->stats(&sim->eq, res);
 }

@@ -9,11 +9,15 @@
  * The workload is --job specs (fio-style) and/or a blkparse trace (--replay).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/elevator.h>
@@ -42,6 +46,7 @@ struct bfq_opts {
 	const char *param;		/* ablate */
 	const char *values;		/* ablate */
 	struct kfsim_blktrace_rec *replay;
+	u64 replay_span_ns;		/* last Q event - first */
 };
 
 static int parse_disk_param(void *opts, const char *text, char *why, size_t why_size)
@@ -110,21 +115,71 @@ bad:
 	return -EINVAL;
 }
 
-static int load_replay(struct bfq_opts *o)
+/*
+ * The run budget: simulated requests, estimated at the drive's best case (a request every
+ * 0.1 ms per actuator is faster than any it serves) times the simulated time and the runs.
+ * Two sequential readers for 100 s (1.87 million requests) took 5.4 s here (2026-12-03, 2
+ * shared vCPUs), so the budget is some 15 s at worst; --force runs beyond.
+ */
+#define BFQ_BUDGET_REQUESTS 5e6
+
+static void replay_progress(void *arg, size_t done, size_t total)
 {
-	FILE *in = fopen(o->replay_path, "r");
-	char why[160];
+	kfsim_cli_progress_update(arg, total ? (double)done / (double)total : 1.0, 0);
+}
+
+/*
+ * The trace, mapped and parsed (blkparse or tracefs blk text).  Its first event is time 0 of
+ * the replay, and without --duration the replay lasts the trace's span.  The file's size
+ * bounds its events (a Q line is at least 40 bytes) before any is read: beyond the budget it
+ * asks for --force, as the simulation does.
+ */
+static int load_replay(struct bfq_opts *o, bool duration_given)
+{
+	struct kfsim_cli_progress line;
+	int fd = open(o->replay_path, O_RDONLY);
+	u64 first = U64_MAX, last = 0;
+	struct stat st;
+	char why[240];
+	void *map;
 	long n;
 
-	if (!in)
+	if (fd < 0)
 		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->replay_path), -EIO;
-	n = kfsim_blktrace_parse(in, &o->replay, why, sizeof(why));
-	fclose(in);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events (not a non-empty "
+				      "regular file)", o->replay_path), -EINVAL;
+	}
+	if (kfsim_cli_budget(CMD, (double)st.st_size / 40, BFQ_BUDGET_REQUESTS,
+			     "trace events at most (from the file's size)", o->force)) {
+		close(fd);
+		return -E2BIG;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return kfsim_cli_fail(CMD, -errno, "cannot map '%s'", o->replay_path), -EIO;
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	kfsim_cli_progress_begin(&line, "parsing the trace", o->quiet);
+	n = kfsim_blktrace_parse_buf(map, (size_t)st.st_size, &o->replay, why, sizeof(why),
+				     replay_progress, &line);
+	kfsim_cli_progress_end(&line);
+	munmap(map, (size_t)st.st_size);
 	if (n < 0)
 		return kfsim_cli_fail(CMD, (int)n, "'%s': %s", o->replay_path, why), -EINVAL;
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;
+	for (long i = 0; i < n; i++) {
+		first = min(first, o->replay[i].time_ns);
+		last = max(last, o->replay[i].time_ns);
+	}
+	for (long i = 0; i < n; i++)
+		o->replay[i].time_ns -= first;
+	o->replay_span_ns = last - first;
+	if (!duration_given)
+		o->cfg.duration_ns = o->replay_span_ns + NSEC_PER_USEC;	/* the last one issues */
 	o->cfg.replay = o->replay;
 	o->cfg.nr_replay = (size_t)n;
 	return 0;
@@ -222,13 +277,6 @@ enum { VERB_SIM, VERB_COMPARE, VERB_ABLATE };
 #define NS_PER_S 1000000000ULL
 #define O(field) offsetof(struct bfq_opts, field)
 
-/*
- * The run budget: simulated requests, estimated at the drive's best case (a request every
- * 0.1 ms per actuator is faster than any it serves) times the simulated time and the runs.
- * Two sequential readers for 100 s (1.87 million requests) took 5.4 s here (2026-12-03, 2
- * shared vCPUs), so the budget is some 15 s at worst; --force runs beyond.
- */
-#define BFQ_BUDGET_REQUESTS 5e6
 
 static int run_sim(void *opts, const struct kfsim_cli_args *args);
 static int run_compare(void *opts, const struct kfsim_cli_args *args);
@@ -401,6 +449,13 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	/* completed + drained == submitted: every request completed exactly once */
 	kfsim_json_kv_uint(json, "drained", res->drained);
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
+	if (cfg->nr_replay) {
+		kfsim_json_kv_uint(json, "replay_records", cfg->nr_replay);
+		kfsim_json_kv_uint(json, "replay_issued", res->replay_issued);
+		kfsim_json_kv_double(json, "replay_makespan_s", res->replay_makespan_s);
+		kfsim_json_kv_double(json, "replay_lag_mean_us", res->replay_lag_mean_us);
+		kfsim_json_kv_double(json, "replay_lag_max_us", res->replay_lag_max_us);
+	}
 	kfsim_json_key(json, "actuator");
 	kfsim_json_array_begin(json);
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {
@@ -455,6 +510,12 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		printf(", %llu injected into service holes",
 		       (unsigned long long)res->hole_injected);
 	printf("\n");
+	if (cfg->nr_replay)
+		printf("  replay: %llu of %zu trace I/Os issued over %.3f s of trace time; the last "
+		       "completed at %.3f s; waited for a request %.0f us on average, %.0f us at "
+		       "most\n", (unsigned long long)res->replay_issued, cfg->nr_replay,
+		       (double)cfg->replay[cfg->nr_replay - 1].time_ns / 1e9,
+		       res->replay_makespan_s, res->replay_lag_mean_us, res->replay_lag_max_us);
 	printf("  %-10s %8s %10s %9s %9s %10s\n", "actuator", "util", "MB/s", "IOPS", "injected",
 	       "cache hits");
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {
@@ -828,8 +889,13 @@ static int bfq_prepare(struct bfq_opts *o, const struct kfsim_cli_args *args, un
 {
 	int ret;
 
-	if (o->replay_path && load_replay(o))
-		return KFSIM_EXIT_FAILURE;
+	if (o->replay_path) {
+		ret = load_replay(o, kfsim_cli_given(&bfq_spec, args, "duration"));
+		if (ret == -E2BIG)
+			return KFSIM_EXIT_USAGE;
+		if (ret)
+			return KFSIM_EXIT_FAILURE;
+	}
 	if (o->fio_path) {
 		ret = load_fio(o, kfsim_cli_given(&bfq_spec, args, "duration"));
 		if (ret)

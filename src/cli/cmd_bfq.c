@@ -49,6 +49,33 @@ struct bfq_opts {
 	u64 replay_span_ns;		/* last Q event - first */
 };
 
+/* --tunable NAME=VALUE: a BFQ sysfs attribute, stored as the kernel's store function does. */
+static int parse_tunable(void *opts, const char *text, char *why, size_t why_size)
+{
+	struct bfq_tunables *tun = &((struct bfq_opts *)opts)->cfg.bfq;
+	const char *eq = strchr(text, '='), *reason;
+	char name[32];
+
+	if (!eq || eq == text || (size_t)(eq - text) >= sizeof(name)) {
+		snprintf(why, why_size, "expected NAME=VALUE with NAME one of %s",
+			 bfq_tunable_names());
+		return -EINVAL;
+	}
+	memcpy(name, text, (size_t)(eq - text));
+	name[eq - text] = '\0';
+	if (bfq_tunable_store(tun, name, eq + 1, &reason)) {
+		snprintf(why, why_size, "'%s': %s (names: %s)", name, reason, bfq_tunable_names());
+		return -EINVAL;
+	}
+	/* the kernel takes these; the simulation's limits (bfq_init_queue()) are narrower */
+	if (tun->slice_idle_ns > NSEC_PER_SEC || tun->timeout_ms > 10000) {
+		snprintf(why, why_size, "'%s': beyond what kfsim simulates (slice_idle up to "
+			 "1000 ms, timeout_sync up to 10000 ms)", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_disk_param(void *opts, const char *text, char *why, size_t why_size)
 {
 	struct kfsim_hdd_params *p = &((struct bfq_opts *)opts)->cfg.disk;
@@ -104,6 +131,8 @@ static int parse_disk_param(void *opts, const char *text, char *why, size_t why_
 		p->write_cache = v;
 	else if (!strcmp(key, "write_cache_mib"))
 		p->write_cache_mib = (unsigned int)v;
+	else if (!strcmp(key, "cache_mib"))
+		p->cache_mib = (unsigned int)v;
 	else
 		goto bad;
 	return 0;
@@ -111,7 +140,7 @@ bad:
 	snprintf(why, why_size, "expected KEY=NUMBER with KEY one of rpm spt_od zone_ratio "
 		 "seek_min_ms seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s ncq_depth "
 		 "age_cap_ms satf_aging_ms_per_s readahead_kib capacity write_cache "
-		 "write_cache_mib");
+		 "write_cache_mib cache_mib");
 	return -EINVAL;
 }
 
@@ -316,7 +345,7 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
 	  "seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
 	  "ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
-	  "capacity (sectors) write_cache (0|1) write_cache_mib",
+	  "capacity (sectors) write_cache (0|1) write_cache_mib cache_mib",
 	  .call = parse_disk_param },
 	{ "sched", KFSIM_OPT_CALL, 0, "NAME",
 	  "a registered scheduler: bfq (follows --kver, 6.3 by default),\nbfq-6.2, none, mq-deadline",
@@ -330,6 +359,13 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "BFQ low_latency" },
 	{ "no-balance", KFSIM_OPT_FLAG_OFF, O(cfg.bfq.next_actuator_balance), NULL,
 	  "BFQ injection without patch 8's next-actuator test" },
+	{ "tunable", KFSIM_OPT_CALL, 0, "NAME=VALUE",
+	  "a BFQ sysfs attribute (queue/iosched/NAME), kernel units,\n"
+	  "out-of-range values clamped as the kernel does: fifo_expire_sync\n"
+	  "fifo_expire_async slice_idle timeout_sync (ms) slice_idle_us (us)\n"
+	  "back_seek_max (KiB) back_seek_penalty max_budget (sectors,\n"
+	  "0 = auto) strict_guarantees low_latency (0|1); repeatable",
+	  .call = parse_tunable },
 	{ "nr-requests", KFSIM_OPT_UINT, O(cfg.nr_requests), "N",
 	  "scheduler tags", .min = 1, .max = 65536 },
 	{ .help = "Run and output:" },

@@ -546,12 +546,19 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		printf(", %llu injected into service holes",
 		       (unsigned long long)res->hole_injected);
 	printf("\n");
-	if (cfg->nr_replay)
-		printf("  replay: %llu of %zu trace I/Os issued over %.3f s of trace time; the last "
-		       "completed at %.3f s; waited for a request %.0f us on average, %.0f us at "
-		       "most\n", (unsigned long long)res->replay_issued, cfg->nr_replay,
-		       (double)cfg->replay[cfg->nr_replay - 1].time_ns / 1e9,
+	if (cfg->nr_replay) {
+		size_t due = 0;
+
+		/* the trace's I/Os queued before the end: those not issued waited for a request */
+		for (size_t i = 0; i < cfg->nr_replay; i++)
+			due += cfg->replay[i].time_ns < cfg->duration_ns;
+		printf("  replay: %llu of %zu trace I/Os issued (%llu of those due by the end still "
+		       "waiting for a request); the last issued completed at %.3f s; issue lag "
+		       "behind the trace %.0f us mean, %.0f us max\n",
+		       (unsigned long long)res->replay_issued, cfg->nr_replay,
+		       (unsigned long long)(due > res->replay_issued ? due - res->replay_issued : 0),
 		       res->replay_makespan_s, res->replay_lag_mean_us, res->replay_lag_max_us);
+	}
 	printf("  %-10s %8s %10s %9s %9s %10s\n", "actuator", "util", "MB/s", "IOPS", "injected",
 	       "cache hits");
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {

@@ -271,13 +271,13 @@ static void test_many_processes(void **state)
 
 /*
  * A trace we took on this machine with the tracefs "blk" tracer (blktrace is refused under
- * lockdown): tests/bfq/traces/tracefs-blk-loop0.txt, a loop device over a scratch file,
+ * lockdown): examples/bfq/tracefs-blk-loop0.txt, a loop device over a scratch file,
  * fio randread 4k QD4 (pid 15533) beside a 64 KiB psync writer (pid 15534), kernel 6.18.
  * Each Q line also parses as the same record when rewritten in blkparse's layout.
  */
 static void test_tracefs_blk_tracer_text(void **state)
 {
-	const char *path = KFSIM_SOURCE_DIR "/tests/bfq/traces/tracefs-blk-loop0.txt";
+	const char *path = KFSIM_SOURCE_DIR "/examples/bfq/tracefs-blk-loop0.txt";
 	struct kfsim_blktrace_rec *recs = NULL, *again = NULL;
 	unsigned int reads = 0, writes = 0;
 	char why[240], line[512], *blk = NULL;

@@ -154,10 +154,12 @@ int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf
  * @nr_sectors: length
  * @write: a write (rwbs contains W)
  * @sync: the S flag
+ * @dev: the traced device, MKDEV-style (major << 20 | minor) from its "maj,min"
  */
 struct kfsim_blktrace_rec {
 	u64 time_ns;
 	int pid;
+	u32 dev;
 	sector_t sector;
 	unsigned int nr_sectors;
 	bool write;
@@ -194,6 +196,25 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
  *
  * Return: as kfsim_blktrace_parse().
  */
+/**
+ * kfsim_blktrace_place() - put the sectors of a parsed trace on a disk of @capacity sectors
+ * @recs: the records (sector changed in place)
+ * @nr: how many
+ * @capacity: the simulated disk's size
+ * @scale: stretch each device's LBAs (0 .. its highest sector in the trace) over its share
+ * @errbuf: on error, why (the device and its extent)
+ *
+ * Several devices in one trace stay separate: with D devices, device i (in order of maj,min)
+ * gets the i-th of D equal shares of the disk, its sector 0 at the share's start.  With @scale,
+ * a trace from a small device covers its whole share (a sector s of a device whose I/O ends at
+ * E becomes s * share / E, rounded down to 8 sectors), so seeks span what they spanned there;
+ * without, sectors keep their values (offset to the share) and must fit it.
+ *
+ * Return: 0; -ERANGE when a device's I/O does not fit its share unscaled (nothing changed).
+ */
+int kfsim_blktrace_place(struct kfsim_blktrace_rec *recs, size_t nr, sector_t capacity,
+			 bool scale, char *errbuf, size_t errlen);
+
 long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
 			      char *errbuf, size_t errlen,
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg);

@@ -27,6 +27,7 @@
 struct blktrace_q {
 	u64 time_ns;
 	int pid;
+	u32 dev;
 	u64 sector;
 	u64 nr_sectors;
 	bool write;
@@ -108,10 +109,24 @@ static bool blktrace_has(const char *s, size_t len, char c)
 	return memchr(s, c, len) != NULL;
 }
 
+/* "maj,min" as major << 20 | minor (the kernel's dev_t layout); 0 if it does not parse. */
+static u32 blktrace_dev(const char *s, size_t len)
+{
+	const char *comma = memchr(s, ',', len);
+	u64 maj, min;
+	bool over;
+
+	if (!comma || !blktrace_u64(s, (size_t)(comma - s), &maj, &over) ||
+	    !blktrace_u64(comma + 1, len - (size_t)(comma - s) - 1, &min, &over) ||
+	    maj >= 4096 || min >= (1U << 20))
+		return 0;
+	return (u32)(maj << 20 | min);
+}
+
 /* Where a line's fields are: located first, converted only for a Q event. */
 struct blktrace_fields {
-	const char *time, *pid, *action;
-	size_t time_len, pid_len, action_len;
+	const char *time, *pid, *action, *dev;
+	size_t time_len, pid_len, action_len, dev_len;
 };
 
 /*
@@ -128,6 +143,8 @@ static bool blktrace_locate(const char **p, const char *end, struct blktrace_fie
 	if (!len || tok[0] == '#')
 		return false;
 	if (memchr(tok, ',', len)) {	/* blkparse */
+		f->dev = tok;
+		f->dev_len = len;
 		blktrace_token(p, end, &len);			/* cpu */
 		blktrace_token(p, end, &len);			/* sequence */
 		f->time = blktrace_token(p, end, &f->time_len);
@@ -158,8 +175,8 @@ static bool blktrace_locate(const char **p, const char *end, struct blktrace_fie
 			if (len > 1 && tok[len - 1] == ':') {
 				f->time = tok;
 				f->time_len = len - 1;
-				tok = blktrace_token(p, end, &len);	/* maj,min */
-				if (!memchr(tok, ',', len))
+				f->dev = blktrace_token(p, end, &f->dev_len);	/* maj,min */
+				if (!memchr(f->dev, ',', f->dev_len))
 					return false;
 				f->action = blktrace_token(p, end, &f->action_len);
 				return f->action_len;
@@ -193,6 +210,7 @@ static int blktrace_parse_line(const char *line, const char *end, struct blktrac
 	if (err)
 		return err > 0 ? 0 : err;
 	q->pid = (int)pid;
+	q->dev = blktrace_dev(f.dev, f.dev_len);
 	rwbs = blktrace_token(&p, end, &rlen);
 	if (!rlen) {
 		*why = "Q event without RWBS flags";
@@ -319,6 +337,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 								  BLK_DEF_MAX_SECTORS_CAP),
 				.write = q.write,
 				.sync = q.sync,
+				.dev = q.dev,
 			};
 		}
 	}
@@ -354,4 +373,67 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
 	n = kfsim_blktrace_parse_buf(buf, len, recs, errbuf, errlen, NULL, NULL);
 	kvfree(buf);
 	return n;
+}
+
+static int blktrace_dev_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int kfsim_blktrace_place(struct kfsim_blktrace_rec *recs, size_t nr, sector_t capacity,
+			 bool scale, char *errbuf, size_t errlen)
+{
+	u32 devs[64];
+	sector_t extent[64] = { 0 };
+	size_t nr_devs = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t d = 0;
+
+		while (d < nr_devs && devs[d] != recs[i].dev)
+			d++;
+		if (d == nr_devs) {
+			if (nr_devs == ARRAY_SIZE(devs)) {
+				if (errbuf && errlen)
+					snprintf(errbuf, errlen, "more than %zu devices in the trace",
+					 ARRAY_SIZE(devs));
+				return -ERANGE;
+			}
+			devs[nr_devs++] = recs[i].dev;
+		}
+	}
+	qsort(devs, nr_devs, sizeof(devs[0]), blktrace_dev_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		size_t d = (u32 *)bsearch(&recs[i].dev, devs, nr_devs, sizeof(devs[0]),
+					  blktrace_dev_cmp) - devs;
+
+		extent[d] = max(extent[d], recs[i].sector + recs[i].nr_sectors);
+	}
+	for (size_t d = 0; d < nr_devs; d++) {
+		sector_t share = capacity / nr_devs;
+
+		if (!scale && extent[d] > share) {
+			if (errbuf && errlen)
+				snprintf(errbuf, errlen, "device %u,%u: I/O up to sector %llu does not fit "
+				 "its share of the disk (%llu sectors of %llu for %zu device(s)): "
+				 "scale it (--replay-scale)", devs[d] >> 20, devs[d] & 0xfffff,
+				 (unsigned long long)extent[d], (unsigned long long)share,
+				 (unsigned long long)capacity, nr_devs);
+			return -ERANGE;
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		size_t d = (u32 *)bsearch(&recs[i].dev, devs, nr_devs, sizeof(devs[0]),
+					  blktrace_dev_cmp) - devs;
+		sector_t share = capacity / nr_devs, start = share * d, s = recs[i].sector;
+
+		if (scale) {
+			s = (sector_t)((unsigned __int128)s * share / extent[d]) & ~(sector_t)7;
+			s = min(s, share - min_t(sector_t, share, recs[i].nr_sectors));
+		}
+		recs[i].sector = start + s;
+	}
+	return 0;
 }

@@ -47,6 +47,7 @@ struct bfq_opts {
 	const char *values;		/* ablate */
 	struct kfsim_blktrace_rec *replay;
 	u64 replay_span_ns;		/* last Q event - first */
+	bool replay_scale;
 };
 
 /* --tunable NAME=VALUE: a BFQ sysfs attribute, stored as the kernel's store function does. */
@@ -207,6 +208,11 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 	for (long i = 0; i < n; i++)
 		o->replay[i].time_ns -= first;
 	o->replay_span_ns = last - first;
+	if (kfsim_blktrace_place(o->replay, (size_t)n, o->cfg.disk.capacity, o->replay_scale, why,
+				 sizeof(why))) {
+		kfsim_cli_usage(CMD, "'%s': %s", o->replay_path, why);
+		return -E2BIG;
+	}
 	if (!duration_given)
 		o->cfg.duration_ns = o->replay_span_ns + NSEC_PER_USEC;	/* the last one issues */
 	o->cfg.replay = o->replay;
@@ -334,7 +340,11 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "prioclass thinktime rate cgroup cgroup_weight numjobs\n"
 	  "startdelay runtime; other options are refused)" },
 	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
-	  "replay the Q events of a blkparse text trace" },
+	  "replay the Q events of a trace: blkparse's text or the tracefs\n"
+	  "blk tracer's (default duration: the trace's span)" },
+	{ "replay-scale", KFSIM_OPT_FLAG, O(replay_scale), NULL,
+	  "stretch each traced device's LBAs over its share of the disk\n"
+	  "(several devices: equal shares, in maj,min order)" },
 	{ .help = "Disk and scheduler:" },
 	{ "disk", KFSIM_OPT_CALL, 0, "dual|single", "two actuators or one",
 	  .call = parse_disk, .format = format_disk },

@@ -335,6 +335,42 @@ static void test_tracefs_blk_tracer_text(void **state)
 	kvfree(recs);
 }
 
+/* Two devices stay apart: each gets its share of the disk; scaling spreads a small device. */
+static void test_devices_and_scaling(void **state)
+{
+	const char *text =
+		"  8,0    0        1     0.000000000  11  Q   R 0 + 8 [a]\n"
+		"  8,16   0        2     0.000100000  12  Q   R 0 + 8 [b]\n"
+		"  8,16   0        3     0.000200000  12  Q   W 2040 + 8 [b]\n"
+		"  8,0    0        4     0.000300000  11  Q   R 1000 + 24 [a]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	const sector_t cap = 1000000;
+	char why[240];
+
+	assert_int_equal(parse_text(text, &recs, why, sizeof(why)), 4);
+	assert_int_equal(recs[0].dev, 8U << 20);
+	assert_int_equal(recs[1].dev, (8U << 20) | 16);
+	assert_int_equal(kfsim_blktrace_place(recs, 4, cap, false, why, sizeof(why)), 0);
+	assert_int_equal(recs[0].sector, 0);		/* 8,0: the first half */
+	assert_int_equal(recs[3].sector, 1000);
+	assert_int_equal(recs[1].sector, cap / 2);	/* 8,16: the second half */
+	assert_int_equal(recs[2].sector, cap / 2 + 2040);
+	kvfree(recs);
+	/* scaled: 8,16's I/O ends at 2048, so sector 2040 lands near the end of its half */
+	assert_int_equal(parse_text(text, &recs, why, sizeof(why)), 4);
+	assert_int_equal(kfsim_blktrace_place(recs, 4, cap, true, why, sizeof(why)), 0);
+	assert_true(recs[2].sector >= cap - cap / 2 / 100 - 8 && recs[2].sector < cap);
+	assert_true(recs[3].sector + recs[3].nr_sectors <= cap / 2);
+	assert_true(recs[3].sector > cap / 2 * 9 / 10);	/* 1000 of 1024 */
+	kvfree(recs);
+	/* unscaled I/O beyond a device's share is refused, nothing changed */
+	assert_int_equal(parse_text(text, &recs, why, sizeof(why)), 4);
+	assert_int_equal(kfsim_blktrace_place(recs, 4, 2048, false, why, sizeof(why)), -ERANGE);
+	assert_non_null(strstr(why, "8,16"));
+	assert_int_equal(recs[2].sector, 2040);
+	kvfree(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_errors_name_the_line),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_tracefs_blk_tracer_text),
+		cmocka_unit_test(test_devices_and_scaling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

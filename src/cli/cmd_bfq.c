@@ -548,9 +548,14 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			const struct kfsim_bfq_sim_result *res)
 {
-	printf("%s on a %u-actuator disk, %.3g s simulated (seed %llu)\n",
+	unsigned int kver = cfg->sched == KFSIM_SCHED_BFQ_62 ? KERNEL_VERSION(6, 2, 0) :
+			    cfg->bfq.kernel_version ? cfg->bfq.kernel_version :
+			    kfsim_kernel_version();
+
+	/* the release whose behaviour is followed: 6.3+ BFQ is the 6.12 sources' */
+	printf("%s on a %u-actuator disk, %.3g s simulated (seed %llu); following Linux %u.%u\n",
 	       kfsim_bfq_sched_name(cfg->sched), res->nr_actuators, res->duration_s,
-	       (unsigned long long)cfg->seed);
+	       (unsigned long long)cfg->seed, kver >> 16, (kver >> 8) & 0xff);
 	printf("  total %.1f MB/s, %.0f IOPS, Jain's index %.3f", res->mb_s, res->iops, res->jain);
 	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62)
 		printf(", %llu injected into service holes",
@@ -605,8 +610,9 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 		x[b] = (double)(b + 1) * (double)cfg->bin_ns / 1e9;
 	for (unsigned int a = 0; a < n; a++) {
 		snprintf(names[a], sizeof(names[a]), "actuator %u", a);
+		/* every other one dashed: equal series stay visible on top of each other */
 		series[a] = (struct kfsim_plot_series){ names[a], x, res->series_mb_s[a],
-							res->nr_bins };
+							res->nr_bins, .dashed = a % 2 };
 	}
 	snprintf(title, sizeof(title), "%s: throughput per actuator",
 		 kfsim_bfq_sched_name(cfg->sched));
@@ -734,9 +740,10 @@ struct run_row {
 	struct kfsim_bfq_sim *sim;
 };
 
-static void table_header(const struct kfsim_bfq_sim_result *res, const char *first)
+/* @width: the first column's, wide enough for every row's label (ablate's "max_budget=16384") */
+static void table_header(const struct kfsim_bfq_sim_result *res, const char *first, int width)
 {
-	printf("%-14s %9s", first, "MB/s");
+	printf("%-*s %9s", width, first, "MB/s");
 	for (unsigned int a = 0; a < res->nr_actuators; a++)
 		printf("  act%u MB/s  util  inject", a);
 	printf("  %6s", "Jain");
@@ -745,9 +752,9 @@ static void table_header(const struct kfsim_bfq_sim_result *res, const char *fir
 	printf("\n");
 }
 
-static void table_row(const char *label, const struct kfsim_bfq_sim_result *res)
+static void table_row(const char *label, const struct kfsim_bfq_sim_result *res, int width)
 {
-	printf("%-14s %9.1f", label, res->mb_s);
+	printf("%-*s %9.1f", width, label, res->mb_s);
 	for (unsigned int a = 0; a < res->nr_actuators; a++)
 		printf("  %9.1f %4.0f%% %7llu", res->actuator[a].mb_s,
 		       res->actuator[a].utilisation * 100,
@@ -797,15 +804,19 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 		kfsim_json_object_end(&json);
 		kfsim_json_finish(&json);
 	} else {
-		table_header(kfsim_bfq_sim_result(rows[0].sim), what);
+		int width = max_t(int, 14, (int)strlen(what));
+
 		for (unsigned int i = 0; i < nr; i++)
-			table_row(rows[i].label, kfsim_bfq_sim_result(rows[i].sim));
+			width = max_t(int, width, (int)strlen(rows[i].label));
+		table_header(kfsim_bfq_sim_result(rows[0].sim), what, width);
+		for (unsigned int i = 0; i < nr; i++)
+			table_row(rows[i].label, kfsim_bfq_sim_result(rows[i].sim), width);
 	}
 	if (o->plot_path) {
 		double x[MAX_RUNS], total[MAX_RUNS], act[KFSIM_HDD_MAX_ACTUATORS][MAX_RUNS];
 		struct kfsim_plot_series series[1 + 2];
 		unsigned int na = min(kfsim_bfq_sim_result(rows[0].sim)->nr_actuators, 2U);
-		char title[96];
+		char title[96], x_label[256];
 
 		for (unsigned int i = 0; i < nr; i++) {
 			const struct kfsim_bfq_sim_result *res = kfsim_bfq_sim_result(rows[i].sim);
@@ -817,9 +828,21 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 		}
 		series[0] = (struct kfsim_plot_series){ "total", x, total, nr };
 		series[1] = (struct kfsim_plot_series){ "actuator 0", x, act[0], nr };
-		series[2] = (struct kfsim_plot_series){ "actuator 1", x, act[1], nr };
+		/* dashed: where both actuators deliver the same, actuator 0 shows through */
+		series[2] = (struct kfsim_plot_series){ "actuator 1", x, act[1], nr,
+							.dashed = true };
 		snprintf(title, sizeof(title), "throughput against %s", what);
-		err = kfsim_plot_svg_save(&(struct kfsim_plot){ .title = title, .x_label = what,
+		/* the x axis of compare is the run's index: say which scheduler each one is */
+		if (!numeric_x) {
+			int len = snprintf(x_label, sizeof(x_label), "%s:", what);
+
+			for (unsigned int i = 0; i < nr && len < (int)sizeof(x_label); i++)
+				len += snprintf(x_label + len, sizeof(x_label) - (size_t)len,
+						" %u = %s%s", i, rows[i].label, i + 1 < nr ? "," : "");
+		}
+		err = kfsim_plot_svg_save(&(struct kfsim_plot){ .title = title,
+							       .x_label = numeric_x ? what :
+									  x_label,
 							       .y_label = "MB/s",
 							       .y_from_zero = true,
 							       .series = series,

@@ -411,6 +411,28 @@ struct bfq_data {
 void bfq_tunables_default(struct bfq_tunables *tun);
 
 /**
+ * bfq_tunable_store() - write BFQ sysfs attribute @name (as under
+ * /sys/block/<dev>/queue/iosched/) into @tun, with the kernel's units and ranges
+ * @tun: the tunables (applied in call order: strict_guarantees=1 raises slice_idle to 8 ms)
+ * @name: fifo_expire_sync, fifo_expire_async (ms, 1..INT_MAX), back_seek_max (KiB),
+ *        back_seek_penalty (1..), slice_idle (ms), slice_idle_us (us), max_budget (sectors,
+ *        0 = automatic), timeout_sync (ms, 1..), strict_guarantees, low_latency (0|1)
+ * @value: an unsigned decimal, as echoed into the file; out of range is clamped, as the
+ *         kernel's store functions clamp (6.12 block/bfq-iosched.c)
+ * @why: on error, the reason
+ *
+ * The simulation's own limits (slice_idle up to 1 s, timeout_sync and fifo_expire_* up to
+ * 10 s) are checked by bfq_init_queue(), not here.
+ *
+ * Return: 0, -ENOENT for an unknown @name, -EINVAL for a value that is not a number.
+ */
+int bfq_tunable_store(struct bfq_tunables *tun, const char *name, const char *value,
+		      const char **why);
+
+/** bfq_tunable_names() - the attribute names bfq_tunable_store() takes, space-separated. */
+const char *bfq_tunable_names(void);
+
+/**
  * bfq_init_queue() - set BFQ up for @disk
  * @disk: the device; its ia_ranges give the actuators (6.3 mode)
  * @tun: tunables, or NULL for the defaults

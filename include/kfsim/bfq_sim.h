@@ -295,10 +295,12 @@ int kfsim_bfq_fio_parse_file(const char *path, struct kfsim_bfq_sim_config *cfg,
  * @nr_sectors: length
  * @write: a write (rwbs contains W)
  * @sync: the S flag
+ * @dev: the traced device, MKDEV-style (major << 20 | minor) from its "maj,min"
  */
 struct kfsim_blktrace_rec {
 	u64 time_ns;
 	int pid;
+	u32 dev;
 	sector_t sector;
 	unsigned int nr_sectors;
 	bool write;
@@ -350,6 +352,40 @@ struct kfsim_bfq_writeback {
 	u64 dirty_writeback_ns;
 	double copy_mb_s;
 };
+
+/**
+ * kfsim_blktrace_parse_buf() - kfsim_blktrace_parse() of @size bytes at @buf (a mapped file)
+ * @progress: NULL, or called every 4 MiB parsed and at the end with the bytes done and @size
+ * @arg: its first argument
+ *
+ * Besides blkparse's default text it reads what the tracefs "blk" tracer prints
+ * (/sys/kernel/tracing/trace with current_tracer "blk"): "fio-15534 [000] d..1. 2925.081213:
+ * 7,0 Q WS 65536 + 128 [fio]", microsecond timestamps.  Lines starting with '#' are skipped.
+ *
+ * Return: as kfsim_blktrace_parse().
+ */
+long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
+			      char *errbuf, size_t errlen,
+			      void (*progress)(void *arg, size_t done, size_t total), void *arg);
+
+/**
+ * kfsim_blktrace_place() - put the sectors of a parsed trace on a disk of @capacity sectors
+ * @recs: the records (sector changed in place)
+ * @nr: how many
+ * @capacity: the simulated disk's size
+ * @scale: stretch each device's LBAs (0 .. its highest sector in the trace) over its share
+ * @errbuf: on error, why (the device and its extent)
+ *
+ * Several devices in one trace stay separate: with D devices, device i (in order of maj,min)
+ * gets the i-th of D equal shares of the disk, its sector 0 at the share's start.  With @scale,
+ * a trace from a small device covers its whole share (a sector s of a device whose I/O ends at
+ * E becomes s * share / E, rounded down to 8 sectors), so seeks span what they spanned there;
+ * without, sectors keep their values (offset to the share) and must fit it.
+ *
+ * Return: 0; -ERANGE when a device's I/O does not fit its share unscaled (nothing changed).
+ */
+int kfsim_blktrace_place(struct kfsim_blktrace_rec *recs, size_t nr, sector_t capacity,
+			 bool scale, char *errbuf, size_t errlen);
 
 /**
  * struct kfsim_bfq_sim_config - what to simulate
@@ -466,6 +502,12 @@ struct kfsim_bfq_job_result {
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
  * @writeback_bytes: bytes the writeback flusher wrote to the disk
  * @dirty_bytes: dirty bytes left in the page cache at the end
+ * @replay_issued: replayed records submitted (of @nr_replay in the configuration)
+ * @replay_lag_mean_us: mean of (time submitted - time in the trace) over those: how far the
+ *                      simulated disk made the trace's processes wait for a request
+ * @replay_lag_max_us: its largest
+ * @replay_makespan_s: when the last replayed request completed (the trace's span is what the
+ *                     traced disk took to get them all queued)
  */
 struct kfsim_bfq_sim_result {
 	double duration_s;
@@ -486,6 +528,10 @@ struct kfsim_bfq_sim_result {
 	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
 	u64 writeback_bytes;
 	u64 dirty_bytes;
+	u64 replay_issued;
+	double replay_lag_mean_us;
+	double replay_lag_max_us;
+	double replay_makespan_s;
 };
 
 struct kfsim_bfq_sim;
@@ -518,6 +564,9 @@ const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_s
 
 /** kfsim_bfq_sim_bfqd() - the BFQ state of a BFQ simulation (NULL for other schedulers). */
 struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim);
+
+/** kfsim_bfq_sim_hdd() - the simulated drive (its counters: kfsim_hdd_actuator_stats()). */
+const struct kfsim_hdd *kfsim_bfq_sim_hdd(const struct kfsim_bfq_sim *sim);
 
 /** kfsim_bfq_sim_destroy() - free everything (NULL is fine). */
 void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim);

@@ -64,7 +64,10 @@
  * @satf_aging_ms_per_s: access-time credit per second a command has waited (0: pure SATF)
  * @readahead_kib: read-ahead per actuator after a read (0: none)
  * @write_cache: complete writes from the cache and destage them later
- * @write_cache_mib: dirty data the cache holds, 1..4096 MiB (64)
+ * @write_cache_mib: dirty data the cache holds, 1..4096 MiB (64), below @cache_mib
+ * @cache_mib: the drive's buffer, MiB (256, as the Exos 2X18): the write cache's part when on,
+ *             the rest read segments, split evenly between the actuators and, in each, between
+ *             the segment being filled and 8 kept ones
  */
 struct kfsim_hdd_params {
 	unsigned int nr_actuators;
@@ -83,6 +86,7 @@ struct kfsim_hdd_params {
 	unsigned int readahead_kib;
 	bool write_cache;
 	unsigned int write_cache_mib;
+	unsigned int cache_mib;
 };
 
 /**
@@ -118,7 +122,13 @@ int kfsim_hdd_params_explain(const struct kfsim_hdd_params *params, const char *
  * @nr_commands: commands served
  * @nr_cache_hits: reads served from the read-ahead segment
  * @nr_destages: cached writes written to the media
- * @bytes: bytes served
+ * @bytes: bytes served (reads and writes, whether from the media or the cache)
+ * @media_bytes: bytes the heads read or wrote: commands that went to the media, read-ahead
+ *               and prefetch, destages; never more than the media rate times @busy_ns
+ * @fill_bytes: of @media_bytes, those read ahead into the cache
+ * @cache_bytes: bytes reads took from the cache (read-ahead hits and reads the read-ahead
+ *               reached) instead of a media access of their own
+ * @cached_write_bytes: writes completed from the write cache (on the media later, as destages)
  */
 struct kfsim_hdd_actuator_stats {
 	u64 busy_ns;
@@ -126,6 +136,10 @@ struct kfsim_hdd_actuator_stats {
 	u64 nr_cache_hits;
 	u64 nr_destages;
 	u64 bytes;
+	u64 media_bytes;
+	u64 fill_bytes;
+	u64 cache_bytes;
+	u64 cached_write_bytes;
 };
 
 struct kfsim_hdd;
@@ -168,6 +182,9 @@ unsigned int kfsim_hdd_in_flight(const struct kfsim_hdd *hdd);
  * 512 bytes, or one beyond the capacity; -EINVAL when @now is earlier than a previous call.
  */
 int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now);
+
+/** kfsim_hdd_now() - the drive's clock: the latest time it was submitted to or stepped to. */
+u64 kfsim_hdd_now(const struct kfsim_hdd *hdd);
 
 /** kfsim_hdd_next_event() - when the drive next does something (U64_MAX: idle). */
 u64 kfsim_hdd_next_event(const struct kfsim_hdd *hdd);

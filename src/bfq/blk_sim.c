@@ -16,6 +16,7 @@
  *   submitted, what is outstanding drains, and kfsim_bfq_sim_run() returns -ENOMEM, so no
  *   wake-up is ever lost silently.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -32,6 +33,7 @@
 #include <kfsim/slab.h>
 #include <kfsim/sim_evq.h>
 #include <kfsim/sim_hist.h>
+#include "sbitmap_wait.h"
 #include "sim_sched.h"
 #include "sim_jobs.h"
 
@@ -91,13 +93,15 @@ struct kfsim_bfq_sim {
 	struct sim_job *jobs;
 	unsigned int nr_jobs;
 	unsigned int nr_procs;	/* jobs allocated: nr_jobs and the replay's processes */
-	unsigned int *tag_waiters;	/* ring of job indices waiting for a request */
-	unsigned int waiters_head, nr_waiters;
+	struct sbq_waiters tag_waiters;	/* processes asleep waiting for a request */
+	bool tag_waiters_ready;
 	struct kfsim_blktrace_rec *replay;
 	unsigned int *replay_job;	/* job index of each record */
 	size_t replay_next;
+	u64 replay_lag_sum_ns;
 	bool replay_blocked;
 	struct rnd_state rnd;
+	struct rnd_state wake_rnd;	/* the order woken processes run in: apart from the I/O's */
 	u64 now;
 	u64 outstanding;
 	bool draining;
@@ -255,14 +259,13 @@ static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim)
 	return sim->free_stack[--sim->nr_free];
 }
 
+/* Process @j found every request taken: it sleeps in blk_mq_get_tag() until woken. */
 static void sim_wait_tag(struct kfsim_bfq_sim *sim, unsigned int j)
 {
-	unsigned int cap = sim->nr_jobs;
-
 	if (sim->jobs[j].waiting_tag)
 		return;
 	sim->jobs[j].waiting_tag = true;
-	sim->tag_waiters[(sim->waiters_head + sim->nr_waiters++) % cap] = j;
+	sbq_prepare_to_wait(&sim->tag_waiters, j);
 }
 
 /*
@@ -573,7 +576,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	struct sim_job *job = &sim->jobs[j];
 	unsigned int depth = kfsim_bfq_job_depth(&job->spec);
 
-	if (sim->draining || job->replay || job->ended)
+	/* asleep for a tag (io_submit() blocked): it submits again once woken */
+	if (sim->draining || job->replay || job->ended || job->waiting_tag)
 		return;
 	if (job->flusher) {
 		wb_issue(sim, j);
@@ -678,20 +682,34 @@ static void replay_issue(struct kfsim_bfq_sim *sim)
 		}
 		sim_submit(sim, sim->replay_job[sim->replay_next], rq, rec->sector,
 			   rec->nr_sectors << SECTOR_SHIFT, rec->write, rec->sync);
+		sim->replay_lag_sum_ns += sim->now - rec->time_ns;
+		sim->result.replay_lag_max_us = max(sim->result.replay_lag_max_us,
+						    (double)(sim->now - rec->time_ns) / 1e3);
 		sim->replay_next++;
 	}
 }
 
-/* A request was freed: the first waiting process gets it. */
+/*
+ * A request was freed: sbitmap_queue_clear() wakes sleepers in turn, a batch every wake_batch
+ * frees; each woken one retries, and sleeps again on the next wait queue if it finds none.
+ */
 static void sim_wake_waiters(struct kfsim_bfq_sim *sim)
 {
-	while (sim->nr_free && sim->nr_waiters) {
-		unsigned int j = sim->tag_waiters[sim->waiters_head];
+	unsigned int woken[SBQ_WAKE_BATCH];
+	unsigned int n = sbq_tags_freed(&sim->tag_waiters, 1, woken);
 
-		sim->waiters_head = (sim->waiters_head + 1) % sim->nr_jobs;
-		sim->nr_waiters--;
-		sim->jobs[j].waiting_tag = false;
-		job_issue(sim, j);
+	/*
+	 * The woken run in the order the CPU scheduler picks them, not the order they were
+	 * woken in: a fixed order gave the last of each batch no tag, every time.
+	 */
+	for (unsigned int i = n; i > 1; i--) {
+		unsigned int k = kfsim_prandom_below(&sim->wake_rnd, i);
+
+		swap(woken[i - 1], woken[k]);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		sim->jobs[woken[i]].waiting_tag = false;
+		job_issue(sim, woken[i]);
 	}
 	if (sim->nr_free && sim->replay_blocked) {
 		sim->replay_blocked = false;
@@ -751,7 +769,8 @@ static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
 
 static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 {
-	struct sim_job *job = &sim->jobs[rq->pid];
+	unsigned int j = (unsigned int)rq->pid;	/* @rq may go to another process below */
+	struct sim_job *job = &sim->jobs[j];
 	unsigned int bytes = blk_rq_bytes(rq);
 
 	if (sim_ops(sim)->completed_request)
@@ -773,23 +792,25 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	} else {
 		sim->result.drained++;
 	}
+	if (job->replay)
+		sim->result.replay_makespan_s = (double)sim->now / 1e9;
 	sim->outstanding--;
 	job->inflight--;
 	sim->free_stack[sim->nr_free++] = rq;
 	/*
 	 * blk-mq wakes the tag waiters as the tag is freed (sbitmap_queue_clear()), before the
-	 * completing process gets to submit again: re-issuing first let one process take every
-	 * tag it freed and starve the others forever.
+	 * completing process gets to submit again.  The request may now belong to a woken
+	 * process: the completing one is @j, read before (taking rq->pid after the wake-up made
+	 * the next process re-issue in its place, and the completing one starved: issue #32).
 	 */
 	sim_wake_waiters(sim);
 	if (job->flusher)
 		wb_written(sim, bytes);
 	if (!job->replay) {
 		if (job->spec.thinktime_us && !sim->draining)
-			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE,
-				     (unsigned int)rq->pid);
+			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE, j);
 		else
-			job_issue(sim, (unsigned int)rq->pid);
+			job_issue(sim, j);
 	}
 }
 
@@ -1067,18 +1088,23 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->traced_in_service = -1;
 	snprintf(sim->disk.disk_name, sizeof(sim->disk.disk_name), "sda");
 	prandom_seed_state(&sim->rnd, cfg->seed);
+	prandom_seed_state(&sim->wake_rnd, cfg->seed ^ 0x5b0e7a17ULL);
 	if (cfg->nr_replay && replay_count_pids(cfg->replay, cfg->nr_replay, &pids, &nr_pids))
 		goto fail;
 	/* a replay's processes are known only once its records are read: any number of them */
 	nr_procs = cfg->nr_jobs + nr_pids + sim_needs_flusher(cfg);
 	sim->flusher = -1;
 	sim->jobs = kvcalloc(nr_procs, sizeof(*sim->jobs), GFP_KERNEL);
-	sim->tag_waiters = kvcalloc(nr_procs, sizeof(*sim->tag_waiters), GFP_KERNEL);
 	sim->result.jobs = kvcalloc(nr_procs, sizeof(*sim->result.jobs), GFP_KERNEL);
 	sim->pool = kvcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
-	if (!sim->jobs || !sim->tag_waiters || !sim->result.jobs || !sim->pool || !sim->free_stack)
+	if (!sim->jobs || !sim->result.jobs || !sim->pool || !sim->free_stack)
 		goto fail;
+	/* BFQ and mq-deadline set the scheduler tags' min_shallow_depth to 1; none leaves it */
+	if (sbq_waiters_init(&sim->tag_waiters, cfg->nr_requests,
+			     cfg->sched == KFSIM_SCHED_NONE ? UINT_MAX : 1, nr_procs))
+		goto fail;
+	sim->tag_waiters_ready = true;
 	sim->nr_procs = nr_procs;
 	for (unsigned int j = 0; j < nr_procs; j++) {
 		if (kfsim_hist_init(&sim->jobs[j].lat))
@@ -1260,6 +1286,9 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		    jain_sum * jain_sum / ((double)nr_fair * jain_sq);
 	res->dirty_bytes = sim->dirty_bytes;
 	res->in_flight = res->submitted - res->completed;
+	res->replay_issued = sim->replay_next;
+	res->replay_lag_mean_us = sim->replay_next ?
+				  (double)sim->replay_lag_sum_ns / 1e3 / (double)sim->replay_next : 0;
 	if (sim_ops(sim)->stats)
 		sim_ops(sim)->stats(&sim->eq, res);
 }
@@ -1295,6 +1324,11 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 const struct kfsim_bfq_sim_result *kfsim_bfq_sim_result(const struct kfsim_bfq_sim *sim)
 {
 	return &sim->result;
+}
+
+const struct kfsim_hdd *kfsim_bfq_sim_hdd(const struct kfsim_bfq_sim *sim)
+{
+	return sim->hdd;
 }
 
 struct bfq_data *kfsim_bfq_sim_bfqd(struct kfsim_bfq_sim *sim)
@@ -1334,7 +1368,8 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	}
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);
-	kvfree(sim->tag_waiters);
+	if (sim->tag_waiters_ready)
+		sbq_waiters_destroy(&sim->tag_waiters);
 	kvfree(sim->jobs);
 	kfree(sim);
 }

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading blkparse's default text output for replay.  Only "Q" (queued) events are kept: they
+ * Reading block traces as text for replay: blkparse's default output, and what the kernel's
+ * tracefs "blk" tracer prints (blktrace itself is refused under kernel lockdown).  Only "Q" (queued) events are kept: they
  * are what the process asked for, before any scheduler touched it.  The format is blkparse's
  * default "%D %2c %8s %5T.%9t %5p %2a %3d ": device, cpu, sequence, seconds.nanoseconds, pid,
- * action, RWBS, then "sector + nr_sectors [comm]".
+ * action, RWBS, then "sector + nr_sectors [comm]".  The blk tracer's lines are ftrace's
+ * "comm-pid [cpu] flags seconds.microseconds:" followed by "maj,min action RWBS sector +
+ * nr_sectors [comm]" (kernel/trace/blktrace.c).  Hand-parsed from one buffer: no sscanf, no
+ * per-line copy (parsing was 90 % of a replay).
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,7 @@
 struct blktrace_q {
 	u64 time_ns;
 	int pid;
+	u32 dev;
 	u64 sector;
 	u64 nr_sectors;
 	bool write;
@@ -29,63 +35,226 @@ struct blktrace_q {
 };
 
 /*
+ * The next token of [*@p, @end): its start and length (0 at the end).  Anything up to ' '
+ * separates tokens (spaces, tabs, a '\r' before the newline): one compare per byte.
+ */
+static inline const char *blktrace_token(const char **p, const char *end, size_t *len)
+{
+	const char *s = *p, *t;
+
+	while (s < end && (unsigned char)*s <= ' ')
+		s++;
+	t = s;
+	while (t < end && (unsigned char)*t > ' ')
+		t++;
+	*p = t;
+	*len = (size_t)(t - s);
+	return s;
+}
+
+/* A decimal number filling the token; false for anything else or more than 64 bits. */
+static bool blktrace_u64(const char *s, size_t len, u64 *v, bool *overflow)
+{
+	u64 x = 0;
+
+	*overflow = false;
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned int d = (unsigned int)(s[i] - '0');
+
+		if (d > 9)
+			return false;
+		if (x > (U64_MAX - d) / 10)
+			*overflow = true;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return true;
+}
+
+/*
+ * "seconds.fraction" (blkparse prints nanoseconds, tracefs microseconds): 0 and the time in
+ * ns, 1 when the token is not a time, or -errno with the reason in @why.
+ */
+static int blktrace_time(const char *s, size_t len, u64 *ns, const char **why)
+{
+	const char *dot = memchr(s, '.', len);
+	u64 secs, frac = 0, scale = NSEC_PER_SEC;
+	size_t flen;
+	bool over;
+
+	if (!dot || !blktrace_u64(s, (size_t)(dot - s), &secs, &over))
+		return 1;
+	flen = len - (size_t)(dot - s) - 1;
+	if (flen && !blktrace_u64(dot + 1, flen, &frac, &over))
+		return 1;
+	if (flen > 9) {
+		*why = "nanoseconds field of the timestamp is 1e9 or more";
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < flen; i++)
+		scale /= 10;
+	frac *= scale;
+	if (over || secs > (U64_MAX - frac) / NSEC_PER_SEC) {
+		*why = "timestamp does not fit 64-bit nanoseconds";
+		return -EOVERFLOW;
+	}
+	*ns = secs * NSEC_PER_SEC + frac;
+	return 0;
+}
+
+static bool blktrace_has(const char *s, size_t len, char c)
+{
+	return memchr(s, c, len) != NULL;
+}
+
+/* "maj,min" as major << 20 | minor (the kernel's dev_t layout); 0 if it does not parse. */
+static u32 blktrace_dev(const char *s, size_t len)
+{
+	const char *comma = memchr(s, ',', len);
+	u64 maj, min;
+	bool over;
+
+	if (!comma || !blktrace_u64(s, (size_t)(comma - s), &maj, &over) ||
+	    !blktrace_u64(comma + 1, len - (size_t)(comma - s) - 1, &min, &over) ||
+	    maj >= 4096 || min >= (1U << 20))
+		return 0;
+	return (u32)(maj << 20 | min);
+}
+
+/* Where a line's fields are: located first, converted only for a Q event. */
+struct blktrace_fields {
+	const char *time, *pid, *action, *dev;
+	size_t time_len, pid_len, action_len, dev_len;
+};
+
+/*
+ * The fields both formats put before the action: blkparse's "maj,min cpu seq sec.nsec pid
+ * action", or the tracefs blk tracer's "comm-pid [cpu] flags sec.usec: maj,min action" (the
+ * comm may hold spaces and dashes: the pid is the digits after the last dash before the
+ * "[cpu]"; the irq-info flags may be absent).  Return: false for a line of neither form.
+ */
+static bool blktrace_locate(const char **p, const char *end, struct blktrace_fields *f)
+{
+	size_t len;
+	const char *tok = blktrace_token(p, end, &len), *cpu;
+
+	if (!len || tok[0] == '#')
+		return false;
+	if (memchr(tok, ',', len)) {	/* blkparse */
+		f->dev = tok;
+		f->dev_len = len;
+		blktrace_token(p, end, &len);			/* cpu */
+		blktrace_token(p, end, &len);			/* sequence */
+		f->time = blktrace_token(p, end, &f->time_len);
+		f->pid = blktrace_token(p, end, &f->pid_len);
+		f->action = blktrace_token(p, end, &f->action_len);
+		return f->action_len;
+	}
+	for (cpu = memchr(tok, '[', (size_t)(end - tok)); cpu;
+	     cpu = memchr(cpu + 1, '[', (size_t)(end - cpu - 1))) {
+		const char *c = cpu + 1, *dash = cpu - 1;
+
+		while (c < end && *c >= '0' && *c <= '9')
+			c++;
+		if (c == cpu + 1 || c >= end || *c != ']' || cpu == tok || cpu[-1] != ' ')
+			continue;
+		while (dash > tok && dash[-1] == ' ')
+			dash--;
+		f->pid = dash;
+		while (dash > tok && dash[-1] >= '0' && dash[-1] <= '9')
+			dash--;
+		f->pid_len = (size_t)(f->pid - dash);
+		f->pid = dash;
+		if (!f->pid_len || dash == tok || dash[-1] != '-')
+			return false;
+		*p = c + 1;
+		for (int i = 0; i < 2; i++) {
+			tok = blktrace_token(p, end, &len);
+			if (len > 1 && tok[len - 1] == ':') {
+				f->time = tok;
+				f->time_len = len - 1;
+				f->dev = blktrace_token(p, end, &f->dev_len);	/* maj,min */
+				if (!memchr(f->dev, ',', f->dev_len))
+					return false;
+				f->action = blktrace_token(p, end, &f->action_len);
+				return f->action_len;
+			}
+		}
+		return false;
+	}
+	return false;
+}
+
+/*
  * One line: 0 with *@is_queue set for a Q event with data, 0 for anything else, or -errno
  * with the reason in @why.
  */
-static int blktrace_parse_line(const char *line, struct blktrace_q *q, bool *is_queue,
-			       const char **why)
+static int blktrace_parse_line(const char *line, const char *end, struct blktrace_q *q,
+			       bool *is_queue, const char **why)
 {
-	char dev[32], action[8], rwbs[16];
-	unsigned int cpu, pid;
-	unsigned long long seq, secs, nsecs, sector, nr_sectors;
-	int n;
+	const char *p = line, *rwbs, *tok;
+	struct blktrace_fields f;
+	size_t rlen, len;
+	bool over_s, over_n;
+	u64 pid;
+	int err;
 
 	*is_queue = false;
-	n = sscanf(line, "%31s %u %llu %llu.%llu %u %7s %15s %llu + %llu", dev, &cpu, &seq, &secs,
-		   &nsecs, &pid, action, rwbs, &sector, &nr_sectors);
-	if (n < 7 || strcmp(action, "Q"))
+	if (!blktrace_locate(&p, end, &f) || f.action_len != 1 || f.action[0] != 'Q')
 		return 0;	/* not a queue event: skipped */
-	if (n < 8) {
+	if (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX)
+		return 0;	/* not an event line after all */
+	err = blktrace_time(f.time, f.time_len, &q->time_ns, why);
+	if (err)
+		return err > 0 ? 0 : err;
+	q->pid = (int)pid;
+	q->dev = blktrace_dev(f.dev, f.dev_len);
+	rwbs = blktrace_token(&p, end, &rlen);
+	if (!rlen) {
 		*why = "Q event without RWBS flags";
 		return -EINVAL;
 	}
 	/* discards (D), "N" (no data) events, and flushes without data ("Q FWS [fio]") */
-	if (strchr(rwbs, 'D') || strchr(rwbs, 'N') || (!strchr(rwbs, 'R') && !strchr(rwbs, 'W')))
+	if (blktrace_has(rwbs, rlen, 'D') || blktrace_has(rwbs, rlen, 'N') ||
+	    (!blktrace_has(rwbs, rlen, 'R') && !blktrace_has(rwbs, rlen, 'W')))
 		return 0;
-	if (n == 8 && strchr(rwbs, 'F'))
+	tok = blktrace_token(&p, end, &len);
+	if ((!len || tok[0] == '[') && blktrace_has(rwbs, rlen, 'F'))
 		return 0;
-	if (n != 10 || !strchr(dev, ',')) {
-		*why = "malformed Q event (expected \"maj,min cpu seq sec.nsec pid Q RWBS sector "
-		       "+ sectors\")";
-		return -EINVAL;
-	}
-	if (nsecs >= NSEC_PER_SEC) {
-		*why = "nanoseconds field of the timestamp is 1e9 or more";
-		return -EINVAL;
-	}
-	if (secs > (U64_MAX - nsecs) / NSEC_PER_SEC) {
-		*why = "timestamp does not fit 64-bit nanoseconds";
+	if (!blktrace_u64(tok, len, &q->sector, &over_s))
+		goto malformed;
+	tok = blktrace_token(&p, end, &len);
+	if (len != 1 || tok[0] != '+')
+		goto malformed;
+	tok = blktrace_token(&p, end, &len);
+	if (!blktrace_u64(tok, len, &q->nr_sectors, &over_n))
+		goto malformed;
+	if (over_s || over_n) {
+		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
 	}
-	if (!nr_sectors) {
+	if (!q->nr_sectors) {
 		/* a zero-length write with F is a flush too: nothing to transfer */
-		if (strchr(rwbs, 'F'))
+		if (blktrace_has(rwbs, rlen, 'F'))
 			return 0;
 		*why = "Q event of 0 sectors";
 		return -EINVAL;
 	}
-	if (sector > U64_MAX - nr_sectors) {
+	if (q->sector > U64_MAX - q->nr_sectors) {
 		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
 	}
 	*is_queue = true;
-	q->time_ns = secs * NSEC_PER_SEC + nsecs;
-	q->pid = (int)pid;
-	q->sector = sector;
-	q->nr_sectors = nr_sectors;
-	q->write = strchr(rwbs, 'W') != NULL;
-	q->sync = strchr(rwbs, 'S') != NULL;
+	q->write = blktrace_has(rwbs, rlen, 'W');
+	q->sync = blktrace_has(rwbs, rlen, 'S');
 	return 0;
+malformed:
+	*why = "malformed Q event (expected \"maj,min cpu seq sec.nsec pid Q RWBS sector + "
+	       "sectors\" or the tracefs blk tracer's \"comm-pid [cpu] flags sec.usec: maj,min Q "
+	       "RWBS sector + sectors\")";
+	return -EINVAL;
 }
 
 /* Grow @arr to hold @need records, kvmalloc semantics: no KMALLOC_MAX_SIZE cap. */
@@ -112,31 +281,34 @@ static int blktrace_grow(struct kfsim_blktrace_rec **arr, size_t *cap, size_t ne
 	return 0;
 }
 
-long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errbuf,
-			  size_t errlen)
+long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
+			      char *errbuf, size_t errlen,
+			      void (*progress)(void *arg, size_t done, size_t total), void *arg)
 {
 	struct kfsim_blktrace_rec *arr = NULL;
 	size_t nr = 0, cap = 0;
-	char line[512];
+	const char *p = buf, *end = buf + size, *next_report = buf;
 	long lineno = 0;
-	bool partial = false;
 
 	if (errbuf && errlen)
 		errbuf[0] = '\0';
-	while (fgets(line, sizeof(line), in)) {
+	/* a guess from the size (a Q line and its G/D/C companions: ~300 bytes) saves regrowing */
+	if (blktrace_grow(&arr, &cap, size / 300 + 16)) {
+		if (errbuf && errlen)
+			snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
 		const char *why = NULL;
 		struct blktrace_q q;
 		bool is_queue;
 		int err;
 
-		/* the rest of an over-long line (a long comm): not a new line */
-		if (partial) {
-			partial = !strchr(line, '\n');
-			continue;
-		}
-		partial = !strchr(line, '\n') && !feof(in);
 		lineno++;
-		err = blktrace_parse_line(line, &q, &is_queue, &why);
+		err = blktrace_parse_line(p, eol, &q, &is_queue, &why);
+		p = nl ? nl + 1 : end;
 		if (!err && is_queue)
 			err = blktrace_grow(&arr, &cap, nr + DIV_ROUND_UP(q.nr_sectors,
 									BLK_DEF_MAX_SECTORS_CAP));
@@ -148,6 +320,10 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
 				snprintf(errbuf, errlen, "line %ld: %s", lineno, why);
 			kvfree(arr);
 			return err;
+		}
+		if (progress && p >= next_report) {
+			progress(arg, (size_t)(p - buf), size);
+			next_report = p + (4 << 20);
 		}
 		if (!is_queue)
 			continue;
@@ -161,9 +337,103 @@ long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errb
 								  BLK_DEF_MAX_SECTORS_CAP),
 				.write = q.write,
 				.sync = q.sync,
+				.dev = q.dev,
 			};
 		}
 	}
+	if (progress)
+		progress(arg, size, size);
 	*recs = arr;
 	return (long)nr;
+}
+
+long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errbuf,
+			  size_t errlen)
+{
+	size_t cap = 1 << 16, len = 0, got;
+	char *buf = kvmalloc(cap, GFP_KERNEL), *bigger;
+	long n;
+
+	if (!buf)
+		return -ENOMEM;
+	while ((got = fread(buf + len, 1, cap - len, in)) > 0) {
+		len += got;
+		if (len < cap)
+			continue;
+		bigger = cap <= SIZE_MAX / 2 ? kvmalloc(cap * 2, GFP_KERNEL) : NULL;
+		if (!bigger) {
+			kvfree(buf);
+			return -ENOMEM;
+		}
+		memcpy(bigger, buf, len);
+		kvfree(buf);
+		buf = bigger;
+		cap *= 2;
+	}
+	n = kfsim_blktrace_parse_buf(buf, len, recs, errbuf, errlen, NULL, NULL);
+	kvfree(buf);
+	return n;
+}
+
+static int blktrace_dev_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int kfsim_blktrace_place(struct kfsim_blktrace_rec *recs, size_t nr, sector_t capacity,
+			 bool scale, char *errbuf, size_t errlen)
+{
+	u32 devs[64];
+	sector_t extent[64] = { 0 };
+	size_t nr_devs = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t d = 0;
+
+		while (d < nr_devs && devs[d] != recs[i].dev)
+			d++;
+		if (d == nr_devs) {
+			if (nr_devs == ARRAY_SIZE(devs)) {
+				if (errbuf && errlen)
+					snprintf(errbuf, errlen, "more than %zu devices in the trace",
+					 ARRAY_SIZE(devs));
+				return -ERANGE;
+			}
+			devs[nr_devs++] = recs[i].dev;
+		}
+	}
+	qsort(devs, nr_devs, sizeof(devs[0]), blktrace_dev_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		size_t d = (u32 *)bsearch(&recs[i].dev, devs, nr_devs, sizeof(devs[0]),
+					  blktrace_dev_cmp) - devs;
+
+		extent[d] = max(extent[d], recs[i].sector + recs[i].nr_sectors);
+	}
+	for (size_t d = 0; d < nr_devs; d++) {
+		sector_t share = capacity / nr_devs;
+
+		if (!scale && extent[d] > share) {
+			if (errbuf && errlen)
+				snprintf(errbuf, errlen, "device %u,%u: I/O up to sector %llu does not fit "
+				 "its share of the disk (%llu sectors of %llu for %zu device(s)): "
+				 "scale it (--replay-scale)", devs[d] >> 20, devs[d] & 0xfffff,
+				 (unsigned long long)extent[d], (unsigned long long)share,
+				 (unsigned long long)capacity, nr_devs);
+			return -ERANGE;
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		size_t d = (u32 *)bsearch(&recs[i].dev, devs, nr_devs, sizeof(devs[0]),
+					  blktrace_dev_cmp) - devs;
+		sector_t share = capacity / nr_devs, start = share * d, s = recs[i].sector;
+
+		if (scale) {
+			s = (sector_t)((unsigned __int128)s * share / extent[d]) & ~(sector_t)7;
+			s = min(s, share - min_t(sector_t, share, recs[i].nr_sectors));
+		}
+		recs[i].sector = start + s;
+	}
+	return 0;
 }

@@ -50,13 +50,18 @@ struct hdd_actuator {
 	u64 busy_until;			/* when @cur's media part ends */
 	sector_t range_start, range_end;
 	double radius;			/* head position, 0 = outer diameter */
-	/* read-ahead segment [seg_lo, seg_hi), growing while ra_on */
+	/*
+	 * read-ahead segment [seg_lo, seg_hi), growing while ra_on: from seg_hi at ra_since at
+	 * ra_rate, up to ra_limit.  Only its last seg_max sectors are cached (hdd_seg_lo()).
+	 */
 	sector_t seg_lo, seg_hi, ra_limit;
 	u64 ra_since;
 	double ra_rate;			/* sectors per ns at the read-ahead position */
 	bool ra_on;
 	bool prefetching;		/* busy reading the minimum prefetch of a stream */
 	sector_t read_end;		/* end of the read the read-ahead follows */
+	sector_t write_end;		/* the head is where the last write ended (0: elsewhere) */
+	u64 write_end_ns;		/* ... at this time */
 	/*
 	 * Earlier segments, kept when the head left them; LRU by @used.  @ahead: it holds data
 	 * read ahead of the read (only those are searched for hits: a segment that holds just
@@ -79,6 +84,7 @@ struct hdd_cmd {
 	double angle;
 	u64 io_start;			/* rq->io_start_time_ns */
 	sector_t pos, end;		/* blk_rq_pos(), blk_rq_end_sector() */
+	u64 data_ready;			/* a write's data is in the drive's buffer (0: a read) */
 	struct request *rq;
 	bool write;
 };
@@ -90,6 +96,7 @@ struct kfsim_hdd {
 	double link_ns_per_byte;
 	u64 overhead_ns;
 	sector_t readahead_sectors;
+	sector_t seg_max;		/* sectors one cache segment holds */
 	u64 now;
 	u64 link_free;
 	unsigned int tags_used;
@@ -123,6 +130,7 @@ void kfsim_hdd_params_default(struct kfsim_hdd_params *params, unsigned int nr_a
 		.readahead_kib = 1024,
 		.write_cache = false,
 		.write_cache_mib = 64,
+		.cache_mib = 256,
 	};
 }
 
@@ -160,6 +168,9 @@ int kfsim_hdd_params_explain(const struct kfsim_hdd_params *p, const char **why)
 	HDD_CHECK(p->readahead_kib <= 1024 * 1024, "readahead_kib");
 	HDD_CHECK(!p->write_cache || (p->write_cache_mib >= 1 && p->write_cache_mib <= 4096),
 		  "write_cache_mib (1..4096)");
+	HDD_CHECK(p->cache_mib >= 1 && p->cache_mib <= 65536, "cache_mib (1..65536)");
+	HDD_CHECK(!p->write_cache || p->write_cache_mib < p->cache_mib,
+		  "write_cache_mib (below cache_mib: the write cache is part of the buffer)");
 	return 0;
 }
 
@@ -187,7 +198,16 @@ struct kfsim_hdd *kfsim_hdd_create(const struct kfsim_hdd_params *params)
 	hdd->period_ns = 60e9 / params->rpm;
 	hdd->link_ns_per_byte = 1e3 / params->link_mb_s;
 	hdd->overhead_ns = (u64)llround(params->cmd_overhead_ms * NSEC_PER_MSEC);
-	hdd->readahead_sectors = (sector_t)params->readahead_kib * 2;
+	/*
+	 * The buffer left to reads (the write cache's part taken out) is split evenly between the
+	 * actuators, and an actuator's part between its kept segments and the one it fills.
+	 */
+	hdd->seg_max = ((sector_t)(params->cache_mib -
+				   (params->write_cache ? params->write_cache_mib : 0)) * 2048) /
+		       (params->nr_actuators * (HDD_NR_SEGMENTS + 1));
+	hdd->seg_max = max_t(sector_t, hdd->seg_max, 8);
+	/* read-ahead never outgrows a segment: what it read first would be gone */
+	hdd->readahead_sectors = min((sector_t)params->readahead_kib * 2, hdd->seg_max / 2);
 	for (unsigned int i = 0; i < params->ncq_depth; i++)
 		hdd->free_tags[i] = (int)(params->ncq_depth - 1 - i);
 	if (params->write_cache) {
@@ -336,6 +356,31 @@ static sector_t hdd_ra_hi(const struct hdd_actuator *act, u64 t)
 
 enum hdd_access { HDD_HIT, HDD_STREAM, HDD_MISS };
 
+/* First sector the cache still holds of the segment being filled, which reached @hi. */
+static sector_t hdd_seg_lo(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+			   sector_t hi)
+{
+	return hi - act->seg_lo > hdd->seg_max ? hi - hdd->seg_max : act->seg_lo;
+}
+
+/*
+ * Time from @t until the read-ahead, which reached @hi, has read up to @end.  Exact while it
+ * runs or waits to start; for a read-ahead stopped at its limit the rotational wait to resume
+ * is left out here and added when the read is chosen (hdd_ra_extend()).
+ */
+static inline u64 hdd_stream_ns(const struct hdd_actuator *act, u64 t, sector_t hi, sector_t end)
+{
+	return (act->ra_since > t ? act->ra_since - t : 0) +
+	       (u64)((double)(end - hi) / act->ra_rate);
+}
+
+/* @sectors more read ahead into the cache: media time, and data reads may take from it. */
+static void hdd_count_fill(struct hdd_actuator *act, sector_t sectors)
+{
+	act->stats.fill_bytes += (u64)sectors * SECTOR_SIZE;
+	act->stats.media_bytes += (u64)sectors * SECTOR_SIZE;
+}
+
 /* Count [@from, @to) as busy, without counting twice what is already counted. */
 static void hdd_account_busy(struct hdd_actuator *act, u64 from, u64 to)
 {
@@ -361,20 +406,22 @@ static u64 hdd_ra_end(const struct hdd_actuator *act, u64 t)
  * The head leaves the segment it was filling at @t: its media time counts as busy, and what it
  * read stays in the cache as one of HDD_NR_SEGMENTS segments (the least recently used goes).
  */
-static void hdd_stop_readahead(struct hdd_actuator *act, u64 t)
+static void hdd_stop_readahead(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t)
 {
 	sector_t hi = hdd_ra_hi(act, t);
 	unsigned int lru = 0;
 
-	if (act->ra_on)
+	if (act->ra_on) {
 		hdd_account_busy(act, act->ra_since, hdd_ra_end(act, t));
+		hdd_count_fill(act, hi - act->seg_hi);
+	}
 	if (hi > act->seg_lo) {
 		for (unsigned int i = 1; i < HDD_NR_SEGMENTS; i++) {
 			if (act->segs[i].used < act->segs[lru].used)
 				lru = i;
 		}
 		act->nr_ahead -= act->segs[lru].used && act->segs[lru].ahead;
-		act->segs[lru].lo = act->seg_lo;
+		act->segs[lru].lo = hdd_seg_lo(hdd, act, hi);
 		act->segs[lru].hi = hi;
 		act->segs[lru].used = t + 1;
 		act->segs[lru].ahead = hi > act->read_end;
@@ -385,7 +432,7 @@ static void hdd_stop_readahead(struct hdd_actuator *act, u64 t)
 }
 
 /* Forget what the cache holds of [@start, @end): a write changed it. */
-static void hdd_invalidate(struct hdd_actuator *act, sector_t start, sector_t end, u64 t)
+static void hdd_invalidate(const struct kfsim_hdd *hdd, struct hdd_actuator *act, sector_t start, sector_t end, u64 t)
 {
 	for (int i = 0; i < HDD_NR_SEGMENTS; i++) {
 		if (act->segs[i].used && start < act->segs[i].hi && end > act->segs[i].lo) {
@@ -395,8 +442,8 @@ static void hdd_invalidate(struct hdd_actuator *act, sector_t start, sector_t en
 	}
 	if (act->seg_hi > act->seg_lo && start < max(act->seg_hi, act->ra_limit) &&
 	    end > act->seg_lo && !act->cur && !act->prefetching) {
-		hdd_stop_readahead(act, t);
-		hdd_invalidate(act, start, end, t);
+		hdd_stop_readahead(hdd, act, t);
+		hdd_invalidate(hdd, act, start, end, t);
 	}
 }
 
@@ -439,6 +486,20 @@ static u64 hdd_position_cost(const struct kfsim_hdd *hdd, const struct hdd_actua
 	return seek + (u64)(wait * hdd->period_ns);
 }
 
+/*
+ * A write whose data is in the buffer and which starts where the head has just finished
+ * writing: the drive prepared it during the write before (no command overhead) and the head is
+ * on its first sector (no positioning), so queued sequential writes stream at the media rate.
+ */
+static bool hdd_write_continues(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
+				int tag, u64 t)
+{
+	const struct hdd_cmd *cmd = &hdd->cmd[tag];
+
+	return cmd->write && act->write_end && cmd->pos == act->write_end &&
+	       t <= act->write_end_ns && cmd->data_ready <= act->write_end_ns;
+}
+
 /* Classify @rq for @act at @t and return its positioning cost (ns): 0 for a hit. */
 static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuator *act,
 			   const struct request *rq, u64 t, enum hdd_access *kind, s64 bound)
@@ -446,17 +507,17 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 	sector_t start = blk_rq_pos(rq), end = blk_rq_end_sector(rq);
 	bool write = rq_data_dir(rq);
 
-	if (!write && act->seg_hi > act->seg_lo && start >= act->seg_lo) {
+	if (!write && act->seg_hi > act->seg_lo) {
 		sector_t hi = hdd_ra_hi(act, t);
 
-		if (end <= hi) {
+		if (start >= hdd_seg_lo(hdd, act, hi) && end <= hi) {
 			*kind = HDD_HIT;
 			return 0;
 		}
 		/* the read-ahead reaches its start: keep reading, however long the read is */
-		if (act->ra_on && start <= act->ra_limit) {
+		if (act->ra_on && start >= hdd_seg_lo(hdd, act, hi) && start <= act->ra_limit) {
 			*kind = HDD_STREAM;
-			return (u64)((double)(end - hi) / act->ra_rate);
+			return hdd_stream_ns(act, t, hi, end);
 		}
 	}
 	if (!write && hdd_seg_find(act, start, end) >= 0) {
@@ -464,6 +525,8 @@ static u64 hdd_access_cost(const struct kfsim_hdd *hdd, const struct hdd_actuato
 		return 0;
 	}
 	*kind = HDD_MISS;
+	if (hdd_write_continues(hdd, act, rq->tag, t))
+		return 0;
 	return hdd_position_cost(hdd, act, hdd->cmd[rq->tag].radius, hdd->cmd[rq->tag].angle, t,
 				 write, bound);
 }
@@ -497,8 +560,8 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 	const double head = act->radius;
 	const u64 t_arrive = t + hdd->overhead_ns;
 	const bool has_seg = act->seg_hi > act->seg_lo;
-	const sector_t seg_lo = act->seg_lo;
 	const sector_t hi = has_seg ? hdd_ra_hi(act, t) : 0;
+	const sector_t seg_lo = has_seg ? hdd_seg_lo(hdd, act, hi) : 0;
 
 	if (hdd->p.age_cap_ms > 0 &&
 	    (double)(t - hdd->cmd[act->order[0]].io_start) >= hdd->p.age_cap_ms * NSEC_PER_MSEC)
@@ -509,13 +572,13 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 		bool write = cmd->write;
 		double stroke, ms, wait, turns;
 		enum hdd_access kind = HDD_MISS;
-		u64 access, seek, start_cost;
+		u64 access, seek, start_cost, ready;
 		s64 cost;
 
-		if (!write && has_seg && cmd->pos >= seg_lo) {
+		if (!write && has_seg) {
 			sector_t end = cmd->end;
 
-			if (end <= hi) {
+			if (cmd->pos >= seg_lo && end <= hi) {
 				access = 0;
 				start_cost = 0;
 				kind = HDD_HIT;
@@ -527,10 +590,9 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 			 * end with a miss's positioning alone let a later command win and kill
 			 * a sequential stream at queue depth > 1).
 			 */
-			if (act->ra_on && cmd->pos <= act->ra_limit) {
-				access = (u64)((double)(end - hi) / act->ra_rate);
-				start_cost = cmd->pos > hi ?
-					     (u64)((double)(cmd->pos - hi) / act->ra_rate) : 0;
+			if (act->ra_on && cmd->pos >= seg_lo && cmd->pos <= act->ra_limit) {
+				access = hdd_stream_ns(act, t, hi, end);
+				start_cost = cmd->pos > hi ? hdd_stream_ns(act, t, hi, cmd->pos) : 0;
 				kind = HDD_STREAM;
 				goto have_cost;
 			}
@@ -539,6 +601,11 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 			access = 0;
 			start_cost = 0;
 			kind = HDD_HIT;
+			goto have_cost;
+		}
+		if (write && hdd_write_continues(hdd, act, act->order[i], t)) {
+			access = 0;
+			start_cost = 0;
 			goto have_cost;
 		}
 		stroke = fabs(cmd->radius - head);
@@ -550,10 +617,12 @@ static unsigned int hdd_pick(const struct kfsim_hdd *hdd, const struct hdd_actua
 				ms += settle;
 			seek = (u64)(ms * NSEC_PER_MSEC + 0.5);
 		}
-		turns = (double)(t_arrive + seek) / period;
+		/* a write cannot start before its data is in the drive's buffer */
+		ready = max(t_arrive, cmd->data_ready + hdd->overhead_ns);
+		turns = (double)(ready + seek) / period;
 		wait = cmd->angle - (turns - (double)(u64)turns);
 		wait += wait < 0 ? 1.0 : 0.0;
-		access = seek + (u64)(wait * period);
+		access = (ready - t_arrive) + seek + (u64)(wait * period);
 		start_cost = access;
 have_cost:
 		cost = (s64)start_cost - credit;
@@ -592,14 +661,51 @@ static void hdd_start_destage(struct kfsim_hdd *hdd, struct hdd_actuator *act, u
 	end = t + hdd->overhead_ns + (u64)best_cost +
 	      (u64)(best->sectors / hdd_spt(hdd, best->radius) * hdd->period_ns);
 	act->radius = best->radius;
-	hdd_stop_readahead(act, t);
+	act->write_end = 0;
+	hdd_stop_readahead(hdd, act, t);
 	act->cur_destage = best;
 	act->busy_until = end;
 	hdd_account_busy(act, t, end);
 	act->stats.nr_destages++;
+	act->stats.media_bytes += (u64)best->sectors * SECTOR_SIZE;
 }
 
 static void hdd_add_completing(struct kfsim_hdd *hdd, struct request *rq);
+
+/*
+ * A read served from the segment @act fills asks for more: read ahead up to @limit.  What was
+ * read so far is counted (busy time, fill) and the read-ahead restarts from where it got to at
+ * @t: data is never read ahead before the limit that asked for it was set.  A read-ahead that
+ * had stopped at its old limit resumes when its next sector comes round under the head.
+ */
+static void hdd_ra_extend(const struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 t,
+			  sector_t limit)
+{
+	sector_t hi;
+
+	if (limit <= act->ra_limit)
+		return;
+	hi = hdd_ra_hi(act, t);
+	if (act->ra_on) {
+		hdd_account_busy(act, act->ra_since, hdd_ra_end(act, t));
+		hdd_count_fill(act, hi - act->seg_hi);
+	}
+	if (t >= act->ra_since) {
+		if (!act->ra_on || hi >= act->ra_limit) {
+			double wait = hdd_angle(hdd, act, hi, hdd_radius(hdd, act, hi)) -
+				      hdd_phase(hdd, t);
+
+			if (wait < 0)
+				wait += 1.0;
+			act->ra_since = t + (u64)(wait * hdd->period_ns);
+		} else {
+			act->ra_since = t;
+		}
+		act->seg_hi = hi;
+	}
+	act->ra_limit = limit;
+	act->ra_on = true;
+}
 
 /* A read done by @media_end goes to the host; the actuator keeps reading until the prefetch ends. */
 static void hdd_prefetch_start(struct kfsim_hdd *hdd, struct hdd_actuator *act,
@@ -612,6 +718,7 @@ static void hdd_prefetch_start(struct kfsim_hdd *hdd, struct hdd_actuator *act,
 	rq->media_end_ns = media_end;
 	rq->done_ns = hdd->link_free;
 	hdd_add_completing(hdd, rq);
+	hdd_count_fill(act, pf_end - act->seg_hi);
 	act->seg_hi = pf_end;
 	act->ra_since = media_end + pf_ns;
 	act->ra_on = pf_end < act->ra_limit;
@@ -651,26 +758,25 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 	memmove(&act->order[idx], &act->order[idx + 1],
 		(act->nr_queued - idx) * sizeof(act->order[0]));
 	end = blk_rq_end_sector(rq);
-	if (rq_data_dir(rq)) {
-		/* the data crosses the link before the drive can write it */
-		u64 link_start = max(t, hdd->link_free);
-
-		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
-		t0 = hdd->link_free;
-	}
-	/* a write starts after its data crossed the link: its cost at the pick does not hold */
+	/* a write starts once its data crossed the link (kfsim_hdd_submit() sent it) */
+	if (rq_data_dir(rq))
+		t0 = max(t, hdd->cmd[rq->tag].data_ready);
 	if (!have_cost || t0 != t)
 		cost = hdd_access_cost(hdd, act, rq, t0, &kind, INT64_MAX);
-	media_end = t0 + hdd->overhead_ns + cost;
+	media_end = t0 + cost +
+		    (hdd_write_continues(hdd, act, rq->tag, t0) ? 0 : hdd->overhead_ns);
 	rq->cache_hit = kind != HDD_MISS;
 	if (kind == HDD_MISS) {
 		double r = hdd->cmd[rq->tag].radius;
 		bool stream = !rq_data_dir(rq) && hdd_seg_continues(act, blk_rq_pos(rq));
 
 		/* positioning the head ends the read-ahead, which stays as a kept segment */
-		hdd_stop_readahead(act, t);
+		hdd_stop_readahead(hdd, act, t);
 		media_end += (u64)(blk_rq_sectors(rq) / hdd_spt(hdd, r) * hdd->period_ns);
+		act->stats.media_bytes += blk_rq_bytes(rq);
 		act->radius = hdd_radius(hdd, act, end - 1);
+		act->write_end = rq_data_dir(rq) ? end : 0;
+		act->write_end_ns = media_end;
 		if (!rq_data_dir(rq)) {
 			act->seg_lo = blk_rq_pos(rq);
 			act->seg_hi = end;
@@ -697,18 +803,25 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 			}
 		}
 	} else {
-		bool in_active = act->seg_hi > act->seg_lo && blk_rq_pos(rq) >= act->seg_lo &&
-				 (end <= hdd_ra_hi(act, t0) ||
-				  (act->ra_on && blk_rq_pos(rq) <= act->ra_limit));
+		sector_t hi = hdd_ra_hi(act, t0);
+		bool in_active = act->seg_hi > act->seg_lo &&
+				 blk_rq_pos(rq) >= hdd_seg_lo(hdd, act, hi) &&
+				 (end <= hi || (act->ra_on && blk_rq_pos(rq) <= act->ra_limit));
 		int seg = in_active ? -1 : hdd_seg_find(act, blk_rq_pos(rq), end);
 
 		if (seg >= 0)
 			act->segs[seg].used = t + 1;
 		act->stats.nr_cache_hits++;
-		/* a sequential reader keeps the read-ahead going (a kept segment does not grow) */
-		if (act->ra_on && in_active)
-			act->ra_limit = max(act->ra_limit,
-					    min(end + hdd->readahead_sectors, act->range_end));
+		act->stats.cache_bytes += blk_rq_bytes(rq);
+		/*
+		 * A sequential reader keeps the read-ahead going (a kept segment does not grow);
+		 * the read then waits for the read-ahead as it is from now on.
+		 */
+		if (in_active && hdd->readahead_sectors) {
+			hdd_ra_extend(hdd, act, t, min(end + hdd->readahead_sectors, act->range_end));
+			cost = hdd_access_cost(hdd, act, rq, t, &kind, INT64_MAX);
+			media_end = t + hdd->overhead_ns + cost;
+		}
 	}
 	rq->media_start_ns = t;
 	rq->media_end_ns = media_end;
@@ -721,14 +834,18 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 
 /* Write cache on and room in it: done once the data crossed the link; the media comes later. */
 static void hdd_cache_write(struct kfsim_hdd *hdd, struct hdd_actuator *act, struct request *rq,
-			    u64 now)
+			    u64 now, bool data_in)
 {
 	struct hdd_destage *d = hdd->free_destage[--hdd->nr_free_destage];
-	u64 link_start = max(now, hdd->link_free);
+	u64 link_start = now, data_ready = hdd->cmd[rq->tag].data_ready;
 
-	hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+	if (!data_in) {
+		link_start = max(now, hdd->link_free);
+		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+		data_ready = hdd->link_free;
+	}
 	rq->media_start_ns = link_start;
-	rq->media_end_ns = hdd->link_free + hdd->overhead_ns;
+	rq->media_end_ns = max(now, data_ready) + hdd->overhead_ns;
 	rq->done_ns = rq->media_end_ns;
 	rq->cache_hit = true;
 	d->sector = blk_rq_pos(rq);
@@ -739,8 +856,42 @@ static void hdd_cache_write(struct kfsim_hdd *hdd, struct hdd_actuator *act, str
 	act->nr_destage++;
 	hdd->dirty_sectors += d->sectors;
 	act->stats.bytes += blk_rq_bytes(rq);
+	act->stats.cached_write_bytes += blk_rq_bytes(rq);
 	hdd_add_completing(hdd, rq);
-	hdd_start_next(hdd, act, now);
+}
+
+/* Whether the write cache has room for @sectors more. */
+static bool hdd_cache_has_room(const struct kfsim_hdd *hdd, unsigned int sectors)
+{
+	return hdd->p.write_cache && hdd->nr_free_destage &&
+	       hdd->dirty_sectors + sectors <= hdd->dirty_limit;
+}
+
+/*
+ * A destage made room in the write cache: queued writes (whose data is in the buffer already)
+ * go into it, oldest first, and complete; they would otherwise wait behind the destages that
+ * run first while the cache is three quarters full.  So a full cache accepts writes at the
+ * rate the media drains it.
+ */
+static void hdd_admit_writes(struct kfsim_hdd *hdd, u64 t)
+{
+	for (unsigned int j = 0; j < hdd->p.nr_actuators; j++) {
+		struct hdd_actuator *act = &hdd->act[j];
+
+		for (unsigned int i = 0; i < act->nr_queued;) {
+			const struct hdd_cmd *cmd = &hdd->cmd[act->order[i]];
+
+			if (!cmd->write || !hdd_cache_has_room(hdd, (unsigned int)(cmd->end - cmd->pos))) {
+				i++;
+				continue;
+			}
+			act->nr_queued--;
+			memmove(&act->order[i], &act->order[i + 1],
+				(act->nr_queued - i) * sizeof(act->order[0]));
+			hdd_cache_write(hdd, act, cmd->rq, t, true);
+		}
+		hdd_start_next(hdd, act, t);
+	}
 }
 
 int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
@@ -765,11 +916,23 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, blk_rq_pos(rq), hdd->cmd[rq->tag].radius);
 	/* written data makes what the cache read of it stale */
 	if (rq_data_dir(rq))
-		hdd_invalidate(act, blk_rq_pos(rq), blk_rq_end_sector(rq), now);
-	if (rq_data_dir(rq) && hdd->p.write_cache && hdd->nr_free_destage &&
-	    hdd->dirty_sectors + blk_rq_sectors(rq) <= hdd->dirty_limit) {
-		hdd_cache_write(hdd, act, rq, now);
+		hdd_invalidate(hdd, act, blk_rq_pos(rq), blk_rq_end_sector(rq), now);
+	if (rq_data_dir(rq) && hdd_cache_has_room(hdd, blk_rq_sectors(rq))) {
+		hdd_cache_write(hdd, act, rq, now, false);
+		hdd_start_next(hdd, act, now);
 		return 0;
+	}
+	hdd->cmd[rq->tag].data_ready = 0;
+	if (rq_data_dir(rq)) {
+		/*
+		 * NCQ: the drive asks for a queued write's data as soon as the link is free, into
+		 * its buffer, so that the media can write it with no gap after the command before;
+		 * the write completes when it is on the media (write cache off or full).
+		 */
+		u64 link_start = max(now, hdd->link_free);
+
+		hdd->link_free = link_start + (u64)(blk_rq_bytes(rq) * hdd->link_ns_per_byte);
+		hdd->cmd[rq->tag].data_ready = hdd->link_free;
 	}
 	hdd->cmd[rq->tag].io_start = now;
 	hdd->cmd[rq->tag].pos = blk_rq_pos(rq);
@@ -803,6 +966,11 @@ static struct hdd_actuator *hdd_first_busy(const struct kfsim_hdd *hdd)
 			first = act;
 	}
 	return (struct hdd_actuator *)first;
+}
+
+u64 kfsim_hdd_now(const struct kfsim_hdd *hdd)
+{
+	return hdd->now;
 }
 
 u64 kfsim_hdd_next_event(const struct kfsim_hdd *hdd)
@@ -841,7 +1009,7 @@ static void hdd_finish_media(struct kfsim_hdd *hdd, struct hdd_actuator *act)
 		hdd->dirty_sectors -= act->cur_destage->sectors;
 		hdd->free_destage[hdd->nr_free_destage++] = act->cur_destage;
 		act->cur_destage = NULL;
-		hdd_start_next(hdd, act, t);
+		hdd_admit_writes(hdd, t);
 		return;
 	}
 	act->cur = NULL;
@@ -895,6 +1063,8 @@ struct kfsim_hdd_actuator_stats kfsim_hdd_actuator_stats(const struct kfsim_hdd 
 
 		if (to > from)
 			st.busy_ns += to - from;
+		st.fill_bytes += (u64)(hdd_ra_hi(act, hdd->now) - act->seg_hi) * SECTOR_SIZE;
+		st.media_bytes += (u64)(hdd_ra_hi(act, hdd->now) - act->seg_hi) * SECTOR_SIZE;
 	}
 	return st;
 }

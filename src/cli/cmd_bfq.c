@@ -9,11 +9,15 @@
  * The workload is --job specs (fio-style) and/or a blkparse trace (--replay).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/elevator.h>
@@ -43,7 +47,36 @@ struct bfq_opts {
 	const char *param;		/* ablate */
 	const char *values;		/* ablate */
 	struct kfsim_blktrace_rec *replay;
+	u64 replay_span_ns;		/* last Q event - first */
+	bool replay_scale;
 };
+
+/* --tunable NAME=VALUE: a BFQ sysfs attribute, stored as the kernel's store function does. */
+static int parse_tunable(void *opts, const char *text, char *why, size_t why_size)
+{
+	struct bfq_tunables *tun = &((struct bfq_opts *)opts)->cfg.bfq;
+	const char *eq = strchr(text, '='), *reason;
+	char name[32];
+
+	if (!eq || eq == text || (size_t)(eq - text) >= sizeof(name)) {
+		snprintf(why, why_size, "expected NAME=VALUE with NAME one of %s",
+			 bfq_tunable_names());
+		return -EINVAL;
+	}
+	memcpy(name, text, (size_t)(eq - text));
+	name[eq - text] = '\0';
+	if (bfq_tunable_store(tun, name, eq + 1, &reason)) {
+		snprintf(why, why_size, "'%s': %s (names: %s)", name, reason, bfq_tunable_names());
+		return -EINVAL;
+	}
+	/* the kernel takes these; the simulation's limits (bfq_init_queue()) are narrower */
+	if (tun->slice_idle_ns > NSEC_PER_SEC || tun->timeout_ms > 10000) {
+		snprintf(why, why_size, "'%s': beyond what kfsim simulates (slice_idle up to "
+			 "1000 ms, timeout_sync up to 10000 ms)", name);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int parse_disk_param(void *opts, const char *text, char *why, size_t why_size)
 {
@@ -100,6 +133,8 @@ static int parse_disk_param(void *opts, const char *text, char *why, size_t why_
 		p->write_cache = v;
 	else if (!strcmp(key, "write_cache_mib"))
 		p->write_cache_mib = (unsigned int)v;
+	else if (!strcmp(key, "cache_mib"))
+		p->cache_mib = (unsigned int)v;
 	else
 		goto bad;
 	return 0;
@@ -107,25 +142,80 @@ bad:
 	snprintf(why, why_size, "expected KEY=NUMBER with KEY one of rpm spt_od zone_ratio "
 		 "seek_min_ms seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s ncq_depth "
 		 "age_cap_ms satf_aging_ms_per_s readahead_kib capacity write_cache "
-		 "write_cache_mib");
+		 "write_cache_mib cache_mib");
 	return -EINVAL;
 }
 
-static int load_replay(struct bfq_opts *o)
+/*
+ * The run budget: simulated requests, estimated at the drive's best case (a request every
+ * 0.1 ms per actuator is faster than any it serves) times the simulated time and the runs.
+ * Two sequential readers for 100 s (1.87 million requests) took 5.4 s here (2026-12-03, 2
+ * shared vCPUs), so the budget is some 15 s at worst; --force runs beyond.
+ */
+#define BFQ_BUDGET_REQUESTS 5e6
+
+static void replay_progress(void *arg, size_t done, size_t total)
 {
-	FILE *in = fopen(o->replay_path, "r");
-	char why[160];
+	kfsim_cli_progress_update(arg, total ? (double)done / (double)total : 1.0, 0);
+}
+
+/*
+ * The trace, mapped and parsed (blkparse or tracefs blk text).  Its first event is time 0 of
+ * the replay, and without --duration the replay lasts the trace's span.  The file's size
+ * bounds its events (a Q line is at least 40 bytes) before any is read: beyond the budget it
+ * asks for --force, as the simulation does.
+ */
+static int load_replay(struct bfq_opts *o, bool duration_given)
+{
+	struct kfsim_cli_progress line;
+	int fd = open(o->replay_path, O_RDONLY);
+	u64 first = U64_MAX, last = 0;
+	struct stat st;
+	char why[240];
+	void *map;
 	long n;
 
-	if (!in)
+	if (fd < 0)
 		return kfsim_cli_fail(CMD, -errno, "cannot open '%s'", o->replay_path), -EIO;
-	n = kfsim_blktrace_parse(in, &o->replay, why, sizeof(why));
-	fclose(in);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events (not a non-empty "
+				      "regular file)", o->replay_path), -EINVAL;
+	}
+	if (kfsim_cli_budget(CMD, (double)st.st_size / 40, BFQ_BUDGET_REQUESTS,
+			     "trace events at most (from the file's size)", o->force)) {
+		close(fd);
+		return -E2BIG;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return kfsim_cli_fail(CMD, -errno, "cannot map '%s'", o->replay_path), -EIO;
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	kfsim_cli_progress_begin(&line, "parsing the trace", o->quiet);
+	n = kfsim_blktrace_parse_buf(map, (size_t)st.st_size, &o->replay, why, sizeof(why),
+				     replay_progress, &line);
+	kfsim_cli_progress_end(&line);
+	munmap(map, (size_t)st.st_size);
 	if (n < 0)
 		return kfsim_cli_fail(CMD, (int)n, "'%s': %s", o->replay_path, why), -EINVAL;
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;
+	for (long i = 0; i < n; i++) {
+		first = min(first, o->replay[i].time_ns);
+		last = max(last, o->replay[i].time_ns);
+	}
+	for (long i = 0; i < n; i++)
+		o->replay[i].time_ns -= first;
+	o->replay_span_ns = last - first;
+	if (kfsim_blktrace_place(o->replay, (size_t)n, o->cfg.disk.capacity, o->replay_scale, why,
+				 sizeof(why))) {
+		kfsim_cli_usage(CMD, "'%s': %s", o->replay_path, why);
+		return -E2BIG;
+	}
+	if (!duration_given)
+		o->cfg.duration_ns = o->replay_span_ns + NSEC_PER_USEC;	/* the last one issues */
 	o->cfg.replay = o->replay;
 	o->cfg.nr_replay = (size_t)n;
 	return 0;
@@ -239,13 +329,6 @@ enum { VERB_SIM, VERB_COMPARE, VERB_ABLATE };
 #define NS_PER_S 1000000000ULL
 #define O(field) offsetof(struct bfq_opts, field)
 
-/*
- * The run budget: simulated requests, estimated at the drive's best case (a request every
- * 0.1 ms per actuator is faster than any it serves) times the simulated time and the runs.
- * Two sequential readers for 100 s (1.87 million requests) took 5.4 s here (2026-12-03, 2
- * shared vCPUs), so the budget is some 15 s at worst; --force runs beyond.
- */
-#define BFQ_BUDGET_REQUESTS 5e6
 
 static int run_sim(void *opts, const struct kfsim_cli_args *args);
 static int run_compare(void *opts, const struct kfsim_cli_args *args);
@@ -278,7 +361,11 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "defaults: direct=0, psync); every option kfsim does not\n"
 	  "model is refused, all at once, each with its line" },
 	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
-	  "replay the Q events of a blkparse text trace" },
+	  "replay the Q events of a trace: blkparse's text or the tracefs\n"
+	  "blk tracer's (default duration: the trace's span)" },
+	{ "replay-scale", KFSIM_OPT_FLAG, O(replay_scale), NULL,
+	  "stretch each traced device's LBAs over its share of the disk\n"
+	  "(several devices: equal shares, in maj,min order)" },
 	{ .help = "Disk and scheduler:" },
 	{ "disk", KFSIM_OPT_CALL, 0, "dual|single", "two actuators or one",
 	  .call = parse_disk, .format = format_disk },
@@ -289,7 +376,7 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "override a drive parameter: rpm spt_od zone_ratio seek_min_ms\n"
 	  "seek_coeff_ms write_settle_ms cmd_overhead_ms link_mb_s\n"
 	  "ncq_depth age_cap_ms satf_aging_ms_per_s readahead_kib\n"
-	  "capacity (sectors) write_cache (0|1) write_cache_mib",
+	  "capacity (sectors) write_cache (0|1) write_cache_mib cache_mib",
 	  .call = parse_disk_param },
 	{ "sched", KFSIM_OPT_CALL, 0, "NAME",
 	  "a registered scheduler (listed below)",
@@ -303,6 +390,13 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "BFQ low_latency" },
 	{ "no-balance", KFSIM_OPT_FLAG_OFF, O(cfg.bfq.next_actuator_balance), NULL,
 	  "BFQ injection without patch 8's next-actuator test" },
+	{ "tunable", KFSIM_OPT_CALL, 0, "NAME=VALUE",
+	  "a BFQ sysfs attribute (queue/iosched/NAME), kernel units,\n"
+	  "out-of-range values clamped as the kernel does: fifo_expire_sync\n"
+	  "fifo_expire_async slice_idle timeout_sync (ms) slice_idle_us (us)\n"
+	  "back_seek_max (KiB) back_seek_penalty max_budget (sectors,\n"
+	  "0 = auto) strict_guarantees low_latency (0|1); repeatable",
+	  .call = parse_tunable },
 	{ "nr-requests", KFSIM_OPT_UINT, O(cfg.nr_requests), "N",
 	  "scheduler tags", .min = 1, .max = 65536 },
 	{ .help = "Run and output:" },
@@ -446,6 +540,13 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_kv_uint(json, "writeback_bytes", res->writeback_bytes);
 	kfsim_json_kv_uint(json, "dirty_bytes", res->dirty_bytes);
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
+	if (cfg->nr_replay) {
+		kfsim_json_kv_uint(json, "replay_records", cfg->nr_replay);
+		kfsim_json_kv_uint(json, "replay_issued", res->replay_issued);
+		kfsim_json_kv_double(json, "replay_makespan_s", res->replay_makespan_s);
+		kfsim_json_kv_double(json, "replay_lag_mean_us", res->replay_lag_mean_us);
+		kfsim_json_kv_double(json, "replay_lag_max_us", res->replay_lag_max_us);
+	}
 	kfsim_json_key(json, "actuator");
 	kfsim_json_array_begin(json);
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {
@@ -495,14 +596,32 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			const struct kfsim_bfq_sim_result *res)
 {
-	printf("%s on a %u-actuator disk, %.3g s simulated (seed %llu)\n",
+	unsigned int kver = cfg->sched == KFSIM_SCHED_BFQ_62 ? KERNEL_VERSION(6, 2, 0) :
+			    cfg->bfq.kernel_version ? cfg->bfq.kernel_version :
+			    kfsim_kernel_version();
+
+	/* the release whose behaviour is followed: 6.3+ BFQ is the 6.12 sources' */
+	printf("%s on a %u-actuator disk, %.3g s simulated (seed %llu); following Linux %u.%u\n",
 	       kfsim_bfq_sched_name(cfg->sched), res->nr_actuators, res->duration_s,
-	       (unsigned long long)cfg->seed);
+	       (unsigned long long)cfg->seed, kver >> 16, (kver >> 8) & 0xff);
 	printf("  total %.1f MB/s, %.0f IOPS, Jain's index %.3f", res->mb_s, res->iops, res->jain);
 	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62)
 		printf(", %llu injected into service holes",
 		       (unsigned long long)res->hole_injected);
 	printf("\n");
+	if (cfg->nr_replay) {
+		size_t due = 0;
+
+		/* the trace's I/Os queued before the end: those not issued waited for a request */
+		for (size_t i = 0; i < cfg->nr_replay; i++)
+			due += cfg->replay[i].time_ns < cfg->duration_ns;
+		printf("  replay: %llu of %zu trace I/Os issued (%llu of those due by the end still "
+		       "waiting for a request); the last issued completed at %.3f s; issue lag "
+		       "behind the trace %.0f us mean, %.0f us max\n",
+		       (unsigned long long)res->replay_issued, cfg->nr_replay,
+		       (unsigned long long)(due > res->replay_issued ? due - res->replay_issued : 0),
+		       res->replay_makespan_s, res->replay_lag_mean_us, res->replay_lag_max_us);
+	}
 	printf("  %-10s %8s %10s %9s %9s %10s\n", "actuator", "util", "MB/s", "IOPS", "injected",
 	       "cache hits");
 	for (unsigned int a = 0; a < res->nr_actuators; a++) {
@@ -539,8 +658,9 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 		x[b] = (double)(b + 1) * (double)cfg->bin_ns / 1e9;
 	for (unsigned int a = 0; a < n; a++) {
 		snprintf(names[a], sizeof(names[a]), "actuator %u", a);
+		/* every other one dashed: equal series stay visible on top of each other */
 		series[a] = (struct kfsim_plot_series){ names[a], x, res->series_mb_s[a],
-							res->nr_bins };
+							res->nr_bins, .dashed = a % 2 };
 	}
 	snprintf(title, sizeof(title), "%s: throughput per actuator",
 		 kfsim_bfq_sched_name(cfg->sched));
@@ -668,9 +788,10 @@ struct run_row {
 	struct kfsim_bfq_sim *sim;
 };
 
-static void table_header(const struct kfsim_bfq_sim_result *res, const char *first)
+/* @width: the first column's, wide enough for every row's label (ablate's "max_budget=16384") */
+static void table_header(const struct kfsim_bfq_sim_result *res, const char *first, int width)
 {
-	printf("%-14s %9s", first, "MB/s");
+	printf("%-*s %9s", width, first, "MB/s");
 	for (unsigned int a = 0; a < res->nr_actuators; a++)
 		printf("  act%u MB/s  util  inject", a);
 	printf("  %6s", "Jain");
@@ -679,9 +800,9 @@ static void table_header(const struct kfsim_bfq_sim_result *res, const char *fir
 	printf("\n");
 }
 
-static void table_row(const char *label, const struct kfsim_bfq_sim_result *res)
+static void table_row(const char *label, const struct kfsim_bfq_sim_result *res, int width)
 {
-	printf("%-14s %9.1f", label, res->mb_s);
+	printf("%-*s %9.1f", width, label, res->mb_s);
 	for (unsigned int a = 0; a < res->nr_actuators; a++)
 		printf("  %9.1f %4.0f%% %7llu", res->actuator[a].mb_s,
 		       res->actuator[a].utilisation * 100,
@@ -731,15 +852,19 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 		kfsim_json_object_end(&json);
 		kfsim_json_finish(&json);
 	} else {
-		table_header(kfsim_bfq_sim_result(rows[0].sim), what);
+		int width = max_t(int, 14, (int)strlen(what));
+
 		for (unsigned int i = 0; i < nr; i++)
-			table_row(rows[i].label, kfsim_bfq_sim_result(rows[i].sim));
+			width = max_t(int, width, (int)strlen(rows[i].label));
+		table_header(kfsim_bfq_sim_result(rows[0].sim), what, width);
+		for (unsigned int i = 0; i < nr; i++)
+			table_row(rows[i].label, kfsim_bfq_sim_result(rows[i].sim), width);
 	}
 	if (o->plot_path) {
 		double x[MAX_RUNS], total[MAX_RUNS], act[KFSIM_HDD_MAX_ACTUATORS][MAX_RUNS];
 		struct kfsim_plot_series series[1 + 2];
 		unsigned int na = min(kfsim_bfq_sim_result(rows[0].sim)->nr_actuators, 2U);
-		char title[96];
+		char title[96], x_label[256];
 
 		for (unsigned int i = 0; i < nr; i++) {
 			const struct kfsim_bfq_sim_result *res = kfsim_bfq_sim_result(rows[i].sim);
@@ -751,9 +876,21 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 		}
 		series[0] = (struct kfsim_plot_series){ "total", x, total, nr };
 		series[1] = (struct kfsim_plot_series){ "actuator 0", x, act[0], nr };
-		series[2] = (struct kfsim_plot_series){ "actuator 1", x, act[1], nr };
+		/* dashed: where both actuators deliver the same, actuator 0 shows through */
+		series[2] = (struct kfsim_plot_series){ "actuator 1", x, act[1], nr,
+							.dashed = true };
 		snprintf(title, sizeof(title), "throughput against %s", what);
-		err = kfsim_plot_svg_save(&(struct kfsim_plot){ .title = title, .x_label = what,
+		/* the x axis of compare is the run's index: say which scheduler each one is */
+		if (!numeric_x) {
+			int len = snprintf(x_label, sizeof(x_label), "%s:", what);
+
+			for (unsigned int i = 0; i < nr && len < (int)sizeof(x_label); i++)
+				len += snprintf(x_label + len, sizeof(x_label) - (size_t)len,
+						" %u = %s%s", i, rows[i].label, i + 1 < nr ? "," : "");
+		}
+		err = kfsim_plot_svg_save(&(struct kfsim_plot){ .title = title,
+							       .x_label = numeric_x ? what :
+									  x_label,
 							       .y_label = "MB/s",
 							       .y_from_zero = true,
 							       .series = series,
@@ -879,8 +1016,13 @@ static int bfq_prepare(struct bfq_opts *o, const struct kfsim_cli_args *args, un
 {
 	int ret;
 
-	if (o->replay_path && load_replay(o))
-		return KFSIM_EXIT_FAILURE;
+	if (o->replay_path) {
+		ret = load_replay(o, kfsim_cli_given(&bfq_spec, args, "duration"));
+		if (ret == -E2BIG)
+			return KFSIM_EXIT_USAGE;
+		if (ret)
+			return KFSIM_EXIT_FAILURE;
+	}
 	if (o->fio_path) {
 		ret = load_fio(o, kfsim_cli_given(&bfq_spec, args, "duration"));
 		if (ret)

@@ -77,9 +77,10 @@ static int tour_bfq(struct kfsim_tour_ctx *ctx)
 	double x[40], old_y[2][40], new_y[2][40];
 	struct kfsim_plot_series series[4] = {
 		{ "before 6.3: actuator 0", x, old_y[0], 40 },
-		{ "before 6.3: actuator 1", x, old_y[1], 40 },
+		{ "before 6.3: actuator 1", x, old_y[1], 40, .dashed = true },
 		{ "6.3: actuator 0", x, new_y[0], 40 },
-		{ "6.3: actuator 1", x, new_y[1], 40 },
+		/* dashed: 6.3 keeps both actuators equally busy, and 0 would hide under 1 */
+		{ "6.3: actuator 1", x, new_y[1], 40, .dashed = true },
 	};
 	int err;
 
@@ -96,7 +97,9 @@ static int tour_bfq(struct kfsim_tour_ctx *ctx)
 			  "actuator_load_threshold (4) requests in flight.\n");
 	err = kfsim_tour_plot(ctx, "bfq-throughput.svg",
 			      &(struct kfsim_plot){
-				      .title = "Two sequential readers, one per actuator",
+				      .title = "Two sequential readers, one per actuator "
+					       "(BFQ as in Linux 6.12, whose multi-actuator code is "
+					       "6.3's)",
 				      .x_label = "time (s)", .y_label = "throughput (MB/s)",
 				      .y_from_zero = true, .series = series, .nr_series = 4 });
 	if (err)

@@ -45,6 +45,12 @@ static void test_bad_command_lines(void **state)
 					     NULL }, "--threshold");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--bogus", NULL },
 		     "--bogus");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--tunable",
+					     "quantum=4", NULL }, "--tunable");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--tunable",
+					     "slice_idle=8ms", NULL }, "--tunable");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--tunable",
+					     "timeout_sync=99999", NULL }, "--tunable");
 	expect_usage((const char *const[]){ "bfq", "ablate", "--job", JOB_A, "--param", "colour",
 					     "--values", "1", NULL }, "--param");
 }

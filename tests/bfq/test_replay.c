@@ -269,6 +269,108 @@ static void test_many_processes(void **state)
 	kvfree(text);
 }
 
+/*
+ * A trace we took on this machine with the tracefs "blk" tracer (blktrace is refused under
+ * lockdown): examples/bfq/tracefs-blk-loop0.txt, a loop device over a scratch file,
+ * fio randread 4k QD4 (pid 15533) beside a 64 KiB psync writer (pid 15534), kernel 6.18.
+ * Each Q line also parses as the same record when rewritten in blkparse's layout.
+ */
+static void test_tracefs_blk_tracer_text(void **state)
+{
+	const char *path = KFSIM_SOURCE_DIR "/examples/bfq/tracefs-blk-loop0.txt";
+	struct kfsim_blktrace_rec *recs = NULL, *again = NULL;
+	unsigned int reads = 0, writes = 0;
+	char why[240], line[512], *blk = NULL;
+	size_t blk_len = 0;
+	FILE *in = fopen(path, "r"), *out;
+	long n;
+
+	assert_non_null(in);
+	n = kfsim_blktrace_parse(in, &recs, why, sizeof(why));
+	assert_int_equal(n, 135);
+	for (long i = 0; i < n; i++) {
+		reads += recs[i].pid == 15533 && !recs[i].write && recs[i].nr_sectors == 8;
+		writes += recs[i].pid == 15534 && recs[i].write && recs[i].sync &&
+			  recs[i].nr_sectors == 128;
+	}
+	print_message("tracefs blk text: %ld Q events, %u 4 KiB reads, %u 64 KiB sync writes\n",
+		      n, reads, writes);
+	assert_int_equal(reads, 81);
+	assert_int_equal(writes, 54);
+	assert_int_equal(recs[0].time_ns, 2926639375000ULL);	/* "2926.639375:" */
+	assert_int_equal(recs[0].sector, 121344);
+	/* the same events in blkparse's layout */
+	rewind(in);
+	out = open_memstream(&blk, &blk_len);
+	while (fgets(line, sizeof(line), in)) {
+		char act[8], rwbs[8];
+		unsigned long long sec, usec, sector, nr;
+		unsigned int pid;
+		const char *bracket = strstr(line, "] ");
+		const char *dash = bracket;
+
+		while (dash > line && dash[-1] != '-')
+			dash--;
+		if (!bracket || dash == line ||
+		    sscanf(bracket + 2, "%*s %llu.%llu: %*s %7s %7s %llu + %llu", &sec, &usec, act,
+			   rwbs, &sector, &nr) != 6 || strcmp(act, "Q"))
+			continue;
+		pid = (unsigned int)strtoul(dash, NULL, 10);
+		fprintf(out, "  7,0    1        1 %5llu.%09llu %5u  Q %3s %llu + %llu [fio]\n", sec,
+			usec * 1000, pid, rwbs, sector, nr);
+	}
+	fclose(out);
+	fclose(in);
+	assert_int_equal(parse_text(blk, &again, why, sizeof(why)), n);
+	for (long i = 0; i < n; i++) {
+		assert_int_equal(again[i].time_ns, recs[i].time_ns);
+		assert_int_equal(again[i].pid, recs[i].pid);
+		assert_int_equal(again[i].sector, recs[i].sector);
+		assert_int_equal(again[i].nr_sectors, recs[i].nr_sectors);
+		assert_int_equal(again[i].write, recs[i].write);
+		assert_int_equal(again[i].sync, recs[i].sync);
+	}
+	free(blk);
+	kvfree(again);
+	kvfree(recs);
+}
+
+/* Two devices stay apart: each gets its share of the disk; scaling spreads a small device. */
+static void test_devices_and_scaling(void **state)
+{
+	const char *text =
+		"  8,0    0        1     0.000000000  11  Q   R 0 + 8 [a]\n"
+		"  8,16   0        2     0.000100000  12  Q   R 0 + 8 [b]\n"
+		"  8,16   0        3     0.000200000  12  Q   W 2040 + 8 [b]\n"
+		"  8,0    0        4     0.000300000  11  Q   R 1000 + 24 [a]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	const sector_t cap = 1000000;
+	char why[240];
+
+	assert_int_equal(parse_text(text, &recs, why, sizeof(why)), 4);
+	assert_int_equal(recs[0].dev, 8U << 20);
+	assert_int_equal(recs[1].dev, (8U << 20) | 16);
+	assert_int_equal(kfsim_blktrace_place(recs, 4, cap, false, why, sizeof(why)), 0);
+	assert_int_equal(recs[0].sector, 0);		/* 8,0: the first half */
+	assert_int_equal(recs[3].sector, 1000);
+	assert_int_equal(recs[1].sector, cap / 2);	/* 8,16: the second half */
+	assert_int_equal(recs[2].sector, cap / 2 + 2040);
+	kvfree(recs);
+	/* scaled: 8,16's I/O ends at 2048, so sector 2040 lands near the end of its half */
+	assert_int_equal(parse_text(text, &recs, why, sizeof(why)), 4);
+	assert_int_equal(kfsim_blktrace_place(recs, 4, cap, true, why, sizeof(why)), 0);
+	assert_true(recs[2].sector >= cap - cap / 2 / 100 - 8 && recs[2].sector < cap);
+	assert_true(recs[3].sector + recs[3].nr_sectors <= cap / 2);
+	assert_true(recs[3].sector > cap / 2 * 9 / 10);	/* 1000 of 1024 */
+	kvfree(recs);
+	/* unscaled I/O beyond a device's share is refused, nothing changed */
+	assert_int_equal(parse_text(text, &recs, why, sizeof(why)), 4);
+	assert_int_equal(kfsim_blktrace_place(recs, 4, 2048, false, why, sizeof(why)), -ERANGE);
+	assert_non_null(strstr(why, "8,16"));
+	assert_int_equal(recs[2].sector, 2040);
+	kvfree(recs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_backwards_timestamps),
 		cmocka_unit_test(test_errors_name_the_line),
 		cmocka_unit_test(test_many_processes),
+		cmocka_unit_test(test_tracefs_blk_tracer_text),
+		cmocka_unit_test(test_devices_and_scaling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The drive obeys physics, over a sweep of workloads (block sizes, depths, think times, reads,
+ * writes, write cache, one and two streams), schedulers and 1-2 actuators:
+ * - what the heads moved (commands, read-ahead, destages) fits in the media rate times the busy
+ *   time, so what an actuator delivers is at most that plus what reads took from the cache;
+ * - reads take from the cache at most what the read-ahead put there (the workloads read each
+ *   byte once);
+ * - the busy time is within the run and the drain of what was in flight at its end (cached
+ *   writes included: the write cache drains at the media rate);
+ * - a region larger than the cache, read in a loop, comes off the media again each time round:
+ *   random reads hit at most cache/region of the time, sequential passes re-read all but one
+ *   cache's worth from the media;
+ * - sequential throughput does not fall with the queue depth.
+ * Simulated outputs are deterministic for a seed: the bounds are physics, not timings.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kfsim/bfq_sim.h>
+#include <kfsim/err.h>
+#include <kfsim/hdd_sim.h>
+
+#ifdef KFSIM_ASAN
+#define SWEEP_NS 100000000ULL		/* 0.1 s simulated per run under sanitizers */
+#else
+#define SWEEP_NS 300000000ULL
+#endif
+
+static void add_job(struct kfsim_bfq_sim_config *cfg, const char *spec)
+{
+	char err[160];
+
+	assert_int_equal(kfsim_bfq_job_parse(spec, &cfg->jobs[cfg->nr_jobs], err, sizeof(err)), 0);
+	cfg->nr_jobs++;
+}
+
+static struct kfsim_bfq_sim *run(const struct kfsim_bfq_sim_config *cfg)
+{
+	struct kfsim_bfq_sim *sim = kfsim_bfq_sim_create(cfg);
+
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	return sim;
+}
+
+/* One workload of the sweep: up to two jobs ("|" between them) and the write cache. */
+struct workload {
+	const char *jobs;
+	bool write_cache;
+};
+
+static const struct workload sweep[] = {
+	{ "rw=read,bs=4k,iodepth=1" },
+	{ "rw=read,bs=4k,iodepth=16,thinktime=500" },
+	{ "rw=read,bs=256k,iodepth=16" },
+	{ "rw=read,bs=1m,iodepth=1,thinktime=10000" },
+	{ "rw=read,bs=64k,iodepth=2,thinktime=3000" },
+	{ "name=a,rw=read,bs=1m,iodepth=4|name=b,rw=read,bs=1m,iodepth=4,offset=50%" },
+	{ "name=a,rw=read,bs=128k,iodepth=2|name=b,rw=read,bs=128k,offset=10%,iodepth=2" },
+	{ "name=a,rw=read,bs=64k,thinktime=2000|name=b,rw=randread,bs=4k,iodepth=8" },
+	{ "rw=randread,bs=4k,iodepth=16" },
+	{ "rw=randread,bs=64k,iodepth=4,thinktime=2000" },
+	{ "rw=write,bs=1m,iodepth=16" },
+	{ "rw=write,bs=4k,iodepth=1" },
+	{ "rw=randwrite,bs=4k,iodepth=8", true },
+	{ "name=a,rw=write,bs=256k,iodepth=4|name=b,rw=read,bs=256k,offset=50%,iodepth=4", true },
+};
+
+static void add_jobs(struct kfsim_bfq_sim_config *cfg, const char *jobs)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", jobs);
+	for (char *spec = strtok_r(buf, "|", &save); spec; spec = strtok_r(NULL, "|", &save))
+		add_job(cfg, spec);
+}
+
+/* The invariants of one actuator after a run of @duration_ns; returns its utilisation. */
+static double check_actuator(const struct kfsim_hdd *hdd, unsigned int a, u64 duration_ns,
+			     const char *what)
+{
+	const struct kfsim_hdd_params *p = kfsim_hdd_params_of(hdd);
+	struct kfsim_hdd_actuator_stats st = kfsim_hdd_actuator_stats(hdd, a);
+	sector_t start = p->capacity / p->nr_actuators * a;
+	double rate = kfsim_hdd_media_rate(hdd, start);	/* the outer diameter: the fastest */
+	double media_cap = rate * (double)st.busy_ns * 1e-9 * 1.0001 + 4096;
+
+	if ((double)st.media_bytes > media_cap || (double)st.bytes > media_cap +
+	    (double)st.cache_bytes + (double)st.cached_write_bytes || st.cache_bytes > st.fill_bytes ||
+	    st.fill_bytes > st.media_bytes || st.busy_ns > max(duration_ns, kfsim_hdd_now(hdd)) + 100000000ULL)
+		fail_msg("%s, actuator %u: delivered %llu B, media %llu B (cap %.0f at %.0f B/s over "
+			 "%llu ns busy), cache %llu B, filled %llu B, cached writes %llu B",
+			 what, a, (unsigned long long)st.bytes, (unsigned long long)st.media_bytes,
+			 media_cap, rate, (unsigned long long)st.busy_ns,
+			 (unsigned long long)st.cache_bytes, (unsigned long long)st.fill_bytes,
+			 (unsigned long long)st.cached_write_bytes);
+	return (double)st.busy_ns / (double)duration_ns;
+}
+
+static void test_invariants_over_the_sweep(void **state)
+{
+	static const enum kfsim_bfq_sched scheds[] = {
+		KFSIM_SCHED_NONE, KFSIM_SCHED_MQ_DEADLINE, KFSIM_SCHED_BFQ, KFSIM_SCHED_BFQ_62,
+	};
+	unsigned int runs = 0;
+
+	for (unsigned int acts = 1; acts <= 2; acts++) {
+		for (size_t s = 0; s < ARRAY_SIZE(scheds); s++) {
+			for (size_t w = 0; w < ARRAY_SIZE(sweep); w++) {
+				struct kfsim_bfq_sim_config cfg;
+				struct kfsim_bfq_sim *sim;
+				char what[320];
+
+				kfsim_bfq_sim_config_default(&cfg);
+				cfg.disk.nr_actuators = acts;
+				cfg.disk.write_cache = sweep[w].write_cache;
+				cfg.sched = scheds[s];
+				cfg.duration_ns = SWEEP_NS;
+				add_jobs(&cfg, sweep[w].jobs);
+				snprintf(what, sizeof(what), "%u actuator(s), %s, %s%s", acts,
+					 kfsim_bfq_sched_name(scheds[s]), sweep[w].jobs,
+					 sweep[w].write_cache ? ", write cache" : "");
+				sim = run(&cfg);
+				for (unsigned int a = 0; a < acts; a++) {
+					double util = check_actuator(kfsim_bfq_sim_hdd(sim), a,
+								     SWEEP_NS, what);
+					const struct kfsim_bfq_actuator_result *ar =
+						&kfsim_bfq_sim_result(sim)->actuator[a];
+
+					/* the utilisation reported is the drive's busy time */
+					assert_true(fabs(ar->utilisation - fmin(1.0, util)) < 1e-9);
+					/* and busy means data moved, idle that none did */
+					assert_true((ar->requests > 0) == (util > 0));
+				}
+				kfsim_bfq_sim_destroy(sim);
+				runs++;
+			}
+		}
+	}
+	print_message("drive invariants held in %u runs (%zu workloads x 4 schedulers x 1-2 "
+		      "actuators)\n", runs, ARRAY_SIZE(sweep));
+}
+
+/* A region four times the cache, read in a loop. */
+static void test_region_larger_than_cache(void **state)
+{
+	static const char *const jobs[] = {
+		"rw=randread,bs=4k,iodepth=4,size=64m",
+		"rw=randread,bs=4k,iodepth=1,thinktime=5000,size=64m",
+		"rw=read,bs=256k,size=64m",
+		"rw=read,bs=64k,iodepth=8,size=64m",
+	};
+
+	for (size_t j = 0; j < ARRAY_SIZE(jobs); j++) {
+		struct kfsim_bfq_sim_config cfg;
+		struct kfsim_bfq_sim *sim;
+		struct kfsim_hdd_actuator_stats st;
+		double cache_bytes = 16.0 * 1048576 / 2, region = 64.0 * 1048576;
+		double hits;
+
+		kfsim_bfq_sim_config_default(&cfg);
+		cfg.sched = KFSIM_SCHED_NONE;
+		cfg.disk.cache_mib = 16;	/* 8 MiB for each of the two actuators */
+		cfg.duration_ns = 2000000000ULL;
+		add_job(&cfg, jobs[j]);
+		sim = run(&cfg);
+		st = kfsim_hdd_actuator_stats(kfsim_bfq_sim_hdd(sim), 0);
+		hits = (double)st.nr_cache_hits / (double)st.nr_commands;
+		print_message("%s: %llu reads, %.1f%% hits, %.0f MB delivered, %.0f MB off the "
+			      "media\n", jobs[j], (unsigned long long)st.nr_commands, hits * 100,
+			      st.bytes / 1e6, st.media_bytes / 1e6);
+		if (strstr(jobs[j], "randread"))
+			assert_true(hits <= cache_bytes / region * 1.1);
+		else	/* every pass but one cache's worth comes off the media again */
+			assert_true((double)st.media_bytes >= (double)st.bytes - cache_bytes);
+		assert_true(st.bytes > 4 * region || strstr(jobs[j], "randread"));
+		kfsim_bfq_sim_destroy(sim);
+	}
+}
+
+static double seq_mb_s(enum kfsim_bfq_sched sched, const char *rw, const char *bs,
+		       unsigned int depth)
+{
+	struct kfsim_bfq_sim_config cfg;
+	struct kfsim_bfq_sim *sim;
+	char spec[96];
+	double mb_s;
+
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.sched = sched;
+	cfg.duration_ns = SWEEP_NS;
+	snprintf(spec, sizeof(spec), "rw=%s,bs=%s,iodepth=%u", rw, bs, depth);
+	add_job(&cfg, spec);
+	sim = run(&cfg);
+	mb_s = kfsim_bfq_sim_result(sim)->mb_s;
+	kfsim_bfq_sim_destroy(sim);
+	return mb_s;
+}
+
+static void test_sequential_throughput_does_not_fall_with_depth(void **state)
+{
+	static const enum kfsim_bfq_sched scheds[] = {
+		KFSIM_SCHED_NONE, KFSIM_SCHED_MQ_DEADLINE, KFSIM_SCHED_BFQ,
+	};
+	static const char *const rws[] = { "read", "write" };
+	static const char *const sizes[] = { "4k", "64k", "1m" };
+	static const unsigned int depths[] = { 1, 2, 4, 8, 16, 32 };
+
+	for (size_t s = 0; s < ARRAY_SIZE(scheds); s++) {
+		for (size_t r = 0; r < ARRAY_SIZE(rws); r++) {
+			for (size_t b = 0; b < ARRAY_SIZE(sizes); b++) {
+				double prev = 0;
+				char line[200];
+				int len = 0;
+
+				for (size_t d = 0; d < ARRAY_SIZE(depths); d++) {
+					double mb_s = seq_mb_s(scheds[s], rws[r], sizes[b],
+							       depths[d]);
+
+					len += snprintf(line + len, sizeof(line) - (size_t)len,
+							" QD%u %.1f", depths[d], mb_s);
+					if (mb_s < prev * 0.99)
+						fail_msg("%s %s bs=%s:%s MB/s: fell with depth",
+							 kfsim_bfq_sched_name(scheds[s]), rws[r],
+							 sizes[b], line);
+					prev = fmax(prev, mb_s);
+				}
+				print_message("%s %s bs=%s:%s MB/s\n", kfsim_bfq_sched_name(scheds[s]),
+					      rws[r], sizes[b], line);
+			}
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_invariants_over_the_sweep),
+		cmocka_unit_test(test_region_larger_than_cache),
+		cmocka_unit_test(test_sequential_throughput_does_not_fall_with_depth),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

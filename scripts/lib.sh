@@ -42,6 +42,7 @@ KFSIM_TEST_PACKAGES=(
 	chromium
 	zlib1g-dev
 	gdb
+	parallel	# GNU parallel: tests/grid slices a grid through it (kfsim merge)
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

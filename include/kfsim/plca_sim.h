@@ -428,6 +428,16 @@ int kfsim_plca_sweep_progress(const struct plca_sim_segment *seg, u64 duration_n
 			      struct plca_sweep_point *points,
 			      void (*progress)(void *arg, u32 done, u32 total), void *arg);
 
+/**
+ * kfsim_plca_sweep_point() - point @idx of kfsim_plca_sweep() alone: @idx / 2 + 1 senders,
+ * PLCA for an even @idx, CSMA/CD for an odd one, with the sweep's @seed (the points of a sweep
+ * are independent, so they can run in any order, on any thread or machine)
+ *
+ * Return: 0; -EINVAL for a bad segment or @idx >= 2 * @seg->nr_nodes; -ENOMEM.
+ */
+int kfsim_plca_sweep_point(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed, u32 idx,
+			   struct plca_sweep_point *point);
+
 /** kfsim_plca_sweep_csv() - write @nr @points as CSV with a header line; -EIO on error. */
 int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *out);
 

@@ -114,12 +114,18 @@ struct plca_sim_node_cfg {
  * @seed: random seed (backoff draws, arrivals, frame sizes)
  * @crs_delay_ns: MDI-to-CRS latency in ns: 0 = PLCA_SIM_CRS_DELAY_DEFAULT_NS, -1 = none (carrier
  *                sensed the instant a signal reaches the MDI), else 1..PLCA_SIM_CRS_DELAY_MAX_NS
+ * @bit_level: run every signal, carrier check and timer (the reference path).  By default the
+ *             simulator models a transmit opportunity in one step wherever nothing can differ
+ *             (the TO after a frame on a quiet PLCA segment, whole idle cycles with nothing
+ *             pending); the results are the same to the bit for a given seed, and
+ *             tests/plcasim/test_sim_fastpath.c checks that against this switch.
  */
 struct plca_sim_cfg {
 	const struct plca_sim_node_cfg *nodes;
 	u32 nr_nodes;
 	u64 seed;
 	int crs_delay_ns;
+	bool bit_level;
 };
 
 /* Misconfiguration flags in struct plca_sim_report: simulated, not rejected. */

@@ -262,6 +262,11 @@ struct plca_sim {
 	/* trace */
 	struct kfsim_trace *trace;
 	int trace_pid;
+	/* the per-TO model (bus_fast.c) */
+	bool bit_level; /* struct plca_sim_cfg.bit_level: never use it */
+	u64 run_limit;	/* the t_ns of the running kfsim_plca_sim_run_until() */
+	u64 fast_tos;	/* TOs it ran in one step (tests check that it is used) */
+	u64 fast_cycles; /* idle cycles it skipped */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -371,6 +376,16 @@ void mac_start_load(struct plca_sim *sim, u32 node);
 void mac_phys_collision(struct plca_sim *sim, u32 node);
 void mac_link_down(struct plca_sim *sim, u32 node);
 
+/* bus_mac.c, for the per-TO model */
+bool mac_fast_frame_done(struct plca_sim *sim, u32 node);
+void mac_fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy);
+void mac_fast_ifg_over(struct plca_sim *sim, u32 node);
+u64 mac_head_wire_ns(const struct plca_sim *sim, u32 node);
+
+/* bus_fast.c */
+bool bus_fast_tx_end(struct plca_sim *sim, u32 node);
+bool bus_fast_idle(struct plca_sim *sim);
+
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
 static inline bool rs_active(const struct bus_node *n)
@@ -438,6 +453,11 @@ void seg_pending_changed(struct plca_sim *sim);
 void seg_eval_due(struct plca_sim *sim);
 void seg_reconfigure(struct plca_sim *sim);
 void seg_presync(struct plca_sim *sim);
+/* for the per-TO model (bus_fast.c) */
+bool rs_fast_pending_by(struct plca_sim *sim, const struct bus_node *n, u64 t);
+void rs_fast_frame_end(struct plca_sim *sim, u32 node);
+void seg_fast_commit_next(struct plca_sim *sim, u32 node);
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m);
 
 #pragma GCC visibility pop
 

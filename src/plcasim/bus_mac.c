@@ -44,22 +44,28 @@ static u32 draw_payload(struct plca_sim *sim, const struct bus_node *n)
 	return n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
 }
 
-void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
+/* Count an arrival and queue it; false when the queue is full (the frame is dropped). */
+static bool queue_push(struct bus_node *n, u64 arrival, u32 payload)
 {
-	struct bus_node *n = &sim->nodes[node];
 	u32 tail;
 
 	n->st.generated++;
 	if (n->q_len == n->q_cap) {
 		n->st.dropped_queue++;
-		return;
+		return false;
 	}
 	tail = n->q_head + n->q_len;
 	if (tail >= n->q_cap)
 		tail -= n->q_cap;
 	n->queue[tail] = (struct bus_frame){arrival, payload};
 	n->q_len++;
-	mac_frame_ready(sim, node);
+	return true;
+}
+
+void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
+{
+	if (queue_push(&sim->nodes[node], arrival, payload))
+		mac_frame_ready(sim, node);
 }
 
 /* EV_ARRIVAL (and a saturated node's refill): one generated frame, then the next arrival. */
@@ -130,7 +136,7 @@ static void add_waiter(struct plca_sim *sim, u32 node)
 	sim->waiters[sim->nr_waiters++] = node;
 }
 
-static void start_tx(struct plca_sim *sim, u32 node)
+static inline void start_tx(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
@@ -305,26 +311,97 @@ void mac_on_timer(struct plca_sim *sim, u32 node)
 	}
 }
 
+/* The head frame was delivered now. */
+static inline void count_delivered(struct plca_sim *sim, struct bus_node *n)
+{
+	struct bus_frame *f = head_frame(n);
+	u32 bytes = bus_payload_bytes(f->payload);
+
+	n->st.delivered++;
+	n->st.payload_bytes += f->payload;
+	n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
+	kfsim_hist_add(&n->lat, sim->now - f->arrival);
+	n->access_sum += (double)(n->tx_start_wire - f->arrival);
+	n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
+}
+
 /* The MAC's frame left the wire: delivered, or (faulty MAC) collided unnoticed. */
 void mac_tx_done(struct plca_sim *sim, u32 node, bool ok)
 {
 	struct bus_node *n = &sim->nodes[node];
-	struct bus_frame *f = head_frame(n);
 
-	if (ok) {
-		u32 bytes = bus_payload_bytes(f->payload);
-
-		n->st.delivered++;
-		n->st.payload_bytes += f->payload;
-		n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
-		kfsim_hist_add(&n->lat, sim->now - f->arrival);
-		n->access_sum += (double)(n->tx_start_wire - f->arrival);
-		n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
-	} else {
+	if (ok)
+		count_delivered(sim, n);
+	else
 		n->st.lost_fault++;
-	}
 	rs_data_end(sim, node);
 	dequeue(sim, node);
+}
+
+/*
+ * The per-TO model (bus_fast.c): mac_tx_done(ok) of a PLCA owner whose carrier check after the
+ * frame is known (the wire is quiet but for its own frame, which just ended): the same counts,
+ * the same refill (and payload draw) as dequeue(), but the MAC is left in DEFER without asking
+ * the wire.  Return: whether it has another frame (mac_fast_ifg() then starts its IFG).
+ */
+bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	count_delivered(sim, n);
+	rs_fast_frame_end(sim, node);
+	if (++n->q_head == n->q_cap)
+		n->q_head = 0;
+	n->q_len--;
+	n->mac = MAC_IDLE;
+	n->attempts = 0;
+	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
+		queue_push(n, sim->now, draw_payload(sim, n));
+	if (!n->q_len)
+		return false;
+	n->mac = MAC_DEFER;
+	n->backoff_end = 0;
+	n->deferred_this_attempt = false;
+	return true;
+}
+
+/*
+ * What mac_try() does for a MAC whose carrier check the per-TO model knows: the carrier, clear of
+ * any signal still unseen, goes (or went) off at @from; @busy: it is still on now (a deferral).
+ * The IFG's timer is not queued: mac_fast_ifg_over() runs its end; only its sequence number is
+ * taken, so that every later event keeps its place.
+ */
+void mac_fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (busy && !n->deferred_this_attempt) {
+		n->deferred_this_attempt = true;
+		n->st.deferrals++;
+	}
+	sim->carrier_unseen = false;
+	n->ifg_from = from;
+	n->ifg_clear = true;
+	n->ifg_rs = rs_active(n);
+	n->ifg_opens = sim->opens[n->ifg_rs];
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
+}
+
+/* The end of an IFG that mac_fast_ifg() started, with nothing new on the wire: the MAC sends. */
+void mac_fast_ifg_over(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->ifg_from = 0;
+	n->ifg_clear = false;
+	start_tx(sim, node);
+}
+
+u64 mac_head_wire_ns(const struct plca_sim *sim, u32 node)
+{
+	const struct bus_node *n = &sim->nodes[node];
+
+	return bus_frame_wire_ns(n->queue[n->q_head].payload);
 }
 
 void mac_wake_waiters(struct plca_sim *sim)

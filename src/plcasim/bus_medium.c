@@ -168,6 +168,8 @@ void bus_on_tx_end(struct plca_sim *sim, u32 node)
 	u8 kind = s->kind;
 	bool collided = s->collided;
 
+	if (kind == SIG_DATA && !sim->bit_level && bus_fast_tx_end(sim, node))
+		return;
 	bus_signal_finish(sim, node);
 	if (kind <= SIG_JAM) /* the MAC's own IFG; BEACON and COMMIT are the RS's */
 		n->own_tx_end = sim->now;

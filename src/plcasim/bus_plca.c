@@ -591,6 +591,61 @@ void seg_pending_changed(struct plca_sim *sim)
 	seg_materialise(sim);
 }
 
+/* ---- for the per-TO model (bus_fast.c) ----------------------------------------------------- */
+
+/* The node will be PENDING at the TO decision of instant @t (lazy_pend_settle() makes it so). */
+bool rs_fast_pending_by(struct plca_sim *sim, const struct bus_node *n, u64 t)
+{
+	u32 slot = (u32)(n - sim->nodes) << BUS_SLOT_SHIFT | EV_RS;
+
+	if (n->ds == DS_PENDING)
+		return true;
+	return n->ds == DS_DELAY_PENDING && n->pend_lazy && n->rs_due <= t &&
+	       sim->slot_seq[slot] == n->pend_tie >> BUS_SLOT_BITS;
+}
+
+/* rs_data_end() of a committed owner without bursts. */
+void rs_fast_frame_end(struct plca_sim *sim, u32 node)
+{
+	set_ds(sim, &sim->nodes[node], DS_IDLE);
+}
+
+/*
+ * The carrier dropped after the owner's frame: next_to(), begin_to() and the TO decision, in
+ * which @node, the next id's only owner, commits (bus_fast_tx_end() checked that it is pending).
+ * commit() without asking the MAC about the wire: mac_fast_ifg() does that, and the
+ * commit_timer, which the MAC's IFG always beats here, only takes its sequence number.
+ */
+void seg_fast_commit_next(struct plca_sim *sim, u32 node)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *n = &sim->nodes[node];
+
+	trace_to(sim, seg->cur_id, seg->to_start, sim->now);
+	for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1]; k++) {
+		sim->nodes[sim->owners[k]].committed = false;
+		sim->nodes[sim->owners[k]].in_burst = false;
+	}
+	seg->cur_id++;
+	seg->to_start = sim->now;
+	to_begun(sim, seg->cur_id);
+	if (sim->nr_lazy_pend)
+		lazy_pend_settle(sim, false);
+	seg->eval_pending = false;
+	seg->state = SEG_COMMIT;
+	seg->owner = (int)node;
+	n->committed = true;
+	n->bc = 0;
+	n->in_burst = false;
+	n->st.tos_used++;
+	set_ds(sim, n, DS_WAIT_MAC);
+	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
+	sim->has_held = false;
+	n->rs_carrier_off = sim->now;
+}
+
 /* ---- own clocks: a node that runs the control state machine itself ------------------------ */
 
 /*

@@ -24,6 +24,7 @@
  *
  * tests/plcasim/test_sim_fastpath.c runs both paths on a sweep of segments and compares them.
  */
+#include <kfsim/bug.h>
 #include <kfsim/kernel.h>
 #include "bus_internal.h"
 
@@ -59,19 +60,29 @@ static u64 dist(u64 a, u64 b)
 	return a > b ? a - b : b - a;
 }
 
+/* The node will be PENDING at the TO decision of instant @t (lazy_pend_settle() makes it so). */
+static inline bool pending_by(const struct plca_sim *sim, const struct bus_node *n, u32 node,
+			      u64 t)
+{
+	if (n->ds == DS_PENDING)
+		return true;
+	return n->ds == DS_DELAY_PENDING && n->pend_lazy && n->rs_due <= t &&
+	       sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] == n->pend_tie >> BUS_SLOT_BITS;
+}
+
 /*
- * EV_TX_END of @node's frame: run the rest of its TO and the next one up to the next owner's
- * frame start in one step when that is the situation above.  Return: false (nothing done) when
- * it is not.
+ * Whether @node's frame, ending now, is followed by the situation above, with no queued event
+ * before @horizon; if so, the next owner in *@next, when its carrier drops in *@crs_off and when
+ * its frame starts in *@t_start.
  */
-bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
+static bool fast_to_ok(struct plca_sim *sim, u32 node, u64 horizon, u32 *next, u64 *crs_off,
+		       u64 *t_start)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct bus_node *o = &sim->nodes[node], *n;
 	const struct bus_signal *s;
-	u64 t0 = sim->now, crs_off, t_start;
-	u32 id, next;
-	bool retry;
+	u64 t0 = sim->now;
+	u32 id;
 
 	if (sim->nr_oc || sim->nr_active != 1 || sim->nr_waiters || sim->nr_hold ||
 	    seg->state != SEG_COMMIT || seg->owner != (int)node || seg->eval_pending)
@@ -83,36 +94,173 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	id = seg->cur_id + 1;
 	if (id >= seg->node_cnt || sim->owner_first[id + 1] != sim->owner_first[id] + 1)
 		return false;
-	next = sim->owners[sim->owner_first[id]];
-	n = &sim->nodes[next];
+	*next = sim->owners[sim->owner_first[id]];
+	n = &sim->nodes[*next];
 	if (!rs_active(n) || n->sig >= 0 || n->mac != MAC_DEFER || n->waiting || n->ifg_from ||
 	    n->committed || n->backoff_end > t0 || n->cfg.ignores_collisions ||
-	    sim->slot_seq[next << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE ||
-	    !rs_fast_pending_by(sim, n, t0) || held_live(sim))
+	    sim->slot_seq[*next << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE ||
+	    !pending_by(sim, n, *next, t0) || held_live(sim))
 		return false;
 	/* B's carrier drops when A's frame has reached it; its IFG counts from then */
-	crs_off = t0 + dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
-	t_start = crs_off + BT(PLCA_SIM_IFG_BT);
-	if (t_start > sim->run_limit || next_live(sim) < t_start + mac_head_wire_ns(sim, next))
-		return false;
+	*crs_off = t0 + dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
+	*t_start = *crs_off + BT(PLCA_SIM_IFG_BT);
+	return *t_start <= sim->run_limit &&
+	       horizon >= *t_start + bus_frame_wire_ns(n->queue[n->q_head].payload);
+}
+
+/*
+ * What mac_try() does for a MAC whose carrier check the per-TO model knows: the carrier, clear of
+ * any signal still unseen, goes (or went) off at @from; @busy: it is still on now (a deferral).
+ * The IFG's timer is not queued: fast_ifg_over() runs its end; only its sequence number is
+ * taken, so that every later event keeps its place.
+ */
+static inline void fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (busy && !n->deferred_this_attempt) {
+		n->deferred_this_attempt = true;
+		n->st.deferrals++;
+	}
+	sim->carrier_unseen = false;
+	n->ifg_from = from;
+	n->ifg_clear = true;
+	n->ifg_rs = true;
+	n->ifg_opens = sim->opens[1];
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
+}
+
+/*
+ * The end of that IFG, nothing new on the wire: the MAC sends (start_tx()) and the RS takes the
+ * frame (rs_mac_tx_start()): into another node's COMMIT, a logical collision; behind its own,
+ * the frame goes out.
+ */
+static inline void fast_ifg_over(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->ifg_from = 0;
+	n->ifg_clear = false;
+	n->mac = MAC_TX;
+	n->mac_tx_start = sim->now;
+	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
+}
+
+/* sig_close() and the end of the signal (bus_signal_finish()) without the trace, or with it. */
+static inline void fast_close(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct bus_signal *s = &sim->sig[n->sig];
+
+	if (sim->trace) {
+		bus_sig_close(sim, node);
+		return;
+	}
+	s->end = sim->now;
+	s->active = false;
+	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
+	n->sig = -1;
+	n->col_at = BUS_NEVER;
+	bus_cancel(sim, node, EV_COL);
+	bus_cancel(sim, node, EV_TX_END);
+}
+
+/*
+ * sig_open() for the per-TO model, which knows that the new signal overlaps nothing
+ * (check_overlaps() would arm no collision): a signal with an end takes its EV_TX_END arming
+ * (sequence number) but is not queued; bus_fast_tx_end() queues it or runs it.
+ */
+void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct bus_signal *s;
+
+	sig_prune(sim);
+	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING);
+	s = sig_at(sim, sim->sig_head);
+	*s = (struct bus_signal){
+		.node = node,
+		.kind = kind,
+		.active = true,
+		.pos_ns = n->pos_ns,
+		.start = sim->now,
+		.end = end,
+		.gone_at = BUS_NEVER};
+	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
+	sim->sig_head++;
+	sim->opens[0]++;
+	sim->opens[1] += kind <= SIG_JAM;
+	if (end != BUS_NEVER)
+		sim->slot_seq[node << BUS_SLOT_SHIFT | EV_TX_END] = kfsim_evq_take_seq(&sim->events);
+}
+
+/* bus_signal_rekind() to a frame, as bus_fast_signal_open() opens it. */
+void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end)
+{
+	fast_close(sim, node);
+	bus_fast_signal_open(sim, node, SIG_DATA, end);
+}
+
+/* The TO after @node's frame up to the start of @next's frame (fast_to_ok() said so). */
+static void fast_to(struct plca_sim *sim, u32 node, u32 next, u64 crs_off, u64 t_start)
+{
+	struct bus_node *o = &sim->nodes[node];
+	u64 t0 = sim->now;
+	bool retry;
 
 	/* t0: A's frame ends (bus_on_tx_end()), the next TO begins, B commits (to_eval()) */
-	bus_signal_finish(sim, node);
+	fast_close(sim, node);
+	sim->nr_active--;
 	o->own_tx_end = t0;
 	retry = mac_fast_frame_done(sim, node);
 	if (retry)
-		mac_fast_ifg(sim, node, t0, false);
+		fast_ifg(sim, node, t0, false);
 	seg_fast_commit_next(sim, next);
-	mac_fast_ifg(sim, next, crs_off, crs_off > t0);
+	fast_ifg(sim, next, crs_off, crs_off > t0);
 	sim->nr_events += 1 + retry + 1; /* the TO decision, the two IFGs' ends */
 	sim->fast_tos++;
 	/* A's IFG ends first (or in the same instant, armed first): B's COMMIT is on the wire */
 	if (retry) {
 		sim->now = t0 + BT(PLCA_SIM_IFG_BT);
-		mac_fast_ifg_over(sim, node);
+		fast_ifg_over(sim, node);
+		rs_fast_collide(sim, node);
 	}
 	sim->now = t_start;
-	mac_fast_ifg_over(sim, next);
+	fast_ifg_over(sim, next);
+	rs_fast_frame_start(sim, next);
+}
+
+/*
+ * EV_TX_END of @node's frame: when the situation above follows, run TOs in one step each, one
+ * after the other while each frame's end is the next event of the run, then queue the end of
+ * the last frame started (with the sequence number its arming took).  Nothing the steps do
+ * queues an event, so the first queued one stays where it was.  Return: false (nothing done)
+ * when the situation does not follow this frame.
+ */
+bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
+{
+	u64 horizon = next_live(sim), crs_off, t_start, t_end;
+	u32 next, slot;
+
+	if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start))
+		return false;
+	for (;;) {
+		fast_to(sim, node, next, crs_off, t_start);
+		node = next;
+		slot = node << BUS_SLOT_SHIFT | EV_TX_END;
+		t_end = sim->sig[sim->nodes[node].sig].end;
+		if (t_end > sim->run_limit || horizon <= t_end)
+			break;
+		/* the frame's end is the next event: run it here instead of through the heap */
+		sim->now = t_end;
+		sim->nr_events++;
+		if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start)) {
+			bus_tx_end_bit_level(sim, node);
+			return true;
+		}
+	}
+	bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
 	return true;
 }
 

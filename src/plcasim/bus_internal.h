@@ -353,6 +353,24 @@ void bus_trace_x(struct plca_sim *sim, int tid, const char *name, const char *ca
 		 u64 end, const char *args);
 
 /* bus_medium.c */
+static inline struct bus_signal *sig_at(struct plca_sim *sim, u32 k)
+{
+	return &sim->sig[k % BUS_SIG_RING];
+}
+
+/* Drop the signals nobody can sense any more from the live window. */
+static inline void sig_prune(struct plca_sim *sim)
+{
+	while (sim->sig_tail != sim->sig_head) {
+		struct bus_signal *s = sig_at(sim, sim->sig_tail);
+
+		if (s->gone_at >= sim->now)
+			break;
+		sim->sig_tail++;
+	}
+}
+
+
 int bus_signal_start(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_set_end(struct plca_sim *sim, u32 node, u64 end);
@@ -360,6 +378,8 @@ void bus_signal_finish(struct plca_sim *sim, u32 node);
 void bus_on_tx_end(struct plca_sim *sim, u32 node);
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at);
 bool bus_receiving(const struct plca_sim *sim, u32 node);
+void bus_tx_end_bit_level(struct plca_sim *sim, u32 node);
+void bus_sig_close(struct plca_sim *sim, u32 node);
 
 /* bus_mac.c */
 void mac_frame_ready(struct plca_sim *sim, u32 node);
@@ -378,13 +398,12 @@ void mac_link_down(struct plca_sim *sim, u32 node);
 
 /* bus_mac.c, for the per-TO model */
 bool mac_fast_frame_done(struct plca_sim *sim, u32 node);
-void mac_fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy);
-void mac_fast_ifg_over(struct plca_sim *sim, u32 node);
-u64 mac_head_wire_ns(const struct plca_sim *sim, u32 node);
 
 /* bus_fast.c */
 bool bus_fast_tx_end(struct plca_sim *sim, u32 node);
 bool bus_fast_idle(struct plca_sim *sim);
+void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end);
+void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end);
 
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
@@ -454,8 +473,9 @@ void seg_eval_due(struct plca_sim *sim);
 void seg_reconfigure(struct plca_sim *sim);
 void seg_presync(struct plca_sim *sim);
 /* for the per-TO model (bus_fast.c) */
-bool rs_fast_pending_by(struct plca_sim *sim, const struct bus_node *n, u64 t);
 void rs_fast_frame_end(struct plca_sim *sim, u32 node);
+void rs_fast_collide(struct plca_sim *sim, u32 node);
+void rs_fast_frame_start(struct plca_sim *sim, u32 node);
 void seg_fast_commit_next(struct plca_sim *sim, u32 node);
 void seg_fast_idle_cycles(struct plca_sim *sim, u64 m);
 

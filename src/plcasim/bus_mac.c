@@ -365,44 +365,6 @@ bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
 	return true;
 }
 
-/*
- * What mac_try() does for a MAC whose carrier check the per-TO model knows: the carrier, clear of
- * any signal still unseen, goes (or went) off at @from; @busy: it is still on now (a deferral).
- * The IFG's timer is not queued: mac_fast_ifg_over() runs its end; only its sequence number is
- * taken, so that every later event keeps its place.
- */
-void mac_fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	if (busy && !n->deferred_this_attempt) {
-		n->deferred_this_attempt = true;
-		n->st.deferrals++;
-	}
-	sim->carrier_unseen = false;
-	n->ifg_from = from;
-	n->ifg_clear = true;
-	n->ifg_rs = rs_active(n);
-	n->ifg_opens = sim->opens[n->ifg_rs];
-	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
-}
-
-/* The end of an IFG that mac_fast_ifg() started, with nothing new on the wire: the MAC sends. */
-void mac_fast_ifg_over(struct plca_sim *sim, u32 node)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	n->ifg_from = 0;
-	n->ifg_clear = false;
-	start_tx(sim, node);
-}
-
-u64 mac_head_wire_ns(const struct plca_sim *sim, u32 node)
-{
-	const struct bus_node *n = &sim->nodes[node];
-
-	return bus_frame_wire_ns(n->queue[n->q_head].payload);
-}
 
 void mac_wake_waiters(struct plca_sim *sim)
 {

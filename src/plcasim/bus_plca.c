@@ -593,15 +593,21 @@ void seg_pending_changed(struct plca_sim *sim)
 
 /* ---- for the per-TO model (bus_fast.c) ----------------------------------------------------- */
 
-/* The node will be PENDING at the TO decision of instant @t (lazy_pend_settle() makes it so). */
-bool rs_fast_pending_by(struct plca_sim *sim, const struct bus_node *n, u64 t)
+void rs_fast_collide(struct plca_sim *sim, u32 node)
 {
-	u32 slot = (u32)(n - sim->nodes) << BUS_SLOT_SHIFT | EV_RS;
+	rs_collide(sim, node);
+}
 
-	if (n->ds == DS_PENDING)
-		return true;
-	return n->ds == DS_DELAY_PENDING && n->pend_lazy && n->rs_due <= t &&
-	       sim->slot_seq[slot] == n->pend_tie >> BUS_SLOT_BITS;
+/* start_frame() from the COMMIT of @node, committed in WAIT_MAC. */
+void rs_fast_frame_start(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->in_burst = false;
+	set_ds(sim, n, DS_TRANSMIT);
+	bus_cancel(sim, node, EV_RS);
+	n->tx_start_wire = sim->now;
+	bus_fast_signal_rekind(sim, node, sim->now + bus_frame_wire_ns(n->queue[n->q_head].payload));
 }
 
 /* rs_data_end() of a committed owner without bursts. */
@@ -639,7 +645,9 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node)
 	n->in_burst = false;
 	n->st.tos_used++;
 	set_ds(sim, n, DS_WAIT_MAC);
-	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+	/* bus_signal_start(): nothing else is on the wire, no frame is HELD, the TO is committed */
+	bus_fast_signal_open(sim, node, SIG_COMMIT, BUS_NEVER);
+	sim->nr_active++;
 	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
 	sim->has_held = false;
@@ -723,7 +731,9 @@ static void oc_commit(struct plca_sim *sim, u32 node)
 		return;
 	}
 	set_ds(sim, n, DS_WAIT_MAC);
-	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+	/* bus_signal_start(): nothing else is on the wire, no frame is HELD, the TO is committed */
+	bus_fast_signal_open(sim, node, SIG_COMMIT, BUS_NEVER);
+	sim->nr_active++;
 	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 	bus_timer_held(sim, node, EV_RS, n->rs_due);
 	rs_release_carrier(sim, node);

@@ -264,8 +264,57 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	return true;
 }
 
+/*
+ * The TO 0 decision of an idle cycle (nothing pending): when nothing at all is under way (no
+ * frame queued, held or pending anywhere, no signal, no waiter, every PLCA node synchronised,
+ * no own clock), the cycle and the ones after it run exactly as the closed form says until the
+ * next queued event: skip the whole cycles before it (and before the end of the run), and leave
+ * the segment at the TO 0 decision of the last one skipped.  Return: whether it skipped.
+ */
 bool bus_fast_idle(struct plca_sim *sim)
 {
-	(void)sim;
-	return false;
+	struct bus_seg *seg = &sim->seg;
+	u64 cycle, first_beacon, limit, m, t;
+	u32 coord;
+
+	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
+	    sim->nr_hold || sim->nr_waiters || sim->nr_active || held_live(sim) ||
+	    seg->to_start != sim->now)
+		return false;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		const struct bus_node *n = &sim->nodes[i];
+
+		if (n->mac != MAC_IDLE || n->q_len || n->ds != DS_IDLE || n->committed ||
+		    (n->rs_on && n->up && !n->synced))
+			return false;
+	}
+	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+	first_beacon = sim->now + seg->node_cnt * seg->to_ns;
+	/* the last BEACON skipped must end before the next event and by the end of the run */
+	limit = min(next_live(sim) - 1, sim->run_limit);
+	if (first_beacon + BT(PLCA_SIM_BEACON_BT) > limit)
+		return false;
+	m = (limit - first_beacon - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
+	coord = (u32)seg->coord;
+	/* the BEACONs that carrier sense can still see go on the wire (and the ring) */
+	for (u64 j = m > 16 ? m - 16 : 0; j < m; j++) {
+		sim->now = first_beacon + j * cycle;
+		bus_fast_signal_open(sim, coord, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
+		sim->now += BT(PLCA_SIM_BEACON_BT);
+		sim->nodes[coord].sig = -1;
+		t = sim->now;
+		sig_at(sim, sim->sig_head - 1)->active = false;
+		sig_at(sim, sim->sig_head - 1)->gone_at =
+			t + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
+	}
+	sim->opens[0] += m > 16 ? m - 16 : 0;
+	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
+	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
+	sim->nodes[coord].col_at = BUS_NEVER;
+	/* the sequence numbers of the run timers and BEACON ends skipped */
+	sim->events.seq += 2 * m - (m < 16 ? m : 16);
+	seg_fast_idle_cycles(sim, m, first_beacon - seg->node_cnt * seg->to_ns);
+	sim->nr_events += 3 * m;
+	sim->fast_cycles += m;
+	return true;
 }

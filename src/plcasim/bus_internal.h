@@ -477,7 +477,7 @@ void rs_fast_frame_end(struct plca_sim *sim, u32 node);
 void rs_fast_collide(struct plca_sim *sim, u32 node);
 void rs_fast_frame_start(struct plca_sim *sim, u32 node);
 void seg_fast_commit_next(struct plca_sim *sim, u32 node);
-void seg_fast_idle_cycles(struct plca_sim *sim, u64 m);
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u64 first_to0);
 
 #pragma GCC visibility pop
 

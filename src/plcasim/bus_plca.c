@@ -521,6 +521,9 @@ static void to_eval(struct plca_sim *sim)
 		seg->state = SEG_RECEIVE;
 		return;
 	}
+	/* a whole idle cycle ahead: skip the cycles up to the next event (bus_fast.c) */
+	if (next == seg->node_cnt && !seg->cur_id && !sim->bit_level && bus_fast_idle(sim))
+		next = seg->node_cnt;
 	seg->idle_to = next;
 	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
 }
@@ -652,6 +655,48 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node)
 	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
 	sim->has_held = false;
 	n->rs_carrier_off = sim->now;
+}
+
+/*
+ * @m idle cycles from the TO 0 decision now (bus_fast_idle() checked that nothing can happen in
+ * them): what materialising each idle run, sending each BEACON and hearing it end would do, in
+ * the same order for the trace, the counts once for all.  It leaves the cycle at the TO 0
+ * decision of the last cycle, sim->now, which the caller has moved there.
+ */
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u64 first_to0)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *coord = &sim->nodes[seg->coord];
+	u64 cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+
+	for (u64 j = 0; sim->trace && j < m; j++) {
+		u64 to0 = first_to0 + j * cycle, beacon = to0 + seg->node_cnt * seg->to_ns;
+
+		for (u32 id = 0; id < seg->node_cnt; id++)
+			trace_to(sim, id, to0 + id * seg->to_ns, to0 + (id + 1) * seg->to_ns);
+		bus_trace_x(sim, seg->coord + 1, "BEACON", "wire", beacon,
+			    beacon + BT(PLCA_SIM_BEACON_BT), NULL);
+		bus_trace_x(sim, 0, "BEACON", "beacon", beacon, beacon + BT(PLCA_SIM_BEACON_BT),
+			    NULL);
+	}
+	/* every TO of the cycles began once per cycle: TOs 1.. of each, TO 0 of the next */
+	for (u32 k = sim->owner_first[0]; k < sim->owner_first[seg->node_cnt]; k++)
+		sim->nodes[sim->owners[k]].st.tos += m;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		if ((int)i != seg->coord && n->rs_on && n->up)
+			n->st.beacons += m;
+	}
+	coord->st.beacons += m;
+	coord->st.beacons_sent += m;
+	sim->cycles += m;
+	seg->cycle_start = sim->now - BT(PLCA_SIM_BEACON_BT);
+	seg->last_beacon = sim->now;
+	seg->to_start = sim->now;
+	seg->cur_id = 0;
+	seg->state = SEG_WAIT_TO;
+	seg->owner = -1;
 }
 
 /* ---- own clocks: a node that runs the control state machine itself ------------------------ */

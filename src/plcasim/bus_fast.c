@@ -281,6 +281,12 @@ bool bus_fast_idle(struct plca_sim *sim)
 	    sim->nr_hold || sim->nr_waiters || sim->nr_active || held_live(sim) ||
 	    seg->to_start != sim->now)
 		return false;
+	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+	first_beacon = sim->now + seg->node_cnt * seg->to_ns;
+	/* the last BEACON skipped must end before the next event and by the end of the run */
+	limit = min(next_live(sim) - 1, sim->run_limit);
+	if (first_beacon + BT(PLCA_SIM_BEACON_BT) > limit)
+		return false;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		const struct bus_node *n = &sim->nodes[i];
 
@@ -288,12 +294,6 @@ bool bus_fast_idle(struct plca_sim *sim)
 		    (n->rs_on && n->up && !n->synced))
 			return false;
 	}
-	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
-	first_beacon = sim->now + seg->node_cnt * seg->to_ns;
-	/* the last BEACON skipped must end before the next event and by the end of the run */
-	limit = min(next_live(sim) - 1, sim->run_limit);
-	if (first_beacon + BT(PLCA_SIM_BEACON_BT) > limit)
-		return false;
 	m = (limit - first_beacon - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
 	coord = (u32)seg->coord;
 	/* the BEACONs that carrier sense can still see go on the wire (and the ring) */

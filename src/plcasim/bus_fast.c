@@ -240,9 +240,13 @@ static void fast_to(struct plca_sim *sim, u32 node, u32 next, u64 crs_off, u64 t
  */
 bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 {
-	u64 horizon = next_live(sim), crs_off, t_start, t_end;
+	u64 horizon, crs_off, t_start, t_end;
 	u32 next, slot;
 
+	/* not a committed PLCA TO (a CSMA/CD segment, say): nothing to look at */
+	if (sim->seg.state != SEG_COMMIT || sim->seg.owner != (int)node)
+		return false;
+	horizon = next_live(sim);
 	if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start))
 		return false;
 	for (;;) {

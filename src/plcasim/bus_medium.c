@@ -144,17 +144,8 @@ void bus_signal_finish(struct plca_sim *sim, u32 node)
 	sim->nr_active--;
 }
 
-/* EV_TX_END: the node's signal is over; tell its owner, then the cycle, then deferring MACs. */
-void bus_on_tx_end(struct plca_sim *sim, u32 node)
-{
-	if (sim->sig[sim->nodes[node].sig].kind == SIG_DATA && !sim->bit_level &&
-	    bus_fast_tx_end(sim, node))
-		return;
-	bus_tx_end_bit_level(sim, node);
-}
-
-/* bus_on_tx_end() as every signal ends on the bit-level path. */
-void bus_tx_end_bit_level(struct plca_sim *sim, u32 node)
+/* The node's signal is over; tell its owner, then the cycle, then deferring MACs. */
+static inline void tx_end(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 	struct bus_signal *s = &sim->sig[n->sig];
@@ -178,6 +169,21 @@ void bus_tx_end_bit_level(struct plca_sim *sim, u32 node)
 	if (!sim->nr_active)
 		seg_crs_drop(sim);
 	mac_wake_waiters(sim);
+}
+
+/* EV_TX_END; the end of an owner's frame in a committed TO may start a one-step TO (bus_fast.c). */
+void bus_on_tx_end(struct plca_sim *sim, u32 node)
+{
+	if (sim->seg.state == SEG_COMMIT && sim->seg.owner == (int)node && !sim->bit_level &&
+	    bus_fast_tx_end(sim, node))
+		return;
+	tx_end(sim, node);
+}
+
+/* EV_TX_END as the bit-level path runs it. */
+void bus_tx_end_bit_level(struct plca_sim *sim, u32 node)
+{
+	tx_end(sim, node);
 }
 
 /* EV_COL: the node's PHY sees a foreign signal while it transmits. */

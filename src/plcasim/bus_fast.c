@@ -173,24 +173,9 @@ static inline void fast_close(struct plca_sim *sim, u32 node)
  */
 void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 {
-	struct bus_node *n = &sim->nodes[node];
-	struct bus_signal *s;
-
 	sig_prune(sim);
 	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING);
-	s = sig_at(sim, sim->sig_head);
-	*s = (struct bus_signal){
-		.node = node,
-		.kind = kind,
-		.active = true,
-		.pos_ns = n->pos_ns,
-		.start = sim->now,
-		.end = end,
-		.gone_at = BUS_NEVER};
-	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
-	sim->sig_head++;
-	sim->opens[0]++;
-	sim->opens[1] += kind <= SIG_JAM;
+	sig_push(sim, node, kind, end);
 	if (end != BUS_NEVER)
 		sim->slot_seq[node << BUS_SLOT_SHIFT | EV_TX_END] = kfsim_evq_take_seq(&sim->events);
 }

@@ -370,6 +370,25 @@ static inline void sig_prune(struct plca_sim *sim)
 	}
 }
 
+/* Put @node's new signal of @kind, from now to @end, on the ring (sig_open() and the model's). */
+static inline void sig_push(struct plca_sim *sim, u32 node, u8 kind, u64 end)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	*sig_at(sim, sim->sig_head) = (struct bus_signal){
+		.node = node,
+		.kind = kind,
+		.active = true,
+		.pos_ns = n->pos_ns,
+		.start = sim->now,
+		.end = end,
+		.gone_at = BUS_NEVER};
+	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
+	sim->sig_head++;
+	sim->opens[0]++;
+	sim->opens[1] += kind <= SIG_JAM;
+}
+
 
 int bus_signal_start(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end);

@@ -22,16 +22,22 @@ static struct bus_frame *head_frame(struct bus_node *n)
 	return &n->queue[n->q_head];
 }
 
-static void dequeue(struct plca_sim *sim, u32 node)
+/* The head frame leaves the queue; the MAC has nothing in hand. */
+static inline void queue_pop(struct bus_node *n)
 {
-	struct bus_node *n = &sim->nodes[node];
-
 	/* q_cap is any size, so the ring wraps by comparison, not by a division */
 	if (++n->q_head == n->q_cap)
 		n->q_head = 0;
 	n->q_len--;
 	n->mac = MAC_IDLE;
 	n->attempts = 0;
+}
+
+static void dequeue(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	queue_pop(n);
 	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
 		mac_arrival(sim, node);
 	mac_frame_ready(sim, node);
@@ -342,7 +348,7 @@ void mac_tx_done(struct plca_sim *sim, u32 node, bool ok)
  * The per-TO model (bus_fast.c): mac_tx_done(ok) of a PLCA owner whose carrier check after the
  * frame is known (the wire is quiet but for its own frame, which just ended): the same counts,
  * the same refill (and payload draw) as dequeue(), but the MAC is left in DEFER without asking
- * the wire.  Return: whether it has another frame (mac_fast_ifg() then starts its IFG).
+ * the wire.  Return: whether it has another frame (bus_fast.c then starts its IFG).
  */
 bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
 {
@@ -350,11 +356,7 @@ bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
 
 	count_delivered(sim, n);
 	rs_fast_frame_end(sim, node);
-	if (++n->q_head == n->q_cap)
-		n->q_head = 0;
-	n->q_len--;
-	n->mac = MAC_IDLE;
-	n->attempts = 0;
+	queue_pop(n);
 	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
 		queue_push(n, sim->now, draw_payload(sim, n));
 	if (!n->q_len)

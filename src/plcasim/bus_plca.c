@@ -445,6 +445,18 @@ static u32 next_pending_id(struct plca_sim *sim, u32 from)
 	return limit;
 }
 
+/* @node owns the TO now (its COMMIT goes out), with a burst count of 0. */
+static inline void take_to(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	sim->seg.owner = (int)node;
+	n->committed = true;
+	n->bc = 0;
+	n->in_burst = false;
+	n->st.tos_used++;
+}
+
 static void commit(struct plca_sim *sim, u32 id)
 {
 	struct bus_seg *seg = &sim->seg;
@@ -459,11 +471,7 @@ static void commit(struct plca_sim *sim, u32 id)
 
 		if (!rs_active(n) || !rs_pending(n))
 			continue;
-		seg->owner = (int)node;
-		n->committed = true;
-		n->bc = 0;
-		n->in_burst = false;
-		n->st.tos_used++;
+		take_to(sim, node);
 		bus_cancel(sim, node, EV_RS);
 		set_ds(sim, n, n->ds == DS_HOLD ? DS_TRANSMIT : DS_WAIT_MAC);
 	}
@@ -642,11 +650,7 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node)
 		lazy_pend_settle(sim, false);
 	seg->eval_pending = false;
 	seg->state = SEG_COMMIT;
-	seg->owner = (int)node;
-	n->committed = true;
-	n->bc = 0;
-	n->in_burst = false;
-	n->st.tos_used++;
+	take_to(sim, node);
 	set_ds(sim, n, DS_WAIT_MAC);
 	/* bus_signal_start(): nothing else is on the wire, no frame is HELD, the TO is committed */
 	bus_fast_signal_open(sim, node, SIG_COMMIT, BUS_NEVER);

@@ -58,14 +58,31 @@ static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 	}
 }
 
+/*
+ * The ring push is sig_push()'s, written out here: with the helper gcc 12 lays this hot path
+ * out longer (callgrind: 0.4 % more instructions for 8 saturated 64-byte CSMA/CD nodes).
+ */
 static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 {
 	struct bus_node *n = &sim->nodes[node];
+	struct bus_signal *s;
 
 	sig_prune(sim);
 	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING);
 	check_overlaps(sim, node, end);
-	sig_push(sim, node, kind, end);
+	s = sig_at(sim, sim->sig_head);
+	*s = (struct bus_signal){
+		.node = node,
+		.kind = kind,
+		.active = true,
+		.pos_ns = n->pos_ns,
+		.start = sim->now,
+		.end = end,
+		.gone_at = BUS_NEVER};
+	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
+	sim->sig_head++;
+	sim->opens[0]++;
+	sim->opens[1] += kind <= SIG_JAM;
 	if (end != BUS_NEVER)
 		bus_timer(sim, node, EV_TX_END, end);
 	return n->sig;

@@ -9,6 +9,8 @@
  *   bus_mac.c     the Clause 4 CSMA/CD MAC and the arrival processes
  *   bus_plca.c    the Clause 148 PLCA RS: the cycle (control) and each node's data state machine
  *   bus_stats.c   the per-node figures and the report (latency: <kfsim/sim_hist.h>)
+ *   bus_fast.c    the per-TO model: a TO in one step, idle cycles skipped, where nothing on the
+ *                 wire can differ from the bit-level path (struct plca_sim_cfg.bit_level)
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the

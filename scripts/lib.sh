@@ -45,6 +45,7 @@ KFSIM_TEST_PACKAGES=(
 	gdb
 	clang-19	# BPF objects with btf_type_tag (__kptr): tests/bpfcc/fuzz
 	ethtool
+	parallel	# GNU parallel: tests/grid slices a grid through it (kfsim merge)
 )
 
 # kfsim_install_deps [PACKAGES...]: install whichever of KFSIM_PACKAGES and PACKAGES are missing.

@@ -114,12 +114,18 @@ struct plca_sim_node_cfg {
  * @seed: random seed (backoff draws, arrivals, frame sizes)
  * @crs_delay_ns: MDI-to-CRS latency in ns: 0 = PLCA_SIM_CRS_DELAY_DEFAULT_NS, -1 = none (carrier
  *                sensed the instant a signal reaches the MDI), else 1..PLCA_SIM_CRS_DELAY_MAX_NS
+ * @bit_level: run every signal, carrier check and timer (the reference path).  By default the
+ *             simulator models a transmit opportunity in one step wherever nothing can differ
+ *             (the TO after a frame on a quiet PLCA segment, whole idle cycles with nothing
+ *             pending); the results are the same to the bit for a given seed, and
+ *             tests/plcasim/test_sim_fastpath.c checks that against this switch.
  */
 struct plca_sim_cfg {
 	const struct plca_sim_node_cfg *nodes;
 	u32 nr_nodes;
 	u64 seed;
 	int crs_delay_ns;
+	bool bit_level;
 };
 
 /* Misconfiguration flags in struct plca_sim_report: simulated, not rejected. */
@@ -427,6 +433,16 @@ int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 se
 int kfsim_plca_sweep_progress(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
 			      struct plca_sweep_point *points,
 			      void (*progress)(void *arg, u32 done, u32 total), void *arg);
+
+/**
+ * kfsim_plca_sweep_point() - point @idx of kfsim_plca_sweep() alone: @idx / 2 + 1 senders,
+ * PLCA for an even @idx, CSMA/CD for an odd one, with the sweep's @seed (the points of a sweep
+ * are independent, so they can run in any order, on any thread or machine)
+ *
+ * Return: 0; -EINVAL for a bad segment or @idx >= 2 * @seg->nr_nodes; -ENOMEM.
+ */
+int kfsim_plca_sweep_point(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed, u32 idx,
+			   struct plca_sweep_point *point);
 
 /** kfsim_plca_sweep_csv() - write @nr @points as CSV with a header line; -EIO on error. */
 int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *out);

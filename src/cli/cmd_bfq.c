@@ -28,6 +28,7 @@
 #include <kfsim/svg_plot.h>
 #include <kfsim/trace_event.h>
 #include "cli.h"
+#include "cli_grid.h"
 
 #define CMD "bfq"
 
@@ -49,6 +50,7 @@ struct bfq_opts {
 	struct kfsim_blktrace_rec *replay;
 	u64 replay_span_ns;		/* last Q event - first */
 	bool replay_scale;
+	struct kfsim_grid_opts grid;	/* compare, ablate: --shard, --jobs (cli_grid.h) */
 };
 
 /* --tunable NAME=VALUE: a BFQ sysfs attribute, stored as the kernel's store function does. */
@@ -432,6 +434,7 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
 	{ "dump-jobs", KFSIM_OPT_FLAG, O(dump_jobs), NULL,
 	  "print the jobs as kfsim reads them (JSON) and run nothing" },
+	KFSIM_GRID_OPT_ROWS(O(grid), (1u << VERB_COMPARE) | (1u << VERB_ABLATE)),
 };
 
 /* What a --replay left behind, whatever the outcome. */
@@ -786,7 +789,15 @@ struct run_row {
 	double x;
 	struct kfsim_bfq_sim_config cfg;
 	struct kfsim_bfq_sim *sim;
+	struct kfsim_bfq_sim_result merged;	/* read back by kfsim merge (no @sim) */
+	char why[200];
 };
+
+/* The row's result: its run's, or the one kfsim merge read back. */
+static const struct kfsim_bfq_sim_result *row_result(const struct run_row *row)
+{
+	return row->sim ? kfsim_bfq_sim_result(row->sim) : &row->merged;
+}
 
 /* @width: the first column's, wide enough for every row's label (ablate's "max_budget=16384") */
 static void table_header(const struct kfsim_bfq_sim_result *res, const char *first, int width)
@@ -813,27 +824,209 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res,
 	printf("\n");
 }
 
+/*
+ * Slicing compare and ablate (cli_grid.h): a run's result as a record of a partial file, and
+ * back.  Every field the outputs below print is carried; the per-bin series are not (compare
+ * and ablate draw no time series).
+ */
+static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
+{
+	struct kfsim_rec rec;
+	char key[48];
+
+	kfsim_rec_init(&rec);
+	kfsim_rec_double(&rec, "duration_s", res->duration_s);
+	kfsim_rec_double(&rec, "mb_s", res->mb_s);
+	kfsim_rec_double(&rec, "iops", res->iops);
+	kfsim_rec_double(&rec, "jain", res->jain);
+	kfsim_rec_u64(&rec, "submitted", res->submitted);
+	kfsim_rec_u64(&rec, "completed", res->completed);
+	kfsim_rec_u64(&rec, "in_flight", res->in_flight);
+	kfsim_rec_u64(&rec, "drained", res->drained);
+	kfsim_rec_u64(&rec, "hole_injected", res->hole_injected);
+	for (int r = 0; r < BFQQE_NR_REASONS; r++) {
+		snprintf(key, sizeof(key), "expirations.%d", r);
+		kfsim_rec_u64(&rec, key, res->expirations[r]);
+	}
+	kfsim_rec_u64(&rec, "nr_actuators", res->nr_actuators);
+	for (unsigned int a = 0; a < res->nr_actuators; a++) {
+		const struct kfsim_bfq_actuator_result *ar = &res->actuator[a];
+
+#define ACT_D(f) (snprintf(key, sizeof(key), "act%u." #f, a), kfsim_rec_double(&rec, key, ar->f))
+#define ACT_U(f) (snprintf(key, sizeof(key), "act%u." #f, a), kfsim_rec_u64(&rec, key, ar->f))
+		ACT_D(utilisation), ACT_D(mb_s), ACT_D(iops);
+		ACT_U(requests), ACT_U(injected), ACT_U(cache_hits);
+	}
+	kfsim_rec_u64(&rec, "nr_jobs", res->nr_jobs);
+	for (unsigned int j = 0; j < res->nr_jobs; j++) {
+		const struct kfsim_bfq_job_result *jr = &res->jobs[j];
+
+#define JOB_D(f) (snprintf(key, sizeof(key), "job%u." #f, j), kfsim_rec_double(&rec, key, jr->f))
+#define JOB_U(f) (snprintf(key, sizeof(key), "job%u." #f, j), kfsim_rec_u64(&rec, key, jr->f))
+		snprintf(key, sizeof(key), "job%u.name", j);
+		kfsim_rec_str(&rec, key, jr->name);
+		JOB_U(weight), JOB_U(requests), JOB_U(bytes);
+		JOB_D(mb_s), JOB_D(iops), JOB_D(share), JOB_D(lat_mean_us), JOB_D(lat_p99_us),
+			JOB_D(lat_max_us);
+	}
+	return kfsim_rec_finish(&rec);
+}
+
+/* @rec back into @res, whose jobs array (@res->nr_jobs entries) the caller frees. */
+static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res)
+{
+	char key[48];
+	u64 v, nr_act, nr_jobs;
+	int bad = 0;
+
+	memset(res, 0, sizeof(*res));
+	bad |= kfsim_rec_get_double(rec, "duration_s", &res->duration_s);
+	bad |= kfsim_rec_get_double(rec, "mb_s", &res->mb_s);
+	bad |= kfsim_rec_get_double(rec, "iops", &res->iops);
+	bad |= kfsim_rec_get_double(rec, "jain", &res->jain);
+	bad |= kfsim_rec_get_u64(rec, "submitted", &res->submitted);
+	bad |= kfsim_rec_get_u64(rec, "completed", &res->completed);
+	bad |= kfsim_rec_get_u64(rec, "in_flight", &res->in_flight);
+	bad |= kfsim_rec_get_u64(rec, "drained", &res->drained);
+	bad |= kfsim_rec_get_u64(rec, "hole_injected", &res->hole_injected);
+	for (int r = 0; r < BFQQE_NR_REASONS; r++) {
+		snprintf(key, sizeof(key), "expirations.%d", r);
+		bad |= kfsim_rec_get_u64(rec, key, &res->expirations[r]);
+	}
+	bad |= kfsim_rec_get_u64(rec, "nr_actuators", &nr_act);
+	bad |= kfsim_rec_get_u64(rec, "nr_jobs", &nr_jobs);
+	if (bad || nr_act > KFSIM_HDD_MAX_ACTUATORS || nr_jobs > 4096)
+		return -EINVAL;
+	res->nr_actuators = (unsigned int)nr_act;
+	for (unsigned int a = 0; a < res->nr_actuators; a++) {
+		struct kfsim_bfq_actuator_result *ar = &res->actuator[a];
+
+#define ACT_GD(f) (snprintf(key, sizeof(key), "act%u." #f, a), \
+		   kfsim_rec_get_double(rec, key, &ar->f))
+#define ACT_GU(f) (snprintf(key, sizeof(key), "act%u." #f, a), \
+		   kfsim_rec_get_u64(rec, key, &ar->f))
+		/* one lookup per statement: the key buffer is shared */
+		bad |= ACT_GD(utilisation);
+		bad |= ACT_GD(mb_s);
+		bad |= ACT_GD(iops);
+		bad |= ACT_GU(requests);
+		bad |= ACT_GU(injected);
+		bad |= ACT_GU(cache_hits);
+	}
+	res->jobs = calloc(nr_jobs ? nr_jobs : 1, sizeof(*res->jobs));
+	if (!res->jobs)
+		return -ENOMEM;
+	res->nr_jobs = (unsigned int)nr_jobs;
+	for (unsigned int j = 0; j < res->nr_jobs; j++) {
+		struct kfsim_bfq_job_result *jr = &res->jobs[j];
+
+#define JOB_GD(f) (snprintf(key, sizeof(key), "job%u." #f, j), \
+		   kfsim_rec_get_double(rec, key, &jr->f))
+#define JOB_GU(f) (snprintf(key, sizeof(key), "job%u." #f, j), \
+		   kfsim_rec_get_u64(rec, key, &jr->f))
+		snprintf(key, sizeof(key), "job%u.name", j);
+		bad |= kfsim_rec_get_str(rec, key, jr->name, sizeof(jr->name));
+		snprintf(key, sizeof(key), "job%u.weight", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->weight = (unsigned int)v;
+		bad |= JOB_GU(requests);
+		bad |= JOB_GU(bytes);
+		bad |= JOB_GD(mb_s);
+		bad |= JOB_GD(iops);
+		bad |= JOB_GD(share);
+		bad |= JOB_GD(lat_mean_us);
+		bad |= JOB_GD(lat_p99_us);
+		bad |= JOB_GD(lat_max_us);
+	}
+	return bad ? -EINVAL : 0;
+}
+
+/* run_rows_grid(): a slice's partial file is written, and that is all the run does. */
+#define ROWS_SLICE_WRITTEN 256
+
+struct rows_run {
+	struct run_row *rows;
+	unsigned int nr;
+	struct sim_progress *progress;
+	struct kfsim_grid *grid;
+};
+
+/* Point @i of a compare or ablate grid: run row @i (and record it when sliced). */
+static int run_row_point(void *ctx, u32 i)
+{
+	struct rows_run *run = ctx;
+	struct run_row *row = &run->rows[i];
+	char *rec;
+	int err;
+
+	if (run->progress->line.on) {
+		run->progress->before_s = run->progress->run_s * i;
+		kfsim_cli_progress_update(&run->progress->line, (double)i / run->nr,
+					  run->progress->before_s);
+		row->cfg.progress = on_sim_progress;
+		row->cfg.progress_arg = run->progress;
+	}
+	err = run_one(&row->cfg, &row->sim, row->why, sizeof(row->why));
+	if (err || run->grid->mode != KFSIM_GRID_SHARD)
+		return err;
+	rec = bfq_result_record(kfsim_bfq_sim_result(row->sim));
+	err = rec ? kfsim_grid_put(run->grid, i, rec) : -ENOMEM;
+	free(rec);
+	return err;
+}
+
+/*
+ * The rows' runs: all of them, a slice (--shard, or the environment of a Slurm array, an
+ * Indexed Job or GNU parallel: cli_grid.h), on --jobs threads, or read back by kfsim merge.
+ * Return: 0 when the outputs below should follow, else the exit status.
+ */
+static int run_rows_grid(struct bfq_opts *o, struct run_row *rows, unsigned int nr,
+			 const char *verb, const char **why)
+{
+	struct sim_progress progress = { 0 };
+	struct rows_run run = { rows, nr, &progress, NULL };
+	struct kfsim_grid grid;
+	int err;
+
+	*why = "";
+	err = kfsim_grid_begin(&grid, CMD, verb, &o->grid, nr);
+	run.grid = &grid;
+	if (err)
+		goto out;
+	kfsim_cli_progress_begin(&progress.line, "kfsim bfq", o->quiet ||
+				 kfsim_grid_threads(&grid) > 1 || grid.mode == KFSIM_GRID_MERGE);
+	progress.run_s = (double)o->cfg.duration_ns / 1e9;
+	progress.total_s = progress.run_s * nr;
+	err = kfsim_grid_run(&grid, run_row_point, &run);
+	kfsim_cli_progress_end(&progress.line);
+	for (unsigned int i = 0; err && i < nr; i++)
+		if (rows[i].why[0])
+			*why = rows[i].why;
+	if (err)
+		goto out;
+	for (unsigned int i = 0; grid.mode == KFSIM_GRID_MERGE && i < nr && !err; i++)
+		if (bfq_result_unrecord(kfsim_grid_record(&grid, i), &rows[i].merged))
+			err = kfsim_cli_fail(CMD, -EINVAL, "point %u of the partial results is "
+					     "damaged", i);
+	if (!err && grid.mode == KFSIM_GRID_SHARD)
+		err = kfsim_grid_finish(&grid, CMD) ?: ROWS_SLICE_WRITTEN;
+out:
+	kfsim_grid_end(&grid);
+	return err;
+}
+
 static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, const char *what,
 		    bool numeric_x)
 {
-	char why[200] = "";
-	struct sim_progress progress = { 0 };
+	const char *why = "";
 	struct kfsim_json json;
-	int err = 0;
+	int err;
 
-	kfsim_cli_progress_begin(&progress.line, "kfsim bfq", o->quiet);
-	progress.run_s = (double)o->cfg.duration_ns / 1e9;
-	progress.total_s = progress.run_s * nr;
-	for (unsigned int i = 0; i < nr && !err; i++) {
-		progress.before_s = progress.run_s * i;
-		kfsim_cli_progress_update(&progress.line, (double)i / nr, progress.before_s);
-		if (progress.line.on) {
-			rows[i].cfg.progress = on_sim_progress;
-			rows[i].cfg.progress_arg = &progress;
-		}
-		err = run_one(&rows[i].cfg, &rows[i].sim, why, sizeof(why));
+	err = run_rows_grid(o, rows, nr, numeric_x ? "ablate" : "compare", &why);
+	if (err == ROWS_SLICE_WRITTEN) {
+		err = 0;
+		goto out;
 	}
-	kfsim_cli_progress_end(&progress.line);
 	if (err)
 		goto out;
 	if (o->json) {
@@ -845,7 +1038,7 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 			kfsim_json_object_begin(&json);
 			kfsim_json_kv_string(&json, what, rows[i].label);
 			kfsim_json_key(&json, "result");
-			json_result(&json, &rows[i].cfg, kfsim_bfq_sim_result(rows[i].sim));
+			json_result(&json, &rows[i].cfg, row_result(&rows[i]));
 			kfsim_json_object_end(&json);
 		}
 		kfsim_json_array_end(&json);
@@ -856,18 +1049,18 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 
 		for (unsigned int i = 0; i < nr; i++)
 			width = max_t(int, width, (int)strlen(rows[i].label));
-		table_header(kfsim_bfq_sim_result(rows[0].sim), what, width);
+		table_header(row_result(&rows[0]), what, width);
 		for (unsigned int i = 0; i < nr; i++)
-			table_row(rows[i].label, kfsim_bfq_sim_result(rows[i].sim), width);
+			table_row(rows[i].label, row_result(&rows[i]), width);
 	}
 	if (o->plot_path) {
 		double x[MAX_RUNS], total[MAX_RUNS], act[KFSIM_HDD_MAX_ACTUATORS][MAX_RUNS];
 		struct kfsim_plot_series series[1 + 2];
-		unsigned int na = min(kfsim_bfq_sim_result(rows[0].sim)->nr_actuators, 2U);
+		unsigned int na = min(row_result(&rows[0])->nr_actuators, 2U);
 		char title[96], x_label[256];
 
 		for (unsigned int i = 0; i < nr; i++) {
-			const struct kfsim_bfq_sim_result *res = kfsim_bfq_sim_result(rows[i].sim);
+			const struct kfsim_bfq_sim_result *res = row_result(&rows[i]);
 
 			x[i] = numeric_x ? rows[i].x : i;
 			total[i] = res->mb_s;
@@ -902,11 +1095,13 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 		}
 	}
 out:
-	for (unsigned int i = 0; i < nr; i++)
+	for (unsigned int i = 0; i < nr; i++) {
 		kfsim_bfq_sim_destroy(rows[i].sim);
+		free(rows[i].merged.jobs);
+	}
 	if (err < 0)
 		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
-	return err ? KFSIM_EXIT_FAILURE : KFSIM_EXIT_OK;
+	return err > 0 ? err : KFSIM_EXIT_OK;	/* a usage error (2) stays one */
 }
 
 static int cmd_compare(struct bfq_opts *o, struct run_row *rows)

@@ -21,6 +21,7 @@
 #include <kfsim/trace_event.h>
 #include <kfsim/cmdline.h>
 #include "cli.h"
+#include "cli_grid.h"
 
 #define CMD "plca"
 
@@ -39,6 +40,7 @@ struct plca_opts {
 	const char *svg_prefix;
 	const char *config; /* build the segment from these PHYs ("builtin": kfsim ethtool's) */
 	const char *dev;    /* ... the segment of this device */
+	struct kfsim_grid_opts grid; /* sweep: --shard, --jobs (cli_grid.h) */
 };
 
 static int parse_load(void *opts, const char *text, char *why, size_t why_size)
@@ -203,6 +205,7 @@ static const struct kfsim_opt plca_opts_table[] = {
 	{ "force", KFSIM_OPT_FLAG, O(force), NULL,
 	  "run even when the estimated cost is beyond the budget (below)" },
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
+	KFSIM_GRID_OPT_ROWS(O(grid), SWEEP_ONLY),
 };
 
 /* The library's runs (<kfsim/plca_sim.h>): a sweep's runs are shorter than sim's one. */
@@ -614,24 +617,117 @@ static void on_sweep_progress(void *arg, u32 done, u32 total)
 	kfsim_cli_progress_update(&p->line, (double)done / total, done * p->run_s);
 }
 
-static int plca_sweep_cmd(const struct plca_opts *o)
+/* A sweep point as a record of a partial result (cli_grid.h), every field of it. */
+static char *sweep_record(const struct plca_sweep_point *p)
 {
-	struct sweep_progress progress;
-	struct plca_sweep_point *points =
-		kcalloc(2 * (size_t)o->seg.nr_nodes, sizeof(*points), GFP_KERNEL);
-	int nr, ret = 0;
+	const struct plca_sim_report *r = &p->rep;
+	struct kfsim_rec rec;
 
-	if (!points)
-		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the sweep");
-	kfsim_cli_progress_begin(&progress.line, "kfsim plca sweep", o->quiet);
+	kfsim_rec_init(&rec);
+	kfsim_rec_u64(&rec, "senders", p->senders);
+	kfsim_rec_u64(&rec, "mode", p->mode);
+	kfsim_rec_u64(&rec, "now_ns", r->now_ns);
+	kfsim_rec_u64(&rec, "events", r->events);
+	kfsim_rec_u64(&rec, "cycles", r->cycles);
+	kfsim_rec_double(&rec, "throughput_mbps", r->throughput_mbps);
+	kfsim_rec_double(&rec, "goodput_mbps", r->goodput_mbps);
+	kfsim_rec_double(&rec, "utilisation", r->utilisation);
+	kfsim_rec_double(&rec, "lat_mean_ns", r->lat_mean_ns);
+	kfsim_rec_u64(&rec, "lat_p99_ns", r->lat_p99_ns);
+	kfsim_rec_u64(&rec, "lat_max_ns", r->lat_max_ns);
+	kfsim_rec_double(&rec, "jain", r->jain);
+	kfsim_rec_u64(&rec, "collisions", r->collisions);
+	kfsim_rec_u64(&rec, "phys_collisions", r->phys_collisions);
+	kfsim_rec_u64(&rec, "misconfig", r->misconfig);
+	return kfsim_rec_finish(&rec);
+}
+
+static int sweep_unrecord(const char *rec, struct plca_sweep_point *p)
+{
+	struct plca_sim_report *r = &p->rep;
+	u64 senders, mode, misconfig;
+	int bad = 0;
+
+	bad |= kfsim_rec_get_u64(rec, "senders", &senders);
+	bad |= kfsim_rec_get_u64(rec, "mode", &mode);
+	bad |= kfsim_rec_get_u64(rec, "now_ns", &r->now_ns);
+	bad |= kfsim_rec_get_u64(rec, "events", &r->events);
+	bad |= kfsim_rec_get_u64(rec, "cycles", &r->cycles);
+	bad |= kfsim_rec_get_double(rec, "throughput_mbps", &r->throughput_mbps);
+	bad |= kfsim_rec_get_double(rec, "goodput_mbps", &r->goodput_mbps);
+	bad |= kfsim_rec_get_double(rec, "utilisation", &r->utilisation);
+	bad |= kfsim_rec_get_double(rec, "lat_mean_ns", &r->lat_mean_ns);
+	bad |= kfsim_rec_get_u64(rec, "lat_p99_ns", &r->lat_p99_ns);
+	bad |= kfsim_rec_get_u64(rec, "lat_max_ns", &r->lat_max_ns);
+	bad |= kfsim_rec_get_double(rec, "jain", &r->jain);
+	bad |= kfsim_rec_get_u64(rec, "collisions", &r->collisions);
+	bad |= kfsim_rec_get_u64(rec, "phys_collisions", &r->phys_collisions);
+	bad |= kfsim_rec_get_u64(rec, "misconfig", &misconfig);
+	if (bad || senders > PLCA_SIM_MAX_NODES || mode > PLCA_SIM_MODE_MIXED)
+		return -EINVAL;
+	p->senders = (u32)senders;
+	p->mode = (enum plca_sim_mode)mode;
+	r->misconfig = (u32)misconfig;
+	return 0;
+}
+
+struct sweep_run {
+	const struct plca_opts *o;
+	struct kfsim_grid *grid;
+	struct plca_sweep_point *points;
+	struct sweep_progress *progress;
+	bool shown;
+};
+
+/* Point @i of the sweep (grid order: 1 sender PLCA, 1 CSMA/CD, 2 PLCA, ...). */
+static int sweep_point(void *ctx, u32 i)
+{
+	struct sweep_run *run = ctx;
+	const struct plca_opts *o = run->o;
+	char *rec;
+	int ret;
+
+	if (run->shown && i % 2 == 0)
+		on_sweep_progress(run->progress, i, 2 * o->seg.nr_nodes);
+	ret = kfsim_plca_sweep_point(&o->seg, o->duration_ns, o->seed, i, &run->points[i]);
+	if (ret || run->grid->mode != KFSIM_GRID_SHARD)
+		return ret;
+	rec = sweep_record(&run->points[i]);
+	ret = rec ? kfsim_grid_put(run->grid, i, rec) : -ENOMEM;
+	free(rec);
+	return ret;
+}
+
+/* The sweep's points: run (all, or a slice, on --jobs threads) or read back by kfsim merge. */
+static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
+			struct plca_sweep_point *points)
+{
+	u32 nr = 2 * o->seg.nr_nodes;
+	struct sweep_progress progress;
+	struct sweep_run run = { o, grid, points, &progress, false };
+	int ret;
+
+	kfsim_cli_progress_begin(&progress.line, "kfsim plca sweep",
+				 o->quiet || kfsim_grid_threads(grid) > 1 ||
+					 grid->mode == KFSIM_GRID_MERGE);
 	progress.run_s = (double)o->duration_ns / 1e9;
-	nr = kfsim_plca_sweep_progress(&o->seg, o->duration_ns, o->seed, points,
-				       progress.line.on ? on_sweep_progress : NULL, &progress);
+	run.shown = progress.line.on;
+	ret = kfsim_grid_run(grid, sweep_point, &run);
 	kfsim_cli_progress_end(&progress.line);
-	if (nr < 0) {
-		kfree(points);
-		return kfsim_cli_fail(CMD, nr, "sweep failed");
-	}
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "sweep failed");
+	for (u32 i = 0; grid->mode == KFSIM_GRID_MERGE && i < nr; i++)
+		if (sweep_unrecord(kfsim_grid_record(grid, i), &points[i]))
+			return kfsim_cli_fail(CMD, -EINVAL, "point %u of the partial results is "
+					      "damaged", i);
+	return 0;
+}
+
+static int sweep_outputs(const struct plca_opts *o, const struct plca_sweep_point *points,
+			 int nr)
+{
+	int ret;
+
 	if (o->csv) {
 		struct kfsim_outfile f;
 
@@ -642,25 +738,47 @@ static int plca_sweep_cmd(const struct plca_opts *o)
 				kfsim_outfile_fail(&f, ret);
 			ret = kfsim_outfile_commit(&f);
 		}
-		if (ret) {
-			kfree(points);
+		if (ret)
 			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
-		}
 	}
 	if (o->svg_prefix) {
 		ret = kfsim_plca_sweep_svg(points, (u32)nr, o->svg_prefix);
-		if (ret) {
-			kfree(points);
+		if (ret)
 			return kfsim_cli_fail(CMD, ret, "cannot write plots '%s-*.svg'",
 					      o->svg_prefix);
-		}
 	}
 	if (o->json)
 		json_sweep(o, points, nr);
 	else
 		print_sweep(points, nr);
-	kfree(points);
 	return KFSIM_EXIT_OK;
+}
+
+static int plca_sweep_cmd(const struct plca_opts *o)
+{
+	struct kfsim_grid grid;
+	struct plca_sweep_point *points = NULL;
+	int nr = 2 * (int)o->seg.nr_nodes, ret;
+
+	ret = kfsim_grid_begin(&grid, CMD, "sweep", &o->grid, (u32)nr);
+	if (ret)
+		goto out;
+	points = kcalloc((size_t)nr, sizeof(*points), GFP_KERNEL);
+	if (!points) {
+		ret = kfsim_cli_fail(CMD, -ENOMEM, "no memory for the sweep");
+		goto out;
+	}
+	ret = sweep_points(o, &grid, points);
+	if (ret)
+		goto out;
+	if (grid.mode == KFSIM_GRID_SHARD)
+		ret = kfsim_grid_finish(&grid, CMD);
+	else
+		ret = sweep_outputs(o, points, nr);
+out:
+	kfsim_grid_end(&grid);
+	kfree(points);
+	return ret;
 }
 
 static int plca_sim_verb(void *opts, const struct kfsim_cli_args *args)

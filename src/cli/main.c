@@ -14,6 +14,7 @@
 #include <kfsim/kernel.h>
 #include <kfsim/printk.h>
 #include <kfsim/version.h>
+#include "cli_grid.h"
 #include "cli_tables.h"
 
 static void print_help(FILE *out)
@@ -164,6 +165,8 @@ static int run(int argc, char **argv, const char **cmd)
 								 sizeof(oldest)),
 					       command->kver_why);
 		}
+		/* what a grid slice records, for kfsim merge to replay (cli_grid.c) */
+		kfsim_grid_cmdline(argc - cmd_index, argv + cmd_index);
 		return kfsim_cli_run(command->spec, argc - cmd_index, argv + cmd_index);
 	}
 	return kfsim_cli_usage(NULL, "unknown command '%s' (see 'kfsim --help')", argv[cmd_index]);

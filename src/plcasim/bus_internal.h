@@ -9,6 +9,8 @@
  *   bus_mac.c     the Clause 4 CSMA/CD MAC and the arrival processes
  *   bus_plca.c    the Clause 148 PLCA RS: the cycle (control) and each node's data state machine
  *   bus_stats.c   the per-node figures and the report (latency: <kfsim/sim_hist.h>)
+ *   bus_fast.c    the per-TO model: a TO in one step, idle cycles skipped, where nothing on the
+ *                 wire can differ from the bit-level path (struct plca_sim_cfg.bit_level)
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -262,6 +264,11 @@ struct plca_sim {
 	/* trace */
 	struct kfsim_trace *trace;
 	int trace_pid;
+	/* the per-TO model (bus_fast.c) */
+	bool bit_level; /* struct plca_sim_cfg.bit_level: never use it */
+	u64 run_limit;	/* the t_ns of the running kfsim_plca_sim_run_until() */
+	u64 fast_tos;	/* TOs it ran in one step (tests check that it is used) */
+	u64 fast_cycles; /* idle cycles it skipped */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -348,6 +355,43 @@ void bus_trace_x(struct plca_sim *sim, int tid, const char *name, const char *ca
 		 u64 end, const char *args);
 
 /* bus_medium.c */
+static inline struct bus_signal *sig_at(struct plca_sim *sim, u32 k)
+{
+	return &sim->sig[k % BUS_SIG_RING];
+}
+
+/* Drop the signals nobody can sense any more from the live window. */
+static inline void sig_prune(struct plca_sim *sim)
+{
+	while (sim->sig_tail != sim->sig_head) {
+		struct bus_signal *s = sig_at(sim, sim->sig_tail);
+
+		if (s->gone_at >= sim->now)
+			break;
+		sim->sig_tail++;
+	}
+}
+
+/* Put @node's new signal of @kind, from now to @end, on the ring (sig_open() and the model's). */
+static inline void sig_push(struct plca_sim *sim, u32 node, u8 kind, u64 end)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	*sig_at(sim, sim->sig_head) = (struct bus_signal){
+		.node = node,
+		.kind = kind,
+		.active = true,
+		.pos_ns = n->pos_ns,
+		.start = sim->now,
+		.end = end,
+		.gone_at = BUS_NEVER};
+	n->sig = (int)(sim->sig_head % BUS_SIG_RING);
+	sim->sig_head++;
+	sim->opens[0]++;
+	sim->opens[1] += kind <= SIG_JAM;
+}
+
+
 int bus_signal_start(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_set_end(struct plca_sim *sim, u32 node, u64 end);
@@ -355,6 +399,8 @@ void bus_signal_finish(struct plca_sim *sim, u32 node);
 void bus_on_tx_end(struct plca_sim *sim, u32 node);
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at);
 bool bus_receiving(const struct plca_sim *sim, u32 node);
+void bus_tx_end_bit_level(struct plca_sim *sim, u32 node);
+void bus_sig_close(struct plca_sim *sim, u32 node);
 
 /* bus_mac.c */
 void mac_frame_ready(struct plca_sim *sim, u32 node);
@@ -370,6 +416,15 @@ void mac_arrival(struct plca_sim *sim, u32 node);
 void mac_start_load(struct plca_sim *sim, u32 node);
 void mac_phys_collision(struct plca_sim *sim, u32 node);
 void mac_link_down(struct plca_sim *sim, u32 node);
+
+/* bus_mac.c, for the per-TO model */
+bool mac_fast_frame_done(struct plca_sim *sim, u32 node);
+
+/* bus_fast.c */
+bool bus_fast_tx_end(struct plca_sim *sim, u32 node);
+bool bus_fast_idle(struct plca_sim *sim);
+void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end);
+void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end);
 
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
@@ -438,6 +493,12 @@ void seg_pending_changed(struct plca_sim *sim);
 void seg_eval_due(struct plca_sim *sim);
 void seg_reconfigure(struct plca_sim *sim);
 void seg_presync(struct plca_sim *sim);
+/* for the per-TO model (bus_fast.c) */
+void rs_fast_frame_end(struct plca_sim *sim, u32 node);
+void rs_fast_collide(struct plca_sim *sim, u32 node);
+void rs_fast_frame_start(struct plca_sim *sim, u32 node);
+void seg_fast_commit_next(struct plca_sim *sim, u32 node);
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u64 first_to0);
 
 #pragma GCC visibility pop
 

@@ -22,16 +22,22 @@ static struct bus_frame *head_frame(struct bus_node *n)
 	return &n->queue[n->q_head];
 }
 
-static void dequeue(struct plca_sim *sim, u32 node)
+/* The head frame leaves the queue; the MAC has nothing in hand. */
+static inline void queue_pop(struct bus_node *n)
 {
-	struct bus_node *n = &sim->nodes[node];
-
 	/* q_cap is any size, so the ring wraps by comparison, not by a division */
 	if (++n->q_head == n->q_cap)
 		n->q_head = 0;
 	n->q_len--;
 	n->mac = MAC_IDLE;
 	n->attempts = 0;
+}
+
+static void dequeue(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	queue_pop(n);
 	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
 		mac_arrival(sim, node);
 	mac_frame_ready(sim, node);
@@ -44,22 +50,28 @@ static u32 draw_payload(struct plca_sim *sim, const struct bus_node *n)
 	return n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
 }
 
-void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
+/* Count an arrival and queue it; false when the queue is full (the frame is dropped). */
+static bool queue_push(struct bus_node *n, u64 arrival, u32 payload)
 {
-	struct bus_node *n = &sim->nodes[node];
 	u32 tail;
 
 	n->st.generated++;
 	if (n->q_len == n->q_cap) {
 		n->st.dropped_queue++;
-		return;
+		return false;
 	}
 	tail = n->q_head + n->q_len;
 	if (tail >= n->q_cap)
 		tail -= n->q_cap;
 	n->queue[tail] = (struct bus_frame){arrival, payload};
 	n->q_len++;
-	mac_frame_ready(sim, node);
+	return true;
+}
+
+void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
+{
+	if (queue_push(&sim->nodes[node], arrival, payload))
+		mac_frame_ready(sim, node);
 }
 
 /* EV_ARRIVAL (and a saturated node's refill): one generated frame, then the next arrival. */
@@ -130,7 +142,7 @@ static void add_waiter(struct plca_sim *sim, u32 node)
 	sim->waiters[sim->nr_waiters++] = node;
 }
 
-static void start_tx(struct plca_sim *sim, u32 node)
+static inline void start_tx(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
@@ -305,27 +317,56 @@ void mac_on_timer(struct plca_sim *sim, u32 node)
 	}
 }
 
+/* The head frame was delivered now. */
+static inline void count_delivered(struct plca_sim *sim, struct bus_node *n)
+{
+	struct bus_frame *f = head_frame(n);
+	u32 bytes = bus_payload_bytes(f->payload);
+
+	n->st.delivered++;
+	n->st.payload_bytes += f->payload;
+	n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
+	kfsim_hist_add(&n->lat, sim->now - f->arrival);
+	n->access_sum += (double)(n->tx_start_wire - f->arrival);
+	n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
+}
+
 /* The MAC's frame left the wire: delivered, or (faulty MAC) collided unnoticed. */
 void mac_tx_done(struct plca_sim *sim, u32 node, bool ok)
 {
 	struct bus_node *n = &sim->nodes[node];
-	struct bus_frame *f = head_frame(n);
 
-	if (ok) {
-		u32 bytes = bus_payload_bytes(f->payload);
-
-		n->st.delivered++;
-		n->st.payload_bytes += f->payload;
-		n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
-		kfsim_hist_add(&n->lat, sim->now - f->arrival);
-		n->access_sum += (double)(n->tx_start_wire - f->arrival);
-		n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
-	} else {
+	if (ok)
+		count_delivered(sim, n);
+	else
 		n->st.lost_fault++;
-	}
 	rs_data_end(sim, node);
 	dequeue(sim, node);
 }
+
+/*
+ * The per-TO model (bus_fast.c): mac_tx_done(ok) of a PLCA owner whose carrier check after the
+ * frame is known (the wire is quiet but for its own frame, which just ended): the same counts,
+ * the same refill (and payload draw) as dequeue(), but the MAC is left in DEFER without asking
+ * the wire.  Return: whether it has another frame (bus_fast.c then starts its IFG).
+ */
+bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	count_delivered(sim, n);
+	rs_fast_frame_end(sim, node);
+	queue_pop(n);
+	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
+		queue_push(n, sim->now, draw_payload(sim, n));
+	if (!n->q_len)
+		return false;
+	n->mac = MAC_DEFER;
+	n->backoff_end = 0;
+	n->deferred_this_attempt = false;
+	return true;
+}
+
 
 void mac_wake_waiters(struct plca_sim *sim)
 {

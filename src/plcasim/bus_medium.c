@@ -19,26 +19,10 @@
 #include <kfsim/kernel.h>
 #include "bus_internal.h"
 
-static inline struct bus_signal *sig_at(struct plca_sim *sim, u32 k)
-{
-	return &sim->sig[k % BUS_SIG_RING];
-}
-
 /* Propagation time between a node at @pa and the sender of @s. */
 static inline u64 prop(u64 pa, const struct bus_signal *s)
 {
 	return pa > s->pos_ns ? pa - s->pos_ns : s->pos_ns - pa;
-}
-
-static void sig_prune(struct plca_sim *sim)
-{
-	while (sim->sig_tail != sim->sig_head) {
-		struct bus_signal *s = sig_at(sim, sim->sig_tail);
-
-		if (s->gone_at >= sim->now)
-			break;
-		sim->sig_tail++;
-	}
 }
 
 static void arm_collision(struct plca_sim *sim, u32 node, u64 at)
@@ -74,6 +58,10 @@ static void check_overlaps(struct plca_sim *sim, u32 node, u64 end)
 	}
 }
 
+/*
+ * The ring push is sig_push()'s, written out here: with the helper gcc 12 lays this hot path
+ * out longer (callgrind: 0.4 % more instructions for 8 saturated 64-byte CSMA/CD nodes).
+ */
 static int sig_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 {
 	struct bus_node *n = &sim->nodes[node];
@@ -107,7 +95,7 @@ static const char *const sig_names[] = {
 	[SIG_COMMIT] = "COMMIT",
 };
 
-static void sig_close(struct plca_sim *sim, u32 node)
+void bus_sig_close(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 	struct bus_signal *s = &sim->sig[n->sig];
@@ -142,7 +130,7 @@ int bus_signal_start(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 /* The node's signal changes kind without a gap (COMMIT -> frame -> COMMIT of a burst). */
 void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 {
-	sig_close(sim, node);
+	bus_sig_close(sim, node);
 	sig_open(sim, node, kind, end);
 }
 
@@ -156,12 +144,12 @@ void bus_signal_set_end(struct plca_sim *sim, u32 node, u64 end)
 
 void bus_signal_finish(struct plca_sim *sim, u32 node)
 {
-	sig_close(sim, node);
+	bus_sig_close(sim, node);
 	sim->nr_active--;
 }
 
-/* EV_TX_END: the node's signal is over; tell its owner, then the cycle, then deferring MACs. */
-void bus_on_tx_end(struct plca_sim *sim, u32 node)
+/* The node's signal is over; tell its owner, then the cycle, then deferring MACs. */
+static inline void tx_end(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 	struct bus_signal *s = &sim->sig[n->sig];
@@ -185,6 +173,21 @@ void bus_on_tx_end(struct plca_sim *sim, u32 node)
 	if (!sim->nr_active)
 		seg_crs_drop(sim);
 	mac_wake_waiters(sim);
+}
+
+/* EV_TX_END; the end of an owner's frame in a committed TO may start a one-step TO (bus_fast.c). */
+void bus_on_tx_end(struct plca_sim *sim, u32 node)
+{
+	if (sim->seg.state == SEG_COMMIT && sim->seg.owner == (int)node && !sim->bit_level &&
+	    bus_fast_tx_end(sim, node))
+		return;
+	tx_end(sim, node);
+}
+
+/* EV_TX_END as the bit-level path runs it. */
+void bus_tx_end_bit_level(struct plca_sim *sim, u32 node)
+{
+	tx_end(sim, node);
 }
 
 /* EV_COL: the node's PHY sees a foreign signal while it transmits. */

@@ -445,6 +445,18 @@ static u32 next_pending_id(struct plca_sim *sim, u32 from)
 	return limit;
 }
 
+/* @node owns the TO now (its COMMIT goes out), with a burst count of 0. */
+static inline void take_to(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	sim->seg.owner = (int)node;
+	n->committed = true;
+	n->bc = 0;
+	n->in_burst = false;
+	n->st.tos_used++;
+}
+
 static void commit(struct plca_sim *sim, u32 id)
 {
 	struct bus_seg *seg = &sim->seg;
@@ -459,11 +471,7 @@ static void commit(struct plca_sim *sim, u32 id)
 
 		if (!rs_active(n) || !rs_pending(n))
 			continue;
-		seg->owner = (int)node;
-		n->committed = true;
-		n->bc = 0;
-		n->in_burst = false;
-		n->st.tos_used++;
+		take_to(sim, node);
 		bus_cancel(sim, node, EV_RS);
 		set_ds(sim, n, n->ds == DS_HOLD ? DS_TRANSMIT : DS_WAIT_MAC);
 	}
@@ -521,6 +529,9 @@ static void to_eval(struct plca_sim *sim)
 		seg->state = SEG_RECEIVE;
 		return;
 	}
+	/* a whole idle cycle ahead: skip the cycles up to the next event (bus_fast.c) */
+	if (next == seg->node_cnt && !seg->cur_id && !sim->bit_level && bus_fast_idle(sim))
+		next = seg->node_cnt;
 	seg->idle_to = next;
 	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
 }
@@ -589,6 +600,107 @@ void seg_eval_due(struct plca_sim *sim)
 void seg_pending_changed(struct plca_sim *sim)
 {
 	seg_materialise(sim);
+}
+
+/* ---- for the per-TO model (bus_fast.c) ----------------------------------------------------- */
+
+void rs_fast_collide(struct plca_sim *sim, u32 node)
+{
+	rs_collide(sim, node);
+}
+
+/* start_frame() from the COMMIT of @node, committed in WAIT_MAC. */
+void rs_fast_frame_start(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->in_burst = false;
+	set_ds(sim, n, DS_TRANSMIT);
+	bus_cancel(sim, node, EV_RS);
+	n->tx_start_wire = sim->now;
+	bus_fast_signal_rekind(sim, node, sim->now + bus_frame_wire_ns(n->queue[n->q_head].payload));
+}
+
+/* rs_data_end() of a committed owner without bursts. */
+void rs_fast_frame_end(struct plca_sim *sim, u32 node)
+{
+	set_ds(sim, &sim->nodes[node], DS_IDLE);
+}
+
+/*
+ * The carrier dropped after the owner's frame: next_to(), begin_to() and the TO decision, in
+ * which @node, the next id's only owner, commits (bus_fast_tx_end() checked that it is pending).
+ * commit() without asking the MAC about the wire: mac_fast_ifg() does that, and the
+ * commit_timer, which the MAC's IFG always beats here, only takes its sequence number.
+ */
+void seg_fast_commit_next(struct plca_sim *sim, u32 node)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *n = &sim->nodes[node];
+
+	trace_to(sim, seg->cur_id, seg->to_start, sim->now);
+	for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1]; k++) {
+		sim->nodes[sim->owners[k]].committed = false;
+		sim->nodes[sim->owners[k]].in_burst = false;
+	}
+	seg->cur_id++;
+	seg->to_start = sim->now;
+	to_begun(sim, seg->cur_id);
+	if (sim->nr_lazy_pend)
+		lazy_pend_settle(sim, false);
+	seg->eval_pending = false;
+	seg->state = SEG_COMMIT;
+	take_to(sim, node);
+	set_ds(sim, n, DS_WAIT_MAC);
+	/* bus_signal_start(): nothing else is on the wire, no frame is HELD, the TO is committed */
+	bus_fast_signal_open(sim, node, SIG_COMMIT, BUS_NEVER);
+	sim->nr_active++;
+	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
+	sim->has_held = false;
+	n->rs_carrier_off = sim->now;
+}
+
+/*
+ * @m idle cycles from the TO 0 decision now (bus_fast_idle() checked that nothing can happen in
+ * them): what materialising each idle run, sending each BEACON and hearing it end would do, in
+ * the same order for the trace, the counts once for all.  It leaves the cycle at the TO 0
+ * decision of the last cycle, sim->now, which the caller has moved there.
+ */
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u64 first_to0)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *coord = &sim->nodes[seg->coord];
+	u64 cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+
+	for (u64 j = 0; sim->trace && j < m; j++) {
+		u64 to0 = first_to0 + j * cycle, beacon = to0 + seg->node_cnt * seg->to_ns;
+
+		for (u32 id = 0; id < seg->node_cnt; id++)
+			trace_to(sim, id, to0 + id * seg->to_ns, to0 + (id + 1) * seg->to_ns);
+		bus_trace_x(sim, seg->coord + 1, "BEACON", "wire", beacon,
+			    beacon + BT(PLCA_SIM_BEACON_BT), NULL);
+		bus_trace_x(sim, 0, "BEACON", "beacon", beacon, beacon + BT(PLCA_SIM_BEACON_BT),
+			    NULL);
+	}
+	/* every TO of the cycles began once per cycle: TOs 1.. of each, TO 0 of the next */
+	for (u32 k = sim->owner_first[0]; k < sim->owner_first[seg->node_cnt]; k++)
+		sim->nodes[sim->owners[k]].st.tos += m;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		struct bus_node *n = &sim->nodes[i];
+
+		if ((int)i != seg->coord && n->rs_on && n->up)
+			n->st.beacons += m;
+	}
+	coord->st.beacons += m;
+	coord->st.beacons_sent += m;
+	sim->cycles += m;
+	seg->cycle_start = sim->now - BT(PLCA_SIM_BEACON_BT);
+	seg->last_beacon = sim->now;
+	seg->to_start = sim->now;
+	seg->cur_id = 0;
+	seg->state = SEG_WAIT_TO;
+	seg->owner = -1;
 }
 
 /* ---- own clocks: a node that runs the control state machine itself ------------------------ */
@@ -668,7 +780,9 @@ static void oc_commit(struct plca_sim *sim, u32 node)
 		return;
 	}
 	set_ds(sim, n, DS_WAIT_MAC);
-	bus_signal_start(sim, node, SIG_COMMIT, BUS_NEVER);
+	/* bus_signal_start(): nothing else is on the wire, no frame is HELD, the TO is committed */
+	bus_fast_signal_open(sim, node, SIG_COMMIT, BUS_NEVER);
+	sim->nr_active++;
 	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 	bus_timer_held(sim, node, EV_RS, n->rs_due);
 	rs_release_carrier(sim, node);

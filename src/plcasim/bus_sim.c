@@ -134,6 +134,7 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 {
 	if (t_ns < sim->now)
 		return -EINVAL;
+	sim->run_limit = t_ns;
 	for (;;) {
 		struct kfsim_evheap *h;
 		struct kfsim_event ev;
@@ -363,6 +364,7 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	sim->crs_delay = cfg->crs_delay_ns < 0 ? 0 :
 			 cfg->crs_delay_ns ? (u64)cfg->crs_delay_ns : PLCA_SIM_CRS_DELAY_DEFAULT_NS;
 	prandom_seed_state(&sim->rnd, cfg->seed);
+	sim->bit_level = cfg->bit_level;
 	sim->seg.coord = -1;
 	sim->seg.owner = -1;
 	for (u32 i = 0; i < sim->nr_nodes; i++)

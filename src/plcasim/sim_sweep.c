@@ -112,33 +112,40 @@ int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 se
 	return kfsim_plca_sweep_progress(seg, duration_ns, seed, points, NULL, NULL);
 }
 
-int kfsim_plca_sweep_progress(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
-			      struct plca_sweep_point *points,
-			      void (*progress)(void *arg, u32 done, u32 total), void *arg)
+int kfsim_plca_sweep_point(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed, u32 idx,
+			   struct plca_sweep_point *point)
 {
 	struct plca_sim_segment run = *seg;
 	struct plca_sim_node_cfg *nodes;
-	int nr = 0, ret = 0;
+	int ret;
 
-	if (!seg->nr_nodes || seg->nr_nodes > PLCA_SIM_MAX_NODES)
+	if (!seg->nr_nodes || seg->nr_nodes > PLCA_SIM_MAX_NODES || idx >= 2 * seg->nr_nodes)
 		return -EINVAL;
 	nodes = kcalloc(seg->nr_nodes, sizeof(*nodes), GFP_KERNEL);
 	if (!nodes)
 		return -ENOMEM;
-	for (u32 senders = 1; senders <= seg->nr_nodes && !ret; senders++) {
-		if (progress)
-			progress(arg, (u32)nr, 2 * seg->nr_nodes);
-		run.nr_senders = senders;
-		run.mode = PLCA_SIM_MODE_PLCA;
-		ret = sweep_run(&run, nodes, duration_ns, seed, &points[nr]);
-		if (ret)
-			break;
-		run.mode = PLCA_SIM_MODE_CSMA;
-		ret = sweep_run(&run, nodes, duration_ns, seed, &points[nr + 1]);
-		nr += 2;
-	}
+	run.nr_senders = idx / 2 + 1;
+	run.mode = idx % 2 ? PLCA_SIM_MODE_CSMA : PLCA_SIM_MODE_PLCA;
+	ret = sweep_run(&run, nodes, duration_ns, seed, point);
 	kfree(nodes);
-	return ret ? ret : nr;
+	return ret;
+}
+
+int kfsim_plca_sweep_progress(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,
+			      struct plca_sweep_point *points,
+			      void (*progress)(void *arg, u32 done, u32 total), void *arg)
+{
+	u32 nr = 2 * seg->nr_nodes;
+	int ret = 0;
+
+	if (!seg->nr_nodes || seg->nr_nodes > PLCA_SIM_MAX_NODES)
+		return -EINVAL;
+	for (u32 idx = 0; idx < nr && !ret; idx++) {
+		if (progress && idx % 2 == 0)
+			progress(arg, idx, nr);
+		ret = kfsim_plca_sweep_point(seg, duration_ns, seed, idx, &points[idx]);
+	}
+	return ret ? ret : (int)nr;
 }
 
 static const char *mode_name(enum plca_sim_mode mode)

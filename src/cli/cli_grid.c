@@ -1,0 +1,886 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Slicing a grid of runs, partial results, and merging them back (cli_grid.h says what each
+ * piece promises).  No scheduler of our own: the slices run under whatever engine started them
+ * (GNU parallel, a Slurm array, a Kubernetes Indexed Job) or on threads of this process.
+ *
+ * Where the slice comes from, first match wins:
+ *   --shard I/N
+ *   SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN (0 if unset) of SLURM_ARRAY_TASK_COUNT
+ *   JOB_COMPLETION_INDEX of --shard-count (or KFSIM_SHARD_COUNT): a Kubernetes Indexed Job
+ *   PARALLEL_SEQ - 1 of --shard-count (or KFSIM_SHARD_COUNT): GNU parallel numbers its jobs from
+ *     1 and has no variable for how many there are, so without a count PARALLEL_SEQ is not taken
+ *     as a slice (a kfsim run that merely happens to run under parallel stays whole)
+ * A merge (kfsim merge) replays the command line the slices recorded, and takes no slice.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <kfsim/cmdline.h>
+#include <kfsim/kernel.h>
+#include <kfsim/version.h>
+#include "cli.h"
+#include "cli_grid.h"
+
+#define PARTIAL_FORMAT 1
+
+/* The command line of the running command (kfsim_grid_cmdline()). */
+static int cmd_argc;
+static char **cmd_argv;
+
+/* The records a merge hands to the command it replays, with what they must match. */
+static struct {
+	bool active;
+	bool used;
+	char grid[64];
+	char fingerprint[17];
+	u32 nr_points;
+	char **records;
+} merge_in;
+
+void kfsim_grid_cmdline(int argc, char **argv)
+{
+	cmd_argc = argc;
+	cmd_argv = argv;
+}
+
+/* ---- the command line a slice records ------------------------------------------------------- */
+
+static const char *const slicing_opts[] = { "--shard", "--shard-count", "--partial", "--jobs" };
+
+/* Whether argv[@i] is a slicing option; *@skip: how many words it takes (1 or 2). */
+static bool is_slicing_opt(char **argv, int argc, int i, int *skip)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(slicing_opts); k++) {
+		size_t len = strlen(slicing_opts[k]);
+
+		if (strncmp(argv[i], slicing_opts[k], len))
+			continue;
+		if (argv[i][len] == '=') {
+			*skip = 1;
+			return true;
+		}
+		if (!argv[i][len]) {
+			*skip = i + 1 < argc ? 2 : 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* FNV-1a 64 over the words, each with its terminating NUL. */
+static u64 fnv1a(u64 h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	} while (*s++);
+	return h;
+}
+
+static void grid_fingerprint(struct kfsim_grid *g)
+{
+	char points[16];
+	u64 h = 0xcbf29ce484222325ull;
+	int skip;
+
+	h = fnv1a(h, "kfsim grid " KFSIM_VERSION_STRING);
+	h = fnv1a(h, g->name);
+	/* --kver changes what a run does: slices of different releases do not merge */
+	snprintf(points, sizeof(points), "%u", kfsim_kernel_version());
+	h = fnv1a(h, points);
+	snprintf(points, sizeof(points), "%u", g->nr_points);
+	h = fnv1a(h, points);
+	for (int i = 1; i < cmd_argc; i++) {
+		if (i > 1 && is_slicing_opt(cmd_argv, cmd_argc, i, &skip)) {
+			i += skip - 1;
+			continue;
+		}
+		h = fnv1a(h, cmd_argv[i]);
+	}
+	snprintf(g->fingerprint, sizeof(g->fingerprint), "%016llx", (unsigned long long)h);
+}
+
+/* A JSON string, byte for byte: bytes outside printable ASCII as \u00XX. */
+static void write_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* ---- which slice ----------------------------------------------------------------------------- */
+
+static int env_uint(const char *name, unsigned long long *value)
+{
+	const char *text = getenv(name);
+	char *end;
+
+	if (!text || !*text)
+		return -ENOENT;
+	errno = 0;
+	*value = strtoull(text, &end, 10);
+	if (errno || *end || *text < '0' || *text > '9' || *value > 1000000)
+		return -EINVAL;
+	return 0;
+}
+
+static int bad_env(const char *cmd, const char *name)
+{
+	return kfsim_cli_usage(cmd, "invalid value '%s' in %s: expected a whole number up to "
+			       "1000000", getenv(name), name);
+}
+
+/* The slice count for an index from JOB_COMPLETION_INDEX or PARALLEL_SEQ, or 0. */
+static int env_count(const char *cmd, const struct kfsim_grid_opts *o, unsigned long long *count)
+{
+	int ret;
+
+	*count = o->shard_count;
+	if (*count)
+		return 0;
+	ret = env_uint("KFSIM_SHARD_COUNT", count);
+	if (ret == -EINVAL || (!ret && !*count))
+		return bad_env(cmd, "KFSIM_SHARD_COUNT");
+	if (ret)
+		*count = 0;
+	return 0;
+}
+
+static int slice_from_env(struct kfsim_grid *g, const char *cmd, const struct kfsim_grid_opts *o,
+			  const char **from)
+{
+	unsigned long long id = 0, count = 0, first = 0;
+	int ret;
+
+	ret = env_uint("SLURM_ARRAY_TASK_ID", &id);
+	if (ret != -ENOENT) {
+		*from = "SLURM_ARRAY_TASK_ID";
+		if (ret)
+			return bad_env(cmd, "SLURM_ARRAY_TASK_ID");
+		if (env_uint("SLURM_ARRAY_TASK_COUNT", &count) || !count)
+			return bad_env(cmd, "SLURM_ARRAY_TASK_COUNT");
+		ret = env_uint("SLURM_ARRAY_TASK_MIN", &first);
+		if (ret == -EINVAL)
+			return bad_env(cmd, "SLURM_ARRAY_TASK_MIN");
+		if (ret || first > id)
+			first = 0;
+		g->index = (u32)(id - first);
+		g->count = (u32)count;
+		return 0;
+	}
+	ret = env_uint("JOB_COMPLETION_INDEX", &id);
+	if (ret != -ENOENT) {
+		*from = "JOB_COMPLETION_INDEX";
+		if (ret)
+			return bad_env(cmd, "JOB_COMPLETION_INDEX");
+		if (env_count(cmd, o, &count))
+			return KFSIM_EXIT_USAGE;
+		if (!count)
+			return kfsim_cli_usage(cmd, "JOB_COMPLETION_INDEX=%llu but no slice count: give "
+					       "--shard-count N or KFSIM_SHARD_COUNT (the Job's "
+					       "completions)", id);
+		g->index = (u32)id;
+		g->count = (u32)count;
+		return 0;
+	}
+	ret = env_uint("PARALLEL_SEQ", &id);
+	if (env_count(cmd, o, &count))
+		return KFSIM_EXIT_USAGE;
+	if (ret != -ENOENT && count) {
+		*from = "PARALLEL_SEQ";
+		if (ret || !id)
+			return bad_env(cmd, "PARALLEL_SEQ");
+		g->index = (u32)(id - 1);
+		g->count = (u32)count;
+		return 0;
+	}
+	if (o->shard_count)
+		return kfsim_cli_usage(cmd, "--shard-count needs a slice index: --shard, or "
+				       "JOB_COMPLETION_INDEX or PARALLEL_SEQ in the environment");
+	return 0;
+}
+
+static int parse_shard(struct kfsim_grid *g, const char *cmd, const char *text)
+{
+	unsigned long long index, count;
+	char *end, *slash;
+
+	errno = 0;
+	index = strtoull(text, &slash, 10);
+	if (errno || slash == text || *text < '0' || *text > '9' || *slash != '/' ||
+	    slash[1] < '0' || slash[1] > '9')
+		goto bad;
+	count = strtoull(slash + 1, &end, 10);
+	if (errno || *end || !count || count > 1000000 || index >= count)
+		goto bad;
+	g->index = (u32)index;
+	g->count = (u32)count;
+	return 0;
+bad:
+	return kfsim_cli_usage(cmd, "invalid value '%s' for --shard: expected I/N with 0 <= I < N "
+			       "<= 1000000", text);
+}
+
+int kfsim_grid_begin(struct kfsim_grid *g, const char *cmd, const char *verb,
+		     const struct kfsim_grid_opts *o, u32 nr_points)
+{
+	const char *from = "--shard";
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	snprintf(g->name, sizeof(g->name), "%s %s", cmd, verb);
+	g->nr_points = nr_points;
+	g->jobs = o->jobs ? o->jobs : 1;
+	grid_fingerprint(g);
+	if (merge_in.active) {
+		merge_in.used = true;
+		if (strcmp(merge_in.grid, g->name) || strcmp(merge_in.fingerprint, g->fingerprint) ||
+		    merge_in.nr_points != nr_points)
+			return kfsim_cli_fail("merge", -EINVAL, "refused: the partial files carry grid '%s' "
+				      "fingerprint %s of %u points, but their command line makes "
+				      "'%s' fingerprint %s of %u points (another kfsim version, or "
+				      "an edited file?)", merge_in.grid, merge_in.fingerprint,
+				      merge_in.nr_points, g->name, g->fingerprint, nr_points);
+		g->mode = KFSIM_GRID_MERGE;
+		g->records = merge_in.records;
+		return 0;
+	}
+	ret = o->shard ? parse_shard(g, cmd, o->shard) : slice_from_env(g, cmd, o, &from);
+	if (ret)
+		return ret;
+	if (!g->count) {
+		if (o->partial)
+			return kfsim_cli_usage(cmd, "--partial needs a slice: --shard I/N");
+		return 0;
+	}
+	if (g->index >= g->count)
+		return kfsim_cli_usage(cmd, "slice index %u from %s is not below the count %u",
+				       g->index, from, g->count);
+	g->mode = KFSIM_GRID_SHARD;
+	if (o->partial) {
+		g->partial = strdup(o->partial);
+	} else {
+		char path[160];
+
+		snprintf(path, sizeof(path), "kfsim-%s-%s.%u-of-%u.jsonl", cmd, verb, g->index,
+			 g->count);
+		g->partial = strdup(path);
+	}
+	g->records = calloc(nr_points ? nr_points : 1, sizeof(*g->records));
+	if (!g->partial || !g->records)
+		return kfsim_cli_fail(cmd, -ENOMEM, "no memory for the slice");
+	return 0;
+}
+
+bool kfsim_grid_mine(const struct kfsim_grid *g, u32 i)
+{
+	switch (g->mode) {
+	case KFSIM_GRID_MERGE:
+		return false;
+	case KFSIM_GRID_SHARD:
+		return i % g->count == g->index;
+	default:
+		return true;
+	}
+}
+
+unsigned int kfsim_grid_threads(const struct kfsim_grid *g)
+{
+	return g->mode == KFSIM_GRID_MERGE ? 1 : g->jobs;
+}
+
+/* ---- running the points -------------------------------------------------------------------- */
+
+struct grid_worker {
+	pthread_t thread;
+	struct kfsim_grid *g;
+	int (*run_point)(void *ctx, u32 i);
+	void *ctx;
+	unsigned int nr, nth;
+	int *results;
+};
+
+static void *grid_worker_main(void *arg)
+{
+	struct grid_worker *w = arg;
+	unsigned int k = 0;
+
+	for (u32 i = 0; i < w->g->nr_points; i++) {
+		if (!kfsim_grid_mine(w->g, i))
+			continue;
+		if (k++ % w->nr == w->nth)
+			w->results[i] = w->run_point(w->ctx, i);
+	}
+	return NULL;
+}
+
+int kfsim_grid_run(struct kfsim_grid *g, int (*run_point)(void *ctx, u32 i), void *ctx)
+{
+	struct grid_worker *workers;
+	unsigned int nr = g->jobs, started = 0;
+	int *results, ret = 0;
+
+	if (g->mode == KFSIM_GRID_MERGE)
+		return 0;
+	if (nr <= 1) {
+		for (u32 i = 0; i < g->nr_points && !ret; i++)
+			if (kfsim_grid_mine(g, i))
+				ret = run_point(ctx, i);
+		return ret;
+	}
+	results = calloc(g->nr_points ? g->nr_points : 1, sizeof(*results));
+	workers = calloc(nr, sizeof(*workers));
+	if (!results || !workers) {
+		free(results);
+		free(workers);
+		return -ENOMEM;
+	}
+	for (unsigned int t = 0; t < nr; t++) {
+		workers[t] = (struct grid_worker){ .g = g, .run_point = run_point, .ctx = ctx,
+						   .nr = nr, .nth = t, .results = results };
+		if (t && pthread_create(&workers[t].thread, NULL, grid_worker_main, &workers[t]))
+			break;
+		started = t + 1;
+	}
+	/* thread 0's share runs here; a thread that could not start leaves its share to us */
+	for (unsigned int t = 0; t < nr; t++)
+		if (!t || t >= started)
+			grid_worker_main(&workers[t]);
+	for (unsigned int t = 1; t < started; t++)
+		pthread_join(workers[t].thread, NULL);
+	for (u32 i = 0; i < g->nr_points && !ret; i++)
+		ret = results[i];
+	free(results);
+	free(workers);
+	return ret;
+}
+
+int kfsim_grid_put(struct kfsim_grid *g, u32 i, const char *record)
+{
+	if (g->mode != KFSIM_GRID_SHARD || i >= g->nr_points)
+		return 0;
+	free(g->records[i]);
+	g->records[i] = strdup(record);
+	return g->records[i] ? 0 : -ENOMEM;
+}
+
+const char *kfsim_grid_record(const struct kfsim_grid *g, u32 i)
+{
+	return g->mode == KFSIM_GRID_MERGE && i < g->nr_points ? g->records[i] : NULL;
+}
+
+int kfsim_grid_finish(struct kfsim_grid *g, const char *cmd)
+{
+	struct kfsim_outfile f;
+	u32 written = 0;
+	int ret, skip;
+
+	ret = kfsim_outfile_open(&f, g->partial);
+	if (ret)
+		return kfsim_cli_fail(cmd, ret, "cannot write partial result '%s'", g->partial);
+	fprintf(f.file, "{\"kfsim_partial\":%d,\"grid\":", PARTIAL_FORMAT);
+	write_string(f.file, g->name);
+	fprintf(f.file, ",\"fingerprint\":\"%s\",\"points\":%u,\"shard\":%u,\"shards\":%u,"
+		"\"kver\":%u,\"args\":[", g->fingerprint, g->nr_points, g->index, g->count,
+		kfsim_kernel_version());
+	for (int i = 0, first = 1; i < cmd_argc; i++) {
+		if (i > 1 && is_slicing_opt(cmd_argv, cmd_argc, i, &skip)) {
+			i += skip - 1;
+			continue;
+		}
+		if (!first)
+			fputc(',', f.file);
+		first = 0;
+		write_string(f.file, cmd_argv[i]);
+	}
+	fputs("]}\n", f.file);
+	for (u32 i = 0; i < g->nr_points; i++) {
+		if (!kfsim_grid_mine(g, i))
+			continue;
+		if (!g->records[i]) {
+			kfsim_outfile_abort(&f);
+			return kfsim_cli_fail(cmd, -EINVAL, "point %u has no result", i);
+		}
+		fprintf(f.file, "{\"point\":%u,\"record\":%s}\n", i, g->records[i]);
+		written++;
+	}
+	fprintf(f.file, "{\"end\":%u}\n", written);
+	ret = kfsim_outfile_commit(&f);
+	if (ret)
+		return kfsim_cli_fail(cmd, ret, "cannot write partial result '%s'", g->partial);
+	fprintf(stderr, "kfsim %s: slice %u/%u: %u of %u points written to %s\n", g->name,
+		g->index, g->count, written, g->nr_points, g->partial);
+	return KFSIM_EXIT_OK;
+}
+
+void kfsim_grid_end(struct kfsim_grid *g)
+{
+	if (g->mode == KFSIM_GRID_SHARD && g->records) {
+		for (u32 i = 0; i < g->nr_points; i++)
+			free(g->records[i]);
+		free(g->records);
+	}
+	free(g->partial);
+	g->records = NULL;
+	g->partial = NULL;
+}
+
+/* ---- records ------------------------------------------------------------------------------- */
+
+static void rec_add(struct kfsim_rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rec_add(struct kfsim_rec *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!r->buf)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(r->buf + r->len, r->cap - r->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < r->cap - r->len)
+			break;
+		char *bigger = n < 0 ? NULL : realloc(r->buf, r->cap * 2 + (size_t)n);
+
+		if (!bigger) {
+			free(r->buf);
+			r->buf = NULL;
+			return;
+		}
+		r->buf = bigger;
+		r->cap = r->cap * 2 + (size_t)n;
+	}
+	r->len += (size_t)n;
+}
+
+void kfsim_rec_init(struct kfsim_rec *r)
+{
+	r->cap = 256;
+	r->len = 0;
+	r->buf = malloc(r->cap);
+	if (r->buf)
+		r->buf[0] = '\0';
+}
+
+static void rec_key(struct kfsim_rec *r, const char *key)
+{
+	rec_add(r, "%s\"%s\":", r->len ? "," : "{", key);
+}
+
+void kfsim_rec_u64(struct kfsim_rec *r, const char *key, u64 value)
+{
+	rec_key(r, key);
+	rec_add(r, "%llu", (unsigned long long)value);
+}
+
+void kfsim_rec_double(struct kfsim_rec *r, const char *key, double value)
+{
+	rec_key(r, key);
+	/* 17 significant digits read back to the same double; JSON has no inf or nan: strings */
+	rec_add(r, isfinite(value) ? "%.17g" : "\"%g\"", value);
+}
+
+void kfsim_rec_str(struct kfsim_rec *r, const char *key, const char *value)
+{
+	rec_key(r, key);
+	rec_add(r, "\"");
+	for (; *value; value++) {
+		unsigned char c = (unsigned char)*value;
+
+		if (c == '"' || c == '\\')
+			rec_add(r, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			rec_add(r, "\\u%04x", c);
+		else
+			rec_add(r, "%c", c);
+	}
+	rec_add(r, "\"");
+}
+
+char *kfsim_rec_finish(struct kfsim_rec *r)
+{
+	if (!r->len)
+		rec_add(r, "{");
+	rec_add(r, "}");
+	return r->buf;
+}
+
+/* The end of the JSON string starting at @s ('"'), just past its closing quote, or NULL. */
+static const char *skip_string(const char *s)
+{
+	for (s++; *s && *s != '"'; s++)
+		if (*s == '\\' && !*++s)
+			return NULL;
+	return *s ? s + 1 : NULL;
+}
+
+/* Past the value at @s (string, number, literal, or a nested array/object), or NULL. */
+static const char *skip_value(const char *s)
+{
+	int depth = 0;
+
+	if (*s == '"')
+		return skip_string(s);
+	if (*s != '[' && *s != '{') {
+		while (*s && *s != ',' && *s != '}' && *s != ']' && *s != '\n')
+			s++;
+		return s;
+	}
+	for (; *s; s++) {
+		if (*s == '"') {
+			s = skip_string(s);
+			if (!s)
+				return NULL;
+			s--;
+		} else if (*s == '[' || *s == '{') {
+			depth++;
+		} else if ((*s == ']' || *s == '}') && !--depth) {
+			return s + 1;
+		}
+	}
+	return NULL;
+}
+
+/* The value of top-level @key in the object @rec, or NULL. */
+static const char *rec_find(const char *rec, const char *key)
+{
+	size_t key_len = strlen(key);
+	const char *s = rec;
+
+	if (*s++ != '{')
+		return NULL;
+	while (*s == '"') {
+		const char *end = skip_string(s);
+
+		if (!end || *end != ':')
+			return NULL;
+		if ((size_t)(end - s) == key_len + 2 && !strncmp(s + 1, key, key_len))
+			return end + 1;
+		s = skip_value(end + 1);
+		if (!s || *s != ',')
+			return NULL;
+		s++;
+	}
+	return NULL;
+}
+
+/* Decode the JSON string at @s into @buf (as write_string()/kfsim_rec_str() wrote it). */
+static int read_string(const char *s, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (*s++ != '"')
+		return -EINVAL;
+	for (; *s != '"'; s++) {
+		unsigned int c = (unsigned char)*s;
+
+		if (!c)
+			return -EINVAL;
+		if (c == '\\') {
+			s++;
+			if (*s == 'u') {
+				if (sscanf(s + 1, "%4x", &c) != 1 || c > 0xff || c == 0)
+					return -EINVAL;
+				s += 4;
+			} else if (*s == '"' || *s == '\\' || *s == '/') {
+				c = (unsigned char)*s;
+			} else {
+				return -EINVAL;
+			}
+		}
+		if (len + 1 >= size)
+			return -ENAMETOOLONG;
+		buf[len++] = (char)c;
+	}
+	buf[len] = '\0';
+	return 0;
+}
+
+int kfsim_rec_get_u64(const char *record, const char *key, u64 *value)
+{
+	const char *v = rec_find(record, key);
+	char *end;
+
+	if (!v)
+		return -ENOENT;
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	errno = 0;
+	*value = strtoull(v, &end, 10);
+	return errno || (*end != ',' && *end != '}') ? -EINVAL : 0;
+}
+
+int kfsim_rec_get_double(const char *record, const char *key, double *value)
+{
+	const char *v = rec_find(record, key);
+	char text[32], *end;
+
+	if (!v)
+		return -ENOENT;
+	if (*v == '"') {
+		if (read_string(v, text, sizeof(text)))
+			return -EINVAL;
+		*value = strtod(text, &end);
+		return *end || isfinite(*value) ? -EINVAL : 0;
+	}
+	*value = strtod(v, &end);
+	return end == v || (*end != ',' && *end != '}') ? -EINVAL : 0;
+}
+
+int kfsim_rec_get_str(const char *record, const char *key, char *buf, size_t size)
+{
+	const char *v = rec_find(record, key);
+
+	return v ? read_string(v, buf, size) : -ENOENT;
+}
+
+/* ---- merging ------------------------------------------------------------------------------- */
+
+struct partial {
+	const char *path;
+	char grid[64];
+	char fingerprint[17];
+	u64 points, shard, shards, kver;
+	char **args;
+	int nr_args;
+};
+
+static char *read_line(FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n = getline(&line, &cap, in);
+
+	if (n <= 0 || line[n - 1] != '\n') {
+		free(line);
+		return NULL;
+	}
+	line[n - 1] = '\0';
+	return line;
+}
+
+static int parse_args(struct partial *p, const char *header)
+{
+	const char *s = rec_find(header, "args");
+	char word[4096];
+
+	if (!s || *s++ != '[')
+		return -EINVAL;
+	while (*s == '"') {
+		char **args = realloc(p->args, (size_t)(p->nr_args + 2) * sizeof(*args));
+
+		if (!args)
+			return -ENOMEM;
+		p->args = args;
+		if (read_string(s, word, sizeof(word)) || !(args[p->nr_args] = strdup(word)))
+			return -EINVAL;
+		args[++p->nr_args] = NULL;
+		s = skip_string(s);
+		if (*s == ',')
+			s++;
+	}
+	return *s == ']' && p->nr_args >= 2 ? 0 : -EINVAL;
+}
+
+static void partial_free(struct partial *p)
+{
+	for (int i = 0; i < p->nr_args; i++)
+		free(p->args[i]);
+	free(p->args);
+}
+
+/* Report one problem of the set (all are reported before the merge is refused). */
+static int problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int problem(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kfsim merge: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* Read @p's header line from @in; a problem when it is none. */
+static int read_header(struct partial *p, FILE *in)
+{
+	char *header = read_line(in);
+	int bad = !header || kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) ||
+		  kfsim_rec_get_str(header, "fingerprint", p->fingerprint,
+				    sizeof(p->fingerprint)) ||
+		  kfsim_rec_get_u64(header, "points", &p->points) ||
+		  kfsim_rec_get_u64(header, "shard", &p->shard) ||
+		  kfsim_rec_get_u64(header, "shards", &p->shards) ||
+		  kfsim_rec_get_u64(header, "kver", &p->kver) || parse_args(p, header) ||
+		  strncmp(header, "{\"kfsim_partial\":1,", strlen("{\"kfsim_partial\":1,")) || p->points > 1000000 ||
+		  !p->shards;
+
+	free(header);
+	if (bad)
+		p->grid[0] = '\0';
+	return bad ? problem("'%s' is not a kfsim partial result (its first line is no partial "
+			     "header)", p->path) : 0;
+}
+
+/* Read partial file @idx's points into @records (whose file: @owner), counting problems. */
+static int read_partial(struct partial *p, int idx, char **records, int *owner,
+			const struct partial *all)
+{
+	FILE *in = fopen(p->path, "r");
+	char *line;
+	int bad = 0;
+	u64 count = 0, end;
+
+	if (!in)
+		return problem("cannot read '%s': %s", p->path, strerror(errno));
+	if (read_header(p, in)) {
+		fclose(in);
+		return 1;
+	}
+	if (strcmp(p->grid, all[0].grid) || strcmp(p->fingerprint, all[0].fingerprint) ||
+	    p->points != all[0].points) {
+		fclose(in);
+		return problem("'%s' is from another grid: '%s' fingerprint %s of %llu points, but "
+			       "'%s' is '%s' fingerprint %s of %llu points", p->path, p->grid,
+			       p->fingerprint, (unsigned long long)p->points, all[0].path,
+			       all[0].grid, all[0].fingerprint, (unsigned long long)all[0].points);
+	}
+	while ((line = read_line(in))) {
+		u64 point;
+		const char *rec = rec_find(line, "record");
+		const char *rec_end = rec ? skip_value(rec) : NULL;
+
+		if (!kfsim_rec_get_u64(line, "end", &end)) {
+			free(line);
+			if (end != count)
+				bad += problem("'%s' ends after %llu points but says %llu", p->path,
+					       (unsigned long long)count, (unsigned long long)end);
+			fclose(in);
+			return bad;
+		}
+		if (kfsim_rec_get_u64(line, "point", &point) || !rec || *rec != '{' || !rec_end ||
+		    point >= p->points) {
+			bad += problem("'%s': line %llu is no point of this grid", p->path,
+				       (unsigned long long)count + 2);
+			free(line);
+			break;
+		}
+		count++;
+		if (records[point]) {
+			bad += problem("point %llu is in both '%s' and '%s' (overlapping slices)",
+				       (unsigned long long)point, all[owner[point]].path, p->path);
+		} else {
+			records[point] = strndup(rec, (size_t)(rec_end - rec));
+			owner[point] = idx;
+		}
+		free(line);
+	}
+	fclose(in);
+	return bad + problem("'%s' is cut short (no end line): was its slice still running?",
+			     p->path);
+}
+
+int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int argc, char **argv))
+{
+	struct partial *parts = calloc((size_t)nr_paths, sizeof(*parts));
+	char **records = NULL;
+	int *owner = NULL;
+	int bad = 0, ret = KFSIM_EXIT_FAILURE;
+	u64 missing = 0;
+
+	if (!parts)
+		return kfsim_cli_fail("merge", -ENOMEM, "no memory");
+	for (int i = 0; i < nr_paths; i++)
+		parts[i].path = paths[i];
+	/* the first file names the grid; every file (the first too) is then read against it */
+	{
+		FILE *in = fopen(parts[0].path, "r");
+
+		if (!in) {
+			bad += problem("cannot read '%s': %s", parts[0].path, strerror(errno));
+			goto out;
+		}
+		bad += read_header(&parts[0], in);
+		fclose(in);
+		if (bad)
+			goto out;
+		partial_free(&parts[0]);
+		parts[0].args = NULL;
+		parts[0].nr_args = 0;
+	}
+	records = calloc(parts[0].points ? parts[0].points : 1, sizeof(*records));
+	owner = calloc(parts[0].points ? parts[0].points : 1, sizeof(*owner));
+	if (!records || !owner) {
+		ret = kfsim_cli_fail("merge", -ENOMEM, "no memory");
+		goto out;
+	}
+	for (int i = 0; i < nr_paths; i++)
+		bad += read_partial(&parts[i], i, records, owner, parts);
+	for (u64 p = 0; p < parts[0].points; p++) {
+		if (records[p])
+			continue;
+		if (missing++ < 20)
+			problem("point %llu is missing (slice %llu of %llu)", (unsigned long long)p,
+				(unsigned long long)(p % parts[0].shards),
+				(unsigned long long)parts[0].shards);
+	}
+	if (missing)
+		bad += problem("incomplete: %llu of %llu points missing", (unsigned long long)missing,
+			       (unsigned long long)parts[0].points);
+	if (bad)
+		goto out;
+	if (!strcmp(parts[0].args[0], "merge")) {
+		problem("'%s' names the merge itself", parts[0].path);
+		goto out;
+	}
+	merge_in.active = true;
+	merge_in.used = false;
+	snprintf(merge_in.grid, sizeof(merge_in.grid), "%s", parts[0].grid);
+	snprintf(merge_in.fingerprint, sizeof(merge_in.fingerprint), "%s", parts[0].fingerprint);
+	merge_in.nr_points = (u32)parts[0].points;
+	merge_in.records = records;
+	kfsim_grid_cmdline(parts[0].nr_args, parts[0].args);
+	if (kfsim_set_kernel_version((unsigned int)parts[0].kver)) {
+		problem("'%s' was made for an unknown kernel version %llu", parts[0].path,
+			(unsigned long long)parts[0].kver);
+		merge_in.active = false;
+		goto out;
+	}
+	ret = run_command(parts[0].nr_args, parts[0].args);
+	if (!ret && !merge_in.used)
+		ret = kfsim_cli_fail("merge", -EINVAL, "'%s %s' ran no grid", parts[0].args[0],
+				     parts[0].args[1]);
+	merge_in.active = false;
+out:
+	if (bad)
+		fprintf(stderr, "kfsim merge: refused: %d problem(s) with the %d partial file(s); "
+			"nothing written\n", bad, nr_paths);
+	for (u64 p = 0; records && p < parts[0].points; p++)
+		free(records[p]);
+	free(records);
+	free(owner);
+	for (int i = 0; i < nr_paths; i++)
+		partial_free(&parts[i]);
+	free(parts);
+	return ret;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kfsim merge PARTIAL...: combine the partial results of a sliced grid (kfsim plca sweep,
+ * kfsim bfq compare, kfsim bfq ablate run with --shard or under a Slurm array, a Kubernetes
+ * Indexed Job or GNU parallel) into exactly what the unsharded run writes: its table or JSON on
+ * stdout, and its CSV and SVG files.  Generic over grids: the partial files name their grid and
+ * carry its command line, which the merge replays with the points read back instead of run.
+ * A set that is incomplete, overlapping, cut short or from different grids is refused, every
+ * problem reported, nothing written (cli_grid.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <kfsim/kernel.h>
+
+#include "cli.h"
+#include "cli_grid.h"
+#include "cli_tables.h"
+
+#define CMD "merge"
+
+struct merge_opts {
+	int unused;
+};
+
+/* Run the kfsim command named argv[0] (a grid command a partial file recorded). */
+static int run_recorded(int argc, char **argv)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kfsim_cli_commands); i++) {
+		if (!strcmp(kfsim_cli_commands[i]->name, argv[0]) &&
+		    kfsim_cli_commands[i] != &kfsim_cmd_merge)
+			return kfsim_cli_run(kfsim_cli_commands[i]->spec, argc, argv);
+	}
+	return kfsim_cli_fail(CMD, -EINVAL, "the partial files name an unknown command '%s'",
+			      argv[0]);
+}
+
+static int merge_verb(void *opts, const struct kfsim_cli_args *args)
+{
+	(void)opts;
+	return kfsim_grid_merge_files(args->positional, args->nr_positional, run_recorded);
+}
+
+static const struct kfsim_cli_spec merge_spec = {
+	.name = CMD,
+	.usage = "kfsim merge PARTIAL...",
+	.about = "Combine the partial results (JSON Lines) of the slices of a grid run with --shard\n"
+		 "(kfsim plca sweep, kfsim bfq compare, kfsim bfq ablate) into exactly what the\n"
+		 "unsharded run writes: its table or --json on stdout, its --csv and --svg files.",
+	.notes = "The partial files say which grid and command line they belong to; the set must\n"
+		 "hold every point of one grid exactly once.  Exit status: 0 merged, 1 the set is\n"
+		 "refused (every problem is listed) or an output failed, 2 bad command line.",
+	.max_positional = INT_MAX,
+	.min_positional = 1,
+	.operands = "PARTIAL",
+	.opts_size = sizeof(struct merge_opts),
+	.run = merge_verb,
+};
+
+const struct kfsim_cli_command kfsim_cmd_merge = {
+	.name = "merge",
+	.summary = "combine the partial results of a sliced grid (--shard) into its outputs",
+	.spec = &merge_spec,
+};

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The per-transmit-opportunity wire model: where nothing on the wire can differ, a TO is one
+ * step instead of a handful of events, carrier checks and timers.  It takes over exactly one
+ * situation, the most common one of a loaded PLCA segment:
+ *
+ *   owner A's frame ends | TO of B begins, B (pending) commits | A's MAC retries after its IFG,
+ *   meets B's COMMIT: logical collision, backoff draw | B's IFG ends: B's frame starts
+ *
+ * and only when nothing else can happen in between: the frame that ended was the only signal on
+ * the wire and collided with nothing, no MAC waits on the carrier and no frame is held in a
+ * delay line, B is the one owner of the next id and has a frame pending by the TO decision, no
+ * queued event (arrival, injected frame, timer) falls before the end of B's frame, no node runs
+ * its own clock, and the run goes on at least until B's frame starts.  The carrier checks then
+ * have known answers (A's frame ended everywhere IFG later than the carrier of anything older),
+ * so what the bit-level path would do is done in the same order: the same state, statistics,
+ * random draws (A's payload, then A's backoff), trace events and event sequence numbers.  Any
+ * other case (a BEACON, a yielded TO, bursts, collisions, mixed segments, misconfigurations,
+ * struct plca_sim_cfg.bit_level) goes the bit-level way.
+ *
+ * bus_fast_idle() skips idle cycles: at the decision of TO 0 with nothing pending or queued
+ * anywhere, the whole cycles up to the next event are counted (BEACONs, TOs, trace events) and
+ * the cycle resumes at the TO 0 decision of the last one.
+ *
+ * tests/plcasim/test_sim_fastpath.c runs both paths on a sweep of segments and compares them.
+ */
+#include <kfsim/bug.h>
+#include <kfsim/kernel.h>
+#include "bus_internal.h"
+
+/* The time of the first live queued event, dropping withdrawn timers on the way (as the loop would). */
+static u64 next_live(struct plca_sim *sim)
+{
+	for (;;) {
+		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
+		const struct kfsim_event *ev;
+		u32 slot;
+
+		if (!h)
+			return BUS_NEVER;
+		ev = &h->ev[0];
+		slot = kfsim_event_data(ev);
+		if (slot < sim->nr_fixed && sim->slot_seq[slot] != kfsim_event_seq(ev)) {
+			kfsim_evheap_pop(h);
+			continue;
+		}
+		return kfsim_event_time(ev);
+	}
+}
+
+/* A held timer that is still armed (it would run before anything the model skips). */
+static bool held_live(const struct plca_sim *sim)
+{
+	return sim->has_held &&
+	       sim->slot_seq[kfsim_event_data(&sim->held)] == kfsim_event_seq(&sim->held);
+}
+
+static u64 dist(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* The node will be PENDING at the TO decision of instant @t (lazy_pend_settle() makes it so). */
+static inline bool pending_by(const struct plca_sim *sim, const struct bus_node *n, u32 node,
+			      u64 t)
+{
+	if (n->ds == DS_PENDING)
+		return true;
+	return n->ds == DS_DELAY_PENDING && n->pend_lazy && n->rs_due <= t &&
+	       sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] == n->pend_tie >> BUS_SLOT_BITS;
+}
+
+/*
+ * Whether @node's frame, ending now, is followed by the situation above, with no queued event
+ * before @horizon; if so, the next owner in *@next, when its carrier drops in *@crs_off and when
+ * its frame starts in *@t_start.
+ */
+static bool fast_to_ok(struct plca_sim *sim, u32 node, u64 horizon, u32 *next, u64 *crs_off,
+		       u64 *t_start)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *o = &sim->nodes[node], *n;
+	const struct bus_signal *s;
+	u64 t0 = sim->now;
+	u32 id;
+
+	if (sim->nr_oc || sim->nr_active != 1 || sim->nr_waiters || sim->nr_hold ||
+	    seg->state != SEG_COMMIT || seg->owner != (int)node || seg->eval_pending)
+		return false;
+	s = &sim->sig[o->sig];
+	if (s->kind != SIG_DATA || s->collided || !rs_active(o) || !o->committed ||
+	    o->cfg.plca.burst_cnt || o->cfg.ignores_collisions)
+		return false;
+	id = seg->cur_id + 1;
+	if (id >= seg->node_cnt || sim->owner_first[id + 1] != sim->owner_first[id] + 1)
+		return false;
+	*next = sim->owners[sim->owner_first[id]];
+	n = &sim->nodes[*next];
+	if (!rs_active(n) || n->sig >= 0 || n->mac != MAC_DEFER || n->waiting || n->ifg_from ||
+	    n->committed || n->backoff_end > t0 || n->cfg.ignores_collisions ||
+	    sim->slot_seq[*next << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE ||
+	    !pending_by(sim, n, *next, t0) || held_live(sim))
+		return false;
+	/* B's carrier drops when A's frame has reached it; its IFG counts from then */
+	*crs_off = t0 + dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
+	*t_start = *crs_off + BT(PLCA_SIM_IFG_BT);
+	return *t_start <= sim->run_limit &&
+	       horizon >= *t_start + bus_frame_wire_ns(n->queue[n->q_head].payload);
+}
+
+/*
+ * What mac_try() does for a MAC whose carrier check the per-TO model knows: the carrier, clear of
+ * any signal still unseen, goes (or went) off at @from; @busy: it is still on now (a deferral).
+ * The IFG's timer is not queued: fast_ifg_over() runs its end; only its sequence number is
+ * taken, so that every later event keeps its place.
+ */
+static inline void fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (busy && !n->deferred_this_attempt) {
+		n->deferred_this_attempt = true;
+		n->st.deferrals++;
+	}
+	sim->carrier_unseen = false;
+	n->ifg_from = from;
+	n->ifg_clear = true;
+	n->ifg_rs = true;
+	n->ifg_opens = sim->opens[1];
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
+}
+
+/*
+ * The end of that IFG, nothing new on the wire: the MAC sends (start_tx()) and the RS takes the
+ * frame (rs_mac_tx_start()): into another node's COMMIT, a logical collision; behind its own,
+ * the frame goes out.
+ */
+static inline void fast_ifg_over(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->ifg_from = 0;
+	n->ifg_clear = false;
+	n->mac = MAC_TX;
+	n->mac_tx_start = sim->now;
+	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
+}
+
+/* sig_close() and the end of the signal (bus_signal_finish()) without the trace, or with it. */
+static inline void fast_close(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct bus_signal *s = &sim->sig[n->sig];
+
+	if (sim->trace) {
+		bus_sig_close(sim, node);
+		return;
+	}
+	s->end = sim->now;
+	s->active = false;
+	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
+	n->sig = -1;
+	n->col_at = BUS_NEVER;
+	bus_cancel(sim, node, EV_COL);
+	bus_cancel(sim, node, EV_TX_END);
+}
+
+/*
+ * sig_open() for the per-TO model, which knows that the new signal overlaps nothing
+ * (check_overlaps() would arm no collision): a signal with an end takes its EV_TX_END arming
+ * (sequence number) but is not queued; bus_fast_tx_end() queues it or runs it.
+ */
+void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
+{
+	sig_prune(sim);
+	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING);
+	sig_push(sim, node, kind, end);
+	if (end != BUS_NEVER)
+		sim->slot_seq[node << BUS_SLOT_SHIFT | EV_TX_END] = kfsim_evq_take_seq(&sim->events);
+}
+
+/* bus_signal_rekind() to a frame, as bus_fast_signal_open() opens it. */
+void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end)
+{
+	fast_close(sim, node);
+	bus_fast_signal_open(sim, node, SIG_DATA, end);
+}
+
+/* The TO after @node's frame up to the start of @next's frame (fast_to_ok() said so). */
+static void fast_to(struct plca_sim *sim, u32 node, u32 next, u64 crs_off, u64 t_start)
+{
+	struct bus_node *o = &sim->nodes[node];
+	u64 t0 = sim->now;
+	bool retry;
+
+	/* t0: A's frame ends (bus_on_tx_end()), the next TO begins, B commits (to_eval()) */
+	fast_close(sim, node);
+	sim->nr_active--;
+	o->own_tx_end = t0;
+	retry = mac_fast_frame_done(sim, node);
+	if (retry)
+		fast_ifg(sim, node, t0, false);
+	seg_fast_commit_next(sim, next);
+	fast_ifg(sim, next, crs_off, crs_off > t0);
+	sim->nr_events += 1 + retry + 1; /* the TO decision, the two IFGs' ends */
+	sim->fast_tos++;
+	/* A's IFG ends first (or in the same instant, armed first): B's COMMIT is on the wire */
+	if (retry) {
+		sim->now = t0 + BT(PLCA_SIM_IFG_BT);
+		fast_ifg_over(sim, node);
+		rs_fast_collide(sim, node);
+	}
+	sim->now = t_start;
+	fast_ifg_over(sim, next);
+	rs_fast_frame_start(sim, next);
+}
+
+/*
+ * EV_TX_END of @node's frame: when the situation above follows, run TOs in one step each, one
+ * after the other while each frame's end is the next event of the run, then queue the end of
+ * the last frame started (with the sequence number its arming took).  Nothing the steps do
+ * queues an event, so the first queued one stays where it was.  Return: false (nothing done)
+ * when the situation does not follow this frame.
+ */
+bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
+{
+	u64 horizon, crs_off, t_start, t_end;
+	u32 next, slot;
+
+	/* not a committed PLCA TO (a CSMA/CD segment, say): nothing to look at */
+	if (sim->seg.state != SEG_COMMIT || sim->seg.owner != (int)node)
+		return false;
+	horizon = next_live(sim);
+	if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start))
+		return false;
+	for (;;) {
+		fast_to(sim, node, next, crs_off, t_start);
+		node = next;
+		slot = node << BUS_SLOT_SHIFT | EV_TX_END;
+		t_end = sim->sig[sim->nodes[node].sig].end;
+		if (t_end > sim->run_limit || horizon <= t_end)
+			break;
+		/* the frame's end is the next event: run it here instead of through the heap */
+		sim->now = t_end;
+		sim->nr_events++;
+		if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start)) {
+			bus_tx_end_bit_level(sim, node);
+			return true;
+		}
+	}
+	bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
+	return true;
+}
+
+/*
+ * The TO 0 decision of an idle cycle (nothing pending): when nothing at all is under way (no
+ * frame queued, held or pending anywhere, no signal, no waiter, every PLCA node synchronised,
+ * no own clock), the cycle and the ones after it run exactly as the closed form says until the
+ * next queued event: skip the whole cycles before it (and before the end of the run), and leave
+ * the segment at the TO 0 decision of the last one skipped.  Return: whether it skipped.
+ */
+bool bus_fast_idle(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+	u64 cycle, first_beacon, limit, m, t;
+	u32 coord;
+
+	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
+	    sim->nr_hold || sim->nr_waiters || sim->nr_active || held_live(sim) ||
+	    seg->to_start != sim->now)
+		return false;
+	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+	first_beacon = sim->now + seg->node_cnt * seg->to_ns;
+	/* the last BEACON skipped must end before the next event and by the end of the run */
+	limit = min(next_live(sim) - 1, sim->run_limit);
+	if (first_beacon + BT(PLCA_SIM_BEACON_BT) > limit)
+		return false;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		const struct bus_node *n = &sim->nodes[i];
+
+		if (n->mac != MAC_IDLE || n->q_len || n->ds != DS_IDLE || n->committed ||
+		    (n->rs_on && n->up && !n->synced))
+			return false;
+	}
+	m = (limit - first_beacon - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
+	coord = (u32)seg->coord;
+	/* the BEACONs that carrier sense can still see go on the wire (and the ring) */
+	for (u64 j = m > 16 ? m - 16 : 0; j < m; j++) {
+		sim->now = first_beacon + j * cycle;
+		bus_fast_signal_open(sim, coord, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
+		sim->now += BT(PLCA_SIM_BEACON_BT);
+		sim->nodes[coord].sig = -1;
+		t = sim->now;
+		sig_at(sim, sim->sig_head - 1)->active = false;
+		sig_at(sim, sim->sig_head - 1)->gone_at =
+			t + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
+	}
+	sim->opens[0] += m > 16 ? m - 16 : 0;
+	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
+	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
+	sim->nodes[coord].col_at = BUS_NEVER;
+	/* the sequence numbers of the run timers and BEACON ends skipped */
+	sim->events.seq += 2 * m - (m < 16 ? m : 16);
+	seg_fast_idle_cycles(sim, m, first_beacon - seg->node_cnt * seg->to_ns);
+	sim->nr_events += 3 * m;
+	sim->fast_cycles += m;
+	return true;
+}

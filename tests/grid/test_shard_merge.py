@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Sliced grids, end to end: each grid (plca sweep, bfq compare, bfq ablate) runs once whole,
+then in N slices through GNU parallel (--shard {}/N, and PARALLEL_SEQ with --shard-count), as a
+Slurm array (SLURM_ARRAY_TASK_*) and as a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with
+KFSIM_SHARD_COUNT), and on --jobs 2 threads; `kfsim merge` of every slicing must write exactly
+the whole run's stdout, CSV and SVG files.  Then bad partial sets: incomplete, overlapping,
+another grid, a cut file, not a partial file at all: refused with exit 1, every problem named,
+nothing written.  And bad slicing command lines: exit 2 and one line."""
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+KFSIM = os.path.abspath(sys.argv[1])
+CLEAN_ENV = {k: v for k, v in os.environ.items()
+	     if not k.startswith(("SLURM_", "PARALLEL", "JOB_COMPLETION", "KFSIM_SHARD"))}
+FAILS = []
+
+GRIDS = {
+	"plca-sweep": (["plca", "sweep", "--nodes", "4", "--duration", "20ms", "--quiet",
+			"--csv", "out.csv", "--svg", "out"], ["out.csv", "out-throughput.svg",
+							     "out-latency.svg"]),
+	"plca-sweep-json": (["plca", "sweep", "--nodes", "3", "--load", "poisson:500",
+			     "--duration", "10ms", "--seed", "7", "--json"], []),
+	"bfq-compare": (["bfq", "compare", "--job", "name=a,rw=randread", "--job", "name=b,rw=read",
+			 "--duration", "0.2", "--quiet", "--svg", "out.svg"], ["out.svg"]),
+	"bfq-ablate": (["bfq", "ablate", "--job", "name=a,rw=randread", "--job", "name=b,rw=read",
+			"--duration", "0.2", "--quiet", "--param", "slice_idle_us",
+			"--values", "0,2000,8000", "--json", "--svg", "out.svg"], ["out.svg"]),
+}
+
+
+def check(ok, what):
+	print(("ok   " if ok else "FAIL ") + what)
+	if not ok:
+		FAILS.append(what)
+
+
+def run(args, cwd, env=None, **kw):
+	return subprocess.run([KFSIM] + args, cwd=cwd, env=env or CLEAN_ENV, text=True,
+			      stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120, **kw)
+
+
+def whole(name, args, top):
+	d = os.path.join(top, name, "whole")
+	os.makedirs(d)
+	p = run(args, d)
+	check(p.returncode == 0, f"{name}: unsharded run exits 0 ({p.stderr.strip()[-200:]})")
+	with open(os.path.join(d, "stdout"), "w") as f:
+		f.write(p.stdout)
+	return d
+
+
+def merge_and_compare(name, how, parts_dir, files, whole_dir):
+	d = parts_dir + "-merged"
+	os.makedirs(d)
+	parts = sorted(os.path.join(parts_dir, f) for f in os.listdir(parts_dir)
+		       if f.endswith(".jsonl"))
+	p = run(["merge"] + parts, d)
+	check(p.returncode == 0, f"{name}/{how}: kfsim merge of {len(parts)} partial files exits 0 "
+	      f"({p.stderr.strip()[-300:]})")
+	with open(os.path.join(d, "stdout"), "w") as f:
+		f.write(p.stdout)
+	for fname in ["stdout"] + files:
+		same = os.path.exists(os.path.join(d, fname)) and filecmp.cmp(
+			os.path.join(d, fname), os.path.join(whole_dir, fname), shallow=False)
+		check(same, f"{name}/{how}: merged {fname} is byte-identical to the unsharded run's")
+	return parts
+
+
+def shard_runs(name, args, files, top, whole_dir, n):
+	base = os.path.join(top, name)
+	sliced = {}
+	# GNU parallel, the index as an argument
+	d = os.path.join(base, "parallel")
+	os.makedirs(d)
+	p = subprocess.run(["parallel", "--will-cite", "-j", "2", KFSIM] + args +
+			   ["--shard", "{}/" + str(n), ":::"] + [str(i) for i in range(n)],
+			   cwd=d, env=CLEAN_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+			   text=True, timeout=300)
+	check(p.returncode == 0, f"{name}: parallel --shard {{}}/{n} exits 0 ({p.stderr[-300:]})")
+	sliced["parallel"] = merge_and_compare(name, "parallel", d, files, whole_dir)
+	# GNU parallel's own job number: PARALLEL_SEQ, with the count given
+	d = os.path.join(base, "parallel-seq")
+	os.makedirs(d)
+	p = subprocess.run(["parallel", "--will-cite", "-j", "2", "-N0", KFSIM] + args +
+			   ["--shard-count", str(n), ":::"] + ["x"] * n, cwd=d, env=CLEAN_ENV,
+			   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+	check(p.returncode == 0, f"{name}: parallel with PARALLEL_SEQ exits 0 ({p.stderr[-300:]})")
+	merge_and_compare(name, "parallel-seq", d, files, whole_dir)
+	# a Slurm array 3..3+n-1 and a Kubernetes Indexed Job
+	for how, env_of in (("slurm", lambda i: {"SLURM_ARRAY_TASK_ID": str(3 + i),
+						 "SLURM_ARRAY_TASK_MIN": "3",
+						 "SLURM_ARRAY_TASK_COUNT": str(n)}),
+			    ("k8s", lambda i: {"JOB_COMPLETION_INDEX": str(i),
+					       "KFSIM_SHARD_COUNT": str(n)})):
+		d = os.path.join(base, how)
+		os.makedirs(d)
+		for i in range(n):
+			p = run(args, d, env={**CLEAN_ENV, **env_of(i)})
+			check(p.returncode == 0 and p.stdout == "",
+			      f"{name}/{how}: slice {i} exits 0 and prints nothing on stdout")
+		merge_and_compare(name, how, d, files, whole_dir)
+	# --jobs 2 in one process
+	d = os.path.join(base, "jobs")
+	os.makedirs(d)
+	p = run(args + ["--jobs", "2"], d)
+	same = p.returncode == 0 and p.stdout == open(os.path.join(whole_dir, "stdout")).read()
+	for fname in files:
+		same = same and filecmp.cmp(os.path.join(d, fname), os.path.join(whole_dir, fname),
+					    shallow=False)
+	check(same, f"{name}: --jobs 2 writes exactly what one thread writes")
+	return sliced["parallel"]
+
+
+def refused(what, paths, cwd, expect):
+	before = set(os.listdir(cwd))
+	p = run(["merge"] + paths, cwd)
+	check(p.returncode == 1 and expect in p.stderr and "refused" in p.stderr and
+	      set(os.listdir(cwd)) == before and p.stdout == "",
+	      f"bad set refused, nothing written: {what} ({p.stderr.strip().splitlines()[:2]})")
+
+
+def bad_sets(top, sweep_parts, compare_parts):
+	d = os.path.join(top, "bad")
+	os.makedirs(d)
+	refused("one slice missing", sweep_parts[:-1], d, "missing")
+	refused("a slice twice", sweep_parts + sweep_parts[:1], d, "in both")
+	refused("slices of two grids", sweep_parts + compare_parts[:1], d, "another grid")
+	cut = os.path.join(d, "cut.jsonl")
+	with open(sweep_parts[0]) as f:
+		lines = f.readlines()
+	with open(cut, "w") as f:
+		f.writelines(lines[:-1])
+	refused("a file cut short", [cut] + sweep_parts[1:], d, "cut short")
+	junk = os.path.join(d, "junk.jsonl")
+	with open(junk, "w") as f:
+		f.write("senders,mode\n1,plca\n")
+	refused("not a partial file", [junk] + sweep_parts[1:], d, "not a kfsim partial")
+	refused("a file that is not there", [os.path.join(d, "none.jsonl")], d, "cannot read")
+	forged = os.path.join(d, "forged.jsonl")
+	with open(sweep_parts[0]) as f:
+		text = f.read()
+	with open(forged, "w") as f:
+		f.write(text.replace('"--nodes","4"', '"--nodes","5"'))
+	refused("a header whose command line is not its grid's", [forged] + sweep_parts[1:], d,
+		"fingerprint")
+
+
+def bad_command_lines(top):
+	d = os.path.join(top, "usage")
+	os.makedirs(d)
+	sweep = ["plca", "sweep", "--nodes", "2", "--duration", "1ms", "--quiet"]
+	for extra, env, expect in (
+			(["--shard", "4/4"], {}, "--shard"),
+			(["--shard", "1"], {}, "--shard"),
+			(["--shard", "-1/2"], {}, "--shard"),
+			(["--shard-count", "3"], {}, "--shard-count"),
+			([], {"JOB_COMPLETION_INDEX": "1"}, "JOB_COMPLETION_INDEX"),
+			([], {"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"},
+			 "SLURM_ARRAY_TASK_ID"),
+			([], {"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2"}, "index"),
+			(["--partial", "p.jsonl"], {}, "--partial"),
+			(["--jobs", "0"], {}, "--jobs")):
+		p = run(sweep + extra, d, env={**CLEAN_ENV, **env})
+		check(p.returncode == 2 and expect in p.stderr and len(p.stderr.splitlines()) == 1
+		      and os.listdir(d) == [],
+		      f"exit 2, one line, nothing written: {' '.join(extra)} {env}")
+	p = run(["plca", "sim", "--shard", "0/2"], d)
+	check(p.returncode == 2, "--shard is for the grids only (plca sim refuses it)")
+	# PARALLEL_SEQ alone (no count) is not a slice: a run under parallel stays whole
+	p = run(sweep, d, env={**CLEAN_ENV, "PARALLEL_SEQ": "2"})
+	check(p.returncode == 0 and p.stdout.startswith("senders"),
+	      "PARALLEL_SEQ without a count leaves the run whole")
+
+
+def main():
+	if not shutil.which("parallel"):
+		print("SKIP: GNU parallel (Debian 'parallel', scripts/lib.sh) is not installed")
+		return 77
+	top = tempfile.mkdtemp(prefix="kfsim-grid-")
+	try:
+		parts = {}
+		for name, (args, files) in GRIDS.items():
+			whole_dir = whole(name, args, top)
+			parts[name] = shard_runs(name, args, files, top, whole_dir, 3)
+		bad_sets(top, parts["plca-sweep"], parts["bfq-compare"])
+		bad_command_lines(top)
+	finally:
+		shutil.rmtree(top, ignore_errors=True)
+	print(f"{len(FAILS)} failure(s)")
+	return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+	sys.exit(main())

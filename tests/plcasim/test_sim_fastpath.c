@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The per-TO wire model (src/plcasim/bus_fast.c) against the bit-level path
+ * (struct plca_sim_cfg.bit_level): every segment runs twice from the same seed, and everything
+ * must be the same, to the bit: each node's statistics, its latency histogram bucket by bucket,
+ * the report (the event count included), the random generator's state at the end, and the
+ * Perfetto trace byte for byte.  The segments: the bench's cases; a sweep of node counts, loads
+ * (saturated, Poisson, periodic), bursts, payload ranges, positions and carrier-sense latencies;
+ * every misconfiguration (duplicate ids, two coordinators, ids beyond node_cnt, no coordinator,
+ * to_tmr mismatch, CSMA/CD nodes on the wire, faulty MACs); and runs cut into random steps with
+ * settings, links and scripted frames changed between them.  The fixed cases also check that the
+ * model was used at all, so the comparison cannot pass by never taking it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <kfsim/kernel.h>
+#include <kfsim/random.h>
+#include <kfsim/trace_event.h>
+#include "plcasim/bus_internal.h"
+#include "sim_helpers.h"
+
+#if defined(KFSIM_ASAN) || defined(KFSIM_TSAN)
+#define SCALE 8 /* sanitizers run ~10x slower: fewer random segments, shorter runs */
+#else
+#define SCALE 1
+#endif
+
+#define MS(x) ((u64)(x)*1000000)
+#define MAX_NODES 40
+
+/* Something done to the segment between two steps of a run. */
+struct step {
+	u64 until;
+	int what; /* 0 nothing, 1 link down/up, 2 set_plca, 3 reset, 4 inject */
+	u32 node;
+	u32 arg;
+};
+
+struct outcome {
+	struct plca_sim_report rep;
+	struct plca_sim_node_stats st[MAX_NODES];
+	struct kfsim_hist lat[MAX_NODES];
+	struct rnd_state rnd;
+	u64 fast_tos, fast_cycles;
+	char *trace;
+	size_t trace_len;
+};
+
+static void apply_step(struct plca_sim *sim, const struct step *s)
+{
+	struct phy_plca_cfg cfg;
+
+	switch (s->what) {
+	case 1:
+		kfsim_plca_sim_set_link(sim, s->node, s->arg & 1);
+		break;
+	case 2:
+		kfsim_plca_sim_get_plca_cfg(sim, s->node, &cfg);
+		cfg.to_tmr = (int)(s->arg % 64);
+		cfg.burst_cnt = (int)(s->arg % 3);
+		kfsim_plca_sim_set_plca(sim, s->node, &cfg);
+		break;
+	case 3:
+		kfsim_plca_sim_reset_plca(sim, s->node);
+		break;
+	case 4:
+		kfsim_plca_sim_inject(sim, s->node, kfsim_plca_sim_now(sim) + s->arg, s->arg % 1501);
+		break;
+	default:
+		break;
+	}
+}
+
+static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs_delay,
+		const struct step *steps, u32 nr_steps, bool bit_level, bool trace,
+		struct outcome *out)
+{
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = nr, .seed = seed,
+				   .crs_delay_ns = crs_delay, .bit_level = bit_level};
+	struct kfsim_trace tr = {0};
+	FILE *mem = NULL;
+	struct plca_sim *sim;
+
+	memset(out, 0, sizeof(*out));
+	sim = kfsim_plca_sim_create(&cfg);
+	assert_false(IS_ERR(sim));
+	if (trace) {
+		mem = open_memstream(&out->trace, &out->trace_len);
+		assert_non_null(mem);
+		kfsim_trace_open_stream(&tr, mem);
+		kfsim_plca_sim_set_trace(sim, &tr, 1);
+	}
+	for (u32 i = 0; i < nr_steps; i++) {
+		assert_int_equal(kfsim_plca_sim_run_until(sim, steps[i].until), 0);
+		apply_step(sim, &steps[i]);
+	}
+	kfsim_plca_sim_report(sim, &out->rep);
+	for (u32 i = 0; i < nr; i++) {
+		kfsim_plca_sim_node_stats(sim, i, &out->st[i]);
+		out->lat[i] = sim->nodes[i].lat;
+		out->lat[i].bucket = malloc(KFSIM_HIST_BUCKETS * sizeof(u32));
+		assert_non_null(out->lat[i].bucket);
+		memcpy(out->lat[i].bucket, sim->nodes[i].lat.bucket, KFSIM_HIST_BUCKETS * sizeof(u32));
+	}
+	out->rnd = sim->rnd;
+	out->fast_tos = sim->fast_tos;
+	out->fast_cycles = sim->fast_cycles;
+	if (trace) {
+		kfsim_plca_sim_set_trace(sim, NULL, 0);
+		assert_int_equal(kfsim_trace_close(&tr), 0);
+		fclose(mem);
+	}
+	kfsim_plca_sim_destroy(sim);
+}
+
+static void free_outcome(struct outcome *o, u32 nr)
+{
+	for (u32 i = 0; i < nr; i++)
+		free(o->lat[i].bucket);
+	free(o->trace);
+}
+
+/* Run @nodes both ways and require the same everything; return the fast run's counters. */
+static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
+		    int crs_delay, const struct step *steps, u32 nr_steps, bool trace,
+		    u64 *fast_tos, u64 *fast_cycles)
+{
+	static struct outcome fast, slow;
+
+	run(nodes, nr, seed, crs_delay, steps, nr_steps, false, trace, &fast);
+	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
+	assert_int_equal(slow.fast_tos + slow.fast_cycles, 0);
+	for (u32 i = 0; i < nr; i++) {
+		if (memcmp(&fast.st[i], &slow.st[i], sizeof(fast.st[i]))) {
+			print_error("%s: node %u differs: delivered %llu/%llu tos %llu/%llu "
+				    "collisions %llu/%llu\n", what, i,
+				    (unsigned long long)fast.st[i].delivered,
+				    (unsigned long long)slow.st[i].delivered,
+				    (unsigned long long)fast.st[i].tos,
+				    (unsigned long long)slow.st[i].tos,
+				    (unsigned long long)fast.st[i].collisions,
+				    (unsigned long long)slow.st[i].collisions);
+			fail();
+		}
+		assert_int_equal(fast.lat[i].count, slow.lat[i].count);
+		assert_int_equal(fast.lat[i].sum, slow.lat[i].sum);
+		assert_int_equal(fast.lat[i].max, slow.lat[i].max);
+		assert_memory_equal(fast.lat[i].bucket, slow.lat[i].bucket,
+				    KFSIM_HIST_BUCKETS * sizeof(u32));
+	}
+	if (memcmp(&fast.rep, &slow.rep, sizeof(fast.rep))) {
+		print_error("%s: report differs: events %llu/%llu cycles %llu/%llu\n", what,
+			    (unsigned long long)fast.rep.events, (unsigned long long)slow.rep.events,
+			    (unsigned long long)fast.rep.cycles, (unsigned long long)slow.rep.cycles);
+		fail();
+	}
+	assert_memory_equal(&fast.rnd, &slow.rnd, sizeof(fast.rnd));
+	if (trace) {
+		assert_int_equal(fast.trace_len, slow.trace_len);
+		assert_memory_equal(fast.trace, slow.trace, fast.trace_len);
+	}
+	if (fast_tos)
+		*fast_tos = fast.fast_tos;
+	if (fast_cycles)
+		*fast_cycles = fast.fast_cycles;
+	free_outcome(&fast, nr);
+	free_outcome(&slow, nr);
+}
+
+/* kfsim plca's uniform segment (what the CLI and the bench build). */
+static u32 uniform(struct plca_sim_node_cfg *nodes, u32 nr, enum plca_sim_mode mode,
+		   enum plca_sim_load_kind load, double interval_us, u32 pmin, u32 pmax, int burst)
+{
+	struct plca_sim_segment seg;
+
+	kfsim_plca_segment_default(&seg);
+	seg.nr_nodes = nr;
+	seg.mode = mode;
+	seg.load = load;
+	seg.interval_us = interval_us;
+	seg.payload_min = pmin;
+	seg.payload_max = pmax;
+	seg.burst_cnt = burst;
+	assert_int_equal(kfsim_plca_segment_nodes(&seg, nodes), 0);
+	return nr;
+}
+
+static void one_step(struct step *s, u64 until)
+{
+	*s = (struct step){.until = until};
+}
+
+/* The bench's segments, with traces: the model is used and agrees. */
+static void test_bench_segments(void **state)
+{
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step s;
+	u64 tos, cycles;
+
+	(void)state;
+	one_step(&s, MS(100 / SCALE));
+	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 0);
+	compare("32 saturated 64 B", nodes, 32, 1, 0, &s, 1, true, &tos, &cycles);
+	print_message("32 saturated 64 B, %g ms: %llu TOs in one step\n", 100.0 / SCALE,
+		      (unsigned long long)tos);
+	assert_true(tos > 1000 / SCALE);
+	uniform(nodes, 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500, 1500, 0);
+	compare("8 saturated 1500 B", nodes, 8, 1, 0, &s, 1, true, &tos, NULL);
+	assert_true(tos > 0);
+	one_step(&s, MS(300 / SCALE));
+	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 10000, 64, 64, 0);
+	compare("32 Poisson 10 ms", nodes, 32, 1, 0, &s, 1, true, &tos, &cycles);
+	print_message("32 Poisson 10 ms, %g ms: %llu TOs in one step, %llu idle cycles skipped\n",
+		      300.0 / SCALE, (unsigned long long)tos, (unsigned long long)cycles);
+	uniform(nodes, 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 0);
+	compare("8 saturated CSMA/CD", nodes, 8, 1, 0, &s, 1, true, NULL, NULL);
+	uniform(nodes, 8, PLCA_SIM_MODE_MIXED, PLCA_SIM_LOAD_POISSON, 500, 46, 1500, 0);
+	compare("8 mixed Poisson", nodes, 8, 1, 0, &s, 1, true, NULL, NULL);
+}
+
+/* Node counts x loads x bursts x payloads x carrier-sense latency, uniform segments. */
+static void test_sweep(void **state)
+{
+	static const u32 counts[] = {1, 2, 3, 8, 32};
+	static const enum plca_sim_load_kind loads[] = {PLCA_SIM_LOAD_SATURATED,
+							PLCA_SIM_LOAD_POISSON,
+							PLCA_SIM_LOAD_PERIODIC};
+	static const double intervals[] = {0, 150, 2000};
+	static const int bursts[] = {0, 2};
+	static const int crs[] = {0, -1, 10000};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step s;
+	u32 runs = 0;
+
+	(void)state;
+	one_step(&s, MS(20 / SCALE));
+	for (u32 c = 0; c < ARRAY_SIZE(counts); c++)
+		for (u32 l = 0; l < ARRAY_SIZE(loads); l++)
+			for (u32 b = 0; b < ARRAY_SIZE(bursts); b++)
+				for (u32 k = 0; k < ARRAY_SIZE(crs); k++) {
+					u32 pmax = (c + l + k) % 2 ? 200 : 46;
+
+					uniform(nodes, counts[c], PLCA_SIM_MODE_PLCA, loads[l],
+						intervals[l], 0, pmax, bursts[b]);
+					compare("sweep", nodes, counts[c], 7 + runs, crs[k], &s,
+						1, runs % 4 == 0, NULL, NULL);
+					runs++;
+				}
+	print_message("%u uniform segments agree\n", runs);
+}
+
+/* A random segment with every kind of misconfiguration the simulator knows. */
+static u32 random_segment(struct plca_sim_node_cfg *nodes, struct rnd_state *rnd)
+{
+	u32 nr = 1 + kfsim_prandom_below(rnd, 12);
+	u32 fault = kfsim_prandom_below(rnd, 8);
+	int to = 1 + (int)kfsim_prandom_below(rnd, 40);
+
+	for (u32 i = 0; i < nr; i++) {
+		nodes[i] = plca_node((int)i, (int)nr, to);
+		nodes[i].plca.burst_cnt = kfsim_prandom_below(rnd, 4) ? 0 : 1 + (int)(i % 3);
+		nodes[i].position_m = kfsim_prandom_below(rnd, 2) ? 0 : kfsim_prandom_double(rnd) * 25;
+		nodes[i].load = (enum plca_sim_load_kind)kfsim_prandom_below(rnd, 4);
+		nodes[i].interval_us = 20 + kfsim_prandom_double(rnd) * 3000;
+		nodes[i].payload_min = kfsim_prandom_below(rnd, 100);
+		nodes[i].payload_max = nodes[i].payload_min + kfsim_prandom_below(rnd, 300);
+		nodes[i].queue_limit = 1 + kfsim_prandom_below(rnd, 8);
+	}
+	switch (fault) {
+	case 1: /* duplicate id */
+		if (nr > 2)
+			nodes[2].plca.node_id = 1;
+		break;
+	case 2: /* two coordinators */
+		if (nr > 1)
+			nodes[nr - 1].plca.node_id = 0;
+		break;
+	case 3: /* an id beyond node_cnt, a node_cnt beyond the ids */
+		nodes[0].plca.node_cnt = (int)(nr > 1 ? nr - 1 : 1) + (int)kfsim_prandom_below(rnd, 3);
+		break;
+	case 4: /* no coordinator */
+		nodes[0] = csma_node();
+		break;
+	case 5: /* to_tmr mismatch */
+		nodes[nr - 1].plca.to_tmr = to + 3;
+		break;
+	case 6: /* CSMA/CD nodes on the wire, a faulty MAC */
+		nodes[nr / 2] = csma_node();
+		nodes[nr / 2].load = PLCA_SIM_LOAD_POISSON;
+		nodes[nr / 2].interval_us = 300;
+		nodes[nr - 1].ignores_collisions = true;
+		break;
+	case 7: /* collision detection off */
+		for (u32 i = 0; i < nr; i++)
+			nodes[i].no_collision_detect = true;
+		if (nr > 2)
+			nodes[1].plca.node_id = 2;
+		break;
+	default:
+		break;
+	}
+	return nr;
+}
+
+/* Random misconfigured segments, run in random steps with settings changed between them. */
+static void test_random_segments_and_changes(void **state)
+{
+	static const int crs[] = {0, -1, 1, 10000};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step steps[8];
+	struct rnd_state rnd;
+	u32 total = 400 / SCALE;
+
+	(void)state;
+	prandom_seed_state(&rnd, 30);
+	for (u32 r = 0; r < total; r++) {
+		u32 nr = random_segment(nodes, &rnd), nr_steps = 1 + kfsim_prandom_below(&rnd, 8);
+		u64 t = 0;
+
+		for (u32 i = 0; i < nr_steps; i++) {
+			t += 1 + kfsim_prandom_below(&rnd, (u32)MS(3));
+			steps[i] = (struct step){.until = t,
+						 .what = (int)kfsim_prandom_below(&rnd, 5),
+						 .node = kfsim_prandom_below(&rnd, nr),
+						 .arg = kfsim_prandom_below(&rnd, 200000)};
+		}
+		compare("random", nodes, nr, r, crs[r % 4], steps, nr_steps, r % 8 == 0, NULL,
+			NULL);
+	}
+	print_message("%u random segments (misconfigurations, run-time changes) agree\n", total);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench_segments),
+		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_random_segments_and_changes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -5,7 +5,8 @@
  * Builds a BPF C file, unchanged, into a native program that runs every SEC() program under
  * kfsim's checked kfuncs (see src/bpfcc/runtime/bpfrt_main.c for what the program does):
  *
- *   1. clang -g -O2 -target bpf: the object the kernel would load, and its BTF;
+ *   1. clang -g -O2 -target bpf: the object the kernel would load, and its BTF (clang-19 or
+ *      clang-16, found at configure time: they emit the __kptr type tags clang 14 drops);
  *   2. refuse kfuncs and helpers kfsim does not have (bpfcc_check.c), naming file and line;
  *   3. generate the type-id map and the tables from the BTF (bpfcc_gen.c);
  *   4. gcc -g: the same source, natively, against include/bpf-compat (vmlinux.h from the
@@ -175,7 +176,7 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 	snprintf(work_inc, sizeof(work_inc), "-I%s", dir);
 	snprintf(compat, sizeof(compat), "-I%s", p->compat);
 	snprintf(kinc, sizeof(kinc), "-I%s", p->kfsim_include);
-	add(argv, &argc, "clang");
+	add(argv, &argc, KFSIM_BPFCC_CLANG);
 	add(argv, &argc, "-g");
 	add(argv, &argc, "-O2");
 	add(argv, &argc, "-target");

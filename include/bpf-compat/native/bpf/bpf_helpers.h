@@ -91,6 +91,38 @@ void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int li
 #define bpf_kptr_xchg(map_value, ptr) kfsim_bpfrt_kptr_xchg(map_value, ptr, __FILE__, __LINE__)
 
 /*
+ * may_goto (6.9+), behind bpf_experimental.h's can_loop and cond_break.  Those macros are
+ * "asm volatile goto" with the BPF instruction: the mnemonic "may_goto %l[label]" when the
+ * compiler says __BPF_FEATURE_MAY_GOTO, else its raw bytes (.byte 0xe5 ...), which natively
+ * would be executed as x86 code.  So natively the feature is declared, and "may_goto" is an
+ * assembler macro that asks the runtime's loop budget (src/bpfcc/runtime/bpfrt_may_goto.c)
+ * with the function's stack pointer (its frame: gcc sets up no frame pointer in a leaf) and
+ * jumps to the label when the budget is spent.  The compiler does not know the asm calls: the
+ * macro steps over the red zone, keeps every caller-saved general register and aligns the
+ * stack itself (the runtime keeps the SSE state); the flags are the asm's to clobber on x86.
+ */
+#if defined(__x86_64__)
+#ifndef __BPF_FEATURE_MAY_GOTO
+#define __BPF_FEATURE_MAY_GOTO 1
+#endif
+__asm__(".macro may_goto target:req\n\t"
+	"lea -128(%rsp), %rsp\n\t"
+	"push %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"
+	"push %r8\n\tpush %r9\n\tpush %r10\n\tpush %r11\n\tpush %rbx\n\t"
+	"mov %rsp, %rbx\n\t"
+	"and $-16, %rsp\n\t"
+	"mov %rbx, %rdi\n\t"
+	"call kfsim_bpfrt_may_goto@PLT\n\t"
+	"test %eax, %eax\n\t" /* ZF: spent; nothing below changes the flags */
+	"mov %rbx, %rsp\n\t"
+	"pop %rbx\n\tpop %r11\n\tpop %r10\n\tpop %r9\n\tpop %r8\n\t"
+	"pop %rdi\n\tpop %rsi\n\tpop %rdx\n\tpop %rcx\n\tpop %rax\n\t"
+	"lea 128(%rsp), %rsp\n\t"
+	"jz \\target\n"
+	".endm\n");
+#endif
+
+/*
  * bpf_core_type_id_local(type) is __builtin_btf_type_id(*(typeof(type) *)0, 0): natively the
  * _Generic map of the program's struct types to their BTF ids that kfsim-bpf-cc generated from
  * the program's own BTF (kfsim_bpfcc_types.h), turned into the id kfsim's bpf_obj_new_impl()

@@ -7,8 +7,9 @@
  * Invariants: a live object is zeroed but for its special fields, which are initialised as
  * bpf_obj_init() does (refcount 1, nodes in no collection, roots declared and empty); dropping
  * empties the nested lists and trees first and drops their nodes; a refcounted object is freed
- * only when the count reaches zero; a freed object is poisoned (POISON_FREE, and ASan's heap
- * poisoning in sanitizer builds) so a raw read after the drop shows.
+ * only when the count reaches zero; a freed object is filled with POISON_FREE before kfree().
+ * That makes a raw C read after the drop visible to a reader of the values (0x6b6b...), not
+ * reported: only ASan's heap poisoning (sanitizer builds) reports the read.
  */
 #include <string.h>
 

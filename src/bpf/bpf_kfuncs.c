@@ -153,6 +153,21 @@ refused:
 	return NULL;
 }
 
+int kfsim_bpf_helper_enter(const char *helper)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!ts->held)
+		return 0;
+	ts->kfunc = helper;
+	bpf_report(-EINVAL,
+		   "while a bpf_spin_lock is held only bpf_spin_unlock and the graph kfuncs may be "
+		   "called; a helper is no exception",
+		   "function calls are not allowed while holding a lock");
+	bpf_leave();
+	return -EINVAL;
+}
+
 #include <kfsim/moduleparam.h>
 /*
  * The "bpf" module of the kernel command line: "bpf.<param>=" is checked against its

@@ -5,6 +5,7 @@
  * bpf_spin_unlock and bpf_kptr_xchg are kfsim's checked ones; the call site is recorded so that
  * kfsim's reports name the program's line.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -16,6 +17,18 @@ void bpfrt_site(const char *file, int line)
 {
 	kfsim_bpf_site.file = file;
 	kfsim_bpf_site.line = line;
+}
+
+/* A refused helper returns what the program can live with: the run ends rejected anyway. */
+int bpfrt_helper(const char *name, const char *file, int line)
+{
+	int err;
+
+	if (file)
+		bpfrt_site(file, line);
+	err = kfsim_bpf_helper_enter(name);
+	bpfrt_site(NULL, 0);
+	return err;
 }
 
 long kfsim_bpfrt_spin_lock(struct bpf_spin_lock *lock, const char *file, int line);
@@ -52,6 +65,8 @@ unsigned long long kfsim_bpfrt_ktime_get_ns(void)
 {
 	struct timespec ts;
 
+	if (bpfrt_helper("bpf_ktime_get_ns", NULL, 0))
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
@@ -63,6 +78,8 @@ long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
 	va_list ap;
 	int n;
 
+	if (bpfrt_helper("bpf_trace_printk", NULL, 0))
+		return -EINVAL;
 	fputs("bpf_trace_printk: ", stdout);
 	va_start(ap, fmt_size);
 	n = vprintf(fmt, ap);
@@ -76,6 +93,8 @@ unsigned int kfsim_bpfrt_get_prandom_u32(void)
 	static struct rnd_state state;
 	static bool seeded;
 
+	if (bpfrt_helper("bpf_get_prandom_u32", NULL, 0))
+		return 0;
 	if (!seeded) { /* fixed seed: a run is reproducible */
 		prandom_seed_state(&state, 42);
 		seeded = true;
@@ -86,17 +105,23 @@ unsigned int kfsim_bpfrt_get_prandom_u32(void)
 unsigned int kfsim_bpfrt_get_smp_processor_id(void);
 unsigned int kfsim_bpfrt_get_smp_processor_id(void)
 {
+	if (bpfrt_helper("bpf_get_smp_processor_id", NULL, 0))
+		return 0;
 	return 0; /* one CPU: per-CPU data has one copy */
 }
 
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu);
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu)
 {
+	if (bpfrt_helper("bpf_per_cpu_ptr", NULL, 0))
+		return NULL;
 	return cpu ? NULL : (void *)percpu_ptr;
 }
 
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr);
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 {
+	if (bpfrt_helper("bpf_this_cpu_ptr", NULL, 0))
+		return NULL;
 	return (void *)percpu_ptr;
 }

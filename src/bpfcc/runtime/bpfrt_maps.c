@@ -153,6 +153,8 @@ static void *map_lookup(void *map, const void *key, const char *file, int line)
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
 {
+	if (bpfrt_helper("bpf_map_lookup_elem", file, line))
+		return NULL;
 	kfsim_bpf_verifier_ids(1); /* the maybe-NULL result's id (check_helper_call()) */
 	return map_lookup(map, key, file, line);
 }
@@ -165,6 +167,8 @@ long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
 	struct bpfrt_map *m = map_of(map);
 	long e;
 
+	if (bpfrt_helper("bpf_map_update_elem", file, line))
+		return -EINVAL;
 	if (!m || !key || !value || flags > BPF_EXIST)
 		return -EINVAL;
 	if (!is_hash(m)) {
@@ -203,6 +207,8 @@ long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, i
 	struct bpfrt_map *m = map_of(map);
 	long e;
 
+	if (bpfrt_helper("bpf_map_delete_elem", file, line))
+		return -EINVAL;
 	if (!m || !key)
 		return -EINVAL;
 	if (!is_hash(m))

@@ -653,6 +653,19 @@ void kfsim_bpf_verifier_ids(unsigned int n);
  */
 int kfsim_bpf_helper_enter(const char *helper);
 
+/**
+ * kfsim_bpf_global_call_enter() - a global (non-static) BPF subprogram is being entered
+ * @subprog: its name, for the report
+ *
+ * The verifier checks a global function on its own, with no lock held, and so refuses a call
+ * to one while a bpf_spin_lock is held (check_func_call(), 6.1 to 6.18): the call is reported
+ * as "global function calls are not allowed while holding a lock,\nuse static function
+ * instead".  kfsim-bpf-cc's runtime calls it at the entry of each global subprogram.
+ *
+ * Return: 0, or -EINVAL after the report.
+ */
+int kfsim_bpf_global_call_enter(const char *subprog);
+
 /** kfsim_bpf_violations_total() - violations reported on this thread, in runs or not. */
 unsigned long kfsim_bpf_violations_total(void);
 

@@ -168,6 +168,22 @@ int kfsim_bpf_helper_enter(const char *helper)
 	return -EINVAL;
 }
 
+int kfsim_bpf_global_call_enter(const char *subprog)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!ts->held)
+		return 0;
+	ts->kfunc = subprog;
+	bpf_report(-EINVAL,
+		   "a global function is verified on its own, with no lock held: only static "
+		   "functions may be called under a bpf_spin_lock",
+		   "global function calls are not allowed while holding a lock,\n"
+		   "use static function instead");
+	bpf_leave();
+	return -EINVAL;
+}
+
 #include <kfsim/moduleparam.h>
 /*
  * The "bpf" module of the kernel command line: "bpf.<param>=" is checked against its

@@ -46,6 +46,9 @@ int bpfcc_check(const struct bpfcc_unit *u);
  */
 int bpfcc_generate(const struct bpfcc_unit *u, struct btf *btf, const char *dir);
 
+/* How many global (non-static) subprograms the object has: their entry is instrumented. */
+int bpfcc_nr_global_subprogs(const struct bpfcc_unit *u, const struct btf *btf);
+
 /*
  * After a first native build (@pass1): kfsim_bpfcc_order.h, which names each data variable's
  * section after its offset in the BPF object, so that the second build, linked with

@@ -44,6 +44,7 @@ struct bpfcc_opts {
 	const char *opt_level;
 	bool sanitize;
 	bool verbose;
+	bool instrument; /* global subprograms: their entry is checked (bpfrt_subprogs.c) */
 };
 
 /* Where the compat headers, kfsim's headers and the libraries are: the build tree or the prefix. */
@@ -253,6 +254,8 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 	add_user_flags(argv, &argc, o, buf);
 	for (int i = 1; i < 5; i++)
 		add(argv, &argc, incs[i]);
+	if (o->instrument)
+		add(argv, &argc, "-finstrument-functions");
 	if (o->sanitize) {
 		add(argv, &argc, "-fsanitize=address,undefined");
 		add(argv, &argc, "-fno-sanitize-recover=all"); /* a report stops the program run */
@@ -376,6 +379,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bad = bpfcc_check(&u);
+	o.instrument = bpfcc_nr_global_subprogs(&u, btf) > 0;
 	if (!bad && bpfcc_generate(&u, btf, dir))
 		bad = 1;
 	snprintf(order, sizeof(order), "%s/kfsim_bpfcc_order.h", dir);

@@ -5,10 +5,14 @@
  * bpf_spin_unlock and bpf_kptr_xchg are kfsim's checked ones; the call site is recorded so that
  * kfsim's reports name the program's line.
  */
+#define _GNU_SOURCE /* process_vm_readv() */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <kfsim/random.h>
 #include "bpfrt.h"
@@ -60,15 +64,75 @@ void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int li
 	return old;
 }
 
-unsigned long long kfsim_bpfrt_ktime_get_ns(void);
-unsigned long long kfsim_bpfrt_ktime_get_ns(void)
+/* The time helpers read the clock the kernel's does: bpf_ktime_get_ns() CLOCK_MONOTONIC, ... */
+static unsigned long long clock_ns(const char *helper, clockid_t clock)
 {
 	struct timespec ts;
 
-	if (bpfrt_helper("bpf_ktime_get_ns", NULL, 0))
+	if (bpfrt_helper(helper, NULL, 0))
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_ns(void)
+{
+	return clock_ns("bpf_ktime_get_ns", CLOCK_MONOTONIC);
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_boot_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_boot_ns(void)
+{
+	return clock_ns("bpf_ktime_get_boot_ns", CLOCK_BOOTTIME);
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_coarse_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_coarse_ns(void)
+{
+	return clock_ns("bpf_ktime_get_coarse_ns", CLOCK_MONOTONIC_COARSE);
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_tai_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_tai_ns(void)
+{
+	return clock_ns("bpf_ktime_get_tai_ns", CLOCK_TAI);
+}
+
+/*
+ * bpf_jiffies64(): jiffies at Debian's CONFIG_HZ (250) from CLOCK_MONOTONIC.  The kernel's count
+ * starts at INITIAL_JIFFIES at boot; a program can only compare two readings, as here.
+ */
+#define BPFRT_HZ 250
+unsigned long long kfsim_bpfrt_jiffies64(void);
+unsigned long long kfsim_bpfrt_jiffies64(void)
+{
+	return clock_ns("bpf_jiffies64", CLOCK_MONOTONIC) / (1000000000ull / BPFRT_HZ);
+}
+
+/*
+ * bpf_probe_read_kernel(): a copy that faults safely, as copy_from_kernel_nofault(), with @dst
+ * zeroed on failure.  x86's copy_from_kernel_nofault_allowed() refuses a user address with
+ * -ERANGE before trying; natively every address is the process's, so the user range the
+ * kernel would refuse is taken to be the low pages nothing can map (mmap_min_addr, 64 KiB:
+ * NULL plus an offset), and any other unreadable address gives -EFAULT.
+ */
+#define BPFRT_USER_RANGE 65536ul
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr)
+{
+	struct iovec local = {dst, size}, remote = {(void *)unsafe_ptr, size};
+
+	if (bpfrt_helper("bpf_probe_read_kernel", NULL, 0))
+		return -EINVAL;
+	if ((unsigned long)unsafe_ptr < BPFRT_USER_RANGE) {
+		memset(dst, 0, size);
+		return -ERANGE;
+	}
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)size)
+		return 0;
+	memset(dst, 0, size);
+	return -EFAULT;
 }
 
 /* bpf_trace_printk(): to stdout, prefixed as the trace pipe's lines are. */

@@ -159,6 +159,18 @@ void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, 
 	return map_lookup(map, key, file, line);
 }
 
+/* bpf_map_lookup_percpu_elem(): one CPU (as bpf_get_smp_processor_id() says), CPU 0's copy. */
+void *kfsim_bpfrt_map_lookup_percpu_elem(void *map, const void *key, unsigned int cpu,
+					 const char *file, int line);
+void *kfsim_bpfrt_map_lookup_percpu_elem(void *map, const void *key, unsigned int cpu,
+					 const char *file, int line)
+{
+	if (bpfrt_helper("bpf_map_lookup_percpu_elem", file, line))
+		return NULL;
+	kfsim_bpf_verifier_ids(1); /* a maybe-NULL result, as bpf_map_lookup_elem() */
+	return cpu ? NULL : map_lookup(map, key, file, line);
+}
+
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
 				 unsigned long long flags, const char *file, int line);
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,

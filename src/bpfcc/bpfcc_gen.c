@@ -533,6 +533,20 @@ static long data_var_offset(const struct btf *btf, const char *name)
 	return -1;
 }
 
+bool bpfcc_needs_order(const struct btf *btf)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *sec = btf__type_by_id(btf, id);
+		const char *name = data_section(btf, sec);
+
+		if (name && strcmp(name, ".data") && strcmp(name, ".bss") && btf_vlen(sec) > 1)
+			return true;
+	}
+	return false;
+}
+
 int bpfcc_write_order(struct btf *btf, const char *pass1, const char *dir)
 {
 	static long offset_of[BPFCC_MAX_SECS];

@@ -119,10 +119,58 @@ static bool has_vmlinux_h(const struct bpfcc_opts *o)
 	return false;
 }
 
+/* FNV-1a over the running kernel's BTF: the key of its vmlinux.h in the cache. */
+static int btf_key(unsigned long long *key)
+{
+	unsigned char buf[65536];
+	unsigned long long h = 0xcbf29ce484222325ull;
+	FILE *f = fopen("/sys/kernel/btf/vmlinux", "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	fclose(f);
+	*key = h;
+	return 0;
+}
+
+/*
+ * The cached vmlinux.h for this BTF: $XDG_CACHE_HOME/kfsim (or ~/.cache/kfsim), named after the
+ * BTF's content, dumped by bpftool when missing.  What does not change between edits of a
+ * program is not redone: the dump takes most of a second, the key a few milliseconds.
+ */
+static int cached_vmlinux_h(char *path, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char cache[PATH_MAX], cmd[2 * PATH_MAX + 128];
+	unsigned long long key = 0;
+	int err = btf_key(&key);
+
+	if (err)
+		return err;
+	if (xdg && *xdg)
+		snprintf(cache, sizeof(cache), "%s/kfsim", xdg);
+	else if (home && *home)
+		snprintf(cache, sizeof(cache), "%s/.cache/kfsim", home);
+	else
+		return -ENOENT;
+	snprintf(path, size, "%s/vmlinux-%016llx.h", cache, key);
+	if (!access(path, R_OK))
+		return 0;
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s' && bpftool btf dump file /sys/kernel/btf/vmlinux format c > "
+		 "'%s.%d' && mv '%s.%d' '%s'",
+		 cache, path, (int)getpid(), path, (int)getpid(), path);
+	return system(cmd) ? -EIO : 0;
+}
+
 /* vmlinux.h of the running kernel into @dir (kept between builds), unless -I gives one. */
 static int make_vmlinux_h(const struct bpfcc_opts *o, const char *dir)
 {
-	char path[PATH_MAX], cmd[PATH_MAX + 128];
+	char path[PATH_MAX], cached[PATH_MAX], cmd[PATH_MAX + 128];
 
 	if (has_vmlinux_h(o))
 		return 0;
@@ -134,6 +182,9 @@ static int make_vmlinux_h(const struct bpfcc_opts *o, const char *dir)
 				"/sys/kernel/btf/vmlinux exists (bpftool dumps it)\n");
 		return -ENOENT;
 	}
+	if (!cached_vmlinux_h(cached, sizeof(cached)) && !symlink(cached, path))
+		return 0;
+	/* no cache to write to: dump into @dir */
 	snprintf(cmd, sizeof(cmd),
 		 "bpftool btf dump file /sys/kernel/btf/vmlinux format c > '%s.tmp' && "
 		 "mv '%s.tmp' '%s'",
@@ -385,9 +436,10 @@ int main(int argc, char **argv)
 	snprintf(order, sizeof(order), "%s/kfsim_bpfcc_order.h", dir);
 	snprintf(pass1, sizeof(pass1), "%s/pass1.o", dir);
 	unlink(order);
-	if (!bad && compile_native(&o, &paths, &u, dir, pass1))
+	/* the first native build only tells the order of a private(A) section's variables */
+	if (!bad && bpfcc_needs_order(btf) && compile_native(&o, &paths, &u, dir, pass1))
 		bad = 1;
-	if (!bad && bpfcc_write_order(btf, pass1, dir)) {
+	if (!bad && bpfcc_needs_order(btf) && bpfcc_write_order(btf, pass1, dir)) {
 		fprintf(stderr, "kfsim-bpf-cc: cannot read the first native build (objdump -t)\n");
 		bad = 1;
 	}

@@ -28,6 +28,7 @@ KFSIM_PACKAGES=(
 # installs these, scripts/tour does not (linux-source alone is a 140 MB download).
 KFSIM_TEST_PACKAGES=(
 	clang
+	clang-19
 	libclang-rt-14-dev
 	valgrind
 	iproute2

@@ -61,4 +61,48 @@ KFSIM_BPF_KFUNC_LIST(__KFSIM_COMPAT_KFUNC)
 /** bpf_list_push_back() - put an owned node last (0, or -EINVAL and the node dropped) */
 #define bpf_list_push_back(head, node) bpf_list_push_back_impl(head, node, NULL, 0)
 
+/*
+ * may_goto LABEL (6.9+): BPF_JMP | BPF_JCOND (0xe5) with src_reg BPF_MAY_GOTO (0), the jump
+ * offset in instructions after the instruction itself (little-endian: code, registers, then
+ * the 16-bit offset and a zero immediate).  A compiler that knows the mnemonic says
+ * __BPF_FEATURE_MAY_GOTO (kfsim-bpf-cc's native build, where "may_goto" is the runtime's loop
+ * budget); for clang (19 does not say it for -target bpf) the instruction is spelled in bytes.
+ */
+#ifdef __BPF_FEATURE_MAY_GOTO
+#define __kfsim_may_goto(label) asm volatile goto("may_goto %l[" #label "]" :::: label)
+#else
+/* one directive per field: clang's BPF assembler misplaces ".byte a, b" and a lone .short */
+#define __kfsim_may_goto(label)                                                                    \
+	asm volatile goto("1: .byte 0xe5\n\t.byte 0\n\t"                                          \
+			  ".long ((%l[" #label "] - 1b - 8) / 8) & 0xffff\n\t.short 0" :::: label)
+#endif
+
+#ifndef can_loop
+/** can_loop - true while the frame's loop budget lasts (may_goto): `while (cond && can_loop)` */
+#define can_loop                                                                                   \
+	({                                                                                         \
+		__label__ __kfsim_spent, __kfsim_go_on;                                           \
+		bool __kfsim_ret = true;                                                           \
+		__kfsim_may_goto(__kfsim_spent);                                                   \
+		goto __kfsim_go_on;                                                                \
+	__kfsim_spent:                                                                             \
+		__kfsim_ret = false;                                                               \
+	__kfsim_go_on:;                                                                            \
+		__kfsim_ret;                                                                       \
+	})
+#endif
+
+#ifndef cond_break
+/** cond_break - `break` out of the enclosing loop when the frame's loop budget is spent */
+#define cond_break                                                                                 \
+	({                                                                                         \
+		__label__ __kfsim_spent, __kfsim_go_on;                                           \
+		__kfsim_may_goto(__kfsim_spent);                                                   \
+		goto __kfsim_go_on;                                                                \
+	__kfsim_spent:                                                                             \
+		break;                                                                             \
+	__kfsim_go_on:;                                                                            \
+	})
+#endif
+
 #endif /* KFSIM_BPF_COMPAT_EXPERIMENTAL_H */

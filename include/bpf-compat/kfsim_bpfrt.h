@@ -140,6 +140,9 @@ struct kfsim_bpfrt_object {
 	unsigned int nr_progs;
 	const unsigned char *bpf_obj;
 	const unsigned char *bpf_obj_end;
+	/* the global (non-static) subprograms and their names, NULL-terminated */
+	const void *const *globals;
+	const char *const *global_names;
 };
 
 /* Defined by the generated tables. */

@@ -640,6 +640,32 @@ int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void 
  */
 void kfsim_bpf_verifier_ids(unsigned int n);
 
+/**
+ * kfsim_bpf_helper_enter() - a BPF helper kfsim has no kfunc row for is about to run
+ * @helper: its name ("bpf_map_lookup_elem"), for the report
+ *
+ * The lock rule kfsim's own kfuncs apply to themselves (bpf_enter()), for the helpers a runtime
+ * implements (kfsim-bpf-cc's maps, time, random numbers): while a bpf_spin_lock is held the
+ * verifier allows no helper but bpf_spin_unlock (do_check(), 6.1 to 6.18), so any such call is
+ * reported as "function calls are not allowed while holding a lock".
+ *
+ * Return: 0 to run the helper, or -EINVAL after the report: the helper then does nothing.
+ */
+int kfsim_bpf_helper_enter(const char *helper);
+
+/**
+ * kfsim_bpf_global_call_enter() - a global (non-static) BPF subprogram is being entered
+ * @subprog: its name, for the report
+ *
+ * The verifier checks a global function on its own, with no lock held, and so refuses a call
+ * to one while a bpf_spin_lock is held (check_func_call(), 6.1 to 6.18): the call is reported
+ * as "global function calls are not allowed while holding a lock,\nuse static function
+ * instead".  kfsim-bpf-cc's runtime calls it at the entry of each global subprogram.
+ *
+ * Return: 0, or -EINVAL after the report.
+ */
+int kfsim_bpf_global_call_enter(const char *subprog);
+
 /** kfsim_bpf_violations_total() - violations reported on this thread, in runs or not. */
 unsigned long kfsim_bpf_violations_total(void);
 

@@ -154,6 +154,36 @@ refused:
 	return NULL;
 }
 
+/* A call the lock rule refuses (not a kfunc of the registry): the report, then -EINVAL. */
+static int refused_under_lock(const char *callee, const char *why, const char *msg)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (!ts->held)
+		return 0;
+	ts->kfunc = callee;
+	bpf_report(-EINVAL, why, "%s", msg);
+	bpf_leave();
+	return -EINVAL;
+}
+
+int kfsim_bpf_helper_enter(const char *helper)
+{
+	return refused_under_lock(helper,
+				  "while a bpf_spin_lock is held only bpf_spin_unlock and the graph "
+				  "kfuncs may be called; a helper is no exception",
+				  "function calls are not allowed while holding a lock");
+}
+
+int kfsim_bpf_global_call_enter(const char *subprog)
+{
+	return refused_under_lock(subprog,
+				  "a global function is verified on its own, with no lock held: only "
+				  "static functions may be called under a bpf_spin_lock",
+				  "global function calls are not allowed while holding a lock,\n"
+				  "use static function instead");
+}
+
 #include <kfsim/moduleparam.h>
 /*
  * The "bpf" module of the kernel command line: "bpf.<param>=" is checked against its

@@ -7,10 +7,12 @@
  * Invariants: a live object is zeroed but for its special fields, which are initialised as
  * bpf_obj_init() does (refcount 1, nodes in no collection, roots declared and empty); dropping
  * empties the nested lists and trees first and drops their nodes; a refcounted object is freed
- * only when the count reaches zero; a freed object is poisoned (POISON_FREE, and ASan's heap
- * poisoning in sanitizer builds) so a raw read after the drop shows; inside a run its memory
- * is not reused before the run ends (BPF_QUARANTINE objects), so that a stale pointer never
- * names a newer object (the verifier tells the two apart by register, kfsim by address).
+ * only when the count reaches zero; a freed object is poisoned (POISON_FREE) and, inside a run,
+ * its memory is not reused before the run ends (BPF_QUARANTINE objects), so that a stale
+ * pointer never names a newer object (the verifier tells the two apart by register, kfsim by
+ * address).  A raw C read after the drop is visible to a reader of the values (0x6b6b...), not
+ * reported, except where the object's pages are guarded (kfsim-bpf-cc's runner and the oracle:
+ * bpf_guard.c, "invalid mem access 'scalar'") or under ASan's heap poisoning.
  */
 #include <string.h>
 

@@ -7,6 +7,7 @@
  * (src/bpfcc/runtime/).  One file per step: bpfcc_main.c drives the compilers, bpfcc_check.c
  * refuses kfuncs and helpers kfsim does not have, bpfcc_gen.c writes the headers from the BTF.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 struct btf;
@@ -46,12 +47,21 @@ int bpfcc_check(const struct bpfcc_unit *u);
  */
 int bpfcc_generate(const struct bpfcc_unit *u, struct btf *btf, const char *dir);
 
+/* How many global (non-static) subprograms the object has: their entry is instrumented. */
+int bpfcc_nr_global_subprogs(const struct bpfcc_unit *u, const struct btf *btf);
+
 /*
  * After a first native build (@pass1): kfsim_bpfcc_order.h, which names each data variable's
  * section after its offset in the BPF object, so that the second build, linked with
  * --sort-section=name, lays the sections out as the BPF object does.
  */
 int bpfcc_write_order(struct btf *btf, const char *pass1, const char *dir);
+
+/*
+ * Whether the first native build is needed at all: a SEC() data section ("private(A)") with
+ * two or more variables, whose native order must be made the BPF object's.
+ */
+bool bpfcc_needs_order(const struct btf *btf);
 
 /*
  * Write "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_@idx[]" for the program @fn: its

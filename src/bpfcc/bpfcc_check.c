@@ -27,6 +27,8 @@ static const char *const native_helpers[] = {
 	"bpf_ktime_get_ns",	    "bpf_trace_printk",	   "bpf_get_prandom_u32",
 	"bpf_get_smp_processor_id", "bpf_spin_lock",	   "bpf_spin_unlock",
 	"bpf_per_cpu_ptr",	    "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
+	"bpf_jiffies64",	    "bpf_ktime_get_boot_ns", "bpf_ktime_get_coarse_ns",
+	"bpf_ktime_get_tai_ns",	    "bpf_map_lookup_percpu_elem", "bpf_probe_read_kernel",
 };
 
 int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident)

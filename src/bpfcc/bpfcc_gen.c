@@ -471,6 +471,49 @@ static int write_progs(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 	return 0;
 }
 
+/*
+ * A function of the program with global linkage (a FUNC's vlen) that is no SEC() program: a
+ * global subprogram.
+ */
+static bool global_subprog(const struct btf *btf, const struct btf_type *t,
+			   const struct bpfcc_unit *u)
+{
+	return btf_is_func(t) && btf_vlen(t) == BTF_FUNC_GLOBAL &&
+	       !bpf_object__find_program_by_name(u->bo, btf__name_by_offset(btf, t->name_off));
+}
+
+int bpfcc_nr_global_subprogs(const struct bpfcc_unit *u, const struct btf *btf)
+{
+	__u32 n = btf__type_cnt(btf);
+	int nr = 0;
+
+	for (__u32 id = 1; id < n; id++)
+		nr += global_subprog(btf, btf__type_by_id(btf, id), u);
+	return nr;
+}
+
+/* The global subprograms: the runtime checks the lock at their entry (bpfrt_subprogs.c). */
+static void write_globals(FILE *f, const struct btf *btf, const struct bpfcc_unit *u)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	fprintf(f, "static const void *const kfsim_bpfcc_globals[] = {\n");
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (global_subprog(btf, t, u))
+			fprintf(f, "\t(const void *)%s,\n", btf__name_by_offset(btf, t->name_off));
+	}
+	fprintf(f, "\tNULL,\n};\nstatic const char *const kfsim_bpfcc_global_names[] = {\n");
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (global_subprog(btf, t, u))
+			fprintf(f, "\t\"%s\",\n", btf__name_by_offset(btf, t->name_off));
+	}
+	fprintf(f, "\tNULL,\n};\n\n");
+}
+
 /* The offset of data variable @name in the BPF object, or -1. */
 static long data_var_offset(const struct btf *btf, const char *name)
 {
@@ -488,6 +531,20 @@ static long data_var_offset(const struct btf *btf, const char *name)
 		}
 	}
 	return -1;
+}
+
+bool bpfcc_needs_order(const struct btf *btf)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *sec = btf__type_by_id(btf, id);
+		const char *name = data_section(btf, sec);
+
+		if (name && strcmp(name, ".data") && strcmp(name, ".bss") && btf_vlen(sec) > 1)
+			return true;
+	}
+	return false;
 }
 
 int bpfcc_write_order(struct btf *btf, const char *pass1, const char *dir)
@@ -568,12 +625,14 @@ int bpfcc_generate(const struct bpfcc_unit *u, struct btf *btf, const char *dir)
 		".popsection\");\n"
 		"extern const unsigned char kfsim_bpfcc_bpf_obj[], kfsim_bpfcc_bpf_obj_end[];\n\n",
 		u->object);
+	write_globals(f, btf, u);
 	fprintf(f, "const struct kfsim_bpfrt_object kfsim_bpfcc_object = {\n\t\"%s\", ", u->name);
 	put_c_string(f, u->source);
 	fprintf(f, ",\n\tkfsim_bpfcc_types, KFSIM_BPFCC_NR_TYPES, kfsim_bpfcc_vars, "
 		   "KFSIM_BPFCC_NR_VARS,\n\tkfsim_bpfcc_maps, KFSIM_BPFCC_NR_MAPS, "
 		   "kfsim_bpfcc_progs, KFSIM_BPFCC_NR_PROGS,\n"
-		   "\tkfsim_bpfcc_bpf_obj, kfsim_bpfcc_bpf_obj_end,\n};\n");
+		   "\tkfsim_bpfcc_bpf_obj, kfsim_bpfcc_bpf_obj_end,\n"
+		   "\tkfsim_bpfcc_globals, kfsim_bpfcc_global_names,\n};\n");
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err)

@@ -8,7 +8,8 @@
  * Builds a BPF C file, unchanged, into a native program that runs every SEC() program under
  * kfsim's checked kfuncs (see src/bpfcc/runtime/bpfrt_main.c for what the program does):
  *
- *   1. clang -g -O2 -target bpf: the object the kernel would load, and its BTF;
+ *   1. clang -g -O2 -target bpf: the object the kernel would load, and its BTF (clang-19 or
+ *      clang-16, found at configure time: they emit the __kptr type tags clang 14 drops);
  *   2. refuse kfuncs and helpers kfsim does not have (bpfcc_check.c), naming file and line;
  *   3. generate the type-id map and the tables from the BTF (bpfcc_gen.c);
  *   4. gcc -g: the same source, natively, against include/bpf-compat (vmlinux.h from the
@@ -49,6 +50,7 @@ struct bpfcc_opts {
 	unsigned int opt_level_nr;	/* -O's index in opt_levels[] */
 	bool sanitize;
 	bool verbose;
+	bool instrument; /* global subprograms: their entry is checked (bpfrt_subprogs.c) */
 };
 
 /* Where the compat headers, kfsim's headers and the libraries are: the build tree or the prefix. */
@@ -112,10 +114,58 @@ static bool has_vmlinux_h(const struct bpfcc_opts *o)
 	return false;
 }
 
+/* FNV-1a over the running kernel's BTF: the key of its vmlinux.h in the cache. */
+static int btf_key(unsigned long long *key)
+{
+	unsigned char buf[65536];
+	unsigned long long h = 0xcbf29ce484222325ull;
+	FILE *f = fopen("/sys/kernel/btf/vmlinux", "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	fclose(f);
+	*key = h;
+	return 0;
+}
+
+/*
+ * The cached vmlinux.h for this BTF: $XDG_CACHE_HOME/kfsim (or ~/.cache/kfsim), named after the
+ * BTF's content, dumped by bpftool when missing.  What does not change between edits of a
+ * program is not redone: the dump takes most of a second, the key a few milliseconds.
+ */
+static int cached_vmlinux_h(char *path, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char cache[PATH_MAX], cmd[2 * PATH_MAX + 128];
+	unsigned long long key = 0;
+	int err = btf_key(&key);
+
+	if (err)
+		return err;
+	if (xdg && *xdg)
+		snprintf(cache, sizeof(cache), "%s/kfsim", xdg);
+	else if (home && *home)
+		snprintf(cache, sizeof(cache), "%s/.cache/kfsim", home);
+	else
+		return -ENOENT;
+	snprintf(path, size, "%s/vmlinux-%016llx.h", cache, key);
+	if (!access(path, R_OK))
+		return 0;
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s' && bpftool btf dump file /sys/kernel/btf/vmlinux format c > "
+		 "'%s.%d' && mv '%s.%d' '%s'",
+		 cache, path, (int)getpid(), path, (int)getpid(), path);
+	return system(cmd) ? -EIO : 0;
+}
+
 /* vmlinux.h of the running kernel into @dir (kept between builds), unless -I gives one. */
 static int make_vmlinux_h(const struct bpfcc_opts *o, const char *dir)
 {
-	char path[PATH_MAX], cmd[PATH_MAX + 128];
+	char path[PATH_MAX], cached[PATH_MAX], cmd[PATH_MAX + 128];
 
 	if (has_vmlinux_h(o))
 		return 0;
@@ -127,6 +177,9 @@ static int make_vmlinux_h(const struct bpfcc_opts *o, const char *dir)
 				"/sys/kernel/btf/vmlinux exists (bpftool dumps it)\n");
 		return -ENOENT;
 	}
+	if (!cached_vmlinux_h(cached, sizeof(cached)) && !symlink(cached, path))
+		return 0;
+	/* no cache to write to: dump into @dir */
 	snprintf(cmd, sizeof(cmd),
 		 "bpftool btf dump file /sys/kernel/btf/vmlinux format c > '%s.tmp' && "
 		 "mv '%s.tmp' '%s'",
@@ -170,7 +223,7 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 	snprintf(work_inc, sizeof(work_inc), "-I%s", dir);
 	snprintf(compat, sizeof(compat), "-I%s", p->compat);
 	snprintf(kinc, sizeof(kinc), "-I%s", p->kfsim_include);
-	add(argv, &argc, "clang");
+	add(argv, &argc, KFSIM_BPFCC_CLANG);
 	add(argv, &argc, "-g");
 	add(argv, &argc, "-O2");
 	add(argv, &argc, "-target");
@@ -247,6 +300,8 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 	add_user_flags(argv, &argc, o, buf);
 	for (int i = 1; i < 5; i++)
 		add(argv, &argc, incs[i]);
+	if (o->instrument)
+		add(argv, &argc, "-finstrument-functions");
 	if (o->sanitize) {
 		add(argv, &argc, "-fsanitize=address,undefined");
 		add(argv, &argc, "-fno-sanitize-recover=all"); /* a report stops the program run */
@@ -422,14 +477,16 @@ static int bpfcc_run(void *opts, const struct kfsim_cli_args *args)
 		return 1;
 	}
 	bad = bpfcc_check(&u);
+	o.instrument = bpfcc_nr_global_subprogs(&u, btf) > 0;
 	if (!bad && bpfcc_generate(&u, btf, dir))
 		bad = 1;
 	snprintf(order, sizeof(order), "%s/kfsim_bpfcc_order.h", dir);
 	snprintf(pass1, sizeof(pass1), "%s/pass1.o", dir);
 	unlink(order);
-	if (!bad && compile_native(&o, &paths, &u, dir, pass1))
+	/* the first native build only tells the order of a private(A) section's variables */
+	if (!bad && bpfcc_needs_order(btf) && compile_native(&o, &paths, &u, dir, pass1))
 		bad = 1;
-	if (!bad && bpfcc_write_order(btf, pass1, dir)) {
+	if (!bad && bpfcc_needs_order(btf) && bpfcc_write_order(btf, pass1, dir)) {
 		fprintf(stderr, "kfsim-bpf-cc: cannot read the first native build (objdump -t)\n");
 		bad = 1;
 	}

@@ -63,6 +63,11 @@ int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);
 
 /* bpfrt_helpers.c: the call site of the helper being called (kfsim's reports name it). */
 void bpfrt_site(const char *file, int line);
+/* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
+int bpfrt_helper(const char *name, const char *file, int line);
+
+/* bpfrt_may_goto.c: every frame's may_goto budget starts afresh (at each program run). */
+void bpfrt_may_goto_reset(void);
 
 /* bpfrt_expect.c */
 enum bpfrt_result { BPFRT_PASS, BPFRT_STATIC, BPFRT_FAIL, BPFRT_RAN };

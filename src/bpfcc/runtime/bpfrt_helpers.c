@@ -5,9 +5,14 @@
  * bpf_spin_unlock and bpf_kptr_xchg are kfsim's checked ones; the call site is recorded so that
  * kfsim's reports name the program's line.
  */
+#define _GNU_SOURCE /* process_vm_readv() */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <kfsim/random.h>
 #include "bpfrt.h"
@@ -16,6 +21,18 @@ void bpfrt_site(const char *file, int line)
 {
 	kfsim_bpf_site.file = file;
 	kfsim_bpf_site.line = line;
+}
+
+/* A refused helper returns what the program can live with: the run ends rejected anyway. */
+int bpfrt_helper(const char *name, const char *file, int line)
+{
+	int err;
+
+	if (file)
+		bpfrt_site(file, line);
+	err = kfsim_bpf_helper_enter(name);
+	bpfrt_site(NULL, 0);
+	return err;
 }
 
 long kfsim_bpfrt_spin_lock(struct bpf_spin_lock *lock, const char *file, int line);
@@ -47,13 +64,75 @@ void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int li
 	return old;
 }
 
-unsigned long long kfsim_bpfrt_ktime_get_ns(void);
-unsigned long long kfsim_bpfrt_ktime_get_ns(void)
+/* The time helpers read the clock the kernel's does: bpf_ktime_get_ns() CLOCK_MONOTONIC, ... */
+static unsigned long long clock_ns(const char *helper, clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (bpfrt_helper(helper, NULL, 0))
+		return 0;
+	clock_gettime(clock, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_ns(void)
+{
+	return clock_ns("bpf_ktime_get_ns", CLOCK_MONOTONIC);
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_boot_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_boot_ns(void)
+{
+	return clock_ns("bpf_ktime_get_boot_ns", CLOCK_BOOTTIME);
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_coarse_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_coarse_ns(void)
+{
+	return clock_ns("bpf_ktime_get_coarse_ns", CLOCK_MONOTONIC_COARSE);
+}
+
+unsigned long long kfsim_bpfrt_ktime_get_tai_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_tai_ns(void)
+{
+	return clock_ns("bpf_ktime_get_tai_ns", CLOCK_TAI);
+}
+
+/*
+ * bpf_jiffies64(): jiffies at Debian's CONFIG_HZ (250) from CLOCK_MONOTONIC.  The kernel's count
+ * starts at INITIAL_JIFFIES at boot; a program can only compare two readings, as here.
+ */
+#define BPFRT_HZ 250
+unsigned long long kfsim_bpfrt_jiffies64(void);
+unsigned long long kfsim_bpfrt_jiffies64(void)
+{
+	return clock_ns("bpf_jiffies64", CLOCK_MONOTONIC) / (1000000000ull / BPFRT_HZ);
+}
+
+/*
+ * bpf_probe_read_kernel(): a copy that faults safely, as copy_from_kernel_nofault(), with @dst
+ * zeroed on failure.  x86's copy_from_kernel_nofault_allowed() refuses a user address with
+ * -ERANGE before trying; natively every address is the process's, so the user range the
+ * kernel would refuse is taken to be the low pages nothing can map (mmap_min_addr, 64 KiB:
+ * NULL plus an offset), and any other unreadable address gives -EFAULT.
+ */
+#define BPFRT_USER_RANGE 65536ul
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr)
+{
+	struct iovec local = {dst, size}, remote = {(void *)unsafe_ptr, size};
+
+	if (bpfrt_helper("bpf_probe_read_kernel", NULL, 0))
+		return -EINVAL;
+	if ((unsigned long)unsafe_ptr < BPFRT_USER_RANGE) {
+		memset(dst, 0, size);
+		return -ERANGE;
+	}
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)size)
+		return 0;
+	memset(dst, 0, size);
+	return -EFAULT;
 }
 
 /* bpf_trace_printk(): to stdout, prefixed as the trace pipe's lines are. */
@@ -63,6 +142,8 @@ long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
 	va_list ap;
 	int n;
 
+	if (bpfrt_helper("bpf_trace_printk", NULL, 0))
+		return -EINVAL;
 	fputs("bpf_trace_printk: ", stdout);
 	va_start(ap, fmt_size);
 	n = vprintf(fmt, ap);
@@ -76,6 +157,8 @@ unsigned int kfsim_bpfrt_get_prandom_u32(void)
 	static struct rnd_state state;
 	static bool seeded;
 
+	if (bpfrt_helper("bpf_get_prandom_u32", NULL, 0))
+		return 0;
 	if (!seeded) { /* fixed seed: a run is reproducible */
 		prandom_seed_state(&state, 42);
 		seeded = true;
@@ -86,17 +169,23 @@ unsigned int kfsim_bpfrt_get_prandom_u32(void)
 unsigned int kfsim_bpfrt_get_smp_processor_id(void);
 unsigned int kfsim_bpfrt_get_smp_processor_id(void)
 {
+	if (bpfrt_helper("bpf_get_smp_processor_id", NULL, 0))
+		return 0;
 	return 0; /* one CPU: per-CPU data has one copy */
 }
 
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu);
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu)
 {
+	if (bpfrt_helper("bpf_per_cpu_ptr", NULL, 0))
+		return NULL;
 	return cpu ? NULL : (void *)percpu_ptr;
 }
 
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr);
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 {
+	if (bpfrt_helper("bpf_this_cpu_ptr", NULL, 0))
+		return NULL;
 	return (void *)percpu_ptr;
 }

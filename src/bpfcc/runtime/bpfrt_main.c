@@ -274,6 +274,7 @@ static int call_prog(void *arg)
 	struct call *c = arg;
 	long (*fn)(void *) = (long (*)(void *))c->p->fn;
 
+	bpfrt_may_goto_reset();
 	return (int)fn(c->ctx);
 }
 

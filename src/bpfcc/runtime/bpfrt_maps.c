@@ -174,6 +174,8 @@ void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, 
 	struct kfsim_bpf_decision d = {.kfunc = "bpf_map_lookup_elem"};
 	void *value;
 
+	if (bpfrt_helper("bpf_map_lookup_elem", file, line))
+		return NULL;
 	kfsim_bpf_verifier_ids(1); /* the maybe-NULL result's id (check_helper_call()) */
 	value = map_lookup(map, key, file, line);
 	/* the other outcome of a missing key in a hash: the element, zeroed, as if it were there */
@@ -187,6 +189,18 @@ void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, 
 	return fabricate_elem(map, key, file, line);
 }
 
+/* bpf_map_lookup_percpu_elem(): one CPU (as bpf_get_smp_processor_id() says), CPU 0's copy. */
+void *kfsim_bpfrt_map_lookup_percpu_elem(void *map, const void *key, unsigned int cpu,
+					 const char *file, int line);
+void *kfsim_bpfrt_map_lookup_percpu_elem(void *map, const void *key, unsigned int cpu,
+					 const char *file, int line)
+{
+	if (bpfrt_helper("bpf_map_lookup_percpu_elem", file, line))
+		return NULL;
+	kfsim_bpf_verifier_ids(1); /* a maybe-NULL result, as bpf_map_lookup_elem() */
+	return cpu ? NULL : map_lookup(map, key, file, line);
+}
+
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
 				 unsigned long long flags, const char *file, int line);
 long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
@@ -195,6 +209,8 @@ long kfsim_bpfrt_map_update_elem(void *map, const void *key, const void *value,
 	struct bpfrt_map *m = map_of(map);
 	long e;
 
+	if (bpfrt_helper("bpf_map_update_elem", file, line))
+		return -EINVAL;
 	if (!m || !key || !value || flags > BPF_EXIST)
 		return -EINVAL;
 	if (!is_hash(m)) {
@@ -233,6 +249,8 @@ long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, i
 	struct bpfrt_map *m = map_of(map);
 	long e;
 
+	if (bpfrt_helper("bpf_map_delete_elem", file, line))
+		return -EINVAL;
 	if (!m || !key)
 		return -EINVAL;
 	if (!is_hash(m))

@@ -26,6 +26,12 @@
 #define bpf_per_cpu_ptr __kfsim_libbpf_bpf_per_cpu_ptr
 #define bpf_this_cpu_ptr __kfsim_libbpf_bpf_this_cpu_ptr
 #define bpf_kptr_xchg __kfsim_libbpf_bpf_kptr_xchg
+#define bpf_jiffies64 __kfsim_libbpf_bpf_jiffies64
+#define bpf_ktime_get_boot_ns __kfsim_libbpf_bpf_ktime_get_boot_ns
+#define bpf_ktime_get_coarse_ns __kfsim_libbpf_bpf_ktime_get_coarse_ns
+#define bpf_ktime_get_tai_ns __kfsim_libbpf_bpf_ktime_get_tai_ns
+#define bpf_map_lookup_percpu_elem __kfsim_libbpf_bpf_map_lookup_percpu_elem
+#define bpf_probe_read_kernel __kfsim_libbpf_bpf_probe_read_kernel
 
 #include_next <bpf/bpf_helpers.h>
 
@@ -41,6 +47,12 @@
 #undef bpf_per_cpu_ptr
 #undef bpf_this_cpu_ptr
 #undef bpf_kptr_xchg
+#undef bpf_jiffies64
+#undef bpf_ktime_get_boot_ns
+#undef bpf_ktime_get_coarse_ns
+#undef bpf_ktime_get_tai_ns
+#undef bpf_map_lookup_percpu_elem
+#undef bpf_probe_read_kernel
 
 /*
  * SEC(): libbpf's section attribute, with a suffix that makes every use its own section
@@ -75,6 +87,13 @@ long kfsim_bpfrt_spin_unlock(struct bpf_spin_lock *lock, const char *file, int l
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu);
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr);
 void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int line);
+unsigned long long kfsim_bpfrt_jiffies64(void);
+unsigned long long kfsim_bpfrt_ktime_get_boot_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_coarse_ns(void);
+unsigned long long kfsim_bpfrt_ktime_get_tai_ns(void);
+void *kfsim_bpfrt_map_lookup_percpu_elem(void *map, const void *key, unsigned int cpu,
+					 const char *file, int line);
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
 
 #define bpf_map_lookup_elem(map, key) kfsim_bpfrt_map_lookup_elem(map, key, __FILE__, __LINE__)
 #define bpf_map_update_elem(map, key, value, flags)                                               \
@@ -89,6 +108,45 @@ void *kfsim_bpfrt_kptr_xchg(void *map_value, void *ptr, const char *file, int li
 #define bpf_per_cpu_ptr kfsim_bpfrt_per_cpu_ptr
 #define bpf_this_cpu_ptr kfsim_bpfrt_this_cpu_ptr
 #define bpf_kptr_xchg(map_value, ptr) kfsim_bpfrt_kptr_xchg(map_value, ptr, __FILE__, __LINE__)
+#define bpf_jiffies64 kfsim_bpfrt_jiffies64
+#define bpf_ktime_get_boot_ns kfsim_bpfrt_ktime_get_boot_ns
+#define bpf_ktime_get_coarse_ns kfsim_bpfrt_ktime_get_coarse_ns
+#define bpf_ktime_get_tai_ns kfsim_bpfrt_ktime_get_tai_ns
+#define bpf_map_lookup_percpu_elem(map, key, cpu)                                                  \
+	kfsim_bpfrt_map_lookup_percpu_elem(map, key, cpu, __FILE__, __LINE__)
+#define bpf_probe_read_kernel kfsim_bpfrt_probe_read_kernel
+
+/*
+ * may_goto (6.9+), behind bpf_experimental.h's can_loop and cond_break.  Those macros are
+ * "asm volatile goto" with the BPF instruction: the mnemonic "may_goto %l[label]" when the
+ * compiler says __BPF_FEATURE_MAY_GOTO, else its raw bytes (.byte 0xe5 ...), which natively
+ * would be executed as x86 code.  So natively the feature is declared, and "may_goto" is an
+ * assembler macro that asks the runtime's loop budget (src/bpfcc/runtime/bpfrt_may_goto.c)
+ * with the function's stack pointer (its frame: gcc sets up no frame pointer in a leaf) and
+ * jumps to the label when the budget is spent.  The compiler does not know the asm calls: the
+ * macro steps over the red zone, keeps every caller-saved general register and aligns the
+ * stack itself (the runtime keeps the SSE state); the flags are the asm's to clobber on x86.
+ */
+#if defined(__x86_64__)
+#ifndef __BPF_FEATURE_MAY_GOTO
+#define __BPF_FEATURE_MAY_GOTO 1
+#endif
+__asm__(".macro may_goto target:req\n\t"
+	"lea -128(%rsp), %rsp\n\t"
+	"push %rax\n\tpush %rcx\n\tpush %rdx\n\tpush %rsi\n\tpush %rdi\n\t"
+	"push %r8\n\tpush %r9\n\tpush %r10\n\tpush %r11\n\tpush %rbx\n\t"
+	"mov %rsp, %rbx\n\t"
+	"and $-16, %rsp\n\t"
+	"mov %rbx, %rdi\n\t"
+	"call kfsim_bpfrt_may_goto@PLT\n\t"
+	"test %eax, %eax\n\t" /* ZF: spent; nothing below changes the flags */
+	"mov %rbx, %rsp\n\t"
+	"pop %rbx\n\tpop %r11\n\tpop %r10\n\tpop %r9\n\tpop %r8\n\t"
+	"pop %rdi\n\tpop %rsi\n\tpop %rdx\n\tpop %rcx\n\tpop %rax\n\t"
+	"lea 128(%rsp), %rsp\n\t"
+	"jz \\target\n"
+	".endm\n");
+#endif
 
 /*
  * bpf_core_type_id_local(type) is __builtin_btf_type_id(*(typeof(type) *)0, 0): natively the

@@ -18,6 +18,7 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/kernel.h>
+#include <kfsim/outfile.h>
 #include <kfsim/printk.h>
 #include <kfsim/svg_plot.h>
 #include "cli_tables.h"
@@ -75,31 +76,6 @@ static size_t longest_component(const char *path)
 		path += len + (path[len] == '/');
 	}
 	return longest;
-}
-
-static int make_dirs(const char *path)
-{
-	struct stat st;
-	char buf[4096];
-	size_t len = strlen(path);
-
-	if (!len || len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	/* EEXIST also covers a regular file of that name: every step would fail on it */
-	if (stat(buf, &st))
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)
@@ -280,7 +256,7 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 					longest_component(out_dir), NAME_MAX);
 		goto out_free;
 	}
-	ret = make_dirs(out_dir);
+	ret = kfsim_mkdir_p(out_dir);
 	if (ret) {
 		status =
 			kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);

@@ -55,6 +55,8 @@ __asm__(\".section .rodata\\n\"
 	\"kfsim_playground_html_end:\\n\"
 	\".previous\\n\");
 ")
-set_source_files_properties(${blob} PROPERTIES OBJECT_DEPENDS ${playground_html})
+# (source properties belong to a directory: kfsim_cli's, src/cli)
+set_source_files_properties(${blob} DIRECTORY ${PROJECT_SOURCE_DIR}/src/cli
+	PROPERTIES OBJECT_DEPENDS ${playground_html})
 target_sources(kfsim_cli PRIVATE ${blob})
 add_dependencies(kfsim_cli kfsim_playground_page)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Assemble the playground page: page.html with style.css, the emscripten loader (kfsim.js),
-the module (kfsim.wasm, base64) and app.js put inline, so that the one file opens from file://
+the runner (kfsim_run.js), the module (kfsim.wasm, base64) and app.js put inline, so that the one file opens from file://
 with no network and no server.
 
 Usage: make_page.py KFSIM_JS KFSIM_WASM OUT_HTML        (run by cmake/kfsim_wasm.cmake)
@@ -28,12 +28,14 @@ def main():
     page = read("page.html")
     # "</script" inside an inline script would end it early; the loader and app never say it,
     # but check rather than trust.
-    for name, text in (("kfsim.js", loader), ("app.js", read("app.js"))):
+    for name, text in (("kfsim.js", loader), ("kfsim_run.js", read("kfsim_run.js")),
+                       ("app.js", read("app.js"))):
         if "</script" in text.lower():
             sys.exit(f"make_page.py: {name} contains '</script': cannot be inlined")
     parts = {
         "@STYLE@": read("style.css"),
         "@LOADER@": loader,
+        "@RUNNER@": read("kfsim_run.js"),
         "@WASM_BASE64@": wasm,
         "@APP@": read("app.js"),
     }

@@ -16,6 +16,7 @@ endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 set(wasm_dir ${PROJECT_BINARY_DIR}/wasm)
+cmake_host_system_information(RESULT nr_cores QUERY NUMBER_OF_LOGICAL_CORES)
 ExternalProject_Add(kfsim_wasm
 	SOURCE_DIR ${PROJECT_SOURCE_DIR}
 	BINARY_DIR ${wasm_dir}
@@ -24,7 +25,7 @@ ExternalProject_Add(kfsim_wasm
 		-DCMAKE_BUILD_TYPE=Release -DKFSIM_HOST_BUILD_DIR=${PROJECT_BINARY_DIR}
 		-DKFSIM_HOST_LIBRARY_ARCHITECTURE=${CMAKE_LIBRARY_ARCHITECTURE}
 	BUILD_COMMAND ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs
-		${CMAKE_COMMAND} --build ${wasm_dir} --target kfsim_cli
+		${CMAKE_COMMAND} --build ${wasm_dir} --target kfsim_cli --parallel ${nr_cores}
 	INSTALL_COMMAND ""
 	BUILD_ALWAYS ON
 	BUILD_BYPRODUCTS ${wasm_dir}/kfsim.js ${wasm_dir}/kfsim.wasm

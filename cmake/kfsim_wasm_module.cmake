@@ -15,8 +15,8 @@
 # Inputs from the native build: KFSIM_HOST_BUILD_DIR (its kfsim-ynl-gen generates the ethtool
 # family's code here too) and KFSIM_HOST_LIBRARY_ARCHITECTURE (where Debian's linux-libc-dev
 # keeps the <asm/...> uapi headers).
-set(KFSIM_WASM_PARTS core simkit rbtree bpf refcount netlink plca plcasim)
-set(KFSIM_WASM_COMMANDS bpf plca rbtree refcount)
+set(KFSIM_WASM_PARTS core simkit rbtree bpf refcount netlink plca plcasim bfq)
+set(KFSIM_WASM_COMMANDS bfq bpf plca rbtree refcount)
 set(KFSIM_WASM_SWAP "netlink/kernel_transport.c netlink/kernel_transport_absent.c")
 # The native build compiles every file of src/ that its parts list; the swapped-in files belong to
 # this module only.

@@ -59,8 +59,8 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	static const struct { const char *suffix; u64 ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
 		{ "msec", 1000000 }, { "s", NSEC_PER_SEC }, { "sec", NSEC_PER_SEC },
-		{ "m", 60 * NSEC_PER_SEC }, { "min", 60 * NSEC_PER_SEC },
-		{ "h", 3600 * NSEC_PER_SEC }, { "d", 86400 * NSEC_PER_SEC },
+		{ "m", 60ULL * NSEC_PER_SEC }, { "min", 60ULL * NSEC_PER_SEC },
+		{ "h", 3600ULL * NSEC_PER_SEC }, { "d", 86400ULL * NSEC_PER_SEC },
 	};
 	unsigned long long v;
 	char *end;
@@ -125,7 +125,7 @@ static int fio_option(struct fio_section *sec, const char *key, const char *valu
 			return fio_err(errbuf, errlen, line, "direct=%s: buffered I/O (the page "
 				       "cache) is not modelled; use direct=1", value);
 	} else if (!strcmp(key, "thinktime")) {
-		if (parse_time(value, NSEC_PER_USEC, &v) || v > 10 * NSEC_PER_SEC)
+		if (parse_time(value, NSEC_PER_USEC, &v) || v > 10ULL * NSEC_PER_SEC)
 			return fio_err(errbuf, errlen, line, "thinktime: expected a time up to 10s "
 				       "(microseconds without a unit), not '%s'", value);
 		sec->job.thinktime_us = v / NSEC_PER_USEC;

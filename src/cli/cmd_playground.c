@@ -4,24 +4,18 @@
  * that runs kfsim itself, compiled to WebAssembly, in the browser: the red-black tree, the BPF
  * graph collections, PLCA against CSMA/CD and BFQ on a dual-actuator disk, each panel driven by
  * the same commands as this program (src/playground/ has the page; cmake/kfsim_wasm.cmake builds
- * the module and puts the page into this program).  The page needs no network and no server:
- * it opens from file://.
+ * the module and puts the page into this program: cli_playground.c).  The page needs no network
+ * and no server: it opens from file://.
  *
  * A build without -DKFSIM_WASM=ON has no page: the command says so and fails.
  */
 #include <errno.h>
 #include <stddef.h>
-#include <string.h>
+#include <stdio.h>
 
 #include <kfsim/kernel.h>
-#include <kfsim/outfile.h>
 #include "cli.h"
-
-#define PLAYGROUND_FILE "playground.html"
-
-/* The page's bytes, when the build has them (the .incbin of cmake/kfsim_wasm.cmake). */
-extern const char kfsim_playground_html[] __attribute__((weak));
-extern const char kfsim_playground_html_end[] __attribute__((weak));
+#include "cli_playground.h"
 
 struct playground_opts {
 	const char *out_dir;
@@ -37,35 +31,6 @@ static const struct kfsim_opt playground_opts_table[] = {
 	  "where playground.html goes (created if missing)" },
 };
 
-/**
- * kfsim_playground_write() - write the playground page into @out_dir
- * @out_dir: the directory (created with its parents if missing)
- * @path: the file written, for the caller's message
- * @path_size: bytes in @path
- *
- * Return: 0, -EOPNOTSUPP when this build has no page, or the errors of kfsim_mkdir_p() and
- * kfsim_outfile (the file is complete and new, or as it was).
- */
-static int kfsim_playground_write(const char *out_dir, char *path, size_t path_size)
-{
-	struct kfsim_outfile of;
-	size_t len;
-	int ret;
-
-	if (!kfsim_playground_html || !kfsim_playground_html_end)
-		return -EOPNOTSUPP;
-	len = (size_t)(kfsim_playground_html_end - kfsim_playground_html);
-	ret = kfsim_path_join(path, path_size, out_dir, PLAYGROUND_FILE);
-	if (!ret)
-		ret = kfsim_mkdir_p(out_dir);
-	if (!ret)
-		ret = kfsim_outfile_open(&of, path);
-	if (ret)
-		return ret;
-	fwrite(kfsim_playground_html, 1, len, of.file);
-	return kfsim_outfile_commit(&of);
-}
-
 static int playground_main(void *opts, const struct kfsim_cli_args *args)
 {
 	const struct playground_opts *o = opts;
@@ -78,7 +43,7 @@ static int playground_main(void *opts, const struct kfsim_cli_args *args)
 				      "(configure with -DKFSIM_WASM=ON, which needs emscripten)");
 	if (ret)
 		return kfsim_cli_fail("playground", ret, "cannot write '%s/%s'", o->out_dir,
-				      PLAYGROUND_FILE);
+				      KFSIM_PLAYGROUND_FILE);
 	printf("%s\n", path);
 	return KFSIM_EXIT_OK;
 }

@@ -9,6 +9,7 @@
  * truncated into the name of some other file.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <kfsim/svg_plot.h>
 #include "cli_tables.h"
 #include "tour_html.h"
+#include "cli_playground.h"
 
 #define TOUR_DEFAULT_OUT "kfsim-tour"
 
@@ -232,6 +234,7 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	struct kfsim_tour_result *results = calloc(NR_STEPS, sizeof(*results));
 	char *narratives[NR_STEPS] = {NULL};
 	struct kfsim_tour_report report;
+	char playground[PATH_MAX];
 	u64 since = 0; /* the whole run's log, boot parameters included */
 	struct kfsim_json json;
 	FILE *terminal;
@@ -288,7 +291,15 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 			json_step(&json, kfsim_tour_steps[i], ret, ctx);
 	}
 
+	/* the playground beside the page, when this build carries it (-DKFSIM_WASM=ON) */
+	ret = kfsim_playground_write(out_dir, playground, sizeof(playground));
+	if (ret && ret != -EOPNOTSUPP) {
+		fprintf(stderr, "kfsim tour: cannot write %s: -%s\n", playground,
+			kfsim_errname(ret));
+		failed++;
+	}
 	report = (struct kfsim_tour_report){
+		.playground = !ret,
 		.out_dir = out_dir,
 		.kver = kver,
 		.cmdline = kfsim_cmdline_text(),
@@ -308,6 +319,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 		kfsim_json_array_end(&json);
 		if (!ret)
 			kfsim_json_kv_string(&json, "html", ctx->files[0]);
+		if (report.playground)
+			kfsim_json_kv_string(&json, "playground", playground);
 		json_dmesg(&json, since);
 		kfsim_json_object_end(&json);
 		kfsim_json_finish(&json);
@@ -318,6 +331,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 		       report.dmesg ? report.dmesg : "");
 		if (!ret)
 			printf("\nThe whole tour as one page: %s\n", ctx->files[0]);
+		if (report.playground)
+			printf("Play with it, kfsim in the browser: %s\n", playground);
 		printf("\nkfsim tour: %zu steps, %d failed\n", (size_t)NR_STEPS, failed);
 	}
 	if (terminal != stdout)

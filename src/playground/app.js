@@ -614,8 +614,14 @@
     const bytes = Uint8Array.from(atob(KFSIM_WASM_BASE64), (c) => c.charCodeAt(0));
     kfsim = await KfsimRunner.create(kfsimModule, bytes);
     for (const b of document.querySelectorAll('nav button'))
-      b.onclick = () => show(b.dataset.panel);
-    await show('rbtree');
+      b.onclick = () => {
+        history.replaceState(null, '', '#' + b.dataset.panel);
+        return show(b.dataset.panel);
+      };
+    /* playground.html#plca opens on that panel: the tour's and the teaching pages' links */
+    const first = location.hash.slice(1);
+    window.addEventListener('hashchange', () => inits[location.hash.slice(1)] && show(location.hash.slice(1)));
+    await show(inits[first] ? first : 'rbtree');
     pg.readyMs = performance.now();
     pg.ready = pg.errors.length === 0;
   }

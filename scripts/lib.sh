@@ -22,6 +22,7 @@ KFSIM_PACKAGES=(
 	libglib2.0-dev
 	liburcu-dev
 	libmnl-dev
+	emscripten
 )
 
 # What only the test suite, the fuzzer and the benchmark scripts need on top: scripts/test

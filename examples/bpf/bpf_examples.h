@@ -13,6 +13,7 @@
  * @name: example name
  * @violations: rules broken (0 for these examples)
  * @values: example-specific numbers, @nr_values of them, named by @value_names
+ * @messages: the verifier's messages of the rules broken, "kfunc: message", @nr_messages of them
  */
 struct kfsim_bpf_example_result {
 	const char *name;
@@ -20,6 +21,8 @@ struct kfsim_bpf_example_result {
 	int nr_values;
 	const char *value_names[8];
 	long values[8];
+	int nr_messages;
+	char messages[8][200];
 };
 
 /**
@@ -29,6 +32,14 @@ struct kfsim_bpf_example_result {
  */
 int kfsim_bpf_example_node_data(FILE *out, struct kfsim_bpf_example_result *res,
 				const struct kfsim_bpf_run_opts *opts);
+
+/**
+ * kfsim_bpf_example_node_data_broken() - node_data's broken variant: the first node is removed
+ * after bpf_spin_unlock(), through bpf_rbtree_first()'s non-owning result, which the verifier
+ * refuses.  Return: 0 when the rule was reported (as it must be), else a negative errno.
+ */
+int kfsim_bpf_example_node_data_broken(FILE *out, struct kfsim_bpf_example_result *res,
+				       const struct kfsim_bpf_run_opts *opts);
 
 /**
  * kfsim_bpf_example_cgfifo() - a weighted-vtime run queue as sched_ext's scx_simple/cgfifo keep it:

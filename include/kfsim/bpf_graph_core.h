@@ -36,8 +36,14 @@ struct __attribute__((may_alias)) bpf_rb_node_kern {
 	void *owner;
 };
 
-_Static_assert(sizeof(struct bpf_rb_root_kern) == sizeof(struct bpf_rb_root), "rb root");
-_Static_assert(sizeof(struct bpf_rb_node_kern) == sizeof(struct bpf_rb_node), "rb node");
+/*
+ * The kernel's own check (kernel/bpf/helpers.c, 6.12: BUILD_BUG_ON in bpf_rbtree_*): the kernel
+ * view fits in the opaque uapi type and needs no stricter alignment.  Equal on 64-bit hosts; on
+ * a 32-bit host (wasm32) the pointers are smaller and the uapi type keeps its fixed size.
+ */
+_Static_assert(sizeof(struct bpf_rb_root_kern) <= sizeof(struct bpf_rb_root), "rb root");
+_Static_assert(__alignof__(struct bpf_rb_root_kern) <= __alignof__(struct bpf_rb_root), "rb root");
+_Static_assert(sizeof(struct bpf_rb_node_kern) <= sizeof(struct bpf_rb_node), "rb node");
 
 /** kfsim_bpf_raw_lock() - the lock word as a test-and-set lock, yielding while contended. */
 static inline void kfsim_bpf_raw_lock(struct bpf_spin_lock *lock)

@@ -91,6 +91,18 @@ int kfsim_outfile_check_path(const char *path);
 int kfsim_path_join(char *buf, size_t size, const char *dir, const char *name);
 
 /**
+ * kfsim_mkdir_p() - create directory @dir and its missing parents (mode 0777 less the umask)
+ * @dir: the directory
+ *
+ * What the commands that take an output directory (--out DIR) do first, so that a documented
+ * "--out /tmp/x/y" works on a fresh machine.
+ *
+ * Return: 0 (also when it exists), -ENOTDIR when @dir or a parent is not a directory,
+ * -ENAMETOOLONG, or mkdir(2)'s error (-EACCES, -EROFS ...).
+ */
+int kfsim_mkdir_p(const char *dir);
+
+/**
  * kfsim_outfile_open() - start writing @path
  * @of: the state, filled in
  * @path: the output path

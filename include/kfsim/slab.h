@@ -68,6 +68,11 @@ typedef unsigned int gfp_t;
 #ifndef PAGE_SHIFT
 /** PAGE_SHIFT - log2 of the page size (x86: 4 KiB pages). */
 #define PAGE_SHIFT 12
+/*
+ * The page modelled is x86's whatever the host's libc says: musl for wasm32 (the WebAssembly
+ * module) defines PAGE_SIZE as the 64 KiB WebAssembly page.
+ */
+#undef PAGE_SIZE
 /** PAGE_SIZE - the page size. */
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
 #endif

@@ -66,8 +66,13 @@ BFQ_BFQQ_FNS(in_large_burst)
 #define BFQ_REF_RATE_ROT 14000
 #define BFQ_REF_WR_DURATION_ROT (7000 * BFQ_HZ / 1000)
 #define BFQ_CL_IDLE_TIMEOUT (BFQ_HZ / 5)
-/* The kernel's bfq_smallest_from_now(): a time far enough in the past. */
-#define BFQ_LONG_AGO (1UL << 40)
+/*
+ * The kernel's bfq_smallest_from_now(): a time far enough in the past.  Jiffies are compared by
+ * their difference (time_after()), which wraps as the kernel's do: 2^30 jiffies (12 days at
+ * BFQ_HZ) keeps every difference within a 32-bit long, so a 32-bit build (the WebAssembly
+ * module) decides exactly as x86_64 does.
+ */
+#define BFQ_LONG_AGO (1UL << 30)
 
 static inline unsigned long bfq_jiffies(const struct bfq_data *bfqd)
 {

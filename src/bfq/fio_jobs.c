@@ -136,8 +136,8 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	static const struct { const char *suffix; u64 ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
 		{ "msec", 1000000 }, { "s", NSEC_PER_SEC }, { "sec", NSEC_PER_SEC },
-		{ "m", 60 * NSEC_PER_SEC }, { "min", 60 * NSEC_PER_SEC },
-		{ "h", 3600 * NSEC_PER_SEC }, { "d", 86400 * NSEC_PER_SEC },
+		{ "m", 60ULL * NSEC_PER_SEC }, { "min", 60ULL * NSEC_PER_SEC },
+		{ "h", 3600ULL * NSEC_PER_SEC }, { "d", 86400ULL * NSEC_PER_SEC },
 	};
 	unsigned long long v;
 	char *end;

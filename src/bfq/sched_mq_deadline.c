@@ -30,7 +30,7 @@ void dd_init(struct deadline_data *dd)
 	dd->starved = 0;
 	dd->last_dir = DD_READ;
 	dd->fifo_expire_ns[DD_READ] = 500 * NSEC_PER_MSEC;
-	dd->fifo_expire_ns[DD_WRITE] = 5000 * NSEC_PER_MSEC;
+	dd->fifo_expire_ns[DD_WRITE] = 5000ULL * NSEC_PER_MSEC;
 	dd->fifo_batch = 16;
 	dd->writes_starved = 2;
 }

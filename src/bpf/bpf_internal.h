@@ -81,8 +81,10 @@ struct __attribute__((may_alias)) bpf_list_node_kern {
 	void *owner;
 };
 
-_Static_assert(sizeof(struct bpf_list_head_kern) == sizeof(struct bpf_list_head), "list head");
-_Static_assert(sizeof(struct bpf_list_node_kern) == sizeof(struct bpf_list_node), "list node");
+/* As the kernel checks it (helpers.c, 6.12): the kernel view fits; equal on 64-bit hosts. */
+_Static_assert(sizeof(struct bpf_list_head_kern) <= sizeof(struct bpf_list_head), "list head");
+_Static_assert(__alignof__(struct bpf_list_head_kern) <= __alignof__(struct bpf_list_head), "list head");
+_Static_assert(sizeof(struct bpf_list_node_kern) <= sizeof(struct bpf_list_node), "list node");
 
 /* ---- The allocations a program may reach (bpf_alloc.c) ---- */
 

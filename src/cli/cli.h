@@ -60,6 +60,8 @@ struct kfsim_tour_ctx {
  * @doc: the part's teaching page in docs/ ("rbtree.md")
  * @try_cmds: NULL-terminated kfsim command lines a reader can run next (each runs as written)
  * @run: the step; returns 0 or a negative errno
+ * @playground: the part's panel in the playground page ("rbtree": playground.html#rbtree), or
+ *              NULL; the tour's page links it from the step's "Try" list when it wrote the page
  */
 struct kfsim_tour_step {
 	const char *name;
@@ -67,6 +69,7 @@ struct kfsim_tour_step {
 	const char *doc;
 	const char *const *try_cmds;
 	int (*run)(struct kfsim_tour_ctx *ctx);
+	const char *playground;
 };
 
 /** kfsim_tour_file() - record that the step wrote @path (shown in the tour summary). */

@@ -91,10 +91,18 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_
 	kfsim_json_kv_int(json, "violations", res->violations);
 	for (int i = 0; i < res->nr_values; i++)
 		kfsim_json_kv_int(json, res->value_names[i], res->values[i]);
+	if (res->nr_messages) {
+		kfsim_json_key(json, "messages");
+		kfsim_json_array_begin(json);
+		for (int i = 0; i < res->nr_messages; i++)
+			kfsim_json_string(json, res->messages[i]);
+		kfsim_json_array_end(json);
+	}
 	kfsim_json_object_end(json);
 }
 
-static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *svg, const char *trace)
+static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title, const char *svg,
+			  const char *trace)
 {
 	struct kfsim_outfile f;
 	struct kfsim_trace tr;
@@ -105,10 +113,7 @@ static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *svg, 
 		err = kfsim_outfile_open(&f, svg);
 		if (err)
 			return kfsim_cli_fail("bpf", err, "cannot create '%s'", svg);
-		err = kfsim_bpf_timeline_svg(tl,
-					     "rbtree_first_and_remove: owning vs non-owning "
-					     "references",
-					     f.file);
+		err = kfsim_bpf_timeline_svg(tl, title, f.file);
 		if (err)
 			kfsim_outfile_fail(&f, err);
 		err = kfsim_outfile_commit(&f);
@@ -127,7 +132,8 @@ static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *svg, 
 	return KFSIM_EXIT_OK;
 }
 
-static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, const char *trace)
+static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, const char *trace,
+			bool broken)
 {
 	static struct kfsim_bpf_timeline tl;
 	struct kfsim_bpf_run_opts opts = {.timeline = &tl};
@@ -138,16 +144,22 @@ static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, co
 	int err, ret;
 
 	if (out)
-		printf("== node_data (the bpf_rbtree cover letter's example) ==\n");
-	err = kfsim_bpf_example_node_data(out, &res[0], &opts);
+		printf(broken ? "== node_data, broken: the first node removed after unlock ==\n"
+			      : "== node_data (the bpf_rbtree cover letter's example) ==\n");
+	err = broken ? kfsim_bpf_example_node_data_broken(out, &res[0], &opts)
+		     : kfsim_bpf_example_node_data(out, &res[0], &opts);
 	if (err)
-		return kfsim_cli_fail("bpf", err, "node_data example failed");
+		return kfsim_cli_fail("bpf", err, "%s example failed", res[0].name);
 	if (out)
 		printf("\n== cgfifo (weighted vtime in a bpf_rbtree) ==\n");
 	err = kfsim_bpf_example_cgfifo(out, rounds, &res[1]);
 	if (err)
 		return kfsim_cli_fail("bpf", err, "cgfifo example failed");
-	ret = write_pictures(&tl, svg, trace);
+	ret = write_pictures(&tl,
+			     broken ? "rbtree_remove_after_unlock: a non-owning reference used "
+				      "after unlock"
+				    : "rbtree_first_and_remove: owning vs non-owning references",
+			     svg, trace);
 	if (ret)
 		return ret;
 	if (!json_mode) {
@@ -176,6 +188,7 @@ enum bpf_verb { VERB_KFUNCS, VERB_DEMO, VERB_TEST };
 struct bpf_opts {
 	bool json;
 	unsigned int rounds;
+	bool broken;
 	const char *svg, *trace;
 	struct kfsim_bpf_test_args test;
 };
@@ -232,6 +245,9 @@ static const struct kfsim_opt bpf_opts_table[] = {
 	  .verbs = FOR(VERB_KFUNCS) | FOR(VERB_DEMO) },
 	{ "rounds", KFSIM_OPT_UINT, O(rounds), "N", "cgfifo dispatches (1..1000000, default 1000)",
 	  .verbs = FOR(VERB_DEMO), .min = 1, .max = 1000000 },
+	{ "broken", KFSIM_OPT_FLAG, O(broken), NULL,
+	  "run node_data's broken variant (a node removed after unlock),\n"
+	  "which the verifier refuses: its message instead of a result", .verbs = FOR(VERB_DEMO) },
 	{ "svg", KFSIM_OPT_OUTPUT, O(svg), "FILE", "write the node_data run's reference timeline as SVG",
 	  .verbs = FOR(VERB_DEMO) },
 	{ "trace", KFSIM_OPT_OUTPUT, O(trace), "FILE",
@@ -275,7 +291,7 @@ static void bpf_defaults(void *opts, unsigned int verb)
 static const struct kfsim_cli_spec bpf_spec = {
 	.name = "bpf",
 	.usage = "kfsim bpf kfuncs [--json]\n"
-		 "       kfsim bpf demo [--json] [--rounds N] [--svg FILE] [--trace FILE]\n"
+		 "       kfsim bpf demo [--json] [--rounds N] [--broken] [--svg FILE] [--trace FILE]\n"
 		 "       kfsim bpf test [-I DIR]... [-D NAME[=VALUE]]... [--keep DIR] [--kernel]\n"
 		 "                      [--timeout S] [--explore on|off] [--paths N] [--flips N]\n"
 		 "                      [--paths-svg FILE] PROG.c [NAME...]",
@@ -305,7 +321,7 @@ static int run_demo(void *opts, const struct kfsim_cli_args *args)
 	struct bpf_opts *o = opts;
 
 	/* --rounds is 1..1000000: 0 is "not given", the documented 1000 */
-	return bpf_demo_cmd(o->json, o->rounds ? o->rounds : 1000, o->svg, o->trace);
+	return bpf_demo_cmd(o->json, o->rounds ? o->rounds : 1000, o->svg, o->trace, o->broken);
 }
 
 static int run_test(void *opts, const struct kfsim_cli_args *args)

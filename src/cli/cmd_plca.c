@@ -181,7 +181,7 @@ static const struct kfsim_opt plca_opts_table[] = {
 	{ "duration", KFSIM_OPT_DURATION, O(duration_ns), "TIME",
 	  "simulated time per run, 1us..600s\n"
 	  "(a bare number is milliseconds)",
-	  .min = NSEC_PER_USEC, .max = 600 * NSEC_PER_SEC, .unit = NSEC_PER_MSEC },
+	  .min = NSEC_PER_USEC, .max = 600ULL * NSEC_PER_SEC, .unit = NSEC_PER_MSEC },
 	{ "seed", KFSIM_OPT_U64, O(seed), "S", "random seed", .max = UINT64_MAX },
 	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "one JSON document on stdout" },
 	{ "trace", KFSIM_OPT_OUTPUT, O(trace), "FILE",

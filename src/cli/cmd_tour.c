@@ -9,6 +9,7 @@
  * truncated into the name of some other file.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,12 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/kernel.h>
+#include <kfsim/outfile.h>
 #include <kfsim/printk.h>
 #include <kfsim/svg_plot.h>
 #include "cli_tables.h"
 #include "tour_html.h"
+#include "cli_playground.h"
 
 #define TOUR_DEFAULT_OUT "kfsim-tour"
 
@@ -75,31 +78,6 @@ static size_t longest_component(const char *path)
 		path += len + (path[len] == '/');
 	}
 	return longest;
-}
-
-static int make_dirs(const char *path)
-{
-	struct stat st;
-	char buf[4096];
-	size_t len = strlen(path);
-
-	if (!len || len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	/* EEXIST also covers a regular file of that name: every step would fail on it */
-	if (stat(buf, &st))
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 void kfsim_tour_file(struct kfsim_tour_ctx *ctx, const char *path)
@@ -260,6 +238,7 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 	struct kfsim_tour_result *results = calloc(NR_STEPS, sizeof(*results));
 	char *narratives[NR_STEPS] = {NULL};
 	struct kfsim_tour_report report;
+	char playground[PATH_MAX];
 	u64 since = 0; /* the whole run's log, boot parameters included */
 	struct kfsim_json json;
 	FILE *terminal;
@@ -284,7 +263,7 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 					longest_component(out_dir), NAME_MAX);
 		goto out_free;
 	}
-	ret = make_dirs(out_dir);
+	ret = kfsim_mkdir_p(out_dir);
 	if (ret) {
 		status =
 			kfsim_cli_fail("tour", ret, "cannot create output directory '%s'", out_dir);
@@ -316,7 +295,15 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 			json_step(&json, kfsim_tour_steps[i], ret, ctx);
 	}
 
+	/* the playground beside the page, when this build carries it (-DKFSIM_WASM=ON) */
+	ret = kfsim_playground_write(out_dir, playground, sizeof(playground));
+	if (ret && ret != -EOPNOTSUPP) {
+		fprintf(stderr, "kfsim tour: cannot write %s: -%s\n", playground,
+			kfsim_errname(ret));
+		failed++;
+	}
 	report = (struct kfsim_tour_report){
+		.playground = !ret,
 		.out_dir = out_dir,
 		.kver = kver,
 		.cmdline = kfsim_cmdline_text(),
@@ -336,6 +323,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 		kfsim_json_array_end(&json);
 		if (!ret)
 			kfsim_json_kv_string(&json, "html", ctx->files[0]);
+		if (report.playground)
+			kfsim_json_kv_string(&json, "playground", playground);
 		json_dmesg(&json, since);
 		kfsim_json_object_end(&json);
 		kfsim_json_finish(&json);
@@ -346,6 +335,8 @@ static int tour_run(const char *out_dir, enum tour_mode mode)
 		       report.dmesg ? report.dmesg : "");
 		if (!ret)
 			printf("\nThe whole tour as one page: %s\n", ctx->files[0]);
+		if (report.playground)
+			printf("Play with it, kfsim in the browser: %s\n", playground);
 		printf("\nkfsim tour: %zu steps, %d failed\n", (size_t)NR_STEPS, failed);
 	}
 	if (terminal != stdout)

@@ -137,5 +137,6 @@ const struct kfsim_tour_step kfsim_tour_rbtree = {
 	.title = "The kernel red-black tree: rotations, the checker and a picture",
 	.doc = "rbtree.md",
 	.try_cmds = try_rbtree,
+	.playground = "rbtree",
 	.run = tour_rbtree,
 };

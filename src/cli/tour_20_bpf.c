@@ -132,5 +132,6 @@ const struct kfsim_tour_step kfsim_tour_bpf = {
 	.title = "BPF graph collections: bpf_rbtree/bpf_list with the verifier's rules at run time",
 	.doc = "bpf-graph.md",
 	.try_cmds = try_bpf,
+	.playground = "bpf",
 	.run = tour_bpf,
 };

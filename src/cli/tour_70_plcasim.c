@@ -413,5 +413,6 @@ const struct kfsim_tour_step kfsim_tour_plcasim = {
 	.title = "10BASE-T1S bus: PLCA against CSMA/CD",
 	.doc = "plca-bus.md",
 	.try_cmds = try_plcasim,
+	.playground = "plca",
 	.run = tour_plcasim,
 };

@@ -114,5 +114,6 @@ const struct kfsim_tour_step kfsim_tour_bfq = {
 	.title = "BFQ on a dual-actuator disk: one actuator idle before 6.3, both busy after",
 	.doc = "bfq.md",
 	.try_cmds = try_bfq,
+	.playground = "bfq",
 	.run = tour_bfq,
 };

@@ -224,6 +224,10 @@ static void html_step(FILE *out, const struct kfsim_tour_report *r, size_t i, in
 			html_escaped(out, *cmd);
 			fprintf(out, "</code></li>\n");
 		}
+		if (r->playground && step->playground)
+			fprintf(out, "<li><a href=\"playground.html#%s\">play with it</a>: this "
+				     "part's panel of the playground, kfsim itself in the browser</li>\n",
+				step->playground);
 		fprintf(out, "</ul>\n");
 	}
 	html_doc_link(out, step->doc);

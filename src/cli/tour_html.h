@@ -7,6 +7,7 @@
  * to its traces and other files, the commands to try and the teaching page, then the kernel log
  * of the run.  No script, no network: it reads the same from a file, offline, or printed to PDF.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "cli.h"
@@ -36,6 +37,7 @@ struct kfsim_tour_result {
  * @nr_steps: how many
  * @dmesg: the kernel log of the run, as dmesg prints it
  * @failed: steps that failed
+ * @playground: the playground page was written beside the tour's (the steps link their panels)
  */
 struct kfsim_tour_report {
 	const char *out_dir;
@@ -45,6 +47,7 @@ struct kfsim_tour_report {
 	size_t nr_steps;
 	const char *dmesg;
 	int failed;
+	bool playground;
 };
 
 /**

@@ -61,6 +61,33 @@ int kfsim_path_join(char *buf, size_t size, const char *dir, const char *name)
 	return 0;
 }
 
+int kfsim_mkdir_p(const char *dir)
+{
+	char path[PATH_MAX];
+	size_t len = dir ? strlen(dir) : 0;
+	struct stat st;
+
+	if (!len)
+		return -EINVAL;
+	if (len >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, dir, len + 1);
+	for (char *slash = path + 1; *slash; slash++) {
+		if (*slash != '/')
+			continue;
+		*slash = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return -errno;
+		*slash = '/';
+	}
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return -errno;
+	/* EEXIST also covers a regular file of that name */
+	if (stat(path, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
 static ssize_t outfile_cookie_write(void *cookie, const char *buf, size_t size)
 {
 	struct kfsim_outfile *of = cookie;
@@ -180,7 +207,7 @@ static int create_tmp(struct kfsim_outfile *of)
 	for (int attempt = 0; attempt < 32; attempt++) {
 		uint32_t nonce;
 
-		if (getrandom(&nonce, sizeof(nonce), GRND_NONBLOCK) != sizeof(nonce))
+		if (getentropy(&nonce, sizeof(nonce)))
 			nonce = (uint32_t)time(NULL) ^ (uint32_t)getpid() ^ (uint32_t)attempt * 2654435761u;
 		/* 200 bytes of the name keep the temporary's component within NAME_MAX */
 		snprintf(of->tmp, size, "%.*s.%.200s.%08x.tmp", (int)dir_len, of->target, base,
@@ -341,7 +368,7 @@ static char *keep_old(const char *target)
 	for (int attempt = 0; attempt < 32; attempt++) {
 		uint32_t nonce;
 
-		if (getrandom(&nonce, sizeof(nonce), GRND_NONBLOCK) != sizeof(nonce))
+		if (getentropy(&nonce, sizeof(nonce)))
 			nonce = (uint32_t)time(NULL) ^ (uint32_t)attempt * 2654435761u;
 		snprintf(keep, size, "%s.%08x.old", target, nonce);
 		if (!link(target, keep))

@@ -9,8 +9,10 @@
  * kernel code that seeds its own state (lib/rbtree_test.c) draws the kernel's numbers.
  *
  * get_random_u8() and friends are the kernel's non-reproducible randomness (the CRNG): here the
- * getrandom(2) system call, never the seeded generator, so they do not disturb a seeded run.
+ * system's entropy (getentropy(3), over getrandom(2) on Linux, the browser's crypto in the
+ * WebAssembly module), never the seeded generator, so they do not disturb a seeded run.
  */
+#include <stddef.h>
 #include <sys/random.h>
 #include <math.h>
 #include <string.h>
@@ -48,18 +50,21 @@ void prandom_seed_state(struct rnd_state *state, u64 seed)
 	state->s4 = seed_min(i, 128U);
 }
 
-/* The kernel's CRNG cannot fail once seeded; getrandom(2) of a few bytes does not either. */
+/*
+ * The kernel's CRNG cannot fail once seeded; getentropy(3) cannot either for a valid buffer of at
+ * most 256 bytes (it retries EINTR itself), so the bytes come in pieces of that size.
+ */
 static void crng_bytes(void *buf, size_t len)
 {
 	unsigned char *out = buf;
 
 	while (len) {
-		ssize_t got = getrandom(out, len, 0);
+		size_t piece = len < 256 ? len : 256;
 
-		if (got <= 0)
-			continue;	/* EINTR: the only failure left for a small request */
-		out += got;
-		len -= (size_t)got;
+		if (getentropy(out, piece))
+			continue;
+		out += piece;
+		len -= piece;
 	}
 }
 

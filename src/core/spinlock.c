@@ -15,7 +15,6 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 
 #include <kfsim/bug.h>
 #include <kfsim/spinlock.h>
@@ -37,8 +36,16 @@ unsigned long kfsim_current_tid(void)
 	static _Thread_local unsigned long tid;
 
 	if (!tid)
-		tid = (unsigned long)syscall(SYS_gettid);
+		tid = (unsigned long)gettid();
 	return tid;
+}
+
+/* cpu_relax(): the kernel's per-architecture spin-wait hint (x86: PAUSE); none on wasm32. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
 }
 
 /* spin_bug() and spin_dump() */
@@ -83,7 +90,7 @@ void spin_lock(spinlock_t *lock)
 			if (++spins > 64)
 				sched_yield();
 			else
-				__builtin_ia32_pause();
+				cpu_relax();
 		}
 	}
 	spin_set_owner(lock);

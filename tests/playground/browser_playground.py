@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The playground page in a real browser (headless Chromium over the DevTools protocol, as
+tests/tour/browser_check.py drives it): `kfsim playground --out OUT`, then OUT/playground.html
+opened from file:// and every control of every panel driven.  Checks:
+  - the page is usable (the module compiled, every panel drawn) within 1 s of loading;
+  - each control changes its panel's picture (the SVG before and after differ), and the
+    interaction's time from event to redrawn picture is measured and printed;
+  - nothing is cut or overlapping in the shown panel's pictures (the tour checker's rules);
+  - no console error, no uncaught exception, no request other than file: and data:;
+and writes a screenshot of each panel to OUT/browser/playground-<panel>.png.
+
+Usage: browser_playground.py KFSIM OUT      Exit 0 ok, 1 a check failed, 77 no Chromium.
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tour'))
+from browser_check import Browser, CHECK_JS, page_problems  # noqa: E402
+
+READY_MS = 1000          # the page is usable within this long after loading
+INTERACTION_MS = 100     # and every interaction answers within this long
+# Both are wall-clock times of a page sharing the machine with whatever else runs (ctest -j, a
+# busy developer machine): the limits are scaled by the load beyond the cores, and say so.
+LOAD = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+# Per panel: the tab, and the interactions as JavaScript run in the page.
+SET = "(id, v, ev) => { const e = document.getElementById(id); e.value = v; " \
+      "e.dispatchEvent(new Event(ev)); }"
+CLICK = "(id) => document.getElementById(id).click()"
+PANELS = [
+    ('rbtree', 'rb-svg', [
+        ('insert 4,6', "set('rb-keys', '4,6', 'input'); click('rb-insert')"),
+        ('step back', "click('rb-back')"),
+        ('step back again', "click('rb-back')"),
+        ('step forward', "click('rb-fwd')"),
+        ('erase 5', "set('rb-keys', '5', 'input'); click('rb-erase')"),
+        ('8 random', "click('rb-clear'); click('rb-random')"),
+    ]),
+    ('bpf', 'bpf-svg', [
+        ('step back', "click('bpf-back')"),
+        ('broken program', "set('bpf-prog', 'broken', 'change')"),
+        ('step back', "click('bpf-back')"),
+        ('step forward', "click('bpf-fwd')"),
+    ]),
+    ('plca', 'plca-svg', [
+        ('nodes 16', "set('plca-nodes', '16', 'input')"),
+        ('frame 512', "set('plca-frame', '512', 'input')"),
+        # the timers matter once transmit opportunities go unused: a load below saturation
+        ('Poisson load', "set('plca-load', 'poisson:500', 'change')"),
+        ('TO timer 64', "set('plca-to', '64', 'input')"),
+        ('burst count 2', "set('plca-burst', '2', 'input')"),
+        ('burst timer 200', "set('plca-btmr', '200', 'input')"),
+    ]),
+    ('bfq', 'bfq-62-svg', [
+        ('4 readers', "set('bfq-readers', '4', 'input')"),
+        ('256k blocks', "set('bfq-bs', '256k', 'change')"),
+        ('weight 500', "set('bfq-weight', '500', 'input')"),
+        ('sequential', "set('bfq-rw', 'read', 'change')"),
+    ]),
+]
+
+
+def evaluate(browser, session, expr, await_promise=False):
+    r = browser.send('Runtime.evaluate', {'expression': expr, 'returnByValue': True,
+                                          'awaitPromise': await_promise}, session)
+    if 'exceptionDetails' in r:
+        d = r['exceptionDetails']
+        raise RuntimeError('page script failed: %s' % d.get('exception', d).get('description'))
+    return r['result'].get('value')
+
+
+def main():
+    kfsim, out = sys.argv[1], sys.argv[2]
+    exe = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not exe:
+        print('skipped: chromium is not installed')
+        return 77
+    os.makedirs(out, exist_ok=True)
+    p = subprocess.run([kfsim, 'playground', '--out', out], capture_output=True, text=True)
+    if p.returncode:
+        print('FAIL kfsim playground: exit %d: %s' % (p.returncode, p.stderr.strip()))
+        return 1
+    page = os.path.join(out, 'playground.html')
+    shots = os.path.join(out, 'browser')
+    os.makedirs(shots, exist_ok=True)
+    problems = []
+    check_panel = CHECK_JS.replace("document.querySelectorAll('svg')",
+                                   "document.querySelectorAll('.panel.shown svg')")
+    assert check_panel != CHECK_JS, 'the tour checker changed: adapt the panel filter'
+    with tempfile.TemporaryDirectory(prefix='kfsim-chromium-') as profile:
+        browser = Browser(exe, profile)
+        try:
+            target = browser.send('Target.createTarget', {'url': 'about:blank'})['targetId']
+            session = browser.send('Target.attachToTarget',
+                                   {'targetId': target, 'flatten': True})['sessionId']
+            for domain in ('Page', 'Runtime', 'Log', 'Network'):
+                browser.send(domain + '.enable', {}, session)
+            browser.send('Emulation.setDeviceMetricsOverride', {
+                'width': 1280, 'height': 900, 'deviceScaleFactor': 1, 'mobile': False}, session)
+            browser.send('Page.navigate', {'url': 'file://' + os.path.abspath(page)}, session)
+            browser.wait_event('Page.loadEventFired')
+            ready = evaluate(browser, session, """new Promise((resolve) => {
+                const t = setInterval(() => { const pg = window.kfsimPlayground;
+                  if (pg && (pg.ready || pg.errors.length)) { clearInterval(t);
+                    resolve({ready: pg.ready, ms: pg.readyMs, errors: pg.errors}); } }, 5); })""",
+                             await_promise=True)
+            print('load factor %.2f (load average over cores, at least 1): limits %.0f ms to be '
+                  'usable, %.0f ms an interaction' % (LOAD, READY_MS * LOAD, INTERACTION_MS * LOAD))
+            print('page usable after %.0f ms (limit %.0f ms)%s' % (
+                ready['ms'] or -1, READY_MS * LOAD,
+                '' if ready['ready'] else ': ' + str(ready['errors'])))
+            if not ready['ready']:
+                problems.append('the page did not become usable: %s' % ready['errors'])
+            elif ready['ms'] > READY_MS * LOAD:
+                problems.append('usable after %.0f ms, more than %.0f ms' % (ready['ms'],
+                                                                           READY_MS * LOAD))
+            evaluate(browser, session, 'window.set = %s; window.click = %s;' % (SET, CLICK))
+            slow = []
+            for panel, svg_id, steps in PANELS:
+                evaluate(browser, session,
+                         "document.querySelector('nav button[data-panel=%s]').click()" % panel)
+                for what, js in steps:
+                    before = evaluate(browser, session,
+                                      "document.getElementById('%s').innerHTML" % svg_id)
+                    n = evaluate(browser, session, 'window.kfsimPlayground.timings.length')
+                    evaluate(browser, session, js)
+                    evaluate(browser, session, 'window.kfsimPlayground.settled()',
+                             await_promise=True)
+                    after = evaluate(browser, session,
+                                     "document.getElementById('%s').innerHTML" % svg_id)
+                    timings = evaluate(browser, session,
+                                       'window.kfsimPlayground.timings.slice(%d)' % n)
+                    ms = max((t['ms'] for t in timings), default=0)
+                    changed = before != after
+                    print('%-7s %-18s %6.1f ms  picture %s' % (panel, what, ms,
+                                                               'changed' if changed else 'SAME'))
+                    if not changed:
+                        problems.append('%s: "%s" did not change the picture' % (panel, what))
+                    if ms > INTERACTION_MS:
+                        slow.append((panel, what, ms))
+                layout = evaluate(browser, session, check_panel)
+                problems += ['%s: %s' % (panel, p) for p in layout['problems']]
+                size = browser.send('Page.getLayoutMetrics', {}, session)['cssContentSize']
+                shot = browser.send('Page.captureScreenshot', {
+                    'format': 'png', 'captureBeyondViewport': True,
+                    'clip': {'x': 0, 'y': 0, 'width': size['width'], 'height': size['height'],
+                             'scale': 1}}, session)
+                with open(os.path.join(shots, 'playground-%s.png' % panel), 'wb') as f:
+                    f.write(base64.b64decode(shot['data']))
+                print('%-7s %d pictures, %d labels; layout %s' % (
+                    panel, layout['svgs'], layout['texts'],
+                    'ok' if not layout['problems'] else 'has problems'))
+            errors = evaluate(browser, session, 'window.kfsimPlayground.errors')
+            problems += ['page error: ' + e for e in errors]
+            problems += page_problems(browser.events)
+            all_ms = evaluate(browser, session,
+                              'window.kfsimPlayground.timings.map((t) => t.ms)')
+        finally:
+            browser.close()
+    all_ms.sort()
+    print('interactions: %d, median %.0f ms, slowest %.0f ms; %d over %d ms: %s' % (
+        len(all_ms), all_ms[len(all_ms) // 2], all_ms[-1], len(slow), INTERACTION_MS,
+        ', '.join('%s %s %.0f ms' % s for s in slow) or 'none'))
+    problems += ['%s "%s" took %.0f ms, more than %.0f ms' % (panel, what, ms,
+                                                              INTERACTION_MS * LOAD)
+                 for panel, what, ms in slow if ms > INTERACTION_MS * LOAD]
+    for prob in problems:
+        print('FAIL ' + prob)
+    print('%d panels driven, %d problem(s); screenshots in %s' % (len(PANELS), len(problems),
+                                                                   shots))
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -17,7 +17,8 @@
 # keeps the <asm/...> uapi headers).
 set(KFSIM_WASM_PARTS cliopts core simkit rbtree bpf refcount netlink plca plcasim bfq)
 set(KFSIM_WASM_COMMANDS bfq bpf plca rbtree refcount)
-set(KFSIM_WASM_SWAP "netlink/kernel_transport.c netlink/kernel_transport_absent.c")
+set(KFSIM_WASM_SWAP "netlink/kernel_transport.c netlink/kernel_transport_absent.c"
+		    "bpf/bpf_explore_run.c bpf/bpf_explore_absent.c")
 # The native build compiles every file of src/ that its parts list; the swapped-in files belong to
 # this module only.
 

@@ -191,8 +191,8 @@ void kfsim_bfq_sim_config_default(struct kfsim_bfq_sim_config *cfg)
 		.dirtyable_bytes = 8ULL << 30,
 		.dirty_ratio = 20,
 		.dirty_background_ratio = 10,
-		.dirty_expire_ns = 30 * NSEC_PER_SEC,
-		.dirty_writeback_ns = 5 * NSEC_PER_SEC,
+		.dirty_expire_ns = 30ULL * NSEC_PER_SEC,
+		.dirty_writeback_ns = 5ULL * NSEC_PER_SEC,
 		.copy_mb_s = 4000,
 	};
 }

@@ -506,7 +506,7 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 		else
 			strcpy(sec->job.name, value);
 	} else if (!strcmp(key, "thinktime")) {
-		if (!value || parse_time(value, NSEC_PER_USEC, &v) || v > 10 * NSEC_PER_SEC)
+		if (!value || parse_time(value, NSEC_PER_USEC, &v) || v > 10ULL * NSEC_PER_SEC)
 			fio_err(&p->errs, file, line, "thinktime: expected a time up to 10s "
 				"(microseconds without a unit), not '%s'", value ? value : "");
 		else

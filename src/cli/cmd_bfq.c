@@ -844,6 +844,12 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 	kfsim_rec_u64(&rec, "in_flight", res->in_flight);
 	kfsim_rec_u64(&rec, "drained", res->drained);
 	kfsim_rec_u64(&rec, "hole_injected", res->hole_injected);
+	kfsim_rec_u64(&rec, "writeback_bytes", res->writeback_bytes);
+	kfsim_rec_u64(&rec, "dirty_bytes", res->dirty_bytes);
+	kfsim_rec_u64(&rec, "replay_issued", res->replay_issued);
+	kfsim_rec_double(&rec, "replay_lag_mean_us", res->replay_lag_mean_us);
+	kfsim_rec_double(&rec, "replay_lag_max_us", res->replay_lag_max_us);
+	kfsim_rec_double(&rec, "replay_makespan_s", res->replay_makespan_s);
 	for (int r = 0; r < BFQQE_NR_REASONS; r++) {
 		snprintf(key, sizeof(key), "expirations.%d", r);
 		kfsim_rec_u64(&rec, key, res->expirations[r]);
@@ -867,7 +873,7 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 		kfsim_rec_str(&rec, key, jr->name);
 		JOB_U(weight), JOB_U(requests), JOB_U(bytes);
 		JOB_D(mb_s), JOB_D(iops), JOB_D(share), JOB_D(lat_mean_us), JOB_D(lat_p99_us),
-			JOB_D(lat_max_us);
+			JOB_D(lat_max_us), JOB_D(active_s), JOB_U(read_bytes), JOB_U(write_bytes);
 	}
 	return kfsim_rec_finish(&rec);
 }
@@ -889,6 +895,12 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 	bad |= kfsim_rec_get_u64(rec, "in_flight", &res->in_flight);
 	bad |= kfsim_rec_get_u64(rec, "drained", &res->drained);
 	bad |= kfsim_rec_get_u64(rec, "hole_injected", &res->hole_injected);
+	bad |= kfsim_rec_get_u64(rec, "writeback_bytes", &res->writeback_bytes);
+	bad |= kfsim_rec_get_u64(rec, "dirty_bytes", &res->dirty_bytes);
+	bad |= kfsim_rec_get_u64(rec, "replay_issued", &res->replay_issued);
+	bad |= kfsim_rec_get_double(rec, "replay_lag_mean_us", &res->replay_lag_mean_us);
+	bad |= kfsim_rec_get_double(rec, "replay_lag_max_us", &res->replay_lag_max_us);
+	bad |= kfsim_rec_get_double(rec, "replay_makespan_s", &res->replay_makespan_s);
 	for (int r = 0; r < BFQQE_NR_REASONS; r++) {
 		snprintf(key, sizeof(key), "expirations.%d", r);
 		bad |= kfsim_rec_get_u64(rec, key, &res->expirations[r]);
@@ -937,6 +949,9 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 		bad |= JOB_GD(lat_mean_us);
 		bad |= JOB_GD(lat_p99_us);
 		bad |= JOB_GD(lat_max_us);
+		bad |= JOB_GD(active_s);
+		bad |= JOB_GU(read_bytes);
+		bad |= JOB_GU(write_bytes);
 	}
 	return bad ? -EINVAL : 0;
 }

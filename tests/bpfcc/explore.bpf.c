@@ -89,7 +89,11 @@ int new_not_checked(void *ctx)
 	return key;
 }
 
-/* The element exists: the NULL branch, which leaves the lock held, runs only when explored. */
+/*
+ * The element exists: the NULL branch, which leaves the lock held, runs only when explored.
+ * The lookup comes before the lock: a helper call under it is refused first ("function calls
+ * are not allowed while holding a lock").
+ */
 SEC("tc")
 __failure __msg("bpf_spin_lock-ed region")
 int lookup_null_keeps_lock(void *ctx)
@@ -97,8 +101,8 @@ int lookup_null_keeps_lock(void *ctx)
 	struct val *v;
 	int key = 0;
 
-	bpf_spin_lock(&glock);
 	v = bpf_map_lookup_elem(&vals, &key);
+	bpf_spin_lock(&glock);
 	if (!v)
 		return 1;
 	bpf_spin_unlock(&glock);

@@ -548,7 +548,9 @@
     const W = 540, H = 320, left = 90, right = 12;
     el(svg, 'text', {x: W / 2, y: 18, 'text-anchor': 'middle', 'font-size': 14, 'font-weight': 600},
       `${title}: ${fmt(res.mb_s, 1)} MB/s`);
-    const ev = (trace.traceEvents || trace).filter((e) => e.ph === 'X' && e.cat === 'dispatched');
+    /* a request served from its queue, or injected into another queue's service (drawn lighter) */
+    const ev = (trace.traceEvents || trace).filter((e) => e.ph === 'X' &&
+      (e.cat === 'dispatched' || e.cat === 'injected'));
     const end = Math.max(1, ...ev.map((e) => e.ts + e.dur));
     const xOf = (ts) => left + (ts / end) * (W - left - right);
     const colors = ['#1565c0', '#ef6c00', '#2e7d32', '#6a1b9a', '#00838f', '#ad1457'];
@@ -560,7 +562,8 @@
       for (const e of ev.filter((d) => d.tid === i + 1)) {
         const x = xOf(e.ts);
         el(svg, 'rect', {x, y: y + 2, width: Math.max(0.5, xOf(e.ts + e.dur) - x), height: 28,
-          fill: colors[(e.name.charCodeAt(0) - 97) % colors.length], class: 'dispatch'});
+          fill: colors[(e.name.charCodeAt(0) - 97) % colors.length], class: 'dispatch',
+          'fill-opacity': e.cat === 'injected' ? 0.55 : 1});
       }
     });
     const y0 = 40 + res.actuator.length * 46 + 10;
@@ -585,7 +588,8 @@
       bfqDraw($(id), sched === 'bfq' ? 'BFQ, Linux 6.3' : 'BFQ, Linux 6.2', r.json, JSON.parse(r.files['/bfq.json']));
       shown.push(args);
     }
-    status('bfq-status', 'each bar is one request on an actuator, coloured by reader; the same workload left and right');
+    status('bfq-status', 'each bar is one request on an actuator, coloured by reader (lighter: ' +
+      'injected into another queue\'s service); the same workload left and right');
     cmdLine('bfq-cmd', shown[1]);
   }
 

@@ -28,8 +28,11 @@ from browser_check import Browser, CHECK_JS, page_problems  # noqa: E402
 READY_MS = 1000          # the page is usable within this long after loading
 INTERACTION_MS = 100     # and every interaction answers within this long
 # Both are wall-clock times of a page sharing the machine with whatever else runs (ctest -j, a
-# busy developer machine): the limits are scaled by the load beyond the cores, and say so.
+# busy developer machine): every time is printed against the goal, and the test fails beyond
+# twice the goal scaled by the load beyond the cores (MARGIN), so that a page that meets the
+# goal on a quiet machine does not fail on a shared one.
 LOAD = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+MARGIN = 2.0 * LOAD
 
 # Per panel: the tab, and the interactions as JavaScript run in the page.
 SET = "(id, v, ev) => { const e = document.getElementById(id); e.value = v; " \
@@ -112,16 +115,17 @@ def main():
                   if (pg && (pg.ready || pg.errors.length)) { clearInterval(t);
                     resolve({ready: pg.ready, ms: pg.readyMs, errors: pg.errors}); } }, 5); })""",
                              await_promise=True)
-            print('load factor %.2f (load average over cores, at least 1): limits %.0f ms to be '
-                  'usable, %.0f ms an interaction' % (LOAD, READY_MS * LOAD, INTERACTION_MS * LOAD))
-            print('page usable after %.0f ms (limit %.0f ms)%s' % (
-                ready['ms'] or -1, READY_MS * LOAD,
+            print('goals: usable in %d ms, %d ms an interaction; load factor %.2f (load average '
+                  'over cores, at least 1): fails beyond %.0f ms and %.0f ms' % (
+                      READY_MS, INTERACTION_MS, LOAD, READY_MS * MARGIN, INTERACTION_MS * MARGIN))
+            print('page usable after %.0f ms (goal %d ms)%s' % (
+                ready['ms'] or -1, READY_MS,
                 '' if ready['ready'] else ': ' + str(ready['errors'])))
             if not ready['ready']:
                 problems.append('the page did not become usable: %s' % ready['errors'])
-            elif ready['ms'] > READY_MS * LOAD:
+            elif ready['ms'] > READY_MS * MARGIN:
                 problems.append('usable after %.0f ms, more than %.0f ms' % (ready['ms'],
-                                                                           READY_MS * LOAD))
+                                                                           READY_MS * MARGIN))
             evaluate(browser, session, 'window.set = %s; window.click = %s;' % (SET, CLICK))
             slow = []
             for panel, svg_id, steps in PANELS:
@@ -170,8 +174,8 @@ def main():
         len(all_ms), all_ms[len(all_ms) // 2], all_ms[-1], len(slow), INTERACTION_MS,
         ', '.join('%s %s %.0f ms' % s for s in slow) or 'none'))
     problems += ['%s "%s" took %.0f ms, more than %.0f ms' % (panel, what, ms,
-                                                              INTERACTION_MS * LOAD)
-                 for panel, what, ms in slow if ms > INTERACTION_MS * LOAD]
+                                                              INTERACTION_MS * MARGIN)
+                 for panel, what, ms in slow if ms > INTERACTION_MS * MARGIN]
     for prob in problems:
         print('FAIL ' + prob)
     print('%d panels driven, %d problem(s); screenshots in %s' % (len(PANELS), len(problems),

@@ -101,13 +101,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='kfsim-chromium-') as profile:
         browser = Browser(exe, profile)
         try:
-            target = browser.send('Target.createTarget', {'url': 'about:blank'})['targetId']
-            session = browser.send('Target.attachToTarget',
-                                   {'targetId': target, 'flatten': True})['sessionId']
-            for domain in ('Page', 'Runtime', 'Log', 'Network'):
-                browser.send(domain + '.enable', {}, session)
-            browser.send('Emulation.setDeviceMetricsOverride', {
-                'width': 1280, 'height': 900, 'deviceScaleFactor': 1, 'mobile': False}, session)
+            session = browser.new_page(1280, 900)
             browser.send('Page.navigate', {'url': 'file://' + os.path.abspath(page)}, session)
             browser.wait_event('Page.loadEventFired')
             ready = evaluate(browser, session, """new Promise((resolve) => {

@@ -141,6 +141,18 @@ class Browser:
                     return self.events.pop(i)
             self.events.append(self._message())
 
+    def new_page(self, width, height):
+        """A blank page of @width x @height CSS px, its events (Page, Runtime, Log, Network)
+        on; returns its session."""
+        target = self.send('Target.createTarget', {'url': 'about:blank'})['targetId']
+        session = self.send('Target.attachToTarget',
+                            {'targetId': target, 'flatten': True})['sessionId']
+        for domain in ('Page', 'Runtime', 'Log', 'Network'):
+            self.send(domain + '.enable', {}, session)
+        self.send('Emulation.setDeviceMetricsOverride', {
+            'width': width, 'height': height, 'deviceScaleFactor': 1, 'mobile': False}, session)
+        return session
+
     def close(self):
         try:
             self.send('Browser.close')
@@ -232,13 +244,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='kfsim-chromium-') as profile:
         browser = Browser(exe, profile)
         try:
-            target = browser.send('Target.createTarget', {'url': 'about:blank'})['targetId']
-            session = browser.send('Target.attachToTarget',
-                                   {'targetId': target, 'flatten': True})['sessionId']
-            for domain in ('Page', 'Runtime', 'Log', 'Network'):
-                browser.send(domain + '.enable', {}, session)
-            browser.send('Emulation.setDeviceMetricsOverride', {
-                'width': 1280, 'height': 800, 'deviceScaleFactor': 1, 'mobile': False}, session)
+            session = browser.new_page(1280, 800)
             for page in pages:
                 name = os.path.basename(os.path.dirname(page)) + '-' + os.path.basename(page)
                 png = os.path.join(shots, name.rsplit('.', 1)[0] + '.png')

@@ -8,7 +8,7 @@
 #   through bpf_obj_new()'s NULL (no crash: the verifier's message) are each named in the path;
 # - a plain load through a dropped object faults: "invalid mem access 'scalar'";
 # - the budget: reached and reported (--paths 4: 4 paths), deterministic: the same output twice
-#   (with --timeout 60, so that the time budget, a safety net, is not what stops a slow run);
+#   (with --timeout 60, 240 under ASan, so that the time budget, a safety net, is not what stops a slow run);
 # - the picture (--paths-svg) is an SVG; bad budgets are refused with exit status 2.
 #
 # Usage: explore.sh OUT_DIR KFSIM_BPF_CC KFSIM SOURCE
@@ -29,7 +29,11 @@ mkdir -p "$out"
 # UBSan's report first: new_not_checked is then static-only, as without exploring.
 asan=0 agree=7 static=0
 if ldd "$out/explore" 2>/dev/null | grep -q libasan; then asan=1 agree=6 static=1; fi
-"$out/explore" --timeout 60 >"$out/on.txt" 2>&1 || { cat "$out/on.txt"; fail "exploring on: a disagreement"; }
+# A sanitizer build on a busy machine (ctest -j) runs paths many times slower: a time budget
+# that stops it gives no verdict, so it gets four times the room.
+t=60
+[ $asan = 0 ] || t=240
+"$out/explore" --timeout $t >"$out/on.txt" 2>&1 || { cat "$out/on.txt"; fail "exploring on: a disagreement"; }
 cat "$out/on.txt"
 grep -q "7 programs run: $agree agree, $static static-only, 0 disagree" "$out/on.txt" ||
 	fail "not every program agrees"
@@ -55,11 +59,11 @@ grep -q "7 programs run: 2 agree, 1 static-only, 4 disagree" "$out/off.txt" ||
 	{ cat "$out/off.txt"; fail "exploring off: expected 4 disagreements and the static-only load"; }
 
 # the budget: reached, reported, and the same paths on every run
-"$out/explore" --timeout 60 --paths 4 many_decisions >"$out/budget1.txt" 2>&1 || fail "budget run"
-"$out/explore" --timeout 60 --paths 4 many_decisions >"$out/budget2.txt" 2>&1 || fail "budget run"
-grep -q "explored:4 paths (budget: 4 paths, 2 other outcomes per path, 30 s); path budget reached" \
+"$out/explore" --timeout $t --paths 4 many_decisions >"$out/budget1.txt" 2>&1 || fail "budget run"
+"$out/explore" --timeout $t --paths 4 many_decisions >"$out/budget2.txt" 2>&1 || fail "budget run"
+grep -q "explored:4 paths (budget: 4 paths, 2 other outcomes per path, $((t / 2)) s); path budget reached" \
 	"$out/budget1.txt" || { cat "$out/budget1.txt"; fail "the budget is not reported"; }
-cmp -s "$out/on.txt" <("$out/explore" --timeout 60 2>&1) || fail "a second run gives other paths or verdicts"
+cmp -s "$out/on.txt" <("$out/explore" --timeout $t 2>&1) || fail "a second run gives other paths or verdicts"
 cmp -s "$out/budget1.txt" "$out/budget2.txt" || fail "the budget run differs between runs"
 # a violation needs one other outcome: --flips 0 is the natural run
 "$out/explore" --flips 0 first_escapes_unlock >"$out/flips0.txt" 2>&1 && fail "--flips 0 explored"

@@ -29,6 +29,9 @@ SKIP = {
     ("README.md", "ldconfig"): "changes the system's loader cache",
     ("README.md", "cc prog.c"): "prog.c is the reader's program",
     ("bfq.md", "blkparse -i sda"): "needs a blktrace capture of a real disk",
+    ("playground.md", "kfsim playground --out pg"):
+        "needs a build with -DKFSIM_WASM=ON, which the sanitizer builds are not: "
+        "playground/browser runs this very command where the page is built",
     ("bpf-graph.md", "cd build && ctest -R bpf/verifier_oracle"):
         "runs a test of this very suite: ctest runs bpf/verifier_oracle",
     ("bpf-graph.md", "build/bench/bpf/bench_bpf"): "a benchmark of minutes: scripts/bench runs it, "

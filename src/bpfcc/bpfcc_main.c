@@ -306,6 +306,12 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 		add(argv, &argc, "-fsanitize=address,undefined");
 		add(argv, &argc, "-fno-sanitize-recover=all"); /* a report stops the program run */
 		add(argv, &argc, "-fno-sanitize=alignment");   /* BPF structs are packed as BPF's */
+		/*
+		 * A load through a maybe-NULL pointer is a verifier rule ('ptr_or_null_'), which the
+		 * exploring mode reports from its own fault handler: UBSan's null check would stop
+		 * the run first and hide the kernel's message.
+		 */
+		add(argv, &argc, "-fno-sanitize=null");
 		/* redzones around globals would move a section's variables off the BPF layout */
 		add(argv, &argc, "--param=asan-globals=0");
 	}

@@ -83,11 +83,6 @@ struct difference {
 
 static const struct difference differences[] = {
 	/* ---- linked_list_fail.c ---- */
-#ifdef KFSIM_ASAN
-	{"linked_list_fail", "new_null_ret", STATIC, NULL,
-	 "under the sanitizers only: UBSan stops the explored path's member access through NULL "
-	 "before the explorer's fault handler names it 'ptr_or_null_' (plain builds agree)"},
-#endif
 	{"linked_list_fail", "map_map_incorrect_lock_*", STATIC, NULL,
 	 "v and v2 are two lookups of one array element: one allocation at run time, two "
 	 "register ids to the verifier"},

@@ -897,6 +897,7 @@ static void hdd_admit_writes(struct kfsim_hdd *hdd, u64 t)
 int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 {
 	struct hdd_actuator *act;
+	sector_t first;
 
 	if (now < hdd->now)
 		return -EINVAL;
@@ -912,8 +913,16 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 	rq->actuator = kfsim_hdd_actuator_of(hdd, blk_rq_end_sector(rq) - 1);
 	rq->io_start_time_ns = now;
 	act = &hdd->act[rq->actuator];
-	hdd->cmd[rq->tag].radius = hdd_radius(hdd, act, blk_rq_pos(rq));
-	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, blk_rq_pos(rq), hdd->cmd[rq->tag].radius);
+	/*
+	 * A request across the boundary of two ranges belongs to the actuator of its last sector
+	 * (as bfq_actuator_index() decides); that actuator's head can only reach its own range, so
+	 * it positions at the range's first sector.  Taking the request's own first sector, below
+	 * the range, made the radius NaN: a cost no comparison orders, that SATF picked before
+	 * everything (and x86 and WebAssembly convert differently).
+	 */
+	first = max(blk_rq_pos(rq), act->range_start);
+	hdd->cmd[rq->tag].radius = hdd_radius(hdd, act, first);
+	hdd->cmd[rq->tag].angle = hdd_angle(hdd, act, first, hdd->cmd[rq->tag].radius);
 	/* written data makes what the cache read of it stale */
 	if (rq_data_dir(rq))
 		hdd_invalidate(hdd, act, blk_rq_pos(rq), blk_rq_end_sector(rq), now);

@@ -132,6 +132,51 @@ static void test_write_cache_completes_early_and_destages(void **state)
 	assert_ptr_equal(kfsim_hdd_create(&p), ERR_PTR(-EINVAL));
 }
 
+/* Drive @hdd until @rq completes; returns its completion time. */
+static u64 run_until_done(struct kfsim_hdd *hdd, const struct request *rq, u64 now)
+{
+	while (!rq->done_ns) {
+		now = kfsim_hdd_next_event(hdd);
+		assert_true(now != U64_MAX);
+		while (kfsim_hdd_step(hdd, now))
+			;
+	}
+	return now;
+}
+
+/*
+ * A request across the two actuators' ranges belongs to the actuator of its last sector, whose
+ * head starts it at its own range's first sector: an ordinary cost that SATF weighs against the
+ * others (it was NaN, which SATF picked before the read that continues the one just served).
+ */
+static void test_request_across_actuators_is_positioned_in_range(void **state)
+{
+	struct kfsim_hdd *hdd = make_hdd(2, 4);
+	sector_t mid = kfsim_hdd_params_of(hdd)->capacity / 2 / 8 * 8, at = mid + mid / 2;
+	struct request busy, across, next;
+	u64 now = 1000;
+
+	/*
+	 * @busy occupies the idle drive (which starts what it gets at once); meanwhile @across,
+	 * half a stroke back, and @next, which continues @busy, queue for SATF to choose.
+	 */
+	blk_rq_init_from_bio(&busy, at, 4096, REQ_OP_READ, 0);
+	blk_rq_init_from_bio(&across, mid - 8, 16 * 512, REQ_OP_READ, 0);
+	blk_rq_init_from_bio(&next, at + 8, 4096, REQ_OP_READ, 0);
+	assert_int_equal(kfsim_hdd_submit(hdd, &busy, now), 0);
+	assert_int_equal(kfsim_hdd_submit(hdd, &across, now), 0);
+	assert_int_equal(kfsim_hdd_submit(hdd, &next, now), 0);
+	assert_int_equal(across.actuator, 1);
+	assert_int_equal(next.actuator, 1);
+	run_until_done(hdd, &across, now);
+	run_until_done(hdd, &next, now);
+	assert_true(busy.done_ns < next.done_ns);
+	assert_true(next.done_ns < across.done_ns);
+	/* positioned like any command: one seek and at most one revolution (8.3 ms) */
+	assert_true(across.done_ns - now < 40 * 1000 * 1000);
+	kfsim_hdd_destroy(hdd);
+}
+
 static void test_seek_curve_and_zones(void **state)
 {
 	struct kfsim_hdd *hdd = make_hdd(2, 32);
@@ -186,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_tags_and_bad_requests),
 		cmocka_unit_test(test_every_command_completes_once_in_time_order),
 		cmocka_unit_test(test_write_cache_completes_early_and_destages),
+		cmocka_unit_test(test_request_across_actuators_is_positioned_in_range),
 		cmocka_unit_test(test_seek_curve_and_zones),
 		cmocka_unit_test(test_latency_percentiles_against_sorting),
 	};

@@ -73,12 +73,6 @@ CASES = [
 # Command lines whose answers differ, each with what is known.  Listed here, printed by every
 # run, and failing the test the day they agree (so that the list only shrinks).
 KNOWN = {
-    ' '.join(['bfq', 'compare', '--duration', '100ms', '--quiet', '--json',
-              '--job', 'name=a,rw=randread,bs=4k,iodepth=8,weight=300',
-              '--job', 'name=b,rw=write,bs=64k,offset=50%,size=50%']):
-        'not yet explained: under none and mq-deadline, a reader at queue depth 8 beside a '
-        'writer on the other actuator; the first divergence is the drive\'s SATF pick at '
-        '9.4 ms (native serves the write, the module the read).  Found by this test.',
 }
 
 # (argv, files it writes): compared as parsed JSON too

@@ -86,6 +86,44 @@ compare_uapi() { # DIR NAME IDENT HDR
 	fi
 }
 
+# The kernel's generator is the slowest part of this referee (a Python start and a schema check
+# per call, three calls per spec) and its output depends on nothing but its own files, the spec
+# and the arguments: each output is kept under that hash in $XDG_CACHE_HOME/kfsim/ynl-gen-c (or
+# ~/.cache), so that the sanitizer builds' runs of this test reuse the plain build's answers.  A
+# changed spec or generator is a new hash: the generator runs again.
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/kfsim/ynl-gen-c
+mkdir -p "$cache" 2> /dev/null || cache=""
+gen_hash=$(cat "$ynlgen" "$tree"/tools/net/ynl/lib/*.py "$tree"/Documentation/netlink/*.yaml |
+	sha256sum | cut -c1-16)
+kernel_gen() { # SPEC OUT ARGS...: ynl-gen-c.py ARGS --spec SPEC -o OUT in the tree, or its cache
+	local spec=$1 out=$2 key
+	shift 2
+	key=$( { echo "$gen_hash $*"; cat "$spec"; } | sha256sum | cut -c1-32)
+	if [ -n "$cache" ] && [ -f "$cache/$key.ok" ]; then
+		cp "$cache/$key.ok" "$out"
+		return 0
+	fi
+	if [ -n "$cache" ] && [ -f "$cache/$key.failed" ]; then
+		cat "$cache/$key.failed"
+		return 1
+	fi
+	if (cd "$tree" && python3 "$ynlgen" "$@" --spec "$spec" -o "$out") > "$out.log" 2>&1; then
+		if [ -n "$cache" ]; then
+			cp "$out" "$cache/$key.tmp.$$"
+			mv "$cache/$key.tmp.$$" "$cache/$key.ok"
+		fi
+		cat "$out.log"
+		rm -f "$out.log"
+		return 0
+	fi
+	if [ -n "$cache" ]; then
+		cp "$out.log" "$cache/$key.failed"
+	fi
+	cat "$out.log"
+	rm -f "$out.log"
+	return 1
+}
+
 one_spec() {
 	local spec=$1 name ident dir kind resv hdrsize
 	name=$(basename "$spec" .yaml)
@@ -101,14 +139,13 @@ s = yaml.safe_load(open(sys.argv[1]))
 print(s.get("uapi-header", "linux/%s.h" % s["name"].replace("-", "_")))' "$spec")
 	# the kernel's generator, uapi mode (6.12 renders none for directional specs)
 	mkdir -p "$dir/k/uapi/$(dirname "$hdr")"
-	(cd "$tree" && python3 "$ynlgen" --mode uapi --header --spec "$spec" \
-		-o "$dir/k/uapi/$hdr") > "$dir/k/uapi.log" 2>&1 || rm -f "$dir/k/uapi/$hdr"
+	kernel_gen "$spec" "$dir/k/uapi/$hdr" --mode uapi --header > "$dir/k/uapi.log" 2>&1 ||
+		rm -f "$dir/k/uapi/$hdr"
 	compare_uapi "$dir" "$name" "$ident" "$hdr"
 
 	# the kernel's generator, kernel mode (it needs the tree root: MAINTAINERS)
-	if ! (cd "$tree" && python3 "$ynlgen" --mode kernel --header --spec "$spec" \
-		-o "$dir/k/$name-nl-gen.h" && python3 "$ynlgen" --mode kernel --source \
-		--spec "$spec" -o "$dir/k/$name-nl-gen.c") > "$dir/k/log" 2>&1; then
+	if ! { kernel_gen "$spec" "$dir/k/$name-nl-gen.h" --mode kernel --header &&
+		kernel_gen "$spec" "$dir/k/$name-nl-gen.c" --mode kernel --source; } > "$dir/k/log" 2>&1; then
 		echo "policy $name: not rendered by ynl-gen-c.py ($(grep -m1 -E 'Exception|Error' \
 			"$dir/k/log" | cut -c1-100))" > "$dir/policy"
 		return

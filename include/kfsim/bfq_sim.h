@@ -498,6 +498,8 @@ struct kfsim_bfq_job_result {
  *           (completed + drained == submitted: every request completes exactly once)
  * @expirations: BFQ in-service queue expirations by reason (BFQ only)
  * @hole_injected: requests BFQ injected into service holes of a plugged queue (BFQ only)
+ * @shallow_allocs: tags taken within a depth limit the scheduler set (BFQ's limit_depth)
+ * @shallow_waits: allocations that found no tag within their limit while other tags were free
  * @nr_bins: time-series length
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
  * @writeback_bytes: bytes the writeback flusher wrote to the disk
@@ -524,6 +526,8 @@ struct kfsim_bfq_sim_result {
 	u64 drained;
 	u64 expirations[BFQQE_NR_REASONS];
 	u64 hole_injected;
+	u64 shallow_allocs;
+	u64 shallow_waits;
 	size_t nr_bins;
 	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
 	u64 writeback_bytes;

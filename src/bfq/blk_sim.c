@@ -255,11 +255,70 @@ static unsigned int kfsim_ioprio_weight(unsigned short ioprio)
 	}
 }
 
-static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim)
+/* lib/sbitmap.c sbitmap_calculate_shift(), 64-bit words: bits per word of the tags' bitmap. */
+static unsigned int sim_tag_shift(unsigned int depth)
 {
+	unsigned int shift = 6;
+
+	if (depth >= 4) {
+		while ((4U << shift) > depth)
+			shift--;
+	}
+	return shift;
+}
+
+/*
+ * Whether tag @tag may be taken by a request limited to @shallow of the @depth tags: the low
+ * bits of each word, as many as __map_depth_with_shallow() gives that word (6.12: the shallow
+ * depth is of the whole bitmap, spread over the words in proportion).
+ */
+static bool sim_tag_within_shallow(unsigned int tag, unsigned int depth, unsigned int shallow)
+{
+	unsigned int shift = sim_tag_shift(depth), index = tag >> shift;
+	unsigned int word_depth = min(1U << shift, depth - (index << shift));
+	u64 allowed = (u64)word_depth * shallow;
+	unsigned int reminder = (unsigned int)(allowed % depth);
+
+	allowed /= depth;
+	if (reminder >= (index + 1) * word_depth)
+		allowed++;
+	return (tag & ((1U << shift) - 1)) < allowed;
+}
+
+static blk_opf_t sim_opf(bool write, bool sync)
+{
+	return write ? REQ_OP_WRITE | (sync ? REQ_SYNC | REQ_IDLE : 0) : REQ_OP_READ;
+}
+
+/*
+ * A scheduler tag for process @j's request @opf (blk_mq_get_tag()): the scheduler may limit it
+ * to a shallow depth (BFQ's limit_depth), then only the tags within it are candidates.  Which
+ * free tag is taken is the free stack's order (the last freed first), not sbitmap's per-CPU
+ * allocation hint.
+ */
+static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim, unsigned int j, blk_opf_t opf)
+{
+	unsigned int depth = sim->cfg.nr_requests, shallow = depth;
+	struct request *rq;
+
 	if (!sim->nr_free)
 		return NULL;
-	return sim->free_stack[--sim->nr_free];
+	if (sim_ops(sim)->limit_depth)
+		shallow = sim_ops(sim)->limit_depth(&sim->eq, opf, sim->jobs[j].icq, depth);
+	if (shallow >= depth)
+		return sim->free_stack[--sim->nr_free];
+	for (unsigned int i = sim->nr_free; i-- > 0;) {
+		rq = sim->free_stack[i];
+		if (!sim_tag_within_shallow((unsigned int)(rq - sim->pool), depth, shallow))
+			continue;
+		memmove(&sim->free_stack[i], &sim->free_stack[i + 1],
+			(sim->nr_free - i - 1) * sizeof(*sim->free_stack));
+		sim->nr_free--;
+		sim->result.shallow_allocs++;
+		return rq;
+	}
+	sim->result.shallow_waits++;
+	return NULL;
 }
 
 /* Process @j found every request taken: it sleeps in blk_mq_get_tag() until woken. */
@@ -280,7 +339,7 @@ static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request
 		       sector_t sector, unsigned int bytes, bool write, bool sync)
 {
 	struct sim_job *job = &sim->jobs[j];
-	blk_opf_t opf = write ? REQ_OP_WRITE | (sync ? REQ_SYNC | REQ_IDLE : 0) : REQ_OP_READ;
+	blk_opf_t opf = sim_opf(write, sync);
 
 	blk_rq_init_from_bio(rq, sector, bytes, opf, job->spec.ioprio);
 	rq->pid = (int)j;
@@ -365,7 +424,8 @@ static bool wb_has_work(struct kfsim_bfq_sim *sim)
 	return oldest->dirtied_ns + sim->cfg.wb.dirty_expire_ns <= sim->now;
 }
 
-static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim);
+static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim, unsigned int j,
+					  blk_opf_t opf);
 static void sim_wait_tag(struct kfsim_bfq_sim *sim, unsigned int j);
 static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request *rq,
 		       sector_t sector, unsigned int bytes, bool write, bool sync);
@@ -380,7 +440,7 @@ static void wb_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	while (wb_has_work(sim)) {
 		struct wb_extent *ext = &sim->dirty[sim->dirty_head];
 		u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
-		struct request *rq = sim_alloc_request(sim);
+		struct request *rq = sim_alloc_request(sim, j, REQ_OP_WRITE);
 
 		if (!rq) {
 			sim_wait_tag(sim, j);
@@ -565,12 +625,14 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	wb_kick(sim);
 }
 
-static bool job_draws_first(const struct sim_job *job)
+/* A job that may write, under a scheduler limiting tags by direction, draws first too. */
+static bool job_draws_first(const struct kfsim_bfq_sim *sim, const struct sim_job *job)
 {
 	const struct kfsim_bfq_job *spec = &job->spec;
+	bool writes = spec->rw != KFSIM_RW_READ && spec->rw != KFSIM_RW_RANDREAD;
 
 	return spec->rate || spec->rate_write || spec->rate_iops || spec->rate_iops_write ||
-	       (spec->buffered && spec->rw != KFSIM_RW_READ && spec->rw != KFSIM_RW_RANDREAD);
+	       (writes && (spec->buffered || sim_ops(sim)->limit_depth));
 }
 
 /* Fill a fio job up to its depth, within its rates, sizes and time. */
@@ -617,8 +679,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			 * of a seed stay where they were.  A job with a rate cap or buffered
 			 * writes draws first: the direction decides what it waits for.
 			 */
-			if (!job_draws_first(job)) {
-				rq = sim_alloc_request(sim);
+			if (!job_draws_first(sim, job)) {
+				rq = sim_alloc_request(sim, j, REQ_OP_READ);
 				if (!rq) {
 					sim_wait_tag(sim, j);
 					return;
@@ -645,7 +707,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			return;
 		}
 		if (!rq)
-			rq = sim_alloc_request(sim);
+			rq = sim_alloc_request(sim, j, sim_opf(job->next.write,
+							       !job->spec.buffered || job->spec.sync));
 		if (!rq) {
 			sim_wait_tag(sim, j);
 			return;
@@ -678,7 +741,8 @@ static void replay_issue(struct kfsim_bfq_sim *sim)
 			sim_schedule(sim, rec->time_ns, EV_REPLAY, 0);
 			return;
 		}
-		rq = sim_alloc_request(sim);
+		rq = sim_alloc_request(sim, sim->replay_job[sim->replay_next],
+				       sim_opf(rec->write, rec->sync));
 		if (!rq) {
 			sim->replay_blocked = true;
 			return;
@@ -1048,6 +1112,8 @@ static int sim_setup_sched(struct kfsim_bfq_sim *sim)
 		return err;
 	}
 	sim->eq_ready = true;
+	if (type->ops.depth_updated)
+		type->ops.depth_updated(&sim->eq, sim->cfg.nr_requests);
 	if (!type->ops.init_icq)
 		return 0;
 	for (unsigned int j = 0; j < sim->nr_jobs; j++) {

@@ -154,6 +154,14 @@ struct kfsim_bfq_bssplit {
  * @blockalign: random offsets are multiples of this many bytes, 0 = the smallest block size
  * @rate_poisson: I/Os arrive at the rate_iops rate with exponential gaps (fio
  *                rate_process=poisson) rather than evenly
+ * @cmdprio: per-I/O priorities are set (fio cmdprio*): BFQ takes a process's priority from
+ *           its io context, never from the request, so under BFQ and none they change
+ *           nothing; mq-deadline, which sorts by the request's class, refuses the job
+ * @flow: 0, or the job's weight in fio's flow control: before each I/O, a job whose share of
+ *        its flow's I/Os is above its share of the flow's weights waits (fio flow=)
+ * @flow_id: the flow the job is in (fio flow_id)
+ * @flow_sleep_us: a job over its share first lets its I/O in flight complete, then sleeps
+ *                 this long; 0: it waits until another job of its flow issues (fio flow_sleep)
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -201,6 +209,10 @@ struct kfsim_bfq_job {
 	bool exitall;
 	unsigned int blockalign;
 	bool rate_poisson;
+	bool cmdprio;
+	unsigned int flow;
+	unsigned int flow_id;
+	unsigned int flow_sleep_us;
 };
 
 /**

@@ -62,6 +62,10 @@ struct sim_job {
 	unsigned int inflight;
 	bool waiting_tag;
 	bool reissue;		/* completed just now: submits again after the queue run */
+	bool flow_blocked;	/* over its flow share: waits for another job of the flow */
+	bool flow_passed;	/* the next I/O was counted in its flow */
+	u64 flow_counter;	/* I/Os counted in its flow */
+	u64 flow_sleep_until;
 	bool replay;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
@@ -96,6 +100,12 @@ struct kfsim_bfq_sim {
 	unsigned int nr_procs;	/* jobs allocated: nr_jobs and the replay's processes */
 	struct sbq_waiters tag_waiters;	/* processes asleep waiting for a request */
 	unsigned int *reissue;	/* jobs whose request completed now, in completion order */
+	struct sim_flow {
+		unsigned int id;
+		u64 counter;		/* starts at 1, as fio's flow_get() */
+		u64 total_weight;	/* of the flow's jobs that have started and not ended */
+	} *flows;
+	unsigned int nr_flows;
 	unsigned int nr_reissue;
 	bool tag_waiters_ready;
 	struct kfsim_blktrace_rec *replay;
@@ -483,6 +493,9 @@ static bool job_deps_ended(const struct kfsim_bfq_sim *sim, const struct sim_job
 	return !job->spec.wait_for || sim->jobs[job->spec.wait_for - 1].ended;
 }
 
+static void sim_flow_join(struct kfsim_bfq_sim *sim, struct sim_job *job);
+static void sim_flow_leave(struct kfsim_bfq_sim *sim, struct sim_job *job);
+
 /* The job may start: its start time is drawn now (fio startdelay=A-B) and a wake-up set. */
 static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 {
@@ -496,6 +509,7 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 		delay += kfsim_prandom_u64(&sim->rnd) % (job->spec.startdelay_max_ns - delay + 1);
 	job->start_at = sim->now + delay;
 	job->started = true;
+	sim_flow_join(sim, job);
 	job->start_ns = job->start_at;
 	if (delay)
 		sim_schedule(sim, job->start_at, EV_JOB_WAKE, j);
@@ -512,6 +526,7 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 	job->ended = true;
 	job->end_ns = when;
 	sim->nr_ended++;
+	sim_flow_leave(sim, job);
 	if (job->spec.exitall) {
 		/* fio exitall: the others stop issuing; what they have in flight completes */
 		sim->exiting = true;
@@ -625,6 +640,85 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	wb_kick(sim);
 }
 
+/* --- fio's flow control (flow.c, fio 3.33): jobs of a flow_id keep their I/O counts in the
+ * ratio of their flow weights ------------------------------------------------------------ */
+
+static struct sim_flow *sim_flow_of(struct kfsim_bfq_sim *sim, const struct sim_job *job)
+{
+	for (unsigned int i = 0; i < sim->nr_flows; i++) {
+		if (sim->flows[i].id == job->spec.flow_id)
+			return &sim->flows[i];
+	}
+	sim->flows[sim->nr_flows] = (struct sim_flow){ .id = job->spec.flow_id, .counter = 1 };
+	return &sim->flows[sim->nr_flows++];
+}
+
+/* Jobs of @flow waiting for another to issue (or for the flow to change) try again. */
+static void sim_flow_wake(struct kfsim_bfq_sim *sim, const struct sim_flow *flow)
+{
+	for (unsigned int k = 0; k < sim->nr_jobs; k++) {
+		struct sim_job *other = &sim->jobs[k];
+
+		if (other->flow_blocked && other->spec.flow_id == flow->id) {
+			other->flow_blocked = false;
+			sim_schedule(sim, sim->now, EV_JOB_WAKE, k);
+		}
+	}
+}
+
+/* flow_init_job(): a job joins its flow with its weight as it starts. */
+static void sim_flow_join(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	if (job->spec.flow)
+		sim_flow_of(sim, job)->total_weight += job->spec.flow;
+}
+
+/* flow_exit_job(): an ending job takes its count and weight out of the flow. */
+static void sim_flow_leave(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	struct sim_flow *flow;
+
+	if (!job->spec.flow)
+		return;
+	flow = sim_flow_of(sim, job);
+	flow->counter -= job->flow_counter;
+	flow->total_weight -= job->spec.flow;
+	job->flow_counter = 0;
+	sim_flow_wake(sim, flow);
+}
+
+/*
+ * flow_threshold_exceeded() before each I/O: a job whose share of the flow's count is above
+ * its share of the flow's weight does not issue; with flow_sleep it first lets its I/O in
+ * flight complete (io_u_quiesce()), then sleeps.  Else the I/O is counted.  True: wait.
+ */
+static bool sim_flow_holds(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+	struct sim_flow *flow;
+
+	if (!job->spec.flow || job->flow_passed)
+		return false;
+	if (sim->now < job->flow_sleep_until)
+		return true;	/* asleep: its wake-up is scheduled */
+	flow = sim_flow_of(sim, job);
+	if ((double)job->flow_counter / (double)flow->counter >
+	    (double)job->spec.flow / (double)flow->total_weight) {
+		if (!job->spec.flow_sleep_us) {
+			job->flow_blocked = true;
+		} else if (!job->inflight) {
+			job->flow_sleep_until = sim->now + job->spec.flow_sleep_us * NSEC_PER_USEC;
+			sim_schedule(sim, job->flow_sleep_until, EV_JOB_WAKE, j);
+		}
+		return true;
+	}
+	flow->counter++;
+	job->flow_counter++;
+	job->flow_passed = true;
+	sim_flow_wake(sim, flow);
+	return false;
+}
+
 /* A job that may write, under a scheduler limiting tags by direction, draws first too. */
 static bool job_draws_first(const struct kfsim_bfq_sim *sim, const struct sim_job *job)
 {
@@ -674,6 +768,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 				job->stopped = true;
 				break;
 			}
+			if (sim_flow_holds(sim, j))
+				return;
 			/*
 			 * A plain job takes its tag before it draws, as it always did: the draws
 			 * of a seed stay where they were.  A job with a rate cap or buffered
@@ -714,6 +810,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			return;
 		}
 		job->next.valid = false;
+		job->flow_passed = false;
 		job->issued_dir[job->next.write] += job->next.bytes;
 		job->ios_dir[job->next.write]++;
 		job->ios_issued++;
@@ -999,6 +1096,12 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
 	if (spec->engine == KFSIM_ENGINE_NONE)
 		return 0;	/* no disk I/O: no region */
+	if (spec->cmdprio && sim->cfg.sched == KFSIM_SCHED_MQ_DEADLINE) {
+		sim_err(sim, "job %s: per-I/O priorities (cmdprio) are not modelled with "
+			"mq-deadline, which sorts requests by their class (BFQ and none ignore them)",
+			spec->name);
+		return -EINVAL;
+	}
 	/* one rule for the region, shared with the command line's checks: nothing is clamped */
 	if (kfsim_bfq_job_region(spec, sim->cfg.disk.capacity, &job->start, &job->nr_sectors, why,
 				 sizeof(why))) {
@@ -1194,8 +1297,9 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->pool = kvcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
 	sim->reissue = kvcalloc(nr_procs, sizeof(*sim->reissue), GFP_KERNEL);
+	sim->flows = kvcalloc(nr_procs, sizeof(*sim->flows), GFP_KERNEL);
 	if (!sim->jobs || !sim->result.jobs || !sim->pool || !sim->free_stack ||
-	    !sim->reissue)
+	    !sim->reissue || !sim->flows)
 		goto fail;
 	/* BFQ and mq-deadline set the scheduler tags' min_shallow_depth to 1; none leaves it */
 	if (sbq_waiters_init(&sim->tag_waiters, cfg->nr_requests,
@@ -1466,6 +1570,7 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);
 	kvfree(sim->reissue);
+	kvfree(sim->flows);
 	if (sim->tag_waiters_ready)
 		sbq_waiters_destroy(&sim->tag_waiters);
 	kvfree(sim->jobs);

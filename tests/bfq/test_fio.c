@@ -149,9 +149,9 @@ static void expect_refusal(const char *name, const char *text, int fio_accepts,
 /* Every option kfsim does not model is named, with its line, in one report. */
 static void test_refusals_all_at_once(void **state)
 {
-	expect_refusal("many", "[global]\nflow=1\nioengine=libaio\n[a]\nrw=trim\n"
+	expect_refusal("many", "[global]\nverify_backlog=1\nioengine=libaio\n[a]\nrw=trim\n"
 		       "zonemode=zbd\n[b]\nlatency_target=10ms\nss=iops:10%\n", 1,
-		       (const char *const[]){ "many.fio:2: flow: flow control",
+		       (const char *const[]){ "many.fio:2: verify_backlog: verifying",
 					      "many.fio:5: rw: trims (REQ_OP_DISCARD)",
 					      "many.fio:6: zonemode: zoned block devices",
 					      "many.fio:8: latency_target:", "many.fio:9: ss:",
@@ -621,6 +621,108 @@ static void test_size_bound_and_stonewall(void **state)
 	free(path);
 }
 
+/*
+ * Per-I/O priorities (fio cmdprio*) change nothing under BFQ (it takes the priority from the
+ * io context: bfq_check_ioprio_change() reads bic->icq.ioc->ioprio, 6.12) nor under none, so
+ * those run as without them; mq-deadline sorts by the request's class and refuses the job.
+ * Bad values and engines without the options are refused as fio refuses them.
+ */
+static void test_cmdprio(void **state)
+{
+	const char *text = "[a]\nioengine=libaio\niodepth=4\ndirect=1\nrw=randread\nbs=4k\n"
+			   "size=10%\nruntime=1\ntime_based\ncmdprio_percentage=20\n"
+			   "cmdprio_class=1\ncmdprio_bssplit=4k/50/1/0:64k/0,4k/100\n";
+	char *path = job_file("cmdprio", text, 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg(), *plain = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim, *sim_plain;
+	char why[1024];
+	u64 done;
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_true(cfg->jobs[0].cmdprio);
+	*plain = *cfg;
+	plain->jobs[0].cmdprio = false;
+	for (int s = 0; s < 3; s++) {
+		static const enum kfsim_bfq_sched scheds[] = { KFSIM_SCHED_BFQ, KFSIM_SCHED_NONE,
+							       KFSIM_SCHED_MQ_DEADLINE };
+
+		cfg->sched = plain->sched = scheds[s];
+		sim = kfsim_bfq_sim_create(cfg);
+		if (scheds[s] == KFSIM_SCHED_MQ_DEADLINE) {
+			assert_true(IS_ERR(sim));
+			continue;
+		}
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+		res = kfsim_bfq_sim_result(sim);
+		done = res->completed;
+		sim_plain = kfsim_bfq_sim_create(plain);
+		assert_false(IS_ERR(sim_plain));
+		assert_int_equal(kfsim_bfq_sim_run(sim_plain), 0);
+		print_message("cmdprio under %s: %llu requests, %llu without\n",
+			      kfsim_bfq_sched_name(scheds[s]), (unsigned long long)done,
+			      (unsigned long long)kfsim_bfq_sim_result(sim_plain)->completed);
+		assert_true(done > 0);
+		assert_int_equal(done, kfsim_bfq_sim_result(sim_plain)->completed);
+		kfsim_bfq_sim_destroy(sim_plain);
+		kfsim_bfq_sim_destroy(sim);
+	}
+	free(plain);
+	free(cfg);
+	free(path);
+	expect_refusal("cmdprio_bad", "[a]\nioengine=libaio\ncmdprio_percentage=101\n"
+		       "cmdprio_class=4\ncmdprio_bssplit=4k\n", 0,
+		       (const char *const[]){ "cmdprio_bad.fio:3: cmdprio_percentage: expected 0 to "
+					      "100", "cmdprio_bad.fio:4: cmdprio_class: expected 1 to 3",
+					      "cmdprio_bad.fio:5: cmdprio_bssplit: expected", NULL });
+	expect_refusal("cmdprio_psync", "[a]\ncmdprio_percentage=10\n", 0,
+		       (const char *const[]){ "cmdprio_psync.fio:2: cmdprio: an option of the "
+					      "libaio and io_uring engines", NULL });
+}
+
+/*
+ * fio's flow control (flow.c, fio 3.33): jobs of one flow_id keep their I/O counts in the
+ * ratio of their flow weights, with and without flow_sleep; a job outside any flow is not held.
+ */
+static void test_flow(void **state)
+{
+	static const char *const sleeps[] = { "", "flow_sleep=1000\n" };
+
+	for (int s = 0; s < 2; s++) {
+		char text[512], name[32];
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		const struct kfsim_bfq_sim_result *res;
+		struct kfsim_bfq_sim *sim;
+		char why[1024], *path;
+		double ratio;
+
+		snprintf(text, sizeof(text), "[global]\ndirect=1\nioengine=libaio\niodepth=8\n"
+			 "bs=4k\nruntime=2\ntime_based\n%s[w]\nrw=randwrite\nflow=1\n[r]\n"
+			 "rw=randread\nflow=8\n[free]\nrw=randread\n", sleeps[s]);
+		snprintf(name, sizeof(name), "flow%d", s);
+		path = job_file(name, text, 1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		sim = kfsim_bfq_sim_create(cfg);
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+		res = kfsim_bfq_sim_result(sim);
+		ratio = (double)res->jobs[1].requests / (double)res->jobs[0].requests;
+		print_message("flow 1:8%s: w %llu r %llu (x%.2f), free %llu requests\n",
+			      s ? " flow_sleep=1000" : "", (unsigned long long)res->jobs[0].requests,
+			      (unsigned long long)res->jobs[1].requests, ratio,
+			      (unsigned long long)res->jobs[2].requests);
+		assert_true(res->jobs[0].requests > 0);
+		assert_true(ratio > 8 * 0.9 && ratio < 8 * 1.1);
+		assert_true(res->jobs[2].requests > 0);
+		kfsim_bfq_sim_destroy(sim);
+		free(cfg);
+		free(path);
+	}
+	expect_refusal("flow_bad", "[a]\nflow=x\n", 0,
+		       (const char *const[]){ "flow_bad.fio:2: flow: expected a count", NULL });
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -635,6 +737,8 @@ int main(void)
 		cmocka_unit_test(test_mixes_simulate),
 		cmocka_unit_test(test_active_time_and_end),
 		cmocka_unit_test(test_size_bound_and_stonewall),
+		cmocka_unit_test(test_cmdprio),
+		cmocka_unit_test(test_flow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

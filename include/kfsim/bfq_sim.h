@@ -162,6 +162,12 @@ struct kfsim_bfq_bssplit {
  * @flow_id: the flow the job is in (fio flow_id)
  * @flow_sleep_us: a job over its share first lets its I/O in flight complete, then sleeps
  *                 this long; 0: it waits until another job of its flow issues (fio flow_sleep)
+ * @zone_size: 0, or fio zonemode=strided: a sequential job moves to the next zone after
+ *             transferring this many bytes in one (fio zonesize)
+ * @zone_range: the size of a zone, bytes: within it the job wraps (fio zonerange, default
+ *              @zone_size)
+ * @zone_skip: bytes skipped between zones (fio zoneskip); past the region's end the zones
+ *             start again at its beginning
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -213,6 +219,9 @@ struct kfsim_bfq_job {
 	unsigned int flow;
 	unsigned int flow_id;
 	unsigned int flow_sleep_us;
+	u64 zone_size;
+	u64 zone_range;
+	u64 zone_skip;
 };
 
 /**

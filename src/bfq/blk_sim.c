@@ -66,6 +66,8 @@ struct sim_job {
 	bool flow_passed;	/* the next I/O was counted in its flow */
 	u64 flow_counter;	/* I/Os counted in its flow */
 	u64 flow_sleep_until;
+	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
+	u64 zone_bytes;		/* bytes chosen in it */
 	bool replay;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
@@ -575,11 +577,36 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	return false;
 }
 
+/*
+ * fio zonemode=strided (setup_strided_zone_mode(), fio 3.33): after zonesize bytes the job
+ * moves on by zonerange + zoneskip, back to the region's start past its end; within a zone a
+ * position past zonerange wraps to the zone's start.
+ */
+static void job_strided_zone(struct sim_job *job, bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+
+	if (!spec->zone_size)
+		return;
+	if (job->zone_bytes >= spec->zone_size) {
+		job->zone_bytes = 0;
+		job->zone_start += (spec->zone_range + spec->zone_skip) >> SECTOR_SHIFT;
+		if (job->zone_start >= job->start + job->nr_sectors)
+			job->zone_start = job->start;
+		job->next_pos[write] = job->zone_start;
+	}
+	if (job->next_pos[write] >= job->zone_start + (spec->zone_range >> SECTOR_SHIFT))
+		job->next_pos[write] = job->zone_start;
+}
+
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
 	bool write = kfsim_bfq_job_choose_write(&job->spec, rnd);
 	unsigned int bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+
+	job_strided_zone(job, write);
+	job->zone_bytes += bytes;
 
 	job->next = (struct sim_io){
 		.valid = true,
@@ -1109,6 +1136,7 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 		return -EINVAL;
 	}
 	job->next_pos[0] = job->next_pos[1] = job->start;
+	job->zone_start = job->start;
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
 	job->rnd_pass = job->rnd;

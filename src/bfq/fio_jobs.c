@@ -59,6 +59,9 @@ struct fio_section {
 	bool do_verify;
 	bool exitall;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
+	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
+	long zone_line;
+	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
 	u64 filesize;
 	u64 loops;
 	u64 offset_increment;
@@ -298,10 +301,6 @@ static const struct {
 	const char *name;
 	const char *why;
 } fio_refused[] = {
-	{ "zonemode", "zoned block devices are not modelled (the simulated disk is conventional)" },
-	{ "zonesize", "strided zones are not modelled" },
-	{ "zonerange", "strided zones are not modelled" },
-	{ "zoneskip", "strided zones are not modelled" },
 	{ "max_open_zones", "zoned block devices are not modelled" },
 	{ "read_beyond_wp", "zoned block devices are not modelled" },
 	{ "flow_watermark", "flow control between jobs is not modelled" },
@@ -650,6 +649,37 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 		sec->job.cmdprio = true;
 		if (!sec->cmdprio_line)
 			sec->cmdprio_line = line;
+	} else if (!strcmp(key, "zonemode")) {
+		if (value && !strcmp(value, "none"))
+			sec->zonemode = 0;
+		else if (value && !strcmp(value, "strided"))
+			sec->zonemode = 1;
+		else if (value && !strcmp(value, "zbd"))
+			sec->zonemode = 2;	/* refused, with its zone options, at the job's end */
+		else
+			fio_err(&p->errs, file, line, "zonemode: expected none, strided or zbd, "
+				"not '%s'", value ? value : "");
+		sec->zone_line = line;
+	} else if (!strcmp(key, "zonesize") || !strcmp(key, "zonerange") ||
+		   !strcmp(key, "zoneskip")) {
+		struct kfsim_bfq_job tmp;
+		unsigned int cls = 0;
+
+		kfsim_bfq_job_default(&tmp);
+		if (!value || kfsim_bfq_job_set(&tmp, "io_size", value, &cls, why, sizeof(why)) ||
+		    tmp.io_size % SECTOR_SIZE)
+			fio_err(&p->errs, file, line, "%s: expected a size in whole sectors, not "
+				"'%s'", key, value ? value : "");
+		else if (!strcmp(key, "zonesize"))
+			sec->job.zone_size = tmp.io_size;
+		else if (!strcmp(key, "zonerange"))
+			sec->job.zone_range = tmp.io_size;
+		else
+			sec->job.zone_skip = tmp.io_size;
+		sec->zone_opt_line[!strcmp(key, "zonesize") ? 0 : !strcmp(key, "zonerange") ? 1 : 2] =
+			line;
+		if (!sec->zone_line)
+			sec->zone_line = line;
 	} else if (!strcmp(key, "flow") || !strcmp(key, "flow_id") ||
 		   !strcmp(key, "flow_sleep")) {
 		if (!value || parse_uint(value, 0, INT_MAX, &v))
@@ -718,6 +748,35 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		job.size = sec->filesize;	/* fio: without size, a job does its files' size */
 	if (sec->prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(sec->prioclass, job.ioprio);
+	/*
+	 * zones (fio 3.33, its words): zonesize needs zonemode=strided, which needs zonesize;
+	 * without it zonerange and zoneskip are ignored; the range defaults to the size
+	 */
+	if (sec->zonemode == 2) {
+		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
+
+		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: zoned block devices are "
+			"not modelled (the simulated disk is conventional)");
+		for (int i = 0; i < 3; i++) {
+			if (sec->zone_opt_line[i])
+				fio_err(&p->errs, sec->file, sec->zone_opt_line[i], "%s: zoned block "
+					"devices are not modelled", opt[i]);
+		}
+	} else if (sec->zonemode != 1 && job.zone_size) {
+		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: --zonemode=none and "
+			"--zonesize are not compatible.");
+	} else if (sec->zonemode != 1) {
+		job.zone_size = job.zone_range = job.zone_skip = 0;
+	} else if (!job.zone_size) {
+		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: --zonesize must be "
+			"specified when using --zonemode=strided.");
+	} else {
+		if (!job.zone_range)
+			job.zone_range = job.zone_size;
+		if (kfsim_bfq_job_is_random(&job) && job.engine != KFSIM_ENGINE_NONE)
+			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones with "
+				"random I/O are not modelled");
+	}
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
@@ -1079,6 +1138,7 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.job.engine = KFSIM_ENGINE_SYNC;
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
+	p->global.zonemode = -1;
 	p->global.do_verify = true;
 	p->global.is_global = true;
 	fio_parse_stream(p, in, path, 0);

@@ -61,7 +61,6 @@ struct sim_job {
 	unsigned int weight;
 	unsigned int inflight;
 	bool waiting_tag;
-	bool reissue;		/* completed just now: submits again after the queue run */
 	bool flow_blocked;	/* over its flow share: waits for another job of the flow */
 	bool flow_passed;	/* the next I/O was counted in its flow */
 	u64 flow_counter;	/* I/Os counted in its flow */
@@ -101,14 +100,12 @@ struct kfsim_bfq_sim {
 	unsigned int nr_jobs;
 	unsigned int nr_procs;	/* jobs allocated: nr_jobs and the replay's processes */
 	struct sbq_waiters tag_waiters;	/* processes asleep waiting for a request */
-	unsigned int *reissue;	/* jobs whose request completed now, in completion order */
 	struct sim_flow {
 		unsigned int id;
 		u64 counter;		/* starts at 1, as fio's flow_get() */
 		u64 total_weight;	/* of the flow's jobs that have started and not ended */
 	} *flows;
 	unsigned int nr_flows;
-	unsigned int nr_reissue;
 	bool tag_waiters_ready;
 	struct kfsim_blktrace_rec *replay;
 	unsigned int *replay_job;	/* job index of each record */
@@ -997,34 +994,18 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	sim_wake_waiters(sim);
 	if (job->flusher)
 		wb_written(sim, bytes);
+	/*
+	 * The completing process submits again before the scheduler dispatches: a completion
+	 * does not run the hardware queue unless the device's budget was contended
+	 * (scsi_end_request() -> scsi_run_queue_async() runs it only when sdev->restarts is set,
+	 * 6.12), so the next dispatch is the one the next insertion runs.
+	 */
 	if (!job->replay) {
 		if (job->spec.thinktime_us && !sim->draining)
 			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE, j);
-		else if (!job->reissue) {
-			job->reissue = true;
-			sim->reissue[sim->nr_reissue++] = j;
-		}
+		else
+			job_issue(sim, j);
 	}
-}
-
-/*
- * The completed processes submit again, after the queue run their completions caused.  A SCSI
- * (and so SATA) completion runs the hardware queues on kblockd (scsi_end_request() ->
- * scsi_run_queue_async(), 6.12), a WQ_HIGHPRI workqueue, while the process woken by the same
- * completion has still to be scheduled and return to user space: the scheduler dispatches
- * before the next request arrives.  Issuing first hid the in-service queue's emptiness from
- * BFQ at every completion, and a zero-think-time reader was always the newest on its
- * actuator's active_list, so 6.3's injection always found it first (issue #32).
- */
-static void sim_reissue_completed(struct kfsim_bfq_sim *sim)
-{
-	for (unsigned int i = 0; i < sim->nr_reissue; i++) {
-		unsigned int j = sim->reissue[i];
-
-		sim->jobs[j].reissue = false;
-		job_issue(sim, j);
-	}
-	sim->nr_reissue = 0;
 }
 
 static void sim_dispatch(struct kfsim_bfq_sim *sim)
@@ -1072,10 +1053,6 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 			sim->cfg.progress(sim->cfg.progress_arg, sim->now);
 		while ((rq = kfsim_hdd_step(sim->hdd, sim->now)))
 			sim_complete(sim, rq);
-		if (sim->nr_reissue) {
-			sim_dispatch(sim);
-			sim_reissue_completed(sim);
-		}
 		if (sched_next_timer(sim) <= sim->now)
 			sim_ops(sim)->timer_fn(&sim->eq, sim->now);
 		while ((next = kfsim_evq_peek(&sim->events)) && kfsim_event_time(next) <= sim->now &&
@@ -1324,10 +1301,9 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->result.jobs = kvcalloc(nr_procs, sizeof(*sim->result.jobs), GFP_KERNEL);
 	sim->pool = kvcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
-	sim->reissue = kvcalloc(nr_procs, sizeof(*sim->reissue), GFP_KERNEL);
 	sim->flows = kvcalloc(nr_procs, sizeof(*sim->flows), GFP_KERNEL);
 	if (!sim->jobs || !sim->result.jobs || !sim->pool || !sim->free_stack ||
-	    !sim->reissue || !sim->flows)
+	    !sim->flows)
 		goto fail;
 	/* BFQ and mq-deadline set the scheduler tags' min_shallow_depth to 1; none leaves it */
 	if (sbq_waiters_init(&sim->tag_waiters, cfg->nr_requests,
@@ -1597,7 +1573,6 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	}
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);
-	kvfree(sim->reissue);
 	kvfree(sim->flows);
 	if (sim->tag_waiters_ready)
 		sbq_waiters_destroy(&sim->tag_waiters);

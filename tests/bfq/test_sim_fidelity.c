@@ -48,12 +48,8 @@ static struct kfsim_bfq_sim *run_checked(const struct kfsim_bfq_sim_config *cfg)
 
 static const unsigned int weights[] = { 100, 300, 500, 700, 900 };
 
-/*
- * Each job's share of the bytes within @lo..@hi times weight / sum of weights, and the shares in
- * the order of the weights.
- */
-static void check_shares_within(const struct kfsim_bfq_sim_result *res, unsigned int n,
-				const char *what, double lo, double hi)
+/* Each job's share of the bytes within 20% of weight / sum of weights. */
+static void check_shares(const struct kfsim_bfq_sim_result *res, unsigned int n, const char *what)
 {
 	unsigned int sum = 0;
 
@@ -66,15 +62,8 @@ static void check_shares_within(const struct kfsim_bfq_sim_result *res, unsigned
 	for (unsigned int i = 0; i < n; i++) {
 		double want = (double)weights[i] / sum;
 
-		assert_true(res->jobs[i].share > want * lo && res->jobs[i].share < want * hi);
-		if (i)
-			assert_true(res->jobs[i].share > res->jobs[i - 1].share);
+		assert_true(res->jobs[i].share > want * 0.8 && res->jobs[i].share < want * 1.2);
 	}
-}
-
-static void check_shares(const struct kfsim_bfq_sim_result *res, unsigned int n, const char *what)
-{
-	check_shares_within(res, n, what, 0.8, 1.2);
 }
 
 /*
@@ -109,44 +98,27 @@ static void test_weights_sequential(void **state)
  * Seeky sync readers over the whole disk: charged for time (bfq_bfqq_charge_time()), so shares
  * follow weights.  The smallest-weight queue is not idled for (bfq_asymmetric_scenario() is
  * false for it, as in the kernel) and, at queue depth 1, gets one request per slot of the
- * others: with 2 queues (100:300) it gets about 10% instead of 25% (docs/bfq.md).  Equal
- * weights for 2 to 5 queues hold within 20%.  With different weights the shares keep the
- * weights' order but not their ratio: the queue run at each completion comes before the
- * reader's next request, so the in-service queue's service hole gets other queues' requests
- * injected (bfq_choose_bfqq_for_injection(), 5.2+), each charged only its sectors, and an
- * injected queue coming back with a higher weight preempts the in-service one
- * (bfq_bfqq_higher_class_or_weight()): the shares keep the weights' order, within 0.5..2.5 of
- * what is due (the lightest gains most, as above).  With strict_guarantees=1, which the kernel
- * documents for exactly this (Documentation/block/bfq-iosched.rst: no dispatch while requests
- * are in flight, always idle), they hold within 20%.
+ * others: with 2 queues (100:300) it gets about 10% instead of 25% (docs/bfq.md).  Three and
+ * five weighted queues, and equal weights for 2 to 5 queues, hold within 20%.
  */
 static void test_weights_seeky(void **state)
 {
 	for (unsigned int n = 3; n <= 5; n += 2) {
 		for (int ll = 0; ll <= 1; ll++) {
-			for (int sg = 0; sg <= 1; sg++) {
-				struct kfsim_bfq_sim_config cfg;
-				struct kfsim_bfq_sim *sim;
-				char what[64];
+			struct kfsim_bfq_sim_config cfg;
+			struct kfsim_bfq_sim *sim;
+			char what[64];
 
-				kfsim_bfq_sim_config_default(&cfg);
-				cfg.disk.nr_actuators = 1;
-				cfg.bfq.low_latency = ll;
-				cfg.bfq.strict_guarantees = sg;
-				cfg.duration_ns = 10000000000ULL;
-				for (unsigned int i = 0; i < n; i++)
-					add_job(&cfg, "name=j%u,rw=randread,bs=4k,weight=%u", i,
-						weights[i]);
-				sim = run_checked(&cfg);
-				snprintf(what, sizeof(what), "seeky n=%u low_latency=%d strict=%d", n,
-					 ll, sg);
-				if (sg)
-					check_shares(kfsim_bfq_sim_result(sim), n, what);
-				else
-					check_shares_within(kfsim_bfq_sim_result(sim), n, what, 0.5,
-							    2.5);
-				kfsim_bfq_sim_destroy(sim);
-			}
+			kfsim_bfq_sim_config_default(&cfg);
+			cfg.disk.nr_actuators = 1;
+			cfg.bfq.low_latency = ll;
+			cfg.duration_ns = 10000000000ULL;
+			for (unsigned int i = 0; i < n; i++)
+				add_job(&cfg, "name=j%u,rw=randread,bs=4k,weight=%u", i, weights[i]);
+			sim = run_checked(&cfg);
+			snprintf(what, sizeof(what), "seeky n=%u low_latency=%d", n, ll);
+			check_shares(kfsim_bfq_sim_result(sim), n, what);
+			kfsim_bfq_sim_destroy(sim);
 		}
 	}
 	for (unsigned int n = 2; n <= 5; n++) {
@@ -286,11 +258,7 @@ static void test_headline_holds(void **state)
 /*
  * Hierarchical B-WF2Q+ (bfq-cgroup.c): cgroups with io.bfq.weight 100 and 300 share the disk
  * 25/75 whatever the number of processes in each; inside a group its queues share equally.
- * Sequential and random readers, low_latency 0 and 1.  Random readers with low_latency=1 are
- * the exception, within 0.5..1.2 for A and 0.8..1.5 per queue in B: their queues are raised
- * (default weight, interactive), A's service holes get B's requests injected, and a B queue
- * coming back preempts A for its group's larger weight (bfq_bfqq_higher_class_or_weight()
- * compares the parents' weights), so B takes about half of A's share (12.9% measured).
+ * Sequential and random readers, low_latency 0 and 1.
  */
 static void test_cgroup_weights(void **state)
 {
@@ -320,13 +288,11 @@ static void test_cgroup_weights(void **state)
 				      "%.1f%% = %.1f + %.1f + %.1f\n", rw[r], ll, 100 * res->jobs[0].share,
 				      100 * b, 100 * res->jobs[1].share, 100 * res->jobs[2].share,
 				      100 * res->jobs[3].share);
-			double lo = r && ll ? 0.5 : 0.8, hi = r && ll ? 1.5 : 1.2;
-
-			assert_true(res->jobs[0].share > 0.25 * lo && res->jobs[0].share < 0.25 * 1.2);
-			assert_true(b > 0.75 * 0.8 && b < 0.75 * hi);
+			assert_true(res->jobs[0].share > 0.25 * 0.8 && res->jobs[0].share < 0.25 * 1.2);
+			assert_true(b > 0.75 * 0.8 && b < 0.75 * 1.2);
 			for (int i = 1; i <= 3; i++)
 				assert_true(res->jobs[i].share > 0.25 * 0.8 &&
-					    res->jobs[i].share < 0.25 * hi);
+					    res->jobs[i].share < 0.25 * 1.2);
 			assert_int_equal(res->jobs[0].weight, 100);
 			assert_int_equal(res->jobs[3].weight, 300);
 			kfsim_bfq_sim_destroy(sim);
@@ -362,62 +328,83 @@ static void test_cgroup_equal_groups(void **state)
 	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
 }
 
-/*
- * Four 256k sequential readers on the dual-actuator disk under 6.3 (a and c on actuator 0, b and
- * d on 1).  Issue #32: a, weight 500, got no request in 300 ms while c was injected 94 times.
- * The cause was the order of events at a completion: the reader's next request reached BFQ
- * before the queue run its completion causes (scsi_end_request() -> scsi_run_queue_async() on
- * kblockd), so the completing reader was always the newest on its actuator's active_list
- * (bfq_active_insert() adds at the head) and 6.3's bfq_find_active_bfqq_for_actuator() found
- * it first, every time.
- *
- * What a real BFQ gives: (1) in 300 ms, nobody starves, and a gets less than the others: it is
- * not weight-raised (a weight set by the user is never raised, new_weight != 40 in
- * bfq_bfqq_handle_idle_busy_switch()), they are (weight 40 * 30); (2) with explicit weights
- * (500, 100, 100, 100: nobody raised) over 5 s, the queues of one actuator share it as their
- * weights say, within 20% (a:c = 5, b:d = 1), as B-WF2Q+ serves the in-service queue's actuator
- * and the injection for the other one walks that actuator's queues, each charged its sectors.
- */
-static void test_actuator_injection_keeps_weights(void **state)
+/* Four 256k sequential readers: a, c on actuator 0, b, d on 1 (offsets 0, 50, 25, 75 %). */
+static const struct kfsim_bfq_sim_result *run_four(struct kfsim_bfq_sim **sim, u64 ns,
+						   unsigned int nr_actuators, bool explicit)
 {
 	static const char *const region[] = { "0%", "50%", "25%", "75%" };
-	static const unsigned int explicit_w[] = { 500, 100, 100, 100 };
+	static const unsigned int w[] = { 500, 100, 100, 100 };
+	struct kfsim_bfq_sim_config cfg;
 
-	for (int explicit = 0; explicit <= 1; explicit++) {
-		struct kfsim_bfq_sim_config cfg;
-		const struct kfsim_bfq_sim_result *res;
-		struct kfsim_bfq_sim *sim;
-		double req[4], mean = 0;
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.duration_ns = ns;
+	cfg.disk.nr_actuators = nr_actuators;
+	for (int i = 0; i < 4; i++) {
+		char wbuf[32] = "";
 
-		kfsim_bfq_sim_config_default(&cfg);
-		cfg.duration_ns = explicit ? 5000000000ULL : 300000000ULL;
-		for (int i = 0; i < 4; i++) {
-			char w[32] = "";
-
-			if (explicit || i == 0)
-				snprintf(w, sizeof(w), ",weight=%u", explicit_w[i]);
-			add_job(&cfg, "name=%c,rw=read,bs=256k,offset=%s,size=25%%%s", 'a' + i,
-				region[i], w);
-		}
-		sim = run_checked(&cfg);
-		res = kfsim_bfq_sim_result(sim);
-		for (int i = 0; i < 4; i++) {
-			req[i] = (double)res->jobs[i].requests;
-			mean += req[i] / 4;
-		}
-		print_message("6.3 dual, %s: requests a %.0f b %.0f c %.0f d %.0f\n",
-			      explicit ? "weights 500/100/100/100, 5 s" : "a 500, others raised, 300 ms",
-			      req[0], req[1], req[2], req[3]);
-		if (!explicit) {
-			for (int i = 0; i < 4; i++)
-				assert_true(req[i] >= 0.25 * mean);
-			assert_true(req[0] <= req[2]);
-		} else {
-			assert_true(req[0] / req[2] > 5 * 0.8 && req[0] / req[2] < 5 * 1.2);
-			assert_true(req[1] / req[3] > 0.8 && req[1] / req[3] < 1.2);
-		}
-		kfsim_bfq_sim_destroy(sim);
+		if (explicit || i == 0)
+			snprintf(wbuf, sizeof(wbuf), ",weight=%u", w[i]);
+		add_job(&cfg, "name=%c,rw=read,bs=256k,offset=%s,size=25%%%s", 'a' + i, region[i],
+			wbuf);
 	}
+	*sim = run_checked(&cfg);
+	return kfsim_bfq_sim_result(*sim);
+}
+
+/*
+ * Issue #32's four readers (a weight 500, the others the default 40), 6.3, dual disk.  In the
+ * first 300 ms a gets nothing and c, on a's actuator, 94 requests by injection.  That is what
+ * the kernel's rules give, not a defect of the model:
+ * - a weight the user set is never weight-raised (interactive needs new_weight == 40 in
+ *   bfq_bfqq_handle_idle_busy_switch()), so b, c and d start at 40 * 30 = 1200 and a at 500:
+ *   B-WF2Q+ puts b and d in service first;
+ * - while b or d is in service, 6.3 feeds actuator 0 from the head of active_list[0], and
+ *   bfq_active_insert() adds at the head: c, emptied by each dispatch and re-added by its
+ *   next request (submitted as its previous one completes: a completion does not run the
+ *   queue, scsi_run_queue_async() only re-runs it after budget contention), is always first.
+ * Once raising ends (service_from_wr above BFQ_MAX_SERVICE_FROM_WR), a's weight counts: by 3 s
+ * a has more than c.  With explicit weights (500/100/100/100: nobody raised) the shares follow
+ * the weights, within 20%: on one actuator 62.5/12.5/12.5/12.5 %; on two, the queues of each
+ * actuator in their weights' ratio (a:c = 5, b:d = 1), the other actuator fed by injection.
+ */
+static void test_four_readers_weights(void **state)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	double want[] = { 0.625, 0.125, 0.125, 0.125 };
+
+	res = run_four(&sim, 300000000ULL, 2, false);
+	print_message("300 ms, a 500 (not raised), b c d raised: a %llu b %llu c %llu d %llu\n",
+		      (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)res->jobs[1].requests,
+		      (unsigned long long)res->jobs[2].requests,
+		      (unsigned long long)res->jobs[3].requests);
+	assert_true(res->jobs[0].requests < res->jobs[2].requests);
+	kfsim_bfq_sim_destroy(sim);
+
+	res = run_four(&sim, 3000000000ULL, 2, false);
+	print_message("3 s: a %llu c %llu\n", (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)res->jobs[2].requests);
+	assert_true(res->jobs[0].requests > res->jobs[2].requests);
+	kfsim_bfq_sim_destroy(sim);
+
+	res = run_four(&sim, 5000000000ULL, 1, true);
+	print_message("one actuator, 500/100/100/100, 5 s: %.3f %.3f %.3f %.3f\n",
+		      res->jobs[0].share, res->jobs[1].share, res->jobs[2].share,
+		      res->jobs[3].share);
+	for (int i = 0; i < 4; i++)
+		assert_true(res->jobs[i].share > want[i] * 0.8 && res->jobs[i].share < want[i] * 1.2);
+	kfsim_bfq_sim_destroy(sim);
+
+	res = run_four(&sim, 5000000000ULL, 2, true);
+	print_message("two actuators, 500/100/100/100, 5 s: a/c %.2f, b/d %.2f\n",
+		      (double)res->jobs[0].requests / (double)res->jobs[2].requests,
+		      (double)res->jobs[1].requests / (double)res->jobs[3].requests);
+	assert_true(res->jobs[0].requests > 4 * res->jobs[2].requests &&
+		    res->jobs[0].requests < 6 * res->jobs[2].requests);
+	assert_true(res->jobs[1].requests * 10 > res->jobs[3].requests * 8 &&
+		    res->jobs[1].requests * 10 < res->jobs[3].requests * 12);
+	kfsim_bfq_sim_destroy(sim);
 }
 
 int main(void)
@@ -431,7 +418,7 @@ int main(void)
 		cmocka_unit_test(test_headline_holds),
 		cmocka_unit_test(test_cgroup_weights),
 		cmocka_unit_test(test_cgroup_equal_groups),
-		cmocka_unit_test(test_actuator_injection_keeps_weights),
+		cmocka_unit_test(test_four_readers_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

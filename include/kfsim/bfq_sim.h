@@ -162,6 +162,10 @@ struct kfsim_bfq_bssplit {
  * @flow_id: the flow the job is in (fio flow_id)
  * @flow_sleep_us: a job over its share first lets its I/O in flight complete, then sleeps
  *                 this long; 0: it waits until another job of its flow issues (fio flow_sleep)
+ * @verify_backlog: with @verify, after every this many blocks written the job reads back the
+ *                  oldest of them not yet verified, this many, then writes on (fio
+ *                  verify_backlog, verify_batch at its default); what is left is read back
+ *                  after the write pass.  0: all of it after the write pass
  * @zone_size: 0, or fio zonemode=strided: a sequential job moves to the next zone after
  *             transferring this many bytes in one (fio zonesize)
  * @zone_range: the size of a zone, bytes: within it the job wraps (fio zonerange, default
@@ -219,6 +223,7 @@ struct kfsim_bfq_job {
 	unsigned int flow;
 	unsigned int flow_id;
 	unsigned int flow_sleep_us;
+	u64 verify_backlog;
 	u64 zone_size;
 	u64 zone_range;
 	u64 zone_skip;

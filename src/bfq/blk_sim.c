@@ -78,7 +78,12 @@ struct sim_job {
 	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
-	struct rnd_state rnd_pass;
+	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
+	sector_t pos_pass[2];		/* its positions */
+	struct rnd_state rnd_resume;	/* verify_backlog: where the writes go on */
+	sector_t pos_resume[2];
+	u64 vb_pending;		/* blocks written and not yet verified */
+	u64 vb_batch;		/* reads left in the verify batch in progress */
 	u64 completed;
 	u64 bytes;
 	u64 bytes_dir[2];
@@ -560,6 +565,21 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	}
 	if (job->spec.number_ios && job->ios_issued >= job->spec.number_ios)
 		return true;
+	if (job->spec.verify && job->spec.verify_backlog) {
+		/* fio counts the write pass only: verify reads are not this_io_bytes */
+		if (!job->spec.io_size || job->issued_dir[1] < job->spec.io_size || job->vb_batch)
+			return false;
+		if (!job->vb_pending || job->verifying)
+			return true;
+		if (job->inflight)
+			return true;
+		/* the write pass is over: what is left is read back, oldest first */
+		job->verifying = true;
+		job->vb_batch = job->vb_pending;
+		job->rnd = job->rnd_pass;
+		memcpy(job->next_pos, job->pos_pass, sizeof(job->next_pos));
+		return false;
+	}
 	if (!job->spec.io_size || job->bytes_issued < job->spec.io_size)
 		return false;
 	if (!job->spec.verify || job->verifying)
@@ -572,6 +592,37 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	job->rnd = job->rnd_pass;
 	job->next_pos[0] = job->next_pos[1] = job->start;
 	return false;
+}
+
+/*
+ * fio verify_backlog (check_get_verify(), fio 3.33): once the blocks written and not verified
+ * reach a multiple of the backlog, after a write, a batch of that many is read back, oldest
+ * first, by replaying their draws; then the writes go on where they were.
+ */
+static void job_verify_backlog(struct sim_job *job)
+{
+	if (!job->spec.verify || !job->spec.verify_backlog || job->vb_batch || !job->vb_pending ||
+	    job->vb_pending % job->spec.verify_backlog)
+		return;
+	job->vb_batch = job->spec.verify_backlog;
+	job->rnd_resume = job->rnd;
+	memcpy(job->pos_resume, job->next_pos, sizeof(job->pos_resume));
+	job->rnd = job->rnd_pass;
+	memcpy(job->next_pos, job->pos_pass, sizeof(job->next_pos));
+}
+
+/* A verify read of a batch was chosen: past the batch, the writes resume. */
+static void job_verify_read_done(struct sim_job *job)
+{
+	job->vb_pending--;
+	if (--job->vb_batch)
+		return;
+	job->rnd_pass = job->rnd;
+	memcpy(job->pos_pass, job->next_pos, sizeof(job->pos_pass));
+	if (job->verifying)
+		return;	/* the final read-back: nothing to resume */
+	job->rnd = job->rnd_resume;
+	memcpy(job->next_pos, job->pos_resume, sizeof(job->next_pos));
 }
 
 /*
@@ -599,19 +650,27 @@ static void job_strided_zone(struct sim_job *job, bool write)
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
-	bool write = kfsim_bfq_job_choose_write(&job->spec, rnd);
-	unsigned int bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+	bool write, verify_read;
+	unsigned int bytes;
 
+	job_verify_backlog(job);
+	verify_read = job->vb_batch > 0;
+	write = kfsim_bfq_job_choose_write(&job->spec, rnd);
+	bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
 	job_strided_zone(job, write);
 	job->zone_bytes += bytes;
 
 	job->next = (struct sim_io){
 		.valid = true,
-		.write = write && !job->verifying,
+		.write = write && !job->verifying && !verify_read,
 		.bytes = bytes,
 		.sector = kfsim_bfq_job_choose_sector(&job->spec, job->start, job->nr_sectors,
 						      &job->next_pos[write], bytes, rnd),
 	};
+	if (verify_read)
+		job_verify_read_done(job);
+	else if (job->next.write && job->spec.verify_backlog)
+		job->vb_pending++;
 }
 
 /* The rate caps of @io's direction (fio rate=, rate_iops=): when it may go, else now. */
@@ -1117,6 +1176,7 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
 	job->rnd_pass = job->rnd;
+	job->pos_pass[0] = job->pos_pass[1] = job->start;
 	return 0;
 }
 

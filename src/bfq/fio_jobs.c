@@ -310,7 +310,6 @@ static const struct {
 	{ "latency_target", "latency-target depth search is not modelled" },
 	{ "latency_window", "latency-target depth search is not modelled" },
 	{ "latency_percentile", "latency-target depth search is not modelled" },
-	{ "verify_backlog", "verifying during the write pass is not modelled" },
 	{ "sg_write_mode", "SCSI passthrough is not modelled" },
 	{ "inplace", "e4defrag's extent moves are not modelled" },
 	{ "donorname", "e4defrag's extent moves are not modelled" },
@@ -590,6 +589,12 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	} else if (!strcmp(key, "verify")) {
 		sec->job.verify = value && strcmp(value, "0") && strcmp(value, "null") &&
 				  strcmp(value, "none");
+	} else if (!strcmp(key, "verify_backlog")) {
+		if (!value || parse_uint(value, 0, U64_MAX, &v))
+			fio_err(&p->errs, file, line, "verify_backlog: expected a count of blocks, "
+				"not '%s'", value ? value : "");
+		else
+			sec->job.verify_backlog = v;
 	} else if (!strcmp(key, "do_verify")) {
 		if (parse_flag(value, &sec->do_verify))
 			fio_err(&p->errs, file, line, "do_verify: expected 0 or 1");

@@ -730,6 +730,26 @@ static void test_flow(void **state)
 		       (const char *const[]){ "flow_bad.fio:2: flow: expected a count", NULL });
 }
 
+/* Write @text as job file @name (fio must accept it), parse it and run it through the recorder. */
+static void run_file_recorded(const char *name, const char *text)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	char why[1024], *path;
+
+	path = job_file(name, text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(elv_register(&rec_iosched), 0);
+	assert_int_equal(kfsim_bfq_sched_parse("test-record", &cfg->sched), 0);
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	kfsim_bfq_sim_destroy(sim);
+	elv_unregister(&rec_iosched);
+	free(cfg);
+	free(path);
+}
+
 /*
  * fio zonemode=strided (fio 3.33 setup_strided_zone_mode()): 256k read in 64k blocks per zone,
  * then on by zonerange (default zonesize) + zoneskip 768k; zonerange 128k with zonesize 256k
@@ -753,22 +773,12 @@ static void test_strided_zones(void **state)
 	};
 
 	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
-		char text[256], name[32], why[1024], *path;
-		struct kfsim_bfq_sim_config *cfg = new_cfg();
-		struct kfsim_bfq_sim *sim;
+		char text[256], name[32];
 
 		snprintf(text, sizeof(text), "[z]\nrw=read\nbs=64k\ndirect=1\nnumber_ios=8\n%s",
 			 cases[c].opts);
 		snprintf(name, sizeof(name), "zones%zu", c);
-		path = job_file(name, text, 1);
-		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
-		assert_int_equal(elv_register(&rec_iosched), 0);
-		assert_int_equal(kfsim_bfq_sched_parse("test-record", &cfg->sched), 0);
-		sim = kfsim_bfq_sim_create(cfg);
-		assert_false(IS_ERR(sim));
-		assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-		kfsim_bfq_sim_destroy(sim);
-		elv_unregister(&rec_iosched);
+		run_file_recorded(name, text);
 		assert_int_equal(rec_seen.nr_first, 8);
 		print_message("%s: KiB", name);
 		for (unsigned int i = 0; i < 8; i++) {
@@ -776,8 +786,6 @@ static void test_strided_zones(void **state)
 			assert_int_equal(rec_seen.first[i], cases[c].expect_kib[i] * 2);
 		}
 		print_message("\n");
-		free(cfg);
-		free(path);
 	}
 	expect_refusal("zones_bad", "[a]\nrw=randread\nzonemode=strided\nzonesize=1m\n"
 		       "[b]\nzonemode=zbd\n", -1,
@@ -810,23 +818,13 @@ static void test_verify_backlog(void **state)
 	};
 
 	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
-		char text[256], name[32], why[1024], got[256] = "", *path;
-		struct kfsim_bfq_sim_config *cfg = new_cfg();
-		struct kfsim_bfq_sim *sim;
+		char text[256], name[32], got[256] = "";
 		size_t used = 0;
 
 		snprintf(text, sizeof(text), "[v]\nrw=write\nbs=4k\nsize=32k\ndirect=1\n"
 			 "verify=crc32c\nverify_backlog=%u\n", cases[c].backlog);
 		snprintf(name, sizeof(name), "vbacklog%zu", c);
-		path = job_file(name, text, 1);
-		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
-		assert_int_equal(elv_register(&rec_iosched), 0);
-		assert_int_equal(kfsim_bfq_sched_parse("test-record", &cfg->sched), 0);
-		sim = kfsim_bfq_sim_create(cfg);
-		assert_false(IS_ERR(sim));
-		assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-		kfsim_bfq_sim_destroy(sim);
-		elv_unregister(&rec_iosched);
+		run_file_recorded(name, text);
 		for (unsigned int i = 0; i < rec_seen.nr_first; i++)
 			used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%c%llu",
 						 i ? " " : "", rec_seen.first_write[i] ? 'w' : 'r',
@@ -834,8 +832,6 @@ static void test_verify_backlog(void **state)
 								      rec_seen.first[0]) / 8);
 		print_message("verify_backlog=%u: %s\n", cases[c].backlog, got);
 		assert_string_equal(got, cases[c].expect);
-		free(cfg);
-		free(path);
 	}
 	expect_refusal("vbacklog_bad", "[a]\nverify_backlog=x\n", 0,
 		       (const char *const[]){ "vbacklog_bad.fio:2: verify_backlog: expected", NULL });

@@ -62,8 +62,8 @@ static bool bfqq_request_over_limit(struct bfq_data *bfqd, struct bfq_queue *bfq
 
 		if (!wsum)
 			continue;
-		limit = (unsigned int)(((unsigned long)limit * (unsigned long)entity->weight +
-					wsum / 2) / wsum);
+		/* DIV_ROUND_CLOSEST in 64 bits: a 32-bit build (the WebAssembly module) too */
+		limit = (unsigned int)(((u64)limit * (u64)entity->weight + wsum / 2) / wsum);
 		if (entity->allocated >= (int)limit)
 			return true;
 	}

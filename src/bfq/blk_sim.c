@@ -790,7 +790,7 @@ static bool sim_flow_holds(struct kfsim_bfq_sim *sim, unsigned int j)
 		if (!job->spec.flow_sleep_us) {
 			job->flow_blocked = true;
 		} else if (!job->inflight) {
-			job->flow_sleep_until = sim->now + job->spec.flow_sleep_us * NSEC_PER_USEC;
+			job->flow_sleep_until = sim->now + (u64)job->spec.flow_sleep_us * NSEC_PER_USEC;
 			sim_schedule(sim, job->flow_sleep_until, EV_JOB_WAKE, j);
 		}
 		return true;

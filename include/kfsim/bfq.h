@@ -65,6 +65,8 @@ enum bfqq_expiration {
  * @new_weight: weight to take at the next update
  * @orig_weight: weight from the I/O priority
  * @prio_changed: @new_weight or the raising coefficient must be applied
+ * @allocated: requests allocated to the queue, or to the queues of the group, not yet freed
+ *             (what bfq_limit_depth() weighs against the entity's share of the tags)
  * @parent: the entity of the group this entity is in, NULL in the root group
  * @sched_data: the scheduler data (service trees) this entity is queued in
  * @my_sched_data: for a group's entity, the group's own scheduler data; NULL for a queue
@@ -78,6 +80,7 @@ struct bfq_entity {
 	int service, budget;
 	int weight, new_weight, orig_weight;
 	int prio_changed;
+	int allocated;
 	struct bfq_entity *parent;
 	struct bfq_sched_data *sched_data;
 	struct bfq_sched_data *my_sched_data;
@@ -347,6 +350,9 @@ struct bfq_tunables {
  * @nr_hole_injected: kfsim statistic: requests injected into service holes
  *                    (bfq_choose_bfqq_for_injection())
  * @nr_injected: kfsim statistic: requests injected for each actuator
+ * @async_depths: scheduler tags a request other than a sync read may use, by [some queue
+ *                weight-raised][sync write] (bfq_update_depths(): 50 / 75 %, or 18.75 / 37.5 %
+ *                while a queue is raised)
  * @all_queues: kfsim: every queue alive (for statistics and teardown)
  * @bics: kfsim: every io context of this device
  */
@@ -398,6 +404,7 @@ struct bfq_data {
 	bool actuator_injected;
 	struct request *waited_rq;
 	bool wait_dispatch;
+	unsigned int async_depths[2][2];
 	bool rqs_injected;
 	u64 last_empty_occupied_ns;
 	u64 nr_hole_injected;
@@ -520,6 +527,25 @@ unsigned int bfq_actuator_index(struct bfq_data *bfqd, struct bio *bio);
  * an error: the request goes to the oom queue, as in the kernel.
  */
 int bfq_prepare_request(struct bfq_io_cq *bic, struct request *rq);
+
+/**
+ * bfq_update_depths() - the async and sync-write tag limits for @nr_requests scheduler tags
+ * (bfq_depth_updated() at init_hctx, Linux 6.12)
+ */
+void bfq_update_depths(struct bfq_data *bfqd, unsigned int nr_requests);
+
+/**
+ * bfq_limit_depth() - how many of the @nr_requests scheduler tags a request @opf of process
+ * @bic may be allocated from (the shallow depth blk-mq applies; bfq_limit_depth(), 6.12)
+ *
+ * Sync reads may use every tag, sync writes async_depths[raised][1], async I/O
+ * async_depths[raised][0].  A process whose queue (or whose queue's group) already holds its
+ * weight's share of that limit, at some level, gets 1 (bfqq_request_over_limit()).
+ *
+ * Return: the limit, @nr_requests when there is none.
+ */
+unsigned int bfq_limit_depth(struct bfq_data *bfqd, struct bfq_io_cq *bic, blk_opf_t opf,
+			     unsigned int nr_requests);
 
 /** bfq_insert_request() - queue a prepared request. */
 void bfq_insert_request(struct bfq_data *bfqd, struct request *rq);

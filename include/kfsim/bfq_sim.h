@@ -154,6 +154,24 @@ struct kfsim_bfq_bssplit {
  * @blockalign: random offsets are multiples of this many bytes, 0 = the smallest block size
  * @rate_poisson: I/Os arrive at the rate_iops rate with exponential gaps (fio
  *                rate_process=poisson) rather than evenly
+ * @cmdprio: per-I/O priorities are set (fio cmdprio*): BFQ takes a process's priority from
+ *           its io context, never from the request, so under BFQ and none they change
+ *           nothing; mq-deadline, which sorts by the request's class, refuses the job
+ * @flow: 0, or the job's weight in fio's flow control: before each I/O, a job whose share of
+ *        its flow's I/Os is above its share of the flow's weights waits (fio flow=)
+ * @flow_id: the flow the job is in (fio flow_id)
+ * @flow_sleep_us: a job over its share first lets its I/O in flight complete, then sleeps
+ *                 this long; 0: it waits until another job of its flow issues (fio flow_sleep)
+ * @verify_backlog: with @verify, after every this many blocks written the job reads back the
+ *                  oldest of them not yet verified, this many, then writes on (fio
+ *                  verify_backlog, verify_batch at its default); what is left is read back
+ *                  after the write pass.  0: all of it after the write pass
+ * @zone_size: 0, or fio zonemode=strided: a sequential job moves to the next zone after
+ *             transferring this many bytes in one (fio zonesize)
+ * @zone_range: the size of a zone, bytes: within it the job wraps (fio zonerange, default
+ *              @zone_size)
+ * @zone_skip: bytes skipped between zones (fio zoneskip); past the region's end the zones
+ *             start again at its beginning
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -201,6 +219,14 @@ struct kfsim_bfq_job {
 	bool exitall;
 	unsigned int blockalign;
 	bool rate_poisson;
+	bool cmdprio;
+	unsigned int flow;
+	unsigned int flow_id;
+	unsigned int flow_sleep_us;
+	u64 verify_backlog;
+	u64 zone_size;
+	u64 zone_range;
+	u64 zone_skip;
 };
 
 /**
@@ -498,6 +524,8 @@ struct kfsim_bfq_job_result {
  *           (completed + drained == submitted: every request completes exactly once)
  * @expirations: BFQ in-service queue expirations by reason (BFQ only)
  * @hole_injected: requests BFQ injected into service holes of a plugged queue (BFQ only)
+ * @shallow_allocs: tags taken within a depth limit the scheduler set (BFQ's limit_depth)
+ * @shallow_waits: allocations that found no tag within their limit while other tags were free
  * @nr_bins: time-series length
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
  * @writeback_bytes: bytes the writeback flusher wrote to the disk
@@ -524,6 +552,8 @@ struct kfsim_bfq_sim_result {
 	u64 drained;
 	u64 expirations[BFQQE_NR_REASONS];
 	u64 hole_injected;
+	u64 shallow_allocs;
+	u64 shallow_waits;
 	size_t nr_bins;
 	double *series_mb_s[KFSIM_HDD_MAX_ACTUATORS];
 	u64 writeback_bytes;

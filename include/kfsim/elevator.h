@@ -52,6 +52,9 @@ struct kfsim_bfq_sim_result;
  * @next_timer: when the scheduler's timer fires, U64_MAX for never (optional)
  * @timer_fn: the timer fired (optional; required with @next_timer)
  * @completed_request: @rq finished on the device (the kernel's finish_request) (optional)
+ * @depth_updated: the scheduler tags are @nr_requests (at init, as init_hctx) (optional)
+ * @limit_depth: the shallow depth a request @opf of the process with context @icq may be
+ *               allocated a tag within, @nr_requests for no limit (optional)
  * @in_service_pid: kfsim: the pid whose queue is in service, or -1 (optional)
  * @stats: kfsim: add the scheduler's counters to @res (optional)
  */
@@ -67,6 +70,9 @@ struct elevator_mq_ops {
 	u64 (*next_timer)(struct elevator_queue *eq);
 	void (*timer_fn)(struct elevator_queue *eq, u64 now);
 	void (*completed_request)(struct elevator_queue *eq, struct request *rq, u64 now);
+	void (*depth_updated)(struct elevator_queue *eq, unsigned int nr_requests);
+	unsigned int (*limit_depth)(struct elevator_queue *eq, blk_opf_t opf, void *icq,
+				    unsigned int nr_requests);
 	int (*in_service_pid)(struct elevator_queue *eq);
 	void (*stats)(struct elevator_queue *eq, struct kfsim_bfq_sim_result *res);
 };

@@ -576,6 +576,8 @@ int bfq_prepare_request(struct bfq_io_cq *bic, struct request *rq)
 		bic_set_bfqq(bic, bfqq, is_sync, act_idx);
 	}
 	bfqq->allocated++;
+	for (struct bfq_entity *e = &bfqq->entity; e; e = e->parent)
+		e->allocated++;	/* bfqq_request_allocated() */
 	bfqq->ref++;
 	bic->requests++;
 	rq->elv_priv[0] = bic;
@@ -1123,6 +1125,8 @@ void bfq_finish_request(struct bfq_data *bfqd, struct request *rq)
 		bfq_remove_request(bfqd, rq);	/* finished without being dispatched */
 	rq->elv_priv[0] = rq->elv_priv[1] = NULL;
 	bfqq->allocated--;
+	for (struct bfq_entity *e = &bfqq->entity; e; e = e->parent)
+		e->allocated--;	/* bfqq_request_freed() */
 	bfq_put_queue(bfqq);
 	bfq_icq_request_done(bic);
 }

@@ -61,6 +61,12 @@ struct sim_job {
 	unsigned int weight;
 	unsigned int inflight;
 	bool waiting_tag;
+	bool flow_blocked;	/* over its flow share: waits for another job of the flow */
+	bool flow_passed;	/* the next I/O was counted in its flow */
+	u64 flow_counter;	/* I/Os counted in its flow */
+	u64 flow_sleep_until;
+	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
+	u64 zone_bytes;		/* bytes chosen in it */
 	bool replay;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
@@ -72,7 +78,12 @@ struct sim_job {
 	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
-	struct rnd_state rnd_pass;
+	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
+	sector_t pos_pass[2];		/* its positions */
+	struct rnd_state rnd_resume;	/* verify_backlog: where the writes go on */
+	sector_t pos_resume[2];
+	u64 vb_pending;		/* blocks written and not yet verified */
+	u64 vb_batch;		/* reads left in the verify batch in progress */
 	u64 completed;
 	u64 bytes;
 	u64 bytes_dir[2];
@@ -94,6 +105,12 @@ struct kfsim_bfq_sim {
 	unsigned int nr_jobs;
 	unsigned int nr_procs;	/* jobs allocated: nr_jobs and the replay's processes */
 	struct sbq_waiters tag_waiters;	/* processes asleep waiting for a request */
+	struct sim_flow {
+		unsigned int id;
+		u64 counter;		/* starts at 1, as fio's flow_get() */
+		u64 total_weight;	/* of the flow's jobs that have started and not ended */
+	} *flows;
+	unsigned int nr_flows;
 	bool tag_waiters_ready;
 	struct kfsim_blktrace_rec *replay;
 	unsigned int *replay_job;	/* job index of each record */
@@ -252,11 +269,70 @@ static unsigned int kfsim_ioprio_weight(unsigned short ioprio)
 	}
 }
 
-static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim)
+/* lib/sbitmap.c sbitmap_calculate_shift(), 64-bit words: bits per word of the tags' bitmap. */
+static unsigned int sim_tag_shift(unsigned int depth)
 {
+	unsigned int shift = 6;
+
+	if (depth >= 4) {
+		while ((4U << shift) > depth)
+			shift--;
+	}
+	return shift;
+}
+
+/*
+ * Whether tag @tag may be taken by a request limited to @shallow of the @depth tags: the low
+ * bits of each word, as many as __map_depth_with_shallow() gives that word (6.12: the shallow
+ * depth is of the whole bitmap, spread over the words in proportion).
+ */
+static bool sim_tag_within_shallow(unsigned int tag, unsigned int depth, unsigned int shallow)
+{
+	unsigned int shift = sim_tag_shift(depth), index = tag >> shift;
+	unsigned int word_depth = min(1U << shift, depth - (index << shift));
+	u64 allowed = (u64)word_depth * shallow;
+	unsigned int reminder = (unsigned int)(allowed % depth);
+
+	allowed /= depth;
+	if (reminder >= (index + 1) * word_depth)
+		allowed++;
+	return (tag & ((1U << shift) - 1)) < allowed;
+}
+
+static blk_opf_t sim_opf(bool write, bool sync)
+{
+	return write ? REQ_OP_WRITE | (sync ? REQ_SYNC | REQ_IDLE : 0) : REQ_OP_READ;
+}
+
+/*
+ * A scheduler tag for process @j's request @opf (blk_mq_get_tag()): the scheduler may limit it
+ * to a shallow depth (BFQ's limit_depth), then only the tags within it are candidates.  Which
+ * free tag is taken is the free stack's order (the last freed first), not sbitmap's per-CPU
+ * allocation hint.
+ */
+static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim, unsigned int j, blk_opf_t opf)
+{
+	unsigned int depth = sim->cfg.nr_requests, shallow = depth;
+	struct request *rq;
+
 	if (!sim->nr_free)
 		return NULL;
-	return sim->free_stack[--sim->nr_free];
+	if (sim_ops(sim)->limit_depth)
+		shallow = sim_ops(sim)->limit_depth(&sim->eq, opf, sim->jobs[j].icq, depth);
+	if (shallow >= depth)
+		return sim->free_stack[--sim->nr_free];
+	for (unsigned int i = sim->nr_free; i-- > 0;) {
+		rq = sim->free_stack[i];
+		if (!sim_tag_within_shallow((unsigned int)(rq - sim->pool), depth, shallow))
+			continue;
+		memmove(&sim->free_stack[i], &sim->free_stack[i + 1],
+			(sim->nr_free - i - 1) * sizeof(*sim->free_stack));
+		sim->nr_free--;
+		sim->result.shallow_allocs++;
+		return rq;
+	}
+	sim->result.shallow_waits++;
+	return NULL;
 }
 
 /* Process @j found every request taken: it sleeps in blk_mq_get_tag() until woken. */
@@ -277,7 +353,7 @@ static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request
 		       sector_t sector, unsigned int bytes, bool write, bool sync)
 {
 	struct sim_job *job = &sim->jobs[j];
-	blk_opf_t opf = write ? REQ_OP_WRITE | (sync ? REQ_SYNC | REQ_IDLE : 0) : REQ_OP_READ;
+	blk_opf_t opf = sim_opf(write, sync);
 
 	blk_rq_init_from_bio(rq, sector, bytes, opf, job->spec.ioprio);
 	rq->pid = (int)j;
@@ -362,7 +438,8 @@ static bool wb_has_work(struct kfsim_bfq_sim *sim)
 	return oldest->dirtied_ns + sim->cfg.wb.dirty_expire_ns <= sim->now;
 }
 
-static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim);
+static struct request *sim_alloc_request(struct kfsim_bfq_sim *sim, unsigned int j,
+					  blk_opf_t opf);
 static void sim_wait_tag(struct kfsim_bfq_sim *sim, unsigned int j);
 static void sim_submit(struct kfsim_bfq_sim *sim, unsigned int j, struct request *rq,
 		       sector_t sector, unsigned int bytes, bool write, bool sync);
@@ -377,7 +454,7 @@ static void wb_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	while (wb_has_work(sim)) {
 		struct wb_extent *ext = &sim->dirty[sim->dirty_head];
 		u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
-		struct request *rq = sim_alloc_request(sim);
+		struct request *rq = sim_alloc_request(sim, j, REQ_OP_WRITE);
 
 		if (!rq) {
 			sim_wait_tag(sim, j);
@@ -420,6 +497,9 @@ static bool job_deps_ended(const struct kfsim_bfq_sim *sim, const struct sim_job
 	return !job->spec.wait_for || sim->jobs[job->spec.wait_for - 1].ended;
 }
 
+static void sim_flow_join(struct kfsim_bfq_sim *sim, struct sim_job *job);
+static void sim_flow_leave(struct kfsim_bfq_sim *sim, struct sim_job *job);
+
 /* The job may start: its start time is drawn now (fio startdelay=A-B) and a wake-up set. */
 static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 {
@@ -433,6 +513,7 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 		delay += kfsim_prandom_u64(&sim->rnd) % (job->spec.startdelay_max_ns - delay + 1);
 	job->start_at = sim->now + delay;
 	job->started = true;
+	sim_flow_join(sim, job);
 	job->start_ns = job->start_at;
 	if (delay)
 		sim_schedule(sim, job->start_at, EV_JOB_WAKE, j);
@@ -449,6 +530,7 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 	job->ended = true;
 	job->end_ns = when;
 	sim->nr_ended++;
+	sim_flow_leave(sim, job);
 	if (job->spec.exitall) {
 		/* fio exitall: the others stop issuing; what they have in flight completes */
 		sim->exiting = true;
@@ -483,6 +565,21 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	}
 	if (job->spec.number_ios && job->ios_issued >= job->spec.number_ios)
 		return true;
+	if (job->spec.verify && job->spec.verify_backlog) {
+		/* fio counts the write pass only: verify reads are not this_io_bytes */
+		if (!job->spec.io_size || job->issued_dir[1] < job->spec.io_size || job->vb_batch)
+			return false;
+		if (!job->vb_pending || job->verifying)
+			return true;
+		if (job->inflight)
+			return true;
+		/* the write pass is over: what is left is read back, oldest first */
+		job->verifying = true;
+		job->vb_batch = job->vb_pending;
+		job->rnd = job->rnd_pass;
+		memcpy(job->next_pos, job->pos_pass, sizeof(job->next_pos));
+		return false;
+	}
 	if (!job->spec.io_size || job->bytes_issued < job->spec.io_size)
 		return false;
 	if (!job->spec.verify || job->verifying)
@@ -497,19 +594,83 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	return false;
 }
 
+/*
+ * fio verify_backlog (check_get_verify(), fio 3.33): once the blocks written and not verified
+ * reach a multiple of the backlog, after a write, a batch of that many is read back, oldest
+ * first, by replaying their draws; then the writes go on where they were.
+ */
+static void job_verify_backlog(struct sim_job *job)
+{
+	if (!job->spec.verify || !job->spec.verify_backlog || job->vb_batch || !job->vb_pending ||
+	    job->vb_pending % job->spec.verify_backlog)
+		return;
+	job->vb_batch = job->spec.verify_backlog;
+	job->rnd_resume = job->rnd;
+	memcpy(job->pos_resume, job->next_pos, sizeof(job->pos_resume));
+	job->rnd = job->rnd_pass;
+	memcpy(job->next_pos, job->pos_pass, sizeof(job->next_pos));
+}
+
+/* A verify read of a batch was chosen: past the batch, the writes resume. */
+static void job_verify_read_done(struct sim_job *job)
+{
+	job->vb_pending--;
+	if (--job->vb_batch)
+		return;
+	job->rnd_pass = job->rnd;
+	memcpy(job->pos_pass, job->next_pos, sizeof(job->pos_pass));
+	if (job->verifying)
+		return;	/* the final read-back: nothing to resume */
+	job->rnd = job->rnd_resume;
+	memcpy(job->next_pos, job->pos_resume, sizeof(job->next_pos));
+}
+
+/*
+ * fio zonemode=strided (setup_strided_zone_mode(), fio 3.33): after zonesize bytes the job
+ * moves on by zonerange + zoneskip, back to the region's start past its end; within a zone a
+ * position past zonerange wraps to the zone's start.
+ */
+static void job_strided_zone(struct sim_job *job, bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+
+	if (!spec->zone_size)
+		return;
+	if (job->zone_bytes >= spec->zone_size) {
+		job->zone_bytes = 0;
+		job->zone_start += (spec->zone_range + spec->zone_skip) >> SECTOR_SHIFT;
+		if (job->zone_start >= job->start + job->nr_sectors)
+			job->zone_start = job->start;
+		job->next_pos[write] = job->zone_start;
+	}
+	if (job->next_pos[write] >= job->zone_start + (spec->zone_range >> SECTOR_SHIFT))
+		job->next_pos[write] = job->zone_start;
+}
+
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
-	bool write = kfsim_bfq_job_choose_write(&job->spec, rnd);
-	unsigned int bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+	bool write, verify_read;
+	unsigned int bytes;
+
+	job_verify_backlog(job);
+	verify_read = job->vb_batch > 0;
+	write = kfsim_bfq_job_choose_write(&job->spec, rnd);
+	bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+	job_strided_zone(job, write);
+	job->zone_bytes += bytes;
 
 	job->next = (struct sim_io){
 		.valid = true,
-		.write = write && !job->verifying,
+		.write = write && !job->verifying && !verify_read,
 		.bytes = bytes,
 		.sector = kfsim_bfq_job_choose_sector(&job->spec, job->start, job->nr_sectors,
 						      &job->next_pos[write], bytes, rnd),
 	};
+	if (verify_read)
+		job_verify_read_done(job);
+	else if (job->next.write && job->spec.verify_backlog)
+		job->vb_pending++;
 }
 
 /* The rate caps of @io's direction (fio rate=, rate_iops=): when it may go, else now. */
@@ -562,12 +723,93 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	wb_kick(sim);
 }
 
-static bool job_draws_first(const struct sim_job *job)
+/* --- fio's flow control (flow.c, fio 3.33): jobs of a flow_id keep their I/O counts in the
+ * ratio of their flow weights ------------------------------------------------------------ */
+
+static struct sim_flow *sim_flow_of(struct kfsim_bfq_sim *sim, const struct sim_job *job)
+{
+	for (unsigned int i = 0; i < sim->nr_flows; i++) {
+		if (sim->flows[i].id == job->spec.flow_id)
+			return &sim->flows[i];
+	}
+	sim->flows[sim->nr_flows] = (struct sim_flow){ .id = job->spec.flow_id, .counter = 1 };
+	return &sim->flows[sim->nr_flows++];
+}
+
+/* Jobs of @flow waiting for another to issue (or for the flow to change) try again. */
+static void sim_flow_wake(struct kfsim_bfq_sim *sim, const struct sim_flow *flow)
+{
+	for (unsigned int k = 0; k < sim->nr_jobs; k++) {
+		struct sim_job *other = &sim->jobs[k];
+
+		if (other->flow_blocked && other->spec.flow_id == flow->id) {
+			other->flow_blocked = false;
+			sim_schedule(sim, sim->now, EV_JOB_WAKE, k);
+		}
+	}
+}
+
+/* flow_init_job(): a job joins its flow with its weight as it starts. */
+static void sim_flow_join(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	if (job->spec.flow)
+		sim_flow_of(sim, job)->total_weight += job->spec.flow;
+}
+
+/* flow_exit_job(): an ending job takes its count and weight out of the flow. */
+static void sim_flow_leave(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	struct sim_flow *flow;
+
+	if (!job->spec.flow)
+		return;
+	flow = sim_flow_of(sim, job);
+	flow->counter -= job->flow_counter;
+	flow->total_weight -= job->spec.flow;
+	job->flow_counter = 0;
+	sim_flow_wake(sim, flow);
+}
+
+/*
+ * flow_threshold_exceeded() before each I/O: a job whose share of the flow's count is above
+ * its share of the flow's weight does not issue; with flow_sleep it first lets its I/O in
+ * flight complete (io_u_quiesce()), then sleeps.  Else the I/O is counted.  True: wait.
+ */
+static bool sim_flow_holds(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+	struct sim_flow *flow;
+
+	if (!job->spec.flow || job->flow_passed)
+		return false;
+	if (sim->now < job->flow_sleep_until)
+		return true;	/* asleep: its wake-up is scheduled */
+	flow = sim_flow_of(sim, job);
+	if ((double)job->flow_counter / (double)flow->counter >
+	    (double)job->spec.flow / (double)flow->total_weight) {
+		if (!job->spec.flow_sleep_us) {
+			job->flow_blocked = true;
+		} else if (!job->inflight) {
+			job->flow_sleep_until = sim->now + (u64)job->spec.flow_sleep_us * NSEC_PER_USEC;
+			sim_schedule(sim, job->flow_sleep_until, EV_JOB_WAKE, j);
+		}
+		return true;
+	}
+	flow->counter++;
+	job->flow_counter++;
+	job->flow_passed = true;
+	sim_flow_wake(sim, flow);
+	return false;
+}
+
+/* A job that may write, under a scheduler limiting tags by direction, draws first too. */
+static bool job_draws_first(const struct kfsim_bfq_sim *sim, const struct sim_job *job)
 {
 	const struct kfsim_bfq_job *spec = &job->spec;
+	bool writes = spec->rw != KFSIM_RW_READ && spec->rw != KFSIM_RW_RANDREAD;
 
 	return spec->rate || spec->rate_write || spec->rate_iops || spec->rate_iops_write ||
-	       (spec->buffered && spec->rw != KFSIM_RW_READ && spec->rw != KFSIM_RW_RANDREAD);
+	       (writes && (spec->buffered || sim_ops(sim)->limit_depth));
 }
 
 /* Fill a fio job up to its depth, within its rates, sizes and time. */
@@ -609,13 +851,15 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 				job->stopped = true;
 				break;
 			}
+			if (sim_flow_holds(sim, j))
+				return;
 			/*
 			 * A plain job takes its tag before it draws, as it always did: the draws
 			 * of a seed stay where they were.  A job with a rate cap or buffered
 			 * writes draws first: the direction decides what it waits for.
 			 */
-			if (!job_draws_first(job)) {
-				rq = sim_alloc_request(sim);
+			if (!job_draws_first(sim, job)) {
+				rq = sim_alloc_request(sim, j, REQ_OP_READ);
 				if (!rq) {
 					sim_wait_tag(sim, j);
 					return;
@@ -642,12 +886,14 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			return;
 		}
 		if (!rq)
-			rq = sim_alloc_request(sim);
+			rq = sim_alloc_request(sim, j, sim_opf(job->next.write,
+							       !job->spec.buffered || job->spec.sync));
 		if (!rq) {
 			sim_wait_tag(sim, j);
 			return;
 		}
 		job->next.valid = false;
+		job->flow_passed = false;
 		job->issued_dir[job->next.write] += job->next.bytes;
 		job->ios_dir[job->next.write]++;
 		job->ios_issued++;
@@ -675,7 +921,8 @@ static void replay_issue(struct kfsim_bfq_sim *sim)
 			sim_schedule(sim, rec->time_ns, EV_REPLAY, 0);
 			return;
 		}
-		rq = sim_alloc_request(sim);
+		rq = sim_alloc_request(sim, sim->replay_job[sim->replay_next],
+				       sim_opf(rec->write, rec->sync));
 		if (!rq) {
 			sim->replay_blocked = true;
 			return;
@@ -806,6 +1053,12 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	sim_wake_waiters(sim);
 	if (job->flusher)
 		wb_written(sim, bytes);
+	/*
+	 * The completing process submits again before the scheduler dispatches: a completion
+	 * does not run the hardware queue unless the device's budget was contended
+	 * (scsi_end_request() -> scsi_run_queue_async() runs it only when sdev->restarts is set,
+	 * 6.12), so the next dispatch is the one the next insertion runs.
+	 */
 	if (!job->replay) {
 		if (job->spec.thinktime_us && !sim->draining)
 			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE, j);
@@ -906,6 +1159,12 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
 	if (spec->engine == KFSIM_ENGINE_NONE)
 		return 0;	/* no disk I/O: no region */
+	if (spec->cmdprio && sim->cfg.sched == KFSIM_SCHED_MQ_DEADLINE) {
+		sim_err(sim, "job %s: per-I/O priorities (cmdprio) are not modelled with "
+			"mq-deadline, which sorts requests by their class (BFQ and none ignore them)",
+			spec->name);
+		return -EINVAL;
+	}
 	/* one rule for the region, shared with the command line's checks: nothing is clamped */
 	if (kfsim_bfq_job_region(spec, sim->cfg.disk.capacity, &job->start, &job->nr_sectors, why,
 				 sizeof(why))) {
@@ -913,9 +1172,11 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 		return -EINVAL;
 	}
 	job->next_pos[0] = job->next_pos[1] = job->start;
+	job->zone_start = job->start;
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
 	job->rnd_pass = job->rnd;
+	job->pos_pass[0] = job->pos_pass[1] = job->start;
 	return 0;
 }
 
@@ -1019,6 +1280,8 @@ static int sim_setup_sched(struct kfsim_bfq_sim *sim)
 		return err;
 	}
 	sim->eq_ready = true;
+	if (type->ops.depth_updated)
+		type->ops.depth_updated(&sim->eq, sim->cfg.nr_requests);
 	if (!type->ops.init_icq)
 		return 0;
 	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
@@ -1098,7 +1361,9 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->result.jobs = kvcalloc(nr_procs, sizeof(*sim->result.jobs), GFP_KERNEL);
 	sim->pool = kvcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
-	if (!sim->jobs || !sim->result.jobs || !sim->pool || !sim->free_stack)
+	sim->flows = kvcalloc(nr_procs, sizeof(*sim->flows), GFP_KERNEL);
+	if (!sim->jobs || !sim->result.jobs || !sim->pool || !sim->free_stack ||
+	    !sim->flows)
 		goto fail;
 	/* BFQ and mq-deadline set the scheduler tags' min_shallow_depth to 1; none leaves it */
 	if (sbq_waiters_init(&sim->tag_waiters, cfg->nr_requests,
@@ -1368,6 +1633,7 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	}
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);
+	kvfree(sim->flows);
 	if (sim->tag_waiters_ready)
 		sbq_waiters_destroy(&sim->tag_waiters);
 	kvfree(sim->jobs);

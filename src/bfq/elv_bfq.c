@@ -120,6 +120,17 @@ static void bfq_completed_op(struct elevator_queue *eq, struct request *rq, u64 
 	bfq_finish_request(eq_bfqd(eq), rq);
 }
 
+static void bfq_depth_updated(struct elevator_queue *eq, unsigned int nr_requests)
+{
+	bfq_update_depths(eq_bfqd(eq), nr_requests);
+}
+
+static unsigned int bfq_limit_depth_op(struct elevator_queue *eq, blk_opf_t opf, void *icq,
+				       unsigned int nr_requests)
+{
+	return bfq_limit_depth(eq_bfqd(eq), icq, opf, nr_requests);
+}
+
 static int bfq_in_service_pid(struct elevator_queue *eq)
 {
 	struct bfq_queue *in_serv = eq_bfqd(eq)->in_service_queue;
@@ -150,7 +161,8 @@ static void bfq_stats(struct elevator_queue *eq, struct kfsim_bfq_sim_result *re
 		.dispatch_request = bfq_dispatch_op, .has_work = bfq_has_work_op,               \
 		.next_timer = bfq_next_timer, .timer_fn = bfq_timer_fn,                         \
 		.completed_request = bfq_completed_op, .in_service_pid = bfq_in_service_pid,    \
-		.stats = bfq_stats,                                                             \
+		.stats = bfq_stats, .depth_updated = bfq_depth_updated,                         \
+		.limit_depth = bfq_limit_depth_op,                                              \
 	}
 
 const struct elevator_type bfq_iosched = {

@@ -58,6 +58,10 @@ struct fio_section {
 	bool fill_device;
 	bool do_verify;
 	bool exitall;
+	long cmdprio_line;	/* the first cmdprio option, 0 = none */
+	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
+	long zone_line;
+	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
 	u64 filesize;
 	u64 loops;
 	u64 offset_increment;
@@ -297,15 +301,8 @@ static const struct {
 	const char *name;
 	const char *why;
 } fio_refused[] = {
-	{ "zonemode", "zoned block devices are not modelled (the simulated disk is conventional)" },
-	{ "zonesize", "strided zones are not modelled" },
-	{ "zonerange", "strided zones are not modelled" },
-	{ "zoneskip", "strided zones are not modelled" },
 	{ "max_open_zones", "zoned block devices are not modelled" },
 	{ "read_beyond_wp", "zoned block devices are not modelled" },
-	{ "flow", "flow control between jobs is not modelled" },
-	{ "flow_id", "flow control between jobs is not modelled" },
-	{ "flow_sleep", "flow control between jobs is not modelled" },
 	{ "flow_watermark", "flow control between jobs is not modelled" },
 	{ "ss", "steady-state detection is not modelled" },
 	{ "ss_dur", "steady-state detection is not modelled" },
@@ -313,15 +310,6 @@ static const struct {
 	{ "latency_target", "latency-target depth search is not modelled" },
 	{ "latency_window", "latency-target depth search is not modelled" },
 	{ "latency_percentile", "latency-target depth search is not modelled" },
-	{ "verify_backlog", "verifying during the write pass is not modelled" },
-	{ "cmdprio_percentage", "per-I/O priorities are not modelled (BFQ follows the process's "
-	  "ioprio; kfsim's mq-deadline has one priority level)" },
-	{ "cmdprio_class", "per-I/O priorities are not modelled (BFQ follows the process's "
-	  "ioprio; kfsim's mq-deadline has one priority level)" },
-	{ "cmdprio", "per-I/O priorities are not modelled (BFQ follows the process's ioprio; "
-	  "kfsim's mq-deadline has one priority level)" },
-	{ "cmdprio_bssplit", "per-I/O priorities are not modelled (BFQ follows the process's "
-	  "ioprio; kfsim's mq-deadline has one priority level)" },
 	{ "sg_write_mode", "SCSI passthrough is not modelled" },
 	{ "inplace", "e4defrag's extent moves are not modelled" },
 	{ "donorname", "e4defrag's extent moves are not modelled" },
@@ -422,6 +410,63 @@ static u64 fio_odd_size(const char *value)
 	    !(tmp.io_size % SECTOR_SIZE) || tmp.io_size > UINT32_MAX)
 		return 0;
 	return tmp.io_size;
+}
+
+/*
+ * fio's cmdprio options (engines/cmdprio.c): cmdprio_percentage 0..100, cmdprio_class 1..3,
+ * cmdprio 0..7, each READ[,WRITE]; cmdprio_bssplit entries BS/PERCENT[/CLASS/LEVEL] joined by
+ * ':', READ[,WRITE].  0, or -EINVAL with the reason in @why.
+ */
+static int fio_cmdprio_check(const char *key, const char *value, char *why, size_t len)
+{
+	u64 max_v = !strcmp(key, "cmdprio_percentage") ? 100 : !strcmp(key, "cmdprio_class") ? 3 :
+		    7, min_v = !strcmp(key, "cmdprio_class") ? 1 : 0;
+	char buf[256], *dir, *save = NULL;
+	unsigned int nr_dirs = 0;
+	u64 v;
+
+	if (!value || !*value || strlen(value) >= sizeof(buf)) {
+		snprintf(why, len, "needs a value");
+		return -EINVAL;
+	}
+	strcpy(buf, value);
+	for (dir = strtok_r(buf, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
+		char *entry, *save2 = NULL;
+
+		if (++nr_dirs > 2)
+			goto bad;
+		if (strcmp(key, "cmdprio_bssplit")) {
+			if (parse_uint(dir, min_v, max_v, &v))
+				goto bad;
+			continue;
+		}
+		for (entry = strtok_r(dir, ":", &save2); entry; entry = strtok_r(NULL, ":", &save2)) {
+			char *f[5], *save3 = NULL;
+			unsigned int n = 0;
+			struct kfsim_bfq_job tmp;
+			unsigned int cls = 0;
+
+			for (char *t = strtok_r(entry, "/", &save3); t && n < 5;
+			     t = strtok_r(NULL, "/", &save3))
+				f[n++] = t;
+			kfsim_bfq_job_default(&tmp);
+			if ((n != 2 && n != 4) ||
+			    kfsim_bfq_job_set(&tmp, "io_size", f[0], &cls, why, len) ||
+			    parse_uint(f[1], 0, 100, &v) ||
+			    (n == 4 && (parse_uint(f[2], 1, 3, &v) || parse_uint(f[3], 0, 7, &v))))
+				goto bad;
+		}
+	}
+	if (nr_dirs)
+		return 0;
+bad:
+	if (!strcmp(key, "cmdprio_bssplit"))
+		snprintf(why, len, "expected BS/PERCENT[/CLASS/LEVEL] entries joined by ':' "
+			 "(READ[,WRITE]), not '%s'", value);
+	else
+		snprintf(why, len, "expected %llu to %llu (READ[,WRITE]), not '%s'",
+			 (unsigned long long)min_v, (unsigned long long)max_v, value);
+	return -EINVAL;
 }
 
 /* One option of a section: modelled, no effect, deferred or refused. */
@@ -544,6 +589,12 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	} else if (!strcmp(key, "verify")) {
 		sec->job.verify = value && strcmp(value, "0") && strcmp(value, "null") &&
 				  strcmp(value, "none");
+	} else if (!strcmp(key, "verify_backlog")) {
+		if (!value || parse_uint(value, 0, U64_MAX, &v))
+			fio_err(&p->errs, file, line, "verify_backlog: expected a count of blocks, "
+				"not '%s'", value ? value : "");
+		else
+			sec->job.verify_backlog = v;
 	} else if (!strcmp(key, "do_verify")) {
 		if (parse_flag(value, &sec->do_verify))
 			fio_err(&p->errs, file, line, "do_verify: expected 0 or 1");
@@ -595,6 +646,56 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			fio_err(&p->errs, file, line, "cgroup: 1 to 31 characters expected");
 		else
 			strcpy(sec->job.cgroup, value);
+	} else if (!strncmp(key, "cmdprio", 7) && (!key[7] || !strcmp(key, "cmdprio_class") ||
+						  !strcmp(key, "cmdprio_percentage") ||
+						  !strcmp(key, "cmdprio_bssplit"))) {
+		if (fio_cmdprio_check(key, value, why, sizeof(why)))
+			fio_err(&p->errs, file, line, "%s: %s", key, why);
+		sec->job.cmdprio = true;
+		if (!sec->cmdprio_line)
+			sec->cmdprio_line = line;
+	} else if (!strcmp(key, "zonemode")) {
+		if (value && !strcmp(value, "none"))
+			sec->zonemode = 0;
+		else if (value && !strcmp(value, "strided"))
+			sec->zonemode = 1;
+		else if (value && !strcmp(value, "zbd"))
+			sec->zonemode = 2;	/* refused, with its zone options, at the job's end */
+		else
+			fio_err(&p->errs, file, line, "zonemode: expected none, strided or zbd, "
+				"not '%s'", value ? value : "");
+		sec->zone_line = line;
+	} else if (!strcmp(key, "zonesize") || !strcmp(key, "zonerange") ||
+		   !strcmp(key, "zoneskip")) {
+		struct kfsim_bfq_job tmp;
+		unsigned int cls = 0;
+
+		kfsim_bfq_job_default(&tmp);
+		if (!value || kfsim_bfq_job_set(&tmp, "io_size", value, &cls, why, sizeof(why)) ||
+		    tmp.io_size % SECTOR_SIZE)
+			fio_err(&p->errs, file, line, "%s: expected a size in whole sectors, not "
+				"'%s'", key, value ? value : "");
+		else if (!strcmp(key, "zonesize"))
+			sec->job.zone_size = tmp.io_size;
+		else if (!strcmp(key, "zonerange"))
+			sec->job.zone_range = tmp.io_size;
+		else
+			sec->job.zone_skip = tmp.io_size;
+		sec->zone_opt_line[!strcmp(key, "zonesize") ? 0 : !strcmp(key, "zonerange") ? 1 : 2] =
+			line;
+		if (!sec->zone_line)
+			sec->zone_line = line;
+	} else if (!strcmp(key, "flow") || !strcmp(key, "flow_id") ||
+		   !strcmp(key, "flow_sleep")) {
+		if (!value || parse_uint(value, 0, INT_MAX, &v))
+			fio_err(&p->errs, file, line, "%s: expected a count from 0 (negative flow "
+				"weights are not modelled), not '%s'", key, value ? value : "");
+		else if (!strcmp(key, "flow"))
+			sec->job.flow = (unsigned int)v;
+		else if (!strcmp(key, "flow_id"))
+			sec->job.flow_id = (unsigned int)v;
+		else
+			sec->job.flow_sleep_us = (unsigned int)v;
 	} else if (!strcmp(key, "cgroup_weight")) {
 		/* fio's range is blkio's, 100..1000: "cgroup_weight: min value out of range" */
 		if (!value || parse_uint(value, 0, U64_MAX, &v))
@@ -652,6 +753,39 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		job.size = sec->filesize;	/* fio: without size, a job does its files' size */
 	if (sec->prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(sec->prioclass, job.ioprio);
+	/*
+	 * zones (fio 3.33, its words): zonesize needs zonemode=strided, which needs zonesize;
+	 * without it zonerange and zoneskip are ignored; the range defaults to the size
+	 */
+	if (sec->zonemode == 2) {
+		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
+
+		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: zoned block devices are "
+			"not modelled (the simulated disk is conventional)");
+		for (int i = 0; i < 3; i++) {
+			if (sec->zone_opt_line[i])
+				fio_err(&p->errs, sec->file, sec->zone_opt_line[i], "%s: zoned block "
+					"devices are not modelled", opt[i]);
+		}
+	} else if (sec->zonemode != 1 && job.zone_size) {
+		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: --zonemode=none and "
+			"--zonesize are not compatible.");
+	} else if (sec->zonemode != 1) {
+		job.zone_size = job.zone_range = job.zone_skip = 0;
+	} else if (!job.zone_size) {
+		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: --zonesize must be "
+			"specified when using --zonemode=strided.");
+	} else {
+		if (!job.zone_range)
+			job.zone_range = job.zone_size;
+		if (kfsim_bfq_job_is_random(&job) && job.engine != KFSIM_ENGINE_NONE)
+			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones with "
+				"random I/O are not modelled");
+	}
+	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
+	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
+		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
+			"and io_uring engines, not of '%s'", job.ioengine[0] ? job.ioengine : "psync");
 	if (sec->cgroup_weight) {
 		if (!job.cgroup[0])
 			fio_err(&p->errs, sec->file, sec->line, "job '%s': cgroup_weight needs "
@@ -1009,6 +1143,7 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.job.engine = KFSIM_ENGINE_SYNC;
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
+	p->global.zonemode = -1;
 	p->global.do_verify = true;
 	p->global.is_global = true;
 	fio_parse_stream(p, in, path, 0);

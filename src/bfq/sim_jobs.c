@@ -598,8 +598,13 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 	if (offset % SECTOR_SIZE)
 		return job_err(errbuf, errlen, "offset must be a multiple of 512");
 	first = offset >> SECTOR_SHIFT;
-	/* the start is aligned down to the block size, as fio aligns offsets to bs */
-	first -= first % bs_sectors;
+	/*
+	 * a percentage is aligned to the block size (fio: to offset_align, by default the
+	 * minimum block size); a byte offset is taken as written (fio 3.33 --write_iolog:
+	 * offset=120k with bs=16k starts at 122880)
+	 */
+	if (job->offset_frac >= 0)
+		first -= first % bs_sectors;
 	if (first >= span)
 		return job_err(errbuf, errlen, "offset %llu is beyond the %s (%llu sectors)",
 			       (unsigned long long)offset, job->file_size ? "file" : "disk",

@@ -587,6 +587,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_array_end(json);
 	if (cfg->sched == KFSIM_SCHED_BFQ || cfg->sched == KFSIM_SCHED_BFQ_62) {
 		kfsim_json_kv_uint(json, "hole_injected", res->hole_injected);
+		kfsim_json_kv_uint(json, "shallow_allocs", res->shallow_allocs);
+		kfsim_json_kv_uint(json, "shallow_waits", res->shallow_waits);
 		kfsim_json_key(json, "expirations");
 		kfsim_json_object_begin(json);
 		for (int r = 0; r < BFQQE_NR_REASONS; r++)

@@ -157,7 +157,7 @@ static void test_reasons_and_fio(void **state)
 	const char *bad_trace = "  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n"
 				"  8,0 0 2 99999999999.0 1 Q R 16 + 8 [a]\n";
 	const char *jobs = "[global]\ndirect=1\nrw=read\n[a]\nsize=10%\n[b]\noffset=50%\n"
-			   "size=10%\nflow=1\n";
+			   "size=10%\nss=iops:10%\n";
 	struct cli_result r;
 
 	assert_int_equal(write(fd1, bad_trace, strlen(bad_trace)), (ssize_t)strlen(bad_trace));
@@ -170,7 +170,7 @@ static void test_reasons_and_fio(void **state)
 	assert_non_null(strstr(r.err, "line 2: timestamp"));
 	cli_result_free(&r);
 	expect_usage((const char *const[]){ "bfq", "sim", "--fio", job, NULL },
-		     ":9: flow: flow control between jobs is not modelled");
+		     ":9: ss: steady-state detection is not modelled");
 	/* a job beyond the disk: refused before the run (exit 2), naming the job and the reason */
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", "name=far,rw=read,offset=1t",
 					    "--disk-param", "capacity=1000000", NULL },

@@ -149,9 +149,9 @@ static void expect_refusal(const char *name, const char *text, int fio_accepts,
 /* Every option kfsim does not model is named, with its line, in one report. */
 static void test_refusals_all_at_once(void **state)
 {
-	expect_refusal("many", "[global]\nflow=1\nioengine=libaio\n[a]\nrw=trim\n"
+	expect_refusal("many", "[global]\nss=iops:10%\nioengine=libaio\n[a]\nrw=trim\n"
 		       "zonemode=zbd\n[b]\nlatency_target=10ms\nss=iops:10%\n", 1,
-		       (const char *const[]){ "many.fio:2: flow: flow control",
+		       (const char *const[]){ "many.fio:2: ss: steady-state",
 					      "many.fio:5: rw: trims (REQ_OP_DISCARD)",
 					      "many.fio:6: zonemode: zoned block devices",
 					      "many.fio:8: latency_target:", "many.fio:9: ss:",
@@ -312,6 +312,9 @@ struct rec_data {
 	struct blk_list fifo;
 	unsigned int inflight[8], max_inflight[8];
 	u64 reads, sync_idle_writes, async_writes, other_writes;
+	sector_t first[64];	/* the sectors of the first requests */
+	bool first_write[64];	/* and whether they write */
+	unsigned int nr_first;
 };
 
 static struct rec_data rec_seen;
@@ -347,6 +350,10 @@ static int rec_insert(struct elevator_queue *eq, struct request *rq, void *icq, 
 		rd->async_writes++;
 	else
 		rd->other_writes++;
+	if (rd->nr_first < ARRAY_SIZE(rd->first)) {
+		rd->first_write[rd->nr_first] = op_is_write(rq->cmd_flags);
+		rd->first[rd->nr_first++] = blk_rq_pos(rq);
+	}
 	if (++rd->inflight[p] > rd->max_inflight[p])
 		rd->max_inflight[p] = rd->inflight[p];
 	blk_list_add_tail(&rq->queuelist, &rd->fifo);
@@ -621,6 +628,215 @@ static void test_size_bound_and_stonewall(void **state)
 	free(path);
 }
 
+/*
+ * Per-I/O priorities (fio cmdprio*) change nothing under BFQ (it takes the priority from the
+ * io context: bfq_check_ioprio_change() reads bic->icq.ioc->ioprio, 6.12) nor under none, so
+ * those run as without them; mq-deadline sorts by the request's class and refuses the job.
+ * Bad values and engines without the options are refused as fio refuses them.
+ */
+static void test_cmdprio(void **state)
+{
+	const char *text = "[a]\nioengine=libaio\niodepth=4\ndirect=1\nrw=randread\nbs=4k\n"
+			   "size=10%\nruntime=1\ntime_based\ncmdprio_percentage=20\n"
+			   "cmdprio_class=1\ncmdprio_bssplit=4k/50/1/0:64k/0,4k/100\n";
+	char *path = job_file("cmdprio", text, 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg(), *plain = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim, *sim_plain;
+	char why[1024];
+	u64 done;
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_true(cfg->jobs[0].cmdprio);
+	*plain = *cfg;
+	plain->jobs[0].cmdprio = false;
+	for (int s = 0; s < 3; s++) {
+		static const enum kfsim_bfq_sched scheds[] = { KFSIM_SCHED_BFQ, KFSIM_SCHED_NONE,
+							       KFSIM_SCHED_MQ_DEADLINE };
+
+		cfg->sched = plain->sched = scheds[s];
+		sim = kfsim_bfq_sim_create(cfg);
+		if (scheds[s] == KFSIM_SCHED_MQ_DEADLINE) {
+			assert_true(IS_ERR(sim));
+			continue;
+		}
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+		res = kfsim_bfq_sim_result(sim);
+		done = res->completed;
+		sim_plain = kfsim_bfq_sim_create(plain);
+		assert_false(IS_ERR(sim_plain));
+		assert_int_equal(kfsim_bfq_sim_run(sim_plain), 0);
+		print_message("cmdprio under %s: %llu requests, %llu without\n",
+			      kfsim_bfq_sched_name(scheds[s]), (unsigned long long)done,
+			      (unsigned long long)kfsim_bfq_sim_result(sim_plain)->completed);
+		assert_true(done > 0);
+		assert_int_equal(done, kfsim_bfq_sim_result(sim_plain)->completed);
+		kfsim_bfq_sim_destroy(sim_plain);
+		kfsim_bfq_sim_destroy(sim);
+	}
+	free(plain);
+	free(cfg);
+	free(path);
+	expect_refusal("cmdprio_bad", "[a]\nioengine=libaio\ncmdprio_percentage=101\n"
+		       "cmdprio_class=4\ncmdprio_bssplit=4k\n", 0,
+		       (const char *const[]){ "cmdprio_bad.fio:3: cmdprio_percentage: expected 0 to "
+					      "100", "cmdprio_bad.fio:4: cmdprio_class: expected 1 to 3",
+					      "cmdprio_bad.fio:5: cmdprio_bssplit: expected", NULL });
+	expect_refusal("cmdprio_psync", "[a]\ncmdprio_percentage=10\n", 0,
+		       (const char *const[]){ "cmdprio_psync.fio:2: cmdprio: an option of the "
+					      "libaio and io_uring engines", NULL });
+}
+
+/*
+ * fio's flow control (flow.c, fio 3.33): jobs of one flow_id keep their I/O counts in the
+ * ratio of their flow weights, with and without flow_sleep; a job outside any flow is not held.
+ */
+static void test_flow(void **state)
+{
+	static const char *const sleeps[] = { "", "flow_sleep=1000\n" };
+
+	for (int s = 0; s < 2; s++) {
+		char text[512], name[32];
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		const struct kfsim_bfq_sim_result *res;
+		struct kfsim_bfq_sim *sim;
+		char why[1024], *path;
+		double ratio;
+
+		snprintf(text, sizeof(text), "[global]\ndirect=1\nioengine=libaio\niodepth=8\n"
+			 "bs=4k\nruntime=2\ntime_based\n%s[w]\nrw=randwrite\nflow=1\n[r]\n"
+			 "rw=randread\nflow=8\n[free]\nrw=randread\n", sleeps[s]);
+		snprintf(name, sizeof(name), "flow%d", s);
+		path = job_file(name, text, 1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		sim = kfsim_bfq_sim_create(cfg);
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+		res = kfsim_bfq_sim_result(sim);
+		ratio = (double)res->jobs[1].requests / (double)res->jobs[0].requests;
+		print_message("flow 1:8%s: w %llu r %llu (x%.2f), free %llu requests\n",
+			      s ? " flow_sleep=1000" : "", (unsigned long long)res->jobs[0].requests,
+			      (unsigned long long)res->jobs[1].requests, ratio,
+			      (unsigned long long)res->jobs[2].requests);
+		assert_true(res->jobs[0].requests > 0);
+		assert_true(ratio > 8 * 0.9 && ratio < 8 * 1.1);
+		assert_true(res->jobs[2].requests > 0);
+		kfsim_bfq_sim_destroy(sim);
+		free(cfg);
+		free(path);
+	}
+	expect_refusal("flow_bad", "[a]\nflow=x\n", 0,
+		       (const char *const[]){ "flow_bad.fio:2: flow: expected a count", NULL });
+}
+
+/* Write @text as job file @name (fio must accept it), parse it and run it through the recorder. */
+static void run_file_recorded(const char *name, const char *text)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	char why[1024], *path;
+
+	path = job_file(name, text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(elv_register(&rec_iosched), 0);
+	assert_int_equal(kfsim_bfq_sched_parse("test-record", &cfg->sched), 0);
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	kfsim_bfq_sim_destroy(sim);
+	elv_unregister(&rec_iosched);
+	free(cfg);
+	free(path);
+}
+
+/*
+ * fio zonemode=strided (fio 3.33 setup_strided_zone_mode()): 256k read in 64k blocks per zone,
+ * then on by zonerange (default zonesize) + zoneskip 768k; zonerange 128k with zonesize 256k
+ * reads each zone's 128k twice; zonemode=none ignores zoneskip.  The offsets are fio's own:
+ * fio 3.33 --write_iolog of the same jobs on an 8 MiB file gives these (2026-12-06).  Random
+ * I/O with zones and zbd are refused, and so, in fio's words, are zonesize without
+ * zonemode=strided and strided without zonesize.
+ */
+static void test_strided_zones(void **state)
+{
+	static const struct {
+		const char *opts;
+		u64 expect_kib[8];
+	} cases[] = {
+		{ "zonemode=strided\nzonesize=256k\nzoneskip=768k\n",
+		  { 0, 64, 128, 192, 1024, 1088, 1152, 1216 } },
+		{ "zonemode=strided\nzonesize=256k\nzonerange=128k\nzoneskip=128k\n",
+		  { 0, 64, 0, 64, 256, 320, 256, 320 } },
+		{ "zonemode=none\nzoneskip=768k\n",
+		  { 0, 64, 128, 192, 256, 320, 384, 448 } },
+	};
+
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		char text[256], name[32];
+
+		snprintf(text, sizeof(text), "[z]\nrw=read\nbs=64k\ndirect=1\nnumber_ios=8\n%s",
+			 cases[c].opts);
+		snprintf(name, sizeof(name), "zones%zu", c);
+		run_file_recorded(name, text);
+		assert_int_equal(rec_seen.nr_first, 8);
+		print_message("%s: KiB", name);
+		for (unsigned int i = 0; i < 8; i++) {
+			print_message(" %llu", (unsigned long long)rec_seen.first[i] / 2);
+			assert_int_equal(rec_seen.first[i], cases[c].expect_kib[i] * 2);
+		}
+		print_message("\n");
+	}
+	expect_refusal("zones_bad", "[a]\nrw=randread\nzonemode=strided\nzonesize=1m\n"
+		       "[b]\nzonemode=zbd\n", -1,
+		       (const char *const[]){ "zones_bad.fio:3: zonemode: strided zones with random",
+					      "zones_bad.fio:6: zonemode: zoned block devices",
+					      NULL });
+	/* fio --parse-only lets these pass; fio refuses them as the job starts */
+	expect_refusal("zones_nomode", "[a]\nzonesize=256k\n", -1,
+		       (const char *const[]){ "zonesize: --zonemode=none and --zonesize are not "
+					      "compatible.", NULL });
+	expect_refusal("zones_nosize", "[a]\nzonemode=strided\n", -1,
+		       (const char *const[]){ "zonemode: --zonesize must be specified when using "
+					      "--zonemode=strided.", NULL });
+}
+
+/*
+ * fio verify_backlog: after every N blocks written, the N oldest not verified are read back,
+ * then the writes go on; what is left is read after the write pass.  The sequences are fio's
+ * own: fio 3.33 --write_iolog of the same jobs (32k, bs=4k, psync, direct) gives exactly these
+ * (2026-12-06).
+ */
+static void test_verify_backlog(void **state)
+{
+	static const struct {
+		unsigned int backlog;
+		const char *expect;
+	} cases[] = {
+		{ 2, "w0 w1 r0 r1 w2 w3 r2 r3 w4 w5 r4 r5 w6 w7 r6 r7" },
+		{ 3, "w0 w1 w2 r0 r1 r2 w3 w4 w5 r3 r4 r5 w6 w7 r6 r7" },
+	};
+
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		char text[256], name[32], got[256] = "";
+		size_t used = 0;
+
+		snprintf(text, sizeof(text), "[v]\nrw=write\nbs=4k\nsize=32k\ndirect=1\n"
+			 "verify=crc32c\nverify_backlog=%u\n", cases[c].backlog);
+		snprintf(name, sizeof(name), "vbacklog%zu", c);
+		run_file_recorded(name, text);
+		for (unsigned int i = 0; i < rec_seen.nr_first; i++)
+			used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%c%llu",
+						 i ? " " : "", rec_seen.first_write[i] ? 'w' : 'r',
+						 (unsigned long long)(rec_seen.first[i] -
+								      rec_seen.first[0]) / 8);
+		print_message("verify_backlog=%u: %s\n", cases[c].backlog, got);
+		assert_string_equal(got, cases[c].expect);
+	}
+	expect_refusal("vbacklog_bad", "[a]\nverify_backlog=x\n", 0,
+		       (const char *const[]){ "vbacklog_bad.fio:2: verify_backlog: expected", NULL });
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -635,6 +851,10 @@ int main(void)
 		cmocka_unit_test(test_mixes_simulate),
 		cmocka_unit_test(test_active_time_and_end),
 		cmocka_unit_test(test_size_bound_and_stonewall),
+		cmocka_unit_test(test_cmdprio),
+		cmocka_unit_test(test_flow),
+		cmocka_unit_test(test_strided_zones),
+		cmocka_unit_test(test_verify_backlog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

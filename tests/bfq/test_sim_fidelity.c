@@ -328,6 +328,85 @@ static void test_cgroup_equal_groups(void **state)
 	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
 }
 
+/* Four 256k sequential readers: a, c on actuator 0, b, d on 1 (offsets 0, 50, 25, 75 %). */
+static const struct kfsim_bfq_sim_result *run_four(struct kfsim_bfq_sim **sim, u64 ns,
+						   unsigned int nr_actuators, bool explicit)
+{
+	static const char *const region[] = { "0%", "50%", "25%", "75%" };
+	static const unsigned int w[] = { 500, 100, 100, 100 };
+	struct kfsim_bfq_sim_config cfg;
+
+	kfsim_bfq_sim_config_default(&cfg);
+	cfg.duration_ns = ns;
+	cfg.disk.nr_actuators = nr_actuators;
+	for (int i = 0; i < 4; i++) {
+		char wbuf[32] = "";
+
+		if (explicit || i == 0)
+			snprintf(wbuf, sizeof(wbuf), ",weight=%u", w[i]);
+		add_job(&cfg, "name=%c,rw=read,bs=256k,offset=%s,size=25%%%s", 'a' + i, region[i],
+			wbuf);
+	}
+	*sim = run_checked(&cfg);
+	return kfsim_bfq_sim_result(*sim);
+}
+
+/*
+ * Issue #32's four readers (a weight 500, the others the default 40), 6.3, dual disk.  In the
+ * first 300 ms a gets nothing and c, on a's actuator, 94 requests by injection.  That is what
+ * the kernel's rules give, not a defect of the model:
+ * - a weight the user set is never weight-raised (interactive needs new_weight == 40 in
+ *   bfq_bfqq_handle_idle_busy_switch()), so b, c and d start at 40 * 30 = 1200 and a at 500:
+ *   B-WF2Q+ puts b and d in service first;
+ * - while b or d is in service, 6.3 feeds actuator 0 from the head of active_list[0], and
+ *   bfq_active_insert() adds at the head: c, emptied by each dispatch and re-added by its
+ *   next request (submitted as its previous one completes: a completion does not run the
+ *   queue, scsi_run_queue_async() only re-runs it after budget contention), is always first.
+ * Once raising ends (service_from_wr above BFQ_MAX_SERVICE_FROM_WR), a's weight counts: by 3 s
+ * a has more than c.  With explicit weights (500/100/100/100: nobody raised) the shares follow
+ * the weights, within 20%: on one actuator 62.5/12.5/12.5/12.5 %; on two, the queues of each
+ * actuator in their weights' ratio (a:c = 5, b:d = 1), the other actuator fed by injection.
+ */
+static void test_four_readers_weights(void **state)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	double want[] = { 0.625, 0.125, 0.125, 0.125 };
+
+	res = run_four(&sim, 300000000ULL, 2, false);
+	print_message("300 ms, a 500 (not raised), b c d raised: a %llu b %llu c %llu d %llu\n",
+		      (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)res->jobs[1].requests,
+		      (unsigned long long)res->jobs[2].requests,
+		      (unsigned long long)res->jobs[3].requests);
+	assert_true(res->jobs[0].requests < res->jobs[2].requests);
+	kfsim_bfq_sim_destroy(sim);
+
+	res = run_four(&sim, 3000000000ULL, 2, false);
+	print_message("3 s: a %llu c %llu\n", (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)res->jobs[2].requests);
+	assert_true(res->jobs[0].requests > res->jobs[2].requests);
+	kfsim_bfq_sim_destroy(sim);
+
+	res = run_four(&sim, 5000000000ULL, 1, true);
+	print_message("one actuator, 500/100/100/100, 5 s: %.3f %.3f %.3f %.3f\n",
+		      res->jobs[0].share, res->jobs[1].share, res->jobs[2].share,
+		      res->jobs[3].share);
+	for (int i = 0; i < 4; i++)
+		assert_true(res->jobs[i].share > want[i] * 0.8 && res->jobs[i].share < want[i] * 1.2);
+	kfsim_bfq_sim_destroy(sim);
+
+	res = run_four(&sim, 5000000000ULL, 2, true);
+	print_message("two actuators, 500/100/100/100, 5 s: a/c %.2f, b/d %.2f\n",
+		      (double)res->jobs[0].requests / (double)res->jobs[2].requests,
+		      (double)res->jobs[1].requests / (double)res->jobs[3].requests);
+	assert_true(res->jobs[0].requests > 4 * res->jobs[2].requests &&
+		    res->jobs[0].requests < 6 * res->jobs[2].requests);
+	assert_true(res->jobs[1].requests * 10 > res->jobs[3].requests * 8 &&
+		    res->jobs[1].requests * 10 < res->jobs[3].requests * 12);
+	kfsim_bfq_sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_headline_holds),
 		cmocka_unit_test(test_cgroup_weights),
 		cmocka_unit_test(test_cgroup_equal_groups),
+		cmocka_unit_test(test_four_readers_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,10 +186,4 @@ static inline bool netlink_net_capable(const struct sk_buff *skb, int cap)
 	return kfsim_netlink_sock_net_capable(NETLINK_CB(skb).sk, cap);
 }
 
-/*
- * kfsim_nl_sock_bind() - give @sock the port id @portid (0: keep its own), as netlink_bind()
- * lets a socket choose one; the caller enforces "once".  Return: 0 or -EADDRINUSE.
- */
-int kfsim_nl_sock_bind(struct kfsim_nl_sock *sock, u32 portid);
-
 #endif /* KFSIM_AF_NETLINK_H */

@@ -44,17 +44,6 @@ KNOWN = {
         "issue 33 wall 2: the shim knows one family's types",
     ("src/ynl/ynl_rt.c", "kfsim/nl_server.h"):
         "issue 33 wall 2: the user-side YNL library starts the stand-in kernel",
-    ("src/standin/nl_server.c", "netlink/nl_internal.h"):
-        "issue 33 wall 2: the server reaches into the netlink core's sockets",
-    ("src/standin/nl_server.c", "netlink/nl_wire.h"):
-        "issue 33 wall 2: the server's wire protocol lives with its client in src/netlink",
-    ("src/standin/netlink_shim/netlink_shim.c", "netlink/nl_wire.h"):
-        "issue 33 wall 2: the shim reads the server's overrun marker (issue 29), whose wire "
-        "protocol lives with its client in src/netlink",
-    ("src/netlink/nl_remote.c", "kfsim/nl_server.h"):
-        "issue 33 wall 2: the client of a served kernel shares the server's header",
-    ("src/netlink/nl_transport.h", "kfsim/nl_server.h"):
-        "issue 33 wall 2: the client of a served kernel shares the server's header",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)

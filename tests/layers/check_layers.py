@@ -38,8 +38,6 @@ PUBLIC_OWNER = {
 }
 # (file, header) -> why the arrow is still there
 KNOWN = {
-    ("src/plcasim/sim_from_net.c", "plca/plca_internal.h"):
-        "issue 33 wall 2: the bus simulator includes PLCA's private header",
     ("src/standin/netlink_shim/netlink_shim.c", "kfsim/plca.h"):
         "issue 33 wall 2: the shim knows one family's types",
     ("src/ynl/ynl_rt.c", "kfsim/nl_server.h"):

@@ -48,8 +48,6 @@ struct genl_info {
 	struct nlattr **attrs;
 	void *user_ptr[2];
 	struct netlink_ext_ack *extack;
-	/* private: */
-	struct kfsim_nl_sock *kfsim_sock;
 };
 
 static inline void *genl_info_userhdr(const struct genl_info *info)
@@ -61,34 +59,6 @@ static inline void *genl_info_userhdr(const struct genl_info *info)
 #define GENL_REQ_ATTR_CHECK(info, attr) NL_REQ_ATTR_CHECK((info)->extack, NULL, (info)->attrs, attr)
 
 #define GENL_SET_ERR_MSG(info, msg) NL_SET_ERR_MSG((info)->extack, msg)
-
-/**
- * struct netlink_callback - a running dump
- * @skb: the request buffer; @nlh: the request
- * @extack: during start(), the request's extack
- * @seq / @prev_seq: what the dump may use for NLM_F_DUMP_INTR consistency
- * @args / @ctx: the dump's own state between calls, zeroed at start
- * @data: for the start/done pair
- * @strict_check: the request came on a socket with NETLINK_GET_STRICT_CHK (always false here)
- */
-struct netlink_callback {
-	struct sk_buff *skb;
-	const struct nlmsghdr *nlh;
-	struct netlink_ext_ack *extack;
-	u16 family;
-	u16 answer_flags;
-	u32 min_dump_alloc;
-	unsigned int prev_seq, seq;
-	int flags;
-	bool strict_check;
-	union {
-		u8 ctx[48];
-		long args[6];
-	};
-	void *data;
-	/* private: */
-	void *kfsim_priv;
-};
 
 /**
  * struct genl_ops - a command with both handlers in one entry (the classic form)

@@ -314,6 +314,36 @@ struct netlink_ext_ack {
 		__retval;                                            \
 	})
 
+/* ==== dumps (include/linux/netlink.h) ==================================================== */
+
+/**
+ * struct netlink_callback - a running dump
+ * @skb: the request buffer; @nlh: the request
+ * @extack: during start(), the request's extack
+ * @seq / @prev_seq: what the dump may use for NLM_F_DUMP_INTR consistency
+ * @args / @ctx: the dump's own state between calls, zeroed at start
+ * @data: for the start/done pair
+ * @strict_check: the request came on a socket with NETLINK_GET_STRICT_CHK (always false here)
+ */
+struct netlink_callback {
+	struct sk_buff *skb;
+	const struct nlmsghdr *nlh;
+	struct netlink_ext_ack *extack;
+	u16 family;
+	u16 answer_flags;
+	u32 min_dump_alloc;
+	unsigned int prev_seq, seq;
+	int flags;
+	bool strict_check;
+	union {
+		u8 ctx[48];
+		long args[6];
+	};
+	void *data;
+	/* private: */
+	void *kfsim_priv;
+};
+
 /* ==== netlink messages (include/net/netlink.h nlmsg_*) ================================== */
 
 #define NLMSG_GOODSIZE 3776u /* SKB_WITH_OVERHEAD(4096) on x86-64 */

@@ -98,6 +98,14 @@ void kfsim_nl_sock_close(struct kfsim_nl_sock *sock);
 u32 kfsim_nl_sock_portid(const struct kfsim_nl_sock *sock);
 
 /**
+ * kfsim_nl_sock_bind() - bind() with a port id: give @sock the port id @portid, as
+ * netlink_bind() lets a socket choose one (0 keeps its own).  The kernel allows this once per
+ * socket; enforcing "once" is the caller's (the server's BIND does).
+ * Return: 0, or -EADDRINUSE when another socket holds @portid.
+ */
+int kfsim_nl_sock_bind(struct kfsim_nl_sock *sock, u32 portid);
+
+/**
  * kfsim_nl_sock_setsockopt() - set a SOL_NETLINK option
  * @opt: NETLINK_EXT_ACK, NETLINK_CAP_ACK, NETLINK_ADD_MEMBERSHIP or NETLINK_DROP_MEMBERSHIP
  * @val: 0/1 for the flags; the multicast group id for membership

@@ -40,6 +40,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <kfsim/types.h>
+#include <kfsim/nl_remote.h> /* the client side, which also stops a server */
 
 struct kfsim_nl_kernel;
 struct kfsim_nl_server;
@@ -60,7 +61,6 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
 #define KFSIM_NL_SERVER_OPEN_TIMEOUT_MS 5000 /* from connect to OPEN */
 #define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* bytes waiting for one reader, besides its socket */
 #define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* bytes waiting for all readers together */
-#define KFSIM_NL_CLIENT_TIMEOUT_MS 5000	 /* a client waits this long for connect and replies */
 
 /**
  * struct kfsim_nl_listen_opts - how the socket file is made
@@ -112,16 +112,6 @@ int kfsim_nl_server_default_path(char *buf, size_t size);
  */
 int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop);
 
-/**
- * kfsim_nl_server_stop() - ask the server listening at @path to stop, as SIGTERM would
- *
- * Only the user the server runs as, or root, may stop it.  Waits at most
- * KFSIM_NL_CLIENT_TIMEOUT_MS for the connection and the answer.
- * Return: 0 (the server stops after the request), -EPERM, -ENOENT/-ECONNREFUSED when nothing
- * listens at @path, -ETIMEDOUT when nothing answers, -ENAMETOOLONG.
- */
-int kfsim_nl_server_stop(const char *path);
-
 /** kfsim_nl_server_clients() - how many netlink sockets are open on the server now. */
 unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s);
 
@@ -131,69 +121,6 @@ unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s);
  * A filesystem socket file the server created is removed.  NULL is fine.
  */
 void kfsim_nl_server_destroy(struct kfsim_nl_server *s);
-
-/**
- * struct kfsim_nl_remote - the client side of one netlink socket on a server
- * @data_fd: the descriptor to send requests on and read replies from
- * @ctl_fd: the control connection (options, bind)
- * @portid: the port id the server's kernel gave the socket
- */
-struct kfsim_nl_remote {
-	int data_fd;
-	int ctl_fd;
-	u32 portid;
-};
-
-/**
- * kfsim_nl_remote_open() - open a netlink socket on the server at @path
- * @protocol: the netlink protocol; only NETLINK_GENERIC is served
- * @flags: SOCK_CLOEXEC and/or SOCK_NONBLOCK for the data descriptor
- *
- * The server must run as root, as the caller's effective uid, or as the uid named by
- * $KFSIM_KERNEL_OWNER (a number or a user name): a server squatting a path under another
- * user's name is refused.  Connecting and every control reply wait at most
- * KFSIM_NL_CLIENT_TIMEOUT_MS.
- *
- * Return: 0, -ECONNREFUSED/-ENOENT when no server listens at @path, -EACCES when another user
- * runs it, -EMFILE/-ENFILE when the server's per-user or total limit is reached, -ETIMEDOUT,
- * -EPROTONOSUPPORT for another protocol, -ENAMETOOLONG, or the errno of the socket calls.
- */
-int kfsim_nl_remote_open(const char *path, int protocol, int flags, struct kfsim_nl_remote *r);
-
-/**
- * kfsim_nl_remote_setsockopt() - setsockopt(SOL_NETLINK, @opt) on the server's socket
- *
- * Return: 0 or the kernel's negative errno (-ENOPROTOOPT, -EINVAL, -EPERM, ...).
- */
-int kfsim_nl_remote_setsockopt(struct kfsim_nl_remote *r, int opt, u32 val);
-
-/**
- * kfsim_nl_remote_getsockopt() - getsockopt(SOL_NETLINK, @opt): a flag's value in *@val
- *
- * Return: 0 or a negative errno (-ENOPROTOOPT for an option the server does not report).
- */
-int kfsim_nl_remote_getsockopt(struct kfsim_nl_remote *r, int opt, u32 *val);
-
-/**
- * kfsim_nl_remote_bind() - bind() with a sockaddr_nl's @portid and legacy @groups bitmask
- *
- * A @portid of 0 keeps the one the server chose; another one is taken if free (as the kernel
- * lets a socket choose its port id once).  Each bit of @groups joins group (bit + 1).
- *
- * Return: 0, -EADDRINUSE, -EINVAL (already bound to another port id), or a join's error.
- * On success r->portid is the port id in force.
- */
-int kfsim_nl_remote_bind(struct kfsim_nl_remote *r, u32 portid, u32 groups);
-
-/**
- * kfsim_nl_remote_server_uid() - the uid of the process listening at @path (SO_PEERCRED)
- *
- * For messages: who squats a path.  Return: 0, or the errno of connect().
- */
-int kfsim_nl_remote_server_uid(const char *path, uid_t *uid);
-
-/** kfsim_nl_remote_close() - close both descriptors (either may be -1). */
-void kfsim_nl_remote_close(struct kfsim_nl_remote *r);
 
 /**
  * kfsim_standin_inproc_start() - the process's own stand-in kernel, started on first call

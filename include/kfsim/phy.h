@@ -284,6 +284,18 @@ int kfsim_phy_model_names(char *buf, size_t size);
 int kfsim_phy_model_parse(const char *name, enum kfsim_phy_model *model);
 
 /**
+ * kfsim_phy_peek() - the value register @mmd:@addr holds, read without an MDIO transaction
+ *
+ * For models built on the PHY (the bus simulator reads its collision-detect setting): nothing is
+ * logged and no fault injection applies.  Return: the value, or 0 for a register the PHY does
+ * not have (see kfsim_phy_implements()).
+ */
+int kfsim_phy_peek(const struct phy_device *phydev, int mmd, u16 addr);
+
+/** kfsim_phy_implements() - whether the PHY has register @mmd:@addr at all. */
+bool kfsim_phy_implements(const struct phy_device *phydev, int mmd, u16 addr);
+
+/**
  * kfsim_phy_add_reg() - implement register @mmd:@addr with @reset value and @writable bits
  *
  * Return: 0, -EEXIST if already implemented, -ENOSPC if the table is full.

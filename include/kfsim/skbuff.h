@@ -12,15 +12,19 @@
 
 /* ==== the message buffer (a minimal struct sk_buff) ===================================== */
 
+struct kfsim_nl_sock;
+
 /**
  * struct netlink_skb_parms - the netlink control block of a buffer (NETLINK_CB(skb))
  * @portid: sender's port id on a request, destination on a reply (0: the kernel)
  * @dst_group: multicast group a notification goes to (0: unicast)
+ * @sk: on a request, the socket that sent it (its credentials are checked)
  */
 struct netlink_skb_parms {
 	u32 portid;
 	u32 dst_group;
 	u32 flags;
+	struct kfsim_nl_sock *sk;
 };
 
 /**

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The in-process netlink core: the kernel object, its NETLINK_GENERIC sockets, the receive
- * loop, ACKs with extended ACK TLVs, dumps and multicast (net/netlink/af_netlink.c, 6.18).
+ * The netlink core (net/netlink/af_netlink.c, 6.18): namespaces' socket tables, user sockets
+ * and the kernel sockets protocols create with netlink_kernel_create(), delivery (unicast,
+ * broadcast to groups), the receive loop with its ACKs and extended ACK TLVs, and dumps.  It
+ * names no protocol: generic netlink is one cfg.input among possible others (genl_kernel.c).
  *
  * Invariants kept:
  *  - Every message a socket receives is queued as one buffer (one recvmsg() worth): a reply,
@@ -11,45 +13,144 @@
  *    its own), as netlink_dump() does.
  *  - An ACK's NLMSGERR_ATTR_OFFS / MISS_NEST is reported only when the pointer lies inside the
  *    request buffer (the kernel WARNs and omits it otherwise).
+ *  - A protocol's group count only grows (netlink_change_ngroups()); a socket joins 1..ngroups.
  *  - Not thread-safe: one thread uses a kernel and its sockets at a time.
  */
-#include <kfsim/cmdline.h>
-#include "nl_internal.h"
+#include "af_netlink.h"
 
 #define KFSIM_NL_SEND_MAX (64u * 1024u)
+#define GROUP_LONGS (KFSIM_NL_MAX_GROUPS / BITS_PER_LONG)
 
-struct kfsim_nl_kernel *kfsim_nl_kernel_create(void)
+/* A running dump: the kernel's nlk->cb and what netlink_dump() keeps beside it. */
+struct netlink_dump {
+	struct netlink_callback cb;
+	struct netlink_dump_control control;
+	struct netlink_ext_ack extack; /* the steps' extack: its message goes with NLMSG_DONE */
+	struct sk_buff *req;	       /* a private copy of the request message */
+	int done_errno;		       /* > 0 while the dump goes on */
+};
+
+/* struct netlink_sock: a user socket, or (@kernel_cfg set) a protocol's kernel socket. */
+struct kfsim_nl_sock {
+	struct kfsim_nl_kernel *net;
+	int protocol;
+	struct kfsim_nl_cred cred;
+	u32 portid;
+	bool ext_ack;
+	bool cap_ack;
+	size_t dump_size;
+	unsigned long groups[GROUP_LONGS];
+	struct sk_buff *rxq_head, *rxq_tail;
+	struct netlink_dump *dump;
+	struct kfsim_nl_sock *next;
+	/* kernel sockets */
+	bool kernel_sock;
+	struct netlink_kernel_cfg cfg;
+	unsigned int ngroups; /* nl_table[protocol].groups */
+};
+
+/* A namespace's netlink: its user sockets and one kernel socket per protocol. */
+struct kfsim_nl_kernel {
+	struct kfsim_nl_sock *socks;
+	u32 next_portid;
+	struct kfsim_nl_sock *ksk[KFSIM_NL_MAX_LINKS];
+};
+
+struct kfsim_nl_kernel *kfsim_netlink_net_create(void)
 {
-	struct kfsim_nl_kernel *k = kzalloc(sizeof(*k), GFP_KERNEL);
+	struct kfsim_nl_kernel *net = kzalloc(sizeof(*net), GFP_KERNEL);
 
-	if (!k)
+	if (!net)
 		return ERR_PTR(-ENOMEM);
-	k->next_family_id = GENL_START_ALLOC;
-	k->next_portid = 1;
-	/* group ids 0, 1 and the three fixed families' ids are reserved */
-	k->mcgrps_used[0] = 0x3 | BIT(GENL_ID_CTRL) | BIT(GENL_ID_VFS_DQUOT) | BIT(GENL_ID_PMCRAID);
-	kfsim_genl_ctrl_init(&k->ctrl);
-	if (kfsim_genl_family_register_locked(k, &k->ctrl, GENL_ID_CTRL)) {
-		kfree(k);
-		return ERR_PTR(-ENOMEM);
-	}
-	return k;
+	net->next_portid = 1;
+	return net;
 }
 
-void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k)
+void kfsim_netlink_net_destroy(struct kfsim_nl_kernel *net)
 {
-	if (!k)
+	if (!net)
 		return;
-	while (k->socks)
-		kfsim_nl_sock_close(k->socks);
-	while (k->families) {
-		struct genl_family *family = k->families;
+	while (net->socks)
+		kfsim_nl_sock_close(net->socks);
+	for (unsigned int unit = 0; unit < ARRAY_SIZE(net->ksk); unit++)
+		kfsim_netlink_kernel_release(net->ksk[unit]);
+	kfree(net);
+}
 
-		kfsim_genl_unregister_family(family);
-		if (family->destroy)
-			family->destroy(family);
+struct kfsim_nl_sock *kfsim_netlink_kernel_create(struct kfsim_nl_kernel *net, int unit,
+						  const struct netlink_kernel_cfg *cfg)
+{
+	struct kfsim_nl_sock *ksk;
+
+	if (!net || !cfg || unit < 0 || unit >= KFSIM_NL_MAX_LINKS || net->ksk[unit])
+		return NULL;
+	ksk = kzalloc(sizeof(*ksk), GFP_KERNEL);
+	if (!ksk)
+		return NULL;
+	ksk->net = net;
+	ksk->protocol = unit;
+	ksk->kernel_sock = true;
+	ksk->cfg = *cfg;
+	/* __netlink_kernel_create(): at least 32 groups */
+	ksk->ngroups = min_t(unsigned int, max_t(unsigned int, cfg->groups, 32), KFSIM_NL_MAX_GROUPS);
+	net->ksk[unit] = ksk;
+	return ksk;
+}
+
+void kfsim_netlink_kernel_release(struct kfsim_nl_sock *ksk)
+{
+	if (!ksk)
+		return;
+	ksk->net->ksk[ksk->protocol] = NULL;
+	if (ksk->cfg.release)
+		ksk->cfg.release(ksk->cfg.user_data);
+	kfree(ksk);
+}
+
+struct kfsim_nl_sock *kfsim_netlink_kernel_sock(const struct kfsim_nl_kernel *net, int unit)
+{
+	if (!net || unit < 0 || unit >= KFSIM_NL_MAX_LINKS)
+		return NULL;
+	return net->ksk[unit];
+}
+
+void *kfsim_netlink_kernel_data(const struct kfsim_nl_sock *ksk)
+{
+	return ksk ? ksk->cfg.user_data : NULL;
+}
+
+struct kfsim_nl_kernel *kfsim_netlink_sock_net(const struct kfsim_nl_sock *sk)
+{
+	return sk->net;
+}
+
+bool kfsim_netlink_sock_capable(const struct kfsim_nl_sock *sk, int cap)
+{
+	switch (cap) {
+	case CAP_NET_ADMIN:
+		return sk->cred.net_admin;
+	case CAP_SYS_ADMIN:
+		return sk->cred.sys_admin;
+	default:
+		return false;
 	}
-	kfree(k);
+}
+
+bool kfsim_netlink_sock_net_capable(const struct kfsim_nl_sock *sk, int cap)
+{
+	if (cap == CAP_NET_ADMIN && sk->cred.net_admin_netns)
+		return true;
+	return kfsim_netlink_sock_capable(sk, cap);
+}
+
+/* netlink_lookup(): the user socket of @protocol bound to @portid. */
+static struct kfsim_nl_sock *netlink_lookup(const struct kfsim_nl_kernel *net, int protocol,
+					    u32 portid)
+{
+	for (struct kfsim_nl_sock *s = net->socks; s; s = s->next)
+		if (s->protocol == protocol && s->portid == portid)
+			return s;
+	return NULL;
 }
 
 struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
@@ -62,11 +163,12 @@ struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
 	sock = kzalloc(sizeof(*sock), GFP_KERNEL);
 	if (!sock)
 		return ERR_PTR(-ENOMEM);
-	sock->kernel = k;
+	sock->net = k;
+	sock->protocol = NETLINK_GENERIC;
 	sock->cred = *cred;
 	do {
 		sock->portid = k->next_portid++;
-	} while (!sock->portid || kfsim_nl_sock_find(k, sock->portid));
+	} while (!sock->portid || netlink_lookup(k, sock->protocol, sock->portid));
 	sock->dump_size = KFSIM_NL_DUMP_SIZE_DEFAULT;
 	sock->next = k->socks;
 	k->socks = sock;
@@ -84,15 +186,34 @@ static void purge_queue(struct kfsim_nl_sock *sock)
 	sock->rxq_tail = NULL;
 }
 
+static void dump_free(struct netlink_dump *d)
+{
+	kfsim_skb_free(d->req);
+	kfree(d);
+}
+
+/* The dump ends (finished or abandoned): its done callback, then its state goes. */
+static void dump_end(struct kfsim_nl_sock *sock)
+{
+	struct netlink_dump *d = sock->dump;
+
+	if (!d)
+		return;
+	sock->dump = NULL;
+	if (d->control.done)
+		d->control.done(&d->cb);
+	dump_free(d);
+}
+
 void kfsim_nl_sock_close(struct kfsim_nl_sock *sock)
 {
 	struct kfsim_nl_sock **pp;
 
 	if (!sock)
 		return;
-	kfsim_nl_dump_abort(sock);
+	dump_end(sock);
 	purge_queue(sock);
-	for (pp = &sock->kernel->socks; *pp && *pp != sock; pp = &(*pp)->next)
+	for (pp = &sock->net->socks; *pp && *pp != sock; pp = &(*pp)->next)
 		;
 	if (*pp)
 		*pp = sock->next;
@@ -106,54 +227,25 @@ u32 kfsim_nl_sock_portid(const struct kfsim_nl_sock *sock)
 
 int kfsim_nl_sock_bind(struct kfsim_nl_sock *sock, u32 portid)
 {
-	struct kfsim_nl_sock *other;
-
 	if (!portid || portid == sock->portid)
 		return 0;
-	other = kfsim_nl_sock_find(sock->kernel, portid);
-	if (other)
+	if (netlink_lookup(sock->net, sock->protocol, portid))
 		return -EADDRINUSE;
 	sock->portid = portid;
 	return 0;
 }
 
-struct kfsim_nl_sock *kfsim_nl_sock_find(struct kfsim_nl_kernel *k, u32 portid)
+static bool in_group(const struct kfsim_nl_sock *s, unsigned int group)
 {
-	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next)
-		if (s->portid == portid)
-			return s;
-	return NULL;
-}
-
-/* The family owning multicast group @id, and the group's index in it. */
-static const struct genl_family *group_owner(struct kfsim_nl_kernel *k, u32 id, unsigned int *idx)
-{
-	for (const struct genl_family *f = k->families; f; f = f->kfsim_next) {
-		if (f->n_mcgrps && id >= f->mcgrp_offset && id < f->mcgrp_offset + f->n_mcgrps) {
-			*idx = id - f->mcgrp_offset;
-			return f;
-		}
-	}
-	return NULL;
-}
-
-/* The kernel's genl group count: the group bitmap's size, whole longs. */
-static u32 ngroups(const struct kfsim_nl_kernel *k)
-{
-	u32 longs = 1;
-
-	for (u32 i = 0; i < ARRAY_SIZE(k->mcgrps_used); i++)
-		if (k->mcgrps_used[i])
-			longs = i + 1;
-	return longs * 8 * sizeof(long);
+	return group < KFSIM_NL_MAX_GROUPS &&
+	       (s->groups[group / BITS_PER_LONG] & (1UL << (group % BITS_PER_LONG)));
 }
 
 int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 {
-	const struct genl_family *family;
+	struct kfsim_nl_sock *ksk;
 	unsigned long bit;
-	unsigned int idx;
-	u8 flags;
+	int err;
 
 	switch (opt) {
 	case NETLINK_EXT_ACK:
@@ -168,28 +260,26 @@ int kfsim_nl_sock_setsockopt(struct kfsim_nl_sock *sock, int opt, u32 val)
 	default:
 		return -ENOPROTOOPT;
 	}
-	/* netlink_setsockopt(): groups 1..ngroups, ngroups a multiple of BITS_PER_LONG */
-	if (!val || val >= ngroups(sock->kernel))
+	/* netlink_setsockopt(): groups 1..ngroups of the protocol, its bind callback consulted */
+	ksk = sock->net->ksk[sock->protocol];
+	if (!ksk)
 		return -EINVAL;
-	bit = 1UL << (val % (8 * sizeof(long)));
+	if (!(ksk->cfg.flags & NL_CFG_F_NONROOT_RECV) &&
+	    !kfsim_netlink_sock_net_capable(sock, CAP_NET_ADMIN))
+		return -EPERM;
+	if (!val || val - 1 >= ksk->ngroups)
+		return -EINVAL;
+	bit = 1UL << (val % BITS_PER_LONG);
 	if (opt == NETLINK_DROP_MEMBERSHIP) {
-		sock->groups[val / (8 * sizeof(long))] &= ~bit;
+		sock->groups[val / BITS_PER_LONG] &= ~bit;
 		return 0;
 	}
-	/*
-	 * genl_bind(): a group no family owns is joined and simply never hears anything.  The
-	 * GENL_MCAST_CAP_* flags are enforced since Linux 6.6; older kernels let anyone join.
-	 */
-	family = group_owner(sock->kernel, val, &idx);
-	if (family && kfsim_kernel_at_least(6, 6)) {
-		flags = family->mcgrps[idx].flags;
-		if ((flags & GENL_MCAST_CAP_NET_ADMIN) && !sock->cred.net_admin &&
-		    !sock->cred.net_admin_netns)
-			return -EPERM;
-		if ((flags & GENL_MCAST_CAP_SYS_ADMIN) && !sock->cred.sys_admin)
-			return -EPERM;
+	if (ksk->cfg.bind) {
+		err = ksk->cfg.bind(sock, val);
+		if (err)
+			return err;
 	}
-	sock->groups[val / (8 * sizeof(long))] |= bit;
+	sock->groups[val / BITS_PER_LONG] |= bit;
 	return 0;
 }
 
@@ -201,7 +291,7 @@ int kfsim_nl_sock_set_dump_size(struct kfsim_nl_sock *sock, size_t size)
 	return 0;
 }
 
-void kfsim_nl_sock_queue(struct kfsim_nl_sock *sock, struct sk_buff *skb)
+static void sock_queue(struct kfsim_nl_sock *sock, struct sk_buff *skb)
 {
 	skb->next = NULL;
 	if (sock->rxq_tail)
@@ -209,6 +299,67 @@ void kfsim_nl_sock_queue(struct kfsim_nl_sock *sock, struct sk_buff *skb)
 	else
 		sock->rxq_head = skb;
 	sock->rxq_tail = skb;
+}
+
+int kfsim_netlink_unicast(struct kfsim_nl_sock *ssk, struct sk_buff *skb, u32 portid)
+{
+	struct kfsim_nl_sock *sock = netlink_lookup(ssk->net, ssk->protocol, portid);
+
+	if (!sock) {
+		kfsim_skb_free(skb);
+		return -ECONNREFUSED;
+	}
+	sock_queue(sock, skb);
+	return 0;
+}
+
+int kfsim_netlink_broadcast(struct kfsim_nl_sock *ssk, struct sk_buff *skb, u32 portid, u32 group,
+			    gfp_t allocation)
+{
+	int delivered = 0;
+
+	for (struct kfsim_nl_sock *s = ssk->net->socks; s; s = s->next) {
+		struct sk_buff *copy;
+
+		if (s->protocol != ssk->protocol || s->portid == portid || !in_group(s, group))
+			continue;
+		copy = kfsim_skb_alloc(skb->len, allocation);
+		if (!copy)
+			continue; /* that reader overruns, as with ENOBUFS */
+		memcpy(copy->data, skb->data, skb->len);
+		copy->len = skb->len;
+		copy->cb.dst_group = group;
+		sock_queue(s, copy);
+		delivered++;
+	}
+	kfsim_skb_free(skb);
+	return delivered ? 0 : -ESRCH;
+}
+
+bool kfsim_netlink_has_listeners(const struct kfsim_nl_sock *ksk, unsigned int group)
+{
+	for (const struct kfsim_nl_sock *s = ksk->net->socks; s; s = s->next)
+		if (s->protocol == ksk->protocol && in_group(s, group))
+			return true;
+	return false;
+}
+
+int kfsim_netlink_change_ngroups(struct kfsim_nl_sock *ksk, unsigned int groups)
+{
+	if (groups > KFSIM_NL_MAX_GROUPS)
+		return -ENOMEM;
+	if (groups > ksk->ngroups)
+		ksk->ngroups = groups;
+	return 0;
+}
+
+void kfsim_netlink_clear_multicast_users(struct kfsim_nl_sock *ksk, unsigned int group)
+{
+	if (group >= KFSIM_NL_MAX_GROUPS)
+		return;
+	for (struct kfsim_nl_sock *s = ksk->net->socks; s; s = s->next)
+		if (s->protocol == ksk->protocol)
+			s->groups[group / BITS_PER_LONG] &= ~(1UL << (group % BITS_PER_LONG));
 }
 
 static bool in_buffer(const void *p, const void *buf, size_t len)
@@ -240,10 +391,13 @@ static size_t ack_tlv_len(const struct netlink_ext_ack *extack, int err, const v
 	return tlvlen;
 }
 
-/* netlink_ack(): queue NLMSG_ERROR for the request @nlh that lies in [@buf, @buf + @len). */
-static void netlink_ack(struct kfsim_nl_sock *sock, const void *buf, size_t len,
-			const struct nlmsghdr *nlh, int err, const struct netlink_ext_ack *extack)
+/* netlink_ack(): queue NLMSG_ERROR for the request @nlh, which lies in @in_skb. */
+static void netlink_ack(struct sk_buff *in_skb, const struct nlmsghdr *nlh, int err,
+			const struct netlink_ext_ack *extack)
 {
+	struct kfsim_nl_sock *sock = NETLINK_CB(in_skb).sk;
+	const void *buf = in_skb->data;
+	size_t len = in_skb->len;
 	size_t payload = sizeof(struct nlmsgerr), tlvlen = 0;
 	struct nlmsgerr *errmsg;
 	struct nlmsghdr *rep;
@@ -288,27 +442,17 @@ static void netlink_ack(struct kfsim_nl_sock *sock, const void *buf, size_t len,
 				    (const u8 *)extack->miss_nest - (const u8 *)nlh);
 	}
 	nlmsg_end(skb, rep);
-	kfsim_nl_sock_queue(sock, skb);
+	sock_queue(sock, skb);
 }
 
-ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t len)
+int kfsim_netlink_rcv_skb(struct sk_buff *skb,
+			  int (*cb)(struct sk_buff *skb, const struct nlmsghdr *nlh,
+				    struct netlink_ext_ack *extack))
 {
-	const u8 *p = buf;
-	size_t off = 0;
-	u8 *copy;
-
-	if (!sock || (!buf && len))
-		return -EINVAL;
-	if (len > KFSIM_NL_SEND_MAX)
-		return -EMSGSIZE;
-	/* The kernel works on its own copy: handlers may keep pointers into the request. */
-	copy = kmalloc(len ? len : 1, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, p, len);
+	size_t off = 0, len = skb->len;
 
 	while (len - off >= NLMSG_HDRLEN) {
-		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(copy + off);
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(skb->data + off);
 		struct netlink_ext_ack extack;
 		size_t msglen;
 		int err = 0;
@@ -318,45 +462,54 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
 			break;
 		if (!(nlh->nlmsg_flags & NLM_F_REQUEST) || nlh->nlmsg_type < NLMSG_MIN_TYPE)
 			goto ack;
-		err = kfsim_genl_rcv_msg(sock, nlh, &extack);
+		err = cb(skb, nlh, &extack);
 		if (err == -EINTR) /* a dump started: it answers with NLMSG_DONE, not an ACK */
 			goto skip;
 	ack:
 		if ((nlh->nlmsg_flags & NLM_F_ACK) || err)
-			netlink_ack(sock, copy, len, nlh, err, &extack);
+			netlink_ack(skb, nlh, err, &extack);
 	skip:
 		msglen = NLMSG_ALIGN(nlh->nlmsg_len);
 		if (msglen > len - off)
 			msglen = len - off;
 		off += msglen;
 	}
-	kfree(copy);
+	return 0;
+}
+
+ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t len)
+{
+	struct kfsim_nl_sock *ksk;
+	struct sk_buff *skb;
+
+	if (!sock || (!buf && len))
+		return -EINVAL;
+	if (len > KFSIM_NL_SEND_MAX)
+		return -EMSGSIZE;
+	/* The kernel works on its own copy: handlers may keep pointers into the request. */
+	skb = kfsim_skb_alloc(len, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	if (len)
+		memcpy(skb->data, buf, len);
+	skb->len = len;
+	NETLINK_CB(skb).portid = sock->portid;
+	NETLINK_CB(skb).sk = sock;
+	/* netlink_unicast() to the kernel socket: its protocol's input runs now */
+	ksk = sock->net->ksk[sock->protocol];
+	if (!ksk || !ksk->cfg.input) {
+		kfsim_skb_free(skb);
+		return -ECONNREFUSED;
+	}
+	ksk->cfg.input(skb);
+	kfsim_skb_free(skb);
 	return len;
-}
-
-static void dump_free(struct kfsim_nl_dump *d)
-{
-	kfree(d->attrs);
-	kfsim_skb_free(d->req);
-	kfree(d);
-}
-
-void kfsim_nl_dump_abort(struct kfsim_nl_sock *sock)
-{
-	struct kfsim_nl_dump *d = sock->dump;
-
-	if (!d)
-		return;
-	if (d->info.op.done)
-		d->info.op.done(&d->cb);
-	sock->dump = NULL;
-	dump_free(d);
 }
 
 /* netlink_dump(): one step; Return: 0, or -ENOMEM when no buffer could be had. */
 static int dump_step(struct kfsim_nl_sock *sock)
 {
-	struct kfsim_nl_dump *d = sock->dump;
+	struct netlink_dump *d = sock->dump;
 	struct nlmsghdr *nlh;
 	struct sk_buff *skb;
 
@@ -365,14 +518,14 @@ static int dump_step(struct kfsim_nl_sock *sock)
 		return -ENOMEM;
 	skb->cb.portid = sock->portid;
 	if (d->done_errno > 0) {
-		d->done_errno = d->info.op.dumpit(skb, &d->cb);
+		d->done_errno = d->control.dump(skb, &d->cb);
 		/* A dump that makes no progress into an empty buffer would spin for ever. */
 		if (d->done_errno > 0 && skb->len == 0)
 			d->done_errno = -EMSGSIZE;
 	}
 	if (d->done_errno > 0 ||
 	    skb_tailroom(skb) < (unsigned int)nlmsg_total_size(sizeof(d->done_errno))) {
-		kfsim_nl_sock_queue(sock, skb);
+		sock_queue(sock, skb);
 		return 0;
 	}
 	nlh = nlmsg_put(skb, sock->portid, d->cb.nlh->nlmsg_seq, NLMSG_DONE, sizeof(d->done_errno),
@@ -383,18 +536,30 @@ static int dump_step(struct kfsim_nl_sock *sock)
 		if (!nla_put_string(skb, NLMSGERR_ATTR_MSG, d->extack._msg))
 			nlmsg_end(skb, nlh);
 	}
-	kfsim_nl_sock_queue(sock, skb);
-	kfsim_nl_dump_abort(sock);
+	sock_queue(sock, skb);
+	dump_end(sock);
 	return 0;
 }
 
-int kfsim_nl_dump_start(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
-			const struct genl_family *family, const struct genl_split_ops *op,
-			int hdrlen, struct netlink_ext_ack *extack)
+/* A pointer the start callback reported into the dump's copy, moved into the request @nlh. */
+static const struct nlattr *to_request(const struct nlattr *p, const struct sk_buff *copy,
+				       const struct nlmsghdr *nlh)
 {
-	struct kfsim_nl_dump *d;
+	if (!p || !in_buffer(p, copy->data, copy->len))
+		return p;
+	return (const struct nlattr *)((const u8 *)nlh + ((const u8 *)p - copy->data));
+}
+
+int kfsim_netlink_dump_start(struct kfsim_nl_sock *ssk, struct sk_buff *skb,
+			     const struct nlmsghdr *nlh, const struct netlink_dump_control *control,
+			     struct netlink_ext_ack *extack)
+{
+	struct kfsim_nl_sock *sock = NETLINK_CB(skb).sk;
+	struct netlink_dump *d;
 	int err;
 
+	if (!sock || sock->net != ssk->net || !control->dump)
+		return -ECONNREFUSED;
 	if (sock->dump)
 		return -EBUSY;
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -408,30 +573,38 @@ int kfsim_nl_dump_start(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	memcpy(d->req->data, nlh, nlh->nlmsg_len);
 	d->req->len = nlh->nlmsg_len;
 	d->req->cb.portid = sock->portid;
-	d->family = family;
+	d->req->cb.sk = sock;
+	d->control = *control;
 	d->cb.skb = d->req;
 	d->cb.nlh = nlmsg_hdr(d->req);
-	d->cb.family = family->id;
+	d->cb.data = control->data;
+	d->cb.min_dump_alloc = control->min_dump_alloc;
 	d->done_errno = 1;
-	/* Offsets reported for errors found now must point into the caller's buffer. */
-	err = kfsim_genl_dump_prepare(d, op, hdrlen, sock->portid, extack);
-	if (err) {
-		if (extack->bad_attr && in_buffer(extack->bad_attr, d->req->data, d->req->len))
-			extack->bad_attr = (const struct nlattr *)((const u8 *)nlh +
-								   ((const u8 *)extack->bad_attr -
-								    d->req->data));
-		if (extack->miss_nest && in_buffer(extack->miss_nest, d->req->data, d->req->len))
-			extack->miss_nest = (const struct nlattr *)((const u8 *)nlh +
-								    ((const u8 *)extack->miss_nest -
-								     d->req->data));
-		dump_free(d);
-		return err;
+	if (control->start) {
+		d->cb.extack = extack;
+		err = control->start(&d->cb);
+		if (err) {
+			/* Offsets reported for errors found now must point into the request. */
+			extack->bad_attr = to_request(extack->bad_attr, d->req, nlh);
+			extack->miss_nest = to_request(extack->miss_nest, d->req, nlh);
+			dump_free(d);
+			return err;
+		}
 	}
+	/* The steps run later, from recv, with the dump's own extack. */
+	d->cb.extack = &d->extack;
 	sock->dump = d;
 	err = dump_step(sock);
 	if (err)
 		return err;
 	return -EINTR;
+}
+
+void kfsim_netlink_dump_abort_module(struct kfsim_nl_sock *ksk, const void *module)
+{
+	for (struct kfsim_nl_sock *s = ksk->net->socks; s; s = s->next)
+		if (s->protocol == ksk->protocol && s->dump && s->dump->control.module == module)
+			dump_end(s);
 }
 
 ssize_t kfsim_nl_sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len)
@@ -457,47 +630,4 @@ ssize_t kfsim_nl_sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len)
 	memcpy(buf, skb->data, min(n, len));
 	kfsim_skb_free(skb);
 	return n;
-}
-
-int kfsim_genlmsg_reply(struct sk_buff *skb, struct genl_info *info)
-{
-	struct kfsim_nl_sock *sock = info->kfsim_sock;
-
-	if (!sock) {
-		kfsim_skb_free(skb);
-		return -ECONNREFUSED;
-	}
-	kfsim_nl_sock_queue(sock, skb);
-	return 0;
-}
-
-int kfsim_genlmsg_multicast(const struct genl_family *family, struct sk_buff *skb, u32 portid,
-			    unsigned int group, gfp_t flags)
-{
-	struct kfsim_nl_kernel *k = family->kfsim_kernel;
-	int delivered = 0;
-	unsigned int id;
-
-	if (!k || WARN_ON_ONCE(group >= family->n_mcgrps)) {
-		kfsim_skb_free(skb);
-		return -EINVAL;
-	}
-	id = family->mcgrp_offset + group;
-	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next) {
-		struct sk_buff *copy;
-
-		if (s->portid == portid ||
-		    !(s->groups[id / (8 * sizeof(long))] & (1UL << (id % (8 * sizeof(long))))))
-			continue;
-		copy = kfsim_skb_alloc(skb->len, flags);
-		if (!copy)
-			continue; /* that reader overruns, as with ENOBUFS */
-		memcpy(copy->data, skb->data, skb->len);
-		copy->len = skb->len;
-		copy->cb.dst_group = id;
-		kfsim_nl_sock_queue(s, copy);
-		delivered++;
-	}
-	kfsim_skb_free(skb);
-	return delivered ? 0 : -ESRCH;
 }

@@ -24,6 +24,7 @@ struct demo_object {
 
 struct kfsim_nl_demo {
 	struct genl_family family;
+	u32 bcast_seq; /* the sequence number of the last notification */
 	unsigned int nr_objects;
 	struct demo_object objects[DEMO_MAX_OBJECTS];
 };
@@ -132,7 +133,7 @@ static void notify(struct kfsim_nl_demo *demo, const struct demo_object *obj,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (fill_object(skb, &demo->family, obj, 0, ++demo->family.kfsim_kernel->bcast_seq, 0,
+	if (fill_object(skb, &demo->family, obj, 0, ++demo->bcast_seq, 0,
 			KFSIM_DEMO_CMD_NTF)) {
 		nlmsg_free(skb);
 		return;

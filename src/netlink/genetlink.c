@@ -10,6 +10,9 @@
  *    step changes nothing.
  *  - Family ids are unique per kernel and allocated cyclically from GENL_START_ALLOC; group ids
  *    come from a bitmap in which 0, 1 and the fixed families' ids are reserved.
+ *  - Everything reaches user sockets through the netlink core (af_netlink.h): requests come in
+ *    through genl_rcv() (the kernel socket's input), replies leave by netlink_unicast(),
+ *    notifications by netlink_broadcast(), dumps run under netlink_dump_start().
  */
 #include <stdio.h>
 #include <kfsim/cmdline.h>
@@ -261,9 +264,11 @@ static int validate_ops(const struct genl_family *family)
 
 const struct genl_family *kfsim_genl_find_family(struct kfsim_nl_kernel *k, const char *name)
 {
-	if (!k || !name)
+	struct genl_net *gn = k ? kfsim_genl_net(k) : NULL;
+
+	if (!gn || !name)
 		return NULL;
-	for (struct genl_family *f = k->families; f; f = f->kfsim_next)
+	for (struct genl_family *f = gn->families; f; f = f->kfsim_next)
 		if (!strncmp(f->name, name, GENL_NAMSIZ))
 			return f;
 	return NULL;
@@ -271,7 +276,7 @@ const struct genl_family *kfsim_genl_find_family(struct kfsim_nl_kernel *k, cons
 
 const struct genl_family *kfsim_genl_find_byid(struct kfsim_nl_kernel *k, int id)
 {
-	for (struct genl_family *f = k->families; f; f = f->kfsim_next)
+	for (struct genl_family *f = kfsim_genl_net(k)->families; f; f = f->kfsim_next)
 		if (f->id == id)
 			return f;
 	return NULL;
@@ -284,38 +289,45 @@ static bool id_used(struct kfsim_nl_kernel *k, int id)
 
 static int alloc_family_id(struct kfsim_nl_kernel *k)
 {
+	struct genl_net *gn = kfsim_genl_net(k);
 	int span = KFSIM_GENL_MAX_ID - GENL_START_ALLOC + 1;
 
 	for (int i = 0; i < span; i++) {
-		int id = GENL_START_ALLOC + (k->next_family_id - GENL_START_ALLOC + i) % span;
+		int id = GENL_START_ALLOC + (gn->next_family_id - GENL_START_ALLOC + i) % span;
 
 		if (!id_used(k, id)) {
-			k->next_family_id = id + 1 > KFSIM_GENL_MAX_ID ? GENL_START_ALLOC : id + 1;
+			gn->next_family_id = id + 1 > KFSIM_GENL_MAX_ID ? GENL_START_ALLOC : id + 1;
 			return id;
 		}
 	}
 	return -ENOSPC;
 }
 
-static bool group_used(const struct kfsim_nl_kernel *k, unsigned int id)
+static bool group_used(const struct genl_net *gn, unsigned int id)
 {
-	return k->mcgrps_used[id / (8 * sizeof(long))] & (1UL << (id % (8 * sizeof(long))));
+	return gn->mc_groups[id / BITS_PER_LONG] & (1UL << (id % BITS_PER_LONG));
 }
 
-static void group_mark(struct kfsim_nl_kernel *k, unsigned int id, bool used)
+static void group_mark(struct genl_net *gn, unsigned int id, bool used)
 {
-	unsigned long bit = 1UL << (id % (8 * sizeof(long)));
+	unsigned long bit = 1UL << (id % BITS_PER_LONG);
 
 	if (used)
-		k->mcgrps_used[id / (8 * sizeof(long))] |= bit;
+		gn->mc_groups[id / BITS_PER_LONG] |= bit;
 	else
-		k->mcgrps_used[id / (8 * sizeof(long))] &= ~bit;
+		gn->mc_groups[id / BITS_PER_LONG] &= ~bit;
 }
 
-/* genl_allocate_reserve_groups(): nlctrl's one group is GENL_ID_CTRL, others the first gap. */
+/*
+ * genl_validate_assign_mc_groups(): nlctrl's one group is GENL_ID_CTRL, others the first gap
+ * (genl_allocate_reserve_groups()).  The bitmap grows by whole longs and the protocol's group
+ * count follows it (netlink_change_ngroups()), except for nlctrl, registered while generic
+ * netlink is still initializing.
+ */
 static int alloc_groups(struct kfsim_nl_kernel *k, struct genl_family *family)
 {
-	unsigned int n = family->n_mcgrps, start;
+	struct genl_net *gn = kfsim_genl_net(k);
+	unsigned int n = family->n_mcgrps, start, longs;
 
 	if (!n) {
 		family->mcgrp_offset = 0;
@@ -327,7 +339,7 @@ static int alloc_groups(struct kfsim_nl_kernel *k, struct genl_family *family)
 		for (start = 2; start + n <= KFSIM_NL_MAX_GROUPS; start++) {
 			unsigned int i;
 
-			for (i = 0; i < n && !group_used(k, start + i); i++)
+			for (i = 0; i < n && !group_used(gn, start + i); i++)
 				;
 			if (i == n)
 				break;
@@ -336,9 +348,14 @@ static int alloc_groups(struct kfsim_nl_kernel *k, struct genl_family *family)
 			return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < n; i++)
-		group_mark(k, start + i, true);
+		group_mark(gn, start + i, true);
 	family->mcgrp_offset = start;
-	return 0;
+	longs = (start + n + BITS_PER_LONG - 1) / BITS_PER_LONG;
+	if (longs > gn->mc_groups_longs)
+		gn->mc_groups_longs = longs;
+	if (family == &gn->ctrl)
+		return 0;
+	return kfsim_netlink_change_ngroups(gn->sock, gn->mc_groups_longs * BITS_PER_LONG);
 }
 
 int kfsim_genl_family_register_locked(struct kfsim_nl_kernel *k, struct genl_family *family, int id)
@@ -363,7 +380,7 @@ int kfsim_genl_family_register_locked(struct kfsim_nl_kernel *k, struct genl_fam
 		return err;
 	family->kfsim_kernel = k;
 	family->kfsim_next = NULL;
-	for (tail = &k->families; *tail; tail = &(*tail)->kfsim_next)
+	for (tail = &kfsim_genl_net(k)->families; *tail; tail = &(*tail)->kfsim_next)
 		;
 	*tail = family;
 	return 0;
@@ -380,42 +397,94 @@ int kfsim_genl_unregister_family(struct genl_family *family)
 {
 	struct kfsim_nl_kernel *k = family ? family->kfsim_kernel : NULL;
 	struct genl_family **pp;
+	struct genl_net *gn;
 
 	if (!k)
 		return -ENOENT;
-	for (pp = &k->families; *pp && *pp != family; pp = &(*pp)->kfsim_next)
+	gn = kfsim_genl_net(k);
+	for (pp = &gn->families; *pp && *pp != family; pp = &(*pp)->kfsim_next)
 		;
 	if (!*pp)
 		return -ENOENT;
 	*pp = family->kfsim_next;
-	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next) {
-		if (s->dump && s->dump->family == family)
-			kfsim_nl_dump_abort(s);
-		for (unsigned int i = 0; i < family->n_mcgrps; i++) {
-			unsigned int id = family->mcgrp_offset + i;
-
-			s->groups[id / (8 * sizeof(long))] &= ~(1UL << (id % (8 * sizeof(long))));
-		}
+	kfsim_netlink_dump_abort_module(gn->sock, family);
+	/* genl_unregister_mc_groups() */
+	for (unsigned int i = 0; i < family->n_mcgrps; i++) {
+		kfsim_netlink_clear_multicast_users(gn->sock, family->mcgrp_offset + i);
+		group_mark(gn, family->mcgrp_offset + i, false);
 	}
-	for (unsigned int i = 0; i < family->n_mcgrps; i++)
-		group_mark(k, family->mcgrp_offset + i, false);
 	family->kfsim_kernel = NULL;
 	family->kfsim_next = NULL;
 	return 0;
 }
 
+/* The kernel socket @family sends through (net->genl_sock), or NULL when unregistered. */
+static struct kfsim_nl_sock *family_sock(const struct genl_family *family)
+{
+	return family->kfsim_kernel ? kfsim_genl_net(family->kfsim_kernel)->sock : NULL;
+}
+
 bool kfsim_genl_has_listeners(const struct genl_family *family, unsigned int group)
 {
-	struct kfsim_nl_kernel *k = family->kfsim_kernel;
-	unsigned int id;
+	struct kfsim_nl_sock *sock = family_sock(family);
 
-	if (!k || group >= family->n_mcgrps)
+	if (!sock || group >= family->n_mcgrps)
 		return false;
-	id = family->mcgrp_offset + group;
-	for (struct kfsim_nl_sock *s = k->socks; s; s = s->next)
-		if (s->groups[id / (8 * sizeof(long))] & (1UL << (id % (8 * sizeof(long)))))
-			return true;
-	return false;
+	return kfsim_netlink_has_listeners(sock, family->mcgrp_offset + group);
+}
+
+/* genlmsg_reply() -> genlmsg_unicast() -> netlink_unicast() to the requester's port. */
+int kfsim_genlmsg_reply(struct sk_buff *skb, struct genl_info *info)
+{
+	struct kfsim_nl_sock *sock = info->family ? family_sock(info->family) : NULL;
+
+	if (!sock) {
+		kfsim_skb_free(skb);
+		return -ECONNREFUSED;
+	}
+	return netlink_unicast(sock, skb, info->snd_portid);
+}
+
+/* genlmsg_multicast() -> nlmsg_multicast() -> netlink_broadcast() on the family's group. */
+int kfsim_genlmsg_multicast(const struct genl_family *family, struct sk_buff *skb, u32 portid,
+			    unsigned int group, gfp_t flags)
+{
+	struct kfsim_nl_sock *sock = family_sock(family);
+
+	if (!sock || WARN_ON_ONCE(group >= family->n_mcgrps)) {
+		kfsim_skb_free(skb);
+		return -EINVAL;
+	}
+	NETLINK_CB(skb).dst_group = family->mcgrp_offset + group;
+	return netlink_broadcast(sock, skb, portid, family->mcgrp_offset + group, flags);
+}
+
+/*
+ * genl_bind(): a group no family owns is joined and simply never hears anything.  The
+ * GENL_MCAST_CAP_* flags are enforced since Linux 6.6; older kernels let anyone join.
+ */
+int kfsim_genl_bind(struct kfsim_nl_sock *sk, int group)
+{
+	const struct genl_net *gn = kfsim_genl_net(kfsim_netlink_sock_net(sk));
+
+	if (!kfsim_kernel_at_least(6, 6))
+		return 0;
+	for (const struct genl_family *f = gn->families; f; f = f->kfsim_next) {
+		int i = group - (int)f->mcgrp_offset;
+		u8 flags;
+
+		if (!f->n_mcgrps || i < 0 || i >= f->n_mcgrps)
+			continue;
+		flags = f->mcgrps[i].flags;
+		if ((flags & GENL_MCAST_CAP_NET_ADMIN) &&
+		    !kfsim_netlink_sock_net_capable(sk, CAP_NET_ADMIN))
+			return -EPERM;
+		if ((flags & GENL_MCAST_CAP_SYS_ADMIN) &&
+		    !kfsim_netlink_sock_net_capable(sk, CAP_SYS_ADMIN))
+			return -EPERM;
+		break;
+	}
+	return 0;
 }
 
 /* genl_header_check(): new commands get a checked reserved byte and nlmsg_flags. */
@@ -462,14 +531,14 @@ static struct nlattr **parse_attrs(const struct nlmsghdr *nlh, const struct genl
 	return attrs;
 }
 
-static int rcv_doit(struct kfsim_nl_sock *sock, const struct genl_family *family,
+static int rcv_doit(struct sk_buff *in_skb, const struct genl_family *family,
 		    const struct nlmsghdr *nlh, const struct genl_split_ops *op, int hdrlen,
 		    struct netlink_ext_ack *extack)
 {
 	struct sk_buff skb = {.data = (unsigned char *)nlh,
 			      .len = nlh->nlmsg_len,
 			      .end = nlh->nlmsg_len,
-			      .cb = {.portid = sock->portid}};
+			      .cb = NETLINK_CB(in_skb)};
 	struct genl_info info = {0};
 	struct nlattr **attrs;
 	int err;
@@ -479,13 +548,12 @@ static int rcv_doit(struct kfsim_nl_sock *sock, const struct genl_family *family
 		return (int)PTR_ERR(attrs);
 
 	info.snd_seq = nlh->nlmsg_seq;
-	info.snd_portid = sock->portid;
+	info.snd_portid = NETLINK_CB(in_skb).portid;
 	info.family = family;
 	info.nlhdr = nlh;
 	info.genlhdr = nlmsg_data(nlh);
 	info.attrs = attrs;
 	info.extack = extack;
-	info.kfsim_sock = sock;
 
 	if (op->pre_doit) {
 		err = op->pre_doit(op, &skb, &info);
@@ -539,16 +607,91 @@ int kfsim_genl_validate_msg(const struct genl_family *family, const struct nlmsg
 	return 0;
 }
 
-int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
-		       struct netlink_ext_ack *extack)
+/* What genl_start() needs to know about the request (struct genl_start_context). */
+struct genl_start_context {
+	const struct genl_family *family;
+	const struct genl_split_ops *ops;
+	int hdrlen;
+};
+
+static void genl_dumpit_info_free(struct genl_dumpit_info *info)
 {
+	if (!info)
+		return;
+	kfree(info->info.attrs);
+	kfree(info);
+}
+
+/* genl_start(): parse and validate the dump request once, then the op's own start. */
+static int genl_start(struct netlink_callback *cb)
+{
+	const struct genl_start_context *ctx = cb->data;
+	const struct nlmsghdr *nlh = cb->nlh;
+	struct genl_dumpit_info *info;
+	struct nlattr **attrs = NULL;
+	int rc = 0;
+
+	if (!(ctx->ops->validate & GENL_DONT_VALIDATE_DUMP)) {
+		attrs = parse_attrs(nlh, ctx->ops, ctx->hdrlen, GENL_DONT_VALIDATE_DUMP_STRICT,
+				    cb->extack);
+		if (IS_ERR(attrs))
+			return (int)PTR_ERR(attrs);
+	}
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info) {
+		kfree(attrs);
+		return -ENOMEM;
+	}
+	info->op = *ctx->ops;
+	info->info.snd_seq = nlh->nlmsg_seq;
+	info->info.snd_portid = NETLINK_CB(cb->skb).portid;
+	info->info.family = ctx->family;
+	info->info.nlhdr = nlh;
+	info->info.genlhdr = nlmsg_data(nlh);
+	info->info.attrs = attrs;
+	info->info.extack = cb->extack;
+	cb->family = ctx->family->id;
+	cb->data = info;
+	if (info->op.start)
+		rc = info->op.start(cb);
+	if (rc) {
+		genl_dumpit_info_free(info);
+		cb->data = NULL;
+	}
+	return rc;
+}
+
+static int genl_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct genl_dumpit_info *info = cb->data;
+
+	info->info.extack = cb->extack;
+	return info->op.dumpit(skb, cb);
+}
+
+static int genl_done(struct netlink_callback *cb)
+{
+	struct genl_dumpit_info *info = cb->data;
+	int rc = 0;
+
+	if (info->op.done)
+		rc = info->op.done(cb);
+	genl_dumpit_info_free(info);
+	return rc;
+}
+
+/* genl_family_rcv_msg(): checks in the kernel's order, then the doit or the dump. */
+static int genl_rcv_msg(struct sk_buff *skb, const struct nlmsghdr *nlh,
+			struct netlink_ext_ack *extack)
+{
+	struct kfsim_nl_kernel *net = kfsim_netlink_sock_net(NETLINK_CB(skb).sk);
 	const struct genl_family *family;
 	const struct genlmsghdr *hdr;
 	struct genl_split_ops op;
 	bool dump;
 	int hdrlen;
 
-	family = kfsim_genl_find_byid(sock->kernel, nlh->nlmsg_type);
+	family = kfsim_genl_find_byid(net, nlh->nlmsg_type);
 	if (!family)
 		return -ENOENT;
 	hdrlen = GENL_HDRLEN + family->hdrsize;
@@ -559,50 +702,31 @@ int kfsim_genl_rcv_msg(struct kfsim_nl_sock *sock, const struct nlmsghdr *nlh,
 	dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	if (kfsim_genl_get_cmd(family, hdr->cmd, dump, &op))
 		return -EOPNOTSUPP;
-	if ((op.flags & GENL_ADMIN_PERM) && !sock->cred.net_admin)
+	if ((op.flags & GENL_ADMIN_PERM) && !netlink_capable(skb, CAP_NET_ADMIN))
 		return -EPERM;
-	if ((op.flags & GENL_UNS_ADMIN_PERM) && !sock->cred.net_admin &&
-	    !sock->cred.net_admin_netns)
+	if ((op.flags & GENL_UNS_ADMIN_PERM) && !netlink_net_capable(skb, CAP_NET_ADMIN))
 		return -EPERM;
 
-	if (dump)
-		return kfsim_nl_dump_start(sock, nlh, family, &op, hdrlen, extack);
-	return rcv_doit(sock, family, nlh, &op, hdrlen, extack);
+	if (dump) {
+		/* genl_family_rcv_msg_dumpit() */
+		struct genl_start_context ctx = {.family = family, .ops = &op, .hdrlen = hdrlen};
+		struct netlink_dump_control c = {
+			.start = genl_start,
+			.dump = genl_dumpit,
+			.done = genl_done,
+			.data = &ctx,
+			.module = family,
+		};
+
+		return netlink_dump_start(kfsim_genl_net(net)->sock, skb, nlh, &c, extack);
+	}
+	return rcv_doit(skb, family, nlh, &op, hdrlen, extack);
 }
 
-/* genl_start(): parse and validate the dump request once, before the first step. */
-int kfsim_genl_dump_prepare(struct kfsim_nl_dump *d, const struct genl_split_ops *op, int hdrlen,
-			    u32 portid, struct netlink_ext_ack *extack)
+/* genl_rcv(): the input of the NETLINK_GENERIC kernel socket. */
+void kfsim_genl_rcv(struct sk_buff *skb)
 {
-	const struct nlmsghdr *nlh = nlmsg_hdr(d->req);
-	struct nlattr **attrs = NULL;
-	int err;
-
-	if (!(op->validate & GENL_DONT_VALIDATE_DUMP)) {
-		attrs = parse_attrs(nlh, op, hdrlen, GENL_DONT_VALIDATE_DUMP_STRICT, extack);
-		if (IS_ERR(attrs))
-			return (int)PTR_ERR(attrs);
-	}
-	d->attrs = attrs;
-	d->info.op = *op;
-	d->info.info.snd_seq = nlh->nlmsg_seq;
-	d->info.info.snd_portid = portid;
-	d->info.info.family = d->family;
-	d->info.info.nlhdr = nlh;
-	d->info.info.genlhdr = nlmsg_data(nlh);
-	d->info.info.attrs = attrs;
-	d->info.info.extack = extack;
-	d->cb.data = &d->info;
-	if (op->start) {
-		d->cb.extack = extack;
-		err = op->start(&d->cb);
-		if (err)
-			return err;
-	}
-	/* The steps run later, from recv, with the dump's own extack. */
-	d->info.info.extack = &d->extack;
-	d->cb.extack = &d->extack;
-	return 0;
+	netlink_rcv_skb(skb, genl_rcv_msg);
 }
 
 #include <kfsim/moduleparam.h>

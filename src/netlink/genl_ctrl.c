@@ -143,7 +143,7 @@ static int ctrl_dumpfamily(struct sk_buff *skb, struct netlink_callback *cb)
 	struct kfsim_nl_kernel *k = kfsim_genl_family_kernel(ctrl);
 	long n = 0, start = cb->args[0];
 
-	for (const struct genl_family *f = k->families; f; f = f->kfsim_next, n++) {
+	for (const struct genl_family *f = kfsim_genl_net(k)->families; f; f = f->kfsim_next, n++) {
 		if (n < start)
 			continue;
 		if (fill_info(ctrl, f, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, NLM_F_MULTI,

@@ -11,7 +11,6 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 #include "nl_transport.h"
-#include "nl_wire.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

@@ -15,15 +15,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <kfsim/nl_server.h>
-#include "nl_wire.h"
+#include <kfsim/nl_remote.h>
 
 #ifndef NETLINK_GENERIC
 #define NETLINK_GENERIC 16
 #endif
-
-/* Shared with nl_server.c: a path (or "@name" for the abstract namespace) as a sockaddr_un. */
-int kfsim_nl_sockaddr(const char *path, struct sockaddr_un *sun, socklen_t *len);
 
 int kfsim_nl_sockaddr(const char *path, struct sockaddr_un *sun, socklen_t *len)
 {

@@ -7,7 +7,7 @@
  * (<kfsim/netlink.h>) so that the libnl-based transport can include it.
  */
 #include <kfsim/nl_client.h>
-#include <kfsim/nl_server.h>
+#include <kfsim/nl_remote.h>
 
 struct nl_sock;
 

@@ -38,11 +38,6 @@ struct kfsim_plca_net {
 	struct genl_split_ops ops[5];
 };
 
-/* The register value as stored, without an MDIO transaction (for the segment model). */
-int kfsim_phy_peek(const struct phy_device *phydev, int mmd, u16 addr);
-
-/* Whether the PHY has register @mmd:@addr at all (kfsim_phy_peek() reads 0 otherwise). */
-bool kfsim_phy_implements(const struct phy_device *phydev, int mmd, u16 addr);
 
 /* genl_register_family() of the ethtool family (PLCA ops) into @net->nlk. */
 int kfsim_plca_register_family(struct kfsim_plca_net *net);

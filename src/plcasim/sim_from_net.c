@@ -20,7 +20,6 @@
 #include <kfsim/plca.h>
 #include <kfsim/printk.h>
 #include "bus_internal.h"
-#include "plca/plca_internal.h" /* the PHYs' registers, as configured */
 
 static bool collision_detect_off(const struct phy_device *phydev)
 {

@@ -16,10 +16,22 @@ static int demo_init(struct kfsim_net *net)
 	return kfsim_nl_demo_register(kfsim_net_nl(net));
 }
 
-const struct kfsim_genl_builtin kfsim_genl_builtins[] = {
-	{ETHTOOL_GENL_NAME, "PLCA ops only", kfsim_plca_net_init},
-	{KFSIM_DEMO_FAMILY_NAME, NULL, demo_init},
-};
+/*
+ * The table: one row X(name, note, init) per family, in registration order.  The rows declare
+ * their inits, so a family written as a file of its own (src/standin/family_<name>.c, which
+ * src/standin/CMakeLists.txt finds) needs no header to be registered: its file and its row.
+ */
+#define KFSIM_GENL_BUILTIN_ROWS(X)					\
+	X(ETHTOOL_GENL_NAME, "PLCA ops only", kfsim_plca_net_init)	\
+	X(KFSIM_DEMO_FAMILY_NAME, NULL, demo_init)
+
+#define DECLARE_INIT(name, note, init) extern int init(struct kfsim_net *net);
+KFSIM_GENL_BUILTIN_ROWS(DECLARE_INIT)
+#undef DECLARE_INIT
+
+#define ROW(name, note, init) {name, note, init},
+const struct kfsim_genl_builtin kfsim_genl_builtins[] = {KFSIM_GENL_BUILTIN_ROWS(ROW)};
+#undef ROW
 const size_t kfsim_genl_nr_builtins = ARRAY_SIZE(kfsim_genl_builtins);
 
 int kfsim_net_add_families(struct kfsim_net *net, const struct kfsim_genl_builtin *table,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * A kfsim netlink server: the in-process kernel served to other processes over a UNIX socket
- * (the protocol is described in <kfsim/nl_server.h>, the control messages in nl_wire.h).
+ * (the protocol is described in <kfsim/nl_server.h>, the control messages in <kfsim/nl_remote.h>).
  *
  * Invariants kept:
  *  - One thread runs the kernel: every request (a data packet or a control message) runs to
@@ -36,8 +36,12 @@
 #include <unistd.h>
 
 #include <kfsim/nl_server.h>
-#include "netlink/nl_internal.h"
-#include "netlink/nl_wire.h"
+#include <kfsim/err.h>
+#include <kfsim/kernel.h>
+#include <kfsim/nl_client.h>
+#include <kfsim/printk.h>
+#include <kfsim/slab.h>
+#include "nl_peer_cred.h"
 
 /* Options every netlink socket accepts that the in-process socket has no use for. */
 #ifndef NETLINK_PKTINFO
@@ -61,8 +65,6 @@
 #define NL_SERVER_SOCK_RCVBUF 212992	     /* net.core.rmem_default: a reader's socket */
 #define NL_SERVER_FLAG_OPTS 16		     /* SOL_NETLINK option numbers we keep a value for */
 
-int kfsim_nl_sockaddr(const char *path, struct sockaddr_un *sun, socklen_t *len);
-struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer);
 
 struct nl_server_buf {
 	struct nl_server_buf *next;

@@ -38,7 +38,7 @@
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 #include <kfsim/printk.h>
-#include "netlink/nl_wire.h"
+#include <kfsim/nl_remote.h>
 
 #define FZ_CONNS 4
 #define FZ_REPLY_WAIT_MS 200

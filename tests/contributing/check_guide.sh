@@ -24,10 +24,17 @@ cp "$here/sched_lifo.c" "$tree/src/bfq/sched_lifo.c"
 grep -q '^	X(mq_deadline)$' "$tree/src/bfq/elevator.c" || fail "elevator.c: no X(mq_deadline) row"
 sed -i 's/^	X(mq_deadline)$/	X(mq_deadline)\t\\\n\tX(lifo)/' "$tree/src/bfq/elevator.c"
 
+# "A generic netlink family": src/standin/family_<name>.c plus its row in genl_builtin.c
+cp "$here/family_hello.c" "$tree/src/standin/family_hello.c"
+row='	X(KFSIM_DEMO_FAMILY_NAME, NULL, demo_init)'
+grep -qxF "$row" "$tree/src/standin/genl_builtin.c" || fail "genl_builtin.c: no demo row"
+sed -i 's/^\tX(KFSIM_DEMO_FAMILY_NAME, NULL, demo_init)$/&\t\\\n\tX("kfsim_hello", "the guide'"'"'s example", kfsim_hello_genl_init)/' \
+	"$tree/src/standin/genl_builtin.c"
+
 # the files touched are exactly those the guide names
 touched=$(cd "$work" && { diff -rq pristine tree || true; } | sed -E 's#^Only in tree/([^:]*): (.*)#\1/\2#;
 	s#^Files pristine/([^ ]*) and .*#\1#' | sort | tr '\n' ' ')
-expected="src/bfq/elevator.c src/bfq/sched_lifo.c src/cli/cmd_hello.c "
+expected="src/bfq/elevator.c src/bfq/sched_lifo.c src/cli/cmd_hello.c src/standin/family_hello.c src/standin/genl_builtin.c "
 echo "files touched: $touched"
 [ "$touched" = "$expected" ] || fail "expected to touch: $expected"
 
@@ -59,3 +66,17 @@ grep -q '"sched": *"lifo"' "$work/sim.json" || fail "the run did not use lifo"
 	fail "kfsim bfq compare failed"
 grep -qw lifo "$work/compare.txt" || fail "kfsim bfq compare without --scheds skipped lifo"
 echo "scheduler: listed in kfsim bfq --help, run by --sched lifo and by compare"
+
+# the family: registered in every namespace the table builds, its policy enforced
+help=$("$kfsim" nl --help)
+grep -q "kfsim_hello (the guide's example)" <<<"$help" || fail "kfsim nl --help does not list kfsim_hello"
+"$kfsim" nl policy --family kfsim_hello --op 1 >"$work/policy.txt" ||
+	fail "kfsim nl policy --family kfsim_hello failed"
+grep -q 'attr 1: u32 range 1..10' "$work/policy.txt" || fail "kfsim_hello's policy: $(cat "$work/policy.txt")"
+"$kfsim" nl decode --family kfsim_hello --op 1 0800010005000000 >"$work/ok.txt" ||
+	fail "a COUNT of 5 was refused"
+status=0; "$kfsim" nl decode --family kfsim_hello --op 1 080001000b000000 >"$work/bad.txt" 2>&1 ||
+	status=$?
+[ $status -eq 1 ] && grep -q 'integer out of range' "$work/bad.txt" ||
+	fail "a COUNT of 11 was not refused by the policy: $(cat "$work/bad.txt")"
+echo "family: kfsim_hello listed by kfsim nl --help, its policy dumped and enforced"

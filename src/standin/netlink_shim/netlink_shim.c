@@ -26,7 +26,7 @@
  *    without the feature would, and says so once on stderr.
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
- *    server's overrun marker (nl_wire.h) becomes ENOBUFS as netlink_overrun() makes it.
+ *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it.
  *  - The descriptors in the table are checked to still be ours (same inode) before use: a
  *    number the program closed behind our back (close_range() by syscall, dup2() over it) and
  *    reused for another socket is forgotten, never written to; the hidden control descriptor
@@ -55,7 +55,7 @@
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
-#include "netlink/nl_wire.h"
+#include <kfsim/nl_remote.h>
 
 #define SHIM_MAX_FD 65536
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */

@@ -34,14 +34,13 @@
 #include <unistd.h>
 
 #include <kfsim/nl_client.h>
+#include "nl_peer_cred.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
 #endif
 #define CAP_NET_ADMIN 12
 #define CAP_SYS_ADMIN 21
-
-struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer);
 
 static int peer_pidfd(int fd, pid_t pid)
 {

@@ -553,10 +553,11 @@ enum kfsim_bpf_prog_type {
  * @alloc_insn_arg: passed to @alloc_insn
  * @call_insn: when set, the BPF instruction of the call of @kfunc that returns to the program's
  *             @caller, or a negative number when it is not known for certain (an inlined copy
- *             the native build cannot tell apart); @alloc_insn_arg is passed
+ *             the native build cannot tell apart); @alloc_insn_arg is passed.  Asked only when
+ *             a call site comes with a second type (it may be slow)
  * @call_types: with @call_insn, where the rule "one call instruction, one type" (>= 6.18, see
- *              struct kfsim_bpf_call_types) keeps what each call was first reached with; NULL:
- *              the rule is not checked
+ *              struct kfsim_bpf_call_types) keeps what each call site was first reached with;
+ *              NULL: the rule is not checked
  */
 struct kfsim_bpf_call_types;
 
@@ -585,16 +586,17 @@ struct kfsim_bpf_run_opts {
  * merge two calls into one (a tail merge) that the native build keeps apart.  6.12 takes the
  * last one without a word.  The verifier keeps it for the whole program, across every path it
  * walks: so is this table, which the caller places in memory shared by every run and explored
- * path of one program (the runner maps it MAP_SHARED before it explores).
+ * path of one program (the runner maps it MAP_SHARED before it explores).  It is kept by native
+ * call site; the calls clang merged from several sites are kfsim-bpf-cc's to find.
  * @nr: entries used
- * @insn: the call instruction
- * @record: its type (struct kfsim_btf_struct), NULL for a type without special fields (the
- *	    verifier's NULL btf_struct_meta: two such types may share a call)
+ * @caller: a native call site (the program's return address in the kfunc)
+ * @record: the type it was first reached with (struct kfsim_btf_struct), NULL for a type without
+ *	    special fields (the verifier's NULL btf_struct_meta: two such types may share a call)
  */
 struct kfsim_bpf_call_types {
 	unsigned int nr;
 	struct {
-		int insn;
+		const void *caller;
 		const void *record;
 	} e[KFSIM_BPF_CALL_TYPES_MAX];
 };

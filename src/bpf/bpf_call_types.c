@@ -28,34 +28,39 @@ static const void *call_record(const struct kfsim_btf_struct *type)
 	return type && type->field_mask ? type : NULL;
 }
 
+/*
+ * The run meets a call site natively: it keeps the site's first record, and when the same site
+ * comes with another one it asks which BPF call the site is (call_insn: the runner's addr2line,
+ * so only then).  A site that is one BPF call for certain (a static subprogram's call, which
+ * every caller reaches) with two records breaks the rule; calls clang merged from several sites
+ * are kfsim-bpf-cc's data-flow's to find.
+ */
 bool bpf_same_call_type(const struct kfsim_btf_struct *type, const void *caller)
 {
 	struct kfsim_bpf_run *run = bpf_tstate.run;
 	struct kfsim_bpf_call_types *tab;
 	const void *record = call_record(type);
-	int insn;
 
-	if (!run || !run->opts.call_insn || !run->opts.call_types || !bpf_kver_at_least(6, 18))
+	if (!run || !run->opts.call_insn || !run->opts.call_types || !caller ||
+	    !bpf_kver_at_least(6, 18))
 		return true;
 	tab = run->opts.call_types;
-	insn = run->opts.call_insn(bpf_tstate.kfunc, caller, run->opts.alloc_insn_arg);
-	if (insn < 0)
-		return true;
 	for (unsigned int i = 0; i < tab->nr && i < KFSIM_BPF_CALL_TYPES_MAX; i++) {
-		if (tab->e[i].insn != insn)
+		if (tab->e[i].caller != caller)
 			continue;
-		if (tab->e[i].record == record)
+		if (tab->e[i].record == record ||
+		    run->opts.call_insn(bpf_tstate.kfunc, caller, run->opts.alloc_insn_arg) < 0)
 			return true;
 		bpf_report(-EINVAL,
-			   "clang made one call instruction of calls with different object types "
-			   "(a tail merge); the verifier rewrites the call with one type's record",
+			   "one call instruction reached with objects of two types: the verifier "
+			   "rewrites the call with one type's record",
 			   "same call cannot be used with different types\n"
 			   "use one call for each type: inline the static function that holds the "
 			   "call,\nor mark the callee with __attribute__((nomerge))");
 		return false;
 	}
 	if (tab->nr < KFSIM_BPF_CALL_TYPES_MAX) {
-		tab->e[tab->nr].insn = insn;
+		tab->e[tab->nr].caller = caller;
 		tab->e[tab->nr].record = record;
 		tab->nr++; /* after the entry: one process runs at a time */
 	}

@@ -92,12 +92,27 @@ struct kfsim_bpfrt_map {
  * @line: its line
  * @insn: the call's instruction index in the program as libbpf loads it (main function, then
  *	  the subprograms it reaches): what the verifier prints as alloc_insn=
+ * @types_differ: objects of types with different field records reach this call on some paths
+ *		  of its function (bpfcc_call_types.c): >= 6.18 refuses it
  */
 struct kfsim_bpfrt_call {
 	const char *name;
 	const char *file;
 	int line;
 	int insn;
+	int types_differ;
+};
+
+/**
+ * struct kfsim_bpfrt_access - a load or store of a program through a register (not the stack)
+ * @file: its source file (base name)
+ * @line: its line
+ * @reg: the register holding the address: what "R%d invalid mem access" names
+ */
+struct kfsim_bpfrt_access {
+	const char *file;
+	int line;
+	int reg;
 };
 
 /**
@@ -112,6 +127,8 @@ struct kfsim_bpfrt_call {
  * @line: the function's line in the source
  * @calls: its kfunc and helper calls (struct kfsim_bpfrt_call)
  * @nr_calls: how many
+ * @accesses: its loads and stores through registers (struct kfsim_bpfrt_access)
+ * @nr_accesses: how many
  */
 struct kfsim_bpfrt_prog {
 	const char *name;
@@ -124,6 +141,8 @@ struct kfsim_bpfrt_prog {
 	int line;
 	const struct kfsim_bpfrt_call *calls;
 	int nr_calls;
+	const struct kfsim_bpfrt_access *accesses;
+	int nr_accesses;
 };
 
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */

@@ -465,7 +465,7 @@ enum kfsim_bpf_on_violation {
  * @err: the errno the verifier would return (negative)
  */
 struct kfsim_bpf_violation {
-	char msg[160];
+	char msg[192];
 	char why[192];
 	const char *kfunc;
 	const char *file;
@@ -551,7 +551,16 @@ enum kfsim_bpf_prog_type {
  *              kfsim's own number (the count of that kfunc call in the run).  kfsim-bpf-cc's
  *              runner sets it from the BPF object's line info.
  * @alloc_insn_arg: passed to @alloc_insn
+ * @call_insn: when set, the BPF instruction of the call of @kfunc that returns to the program's
+ *             @caller, or a negative number when it is not known for certain (an inlined copy
+ *             the native build cannot tell apart); @alloc_insn_arg is passed.  Asked only when
+ *             a call site comes with a second type (it may be slow)
+ * @call_types: with @call_insn, where the rule "one call instruction, one type" (>= 6.18, see
+ *              struct kfsim_bpf_call_types) keeps what each call site was first reached with;
+ *              NULL: the rule is not checked
  */
+struct kfsim_bpf_call_types;
+
 struct kfsim_bpf_run_opts {
 	enum kfsim_bpf_on_violation on_violation;
 	void (*report)(const struct kfsim_bpf_violation *v, void *arg);
@@ -562,6 +571,34 @@ struct kfsim_bpf_run_opts {
 	int (*alloc_insn)(const char *kfunc, const char *file, int line, const void *caller,
 			  void *arg);
 	void *alloc_insn_arg;
+	int (*call_insn)(const char *kfunc, const void *caller, void *arg);
+	struct kfsim_bpf_call_types *call_types;
+};
+
+#define KFSIM_BPF_CALL_TYPES_MAX 256
+
+/**
+ * struct kfsim_bpf_call_types - the object type each call instruction of a program was first
+ * reached with, as the verifier keeps it (insn_aux_data[].kptr_struct_meta) for the kfuncs
+ * whose call it rewrites with the type's field record: bpf_obj_drop, bpf_refcount_acquire,
+ * bpf_list_push_front/back and bpf_rbtree_add.  The running 6.18 kernel refuses a call
+ * reached with another record ("same call cannot be used with different types"): clang may
+ * merge two calls into one (a tail merge) that the native build keeps apart.  6.12 takes the
+ * last one without a word.  The verifier keeps it for the whole program, across every path it
+ * walks: so is this table, which the caller places in memory shared by every run and explored
+ * path of one program (the runner maps it MAP_SHARED before it explores).  It is kept by native
+ * call site; the calls clang merged from several sites are kfsim-bpf-cc's to find.
+ * @nr: entries used
+ * @caller: a native call site (the program's return address in the kfunc)
+ * @record: the type it was first reached with (struct kfsim_btf_struct), NULL for a type without
+ *	    special fields (the verifier's NULL btf_struct_meta: two such types may share a call)
+ */
+struct kfsim_bpf_call_types {
+	unsigned int nr;
+	struct {
+		const void *caller;
+		const void *record;
+	} e[KFSIM_BPF_CALL_TYPES_MAX];
 };
 
 #define KFSIM_BPF_RUN_MAX_REPORTS 8

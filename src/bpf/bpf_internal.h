@@ -603,6 +603,13 @@ const struct bpf_dead_ref *bpf_dead_find(const void *p);
 /* Explanation for a pointer that is no live reference: "it died at bpf_spin_unlock (x.c:12)". */
 const char *bpf_explain_stale(const void *p, char *buf, size_t size);
 
+/*
+ * bpf_same_call_type() - the kfunc being run (bpf_tstate.kfunc), called from the program at
+ * @caller, with an object of @type: false after reporting that its call instruction was reached
+ * with another type's record before (>= 6.18; bpf_call_types.c).
+ */
+bool bpf_same_call_type(const struct kfsim_btf_struct *type, const void *caller);
+
 /* Version helpers. */
 /* Version helpers for kfuncs: the version read once at kfunc entry (bpf_enter). */
 static inline bool bpf_kver_at_least(unsigned int major, unsigned int minor)

@@ -174,6 +174,8 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 		       "(use container_of)",
 		       "R1 must have zero offset when passed to release func"))
 		goto out;
+	if (!bpf_same_call_type(ref->type, __builtin_return_address(0)))
+		goto out;
 	bpf_ref_del(ref, "at bpf_obj_drop");
 	bpf_obj_drop_raw(p__alloc);
 out:
@@ -199,6 +201,8 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		if (ref->type->refcount_off < 0 &&
 		    bpf_report(-EINVAL, "only a struct with a struct bpf_refcount member is shared",
 			       "arg#0 doesn't point to a type with bpf_refcount field"))
+			goto fail;
+		if (!bpf_same_call_type(ref->type, __builtin_return_address(0)))
 			goto fail;
 		/*
 		 * 6.6+: of an owning reference it cannot fail, so no maybe-NULL id is taken;

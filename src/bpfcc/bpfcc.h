@@ -66,8 +66,23 @@ bool bpfcc_needs_order(const struct btf *btf);
 /*
  * Write "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_@idx[]" for the program @fn: its
  * kfunc and helper calls with their source lines and instruction indexes in the program as
- * libbpf loads it (bpfcc_insns.c).  Return: how many, or -errno.
+ * libbpf loads it, and "kfsim_bpfcc_accesses_@idx[]": its loads and stores through a register
+ * other than the frame pointer, with their lines (bpfcc_insns.c).  Return: how many calls (and
+ * in @nr_accesses how many accesses), or -errno.
  */
-int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx);
+int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
+		      int *nr_accesses);
+
+struct bpf_insn;
+
+/*
+ * Mark in @differ (one per instruction) the calls of one BPF function (@insns, @cnt; @callee
+ * names each call's kfunc or helper, NULL for anything else; @array_map marks the loads of an
+ * array map's address) that objects of two types with different field records reach: the
+ * verifier's "same call cannot be used with different types" (bpfcc_call_types.c).
+ * Return: 0 or -ENOMEM.
+ */
+int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
+		     const char *const *callee, const bool *array_map, bool *differ);
 
 #endif /* KFSIM_BPFCC_H */

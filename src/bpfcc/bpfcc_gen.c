@@ -410,7 +410,7 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 {
 	__s32 fid = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
 	__u32 n = btf__type_cnt(btf);
-	int expect = 0, has_retval = 0, nr_calls;
+	int expect = 0, has_retval = 0, nr_calls, nr_accesses;
 	long long retval = 0;
 
 	fprintf(f, "static const char *const kfsim_bpfcc_msgs_%u[] = {", idx);
@@ -438,7 +438,7 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 		}
 	}
 	fprintf(f, "0};\n");
-	nr_calls = bpfcc_write_calls(f, u, fn, idx);
+	nr_calls = bpfcc_write_calls(f, u, fn, idx, &nr_accesses);
 	if (nr_calls < 0) {
 		fprintf(stderr,
 			"kfsim-bpf-cc: %s: cannot read the instructions of %s (%s): "
@@ -446,13 +446,18 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 			u->display, fn, strerror(-nr_calls));
 		fprintf(f, "static const struct kfsim_bpfrt_call kfsim_bpfcc_calls_%u[] = {{0}};\n",
 			idx);
+		fprintf(f,
+			"static const struct kfsim_bpfrt_access kfsim_bpfcc_accesses_%u[] = {{0}};\n",
+			idx);
 		nr_calls = 0;
+		nr_accesses = 0;
 	}
 	fprintf(f, "#define KFSIM_BPFCC_PROG_%u {\"%s\", ", idx, fn);
 	put_c_string(f, section);
 	fprintf(f, ", (void *)%s, %d, kfsim_bpfcc_msgs_%u, %d, %lldLL, %d, ", fn, expect, idx,
 		has_retval, retval, bpfcc_source_line(u, fn));
-	fprintf(f, "kfsim_bpfcc_calls_%u, %d}\n", idx, nr_calls);
+	fprintf(f, "kfsim_bpfcc_calls_%u, %d, kfsim_bpfcc_accesses_%u, %d}\n", idx, nr_calls, idx,
+		nr_accesses);
 }
 
 static int write_progs(FILE *f, const struct btf *btf, const struct bpfcc_unit *u)

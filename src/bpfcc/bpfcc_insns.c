@@ -6,7 +6,8 @@
  * the order their first call or address load is met: bpf_object__reloc_code()).  The call's
  * source line comes from the object's .BTF.ext line info, the callee from its relocation (a
  * kfunc is an undefined symbol) or its helper number.  The native runtime finds the line of the
- * acquiring call and looks it up here (src/bpfcc/runtime/bpfrt_main.c).
+ * acquiring call and looks it up here (src/bpfcc/runtime/bpfrt_main.c).  Each call also says
+ * whether objects of two types reach it (bpfcc_call_types.c).
  *
  * The object is read as ELF directly (libbpf 1.1 has no API for relocations or line info of an
  * unloaded object); every offset is checked against the file's size.
@@ -17,6 +18,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "bpfcc.h"
 
@@ -328,6 +331,25 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	}
 }
 
+/* Whether the instruction at byte @off of section @sec loads the address of an array map. */
+static bool array_map_load(const struct elf_view *e, const struct bpfcc_unit *u, unsigned int sec,
+			   unsigned long off)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	const Elf64_Sym *rs;
+	struct bpf_map *map;
+	enum bpf_map_type type;
+
+	if (insn[0] != 0x18 || !u->bo)
+		return false;
+	rs = relo_sym(e, sec, off);
+	if (!rs || rs->st_shndx >= e->nr_sh || strcmp(sec_name(e, rs->st_shndx), ".maps"))
+		return false;
+	map = bpf_object__find_map_by_name(u->bo, sym_name(e, rs));
+	type = map ? bpf_map__type(map) : BPF_MAP_TYPE_UNSPEC;
+	return type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY;
+}
+
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -339,12 +361,60 @@ static void put_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx)
+/* The register a load or store at @insn addresses memory through, or -1 (not one, the stack). */
+static int access_reg(const unsigned char *insn)
+{
+	unsigned int cls = insn[0] & 0x07, mode = insn[0] & 0xe0, reg;
+
+	if (mode != 0x60) /* BPF_MEM */
+		return -1;
+	if (cls == 0x01) /* BPF_LDX: through src */
+		reg = insn[1] >> 4;
+	else if (cls == 0x02 || cls == 0x03) /* BPF_ST, BPF_STX: through dst */
+		reg = insn[1] & 0x0f;
+	else
+		return -1;
+	return reg == 10 ? -1 : (int)reg;
+}
+
+/* "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines. */
+static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
+{
+	int nr = 0;
+
+	fprintf(f, "static const struct kfsim_bpfrt_access kfsim_bpfcc_accesses_%u[] = {\n", idx);
+	for (unsigned int k = 0; k < e->nr_funcs; k++) {
+		const struct func *fc = &e->funcs[k];
+
+		for (unsigned long i = 0; i < fc->cnt; i++) {
+			unsigned long off = (fc->start + i) * INSN_SZ;
+			int reg = access_reg(sec_data(e, fc->sec) + off);
+			const char *file = "", *base;
+			__u32 line = 0;
+
+			if (reg < 0 || !insn_line(e, fc->sec, off, &file, &line))
+				continue;
+			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+			fputs("\t{", f);
+			put_string(f, base);
+			fprintf(f, ", %u, %d},\n", line, reg);
+			nr++;
+		}
+	}
+	if (!nr)
+		fputs("\t{0},\n", f);
+	fputs("};\n", f);
+	return nr;
+}
+
+int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
+		      int *nr_accesses)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
 	unsigned long at = 0;
 	unsigned int nr = 0;
 	int err, main_sym = -1;
+	struct btf *btf;
 
 	if (!e)
 		return -ENOMEM;
@@ -362,9 +432,27 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		if (e->nr_funcs)
 			reloc_code(e, 0);
 	}
+	btf = btf__parse_elf(u->object, NULL);
 	for (unsigned int k = 0; k < e->nr_funcs; k++) {
 		const struct func *fc = &e->funcs[k];
+		const char **names = calloc(fc->cnt + 1, sizeof(*names));
+		bool *differ = calloc(fc->cnt + 1, sizeof(*differ));
+		bool *arrays = calloc(fc->cnt + 1, sizeof(*arrays));
 
+		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
+			unsigned long off = (fc->start + i) * INSN_SZ;
+
+			names[i] = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
+			arrays[i] = array_map_load(e, u, fc->sec, off);
+		}
+		/* the calls that objects of types with different records reach */
+		if (!names || !differ || !arrays || !btf ||
+		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
+								    fc->start * INSN_SZ),
+				     fc->cnt, names, arrays, differ)) {
+			free(differ);
+			differ = NULL;
+		}
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
 			const char *name = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
@@ -378,14 +466,19 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			put_string(f, name);
 			fputs(", ", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %lu},\n", line, at + i);
+			fprintf(f, ", %u, %lu, %d},\n", line, at + i, differ && differ[i]);
 			nr++;
 		}
+		free(names);
+		free(differ);
+		free(arrays);
 		at += fc->cnt;
 	}
 	if (!nr)
-		fputs("\t{0, 0, 0, 0},\n", f);
+		fputs("\t{0},\n", f);
 	fputs("};\n", f);
+	btf__free(btf);
+	*nr_accesses = write_accesses(f, e, idx);
 	err = (int)nr;
 out:
 	free(e->data);

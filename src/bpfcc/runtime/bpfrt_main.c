@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <kfsim/cmdline.h>
@@ -148,14 +149,6 @@ static bool addr_line(const void *addr, char *file, size_t size, int *line)
 }
 
 /*
- * The run's alloc_insn resolver: the BPF instruction of the acquiring call, from the table
- * kfsim-bpf-cc built from the object's line info (kfsim_bpfrt_call), found by callee and source
- * line.  The line is the call-site macro's (helpers) or, for a kfunc the program calls directly,
- * the line of the native call that returned to @caller.  When clang emitted the line's call
- * more than once (an inlined helper called from two places), the first instruction is given.
- * -1 (kfsim's own number) when the line is not in the table.
- */
-/*
  * The lines addr2line gave, shared by the processes of one program's exploration (created before
  * they fork), so that each return address costs one addr2line run, not one per path.
  */
@@ -199,23 +192,30 @@ static bool cached_addr_line(const void *addr, char *file, size_t size, int *lin
 	return true;
 }
 
-static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, void *arg)
+/*
+ * The instruction of the program's call of @kfunc at the native call site (@file:@line when a
+ * call-site macro recorded it, else the line of @caller): the program's only call of @kfunc,
+ * else its call at that line.  When clang emitted the line's call more than once (an inlined
+ * function called from two places, which the native build may not have inlined), the first one,
+ * or -1 when @certain.  -1 when the line has none: clang merged its call with another, whose line
+ * info is not the line's (which calls a merged one stands for is bpfcc_call_types.c's to find).
+ */
+static int find_call(const struct kfsim_bpfrt_prog *p, const char *kfunc, const char *file,
+		     int line, const void *caller, bool certain)
 {
-	const struct kfsim_bpfrt_prog *p = arg;
 	char buf[PATH_MAX];
 	const char *base;
-	int nr_calls = 0, insn = -1;
+	int nr_calls = 0, nr_at_line = 0, insn = -1;
 
 	if (!kfunc)
 		return -1;
-	/* the program calls this kfunc once: that call is the one, no line needed */
 	for (int i = 0; i < p->nr_calls; i++)
 		if (!strcmp(p->calls[i].name, kfunc)) {
 			nr_calls++;
 			insn = p->calls[i].insn;
 		}
-	if (nr_calls == 1)
-		return insn;
+	if (nr_calls <= 1)
+		return nr_calls ? insn : -1;
 	if (!file) {
 		if (!caller || !cached_addr_line(caller, buf, sizeof(buf), &line))
 			return -1;
@@ -225,10 +225,99 @@ static int alloc_insn(const char *kfunc, const char *file, int line, const void 
 	for (int i = 0; i < p->nr_calls; i++) {
 		const struct kfsim_bpfrt_call *c = &p->calls[i];
 
-		if (c->line == line && !strcmp(c->name, kfunc) && !strcmp(c->file, base))
+		if (c->line != line || strcmp(c->name, kfunc) || strcmp(c->file, base))
+			continue;
+		if (!certain)
 			return c->insn;
+		nr_at_line++;
+		insn = c->insn;
 	}
-	return -1;
+	return nr_at_line == 1 ? insn : -1;
+}
+
+/*
+ * The run's alloc_insn resolver (leak reports): the BPF instruction of the acquiring call, from
+ * the table kfsim-bpf-cc built from the object's line info; -1 keeps kfsim's own number.
+ */
+static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, void *arg)
+{
+	return find_call(arg, kfunc, file, line, caller, false);
+}
+
+/* The run's call_insn: one call instruction, one type wants the call for certain. */
+static int call_insn(const char *kfunc, const void *caller, void *arg)
+{
+	return find_call(arg, kfunc, NULL, 0, caller, true);
+}
+
+/*
+ * What the rule "one call instruction, one type" keeps for one program: shared by its explored
+ * paths and its runs, as the verifier's insn_aux_data is by every path it walks.
+ */
+static struct kfsim_bpf_call_types *call_types_init(void)
+{
+	struct kfsim_bpf_call_types *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+					     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return t == MAP_FAILED ? NULL : t;
+}
+
+static struct kfsim_bpf_call_types *call_types;
+
+/*
+ * A call that objects of two types reach on paths no run took (a tail merge clang made, which
+ * kfsim-bpf-cc found in the BPF object: @types_differ): the verifier walks those paths, so a
+ * program every run accepted is refused there (>= 6.18).
+ */
+static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+{
+	if (strcmp(out->verdict, "ACCEPT") || kfsim_kernel_version() < KERNEL_VERSION(6, 18, 0))
+		return;
+	for (int i = 0; i < p->nr_calls; i++) {
+		const struct kfsim_bpfrt_call *c = &p->calls[i];
+
+		if (!c->types_differ)
+			continue;
+		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+		snprintf(out->msg, sizeof(out->msg),
+			 "same call cannot be used with different types\n"
+			 "use one call for each type: inline the static function that holds the "
+			 "call,\nor mark the callee with __attribute__((nomerge))");
+		snprintf(out->where, sizeof(out->where), "%s:%d", c->file, c->line);
+		out->has_retval = false;
+		return;
+	}
+}
+
+/*
+ * "R%d invalid mem access 'scalar'": the verifier names the register the load or store goes
+ * through; it is the one of the BPF object's accesses at the faulting line, when they all use
+ * one register.
+ */
+static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+{
+	char file[sizeof(out->where)], *colon;
+	int line, reg = -1;
+
+	if (strcmp(out->msg, "invalid mem access 'scalar'") || !out->where[0])
+		return;
+	snprintf(file, sizeof(file), "%s", out->where);
+	colon = strrchr(file, ':');
+	if (!colon)
+		return;
+	*colon = '\0';
+	line = atoi(colon + 1);
+	for (int i = 0; i < p->nr_accesses; i++) {
+		const struct kfsim_bpfrt_access *a = &p->accesses[i];
+
+		if (a->line != line || strcmp(a->file, file))
+			continue;
+		if (reg >= 0 && a->reg != reg)
+			return; /* two registers at the line: which one faulted is not known */
+		reg = a->reg;
+	}
+	if (reg >= 0)
+		snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'", reg);
 }
 
 /* The verifier prints every leaked reference, one line each: so does the verdict. */
@@ -335,7 +424,9 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 					  .report = report,
 					  .report_arg = &nr_reports,
 					  .alloc_insn = alloc_insn,
-					  .alloc_insn_arg = (void *)p};
+					  .alloc_insn_arg = (void *)p,
+					  .call_insn = call_insn,
+					  .call_types = call_types};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 
@@ -377,23 +468,83 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
  * for a register that no longer holds a pointer, located from the stack; any other fault is left
  * to the default action (the runner reports CRASH).
  */
-static struct sigaction prev_segv; /* a sanitizer's, or the default */
+static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
+static bool in_explored_path;
+
+/*
+ * The first rule broken wins: the verifier stops at the first violation on a path, so a fault
+ * after a rule the run already broke (the guard of an object the broken rule let through) is
+ * that rule's report, not the fault's.
+ */
+static void first_violation(struct bpfrt_verdict *out)
+{
+	const struct kfsim_bpf_violation *v = &child_run->violations[0];
+
+	snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+	snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
+	if (!strncmp(v->msg, "Unreleased reference", 20))
+		leak_lines(child_run, out->msg, sizeof(out->msg));
+	out->where[0] = '\0';
+	if (v->file)
+		snprintf(out->where, sizeof(out->where), "%s:%d", basename((char *)v->file),
+			 v->line);
+	else if (!in_explored_path) /* a path's frames are named for the path reported */
+		locate(out->where, sizeof(out->where));
+	out->nr_frames = nr_frames;
+	memcpy(out->frames, frames, sizeof(out->frames));
+}
+
+/*
+ * locate() names the call before each return address (address - 1); the interrupted frame's
+ * address is the faulting instruction itself, whose line is the access's.
+ */
+static void faulting_frame(void *uc)
+{
+#ifdef REG_RIP
+	const char *pc = (const char *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+
+	for (int i = 0; i < nr_frames; i++)
+		if (frames[i] == pc)
+			frames[i] = (void *)(pc + 1);
+#else
+	(void)uc;
+#endif
+}
 
 static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 {
-	if (!kfsim_bpf_dropped_object(si->si_addr)) {
+	bool broke = child_run && child_run->nr_violations;
+
+	if (!kfsim_bpf_dropped_object(si->si_addr) || (in_explored_path && !broke)) {
 		sigaction(sig, &prev_segv, NULL);
 		return; /* the access faults again, for the previous handler */
 	}
-	snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
-	snprintf(child_out->msg, sizeof(child_out->msg), "invalid mem access 'scalar'");
 	child_out->has_retval = false;
-	nr_frames = backtrace(frames, MAX_FRAMES);
-	child_out->where[0] = '\0';
-	locate(child_out->where, sizeof(child_out->where));
+	if (broke) {
+		first_violation(child_out);
+		/* on an explored path, the path ends here with this verdict (else this returns) */
+		kfsim_bpf_explore_path_exit(KFSIM_BPF_PATH_VIOLATION);
+	} else {
+		snprintf(child_out->verdict, sizeof(child_out->verdict), "REJECT");
+		snprintf(child_out->msg, sizeof(child_out->msg), "invalid mem access 'scalar'");
+		nr_frames = backtrace(frames, MAX_FRAMES);
+		faulting_frame(uc);
+		child_out->where[0] = '\0';
+		locate(child_out->where, sizeof(child_out->where));
+	}
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
 		_exit(4);
 	_exit(0);
+}
+
+/* @explored: in a path of the exploration (its faults are the explorer's unless a rule broke). */
+static void catch_dead_ref_faults(bool explored)
+{
+	struct sigaction sa = {.sa_sigaction = dead_ref_fault, .sa_flags = SA_SIGINFO}, cur;
+
+	in_explored_path = explored;
+	if (sigaction(SIGSEGV, NULL, &cur) || cur.sa_sigaction != dead_ref_fault)
+		sigaction(SIGSEGV, &sa, &prev_segv); /* once: the previous one is never this one */
 }
 
 /* One path of the exploration (kfsim_bpf_explore_path_fn): the runs, their verdict. */
@@ -405,6 +556,7 @@ static int run_path(void *arg, void *result)
 	FILE *quiet = freopen("/dev/null", "w", stdout); /* NULL: shown twice, nothing worse */
 
 	(void)quiet;
+	catch_dead_ref_faults(true);
 	run_runs(arg, v, false);
 	if (strcmp(v->verdict, "REJECT"))
 		return KFSIM_BPF_PATH_CLEAN;
@@ -436,6 +588,7 @@ static int child(void *arg, int fd)
 		return 3;
 	}
 	line_cache_init();
+	call_types = call_types_init();
 	if (bpfrt_explore_cfg.on)
 		err = kfsim_bpf_explore(run_path, (void *)p, &eopts, &rep);
 	kfsim_bpf_explore_set(NULL, NULL);
@@ -446,13 +599,13 @@ static int child(void *arg, int fd)
 		memset(&out, 0, sizeof(out));
 		snprintf(out.verdict, sizeof(out.verdict), "ACCEPT");
 	} else {
-		struct sigaction sa = {.sa_sigaction = dead_ref_fault, .sa_flags = SA_SIGINFO};
-
-		sigaction(SIGSEGV, &sa, &prev_segv);
+		catch_dead_ref_faults(false);
 		run_runs(p, &out, true);
 	}
 	if (!err)
 		bpfrt_explore_verdict(p, obj->source, &rep, &out);
+	merged_call_verdict(p, &out);
+	name_access_reg(p, &out);
 	kfsim_bpf_explore_release(&rep);
 	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }

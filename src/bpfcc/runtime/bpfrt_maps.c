@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <kfsim/cmdline.h>
 #include "bpfrt.h"
 
 enum {
@@ -167,6 +168,27 @@ static void *fabricate_elem(void *map, const void *key, const char *file, int li
 	return err ? NULL : map_lookup(map, key, file, line);
 }
 
+/*
+ * >= 6.14: a lookup in an array with a key on the stack whose value the verifier knows, inside
+ * the array, is not maybe-NULL (check_helper_call(), can_elide_value_nullness()): no NULL
+ * branch, and no id but the spin lock's.  Natively a key is on the stack when it lies just
+ * above this function's frame (the program's frame called it); its value is known to the run
+ * but not always to the verifier (a value loaded from memory): that difference stays.
+ */
+static __attribute__((noinline)) bool lookup_never_null(const struct bpfrt_map *m,
+							 const void *key)
+{
+	uintptr_t at = (uintptr_t)key, here = (uintptr_t)__builtin_frame_address(0);
+	uint32_t idx;
+
+	if (!m || !key || (m->def->type != MAP_ARRAY && m->def->type != MAP_PERCPU_ARRAY) ||
+	    kfsim_kernel_version() < KERNEL_VERSION(6, 14, 0) || at < here ||
+	    at - here > 64 * 1024)
+		return false;
+	memcpy(&idx, key, sizeof(idx));
+	return idx < m->def->max_entries;
+}
+
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
 {
@@ -176,6 +198,11 @@ void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, 
 
 	if (bpfrt_helper("bpf_map_lookup_elem", file, line))
 		return NULL;
+	if (lookup_never_null(m, key)) {
+		/* the id a value with a spin lock gets (reg_may_point_to_spin_lock()) */
+		kfsim_bpf_verifier_ids(m->value_type && m->value_type->spin_lock_off >= 0);
+		return map_lookup(map, key, file, line);
+	}
 	kfsim_bpf_verifier_ids(1); /* the maybe-NULL result's id (check_helper_call()) */
 	value = map_lookup(map, key, file, line);
 	/* the other outcome of a missing key in a hash: the element, zeroed, as if it were there */

@@ -380,7 +380,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=0, help="run batches until this many seconds")
     ap.add_argument("--batch", type=int, default=100, help="programs per BPF object")
     ap.add_argument("--jobs", type=int, default=2, help="batches built and run at once")
-    ap.add_argument("--kver", default="6.16", help="the release whose rules kfsim follows")
+    ap.add_argument("--kver", default="6.18",
+                    help="the release whose rules kfsim follows (the running kernel's)")
     ap.add_argument("--timeout", type=int, default=5, help="seconds one native run may take")
     ap.add_argument("--can-loop", action="store_true", help="also generate can_loop loops")
     ap.add_argument("--reduce", action="store_true", help="shrink unlisted disagreements")

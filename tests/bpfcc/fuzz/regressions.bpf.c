@@ -378,3 +378,61 @@ int fzreg_7(void *ctx)
 	bpf_obj_drop(m1);
 	return ret;
 }
+
+/*
+ * Written after the seed-1 run of 2026-12-06 (fz1_2_52, fz1_9_36), shrunk by hand: the kernel
+ * stops at the unlock without a lock; kfsim went on and the guarded pages of the dropped object
+ * faulted, and that fault's message replaced the first one.  The first violation wins.
+ */
+/* found: kfsim REJECT: invalid mem access 'scalar'; the kernel REJECT: bpf_spin_unlock without taking a lock */
+/* tags: unlock-unlocked load-dead */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_8(void *ctx)
+{
+	struct fz_node *n0 = NULL;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 3;
+	bpf_obj_drop(n0);
+	bpf_spin_unlock(&fz_lock);
+	return n0->key;
+}
+
+/*
+ * Written after the seed-1 run of 2026-12-06 (fz1_4_43, fz1_4_54), shrunk by hand: from 6.14 a
+ * lookup in an array with a constant key inside it is never NULL to the verifier, so the leak
+ * (and the merged drop of two types) on the NULL branch is on a path it does not walk.
+ */
+/* found: kfsim REJECT: Unreleased reference id=2 alloc_insn=5 / BPF_EXIT instruction in main prog would lead to reference leak; the kernel ACCEPT */
+/* tags: valid */
+SEC("tc")
+__success __retval(4)
+int fzreg_9(void *ctx)
+{
+	struct fz_node *n0 = NULL, *old = NULL;
+	struct fz_plain *m0 = NULL;
+	struct fz_value *v = NULL;
+	int zero = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v) {
+		bpf_obj_drop(m0);
+		return 1;
+	}
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	bpf_obj_drop(m0);
+	return 4;
+}

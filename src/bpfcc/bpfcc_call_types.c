@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which object types reach each call of bpf_obj_drop, bpf_refcount_acquire, bpf_list_push_* and
+ * bpf_rbtree_add in a BPF function, found from its instructions: the rule "one call
+ * instruction, one type" (>= 6.18, src/bpf/bpf_call_types.c) for the paths a native run does not
+ * take.  clang merges calls (a tail merge of "bpf_obj_drop(x); return 0;" ends) that the
+ * native build keeps apart, and the verifier walks every branch, so only the BPF object says
+ * which calls are one and what flows into them.
+ *
+ * A forward data-flow over the function's control-flow graph: each register and 8-byte stack
+ * slot holds the set of types whose bpf_obj_new() result (or bpf_refcount_acquire() of one,
+ * or bpf_kptr_xchg() of one) it may hold, kept through moves, spills, fills and constant
+ * offsets (container_of), and emptied on the branch where it compared equal to 0 (the NULL
+ * check); the NULL branch of a lookup in an array with a stack key is not walked (6.14+).  Sets only grow, so the walk ends.  A call reached with two types whose field records
+ * differ (struct types with special fields; every type without any shares the NULL record) is
+ * marked.  What the analysis does not follow (a pointer from a collection, a global
+ * subprogram's argument) is the empty set: it may miss a merge, never invent one.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <linux/bpf.h>
+
+#include "bpfcc.h"
+
+#define NR_SLOTS (512 / 8)
+#define MAX_TYPES 64
+
+struct flow_state {
+	bool seen;
+	unsigned long long reg[11];	/* bit i: types[i] */
+	unsigned long long slot[NR_SLOTS];	/* fp-8 .. fp-512 */
+	long long imm[11];		/* a constant the register holds, when imm_known */
+	unsigned short imm_known;	/* bit per register */
+	unsigned short array_map;	/* bit per register: the address of an array map */
+	unsigned short stack;		/* bit per register: an address on the stack */
+	unsigned short not_null;	/* bit per register: a lookup result never NULL */
+};
+
+struct flow {
+	const struct btf *btf;
+	const struct bpf_insn *insns;
+	unsigned long cnt;
+	const char *const *callee;
+	const bool *array_map;
+	struct flow_state *at;
+	unsigned long long *reached; /* per instruction: the types the checked call saw */
+	__u32 types[MAX_TYPES];
+	unsigned int nr_types;
+};
+
+/* The kfuncs whose call the verifier rewrites with the object's record, and their argument. */
+static int checked_arg(const char *callee)
+{
+	if (!callee)
+		return 0;
+	if (!strcmp(callee, "bpf_obj_drop_impl") || !strcmp(callee, "bpf_refcount_acquire_impl"))
+		return 1;
+	if (!strcmp(callee, "bpf_list_push_front_impl") ||
+	    !strcmp(callee, "bpf_list_push_back_impl") || !strcmp(callee, "bpf_rbtree_add_impl"))
+		return 2;
+	return 0;
+}
+
+static unsigned long long type_bit(struct flow *fl, long long id)
+{
+	for (unsigned int i = 0; i < fl->nr_types; i++)
+		if (fl->types[i] == (__u32)id)
+			return 1ull << i;
+	if (fl->nr_types == MAX_TYPES || id <= 0)
+		return 0;
+	fl->types[fl->nr_types] = (__u32)id;
+	return 1ull << fl->nr_types++;
+}
+
+/* Merge @s into instruction @to's state: true when that state grew (it must be walked again). */
+static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
+{
+	struct flow_state *d = &fl->at[to];
+	bool grew = !d->seen;
+
+	if (!d->seen) {
+		*d = *s;
+		return true;
+	}
+	if ((d->array_map & ~s->array_map) || (d->stack & ~s->stack) ||
+	    (d->not_null & ~s->not_null))
+		grew = true;
+	d->array_map &= s->array_map;
+	d->stack &= s->stack;
+	d->not_null &= s->not_null;
+	for (int r = 0; r < 11; r++) {
+		grew |= (s->reg[r] & ~d->reg[r]) != 0;
+		d->reg[r] |= s->reg[r];
+		if ((d->imm_known & (1u << r)) &&
+		    (!(s->imm_known & (1u << r)) || s->imm[r] != d->imm[r])) {
+			d->imm_known &= (unsigned short)~(1u << r);
+			grew = true;
+		}
+	}
+	for (int i = 0; i < NR_SLOTS; i++) {
+		grew |= (s->slot[i] & ~d->slot[i]) != 0;
+		d->slot[i] |= s->slot[i];
+	}
+	return grew;
+}
+
+static void set_reg(struct flow_state *s, int r, unsigned long long types)
+{
+	unsigned short keep = (unsigned short)~(1u << r);
+
+	s->reg[r] = types;
+	s->imm_known &= keep;
+	s->array_map &= keep;
+	s->stack &= keep;
+	s->not_null &= keep;
+}
+
+static int stack_slot(const struct bpf_insn *in, bool store)
+{
+	int off = in->off;
+
+	if ((store ? in->dst_reg : in->src_reg) != BPF_REG_10 || off >= 0 || off < -512 || off % 8)
+		return -1;
+	return -off / 8 - 1;
+}
+
+/* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
+static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
+{
+	const char *name = fl->callee[i];
+	int arg = checked_arg(name);
+	unsigned long long r0 = 0;
+
+	/*
+	 * >= 6.14 a lookup in an array with a key on the stack the verifier knows is never NULL
+	 * (can_elide_value_nullness()): its NULL branch is not walked.  The key's value is taken
+	 * to be inside the array.
+	 */
+	bool never_null = name && !strcmp(name, "bpf_map_lookup_elem") &&
+			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
+
+	if (arg)
+		fl->reached[i] |= s->reg[arg];
+	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1)))
+		r0 = type_bit(fl, s->imm[1]);
+	else if (name && !strcmp(name, "bpf_refcount_acquire_impl"))
+		r0 = s->reg[1];
+	else if (name && !strcmp(name, "bpf_kptr_xchg"))
+		r0 = s->reg[2]; /* the field's type: what was stored there is of it */
+	for (int r = 0; r <= 5; r++)
+		set_reg(s, r, 0);
+	s->reg[0] = r0;
+	if (never_null)
+		s->not_null |= 1u;
+}
+
+/* Walk one instruction @i from state @s: its successors' states are joined. */
+static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned long *nr_work,
+		 bool *queued)
+{
+	const struct bpf_insn *in = &fl->insns[i];
+	struct flow_state s = fl->at[i];
+	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	unsigned long next = i + 1, target = 0;
+	bool jumps = false, falls = true;
+	struct flow_state taken;
+	int slot;
+
+	switch (cls) {
+	case BPF_LD:
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
+			set_reg(&s, in->dst_reg, 0);
+			if (fl->array_map[i])
+				s.array_map |= (unsigned short)(1u << in->dst_reg);
+			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
+				s.imm[in->dst_reg] =
+					(long long)(((__u64)(__u32)fl->insns[i + 1].imm << 32) |
+						    (__u32)in->imm);
+				s.imm_known |= (unsigned short)(1u << in->dst_reg);
+			}
+			next = i + 2;
+		}
+		break;
+	case BPF_LDX:
+		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
+		set_reg(&s, in->dst_reg, slot >= 0 ? s.slot[slot] : 0);
+		break;
+	case BPF_STX:
+		slot = stack_slot(in, true);
+		if (slot >= 0)
+			s.slot[slot] = BPF_SIZE(in->code) == BPF_DW ? s.reg[in->src_reg] : 0;
+		break;
+	case BPF_ST:
+		slot = stack_slot(in, true);
+		if (slot >= 0)
+			s.slot[slot] = 0;
+		break;
+	case BPF_ALU64:
+	case BPF_ALU:
+		if (in->dst_reg > 10)
+			break;
+		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
+		    in->src_reg <= 10 && !in->off) {
+			unsigned short *bits[] = {&s.imm_known, &s.array_map, &s.stack, &s.not_null};
+
+			s.reg[in->dst_reg] = s.reg[in->src_reg];
+			s.imm[in->dst_reg] = s.imm[in->src_reg];
+			for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
+				*bits[b] = (unsigned short)((*bits[b] & ~(1u << in->dst_reg)) |
+							    (((*bits[b] >> in->src_reg) & 1u)
+							     << in->dst_reg));
+			if (in->src_reg == BPF_REG_10)
+				s.stack |= (unsigned short)(1u << in->dst_reg);
+		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
+			set_reg(&s, in->dst_reg, 0);
+			s.imm[in->dst_reg] = in->imm;
+			s.imm_known |= (unsigned short)(1u << in->dst_reg);
+		} else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
+			   BPF_SRC(in->code) == BPF_K) {
+			/* a member's address or container_of: the same object */
+			s.imm_known &= (unsigned short)~(1u << in->dst_reg);
+			s.not_null &= (unsigned short)~(1u << in->dst_reg);
+		} else {
+			set_reg(&s, in->dst_reg, 0);
+		}
+		break;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_EXIT) {
+			falls = false;
+			break;
+		}
+		if (op == BPF_CALL) {
+			step_call(fl, i, &s);
+			break;
+		}
+		target = (unsigned long)((long)i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? in->imm
+											: in->off));
+		jumps = true;
+		if (op == BPF_JA) {
+			falls = false;
+			break;
+		}
+		taken = s;
+		/* the NULL check: on the branch where the register is 0 it holds no object */
+		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
+			bool never_null = s.not_null & (1u << in->dst_reg);
+
+			if (op == BPF_JEQ && never_null) {
+				jumps = false; /* the NULL branch is dead: fall through only */
+				break;
+			}
+			if (op == BPF_JNE && never_null) {
+				falls = false;
+				jumps = true;
+				break;
+			}
+			if (op == BPF_JEQ)
+				set_reg(&taken, in->dst_reg, 0);
+			else if (op == BPF_JNE)
+				set_reg(&s, in->dst_reg, 0);
+		}
+		if (target < fl->cnt && join(fl, target, &taken) && !queued[target]) {
+			queued[target] = true;
+			work[(*nr_work)++] = target;
+		}
+		jumps = false;
+		break;
+	default:
+		break;
+	}
+	if (jumps && target < fl->cnt && join(fl, target, &s) && !queued[target]) {
+		queued[target] = true;
+		work[(*nr_work)++] = target;
+	}
+	if (falls && next < fl->cnt && join(fl, next, &s) && !queued[next]) {
+		queued[next] = true;
+		work[(*nr_work)++] = next;
+	}
+}
+
+/* Whether the struct with BTF id @id has a field record (a special member) at all. */
+static bool has_record(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return false;
+	m = btf_members(t);
+	for (__u16 i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+		const char *name;
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+			mt = btf__type_by_id(btf, mt->type);
+		if (!mt)
+			continue;
+		if (btf_is_ptr(mt)) { /* a __kptr: its type tag */
+			const struct btf_type *tag = btf__type_by_id(btf, mt->type);
+
+			if (tag && btf_is_type_tag(tag))
+				return true;
+			continue;
+		}
+		name = btf__name_by_offset(btf, mt->name_off);
+		if (btf_is_struct(mt) && name && !strncmp(name, "bpf_", 4) &&
+		    (!strcmp(name, "bpf_spin_lock") || !strcmp(name, "bpf_list_head") ||
+		     !strcmp(name, "bpf_list_node") || !strcmp(name, "bpf_rb_root") ||
+		     !strcmp(name, "bpf_rb_node") || !strcmp(name, "bpf_refcount") ||
+		     !strcmp(name, "bpf_timer") || !strcmp(name, "bpf_wq")))
+			return true;
+	}
+	return false;
+}
+
+int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
+		     const char *const *callee, const bool *array_map, bool *differ)
+{
+	struct flow fl = {
+		.btf = btf, .insns = insns, .cnt = cnt, .callee = callee, .array_map = array_map};
+	unsigned long *work = calloc(cnt + 1, sizeof(*work)), nr_work = 0;
+	bool *queued = calloc(cnt + 1, sizeof(*queued));
+	int err = 0;
+
+	fl.at = calloc(cnt + 1, sizeof(*fl.at));
+	fl.reached = calloc(cnt + 1, sizeof(*fl.reached));
+	if (!work || !queued || !fl.at || !fl.reached) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (cnt) {
+		fl.at[0].seen = true;
+		work[nr_work++] = 0;
+		queued[0] = true;
+	}
+	while (nr_work) {
+		unsigned long i = work[--nr_work];
+
+		queued[i] = false;
+		step(&fl, i, work, &nr_work, queued);
+	}
+	for (unsigned long i = 0; i < cnt; i++) {
+		int nr_records = 0;
+		bool null_record = false;
+
+		for (unsigned int t = 0; t < fl.nr_types; t++) {
+			if (!(fl.reached[i] & (1ull << t)))
+				continue;
+			if (has_record(btf, fl.types[t]))
+				nr_records++; /* each type its own record */
+			else
+				null_record = true;
+		}
+		differ[i] = nr_records + null_record > 1;
+	}
+out:
+	free(work);
+	free(queued);
+	free(fl.at);
+	free(fl.reached);
+	return err;
+}

@@ -67,18 +67,14 @@ kfsim_install_deps() {
 }
 
 # kfsim_build DIR [cmake options...]: configure and build into $KFSIM_ROOT/DIR; the compiler's
-# output is shown only when the build fails.  With KFSIM_BUILD_TESTS_LABELLED=LABEL set, only
-# the programs of the tests carrying that label are built (and what they need).
+# output is shown only when the build fails.  With KFSIM_BUILD_TARGETS="T..." set, only those
+# targets are built (and what they need).
 kfsim_build() {
 	local dir=$KFSIM_ROOT/$1 log targets=()
 	shift
 	log=$(mktemp)
-	if [ -n "${KFSIM_BUILD_TESTS_LABELLED:-}" ]; then
-		cmake -S "$KFSIM_ROOT" -B "$dir" "$@" >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; return 1; }
-		# the first word of each labelled test's command: its program, named as its target
-		mapfile -t targets < <(cd "$dir" && ctest -N -V -L "$KFSIM_BUILD_TESTS_LABELLED" |
-			sed -n 's/^.*Test command: *\([^ ]*\).*$/\1/p' | xargs -r -n1 basename | sort -u)
-		[ ${#targets[@]} -gt 0 ] || { echo "kfsim: no test labelled $KFSIM_BUILD_TESTS_LABELLED" >&2; return 1; }
+	if [ -n "${KFSIM_BUILD_TARGETS:-}" ]; then
+		read -r -a targets <<<"$KFSIM_BUILD_TARGETS"
 		targets=(--target "${targets[@]}")
 	fi
 	if ! { cmake -S "$KFSIM_ROOT" -B "$dir" "$@" && cmake --build "$dir" -j "$(nproc)" "${targets[@]}"; } >"$log" 2>&1; then

@@ -12,6 +12,7 @@ set -euo pipefail
 out=$1 bpfcc=$2 src=$3
 
 . "$(dirname "$0")/need_kernel.sh"
+. "$(dirname "$0")/runner_report.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -21,15 +22,7 @@ mkdir -p "$out"
 fail() { echo "FAIL: $*"; exit 1; }
 grep -q "^can_loop: 4 programs run: 4 agree, 0 static-only, 0 disagree" "$out/run.txt" ||
 	fail "kfsim and the kernel do not both agree with the annotations"
-for prog in rbtree_search_can_loop endless_cond_break budget_per_frame nested_loops_sum; do
-	block=$(awk -v p="$prog" '$2 == p { on = 1; print; next } on && /^        / { print; next } { on = 0 }' "$out/run.txt")
-	grep -q "kfsim ACCEPT  kernel ACCEPT" <<<"$block" || fail "$prog: not accepted by both"
-	native=$(grep -m1 '^        retval:' <<<"$block" | awk '{ print $2 }')
-	kernel=$(grep "the kernel's test run" <<<"$block" | awk '{ print $2 }')
-	[ -n "$native" ] && [ "$native" = "$kernel" ] ||
-		fail "$prog: kfsim returned '$native', the kernel '$kernel'"
-	echo "$prog: kfsim and the kernel both return $native"
-done
+both_accept_same_retval "$out/run.txt" rbtree_search_can_loop endless_cond_break budget_per_frame nested_loops_sum
 
 # 6.12: BPF_MAX_LOOPS passes per frame (bpf_rbtree_root/left/right are 6.16 kfuncs: not run)
 "$out/can_loop" --kver 6.12 endless_cond_break budget_per_frame nested_loops_sum |

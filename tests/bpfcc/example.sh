@@ -10,6 +10,7 @@ set -euo pipefail
 out=$1 bpfcc=$2 kfsim=$3 src=$4
 
 . "$(dirname "$0")/need_kernel.sh"
+. "$(dirname "$0")/runner_report.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -19,15 +20,7 @@ mkdir -p "$out"
 fail() { echo "FAIL: $*"; exit 1; }
 grep -q "^vtime_queue: 3 programs run: 3 agree, 0 static-only, 0 disagree" "$out/run.txt" ||
 	fail "kfsim and the kernel do not both agree with the annotations"
-for prog in vtime_dispatch arrivals_fifo; do
-	block=$(awk -v p="$prog" '$2 == p { on = 1; print; next } on && /^        / { print; next } { on = 0 }' "$out/run.txt")
-	grep -q "kfsim ACCEPT  kernel ACCEPT" <<<"$block" || fail "$prog: not accepted by both"
-	native=$(grep -m1 '^        retval:' <<<"$block" | awk '{ print $2 }')
-	kernel=$(grep "the kernel's test run" <<<"$block" | awk '{ print $2 }')
-	[ -n "$native" ] && [ "$native" = "$kernel" ] ||
-		fail "$prog: kfsim returned '$native', the kernel '$kernel'"
-	echo "$prog: kfsim and the kernel both return $native"
-done
+both_accept_same_retval "$out/run.txt" vtime_dispatch arrivals_fifo
 leak=$(grep -A3 "^PASS    dispatch_leaks_task" "$out/run.txt" || true)
 grep -q "kfsim REJECT  kernel REJECT" <<<"$leak" ||
 	fail "dispatch_leaks_task: the leak is not refused by both"

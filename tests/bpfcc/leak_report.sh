@@ -13,6 +13,7 @@ set -euo pipefail
 out=$1 bpfcc=$2 src=$3
 
 . "$(dirname "$0")/need_kernel.sh"
+. "$(dirname "$0")/runner_report.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -22,7 +23,7 @@ mkdir -p "$out"
 cat "$out/run.txt"
 
 fail() { echo "FAIL: $*"; exit 1; }
-block() { awk -v p="$1" '$2 == p { on = 1; print; next } on && /^        / { print; next } { on = 0 }' "$out/run.txt"; }
+block() { prog_block "$1" "$out/run.txt"; }
 said() { sed -n "s/^        $1: *//p"; }
 grep -q "^leak_report: 8 programs run: 7 agree, 0 static-only, 1 disagree" "$out/run.txt" ||
 	fail "expected 7 programs to agree and leak_after_scalar_copy to differ in its id only"

@@ -19,6 +19,7 @@ objects=(rbtree rbtree_fail linked_list linked_list_fail refcounted_kptr refcoun
 kver=6.12
 
 . "$(dirname "$0")/need_kernel.sh"
+. "$(dirname "$0")/runner_report.sh"
 selftests=${KFSIM_LINUX_TREE:?KFSIM_LINUX_TREE is not set (the oracle/linux-source fixture sets it)}/tools/testing/selftests/bpf
 [ -d "$selftests/progs" ] || skip "$selftests/progs was not unpacked (Debian package linux-source-6.12)"
 
@@ -71,7 +72,7 @@ for o in "${objects[@]}"; do
 		*)
 			bad=$((bad + 1))
 			echo "DISAGREE $o/$prog:"
-			awk -v p="$prog" '$2 == p { on = 1; print; next } on && /^        / { print; next } { on = 0 }' "$out/$o.out" ;;
+			prog_block "$prog" "$out/$o.out" ;;
 		esac
 	done <"$out/$o.out"
 done

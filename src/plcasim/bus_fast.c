@@ -150,20 +150,10 @@ static inline void fast_ifg_over(struct plca_sim *sim, u32 node)
 /* sig_close() and the end of the signal (bus_signal_finish()) without the trace, or with it. */
 static inline void fast_close(struct plca_sim *sim, u32 node)
 {
-	struct bus_node *n = &sim->nodes[node];
-	struct bus_signal *s = &sim->sig[n->sig];
-
-	if (sim->trace) {
+	if (sim->trace)
 		bus_sig_close(sim, node);
-		return;
-	}
-	s->end = sim->now;
-	s->active = false;
-	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
-	n->sig = -1;
-	n->col_at = BUS_NEVER;
-	bus_cancel(sim, node, EV_COL);
-	bus_cancel(sim, node, EV_TX_END);
+	else
+		sig_end(sim, node);
 }
 
 /*

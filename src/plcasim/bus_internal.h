@@ -391,6 +391,26 @@ static inline void sig_push(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 	sim->opens[1] += kind <= SIG_JAM;
 }
 
+/*
+ * End @node's signal now: the receivers see it go after the propagation, carrier-sense and
+ * inter-frame delays.  Shared by bus_sig_close(), which then traces it, and the per-TO model's
+ * close, which inlines it when there is no trace.
+ */
+static inline struct bus_signal *sig_end(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct bus_signal *s = &sim->sig[n->sig];
+
+	s->end = sim->now;
+	s->active = false;
+	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
+	n->sig = -1;
+	n->col_at = BUS_NEVER;
+	bus_cancel(sim, node, EV_COL);
+	bus_cancel(sim, node, EV_TX_END);
+	return s;
+}
+
 
 int bus_signal_start(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_signal_rekind(struct plca_sim *sim, u32 node, u8 kind, u64 end);

@@ -98,15 +98,8 @@ static const char *const sig_names[] = {
 void bus_sig_close(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
-	struct bus_signal *s = &sim->sig[n->sig];
+	struct bus_signal *s = sig_end(sim, node);
 
-	s->end = sim->now;
-	s->active = false;
-	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
-	n->sig = -1;
-	n->col_at = BUS_NEVER;
-	bus_cancel(sim, node, EV_COL);
-	bus_cancel(sim, node, EV_TX_END);
 	if (sim->trace) {
 		char args[96];
 

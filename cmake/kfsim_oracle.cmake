@@ -5,15 +5,18 @@
 # written outside the build tree.
 #
 # kfsim_add_oracle_test(NAME part/name COMMAND cmd args... [LINUX_PATHS p...] [LABELS l...]
-#                       [TIMEOUT s] [ENVIRONMENT VAR=value...])
+#                       [TIMEOUT s] [COST s] [ENVIRONMENT VAR=value...])
 #   The test sees KFSIM_LINUX_TREE (the unpacked tree, e.g. .../linux-source-6.12) and must exit
 #   77 after printing "skipped: <reason>" when a referee is truly absent.
+#   COST: the seconds the test takes on an idle machine, for the slow ones: `ctest -j` starts
+#   them first, so a fresh build (CI: no timings kept from an earlier run) does not end with one
+#   long test running alone.
 set(KFSIM_LINUX_SOURCE_TARBALL "/usr/src/linux-source-6.12.tar.xz" CACHE FILEPATH
 	"Debian's linux-source-6.12 tarball, read by the oracle tests")
 set(KFSIM_LINUX_TREE "${PROJECT_BINARY_DIR}/linux-source/linux-source-6.12")
 
 function(kfsim_add_oracle_test)
-	cmake_parse_arguments(O "" "NAME;TIMEOUT" "COMMAND;LINUX_PATHS;LABELS;ENVIRONMENT" ${ARGN})
+	cmake_parse_arguments(O "" "NAME;TIMEOUT;COST" "COMMAND;LINUX_PATHS;LABELS;ENVIRONMENT" ${ARGN})
 	if(NOT O_TIMEOUT)
 		set(O_TIMEOUT 600)
 	endif()
@@ -24,6 +27,9 @@ function(kfsim_add_oracle_test)
 	set_tests_properties(${O_NAME} PROPERTIES LABELS "${part};oracle;${O_LABELS}"
 		TIMEOUT ${O_TIMEOUT} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED linux_source
 		ENVIRONMENT "KFSIM_LINUX_TREE=${KFSIM_LINUX_TREE};CMOCKA_MESSAGE_OUTPUT=stdout;${O_ENVIRONMENT}")
+	if(O_COST)
+		set_tests_properties(${O_NAME} PROPERTIES COST ${O_COST})
+	endif()
 endfunction()
 
 # Called once, after every tests/<part>/ was added: one unpacking step for the union of paths.

@@ -19,17 +19,14 @@
 #include <kfsim/rbtree_augmented.h>
 #include <kfsim/rbtree_debug.h>
 #include "cli.h"
+#include "cli_rbtree_replay.h"
 
 #define CMD "rbtree"
 #define MAX_RANDOM 1000000 /* nodes: ~32 MB, and a second or so */
 #define MAX_DRAWN 2000	   /* beyond this Graphviz takes minutes and the picture is a blur */
 #define MAX_LISTED_TEXT 64
 #define MAX_LISTED_JSON 10000
-
-struct key_node {
-	u32 key;
-	struct rb_node rb;
-};
+#define MAX_STEP_TREES 256 /* nodes: the tree after every step, in --steps --json */
 
 struct key_list {
 	u32 *keys;
@@ -60,6 +57,10 @@ struct run {
 	struct step_rec *steps;
 	size_t nr_steps, cap_steps;
 	int alloc_err;
+	/* with --steps --json on a small tree: the tree after each step (steps[i] -> trees[i]) */
+	bool replaying;
+	bool replay_diverged; /* the replayed steps did not end in the tree the code left */
+	struct rbtree_replay replay;
 };
 
 struct rbtree_opts {
@@ -158,6 +159,8 @@ static const struct kfsim_cli_spec rbtree_spec = {
 	.nr_opts = ARRAY_SIZE(rbtree_opts_table),
 	.notes = "Pictures name nodes by position, not address: the same tree gives the same DOT\n"
 		 "and SVG in every run.  Output files are replaced only when complete.\n"
+		 "With --steps --json, each step (in trees of up to 256 nodes) also holds the\n"
+		 "whole tree after it and the checker's verdict on it (\"after\").\n"
 		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
 	.opts_size = sizeof(struct rbtree_opts),
 	.run = rbtree_check_run,
@@ -212,6 +215,22 @@ static void record_step(void *priv, const struct kfsim_rb_step *step)
 		.color = step->color,
 		.why = step->why,
 	};
+	if (run->replaying)
+		rbtree_replay_step(&run->replay, step);
+}
+
+/* An operation starts on the whole tree @run->root: the replay copies it. */
+static void replay_begin(struct run *run)
+{
+	if (run->replaying)
+		rbtree_replay_begin(&run->replay, &run->root);
+}
+
+/* An operation returned: the replay must have arrived where the code did. */
+static void replay_end(struct run *run)
+{
+	if (run->replaying && !rbtree_replay_matches(&run->replay, &run->root))
+		run->replay_diverged = true;
 }
 
 static void run_insert(struct run *run, u32 key, const struct kfsim_rb_tracer *tracer)
@@ -235,7 +254,9 @@ static void run_insert(struct run *run, u32 key, const struct kfsim_rb_tracer *t
 	rb_link_node(&kn->rb, parent, link);
 	if (leftmost)
 		run->root.rb_leftmost = &kn->rb;
+	replay_begin(run);
 	kfsim_rb_insert_color_traced(&kn->rb, &run->root.rb_root, tracer);
+	replay_end(run);
 }
 
 static int run_erase(struct run *run, u32 key, const struct kfsim_rb_tracer *tracer)
@@ -247,12 +268,15 @@ static int run_erase(struct run *run, u32 key, const struct kfsim_rb_tracer *tra
 	run->ops[run->nr_ops++] = (struct op_rec){.erase = true, .key = key};
 	if (run->root.rb_leftmost == node)
 		run->root.rb_leftmost = rb_next(node);
+	replay_begin(run);
 	kfsim_rb_erase_traced(node, &run->root.rb_root, tracer);
 	RB_CLEAR_NODE(node);
+	replay_end(run);
 	return 0;
 }
 
-static int build_tree(struct run *run, const struct rbtree_opts *o)
+static int build_tree(struct run *run, const struct rbtree_opts *o,
+		      const struct kfsim_rb_check_ops *check_ops)
 {
 	const struct kfsim_rb_tracer tracer = {.step = record_step, .priv = run};
 	const struct kfsim_rb_tracer *t = o->steps ? &tracer : NULL;
@@ -265,6 +289,11 @@ static int build_tree(struct run *run, const struct rbtree_opts *o)
 	run->ops = calloc(nr_nodes + o->erases.nr + 1, sizeof(*run->ops));
 	if (!run->pool || !run->ops)
 		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for %zu nodes", nr_nodes);
+	if (o->steps && o->json && nr_nodes <= MAX_STEP_TREES) {
+		if (rbtree_replay_init(&run->replay, run->pool, nr_nodes, check_ops))
+			return kfsim_cli_fail(CMD, -ENOMEM, "no memory for %zu nodes", nr_nodes);
+		run->replaying = true;
+	}
 	prandom_seed_state(&rnd, o->seed);
 	for (u64 i = 0; i < o->nr_random; i++)
 		run_insert(run, kfsim_prandom_below(&rnd, (u32)range), t);
@@ -276,8 +305,15 @@ static int build_tree(struct run *run, const struct rbtree_opts *o)
 					      "cannot erase %u: no node has that key "
 					      "(erase %zu of %zu)",
 					      o->erases.keys[i], i + 1, o->erases.nr);
-	if (run->alloc_err)
-		return kfsim_cli_fail(CMD, run->alloc_err, "no memory for the step log");
+	if (run->alloc_err || run->replay.err == -ENOMEM)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for the step log");
+	/* a bug in the step log or in the replay: no picture of it can be trusted */
+	if (run->replay.err || run->replay_diverged)
+		return kfsim_cli_fail(CMD, -EIO,
+				      "the reported steps do not replay to the tree the kernel's "
+				      "code left (%s)",
+				      run->replay.err ? "a step the tree cannot take"
+						      : "another tree");
 	return 0;
 }
 
@@ -373,6 +409,53 @@ static void print_steps_text(const struct run *run)
 	}
 }
 
+/* The tree after one step, in the form of the final tree's fields ("preorder" as below). */
+static void json_step_tree(struct kfsim_json *json, const struct rbtree_replay *replay,
+			   const struct rbtree_replay_tree *tree)
+{
+	kfsim_json_key(json, "after");
+	kfsim_json_object_begin(json);
+	kfsim_json_kv_uint(json, "nodes", tree->nr);
+	kfsim_json_kv_uint(json, "height", tree->height);
+	/* the paths' black count is one number only in a valid tree */
+	kfsim_json_key(json, "black_height");
+	if (tree->valid)
+		kfsim_json_uint(json, tree->check.black_height);
+	else
+		kfsim_json_null(json);
+	kfsim_json_kv_bool(json, "valid", tree->valid);
+	kfsim_json_kv_string(json, "violation", kfsim_rb_violation_name(tree->check.violation));
+	kfsim_json_kv_string(json, "check", tree->check.message);
+	kfsim_json_key(json, "leftmost");
+	if (tree->has_leftmost)
+		kfsim_json_uint(json, tree->leftmost);
+	else
+		kfsim_json_null(json);
+	kfsim_json_key(json, "preorder");
+	kfsim_json_array_begin(json);
+	for (size_t i = 0; i < tree->nr; i++) {
+		const struct rbtree_replay_node *node = &replay->nodes[tree->first + i];
+
+		kfsim_json_object_begin(json);
+		kfsim_json_kv_uint(json, "id", i);
+		kfsim_json_kv_uint(json, "key", node->key);
+		kfsim_json_kv_string(json, "color", node->red ? "red" : "black");
+		kfsim_json_key(json, "parent");
+		if (i)
+			kfsim_json_uint(json, node->parent - tree->first);
+		else
+			kfsim_json_null(json);
+		kfsim_json_key(json, "side");
+		if (i)
+			kfsim_json_string(json, node->right ? "right" : "left");
+		else
+			kfsim_json_null(json);
+		kfsim_json_object_end(json);
+	}
+	kfsim_json_array_end(json);
+	kfsim_json_object_end(json);
+}
+
 static void json_steps(struct kfsim_json *json, const struct run *run)
 {
 	size_t s = 0;
@@ -397,6 +480,8 @@ static void json_steps(struct kfsim_json *json, const struct run *run)
 			else if (st->has_other)
 				kfsim_json_kv_uint(json, "other", st->other);
 			kfsim_json_kv_string(json, "why", st->why);
+			if (run->replaying)
+				json_step_tree(json, &run->replay, &run->replay.trees[s]);
 			kfsim_json_object_end(json);
 		}
 		kfsim_json_array_end(json);
@@ -514,7 +599,7 @@ static int rbtree_run(const struct rbtree_opts *o)
 	struct run run = {0};
 	int ret, check_err;
 
-	ret = build_tree(&run, o);
+	ret = build_tree(&run, o, &check_ops);
 	if (ret)
 		goto out;
 	check_err = kfsim_rb_check_cached(&run.root, &check_ops, &res);
@@ -532,6 +617,8 @@ out:
 	free(run.pool);
 	free(run.ops);
 	free(run.steps);
+	if (run.replaying)
+		rbtree_replay_free(&run.replay);
 	return ret;
 }
 

@@ -3,9 +3,8 @@
  * The playground's panels.  Every number and every decision drawn here comes from a run of the
  * kfsim program compiled to WebAssembly (kfsim_run.js), with the arguments printed under each
  * picture: the page only lays out what kfsim printed (its --json and its Perfetto traces).
- * The one exception is said where it happens: between two steps of an insert, the tree is
- * redrawn by applying the rotation or recolouring kfsim reported, and the result is checked
- * against the tree kfsim prints when the operation returns.
+ * Between two steps of an insert or an erase, the tree drawn is the one kfsim prints after
+ * that step (its "after"), with the checker's verdict on it.
  *
  * For the browser test: window.kfsimPlayground has ready (and readyMs, when it became so, from
  * the page's start), errors, runs, timings ({panel, what, ms} per
@@ -140,17 +139,6 @@
     return {root: nodes.length ? nodes[0] : null};
   }
 
-  function cloneTree(t) {
-    const copy = (n, parent) => {
-      if (!n) return null;
-      const c = {key: n.key, red: n.red, parent, left: null, right: null};
-      c.left = copy(n.left, c);
-      c.right = copy(n.right, c);
-      return c;
-    };
-    return {root: copy(t.root, null)};
-  }
-
   function inorder(t) {
     const out = [];
     const walk = (n, depth) => {
@@ -163,68 +151,16 @@
     return out;
   }
 
-  function findKey(t, key) {
-    return inorder(t).map((e) => e.n).find((n) => n.key === key) || null;
+  /* A step in the words of `kfsim rbtree --steps` (its text output). */
+  function stepText(step) {
+    if (step.kind === 'recolor') return `recolor ${step.node} ${step.color}`;
+    if (step.kind === 'unlink')
+      return `unlink ${step.node} ` + (step.other === undefined ? '(a leaf)' : `(${step.other} takes its place)`);
+    return `${step.kind} at ${step.node} (${step.other} rises)`;
   }
 
-  function rotate(t, x, dir) { /* dir 'left': x's right child rises */
-    const other = dir === 'left' ? 'right' : 'left';
-    const y = x[other];
-    if (!y) return false;
-    x[other] = y[dir];
-    if (y[dir]) y[dir].parent = x;
-    y.parent = x.parent;
-    if (!x.parent) t.root = y;
-    else if (x.parent.left === x) x.parent.left = y;
-    else x.parent.right = y;
-    y[dir] = x;
-    x.parent = y;
-    return true;
-  }
-
-  /* Applies one reported step; false when the picture cannot follow it (equal keys). */
-  function applyStep(t, step) {
-    const node = findKey(t, step.node);
-    if (!node) return false;
-    if (step.kind === 'recolor') {
-      node.red = step.color === 'red';
-      return true;
-    }
-    if (step.kind === 'rotate-left') return rotate(t, node, 'left');
-    if (step.kind === 'rotate-right') return rotate(t, node, 'right');
-    return false;
-  }
-
-  function sameTree(a, b) {
-    const eq = (x, y) => (!x && !y) || (x && y && x.key === y.key && x.red === y.red && eq(x.left, y.left) && eq(x.right, y.right));
-    return eq(a.root, b.root);
-  }
-
-  /* The pictures between the steps of insert @op: kfsim's tree before it, the new node linked
-   * where the descent puts it (equal keys go right, as kfsim rbtree inserts), then each
-   * reported step applied.  null when a key repeats or the last picture is not kfsim's tree. */
-  function replayInsert(before, after, op) {
-    if (inorder(before).some((e) => e.n.key === op.key)) return null;
-    const t = cloneTree(before);
-    const n = {key: op.key, red: true, left: null, right: null, parent: null};
-    let p = null, link = t.root;
-    while (link) {
-      p = link;
-      link = op.key < link.key ? link.left : link.right;
-    }
-    n.parent = p;
-    if (!p) t.root = n;
-    else if (op.key < p.key) p.left = n;
-    else p.right = n;
-    const pics = [cloneTree(t)];
-    for (const step of op.steps) {
-      if (!applyStep(t, step)) return null;
-      pics.push(cloneTree(t));
-    }
-    return sameTree(t, after) ? pics : null;
-  }
-
-  function drawTree(svg, t, highlight, caption) {
+  /* @leftmost: the key of rb_first_cached() as kfsim printed it (null: NULL), ringed. */
+  function drawTree(svg, t, highlight, leftmost, caption) {
     clear(svg);
     const W = 1100, H = 420;
     const order = inorder(t);
@@ -238,7 +174,7 @@
     for (const [n, p] of pos)
       for (const c of [n.left, n.right])
         if (c) el(svg, 'line', {x1: p.x, y1: p.y, x2: pos.get(c).x, y2: pos.get(c).y, stroke: '#6b7480', 'stroke-width': 2});
-    const first = order.length ? order[0].n : null;
+    const first = leftmost === null ? null : (order.find((e) => e.n.key === leftmost) || {n: null}).n;
     const r = Math.max(9, Math.min(17, dx / 2 - 2));
     for (const [n, p] of pos) {
       if (highlight.includes(n.key))
@@ -263,22 +199,26 @@
     const {op: i, step: j} = rb.pos;
     const full = await rbState(total);
     const op = full.ops[i];
-    const before = treeFromPreorder((await rbState(i)).preorder);
-    const afterState = await rbState(i + 1);
-    const after = treeFromPreorder(afterState.preorder);
-    const verdict = (s) => `checker: ${s.check}; ${s.nodes} nodes, height ${s.height}, black height ${s.black_height}; ` +
+    const verdict = (s) => `checker: ${s.check}; ${s.nodes} nodes, height ${s.height}` +
+      (s.black_height === null ? '' : `, black height ${s.black_height}`) + '; ' +
       `rb_first_cached() = ${s.leftmost === null ? 'NULL' : s.leftmost}`;
     const head = `${op.op} ${op.key} (operation ${i + 1} of ${total})`;
     if (j >= op.steps.length) {
-      drawTree(svg, after, [op.key], `${head}: done`);
+      const afterState = await rbState(i + 1);
+      drawTree(svg, treeFromPreorder(afterState.preorder), [op.key], afterState.leftmost, `${head}: done`);
       status('rb-status', verdict(afterState), afterState.valid ? 'good' : 'bad');
     } else {
-      const pics = op.op === 'insert' ? replayInsert(before, after, op) : null;
       const step = op.steps[j];
-      const what = `${head}, step ${j + 1} of ${op.steps.length}: ${step.kind} at ${step.node}` +
-        (step.other !== undefined ? ` (with ${step.other})` : '') + (step.color ? ` to ${step.color}` : '');
-      drawTree(svg, pics ? pics[j + 1] : before, [step.node], what);
-      status('rb-status', `[${step.why}]` + (pics ? '' : ' (picture: the tree before the operation)'));
+      const what = `${head}, step ${j + 1} of ${op.steps.length}: ${stepText(step)}`;
+      const mark = step.kind === 'unlink' ? [step.other] : [step.node];
+      if (step.after) {
+        drawTree(svg, treeFromPreorder(step.after.preorder), mark, step.after.leftmost, what);
+        status('rb-status', `[${step.why}] ${verdict(step.after)}`, step.after.valid ? 'good' : 'mid');
+      } else { /* kfsim gives the tree after each step only for trees of up to 256 nodes */
+        const before = await rbState(i);
+        drawTree(svg, treeFromPreorder(before.preorder), [step.node], before.leftmost, what);
+        status('rb-status', `[${step.why}] (picture: the tree before the operation)`);
+      }
     }
     cmdLine('rb-cmd', rbArgs(i + 1));
   }

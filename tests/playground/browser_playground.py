@@ -6,6 +6,9 @@ opened from file:// and every control of every panel driven.  Checks:
   - the page is usable (the module compiled, every panel drawn) within 1 s of loading;
   - each control changes its panel's picture (the SVG before and after differ), and the
     interaction's time from event to redrawn picture is measured and printed;
+  - the red-black panel steps back through every step of two erases and forward again: each
+    step redraws the tree with its erase case and the checker's verdict, the erased node
+    leaves the picture at its unlink, rb_first_cached() stays ringed;
   - nothing is cut or overlapping in the shown panel's pictures (the tour checker's rules);
   - no console error, no uncaught exception, no request other than file: and data:;
 and writes a screenshot of each panel to OUT/browser/playground-<panel>.png.
@@ -44,8 +47,11 @@ PANELS = [
         ('step back', "click('rb-back')"),
         ('step back again', "click('rb-back')"),
         ('step forward', "click('rb-fwd')"),
-        ('erase 5', "set('rb-keys', '5', 'input'); click('rb-erase')"),
         ('8 random', "click('rb-clear'); click('rb-random')"),
+        ('insert 9 keys', "click('rb-clear'); set('rb-keys', '5,1,3,8,2,9,7,4,6', 'input'); "
+                          "click('rb-insert')"),
+        # then erase_walk(): every step of these two erases, back and forth
+        ('erase 3,8', "set('rb-keys', '3,8', 'input'); click('rb-erase')"),
     ]),
     ('bpf', 'bpf-svg', [
         ('step back', "click('bpf-back')"),
@@ -78,6 +84,64 @@ def evaluate(browser, session, expr, await_promise=False):
         d = r['exceptionDetails']
         raise RuntimeError('page script failed: %s' % d.get('exception', d).get('description'))
     return r['result'].get('value')
+
+
+# The red-black panel's picture without its caption: the nodes (place, colour, key, the ring of
+# rb_first_cached()) and the links, so that a step that changed only the caption is caught.
+RB_SHAPE = """(() => { const svg = document.getElementById('rb-svg');
+  const texts = [...svg.querySelectorAll('text')];
+  return {caption: texts.length ? texts[0].textContent : '',
+          shape: [...svg.querySelectorAll('circle, line')].map((e) => e.outerHTML).join('') +
+                 texts.slice(1).map((t) => t.textContent + '@' + t.getAttribute('x')).join(' '),
+          keys: texts.slice(1).map((t) => t.textContent),
+          ringed: svg.querySelectorAll('circle[stroke-dasharray]').length,
+          status: document.getElementById('rb-status').textContent}; })()"""
+
+
+def erase_walk(browser, session, interact, problems):
+    """After 'erase 3,8': step back through every step of both erases to the tree before them,
+    then forward again to the end.  Each step must redraw the tree itself (not only the caption)
+    with its erase case and the checker's verdict, the erased node must leave the picture at its
+    unlink, rb_first_cached() stays ringed, and the way forward shows the way back's pictures in
+    reverse.  Returns the interactions' times."""
+    seen = [evaluate(browser, session, RB_SHAPE)]
+    times = []
+    while ': done' not in seen[-1]['caption'] or not seen[-1]['caption'].startswith('insert'):
+        if len(seen) > 40:
+            problems.append('rbtree: stepping back never left the erases: %s'
+                            % seen[-1]['caption'])
+            return times
+        times.append(interact('erase: step back', "click('rb-back')"))
+        seen.append(evaluate(browser, session, RB_SHAPE))
+    steps = [v for v in seen if ', step ' in v['caption']]
+    for later, v in zip(seen, seen[1:]):  # v is one step before later
+        if ', step ' in later['caption'] and v['shape'] == later['shape']:
+            problems.append('rbtree: "%s" drew the tree of the step before it'
+                            % later['caption'])
+    for v in steps:
+        if not v['status'].startswith('[erase') or 'checker: ' not in v['status']:
+            problems.append('rbtree: "%s": no erase case or no verdict: %s'
+                            % (v['caption'], v['status']))
+        if v['ringed'] != 1:
+            problems.append('rbtree: "%s": %d nodes ringed as rb_first_cached()'
+                            % (v['caption'], v['ringed']))
+    for key in ('3', '8'):
+        unlink = [i for i, v in enumerate(seen) if ': unlink %s ' % key in v['caption']]
+        if len(unlink) != 1 or key in seen[unlink[0]]['keys'] or \
+                key not in seen[unlink[0] + 1]['keys']:
+            problems.append('rbtree: the unlink of %s did not take it out of the picture' % key)
+    cases = sorted({v['status'].split(']')[0] + ']' for v in steps})
+    print('rbtree  erase 3,8: %d steps back to the tree before them; cases shown: %s' % (
+        len(steps), '; '.join(cases)))
+    for back in reversed(seen[:-1]):
+        times.append(interact('erase: step forward', "click('rb-fwd')"))
+        now = evaluate(browser, session, RB_SHAPE)
+        if (now['caption'], now['shape']) != (back['caption'], back['shape']):
+            problems.append('rbtree: stepping forward to "%s" drew "%s"' % (back['caption'],
+                                                                            now['caption']))
+            break
+    print('rbtree  and %d steps forward to the end again' % (len(seen) - 1))
+    return times
 
 
 def main():
@@ -125,7 +189,7 @@ def main():
             for panel, svg_id, steps in PANELS:
                 evaluate(browser, session,
                          "document.querySelector('nav button[data-panel=%s]').click()" % panel)
-                for what, js in steps:
+                def interact(what, js, svg_id=svg_id, panel=panel):
                     before = evaluate(browser, session,
                                       "document.getElementById('%s').innerHTML" % svg_id)
                     n = evaluate(browser, session, 'window.kfsimPlayground.timings.length')
@@ -138,12 +202,26 @@ def main():
                                        'window.kfsimPlayground.timings.slice(%d)' % n)
                     ms = max((t['ms'] for t in timings), default=0)
                     changed = before != after
-                    print('%-7s %-18s %6.1f ms  picture %s' % (panel, what, ms,
-                                                               'changed' if changed else 'SAME'))
                     if not changed:
                         problems.append('%s: "%s" did not change the picture' % (panel, what))
                     if ms > INTERACTION_MS:
                         slow.append((panel, what, ms))
+                    return ms, changed
+
+                for what, js in steps:
+                    ms, changed = interact(what, js)
+                    print('%-7s %-18s %6.1f ms  picture %s' % (panel, what, ms,
+                                                               'changed' if changed else 'SAME'))
+                if panel == 'rbtree':
+                    times = sorted(erase_walk(browser, session,
+                                              lambda what, js: interact(what, js)[0], problems))
+                    print('rbtree  %d erase steps, back and forth: median %.1f ms, slowest %.1f '
+                          'ms' % (len(times), times[len(times) // 2], times[-1]))
+                    # the screenshot shows an erase between two steps: case 3's rotation
+                    for _ in range(len(times)):
+                        if 'erase case 3' in evaluate(browser, session, RB_SHAPE)['status']:
+                            break
+                        interact('erase: step back', "click('rb-back')")
                 layout = evaluate(browser, session, check_panel)
                 problems += ['%s: %s' % (panel, p) for p in layout['problems']]
                 size = browser.send('Page.getLayoutMetrics', {}, session)['cssContentSize']

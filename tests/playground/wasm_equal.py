@@ -59,6 +59,16 @@ CASES = [
     ['rbtree', '--insert', '5,1,3,8,2,9,7,4,6', '--erase', '5,1,9', '--steps', '--json'],
     ['rbtree', '--random', '500', '--seed', '3', '--json'],
     ['rbtree', '--insert', '3,3,3,1', '--erase', '3', '--steps', '--json'],
+    # erases whose steps (each with the tree after it and its verdict) reach every erase case of
+    # lib/rbtree.c in both mirror images, the successor's red child included
+    ['rbtree', '--insert', '23,34,2,30,16,4,11,8,12,35,28,32', '--erase',
+     '12,34,35,30,23,4,28,32,2', '--steps', '--json'],
+    ['rbtree', '--insert', '25,11,5,9,29,36,34,1,28,32', '--erase', '9,5,28,1,34,11', '--steps',
+     '--json'],
+    ['rbtree', '--insert', '14,12,13,25,20,2,24,27,6,30,5,9,3,11,10,35', '--erase',
+     '14,30,5,9,2,12,20,3,10,25,6,13', '--steps', '--json'],
+    ['rbtree', '--insert', '11,1,3,5,9,18,15', '--erase', '11,9', '--steps', '--json'],
+    ['rbtree', '--insert', '3,3,3,1,3,2', '--erase', '3,3,1,3', '--steps', '--json'],
     ['rbtree', '--erase', '4', '--json'],
     ['rbtree', '--insert', 'x'],
     ['bpf', 'kfuncs', '--json'],

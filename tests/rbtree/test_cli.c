@@ -5,6 +5,7 @@
  * (exit 1, "-ENOENT: ...", nothing on stdout).
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -73,6 +74,122 @@ static void test_steps(void **state)
 	assert_non_null(strstr(r.out, "  insert 2\n    (no rebalancing needed)\n"));
 	assert_non_null(
 		strstr(r.out, "  insert 3\n    rotate-left at 1 (2 rises)  [insert case 3"));
+	cli_result_free(&r);
+}
+
+#define NR_OF(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Whether a step of kind @kind has a reason starting with @why_start. */
+static bool has_step(const char *json, const char *kind, const char *why_start)
+{
+	char needle[64], want[96];
+
+	snprintf(needle, sizeof(needle), "\"kind\": \"%s\"", kind);
+	snprintf(want, sizeof(want), "\"why\": \"%s", why_start);
+	for (const char *p = strstr(json, needle); p; p = strstr(p + 1, needle)) {
+		const char *why = strstr(p, "\"why\": ");
+
+		if (why && !strncmp(why, want, strlen(want)))
+			return true;
+	}
+	return false;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * --steps --json gives the whole tree after every step, checked.  kfsim fails (-EIO) when the
+ * reported steps, replayed one by one, do not end in the tree the kernel's code left, so an
+ * exit status of 0 holds the replay to the code after every operation.  Random orders of
+ * inserts and erases reach each erase case in both mirror images.
+ */
+static void test_step_trees(void **state)
+{
+	static const char *const cases[] = {
+		"erase case 1: the sibling is red",
+		"erase case 2: black sibling, black nephews",
+		"erase case 2: the parent was red",
+		"erase case 3: the sibling's inner child is red",
+		"erase case 4: the sibling's outer child is red",
+		"erase: a node with two children is replaced by its successor",
+		"erase: a node with at most one child is replaced by that child",
+		"erase: the successor's red child takes its place and turns black",
+		"insert case 2: the uncle is black, inner child",
+	};
+	bool seen[NR_OF(cases)] = {false};
+	bool seen_rotate_left = false, seen_rotate_right = false, seen_short = false;
+	uint32_t seed = 1;
+
+	for (int round = 0; round < 24; round++) {
+		char inserts[512] = "", erases[512] = "";
+		unsigned int keys[40], nr = 10 + round;
+		struct cli_result r;
+
+		for (unsigned int i = 0; i < nr; i++)
+			keys[i] = i;
+		for (int pass = 0; pass < 2; pass++) {
+			char *list = pass ? erases : inserts;
+
+			for (unsigned int i = nr - 1; i > 0; i--) { /* Fisher-Yates, an LCG */
+				unsigned int j, tmp;
+
+				seed = seed * 1103515245 + 12345;
+				j = (seed >> 16) % (i + 1);
+				tmp = keys[i], keys[i] = keys[j], keys[j] = tmp;
+			}
+			for (unsigned int i = 0; i < (pass ? nr / 2 + round % 5 : nr); i++)
+				snprintf(list + strlen(list), 512 - strlen(list), "%s%u",
+					 i ? "," : "", keys[i]);
+		}
+		RUN(&r, "--insert", inserts, "--erase", erases, "--steps", "--json");
+		assert_ok(&r);
+		assert_int_equal(count(r.out, "\"after\": {"), count(r.out, "\"kind\": "));
+		for (size_t c = 0; c < NR_OF(cases); c++)
+			seen[c] |= strstr(r.out, cases[c]) != NULL;
+		/* both mirror images: N a left child (rotate left at P), and a right one */
+		seen_rotate_left |= has_step(r.out, "rotate-left", "erase case 4");
+		seen_rotate_right |= has_step(r.out, "rotate-right", "erase case 4");
+		/* a black node erased without a red child: its paths are one black short */
+		seen_short |= strstr(r.out, "\"violation\": \"black-height\"") != NULL;
+		cli_result_free(&r);
+	}
+	for (size_t c = 0; c < NR_OF(cases); c++) {
+		if (!seen[c])
+			print_error("never seen: %s\n", cases[c]);
+		assert_true(seen[c]);
+	}
+	assert_true(seen_rotate_left && seen_rotate_right && seen_short);
+}
+
+/* Equal keys: the steps name nodes, not keys, and still replay; big trees carry no "after". */
+static void test_step_trees_limits(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "--insert", "3,3,3,1,3,2", "--erase", "3,3,1,3", "--steps", "--json");
+	assert_ok(&r);
+	assert_int_equal(count(r.out, "\"after\": {"), count(r.out, "\"kind\": "));
+	assert_non_null(strstr(r.out, "replaced by its successor"));
+	cli_result_free(&r);
+
+	RUN(&r, "--random", "300", "--steps", "--json");
+	assert_ok(&r);
+	assert_non_null(strstr(r.out, "\"kind\": "));
+	assert_null(strstr(r.out, "\"after\""));
+	cli_result_free(&r);
+
+	RUN(&r, "--insert", "1,2,3", "--erase", "2", "--steps"); /* the text is unchanged */
+	assert_ok(&r);
+	assert_non_null(strstr(r.out, "  erase 2\n    unlink 2 (3 takes its place)  [erase: a "
+				      "node with two children is replaced by its successor]\n"));
+	assert_null(strstr(r.out, "after"));
 	cli_result_free(&r);
 }
 
@@ -275,6 +392,8 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_insert_erase_verdict),
 		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_step_trees),
+		cmocka_unit_test(test_step_trees_limits),
 		cmocka_unit_test(test_random_is_reproducible),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_pictures),

@@ -322,6 +322,11 @@ int kfsim_bfq_fio_parse_file(const char *path, struct kfsim_bfq_sim_config *cfg,
  * @write: a write (rwbs contains W)
  * @sync: the S flag
  * @dev: the traced device, MKDEV-style (major << 20 | minor) from its "maj,min"
+ * @depth: for a closed-loop replay (kfsim_blktrace_deps()), this record included, how many of
+ *         its process's I/Os were in flight when it was queued; 0 when not known
+ * @think_ns: and how long the process took before queueing it: since its last completion
+ *            when nothing of it was in flight (@depth 1), else since its previous queue
+ *            event; 0 for the process's first record
  */
 struct kfsim_blktrace_rec {
 	u64 time_ns;
@@ -331,6 +336,8 @@ struct kfsim_blktrace_rec {
 	unsigned int nr_sectors;
 	bool write;
 	bool sync;
+	unsigned int depth;
+	u64 think_ns;
 };
 
 /**
@@ -395,6 +402,27 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg);
 
 /**
+ * kfsim_blktrace_deps() - what a closed-loop replay follows: each record's dependencies
+ * @buf: the trace text the records were parsed from (kfsim_blktrace_parse_buf())
+ * @size: its length
+ * @recs: the records, as parsed (before kfsim_blktrace_place() moves their sectors)
+ * @nr: how many
+ *
+ * Reads the trace's completions ("C" events with data) and sets @depth and @think_ns of every
+ * record.  A completion ends each record in flight it covers: same device and direction, the
+ * record's sectors within its own (a merged request completes once for all its bios; a split
+ * one per part).  Walking the trace in time order (a completion before a queue event of the
+ * same time), a record's @depth is its process's records in flight plus one, its @think_ns the
+ * time since that process's last completion when none was in flight, else since its previous
+ * queue event.  A record nothing completes stays in flight to the end.
+ *
+ * Return: the number of records a completion ended (0: the trace has no completions, and
+ * every @depth is 0), or -ENOMEM.
+ */
+long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec *recs,
+			 size_t nr);
+
+/**
  * kfsim_blktrace_place() - put the sectors of a parsed trace on a disk of @capacity sectors
  * @recs: the records (sector changed in place)
  * @nr: how many
@@ -425,6 +453,12 @@ int kfsim_blktrace_place(struct kfsim_blktrace_rec *recs, size_t nr, sector_t ca
  * @nr_jobs: how many
  * @replay: records of a blkparse trace to replay (each pid becomes a process), or NULL
  * @nr_replay: how many
+ * @replay_closed: replay closed-loop: each process issues its next record when its own
+ *                 previous ones allow, as in the trace (the record's @depth and @think_ns,
+ *                 from kfsim_blktrace_deps()): at most @depth - 1 of its I/Os still in flight,
+ *                 @think_ns after its last completion (@depth 1) or its previous issue; its
+ *                 first record, and any of @depth 0, at the record's own time.  Open-loop
+ *                 (false): every record at its own time
  * @trace: a Perfetto trace to record dispatches into, or NULL
  * @trace_window_ns: record only the first this many ns of the run
  * @bin_ns: width of the throughput time series bins
@@ -444,6 +478,7 @@ struct kfsim_bfq_sim_config {
 	unsigned int nr_jobs;
 	const struct kfsim_blktrace_rec *replay;
 	size_t nr_replay;
+	bool replay_closed;
 	struct kfsim_trace *trace;
 	u64 trace_window_ns;
 	u64 bin_ns;

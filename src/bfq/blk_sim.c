@@ -68,6 +68,9 @@ struct sim_job {
 	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
 	u64 zone_bytes;		/* bytes chosen in it */
 	bool replay;
+	size_t replay_cur;	/* closed-loop replay: its next record, SIZE_MAX after its last */
+	bool replay_began;	/* ... and whether it issued one yet */
+	u64 replay_done_ns, replay_issue_ns, replay_wake_at;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
 	int pid;
@@ -114,6 +117,8 @@ struct kfsim_bfq_sim {
 	bool tag_waiters_ready;
 	struct kfsim_blktrace_rec *replay;
 	unsigned int *replay_job;	/* job index of each record */
+	size_t *replay_chain;	/* closed loop: the next record of the same process, or SIZE_MAX */
+	u64 replay_inflight;	/* replayed requests not completed */
 	size_t replay_next;
 	u64 replay_lag_sum_ns;
 	bool replay_blocked;
@@ -812,6 +817,59 @@ static bool job_draws_first(const struct kfsim_bfq_sim *sim, const struct sim_jo
 	       (writes && (spec->buffered || sim_ops(sim)->limit_depth));
 }
 
+/* A replayed record goes to the scheduler: the lag is how far behind the trace's time. */
+static void replay_submit(struct kfsim_bfq_sim *sim, size_t i, struct request *rq)
+{
+	const struct kfsim_blktrace_rec *rec = &sim->replay[i];
+	u64 lag = sim->now > rec->time_ns ? sim->now - rec->time_ns : 0;
+
+	sim_submit(sim, sim->replay_job[i], rq, rec->sector, rec->nr_sectors << SECTOR_SHIFT,
+		   rec->write, rec->sync);
+	sim->replay_lag_sum_ns += lag;
+	sim->result.replay_lag_max_us = max(sim->result.replay_lag_max_us, (double)lag / 1e3);
+	sim->replay_next++;	/* records issued */
+	sim->replay_inflight++;
+}
+
+/*
+ * Closed loop: process @j issues its next records as far as its own past allows (struct
+ * kfsim_bfq_sim_config.replay_closed): a completion or a wake-up at the time it set calls it
+ * again.
+ */
+static void replay_closed_issue(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+
+	while (job->replay_cur != SIZE_MAX) {
+		const struct kfsim_blktrace_rec *rec = &sim->replay[job->replay_cur];
+		u64 ready = rec->time_ns;
+		struct request *rq;
+
+		if (job->replay_began && rec->depth) {
+			if (job->inflight >= rec->depth)
+				return;	/* a completion comes first */
+			ready = (rec->depth == 1 ? job->replay_done_ns : job->replay_issue_ns) +
+				rec->think_ns;
+		}
+		if (ready > sim->now) {
+			if (job->replay_wake_at != ready) {
+				job->replay_wake_at = ready;
+				sim_schedule(sim, ready, EV_JOB_WAKE, j);
+			}
+			return;
+		}
+		rq = sim_alloc_request(sim, j, sim_opf(rec->write, rec->sync));
+		if (!rq) {
+			sim_wait_tag(sim, j);
+			return;
+		}
+		replay_submit(sim, job->replay_cur, rq);
+		job->replay_began = true;
+		job->replay_issue_ns = sim->now;
+		job->replay_cur = sim->replay_chain[job->replay_cur];
+	}
+}
+
 /* Fill a fio job up to its depth, within its rates, sizes and time. */
 static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 {
@@ -819,8 +877,13 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	unsigned int depth = kfsim_bfq_job_depth(&job->spec);
 
 	/* asleep for a tag (io_submit() blocked): it submits again once woken */
-	if (sim->draining || job->replay || job->ended || job->waiting_tag)
+	if (sim->draining || job->ended || job->waiting_tag)
 		return;
+	if (job->replay) {
+		if (sim->cfg.replay_closed)
+			replay_closed_issue(sim, j);
+		return;
+	}
 	if (job->flusher) {
 		wb_issue(sim, j);
 		return;
@@ -927,12 +990,7 @@ static void replay_issue(struct kfsim_bfq_sim *sim)
 			sim->replay_blocked = true;
 			return;
 		}
-		sim_submit(sim, sim->replay_job[sim->replay_next], rq, rec->sector,
-			   rec->nr_sectors << SECTOR_SHIFT, rec->write, rec->sync);
-		sim->replay_lag_sum_ns += sim->now - rec->time_ns;
-		sim->result.replay_lag_max_us = max(sim->result.replay_lag_max_us,
-						    (double)(sim->now - rec->time_ns) / 1e3);
-		sim->replay_next++;
+		replay_submit(sim, sim->replay_next, rq);
 	}
 }
 
@@ -1059,7 +1117,11 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	 * (scsi_end_request() -> scsi_run_queue_async() runs it only when sdev->restarts is set,
 	 * 6.12), so the next dispatch is the one the next insertion runs.
 	 */
-	if (!job->replay) {
+	if (job->replay) {
+		sim->replay_inflight--;
+		job->replay_done_ns = sim->now;
+		job_issue(sim, j);	/* a closed loop's next record may go now */
+	} else {
 		if (job->spec.thinktime_us && !sim->draining)
 			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE, j);
 		else
@@ -1078,10 +1140,19 @@ static void sim_dispatch(struct kfsim_bfq_sim *sim)
 	}
 }
 
-/* fio's run ends when its jobs do: every job ended, and no trace to replay. */
+/*
+ * fio's run ends when its jobs do: every job ended, and a trace's replay done.  An open-loop
+ * replay lasts the run (its records are due at their times); a closed loop is done when its
+ * every record was issued and completed.
+ */
 static bool sim_jobs_ended(const struct kfsim_bfq_sim *sim)
 {
-	return !sim->cfg.nr_replay && sim->cfg.nr_jobs && sim->nr_ended == sim->cfg.nr_jobs;
+	bool replay_done = !sim->cfg.nr_replay ||
+			   (sim->cfg.replay_closed && sim->replay_next == sim->cfg.nr_replay &&
+			    !sim->replay_inflight);
+
+	return (sim->cfg.nr_jobs || sim->cfg.nr_replay) && sim->nr_ended == sim->cfg.nr_jobs &&
+	       replay_done;
 }
 
 static void sim_loop(struct kfsim_bfq_sim *sim)
@@ -1240,6 +1311,34 @@ static int sim_add_replay_jobs(struct kfsim_bfq_sim *sim, const int *pids, unsig
 		hit = bsearch(&rec->pid, pids, nr_pids, sizeof(*pids), pid_cmp);
 		sim->replay_job[i] = cfg->nr_jobs + (unsigned int)(hit - pids);
 	}
+	return 0;
+}
+
+/* Closed loop: each process's records, in time order, chained from its first. */
+static int sim_chain_replay(struct kfsim_bfq_sim *sim)
+{
+	size_t *last = kvcalloc(sim->nr_jobs, sizeof(*last), GFP_KERNEL);
+
+	sim->replay_chain = kvcalloc(sim->cfg.nr_replay, sizeof(*sim->replay_chain), GFP_KERNEL);
+	if (!last || !sim->replay_chain) {
+		kvfree(last);
+		return -ENOMEM;
+	}
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		last[j] = SIZE_MAX;
+		sim->jobs[j].replay_cur = SIZE_MAX;
+	}
+	for (size_t i = 0; i < sim->cfg.nr_replay; i++) {
+		unsigned int j = sim->replay_job[i];
+
+		sim->replay_chain[i] = SIZE_MAX;
+		if (last[j] == SIZE_MAX)
+			sim->jobs[j].replay_cur = i;
+		else
+			sim->replay_chain[last[j]] = i;
+		last[j] = i;
+	}
+	kvfree(last);
 	return 0;
 }
 
@@ -1426,6 +1525,11 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 		err = sim_add_replay_jobs(sim, pids, nr_pids);
 		if (err)
 			goto fail;
+		if (cfg->replay_closed) {
+			err = sim_chain_replay(sim);
+			if (err)
+				goto fail;
+		}
 	}
 	if (sim_needs_flusher(cfg)) {
 		struct sim_job *job = &sim->jobs[sim->nr_jobs];
@@ -1571,7 +1675,12 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 		if (!job->replay && !job->flusher && !job->started && job_deps_ended(sim, job))
 			job_arm_start(sim, j);
 	}
-	replay_issue(sim);
+	if (sim->cfg.replay_closed) {
+		for (unsigned int j = 0; j < sim->nr_jobs; j++)
+			job_issue(sim, j);	/* each replayed process's first record */
+	} else {
+		replay_issue(sim);
+	}
 	sim_dispatch(sim);
 	sim_trace_in_service(sim);
 	sim_loop(sim);
@@ -1625,6 +1734,7 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	kvfree(sim->result.jobs);
 	kvfree(sim->replay);
 	kvfree(sim->replay_job);
+	kvfree(sim->replay_chain);
 	kvfree(sim->dirty);
 	kfsim_evq_destroy(&sim->events);
 	if (sim->jobs) {

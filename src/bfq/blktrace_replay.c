@@ -21,18 +21,10 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 
+#include "blktrace_internal.h"
+
 /* BLK_DEF_MAX_SECTORS_CAP (6.12 include/linux/blkdev.h): the default max_sectors of a queue. */
 #define BLK_DEF_MAX_SECTORS_CAP 2560U
-
-struct blktrace_q {
-	u64 time_ns;
-	int pid;
-	u32 dev;
-	u64 sector;
-	u64 nr_sectors;
-	bool write;
-	bool sync;
-};
 
 /*
  * The next token of [*@p, @end): its start and length (0 at the end).  Anything up to ' '
@@ -188,11 +180,11 @@ static bool blktrace_locate(const char **p, const char *end, struct blktrace_fie
 }
 
 /*
- * One line: 0 with *@is_queue set for a Q event with data, 0 for anything else, or -errno
- * with the reason in @why.
+ * One line: 0 with *@is_queue set for an event of @action ('Q', or 'C' for a completion)
+ * with data, 0 for anything else, or -errno with the reason in @why.
  */
-static int blktrace_parse_line(const char *line, const char *end, struct blktrace_q *q,
-			       bool *is_queue, const char **why)
+static int blktrace_parse_event(const char *line, const char *end, char action,
+				struct blktrace_q *q, bool *is_queue, const char **why)
 {
 	const char *p = line, *rwbs, *tok;
 	struct blktrace_fields f;
@@ -202,8 +194,8 @@ static int blktrace_parse_line(const char *line, const char *end, struct blktrac
 	int err;
 
 	*is_queue = false;
-	if (!blktrace_locate(&p, end, &f) || f.action_len != 1 || f.action[0] != 'Q')
-		return 0;	/* not a queue event: skipped */
+	if (!blktrace_locate(&p, end, &f) || f.action_len != 1 || f.action[0] != action)
+		return 0;	/* not the event asked for: skipped */
 	if (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX)
 		return 0;	/* not an event line after all */
 	err = blktrace_time(f.time, f.time_len, &q->time_ns, why);
@@ -257,6 +249,14 @@ malformed:
 	return -EINVAL;
 }
 
+bool blktrace_parse_completion(const char *line, const char *end, struct blktrace_q *q)
+{
+	const char *why;
+	bool is_done;
+
+	return !blktrace_parse_event(line, end, 'C', q, &is_done, &why) && is_done;
+}
+
 /* Grow @arr to hold @need records, kvmalloc semantics: no KMALLOC_MAX_SIZE cap. */
 static int blktrace_grow(struct kfsim_blktrace_rec **arr, size_t *cap, size_t need)
 {
@@ -307,7 +307,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		int err;
 
 		lineno++;
-		err = blktrace_parse_line(p, eol, &q, &is_queue, &why);
+		err = blktrace_parse_event(p, eol, 'Q', &q, &is_queue, &why);
 		p = nl ? nl + 1 : end;
 		if (!err && is_queue)
 			err = blktrace_grow(&arr, &cap, nr + DIV_ROUND_UP(q.nr_sectors,

@@ -50,6 +50,8 @@ struct bfq_opts {
 	struct kfsim_blktrace_rec *replay;
 	u64 replay_span_ns;		/* last Q event - first */
 	bool replay_scale;
+	bool replay_closed;
+	long replay_linked;		/* --replay-closed: records a completion in the trace ended */
 	struct kfsim_grid_opts grid;	/* compare, ablate: --shard, --jobs (cli_grid.h) */
 };
 
@@ -198,12 +200,22 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 	n = kfsim_blktrace_parse_buf(map, (size_t)st.st_size, &o->replay, why, sizeof(why),
 				     replay_progress, &line);
 	kfsim_cli_progress_end(&line);
+	/* the dependencies are read on the trace's own sectors, before they are placed */
+	if (n > 0 && o->replay_closed)
+		o->replay_linked = kfsim_blktrace_deps(map, (size_t)st.st_size, o->replay, (size_t)n);
 	munmap(map, (size_t)st.st_size);
 	if (n < 0)
 		return kfsim_cli_fail(CMD, (int)n, "'%s': %s", o->replay_path, why), -EINVAL;
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;
+	if (o->replay_closed && o->replay_linked < 0)
+		return kfsim_cli_fail(CMD, (int)o->replay_linked, "'%s': cannot read its completions",
+				      o->replay_path), -EINVAL;
+	if (o->replay_closed && o->replay_linked == 0)
+		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no completion (C event) that ends a "
+				      "queued I/O: a closed-loop replay has nothing to follow",
+				      o->replay_path), -EINVAL;
 	for (long i = 0; i < n; i++) {
 		first = min(first, o->replay[i].time_ns);
 		last = max(last, o->replay[i].time_ns);
@@ -220,6 +232,7 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 		o->cfg.duration_ns = o->replay_span_ns + NSEC_PER_USEC;	/* the last one issues */
 	o->cfg.replay = o->replay;
 	o->cfg.nr_replay = (size_t)n;
+	o->cfg.replay_closed = o->replay_closed;
 	return 0;
 }
 
@@ -365,6 +378,9 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
 	  "replay the Q events of a trace: blkparse's text or the tracefs\n"
 	  "blk tracer's (default duration: the trace's span)" },
+	{ "replay-closed", KFSIM_OPT_FLAG, O(replay_closed), NULL,
+	  "replay closed-loop: each process issues its next I/O when its\n"
+	  "previous ones complete, as the trace's completions show" },
 	{ "replay-scale", KFSIM_OPT_FLAG, O(replay_scale), NULL,
 	  "stretch each traced device's LBAs over its share of the disk\n"
 	  "(several devices: equal shares, in maj,min order)" },
@@ -545,6 +561,7 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_kv_uint(json, "in_flight_at_end", res->in_flight);
 	if (cfg->nr_replay) {
 		kfsim_json_kv_uint(json, "replay_records", cfg->nr_replay);
+		kfsim_json_kv_bool(json, "replay_closed", cfg->replay_closed);
 		kfsim_json_kv_uint(json, "replay_issued", res->replay_issued);
 		kfsim_json_kv_double(json, "replay_makespan_s", res->replay_makespan_s);
 		kfsim_json_kv_double(json, "replay_lag_mean_us", res->replay_lag_mean_us);
@@ -614,7 +631,18 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		printf(", %llu injected into service holes",
 		       (unsigned long long)res->hole_injected);
 	printf("\n");
-	if (cfg->nr_replay) {
+	if (cfg->nr_replay && cfg->replay_closed) {
+		u64 span = 0;
+
+		for (size_t i = 0; i < cfg->nr_replay; i++)
+			span = max(span, cfg->replay[i].time_ns);
+		printf("  replay, closed loop: %llu of %zu trace I/Os issued; the last issued "
+		       "completed at %.3f s (the trace's last was queued at %.3f s); issue lag "
+		       "behind the trace %.0f us mean, %.0f us max\n",
+		       (unsigned long long)res->replay_issued, cfg->nr_replay,
+		       res->replay_makespan_s, (double)span / 1e9, res->replay_lag_mean_us,
+		       res->replay_lag_max_us);
+	} else if (cfg->nr_replay) {
 		size_t due = 0;
 
 		/* the trace's I/Os queued before the end: those not issued waited for a request */

@@ -179,6 +179,36 @@ static void test_reasons_and_fio(void **state)
 	unlink(job);
 }
 
+/* --replay-closed follows the trace's completions; a trace without any is refused (exit 1). */
+static void test_replay_closed(void **state)
+{
+	char bare[] = "/tmp/kfsim-bfq-bare-XXXXXX", done[] = "/tmp/kfsim-bfq-done-XXXXXX";
+	int fd1 = mkstemp(bare), fd2 = mkstemp(done);
+	const char *no_c = "  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n  8,0 0 2 0.2 1 Q R 16 + 8 [a]\n";
+	const char *with_c = "  8,0 0 1 0.100 1 Q R 8 + 8 [a]\n  8,0 0 2 0.101 0 C R 8 + 8 [0]\n"
+			     "  8,0 0 3 0.102 1 Q R 16 + 8 [a]\n  8,0 0 4 0.103 0 C R 16 + 8 [0]\n";
+	struct cli_result r;
+
+	assert_int_equal(write(fd1, no_c, strlen(no_c)), (ssize_t)strlen(no_c));
+	assert_int_equal(write(fd2, with_c, strlen(with_c)), (ssize_t)strlen(with_c));
+	close(fd1);
+	close(fd2);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay", bare,
+							    "--replay-closed", NULL }), 0);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "holds no completion (C event)"));
+	cli_result_free(&r);
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay", done,
+							    "--replay-closed", "--duration", "5s",
+							    "--json", NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "\"replay_closed\": true"));
+	assert_non_null(strstr(r.out, "\"replay_issued\": 2"));
+	cli_result_free(&r);
+	unlink(bare);
+	unlink(done);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_json_and_files),
 		cmocka_unit_test(test_compare_ablate_and_kver),
 		cmocka_unit_test(test_reasons_and_fio),
+		cmocka_unit_test(test_replay_closed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A trace's dependencies, for a closed-loop replay (kfsim_blktrace_deps(), <kfsim/bfq_sim.h>):
+ * from its completions ("C" events), how many of its own I/Os each process had in flight when
+ * it queued each one, and how long it had waited since what let it go on.
+ *
+ * A completion ends the queued records it covers: same device and direction, the record's
+ * sectors inside the completion's.  A merged request completes once for all the bios merged
+ * into it, and a split bio completes per part, so containment, not equality, is the match.
+ * The records still in flight are kept in a red-black tree ordered by (device, sector, record),
+ * so a completion finds what it covers with one descent and a walk over the covered range.
+ * Completions carry no useful pid (they run in interrupt context): a record's own pid is the
+ * process whose in-flight count a match lowers.
+ */
+#define _GNU_SOURCE /* qsort_r() */
+#include <stdlib.h>
+#include <string.h>
+
+#include <kfsim/bfq_sim.h>
+#include <kfsim/err.h>
+#include <kfsim/kernel.h>
+#include <kfsim/rbtree.h>
+#include <kfsim/slab.h>
+
+#include "blktrace_internal.h"
+
+struct deps_done {
+	u64 time_ns;
+	u32 dev;
+	bool write;
+	u64 sector, end;
+};
+
+struct deps_node {
+	struct rb_node rb;
+	size_t rec;
+};
+
+struct deps_proc {
+	int pid;
+	unsigned int inflight;
+	bool has_done;
+	u64 last_done_ns, last_queued_ns;
+};
+
+struct deps {
+	struct kfsim_blktrace_rec *recs;
+	struct deps_node *nodes;
+	struct rb_root tree;
+	struct deps_proc *procs;
+	size_t nr_procs;
+};
+
+/* The trace's completions with data, in file order. */
+static long deps_read_done(const char *buf, size_t size, struct deps_done **out)
+{
+	const char *p = buf, *end = buf + size;
+	struct deps_done *arr = NULL;
+	size_t nr = 0, cap = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		struct blktrace_q q;
+
+		if (blktrace_parse_completion(p, eol, &q)) {
+			if (nr == cap) {
+				size_t bigger = cap ? cap * 2 : 1024;
+				struct deps_done *grown = kvmalloc(bigger * sizeof(*arr), GFP_KERNEL);
+
+				if (!grown || bigger > SIZE_MAX / 2 / sizeof(*arr)) {
+					kvfree(grown);
+					kvfree(arr);
+					return -ENOMEM;
+				}
+				if (arr)
+					memcpy(grown, arr, nr * sizeof(*arr));
+				kvfree(arr);
+				arr = grown;
+				cap = bigger;
+			}
+			arr[nr++] = (struct deps_done){ q.time_ns, q.dev, q.write, q.sector,
+							q.sector + q.nr_sectors };
+		}
+		p = nl ? nl + 1 : end;
+	}
+	*out = arr;
+	return (long)nr;
+}
+
+/* Stable orders by time: the file's order (the array index) breaks ties. */
+static int done_cmp(const void *a, const void *b)
+{
+	const struct deps_done *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int rec_idx_cmp(const void *a, const void *b, void *arg)
+{
+	const struct kfsim_blktrace_rec *recs = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	u64 tx = recs[x].time_ns, ty = recs[y].time_ns;
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	int x = ((const struct deps_proc *)a)->pid, y = ((const struct deps_proc *)b)->pid;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct deps_proc *deps_proc_of(struct deps *d, int pid)
+{
+	struct deps_proc key = { .pid = pid };
+
+	return bsearch(&key, d->procs, d->nr_procs, sizeof(key), pid_cmp);
+}
+
+/* (device, sector, record index): a total order, so equal extents stay apart. */
+static bool deps_less(const struct deps *d, size_t a, u32 dev, u64 sector, size_t b)
+{
+	const struct kfsim_blktrace_rec *r = &d->recs[a];
+
+	if (r->dev != dev)
+		return r->dev < dev;
+	if (r->sector != sector)
+		return r->sector < sector;
+	return a < b;
+}
+
+static void deps_insert(struct deps *d, size_t i)
+{
+	struct rb_node **link = &d->tree.rb_node, *parent = NULL;
+
+	while (*link) {
+		struct deps_node *n = rb_entry(*link, struct deps_node, rb);
+
+		parent = *link;
+		link = deps_less(d, i, d->recs[n->rec].dev, d->recs[n->rec].sector, n->rec) ?
+			       &parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&d->nodes[i].rb, parent, link);
+	rb_insert_color(&d->nodes[i].rb, &d->tree);
+}
+
+/* The first record in flight at or after (@dev, @sector). */
+static struct rb_node *deps_lower_bound(const struct deps *d, u32 dev, u64 sector)
+{
+	struct rb_node *n = d->tree.rb_node, *found = NULL;
+
+	while (n) {
+		size_t i = rb_entry(n, struct deps_node, rb)->rec;
+
+		if (deps_less(d, i, dev, sector, 0)) {
+			n = n->rb_right;
+		} else {
+			found = n;
+			n = n->rb_left;
+		}
+	}
+	return found;
+}
+
+static bool deps_covers(const struct deps_done *c, const struct kfsim_blktrace_rec *r)
+{
+	return r->dev == c->dev && r->write == c->write && r->sector >= c->sector &&
+	       r->sector + r->nr_sectors <= c->end;
+}
+
+/*
+ * A completion ends every record in flight that it covers; how many.  Of several covered
+ * records at the same sector, only the newest: one request per sector is in flight at a time,
+ * so the older ones are records whose completion the trace lost (a tracer's buffer that
+ * overflowed), and they stay in flight rather than end with another's.
+ */
+static size_t deps_complete(struct deps *d, const struct deps_done *c)
+{
+	struct rb_node *n = deps_lower_bound(d, c->dev, c->sector);
+	size_t matched = 0;
+
+	while (n) {
+		size_t i = rb_entry(n, struct deps_node, rb)->rec;
+		const struct kfsim_blktrace_rec *r = &d->recs[i];
+		struct rb_node *next = rb_next(n);
+		const struct kfsim_blktrace_rec *newer =
+			next ? &d->recs[rb_entry(next, struct deps_node, rb)->rec] : NULL;
+
+		if (r->dev != c->dev || r->sector >= c->end)
+			break;
+		if (deps_covers(c, r) &&
+		    !(newer && newer->sector == r->sector && deps_covers(c, newer))) {
+			struct deps_proc *p = deps_proc_of(d, r->pid);
+
+			rb_erase(n, &d->tree);
+			p->inflight--;
+			p->has_done = true;
+			p->last_done_ns = c->time_ns;
+			matched++;
+		}
+		n = next;
+	}
+	return matched;
+}
+
+/* A record is queued: what its process had in flight, and what it waited for. */
+static void deps_queue(struct deps *d, size_t i)
+{
+	struct kfsim_blktrace_rec *r = &d->recs[i];
+	struct deps_proc *p = deps_proc_of(d, r->pid);
+
+	r->depth = p->inflight + 1;
+	if (p->inflight)
+		r->think_ns = r->time_ns - p->last_queued_ns;
+	else
+		r->think_ns = p->has_done ? r->time_ns - p->last_done_ns : 0;
+	p->inflight++;
+	p->last_queued_ns = r->time_ns;
+	deps_insert(d, i);
+}
+
+long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec *recs, size_t nr)
+{
+	struct deps d = { .recs = recs, .tree = RB_ROOT };
+	struct deps_done *done = NULL;
+	size_t *order = NULL, k = 0, matched = 0, n = 0;
+	long nr_done, ret;
+
+	for (size_t i = 0; i < nr; i++)
+		recs[i].depth = 0, recs[i].think_ns = 0;
+	nr_done = deps_read_done(buf, size, &done);
+	if (nr_done <= 0)
+		return nr_done;
+	order = kvcalloc(nr ? nr : 1, sizeof(*order), GFP_KERNEL);
+	d.nodes = kvcalloc(nr ? nr : 1, sizeof(*d.nodes), GFP_KERNEL);
+	d.procs = kvcalloc(nr ? nr : 1, sizeof(*d.procs), GFP_KERNEL);
+	if (!order || !d.nodes || !d.procs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		order[i] = i;
+		d.nodes[i].rec = i;
+		d.procs[i].pid = recs[i].pid;
+	}
+	qsort(d.procs, nr, sizeof(*d.procs), pid_cmp);
+	for (size_t i = 0; i < nr; i++)
+		if (!n || d.procs[n - 1].pid != d.procs[i].pid)
+			d.procs[n++] = d.procs[i];
+	d.nr_procs = n;
+	qsort_r(order, nr, sizeof(*order), rec_idx_cmp, recs);
+	qsort(done, (size_t)nr_done, sizeof(*done), done_cmp);
+	/* one sweep in time order; a completion at the same time as a queue goes first */
+	for (size_t i = 0; i < nr; i++) {
+		while (k < (size_t)nr_done && done[k].time_ns <= recs[order[i]].time_ns)
+			matched += deps_complete(&d, &done[k++]);
+		deps_queue(&d, order[i]);
+	}
+	while (k < (size_t)nr_done)
+		matched += deps_complete(&d, &done[k++]);
+	ret = (long)matched;
+out:
+	kvfree(done);
+	kvfree(order);
+	kvfree(d.nodes);
+	kvfree(d.procs);
+	return ret;
+}

@@ -346,7 +346,7 @@ bool bus_fast_idle(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct kfsim_event stale[FAST_STALE_MAX];
-	u64 cycle, e0, limit, land, m, t, t0 = sim->now;
+	u64 cycle, e0, limit, land, m, seen, t, t0 = sim->now;
 	u32 coord, nr_stale, k = seg->cur_id;
 
 	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
@@ -379,8 +379,13 @@ bool bus_fast_idle(struct plca_sim *sim)
 	}
 	stale_runs_done(sim, stale, nr_stale, land);
 	coord = (u32)seg->coord;
-	/* the BEACONs that carrier sense can still see go on the wire (and the ring) */
-	for (u64 j = m > 16 ? m - 16 : 0; j < m; j++) {
+	/*
+	 * The BEACONs that carrier sense can still see at the landing go on the wire (and the
+	 * ring): those that ended at most max_prop + CRS latency + IFG before it.  Older ones
+	 * would be pruned before anybody looked.
+	 */
+	seen = min(m, (sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT)) / cycle + 1);
+	for (u64 j = m - seen; j < m; j++) {
 		sim->now = e0 + j * cycle;
 		bus_fast_signal_open(sim, coord, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
 		sim->now += BT(PLCA_SIM_BEACON_BT);
@@ -390,12 +395,12 @@ bool bus_fast_idle(struct plca_sim *sim)
 		sig_at(sim, sim->sig_head - 1)->gone_at =
 			t + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
 	}
-	sim->opens[0] += m > 16 ? m - 16 : 0;
+	sim->opens[0] += m - seen;
 	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
 	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
 	sim->nodes[coord].col_at = BUS_NEVER;
 	/* the sequence numbers of the run timers and BEACON ends skipped */
-	sim->events.seq += 2 * m - (m < 16 ? m : 16);
+	sim->events.seq += 2 * m - seen;
 	seg_fast_idle_cycles(sim, m, k, t0);
 	/* per cycle: its run timer, its BEACON's end, the next TO 0 decision */
 	sim->nr_events += 3 * m;

@@ -686,16 +686,18 @@ void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0)
 	}
 	/*
 	 * Every TO began once per cycle: TOs k + 1 .. of the first, TO 0 after each BEACON, TOs
-	 * 1 .. of the m - 1 whole cycles; so TOs 1 .. k began once less.
+	 * 1 .. of the m - 1 whole cycles; so TOs 1 .. k began once less.  Their owners are the
+	 * PLCA nodes with link (no own clocks here), which also heard every BEACON.
 	 */
-	for (u32 j = sim->owner_first[0]; j < sim->owner_first[seg->node_cnt]; j++)
-		sim->nodes[sim->owners[j]].st.tos += m;
-	for (u32 j = sim->owner_first[1]; j < sim->owner_first[k + 1]; j++)
-		sim->nodes[sim->owners[j]].st.tos--;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
+		u32 id = (u32)n->cfg.plca.node_id;
 
-		if ((int)i != seg->coord && n->rs_on && n->up)
+		if (!n->rs_on || !n->up)
+			continue;
+		if (id < seg->node_cnt)
+			n->st.tos += m - (id && id <= k);
+		if ((int)i != seg->coord)
 			n->st.beacons += m;
 	}
 	coord->st.beacons += m;

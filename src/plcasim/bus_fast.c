@@ -18,8 +18,8 @@
  * other case (a BEACON, a yielded TO, bursts, collisions, mixed segments, misconfigurations,
  * struct plca_sim_cfg.bit_level) goes the bit-level way.
  *
- * bus_fast_idle() skips idle cycles: at the decision of any TO with nothing pending or queued
- * anywhere, the rest of the cycle and the whole cycles up to the next event are counted (TOs,
+ * bus_fast_idle() skips idle cycles: at the decision of any TO (or the BEACON after the last
+ * TO's frame) with nothing pending or queued anywhere, the rest of the cycle and the whole cycles up to the next event are counted (TOs,
  * BEACONs, trace events, the run timers of earlier idle runs that fall in between) and the
  * cycle resumes at the TO 0 decision of the last one.
  *
@@ -244,6 +244,25 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	return true;
 }
 
+/*
+ * Whether a BEACON that @coord starts at @t would meet the tail of a signal still on its way to
+ * it: check_overlaps() would arm a collision (a signal that ends at @t itself is not looked at).
+ * The wire is quiet: every signal on the ring has ended, by now, so none can when @t is max_prop
+ * or more from now.
+ */
+static bool beacon_meets_tail(struct plca_sim *sim, u32 coord, u64 t)
+{
+	u64 pos = sim->nodes[coord].pos_ns;
+
+	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
+		const struct bus_signal *s = sig_at(sim, k);
+
+		if (s->node != coord && s->end != t && s->end + dist(pos, s->pos_ns) > t)
+			return true;
+	}
+	return false;
+}
+
 /* At most this many run timers of earlier idle runs are looked past (bus_fast_idle()). */
 #define FAST_STALE_MAX 8
 
@@ -334,13 +353,14 @@ static void stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stal
 }
 
 /*
- * The decision of TO k of an idle cycle (nothing pending): when nothing at all is under way (no
+ * The decision of TO k of an idle cycle (nothing pending), or with k = node_cnt the start of
+ * its BEACON after the last TO's frame: when nothing at all is under way (no
  * frame queued, held or pending anywhere, no signal, no waiter, every PLCA node synchronised,
  * no own clock), the rest of the cycle and the ones after it run exactly as the closed form says
  * until the next queued event other than the run timers of earlier idle runs: skip the TOs k ..
  * node_cnt - 1, the BEACON and the whole cycles before that event (and before the end of the
- * run), and leave the segment at the TO 0 decision of the last cycle skipped, whose idle run
- * the caller then starts.  Return: whether it skipped.
+ * run), and leave the segment at the TO 0 decision of the last cycle skipped, which the caller
+ * then takes (to_eval() at once, next_to() by arming it).  Return: whether it skipped.
  */
 bool bus_fast_idle(struct plca_sim *sim)
 {
@@ -348,18 +368,21 @@ bool bus_fast_idle(struct plca_sim *sim)
 	struct kfsim_event stale[FAST_STALE_MAX];
 	u64 cycle, e0, limit, land, m, seen, t, t0 = sim->now;
 	u32 coord, nr_stale, k = seg->cur_id;
+	bool from_beacon = k == seg->node_cnt;
 
 	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
 	    sim->nr_hold || sim->nr_waiters || sim->nr_active || held_live(sim) ||
-	    seg->to_start != t0 || k >= seg->node_cnt)
+	    seg->to_start != t0 || k > seg->node_cnt)
 		return false;
 	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
 	e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
+	coord = (u32)seg->coord;
 	/*
 	 * A signal that just ended may not have passed the coordinator when its BEACON starts (it
-	 * would see a collision): then the cycle runs the bit-level way.
+	 * would see a collision), or a BEACON the next one: then the cycle runs the bit-level way.
 	 */
-	if (e0 < t0 + sim->max_prop)
+	if (sim->max_prop >= cycle ||
+	    (e0 < t0 + sim->max_prop && beacon_meets_tail(sim, coord, e0)))
 		return false;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		const struct bus_node *n = &sim->nodes[i];
@@ -378,7 +401,6 @@ bool bus_fast_idle(struct plca_sim *sim)
 		return false;
 	}
 	stale_runs_done(sim, stale, nr_stale, land);
-	coord = (u32)seg->coord;
 	/*
 	 * The BEACONs that carrier sense can still see at the landing go on the wire (and the
 	 * ring): those that ended at most max_prop + CRS latency + IFG before it.  Older ones
@@ -399,12 +421,17 @@ bool bus_fast_idle(struct plca_sim *sim)
 	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
 	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
 	sim->nodes[coord].col_at = BUS_NEVER;
-	/* the sequence numbers of the run timers and BEACON ends skipped */
-	sim->events.seq += 2 * m - seen;
+	/*
+	 * The sequence numbers of the run timers and BEACON ends skipped, and the events: per
+	 * cycle its run timer, its BEACON's end and the next TO 0 decision.  From a BEACON the
+	 * first cycle has no run timer, and the decision it lands at is still to come (the event
+	 * loop runs and counts it).
+	 */
+	sim->events.seq += 2 * m - seen - from_beacon;
 	seg_fast_idle_cycles(sim, m, k, t0);
-	/* per cycle: its run timer, its BEACON's end, the next TO 0 decision */
-	sim->nr_events += 3 * m;
+	sim->nr_events += 3 * m - 2 * from_beacon;
 	sim->fast_cycles += m;
-	sim->fast_mid_skips += k > 0;
+	sim->fast_mid_skips += k > 0 && !from_beacon;
+	sim->fast_beacon_skips += from_beacon;
 	return true;
 }

@@ -273,6 +273,7 @@ struct plca_sim {
 	u64 fast_tos;	/* TOs it ran in one step (tests check that it is used) */
 	u64 fast_cycles; /* idle cycles it skipped */
 	u64 fast_mid_skips; /* skips that began at a TO decision after TO 0 */
+	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */

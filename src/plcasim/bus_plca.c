@@ -585,6 +585,14 @@ static void next_to(struct plca_sim *sim)
 	}
 	seg->owner = -1;
 	seg->cur_id++;
+	/* the cycle's last TO is over: its BEACON and the idle cycles after it may be skipped */
+	if (seg->cur_id == seg->node_cnt && !sim->nr_active && !sim->bit_level) {
+		seg->to_start = sim->now;
+		if (bus_fast_idle(sim)) {
+			seg_timer(sim, sim->now, SEGT_TO_EVAL);
+			return;
+		}
+	}
 	begin_to(sim);
 }
 

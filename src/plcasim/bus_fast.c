@@ -19,9 +19,9 @@
  * struct plca_sim_cfg.bit_level) goes the bit-level way.
  *
  * bus_fast_idle() skips idle cycles: at the decision of any TO (or the BEACON after the last
- * TO's frame) with nothing pending or queued anywhere, the rest of the cycle and the whole cycles up to the next event are counted (TOs,
- * BEACONs, trace events, the run timers of earlier idle runs that fall in between) and the
- * cycle resumes at the TO 0 decision of the last one.
+ * TO's frame) with nothing pending or queued anywhere, the rest of the cycle and the whole
+ * cycles up to the next event are counted (TOs, BEACONs, trace events, the run timers of earlier
+ * idle runs that fall in between) and the cycle resumes at the TO 0 decision of the last one.
  *
  * tests/plcasim/test_sim_fastpath.c runs both paths on a sweep of segments and compares them.
  */
@@ -308,9 +308,8 @@ static u64 next_not_run(struct plca_sim *sim, struct kfsim_event *stale, u32 *nr
  * decision an event of its own with an idle run (a timer) of its own.  The skip leaves that rare
  * case to the bit-level path.
  */
-static bool stale_runs_only_materialise(const struct plca_sim *sim,
-					const struct kfsim_event *stale, u32 nr, u64 t0, u64 e0,
-					u64 land)
+static bool stale_runs_only_materialise(const struct plca_sim *sim, const struct kfsim_event *stale,
+					u32 nr, u64 t0, u64 e0, u64 land)
 {
 	const struct bus_seg *seg = &sim->seg;
 	u64 cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
@@ -339,8 +338,7 @@ static bool stale_runs_only_materialise(const struct plca_sim *sim,
  * Put the run timers @stale[0 .. @nr) back into the queue, as they were, but those due by @land,
  * which the skip runs: each is one event that frees its slot.
  */
-static void stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stale, u32 nr,
-			    u64 land)
+static void stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stale, u32 nr, u64 land)
 {
 	for (u32 i = 0; i < nr; i++) {
 		if (kfsim_event_time(&stale[i]) > land) {
@@ -393,8 +391,8 @@ bool bus_fast_idle(struct plca_sim *sim)
 	}
 	/* the last BEACON skipped must end before the next event and by the end of the run */
 	limit = min(next_not_run(sim, stale, &nr_stale) - 1, sim->run_limit);
-	m = e0 + BT(PLCA_SIM_BEACON_BT) > limit ? 0 :
-						    (limit - e0 - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
+	m = e0 + BT(PLCA_SIM_BEACON_BT) > limit ? 0
+						: (limit - e0 - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
 	land = m ? e0 + (m - 1) * cycle + BT(PLCA_SIM_BEACON_BT) : 0;
 	if (!m || !stale_runs_only_materialise(sim, stale, nr_stale, t0, e0, land)) {
 		stale_runs_done(sim, stale, nr_stale, 0);

@@ -141,8 +141,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, false, trace, &fast);
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
-	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips + slow.fast_beacon_skips,
-			 0);
+	assert_int_equal(
+		slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips + slow.fast_beacon_skips, 0);
 	for (u32 i = 0; i < nr; i++) {
 		if (memcmp(&fast.st[i], &slow.st[i], sizeof(fast.st[i]))) {
 			print_error("%s: node %u differs: delivered %llu/%llu tos %llu/%llu "
@@ -266,9 +266,10 @@ static void test_sweep(void **state)
 
 /*
  * Poisson loads, where most TOs are empty and the idle skip (bus_fast_idle()) starts at any TO
- * decision or at the BEACON after the last TO's frame: rates from busy to nearly silent, node counts, to_tmr values (1 BT: a cycle shorter
- * than the propagation; 255 BT), each uniform and with a misconfiguration, half of them with
- * traces on, in one step or in several (the end of each step cuts a skip short).
+ * decision or at the BEACON after the last TO's frame: rates from busy to nearly silent, node
+ * counts, to_tmr values (1 BT: a cycle shorter than the propagation; 255 BT), each uniform and with
+ * a misconfiguration, half of them with traces on, in one step or in several (the end of each step
+ * cuts a skip short).
  */
 static void test_poisson_idle_skip(void **state)
 {
@@ -316,16 +317,17 @@ static void test_poisson_idle_skip(void **state)
 						 kfsim_prandom_below(&rnd, 1000);
 					steps[i] = (struct step){.until = until};
 				}
-				compare("poisson", nodes, nr, 100 + runs, runs % 3 ? 0 : 10000, steps,
-					nr_steps, runs % 2 == 0, NULL, &skipped);
+				compare("poisson", nodes, nr, 100 + runs, runs % 3 ? 0 : 10000,
+					steps, nr_steps, runs % 2 == 0, NULL, &skipped);
 				cycles += skipped;
 				mid += last_mid_skips;
 				beacon += last_beacon_skips;
 				runs++;
 			}
 	print_message("%u Poisson segments agree: %llu idle cycles skipped, %llu skips from a "
-		      "TO after TO 0, %llu from a BEACON\n", runs, (unsigned long long)cycles,
-		      (unsigned long long)mid, (unsigned long long)beacon);
+		      "TO after TO 0, %llu from a BEACON\n",
+		      runs, (unsigned long long)cycles, (unsigned long long)mid,
+		      (unsigned long long)beacon);
 	assert_true(mid > 0);
 	assert_true(beacon > 0);
 	assert_true(cycles > mid + beacon);

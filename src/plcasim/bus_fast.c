@@ -18,9 +18,10 @@
  * other case (a BEACON, a yielded TO, bursts, collisions, mixed segments, misconfigurations,
  * struct plca_sim_cfg.bit_level) goes the bit-level way.
  *
- * bus_fast_idle() skips idle cycles: at the decision of TO 0 with nothing pending or queued
- * anywhere, the whole cycles up to the next event are counted (BEACONs, TOs, trace events) and
- * the cycle resumes at the TO 0 decision of the last one.
+ * bus_fast_idle() skips idle cycles: at the decision of any TO (or the BEACON after the last
+ * TO's frame) with nothing pending or queued anywhere, the rest of the cycle and the whole
+ * cycles up to the next event are counted (TOs, BEACONs, trace events, the run timers of earlier
+ * idle runs that fall in between) and the cycle resumes at the TO 0 decision of the last one.
  *
  * tests/plcasim/test_sim_fastpath.c runs both paths on a sweep of segments and compares them.
  */
@@ -244,27 +245,142 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 }
 
 /*
- * The TO 0 decision of an idle cycle (nothing pending): when nothing at all is under way (no
+ * Whether a BEACON that @coord starts at @t would meet the tail of a signal still on its way to
+ * it: check_overlaps() would arm a collision (a signal that ends at @t itself is not looked at).
+ * The wire is quiet: every signal on the ring has ended, by now, so none can when @t is max_prop
+ * or more from now.
+ */
+static bool beacon_meets_tail(struct plca_sim *sim, u32 coord, u64 t)
+{
+	u64 pos = sim->nodes[coord].pos_ns;
+
+	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
+		const struct bus_signal *s = sig_at(sim, k);
+
+		if (s->node != coord && s->end != t && s->end + dist(pos, s->pos_ns) > t)
+			return true;
+	}
+	return false;
+}
+
+/* At most this many run timers of earlier idle runs are looked past (bus_fast_idle()). */
+#define FAST_STALE_MAX 8
+
+/* A queued run timer of an idle run (SEGT_TO_RUN), not a frame, timer or own clock. */
+static bool is_run_timer(const struct plca_sim *sim, const struct kfsim_event *ev)
+{
+	u32 slot = kfsim_event_data(ev);
+	const struct bus_slot_info *info;
+
+	if (slot < sim->nr_fixed)
+		return false;
+	info = &sim->extra[slot - sim->nr_fixed];
+	return info->kind == EV_SEG && (info->arg & 3) == SEGT_TO_RUN;
+}
+
+/*
+ * The time of the first queued event that is not the run timer of an earlier idle run; the run
+ * timers before it (at most FAST_STALE_MAX) are taken out of the queue into @stale, in their
+ * order, their number in *@nr.
+ */
+static u64 next_not_run(struct plca_sim *sim, struct kfsim_event *stale, u32 *nr)
+{
+	*nr = 0;
+	for (;;) {
+		u64 t = next_live(sim);
+		struct kfsim_evheap *h;
+
+		if (t == BUS_NEVER || *nr == FAST_STALE_MAX)
+			return t;
+		h = kfsim_evq_next_heap(&sim->events);
+		if (!is_run_timer(sim, &h->ev[0]))
+			return t;
+		stale[(*nr)++] = h->ev[0];
+		kfsim_evheap_pop(h);
+	}
+}
+
+/*
+ * Whether the run timers @stale[0 .. @nr) of earlier idle runs that fall in a stretch skipped
+ * from the decision of a TO at @t0 (its cycle's BEACON at @e0) up to @land would each only have
+ * brought the cycle up to their instant (seg_materialise()), one event apiece: true unless one
+ * falls on the start of a TO 1 .. node_cnt - 1, which it would begin early, making that TO's
+ * decision an event of its own with an idle run (a timer) of its own.  The skip leaves that rare
+ * case to the bit-level path.
+ */
+static bool stale_runs_only_materialise(const struct plca_sim *sim, const struct kfsim_event *stale,
+					u32 nr, u64 t0, u64 e0, u64 land)
+{
+	const struct bus_seg *seg = &sim->seg;
+	u64 cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+
+	for (u32 i = 0; i < nr; i++) {
+		u64 t = kfsim_event_time(&stale[i]), x;
+
+		if (t > land)
+			break;
+		/* x: how long after the start of a TO of the stretch it falls */
+		if (t < e0) {
+			x = t - t0;
+		} else {
+			x = (t - e0) % cycle;
+			if (x <= BT(PLCA_SIM_BEACON_BT))
+				continue; /* in a BEACON, or as it ends: before TO 0 begins */
+			x -= BT(PLCA_SIM_BEACON_BT);
+		}
+		if (!(x % seg->to_ns))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Put the run timers @stale[0 .. @nr) back into the queue, as they were, but those due by @land,
+ * which the skip runs: each is one event that frees its slot.
+ */
+static void stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stale, u32 nr, u64 land)
+{
+	for (u32 i = 0; i < nr; i++) {
+		if (kfsim_event_time(&stale[i]) > land) {
+			kfsim_evq_push_event(&sim->events, sim->now, &stale[i]);
+			continue;
+		}
+		sim->free_slots[sim->nr_free++] = kfsim_event_data(&stale[i]) - sim->nr_fixed;
+		sim->nr_events++;
+	}
+}
+
+/*
+ * The decision of TO k of an idle cycle (nothing pending), or with k = node_cnt the start of
+ * its BEACON after the last TO's frame: when nothing at all is under way (no
  * frame queued, held or pending anywhere, no signal, no waiter, every PLCA node synchronised,
- * no own clock), the cycle and the ones after it run exactly as the closed form says until the
- * next queued event: skip the whole cycles before it (and before the end of the run), and leave
- * the segment at the TO 0 decision of the last one skipped.  Return: whether it skipped.
+ * no own clock), the rest of the cycle and the ones after it run exactly as the closed form says
+ * until the next queued event other than the run timers of earlier idle runs: skip the TOs k ..
+ * node_cnt - 1, the BEACON and the whole cycles before that event (and before the end of the
+ * run), and leave the segment at the TO 0 decision of the last cycle skipped, which the caller
+ * then takes (to_eval() at once, next_to() by arming it).  Return: whether it skipped.
  */
 bool bus_fast_idle(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	u64 cycle, first_beacon, limit, m, t;
-	u32 coord;
+	struct kfsim_event stale[FAST_STALE_MAX];
+	u64 cycle, e0, limit, land, m, seen, t, t0 = sim->now;
+	u32 coord, nr_stale, k = seg->cur_id;
+	bool from_beacon = k == seg->node_cnt;
 
 	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
 	    sim->nr_hold || sim->nr_waiters || sim->nr_active || held_live(sim) ||
-	    seg->to_start != sim->now)
+	    seg->to_start != t0 || k > seg->node_cnt)
 		return false;
 	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
-	first_beacon = sim->now + seg->node_cnt * seg->to_ns;
-	/* the last BEACON skipped must end before the next event and by the end of the run */
-	limit = min(next_live(sim) - 1, sim->run_limit);
-	if (first_beacon + BT(PLCA_SIM_BEACON_BT) > limit)
+	e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
+	coord = (u32)seg->coord;
+	/*
+	 * A signal that just ended may not have passed the coordinator when its BEACON starts (it
+	 * would see a collision), or a BEACON the next one: then the cycle runs the bit-level way.
+	 */
+	if (sim->max_prop >= cycle ||
+	    (e0 < t0 + sim->max_prop && beacon_meets_tail(sim, coord, e0)))
 		return false;
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		const struct bus_node *n = &sim->nodes[i];
@@ -273,11 +389,24 @@ bool bus_fast_idle(struct plca_sim *sim)
 		    (n->rs_on && n->up && !n->synced))
 			return false;
 	}
-	m = (limit - first_beacon - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
-	coord = (u32)seg->coord;
-	/* the BEACONs that carrier sense can still see go on the wire (and the ring) */
-	for (u64 j = m > 16 ? m - 16 : 0; j < m; j++) {
-		sim->now = first_beacon + j * cycle;
+	/* the last BEACON skipped must end before the next event and by the end of the run */
+	limit = min(next_not_run(sim, stale, &nr_stale) - 1, sim->run_limit);
+	m = e0 + BT(PLCA_SIM_BEACON_BT) > limit ? 0
+						: (limit - e0 - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
+	land = m ? e0 + (m - 1) * cycle + BT(PLCA_SIM_BEACON_BT) : 0;
+	if (!m || !stale_runs_only_materialise(sim, stale, nr_stale, t0, e0, land)) {
+		stale_runs_done(sim, stale, nr_stale, 0);
+		return false;
+	}
+	stale_runs_done(sim, stale, nr_stale, land);
+	/*
+	 * The BEACONs that carrier sense can still see at the landing go on the wire (and the
+	 * ring): those that ended at most max_prop + CRS latency + IFG before it.  Older ones
+	 * would be pruned before anybody looked.
+	 */
+	seen = min(m, (sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT)) / cycle + 1);
+	for (u64 j = m - seen; j < m; j++) {
+		sim->now = e0 + j * cycle;
 		bus_fast_signal_open(sim, coord, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
 		sim->now += BT(PLCA_SIM_BEACON_BT);
 		sim->nodes[coord].sig = -1;
@@ -286,14 +415,21 @@ bool bus_fast_idle(struct plca_sim *sim)
 		sig_at(sim, sim->sig_head - 1)->gone_at =
 			t + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
 	}
-	sim->opens[0] += m > 16 ? m - 16 : 0;
+	sim->opens[0] += m - seen;
 	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
 	sim->slot_seq[coord << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
 	sim->nodes[coord].col_at = BUS_NEVER;
-	/* the sequence numbers of the run timers and BEACON ends skipped */
-	sim->events.seq += 2 * m - (m < 16 ? m : 16);
-	seg_fast_idle_cycles(sim, m, first_beacon - seg->node_cnt * seg->to_ns);
-	sim->nr_events += 3 * m;
+	/*
+	 * The sequence numbers of the run timers and BEACON ends skipped, and the events: per
+	 * cycle its run timer, its BEACON's end and the next TO 0 decision.  From a BEACON the
+	 * first cycle has no run timer, and the decision it lands at is still to come (the event
+	 * loop runs and counts it).
+	 */
+	sim->events.seq += 2 * m - seen - from_beacon;
+	seg_fast_idle_cycles(sim, m, k, t0);
+	sim->nr_events += 3 * m - 2 * from_beacon;
 	sim->fast_cycles += m;
+	sim->fast_mid_skips += k > 0 && !from_beacon;
+	sim->fast_beacon_skips += from_beacon;
 	return true;
 }

@@ -93,6 +93,9 @@ struct bus_signal {
 /* Event priorities at one instant: cycle timers, then nodes, then the TO decision. */
 enum { BUS_PRIO_CYCLE, BUS_PRIO_NODE, BUS_PRIO_DECISION };
 
+/* EV_SEG arguments: the cycle's run timer, its decision, and an own-clock node's timer. */
+enum { SEGT_TO_RUN, SEGT_TO_EVAL, SEGT_OWN_CLOCK };
+
 /* What a free-list slot (EV_SEG, EV_INJECT) stands for. */
 struct bus_slot_info {
 	u32 node;
@@ -269,6 +272,8 @@ struct plca_sim {
 	u64 run_limit;	/* the t_ns of the running kfsim_plca_sim_run_until() */
 	u64 fast_tos;	/* TOs it ran in one step (tests check that it is used) */
 	u64 fast_cycles; /* idle cycles it skipped */
+	u64 fast_mid_skips; /* skips that began at a TO decision after TO 0 */
+	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -518,7 +523,7 @@ void rs_fast_frame_end(struct plca_sim *sim, u32 node);
 void rs_fast_collide(struct plca_sim *sim, u32 node);
 void rs_fast_frame_start(struct plca_sim *sim, u32 node);
 void seg_fast_commit_next(struct plca_sim *sim, u32 node);
-void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u64 first_to0);
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0);
 
 #pragma GCC visibility pop
 

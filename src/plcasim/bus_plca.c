@@ -27,9 +27,6 @@
 #include <kfsim/printk.h>
 #include "bus_internal.h"
 
-/* EV_SEG arguments: the cycle's run timer, its decision, and an own-clock node's timer. */
-enum { SEGT_TO_RUN, SEGT_TO_EVAL, SEGT_OWN_CLOCK };
-
 static bool rs_pending(const struct bus_node *n)
 {
 	return n->ds == DS_HOLD || n->ds == DS_PENDING;
@@ -529,8 +526,8 @@ static void to_eval(struct plca_sim *sim)
 		seg->state = SEG_RECEIVE;
 		return;
 	}
-	/* a whole idle cycle ahead: skip the cycles up to the next event (bus_fast.c) */
-	if (next == seg->node_cnt && !seg->cur_id && !sim->bit_level && bus_fast_idle(sim))
+	/* nothing pending in the rest of the cycle: skip up to the next event (bus_fast.c) */
+	if (next == seg->node_cnt && !sim->bit_level && bus_fast_idle(sim))
 		next = seg->node_cnt;
 	seg->idle_to = next;
 	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
@@ -588,6 +585,14 @@ static void next_to(struct plca_sim *sim)
 	}
 	seg->owner = -1;
 	seg->cur_id++;
+	/* the cycle's last TO is over: its BEACON and the idle cycles after it may be skipped */
+	if (seg->cur_id == seg->node_cnt && !sim->nr_active && !sim->bit_level) {
+		seg->to_start = sim->now;
+		if (bus_fast_idle(sim)) {
+			seg_timer(sim, sim->now, SEGT_TO_EVAL);
+			return;
+		}
+	}
 	begin_to(sim);
 }
 
@@ -662,34 +667,45 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node)
 }
 
 /*
- * @m idle cycles from the TO 0 decision now (bus_fast_idle() checked that nothing can happen in
- * them): what materialising each idle run, sending each BEACON and hearing it end would do, in
- * the same order for the trace, the counts once for all.  It leaves the cycle at the TO 0
- * decision of the last cycle, sim->now, which the caller has moved there.
+ * @m idle cycles from the decision of TO @k at @t0 (bus_fast_idle() checked that nothing can
+ * happen in them): what materialising each idle run, sending each BEACON and hearing it end
+ * would do, in the same order for the trace, the counts once for all.  It leaves the cycle at
+ * the TO 0 decision of the last cycle, sim->now, which the caller has moved there.
  */
-void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u64 first_to0)
+void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct bus_node *coord = &sim->nodes[seg->coord];
-	u64 cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+	u64 span = seg->node_cnt * seg->to_ns, cycle = BT(PLCA_SIM_BEACON_BT) + span;
+	u64 e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
 
 	for (u64 j = 0; sim->trace && j < m; j++) {
-		u64 to0 = first_to0 + j * cycle, beacon = to0 + seg->node_cnt * seg->to_ns;
+		u64 beacon = e0 + j * cycle;
+		u32 first = j ? 0 : k;
+		u64 start = beacon - (seg->node_cnt - first) * seg->to_ns;
 
-		for (u32 id = 0; id < seg->node_cnt; id++)
-			trace_to(sim, id, to0 + id * seg->to_ns, to0 + (id + 1) * seg->to_ns);
+		for (u32 id = first; id < seg->node_cnt; id++)
+			trace_to(sim, id, start + (id - first) * seg->to_ns,
+				 start + (id - first + 1) * seg->to_ns);
 		bus_trace_x(sim, seg->coord + 1, "BEACON", "wire", beacon,
 			    beacon + BT(PLCA_SIM_BEACON_BT), NULL);
 		bus_trace_x(sim, 0, "BEACON", "beacon", beacon, beacon + BT(PLCA_SIM_BEACON_BT),
 			    NULL);
 	}
-	/* every TO of the cycles began once per cycle: TOs 1.. of each, TO 0 of the next */
-	for (u32 k = sim->owner_first[0]; k < sim->owner_first[seg->node_cnt]; k++)
-		sim->nodes[sim->owners[k]].st.tos += m;
+	/*
+	 * Every TO began once per cycle: TOs k + 1 .. of the first, TO 0 after each BEACON, TOs
+	 * 1 .. of the m - 1 whole cycles; so TOs 1 .. k began once less.  Their owners are the
+	 * PLCA nodes with link (no own clocks here), which also heard every BEACON.
+	 */
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
+		u32 id = (u32)n->cfg.plca.node_id;
 
-		if ((int)i != seg->coord && n->rs_on && n->up)
+		if (!n->rs_on || !n->up)
+			continue;
+		if (id < seg->node_cnt)
+			n->st.tos += m - (id && id <= k);
+		if ((int)i != seg->coord)
 			n->st.beacons += m;
 	}
 	coord->st.beacons += m;

@@ -48,7 +48,7 @@ struct outcome {
 	struct plca_sim_node_stats st[MAX_NODES];
 	struct kfsim_hist lat[MAX_NODES];
 	struct rnd_state rnd;
-	u64 fast_tos, fast_cycles;
+	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
 	char *trace;
 	size_t trace_len;
 };
@@ -112,6 +112,8 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->rnd = sim->rnd;
 	out->fast_tos = sim->fast_tos;
 	out->fast_cycles = sim->fast_cycles;
+	out->fast_mid_skips = sim->fast_mid_skips;
+	out->fast_beacon_skips = sim->fast_beacon_skips;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -127,6 +129,9 @@ static void free_outcome(struct outcome *o, u32 nr)
 	free(o->trace);
 }
 
+/* The fast run's idle skips that began after TO 0, and at a BEACON, in the last compare(). */
+static u64 last_mid_skips, last_beacon_skips;
+
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
 		    int crs_delay, const struct step *steps, u32 nr_steps, bool trace,
@@ -136,7 +141,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, false, trace, &fast);
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
-	assert_int_equal(slow.fast_tos + slow.fast_cycles, 0);
+	assert_int_equal(
+		slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips + slow.fast_beacon_skips, 0);
 	for (u32 i = 0; i < nr; i++) {
 		if (memcmp(&fast.st[i], &slow.st[i], sizeof(fast.st[i]))) {
 			print_error("%s: node %u differs: delivered %llu/%llu tos %llu/%llu "
@@ -170,6 +176,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 		*fast_tos = fast.fast_tos;
 	if (fast_cycles)
 		*fast_cycles = fast.fast_cycles;
+	last_mid_skips = fast.fast_mid_skips;
+	last_beacon_skips = fast.fast_beacon_skips;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -254,6 +262,75 @@ static void test_sweep(void **state)
 					runs++;
 				}
 	print_message("%u uniform segments agree\n", runs);
+}
+
+/*
+ * Poisson loads, where most TOs are empty and the idle skip (bus_fast_idle()) starts at any TO
+ * decision or at the BEACON after the last TO's frame: rates from busy to nearly silent, node
+ * counts, to_tmr values (1 BT: a cycle shorter than the propagation; 255 BT), each uniform and with
+ * a misconfiguration, half of them with traces on, in one step or in several (the end of each step
+ * cuts a skip short).
+ */
+static void test_poisson_idle_skip(void **state)
+{
+	static const u32 counts[] = {2, 5, 8, 32};
+	static const double intervals[] = {300, 2000, 10000, 100000};
+	static const int to_tmrs[] = {1, 7, 32, 255};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step steps[6];
+	struct rnd_state rnd;
+	u64 cycles = 0, mid = 0, beacon = 0;
+	u32 runs = 0;
+
+	(void)state;
+	prandom_seed_state(&rnd, 31);
+	for (u32 c = 0; c < ARRAY_SIZE(counts); c++)
+		for (u32 r = 0; r < ARRAY_SIZE(intervals); r++)
+			for (u32 t = 0; t < ARRAY_SIZE(to_tmrs); t++) {
+				u32 nr = counts[c], fault = runs % 5, nr_steps = 1 + runs % 6;
+				u64 until = 0, skipped;
+
+				uniform(nodes, nr, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON,
+					intervals[r], 46, 46 + 300 * (runs % 2), 0);
+				for (u32 i = 0; i < nr; i++)
+					nodes[i].plca.to_tmr = to_tmrs[t];
+				switch (fault) {
+				case 1: /* duplicate id */
+					nodes[nr - 1].plca.node_id = 1;
+					break;
+				case 2: /* an id beyond node_cnt */
+					nodes[0].plca.node_cnt = (int)nr - 1;
+					break;
+				case 3: /* a CSMA/CD node on the wire */
+					nodes[nr - 1] = csma_node();
+					nodes[nr - 1].load = PLCA_SIM_LOAD_POISSON;
+					nodes[nr - 1].interval_us = intervals[r];
+					break;
+				case 4: /* a to_tmr mismatch (an own clock: no skip) */
+					nodes[nr - 1].plca.to_tmr = to_tmrs[t] ^ 3;
+					break;
+				default:
+					break;
+				}
+				for (u32 i = 0; i < nr_steps; i++) {
+					until += MS(40 / SCALE) / nr_steps +
+						 kfsim_prandom_below(&rnd, 1000);
+					steps[i] = (struct step){.until = until};
+				}
+				compare("poisson", nodes, nr, 100 + runs, runs % 3 ? 0 : 10000,
+					steps, nr_steps, runs % 2 == 0, NULL, &skipped);
+				cycles += skipped;
+				mid += last_mid_skips;
+				beacon += last_beacon_skips;
+				runs++;
+			}
+	print_message("%u Poisson segments agree: %llu idle cycles skipped, %llu skips from a "
+		      "TO after TO 0, %llu from a BEACON\n",
+		      runs, (unsigned long long)cycles, (unsigned long long)mid,
+		      (unsigned long long)beacon);
+	assert_true(mid > 0);
+	assert_true(beacon > 0);
+	assert_true(cycles > mid + beacon);
 }
 
 /* A random segment with every kind of misconfiguration the simulator knows. */
@@ -342,6 +419,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_segments),
 		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_poisson_idle_skip),
 		cmocka_unit_test(test_random_segments_and_changes),
 	};
 

@@ -258,7 +258,8 @@ typedef bool (*bpf_rb_less_t)(struct bpf_rb_node *a, const struct bpf_rb_node *b
 
 /*
  * Every kfunc and its unchecked twin kfsim_nc_<name> are declared from the one list,
- * include/kfsim/bpf_kfunc_list.h; their contracts follow.
+ * include/kfsim/bpf_kfunc_list.h, where each row's kernel-doc block (its contract: what it
+ * does, its KF_* flags, its errors) stands beside the row.
  */
 #define __KFSIM_BPF_KFUNC_DECL(name, ret, params, ...)                                              \
 	ret(name) params;                                                                          \
@@ -266,111 +267,9 @@ typedef bool (*bpf_rb_less_t)(struct bpf_rb_node *a, const struct bpf_rb_node *b
 KFSIM_BPF_KFUNC_LIST(__KFSIM_BPF_KFUNC_DECL)
 #undef __KFSIM_BPF_KFUNC_DECL
 
-/**
- * bpf_obj_new_impl() - allocate an object of a local type (KF_ACQUIRE | KF_RET_NULL)
- * @local_type_id__k: the type id (bpf_core_type_id_local())
- * @meta__ign: ignored (the verifier fills it in the kernel)
- *
- * The object is zeroed, its refcount set to 1, nodes marked as in no collection, and it is
- * charged to the active memory cgroup unless "cgroup.memory=nobpf" was given.  Not callable with a
- * lock held ("function calls are not allowed while holding a lock").
- * Return: an owning reference, or NULL on a refused charge, an allocation failure or a bad id
- * ("bpf_obj_new type ID argument must be of a struct"; 6.6+: "bpf_obj_new/bpf_percpu_obj_new type
- * ID argument must be of a struct").
- */
-
-/**
- * bpf_obj_drop_impl() - release an owning reference (KF_RELEASE)
- * @p__alloc: the object's start (an interior pointer: "R1 must have zero offset ...")
- * @meta__ign: ignored
- *
- * Nested lists and trees are drained and their nodes dropped first; a refcounted object is only
- * freed when its count reaches zero.  Non-owning and stale references are refused
- * ("arg#0 expected pointer to allocated object"), as is a call with a lock held.
- */
-
-/**
- * bpf_refcount_acquire_impl() - take another owning reference to a refcounted object (>= 6.4)
- * @p__refcounted_kptr: an owning or non-owning reference to a type with a bpf_refcount
- * @meta__ign: ignored
- *
- * Return: a new owning reference; NULL (>= 6.5) when the count already dropped to zero.
- */
-
-/**
- * bpf_rbtree_add_impl() - insert an owned node, ordered by @less (6.4+ form)
- * @root: the tree; its lock must be held
- * @node: the bpf_rb_node field of an owning reference of the root's contained type
- * @less: less(a, b): a sorts before b; equal keys go right, so inserts are FIFO among equals
- * @meta__ign: ignored
- * @off: ignored (the verifier's node offset)
- *
- * The reference becomes non-owning.  Return: 0; -EINVAL (>= 6.4) when the node is already in a
- * tree, in which case it is dropped (ownership passed either way).  In 6.3 mode always 0.
- */
-
-/**
- * bpf_rbtree_first() - the leftmost node (KF_RET_NULL); lock held
- *
- * Return: a non-owning reference, NULL when the tree is empty.
- */
-
-/**
- * bpf_rbtree_remove() - take @node out of @root (KF_ACQUIRE; KF_RET_NULL >= 6.4)
- * @root: the tree; its lock must be held; not callable inside a less callback
- * @node: a non-owning reference (>= 6.16 also an owning one of a refcounted type)
- *
- * Return: an owning reference to the node; NULL (>= 6.4) when it is not in @root.  In 6.3 mode
- * every non-owning reference dies here.
- */
-
-/** bpf_rbtree_root() - the root node as a non-owning reference, NULL if empty (>= 6.16). */
-
-/** bpf_rbtree_left() - @node's left child (non-owning); NULL if none or not in @root (>= 6.16). */
-
-/** bpf_rbtree_right() - @node's right child (non-owning); NULL if none or not in @root (6.16). */
-
-/**
- * bpf_list_push_front_impl() - put an owned node first in @head (6.4+ form)
- * @head: the list; its lock must be held
- * @node: the bpf_list_node field of an owning reference of the head's contained type
- * @meta__ign: ignored
- * @off: ignored
- *
- * Return: 0; -EINVAL (>= 6.4) when the node is already in a list (it is dropped).
- */
-
-/** bpf_list_push_back_impl() - like bpf_list_push_front_impl(), at the tail. */
-
-/** bpf_list_pop_front() - unlink the first node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */
-
-/** bpf_list_pop_back() - unlink the last node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */
-
-/** bpf_list_front() - the first node as a non-owning reference, NULL if empty (>= 6.16). */
-
-/** bpf_list_back() - the last node as a non-owning reference, NULL if empty (>= 6.16). */
-
-/**
- * bpf_spin_lock() - take @lock (spins, then yields, while another thread holds it)
- *
- * One lock at a time per program run: a second call while one is held is refused as every helper
- * call under a lock is ("function calls are not allowed while holding a lock"), also inside a
- * less callback, which runs with the caller's lock held.  The lock must be the bpf_spin_lock
- * member of a section or of an object the program holds ("R1 type=scalar expected=map_value,
- * ptr_", "off N doesn't point to 'struct bpf_spin_lock' that is at M").
- */
-
-/**
- * bpf_spin_unlock() - release @lock, which must be the one held; every non-owning reference dies
- */
-
 /*
- * bpf_rbtree_add(), bpf_list_push_front(), bpf_list_push_back(): the 6.2/6.3 insert kfuncs,
- * which returned nothing.  6.4 removed them (d2dcc67df910) for the _impl forms.  kfsim keeps
- * them in later modes as a compatibility path (Documentation/bpf/kfuncs.rst describes such a
- * deprecation lifecycle; the KF_DEPRECATED flag proposed for it in 2023 was never merged): the
- * first call in a >= 6.4 mode logs a one-time warning naming the replacement.  Call them with
- * the name in parentheses: (bpf_rbtree_add)(root, node, less).
+ * The 6.2/6.3 insert kfuncs bpf_rbtree_add(), bpf_list_push_front() and bpf_list_push_back()
+ * are described beside their rows.
  *
  * The convenience macros bpf_rbtree_add(), bpf_list_push_front() and bpf_list_push_back() call
  * kfsim_bpf_rbtree_add() and kfsim_bpf_list_push_{front,back}(), which are the insert kfunc of

@@ -7,7 +7,9 @@
  * of its unchecked kfsim_nc_* twin (bpf_experimental.h), the call-site macros that record
  * file:line (bpf_kfunc_sites.h, written at build time by src/bpf/CMakeLists.txt), the registry
  * rows and the ids that the common entry path (bpf_enter()) uses to apply the version gate and
- * the lock rule itself.  Adding a kfunc is one row here plus its body.
+ * the lock rule itself.  Adding a kfunc is one row here, with its kernel-doc block right above
+ * it, plus its body.  The block is a comment inside the macro (comments end before a directive
+ * is read, so its lines need no backslash; the line that closes it carries the macro's).
  *
  * X(name, ret, params, flags, since, until, kfsim_flags, doc, note)
  *   flags:	  the kernel's KF_* flags (as of the newest release; @note says what changed)
@@ -27,86 +29,208 @@
 
 /* clang-format off */
 #define KFSIM_BPF_KFUNC_LIST(X)									\
+/**
+ * bpf_obj_new_impl() - allocate an object of a local type (KF_ACQUIRE | KF_RET_NULL)
+ * @local_type_id__k: the type id (bpf_core_type_id_local())
+ * @meta__ign: ignored (the verifier fills it in the kernel)
+ *
+ * The object is zeroed, its refcount set to 1, nodes marked as in no collection, and it is
+ * charged to the active memory cgroup unless "cgroup.memory=nobpf" was given.  Not callable with a
+ * lock held ("function calls are not allowed while holding a lock").
+ * Return: an owning reference, or NULL on a refused charge, an allocation failure or a bad id
+ * ("bpf_obj_new type ID argument must be of a struct"; 6.6+: "bpf_obj_new/bpf_percpu_obj_new type
+ * ID argument must be of a struct").
+ */	\
 X(bpf_obj_new_impl, void *, (u64 local_type_id__k, void *meta__ign),				\
   KF_ACQUIRE | KF_RET_NULL, __KV(6, 2), 0, 0,							\
   "allocate a zeroed object of a program-local struct (macro bpf_obj_new(type))", "")		\
+/**
+ * bpf_obj_drop_impl() - release an owning reference (KF_RELEASE)
+ * @p__alloc: the object's start (an interior pointer: "R1 must have zero offset ...")
+ * @meta__ign: ignored
+ *
+ * Nested lists and trees are drained and their nodes dropped first; a refcounted object is only
+ * freed when its count reaches zero.  Non-owning and stale references are refused
+ * ("arg#0 expected pointer to allocated object"), as is a call with a lock held.
+ */	\
 X(bpf_obj_drop_impl, void, (void *p__alloc, void *meta__ign),					\
   KF_RELEASE, __KV(6, 2), 0, 0,									\
   "free an owned object, draining its nested lists and trees (macro bpf_obj_drop(p))",		\
   "6.4: a refcounted object is only freed when its count reaches zero")				\
+/**
+ * bpf_refcount_acquire_impl() - take another owning reference to a refcounted object (>= 6.4)
+ * @p__refcounted_kptr: an owning or non-owning reference to a type with a bpf_refcount
+ * @meta__ign: ignored
+ *
+ * Return: a new owning reference; NULL (>= 6.5) when the count already dropped to zero.
+ */	\
 X(bpf_refcount_acquire_impl, void *, (void *p__refcounted_kptr, void *meta__ign),		\
   KF_ACQUIRE | KF_RET_NULL | KF_RCU, __KV(6, 4), 0, KFSIM_KF_LOCK_OK | KFSIM_KF_DISABLED_64,	\
   "take another owning reference to a refcounted object (macro bpf_refcount_acquire(p))",	\
   "6.4 KF_ACQUIRE, calls disabled in 6.4 and 6.5; 6.6 re-enabled, fallible (KF_RET_NULL), KF_RCU") \
+/**
+ * bpf_list_push_front_impl() - put an owned node first in @head (6.4+ form)
+ * @head: the list; its lock must be held
+ * @node: the bpf_list_node field of an owning reference of the head's contained type
+ * @meta__ign: ignored
+ * @off: ignored
+ *
+ * Return: 0; -EINVAL (>= 6.4) when the node is already in a list (it is dropped).
+ */	\
 X(bpf_list_push_front_impl, int, (struct bpf_list_head *head, struct bpf_list_node *node,	\
 				  void *meta__ign, u64 off),					\
   0, __KV(6, 4), 0, KFSIM_KF_LOCK_OK,								\
   "put an owned node first in a list; -EINVAL (node dropped) if already in one", "")		\
+/** bpf_list_push_back_impl() - like bpf_list_push_front_impl(), at the tail. */	\
 X(bpf_list_push_back_impl, int, (struct bpf_list_head *head, struct bpf_list_node *node,	\
 				 void *meta__ign, u64 off),					\
   0, __KV(6, 4), 0, KFSIM_KF_LOCK_OK,								\
   "put an owned node last in a list; -EINVAL (node dropped) if already in one", "")		\
+/** bpf_list_pop_front() - unlink the first node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */	\
 X(bpf_list_pop_front, struct bpf_list_node *, (struct bpf_list_head *head),			\
   KF_ACQUIRE | KF_RET_NULL, __KV(6, 2), 0, KFSIM_KF_LOCK_OK,					\
   "unlink the first node and own it; NULL if empty", "")					\
+/** bpf_list_pop_back() - unlink the last node (KF_ACQUIRE | KF_RET_NULL); NULL if empty. */	\
 X(bpf_list_pop_back, struct bpf_list_node *, (struct bpf_list_head *head),			\
   KF_ACQUIRE | KF_RET_NULL, __KV(6, 2), 0, KFSIM_KF_LOCK_OK,					\
   "unlink the last node and own it; NULL if empty", "")						\
+/** bpf_list_front() - the first node as a non-owning reference, NULL if empty (>= 6.16). */	\
 X(bpf_list_front, struct bpf_list_node *, (struct bpf_list_head *head),			\
   KF_RET_NULL, __KV(6, 16), 0, KFSIM_KF_LOCK_OK,						\
   "the first node as a non-owning reference; NULL if empty", "")				\
+/** bpf_list_back() - the last node as a non-owning reference, NULL if empty (>= 6.16). */	\
 X(bpf_list_back, struct bpf_list_node *, (struct bpf_list_head *head),				\
   KF_RET_NULL, __KV(6, 16), 0, KFSIM_KF_LOCK_OK,						\
   "the last node as a non-owning reference; NULL if empty", "")					\
+/**
+ * bpf_rbtree_add_impl() - insert an owned node, ordered by @less (6.4+ form)
+ * @root: the tree; its lock must be held
+ * @node: the bpf_rb_node field of an owning reference of the root's contained type
+ * @less: less(a, b): a sorts before b; equal keys go right, so inserts are FIFO among equals
+ * @meta__ign: ignored
+ * @off: ignored (the verifier's node offset)
+ *
+ * The reference becomes non-owning.  Return: 0; -EINVAL (>= 6.4) when the node is already in a
+ * tree, in which case it is dropped (ownership passed either way).  In 6.3 mode always 0.
+ */	\
 X(bpf_rbtree_add_impl, int, (struct bpf_rb_root *root, struct bpf_rb_node *node,		\
 			     bpf_rb_less_t less, void *meta__ign, u64 off),			\
   0, __KV(6, 4), 0, KFSIM_KF_LOCK_OK,								\
   "insert an owned node ordered by less(); -EINVAL (node dropped) if already in a tree", "")	\
+/**
+ * bpf_rbtree_first() - the leftmost node (KF_RET_NULL); lock held
+ *
+ * Return: a non-owning reference, NULL when the tree is empty.
+ */	\
 X(bpf_rbtree_first, struct bpf_rb_node *, (struct bpf_rb_root *root),				\
   KF_RET_NULL, __KV(6, 3), 0, KFSIM_KF_LOCK_OK,							\
   "the leftmost node as a non-owning reference; NULL if empty", "")				\
+/**
+ * bpf_rbtree_remove() - take @node out of @root (KF_ACQUIRE; KF_RET_NULL >= 6.4)
+ * @root: the tree; its lock must be held; not callable inside a less callback
+ * @node: a non-owning reference (>= 6.16 also an owning one of a refcounted type)
+ *
+ * Return: an owning reference to the node; NULL (>= 6.4) when it is not in @root.  In 6.3 mode
+ * every non-owning reference dies here.
+ */	\
 X(bpf_rbtree_remove, struct bpf_rb_node *, (struct bpf_rb_root *root,				\
 					    struct bpf_rb_node *node),				\
   KF_ACQUIRE | KF_RET_NULL, __KV(6, 3), 0, KFSIM_KF_LOCK_OK,					\
   "take a node out of the tree and own it",							\
   "6.3 KF_ACQUIRE, never NULL, invalidates non-owning refs; 6.4 NULL if not in a tree; "	\
   "6.6 NULL if in another tree (owner); 6.16 also takes an owning reference")			\
+/** bpf_rbtree_root() - the root node as a non-owning reference, NULL if empty (>= 6.16). */	\
 X(bpf_rbtree_root, struct bpf_rb_node *, (struct bpf_rb_root *root),				\
   KF_RET_NULL, __KV(6, 16), 0, KFSIM_KF_LOCK_OK,						\
   "the root node as a non-owning reference; NULL if empty", "")					\
+/** bpf_rbtree_left() - @node's left child (non-owning); NULL if none or not in @root (>= 6.16). */	\
 X(bpf_rbtree_left, struct bpf_rb_node *, (struct bpf_rb_root *root,				\
 					  struct bpf_rb_node *node),				\
   KF_RET_NULL, __KV(6, 16), 0, KFSIM_KF_LOCK_OK,						\
   "a node's left child as a non-owning reference; NULL if none or not in this tree", "")	\
+/** bpf_rbtree_right() - @node's right child (non-owning); NULL if none or not in @root (6.16). */	\
 X(bpf_rbtree_right, struct bpf_rb_node *, (struct bpf_rb_root *root,				\
 					   struct bpf_rb_node *node),				\
   KF_RET_NULL, __KV(6, 16), 0, KFSIM_KF_LOCK_OK,						\
   "a node's right child as a non-owning reference; NULL if none or not in this tree", "")	\
+/**
+ * bpf_spin_lock() - take @lock (spins, then yields, while another thread holds it)
+ *
+ * One lock at a time per program run: a second call while one is held is refused as every helper
+ * call under a lock is ("function calls are not allowed while holding a lock"), also inside a
+ * less callback, which runs with the caller's lock held.  The lock must be the bpf_spin_lock
+ * member of a section or of an object the program holds ("R1 type=scalar expected=map_value,
+ * ptr_", "off N doesn't point to 'struct bpf_spin_lock' that is at M").
+ */	\
 X(bpf_spin_lock, void, (struct bpf_spin_lock *lock),						\
   0, __KV(5, 1), 0, KFSIM_KF_HELPER,								\
   "take the allocation's lock (a helper, not a kfunc: listed for completeness)", "")		\
+/**
+ * bpf_spin_unlock() - release @lock, which must be the one held; every non-owning reference dies
+ */	\
 X(bpf_spin_unlock, void, (struct bpf_spin_lock *lock),						\
   0, __KV(5, 1), 0, KFSIM_KF_HELPER | KFSIM_KF_LOCK_OK,						\
   "release the lock; every non-owning reference dies", "")					\
+/**
+ * bpf_kptr_xchg() - swap an owned object into a map value's __kptr field (a helper)
+ * @map_value: the address of the __kptr field
+ * @ptr: an owning reference to an object's start, or NULL to empty the field
+ *
+ * @ptr's ownership passes to the map.  Refused: a NULL @map_value ("R1 type=scalar
+ * expected=map_value"), a @ptr that is not an owning reference to an object's start ("R2 must
+ * be referenced when passed to release function").
+ * Return: an owning reference to what the field held, or NULL when it was empty.
+ */	\
 X(bpf_kptr_xchg, void *, (void *map_value, void *ptr),					\
   0, __KV(5, 19), 0, KFSIM_KF_HELPER,								\
   "stash an owned object in a map value's __kptr field and own what was there",		\
   "5.19 helper; local kptrs (bpf_obj_new objects) since 6.4")					\
+/**
+ * bpf_rcu_read_lock() - enter an RCU read-side section (sleepable programs); sections nest
+ */	\
 X(bpf_rcu_read_lock, void, (void),								\
   0, __KV(6, 2), 0, 0,										\
   "enter an RCU read-side section (sleepable programs)", "")					\
+/**
+ * bpf_rcu_read_unlock() - leave the innermost RCU read-side section
+ *
+ * Refused without a matching bpf_rcu_read_lock() ("unmatched rcu read unlock").
+ */	\
 X(bpf_rcu_read_unlock, void, (void),								\
   0, __KV(6, 2), 0, 0,										\
   "leave the RCU read-side section", "")							\
+/**
+ * bpf_rbtree_add() - insert an owned node ordered by @less: the 6.3 form, returning nothing
+ * @root: the tree; its lock must be held
+ * @node: the bpf_rb_node field of an owning reference of the root's contained type
+ * @less: as for bpf_rbtree_add_impl()
+ *
+ * bpf_rbtree_add(), bpf_list_push_front() and bpf_list_push_back() are the 6.2/6.3 insert
+ * kfuncs.  6.4 removed them (d2dcc67df910) for the _impl forms.  kfsim keeps them in later modes
+ * as a compatibility path (Documentation/bpf/kfuncs.rst describes such a deprecation
+ * lifecycle; the KF_DEPRECATED flag proposed for it in 2023 was never merged): the first call in
+ * a >= 6.4 mode logs a one-time warning naming the replacement.  Call them with the name in
+ * parentheses: (bpf_rbtree_add)(root, node, less).
+ */	\
 X(bpf_rbtree_add, void, (struct bpf_rb_root *root, struct bpf_rb_node *node,			\
 			 bpf_rb_less_t less),							\
   0, __KV(6, 3), __KV(6, 4), KFSIM_KF_LOCK_OK | KFSIM_KF_NO_SITE,				\
   "insert an owned node ordered by less() (6.3 form, returns nothing)",				\
   "removed in 6.4 (d2dcc67df910) for bpf_rbtree_add_impl; kfsim keeps it in later modes")	\
+/**
+ * bpf_list_push_front() - put an owned node first in @head: the 6.2/6.3 form, returning nothing
+ *
+ * Removed in 6.4 for bpf_list_push_front_impl(); kept as bpf_rbtree_add() is.
+ */	\
 X(bpf_list_push_front, void, (struct bpf_list_head *head, struct bpf_list_node *node),	\
   0, __KV(6, 2), __KV(6, 4), KFSIM_KF_LOCK_OK | KFSIM_KF_NO_SITE,				\
   "put an owned node first in a list (6.2/6.3 form, returns nothing)",				\
   "removed in 6.4 (d2dcc67df910) for bpf_list_push_front_impl; kfsim keeps it")			\
+/**
+ * bpf_list_push_back() - put an owned node last in @head: the 6.2/6.3 form, returning nothing
+ *
+ * Removed in 6.4 for bpf_list_push_back_impl(); kept as bpf_rbtree_add() is.
+ */	\
 X(bpf_list_push_back, void, (struct bpf_list_head *head, struct bpf_list_node *node),		\
   0, __KV(6, 2), __KV(6, 4), KFSIM_KF_LOCK_OK | KFSIM_KF_NO_SITE,				\
   "put an owned node last in a list (6.2/6.3 form, returns nothing)",				\

@@ -251,6 +251,27 @@ struct kfsim_nl_client *kfsim_nl_client_open_kernel(void);
  */
 struct kfsim_nl_client *kfsim_nl_client_open_server(const char *path);
 
+/**
+ * kfsim_nl_client_open_inproc() - a client on this process's own stand-in kernel
+ *
+ * The kernel is started on first use by whoever provided it (kfsim_nl_inproc_provide(); the
+ * stand-in kernel of libkfsim does so when it is loaded): the netlink client names no kernel of
+ * its own, as a socket names no kernel.  It is then reached as kfsim_nl_client_open_server()
+ * reaches a server.
+ * Return: the client; ERR_PTR(-EPROTONOSUPPORT) when nothing provides an in-process kernel, the
+ * provider's error when it cannot start, or kfsim_nl_client_open_server()'s errors.
+ */
+struct kfsim_nl_client *kfsim_nl_client_open_inproc(void);
+
+/**
+ * kfsim_nl_inproc_provide() - name the function that starts this process's own kernel
+ * @start: starts it once (later calls return the same one) and gives the socket path
+ *         kfsim_nl_client_open_server() reaches it at; 0 or -errno.  NULL withdraws it.
+ *
+ * One provider per process, as one kernel per process: a later call replaces the earlier one.
+ */
+void kfsim_nl_inproc_provide(int (*start)(const char **path));
+
 /** kfsim_nl_client_close() - close the client (NULL is fine). */
 void kfsim_nl_client_close(struct kfsim_nl_client *c);
 

@@ -122,6 +122,23 @@ unsigned int kfsim_nl_server_clients(const struct kfsim_nl_server *s);
  */
 void kfsim_nl_server_destroy(struct kfsim_nl_server *s);
 
+struct kfsim_net;
+
+/**
+ * kfsim_standin_net_create() - the namespace `kfsim kernel` and libkfsim-netlink.so serve
+ * @config: the ethtool family's option: a segment file as for kfsim_plca_net_load()
+ *          (<kfsim/plca.h>), or NULL for the built-in segment
+ * @err: receives what is wrong on failure; @err_size: its size
+ *
+ * A namespace with every built-in family (<kfsim/genl_builtin.h>), @config handed to the
+ * ethtool family (kfsim_plca_net_configure()); serve its kernel, kfsim_net_nl(), with
+ * kfsim_nl_server_create().
+ *
+ * Return: the namespace (free with kfsim_net_destroy(), after its server) or an ERR_PTR() as
+ * kfsim_plca_net_load() returns them.
+ */
+struct kfsim_net *kfsim_standin_net_create(const char *config, char *err, size_t err_size);
+
 /**
  * kfsim_standin_inproc_start() - the process's own stand-in kernel, started on first call
  * @path: receives the abstract socket name its server thread listens on (for
@@ -130,9 +147,23 @@ void kfsim_nl_server_destroy(struct kfsim_nl_server *s);
  * The built-in kfsim_standin_net_create(NULL) namespace, served by a detached thread for the
  * life of the process (libkfsim-netlink.so without KFSIM_KERNEL, ynl_sock_create() with
  * KFSIM_KERNEL=inproc).  Later calls return the same server; a child after fork() gets its own.
+ * The stand-in provides it to the netlink client when libkfsim is loaded
+ * (kfsim_nl_client_open_inproc(), <kfsim/nl_client.h>).
  * Return: 0, or a negative errno (the reason is also printed on stderr).
  */
 int kfsim_standin_inproc_start(const char **path);
+
+/**
+ * kfsim_standin_owns_dev() - is @name a device of the stand-in kernel at @path?
+ * @path: the server's socket (`kfsim kernel --listen`), or NULL/"" for this process's own
+ *        (kfsim_standin_inproc_start())
+ *
+ * Asked of the family that has devices (ethtool's header names one: a kernel that has no such
+ * device answers -ENODEV), so that the shim can keep a simulated device from the real kernel
+ * without knowing any family.
+ * Return: true when the kernel answers for @name; false when it does not, or cannot be reached.
+ */
+bool kfsim_standin_owns_dev(const char *path, const char *name);
 
 #pragma GCC visibility pop
 #endif /* KFSIM_NL_SERVER_H */

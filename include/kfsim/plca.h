@@ -163,17 +163,17 @@ int kfsim_plca_net_add_builtin_segment(struct kfsim_plca_net *net);
 struct kfsim_plca_net *kfsim_plca_net_default(void);
 
 /**
- * kfsim_standin_net_create() - the namespace `kfsim kernel` and libkfsim-netlink.so serve
- * @config: a segment file as for kfsim_plca_net_load(), or NULL for the built-in segment
+ * kfsim_plca_net_configure() - the ethtool family's option: the devices of namespace @ns
+ * @config: a segment file as for kfsim_plca_net_load() (`kfsim kernel --config`), or NULL for
+ *          the built-in segment (kfsim_plca_net_add_builtin_segment())
  * @err: receives what is wrong on failure; @err_size: its size
  *
- * A namespace with every built-in family (<kfsim/genl_builtin.h>) whose PLCA part gets the
- * devices; its kernel is kfsim_plca_net_kernel(), and kfsim_plca_net_destroy() frees it whole.
- *
- * Return: the namespace (free with kfsim_plca_net_destroy()) or an ERR_PTR() as
- * kfsim_plca_net_load() returns them.
+ * @ns must have its PLCA part (kfsim_plca_net_init(), the ethtool row of the built-in table).
+ * Return: 0, -ENOENT when @ns has no PLCA part, or the errors of kfsim_plca_net_load_into()
+ * and kfsim_plca_net_add_builtin_segment(); on error @ns may hold some devices (destroy it).
  */
-struct kfsim_plca_net *kfsim_standin_net_create(const char *config, char *err, size_t err_size);
+int kfsim_plca_net_configure(struct kfsim_net *ns, const char *config, char *err,
+			     size_t err_size);
 
 /**
  * kfsim_plca_net_load() - build a namespace from a configuration file

@@ -28,8 +28,8 @@
 
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
+#include <kfsim/net_namespace.h>
 #include <kfsim/nl_server.h>
-#include <kfsim/plca.h>
 #include "cli.h"
 
 #define CMD "kernel"
@@ -196,7 +196,7 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 	struct kfsim_nl_listen_opts listen_opts = { .mode = o->mode, .group = o->group };
 	char own_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct kfsim_nl_server *server;
-	struct kfsim_plca_net *net;
+	struct kfsim_net *net;
 	struct sigaction sa = { .sa_handler = on_stop };
 	char err[256];
 	int ret;
@@ -223,11 +223,11 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 	if (IS_ERR(net))
 		return kfsim_cli_fail(CMD, (int)PTR_ERR(net), "%s%s%s", config ? config : "",
 				      config ? ": " : "", err);
-	server = kfsim_nl_server_listen(kfsim_plca_net_kernel(net), listen_path, &listen_opts, err,
+	server = kfsim_nl_server_listen(kfsim_net_nl(net), listen_path, &listen_opts, err,
 					sizeof(err));
 	if (IS_ERR(server)) {
 		ret = (int)PTR_ERR(server);
-		kfsim_plca_net_destroy(net);
+		kfsim_net_destroy(net);
 		return kfsim_cli_fail(CMD, ret, "cannot listen on %s: %s", listen_path, err);
 	}
 	sigemptyset(&sa.sa_mask);
@@ -238,7 +238,7 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 		ret = go_background(listen_path);
 		if (ret) {
 			kfsim_nl_server_destroy(server);
-			kfsim_plca_net_destroy(net);
+			kfsim_net_destroy(net);
 			return kfsim_cli_fail(CMD, ret, "cannot go into the background");
 		}
 	} else {
@@ -247,7 +247,7 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 	}
 	ret = kfsim_nl_server_run(server, &stop_requested);
 	kfsim_nl_server_destroy(server);
-	kfsim_plca_net_destroy(net);
+	kfsim_net_destroy(net);
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "serving %s failed", listen_path);
 	printf("kfsim kernel: stopped\n");

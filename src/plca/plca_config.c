@@ -234,3 +234,26 @@ struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t e
 	}
 	return net;
 }
+
+/*
+ * The ethtool family's own option (`kfsim kernel --config`): its devices in @ns, from a file
+ * or, without one, the built-in segment.  The stand-in kernel hands the option through; only
+ * this family reads it.
+ */
+int kfsim_plca_net_configure(struct kfsim_net *ns, const char *config, char *err,
+			     size_t err_size)
+{
+	struct kfsim_plca_net *net = kfsim_plca_net_of(ns); /* the ethtool row attached it */
+	int ret;
+
+	if (!net) {
+		snprintf(err, err_size, "no PLCA namespace among the built-in families");
+		return -ENOENT;
+	}
+	if (config)
+		return kfsim_plca_net_load_into(net, config, err, err_size);
+	ret = kfsim_plca_net_add_builtin_segment(net);
+	if (ret)
+		snprintf(err, err_size, "cannot build the built-in segment");
+	return ret;
+}

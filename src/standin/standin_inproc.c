@@ -2,7 +2,8 @@
 /*
  * One stand-in kernel per process, served by a thread on an abstract socket: what the netlink
  * shim (libkfsim-netlink.so) and the YNL library (KFSIM_KERNEL=inproc) talk to when no
- * `kfsim kernel` server is named.
+ * `kfsim kernel` server is named.  The stand-in provides it to the netlink client when the
+ * library is loaded (kfsim_nl_inproc_provide()): the libraries below never start it themselves.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -12,8 +13,9 @@
 #include <unistd.h>
 
 #include <kfsim/err.h>
+#include <kfsim/net_namespace.h>
+#include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
-#include <kfsim/plca.h>
 
 static pthread_mutex_t inproc_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t inproc_pid;
@@ -37,8 +39,8 @@ static void *inproc_thread(void *arg)
  */
 int kfsim_standin_inproc_start(const char **path)
 {
-	struct kfsim_plca_net *net;
 	struct kfsim_nl_server *server;
+	struct kfsim_net *net;
 	pthread_t thread;
 	char err[256];
 	int ret = 0;
@@ -54,16 +56,16 @@ int kfsim_standin_inproc_start(const char **path)
 		fprintf(stderr, "kfsim: %s\n", err);
 		goto out;
 	}
-	server = kfsim_nl_server_create(kfsim_plca_net_kernel(net), inproc_name);
+	server = kfsim_nl_server_create(kfsim_net_nl(net), inproc_name);
 	if (IS_ERR(server)) {
 		ret = (int)PTR_ERR(server);
-		kfsim_plca_net_destroy(net);
+		kfsim_net_destroy(net);
 		goto out;
 	}
 	ret = -pthread_create(&thread, NULL, inproc_thread, server);
 	if (ret) {
 		kfsim_nl_server_destroy(server);
-		kfsim_plca_net_destroy(net);
+		kfsim_net_destroy(net);
 		goto out;
 	}
 	pthread_detach(thread);	/* lives as long as the process: its sockets may too */
@@ -72,4 +74,13 @@ out:
 	pthread_mutex_unlock(&inproc_lock);
 	*path = inproc_name;
 	return ret;
+}
+
+/*
+ * Provided at load time, before main() and its threads.  The static library's users keep this
+ * file through the link option of kfsim_static (CMakeLists.txt), as the shared one always has it.
+ */
+__attribute__((constructor)) static void inproc_provide(void)
+{
+	kfsim_nl_inproc_provide(kfsim_standin_inproc_start);
 }

@@ -17,7 +17,6 @@
 #include <kfsim/err.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/types.h>
-#include <kfsim/nl_server.h>
 #include <kfsim/ynl.h>
 
 #define KFSIM_YNL_ALIGN(len) (((len) + 3u) & ~3u)
@@ -424,17 +423,13 @@ static struct kfsim_nl_client *open_transport(struct ynl_error *e)
 {
 	const char *where = getenv("KFSIM_KERNEL");
 	struct kfsim_nl_client *c;
-	const char *path;
-	int ret;
 
-	if (!where || !*where) {
+	if (!where || !*where)
 		c = kfsim_nl_client_open_kernel();
-	} else if (!strcmp(where, "inproc")) {
-		ret = kfsim_standin_inproc_start(&path);
-		c = ret ? ERR_PTR(ret) : kfsim_nl_client_open_server(path);
-	} else {
+	else if (!strcmp(where, "inproc"))
+		c = kfsim_nl_client_open_inproc();	/* the stand-in kernel provides it */
+	else
 		c = kfsim_nl_client_open_server(where);
-	}
 	if (IS_ERR(c)) {
 		kfsim_ynl_err_set(e, (int)PTR_ERR(c), "failed to create a netlink socket");
 		return NULL;

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include <kfsim/err.h>
+#include <kfsim/net_namespace.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
@@ -49,7 +50,7 @@ struct fz_conn {
 };
 
 static struct {
-	struct kfsim_plca_net *net;
+	struct kfsim_net *net;
 	struct kfsim_nl_server *server;
 	pthread_t thread;
 	volatile sig_atomic_t stop;
@@ -78,7 +79,7 @@ static void fz_setup(void)
 	fz.net = kfsim_standin_net_create(NULL, err, sizeof(err));
 	if (IS_ERR(fz.net))
 		abort();
-	fz.server = kfsim_nl_server_create(kfsim_plca_net_kernel(fz.net), fz.path);
+	fz.server = kfsim_nl_server_create(kfsim_net_nl(fz.net), fz.path);
 	if (IS_ERR(fz.server) || pthread_create(&fz.thread, NULL, serve, NULL))
 		abort();
 	n = strlen(fz.path);
@@ -337,7 +338,7 @@ int main(void)
 		fz.stop = 1;
 		pthread_join(fz.thread, NULL);
 		kfsim_nl_server_destroy(fz.server);
-		kfsim_plca_net_destroy(fz.net);
+		kfsim_net_destroy(fz.net);
 	}
 	return ret;
 }

@@ -24,13 +24,14 @@
 #include <cmocka.h>
 
 #include <kfsim/err.h>
+#include <kfsim/net_namespace.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 
 struct served {
-	struct kfsim_plca_net *net;
+	struct kfsim_net *net;
 	struct kfsim_nl_server *server;
 	pthread_t thread;
 	volatile sig_atomic_t stop;
@@ -53,7 +54,7 @@ static int setup(void **state)
 	snprintf(sv->path, sizeof(sv->path), "@kfsim-test-server-%d", (int)getpid());
 	sv->net = kfsim_standin_net_create(NULL, err, sizeof(err));
 	assert_false(IS_ERR(sv->net));
-	sv->server = kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), sv->path);
+	sv->server = kfsim_nl_server_create(kfsim_net_nl(sv->net), sv->path);
 	assert_false(IS_ERR(sv->server));
 	assert_int_equal(pthread_create(&sv->thread, NULL, serve, sv), 0);
 	*state = sv;
@@ -67,7 +68,7 @@ static int teardown(void **state)
 	sv->stop = 1;
 	pthread_join(sv->thread, NULL);
 	kfsim_nl_server_destroy(sv->server);
-	kfsim_plca_net_destroy(sv->net);
+	kfsim_net_destroy(sv->net);
 	free(sv);
 	return 0;
 }
@@ -171,10 +172,10 @@ static void test_bad_paths(void **state)
 	assert_int_equal(kfsim_nl_remote_open("@kfsim-nobody-listens", NETLINK_GENERIC, 0, &r),
 			 -ECONNREFUSED);
 	assert_int_equal(r.data_fd, -1);
-	assert_ptr_equal(kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), longpath),
+	assert_ptr_equal(kfsim_nl_server_create(kfsim_net_nl(sv->net), longpath),
 			 ERR_PTR(-ENAMETOOLONG));
 	/* a live server's name is not taken over */
-	assert_ptr_equal(kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), sv->path),
+	assert_ptr_equal(kfsim_nl_server_create(kfsim_net_nl(sv->net), sv->path),
 			 ERR_PTR(-EADDRINUSE));
 }
 
@@ -194,11 +195,22 @@ static void test_stale_socket_file_replaced(void **state)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
 	assert_int_equal(bind(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
 	close(fd);	/* the file stays, nobody answers: a crashed server's leftover */
-	s = kfsim_nl_server_create(kfsim_plca_net_kernel(sv->net), sock_path);
+	s = kfsim_nl_server_create(kfsim_net_nl(sv->net), sock_path);
 	assert_false(IS_ERR(s));
 	kfsim_nl_server_destroy(s);
 	assert_int_equal(access(sock_path, F_OK), -1);	/* removed on destroy */
 	rmdir(path);
+}
+
+/* The shim's question, asked of the stand-in: its devices are its own, nothing else is. */
+static void test_owns_its_devices_only(void **state)
+{
+	struct served *sv = *state;
+
+	assert_true(kfsim_standin_owns_dev(sv->path, "eth0"));
+	assert_true(kfsim_standin_owns_dev(sv->path, "eth3"));	/* no PLCA, still its device */
+	assert_false(kfsim_standin_owns_dev(sv->path, "nosuchdev"));
+	assert_false(kfsim_standin_owns_dev("/nonexistent/kfsim.sock", "eth0")); /* no server */
 }
 
 static void test_state_persists_across_clients(void **state)
@@ -365,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_bind_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_owns_its_devices_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_socket_file_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_persists_across_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notification_reaches_other_client, setup,

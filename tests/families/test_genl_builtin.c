@@ -17,6 +17,7 @@
 #include <kfsim/net_namespace.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
+#include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 #include <kfsim/slab.h>
 
@@ -177,14 +178,21 @@ static void test_builtin_table(void **state)
 	kfsim_net_destroy(net);
 
 	/* the stand-in kernel: the same families, and the built-in segment's devices */
-	plca = kfsim_standin_net_create(NULL, why, sizeof(why));
-	assert_false(IS_ERR(plca));
-	assert_non_null(kfsim_genl_find_family(kfsim_plca_net_kernel(plca), "kfsim_demo"));
-	assert_non_null(dev_get_by_name(plca, "eth0"));
-	kfsim_plca_net_destroy(plca);
-	plca = kfsim_standin_net_create("/nonexistent.conf", why, sizeof(why));
-	assert_ptr_equal(plca, ERR_PTR(-ENOENT));
+	net = kfsim_standin_net_create(NULL, why, sizeof(why));
+	assert_false(IS_ERR(net));
+	assert_non_null(kfsim_genl_find_family(kfsim_net_nl(net), "kfsim_demo"));
+	assert_non_null(dev_get_by_name(kfsim_plca_net_of(net), "eth0"));
+	kfsim_net_destroy(net);
+	/* --config is the ethtool family's: its error is the stand-in's */
+	net = kfsim_standin_net_create("/nonexistent.conf", why, sizeof(why));
+	assert_ptr_equal(net, ERR_PTR(-ENOENT));
 	assert_non_null(strstr(why, "cannot open '/nonexistent.conf'"));
+	/* a namespace without the ethtool family has nobody to take the option */
+	net = kfsim_net_create();
+	assert_false(IS_ERR(net));
+	assert_int_equal(kfsim_plca_net_configure(net, NULL, why, sizeof(why)), -ENOENT);
+	assert_string_equal(why, "no PLCA namespace among the built-in families");
+	kfsim_net_destroy(net);
 }
 
 int main(void)

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include <kfsim/nl_client.h>
+#include <kfsim/nl_server.h>
+
 #define KFSIM_YNL_LOCAL 1
 #include "ethtool-user.c"
 #include "ynltest-user.c"
@@ -28,6 +31,24 @@ static void test_a_server_that_is_not_there_fails_socket_creation(void **state)
 	assert_string_equal(err.msg, "failed to create a netlink socket");
 	/* the error argument is optional, as in the kernel's library (ovs.c passes NULL) */
 	assert_null(ynl_sock_create(&ynl_ethtool_family, NULL));
+	unsetenv("KFSIM_KERNEL");
+}
+
+/*
+ * The YNL library starts no kernel itself: inproc is whatever provides it (the stand-in, at
+ * load time).  Withdrawn, the socket cannot be created, with the kernel library's text.
+ */
+static void test_inproc_needs_a_provider(void **state)
+{
+	struct ynl_error err;
+
+	(void)state;
+	setenv("KFSIM_KERNEL", "inproc", 1);
+	kfsim_nl_inproc_provide(NULL);
+	assert_null(ynl_sock_create(&ynl_ethtool_family, &err));
+	assert_int_equal(err.code, EPROTONOSUPPORT);
+	assert_string_equal(err.msg, "failed to create a netlink socket");
+	kfsim_nl_inproc_provide(kfsim_standin_inproc_start);
 	unsetenv("KFSIM_KERNEL");
 }
 
@@ -126,6 +147,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_server_that_is_not_there_fails_socket_creation),
+		cmocka_unit_test(test_inproc_needs_a_provider),
 		cmocka_unit_test(test_inproc_transport_serves_kfsims_families),
 		cmocka_unit_test(test_list_end_and_empty_dumps),
 		cmocka_unit_test(test_str_helpers_follow_ynl_gen_c),

@@ -54,7 +54,6 @@
 #include <kfsim/err.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
-#include <kfsim/plca.h>
 #include <kfsim/nl_remote.h>
 
 #define SHIM_MAX_FD 65536
@@ -735,29 +734,6 @@ static struct {
 } name_cache[SHIM_NAME_CACHE];
 static unsigned int nr_names;
 
-/* Ask the kfsim kernel: a PLCA GET that does not answer -ENODEV names one of its devices. */
-static bool ask_simulated(const char *name)
-{
-	const char *path = getenv("KFSIM_KERNEL");
-	struct kfsim_ethtool_chan *chan;
-	struct kfsim_nl_error ack = { 0 };
-	u8 req[256];
-	int len, ret;
-
-	if ((!path || !*path) && kfsim_standin_inproc_start(&path))
-		return false;
-	chan = kfsim_ethtool_chan_server(path);
-	if (IS_ERR(chan))
-		return false;	/* no simulation to own the name */
-	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
-					 ETHTOOL_MSG_PLCA_GET_CFG, NLM_F_REQUEST | NLM_F_ACK, 0,
-					 name, 0, NULL, 0);
-	ret = len > 0 ? kfsim_ethtool_chan_transact(chan, req, (size_t)len, NULL, NULL, &ack)
-		      : len;
-	kfsim_ethtool_chan_close(chan);
-	return !ret && ack.error != -ENODEV;
-}
-
 /* Is @name a device of the simulation?  Said once per name on stderr when it is. */
 static bool refuse_simulated(const char *name, unsigned long req)
 {
@@ -769,7 +745,7 @@ static bool refuse_simulated(const char *name, unsigned long req)
 		;
 	if (i == nr_names) {
 		pthread_mutex_unlock(&names_lock);
-		simulated = ask_simulated(name);	/* outside the lock: it makes sockets */
+		simulated = kfsim_standin_owns_dev(getenv("KFSIM_KERNEL"), name); /* unlocked: sockets */
 		pthread_mutex_lock(&names_lock);
 		i = nr_names < SHIM_NAME_CACHE ? nr_names++ : SHIM_NAME_CACHE - 1;
 		snprintf(name_cache[i].name, IFNAMSIZ, "%s", name);

@@ -49,10 +49,10 @@ enum kfsim_bfq_rw {
 	KFSIM_RW_RANDWRITE,
 	KFSIM_RW_READWRITE,	/* fio rw=rw|readwrite: sequential, reads and writes mixed */
 	KFSIM_RW_RANDRW,	/* fio rw=randrw: random, reads and writes mixed */
-	KFSIM_RW_TRIM,		/* fio's trims (REQ_OP_DISCARD): only with an engine that */
-	KFSIM_RW_RANDTRIM,	/* does no disk I/O (KFSIM_ENGINE_NONE); a job whose trims */
-	KFSIM_RW_TRIMWRITE,	/* would reach the disk is refused */
-	KFSIM_RW_RANDTRIMWRITE,
+	KFSIM_RW_TRIM,		/* fio's trims (BLKDISCARD): with an engine that does no */
+	KFSIM_RW_RANDTRIM,	/* disk I/O (KFSIM_ENGINE_NONE) they do nothing; with disk */
+	KFSIM_RW_TRIMWRITE,	/* I/O the first one fails (see @io_error): the simulated */
+	KFSIM_RW_RANDTRIMWRITE,	/* disk has no discard */
 };
 
 /** KFSIM_BFQ_MAX_BSSPLIT - most block sizes in one direction of a bssplit (fio: 64). */
@@ -227,6 +227,7 @@ struct kfsim_bfq_job {
 	u64 zone_size;
 	u64 zone_range;
 	u64 zone_skip;
+	int io_error;
 };
 
 /**
@@ -276,7 +277,7 @@ struct kfsim_bfq_sim_config;
  * engine allows, ioengine and its class, direct, the flags a write carries, the region on
  * the disk (bytes), rate and rate_iops per direction, percentage_random, the random
  * distribution, thinktime, startdelay range, runtime (us), io_size, number_ios, verify,
- * stonewall (after), wait_for, exitall, ioprio, cgroup and weight.
+ * stonewall (after), wait_for, exitall, io_error, ioprio, cgroup and weight.
  *
  * Return: 0, or the JSON writer's error (-EIO when @out failed).
  */
@@ -490,6 +491,7 @@ struct kfsim_bfq_actuator_result {
  *            its runtime, or the end of the run); @mb_s and @iops are over this time
  * @read_bytes: bytes read
  * @write_bytes: bytes written (buffered: copied into the page cache)
+ * @error: 0, or the error (-errno) that ended the job (struct kfsim_bfq_job's @io_error)
  */
 struct kfsim_bfq_job_result {
 	char name[32];
@@ -505,6 +507,7 @@ struct kfsim_bfq_job_result {
 	double active_s;
 	u64 read_bytes;
 	u64 write_bytes;
+	int error;
 };
 
 /**

@@ -70,6 +70,7 @@ struct sim_job {
 	bool replay;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
+	int error;		/* the error that ended it (spec.io_error), 0 = none */
 	int pid;
 	void *icq;
 	u64 start_at, start_ns, end_ns;
@@ -827,6 +828,12 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	if (!job->started || sim->now < job->start_at || job->throttled)
 		return;
+	if (job->spec.io_error) {
+		/* its first I/O fails before the disk: fio ends the job on that error */
+		job->error = job->spec.io_error;
+		job_end(sim, j, sim->now);
+		return;
+	}
 	if (job->spec.engine == KFSIM_ENGINE_NONE) {
 		/* no disk I/O: a job bounded by size ends at once, else at its runtime */
 		if (job->spec.runtime_ns && !job->spec.io_size && !job->spec.number_ios) {
@@ -1152,8 +1159,11 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	char why[128];
 
 	job->spec = *spec;
-	if (spec->rw >= KFSIM_RW_TRIM && spec->engine != KFSIM_ENGINE_NONE) {
-		sim_err(sim, "job %s: trims (REQ_OP_DISCARD) are not modelled", spec->name);
+	/* a trim is BLKDISCARD, which a disk without discard refuses (struct kfsim_bfq_job) */
+	if (spec->rw >= KFSIM_RW_TRIM && spec->engine != KFSIM_ENGINE_NONE && !spec->io_error)
+		job->spec.io_error = -EOPNOTSUPP;
+	if (spec->io_error > 0 || spec->io_error < -MAX_ERRNO) {
+		sim_err(sim, "job %s: io_error %d is not a -errno", spec->name, spec->io_error);
 		return -EINVAL;
 	}
 	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
@@ -1535,6 +1545,7 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->iops = jr->active_s > 0 ? (double)job->completed / jr->active_s : 0;
 		jr->read_bytes = job->bytes_dir[0];
 		jr->write_bytes = job->bytes_dir[1];
+		jr->error = job->error;
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
 		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
 		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;

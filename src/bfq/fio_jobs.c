@@ -37,6 +37,10 @@
 #include "sim_jobs.h"
 
 #define FIO_MAX_PENDING 16
+/* fio's enum error_type_bit (td_error.h), as bits: a trim's error is a write error */
+#define FIO_ERR_READ 1u
+#define FIO_ERR_WRITE 2u
+#define FIO_ERR_VERIFY 4u
 #define FIO_MAX_INCLUDE_DEPTH 8
 
 /* An option whose refusal waits until the job's engine is known. */
@@ -62,6 +66,11 @@ struct fio_section {
 	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
 	long zone_line;
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
+	/* fio's error types (td_error_type()): which errors a job goes on after */
+	unsigned int continue_on_error;	/* FIO_ERR_* bits */
+	bool write_errs_listed;		/* ignore_error gave a list for writes (and trims) */
+	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
+	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
 	u64 offset_increment;
@@ -236,16 +245,6 @@ set:
 	p->why = why;
 }
 
-static void fio_undefer(struct fio_section *sec, const char *option)
-{
-	for (unsigned int i = 0; i < sec->nr_pending; i++) {
-		if (!strcmp(sec->pending[i].option, option)) {
-			sec->pending[i] = sec->pending[--sec->nr_pending];
-			return;
-		}
-	}
-}
-
 /* Options that change nothing the simulated disk sees, with why (fio(1) for each). */
 static const struct {
 	const char *why;
@@ -287,8 +286,7 @@ static const struct {
 		"hdfsdirectory", "chunk_size", "single_instance", "busy_wait_polling",
 		"verb", "bindname", "chunk", "object_class", "svcl", "mode", "grace_time",
 		NULL } },
-	{ "errors: the simulated disk has none", (const char *const[]){
-		"continue_on_error", "ignore_error", "skip_bad", NULL } },
+	{ "errors: the simulated disk has none", (const char *const[]){ "skip_bad", NULL } },
 	{ "files are created and dropped from the cache as kfsim assumes (a cold cache)",
 	  (const char *const[]){ "create_on_open", "allow_file_create", "unlink",
 		"unlink_each_loop", "invalidate", "fallocate", "overwrite", "pre_read",
@@ -355,10 +353,7 @@ static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *va
 	}
 	memcpy(rw, value, n);
 	rw[n] = '\0';
-	fio_undefer(sec, "rw");
-	if (strstr(rw, "trim"))
-		fio_defer(sec, line, file, "rw", "trims (REQ_OP_DISCARD) are not modelled with "
-			  "disk I/O");
+	sec->trim_line = strstr(rw, "trim") ? line : 0;
 	if (kfsim_bfq_job_set(&sec->job, "rw", rw, &sec->prioclass, why, sizeof(why))) {
 		fio_err(&p->errs, file, line, "rw: failed parsing rw=%s%s", value,
 			strchr(value, '$') ? " (an environment variable that is not set)" : "");
@@ -467,6 +462,92 @@ bad:
 		snprintf(why, len, "expected %llu to %llu (READ[,WRITE]), not '%s'",
 			 (unsigned long long)min_v, (unsigned long long)max_v, value);
 	return -EINVAL;
+}
+
+/* continue_on_error=: fio's choices (options.c), each a set of error types. */
+static void fio_continue_on_error(struct fio_parser *p, struct fio_section *sec,
+				  const char *value, long line, const char *file)
+{
+	static const struct { const char *name; unsigned int types; } choices[] = {
+		{ "none", 0 }, { "read", FIO_ERR_READ }, { "write", FIO_ERR_WRITE },
+		{ "io", FIO_ERR_READ | FIO_ERR_WRITE }, { "verify", FIO_ERR_VERIFY },
+		{ "all", FIO_ERR_READ | FIO_ERR_WRITE | FIO_ERR_VERIFY }, { "0", 0 },
+		{ "1", FIO_ERR_READ | FIO_ERR_WRITE | FIO_ERR_VERIFY },
+	};
+
+	for (size_t i = 0; value && i < ARRAY_SIZE(choices); i++) {
+		if (!strcmp(value, choices[i].name)) {
+			sec->continue_on_error = choices[i].types;
+			return;
+		}
+	}
+	fio_err(&p->errs, file, line, "continue_on_error: expected none, read, write, io, "
+		"verify, all, 0 or 1, not '%s'", value ? value : "");
+}
+
+/* An errno as ignore_error names it: "EIO" or a number (its sign dropped); 0 = unknown. */
+static int fio_error_number(const char *text)
+{
+	if (text[0] == 'E') {
+		if (!strcmp(text, "ENOTSUP"))
+			return EOPNOTSUPP;	/* the same number on Linux */
+		for (int err = 1; err < 134; err++) {
+			if (!strcmp(text, kfsim_errname(err)))
+				return err;
+		}
+		return 0;
+	}
+	return abs(atoi(text));
+}
+
+/*
+ * ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each "E1:E2:...": a non-empty list makes
+ * its type continue on those errors (fio's ignore_error_type(): it also sets the type's
+ * continue_on_error bit).  Only what decides a trim's fate is kept: the write list.
+ */
+static void fio_ignore_error(struct fio_parser *p, struct fio_section *sec, const char *value,
+			     long line, const char *file)
+{
+	char buf[256], *lists, *list;
+	unsigned int type = 0;
+
+	if (!value || strlen(value) >= sizeof(buf)) {
+		fio_err(&p->errs, file, line, "ignore_error: expected READ,WRITE,VERIFY lists of "
+			"errors joined by ':'");
+		return;
+	}
+	strcpy(buf, value);
+	lists = buf;
+	while ((list = strsep(&lists, ",")) != NULL) {
+		bool trim_err[2] = { false, false };
+		unsigned int nr = 0;
+		char *name;
+
+		if (type > 2) {
+			fio_err(&p->errs, file, line, "ignore_error: Illegal error type");
+			return;
+		}
+		while ((name = strsep(&list, ":")) != NULL && *name) {
+			int err = fio_error_number(name);
+
+			if (!err) {
+				fio_err(&p->errs, file, line, "ignore_error: Unknown error %s, please "
+					"use number value", name);
+				return;
+			}
+			trim_err[0] |= err == ENOTTY;
+			trim_err[1] |= err == EOPNOTSUPP;
+			nr++;
+		}
+		if (nr) {
+			sec->continue_on_error |= 1u << type;
+			if (type == 1) {
+				sec->write_errs_listed = true;
+				memcpy(sec->ignores_trim_err, trim_err, sizeof(trim_err));
+			}
+		}
+		type++;
+	}
 }
 
 /* One option of a section: modelled, no effect, deferred or refused. */
@@ -696,6 +777,10 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			sec->job.flow_id = (unsigned int)v;
 		else
 			sec->job.flow_sleep_us = (unsigned int)v;
+	} else if (!strcmp(key, "continue_on_error")) {
+		fio_continue_on_error(p, sec, value, line, file);
+	} else if (!strcmp(key, "ignore_error")) {
+		fio_ignore_error(p, sec, value, line, file);
 	} else if (!strcmp(key, "cgroup_weight")) {
 		/* fio's range is blkio's, 100..1000: "cgroup_weight: min value out of range" */
 		if (!value || parse_uint(value, 0, U64_MAX, &v))
@@ -737,6 +822,33 @@ static void fio_err_once(struct fio_parser *p, const struct fio_pending *pend)
 	fio_err(&p->errs, pend->file, pend->line, "%s: %s", pend->option, pend->why);
 }
 
+/*
+ * A job that trims with disk I/O: its first trim fails (struct kfsim_bfq_job's io_error),
+ * -EOPNOTSUPP on the disk itself (no discard), -ENOTTY on a file (no BLKDISCARD).  fio goes
+ * on after it only when continue_on_error covers writes (a trim's error is a write error,
+ * td_error_type()) and the write list of ignore_error holds it (without one, only EIO and
+ * EILSEQ are ignored): then fio would retry failing trims at CPU speed, which is refused.
+ */
+static void fio_trim_error(struct fio_parser *p, const struct fio_section *sec,
+			   struct kfsim_bfq_job *job)
+{
+	bool device = fio_is_device(sec->filename);
+	int err = device ? EOPNOTSUPP : ENOTTY;
+
+	if ((sec->continue_on_error & FIO_ERR_WRITE) && sec->write_errs_listed &&
+	    sec->ignores_trim_err[device]) {
+		fio_err_once(p, &(struct fio_pending){ sec->trim_line, sec->file, "rw",
+			device ? "the trims fail (EOPNOTSUPP: the disk has no discard) and "
+				 "ignore_error goes on after them: failing trims in a loop are "
+				 "not modelled"
+			       : "the trims fail (ENOTTY: a file has no BLKDISCARD) and "
+				 "ignore_error goes on after them: failing trims in a loop are "
+				 "not modelled" });
+		return;
+	}
+	job->io_error = -err;
+}
+
 /* A job section ended: check what depends on its engine and add its numjobs copies. */
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
@@ -748,6 +860,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.engine != KFSIM_ENGINE_NONE) {
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
+		if (job.rw >= KFSIM_RW_TRIM)
+			fio_trim_error(p, sec, &job);
 	}
 	if (!job.size && job.size_frac < 0 && sec->filesize)
 		job.size = sec->filesize;	/* fio: without size, a job does its files' size */

@@ -582,6 +582,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		kfsim_json_kv_double(json, "active_s", jr->active_s);
 		kfsim_json_kv_uint(json, "read_bytes", jr->read_bytes);
 		kfsim_json_kv_uint(json, "write_bytes", jr->write_bytes);
+		if (jr->error)
+			kfsim_json_kv_string(json, "error", kfsim_errname(jr->error));
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -644,6 +646,11 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		printf("  %-10s %6u %10.1f %9.0f %6.1f%% %8.0fus %8.0fus %8.0fus\n", jr->name,
 		       jr->weight, jr->mb_s, jr->iops, jr->share * 100, jr->lat_mean_us,
 		       jr->lat_p99_us, jr->lat_max_us);
+	}
+	for (unsigned int j = 0; j < res->nr_jobs; j++) {
+		if (res->jobs[j].error)
+			printf("  %s: ended by -%s at its first I/O, which never reached the disk\n",
+			       res->jobs[j].name, kfsim_errname(res->jobs[j].error));
 	}
 }
 
@@ -876,6 +883,8 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 		JOB_U(weight), JOB_U(requests), JOB_U(bytes);
 		JOB_D(mb_s), JOB_D(iops), JOB_D(share), JOB_D(lat_mean_us), JOB_D(lat_p99_us),
 			JOB_D(lat_max_us), JOB_D(active_s), JOB_U(read_bytes), JOB_U(write_bytes);
+		snprintf(key, sizeof(key), "job%u.errno", j);
+		kfsim_rec_u64(&rec, key, (u64)-jr->error);
 	}
 	return kfsim_rec_finish(&rec);
 }
@@ -954,6 +963,9 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 		bad |= JOB_GD(active_s);
 		bad |= JOB_GU(read_bytes);
 		bad |= JOB_GU(write_bytes);
+		snprintf(key, sizeof(key), "job%u.errno", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->error = v <= MAX_ERRNO ? -(int)v : -EINVAL;
 	}
 	return bad ? -EINVAL : 0;
 }

@@ -149,12 +149,12 @@ static void expect_refusal(const char *name, const char *text, int fio_accepts,
 /* Every option kfsim does not model is named, with its line, in one report. */
 static void test_refusals_all_at_once(void **state)
 {
-	expect_refusal("many", "[global]\nss=iops:10%\nioengine=libaio\n[a]\nrw=trim\n"
-		       "zonemode=zbd\n[b]\nlatency_target=10ms\nss=iops:10%\n", 1,
+	expect_refusal("many", "[global]\nss=iops:10%\nioengine=libaio\nignore_error=,ENOTTY\n"
+		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nlatency_target=10ms\nss=iops:10%\n", 1,
 		       (const char *const[]){ "many.fio:2: ss: steady-state",
-					      "many.fio:5: rw: trims (REQ_OP_DISCARD)",
-					      "many.fio:6: zonemode: zoned block devices",
-					      "many.fio:8: latency_target:", "many.fio:9: ss:",
+					      "many.fio:6: rw: the trims fail (ENOTTY",
+					      "many.fio:7: zonemode: zoned block devices",
+					      "many.fio:9: latency_target:", "many.fio:10: ss:",
 					      NULL });
 	/* a [global] problem is reported once, not once per job */
 	expect_refusal("once", "[global]\nramp_time=1\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
@@ -837,6 +837,89 @@ static void test_verify_backlog(void **state)
 		       (const char *const[]){ "vbacklog_bad.fio:2: verify_backlog: expected", NULL });
 }
 
+/*
+ * fio's trims are BLKDISCARD ioctls (os_trim(), fio 3.33): the simulated disk has no discard
+ * (-EOPNOTSUPP) and a file no such ioctl (-ENOTTY), so the first trim fails before the disk
+ * and fio ends the job on it, unless continue_on_error and ignore_error let it go on (a
+ * trim's error is a write error): that loop is refused.  An engine without disk I/O trims
+ * nothing and runs.
+ */
+static void test_trims_fail_as_under_fio(void **state)
+{
+	char *path = job_file("trims",
+		"[global]\nioengine=libaio\ndirect=1\nbs=4k\ncontinue_on_error=write\n"
+		"ignore_error=,ENOSPC\ntime_based\nruntime=1\n"
+		"[rd]\nrw=randread\niodepth=4\n"
+		"[holes]\nrw=randtrim\n"
+		"[dev]\nrw=trimwrite\nfilename=/dev/sdb\n"
+		"[nul]\nrw=trim\nioengine=null\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 4);
+	assert_int_equal(cfg->jobs[0].io_error, 0);
+	assert_int_equal(cfg->jobs[1].io_error, -ENOTTY);
+	assert_int_equal(cfg->jobs[2].io_error, -EOPNOTSUPP);
+	assert_int_equal(cfg->jobs[3].io_error, 0);	/* null: no disk I/O, nothing fails */
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("rd %llu requests; holes %s, dev %s, nul %d\n",
+		      (unsigned long long)res->jobs[0].requests,
+		      kfsim_errname(res->jobs[1].error), kfsim_errname(res->jobs[2].error),
+		      res->jobs[3].error);
+	assert_true(res->jobs[0].requests > 20);
+	assert_int_equal(res->jobs[1].error, -ENOTTY);
+	assert_int_equal(res->jobs[2].error, -EOPNOTSUPP);
+	assert_int_equal(res->jobs[3].error, 0);
+	for (int j = 1; j < 3; j++) {
+		assert_int_equal(res->jobs[j].requests, 0);
+		assert_int_equal(res->jobs[j].bytes, 0);
+	}
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+
+	/* with exitall the failed trim ends the others: nothing more is issued */
+	path = job_file("trimexit", "[global]\nioengine=libaio\ndirect=1\nexitall\n"
+			"time_based\nruntime=2\n[rd]\nrw=randread\niodepth=1\n"
+			"[holes]\nrw=randtrim\nstartdelay=100ms\n", 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("exitall: rd active %.3f s, %llu requests\n", res->jobs[0].active_s,
+		      (unsigned long long)res->jobs[0].requests);
+	assert_true(res->jobs[0].requests > 0);
+	assert_true(res->jobs[0].active_s < 0.2);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+
+	/* errors fio ignores would make it trim in a loop: refused; bad values as fio */
+	expect_refusal("trimloop", "[a]\nioengine=libaio\nrw=randtrim\n"
+		       "continue_on_error=write\nignore_error=,EIO:25\n", 1,
+		       (const char *const[]){ "trimloop.fio:3: rw: the trims fail (ENOTTY", NULL });
+	/* a non-empty ignore_error list turns its type's continue_on_error on (fio) */
+	expect_refusal("trimdev", "[a]\nioengine=libaio\nrw=trim\nfilename=/dev/sda\n"
+		       "ignore_error=,EOPNOTSUPP\n", 1,
+		       (const char *const[]){ "trimdev.fio:3: rw: the trims fail (EOPNOTSUPP",
+					      NULL });
+	/* fio --parse-only skips ignore_error's check (parse_dryrun()); a run says this */
+	expect_refusal("badignore", "[a]\nignore_error=,EFROB\n", -1,
+		       (const char *const[]){ "badignore.fio:2: ignore_error: Unknown error EFROB",
+					      NULL });
+	expect_refusal("badcontinue", "[a]\ncontinue_on_error=maybe\n", 0,
+		       (const char *const[]){ "badcontinue.fio:2: continue_on_error: expected none",
+					      NULL });
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -855,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),
 		cmocka_unit_test(test_verify_backlog),
+		cmocka_unit_test(test_trims_fail_as_under_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,6 +70,8 @@ struct fio_section {
 	unsigned int continue_on_error;	/* FIO_ERR_* bits */
 	bool write_errs_listed;		/* ignore_error gave a list for writes (and trims) */
 	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
+	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
+	long latency_line;		/* latency_target= */
 	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
@@ -305,9 +307,6 @@ static const struct {
 	{ "ss", "steady-state detection is not modelled" },
 	{ "ss_dur", "steady-state detection is not modelled" },
 	{ "ss_ramp", "steady-state detection is not modelled" },
-	{ "latency_target", "latency-target depth search is not modelled" },
-	{ "latency_window", "latency-target depth search is not modelled" },
-	{ "latency_percentile", "latency-target depth search is not modelled" },
 	{ "sg_write_mode", "SCSI passthrough is not modelled" },
 	{ "inplace", "e4defrag's extent moves are not modelled" },
 	{ "donorname", "e4defrag's extent moves are not modelled" },
@@ -537,6 +536,7 @@ static void fio_ignore_error(struct fio_parser *p, struct fio_section *sec, cons
 			}
 			trim_err[0] |= err == ENOTTY;
 			trim_err[1] |= err == EOPNOTSUPP;
+			sec->ignores_timedout |= type < 2 && err == ETIMEDOUT;
 			nr++;
 		}
 		if (nr) {
@@ -777,6 +777,34 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			sec->job.flow_id = (unsigned int)v;
 		else
 			sec->job.flow_sleep_us = (unsigned int)v;
+	} else if (!strcmp(key, "latency_target") || !strcmp(key, "latency_window")) {
+		/* microseconds without a unit, as fio */
+		if (!value || parse_time(value, NSEC_PER_USEC, &v))
+			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key,
+				value ? value : "");
+		else if (!strcmp(key, "latency_window"))
+			sec->job.latency_window_ns = v;
+		else {
+			sec->job.latency_target_ns = v;
+			sec->latency_line = line;
+		}
+	} else if (!strcmp(key, "latency_percentile")) {
+		char *end = NULL;
+		double pct = value ? strtod(value, &end) : 0;
+
+		if (!value || end == value || *end)
+			fio_err(&p->errs, file, line, "latency_percentile: failed parsing "
+				"latency_percentile=%s",
+				value ? value : "");
+		else if (pct < 0 || pct > 100)
+			fio_err(&p->errs, file, line, "latency_percentile: value out of range: %f "
+				"(range %s: %s)", pct, pct < 0 ? "min" : "max",
+				pct < 0 ? "0.000000" : "100.000000");
+		else
+			sec->job.latency_percentile = pct;
+	} else if (!strcmp(key, "latency_run")) {
+		if (parse_flag(value, &sec->job.latency_run))
+			fio_err(&p->errs, file, line, "latency_run: expected 0 or 1");
 	} else if (!strcmp(key, "continue_on_error")) {
 		fio_continue_on_error(p, sec, value, line, file);
 	} else if (!strcmp(key, "ignore_error")) {
@@ -896,6 +924,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones with "
 				"random I/O are not modelled");
 	}
+	/* lat_fatal()'s ETIMEDOUT, ignored, would go on at depth 1 past every late I/O */
+	if (job.latency_target_ns && job.latency_percentile >= 100 && sec->ignores_timedout &&
+	    job.engine != KFSIM_ENGINE_NONE)
+		fio_err(&p->errs, sec->file, sec->latency_line, "latency_target: ignore_error "
+			"holds ETIMEDOUT, the error a 100%% target ends the job with: going on "
+			"after it is not modelled");
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "

@@ -150,11 +150,11 @@ static void expect_refusal(const char *name, const char *text, int fio_accepts,
 static void test_refusals_all_at_once(void **state)
 {
 	expect_refusal("many", "[global]\nss=iops:10%\nioengine=libaio\nignore_error=,ENOTTY\n"
-		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nlatency_target=10ms\nss=iops:10%\n", 1,
+		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nmax_open_zones=4\nss=iops:10%\n", 1,
 		       (const char *const[]){ "many.fio:2: ss: steady-state",
 					      "many.fio:6: rw: the trims fail (ENOTTY",
 					      "many.fio:7: zonemode: zoned block devices",
-					      "many.fio:9: latency_target:", "many.fio:10: ss:",
+					      "many.fio:9: max_open_zones:", "many.fio:10: ss:",
 					      NULL });
 	/* a [global] problem is reported once, not once per job */
 	expect_refusal("once", "[global]\nramp_time=1\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
@@ -920,6 +920,100 @@ static void test_trims_fail_as_under_fio(void **state)
 					      NULL });
 }
 
+/* fio's latency_target in a run: the search's depth caps the job; its end; its errors. */
+static void test_latency_target(void **state)
+{
+	const char *head = "[global]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
+			   "iodepth=16\nlatency_window=300ms\n";
+	char text[512];
+	char *path;
+	struct kfsim_bfq_sim_config *cfg;
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+	u64 device_requests;
+
+	/* a target every depth meets: windows at 1, 2, 4, 8, 16 (settled), a last one, the end */
+	snprintf(text, sizeof(text), "%s[a]\nlatency_target=10s\nlatency_percentile=99.9\n",
+		 head);
+	path = job_file("lattarget", text, 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->jobs[0].latency_target_ns, 10ULL * NSEC_PER_SEC);
+	assert_int_equal(cfg->jobs[0].latency_window_ns, 300 * NSEC_PER_MSEC);
+	assert_true(cfg->jobs[0].latency_percentile == 99.9);
+	assert_false(cfg->jobs[0].latency_run);
+	cfg->duration_ns = 20 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	device_requests = res->actuator[0].requests + res->actuator[1].requests;
+	print_message("settled at depth %u after %.2f s; its last window %.2f s, %llu of %llu "
+		      "requests\n", res->jobs[0].lat_target_depth, res->duration_s,
+		      res->jobs[0].active_s, (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)device_requests);
+	assert_int_equal(res->jobs[0].lat_target_depth, 16);
+	assert_int_equal(res->jobs[0].error, 0);
+	/* six windows and two drains: the job ends long before the 20 s */
+	assert_true(res->duration_s > 6 * 0.3 && res->duration_s < 4);
+	/* the figures are the last window's alone */
+	assert_true(res->jobs[0].active_s >= 0.3 && res->jobs[0].active_s < 0.5);
+	assert_true(res->jobs[0].requests > 0 && res->jobs[0].requests < device_requests / 2);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+
+	/* latency_run: the search goes on until the run ends */
+	snprintf(text, sizeof(text), "%s[a]\nlatency_target=10s\nlatency_run=1\n", head);
+	path = job_file("latrun", text, 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 3 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	assert_int_equal(res->jobs[0].lat_target_depth, 16);
+	assert_true(res->jobs[0].active_s > 2.99);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+
+	/* a target no disk meets, at 100 %: the first I/O ends the job with ETIMEDOUT */
+	snprintf(text, sizeof(text), "%s[a]\nlatency_target=1\n", head);
+	path = job_file("latfatal", text, 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->jobs[0].latency_target_ns, 1000);	/* microseconds */
+	assert_true(cfg->jobs[0].latency_percentile == 100);
+	cfg->duration_ns = 2 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("latency_target=1: %s after %llu request(s)\n",
+		      kfsim_errname(res->jobs[0].error),
+		      (unsigned long long)res->jobs[0].requests);
+	assert_int_equal(res->jobs[0].error, -ETIMEDOUT);
+	assert_int_equal(res->jobs[0].requests, 1);
+	assert_int_equal(res->jobs[0].lat_target_depth, 1);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+
+	/* bad values as fio refuses them; an ignored ETIMEDOUT would go on past it: refused */
+	expect_refusal("latpct", "[a]\nlatency_target=1ms\nlatency_percentile=101\n", 0,
+		       (const char *const[]){ "latpct.fio:3: latency_percentile: value out of "
+					      "range: 101", NULL });
+	expect_refusal("latbad", "[a]\nlatency_target=soon\n", 0,
+		       (const char *const[]){ "latbad.fio:2: latency_target: failed parsing", NULL });
+	expect_refusal("latignore", "[a]\nioengine=libaio\nlatency_target=1ms\n"
+		       "continue_on_error=read\nignore_error=ETIMEDOUT\n", 1,
+		       (const char *const[]){ "latignore.fio:3: latency_target: ignore_error "
+					      "holds ETIMEDOUT", NULL });
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -939,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_strided_zones),
 		cmocka_unit_test(test_verify_backlog),
 		cmocka_unit_test(test_trims_fail_as_under_fio),
+		cmocka_unit_test(test_latency_target),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -191,6 +191,11 @@ struct kfsim_bfq_bssplit {
  * @latency_window_ns: the window; 0 decides at every completion
  * @latency_percentile: percent of I/Os that must meet the target (fio's default 100)
  * @latency_run: keep searching until the job ends, rather than end at the depth found
+ * @eof_at_start: the job finds nothing to do and ends at its start, having issued nothing, as
+ *                fio ends a job whose first I/O cannot be set up (fill_io_u() fails, fio
+ *                3.33): fio's zonemode=zbd on a disk that is not zoned emulates sequential
+ *                zones, all empty (zbd.c init_zone_info()), so a job that reads only written
+ *                data (read_beyond_wp=0) finds none (zbd_find_zone())
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -251,6 +256,7 @@ struct kfsim_bfq_job {
 	u64 latency_window_ns;
 	double latency_percentile;
 	bool latency_run;
+	bool eof_at_start;
 };
 
 /**

@@ -831,8 +831,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	if (!job->started || sim->now < job->start_at || job->throttled)
 		return;
-	if (job->spec.io_error) {
-		/* its first I/O fails before the disk: fio ends the job on that error */
+	if (job->spec.io_error || job->spec.eof_at_start) {
+		/* its first I/O fails before the disk, or finds nothing: fio ends the job */
 		job->error = job->spec.io_error;
 		job_end(sim, j, sim->now);
 		return;

@@ -72,6 +72,7 @@ struct fio_section {
 	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
 	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
 	long latency_line;		/* latency_target= */
+	bool read_beyond_wp;
 	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
@@ -302,7 +303,6 @@ static const struct {
 	const char *why;
 } fio_refused[] = {
 	{ "max_open_zones", "zoned block devices are not modelled" },
-	{ "read_beyond_wp", "zoned block devices are not modelled" },
 	{ "flow_watermark", "flow control between jobs is not modelled" },
 	{ "ss", "steady-state detection is not modelled" },
 	{ "ss_dur", "steady-state detection is not modelled" },
@@ -805,6 +805,9 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	} else if (!strcmp(key, "latency_run")) {
 		if (parse_flag(value, &sec->job.latency_run))
 			fio_err(&p->errs, file, line, "latency_run: expected 0 or 1");
+	} else if (!strcmp(key, "read_beyond_wp")) {
+		if (parse_flag(value, &sec->read_beyond_wp))
+			fio_err(&p->errs, file, line, "read_beyond_wp: expected 0 or 1");
 	} else if (!strcmp(key, "continue_on_error")) {
 		fio_continue_on_error(p, sec, value, line, file);
 	} else if (!strcmp(key, "ignore_error")) {
@@ -877,6 +880,48 @@ static void fio_trim_error(struct fio_parser *p, const struct fio_section *sec,
 	job->io_error = -err;
 }
 
+/*
+ * zonemode=zbd on the simulated disk, which is not zoned: fio 3.33 then emulates sequential
+ * zones of zonesize, all empty (zbd.c init_zone_info(), "to execute a ZBD workload against a
+ * non-ZBD device").  A read goes anywhere with read_beyond_wp=1; without, it looks for a zone
+ * with written data (zbd_adjust_block(), zbd_find_zone()), finds none and the job ends with
+ * nothing read.  Writes at the emulated write pointers, the open-zone limits and zone resets
+ * are not modelled: a job that writes is refused.
+ */
+static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_bfq_job *job)
+{
+	bool reads = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
+
+	if (job->engine == KFSIM_ENGINE_NONE)
+		return;
+	/* a [global] zonemode= is named once, not once per job */
+	if (!job->zone_size) {
+		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
+			"Specifying the zone size is mandatory for regular file/block device with "
+			"--zonemode=zbd" });
+		return;
+	}
+	if (!reads) {
+		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
+
+		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
+			"writes to zones (fio's write pointers, open zones and resets on emulated "
+			"zones) are not modelled" });
+		/* without zonemode=zbd they would be refused in turn: named now, all at once */
+		for (int i = 0; i < 3; i++) {
+			struct fio_pending pend = { sec->zone_opt_line[i], sec->file, "",
+						    "an option of the zonemode=zbd refused here" };
+
+			snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
+			if (pend.line)
+				fio_err_once(p, &pend);
+		}
+		return;
+	}
+	job->eof_at_start = !sec->read_beyond_wp;
+	job->zone_size = job->zone_range = job->zone_skip = 0;	/* not strided */
+}
+
 /* A job section ended: check what depends on its engine and add its numjobs copies. */
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
@@ -900,15 +945,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * without it zonerange and zoneskip are ignored; the range defaults to the size
 	 */
 	if (sec->zonemode == 2) {
-		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
-
-		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: zoned block devices are "
-			"not modelled (the simulated disk is conventional)");
-		for (int i = 0; i < 3; i++) {
-			if (sec->zone_opt_line[i])
-				fio_err(&p->errs, sec->file, sec->zone_opt_line[i], "%s: zoned block "
-					"devices are not modelled", opt[i]);
-		}
+		fio_zbd(p, sec, &job);
 	} else if (sec->zonemode != 1 && job.zone_size) {
 		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: --zonemode=none and "
 			"--zonesize are not compatible.");

@@ -117,6 +117,7 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_uint(json, "latency_window_us", job->latency_window_ns / 1000);
 	kfsim_json_kv_double(json, "latency_percentile", job->latency_percentile);
 	kfsim_json_kv_bool(json, "latency_run", job->latency_run);
+	kfsim_json_kv_bool(json, "eof_at_start", job->eof_at_start);
 	kfsim_json_kv_uint(json, "ioprio_class", IOPRIO_PRIO_CLASS(job->ioprio));
 	kfsim_json_kv_uint(json, "ioprio_level", IOPRIO_PRIO_LEVEL(job->ioprio));
 	kfsim_json_kv_string(json, "cgroup", job->cgroup);

@@ -153,7 +153,7 @@ static void test_refusals_all_at_once(void **state)
 		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nmax_open_zones=4\nss=iops:10%\n", 1,
 		       (const char *const[]){ "many.fio:2: ss: steady-state",
 					      "many.fio:6: rw: the trims fail (ENOTTY",
-					      "many.fio:7: zonemode: zoned block devices",
+					      "many.fio:7: zonemode: Specifying the zone size",
 					      "many.fio:9: max_open_zones:", "many.fio:10: ss:",
 					      NULL });
 	/* a [global] problem is reported once, not once per job */
@@ -790,7 +790,7 @@ static void test_strided_zones(void **state)
 	expect_refusal("zones_bad", "[a]\nrw=randread\nzonemode=strided\nzonesize=1m\n"
 		       "[b]\nzonemode=zbd\n", -1,
 		       (const char *const[]){ "zones_bad.fio:3: zonemode: strided zones with random",
-					      "zones_bad.fio:6: zonemode: zoned block devices",
+					      "zones_bad.fio:6: zonemode: Specifying the zone size",
 					      NULL });
 	/* fio --parse-only lets these pass; fio refuses them as the job starts */
 	expect_refusal("zones_nomode", "[a]\nzonesize=256k\n", -1,
@@ -1014,6 +1014,57 @@ static void test_latency_target(void **state)
 					      "holds ETIMEDOUT", NULL });
 }
 
+/*
+ * zonemode=zbd on the simulated disk, which is not zoned: fio emulates empty sequential zones,
+ * so a job reading only written data (read_beyond_wp=0) reads nothing and ends at once, and
+ * read_beyond_wp=1 reads as without zones; writes to zones are refused.
+ */
+static void test_zbd_on_a_conventional_disk(void **state)
+{
+	char *path = job_file("zbdread",
+		"[global]\nioengine=libaio\ndirect=1\niodepth=4\nbs=256k\nzonemode=zbd\n"
+		"zonesize=256M\ntime_based\nruntime=1\nfilename=/dev/sdd\n"
+		"[written]\nrw=read\n"
+		"[beyond]\nrw=randread\nread_beyond_wp=1\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_true(cfg->jobs[0].eof_at_start);
+	assert_false(cfg->jobs[1].eof_at_start);
+	assert_int_equal(cfg->jobs[1].zone_size, 0);	/* not strided zones */
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("read_beyond_wp=0: %llu requests; =1: %llu\n",
+		      (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)res->jobs[1].requests);
+	assert_int_equal(res->jobs[0].requests, 0);
+	assert_int_equal(res->jobs[0].error, 0);
+	assert_true(res->jobs[0].active_s == 0);
+	assert_true(res->jobs[1].requests > 50);
+	assert_true(res->jobs[1].active_s > 0.99);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+
+	/* fio's zbd init says this at run time (--parse-only accepts the file) */
+	expect_refusal("zbdnosize", "[a]\nzonemode=zbd\nioengine=libaio\n", 1,
+		       (const char *const[]){ "zbdnosize.fio:2: zonemode: Specifying the zone size "
+					      "is mandatory", NULL });
+	expect_refusal("zbdwrite", "[global]\nzonemode=zbd\nzonesize=64M\n[a]\nrw=randwrite\n"
+		       "direct=1\n[b]\nrw=write\ndirect=1\n", 1,
+		       (const char *const[]){ "zbdwrite.fio:2: zonemode: writes to zones",
+					      "zbdwrite.fio:3: zonesize: an option of the zonemode",
+					      NULL });
+	expect_refusal("zbdbool", "[a]\nzonemode=zbd\nzonesize=64M\nread_beyond_wp=2\n", 0,
+		       (const char *const[]){ "zbdbool.fio:4: read_beyond_wp: expected 0 or 1",
+					      NULL });
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1034,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_verify_backlog),
 		cmocka_unit_test(test_trims_fail_as_under_fio),
 		cmocka_unit_test(test_latency_target),
+		cmocka_unit_test(test_zbd_on_a_conventional_disk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

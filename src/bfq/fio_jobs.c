@@ -72,6 +72,7 @@ struct fio_section {
 	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
 	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
 	long latency_line;		/* latency_target= */
+	long max_open_zones_line;
 	bool read_beyond_wp;
 	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
@@ -302,7 +303,6 @@ static const struct {
 	const char *name;
 	const char *why;
 } fio_refused[] = {
-	{ "max_open_zones", "zoned block devices are not modelled" },
 	{ "flow_watermark", "flow control between jobs is not modelled" },
 	{ "ss", "steady-state detection is not modelled" },
 	{ "ss_dur", "steady-state detection is not modelled" },
@@ -596,9 +596,15 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			value ? "=" : "", value ? value : "");
 		return;
 	}
+	if (!strcmp(key, "ioengine") && value && !strcmp(value, "libzbc")) {
+		/* it cannot open the simulated disk: fio_libzbc() */
+		sec->job.engine = KFSIM_ENGINE_SYNC;
+		strcpy(sec->job.ioengine, value);
+		return;
+	}
 	if (!strcmp(key, "ioengine") && value && (!strcmp(value, "sg") ||
 	    !strcmp(value, "io_uring_cmd") || !strcmp(value, "xnvme") ||
-	    !strcmp(value, "e4defrag") || !strcmp(value, "libzbc"))) {
+	    !strcmp(value, "e4defrag"))) {
 		fio_err(&p->errs, file, line, "ioengine: %s is not modelled (%s)", value,
 			strcmp(value, "e4defrag") ? "passthrough bypasses the I/O scheduler"
 						  : "its extent moves");
@@ -805,6 +811,15 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	} else if (!strcmp(key, "latency_run")) {
 		if (parse_flag(value, &sec->job.latency_run))
 			fio_err(&p->errs, file, line, "latency_run: expected 0 or 1");
+	} else if (!strcmp(key, "max_open_zones")) {
+		/* fio's range (ZBD_MAX_OPEN_ZONES); it limits zoned writes, refused below */
+		if (!value || parse_uint(value, 0, U64_MAX, &v))
+			fio_err(&p->errs, file, line, "max_open_zones: failed parsing "
+				"max_open_zones=%s", value ? value : "");
+		else if (v > 4096)
+			fio_err(&p->errs, file, line, "max_open_zones: max value out of range: %llu "
+				"(4096 max)", (unsigned long long)v);
+		sec->max_open_zones_line = line;
 	} else if (!strcmp(key, "read_beyond_wp")) {
 		if (parse_flag(value, &sec->read_beyond_wp))
 			fio_err(&p->errs, file, line, "read_beyond_wp: expected 0 or 1");
@@ -881,6 +896,19 @@ static void fio_trim_error(struct fio_parser *p, const struct fio_section *sec,
 }
 
 /*
+ * ioengine=libzbc (fio 3.33 engines/libzbc.c) drives zoned SCSI and ATA disks through libzbc,
+ * whose zbc_open() takes only a zoned disk: its SCSI and ATA back ends answer -ENXIO for a
+ * standard one such as the simulated disk (libzbc 5.x and 6.x), and fio's engine refuses a
+ * regular file (-EINVAL, "ioengine libzbc only works on block or character devices").  The
+ * open fails as fio sizes the job's file (get_file_sizes()), before its zones are set up, so
+ * the job ends having done no I/O.
+ */
+static void fio_libzbc(const struct fio_section *sec, struct kfsim_bfq_job *job)
+{
+	job->io_error = fio_is_device(sec->filename) ? -ENXIO : -EINVAL;
+}
+
+/*
  * zonemode=zbd on the simulated disk, which is not zoned: fio 3.33 then emulates sequential
  * zones of zonesize, all empty (zbd.c init_zone_info(), "to execute a ZBD workload against a
  * non-ZBD device").  A read goes anywhere with read_beyond_wp=1; without, it looks for a zone
@@ -892,8 +920,8 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 {
 	bool reads = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
 
-	if (job->engine == KFSIM_ENGINE_NONE)
-		return;
+	if (job->engine == KFSIM_ENGINE_NONE || job->io_error)
+		return;	/* no disk I/O, or the job fails before its zones are set up */
 	/* a [global] zonemode= is named once, not once per job */
 	if (!job->zone_size) {
 		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
@@ -902,14 +930,16 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 		return;
 	}
 	if (!reads) {
-		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
+		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip",
+						   "max_open_zones" };
 
 		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
 			"writes to zones (fio's write pointers, open zones and resets on emulated "
 			"zones) are not modelled" });
 		/* without zonemode=zbd they would be refused in turn: named now, all at once */
-		for (int i = 0; i < 3; i++) {
-			struct fio_pending pend = { sec->zone_opt_line[i], sec->file, "",
+		for (int i = 0; i < 4; i++) {
+			struct fio_pending pend = { i < 3 ? sec->zone_opt_line[i]
+							  : sec->max_open_zones_line, sec->file, "",
 						    "an option of the zonemode=zbd refused here" };
 
 			snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
@@ -935,6 +965,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			fio_err_once(p, &sec->pending[i]);
 		if (job.rw >= KFSIM_RW_TRIM)
 			fio_trim_error(p, sec, &job);
+		if (!strcmp(job.ioengine, "libzbc"))
+			fio_libzbc(sec, &job);
 	}
 	if (!job.size && job.size_frac < 0 && sec->filesize)
 		job.size = sec->filesize;	/* fio: without size, a job does its files' size */

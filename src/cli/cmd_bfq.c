@@ -654,7 +654,7 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			printf("  %s: ended by -ETIMEDOUT: an I/O missed its latency target at "
 			       "depth 1\n", res->jobs[j].name);
 		else if (res->jobs[j].error)
-			printf("  %s: ended by -%s at its first I/O, which never reached the disk\n",
+			printf("  %s: ended by -%s before any I/O reached the disk\n",
 			       res->jobs[j].name, kfsim_errname(res->jobs[j].error));
 		if (res->jobs[j].lat_target_depth)
 			printf("  %s: latency target search at depth %u\n", res->jobs[j].name,

@@ -150,11 +150,11 @@ static void expect_refusal(const char *name, const char *text, int fio_accepts,
 static void test_refusals_all_at_once(void **state)
 {
 	expect_refusal("many", "[global]\nss=iops:10%\nioengine=libaio\nignore_error=,ENOTTY\n"
-		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nmax_open_zones=4\nss=iops:10%\n", 1,
+		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nss_dur=10s\nss=iops:10%\n", 1,
 		       (const char *const[]){ "many.fio:2: ss: steady-state",
 					      "many.fio:6: rw: the trims fail (ENOTTY",
 					      "many.fio:7: zonemode: Specifying the zone size",
-					      "many.fio:9: max_open_zones:", "many.fio:10: ss:",
+					      "many.fio:9: ss_dur:", "many.fio:10: ss:",
 					      NULL });
 	/* a [global] problem is reported once, not once per job */
 	expect_refusal("once", "[global]\nramp_time=1\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
@@ -1063,6 +1063,48 @@ static void test_zbd_on_a_conventional_disk(void **state)
 	expect_refusal("zbdbool", "[a]\nzonemode=zbd\nzonesize=64M\nread_beyond_wp=2\n", 0,
 		       (const char *const[]){ "zbdbool.fio:4: read_beyond_wp: expected 0 or 1",
 					      NULL });
+	expect_refusal("zbdopen", "[a]\nzonemode=zbd\nzonesize=64M\nmax_open_zones=5000\n", 0,
+		       (const char *const[]){ "zbdopen.fio:4: max_open_zones: max value out of "
+					      "range: 5000 (4096 max)",
+					      NULL });
+}
+
+/*
+ * ioengine=libzbc opens only zoned disks (libzbc's zbc_open(): -ENXIO for a standard one) and
+ * only devices (-EINVAL for a file): on the simulated disk every such job ends before any I/O,
+ * before its zones matter.  Debian's fio lacks the engine, so fio does not judge these files.
+ */
+static void test_libzbc_cannot_open(void **state)
+{
+	char *path = job_file("libzbc",
+		"[global]\nzonemode=zbd\nzonesize=256M\nmax_open_zones=32\nbs=512k\n"
+		"direct=1\ntime_based\nruntime=1\n"
+		"[dev]\nrw=randwrite\nfilename=/dev/sdj\nioengine=libzbc\nnumjobs=2\n"
+		"[file]\nrw=read\nioengine=libzbc\n"
+		"[rd]\nrw=randread\nzonemode=none\nzonesize=0\nioengine=libaio\n", -1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 4);
+	assert_int_equal(cfg->jobs[0].io_error, -ENXIO);
+	assert_int_equal(cfg->jobs[1].io_error, -ENXIO);
+	assert_int_equal(cfg->jobs[2].io_error, -EINVAL);
+	assert_int_equal(cfg->jobs[3].io_error, 0);
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	for (int j = 0; j < 3; j++) {
+		assert_int_equal(res->jobs[j].requests, 0);
+		assert_int_equal(res->jobs[j].error, cfg->jobs[j].io_error);
+	}
+	assert_true(res->jobs[3].requests > 20);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
 }
 
 int main(void)
@@ -1086,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_trims_fail_as_under_fio),
 		cmocka_unit_test(test_latency_target),
 		cmocka_unit_test(test_zbd_on_a_conventional_disk),
+		cmocka_unit_test(test_libzbc_cannot_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1209,6 +1209,12 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 		sim_err(sim, "job %s: io_error %d is not a -errno", spec->name, spec->io_error);
 		return -EINVAL;
 	}
+	if (spec->latency_target_ns && !(spec->latency_percentile >= 0 &&
+					 spec->latency_percentile <= 100)) {
+		sim_err(sim, "job %s: latency_percentile %g is not 0 to 100", spec->name,
+			spec->latency_percentile);
+		return -EINVAL;
+	}
 	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
 	if (spec->engine == KFSIM_ENGINE_NONE)
 		return 0;	/* no disk I/O: no region */

@@ -13,8 +13,10 @@
  * - an option is either modelled (its effect is simulated), known to have no effect on what
  *   the simulated disk sees (output, CPU placement, data content, an engine's server...), or
  *   refused with the reason: never silently ignored;
- * - options whose effect depends on the engine (trims, ramp_time, several files per job) are
- *   refused only when the job's I/O reaches the simulated disk;
+ * - options whose effect depends on the engine (ramp_time, several files per job) are
+ *   refused only when the job's I/O reaches the simulated disk; so are the failures fio meets
+ *   on this disk decided only then (a trim's -EOPNOTSUPP/-ENOTTY, libzbc's -ENXIO, the empty
+ *   zones zonemode=zbd emulates): the job ends as fio's does, before any I/O;
  * - each file is its own region of the disk (fio's default file is one per job and clone:
  *   "jobname.jobnum.filenum"); files are laid out one after the other in order of first use,
  *   each as large as the largest offset + size of its jobs; a /dev/ name is the simulated

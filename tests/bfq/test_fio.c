@@ -1002,6 +1002,25 @@ static void test_latency_target(void **state)
 	free(cfg);
 	free(path);
 
+	/* through the library, a percentile out of range is refused as the run is created */
+	path = job_file("latapi", "[a]\nlatency_target=1ms\n", 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->jobs[0].latency_percentile = 100.5;
+	assert_true(IS_ERR(kfsim_bfq_sim_create(cfg)));
+	cfg->jobs[0].latency_percentile = -1;
+	assert_true(IS_ERR(kfsim_bfq_sim_create(cfg)));
+	free(cfg);
+	free(path);
+	/* a bad io_error too */
+	path = job_file("ioerrapi", "[a]\nrw=randtrim\nioengine=libaio\n", 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->jobs[0].io_error = EIO;
+	assert_true(IS_ERR(kfsim_bfq_sim_create(cfg)));
+	free(cfg);
+	free(path);
+
 	/* bad values as fio refuses them; an ignored ETIMEDOUT would go on past it: refused */
 	expect_refusal("latpct", "[a]\nlatency_target=1ms\nlatency_percentile=101\n", 0,
 		       (const char *const[]){ "latpct.fio:3: latency_percentile: value out of "

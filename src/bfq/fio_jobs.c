@@ -997,6 +997,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 	/* lat_fatal()'s ETIMEDOUT, ignored, would go on at depth 1 past every late I/O */
 	if (job.latency_target_ns && job.latency_percentile >= 100 && sec->ignores_timedout &&
+	    (sec->continue_on_error & (FIO_ERR_READ | FIO_ERR_WRITE)) &&
 	    job.engine != KFSIM_ENGINE_NONE)
 		fio_err(&p->errs, sec->file, sec->latency_line, "latency_target: ignore_error "
 			"holds ETIMEDOUT, the error a 100%% target ends the job with: going on "

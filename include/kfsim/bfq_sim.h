@@ -49,10 +49,10 @@ enum kfsim_bfq_rw {
 	KFSIM_RW_RANDWRITE,
 	KFSIM_RW_READWRITE,	/* fio rw=rw|readwrite: sequential, reads and writes mixed */
 	KFSIM_RW_RANDRW,	/* fio rw=randrw: random, reads and writes mixed */
-	KFSIM_RW_TRIM,		/* fio's trims (REQ_OP_DISCARD): only with an engine that */
-	KFSIM_RW_RANDTRIM,	/* does no disk I/O (KFSIM_ENGINE_NONE); a job whose trims */
-	KFSIM_RW_TRIMWRITE,	/* would reach the disk is refused */
-	KFSIM_RW_RANDTRIMWRITE,
+	KFSIM_RW_TRIM,		/* fio's trims (BLKDISCARD): with an engine that does no */
+	KFSIM_RW_RANDTRIM,	/* disk I/O (KFSIM_ENGINE_NONE) they do nothing; with disk */
+	KFSIM_RW_TRIMWRITE,	/* I/O the first one fails (see @io_error): the simulated */
+	KFSIM_RW_RANDTRIMWRITE,	/* disk has no discard */
 };
 
 /** KFSIM_BFQ_MAX_BSSPLIT - most block sizes in one direction of a bssplit (fio: 64). */
@@ -172,6 +172,30 @@ struct kfsim_bfq_bssplit {
  *              @zone_size)
  * @zone_skip: bytes skipped between zones (fio zoneskip); past the region's end the zones
  *             start again at its beginning
+ * @io_error: 0, or the error (-errno) the job's first I/O fails with before it reaches the
+ *            disk; the job then ends at its start, as fio ends a job on an error it does not
+ *            ignore (td_non_fatal_error(), fio 3.33).  A trim is fio's BLKDISCARD ioctl
+ *            (os_trim()): the simulated disk has no discard (6.12 blk_ioctl_discard():
+ *            -EOPNOTSUPP when bdev_max_discard_sectors() is 0) and a regular file has no such
+ *            ioctl (-ENOTTY); kfsim_bfq_sim_create() sets -EOPNOTSUPP for a job whose trims
+ *            would reach the disk when this is 0
+ * @latency_target_ns: 0, or fio's latency-target depth search (latency_target, fio 3.33
+ *                     io_u.c): the job starts at depth 1 and, each @latency_window_ns,
+ *                     doubles its depth (bisects once one failed) while at least
+ *                     @latency_percentile percent of its I/Os completed within this; it
+ *                     halves towards the last depth that met it when they did not, draining
+ *                     its I/O first; once the depth stops moving it drains, forgets its
+ *                     figures, runs one more window at that depth and ends (unless
+ *                     @latency_run).  With @latency_percentile 100 one late I/O fails the
+ *                     window at once, and at depth 1 ends the job with -ETIMEDOUT
+ * @latency_window_ns: the window; 0 decides at every completion
+ * @latency_percentile: percent of I/Os that must meet the target (fio's default 100)
+ * @latency_run: keep searching until the job ends, rather than end at the depth found
+ * @eof_at_start: the job finds nothing to do and ends at its start, having issued nothing, as
+ *                fio ends a job whose first I/O cannot be set up (fill_io_u() fails, fio
+ *                3.33): fio's zonemode=zbd on a disk that is not zoned emulates sequential
+ *                zones, all empty (zbd.c init_zone_info()), so a job that reads only written
+ *                data (read_beyond_wp=0) finds none (zbd_find_zone())
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -227,6 +251,12 @@ struct kfsim_bfq_job {
 	u64 zone_size;
 	u64 zone_range;
 	u64 zone_skip;
+	int io_error;
+	u64 latency_target_ns;
+	u64 latency_window_ns;
+	double latency_percentile;
+	bool latency_run;
+	bool eof_at_start;
 };
 
 /**
@@ -276,7 +306,8 @@ struct kfsim_bfq_sim_config;
  * engine allows, ioengine and its class, direct, the flags a write carries, the region on
  * the disk (bytes), rate and rate_iops per direction, percentage_random, the random
  * distribution, thinktime, startdelay range, runtime (us), io_size, number_ios, verify,
- * stonewall (after), wait_for, exitall, ioprio, cgroup and weight.
+ * stonewall (after), wait_for, exitall, io_error, the latency target, ioprio, cgroup and
+ * weight.
  *
  * Return: 0, or the JSON writer's error (-EIO when @out failed).
  */
@@ -525,6 +556,10 @@ struct kfsim_bfq_actuator_result {
  *            its runtime, or the end of the run); @mb_s and @iops are over this time
  * @read_bytes: bytes read
  * @write_bytes: bytes written (buffered: copied into the page cache)
+ * @error: 0, or the error (-errno) that ended the job (struct kfsim_bfq_job's @io_error,
+ *         -ETIMEDOUT from a latency target no depth meets)
+ * @lat_target_depth: with a latency target, the depth the search was at when the job ended
+ *                    (its figures are from the final window at that depth once it settled)
  */
 struct kfsim_bfq_job_result {
 	char name[32];
@@ -540,6 +575,8 @@ struct kfsim_bfq_job_result {
 	double active_s;
 	u64 read_bytes;
 	u64 write_bytes;
+	int error;
+	unsigned int lat_target_depth;
 };
 
 /**

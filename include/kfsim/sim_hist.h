@@ -44,6 +44,8 @@ struct kfsim_hist {
 
 /** kfsim_hist_init() - an empty histogram; 0 or -ENOMEM. */
 int kfsim_hist_init(struct kfsim_hist *hist);
+/** kfsim_hist_reset() - forget every sample of @hist (initialised), keeping its buckets. */
+void kfsim_hist_reset(struct kfsim_hist *hist);
 /** kfsim_hist_free() - free @hist's buckets (safe on a zeroed or freed histogram). */
 void kfsim_hist_free(struct kfsim_hist *hist);
 /** kfsim_hist_bucket_top() - the largest value of bucket @index (< KFSIM_HIST_BUCKETS). */

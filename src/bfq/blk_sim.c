@@ -73,6 +73,8 @@ struct sim_job {
 	u64 replay_done_ns, replay_issue_ns, replay_wake_at;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
+	int error;		/* the error that ended it (spec.io_error), 0 = none */
+	struct sim_lat_target lt;	/* fio latency_target: the depth searched */
 	int pid;
 	void *icq;
 	u64 start_at, start_ns, end_ns;
@@ -520,6 +522,8 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->started = true;
 	sim_flow_join(sim, job);
 	job->start_ns = job->start_at;
+	if (job->spec.latency_target_ns)
+		sim_lat_target_init(&job->lt, &job->spec, job->start_at, job->completed);
 	if (delay)
 		sim_schedule(sim, job->start_at, EV_JOB_WAKE, j);
 	else
@@ -890,6 +894,12 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	if (!job->started || sim->now < job->start_at || job->throttled)
 		return;
+	if (job->spec.io_error || job->spec.eof_at_start) {
+		/* its first I/O fails before the disk, or finds nothing: fio ends the job */
+		job->error = job->spec.io_error;
+		job_end(sim, j, sim->now);
+		return;
+	}
 	if (job->spec.engine == KFSIM_ENGINE_NONE) {
 		/* no disk I/O: a job bounded by size ends at once, else at its runtime */
 		if (job->spec.runtime_ns && !job->spec.io_size && !job->spec.number_ios) {
@@ -905,6 +915,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	if (sim->now < job->copy_until)
 		return;
+	if (job->spec.latency_target_ns)
+		depth = job->lt.drain_cycle ? 0 : min(depth, job->lt.qd);	/* queue_full() */
 	while (job->inflight < depth) {
 		struct request *rq = NULL;
 		u64 allowed;
@@ -1072,11 +1084,47 @@ static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
 
 /* --- the loop --------------------------------------------------------------------------- */
 
+/* fio's figures start again: its final latency-target window (reset_all_stats()) */
+static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job)
+{
+	job->completed = job->bytes = 0;
+	job->bytes_dir[0] = job->bytes_dir[1] = 0;
+	job->bytes_issued = job->ios_issued = 0;
+	job->issued_dir[0] = job->issued_dir[1] = 0;
+	job->ios_dir[0] = job->ios_dir[1] = 0;
+	kfsim_hist_reset(&job->lat);
+	job->start_ns = sim->now;	/* the epoch: its runtime starts again too */
+}
+
+/* A completion of a job with a latency target (struct sim_lat_target). */
+static void job_lat_target(struct kfsim_bfq_sim *sim, unsigned int j, u64 lat_ns)
+{
+	struct sim_job *job = &sim->jobs[j];
+	struct sim_lat_target *lt = &job->lt;
+
+	if (job->stopped || job->ended)
+		return;
+	sim_lat_target_complete(lt, &job->spec, lat_ns, sim->now, job->completed);
+	if (lt->fatal || lt->done) {
+		if (lt->fatal)
+			job->error = -ETIMEDOUT;
+		job->stopped = true;	/* ends once what it has in flight completed */
+		job->next.valid = false;
+		return;
+	}
+	if (lt->drain_cycle && !job->inflight) {
+		if (sim_lat_target_drained(lt))
+			job_reset_figures(sim, job);
+		sim_lat_target_new_cycle(lt, sim->now, job->completed);
+	}
+}
+
 static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 {
 	unsigned int j = (unsigned int)rq->pid;	/* @rq may go to another process below */
 	struct sim_job *job = &sim->jobs[j];
 	unsigned int bytes = blk_rq_bytes(rq);
+	u64 lat_ns = sim->now - rq->start_time_ns;
 
 	if (sim_ops(sim)->completed_request)
 		sim_ops(sim)->completed_request(&sim->eq, rq, sim->now);
@@ -1086,7 +1134,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 		job->completed++;
 		job->bytes += bytes;
 		job->bytes_dir[rq_data_dir(rq)] += bytes;
-		kfsim_hist_add(&job->lat, sim->now - rq->start_time_ns);
+		kfsim_hist_add(&job->lat, lat_ns);
 		sim->act_bytes[rq->actuator] += bytes;
 		sim->act_requests[rq->actuator]++;
 		sim->act_hits[rq->actuator] += rq->cache_hit;
@@ -1111,6 +1159,8 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	sim_wake_waiters(sim);
 	if (job->flusher)
 		wb_written(sim, bytes);
+	if (job->spec.latency_target_ns && !job->replay && !job->flusher)
+		job_lat_target(sim, j, lat_ns);
 	/*
 	 * The completing process submits again before the scheduler dispatches: a completion
 	 * does not run the hardware queue unless the device's budget was contended
@@ -1223,8 +1273,17 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	char why[128];
 
 	job->spec = *spec;
-	if (spec->rw >= KFSIM_RW_TRIM && spec->engine != KFSIM_ENGINE_NONE) {
-		sim_err(sim, "job %s: trims (REQ_OP_DISCARD) are not modelled", spec->name);
+	/* a trim is BLKDISCARD, which a disk without discard refuses (struct kfsim_bfq_job) */
+	if (spec->rw >= KFSIM_RW_TRIM && spec->engine != KFSIM_ENGINE_NONE && !spec->io_error)
+		job->spec.io_error = -EOPNOTSUPP;
+	if (spec->io_error > 0 || spec->io_error < -MAX_ERRNO) {
+		sim_err(sim, "job %s: io_error %d is not a -errno", spec->name, spec->io_error);
+		return -EINVAL;
+	}
+	if (spec->latency_target_ns && !(spec->latency_percentile >= 0 &&
+					 spec->latency_percentile <= 100)) {
+		sim_err(sim, "job %s: latency_percentile %g is not 0 to 100", spec->name,
+			spec->latency_percentile);
 		return -EINVAL;
 	}
 	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
@@ -1639,6 +1698,8 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->iops = jr->active_s > 0 ? (double)job->completed / jr->active_s : 0;
 		jr->read_bytes = job->bytes_dir[0];
 		jr->write_bytes = job->bytes_dir[1];
+		jr->error = job->error;
+		jr->lat_target_depth = job->spec.latency_target_ns ? job->lt.qd : 0;
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
 		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
 		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;

@@ -13,8 +13,10 @@
  * - an option is either modelled (its effect is simulated), known to have no effect on what
  *   the simulated disk sees (output, CPU placement, data content, an engine's server...), or
  *   refused with the reason: never silently ignored;
- * - options whose effect depends on the engine (trims, ramp_time, several files per job) are
- *   refused only when the job's I/O reaches the simulated disk;
+ * - options whose effect depends on the engine (ramp_time, several files per job) are
+ *   refused only when the job's I/O reaches the simulated disk; so are the failures fio meets
+ *   on this disk decided only then (a trim's -EOPNOTSUPP/-ENOTTY, libzbc's -ENXIO, the empty
+ *   zones zonemode=zbd emulates): the job ends as fio's does, before any I/O;
  * - each file is its own region of the disk (fio's default file is one per job and clone:
  *   "jobname.jobnum.filenum"); files are laid out one after the other in order of first use,
  *   each as large as the largest offset + size of its jobs; a /dev/ name is the simulated
@@ -37,6 +39,10 @@
 #include "sim_jobs.h"
 
 #define FIO_MAX_PENDING 16
+/* fio's enum error_type_bit (td_error.h), as bits: a trim's error is a write error */
+#define FIO_ERR_READ 1u
+#define FIO_ERR_WRITE 2u
+#define FIO_ERR_VERIFY 4u
 #define FIO_MAX_INCLUDE_DEPTH 8
 
 /* An option whose refusal waits until the job's engine is known. */
@@ -62,6 +68,15 @@ struct fio_section {
 	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
 	long zone_line;
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
+	/* fio's error types (td_error_type()): which errors a job goes on after */
+	unsigned int continue_on_error;	/* FIO_ERR_* bits */
+	bool write_errs_listed;		/* ignore_error gave a list for writes (and trims) */
+	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
+	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
+	long latency_line;		/* latency_target= */
+	long max_open_zones_line;
+	bool read_beyond_wp;
+	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
 	u64 offset_increment;
@@ -236,16 +251,6 @@ set:
 	p->why = why;
 }
 
-static void fio_undefer(struct fio_section *sec, const char *option)
-{
-	for (unsigned int i = 0; i < sec->nr_pending; i++) {
-		if (!strcmp(sec->pending[i].option, option)) {
-			sec->pending[i] = sec->pending[--sec->nr_pending];
-			return;
-		}
-	}
-}
-
 /* Options that change nothing the simulated disk sees, with why (fio(1) for each). */
 static const struct {
 	const char *why;
@@ -287,8 +292,7 @@ static const struct {
 		"hdfsdirectory", "chunk_size", "single_instance", "busy_wait_polling",
 		"verb", "bindname", "chunk", "object_class", "svcl", "mode", "grace_time",
 		NULL } },
-	{ "errors: the simulated disk has none", (const char *const[]){
-		"continue_on_error", "ignore_error", "skip_bad", NULL } },
+	{ "errors: the simulated disk has none", (const char *const[]){ "skip_bad", NULL } },
 	{ "files are created and dropped from the cache as kfsim assumes (a cold cache)",
 	  (const char *const[]){ "create_on_open", "allow_file_create", "unlink",
 		"unlink_each_loop", "invalidate", "fallocate", "overwrite", "pre_read",
@@ -301,15 +305,10 @@ static const struct {
 	const char *name;
 	const char *why;
 } fio_refused[] = {
-	{ "max_open_zones", "zoned block devices are not modelled" },
-	{ "read_beyond_wp", "zoned block devices are not modelled" },
 	{ "flow_watermark", "flow control between jobs is not modelled" },
 	{ "ss", "steady-state detection is not modelled" },
 	{ "ss_dur", "steady-state detection is not modelled" },
 	{ "ss_ramp", "steady-state detection is not modelled" },
-	{ "latency_target", "latency-target depth search is not modelled" },
-	{ "latency_window", "latency-target depth search is not modelled" },
-	{ "latency_percentile", "latency-target depth search is not modelled" },
 	{ "sg_write_mode", "SCSI passthrough is not modelled" },
 	{ "inplace", "e4defrag's extent moves are not modelled" },
 	{ "donorname", "e4defrag's extent moves are not modelled" },
@@ -355,10 +354,7 @@ static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *va
 	}
 	memcpy(rw, value, n);
 	rw[n] = '\0';
-	fio_undefer(sec, "rw");
-	if (strstr(rw, "trim"))
-		fio_defer(sec, line, file, "rw", "trims (REQ_OP_DISCARD) are not modelled with "
-			  "disk I/O");
+	sec->trim_line = strstr(rw, "trim") ? line : 0;
 	if (kfsim_bfq_job_set(&sec->job, "rw", rw, &sec->prioclass, why, sizeof(why))) {
 		fio_err(&p->errs, file, line, "rw: failed parsing rw=%s%s", value,
 			strchr(value, '$') ? " (an environment variable that is not set)" : "");
@@ -469,6 +465,93 @@ bad:
 	return -EINVAL;
 }
 
+/* continue_on_error=: fio's choices (options.c), each a set of error types. */
+static void fio_continue_on_error(struct fio_parser *p, struct fio_section *sec,
+				  const char *value, long line, const char *file)
+{
+	static const struct { const char *name; unsigned int types; } choices[] = {
+		{ "none", 0 }, { "read", FIO_ERR_READ }, { "write", FIO_ERR_WRITE },
+		{ "io", FIO_ERR_READ | FIO_ERR_WRITE }, { "verify", FIO_ERR_VERIFY },
+		{ "all", FIO_ERR_READ | FIO_ERR_WRITE | FIO_ERR_VERIFY }, { "0", 0 },
+		{ "1", FIO_ERR_READ | FIO_ERR_WRITE | FIO_ERR_VERIFY },
+	};
+
+	for (size_t i = 0; value && i < ARRAY_SIZE(choices); i++) {
+		if (!strcmp(value, choices[i].name)) {
+			sec->continue_on_error = choices[i].types;
+			return;
+		}
+	}
+	fio_err(&p->errs, file, line, "continue_on_error: expected none, read, write, io, "
+		"verify, all, 0 or 1, not '%s'", value ? value : "");
+}
+
+/* An errno as ignore_error names it: "EIO" or a number (its sign dropped); 0 = unknown. */
+static int fio_error_number(const char *text)
+{
+	if (text[0] == 'E') {
+		if (!strcmp(text, "ENOTSUP"))
+			return EOPNOTSUPP;	/* the same number on Linux */
+		for (int err = 1; err < 134; err++) {
+			if (!strcmp(text, kfsim_errname(err)))
+				return err;
+		}
+		return 0;
+	}
+	return abs(atoi(text));
+}
+
+/*
+ * ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each "E1:E2:...": a non-empty list makes
+ * its type continue on those errors (fio's ignore_error_type(): it also sets the type's
+ * continue_on_error bit).  Only what decides a trim's fate is kept: the write list.
+ */
+static void fio_ignore_error(struct fio_parser *p, struct fio_section *sec, const char *value,
+			     long line, const char *file)
+{
+	char buf[256], *lists, *list;
+	unsigned int type = 0;
+
+	if (!value || strlen(value) >= sizeof(buf)) {
+		fio_err(&p->errs, file, line, "ignore_error: expected READ,WRITE,VERIFY lists of "
+			"errors joined by ':'");
+		return;
+	}
+	strcpy(buf, value);
+	lists = buf;
+	while ((list = strsep(&lists, ",")) != NULL) {
+		bool trim_err[2] = { false, false };
+		unsigned int nr = 0;
+		char *name;
+
+		if (type > 2) {
+			fio_err(&p->errs, file, line, "ignore_error: Illegal error type");
+			return;
+		}
+		while ((name = strsep(&list, ":")) != NULL && *name) {
+			int err = fio_error_number(name);
+
+			if (!err) {
+				fio_err(&p->errs, file, line, "ignore_error: Unknown error %s, please "
+					"use number value", name);
+				return;
+			}
+			trim_err[0] |= err == ENOTTY;
+			trim_err[1] |= err == EOPNOTSUPP;
+			sec->ignores_timedout |= type < 2 && err == ETIMEDOUT;
+			nr++;
+		}
+		if (nr) {
+			sec->continue_on_error |= 1u << type;
+			if (type == 1) {
+				sec->write_errs_listed = true;
+				memcpy(sec->ignores_trim_err, trim_err, sizeof(trim_err));
+			}
+		}
+		type++;
+	}
+}
+
 /* One option of a section: modelled, no effect, deferred or refused. */
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
@@ -515,9 +598,15 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			value ? "=" : "", value ? value : "");
 		return;
 	}
+	if (!strcmp(key, "ioengine") && value && !strcmp(value, "libzbc")) {
+		/* it cannot open the simulated disk: fio_libzbc() */
+		sec->job.engine = KFSIM_ENGINE_SYNC;
+		strcpy(sec->job.ioengine, value);
+		return;
+	}
 	if (!strcmp(key, "ioengine") && value && (!strcmp(value, "sg") ||
 	    !strcmp(value, "io_uring_cmd") || !strcmp(value, "xnvme") ||
-	    !strcmp(value, "e4defrag") || !strcmp(value, "libzbc"))) {
+	    !strcmp(value, "e4defrag"))) {
 		fio_err(&p->errs, file, line, "ioengine: %s is not modelled (%s)", value,
 			strcmp(value, "e4defrag") ? "passthrough bypasses the I/O scheduler"
 						  : "its extent moves");
@@ -696,6 +785,50 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			sec->job.flow_id = (unsigned int)v;
 		else
 			sec->job.flow_sleep_us = (unsigned int)v;
+	} else if (!strcmp(key, "latency_target") || !strcmp(key, "latency_window")) {
+		/* microseconds without a unit, as fio */
+		if (!value || parse_time(value, NSEC_PER_USEC, &v))
+			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key,
+				value ? value : "");
+		else if (!strcmp(key, "latency_window"))
+			sec->job.latency_window_ns = v;
+		else {
+			sec->job.latency_target_ns = v;
+			sec->latency_line = line;
+		}
+	} else if (!strcmp(key, "latency_percentile")) {
+		char *end = NULL;
+		double pct = value ? strtod(value, &end) : 0;
+
+		if (!value || end == value || *end)
+			fio_err(&p->errs, file, line, "latency_percentile: failed parsing "
+				"latency_percentile=%s",
+				value ? value : "");
+		else if (pct < 0 || pct > 100)
+			fio_err(&p->errs, file, line, "latency_percentile: value out of range: %f "
+				"(range %s: %s)", pct, pct < 0 ? "min" : "max",
+				pct < 0 ? "0.000000" : "100.000000");
+		else
+			sec->job.latency_percentile = pct;
+	} else if (!strcmp(key, "latency_run")) {
+		if (parse_flag(value, &sec->job.latency_run))
+			fio_err(&p->errs, file, line, "latency_run: expected 0 or 1");
+	} else if (!strcmp(key, "max_open_zones")) {
+		/* fio's range (ZBD_MAX_OPEN_ZONES); it limits zoned writes, refused below */
+		if (!value || parse_uint(value, 0, U64_MAX, &v))
+			fio_err(&p->errs, file, line, "max_open_zones: failed parsing "
+				"max_open_zones=%s", value ? value : "");
+		else if (v > 4096)
+			fio_err(&p->errs, file, line, "max_open_zones: max value out of range: %llu "
+				"(4096 max)", (unsigned long long)v);
+		sec->max_open_zones_line = line;
+	} else if (!strcmp(key, "read_beyond_wp")) {
+		if (parse_flag(value, &sec->read_beyond_wp))
+			fio_err(&p->errs, file, line, "read_beyond_wp: expected 0 or 1");
+	} else if (!strcmp(key, "continue_on_error")) {
+		fio_continue_on_error(p, sec, value, line, file);
+	} else if (!strcmp(key, "ignore_error")) {
+		fio_ignore_error(p, sec, value, line, file);
 	} else if (!strcmp(key, "cgroup_weight")) {
 		/* fio's range is blkio's, 100..1000: "cgroup_weight: min value out of range" */
 		if (!value || parse_uint(value, 0, U64_MAX, &v))
@@ -737,6 +870,90 @@ static void fio_err_once(struct fio_parser *p, const struct fio_pending *pend)
 	fio_err(&p->errs, pend->file, pend->line, "%s: %s", pend->option, pend->why);
 }
 
+/*
+ * A job that trims with disk I/O: its first trim fails (struct kfsim_bfq_job's io_error),
+ * -EOPNOTSUPP on the disk itself (no discard), -ENOTTY on a file (no BLKDISCARD).  fio goes
+ * on after it only when continue_on_error covers writes (a trim's error is a write error,
+ * td_error_type()) and the write list of ignore_error holds it (without one, only EIO and
+ * EILSEQ are ignored): then fio would retry failing trims at CPU speed, which is refused.
+ */
+static void fio_trim_error(struct fio_parser *p, const struct fio_section *sec,
+			   struct kfsim_bfq_job *job)
+{
+	bool device = fio_is_device(sec->filename);
+	int err = device ? EOPNOTSUPP : ENOTTY;
+
+	if ((sec->continue_on_error & FIO_ERR_WRITE) && sec->write_errs_listed &&
+	    sec->ignores_trim_err[device]) {
+		fio_err_once(p, &(struct fio_pending){ sec->trim_line, sec->file, "rw",
+			device ? "the trims fail (EOPNOTSUPP: the disk has no discard) and "
+				 "ignore_error goes on after them: failing trims in a loop are "
+				 "not modelled"
+			       : "the trims fail (ENOTTY: a file has no BLKDISCARD) and "
+				 "ignore_error goes on after them: failing trims in a loop are "
+				 "not modelled" });
+		return;
+	}
+	job->io_error = -err;
+}
+
+/*
+ * ioengine=libzbc (fio 3.33 engines/libzbc.c) drives zoned SCSI and ATA disks through libzbc,
+ * whose zbc_open() takes only a zoned disk: its SCSI and ATA back ends answer -ENXIO for a
+ * standard one such as the simulated disk (libzbc 5.x and 6.x), and fio's engine refuses a
+ * regular file (-EINVAL, "ioengine libzbc only works on block or character devices").  The
+ * open fails as fio sizes the job's file (get_file_sizes()), before its zones are set up, so
+ * the job ends having done no I/O.
+ */
+static void fio_libzbc(const struct fio_section *sec, struct kfsim_bfq_job *job)
+{
+	job->io_error = fio_is_device(sec->filename) ? -ENXIO : -EINVAL;
+}
+
+/*
+ * zonemode=zbd on the simulated disk, which is not zoned: fio 3.33 then emulates sequential
+ * zones of zonesize, all empty (zbd.c init_zone_info(), "to execute a ZBD workload against a
+ * non-ZBD device").  A read goes anywhere with read_beyond_wp=1; without, it looks for a zone
+ * with written data (zbd_adjust_block(), zbd_find_zone()), finds none and the job ends with
+ * nothing read.  Writes at the emulated write pointers, the open-zone limits and zone resets
+ * are not modelled: a job that writes is refused.
+ */
+static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_bfq_job *job)
+{
+	bool reads = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
+
+	if (job->engine == KFSIM_ENGINE_NONE || job->io_error)
+		return;	/* no disk I/O, or the job fails before its zones are set up */
+	/* a [global] zonemode= is named once, not once per job */
+	if (!job->zone_size) {
+		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
+			"Specifying the zone size is mandatory for regular file/block device with "
+			"--zonemode=zbd" });
+		return;
+	}
+	if (!reads) {
+		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip",
+						   "max_open_zones" };
+
+		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
+			"writes to zones (fio's write pointers, open zones and resets on emulated "
+			"zones) are not modelled" });
+		/* without zonemode=zbd they would be refused in turn: named now, all at once */
+		for (int i = 0; i < 4; i++) {
+			struct fio_pending pend = { i < 3 ? sec->zone_opt_line[i]
+							  : sec->max_open_zones_line, sec->file, "",
+						    "an option of the zonemode=zbd refused here" };
+
+			snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
+			if (pend.line)
+				fio_err_once(p, &pend);
+		}
+		return;
+	}
+	job->eof_at_start = !sec->read_beyond_wp;
+	job->zone_size = job->zone_range = job->zone_skip = 0;	/* not strided */
+}
+
 /* A job section ended: check what depends on its engine and add its numjobs copies. */
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
@@ -748,6 +965,10 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.engine != KFSIM_ENGINE_NONE) {
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
+		if (job.rw >= KFSIM_RW_TRIM)
+			fio_trim_error(p, sec, &job);
+		if (!strcmp(job.ioengine, "libzbc"))
+			fio_libzbc(sec, &job);
 	}
 	if (!job.size && job.size_frac < 0 && sec->filesize)
 		job.size = sec->filesize;	/* fio: without size, a job does its files' size */
@@ -758,15 +979,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * without it zonerange and zoneskip are ignored; the range defaults to the size
 	 */
 	if (sec->zonemode == 2) {
-		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
-
-		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: zoned block devices are "
-			"not modelled (the simulated disk is conventional)");
-		for (int i = 0; i < 3; i++) {
-			if (sec->zone_opt_line[i])
-				fio_err(&p->errs, sec->file, sec->zone_opt_line[i], "%s: zoned block "
-					"devices are not modelled", opt[i]);
-		}
+		fio_zbd(p, sec, &job);
 	} else if (sec->zonemode != 1 && job.zone_size) {
 		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: --zonemode=none and "
 			"--zonesize are not compatible.");
@@ -782,6 +995,13 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones with "
 				"random I/O are not modelled");
 	}
+	/* lat_fatal()'s ETIMEDOUT, ignored, would go on at depth 1 past every late I/O */
+	if (job.latency_target_ns && job.latency_percentile >= 100 && sec->ignores_timedout &&
+	    (sec->continue_on_error & (FIO_ERR_READ | FIO_ERR_WRITE)) &&
+	    job.engine != KFSIM_ENGINE_NONE)
+		fio_err(&p->errs, sec->file, sec->latency_line, "latency_target: ignore_error "
+			"holds ETIMEDOUT, the error a 100%% target ends the job with: going on "
+			"after it is not modelled");
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "

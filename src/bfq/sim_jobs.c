@@ -509,6 +509,7 @@ void kfsim_bfq_job_default(struct kfsim_bfq_job *job)
 		.offset_frac = -1,
 		.size_frac = -1,
 		.rwmixread = 50,
+		.latency_percentile = 100,
 	};
 }
 

@@ -34,4 +34,29 @@ sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t s
 /* requests the job keeps in flight: 1 for a synchronous engine, else its iodepth */
 unsigned int kfsim_bfq_job_depth(const struct kfsim_bfq_job *job);
 
+/*
+ * fio's latency-target depth search (sim_lat_target.c, struct kfsim_bfq_job's
+ * latency_target_ns): the state of one job.  @qd is the depth the job may keep in flight;
+ * while @drain_cycle it issues nothing until its I/O in flight completed, then calls
+ * sim_lat_target_drained() (forgetting its figures when that says so) and
+ * sim_lat_target_new_cycle().
+ */
+struct sim_lat_target {
+	unsigned int qd, qd_low, qd_high, stable_count;
+	bool end_run;		/* the final window at the depth found */
+	bool drain_cycle;	/* io_u_quiesce(): a new window once drained */
+	bool drain_reset;	/* and the figures start again (reset_all_stats()) */
+	bool done;		/* the search settled: the job ends */
+	bool fatal;		/* a late I/O at depth 1 with a 100 % target: -ETIMEDOUT */
+	u64 window_start_ns, ios_base, failed;
+};
+
+void sim_lat_target_init(struct sim_lat_target *lt, const struct kfsim_bfq_job *job, u64 now,
+			 u64 ios);
+void sim_lat_target_complete(struct sim_lat_target *lt, const struct kfsim_bfq_job *job,
+			     u64 lat_ns, u64 now, u64 ios);
+void sim_lat_target_new_cycle(struct sim_lat_target *lt, u64 now, u64 ios);
+/* the job's I/O drained while @drain_cycle: true when its figures start again */
+bool sim_lat_target_drained(struct sim_lat_target *lt);
+
 #endif /* KFSIM_BFQ_SIM_JOBS_H */

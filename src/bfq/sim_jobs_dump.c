@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/err.h>
 #include <kfsim/json.h>
 #include "sim_jobs.h"
 
@@ -110,6 +111,13 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_uint(json, "after", job->after);
 	kfsim_json_kv_uint(json, "wait_for", job->wait_for);
 	kfsim_json_kv_bool(json, "exitall", job->exitall);
+	/* the error its first I/O fails with ("" = none): a trim on a disk without discard */
+	kfsim_json_kv_string(json, "io_error", job->io_error ? kfsim_errname(job->io_error) : "");
+	kfsim_json_kv_uint(json, "latency_target_us", job->latency_target_ns / 1000);
+	kfsim_json_kv_uint(json, "latency_window_us", job->latency_window_ns / 1000);
+	kfsim_json_kv_double(json, "latency_percentile", job->latency_percentile);
+	kfsim_json_kv_bool(json, "latency_run", job->latency_run);
+	kfsim_json_kv_bool(json, "eof_at_start", job->eof_at_start);
 	kfsim_json_kv_uint(json, "ioprio_class", IOPRIO_PRIO_CLASS(job->ioprio));
 	kfsim_json_kv_uint(json, "ioprio_level", IOPRIO_PRIO_LEVEL(job->ioprio));
 	kfsim_json_kv_string(json, "cgroup", job->cgroup);

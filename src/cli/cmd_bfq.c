@@ -599,6 +599,10 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		kfsim_json_kv_double(json, "active_s", jr->active_s);
 		kfsim_json_kv_uint(json, "read_bytes", jr->read_bytes);
 		kfsim_json_kv_uint(json, "write_bytes", jr->write_bytes);
+		if (jr->error)
+			kfsim_json_kv_string(json, "error", kfsim_errname(jr->error));
+		if (jr->lat_target_depth)
+			kfsim_json_kv_uint(json, "lat_target_depth", jr->lat_target_depth);
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -672,6 +676,17 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		printf("  %-10s %6u %10.1f %9.0f %6.1f%% %8.0fus %8.0fus %8.0fus\n", jr->name,
 		       jr->weight, jr->mb_s, jr->iops, jr->share * 100, jr->lat_mean_us,
 		       jr->lat_p99_us, jr->lat_max_us);
+	}
+	for (unsigned int j = 0; j < res->nr_jobs; j++) {
+		if (res->jobs[j].error == -ETIMEDOUT)
+			printf("  %s: ended by -ETIMEDOUT: an I/O missed its latency target at "
+			       "depth 1\n", res->jobs[j].name);
+		else if (res->jobs[j].error)
+			printf("  %s: ended by -%s before any I/O reached the disk\n",
+			       res->jobs[j].name, kfsim_errname(res->jobs[j].error));
+		if (res->jobs[j].lat_target_depth)
+			printf("  %s: latency target search at depth %u\n", res->jobs[j].name,
+			       res->jobs[j].lat_target_depth);
 	}
 }
 
@@ -904,6 +919,9 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 		JOB_U(weight), JOB_U(requests), JOB_U(bytes);
 		JOB_D(mb_s), JOB_D(iops), JOB_D(share), JOB_D(lat_mean_us), JOB_D(lat_p99_us),
 			JOB_D(lat_max_us), JOB_D(active_s), JOB_U(read_bytes), JOB_U(write_bytes);
+		snprintf(key, sizeof(key), "job%u.errno", j);
+		kfsim_rec_u64(&rec, key, (u64)-jr->error);
+		JOB_U(lat_target_depth);
 	}
 	return kfsim_rec_finish(&rec);
 }
@@ -982,6 +1000,12 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 		bad |= JOB_GD(active_s);
 		bad |= JOB_GU(read_bytes);
 		bad |= JOB_GU(write_bytes);
+		snprintf(key, sizeof(key), "job%u.errno", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->error = v <= MAX_ERRNO ? -(int)v : -EINVAL;
+		snprintf(key, sizeof(key), "job%u.lat_target_depth", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->lat_target_depth = (unsigned int)min_t(u64, v, UINT_MAX);
 	}
 	return bad ? -EINVAL : 0;
 }

@@ -26,6 +26,12 @@ int kfsim_hist_init(struct kfsim_hist *hist)
 	return 0;
 }
 
+void kfsim_hist_reset(struct kfsim_hist *hist)
+{
+	memset(hist->bucket, 0, KFSIM_HIST_BUCKETS * sizeof(*hist->bucket));
+	hist->count = hist->sum = hist->max = 0;
+}
+
 void kfsim_hist_free(struct kfsim_hist *hist)
 {
 	kfree(hist->bucket);

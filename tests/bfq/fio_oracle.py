@@ -14,12 +14,14 @@ For every job file given (fio's 86 examples from Debian's fio-examples in CI):
     value, or fio's default where the file does not set it;
   - a refused file must name every problem at once: with each line it names removed, kfsim
     must read the file (no second round of refusals);
-  - nothing may crash or hang: every file kfsim reads also runs for 20 ms of simulated time.
+  - nothing may crash or hang: every file kfsim reads also runs for 20 ms of simulated time
+    (the unjudged too).
 Engines that Debian's fio does not build (http, rdma, nfs, ...) make fio drop the job after
 logging the generic options it parsed: those are compared, the rest is said.
 
-Exit: 0 when every comparison agrees, no refusal needs a second round, nothing crashed, and
-at least --min-agree files agree; 1 otherwise; 77 when fio or the files are absent.
+Exit: 0 when every comparison agrees, no refusal needs a second round, nothing crashed, at
+least --min-agree files agree and at least --min-simulate are read and run (those that agree
+and the unjudged); 1 otherwise; 77 when fio or the files are absent.
 """
 import argparse
 import concurrent.futures
@@ -272,12 +274,18 @@ def judge(kfsim, path, env, tmp):
         ok, why = refusal_complete(kfsim, path, refusal, env, tmp)
         first = refusal.strip().splitlines()[0].split(": ", 1)[-1]
         return ("refused" if ok else "failed"), "%-32s refused (%s): %s" % (name, why, first)
+    sim = subprocess.run([kfsim, "bfq", "sim", "--fio", path, "--duration", "20ms", "--quiet",
+                          "--force"], capture_output=True, text=True, env=env, timeout=120)
+    ran = "" if sim.returncode == 0 else "the run failed (exit %d): %s" % (
+        sim.returncode, sim.stderr.strip()[:160])
     if rc != 0 and not fio_jobs:
         # Debian's fio lacks the engine (http, rdma, nfs, ...): fio reads no job here
         why = [l for l in fio_text.splitlines() if "not loadable" in l or
                "failed parsing" in l or "Bad option" in l]
-        return "unjudged", "%-32s unjudged: fio here cannot read it (%s); kfsim reads %d jobs" \
-            % (name, (why or ["exit %d" % rc])[0].strip(), len(dump["jobs"]))
+        if ran:
+            return "failed", "%-32s %s" % (name, ran)
+        return "unjudged", "%-32s unjudged: fio here cannot read it (%s); kfsim reads %d jobs " \
+            "and runs them" % (name, (why or ["exit %d" % rc])[0].strip(), len(dump["jobs"]))
     jobs = dump["jobs"]
     names = [j["name"].rsplit(".", 1)[0] if re.search(r"\.\d\d$", j["name"]) else j["name"]
              for j in jobs]
@@ -290,10 +298,8 @@ def judge(kfsim, path, env, tmp):
         compared += len(e)
     if first != len(jobs):
         diffs.append("jobs: fio %d, kfsim %d" % (first, len(jobs)))
-    sim = subprocess.run([kfsim, "bfq", "sim", "--fio", path, "--duration", "20ms", "--quiet",
-                          "--force"], capture_output=True, text=True, env=env, timeout=120)
-    if sim.returncode != 0:
-        diffs.append("the run failed (exit %d): %s" % (sim.returncode, sim.stderr.strip()[:160]))
+    if ran:
+        diffs.append(ran)
     note = "" if rc == 0 else " (fio dropped a job)"
     if diffs:
         return "failed", "%-32s DIFFERS%s: %s" % (name, note, "; ".join(diffs))
@@ -306,6 +312,8 @@ def main():
     ap.add_argument("kfsim")
     ap.add_argument("files", nargs="*")
     ap.add_argument("--min-agree", type=int, default=0)
+    ap.add_argument("--min-simulate", type=int, default=0,
+                    help="files kfsim reads and runs: those that agree and the unjudged")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob("/usr/share/doc/fio/examples/*.fio"))
     if not shutil.which("fio"):
@@ -332,9 +340,11 @@ def main():
     print("%d files: %d agree with fio's reading and run, %d refused with every reason at "
           "once, %d unjudged (fio here lacks the engine), %d failed"
           % (len(files), agree, refused_ok, unjudged, len(failures)))
-    if failures or agree < args.min_agree:
+    print("%d simulate (read and run by kfsim)" % (agree + unjudged))
+    if failures or agree < args.min_agree or agree + unjudged < args.min_simulate:
         print("failed: %s" % ", ".join(failures) if failures else
-              "fewer than %d agree" % args.min_agree)
+              "fewer than %d agree" % args.min_agree if agree < args.min_agree else
+              "fewer than %d simulate" % args.min_simulate)
         return 1
     return 0
 

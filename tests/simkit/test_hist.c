@@ -126,6 +126,25 @@ static void test_against_sorting(void **state)
 	kfsim_hist_free(&hist);
 }
 
+/* A reset histogram is an empty one, and counts again from nothing. */
+static void test_reset(void **state)
+{
+	struct kfsim_hist hist;
+
+	assert_int_equal(kfsim_hist_init(&hist), 0);
+	for (u64 v = 1; v <= 1000; v++)
+		kfsim_hist_add(&hist, v * 1000);
+	kfsim_hist_reset(&hist);
+	assert_int_equal(hist.count, 0);
+	assert_int_equal(kfsim_hist_quantile(&hist, 0.99), 0);
+	assert_true(kfsim_hist_mean(&hist) == 0);
+	kfsim_hist_add(&hist, 5);
+	assert_int_equal(hist.count, 1);
+	assert_int_equal(kfsim_hist_quantile(&hist, 1.0), 5);
+	assert_int_equal(kfsim_hist_quantile(&hist, 0.5), 5);
+	kfsim_hist_free(&hist);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +152,7 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_quantile_edges),
 		cmocka_unit_test(test_against_sorting),
+		cmocka_unit_test(test_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

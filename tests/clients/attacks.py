@@ -636,8 +636,40 @@ def attack_real_interface():
         check("ethtool -K eth3 sg off under kfsim exec changes nothing real",
               before == after and out.count("refused") == 1,
               f"exit {rc}; {sg}; {out.strip().splitlines()[:2]}")
+        # the kernel cuts an alias label ("eth3:0" is eth3), SIOCSIFHWBROADCAST sets eth3's
+        # broadcast address, and SIOCSIFNAME names a second device: each is a way to eth3
+        link = run(nsx + ["ip", "-o", "link"])[1]
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--", "ethtool", "-K", "eth3:0", "sg", "off"],
+                         env=exec_env())
+        check("ethtool -K eth3:0 sg off (an alias label) changes nothing real",
+              run(nsx + ["ethtool", "-k", "eth3"])[1] == before,
+              f"exit {rc}; {out.strip().splitlines()[:1]}")
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--", sys.executable, "-c", IOCTLS_ON_ETH3],
+                         env=exec_env())
+        check("interface ioctls that reach eth3 another way are refused",
+              rc == 0 and "EOPNOTSUPP EOPNOTSUPP EOPNOTSUPP" in out.splitlines() and
+              run(nsx + ["ip", "-o", "link"])[1] == link,
+              f"SIOCSIFMTU eth3:0, SIOCSIFHWBROADCAST eth3, SIOCSIFNAME eth9 to eth2: "
+              f"{[ln for ln in out.splitlines() if not ln.startswith('kfsim-netlink:')]}")
     finally:
         run(["ip", "netns", "del", ns])
+
+
+IOCTLS_ON_ETH3 = r"""
+import errno, fcntl, socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+asks = [(0x8922, struct.pack("16si20x", b"eth3:0", 1400)),                # SIOCSIFMTU
+        (0x8937, struct.pack("16sH6s16x", b"eth3", 1, bytes.fromhex("020000000001"))),  # SIOCSIFHWBROADCAST
+        (0x8923, struct.pack("16s16s8x", b"eth9", b"eth2"))]                # SIOCSIFNAME
+out = []
+for req, ifr in asks:
+    try:
+        fcntl.ioctl(s, req, ifr)
+        out.append("done")
+    except OSError as e:
+        out.append("EOPNOTSUPP" if e.errno == errno.EOPNOTSUPP else errno.errorcode[e.errno])
+print(" ".join(out))
+"""
 
 
 def attack_exec():

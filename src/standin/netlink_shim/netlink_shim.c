@@ -23,7 +23,8 @@
  * Invariants kept:
  *  - A simulated device never reaches the real kernel: an interface ioctl (SIOCETHTOOL, the MII
  *    and SIOC[GS]IF* requests) naming a device of the simulation answers EOPNOTSUPP, as a kernel
- *    without the feature would, and says so once on stderr.
+ *    without the feature would, and says so once on stderr; so does one naming it with an alias
+ *    label (the kernel cuts "eth3:0" to eth3) or as a second device (a new name, a bond slave).
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
  *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it.
@@ -716,14 +717,28 @@ int fcntl64(int fd, int cmd, ...)
 
 /* ---- interface ioctls: a simulated device never reaches the real kernel ----------------- */
 
-/* Requests whose argument starts with an interface name (struct ifreq, or the name itself). */
+/*
+ * Requests whose argument starts with an interface name (struct ifreq, or the name itself):
+ * SIOCSIFLINK, SIOCGIFFLAGS..SIOCSIFHWBROADCAST (0x8937: dev_ifsioc() sets the device's
+ * broadcast address with it), the queue lengths, ethtool and MII, SIOCWANDEV, the map, bonding,
+ * bridge, time stamping and SIOCDEVPRIVATE.
+ */
 static bool names_interface(unsigned long req)
 {
-	return req == 0x8911 || (req >= 0x8913 && req <= 0x8936) || req == 0x8942 ||
+	return req == 0x8911 || (req >= 0x8913 && req <= 0x8937) || req == 0x8942 ||
 	       req == 0x8943 || (req >= 0x8946 && req <= 0x894A) || req == 0x8970 ||
 	       req == 0x8971 || (req >= 0x8990 && req <= 0x8995) ||
 	       (req >= 0x89a0 && req <= 0x89a3) || req == 0x89b0 || req == 0x89b1 ||
 	       (req >= 0x89F0 && req <= 0x89FF);
+}
+
+/*
+ * Requests whose ifreq names a second device after the first (ifr_newname, ifr_slave):
+ * SIOCSIFNAME, and the bonding requests that take a slave (enslave, release, change active).
+ */
+static bool names_second_interface(unsigned long req)
+{
+	return req == 0x8923 || req == 0x8990 || req == 0x8991 || req == 0x8995;
 }
 
 #define SHIM_NAME_CACHE 16
@@ -787,24 +802,33 @@ static bool refuse_simulated(const char *name, unsigned long req)
 	return simulated;
 }
 
-int ioctl(int fd, unsigned long req, ...)
+/*
+ * Does @given (an ifreq's name: NUL-terminated within IFNAMSIZ, or cut there as the kernel cuts
+ * it) name a device of the simulation?  An alias label goes with its device: dev_ioctl() and
+ * devinet_ioctl() cut the name at ':', so "eth3:0" is eth3 to the kernel, and so to us.
+ */
+static bool refuse_named(const char *given, unsigned long req)
 {
 	char name[IFNAMSIZ];
+	size_t i;
+
+	for (i = 0; i < IFNAMSIZ - 1 && given[i] && given[i] != ':'; i++)
+		name[i] = given[i];	/* never read past its NUL */
+	name[i] = '\0';
+	return name[0] && refuse_simulated(name, req);
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
 	va_list ap;
 	void *arg;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
-	if (names_interface(req) && arg) {
-		const char *given = arg;	/* an ifreq, or the name itself: never past its NUL */
-		size_t i;
-
-		for (i = 0; i < IFNAMSIZ - 1 && given[i]; i++)
-			name[i] = given[i];
-		name[i] = '\0';
-		if (name[0] && refuse_simulated(name, req))
-			return fail(-EOPNOTSUPP);
-	}
+	if (names_interface(req) && arg &&
+	    (refuse_named(arg, req) ||
+	     (names_second_interface(req) && refuse_named((const char *)arg + IFNAMSIZ, req))))
+		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }

@@ -566,6 +566,86 @@ def attack_capabilities():
     stop_server(proc)
 
 
+def nla(kind, payload):
+    attr = struct.pack("HH", 4 + len(payload), kind) + payload
+    return attr + b"\0" * (-len(attr) % 4)
+
+
+def plca_set_node_cnt(data, node_cnt):
+    """PLCA SET_CFG node-cnt on eth0 over a data socket: the kernel's error (0 when it took)."""
+    body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0")  # CTRL_CMD_GETFAMILY
+    data.send(struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, 1, 0) + body)  # no ACK
+    reply, off, family = data.recv(65536), 20, None
+    while off + 4 <= len(reply) and family is None:
+        length, kind = struct.unpack_from("HH", reply, off)
+        family = struct.unpack_from("H", reply, off + 4)[0] if kind == 1 else None
+        off += (max(length, 4) + 3) & ~3
+    body = (struct.pack("BBH", 40, 1, 0) + nla(1 | 0x8000, nla(2, b"eth0\0")) +
+            nla(5, struct.pack("I", node_cnt)))  # ETHTOOL_MSG_PLCA_SET_CFG
+    data.send(struct.pack("=IHHII", 16 + len(body), family, 0x5, 2, 0) + body)
+    return struct.unpack_from("i", data.recv(65536), 16)[0]
+
+
+def attack_capability_donor():
+    """A program that connects, then execs a binary with file capabilities, lends it nothing."""
+    print("file capabilities gained after connect():")
+    path = os.path.join(tmp, "donor.sock")
+    donor = os.path.join(tmp, "donor")
+    with open("/bin/sleep", "rb") as src, open(donor, "wb") as dst:
+        dst.write(src.read())
+    os.chmod(donor, 0o755)
+    if run(["setcap", "cap_net_admin=ep", donor])[0] != 0:
+        check("a binary with cap_net_admin=ep", False, "setcap failed")
+        return
+    proc = start_server(path)
+    ready_rd, ready_wr = os.pipe()
+    go_rd, go_wr = os.pipe()
+    os.kill(proc.pid, signal.SIGSTOP)  # what a busy server does: it accepts later
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(30)
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        ctl = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        lender = os.fork()
+        if lender == 0:  # connects (the peer the server reads), then becomes the donor
+            ctl.connect(path)
+            os.execv(donor, [donor, "30"])
+        cap_eff = 0
+        for _ in range(500):
+            for line in open(f"/proc/{lender}/status"):
+                if line.startswith("CapEff:"):
+                    cap_eff = int(line.split()[1], 16)
+            if cap_eff:
+                break
+            time.sleep(0.01)
+        os.write(ready_wr, b"x")
+        os.read(go_rd, 1)
+        ctl.settimeout(10)
+        ctl.send(struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC))
+        _, fds, _, _ = socket.recv_fds(ctl, 12, 1)
+        data = socket.socket(fileno=fds[0])
+        data.settimeout(10)
+        err = plca_set_node_cnt(data, 77)
+        os.kill(lender, signal.SIGKILL)
+        os.write(ready_wr, json.dumps([hex(cap_eff), err]).encode())
+        os._exit(0)
+    select.select([ready_rd], [], [], 10)
+    os.read(ready_rd, 1)
+    os.kill(proc.pid, signal.SIGCONT)
+    os.write(go_wr, b"x")
+    ready, _, _ = select.select([ready_rd], [], [], 30)
+    r = json.loads(os.read(ready_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    rc, out, _ = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    check("nobody's SET through a capable binary exec'd after connect() is refused",
+          r is not None and r[1] == -errno.EPERM and "Node count: 77" not in out,
+          f"the peer's CapEff when the server read it, SET: {r}; "
+          f"{[ln.strip() for ln in out.splitlines() if 'Node count' in ln]}")
+    stop_server(proc)
+
+
 def attack_shim_sockets():
     """Zero-length sends, and descriptors closed behind the shim's back."""
     print("shim socket semantics:")
@@ -692,6 +772,7 @@ ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
+    "donor": attack_capability_donor,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }
 

@@ -695,6 +695,31 @@ print("ok", s.getsockopt(270, 11))
     rc, out, _ = py_under_shim(path, code)
     check("closerange() above the socket leaves its control descriptor",
           out.strip() == "ok 1", out.strip())
+    # a program that dup2()s its own descriptor onto the control descriptor's number owns it
+    code = r"""
+import socket, os, errno
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+links = {f: os.readlink(f"/proc/self/fd/{f}") for f in os.listdir("/proc/self/fd")
+         if os.path.exists(f"/proc/self/fd/{f}")}
+hidden = [int(f) for f, to in links.items() if to.startswith("socket:") and int(f) != s.fileno()]
+r, w = os.pipe()
+os.dup2(w, hidden[0])
+os.close(w)
+try:
+    os.close(hidden[0]); closed = "closed"
+except OSError as e:
+    closed = errno.errorcode[e.errno]
+os.set_blocking(r, False)
+try:
+    end = "eof" if os.read(r, 1) == b"" else "data"
+except BlockingIOError:
+    end = "no-eof"
+print(len(hidden), closed, end)
+"""
+    rc, out, _ = py_under_shim(path, code)
+    check("a descriptor dup2()'d onto the control descriptor's number is the program's",
+          out.strip() == "1 closed eof",
+          f"hidden descriptors, close() of the program's copy, its pipe's reader: {out.strip()}")
     stop_server(proc)
 
 

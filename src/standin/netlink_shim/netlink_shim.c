@@ -73,7 +73,7 @@ struct shim_sock {
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shim_sock *table[SHIM_MAX_FD];
-static unsigned char ctl_in_use[SHIM_MAX_FD];	/* hidden control descriptors */
+static struct shim_sock *ctl_owner[SHIM_MAX_FD];	/* hidden control descriptors */
 
 static int (*real_socket)(int, int, int);
 static int (*real_close)(int);
@@ -151,7 +151,8 @@ static void sock_put_locked(struct shim_sock *s)
 	/* the data descriptor itself is closed by the caller's close(); only the control one here,
 	 * and only if the number still holds it */
 	if (s->remote.ctl_fd >= 0 && s->remote.ctl_fd < SHIM_MAX_FD) {
-		ctl_in_use[s->remote.ctl_fd] = 0;
+		if (ctl_owner[s->remote.ctl_fd] == s)
+			ctl_owner[s->remote.ctl_fd] = NULL;
 		if (same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino))
 			RESOLVE(close)(s->remote.ctl_fd);
 	}
@@ -191,14 +192,23 @@ static void table_set(int fd, struct shim_sock *s)
 	pthread_mutex_unlock(&table_lock);
 }
 
+/*
+ * Is @fd a socket's hidden control descriptor?  Only while the number still holds the file we
+ * made: one the program put there since (dup2() over it, or a number reused after a close by
+ * syscall) is the program's own, to close as it likes.
+ */
 static bool is_hidden_ctl(int fd)
 {
+	struct shim_sock *owner;
 	bool hidden;
 
 	if (fd < 0 || fd >= SHIM_MAX_FD)
 		return false;
 	pthread_mutex_lock(&table_lock);
-	hidden = ctl_in_use[fd];
+	owner = ctl_owner[fd];
+	hidden = owner && same_file(fd, owner->ctl_dev, owner->ctl_ino);
+	if (owner && !hidden)
+		ctl_owner[fd] = NULL;
 	pthread_mutex_unlock(&table_lock);
 	return hidden;
 }
@@ -259,7 +269,7 @@ static int shim_open(int type, int protocol, int flags)
 		s->ctl_ino = ctl_st.st_ino;
 	}
 	pthread_mutex_lock(&table_lock);
-	ctl_in_use[s->remote.ctl_fd] = 1;
+	ctl_owner[s->remote.ctl_fd] = s;
 	pthread_mutex_unlock(&table_lock);
 	table_set(s->remote.data_fd, s);
 	return s->remote.data_fd;

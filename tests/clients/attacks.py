@@ -749,6 +749,12 @@ def attack_real_interface():
         check("ethtool -K eth3:0 sg off (an alias label) changes nothing real",
               run(nsx + ["ethtool", "-k", "eth3"])[1] == before,
               f"exit {rc}; {out.strip().splitlines()[:1]}")
+        # with its server gone, the shim cannot tell which names are simulated: none passes
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--server", os.path.join(tmp, "none.sock"), "--",
+                                "ethtool", "-K", "eth3", "sg", "off"], env=exec_env())
+        check("ethtool -K eth3 sg off with the server gone changes nothing real",
+              run(nsx + ["ethtool", "-k", "eth3"])[1] == before and "cannot be asked" in out,
+              f"exit {rc}; {[ln for ln in out.splitlines() if 'ioctl' in ln][:1]}")
         rc, out, _ = run(nsx + [KFSIM, "exec", "--", sys.executable, "-c", IOCTLS_ON_ETH3],
                          env=exec_env())
         check("interface ioctls that reach eth3 another way are refused",

@@ -756,12 +756,17 @@ static bool names_second_interface(unsigned long req)
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	char name[IFNAMSIZ];
-	bool simulated, said;
+	int answer;		/* ask_simulated()'s; a failure is asked again next time */
+	bool said;
 } name_cache[SHIM_NAME_CACHE];
 static unsigned int nr_names;
 
-/* Ask the kfsim kernel: a PLCA GET that does not answer -ENODEV names one of its devices. */
-static bool ask_simulated(const char *name)
+/*
+ * Ask the kfsim kernel: a PLCA GET that does not answer -ENODEV names one of its devices (1);
+ * -ENODEV, not one (0).  No answer at all (no server, one we refuse, a full table, a timeout)
+ * is a negative errno: then nobody can tell, and the caller keeps the name from the real kernel.
+ */
+static int ask_simulated(const char *name)
 {
 	const char *path = getenv("KFSIM_KERNEL");
 	struct kfsim_ethtool_chan *chan;
@@ -769,47 +774,63 @@ static bool ask_simulated(const char *name)
 	u8 req[256];
 	int len, ret;
 
-	if ((!path || !*path) && kfsim_standin_inproc_start(&path))
-		return false;
+	if (!path || !*path) {
+		ret = kfsim_standin_inproc_start(&path);
+		if (ret)
+			return ret;
+	}
 	chan = kfsim_ethtool_chan_server(path);
 	if (IS_ERR(chan))
-		return false;	/* no simulation to own the name */
+		return (int)PTR_ERR(chan);
 	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
 					 ETHTOOL_MSG_PLCA_GET_CFG, NLM_F_REQUEST | NLM_F_ACK, 0,
 					 name, 0, NULL, 0);
 	ret = len > 0 ? kfsim_ethtool_chan_transact(chan, req, (size_t)len, NULL, NULL, &ack)
 		      : len;
 	kfsim_ethtool_chan_close(chan);
-	return !ret && ack.error != -ENODEV;
+	if (ret)
+		return ret < 0 ? ret : -EPROTO;
+	return ack.error != -ENODEV;
 }
 
-/* Is @name a device of the simulation?  Said once per name on stderr when it is. */
+/*
+ * Keep @name from the real kernel?  Yes for a device of the simulation, and for any name while
+ * the simulation cannot be asked (a program told to use kfsim must not fall through to the
+ * machine because its server is down).  Said once per name on stderr.
+ */
 static bool refuse_simulated(const char *name, unsigned long req)
 {
 	unsigned int i;
-	bool simulated, say = false;
+	bool say = false, said;
+	int answer;
 
 	pthread_mutex_lock(&names_lock);
 	for (i = 0; i < nr_names && strncmp(name_cache[i].name, name, IFNAMSIZ); i++)
 		;
-	if (i == nr_names) {
+	if (i == nr_names || name_cache[i].answer < 0) {
+		said = i < nr_names && name_cache[i].said;
 		pthread_mutex_unlock(&names_lock);
-		simulated = ask_simulated(name);	/* outside the lock: it makes sockets */
+		answer = ask_simulated(name);	/* outside the lock: it makes sockets */
 		pthread_mutex_lock(&names_lock);
-		i = nr_names < SHIM_NAME_CACHE ? nr_names++ : SHIM_NAME_CACHE - 1;
+		if (i == nr_names)
+			i = nr_names < SHIM_NAME_CACHE ? nr_names++ : SHIM_NAME_CACHE - 1;
 		snprintf(name_cache[i].name, IFNAMSIZ, "%s", name);
-		name_cache[i].simulated = simulated;
-		name_cache[i].said = false;
+		name_cache[i].answer = answer;
+		name_cache[i].said = said;
 	}
-	simulated = name_cache[i].simulated;
-	if (simulated && !name_cache[i].said)
+	answer = name_cache[i].answer;
+	if (answer && !name_cache[i].said)
 		say = name_cache[i].said = true;
 	pthread_mutex_unlock(&names_lock);
-	if (say)
+	if (say && answer > 0)
 		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): %s is a "
 			"simulated device; only its generic netlink is simulated, and the real "
 			"kernel never sees it\n", req, name, name);
-	return simulated;
+	else if (say)
+		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): the kfsim "
+			"kernel cannot be asked whether %s is simulated (%s), so the real kernel "
+			"does not see it either\n", req, name, name, strerror(-answer));
+	return answer != 0;
 }
 
 /*

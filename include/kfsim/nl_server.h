@@ -68,10 +68,14 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
  *        the process umask, as bind() makes it.  A mode is applied by setting the process's
  *        umask around bind(): create such a server before starting threads that create files
  * @group: the file's group ((gid_t)-1: the creator's)
+ * @own_process: admit only connections made by the calling process (SO_PEERCRED's pid), and
+ *               refuse others with -EACCES: for a kernel a process keeps to itself on an
+ *               abstract name, which anyone on the machine may otherwise connect to
  */
 struct kfsim_nl_listen_opts {
 	int mode;
 	gid_t group;
+	bool own_process;
 };
 
 /**

@@ -99,6 +99,7 @@ struct kfsim_nl_server {
 	dev_t file_dev;			/* the socket file bind() made */
 	ino_t file_ino;
 	int spare_fd;			/* given up to accept() and shed one connection */
+	bool own_process;		/* kfsim_nl_listen_opts.own_process */
 	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
 	unsigned int nr_clients;	/* connections, opened or not */
 	size_t queued_bytes;		/* all clients' out_bytes */
@@ -288,6 +289,7 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 	s->listen_fd = -1;
 	s->dir_fd = -1;
 	s->max_clients = client_capacity();
+	s->own_process = opts->own_process;
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	s->buf = kmalloc(NL_SERVER_BUF_SIZE, GFP_KERNEL);
 	if (!s->buf) {
@@ -454,7 +456,7 @@ static bool accept_client(struct kfsim_nl_server *s)
 		close(fd);
 		return true;
 	}
-	err = admit(s, peer.uid);
+	err = s->own_process && peer.pid != getpid() ? -EACCES : admit(s, peer.uid);
 	if (err) {
 		refuse(fd, err);
 		return true;

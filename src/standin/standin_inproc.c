@@ -32,12 +32,17 @@ static void *inproc_thread(void *arg)
 }
 
 /*
- * A server thread on an abstract socket only this process knows.  A child after fork() starts
- * its own on first use (sockets opened before the fork still reach the parent's).
+ * A server thread on an abstract socket only this process may use: the name is listed in
+ * /proc/net/unix for anyone to see, so connections from other processes are refused.  A child
+ * after fork() starts its own on first use (sockets opened before the fork still reach the
+ * parent's).
  */
 int kfsim_standin_inproc_start(const char **path)
 {
 	struct kfsim_plca_net *net;
+	static const struct kfsim_nl_listen_opts own = {
+		.mode = -1, .group = (gid_t)-1, .own_process = true,
+	};
 	struct kfsim_nl_server *server;
 	pthread_t thread;
 	char err[256];
@@ -54,7 +59,8 @@ int kfsim_standin_inproc_start(const char **path)
 		fprintf(stderr, "kfsim: %s\n", err);
 		goto out;
 	}
-	server = kfsim_nl_server_create(kfsim_plca_net_kernel(net), inproc_name);
+	server = kfsim_nl_server_listen(kfsim_plca_net_kernel(net), inproc_name, &own, err,
+				       sizeof(err));
 	if (IS_ERR(server)) {
 		ret = (int)PTR_ERR(server);
 		kfsim_plca_net_destroy(net);

@@ -646,6 +646,33 @@ def attack_capability_donor():
     stop_server(proc)
 
 
+def attack_inproc_kernel():
+    """The kernel the shim starts inside a program serves that program alone."""
+    print("the shim's own kernel, on an abstract name anyone can list:")
+    code = """
+import socket, sys, time
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+print("open", flush=True)
+sys.stdin.read()
+"""
+    env = exec_env()
+    prog = subprocess.Popen([KFSIM, "exec", "--", sys.executable, "-c", code], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        prog.stdout.readline()
+
+        def visit(pid):
+            names = [ln.split()[-1] for ln in open("/proc/net/unix")
+                     if f"@kfsim-netlink-{pid}-" in ln]
+            return [names[0] if names else None, wire_open(names[0])[2] if names else None]
+        r = as_nobody(visit, 15, prog.pid)
+        check("nobody cannot open a socket on root's program's own kernel",
+              isinstance(r, list) and r[0] and r[1] == -errno.EACCES,
+              f"the name nobody read in /proc/net/unix, its OPEN: {r}")
+    finally:
+        prog.communicate("", timeout=10)
+
+
 def attack_shim_sockets():
     """Zero-length sends, and descriptors closed behind the shim's back."""
     print("shim socket semantics:")
@@ -803,7 +830,7 @@ ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
-    "donor": attack_capability_donor,
+    "donor": attack_capability_donor, "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }
 

@@ -509,10 +509,20 @@ def attack_symlink_race():
     mode = stat.S_IMODE(os.stat(victim).st_mode)
     check("a directory another user owns is refused", rc == 1 and "EPERM" in out and
           mode == 0o600, out.strip())
+    # a directory of root's (a victim's), reached through nobody's link where the socket's
+    # directory should be (/tmp/kfsim-0 made first, as a link): nobody chose where it goes
+    linked = os.path.join(sticky, "kfsim-0")
+    r = as_nobody(lambda: os.symlink(victim_dir, linked), 10)
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(linked, "k.sock"), "--background"])
+    if rc == 0:
+        run([KFSIM, "kernel", "--stop", os.path.join(linked, "k.sock")])
+    check("another user's link in place of the directory is refused",
+          r is None and rc == 1 and "symbolic link of uid 65534" in out, out.strip())
     open(os.path.join(tmp, "regular"), "w").close()
     rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "regular")])
     check("a regular file at the path is reported as one", rc == 1 and
           "is a regular file" in out, out.strip())
+    subprocess.run(["rm", "-rf", victim_dir])
 
 
 def attack_modes():

@@ -68,10 +68,14 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
  *        the process umask, as bind() makes it.  A mode is applied by setting the process's
  *        umask around bind(): create such a server before starting threads that create files
  * @group: the file's group ((gid_t)-1: the creator's)
+ * @own_process: admit only connections made by the calling process (SO_PEERCRED's pid), and
+ *               refuse others with -EACCES: for a kernel a process keeps to itself on an
+ *               abstract name, which anyone on the machine may otherwise connect to
  */
 struct kfsim_nl_listen_opts {
 	int mode;
 	gid_t group;
+	bool own_process;
 };
 
 /**
@@ -161,9 +165,11 @@ int kfsim_standin_inproc_start(const char **path);
  * Asked of the family that has devices (ethtool's header names one: a kernel that has no such
  * device answers -ENODEV), so that the shim can keep a simulated device from the real kernel
  * without knowing any family.
- * Return: true when the kernel answers for @name; false when it does not, or cannot be reached.
+ * Return: 1 when the kernel answers for @name; 0 when it answers that it has no such device; a
+ * negative errno when it cannot be asked (no server, one the caller refuses, a timeout): then
+ * nobody can tell, and the shim keeps the name from the real kernel.
  */
-bool kfsim_standin_owns_dev(const char *path, const char *name);
+int kfsim_standin_owns_dev(const char *path, const char *name);
 
 #pragma GCC visibility pop
 #endif /* KFSIM_NL_SERVER_H */

@@ -15,6 +15,14 @@
  *    that process is still alive after reading it, so a recycled PID cannot lend its
  *    capabilities; the status must also show the euid SO_PEERCRED recorded (a setuid exec in
  *    between is refused);
+ *  - a process whose program was started by a secure exec (AT_SECURE in /proc/PID/auxv: file
+ *    capabilities, set-id bits) holds nothing here.  The server reads the peer some time after
+ *    connect(), and a program that connects and then execs a binary with cap_net_admin=ep (one
+ *    ships with GStreamer) would lend it the capabilities the socket's opener never had;
+ *    Linux takes the opener's credentials at socket() time.  Such a program cannot run the
+ *    shim anyway (the loader ignores LD_PRELOAD paths for it, `kfsim exec` refuses set-id ones);
+ *    an auxv the server may not read (another user's program that is not dumpable) counts as
+ *    secure;
  *  - only a process in the server's own user namespace counts: a root inside a user namespace
  *    of its own (unshare -U) holds every capability there and none over ours, as on Linux.
  *
@@ -41,6 +49,7 @@
 #endif
 #define CAP_NET_ADMIN 12
 #define CAP_SYS_ADMIN 21
+#define AT_SECURE_TYPE 23	/* <elf.h>'s AT_SECURE */
 
 static int peer_pidfd(int fd, pid_t pid)
 {
@@ -82,6 +91,28 @@ static bool read_status(pid_t pid, unsigned long long *cap_eff, uid_t *euid)
 	return have_cap && have_uid;
 }
 
+/* Was the program @pid runs started by a secure exec?  True when it cannot be told. */
+static bool secure_exec(pid_t pid)
+{
+	unsigned long pair[2];
+	char path[64];
+	bool secure = true;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	while (fread(pair, sizeof(pair), 1, f) == 1 && pair[0] != 0) {
+		if (pair[0] == AT_SECURE_TYPE) {
+			secure = pair[1] != 0;
+			break;
+		}
+	}
+	fclose(f);
+	return secure;
+}
+
 static bool same_user_ns(pid_t pid)
 {
 	char path[64];
@@ -104,8 +135,9 @@ struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
 	pidfd = peer_pidfd(fd, peer->pid);
 	if (pidfd < 0)
 		return cred;	/* cannot pin the process: no capabilities */
+	/* auxv after the status: a program exec'd in between shows its own AT_SECURE */
 	ok = read_status(peer->pid, &cap_eff, &euid) && euid == peer->uid &&
-	     same_user_ns(peer->pid);
+	     same_user_ns(peer->pid) && !secure_exec(peer->pid);
 	exited = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	if (poll(&exited, 1, 0) != 0)
 		ok = false;	/* gone (or unknown): the PID may name someone else now */

@@ -99,6 +99,7 @@ struct kfsim_nl_server {
 	dev_t file_dev;			/* the socket file bind() made */
 	ino_t file_ino;
 	int spare_fd;			/* given up to accept() and shed one connection */
+	bool own_process;		/* kfsim_nl_listen_opts.own_process */
 	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
 	unsigned int nr_clients;	/* connections, opened or not */
 	size_t queued_bytes;		/* all clients' out_bytes */
@@ -114,6 +115,9 @@ struct kfsim_nl_server {
  * The directory the socket file goes in: made (0700, one level) if missing, then held open and
  * checked: ours or root's, and writable by nobody else unless sticky (where others cannot
  * rename or remove our entries).  Anything weaker lets another user swap the file for a link.
+ * A symbolic link in its place must be ours or root's too: another user's (made first in
+ * /tmp, where fs.protected_symlinks is off) would send our socket to a directory of their
+ * choosing.  Links further up the path are not examined.
  */
 static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
 {
@@ -133,7 +137,21 @@ static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsi
 		return listen_fail(-EINVAL, "%s names a directory, not a socket file", s->path);
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return listen_fail(-errno, "cannot create the directory %s", dir);
-	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* a symbolic link there says where the socket goes: only ours or root's may */
+	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->dir_fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {	/* ENOTDIR: 6.x */
+		int open_err = -errno;
+
+		if (lstat(dir, &st))
+			return listen_fail(-errno, "cannot stat %s", dir);
+		if (!S_ISLNK(st.st_mode))
+			return listen_fail(open_err, "cannot open the directory %s", dir);
+		if (st.st_uid != 0 && st.st_uid != geteuid())
+			return listen_fail(-EPERM, "%s is a symbolic link of uid %u: another user "
+					   "would choose where the socket goes", dir,
+					   (unsigned int)st.st_uid);
+		s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (s->dir_fd < 0)
 		return listen_fail(-errno, "cannot open the directory %s", dir);
 	if (fstat(s->dir_fd, &st))
@@ -288,6 +306,7 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 	s->listen_fd = -1;
 	s->dir_fd = -1;
 	s->max_clients = client_capacity();
+	s->own_process = opts->own_process;
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	s->buf = kmalloc(NL_SERVER_BUF_SIZE, GFP_KERNEL);
 	if (!s->buf) {
@@ -454,7 +473,7 @@ static bool accept_client(struct kfsim_nl_server *s)
 		close(fd);
 		return true;
 	}
-	err = admit(s, peer.uid);
+	err = s->own_process && peer.pid != getpid() ? -EACCES : admit(s, peer.uid);
 	if (err) {
 		refuse(fd, err);
 		return true;

@@ -9,23 +9,28 @@
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 
-bool kfsim_standin_owns_dev(const char *path, const char *name)
+int kfsim_standin_owns_dev(const char *path, const char *name)
 {
 	struct kfsim_ethtool_chan *chan;
 	struct kfsim_nl_error ack = { 0 };
 	u8 req[256];
 	int len, ret;
 
-	if ((!path || !*path) && kfsim_standin_inproc_start(&path))
-		return false;
+	if (!path || !*path) {
+		ret = kfsim_standin_inproc_start(&path);
+		if (ret)
+			return ret;
+	}
 	chan = kfsim_ethtool_chan_server(path);
 	if (IS_ERR(chan))
-		return false;	/* no simulation to own the name */
+		return (int)PTR_ERR(chan);	/* nobody to ask */
 	len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_ethtool_chan_family(chan),
 					 ETHTOOL_MSG_PLCA_GET_CFG, NLM_F_REQUEST | NLM_F_ACK, 0,
 					 name, 0, NULL, 0);
 	ret = len > 0 ? kfsim_ethtool_chan_transact(chan, req, (size_t)len, NULL, NULL, &ack)
 		      : len;
 	kfsim_ethtool_chan_close(chan);
-	return !ret && ack.error != -ENODEV;
+	if (ret)
+		return ret < 0 ? ret : -EPROTO;
+	return ack.error != -ENODEV;
 }

@@ -34,11 +34,16 @@ static void *inproc_thread(void *arg)
 }
 
 /*
- * A server thread on an abstract socket only this process knows.  A child after fork() starts
- * its own on first use (sockets opened before the fork still reach the parent's).
+ * A server thread on an abstract socket only this process may use: the name is listed in
+ * /proc/net/unix for anyone to see, so connections from other processes are refused.  A child
+ * after fork() starts its own on first use (sockets opened before the fork still reach the
+ * parent's).
  */
 int kfsim_standin_inproc_start(const char **path)
 {
+	static const struct kfsim_nl_listen_opts own = {
+		.mode = -1, .group = (gid_t)-1, .own_process = true,
+	};
 	struct kfsim_nl_server *server;
 	struct kfsim_net *net;
 	pthread_t thread;
@@ -56,7 +61,7 @@ int kfsim_standin_inproc_start(const char **path)
 		fprintf(stderr, "kfsim: %s\n", err);
 		goto out;
 	}
-	server = kfsim_nl_server_create(kfsim_net_nl(net), inproc_name);
+	server = kfsim_nl_server_listen(kfsim_net_nl(net), inproc_name, &own, err, sizeof(err));
 	if (IS_ERR(server)) {
 		ret = (int)PTR_ERR(server);
 		kfsim_net_destroy(net);

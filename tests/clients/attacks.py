@@ -509,10 +509,20 @@ def attack_symlink_race():
     mode = stat.S_IMODE(os.stat(victim).st_mode)
     check("a directory another user owns is refused", rc == 1 and "EPERM" in out and
           mode == 0o600, out.strip())
+    # a directory of root's (a victim's), reached through nobody's link where the socket's
+    # directory should be (/tmp/kfsim-0 made first, as a link): nobody chose where it goes
+    linked = os.path.join(sticky, "kfsim-0")
+    r = as_nobody(lambda: os.symlink(victim_dir, linked), 10)
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(linked, "k.sock"), "--background"])
+    if rc == 0:
+        run([KFSIM, "kernel", "--stop", os.path.join(linked, "k.sock")])
+    check("another user's link in place of the directory is refused",
+          r is None and rc == 1 and "symbolic link of uid 65534" in out, out.strip())
     open(os.path.join(tmp, "regular"), "w").close()
     rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "regular")])
     check("a regular file at the path is reported as one", rc == 1 and
           "is a regular file" in out, out.strip())
+    subprocess.run(["rm", "-rf", victim_dir])
 
 
 def attack_modes():
@@ -566,6 +576,113 @@ def attack_capabilities():
     stop_server(proc)
 
 
+def nla(kind, payload):
+    attr = struct.pack("HH", 4 + len(payload), kind) + payload
+    return attr + b"\0" * (-len(attr) % 4)
+
+
+def plca_set_node_cnt(data, node_cnt):
+    """PLCA SET_CFG node-cnt on eth0 over a data socket: the kernel's error (0 when it took)."""
+    body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0")  # CTRL_CMD_GETFAMILY
+    data.send(struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, 1, 0) + body)  # no ACK
+    reply, off, family = data.recv(65536), 20, None
+    while off + 4 <= len(reply) and family is None:
+        length, kind = struct.unpack_from("HH", reply, off)
+        family = struct.unpack_from("H", reply, off + 4)[0] if kind == 1 else None
+        off += (max(length, 4) + 3) & ~3
+    body = (struct.pack("BBH", 40, 1, 0) + nla(1 | 0x8000, nla(2, b"eth0\0")) +
+            nla(5, struct.pack("I", node_cnt)))  # ETHTOOL_MSG_PLCA_SET_CFG
+    data.send(struct.pack("=IHHII", 16 + len(body), family, 0x5, 2, 0) + body)
+    return struct.unpack_from("i", data.recv(65536), 16)[0]
+
+
+def attack_capability_donor():
+    """A program that connects, then execs a binary with file capabilities, lends it nothing."""
+    print("file capabilities gained after connect():")
+    path = os.path.join(tmp, "donor.sock")
+    donor = os.path.join(tmp, "donor")
+    with open("/bin/sleep", "rb") as src, open(donor, "wb") as dst:
+        dst.write(src.read())
+    os.chmod(donor, 0o755)
+    if run(["setcap", "cap_net_admin=ep", donor])[0] != 0:
+        check("a binary with cap_net_admin=ep", False, "setcap failed")
+        return
+    proc = start_server(path)
+    ready_rd, ready_wr = os.pipe()
+    go_rd, go_wr = os.pipe()
+    os.kill(proc.pid, signal.SIGSTOP)  # what a busy server does: it accepts later
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(30)
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        ctl = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        lender = os.fork()
+        if lender == 0:  # connects (the peer the server reads), then becomes the donor
+            ctl.connect(path)
+            os.execv(donor, [donor, "30"])
+        cap_eff = 0
+        for _ in range(500):
+            for line in open(f"/proc/{lender}/status"):
+                if line.startswith("CapEff:"):
+                    cap_eff = int(line.split()[1], 16)
+            if cap_eff:
+                break
+            time.sleep(0.01)
+        os.write(ready_wr, b"x")
+        os.read(go_rd, 1)
+        ctl.settimeout(10)
+        ctl.send(struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC))
+        _, fds, _, _ = socket.recv_fds(ctl, 12, 1)
+        data = socket.socket(fileno=fds[0])
+        data.settimeout(10)
+        err = plca_set_node_cnt(data, 77)
+        os.kill(lender, signal.SIGKILL)
+        os.write(ready_wr, json.dumps([hex(cap_eff), err]).encode())
+        os._exit(0)
+    select.select([ready_rd], [], [], 10)
+    os.read(ready_rd, 1)
+    os.kill(proc.pid, signal.SIGCONT)
+    os.write(go_wr, b"x")
+    ready, _, _ = select.select([ready_rd], [], [], 30)
+    r = json.loads(os.read(ready_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    rc, out, _ = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    check("nobody's SET through a capable binary exec'd after connect() is refused",
+          r is not None and r[1] == -errno.EPERM and "Node count: 77" not in out,
+          f"the peer's CapEff when the server read it, SET: {r}; "
+          f"{[ln.strip() for ln in out.splitlines() if 'Node count' in ln]}")
+    stop_server(proc)
+
+
+def attack_inproc_kernel():
+    """The kernel the shim starts inside a program serves that program alone."""
+    print("the shim's own kernel, on an abstract name anyone can list:")
+    code = """
+import socket, sys, time
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+print("open", flush=True)
+sys.stdin.read()
+"""
+    env = exec_env()
+    prog = subprocess.Popen([KFSIM, "exec", "--", sys.executable, "-c", code], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        prog.stdout.readline()
+
+        def visit(pid):
+            names = [ln.split()[-1] for ln in open("/proc/net/unix")
+                     if f"@kfsim-netlink-{pid}-" in ln]
+            return [names[0] if names else None, wire_open(names[0])[2] if names else None]
+        r = as_nobody(visit, 15, prog.pid)
+        check("nobody cannot open a socket on root's program's own kernel",
+              isinstance(r, list) and r[0] and r[1] == -errno.EACCES,
+              f"the name nobody read in /proc/net/unix, its OPEN: {r}")
+    finally:
+        prog.communicate("", timeout=10)
+
+
 def attack_shim_sockets():
     """Zero-length sends, and descriptors closed behind the shim's back."""
     print("shim socket semantics:")
@@ -615,6 +732,31 @@ print("ok", s.getsockopt(270, 11))
     rc, out, _ = py_under_shim(path, code)
     check("closerange() above the socket leaves its control descriptor",
           out.strip() == "ok 1", out.strip())
+    # a program that dup2()s its own descriptor onto the control descriptor's number owns it
+    code = r"""
+import socket, os, errno
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+links = {f: os.readlink(f"/proc/self/fd/{f}") for f in os.listdir("/proc/self/fd")
+         if os.path.exists(f"/proc/self/fd/{f}")}
+hidden = [int(f) for f, to in links.items() if to.startswith("socket:") and int(f) != s.fileno()]
+r, w = os.pipe()
+os.dup2(w, hidden[0])
+os.close(w)
+try:
+    os.close(hidden[0]); closed = "closed"
+except OSError as e:
+    closed = errno.errorcode[e.errno]
+os.set_blocking(r, False)
+try:
+    end = "eof" if os.read(r, 1) == b"" else "data"
+except BlockingIOError:
+    end = "no-eof"
+print(len(hidden), closed, end)
+"""
+    rc, out, _ = py_under_shim(path, code)
+    check("a descriptor dup2()'d onto the control descriptor's number is the program's",
+          out.strip() == "1 closed eof",
+          f"hidden descriptors, close() of the program's copy, its pipe's reader: {out.strip()}")
     stop_server(proc)
 
 
@@ -636,8 +778,46 @@ def attack_real_interface():
         check("ethtool -K eth3 sg off under kfsim exec changes nothing real",
               before == after and out.count("refused") == 1,
               f"exit {rc}; {sg}; {out.strip().splitlines()[:2]}")
+        # the kernel cuts an alias label ("eth3:0" is eth3), SIOCSIFHWBROADCAST sets eth3's
+        # broadcast address, and SIOCSIFNAME names a second device: each is a way to eth3
+        link = run(nsx + ["ip", "-o", "link"])[1]
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--", "ethtool", "-K", "eth3:0", "sg", "off"],
+                         env=exec_env())
+        check("ethtool -K eth3:0 sg off (an alias label) changes nothing real",
+              run(nsx + ["ethtool", "-k", "eth3"])[1] == before,
+              f"exit {rc}; {out.strip().splitlines()[:1]}")
+        # with its server gone, the shim cannot tell which names are simulated: none passes
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--server", os.path.join(tmp, "none.sock"), "--",
+                                "ethtool", "-K", "eth3", "sg", "off"], env=exec_env())
+        check("ethtool -K eth3 sg off with the server gone changes nothing real",
+              run(nsx + ["ethtool", "-k", "eth3"])[1] == before and "cannot be asked" in out,
+              f"exit {rc}; {[ln for ln in out.splitlines() if 'ioctl' in ln][:1]}")
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--", sys.executable, "-c", IOCTLS_ON_ETH3],
+                         env=exec_env())
+        check("interface ioctls that reach eth3 another way are refused",
+              rc == 0 and "EOPNOTSUPP EOPNOTSUPP EOPNOTSUPP" in out.splitlines() and
+              run(nsx + ["ip", "-o", "link"])[1] == link,
+              f"SIOCSIFMTU eth3:0, SIOCSIFHWBROADCAST eth3, SIOCSIFNAME eth9 to eth2: "
+              f"{[ln for ln in out.splitlines() if not ln.startswith('kfsim-netlink:')]}")
     finally:
         run(["ip", "netns", "del", ns])
+
+
+IOCTLS_ON_ETH3 = r"""
+import errno, fcntl, socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+asks = [(0x8922, struct.pack("16si20x", b"eth3:0", 1400)),                # SIOCSIFMTU
+        (0x8937, struct.pack("16sH6s16x", b"eth3", 1, bytes.fromhex("020000000001"))),  # SIOCSIFHWBROADCAST
+        (0x8923, struct.pack("16s16s8x", b"eth9", b"eth2"))]                # SIOCSIFNAME
+out = []
+for req, ifr in asks:
+    try:
+        fcntl.ioctl(s, req, ifr)
+        out.append("done")
+    except OSError as e:
+        out.append("EOPNOTSUPP" if e.errno == errno.EOPNOTSUPP else errno.errorcode[e.errno])
+print(" ".join(out))
+"""
 
 
 def attack_exec():
@@ -660,6 +840,7 @@ ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
+    "donor": attack_capability_donor, "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }
 

@@ -207,10 +207,11 @@ static void test_owns_its_devices_only(void **state)
 {
 	struct served *sv = *state;
 
-	assert_true(kfsim_standin_owns_dev(sv->path, "eth0"));
-	assert_true(kfsim_standin_owns_dev(sv->path, "eth3"));	/* no PLCA, still its device */
-	assert_false(kfsim_standin_owns_dev(sv->path, "nosuchdev"));
-	assert_false(kfsim_standin_owns_dev("/nonexistent/kfsim.sock", "eth0")); /* no server */
+	assert_int_equal(kfsim_standin_owns_dev(sv->path, "eth0"), 1);
+	assert_int_equal(kfsim_standin_owns_dev(sv->path, "eth3"), 1);	/* no PLCA, still its device */
+	assert_int_equal(kfsim_standin_owns_dev(sv->path, "nosuchdev"), 0);
+	/* no server: nobody can tell */
+	assert_true(kfsim_standin_owns_dev("/nonexistent/kfsim.sock", "eth0") < 0);
 }
 
 static void test_state_persists_across_clients(void **state)

@@ -23,7 +23,8 @@
  * Invariants kept:
  *  - A simulated device never reaches the real kernel: an interface ioctl (SIOCETHTOOL, the MII
  *    and SIOC[GS]IF* requests) naming a device of the simulation answers EOPNOTSUPP, as a kernel
- *    without the feature would, and says so once on stderr.
+ *    without the feature would, and says so once on stderr; so does one naming it with an alias
+ *    label (the kernel cuts "eth3:0" to eth3) or as a second device (a new name, a bond slave).
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
  *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it.
@@ -71,7 +72,7 @@ struct shim_sock {
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shim_sock *table[SHIM_MAX_FD];
-static unsigned char ctl_in_use[SHIM_MAX_FD];	/* hidden control descriptors */
+static struct shim_sock *ctl_owner[SHIM_MAX_FD];	/* hidden control descriptors */
 
 static int (*real_socket)(int, int, int);
 static int (*real_close)(int);
@@ -149,7 +150,8 @@ static void sock_put_locked(struct shim_sock *s)
 	/* the data descriptor itself is closed by the caller's close(); only the control one here,
 	 * and only if the number still holds it */
 	if (s->remote.ctl_fd >= 0 && s->remote.ctl_fd < SHIM_MAX_FD) {
-		ctl_in_use[s->remote.ctl_fd] = 0;
+		if (ctl_owner[s->remote.ctl_fd] == s)
+			ctl_owner[s->remote.ctl_fd] = NULL;
 		if (same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino))
 			RESOLVE(close)(s->remote.ctl_fd);
 	}
@@ -189,14 +191,23 @@ static void table_set(int fd, struct shim_sock *s)
 	pthread_mutex_unlock(&table_lock);
 }
 
+/*
+ * Is @fd a socket's hidden control descriptor?  Only while the number still holds the file we
+ * made: one the program put there since (dup2() over it, or a number reused after a close by
+ * syscall) is the program's own, to close as it likes.
+ */
 static bool is_hidden_ctl(int fd)
 {
+	struct shim_sock *owner;
 	bool hidden;
 
 	if (fd < 0 || fd >= SHIM_MAX_FD)
 		return false;
 	pthread_mutex_lock(&table_lock);
-	hidden = ctl_in_use[fd];
+	owner = ctl_owner[fd];
+	hidden = owner && same_file(fd, owner->ctl_dev, owner->ctl_ino);
+	if (owner && !hidden)
+		ctl_owner[fd] = NULL;
 	pthread_mutex_unlock(&table_lock);
 	return hidden;
 }
@@ -257,7 +268,7 @@ static int shim_open(int type, int protocol, int flags)
 		s->ctl_ino = ctl_st.st_ino;
 	}
 	pthread_mutex_lock(&table_lock);
-	ctl_in_use[s->remote.ctl_fd] = 1;
+	ctl_owner[s->remote.ctl_fd] = s;
 	pthread_mutex_unlock(&table_lock);
 	table_set(s->remote.data_fd, s);
 	return s->remote.data_fd;
@@ -715,14 +726,28 @@ int fcntl64(int fd, int cmd, ...)
 
 /* ---- interface ioctls: a simulated device never reaches the real kernel ----------------- */
 
-/* Requests whose argument starts with an interface name (struct ifreq, or the name itself). */
+/*
+ * Requests whose argument starts with an interface name (struct ifreq, or the name itself):
+ * SIOCSIFLINK, SIOCGIFFLAGS..SIOCSIFHWBROADCAST (0x8937: dev_ifsioc() sets the device's
+ * broadcast address with it), the queue lengths, ethtool and MII, SIOCWANDEV, the map, bonding,
+ * bridge, time stamping and SIOCDEVPRIVATE.
+ */
 static bool names_interface(unsigned long req)
 {
-	return req == 0x8911 || (req >= 0x8913 && req <= 0x8936) || req == 0x8942 ||
+	return req == 0x8911 || (req >= 0x8913 && req <= 0x8937) || req == 0x8942 ||
 	       req == 0x8943 || (req >= 0x8946 && req <= 0x894A) || req == 0x8970 ||
 	       req == 0x8971 || (req >= 0x8990 && req <= 0x8995) ||
 	       (req >= 0x89a0 && req <= 0x89a3) || req == 0x89b0 || req == 0x89b1 ||
 	       (req >= 0x89F0 && req <= 0x89FF);
+}
+
+/*
+ * Requests whose ifreq names a second device after the first (ifr_newname, ifr_slave):
+ * SIOCSIFNAME, and the bonding requests that take a slave (enslave, release, change active).
+ */
+static bool names_second_interface(unsigned long req)
+{
+	return req == 0x8923 || req == 0x8990 || req == 0x8991 || req == 0x8995;
 }
 
 #define SHIM_NAME_CACHE 16
@@ -730,57 +755,78 @@ static bool names_interface(unsigned long req)
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	char name[IFNAMSIZ];
-	bool simulated, said;
+	int answer;		/* kfsim_standin_owns_dev()'s; a failure is asked again */
+	bool said;
 } name_cache[SHIM_NAME_CACHE];
 static unsigned int nr_names;
 
-/* Is @name a device of the simulation?  Said once per name on stderr when it is. */
+/*
+ * Keep @name from the real kernel?  Yes for a device of the simulation, and for any name while
+ * the simulation cannot be asked (a program told to use kfsim must not fall through to the
+ * machine because its server is down).  Said once per name on stderr.
+ */
 static bool refuse_simulated(const char *name, unsigned long req)
 {
 	unsigned int i;
-	bool simulated, say = false;
+	bool say = false, said;
+	int answer;
 
 	pthread_mutex_lock(&names_lock);
 	for (i = 0; i < nr_names && strncmp(name_cache[i].name, name, IFNAMSIZ); i++)
 		;
-	if (i == nr_names) {
+	if (i == nr_names || name_cache[i].answer < 0) {
+		said = i < nr_names && name_cache[i].said;
 		pthread_mutex_unlock(&names_lock);
-		simulated = kfsim_standin_owns_dev(getenv("KFSIM_KERNEL"), name); /* unlocked: sockets */
+		answer = kfsim_standin_owns_dev(getenv("KFSIM_KERNEL"), name); /* unlocked: sockets */
 		pthread_mutex_lock(&names_lock);
-		i = nr_names < SHIM_NAME_CACHE ? nr_names++ : SHIM_NAME_CACHE - 1;
+		if (i == nr_names)
+			i = nr_names < SHIM_NAME_CACHE ? nr_names++ : SHIM_NAME_CACHE - 1;
 		snprintf(name_cache[i].name, IFNAMSIZ, "%s", name);
-		name_cache[i].simulated = simulated;
-		name_cache[i].said = false;
+		name_cache[i].answer = answer;
+		name_cache[i].said = said;
 	}
-	simulated = name_cache[i].simulated;
-	if (simulated && !name_cache[i].said)
+	answer = name_cache[i].answer;
+	if (answer && !name_cache[i].said)
 		say = name_cache[i].said = true;
 	pthread_mutex_unlock(&names_lock);
-	if (say)
+	if (say && answer > 0)
 		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): %s is a "
 			"simulated device; only its generic netlink is simulated, and the real "
 			"kernel never sees it\n", req, name, name);
-	return simulated;
+	else if (say)
+		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): the kfsim "
+			"kernel cannot be asked whether %s is simulated (%s), so the real kernel "
+			"does not see it either\n", req, name, name, strerror(-answer));
+	return answer != 0;
+}
+
+/*
+ * Does @given (an ifreq's name: NUL-terminated within IFNAMSIZ, or cut there as the kernel cuts
+ * it) name a device of the simulation?  An alias label goes with its device: dev_ioctl() and
+ * devinet_ioctl() cut the name at ':', so "eth3:0" is eth3 to the kernel, and so to us.
+ */
+static bool refuse_named(const char *given, unsigned long req)
+{
+	char name[IFNAMSIZ];
+	size_t i;
+
+	for (i = 0; i < IFNAMSIZ - 1 && given[i] && given[i] != ':'; i++)
+		name[i] = given[i];	/* never read past its NUL */
+	name[i] = '\0';
+	return name[0] && refuse_simulated(name, req);
 }
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	char name[IFNAMSIZ];
 	va_list ap;
 	void *arg;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
-	if (names_interface(req) && arg) {
-		const char *given = arg;	/* an ifreq, or the name itself: never past its NUL */
-		size_t i;
-
-		for (i = 0; i < IFNAMSIZ - 1 && given[i]; i++)
-			name[i] = given[i];
-		name[i] = '\0';
-		if (name[0] && refuse_simulated(name, req))
-			return fail(-EOPNOTSUPP);
-	}
+	if (names_interface(req) && arg &&
+	    (refuse_named(arg, req) ||
+	     (names_second_interface(req) && refuse_named((const char *)arg + IFNAMSIZ, req))))
+		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }

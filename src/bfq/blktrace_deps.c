@@ -12,7 +12,6 @@
  * Completions carry no useful pid (they run in interrupt context): a record's own pid is the
  * process whose in-flight count a match lowers.
  */
-#define _GNU_SOURCE /* qsort_r() */
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,15 +97,19 @@ static int done_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int rec_idx_cmp(const void *a, const void *b, void *arg)
-{
-	const struct kfsim_blktrace_rec *recs = arg;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	u64 tx = recs[x].time_ns, ty = recs[y].time_ns;
+/* A record's place in the sweep: its time, then its index (the file's order). */
+struct deps_order {
+	u64 time_ns;
+	size_t rec;
+};
 
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	return x < y ? -1 : x > y;
+static int order_cmp(const void *a, const void *b)
+{
+	const struct deps_order *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->rec < y->rec ? -1 : x->rec > y->rec;
 }
 
 static int pid_cmp(const void *a, const void *b)
@@ -229,7 +232,8 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 {
 	struct deps d = { .recs = recs, .tree = RB_ROOT };
 	struct deps_done *done = NULL;
-	size_t *order = NULL, k = 0, matched = 0, n = 0;
+	struct deps_order *order = NULL;
+	size_t k = 0, matched = 0, n = 0;
 	long nr_done, ret;
 
 	for (size_t i = 0; i < nr; i++)
@@ -245,7 +249,7 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		order[i] = i;
+		order[i] = (struct deps_order){ recs[i].time_ns, i };
 		d.nodes[i].rec = i;
 		d.procs[i].pid = recs[i].pid;
 	}
@@ -254,13 +258,13 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 		if (!n || d.procs[n - 1].pid != d.procs[i].pid)
 			d.procs[n++] = d.procs[i];
 	d.nr_procs = n;
-	qsort_r(order, nr, sizeof(*order), rec_idx_cmp, recs);
+	qsort(order, nr, sizeof(*order), order_cmp);
 	qsort(done, (size_t)nr_done, sizeof(*done), done_cmp);
 	/* one sweep in time order; a completion at the same time as a queue goes first */
 	for (size_t i = 0; i < nr; i++) {
-		while (k < (size_t)nr_done && done[k].time_ns <= recs[order[i]].time_ns)
+		while (k < (size_t)nr_done && done[k].time_ns <= order[i].time_ns)
 			matched += deps_complete(&d, &done[k++]);
-		deps_queue(&d, order[i]);
+		deps_queue(&d, order[i].rec);
 	}
 	while (k < (size_t)nr_done)
 		matched += deps_complete(&d, &done[k++]);

@@ -795,9 +795,10 @@ def attack_real_interface():
         rc, out, _ = run(nsx + [KFSIM, "exec", "--", sys.executable, "-c", IOCTLS_ON_ETH3],
                          env=exec_env())
         check("interface ioctls that reach eth3 another way are refused",
-              rc == 0 and "EOPNOTSUPP EOPNOTSUPP EOPNOTSUPP" in out.splitlines() and
+              rc == 0 and "EOPNOTSUPP EOPNOTSUPP EOPNOTSUPP EOPNOTSUPP" in out.splitlines() and
               run(nsx + ["ip", "-o", "link"])[1] == link,
-              f"SIOCSIFMTU eth3:0, SIOCSIFHWBROADCAST eth3, SIOCSIFNAME eth9 to eth2: "
+              f"SIOCSIFMTU eth3:0, SIOCSIFHWBROADCAST eth3, SIOCSIFNAME eth9 to eth2, "
+              f"SIOCSIFVLAN on eth3: "
               f"{[ln for ln in out.splitlines() if not ln.startswith('kfsim-netlink:')]}")
     finally:
         run(["ip", "netns", "del", ns])
@@ -808,7 +809,8 @@ import errno, fcntl, socket, struct
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 asks = [(0x8922, struct.pack("16si20x", b"eth3:0", 1400)),                # SIOCSIFMTU
         (0x8937, struct.pack("16sH6s16x", b"eth3", 1, bytes.fromhex("020000000001"))),  # SIOCSIFHWBROADCAST
-        (0x8923, struct.pack("16s16s8x", b"eth9", b"eth2"))]                # SIOCSIFNAME
+        (0x8923, struct.pack("16s16s8x", b"eth9", b"eth2")),                # SIOCSIFNAME
+        (0x8983, struct.pack("i24si20xh2x", 0, b"eth3", 5, 0))]              # SIOCSIFVLAN add eth3.5
 out = []
 for req, ifr in asks:
     try:

@@ -750,6 +750,16 @@ static bool names_second_interface(unsigned long req)
 	return req == 0x8923 || req == 0x8990 || req == 0x8991 || req == 0x8995;
 }
 
+/*
+ * SIOCGIFVLAN and SIOCSIFVLAN take a struct vlan_ioctl_args: an int command, then the name
+ * of the device (device1, 24 bytes) a VLAN is added on, named or removed (vlan_ioctl_handler(),
+ * net/8021q/vlan.c).  Its other name (device2) is an output or a name type, never a device.
+ */
+static bool names_vlan_device(unsigned long req)
+{
+	return req == 0x8982 || req == 0x8983;
+}
+
 #define SHIM_NAME_CACHE 16
 
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -827,6 +837,8 @@ int ioctl(int fd, unsigned long req, ...)
 	if (names_interface(req) && arg &&
 	    (refuse_named(arg, req) ||
 	     (names_second_interface(req) && refuse_named((const char *)arg + IFNAMSIZ, req))))
+		return fail(-EOPNOTSUPP);
+	if (names_vlan_device(req) && arg && refuse_named((const char *)arg + sizeof(int), req))
 		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }

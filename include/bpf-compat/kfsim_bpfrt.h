@@ -16,6 +16,7 @@
 /** enum kfsim_bpfrt_kind - a special field's kind (the kernel's btf_field_type bits) */
 enum kfsim_bpfrt_kind {
 	KFSIM_BPFRT_SPIN_LOCK = 1 << 0,
+	KFSIM_BPFRT_KPTR_REF = 1 << 3,
 	KFSIM_BPFRT_LIST_HEAD = 1 << 4,
 	KFSIM_BPFRT_LIST_NODE = 1 << 5,
 	KFSIM_BPFRT_RB_ROOT = 1 << 6,
@@ -30,7 +31,8 @@ enum kfsim_bpfrt_kind {
  * @offset: from the start of the struct or variable
  * @size: its size
  * @contains: for a root: the BTF id of the struct its "contains:" tag names (0: no tag;
- *	      -1: the tag names a struct the BTF does not have)
+ *	      -1: the tag names a struct the BTF does not have); for a __kptr: the BTF id of the
+ *	      struct it points to
  * @contains_node: for a root: the node member named by the tag
  */
 struct kfsim_bpfrt_field {

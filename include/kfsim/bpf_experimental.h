@@ -82,6 +82,7 @@ struct bpf_refcount {
 /** enum btf_field_type - the special fields kfsim knows (kernel names, include/linux/bpf.h). */
 enum btf_field_type {
 	BPF_SPIN_LOCK = 1 << 0,
+	BPF_KPTR_REF = 1 << 3, /* a "struct T __kptr *" member: bpf_kptr_xchg() stashes a T there */
 	BPF_LIST_HEAD = 1 << 4,
 	BPF_LIST_NODE = 1 << 5,
 	BPF_RB_ROOT = 1 << 6,
@@ -100,7 +101,8 @@ struct kfsim_btf_struct;
  * @name: member name
  * @offset: offsetof() in the struct
  * @size: sizeof() the member
- * @contains: for a root: the struct it holds (the __contains tag); NULL for none
+ * @contains: for a root: the struct it holds (the __contains tag); for a __kptr: the struct it
+ *	      points to; NULL for none
  * @contains_node: for a root: the node member's name in @contains
  */
 struct kfsim_btf_field {

@@ -96,6 +96,8 @@ struct kfsim_bpfrt_map {
  *	  the subprograms it reaches): what the verifier prints as alloc_insn=
  * @types_differ: objects of types with different field records reach this call on some paths
  *		  of its function (bpfcc_call_types.c): >= 6.18 refuses it
+ * @non_owning_arg: a push or add whose node may be a non-owning result (bpf_list_front() and the
+ *		    like) on some path of its function (bpfcc_call_types.c): refused (6.4+)
  */
 struct kfsim_bpfrt_call {
 	const char *name;
@@ -103,6 +105,7 @@ struct kfsim_bpfrt_call {
 	int line;
 	int insn;
 	int types_differ;
+	int non_owning_arg;
 };
 
 /**
@@ -110,11 +113,17 @@ struct kfsim_bpfrt_call {
  * @file: its source file (base name)
  * @line: its line
  * @reg: the register holding the address: what "R%d invalid mem access" names
+ * @beyond: the struct of a bpf_obj_new() object it reaches past the end of (NULL: none)
+ * @beyond_off: then the access's offset from the object's start
+ * @beyond_size: and its width
  */
 struct kfsim_bpfrt_access {
 	const char *file;
 	int line;
 	int reg;
+	const char *beyond;
+	int beyond_off;
+	int beyond_size;
 };
 
 /**

@@ -560,6 +560,11 @@ enum kfsim_bpf_prog_type {
  * @call_types: with @call_insn, where the rule "one call instruction, one type" (>= 6.18, see
  *              struct kfsim_bpf_call_types) keeps what each call site was first reached with;
  *              NULL: the rule is not checked
+ * @non_owning_arg: when set, whether the node argument of the push or add of @kfunc that returns
+ *                  to the program's @caller may hold a non-owning result (bpf_list_front() and
+ *                  the like) on some path: the verifier tracks references per call result, so
+ *                  an owning reference to the same node in another variable does not make it
+ *                  one; @alloc_insn_arg is passed.  Asked only when the run finds the node owned
  */
 struct kfsim_bpf_call_types;
 
@@ -575,6 +580,7 @@ struct kfsim_bpf_run_opts {
 	void *alloc_insn_arg;
 	int (*call_insn)(const char *kfunc, const void *caller, void *arg);
 	struct kfsim_bpf_call_types *call_types;
+	bool (*non_owning_arg)(const char *kfunc, const void *caller, void *arg);
 };
 
 #define KFSIM_BPF_CALL_TYPES_MAX 256

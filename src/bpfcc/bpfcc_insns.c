@@ -377,8 +377,12 @@ static int access_reg(const unsigned char *insn)
 	return reg == 10 ? -1 : (int)reg;
 }
 
-/* "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines. */
-static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
+/*
+ * "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines,
+ * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end.
+ */
+static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
+			  struct bpfcc_beyond *const *beyond_of)
 {
 	int nr = 0;
 
@@ -389,6 +393,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
 			int reg = access_reg(sec_data(e, fc->sec) + off);
+			const struct bpfcc_beyond *by = beyond_of[k] ? &beyond_of[k][i] : NULL;
 			const char *file = "", *base;
 			__u32 line = 0;
 
@@ -397,7 +402,13 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
 			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 			fputs("\t{", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %d},\n", line, reg);
+			fprintf(f, ", %u, %d, ", line, reg);
+			if (by && by->type) {
+				put_string(f, by->type);
+				fprintf(f, ", %d, %d},\n", by->off, by->size);
+			} else {
+				fputs("0, 0, 0},\n", f);
+			}
 			nr++;
 		}
 	}
@@ -411,6 +422,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		      int *nr_accesses)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
+	struct bpfcc_beyond **beyond_of;
 	unsigned long at = 0;
 	unsigned int nr = 0;
 	int err, main_sym = -1;
@@ -433,11 +445,14 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			reloc_code(e, 0);
 	}
 	btf = btf__parse_elf(u->object, NULL);
+	beyond_of = calloc(e->nr_funcs + 1, sizeof(*beyond_of));
 	for (unsigned int k = 0; k < e->nr_funcs; k++) {
 		const struct func *fc = &e->funcs[k];
 		const char **names = calloc(fc->cnt + 1, sizeof(*names));
 		bool *differ = calloc(fc->cnt + 1, sizeof(*differ));
 		bool *arrays = calloc(fc->cnt + 1, sizeof(*arrays));
+		struct bpfcc_beyond *beyond = calloc(fc->cnt + 1, sizeof(*beyond));
+		bool *non_owning = calloc(fc->cnt + 1, sizeof(*non_owning));
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -445,14 +460,23 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			names[i] = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
 			arrays[i] = array_map_load(e, u, fc->sec, off);
 		}
-		/* the calls that objects of types with different records reach */
-		if (!names || !differ || !arrays || !btf ||
+		/* the calls that objects of types with different records reach, the accesses
+		 * past an object's end, the inserts of a non-owning result */
+		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, differ)) {
+				     fc->cnt, names, arrays, differ, beyond, non_owning)) {
 			free(differ);
 			differ = NULL;
+			free(beyond);
+			beyond = NULL;
+			free(non_owning);
+			non_owning = NULL;
 		}
+		if (beyond_of)
+			beyond_of[k] = beyond;
+		else
+			free(beyond);
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
 			const char *name = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
@@ -466,19 +490,29 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			put_string(f, name);
 			fputs(", ", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %lu, %d},\n", line, at + i, differ && differ[i]);
+			fprintf(f, ", %u, %lu, %d, %d},\n", line, at + i, differ && differ[i],
+				non_owning && non_owning[i]);
 			nr++;
 		}
 		free(names);
 		free(differ);
 		free(arrays);
+		free(non_owning);
 		at += fc->cnt;
 	}
 	if (!nr)
 		fputs("\t{0},\n", f);
 	fputs("};\n", f);
-	btf__free(btf);
-	*nr_accesses = write_accesses(f, e, idx);
+	if (beyond_of)
+		*nr_accesses = write_accesses(f, e, idx, beyond_of);
+	else
+		err = -ENOMEM;
+	for (unsigned int k = 0; beyond_of && k < e->nr_funcs; k++)
+		free(beyond_of[k]);
+	free(beyond_of);
+	btf__free(btf); /* after the accesses: the struct names are the BTF's strings */
+	if (err)
+		goto out;
 	err = (int)nr;
 out:
 	free(e->data);

@@ -565,6 +565,10 @@ enum kfsim_bpf_prog_type {
  *                  the like) on some path: the verifier tracks references per call result, so
  *                  an owning reference to the same node in another variable does not make it
  *                  one; @alloc_insn_arg is passed.  Asked only when the run finds the node owned
+ * @no_prog_btf: the program runs without BTF: the kernel refused the object's BTF (a struct
+ *               btf_parse_struct_metas() refuses, e.g. a list and an rb node without a
+ *               bpf_refcount), and libbpf loads the programs without it; bpf_obj_new() is
+ *               then refused ("bpf_obj_new/bpf_percpu_obj_new requires prog BTF")
  */
 struct kfsim_bpf_call_types;
 
@@ -581,6 +585,7 @@ struct kfsim_bpf_run_opts {
 	int (*call_insn)(const char *kfunc, const void *caller, void *arg);
 	struct kfsim_bpf_call_types *call_types;
 	bool (*non_owning_arg)(const char *kfunc, const void *caller, void *arg);
+	bool no_prog_btf;
 };
 
 #define KFSIM_BPF_CALL_TYPES_MAX 256

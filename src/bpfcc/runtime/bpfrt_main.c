@@ -473,7 +473,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 					  .alloc_insn_arg = (void *)p,
 					  .call_insn = call_insn,
 					  .call_types = call_types,
-					  .non_owning_arg = non_owning_arg};
+					  .non_owning_arg = non_owning_arg,
+					  .no_prog_btf = bpfrt_btf_refused()};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 

@@ -87,10 +87,21 @@ struct bpfcc_beyond {
 	int size;
 };
 
+/**
+ * struct bpfcc_root - what a load of a graph root's address (a global with a __contains tag)
+ * gives the kfuncs that take it: the nodes of the struct it holds
+ * @type: BTF id of that struct (0: the instruction loads no root)
+ * @node_off: offset of its node member
+ */
+struct bpfcc_root {
+	__u32 type;
+	int node_off;
+};
+
 /*
  * Mark in @differ (one per instruction) the calls of one BPF function (@insns, @cnt; @callee
  * names each call's kfunc or helper, NULL for anything else; @array_map marks the loads of an
- * array map's address) that objects of two types with different field records reach: the
+ * array map's address; @roots says what each load of a root's address holds, may be NULL) that objects of two types with different field records reach: the
  * verifier's "same call cannot be used with different types"; and in @beyond (one per
  * instruction) the loads and stores past the end of an object the verifier refuses ("access
  * beyond struct S at off N size M"); and in @non_owning_arg (one per instruction) the pushes and
@@ -98,7 +109,8 @@ struct bpfcc_beyond {
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
-		     const char *const *callee, const bool *array_map, bool *differ,
-		     struct bpfcc_beyond *beyond, bool *non_owning_arg);
+		     const char *const *callee, const bool *array_map,
+		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
+		     bool *non_owning_arg);
 
 #endif /* KFSIM_BPFCC_H */

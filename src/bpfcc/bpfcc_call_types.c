@@ -9,7 +9,8 @@
  *
  * A forward data-flow over the function's control-flow graph: each register and 8-byte stack
  * slot holds the set of types whose bpf_obj_new() result (or bpf_refcount_acquire() of one,
- * or bpf_kptr_xchg() of one) it may hold, kept through moves, spills, fills and constant
+ * or bpf_kptr_xchg() of one, or a node a collection gives: pop, remove, first, front, ... of a
+ * root whose address a register holds, typed by the root's __contains tag) it may hold, kept through moves, spills, fills and constant
  * offsets (container_of), and emptied on the branch where it compared equal to 0 (the NULL
  * check); the NULL branch of a lookup in an array with a stack key is not walked (6.14+).  Sets only grow, so the walk ends.  A call reached with two types whose field records
  * differ (struct types with special fields; every type without any shares the NULL record) is
@@ -54,6 +55,7 @@ struct flow_state {
 	long long slot_off[NR_SLOTS];	/* a spilled register's offset, when slot_off_known */
 	unsigned long long slot_off_known; /* bit per slot */
 	unsigned short non_owning;	/* bit per register: a non-owning result on some path */
+	struct bpfcc_root root[11];	/* the root whose address it holds (type 0: none) */
 	unsigned long long slot_non_owning; /* bit per slot */
 };
 
@@ -63,6 +65,7 @@ struct flow {
 	unsigned long cnt;
 	const char *const *callee;
 	const bool *array_map;
+	const struct bpfcc_root *roots;
 	struct flow_state *at;
 	unsigned long long *reached; /* per instruction: the types the checked call saw */
 	struct bpfcc_beyond *beyond; /* per instruction, or NULL: not asked */
@@ -115,6 +118,11 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->non_owning |= s->non_owning;
 	d->slot_non_owning |= s->slot_non_owning;
 	for (int r = 0; r < 11; r++) {
+		if (d->root[r].type && (s->root[r].type != d->root[r].type ||
+					s->root[r].node_off != d->root[r].node_off)) {
+			d->root[r].type = 0;
+			grew = true;
+		}
 		if ((d->off_known & (1u << r)) &&
 		    (!(s->off_known & (1u << r)) || s->off[r] != d->off[r])) {
 			d->off_known &= (unsigned short)~(1u << r);
@@ -151,6 +159,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->not_null &= keep;
 	s->off_known &= keep;
 	s->non_owning &= keep;
+	s->root[r].type = 0;
 }
 
 static void set_off(struct flow_state *s, int r, long long off)
@@ -173,6 +182,20 @@ static bool returns_non_owning(const char *callee)
 {
 	static const char *const names[] = {"bpf_rbtree_first", "bpf_list_front", "bpf_list_back",
 					    "bpf_rbtree_root",	"bpf_rbtree_left", "bpf_rbtree_right"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
+/* The kfuncs that give a node of the root in r1 (its container's type, at the node's offset). */
+static bool returns_node_of_root(const char *callee)
+{
+	static const char *const names[] = {
+		"bpf_list_pop_front", "bpf_list_pop_back", "bpf_list_front",  "bpf_list_back",
+		"bpf_rbtree_first",   "bpf_rbtree_root",   "bpf_rbtree_left", "bpf_rbtree_right",
+		"bpf_rbtree_remove"};
 
 	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(callee, names[i]))
@@ -204,6 +227,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1))) {
 		r0 = type_bit(fl, s->imm[1]);
 		r0_off_known = true; /* the object's start */
+	} else if (returns_node_of_root(name) && s->root[1].type) {
+		r0 = type_bit(fl, s->root[1].type);
+		r0_off_known = true;
+		r0_off = s->root[1].node_off;
 	} else if (name && !strcmp(name, "bpf_refcount_acquire_impl")) {
 		r0 = s->reg[1];
 		r0_off_known = s->off_known & (1u << 1);
@@ -286,6 +313,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
 			set_reg(&s, in->dst_reg, 0);
+			if (fl->roots && fl->roots[i].type)
+				s.root[in->dst_reg] = fl->roots[i];
 			if (fl->array_map[i])
 				s.array_map |= (unsigned short)(1u << in->dst_reg);
 			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
@@ -346,6 +375,7 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 
 			s.reg[in->dst_reg] = s.reg[in->src_reg];
 			s.imm[in->dst_reg] = s.imm[in->src_reg];
+			s.root[in->dst_reg] = s.root[in->src_reg];
 			s.off[in->dst_reg] = s.off[in->src_reg];
 			for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 				*bits[b] = (unsigned short)((*bits[b] & ~(1u << in->dst_reg)) |
@@ -361,6 +391,7 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			   BPF_SRC(in->code) == BPF_K) {
 			/* a member's address or container_of: the same object */
 			s.off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			s.root[in->dst_reg].type = 0;
 			s.imm_known &= (unsigned short)~(1u << in->dst_reg);
 			s.not_null &= (unsigned short)~(1u << in->dst_reg);
 		} else {
@@ -458,14 +489,16 @@ static bool has_record(const struct btf *btf, __u32 id)
 }
 
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
-		     const char *const *callee, const bool *array_map, bool *differ,
-		     struct bpfcc_beyond *beyond, bool *non_owning_arg)
+		     const char *const *callee, const bool *array_map,
+		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
+		     bool *non_owning_arg)
 {
 	struct flow fl = {.btf = btf,
 			  .insns = insns,
 			  .cnt = cnt,
 			  .callee = callee,
 			  .array_map = array_map,
+			  .roots = roots,
 			  .beyond = beyond,
 			  .non_owning_arg = non_owning_arg};
 	unsigned long *work = calloc(cnt + 1, sizeof(*work)), nr_work = 0;

@@ -312,6 +312,26 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 }
 
 /*
+ * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
+ * run that accepted or broke a rule at its exit (a leak, a lock still held), and a rule broken
+ * at a later line of the same file (the verifier walks a branch's body before what follows it,
+ * so source order is its order on one path).
+ */
+static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
+{
+	const char *colon = strrchr(out->where, ':');
+
+	if (!strcmp(out->verdict, "ACCEPT"))
+		return true;
+	if (strcmp(out->verdict, "REJECT"))
+		return false; /* a crash or a hang is reported as it is */
+	if (bpfrt_exit_rule(out->msg))
+		return true;
+	return colon && (size_t)(colon - out->where) == strlen(a->file) &&
+	       !strncmp(out->where, a->file, strlen(a->file)) && atoi(colon + 1) > a->line;
+}
+
+/*
  * A load or store past the end of a bpf_obj_new() object (kfsim-bpf-cc found its offset in the
  * BPF object: @beyond): btf_struct_walk() refuses it on every path that reaches it ("access
  * beyond struct S at off N size M", 6.12 and 6.18), where a native run reads or writes the bytes
@@ -319,12 +339,10 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
-	if (strcmp(out->verdict, "ACCEPT"))
-		return;
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if (!a->beyond)
+		if (!a->beyond || !access_comes_first(a, out))
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		snprintf(out->msg, sizeof(out->msg), "access beyond struct %s at off %d size %d",

@@ -74,10 +74,20 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	old = __atomic_exchange_n((void **)map_value, ptr, __ATOMIC_ACQ_REL);
 	if (ref)
 		bpf_ref_del(ref, "at bpf_kptr_xchg (stashed in the map)");
-	/* NULL is the other outcome: as if the field had been empty, the old object goes */
-	if (bpf_exploring() && bpf_explore(old, old, false) && old) {
-		bpf_obj_drop_raw(old);
-		old = NULL;
+	/*
+	 * The other outcome: as if the field had been empty (the old object goes), or, for an
+	 * empty field of a known type, as if it had held an object (a fabricated one, as an empty
+	 * collection's pop gives in the exploring mode).
+	 */
+	if (bpf_exploring()) {
+		struct kfsim_btf_struct *held = old ? NULL : kptr_field_type(map_value);
+		bool can_fabricate = held && !kfsim_btf_load(held);
+
+		if (bpf_explore(old != NULL, old || can_fabricate, !old)) {
+			if (old)
+				bpf_obj_drop_raw(old);
+			old = old ? NULL : bpf_obj_alloc_type(held);
+		}
 	}
 	if (old &&
 	    (bpf_note_caller(), !bpf_ref_add(old, bpf_obj_hdr_of(old)->type, BPF_REF_OWNING))) {

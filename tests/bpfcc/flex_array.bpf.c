@@ -17,6 +17,16 @@ struct samples {
 	u64 data[];
 };
 
+struct queued {
+	struct bpf_list_node link;
+	u64 nr;
+	u64 data[];
+};
+
+#define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
+private(Q) struct bpf_spin_lock lock;
+private(Q) struct bpf_list_head head __contains(queued, link);
+
 SEC("tc") __failure __msg("access beyond struct samples at off 8 size 8")
 int flex_first_element(void *ctx)
 {
@@ -56,6 +66,40 @@ int flex_through_spill(void *ctx)
 	*(volatile u64 *)slot = bpf_get_prandom_u32();
 	bpf_obj_drop(s);
 	return 0;
+}
+
+/* the verifier meets the access before the leak at the exit */
+SEC("tc") __failure __msg("access beyond struct samples at off 8 size 8")
+int flex_then_leak(void *ctx)
+{
+	struct samples *s = bpf_obj_new(typeof(*s));
+
+	if (!s)
+		return 0;
+	s->data[0] = 1;
+	return 0;
+}
+
+/* an object a list gives back: its type comes from the head's __contains tag */
+SEC("tc") __failure __msg("access beyond struct queued at off 32 size 8")
+int flex_of_popped(void *ctx)
+{
+	struct queued *q = bpf_obj_new(typeof(*q));
+	struct bpf_list_node *l;
+	u64 v;
+
+	if (!q)
+		return 0;
+	bpf_spin_lock(&lock);
+	bpf_list_push_front(&head, &q->link);
+	l = bpf_list_pop_front(&head);
+	bpf_spin_unlock(&lock);
+	if (!l)
+		return 0;
+	q = container_of(l, struct queued, link);
+	v = q->data[0];
+	bpf_obj_drop(q);
+	return (int)v;
 }
 
 SEC("tc") __success __retval(3)

@@ -59,7 +59,8 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 			goto refused;
 		}
 		if (want && ref->type != want) {
-			bpf_report(-EINVAL, "the object is not of the struct the __kptr field declares",
+			bpf_report(-EINVAL,
+				   "the object is not of the struct the __kptr field declares",
 				   "invalid kptr access, R2 type=ptr_%s expected=ptr_%s",
 				   ref->type->name, want->name);
 			goto refused;

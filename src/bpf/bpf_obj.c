@@ -115,8 +115,9 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 			return NULL;
 		/* a program without BTF has no local type to allocate (6.12 and 6.18) */
 		if (ts->run && ts->run->opts.no_prog_btf &&
-		    bpf_report(-EINVAL, "the kernel refused the object's BTF (a struct in it is "
-					"invalid), so the program was loaded without it",
+		    bpf_report(-EINVAL,
+			       "the kernel refused the object's BTF (a struct in it is "
+			       "invalid), so the program was loaded without it",
 			       "%s requires prog BTF",
 			       bpf_kver_at_least(6, 6) ? "bpf_obj_new/bpf_percpu_obj_new"
 						       : "bpf_obj_new"))
@@ -204,11 +205,10 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		if (!bpf_enter(KFSIM_KFUNC_bpf_refcount_acquire_impl))
 			return NULL;
 		ref = bpf_ref_find(p__refcounted_kptr, BPF_REF_OWNING);
-		if (!ref &&
-		    bpf_report(-EINVAL,
-			       "bpf_refcount_acquire takes a live owning or non-owning "
-			       "reference to an object's start",
-			       "arg#0 is neither owning or non-owning ref"))
+		if (!ref && bpf_report(-EINVAL,
+				       "bpf_refcount_acquire takes a live owning or non-owning "
+				       "reference to an object's start",
+				       "arg#0 is neither owning or non-owning ref"))
 			goto fail;
 		/* a member's address: the register's offset is refused first (6.12, 6.18) */
 		if (ref->obj != p__refcounted_kptr &&

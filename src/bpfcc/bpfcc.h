@@ -101,11 +101,12 @@ struct bpfcc_root {
 /*
  * Mark in @differ (one per instruction) the calls of one BPF function (@insns, @cnt; @callee
  * names each call's kfunc or helper, NULL for anything else; @array_map marks the loads of an
- * array map's address; @roots says what each load of a root's address holds, may be NULL) that objects of two types with different field records reach: the
- * verifier's "same call cannot be used with different types"; and in @beyond (one per
- * instruction) the loads and stores past the end of an object the verifier refuses ("access
- * beyond struct S at off N size M"); and in @non_owning_arg (one per instruction) the pushes and
- * adds whose node may be a non-owning result (bpf_list_front() and the like) (bpfcc_call_types.c).
+ * array map's address; @roots says what each load of a root's address holds, may be NULL)
+ * that objects of two types with different field records reach: the verifier's "same call
+ * cannot be used with different types"; in @beyond (one per instruction) the loads and stores
+ * past the end of an object the verifier refuses ("access beyond struct S at off N size M");
+ * and in @non_owning_arg (one per instruction) the pushes and adds whose node may be a
+ * non-owning result (bpf_list_front() and the like) (bpfcc_call_types.c).
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,

@@ -10,12 +10,14 @@
  * A forward data-flow over the function's control-flow graph: each register and 8-byte stack
  * slot holds the set of types whose bpf_obj_new() result (or bpf_refcount_acquire() of one,
  * or bpf_kptr_xchg() of one, or a node a collection gives: pop, remove, first, front, ... of a
- * root whose address a register holds, typed by the root's __contains tag) it may hold, kept through moves, spills, fills and constant
- * offsets (container_of), and emptied on the branch where it compared equal to 0 (the NULL
- * check); the NULL branch of a lookup in an array with a stack key is not walked (6.14+).  Sets only grow, so the walk ends.  A call reached with two types whose field records
- * differ (struct types with special fields; every type without any shares the NULL record) is
- * marked.  What the analysis does not follow (a pointer from a collection, a global
- * subprogram's argument) is the empty set: it may miss a merge, never invent one.
+ * root whose address a register holds, typed by the root's __contains tag) it may hold, kept
+ * through moves, spills, fills and constant offsets (container_of), and emptied on the branch where
+ * it compared equal to 0 (the NULL check); the NULL branch of a lookup in an array with a stack key
+ * is not walked (6.14+).  Sets only grow, so the walk ends.  A call reached with two types whose
+ * field records differ (struct types with special fields; every type without any shares the NULL
+ * record) is marked.  What the analysis does not follow (a pointer loaded from memory, a root
+ * whose address is not loaded in the function, a global subprogram's argument) is the empty
+ * set: it may miss a merge, never invent one.
  *
  * The same walk keeps each register's and slot's offset from the object's start while it is one
  * constant on every path (bpf_obj_new() gives 0, constant adds move it): a load or store whose
@@ -43,19 +45,19 @@
 
 struct flow_state {
 	bool seen;
-	unsigned long long reg[11];	/* bit i: types[i] */
-	unsigned long long slot[NR_SLOTS];	/* fp-8 .. fp-512 */
-	long long imm[11];		/* a constant the register holds, when imm_known */
-	unsigned short imm_known;	/* bit per register */
-	unsigned short array_map;	/* bit per register: the address of an array map */
-	unsigned short stack;		/* bit per register: an address on the stack */
-	unsigned short not_null;	/* bit per register: a lookup result never NULL */
-	long long off[11];		/* offset from the object's start, when off_known */
-	unsigned short off_known;	/* bit per register */
-	long long slot_off[NR_SLOTS];	/* a spilled register's offset, when slot_off_known */
-	unsigned long long slot_off_known; /* bit per slot */
-	unsigned short non_owning;	/* bit per register: a non-owning result on some path */
-	struct bpfcc_root root[11];	/* the root whose address it holds (type 0: none) */
+	unsigned long long reg[11];	    /* bit i: types[i] */
+	unsigned long long slot[NR_SLOTS];  /* fp-8 .. fp-512 */
+	long long imm[11];		    /* a constant the register holds, when imm_known */
+	unsigned short imm_known;	    /* bit per register */
+	unsigned short array_map;	    /* bit per register: the address of an array map */
+	unsigned short stack;		    /* bit per register: an address on the stack */
+	unsigned short not_null;	    /* bit per register: a lookup result never NULL */
+	long long off[11];		    /* offset from the object's start, when off_known */
+	unsigned short off_known;	    /* bit per register */
+	long long slot_off[NR_SLOTS];	    /* a spilled register's offset, when slot_off_known */
+	unsigned long long slot_off_known;  /* bit per slot */
+	unsigned short non_owning;	    /* bit per register: a non-owning result on some path */
+	struct bpfcc_root root[11];	    /* the root whose address it holds (type 0: none) */
 	unsigned long long slot_non_owning; /* bit per slot */
 };
 
@@ -180,8 +182,9 @@ static int stack_slot(const struct bpf_insn *in, bool store)
 /* The kfuncs whose result is a non-owning reference (6.4+; the last four 6.16+). */
 static bool returns_non_owning(const char *callee)
 {
-	static const char *const names[] = {"bpf_rbtree_first", "bpf_list_front", "bpf_list_back",
-					    "bpf_rbtree_root",	"bpf_rbtree_left", "bpf_rbtree_right"};
+	static const char *const names[] = {"bpf_rbtree_first", "bpf_list_front",
+					    "bpf_list_back",	"bpf_rbtree_root",
+					    "bpf_rbtree_left",	"bpf_rbtree_right"};
 
 	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(callee, names[i]))
@@ -193,9 +196,9 @@ static bool returns_non_owning(const char *callee)
 static bool returns_node_of_root(const char *callee)
 {
 	static const char *const names[] = {
-		"bpf_list_pop_front", "bpf_list_pop_back", "bpf_list_front",  "bpf_list_back",
-		"bpf_rbtree_first",   "bpf_rbtree_root",   "bpf_rbtree_left", "bpf_rbtree_right",
-		"bpf_rbtree_remove"};
+		"bpf_list_pop_front", "bpf_list_pop_back", "bpf_list_front",
+		"bpf_list_back",      "bpf_rbtree_first",  "bpf_rbtree_root",
+		"bpf_rbtree_left",    "bpf_rbtree_right",  "bpf_rbtree_remove"};
 
 	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(callee, names[i]))
@@ -287,7 +290,8 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	off = s->off[reg] + in->off;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
-		if (!(s->reg[reg] & (1ull << t)) || !access_beyond(fl->btf, fl->types[t], off, size))
+		if (!(s->reg[reg] & (1ull << t)) ||
+		    !access_beyond(fl->btf, fl->types[t], off, size))
 			continue;
 		fl->beyond[i].type = btf__name_by_offset(
 			fl->btf, btf__type_by_id(fl->btf, fl->types[t])->name_off);
@@ -370,8 +374,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s.imm_known, &s.array_map, &s.stack, &s.not_null,
-						  &s.off_known, &s.non_owning};
+			unsigned short *bits[] = {&s.imm_known, &s.array_map, &s.stack,
+						  &s.not_null,	&s.off_known, &s.non_owning};
 
 			s.reg[in->dst_reg] = s.reg[in->src_reg];
 			s.imm[in->dst_reg] = s.imm[in->src_reg];
@@ -408,8 +412,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			step_call(fl, i, &s);
 			break;
 		}
-		target = (unsigned long)((long)i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? in->imm
-											: in->off));
+		target = (unsigned long)((long)i + 1 +
+					 (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
 		jumps = true;
 		if (op == BPF_JA) {
 			falls = false;

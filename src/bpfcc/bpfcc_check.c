@@ -2,10 +2,10 @@
 /*
  * What kfsim-bpf-cc refuses before building natively: a kfunc that kfsim does not provide (an
  * extern function in the object's BTF that kfsim's kfunc registry, include/kfsim/
- * bpf_kfunc_list.h, does not list; the selftests' test kfuncs with the reason) and a helper that the native runtime does not provide (a
- * "call" instruction with src_reg 0 in an executable section, its number named from libbpf's
- * bpf_helper_defs.h).  Each is reported as "FILE:LINE: ..." with the line where the source
- * first calls it.
+ * bpf_kfunc_list.h, does not list; the selftests' test kfuncs with the reason) and a helper
+ * that the native runtime does not provide (a "call" instruction with src_reg 0 in an
+ * executable section, its number named from libbpf's bpf_helper_defs.h).  Each is reported as
+ * "FILE:LINE: ..." with the line where the source first calls it.
  */
 #include <ctype.h>
 #include <elf.h>

@@ -97,7 +97,7 @@ struct kfsim_bpfrt_map {
  * @types_differ: objects of types with different field records reach this call on some paths
  *		  of its function (bpfcc_call_types.c): >= 6.18 refuses it
  * @non_owning_arg: a push or add whose node may be a non-owning result (bpf_list_front() and the
- *		    like) on some path of its function (bpfcc_call_types.c): refused (6.4+)
+ *		    like) on some path of its function (bpfcc_call_types.c): refused
  */
 struct kfsim_bpfrt_call {
 	const char *name;

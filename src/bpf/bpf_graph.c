@@ -173,13 +173,14 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
  * References belong to call results (issue #28, rule 6): a node from bpf_list_front() stays
  * non-owning when bpf_list_pop_front() of it gives another variable an owning reference.  The
  * native run sees one address for both, so the runner answers from the BPF object which
- * variable the call was given (opts.non_owning_arg).  Non-owning references are 6.4's.
+ * variable the call was given (opts.non_owning_arg).  Read in 6.12's source and checked on
+ * the running 6.18; applied in every release kfsim models, as its non-owning references are.
  */
 bool bpf_insert_arg_non_owning(const void *caller)
 {
 	const struct kfsim_bpf_run *run = bpf_tstate.run;
 
-	return run && run->opts.non_owning_arg && bpf_kver_at_least(6, 4) &&
+	return run && run->opts.non_owning_arg &&
 	       run->opts.non_owning_arg(bpf_tstate.kfunc, caller, run->opts.alloc_insn_arg);
 }
 

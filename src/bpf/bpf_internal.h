@@ -723,7 +723,8 @@ static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
 
 	if (unlikely(!ref || ref->kind != BPF_REF_OWNING ||
-		     (bpf_tstate.run && bpf_insert_arg_non_owning(__builtin_return_address(0))))) {
+		     (bpf_tstate.run && bpf_tstate.run->opts.non_owning_arg &&
+		      bpf_insert_arg_non_owning(__builtin_return_address(0))))) {
 		bpf_insert_arg_report(node, ref);
 		return NULL;
 	}

@@ -28,7 +28,7 @@
  *
  * And it marks the registers that hold a non-owning result (bpf_list_front/back,
  * bpf_rbtree_first/root/left/right, moved, offset, spilled and filled) on some path: pushing or
- * adding one is refused ("arg#1 expected pointer to allocated object", 6.4+) even when another
+ * adding one is refused ("arg#1 expected pointer to allocated object") even when another
  * register holds an owning reference to the same node (bpf_list_pop_front() of it), which a
  * native run, seeing one address, cannot tell apart (rule 6: references are per call result).
  */
@@ -179,7 +179,7 @@ static int stack_slot(const struct bpf_insn *in, bool store)
 	return -off / 8 - 1;
 }
 
-/* The kfuncs whose result is a non-owning reference (6.4+; the last four 6.16+). */
+/* The kfuncs whose result is a non-owning reference (the last four are 6.16's). */
 static bool returns_non_owning(const char *callee)
 {
 	static const char *const names[] = {"bpf_rbtree_first", "bpf_list_front",

@@ -319,7 +319,8 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
  */
 static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
 {
-	const char *colon = strrchr(out->where, ':');
+	char where[sizeof(out->where)];
+	const char *colon;
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
@@ -327,8 +328,12 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return false; /* a crash or a hang is reported as it is */
 	if (bpfrt_exit_rule(out->msg))
 		return true;
-	return colon && (size_t)(colon - out->where) == strlen(a->file) &&
-	       !strncmp(out->where, a->file, strlen(a->file)) && atoi(colon + 1) > a->line;
+	snprintf(where, sizeof(where), "%s", out->where);
+	if (!where[0] && out->nr_frames) /* a path's report, located only when printed */
+		bpfrt_locate(out->frames, out->nr_frames, where, sizeof(where));
+	colon = strrchr(where, ':');
+	return colon && (size_t)(colon - where) == strlen(a->file) &&
+	       !strncmp(where, a->file, strlen(a->file)) && atoi(colon + 1) > a->line;
 }
 
 /*

@@ -16,6 +16,7 @@
 /** enum kfsim_bpfrt_kind - a special field's kind (the kernel's btf_field_type bits) */
 enum kfsim_bpfrt_kind {
 	KFSIM_BPFRT_SPIN_LOCK = 1 << 0,
+	KFSIM_BPFRT_KPTR_REF = 1 << 3,
 	KFSIM_BPFRT_LIST_HEAD = 1 << 4,
 	KFSIM_BPFRT_LIST_NODE = 1 << 5,
 	KFSIM_BPFRT_RB_ROOT = 1 << 6,
@@ -30,7 +31,8 @@ enum kfsim_bpfrt_kind {
  * @offset: from the start of the struct or variable
  * @size: its size
  * @contains: for a root: the BTF id of the struct its "contains:" tag names (0: no tag;
- *	      -1: the tag names a struct the BTF does not have)
+ *	      -1: the tag names a struct the BTF does not have); for a __kptr: the BTF id of the
+ *	      struct it points to
  * @contains_node: for a root: the node member named by the tag
  */
 struct kfsim_bpfrt_field {
@@ -94,6 +96,8 @@ struct kfsim_bpfrt_map {
  *	  the subprograms it reaches): what the verifier prints as alloc_insn=
  * @types_differ: objects of types with different field records reach this call on some paths
  *		  of its function (bpfcc_call_types.c): >= 6.18 refuses it
+ * @non_owning_arg: a push or add whose node may be a non-owning result (bpf_list_front() and the
+ *		    like) on some path of its function (bpfcc_call_types.c): refused
  */
 struct kfsim_bpfrt_call {
 	const char *name;
@@ -101,6 +105,7 @@ struct kfsim_bpfrt_call {
 	int line;
 	int insn;
 	int types_differ;
+	int non_owning_arg;
 };
 
 /**
@@ -108,11 +113,17 @@ struct kfsim_bpfrt_call {
  * @file: its source file (base name)
  * @line: its line
  * @reg: the register holding the address: what "R%d invalid mem access" names
+ * @beyond: the struct of a bpf_obj_new() object it reaches past the end of (NULL: none)
+ * @beyond_off: then the access's offset from the object's start
+ * @beyond_size: and its width
  */
 struct kfsim_bpfrt_access {
 	const char *file;
 	int line;
 	int reg;
+	const char *beyond;
+	int beyond_off;
+	int beyond_size;
 };
 
 /**

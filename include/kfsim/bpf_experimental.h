@@ -82,6 +82,7 @@ struct bpf_refcount {
 /** enum btf_field_type - the special fields kfsim knows (kernel names, include/linux/bpf.h). */
 enum btf_field_type {
 	BPF_SPIN_LOCK = 1 << 0,
+	BPF_KPTR_REF = 1 << 3, /* a "struct T __kptr *" member: bpf_kptr_xchg() stashes a T there */
 	BPF_LIST_HEAD = 1 << 4,
 	BPF_LIST_NODE = 1 << 5,
 	BPF_RB_ROOT = 1 << 6,
@@ -100,7 +101,8 @@ struct kfsim_btf_struct;
  * @name: member name
  * @offset: offsetof() in the struct
  * @size: sizeof() the member
- * @contains: for a root: the struct it holds (the __contains tag); NULL for none
+ * @contains: for a root: the struct it holds (the __contains tag); for a __kptr: the struct it
+ *	      points to; NULL for none
  * @contains_node: for a root: the node member's name in @contains
  */
 struct kfsim_btf_field {
@@ -457,6 +459,15 @@ enum kfsim_bpf_prog_type {
  * @call_types: with @call_insn, where the rule "one call instruction, one type" (>= 6.18, see
  *              struct kfsim_bpf_call_types) keeps what each call site was first reached with;
  *              NULL: the rule is not checked
+ * @non_owning_arg: when set, whether the node argument of the push or add of @kfunc that returns
+ *                  to the program's @caller may hold a non-owning result (bpf_list_front() and
+ *                  the like) on some path: the verifier tracks references per call result, so
+ *                  an owning reference to the same node in another variable does not make it
+ *                  one; @alloc_insn_arg is passed.  Asked only when the run finds the node owned
+ * @no_prog_btf: the program runs without BTF: the kernel refused the object's BTF (a struct
+ *               btf_parse_struct_metas() refuses, e.g. a list and an rb node without a
+ *               bpf_refcount), and libbpf loads the programs without it; bpf_obj_new() is
+ *               then refused ("bpf_obj_new/bpf_percpu_obj_new requires prog BTF")
  */
 struct kfsim_bpf_call_types;
 
@@ -472,6 +483,8 @@ struct kfsim_bpf_run_opts {
 	void *alloc_insn_arg;
 	int (*call_insn)(const char *kfunc, const void *caller, void *arg);
 	struct kfsim_bpf_call_types *call_types;
+	bool (*non_owning_arg)(const char *kfunc, const void *caller, void *arg);
+	bool no_prog_btf;
 };
 
 #define KFSIM_BPF_CALL_TYPES_MAX 256

@@ -169,10 +169,32 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
 		   "arg#1 expected pointer to allocated object");
 }
 
+/*
+ * References belong to call results (issue #28, rule 6): a node from bpf_list_front() stays
+ * non-owning when bpf_list_pop_front() of it gives another variable an owning reference.  The
+ * native run sees one address for both, so the runner answers from the BPF object which
+ * variable the call was given (opts.non_owning_arg).  Read in 6.12's source and checked on
+ * the running 6.18; applied in every release kfsim models, as its non-owning references are.
+ */
+bool bpf_insert_arg_non_owning(const void *caller)
+{
+	const struct kfsim_bpf_run *run = bpf_tstate.run;
+
+	return run && run->opts.non_owning_arg &&
+	       run->opts.non_owning_arg(bpf_tstate.kfunc, caller, run->opts.alloc_insn_arg);
+}
+
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref)
 {
 	if (!ref) {
 		report_no_node_ref(node);
+		return;
+	}
+	if (ref->kind == BPF_REF_OWNING) {
+		bpf_report(-EINVAL,
+			   "this argument is a non-owning result (bpf_list_front() and the like); "
+			   "the node's owning reference is another variable's",
+			   "arg#1 expected pointer to allocated object");
 		return;
 	}
 	bpf_report(-EINVAL,

@@ -705,15 +705,26 @@ static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *no
 	return (char *)node - decl->node_off;
 }
 
-/* Report the node argument of an insert: no live reference (@ref NULL), or a non-owning one. */
+/*
+ * Report the node argument of an insert: no live reference (@ref NULL), a non-owning one, or an
+ * owning one that the program's argument is not (another variable holds it).
+ */
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref);
+
+/*
+ * Whether the program's node argument at @caller is a non-owning result of an earlier call on
+ * some path, though the node is owned now through another variable (bpf_graph.c).
+ */
+bool bpf_insert_arg_non_owning(const void *caller);
 
 /* The owning reference an insert consumes, or NULL after reporting. */
 static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
 
-	if (unlikely(!ref || ref->kind != BPF_REF_OWNING)) {
+	if (unlikely(!ref || ref->kind != BPF_REF_OWNING ||
+		     (bpf_tstate.run && bpf_tstate.run->opts.non_owning_arg &&
+		      bpf_insert_arg_non_owning(__builtin_return_address(0))))) {
 		bpf_insert_arg_report(node, ref);
 		return NULL;
 	}

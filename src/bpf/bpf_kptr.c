@@ -6,9 +6,31 @@
  *
  * Invariant: the field holds NULL or the start of a live object; the exchange is atomic, as the
  * kernel's xchg(), so programs on several threads can stash and unstash the same slot.
+ *
+ * The argument checks, in the verifier's order (check_func_arg(), 6.12 and 6.18): a reference
+ * that died already is a scalar to the verifier (check_reg_type(): "R2 type=scalar
+ * expected=ptr_, trusted_ptr_, rcu_ptr_"); an object of another struct than the field declares
+ * is refused by map_kptr_match_type() ("invalid kptr access, R2 type=ptr_X expected=ptr_Y");
+ * only then is the reference's kind and offset looked at (the release).  The field's type is
+ * known when its allocation (a map value, an object) was described with a BPF_KPTR_REF field.
  */
 #include "bpf_internal.h"
 #include "bpf_explore_internal.h"
+
+/* The struct the __kptr field at @field points to, or NULL when that is not known. */
+static struct kfsim_btf_struct *kptr_field_type(void *field)
+{
+	struct bpf_alloc_view v;
+	u32 off;
+
+	if (!bpf_alloc_lookup(field, &v) || !v.type)
+		return NULL;
+	off = (u32)((char *)field - (char *)v.base);
+	for (u32 i = 0; i < v.type->nr_fields; i++)
+		if (v.type->fields[i].type == BPF_KPTR_REF && v.type->fields[i].offset == off)
+			return v.type->fields[i].contains;
+	return NULL;
+}
 
 void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 {
@@ -28,12 +50,24 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 		goto refused;
 	}
 	if (ptr) {
+		struct kfsim_btf_struct *want = kptr_field_type(map_value);
+
 		ref = bpf_ref_find(ptr, BPF_REF_OWNING);
-		if (!ref || ref->kind != BPF_REF_OWNING || ref->obj != ptr) {
+		if (!ref) {
+			bpf_report(-EINVAL, bpf_explain_stale(ptr, buf, sizeof(buf)),
+				   "R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_");
+			goto refused;
+		}
+		if (want && ref->type != want) {
 			bpf_report(-EINVAL,
-				   ref ? "only an owning reference to an object's start can be "
-					 "stashed"
-				       : bpf_explain_stale(ptr, buf, sizeof(buf)),
+				   "the object is not of the struct the __kptr field declares",
+				   "invalid kptr access, R2 type=ptr_%s expected=ptr_%s",
+				   ref->type->name, want->name);
+			goto refused;
+		}
+		if (ref->kind != BPF_REF_OWNING || ref->obj != ptr) {
+			bpf_report(-EINVAL,
+				   "only an owning reference to an object's start can be stashed",
 				   "R2 must be referenced when passed to release function");
 			goto refused;
 		}
@@ -41,10 +75,20 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	old = __atomic_exchange_n((void **)map_value, ptr, __ATOMIC_ACQ_REL);
 	if (ref)
 		bpf_ref_del(ref, "at bpf_kptr_xchg (stashed in the map)");
-	/* NULL is the other outcome: as if the field had been empty, the old object goes */
-	if (bpf_exploring() && bpf_explore(old, old, false) && old) {
-		bpf_obj_drop_raw(old);
-		old = NULL;
+	/*
+	 * The other outcome: as if the field had been empty (the old object goes), or, for an
+	 * empty field of a known type, as if it had held an object (a fabricated one, as an empty
+	 * collection's pop gives in the exploring mode).
+	 */
+	if (bpf_exploring()) {
+		struct kfsim_btf_struct *held = old ? NULL : kptr_field_type(map_value);
+		bool can_fabricate = held && !kfsim_btf_load(held);
+
+		if (bpf_explore(old != NULL, old || can_fabricate, !old)) {
+			if (old)
+				bpf_obj_drop_raw(old);
+			old = old ? NULL : bpf_obj_alloc_type(held);
+		}
 	}
 	if (old &&
 	    (bpf_note_caller(), !bpf_ref_add(old, bpf_obj_hdr_of(old)->type, BPF_REF_OWNING))) {

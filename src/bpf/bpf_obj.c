@@ -113,6 +113,15 @@ void *KFUNC(bpf_obj_new_impl)(u64 local_type_id__k, void *meta__ign)
 		ts = bpf_enter(KFSIM_KFUNC_bpf_obj_new_impl);
 		if (!ts)
 			return NULL;
+		/* a program without BTF has no local type to allocate (6.12 and 6.18) */
+		if (ts->run && ts->run->opts.no_prog_btf &&
+		    bpf_report(-EINVAL,
+			       "the kernel refused the object's BTF (a struct in it is "
+			       "invalid), so the program was loaded without it",
+			       "%s requires prog BTF",
+			       bpf_kver_at_least(6, 6) ? "bpf_obj_new/bpf_percpu_obj_new"
+						       : "bpf_obj_new"))
+			goto out;
 		if (local_type_id__k > UINT32_MAX &&
 		    bpf_report(-EINVAL, "bpf_obj_new takes bpf_core_type_id_local(type)",
 			       "local type ID argument must be in range [0, U32_MAX]"))
@@ -159,8 +168,12 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 	if (!ts)
 		return;
 	ref = bpf_ref_find(p__alloc, BPF_REF_OWNING);
+	/*
+	 * A reference that died is a scalar to the verifier, and a release kfunc's argument must
+	 * be trusted before its kind is looked at (check_kfunc_args(), 6.12 and 6.18).
+	 */
 	if (!ref && bpf_report(-EINVAL, bpf_explain_stale(p__alloc, buf, sizeof(buf)),
-			       "arg#0 expected pointer to allocated object"))
+			       "R1 must be referenced or trusted"))
 		goto out;
 	if (ref->kind != BPF_REF_OWNING &&
 	    bpf_report(-EINVAL,
@@ -192,11 +205,18 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 		if (!bpf_enter(KFSIM_KFUNC_bpf_refcount_acquire_impl))
 			return NULL;
 		ref = bpf_ref_find(p__refcounted_kptr, BPF_REF_OWNING);
-		if ((!ref || ref->obj != p__refcounted_kptr) &&
+		if (!ref && bpf_report(-EINVAL,
+				       "bpf_refcount_acquire takes a live owning or non-owning "
+				       "reference to an object's start",
+				       "arg#0 is neither owning or non-owning ref"))
+			goto fail;
+		/* a member's address: the register's offset is refused first (6.12, 6.18) */
+		if (ref->obj != p__refcounted_kptr &&
 		    bpf_report(-EINVAL,
-			       "bpf_refcount_acquire takes a live owning or non-owning "
-			       "reference to an object's start",
-			       "arg#0 is neither owning or non-owning ref"))
+			       "bpf_refcount_acquire takes the object's start, not a pointer to a "
+			       "member (use container_of)",
+			       "dereference of modified ptr_ ptr R1 off=%td disallowed",
+			       (char *)p__refcounted_kptr - (char *)ref->obj))
 			goto fail;
 		if (ref->type->refcount_off < 0 &&
 		    bpf_report(-EINVAL, "only a struct with a struct bpf_refcount member is shared",

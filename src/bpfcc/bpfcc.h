@@ -75,14 +75,43 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 
 struct bpf_insn;
 
+/**
+ * struct bpfcc_beyond - a load or store past the end of a bpf_obj_new() object
+ * @type: the object's struct (NULL: the access stays inside every object it may reach)
+ * @off: the access's offset from the object's start
+ * @size: its width in bytes
+ */
+struct bpfcc_beyond {
+	const char *type;
+	int off;
+	int size;
+};
+
+/**
+ * struct bpfcc_root - what a load of a graph root's address (a global with a __contains tag)
+ * gives the kfuncs that take it: the nodes of the struct it holds
+ * @type: BTF id of that struct (0: the instruction loads no root)
+ * @node_off: offset of its node member
+ */
+struct bpfcc_root {
+	__u32 type;
+	int node_off;
+};
+
 /*
  * Mark in @differ (one per instruction) the calls of one BPF function (@insns, @cnt; @callee
  * names each call's kfunc or helper, NULL for anything else; @array_map marks the loads of an
- * array map's address) that objects of two types with different field records reach: the
- * verifier's "same call cannot be used with different types" (bpfcc_call_types.c).
+ * array map's address; @roots says what each load of a root's address holds, may be NULL)
+ * that objects of two types with different field records reach: the verifier's "same call
+ * cannot be used with different types"; in @beyond (one per instruction) the loads and stores
+ * past the end of an object the verifier refuses ("access beyond struct S at off N size M");
+ * and in @non_owning_arg (one per instruction) the pushes and adds whose node may be a
+ * non-owning result (bpf_list_front() and the like) (bpfcc_call_types.c).
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
-		     const char *const *callee, const bool *array_map, bool *differ);
+		     const char *const *callee, const bool *array_map,
+		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
+		     bool *non_owning_arg);
 
 #endif /* KFSIM_BPFCC_H */

@@ -9,12 +9,28 @@
  *
  * A forward data-flow over the function's control-flow graph: each register and 8-byte stack
  * slot holds the set of types whose bpf_obj_new() result (or bpf_refcount_acquire() of one,
- * or bpf_kptr_xchg() of one) it may hold, kept through moves, spills, fills and constant
- * offsets (container_of), and emptied on the branch where it compared equal to 0 (the NULL
- * check); the NULL branch of a lookup in an array with a stack key is not walked (6.14+).  Sets only grow, so the walk ends.  A call reached with two types whose field records
- * differ (struct types with special fields; every type without any shares the NULL record) is
- * marked.  What the analysis does not follow (a pointer from a collection, a global
- * subprogram's argument) is the empty set: it may miss a merge, never invent one.
+ * or bpf_kptr_xchg() of one, or a node a collection gives: pop, remove, first, front, ... of a
+ * root whose address a register holds, typed by the root's __contains tag) it may hold, kept
+ * through moves, spills, fills and constant offsets (container_of), and emptied on the branch where
+ * it compared equal to 0 (the NULL check); the NULL branch of a lookup in an array with a stack key
+ * is not walked (6.14+).  Sets only grow, so the walk ends.  A call reached with two types whose
+ * field records differ (struct types with special fields; every type without any shares the NULL
+ * record) is marked.  What the analysis does not follow (a pointer loaded from memory, a root
+ * whose address is not loaded in the function, a global subprogram's argument) is the empty
+ * set: it may miss a merge, never invent one.
+ *
+ * The same walk keeps each register's and slot's offset from the object's start while it is one
+ * constant on every path (bpf_obj_new() gives 0, constant adds move it): a load or store whose
+ * offset and width reach past the end of a type it may hold is what btf_struct_walk() refuses
+ * ("access beyond struct S at off N size M", 6.12 and 6.18), unless the struct ends in a
+ * flexible array of structs, which the verifier lets an access walk into.  An unknown offset
+ * (a variable index, a pointer from a collection) is not checked.
+ *
+ * And it marks the registers that hold a non-owning result (bpf_list_front/back,
+ * bpf_rbtree_first/root/left/right, moved, offset, spilled and filled) on some path: pushing or
+ * adding one is refused ("arg#1 expected pointer to allocated object") even when another
+ * register holds an owning reference to the same node (bpf_list_pop_front() of it), which a
+ * native run, seeing one address, cannot tell apart (rule 6: references are per call result).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,13 +45,20 @@
 
 struct flow_state {
 	bool seen;
-	unsigned long long reg[11];	/* bit i: types[i] */
-	unsigned long long slot[NR_SLOTS];	/* fp-8 .. fp-512 */
-	long long imm[11];		/* a constant the register holds, when imm_known */
-	unsigned short imm_known;	/* bit per register */
-	unsigned short array_map;	/* bit per register: the address of an array map */
-	unsigned short stack;		/* bit per register: an address on the stack */
-	unsigned short not_null;	/* bit per register: a lookup result never NULL */
+	unsigned long long reg[11];	    /* bit i: types[i] */
+	unsigned long long slot[NR_SLOTS];  /* fp-8 .. fp-512 */
+	long long imm[11];		    /* a constant the register holds, when imm_known */
+	unsigned short imm_known;	    /* bit per register */
+	unsigned short array_map;	    /* bit per register: the address of an array map */
+	unsigned short stack;		    /* bit per register: an address on the stack */
+	unsigned short not_null;	    /* bit per register: a lookup result never NULL */
+	long long off[11];		    /* offset from the object's start, when off_known */
+	unsigned short off_known;	    /* bit per register */
+	long long slot_off[NR_SLOTS];	    /* a spilled register's offset, when slot_off_known */
+	unsigned long long slot_off_known;  /* bit per slot */
+	unsigned short non_owning;	    /* bit per register: a non-owning result on some path */
+	struct bpfcc_root root[11];	    /* the root whose address it holds (type 0: none) */
+	unsigned long long slot_non_owning; /* bit per slot */
 };
 
 struct flow {
@@ -44,8 +67,11 @@ struct flow {
 	unsigned long cnt;
 	const char *const *callee;
 	const bool *array_map;
+	const struct bpfcc_root *roots;
 	struct flow_state *at;
 	unsigned long long *reached; /* per instruction: the types the checked call saw */
+	struct bpfcc_beyond *beyond; /* per instruction, or NULL: not asked */
+	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
 };
@@ -90,7 +116,20 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->array_map &= s->array_map;
 	d->stack &= s->stack;
 	d->not_null &= s->not_null;
+	grew |= (s->non_owning & ~d->non_owning) || (s->slot_non_owning & ~d->slot_non_owning);
+	d->non_owning |= s->non_owning;
+	d->slot_non_owning |= s->slot_non_owning;
 	for (int r = 0; r < 11; r++) {
+		if (d->root[r].type && (s->root[r].type != d->root[r].type ||
+					s->root[r].node_off != d->root[r].node_off)) {
+			d->root[r].type = 0;
+			grew = true;
+		}
+		if ((d->off_known & (1u << r)) &&
+		    (!(s->off_known & (1u << r)) || s->off[r] != d->off[r])) {
+			d->off_known &= (unsigned short)~(1u << r);
+			grew = true;
+		}
 		grew |= (s->reg[r] & ~d->reg[r]) != 0;
 		d->reg[r] |= s->reg[r];
 		if ((d->imm_known & (1u << r)) &&
@@ -102,6 +141,11 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	for (int i = 0; i < NR_SLOTS; i++) {
 		grew |= (s->slot[i] & ~d->slot[i]) != 0;
 		d->slot[i] |= s->slot[i];
+		if ((d->slot_off_known & (1ull << i)) &&
+		    (!(s->slot_off_known & (1ull << i)) || s->slot_off[i] != d->slot_off[i])) {
+			d->slot_off_known &= ~(1ull << i);
+			grew = true;
+		}
 	}
 	return grew;
 }
@@ -115,6 +159,15 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->array_map &= keep;
 	s->stack &= keep;
 	s->not_null &= keep;
+	s->off_known &= keep;
+	s->non_owning &= keep;
+	s->root[r].type = 0;
+}
+
+static void set_off(struct flow_state *s, int r, long long off)
+{
+	s->off[r] = off;
+	s->off_known |= (unsigned short)(1u << r);
 }
 
 static int stack_slot(const struct bpf_insn *in, bool store)
@@ -126,12 +179,41 @@ static int stack_slot(const struct bpf_insn *in, bool store)
 	return -off / 8 - 1;
 }
 
+/* The kfuncs whose result is a non-owning reference (the last four are 6.16's). */
+static bool returns_non_owning(const char *callee)
+{
+	static const char *const names[] = {"bpf_rbtree_first", "bpf_list_front",
+					    "bpf_list_back",	"bpf_rbtree_root",
+					    "bpf_rbtree_left",	"bpf_rbtree_right"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
+/* The kfuncs that give a node of the root in r1 (its container's type, at the node's offset). */
+static bool returns_node_of_root(const char *callee)
+{
+	static const char *const names[] = {
+		"bpf_list_pop_front", "bpf_list_pop_back", "bpf_list_front",
+		"bpf_list_back",      "bpf_rbtree_first",  "bpf_rbtree_root",
+		"bpf_rbtree_left",    "bpf_rbtree_right",  "bpf_rbtree_remove"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
 	const char *name = fl->callee[i];
 	int arg = checked_arg(name);
 	unsigned long long r0 = 0;
+	bool r0_off_known = false;
+	long long r0_off = 0;
 
 	/*
 	 * >= 6.14 a lookup in an array with a key on the stack the verifier knows is never NULL
@@ -143,17 +225,80 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 
 	if (arg)
 		fl->reached[i] |= s->reg[arg];
-	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1)))
+	if (arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
+		fl->non_owning_arg[i] = true; /* push or add: arg#1 is the node */
+	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1))) {
 		r0 = type_bit(fl, s->imm[1]);
-	else if (name && !strcmp(name, "bpf_refcount_acquire_impl"))
+		r0_off_known = true; /* the object's start */
+	} else if (returns_node_of_root(name) && s->root[1].type) {
+		r0 = type_bit(fl, s->root[1].type);
+		r0_off_known = true;
+		r0_off = s->root[1].node_off;
+	} else if (name && !strcmp(name, "bpf_refcount_acquire_impl")) {
 		r0 = s->reg[1];
-	else if (name && !strcmp(name, "bpf_kptr_xchg"))
+		r0_off_known = s->off_known & (1u << 1);
+		r0_off = s->off[1];
+	} else if (name && !strcmp(name, "bpf_kptr_xchg"))
 		r0 = s->reg[2]; /* the field's type: what was stored there is of it */
 	for (int r = 0; r <= 5; r++)
 		set_reg(s, r, 0);
 	s->reg[0] = r0;
+	if (r0 && r0_off_known)
+		set_off(s, 0, r0_off);
+	if (returns_non_owning(name))
+		s->non_owning |= 1u;
 	if (never_null)
 		s->not_null |= 1u;
+}
+
+/*
+ * Whether an access at @off, @size bytes wide, into the struct with BTF id @id lies past its
+ * end as btf_struct_walk() sees it: a flexible array of structs at the end lets the walk go on
+ * into its elements (the verifier checks the element, kfsim does not follow it there).
+ */
+static bool access_beyond(const struct btf *btf, __u32 id, long long off, int size)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *mt;
+	const struct btf_member *last;
+
+	if (!t || !btf_is_struct(t) || off < 0 || off + size <= t->size)
+		return false;
+	if (!btf_vlen(t))
+		return true;
+	last = btf_members(t) + btf_vlen(t) - 1;
+	mt = btf__type_by_id(btf, last->type);
+	while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+		mt = btf__type_by_id(btf, mt->type);
+	if (!mt || !btf_is_array(mt) || btf_array(mt)->nelems ||
+	    off < btf_member_bit_offset(t, btf_vlen(t) - 1) / 8)
+		return true;
+	mt = btf__type_by_id(btf, btf_array(mt)->type);
+	while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+		mt = btf__type_by_id(btf, mt->type);
+	return !mt || !btf_is_struct(mt);
+}
+
+/* A load or store at @i through register @reg of the state @s: past the end of an object? */
+static void check_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg)
+{
+	const struct bpf_insn *in = &fl->insns[i];
+	static const int width[] = {4, 2, 1, 8}; /* BPF_W, BPF_H, BPF_B, BPF_DW */
+	int size = width[BPF_SIZE(in->code) >> 3];
+	long long off;
+
+	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type)
+		return;
+	off = s->off[reg] + in->off;
+	for (unsigned int t = 0; t < fl->nr_types; t++) {
+		if (!(s->reg[reg] & (1ull << t)) ||
+		    !access_beyond(fl->btf, fl->types[t], off, size))
+			continue;
+		fl->beyond[i].type = btf__name_by_offset(
+			fl->btf, btf__type_by_id(fl->btf, fl->types[t])->name_off);
+		fl->beyond[i].off = (int)off;
+		fl->beyond[i].size = size;
+		return;
+	}
 }
 
 /* Walk one instruction @i from state @s: its successors' states are joined. */
@@ -172,6 +317,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
 			set_reg(&s, in->dst_reg, 0);
+			if (fl->roots && fl->roots[i].type)
+				s.root[in->dst_reg] = fl->roots[i];
 			if (fl->array_map[i])
 				s.array_map |= (unsigned short)(1u << in->dst_reg);
 			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
@@ -184,18 +331,42 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 		}
 		break;
 	case BPF_LDX:
+		if (BPF_MODE(in->code) == BPF_MEM)
+			check_access(fl, i, &s, in->src_reg);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
 		set_reg(&s, in->dst_reg, slot >= 0 ? s.slot[slot] : 0);
+		if (slot >= 0 && (s.slot_off_known & (1ull << slot)))
+			set_off(&s, in->dst_reg, s.slot_off[slot]);
+		if (slot >= 0 && (s.slot_non_owning & (1ull << slot)))
+			s.non_owning |= (unsigned short)(1u << in->dst_reg);
 		break;
 	case BPF_STX:
+		if (BPF_MODE(in->code) == BPF_MEM)
+			check_access(fl, i, &s, in->dst_reg);
 		slot = stack_slot(in, true);
-		if (slot >= 0)
-			s.slot[slot] = BPF_SIZE(in->code) == BPF_DW ? s.reg[in->src_reg] : 0;
+		if (slot >= 0) {
+			bool dw = BPF_SIZE(in->code) == BPF_DW && in->src_reg <= 10;
+
+			s.slot[slot] = dw ? s.reg[in->src_reg] : 0;
+			s.slot_off_known &= ~(1ull << slot);
+			s.slot_non_owning &= ~(1ull << slot);
+			if (dw && (s.non_owning & (1u << in->src_reg)))
+				s.slot_non_owning |= 1ull << slot;
+			if (dw && (s.off_known & (1u << in->src_reg))) {
+				s.slot_off[slot] = s.off[in->src_reg];
+				s.slot_off_known |= 1ull << slot;
+			}
+		}
 		break;
 	case BPF_ST:
+		if (BPF_MODE(in->code) == BPF_MEM)
+			check_access(fl, i, &s, in->dst_reg);
 		slot = stack_slot(in, true);
-		if (slot >= 0)
+		if (slot >= 0) {
 			s.slot[slot] = 0;
+			s.slot_off_known &= ~(1ull << slot);
+			s.slot_non_owning &= ~(1ull << slot);
+		}
 		break;
 	case BPF_ALU64:
 	case BPF_ALU:
@@ -203,10 +374,13 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s.imm_known, &s.array_map, &s.stack, &s.not_null};
+			unsigned short *bits[] = {&s.imm_known, &s.array_map, &s.stack,
+						  &s.not_null,	&s.off_known, &s.non_owning};
 
 			s.reg[in->dst_reg] = s.reg[in->src_reg];
 			s.imm[in->dst_reg] = s.imm[in->src_reg];
+			s.root[in->dst_reg] = s.root[in->src_reg];
+			s.off[in->dst_reg] = s.off[in->src_reg];
 			for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 				*bits[b] = (unsigned short)((*bits[b] & ~(1u << in->dst_reg)) |
 							    (((*bits[b] >> in->src_reg) & 1u)
@@ -220,6 +394,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 		} else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
 			   BPF_SRC(in->code) == BPF_K) {
 			/* a member's address or container_of: the same object */
+			s.off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			s.root[in->dst_reg].type = 0;
 			s.imm_known &= (unsigned short)~(1u << in->dst_reg);
 			s.not_null &= (unsigned short)~(1u << in->dst_reg);
 		} else {
@@ -236,8 +412,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			step_call(fl, i, &s);
 			break;
 		}
-		target = (unsigned long)((long)i + 1 + (op == BPF_JA && cls == BPF_JMP32 ? in->imm
-											: in->off));
+		target = (unsigned long)((long)i + 1 +
+					 (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
 		jumps = true;
 		if (op == BPF_JA) {
 			falls = false;
@@ -317,10 +493,18 @@ static bool has_record(const struct btf *btf, __u32 id)
 }
 
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
-		     const char *const *callee, const bool *array_map, bool *differ)
+		     const char *const *callee, const bool *array_map,
+		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
+		     bool *non_owning_arg)
 {
-	struct flow fl = {
-		.btf = btf, .insns = insns, .cnt = cnt, .callee = callee, .array_map = array_map};
+	struct flow fl = {.btf = btf,
+			  .insns = insns,
+			  .cnt = cnt,
+			  .callee = callee,
+			  .array_map = array_map,
+			  .roots = roots,
+			  .beyond = beyond,
+			  .non_owning_arg = non_owning_arg};
 	unsigned long *work = calloc(cnt + 1, sizeof(*work)), nr_work = 0;
 	bool *queued = calloc(cnt + 1, sizeof(*queued));
 	int err = 0;

@@ -11,7 +11,8 @@
  *                         of the data sections that hold special fields, the maps, and the
  *                         programs with what their test_expect_* annotations say.
  *
- * A special field is a member whose type is one of the kernel's opaque BPF structs; a root's
+ * A special field is a member whose type is one of the kernel's opaque BPF structs, or a pointer
+ * tagged __kptr (the struct it points to is its "contains"); a root's
  * "contains:TYPE:NODE" decl tag sits on the member (component_idx = member) or, for a global
  * variable, on the variable (component_idx = -1), as clang emits __contains().
  */
@@ -74,6 +75,29 @@ static unsigned int special_kind(const struct btf *btf, const struct btf_type *t
 	return 0;
 }
 
+/*
+ * The struct a "struct T __kptr *" member points to (clang: a pointer to the type tag "kptr"),
+ * or 0 when @t is no such pointer.  "kptr_untrusted" and "percpu_kptr" are kinds kfsim does
+ * not model: their members stay plain.
+ */
+static __u32 kptr_pointee(const struct btf *btf, const struct btf_type *t)
+{
+	bool tagged = false;
+	__u32 id;
+
+	if (!btf_is_ptr(t))
+		return 0;
+	id = t->type;
+	for (t = btf__type_by_id(btf, id); t && (btf_is_mod(t) || btf_is_type_tag(t));
+	     t = btf__type_by_id(btf, id)) {
+		const char *tag = btf__name_by_offset(btf, t->name_off);
+
+		tagged |= btf_is_type_tag(t) && tag && !strcmp(tag, "kptr");
+		id = t->type;
+	}
+	return tagged && t && btf_is_struct(t) ? id : 0;
+}
+
 /* The "contains:" tag on (@target, @component): the contained struct's id and node name. */
 static int contains_tag(const struct btf *btf, __u32 target, int component, char *node, size_t size)
 {
@@ -131,6 +155,20 @@ static void collect(const struct btf *btf, __u32 id, const char *prefix, unsigne
 		f->size = t->size;
 		f->contains = contains;
 		snprintf(f->contains_node, sizeof(f->contains_node), "%s", node ? node : "");
+		return;
+	}
+	if (kptr_pointee(btf, t)) {
+		struct field *f;
+
+		if (out->nr == MAX_FIELDS)
+			return;
+		f = &out->f[out->nr++];
+		f->kind = KFSIM_BPFRT_KPTR_REF;
+		snprintf(f->name, sizeof(f->name), "%s", prefix);
+		f->offset = offset;
+		f->size = 8;
+		f->contains = (int)kptr_pointee(btf, t);
+		f->contains_node[0] = '\0';
 		return;
 	}
 	if (btf_is_array(t)) {

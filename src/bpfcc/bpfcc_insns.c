@@ -350,6 +350,74 @@ static bool array_map_load(const struct elf_view *e, const struct bpfcc_unit *u,
 	return type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY;
 }
 
+/* The "contains:TYPE:NODE" decl tag on the global variable @var: TYPE's id and NODE's offset. */
+static struct bpfcc_root var_contains(const struct btf *btf, __u32 var)
+{
+	struct bpfcc_root root = {0, 0};
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id), *c;
+		const char *text = btf__name_by_offset(btf, t->name_off), *colon;
+		const struct btf_member *m;
+		char tname[128];
+		__s32 cid;
+
+		if (!btf_is_decl_tag(t) || t->type != var || btf_decl_tag(t)->component_idx != -1 ||
+		    !text || strncmp(text, "contains:", 9))
+			continue;
+		text += 9;
+		colon = strchr(text, ':');
+		if (!colon || (size_t)(colon - text) >= sizeof(tname))
+			break;
+		memcpy(tname, text, colon - text);
+		tname[colon - text] = '\0';
+		cid = btf__find_by_name_kind(btf, tname, BTF_KIND_STRUCT);
+		c = cid > 0 ? btf__type_by_id(btf, cid) : NULL;
+		m = c ? btf_members(c) : NULL;
+		for (__u16 k = 0; c && k < btf_vlen(c); k++, m++)
+			if (!strcmp(btf__name_by_offset(btf, m->name_off), colon + 1)) {
+				root.type = (__u32)cid;
+				root.node_off = (int)(btf_member_bit_offset(c, k) / 8);
+			}
+		break;
+	}
+	return root;
+}
+
+/*
+ * What the instruction at byte @off of section @sec loads, when it is the address of a graph
+ * root (a global variable with a __contains tag): the root's contained type.  A static or hidden
+ * variable is relocated against its section, the variable found by the addend.
+ */
+static struct bpfcc_root root_load(const struct elf_view *e, const struct btf *btf,
+				   unsigned int sec, unsigned long off)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	struct bpfcc_root none = {0, 0};
+	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+	__s32 addend, var;
+
+	if (!rs || !btf || rs->st_shndx >= e->nr_sh ||
+	    strncmp(sec_name(e, rs->st_shndx), ".data", 5))
+		return none;
+	memcpy(&addend, insn + 4, sizeof(addend));
+	if (ELF64_ST_TYPE(rs->st_info) == STT_SECTION) {
+		const Elf64_Sym *found = NULL;
+
+		for (size_t i = 0; i < e->nr_syms && !found; i++)
+			if (ELF64_ST_TYPE(e->syms[i].st_info) == STT_OBJECT &&
+			    e->syms[i].st_shndx == rs->st_shndx &&
+			    e->syms[i].st_value == (Elf64_Addr)addend)
+				found = &e->syms[i];
+		rs = found;
+	} else if (addend) {
+		return none; /* a member of the variable, not the variable */
+	}
+	var = rs ? btf__find_by_name_kind(btf, sym_name(e, rs), BTF_KIND_VAR) : -1;
+	return var > 0 ? var_contains(btf, (__u32)var) : none;
+}
+
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -377,8 +445,12 @@ static int access_reg(const unsigned char *insn)
 	return reg == 10 ? -1 : (int)reg;
 }
 
-/* "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines. */
-static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
+/*
+ * "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines,
+ * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end.
+ */
+static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
+			  struct bpfcc_beyond *const *beyond_of)
 {
 	int nr = 0;
 
@@ -389,6 +461,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
 			int reg = access_reg(sec_data(e, fc->sec) + off);
+			const struct bpfcc_beyond *by = beyond_of[k] ? &beyond_of[k][i] : NULL;
 			const char *file = "", *base;
 			__u32 line = 0;
 
@@ -397,7 +470,13 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx)
 			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 			fputs("\t{", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %d},\n", line, reg);
+			fprintf(f, ", %u, %d, ", line, reg);
+			if (by && by->type) {
+				put_string(f, by->type);
+				fprintf(f, ", %d, %d},\n", by->off, by->size);
+			} else {
+				fputs("0, 0, 0},\n", f);
+			}
 			nr++;
 		}
 	}
@@ -411,6 +490,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		      int *nr_accesses)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
+	struct bpfcc_beyond **beyond_of;
 	unsigned long at = 0;
 	unsigned int nr = 0;
 	int err, main_sym = -1;
@@ -433,26 +513,41 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			reloc_code(e, 0);
 	}
 	btf = btf__parse_elf(u->object, NULL);
+	beyond_of = calloc(e->nr_funcs + 1, sizeof(*beyond_of));
 	for (unsigned int k = 0; k < e->nr_funcs; k++) {
 		const struct func *fc = &e->funcs[k];
 		const char **names = calloc(fc->cnt + 1, sizeof(*names));
 		bool *differ = calloc(fc->cnt + 1, sizeof(*differ));
 		bool *arrays = calloc(fc->cnt + 1, sizeof(*arrays));
+		struct bpfcc_beyond *beyond = calloc(fc->cnt + 1, sizeof(*beyond));
+		struct bpfcc_root *roots = calloc(fc->cnt + 1, sizeof(*roots));
+		bool *non_owning = calloc(fc->cnt + 1, sizeof(*non_owning));
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
 
 			names[i] = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
 			arrays[i] = array_map_load(e, u, fc->sec, off);
+			if (roots)
+				roots[i] = root_load(e, btf, fc->sec, off);
 		}
-		/* the calls that objects of types with different records reach */
-		if (!names || !differ || !arrays || !btf ||
+		/* the calls that objects of types with different records reach, the accesses
+		 * past an object's end, the inserts of a non-owning result */
+		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, differ)) {
+				     fc->cnt, names, arrays, roots, differ, beyond, non_owning)) {
 			free(differ);
 			differ = NULL;
+			free(beyond);
+			beyond = NULL;
+			free(non_owning);
+			non_owning = NULL;
 		}
+		if (beyond_of)
+			beyond_of[k] = beyond;
+		else
+			free(beyond);
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
 			const char *name = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
@@ -466,19 +561,30 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			put_string(f, name);
 			fputs(", ", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %lu, %d},\n", line, at + i, differ && differ[i]);
+			fprintf(f, ", %u, %lu, %d, %d},\n", line, at + i, differ && differ[i],
+				non_owning && non_owning[i]);
 			nr++;
 		}
 		free(names);
 		free(differ);
 		free(arrays);
+		free(roots);
+		free(non_owning);
 		at += fc->cnt;
 	}
 	if (!nr)
 		fputs("\t{0},\n", f);
 	fputs("};\n", f);
-	btf__free(btf);
-	*nr_accesses = write_accesses(f, e, idx);
+	if (beyond_of)
+		*nr_accesses = write_accesses(f, e, idx, beyond_of);
+	else
+		err = -ENOMEM;
+	for (unsigned int k = 0; beyond_of && k < e->nr_funcs; k++)
+		free(beyond_of[k]);
+	free(beyond_of);
+	btf__free(btf); /* after the accesses: the struct names are the BTF's strings */
+	if (err)
+		goto out;
 	err = (int)nr;
 out:
 	free(e->data);

@@ -121,8 +121,8 @@ static int drop_twice_across_new(void *ctx)
 
 static void test_stale_pointer_is_not_the_next_object(void **state)
 {
-	run_child(V(6, 16), drop_twice_across_new, "arg#0 expected pointer to allocated object");
-	run_child(V(6, 3), drop_twice_across_new, "arg#0 expected pointer to allocated object");
+	run_child(V(6, 16), drop_twice_across_new, "R1 must be referenced or trusted");
+	run_child(V(6, 3), drop_twice_across_new, "R1 must be referenced or trusted");
 }
 
 /* A bucket in a list: its non-owning reference dies at unlock, its lock may not be taken. */

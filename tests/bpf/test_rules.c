@@ -447,7 +447,7 @@ static void test_drop_rules(void **state)
 	n = new_node(1);
 	bpf_obj_drop(n);
 	bpf_obj_drop(n); /* use after drop: seen, refused, nothing freed twice */
-	end_expect("arg#0 expected pointer to allocated object");
+	end_expect("R1 must be referenced or trusted");
 	assert_non_null(strstr(run.violations[0].why, "at bpf_obj_drop"));
 
 	begin();
@@ -470,7 +470,7 @@ static void test_drop_non_owning(void **state)
 	f = bpf_rbtree_first(&g.groot);
 	bpf_spin_unlock(&g.glock);
 	bpf_obj_drop(container_of(f, struct node_data, node));
-	end_expect("arg#0 expected pointer to allocated object");
+	end_expect("R1 must be referenced or trusted");
 }
 
 static void test_unreleased_reference(void **state)

@@ -57,6 +57,7 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 /* bpfrt_sections.c: the descriptions of the program's structs and sections. */
 struct kfsim_btf_struct *bpfrt_type(unsigned int btf_id);
 int bpfrt_sections_init(const struct kfsim_bpfrt_object *obj);
+bool bpfrt_btf_refused(void);
 
 /* bpfrt_maps.c */
 int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);

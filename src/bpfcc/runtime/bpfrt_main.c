@@ -251,6 +251,28 @@ static int call_insn(const char *kfunc, const void *caller, void *arg)
 }
 
 /*
+ * The run's non_owning_arg (rule 6): the push or add at @caller is one kfsim-bpf-cc's data-flow
+ * found given a non-owning result on some path.  When the call is not known for certain (two
+ * calls of @kfunc at its line), any of them.
+ */
+static bool non_owning_arg(const char *kfunc, const void *caller, void *arg)
+{
+	const struct kfsim_bpfrt_prog *p = arg;
+	bool any = false;
+	int insn;
+
+	for (int i = 0; i < p->nr_calls; i++)
+		any |= p->calls[i].non_owning_arg;
+	if (!any)
+		return false; /* the common case: no addr2line */
+	insn = find_call(p, kfunc, NULL, 0, caller, false);
+	for (int i = 0; insn >= 0 && i < p->nr_calls; i++)
+		if (p->calls[i].insn == insn)
+			return p->calls[i].non_owning_arg;
+	return false;
+}
+
+/*
  * What the rule "one call instruction, one type" keeps for one program: shared by its explored
  * paths and its runs, as the verifier's insn_aux_data is by every path it walks.
  */
@@ -284,6 +306,53 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 			 "use one call for each type: inline the static function that holds the "
 			 "call,\nor mark the callee with __attribute__((nomerge))");
 		snprintf(out->where, sizeof(out->where), "%s:%d", c->file, c->line);
+		out->has_retval = false;
+		return;
+	}
+}
+
+/*
+ * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
+ * run that accepted or broke a rule at its exit (a leak, a lock still held), and a rule broken
+ * at a later line of the same file (the verifier walks a branch's body before what follows it,
+ * so source order is its order on one path).
+ */
+static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
+{
+	char where[sizeof(out->where)];
+	const char *colon;
+
+	if (!strcmp(out->verdict, "ACCEPT"))
+		return true;
+	if (strcmp(out->verdict, "REJECT"))
+		return false; /* a crash or a hang is reported as it is */
+	if (bpfrt_exit_rule(out->msg))
+		return true;
+	snprintf(where, sizeof(where), "%s", out->where);
+	if (!where[0] && out->nr_frames) /* a path's report, located only when printed */
+		bpfrt_locate(out->frames, out->nr_frames, where, sizeof(where));
+	colon = strrchr(where, ':');
+	return colon && (size_t)(colon - where) == strlen(a->file) &&
+	       !strncmp(where, a->file, strlen(a->file)) && atoi(colon + 1) > a->line;
+}
+
+/*
+ * A load or store past the end of a bpf_obj_new() object (kfsim-bpf-cc found its offset in the
+ * BPF object: @beyond): btf_struct_walk() refuses it on every path that reaches it ("access
+ * beyond struct S at off N size M", 6.12 and 6.18), where a native run reads or writes the bytes
+ * after the object unnoticed.
+ */
+static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+{
+	for (int i = 0; i < p->nr_accesses; i++) {
+		const struct kfsim_bpfrt_access *a = &p->accesses[i];
+
+		if (!a->beyond || !access_comes_first(a, out))
+			continue;
+		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+		snprintf(out->msg, sizeof(out->msg), "access beyond struct %s at off %d size %d",
+			 a->beyond, a->beyond_off, a->beyond_size);
+		snprintf(out->where, sizeof(out->where), "%s:%d", a->file, a->line);
 		out->has_retval = false;
 		return;
 	}
@@ -426,7 +495,9 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 					  .alloc_insn = alloc_insn,
 					  .alloc_insn_arg = (void *)p,
 					  .call_insn = call_insn,
-					  .call_types = call_types};
+					  .call_types = call_types,
+					  .non_owning_arg = non_owning_arg,
+					  .no_prog_btf = bpfrt_btf_refused()};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;
 
@@ -605,6 +676,7 @@ static int child(void *arg, int fd)
 	if (!err)
 		bpfrt_explore_verdict(p, obj->source, &rep, &out);
 	merged_call_verdict(p, &out);
+	access_beyond_verdict(p, &out);
 	name_access_reg(p, &out);
 	kfsim_bpf_explore_release(&rep);
 	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;

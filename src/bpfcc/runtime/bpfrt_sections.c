@@ -19,7 +19,8 @@
 /* The generated tables' kinds are kfsim's (kfsim_bpfrt.h cannot include kfsim's headers). */
 #define SAME_KIND(k) ((int)KFSIM_BPFRT_##k == (int)BPF_##k)
 _Static_assert(SAME_KIND(SPIN_LOCK) && SAME_KIND(LIST_HEAD) && SAME_KIND(LIST_NODE) &&
-		       SAME_KIND(RB_ROOT) && SAME_KIND(RB_NODE) && SAME_KIND(REFCOUNT),
+		       SAME_KIND(RB_ROOT) && SAME_KIND(RB_NODE) && SAME_KIND(REFCOUNT) &&
+		       SAME_KIND(KPTR_REF),
 	       "enum kfsim_bpfrt_kind is enum btf_field_type");
 
 static const struct kfsim_bpfrt_object *object;
@@ -47,9 +48,24 @@ static struct kfsim_btf_field *convert_fields(const struct kfsim_bpfrt_field *in
 		 * missing tag */
 		out[i].contains =
 			in[i].contains > 0 ? bpfrt_type((unsigned int)in[i].contains) : NULL;
-		out[i].contains_node = in[i].contains ? in[i].contains_node : NULL;
+		out[i].contains_node = in[i].contains && in[i].kind != KFSIM_BPFRT_KPTR_REF
+					       ? in[i].contains_node
+					       : NULL;
 	}
 	return out;
+}
+
+/*
+ * Whether the kernel refuses the object's BTF: at BTF load it parses the special fields of every
+ * struct that has one as a member (btf_parse_struct_metas(), 6.12 and 6.18), and one it refuses
+ * refuses the whole BTF; libbpf then loads the programs without any.
+ */
+bool bpfrt_btf_refused(void)
+{
+	for (unsigned int i = 0; object && i < object->nr_types; i++)
+		if (types[i].nr_fields && kfsim_btf_load(&types[i]))
+			return true;
+	return false;
 }
 
 unsigned long long kfsim_bpfrt_local_type_id(unsigned int btf_id);

@@ -5,7 +5,9 @@ A program is a list of statements the generator chose while it tracked, as the v
 what every pointer variable is: NULL, an owning reference, a non-owning reference (valid until
 bpf_spin_unlock), or dead (dropped, or non-owning after the unlock).  It only picks operations
 that are legal in that state, except that with a small probability it picks a misuse instead
-(a use after unlock or drop, a leak, a double drop, the wrong lock, a call under the lock, ...)
+(a use after unlock or drop, a leak, a double drop, the wrong lock, a call under the lock, an
+object of the wrong type stashed, a load past an object's end, a bpf_list_front() result pushed,
+bpf_refcount_acquire() of a node member, ...)
 and names it in the program's tags.  The same seed gives the same programs (random.Random).
 
 Statements are kept as a tree of Stmt (text, or a block with children) so that the reducer
@@ -640,6 +642,16 @@ class Generator:
         else:
             m.append(("unlock-unlocked", self.mis_unlock))
             m.append(("first-unlocked", self.mis_first_unlocked))
+        # issue #28 rules 3, 4, 6 and 8
+        if st.of(OWN, plain=True) and not st.lock:
+            m.append(("stash-wrong-type", self.mis_stash_wrong_type))
+        if st.of(OWN):
+            m.append(("access-beyond", self.mis_access_beyond))
+        # a list a run surely finds non-empty: the run takes the branch the misuse is in
+        if st.lock == "fz_lock" and st.free(plain=False) and st.count["fz_head"] > 0:
+            m.append(("push-front-after-pop", self.mis_push_front_after_pop))
+        if st.of(OWN, plain=False) and st.free(plain=False):
+            m.append(("acquire-node-offset", self.mis_acquire_node))
         return m
 
     def mis_use_dead(self, st, prog, out):
@@ -679,6 +691,42 @@ class Generator:
 
     def mis_unlock(self, st, prog, out):
         out.append(Stmt("bpf_spin_unlock(&%s);" % self.rnd.choice(["fz_lock", "fz_lock2"])))
+
+    def mis_stash_wrong_type(self, st, prog, out):
+        """An fz_plain into the fz_node __kptr field (invalid kptr access)."""
+        v = self.pick(st.of(OWN, plain=True))
+        self.lookup(st, prog, out)
+        out.append(Stmt("old = bpf_kptr_xchg(&v->stash, (struct fz_node *)%s);" % v))
+        out.append(Stmt("if (old)", [Stmt("bpf_obj_drop(old);")], tail=""))
+        st.var[v] = DEAD
+
+    def mis_access_beyond(self, st, prog, out):
+        """A load of the 8 bytes after the object (access beyond struct)."""
+        v = self.pick(st.of(OWN))
+        # sizeof(struct fz_plain) is 40, sizeof(struct fz_node) 72
+        out.append(Stmt("ret += ((long *)%s)[%d];" % (v, 5 if is_plain(v) else 9)))
+
+    def mis_push_front_after_pop(self, st, prog, out):
+        """bpf_list_front()'s node pushed after a pop of the same node was pushed back: the
+        front() result stays non-owning (references are per call result)."""
+        v = self.pick(st.free(plain=False))
+        out.append(Stmt("ln = bpf_list_front(&fz_head);"))
+        out.append(Stmt("if (ln) {", [
+            Stmt("%s = container_of(ln, struct fz_node, link);" % v),
+            Stmt("ln = bpf_list_pop_front(&fz_head);"),
+            Stmt("if (ln)", [Stmt("bpf_list_push_back(&fz_head, ln);")], tail=""),
+            Stmt("bpf_list_push_back(&fz_head, &%s->link);" % v),
+        ]))
+        st.var[v] = MAYBE
+
+    def mis_acquire_node(self, st, prog, out):
+        """bpf_refcount_acquire() of the node member, not the object's start."""
+        src = self.pick(st.of(OWN, plain=False))
+        dst = self.pick(st.free(plain=False))
+        out.append(Stmt("%s = (struct fz_node *)bpf_refcount_acquire_impl(&%s->link, NULL);"
+                        % (dst, src)))
+        out.append(Stmt("if (%s)" % dst, [Stmt("bpf_obj_drop(%s);" % dst)], tail=""))
+        st.var[dst] = MAYBE
 
     def mis_first_unlocked(self, st, prog, out):
         out.append(Stmt("rb = bpf_rbtree_first(&fz_root);"))

@@ -149,21 +149,28 @@ static void test_compare_ablate_and_kver(void **state)
 	cli_result_free(&r);
 }
 
+/* @text into a new file named after @path_template ("...XXXXXX"), which takes its name. */
+static void temp_file(char *path_template, const char *text)
+{
+	int fd = mkstemp(path_template);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
 /* The reason a run cannot start reaches the terminal (issue #15 item 7). */
 static void test_reasons_and_fio(void **state)
 {
 	char trace[] = "/tmp/kfsim-bfq-replay-XXXXXX", job[] = "/tmp/kfsim-bfq-fio-XXXXXX";
-	int fd1 = mkstemp(trace), fd2 = mkstemp(job);
 	const char *bad_trace = "  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n"
 				"  8,0 0 2 99999999999.0 1 Q R 16 + 8 [a]\n";
 	const char *jobs = "[global]\ndirect=1\nrw=read\n[a]\nsize=10%\n[b]\noffset=50%\n"
 			   "size=10%\nss=iops:10%\n";
 	struct cli_result r;
 
-	assert_int_equal(write(fd1, bad_trace, strlen(bad_trace)), (ssize_t)strlen(bad_trace));
-	assert_int_equal(write(fd2, jobs, strlen(jobs)), (ssize_t)strlen(jobs));
-	close(fd1);
-	close(fd2);
+	temp_file(trace, bad_trace);
+	temp_file(job, jobs);
 	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay", trace,
 							    NULL }), 0);
 	assert_int_equal(r.status, 1);
@@ -183,16 +190,13 @@ static void test_reasons_and_fio(void **state)
 static void test_replay_closed(void **state)
 {
 	char bare[] = "/tmp/kfsim-bfq-bare-XXXXXX", done[] = "/tmp/kfsim-bfq-done-XXXXXX";
-	int fd1 = mkstemp(bare), fd2 = mkstemp(done);
 	const char *no_c = "  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n  8,0 0 2 0.2 1 Q R 16 + 8 [a]\n";
 	const char *with_c = "  8,0 0 1 0.100 1 Q R 8 + 8 [a]\n  8,0 0 2 0.101 0 C R 8 + 8 [0]\n"
 			     "  8,0 0 3 0.102 1 Q R 16 + 8 [a]\n  8,0 0 4 0.103 0 C R 16 + 8 [0]\n";
 	struct cli_result r;
 
-	assert_int_equal(write(fd1, no_c, strlen(no_c)), (ssize_t)strlen(no_c));
-	assert_int_equal(write(fd2, with_c, strlen(with_c)), (ssize_t)strlen(with_c));
-	close(fd1);
-	close(fd2);
+	temp_file(bare, no_c);
+	temp_file(done, with_c);
 	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay", bare,
 							    "--replay-closed", NULL }), 0);
 	assert_int_equal(r.status, 1);

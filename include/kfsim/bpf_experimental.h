@@ -448,9 +448,11 @@ enum kfsim_bpf_prog_type {
  * @alloc_insn: when set, what a leak report prints after alloc_insn=: the BPF instruction
  *              index of the acquiring call, found from the acquiring @kfunc and its call site
  *              (@file/@line when a call-site macro recorded them, else NULL/0) or the
- *              program's return address @caller in that kfunc; a negative return keeps
- *              kfsim's own number (the count of that kfunc call in the run).  kfsim-bpf-cc's
- *              runner sets it from the BPF object's line info.
+ *              program's return address @caller in that kfunc; @nth is how many times that
+ *              call site acquired before in the run (-1: not known), which tells apart the
+ *              copies clang makes of one call (an unrolled loop: iteration k is copy k); a
+ *              negative return keeps kfsim's own number (the count of that kfunc call in the
+ *              run).  kfsim-bpf-cc's runner sets it from the BPF object's line info.
  * @alloc_insn_arg: passed to @alloc_insn
  * @call_insn: when set, the BPF instruction of the call of @kfunc that returns to the program's
  *             @caller, or a negative number when it is not known for certain (an inlined copy
@@ -479,7 +481,7 @@ struct kfsim_bpf_run_opts {
 	struct kfsim_bpf_timeline *timeline;
 	enum kfsim_bpf_prog_type prog_type;
 	int (*alloc_insn)(const char *kfunc, const char *file, int line, const void *caller,
-			  void *arg);
+			  int nth, void *arg);
 	void *alloc_insn_arg;
 	int (*call_insn)(const char *kfunc, const void *caller, void *arg);
 	struct kfsim_bpf_call_types *call_types;

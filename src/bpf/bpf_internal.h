@@ -179,6 +179,8 @@ enum bpf_ref_kind {
 
 #define BPF_MAX_REFS 128
 #define BPF_MAX_DEAD 16
+/* The owning acquisitions of a run whose call sites are kept, in order: the leak report's. */
+#define BPF_MAX_ACQUIRED 256
 /*
  * The last BPF_QUARANTINE objects a run frees stay allocated (poisoned) until the run ends
  * (bpf_obj.c): kfsim knows a reference by its address, and memory handed at once to the next
@@ -200,6 +202,8 @@ enum bpf_ref_kind {
  * @line: ...
  * @caller: the program's return address in that kfunc (resolved to a BPF instruction by the
  *	    run's alloc_insn callback: kfsim-bpf-cc)
+ * @seq: its place in the run's acquisitions (bpf_tstate.acquired_at[]): how many times its call
+ *	 site acquired before it tells apart the copies clang made of one call (an unrolled loop)
  */
 struct bpf_ref {
 	void *obj;
@@ -212,6 +216,7 @@ struct bpf_ref {
 	const char *file;
 	int line;
 	const void *caller;
+	u32 seq;
 };
 
 /* The id of an owning reference held from before the run: never in the verifier's array. */
@@ -278,6 +283,17 @@ struct bpf_tstate {
 	u32 dead_next;
 	const void *caller; /* set by the acquiring kfunc being run: bpf_note_caller() */
 	const void *less_leaked; /* the less() whose leak this run reported (one report each) */
+	/*
+	 * The call site of each owning acquisition of the run, in order (the first
+	 * BPF_MAX_ACQUIRED): a leaked reference's copy of an unrolled call is the number of times
+	 * its site acquired before it (bpf_verifier_state.c, report_leaks()).
+	 */
+	u32 nr_acquired;
+	struct bpf_acquired_at {
+		const void *caller;
+		const char *file;
+		int line;
+	} acquired_at[BPF_MAX_ACQUIRED];
 	/*
 	 * The verifier's array of acquired references, as ids in its order (0: the lock's entry,
 	 * which 6.13 keeps there): what the leak report walks.  bpf_vref.c.
@@ -518,6 +534,11 @@ static __always_inline void bpf_ref_init(struct bpf_tstate *ts, struct bpf_ref *
 		r->file = kfsim_bpf_site.file;
 		r->line = kfsim_bpf_site.line;
 		r->caller = ts->caller;
+		r->seq = ts->nr_acquired;
+		if (ts->nr_acquired < BPF_MAX_ACQUIRED)
+			ts->acquired_at[ts->nr_acquired] =
+				(struct bpf_acquired_at){r->caller, r->file, r->line};
+		ts->nr_acquired++;
 		ts->caller = NULL;
 		bpf_vref_acquire(ts, r->id);
 		kfsim_bpf_less_acquired |= (unsigned int)ts->cb_depth; /* see less()'s return */

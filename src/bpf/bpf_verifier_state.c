@@ -229,6 +229,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 		ts->root_cache.root = NULL;
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
+	ts->nr_acquired = 0;
 	ts->id_gen = 0;
 	bpf_vref_reset(ts);
 	/*
@@ -282,13 +283,34 @@ static struct bpf_ref *owning_by_id(struct bpf_tstate *ts, u32 id)
 }
 
 /*
+ * How many owning acquisitions of the run before @r came from @r's call site (the same return
+ * address, and the same file and line when a call-site macro recorded them): -1 when @r is past
+ * the kept history.
+ */
+static int acquired_at_before(const struct bpf_tstate *ts, const struct bpf_ref *r)
+{
+	int n = 0;
+
+	if (r->seq >= BPF_MAX_ACQUIRED)
+		return -1;
+	for (u32 i = 0; i < r->seq; i++) {
+		const struct bpf_acquired_at *a = &ts->acquired_at[i];
+
+		n += a->caller == r->caller && a->line == r->line &&
+		     (a->file == r->file || (a->file && r->file && !strcmp(a->file, r->file)));
+	}
+	return n;
+}
+
+/*
  * check_reference_leak(): one "Unreleased reference id=%d alloc_insn=%d" line for every reference
  * still held whose id is above @after, in the order of the verifier's array (bpf_vref.c); from
  * 6.14, check_resource_leak() adds one line after them naming the exit.  Each line is its own
  * report, located at the acquiring call; the last one carries the 6.14 line, so that the
  * messages in order are the verifier's log.  alloc_insn is the BPF instruction of the acquiring
  * call when the run's @alloc_insn callback knows it (kfsim-bpf-cc), else the number of that
- * kfunc call in the run.  The lines are reported without leaving the run; the caller aborts.
+ * kfunc call in the run; the callback is told how many times the reference's call site acquired
+ * before it in the run (acquired_at_before()), which of clang's copies of one call it was.  The lines are reported without leaving the run; the caller aborts.
  * Returns how many lines were reported.
  */
 static u32 report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts, u32 after,
@@ -307,7 +329,7 @@ static u32 report_leaks(struct kfsim_bpf_run *run, struct bpf_tstate *ts, u32 af
 
 		if (run->opts.alloc_insn)
 			insn = run->opts.alloc_insn(r->kfunc, r->file, r->file ? r->line : 0,
-						    r->caller,
+						    r->caller, acquired_at_before(ts, r),
 						    run->opts.alloc_insn_arg);
 		if (insn < 0)
 			insn = (int)r->insn;

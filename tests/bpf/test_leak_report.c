@@ -149,13 +149,16 @@ struct resolved {
 	const char *file;
 	int line;
 	const void *caller;
+	int nth;
 };
 
-static int resolve(const char *kfunc, const char *file, int line, const void *caller, void *arg)
+static int resolve(const char *kfunc, const char *file, int line, const void *caller, int nth,
+		   void *arg)
 {
 	struct resolved *r = arg;
 
 	r->calls++;
+	r->nth = nth;
 	r->kfunc = kfunc;
 	r->file = file;
 	r->line = line;
@@ -176,6 +179,7 @@ static void test_alloc_insn_resolver(void **state)
 	assert_string_equal(r.kfunc, "bpf_obj_new_impl");
 	assert_non_null(strstr(r.file, "test_leak_report.c")); /* the call-site macro's */
 	assert_non_null(r.caller);
+	assert_int_equal(r.nth, 0); /* the site's first acquisition */
 	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=2 alloc_insn=1001", 40);
 
 	/* no call-site macro (a BPF C file's own declaration): the caller address is all */
@@ -190,6 +194,34 @@ static void test_alloc_insn_resolver(void **state)
 	/* a negative answer keeps kfsim's number: the acquiring call's count in the run */
 	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=2 alloc_insn=1", 38);
 	assert_true(line > 0);
+}
+
+/*
+ * An unrolled loop's copies of one call (kfsim-bpf-cc): the resolver is told how many times the
+ * leaked reference's call site acquired before it in the run, dropped acquisitions included,
+ * and acquisitions at other sites not.
+ */
+static void test_alloc_insn_nth(void **state)
+{
+	struct resolved r = {0};
+	struct kfsim_bpf_run_opts opts = {.alloc_insn = resolve, .alloc_insn_arg = &r};
+	struct node_data *kept = NULL;
+
+	assert_int_equal(kfsim_bpf_run_begin(&run, "unrolled", &opts), 0);
+	bpf_obj_drop(bpf_obj_new(node_data)); /* another site: not counted */
+	for (int i = 0; i < 3; i++) {
+		struct node_data *n = new_node(i);
+
+		if (i == 1)
+			kept = n;
+		else
+			bpf_obj_drop(n);
+	}
+	assert_non_null(kept);
+	end_expect_leaks((const unsigned int[]){6}, 1);
+	assert_int_equal(r.calls, 1);
+	assert_int_equal(r.nth, 1);
+	assert_memory_equal(run.violations[0].msg, "Unreleased reference id=6 alloc_insn=1002", 40);
 }
 
 /*
@@ -397,6 +429,7 @@ int main(void)
 		MODES(test_order_after_insert),
 		MODES(test_lock_entry_in_613),
 		MODES(test_alloc_insn_resolver),
+		MODES(test_alloc_insn_nth),
 		MODES(test_ids_count_verifier_events),
 		MODES(test_ids_in_less),
 		MODES(test_leak_in_less_at_its_return),

@@ -33,10 +33,12 @@ struct seen {
 		const char *file;
 		int line;
 		const void *caller;
+		int nth;
 	} at[MAX_SEEN];
 };
 
-static int record(const char *kfunc, const char *file, int line, const void *caller, void *arg)
+static int record(const char *kfunc, const char *file, int line, const void *caller, int nth,
+		  void *arg)
 {
 	struct seen *s = arg;
 
@@ -45,6 +47,7 @@ static int record(const char *kfunc, const char *file, int line, const void *cal
 		s->at[s->nr].file = file;
 		s->at[s->nr].line = line;
 		s->at[s->nr].caller = caller;
+		s->at[s->nr].nth = nth;
 	}
 	s->nr++;
 	return -1; /* keep kfsim's number: the acquiring call's count in the run */
@@ -134,6 +137,7 @@ static void same_books(void (*shape)(void), int want_leaks)
 		/* the program's return address in the acquiring kfunc: the same call site */
 		assert_non_null(fast->seen.at[i].caller);
 		assert_ptr_equal(fast->seen.at[i].caller, full->seen.at[i].caller);
+		assert_int_equal(fast->seen.at[i].nth, full->seen.at[i].nth);
 	}
 	free(fast);
 	free(full);

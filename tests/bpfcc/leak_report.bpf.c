@@ -212,4 +212,46 @@ int leak_popped(void *ctx)
 	return 6;
 }
 
+/*
+ * A leak inside an unrolled loop: clang emits one bpf_obj_new() call per iteration, all at one
+ * source line, and the verifier names the copy that made the leaked object (the second), not the
+ * first.  The native build may keep the loop, so kfsim tells the copies apart by how many times
+ * the line's call had run before (bpfrt_main.c).
+ */
+SEC("tc")
+int leak_unrolled(void *ctx)
+{
+	struct elem *n;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 3; i++) {
+		n = bpf_obj_new(typeof(*n));
+		if (!n)
+			return 0;
+		n->key = i;
+		if (i != 1)
+			bpf_obj_drop(n);
+	}
+	return 7;
+}
+
+/* The same without the pragma: clang -O2 unrolls a loop of a constant count this small itself. */
+SEC("tc")
+int leak_unrolled_const(void *ctx)
+{
+	struct elem *n;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		n = bpf_obj_new(typeof(*n));
+		if (!n)
+			return 0;
+		n->key = i;
+		if (i != 2)
+			bpf_obj_drop(n);
+	}
+	return 8;
+}
+
 char _license[] SEC("license") = "GPL";

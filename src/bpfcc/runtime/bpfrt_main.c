@@ -192,16 +192,43 @@ static bool cached_addr_line(const void *addr, char *file, size_t size, int *lin
 	return true;
 }
 
+/* The instruction of the @k-th call (from 0, in instruction order) of @kfunc at @base:@line. */
+static int nth_call_at_line(const struct kfsim_bpfrt_prog *p, const char *kfunc, const char *base,
+			    int line, unsigned int k)
+{
+	int prev = -1;
+
+	for (unsigned int found = 0; found <= k; found++) {
+		int next = -1;
+
+		for (int i = 0; i < p->nr_calls; i++) {
+			const struct kfsim_bpfrt_call *c = &p->calls[i];
+
+			if (c->line == line && !strcmp(c->name, kfunc) && !strcmp(c->file, base) &&
+			    c->insn > prev && (next < 0 || c->insn < next))
+				next = c->insn;
+		}
+		if (next < 0)
+			return -1;
+		prev = next;
+	}
+	return prev;
+}
+
 /*
  * The instruction of the program's call of @kfunc at the native call site (@file:@line when a
  * call-site macro recorded it, else the line of @caller): the program's only call of @kfunc,
- * else its call at that line.  When clang emitted the line's call more than once (an inlined
- * function called from two places, which the native build may not have inlined), the first one,
- * or -1 when @certain.  -1 when the line has none: clang merged its call with another, whose line
- * info is not the line's (which calls a merged one stands for is bpfcc_call_types.c's to find).
+ * else its call at that line.  When clang emitted the line's call more than once (a loop it
+ * unrolled, or an inlined function called from two places, which the native build may have kept
+ * as one call site), -1 when @certain; else, when the run says how many times the call site ran
+ * before (@nth >= 0), the copy of that number in instruction order (clang lays an unrolled
+ * loop's iterations out in order, and the verifier names the copy of the iteration), counted
+ * round again when the site ran more often (the unrolled loop inside a kept one); else the
+ * first one.  -1 when the line has none: clang merged its call with another, whose line info is
+ * not the line's (which calls a merged one stands for is bpfcc_call_types.c's to find).
  */
 static int find_call(const struct kfsim_bpfrt_prog *p, const char *kfunc, const char *file,
-		     int line, const void *caller, bool certain)
+		     int line, const void *caller, int nth, bool certain)
 {
 	char buf[PATH_MAX];
 	const char *base;
@@ -227,27 +254,30 @@ static int find_call(const struct kfsim_bpfrt_prog *p, const char *kfunc, const 
 
 		if (c->line != line || strcmp(c->name, kfunc) || strcmp(c->file, base))
 			continue;
-		if (!certain)
+		if (!certain && nth < 0)
 			return c->insn;
 		nr_at_line++;
 		insn = c->insn;
 	}
-	return nr_at_line == 1 ? insn : -1;
+	if (certain || nr_at_line <= 1)
+		return nr_at_line == 1 ? insn : -1;
+	return nth_call_at_line(p, kfunc, base, line, (unsigned int)nth % (unsigned int)nr_at_line);
 }
 
 /*
  * The run's alloc_insn resolver (leak reports): the BPF instruction of the acquiring call, from
  * the table kfsim-bpf-cc built from the object's line info; -1 keeps kfsim's own number.
  */
-static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, void *arg)
+static int alloc_insn(const char *kfunc, const char *file, int line, const void *caller, int nth,
+		      void *arg)
 {
-	return find_call(arg, kfunc, file, line, caller, false);
+	return find_call(arg, kfunc, file, line, caller, nth, false);
 }
 
 /* The run's call_insn: one call instruction, one type wants the call for certain. */
 static int call_insn(const char *kfunc, const void *caller, void *arg)
 {
-	return find_call(arg, kfunc, NULL, 0, caller, true);
+	return find_call(arg, kfunc, NULL, 0, caller, -1, true);
 }
 
 /*
@@ -265,7 +295,7 @@ static bool non_owning_arg(const char *kfunc, const void *caller, void *arg)
 		any |= p->calls[i].non_owning_arg;
 	if (!any)
 		return false; /* the common case: no addr2line */
-	insn = find_call(p, kfunc, NULL, 0, caller, false);
+	insn = find_call(p, kfunc, NULL, 0, caller, -1, false);
 	for (int i = 0; insn >= 0 && i < p->nr_calls; i++)
 		if (p->calls[i].insn == insn)
 			return p->calls[i].non_owning_arg;

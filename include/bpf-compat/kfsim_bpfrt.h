@@ -97,7 +97,9 @@ struct kfsim_bpfrt_map {
  * @types_differ: objects of types with different field records reach this call on some paths
  *		  of its function (bpfcc_call_types.c): >= 6.18 refuses it
  * @non_owning_arg: a push or add whose node may be a non-owning result (bpf_list_front() and the
- *		    like) on some path of its function (bpfcc_call_types.c): refused
+ *		    like) on some path of its function, or a bpf_obj_drop() whose object may be
+ *		    such a result or one given to a push or add before (bpfcc_call_types.c):
+ *		    refused
  */
 struct kfsim_bpfrt_call {
 	const char *name;

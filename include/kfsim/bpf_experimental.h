@@ -463,9 +463,11 @@ enum kfsim_bpf_prog_type {
  *              NULL: the rule is not checked
  * @non_owning_arg: when set, whether the node argument of the push or add of @kfunc that returns
  *                  to the program's @caller may hold a non-owning result (bpf_list_front() and
- *                  the like) on some path: the verifier tracks references per call result, so
- *                  an owning reference to the same node in another variable does not make it
- *                  one; @alloc_insn_arg is passed.  Asked only when the run finds the node owned
+ *                  the like) on some path, or the object argument of its bpf_obj_drop() such a
+ *                  result or one given to a push or add before (dead after the unlock): the
+ *                  verifier tracks references per call result, so an owning reference to the
+ *                  same node in another variable does not make it one; @alloc_insn_arg is
+ *                  passed.  Asked only when the run finds the node owned
  * @no_prog_btf: the program runs without BTF: the kernel refused the object's BTF (a struct
  *               btf_parse_struct_metas() refuses, e.g. a list and an rb node without a
  *               bpf_refcount), and libbpf loads the programs without it; bpf_obj_new() is

@@ -175,8 +175,10 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
  * native run sees one address for both, so the runner answers from the BPF object which
  * variable the call was given (opts.non_owning_arg).  Read in 6.12's source and checked on
  * the running 6.18; applied in every release kfsim models, as its non-owning references are.
+ * The same for bpf_obj_drop() of a variable whose result was pushed while another variable's
+ * bpf_refcount_acquire() result owns the object (bpf_obj.c).
  */
-bool bpf_insert_arg_non_owning(const void *caller)
+bool bpf_arg_non_owning(const void *caller)
 {
 	const struct kfsim_bpf_run *run = bpf_tstate.run;
 

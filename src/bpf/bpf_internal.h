@@ -733,10 +733,11 @@ static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *no
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref);
 
 /*
- * Whether the program's node argument at @caller is a non-owning result of an earlier call on
- * some path, though the node is owned now through another variable (bpf_graph.c).
+ * Whether the program's node argument at @caller (a push or add; a drop's object) is a
+ * non-owning result of an earlier call on some path, or (a drop) a result given to a push or
+ * add before, though the node is owned now through another variable (bpf_graph.c).
  */
-bool bpf_insert_arg_non_owning(const void *caller);
+bool bpf_arg_non_owning(const void *caller);
 
 /* The owning reference an insert consumes, or NULL after reporting. */
 static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
@@ -745,7 +746,7 @@ static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl
 
 	if (unlikely(!ref || ref->kind != BPF_REF_OWNING ||
 		     (bpf_tstate.run && bpf_tstate.run->opts.non_owning_arg &&
-		      bpf_insert_arg_non_owning(__builtin_return_address(0))))) {
+		      bpf_arg_non_owning(__builtin_return_address(0))))) {
 		bpf_insert_arg_report(node, ref);
 		return NULL;
 	}

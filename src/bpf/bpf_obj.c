@@ -181,6 +181,19 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 		       "(remove or pop it first)",
 		       "arg#0 expected pointer to allocated object"))
 		goto out;
+	/*
+	 * The variable's own reference died (given to a push or add, then the unlock) while
+	 * another variable's bpf_refcount_acquire() result owns the object: one address natively,
+	 * two call results to the verifier, this one a scalar now (6.12 and 6.18 alike).
+	 */
+	if (ref->kind == BPF_REF_OWNING && ts->run && ts->run->opts.non_owning_arg &&
+	    bpf_arg_non_owning(__builtin_return_address(0)) &&
+	    bpf_report(-EINVAL,
+		       "this variable's reference died: it was given to a push or add (and the lock "
+		       "released); the one that owns the object now is another variable's "
+		       "(references belong to call results, not objects)",
+		       "R1 must be referenced or trusted"))
+		goto out;
 	if (p__alloc != ref->obj &&
 	    bpf_report(-EINVAL,
 		       "bpf_obj_drop takes the object's start, not a pointer to a member "

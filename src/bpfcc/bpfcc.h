@@ -106,7 +106,8 @@ struct bpfcc_root {
  * cannot be used with different types"; in @beyond (one per instruction) the loads and stores
  * past the end of an object the verifier refuses ("access beyond struct S at off N size M");
  * and in @non_owning_arg (one per instruction) the pushes and adds whose node may be a
- * non-owning result (bpf_list_front() and the like) (bpfcc_call_types.c).
+ * non-owning result (bpf_list_front() and the like), and the drops whose object may be such a
+ * result or one given to a push or add before (bpfcc_call_types.c).
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,

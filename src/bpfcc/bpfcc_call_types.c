@@ -59,6 +59,16 @@ struct flow_state {
 	unsigned short non_owning;	    /* bit per register: a non-owning result on some path */
 	struct bpfcc_root root[11];	    /* the root whose address it holds (type 0: none) */
 	unsigned long long slot_non_owning; /* bit per slot */
+	/*
+	 * Which call result a register or slot holds (the call's instruction + 1; 0: none or not
+	 * one on every path), a member's address and copies included: the verifier's reference
+	 * is the call result's, not the object's.  And whether that result was given to a push
+	 * or add on some path (it is non-owning from there, and dead after the unlock).
+	 */
+	unsigned int result[11];
+	unsigned int slot_result[NR_SLOTS];
+	unsigned short inserted;	    /* bit per register */
+	unsigned long long slot_inserted;   /* bit per slot */
 };
 
 struct flow {
@@ -71,7 +81,8 @@ struct flow {
 	struct flow_state *at;
 	unsigned long long *reached; /* per instruction: the types the checked call saw */
 	struct bpfcc_beyond *beyond; /* per instruction, or NULL: not asked */
-	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result */
+	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result, or
+			       * a drop given a result that was inserted */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
 };
@@ -119,6 +130,19 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	grew |= (s->non_owning & ~d->non_owning) || (s->slot_non_owning & ~d->slot_non_owning);
 	d->non_owning |= s->non_owning;
 	d->slot_non_owning |= s->slot_non_owning;
+	grew |= (s->inserted & ~d->inserted) || (s->slot_inserted & ~d->slot_inserted);
+	d->inserted |= s->inserted;
+	d->slot_inserted |= s->slot_inserted;
+	for (int r = 0; r < 11; r++)
+		if (d->result[r] && d->result[r] != s->result[r]) {
+			d->result[r] = 0;
+			grew = true;
+		}
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (d->slot_result[i] && d->slot_result[i] != s->slot_result[i]) {
+			d->slot_result[i] = 0;
+			grew = true;
+		}
 	for (int r = 0; r < 11; r++) {
 		if (d->root[r].type && (s->root[r].type != d->root[r].type ||
 					s->root[r].node_off != d->root[r].node_off)) {
@@ -161,7 +185,29 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->not_null &= keep;
 	s->off_known &= keep;
 	s->non_owning &= keep;
+	s->inserted &= keep;
+	s->result[r] = 0;
 	s->root[r].type = 0;
+}
+
+/* A stack slot written: what it held is gone. */
+static void clear_slot(struct flow_state *s, int slot)
+{
+	s->slot_off_known &= ~(1ull << slot);
+	s->slot_non_owning &= ~(1ull << slot);
+	s->slot_inserted &= ~(1ull << slot);
+	s->slot_result[slot] = 0;
+}
+
+/* The call result @result was given to a push or add: every copy of it is non-owning now. */
+static void mark_inserted(struct flow_state *s, unsigned int result)
+{
+	for (int r = 0; r < 11; r++)
+		if (s->result[r] == result)
+			s->inserted |= (unsigned short)(1u << r);
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (s->slot_result[i] == result)
+			s->slot_inserted |= 1ull << i;
 }
 
 static void set_off(struct flow_state *s, int r, long long off)
@@ -227,6 +273,11 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		fl->reached[i] |= s->reg[arg];
 	if (arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
 		fl->non_owning_arg[i] = true; /* push or add: arg#1 is the node */
+	if (arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
+	    ((s->non_owning | s->inserted) & (1u << 1)))
+		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
+	if (arg == 2 && s->result[2])
+		mark_inserted(s, s->result[2]);
 	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1))) {
 		r0 = type_bit(fl, s->imm[1]);
 		r0_off_known = true; /* the object's start */
@@ -243,6 +294,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	for (int r = 0; r <= 5; r++)
 		set_reg(s, r, 0);
 	s->reg[0] = r0;
+	s->result[0] = (unsigned int)i + 1;
 	if (r0 && r0_off_known)
 		set_off(s, 0, r0_off);
 	if (returns_non_owning(name))
@@ -339,6 +391,10 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			set_off(&s, in->dst_reg, s.slot_off[slot]);
 		if (slot >= 0 && (s.slot_non_owning & (1ull << slot)))
 			s.non_owning |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s.slot_inserted & (1ull << slot)))
+			s.inserted |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0)
+			s.result[in->dst_reg] = s.slot_result[slot];
 		break;
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_MEM)
@@ -348,10 +404,13 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			bool dw = BPF_SIZE(in->code) == BPF_DW && in->src_reg <= 10;
 
 			s.slot[slot] = dw ? s.reg[in->src_reg] : 0;
-			s.slot_off_known &= ~(1ull << slot);
-			s.slot_non_owning &= ~(1ull << slot);
+			clear_slot(&s, slot);
 			if (dw && (s.non_owning & (1u << in->src_reg)))
 				s.slot_non_owning |= 1ull << slot;
+			if (dw && (s.inserted & (1u << in->src_reg)))
+				s.slot_inserted |= 1ull << slot;
+			if (dw)
+				s.slot_result[slot] = s.result[in->src_reg];
 			if (dw && (s.off_known & (1u << in->src_reg))) {
 				s.slot_off[slot] = s.off[in->src_reg];
 				s.slot_off_known |= 1ull << slot;
@@ -364,8 +423,7 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 		slot = stack_slot(in, true);
 		if (slot >= 0) {
 			s.slot[slot] = 0;
-			s.slot_off_known &= ~(1ull << slot);
-			s.slot_non_owning &= ~(1ull << slot);
+			clear_slot(&s, slot);
 		}
 		break;
 	case BPF_ALU64:
@@ -374,10 +432,12 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s.imm_known, &s.array_map, &s.stack,
-						  &s.not_null,	&s.off_known, &s.non_owning};
+			unsigned short *bits[] = {&s.imm_known,	 &s.array_map, &s.stack,
+						  &s.not_null,	 &s.off_known, &s.non_owning,
+						  &s.inserted};
 
 			s.reg[in->dst_reg] = s.reg[in->src_reg];
+			s.result[in->dst_reg] = s.result[in->src_reg];
 			s.imm[in->dst_reg] = s.imm[in->src_reg];
 			s.root[in->dst_reg] = s.root[in->src_reg];
 			s.off[in->dst_reg] = s.off[in->src_reg];

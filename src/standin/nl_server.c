@@ -15,8 +15,11 @@
  *    waiting for readers are counted per client and in all, a connection that does not open a
  *    socket in time is closed, and a spare descriptor keeps accept() able to shed a
  *    connection when descriptors run out, so the loop never spins on a readable listener.
- *  - What a client may do follows the capabilities its process holds (nl_peer_cred.c), read
- *    once when it connects, as the kernel checks the opener's credentials (file_ns_capable()).
+ *  - What a client may do follows the capabilities of the process that opened it, read once
+ *    when it connects (the kernel's file_ns_capable() on the opener), and those of the process
+ *    that sent the request, read with each message that needs them (ns_capable(current)):
+ *    SO_PASSCRED on both of the server's ends makes the kernel name each sender
+ *    (nl_peer_cred.c reads both).
  *  - The socket file is made by bind() with its final mode (the umask), in a directory nobody
  *    else can write to (or a sticky one); it is only ever removed through that directory's
  *    descriptor after checking it is still our inode.
@@ -75,7 +78,7 @@ struct nl_server_buf {
 struct nl_server_client {
 	struct nl_server_client *next;
 	struct kfsim_nl_sock *sock;	/* NULL until OPEN */
-	struct kfsim_nl_cred cred;
+	struct kfsim_nl_cred cred;	/* the opener's */
 	uid_t uid;			/* the peer's, for SHUTDOWN */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
@@ -479,7 +482,8 @@ static bool accept_client(struct kfsim_nl_server *s)
 		return true;
 	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
+	if (!c || setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int))) {
+		kfree(c);
 		refuse(fd, -ENOMEM);
 		return true;
 	}
@@ -581,6 +585,57 @@ static void flush_all(struct kfsim_nl_server *s)
 	}
 }
 
+/*
+ * recv() of one packet and the process that sent it (SCM_CREDENTIALS; pid 0 when the kernel
+ * named none).  Descriptors a client sends along are closed, never kept.
+ */
+static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t n;
+
+	*sender = (struct ucred){ .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return n;
+	for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+		if (cmsg->cmsg_level != SOL_SOCKET)
+			continue;
+		if (cmsg->cmsg_type == SCM_CREDENTIALS &&
+		    cmsg->cmsg_len >= CMSG_LEN(sizeof(*sender)))
+			memcpy(sender, CMSG_DATA(cmsg), sizeof(*sender));
+		else if (cmsg->cmsg_type == SCM_RIGHTS)
+			for (size_t i = 0; i < (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
+				int passed;
+
+				memcpy(&passed, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(int));
+				close(passed);
+			}
+	}
+	return n;
+}
+
+/*
+ * What the sender of the request just read holds: only asked when the opener holds something,
+ * since both must (reading /proc per message would cost the unprivileged nothing to cause).
+ */
+static struct kfsim_nl_cred sender_cred(const struct nl_server_client *c,
+					const struct ucred *sender)
+{
+	if (!c->cred.net_admin && !c->cred.net_admin_netns && !c->cred.sys_admin)
+		return KFSIM_NL_CRED_USER;
+	return kfsim_nl_sender_cred(sender);
+}
+
 static int reply(struct nl_server_client *c, int err, int pass_fd)
 {
 	struct kfsim_nl_wire_rep rep = {
@@ -629,6 +684,8 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 	__atomic_add_fetch(&s->nr_sockets, 1, __ATOMIC_RELAXED);
 	c->data_fd = sv[0];
 	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+	/* before the client has the other end: every message it sends names its sender */
+	setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int));
 	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	err = reply(c, 0, sv[1]);
 	close(sv[1]);
@@ -654,7 +711,8 @@ static int do_bind(struct nl_server_client *c, u32 portid, u32 groups)
 	return reply(c, err, -1);
 }
 
-static int do_setsockopt(struct nl_server_client *c, u32 opt, u32 val)
+static int do_setsockopt(struct nl_server_client *c, u32 opt, u32 val,
+			 const struct kfsim_nl_cred *sender)
 {
 	int err;
 
@@ -667,7 +725,7 @@ static int do_setsockopt(struct nl_server_client *c, u32 opt, u32 val)
 		break;
 	case NETLINK_LISTEN_ALL_NSID:
 		/* netlink_setsockopt(): listening to other namespaces needs CAP_NET_BROADCAST */
-		err = c->cred.net_admin ? 0 : -EPERM;
+		err = c->cred.net_admin && sender->net_admin ? 0 : -EPERM;
 		break;
 	case NETLINK_PKTINFO:
 	case NETLINK_BROADCAST_ERROR:
@@ -707,7 +765,9 @@ static int do_getsockopt(struct nl_server_client *c, u32 opt)
 static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	struct kfsim_nl_wire_req req;
-	ssize_t n = recv(c->ctl_fd, &req, sizeof(req), MSG_DONTWAIT | MSG_TRUNC);
+	struct kfsim_nl_cred cred;
+	struct ucred sender;
+	ssize_t n = recv_from(c->ctl_fd, &req, sizeof(req), &sender);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
@@ -728,6 +788,10 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 		reply(c, -ENOTCONN, -1);
 		return true;
 	}
+	/* BIND's groups and SETSOCKOPT's joins are checked against this sender too */
+	cred = sender_cred(c, &sender);
+	if (c->sock)
+		kfsim_nl_sock_set_sender(c->sock, &cred);
 	switch (req.op) {
 	case KFSIM_NL_WIRE_OPEN:
 		do_open(s, c, req.val);
@@ -736,7 +800,7 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 		do_bind(c, req.name, req.val);
 		break;
 	case KFSIM_NL_WIRE_SETSOCKOPT:
-		do_setsockopt(c, req.name, req.val);
+		do_setsockopt(c, req.name, req.val, &cred);
 		break;
 	case KFSIM_NL_WIRE_GETSOCKOPT:
 		do_getsockopt(c, req.name);
@@ -751,7 +815,9 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 /* One netlink buffer from the client; false when every client copy is closed. */
 static bool handle_data(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
-	ssize_t n = recv(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, MSG_DONTWAIT | MSG_TRUNC);
+	struct kfsim_nl_cred cred;
+	struct ucred sender;
+	ssize_t n = recv_from(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, &sender);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
@@ -762,8 +828,11 @@ static bool handle_data(struct kfsim_nl_server *s, struct nl_server_client *c)
 		return poll(&hup, 1, 0) <= 0 || !(hup.revents & (POLLHUP | POLLRDHUP | POLLERR));
 	}
 	c->bound = true;	/* netlink_sendmsg() autobinds */
-	if ((size_t)n <= NL_SERVER_RX_MAX)
+	if ((size_t)n <= NL_SERVER_RX_MAX) {
+		cred = sender_cred(c, &sender);
+		kfsim_nl_sock_set_sender(c->sock, &cred);
 		kfsim_nl_sock_send(c->sock, s->buf, (size_t)n);
+	}
 	/* larger buffers are refused by the sender (the shim answers EMSGSIZE) */
 	flush_all(s);
 	return true;

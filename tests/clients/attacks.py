@@ -656,6 +656,82 @@ def attack_capability_donor():
     stop_server(proc)
 
 
+CAP_NET_ADMIN = 12
+
+
+def drop_effective_net_admin():
+    """capset(): CAP_NET_ADMIN out of this process's effective set (permitted keeps it)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this task
+    data = (ctypes.c_uint32 * 6)()  # two __user_cap_data_struct: effective, permitted, inh.
+    if libc.capget(header, data):
+        raise OSError(ctypes.get_errno(), "capget")
+    data[0] &= ~(1 << CAP_NET_ADMIN)
+    if libc.capset(header, data):
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def cap_eff():
+    for line in open("/proc/self/status"):
+        if line.startswith("CapEff:"):
+            return int(line.split()[1], 16)
+    return 0
+
+
+def attack_sender_capabilities():
+    """Linux asks the sender too (ns_capable(current)): an opener's rights do not travel."""
+    print("the sending process's capabilities, not only the opener's:")
+    path = os.path.join(tmp, "sender.sock")
+    proc = start_server(path)
+    pass_rd, pass_wr = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    result_rd, result_wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # root with CAP_NET_ADMIN opens, then drops it from its effective set
+        try:
+            signal.alarm(20)
+            ctl, fd, err = wire_open(path)
+            data = socket.socket(fileno=fd)
+            data.settimeout(10)
+            drop_effective_net_admin()
+            r = [hex(cap_eff()), plca_set_node_cnt(data, 81)]
+        except BaseException as e:  # noqa: BLE001 - the child reports, never raises
+            r = repr(e)
+        os.write(result_wr, json.dumps(r).encode())
+        os._exit(0)
+    ready, _, _ = select.select([result_rd], [], [], 25)
+    r = json.loads(os.read(result_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root that opened with CAP_NET_ADMIN and dropped it may not SET",
+          isinstance(r, list) and r[1] == -errno.EPERM, f"CapEff when sending, SET: {r}")
+
+    # (b) root opens, hands the data descriptor to nobody over SCM_RIGHTS
+    ctl, fd, err = wire_open(path)
+
+    def receive_and_set():
+        _, fds, _, _ = socket.recv_fds(pass_rd, 1, 1)
+        data = socket.socket(fileno=fds[0])
+        data.settimeout(10)
+        return [hex(cap_eff()), plca_set_node_cnt(data, 82)]
+
+    socket.send_fds(pass_wr, [b"x"], [fd])
+    r = as_nobody(receive_and_set, 20)
+    check("nobody's SET through a descriptor root opened and passed is refused",
+          isinstance(r, list) and r[1] == -errno.EPERM, f"CapEff, SET: {r}")
+
+    # (c) the privileged opener sending itself still may
+    data = socket.socket(fileno=fd)
+    data.settimeout(10)
+    err = plca_set_node_cnt(data, 83)
+    check("root that opened and sends with CAP_NET_ADMIN may SET", err == 0,
+          f"SET: {ename(err)}")
+    rc, out, _ = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    check("only the capable sender's SET took effect", "Node count: 83" in out,
+          [ln.strip() for ln in out.splitlines() if "Node count" in ln])
+    data.close()
+    ctl.close()
+    stop_server(proc)
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -842,7 +918,8 @@ ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
-    "donor": attack_capability_donor, "inproc": attack_inproc_kernel,
+    "donor": attack_capability_donor, "sender": attack_sender_capabilities,
+    "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }
 

@@ -732,6 +732,71 @@ def attack_sender_capabilities():
     stop_server(proc)
 
 
+def getfamily_do(seq):
+    """CTRL_CMD_GETFAMILY of "ethtool": a reply of some KiB for 32 bytes asked."""
+    body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0")
+    return struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, seq, 0) + body
+
+
+FLOOD_REQ = getfamily_do
+
+
+def attack_flood_latency():
+    """One user's flood of full batches delays another's request by a bounded amount."""
+    print("another user's request under a flood:")
+    path = os.path.join(tmp, "flood.sock")
+    proc = start_server(path)
+    batch = b"".join(FLOOD_REQ(i) for i in range(65536 // len(FLOOD_REQ(0))))
+    go_rd, go_wr = os.pipe()
+
+    def flood(seconds):
+        conns = [wire_open(path) for _ in range(60)]
+        datas = [socket.socket(fileno=fd) for _, fd, err in conns if fd is not None]
+        for d in datas:
+            d.setblocking(False)
+        os.write(go_wr, b"x")
+        sent, deadline = 0, time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select(datas, datas, [], 0.1)
+            for d in readable:  # read what comes: nothing is dropped, all of it is made
+                try:
+                    while d.recv(262144):
+                        pass
+                except OSError:
+                    pass
+            for d in writable:
+                try:
+                    d.send(batch)
+                    sent += 1
+                except BlockingIOError:
+                    pass
+        return [len(datas), sent]
+
+    pid = os.fork()
+    if pid == 0:
+        r = as_nobody(flood, 30, 8)
+        os.write(go_wr, json.dumps(r).encode())
+        os._exit(0)
+    select.select([go_rd], [], [], 20)
+    os.read(go_rd, 1)
+    time.sleep(1)  # the flood under way
+    cpu0 = cpu_seconds(proc.pid)
+    times, outs = [], []
+    for _ in range(5):
+        rc, out, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+        times.append(round(took, 3))
+        outs.append(rc)
+    cpu1 = cpu_seconds(proc.pid)
+    ready, _, _ = select.select([go_rd], [], [], 30)
+    r = json.loads(os.read(go_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root's --get-plca-cfg under 60 connections of nobody's 64 KiB batches",
+          outs == [0] * 5 and max(times) < 0.5,
+          f"exits {outs}, seconds {times} (want each < 0.5), server CPU "
+          f"{cpu1 - cpu0:.2f} s meanwhile; flood [connections, batches sent]: {r}")
+    stop_server(proc)
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -919,6 +984,7 @@ ATTACKS = {
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
+    "flood": attack_flood_latency,
     "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }

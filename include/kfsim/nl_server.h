@@ -24,7 +24,10 @@
  * effective set of the SO_PEERCRED process (found race-free through SO_PEERPIDFD), counted only
  * when that process is in the server's user namespace, which owns the simulated network
  * namespace.  CAP_NET_ADMIN passes GENL_ADMIN_PERM and GENL_UNS_ADMIN_PERM, CAP_SYS_ADMIN the
- * GENL_MCAST_CAP_SYS_ADMIN groups; without them a request answers -EPERM as on Linux.
+ * GENL_MCAST_CAP_SYS_ADMIN groups; without them a request answers -EPERM as on Linux.  As Linux
+ * asks the sending task too, so does the server: the process that sent each request (named by
+ * the kernel in SCM_CREDENTIALS, SO_PASSCRED being set on the server's ends) must hold the
+ * capability as well, so a descriptor passed on or kept after dropping it lends nothing.
  *
  * Limits (docs/own-tools.md, "Security model"): KFSIM_NL_SERVER_MAX_CLIENTS connections in all,
  * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own, a connection

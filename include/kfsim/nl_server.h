@@ -39,9 +39,9 @@
  * two clients' SETs never interleave.  It serves users in turns: each turn runs, for each uid, at
  * most KFSIM_NL_SERVER_TURN_BYTES of its connections' requests (whole messages, at least one;
  * the rest of a larger buffer waits for the next turn), so one user's many connections and
- * full buffers delay another user's request by a turn, not by all their work.  Replies and dump buffers are produced when the request
- * arrives and queued for the reader (the kernel runs dump steps as the reader reads; the bytes
- * are the same, only the moment they are made differs).
+ * full buffers delay another user's request by a turn, not by all their work.  Replies and
+ * dump buffers are produced when the request arrives and queued for the reader (the kernel runs
+ * dump steps as the reader reads; the bytes are the same, only the moment they are made differs).
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -67,7 +67,7 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
 #define KFSIM_NL_SERVER_OPEN_TIMEOUT_MS 5000 /* from connect to OPEN */
 #define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* bytes waiting for one reader, besides its socket */
 #define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* bytes waiting for all readers together */
-#define KFSIM_NL_SERVER_TURN_BYTES 4096u /* request bytes served per user per turn (and one message) */
+#define KFSIM_NL_SERVER_TURN_BYTES 4096u	 /* requests run per user per turn (or one message) */
 
 /**
  * struct kfsim_nl_listen_opts - how the socket file is made

@@ -738,6 +738,12 @@ def getfamily_do(seq):
     return struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, seq, 0) + body
 
 
+def getfamily_missing(seq):
+    """CTRL_CMD_GETFAMILY of a family nobody registered: -ENOENT, with NLM_F_ACK."""
+    body = struct.pack("BBH", 3, 1, 0) + nla(2, b"nosuch\0")
+    return struct.pack("=IHHII", 16 + len(body), 0x10, 0x5, seq, 0) + body
+
+
 FLOOD_REQ = getfamily_do
 
 
@@ -787,6 +793,28 @@ def attack_flood_latency():
         times.append(round(took, 3))
         outs.append(rc)
     cpu1 = cpu_seconds(proc.pid)
+    # a buffer of many turns' worth runs whole and in order, between the flood's turns
+    ctl, fd, err = wire_open(path)
+    data = socket.socket(fileno=fd)
+    data.settimeout(10)
+    asked = b"".join(getfamily_missing(seq) for seq in range(1, 1001))
+    data.send(asked)
+    answers = []
+    try:
+        while len(answers) < 1000:
+            reply, off = data.recv(262144), 0
+            while off + 20 <= len(reply):
+                length, kind, _, seq, _ = struct.unpack_from("=IHHII", reply, off)
+                error = struct.unpack_from("i", reply, off + 16)[0] if kind == 2 else None
+                answers.append((seq, error))
+                off += (max(length, 16) + 3) & ~3
+    except OSError as e:
+        answers.append(("recv", e.errno))
+    data.close()
+    ctl.close()
+    check(f"root's {len(asked)}-byte buffer of 1000 requests is answered whole and in order",
+          answers == [(seq, -errno.ENOENT) for seq in range(1, 1001)],
+          f"{len(answers)} answers, first {answers[:2]}, last {answers[-1:]}")
     ready, _, _ = select.select([go_rd], [], [], 30)
     r = json.loads(os.read(go_rd, 4096)) if ready else None
     os.waitpid(pid, 0)

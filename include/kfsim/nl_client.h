@@ -81,8 +81,8 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k);
 /**
  * kfsim_nl_sock_open() - open a NETLINK_GENERIC socket on the in-process kernel
  * @k: the kernel
- * @cred: the opener's credentials (copied), checked on every request as the kernel checks the
- *        sender's capabilities
+ * @cred: the opener's credentials (copied), checked on every request that needs a capability;
+ *        the sending task's (kfsim_nl_sock_set_sender()) are these until set otherwise
  *
  * The socket gets a unique port id (1, 2, ...), no options set and no groups joined.
  *
@@ -90,6 +90,18 @@ void kfsim_nl_kernel_destroy(struct kfsim_nl_kernel *k);
  */
 struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
 					 const struct kfsim_nl_cred *cred);
+
+/**
+ * kfsim_nl_sock_set_sender() - the credentials of the task that makes the next calls on @sock
+ * @sender: copied; NULL: the opener's again (the default)
+ *
+ * Linux checks a GENL_ADMIN_PERM / GENL_UNS_ADMIN_PERM request and a GENL_MCAST_CAP_* join
+ * against the opener's credentials (file_ns_capable()) and the sending task's
+ * (ns_capable(current)); kfsim asks both, so a descriptor handed to another process, or kept by
+ * one that dropped its capabilities, sends with the sender's rights.  A server sets this before
+ * each request it reads from a process other than the opener.
+ */
+void kfsim_nl_sock_set_sender(struct kfsim_nl_sock *sock, const struct kfsim_nl_cred *sender);
 
 /** kfsim_nl_sock_close() - close @sock (NULL is fine); queued messages are dropped. */
 void kfsim_nl_sock_close(struct kfsim_nl_sock *sock);

@@ -24,7 +24,10 @@
  * effective set of the SO_PEERCRED process (found race-free through SO_PEERPIDFD), counted only
  * when that process is in the server's user namespace, which owns the simulated network
  * namespace.  CAP_NET_ADMIN passes GENL_ADMIN_PERM and GENL_UNS_ADMIN_PERM, CAP_SYS_ADMIN the
- * GENL_MCAST_CAP_SYS_ADMIN groups; without them a request answers -EPERM as on Linux.
+ * GENL_MCAST_CAP_SYS_ADMIN groups; without them a request answers -EPERM as on Linux.  As Linux
+ * asks the sending task too, so does the server: the process that sent each request (named by
+ * the kernel in SCM_CREDENTIALS, SO_PASSCRED being set on the server's ends) must hold the
+ * capability as well, so a descriptor passed on or kept after dropping it lends nothing.
  *
  * Limits (docs/own-tools.md, "Security model"): KFSIM_NL_SERVER_MAX_CLIENTS connections in all,
  * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own, a connection
@@ -33,9 +36,12 @@
  * reader's next recv() fails with ENOBUFS, as netlink_overrun() does).
  *
  * The server is single-threaded: each request runs to completion before the next is read, so
- * two clients' SETs never interleave.  Replies and dump buffers are produced when the request
- * arrives and queued for the reader (the kernel runs dump steps as the reader reads; the bytes
- * are the same, only the moment they are made differs).
+ * two clients' SETs never interleave.  It serves users in turns: each turn runs, for each uid, at
+ * most KFSIM_NL_SERVER_TURN_BYTES of its connections' requests (whole messages, at least one;
+ * the rest of a larger buffer waits for the next turn), so one user's many connections and
+ * full buffers delay another user's request by a turn, not by all their work.  Replies and
+ * dump buffers are produced when the request arrives and queued for the reader (the kernel runs
+ * dump steps as the reader reads; the bytes are the same, only the moment they are made differs).
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -61,6 +67,7 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
 #define KFSIM_NL_SERVER_OPEN_TIMEOUT_MS 5000 /* from connect to OPEN */
 #define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* bytes waiting for one reader, besides its socket */
 #define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* bytes waiting for all readers together */
+#define KFSIM_NL_SERVER_TURN_BYTES 4096u	 /* requests run per user per turn (or one message) */
 
 /**
  * struct kfsim_nl_listen_opts - how the socket file is made

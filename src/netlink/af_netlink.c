@@ -34,7 +34,8 @@ struct netlink_dump {
 struct kfsim_nl_sock {
 	struct kfsim_nl_kernel *net;
 	int protocol;
-	struct kfsim_nl_cred cred;
+	struct kfsim_nl_cred cred;	/* the opener's: the file's f_cred */
+	struct kfsim_nl_cred sender;	/* the calling task's (current_cred()) */
 	u32 portid;
 	bool ext_ack;
 	bool cap_ack;
@@ -124,23 +125,37 @@ struct kfsim_nl_kernel *kfsim_netlink_sock_net(const struct kfsim_nl_sock *sk)
 	return sk->net;
 }
 
-bool kfsim_netlink_sock_capable(const struct kfsim_nl_sock *sk, int cap)
+/* ns_capable() on one set of credentials: the server's namespace, or (@net) the socket's. */
+static bool cred_capable(const struct kfsim_nl_cred *cred, int cap, bool net)
 {
 	switch (cap) {
 	case CAP_NET_ADMIN:
-		return sk->cred.net_admin;
+		return cred->net_admin || (net && cred->net_admin_netns);
 	case CAP_SYS_ADMIN:
-		return sk->cred.sys_admin;
+		return cred->sys_admin;
 	default:
 		return false;
 	}
 }
 
+/*
+ * netlink_ns_capable(): file_ns_capable() on the opener's credentials and ns_capable() on the
+ * sending task's; both must hold @cap.
+ */
+bool kfsim_netlink_sock_capable(const struct kfsim_nl_sock *sk, int cap)
+{
+	return cred_capable(&sk->cred, cap, false) && cred_capable(&sk->sender, cap, false);
+}
+
 bool kfsim_netlink_sock_net_capable(const struct kfsim_nl_sock *sk, int cap)
 {
-	if (cap == CAP_NET_ADMIN && sk->cred.net_admin_netns)
-		return true;
-	return kfsim_netlink_sock_capable(sk, cap);
+	return cred_capable(&sk->cred, cap, true) && cred_capable(&sk->sender, cap, true);
+}
+
+void kfsim_nl_sock_set_sender(struct kfsim_nl_sock *sock, const struct kfsim_nl_cred *sender)
+{
+	if (sock)
+		sock->sender = sender ? *sender : sock->cred;
 }
 
 /* netlink_lookup(): the user socket of @protocol bound to @portid. */
@@ -166,6 +181,7 @@ struct kfsim_nl_sock *kfsim_nl_sock_open(struct kfsim_nl_kernel *k,
 	sock->net = k;
 	sock->protocol = NETLINK_GENERIC;
 	sock->cred = *cred;
+	sock->sender = *cred;	/* the opener sends, until told otherwise */
 	do {
 		sock->portid = k->next_portid++;
 	} while (!sock->portid || netlink_lookup(k, sock->protocol, sock->portid));

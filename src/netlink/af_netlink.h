@@ -171,9 +171,12 @@ void kfsim_netlink_dump_abort_module(struct kfsim_nl_sock *ksk, const void *modu
 
 /* ---- the sender's credentials ----------------------------------------------------------- */
 
-/* sk_ns_capable(sk, &init_user_ns, cap): CAP_NET_ADMIN or CAP_SYS_ADMIN, everywhere. */
+/*
+ * netlink_ns_capable(skb, &init_user_ns, cap): CAP_NET_ADMIN or CAP_SYS_ADMIN, everywhere, held
+ * by the socket's opener and by the task sending (kfsim_nl_sock_set_sender()).
+ */
 bool kfsim_netlink_sock_capable(const struct kfsim_nl_sock *sk, int cap);
-/* sk_net_capable(): @cap in the user namespace owning the socket's network namespace. */
+/* The same in the user namespace owning the socket's network namespace. */
 bool kfsim_netlink_sock_net_capable(const struct kfsim_nl_sock *sk, int cap);
 
 static inline bool netlink_capable(const struct sk_buff *skb, int cap)

@@ -26,9 +26,13 @@
  *  - only a process in the server's own user namespace counts: a root inside a user namespace
  *    of its own (unshare -U) holds every capability there and none over ours, as on Linux.
  *
- * Not followed (documented in docs/own-tools.md): the kernel also asks whether the task that
- * sends holds the capability (ns_capable(current)); we cannot see who writes to a passed
- * descriptor, so the opener alone decides.
+ * The kernel also asks whether the task that sends holds the capability (ns_capable(current)).
+ * The server learns each sender from SCM_CREDENTIALS (SO_PASSCRED on its end of the
+ * connection: the kernel fills in the sending process's pid and real uid, which a process
+ * cannot forge without CAP_SYS_ADMIN and CAP_SETUID) and asks kfsim_nl_sender_cred() the same
+ * questions about that process, pinned with pidfd_open() and checked to still have that real
+ * uid.  The pin is taken when the server reads the message, not when it was sent: a sender that
+ * exited in between holds nothing (its pid may already name another process of its user).
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -51,13 +55,8 @@
 #define CAP_SYS_ADMIN 21
 #define AT_SECURE_TYPE 23	/* <elf.h>'s AT_SECURE */
 
-static int peer_pidfd(int fd, pid_t pid)
+static int open_pidfd(pid_t pid)
 {
-	socklen_t len = sizeof(int);
-	int pidfd = -1;
-
-	if (!getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) && pidfd >= 0)
-		return pidfd;
 #ifdef SYS_pidfd_open
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
@@ -66,8 +65,18 @@ static int peer_pidfd(int fd, pid_t pid)
 #endif
 }
 
-/* CapEff and the effective uid from /proc/PID/status; false if unreadable. */
-static bool read_status(pid_t pid, unsigned long long *cap_eff, uid_t *euid)
+static int peer_pidfd(int fd, pid_t pid)
+{
+	socklen_t len = sizeof(int);
+	int pidfd = -1;
+
+	if (!getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) && pidfd >= 0)
+		return pidfd;
+	return open_pidfd(pid);
+}
+
+/* CapEff and the real and effective uids from /proc/PID/status; false if unreadable. */
+static bool read_status(pid_t pid, unsigned long long *cap_eff, uid_t *ruid, uid_t *euid)
 {
 	char path[64], line[256];
 	bool have_cap = false, have_uid = false;
@@ -78,11 +87,12 @@ static bool read_status(pid_t pid, unsigned long long *cap_eff, uid_t *euid)
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned int ruid, e;
+		unsigned int r, e;
 
 		if (sscanf(line, "CapEff: %llx", cap_eff) == 1)
 			have_cap = true;
-		else if (sscanf(line, "Uid: %u %u", &ruid, &e) == 2) {
+		else if (sscanf(line, "Uid: %u %u", &r, &e) == 2) {
+			*ruid = r;
 			*euid = e;
 			have_uid = true;
 		}
@@ -123,21 +133,23 @@ static bool same_user_ns(pid_t pid)
 	       mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
 }
 
-struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
+/*
+ * The capabilities of @pid, pinned by @pidfd (closed here), whose real (@real) or effective uid
+ * must be @uid; nothing when any of it cannot be read race-free.
+ */
+static struct kfsim_nl_cred pinned_cred(pid_t pid, int pidfd, uid_t uid, bool real)
 {
 	struct kfsim_nl_cred cred = KFSIM_NL_CRED_USER;
 	unsigned long long cap_eff = 0;
 	struct pollfd exited;
-	uid_t euid = (uid_t)-1;
+	uid_t ruid = (uid_t)-1, euid = (uid_t)-1;
 	bool ok;
-	int pidfd;
 
-	pidfd = peer_pidfd(fd, peer->pid);
 	if (pidfd < 0)
 		return cred;	/* cannot pin the process: no capabilities */
 	/* auxv after the status: a program exec'd in between shows its own AT_SECURE */
-	ok = read_status(peer->pid, &cap_eff, &euid) && euid == peer->uid &&
-	     same_user_ns(peer->pid) && !secure_exec(peer->pid);
+	ok = read_status(pid, &cap_eff, &ruid, &euid) && (real ? ruid : euid) == uid &&
+	     same_user_ns(pid) && !secure_exec(pid);
 	exited = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	if (poll(&exited, 1, 0) != 0)
 		ok = false;	/* gone (or unknown): the PID may name someone else now */
@@ -148,4 +160,16 @@ struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
 	cred.net_admin_netns = cred.net_admin;
 	cred.sys_admin = cap_eff & (1ULL << CAP_SYS_ADMIN);
 	return cred;
+}
+
+struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
+{
+	return pinned_cred(peer->pid, peer_pidfd(fd, peer->pid), peer->uid, false);
+}
+
+struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender)
+{
+	if (sender->pid <= 0)
+		return KFSIM_NL_CRED_USER;	/* not visible from our pid namespace */
+	return pinned_cred(sender->pid, open_pidfd(sender->pid), sender->uid, true);
 }

@@ -13,4 +13,11 @@
  */
 struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer);
 
+/*
+ * kfsim_nl_sender_cred() - the same for the process that sent one message, as SCM_CREDENTIALS
+ * names it in @sender (pid as seen from the server, real uid): nothing when it is gone, not
+ * visible, no longer that user, or cannot be read race-free.
+ */
+struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender);
+
 #endif /* KFSIM_STANDIN_NL_PEER_CRED_H */

@@ -6,6 +6,10 @@
  * Invariants kept:
  *  - One thread runs the kernel: every request (a data packet or a control message) runs to
  *    completion before the next one is read, so requests of different clients never interleave.
+ *  - Users are served in turns (kfsim_nl_server_run()): in each, every uid gets at most
+ *    KFSIM_NL_SERVER_TURN_BYTES of requests run, whole messages, taken from its connections in
+ *    rotation; a buffer's unrun rest waits in its client (pending) for the next turn.  A user's
+ *    request waits for one turn of each other user, however many connections they hold.
  *  - After every request, every socket's queue is drained into its client's outgoing list, so a
  *    notification one client caused reaches every subscribed client in the order it was made.
  *  - A client is released when the last client-side copy of its data descriptor is closed
@@ -15,8 +19,11 @@
  *    waiting for readers are counted per client and in all, a connection that does not open a
  *    socket in time is closed, and a spare descriptor keeps accept() able to shed a
  *    connection when descriptors run out, so the loop never spins on a readable listener.
- *  - What a client may do follows the capabilities its process holds (nl_peer_cred.c), read
- *    once when it connects, as the kernel checks the opener's credentials (file_ns_capable()).
+ *  - What a client may do follows the capabilities of the process that opened it, read once
+ *    when it connects (the kernel's file_ns_capable() on the opener), and those of the process
+ *    that sent the request, read with each message that needs them (ns_capable(current)):
+ *    SO_PASSCRED on both of the server's ends makes the kernel name each sender
+ *    (nl_peer_cred.c reads both).
  *  - The socket file is made by bind() with its final mode (the umask), in a directory nobody
  *    else can write to (or a sticky one); it is only ever removed through that directory's
  *    descriptor after checking it is still our inode.
@@ -75,7 +82,7 @@ struct nl_server_buf {
 struct nl_server_client {
 	struct nl_server_client *next;
 	struct kfsim_nl_sock *sock;	/* NULL until OPEN */
-	struct kfsim_nl_cred cred;
+	struct kfsim_nl_cred cred;	/* the opener's */
 	uid_t uid;			/* the peer's, for SHUTDOWN */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
@@ -86,7 +93,11 @@ struct nl_server_client {
 	unsigned long dropped;
 	bool congested;			/* NETLINK_S_CONGESTED: dropping until drained */
 	bool overrun_pending;		/* the ENOBUFS marker still has to be sent */
+	bool data_ready;		/* this turn: requests wait (read or pending) */
 	struct timespec connected;	/* for KFSIM_NL_SERVER_OPEN_TIMEOUT_MS */
+	u8 *pending;			/* a buffer's messages not run yet (a later turn's) */
+	size_t pending_len;
+	struct kfsim_nl_cred pending_cred; /* its sender's */
 };
 
 struct kfsim_nl_server {
@@ -106,6 +117,7 @@ struct kfsim_nl_server {
 	struct nl_server_client *clients;
 	unsigned int nr_sockets;
 	bool shutdown;			/* a SHUTDOWN request was accepted */
+	unsigned int turn;		/* rotates where each turn starts */
 	u8 *buf;
 };
 
@@ -356,6 +368,7 @@ static void client_free(struct kfsim_nl_server *s, struct nl_server_client *c)
 		close(c->ctl_fd);
 	if (c->data_fd >= 0)
 		close(c->data_fd);
+	kfree(c->pending);
 	while (c->out_head) {
 		struct nl_server_buf *b = c->out_head;
 
@@ -479,7 +492,8 @@ static bool accept_client(struct kfsim_nl_server *s)
 		return true;
 	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
+	if (!c || setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int))) {
+		kfree(c);
 		refuse(fd, -ENOMEM);
 		return true;
 	}
@@ -565,7 +579,12 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 	c->dropped = 0;
 }
 
-/* Every reply, dump step and notification the last request made goes to its reader. */
+/*
+ * Every reply, dump step and notification the last request made goes to its reader; except to
+ * a client whose buffer is only partly run: reading its socket would advance its dump between
+ * two messages of one buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY
+ * for a second one).  Its queue is drained once the buffer is done, in the order it was made.
+ */
 static void flush_all(struct kfsim_nl_server *s)
 {
 	struct nl_server_client *c;
@@ -573,12 +592,63 @@ static void flush_all(struct kfsim_nl_server *s)
 	for (c = s->clients; c; c = c->next) {
 		ssize_t n;
 
-		if (!c->sock)
+		if (!c->sock || c->pending)
 			continue;
 		while ((n = kfsim_nl_sock_recv(c->sock, s->buf, NL_SERVER_BUF_SIZE)) > 0)
 			client_enqueue(s, c, s->buf, min_t(size_t, (size_t)n, NL_SERVER_BUF_SIZE));
 		client_push(s, c);
 	}
+}
+
+/*
+ * recv() of one packet and the process that sent it (SCM_CREDENTIALS; pid 0 when the kernel
+ * named none).  Descriptors a client sends along are closed, never kept.
+ */
+static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t n;
+
+	*sender = (struct ucred){ .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return n;
+	for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg)) {
+		if (cmsg->cmsg_level != SOL_SOCKET)
+			continue;
+		if (cmsg->cmsg_type == SCM_CREDENTIALS &&
+		    cmsg->cmsg_len >= CMSG_LEN(sizeof(*sender)))
+			memcpy(sender, CMSG_DATA(cmsg), sizeof(*sender));
+		else if (cmsg->cmsg_type == SCM_RIGHTS)
+			for (size_t i = 0; i < (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
+				int passed;
+
+				memcpy(&passed, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(int));
+				close(passed);
+			}
+	}
+	return n;
+}
+
+/*
+ * What the sender of the request just read holds: only asked when the opener holds something,
+ * since both must (reading /proc per message would cost the unprivileged nothing to cause).
+ */
+static struct kfsim_nl_cred sender_cred(const struct nl_server_client *c,
+					const struct ucred *sender)
+{
+	if (!c->cred.net_admin && !c->cred.net_admin_netns && !c->cred.sys_admin)
+		return KFSIM_NL_CRED_USER;
+	return kfsim_nl_sender_cred(sender);
 }
 
 static int reply(struct nl_server_client *c, int err, int pass_fd)
@@ -629,6 +699,8 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 	__atomic_add_fetch(&s->nr_sockets, 1, __ATOMIC_RELAXED);
 	c->data_fd = sv[0];
 	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+	/* before the client has the other end: every message it sends names its sender */
+	setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int));
 	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	err = reply(c, 0, sv[1]);
 	close(sv[1]);
@@ -654,7 +726,8 @@ static int do_bind(struct nl_server_client *c, u32 portid, u32 groups)
 	return reply(c, err, -1);
 }
 
-static int do_setsockopt(struct nl_server_client *c, u32 opt, u32 val)
+static int do_setsockopt(struct nl_server_client *c, u32 opt, u32 val,
+			 const struct kfsim_nl_cred *sender)
 {
 	int err;
 
@@ -667,7 +740,7 @@ static int do_setsockopt(struct nl_server_client *c, u32 opt, u32 val)
 		break;
 	case NETLINK_LISTEN_ALL_NSID:
 		/* netlink_setsockopt(): listening to other namespaces needs CAP_NET_BROADCAST */
-		err = c->cred.net_admin ? 0 : -EPERM;
+		err = c->cred.net_admin && sender->net_admin ? 0 : -EPERM;
 		break;
 	case NETLINK_PKTINFO:
 	case NETLINK_BROADCAST_ERROR:
@@ -707,7 +780,9 @@ static int do_getsockopt(struct nl_server_client *c, u32 opt)
 static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	struct kfsim_nl_wire_req req;
-	ssize_t n = recv(c->ctl_fd, &req, sizeof(req), MSG_DONTWAIT | MSG_TRUNC);
+	struct kfsim_nl_cred cred;
+	struct ucred sender;
+	ssize_t n = recv_from(c->ctl_fd, &req, sizeof(req), &sender);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
@@ -728,6 +803,10 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 		reply(c, -ENOTCONN, -1);
 		return true;
 	}
+	/* BIND's groups and SETSOCKOPT's joins are checked against this sender too */
+	cred = sender_cred(c, &sender);
+	if (c->sock)
+		kfsim_nl_sock_set_sender(c->sock, &cred);
 	switch (req.op) {
 	case KFSIM_NL_WIRE_OPEN:
 		do_open(s, c, req.val);
@@ -736,7 +815,7 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 		do_bind(c, req.name, req.val);
 		break;
 	case KFSIM_NL_WIRE_SETSOCKOPT:
-		do_setsockopt(c, req.name, req.val);
+		do_setsockopt(c, req.name, req.val, &cred);
 		break;
 	case KFSIM_NL_WIRE_GETSOCKOPT:
 		do_getsockopt(c, req.name);
@@ -748,25 +827,81 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 	return true;
 }
 
-/* One netlink buffer from the client; false when every client copy is closed. */
-static bool handle_data(struct kfsim_nl_server *s, struct nl_server_client *c)
+/*
+ * How much of @buf to run now: whole messages up to @budget bytes (at least one), cut where
+ * netlink_rcv_skb() would go on to the next message; a truncated or malformed tail, which ends
+ * the kernel's walk, stays with the messages before it.
+ */
+static size_t turn_cut(const u8 *buf, size_t len, size_t budget)
 {
-	ssize_t n = recv(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, MSG_DONTWAIT | MSG_TRUNC);
+	size_t off = 0;
 
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR;
-	if (n == 0) {
-		/* an empty packet, or the end: only a hang-up ends the socket */
-		struct pollfd hup = { .fd = c->data_fd, .events = POLLRDHUP };
+	while (off < budget && len - off >= NLMSG_HDRLEN) {
+		struct nlmsghdr nlh;
 
-		return poll(&hup, 1, 0) <= 0 || !(hup.revents & (POLLHUP | POLLRDHUP | POLLERR));
+		memcpy(&nlh, buf + off, sizeof(nlh));
+		if (nlh.nlmsg_len < NLMSG_HDRLEN || nlh.nlmsg_len > len - off ||
+		    NLMSG_ALIGN(nlh.nlmsg_len) >= len - off)
+			return len;
+		off += NLMSG_ALIGN(nlh.nlmsg_len);
 	}
-	c->bound = true;	/* netlink_sendmsg() autobinds */
-	if ((size_t)n <= NL_SERVER_RX_MAX)
-		kfsim_nl_sock_send(c->sock, s->buf, (size_t)n);
-	/* larger buffers are refused by the sender (the shim answers EMSGSIZE) */
+	return off < len && len - off < NLMSG_HDRLEN ? len : off;
+}
+
+/*
+ * Run up to @budget bytes of @c's requests: its pending rest, else a new buffer read now.
+ * Return: the bytes run (0: none waiting), or -1 when every client copy is closed.
+ */
+static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c, size_t budget)
+{
+	struct kfsim_nl_cred cred;
+	struct ucred sender;
+	const u8 *buf;
+	size_t len, cut;
+	ssize_t n;
+
+	if (c->pending) {
+		buf = c->pending;
+		len = c->pending_len;
+		cred = c->pending_cred;
+	} else {
+		n = recv_from(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, &sender);
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -1;
+		if (n == 0) {
+			/* an empty packet, or the end: only a hang-up ends the socket */
+			struct pollfd hup = { .fd = c->data_fd, .events = POLLRDHUP };
+
+			return poll(&hup, 1, 0) <= 0 ||
+			       !(hup.revents & (POLLHUP | POLLRDHUP | POLLERR)) ? 0 : -1;
+		}
+		c->bound = true;	/* netlink_sendmsg() autobinds */
+		if ((size_t)n > NL_SERVER_RX_MAX)
+			return n;	/* refused by the sender (the shim answers EMSGSIZE) */
+		buf = s->buf;
+		len = (size_t)n;
+		cred = sender_cred(c, &sender);	/* who sent it, asked when it arrives */
+	}
+	cut = turn_cut(buf, len, budget);
+	kfsim_nl_sock_set_sender(c->sock, &cred);
+	kfsim_nl_sock_send(c->sock, buf, cut);
+	if (cut < len) {
+		/* the rest for a later turn (copied first: buf may be the old pending copy) */
+		u8 *rest = kmalloc(len - cut, GFP_KERNEL);
+
+		if (rest)
+			memcpy(rest, buf + cut, len - cut);
+		kfree(c->pending);
+		c->pending = rest;	/* NULL when out of memory: the rest is lost */
+		c->pending_len = rest ? len - cut : 0;
+		c->pending_cred = cred;
+	} else if (c->pending) {
+		kfree(c->pending);
+		c->pending = NULL;
+		c->pending_len = 0;
+	}
 	flush_all(s);
-	return true;
+	return (ssize_t)cut;
 }
 
 /* A connection that has not opened its socket in time holds a slot for nothing. */
@@ -781,26 +916,77 @@ static bool open_overdue(const struct nl_server_client *c)
 	return ms >= KFSIM_NL_SERVER_OPEN_TIMEOUT_MS;
 }
 
+/* The request bytes run for each uid in this turn. */
+struct nl_server_turn_use {
+	uid_t uid;
+	size_t used;
+};
+
+/*
+ * One turn of requests: every client with some waiting, starting at a rotating place, each
+ * taking what is left of its uid's KFSIM_NL_SERVER_TURN_BYTES.  @ready and @use hold one entry
+ * per client.
+ */
+static void serve_turn(struct kfsim_nl_server *s, struct nl_server_client **ready,
+		       struct nl_server_turn_use *use)
+{
+	struct nl_server_client *c;
+	size_t n = 0, users = 0;
+
+	for (c = s->clients; c; c = c->next)
+		if (c->data_ready && c->data_fd >= 0)
+			ready[n++] = c;
+	for (size_t k = 0; k < n; k++) {
+		struct nl_server_turn_use *u = NULL;
+		ssize_t ran;
+
+		c = ready[(s->turn + k) % n];
+		for (size_t j = 0; j < users && !u; j++)
+			if (use[j].uid == c->uid)
+				u = &use[j];
+		if (!u) {
+			u = &use[users++];
+			*u = (struct nl_server_turn_use){ .uid = c->uid };
+		}
+		if (u->used >= KFSIM_NL_SERVER_TURN_BYTES)
+			continue;	/* this user's turn is spent: next turn */
+		ran = serve_data(s, c, KFSIM_NL_SERVER_TURN_BYTES - u->used);
+		if (ran < 0)
+			client_free(s, c);
+		else
+			u->used += (size_t)ran;
+	}
+	s->turn++;
+}
+
 int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 {
+	struct nl_server_turn_use *use = NULL;
+	struct nl_server_client **ready = NULL;
 	struct pollfd *pfd = NULL;
 	size_t cap = 0;
+	int ret = 0;
 
 	while (!*stop && !s->shutdown) {
 		struct nl_server_client *c, *next;
+		bool pending = false;
 		size_t n = 0, i;
-		int ret;
 
 		for (c = s->clients, i = 1; c; c = c->next)
 			i += 2;
 		if (i > cap) {
 			struct pollfd *grown = krealloc(pfd, i * 2 * sizeof(*pfd), GFP_KERNEL);
+			/* more than a client each, for as long as pfd[] needs no growing */
+			struct nl_server_client **r = krealloc(ready, i * 2 * sizeof(*r), GFP_KERNEL);
+			struct nl_server_turn_use *u = krealloc(use, i * 2 * sizeof(*u), GFP_KERNEL);
 
-			if (!grown) {
-				kfree(pfd);
-				return -ENOMEM;
+			pfd = grown ? grown : pfd;
+			ready = r ? r : ready;
+			use = u ? u : use;
+			if (!grown || !r || !u) {
+				ret = -ENOMEM;
+				break;
 			}
-			pfd = grown;
 			cap = i * 2;
 		}
 		pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
@@ -810,21 +996,24 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 						    .events = POLLIN | (c->out_head ||
 								c->overrun_pending ?
 								POLLOUT : 0) };
+			pending |= c->pending != NULL;
 		}
-		ret = poll(pfd, n, 100);
-		if (ret < 0) {
-			if (errno == EINTR)
-				continue;
+		/* a client with a buffer's rest waiting is served without waiting for input */
+		ret = poll(pfd, n, pending ? 0 : 100);
+		if (ret < 0 && errno != EINTR) {
 			ret = -errno;
-			kfree(pfd);
-			return ret;
+			break;
 		}
+		ret = 0;
+		if (*stop)
+			break;
 		/* the list may shrink while we walk it: pfd[] was laid out in list order */
 		for (c = s->clients, i = 1; c; c = next, i += 2) {
 			short ctl = pfd[i].revents, data = pfd[i + 1].revents;
 			bool alive = true;
 
 			next = c->next;
+			c->data_ready = false;
 			if (ctl && c->ctl_fd >= 0 && !handle_ctl(s, c)) {
 				close(c->ctl_fd);
 				c->ctl_fd = -1;
@@ -833,8 +1022,8 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 			}
 			if (alive && c->data_fd >= 0 && (data & POLLOUT))
 				client_push(s, c);
-			if (alive && c->data_fd >= 0 && (data & POLLIN))
-				alive = handle_data(s, c);
+			if (alive && c->data_fd >= 0 && ((data & POLLIN) || c->pending))
+				c->data_ready = true;	/* served in the turn below */
 			else if (alive && c->data_fd >= 0 && (data & (POLLHUP | POLLERR)))
 				alive = false;
 			if (alive && !c->sock && open_overdue(c))
@@ -842,11 +1031,14 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 			if (!alive)
 				client_free(s, c);
 		}
+		serve_turn(s, ready, use);
 		/* a burst is taken at once, but bounded so clients already in are served too */
 		for (int burst = 0; (pfd[0].revents & POLLIN) && burst < 64; burst++)
 			if (!accept_client(s))
 				break;
 	}
+	kfree(use);
+	kfree(ready);
 	kfree(pfd);
-	return 0;
+	return ret;
 }

@@ -656,6 +656,175 @@ def attack_capability_donor():
     stop_server(proc)
 
 
+CAP_NET_ADMIN = 12
+
+
+def drop_effective_net_admin():
+    """capset(): CAP_NET_ADMIN out of this process's effective set (permitted keeps it)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this task
+    data = (ctypes.c_uint32 * 6)()  # two __user_cap_data_struct: effective, permitted, inh.
+    if libc.capget(header, data):
+        raise OSError(ctypes.get_errno(), "capget")
+    data[0] &= ~(1 << CAP_NET_ADMIN)
+    if libc.capset(header, data):
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def cap_eff():
+    for line in open("/proc/self/status"):
+        if line.startswith("CapEff:"):
+            return int(line.split()[1], 16)
+    return 0
+
+
+def attack_sender_capabilities():
+    """Linux asks the sender too (ns_capable(current)): an opener's rights do not travel."""
+    print("the sending process's capabilities, not only the opener's:")
+    path = os.path.join(tmp, "sender.sock")
+    proc = start_server(path)
+    pass_rd, pass_wr = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    result_rd, result_wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # root with CAP_NET_ADMIN opens, then drops it from its effective set
+        try:
+            signal.alarm(20)
+            ctl, fd, err = wire_open(path)
+            data = socket.socket(fileno=fd)
+            data.settimeout(10)
+            drop_effective_net_admin()
+            r = [hex(cap_eff()), plca_set_node_cnt(data, 81)]
+        except BaseException as e:  # noqa: BLE001 - the child reports, never raises
+            r = repr(e)
+        os.write(result_wr, json.dumps(r).encode())
+        os._exit(0)
+    ready, _, _ = select.select([result_rd], [], [], 25)
+    r = json.loads(os.read(result_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root that opened with CAP_NET_ADMIN and dropped it may not SET",
+          isinstance(r, list) and r[1] == -errno.EPERM, f"CapEff when sending, SET: {r}")
+
+    # (b) root opens, hands the data descriptor to nobody over SCM_RIGHTS
+    ctl, fd, err = wire_open(path)
+
+    def receive_and_set():
+        _, fds, _, _ = socket.recv_fds(pass_rd, 1, 1)
+        data = socket.socket(fileno=fds[0])
+        data.settimeout(10)
+        return [hex(cap_eff()), plca_set_node_cnt(data, 82)]
+
+    socket.send_fds(pass_wr, [b"x"], [fd])
+    r = as_nobody(receive_and_set, 20)
+    check("nobody's SET through a descriptor root opened and passed is refused",
+          isinstance(r, list) and r[1] == -errno.EPERM, f"CapEff, SET: {r}")
+
+    # (c) the privileged opener sending itself still may
+    data = socket.socket(fileno=fd)
+    data.settimeout(10)
+    err = plca_set_node_cnt(data, 83)
+    check("root that opened and sends with CAP_NET_ADMIN may SET", err == 0,
+          f"SET: {ename(err)}")
+    rc, out, _ = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    check("only the capable sender's SET took effect", "Node count: 83" in out,
+          [ln.strip() for ln in out.splitlines() if "Node count" in ln])
+    data.close()
+    ctl.close()
+    stop_server(proc)
+
+
+def getfamily_do(seq):
+    """CTRL_CMD_GETFAMILY of "ethtool": a reply of some KiB for 32 bytes asked."""
+    body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0")
+    return struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, seq, 0) + body
+
+
+def getfamily_missing(seq):
+    """CTRL_CMD_GETFAMILY of a family nobody registered: -ENOENT, with NLM_F_ACK."""
+    body = struct.pack("BBH", 3, 1, 0) + nla(2, b"nosuch\0")
+    return struct.pack("=IHHII", 16 + len(body), 0x10, 0x5, seq, 0) + body
+
+
+FLOOD_REQ = getfamily_do
+
+
+def attack_flood_latency():
+    """One user's flood of full batches delays another's request by a bounded amount."""
+    print("another user's request under a flood:")
+    path = os.path.join(tmp, "flood.sock")
+    proc = start_server(path)
+    batch = b"".join(FLOOD_REQ(i) for i in range(65536 // len(FLOOD_REQ(0))))
+    go_rd, go_wr = os.pipe()
+
+    def flood(seconds):
+        conns = [wire_open(path) for _ in range(60)]
+        datas = [socket.socket(fileno=fd) for _, fd, err in conns if fd is not None]
+        for d in datas:
+            d.setblocking(False)
+        os.write(go_wr, b"x")
+        sent, deadline = 0, time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select(datas, datas, [], 0.1)
+            for d in readable:  # read what comes: nothing is dropped, all of it is made
+                try:
+                    while d.recv(262144):
+                        pass
+                except OSError:
+                    pass
+            for d in writable:
+                try:
+                    d.send(batch)
+                    sent += 1
+                except BlockingIOError:
+                    pass
+        return [len(datas), sent]
+
+    pid = os.fork()
+    if pid == 0:
+        r = as_nobody(flood, 30, 8)
+        os.write(go_wr, json.dumps(r).encode())
+        os._exit(0)
+    select.select([go_rd], [], [], 20)
+    os.read(go_rd, 1)
+    time.sleep(1)  # the flood under way
+    cpu0 = cpu_seconds(proc.pid)
+    times, outs = [], []
+    for _ in range(5):
+        rc, out, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+        times.append(round(took, 3))
+        outs.append(rc)
+    cpu1 = cpu_seconds(proc.pid)
+    # a buffer of many turns' worth runs whole and in order, between the flood's turns
+    ctl, fd, err = wire_open(path)
+    data = socket.socket(fileno=fd)
+    data.settimeout(10)
+    asked = b"".join(getfamily_missing(seq) for seq in range(1, 1001))
+    data.send(asked)
+    answers = []
+    try:
+        while len(answers) < 1000:
+            reply, off = data.recv(262144), 0
+            while off + 20 <= len(reply):
+                length, kind, _, seq, _ = struct.unpack_from("=IHHII", reply, off)
+                error = struct.unpack_from("i", reply, off + 16)[0] if kind == 2 else None
+                answers.append((seq, error))
+                off += (max(length, 16) + 3) & ~3
+    except OSError as e:
+        answers.append(("recv", e.errno))
+    data.close()
+    ctl.close()
+    check(f"root's {len(asked)}-byte buffer of 1000 requests is answered whole and in order",
+          answers == [(seq, -errno.ENOENT) for seq in range(1, 1001)],
+          f"{len(answers)} answers, first {answers[:2]}, last {answers[-1:]}")
+    ready, _, _ = select.select([go_rd], [], [], 30)
+    r = json.loads(os.read(go_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root's --get-plca-cfg under 60 connections of nobody's 64 KiB batches",
+          outs == [0] * 5 and max(times) < 0.5,
+          f"exits {outs}, seconds {times} (want each < 0.5), server CPU "
+          f"{cpu1 - cpu0:.2f} s meanwhile; flood [connections, batches sent]: {r}")
+    stop_server(proc)
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -842,7 +1011,9 @@ ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
-    "donor": attack_capability_donor, "inproc": attack_inproc_kernel,
+    "donor": attack_capability_donor, "sender": attack_sender_capabilities,
+    "flood": attack_flood_latency,
+    "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }
 

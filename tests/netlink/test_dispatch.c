@@ -276,6 +276,63 @@ static void test_admin_permission(void **state)
 	kfsim_nl_client_close(nsadm);
 }
 
+/* One request on a raw socket, acked: the error its NLMSG_ERROR carries. */
+static int sock_request(struct kfsim_nl_sock *sock, struct sk_buff *skb)
+{
+	u8 buf[4096];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	ssize_t n;
+
+	nlmsg_hdr(skb)->nlmsg_flags |= NLM_F_ACK;
+	nlmsg_end(skb, nlmsg_hdr(skb));
+	assert_int_equal(kfsim_nl_sock_send(sock, skb->data, skb->len), skb->len);
+	nlmsg_free(skb);
+	n = kfsim_nl_sock_recv(sock, buf, sizeof(buf));
+	assert_true(n >= (ssize_t)nlmsg_total_size(sizeof(struct nlmsgerr)));
+	assert_int_equal(nlh->nlmsg_type, NLMSG_ERROR);
+	return ((struct nlmsgerr *)nlmsg_data(nlh))->error;
+}
+
+static struct sk_buff *demo_req(struct env *e, u8 cmd, u32 id)
+{
+	struct sk_buff *skb = req(e->demo_id, cmd, 0);
+
+	nla_put_u32(skb, KFSIM_DEMO_A_ID, id);
+	if (cmd == KFSIM_DEMO_CMD_SET)
+		nla_put_string(skb, KFSIM_DEMO_A_NAME, "s");
+	return skb;
+}
+
+/* netlink_ns_capable(): the opener (file_ns_capable) and the sending task (ns_capable) both. */
+static void test_sender_credentials(void **state)
+{
+	struct env *e = *state;
+	struct kfsim_nl_cred netns = {.net_admin_netns = true};
+	struct kfsim_nl_sock *root = kfsim_nl_sock_open(e->k, &KFSIM_NL_CRED_ROOT);
+	struct kfsim_nl_sock *user = kfsim_nl_sock_open(e->k, &KFSIM_NL_CRED_USER);
+
+	/* a root-opened socket written by a task without the capability */
+	kfsim_nl_sock_set_sender(root, &KFSIM_NL_CRED_USER);
+	assert_int_equal(sock_request(root, demo_req(e, KFSIM_DEMO_CMD_SET, 7)), -EPERM);
+	assert_int_equal(get_object(e, e->root, 7), -ENOENT);
+	/* CAP_NET_ADMIN over the socket's namespace only: UNS_ADMIN_PERM, not ADMIN_PERM */
+	kfsim_nl_sock_set_sender(root, &netns);
+	assert_int_equal(sock_request(root, demo_req(e, KFSIM_DEMO_CMD_SET, 7)), -EPERM);
+	assert_int_equal(set_object(e, e->root, 7, "r", NULL), 0);
+	assert_int_equal(sock_request(root, demo_req(e, KFSIM_DEMO_CMD_DEL, 7)), 0);
+	/* NULL: the opener sends again */
+	kfsim_nl_sock_set_sender(root, NULL);
+	assert_int_equal(sock_request(root, demo_req(e, KFSIM_DEMO_CMD_SET, 8)), 0);
+	assert_int_equal(get_object(e, e->root, 8), 1);
+	/* a capable sender lends nothing to a socket opened without the capability */
+	kfsim_nl_sock_set_sender(user, &KFSIM_NL_CRED_ROOT);
+	assert_int_equal(sock_request(user, demo_req(e, KFSIM_DEMO_CMD_SET, 9)), -EPERM);
+	assert_int_equal(get_object(e, e->root, 9), -ENOENT);
+	kfsim_nl_sock_set_sender(NULL, &KFSIM_NL_CRED_ROOT);	/* NULL socket: nothing happens */
+	kfsim_nl_sock_close(root);
+	kfsim_nl_sock_close(user);
+}
+
 struct seen {
 	int n;
 	u32 ids[128];
@@ -693,6 +750,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_validation_errors_in_ack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_admin_permission, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sender_credentials, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dump_across_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notifications, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ack_formats_without_socket_options, setup,

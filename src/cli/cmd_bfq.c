@@ -538,6 +538,40 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given
 
 /* --- output ---------------------------------------------------------------------------- */
 
+/* fio's JSON "steadystate" section (stat.c, fio 3.33), without the window's samples */
+static void json_steadystate(struct kfsim_json *json, const struct kfsim_bfq_job_result *jr)
+{
+	char ss[48], criterion[64];
+
+	kfsim_bfq_ss_name(jr->ss_state, jr->ss_limit, ss, sizeof(ss));
+	snprintf(criterion, sizeof(criterion), "%f%s", (float)jr->ss_criterion,
+		 jr->ss_state & KFSIM_SS_PCT ? "%" : "");
+	kfsim_json_key(json, "steadystate");
+	kfsim_json_object_begin(json);
+	kfsim_json_kv_string(json, "ss", ss);
+	kfsim_json_kv_uint(json, "duration", jr->ss_dur_s);
+	kfsim_json_kv_uint(json, "attained", jr->ss_attained);
+	kfsim_json_kv_string(json, "criterion", criterion);
+	kfsim_json_kv_double(json, "max_deviation", jr->ss_deviation);
+	kfsim_json_kv_double(json, "slope", jr->ss_slope);
+	kfsim_json_key(json, "data");
+	kfsim_json_object_begin(json);
+	kfsim_json_kv_uint(json, "bw_mean", jr->ss_bw_mean);
+	kfsim_json_kv_uint(json, "iops_mean", jr->ss_iops_mean);
+	kfsim_json_object_end(json);
+	kfsim_json_object_end(json);
+}
+
+/* fio's text line (stat.c show_ss_normal()), the bandwidth in MiB/s */
+static void print_steadystate(const struct kfsim_bfq_job_result *jr)
+{
+	printf("  %s: steadystate: attained=%s, bw=%.1fMiB/s, iops=%llu, %s%s=%.3f%s\n",
+	       jr->name, jr->ss_attained ? "yes" : "no", (double)jr->ss_bw_mean / (1 << 20),
+	       (unsigned long long)jr->ss_iops_mean, jr->ss_state & KFSIM_SS_IOPS ? "iops" : "bw",
+	       jr->ss_state & KFSIM_SS_SLOPE ? " slope" : " mean dev", jr->ss_criterion,
+	       jr->ss_state & KFSIM_SS_PCT ? "%" : "");
+}
+
 static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_config *cfg,
 			const struct kfsim_bfq_sim_result *res)
 {
@@ -603,6 +637,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 			kfsim_json_kv_string(json, "error", kfsim_errname(jr->error));
 		if (jr->lat_target_depth)
 			kfsim_json_kv_uint(json, "lat_target_depth", jr->lat_target_depth);
+		if (jr->ss_dur_s)
+			json_steadystate(json, jr);
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -687,6 +723,8 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		if (res->jobs[j].lat_target_depth)
 			printf("  %s: latency target search at depth %u\n", res->jobs[j].name,
 			       res->jobs[j].lat_target_depth);
+		if (res->jobs[j].ss_dur_s)
+			print_steadystate(&res->jobs[j]);
 	}
 }
 

@@ -603,6 +603,9 @@ struct kfsim_bfq_actuator_result {
  * @ss_slope: the least-squares slope per second over the window (slope criteria)
  * @ss_bw_mean: the mean of the window's samples, bytes/s, integer as fio's
  * @ss_iops_mean: the same for IOPS
+ * @ss_bw_data: the window's samples, bytes/s, oldest first (@ss_dur_s of them, zeros where
+ *              none was taken yet; owned by the simulation), as fio's JSON "data" lists them
+ * @ss_iops_data: the same for IOPS
  */
 struct kfsim_bfq_job_result {
 	char name[32];
@@ -629,6 +632,8 @@ struct kfsim_bfq_job_result {
 	double ss_slope;
 	u64 ss_bw_mean;
 	u64 ss_iops_mean;
+	const u64 *ss_bw_data;
+	const u64 *ss_iops_data;
 };
 
 /**

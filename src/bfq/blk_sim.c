@@ -1749,6 +1749,9 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 			jr->ss_slope = job->ss.slope;
 			jr->ss_bw_mean = sim_steadystate_bw_mean(&job->ss);
 			jr->ss_iops_mean = sim_steadystate_iops_mean(&job->ss);
+			sim_steadystate_in_order(&job->ss);
+			jr->ss_bw_data = job->ss.bw_data;
+			jr->ss_iops_data = job->ss.iops_data;
 		}
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
 		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;

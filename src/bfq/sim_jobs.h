@@ -93,6 +93,8 @@ bool sim_steadystate_check(struct sim_steadystate *ss, u64 epoch_ns, u64 now, u6
 /* the window's integer means, as fio's steadystate_bw_mean() and steadystate_iops_mean() */
 u64 sim_steadystate_bw_mean(const struct sim_steadystate *ss);
 u64 sim_steadystate_iops_mean(const struct sim_steadystate *ss);
+/* after the run: the window's samples rotated oldest first, as fio's JSON lists them */
+void sim_steadystate_in_order(struct sim_steadystate *ss);
 void sim_steadystate_free(struct sim_steadystate *ss);
 
 #endif /* KFSIM_BFQ_SIM_JOBS_H */

@@ -167,6 +167,41 @@ bool sim_steadystate_check(struct sim_steadystate *ss, u64 epoch_ns, u64 now, u6
 	return false;
 }
 
+static void ss_rotate(u64 *data, u64 dur, u64 first)
+{
+	/* three reversals: [first..dur) then [0..first) */
+	for (u64 pass = 0; pass < 3; pass++) {
+		u64 lo = pass == 1 ? first : 0, hi = pass == 0 ? first : dur;
+
+		while (hi > lo + 1) {
+			u64 t = data[lo];
+
+			data[lo++] = data[--hi];
+			data[hi] = t;
+		}
+	}
+}
+
+void sim_steadystate_in_order(struct sim_steadystate *ss)
+{
+	u64 first;
+
+	if (!ss->iops_data)
+		return;
+	/*
+	 * stat.c: once attained, or before the window filled, @head is the oldest; else the
+	 * ring moved on after the last check and the oldest of the window is just before it
+	 */
+	if (ss->state & SIM_SS_ATTAINED || !(ss->state & SIM_SS_BUFFER_FULL))
+		first = ss->head;
+	else
+		first = ss->head ? ss->head - 1 : ss->dur - 1;
+	ss_rotate(ss->iops_data, ss->dur, first);
+	ss_rotate(ss->bw_data, ss->dur, first);
+	ss->head = 0;
+	ss->tail = (unsigned int)(ss->dur - 1);
+}
+
 static u64 ss_mean(const u64 *data, u64 dur)
 {
 	u64 sum = 0;

@@ -538,7 +538,7 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given
 
 /* --- output ---------------------------------------------------------------------------- */
 
-/* fio's JSON "steadystate" section (stat.c, fio 3.33), without the window's samples */
+/* fio's JSON "steadystate" section (stat.c, fio 3.33) */
 static void json_steadystate(struct kfsim_json *json, const struct kfsim_bfq_job_result *jr)
 {
 	char ss[48], criterion[64];
@@ -558,6 +558,15 @@ static void json_steadystate(struct kfsim_json *json, const struct kfsim_bfq_job
 	kfsim_json_object_begin(json);
 	kfsim_json_kv_uint(json, "bw_mean", jr->ss_bw_mean);
 	kfsim_json_kv_uint(json, "iops_mean", jr->ss_iops_mean);
+	for (unsigned int bw = 0; bw < 2; bw++) {
+		const u64 *data = bw ? jr->ss_bw_data : jr->ss_iops_data;
+
+		kfsim_json_key(json, bw ? "bw" : "iops");
+		kfsim_json_array_begin(json);
+		for (u64 i = 0; data && i < jr->ss_dur_s; i++)
+			kfsim_json_uint(json, data[i]);
+		kfsim_json_array_end(json);
+	}
 	kfsim_json_object_end(json);
 	kfsim_json_object_end(json);
 }

@@ -1268,6 +1268,19 @@ static void test_steadystate_attained(void **state)
 	assert_true(fabs(res->jobs[0].ss_criterion - 100 * res->jobs[0].ss_deviation / mean) <
 		    0.01 * res->jobs[0].ss_criterion + 1e-9);
 	assert_true(res->jobs[0].ss_slope == 0);
+	/* the window's samples: their integer mean and largest deviation are the figures */
+	assert_non_null(res->jobs[0].ss_iops_data);
+	{
+		u64 sum = 0;
+		double dev = 0;
+
+		for (unsigned int i = 0; i < 5; i++)
+			sum += res->jobs[0].ss_iops_data[i];
+		for (unsigned int i = 0; i < 5; i++)
+			dev = fmax(dev, fabs((double)res->jobs[0].ss_iops_data[i] - sum / 5.0));
+		assert_int_equal(sum / 5, res->jobs[0].ss_iops_mean);
+		assert_true(fabs(dev - res->jobs[0].ss_deviation) < 1e-9);
+	}
 	ended_at = res->duration_s;
 	ss_done(sim, cfg);
 

@@ -76,6 +76,7 @@ struct fio_section {
 	long latency_line;		/* latency_target= */
 	long ss_line;			/* steadystate_duration= */
 	bool group_reporting;
+	bool new_group;
 	long max_open_zones_line;
 	bool read_beyond_wp;
 	long trim_line;			/* the rw= line of a job that trims */
@@ -108,6 +109,7 @@ struct fio_parser {
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
+	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	char *paths[FIO_MAX_INCLUDE_DEPTH + 1];	/* file names, kept for the messages */
 	unsigned int nr_paths;
 	sector_t capacity;
@@ -694,6 +696,8 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	}
 	if (!strcmp(key, "group_reporting") && parse_flag(value, &sec->group_reporting))
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
+	if (!strcmp(key, "new_group") && parse_flag(value, &sec->new_group))
+		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
 	if (no_effect_why(key))
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
@@ -1103,6 +1107,35 @@ static void fio_ss_check(struct fio_parser *p, const struct fio_section *sec,
 			"reporting group (group_reporting) is not modelled");
 }
 
+/*
+ * fio's reporting groups (init.c add_job(): stonewall or new_group starts one once the last
+ * has a job) must agree on steady state, with group_reporting or not: td_steadystate_init()
+ * rejects a job whose window, limit, ramp or criterion differs from an earlier job's of its
+ * group (fio 3.33 compares them all set or all zero: a job without a window has none).
+ */
+static void fio_ss_group(struct fio_parser *p, const struct fio_section *sec,
+			 const struct kfsim_bfq_job *job)
+{
+	const struct kfsim_bfq_job *first;
+	bool has = job->ss_dur_s, first_has;
+
+	if ((sec->stonewall || sec->new_group) && p->group_jobs)
+		p->group_jobs = 0;
+	if (!p->group_jobs) {
+		p->group_first = p->nr;
+		return;
+	}
+	first = &p->jobs[p->group_first];
+	first_has = first->ss_dur_s;
+	if (has != first_has || (has && (job->ss_dur_s != first->ss_dur_s ||
+					 job->ss_limit != first->ss_limit ||
+					 job->ss_ramp_ns / 1000 != first->ss_ramp_ns / 1000 ||
+					 job->ss_state != first->ss_state)))
+		fio_err(&p->errs, sec->file, sec->ss_line ? sec->ss_line : sec->line,
+			"job rejected: steadystate options must be consistent within reporting "
+			"groups (job '%s' and job '%s')", first->name, job->name);
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -1181,6 +1214,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		fio_err(&p->errs, sec->file, sec->line, "more than %d jobs", KFSIM_BFQ_MAX_JOBS);
 		return;
 	}
+	fio_ss_group(p, sec, &job);
+	p->group_jobs += sec->numjobs;
 	for (unsigned int i = 0; i < sec->numjobs; i++) {
 		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
 

@@ -1177,6 +1177,9 @@ static void test_steadystate_options(void **state)
 		{ "ss_dur=3\n", KFSIM_SS_IOPS | KFSIM_SS_SLOPE | KFSIM_SS_PCT, 0.01, 3, 0 },
 		/* whole seconds: under one turns detection off */
 		{ "ss=iops:1\nss_dur=500ms\n", KFSIM_SS_IOPS, 1, 0, 0 },
+		/* another reporting group (stonewall, new_group) may differ; clones agree */
+		{ "ss=iops:1\nss_dur=2\nnumjobs=2\n[b]\nstonewall\nrw=read\n[c]\nnew_group\n"
+		  "ss=bw:1\nss_dur=3\n", KFSIM_SS_IOPS, 1, 2, 0 },
 	};
 	char text[512], why[1024];
 
@@ -1222,6 +1225,11 @@ static void test_steadystate_refused(void **state)
 		{ "group_reporting\nss=iops:5\nss_dur=5\n", 1, "steady state of a reporting group" },
 		{ "filename=/dev/zero\nss=iops:5\nss_dur=5\n", 1, "steady state of a job without "
 		  "disk I/O" },
+		/* fio's td_steadystate_init() rejects it when the run starts: --parse-only cannot */
+		{ "ss=iops:5\nss_dur=5\n[other]\nrw=read\n", 1, "job rejected: steadystate "
+		  "options must be consistent within reporting groups" },
+		{ "ss=iops:5\nss_dur=5\n[other]\nrw=read\nss=iops:5\nss_dur=6\n", 1,
+		  "job rejected: steadystate options must be consistent" },
 	};
 	char text[512], why[1024];
 
@@ -1320,7 +1328,9 @@ static void test_steadystate_attained(void **state)
 
 /*
  * A reader whose rate keeps changing (another reader takes turns with it, two seconds on,
- * two off) never holds within 10 % over a 3 s window and runs to its runtime.
+ * two off) never holds within 10 % over a 3 s window and runs to its runtime.  The others
+ * are reporting groups of their own (new_group): fio rejects a group whose jobs disagree on
+ * steady state.
  */
 static void test_steadystate_not_attained(void **state)
 {
@@ -1335,7 +1345,8 @@ static void test_steadystate_not_attained(void **state)
 				"time_based\n[seq]\nrw=read\nbs=128k\niodepth=8\nruntime=20\n"
 				"ss=bw:10%%\nss_dur=3\n");
 	for (unsigned int k = 0; k < 5; k++)
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "[rnd%u]\nrw=randread\n"
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "[rnd%u]\nnew_group\n"
+					 "rw=randread\n"
 					 "bs=4k\niodepth=8\noffset=10%%\nsize=20%%\n"
 					 "startdelay=%u\n"
 					 "runtime=2\n", k, 2 + 4 * k);

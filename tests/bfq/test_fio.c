@@ -1311,12 +1311,13 @@ static void test_steadystate_attained(void **state)
 			 100 * res->jobs[0].ss_slope / (double)res->jobs[0].ss_bw_mean) < 1e-3);
 	ss_done(sim, cfg);
 
-	/* ss_ramp=3: the first sample is the second ending at 4 s, the window full at 8 s */
+	/* ss_ramp=3: the first sample is the second ending at 5 s (more than ramp + 1 s after
+	 * the start, as fio's jobs are at its checks), the window full at 9 s */
 	res = ss_run("ss_ramp", SS_HEAD "ss=iops:5%\nss_dur=5\nss_ramp=3\n", 120, &sim, &cfg);
 	print_message("with ss_ramp=3: attained=%d after %.3f s (%.3f s without)\n",
 		      res->jobs[0].ss_attained, res->duration_s, ended_at);
 	assert_true(res->jobs[0].ss_attained);
-	assert_true(fabs(res->duration_s - ended_at - 3.0) < 0.05);
+	assert_true(fabs(res->duration_s - ended_at - 4.0) < 0.05);
 	ss_done(sim, cfg);
 
 	/* a limit no rate meets: the job runs to its runtime */

@@ -561,9 +561,11 @@ static void json_steadystate(struct kfsim_json *json, const struct kfsim_bfq_job
 	for (unsigned int bw = 0; bw < 2; bw++) {
 		const u64 *data = bw ? jr->ss_bw_data : jr->ss_iops_data;
 
+		if (!data)
+			continue;	/* a sliced run's record carries no samples */
 		kfsim_json_key(json, bw ? "bw" : "iops");
 		kfsim_json_array_begin(json);
-		for (u64 i = 0; data && i < jr->ss_dur_s; i++)
+		for (u64 i = 0; i < jr->ss_dur_s; i++)
 			kfsim_json_uint(json, data[i]);
 		kfsim_json_array_end(json);
 	}
@@ -919,7 +921,8 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res,
 /*
  * Slicing compare and ablate (cli_grid.h): a run's result as a record of a partial file, and
  * back.  Every field the outputs below print is carried; the per-bin series are not (compare
- * and ablate draw no time series).
+ * and ablate draw no time series), nor steady state's samples (their JSON then leaves out
+ * "iops" and "bw" of "data").
  */
 static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 {
@@ -969,6 +972,9 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 		snprintf(key, sizeof(key), "job%u.errno", j);
 		kfsim_rec_u64(&rec, key, (u64)-jr->error);
 		JOB_U(lat_target_depth);
+		JOB_U(ss_state), JOB_D(ss_limit), JOB_U(ss_dur_s), JOB_U(ss_attained);
+		JOB_D(ss_criterion), JOB_D(ss_deviation), JOB_D(ss_slope), JOB_U(ss_bw_mean),
+			JOB_U(ss_iops_mean);
 	}
 	return kfsim_rec_finish(&rec);
 }
@@ -1053,6 +1059,19 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 		snprintf(key, sizeof(key), "job%u.lat_target_depth", j);
 		bad |= kfsim_rec_get_u64(rec, key, &v);
 		jr->lat_target_depth = (unsigned int)min_t(u64, v, UINT_MAX);
+		snprintf(key, sizeof(key), "job%u.ss_state", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->ss_state = (unsigned int)min_t(u64, v, UINT_MAX);
+		snprintf(key, sizeof(key), "job%u.ss_attained", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->ss_attained = v;
+		bad |= JOB_GD(ss_limit);
+		bad |= JOB_GU(ss_dur_s);
+		bad |= JOB_GD(ss_criterion);
+		bad |= JOB_GD(ss_deviation);
+		bad |= JOB_GD(ss_slope);
+		bad |= JOB_GU(ss_bw_mean);
+		bad |= JOB_GU(ss_iops_mean);
 	}
 	return bad ? -EINVAL : 0;
 }

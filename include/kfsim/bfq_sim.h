@@ -196,6 +196,15 @@ struct kfsim_bfq_bssplit {
  *                3.33): fio's zonemode=zbd on a disk that is not zoned emulates sequential
  *                zones, all empty (zbd.c init_zone_info()), so a job that reads only written
  *                data (read_beyond_wp=0) finds none (zbd_find_zone())
+ * @ss_state: 0, or fio's steady-state criterion (steadystate=, fio 3.33 steadystate.h):
+ *            KFSIM_SS_IOPS or KFSIM_SS_BW, with KFSIM_SS_SLOPE for a least-squares slope
+ *            (else the largest deviation from the mean) and KFSIM_SS_PCT for a limit in
+ *            percent of the mean
+ * @ss_limit: the criterion's limit: IOPS, bytes/s, or percent
+ * @ss_dur_s: the window, whole seconds (steadystate_duration; 0 = no detection); once
+ *            the criterion holds over it the job ends (sim_steadystate.c)
+ * @ss_ramp_ns: steadystate_ramp_time: the window's first sample is the second that ends
+ *              one second after this
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -257,7 +266,30 @@ struct kfsim_bfq_job {
 	double latency_percentile;
 	bool latency_run;
 	bool eof_at_start;
+	unsigned int ss_state;
+	double ss_limit;
+	u64 ss_dur_s;
+	u64 ss_ramp_ns;
 };
+
+/* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */
+enum {
+	KFSIM_SS_IOPS = 1 << 0,
+	KFSIM_SS_BW = 1 << 1,
+	KFSIM_SS_SLOPE = 1 << 2,
+	KFSIM_SS_PCT = 1 << 6,
+};
+/* the longest steady-state window kfsim keeps: a day of samples */
+#define KFSIM_SS_MAX_DUR_S 86400u
+
+/**
+ * kfsim_bfq_ss_name() - a steady-state criterion as fio's JSON "ss" names it
+ * @ss_state: KFSIM_SS_* bits
+ * @ss_limit: its limit
+ * @buf: where the name goes ("iops_slope:0.010000%", "bw:1048576.000000"; "" for none)
+ * @len: its size
+ */
+void kfsim_bfq_ss_name(unsigned int ss_state, double ss_limit, char *buf, size_t len);
 
 /**
  * kfsim_bfq_job_parse() - fill @job from "name=a,rw=read,bs=4k,offset=0%,size=50%,..."
@@ -560,6 +592,20 @@ struct kfsim_bfq_actuator_result {
  *         -ETIMEDOUT from a latency target no depth meets)
  * @lat_target_depth: with a latency target, the depth the search was at when the job ended
  *                    (its figures are from the final window at that depth once it settled)
+ * @ss_state: its job's steady-state criterion (struct kfsim_bfq_job's), 0 = none
+ * @ss_limit: and limit
+ * @ss_dur_s: and window, seconds
+ * @ss_attained: with steady-state detection (@ss_state of its job), whether the criterion
+ *               held over a full window, which ended the job (fio's "attained")
+ * @ss_criterion: the criterion's last value (percent of the mean with KFSIM_SS_PCT), 0
+ *                until the window first filled, as fio's ss_criterion
+ * @ss_deviation: the largest deviation from the window's mean (deviation criteria)
+ * @ss_slope: the least-squares slope per second over the window (slope criteria)
+ * @ss_bw_mean: the mean of the window's samples, bytes/s, integer as fio's
+ * @ss_iops_mean: the same for IOPS
+ * @ss_bw_data: the window's samples, bytes/s, oldest first (@ss_dur_s of them, zeros where
+ *              none was taken yet; owned by the simulation), as fio's JSON "data" lists them
+ * @ss_iops_data: the same for IOPS
  */
 struct kfsim_bfq_job_result {
 	char name[32];
@@ -577,6 +623,17 @@ struct kfsim_bfq_job_result {
 	u64 write_bytes;
 	int error;
 	unsigned int lat_target_depth;
+	unsigned int ss_state;
+	double ss_limit;
+	u64 ss_dur_s;
+	bool ss_attained;
+	double ss_criterion;
+	double ss_deviation;
+	double ss_slope;
+	u64 ss_bw_mean;
+	u64 ss_iops_mean;
+	const u64 *ss_bw_data;
+	const u64 *ss_iops_data;
 };
 
 /**

@@ -37,9 +37,12 @@
 #include "sim_sched.h"
 #include "sim_jobs.h"
 
-/* An event's payload (<kfsim/sim_evq.h>): its kind in the low bit, a job index above it. */
-enum sim_event_kind { EV_JOB_WAKE, EV_REPLAY };
-#define EV_KIND_BITS 1
+/*
+ * An event's payload (<kfsim/sim_evq.h>): its kind in the low bits, a job index above it.
+ * EV_SS_CHECK is fio's helper-thread tick, once a second of the run, for steady state.
+ */
+enum sim_event_kind { EV_JOB_WAKE, EV_REPLAY, EV_SS_CHECK };
+#define EV_KIND_BITS 2
 
 /* An I/O a job has chosen and not yet issued (it may wait for its rate or a tag). */
 struct sim_io {
@@ -75,6 +78,7 @@ struct sim_job {
 	bool started, stopped, ended, verifying, throttled;
 	int error;		/* the error that ended it (spec.io_error), 0 = none */
 	struct sim_lat_target lt;	/* fio latency_target: the depth searched */
+	struct sim_steadystate ss;	/* fio steadystate: the window, when ss_dur_s */
 	int pid;
 	void *icq;
 	u64 start_at, start_ns, end_ns;
@@ -524,6 +528,11 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->start_ns = job->start_at;
 	if (job->spec.latency_target_ns)
 		sim_lat_target_init(&job->lt, &job->spec, job->start_at, job->completed);
+	if (job->spec.ss_dur_s && sim_steadystate_init(&job->ss, &job->spec, job->start_at) &&
+	    !sim->err) {
+		sim->err = -ENOMEM;
+		sim->draining = true;
+	}
 	if (delay)
 		sim_schedule(sim, job->start_at, EV_JOB_WAKE, j);
 	else
@@ -1119,6 +1128,30 @@ static void job_lat_target(struct kfsim_bfq_sim *sim, unsigned int j, u64 lat_ns
 	}
 }
 
+/*
+ * fio's steadystate_check(), once a second of the run: each running job with a window takes
+ * its sample, and one whose criterion held ends as fio_mark_td_terminate() ends it: it
+ * issues nothing more and ends once what it has in flight completed.
+ */
+static void sim_ss_check(struct kfsim_bfq_sim *sim)
+{
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		struct sim_job *job = &sim->jobs[j];
+
+		if (!job->spec.ss_dur_s || !job->ss.iops_data || job->ended || job->stopped ||
+		    job->start_ns > sim->now)
+			continue;
+		if (!sim_steadystate_check(&job->ss, job->start_ns, sim->now, job->completed,
+					   job->bytes))
+			continue;
+		job->stopped = true;
+		job->next.valid = false;
+		if (!job->inflight)
+			job_end(sim, j, sim->now);
+	}
+	sim_schedule(sim, sim->now + NSEC_PER_SEC, EV_SS_CHECK, 0);
+}
+
 static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 {
 	unsigned int j = (unsigned int)rq->pid;	/* @rq may go to another process below */
@@ -1240,10 +1273,16 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 			u32 data;
 
 			data = kfsim_event_data(&ev);
-			if ((data & ((1u << EV_KIND_BITS) - 1)) == EV_JOB_WAKE)
+			switch (data & ((1u << EV_KIND_BITS) - 1)) {
+			case EV_JOB_WAKE:
 				job_issue(sim, data >> EV_KIND_BITS);
-			else
+				break;
+			case EV_SS_CHECK:
+				sim_ss_check(sim);
+				break;
+			default:
 				replay_issue(sim);
+			}
 		}
 		sim_dispatch(sim);
 		sim_trace_in_service(sim);
@@ -1700,6 +1739,20 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->write_bytes = job->bytes_dir[1];
 		jr->error = job->error;
 		jr->lat_target_depth = job->spec.latency_target_ns ? job->lt.qd : 0;
+		if (job->spec.ss_dur_s) {
+			jr->ss_state = job->spec.ss_state;
+			jr->ss_limit = job->spec.ss_limit;
+			jr->ss_dur_s = job->spec.ss_dur_s;
+			jr->ss_attained = job->ss.state & SIM_SS_ATTAINED;
+			jr->ss_criterion = job->ss.criterion;
+			jr->ss_deviation = job->ss.deviation;
+			jr->ss_slope = job->ss.slope;
+			jr->ss_bw_mean = sim_steadystate_bw_mean(&job->ss);
+			jr->ss_iops_mean = sim_steadystate_iops_mean(&job->ss);
+			sim_steadystate_in_order(&job->ss);
+			jr->ss_bw_data = job->ss.bw_data;
+			jr->ss_iops_data = job->ss.iops_data;
+		}
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
 		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
 		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;
@@ -1735,6 +1788,13 @@ int kfsim_bfq_sim_run(struct kfsim_bfq_sim *sim)
 		/* fio stonewall and wait_for: a job starts when what it waits for has ended */
 		if (!job->replay && !job->flusher && !job->started && job_deps_ended(sim, job))
 			job_arm_start(sim, j);
+	}
+	for (unsigned int j = 0; j < sim->nr_jobs; j++) {
+		if (sim->jobs[j].spec.ss_dur_s) {
+			/* fio's helper thread checks steady state once a second from the start */
+			sim_schedule(sim, NSEC_PER_SEC, EV_SS_CHECK, 0);
+			break;
+		}
 	}
 	if (sim->cfg.replay_closed) {
 		for (unsigned int j = 0; j < sim->nr_jobs; j++)
@@ -1799,8 +1859,10 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	kvfree(sim->dirty);
 	kfsim_evq_destroy(&sim->events);
 	if (sim->jobs) {
-		for (unsigned int j = 0; j < sim->nr_procs; j++)
+		for (unsigned int j = 0; j < sim->nr_procs; j++) {
 			kfsim_hist_free(&sim->jobs[j].lat);
+			sim_steadystate_free(&sim->jobs[j].ss);
+		}
 	}
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);

@@ -74,6 +74,9 @@ struct fio_section {
 	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
 	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
 	long latency_line;		/* latency_target= */
+	long ss_line;			/* steadystate_duration= */
+	bool group_reporting;
+	bool new_group;
 	long max_open_zones_line;
 	bool read_beyond_wp;
 	long trim_line;			/* the rw= line of a job that trims */
@@ -106,6 +109,7 @@ struct fio_parser {
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
+	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	char *paths[FIO_MAX_INCLUDE_DEPTH + 1];	/* file names, kept for the messages */
 	unsigned int nr_paths;
 	sector_t capacity;
@@ -306,9 +310,6 @@ static const struct {
 	const char *why;
 } fio_refused[] = {
 	{ "flow_watermark", "flow control between jobs is not modelled" },
-	{ "ss", "steady-state detection is not modelled" },
-	{ "ss_dur", "steady-state detection is not modelled" },
-	{ "ss_ramp", "steady-state detection is not modelled" },
 	{ "sg_write_mode", "SCSI passthrough is not modelled" },
 	{ "inplace", "e4defrag's extent moves are not modelled" },
 	{ "donorname", "e4defrag's extent moves are not modelled" },
@@ -553,6 +554,124 @@ static void fio_ignore_error(struct fio_parser *p, struct fio_section *sec, cons
 }
 
 /* One option of a section: modelled, no effect, deferred or refused. */
+/* fio's str_to_float(): a leading number, what follows it ignored */
+static int fio_ss_float(const char *text, double *out)
+{
+	char *end;
+
+	*out = strtod(text, &end);
+	return end == text ? -EINVAL : 0;
+}
+
+/*
+ * fio's str_to_decimal() as the bandwidth limit reads it: an integer (0x for hex, a sign
+ * allowed), a fraction dropped with all that follows it (1.5k is 1, as fio), else an optional
+ * k/m/g/t of powers of 2.  fio reads more unit spellings (KiB as powers of 10 ...): kfsim
+ * refuses them rather than guess.
+ */
+static int fio_ss_bw(const char *text, double *out)
+{
+	static const char units[] = "kmgt";
+	const char *unit;
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(text, &end, 0);
+	if (errno || end == text)
+		return -EINVAL;
+	if (*end == '.' || !*end) {
+		*out = (double)v;
+		return 0;
+	}
+	unit = strchr(units, tolower((unsigned char)*end));
+	if (!unit || (end[1] && strcasecmp(end + 1, "b")))
+		return -ERANGE;
+	*out = (double)v * (double)(1ULL << (10 * (unit - units + 1)));
+	return 0;
+}
+
+/*
+ * steadystate=CRITERION:LIMIT (fio 3.33 options.c str_steadystate_cb(), its messages): the
+ * criterion one of fio's four names exactly; a limit with % is percent of the mean, else
+ * IOPS (a float) or bytes/s.
+ */
+static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const char *value,
+			    long line, const char *file)
+{
+	static const struct { const char *name; unsigned int state; } criteria[] = {
+		{ "iops", KFSIM_SS_IOPS },
+		{ "iops_slope", KFSIM_SS_IOPS | KFSIM_SS_SLOPE },
+		{ "bw", KFSIM_SS_BW },
+		{ "bw_slope", KFSIM_SS_BW | KFSIM_SS_SLOPE },
+	};
+	const char *colon = value ? strchr(value, ':') : NULL;
+	size_t name_len = !value ? 0 : colon ? (size_t)(colon - value) : strlen(value);
+	unsigned int state = 0;
+	char limit[64], *pct;
+	double v;
+	int err = 0;
+
+	for (size_t i = 0; value && i < ARRAY_SIZE(criteria); i++) {
+		if (strlen(criteria[i].name) == name_len &&
+		    !strncmp(value, criteria[i].name, name_len))
+			state = criteria[i].state;
+	}
+	if (!state) {
+		fio_err(&p->errs, file, line, "ss: failed parsing ss=%s (valid values: iops, "
+			"iops_slope, bw, bw_slope)", value ? value : "");
+		return;
+	}
+	if (!colon) {
+		fio_err(&p->errs, file, line, "ss: steadystate threshold must be specified in "
+			"addition to criterion");
+		return;
+	}
+	snprintf(limit, sizeof(limit), "%s", colon + 1);
+	pct = strchr(limit, '%');
+	if (pct) {
+		*pct = '\0';
+		if (fio_ss_float(strip(limit), &v)) {
+			fio_err(&p->errs, file, line, "ss: could not parse steadystate threshold "
+				"percentage");
+			return;
+		}
+		state |= KFSIM_SS_PCT;
+	} else if (state & KFSIM_SS_IOPS ? fio_ss_float(limit, &v) : (err = fio_ss_bw(limit, &v))) {
+		if (err == -ERANGE)
+			fio_err(&p->errs, file, line, "ss: the bandwidth limit '%s': kfsim reads "
+				"k, m, g, t (powers of 2) and no other unit", limit);
+		else
+			fio_err(&p->errs, file, line, "ss: steadystate %s threshold postfix "
+				"parsing failed", state & KFSIM_SS_IOPS ? "IOPS" : "BW");
+		return;
+	}
+	sec->job.ss_state = state;
+	sec->job.ss_limit = v;
+}
+
+/* steadystate_duration, steadystate_ramp_time: seconds without a unit (fio is_seconds) */
+static void fio_ss_time(struct fio_parser *p, struct fio_section *sec, const char *key,
+			const char *value, long line, const char *file)
+{
+	bool is_dur = !strcmp(key, "ss_dur") || !strcmp(key, "steadystate_duration");
+	u64 ns;
+
+	if (!value || parse_time(value, NSEC_PER_SEC, &ns)) {
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key,
+			value ? value : "");
+	} else if (!is_dur) {
+		sec->job.ss_ramp_ns = ns;
+	} else if (ns / NSEC_PER_SEC > KFSIM_SS_MAX_DUR_S) {
+		fio_err(&p->errs, file, line, "%s: a window over %u s is not modelled", key,
+			KFSIM_SS_MAX_DUR_S);
+	} else {
+		/* fio keeps whole seconds (td_steadystate_init()): under 1 s turns it off */
+		sec->job.ss_dur_s = ns / NSEC_PER_SEC;
+		sec->ss_line = line;
+	}
+}
+
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
 {
@@ -566,6 +685,19 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	char why[240];
 	u64 v, v2;
 
+	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
+		fio_steadystate(p, sec, value, line, file);
+		return;
+	}
+	if (!strcmp(key, "ss_dur") || !strcmp(key, "steadystate_duration") ||
+	    !strcmp(key, "ss_ramp") || !strcmp(key, "steadystate_ramp_time")) {
+		fio_ss_time(p, sec, key, value, line, file);
+		return;
+	}
+	if (!strcmp(key, "group_reporting") && parse_flag(value, &sec->group_reporting))
+		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
+	if (!strcmp(key, "new_group") && parse_flag(value, &sec->new_group))
+		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
 	if (no_effect_why(key))
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
@@ -955,6 +1087,55 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 }
 
 /* A job section ended: check what depends on its engine and add its numjobs copies. */
+/*
+ * A job with steady-state detection: fio's default criterion (iops_slope:0.01%) when only a
+ * window was given; a job without disk I/O runs at the CPU's rate and a reporting group is
+ * judged on its summed rate, neither of which kfsim models.
+ */
+static void fio_ss_check(struct fio_parser *p, const struct fio_section *sec,
+			 struct kfsim_bfq_job *job)
+{
+	if (!job->ss_state) {
+		job->ss_state = KFSIM_SS_IOPS | KFSIM_SS_SLOPE | KFSIM_SS_PCT;
+		job->ss_limit = 0.01;
+	}
+	if (job->engine == KFSIM_ENGINE_NONE)
+		fio_err(&p->errs, sec->file, sec->ss_line, "ss_dur: steady state of a job "
+			"without disk I/O (its rate is the CPU's) is not modelled");
+	if (sec->group_reporting)
+		fio_err(&p->errs, sec->file, sec->ss_line, "ss_dur: steady state of a "
+			"reporting group (group_reporting) is not modelled");
+}
+
+/*
+ * fio's reporting groups (init.c add_job(): stonewall or new_group starts one once the last
+ * has a job) must agree on steady state, with group_reporting or not: td_steadystate_init()
+ * rejects a job whose window, limit, ramp or criterion differs from an earlier job's of its
+ * group (fio 3.33 compares them all set or all zero: a job without a window has none).
+ */
+static void fio_ss_group(struct fio_parser *p, const struct fio_section *sec,
+			 const struct kfsim_bfq_job *job)
+{
+	const struct kfsim_bfq_job *first;
+	bool has = job->ss_dur_s, first_has;
+
+	if ((sec->stonewall || sec->new_group) && p->group_jobs)
+		p->group_jobs = 0;
+	if (!p->group_jobs) {
+		p->group_first = p->nr;
+		return;
+	}
+	first = &p->jobs[p->group_first];
+	first_has = first->ss_dur_s;
+	if (has != first_has || (has && (job->ss_dur_s != first->ss_dur_s ||
+					 job->ss_limit != first->ss_limit ||
+					 job->ss_ramp_ns / 1000 != first->ss_ramp_ns / 1000 ||
+					 job->ss_state != first->ss_state)))
+		fio_err(&p->errs, sec->file, sec->ss_line ? sec->ss_line : sec->line,
+			"job rejected: steadystate options must be consistent within reporting "
+			"groups (job '%s' and job '%s')", first->name, job->name);
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -1002,6 +1183,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		fio_err(&p->errs, sec->file, sec->latency_line, "latency_target: ignore_error "
 			"holds ETIMEDOUT, the error a 100%% target ends the job with: going on "
 			"after it is not modelled");
+	if (job.ss_dur_s)
+		fio_ss_check(p, sec, &job);
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
@@ -1031,6 +1214,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		fio_err(&p->errs, sec->file, sec->line, "more than %d jobs", KFSIM_BFQ_MAX_JOBS);
 		return;
 	}
+	fio_ss_group(p, sec, &job);
+	p->group_jobs += sec->numjobs;
 	for (unsigned int i = 0; i < sec->numjobs; i++) {
 		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
 

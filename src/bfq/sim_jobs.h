@@ -59,4 +59,42 @@ void sim_lat_target_new_cycle(struct sim_lat_target *lt, u64 now, u64 ios);
 /* the job's I/O drained while @drain_cycle: true when its figures start again */
 bool sim_lat_target_drained(struct sim_lat_target *lt);
 
+/*
+ * fio's steady-state detection (sim_steadystate.c, struct kfsim_bfq_job's ss_*): the state
+ * of one job, fio 3.33's struct steadystate_data.  @state holds the job's KFSIM_SS_* bits
+ * and the SIM_SS_* ones below; @iops_data and @bw_data are the window, @dur samples.
+ */
+enum {
+	SIM_SS_ATTAINED = 1 << 3,
+	SIM_SS_RAMP_OVER = 1 << 4,
+	SIM_SS_BUFFER_FULL = 1 << 7,
+};
+
+struct sim_steadystate {
+	unsigned int state;
+	u64 dur, ramp_ns;
+	double limit;
+	unsigned int head, tail;
+	u64 *iops_data, *bw_data;
+	double slope, deviation, criterion;
+	u64 sum_y, sum_x, sum_x_sq, sum_xy, oldest_y;
+	u64 prev_ns, prev_ios, prev_bytes;
+};
+
+/* -ENOMEM, or 0 with the window allocated; the job started at @epoch_ns */
+int sim_steadystate_init(struct sim_steadystate *ss, const struct kfsim_bfq_job *job,
+			 u64 epoch_ns);
+/*
+ * fio's once-a-second steadystate_check() for a running job that has completed @ios I/Os of
+ * @bytes by @now: true when the criterion held over a full window (the job ends).
+ */
+bool sim_steadystate_check(struct sim_steadystate *ss, u64 epoch_ns, u64 now, u64 ios,
+			   u64 bytes);
+/* the window's integer means, as fio's steadystate_bw_mean() and steadystate_iops_mean() */
+u64 sim_steadystate_bw_mean(const struct sim_steadystate *ss);
+u64 sim_steadystate_iops_mean(const struct sim_steadystate *ss);
+/* after the run: the window's samples rotated oldest first, as fio's JSON lists them */
+void sim_steadystate_in_order(struct sim_steadystate *ss);
+void sim_steadystate_free(struct sim_steadystate *ss);
+
 #endif /* KFSIM_BFQ_SIM_JOBS_H */

@@ -68,7 +68,7 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 		     const struct kfsim_bfq_job *job)
 {
 	sector_t start = 0, nr = 0;
-	char why[160];
+	char why[160], ss[48];
 	bool writes = job->rw != KFSIM_RW_READ && job->rw != KFSIM_RW_RANDREAD;
 
 	kfsim_json_object_begin(json);
@@ -118,6 +118,11 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_double(json, "latency_percentile", job->latency_percentile);
 	kfsim_json_kv_bool(json, "latency_run", job->latency_run);
 	kfsim_json_kv_bool(json, "eof_at_start", job->eof_at_start);
+	/* steady state as fio's JSON names it ("iops_slope:0.010000%"), its window and ramp */
+	kfsim_bfq_ss_name(job->ss_state, job->ss_limit, ss, sizeof(ss));
+	kfsim_json_kv_string(json, "ss", ss);
+	kfsim_json_kv_uint(json, "ss_dur_s", job->ss_dur_s);
+	kfsim_json_kv_uint(json, "ss_ramp_us", job->ss_ramp_ns / 1000);
 	kfsim_json_kv_uint(json, "ioprio_class", IOPRIO_PRIO_CLASS(job->ioprio));
 	kfsim_json_kv_uint(json, "ioprio_level", IOPRIO_PRIO_LEVEL(job->ioprio));
 	kfsim_json_kv_string(json, "cgroup", job->cgroup);

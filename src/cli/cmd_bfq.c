@@ -538,6 +538,51 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given
 
 /* --- output ---------------------------------------------------------------------------- */
 
+/* fio's JSON "steadystate" section (stat.c, fio 3.33) */
+static void json_steadystate(struct kfsim_json *json, const struct kfsim_bfq_job_result *jr)
+{
+	char ss[48], criterion[64];
+
+	kfsim_bfq_ss_name(jr->ss_state, jr->ss_limit, ss, sizeof(ss));
+	snprintf(criterion, sizeof(criterion), "%f%s", (float)jr->ss_criterion,
+		 jr->ss_state & KFSIM_SS_PCT ? "%" : "");
+	kfsim_json_key(json, "steadystate");
+	kfsim_json_object_begin(json);
+	kfsim_json_kv_string(json, "ss", ss);
+	kfsim_json_kv_uint(json, "duration", jr->ss_dur_s);
+	kfsim_json_kv_uint(json, "attained", jr->ss_attained);
+	kfsim_json_kv_string(json, "criterion", criterion);
+	kfsim_json_kv_double(json, "max_deviation", jr->ss_deviation);
+	kfsim_json_kv_double(json, "slope", jr->ss_slope);
+	kfsim_json_key(json, "data");
+	kfsim_json_object_begin(json);
+	kfsim_json_kv_uint(json, "bw_mean", jr->ss_bw_mean);
+	kfsim_json_kv_uint(json, "iops_mean", jr->ss_iops_mean);
+	for (unsigned int bw = 0; bw < 2; bw++) {
+		const u64 *data = bw ? jr->ss_bw_data : jr->ss_iops_data;
+
+		if (!data)
+			continue;	/* a sliced run's record carries no samples */
+		kfsim_json_key(json, bw ? "bw" : "iops");
+		kfsim_json_array_begin(json);
+		for (u64 i = 0; i < jr->ss_dur_s; i++)
+			kfsim_json_uint(json, data[i]);
+		kfsim_json_array_end(json);
+	}
+	kfsim_json_object_end(json);
+	kfsim_json_object_end(json);
+}
+
+/* fio's text line (stat.c show_ss_normal()), the bandwidth in MiB/s */
+static void print_steadystate(const struct kfsim_bfq_job_result *jr)
+{
+	printf("  %s: steadystate: attained=%s, bw=%.1fMiB/s, iops=%llu, %s%s=%.3f%s\n",
+	       jr->name, jr->ss_attained ? "yes" : "no", (double)jr->ss_bw_mean / (1 << 20),
+	       (unsigned long long)jr->ss_iops_mean, jr->ss_state & KFSIM_SS_IOPS ? "iops" : "bw",
+	       jr->ss_state & KFSIM_SS_SLOPE ? " slope" : " mean dev", jr->ss_criterion,
+	       jr->ss_state & KFSIM_SS_PCT ? "%" : "");
+}
+
 static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_config *cfg,
 			const struct kfsim_bfq_sim_result *res)
 {
@@ -603,6 +648,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 			kfsim_json_kv_string(json, "error", kfsim_errname(jr->error));
 		if (jr->lat_target_depth)
 			kfsim_json_kv_uint(json, "lat_target_depth", jr->lat_target_depth);
+		if (jr->ss_dur_s)
+			json_steadystate(json, jr);
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -687,6 +734,8 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 		if (res->jobs[j].lat_target_depth)
 			printf("  %s: latency target search at depth %u\n", res->jobs[j].name,
 			       res->jobs[j].lat_target_depth);
+		if (res->jobs[j].ss_dur_s)
+			print_steadystate(&res->jobs[j]);
 	}
 }
 
@@ -872,7 +921,8 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res,
 /*
  * Slicing compare and ablate (cli_grid.h): a run's result as a record of a partial file, and
  * back.  Every field the outputs below print is carried; the per-bin series are not (compare
- * and ablate draw no time series).
+ * and ablate draw no time series), nor steady state's samples (their JSON then leaves out
+ * "iops" and "bw" of "data").
  */
 static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 {
@@ -922,6 +972,9 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 		snprintf(key, sizeof(key), "job%u.errno", j);
 		kfsim_rec_u64(&rec, key, (u64)-jr->error);
 		JOB_U(lat_target_depth);
+		JOB_U(ss_state), JOB_D(ss_limit), JOB_U(ss_dur_s), JOB_U(ss_attained);
+		JOB_D(ss_criterion), JOB_D(ss_deviation), JOB_D(ss_slope), JOB_U(ss_bw_mean),
+			JOB_U(ss_iops_mean);
 	}
 	return kfsim_rec_finish(&rec);
 }
@@ -1006,6 +1059,19 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 		snprintf(key, sizeof(key), "job%u.lat_target_depth", j);
 		bad |= kfsim_rec_get_u64(rec, key, &v);
 		jr->lat_target_depth = (unsigned int)min_t(u64, v, UINT_MAX);
+		snprintf(key, sizeof(key), "job%u.ss_state", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->ss_state = (unsigned int)min_t(u64, v, UINT_MAX);
+		snprintf(key, sizeof(key), "job%u.ss_attained", j);
+		bad |= kfsim_rec_get_u64(rec, key, &v);
+		jr->ss_attained = v;
+		bad |= JOB_GD(ss_limit);
+		bad |= JOB_GU(ss_dur_s);
+		bad |= JOB_GD(ss_criterion);
+		bad |= JOB_GD(ss_deviation);
+		bad |= JOB_GD(ss_slope);
+		bad |= JOB_GU(ss_bw_mean);
+		bad |= JOB_GU(ss_iops_mean);
 	}
 	return bad ? -EINVAL : 0;
 }

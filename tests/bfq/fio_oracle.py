@@ -10,7 +10,8 @@ For every job file given (fio's 86 examples from Debian's fio-examples in CI):
   - for each job kfsim read, every option that matters (rw, rwmixread, bs per direction,
     bsrange, iodepth, ioengine, direct, sync, size, offset, rate and rate_iops per
     direction, percentage_random, random_distribution, thinktime, startdelay, runtime,
-    io_size, number_ios, numjobs, stonewall, wait_for, time_based) is compared with fio's
+    io_size, number_ios, numjobs, stonewall, wait_for, time_based, and steady state's
+    criterion and limit, window and ramp) is compared with fio's
     value, or fio's default where the file does not set it;
   - a refused file must name every problem at once: with each line it names removed, kfsim
     must read the file (no second round of refusals);
@@ -68,6 +69,11 @@ def fio_sections(path, env):
         if m and opt in cur["opts"]:
             if m.group(1) == "0":
                 cur["opts"][opt]["out"].append(int(m.group(2)))
+            continue
+        # str_steadystate_cb(): the limit it read, "%f%%", "%f" (IOPS) or "%lld" (bytes/s)
+        m = re.match(r"set steady state (?:IOPS |BW )?threshold to (-?[\d.]+)(%?)$", line)
+        if m and opt in cur["opts"]:
+            cur["opts"][opt]["ss"] = (float(m.group(1)), m.group(2) == "%")
             continue
         m = re.match(r"SET (size|start_offset)_percent (\d+)", line)
         if m and opt in cur["opts"]:
@@ -166,6 +172,16 @@ def expected(job):
     e["stonewall"] = bool(job.out("stonewall", 0) or job.out("wait_for_previous", 0))
     e["wait_for"] = job.ptr("wait_for")
     e["time_based"] = bool(job.out("time_based", 0))
+    # steady state: fio's JSON "ss" name; a window alone takes fio's default iops_slope:0.01%
+    dur_us = job.out("steadystate_duration", 0)
+    e["ss_dur_s"] = dur_us // 1000000
+    e["ss_ramp_us"] = job.out("steadystate_ramp_time", 0)
+    e["ss"] = ""
+    if job.has("steadystate") and "ss" in job.o["steadystate"]:
+        limit, pct = job.o["steadystate"]["ss"]
+        e["ss"] = "%s:%f%s" % (job.ptr("steadystate").split(":")[0], limit, "%" if pct else "")
+    elif e["ss_dur_s"]:
+        e["ss"] = "iops_slope:0.010000%"
     return e
 
 
@@ -176,7 +192,9 @@ SOURCES = {"rw": ["rw", "readwrite"], "rwmixread": ["rwmixread", "rwmixwrite"],
            "percentage_random": ["percentage_random"],
            "random_distribution": ["random_distribution"], "thinktime_us": ["thinktime"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
-           "number_ios": ["number_ios"], "numjobs": ["numjobs"]}
+           "number_ios": ["number_ios"], "numjobs": ["numjobs"],
+           "ss": ["steadystate", "steadystate_duration"],
+           "ss_dur_s": ["steadystate_duration"], "ss_ramp_us": ["steadystate_ramp_time"]}
 
 
 def compare(e, jobs, first, names, logged=None):
@@ -224,6 +242,9 @@ def compare(e, jobs, first, names, logged=None):
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])
         chk("number_ios", j["number_ios"])
+        chk("ss", j["ss"])
+        chk("ss_dur_s", j["ss_dur_s"])
+        chk("ss_ramp_us", j["ss_ramp_us"])
         unbounded = j["io_size"] == 0 and j["number_ios"] == 0
         # an engine without disk I/O and no size= takes its size from its target: unknown
         target_sized = j["engine"] == "none" and "size" not in e and not e["time_based"]

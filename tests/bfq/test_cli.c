@@ -166,7 +166,7 @@ static void test_reasons_and_fio(void **state)
 	const char *bad_trace = "  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n"
 				"  8,0 0 2 99999999999.0 1 Q R 16 + 8 [a]\n";
 	const char *jobs = "[global]\ndirect=1\nrw=read\n[a]\nsize=10%\n[b]\noffset=50%\n"
-			   "size=10%\nss=iops:10%\n";
+			   "size=10%\nss=iops\n";
 	struct cli_result r;
 
 	temp_file(trace, bad_trace);
@@ -177,7 +177,8 @@ static void test_reasons_and_fio(void **state)
 	assert_non_null(strstr(r.err, "line 2: timestamp"));
 	cli_result_free(&r);
 	expect_usage((const char *const[]){ "bfq", "sim", "--fio", job, NULL },
-		     ":9: ss: steady-state detection is not modelled");
+		     ":9: ss: steadystate threshold must be specified in addition to "
+		     "criterion");
 	/* a job beyond the disk: refused before the run (exit 2), naming the job and the reason */
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", "name=far,rw=read,offset=1t",
 					    "--disk-param", "capacity=1000000", NULL },

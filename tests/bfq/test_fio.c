@@ -149,12 +149,13 @@ static void expect_refusal(const char *name, const char *text, int fio_accepts,
 /* Every option kfsim does not model is named, with its line, in one report. */
 static void test_refusals_all_at_once(void **state)
 {
-	expect_refusal("many", "[global]\nss=iops:10%\nioengine=libaio\nignore_error=,ENOTTY\n"
-		       "[a]\nrw=trim\nzonemode=zbd\n[b]\nss_dur=10s\nss=iops:10%\n", 1,
-		       (const char *const[]){ "many.fio:2: ss: steady-state",
+	expect_refusal("many", "[global]\nflow_watermark=10\nioengine=libaio\n"
+		       "ignore_error=,ENOTTY\n[a]\nrw=trim\nzonemode=zbd\n[b]\ngroup_reporting\n"
+		       "ss_dur=10s\nss=iops:10%\n", 1,
+		       (const char *const[]){ "many.fio:2: flow_watermark: flow control",
 					      "many.fio:6: rw: the trims fail (ENOTTY",
 					      "many.fio:7: zonemode: Specifying the zone size",
-					      "many.fio:9: ss_dur:", "many.fio:10: ss:",
+					      "many.fio:10: ss_dur: steady state of a reporting group",
 					      NULL });
 	/* a [global] problem is reported once, not once per job */
 	expect_refusal("once", "[global]\nramp_time=1\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
@@ -1126,6 +1127,240 @@ static void test_libzbc_cannot_open(void **state)
 	free(path);
 }
 
+/* Run @text's jobs for up to @secs simulated seconds; the result stays with *@sim. */
+static const struct kfsim_bfq_sim_result *ss_run(const char *name, const char *text,
+						  unsigned int secs, struct kfsim_bfq_sim **sim,
+						  struct kfsim_bfq_sim_config **cfg)
+{
+	char why[1024];
+	char *path = job_file(name, text, 1);
+
+	*cfg = new_cfg();
+	assert_int_equal(parse_file(path, *cfg, why, sizeof(why)), 0);
+	free(path);
+	(*cfg)->duration_ns = (u64)secs * NSEC_PER_SEC;
+	*sim = kfsim_bfq_sim_create(*cfg);
+	assert_false(IS_ERR(*sim));
+	assert_int_equal(kfsim_bfq_sim_run(*sim), 0);
+	return kfsim_bfq_sim_result(*sim);
+}
+
+static void ss_done(struct kfsim_bfq_sim *sim, struct kfsim_bfq_sim_config *cfg)
+{
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+}
+
+#define SS_HEAD "[global]\nioengine=libaio\ndirect=1\ntime_based\nruntime=60\n" \
+		"[seq]\nrw=read\nbs=128k\niodepth=8\n"
+
+/* fio's reading of the steady-state options: criteria, limits, aliases, default, units. */
+static void test_steadystate_options(void **state)
+{
+	static const struct {
+		const char *opts;
+		unsigned int ss_state;
+		double limit;
+		u64 dur_s, ramp_ns;
+	} cases[] = {
+		{ "ss=iops:10%\nss_dur=30s\nss_ramp=10s\n", KFSIM_SS_IOPS | KFSIM_SS_PCT, 10, 30,
+		  10 * NSEC_PER_SEC },
+		{ "ss=bw_slope:1%\nss_dur=10\n", KFSIM_SS_BW | KFSIM_SS_SLOPE | KFSIM_SS_PCT, 1, 10,
+		  0 },
+		{ "steadystate=bw:10m\nsteadystate_duration=1m\nsteadystate_ramp_time=500ms\n",
+		  KFSIM_SS_BW, 10 << 20, 60, 500 * NSEC_PER_MSEC },
+		/* fio's str_to_decimal(): a fraction and what follows it are dropped */
+		{ "ss=bw:1.5k\nss_dur=2\n", KFSIM_SS_BW, 1, 2, 0 },
+		{ "ss=iops_slope:1e2\nss_dur=2\n", KFSIM_SS_IOPS | KFSIM_SS_SLOPE, 100, 2, 0 },
+		{ "ss=iops:5 %\nss_dur=2\n", KFSIM_SS_IOPS | KFSIM_SS_PCT, 5, 2, 0 },
+		/* a window alone takes fio's default criterion */
+		{ "ss_dur=3\n", KFSIM_SS_IOPS | KFSIM_SS_SLOPE | KFSIM_SS_PCT, 0.01, 3, 0 },
+		/* whole seconds: under one turns detection off */
+		{ "ss=iops:1\nss_dur=500ms\n", KFSIM_SS_IOPS, 1, 0, 0 },
+		/* another reporting group (stonewall, new_group) may differ; clones agree */
+		{ "ss=iops:1\nss_dur=2\nnumjobs=2\n[b]\nstonewall\nrw=read\n[c]\nnew_group\n"
+		  "ss=bw:1\nss_dur=3\n", KFSIM_SS_IOPS, 1, 2, 0 },
+	};
+	char text[512], why[1024];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		char name[32], *path;
+
+		snprintf(text, sizeof(text), "%s%s", SS_HEAD, cases[i].opts);
+		snprintf(name, sizeof(name), "ss_opts%zu", i);
+		path = job_file(name, text, 1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		if (cases[i].dur_s)
+			assert_int_equal(cfg->jobs[0].ss_state, cases[i].ss_state);
+		assert_true(fabs(cfg->jobs[0].ss_limit - cases[i].limit) < 1e-9);
+		assert_int_equal(cfg->jobs[0].ss_dur_s, cases[i].dur_s);
+		assert_int_equal(cfg->jobs[0].ss_ramp_ns, cases[i].ramp_ns);
+		free(path);
+		free(cfg);
+	}
+}
+
+/* What fio refuses, in fio's words; what kfsim alone refuses, with its reason. */
+static void test_steadystate_refused(void **state)
+{
+	static const struct {
+		const char *opts;
+		int fio_accepts;
+		const char *why;
+	} cases[] = {
+		{ "ss=iops\nss_dur=5\n", 0, "ss: steadystate threshold must be specified in "
+		  "addition to criterion" },
+		{ "ss=iops:\nss_dur=5\n", 0, "ss: steadystate IOPS threshold postfix parsing failed" },
+		{ "ss=bw:abc\nss_dur=5\n", 0, "ss: steadystate BW threshold postfix parsing failed" },
+		{ "ss=iops:x%\nss_dur=5\n", 0, "ss: could not parse steadystate threshold "
+		  "percentage" },
+		{ "ss=IOPS:5\nss_dur=5\n", 0, "ss: failed parsing ss=IOPS:5" },
+		{ "ss=bw_slop:5\nss_dur=5\n", 0, "ss: failed parsing ss=bw_slop:5" },
+		{ "ss=iops:5\nss_dur=abc\n", 0, "ss_dur: failed parsing ss_dur=abc" },
+		{ "ss=iops:5\nss_dur=5\nss_ramp=x\n", 0, "ss_ramp: failed parsing ss_ramp=x" },
+		{ "ss=bw:5x\nss_dur=5\n", 1, "kfsim reads k, m, g, t" },
+		{ "ss=iops:5\nss_dur=2d\n", 1, "a window over 86400 s is not modelled" },
+		{ "group_reporting\nss=iops:5\nss_dur=5\n", 1, "steady state of a reporting group" },
+		{ "filename=/dev/zero\nss=iops:5\nss_dur=5\n", 1, "steady state of a job without "
+		  "disk I/O" },
+		/* fio's td_steadystate_init() rejects it when the run starts: --parse-only cannot */
+		{ "ss=iops:5\nss_dur=5\n[other]\nrw=read\n", 1, "job rejected: steadystate "
+		  "options must be consistent within reporting groups" },
+		{ "ss=iops:5\nss_dur=5\n[other]\nrw=read\nss=iops:5\nss_dur=6\n", 1,
+		  "job rejected: steadystate options must be consistent" },
+	};
+	char text[512], why[1024];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		char name[32], *path;
+
+		snprintf(text, sizeof(text), "%s%s", SS_HEAD, cases[i].opts);
+		snprintf(name, sizeof(name), "ss_bad%zu", i);
+		path = job_file(name, text, cases[i].fio_accepts);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+		print_message("%s\n", why);
+		assert_non_null(strstr(why, cases[i].why));
+		free(path);
+		free(cfg);
+	}
+}
+
+/*
+ * A sequential reader's rate is steady: it attains steady state after its window and ends
+ * long before its runtime; a ramp delays the window by as much.
+ */
+static void test_steadystate_attained(void **state)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim_config *cfg;
+	struct kfsim_bfq_sim *sim;
+	double ended_at, mean;
+
+	(void)state;
+	res = ss_run("ss_dev", SS_HEAD "ss=iops:5%\nss_dur=5\n", 120, &sim, &cfg);
+	print_message("iops:5%%, 5 s: attained=%d after %.3f s, criterion %.4f%%, deviation %.2f "
+		      "IOPS, mean %llu IOPS\n", res->jobs[0].ss_attained, res->duration_s,
+		      res->jobs[0].ss_criterion, res->jobs[0].ss_deviation,
+		      (unsigned long long)res->jobs[0].ss_iops_mean);
+	assert_true(res->jobs[0].ss_attained);
+	/* the fifth check fills the window; the job ends as its I/O in flight completes */
+	assert_true(res->duration_s >= 5.0 && res->duration_s < 5.1);
+	assert_true(res->jobs[0].ss_criterion < 5);
+	mean = (double)res->jobs[0].ss_iops_mean;
+	assert_true(mean > 0);
+	/* percent of the window's mean */
+	assert_true(fabs(res->jobs[0].ss_criterion - 100 * res->jobs[0].ss_deviation / mean) <
+		    0.01 * res->jobs[0].ss_criterion + 1e-9);
+	assert_true(res->jobs[0].ss_slope == 0);
+	/* the window's samples: their integer mean and largest deviation are the figures */
+	assert_non_null(res->jobs[0].ss_iops_data);
+	{
+		u64 sum = 0;
+		double dev = 0;
+
+		for (unsigned int i = 0; i < 5; i++)
+			sum += res->jobs[0].ss_iops_data[i];
+		for (unsigned int i = 0; i < 5; i++)
+			dev = fmax(dev, fabs((double)res->jobs[0].ss_iops_data[i] - sum / 5.0));
+		assert_int_equal(sum / 5, res->jobs[0].ss_iops_mean);
+		assert_true(fabs(dev - res->jobs[0].ss_deviation) < 1e-9);
+	}
+	ended_at = res->duration_s;
+	ss_done(sim, cfg);
+
+	/* an absolute limit: the criterion is the deviation itself */
+	res = ss_run("ss_abs", SS_HEAD "ss=iops:200\nss_dur=5\n", 120, &sim, &cfg);
+	assert_true(res->jobs[0].ss_attained);
+	assert_true(res->jobs[0].ss_criterion == res->jobs[0].ss_deviation);
+	assert_true(res->jobs[0].ss_criterion < 200);
+	ss_done(sim, cfg);
+
+	/* the slope criterion judges the fitted slope, not the deviation */
+	res = ss_run("ss_slope", SS_HEAD "ss=bw_slope:1%\nss_dur=5\n", 120, &sim, &cfg);
+	print_message("bw_slope:1%%: attained=%d after %.3f s, slope %.1f B/s/s, criterion "
+		      "%.4f%%\n", res->jobs[0].ss_attained, res->duration_s, res->jobs[0].ss_slope,
+		      res->jobs[0].ss_criterion);
+	assert_true(res->jobs[0].ss_attained);
+	assert_true(fabs(res->jobs[0].ss_criterion) < 1);
+	assert_true(res->jobs[0].ss_deviation == 0);
+	assert_true(fabs(res->jobs[0].ss_criterion -
+			 100 * res->jobs[0].ss_slope / (double)res->jobs[0].ss_bw_mean) < 1e-3);
+	ss_done(sim, cfg);
+
+	/* ss_ramp=3: the first sample is the second ending at 5 s (more than ramp + 1 s after
+	 * the start, as fio's jobs are at its checks), the window full at 9 s */
+	res = ss_run("ss_ramp", SS_HEAD "ss=iops:5%\nss_dur=5\nss_ramp=3\n", 120, &sim, &cfg);
+	print_message("with ss_ramp=3: attained=%d after %.3f s (%.3f s without)\n",
+		      res->jobs[0].ss_attained, res->duration_s, ended_at);
+	assert_true(res->jobs[0].ss_attained);
+	assert_true(fabs(res->duration_s - ended_at - 4.0) < 0.05);
+	ss_done(sim, cfg);
+
+	/* a limit no rate meets: the job runs to its runtime */
+	res = ss_run("ss_never", SS_HEAD "ss=iops:0\nss_dur=5\n", 120, &sim, &cfg);
+	assert_false(res->jobs[0].ss_attained);
+	assert_true(res->jobs[0].active_s > 59.9);
+	ss_done(sim, cfg);
+}
+
+/*
+ * A reader whose rate keeps changing (another reader takes turns with it, two seconds on,
+ * two off) never holds within 10 % over a 3 s window and runs to its runtime.  The others
+ * are reporting groups of their own (new_group): fio rejects a group whose jobs disagree on
+ * steady state.
+ */
+static void test_steadystate_not_attained(void **state)
+{
+	char text[2048];
+	size_t used;
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim_config *cfg;
+	struct kfsim_bfq_sim *sim;
+
+	(void)state;
+	used = (size_t)snprintf(text, sizeof(text), "[global]\nioengine=libaio\ndirect=1\n"
+				"time_based\n[seq]\nrw=read\nbs=128k\niodepth=8\nruntime=20\n"
+				"ss=bw:10%%\nss_dur=3\n");
+	for (unsigned int k = 0; k < 5; k++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "[rnd%u]\nnew_group\n"
+					 "rw=randread\n"
+					 "bs=4k\niodepth=8\noffset=10%%\nsize=20%%\n"
+					 "startdelay=%u\n"
+					 "runtime=2\n", k, 2 + 4 * k);
+	res = ss_run("ss_changing", text, 40, &sim, &cfg);
+	print_message("bw:10%%, 3 s, rate changing: attained=%d, ran %.2f s, last criterion "
+		      "%.1f%%\n", res->jobs[0].ss_attained, res->jobs[0].active_s,
+		      res->jobs[0].ss_criterion);
+	assert_false(res->jobs[0].ss_attained);
+	assert_true(res->jobs[0].active_s > 19.9);
+	assert_true(res->jobs[0].ss_criterion >= 10);
+	ss_done(sim, cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1148,6 +1383,10 @@ int main(void)
 		cmocka_unit_test(test_latency_target),
 		cmocka_unit_test(test_zbd_on_a_conventional_disk),
 		cmocka_unit_test(test_libzbc_cannot_open),
+		cmocka_unit_test(test_steadystate_options),
+		cmocka_unit_test(test_steadystate_refused),
+		cmocka_unit_test(test_steadystate_attained),
+		cmocka_unit_test(test_steadystate_not_attained),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -479,8 +479,9 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
  * time since that process's last completion when none was in flight, else since its previous
  * queue event.  A record nothing completes stays in flight to the end.
  *
- * Return: the number of records a completion ended (0: the trace has no completions, and
- * every @depth is 0), or -ENOMEM.
+ * Return: the number of records a completion ended, or -ENOMEM.  0 when none did: the trace
+ * has no completions (every @depth is then 0), or none of them covers a queued record (the
+ * depths count every record as in flight).
  */
 long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec *recs,
 			 size_t nr);

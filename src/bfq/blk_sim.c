@@ -1440,14 +1440,39 @@ static int sim_chain_replay(struct kfsim_bfq_sim *sim)
 	return 0;
 }
 
-/* Records by time; equal times keep the trace's order (qsort alone is not stable). */
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct kfsim_blktrace_rec *ra = a, *rb = b;
+/* A record's place in the replay: its time, then its place in the trace. */
+struct rec_order {
+	u64 time_ns;
+	size_t i;
+};
 
-	if (ra->time_ns != rb->time_ns)
-		return ra->time_ns < rb->time_ns ? -1 : 1;
-	return ra < rb ? -1 : ra > rb;
+static int rec_order_cmp(const void *a, const void *b)
+{
+	const struct rec_order *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * @sim's copy of the trace by time, equal times in the trace's order: sorted by index, since
+ * qsort() moves elements and is not stable (a split bio's requests share their time).
+ */
+static int sim_sort_replay(struct kfsim_bfq_sim *sim)
+{
+	const struct kfsim_bfq_sim_config *cfg = &sim->cfg;
+	struct rec_order *order = kvcalloc(cfg->nr_replay, sizeof(*order), GFP_KERNEL);
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->nr_replay; i++)
+		order[i] = (struct rec_order){ cfg->replay[i].time_ns, i };
+	qsort(order, cfg->nr_replay, sizeof(*order), rec_order_cmp);
+	for (size_t i = 0; i < cfg->nr_replay; i++)
+		sim->replay[i] = cfg->replay[order[i].i];
+	kvfree(order);
+	return 0;
 }
 
 /* A cgroup's io.bfq.weight: the one its jobs give (they agree), 0 for the default. */
@@ -1618,8 +1643,9 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 		sim->replay_job = kvcalloc(cfg->nr_replay, sizeof(*sim->replay_job), GFP_KERNEL);
 		if (!sim->replay || !sim->replay_job)
 			goto fail;
-		memcpy(sim->replay, cfg->replay, cfg->nr_replay * sizeof(*cfg->replay));
-		qsort(sim->replay, cfg->nr_replay, sizeof(*sim->replay), rec_cmp);
+		err = sim_sort_replay(sim);
+		if (err)
+			goto fail;
 		err = sim_add_replay_jobs(sim, pids, nr_pids);
 		if (err)
 			goto fail;

@@ -25,6 +25,7 @@
 
 struct deps_done {
 	u64 time_ns;
+	size_t seq;	/* its place in the file: qsort() moves elements, so ties need it */
 	u32 dev;
 	bool write;
 	u64 sector, end;
@@ -65,10 +66,10 @@ static long deps_read_done(const char *buf, size_t size, struct deps_done **out)
 		if (blktrace_parse_completion(p, eol, &q)) {
 			if (nr == cap) {
 				size_t bigger = cap ? cap * 2 : 1024;
-				struct deps_done *grown = kvmalloc(bigger * sizeof(*arr), GFP_KERNEL);
+				/* kvcalloc() refuses a size that overflows */
+				struct deps_done *grown = kvcalloc(bigger, sizeof(*arr), GFP_KERNEL);
 
-				if (!grown || bigger > SIZE_MAX / 2 / sizeof(*arr)) {
-					kvfree(grown);
+				if (!grown) {
 					kvfree(arr);
 					return -ENOMEM;
 				}
@@ -78,8 +79,9 @@ static long deps_read_done(const char *buf, size_t size, struct deps_done **out)
 				arr = grown;
 				cap = bigger;
 			}
-			arr[nr++] = (struct deps_done){ q.time_ns, q.dev, q.write, q.sector,
-							q.sector + q.nr_sectors };
+			arr[nr] = (struct deps_done){ q.time_ns, nr, q.dev, q.write, q.sector,
+						      q.sector + q.nr_sectors };
+			nr++;
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -94,7 +96,7 @@ static int done_cmp(const void *a, const void *b)
 
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? -1 : 1;
-	return x < y ? -1 : x > y;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* A record's place in the sweep: its time, then its index (the file's order). */
@@ -177,11 +179,30 @@ static bool deps_covers(const struct deps_done *c, const struct kfsim_blktrace_r
 	       r->sector + r->nr_sectors <= c->end;
 }
 
+/* Whether a record after @n at the same device and sector is covered by @c as well. */
+static bool deps_newer_covered(const struct deps *d, const struct rb_node *n,
+			       const struct deps_done *c)
+{
+	const struct kfsim_blktrace_rec *r = &d->recs[rb_entry(n, struct deps_node, rb)->rec];
+
+	for (n = rb_next(n); n; n = rb_next(n)) {
+		const struct kfsim_blktrace_rec *o = &d->recs[rb_entry(n, struct deps_node, rb)->rec];
+
+		if (o->dev != r->dev || o->sector != r->sector)
+			return false;
+		if (deps_covers(c, o))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A completion ends every record in flight that it covers; how many.  Of several covered
  * records at the same sector, only the newest: one request per sector is in flight at a time,
  * so the older ones are records whose completion the trace lost (a tracer's buffer that
- * overflowed), and they stay in flight rather than end with another's.
+ * overflowed), and they stay in flight rather than end with another's.  Records of the other
+ * direction or not covered may sit between them in the tree: every one at the sector is looked
+ * at, not only the next.
  */
 static size_t deps_complete(struct deps *d, const struct deps_done *c)
 {
@@ -192,13 +213,10 @@ static size_t deps_complete(struct deps *d, const struct deps_done *c)
 		size_t i = rb_entry(n, struct deps_node, rb)->rec;
 		const struct kfsim_blktrace_rec *r = &d->recs[i];
 		struct rb_node *next = rb_next(n);
-		const struct kfsim_blktrace_rec *newer =
-			next ? &d->recs[rb_entry(next, struct deps_node, rb)->rec] : NULL;
 
 		if (r->dev != c->dev || r->sector >= c->end)
 			break;
-		if (deps_covers(c, r) &&
-		    !(newer && newer->sector == r->sector && deps_covers(c, newer))) {
+		if (deps_covers(c, r) && !deps_newer_covered(d, n, c)) {
 			struct deps_proc *p = deps_proc_of(d, r->pid);
 
 			rb_erase(n, &d->tree);

@@ -509,6 +509,9 @@ static int check_config(struct bfq_opts *o, unsigned int nr_runs, bool bin_given
 
 	if (!cfg->nr_jobs && !o->replay_path)
 		return kfsim_cli_usage(CMD, "option '--job', '--fio' or '--replay' is required");
+	if (!o->replay_path && (o->replay_closed || o->replay_scale))
+		return kfsim_cli_usage(CMD, "option '--%s' needs '--replay'",
+				       o->replay_closed ? "replay-closed" : "replay-scale");
 	if (kfsim_hdd_params_explain(&cfg->disk, &why))
 		return kfsim_cli_usage(CMD, "invalid value for --disk-param (or --actuators): "
 				       "%s is out of range", why);

@@ -198,6 +198,8 @@ static void test_replay_closed(void **state)
 
 	temp_file(bare, no_c);
 	temp_file(done, with_c);
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read", "--replay-closed",
+					    NULL }, "option '--replay-closed' needs '--replay'");
 	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--replay", bare,
 							    "--replay-closed", NULL }), 0);
 	assert_int_equal(r.status, 1);

@@ -106,6 +106,24 @@ static void test_lost_completion_stays_in_flight(void **state)
 	kvfree(recs);
 }
 
+/* A write between two reads at one sector: the read's completion still ends only the newer. */
+static void test_lost_completion_other_direction_between(void **state)
+{
+	const char *text =
+		"  8,0 0 1 0.000100000 5 Q R 1000 + 8 [d]\n"	/* its C was lost */
+		"  8,0 0 2 0.000200000 5 Q W 1000 + 8 [d]\n"
+		"  8,0 0 3 0.000300000 5 Q R 1000 + 8 [d]\n"
+		"  8,0 0 4 0.000400000 0 C R 1000 + 8 [0]\n"
+		"  8,0 0 5 0.000500000 5 Q R 5000 + 8 [d]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	long linked, n = parse_with_deps(text, &recs, &linked);
+
+	assert_int_equal(n, 4);
+	assert_int_equal(linked, 1);
+	assert_int_equal(recs[3].depth, 3);	/* the old read and the write still in flight */
+	kvfree(recs);
+}
+
 /* A bio split into requests of 2560 sectors completes per part or as a whole. */
 static void test_split_bio_completes(void **state)
 {
@@ -273,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_sync_process_depth_one_and_think),
 		cmocka_unit_test(test_async_process_merges_and_misses),
 		cmocka_unit_test(test_lost_completion_stays_in_flight),
+		cmocka_unit_test(test_lost_completion_other_direction_between),
 		cmocka_unit_test(test_split_bio_completes),
 		cmocka_unit_test(test_no_completions),
 		cmocka_unit_test(test_closed_loop_follows_the_process),

@@ -1103,6 +1103,11 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	job->ios_dir[0] = job->ios_dir[1] = 0;
 	kfsim_hist_reset(&job->lat);
 	job->start_ns = sim->now;	/* the epoch: its runtime starts again too */
+	/*
+	 * fio's reset_all_stats() moves steady state's clock to the new epoch but keeps its
+	 * previous byte and I/O counts, so the next sample's difference wraps, in fio as here
+	 */
+	job->ss.prev_ns = sim->now;
 }
 
 /* A completion of a job with a latency target (struct sim_lat_target). */

@@ -28,11 +28,13 @@
  *
  * The kernel also asks whether the task that sends holds the capability (ns_capable(current)).
  * The server learns each sender from SCM_CREDENTIALS (SO_PASSCRED on its end of the
- * connection: the kernel fills in the sending process's pid and real uid, which a process
- * cannot forge without CAP_SYS_ADMIN and CAP_SETUID) and asks kfsim_nl_sender_cred() the same
- * questions about that process, pinned with pidfd_open() and checked to still have that real
- * uid.  The pin is taken when the server reads the message, not when it was sent: a sender that
- * exited in between holds nothing (its pid may already name another process of its user).
+ * connection: the kernel fills in the sending process's pid and uid; a sender may state its
+ * real, effective or saved uid (__scm_creds()), another pid only with CAP_SYS_ADMIN) and asks
+ * kfsim_nl_sender_cred() the same questions about that process, pinned with pidfd_open() and
+ * checked to have that uid as its real uid, so any other claim holds nothing.  The pin is taken
+ * when the server reads the message, not when it was sent: a sender that exited in between holds
+ * nothing, unless its pid was reused by then by a process of the same real uid, which would lend
+ * its capabilities (SCM_PIDFD, Linux 6.5, would pin the sender at send time; not used yet).
  */
 #define _GNU_SOURCE 1
 #include <errno.h>

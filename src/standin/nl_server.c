@@ -493,8 +493,9 @@ static bool accept_client(struct kfsim_nl_server *s)
 	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c || setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int))) {
+		err = c ? -errno : -ENOMEM;
 		kfree(c);
-		refuse(fd, -ENOMEM);
+		refuse(fd, err);
 		return true;
 	}
 	c->cred = kfsim_nl_peer_cred(fd, &peer);
@@ -688,6 +689,16 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 		return reply(c, -EPROTONOSUPPORT, -1);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return reply(c, -errno, -1);
+	/*
+	 * Before the client has the other end: every message it sends names its sender.  Without
+	 * it every sender would read as pid 0 and a capable opener lose its rights in silence.
+	 */
+	if (setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int))) {
+		err = -errno;
+		close(sv[0]);
+		close(sv[1]);
+		return reply(c, err, -1);
+	}
 	c->sock = kfsim_nl_sock_open(s->kernel, &c->cred);
 	if (IS_ERR(c->sock)) {
 		err = (int)PTR_ERR(c->sock);
@@ -699,8 +710,6 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 	__atomic_add_fetch(&s->nr_sockets, 1, __ATOMIC_RELAXED);
 	c->data_fd = sv[0];
 	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
-	/* before the client has the other end: every message it sends names its sender */
-	setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int));
 	setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	err = reply(c, 0, sv[1]);
 	close(sv[1]);
@@ -840,9 +849,13 @@ static size_t turn_cut(const u8 *buf, size_t len, size_t budget)
 		struct nlmsghdr nlh;
 
 		memcpy(&nlh, buf + off, sizeof(nlh));
-		if (nlh.nlmsg_len < NLMSG_HDRLEN || nlh.nlmsg_len > len - off ||
-		    NLMSG_ALIGN(nlh.nlmsg_len) >= len - off)
-			return len;
+		if (nlh.nlmsg_len < NLMSG_HDRLEN || nlh.nlmsg_len > len - off)
+			return len;	/* a malformed tail */
+		/* whole messages within the budget; the first one whatever its size */
+		if (off && NLMSG_ALIGN(nlh.nlmsg_len) > budget - off)
+			break;
+		if (NLMSG_ALIGN(nlh.nlmsg_len) >= len - off)
+			return len;	/* the last message */
 		off += NLMSG_ALIGN(nlh.nlmsg_len);
 	}
 	return off < len && len - off < NLMSG_HDRLEN ? len : off;

@@ -1004,7 +1004,8 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 		}
 		pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
 		for (c = s->clients; c; c = c->next) {
-			pfd[n++] = (struct pollfd){ .fd = c->ctl_fd, .events = POLLIN };
+			/* a control request waits for the data sent before it (below) */
+			pfd[n++] = (struct pollfd){ .fd = c->ctl_fd, .events = c->pending ? 0 : POLLIN };
 			pfd[n++] = (struct pollfd){ .fd = c->data_fd,
 						    .events = POLLIN | (c->out_head ||
 								c->overrun_pending ?
@@ -1027,6 +1028,12 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 
 			next = c->next;
 			c->data_ready = false;
+			/*
+			 * On Linux sendmsg() has run a whole buffer before the sender's next
+			 * setsockopt() can: a control request waits while its client's data does
+			 */
+			if ((data & POLLIN) || c->pending)
+				ctl &= ~POLLIN;
 			if (ctl && c->ctl_fd >= 0 && !handle_ctl(s, c)) {
 				close(c->ctl_fd);
 				c->ctl_fd = -1;

@@ -443,7 +443,9 @@ int kfsim_plca_sim_set_link(struct plca_sim *sim, u32 node, bool up)
 		mac_link_down(sim, node);
 		n->up = false;
 	} else {
+		bus_lazy_flush(sim); /* it begins hearing BEACONs */
 		n->up = true;
+		seg_count_unsynced(sim);
 		mac_frame_ready(sim, node);
 	}
 	seg_reconfigure(sim);

@@ -256,6 +256,7 @@ struct plca_sim {
 	u32 owner_first[257];	/* owners of id i: owners[owner_first[i] .. owner_first[i+1]) */
 	u32 nr_pending;		/* nodes in HOLD or PENDING */
 	u32 nr_hold;		/* nodes in HOLD */
+	u64 *hold_bits;		/* bitmap of the nodes in HOLD, by node index */
 	u8 pending_per_id[256]; /* of those, per node id */
 	u64 pending_ids[4];	/* bitmap of ids with a pending node */
 	u32 *lazy_pend;		/* nodes whose pending_timer is armed but not queued */

@@ -99,7 +99,12 @@ static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data
 {
 	bool was = rs_pending(n);
 
-	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
+	if ((ds == DS_HOLD) != (n->ds == DS_HOLD)) {
+		u32 i = (u32)(n - sim->nodes);
+
+		sim->nr_hold += ds == DS_HOLD ? 1 : -1;
+		sim->hold_bits[i / 64] ^= 1ull << (i % 64);
+	}
 	sim->nr_ds_busy += (ds != DS_IDLE) - (n->ds != DS_IDLE);
 	n->ds = ds;
 	if (was != rs_pending(n))
@@ -344,6 +349,23 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	}
 }
 
+/*
+ * The first node from @from on that is in HOLD now (hold_bits), or nr_nodes: a walk in index
+ * order that sees each change the collisions before it made, as a loop over every node would.
+ */
+static u32 next_held(const struct plca_sim *sim, u32 from)
+{
+	for (u32 w = from / 64; w * 64 < sim->nr_nodes; w++) {
+		u64 bits = sim->hold_bits[w];
+
+		if (w == from / 64)
+			bits &= ~0ull << (from % 64);
+		if (bits)
+			return w * 64 + (u32)__builtin_ctzll(bits);
+	}
+	return sim->nr_nodes;
+}
+
 /* Any signal starts on the wire: HELD frames collide, a running TO becomes a reception. */
 static void seg_materialise(struct plca_sim *sim);
 static void oc_carrier_up(struct plca_sim *sim, u32 sender);
@@ -361,10 +383,10 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 	if (sim->nr_oc)
 		oc_carrier_up(sim, node);
 	if (sim->nr_hold) {
-		for (u32 i = 0; i < sim->nr_nodes; i++) {
+		for (u32 i = next_held(sim, 0); i < sim->nr_nodes; i = next_held(sim, i + 1)) {
 			struct bus_node *n = &sim->nodes[i];
 
-			if (i == node || n->ds != DS_HOLD || !rs_active(n))
+			if (i == node || !rs_active(n))
 				continue;
 			/* the owners of a TO whose decision is due this instant commit instead */
 			if (n->oc || !same_instant || (u32)n->cfg.plca.node_id != seg->cur_id)

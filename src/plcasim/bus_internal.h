@@ -451,7 +451,10 @@ void bus_sig_close(struct plca_sim *sim, u32 node);
 /* bus_stats.c */
 void bus_lazy_flush(struct plca_sim *sim);
 
-/* The TOs of ids [@lo, @hi) began: one more for each of their owners that is active. */
+/*
+ * The TOs of ids [@lo, @hi) began @m times more for each of their owners that is active (the
+ * counts are modulo 2^64, so @m = -1 takes one off, as the idle skip does for TOs 1 .. k).
+ */
 static inline void bus_tos_begun(struct plca_sim *sim, u32 lo, u32 hi, u64 m)
 {
 	sim->tos_diff[lo] += m;

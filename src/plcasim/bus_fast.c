@@ -382,13 +382,9 @@ bool bus_fast_idle(struct plca_sim *sim)
 	if (sim->max_prop >= cycle ||
 	    (e0 < t0 + sim->max_prop && beacon_meets_tail(sim, coord, e0)))
 		return false;
-	for (u32 i = 0; i < sim->nr_nodes; i++) {
-		const struct bus_node *n = &sim->nodes[i];
-
-		if (n->mac != MAC_IDLE || n->q_len || n->ds != DS_IDLE || n->committed ||
-		    (n->rs_on && n->up && !n->synced))
-			return false;
-	}
+	/* no node busy: no frame queued (nor a MAC at work), every RS IDLE, none committed */
+	if (sim->nr_queued || sim->nr_ds_busy || sim->nr_committed || sim->nr_unsynced)
+		return false;
 	/* the last BEACON skipped must end before the next event and by the end of the run */
 	limit = min(next_not_run(sim, stale, &nr_stale) - 1, sim->run_limit);
 	m = e0 + BT(PLCA_SIM_BEACON_BT) > limit ? 0

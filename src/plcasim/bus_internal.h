@@ -256,12 +256,33 @@ struct plca_sim {
 	u32 owner_first[257];	/* owners of id i: owners[owner_first[i] .. owner_first[i+1]) */
 	u32 nr_pending;		/* nodes in HOLD or PENDING */
 	u32 nr_hold;		/* nodes in HOLD */
+	u64 *hold_bits;		/* bitmap of the nodes in HOLD, by node index */
 	u8 pending_per_id[256]; /* of those, per node id */
 	u64 pending_ids[4];	/* bitmap of ids with a pending node */
 	u32 *lazy_pend;		/* nodes whose pending_timer is armed but not queued */
 	u32 nr_lazy_pend;
 	u32 misconfig;
 	u32 nr_oc;		/* nodes running their own clock (bus_node.oc) */
+	/*
+	 * Nodes not at rest, kept where each node's state changes, so that bus_fast_idle() reads
+	 * four numbers instead of every node: frames queued (a MAC not IDLE has one at its
+	 * head), data state machines not IDLE (set_ds()), committed nodes, and PLCA nodes with
+	 * link whose plca_status is FAIL (seg_count_unsynced(), and where a node synchronises).
+	 */
+	u32 nr_queued;
+	u32 nr_ds_busy;
+	u32 nr_committed;
+	u32 nr_unsynced;
+	/*
+	 * Per-node counts of the cycle's TOs and BEACONs, kept per segment and only added to each
+	 * node when read or when who counts them may change (bus_stats.c): tos_diff[] says how
+	 * many TOs of each id began (a difference array: TOs of ids [lo, hi) are +1 at lo and -1
+	 * at hi), each counted for the id's owners that are active; beacons_lazy the BEACONs of
+	 * the coordinator every other PLCA node with link and no own clock heard.
+	 */
+	u64 tos_diff[257];
+	bool tos_dirty;
+	u64 beacons_lazy;
 	bool any_stopper;	/* some node has stops_on_foreign_beacon */
 	u64 cycles;
 	/* trace */
@@ -427,6 +448,20 @@ bool bus_receiving(const struct plca_sim *sim, u32 node);
 void bus_tx_end_bit_level(struct plca_sim *sim, u32 node);
 void bus_sig_close(struct plca_sim *sim, u32 node);
 
+/* bus_stats.c */
+void bus_lazy_flush(struct plca_sim *sim);
+
+/*
+ * The TOs of ids [@lo, @hi) began @m times more for each of their owners that is active (the
+ * counts are modulo 2^64, so @m = -1 takes one off, as the idle skip does for TOs 1 .. k).
+ */
+static inline void bus_tos_begun(struct plca_sim *sim, u32 lo, u32 hi, u64 m)
+{
+	sim->tos_diff[lo] += m;
+	sim->tos_diff[hi] -= m;
+	sim->tos_dirty = true;
+}
+
 /* bus_mac.c */
 void mac_frame_ready(struct plca_sim *sim, u32 node);
 void mac_try(struct plca_sim *sim, u32 node);
@@ -518,6 +553,7 @@ void seg_pending_changed(struct plca_sim *sim);
 void seg_eval_due(struct plca_sim *sim);
 void seg_reconfigure(struct plca_sim *sim);
 void seg_presync(struct plca_sim *sim);
+void seg_count_unsynced(struct plca_sim *sim);
 /* for the per-TO model (bus_fast.c) */
 void rs_fast_frame_end(struct plca_sim *sim, u32 node);
 void rs_fast_collide(struct plca_sim *sim, u32 node);

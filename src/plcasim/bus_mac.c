@@ -23,8 +23,9 @@ static struct bus_frame *head_frame(struct bus_node *n)
 }
 
 /* The head frame leaves the queue; the MAC has nothing in hand. */
-static inline void queue_pop(struct bus_node *n)
+static inline void queue_pop(struct plca_sim *sim, struct bus_node *n)
 {
+	sim->nr_queued--;
 	/* q_cap is any size, so the ring wraps by comparison, not by a division */
 	if (++n->q_head == n->q_cap)
 		n->q_head = 0;
@@ -37,7 +38,7 @@ static void dequeue(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	queue_pop(n);
+	queue_pop(sim, n);
 	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
 		mac_arrival(sim, node);
 	mac_frame_ready(sim, node);
@@ -51,7 +52,7 @@ static u32 draw_payload(struct plca_sim *sim, const struct bus_node *n)
 }
 
 /* Count an arrival and queue it; false when the queue is full (the frame is dropped). */
-static bool queue_push(struct bus_node *n, u64 arrival, u32 payload)
+static bool queue_push(struct plca_sim *sim, struct bus_node *n, u64 arrival, u32 payload)
 {
 	u32 tail;
 
@@ -65,12 +66,13 @@ static bool queue_push(struct bus_node *n, u64 arrival, u32 payload)
 		tail -= n->q_cap;
 	n->queue[tail] = (struct bus_frame){arrival, payload};
 	n->q_len++;
+	sim->nr_queued++;
 	return true;
 }
 
 void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
 {
-	if (queue_push(&sim->nodes[node], arrival, payload))
+	if (queue_push(sim, &sim->nodes[node], arrival, payload))
 		mac_frame_ready(sim, node);
 }
 
@@ -356,9 +358,9 @@ bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
 
 	count_delivered(sim, n);
 	rs_fast_frame_end(sim, node);
-	queue_pop(n);
+	queue_pop(sim, n);
 	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
-		queue_push(n, sim->now, draw_payload(sim, n));
+		queue_push(sim, n, sim->now, draw_payload(sim, n));
 	if (!n->q_len)
 		return false;
 	n->mac = MAC_DEFER;

@@ -99,10 +99,23 @@ static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data
 {
 	bool was = rs_pending(n);
 
-	sim->nr_hold += (ds == DS_HOLD) - (n->ds == DS_HOLD);
+	if ((ds == DS_HOLD) != (n->ds == DS_HOLD)) {
+		u32 i = (u32)(n - sim->nodes);
+
+		sim->nr_hold += ds == DS_HOLD ? 1 : -1;
+		sim->hold_bits[i / 64] ^= 1ull << (i % 64);
+	}
+	sim->nr_ds_busy += (ds != DS_IDLE) - (n->ds != DS_IDLE);
 	n->ds = ds;
 	if (was != rs_pending(n))
 		pending_changed(sim, n, was);
+}
+
+/* The node owns (@on) or no longer owns the current TO; nr_committed follows. */
+static inline void set_committed(struct plca_sim *sim, struct bus_node *n, bool on)
+{
+	sim->nr_committed += on - n->committed;
+	n->committed = on;
 }
 
 /* The cycle runs silently through TOs: a node turning PENDING must re-aim it at once. */
@@ -305,8 +318,9 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	struct bus_seg *seg = &sim->seg;
 	enum rs_data_state ds = n->ds;
 
+	bus_lazy_flush(sim); /* it may stop counting TOs and BEACONs */
 	if (n->committed) {
-		n->committed = false;
+		set_committed(sim, n, false);
 		if (n->sig >= 0 && sim->sig[n->sig].kind == SIG_COMMIT) {
 			bus_signal_finish(sim, node);
 			if (!sim->nr_active)
@@ -321,6 +335,7 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	set_ds(sim, n, DS_IDLE);
 	n->in_burst = false;
 	n->synced = false;
+	seg_count_unsynced(sim);
 	n->oc_frozen = false;
 	n->oc_gen++;
 	if (ds == DS_HOLD && n->mac == MAC_TX && !n->cfg.ignores_collisions) {
@@ -332,6 +347,23 @@ void rs_detach(struct plca_sim *sim, u32 node)
 	} else if (ds == DS_PENDING || ds == DS_DELAY_PENDING || ds == DS_WAIT_MAC) {
 		rs_release_carrier(sim, node); /* waits out the backoff if it is still running */
 	}
+}
+
+/*
+ * The first node from @from on that is in HOLD now (hold_bits), or nr_nodes: a walk in index
+ * order that sees each change the collisions before it made, as a loop over every node would.
+ */
+static u32 next_held(const struct plca_sim *sim, u32 from)
+{
+	for (u32 w = from / 64; w * 64 < sim->nr_nodes; w++) {
+		u64 bits = sim->hold_bits[w];
+
+		if (w == from / 64)
+			bits &= ~0ull << (from % 64);
+		if (bits)
+			return w * 64 + (u32)__builtin_ctzll(bits);
+	}
+	return sim->nr_nodes;
 }
 
 /* Any signal starts on the wire: HELD frames collide, a running TO becomes a reception. */
@@ -351,10 +383,10 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 	if (sim->nr_oc)
 		oc_carrier_up(sim, node);
 	if (sim->nr_hold) {
-		for (u32 i = 0; i < sim->nr_nodes; i++) {
+		for (u32 i = next_held(sim, 0); i < sim->nr_nodes; i = next_held(sim, i + 1)) {
 			struct bus_node *n = &sim->nodes[i];
 
-			if (i == node || n->ds != DS_HOLD || !rs_active(n))
+			if (i == node || !rs_active(n))
 				continue;
 			/* the owners of a TO whose decision is due this instant commit instead */
 			if (n->oc || !same_instant || (u32)n->cfg.plca.node_id != seg->cur_id)
@@ -375,21 +407,15 @@ void rs_signal_started(struct plca_sim *sim, u32 node, u8 kind)
 
 /* ---- the cycle (148.4.4.6) ------------------------------------------------------------------ */
 
-/* The TOs of ids [@lo, @hi) have begun: count one for each of their active owners. */
+/* The TOs of ids [@lo, @hi) have begun: one for each of their active owners (bus_stats.c). */
 static inline void tos_begun(struct plca_sim *sim, u32 lo, u32 hi)
 {
-	/* owners[] is sorted by id, so the owners of a run of ids are one stretch of it */
-	for (u32 k = sim->owner_first[lo]; k < sim->owner_first[hi]; k++) {
-		struct bus_node *n = &sim->nodes[sim->owners[k]];
-
-		if (rs_active(n))
-			n->st.tos++;
-	}
+	bus_tos_begun(sim, lo, hi, 1);
 }
 
 static inline void to_begun(struct plca_sim *sim, u32 id)
 {
-	tos_begun(sim, id, id + 1);
+	bus_tos_begun(sim, id, id + 1, 1);
 }
 
 static void send_beacon(struct plca_sim *sim)
@@ -400,7 +426,11 @@ static void send_beacon(struct plca_sim *sim)
 	if (seg->coord < 0)
 		return;
 	coord = &sim->nodes[seg->coord];
-	coord->synced = true;
+	if (!coord->synced) {
+		bus_lazy_flush(sim); /* it begins counting its TOs */
+		coord->synced = true;
+		seg_count_unsynced(sim);
+	}
 	coord->st.beacons++;
 	coord->st.beacons_sent++;
 	sim->cycles++;
@@ -448,7 +478,7 @@ static inline void take_to(struct plca_sim *sim, u32 node)
 	struct bus_node *n = &sim->nodes[node];
 
 	sim->seg.owner = (int)node;
-	n->committed = true;
+	set_committed(sim, n, true);
 	n->bc = 0;
 	n->in_burst = false;
 	n->st.tos_used++;
@@ -579,7 +609,7 @@ static void next_to(struct plca_sim *sim)
 	if (seg->owner >= 0 && seg->cur_id < 255) {
 		for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1];
 		     k++) {
-			sim->nodes[sim->owners[k]].committed = false;
+			set_committed(sim, &sim->nodes[sim->owners[k]], false);
 			sim->nodes[sim->owners[k]].in_burst = false;
 		}
 	}
@@ -645,7 +675,7 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node)
 
 	trace_to(sim, seg->cur_id, seg->to_start, sim->now);
 	for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1]; k++) {
-		sim->nodes[sim->owners[k]].committed = false;
+		set_committed(sim, &sim->nodes[sim->owners[k]], false);
 		sim->nodes[sim->owners[k]].in_burst = false;
 	}
 	seg->cur_id++;
@@ -695,19 +725,13 @@ void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0)
 	/*
 	 * Every TO began once per cycle: TOs k + 1 .. of the first, TO 0 after each BEACON, TOs
 	 * 1 .. of the m - 1 whole cycles; so TOs 1 .. k began once less.  Their owners are the
-	 * PLCA nodes with link (no own clocks here), which also heard every BEACON.
+	 * PLCA nodes with link (no own clocks here, all synchronised), which also heard every
+	 * BEACON: the lazy counts (bus_stats.c) give each its share when read.
 	 */
-	for (u32 i = 0; i < sim->nr_nodes; i++) {
-		struct bus_node *n = &sim->nodes[i];
-		u32 id = (u32)n->cfg.plca.node_id;
-
-		if (!n->rs_on || !n->up)
-			continue;
-		if (id < seg->node_cnt)
-			n->st.tos += m - (id && id <= k);
-		if ((int)i != seg->coord)
-			n->st.beacons += m;
-	}
+	bus_tos_begun(sim, 0, seg->node_cnt, m);
+	if (k) /* k = node_cnt: from the BEACON, TOs 1 .. node_cnt - 1 */
+		bus_tos_begun(sim, 1, min(k + 1, seg->node_cnt), -1ull);
+	sim->beacons_lazy += m;
 	coord->st.beacons += m;
 	coord->st.beacons_sent += m;
 	sim->cycles += m;
@@ -785,7 +809,7 @@ static void oc_commit(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	n->committed = true;
+	set_committed(sim, n, true);
 	n->bc = 0;
 	n->in_burst = false;
 	n->st.tos_used++;
@@ -872,7 +896,7 @@ static void oc_carrier_down(struct plca_sim *sim)
 		if (!n->oc || !n->oc_frozen)
 			continue;
 		n->oc_frozen = false;
-		n->committed = false;
+		set_committed(sim, n, false);
 		n->in_burst = false;
 		n->oc_sync_t = sim->now;
 		n->oc_sync_id = min(n->oc_frozen_id + 1, 256u);
@@ -973,17 +997,20 @@ void rs_tx_end(struct plca_sim *sim, u32 node)
 	if (!ours)
 		return; /* a second coordinator's: the cycle's followers keep the coordinator's */
 	seg->last_beacon = sim->now;
+	/* every PLCA node with link and no own clock heard it: counted lazily (bus_stats.c) */
+	sim->beacons_lazy++;
+	if (!sim->nr_unsynced)
+		return;
+	bus_lazy_flush(sim); /* those that synchronise begin counting their TOs */
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 
-		if (i == node || !n->rs_on || !n->up || n->oc)
+		if (i == node || !n->rs_on || !n->up || n->oc || n->synced)
 			continue;
-		n->st.beacons++;
-		if (!n->synced) {
-			n->synced = true;
-			/* now under PLCA: its MAC re-reads the carrier */
-			mac_try(sim, i);
-		}
+		n->synced = true;
+		sim->nr_unsynced--;
+		/* now under PLCA: its MAC re-reads the carrier */
+		mac_try(sim, i);
 	}
 }
 
@@ -1053,7 +1080,7 @@ static void seg_stop(struct plca_sim *sim)
 	seg->state = SEG_OFF;
 	seg->owner = -1;
 	for (u32 i = 0; i < sim->nr_nodes; i++)
-		sim->nodes[i].committed = false;
+		set_committed(sim, &sim->nodes[i], false);
 	bus_schedule(sim, max(sim->now, seg->last_beacon + BT(PLCA_SIM_STATUS_BT)), BUS_PRIO_NODE,
 		     0, EV_STATUS, 0);
 }
@@ -1099,6 +1126,7 @@ void seg_reconfigure(struct plca_sim *sim)
 	int coord = -1;
 	u32 flags;
 
+	bus_lazy_flush(sim); /* who counts TOs and BEACONs may change */
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		struct bus_node *n = &sim->nodes[i];
 
@@ -1110,6 +1138,7 @@ void seg_reconfigure(struct plca_sim *sim)
 	}
 	oc_assign(sim, coord);
 	build_owners(sim);
+	seg_count_unsynced(sim);
 	flags = misconfig_of(sim, coord);
 	if (flags & ~sim->misconfig) {
 		for (u32 bit = 0; bit < 4; bit++) {
@@ -1142,8 +1171,21 @@ void seg_presync(struct plca_sim *sim)
 {
 	if (sim->seg.coord < 0)
 		return;
+	bus_lazy_flush(sim);
 	for (u32 i = 0; i < sim->nr_nodes; i++) {
 		if (sim->nodes[i].rs_on && sim->nodes[i].up)
 			sim->nodes[i].synced = true;
+	}
+	seg_count_unsynced(sim);
+}
+
+/* Count the PLCA nodes with link whose plca_status is FAIL (sim->nr_unsynced), after a change. */
+void seg_count_unsynced(struct plca_sim *sim)
+{
+	sim->nr_unsynced = 0;
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		const struct bus_node *n = &sim->nodes[i];
+
+		sim->nr_unsynced += n->rs_on && n->up && !n->synced;
 	}
 }

@@ -299,6 +299,7 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 	kfree(sim->waiters_scan);
 	kfree(sim->owners);
 	kfree(sim->lazy_pend);
+	kfree(sim->hold_bits);
 	kfree(sim);
 }
 
@@ -347,8 +348,9 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 	sim->waiters_scan = kcalloc(cfg->nr_nodes, sizeof(*sim->waiters), GFP_KERNEL);
 	sim->owners = kcalloc(cfg->nr_nodes, sizeof(*sim->owners), GFP_KERNEL);
 	sim->lazy_pend = kcalloc(cfg->nr_nodes, sizeof(*sim->lazy_pend), GFP_KERNEL);
+	sim->hold_bits = kcalloc(cfg->nr_nodes / 64 + 1, sizeof(*sim->hold_bits), GFP_KERNEL);
 	if (!sim->nodes || !sim->waiters || !sim->waiters_scan || !sim->owners || !sim->lazy_pend ||
-	    queue_init(sim)) {
+	    !sim->hold_bits || queue_init(sim)) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -443,7 +445,9 @@ int kfsim_plca_sim_set_link(struct plca_sim *sim, u32 node, bool up)
 		mac_link_down(sim, node);
 		n->up = false;
 	} else {
+		bus_lazy_flush(sim); /* it begins hearing BEACONs */
 		n->up = true;
+		seg_count_unsynced(sim);
 		mac_frame_ready(sim, node);
 	}
 	seg_reconfigure(sim);

@@ -12,6 +12,70 @@
 #include <kfsim/slab.h>
 #include "bus_internal.h"
 
+/* A node that hears the coordinator's BEACONs as the cycle counts them (rs_tx_end()). */
+static bool beacon_listener(const struct plca_sim *sim, u32 i)
+{
+	const struct bus_node *n = &sim->nodes[i];
+
+	return (int)i != sim->seg.coord && n->rs_on && n->up && !n->oc;
+}
+
+/* Whether @node is one of its id's owners (owners[], as the cycle counts TOs for them). */
+static bool is_owner(const struct plca_sim *sim, u32 node, u32 id)
+{
+	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
+		if (sim->owners[k] == node)
+			return true;
+	}
+	return false;
+}
+
+/* The TOs counted for @node in tos_diff[] and not yet in its statistics. */
+static u64 lazy_tos(const struct plca_sim *sim, u32 node)
+{
+	const struct bus_node *n = &sim->nodes[node];
+	u32 id = (u32)n->cfg.plca.node_id;
+	u64 run = 0;
+
+	if (!sim->tos_dirty || !rs_active(n) || id > 255 || !is_owner(sim, node, id))
+		return 0;
+	for (u32 j = 0; j <= id; j++)
+		run += sim->tos_diff[j];
+	return run;
+}
+
+/*
+ * Add the lazy TO and BEACON counts to the nodes they belong to.  Called before anything that
+ * changes who they belong to: a node's plca_status, link, PLCA settings, own clock, the
+ * coordinator or the owners of an id.
+ */
+void bus_lazy_flush(struct plca_sim *sim)
+{
+	if (sim->tos_dirty) {
+		u64 run = 0;
+
+		for (u32 id = 0; id < 256; id++) {
+			run += sim->tos_diff[id];
+			sim->tos_diff[id] = 0;
+			for (u32 k = sim->owner_first[id]; run && k < sim->owner_first[id + 1]; k++) {
+				struct bus_node *n = &sim->nodes[sim->owners[k]];
+
+				if (rs_active(n))
+					n->st.tos += run;
+			}
+		}
+		sim->tos_diff[256] = 0;
+		sim->tos_dirty = false;
+	}
+	if (sim->beacons_lazy) {
+		for (u32 i = 0; i < sim->nr_nodes; i++) {
+			if (beacon_listener(sim, i))
+				sim->nodes[i].st.beacons += sim->beacons_lazy;
+		}
+		sim->beacons_lazy = 0;
+	}
+}
+
 int kfsim_plca_sim_node_stats(const struct plca_sim *sim, u32 node, struct plca_sim_node_stats *st)
 {
 	const struct bus_node *n;
@@ -20,6 +84,8 @@ int kfsim_plca_sim_node_stats(const struct plca_sim *sim, u32 node, struct plca_
 		return -EINVAL;
 	n = &sim->nodes[node];
 	*st = n->st;
+	st->tos += lazy_tos(sim, node);
+	st->beacons += beacon_listener(sim, node) ? sim->beacons_lazy : 0;
 	st->queued = n->q_len;
 	st->lat_mean_ns = kfsim_hist_mean(&n->lat);
 	st->lat_p99_ns = kfsim_hist_quantile(&n->lat, 0.99);

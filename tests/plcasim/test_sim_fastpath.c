@@ -34,6 +34,7 @@
 
 #define MS(x) ((u64)(x)*1000000)
 #define MAX_NODES 40
+#define MAX_STEPS 8
 
 /* Something done to the segment between two steps of a run. */
 struct step {
@@ -46,6 +47,8 @@ struct step {
 struct outcome {
 	struct plca_sim_report rep;
 	struct plca_sim_node_stats st[MAX_NODES];
+	/* each node's statistics at the end of each step, before its change: read mid-run */
+	struct plca_sim_node_stats mid[MAX_STEPS][MAX_NODES];
 	struct kfsim_hist lat[MAX_NODES];
 	struct rnd_state rnd;
 	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
@@ -97,8 +100,11 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 		kfsim_trace_open_stream(&tr, mem);
 		kfsim_plca_sim_set_trace(sim, &tr, 1);
 	}
+	assert_true(nr_steps <= MAX_STEPS);
 	for (u32 i = 0; i < nr_steps; i++) {
 		assert_int_equal(kfsim_plca_sim_run_until(sim, steps[i].until), 0);
+		for (u32 j = 0; j < nr; j++)
+			kfsim_plca_sim_node_stats(sim, j, &out->mid[i][j]);
 		apply_step(sim, &steps[i]);
 	}
 	kfsim_plca_sim_report(sim, &out->rep);
@@ -143,6 +149,20 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
 	assert_int_equal(
 		slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips + slow.fast_beacon_skips, 0);
+	/* the lazily counted TOs and BEACONs too, read between steps */
+	for (u32 k = 0; k < nr_steps; k++) {
+		for (u32 i = 0; i < nr; i++) {
+			if (memcmp(&fast.mid[k][i], &slow.mid[k][i], sizeof(fast.mid[k][i]))) {
+				print_error("%s: step %u node %u differs: tos %llu/%llu beacons "
+					    "%llu/%llu\n", what, k, i,
+					    (unsigned long long)fast.mid[k][i].tos,
+					    (unsigned long long)slow.mid[k][i].tos,
+					    (unsigned long long)fast.mid[k][i].beacons,
+					    (unsigned long long)slow.mid[k][i].beacons);
+				fail();
+			}
+		}
+	}
 	for (u32 i = 0; i < nr; i++) {
 		if (memcmp(&fast.st[i], &slow.st[i], sizeof(fast.st[i]))) {
 			print_error("%s: node %u differs: delivered %llu/%llu tos %llu/%llu "
@@ -391,14 +411,15 @@ static void test_random_segments_and_changes(void **state)
 {
 	static const int crs[] = {0, -1, 1, 10000};
 	struct plca_sim_node_cfg nodes[MAX_NODES];
-	struct step steps[8];
+	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
 	u32 total = 400 / SCALE;
 
 	(void)state;
 	prandom_seed_state(&rnd, 30);
 	for (u32 r = 0; r < total; r++) {
-		u32 nr = random_segment(nodes, &rnd), nr_steps = 1 + kfsim_prandom_below(&rnd, 8);
+		u32 nr = random_segment(nodes, &rnd),
+		    nr_steps = 1 + kfsim_prandom_below(&rnd, MAX_STEPS);
 		u64 t = 0;
 
 		for (u32 i = 0; i < nr_steps; i++) {
@@ -414,6 +435,81 @@ static void test_random_segments_and_changes(void **state)
 	print_message("%u random segments (misconfigurations, run-time changes) agree\n", total);
 }
 
+/*
+ * The TO and BEACON counts are kept per segment and handed to the nodes when read
+ * (bus_stats.c): read at many instants of a Poisson run, idle skips and single TOs alike, on
+ * both paths, they must still tell one cycle.  The coordinator counts its BEACONs as it sends
+ * them (eagerly); every follower has heard each one but perhaps the one on the wire, and TO i
+ * began once per BEACON heard, but perhaps not yet in the current cycle: TO 0 no more often
+ * than BEACONs heard, each later id no more often than the one before and at most once less
+ * than TO 0.  A node whose link goes down stops counting, and counts again once it is back and
+ * synchronised: its counts are compared with the bit-level run's at every instant.
+ */
+static void test_lazy_counts_mid_run(void **state)
+{
+	enum { READS = 400 / SCALE, AWAY = 15 };
+	static struct plca_sim_node_stats away[2][READS];
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+
+	(void)state;
+	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 3000, 64, 64, 0);
+	for (int bit_level = 0; bit_level < 2; bit_level++) {
+		struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 16, .seed = 5,
+					   .bit_level = bit_level};
+		struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
+		struct rnd_state rnd;
+		u64 t = 0, missed = 0;
+
+		assert_false(IS_ERR(sim));
+		prandom_seed_state(&rnd, 8);
+		for (u32 k = 0; k < READS; k++) {
+			struct plca_sim_node_stats coord, st, prev;
+
+			t += 1 + kfsim_prandom_below(&rnd, 200000);
+			assert_int_equal(kfsim_plca_sim_run_until(sim, t), 0);
+			kfsim_plca_sim_node_stats(sim, 0, &coord);
+			assert_int_equal(coord.beacons, coord.beacons_sent);
+			for (u32 i = 1; i < AWAY; i++) {
+				kfsim_plca_sim_node_stats(sim, i, &st);
+				assert_true(st.beacons + 1 >= coord.beacons_sent &&
+					    st.beacons <= coord.beacons_sent);
+			}
+			/* st: a follower's; TO 0 begins when the carrier of the BEACON it heard drops */
+			prev = coord;
+			assert_true(prev.tos <= st.beacons && prev.tos + 1 >= st.beacons);
+			for (u32 i = 1; i < AWAY; i++) {
+				kfsim_plca_sim_node_stats(sim, i, &st);
+				assert_true(st.tos <= prev.tos && st.tos + 1 >= prev.tos);
+				prev = st;
+			}
+			kfsim_plca_sim_node_stats(sim, AWAY, &away[bit_level][k]);
+			if (k > READS / 4 && k <= READS / 2) { /* away: its counts stand still */
+				assert_int_equal(away[bit_level][k].tos, away[bit_level][k - 1].tos);
+				assert_int_equal(away[bit_level][k].beacons,
+						 away[bit_level][k - 1].beacons);
+				missed = coord.beacons_sent - away[bit_level][k].beacons;
+			}
+			if (k > READS / 2) { /* back: it hears every BEACON again, none it missed */
+				u64 behind = coord.beacons_sent - away[bit_level][k].beacons;
+
+				assert_true(behind + 1 >= missed && behind <= missed + 1);
+			}
+			if (k == READS / 4)
+				kfsim_plca_sim_set_link(sim, AWAY, false);
+			if (k == READS / 2)
+				kfsim_plca_sim_set_link(sim, AWAY, true);
+		}
+		assert_true(away[bit_level][READS - 1].beacons > away[bit_level][READS / 2].beacons);
+		assert_true(away[bit_level][READS - 1].tos > away[bit_level][READS / 2].tos);
+		if (!bit_level)
+			assert_true(sim->fast_cycles > 0);
+		kfsim_plca_sim_destroy(sim);
+	}
+	assert_memory_equal(away[0], away[1], sizeof(away[0]));
+	print_message("lazy TO/BEACON counts consistent at %u mid-run reads, both paths\n",
+		      (u32)READS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_poisson_idle_skip),
 		cmocka_unit_test(test_random_segments_and_changes),
+		cmocka_unit_test(test_lazy_counts_mid_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1007,12 +1007,49 @@ def attack_exec():
           out.strip())
 
 
+def attack_control_after_data():
+    """A setsockopt() sent after a buffer larger than a turn applies after the whole buffer."""
+    print("a control request after a large buffer:")
+    path = os.path.join(tmp, "order.sock")
+    start_server(path)
+    ctl, fd, err = wire_open(path)
+    if fd is None:
+        check("an OPEN", False, f"error {err}")
+        return
+    data = socket.socket(fileno=fd)
+    data.settimeout(5)
+    n = 2300  # 64 KiB of failing requests: 16 turns of 4 KiB
+    body = struct.pack("BBH", 3, 1, 0) + struct.pack("=HHH2x", 6, 1, 0xfff0)  # unknown id
+    data.send(b"".join(struct.pack("=IHHII", 16 + len(body), 0x10, 0x1 | 0x4, i + 1, 0) + body
+                       for i in range(n)))
+    ctl.send(struct.pack("=5I", MAGIC, VERSION, 3, 10, 1))  # SETSOCKOPT NETLINK_CAP_ACK=1
+    reply = struct.unpack("=iII", ctl.recv(12))[0]
+    sizes, got = {}, 0
+    while got < n:
+        try:
+            pkt = data.recv(1 << 17)
+        except socket.timeout:
+            break
+        off = 0
+        while off + 16 <= len(pkt):
+            ln = struct.unpack_from("=I", pkt, off)[0]
+            if ln < 16:
+                break
+            got += 1
+            sizes[ln] = sizes.get(ln, 0) + 1
+            off += (ln + 3) & ~3
+    # Linux runs the whole sendmsg() first: every ack carries its request (48 bytes), none
+    # is capped (36) by the option set after it
+    check("every request of the buffer is answered before the option applies",
+          reply == 0 and sizes == {48: n}, f"setsockopt {reply}; ack sizes {sizes}")
+
+
 ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
-    "flood": attack_flood_latency,
+    "flood": attack_flood_latency, "order": attack_control_after_data,
     "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
 }

@@ -33,6 +33,7 @@
 #include <kfsim/slab.h>
 #include <kfsim/sim_evq.h>
 #include <kfsim/sim_hist.h>
+#include "blktrace_internal.h"
 #include "sbitmap_wait.h"
 #include "sim_sched.h"
 #include "sim_jobs.h"
@@ -1445,37 +1446,16 @@ static int sim_chain_replay(struct kfsim_bfq_sim *sim)
 	return 0;
 }
 
-/* A record's place in the replay: its time, then its place in the trace. */
-struct rec_order {
-	u64 time_ns;
-	size_t i;
-};
-
-static int rec_order_cmp(const void *a, const void *b)
-{
-	const struct rec_order *x = a, *y = b;
-
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/*
- * @sim's copy of the trace by time, equal times in the trace's order: sorted by index, since
- * qsort() moves elements and is not stable (a split bio's requests share their time).
- */
+/* @sim's copy of the trace by time, equal times in the trace's order (a split bio's parts). */
 static int sim_sort_replay(struct kfsim_bfq_sim *sim)
 {
 	const struct kfsim_bfq_sim_config *cfg = &sim->cfg;
-	struct rec_order *order = kvcalloc(cfg->nr_replay, sizeof(*order), GFP_KERNEL);
+	size_t *order = blktrace_time_order(cfg->replay, cfg->nr_replay);
 
 	if (!order)
 		return -ENOMEM;
 	for (size_t i = 0; i < cfg->nr_replay; i++)
-		order[i] = (struct rec_order){ cfg->replay[i].time_ns, i };
-	qsort(order, cfg->nr_replay, sizeof(*order), rec_order_cmp);
-	for (size_t i = 0; i < cfg->nr_replay; i++)
-		sim->replay[i] = cfg->replay[order[i].i];
+		sim->replay[i] = cfg->replay[order[i]];
 	kvfree(order);
 	return 0;
 }

@@ -99,21 +99,6 @@ static int done_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* A record's place in the sweep: its time, then its index (the file's order). */
-struct deps_order {
-	u64 time_ns;
-	size_t rec;
-};
-
-static int order_cmp(const void *a, const void *b)
-{
-	const struct deps_order *x = a, *y = b;
-
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return x->rec < y->rec ? -1 : x->rec > y->rec;
-}
-
 static int pid_cmp(const void *a, const void *b)
 {
 	int x = ((const struct deps_proc *)a)->pid, y = ((const struct deps_proc *)b)->pid;
@@ -250,7 +235,7 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 {
 	struct deps d = { .recs = recs, .tree = RB_ROOT };
 	struct deps_done *done = NULL;
-	struct deps_order *order = NULL;
+	size_t *order = NULL;
 	size_t k = 0, matched = 0, n = 0;
 	long nr_done, ret;
 
@@ -259,7 +244,7 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 	nr_done = deps_read_done(buf, size, &done);
 	if (nr_done <= 0)
 		return nr_done;
-	order = kvcalloc(nr ? nr : 1, sizeof(*order), GFP_KERNEL);
+	order = blktrace_time_order(recs, nr);
 	d.nodes = kvcalloc(nr ? nr : 1, sizeof(*d.nodes), GFP_KERNEL);
 	d.procs = kvcalloc(nr ? nr : 1, sizeof(*d.procs), GFP_KERNEL);
 	if (!order || !d.nodes || !d.procs) {
@@ -267,7 +252,6 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		order[i] = (struct deps_order){ recs[i].time_ns, i };
 		d.nodes[i].rec = i;
 		d.procs[i].pid = recs[i].pid;
 	}
@@ -276,13 +260,12 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 		if (!n || d.procs[n - 1].pid != d.procs[i].pid)
 			d.procs[n++] = d.procs[i];
 	d.nr_procs = n;
-	qsort(order, nr, sizeof(*order), order_cmp);
 	qsort(done, (size_t)nr_done, sizeof(*done), done_cmp);
 	/* one sweep in time order; a completion at the same time as a queue goes first */
 	for (size_t i = 0; i < nr; i++) {
-		while (k < (size_t)nr_done && done[k].time_ns <= order[i].time_ns)
+		while (k < (size_t)nr_done && done[k].time_ns <= recs[order[i]].time_ns)
 			matched += deps_complete(&d, &done[k++]);
-		deps_queue(&d, order[i].rec);
+		deps_queue(&d, order[i]);
 	}
 	while (k < (size_t)nr_done)
 		matched += deps_complete(&d, &done[k++]);

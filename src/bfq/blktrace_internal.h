@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the trace reader (blktrace_replay.c) shares with the reading of a trace's dependencies
- * (blktrace_deps.c): one event's fields, and the parse of a completion line.
+ * (blktrace_deps.c) and the replay (blk_sim.c): one event's fields, the parse of a completion
+ * line, and the records' order in time.
  */
 #ifndef KFSIM_BFQ_BLKTRACE_INTERNAL_H
 #define KFSIM_BFQ_BLKTRACE_INTERNAL_H
 
 #include <stdbool.h>
 
+#include <kfsim/bfq_sim.h>
 #include <kfsim/types.h>
 
 struct blktrace_q {
@@ -25,5 +27,11 @@ struct blktrace_q {
  * fields in @q; false for any other line, or one that does not parse (nothing to complete).
  */
 bool blktrace_parse_completion(const char *line, const char *end, struct blktrace_q *q);
+
+/*
+ * The indexes of @recs in time order, equal times in the trace's order (the index: qsort()
+ * moves elements and is not stable).  kvfree() it; NULL when out of memory.
+ */
+size_t *blktrace_time_order(const struct kfsim_blktrace_rec *recs, size_t nr);
 
 #endif

@@ -257,6 +257,39 @@ bool blktrace_parse_completion(const char *line, const char *end, struct blktrac
 	return !blktrace_parse_event(line, end, 'C', q, &is_done, &why) && is_done;
 }
 
+struct blktrace_order {
+	u64 time_ns;
+	size_t i;
+};
+
+static int blktrace_order_cmp(const void *a, const void *b)
+{
+	const struct blktrace_order *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t *blktrace_time_order(const struct kfsim_blktrace_rec *recs, size_t nr)
+{
+	struct blktrace_order *order = kvcalloc(nr ? nr : 1, sizeof(*order), GFP_KERNEL);
+	size_t *idx = kvcalloc(nr ? nr : 1, sizeof(*idx), GFP_KERNEL);
+
+	if (!order || !idx) {
+		kvfree(order);
+		kvfree(idx);
+		return NULL;
+	}
+	for (size_t i = 0; i < nr; i++)
+		order[i] = (struct blktrace_order){ recs[i].time_ns, i };
+	qsort(order, nr, sizeof(*order), blktrace_order_cmp);
+	for (size_t i = 0; i < nr; i++)
+		idx[i] = order[i].i;
+	kvfree(order);
+	return idx;
+}
+
 /* Grow @arr to hold @need records, kvmalloc semantics: no KMALLOC_MAX_SIZE cap. */
 static int blktrace_grow(struct kfsim_blktrace_rec **arr, size_t *cap, size_t need)
 {

@@ -1331,6 +1331,13 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 			spec->latency_percentile);
 		return -EINVAL;
 	}
+	if (spec->ss_dur_s && (spec->ss_dur_s > KFSIM_SS_MAX_DUR_S ||
+			       !(spec->ss_state & (KFSIM_SS_IOPS | KFSIM_SS_BW)) ||
+			       !(spec->ss_limit >= 0))) {
+		sim_err(sim, "job %s: steady state needs a window of 1 to %u s, KFSIM_SS_IOPS or "
+			"KFSIM_SS_BW and a limit of 0 or more", spec->name, KFSIM_SS_MAX_DUR_S);
+		return -EINVAL;
+	}
 	job->weight = spec->weight ? spec->weight : kfsim_ioprio_weight(spec->ioprio);
 	if (spec->engine == KFSIM_ENGINE_NONE)
 		return 0;	/* no disk I/O: no region */

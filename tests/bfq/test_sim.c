@@ -230,6 +230,18 @@ static void test_bad_configs(void **state)
 	add_job(&cfg, "rw=read");
 	cfg.bfq.actuator_load_threshold = 0;
 	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
+	/* steady state: a window beyond a day, no criterion, a negative limit */
+	kfsim_bfq_sim_config_default(&cfg);
+	add_job(&cfg, "rw=read");
+	cfg.jobs[0].ss_state = KFSIM_SS_IOPS;
+	cfg.jobs[0].ss_dur_s = KFSIM_SS_MAX_DUR_S + 1;
+	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
+	cfg.jobs[0].ss_dur_s = 3;
+	cfg.jobs[0].ss_state = KFSIM_SS_SLOPE;
+	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
+	cfg.jobs[0].ss_state = KFSIM_SS_BW;
+	cfg.jobs[0].ss_limit = -1;
+	assert_ptr_equal(kfsim_bfq_sim_create(&cfg), ERR_PTR(-EINVAL));
 }
 
 static void test_blktrace_replay(void **state)

@@ -1362,34 +1362,6 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	return 0;
 }
 
-static int pid_cmp(const void *a, const void *b)
-{
-	int pa = *(const int *)a, pb = *(const int *)b;
-
-	return pa < pb ? -1 : pa > pb;
-}
-
-/* The distinct pids of the trace, sorted: one process each. */
-static int replay_count_pids(const struct kfsim_blktrace_rec *recs, size_t nr, int **pids_out,
-			     unsigned int *nr_pids)
-{
-	int *pids = kvcalloc(nr, sizeof(*pids), GFP_KERNEL);
-	size_t n = 0;
-
-	if (!pids)
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++)
-		pids[i] = recs[i].pid;
-	qsort(pids, nr, sizeof(*pids), pid_cmp);
-	for (size_t i = 0; i < nr; i++) {
-		if (!n || pids[n - 1] != pids[i])
-			pids[n++] = pids[i];
-	}
-	*pids_out = pids;
-	*nr_pids = (unsigned int)n;
-	return 0;
-}
-
 static int sim_add_replay_jobs(struct kfsim_bfq_sim *sim, const int *pids, unsigned int nr_pids)
 {
 	const struct kfsim_bfq_sim_config *cfg = &sim->cfg;
@@ -1419,7 +1391,7 @@ static int sim_add_replay_jobs(struct kfsim_bfq_sim *sim, const int *pids, unsig
 				rec->pid, (unsigned long long)rec->sector, rec->nr_sectors);
 			return -EINVAL;
 		}
-		hit = bsearch(&rec->pid, pids, nr_pids, sizeof(*pids), pid_cmp);
+		hit = bsearch(&rec->pid, pids, nr_pids, sizeof(*pids), blktrace_pid_cmp);
 		sim->replay_job[i] = cfg->nr_jobs + (unsigned int)(hit - pids);
 	}
 	return 0;
@@ -1566,7 +1538,7 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	snprintf(sim->disk.disk_name, sizeof(sim->disk.disk_name), "sda");
 	prandom_seed_state(&sim->rnd, cfg->seed);
 	prandom_seed_state(&sim->wake_rnd, cfg->seed ^ 0x5b0e7a17ULL);
-	if (cfg->nr_replay && replay_count_pids(cfg->replay, cfg->nr_replay, &pids, &nr_pids))
+	if (cfg->nr_replay && blktrace_distinct_pids(cfg->replay, cfg->nr_replay, &pids, &nr_pids))
 		goto fail;
 	/* a replay's processes are known only once its records are read: any number of them */
 	nr_procs = cfg->nr_jobs + nr_pids + sim_needs_flusher(cfg);

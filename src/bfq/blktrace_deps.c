@@ -36,8 +36,7 @@ struct deps_node {
 	size_t rec;
 };
 
-struct deps_proc {
-	int pid;
+struct deps_proc {	/* the process pids[i] of struct deps */
 	unsigned int inflight;
 	bool has_done;
 	u64 last_done_ns, last_queued_ns;
@@ -47,8 +46,9 @@ struct deps {
 	struct kfsim_blktrace_rec *recs;
 	struct deps_node *nodes;
 	struct rb_root tree;
-	struct deps_proc *procs;
-	size_t nr_procs;
+	int *pids;		/* the distinct pids, sorted */
+	struct deps_proc *procs; /* one per pid */
+	unsigned int nr_procs;
 };
 
 /* The trace's completions with data, in file order. */
@@ -99,18 +99,11 @@ static int done_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int pid_cmp(const void *a, const void *b)
-{
-	int x = ((const struct deps_proc *)a)->pid, y = ((const struct deps_proc *)b)->pid;
-
-	return x < y ? -1 : x > y;
-}
-
 static struct deps_proc *deps_proc_of(struct deps *d, int pid)
 {
-	struct deps_proc key = { .pid = pid };
+	const int *hit = bsearch(&pid, d->pids, d->nr_procs, sizeof(pid), blktrace_pid_cmp);
 
-	return bsearch(&key, d->procs, d->nr_procs, sizeof(key), pid_cmp);
+	return &d->procs[hit - d->pids];
 }
 
 /* (device, sector, record index): a total order, so equal extents stay apart. */
@@ -236,7 +229,7 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 	struct deps d = { .recs = recs, .tree = RB_ROOT };
 	struct deps_done *done = NULL;
 	size_t *order = NULL;
-	size_t k = 0, matched = 0, n = 0;
+	size_t k = 0, matched = 0;
 	long nr_done, ret;
 
 	for (size_t i = 0; i < nr; i++)
@@ -246,20 +239,17 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 		return nr_done;
 	order = blktrace_time_order(recs, nr);
 	d.nodes = kvcalloc(nr ? nr : 1, sizeof(*d.nodes), GFP_KERNEL);
-	d.procs = kvcalloc(nr ? nr : 1, sizeof(*d.procs), GFP_KERNEL);
-	if (!order || !d.nodes || !d.procs) {
+	if (!order || !d.nodes || blktrace_distinct_pids(recs, nr, &d.pids, &d.nr_procs)) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < nr; i++) {
-		d.nodes[i].rec = i;
-		d.procs[i].pid = recs[i].pid;
+	d.procs = kvcalloc(d.nr_procs ? d.nr_procs : 1, sizeof(*d.procs), GFP_KERNEL);
+	if (!d.procs) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	qsort(d.procs, nr, sizeof(*d.procs), pid_cmp);
 	for (size_t i = 0; i < nr; i++)
-		if (!n || d.procs[n - 1].pid != d.procs[i].pid)
-			d.procs[n++] = d.procs[i];
-	d.nr_procs = n;
+		d.nodes[i].rec = i;
 	qsort(done, (size_t)nr_done, sizeof(*done), done_cmp);
 	/* one sweep in time order; a completion at the same time as a queue goes first */
 	for (size_t i = 0; i < nr; i++) {
@@ -274,6 +264,7 @@ out:
 	kvfree(done);
 	kvfree(order);
 	kvfree(d.nodes);
+	kvfree(d.pids);
 	kvfree(d.procs);
 	return ret;
 }

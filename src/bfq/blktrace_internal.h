@@ -2,7 +2,7 @@
 /*
  * What the trace reader (blktrace_replay.c) shares with the reading of a trace's dependencies
  * (blktrace_deps.c) and the replay (blk_sim.c): one event's fields, the parse of a completion
- * line, and the records' order in time.
+ * line, the records' order in time and their processes.
  */
 #ifndef KFSIM_BFQ_BLKTRACE_INTERNAL_H
 #define KFSIM_BFQ_BLKTRACE_INTERNAL_H
@@ -33,5 +33,11 @@ bool blktrace_parse_completion(const char *line, const char *end, struct blktrac
  * moves elements and is not stable).  kvfree() it; NULL when out of memory.
  */
 size_t *blktrace_time_order(const struct kfsim_blktrace_rec *recs, size_t nr);
+
+/* The distinct pids of @recs, sorted (*@pids_out kvfree()d by the caller): -ENOMEM or 0. */
+int blktrace_distinct_pids(const struct kfsim_blktrace_rec *recs, size_t nr, int **pids_out,
+			   unsigned int *nr_pids);
+/* Two pids' order, for qsort() and bsearch() over such an array. */
+int blktrace_pid_cmp(const void *a, const void *b);
 
 #endif

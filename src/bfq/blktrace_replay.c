@@ -257,6 +257,33 @@ bool blktrace_parse_completion(const char *line, const char *end, struct blktrac
 	return !blktrace_parse_event(line, end, 'C', q, &is_done, &why) && is_done;
 }
 
+int blktrace_pid_cmp(const void *a, const void *b)
+{
+	int pa = *(const int *)a, pb = *(const int *)b;
+
+	return pa < pb ? -1 : pa > pb;
+}
+
+int blktrace_distinct_pids(const struct kfsim_blktrace_rec *recs, size_t nr, int **pids_out,
+			   unsigned int *nr_pids)
+{
+	int *pids = kvcalloc(nr ? nr : 1, sizeof(*pids), GFP_KERNEL);
+	size_t n = 0;
+
+	if (!pids)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		pids[i] = recs[i].pid;
+	qsort(pids, nr, sizeof(*pids), blktrace_pid_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		if (!n || pids[n - 1] != pids[i])
+			pids[n++] = pids[i];
+	}
+	*pids_out = pids;
+	*nr_pids = (unsigned int)n;
+	return 0;
+}
+
 struct blktrace_order {
 	u64 time_ns;
 	size_t i;

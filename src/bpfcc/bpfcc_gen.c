@@ -128,6 +128,23 @@ static int contains_tag(const struct btf *btf, __u32 target, int component, char
 	return 0;
 }
 
+/* One special field more, when there is room for it. */
+static void add_field(struct fields *out, unsigned int kind, const char *name,
+		      unsigned int offset, unsigned int size, int contains, const char *node)
+{
+	struct field *f;
+
+	if (out->nr == MAX_FIELDS)
+		return;
+	f = &out->f[out->nr++];
+	f->kind = kind;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->offset = offset;
+	f->size = size;
+	f->contains = contains;
+	snprintf(f->contains_node, sizeof(f->contains_node), "%s", node ? node : "");
+}
+
 /*
  * The special fields inside type @id placed at @offset under the name @prefix; @contains and
  * @node are the tag that applies to @id itself (a tagged member or variable).
@@ -144,31 +161,12 @@ static void collect(const struct btf *btf, __u32 id, const char *prefix, unsigne
 		return;
 	kind = special_kind(btf, t);
 	if (kind) {
-		struct field *f;
-
-		if (out->nr == MAX_FIELDS)
-			return;
-		f = &out->f[out->nr++];
-		f->kind = kind;
-		snprintf(f->name, sizeof(f->name), "%s", prefix);
-		f->offset = offset;
-		f->size = t->size;
-		f->contains = contains;
-		snprintf(f->contains_node, sizeof(f->contains_node), "%s", node ? node : "");
+		add_field(out, kind, prefix, offset, t->size, contains, node);
 		return;
 	}
-	if (kptr_pointee(btf, t)) {
-		struct field *f;
-
-		if (out->nr == MAX_FIELDS)
-			return;
-		f = &out->f[out->nr++];
-		f->kind = KFSIM_BPFRT_KPTR_REF;
-		snprintf(f->name, sizeof(f->name), "%s", prefix);
-		f->offset = offset;
-		f->size = 8;
-		f->contains = (int)kptr_pointee(btf, t);
-		f->contains_node[0] = '\0';
+	if (kptr_pointee(btf, t)) {	/* a __kptr: a pointer, "contains" the struct it points to */
+		add_field(out, KFSIM_BPFRT_KPTR_REF, prefix, offset, 8, (int)kptr_pointee(btf, t),
+			  NULL);
 		return;
 	}
 	if (btf_is_array(t)) {

@@ -1004,8 +1004,7 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 		}
 		pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
 		for (c = s->clients; c; c = c->next) {
-			/* a control request waits for the data sent before it (below) */
-			pfd[n++] = (struct pollfd){ .fd = c->ctl_fd, .events = c->pending ? 0 : POLLIN };
+			pfd[n++] = (struct pollfd){ .fd = c->ctl_fd, .events = POLLIN };
 			pfd[n++] = (struct pollfd){ .fd = c->data_fd,
 						    .events = POLLIN | (c->out_head ||
 								c->overrun_pending ?

@@ -77,14 +77,6 @@ static inline void round_settle(struct plca_sim *sim)
 	sim->nr_lazy_pend = keep;
 }
 
-/* A new signal that overlaps nothing: bus_fast_signal_open(), inline. */
-static inline void round_open(struct plca_sim *sim, u32 node, u8 kind, u64 end)
-{
-	sig_prune(sim);
-	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING);
-	sig_push(sim, node, kind, end);
-}
-
 /*
  * The TO after @node's frame can be run by round_to(), the segment-wide conditions of
  * fast_to_ok() holding: the frame's node neither bursts nor ignores collisions, the next id has
@@ -121,19 +113,51 @@ static inline bool round_next(struct plca_sim *sim, u32 node, u64 horizon, u32 *
 	       horizon >= *t_start + bus_frame_wire_ns(n->queue[n->q_head].payload);
 }
 
-/* fast_to() of bus_fast.c without a trace, in one function: see the comment at the top. */
-static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64 t_start)
+/* No lazy pending_timer carried from the TO before (round_to()). */
+#define ROUND_NO_NODE UINT32_MAX
+
+/*
+ * The lazy pending_timer of the previous TO's owner @node: its place on the lazy list
+ * (pending_timer()), taken now, when the round ends without the TO decision that would settle it.
+ */
+static inline void round_lazy_put(struct plca_sim *sim, u32 node)
+{
+	sim->nodes[node].pend_lazy = true;
+	sim->lazy_pend[sim->nr_lazy_pend++] = node;
+}
+
+/*
+ * fast_to() of bus_fast.c without a trace, in one function: see the comment at the top.  The
+ * owners of the TO that ends are released (committed, in_burst) by the caller.  *@lazy carries a
+ * node whose lazy pending_timer was armed in the TO before and that was not on the lazy list:
+ * the pending_timer runs out before this TO's decision (it lasts 544 BT, a frame at least 584
+ * BT), so instead of going onto the list and off it at once the node turns PENDING here, where
+ * lazy_pend_settle() would take it (it would be the last on the list).  This TO's A goes into
+ * *@lazy in turn.
+ */
+static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64 t_start,
+			    u32 *lazy)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct bus_node *o = &sim->nodes[a], *n = &sim->nodes[b];
 	const struct bus_frame *f;
-	u64 t0 = sim->now, t_a, seq;
+	struct bus_signal *s;
+	u64 t0 = sim->now, t_a, seq, gone = sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
 	u32 id, r;
 	bool retry;
 
-	/* t0: A's frame ends (sig_end(), bus_on_tx_end()) */
-	sig_end(sim, a);
-	sim->nr_active--;
+	/*
+	 * t0: A's frame ends (sig_end(), bus_on_tx_end()).  nr_active stays 1: A's frame goes
+	 * off the wire as B's COMMIT comes on.
+	 */
+	s = &sim->sig[o->sig];
+	s->end = t0;
+	s->active = false;
+	s->gone_at = t0 + gone;
+	o->sig = -1;
+	o->col_at = BUS_NEVER;
+	sim->slot_seq[a << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
+	sim->slot_seq[a << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
 	o->own_tx_end = t0;
 	/* mac_fast_frame_done(): delivered, TRANSMIT -> IDLE, the queue's head leaves, refill */
 	f = &o->queue[o->q_head];
@@ -175,19 +199,26 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 		o->ifg_opens = sim->opens[1];
 		kfsim_evq_take_seq(&sim->events);
 	}
-	/* seg_fast_commit_next(): the owners of the TO that ends let go, the next TO begins */
-	for (u32 k = sim->owner_first[seg->cur_id]; k < sim->owner_first[seg->cur_id + 1]; k++) {
-		struct bus_node *x = &sim->nodes[sim->owners[k]];
-
-		sim->nr_committed -= x->committed;
-		x->committed = false;
-		x->in_burst = false;
-	}
+	/* seg_fast_commit_next(): A lets go (set_committed()), the next TO begins */
+	sim->nr_committed -= o->committed;
+	o->committed = false;
+	o->in_burst = false;
 	id = ++seg->cur_id;
 	seg->to_start = t0;
 	bus_tos_begun(sim, id, id + 1, 1);
 	if (sim->nr_lazy_pend)
 		round_settle(sim);
+	if (*lazy != ROUND_NO_NODE) {
+		struct bus_node *p = &sim->nodes[*lazy];
+
+		if (p->rs_due <= t0) {
+			p->ds = DS_PENDING;
+			round_pending(sim, p, true);
+		} else {
+			round_lazy_put(sim, *lazy);
+		}
+		*lazy = ROUND_NO_NODE;
+	}
 	/* take_to(), and PENDING -> WAIT_MAC (set_ds()) */
 	seg->owner = (int)b;
 	sim->nr_committed++;
@@ -197,8 +228,6 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 	n->st.tos_used++;
 	n->ds = DS_WAIT_MAC;
 	round_pending(sim, n, false);
-	round_open(sim, b, SIG_COMMIT, BUS_NEVER);
-	sim->nr_active++;
 	n->rs_due = t0 + BT(PLCA_SIM_COMMIT_BT);
 	n->rs_carrier_off = t0;
 	sim->has_held = false;
@@ -233,10 +262,8 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 		seq = kfsim_evq_take_seq(&sim->events);
 		o->pend_tie = seq << BUS_SLOT_BITS | (a << BUS_SLOT_SHIFT | EV_RS);
 		sim->slot_seq[a << BUS_SLOT_SHIFT | EV_RS] = seq;
-		if (!o->pend_lazy) {
-			o->pend_lazy = true;
-			sim->lazy_pend[sim->nr_lazy_pend++] = a;
-		}
+		if (!o->pend_lazy)
+			*lazy = a;
 		o->st.collisions++;
 		o->attempts = 1;
 		r = kfsim_prandom_below(&sim->rnd, 2);
@@ -257,8 +284,26 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 	n->tx_start_wire = t_start;
 	sim->slot_seq[b << BUS_SLOT_SHIFT | EV_MAC] = BUS_SEQ_NONE;
 	sim->slot_seq[b << BUS_SLOT_SHIFT | EV_RS] = BUS_SEQ_NONE;
-	sig_end(sim, b);
-	round_open(sim, b, SIG_DATA, t_start + bus_frame_wire_ns(n->queue[n->q_head].payload));
+	sim->slot_seq[b << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
+	n->col_at = BUS_NEVER;
+	/*
+	 * The ring: the COMMIT from t0 to now, the frame from now.  Nothing reads the ring in
+	 * between, so the COMMIT goes on it once, ended, and the signals that the bit-level path
+	 * prunes at t0 are pruned now with those it prunes now: a signal gone before t0 is gone
+	 * before now, so one prune leaves the tail where the two leave it.
+	 */
+	sig_prune(sim);
+	BUG_ON(sim->sig_head - sim->sig_tail >= BUS_SIG_RING - 1);
+	*sig_at(sim, sim->sig_head) = (struct bus_signal){
+		.node = b,
+		.kind = SIG_COMMIT,
+		.pos_ns = n->pos_ns,
+		.start = t0,
+		.end = t_start,
+		.gone_at = t_start + gone};
+	sim->sig_head++;
+	sim->opens[0]++;
+	sig_push(sim, b, SIG_DATA, t_start + bus_frame_wire_ns(n->queue[n->q_head].payload));
 	sim->slot_seq[b << BUS_SLOT_SHIFT | EV_TX_END] = kfsim_evq_take_seq(&sim->events);
 }
 
@@ -272,11 +317,19 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 crs_off,
 		    u64 t_start)
 {
+	u32 slot, lazy = ROUND_NO_NODE, id = sim->seg.cur_id;
 	u64 t_end;
-	u32 slot;
 
+	/* the owners of the current TO let go (later TOs of the round have one, its A) */
+	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
+		struct bus_node *x = &sim->nodes[sim->owners[k]];
+
+		sim->nr_committed -= x->committed;
+		x->committed = false;
+		x->in_burst = false;
+	}
 	for (;;) {
-		round_to(sim, node, next, crs_off, t_start);
+		round_to(sim, node, next, crs_off, t_start, &lazy);
 		node = next;
 		slot = node << BUS_SLOT_SHIFT | EV_TX_END;
 		t_end = sim->sig[sim->nodes[node].sig].end;
@@ -286,10 +339,14 @@ bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 c
 		sim->now = t_end;
 		sim->nr_events++;
 		if (!round_next(sim, node, horizon, &next, &crs_off, &t_start)) {
+			if (lazy != ROUND_NO_NODE)
+				round_lazy_put(sim, lazy);
 			bus_tx_end_bit_level(sim, node);
 			return true;
 		}
 	}
+	if (lazy != ROUND_NO_NODE)
+		round_lazy_put(sim, lazy);
 	bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
 	return true;
 }

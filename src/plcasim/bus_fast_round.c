@@ -266,7 +266,11 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 			*lazy = a;
 		o->st.collisions++;
 		o->attempts = 1;
-		r = kfsim_prandom_below(&sim->rnd, 2);
+		/*
+		 * kfsim_prandom_below(rnd, 2) is one draw's top bit (Lemire's method rejects
+		 * nothing for a power of two): the same draw, the same state, without the call.
+		 */
+		r = prandom_u32_state(&sim->rnd) >> 31;
 		o->backoff_end = t_a + BT(PLCA_SIM_JAM_BT) + r * BT(PLCA_SIM_SLOT_BT);
 		o->mac = MAC_DEFER;
 		o->deferred_this_attempt = true;

@@ -294,6 +294,8 @@ struct plca_sim {
 	u64 run_limit;	/* the t_ns of the running kfsim_plca_sim_run_until() */
 	u64 fast_tos;	/* TOs it ran in one step (tests check that it is used) */
 	u64 fast_round_tos; /* of those, TOs run by bus_fast_round() */
+	u64 fast_round_beacons; /* of those, TOs after a BEACON (its TO 0s) */
+	u64 fast_round_parks;	/* BEACON TOs it stopped at their decision */
 	u64 fast_cycles; /* idle cycles it skipped */
 	u64 fast_mid_skips; /* skips that began at a TO decision after TO 0 */
 	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */

@@ -52,7 +52,8 @@ struct outcome {
 	struct kfsim_hist lat[MAX_NODES];
 	struct rnd_state rnd;
 	u64 seq; /* the event queue's next sequence number: every timer armed took its own */
-	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips, fast_round_tos;
+	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
+	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
 	char *trace;
 	size_t trace_len;
 };
@@ -123,6 +124,8 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_mid_skips = sim->fast_mid_skips;
 	out->fast_beacon_skips = sim->fast_beacon_skips;
 	out->fast_round_tos = sim->fast_round_tos;
+	out->fast_round_beacons = sim->fast_round_beacons;
+	out->fast_round_parks = sim->fast_round_parks;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -142,7 +145,7 @@ static void free_outcome(struct outcome *o, u32 nr)
  * The fast run's idle skips that began after TO 0, and at a BEACON, and its TOs run by the round
  * loop (bus_fast_round.c), in the last compare().
  */
-static u64 last_mid_skips, last_beacon_skips, last_round_tos;
+static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -154,12 +157,14 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, false, trace, &fast);
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
 	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips +
-				 slow.fast_beacon_skips + slow.fast_round_tos,
+				 slow.fast_beacon_skips + slow.fast_round_tos +
+				 slow.fast_round_beacons + slow.fast_round_parks,
 			 0);
 	/* the round loop is a one-step TO model too, and it stays off while a trace is written */
 	assert_true(fast.fast_round_tos <= fast.fast_tos);
+	assert_true(fast.fast_round_beacons <= fast.fast_round_tos);
 	if (trace)
-		assert_int_equal(fast.fast_round_tos, 0);
+		assert_int_equal(fast.fast_round_tos + fast.fast_round_parks, 0);
 	/* the lazily counted TOs and BEACONs too, read between steps */
 	for (u32 k = 0; k < nr_steps; k++) {
 		for (u32 i = 0; i < nr; i++) {
@@ -211,6 +216,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_mid_skips = fast.fast_mid_skips;
 	last_beacon_skips = fast.fast_beacon_skips;
 	last_round_tos = fast.fast_round_tos;
+	last_round_beacons = fast.fast_round_beacons;
+	last_round_parks = fast.fast_round_parks;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -255,9 +262,11 @@ static void test_bench_segments(void **state)
 	/* without the trace the round loop runs nearly every TO (all but the BEACON's) */
 	compare("32 saturated 64 B, no trace", nodes, 32, 1, 0, &s, 1, false, &tos, NULL);
 	print_message("32 saturated 64 B, %g ms, no trace: %llu TOs in one step, %llu in the "
-		      "round loop\n", 100.0 / SCALE, (unsigned long long)tos,
-		      (unsigned long long)last_round_tos);
+		      "round loop, %llu of them after a BEACON\n", 100.0 / SCALE,
+		      (unsigned long long)tos, (unsigned long long)last_round_tos,
+		      (unsigned long long)last_round_beacons);
 	assert_true(last_round_tos > 1000 / SCALE && last_round_tos <= tos);
+	assert_true(last_round_beacons > 30 / SCALE);
 	uniform(nodes, 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500, 1500, 0);
 	compare("8 saturated 1500 B", nodes, 8, 1, 0, &s, 1, true, &tos, NULL);
 	assert_true(tos > 0);
@@ -471,7 +480,7 @@ static void test_round_of_tos(void **state)
 	struct plca_sim_node_cfg nodes[MAX_NODES];
 	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
-	u64 round_tos = 0;
+	u64 round_tos = 0, beacons = 0, parks = 0;
 	u32 runs = 0;
 
 	(void)state;
@@ -525,11 +534,17 @@ static void test_round_of_tos(void **state)
 				if (!twist && nr > 2)
 					assert_true(last_round_tos > 0);
 				round_tos += last_round_tos;
+				beacons += last_round_beacons;
+				parks += last_round_parks;
 				runs++;
 			}
-	print_message("%u saturated segments agree: %llu TOs run by the round loop\n", runs,
-		      (unsigned long long)round_tos);
+	print_message("%u saturated segments agree: %llu TOs run by the round loop, %llu after a "
+		      "BEACON, %llu stopped at the decision after a BEACON\n", runs,
+		      (unsigned long long)round_tos, (unsigned long long)beacons,
+		      (unsigned long long)parks);
 	assert_true(round_tos > 1000 / SCALE);
+	assert_true(beacons > 0);
+	assert_true(parks > 0);
 }
 
 /*

@@ -21,12 +21,23 @@
  *   within the pending_timer, so the MAC defers to the RS); B's frame replaces its COMMIT.
  *
  * Every sequence number is taken in the same order, the signal ring gets the same COMMIT and
- * frame signals, the counts (nr_ds_busy, nr_pending, pending_per_id, pending_ids, nr_committed,
- * nr_queued, opens[]) change as set_ds(), take_to() and the queue would change them.  With a
- * trace bus_fast_tx_end() keeps to the helpers, which write the trace's slices.
+ * frame signals (the COMMIT written once, ended, as nothing reads it in between), the counts
+ * (nr_ds_busy, nr_pending, pending_per_id, pending_ids, nr_committed, nr_queued, opens[]) change
+ * as set_ds(), take_to() and the queue would change them.  A's lazy pending_timer is carried to
+ * the next TO's decision, where it has always run out, instead of going through the lazy list.
+ *
+ * The TO after the cycle's last one, which bus_fast.c leaves to the bit-level path, is a step of
+ * the round too (round_beacon_to()): the frame's end, the coordinator's BEACON, TO 0 at its end,
+ * the decision (the coordinator commits), A's retry into that COMMIT, the coordinator's frame.
+ * Its two carrier checks are the real ones (bus_carrier()); when the coordinator's frame cannot
+ * follow within the run and before the next queued event, the step stops at the decision with
+ * the two IFG timers queued and the commit_timer held, as the bit-level path leaves them.
+ *
+ * With a trace bus_fast_tx_end() keeps to the per-TO helpers of bus_fast.c, which write the
+ * trace's slices, and the BEACON's TO stays bit-level.
  *
  * tests/plcasim/test_sim_fastpath.c compares it with the bit-level path (and counts its TOs,
- * sim->fast_round_tos, so the comparison cannot pass by never taking it).
+ * BEACON TOs and stops, sim->fast_round_*, so the comparison cannot pass by never taking them).
  */
 #include <kfsim/bug.h>
 #include <kfsim/kernel.h>

@@ -11,7 +11,8 @@
  *   bus_stats.c   the per-node figures and the report (latency: <kfsim/sim_hist.h>)
  *   bus_fast.c    the per-TO model: a TO in one step, idle cycles skipped, where nothing on the
  *                 wire can differ from the bit-level path (struct plca_sim_cfg.bit_level)
- *   bus_fast_round.c  the per-TO model's consecutive TOs in one loop, without a trace
+ *   bus_fast_round.c  the per-TO model's consecutive TOs, the BEACON's among them, in one loop,
+ *                 without a trace
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the

@@ -129,7 +129,9 @@ static inline bool round_next(struct plca_sim *sim, u32 node, u64 horizon, u32 *
 
 /*
  * The lazy pending_timer of the previous TO's owner @node: its place on the lazy list
- * (pending_timer()), taken now, when the round ends without the TO decision that would settle it.
+ * (pending_timer()), taken now, where round_to() does not settle it: the round ends, or the
+ * BEACON's TO settles the list itself at its decision.  Nothing went onto the list in between,
+ * so its place is the one pending_timer() gave it.
  */
 static inline void round_lazy_put(struct plca_sim *sim, u32 node)
 {

@@ -116,8 +116,9 @@ struct plca_sim_node_cfg {
  *                sensed the instant a signal reaches the MDI), else 1..PLCA_SIM_CRS_DELAY_MAX_NS
  * @bit_level: run every signal, carrier check and timer (the reference path).  By default the
  *             simulator models a transmit opportunity in one step wherever nothing can differ
- *             (the TO after a frame on a quiet PLCA segment, whole idle cycles with nothing
- *             pending); the results are the same to the bit for a given seed, and
+ *             (the TO after a frame on a quiet PLCA segment, without a trace also the
+ *             BEACON's TO between two such TOs, whole idle cycles with nothing pending); the
+ *             results are the same to the bit for a given seed, and
  *             tests/plcasim/test_sim_fastpath.c checks that against this switch.
  */
 struct plca_sim_cfg {

@@ -16,7 +16,8 @@
  * so what the bit-level path would do is done in the same order: the same state, statistics,
  * random draws (A's payload, then A's backoff), trace events and event sequence numbers.  Any
  * other case (a BEACON, a yielded TO, bursts, collisions, mixed segments, misconfigurations,
- * struct plca_sim_cfg.bit_level) goes the bit-level way.
+ * struct plca_sim_cfg.bit_level) goes the bit-level way.  Without a trace bus_fast_round.c runs
+ * those TOs in one loop, and the BEACON's TO between two of them as well.
  *
  * bus_fast_idle() skips idle cycles: at the decision of any TO (or the BEACON after the last
  * TO's frame) with nothing pending or queued anywhere, the rest of the cycle and the whole
@@ -225,6 +226,9 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	horizon = next_live(sim);
 	if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start))
 		return false;
+	/* without a trace, the TOs that follow run in one loop (bus_fast_round.c) */
+	if (!sim->trace)
+		return bus_fast_round(sim, node, horizon, next, crs_off, t_start);
 	for (;;) {
 		fast_to(sim, node, next, crs_off, t_start);
 		node = next;

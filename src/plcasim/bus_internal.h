@@ -11,6 +11,8 @@
  *   bus_stats.c   the per-node figures and the report (latency: <kfsim/sim_hist.h>)
  *   bus_fast.c    the per-TO model: a TO in one step, idle cycles skipped, where nothing on the
  *                 wire can differ from the bit-level path (struct plca_sim_cfg.bit_level)
+ *   bus_fast_round.c  the per-TO model's consecutive TOs, the BEACON's among them, in one loop,
+ *                 without a trace
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -292,6 +294,9 @@ struct plca_sim {
 	bool bit_level; /* struct plca_sim_cfg.bit_level: never use it */
 	u64 run_limit;	/* the t_ns of the running kfsim_plca_sim_run_until() */
 	u64 fast_tos;	/* TOs it ran in one step (tests check that it is used) */
+	u64 fast_round_tos; /* of those, TOs run by bus_fast_round() */
+	u64 fast_round_beacons; /* of those, TOs after a BEACON (its TO 0s) */
+	u64 fast_round_parks;	/* BEACON TOs it stopped at their decision */
 	u64 fast_cycles; /* idle cycles it skipped */
 	u64 fast_mid_skips; /* skips that began at a TO decision after TO 0 */
 	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
@@ -485,6 +490,10 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node);
 bool bus_fast_idle(struct plca_sim *sim);
 void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end);
+
+/* bus_fast_round.c */
+bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 crs_off,
+		    u64 t_start);
 
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */

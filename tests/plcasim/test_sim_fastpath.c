@@ -51,7 +51,9 @@ struct outcome {
 	struct plca_sim_node_stats mid[MAX_STEPS][MAX_NODES];
 	struct kfsim_hist lat[MAX_NODES];
 	struct rnd_state rnd;
+	u64 seq; /* the event queue's next sequence number: every timer armed took its own */
 	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
+	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
 	char *trace;
 	size_t trace_len;
 };
@@ -116,10 +118,14 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 		memcpy(out->lat[i].bucket, sim->nodes[i].lat.bucket, KFSIM_HIST_BUCKETS * sizeof(u32));
 	}
 	out->rnd = sim->rnd;
+	out->seq = sim->events.seq;
 	out->fast_tos = sim->fast_tos;
 	out->fast_cycles = sim->fast_cycles;
 	out->fast_mid_skips = sim->fast_mid_skips;
 	out->fast_beacon_skips = sim->fast_beacon_skips;
+	out->fast_round_tos = sim->fast_round_tos;
+	out->fast_round_beacons = sim->fast_round_beacons;
+	out->fast_round_parks = sim->fast_round_parks;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -135,8 +141,11 @@ static void free_outcome(struct outcome *o, u32 nr)
 	free(o->trace);
 }
 
-/* The fast run's idle skips that began after TO 0, and at a BEACON, in the last compare(). */
-static u64 last_mid_skips, last_beacon_skips;
+/*
+ * The fast run's idle skips that began after TO 0, and at a BEACON, and its TOs run by the round
+ * loop (bus_fast_round.c), in the last compare().
+ */
+static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -147,8 +156,15 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, false, trace, &fast);
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
-	assert_int_equal(
-		slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips + slow.fast_beacon_skips, 0);
+	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips +
+				 slow.fast_beacon_skips + slow.fast_round_tos +
+				 slow.fast_round_beacons + slow.fast_round_parks,
+			 0);
+	/* the round loop is a one-step TO model too, and it stays off while a trace is written */
+	assert_true(fast.fast_round_tos <= fast.fast_tos);
+	assert_true(fast.fast_round_beacons <= fast.fast_round_tos);
+	if (trace)
+		assert_int_equal(fast.fast_round_tos + fast.fast_round_parks, 0);
 	/* the lazily counted TOs and BEACONs too, read between steps */
 	for (u32 k = 0; k < nr_steps; k++) {
 		for (u32 i = 0; i < nr; i++) {
@@ -188,6 +204,7 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 		fail();
 	}
 	assert_memory_equal(&fast.rnd, &slow.rnd, sizeof(fast.rnd));
+	assert_int_equal(fast.seq, slow.seq);
 	if (trace) {
 		assert_int_equal(fast.trace_len, slow.trace_len);
 		assert_memory_equal(fast.trace, slow.trace, fast.trace_len);
@@ -198,6 +215,9 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 		*fast_cycles = fast.fast_cycles;
 	last_mid_skips = fast.fast_mid_skips;
 	last_beacon_skips = fast.fast_beacon_skips;
+	last_round_tos = fast.fast_round_tos;
+	last_round_beacons = fast.fast_round_beacons;
+	last_round_parks = fast.fast_round_parks;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -239,6 +259,14 @@ static void test_bench_segments(void **state)
 	print_message("32 saturated 64 B, %g ms: %llu TOs in one step\n", 100.0 / SCALE,
 		      (unsigned long long)tos);
 	assert_true(tos > 1000 / SCALE);
+	/* without the trace the round loop runs nearly every TO (all but the BEACON's) */
+	compare("32 saturated 64 B, no trace", nodes, 32, 1, 0, &s, 1, false, &tos, NULL);
+	print_message("32 saturated 64 B, %g ms, no trace: %llu TOs in one step, %llu in the "
+		      "round loop, %llu of them after a BEACON\n", 100.0 / SCALE,
+		      (unsigned long long)tos, (unsigned long long)last_round_tos,
+		      (unsigned long long)last_round_beacons);
+	assert_true(last_round_tos > 1000 / SCALE && last_round_tos <= tos);
+	assert_true(last_round_beacons > 30 / SCALE);
 	uniform(nodes, 8, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 1500, 1500, 0);
 	compare("8 saturated 1500 B", nodes, 8, 1, 0, &s, 1, true, &tos, NULL);
 	assert_true(tos > 0);
@@ -436,6 +464,90 @@ static void test_random_segments_and_changes(void **state)
 }
 
 /*
+ * Saturated PLCA segments without a trace, where the round loop (bus_fast_round.c) runs TO
+ * after TO: node counts, payload ranges (a payload draw per frame, or none), carrier-sense
+ * latencies, positions; each with something that ends a round or changes its checks (a Poisson
+ * node, whose arrivals are the queued events a round stops at; a node that bursts; a duplicate
+ * id; a faulty MAC; a CSMA/CD node; a short queue), run in random steps with links, PLCA
+ * settings and scripted frames changed between them.  Every run with nothing odd on the wire
+ * must use the loop.
+ */
+static void test_round_of_tos(void **state)
+{
+	static const u32 counts[] = {2, 3, 8, 17, 32};
+	static const u32 pmins[] = {64, 46, 0}, pmaxs[] = {64, 1500, 200};
+	static const int crs[] = {0, -1, 1000, 10000};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step steps[MAX_STEPS];
+	struct rnd_state rnd;
+	u64 round_tos = 0, beacons = 0, parks = 0;
+	u32 runs = 0;
+
+	(void)state;
+	prandom_seed_state(&rnd, 32);
+	for (u32 c = 0; c < ARRAY_SIZE(counts); c++)
+		for (u32 p = 0; p < ARRAY_SIZE(pmins); p++)
+			for (u32 k = 0; k < ARRAY_SIZE(crs); k++) {
+				u32 nr = counts[c], twist = runs % 7, odd = nr / 2;
+				u32 nr_steps = 1 + kfsim_prandom_below(&rnd, MAX_STEPS);
+				u64 t = 0, tos;
+
+				uniform(nodes, nr, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0,
+					pmins[p], pmaxs[p], 0);
+				for (u32 i = 0; i < nr && runs % 2; i++)
+					nodes[i].position_m = kfsim_prandom_double(&rnd) * 25;
+				switch (twist) {
+				case 1:
+					nodes[odd].load = PLCA_SIM_LOAD_POISSON;
+					nodes[odd].interval_us = 500;
+					break;
+				case 2:
+					nodes[odd].plca.burst_cnt = 1;
+					break;
+				case 3:
+					if (nr > 2)
+						nodes[nr - 1].plca.node_id = (int)odd;
+					break;
+				case 4:
+					nodes[odd].ignores_collisions = true;
+					break;
+				case 5:
+					nodes[nr - 1] = csma_node();
+					break;
+				case 6:
+					nodes[odd].queue_limit = 1;
+					break;
+				default:
+					break;
+				}
+				for (u32 i = 0; i < nr_steps; i++) {
+					t += 1 + kfsim_prandom_below(&rnd, (u32)MS(20 / SCALE));
+					/* the last step changes nothing: its outcome is the end's */
+					steps[i] = (struct step){
+						.until = t,
+						.what = runs % 3 ? (int)kfsim_prandom_below(&rnd, 5) : 0,
+						.node = kfsim_prandom_below(&rnd, nr),
+						.arg = kfsim_prandom_below(&rnd, 200000)};
+				}
+				compare("round", nodes, nr, 200 + runs, crs[k], steps, nr_steps, false,
+					&tos, NULL);
+				if (!twist && nr > 2)
+					assert_true(last_round_tos > 0);
+				round_tos += last_round_tos;
+				beacons += last_round_beacons;
+				parks += last_round_parks;
+				runs++;
+			}
+	print_message("%u saturated segments agree: %llu TOs run by the round loop, %llu after a "
+		      "BEACON, %llu stopped at the decision after a BEACON\n", runs,
+		      (unsigned long long)round_tos, (unsigned long long)beacons,
+		      (unsigned long long)parks);
+	assert_true(round_tos > 1000 / SCALE);
+	assert_true(beacons > 0);
+	assert_true(parks > 0);
+}
+
+/*
  * The TO and BEACON counts are kept per segment and handed to the nodes when read
  * (bus_stats.c): read at many instants of a Poisson run, idle skips and single TOs alike, on
  * both paths, they must still tell one cycle.  The coordinator counts its BEACONs as it sends
@@ -517,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_poisson_idle_skip),
 		cmocka_unit_test(test_random_segments_and_changes),
+		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),
 	};
 

@@ -22,8 +22,9 @@
  *  - What a client may do follows the capabilities of the process that opened it, read once
  *    when it connects (the kernel's file_ns_capable() on the opener), and those of the process
  *    that sent the request, read with each message that needs them (ns_capable(current)):
- *    SO_PASSCRED on both of the server's ends makes the kernel name each sender
- *    (nl_peer_cred.c reads both).
+ *    SO_PASSCRED on both of the server's ends makes the kernel name each sender, and
+ *    SO_PASSPIDFD pin it when it sends (nl_peer_cred.c reads both).  Every pidfd received is
+ *    closed once its message is judged, or at once when nothing asks.
  *  - The socket file is made by bind() with its final mode (the umask), in a directory nobody
  *    else can write to (or a sticky one); it is only ever removed through that directory's
  *    descriptor after checking it is still our inode.
@@ -49,6 +50,13 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 #include "nl_peer_cred.h"
+
+#ifndef SO_PASSPIDFD
+#define SO_PASSPIDFD 76
+#endif
+#ifndef SCM_PIDFD
+#define SCM_PIDFD 0x04
+#endif
 
 /* Options every netlink socket accepts that the in-process socket has no use for. */
 #ifndef NETLINK_PKTINFO
@@ -86,6 +94,8 @@ struct nl_server_client {
 	uid_t uid;			/* the peer's, for SHUTDOWN */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
+	bool ctl_pidfd, data_pidfd;	/* SO_PASSPIDFD took: each sender comes with SCM_PIDFD */
+	pid_t logged_sender;		/* the last sender whose pinning went to the log */
 	bool bound;			/* bound explicitly, or autobound by a first send */
 	u32 opt[NL_SERVER_FLAG_OPTS];
 	struct nl_server_buf *out_head, *out_tail;
@@ -498,6 +508,7 @@ static bool accept_client(struct kfsim_nl_server *s)
 		refuse(fd, err);
 		return true;
 	}
+	c->ctl_pidfd = !setsockopt(fd, SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
 	c->cred = kfsim_nl_peer_cred(fd, &peer);
 	c->uid = peer.uid;
 	c->ctl_fd = fd;
@@ -601,14 +612,34 @@ static void flush_all(struct kfsim_nl_server *s)
 	}
 }
 
+/* One packet's sender, as the kernel names it. */
+struct nl_sender {
+	struct ucred ucred;	/* SCM_CREDENTIALS; pid 0 when the kernel named none */
+	int pidfd;		/* SCM_PIDFD: the sender pinned when it sent; -1 when none came */
+	bool passpidfd;		/* the connection asked for one (SO_PASSPIDFD) */
+};
+
+/* A packet's sender nobody will ask about: its pidfd is closed. */
+static void sender_drop(struct nl_sender *sender)
+{
+	if (sender->pidfd >= 0)
+		close(sender->pidfd);
+	sender->pidfd = -1;
+}
+
 /*
- * recv() of one packet and the process that sent it (SCM_CREDENTIALS; pid 0 when the kernel
- * named none).  Descriptors a client sends along are closed, never kept.
+ * recv() of one packet and the process that sent it (SCM_CREDENTIALS, SCM_PIDFD where
+ * @passpidfd).  Descriptors a client sends along are closed, never kept; when the control data
+ * did not fit (MSG_CTRUNC, more descriptors than room) the sender counts as unnamed, since what
+ * the kernel dropped cannot be told.  The caller closes sender->pidfd (sender_cred() or
+ * sender_drop()).
  */
-static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
+static ssize_t recv_from(int fd, void *buf, size_t size, bool passpidfd,
+			 struct nl_sender *sender)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(4 * sizeof(int))];
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int)) +
+			 CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} control;
 	struct iovec iov = { .iov_base = buf, .iov_len = size };
@@ -619,7 +650,10 @@ static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
 	struct cmsghdr *cmsg;
 	ssize_t n;
 
-	*sender = (struct ucred){ .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	*sender = (struct nl_sender){
+		.ucred = { .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 },
+		.pidfd = -1, .passpidfd = passpidfd,
+	};
 	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
 	if (n < 0)
 		return n;
@@ -627,15 +661,27 @@ static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
 		if (cmsg->cmsg_level != SOL_SOCKET)
 			continue;
 		if (cmsg->cmsg_type == SCM_CREDENTIALS &&
-		    cmsg->cmsg_len >= CMSG_LEN(sizeof(*sender)))
-			memcpy(sender, CMSG_DATA(cmsg), sizeof(*sender));
-		else if (cmsg->cmsg_type == SCM_RIGHTS)
+		    cmsg->cmsg_len >= CMSG_LEN(sizeof(sender->ucred))) {
+			memcpy(&sender->ucred, CMSG_DATA(cmsg), sizeof(sender->ucred));
+		} else if (cmsg->cmsg_type == SCM_PIDFD && cmsg->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			int pidfd;
+
+			/* negative: the kernel's error (before 6.16, a sender already reaped) */
+			memcpy(&pidfd, CMSG_DATA(cmsg), sizeof(int));
+			sender_drop(sender);
+			sender->pidfd = pidfd >= 0 ? pidfd : -1;
+		} else if (cmsg->cmsg_type == SCM_RIGHTS) {
 			for (size_t i = 0; i < (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
 				int passed;
 
 				memcpy(&passed, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(int));
 				close(passed);
 			}
+		}
+	}
+	if (msg.msg_flags & MSG_CTRUNC) {
+		sender_drop(sender);
+		sender->ucred.pid = 0;
 	}
 	return n;
 }
@@ -643,13 +689,31 @@ static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
 /*
  * What the sender of the request just read holds: only asked when the opener holds something,
  * since both must (reading /proc per message would cost the unprivileged nothing to cause).
+ * Consumes sender->pidfd.  On a connection with SO_PASSPIDFD, a message that came without a
+ * pidfd has no sender to ask: pidfd_open() now could find another process with its pid.
  */
-static struct kfsim_nl_cred sender_cred(const struct nl_server_client *c,
-					const struct ucred *sender)
+static struct kfsim_nl_cred sender_cred(struct nl_server_client *c, struct nl_sender *sender)
 {
-	if (!c->cred.net_admin && !c->cred.net_admin_netns && !c->cred.sys_admin)
+	int pidfd = sender->pidfd;
+
+	sender->pidfd = -1;
+	if (!c->cred.net_admin && !c->cred.net_admin_netns && !c->cred.sys_admin) {
+		if (pidfd >= 0)
+			close(pidfd);
 		return KFSIM_NL_CRED_USER;
-	return kfsim_nl_sender_cred(sender);
+	}
+	if (c->logged_sender != sender->ucred.pid) {
+		/* once per sending process in turn, for `kfsim --cmdline loglevel=7 kernel` */
+		c->logged_sender = sender->ucred.pid;
+		pr_info("kfsim-netlink: sender pid %d (uid %u) on a connection of uid %u %s\n",
+			(int)sender->ucred.pid, (unsigned int)sender->ucred.uid,
+			(unsigned int)c->uid, pidfd >= 0 ? "pinned when it sent (SCM_PIDFD)" :
+			sender->passpidfd ? "came without SCM_PIDFD: holds nothing" :
+			"pinned when read (pidfd_open(): no SCM_PIDFD here)");
+	}
+	if (sender->passpidfd && pidfd < 0)
+		return KFSIM_NL_CRED_USER;
+	return kfsim_nl_sender_cred(&sender->ucred, pidfd);
 }
 
 static int reply(struct nl_server_client *c, int err, int pass_fd)
@@ -699,6 +763,8 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 		close(sv[1]);
 		return reply(c, err, -1);
 	}
+	/* and pins it as it sends, where the kernel can (6.5); else nl_peer_cred.c pins it later */
+	c->data_pidfd = !setsockopt(sv[0], SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
 	c->sock = kfsim_nl_sock_open(s->kernel, &c->cred);
 	if (IS_ERR(c->sock)) {
 		err = (int)PTR_ERR(c->sock);
@@ -790,25 +856,27 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	struct kfsim_nl_wire_req req;
 	struct kfsim_nl_cred cred;
-	struct ucred sender;
-	ssize_t n = recv_from(c->ctl_fd, &req, sizeof(req), &sender);
+	struct nl_sender sender;
+	ssize_t n = recv_from(c->ctl_fd, &req, sizeof(req), c->ctl_pidfd, &sender);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
-	if (n == 0)
-		return false;
 	if (n != (ssize_t)sizeof(req) || req.magic != KFSIM_NL_WIRE_MAGIC ||
-	    req.version != KFSIM_NL_WIRE_VERSION)
-		return false;	/* not one of ours: hang up rather than guess */
+	    req.version != KFSIM_NL_WIRE_VERSION) {
+		sender_drop(&sender);
+		return false;	/* the end, or not one of ours: hang up rather than guess */
+	}
 	if (req.op == KFSIM_NL_WIRE_SHUTDOWN) {
 		/* the server's own user (or root) may stop it; nobody else */
 		bool allowed = c->uid == 0 || c->uid == geteuid();
 
+		sender_drop(&sender);
 		s->shutdown |= allowed;
 		reply(c, allowed ? 0 : -EPERM, -1);
 		return true;
 	}
 	if (req.op != KFSIM_NL_WIRE_OPEN && !c->sock) {
+		sender_drop(&sender);
 		reply(c, -ENOTCONN, -1);
 		return true;
 	}
@@ -868,7 +936,7 @@ static size_t turn_cut(const u8 *buf, size_t len, size_t budget)
 static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c, size_t budget)
 {
 	struct kfsim_nl_cred cred;
-	struct ucred sender;
+	struct nl_sender sender;
 	const u8 *buf;
 	size_t len, cut;
 	ssize_t n;
@@ -878,9 +946,11 @@ static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c,
 		len = c->pending_len;
 		cred = c->pending_cred;
 	} else {
-		n = recv_from(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, &sender);
+		n = recv_from(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, c->data_pidfd, &sender);
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR ? 0 : -1;
+		if (n == 0 || (size_t)n > NL_SERVER_RX_MAX)
+			sender_drop(&sender);	/* nothing to run */
 		if (n == 0) {
 			/* an empty packet, or the end: only a hang-up ends the socket */
 			struct pollfd hup = { .fd = c->data_fd, .events = POLLRDHUP };
@@ -893,7 +963,8 @@ static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c,
 			return n;	/* refused by the sender (the shim answers EMSGSIZE) */
 		buf = s->buf;
 		len = (size_t)n;
-		cred = sender_cred(c, &sender);	/* who sent it, asked when it arrives */
+		/* who sent it, asked when it arrives; the buffer's rest keeps the answer */
+		cred = sender_cred(c, &sender);
 	}
 	cut = turn_cut(buf, len, budget);
 	kfsim_nl_sock_set_sender(c->sock, &cred);

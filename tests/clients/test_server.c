@@ -3,9 +3,11 @@
  * The kfsim netlink server (<kfsim/nl_server.h>) from its clients' side: opening, binding and
  * options as netlink_bind()/netlink_setsockopt() answer them; state that persists across
  * clients; notifications reaching another client; two clients racing SETs; a non-root client's
- * -EPERM; a client killed in the middle of a dump; bad paths and garbage on the control line.
+ * -EPERM; a client killed in the middle of a dump; bad paths and garbage on the control line;
+ * every pidfd the kernel hands the server with a request closed.
  */
 #define _GNU_SOURCE 1 /* setresuid */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -352,6 +354,96 @@ static void test_client_killed_mid_dump(void **state)
 	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
 }
 
+/* Descriptors the server holds now (this process's, the clients' closed). */
+static int open_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(dir);
+	while (readdir(dir))
+		n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Requests in every shape a pidfd can come with (SCM_PIDFD on each packet): two messages in
+ * one packet, an empty packet, descriptors sent along (more than the server's room:
+ * MSG_CTRUNC), a control request.  The server's descriptors count the same after.
+ */
+static void send_every_shape(const char *path)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct genlmsghdr genl;
+	} req[2] = {
+		{ .nlh = {.nlmsg_len = sizeof(req[0]), .nlmsg_type = GENL_ID_CTRL,
+			  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = 1},
+		  .genl = {.cmd = CTRL_CMD_GETFAMILY, .version = 1} },
+		{ .nlh = {.nlmsg_len = sizeof(req[0]), .nlmsg_type = GENL_ID_CTRL,
+			  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = 2},
+		  .genl = {.cmd = CTRL_CMD_GETFAMILY, .version = 1} },
+	};
+	union {
+		char buf[CMSG_SPACE(8 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = req, .iov_len = sizeof(req) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct kfsim_nl_remote r;
+	struct cmsghdr *cmsg;
+	char reply[4096];
+	u32 val;
+
+	assert_int_equal(kfsim_nl_remote_open(path, NETLINK_GENERIC, 0, &r), 0);
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(send(r.data_fd, req, sizeof(req), 0), (ssize_t)sizeof(req));
+		assert_true(recv(r.data_fd, reply, sizeof(reply), 0) > 0);	/* two errors */
+		assert_true(recv(r.data_fd, reply, sizeof(reply), 0) > 0);
+	}
+	assert_int_equal(send(r.data_fd, req, 0, 0), 0);
+	memset(&control, 0, sizeof(control));
+	msg.msg_control = control.buf;
+	msg.msg_controllen = sizeof(control.buf);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(8 * sizeof(int));
+	for (int i = 0; i < 8; i++)
+		memcpy(CMSG_DATA(cmsg) + i * sizeof(int), &r.data_fd, sizeof(int));
+	iov.iov_len = sizeof(req[0]);
+	assert_int_equal(sendmsg(r.data_fd, &msg, 0), (ssize_t)sizeof(req[0]));
+	assert_true(recv(r.data_fd, reply, sizeof(reply), 0) > 0);
+	assert_int_equal(kfsim_nl_remote_getsockopt(&r, NETLINK_EXT_ACK, &val), 0);
+	kfsim_nl_remote_close(&r);
+}
+
+static void test_every_sender_pidfd_closed(void **state)
+{
+	struct served *sv = *state;
+	int before, status;
+	pid_t pid;
+
+	wait_clients(sv->server, 0);
+	before = open_fds();
+	send_every_shape(sv->path);	/* a capable opener: each sender is asked */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {	/* an opener without capabilities: nobody is asked */
+		if (geteuid() == 0 &&
+		    (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534)))
+			_exit(3);
+		send_every_shape(sv->path);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	wait_clients(sv->server, 0);
+	assert_int_equal(open_fds(), before);
+}
+
 static void test_garbage_on_control_line(void **state)
 {
 	struct served *sv = *state;
@@ -387,6 +479,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_non_root_set_is_eperm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_killed_mid_dump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_on_control_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_sender_pidfd_closed, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -25,8 +25,9 @@
  *    SO_PASSCRED on both of the server's ends makes the kernel name each sender, and
  *    SO_PASSPIDFD pin it when it sends (nl_peer_cred.c reads both).  Every pidfd received is
  *    closed once its message is judged, or at once when nothing asks.
- *  - The socket file is made by bind() with its final mode (the umask), in a directory nobody
- *    else can write to (or a sticky one); it is only ever removed through that directory's
+ *  - The socket file is made by bind() with its final mode (the umask), at the end of a path
+ *    whose every directory, from /, nobody else can write to (or is sticky) and whose every
+ *    symbolic link is ours or root's; it is only ever removed through its directory's
  *    descriptor after checking it is still our inode.
  */
 #define _GNU_SOURCE 1
@@ -134,56 +135,196 @@ struct kfsim_nl_server {
 #define listen_fail(err, ...) (snprintf(errbuf, errsize, __VA_ARGS__), (err))
 
 /*
- * The directory the socket file goes in: made (0700, one level) if missing, then held open and
- * checked: ours or root's, and writable by nobody else unless sticky (where others cannot
- * rename or remove our entries).  Anything weaker lets another user swap the file for a link.
- * A symbolic link in its place must be ours or root's too: another user's (made first in
- * /tmp, where fs.protected_symlinks is off) would send our socket to a directory of their
- * choosing.  Links further up the path are not examined.
+ * Links followed in one --listen path before giving up (the kernel's MAXSYMLINKS), and the
+ * longest path text the walk handles: a socket path fits in 108 bytes, a link's target in this.
+ */
+#define LISTEN_WALK_MAX_LINKS 40
+#define LISTEN_WALK_PATH_MAX 1024
+
+/* One walk of the socket's directory path: what it has followed, where to say why it stopped. */
+struct dir_walk {
+	unsigned int links;
+	char *errbuf;
+	size_t errsize;
+};
+
+#define walk_fail(w, err, ...) (snprintf((w)->errbuf, (w)->errsize, __VA_ARGS__), (err))
+
+static bool ours_or_roots(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/*
+ * A directory on the way (@fd, reached as @shown) is trusted when only we or root may change
+ * it: ours or root's, and writable by nobody else unless sticky (where others cannot rename or
+ * remove our entries).  Anything weaker lets another user swap what lies below it for a link.
+ */
+static int check_dir(struct dir_walk *w, int fd, const char *shown)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return walk_fail(w, -errno, "cannot stat %s", shown);
+	if (!S_ISDIR(st.st_mode))
+		return walk_fail(w, -ENOTDIR, "%s is not a directory", shown);
+	if (!ours_or_roots(st.st_uid))
+		return walk_fail(w, -EPERM, "the directory %s belongs to uid %u: another user could "
+				 "replace what lies below it", shown, (unsigned int)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return walk_fail(w, -EPERM, "the directory %s is writable by others and not "
+				 "sticky: another user could replace what lies below it", shown);
+	return 0;
+}
+
+/* @shown with /@name appended, for messages (cut short when it does not fit). */
+static void shown_append(char *shown, size_t size, const char *name)
+{
+	size_t len = strlen(shown);
+
+	snprintf(shown + len, size - len, "%s%s", len && shown[len - 1] == '/' ? "" : "/", name);
+}
+
+static int walk_dirs(struct dir_walk *w, int at, const char *rel, char *shown, size_t shown_size,
+		     bool make_last);
+
+/*
+ * A symbolic link on the way (@link_fd, an O_PATH descriptor of the link @name itself, in the
+ * directory @at reached as @shown): only ours or root's may say where the socket goes, and
+ * what it points to is walked as the rest of the path is.  Return: an O_PATH descriptor of the
+ * directory it leads to, or -errno.
+ */
+static int follow_link(struct dir_walk *w, int at, int link_fd, const char *name,
+		       char *shown, size_t shown_size)
+{
+	char target[LISTEN_WALK_PATH_MAX];
+	size_t dir_len = strlen(shown);
+	struct stat st;
+	ssize_t len;
+
+	shown_append(shown, shown_size, name);	/* the link's own name, while it is judged */
+	if (fstat(link_fd, &st))
+		return walk_fail(w, -errno, "cannot stat %s", shown);
+	if (!ours_or_roots(st.st_uid))
+		return walk_fail(w, -EPERM, "%s is a symbolic link of uid %u: another user would "
+				 "choose where the socket goes", shown, (unsigned int)st.st_uid);
+	if (++w->links > LISTEN_WALK_MAX_LINKS)
+		return walk_fail(w, -ELOOP, "more than %d symbolic links on the way",
+				 LISTEN_WALK_MAX_LINKS);
+	len = readlinkat(link_fd, "", target, sizeof(target));
+	if (len < 0 || (size_t)len >= sizeof(target))
+		return walk_fail(w, len < 0 ? -errno : -ENAMETOOLONG, "cannot read the link %s",
+				 shown);
+	target[len] = '\0';
+	shown[dir_len] = '\0';	/* a relative target goes on from the link's directory */
+	return walk_dirs(w, at, target, shown, shown_size, false);
+}
+
+/* Is @name the last component, with only slashes (or nothing) in @rest after it? */
+static bool last_component(const char *rest)
+{
+	return !rest || !rest[strspn(rest, "/")];
+}
+
+/*
+ * Walk @rel from the directory @at (or from / when it is absolute) one component at a time,
+ * opening each with O_PATH | O_NOFOLLOW and judging it before going on: every directory must
+ * pass check_dir(), every symbolic link follow_link(), as OpenSSH's secure-path check does.
+ * @shown is where the walk stands, for messages, extended as it goes.  With @make_last, a
+ * missing last component is made (0700).  Return: an O_PATH descriptor of the directory
+ * reached, or -errno.
+ */
+static int walk_dirs(struct dir_walk *w, int at, const char *rel, char *shown, size_t shown_size,
+		     bool make_last)
+{
+	char rest[LISTEN_WALK_PATH_MAX], *name, *save = NULL;
+	int fd, err = 0;
+
+	if (snprintf(rest, sizeof(rest), "%s", rel) >= (int)sizeof(rest))
+		return walk_fail(w, -ENAMETOOLONG, "a path on the way is longer than %d bytes",
+				 LISTEN_WALK_PATH_MAX - 1);
+	if (rest[0] == '/') {
+		snprintf(shown, shown_size, "/");
+		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return walk_fail(w, -errno, "cannot open /");
+		err = check_dir(w, fd, shown);
+	} else {
+		fd = fcntl(at, F_DUPFD_CLOEXEC, 0);	/* @at was judged already */
+		if (fd < 0)
+			return walk_fail(w, -errno, "cannot duplicate a descriptor");
+	}
+	for (name = strtok_r(rest, "/", &save); name && !err; name = strtok_r(NULL, "/", &save)) {
+		struct stat st;
+		int next;
+
+		if (!strcmp(name, "."))
+			continue;
+		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && make_last && last_component(save) &&
+		    (!mkdirat(fd, name, 0700) || errno == EEXIST))
+			next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st)) {
+			err = -errno;
+			if (next >= 0)
+				close(next);
+			shown_append(shown, shown_size, name);
+			err = walk_fail(w, err, "cannot open the directory %s", shown);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			int linked = follow_link(w, fd, next, name, shown, shown_size);
+
+			close(next);
+			if (linked < 0) {
+				err = linked;
+				break;
+			}
+			next = linked;
+		} else {
+			shown_append(shown, shown_size, name);
+			err = check_dir(w, next, shown);
+		}
+		close(fd);
+		fd = next;
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * The directory the socket file goes in, reached by walk_dirs() from / (a relative path from
+ * the working directory, as getcwd() names it), made (0700, one level) if missing, and held
+ * open: the socket is bound and only ever removed through it.
  */
 static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
 {
-	char dir[sizeof(s->path)];
+	char dir[LISTEN_WALK_PATH_MAX], shown[LISTEN_WALK_PATH_MAX];
+	struct dir_walk w = { .errbuf = errbuf, .errsize = errsize };
 	char *slash = strrchr(s->path, '/');
-	struct stat st;
+	int walked;
 
-	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
-		s->file_name = s->path;
-	} else {
-		snprintf(dir, sizeof(dir), "%.*s", slash == s->path ? 1 : (int)(slash - s->path),
-			 s->path);
-		s->file_name = slash + 1;
-	}
+	s->file_name = slash ? slash + 1 : s->path;
 	if (!*s->file_name)
 		return listen_fail(-EINVAL, "%s names a directory, not a socket file", s->path);
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return listen_fail(-errno, "cannot create the directory %s", dir);
-	/* a symbolic link there says where the socket goes: only ours or root's may */
-	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (s->dir_fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {	/* ENOTDIR: 6.x */
-		int open_err = -errno;
-
-		if (lstat(dir, &st))
-			return listen_fail(-errno, "cannot stat %s", dir);
-		if (!S_ISLNK(st.st_mode))
-			return listen_fail(open_err, "cannot open the directory %s", dir);
-		if (st.st_uid != 0 && st.st_uid != geteuid())
-			return listen_fail(-EPERM, "%s is a symbolic link of uid %u: another user "
-					   "would choose where the socket goes", dir,
-					   (unsigned int)st.st_uid);
-		s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
+	if (s->path[0] == '/')
+		snprintf(dir, sizeof(dir), "%.*s", slash == s->path ? 1 : (int)(slash - s->path),
+			 s->path);
+	else if (!getcwd(dir, sizeof(dir)))
+		return listen_fail(-errno, "cannot name the working directory for %s", s->path);
+	else if (slash)
+		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%.*s",
+			 (int)(slash - s->path), s->path);
+	walked = walk_dirs(&w, -1, dir, shown, sizeof(shown), true);
+	if (walked < 0)
+		return walked;
+	s->dir_fd = openat(walked, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(walked);
 	if (s->dir_fd < 0)
-		return listen_fail(-errno, "cannot open the directory %s", dir);
-	if (fstat(s->dir_fd, &st))
-		return listen_fail(-errno, "cannot stat the directory %s", dir);
-	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return listen_fail(-EPERM, "the directory %s belongs to uid %u: another user could "
-				   "replace the socket file", dir, (unsigned int)st.st_uid);
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-		return listen_fail(-EPERM, "the directory %s is writable by others and not sticky: "
-				   "another user could replace the socket file", dir);
+		return listen_fail(-errno, "cannot open the directory %s", shown);
 	return 0;
 }
 

@@ -529,6 +529,65 @@ def attack_symlink_race():
     subprocess.run(["rm", "-rf", victim_dir])
 
 
+def listens(path):
+    """`kfsim kernel --listen path --background` as root: (listened, what it said)."""
+    rc, out, _ = run([KFSIM, "kernel", "--listen", path, "--background"])
+    if rc == 0:
+        run([KFSIM, "kernel", "--stop", path])
+    return rc == 0, out.strip()
+
+
+def attack_listen_path():
+    """Every directory and link from / to the socket is root's (or the caller's), or trusted."""
+    print("links and directories of another user higher up the --listen path:")
+    evil = f"/tmp/evil-{os.getpid()}"  # nobody's, in the sticky /tmp anyone may write to
+    victim = os.path.join(tmp, "victim")  # root's, where nobody wants root's socket to go
+    os.makedirs(os.path.join(victim, "sub"), mode=0o755)
+
+    def plant():
+        os.mkdir(evil, 0o755)
+        os.symlink(victim, evil + "-link")  # nobody's link, a component above the socket's
+        return True
+    try:
+        r = as_nobody(plant, 10)
+        os.mkdir(os.path.join(evil, "deeper"), 0o755)  # root's, inside nobody's directory
+        os.symlink(os.path.join(evil, "deeper"), os.path.join(tmp, "via"))  # root's link
+        os.mkdir(os.path.join(tmp, "real"), 0o755)
+        os.symlink("real", os.path.join(tmp, "mine"))
+        cases = [
+            ("nobody's link above the socket's directory", f"{evil}-link/sub/x.sock",
+             False, f"{evil}-link is a symbolic link of uid {NOBODY}"),
+            ("nobody's directory above the socket's (made by the server)",
+             f"{evil}/sub/x.sock", False, f"the directory {evil} belongs to uid {NOBODY}"),
+            ("root's link whose target goes through nobody's directory",
+             os.path.join(tmp, "via", "x.sock"), False,
+             f"the directory {evil} belongs to uid {NOBODY}"),
+            ("root's own link to root's directory", os.path.join(tmp, "mine", "sub", "x.sock"),
+             True, "listening"),
+        ]
+        for what, path, want, said in cases:
+            listened, out = listens(path)
+            check(f"{what}: {'listened' if want else 'refused'}",
+                  r is True and listened == want and said in out, out)
+        # the caller's own directories are as good as root's: nobody listens in evil
+        r = as_nobody(lambda: listens(f"{evil}/own/x.sock"), 20)
+        check("nobody's own directory, for nobody's server: listened",
+              r is not None and r[0] is True, r)
+        # the default path under $XDG_RUNTIME_DIR, a private directory of root's, and one of
+        # nobody's
+        xdg = os.path.join(tmp, "xdg")
+        os.mkdir(xdg, 0o700)
+        for runtime, want in ((xdg, True), (evil, False)):
+            env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+            rc, out, _ = run([KFSIM, "kernel", "--background"], env=env)
+            if rc == 0:
+                run([KFSIM, "kernel", "--stop", os.path.join(runtime, "kfsim-kernel.sock")])
+            check(f"XDG_RUNTIME_DIR={runtime}: {'listened' if want else 'refused'}",
+                  (rc == 0) == want, out.strip())
+    finally:
+        subprocess.run(["rm", "-rf", evil, evil + "-link"])
+
+
 def attack_modes():
     """The socket file's mode follows the umask, or --mode/--group exactly."""
     print("socket file modes:")
@@ -747,18 +806,22 @@ def attack_sender_capabilities():
 
 
 def take_pid(pid, argv):
-    """Run argv as process @pid, as CRIU restores one (ns_last_pid): its Popen, or None."""
-    for _ in range(20):  # another process of the machine may fork in between
-        with open("/proc/sys/kernel/ns_last_pid", "w") as f:
-            f.write(str(pid - 1))
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if p.pid == pid:
-            return p
-        p.kill()
-        p.wait()
-        if os.path.exists(f"/proc/{pid}"):
-            return None  # someone else's now
-    return None
+    """Run argv as process @pid, as CRIU restores one (clone3() with set_tid, root only):
+    its pid, or None when another process has it already."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    tid = (ctypes.c_int * 1)(pid)
+    # struct clone_args up to set_tid_size: flags, pidfd, child_tid, parent_tid, exit_signal,
+    # stack, stack_size, tls, set_tid, set_tid_size
+    args = (ctypes.c_uint64 * 10)(0, 0, 0, 0, signal.SIGCHLD, 0, 0, 0,
+                                  ctypes.addressof(tid), 1)
+    ret = libc.syscall(435, ctypes.byref(args), ctypes.c_size_t(ctypes.sizeof(args)))  # clone3
+    if ret == 0:  # the child, a copy of this single-threaded process: exec at once
+        try:
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    return ret if ret > 0 else None
 
 
 def wait_exec(pid, exe, want_cap):
@@ -806,11 +869,10 @@ def attack_sender_pinning():
     log = os.path.join(tmp, "pinning.log")
     proc = start_server(path, loglevel=7, log_name="pinning.log")
     sleep = shutil.which("sleep")
-    capable_nobody = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY),
+    capable_nobody = [shutil.which("setpriv"), "--reuid", str(NOBODY), "--regid", str(NOBODY),
                       "--clear-groups", "--inh-caps", "+net_admin", "--ambient-caps",
                       "+net_admin", sleep, "30"]
-    # the family asked on a connection of its own: the server logs how the first sender of
-    # each connection was pinned, and that has to be the SET's
+    # the family asked once, on a connection of its own: on the SET's, root only opens
     ctl, fd, _ = wire_open(path)
     family = ethtool_family(socket.socket(fileno=fd))
     ctl.close()
@@ -828,8 +890,8 @@ def attack_sender_pinning():
         os.kill(proc.pid, signal.SIGCONT)
         err = struct.unpack_from("i", data.recv(65536), 16)[0]
         if heir:
-            heir.kill()
-            heir.wait()
+            os.kill(heir, signal.SIGKILL)
+            os.waitpid(heir, 0)
         data.close()
         ctl.close()
         tries.append((pid, took, ename(err)))
@@ -1189,7 +1251,7 @@ def attack_control_after_data():
 ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
-    "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
+    "symlink": attack_symlink_race, "listen_path": attack_listen_path, "modes": attack_modes, "caps": attack_capabilities,
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
     "pinning": attack_sender_pinning,
     "flood": attack_flood_latency, "order": attack_control_after_data,

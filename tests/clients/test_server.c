@@ -4,11 +4,13 @@
  * options as netlink_bind()/netlink_setsockopt() answer them; state that persists across
  * clients; notifications reaching another client; two clients racing SETs; a non-root client's
  * -EPERM; a client killed in the middle of a dump; bad paths and garbage on the control line;
- * every pidfd the kernel hands the server with a request closed.
+ * every pidfd the kernel hands the server with a request closed; every component of a listening
+ * path judged.
  */
 #define _GNU_SOURCE 1 /* setresuid */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -202,6 +205,80 @@ static void test_stale_socket_file_replaced(void **state)
 	kfsim_nl_server_destroy(s);
 	assert_int_equal(access(sock_path, F_OK), -1);	/* removed on destroy */
 	rmdir(path);
+}
+
+/* kfsim_nl_server_listen() on @path: 0 when it listened (and is destroyed again), else the error. */
+static int listen_result(struct served *sv, const char *path, char *err, size_t err_size)
+{
+	struct kfsim_nl_server *s = kfsim_nl_server_listen(kfsim_net_nl(sv->net), path, NULL, err,
+							   err_size);
+
+	if (IS_ERR(s))
+		return (int)PTR_ERR(s);
+	kfsim_nl_server_destroy(s);
+	return 0;
+}
+
+/*
+ * Every component of the path is judged, from /: a directory its group may write to, a link
+ * loop, a file on the way are refused, naming the component; links of ours are followed; a
+ * relative path starts at the working directory; a missing last directory is made 0700.
+ */
+static void test_listen_path_walk(void **state)
+{
+	struct served *sv = *state;
+	char top[] = "/tmp/kfsim-walk-XXXXXX", path[256], err[256], cwd[512];
+	struct stat st;
+
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/open/new/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/open/new", top);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);	/* made, private */
+	assert_int_equal(rmdir(path), 0);
+
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(chmod(path, 0775), 0);	/* its group may write: above the socket's dir */
+	snprintf(path, sizeof(path), "%s/open/sub", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "/open is writable by others and not sticky"));
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(chmod(path, 01775), 0);	/* sticky: trusted */
+	snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+
+	snprintf(path, sizeof(path), "%s/loop1", top);
+	assert_int_equal(symlink("loop2", path), 0);
+	snprintf(path, sizeof(path), "%s/loop2", top);
+	assert_int_equal(symlink("loop1", path), 0);
+	snprintf(path, sizeof(path), "%s/loop1/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -ELOOP);
+
+	snprintf(path, sizeof(path), "%s/file", top);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	snprintf(path, sizeof(path), "%s/file/sub/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -ENOTDIR);
+	assert_non_null(strstr(err, "/file is not a directory"));
+
+	snprintf(path, sizeof(path), "%s/mine", top);
+	assert_int_equal(symlink("open/sub", path), 0);	/* ours: followed, its target judged */
+	snprintf(path, sizeof(path), "%s/mine/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(top), 0);
+	/* ".." after a link climbs from its target, as the kernel resolves it: open/sub/k.sock */
+	assert_int_equal(listen_result(sv, "mine/../sub/k.sock", err, sizeof(err)), 0);
+	assert_int_equal(chdir(cwd), 0);
+
+	snprintf(path, sizeof(path), "rm -rf %s", top);
+	assert_int_equal(system(path), 0);
 }
 
 /* The shim's question, asked of the stand-in: its devices are its own, nothing else is. */
@@ -472,6 +549,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owns_its_devices_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_socket_file_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_listen_path_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_persists_across_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notification_reaches_other_client, setup,
 						teardown),

@@ -844,9 +844,13 @@ static struct kfsim_nl_cred sender_cred(struct nl_server_client *c, struct nl_se
 		return KFSIM_NL_CRED_USER;
 	}
 	if (c->logged_sender != sender->ucred.pid) {
-		/* once per sending process in turn, for `kfsim --cmdline loglevel=7 kernel` */
+		/*
+		 * once per sending process in turn, at KERN_DEBUG so the console shows it only when
+		 * asked (`kfsim --cmdline loglevel=8 kernel`): a program under the shim, whose own
+		 * kernel keeps the default console level, prints nothing
+		 */
 		c->logged_sender = sender->ucred.pid;
-		pr_info("kfsim-netlink: sender pid %d (uid %u) on a connection of uid %u %s\n",
+		printk(KERN_DEBUG "kfsim-netlink: sender pid %d (uid %u) on a connection of uid %u %s\n",
 			(int)sender->ucred.pid, (unsigned int)sender->ucred.uid,
 			(unsigned int)c->uid, pidfd >= 0 ? "pinned when it sent (SCM_PIDFD)" :
 			sender->passpidfd ? "came without SCM_PIDFD: holds nothing" :

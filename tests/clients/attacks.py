@@ -73,7 +73,7 @@ def as_nobody(fn, timeout, *args):
 
 def start_server(path, *extra, prlimit=None, loglevel=None, log_name="server.log"):
     cmd = [KFSIM, "kernel", "--listen", path, "--mode", "0666", *extra]
-    if loglevel is not None:  # the server's log (pr_info and below) echoed to its stderr
+    if loglevel is not None:  # the server's log records below it echoed to its stderr
         cmd[1:1] = ["--cmdline", f"loglevel={loglevel}"]
     if prlimit:
         cmd = ["prlimit", f"--nofile={prlimit}:{prlimit}", "--"] + cmd
@@ -839,7 +839,7 @@ def wait_exec(pid, exe, want_cap):
 
 
 def pinned_at_send(log_text, pid):
-    """Whether the server logged sender @pid as pinned by SCM_PIDFD (loglevel=7)."""
+    """Whether the server logged sender @pid as pinned by SCM_PIDFD (loglevel=8)."""
     return re.search(rf"sender pid {pid} \(uid \d+\) on a connection of uid \d+ "
                      r"pinned when it sent \(SCM_PIDFD\)", log_text) is not None
 
@@ -867,7 +867,7 @@ def attack_sender_pinning():
     print("the sender pinned when it sends, not when the server reads:")
     path = os.path.join(tmp, "pinning.sock")
     log = os.path.join(tmp, "pinning.log")
-    proc = start_server(path, loglevel=7, log_name="pinning.log")
+    proc = start_server(path, loglevel=8, log_name="pinning.log")
     sleep = shutil.which("sleep")
     capable_nobody = [shutil.which("setpriv"), "--reuid", str(NOBODY), "--regid", str(NOBODY),
                       "--clear-groups", "--inh-caps", "+net_admin", "--ambient-caps",

@@ -92,15 +92,19 @@ struct kfsim_nl_listen_opts {
  * @opts: the file's mode and group (NULL: the defaults)
  * @err: receives a one-line reason on failure (may be NULL)
  *
- * The socket's directory is created (mode 0700, one level) if missing, and must be owned by
- * the caller or root and not writable by others unless sticky, so no other user can swap the
- * file for a link; the mode is set at bind() time (the umask), never by following the path.
+ * The socket's directory is created (mode 0700, one level) if missing.  Every directory on
+ * the way to it, from / (a relative @path from the working directory), must be owned by the
+ * caller or root and not writable by its group or others unless sticky, and every symbolic
+ * link on the way must be the caller's or root's (its target is walked the same way), so no
+ * other user can swap the file for a link or choose where it goes; the mode is set at bind()
+ * time (the umask), never by following the path.
  * An existing socket file is replaced only when no server answers on it and it is the
  * caller's (or the caller is root); anything else at @path is left alone.
  *
  * Return: the server; ERR_PTR(-ENAMETOOLONG) when @path does not fit a sockaddr_un,
  * -EADDRINUSE when a server answers on @path, -EEXIST when something that is not a stale
- * socket of ours is there, -EPERM when the directory is unsafe, or the errno of the calls.
+ * socket of ours is there, -EPERM when a directory or link on the way is unsafe, -ELOOP past
+ * 40 links, -ENOTDIR when a component is no directory, or the errno of the calls.
  */
 struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const char *path,
 					       const struct kfsim_nl_listen_opts *opts,

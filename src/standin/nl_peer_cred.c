@@ -30,11 +30,15 @@
  * The server learns each sender from SCM_CREDENTIALS (SO_PASSCRED on its end of the
  * connection: the kernel fills in the sending process's pid and uid; a sender may state its
  * real, effective or saved uid (__scm_creds()), another pid only with CAP_SYS_ADMIN) and asks
- * kfsim_nl_sender_cred() the same questions about that process, pinned with pidfd_open() and
- * checked to have that uid as its real uid, so any other claim holds nothing.  The pin is taken
- * when the server reads the message, not when it was sent: a sender that exited in between holds
- * nothing, unless its pid was reused by then by a process of the same real uid, which would lend
- * its capabilities (SCM_PIDFD, Linux 6.5, would pin the sender at send time; not used yet).
+ * kfsim_nl_sender_cred() the same questions about that process, checked to have that uid as its
+ * real uid, so any other claim holds nothing.  The process is pinned by the pidfd the kernel
+ * took when the message was sent (SCM_PIDFD, SO_PASSPIDFD on the server's end: Linux 6.5 and
+ * later), so a pid reused after the sender exited never lends its capabilities: the answer is
+ * read while the pinned process is still alive, or not at all.  A sender that has exited by the
+ * time the server reads its message holds nothing (a reaped process's capabilities are kept
+ * nowhere, and a zombie's program cannot be told secure or not).  Where the kernel has no
+ * SCM_PIDFD the server pins the sender with pidfd_open() when it reads the message, and a pid
+ * reused in between by a process of the same real uid would lend its capabilities.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -169,9 +173,14 @@ struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
 	return pinned_cred(peer->pid, peer_pidfd(fd, peer->pid), peer->uid, false);
 }
 
-struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender)
+struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender, int pidfd)
 {
-	if (sender->pid <= 0)
+	if (sender->pid <= 0) {
+		if (pidfd >= 0)
+			close(pidfd);
 		return KFSIM_NL_CRED_USER;	/* not visible from our pid namespace */
-	return pinned_cred(sender->pid, open_pidfd(sender->pid), sender->uid, true);
+	}
+	if (pidfd < 0)
+		pidfd = open_pidfd(sender->pid);	/* no SCM_PIDFD: pinned only now */
+	return pinned_cred(sender->pid, pidfd, sender->uid, true);
 }

@@ -22,10 +22,12 @@
  *  - What a client may do follows the capabilities of the process that opened it, read once
  *    when it connects (the kernel's file_ns_capable() on the opener), and those of the process
  *    that sent the request, read with each message that needs them (ns_capable(current)):
- *    SO_PASSCRED on both of the server's ends makes the kernel name each sender
- *    (nl_peer_cred.c reads both).
- *  - The socket file is made by bind() with its final mode (the umask), in a directory nobody
- *    else can write to (or a sticky one); it is only ever removed through that directory's
+ *    SO_PASSCRED on both of the server's ends makes the kernel name each sender, and
+ *    SO_PASSPIDFD pin it when it sends (nl_peer_cred.c reads both).  Every pidfd received is
+ *    closed once its message is judged, or at once when nothing asks.
+ *  - The socket file is made by bind() with its final mode (the umask), at the end of a path
+ *    whose every directory, from /, nobody else can write to (or is sticky) and whose every
+ *    symbolic link is ours or root's; it is only ever removed through its directory's
  *    descriptor after checking it is still our inode.
  */
 #define _GNU_SOURCE 1
@@ -49,6 +51,13 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 #include "nl_peer_cred.h"
+
+#ifndef SO_PASSPIDFD
+#define SO_PASSPIDFD 76
+#endif
+#ifndef SCM_PIDFD
+#define SCM_PIDFD 0x04
+#endif
 
 /* Options every netlink socket accepts that the in-process socket has no use for. */
 #ifndef NETLINK_PKTINFO
@@ -86,6 +95,8 @@ struct nl_server_client {
 	uid_t uid;			/* the peer's, for SHUTDOWN */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
+	bool ctl_pidfd, data_pidfd;	/* SO_PASSPIDFD took: each sender comes with SCM_PIDFD */
+	pid_t logged_sender;		/* the last sender whose pinning went to the log */
 	bool bound;			/* bound explicitly, or autobound by a first send */
 	u32 opt[NL_SERVER_FLAG_OPTS];
 	struct nl_server_buf *out_head, *out_tail;
@@ -124,56 +135,196 @@ struct kfsim_nl_server {
 #define listen_fail(err, ...) (snprintf(errbuf, errsize, __VA_ARGS__), (err))
 
 /*
- * The directory the socket file goes in: made (0700, one level) if missing, then held open and
- * checked: ours or root's, and writable by nobody else unless sticky (where others cannot
- * rename or remove our entries).  Anything weaker lets another user swap the file for a link.
- * A symbolic link in its place must be ours or root's too: another user's (made first in
- * /tmp, where fs.protected_symlinks is off) would send our socket to a directory of their
- * choosing.  Links further up the path are not examined.
+ * Links followed in one --listen path before giving up (the kernel's MAXSYMLINKS), and the
+ * longest path text the walk handles: a socket path fits in 108 bytes, a link's target in this.
+ */
+#define LISTEN_WALK_MAX_LINKS 40
+#define LISTEN_WALK_PATH_MAX 1024
+
+/* One walk of the socket's directory path: what it has followed, where to say why it stopped. */
+struct dir_walk {
+	unsigned int links;
+	char *errbuf;
+	size_t errsize;
+};
+
+#define walk_fail(w, err, ...) (snprintf((w)->errbuf, (w)->errsize, __VA_ARGS__), (err))
+
+static bool ours_or_roots(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/*
+ * A directory on the way (@fd, reached as @shown) is trusted when only we or root may change
+ * it: ours or root's, and writable by nobody else unless sticky (where others cannot rename or
+ * remove our entries).  Anything weaker lets another user swap what lies below it for a link.
+ */
+static int check_dir(struct dir_walk *w, int fd, const char *shown)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return walk_fail(w, -errno, "cannot stat %s", shown);
+	if (!S_ISDIR(st.st_mode))
+		return walk_fail(w, -ENOTDIR, "%s is not a directory", shown);
+	if (!ours_or_roots(st.st_uid))
+		return walk_fail(w, -EPERM, "the directory %s belongs to uid %u: another user could "
+				 "replace what lies below it", shown, (unsigned int)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return walk_fail(w, -EPERM, "the directory %s is writable by others and not "
+				 "sticky: another user could replace what lies below it", shown);
+	return 0;
+}
+
+/* @shown with /@name appended, for messages (cut short when it does not fit). */
+static void shown_append(char *shown, size_t size, const char *name)
+{
+	size_t len = strlen(shown);
+
+	snprintf(shown + len, size - len, "%s%s", len && shown[len - 1] == '/' ? "" : "/", name);
+}
+
+static int walk_dirs(struct dir_walk *w, int at, const char *rel, char *shown, size_t shown_size,
+		     bool make_last);
+
+/*
+ * A symbolic link on the way (@link_fd, an O_PATH descriptor of the link @name itself, in the
+ * directory @at reached as @shown): only ours or root's may say where the socket goes, and
+ * what it points to is walked as the rest of the path is.  Return: an O_PATH descriptor of the
+ * directory it leads to, or -errno.
+ */
+static int follow_link(struct dir_walk *w, int at, int link_fd, const char *name,
+		       char *shown, size_t shown_size)
+{
+	char target[LISTEN_WALK_PATH_MAX];
+	size_t dir_len = strlen(shown);
+	struct stat st;
+	ssize_t len;
+
+	shown_append(shown, shown_size, name);	/* the link's own name, while it is judged */
+	if (fstat(link_fd, &st))
+		return walk_fail(w, -errno, "cannot stat %s", shown);
+	if (!ours_or_roots(st.st_uid))
+		return walk_fail(w, -EPERM, "%s is a symbolic link of uid %u: another user would "
+				 "choose where the socket goes", shown, (unsigned int)st.st_uid);
+	if (++w->links > LISTEN_WALK_MAX_LINKS)
+		return walk_fail(w, -ELOOP, "more than %d symbolic links on the way",
+				 LISTEN_WALK_MAX_LINKS);
+	len = readlinkat(link_fd, "", target, sizeof(target));
+	if (len < 0 || (size_t)len >= sizeof(target))
+		return walk_fail(w, len < 0 ? -errno : -ENAMETOOLONG, "cannot read the link %s",
+				 shown);
+	target[len] = '\0';
+	shown[dir_len] = '\0';	/* a relative target goes on from the link's directory */
+	return walk_dirs(w, at, target, shown, shown_size, false);
+}
+
+/* Is @name the last component, with only slashes (or nothing) in @rest after it? */
+static bool last_component(const char *rest)
+{
+	return !rest || !rest[strspn(rest, "/")];
+}
+
+/*
+ * Walk @rel from the directory @at (or from / when it is absolute) one component at a time,
+ * opening each with O_PATH | O_NOFOLLOW and judging it before going on: every directory must
+ * pass check_dir(), every symbolic link follow_link(), as OpenSSH's secure-path check does.
+ * @shown is where the walk stands, for messages, extended as it goes.  With @make_last, a
+ * missing last component is made (0700).  Return: an O_PATH descriptor of the directory
+ * reached, or -errno.
+ */
+static int walk_dirs(struct dir_walk *w, int at, const char *rel, char *shown, size_t shown_size,
+		     bool make_last)
+{
+	char rest[LISTEN_WALK_PATH_MAX], *name, *save = NULL;
+	int fd, err = 0;
+
+	if (snprintf(rest, sizeof(rest), "%s", rel) >= (int)sizeof(rest))
+		return walk_fail(w, -ENAMETOOLONG, "a path on the way is longer than %d bytes",
+				 LISTEN_WALK_PATH_MAX - 1);
+	if (rest[0] == '/') {
+		snprintf(shown, shown_size, "/");
+		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return walk_fail(w, -errno, "cannot open /");
+		err = check_dir(w, fd, shown);
+	} else {
+		fd = fcntl(at, F_DUPFD_CLOEXEC, 0);	/* @at was judged already */
+		if (fd < 0)
+			return walk_fail(w, -errno, "cannot duplicate a descriptor");
+	}
+	for (name = strtok_r(rest, "/", &save); name && !err; name = strtok_r(NULL, "/", &save)) {
+		struct stat st;
+		int next;
+
+		if (!strcmp(name, "."))
+			continue;
+		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && make_last && last_component(save) &&
+		    (!mkdirat(fd, name, 0700) || errno == EEXIST))
+			next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st)) {
+			err = -errno;
+			if (next >= 0)
+				close(next);
+			shown_append(shown, shown_size, name);
+			err = walk_fail(w, err, "cannot open the directory %s", shown);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			int linked = follow_link(w, fd, next, name, shown, shown_size);
+
+			close(next);
+			if (linked < 0) {
+				err = linked;
+				break;
+			}
+			next = linked;
+		} else {
+			shown_append(shown, shown_size, name);
+			err = check_dir(w, next, shown);
+		}
+		close(fd);
+		fd = next;
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * The directory the socket file goes in, reached by walk_dirs() from / (a relative path from
+ * the working directory, as getcwd() names it), made (0700, one level) if missing, and held
+ * open: the socket is bound and only ever removed through it.
  */
 static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
 {
-	char dir[sizeof(s->path)];
+	char dir[LISTEN_WALK_PATH_MAX], shown[LISTEN_WALK_PATH_MAX];
+	struct dir_walk w = { .errbuf = errbuf, .errsize = errsize };
 	char *slash = strrchr(s->path, '/');
-	struct stat st;
+	int walked;
 
-	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
-		s->file_name = s->path;
-	} else {
-		snprintf(dir, sizeof(dir), "%.*s", slash == s->path ? 1 : (int)(slash - s->path),
-			 s->path);
-		s->file_name = slash + 1;
-	}
+	s->file_name = slash ? slash + 1 : s->path;
 	if (!*s->file_name)
 		return listen_fail(-EINVAL, "%s names a directory, not a socket file", s->path);
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return listen_fail(-errno, "cannot create the directory %s", dir);
-	/* a symbolic link there says where the socket goes: only ours or root's may */
-	s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (s->dir_fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {	/* ENOTDIR: 6.x */
-		int open_err = -errno;
-
-		if (lstat(dir, &st))
-			return listen_fail(-errno, "cannot stat %s", dir);
-		if (!S_ISLNK(st.st_mode))
-			return listen_fail(open_err, "cannot open the directory %s", dir);
-		if (st.st_uid != 0 && st.st_uid != geteuid())
-			return listen_fail(-EPERM, "%s is a symbolic link of uid %u: another user "
-					   "would choose where the socket goes", dir,
-					   (unsigned int)st.st_uid);
-		s->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
+	if (s->path[0] == '/')
+		snprintf(dir, sizeof(dir), "%.*s", slash == s->path ? 1 : (int)(slash - s->path),
+			 s->path);
+	else if (!getcwd(dir, sizeof(dir)))
+		return listen_fail(-errno, "cannot name the working directory for %s", s->path);
+	else if (slash)
+		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%.*s",
+			 (int)(slash - s->path), s->path);
+	walked = walk_dirs(&w, -1, dir, shown, sizeof(shown), true);
+	if (walked < 0)
+		return walked;
+	s->dir_fd = openat(walked, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(walked);
 	if (s->dir_fd < 0)
-		return listen_fail(-errno, "cannot open the directory %s", dir);
-	if (fstat(s->dir_fd, &st))
-		return listen_fail(-errno, "cannot stat the directory %s", dir);
-	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return listen_fail(-EPERM, "the directory %s belongs to uid %u: another user could "
-				   "replace the socket file", dir, (unsigned int)st.st_uid);
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-		return listen_fail(-EPERM, "the directory %s is writable by others and not sticky: "
-				   "another user could replace the socket file", dir);
+		return listen_fail(-errno, "cannot open the directory %s", shown);
 	return 0;
 }
 
@@ -498,6 +649,7 @@ static bool accept_client(struct kfsim_nl_server *s)
 		refuse(fd, err);
 		return true;
 	}
+	c->ctl_pidfd = !setsockopt(fd, SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
 	c->cred = kfsim_nl_peer_cred(fd, &peer);
 	c->uid = peer.uid;
 	c->ctl_fd = fd;
@@ -601,14 +753,34 @@ static void flush_all(struct kfsim_nl_server *s)
 	}
 }
 
+/* One packet's sender, as the kernel names it. */
+struct nl_sender {
+	struct ucred ucred;	/* SCM_CREDENTIALS; pid 0 when the kernel named none */
+	int pidfd;		/* SCM_PIDFD: the sender pinned when it sent; -1 when none came */
+	bool passpidfd;		/* the connection asked for one (SO_PASSPIDFD) */
+};
+
+/* A packet's sender nobody will ask about: its pidfd is closed. */
+static void sender_drop(struct nl_sender *sender)
+{
+	if (sender->pidfd >= 0)
+		close(sender->pidfd);
+	sender->pidfd = -1;
+}
+
 /*
- * recv() of one packet and the process that sent it (SCM_CREDENTIALS; pid 0 when the kernel
- * named none).  Descriptors a client sends along are closed, never kept.
+ * recv() of one packet and the process that sent it (SCM_CREDENTIALS, SCM_PIDFD where
+ * @passpidfd).  Descriptors a client sends along are closed, never kept; when the control data
+ * did not fit (MSG_CTRUNC, more descriptors than room) the sender counts as unnamed, since what
+ * the kernel dropped cannot be told.  The caller closes sender->pidfd (sender_cred() or
+ * sender_drop()).
  */
-static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
+static ssize_t recv_from(int fd, void *buf, size_t size, bool passpidfd,
+			 struct nl_sender *sender)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(4 * sizeof(int))];
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int)) +
+			 CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} control;
 	struct iovec iov = { .iov_base = buf, .iov_len = size };
@@ -619,7 +791,10 @@ static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
 	struct cmsghdr *cmsg;
 	ssize_t n;
 
-	*sender = (struct ucred){ .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	*sender = (struct nl_sender){
+		.ucred = { .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 },
+		.pidfd = -1, .passpidfd = passpidfd,
+	};
 	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
 	if (n < 0)
 		return n;
@@ -627,15 +802,27 @@ static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
 		if (cmsg->cmsg_level != SOL_SOCKET)
 			continue;
 		if (cmsg->cmsg_type == SCM_CREDENTIALS &&
-		    cmsg->cmsg_len >= CMSG_LEN(sizeof(*sender)))
-			memcpy(sender, CMSG_DATA(cmsg), sizeof(*sender));
-		else if (cmsg->cmsg_type == SCM_RIGHTS)
+		    cmsg->cmsg_len >= CMSG_LEN(sizeof(sender->ucred))) {
+			memcpy(&sender->ucred, CMSG_DATA(cmsg), sizeof(sender->ucred));
+		} else if (cmsg->cmsg_type == SCM_PIDFD && cmsg->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			int pidfd;
+
+			/* negative: the kernel's error (before 6.16, a sender already reaped) */
+			memcpy(&pidfd, CMSG_DATA(cmsg), sizeof(int));
+			sender_drop(sender);
+			sender->pidfd = pidfd >= 0 ? pidfd : -1;
+		} else if (cmsg->cmsg_type == SCM_RIGHTS) {
 			for (size_t i = 0; i < (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
 				int passed;
 
 				memcpy(&passed, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(int));
 				close(passed);
 			}
+		}
+	}
+	if (msg.msg_flags & MSG_CTRUNC) {
+		sender_drop(sender);
+		sender->ucred.pid = 0;
 	}
 	return n;
 }
@@ -643,13 +830,35 @@ static ssize_t recv_from(int fd, void *buf, size_t size, struct ucred *sender)
 /*
  * What the sender of the request just read holds: only asked when the opener holds something,
  * since both must (reading /proc per message would cost the unprivileged nothing to cause).
+ * Consumes sender->pidfd.  On a connection with SO_PASSPIDFD, a message that came without a
+ * pidfd has no sender to ask: pidfd_open() now could find another process with its pid.
  */
-static struct kfsim_nl_cred sender_cred(const struct nl_server_client *c,
-					const struct ucred *sender)
+static struct kfsim_nl_cred sender_cred(struct nl_server_client *c, struct nl_sender *sender)
 {
-	if (!c->cred.net_admin && !c->cred.net_admin_netns && !c->cred.sys_admin)
+	int pidfd = sender->pidfd;
+
+	sender->pidfd = -1;
+	if (!c->cred.net_admin && !c->cred.net_admin_netns && !c->cred.sys_admin) {
+		if (pidfd >= 0)
+			close(pidfd);
 		return KFSIM_NL_CRED_USER;
-	return kfsim_nl_sender_cred(sender);
+	}
+	if (c->logged_sender != sender->ucred.pid) {
+		/*
+		 * once per sending process in turn, at KERN_DEBUG so the console shows it only when
+		 * asked (`kfsim --cmdline loglevel=8 kernel`): a program under the shim, whose own
+		 * kernel keeps the default console level, prints nothing
+		 */
+		c->logged_sender = sender->ucred.pid;
+		printk(KERN_DEBUG "kfsim-netlink: sender pid %d (uid %u) on a connection of uid %u %s\n",
+			(int)sender->ucred.pid, (unsigned int)sender->ucred.uid,
+			(unsigned int)c->uid, pidfd >= 0 ? "pinned when it sent (SCM_PIDFD)" :
+			sender->passpidfd ? "came without SCM_PIDFD: holds nothing" :
+			"pinned when read (pidfd_open(): no SCM_PIDFD here)");
+	}
+	if (sender->passpidfd && pidfd < 0)
+		return KFSIM_NL_CRED_USER;
+	return kfsim_nl_sender_cred(&sender->ucred, pidfd);
 }
 
 static int reply(struct nl_server_client *c, int err, int pass_fd)
@@ -699,6 +908,8 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 		close(sv[1]);
 		return reply(c, err, -1);
 	}
+	/* and pins it as it sends, where the kernel can (6.5); else nl_peer_cred.c pins it later */
+	c->data_pidfd = !setsockopt(sv[0], SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
 	c->sock = kfsim_nl_sock_open(s->kernel, &c->cred);
 	if (IS_ERR(c->sock)) {
 		err = (int)PTR_ERR(c->sock);
@@ -790,25 +1001,27 @@ static bool handle_ctl(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	struct kfsim_nl_wire_req req;
 	struct kfsim_nl_cred cred;
-	struct ucred sender;
-	ssize_t n = recv_from(c->ctl_fd, &req, sizeof(req), &sender);
+	struct nl_sender sender;
+	ssize_t n = recv_from(c->ctl_fd, &req, sizeof(req), c->ctl_pidfd, &sender);
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
-	if (n == 0)
-		return false;
 	if (n != (ssize_t)sizeof(req) || req.magic != KFSIM_NL_WIRE_MAGIC ||
-	    req.version != KFSIM_NL_WIRE_VERSION)
-		return false;	/* not one of ours: hang up rather than guess */
+	    req.version != KFSIM_NL_WIRE_VERSION) {
+		sender_drop(&sender);
+		return false;	/* the end, or not one of ours: hang up rather than guess */
+	}
 	if (req.op == KFSIM_NL_WIRE_SHUTDOWN) {
 		/* the server's own user (or root) may stop it; nobody else */
 		bool allowed = c->uid == 0 || c->uid == geteuid();
 
+		sender_drop(&sender);
 		s->shutdown |= allowed;
 		reply(c, allowed ? 0 : -EPERM, -1);
 		return true;
 	}
 	if (req.op != KFSIM_NL_WIRE_OPEN && !c->sock) {
+		sender_drop(&sender);
 		reply(c, -ENOTCONN, -1);
 		return true;
 	}
@@ -868,7 +1081,7 @@ static size_t turn_cut(const u8 *buf, size_t len, size_t budget)
 static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c, size_t budget)
 {
 	struct kfsim_nl_cred cred;
-	struct ucred sender;
+	struct nl_sender sender;
 	const u8 *buf;
 	size_t len, cut;
 	ssize_t n;
@@ -878,9 +1091,11 @@ static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c,
 		len = c->pending_len;
 		cred = c->pending_cred;
 	} else {
-		n = recv_from(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, &sender);
+		n = recv_from(c->data_fd, s->buf, NL_SERVER_BUF_SIZE, c->data_pidfd, &sender);
 		if (n < 0)
 			return errno == EAGAIN || errno == EINTR ? 0 : -1;
+		if (n == 0 || (size_t)n > NL_SERVER_RX_MAX)
+			sender_drop(&sender);	/* nothing to run */
 		if (n == 0) {
 			/* an empty packet, or the end: only a hang-up ends the socket */
 			struct pollfd hup = { .fd = c->data_fd, .events = POLLRDHUP };
@@ -893,7 +1108,8 @@ static ssize_t serve_data(struct kfsim_nl_server *s, struct nl_server_client *c,
 			return n;	/* refused by the sender (the shim answers EMSGSIZE) */
 		buf = s->buf;
 		len = (size_t)n;
-		cred = sender_cred(c, &sender);	/* who sent it, asked when it arrives */
+		/* who sent it, asked when it arrives; the buffer's rest keeps the answer */
+		cred = sender_cred(c, &sender);
 	}
 	cut = turn_cut(buf, len, budget);
 	kfsim_nl_sock_set_sender(c->sock, &cred);

@@ -13,7 +13,9 @@ import ctypes
 import errno
 import json
 import os
+import re
 import select
+import shutil
 import signal
 import socket
 import stat
@@ -69,11 +71,13 @@ def as_nobody(fn, timeout, *args):
     return json.loads(data) if data else None
 
 
-def start_server(path, *extra, prlimit=None):
+def start_server(path, *extra, prlimit=None, loglevel=None, log_name="server.log"):
     cmd = [KFSIM, "kernel", "--listen", path, "--mode", "0666", *extra]
+    if loglevel is not None:  # the server's log records below it echoed to its stderr
+        cmd[1:1] = ["--cmdline", f"loglevel={loglevel}"]
     if prlimit:
         cmd = ["prlimit", f"--nofile={prlimit}:{prlimit}", "--"] + cmd
-    log = open(os.path.join(tmp, "server.log"), "ab")
+    log = open(os.path.join(tmp, log_name), "ab")
     proc = subprocess.Popen(cmd, stdout=log, stderr=log)
     servers.append(proc)
     for _ in range(200):
@@ -525,6 +529,65 @@ def attack_symlink_race():
     subprocess.run(["rm", "-rf", victim_dir])
 
 
+def listens(path):
+    """`kfsim kernel --listen path --background` as root: (listened, what it said)."""
+    rc, out, _ = run([KFSIM, "kernel", "--listen", path, "--background"])
+    if rc == 0:
+        run([KFSIM, "kernel", "--stop", path])
+    return rc == 0, out.strip()
+
+
+def attack_listen_path():
+    """Every directory and link from / to the socket is root's (or the caller's), or trusted."""
+    print("links and directories of another user higher up the --listen path:")
+    evil = f"/tmp/evil-{os.getpid()}"  # nobody's, in the sticky /tmp anyone may write to
+    victim = os.path.join(tmp, "victim")  # root's, where nobody wants root's socket to go
+    os.makedirs(os.path.join(victim, "sub"), mode=0o755)
+
+    def plant():
+        os.mkdir(evil, 0o755)
+        os.symlink(victim, evil + "-link")  # nobody's link, a component above the socket's
+        return True
+    try:
+        r = as_nobody(plant, 10)
+        os.mkdir(os.path.join(evil, "deeper"), 0o755)  # root's, inside nobody's directory
+        os.symlink(os.path.join(evil, "deeper"), os.path.join(tmp, "via"))  # root's link
+        os.mkdir(os.path.join(tmp, "real"), 0o755)
+        os.symlink("real", os.path.join(tmp, "mine"))
+        cases = [
+            ("nobody's link above the socket's directory", f"{evil}-link/sub/x.sock",
+             False, f"{evil}-link is a symbolic link of uid {NOBODY}"),
+            ("nobody's directory above the socket's (made by the server)",
+             f"{evil}/sub/x.sock", False, f"the directory {evil} belongs to uid {NOBODY}"),
+            ("root's link whose target goes through nobody's directory",
+             os.path.join(tmp, "via", "x.sock"), False,
+             f"the directory {evil} belongs to uid {NOBODY}"),
+            ("root's own link to root's directory", os.path.join(tmp, "mine", "sub", "x.sock"),
+             True, "listening"),
+        ]
+        for what, path, want, said in cases:
+            listened, out = listens(path)
+            check(f"{what}: {'listened' if want else 'refused'}",
+                  r is True and listened == want and said in out, out)
+        # the caller's own directories are as good as root's: nobody listens in evil
+        r = as_nobody(lambda: listens(f"{evil}/own/x.sock"), 20)
+        check("nobody's own directory, for nobody's server: listened",
+              r is not None and r[0] is True, r)
+        # the default path under $XDG_RUNTIME_DIR, a private directory of root's, and one of
+        # nobody's
+        xdg = os.path.join(tmp, "xdg")
+        os.mkdir(xdg, 0o700)
+        for runtime, want in ((xdg, True), (evil, False)):
+            env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+            rc, out, _ = run([KFSIM, "kernel", "--background"], env=env)
+            if rc == 0:
+                run([KFSIM, "kernel", "--stop", os.path.join(runtime, "kfsim-kernel.sock")])
+            check(f"XDG_RUNTIME_DIR={runtime}: {'listened' if want else 'refused'}",
+                  (rc == 0) == want, out.strip())
+    finally:
+        subprocess.run(["rm", "-rf", evil, evil + "-link"])
+
+
 def attack_modes():
     """The socket file's mode follows the umask, or --mode/--group exactly."""
     print("socket file modes:")
@@ -581,8 +644,8 @@ def nla(kind, payload):
     return attr + b"\0" * (-len(attr) % 4)
 
 
-def plca_set_node_cnt(data, node_cnt):
-    """PLCA SET_CFG node-cnt on eth0 over a data socket: the kernel's error (0 when it took)."""
+def ethtool_family(data):
+    """The ethtool family's id, asked over a data socket."""
     body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0")  # CTRL_CMD_GETFAMILY
     data.send(struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, 1, 0) + body)  # no ACK
     reply, off, family = data.recv(65536), 20, None
@@ -590,9 +653,19 @@ def plca_set_node_cnt(data, node_cnt):
         length, kind = struct.unpack_from("HH", reply, off)
         family = struct.unpack_from("H", reply, off + 4)[0] if kind == 1 else None
         off += (max(length, 4) + 3) & ~3
+    return family
+
+
+def plca_set_msg(family, node_cnt):
+    """ETHTOOL_MSG_PLCA_SET_CFG of node-cnt on eth0, with NLM_F_ACK."""
     body = (struct.pack("BBH", 40, 1, 0) + nla(1 | 0x8000, nla(2, b"eth0\0")) +
-            nla(5, struct.pack("I", node_cnt)))  # ETHTOOL_MSG_PLCA_SET_CFG
-    data.send(struct.pack("=IHHII", 16 + len(body), family, 0x5, 2, 0) + body)
+            nla(5, struct.pack("I", node_cnt)))
+    return struct.pack("=IHHII", 16 + len(body), family, 0x5, 2, 0) + body
+
+
+def plca_set_node_cnt(data, node_cnt):
+    """PLCA SET_CFG node-cnt on eth0 over a data socket: the kernel's error (0 when it took)."""
+    data.send(plca_set_msg(ethtool_family(data), node_cnt))
     return struct.unpack_from("i", data.recv(65536), 16)[0]
 
 
@@ -729,6 +802,137 @@ def attack_sender_capabilities():
           [ln.strip() for ln in out.splitlines() if "Node count" in ln])
     data.close()
     ctl.close()
+    stop_server(proc)
+
+
+def take_pid(pid, argv):
+    """Run argv as process @pid, as CRIU restores one (clone3() with set_tid, root only):
+    its pid, or None when another process has it already."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    tid = (ctypes.c_int * 1)(pid)
+    # struct clone_args up to set_tid_size: flags, pidfd, child_tid, parent_tid, exit_signal,
+    # stack, stack_size, tls, set_tid, set_tid_size
+    args = (ctypes.c_uint64 * 10)(0, 0, 0, 0, signal.SIGCHLD, 0, 0, 0,
+                                  ctypes.addressof(tid), 1)
+    ret = libc.syscall(435, ctypes.byref(args), ctypes.c_size_t(ctypes.sizeof(args)))  # clone3
+    if ret == 0:  # the child, a copy of this single-threaded process: exec at once
+        try:
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    return ret if ret > 0 else None
+
+
+def wait_exec(pid, exe, want_cap):
+    """Until @pid runs @exe with want_cap in its effective set (or 5 s)."""
+    for _ in range(500):
+        try:
+            caps = [ln for ln in open(f"/proc/{pid}/status") if ln.startswith("CapEff:")]
+            if (os.path.realpath(f"/proc/{pid}/exe") == os.path.realpath(exe) and
+                    int(caps[0].split()[1], 16) & (1 << want_cap)):
+                return True
+        except (OSError, IndexError):
+            pass
+        time.sleep(0.01)
+    return False
+
+
+def pinned_at_send(log_text, pid):
+    """Whether the server logged sender @pid as pinned by SCM_PIDFD (loglevel=8)."""
+    return re.search(rf"sender pid {pid} \(uid \d+\) on a connection of uid \d+ "
+                     r"pinned when it sent \(SCM_PIDFD\)", log_text) is not None
+
+
+def sent_then_gone(server, data, message, uid):
+    """Send @message on @data from a child of @uid that exits at once, with the server stopped;
+    the child is reaped before the server reads.  Its pid."""
+    os.kill(server.pid, signal.SIGSTOP)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            if uid:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)  # every capability goes with root
+            data.send(message)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    return pid
+
+
+def attack_sender_pinning():
+    """The sender is the process that sent (SCM_PIDFD), not whoever has its pid when read."""
+    print("the sender pinned when it sends, not when the server reads:")
+    path = os.path.join(tmp, "pinning.sock")
+    log = os.path.join(tmp, "pinning.log")
+    proc = start_server(path, loglevel=8, log_name="pinning.log")
+    sleep = shutil.which("sleep")
+    capable_nobody = [shutil.which("setpriv"), "--reuid", str(NOBODY), "--regid", str(NOBODY),
+                      "--clear-groups", "--inh-caps", "+net_admin", "--ambient-caps",
+                      "+net_admin", sleep, "30"]
+    # the family asked once, on a connection of its own: on the SET's, root only opens
+    ctl, fd, _ = wire_open(path)
+    family = ethtool_family(socket.socket(fileno=fd))
+    ctl.close()
+
+    # (a) nobody, without CAP_NET_ADMIN, sends a SET on a connection root opened and exits;
+    # before the server reads it, a process of nobody's that holds CAP_NET_ADMIN takes its pid
+    result, tries = None, []
+    for _ in range(3):
+        ctl, fd, _ = wire_open(path)
+        data = socket.socket(fileno=fd)
+        data.settimeout(10)
+        pid = sent_then_gone(proc, data, plca_set_msg(family, 91), NOBODY)
+        heir = take_pid(pid, capable_nobody)
+        took = heir is not None and wait_exec(pid, sleep, CAP_NET_ADMIN)
+        os.kill(proc.pid, signal.SIGCONT)
+        err = struct.unpack_from("i", data.recv(65536), 16)[0]
+        if heir:
+            os.kill(heir, signal.SIGKILL)
+            os.waitpid(heir, 0)
+        data.close()
+        ctl.close()
+        tries.append((pid, took, ename(err)))
+        if took:
+            result = (pid, err)
+            break
+    rc, out, _ = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    node = [ln.strip() for ln in out.splitlines() if "Node count" in ln]
+    check("nobody's SET, whose pid a capable process of nobody's took before it was read, "
+          "is refused", result is not None and result[1] == -errno.EPERM and
+          "Node count: 91" not in out, f"tries (pid, taken, SET): {tries}; {node}")
+    text = open(log, errors="replace").read()
+    check("that sender was pinned when it sent", result is not None and
+          pinned_at_send(text, result[0]),
+          [ln for ln in text.splitlines() if "sender pid" in ln])
+
+    # (b) root with CAP_NET_ADMIN sends a SET and exits before the server reads it: it is
+    # judged as itself, an exited process whose capabilities nothing keeps, so it holds none
+    ctl, fd, _ = wire_open(path)
+    data = socket.socket(fileno=fd)
+    data.settimeout(10)
+    pid = sent_then_gone(proc, data, plca_set_msg(family, 92), 0)
+    os.kill(proc.pid, signal.SIGCONT)
+    err = struct.unpack_from("i", data.recv(65536), 16)[0]
+    data.close()
+    ctl.close()
+    text = open(log, errors="replace").read()
+    check("root's SET from a sender gone before it was read holds nothing (fails closed)",
+          err == -errno.EPERM and pinned_at_send(text, pid),
+          f"SET: {ename(err)}")
+
+    # (c) the same sender, still there when read: its capabilities count
+    ctl, fd, _ = wire_open(path)
+    data = socket.socket(fileno=fd)
+    data.settimeout(10)
+    err = plca_set_node_cnt(data, 93)
+    data.close()
+    ctl.close()
+    rc, out, _ = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    check("root's SET from a sender still there is taken", err == 0 and "Node count: 93" in out,
+          f"SET: {ename(err)}; {[ln.strip() for ln in out.splitlines() if 'Node count' in ln]}")
     stop_server(proc)
 
 
@@ -1047,8 +1251,9 @@ def attack_control_after_data():
 ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
-    "symlink": attack_symlink_race, "modes": attack_modes, "caps": attack_capabilities,
+    "symlink": attack_symlink_race, "listen_path": attack_listen_path, "modes": attack_modes, "caps": attack_capabilities,
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
+    "pinning": attack_sender_pinning,
     "flood": attack_flood_latency, "order": attack_control_after_data,
     "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,

@@ -3,10 +3,14 @@
  * The kfsim netlink server (<kfsim/nl_server.h>) from its clients' side: opening, binding and
  * options as netlink_bind()/netlink_setsockopt() answer them; state that persists across
  * clients; notifications reaching another client; two clients racing SETs; a non-root client's
- * -EPERM; a client killed in the middle of a dump; bad paths and garbage on the control line.
+ * -EPERM; a client killed in the middle of a dump; bad paths and garbage on the control line;
+ * every pidfd the kernel hands the server with a request closed; every component of a listening
+ * path judged.
  */
 #define _GNU_SOURCE 1 /* setresuid */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -202,6 +207,80 @@ static void test_stale_socket_file_replaced(void **state)
 	rmdir(path);
 }
 
+/* kfsim_nl_server_listen() on @path: 0 when it listened (and is destroyed again), else the error. */
+static int listen_result(struct served *sv, const char *path, char *err, size_t err_size)
+{
+	struct kfsim_nl_server *s = kfsim_nl_server_listen(kfsim_net_nl(sv->net), path, NULL, err,
+							   err_size);
+
+	if (IS_ERR(s))
+		return (int)PTR_ERR(s);
+	kfsim_nl_server_destroy(s);
+	return 0;
+}
+
+/*
+ * Every component of the path is judged, from /: a directory its group may write to, a link
+ * loop, a file on the way are refused, naming the component; links of ours are followed; a
+ * relative path starts at the working directory; a missing last directory is made 0700.
+ */
+static void test_listen_path_walk(void **state)
+{
+	struct served *sv = *state;
+	char top[] = "/tmp/kfsim-walk-XXXXXX", path[256], err[256], cwd[512];
+	struct stat st;
+
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/open/new/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/open/new", top);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);	/* made, private */
+	assert_int_equal(rmdir(path), 0);
+
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(chmod(path, 0775), 0);	/* its group may write: above the socket's dir */
+	snprintf(path, sizeof(path), "%s/open/sub", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "/open is writable by others and not sticky"));
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(chmod(path, 01775), 0);	/* sticky: trusted */
+	snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+
+	snprintf(path, sizeof(path), "%s/loop1", top);
+	assert_int_equal(symlink("loop2", path), 0);
+	snprintf(path, sizeof(path), "%s/loop2", top);
+	assert_int_equal(symlink("loop1", path), 0);
+	snprintf(path, sizeof(path), "%s/loop1/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -ELOOP);
+
+	snprintf(path, sizeof(path), "%s/file", top);
+	close(open(path, O_CREAT | O_WRONLY, 0600));
+	snprintf(path, sizeof(path), "%s/file/sub/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -ENOTDIR);
+	assert_non_null(strstr(err, "/file is not a directory"));
+
+	snprintf(path, sizeof(path), "%s/mine", top);
+	assert_int_equal(symlink("open/sub", path), 0);	/* ours: followed, its target judged */
+	snprintf(path, sizeof(path), "%s/mine/k.sock", top);
+	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(top), 0);
+	/* ".." after a link climbs from its target, as the kernel resolves it: open/sub/k.sock */
+	assert_int_equal(listen_result(sv, "mine/../sub/k.sock", err, sizeof(err)), 0);
+	assert_int_equal(chdir(cwd), 0);
+
+	snprintf(path, sizeof(path), "rm -rf %s", top);
+	assert_int_equal(system(path), 0);
+}
+
 /* The shim's question, asked of the stand-in: its devices are its own, nothing else is. */
 static void test_owns_its_devices_only(void **state)
 {
@@ -352,6 +431,96 @@ static void test_client_killed_mid_dump(void **state)
 	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
 }
 
+/* Descriptors the server holds now (this process's, the clients' closed). */
+static int open_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(dir);
+	while (readdir(dir))
+		n++;
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Requests in every shape a pidfd can come with (SCM_PIDFD on each packet): two messages in
+ * one packet, an empty packet, descriptors sent along (more than the server's room:
+ * MSG_CTRUNC), a control request.  The server's descriptors count the same after.
+ */
+static void send_every_shape(const char *path)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct genlmsghdr genl;
+	} req[2] = {
+		{ .nlh = {.nlmsg_len = sizeof(req[0]), .nlmsg_type = GENL_ID_CTRL,
+			  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = 1},
+		  .genl = {.cmd = CTRL_CMD_GETFAMILY, .version = 1} },
+		{ .nlh = {.nlmsg_len = sizeof(req[0]), .nlmsg_type = GENL_ID_CTRL,
+			  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = 2},
+		  .genl = {.cmd = CTRL_CMD_GETFAMILY, .version = 1} },
+	};
+	union {
+		char buf[CMSG_SPACE(8 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = req, .iov_len = sizeof(req) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct kfsim_nl_remote r;
+	struct cmsghdr *cmsg;
+	char reply[4096];
+	u32 val;
+
+	assert_int_equal(kfsim_nl_remote_open(path, NETLINK_GENERIC, 0, &r), 0);
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(send(r.data_fd, req, sizeof(req), 0), (ssize_t)sizeof(req));
+		assert_true(recv(r.data_fd, reply, sizeof(reply), 0) > 0);	/* two errors */
+		assert_true(recv(r.data_fd, reply, sizeof(reply), 0) > 0);
+	}
+	assert_int_equal(send(r.data_fd, req, 0, 0), 0);
+	memset(&control, 0, sizeof(control));
+	msg.msg_control = control.buf;
+	msg.msg_controllen = sizeof(control.buf);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(8 * sizeof(int));
+	for (int i = 0; i < 8; i++)
+		memcpy(CMSG_DATA(cmsg) + i * sizeof(int), &r.data_fd, sizeof(int));
+	iov.iov_len = sizeof(req[0]);
+	assert_int_equal(sendmsg(r.data_fd, &msg, 0), (ssize_t)sizeof(req[0]));
+	assert_true(recv(r.data_fd, reply, sizeof(reply), 0) > 0);
+	assert_int_equal(kfsim_nl_remote_getsockopt(&r, NETLINK_EXT_ACK, &val), 0);
+	kfsim_nl_remote_close(&r);
+}
+
+static void test_every_sender_pidfd_closed(void **state)
+{
+	struct served *sv = *state;
+	int before, status;
+	pid_t pid;
+
+	wait_clients(sv->server, 0);
+	before = open_fds();
+	send_every_shape(sv->path);	/* a capable opener: each sender is asked */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {	/* an opener without capabilities: nobody is asked */
+		if (geteuid() == 0 &&
+		    (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534)))
+			_exit(3);
+		send_every_shape(sv->path);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	wait_clients(sv->server, 0);
+	assert_int_equal(open_fds(), before);
+}
+
 static void test_garbage_on_control_line(void **state)
 {
 	struct served *sv = *state;
@@ -380,6 +549,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owns_its_devices_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_socket_file_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_listen_path_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_persists_across_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notification_reaches_other_client, setup,
 						teardown),
@@ -387,6 +557,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_non_root_set_is_eperm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_client_killed_mid_dump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_on_control_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_sender_pidfd_closed, setup, teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -11,6 +11,8 @@
  *   bus_stats.c   the per-node figures and the report (latency: <kfsim/sim_hist.h>)
  *   bus_fast.c    the per-TO model: a TO in one step, idle cycles skipped, where nothing on the
  *                 wire can differ from the bit-level path (struct plca_sim_cfg.bit_level)
+ *   bus_fast_frame.c a lone frame's own path in few steps: from its arrival, or from its TO's
+ *                 decision, to its start on the wire
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -295,6 +297,8 @@ struct plca_sim {
 	u64 fast_cycles; /* idle cycles it skipped */
 	u64 fast_mid_skips; /* skips that began at a TO decision after TO 0 */
 	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
+	u64 fast_commits;	/* lone TOs run from their decision to the frame (bus_fast_frame.c) */
+	u64 fast_arrivals;	/* lone frames run from their arrival to their start (the same) */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -486,6 +490,10 @@ bool bus_fast_idle(struct plca_sim *sim);
 void bus_fast_signal_open(struct plca_sim *sim, u32 node, u8 kind, u64 end);
 void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end);
 
+/* bus_fast_frame.c */
+bool bus_fast_commit(struct plca_sim *sim, u32 id);
+bool bus_fast_arrival(struct plca_sim *sim, u32 node);
+
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
 static inline bool rs_active(const struct bus_node *n)
@@ -559,6 +567,8 @@ void rs_fast_frame_end(struct plca_sim *sim, u32 node);
 void rs_fast_collide(struct plca_sim *sim, u32 node);
 void rs_fast_frame_start(struct plca_sim *sim, u32 node);
 void seg_fast_commit_next(struct plca_sim *sim, u32 node);
+void seg_fast_commit(struct plca_sim *sim, u32 node);
+void rs_fast_hold(struct plca_sim *sim, u32 node);
 void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0);
 
 #pragma GCC visibility pop

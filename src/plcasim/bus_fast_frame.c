@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A lone frame's own path in few steps: where one node's frame makes its way through the PLCA
+ * RS on a segment that is otherwise at rest, the steps whose outcome is known are done at once
+ * instead of as events.  Two such stretches are modelled:
+ *
+ *   (1) from the frame's arrival to its start on the wire, when its TO begins within the delay
+ *       line's hold time (HOLD, then COMMIT sends the delay line out), bus_fast_arrival();
+ *   (2) from the decision of a TO whose one owner has a frame PENDING (after its logical
+ *       collision) to that frame's start on the wire: COMMIT, the MAC's IFG into it, the frame,
+ *       bus_fast_commit().
+ *
+ *   arrival | HOLD ......... | TO x: COMMIT, delay line out ====== frame ====== |     (1)
+ *   TO x decision: COMMIT ---- IFG (96 BT) ---- | ====== frame ====== |              (2)
+ *
+ * Each runs only when nothing else can happen in the stretch: no other frame queued, held,
+ * pending or on the wire, no MAC waiting on the carrier, every PLCA node synchronised, no own
+ * clock, no signal's tail still on its way, the next queued event (other than run timers of
+ * earlier idle runs, which in a committed TO do nothing but count as one event each) after the
+ * stretch, and the run going on at least until its end.  What the bit-level path does is then
+ * done in the same order: the same state, statistics, random draws, trace events, event counts
+ * and sequence numbers (timers that the bit-level path would arm and later withdraw take theirs
+ * without being queued).  The frame's end, and everything after it, stays with the event loop
+ * (and the per-TO model of bus_fast.c).  Anything else is left to the bit-level path, as is
+ * every run with struct plca_sim_cfg.bit_level set.
+ *
+ * tests/plcasim/test_sim_fastpath.c runs both paths and compares them to the bit.
+ */
+#include <kfsim/bug.h>
+#include <kfsim/kernel.h>
+#include "bus_internal.h"
+
+/* At most this many run timers of earlier idle runs are looked past. */
+#define LONE_STALE_MAX 8
+
+static u64 dist(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* A held timer that is still armed: it would run before anything the model skips. */
+static bool held_live(const struct plca_sim *sim)
+{
+	return sim->has_held &&
+	       sim->slot_seq[kfsim_event_data(&sim->held)] == kfsim_event_seq(&sim->held);
+}
+
+/*
+ * Whether a signal that @node starts at @t would meet the tail of another node's signal still
+ * on its way to it (check_overlaps() would arm a collision).  Only for a quiet wire: no signal is
+ * active.
+ */
+static bool tail_in_flight(const struct plca_sim *sim, u32 node, u64 t)
+{
+	u64 pos = sim->nodes[node].pos_ns;
+
+	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
+		const struct bus_signal *s = &sim->sig[k % BUS_SIG_RING];
+
+		if (s->node != node && s->end != t && s->end + dist(pos, s->pos_ns) > t)
+			return true;
+	}
+	return false;
+}
+
+/* A queued run timer of an idle run (SEGT_TO_RUN). */
+static bool is_run_timer(const struct plca_sim *sim, const struct kfsim_event *ev)
+{
+	u32 slot = kfsim_event_data(ev);
+	const struct bus_slot_info *info;
+
+	if (slot < sim->nr_fixed)
+		return false;
+	info = &sim->extra[slot - sim->nr_fixed];
+	return info->kind == EV_SEG && (info->arg & 3) == SEGT_TO_RUN;
+}
+
+/*
+ * Whether no queued event but run timers comes before or at @t (withdrawn timers on the way are
+ * dropped, as the event loop would).  If so, the run timers due by @t are taken out of the queue
+ * and counted as the one event each is in a committed TO (seg_materialise() finds no idle run),
+ * their slots freed as the loop frees them; otherwise the queue is left as it was.  The caller
+ * commits the TO before anything of that instant could run them.
+ */
+static bool only_run_timers_until(struct plca_sim *sim, u64 t)
+{
+	struct kfsim_event stale[LONE_STALE_MAX];
+	u32 nr = 0;
+	bool ok;
+
+	for (;;) {
+		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
+		const struct kfsim_event *ev;
+		u32 slot;
+
+		if (!h) {
+			ok = true;
+			break;
+		}
+		ev = &h->ev[0];
+		slot = kfsim_event_data(ev);
+		if (slot < sim->nr_fixed && sim->slot_seq[slot] != kfsim_event_seq(ev)) {
+			kfsim_evheap_pop(h);
+			continue;
+		}
+		if (kfsim_event_time(ev) > t) {
+			ok = true;
+			break;
+		}
+		if (!is_run_timer(sim, ev) || nr == LONE_STALE_MAX) {
+			ok = false;
+			break;
+		}
+		stale[nr++] = *ev;
+		kfsim_evheap_pop(h);
+	}
+	for (u32 i = 0; i < nr; i++) {
+		if (!ok) {
+			kfsim_evq_push_event(&sim->events, sim->now, &stale[i]);
+			continue;
+		}
+		sim->free_slots[sim->nr_free++] = kfsim_event_data(&stale[i]) - sim->nr_fixed;
+		sim->nr_events++;
+	}
+	return ok;
+}
+
+/* The time of the first live queued event (withdrawn timers on the way dropped, as the loop would). */
+static u64 first_live(struct plca_sim *sim)
+{
+	for (;;) {
+		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
+		const struct kfsim_event *ev;
+		u32 slot;
+
+		if (!h)
+			return BUS_NEVER;
+		ev = &h->ev[0];
+		slot = kfsim_event_data(ev);
+		if (slot >= sim->nr_fixed || sim->slot_seq[slot] == kfsim_event_seq(ev))
+			return kfsim_event_time(ev);
+		kfsim_evheap_pop(h);
+	}
+}
+
+/* The segment is at rest but for what the caller looks at: nothing else can act on its own. */
+static bool segment_quiet(const struct plca_sim *sim)
+{
+	return !sim->nr_oc && !sim->nr_active && !sim->nr_waiters &&
+	       !sim->nr_hold && !sim->nr_lazy_pend && !sim->nr_unsynced && !sim->nr_committed &&
+	       !held_live(sim) && sim->seg.coord >= 0;
+}
+
+/* The one owner of TO @id (duplicate ids are left to the bit-level path), or -1. */
+static int sole_owner(const struct plca_sim *sim, u32 id)
+{
+	u32 first = sim->owner_first[id];
+
+	if (id >= sim->seg.node_cnt || sim->owner_first[id + 1] != first + 1)
+		return -1;
+	return (int)sim->owners[first];
+}
+
+/*
+ * What mac_try() does for a MAC whose carrier, as the RS shows it, went off at @from (the
+ * COMMIT's release) with every other signal ended and in view: wait_ifg() from a clear check.
+ * The IFG's timer takes its sequence number but is not queued: the caller runs its end.
+ */
+static void lone_ifg(struct plca_sim *sim, u32 node, u64 from)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->ifg_from = from;
+	n->ifg_clear = true;
+	n->ifg_rs = true;
+	n->ifg_opens = sim->opens[1];
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
+}
+
+/*
+ * The end of that IFG with nothing new on the wire: mac_try() finds it still clear and sends
+ * (start_tx()); the RS, committed and waiting for the MAC, puts the frame behind the COMMIT
+ * (rs_mac_tx_start()), and the frame's end is queued with the number its arming took.
+ */
+static void lone_ifg_over(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	u32 slot = node << BUS_SLOT_SHIFT | EV_TX_END;
+
+	n->ifg_from = 0;
+	n->ifg_clear = false;
+	n->mac = MAC_TX;
+	n->mac_tx_start = sim->now;
+	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
+	rs_fast_frame_start(sim, node);
+	bus_queue_push(sim, sim->sig[n->sig].end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
+}
+
+/*
+ * The decision of TO @id, now, finds its owner pending: commit() and what follows up to the
+ * frame's start, when the owner is the one node at work on a quiet segment and nothing queued
+ * comes before the end of its IFG.  Return: false (nothing done) otherwise.
+ */
+bool bus_fast_commit(struct plca_sim *sim, u32 id)
+{
+	u64 now = sim->now, off_at, t_ifg;
+	struct bus_node *n;
+	int node = sole_owner(sim, id);
+
+	if (node < 0 || !segment_quiet(sim))
+		return false;
+	n = &sim->nodes[node];
+	if (!rs_active(n) || n->ds != DS_PENDING || n->mac != MAC_DEFER || n->waiting ||
+	    n->ifg_from || n->backoff_end > now || n->sig >= 0 || sim->nr_pending != 1 ||
+	    sim->slot_seq[(u32)node << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE)
+		return false;
+	/*
+	 * The MAC's carrier check after the COMMIT (mac_try() from rs_release_carrier()): no data
+	 * signal in view or on its way, so it waits the IFG from now.  Neither the COMMIT nor the
+	 * frame meets the tail of an earlier signal.
+	 */
+	t_ifg = now + BT(PLCA_SIM_IFG_BT);
+	if (t_ifg > sim->run_limit || tail_in_flight(sim, (u32)node, now) ||
+	    bus_carrier(sim, (u32)node, true, BUS_NEVER, &off_at) || sim->carrier_unseen ||
+	    max(off_at, n->own_tx_end) > now || !only_run_timers_until(sim, t_ifg))
+		return false;
+	/* commit(): the one owner takes the TO, its COMMIT goes out, the commit_timer is armed */
+	seg_fast_commit(sim, (u32)node);
+	bus_fast_signal_open(sim, (u32)node, SIG_COMMIT, BUS_NEVER);
+	sim->nr_active++;
+	n->rs_due = now + BT(PLCA_SIM_COMMIT_BT);
+	sim->slot_seq[(u32)node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
+	sim->has_held = false; /* the commit_timer, withdrawn at the frame's start */
+	n->rs_carrier_off = now;
+	lone_ifg(sim, (u32)node, now);
+	/* the IFG's end (one event): the frame goes out behind the COMMIT */
+	sim->now = t_ifg;
+	sim->nr_events++;
+	lone_ifg_over(sim, (u32)node);
+	sim->fast_commits++;
+	return true;
+}
+
+/*
+ * The frame that arrives now at @node under mac_arrival(): the MAC finds the carrier off and
+ * sends into the delay line (HOLD), the idle run is re-aimed at the node's TO, which begins within
+ * the hold time; its run timer brings the cycle there, the decision commits and the delay line
+ * goes out.  The hold timer and the run timer take their sequence numbers; neither is queued (the
+ * commit withdraws the one, the other runs here).
+ */
+static void lone_arrival(struct plca_sim *sim, u32 node, u32 payload, u64 t_next, u32 c, u64 ts,
+			 u64 t_to)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *n = &sim->nodes[node];
+	u32 id = (u32)n->cfg.plca.node_id, slot = node << BUS_SLOT_SHIFT;
+	u32 tail = n->q_head + n->q_len, lo = seg->cur_id + 1;
+
+	/* queue_push() and mac_frame_ready(): the carrier is off, start_tx() */
+	n->st.generated++;
+	n->queue[tail >= n->q_cap ? tail - n->q_cap : tail] = (struct bus_frame){sim->now, payload};
+	n->q_len++;
+	sim->nr_queued++;
+	n->attempts = 0;
+	n->backoff_end = 0;
+	n->deferred_this_attempt = false;
+	n->ifg_clear = false;
+	n->mac = MAC_TX;
+	n->mac_tx_start = sim->now;
+	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
+	/* rs_mac_tx_start(): HOLD; seg_materialise() aims the idle run at the node's TO */
+	rs_fast_hold(sim, node);
+	sim->slot_seq[slot | EV_RS] = kfsim_evq_take_seq(&sim->events);
+	seg->cur_id = c;
+	seg->to_start = ts;
+	seg->idle_to = id;
+	kfsim_evq_take_seq(&sim->events);
+	/* the next arrival */
+	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)
+		n->next_periodic = t_next;
+	bus_timer(sim, node, EV_ARRIVAL, t_next);
+	/*
+	 * The run timer, then the decision (two events): the TOs after the one current at the
+	 * arrival up to the node's began (those the arrival's materialising counted, those the
+	 * run timer's does, its own by begin_to()), and it commits.
+	 */
+	sim->now = t_to;
+	sim->nr_events += 2;
+	bus_tos_begun(sim, lo, id + 1, 1);
+	seg->to_start = t_to;
+	seg->cur_id = id;
+	seg->owner = -1;
+	seg_fast_commit(sim, node);
+	sim->fast_arrivals++;
+}
+
+/* mac_arrival()'s next arrival of @node after now (the interval drawn as it draws it). */
+static u64 next_arrival(struct plca_sim *sim, struct bus_node *n)
+{
+	u64 next;
+
+	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)
+		return n->next_periodic + max_t(u64, (u64)(n->cfg.interval_us * 1000.0 + 0.5), 1);
+	next = (u64)(kfsim_prandom_exp(&sim->rnd, n->cfg.interval_us * 1000.0) + 0.5);
+	return sim->now + max_t(u64, next, 1);
+}
+
+/*
+ * EV_ARRIVAL of @node: when the segment is at rest in an idle run (nothing queued or busy
+ * anywhere) and the node's TO begins within the hold time, with nothing queued before it, the
+ * frame's way to the wire in one step (lone_arrival()).  Return: false, nothing done (the
+ * random generator as it was), otherwise.
+ */
+bool bus_fast_arrival(struct plca_sim *sim, u32 node)
+{
+	struct bus_seg *seg = &sim->seg;
+	struct bus_node *n = &sim->nodes[node];
+	struct rnd_state saved = sim->rnd;
+	u64 now = sim->now, off_at, ts, t_to, t_next;
+	u32 id = (u32)n->cfg.plca.node_id, passed, payload, span;
+
+	if (sim->trace || !segment_quiet(sim) || sim->nr_queued || sim->nr_ds_busy ||
+	    seg->state != SEG_WAIT_TO || seg->eval_pending || seg->idle_to != seg->node_cnt ||
+	    !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from ||
+	    sole_owner(sim, id) != (int)node)
+		return false;
+	/* seg_materialise() at the arrival: the TO current now, which must not begin right now */
+	passed = (u32)min_t(u64, (now - seg->to_start) / seg->to_ns, seg->node_cnt - seg->cur_id);
+	ts = seg->to_start + (u64)passed * seg->to_ns;
+	if ((passed && ts == now) || id <= seg->cur_id + passed)
+		return false;
+	/* the node's TO begins within the hold time (its run timer comes before the hold timer) */
+	t_to = ts + (u64)(id - seg->cur_id - passed) * seg->to_ns;
+	if (t_to > now + BT(PLCA_SIM_HOLD_BT) || t_to > sim->run_limit ||
+	    tail_in_flight(sim, node, t_to))
+		return false;
+	/* mac_try(): the carrier, as the RS passes it through, has been off for the IFG */
+	if (bus_carrier(sim, node, true, BUS_NEVER, &off_at))
+		return false;
+	off_at = max(off_at, n->rs_carrier_off);
+	off_at = max(off_at, n->own_tx_end);
+	if (off_at && now < off_at + BT(PLCA_SIM_IFG_BT))
+		return false;
+	/* nothing queued by then, not even a run timer, which in the idle run would act */
+	if (first_live(sim) <= t_to)
+		return false;
+	span = n->cfg.payload_max - n->cfg.payload_min;
+	payload = n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
+	t_next = next_arrival(sim, n);
+	if (t_next <= t_to) {
+		sim->rnd = saved;
+		return false;
+	}
+	lone_arrival(sim, node, payload, t_next, seg->cur_id + passed, ts, t_to);
+	return true;
+}

@@ -242,24 +242,34 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 	return true;
 }
 
+/* What the arrival does (bus_fast_arrival() worked it out), and where its path goes next. */
+struct lone_arrival {
+	u32 payload;
+	u64 t_next;	/* the node's next arrival */
+	u32 cur;	/* the TO current at the arrival (seg_materialise()) */
+	u64 cur_start;	/* and its start */
+	bool reaim;	/* the idle run is re-aimed at the node's TO, which begins at ... */
+	u64 t_to;
+	bool commits;	/* ... within the hold time: it commits there, or the hold timer runs out */
+};
+
 /*
  * The frame that arrives now at @node under mac_arrival(): the MAC finds the carrier off and
- * sends into the delay line (HOLD), the idle run is re-aimed at the node's TO, which begins within
- * the hold time; its run timer brings the cycle there, the decision commits and the delay line
- * goes out.  The hold timer and the run timer take their sequence numbers; neither is queued (the
- * commit withdraws the one, the other runs here).
+ * sends into the delay line (HOLD, the hold timer armed), the idle run is brought up to now and
+ * re-aimed at the node's TO if that is still to come in this cycle, and the next arrival is
+ * armed.  The hold timer takes its sequence number but is not queued: the caller runs it out or
+ * the commit withdraws it.  The run timer is queued unless the caller runs it (@la->commits).
  */
-static void lone_arrival(struct plca_sim *sim, u32 node, u32 payload, u64 t_next, u32 c, u64 ts,
-			 u64 t_to)
+static void lone_arrival(struct plca_sim *sim, u32 node, const struct lone_arrival *la)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct bus_node *n = &sim->nodes[node];
-	u32 id = (u32)n->cfg.plca.node_id, slot = node << BUS_SLOT_SHIFT;
-	u32 tail = n->q_head + n->q_len, lo = seg->cur_id + 1;
+	u32 id = (u32)n->cfg.plca.node_id, tail = n->q_head + n->q_len;
 
 	/* queue_push() and mac_frame_ready(): the carrier is off, start_tx() */
 	n->st.generated++;
-	n->queue[tail >= n->q_cap ? tail - n->q_cap : tail] = (struct bus_frame){sim->now, payload};
+	n->queue[tail >= n->q_cap ? tail - n->q_cap : tail] =
+		(struct bus_frame){sim->now, la->payload};
 	n->q_len++;
 	sim->nr_queued++;
 	n->attempts = 0;
@@ -270,30 +280,43 @@ static void lone_arrival(struct plca_sim *sim, u32 node, u32 payload, u64 t_next
 	n->mac_tx_start = sim->now;
 	n->waiting = false;
 	bus_cancel(sim, node, EV_MAC);
-	/* rs_mac_tx_start(): HOLD; seg_materialise() aims the idle run at the node's TO */
+	/* rs_mac_tx_start(): HOLD, then seg_materialise() */
 	rs_fast_hold(sim, node);
-	sim->slot_seq[slot | EV_RS] = kfsim_evq_take_seq(&sim->events);
-	seg->cur_id = c;
-	seg->to_start = ts;
-	seg->idle_to = id;
-	kfsim_evq_take_seq(&sim->events);
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
+	if (la->cur > seg->cur_id) /* TOs cur_id + 1 .. cur began */
+		bus_tos_begun(sim, seg->cur_id + 1, la->cur + 1, 1);
+	seg->cur_id = la->cur;
+	seg->to_start = la->cur_start;
+	if (la->reaim) {
+		seg->idle_to = id;
+		if (la->commits)
+			kfsim_evq_take_seq(&sim->events);
+		else
+			bus_schedule(sim, la->t_to, BUS_PRIO_CYCLE, 0, EV_SEG, SEGT_TO_RUN);
+	}
 	/* the next arrival */
 	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)
-		n->next_periodic = t_next;
-	bus_timer(sim, node, EV_ARRIVAL, t_next);
-	/*
-	 * The run timer, then the decision (two events): the TOs after the one current at the
-	 * arrival up to the node's began (those the arrival's materialising counted, those the
-	 * run timer's does, its own by begin_to()), and it commits.
-	 */
-	sim->now = t_to;
+		n->next_periodic = la->t_next;
+	bus_timer(sim, node, EV_ARRIVAL, la->t_next);
+}
+
+/*
+ * The node's TO begins at @la->t_to, within the hold time: its run timer, then the decision (two
+ * events).  The TOs after the current one up to the node's began (the run timer's
+ * seg_materialise() counts them, begin_to() the node's), and it commits: the delay line goes out.
+ */
+static void lone_commit_from_hold(struct plca_sim *sim, u32 node, const struct lone_arrival *la)
+{
+	struct bus_seg *seg = &sim->seg;
+	u32 id = (u32)sim->nodes[node].cfg.plca.node_id;
+
+	sim->now = la->t_to;
 	sim->nr_events += 2;
-	bus_tos_begun(sim, lo, id + 1, 1);
-	seg->to_start = t_to;
+	bus_tos_begun(sim, la->cur + 1, id + 1, 1);
+	seg->to_start = la->t_to;
 	seg->cur_id = id;
 	seg->owner = -1;
 	seg_fast_commit(sim, node);
-	sim->fast_arrivals++;
 }
 
 /* mac_arrival()'s next arrival of @node after now (the interval drawn as it draws it). */
@@ -308,51 +331,77 @@ static u64 next_arrival(struct plca_sim *sim, struct bus_node *n)
 }
 
 /*
- * EV_ARRIVAL of @node: when the segment is at rest in an idle run (nothing queued or busy
- * anywhere) and the node's TO begins within the hold time, with nothing queued before it, the
- * frame's way to the wire in one step (lone_arrival()).  Return: false, nothing done (the
- * random generator as it was), otherwise.
+ * Where the frame arriving now at @node goes, when the segment is at rest in an idle run
+ * (nothing queued or busy anywhere, the run aimed at the cycle's end): into HOLD, and from there
+ * either out behind the COMMIT of its TO, when that begins within the hold time, or into the
+ * logical collision of the hold timer.  False when something queued could act first (an event,
+ * or a run timer, which in the idle run would act), when the run ends first, or when the carrier
+ * would keep the MAC from sending.
  */
-bool bus_fast_arrival(struct plca_sim *sim, u32 node)
+static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arrival *la)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct bus_node *n = &sim->nodes[node];
-	struct rnd_state saved = sim->rnd;
-	u64 now = sim->now, off_at, ts, t_to, t_next;
-	u32 id = (u32)n->cfg.plca.node_id, passed, payload, span;
+	u64 now = sim->now, off_at, t_hold = now + BT(PLCA_SIM_HOLD_BT), until;
+	u32 id = (u32)n->cfg.plca.node_id, passed;
 
 	if (sim->trace || !segment_quiet(sim) || sim->nr_queued || sim->nr_ds_busy ||
 	    seg->state != SEG_WAIT_TO || seg->eval_pending || seg->idle_to != seg->node_cnt ||
-	    !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from ||
-	    sole_owner(sim, id) != (int)node)
+	    !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from || n->in_burst ||
+	    n->cfg.ignores_collisions || sole_owner(sim, id) != (int)node)
 		return false;
 	/* seg_materialise() at the arrival: the TO current now, which must not begin right now */
 	passed = (u32)min_t(u64, (now - seg->to_start) / seg->to_ns, seg->node_cnt - seg->cur_id);
-	ts = seg->to_start + (u64)passed * seg->to_ns;
-	if ((passed && ts == now) || id <= seg->cur_id + passed)
+	la->cur = seg->cur_id + passed;
+	la->cur_start = seg->to_start + (u64)passed * seg->to_ns;
+	if ((passed && la->cur_start == now) || la->cur >= seg->node_cnt)
 		return false;
-	/* the node's TO begins within the hold time (its run timer comes before the hold timer) */
-	t_to = ts + (u64)(id - seg->cur_id - passed) * seg->to_ns;
-	if (t_to > now + BT(PLCA_SIM_HOLD_BT) || t_to > sim->run_limit ||
-	    tail_in_flight(sim, node, t_to))
+	la->reaim = id > la->cur;
+	la->t_to = la->cur_start + (u64)(id - la->cur) * seg->to_ns;
+	/* the run timer of the node's TO comes before a hold timer of the same instant */
+	la->commits = la->reaim && la->t_to <= t_hold;
+	until = la->commits ? la->t_to : t_hold;
+	if (until > sim->run_limit || (la->commits && tail_in_flight(sim, node, la->t_to)))
 		return false;
 	/* mac_try(): the carrier, as the RS passes it through, has been off for the IFG */
 	if (bus_carrier(sim, node, true, BUS_NEVER, &off_at))
 		return false;
 	off_at = max(off_at, n->rs_carrier_off);
 	off_at = max(off_at, n->own_tx_end);
-	if (off_at && now < off_at + BT(PLCA_SIM_IFG_BT))
-		return false;
-	/* nothing queued by then, not even a run timer, which in the idle run would act */
-	if (first_live(sim) <= t_to)
+	return !(off_at && now < off_at + BT(PLCA_SIM_IFG_BT)) && first_live(sim) > until;
+}
+
+/*
+ * EV_ARRIVAL of @node: a lone frame's way from its arrival to the wire, or to the logical
+ * collision of its hold timer, in one step (lone_arrival_plan() says when).  Return: false,
+ * nothing done (the random generator as it was), otherwise.
+ */
+bool bus_fast_arrival(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct rnd_state saved = sim->rnd;
+	struct lone_arrival la;
+	u32 span;
+
+	if (!lone_arrival_plan(sim, node, &la))
 		return false;
 	span = n->cfg.payload_max - n->cfg.payload_min;
-	payload = n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
-	t_next = next_arrival(sim, n);
-	if (t_next <= t_to) {
-		sim->rnd = saved;
+	la.payload = n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
+	la.t_next = next_arrival(sim, n);
+	if (la.t_next <= (la.commits ? la.t_to : sim->now + BT(PLCA_SIM_HOLD_BT))) {
+		sim->rnd = saved; /* the next arrival comes first */
 		return false;
 	}
-	lone_arrival(sim, node, payload, t_next, seg->cur_id + passed, ts, t_to);
+	lone_arrival(sim, node, &la);
+	if (la.commits) {
+		lone_commit_from_hold(sim, node, &la);
+		sim->fast_arrivals++;
+		return true;
+	}
+	/* the hold timer runs out (one event): the logical collision, the backoff draw */
+	sim->now = n->rs_due;
+	sim->nr_events++;
+	rs_on_timer(sim, node);
+	sim->fast_holds++;
 	return true;
 }

@@ -299,6 +299,7 @@ struct plca_sim {
 	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
 	u64 fast_commits;	/* lone TOs run from their decision to the frame (bus_fast_frame.c) */
 	u64 fast_arrivals;	/* lone frames run from their arrival to their start (the same) */
+	u64 fast_holds;		/* ... from their arrival to their hold timer's collision */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */

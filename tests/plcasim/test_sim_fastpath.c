@@ -52,7 +52,7 @@ struct outcome {
 	struct kfsim_hist lat[MAX_NODES];
 	struct rnd_state rnd;
 	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
-	u64 fast_commits, fast_arrivals;
+	u64 fast_commits, fast_arrivals, fast_holds;
 	char *trace;
 	size_t trace_len;
 };
@@ -123,6 +123,7 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_beacon_skips = sim->fast_beacon_skips;
 	out->fast_commits = sim->fast_commits;
 	out->fast_arrivals = sim->fast_arrivals;
+	out->fast_holds = sim->fast_holds;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -140,9 +141,10 @@ static void free_outcome(struct outcome *o, u32 nr)
 
 /*
  * The fast run's idle skips that began after TO 0, and at a BEACON, and its lone frames run from
- * their TO's decision and from their arrival (bus_fast_frame.c), in the last compare().
+ * their TO's decision, from their arrival to the wire and to their hold timer's collision
+ * (bus_fast_frame.c), in the last compare().
  */
-static u64 last_mid_skips, last_beacon_skips, last_commits, last_arrivals;
+static u64 last_mid_skips, last_beacon_skips, last_commits, last_arrivals, last_holds;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -154,7 +156,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, false, trace, &fast);
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
 	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips +
-				 slow.fast_beacon_skips + slow.fast_commits + slow.fast_arrivals,
+				 slow.fast_beacon_skips + slow.fast_commits + slow.fast_arrivals +
+				 slow.fast_holds,
 			 0);
 	/* the lazily counted TOs and BEACONs too, read between steps */
 	for (u32 k = 0; k < nr_steps; k++) {
@@ -207,6 +210,7 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_beacon_skips = fast.fast_beacon_skips;
 	last_commits = fast.fast_commits;
 	last_arrivals = fast.fast_arrivals;
+	last_holds = fast.fast_holds;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -384,7 +388,7 @@ static void test_lone_frames(void **state)
 	struct plca_sim_node_cfg nodes[MAX_NODES];
 	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
-	u64 commits = 0, arrivals = 0;
+	u64 commits = 0, arrivals = 0, holds = 0;
 	u32 runs = 0, used = 0;
 
 	(void)state;
@@ -438,14 +442,17 @@ static void test_lone_frames(void **state)
 					nr_steps, runs % 4 == 3, NULL, NULL);
 				commits += last_commits;
 				arrivals += last_arrivals;
-				used += last_commits && last_arrivals;
+				holds += last_holds;
+				used += last_commits && last_arrivals + last_holds;
 				runs++;
 			}
-	print_message("%u Poisson and periodic segments agree: %llu lone frames from their TO's "
-		      "decision, %llu from their arrival, both on %u segments\n",
-		      runs, (unsigned long long)commits, (unsigned long long)arrivals, used);
+	print_message("%u Poisson and periodic segments agree: lone frames %llu from their TO's "
+		      "decision, %llu from their arrival to the wire, %llu to their hold timer; "
+		      "from the decision and the arrival on %u segments\n",
+		      runs, (unsigned long long)commits, (unsigned long long)arrivals,
+		      (unsigned long long)holds, used);
 	assert_true(used > runs / 6);
-	assert_true(commits > 500 / SCALE && arrivals > 150 / SCALE);
+	assert_true(commits > 500 / SCALE && arrivals > 150 / SCALE && holds > 150 / SCALE);
 
 	/* pairs of nodes share each id: no TO has a lone owner */
 	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
@@ -453,12 +460,12 @@ static void test_lone_frames(void **state)
 		nodes[i].plca.node_id = (int)i / 2;
 	one_step(&steps[0], MS(40 / SCALE));
 	compare("duplicate ids", nodes, 16, 9, 0, steps, 1, false, NULL, NULL);
-	assert_int_equal(last_commits + last_arrivals, 0);
+	assert_int_equal(last_commits + last_arrivals + last_holds, 0);
 	/* every follower on its own clock (to_tmr differs from the coordinator's) */
 	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
 	nodes[0].plca.to_tmr = 40;
 	compare("own clocks", nodes, 16, 9, 0, steps, 1, false, NULL, NULL);
-	assert_int_equal(last_commits + last_arrivals, 0);
+	assert_int_equal(last_commits + last_arrivals + last_holds, 0);
 }
 
 /* A random segment with every kind of misconfiguration the simulator knows. */

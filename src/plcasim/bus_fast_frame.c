@@ -206,13 +206,16 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 {
 	u64 now = sim->now, off_at, t_ifg;
 	struct bus_node *n;
-	int node = sole_owner(sim, id);
+	int node;
 
-	if (node < 0 || !segment_quiet(sim))
+	if (!segment_quiet(sim) || sim->nr_pending != 1)
+		return false;
+	node = sole_owner(sim, id);
+	if (node < 0)
 		return false;
 	n = &sim->nodes[node];
 	if (!rs_active(n) || n->ds != DS_PENDING || n->mac != MAC_DEFER || n->waiting ||
-	    n->ifg_from || n->backoff_end > now || n->sig >= 0 || sim->nr_pending != 1 ||
+	    n->ifg_from || n->backoff_end > now || n->sig >= 0 ||
 	    sim->slot_seq[(u32)node << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE)
 		return false;
 	/*
@@ -345,8 +348,8 @@ static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arriva
 	u64 now = sim->now, off_at, t_hold = now + BT(PLCA_SIM_HOLD_BT), until;
 	u32 id = (u32)n->cfg.plca.node_id, passed;
 
-	if (sim->trace || !segment_quiet(sim) || sim->nr_queued || sim->nr_ds_busy ||
-	    seg->state != SEG_WAIT_TO || seg->eval_pending || seg->idle_to != seg->node_cnt ||
+	if (seg->state != SEG_WAIT_TO || seg->eval_pending || sim->nr_queued || sim->nr_ds_busy ||
+	    sim->trace || !segment_quiet(sim) || seg->idle_to != seg->node_cnt ||
 	    !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from || n->in_burst ||
 	    n->cfg.ignores_collisions || sole_owner(sim, id) != (int)node)
 		return false;

@@ -1,28 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
  * A lone frame's own path in few steps: where one node's frame makes its way through the PLCA
- * RS on a segment that is otherwise at rest, the steps whose outcome is known are done at once
- * instead of as events.  Two such stretches are modelled:
+ * RS and nothing else on the segment can act in the meantime, the steps whose outcome is known
+ * are done at once instead of as events.  Three such stretches are modelled:
  *
  *   (1) from the frame's arrival to its start on the wire, when its TO begins within the delay
  *       line's hold time (HOLD, then COMMIT sends the delay line out), bus_fast_arrival();
- *   (2) from the decision of a TO whose one owner has a frame PENDING (after its logical
+ *   (2) from the arrival to the logical collision of its hold timer, when its TO is further
+ *       away (HOLD, the idle run re-aimed, the hold timer's collision), bus_fast_arrival();
+ *   (3) from the decision of a TO whose one owner has a frame PENDING (after its logical
  *       collision) to that frame's start on the wire: COMMIT, the MAC's IFG into it, the frame,
  *       bus_fast_commit().
  *
  *   arrival | HOLD ......... | TO x: COMMIT, delay line out ====== frame ====== |     (1)
- *   TO x decision: COMMIT ---- IFG (96 BT) ---- | ====== frame ====== |              (2)
+ *   arrival | HOLD ........................ | collision, backoff; DELAY_PENDING     (2)
+ *   TO x decision: COMMIT ---- IFG (96 BT) ---- | ====== frame ====== |              (3)
  *
- * Each runs only when nothing else can happen in the stretch: no other frame queued, held,
- * pending or on the wire, no MAC waiting on the carrier, every PLCA node synchronised, no own
- * clock, no signal's tail still on its way, the next queued event (other than run timers of
- * earlier idle runs, which in a committed TO do nothing but count as one event each) after the
- * stretch, and the run going on at least until its end.  What the bit-level path does is then
- * done in the same order: the same state, statistics, random draws, trace events, event counts
- * and sequence numbers (timers that the bit-level path would arm and later withdraw take theirs
- * without being queued).  The frame's end, and everything after it, stays with the event loop
- * (and the per-TO model of bus_fast.c).  Anything else is left to the bit-level path, as is
- * every run with struct plca_sim_cfg.bit_level set.
+ * Each runs only when nothing else can act in the stretch: no signal on the wire or its tail on
+ * the way, no MAC waiting on the carrier, no frame held, no other node pending or committed,
+ * every PLCA node synchronised, no own clock, the node alone with its id, the next queued event
+ * after the stretch (but run timers of earlier idle runs, which in a committed TO only count as
+ * one event each), and the run going on at least until its end; (1) and (2) also need the
+ * segment at rest in an idle run aimed at the cycle's end, with no frame queued anywhere, and no
+ * trace.  What the bit-level path does is then done in the same order: the same state,
+ * statistics, random draws, trace events, event counts and sequence numbers (timers that the
+ * bit-level path would arm and later withdraw take theirs without being queued).  The frame's
+ * end, and everything after it, stays with the event loop (and the per-TO model of bus_fast.c).
+ * Anything else is left to the bit-level path, as is every run with struct
+ * plca_sim_cfg.bit_level set.
  *
  * tests/plcasim/test_sim_fastpath.c runs both paths and compares them to the bit.
  */

@@ -130,7 +130,7 @@ static bool only_run_timers_until(struct plca_sim *sim, u64 t)
 	return ok;
 }
 
-/* The time of the first live queued event (withdrawn timers on the way dropped, as the loop would). */
+/* The time of the first live queued event (withdrawn timers dropped on the way, as by the loop). */
 static u64 first_live(struct plca_sim *sim)
 {
 	for (;;) {
@@ -151,9 +151,9 @@ static u64 first_live(struct plca_sim *sim)
 /* The segment is at rest but for what the caller looks at: nothing else can act on its own. */
 static bool segment_quiet(const struct plca_sim *sim)
 {
-	return !sim->nr_oc && !sim->nr_active && !sim->nr_waiters &&
-	       !sim->nr_hold && !sim->nr_lazy_pend && !sim->nr_unsynced && !sim->nr_committed &&
-	       !held_live(sim) && sim->seg.coord >= 0;
+	return !sim->nr_oc && !sim->nr_active && !sim->nr_waiters && !sim->nr_hold &&
+	       !sim->nr_lazy_pend && !sim->nr_unsynced && !sim->nr_committed && !held_live(sim) &&
+	       sim->seg.coord >= 0;
 }
 
 /* The one owner of TO @id (duplicate ids are left to the bit-level path), or -1. */
@@ -253,12 +253,12 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 /* What the arrival does (bus_fast_arrival() worked it out), and where its path goes next. */
 struct lone_arrival {
 	u32 payload;
-	u64 t_next;	/* the node's next arrival */
-	u32 cur;	/* the TO current at the arrival (seg_materialise()) */
-	u64 cur_start;	/* and its start */
-	bool reaim;	/* the idle run is re-aimed at the node's TO, which begins at ... */
+	u64 t_next;    /* the node's next arrival */
+	u32 cur;       /* the TO current at the arrival (seg_materialise()) */
+	u64 cur_start; /* and its start */
+	bool reaim;    /* the idle run is re-aimed at the node's TO, which begins at ... */
 	u64 t_to;
-	bool commits;	/* ... within the hold time: it commits there, or the hold timer runs out */
+	bool commits; /* ... within the hold time: it commits there, or the hold timer runs out */
 };
 
 /*
@@ -354,8 +354,8 @@ static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arriva
 	u32 id = (u32)n->cfg.plca.node_id, passed;
 
 	if (seg->state != SEG_WAIT_TO || seg->eval_pending || sim->nr_queued || sim->nr_ds_busy ||
-	    sim->trace || !segment_quiet(sim) || seg->idle_to != seg->node_cnt ||
-	    !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from || n->in_burst ||
+	    sim->trace || !segment_quiet(sim) || seg->idle_to != seg->node_cnt || !seg->to_ns ||
+	    !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from || n->in_burst ||
 	    n->cfg.ignores_collisions || sole_owner(sim, id) != (int)node)
 		return false;
 	/* seg_materialise() at the arrival: the TO current now, which must not begin right now */

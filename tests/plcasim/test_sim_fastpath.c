@@ -396,18 +396,19 @@ static void test_lone_frames(void **state)
 	for (u32 c = 0; c < ARRAY_SIZE(counts); c++)
 		for (u32 r = 0; r < ARRAY_SIZE(intervals); r++)
 			for (u32 l = 0; l < 2; l++) {
-				u32 nr = counts[c], fault = runs % 7, nr_steps = 1 + runs % MAX_STEPS;
+				u32 nr = counts[c], fault = runs % 7,
+				    nr_steps = 1 + runs % MAX_STEPS;
 				enum plca_sim_load_kind load =
 					l ? PLCA_SIM_LOAD_PERIODIC : PLCA_SIM_LOAD_POISSON;
-				u64 until = 0,
-				    span = (MS(60) + (u64)intervals[r] * 10000) / SCALE;
+				u64 until = 0, span = (MS(60) + (u64)intervals[r] * 10000) / SCALE;
 
 				uniform(nodes, nr, PLCA_SIM_MODE_PLCA, load, intervals[r],
 					runs % 3 ? 64 : 0, runs % 3 == 1 ? 64 : 700, 0);
 				for (u32 i = 0; i < nr; i++) {
 					nodes[i].plca.to_tmr = to_tmrs[runs % ARRAY_SIZE(to_tmrs)];
 					if (runs % 2)
-						nodes[i].position_m = kfsim_prandom_double(&rnd) * 25;
+						nodes[i].position_m =
+							kfsim_prandom_double(&rnd) * 25;
 				}
 				switch (fault) {
 				case 1: /* duplicate id */

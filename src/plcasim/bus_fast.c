@@ -30,38 +30,6 @@
 #include <kfsim/kernel.h>
 #include "bus_internal.h"
 
-/* The time of the first live queued event, dropping withdrawn timers on the way (as the loop would). */
-static u64 next_live(struct plca_sim *sim)
-{
-	for (;;) {
-		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
-		const struct kfsim_event *ev;
-		u32 slot;
-
-		if (!h)
-			return BUS_NEVER;
-		ev = &h->ev[0];
-		slot = kfsim_event_data(ev);
-		if (slot < sim->nr_fixed && sim->slot_seq[slot] != kfsim_event_seq(ev)) {
-			kfsim_evheap_pop(h);
-			continue;
-		}
-		return kfsim_event_time(ev);
-	}
-}
-
-/* A held timer that is still armed (it would run before anything the model skips). */
-static bool held_live(const struct plca_sim *sim)
-{
-	return sim->has_held &&
-	       sim->slot_seq[kfsim_event_data(&sim->held)] == kfsim_event_seq(&sim->held);
-}
-
-static u64 dist(u64 a, u64 b)
-{
-	return a > b ? a - b : b - a;
-}
-
 /* The node will be PENDING at the TO decision of instant @t (lazy_pend_settle() makes it so). */
 static inline bool pending_by(const struct plca_sim *sim, const struct bus_node *n, u32 node,
 			      u64 t)
@@ -101,52 +69,13 @@ static bool fast_to_ok(struct plca_sim *sim, u32 node, u64 horizon, u32 *next, u
 	if (!rs_active(n) || n->sig >= 0 || n->mac != MAC_DEFER || n->waiting || n->ifg_from ||
 	    n->committed || n->backoff_end > t0 || n->cfg.ignores_collisions ||
 	    sim->slot_seq[*next << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE ||
-	    !pending_by(sim, n, *next, t0) || held_live(sim))
+	    !pending_by(sim, n, *next, t0) || bus_held_live(sim))
 		return false;
 	/* B's carrier drops when A's frame has reached it; its IFG counts from then */
-	*crs_off = t0 + dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
+	*crs_off = t0 + bus_dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
 	*t_start = *crs_off + BT(PLCA_SIM_IFG_BT);
 	return *t_start <= sim->run_limit &&
 	       horizon >= *t_start + bus_frame_wire_ns(n->queue[n->q_head].payload);
-}
-
-/*
- * What mac_try() does for a MAC whose carrier check the per-TO model knows: the carrier, clear of
- * any signal still unseen, goes (or went) off at @from; @busy: it is still on now (a deferral).
- * The IFG's timer is not queued: fast_ifg_over() runs its end; only its sequence number is
- * taken, so that every later event keeps its place.
- */
-static inline void fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	if (busy && !n->deferred_this_attempt) {
-		n->deferred_this_attempt = true;
-		n->st.deferrals++;
-	}
-	sim->carrier_unseen = false;
-	n->ifg_from = from;
-	n->ifg_clear = true;
-	n->ifg_rs = true;
-	n->ifg_opens = sim->opens[1];
-	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
-}
-
-/*
- * The end of that IFG, nothing new on the wire: the MAC sends (start_tx()) and the RS takes the
- * frame (rs_mac_tx_start()): into another node's COMMIT, a logical collision; behind its own,
- * the frame goes out.
- */
-static inline void fast_ifg_over(struct plca_sim *sim, u32 node)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	n->ifg_from = 0;
-	n->ifg_clear = false;
-	n->mac = MAC_TX;
-	n->mac_tx_start = sim->now;
-	n->waiting = false;
-	bus_cancel(sim, node, EV_MAC);
 }
 
 /* sig_close() and the end of the signal (bus_signal_finish()) without the trace, or with it. */
@@ -192,19 +121,19 @@ static void fast_to(struct plca_sim *sim, u32 node, u32 next, u64 crs_off, u64 t
 	o->own_tx_end = t0;
 	retry = mac_fast_frame_done(sim, node);
 	if (retry)
-		fast_ifg(sim, node, t0, false);
+		bus_fast_ifg(sim, node, t0, false);
 	seg_fast_commit_next(sim, next);
-	fast_ifg(sim, next, crs_off, crs_off > t0);
+	bus_fast_ifg(sim, next, crs_off, crs_off > t0);
 	sim->nr_events += 1 + retry + 1; /* the TO decision, the two IFGs' ends */
 	sim->fast_tos++;
 	/* A's IFG ends first (or in the same instant, armed first): B's COMMIT is on the wire */
 	if (retry) {
 		sim->now = t0 + BT(PLCA_SIM_IFG_BT);
-		fast_ifg_over(sim, node);
+		bus_fast_ifg_over(sim, node);
 		rs_fast_collide(sim, node);
 	}
 	sim->now = t_start;
-	fast_ifg_over(sim, next);
+	bus_fast_ifg_over(sim, next);
 	rs_fast_frame_start(sim, next);
 }
 
@@ -223,7 +152,7 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	/* not a committed PLCA TO (a CSMA/CD segment, say): nothing to look at */
 	if (sim->seg.state != SEG_COMMIT || sim->seg.owner != (int)node)
 		return false;
-	horizon = next_live(sim);
+	horizon = bus_next_live(sim);
 	if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start))
 		return false;
 	/* without a trace, the TOs that follow run in one loop (bus_fast_round.c) */
@@ -248,39 +177,8 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	return true;
 }
 
-/*
- * Whether a BEACON that @coord starts at @t would meet the tail of a signal still on its way to
- * it: check_overlaps() would arm a collision (a signal that ends at @t itself is not looked at).
- * The wire is quiet: every signal on the ring has ended, by now, so none can when @t is max_prop
- * or more from now.
- */
-static bool beacon_meets_tail(struct plca_sim *sim, u32 coord, u64 t)
-{
-	u64 pos = sim->nodes[coord].pos_ns;
-
-	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
-		const struct bus_signal *s = sig_at(sim, k);
-
-		if (s->node != coord && s->end != t && s->end + dist(pos, s->pos_ns) > t)
-			return true;
-	}
-	return false;
-}
-
 /* At most this many run timers of earlier idle runs are looked past (bus_fast_idle()). */
 #define FAST_STALE_MAX 8
-
-/* A queued run timer of an idle run (SEGT_TO_RUN), not a frame, timer or own clock. */
-static bool is_run_timer(const struct plca_sim *sim, const struct kfsim_event *ev)
-{
-	u32 slot = kfsim_event_data(ev);
-	const struct bus_slot_info *info;
-
-	if (slot < sim->nr_fixed)
-		return false;
-	info = &sim->extra[slot - sim->nr_fixed];
-	return info->kind == EV_SEG && (info->arg & 3) == SEGT_TO_RUN;
-}
 
 /*
  * The time of the first queued event that is not the run timer of an earlier idle run; the run
@@ -291,13 +189,13 @@ static u64 next_not_run(struct plca_sim *sim, struct kfsim_event *stale, u32 *nr
 {
 	*nr = 0;
 	for (;;) {
-		u64 t = next_live(sim);
+		u64 t = bus_next_live(sim);
 		struct kfsim_evheap *h;
 
 		if (t == BUS_NEVER || *nr == FAST_STALE_MAX)
 			return t;
 		h = kfsim_evq_next_heap(&sim->events);
-		if (!is_run_timer(sim, &h->ev[0]))
+		if (!bus_is_run_timer(sim, &h->ev[0]))
 			return t;
 		stale[(*nr)++] = h->ev[0];
 		kfsim_evheap_pop(h);
@@ -373,7 +271,7 @@ bool bus_fast_idle(struct plca_sim *sim)
 	bool from_beacon = k == seg->node_cnt;
 
 	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
-	    sim->nr_hold || sim->nr_waiters || sim->nr_active || held_live(sim) ||
+	    sim->nr_hold || sim->nr_waiters || sim->nr_active || bus_held_live(sim) ||
 	    seg->to_start != t0 || k > seg->node_cnt)
 		return false;
 	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
@@ -384,7 +282,7 @@ bool bus_fast_idle(struct plca_sim *sim)
 	 * would see a collision), or a BEACON the next one: then the cycle runs the bit-level way.
 	 */
 	if (sim->max_prop >= cycle ||
-	    (e0 < t0 + sim->max_prop && beacon_meets_tail(sim, coord, e0)))
+	    (e0 < t0 + sim->max_prop && bus_tail_in_flight(sim, coord, e0)))
 		return false;
 	/* no node busy: no frame queued (nor a MAC at work), every RS IDLE, none committed */
 	if (sim->nr_queued || sim->nr_ds_busy || sim->nr_committed || sim->nr_unsynced)

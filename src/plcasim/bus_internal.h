@@ -13,6 +13,8 @@
  *                 wire can differ from the bit-level path (struct plca_sim_cfg.bit_level)
  *   bus_fast_round.c  the per-TO model's consecutive TOs, the BEACON's among them, in one loop,
  *                 without a trace
+ *   bus_fast_frame.c a lone frame's own path in few steps: from its arrival, or from its TO's
+ *                 decision, to its start on the wire
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -300,6 +302,9 @@ struct plca_sim {
 	u64 fast_cycles; /* idle cycles it skipped */
 	u64 fast_mid_skips; /* skips that began at a TO decision after TO 0 */
 	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
+	u64 fast_commits;  /* lone TOs run from their decision to the frame (bus_fast_frame.c) */
+	u64 fast_arrivals; /* lone frames run from their arrival to their start (the same) */
+	u64 fast_holds;	   /* ... from their arrival to their hold timer's collision */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -485,6 +490,110 @@ void mac_link_down(struct plca_sim *sim, u32 node);
 /* bus_mac.c, for the per-TO model */
 bool mac_fast_frame_done(struct plca_sim *sim, u32 node);
 
+/*
+ * For the per-TO models (bus_fast.c, bus_fast_round.c, bus_fast_frame.c): questions they ask the
+ * queue and the wire before taking a stretch in one step, and the IFG they run without its timer.
+ */
+static inline u64 bus_dist(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* A held timer that is still armed: it would run before anything a model skips. */
+static inline bool bus_held_live(const struct plca_sim *sim)
+{
+	return sim->has_held &&
+	       sim->slot_seq[kfsim_event_data(&sim->held)] == kfsim_event_seq(&sim->held);
+}
+
+/* A queued run timer of an idle run (SEGT_TO_RUN), not a frame, timer or own clock. */
+static inline bool bus_is_run_timer(const struct plca_sim *sim, const struct kfsim_event *ev)
+{
+	u32 slot = kfsim_event_data(ev);
+	const struct bus_slot_info *info;
+
+	if (slot < sim->nr_fixed)
+		return false;
+	info = &sim->extra[slot - sim->nr_fixed];
+	return info->kind == EV_SEG && (info->arg & 3) == SEGT_TO_RUN;
+}
+
+/* The time of the first live queued event, dropping withdrawn timers on the way (as the loop would). */
+static inline u64 bus_next_live(struct plca_sim *sim)
+{
+	for (;;) {
+		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
+		const struct kfsim_event *ev;
+		u32 slot;
+
+		if (!h)
+			return BUS_NEVER;
+		ev = &h->ev[0];
+		slot = kfsim_event_data(ev);
+		if (slot >= sim->nr_fixed || sim->slot_seq[slot] == kfsim_event_seq(ev))
+			return kfsim_event_time(ev);
+		kfsim_evheap_pop(h);
+	}
+}
+
+/*
+ * Whether a signal that @node starts at @t would meet the tail of another node's signal still
+ * on its way to it: check_overlaps() would arm a collision (a signal that ends at @t itself is
+ * not looked at).  Only for a quiet wire: every signal on the ring has ended by now, so none can
+ * when @t is max_prop or more from now.
+ */
+static inline bool bus_tail_in_flight(const struct plca_sim *sim, u32 node, u64 t)
+{
+	u64 pos = sim->nodes[node].pos_ns;
+
+	for (u32 k = sim->sig_tail; k != sim->sig_head; k++) {
+		const struct bus_signal *s = &sim->sig[k % BUS_SIG_RING];
+
+		if (s->node != node && s->end != t && s->end + bus_dist(pos, s->pos_ns) > t)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What mac_try() does for a MAC whose carrier check a model knows: the carrier, clear of any
+ * signal still unseen, goes (or went) off at @from; @busy: it is still on now (a deferral).
+ * The IFG's timer is not queued: bus_fast_ifg_over() runs its end; only its sequence number is
+ * taken, so that every later event keeps its place.
+ */
+static inline void bus_fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool busy)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (busy && !n->deferred_this_attempt) {
+		n->deferred_this_attempt = true;
+		n->st.deferrals++;
+	}
+	sim->carrier_unseen = false;
+	n->ifg_from = from;
+	n->ifg_clear = true;
+	n->ifg_rs = true;
+	n->ifg_opens = sim->opens[1];
+	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] = kfsim_evq_take_seq(&sim->events);
+}
+
+/*
+ * The end of that IFG, nothing new on the wire: the MAC sends (start_tx()); the RS takes the
+ * frame (rs_mac_tx_start()), the caller's: into another node's COMMIT, a logical collision;
+ * behind its own, the frame goes out.
+ */
+static inline void bus_fast_ifg_over(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	n->ifg_from = 0;
+	n->ifg_clear = false;
+	n->mac = MAC_TX;
+	n->mac_tx_start = sim->now;
+	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
+}
+
 /* bus_fast.c */
 bool bus_fast_tx_end(struct plca_sim *sim, u32 node);
 bool bus_fast_idle(struct plca_sim *sim);
@@ -494,6 +603,9 @@ void bus_fast_signal_rekind(struct plca_sim *sim, u32 node, u64 end);
 /* bus_fast_round.c */
 bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 crs_off,
 		    u64 t_start);
+/* bus_fast_frame.c */
+bool bus_fast_commit(struct plca_sim *sim, u32 id);
+bool bus_fast_arrival(struct plca_sim *sim, u32 node);
 
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
@@ -568,6 +680,8 @@ void rs_fast_frame_end(struct plca_sim *sim, u32 node);
 void rs_fast_collide(struct plca_sim *sim, u32 node);
 void rs_fast_frame_start(struct plca_sim *sim, u32 node);
 void seg_fast_commit_next(struct plca_sim *sim, u32 node);
+void seg_fast_commit(struct plca_sim *sim, u32 node);
+void rs_fast_hold(struct plca_sim *sim, u32 node);
 void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0);
 
 #pragma GCC visibility pop

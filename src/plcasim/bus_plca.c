@@ -548,6 +548,9 @@ static void to_eval(struct plca_sim *sim)
 		lazy_pend_settle(sim, false);
 	next = next_pending_id(sim, seg->cur_id);
 	if (next == seg->cur_id) {
+		/* a lone pending owner: up to its frame's start in one step (bus_fast_frame.c) */
+		if (sim->nr_pending == 1 && !sim->bit_level && bus_fast_commit(sim, next))
+			return;
 		commit(sim, seg->cur_id);
 		return;
 	}
@@ -654,6 +657,31 @@ void rs_fast_frame_start(struct plca_sim *sim, u32 node)
 	bus_cancel(sim, node, EV_RS);
 	n->tx_start_wire = sim->now;
 	bus_fast_signal_rekind(sim, node, sim->now + bus_frame_wire_ns(n->queue[n->q_head].payload));
+}
+
+/*
+ * commit() of TO cur_id by @node, its one pending owner (bus_fast_frame.c): in WAIT_MAC up to its
+ * COMMIT, which the caller sends; from HOLD with the delay line's frame on the wire.
+ */
+void seg_fast_commit(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	bool held = n->ds == DS_HOLD;
+
+	seg_cancel(sim);
+	sim->seg.state = SEG_COMMIT;
+	take_to(sim, node);
+	bus_cancel(sim, node, EV_RS);
+	set_ds(sim, n, held ? DS_TRANSMIT : DS_WAIT_MAC);
+	if (held)
+		start_frame(sim, node, false);
+}
+
+/* The MAC's frame goes into the delay line (HOLD, hold timer armed): rs_mac_tx_start()'s. */
+void rs_fast_hold(struct plca_sim *sim, u32 node)
+{
+	set_ds(sim, &sim->nodes[node], DS_HOLD);
+	sim->nodes[node].rs_due = sim->now + BT(PLCA_SIM_HOLD_BT);
 }
 
 /* rs_data_end() of a committed owner without bursts. */

@@ -104,6 +104,8 @@ static void dispatch(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
 {
 	switch (kind) {
 	case EV_ARRIVAL:
+		if (sim->seg.state == SEG_WAIT_TO && !sim->bit_level && bus_fast_arrival(sim, node))
+			break; /* a lone frame, up to its start (bus_fast_frame.c) */
 		mac_arrival(sim, node);
 		break;
 	case EV_INJECT:

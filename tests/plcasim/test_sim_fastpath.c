@@ -33,7 +33,7 @@
 #endif
 
 #define MS(x) ((u64)(x)*1000000)
-#define MAX_NODES 40
+#define MAX_NODES 64
 #define MAX_STEPS 8
 
 /* Something done to the segment between two steps of a run. */
@@ -54,6 +54,7 @@ struct outcome {
 	u64 seq; /* the event queue's next sequence number: every timer armed took its own */
 	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
 	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
+	u64 fast_commits, fast_arrivals, fast_holds;
 	char *trace;
 	size_t trace_len;
 };
@@ -126,6 +127,9 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_round_tos = sim->fast_round_tos;
 	out->fast_round_beacons = sim->fast_round_beacons;
 	out->fast_round_parks = sim->fast_round_parks;
+	out->fast_commits = sim->fast_commits;
+	out->fast_arrivals = sim->fast_arrivals;
+	out->fast_holds = sim->fast_holds;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -142,10 +146,12 @@ static void free_outcome(struct outcome *o, u32 nr)
 }
 
 /*
- * The fast run's idle skips that began after TO 0, and at a BEACON, and its TOs run by the round
- * loop (bus_fast_round.c), in the last compare().
+ * The fast run's idle skips that began after TO 0, and at a BEACON, its TOs run by the round
+ * loop (bus_fast_round.c), and its lone frames run from their TO's decision, from their arrival
+ * to the wire and to their hold timer's collision (bus_fast_frame.c), in the last compare().
  */
 static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
+static u64 last_commits, last_arrivals, last_holds;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -158,7 +164,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	run(nodes, nr, seed, crs_delay, steps, nr_steps, true, trace, &slow);
 	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips +
 				 slow.fast_beacon_skips + slow.fast_round_tos +
-				 slow.fast_round_beacons + slow.fast_round_parks,
+				 slow.fast_round_beacons + slow.fast_round_parks + slow.fast_commits +
+				 slow.fast_arrivals + slow.fast_holds,
 			 0);
 	/* the round loop is a one-step TO model too, and it stays off while a trace is written */
 	assert_true(fast.fast_round_tos <= fast.fast_tos);
@@ -218,6 +225,9 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_round_tos = fast.fast_round_tos;
 	last_round_beacons = fast.fast_round_beacons;
 	last_round_parks = fast.fast_round_parks;
+	last_commits = fast.fast_commits;
+	last_arrivals = fast.fast_arrivals;
+	last_holds = fast.fast_holds;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -273,8 +283,11 @@ static void test_bench_segments(void **state)
 	one_step(&s, MS(300 / SCALE));
 	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 10000, 64, 64, 0);
 	compare("32 Poisson 10 ms", nodes, 32, 1, 0, &s, 1, true, &tos, &cycles);
-	print_message("32 Poisson 10 ms, %g ms: %llu TOs in one step, %llu idle cycles skipped\n",
-		      300.0 / SCALE, (unsigned long long)tos, (unsigned long long)cycles);
+	print_message("32 Poisson 10 ms, %g ms: %llu TOs in one step, %llu idle cycles skipped, "
+		      "%llu lone frames from their TO's decision, %llu from their arrival\n",
+		      300.0 / SCALE, (unsigned long long)tos, (unsigned long long)cycles,
+		      (unsigned long long)last_commits, (unsigned long long)last_arrivals);
+	assert_true(last_commits > 100 / SCALE); /* the arrival model is off while tracing */
 	uniform(nodes, 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 0);
 	compare("8 saturated CSMA/CD", nodes, 8, 1, 0, &s, 1, true, NULL, NULL);
 	uniform(nodes, 8, PLCA_SIM_MODE_MIXED, PLCA_SIM_LOAD_POISSON, 500, 46, 1500, 0);
@@ -379,6 +392,106 @@ static void test_poisson_idle_skip(void **state)
 	assert_true(mid > 0);
 	assert_true(beacon > 0);
 	assert_true(cycles > mid + beacon);
+}
+
+/*
+ * A lone frame's path (bus_fast_frame.c): Poisson and periodic segments from 2 to 64 nodes,
+ * rates from one frame per node every 100 us to one every 100 ms, to_tmr values, carrier-sense
+ * latency 0, 1 and 10 us, payload ranges, positions along the segment, runs cut into steps with
+ * links, PLCA settings and scripted frames changed between them; every fourth with a trace (on
+ * which the arrival model stays off), some with a node that the model must leave alone: a
+ * duplicate id, a CSMA/CD node, a faulty MAC, an id beyond node_cnt, a to_tmr mismatch.  All
+ * must agree with the bit-level path, and the model must be used on most of them.  A segment of
+ * duplicate ids only, and one of own clocks only, must never use it.
+ */
+static void test_lone_frames(void **state)
+{
+	static const u32 counts[] = {2, 3, 8, 16, 32, 64};
+	static const double intervals[] = {100, 1000, 10000, 100000};
+	static const int to_tmrs[] = {1, 7, 32, 255, 20};
+	static const int crs[] = {-1, 0, 10000};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step steps[MAX_STEPS];
+	struct rnd_state rnd;
+	u64 commits = 0, arrivals = 0, holds = 0;
+	u32 runs = 0, used = 0;
+
+	(void)state;
+	prandom_seed_state(&rnd, 47);
+	for (u32 c = 0; c < ARRAY_SIZE(counts); c++)
+		for (u32 r = 0; r < ARRAY_SIZE(intervals); r++)
+			for (u32 l = 0; l < 2; l++) {
+				u32 nr = counts[c], fault = runs % 7,
+				    nr_steps = 1 + runs % MAX_STEPS;
+				enum plca_sim_load_kind load =
+					l ? PLCA_SIM_LOAD_PERIODIC : PLCA_SIM_LOAD_POISSON;
+				u64 until = 0, span = (MS(60) + (u64)intervals[r] * 10000) / SCALE;
+
+				uniform(nodes, nr, PLCA_SIM_MODE_PLCA, load, intervals[r],
+					runs % 3 ? 64 : 0, runs % 3 == 1 ? 64 : 700, 0);
+				for (u32 i = 0; i < nr; i++) {
+					nodes[i].plca.to_tmr = to_tmrs[runs % ARRAY_SIZE(to_tmrs)];
+					if (runs % 2)
+						nodes[i].position_m =
+							kfsim_prandom_double(&rnd) * 25;
+				}
+				switch (fault) {
+				case 1: /* duplicate id */
+					nodes[nr - 1].plca.node_id = (int)nr / 2;
+					break;
+				case 2: /* a CSMA/CD node on the wire */
+					nodes[nr - 1] = csma_node();
+					nodes[nr - 1].load = load;
+					nodes[nr - 1].interval_us = intervals[r];
+					break;
+				case 3: /* a faulty MAC */
+					nodes[nr - 1].ignores_collisions = true;
+					break;
+				case 4: /* an id beyond node_cnt */
+					nodes[0].plca.node_cnt = (int)nr - 1;
+					break;
+				case 5: /* a to_tmr mismatch: an own clock */
+					nodes[nr - 1].plca.to_tmr ^= 3;
+					break;
+				default:
+					break;
+				}
+				for (u32 i = 0; i < nr_steps; i++) {
+					until += span / nr_steps + kfsim_prandom_below(&rnd, 5000);
+					steps[i] = (struct step){
+						.until = until,
+						.what = runs % 3 ? 0 : 1 + (int)(i % 4),
+						.node = kfsim_prandom_below(&rnd, nr),
+						.arg = kfsim_prandom_below(&rnd, 200000) | 1};
+				}
+				compare("lone", nodes, nr, 300 + runs, crs[runs % 3], steps,
+					nr_steps, runs % 4 == 3, NULL, NULL);
+				commits += last_commits;
+				arrivals += last_arrivals;
+				holds += last_holds;
+				used += last_commits && last_arrivals + last_holds;
+				runs++;
+			}
+	print_message("%u Poisson and periodic segments agree: lone frames %llu from their TO's "
+		      "decision, %llu from their arrival to the wire, %llu to their hold timer; "
+		      "from the decision and the arrival on %u segments\n",
+		      runs, (unsigned long long)commits, (unsigned long long)arrivals,
+		      (unsigned long long)holds, used);
+	assert_true(used > runs / 6);
+	assert_true(commits > 500 / SCALE && arrivals > 150 / SCALE && holds > 150 / SCALE);
+
+	/* pairs of nodes share each id: no TO has a lone owner */
+	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
+	for (u32 i = 0; i < 16; i++)
+		nodes[i].plca.node_id = (int)i / 2;
+	one_step(&steps[0], MS(40 / SCALE));
+	compare("duplicate ids", nodes, 16, 9, 0, steps, 1, false, NULL, NULL);
+	assert_int_equal(last_commits + last_arrivals + last_holds, 0);
+	/* every follower on its own clock (to_tmr differs from the coordinator's) */
+	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
+	nodes[0].plca.to_tmr = 40;
+	compare("own clocks", nodes, 16, 9, 0, steps, 1, false, NULL, NULL);
+	assert_int_equal(last_commits + last_arrivals + last_holds, 0);
 }
 
 /* A random segment with every kind of misconfiguration the simulator knows. */
@@ -628,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_bench_segments),
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_poisson_idle_skip),
+		cmocka_unit_test(test_lone_frames),
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),

@@ -14,13 +14,16 @@
 int kfsim_hist_init(struct kfsim_hist *hist)
 {
 	*hist = (struct kfsim_hist){};
-	hist->bucket = kcalloc(KFSIM_HIST_BUCKETS, sizeof(*hist->bucket), GFP_KERNEL);
+	hist->bucket = kmalloc_array(KFSIM_HIST_BUCKETS, sizeof(*hist->bucket), GFP_KERNEL);
 	if (!hist->bucket)
 		return -ENOMEM;
 	/*
-	 * Touch every page now: calloc() hands out fresh pages untouched (they read as zero), and
-	 * the first sample landing on each would take its page fault in the middle of the run,
-	 * which on a virtual machine costs tens of microseconds each.
+	 * Zeroed here, every page touched now: the first sample landing on a page never touched
+	 * would take its page fault in the middle of the run, which on a virtual machine costs tens
+	 * of microseconds.  Not kcalloc(): jemalloc zeroes a recycled large block by giving its
+	 * pages back to the kernel (madvise(MADV_DONTNEED)), so each histogram of a sweep's next
+	 * point took a system call and a page fault per page, and two threads (--jobs 2) spent
+	 * their time in each other's TLB shootdowns.
 	 */
 	memset(hist->bucket, 0, KFSIM_HIST_BUCKETS * sizeof(*hist->bucket));
 	return 0;

@@ -315,9 +315,16 @@ static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsi
 			 s->path);
 	else if (!getcwd(dir, sizeof(dir)))
 		return listen_fail(-errno, "cannot name the working directory for %s", s->path);
-	else if (slash)
-		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%.*s",
-			 (int)(slash - s->path), s->path);
+	if (s->path[0] != '/' && slash) {
+		size_t cwd_len = strlen(dir);
+
+		/* cut short, the walk would check and make another directory than the one asked */
+		if (snprintf(dir + cwd_len, sizeof(dir) - cwd_len, "/%.*s", (int)(slash - s->path),
+			     s->path) >= (int)(sizeof(dir) - cwd_len))
+			return listen_fail(-ENAMETOOLONG, "the working directory and %s are longer "
+					   "than %d bytes together", s->path,
+					   LISTEN_WALK_PATH_MAX - 1);
+	}
 	walked = walk_dirs(&w, -1, dir, shown, sizeof(shown), true);
 	if (walked < 0)
 		return walked;

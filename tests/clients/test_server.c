@@ -275,6 +275,29 @@ static void test_listen_path_walk(void **state)
 	assert_int_equal(chdir(top), 0);
 	/* ".." after a link climbs from its target, as the kernel resolves it: open/sub/k.sock */
 	assert_int_equal(listen_result(sv, "mine/../sub/k.sock", err, sizeof(err)), 0);
+	/*
+	 * A working directory so deep that it and the relative path pass the walk's 1023 bytes:
+	 * refused, never cut short (that made and bound a directory nobody asked for).
+	 */
+	assert_int_equal(mkdir("deep", 0755), 0);
+	assert_int_equal(chdir("deep"), 0);
+	for (int i = 0; i < 5; i++) {
+		char name[201], here[1024];
+		size_t len = 200;
+
+		/* the last one brings the working directory to 1000 bytes (getcwd() still works) */
+		assert_non_null(getcwd(here, sizeof(here)));
+		if (i == 4)
+			len = 1000 - strlen(here) - 1;
+		memset(name, 'd', len);
+		name[len] = '\0';
+		assert_int_equal(mkdir(name, 0755), 0);
+		assert_int_equal(chdir(name), 0);
+	}
+	assert_int_equal(listen_result(sv, "abcdefghijklmnopqrstuvwxyz/k.sock", err, sizeof(err)),
+			 -ENAMETOOLONG);
+	assert_non_null(strstr(err, "longer than 1023 bytes"));
+	assert_int_equal(access("abcdefghijklmnopqrstuvwxyz", F_OK), -1);
 	assert_int_equal(chdir(cwd), 0);
 
 	snprintf(path, sizeof(path), "rm -rf %s", top);

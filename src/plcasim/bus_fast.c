@@ -146,9 +146,9 @@ static void fast_to(struct plca_sim *sim, u32 node, u32 next, u64 crs_off, u64 t
  */
 bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 {
-	u64 horizon, crs_off, t_start, t_end;
+	u64 horizon, crs_off, t_start;
 	const struct bus_node *n;
-	u32 next, slot;
+	u32 next;
 
 	/* not a committed PLCA TO (a CSMA/CD segment, say): nothing to look at */
 	if (sim->seg.state != SEG_COMMIT || sim->seg.owner != (int)node)
@@ -170,20 +170,14 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	for (;;) {
 		fast_to(sim, node, next, crs_off, t_start);
 		node = next;
-		slot = node << BUS_SLOT_SHIFT | EV_TX_END;
-		t_end = sim->sig[sim->nodes[node].sig].end;
-		if (t_end > sim->run_limit || horizon <= t_end)
-			break;
 		/* the frame's end is the next event: run it here instead of through the heap */
-		sim->now = t_end;
-		sim->nr_events++;
+		if (!bus_fast_next_end(sim, node, horizon))
+			return true;
 		if (!fast_to_ok(sim, node, horizon, &next, &crs_off, &t_start)) {
 			bus_tx_end_bit_level(sim, node);
 			return true;
 		}
 	}
-	bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
-	return true;
 }
 
 /* At most this many run timers of earlier idle runs are looked past (bus_fast_idle()). */

@@ -568,9 +568,8 @@ static bool round_beacon_to(struct plca_sim *sim, u32 node, u32 coord, u64 horiz
 bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 crs_off,
 		    u64 t_start)
 {
-	u32 slot, lazy = ROUND_NO_NODE, id = sim->seg.cur_id;
+	u32 lazy = ROUND_NO_NODE, id = sim->seg.cur_id;
 	bool beacon = false;
-	u64 t_end;
 
 	/* the owners of the current TO let go (later TOs of the round have one, its A) */
 	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
@@ -586,13 +585,9 @@ bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 c
 		else if (!round_beacon_to(sim, node, next, horizon, &lazy))
 			return true; /* stopped at the decision, the rest queued */
 		node = next;
-		slot = node << BUS_SLOT_SHIFT | EV_TX_END;
-		t_end = sim->sig[sim->nodes[node].sig].end;
-		if (t_end > sim->run_limit || horizon <= t_end)
-			break;
 		/* the frame's end is the next event: run it here instead of through the heap */
-		sim->now = t_end;
-		sim->nr_events++;
+		if (!bus_fast_next_end(sim, node, horizon))
+			break;
 		beacon = !round_next(sim, node, horizon, &next, &crs_off, &t_start);
 		if (beacon && !round_beacon_next(sim, node, horizon, lazy, &next)) {
 			if (lazy != ROUND_NO_NODE)
@@ -601,8 +596,8 @@ bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 c
 			return true;
 		}
 	}
+	/* the last frame's end is queued (bus_fast_next_end()); the lazy list is apart from it */
 	if (lazy != ROUND_NO_NODE)
 		round_lazy_put(sim, lazy);
-	bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
 	return true;
 }

@@ -594,6 +594,26 @@ static inline void bus_fast_ifg_over(struct plca_sim *sim, u32 node)
 	bus_cancel(sim, node, EV_MAC);
 }
 
+/*
+ * After a one-step TO of bus_fast.c or bus_fast_round.c, @node's frame is on the wire: when its
+ * end is the next event of the run (before @horizon, the first queued one, and within the run),
+ * move there and count it as the event it would be, and return true; otherwise queue the end
+ * with the sequence number its arming took, and return false.
+ */
+static inline bool bus_fast_next_end(struct plca_sim *sim, u32 node, u64 horizon)
+{
+	u32 slot = node << BUS_SLOT_SHIFT | EV_TX_END;
+	u64 t_end = sim->sig[sim->nodes[node].sig].end;
+
+	if (t_end > sim->run_limit || horizon <= t_end) {
+		bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
+		return false;
+	}
+	sim->now = t_end;
+	sim->nr_events++;
+	return true;
+}
+
 /* bus_fast.c */
 bool bus_fast_tx_end(struct plca_sim *sim, u32 node);
 bool bus_fast_idle(struct plca_sim *sim);

@@ -64,18 +64,29 @@ static int main_base(struct dl_phdr_info *info, size_t size, void *data)
 	return 1; /* the first object is the program itself */
 }
 
+/*
+ * Whether @file (a path addr2line printed) lies in the directory of the program's @source.
+ * @source is absolute (kfsim-bpf-cc took its realpath), and so are the paths of the program's
+ * own code, which #includes it by that path; the runner's own code may have relative paths
+ * (-ffile-prefix-map, ccache's CCACHE_BASEDIR), which are never in it, nor is any absolute path
+ * outside the directory (a header's, the runner's in a build outside the checkout).
+ */
+bool bpfrt_in_source_dir(const char *source, const char *file)
+{
+	const char *slash = strrchr(source, '/');
+	size_t len = slash ? (size_t)(slash - source) + 1 : 0; /* the directory with its '/' */
+
+	return source[0] == '/' && len && !strncmp(file, source, len);
+}
+
 /* The first frame inside the program's own source directory, as "file:line". */
 static void locate(char *where, size_t size)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32],
-		dir[PATH_MAX];
+	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32];
 	uintptr_t base = 0;
-	size_t n, dirlen;
+	size_t n;
 	FILE *p;
 
-	snprintf(dir, sizeof(dir), "%s", obj->source);
-	snprintf(dir, sizeof(dir), "%s/", dirname(dir));
-	dirlen = strlen(dir);
 	if (!nr_frames || readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
 		return;
 	exe[sizeof(exe) - 1] = '\0';
@@ -99,7 +110,7 @@ static void locate(char *where, size_t size)
 		line[strcspn(line, "\n")] = '\0';
 		if (disc)
 			*disc = '\0';
-		if (!strncmp(line, dir, dirlen) && !strstr(line, ":?") && !where[0])
+		if (bpfrt_in_source_dir(obj->source, line) && !strstr(line, ":?") && !where[0])
 			snprintf(where, size, "%s", basename(line));
 	}
 	pclose(p);

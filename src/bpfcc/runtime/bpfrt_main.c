@@ -65,6 +65,21 @@ static int main_base(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /*
+ * The program's own executable, for addr2line.  readlink() does not terminate what it writes:
+ * the name ends at the length it returns, or what the stack held before follows it (a name
+ * addr2line cannot open, and no "at:", as the build's stack layout had it).
+ */
+static bool self_exe(char *exe, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", exe, size - 1);
+
+	if (len <= 0)
+		return false;
+	exe[len] = '\0';
+	return true;
+}
+
+/*
  * Whether @file (a path addr2line printed) lies in the directory of the program's @source.
  * @source is absolute (kfsim-bpf-cc took its realpath), and so are the paths of the program's
  * own code, which #includes it by that path; the runner's own code may have relative paths
@@ -87,9 +102,8 @@ static void locate(char *where, size_t size)
 	size_t n;
 	FILE *p;
 
-	if (!nr_frames || readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+	if (!nr_frames || !self_exe(exe, sizeof(exe)))
 		return;
-	exe[sizeof(exe) - 1] = '\0';
 	dl_iterate_phdr(main_base, &base);
 	n = (size_t)snprintf(cmd, sizeof(cmd), "addr2line -i -e '%s'", exe);
 	for (int i = 0; i < nr_frames && n < sizeof(cmd) - 24; i++) {
@@ -134,9 +148,8 @@ static bool addr_line(const void *addr, char *file, size_t size, int *line)
 	bool ok = false;
 	FILE *p;
 
-	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+	if (!self_exe(exe, sizeof(exe)))
 		return false;
-	exe[sizeof(exe) - 1] = '\0';
 	dl_iterate_phdr(main_base, &base);
 	if (!dladdr(addr, &info) || (uintptr_t)info.dli_fbase != base)
 		return false; /* not the program's own code */

@@ -15,7 +15,8 @@
  *   caller's process leaves nothing behind.
  * The processes are not core's child runner (child_run.h): that one runs a function to its end
  * with its output collected; here a process must fork in the middle of the program, at a
- * decision point, and go on after its child, which only fork() itself can do.
+ * decision point, and go on after its child, which only fork() itself can do (_Fork(), without
+ * the atfork handlers, in a process of one thread: fork_path()).
  * What is shared between the processes (the path records, counters, the first violation) is one
  * MAP_SHARED mapping; the rest each process has as a copy.  The exploration's own bookkeeping is
  * one static record per process: it is what a signal handler and a sanitizer's death callback
@@ -24,6 +25,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <execinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +56,7 @@ static struct explore_proc {
 	const struct kfsim_bpf_explore_opts *opts;
 	unsigned int round;
 	bool in_path; /* this process runs a path of the exploration */
+	bool one_thread; /* the exploring process had one thread at the start: fork_path() */
 	struct kfsim_bpf_explore_path cur;
 	void *result; /* this process's result buffer */
 } proc;
@@ -133,11 +137,72 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	path_end(KFSIM_BPF_PATH_CRASH, sig);
 }
 
+/* Whether this process has one thread (/proc/self/status); false when it cannot tell. */
+static bool single_threaded(void)
+{
+	char line[128];
+	bool one = false;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Threads:", 8)) {
+			one = atoi(line + 8) == 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return one;
+}
+
+/*
+ * A path's process.  Not fork() when the process has one thread: fork()'s atfork handlers are
+ * jemalloc's, which lock every arena's and bin's mutex before and unlock (parent) or
+ * re-initialise (child) each one after, a write to each of their pages that copy-on-write then
+ * copies, in both processes, at every decision point (40 % of the exploration's page faults).
+ * They guard against another thread holding a lock at the fork: with none (checked once, at the
+ * start), and a decision point being outside any allocation, there is nothing to guard.  Under
+ * a sanitizer fork() stays: its runtime's handlers keep its own state right in the child.
+ */
+static pid_t fork_path(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(KFSIM_ASAN) || \
+	defined(KFSIM_TSAN)
+	return fork();
+#else
+	return proc.one_thread ? _Fork() : fork();
+#endif
+}
+
+/*
+ * Sleep until @pid has exited or the budget's deadline, whichever is first (a pidfd polled with
+ * the time left): a path's parent wakes when its child ends, not at the next of a series of
+ * naps.  Without pidfds (kernels before 5.3), naps that grow to 2 ms.
+ */
+static void sleep_until_exit(int pidfd, long *pause_ns)
+{
+	u64 now = now_ns(), left_ms;
+
+	if (pidfd < 0) {
+		nanosleep(&(struct timespec){0, *pause_ns}, NULL);
+		if (*pause_ns < 2000000)
+			*pause_ns *= 2;
+		return;
+	}
+	left_ms = proc.sh->deadline_ns > now ? (proc.sh->deadline_ns - now) / 1000000 + 1 : 0;
+	poll(&(struct pollfd){.fd = pidfd, .events = POLLIN}, 1,
+	     left_ms > 1000000 ? 1000000 : (int)left_ms);
+}
+
 /* Wait for @pid within the time budget; a path it leaves unrecorded is recorded by its end. */
 static void wait_path(pid_t pid, bool records)
 {
 	struct explore_shared *sh = proc.sh;
 	unsigned int before = sh->nr_paths;
+#ifdef SYS_pidfd_open
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	int pidfd = -1;
+#endif
 	long pause_ns = 50000;
 	int status = 0;
 
@@ -152,12 +217,14 @@ static void wait_path(pid_t pid, bool records)
 			sh->time_spent = sh->stop = true;
 			if (records && sh->nr_paths == before)
 				record(KFSIM_BPF_PATH_HANG, SIGKILL);
+			if (pidfd >= 0)
+				close(pidfd);
 			return;
 		}
-		nanosleep(&(struct timespec){0, pause_ns}, NULL);
-		if (pause_ns < 2000000)
-			pause_ns *= 2;
+		sleep_until_exit(pidfd, &pause_ns);
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	/* died unrecorded: a signal, or an exit of its own (a sanitizer's report) */
 	if (records && sh->nr_paths == before &&
 	    (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status))))
@@ -189,7 +256,7 @@ static bool decide(const struct kfsim_bpf_decision *d, void *arg)
 		return false;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = fork_path();
 	if (pid < 0)
 		return false;
 	if (pid == 0) {
@@ -251,6 +318,7 @@ int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,
 	sh->deadline_ns = now_ns() + (u64)opts->timeout_ms * 1000000ull;
 	proc.sh = sh;
 	proc.opts = opts;
+	proc.one_thread = single_threaded();
 	for (unsigned int round = 0; round <= opts->max_flips && !sh->stop; round++) {
 		unsigned int before = sh->nr_paths;
 		pid_t pid;
@@ -260,7 +328,7 @@ int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,
 			break;
 		}
 		fflush(NULL);
-		pid = fork();
+		pid = fork_path();
 		if (pid < 0) {
 			int err = -errno;
 

@@ -331,6 +331,12 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 	add(argv, &argc, "-o");
 	add(argv, &argc, o->out);
 	add(argv, &argc, "-Wl,--sort-section=name");
+	/*
+	 * Every symbol bound at start-up, once: lazily, each explored path's process (a fork that
+	 * dies at the path's end) bound again each function first called on it, a symbol lookup
+	 * and a copied page every time.
+	 */
+	add(argv, &argc, "-Wl,-z,now");
 	add(argv, &argc, rtlib);
 	add(argv, &argc, libdir);
 	add(argv, &argc, rpath);

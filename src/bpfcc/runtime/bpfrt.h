@@ -80,9 +80,11 @@ bool bpfrt_msg_agrees(const char *expected, const char *got);
 #include <kfsim/bpf_explore.h>
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 			   const struct kfsim_bpf_explore_report *rep, struct bpfrt_verdict *out);
-bool bpfrt_exit_rule(const char *msg);
+bool bpfrt_exit_rule(const char *msg); /* a leak or a lock still held: checked at BPF_EXIT */
 /* bpfrt_main.c: "file:line" of the program's innermost frame of @at into @where */
-void bpfrt_locate(void *const *at, int nr, char *where, size_t size); /* a leak or a lock still held: checked at BPF_EXIT */
+void bpfrt_locate(void *const *at, int nr, char *where, size_t size);
+/* bpfrt_main.c: whether a path addr2line printed is in the directory of the program's @source */
+bool bpfrt_in_source_dir(const char *source, const char *file);
 int bpfrt_paths_svg(const char *name, const char *source,
 		    const struct kfsim_bpf_explore_report *rep);
 #endif /* BPFRT_NO_KFSIM */

@@ -44,7 +44,7 @@ struct step_site {
 
 static void name_sites(const char *source, struct step_site *sites, unsigned int nr)
 {
-	char exe[PATH_MAX], dir[PATH_MAX], tmp[] = "/tmp/kfsim-explore-XXXXXX", cmd[2 * PATH_MAX];
+	char exe[PATH_MAX], tmp[] = "/tmp/kfsim-explore-XXXXXX", cmd[2 * PATH_MAX];
 	char line[PATH_MAX + 32];
 	uintptr_t base = 0;
 	unsigned int nr_addrs = 0, s = 0, f = 0;
@@ -55,8 +55,6 @@ static void name_sites(const char *source, struct step_site *sites, unsigned int
 	if (len <= 0)
 		return;
 	exe[len] = '\0';
-	snprintf(dir, sizeof(dir), "%s", source);
-	snprintf(dir, sizeof(dir), "%s/", dirname(dir));
 	dl_iterate_phdr(exe_base, &base);
 	fd = mkstemp(tmp);
 	if (fd < 0)
@@ -86,7 +84,7 @@ static void name_sites(const char *source, struct step_site *sites, unsigned int
 		line[strcspn(line, "\n")] = '\0';
 		if (disc)
 			*disc = '\0';
-		if (!sites[s].where[0] && !strncmp(line, dir, strlen(dir)) && !strstr(line, ":?"))
+		if (!sites[s].where[0] && bpfrt_in_source_dir(source, line) && !strstr(line, ":?"))
 			snprintf(sites[s].where, sizeof(sites[s].where), "%s", basename(line));
 		if (++f >= (unsigned int)sites[s].step->nr_frames) {
 			f = 0;

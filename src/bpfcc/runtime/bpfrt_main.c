@@ -64,21 +64,46 @@ static int main_base(struct dl_phdr_info *info, size_t size, void *data)
 	return 1; /* the first object is the program itself */
 }
 
+/*
+ * The program's own executable, for addr2line.  readlink() does not terminate what it writes:
+ * the name ends at the length it returns, or what the stack held before follows it (a name
+ * addr2line cannot open, and no "at:", as the build's stack layout had it).
+ */
+static bool self_exe(char *exe, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", exe, size - 1);
+
+	if (len <= 0)
+		return false;
+	exe[len] = '\0';
+	return true;
+}
+
+/*
+ * Whether @file (a path addr2line printed) lies in the directory of the program's @source.
+ * @source is absolute (kfsim-bpf-cc took its realpath), and so are the paths of the program's
+ * own code, which #includes it by that path; the runner's own code may have relative paths
+ * (-ffile-prefix-map, ccache's CCACHE_BASEDIR), which are never in it, nor is any absolute path
+ * outside the directory (a header's, the runner's in a build outside the checkout).
+ */
+bool bpfrt_in_source_dir(const char *source, const char *file)
+{
+	const char *slash = strrchr(source, '/');
+	size_t len = slash ? (size_t)(slash - source) + 1 : 0; /* the directory with its '/' */
+
+	return source[0] == '/' && len && !strncmp(file, source, len);
+}
+
 /* The first frame inside the program's own source directory, as "file:line". */
 static void locate(char *where, size_t size)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32],
-		dir[PATH_MAX];
+	char exe[PATH_MAX], cmd[PATH_MAX + 64 + MAX_FRAMES * 20], line[PATH_MAX + 32];
 	uintptr_t base = 0;
-	size_t n, dirlen;
+	size_t n;
 	FILE *p;
 
-	snprintf(dir, sizeof(dir), "%s", obj->source);
-	snprintf(dir, sizeof(dir), "%s/", dirname(dir));
-	dirlen = strlen(dir);
-	if (!nr_frames || readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+	if (!nr_frames || !self_exe(exe, sizeof(exe)))
 		return;
-	exe[sizeof(exe) - 1] = '\0';
 	dl_iterate_phdr(main_base, &base);
 	n = (size_t)snprintf(cmd, sizeof(cmd), "addr2line -i -e '%s'", exe);
 	for (int i = 0; i < nr_frames && n < sizeof(cmd) - 24; i++) {
@@ -99,7 +124,7 @@ static void locate(char *where, size_t size)
 		line[strcspn(line, "\n")] = '\0';
 		if (disc)
 			*disc = '\0';
-		if (!strncmp(line, dir, dirlen) && !strstr(line, ":?") && !where[0])
+		if (bpfrt_in_source_dir(obj->source, line) && !strstr(line, ":?") && !where[0])
 			snprintf(where, size, "%s", basename(line));
 	}
 	pclose(p);
@@ -123,9 +148,8 @@ static bool addr_line(const void *addr, char *file, size_t size, int *line)
 	bool ok = false;
 	FILE *p;
 
-	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) <= 0)
+	if (!self_exe(exe, sizeof(exe)))
 		return false;
-	exe[sizeof(exe) - 1] = '\0';
 	dl_iterate_phdr(main_base, &base);
 	if (!dladdr(addr, &info) || (uintptr_t)info.dli_fbase != base)
 		return false; /* not the program's own code */

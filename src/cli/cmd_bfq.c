@@ -247,23 +247,9 @@ static int load_fio(struct bfq_opts *o, bool duration_given)
 	int err;
 
 	err = kfsim_bfq_fio_parse_file(o->fio_path, &o->cfg, why, sizeof(why));
-	if (err == -EINVAL) {
-		/* one line per problem, each as a usage error says it: "kfsim bfq: FILE:LINE: ..." */
-		char who[64], *out = malloc(sizeof(why) * 2), *w = out;
-
-		if (!out)
-			return kfsim_cli_usage(CMD, "%s", why);
-		kfsim_cli_invocation(CMD, who, sizeof(who));
-		for (const char *c = why; *c && w < out + sizeof(why) * 2 - sizeof(who) - 4; c++) {
-			*w++ = *c;
-			if (*c == '\n')
-				w += sprintf(w, "%s: ", who);
-		}
-		*w = '\0';
-		err = kfsim_cli_usage(CMD, "%s", out);
-		free(out);
-		return err;
-	}
+	/* one line per problem, each as a usage error says it: "kfsim bfq: FILE:LINE: ..." */
+	if (err == -EINVAL)
+		return kfsim_cli_usage_lines(CMD, why);
 	if (err)
 		return kfsim_cli_fail(CMD, err, "cannot open '%s'", o->fio_path);
 	if (duration_given)

@@ -25,6 +25,7 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/slab.h>
+#include <kfsim/outfile.h>
 #include <kfsim/svg_plot.h>
 #include <kfsim/trace_event.h>
 #include "cli.h"
@@ -728,8 +729,9 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 	}
 }
 
+/* The throughput per actuator as SVG into @out (an output file not yet committed). */
 static int plot_series(const struct kfsim_bfq_sim_config *cfg,
-		       const struct kfsim_bfq_sim_result *res, const char *path)
+		       const struct kfsim_bfq_sim_result *res, FILE *out)
 {
 	struct kfsim_plot_series series[KFSIM_HDD_MAX_ACTUATORS];
 	char names[KFSIM_HDD_MAX_ACTUATORS][32];
@@ -750,10 +752,12 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 	}
 	snprintf(title, sizeof(title), "%s: throughput per actuator",
 		 kfsim_bfq_sched_name(cfg->sched));
-	err = kfsim_plot_svg_save(&(struct kfsim_plot){ .title = title, .x_label = "time (s)",
-						       .y_label = "MB/s", .y_from_zero = true,
-						       .series = series, .nr_series = n },
-				  path);
+	err = kfsim_plot_svg_write(&(struct kfsim_plot){ .title = title, .x_label = "time (s)",
+							.y_label = "MB/s", .y_from_zero = true,
+							.series = series, .nr_series = n },
+				   out);
+	if (!err && fflush(out))
+		err = -EIO;
 	kfree(x);
 	return err;
 }
@@ -804,9 +808,15 @@ static void print_trace_summary(const struct kfsim_trace *trace, const char *pat
 		       trace->first_ts_us / 1e3, trace->last_ts_us / 1e3, trace->nr_dropped);
 }
 
+/*
+ * The run's output files: both are opened before the run (a path that cannot be written is
+ * refused before anything is), and the plot is written before the trace is committed and
+ * committed only after it, so that a failure of either leaves both old files as they were.
+ */
 static int cmd_sim(struct bfq_opts *o)
 {
 	struct sim_progress progress = { 0 };
+	struct kfsim_outfile plot;
 	struct kfsim_trace trace;
 	struct kfsim_bfq_sim *sim = NULL;
 	struct kfsim_json json;
@@ -820,6 +830,14 @@ static int cmd_sim(struct bfq_opts *o)
 		kfsim_trace_set_max(&trace, o->trace_max);
 		o->cfg.trace = &trace;
 	}
+	if (o->plot_path) {
+		err = kfsim_outfile_open(&plot, o->plot_path);
+		if (err) {
+			if (o->trace_path)
+				kfsim_trace_abort(&trace);
+			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);
+		}
+	}
 	kfsim_cli_progress_begin(&progress.line, "kfsim bfq sim", o->quiet);
 	progress.run_s = progress.total_s = (double)o->cfg.duration_ns / 1e9;
 	if (progress.line.on) {
@@ -828,21 +846,39 @@ static int cmd_sim(struct bfq_opts *o)
 	}
 	err = run_one(&o->cfg, &sim, why, sizeof(why));
 	kfsim_cli_progress_end(&progress.line);
+	if (!err && o->plot_path) {
+		int plot_err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), plot.file);
+
+		if (plot_err && plot.err)
+			plot_err = plot.err; /* the write's own errno (-ENOSPC), not stdio's -EIO */
+		if (plot_err) {
+			if (o->trace_path)
+				kfsim_trace_abort(&trace);
+			kfsim_outfile_abort(&plot);
+			kfsim_bfq_sim_destroy(sim);
+			return kfsim_cli_fail(CMD, plot_err, "cannot write '%s'", o->plot_path);
+		}
+	}
 	if (o->trace_path) {
 		if (err) {
 			kfsim_trace_abort(&trace); /* the old file stays */
 		} else {
 			err = kfsim_trace_close(&trace);
 			if (err) {
+				if (o->plot_path)
+					kfsim_outfile_abort(&plot);
 				kfsim_bfq_sim_destroy(sim);
 				return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->trace_path);
 			}
 		}
 	}
-	if (err)
+	if (err) {
+		if (o->plot_path)
+			kfsim_outfile_abort(&plot);
 		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
+	}
 	if (o->plot_path) {
-		err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), o->plot_path);
+		err = kfsim_outfile_commit(&plot);
 		if (err) {
 			kfsim_bfq_sim_destroy(sim);
 			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);

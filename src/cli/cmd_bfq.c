@@ -1266,28 +1266,39 @@ out:
 
 static int cmd_compare(struct bfq_opts *o, struct run_row *rows)
 {
-	char list[256];
+	char every[256], *list;
 	char *save = NULL;
 	unsigned int nr = 0;
+	int ret = 0;
 
-	if (o->scheds)
-		snprintf(list, sizeof(list), "%s", o->scheds);
-	else /* every registered scheduler, in the registry's order */
-		elv_names(list, sizeof(list), ",");
-	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		if (nr == MAX_RUNS)
-			return kfsim_cli_usage(CMD, "too many schedulers in --scheds");
+	/* the whole of --scheds, however long: a copy cut short would run other schedulers */
+	if (!o->scheds) /* every registered scheduler, in the registry's order */
+		elv_names(every, sizeof(every), ",");
+	list = strdup(o->scheds ? o->scheds : every);
+	if (!list)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for --scheds");
+	for (char *name = strtok_r(list, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (nr == MAX_RUNS) {
+			ret = kfsim_cli_usage(CMD, "too many schedulers in --scheds (at most %d)",
+					      MAX_RUNS);
+			break;
+		}
 		rows[nr].cfg = o->cfg;
 		if (kfsim_bfq_sched_parse(name, &rows[nr].cfg.sched)) {
 			char names[160];
 
 			elv_names(names, sizeof(names), ", ");
-			return kfsim_cli_usage(CMD, "invalid value '%s' for --scheds: expected a "
-					       "comma-separated list of %s", o->scheds, names);
+			ret = kfsim_cli_usage(CMD, "invalid value '%s' for --scheds: expected a "
+					      "comma-separated list of %s", o->scheds, names);
+			break;
 		}
 		snprintf(rows[nr].label, sizeof(rows[nr].label), "%s", name);
 		nr++;
 	}
+	free(list);
+	if (ret)
+		return ret;
 	if (!nr)
 		return kfsim_cli_usage(CMD, "invalid value '' for --scheds: expected a list");
 	return run_rows(o, rows, nr, "scheduler", false);
@@ -1295,9 +1306,9 @@ static int cmd_compare(struct bfq_opts *o, struct run_row *rows)
 
 static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 {
-	char list[256];
-	char *save = NULL;
+	char *save = NULL, *list;
 	unsigned int nr = 0;
+	int ret;
 
 	if (!o->param || !o->values)
 		return kfsim_cli_usage(CMD, "ablate needs --param and --values");
@@ -1307,21 +1318,30 @@ static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 				       "slice_idle_us, low_latency or max_budget", o->param);
 	if (!o->sched_given)
 		o->cfg.sched = KFSIM_SCHED_BFQ;
-	snprintf(list, sizeof(list), "%s", o->values);
-	for (char *val = strtok_r(list, ",", &save); val; val = strtok_r(NULL, ",", &save)) {
+	/* the whole of --values, however long: a copy cut short would run other values */
+	list = strdup(o->values);
+	if (!list)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for --values");
+	ret = 0;
+	for (char *val = strtok_r(list, ",", &save); val && !ret;
+	     val = strtok_r(NULL, ",", &save)) {
 		struct kfsim_bfq_sim_config *cfg = &rows[nr].cfg;
 		char *end;
 		unsigned long long v;
 
-		if (nr == MAX_RUNS)
-			return kfsim_cli_usage(CMD, "too many --values (at most %d)", MAX_RUNS);
+		if (nr == MAX_RUNS) {
+			ret = kfsim_cli_usage(CMD, "too many --values (at most %d)", MAX_RUNS);
+			break;
+		}
 		errno = 0;
 		v = strtoull(val, &end, 10);
 		if (errno || *end || end == val || *val == '-' || v > 1000000 ||
 		    (!strcmp(o->param, "threshold") && !v) ||
-		    (!strcmp(o->param, "low_latency") && v > 1))
-			return kfsim_cli_usage(CMD, "invalid value '%s' in --values: expected "
-					       "integers valid for %s", val, o->param);
+		    (!strcmp(o->param, "low_latency") && v > 1)) {
+			ret = kfsim_cli_usage(CMD, "invalid value '%s' in --values: expected "
+					      "integers valid for %s", val, o->param);
+			break;
+		}
 		*cfg = o->cfg;
 		if (!strcmp(o->param, "threshold"))
 			cfg->bfq.actuator_load_threshold = (unsigned int)v;
@@ -1335,6 +1355,9 @@ static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 		rows[nr].x = (double)v;
 		nr++;
 	}
+	free(list);
+	if (ret)
+		return ret;
 	if (!nr)
 		return kfsim_cli_usage(CMD, "invalid value '' for --values: expected a list");
 	return run_rows(o, rows, nr, o->param, true);

@@ -158,6 +158,38 @@ static void test_failed_run_keeps_both_files(void **state)
 	unlink(plot);
 }
 
+/*
+ * --values and --scheds are read whole: they were copied into 256 bytes, so a long list was
+ * cut short in silence ("1,000...0005" ran slice_idle_us=0; 40 schedulers ran the first 31
+ * and part of a name).
+ */
+static void test_long_lists_read_whole(void **state)
+{
+	char values[400] = "1,", scheds[400] = "";
+	struct cli_result r;
+
+	memset(values + 2, '0', 300);
+	strcat(values, "5");
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "ablate", "--job", JOB_A,
+							    "--duration", "0.02", "--param",
+							    "slice_idle_us", "--values", values,
+							    NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "slice_idle_us=5 "));
+	assert_null(strstr(r.out, "slice_idle_us=0 "));
+	cli_result_free(&r);
+	for (int i = 0; i < 40; i++)
+		strcat(scheds, "bfq-6.2,");
+	strcat(scheds, "none");
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "compare", "--job", JOB_A,
+							    "--duration", "0.02", "--scheds",
+							    scheds, NULL }), 0);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "too many schedulers in --scheds"));
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+}
+
 static void test_compare_ablate_and_kver(void **state)
 {
 	struct cli_result r;
@@ -272,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_runtime_failure),
 		cmocka_unit_test(test_json_and_files),
 		cmocka_unit_test(test_failed_run_keeps_both_files),
+		cmocka_unit_test(test_long_lists_read_whole),
 		cmocka_unit_test(test_compare_ablate_and_kver),
 		cmocka_unit_test(test_reasons_and_fio),
 		cmocka_unit_test(test_replay_closed),

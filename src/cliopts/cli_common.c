@@ -122,7 +122,7 @@ static int report_message(const char *cmd, int status, int err, const char *mess
 		put_escaped(stderr, line, len);
 		fputc('\n', stderr);
 		line += len;
-	} while (*line++);
+	} while (*line++ && *line); /* a last newline starts no empty line */
 	if (json_errors)
 		kfsim_cli_json_error(cmd, status, err, message);
 	return status;

@@ -246,7 +246,7 @@ static void test_control_characters_stay_on_one_line(void **state)
 	tmp = tmpfile();
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
-	ret = kfsim_cli_usage_lines("t", "f:1: bad\tkey\nf:2: worse");
+	ret = kfsim_cli_usage_lines("t", "f:1: bad\tkey\nf:2: worse\n"); /* no empty 3rd */
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);

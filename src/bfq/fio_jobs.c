@@ -44,6 +44,12 @@
 #define FIO_ERR_WRITE 2u
 #define FIO_ERR_VERIFY 4u
 #define FIO_MAX_INCLUDE_DEPTH 8
+/*
+ * The most a job file (each included one too) may hold.  A job file is a few KiB; the bound is
+ * there for what is no job file at all: /dev/zero or /dev/urandom given as --fio never ends,
+ * and reading it line by line would never return.
+ */
+#define FIO_MAX_FILE_BYTES (16u << 20)
 
 /* An option whose refusal waits until the job's engine is known. */
 struct fio_pending {
@@ -1335,20 +1341,31 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth)
 {
 	char raw[1024], buf[1024];
+	size_t bytes = 0;
 	long line = 0;
 
 	while (fgets(raw, sizeof(raw), in)) {
 		char *s, *eq, *cut;
+		bool too_long;
 
 		line++;
-		if (!strchr(raw, '\n') && !feof(in)) {
+		/* a NUL ends strlen() early: a line read costs one byte at least */
+		bytes += strlen(raw) ? strlen(raw) : 1;
+		too_long = !strchr(raw, '\n') && !feof(in);
+		if (too_long) {
 			int c;
 
 			fio_err(&p->errs, file, line, "line longer than %zu bytes", sizeof(raw) - 2);
-			while ((c = fgetc(in)) != EOF && c != '\n')
-				;
-			continue;
+			while ((c = fgetc(in)) != EOF && c != '\n' && bytes <= FIO_MAX_FILE_BYTES)
+				bytes++;
 		}
+		if (bytes > FIO_MAX_FILE_BYTES) {
+			fio_err(&p->errs, file, line, "more than %u MiB: no fio job file, not read on",
+				FIO_MAX_FILE_BYTES >> 20);
+			return 0;
+		}
+		if (too_long)
+			continue;
 		/* fio ends a line at the first ';' or '#', wherever it is */
 		cut = strpbrk(raw, ";#");
 		if (cut)

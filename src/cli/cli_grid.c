@@ -662,17 +662,40 @@ struct partial {
 	int nr_args;
 };
 
-static char *read_line(FILE *in)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n = getline(&line, &cap, in);
+/*
+ * The longest line of a partial file.  A header is its command line and a point one record:
+ * KiB, not MiB; the bound is there for what is no partial file (/dev/zero named as one), whose
+ * first line would otherwise grow until memory runs out.
+ */
+#define PARTIAL_MAX_LINE (16u << 20)
 
-	if (n <= 0 || line[n - 1] != '\n') {
+/* The next whole line of @in without its newline, or NULL (*@too_long: beyond the bound). */
+static char *read_line(FILE *in, bool *too_long)
+{
+	size_t len = 0, cap = 256;
+	char *line = malloc(cap);
+	int c = EOF;
+
+	*too_long = false;
+	while (line && (c = getc(in)) != EOF && c != '\n') {
+		if (len + 1 == cap) {
+			char *bigger = cap < PARTIAL_MAX_LINE ? realloc(line, cap * 2) : NULL;
+
+			*too_long = cap >= PARTIAL_MAX_LINE;
+			if (!bigger) {
+				free(line);
+				return NULL;
+			}
+			line = bigger;
+			cap *= 2;
+		}
+		line[len++] = (char)c;
+	}
+	if (!line || c != '\n') {
 		free(line);
 		return NULL;
 	}
-	line[n - 1] = '\0';
+	line[len] = '\0';
 	return line;
 }
 
@@ -724,7 +747,8 @@ static int problem(const char *fmt, ...)
 /* Read @p's header line from @in; a problem when it is none. */
 static int read_header(struct partial *p, FILE *in)
 {
-	char *header = read_line(in);
+	bool too_long;
+	char *header = read_line(in, &too_long);
 	int bad = !header || kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) ||
 		  kfsim_rec_get_str(header, "fingerprint", p->fingerprint,
 				    sizeof(p->fingerprint)) ||
@@ -738,6 +762,9 @@ static int read_header(struct partial *p, FILE *in)
 	free(header);
 	if (bad)
 		p->grid[0] = '\0';
+	if (too_long)
+		return problem("'%s' is not a kfsim partial result (its first line is longer than "
+			       "%u MiB)", p->path, PARTIAL_MAX_LINE >> 20);
 	return bad ? problem("'%s' is not a kfsim partial result (its first line is no partial "
 			     "header)", p->path) : 0;
 }
@@ -750,6 +777,7 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 	char *line;
 	int bad = 0;
 	u64 count = 0, end;
+	bool too_long;
 
 	if (!in)
 		return problem("cannot read '%s': %s", p->path, strerror(errno));
@@ -765,7 +793,7 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			       p->fingerprint, (unsigned long long)p->points, all[0].path,
 			       all[0].grid, all[0].fingerprint, (unsigned long long)all[0].points);
 	}
-	while ((line = read_line(in))) {
+	while ((line = read_line(in, &too_long))) {
 		u64 point;
 		const char *rec = rec_find(line, "record");
 		const char *rec_end = rec ? skip_value(rec) : NULL;
@@ -796,6 +824,9 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 		free(line);
 	}
 	fclose(in);
+	if (too_long)
+		return bad + problem("'%s': line %llu is longer than %u MiB: no point of this grid",
+				     p->path, (unsigned long long)count + 2, PARTIAL_MAX_LINE >> 20);
 	return bad + problem("'%s' is cut short (no end line): was its slice still running?",
 			     p->path);
 }

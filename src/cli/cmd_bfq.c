@@ -25,6 +25,7 @@
 #include <kfsim/err.h>
 #include <kfsim/json.h>
 #include <kfsim/slab.h>
+#include <kfsim/outfile.h>
 #include <kfsim/svg_plot.h>
 #include <kfsim/trace_event.h>
 #include "cli.h"
@@ -247,23 +248,9 @@ static int load_fio(struct bfq_opts *o, bool duration_given)
 	int err;
 
 	err = kfsim_bfq_fio_parse_file(o->fio_path, &o->cfg, why, sizeof(why));
-	if (err == -EINVAL) {
-		/* one line per problem, each as a usage error says it: "kfsim bfq: FILE:LINE: ..." */
-		char who[64], *out = malloc(sizeof(why) * 2), *w = out;
-
-		if (!out)
-			return kfsim_cli_usage(CMD, "%s", why);
-		kfsim_cli_invocation(CMD, who, sizeof(who));
-		for (const char *c = why; *c && w < out + sizeof(why) * 2 - sizeof(who) - 4; c++) {
-			*w++ = *c;
-			if (*c == '\n')
-				w += sprintf(w, "%s: ", who);
-		}
-		*w = '\0';
-		err = kfsim_cli_usage(CMD, "%s", out);
-		free(out);
-		return err;
-	}
+	/* one line per problem, each as a usage error says it: "kfsim bfq: FILE:LINE: ..." */
+	if (err == -EINVAL)
+		return kfsim_cli_usage_lines(CMD, why);
 	if (err)
 		return kfsim_cli_fail(CMD, err, "cannot open '%s'", o->fio_path);
 	if (duration_given)
@@ -742,8 +729,9 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 	}
 }
 
+/* The throughput per actuator as SVG into @out (an output file not yet committed). */
 static int plot_series(const struct kfsim_bfq_sim_config *cfg,
-		       const struct kfsim_bfq_sim_result *res, const char *path)
+		       const struct kfsim_bfq_sim_result *res, FILE *out)
 {
 	struct kfsim_plot_series series[KFSIM_HDD_MAX_ACTUATORS];
 	char names[KFSIM_HDD_MAX_ACTUATORS][32];
@@ -764,10 +752,12 @@ static int plot_series(const struct kfsim_bfq_sim_config *cfg,
 	}
 	snprintf(title, sizeof(title), "%s: throughput per actuator",
 		 kfsim_bfq_sched_name(cfg->sched));
-	err = kfsim_plot_svg_save(&(struct kfsim_plot){ .title = title, .x_label = "time (s)",
-						       .y_label = "MB/s", .y_from_zero = true,
-						       .series = series, .nr_series = n },
-				  path);
+	err = kfsim_plot_svg_write(&(struct kfsim_plot){ .title = title, .x_label = "time (s)",
+							.y_label = "MB/s", .y_from_zero = true,
+							.series = series, .nr_series = n },
+				   out);
+	if (!err && fflush(out))
+		err = -EIO;
 	kfree(x);
 	return err;
 }
@@ -818,9 +808,15 @@ static void print_trace_summary(const struct kfsim_trace *trace, const char *pat
 		       trace->first_ts_us / 1e3, trace->last_ts_us / 1e3, trace->nr_dropped);
 }
 
+/*
+ * The run's output files: both are opened before the run (a path that cannot be written is
+ * refused before anything is), and the plot is written before the trace is committed and
+ * committed only after it, so that a failure of either leaves both old files as they were.
+ */
 static int cmd_sim(struct bfq_opts *o)
 {
 	struct sim_progress progress = { 0 };
+	struct kfsim_outfile plot;
 	struct kfsim_trace trace;
 	struct kfsim_bfq_sim *sim = NULL;
 	struct kfsim_json json;
@@ -834,6 +830,14 @@ static int cmd_sim(struct bfq_opts *o)
 		kfsim_trace_set_max(&trace, o->trace_max);
 		o->cfg.trace = &trace;
 	}
+	if (o->plot_path) {
+		err = kfsim_outfile_open(&plot, o->plot_path);
+		if (err) {
+			if (o->trace_path)
+				kfsim_trace_abort(&trace);
+			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);
+		}
+	}
 	kfsim_cli_progress_begin(&progress.line, "kfsim bfq sim", o->quiet);
 	progress.run_s = progress.total_s = (double)o->cfg.duration_ns / 1e9;
 	if (progress.line.on) {
@@ -842,21 +846,39 @@ static int cmd_sim(struct bfq_opts *o)
 	}
 	err = run_one(&o->cfg, &sim, why, sizeof(why));
 	kfsim_cli_progress_end(&progress.line);
+	if (!err && o->plot_path) {
+		int plot_err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), plot.file);
+
+		if (plot_err && plot.err)
+			plot_err = plot.err; /* the write's own errno (-ENOSPC), not stdio's -EIO */
+		if (plot_err) {
+			if (o->trace_path)
+				kfsim_trace_abort(&trace);
+			kfsim_outfile_abort(&plot);
+			kfsim_bfq_sim_destroy(sim);
+			return kfsim_cli_fail(CMD, plot_err, "cannot write '%s'", o->plot_path);
+		}
+	}
 	if (o->trace_path) {
 		if (err) {
 			kfsim_trace_abort(&trace); /* the old file stays */
 		} else {
 			err = kfsim_trace_close(&trace);
 			if (err) {
+				if (o->plot_path)
+					kfsim_outfile_abort(&plot);
 				kfsim_bfq_sim_destroy(sim);
 				return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->trace_path);
 			}
 		}
 	}
-	if (err)
+	if (err) {
+		if (o->plot_path)
+			kfsim_outfile_abort(&plot);
 		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
+	}
 	if (o->plot_path) {
-		err = plot_series(&o->cfg, kfsim_bfq_sim_result(sim), o->plot_path);
+		err = kfsim_outfile_commit(&plot);
 		if (err) {
 			kfsim_bfq_sim_destroy(sim);
 			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);
@@ -1244,28 +1266,39 @@ out:
 
 static int cmd_compare(struct bfq_opts *o, struct run_row *rows)
 {
-	char list[256];
+	char every[256], *list;
 	char *save = NULL;
 	unsigned int nr = 0;
+	int ret = 0;
 
-	if (o->scheds)
-		snprintf(list, sizeof(list), "%s", o->scheds);
-	else /* every registered scheduler, in the registry's order */
-		elv_names(list, sizeof(list), ",");
-	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		if (nr == MAX_RUNS)
-			return kfsim_cli_usage(CMD, "too many schedulers in --scheds");
+	/* the whole of --scheds, however long: a copy cut short would run other schedulers */
+	if (!o->scheds) /* every registered scheduler, in the registry's order */
+		elv_names(every, sizeof(every), ",");
+	list = strdup(o->scheds ? o->scheds : every);
+	if (!list)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for --scheds");
+	for (char *name = strtok_r(list, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (nr == MAX_RUNS) {
+			ret = kfsim_cli_usage(CMD, "too many schedulers in --scheds (at most %d)",
+					      MAX_RUNS);
+			break;
+		}
 		rows[nr].cfg = o->cfg;
 		if (kfsim_bfq_sched_parse(name, &rows[nr].cfg.sched)) {
 			char names[160];
 
 			elv_names(names, sizeof(names), ", ");
-			return kfsim_cli_usage(CMD, "invalid value '%s' for --scheds: expected a "
-					       "comma-separated list of %s", o->scheds, names);
+			ret = kfsim_cli_usage(CMD, "invalid value '%s' for --scheds: expected a "
+					      "comma-separated list of %s", o->scheds, names);
+			break;
 		}
 		snprintf(rows[nr].label, sizeof(rows[nr].label), "%s", name);
 		nr++;
 	}
+	free(list);
+	if (ret)
+		return ret;
 	if (!nr)
 		return kfsim_cli_usage(CMD, "invalid value '' for --scheds: expected a list");
 	return run_rows(o, rows, nr, "scheduler", false);
@@ -1273,9 +1306,9 @@ static int cmd_compare(struct bfq_opts *o, struct run_row *rows)
 
 static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 {
-	char list[256];
-	char *save = NULL;
+	char *save = NULL, *list;
 	unsigned int nr = 0;
+	int ret;
 
 	if (!o->param || !o->values)
 		return kfsim_cli_usage(CMD, "ablate needs --param and --values");
@@ -1285,21 +1318,30 @@ static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 				       "slice_idle_us, low_latency or max_budget", o->param);
 	if (!o->sched_given)
 		o->cfg.sched = KFSIM_SCHED_BFQ;
-	snprintf(list, sizeof(list), "%s", o->values);
-	for (char *val = strtok_r(list, ",", &save); val; val = strtok_r(NULL, ",", &save)) {
+	/* the whole of --values, however long: a copy cut short would run other values */
+	list = strdup(o->values);
+	if (!list)
+		return kfsim_cli_fail(CMD, -ENOMEM, "no memory for --values");
+	ret = 0;
+	for (char *val = strtok_r(list, ",", &save); val && !ret;
+	     val = strtok_r(NULL, ",", &save)) {
 		struct kfsim_bfq_sim_config *cfg = &rows[nr].cfg;
 		char *end;
 		unsigned long long v;
 
-		if (nr == MAX_RUNS)
-			return kfsim_cli_usage(CMD, "too many --values (at most %d)", MAX_RUNS);
+		if (nr == MAX_RUNS) {
+			ret = kfsim_cli_usage(CMD, "too many --values (at most %d)", MAX_RUNS);
+			break;
+		}
 		errno = 0;
 		v = strtoull(val, &end, 10);
 		if (errno || *end || end == val || *val == '-' || v > 1000000 ||
 		    (!strcmp(o->param, "threshold") && !v) ||
-		    (!strcmp(o->param, "low_latency") && v > 1))
-			return kfsim_cli_usage(CMD, "invalid value '%s' in --values: expected "
-					       "integers valid for %s", val, o->param);
+		    (!strcmp(o->param, "low_latency") && v > 1)) {
+			ret = kfsim_cli_usage(CMD, "invalid value '%s' in --values: expected "
+					      "integers valid for %s", val, o->param);
+			break;
+		}
 		*cfg = o->cfg;
 		if (!strcmp(o->param, "threshold"))
 			cfg->bfq.actuator_load_threshold = (unsigned int)v;
@@ -1313,6 +1355,9 @@ static int cmd_ablate(struct bfq_opts *o, struct run_row *rows)
 		rows[nr].x = (double)v;
 		nr++;
 	}
+	free(list);
+	if (ret)
+		return ret;
 	if (!nr)
 		return kfsim_cli_usage(CMD, "invalid value '' for --values: expected a list");
 	return run_rows(o, rows, nr, o->param, true);

@@ -101,6 +101,10 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_
 	kfsim_json_object_end(json);
 }
 
+/*
+ * Both through kfsim_outfile, both opened before either is written, and the SVG committed
+ * only after the trace: an old file stays unless both new ones are complete.
+ */
 static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title, const char *svg,
 			  const char *trace)
 {
@@ -108,26 +112,43 @@ static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title
 	struct kfsim_trace tr;
 	int err;
 
-	/* both through kfsim_outfile: an old file stays unless the new one is complete */
 	if (svg) {
 		err = kfsim_outfile_open(&f, svg);
 		if (err)
 			return kfsim_cli_fail("bpf", err, "cannot create '%s'", svg);
-		err = kfsim_bpf_timeline_svg(tl, title, f.file);
-		if (err)
-			kfsim_outfile_fail(&f, err);
-		err = kfsim_outfile_commit(&f);
-		if (err)
-			return kfsim_cli_fail("bpf", err, "cannot write '%s'", svg);
 	}
 	if (trace) {
 		err = kfsim_trace_open(&tr, trace);
-		if (err)
+		if (err) {
+			if (svg)
+				kfsim_outfile_abort(&f);
 			return kfsim_cli_fail("bpf", err, "cannot create '%s'", trace);
+		}
+	}
+	if (svg) {
+		err = kfsim_bpf_timeline_svg(tl, title, f.file);
+		if (!err && fflush(f.file))
+			err = f.err ? f.err : -EIO;
+		if (err) {
+			kfsim_outfile_abort(&f);
+			if (trace)
+				kfsim_trace_abort(&tr);
+			return kfsim_cli_fail("bpf", err, "cannot write '%s'", svg);
+		}
+	}
+	if (trace) {
 		kfsim_bpf_timeline_trace(tl, &tr, 1);
 		err = kfsim_trace_close(&tr);
-		if (err)
+		if (err) {
+			if (svg)
+				kfsim_outfile_abort(&f);
 			return kfsim_cli_fail("bpf", err, "cannot write '%s'", trace);
+		}
+	}
+	if (svg) {
+		err = kfsim_outfile_commit(&f);
+		if (err)
+			return kfsim_cli_fail("bpf", err, "cannot write '%s'", svg);
 	}
 	return KFSIM_EXIT_OK;
 }

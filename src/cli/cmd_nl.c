@@ -422,11 +422,16 @@ static int do_decode(const char *family_name, u32 cmd, bool dump, bool json, int
 		}
 	}
 	if (ret) {
+		/* with --json the verdict above is the one document and says why: no second one */
+		if (json)
+			kfsim_cli_json_errors(false);
 		if (offs >= 0)
 			kfsim_cli_fail("nl", ret, "%s (offset %ld)",
 				       extack._msg ? extack._msg : strerror(-ret), offs);
 		else
 			kfsim_cli_fail("nl", ret, "%s", extack._msg ? extack._msg : strerror(-ret));
+		if (json)
+			kfsim_cli_json_errors(true);
 		ret = KFSIM_EXIT_FAILURE;
 	}
 out:

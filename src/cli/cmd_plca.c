@@ -723,29 +723,43 @@ static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
 	return 0;
 }
 
+/*
+ * The CSV is written first but committed only once the plots are: a sweep that fails on
+ * either leaves the old CSV and plots as they were.
+ */
 static int sweep_outputs(const struct plca_opts *o, const struct plca_sweep_point *points,
 			 int nr)
 {
+	struct kfsim_outfile csv;
 	int ret;
 
 	if (o->csv) {
-		struct kfsim_outfile f;
-
-		ret = kfsim_outfile_open(&f, o->csv);
+		ret = kfsim_outfile_open(&csv, o->csv);
 		if (!ret) {
-			ret = kfsim_plca_sweep_csv(points, (u32)nr, f.file);
+			ret = kfsim_plca_sweep_csv(points, (u32)nr, csv.file);
+			if (!ret && fflush(csv.file))
+				ret = -EIO;
+			if (ret && csv.err)
+				ret = csv.err; /* the write's own errno (-ENOSPC), not stdio's */
 			if (ret)
-				kfsim_outfile_fail(&f, ret);
-			ret = kfsim_outfile_commit(&f);
+				kfsim_outfile_abort(&csv);
 		}
 		if (ret)
 			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
 	}
 	if (o->svg_prefix) {
 		ret = kfsim_plca_sweep_svg(points, (u32)nr, o->svg_prefix);
-		if (ret)
+		if (ret) {
+			if (o->csv)
+				kfsim_outfile_abort(&csv);
 			return kfsim_cli_fail(CMD, ret, "cannot write plots '%s-*.svg'",
 					      o->svg_prefix);
+		}
+	}
+	if (o->csv) {
+		ret = kfsim_outfile_commit(&csv);
+		if (ret)
+			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
 	}
 	if (o->json)
 		json_sweep(o, points, nr);

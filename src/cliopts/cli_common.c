@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Error reporting and value parsing shared by every subcommand (see cliopts.h for the rules). */
+#define _GNU_SOURCE /* vasprintf() */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -83,21 +84,65 @@ static void json_error(const char *cmd, int status, int err, const char *fmt, va
 	kfsim_json_finish(&json);
 }
 
-/* The one line on stderr ("-ENAME: " first for a failure at run time), and the JSON error. */
+/*
+ * @text up to @len bytes with every control character written as an escape ("\n", "\x1b"):
+ * a message quotes what the user typed (an option's value, a path), and a newline or an
+ * escape sequence in it must not split the one line a script reads or drive the terminal.
+ */
+static void put_escaped(FILE *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+/*
+ * Each line of @message ('\n' apart when @lines, else the whole message as one) on a line of
+ * its own on stderr, "-ENAME: " first for a failure at run time; then the JSON error.
+ */
+static int report_message(const char *cmd, int status, int err, const char *message, bool lines)
+{
+	const char *line = message;
+
+	do {
+		size_t len = lines ? strcspn(line, "\n") : strlen(line);
+
+		print_prefix(cmd);
+		if (status == KFSIM_EXIT_FAILURE)
+			fprintf(stderr, "-%s: ", kfsim_errname(err));
+		put_escaped(stderr, line, len);
+		fputc('\n', stderr);
+		line += len;
+	} while (*line++ && *line); /* a last newline starts no empty line */
+	if (json_errors)
+		kfsim_cli_json_error(cmd, status, err, message);
+	return status;
+}
+
+/* The one line on stderr and the JSON error, for a message still to be formatted. */
 static int report(const char *cmd, int status, int err, const char *fmt, va_list args)
 {
-	va_list again;
+	char *message = NULL;
 
-	va_copy(again, args);
-	print_prefix(cmd);
-	if (status == KFSIM_EXIT_FAILURE)
-		fprintf(stderr, "-%s: ", kfsim_errname(err));
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
-	if (json_errors)
-		json_error(cmd, status, err, fmt, again);
-	va_end(again);
+	if (vasprintf(&message, fmt, args) < 0)
+		return report_message(cmd, status, err, fmt, false);
+	report_message(cmd, status, err, message, false);
+	free(message);
 	return status;
+}
+
+int kfsim_cli_usage_lines(const char *cmd, const char *lines)
+{
+	return report_message(cmd, KFSIM_EXIT_USAGE, 0, lines, true);
 }
 
 int kfsim_cli_usage(const char *cmd, const char *fmt, ...)

@@ -26,9 +26,19 @@
  * kfsim_cli_usage() - report a bad command line and return KFSIM_EXIT_USAGE
  * @cmd: the subcommand ("rbtree"), or NULL for kfsim itself
  *
- * Prints "kfsim <cmd>: <message>" on one line to stderr.
+ * Prints "kfsim <cmd>: <message>" on one line to stderr: a control character in the message
+ * (a newline in a value the user typed) is printed escaped ("\n", "\x1b").
  */
 int kfsim_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * kfsim_cli_usage_lines() - report a bad input as several usage errors, one per line
+ * @lines: the problems, '\n' apart (a bad file's, each "FILE:LINE: reason")
+ *
+ * Prints "kfsim <cmd>: <line>" for each line; the JSON error holds them all.
+ * Return: KFSIM_EXIT_USAGE.
+ */
+int kfsim_cli_usage_lines(const char *cmd, const char *lines);
 
 /**
  * kfsim_cli_fail() - report a runtime failure and return KFSIM_EXIT_FAILURE

@@ -109,6 +109,87 @@ static void test_json_and_files(void **state)
 	unlink(plot);
 }
 
+/* @path holds exactly @text (the old file a failed run must leave as it was). */
+static void assert_file_is(const char *path, const char *text)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_string_equal(buf, text);
+}
+
+/*
+ * A run whose plot cannot be written fails, and the trace it did write is not put in place of
+ * the old one: "a failed run leaves them as they were" (fuzzing found the old trace replaced
+ * by "--trace t.json --svg /nonexistent/s.svg", exit 1).  And the other way round.
+ */
+static void test_failed_run_keeps_both_files(void **state)
+{
+	char trace[] = "/tmp/kfsim-bfq-trace-XXXXXX", plot[] = "/tmp/kfsim-bfq-plot-XXXXXX";
+	int fd1 = mkstemp(trace), fd2 = mkstemp(plot);
+	const char *const bad_plots[] = { "/nonexistent-dir/s.svg", "/dev/full", "/tmp" };
+	struct cli_result r;
+
+	assert_int_equal(write(fd1, "old trace\n", 10), 10);
+	assert_int_equal(write(fd2, "old plot\n", 9), 9);
+	close(fd1);
+	close(fd2);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_plots); i++) {
+		assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--job", JOB_A,
+								    "--duration", "0.05", "--trace",
+								    trace, "--svg", bad_plots[i],
+								    NULL }), 0);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, bad_plots[i]));
+		cli_result_free(&r);
+		assert_file_is(trace, "old trace\n");
+	}
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--job", JOB_A,
+							    "--duration", "0.05", "--trace",
+							    "/nonexistent-dir/t.json", "--svg", plot,
+							    NULL }), 0);
+	assert_int_equal(r.status, 1);
+	cli_result_free(&r);
+	assert_file_is(plot, "old plot\n");
+	unlink(trace);
+	unlink(plot);
+}
+
+/*
+ * --values and --scheds are read whole: they were copied into 256 bytes, so a long list was
+ * cut short in silence ("1,000...0005" ran slice_idle_us=0; 40 schedulers ran the first 31
+ * and part of a name).
+ */
+static void test_long_lists_read_whole(void **state)
+{
+	char values[400] = "1,", scheds[400] = "";
+	struct cli_result r;
+
+	memset(values + 2, '0', 300);
+	strcat(values, "5");
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "ablate", "--job", JOB_A,
+							    "--duration", "0.02", "--param",
+							    "slice_idle_us", "--values", values,
+							    NULL }), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "slice_idle_us=5 "));
+	assert_null(strstr(r.out, "slice_idle_us=0 "));
+	cli_result_free(&r);
+	for (int i = 0; i < 40; i++)
+		strcat(scheds, "bfq-6.2,");
+	strcat(scheds, "none");
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "compare", "--job", JOB_A,
+							    "--duration", "0.02", "--scheds",
+							    scheds, NULL }), 0);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "too many schedulers in --scheds"));
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+}
+
 static void test_compare_ablate_and_kver(void **state)
 {
 	struct cli_result r;
@@ -222,6 +303,8 @@ int main(void)
 		cmocka_unit_test(test_bad_command_lines),
 		cmocka_unit_test(test_runtime_failure),
 		cmocka_unit_test(test_json_and_files),
+		cmocka_unit_test(test_failed_run_keeps_both_files),
+		cmocka_unit_test(test_long_lists_read_whole),
 		cmocka_unit_test(test_compare_ablate_and_kver),
 		cmocka_unit_test(test_reasons_and_fio),
 		cmocka_unit_test(test_replay_closed),

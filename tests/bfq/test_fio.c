@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <math.h>
 
@@ -206,6 +207,28 @@ static void test_invalid_as_fio(void **state)
 	expect_refusal("unsetenv", "[a]\nrw=${KFSIM_TEST_UNSET_RW}\n", 0,
 		       (const char *const[]){ "rw: failed parsing rw=${KFSIM_TEST_UNSET_RW}",
 					      NULL });
+}
+
+/*
+ * What is no job file at all: /dev/zero as --fio (or included) is refused after 16 MiB with
+ * one problem, instead of being read for ever (fuzzing found "kfsim bfq sim --fio /dev/zero"
+ * never ending).  The alarm turns the old endless read into a failure.
+ */
+static void test_endless_file_refused(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char *path = job_file("endless-inc", "[a]\nrw=read\ninclude /dev/zero\n", -1);
+	char why[2048];
+
+	alarm(60);
+	assert_int_equal(parse_file("/dev/zero", cfg, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "/dev/zero:1: line longer than 1022 bytes\n"
+				    "/dev/zero:1: more than 16 MiB: no fio job file, not read on"));
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "/dev/zero:1: more than 16 MiB: no fio job file"));
+	alarm(0);
+	free(cfg);
+	free(path);
 }
 
 /* fio's syntax: comments anywhere, READ,WRITE forms, ranges, flags, includes, ${VAR}. */
@@ -1368,6 +1391,7 @@ int main(void)
 		cmocka_unit_test(test_refusals_all_at_once),
 		cmocka_unit_test(test_refusal_one_of_several),
 		cmocka_unit_test(test_invalid_as_fio),
+		cmocka_unit_test(test_endless_file_refused),
 		cmocka_unit_test(test_fio_syntax),
 		cmocka_unit_test(test_job_spec_mixes),
 		cmocka_unit_test(test_engine_depth_and_write_flags),

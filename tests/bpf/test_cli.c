@@ -70,6 +70,57 @@ static void test_demo_json_and_pictures(void **state)
 	rmdir(dir);
 }
 
+/* @path holds exactly @text. */
+static void assert_file_is(const char *path, const char *text)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_string_equal(buf, text);
+}
+
+/*
+ * A demo whose trace (or SVG) cannot be written exits 1 and leaves the other old file as it
+ * was: fuzzing found "--svg s.svg --trace /nonexistent/t" replacing s.svg.
+ */
+static void test_demo_failure_keeps_old_pictures(void **state)
+{
+	char dir[] = "/tmp/kfsim-bpf-cli-XXXXXX";
+	char svg[128], trace[128];
+	struct cli_result r;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(svg, sizeof(svg), "%s/t.svg", dir);
+	snprintf(trace, sizeof(trace), "%s/t.json", dir);
+	f = fopen(svg, "w");
+	assert_non_null(f);
+	fputs("old svg\n", f);
+	fclose(f);
+	f = fopen(trace, "w");
+	assert_non_null(f);
+	fputs("old trace\n", f);
+	fclose(f);
+	for (int i = 0; i < 2; i++) {
+		const char *bad = i ? "/dev/full" : "/nonexistent-dir/t.json";
+
+		RUN(&r, "demo", "--rounds", "5", "--svg", svg, "--trace", bad);
+		assert_int_equal(r.status, 1);
+		cli_result_free(&r);
+		assert_file_is(svg, "old svg\n");
+		RUN(&r, "demo", "--rounds", "5", "--svg", bad, "--trace", trace);
+		assert_int_equal(r.status, 1);
+		cli_result_free(&r);
+		assert_file_is(trace, "old trace\n");
+	}
+	unlink(svg);
+	unlink(trace);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_usage_errors(void **state)
 {
 	struct cli_result r;
@@ -204,6 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kfuncs_text_and_json),
 		cmocka_unit_test(test_demo_json_and_pictures),
+		cmocka_unit_test(test_demo_failure_keeps_old_pictures),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_bad_input_per_verb),
 		cmocka_unit_test(test_help_per_verb),

@@ -211,6 +211,52 @@ static void test_too_long_output_path(void **state)
 	assert_non_null(strstr(err, "invalid value for --out: the path is too long (-ENAMETOOLONG"));
 }
 
+/*
+ * A value the user typed is quoted in the error; a newline or an escape sequence in it is
+ * printed escaped, so the error stays the one line a script reads (a fuzzed "--seed $'5\n'"
+ * printed two lines).  kfsim_cli_usage_lines() is the one way to print several.
+ */
+static void test_control_characters_stay_on_one_line(void **state)
+{
+	static const struct {
+		const char *args[4];
+		const char *message;
+	} cases[] = {
+		{ { "run", "--count", "5\n" }, "kfsim t: invalid value '5\\n' for --count: expected an integer from 1 to 10\n" },
+		{ { "run", "--colour=re\td" }, "kfsim t: invalid value 're\\td' for --colour: expected red, green or blue\n" },
+		{ { "run", "--no\x1b[2Jsuch" }, "kfsim t: unknown option '--no\\x1b[2Jsuch' (see 'kfsim t --help')\n" },
+		{ { "run", "a", "b\r\x7f" }, "kfsim t: unexpected argument 'b\\x0d\\x7f'" },
+	};
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512];
+	int saved, ret;
+	FILE *tmp;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		assert_int_equal(parse(&o, &a, err, sizeof(err), cases[i].args), KFSIM_EXIT_USAGE);
+		if (!strstr(err, cases[i].message))
+			print_error("case %zu: %s", i, err);
+		assert_non_null(strstr(err, cases[i].message));
+		assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+	}
+
+	/* several problems of a bad file: one line each, their own control characters escaped */
+	saved = dup(STDERR_FILENO);
+	tmp = tmpfile();
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	ret = kfsim_cli_usage_lines("t", "f:1: bad\tkey\nf:2: worse\n"); /* no empty 3rd */
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	err[fread(err, 1, sizeof(err) - 1, tmp)] = '\0';
+	fclose(tmp);
+	assert_int_equal(ret, KFSIM_EXIT_USAGE);
+	assert_string_equal(err, "kfsim t: f:1: bad\\tkey\nkfsim t: f:2: worse\n");
+}
+
 static void test_help_from_the_table(void **state)
 {
 	struct kfsim_cli_args a;
@@ -615,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind),
 		cmocka_unit_test(test_errors_name_the_option),
 		cmocka_unit_test(test_too_long_output_path),
+		cmocka_unit_test(test_control_characters_stay_on_one_line),
 		cmocka_unit_test(test_help_from_the_table),
 		cmocka_unit_test(test_defaults_required_excludes_operands),
 		cmocka_unit_test(test_help_states_defaults),

@@ -39,9 +39,9 @@ def check(ok, what):
 		FAILS.append(what)
 
 
-def run(args, cwd, env=None, **kw):
+def run(args, cwd, env=None, timeout=120, **kw):
 	return subprocess.run([KFSIM] + args, cwd=cwd, env=env or CLEAN_ENV, text=True,
-			      stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120, **kw)
+			      stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, **kw)
 
 
 def whole(name, args, top):
@@ -116,9 +116,9 @@ def shard_runs(name, args, files, top, whole_dir, n):
 	return sliced["parallel"]
 
 
-def refused(what, paths, cwd, expect):
+def refused(what, paths, cwd, expect, timeout=120):
 	before = set(os.listdir(cwd))
-	p = run(["merge"] + paths, cwd)
+	p = run(["merge"] + paths, cwd, timeout=timeout)
 	check(p.returncode == 1 and expect in p.stderr and "refused" in p.stderr and
 	      set(os.listdir(cwd)) == before and p.stdout == "",
 	      f"bad set refused, nothing written: {what} ({p.stderr.strip().splitlines()[:2]})")
@@ -141,6 +141,15 @@ def bad_sets(top, sweep_parts, compare_parts):
 		f.write("senders,mode\n1,plca\n")
 	refused("not a partial file", [junk] + sweep_parts[1:], d, "not a kfsim partial")
 	refused("a file that is not there", [os.path.join(d, "none.jsonl")], d, "cannot read")
+	# no partial file at all, and never ending: its first line was read until memory ran out
+	refused("/dev/zero first", ["/dev/zero"] + sweep_parts, d, "longer than 16 MiB", 30)
+	refused("/dev/zero among the slices", sweep_parts + ["/dev/zero"], d,
+		"longer than 16 MiB", 30)
+	long = os.path.join(d, "long.jsonl")
+	with open(long, "w") as f:
+		f.write(lines[0] + "x" * (17 << 20) + "\n")
+	refused("a point line of 17 MiB", [long] + sweep_parts[1:], d,
+		"line 2 is longer than 16 MiB", 30)
 	forged = os.path.join(d, "forged.jsonl")
 	with open(sweep_parts[0]) as f:
 		text = f.read()

@@ -132,6 +132,15 @@ static void test_decode_error_with_caret(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.out, "\"message\": \"NLA_F_NESTED is missing\""));
 	assert_non_null(strstr(r.out, "\"offset\": 28"));
+	/*
+	 * one JSON document: the verdict, which says why; no {"error": ...} after it (fuzzing
+	 * found the two printed one after the other, which no JSON reader takes)
+	 */
+	assert_int_equal(r.out[0], '{');
+	assert_non_null(strstr(r.out, "\"valid\": false"));
+	assert_null(strstr(r.out, "\"error\""));
+	assert_string_equal(strstr(r.out, "\n}\n"), "\n}\n");
+	assert_string_equal(r.err, "kfsim nl: -EINVAL: NLA_F_NESTED is missing (offset 28)\n");
 	cli_result_free(&r);
 }
 

@@ -134,6 +134,55 @@ static void test_sweep_files(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A sweep whose plots cannot be written exits 1 and leaves the old CSV as it was (fuzzing
+ * found "--csv a.csv --svg /nonexistent-dir/p" replacing a.csv), and one whose CSV cannot be
+ * written leaves the old plots.
+ */
+static void test_sweep_failure_keeps_old_files(void **state)
+{
+	char dir[] = "/tmp/kfsim-plca-sweep-XXXXXX";
+	char csv[256], prefix[256], svg[300];
+	struct cli_result r;
+	char *text;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
+	snprintf(prefix, sizeof(prefix), "%s/plca", dir);
+	snprintf(svg, sizeof(svg), "%s-throughput.svg", prefix);
+	f = fopen(csv, "w");
+	assert_non_null(f);
+	fputs("old csv\n", f);
+	fclose(f);
+	f = fopen(svg, "w");
+	assert_non_null(f);
+	fputs("old svg\n", f);
+	fclose(f);
+	RUN(&r, "plca", "sweep", "--nodes", "2", "--duration", "1", "--csv", csv, "--svg",
+	    "/nonexistent-dir/plca");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-ENOENT: cannot write plots"));
+	cli_result_free(&r);
+	text = slurp(csv);
+	assert_string_equal(text, "old csv\n");
+	free(text);
+	RUN(&r, "plca", "sweep", "--nodes", "2", "--duration", "1", "--csv", "/dev/full", "--svg",
+	    prefix);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-ENOSPC: cannot write CSV file '/dev/full'"));
+	cli_result_free(&r);
+	text = slurp(svg);
+	assert_string_equal(text, "old svg\n");
+	free(text);
+	snprintf(svg, sizeof(svg), "%s-latency.svg", prefix);
+	assert_int_equal(access(svg, F_OK), -1);
+	snprintf(svg, sizeof(svg), "%s-throughput.svg", prefix);
+	unlink(svg);
+	unlink(csv);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_bad_command_lines(void **state)
 {
 	struct cli_result r;
@@ -219,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_sim_is_reproducible),
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_sweep_files),
+		cmocka_unit_test(test_sweep_failure_keeps_old_files),
 		cmocka_unit_test(test_bad_command_lines),
 		cmocka_unit_test(test_sim_from_ethtool_devices),
 		cmocka_unit_test(test_runtime_failure),

@@ -124,7 +124,7 @@ static int parse_with(const struct kfsim_cli_spec *sp, struct opts *o, struct kf
 static void test_every_kind(void **state)
 {
 	struct kfsim_cli_args a;
-	struct opts o;
+	struct opts o = {0}; /* kfsim_cli_parse() leaves it as it is; .calls counts from here */
 	char err[512];
 
 	assert_int_equal(PARSE("show", "--flag", "--no-on", "--yes", "1", "--count", "0xa",
@@ -474,7 +474,7 @@ static const struct kfsim_cli_spec letters_spec = {
 static void test_letters_permute_and_onoff(void **state)
 {
 	struct kfsim_cli_args a;
-	struct opts o;
+	struct opts o = {0}; /* kfsim_cli_parse() leaves it as it is; .calls counts from here */
 	char err[512];
 
 	int ret = PARSE_U("a.c", "-I", "good", "b.c", "-Igood", "--include=good", "-n", "3",

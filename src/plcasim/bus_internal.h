@@ -306,6 +306,7 @@ struct plca_sim {
 	u64 fast_commits;  /* lone TOs run from their decision to the frame (bus_fast_frame.c) */
 	u64 fast_arrivals; /* lone frames run from their arrival to their start (the same) */
 	u64 fast_holds;	   /* ... from their arrival to their hold timer's collision */
+	u64 fast_runs;	   /* idle runs' timers run at once, not queued (bus_plca.c) */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */

@@ -498,11 +498,45 @@ static void begin_to(struct plca_sim *sim)
 	seg_timer(sim, sim->now, SEGT_TO_EVAL);
 }
 
+
+/*
+ * The run timer at @t of the idle run that a TO decision begins, when it is the next event of
+ * the run: nothing live queued or held up to @t, no lazy pending_timer that the run's start
+ * queues due by then (lazy_pend_settle(sim, true) has just run the ones due now), and @t within
+ * the run.  Then the event loop would pop it next: run it here instead of through the queue, as
+ * the loop would (its sequence number, one event, seg_materialise() at @t), and return true.
+ * Nothing happens in between, so the run is never re-aimed before its timer, which therefore
+ * never goes stale.  Not with struct plca_sim_cfg.bit_level (tests/plcasim/test_sim_fastpath.c
+ * compares the two).
+ */
+static bool seg_run_next(struct plca_sim *sim, u64 t)
+{
+	if (sim->bit_level || t > sim->run_limit || bus_held_live(sim) || bus_next_live(sim) <= t)
+		return false;
+	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
+		u32 node = sim->lazy_pend[i];
+		const struct bus_node *n = &sim->nodes[node];
+
+		if (bus_lazy_pend_live(sim, n, node) && n->rs_due <= t)
+			return false;
+	}
+	sim->seg.eval_pending = false;
+	kfsim_evq_take_seq(&sim->events); /* seg_timer(): the run timer's arming */
+	if (sim->nr_lazy_pend)
+		lazy_pend_settle(sim, true);
+	sim->now = t;
+	sim->nr_events++;
+	sim->fast_runs++;
+	seg_materialise(sim);
+	return true;
+}
+
 /* Commit, or run silently up to the next TO whose owner has a frame. */
 static void to_eval(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
 	u32 next;
+	u64 t;
 
 	seg->eval_pending = false;
 	if (sim->nr_lazy_pend)
@@ -524,7 +558,9 @@ static void to_eval(struct plca_sim *sim)
 	if (next == seg->node_cnt && !sim->bit_level && bus_fast_idle(sim))
 		next = seg->node_cnt;
 	seg->idle_to = next;
-	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
+	t = seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns;
+	if (!seg_run_next(sim, t))
+		seg_timer(sim, t, SEGT_TO_RUN);
 }
 
 /* Bring cur_id/to_start up to now inside an idle run; begin the TO that starts right now. */

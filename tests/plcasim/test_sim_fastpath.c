@@ -26,6 +26,7 @@
 #include "plcasim/bus_internal.h"
 #include "sim_helpers.h"
 
+
 #if defined(KFSIM_ASAN) || defined(KFSIM_TSAN)
 #define SCALE 8 /* sanitizers run ~10x slower: fewer random segments, shorter runs */
 #else
@@ -744,6 +745,75 @@ static void test_lazy_counts_mid_run(void **state)
 		      (u32)READS);
 }
 
+
+/* FNV-1a over @len bytes, on from @h. */
+static u64 fnv(u64 h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * The bit-level path itself, pinned: runs with a trace, cut into steps with links, PLCA settings
+ * and scripted frames changed between them, must give exactly what they gave at f0b77da (a
+ * fingerprint of the report, every node's statistics and latency histogram, the random state,
+ * the sequence number and the trace).  The other tests compare the fast path with the bit-level
+ * one; this one catches a change that alters both alike, such as one to the event queue, the
+ * event loop or the helpers both paths share.  A change of the model that is meant to alter
+ * results has to say so by updating the numbers.
+ */
+static void test_event_order_pinned(void **state)
+{
+	static const u64 pinned[] = {0x94ff5795cba46e6dull, 0x8db8a8468b1a5f94ull,
+				      0x5dc1538bbd8ef5a7ull, 0x585b42253d1c7cbeull};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step steps[4];
+	static struct outcome o;
+	u64 got[4];
+
+	(void)state;
+	for (u32 c = 0; c < 4; c++) {
+		u32 nr = c == 1 ? 8 : c == 3 ? 16 : 32;
+		u64 h = 0xcbf29ce484222325ull;
+
+		switch (c) {
+		case 0:
+			uniform(nodes, nr, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 10000, 64, 64, 0);
+			break;
+		case 1:
+			uniform(nodes, nr, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 46, 1500, 0);
+			break;
+		case 2:
+			uniform(nodes, nr, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 1);
+			break;
+		default:
+			uniform(nodes, nr, PLCA_SIM_MODE_MIXED, PLCA_SIM_LOAD_POISSON, 300, 46, 1500, 0);
+			break;
+		}
+		for (u32 i = 0; i < 4; i++)
+			steps[i] = (struct step){.until = MS(25) * (i + 1), .what = 1 + (int)((c + i) % 4),
+						 .node = (c * 7 + i * 5) % nr, .arg = 12345 + 2 * i};
+		run(nodes, nr, 11 + c, c % 2 ? 10000 : -1, steps, 4, true, true, &o);
+		h = fnv(h, &o.rep, sizeof(o.rep));
+		for (u32 i = 0; i < nr; i++) {
+			h = fnv(h, &o.st[i], sizeof(o.st[i]));
+			h = fnv(h, o.lat[i].bucket, KFSIM_HIST_BUCKETS * sizeof(u32));
+		}
+		h = fnv(h, &o.rnd, sizeof(o.rnd));
+		h = fnv(h, &o.seq, sizeof(o.seq));
+		h = fnv(h, o.trace, o.trace_len);
+		got[c] = h;
+		print_message("event order %u: %llu events, fingerprint 0x%016llx\n", c,
+			      (unsigned long long)o.rep.events, (unsigned long long)h);
+		free_outcome(&o, nr);
+	}
+	for (u32 c = 0; c < 4; c++)
+		assert_int_equal(got[c], pinned[c]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -754,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),
+		cmocka_unit_test(test_event_order_pinned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

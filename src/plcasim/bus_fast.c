@@ -30,16 +30,6 @@
 #include <kfsim/kernel.h>
 #include "bus_internal.h"
 
-/* The node will be PENDING at the TO decision of instant @t (lazy_pend_settle() makes it so). */
-static inline bool pending_by(const struct plca_sim *sim, const struct bus_node *n, u32 node,
-			      u64 t)
-{
-	if (n->ds == DS_PENDING)
-		return true;
-	return n->ds == DS_DELAY_PENDING && n->pend_lazy && n->rs_due <= t &&
-	       sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] == n->pend_tie >> BUS_SLOT_BITS;
-}
-
 /*
  * Whether @node's frame, ending now, is followed by the situation above, with no queued event
  * before @horizon; if so, the next owner in *@next, when its carrier drops in *@crs_off and when
@@ -66,10 +56,7 @@ static bool fast_to_ok(struct plca_sim *sim, u32 node, u64 horizon, u32 *next, u
 		return false;
 	*next = sim->owners[sim->owner_first[id]];
 	n = &sim->nodes[*next];
-	if (!rs_active(n) || n->sig >= 0 || n->mac != MAC_DEFER || n->waiting || n->ifg_from ||
-	    n->committed || n->backoff_end > t0 || n->cfg.ignores_collisions ||
-	    sim->slot_seq[*next << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE ||
-	    !pending_by(sim, n, *next, t0) || bus_held_live(sim))
+	if (!bus_next_owner_waits(sim, n, *next, t0) || bus_held_live(sim))
 		return false;
 	/* B's carrier drops when A's frame has reached it; its IFG counts from then */
 	*crs_off = t0 + bus_dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
@@ -180,31 +167,6 @@ bool bus_fast_tx_end(struct plca_sim *sim, u32 node)
 	}
 }
 
-/* At most this many run timers of earlier idle runs are looked past (bus_fast_idle()). */
-#define FAST_STALE_MAX 8
-
-/*
- * The time of the first queued event that is not the run timer of an earlier idle run; the run
- * timers before it (at most FAST_STALE_MAX) are taken out of the queue into @stale, in their
- * order, their number in *@nr.
- */
-static u64 next_not_run(struct plca_sim *sim, struct kfsim_event *stale, u32 *nr)
-{
-	*nr = 0;
-	for (;;) {
-		u64 t = bus_next_live(sim);
-		struct kfsim_evheap *h;
-
-		if (t == BUS_NEVER || *nr == FAST_STALE_MAX)
-			return t;
-		h = kfsim_evq_next_heap(&sim->events);
-		if (!bus_is_run_timer(sim, &h->ev[0]))
-			return t;
-		stale[(*nr)++] = h->ev[0];
-		kfsim_evheap_pop(h);
-	}
-}
-
 /*
  * Whether the run timers @stale[0 .. @nr) of earlier idle runs that fall in a stretch skipped
  * from the decision of a TO at @t0 (its cycle's BEACON at @e0) up to @land would each only have
@@ -240,22 +202,6 @@ static bool stale_runs_only_materialise(const struct plca_sim *sim, const struct
 }
 
 /*
- * Put the run timers @stale[0 .. @nr) back into the queue, as they were, but those due by @land,
- * which the skip runs: each is one event that frees its slot.
- */
-static void stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stale, u32 nr, u64 land)
-{
-	for (u32 i = 0; i < nr; i++) {
-		if (kfsim_event_time(&stale[i]) > land) {
-			kfsim_evq_push_event(&sim->events, sim->now, &stale[i]);
-			continue;
-		}
-		sim->free_slots[sim->nr_free++] = kfsim_event_data(&stale[i]) - sim->nr_fixed;
-		sim->nr_events++;
-	}
-}
-
-/*
  * The decision of TO k of an idle cycle (nothing pending), or with k = node_cnt the start of
  * its BEACON after the last TO's frame: when nothing at all is under way (no
  * frame queued, held or pending anywhere, no signal, no waiter, every PLCA node synchronised,
@@ -268,7 +214,7 @@ static void stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stal
 bool bus_fast_idle(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	struct kfsim_event stale[FAST_STALE_MAX];
+	struct kfsim_event stale[BUS_STALE_MAX];
 	u64 cycle, e0, limit, land, m, seen, t, t0 = sim->now;
 	u32 coord, nr_stale, k = seg->cur_id;
 	bool from_beacon = k == seg->node_cnt;
@@ -291,15 +237,15 @@ bool bus_fast_idle(struct plca_sim *sim)
 	if (sim->nr_queued || sim->nr_ds_busy || sim->nr_committed || sim->nr_unsynced)
 		return false;
 	/* the last BEACON skipped must end before the next event and by the end of the run */
-	limit = min(next_not_run(sim, stale, &nr_stale) - 1, sim->run_limit);
+	limit = min(bus_next_not_run(sim, BUS_NEVER, stale, &nr_stale) - 1, sim->run_limit);
 	m = e0 + BT(PLCA_SIM_BEACON_BT) > limit ? 0
 						: (limit - e0 - BT(PLCA_SIM_BEACON_BT)) / cycle + 1;
 	land = m ? e0 + (m - 1) * cycle + BT(PLCA_SIM_BEACON_BT) : 0;
 	if (!m || !stale_runs_only_materialise(sim, stale, nr_stale, t0, e0, land)) {
-		stale_runs_done(sim, stale, nr_stale, 0);
+		bus_stale_runs_done(sim, stale, nr_stale, false, 0);
 		return false;
 	}
-	stale_runs_done(sim, stale, nr_stale, land);
+	bus_stale_runs_done(sim, stale, nr_stale, true, land);
 	/*
 	 * The BEACONs that carrier sense can still see at the landing go on the wire (and the
 	 * ring): those that ended at most max_prop + CRS latency + IFG before it.  Older ones

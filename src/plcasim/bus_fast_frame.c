@@ -35,56 +35,20 @@
 #include <kfsim/kernel.h>
 #include "bus_internal.h"
 
-/* At most this many run timers of earlier idle runs are looked past. */
-#define LONE_STALE_MAX 8
-
 /*
- * Whether no queued event but run timers comes before or at @t (withdrawn timers on the way are
- * dropped, as the event loop would).  If so, the run timers due by @t are taken out of the queue
- * and counted as the one event each is in a committed TO (seg_materialise() finds no idle run),
- * their slots freed as the loop frees them; otherwise the queue is left as it was.  The caller
- * commits the TO before anything of that instant could run them.
+ * Whether no queued event but run timers comes before or at @t.  If so, the run timers due by
+ * @t are taken out of the queue and counted as the one event each is in a committed TO
+ * (seg_materialise() finds no idle run), their slots freed as the loop frees them; otherwise the
+ * queue is left as it was.  The caller commits the TO before anything of that instant could run
+ * them.
  */
 static bool only_run_timers_until(struct plca_sim *sim, u64 t)
 {
-	struct kfsim_event stale[LONE_STALE_MAX];
-	u32 nr = 0;
-	bool ok;
+	struct kfsim_event stale[BUS_STALE_MAX];
+	u32 nr;
+	bool ok = bus_next_not_run(sim, t, stale, &nr) > t;
 
-	for (;;) {
-		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
-		const struct kfsim_event *ev;
-		u32 slot;
-
-		if (!h) {
-			ok = true;
-			break;
-		}
-		ev = &h->ev[0];
-		slot = kfsim_event_data(ev);
-		if (slot < sim->nr_fixed && sim->slot_seq[slot] != kfsim_event_seq(ev)) {
-			kfsim_evheap_pop(h);
-			continue;
-		}
-		if (kfsim_event_time(ev) > t) {
-			ok = true;
-			break;
-		}
-		if (!bus_is_run_timer(sim, ev) || nr == LONE_STALE_MAX) {
-			ok = false;
-			break;
-		}
-		stale[nr++] = *ev;
-		kfsim_evheap_pop(h);
-	}
-	for (u32 i = 0; i < nr; i++) {
-		if (!ok) {
-			kfsim_evq_push_event(&sim->events, sim->now, &stale[i]);
-			continue;
-		}
-		sim->free_slots[sim->nr_free++] = kfsim_event_data(&stale[i]) - sim->nr_fixed;
-		sim->nr_events++;
-	}
+	bus_stale_runs_done(sim, stale, nr, ok, t);
 	return ok;
 }
 
@@ -191,22 +155,15 @@ static void lone_arrival(struct plca_sim *sim, u32 node, const struct lone_arriv
 {
 	struct bus_seg *seg = &sim->seg;
 	struct bus_node *n = &sim->nodes[node];
-	u32 id = (u32)n->cfg.plca.node_id, tail = n->q_head + n->q_len;
+	u32 id = (u32)n->cfg.plca.node_id;
 
-	/* queue_push() and mac_frame_ready(): the carrier is off, start_tx() */
-	n->st.generated++;
-	n->queue[tail >= n->q_cap ? tail - n->q_cap : tail] =
-		(struct bus_frame){sim->now, la->payload};
-	n->q_len++;
-	sim->nr_queued++;
+	/* the queue (empty: nr_queued is 0) and mac_frame_ready(): the carrier is off, start_tx() */
+	bus_frame_push(sim, n, sim->now, la->payload);
 	n->attempts = 0;
 	n->backoff_end = 0;
 	n->deferred_this_attempt = false;
 	n->ifg_clear = false;
-	n->mac = MAC_TX;
-	n->mac_tx_start = sim->now;
-	n->waiting = false;
-	bus_cancel(sim, node, EV_MAC);
+	bus_mac_sends(sim, n, node);
 	/* rs_mac_tx_start(): HOLD, then seg_materialise() */
 	rs_fast_hold(sim, node);
 	sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] = kfsim_evq_take_seq(&sim->events);
@@ -308,12 +265,10 @@ bool bus_fast_arrival(struct plca_sim *sim, u32 node)
 	struct bus_node *n = &sim->nodes[node];
 	struct rnd_state saved = sim->rnd;
 	struct lone_arrival la;
-	u32 span;
 
 	if (!lone_arrival_plan(sim, node, &la))
 		return false;
-	span = n->cfg.payload_max - n->cfg.payload_min;
-	la.payload = n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
+	la.payload = bus_draw_payload(sim, n);
 	la.t_next = next_arrival(sim, n);
 	if (la.t_next <= (la.commits ? la.t_to : sim->now + BT(PLCA_SIM_HOLD_BT))) {
 		sim->rnd = saved; /* the next arrival comes first */

@@ -44,50 +44,6 @@
 #include <kfsim/random.h>
 #include "bus_internal.h"
 
-/* @n enters (@on) or leaves PENDING: pending_changed() of bus_plca.c. */
-static inline void round_pending(struct plca_sim *sim, const struct bus_node *n, bool on)
-{
-	u32 id = (u32)n->cfg.plca.node_id;
-	u64 bit = 1ull << (id % 64);
-
-	if (on) {
-		sim->nr_pending++;
-		sim->pending_per_id[id]++;
-		sim->pending_ids[id / 64] |= bit;
-	} else {
-		sim->nr_pending--;
-		if (!--sim->pending_per_id[id])
-			sim->pending_ids[id / 64] &= ~bit;
-	}
-}
-
-/*
- * lazy_pend_settle(sim, false) of bus_plca.c at a TO decision: a node whose lazy pending_timer
- * ran out by now goes DELAY_PENDING -> PENDING (set_ds(): neither HOLD nor IDLE changes).
- */
-static inline void round_settle(struct plca_sim *sim)
-{
-	u32 keep = 0;
-
-	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
-		u32 node = sim->lazy_pend[i];
-		struct bus_node *n = &sim->nodes[node];
-		u64 seq = n->pend_tie >> BUS_SLOT_BITS;
-
-		if (sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] != seq ||
-		    n->ds != DS_DELAY_PENDING) {
-			n->pend_lazy = false;
-		} else if (n->rs_due <= sim->now) {
-			n->pend_lazy = false;
-			n->ds = DS_PENDING;
-			round_pending(sim, n, true);
-		} else {
-			sim->lazy_pend[keep++] = node;
-		}
-	}
-	sim->nr_lazy_pend = keep;
-}
-
 /*
  * The TO after @node's frame can be run by round_to(), the segment-wide conditions of
  * fast_to_ok() holding: the frame's node neither bursts nor ignores collisions, the next id has
@@ -108,17 +64,9 @@ static inline bool round_next(struct plca_sim *sim, u32 node, u64 horizon, u32 *
 		return false;
 	*next = sim->owners[first];
 	n = &sim->nodes[*next];
-	if (!rs_active(n) || n->sig >= 0 || n->mac != MAC_DEFER || n->waiting || n->ifg_from ||
-	    n->committed || n->backoff_end > t0 || n->cfg.ignores_collisions ||
-	    sim->slot_seq[*next << BUS_SLOT_SHIFT | EV_MAC] != BUS_SEQ_NONE)
+	if (!bus_next_owner_waits(sim, n, *next, t0))
 		return false;
-	/* PENDING now, or by the decision (its lazy pending_timer runs out by now) */
-	if (n->ds != DS_PENDING &&
-	    (n->ds != DS_DELAY_PENDING || !n->pend_lazy || n->rs_due > t0 ||
-	     sim->slot_seq[*next << BUS_SLOT_SHIFT | EV_RS] != n->pend_tie >> BUS_SLOT_BITS))
-		return false;
-	*crs_off = t0 + (n->pos_ns > o->pos_ns ? n->pos_ns - o->pos_ns : o->pos_ns - n->pos_ns) +
-		   sim->crs_delay;
+	*crs_off = t0 + bus_dist(n->pos_ns, o->pos_ns) + sim->crs_delay;
 	*t_start = *crs_off + BT(PLCA_SIM_IFG_BT);
 	return *t_start <= sim->run_limit &&
 	       horizon >= *t_start + bus_frame_wire_ns(n->queue[n->q_head].payload);
@@ -142,59 +90,23 @@ static inline void round_lazy_put(struct plca_sim *sim, u32 node)
 /*
  * A's frame ends now (sig_end(), bus_on_tx_end()) and mac_fast_frame_done() follows: delivered,
  * TRANSMIT -> IDLE, the queue's head leaves, the refill (and its payload draw).  nr_active is the
- * caller's.  Return: whether A has another frame: its MAC then defers, its IFG counting from
- * now, and the IFG's timer only takes its sequence number (the caller runs its end).  Inlined
- * into both steps by force: gcc 12 calls it once it has two callers (callgrind: 540 against 559
+ * caller's.  Return: whether A has another frame: its IFG then counts from now, and the IFG's
+ * timer only takes its sequence number (the caller runs its end).  Unlike mac_fast_frame_done()
+ * it leaves the MAC IDLE, not DEFER with its backoff and deferral reset: round_retry() sets all
+ * three at A's IFG end, before anything reads them, and the round saves the stores.  Inlined into
+ * both steps by force: gcc 12 calls it once it has two callers (callgrind: 540 against 559
  * instructions per frame, 32 saturated 64-byte nodes).
  */
 static __always_inline bool round_frame_done(struct plca_sim *sim, u32 a)
 {
 	struct bus_node *o = &sim->nodes[a];
-	struct bus_signal *s = &sim->sig[o->sig];
-	const struct bus_frame *f;
-	u64 t0 = sim->now;
 
-	s->end = t0;
-	s->active = false;
-	s->gone_at = t0 + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
-	o->sig = -1;
-	o->col_at = BUS_NEVER;
-	sim->slot_seq[a << BUS_SLOT_SHIFT | EV_COL] = BUS_SEQ_NONE;
-	sim->slot_seq[a << BUS_SLOT_SHIFT | EV_TX_END] = BUS_SEQ_NONE;
-	o->own_tx_end = t0;
-	f = &o->queue[o->q_head];
-	o->st.delivered++;
-	o->st.payload_bytes += f->payload;
-	o->st.frame_bytes += bus_payload_bytes(f->payload) + PLCA_SIM_FRAME_OVERHEAD;
-	kfsim_hist_add(&o->lat, t0 - f->arrival);
-	o->access_sum += (double)(o->tx_start_wire - f->arrival);
-	o->st.access_max_ns = max(o->st.access_max_ns, o->tx_start_wire - f->arrival);
+	sig_end(sim, a);
+	o->own_tx_end = sim->now;
+	/* set_ds(DS_IDLE) from TRANSMIT: neither HOLD nor pending, only nr_ds_busy changes */
 	o->ds = DS_IDLE;
 	sim->nr_ds_busy--;
-	sim->nr_queued--;
-	if (++o->q_head == o->q_cap)
-		o->q_head = 0;
-	o->q_len--;
-	o->attempts = 0;
-	if (o->cfg.load == PLCA_SIM_LOAD_SATURATED) {
-		u32 span = o->cfg.payload_max - o->cfg.payload_min;
-		u32 payload = o->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
-
-		o->st.generated++;
-		if (o->q_len == o->q_cap) {
-			o->st.dropped_queue++;
-		} else {
-			u32 tail = o->q_head + o->q_len;
-
-			if (tail >= o->q_cap)
-				tail -= o->q_cap;
-			o->queue[tail] = (struct bus_frame){t0, payload};
-			o->q_len++;
-			sim->nr_queued++;
-		}
-	}
-	o->mac = MAC_IDLE;
-	if (!o->q_len)
+	if (!bus_frame_delivered(sim, o))
 		return false;
 	o->ifg_rs = true;
 	o->ifg_opens = sim->opens[1];
@@ -256,7 +168,7 @@ static inline void round_commit(struct plca_sim *sim, u32 b)
 	n->in_burst = false;
 	n->st.tos_used++;
 	n->ds = DS_WAIT_MAC;
-	round_pending(sim, n, false);
+	bus_pending_count(sim, n, false);
 	n->rs_due = sim->now + BT(PLCA_SIM_COMMIT_BT);
 	n->rs_carrier_off = sim->now;
 }
@@ -317,13 +229,13 @@ static inline void round_to(struct plca_sim *sim, u32 a, u32 b, u64 crs_off, u64
 	seg->to_start = t0;
 	bus_tos_begun(sim, id, id + 1, 1);
 	if (sim->nr_lazy_pend)
-		round_settle(sim);
+		bus_lazy_pend_settle(sim, false);
 	if (*lazy != ROUND_NO_NODE) {
 		struct bus_node *p = &sim->nodes[*lazy];
 
 		if (p->rs_due <= t0) {
 			p->ds = DS_PENDING;
-			round_pending(sim, p, true);
+			bus_pending_count(sim, p, true);
 		} else {
 			round_lazy_put(sim, *lazy);
 		}
@@ -509,7 +421,7 @@ static bool round_beacon_to(struct plca_sim *sim, u32 node, u32 coord, u64 horiz
 	seg->to_start = t_b;
 	bus_tos_begun(sim, 0, 1, 1);
 	if (sim->nr_lazy_pend)
-		round_settle(sim);
+		bus_lazy_pend_settle(sim, false);
 	seg->state = SEG_COMMIT;
 	seg->eval_pending = false;
 	round_commit(sim, coord);

@@ -39,6 +39,7 @@
  * it, so the cycle does not model per-node skew.
  */
 #include <stdint.h>
+#include <kfsim/kernel.h>
 #include <kfsim/plca_sim.h>
 #include <kfsim/random.h>
 #include <kfsim/sim_evq.h>
@@ -305,6 +306,7 @@ struct plca_sim {
 	u64 fast_commits;  /* lone TOs run from their decision to the frame (bus_fast_frame.c) */
 	u64 fast_arrivals; /* lone frames run from their arrival to their start (the same) */
 	u64 fast_holds;	   /* ... from their arrival to their hold timer's collision */
+	u64 fast_runs;	   /* idle runs' timers run at once, not queued (bus_plca.c) */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -473,6 +475,77 @@ static inline void bus_tos_begun(struct plca_sim *sim, u32 lo, u32 hi, u64 m)
 }
 
 /* bus_mac.c */
+/*
+ * A node's frame queue and its delivery, shared by the MAC and the models that run its steps
+ * without it (bus_fast*.c), so that every path counts, pops and refills alike.
+ */
+static inline u32 bus_draw_payload(struct plca_sim *sim, const struct bus_node *n)
+{
+	u32 span = n->cfg.payload_max - n->cfg.payload_min;
+
+	return n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
+}
+
+/* Count an arrival and queue it; false when the queue is full (the frame is dropped). */
+static inline bool bus_frame_push(struct plca_sim *sim, struct bus_node *n, u64 arrival,
+				  u32 payload)
+{
+	u32 tail;
+
+	n->st.generated++;
+	if (n->q_len == n->q_cap) {
+		n->st.dropped_queue++;
+		return false;
+	}
+	tail = n->q_head + n->q_len;
+	if (tail >= n->q_cap)
+		tail -= n->q_cap;
+	n->queue[tail] = (struct bus_frame){arrival, payload};
+	n->q_len++;
+	sim->nr_queued++;
+	return true;
+}
+
+/* The head frame leaves the queue; the MAC has nothing in hand. */
+static inline void bus_frame_pop(struct plca_sim *sim, struct bus_node *n)
+{
+	sim->nr_queued--;
+	/* q_cap is any size, so the ring wraps by comparison, not by a division */
+	if (++n->q_head == n->q_cap)
+		n->q_head = 0;
+	n->q_len--;
+	n->mac = MAC_IDLE;
+	n->attempts = 0;
+}
+
+/* The head frame, which left the wire now, counts as delivered (statistics, latency). */
+static inline void bus_frame_count_delivered(struct plca_sim *sim, struct bus_node *n)
+{
+	const struct bus_frame *f = &n->queue[n->q_head];
+
+	n->st.delivered++;
+	n->st.payload_bytes += f->payload;
+	n->st.frame_bytes += bus_payload_bytes(f->payload) + PLCA_SIM_FRAME_OVERHEAD;
+	kfsim_hist_add(&n->lat, sim->now - f->arrival);
+	n->access_sum += (double)(n->tx_start_wire - f->arrival);
+	n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
+}
+
+/*
+ * The head frame was delivered now: counted, popped (the MAC IDLE), a saturated node's refill
+ * queued with its payload draw (mac_tx_done() without the RS and the MAC's next attempt, which
+ * each caller does its own way).  Return: whether the node has another frame.  Always inlined:
+ * gcc 12 calls it once it has two callers, 8 instructions more per frame of the round.
+ */
+static __always_inline bool bus_frame_delivered(struct plca_sim *sim, struct bus_node *n)
+{
+	bus_frame_count_delivered(sim, n);
+	bus_frame_pop(sim, n);
+	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
+		bus_frame_push(sim, n, sim->now, bus_draw_payload(sim, n));
+	return n->q_len != 0;
+}
+
 void mac_frame_ready(struct plca_sim *sim, u32 node);
 void mac_try(struct plca_sim *sim, u32 node);
 void mac_on_timer(struct plca_sim *sim, u32 node);
@@ -518,21 +591,76 @@ static inline bool bus_is_run_timer(const struct plca_sim *sim, const struct kfs
 	return info->kind == EV_SEG && (info->arg & 3) == SEGT_TO_RUN;
 }
 
-/* The time of the first live queued event, dropping withdrawn timers on the way (as the loop would). */
-static inline u64 bus_next_live(struct plca_sim *sim)
+/*
+ * The heap whose first event is the first live queued one, dropping withdrawn timers on the way
+ * (as the loop would), or NULL when nothing live is queued.
+ */
+static inline struct kfsim_evheap *bus_live_heap(struct plca_sim *sim)
 {
 	for (;;) {
 		struct kfsim_evheap *h = kfsim_evq_next_heap(&sim->events);
-		const struct kfsim_event *ev;
 		u32 slot;
 
 		if (!h)
-			return BUS_NEVER;
-		ev = &h->ev[0];
-		slot = kfsim_event_data(ev);
-		if (slot >= sim->nr_fixed || sim->slot_seq[slot] == kfsim_event_seq(ev))
-			return kfsim_event_time(ev);
+			return NULL;
+		slot = kfsim_event_data(&h->ev[0]);
+		if (slot >= sim->nr_fixed || sim->slot_seq[slot] == kfsim_event_seq(&h->ev[0]))
+			return h;
 		kfsim_evheap_pop(h);
+	}
+}
+
+/* The time of the first live queued event (bus_live_heap()). */
+static inline u64 bus_next_live(struct plca_sim *sim)
+{
+	struct kfsim_evheap *h = bus_live_heap(sim);
+
+	return h ? kfsim_event_time(&h->ev[0]) : BUS_NEVER;
+}
+
+#define BUS_STALE_MAX 8 /* run timers of earlier idle runs a model looks past, at most */
+
+/*
+ * The time of the first queued event that is not the run timer of an earlier idle run, or of
+ * the first one after @until, whichever comes first; the run timers before it (at most
+ * BUS_STALE_MAX, then the time of the next live event) are taken out of the queue into @stale,
+ * in their order, their number in *@nr.  Withdrawn timers on the way are dropped, as the event
+ * loop would.
+ */
+static inline u64 bus_next_not_run(struct plca_sim *sim, u64 until, struct kfsim_event *stale,
+				   u32 *nr)
+{
+	*nr = 0;
+	for (;;) {
+		struct kfsim_evheap *h = bus_live_heap(sim);
+		u64 t;
+
+		if (!h)
+			return BUS_NEVER;
+		t = kfsim_event_time(&h->ev[0]);
+		if (t > until || *nr == BUS_STALE_MAX || !bus_is_run_timer(sim, &h->ev[0]))
+			return t;
+		stale[(*nr)++] = h->ev[0];
+		kfsim_evheap_pop(h);
+	}
+}
+
+/*
+ * Put the run timers @stale[0 .. @nr) (bus_next_not_run()) back into the queue, as they were,
+ * but those due by @land, which the caller runs (@done): each is one event that frees its slot.
+ * In a committed TO, and in a stretch of idle cycles that bus_fast_idle() allowed,
+ * that event only brings the cycle up to its instant (seg_materialise()).
+ */
+static inline void bus_stale_runs_done(struct plca_sim *sim, const struct kfsim_event *stale,
+				       u32 nr, bool done, u64 land)
+{
+	for (u32 i = 0; i < nr; i++) {
+		if (!done || kfsim_event_time(&stale[i]) > land) {
+			kfsim_evq_push_event(&sim->events, sim->now, &stale[i]);
+			continue;
+		}
+		sim->free_slots[sim->nr_free++] = kfsim_event_data(&stale[i]) - sim->nr_fixed;
+		sim->nr_events++;
 	}
 }
 
@@ -578,6 +706,18 @@ static inline void bus_fast_ifg(struct plca_sim *sim, u32 node, u64 from, bool b
 }
 
 /*
+ * The MAC starts an attempt now (start_tx()); what the RS or the wire does with it is up to the
+ * caller.
+ */
+static inline void bus_mac_sends(struct plca_sim *sim, struct bus_node *n, u32 node)
+{
+	n->mac = MAC_TX;
+	n->mac_tx_start = sim->now;
+	n->waiting = false;
+	bus_cancel(sim, node, EV_MAC);
+}
+
+/*
  * The end of that IFG, nothing new on the wire: the MAC sends (start_tx()); the RS takes the
  * frame (rs_mac_tx_start()), the caller's: into another node's COMMIT, a logical collision;
  * behind its own, the frame goes out.
@@ -588,10 +728,7 @@ static inline void bus_fast_ifg_over(struct plca_sim *sim, u32 node)
 
 	n->ifg_from = 0;
 	n->ifg_clear = false;
-	n->mac = MAC_TX;
-	n->mac_tx_start = sim->now;
-	n->waiting = false;
-	bus_cancel(sim, node, EV_MAC);
+	bus_mac_sends(sim, n, node);
 }
 
 /*
@@ -679,6 +816,93 @@ static inline bool rs_carrier_status(struct plca_sim *sim, u32 node, u64 ignore_
 static inline bool rs_pending_by(const struct bus_node *n, u64 t)
 {
 	return rs_active(n) && n->ds == DS_DELAY_PENDING && t <= n->rs_due;
+}
+
+/*
+ * @n enters (@on) or leaves HOLD/PENDING: the counts the TO decision reads (nr_pending, and per
+ * node id pending_per_id[] and the bitmap pending_ids[]).
+ */
+static inline void bus_pending_count(struct plca_sim *sim, const struct bus_node *n, bool on)
+{
+	u32 id = (u32)n->cfg.plca.node_id;
+	u64 bit = 1ull << (id % 64);
+
+	if (on) {
+		sim->nr_pending++;
+		sim->pending_per_id[id]++;
+		sim->pending_ids[id / 64] |= bit;
+	} else {
+		sim->nr_pending--;
+		if (!--sim->pending_per_id[id])
+			sim->pending_ids[id / 64] &= ~bit;
+	}
+}
+
+/*
+ * The lazy pending_timers (pending_timer() of bus_plca.c): the node's timer is still its own
+ * (not re-armed or cancelled since, the node still DELAY_PENDING), so it turns PENDING at the
+ * TO decision of instant @t, where lazy_pend_settle() settles it.
+ */
+static inline bool bus_lazy_pend_live(const struct plca_sim *sim, const struct bus_node *n,
+				      u32 node)
+{
+	return n->ds == DS_DELAY_PENDING &&
+	       sim->slot_seq[node << BUS_SLOT_SHIFT | EV_RS] == n->pend_tie >> BUS_SLOT_BITS;
+}
+
+static inline bool bus_pending_by(const struct plca_sim *sim, const struct bus_node *n, u32 node,
+				  u64 t)
+{
+	if (n->ds == DS_PENDING)
+		return true;
+	return n->pend_lazy && n->rs_due <= t && bus_lazy_pend_live(sim, n, node);
+}
+
+/*
+ * Whether @node (@n), the next TO's one owner, waits for that TO as the per-TO models of
+ * bus_fast.c and bus_fast_round.c run it: under the RS, nothing on the wire, its MAC deferring
+ * with no IFG or backoff running (due by @t) and no timer, not yet committed, collisions seen,
+ * and a frame pending by the TO decision at @t.
+ */
+static inline bool bus_next_owner_waits(const struct plca_sim *sim, const struct bus_node *n,
+					u32 node, u64 t)
+{
+	return rs_active(n) && n->sig < 0 && n->mac == MAC_DEFER && !n->waiting && !n->ifg_from &&
+	       !n->committed && n->backoff_end <= t && !n->cfg.ignores_collisions &&
+	       sim->slot_seq[node << BUS_SLOT_SHIFT | EV_MAC] == BUS_SEQ_NONE &&
+	       bus_pending_by(sim, n, node, t);
+}
+
+/*
+ * Run the lazy pending_timers that are due now (the TO decision comes after every event of its
+ * instant, so "due by now" is exact): DELAY_PENDING -> PENDING, where set_ds() changes only the
+ * pending counts (neither state is HOLD or IDLE); with @queue, queue the others as real timers
+ * (an idle run begins).  Timers re-armed or cancelled since leave the list.  Inline so that
+ * the round of bus_fast_round.c, which never queues, loses the branch.
+ */
+static inline void bus_lazy_pend_settle(struct plca_sim *sim, bool queue)
+{
+	u32 keep = 0;
+
+	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
+		u32 node = sim->lazy_pend[i];
+		struct bus_node *n = &sim->nodes[node];
+
+		if (!bus_lazy_pend_live(sim, n, node)) {
+			n->pend_lazy = false;
+		} else if (n->rs_due <= sim->now) {
+			n->pend_lazy = false;
+			n->ds = DS_PENDING;
+			bus_pending_count(sim, n, true);
+		} else if (queue) {
+			n->pend_lazy = false;
+			bus_queue_push(sim, n->rs_due, BUS_PRIO_NODE, node << BUS_SLOT_SHIFT | EV_RS,
+				       n->pend_tie >> BUS_SLOT_BITS);
+		} else {
+			sim->lazy_pend[keep++] = node;
+		}
+	}
+	sim->nr_lazy_pend = keep;
 }
 
 void rs_mac_tx_start(struct plca_sim *sim, u32 node);

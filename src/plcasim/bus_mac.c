@@ -22,57 +22,19 @@ static struct bus_frame *head_frame(struct bus_node *n)
 	return &n->queue[n->q_head];
 }
 
-/* The head frame leaves the queue; the MAC has nothing in hand. */
-static inline void queue_pop(struct plca_sim *sim, struct bus_node *n)
-{
-	sim->nr_queued--;
-	/* q_cap is any size, so the ring wraps by comparison, not by a division */
-	if (++n->q_head == n->q_cap)
-		n->q_head = 0;
-	n->q_len--;
-	n->mac = MAC_IDLE;
-	n->attempts = 0;
-}
-
 static void dequeue(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	queue_pop(sim, n);
+	bus_frame_pop(sim, n);
 	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
 		mac_arrival(sim, node);
 	mac_frame_ready(sim, node);
 }
 
-static u32 draw_payload(struct plca_sim *sim, const struct bus_node *n)
-{
-	u32 span = n->cfg.payload_max - n->cfg.payload_min;
-
-	return n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
-}
-
-/* Count an arrival and queue it; false when the queue is full (the frame is dropped). */
-static bool queue_push(struct plca_sim *sim, struct bus_node *n, u64 arrival, u32 payload)
-{
-	u32 tail;
-
-	n->st.generated++;
-	if (n->q_len == n->q_cap) {
-		n->st.dropped_queue++;
-		return false;
-	}
-	tail = n->q_head + n->q_len;
-	if (tail >= n->q_cap)
-		tail -= n->q_cap;
-	n->queue[tail] = (struct bus_frame){arrival, payload};
-	n->q_len++;
-	sim->nr_queued++;
-	return true;
-}
-
 void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
 {
-	if (queue_push(sim, &sim->nodes[node], arrival, payload))
+	if (bus_frame_push(sim, &sim->nodes[node], arrival, payload))
 		mac_frame_ready(sim, node);
 }
 
@@ -82,7 +44,7 @@ void mac_arrival(struct plca_sim *sim, u32 node)
 	struct bus_node *n = &sim->nodes[node];
 	u64 next;
 
-	mac_enqueue(sim, node, sim->now, draw_payload(sim, n));
+	mac_enqueue(sim, node, sim->now, bus_draw_payload(sim, n));
 	switch (n->cfg.load) {
 	case PLCA_SIM_LOAD_POISSON:
 		next = (u64)(kfsim_prandom_exp(&sim->rnd, n->cfg.interval_us * 1000.0) + 0.5);
@@ -148,10 +110,7 @@ static inline void start_tx(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	n->mac = MAC_TX;
-	n->mac_tx_start = sim->now;
-	n->waiting = false;
-	bus_cancel(sim, node, EV_MAC);
+	bus_mac_sends(sim, n, node);
 	if (rs_active(n)) {
 		rs_mac_tx_start(sim, node);
 		return;
@@ -319,27 +278,13 @@ void mac_on_timer(struct plca_sim *sim, u32 node)
 	}
 }
 
-/* The head frame was delivered now. */
-static inline void count_delivered(struct plca_sim *sim, struct bus_node *n)
-{
-	struct bus_frame *f = head_frame(n);
-	u32 bytes = bus_payload_bytes(f->payload);
-
-	n->st.delivered++;
-	n->st.payload_bytes += f->payload;
-	n->st.frame_bytes += bytes + PLCA_SIM_FRAME_OVERHEAD;
-	kfsim_hist_add(&n->lat, sim->now - f->arrival);
-	n->access_sum += (double)(n->tx_start_wire - f->arrival);
-	n->st.access_max_ns = max(n->st.access_max_ns, n->tx_start_wire - f->arrival);
-}
-
 /* The MAC's frame left the wire: delivered, or (faulty MAC) collided unnoticed. */
 void mac_tx_done(struct plca_sim *sim, u32 node, bool ok)
 {
 	struct bus_node *n = &sim->nodes[node];
 
 	if (ok)
-		count_delivered(sim, n);
+		bus_frame_count_delivered(sim, n);
 	else
 		n->st.lost_fault++;
 	rs_data_end(sim, node);
@@ -356,12 +301,8 @@ bool mac_fast_frame_done(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
-	count_delivered(sim, n);
 	rs_fast_frame_end(sim, node);
-	queue_pop(sim, n);
-	if (n->cfg.load == PLCA_SIM_LOAD_SATURATED)
-		queue_push(sim, n, sim->now, draw_payload(sim, n));
-	if (!n->q_len)
+	if (!bus_frame_delivered(sim, n))
 		return false;
 	n->mac = MAC_DEFER;
 	n->backoff_end = 0;

@@ -79,22 +79,6 @@ static void seg_stop(struct plca_sim *sim);
 
 /* ---- data state machine (148.4.5.7) ------------------------------------------------------- */
 
-/* The bookkeeping of a node entering or leaving HOLD/PENDING (the rare case of set_ds()). */
-static void pending_changed(struct plca_sim *sim, const struct bus_node *n, bool was)
-{
-	u32 id = (u32)n->cfg.plca.node_id;
-
-	if (was) {
-		sim->nr_pending--;
-		if (!--sim->pending_per_id[id])
-			sim->pending_ids[id / 64] &= ~(1ull << (id % 64));
-	} else {
-		sim->nr_pending++;
-		sim->pending_per_id[id]++;
-		sim->pending_ids[id / 64] |= 1ull << (id % 64);
-	}
-}
-
 static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data_state ds)
 {
 	bool was = rs_pending(n);
@@ -108,7 +92,7 @@ static inline void set_ds(struct plca_sim *sim, struct bus_node *n, enum rs_data
 	sim->nr_ds_busy += (ds != DS_IDLE) - (n->ds != DS_IDLE);
 	n->ds = ds;
 	if (was != rs_pending(n))
-		pending_changed(sim, n, was);
+		bus_pending_count(sim, n, !was);
 }
 
 /* The node owns (@on) or no longer owns the current TO; nr_committed follows. */
@@ -156,33 +140,10 @@ static void pending_timer(struct plca_sim *sim, u32 node, u64 bt)
 	}
 }
 
-/*
- * Run the lazy pending_timers that are due (the TO decision comes after every event of its
- * instant, so "due by now" is exact); with @queue, queue the others as real timers.
- */
+/* Out of line here: the bit-level path settles at most once per TO decision or idle run. */
 static void lazy_pend_settle(struct plca_sim *sim, bool queue)
 {
-	u32 keep = 0;
-
-	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
-		u32 node = sim->lazy_pend[i];
-		struct bus_node *n = &sim->nodes[node];
-		u32 slot = node << BUS_SLOT_SHIFT | EV_RS;
-		u64 seq = n->pend_tie >> BUS_SLOT_BITS;
-
-		if (sim->slot_seq[slot] != seq || n->ds != DS_DELAY_PENDING) {
-			n->pend_lazy = false; /* re-armed or cancelled since */
-		} else if (n->rs_due <= sim->now) {
-			n->pend_lazy = false;
-			set_ds(sim, n, DS_PENDING);
-		} else if (queue) {
-			n->pend_lazy = false;
-			bus_queue_push(sim, n->rs_due, BUS_PRIO_NODE, slot, seq);
-		} else {
-			sim->lazy_pend[keep++] = node;
-		}
-	}
-	sim->nr_lazy_pend = keep;
+	bus_lazy_pend_settle(sim, queue);
 }
 
 /*
@@ -537,11 +498,45 @@ static void begin_to(struct plca_sim *sim)
 	seg_timer(sim, sim->now, SEGT_TO_EVAL);
 }
 
+
+/*
+ * The run timer at @t of the idle run that a TO decision begins, when it is the next event of
+ * the run: nothing live queued or held up to @t, no lazy pending_timer that the run's start
+ * queues due by then (lazy_pend_settle(sim, true) has just run the ones due now), and @t within
+ * the run.  Then the event loop would pop it next: run it here instead of through the queue, as
+ * the loop would (its sequence number, one event, seg_materialise() at @t), and return true.
+ * Nothing happens in between, so the run is never re-aimed before its timer, which therefore
+ * never goes stale.  Not with struct plca_sim_cfg.bit_level (tests/plcasim/test_sim_fastpath.c
+ * compares the two).
+ */
+static bool seg_run_next(struct plca_sim *sim, u64 t)
+{
+	if (sim->bit_level || t > sim->run_limit || bus_held_live(sim) || bus_next_live(sim) <= t)
+		return false;
+	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
+		u32 node = sim->lazy_pend[i];
+		const struct bus_node *n = &sim->nodes[node];
+
+		if (bus_lazy_pend_live(sim, n, node) && n->rs_due <= t)
+			return false;
+	}
+	sim->seg.eval_pending = false;
+	kfsim_evq_take_seq(&sim->events); /* seg_timer(): the run timer's arming */
+	if (sim->nr_lazy_pend)
+		lazy_pend_settle(sim, true);
+	sim->now = t;
+	sim->nr_events++;
+	sim->fast_runs++;
+	seg_materialise(sim);
+	return true;
+}
+
 /* Commit, or run silently up to the next TO whose owner has a frame. */
 static void to_eval(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
 	u32 next;
+	u64 t;
 
 	seg->eval_pending = false;
 	if (sim->nr_lazy_pend)
@@ -563,7 +558,9 @@ static void to_eval(struct plca_sim *sim)
 	if (next == seg->node_cnt && !sim->bit_level && bus_fast_idle(sim))
 		next = seg->node_cnt;
 	seg->idle_to = next;
-	seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
+	t = seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns;
+	if (!seg_run_next(sim, t))
+		seg_timer(sim, t, SEGT_TO_RUN);
 }
 
 /* Bring cur_id/to_start up to now inside an idle run; begin the TO that starts right now. */

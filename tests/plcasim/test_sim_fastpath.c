@@ -26,6 +26,7 @@
 #include "plcasim/bus_internal.h"
 #include "sim_helpers.h"
 
+
 #if defined(KFSIM_ASAN) || defined(KFSIM_TSAN)
 #define SCALE 8 /* sanitizers run ~10x slower: fewer random segments, shorter runs */
 #else
@@ -54,7 +55,7 @@ struct outcome {
 	u64 seq; /* the event queue's next sequence number: every timer armed took its own */
 	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
 	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
-	u64 fast_commits, fast_arrivals, fast_holds;
+	u64 fast_commits, fast_arrivals, fast_holds, fast_runs;
 	char *trace;
 	size_t trace_len;
 };
@@ -130,6 +131,7 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_commits = sim->fast_commits;
 	out->fast_arrivals = sim->fast_arrivals;
 	out->fast_holds = sim->fast_holds;
+	out->fast_runs = sim->fast_runs;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -148,10 +150,11 @@ static void free_outcome(struct outcome *o, u32 nr)
 /*
  * The fast run's idle skips that began after TO 0, and at a BEACON, its TOs run by the round
  * loop (bus_fast_round.c), and its lone frames run from their TO's decision, from their arrival
- * to the wire and to their hold timer's collision (bus_fast_frame.c), in the last compare().
+ * to the wire and to their hold timer's collision (bus_fast_frame.c), and the idle runs' timers
+ * it ran at once (bus_plca.c, seg_run_next()), in the last compare().
  */
 static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
-static u64 last_commits, last_arrivals, last_holds;
+static u64 last_commits, last_arrivals, last_holds, last_runs;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -165,7 +168,7 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips +
 				 slow.fast_beacon_skips + slow.fast_round_tos +
 				 slow.fast_round_beacons + slow.fast_round_parks + slow.fast_commits +
-				 slow.fast_arrivals + slow.fast_holds,
+				 slow.fast_arrivals + slow.fast_holds + slow.fast_runs,
 			 0);
 	/* the round loop is a one-step TO model too, and it stays off while a trace is written */
 	assert_true(fast.fast_round_tos <= fast.fast_tos);
@@ -228,6 +231,7 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_commits = fast.fast_commits;
 	last_arrivals = fast.fast_arrivals;
 	last_holds = fast.fast_holds;
+	last_runs = fast.fast_runs;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -288,6 +292,9 @@ static void test_bench_segments(void **state)
 		      300.0 / SCALE, (unsigned long long)tos, (unsigned long long)cycles,
 		      (unsigned long long)last_commits, (unsigned long long)last_arrivals);
 	assert_true(last_commits > 100 / SCALE); /* the arrival model is off while tracing */
+	print_message("32 Poisson 10 ms: %llu idle runs' timers run at once\n",
+		      (unsigned long long)last_runs);
+	assert_true(last_runs > 100 / SCALE);
 	uniform(nodes, 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 0);
 	compare("8 saturated CSMA/CD", nodes, 8, 1, 0, &s, 1, true, NULL, NULL);
 	uniform(nodes, 8, PLCA_SIM_MODE_MIXED, PLCA_SIM_LOAD_POISSON, 500, 46, 1500, 0);
@@ -413,7 +420,7 @@ static void test_lone_frames(void **state)
 	struct plca_sim_node_cfg nodes[MAX_NODES];
 	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
-	u64 commits = 0, arrivals = 0, holds = 0;
+	u64 commits = 0, arrivals = 0, holds = 0, direct = 0;
 	u32 runs = 0, used = 0;
 
 	(void)state;
@@ -469,16 +476,19 @@ static void test_lone_frames(void **state)
 				commits += last_commits;
 				arrivals += last_arrivals;
 				holds += last_holds;
+				direct += last_runs;
 				used += last_commits && last_arrivals + last_holds;
 				runs++;
 			}
 	print_message("%u Poisson and periodic segments agree: lone frames %llu from their TO's "
 		      "decision, %llu from their arrival to the wire, %llu to their hold timer; "
-		      "from the decision and the arrival on %u segments\n",
+		      "from the decision and the arrival on %u segments; %llu idle runs' timers run "
+		      "at once\n",
 		      runs, (unsigned long long)commits, (unsigned long long)arrivals,
-		      (unsigned long long)holds, used);
+		      (unsigned long long)holds, used, (unsigned long long)direct);
 	assert_true(used > runs / 6);
 	assert_true(commits > 500 / SCALE && arrivals > 150 / SCALE && holds > 150 / SCALE);
+	assert_true(direct > 500 / SCALE);
 
 	/* pairs of nodes share each id: no TO has a lone owner */
 	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
@@ -735,6 +745,75 @@ static void test_lazy_counts_mid_run(void **state)
 		      (u32)READS);
 }
 
+
+/* FNV-1a over @len bytes, on from @h. */
+static u64 fnv(u64 h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * The bit-level path itself, pinned: runs with a trace, cut into steps with links, PLCA settings
+ * and scripted frames changed between them, must give exactly what they gave at f0b77da (a
+ * fingerprint of the report, every node's statistics and latency histogram, the random state,
+ * the sequence number and the trace).  The other tests compare the fast path with the bit-level
+ * one; this one catches a change that alters both alike, such as one to the event queue, the
+ * event loop or the helpers both paths share.  A change of the model that is meant to alter
+ * results has to say so by updating the numbers.
+ */
+static void test_event_order_pinned(void **state)
+{
+	static const u64 pinned[] = {0x94ff5795cba46e6dull, 0x8db8a8468b1a5f94ull,
+				      0x5dc1538bbd8ef5a7ull, 0x585b42253d1c7cbeull};
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct step steps[4];
+	static struct outcome o;
+	u64 got[4];
+
+	(void)state;
+	for (u32 c = 0; c < 4; c++) {
+		u32 nr = c == 1 ? 8 : c == 3 ? 16 : 32;
+		u64 h = 0xcbf29ce484222325ull;
+
+		switch (c) {
+		case 0:
+			uniform(nodes, nr, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 10000, 64, 64, 0);
+			break;
+		case 1:
+			uniform(nodes, nr, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 46, 1500, 0);
+			break;
+		case 2:
+			uniform(nodes, nr, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 1);
+			break;
+		default:
+			uniform(nodes, nr, PLCA_SIM_MODE_MIXED, PLCA_SIM_LOAD_POISSON, 300, 46, 1500, 0);
+			break;
+		}
+		for (u32 i = 0; i < 4; i++)
+			steps[i] = (struct step){.until = MS(25) * (i + 1), .what = 1 + (int)((c + i) % 4),
+						 .node = (c * 7 + i * 5) % nr, .arg = 12345 + 2 * i};
+		run(nodes, nr, 11 + c, c % 2 ? 10000 : -1, steps, 4, true, true, &o);
+		h = fnv(h, &o.rep, sizeof(o.rep));
+		for (u32 i = 0; i < nr; i++) {
+			h = fnv(h, &o.st[i], sizeof(o.st[i]));
+			h = fnv(h, o.lat[i].bucket, KFSIM_HIST_BUCKETS * sizeof(u32));
+		}
+		h = fnv(h, &o.rnd, sizeof(o.rnd));
+		h = fnv(h, &o.seq, sizeof(o.seq));
+		h = fnv(h, o.trace, o.trace_len);
+		got[c] = h;
+		print_message("event order %u: %llu events, fingerprint 0x%016llx\n", c,
+			      (unsigned long long)o.rep.events, (unsigned long long)h);
+		free_outcome(&o, nr);
+	}
+	for (u32 c = 0; c < 4; c++)
+		assert_int_equal(got[c], pinned[c]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),
+		cmocka_unit_test(test_event_order_pinned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 
 #include <kfsim/elevator.h>
 
+#include "support/cli_assert.h"
 #include "support/cli_run.h"
 
 #define JOB_A "name=a,rw=read,bs=4k,offset=0%,size=50%"
@@ -107,18 +108,6 @@ static void test_json_and_files(void **state)
 	fclose(f);
 	unlink(trace);
 	unlink(plot);
-}
-
-/* @path holds exactly @text (the old file a failed run must leave as it was). */
-static void assert_file_is(const char *path, const char *text)
-{
-	char buf[64] = "";
-	FILE *f = fopen(path, "r");
-
-	assert_non_null(f);
-	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
-	fclose(f);
-	assert_string_equal(buf, text);
 }
 
 /*

@@ -43,15 +43,21 @@ static void test_kfuncs_text_and_json(void **state)
 	cli_result_free(&r);
 }
 
+/* A fresh directory @dir (a mkdtemp() template) and the demo's @svg and @trace paths in it. */
+static void demo_paths(char *dir, char svg[128], char trace[128])
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(svg, 128, "%s/t.svg", dir);
+	snprintf(trace, 128, "%s/t.json", dir);
+}
+
 static void test_demo_json_and_pictures(void **state)
 {
 	char dir[] = "/tmp/kfsim-bpf-cli-XXXXXX";
 	char svg[128], trace[128];
 	struct cli_result r;
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(svg, sizeof(svg), "%s/t.svg", dir);
-	snprintf(trace, sizeof(trace), "%s/t.json", dir);
+	demo_paths(dir, svg, trace);
 	assert_int_equal(
 		cli_run(&r, (const char *const[]){"bpf", "demo", "--json", "--rounds", "500",
 						  "--svg", svg, "--trace", trace, NULL}),
@@ -70,18 +76,6 @@ static void test_demo_json_and_pictures(void **state)
 	rmdir(dir);
 }
 
-/* @path holds exactly @text. */
-static void assert_file_is(const char *path, const char *text)
-{
-	char buf[64] = "";
-	FILE *f = fopen(path, "r");
-
-	assert_non_null(f);
-	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
-	fclose(f);
-	assert_string_equal(buf, text);
-}
-
 /*
  * A demo whose trace (or SVG) cannot be written exits 1 and leaves the other old file as it
  * was: fuzzing found "--svg s.svg --trace /nonexistent/t" replacing s.svg.
@@ -91,19 +85,10 @@ static void test_demo_failure_keeps_old_pictures(void **state)
 	char dir[] = "/tmp/kfsim-bpf-cli-XXXXXX";
 	char svg[128], trace[128];
 	struct cli_result r;
-	FILE *f;
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(svg, sizeof(svg), "%s/t.svg", dir);
-	snprintf(trace, sizeof(trace), "%s/t.json", dir);
-	f = fopen(svg, "w");
-	assert_non_null(f);
-	fputs("old svg\n", f);
-	fclose(f);
-	f = fopen(trace, "w");
-	assert_non_null(f);
-	fputs("old trace\n", f);
-	fclose(f);
+	demo_paths(dir, svg, trace);
+	write_file(svg, "old svg\n");
+	write_file(trace, "old trace\n");
 	for (int i = 0; i < 2; i++) {
 		const char *bad = i ? "/dev/full" : "/nonexistent-dir/t.json";
 

@@ -101,6 +101,14 @@ static void test_trace_file(void **state)
 	unlink(path);
 }
 
+/* A fresh directory @dir (a mkdtemp() template), the sweep's @csv and its plots' @prefix in it. */
+static void sweep_paths(char *dir, char csv[256], char prefix[256])
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(csv, 256, "%s/sweep.csv", dir);
+	snprintf(prefix, 256, "%s/plca", dir);
+}
+
 static void test_sweep_files(void **state)
 {
 	char dir[] = "/tmp/kfsim-plca-sweep-XXXXXX";
@@ -108,9 +116,7 @@ static void test_sweep_files(void **state)
 	struct cli_result r;
 	char *text;
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
-	snprintf(prefix, sizeof(prefix), "%s/plca", dir);
+	sweep_paths(dir, csv, prefix);
 	RUN(&r, "plca", "sweep", "--nodes", "3", "--duration", "20", "--csv", csv, "--svg-prefix",
 	    prefix);
 	assert_int_equal(r.status, 0);
@@ -145,20 +151,11 @@ static void test_sweep_failure_keeps_old_files(void **state)
 	char csv[256], prefix[256], svg[300];
 	struct cli_result r;
 	char *text;
-	FILE *f;
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
-	snprintf(prefix, sizeof(prefix), "%s/plca", dir);
+	sweep_paths(dir, csv, prefix);
 	snprintf(svg, sizeof(svg), "%s-throughput.svg", prefix);
-	f = fopen(csv, "w");
-	assert_non_null(f);
-	fputs("old csv\n", f);
-	fclose(f);
-	f = fopen(svg, "w");
-	assert_non_null(f);
-	fputs("old svg\n", f);
-	fclose(f);
+	write_file(csv, "old csv\n");
+	write_file(svg, "old svg\n");
 	RUN(&r, "plca", "sweep", "--nodes", "2", "--duration", "1", "--csv", csv, "--svg",
 	    "/nonexistent-dir/plca");
 	assert_int_equal(r.status, 1);

@@ -11,4 +11,14 @@
  */
 void assert_usage_error(struct cli_result *r, const char *needle);
 
+/**
+ * write_file() - make @path hold exactly @text (an old output a failed run must leave as it was).
+ */
+void write_file(const char *path, const char *text);
+
+/**
+ * assert_file_is() - @path holds exactly @text (up to 63 bytes are compared).
+ */
+void assert_file_is(const char *path, const char *text);
+
 #endif /* KFSIM_TESTS_CLI_ASSERT_H */

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/single_threaded.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,7 +57,6 @@ static struct explore_proc {
 	const struct kfsim_bpf_explore_opts *opts;
 	unsigned int round;
 	bool in_path; /* this process runs a path of the exploration */
-	bool one_thread; /* the exploring process had one thread at the start: fork_path() */
 	struct kfsim_bpf_explore_path cur;
 	void *result; /* this process's result buffer */
 } proc;
@@ -137,40 +137,31 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	path_end(KFSIM_BPF_PATH_CRASH, sig);
 }
 
-/* Whether this process has one thread (/proc/self/status); false when it cannot tell. */
-static bool single_threaded(void)
-{
-	char line[128];
-	bool one = false;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Threads:", 8)) {
-			one = atoi(line + 8) == 1;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return one;
-}
+/*
+ * A sanitizer's runtime in this process, whoever was built with it: libkfsim itself, or a
+ * program `kfsim-bpf-cc --sanitize address` built against the plain library.  Weak: the symbols
+ * are there only when the runtime is.
+ */
+extern void __asan_init(void) __attribute__((weak));
+extern void __tsan_init(void) __attribute__((weak));
+extern void __lsan_do_leak_check(void) __attribute__((weak));
 
 /*
  * A path's process.  Not fork() when the process has one thread: fork()'s atfork handlers are
  * jemalloc's, which lock every arena's and bin's mutex before and unlock (parent) or
  * re-initialise (child) each one after, a write to each of their pages that copy-on-write then
  * copies, in both processes, at every decision point (40 % of the exploration's page faults).
- * They guard against another thread holding a lock at the fork: with none (checked once, at the
- * start), and a decision point being outside any allocation, there is nothing to guard.  Under
- * a sanitizer fork() stays: its runtime's handlers keep its own state right in the child.
+ * They guard against another thread holding a lock at the fork: with none (glibc's
+ * __libc_single_threaded, asked at every fork: it turns false for good at the first thread the
+ * process creates, a path callback's included), and a decision point being outside any
+ * allocation, there is nothing to guard.  With a sanitizer's runtime loaded fork() stays: its
+ * interceptor locks the runtime's own allocator and stack depot around the fork.
  */
 static pid_t fork_path(void)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(KFSIM_ASAN) || \
-	defined(KFSIM_TSAN)
-	return fork();
-#else
-	return proc.one_thread ? _Fork() : fork();
-#endif
+	if (!__libc_single_threaded || __asan_init || __tsan_init || __lsan_do_leak_check)
+		return fork();
+	return _Fork();
 }
 
 /*
@@ -318,7 +309,6 @@ int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,
 	sh->deadline_ns = now_ns() + (u64)opts->timeout_ms * 1000000ull;
 	proc.sh = sh;
 	proc.opts = opts;
-	proc.one_thread = single_threaded();
 	for (unsigned int round = 0; round <= opts->max_flips && !sh->stop; round++) {
 		unsigned int before = sh->nr_paths;
 		pid_t pid;

@@ -5,11 +5,12 @@
 /*
  * What the kfsim program's subcommands share beyond the option parser (src/cliopts/cliopts.h:
  * exit statuses, option tables, value parsing): the command table entry, the tour step
- * interface, and the progress line and budget of long runs.
+ * interface, the progress line and budget of long runs, and the commit of a run's output files.
  */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <kfsim/outfile.h>
 #include <kfsim/types.h>
 #include "cliopts/cliopts.h"
 
@@ -143,5 +144,20 @@ void kfsim_cli_progress_end(struct kfsim_cli_progress *p);
  */
 int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char *what,
 		     bool force);
+
+/**
+ * kfsim_cli_commit_outputs() - replace every output file of a run, or none of them
+ * @cmd: the subcommand, for the message
+ * @group: the run's output files, complete (kfsim_outfile_open(), kfsim_trace_finish())
+ * @names: the paths the user named, in the order of @group
+ * @nr: how many
+ *
+ * One transaction (kfsim_outfile_commit_all()); a failure is reported naming the file whose
+ * writing failed, or every file when a rename did (the ones already renamed are put back).
+ *
+ * Return: KFSIM_EXIT_OK, or kfsim_cli_fail()'s status.
+ */
+int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_outfile *group,
+			     const char *const *names, size_t nr);
 
 #endif /* KFSIM_CLI_H */

@@ -808,10 +808,36 @@ static void print_trace_summary(const struct kfsim_trace *trace, const char *pat
 		       trace->first_ts_us / 1e3, trace->last_ts_us / 1e3, trace->nr_dropped);
 }
 
+/* The trace and the plot of a run that succeeded: both replace their targets, or neither. */
+static int commit_outputs(const struct bfq_opts *o, struct kfsim_trace *trace,
+			  struct kfsim_outfile *plot)
+{
+	struct kfsim_outfile group[2];
+	const char *names[2];
+	size_t nr = 0;
+	int err;
+
+	if (o->trace_path) {
+		err = kfsim_trace_finish(trace, &group[nr]);
+		if (err) {
+			if (o->plot_path)
+				kfsim_outfile_abort(plot);
+			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->trace_path);
+		}
+		names[nr++] = o->trace_path;
+	}
+	if (o->plot_path) {
+		group[nr] = *plot;
+		names[nr++] = o->plot_path;
+	}
+	return kfsim_cli_commit_outputs(CMD, group, names, nr);
+}
+
 /*
  * The run's output files: both are opened before the run (a path that cannot be written is
- * refused before anything is), and the plot is written before the trace is committed and
- * committed only after it, so that a failure of either leaves both old files as they were.
+ * refused before anything is), and both are committed together once the run and the plot
+ * are complete (commit_outputs()), so that a failure of either leaves both old files as they
+ * were.
  */
 static int cmd_sim(struct bfq_opts *o)
 {
@@ -859,30 +885,17 @@ static int cmd_sim(struct bfq_opts *o)
 			return kfsim_cli_fail(CMD, plot_err, "cannot write '%s'", o->plot_path);
 		}
 	}
-	if (o->trace_path) {
-		if (err) {
-			kfsim_trace_abort(&trace); /* the old file stays */
-		} else {
-			err = kfsim_trace_close(&trace);
-			if (err) {
-				if (o->plot_path)
-					kfsim_outfile_abort(&plot);
-				kfsim_bfq_sim_destroy(sim);
-				return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->trace_path);
-			}
-		}
-	}
 	if (err) {
+		if (o->trace_path)
+			kfsim_trace_abort(&trace); /* the old files stay */
 		if (o->plot_path)
 			kfsim_outfile_abort(&plot);
 		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
 	}
-	if (o->plot_path) {
-		err = kfsim_outfile_commit(&plot);
-		if (err) {
-			kfsim_bfq_sim_destroy(sim);
-			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->plot_path);
-		}
+	err = commit_outputs(o, &trace, &plot);
+	if (err) {
+		kfsim_bfq_sim_destroy(sim);
+		return err;
 	}
 	if (o->json) {
 		kfsim_json_init(&json, stdout, true);

@@ -102,14 +102,16 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_
 }
 
 /*
- * Both through kfsim_outfile, both opened before either is written, and the SVG committed
- * only after the trace: an old file stays unless both new ones are complete.
+ * Both through kfsim_outfile, both opened before either is written, and committed together
+ * (kfsim_cli_commit_outputs()): both old files stay unless both new ones are complete.
  */
 static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title, const char *svg,
 			  const char *trace)
 {
-	struct kfsim_outfile f;
+	struct kfsim_outfile f, group[2];
 	struct kfsim_trace tr;
+	const char *names[2];
+	size_t nr = 0;
 	int err;
 
 	if (svg) {
@@ -138,19 +140,19 @@ static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title
 	}
 	if (trace) {
 		kfsim_bpf_timeline_trace(tl, &tr, 1);
-		err = kfsim_trace_close(&tr);
+		err = kfsim_trace_finish(&tr, &group[nr]);
 		if (err) {
 			if (svg)
 				kfsim_outfile_abort(&f);
 			return kfsim_cli_fail("bpf", err, "cannot write '%s'", trace);
 		}
+		names[nr++] = trace;
 	}
 	if (svg) {
-		err = kfsim_outfile_commit(&f);
-		if (err)
-			return kfsim_cli_fail("bpf", err, "cannot write '%s'", svg);
+		group[nr] = f;
+		names[nr++] = svg;
 	}
-	return KFSIM_EXIT_OK;
+	return kfsim_cli_commit_outputs("bpf", group, names, nr);
 }
 
 static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, const char *trace,

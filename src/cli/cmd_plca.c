@@ -724,8 +724,10 @@ static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
 }
 
 /*
- * The CSV is written first but committed only once the plots are: a sweep that fails on
- * either leaves the old CSV and plots as they were.
+ * The CSV is written first but committed only once the plots are: a sweep whose CSV or plots
+ * cannot be written leaves the old CSV and plots as they were.  Not one transaction: the plots
+ * are committed by kfsim_plca_sweep_svg() itself, so a failure of the CSV's own fsync or rename
+ * after that leaves the new plots beside the old CSV.
  */
 static int sweep_outputs(const struct plca_opts *o, const struct plca_sweep_point *points,
 			 int nr)

@@ -194,6 +194,19 @@ int kfsim_trace_close(struct kfsim_trace *trace)
 	return ret;
 }
 
+int kfsim_trace_finish(struct kfsim_trace *trace, struct kfsim_outfile *out)
+{
+	if (!trace->file || !trace->owns_file)
+		return -EBADF;
+	fputs("\n]}\n", trace->file);
+	if (trace->broken)
+		kfsim_outfile_fail(&trace->out, -ENOMEM);
+	*out = trace->out; /* the file is the caller's from here: trace_release() leaves it */
+	trace->owns_file = false;
+	trace_release(trace);
+	return 0;
+}
+
 void kfsim_trace_abort(struct kfsim_trace *trace)
 {
 	if (!trace->file)

@@ -13,6 +13,7 @@
 
 #include <kfsim/err.h>
 #include <kfsim/json.h>
+#include <kfsim/outfile.h>
 #include <kfsim/svg_plot.h>
 #include <kfsim/trace_event.h>
 
@@ -171,6 +172,53 @@ static void test_trace_keeps_old_file(void **state)
 	assert_int_equal(kfsim_trace_close(&trace), -ENOSPC);
 }
 
+/*
+ * kfsim_trace_finish(): the trace's file committed in a group with another file, all or none.
+ * A group whose other member cannot be written leaves the old trace; a good group replaces
+ * both; a stream trace has no file of its own to hand over.
+ */
+static void test_trace_finish_in_a_group(void **state)
+{
+	char path[] = "/tmp/kfsim-trace-XXXXXX";
+	struct kfsim_outfile group[2];
+	struct kfsim_trace trace;
+	int fd = mkstemp(path);
+	FILE *mem;
+	char *text;
+
+	assert_int_equal(write(fd, "old\n", 4), 4);
+	close(fd);
+	assert_int_equal(kfsim_trace_open(&trace, path), 0);
+	kfsim_trace_instant(&trace, 1, 1, "x", "y", 1.0);
+	assert_int_equal(kfsim_trace_finish(&trace, &group[0]), 0);
+	assert_int_equal(trace.nr_events, 1); /* the counts stay readable */
+	assert_int_equal(kfsim_outfile_open(&group[1], "/dev/full"), 0);
+	for (int i = 0; i < 10000; i++)
+		fputs("data that does not fit\n", group[1].file);
+	assert_int_equal(kfsim_outfile_commit_all(group, 2), -ENOSPC);
+	text = read_all(path);
+	assert_string_equal(text, "old\n");
+	free(text);
+
+	assert_int_equal(kfsim_trace_open(&trace, path), 0);
+	kfsim_trace_instant(&trace, 1, 1, "x", "y", 1.0);
+	assert_int_equal(kfsim_trace_finish(&trace, &group[0]), 0);
+	assert_int_equal(kfsim_outfile_commit_all(group, 1), 0);
+	text = read_all(path);
+	assert_non_null(strstr(text, "\"name\":\"x\""));
+	assert_non_null(strstr(text, "\n]}\n"));
+	free(text);
+	unlink(path);
+
+	mem = tmpfile();
+	assert_non_null(mem);
+	kfsim_trace_open_stream(&trace, mem);
+	assert_int_equal(kfsim_trace_finish(&trace, &group[0]), -EBADF);
+	assert_int_equal(kfsim_trace_close(&trace), 0);
+	fclose(mem);
+	(void)state;
+}
+
 /* --trace-max: events are dropped whole, the document stays valid, the window is reported. */
 static void test_trace_cap(void **state)
 {
@@ -274,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_svg_save_failure_keeps_devices),
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_trace_keeps_old_file),
+		cmocka_unit_test(test_trace_finish_in_a_group),
 		cmocka_unit_test(test_trace_cap),
 		cmocka_unit_test(test_plot_keeps_old_file),
 		cmocka_unit_test(test_svg_plot),

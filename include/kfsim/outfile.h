@@ -144,6 +144,16 @@ void kfsim_outfile_abort(struct kfsim_outfile *of);
 int kfsim_outfile_commit_all(struct kfsim_outfile *files, size_t nr);
 
 /**
+ * kfsim_outfile_commit_group() - kfsim_outfile_commit_all() for files that are not one array
+ * @files: pointers to the open output files (each stays where it was opened: its stream writes
+ *         through its address, so an open kfsim_outfile must never be copied or moved)
+ * @nr: how many
+ *
+ * Return: as kfsim_outfile_commit_all().
+ */
+int kfsim_outfile_commit_group(struct kfsim_outfile *const *files, size_t nr);
+
+/**
  * kfsim_outfile_fail() - record @err as the file's error (the content turned out wrong)
  * @of: an open output file
  * @err: a negative errno

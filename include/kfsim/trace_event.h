@@ -113,16 +113,18 @@ int kfsim_trace_close(struct kfsim_trace *trace);
 /**
  * kfsim_trace_finish() - end the document and hand its file over, not yet committed
  * @trace: a trace opened with kfsim_trace_open()
- * @out: receives the output file, to be committed together with others as one transaction
- *       (kfsim_outfile_commit_all()) or dropped (kfsim_outfile_abort()): the caller's now
  *
- * For a command that writes a trace and other files and must replace all of them or none.
- * The counts of @trace (nr_events, nr_dropped, the traced window) stay readable.  A trace that
- * ran out of memory hands its file over with -ENOMEM recorded, so that its commit fails.
+ * For a command that writes a trace and other files and must replace all of them or none:
+ * the file returned is to be committed together with the others as one transaction
+ * (kfsim_outfile_commit_group()) or dropped (kfsim_outfile_abort()).  It lives inside @trace
+ * (its stream writes through that address), so @trace must stay in place until then.  The counts
+ * of @trace (nr_events, nr_dropped, the traced window) stay readable.  A trace that ran out of
+ * memory hands its file over with -ENOMEM recorded, so that its commit fails.
  *
- * Return: 0, or -EBADF when @trace is not open on a file of its own (kfsim_trace_open_stream()).
+ * Return: the trace's output file, or NULL when @trace is not open on a file of its own
+ * (kfsim_trace_open_stream()).
  */
-int kfsim_trace_finish(struct kfsim_trace *trace, struct kfsim_outfile *out);
+struct kfsim_outfile *kfsim_trace_finish(struct kfsim_trace *trace);
 
 /**
  * kfsim_trace_abort() - drop the trace: the file named at open keeps its old content

@@ -152,12 +152,12 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
  * @names: the paths the user named, in the order of @group
  * @nr: how many
  *
- * One transaction (kfsim_outfile_commit_all()); a failure is reported naming the file whose
+ * One transaction (kfsim_outfile_commit_group()); a failure is reported naming the file whose
  * writing failed, or every file when a rename did (the ones already renamed are put back).
  *
  * Return: KFSIM_EXIT_OK, or kfsim_cli_fail()'s status.
  */
-int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_outfile *group,
+int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_outfile *const *group,
 			     const char *const *names, size_t nr);
 
 #endif /* KFSIM_CLI_H */

@@ -812,22 +812,16 @@ static void print_trace_summary(const struct kfsim_trace *trace, const char *pat
 static int commit_outputs(const struct bfq_opts *o, struct kfsim_trace *trace,
 			  struct kfsim_outfile *plot)
 {
-	struct kfsim_outfile group[2];
+	struct kfsim_outfile *group[2];
 	const char *names[2];
 	size_t nr = 0;
-	int err;
 
 	if (o->trace_path) {
-		err = kfsim_trace_finish(trace, &group[nr]);
-		if (err) {
-			if (o->plot_path)
-				kfsim_outfile_abort(plot);
-			return kfsim_cli_fail(CMD, err, "cannot write '%s'", o->trace_path);
-		}
+		group[nr] = kfsim_trace_finish(trace);
 		names[nr++] = o->trace_path;
 	}
 	if (o->plot_path) {
-		group[nr] = *plot;
+		group[nr] = plot;
 		names[nr++] = o->plot_path;
 	}
 	return kfsim_cli_commit_outputs(CMD, group, names, nr);

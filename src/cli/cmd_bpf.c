@@ -108,7 +108,7 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_
 static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title, const char *svg,
 			  const char *trace)
 {
-	struct kfsim_outfile f, group[2];
+	struct kfsim_outfile f, *group[2];
 	struct kfsim_trace tr;
 	const char *names[2];
 	size_t nr = 0;
@@ -140,16 +140,11 @@ static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title
 	}
 	if (trace) {
 		kfsim_bpf_timeline_trace(tl, &tr, 1);
-		err = kfsim_trace_finish(&tr, &group[nr]);
-		if (err) {
-			if (svg)
-				kfsim_outfile_abort(&f);
-			return kfsim_cli_fail("bpf", err, "cannot write '%s'", trace);
-		}
+		group[nr] = kfsim_trace_finish(&tr);
 		names[nr++] = trace;
 	}
 	if (svg) {
-		group[nr] = f;
+		group[nr] = &f;
 		names[nr++] = svg;
 	}
 	return kfsim_cli_commit_outputs("bpf", group, names, nr);

@@ -354,7 +354,7 @@ static void sync_dir_of(const char *path)
 
 int kfsim_outfile_commit(struct kfsim_outfile *of)
 {
-	return kfsim_outfile_commit_all(of, 1);
+	return kfsim_outfile_commit_group(&of, 1);
 }
 
 /* A hard link to @target beside it, so that a failed group commit can put it back. */
@@ -380,7 +380,7 @@ static char *keep_old(const char *target)
 	return NULL;
 }
 
-int kfsim_outfile_commit_all(struct kfsim_outfile *files, size_t nr)
+int kfsim_outfile_commit_group(struct kfsim_outfile *const *files, size_t nr)
 {
 	char **kept = nr > 1 ? calloc(nr, sizeof(*kept)) : NULL;
 	size_t i, renamed = 0;
@@ -389,13 +389,13 @@ int kfsim_outfile_commit_all(struct kfsim_outfile *files, size_t nr)
 	if (nr > 1 && !kept)
 		err = -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		int ret = outfile_finish_data(&files[i]);
+		int ret = outfile_finish_data(files[i]);
 
 		if (ret && !err)
 			err = ret;
 	}
 	for (i = 0; i < nr && !err; i++, renamed++) {
-		struct kfsim_outfile *of = &files[i];
+		struct kfsim_outfile *of = files[i];
 
 		if (!of->tmp)
 			continue;
@@ -411,24 +411,41 @@ int kfsim_outfile_commit_all(struct kfsim_outfile *files, size_t nr)
 	if (err) {
 		/* put back what was replaced, remove what was new */
 		for (i = 0; i < renamed; i++) {
-			if (kept && kept[i] && !rename(kept[i], files[i].target)) {
+			if (kept && kept[i] && !rename(kept[i], files[i]->target)) {
 				free(kept[i]);
 				kept[i] = NULL;
-			} else if (!files[i].had_target && !files[i].in_place) {
-				unlink(files[i].target);
+			} else if (!files[i]->had_target && !files[i]->in_place) {
+				unlink(files[i]->target);
 			}
 		}
 	}
 	for (i = 0; i < nr; i++) {
-		if (!err && files[i].target && !files[i].in_place)
-			sync_dir_of(files[i].target);
+		if (!err && files[i]->target && !files[i]->in_place)
+			sync_dir_of(files[i]->target);
 		if (kept && kept[i]) {
 			unlink(kept[i]);
 			free(kept[i]);
 		}
-		kfsim_outfile_abort(&files[i]);
+		kfsim_outfile_abort(files[i]);
 	}
 	free(kept);
+	return err;
+}
+
+int kfsim_outfile_commit_all(struct kfsim_outfile *files, size_t nr)
+{
+	struct kfsim_outfile **group = calloc(nr ? nr : 1, sizeof(*group));
+	int err;
+
+	if (!group) {
+		for (size_t i = 0; i < nr; i++)
+			kfsim_outfile_abort(&files[i]);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr; i++)
+		group[i] = &files[i];
+	err = kfsim_outfile_commit_group(group, nr);
+	free(group);
 	return err;
 }
 

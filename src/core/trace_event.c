@@ -194,17 +194,18 @@ int kfsim_trace_close(struct kfsim_trace *trace)
 	return ret;
 }
 
-int kfsim_trace_finish(struct kfsim_trace *trace, struct kfsim_outfile *out)
+struct kfsim_outfile *kfsim_trace_finish(struct kfsim_trace *trace)
 {
+	struct kfsim_outfile *out = &trace->out;
+
 	if (!trace->file || !trace->owns_file)
-		return -EBADF;
+		return NULL;
 	fputs("\n]}\n", trace->file);
 	if (trace->broken)
-		kfsim_outfile_fail(&trace->out, -ENOMEM);
-	*out = trace->out; /* the file is the caller's from here: trace_release() leaves it */
-	trace->owns_file = false;
+		kfsim_outfile_fail(out, -ENOMEM);
+	trace->owns_file = false; /* the file is the caller's to commit or abort from here */
 	trace_release(trace);
-	return 0;
+	return out;
 }
 
 void kfsim_trace_abort(struct kfsim_trace *trace)

@@ -180,7 +180,7 @@ static void test_trace_keeps_old_file(void **state)
 static void test_trace_finish_in_a_group(void **state)
 {
 	char path[] = "/tmp/kfsim-trace-XXXXXX";
-	struct kfsim_outfile group[2];
+	struct kfsim_outfile full, *group[2];
 	struct kfsim_trace trace;
 	int fd = mkstemp(path);
 	FILE *mem;
@@ -190,20 +190,23 @@ static void test_trace_finish_in_a_group(void **state)
 	close(fd);
 	assert_int_equal(kfsim_trace_open(&trace, path), 0);
 	kfsim_trace_instant(&trace, 1, 1, "x", "y", 1.0);
-	assert_int_equal(kfsim_trace_finish(&trace, &group[0]), 0);
+	group[0] = kfsim_trace_finish(&trace);
+	assert_non_null(group[0]);
 	assert_int_equal(trace.nr_events, 1); /* the counts stay readable */
-	assert_int_equal(kfsim_outfile_open(&group[1], "/dev/full"), 0);
+	assert_int_equal(kfsim_outfile_open(&full, "/dev/full"), 0);
 	for (int i = 0; i < 10000; i++)
-		fputs("data that does not fit\n", group[1].file);
-	assert_int_equal(kfsim_outfile_commit_all(group, 2), -ENOSPC);
+		fputs("data that does not fit\n", full.file);
+	group[1] = &full;
+	assert_int_equal(kfsim_outfile_commit_group(group, 2), -ENOSPC);
+	assert_int_equal(full.err, -ENOSPC); /* the error is the file's own, where it was opened */
 	text = read_all(path);
 	assert_string_equal(text, "old\n");
 	free(text);
 
 	assert_int_equal(kfsim_trace_open(&trace, path), 0);
 	kfsim_trace_instant(&trace, 1, 1, "x", "y", 1.0);
-	assert_int_equal(kfsim_trace_finish(&trace, &group[0]), 0);
-	assert_int_equal(kfsim_outfile_commit_all(group, 1), 0);
+	group[0] = kfsim_trace_finish(&trace);
+	assert_int_equal(kfsim_outfile_commit_group(group, 1), 0);
 	text = read_all(path);
 	assert_non_null(strstr(text, "\"name\":\"x\""));
 	assert_non_null(strstr(text, "\n]}\n"));
@@ -213,7 +216,7 @@ static void test_trace_finish_in_a_group(void **state)
 	mem = tmpfile();
 	assert_non_null(mem);
 	kfsim_trace_open_stream(&trace, mem);
-	assert_int_equal(kfsim_trace_finish(&trace, &group[0]), -EBADF);
+	assert_null(kfsim_trace_finish(&trace));
 	assert_int_equal(kfsim_trace_close(&trace), 0);
 	fclose(mem);
 	(void)state;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <kfsim/outfile.h>
+#include <kfsim/trace_event.h>
 #include <kfsim/types.h>
 #include "cliopts/cliopts.h"
 
@@ -146,18 +147,19 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
 		     bool force);
 
 /**
- * kfsim_cli_commit_outputs() - replace every output file of a run, or none of them
+ * kfsim_cli_commit_outputs() - replace a run's trace and plot, both or neither
  * @cmd: the subcommand, for the message
- * @group: the run's output files, complete (kfsim_outfile_open(), kfsim_trace_finish())
- * @names: the paths the user named, in the order of @group
- * @nr: how many
+ * @trace: the run's trace (kfsim_trace_open()), ended here; used when @trace_path is set
+ * @trace_path: the path the user named for it, or NULL for no trace
+ * @plot: the run's plot, complete (kfsim_outfile_open()); used when @plot_path is set
+ * @plot_path: the path the user named for it, or NULL for no plot
  *
  * One transaction (kfsim_outfile_commit_group()); a failure is reported naming the file whose
- * writing failed, or every file when a rename did (the ones already renamed are put back).
+ * writing failed, or both when a rename did (the one already renamed is put back).
  *
  * Return: KFSIM_EXIT_OK, or kfsim_cli_fail()'s status.
  */
-int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_outfile *const *group,
-			     const char *const *names, size_t nr);
+int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_trace *trace, const char *trace_path,
+			     struct kfsim_outfile *plot, const char *plot_path);
 
 #endif /* KFSIM_CLI_H */

@@ -6,11 +6,23 @@
  */
 #include "cli.h"
 
-int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_outfile *const *group,
-			     const char *const *names, size_t nr)
+int kfsim_cli_commit_outputs(const char *cmd, struct kfsim_trace *trace, const char *trace_path,
+			     struct kfsim_outfile *plot, const char *plot_path)
 {
-	int err = kfsim_outfile_commit_group(group, nr);
+	struct kfsim_outfile *group[2];
+	const char *names[2];
+	size_t nr = 0;
+	int err;
 
+	if (trace_path) {
+		group[nr] = kfsim_trace_finish(trace);
+		names[nr++] = trace_path;
+	}
+	if (plot_path) {
+		group[nr] = plot;
+		names[nr++] = plot_path;
+	}
+	err = kfsim_outfile_commit_group(group, nr);
 	if (!err)
 		return KFSIM_EXIT_OK;
 	for (size_t i = 0; i < nr; i++)

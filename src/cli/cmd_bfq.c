@@ -808,30 +808,11 @@ static void print_trace_summary(const struct kfsim_trace *trace, const char *pat
 		       trace->first_ts_us / 1e3, trace->last_ts_us / 1e3, trace->nr_dropped);
 }
 
-/* The trace and the plot of a run that succeeded: both replace their targets, or neither. */
-static int commit_outputs(const struct bfq_opts *o, struct kfsim_trace *trace,
-			  struct kfsim_outfile *plot)
-{
-	struct kfsim_outfile *group[2];
-	const char *names[2];
-	size_t nr = 0;
-
-	if (o->trace_path) {
-		group[nr] = kfsim_trace_finish(trace);
-		names[nr++] = o->trace_path;
-	}
-	if (o->plot_path) {
-		group[nr] = plot;
-		names[nr++] = o->plot_path;
-	}
-	return kfsim_cli_commit_outputs(CMD, group, names, nr);
-}
-
 /*
  * The run's output files: both are opened before the run (a path that cannot be written is
  * refused before anything is), and both are committed together once the run and the plot
- * are complete (commit_outputs()), so that a failure of either leaves both old files as they
- * were.
+ * are complete (kfsim_cli_commit_outputs()), so that a failure of either leaves both old files
+ * as they were.
  */
 static int cmd_sim(struct bfq_opts *o)
 {
@@ -886,7 +867,7 @@ static int cmd_sim(struct bfq_opts *o)
 			kfsim_outfile_abort(&plot);
 		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);
 	}
-	err = commit_outputs(o, &trace, &plot);
+	err = kfsim_cli_commit_outputs(CMD, &trace, o->trace_path, &plot, o->plot_path);
 	if (err) {
 		kfsim_bfq_sim_destroy(sim);
 		return err;

@@ -108,10 +108,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bpf_example_
 static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title, const char *svg,
 			  const char *trace)
 {
-	struct kfsim_outfile f, *group[2];
+	struct kfsim_outfile f;
 	struct kfsim_trace tr;
-	const char *names[2];
-	size_t nr = 0;
 	int err;
 
 	if (svg) {
@@ -138,16 +136,9 @@ static int write_pictures(const struct kfsim_bpf_timeline *tl, const char *title
 			return kfsim_cli_fail("bpf", err, "cannot write '%s'", svg);
 		}
 	}
-	if (trace) {
+	if (trace)
 		kfsim_bpf_timeline_trace(tl, &tr, 1);
-		group[nr] = kfsim_trace_finish(&tr);
-		names[nr++] = trace;
-	}
-	if (svg) {
-		group[nr] = &f;
-		names[nr++] = svg;
-	}
-	return kfsim_cli_commit_outputs("bpf", group, names, nr);
+	return kfsim_cli_commit_outputs("bpf", &tr, trace, &f, svg);
 }
 
 static int bpf_demo_cmd(bool json_mode, unsigned int rounds, const char *svg, const char *trace,

@@ -182,14 +182,11 @@ int kfsim_trace_close(struct kfsim_trace *trace)
 
 	if (!trace->file)
 		return -EBADF;
+	if (trace->owns_file)
+		return kfsim_outfile_commit(kfsim_trace_finish(trace));
 	fputs("\n]}\n", trace->file);
-	if (trace->owns_file) {
-		if (ret)
-			kfsim_outfile_fail(&trace->out, ret);
-		ret = kfsim_outfile_commit(&trace->out);
-	} else if (!ret && (fflush(trace->file) || ferror(trace->file))) {
+	if (!ret && (fflush(trace->file) || ferror(trace->file)))
 		ret = -EIO;
-	}
 	trace_release(trace);
 	return ret;
 }

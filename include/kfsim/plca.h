@@ -182,11 +182,15 @@ int kfsim_plca_net_configure(struct kfsim_net *ns, const char *config, char *err
  *        [node-cnt N] [to-tmr N] [burst-cnt N] [burst-tmr N]"
  *        MODEL is one of oa-tc14, lan8670 (Rev.C1), lan8670-b1, ncn26000, tc14-no-p2mp, bad-idm,
  *        no-plca; the PLCA settings of a line go to phy_ethtool_set_plca_cfg() as one request
- * @err: receives "LINE: what is wrong" on failure
+ * @err: receives every problem of a refused file, "line N: what is wrong" each, joined by
+ *       "; " (ending "; and K more" when @err cannot hold them all)
  * @err_size: size of @err
  *
- * Return: the namespace, or ERR_PTR(-ENOENT and friends) when the file cannot be read,
- * ERR_PTR(-EINVAL) for a bad line, or the error of applying a setting.
+ * A file loads whole or not at all.  Reading stops at 1 MiB.
+ *
+ * Return: the namespace, or ERR_PTR(-ENOENT and friends) when the file cannot be read, or the
+ * first problem's error: -EINVAL for a bad line, -EFBIG past 1 MiB, or the error of applying
+ * a setting.
  */
 struct kfsim_plca_net *kfsim_plca_net_load(const char *path, char *err, size_t err_size);
 

@@ -314,7 +314,7 @@ static struct kfsim_ethtool_chan *open_chan(const struct ethtool_opts *opts,
 					    struct kfsim_plca_net **netp, int *status)
 {
 	struct kfsim_ethtool_chan *chan;
-	char err[256];
+	char err[1024];
 
 	*netp = NULL;
 	if (opts->server) {

@@ -198,7 +198,7 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 	struct kfsim_nl_server *server;
 	struct kfsim_net *net;
 	struct sigaction sa = { .sa_handler = on_stop };
-	char err[256];
+	char err[1024];
 	int ret;
 
 	ret = kfsim_nl_server_default_path(own_path, sizeof(own_path));

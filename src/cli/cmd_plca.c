@@ -454,7 +454,7 @@ static int nodes_from_config(const struct plca_opts *o, struct plca_sim_node_cfg
 			     char (*names)[16], int *status)
 {
 	struct kfsim_plca_net *net;
-	char err[256] = "";
+	char err[1024] = "";
 	int nr;
 
 	if (!strcmp(o->config, "builtin"))

@@ -2,9 +2,12 @@
 /*
  * The --config file: one device per line (see kfsim_plca_net_load() in plca.h).
  *
- * A file either loads whole or not at all: the first bad line frees everything built so far
- * and names the line.  PLCA settings go through phy_ethtool_set_plca_cfg(), the same checks a
- * netlink SET meets, with the netlink policy's ranges (node-cnt 1..255, the others 0..255).
+ * A file either loads whole or not at all, and a refused file names every problem it has at once,
+ * so a user fixes it in one round: each bad key of a line is reported ("line N: ..."), the
+ * problems joined by "; " in @err, and a line with a problem adds no device.  The first
+ * problem's error is returned.  PLCA settings go through phy_ethtool_set_plca_cfg(), the same
+ * checks a netlink SET meets, with the netlink policy's ranges (node-cnt 1..255, the others
+ * 0..255).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,25 +19,63 @@
 #include <kfsim/err.h>
 #include "plca_internal.h"
 
+/* No device list comes near this; reading stops here rather than at the end of /dev/zero. */
+#define PLCA_CONFIG_MAX_BYTES (1u << 20)
+
 struct line_ctx {
 	int line;
 	char *err;
 	size_t err_size;
+	size_t used;		/* bytes of @err written */
+	int first_ret;		/* the first problem's error, 0 while there is none */
+	int nr_problems;
+	int nr_untold;		/* problems that did not fit in @err */
 };
 
 static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Record one problem of the current line; returns @ret for the caller's own bookkeeping. */
 static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
 {
+	/* room kept for the closing "; and N more" */
+	const size_t tail = sizeof("; and 2147483647 more");
+	char one[320];
 	va_list args;
-	int n = snprintf(ctx->err, ctx->err_size, "line %d: ", ctx->line);
+	size_t len;
+	int n;
 
+	if (!ctx->first_ret)
+		ctx->first_ret = ret;
+	ctx->nr_problems++;
+	n = snprintf(one, sizeof(one), "%sline %d: ", ctx->nr_problems > 1 ? "; " : "",
+		     ctx->line);
 	va_start(args, fmt);
-	if (n >= 0 && (size_t)n < ctx->err_size)
-		vsnprintf(ctx->err + n, ctx->err_size - n, fmt, args);
+	if (n >= 0 && (size_t)n < sizeof(one))
+		vsnprintf(one + n, sizeof(one) - n, fmt, args);
 	va_end(args);
+	len = strlen(one);
+	if (ctx->nr_untold || ctx->used + len + tail > ctx->err_size) {
+		/* the first problem is always told, cut to what fits */
+		if (ctx->nr_problems == 1 && ctx->err_size) {
+			snprintf(ctx->err, ctx->err_size, "%s", one);
+			ctx->used = strlen(ctx->err);
+		} else {
+			ctx->nr_untold++;
+		}
+		return ret;
+	}
+	memcpy(ctx->err + ctx->used, one, len + 1);
+	ctx->used += len;
 	return ret;
+}
+
+/* Close @err: say how many problems it could not hold. */
+static void fail_finish(struct line_ctx *ctx)
+{
+	if (ctx->nr_untold && ctx->used < ctx->err_size)
+		snprintf(ctx->err + ctx->used, ctx->err_size - ctx->used, "; and %d more",
+			 ctx->nr_untold);
 }
 
 /* ethtool's parse_u32(): decimal, or hexadecimal after "0x". */
@@ -110,46 +151,56 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	u32 ifindex = 0, segment = 0;
 	struct net_device *dev;
 	const char *seen[16];	/* the keys so far: every key is known and listed once */
-	int nr_seen = 0, ret;
+	int nr_seen = 0, ret = 0;
 
 	if (!name)
 		return fail(ctx, -EINVAL, "'dev' needs an interface name");
+	/* every key is checked, so that a line's problems are all told at once */
 	while ((key = strtok_r(NULL, " \t", &rest))) {
 		char *value = strtok_r(NULL, " \t", &rest);
+		bool again = false;
 
 		/* One value per key: a second one would silently win, as nothing else does here. */
 		for (int i = 0; i < nr_seen; i++)
 			if (!strcmp(seen[i], key))
-				return fail(ctx, -EINVAL, "duplicate keyword '%s'", key);
+				again = true;
+		if (again) {
+			ret = fail(ctx, -EINVAL, "duplicate keyword '%s'", key);
+			continue;
+		}
 		if (nr_seen < (int)ARRAY_SIZE(seen))
 			seen[nr_seen++] = key;
 
 		if (!strcmp(key, "ifindex")) {
 			if (parse_u32(value, &ifindex) || !ifindex || ifindex > 0x7fffffff)
-				return fail(ctx, -EINVAL, "invalid ifindex '%s': expected 1 to 2147483647",
-					    value ? value : "");
+				ret = fail(ctx, -EINVAL, "invalid ifindex '%s': expected 1 to 2147483647",
+					   value ? value : "");
 		} else if (!strcmp(key, "segment")) {
 			if (parse_u32(value, &segment) || segment >= KFSIM_PLCA_MAX_SEGMENTS)
-				return fail(ctx, -EINVAL, "invalid segment '%s': expected 0 to %d",
-					    value ? value : "", KFSIM_PLCA_MAX_SEGMENTS - 1);
+				ret = fail(ctx, -EINVAL, "invalid segment '%s': expected 0 to %d",
+					   value ? value : "", KFSIM_PLCA_MAX_SEGMENTS - 1);
 		} else if (!strcmp(key, "phy")) {
 			if (!value || kfsim_phy_model_parse(value, &model)) {
 				char names[128];
 
 				kfsim_phy_model_names(names, sizeof(names));
-				return fail(ctx, -EINVAL, "unknown PHY model '%s' (%s)",
-					    value ? value : "", names);
+				ret = fail(ctx, -EINVAL, "unknown PHY model '%s' (%s)",
+					   value ? value : "", names);
 			}
 			with_phy = true;
 		} else {
-			ret = parse_setting(ctx, key, value, &cfg);
-			if (ret)
-				return ret;
-			has_cfg = true;
+			int bad = parse_setting(ctx, key, value, &cfg);
+
+			if (bad)
+				ret = bad;
+			else
+				has_cfg = true;
 		}
 	}
 	if (has_cfg && !with_phy)
-		return fail(ctx, -EINVAL, "%s: PLCA settings need a 'phy'", name);
+		ret = fail(ctx, -EINVAL, "%s: PLCA settings need a 'phy'", name);
+	if (ret)
+		return ret;
 	dev = kfsim_plca_net_add_dev(net, name, (int)ifindex, with_phy, model, (int)segment);
 	if (IS_ERR(dev)) {
 		ret = (int)PTR_ERR(dev);
@@ -169,10 +220,43 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	return 0;
 }
 
+enum line_status { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_NUL, LINE_TOO_BIG };
+
+/*
+ * One line of @file into @buf without its newline; a longer one is skipped to its end, and so
+ * is one with a NUL byte (a binary file: fgets() would have cut the line there in silence).
+ * @consumed counts every byte read, NULs included.
+ */
+static enum line_status config_read_line(FILE *file, char *buf, size_t size, size_t *consumed)
+{
+	bool too_long = false, nul = false;
+	size_t len = 0;
+	int c;
+
+	while ((c = getc(file)) != EOF) {
+		if (++*consumed > PLCA_CONFIG_MAX_BYTES)
+			return LINE_TOO_BIG;
+		if (c == '\n')
+			break;
+		if (!c)
+			nul = true;
+		else if (len + 1 < size)
+			buf[len++] = (char)c;
+		else
+			too_long = true;
+	}
+	if (c == EOF && !len && !too_long && !nul)
+		return LINE_END;
+	buf[len] = '\0';
+	return too_long ? LINE_TOO_LONG : nul ? LINE_NUL : LINE_OK;
+}
+
 int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char *err,
 			     size_t err_size)
 {
 	struct line_ctx ctx = { .err = err, .err_size = err_size };
+	enum line_status status;
+	size_t consumed = 0;
 	struct stat st;
 	char line[512];
 	FILE *file;
@@ -189,23 +273,36 @@ int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char 
 		snprintf(err, err_size, "cannot open '%s': %s", path, strerror(-ret));
 		return ret;
 	}
-	while (!ret && fgets(line, sizeof(line), file)) {
+	while ((status = config_read_line(file, line, sizeof(line), &consumed)) != LINE_END) {
 		char *rest = NULL, *word;
 
 		ctx.line++;
-		if (!strchr(line, '\n') && !feof(file)) {
-			ret = fail(&ctx, -EINVAL, "line longer than %zu bytes", sizeof(line) - 2);
+		if (status == LINE_TOO_BIG) {
+			/* /dev/zero or a log given by mistake: stop, bounded, with what was found */
+			fail(&ctx, -EFBIG, "the file goes on past %u bytes: not a device list",
+			     PLCA_CONFIG_MAX_BYTES);
 			break;
+		}
+		if (status == LINE_TOO_LONG) {
+			/* the rest of the line was skipped; the lines after it are read */
+			fail(&ctx, -EINVAL, "line longer than %zu bytes", sizeof(line) - 1);
+			continue;
+		}
+		if (status == LINE_NUL) {
+			fail(&ctx, -EINVAL, "a NUL byte: not a text line");
+			continue;
 		}
 		line[strcspn(line, "#\r\n")] = '\0';
 		word = strtok_r(line, " \t", &rest);
 		if (!word)
 			continue;
 		if (strcmp(word, "dev"))
-			ret = fail(&ctx, -EINVAL, "unknown keyword '%s' (lines start with 'dev')", word);
+			fail(&ctx, -EINVAL, "unknown keyword '%s' (lines start with 'dev')", word);
 		else
-			ret = parse_dev_line(net, &ctx, rest);
+			parse_dev_line(net, &ctx, rest);
 	}
+	ret = ctx.first_ret;
+	fail_finish(&ctx);
 	if (!ret && ferror(file)) {
 		ret = -EIO;
 		snprintf(err, err_size, "cannot read '%s'", path);

@@ -418,6 +418,108 @@ static void test_config_file_errors(void **state)
 	unlink(path);
 }
 
+/* Load @text from a scratch file; returns the error and leaves the message in @err. */
+static int load_text(const char *text, size_t len, char *err, size_t err_size)
+{
+	char path[] = "/tmp/kfsim-plca-cfg-XXXXXX";
+	struct kfsim_plca_net *net;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	err[0] = '\0';
+	net = kfsim_plca_net_load(path, err, err_size);
+	unlink(path);
+	if (!IS_ERR(net)) {
+		kfsim_plca_net_destroy(net);
+		return 0;
+	}
+	return (int)PTR_ERR(net);
+}
+
+/*
+ * A refused file names all its problems in one go, in file order, each bad key of a line
+ * included; good lines between them neither hide nor add problems; the first problem's error
+ * is returned; a line cut for length or with a NUL does not stop the lines after it.
+ */
+static void test_config_file_every_problem(void **state)
+{
+	static const char text[] =
+		"dev a0 phy oa-tc14 node-id 300 speed 10 burst-cnt 256\n"	/* three */
+		"dev a1 phy ncn26000 node-id 1 enable on\n"			/* good */
+		"link a2\n"							/* one */
+		"dev a1 phy oa-tc14\n"						/* one, a1 was added */
+		"dev a3 node-id 2 node-id 3\n";				/* two */
+	static const char *const told[] = {
+		"line 1: invalid value '300' for 'node-id'",
+		"; line 1: unknown keyword 'speed'",
+		"; line 1: invalid value '256' for 'burst-cnt'",
+		"; line 3: unknown keyword 'link'",
+		"; line 4: a1: name or ifindex already in use",
+		"; line 5: duplicate keyword 'node-id'",
+		"; line 5: a3: PLCA settings need a 'phy'",
+	};
+	char err[1024], big[2048];
+	const char *at = err;
+
+	(void)state;
+	assert_int_equal(load_text(text, sizeof(text) - 1, err, sizeof(err)), -EINVAL);
+	print_message("told: %s\n", err);
+	for (size_t i = 0; i < ARRAY_SIZE(told); i++) {
+		at = strstr(at, told[i]);
+		assert_non_null(at);	/* present, and after the one before */
+		at += strlen(told[i]);
+	}
+	assert_string_equal(at, "");	/* nothing else, no "and N more" */
+
+	/* a line too long, then a NUL, then a bad line: all three, and the good line loads */
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "dev a0\n", 7);
+	memcpy(big + 1000, "\ndev b\0\ndev c0 phy x\ndev d0\n", 28);
+	assert_int_equal(load_text(big, 1028, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "line 2: line longer than 511 bytes"));
+	assert_non_null(strstr(err, "; line 3: a NUL byte: not a text line"));
+	assert_non_null(strstr(err, "; line 4: unknown PHY model 'x'"));
+
+	/* a small buffer keeps whole problems and counts the rest */
+	assert_int_equal(load_text(text, sizeof(text) - 1, err, 100), -EINVAL);
+	print_message("told in 100 bytes: %s\n", err);
+	assert_true(strlen(err) < 100);
+	assert_non_null(strstr(err, "line 1: invalid value '300' for 'node-id'"));
+	assert_non_null(strstr(err, "; and 6 more"));
+	/* the first problem is told even when it alone does not fit */
+	assert_int_equal(load_text(text, sizeof(text) - 1, err, 20), -EINVAL);
+	assert_string_equal(err, "line 1: invalid val");
+
+	/* the first problem's error is the one returned, not the last one's */
+	assert_int_equal(load_text("dev a0 phy no-plca node-id 1\nlink\n", 34, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(err, "; line 2: unknown keyword 'link'"));
+}
+
+/* A file that never ends (/dev/zero) or keeps going is read to 1 MiB, not to memory's end. */
+static void test_config_file_bounded(void **state)
+{
+	char err[1024];
+	struct kfsim_plca_net *net;
+	char *text = malloc((1u << 20) + 4096);
+	size_t len = 0;
+
+	(void)state;
+	net = kfsim_plca_net_load("/dev/zero", err, sizeof(err));
+	assert_int_equal(PTR_ERR(net), -EFBIG);
+	assert_non_null(strstr(err, "past 1048576 bytes"));
+
+	/* a million bytes of bad lines: bounded work, the count of what was not told */
+	assert_non_null(text);
+	while (len < (1u << 20) + 2048)
+		len += (size_t)sprintf(text + len, "dev a0 speed 1\n");
+	assert_int_equal(load_text(text, len, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "; and "));	/* the -EFBIG stop is among the untold */
+	free(text);
+}
+
 /* Randomized: any sequence of sets leaves the registers equal to a field-wise model. */
 static void test_random_sets_match_model(void **state)
 {
@@ -463,6 +565,8 @@ int main(void)
 		cmocka_unit_test(test_phy_ethtool_checks),
 		cmocka_unit_test(test_segment_status),
 		cmocka_unit_test(test_config_file_errors),
+		cmocka_unit_test(test_config_file_every_problem),
+		cmocka_unit_test(test_config_file_bounded),
 		cmocka_unit_test(test_random_sets_match_model),
 	};
 

@@ -163,8 +163,18 @@ static int ynl_gen_run(void *opts_, const struct kfsim_cli_args *args)
 	}
 	if (ret) {
 		free(idents);
-		if (!own_program)
-			return kfsim_cli_fail(cmd, ret, "%s", err);
+		if (!own_program) {
+			/* one line per problem of the spec, each with the command's prefix */
+			int status = 0;
+
+			for (char *line = err, *next; line; line = next) {
+				next = strchr(line, '\n');
+				if (next)
+					*next++ = '\0';
+				status = kfsim_cli_fail(cmd, ret, "%s", line);
+			}
+			return status;
+		}
 		fprintf(stderr, "%s\n", err);
 		/* with --json, a script reading stdout learns why there is no file list */
 		if (opts->json)

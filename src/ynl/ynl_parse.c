@@ -3,9 +3,11 @@
  * YNL spec reader: libyaml document -> struct ynl_spec.
  *
  * Invariants:
- * - the first problem found stops the load and is reported as "file:line:column: message" with
- *   the 1-based position libyaml recorded for the offending node (the key for unknown or
- *   duplicate keys, the value for a bad value, the enclosing mapping for a missing key);
+ * - every problem is reported as "file:line:column: message", one per line, with the 1-based
+ *   position libyaml recorded for the offending node (the key for unknown or duplicate keys,
+ *   the value for a bad value, the enclosing mapping for a missing key); problems the reading
+ *   can go past (unknown, duplicate or too-new keys, bad names and flags: note_at()) are all
+ *   told in one run, and the first one it cannot go past (fail_at()) ends the list;
  * - a key is accepted only at the protocol levels whose schema (Linux 6.12
  *   Documentation/netlink/<level>.yaml) lists it, so a genetlink spec cannot use legacy features;
  * - implicit values follow nlspec.py: attributes from 1, enum entries from value-start, ops
@@ -1115,6 +1117,10 @@ static int parse_protected(struct ynl_parser *p)
 	if (setjmp(p->fail_jump))
 		return -1;
 	parse_root(p, yaml_document_get_root_node(&p->doc));
+	if (p->nr_problems) {
+		ynl_parse_finish(p);
+		return -1;
+	}
 	return 0;
 }
 

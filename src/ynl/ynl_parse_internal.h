@@ -26,6 +26,9 @@ struct ynl_parser {
 	const char *path;
 	char *err;
 	size_t err_size;
+	size_t err_used;	/* bytes of @err the problems so far take */
+	int nr_problems;	/* note_at() and fail_at() calls so far */
+	int nr_untold;		/* problems that did not fit in @err */
 	jmp_buf fail_jump;
 };
 
@@ -43,8 +46,21 @@ struct ynl_key {
 #define REQ_R(n) { n, YNL_PROTO_NETLINK_RAW, true }
 #define KEYS_END { NULL, 0, false }
 
+/*
+ * A problem that stops the reading: the problems noted before it and this one are told, each on
+ * its own line, and the load fails.
+ */
 void __attribute__((noreturn, format(printf, 3, 4)))
 fail_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...);
+/*
+ * A problem after which reading can go on without telling anything false (an unknown or
+ * duplicate key is skipped, a bad name or flag is kept): noted, so that one run tells the user
+ * all of them; the load fails at the end (ynl_parse_finish()).
+ */
+void __attribute__((format(printf, 3, 4)))
+note_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...);
+/* Close the told problems ("and N more" when @err could not hold them all). */
+void ynl_parse_finish(struct ynl_parser *p);
 void __attribute__((format(printf, 3, 4)))
 warn_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...);
 void *zalloc(struct ynl_parser *p, size_t size);

@@ -297,7 +297,9 @@ struct ynl_spec {
 
 /**
  * ynl_spec_load() - read, check and resolve the spec in @path
- * @err: receives "file:line:column: message" on failure (at least 512 bytes)
+ * @err: receives every problem found, "file:line:column: message" each, one per line (those
+ *       the reading can go past, then the first one it cannot, if any; "and N more problems"
+ *       when @err cannot hold them all), on failure (at least 512 bytes)
  * @errp: receives 0, -EINVAL (bad spec), -ENOMEM or the errno of opening @path
  *
  * Return: the spec, or NULL with @err filled (bad YAML, unknown or missing key, wrong value

@@ -1,24 +1,66 @@
 // SPDX-License-Identifier: MIT
 /*
- * YNL spec reader, the YAML side: errors (one longjmp out), allocation in the spec's arena,
+ * YNL spec reader, the YAML side: errors (problems noted, one longjmp out for those that stop
+ * the reading), allocation in the spec's arena,
  * typed access to libyaml nodes, and the key check every mapping goes through.
  */
 #include "ynl_parse_internal.h"
 
 /* -- errors and allocation ------------------------------------------------------------- */
 
+static void __attribute__((format(printf, 3, 0)))
+tell(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, va_list ap)
+{
+	/* room kept for the closing line "\nand 2147483647 more problems" */
+	const size_t tail = sizeof("\nand 2147483647 more problems");
+	char msg[400], one[1024];
+	size_t len;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	snprintf(one, sizeof(one), "%s%s:%zu:%zu: %s", p->nr_problems ? "\n" : "", p->path,
+		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1, msg);
+	p->nr_problems++;
+	len = strlen(one);
+	if (p->nr_untold || p->err_used + len + tail > p->err_size) {
+		if (p->nr_problems == 1 && p->err_size) {	/* the first is told, cut to fit */
+			snprintf(p->err, p->err_size, "%s", one);
+			p->err_used = strlen(p->err);
+		} else {
+			p->nr_untold++;
+		}
+		return;
+	}
+	memcpy(p->err + p->err_used, one, len + 1);
+	p->err_used += len;
+}
+
+void ynl_parse_finish(struct ynl_parser *p)
+{
+	if (p->nr_untold && p->err_used < p->err_size)
+		snprintf(p->err + p->err_used, p->err_size - p->err_used, "\nand %d more problem%s",
+			 p->nr_untold, p->nr_untold > 1 ? "s" : "");
+}
+
 void __attribute__((noreturn, format(printf, 3, 4)))
 fail_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	tell(p, node, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->err_size, "%s:%zu:%zu: %s", p->path,
-		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1, msg);
+	ynl_parse_finish(p);
 	longjmp(p->fail_jump, 1);
+}
+
+void __attribute__((format(printf, 3, 4)))
+note_at(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tell(p, node, fmt, ap);
+	va_end(ap);
 }
 
 /* Keep the first few warnings; the driver prints them. */
@@ -135,10 +177,14 @@ const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
 		fail_at(p, node, "%s must not be empty", what);
 	if (len > YNL_NAME_MAX)
 		fail_at(p, node, "%s is %zu characters long, more than %d", what, len, YNL_NAME_MAX);
-	for (const char *c = name; *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != ' ')
-			fail_at(p, node, "%s '%s' cannot be part of a C identifier (character '%c')",
+	for (const char *c = name; *c; c++) {
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != ' ') {
+			/* kept as it is: the load fails, and later checks see the name it has */
+			note_at(p, node, "%s '%s' cannot be part of a C identifier (character '%c')",
 				what, name, *c);
+			break;
+		}
+	}
 	return name;
 }
 
@@ -189,7 +235,8 @@ bool get_bool(struct ynl_parser *p, yaml_node_t *node, const char *what)
 		return true;
 	if (!strcmp(text, "false") || !strcmp(text, "False"))
 		return false;
-	fail_at(p, node, "%s must be true or false, not '%s'", what, text);
+	note_at(p, node, "%s must be true or false, not '%s'", what, text);
+	return false;
 }
 
 int seq_len(yaml_node_t *node)
@@ -206,7 +253,9 @@ yaml_node_t *seq_item(struct ynl_parser *p, yaml_node_t *node, int i)
 
 /*
  * Check every key of @map against @keys: unknown, duplicate, or above the spec's protocol
- * level is an error at the key; a missing required key is an error at the mapping.
+ * level is a problem at the key, noted (the key is then not read: get() finds a known key's
+ * first value), so every such key of the spec is told in one run; a missing required key stops
+ * the reading, at the mapping.
  */
 void check_keys(struct ynl_parser *p, yaml_node_t *map, const struct ynl_key *keys,
 		const char *what)
@@ -220,20 +269,26 @@ void check_keys(struct ynl_parser *p, yaml_node_t *map, const struct ynl_key *ke
 
 		if (key->type != YAML_SCALAR_NODE)
 			fail_at(p, key, "%s: keys must be scalars", what);
+		bool again = false;
+
 		for (other = map->data.mapping.pairs.start; other < pair; other++) {
 			yaml_node_t *okey = node_at(p, other->key);
 
 			if (okey->type == YAML_SCALAR_NODE &&
 			    !strcmp(scalar_text(okey), scalar_text(key)))
-				fail_at(p, key, "duplicate key '%s' in %s", scalar_text(key), what);
+				again = true;
+		}
+		if (again) {
+			note_at(p, key, "duplicate key '%s' in %s", scalar_text(key), what);
+			continue;
 		}
 		for (k = keys; k->name; k++)
 			if (!strcmp(k->name, scalar_text(key)))
 				break;
 		if (!k->name)
-			fail_at(p, key, "unknown key '%s' in %s", scalar_text(key), what);
-		if (k->min_proto > p->spec->proto)
-			fail_at(p, key, "key '%s' in %s needs protocol %s or later, the spec is %s",
+			note_at(p, key, "unknown key '%s' in %s", scalar_text(key), what);
+		else if (k->min_proto > p->spec->proto)
+			note_at(p, key, "key '%s' in %s needs protocol %s or later, the spec is %s",
 				k->name, what, ynl_proto_name(k->min_proto),
 				ynl_proto_name(p->spec->proto));
 	}

@@ -405,7 +405,8 @@ struct kfsim_blktrace_rec {
 
 /**
  * kfsim_blktrace_parse() - read the "Q" events of blkparse's default text output from @in
- * @errbuf: on error, "line N: what is wrong" (may be NULL)
+ * @errbuf: on error, every bad line, "line N: what is wrong" each, joined by "; " ("; and K
+ *          more problems" when @errbuf cannot hold them all; may be NULL)
  *
  * Lines look like "  8,0    3        1     0.000000000  4162  Q  RS 223490 + 8 [fio]".
  * Other actions, summary lines and blank lines are skipped, and so are Q events without data
@@ -416,8 +417,8 @@ struct kfsim_blktrace_rec {
  *
  * Return: the number of records (*@recs allocated with kvmalloc(), kvfree() it; any number,
  * not capped by KMALLOC_MAX_SIZE), or -EINVAL for a "Q" line that does not parse,
- * -EOVERFLOW for a timestamp or sector range that does not fit 64 bits (the line number in
- * @errbuf and the log), -ENOMEM.
+ * -EOVERFLOW for a timestamp or sector range that does not fit 64 bits (the first bad line's
+ * error; every bad line in @errbuf, the first ten in the log), -ENOMEM.
  */
 long kfsim_blktrace_parse(FILE *in, struct kfsim_blktrace_rec **recs, char *errbuf,
 			  size_t errlen);

@@ -183,7 +183,7 @@ int kfsim_plca_net_configure(struct kfsim_net *ns, const char *config, char *err
  *        MODEL is one of oa-tc14, lan8670 (Rev.C1), lan8670-b1, ncn26000, tc14-no-p2mp, bad-idm,
  *        no-plca; the PLCA settings of a line go to phy_ethtool_set_plca_cfg() as one request
  * @err: receives every problem of a refused file, "line N: what is wrong" each, joined by
- *       "; " (ending "; and K more" when @err cannot hold them all)
+ *       "; " (ending "; and K more problems" when @err cannot hold them all)
  * @err_size: size of @err
  *
  * A file loads whole or not at all.  Reading stops at 1 MiB.

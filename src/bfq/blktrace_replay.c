@@ -22,6 +22,10 @@
 #include <kfsim/slab.h>
 
 #include "blktrace_internal.h"
+#include "core/problem_list.h"
+
+/* A binary file given by mistake has a bad line everywhere: the log names this many. */
+#define BLKTRACE_LOGGED_PROBLEMS 10
 
 /* BLK_DEF_MAX_SECTORS_CAP (6.12 include/linux/blkdev.h): the default max_sectors of a queue. */
 #define BLK_DEF_MAX_SECTORS_CAP 2560U
@@ -348,10 +352,12 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	struct kfsim_blktrace_rec *arr = NULL;
 	size_t nr = 0, cap = 0;
 	const char *p = buf, *end = buf + size, *next_report = buf;
+	struct kfsim_problem_list problems;
 	long lineno = 0;
+	int err;
 
-	if (errbuf && errlen)
-		errbuf[0] = '\0';
+	/* every bad line is named at once, so that one run tells the user all there is to fix */
+	kfsim_problem_list_init(&problems, errbuf, errlen, "; ");
 	/* a guess from the size (a Q line and its G/D/C companions: ~300 bytes) saves regrowing */
 	if (blktrace_grow(&arr, &cap, size / 300 + 16)) {
 		if (errbuf && errlen)
@@ -364,7 +370,6 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		const char *why = NULL;
 		struct blktrace_q q;
 		bool is_queue;
-		int err;
 
 		lineno++;
 		err = blktrace_parse_event(p, eol, 'Q', &q, &is_queue, &why);
@@ -372,14 +377,18 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		if (!err && is_queue)
 			err = blktrace_grow(&arr, &cap, nr + DIV_ROUND_UP(q.nr_sectors,
 									BLK_DEF_MAX_SECTORS_CAP));
-		if (err) {
-			if (err == -ENOMEM)
-				why = "out of memory";
-			pr_err("blktrace: line %ld: %s\n", lineno, why);
-			if (errbuf && errlen)
-				snprintf(errbuf, errlen, "line %ld: %s", lineno, why);
+		if (err == -ENOMEM) {
+			kfsim_problem_list_init(&problems, errbuf, errlen, "; ");
+			kfsim_problem_list_add(&problems, err, "line %ld: out of memory", lineno);
+			pr_err("blktrace: line %ld: out of memory\n", lineno);
 			kvfree(arr);
-			return err;
+			return -ENOMEM;
+		}
+		if (err) {
+			if (problems.nr < BLKTRACE_LOGGED_PROBLEMS)
+				pr_err("blktrace: line %ld: %s\n", lineno, why);
+			kfsim_problem_list_add(&problems, err, "line %ld: %s", lineno, why);
+			continue;
 		}
 		if (progress && p >= next_report) {
 			progress(arg, (size_t)(p - buf), size);
@@ -403,6 +412,14 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	}
 	if (progress)
 		progress(arg, size, size);
+	err = kfsim_problem_list_finish(&problems);
+	if (err) {
+		if (problems.nr > BLKTRACE_LOGGED_PROBLEMS)
+			pr_err("blktrace: and %d more bad lines\n",
+			       problems.nr - BLKTRACE_LOGGED_PROBLEMS);
+		kvfree(arr);
+		return err;
+	}
 	*recs = arr;
 	return (long)nr;
 }

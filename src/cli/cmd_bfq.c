@@ -176,7 +176,7 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 	int fd = open(o->replay_path, O_RDONLY);
 	u64 first = U64_MAX, last = 0;
 	struct stat st;
-	char why[240];
+	char why[1024];
 	void *map;
 	long n;
 

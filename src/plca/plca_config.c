@@ -2,10 +2,10 @@
 /*
  * The --config file: one device per line (see kfsim_plca_net_load() in plca.h).
  *
- * A file either loads whole or not at all, and a refused file names every problem it has at once,
- * so a user fixes it in one round: each bad key of a line is reported ("line N: ..."), the
- * problems joined by "; " in @err, and a line with a problem adds no device.  The first
- * problem's error is returned.  PLCA settings go through phy_ethtool_set_plca_cfg(), the same
+ * A file either loads whole or not at all, and a refused file names every problem it has at once
+ * (core/problem_list.h), so a user fixes it in one round: each bad key of a line is reported
+ * ("line N: ..."), the problems joined by "; " in @err, and a line with a problem adds no
+ * device.  The first problem's error is returned.  PLCA settings go through phy_ethtool_set_plca_cfg(), the same
  * checks a netlink SET meets, with the netlink policy's ranges (node-cnt 1..255, the others
  * 0..255).
  */
@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include <kfsim/err.h>
+#include "core/problem_list.h"
 #include "plca_internal.h"
 
 /* No device list comes near this; reading stops here rather than at the end of /dev/zero. */
@@ -24,12 +25,7 @@
 
 struct line_ctx {
 	int line;
-	char *err;
-	size_t err_size;
-	size_t used;		/* bytes of @err written */
-	int first_ret;		/* the first problem's error, 0 while there is none */
-	int nr_problems;
-	int nr_untold;		/* problems that did not fit in @err */
+	struct kfsim_problem_list problems;
 };
 
 static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
@@ -38,44 +34,14 @@ static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
 /* Record one problem of the current line; returns @ret for the caller's own bookkeeping. */
 static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
 {
-	/* room kept for the closing "; and N more" */
-	const size_t tail = sizeof("; and 2147483647 more");
-	char one[320];
+	char msg[320];
 	va_list args;
-	size_t len;
-	int n;
 
-	if (!ctx->first_ret)
-		ctx->first_ret = ret;
-	ctx->nr_problems++;
-	n = snprintf(one, sizeof(one), "%sline %d: ", ctx->nr_problems > 1 ? "; " : "",
-		     ctx->line);
 	va_start(args, fmt);
-	if (n >= 0 && (size_t)n < sizeof(one))
-		vsnprintf(one + n, sizeof(one) - n, fmt, args);
+	vsnprintf(msg, sizeof(msg), fmt, args);
 	va_end(args);
-	len = strlen(one);
-	if (ctx->nr_untold || ctx->used + len + tail > ctx->err_size) {
-		/* the first problem is always told, cut to what fits */
-		if (ctx->nr_problems == 1 && ctx->err_size) {
-			snprintf(ctx->err, ctx->err_size, "%s", one);
-			ctx->used = strlen(ctx->err);
-		} else {
-			ctx->nr_untold++;
-		}
-		return ret;
-	}
-	memcpy(ctx->err + ctx->used, one, len + 1);
-	ctx->used += len;
+	kfsim_problem_list_add(&ctx->problems, ret, "line %d: %s", ctx->line, msg);
 	return ret;
-}
-
-/* Close @err: say how many problems it could not hold. */
-static void fail_finish(struct line_ctx *ctx)
-{
-	if (ctx->nr_untold && ctx->used < ctx->err_size)
-		snprintf(ctx->err + ctx->used, ctx->err_size - ctx->used, "; and %d more",
-			 ctx->nr_untold);
 }
 
 /* ethtool's parse_u32(): decimal, or hexadecimal after "0x". */
@@ -254,7 +220,7 @@ static enum line_status config_read_line(FILE *file, char *buf, size_t size, siz
 int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char *err,
 			     size_t err_size)
 {
-	struct line_ctx ctx = { .err = err, .err_size = err_size };
+	struct line_ctx ctx = {};
 	enum line_status status;
 	size_t consumed = 0;
 	struct stat st;
@@ -262,6 +228,7 @@ int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char 
 	FILE *file;
 	int ret = 0;
 
+	kfsim_problem_list_init(&ctx.problems, err, err_size, "; ");
 	file = fopen(path, "r");
 	if (!file || fstat(fileno(file), &st))
 		ret = -errno;
@@ -301,8 +268,7 @@ int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char 
 		else
 			parse_dev_line(net, &ctx, rest);
 	}
-	ret = ctx.first_ret;
-	fail_finish(&ctx);
+	ret = kfsim_problem_list_finish(&ctx.problems);
 	if (!ret && ferror(file)) {
 		ret = -EIO;
 		snprintf(err, err_size, "cannot read '%s'", path);

@@ -1117,7 +1117,7 @@ static int parse_protected(struct ynl_parser *p)
 	if (setjmp(p->fail_jump))
 		return -1;
 	parse_root(p, yaml_document_get_root_node(&p->doc));
-	if (p->nr_problems) {
+	if (p->problems.nr) {
 		ynl_parse_finish(p);
 		return -1;
 	}
@@ -1154,6 +1154,7 @@ struct ynl_spec *ynl_spec_load(const char *path, char *err, size_t err_size, int
 	p->path = spec->path;
 	p->err = err;
 	p->err_size = err_size;
+	kfsim_problem_list_init(&p->problems, err, err_size, "\n");
 	*errp = load_document(p, file);
 	if (*errp) {
 		spec = NULL;

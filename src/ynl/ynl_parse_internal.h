@@ -17,6 +17,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "core/problem_list.h"
 #include "ynl_arena.h"
 #include "ynl_spec.h"
 
@@ -26,9 +27,7 @@ struct ynl_parser {
 	const char *path;
 	char *err;
 	size_t err_size;
-	size_t err_used;	/* bytes of @err the problems so far take */
-	int nr_problems;	/* note_at() and fail_at() calls so far */
-	int nr_untold;		/* problems that did not fit in @err */
+	struct kfsim_problem_list problems;	/* in @err, one a line */
 	jmp_buf fail_jump;
 };
 

@@ -11,34 +11,17 @@
 static void __attribute__((format(printf, 3, 0)))
 tell(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, va_list ap)
 {
-	/* room kept for the closing line "\nand 2147483647 more problems" */
-	const size_t tail = sizeof("\nand 2147483647 more problems");
-	char msg[400], one[1024];
-	size_t len;
+	char msg[400];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	snprintf(one, sizeof(one), "%s%s:%zu:%zu: %s", p->nr_problems ? "\n" : "", p->path,
-		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1, msg);
-	p->nr_problems++;
-	len = strlen(one);
-	if (p->nr_untold || p->err_used + len + tail > p->err_size) {
-		if (p->nr_problems == 1 && p->err_size) {	/* the first is told, cut to fit */
-			snprintf(p->err, p->err_size, "%s", one);
-			p->err_used = strlen(p->err);
-		} else {
-			p->nr_untold++;
-		}
-		return;
-	}
-	memcpy(p->err + p->err_used, one, len + 1);
-	p->err_used += len;
+	kfsim_problem_list_add(&p->problems, -EINVAL, "%s:%zu:%zu: %s", p->path,
+			       node ? node->start_mark.line + 1 : 1,
+			       node ? node->start_mark.column + 1 : 1, msg);
 }
 
 void ynl_parse_finish(struct ynl_parser *p)
 {
-	if (p->nr_untold && p->err_used < p->err_size)
-		snprintf(p->err + p->err_used, p->err_size - p->err_used, "\nand %d more problem%s",
-			 p->nr_untold, p->nr_untold > 1 ? "s" : "");
+	kfsim_problem_list_finish(&p->problems);
 }
 
 void __attribute__((noreturn, format(printf, 3, 4)))

@@ -236,6 +236,42 @@ static void test_errors_name_the_line(void **state)
 	kvfree(recs);
 }
 
+/*
+ * Every bad line of a trace is named in one run, in order, good lines between them or not, and
+ * the first bad line's error is returned; a trace bad everywhere is told in part and counted.
+ */
+static void test_every_bad_line_at_once(void **state)
+{
+	struct kfsim_blktrace_rec *recs = NULL;
+	char why[400], *many = kvzalloc(5000 * 40, GFP_KERNEL);
+	size_t used = 0;
+
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 [a]\n"
+				    "  8,0 0 2 99999999999.000000000 1 Q R 16 + 8 [a]\n"
+				    "  8,0 0 3 0.2 1 Q R 24 + 8 [a]\n"
+				    "  8,0 0 4 0.3 1 Q R x + 8 [a]\n"
+				    "  8,0 0 5 0.4 1 Q R 8 + 0 [a]\n",
+				    &recs, why, sizeof(why)), -EOVERFLOW);
+	print_message("told: %s\n", why);
+	assert_non_null(strstr(why, "line 2: "));
+	assert_non_null(strstr(strstr(why, "line 2: "), "; line 4: "));
+	assert_non_null(strstr(strstr(why, "; line 4: "), "; line 5: "));
+	assert_null(strstr(why, "line 1:"));
+	assert_null(strstr(why, "line 3:"));
+	assert_null(strstr(why, "more problems"));
+
+	assert_non_null(many);
+	for (int i = 0; i < 5000; i++)
+		used += (size_t)snprintf(many + used, 5000 * 40 - used,
+					 "  8,0 0 %d 0.1 1 Q R y + 8 [a]\n", i);
+	assert_int_equal(parse_text(many, &recs, why, sizeof(why)), -EINVAL);
+	print_message("told: %s\n", why);
+	assert_true(strlen(why) < sizeof(why));
+	assert_non_null(strstr(why, "line 1: "));
+	assert_non_null(strstr(why, "more problems"));
+	kvfree(many);
+}
+
 /* More processes than the 64-job limit of a configuration, each its own queue. */
 static void test_many_processes(void **state)
 {
@@ -378,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_huge_bio_is_split),
 		cmocka_unit_test(test_backwards_timestamps),
 		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_every_bad_line_at_once),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_tracefs_blk_tracer_text),
 		cmocka_unit_test(test_devices_and_scaling),

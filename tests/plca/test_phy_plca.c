@@ -487,7 +487,7 @@ static void test_config_file_every_problem(void **state)
 	print_message("told in 100 bytes: %s\n", err);
 	assert_true(strlen(err) < 100);
 	assert_non_null(strstr(err, "line 1: invalid value '300' for 'node-id'"));
-	assert_non_null(strstr(err, "; and 6 more"));
+	assert_non_null(strstr(err, "; and 6 more problems"));
 	/* the first problem is told even when it alone does not fit */
 	assert_int_equal(load_text(text, sizeof(text) - 1, err, 20), -EINVAL);
 	assert_string_equal(err, "line 1: invalid val");

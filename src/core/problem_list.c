@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/* Every problem of an input file in one error buffer: see problem_list.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "problem_list.h"
+
+/* The longest ending: the separator is at most a few bytes ("; "). */
+#define PROBLEM_LIST_TAIL sizeof("; and 2147483647 more problems")
+
+void kfsim_problem_list_init(struct kfsim_problem_list *list, char *buf, size_t size,
+			     const char *sep)
+{
+	*list = (struct kfsim_problem_list){ .buf = buf, .size = buf ? size : 0, .sep = sep };
+	if (list->size)
+		buf[0] = '\0';
+}
+
+void kfsim_problem_list_vadd(struct kfsim_problem_list *list, int err, const char *fmt,
+			     va_list args)
+{
+	char one[1024];
+	size_t sep_len = list->nr ? strlen(list->sep) : 0, len;
+
+	if (!list->first_err)
+		list->first_err = err;
+	list->nr++;
+	vsnprintf(one, sizeof(one), fmt, args);
+	len = strlen(one);
+	if (list->nr == 1) {
+		/* the first is always told, cut to the buffer if it must be */
+		if (list->size) {
+			snprintf(list->buf, list->size, "%s", one);
+			list->used = strlen(list->buf);
+		}
+		return;
+	}
+	/* once one is untold, the later ones are too: the told ones stay in file order */
+	if (list->nr_untold || list->used + sep_len + len + PROBLEM_LIST_TAIL > list->size) {
+		list->nr_untold++;
+		return;
+	}
+	memcpy(list->buf + list->used, list->sep, sep_len);
+	memcpy(list->buf + list->used + sep_len, one, len + 1);
+	list->used += sep_len + len;
+}
+
+void kfsim_problem_list_add(struct kfsim_problem_list *list, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	kfsim_problem_list_vadd(list, err, fmt, args);
+	va_end(args);
+}
+
+int kfsim_problem_list_finish(struct kfsim_problem_list *list)
+{
+	if (list->nr_untold && list->used < list->size)
+		snprintf(list->buf + list->used, list->size - list->used, "%sand %d more problem%s",
+			 list->sep, list->nr_untold, list->nr_untold > 1 ? "s" : "");
+	return list->first_err;
+}

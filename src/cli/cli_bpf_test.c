@@ -111,8 +111,11 @@ int kfsim_bpf_test_run(const struct kfsim_bpf_test_args *args)
 	status = kfsim_child_exec_status("kfsim bpf", cc);
 	if (status == 0)
 		status = kfsim_child_exec_status("kfsim bpf", prog);
-	else if (status != 1 && status != 2)
-		fprintf(stderr, "kfsim bpf: %s did not run (is kfsim-bpf-cc installed?)\n", bpfcc);
+	else if (status != 1 && status != 2) {
+		/* 126, 127 or a signal: the shell's codes are not kfsim's; say why, exit 1 */
+		kfsim_cli_fail("bpf", -ENOENT, "%s did not run (is kfsim-bpf-cc installed?)", bpfcc);
+		status = KFSIM_EXIT_FAILURE;
+	}
 	if (!keep)
 		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	return status < 0 ? KFSIM_EXIT_FAILURE : status;

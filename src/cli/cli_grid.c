@@ -668,6 +668,8 @@ struct partial {
  * first line would otherwise grow until memory runs out.
  */
 #define PARTIAL_MAX_LINE (16u << 20)
+/* bad point lines told per file; past them the file is garbage, and told as such, once */
+#define PARTIAL_TOLD_BAD_LINES 10
 
 /* The next whole line of @in without its newline, or NULL (*@too_long: beyond the bound). */
 static char *read_line(FILE *in, bool *too_long)
@@ -777,6 +779,7 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 	char *line;
 	int bad = 0;
 	u64 count = 0, end;
+	int nr_bad_lines = 0;
 	bool too_long;
 
 	if (!in)
@@ -806,14 +809,22 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			fclose(in);
 			return bad;
 		}
+		/* a bad line counts as a point line: the end line's count and the next line's
+		 * number stay right, and the lines after it are still read and checked */
+		count++;
 		if (kfsim_rec_get_u64(line, "point", &point) || !rec || *rec != '{' || !rec_end ||
 		    point >= p->points) {
-			bad += problem("'%s': line %llu is no point of this grid", p->path,
-				       (unsigned long long)count + 2);
 			free(line);
-			break;
+			if (++nr_bad_lines > PARTIAL_TOLD_BAD_LINES) {
+				fclose(in);
+				return bad + problem("'%s': more lines after line %llu are no points "
+						     "either: not a partial result", p->path,
+						     (unsigned long long)count);
+			}
+			bad += problem("'%s': line %llu is no point of this grid", p->path,
+				       (unsigned long long)count + 1);
+			continue;
 		}
-		count++;
 		if (records[point]) {
 			bad += problem("point %llu is in both '%s' and '%s' (overlapping slices)",
 				       (unsigned long long)point, all[owner[point]].path, p->path);

@@ -136,6 +136,24 @@ def bad_sets(top, sweep_parts, compare_parts):
 	with open(cut, "w") as f:
 		f.writelines(lines[:-1])
 	refused("a file cut short", [cut] + sweep_parts[1:], d, "cut short")
+	# a bad point line is named, and the lines after it are still read: the file's good
+	# points count, its end line is found (no false "cut short"), a second bad line is named too
+	spoilt = os.path.join(d, "spoilt.jsonl")
+	with open(spoilt, "w") as f:
+		f.writelines([lines[0], "garbage\n"] + lines[1:-1] + ["{}\n", lines[-1]])
+	p = run(["merge", spoilt] + sweep_parts[1:], d)
+	check(p.returncode == 1 and "line 2 is no point of this grid" in p.stderr and
+	      f"line {len(lines) + 1} is no point of this grid" in p.stderr and
+	      "cut short" not in p.stderr and "missing" not in p.stderr and p.stdout == "",
+	      f"every bad point line named, the rest of the file read ({p.stderr.strip().splitlines()})")
+	# a file of lines that are no points: ten named, then the file is called what it is
+	with open(spoilt, "w") as f:
+		f.writelines([lines[0]] + [f"junk {i}\n" for i in range(1000)])
+	p = run(["merge", spoilt] + sweep_parts[1:], d)
+	check(p.returncode == 1 and p.stderr.count("is no point of this grid") == 10 and
+	      "not a partial result" in p.stderr,
+	      f"a file of junk lines is told in 10 lines, not 1000 ({len(p.stderr.splitlines())} lines)")
+	os.remove(spoilt)
 	junk = os.path.join(d, "junk.jsonl")
 	with open(junk, "w") as f:
 		f.write("senders,mode\n1,plca\n")

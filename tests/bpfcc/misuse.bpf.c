@@ -4,7 +4,8 @@
  * judged by the running 6.18 kernel's verifier and natively by kfsim (tests/bpfcc/agree.sh):
  * one node in two collections, uses after a drop or an unlock, the lock a collection needs,
  * bpf_kptr_xchg of the wrong object, loops (can_loop, cond_break) that leak or lock, references
- * counted wrong, calls made with a lock held.  The messages are the running 6.18 kernel's.
+ * counted wrong, calls made with a lock held, NULL or non-per-CPU arguments.  The messages are
+ * the running 6.18 kernel's.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -539,6 +540,31 @@ int push_unchecked(void *ctx)
 	bpf_spin_lock(&lock);
 	bpf_list_push_front(&head, &n->link);
 	bpf_spin_unlock(&lock);
+	return 0;
+}
+
+/* bpf_this_cpu_ptr() takes a per-CPU pointer: an object of bpf_obj_new() is none */
+SEC("tc") __failure __msg("R1 type=ptr_ expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_")
+int this_cpu_ptr_object(void *ctx)
+{
+	struct item *n = bpf_obj_new(typeof(*n));
+
+	if (!n)
+		return 0;
+	bpf_this_cpu_ptr(n);
+	bpf_obj_drop(n);
+	return 0;
+}
+
+/* ... nor is a map value */
+SEC("tc") __failure __msg("R1 type=map_value expected=percpu_ptr_")
+int per_cpu_ptr_map_value(void *ctx)
+{
+	struct slot *s = bpf_map_lookup_elem(&slots, &zero);
+
+	if (!s)
+		return 0;
+	bpf_per_cpu_ptr(s, 0);
 	return 0;
 }
 

@@ -44,13 +44,18 @@ struct kfsim_bpfrt_field {
 	const char *contains_node;
 };
 
-/** struct kfsim_bpfrt_type - one struct type of the program's BTF */
+/**
+ * struct kfsim_bpfrt_type - one struct type of the program's BTF
+ * @fwd_kptrs: its __kptr members to a struct the BTF only declares (not in @fields): with a
+ *	       special field beside them, the kernel refuses the object's BTF
+ */
 struct kfsim_bpfrt_type {
 	unsigned int btf_id;
 	const char *name;
 	unsigned int size;
 	const struct kfsim_bpfrt_field *fields;
 	unsigned int nr_fields;
+	unsigned int fwd_kptrs;
 };
 
 /** struct kfsim_bpfrt_var - a global variable with special fields, in a data section */

@@ -607,6 +607,20 @@ void kfsim_bpf_verifier_ids(unsigned int n);
 int kfsim_bpf_helper_enter(const char *helper);
 
 /**
+ * kfsim_bpf_percpu_arg() - the argument of a per-CPU helper, checked
+ * @helper: "bpf_this_cpu_ptr" or "bpf_per_cpu_ptr", for the report
+ * @p: the pointer the program passes
+ *
+ * Both take a per-CPU pointer (ARG_PTR_TO_PERCPU_BTF_ID): a map value or section (map_value)
+ * or an object of bpf_obj_new() (ptr_) is refused as "R1 type=map_value expected=percpu_ptr_,
+ * percpu_rcu_ptr_, percpu_trusted_ptr_" (check_reg_type(), 6.12's test_spin_lock_fail.c
+ * lock_id_* programs, the running 6.18).  A pointer kfsim does not know (a ksym) passes.
+ *
+ * Return: 0 to run the helper, or -EINVAL after the report.
+ */
+int kfsim_bpf_percpu_arg(const char *helper, const void *p);
+
+/**
  * kfsim_bpf_global_call_enter() - a global (non-static) BPF subprogram is being entered
  * @subprog: its name, for the report
  *

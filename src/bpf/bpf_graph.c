@@ -188,6 +188,17 @@ bool bpf_arg_non_owning(const void *caller)
 
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref)
 {
+	/*
+	 * NULL (an unchecked result whose node is its first member): the running 6.18 treats the
+	 * inserts' arguments as trusted, so a maybe-NULL node is "Possibly NULL pointer passed to
+	 * trusted arg1" (measured on 6.18.44); 6.12 gives them no KF_TRUSTED_ARGS and the node
+	 * check refuses it as any other non-object (its source, check_kfunc_args()).
+	 */
+	if (!node && bpf_kver_at_least(6, 18)) {
+		bpf_report(-EINVAL, "an insert takes an object: check the pointer for NULL first",
+			   "Possibly NULL pointer passed to trusted arg1");
+		return;
+	}
 	if (!ref) {
 		report_no_node_ref(node);
 		return;

@@ -175,6 +175,24 @@ int kfsim_bpf_helper_enter(const char *helper)
 				  "function calls are not allowed while holding a lock");
 }
 
+int kfsim_bpf_percpu_arg(const char *helper, const void *p)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	struct bpf_alloc_view v;
+
+	if (!p || !bpf_reach(p, &v))
+		return 0;
+	ts->kfunc = helper;
+	/* the register's type as reg_type_str() prints it: an allocated object is "ptr_" */
+	bpf_report(-EINVAL,
+		   "bpf_this_cpu_ptr and bpf_per_cpu_ptr take a per-CPU pointer (a __percpu ksym "
+		   "or a percpu kptr); a map value or an object of bpf_obj_new is none",
+		   "R1 type=%s expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_",
+		   v.name ? "map_value" : "ptr_");
+	bpf_leave();
+	return -EINVAL;
+}
+
 int kfsim_bpf_global_call_enter(const char *subprog)
 {
 	return refused_under_lock(subprog,

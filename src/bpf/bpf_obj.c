@@ -167,6 +167,16 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 	ts = bpf_enter(KFSIM_KFUNC_bpf_obj_drop_impl);
 	if (!ts)
 		return;
+	/*
+	 * NULL (an unchecked bpf_obj_new() result, or a literal): a release kfunc's arguments are
+	 * trusted, and a maybe-NULL or NULL one is refused before its kind is looked at
+	 * (check_kfunc_args(): is_kfunc_trusted_args() covers KF_RELEASE in 6.12; the running
+	 * 6.18 says the same).
+	 */
+	if (!p__alloc && bpf_report(-EINVAL, "bpf_obj_drop takes an object: check the pointer "
+					      "for NULL first",
+				    "Possibly NULL pointer passed to trusted arg0"))
+		goto out;
 	ref = bpf_ref_find(p__alloc, BPF_REF_OWNING);
 	/*
 	 * A reference that died is a scalar to the verifier, and a release kfunc's argument must
@@ -217,6 +227,13 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 	if (CHECKS) {
 		if (!bpf_enter(KFSIM_KFUNC_bpf_refcount_acquire_impl))
 			return NULL;
+		/* KF_RCU makes the argument trusted: NULL is refused first (6.12's source, 6.18) */
+		if (!p__refcounted_kptr &&
+		    bpf_report(-EINVAL,
+			       "bpf_refcount_acquire takes an object: check the pointer for NULL "
+			       "first",
+			       "Possibly NULL pointer passed to trusted arg0"))
+			goto fail;
 		ref = bpf_ref_find(p__refcounted_kptr, BPF_REF_OWNING);
 		if (!ref && bpf_report(-EINVAL,
 				       "bpf_refcount_acquire takes a live owning or non-owning "

@@ -25,6 +25,14 @@ static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
 			   "R1 type=scalar expected=map_value, ptr_");
 		return false;
 	}
+	/* the object's BTF refused, its maps have none either (6.12's source, the running 6.18) */
+	if (v.name && ts->run && ts->run->opts.no_prog_btf) {
+		bpf_report(-EINVAL,
+			   "the kernel refused the object's BTF (a struct in it is invalid), so its "
+			   "maps were created without it",
+			   "map '%s' has to have BTF in order to use bpf_spin_lock", v.name);
+		return false;
+	}
 	if (!v.valid || v.type->spin_lock_off < 0) {
 		bpf_report(-EINVAL,
 			   "the allocation's struct declares no usable bpf_spin_lock (or its BTF "

@@ -22,9 +22,9 @@
  * The same walk keeps each register's and slot's offset from the object's start while it is one
  * constant on every path (bpf_obj_new() gives 0, constant adds move it): a load or store whose
  * offset and width reach past the end of a type it may hold is what btf_struct_walk() refuses
- * ("access beyond struct S at off N size M", 6.12 and 6.18), unless the struct ends in a
- * flexible array of structs, which the verifier lets an access walk into.  An unknown offset
- * (a variable index, a pointer from a collection) is not checked.
+ * ("access beyond struct S at off N size M", 6.12 and 6.18), a flexible array of structs at
+ * the end included (the verifier walks flexible arrays only for other pointers).  An unknown
+ * offset (a variable index, a pointer from a collection) is not checked.
  *
  * And it marks the registers that hold a non-owning result (bpf_list_front/back,
  * bpf_rbtree_first/root/left/right, moved, offset, spilled and filled) on some path: pushing or
@@ -305,29 +305,16 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 
 /*
  * Whether an access at @off, @size bytes wide, into the struct with BTF id @id lies past its
- * end as btf_struct_walk() sees it: a flexible array of structs at the end lets the walk go on
- * into its elements (the verifier checks the element, kfsim does not follow it there).
+ * end as btf_struct_walk() sees it for an allocated object: btf_struct_access() walks a
+ * flexible array only for other pointers (walk_flex_arrays = !type_is_alloc(), 6.12's source),
+ * so even an array of structs at the end is past the end (linked_list_fail.c's
+ * obj_new_flex_array, refused by the running 6.18 too).
  */
 static bool access_beyond(const struct btf *btf, __u32 id, long long off, int size)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id), *mt;
-	const struct btf_member *last;
+	const struct btf_type *t = btf__type_by_id(btf, id);
 
-	if (!t || !btf_is_struct(t) || off < 0 || off + size <= t->size)
-		return false;
-	if (!btf_vlen(t))
-		return true;
-	last = btf_members(t) + btf_vlen(t) - 1;
-	mt = btf__type_by_id(btf, last->type);
-	while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
-		mt = btf__type_by_id(btf, mt->type);
-	if (!mt || !btf_is_array(mt) || btf_array(mt)->nelems ||
-	    off < btf_member_bit_offset(t, btf_vlen(t) - 1) / 8)
-		return true;
-	mt = btf__type_by_id(btf, btf_array(mt)->type);
-	while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
-		mt = btf__type_by_id(btf, mt->type);
-	return !mt || !btf_is_struct(mt);
+	return t && btf_is_struct(t) && off >= 0 && off + size > t->size;
 }
 
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */

@@ -40,6 +40,7 @@ struct field {
 struct fields {
 	struct field f[MAX_FIELDS];
 	unsigned int nr;
+	unsigned int fwd_kptrs; /* __kptr members to a struct the BTF only declares */
 };
 
 static const struct {
@@ -96,6 +97,30 @@ static __u32 kptr_pointee(const struct btf *btf, const struct btf_type *t)
 		id = t->type;
 	}
 	return tagged && t && btf_is_struct(t) ? id : 0;
+}
+
+/*
+ * Whether @t is a "struct T __kptr *" member whose struct the BTF only declares (clang emits a
+ * forward declaration for a struct the program never uses but through that pointer).  The
+ * kernel's btf_find_kptr() wants a struct there: at BTF load, when it parses the member's
+ * struct (btf_parse_struct_metas(): one with a special field or a __kptr to a defined struct as
+ * a member), the whole BTF is refused; a struct with no other special field is not parsed then
+ * (measured on the running 6.18.44: "Error loading .BTF into kernel: -22").  kfsim models no
+ * such member, so it stays a plain pointer apart from that refusal.
+ */
+static bool kptr_to_fwd(const struct btf *btf, const struct btf_type *t)
+{
+	bool tagged = false;
+
+	if (!btf_is_ptr(t))
+		return false;
+	for (t = btf__type_by_id(btf, t->type); t && (btf_is_mod(t) || btf_is_type_tag(t));
+	     t = btf__type_by_id(btf, t->type)) {
+		const char *tag = btf__name_by_offset(btf, t->name_off);
+
+		tagged |= btf_is_type_tag(t) && tag && !strcmp(tag, "kptr");
+	}
+	return tagged && t && btf_is_fwd(t) && !btf_kflag(t);
 }
 
 /* The "contains:" tag on (@target, @component): the contained struct's id and node name. */
@@ -167,6 +192,10 @@ static void collect(const struct btf *btf, __u32 id, const char *prefix, unsigne
 	if (kptr_pointee(btf, t)) {	/* a __kptr: a pointer, "contains" the struct it points to */
 		add_field(out, KFSIM_BPFRT_KPTR_REF, prefix, offset, 8, (int)kptr_pointee(btf, t),
 			  NULL);
+		return;
+	}
+	if (kptr_to_fwd(btf, t)) {
+		out->fwd_kptrs++;
 		return;
 	}
 	if (btf_is_array(t)) {
@@ -311,13 +340,13 @@ static void write_types(FILE *f, const struct btf *btf)
 		fprintf(f, "\t{%u, \"%s\", %u, ", id,
 			struct_name(btf, t) ? struct_name(btf, t) : "(anon)", t->size);
 		if (fl.nr)
-			fprintf(f, "kfsim_bpfcc_type_fields_%u, %u},\n", id, fl.nr);
+			fprintf(f, "kfsim_bpfcc_type_fields_%u, %u, %u},\n", id, fl.nr, fl.fwd_kptrs);
 		else
-			fprintf(f, "0, 0},\n");
+			fprintf(f, "0, 0, %u},\n", fl.fwd_kptrs);
 		nr++;
 	}
 	if (!nr)
-		fprintf(f, "\t{0, 0, 0, 0, 0},\n");
+		fprintf(f, "\t{0, 0, 0, 0, 0, 0},\n");
 	fprintf(f, "};\n#define KFSIM_BPFCC_NR_TYPES %u\n\n", nr);
 }
 

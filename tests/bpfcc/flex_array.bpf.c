@@ -4,7 +4,8 @@
  * checks every access through an object pointer against its struct (btf_struct_walk(), 6.12
  * and the running 6.18) and refuses one that reaches past the end: "access beyond struct S at
  * off N size M".  A flexible array member has no room of its own (bpf_obj_new() allocates
- * sizeof(S)), so even its first element is past the end unless its elements are structs.
+ * sizeof(S)), so even its first element is past the end, whatever its elements are (the
+ * verifier walks a flexible array only through pointers that are not allocated objects).
  * A native run writes those bytes unnoticed; kfsim-bpf-cc finds the access in the BPF object.
  */
 #include <vmlinux.h>
@@ -15,6 +16,16 @@
 struct samples {
 	u64 nr;
 	u64 data[];
+};
+
+struct cell {
+	u32 lo;
+	u32 hi;
+};
+
+struct cells {
+	u32 hdr;
+	struct cell c[];
 };
 
 struct queued {
@@ -50,6 +61,19 @@ int flex_load_later_element(void *ctx)
 	v = s->data[2];
 	bpf_obj_drop(s);
 	return (int)v;
+}
+
+/* an array of structs is no exception for an allocated object (6.12's source, 6.18) */
+SEC("tc") __failure __msg("access beyond struct cells at off 8 size 4")
+int flex_struct_element(void *ctx)
+{
+	struct cells *p = bpf_obj_new(typeof(*p));
+
+	if (!p)
+		return 0;
+	p->c[0].hi = 42;
+	bpf_obj_drop(p);
+	return 0;
 }
 
 /* the offset is carried by a pointer to the element (an add, then a move) */

@@ -14,7 +14,8 @@ set -euo pipefail
 out=$1 bpfcc=$2
 here=$(cd "$(dirname "$0")" && pwd)
 objects=(rbtree rbtree_fail linked_list linked_list_fail refcounted_kptr refcounted_kptr_fail
-	rbtree_btf_fail__add_wrong_type rbtree_btf_fail__wrong_node_type)
+	rbtree_btf_fail__add_wrong_type rbtree_btf_fail__wrong_node_type test_spin_lock_fail
+	local_kptr_stash_fail)
 # the release the 6.12 files' annotations were written for
 kver=6.12
 

@@ -177,7 +177,8 @@ unsigned int kfsim_bpfrt_get_smp_processor_id(void)
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu);
 void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu)
 {
-	if (bpfrt_helper("bpf_per_cpu_ptr", NULL, 0))
+	if (bpfrt_helper("bpf_per_cpu_ptr", NULL, 0) ||
+	    kfsim_bpf_percpu_arg("bpf_per_cpu_ptr", percpu_ptr))
 		return NULL;
 	return cpu ? NULL : (void *)percpu_ptr;
 }
@@ -185,7 +186,8 @@ void *kfsim_bpfrt_per_cpu_ptr(const void *percpu_ptr, unsigned int cpu)
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr);
 void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 {
-	if (bpfrt_helper("bpf_this_cpu_ptr", NULL, 0))
+	if (bpfrt_helper("bpf_this_cpu_ptr", NULL, 0) ||
+	    kfsim_bpf_percpu_arg("bpf_this_cpu_ptr", percpu_ptr))
 		return NULL;
 	return (void *)percpu_ptr;
 }

@@ -125,10 +125,6 @@ static const struct difference differences[] = {
 	 "attaches to bpf_testmod_test_read (module absent here); the selftest says "
 	 "__failure __msg(\"function calls are not allowed while holding a lock\")",
 	 "function calls are not allowed while holding a lock"},
-	{"refcounted_kptr_fail", "refcount_acquire_maybe_null", STATIC, NULL,
-	 "the explored path passes bpf_obj_new()'s NULL to bpf_refcount_acquire and kfsim "
-	 "refuses it; the verifier names the maybe-NULL register's type ('Possibly NULL pointer "
-	 "passed to trusted arg0'), which a NULL value at run time does not have"},
 	/* ---- rbtree_btf_fail__*.c ---- */
 	{"rbtree_btf_fail__add_wrong_type", "rbtree_api_add__add_wrong_type", VERDICT, NULL,
 	 "prog_tests/rbtree.c asserts only that loading fails; 6.18 refuses the section's "

@@ -730,7 +730,7 @@ static void parse_op(struct ynl_parser *p, struct ynl_op *op, yaml_node_t *map)
 	op->loc.line = (int)map->start_mark.line + 1;
 	op->loc.col = (int)map->start_mark.column + 1;
 	op->name = get_name(p, get(p, map, "name"), "operation name");
-	op->doc = get_str_or_null(p, get(p, map, "doc"), "doc");
+	op->doc = opt_str(p, map, "doc", "doc");
 	if ((v = get(p, map, "value"))) {
 		int64_t value = get_int(p, v, "value");
 
@@ -1000,7 +1000,7 @@ static void parse_root(struct ynl_parser *p, yaml_node_t *root)
 	if (spec->proto != YNL_PROTO_NETLINK_RAW && strlen(spec->name) > 15)
 		fail_at(p, get(p, root, "name"), "family name '%s' is longer than GENL_NAMSIZ - 1 "
 			"(15) characters", spec->name);
-	spec->doc = get_str_or_null(p, get(p, root, "doc"), "doc");
+	spec->doc = opt_str(p, root, "doc", "doc");
 	spec->uapi_header_key = opt_str(p, root, "uapi-header", "uapi-header");
 	spec->c_family_name = opt_str(p, root, "c-family-name", "c-family-name");
 	spec->c_version_name = opt_str(p, root, "c-version-name", "c-version-name");

@@ -126,9 +126,17 @@ void expect_type(struct ynl_parser *p, yaml_node_t *node, yaml_node_type_t type,
 		fail_at(p, node, "%s must be %s", what, names[type]);
 }
 
+static const char *yaml11_non_string(const char *text);
+
 const char *get_str(struct ynl_parser *p, yaml_node_t *node, const char *what)
 {
+	const char *kind;
+
 	expect_type(p, node, YAML_SCALAR_NODE, what);
+	if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    (kind = yaml11_non_string(scalar_text(node))))
+		note_at(p, node, "%s must be a string; YAML reads '%s' as %s (quote it)", what,
+			scalar_text(node), kind);
 	return xprintf(p, "%s", scalar_text(node));
 }
 
@@ -171,11 +179,17 @@ const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
 	return name;
 }
 
+/*
+ * An integer as YAML 1.1 reads a plain scalar (PyYAML's SafeLoader, which the kernel's ynl-gen
+ * loads specs with): an optional sign, then 0b binary, 0x hex, 0 octal, decimal, or decimal
+ * with ":" base-60 groups, '_' anywhere after the first digit.  Values past 64 bits are not
+ * taken (the checks after would refuse them anyway).
+ */
 bool parse_int_text(const char *text, int64_t *out)
 {
-	char *end;
-	bool neg = false;
-	uint64_t mag;
+	uint64_t mag = 0, group = 0;
+	bool neg = false, digit = false;
+	int base = 10;
 
 	if (*text == '-' || *text == '+') {
 		neg = *text == '-';
@@ -183,10 +197,57 @@ bool parse_int_text(const char *text, int64_t *out)
 	}
 	if (!isdigit((unsigned char)*text))
 		return false;
-	errno = 0;
-	mag = strtoull(text, &end, 0);
-	if (errno || *end)
-		return false;
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'b')) {
+		base = text[1] == 'x' ? 16 : 2;
+		text += 2;
+	} else if (text[0] == '0' && text[1]) {
+		base = 8;
+		text++;
+	}
+	for (; *text; text++) {
+		int d;
+
+		if (*text == '_')
+			continue;
+		if (*text == ':' && base == 10 && digit) {
+			/* base 60: each group after the first is 0..59 */
+			if (mag > UINT64_MAX / 60)
+				return false;
+			mag = mag * 60;
+			group = 0;
+			digit = false;
+			base = 60;
+			continue;
+		}
+		if (*text == ':' && base == 60 && digit) {
+			if (group > 59 || mag > UINT64_MAX / 60)
+				return false;
+			mag = (mag + group) * 60;
+			group = 0;
+			digit = false;
+			continue;
+		}
+		d = isdigit((unsigned char)*text) ? *text - '0' :
+		    isxdigit((unsigned char)*text) ? tolower((unsigned char)*text) - 'a' + 10 : 99;
+		if (base == 60) {
+			if (d > 9)
+				return false;
+			group = group * 10 + (uint64_t)d;
+			digit = true;
+			continue;
+		}
+		if (d >= base || mag > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return false;
+		mag = mag * (uint64_t)base + (uint64_t)d;
+		digit = true;
+	}
+	if (!digit && base != 8)
+		return false;	/* "0x", "0b_", "1:" */
+	if (base == 60) {
+		if (group > 59 || mag > UINT64_MAX - group)
+			return false;
+		mag += group;
+	}
 	if (neg) {
 		if (mag > (uint64_t)INT64_MAX + 1)
 			return false;
@@ -195,6 +256,110 @@ bool parse_int_text(const char *text, int64_t *out)
 		*out = (int64_t)mag;	/* u64 values above s64 keep their bits */
 	}
 	return true;
+}
+
+/* @s at digits and '_' ([0-9_]*, @first: the first must be a digit): past them. */
+static const char *skip_digits(const char *s, bool first)
+{
+	if (first && !isdigit((unsigned char)*s))
+		return NULL;
+	while (isdigit((unsigned char)*s) || *s == '_')
+		s++;
+	return s;
+}
+
+/*
+ * PyYAML's float: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?, \.[0-9_]+([eE][-+][0-9]+)?
+ * (no sign), or base 60 [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*.
+ */
+static bool yaml11_float(const char *text)
+{
+	const char *s = text;
+	bool sexagesimal = false;
+
+	if (*s == '.') {
+		s++;
+		if (!isdigit((unsigned char)*s) && *s != '_')
+			return false;
+		s = skip_digits(s, false);
+	} else {
+		if (*s == '-' || *s == '+')
+			s++;
+		s = skip_digits(s, true);
+		if (!s)
+			return false;
+		while (*s == ':') {
+			int n = 0;
+
+			s++;
+			while (isdigit((unsigned char)s[n]))
+				n++;
+			if (n < 1 || n > 2 || (n == 2 && s[0] > '5'))
+				return false;
+			s += n;
+			sexagesimal = true;
+		}
+		if (*s != '.')
+			return false;
+		s = skip_digits(s + 1, false);
+		if (sexagesimal)
+			return !*s;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s != '-' && *s != '+')
+			return false;
+		s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
+/* PyYAML's timestamp in its date form, [0-9]{4}-[0-9]{2}-[0-9]{2} (a time after it makes no name). */
+static bool yaml11_date(const char *t)
+{
+	for (int i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? t[i] != '-' : !isdigit((unsigned char)t[i]))
+			return false;
+	return !t[10];
+}
+
+/*
+ * What YAML 1.1 reads a plain scalar as when it is no string (PyYAML's implicit resolvers:
+ * bool, int, float, null, timestamp), or NULL.  The kernel's ynl-gen hands the loaded values to
+ * jsonschema, so "doc: yes" is a boolean there, and a string key refuses it.
+ */
+static const char *yaml11_non_string(const char *text)
+{
+	static const char *const bools[] = {
+		"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False",
+		"FALSE", "on", "On", "ON", "off", "Off", "OFF",
+	};
+	static const char *const specials[] = {
+		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
+		".nan", ".NaN", ".NAN",
+	};
+	int64_t ignored;
+
+	if (!*text || !strcmp(text, "~") || !strcmp(text, "null") || !strcmp(text, "Null") ||
+	    !strcmp(text, "NULL"))
+		return "null";
+	for (size_t i = 0; i < sizeof(bools) / sizeof(bools[0]); i++)
+		if (!strcmp(text, bools[i]))
+			return "a boolean";
+	for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++)
+		if (!strcmp(text, specials[i]))
+			return "a float";
+	if (parse_int_text(text, &ignored))
+		return "an integer";
+	if (yaml11_float(text))
+		return "a float";
+	if (yaml11_date(text))
+		return "a date";
+	return NULL;
 }
 
 int64_t get_int(struct ynl_parser *p, yaml_node_t *node, const char *what)

@@ -97,6 +97,60 @@ static void test_enums_flags_and_consts(void **state)
 	done(&t, s);
 }
 
+/*
+ * Plain scalars are typed as YAML 1.1 types them (PyYAML's SafeLoader, which the kernel's
+ * ynl-gen uses): integers with '_', 0b, leading-0 octal and base-60 groups are integers; "y",
+ * "1e5" (no dot) and "+.5" are strings.  The kernel's generator was the referee for each
+ * (2026-12-06: it refuses "doc: yes", "doc: 1.5", "doc: .5", "doc: ~", "doc: 0x1F",
+ * "doc: 2024-01-01" and an entry "on", and takes the strings).
+ */
+static void test_yaml11_scalar_types(void **state)
+{
+	struct spec_tmp t;
+	struct ynl_spec *s = load(&t, "name: f\ndoc: y\nprotocol: genetlink-c\ndefinitions:\n"
+				  "  - { name: k1, type: const, value: 1_000 }\n"
+				  "  - { name: k2, type: const, value: 0b101 }\n"
+				  "  - { name: k3, type: const, value: 017 }\n"
+				  "  - { name: k4, type: const, value: 1:30 }\n"
+				  "  - { name: k5, type: const, value: -0x_10 }\n"
+				  "  - { name: k6, type: const, value: 1e5 }\n"
+				  "  - { name: e, type: enum, doc: +.5, entries: [ a, 'on', \"yes\" ] }\n"
+				  "attribute-sets: []\noperations: { list: [] }\n");
+	static const char *const not_strings[][2] = {
+		{ "yes", "a boolean" }, { "Off", "a boolean" }, { "1.5", "a float" },
+		{ ".5", "a float" }, { "1:30.5", "a float" }, { "-.inf", "a float" },
+		{ "~", "null" }, { "0x1F", "an integer" }, { "1_0", "an integer" },
+		{ "2024-01-01", "a date" },
+	};
+
+	(void)state;
+	assert_int_equal(s->defs[0].value, 1000);
+	assert_int_equal(s->defs[1].value, 5);
+	assert_int_equal(s->defs[2].value, 15);
+	assert_int_equal(s->defs[3].value, 90);
+	assert_int_equal(s->defs[4].value, -16);
+	assert_string_equal(s->defs[5].value_str, "1e5");
+	assert_string_equal(s->defs[6].entries[1].name, "on");	/* quoted: a string */
+	assert_string_equal(s->defs[6].entries[2].name, "yes");
+	done(&t, s);
+
+	for (size_t i = 0; i < sizeof(not_strings) / sizeof(not_strings[0]); i++) {
+		char text[256], err[1024], want[160];
+		int ret;
+
+		snprintf(text, sizeof(text), "name: f\ndoc: %s\nattribute-sets: []\n"
+			 "operations: { list: [] }\n", not_strings[i][0]);
+		spec_tmp_init(&t, text);
+		assert_null(ynl_spec_load(t.path, err, sizeof(err), &ret));
+		snprintf(want, sizeof(want), ":2:6: doc must be a string; YAML reads '%s' as %s",
+			 not_strings[i][0], not_strings[i][1]);
+		if (!strstr(err, want))
+			print_error("%s: got %s\n", not_strings[i][0], err);
+		assert_non_null(strstr(err, want));
+		spec_tmp_cleanup(&t);
+	}
+}
+
 static void test_checks_limits_and_constants(void **state)
 {
 	struct spec_tmp t;
@@ -281,6 +335,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attribute_values_count_from_one),
 		cmocka_unit_test(test_enums_flags_and_consts),
+		cmocka_unit_test(test_yaml11_scalar_types),
 		cmocka_unit_test(test_checks_limits_and_constants),
 		cmocka_unit_test(test_unified_ops_notify_event_and_groups),
 		cmocka_unit_test(test_directional_numbering),

@@ -1365,7 +1365,9 @@ static void test_steadystate_not_attained(void **state)
 	struct kfsim_bfq_sim *sim;
 
 	(void)state;
+	/* one device: 5 x (10% + 20%) of files would not fit on the disk */
 	used = (size_t)snprintf(text, sizeof(text), "[global]\nioengine=libaio\ndirect=1\n"
+				"filename=/dev/sdb\n"
 				"time_based\n[seq]\nrw=read\nbs=128k\niodepth=8\nruntime=20\n"
 				"ss=bw:10%%\nss_dur=3\n");
 	for (unsigned int k = 0; k < 5; k++)

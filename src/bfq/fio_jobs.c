@@ -796,7 +796,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (fio_is_bs(key) && sec->bs_range)
 			scratch = sec->job;
 		if (!value) {
-			fio_err(&p->errs, file, line, "%s: needs a value", key);
+			fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key,
+				key);
 		} else if (fio_is_bs(key) && fio_odd_size(value)) {
 			/* a network engine's 64-byte blocks: refused only with disk I/O */
 			fio_defer(sec, line, file, key, "a block that is not a multiple of 512 "

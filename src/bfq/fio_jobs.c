@@ -284,7 +284,8 @@ static const struct {
 		"disable_slat", "disable_bw_measurement", "gtod_reduce", "gtod_cpu",
 		"block_error_percentiles", "description", "new_group", "stats", "bwavgtime",
 		"iopsavgtime", "unified_rw_reporting", "significant_figures", "error_dump",
-		"verify_dump", "ratemin", "rate_min", "rate_iops_min", "ratecycle", NULL } },
+		"verify_dump", "ratemin", "rate_min", "rate_iops_min", "ratecycle", "write_iolog",
+		NULL } },
 	{ "CPU, memory and thread placement of fio itself", (const char *const[]){
 		"thread", "threads", "cpus_allowed", "cpus_allowed_policy", "cpumask",
 		"numa_cpu_nodes", "numa_mem_policy", "mem", "iomem", "iomem_align", "mem_align",
@@ -293,6 +294,7 @@ static const struct {
 		"nonvectored", "busy_poll", "busy_wait_polling", "iodepth_batch",
 		"iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min",
 		"iodepth_batch_complete_max", "iodepth_low", "cpuload", "cpumode", "cpuchunks",
+		"verify_async_cpus",
 		"exit_on_io_done", "program", "arguments", NULL } },
 	{ "data content, which does not change the I/O", (const char *const[]){
 		"buffer_pattern", "verify_pattern", "scramble_buffers",
@@ -317,7 +319,7 @@ static const struct {
 	  (const char *const[]){ "create_on_open", "allow_file_create", "unlink",
 		"unlink_each_loop", "invalidate", "fallocate", "overwrite", "pre_read",
 		"create_fsync", "openfiles", "file_service_type", "directory", "filename_format",
-		"lockfile", "allow_mounted_write", "kb_base", NULL } },
+		"lockfile", "allow_mounted_write", NULL } },
 };
 
 /*
@@ -358,6 +360,13 @@ static const struct {
 	{ "fsync", "fsync is not modelled" },
 	{ "fdatasync", "fsync is not modelled" },
 	{ "write_barrier", "barriers are not modelled" },
+	{ "serialize_overlap", "fio's holding back of I/O overlapping I/O in flight is not "
+	  "modelled" },
+	{ "experimental_verify", "a read-back by resetting the file's offsets is not modelled" },
+	{ "read_iolog", "replaying fio's I/O log is not modelled ('kfsim bfq replay' reads "
+	  "blkparse text)" },
+	{ "rw_sequencer", "rw_sequencer is not modelled (kfsim's rw=randread:N continues "
+	  "sequentially, fio's default)" },
 };
 
 /* Options whose refusal depends on the engine: they matter only with disk I/O. */
@@ -369,6 +378,8 @@ static const struct {
 	{ "nrfiles", "several files per job are not modelled with disk I/O" },
 	{ "nr_files", "several files per job are not modelled with disk I/O" },
 	{ "cmd_type", "NVMe passthrough (io_uring_cmd) is not modelled" },
+	{ "kb_base", "sizes are read with fio's default kb_base=1024 (4k is 4096, 4KiB 4000): "
+	  "another base is not modelled with disk I/O" },
 };
 
 static const char *no_effect_why(const char *name)
@@ -746,6 +757,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
 		if (!strcmp(key, fio_refused[i].name)) {
+			if (!strcmp(key, "rw_sequencer") && value && !strcmp(value, "sequential"))
+				return true;	/* fio's default, modelled */
 			if (!strcmp(key, "rate_process") && value && !strcmp(value, "linear"))
 				return true;
 			fio_err(&p->errs, file, line, "%s: %s", key, fio_refused[i].why);
@@ -754,8 +767,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_disk_only); i++) {
 		if (!strcmp(key, fio_disk_only[i].name)) {
-			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) && value &&
-			    !strcmp(value, "1"))
+			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files") ||
+			     !strcmp(key, "kb_base")) && value &&
+			    !strcmp(value, !strcmp(key, "kb_base") ? "1024" : "1"))
 				return true;
 			fio_defer(sec, line, file, key, fio_disk_only[i].why);
 			return true;

@@ -284,7 +284,7 @@ def compare(e, jobs, first, names, logged=None):
             if field in e and e[field] != got:
                 diffs.append("%s: fio %r, kfsim %r" % (field, e[field], got))
         chk("rw", j["rw"])
-        chk("ddir_seq_nr", max(1, j["ddir_seq_nr"]))
+        chk("ddir_seq_nr", max(1, j.get("ddir_seq_nr", 0)))  # older dumps lack it
         chk("seq_skip", j["seq_skip"])
         chk("rwmixread", j["rwmixread"])
         chk("bs", j["bs"])

@@ -61,9 +61,9 @@ static u64 fio_size_mult(const char *suffix, bool *percent)
 
 /*
  * A size as fio 3.33 reads it (str_to_decimal()): a number, hexadecimal when the text holds
- * "0x", then a unit (fio_size_mult()).  A percentage is returned in @frac when @frac is
- * given (fio: its integer part).  A sign, a leading space (fio then drops the unit: " 8k" is
- * 8) or no number is refused.
+ * "0x", then a unit (fio_size_mult()).  A percentage ('%' right after the digits: fio reads
+ * "12.5%" as 12 bytes) is returned in @frac when @frac is given.  A sign, a leading space
+ * (fio then drops the unit: " 8k" is 8) or no number is refused.
  */
 static int parse_size(const char *text, u64 *bytes, double *frac)
 {
@@ -302,6 +302,8 @@ static int parse_dist(struct kfsim_bfq_job *job, const char *value)
 		job->dist = KFSIM_DIST_RANDOM;
 		return 0;	/* fio ignores what follows "random:" */
 	}
+	if (n == 9 && !strncmp(value, "zoned_abs", 9))
+		return -EOPNOTSUPP;
 	if (n == 5 && !strncmp(value, "zoned", 5)) {
 		if (!colon)
 			return -EINVAL;
@@ -339,14 +341,18 @@ static int parse_dist(struct kfsim_bfq_job *job, const char *value)
 		return 0;
 	}
 	/* fio 3.33 str_random_distribution_cb(): without a value zipf is 1.1, pareto 0.2 */
-	if (n == 4 && !strncmp(value, "zipf", 4))
-		job->dist = KFSIM_DIST_ZIPF, job->dist_param = 1.1;
-	else if (n == 6 && !strncmp(value, "pareto", 6))
-		job->dist = KFSIM_DIST_PARETO, job->dist_param = 0.2;
-	else if (n == 6 && !strncmp(value, "normal", 6))	/* "gauss" is file_service_type's */
-		job->dist = KFSIM_DIST_NORMAL, job->dist_param = 0;
-	else
+	if (n == 4 && !strncmp(value, "zipf", 4)) {
+		job->dist = KFSIM_DIST_ZIPF;
+		job->dist_param = 1.1;
+	} else if (n == 6 && !strncmp(value, "pareto", 6)) {
+		job->dist = KFSIM_DIST_PARETO;
+		job->dist_param = 0.2;
+	} else if (n == 6 && !strncmp(value, "normal", 6)) {	/* "gauss" is file_service_type's */
+		job->dist = KFSIM_DIST_NORMAL;
+		job->dist_param = 0;
+	} else {
 		return -EINVAL;
+	}
 	if (colon) {
 		job->dist_param = strtod(colon + 1, &end);
 		if (end == colon + 1 || (*end && *end != ':'))
@@ -475,6 +481,9 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 		if (err == -ERANGE)
 			return job_err(errbuf, errlen, "random_distribution: a center (%s) is not "
 				       "modelled", value);
+		if (err == -EOPNOTSUPP)
+			return job_err(errbuf, errlen, "random_distribution: zoned_abs (zones in "
+				       "bytes) is not modelled");
 		if (err)
 			return job_err(errbuf, errlen, "random_distribution: expected random, "
 				       "zipf[:T] (T not 1), pareto[:H] (0<H<1), normal[:DEV] "

@@ -7,14 +7,17 @@ For every job file given (fio's 86 examples from Debian's fio-examples in CI):
   - fio's reading: `fio --debug=parse --parse-only FILE`, which logs every option fio
     handles per job section, with the value it parsed (`out=`), [global] options replayed
     into each job first;
-  - for each job kfsim read, every option that matters (rw, rwmixread, bs per direction,
-    bsrange, iodepth, ioengine, direct, sync, size, offset, rate and rate_iops per
-    direction, percentage_random, random_distribution, thinktime, startdelay, runtime,
-    io_size, number_ios, numjobs, stonewall, wait_for, time_based, and steady state's
-    criterion and limit, window and ramp) is compared with fio's
-    value, or fio's default where the file does not set it;
+  - for each job kfsim read, every option that matters (rw and its ':N' modifier, rwmixread,
+    bs per direction, bsrange, iodepth, ioengine, direct, sync, size, offset, rate and
+    rate_iops per direction, percentage_random, random_distribution and its parameter,
+    thinktime, startdelay, runtime, io_size, number_ios, numjobs, stonewall, wait_for,
+    time_based, and steady state's criterion and limit, window and ramp) is compared with
+    fio's value, or fio's default where the file does not set it;
   - a refused file must name every problem at once: with each line it names removed, kfsim
     must read the file (no second round of refusals);
+  - with --strict (fio here has every engine the files name; fio_jobgen.py's files), fio's
+    rejection is final: kfsim must refuse such a file naming every line fio rejects, and
+    may refuse a file fio reads only for a reason docs/bfq.md lists (DOCUMENTED_REFUSALS);
   - nothing may crash or hang: every file kfsim reads also runs for 20 ms of simulated time
     (the unjudged too).
 Engines that Debian's fio does not build (http, rdma, nfs, ...) make fio drop the job after
@@ -484,6 +487,15 @@ def main():
     return summarize(results, len(files), args.min_agree, args.min_simulate)
 
 
+def judge_timed(kfsim, path, env, tmp, strict, fio):
+    """judge(), with a hang (a kfsim that does not end in time) said as a failure."""
+    try:
+        return judge(kfsim, path, env, tmp, strict, fio)
+    except subprocess.TimeoutExpired as e:
+        return "failed", "%-32s HANG: %s did not end in %d s" % (
+            os.path.basename(path), " ".join(e.cmd[:3]), e.timeout), None
+
+
 def judge_all(kfsim, files, env, strict=False):
     """judge() every file, in parallel (fio and kfsim are separate processes); prints each."""
     results, fio = [], {}
@@ -492,7 +504,8 @@ def judge_all(kfsim, files, env, strict=False):
         batches = [files[i:i + 25] for i in range(0, len(files), 25)]
         for read in pool.map(lambda b: fio_read_many(b, env), batches):
             fio.update(read)
-        judged = list(pool.map(lambda p: judge(kfsim, p, env, tmp, strict, fio[p]), files))
+        judged = list(pool.map(lambda p: judge_timed(kfsim, p, env, tmp, strict, fio[p]),
+                               files))
         # strict: fio reads each refused file once the lines kfsim named are gone
         trimmed = [t for _, _, t in judged if t]
         batches = [trimmed[i:i + 25] for i in range(0, len(trimmed), 25)]

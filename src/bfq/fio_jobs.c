@@ -1510,14 +1510,18 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 	return 0;
 }
 
-/* The bytes a job needs of its file: offset + size, with @rest for a job without size=. */
-static u64 fio_job_extent(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 rest)
+static u64 fio_job_offset(const struct kfsim_bfq_job *job, u64 cap_bytes)
 {
-	u64 off = job->offset_frac >= 0 ? (u64)(job->offset_frac * (double)cap_bytes) : job->offset;
-	u64 sz = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
-	       : job->size ? job->size : rest > off ? rest - off : 0;
+	return job->offset_frac >= 0 ? (u64)(job->offset_frac * (double)cap_bytes) : job->offset;
+}
 
-	return off + sz;
+/* The bytes a job needs of its file: offset + size, @unsized for a job without size=. */
+static u64 fio_job_extent(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 unsized)
+{
+	u64 sz = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
+	       : job->size ? job->size : unsized;
+
+	return fio_job_offset(job, cap_bytes) + sz;
 }
 
 /* Is job @i the first of its file (not a device, and with disk I/O)? */
@@ -1534,18 +1538,19 @@ static bool fio_file_first(const struct fio_parser *p, unsigned int i)
 }
 
 /*
- * What a file without size= gets.  fio needs size= to make a file ("you need to specify
- * size="); kfsim gives each such file an equal share, 1 MiB aligned, of the disk the sized
- * files leave, so that no two files overlap (one such file takes the rest of the disk).
+ * What a job without size= gets.  fio needs size= to make a file ("you need to specify
+ * size="); kfsim gives each file without one an equal share, 1 MiB aligned, of the disk that
+ * the sized files and the offsets of the unsized ones leave, so that no two files overlap
+ * (one such file takes the rest of the disk).
  */
 static u64 fio_unsized_share(const struct fio_parser *p, u64 cap_bytes)
 {
-	u64 sized = 0;
+	u64 taken = 0;
 	unsigned int nr_unsized = 0;
 
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		bool unsized = false;
-		u64 size = 0;
+		u64 size = 0, offset = 0;
 
 		if (!fio_file_first(p, i))
 			continue;
@@ -1556,15 +1561,14 @@ static u64 fio_unsized_share(const struct fio_parser *p, u64 cap_bytes)
 				continue;
 			unsized |= job->size_frac < 0 && !job->size;
 			size = max(size, fio_job_extent(job, cap_bytes, 0));
+			offset = max(offset, fio_job_offset(job, cap_bytes));
 		}
-		if (unsized)
-			nr_unsized++;
-		else
-			sized += (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
+		nr_unsized += unsized;
+		taken += unsized ? offset : (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 	}
-	if (!nr_unsized || sized >= cap_bytes)
+	if (!nr_unsized || taken >= cap_bytes)
 		return 0;
-	return (cap_bytes - sized) / nr_unsized & ~((u64)(1 << 20) - 1);
+	return (cap_bytes - taken) / nr_unsized & ~((u64)(1 << 20) - 1);
 }
 
 /* Each file its own region, in order of first use; one device at most. */

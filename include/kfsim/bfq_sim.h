@@ -150,6 +150,9 @@ struct kfsim_bfq_bssplit {
  * @file_size: the file's size, bytes; 0 = the job works on the whole device
  * @seq_skip: bytes skipped after each sequential I/O; negative: the job goes backwards
  *            (fio rw=read:8k, rw=read:-8k)
+ * @ddir_seq_nr: a random job draws a new offset at every this many I/Os and continues
+ *               sequentially in between (fio rw=randread:N, rw_sequencer=sequential);
+ *               0 or 1: at every I/O
  * @exitall: when this job ends, every job ends (fio exitall)
  * @blockalign: random offsets are multiples of this many bytes, 0 = the smallest block size
  * @rate_poisson: I/Os arrive at the rate_iops rate with exponential gaps (fio
@@ -249,6 +252,7 @@ struct kfsim_bfq_job {
 	u64 file_start;
 	u64 file_size;
 	s64 seq_skip;
+	unsigned int ddir_seq_nr;
 	bool exitall;
 	unsigned int blockalign;
 	bool rate_poisson;

@@ -62,6 +62,7 @@ struct wb_extent {
 struct sim_job {
 	struct kfsim_bfq_job spec;
 	sector_t start, nr_sectors, next_pos[2];
+	unsigned int seq_left;	/* fio's td->ddir_seq_nr: I/Os to the next random offset */
 	unsigned int weight;
 	unsigned int inflight;
 	bool waiting_tag;
@@ -90,8 +91,10 @@ struct sim_job {
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
 	sector_t pos_pass[2];		/* its positions */
+	unsigned int seq_left_pass;	/* and its count to the next random offset */
 	struct rnd_state rnd_resume;	/* verify_backlog: where the writes go on */
 	sector_t pos_resume[2];
+	unsigned int seq_left_resume;
 	u64 vb_pending;		/* blocks written and not yet verified */
 	u64 vb_batch;		/* reads left in the verify batch in progress */
 	u64 completed;
@@ -597,6 +600,7 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		job->vb_batch = job->vb_pending;
 		job->rnd = job->rnd_pass;
 		memcpy(job->next_pos, job->pos_pass, sizeof(job->next_pos));
+		job->seq_left = job->seq_left_pass;
 		return false;
 	}
 	if (!job->spec.io_size || job->bytes_issued < job->spec.io_size)
@@ -610,6 +614,7 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	job->bytes_issued = 0;
 	job->rnd = job->rnd_pass;
 	job->next_pos[0] = job->next_pos[1] = job->start;
+	job->seq_left = job->spec.ddir_seq_nr;
 	return false;
 }
 
@@ -626,8 +631,10 @@ static void job_verify_backlog(struct sim_job *job)
 	job->vb_batch = job->spec.verify_backlog;
 	job->rnd_resume = job->rnd;
 	memcpy(job->pos_resume, job->next_pos, sizeof(job->pos_resume));
+	job->seq_left_resume = job->seq_left;
 	job->rnd = job->rnd_pass;
 	memcpy(job->next_pos, job->pos_pass, sizeof(job->next_pos));
+	job->seq_left = job->seq_left_pass;
 }
 
 /* A verify read of a batch was chosen: past the batch, the writes resume. */
@@ -638,10 +645,12 @@ static void job_verify_read_done(struct sim_job *job)
 		return;
 	job->rnd_pass = job->rnd;
 	memcpy(job->pos_pass, job->next_pos, sizeof(job->pos_pass));
+	job->seq_left_pass = job->seq_left;
 	if (job->verifying)
 		return;	/* the final read-back: nothing to resume */
 	job->rnd = job->rnd_resume;
 	memcpy(job->next_pos, job->pos_resume, sizeof(job->next_pos));
+	job->seq_left = job->seq_left_resume;
 }
 
 /*
@@ -684,7 +693,8 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		.write = write && !job->verifying && !verify_read,
 		.bytes = bytes,
 		.sector = kfsim_bfq_job_choose_sector(&job->spec, job->start, job->nr_sectors,
-						      &job->next_pos[write], bytes, rnd),
+						      &job->next_pos[write], &job->seq_left, bytes,
+						      rnd),
 	};
 	if (verify_read)
 		job_verify_read_done(job);
@@ -1359,6 +1369,7 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
 	job->rnd_pass = job->rnd;
 	job->pos_pass[0] = job->pos_pass[1] = job->start;
+	job->seq_left = job->seq_left_pass = spec->ddir_seq_nr;
 	return 0;
 }
 

@@ -85,6 +85,12 @@ struct fio_section {
 	bool new_group;
 	long max_open_zones_line;
 	bool read_beyond_wp;
+	/*
+	 * bsrange or bssplit given: fio keeps bs= apart (o->bs[]) from the sizes they set
+	 * (o->min_bs[], o->max_bs[]), which bs= fills only when no range was given
+	 * (fixup_options()): a bs= after them changes nothing
+	 */
+	bool bs_range;
 	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
@@ -159,16 +165,21 @@ static char *strip(char *s)
 	return s;
 }
 
-/* fio's time values: a number with an optional unit (ns us ms s m h d), else @unit_ns. */
+/*
+ * fio's time values (fio 3.33 parse.c get_mult_time()): a number, then a unit of which fio
+ * knows "us"/"usec" and "ms"/"msec" (by their first letters) and exactly "s", "m", "h", "d",
+ * case aside; any other letters are microseconds ("2sec" and "2min" are 2 us under fio), no
+ * letter at all is @unit_ns.
+ */
 static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 {
-	static const struct { const char *suffix; u64 ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
-		{ "msec", 1000000 }, { "s", NSEC_PER_SEC }, { "sec", NSEC_PER_SEC },
-		{ "m", 60ULL * NSEC_PER_SEC }, { "min", 60ULL * NSEC_PER_SEC },
-		{ "h", 3600ULL * NSEC_PER_SEC }, { "d", 86400ULL * NSEC_PER_SEC },
+	static const struct { const char *suffix; bool prefix; u64 ns; } units[] = {
+		{ "us", true, 1000 }, { "ms", true, 1000000 }, { "s", false, NSEC_PER_SEC },
+		{ "m", false, 60ULL * NSEC_PER_SEC }, { "h", false, 3600ULL * NSEC_PER_SEC },
+		{ "d", false, 86400ULL * NSEC_PER_SEC },
 	};
 	unsigned long long v;
+	const char *suffix;
 	char *end;
 
 	if (!isdigit((unsigned char)*text))
@@ -177,14 +188,17 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	v = strtoull(text, &end, 10);
 	if (errno)
 		return -EINVAL;
-	if (*end) {
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(units) && strcasecmp(end, units[i].suffix); i++)
-			;
-		if (i == ARRAY_SIZE(units))
-			return -EINVAL;
-		unit_ns = units[i].ns;
+	for (suffix = text; isdigit((unsigned char)*suffix); suffix++)
+		;
+	if (isalpha((unsigned char)*suffix)) {
+		unit_ns = 1000;
+		for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+			if (units[i].prefix ? !strncasecmp(suffix, units[i].suffix, 2)
+					    : !strcasecmp(suffix, units[i].suffix)) {
+				unit_ns = units[i].ns;
+				break;
+			}
+		}
 	}
 	if (v > U64_MAX / unit_ns)
 		return -EINVAL;
@@ -211,16 +225,12 @@ static int parse_time_range(const char *text, u64 unit_ns, u64 *lo, u64 *hi)
 	return 0;
 }
 
+/* An integer option as fio reads it (kfsim_bfq_fio_number()), within [@min_v, @max_v]. */
 static int parse_uint(const char *text, u64 min_v, u64 max_v, u64 *out)
 {
-	char *end;
-	unsigned long long v;
+	u64 v;
 
-	if (!isdigit((unsigned char)*text))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || *end || v < min_v || v > max_v)
+	if (kfsim_bfq_fio_number(text, &v) || v < min_v || v > max_v)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -274,7 +284,8 @@ static const struct {
 		"disable_slat", "disable_bw_measurement", "gtod_reduce", "gtod_cpu",
 		"block_error_percentiles", "description", "new_group", "stats", "bwavgtime",
 		"iopsavgtime", "unified_rw_reporting", "significant_figures", "error_dump",
-		"verify_dump", "ratemin", "rate_min", "rate_iops_min", "ratecycle", NULL } },
+		"verify_dump", "ratemin", "rate_min", "rate_iops_min", "ratecycle", "write_iolog",
+		NULL } },
 	{ "CPU, memory and thread placement of fio itself", (const char *const[]){
 		"thread", "threads", "cpus_allowed", "cpus_allowed_policy", "cpumask",
 		"numa_cpu_nodes", "numa_mem_policy", "mem", "iomem", "iomem_align", "mem_align",
@@ -283,6 +294,7 @@ static const struct {
 		"nonvectored", "busy_poll", "busy_wait_polling", "iodepth_batch",
 		"iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min",
 		"iodepth_batch_complete_max", "iodepth_low", "cpuload", "cpumode", "cpuchunks",
+		"verify_async_cpus",
 		"exit_on_io_done", "program", "arguments", NULL } },
 	{ "data content, which does not change the I/O", (const char *const[]){
 		"buffer_pattern", "verify_pattern", "scramble_buffers",
@@ -307,8 +319,33 @@ static const struct {
 	  (const char *const[]){ "create_on_open", "allow_file_create", "unlink",
 		"unlink_each_loop", "invalidate", "fallocate", "overwrite", "pre_read",
 		"create_fsync", "openfiles", "file_service_type", "directory", "filename_format",
-		"lockfile", "allow_mounted_write", "kb_base", NULL } },
+		"lockfile", "allow_mounted_write", NULL } },
 };
+
+/*
+ * The options fio 3.33 takes without a value (parse.c __handle_option()): the flags
+ * (FIO_OPT_STR_SET, options.c and the engines') and the strings without a list of values,
+ * whose callback gets none (write_bw_log alone logs under the job's name); any other bare
+ * option fails in fio ("Option direct requires an argument").
+ */
+static const char *const fio_bare_options[] = {
+	"blocksize_unaligned", "bs_unaligned", "exitall", "exitall_on_error", "fixedbufs",
+	"group_reporting", "hipri", "listen", "new_group", "norandommap", "pingpong",
+	"refill_buffers", "registerfiles", "sqthread_poll", "stonewall", "thread", "time_based",
+	"userspace_reap", "verify_only", "wait_for_previous", "zero_buffers",
+	"verify_pattern", "verify_async_cpus", "replay_skip", "cpus_allowed", "numa_cpu_nodes",
+	"numa_mem_policy", "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
+	"log_compression_cpus", "buffer_pattern", "ignore_error",
+};
+
+static bool fio_takes_bare(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fio_bare_options); i++) {
+		if (!strcmp(key, fio_bare_options[i]))
+			return true;
+	}
+	return false;
+}
 
 /* Options refused for every job, with why. */
 static const struct {
@@ -323,6 +360,13 @@ static const struct {
 	{ "fsync", "fsync is not modelled" },
 	{ "fdatasync", "fsync is not modelled" },
 	{ "write_barrier", "barriers are not modelled" },
+	{ "serialize_overlap", "fio's holding back of I/O overlapping I/O in flight is not "
+	  "modelled" },
+	{ "experimental_verify", "a read-back by resetting the file's offsets is not modelled" },
+	{ "read_iolog", "replaying fio's I/O log is not modelled ('kfsim bfq replay' reads "
+	  "blkparse text)" },
+	{ "rw_sequencer", "rw_sequencer is not modelled (kfsim's rw=randread:N continues "
+	  "sequentially, fio's default)" },
 };
 
 /* Options whose refusal depends on the engine: they matter only with disk I/O. */
@@ -334,6 +378,8 @@ static const struct {
 	{ "nrfiles", "several files per job are not modelled with disk I/O" },
 	{ "nr_files", "several files per job are not modelled with disk I/O" },
 	{ "cmd_type", "NVMe passthrough (io_uring_cmd) is not modelled" },
+	{ "kb_base", "sizes are read with fio's default kb_base=1024 (4k is 4096, 4KiB 4000): "
+	  "another base is not modelled with disk I/O" },
 };
 
 static const char *no_effect_why(const char *name)
@@ -368,26 +414,29 @@ static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *va
 		return;
 	}
 	sec->job.seq_skip = 0;
+	sec->job.ddir_seq_nr = 0;
 	if (colon) {
-		/* "read:8k" skips 8k after each I/O; "read:-8k" goes backwards */
+		/* fio 3.33 str_rw_cb(): the number after ':' is read as any size */
 		const char *num = colon + 1;
 		bool neg = *num == '-';
-		char *end;
-		unsigned long long v = strtoull(num + neg, &end, 10);
-		u64 mult = 1;
+		u64 v;
 
-		switch (tolower((unsigned char)*end)) {
-		case 'k': mult = 1 << 10; end++; break;
-		case 'm': mult = 1 << 20; end++; break;
-		case 'g': mult = 1ULL << 30; end++; break;
-		default: break;
-		}
-		if (end == num + neg || (*end && strcasecmp(end, "b") && strcasecmp(end, "ib")) ||
-		    v * mult % SECTOR_SIZE || v * mult > (1ULL << 40)) {
+		if (kfsim_bfq_fio_number(num + neg, &v)) {
 			fio_err(&p->errs, file, line, "rw: failed parsing rw=%s", value);
-			return;
+		} else if (kfsim_bfq_job_is_random(&sec->job)) {
+			/* "randread:8": a new random offset every 8 I/Os */
+			if (neg || !v || v > UINT_MAX)
+				fio_err(&p->errs, file, line, "rw: randrw postfix parsing out of "
+					"range (rw=%s)", value);
+			else
+				sec->job.ddir_seq_nr = (unsigned int)v;
+		} else if (v % SECTOR_SIZE || v > (1ULL << 40)) {
+			/* "read:8k" skips 8k after each I/O; "read:-8k" goes backwards */
+			fio_err(&p->errs, file, line, "rw: a skip (rw=%s) that is not a multiple of "
+				"512 bytes, or over 1 TiB, is not modelled", value);
+		} else {
+			sec->job.seq_skip = (s64)v * (neg ? -1 : 1);
 		}
-		sec->job.seq_skip = (s64)(v * mult) * (neg ? -1 : 1);
 	}
 }
 
@@ -559,7 +608,6 @@ static void fio_ignore_error(struct fio_parser *p, struct fio_section *sec, cons
 	}
 }
 
-/* One option of a section: modelled, no effect, deferred or refused. */
 /* fio's str_to_float(): a leading number, what follows it ignored */
 static int fio_ss_float(const char *text, double *out)
 {
@@ -678,8 +726,9 @@ static void fio_ss_time(struct fio_parser *p, struct fio_section *sec, const cha
 	}
 }
 
-static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
-		       const char *value, long line, const char *file)
+/* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
+static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
+			     const char *value, long line, const char *file)
 {
 	static const char *const job_keys[] = {
 		"bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "iodepth", "size",
@@ -693,34 +742,37 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
 		fio_steadystate(p, sec, value, line, file);
-		return;
+		return true;
 	}
 	if (!strcmp(key, "ss_dur") || !strcmp(key, "steadystate_duration") ||
 	    !strcmp(key, "ss_ramp") || !strcmp(key, "steadystate_ramp_time")) {
 		fio_ss_time(p, sec, key, value, line, file);
-		return;
+		return true;
 	}
 	if (!strcmp(key, "group_reporting") && parse_flag(value, &sec->group_reporting))
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
 	if (!strcmp(key, "new_group") && parse_flag(value, &sec->new_group))
 		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
 	if (no_effect_why(key))
-		return;
+		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
 		if (!strcmp(key, fio_refused[i].name)) {
+			if (!strcmp(key, "rw_sequencer") && value && !strcmp(value, "sequential"))
+				return true;	/* fio's default, modelled */
 			if (!strcmp(key, "rate_process") && value && !strcmp(value, "linear"))
-				return;
+				return true;
 			fio_err(&p->errs, file, line, "%s: %s", key, fio_refused[i].why);
-			return;
+			return true;
 		}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_disk_only); i++) {
 		if (!strcmp(key, fio_disk_only[i].name)) {
-			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) && value &&
-			    !strcmp(value, "1"))
-				return;
+			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files") ||
+			     !strcmp(key, "kb_base")) && value &&
+			    !strcmp(value, !strcmp(key, "kb_base") ? "1024" : "1"))
+				return true;
 			fio_defer(sec, line, file, key, fio_disk_only[i].why);
-			return;
+			return true;
 		}
 	}
 	if (!strcmp(key, "rw") || !strcmp(key, "readwrite")) {
@@ -728,19 +780,19 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 			fio_err(&p->errs, file, line, "rw: needs a value");
 		else
 			fio_rw(p, sec, value, line, file);
-		return;
+		return true;
 	}
 	if (!strcmp(key, "ioprio")) {
 		/* fio has no such option: its name is prio */
 		fio_err(&p->errs, file, line, "Bad option <%s%s%s>: did you mean prio?", key,
 			value ? "=" : "", value ? value : "");
-		return;
+		return true;
 	}
 	if (!strcmp(key, "ioengine") && value && !strcmp(value, "libzbc")) {
 		/* it cannot open the simulated disk: fio_libzbc() */
 		sec->job.engine = KFSIM_ENGINE_SYNC;
 		strcpy(sec->job.ioengine, value);
-		return;
+		return true;
 	}
 	if (!strcmp(key, "ioengine") && value && (!strcmp(value, "sg") ||
 	    !strcmp(value, "io_uring_cmd") || !strcmp(value, "xnvme") ||
@@ -748,29 +800,33 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 		fio_err(&p->errs, file, line, "ioengine: %s is not modelled (%s)", value,
 			strcmp(value, "e4defrag") ? "passthrough bypasses the I/O scheduler"
 						  : "its extent moves");
-		return;
+		return true;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(job_keys); i++) {
+		struct kfsim_bfq_job scratch;	/* a bs= after a range: checked, not taken */
+
 		if (strcmp(key, job_keys[i]))
 			continue;
-		if (!value && !strcmp(key, "direct"))
-			value = "1";
-		if (!value && !strcmp(key, "buffered"))
-			value = "1";
+		if (fio_is_bs(key) && sec->bs_range)
+			scratch = sec->job;
 		if (!value) {
-			fio_err(&p->errs, file, line, "%s: needs a value", key);
+			fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key,
+				key);
 		} else if (fio_is_bs(key) && fio_odd_size(value)) {
 			/* a network engine's 64-byte blocks: refused only with disk I/O */
 			fio_defer(sec, line, file, key, "a block that is not a multiple of 512 "
 				  "bytes (the sector) is not modelled with disk I/O");
 			sec->job.bs = sec->job.bs_write = (unsigned int)fio_odd_size(value);
-		} else if (kfsim_bfq_job_set(&sec->job, key, value, &sec->prioclass, why,
-					     sizeof(why))) {
+		} else if (kfsim_bfq_job_set(fio_is_bs(key) && sec->bs_range ? &scratch : &sec->job,
+					     key, value, &sec->prioclass, why, sizeof(why))) {
 			fio_err(&p->errs, file, line, "%s%s", why,
 				strchr(value, '$') ? " (an environment variable that is not set)"
 						   : "");
+		} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range") ||
+			   !strcmp(key, "bssplit")) {
+			sec->bs_range = true;
 		}
-		return;
+		return true;
 	}
 	if (!strcmp(key, "name")) {
 		if (!value || !*value || strlen(value) >= sizeof(sec->job.name) - 4)
@@ -863,7 +919,11 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 		else
 			strcpy(sec->filename, value);
 	} else if (!strcmp(key, "numjobs")) {
-		if (!value || parse_uint(value, 1, KFSIM_BFQ_MAX_JOBS, &v))
+		if (value && !parse_uint(value, 0, 0, &v))
+			/* init.c add_job(): --numjobs from 0 clones until fio's job table is full */
+			fio_err(&p->errs, file, line, "numjobs: 0: fio's run fails with it (\"error: "
+				"maximum number of jobs reached\")");
+		else if (!value || parse_uint(value, 1, KFSIM_BFQ_MAX_JOBS, &v))
 			fio_err(&p->errs, file, line, "numjobs: expected 1 to %d, not '%s'",
 				KFSIM_BFQ_MAX_JOBS, value ? value : "");
 		else
@@ -983,7 +1043,24 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	} else {
 		fio_err(&p->errs, file, line, "Bad option <%s%s%s>: not a fio option kfsim "
 			"knows", key, value ? "=" : "", value ? value : "");
+		return false;
 	}
+	return true;
+}
+
+/*
+ * One option line.  A bare option that fio does not take bare fails under fio ("Option
+ * direct requires an argument"), also where kfsim would read it (a flag, an option without
+ * effect): named once, unless its own check named it already.
+ */
+static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
+		       const char *value, long line, const char *file)
+{
+	unsigned int nr_errs = p->errs.nr;
+
+	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
+	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
+		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
 }
 
 /* Where the job's data lives: the disk, no disk (/dev/null), or a file of its own. */
@@ -1251,8 +1328,10 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 				target = k + 1;	/* the last clone of that job */
 		}
 		if (!target)
+			/* init.c wait_for_ok(), as fio adds the job: not under --parse-only */
 			fio_err(&p->errs, sec->file, sec->line, "wait_for=%s: no job of that name "
-				"before this one", sec->wait_for);
+				"before this one (fio's run fails: \"waitee job %s unknown\")",
+				sec->wait_for, sec->wait_for);
 		for (unsigned int k = first; k < p->nr; k++)
 			p->jobs[k].wait_for = target;
 	}
@@ -1338,6 +1417,24 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 	fclose(inc);
 }
 
+/*
+ * "bs= 8k": fio keeps the space in the value (only the key and the line's end are
+ * stripped), and then reads " 8k" as 8 bytes (its unit is looked for right after the
+ * number's first character) and " read" as no rw= at all.  kfsim does not take either
+ * reading for what the line means: it names the line.  Options without an effect on the
+ * disk are let be.
+ */
+static bool fio_value_spaced(struct fio_parser *p, const char *key, char *value, long line,
+			     const char *file)
+{
+	if (!isspace((unsigned char)*value) || !*strip(value) || no_effect_why(key))
+		return false;
+	fio_err(&p->errs, file, line, "%s: a space after '=': fio reads the value with it (bs= 8k "
+		"as 8 bytes, rw= read not at all): not guessed, write %s=%s", key, key,
+		strip(value));
+	return true;
+}
+
 static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth)
 {
 	char raw[1024], buf[1024];
@@ -1401,6 +1498,8 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 		eq = strchr(s, '=');
 		if (eq) {
 			*eq = '\0';
+			if (fio_value_spaced(p, strip(s), eq + 1, line, file))
+				continue;
 			fio_option(p, &p->sec, strip(s), strip(eq + 1), line, file);
 		} else {
 			fio_option(p, &p->sec, s, NULL, line, file);
@@ -1411,55 +1510,102 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 	return 0;
 }
 
+static u64 fio_job_offset(const struct kfsim_bfq_job *job, u64 cap_bytes)
+{
+	return job->offset_frac >= 0 ? (u64)(job->offset_frac * (double)cap_bytes) : job->offset;
+}
+
+/* The bytes a job needs of its file: offset + size, @unsized for a job without size=. */
+static u64 fio_job_extent(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 unsized)
+{
+	u64 sz = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
+	       : job->size ? job->size : unsized;
+
+	return fio_job_offset(job, cap_bytes) + sz;
+}
+
+/* Is job @i the first of its file (not a device, and with disk I/O)? */
+static bool fio_file_first(const struct fio_parser *p, unsigned int i)
+{
+	if (fio_is_nowhere(p->filenames[i]) || p->jobs[i].engine == KFSIM_ENGINE_NONE ||
+	    fio_is_device(p->filenames[i]))
+		return false;
+	for (unsigned int k = p->first; k < i; k++) {
+		if (!strcmp(p->filenames[k], p->filenames[i]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * What a job without size= gets.  fio needs size= to make a file ("you need to specify
+ * size="); kfsim gives each file without one an equal share, 1 MiB aligned, of the disk that
+ * the sized files and the offsets of the unsized ones leave, so that no two files overlap
+ * (one such file takes the rest of the disk).
+ */
+static u64 fio_unsized_share(const struct fio_parser *p, u64 cap_bytes)
+{
+	u64 taken = 0;
+	unsigned int nr_unsized = 0;
+
+	for (unsigned int i = p->first; i < p->nr; i++) {
+		bool unsized = false;
+		u64 size = 0, offset = 0;
+
+		if (!fio_file_first(p, i))
+			continue;
+		for (unsigned int k = i; k < p->nr; k++) {
+			const struct kfsim_bfq_job *job = &p->jobs[k];
+
+			if (strcmp(p->filenames[k], p->filenames[i]))
+				continue;
+			unsized |= job->size_frac < 0 && !job->size;
+			size = max(size, fio_job_extent(job, cap_bytes, 0));
+			offset = max(offset, fio_job_offset(job, cap_bytes));
+		}
+		nr_unsized += unsized;
+		taken += unsized ? offset : (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
+	}
+	if (!nr_unsized || taken >= cap_bytes)
+		return 0;
+	return (cap_bytes - taken) / nr_unsized & ~((u64)(1 << 20) - 1);
+}
+
 /* Each file its own region, in order of first use; one device at most. */
 static void fio_layout(struct fio_parser *p)
 {
 	u64 cap_bytes = (u64)p->capacity << SECTOR_SHIFT, next = 0;
+	u64 share = fio_unsized_share(p, cap_bytes);
 	const char *device = NULL;
 
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		const char *name = p->filenames[i];
 		u64 size = 0;
-		bool seen = false;
 
-		if (fio_is_nowhere(name) || p->jobs[i].engine == KFSIM_ENGINE_NONE)
-			continue;
-		if (fio_is_device(name)) {
+		if (fio_is_device(name) && !fio_is_nowhere(name) &&
+		    p->jobs[i].engine != KFSIM_ENGINE_NONE) {
 			if (device && strcmp(device, name))
 				fio_err(&p->errs, p->files[i], p->lines[i], "filename=%s: kfsim "
 					"simulates one disk, and %s is another", name, device);
 			device = name;
 			continue;
 		}
-		for (unsigned int k = p->first; k < i; k++) {
-			if (!strcmp(p->filenames[k], name)) {
-				p->jobs[i].file_start = p->jobs[k].file_start;
-				seen = true;
-			}
-		}
-		if (seen)
+		if (!fio_file_first(p, i))
 			continue;
 		/* the file holds the largest offset + size of the jobs that use it */
 		for (unsigned int k = i; k < p->nr; k++) {
-			const struct kfsim_bfq_job *job = &p->jobs[k];
-			u64 off = job->offset_frac >= 0 ? (u64)(job->offset_frac * (double)cap_bytes)
-						       : job->offset;
-			u64 rest = off + next < cap_bytes ? cap_bytes - off - next : 0;
-			u64 sz = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
-			       : job->size ? job->size : rest;
-
-			if (strcmp(p->filenames[k], name))
-				continue;
-			size = max(size, off + sz);
+			if (!strcmp(p->filenames[k], name))
+				size = max(size, fio_job_extent(&p->jobs[k], cap_bytes, share));
 		}
 		/* 1 MiB aligned, as far as the disk goes */
 		size = (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 		if (size > cap_bytes - min(cap_bytes, next))
 			size = cap_bytes - min(cap_bytes, next);
-		if (next + size > cap_bytes) {
+		/* clamped above: a file that finds the disk full would get no room at all */
+		if (next + size > cap_bytes || !size) {
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': its file '%s' "
-				"(%llu MiB) does not fit on the disk after the files before it",
-				p->jobs[i].name, name, (unsigned long long)(size >> 20));
+				"does not fit on the disk after the files before it",
+				p->jobs[i].name, name);
 			continue;
 		}
 		p->jobs[i].file_start = next;
@@ -1573,7 +1719,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 		fio_emit(p, &p->sec);
 	if (p->nr == p->first && !p->errs.nr)
 		fio_err(&p->errs, path, 0, "no job section");
-	if (!p->errs.nr) {
+	/* with the other problems: the jobs are read, whatever their options' problems */
+	if (p->nr > p->first) {
 		fio_layout(p);
 		fio_resolve_sizes(p);
 		fio_check_cgroups(p);

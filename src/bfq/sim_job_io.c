@@ -152,9 +152,24 @@ static u64 job_random_block(const struct kfsim_bfq_job *job, u64 nr_blocks, stru
 	return (block * 0x9e3779b97f4a7c15ULL) % nr_blocks;
 }
 
+/*
+ * rw=randread:N (fio 3.33 io_u.c __get_next_offset()): the count of I/Os left is taken down
+ * at each I/O and, reaching 0, starts again; only then is a new random offset drawn, the
+ * I/Os in between continue sequentially (fio's default rw_sequencer=sequential).
+ */
+static bool job_seq_nr_hit(const struct kfsim_bfq_job *job, unsigned int *seq_left)
+{
+	if (job->ddir_seq_nr <= 1)
+		return true;
+	if (--*seq_left)
+		return false;
+	*seq_left = job->ddir_seq_nr;
+	return true;
+}
+
 sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
-				     sector_t nr_sectors, sector_t *next_pos, unsigned int bytes,
-				     struct rnd_state *rnd)
+				     sector_t nr_sectors, sector_t *next_pos, unsigned int *seq_left,
+				     unsigned int bytes, struct rnd_state *rnd)
 {
 	unsigned int sectors = bytes >> SECTOR_SHIFT;
 	unsigned int align = (job->blockalign ? job->blockalign :
@@ -162,7 +177,9 @@ sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t s
 	bool random = kfsim_bfq_job_is_random(job);
 	sector_t pos;
 
-	if (random && job->perc_seq && draw_below(rnd, 100) < job->perc_seq)
+	if (random && !job_seq_nr_hit(job, seq_left))
+		random = false;	/* rw=randread:N: sequential until the Nth I/O */
+	else if (random && job->perc_seq && draw_below(rnd, 100) < job->perc_seq)
 		random = false;	/* percentage_random: this one continues sequentially */
 	if (random) {
 		u64 nr_blocks = (nr_sectors - sectors) / align + 1;

@@ -6,6 +6,7 @@
  * size is a fraction of the device.  A job is parsed into a copy and stored only when every key
  * was valid, so a bad spec leaves the caller's job as it was.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,74 +29,83 @@ static int job_err(char *errbuf, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int parse_u64(const char *text, u64 *out)
+/*
+ * The unit after a number, as fio 3.33 reads it (parse.c get_mult_bytes() with its default
+ * kb_base=1024): only the first letters count, case aside: "kib" "mib" "gib" "tib" "pib" are
+ * powers of 1000 (fio's "opposite units" for old scripts), anything else starting with
+ * k m g t p a power of 1024 ("4k" "4kb" "4ki" "4kx" are all 4096), any other letter is 1;
+ * '%' marks a percentage.  What follows a non-letter is ignored.
+ */
+static u64 fio_size_mult(const char *suffix, bool *percent)
 {
-	char *end;
-	unsigned long long v;
+	static const char units[] = "kmgtp";
+	const char *unit;
+	u64 mult = 1, base = 1024;
 
-	if (!*text || *text == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	*percent = false;
+	if (*suffix == '%') {
+		*percent = true;
+		return 1;
+	}
+	if (!isalpha((unsigned char)*suffix))
+		return 1;
+	unit = strchr(units, tolower((unsigned char)*suffix));
+	if (!unit)
+		return 1;
+	if (tolower((unsigned char)suffix[1]) == 'i' && tolower((unsigned char)suffix[2]) == 'b')
+		base = 1000;
+	for (long pow = unit - units + 1; pow > 0; pow--)
+		mult *= base;
+	return mult;
 }
 
-/* "4k", "1m", "512", "2g": bytes.  Also returns a percentage when @frac is given. */
+/*
+ * A size as fio 3.33 reads it (str_to_decimal()): a number, hexadecimal when the text holds
+ * "0x", then a unit (fio_size_mult()).  A percentage ('%' right after the digits: fio reads
+ * "12.5%" as 12 bytes) is returned in @frac when @frac is given.  A sign, a leading space
+ * (fio then drops the unit: " 8k" is 8) or no number is refused.
+ */
 static int parse_size(const char *text, u64 *bytes, double *frac)
 {
+	bool hex = strstr(text, "0x") || strstr(text, "0X"), percent;
+	const char *suffix;
 	char *end;
 	unsigned long long v;
-	u64 mult = 1;
+	u64 mult;
 
-	if (!*text || *text == '-')
+	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
-	if (frac) {
-		size_t len = strlen(text);
-
-		if (len > 1 && text[len - 1] == '%') {
-			double pct = strtod(text, &end);
-
-			if (end != text + len - 1 || !(pct >= 0 && pct <= 100))
-				return -EINVAL;
-			*frac = pct / 100.0;
-			*bytes = 0;
-			return 0;
-		}
-	}
 	errno = 0;
-	v = strtoull(text, &end, 10);
+	v = strtoull(text, &end, hex ? 16 : 10);
 	if (errno || end == text)
 		return -EINVAL;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		mult = 1ULL << 10;
-		break;
-	case 'm': case 'M':
-		mult = 1ULL << 20;
-		break;
-	case 'g': case 'G':
-		mult = 1ULL << 30;
-		break;
-	case 't': case 'T':
-		mult = 1ULL << 40;
-		break;
-	default:
-		return -EINVAL;
+	for (suffix = text; isdigit((unsigned char)*suffix); suffix++)
+		;
+	mult = fio_size_mult(suffix, &percent);
+	if (percent) {
+		if (!frac || v > 100)
+			return -EINVAL;
+		*frac = (double)v / 100.0;
+		*bytes = 0;
+		return 0;
 	}
-	if (*end && end[1] && strcmp(end + 1, "b") && strcmp(end + 1, "B") &&
-	    strcmp(end + 1, "iB"))
-		return -EINVAL;
 	if (v > UINT64_MAX / mult)
 		return -EINVAL;
 	*bytes = v * mult;
 	if (frac)
 		*frac = -1;
 	return 0;
+}
+
+/* A count: fio reads an integer option as a size (iodepth=0x10 and iodepth=1k are allowed). */
+static int parse_u64(const char *text, u64 *out)
+{
+	return parse_size(text, out, NULL);
+}
+
+int kfsim_bfq_fio_number(const char *text, u64 *out)
+{
+	return parse_size(text, out, NULL);
 }
 
 /* fio's "READ,WRITE[,TRIM]" values: the first part, the second (or the first again). */
@@ -128,7 +138,7 @@ static int parse_bs(const char *text, unsigned int *bs)
 	return 0;
 }
 
-/* "4k-64k": a bsrange; a bare size is a range of one. */
+/* "4k-64k" or "4k:64k": a bsrange (fio 3.33 FIO_OPT_RANGE: a bare size is no range). */
 static int parse_bsrange(const char *text, unsigned int *lo, unsigned int *hi)
 {
 	char buf[64];
@@ -138,9 +148,12 @@ static int parse_bsrange(const char *text, unsigned int *lo, unsigned int *hi)
 		return -EINVAL;
 	strcpy(buf, text);
 	dash = strchr(buf, '-');
-	if (dash)
-		*dash = '\0';
-	if (parse_bs(buf, lo) || parse_bs(dash ? dash + 1 : buf, hi))
+	if (!dash)
+		dash = strchr(buf, ':');
+	if (!dash)
+		return -EINVAL;
+	*dash = '\0';
+	if (parse_bs(buf, lo) || parse_bs(dash + 1, hi))
 		return -EINVAL;
 	if (*hi < *lo) {
 		unsigned int t = *lo;	/* fio swaps a reversed range */
@@ -287,11 +300,13 @@ static int parse_dist(struct kfsim_bfq_job *job, const char *value)
 	job->nr_zones = 0;
 	if (!strncmp(value, "random", n) && n == 6) {
 		job->dist = KFSIM_DIST_RANDOM;
-		return colon ? -EINVAL : 0;
+		return 0;	/* fio ignores what follows "random:" */
 	}
-	if (!colon)
-		return -EINVAL;
+	if (n == 9 && !strncmp(value, "zoned_abs", 9))
+		return -EOPNOTSUPP;
 	if (n == 5 && !strncmp(value, "zoned", 5)) {
+		if (!colon)
+			return -EINVAL;
 		struct kfsim_bfq_bssplit zones[KFSIM_BFQ_MAX_BSSPLIT];
 		unsigned int sum_a = 0, sum_s = 0, nr = 0;
 		const char *p = colon + 1;
@@ -325,19 +340,30 @@ static int parse_dist(struct kfsim_bfq_job *job, const char *value)
 		job->dist = KFSIM_DIST_ZONED;
 		return 0;
 	}
-	job->dist_param = strtod(colon + 1, &end);
-	if (end == colon + 1 || (*end && *end != ':'))
-		return -EINVAL;
-	if (n == 4 && !strncmp(value, "zipf", 4) && job->dist_param > 0)
+	/* fio 3.33 str_random_distribution_cb(): without a value zipf is 1.1, pareto 0.2 */
+	if (n == 4 && !strncmp(value, "zipf", 4)) {
 		job->dist = KFSIM_DIST_ZIPF;
-	else if (n == 6 && !strncmp(value, "pareto", 6) && job->dist_param > 0 &&
-		 job->dist_param < 1)
+		job->dist_param = 1.1;
+	} else if (n == 6 && !strncmp(value, "pareto", 6)) {
 		job->dist = KFSIM_DIST_PARETO;
-	else if ((n == 6 && !strncmp(value, "normal", 6)) || (n == 5 && !strncmp(value, "gauss", 5)))
+		job->dist_param = 0.2;
+	} else if (n == 6 && !strncmp(value, "normal", 6)) {	/* "gauss" is file_service_type's */
 		job->dist = KFSIM_DIST_NORMAL;
-	else
+		job->dist_param = 0;
+	} else {
 		return -EINVAL;
-	if (job->dist == KFSIM_DIST_NORMAL && !(job->dist_param > 0 && job->dist_param <= 100))
+	}
+	if (colon) {
+		job->dist_param = strtod(colon + 1, &end);
+		if (end == colon + 1 || (*end && *end != ':'))
+			return -EINVAL;
+		if (*end)
+			return -ERANGE;	/* a center: distr:value:center */
+	}
+	/* fio's ranges: zipf's theta not 1.0, pareto's 0 < h < 1, normal's 0 <= dev < 100 */
+	if ((job->dist == KFSIM_DIST_ZIPF && !(job->dist_param > 0 && job->dist_param != 1.0)) ||
+	    (job->dist == KFSIM_DIST_PARETO && !(job->dist_param > 0 && job->dist_param < 1)) ||
+	    (job->dist == KFSIM_DIST_NORMAL && !(job->dist_param >= 0 && job->dist_param < 100)))
 		return -EINVAL;
 	return 0;
 }
@@ -450,9 +476,18 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 				       value);
 		job->perc_seq = 100 - (unsigned int)v;
 	} else if (!strcmp(key, "random_distribution")) {
-		if (parse_dist(job, value))
-			return job_err(errbuf, errlen, "random_distribution: expected random, zipf:T, "
-				       "pareto:H (0<H<1), normal:DEV or zoned:A/S:..., not '%s'", value);
+		int err = parse_dist(job, value);
+
+		if (err == -ERANGE)
+			return job_err(errbuf, errlen, "random_distribution: a center (%s) is not "
+				       "modelled", value);
+		if (err == -EOPNOTSUPP)
+			return job_err(errbuf, errlen, "random_distribution: zoned_abs (zones in "
+				       "bytes) is not modelled");
+		if (err)
+			return job_err(errbuf, errlen, "random_distribution: expected random, "
+				       "zipf[:T] (T not 1), pareto[:H] (0<H<1), normal[:DEV] "
+				       "(0<=DEV<100) or zoned:A/S:..., not '%s'", value);
 	} else if (!strcmp(key, "thinktime")) {
 		if (parse_u64(value, &v) || v > 10000000)
 			return job_err(errbuf, errlen,

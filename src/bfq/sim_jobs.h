@@ -13,13 +13,22 @@
 int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *value,
 		      unsigned int *prioclass, char *errbuf, size_t errlen);
 
+/*
+ * kfsim_bfq_fio_number() - a number as fio 3.33 reads an integer or size option
+ * (str_to_decimal(): hexadecimal with "0x", a unit k m g t p of powers of 1024, kib ... of
+ * powers of 1000, other letters ignored).  Return: 0, or -EINVAL without a number.
+ */
+int kfsim_bfq_fio_number(const char *text, u64 *out);
+
 /* fio's rw= name of @rw; an engine name's class (-EINVAL for an engine not modelled). */
 const char *kfsim_bfq_rw_name(enum kfsim_bfq_rw rw);
 int kfsim_bfq_engine_parse(const char *name, enum kfsim_bfq_engine *engine);
 
 /*
  * What a job issues next (sim_job_io.c): its direction, block size and sector, drawn from
- * @rnd; @next_pos is the sequential position of that direction.
+ * @rnd; @next_pos is the sequential position of that direction, @seq_left the I/Os a random
+ * job has left before its next random offset (fio's td->ddir_seq_nr, starting at
+ * @job->ddir_seq_nr).
  */
 struct rnd_state;
 bool kfsim_bfq_job_is_mixed(const struct kfsim_bfq_job *job);
@@ -29,8 +38,8 @@ unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
 unsigned int kfsim_bfq_job_choose_bs(const struct kfsim_bfq_job *job, bool write,
 				     struct rnd_state *rnd);
 sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
-				     sector_t nr_sectors, sector_t *next_pos, unsigned int bytes,
-				     struct rnd_state *rnd);
+				     sector_t nr_sectors, sector_t *next_pos, unsigned int *seq_left,
+				     unsigned int bytes, struct rnd_state *rnd);
 /* requests the job keeps in flight: 1 for a synchronous engine, else its iodepth */
 unsigned int kfsim_bfq_job_depth(const struct kfsim_bfq_job *job);
 

@@ -7,14 +7,17 @@ For every job file given (fio's 86 examples from Debian's fio-examples in CI):
   - fio's reading: `fio --debug=parse --parse-only FILE`, which logs every option fio
     handles per job section, with the value it parsed (`out=`), [global] options replayed
     into each job first;
-  - for each job kfsim read, every option that matters (rw, rwmixread, bs per direction,
-    bsrange, iodepth, ioengine, direct, sync, size, offset, rate and rate_iops per
-    direction, percentage_random, random_distribution, thinktime, startdelay, runtime,
-    io_size, number_ios, numjobs, stonewall, wait_for, time_based, and steady state's
-    criterion and limit, window and ramp) is compared with fio's
-    value, or fio's default where the file does not set it;
+  - for each job kfsim read, every option that matters (rw and its ':N' modifier, rwmixread,
+    bs per direction, bsrange, iodepth, ioengine, direct, sync, size, offset, rate and
+    rate_iops per direction, percentage_random, random_distribution and its parameter,
+    thinktime, startdelay, runtime, io_size, number_ios, numjobs, stonewall, wait_for,
+    time_based, and steady state's criterion and limit, window and ramp) is compared with
+    fio's value, or fio's default where the file does not set it;
   - a refused file must name every problem at once: with each line it names removed, kfsim
     must read the file (no second round of refusals);
+  - with --strict (fio here has every engine the files name; fio_jobgen.py's files), fio's
+    rejection is final: kfsim must refuse such a file naming every line fio rejects, and
+    may refuse a file fio reads only for a reason docs/bfq.md lists (DOCUMENTED_REFUSALS);
   - nothing may crash or hang: every file kfsim reads also runs for 20 ms of simulated time
     (the unjudged too).
 Engines that Debian's fio does not build (http, rdma, nfs, ...) make fio drop the job after
@@ -36,39 +39,45 @@ import sys
 import tempfile
 
 SYNC_ENGINES = {"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap", "splice", "libcufile"}
-KB = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
 def fio_sections(path, env):
-    """fio's reading: a list of job sections {name, opts}, [global] options merged in.
+    """fio's reading of one file: (exit status, its jobs, what fio printed)."""
+    return fio_read_many([path], env)[path]
+
+
+def parse_log(lines):
+    """fio's parse log of one file: a list of job sections {name, opts}, [global] merged in.
 
     fio logs a section's options when it meets the next header (or the end), after
     "Parsing section [NAME]" of that section: each option belongs to the last section
     parsed.  A [global] section's options are the defaults of the jobs after it.
     """
-    out = subprocess.run(["fio", "--debug=parse", "--parse-only", path], capture_output=True,
-                         text=True, env=env, timeout=60)
-    sections, cur, opt = [], None, None
-    # a job file without a final newline runs its last line into fio's next log line
-    text = re.sub(r"parse\s+\d+ ", "\n", out.stdout + out.stderr)
-    for raw in text.splitlines():
+    sections, cur, opt, lines_seen = [], None, None, []
+    for raw in lines:
         line = raw.strip()
         m = re.fullmatch(r"Parsing section \[(.+)\]", line)
         if m:
             cur = {"name": m.group(1), "opts": {}}
             sections.append(cur)
             continue
+        if line == "filling default options":
+            cur = None  # the next file's defaults, not this section's options
         if cur is None:
             continue
         m = re.match(r"handle_option=([^,]+), ptr=(.*)$", line)
         if m:
             opt = m.group(1)
-            cur["opts"][opt] = {"ptr": m.group(2), "out": [], "percent": None}
+            # "seq": fio's order (a job's own options after its [global]'s): of two options
+            # that set one thing (direct and buffered), the later wins
+            cur["opts"][opt] = {"ptr": m.group(2), "out": [], "percent": None,
+                                "seq": len(lines_seen)}
+            lines_seen.append(opt)
             continue
         m = re.match(r"ret=(-?\d+), out=(\d+)", line)
         if m and opt in cur["opts"]:
-            if m.group(1) == "0":
-                cur["opts"][opt]["out"].append(int(m.group(2)))
+            # a part that fails ("rate=,4m": the first) keeps its default: None here
+            cur["opts"][opt]["out"].append(int(m.group(2)) if m.group(1) == "0" else None)
             continue
         # str_steadystate_cb(): the limit it read, "%f%%", "%f" (IOPS) or "%lld" (bytes/s)
         m = re.match(r"set steady state (?:IOPS |BW )?threshold to (-?[\d.]+)(%?)$", line)
@@ -86,7 +95,36 @@ def fio_sections(path, env):
             merged = dict(defaults)
             merged.update(sec["opts"])
             jobs.append({"name": sec["name"], "opts": merged})
-    return out.returncode, jobs, out.stdout + out.stderr
+    return jobs
+
+
+def fio_read_many(paths, env):
+    """fio's reading of each file: {path: (exit status, its jobs, what fio printed)}.
+
+    Several files go to one fio (each starts from fio's defaults again): fio calibrates its
+    clock at every start, which costs more than reading a file.  fio stops at the first file
+    it rejects: the files before it were read, that one has fio's exit status and errors,
+    those after it go to the next fio.
+    """
+    results, todo = {}, list(paths)
+    while todo:
+        out = subprocess.run(["fio", "--debug=parse", "--parse-only"] + todo,
+                             capture_output=True, text=True, env=env, timeout=120)
+        # a job file without a final newline runs its last line into fio's next log line
+        text = re.sub(r"parse\s+\d+ ", "\n", out.stdout)
+        chunks = re.split(r"^\s*Parsing ini file (.+)\n", text, flags=re.M)
+        names = chunks[1::2]
+        if not names:
+            results[todo[0]] = (out.returncode or 1, [], out.stdout + out.stderr)
+            todo = todo[1:]
+            continue
+        for k, (name, chunk) in enumerate(zip(names, chunks[2::2])):
+            last = k == len(names) - 1
+            rc = out.returncode if last else 0
+            results[name] = (rc, parse_log(chunk.splitlines()),
+                             chunk + (out.stderr if last or out.returncode == 0 else ""))
+        todo = todo[len(names):] if out.returncode else []
+    return results
 
 
 def kfsim_read(kfsim, path, env):
@@ -98,8 +136,20 @@ def kfsim_read(kfsim, path, env):
 
 
 def size_of(text):
-    m = re.fullmatch(r"(\d+)([kmgt]?)(i?b)?", text.strip().lower())
-    return int(m.group(1)) * KB[m.group(2)] if m else None
+    """A size as fio 3.33 reads it (parse.c str_to_decimal(), get_mult_bytes(), kb_base
+    1024): hexadecimal with 0x; after the digits, kib mib gib tib pib are powers of 1000, any
+    other k m g t p... a power of 1024, other letters 1; fio logs no value for ranges."""
+    text = text.strip()
+    m = re.match(r"(0[xX][0-9a-fA-F]+|\d+)", text)
+    if not m:
+        return None
+    if "0x" in text.lower():
+        return int(m.group(1), 16)
+    suffix = text[len(m.group(1)):].lower()
+    if not suffix or not suffix[0].isalpha() or suffix[0] not in "kmgtp":
+        return int(m.group(1))
+    power = "kmgtp".index(suffix[0]) + 1
+    return int(m.group(1)) * (1000 if suffix[1:3] == "ib" else 1024) ** power
 
 
 class Job:
@@ -111,6 +161,11 @@ class Job:
     def has(self, name):
         return name in self.o
 
+    def later(self, a, b):
+        """Of options @a and @b, the one fio applied last (None: neither is set)."""
+        given = [n for n in (a, b) if n in self.o]
+        return max(given, key=lambda n: self.o[n]["seq"]) if given else None
+
     def ptr(self, name, default=None):
         return self.o[name]["ptr"] if name in self.o else default
 
@@ -119,10 +174,11 @@ class Job:
 
     def out(self, name, default):
         v = self.outs(name)
-        return v[0] if v else default
+        return v[0] if v and v[0] is not None else default
 
     def pair(self, name, default):
-        v = self.outs(name)
+        """READ,WRITE: one value is both; a part that failed keeps the default."""
+        v = [default if x is None else x for x in self.outs(name)]
         if not v:
             return [default, default]
         return [v[0], v[1] if len(v) > 1 else v[0]]
@@ -131,25 +187,29 @@ class Job:
 def expected(job):
     """What fio's reading says, as kfsim's dump spells it: {field: value}."""
     e = {}
-    rw = (job.ptr("rw") or job.ptr("readwrite") or "read").split(":")[0]
+    rw, _, postfix = (job.ptr("rw") or job.ptr("readwrite") or "read").partition(":")
     e["rw"] = {"readwrite": "rw"}.get(rw, rw)
+    # str_rw_cb(): after ':', I/Os per random offset (random) or bytes skipped (sequential)
+    e["ddir_seq_nr"], e["seq_skip"] = 1, 0
+    if postfix and e["rw"].startswith("rand"):
+        e["ddir_seq_nr"] = size_of(postfix)
+    elif postfix:
+        e["seq_skip"] = -size_of(postfix[1:]) if postfix[0] == "-" else size_of(postfix)
     if e["rw"] in ("rw", "randrw"):
-        e["rwmixread"] = (100 - job.out("rwmixwrite", 50)) if job.has("rwmixwrite") and \
-            not job.has("rwmixread") else job.out("rwmixread", 50)
-    bs_name = "bs" if job.has("bs") else "blocksize"
-    if job.has(bs_name):
-        e["bs"] = job.pair(bs_name, 4096)
-    elif not job.has("bsrange") and not job.has("bssplit"):
-        e["bs"] = [4096, 4096]
+        e["rwmixread"] = (100 - job.out("rwmixwrite", 50)) \
+            if job.later("rwmixread", "rwmixwrite") == "rwmixwrite" else job.out("rwmixread", 50)
+    # bsrange and bssplit set fio's min_bs/max_bs, which bs= fills only without them
+    if not job.has("bsrange") and not job.has("bssplit"):
+        e["bs"] = job.pair("bs", 4096)
     if job.has("bsrange"):
         parts = job.ptr("bsrange").split(",")
-        rng = [[size_of(x) for x in p.split("-")] for p in parts]
-        rng = [r if len(r) == 2 else [r[0], r[0]] for r in rng]
+        rng = [[size_of(x) for x in re.split("[-:]", p, maxsplit=1)] for p in parts]
+        rng = [sorted(r) if len(r) == 2 else [r[0], r[0]] for r in rng]  # fio swaps
         e["bsrange"] = [rng[0], rng[1] if len(rng) > 1 else rng[0]]
     e["iodepth"] = job.out("iodepth", 1)
     e["ioengine"] = job.ptr("ioengine", "psync")
     direct = job.out("direct", 0)
-    if job.has("buffered"):
+    if job.later("direct", "buffered") == "buffered":
         direct = 1 - job.out("buffered", 1)
     e["direct"] = bool(direct)
     e["sync"] = (job.ptr("sync", "0") or "0") not in ("0", "none")
@@ -161,7 +221,13 @@ def expected(job):
     e["rate"], e["rate_iops"] = rate, iops
     if e["rw"].startswith("rand"):
         e["percentage_random"] = job.out("percentage_random", 100)
-    e["random_distribution"] = (job.ptr("random_distribution") or "random").split(":")[0]
+    dist, _, param = (job.ptr("random_distribution") or "random").partition(":")
+    e["random_distribution"] = dist
+    # str_random_distribution_cb(): fio logs no value; without one, FIO_DEF_ZIPF and
+    # FIO_DEF_PARETO, 0 for normal
+    if dist in ("zipf", "pareto", "normal"):
+        e["distribution_param"] = float(param.split(":")[0]) if param else \
+            {"zipf": 1.1, "pareto": 0.2, "normal": 0.0}[dist]
     e["thinktime_us"] = job.out("thinktime", 0)
     sd = job.outs("startdelay")
     e["startdelay_us"] = [sd[0], sd[1] if len(sd) > 1 else sd[0]] if sd else [0, 0]
@@ -185,12 +251,14 @@ def expected(job):
     return e
 
 
-SOURCES = {"rw": ["rw", "readwrite"], "rwmixread": ["rwmixread", "rwmixwrite"],
+SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
+           "seq_skip": ["rw", "readwrite"], "rwmixread": ["rwmixread", "rwmixwrite"],
            "bs": ["bs", "blocksize"], "bsrange": ["bsrange"], "iodepth": ["iodepth"],
            "ioengine": ["ioengine"], "direct": ["direct", "buffered"], "sync": ["sync"],
            "rate": ["rate"], "rate_iops": ["rate_iops"],
            "percentage_random": ["percentage_random"],
-           "random_distribution": ["random_distribution"], "thinktime_us": ["thinktime"],
+           "random_distribution": ["random_distribution"],
+           "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "number_ios": ["number_ios"], "numjobs": ["numjobs"],
            "ss": ["steadystate", "steadystate_duration"],
@@ -219,6 +287,8 @@ def compare(e, jobs, first, names, logged=None):
             if field in e and e[field] != got:
                 diffs.append("%s: fio %r, kfsim %r" % (field, e[field], got))
         chk("rw", j["rw"])
+        chk("ddir_seq_nr", max(1, j.get("ddir_seq_nr", 0)))  # older dumps lack it
+        chk("seq_skip", j["seq_skip"])
         chk("rwmixread", j["rwmixread"])
         chk("bs", j["bs"])
         chk("bsrange", j["bsrange"])
@@ -227,7 +297,10 @@ def compare(e, jobs, first, names, logged=None):
         chk("direct", j["direct"])
         chk("sync", j["sync"])
         if "size" in e and "region_size" in j and e["size"] and not e["time_based"]:
-            chk("size", j["region_size"])
+            # kfsim's regions are whole sectors: size=1MiB (1000000) is 1953 sectors, and
+            # fio's I/O ends at the last whole block all the same
+            if e["size"] // 512 * 512 != j["region_size"]:
+                diffs.append("size: fio %d, kfsim %d" % (e["size"], j["region_size"]))
         if "offset" in e and "region_start" in j:
             # a byte offset is where fio starts, aligned or not (fio --write_iolog)
             got = j["region_start"] - j["file_start"]
@@ -238,6 +311,10 @@ def compare(e, jobs, first, names, logged=None):
         chk("rate_iops", j["rate_iops"])
         chk("percentage_random", j["percentage_random"])
         chk("random_distribution", j["random_distribution"])
+        if "distribution_param" in e and abs(e["distribution_param"] -
+                                             j["distribution_param"]) > 1e-9:
+            diffs.append("distribution_param: fio %r, kfsim %r" % (e["distribution_param"],
+                                                                  j["distribution_param"]))
         chk("thinktime_us", j["thinktime_us"])
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])
@@ -245,7 +322,7 @@ def compare(e, jobs, first, names, logged=None):
         chk("ss", j["ss"])
         chk("ss_dur_s", j["ss_dur_s"])
         chk("ss_ramp_us", j["ss_ramp_us"])
-        unbounded = j["io_size"] == 0 and j["number_ios"] == 0
+        unbounded = j["io_size"] == 0  # number_ios is compared by itself
         # an engine without disk I/O and no size= takes its size from its target: unknown
         target_sized = j["engine"] == "none" and "size" not in e and not e["time_based"]
         if e["time_based"] is not None and e["time_based"] != unbounded and not target_sized:
@@ -262,39 +339,93 @@ def compare(e, jobs, first, names, logged=None):
     return diffs
 
 
+def fio_complaints(fio_text):
+    """The lines in which fio says what it rejects."""
+    return [l.strip() for l in fio_text.splitlines()
+            if re.search(r"failed parsing|Bad option|requires an argument|out of range|"
+                         r"not loadable|must be|invalid|parsing failed", l)]
+
+
 def refusal_complete(kfsim, path, stderr, env, tmp):
-    """With every line kfsim named removed, kfsim must read the file: all reasons at once."""
+    """With every line kfsim named removed, kfsim must read the file: all reasons at once.
+
+    Returns (complete, why, the file without those lines): in strict mode fio must read that
+    file too (kfsim named every line fio rejects), which judge_all() asks fio in batches.
+    """
     named = set()
     for line in stderr.splitlines():
         m = re.search(re.escape(path) + r":(\d+): ", line)
         if m:
             named.add(int(m.group(1)))
     if not named:
-        return False, "no FILE:LINE in the refusal"
-    with open(path) as f:
+        return False, "no FILE:LINE in the refusal", None
+    with open(path, newline="") as f:
         lines = f.readlines()
     trimmed = os.path.join(tmp, os.path.basename(path))
-    with open(trimmed, "w") as f:
+    # a job's header named (the job as a whole): the job goes, with its options, and so do
+    # the wait_for= lines that name it
+    gone = {l.strip()[1:].split("]")[0] for n, l in enumerate(lines, 1) if n in named and
+            l.strip().startswith("[")}
+    with open(trimmed, "w", newline="") as f:
+        in_named_job = False
         for n, text in enumerate(lines, 1):
-            f.write("\n" if n in named else text)
+            header = text.strip().startswith("[")
+            in_named_job = (n in named) if header else in_named_job
+            waits_gone = re.match(r"\s*wait_for\s*=\s*([^#;\s]+)", text)
+            waits_gone = waits_gone and waits_gone.group(1) in gone
+            f.write("\n" if n in named or in_named_job or waits_gone else text)
     run = subprocess.run([kfsim, "bfq", "sim", "--fio", trimmed, "--dump-jobs"],
                          capture_output=True, text=True, env=env, timeout=60)
-    if run.returncode == 0:
-        return True, "%d line(s) named; without them kfsim reads it" % len(named)
-    return False, "a second round: " + run.stderr.strip().splitlines()[0]
+    if run.returncode != 0 and "no job section" in run.stderr:
+        return True, "%d line(s) named, every job among them" % len(named), None
+    if run.returncode != 0:
+        return False, "a second round: " + run.stderr.strip().splitlines()[0], None
+    return True, "%d line(s) named; without them kfsim reads it" % len(named), trimmed
 
 
-def judge(kfsim, path, env, tmp):
-    """One file: ("agree"|"refused"|"unjudged"|"failed", the line to print)."""
+# Why kfsim may refuse a file fio reads: the reasons docs/bfq.md lists ("Refused, with the
+# reason"), and what fio's --parse-only does not check but its run fails on
+DOCUMENTED_REFUSALS = [
+    r"not modelled", r"kfsim simulates one disk", r"does not fit on the disk",
+    r"is beyond the (disk|file)", r"go past the end of the", r"smaller than one block",
+    r"more than \d+ jobs", r"steadystate options must be consistent",
+    r"kfsim reads k, m, g, t", r"needs cgroup=NAME", r"already has cgroup_weight",
+    r"a space after '='", r"fio's run fails", r"must be a multiple of 512",
+]
+
+
+def undocumented(refusal):
+    """The lines of a refusal that give no documented reason."""
+    return [l for l in refusal.strip().splitlines()
+            if not any(re.search(p, l) for p in DOCUMENTED_REFUSALS)]
+
+
+def judge(kfsim, path, env, tmp, strict=False, fio=None):
+    """One file: ("agree"|"refused"|"unjudged"|"failed", the line to print, the file without
+    the lines a refusal named (strict: for fio to read), or None).
+
+    @strict: fio's parser decides what is valid (every engine the file names is one fio
+    here has): a file fio rejects must be refused, naming every line fio rejects; a file
+    fio reads may be refused only for a documented reason (DOCUMENTED_REFUSALS).
+    @fio: fio's reading when already made (fio_read_many()).
+    """
     name = os.path.basename(path)
-    rc, fio_jobs, fio_text = fio_sections(path, env)
+    rc, fio_jobs, fio_text = fio or fio_sections(path, env)
     dump, refusal, run = kfsim_read(kfsim, path, env)
     if run.returncode not in (0, 2):
-        return "failed", "%-32s CRASH (exit %d): %s" % (name, run.returncode, run.stderr[-200:])
+        return "failed", "%-32s CRASH (exit %d): %s" % (name, run.returncode,
+                                                        run.stderr[-200:]), None
+    if strict and rc != 0 and refusal is None:
+        return "failed", "%-32s fio rejects it (%s), kfsim reads it" % (
+            name, "; ".join(fio_complaints(fio_text)) or "exit %d" % rc), None
     if refusal is not None:
-        ok, why = refusal_complete(kfsim, path, refusal, env, tmp)
+        ok, why, trimmed = refusal_complete(kfsim, path, refusal, env, tmp)
         first = refusal.strip().splitlines()[0].split(": ", 1)[-1]
-        return ("refused" if ok else "failed"), "%-32s refused (%s): %s" % (name, why, first)
+        bad = undocumented(refusal) if strict and rc == 0 else []
+        if bad:
+            ok, why = False, "fio reads it; no documented reason: %s" % bad[0]
+        return ("refused" if ok else "failed"), "%-32s refused (%s): %s" % (name, why, first), \
+            trimmed if ok and strict else None
     sim = subprocess.run([kfsim, "bfq", "sim", "--fio", path, "--duration", "20ms", "--quiet",
                           "--force"], capture_output=True, text=True, env=env, timeout=120)
     ran = "" if sim.returncode == 0 else "the run failed (exit %d): %s" % (
@@ -304,9 +435,10 @@ def judge(kfsim, path, env, tmp):
         why = [l for l in fio_text.splitlines() if "not loadable" in l or
                "failed parsing" in l or "Bad option" in l]
         if ran:
-            return "failed", "%-32s %s" % (name, ran)
+            return "failed", "%-32s %s" % (name, ran), None
         return "unjudged", "%-32s unjudged: fio here cannot read it (%s); kfsim reads %d jobs " \
-            "and runs them" % (name, (why or ["exit %d" % rc])[0].strip(), len(dump["jobs"]))
+            "and runs them" % (name, (why or ["exit %d" % rc])[0].strip(), len(dump["jobs"])), \
+            None
     jobs = dump["jobs"]
     names = [j["name"].rsplit(".", 1)[0] if re.search(r"\.\d\d$", j["name"]) else j["name"]
              for j in jobs]
@@ -323,9 +455,9 @@ def judge(kfsim, path, env, tmp):
         diffs.append(ran)
     note = "" if rc == 0 else " (fio dropped a job)"
     if diffs:
-        return "failed", "%-32s DIFFERS%s: %s" % (name, note, "; ".join(diffs))
+        return "failed", "%-32s DIFFERS%s: %s" % (name, note, "; ".join(diffs)), None
     return "agree", "%-32s agrees: %d jobs, %d options compared%s" % (name, len(jobs), compared,
-                                                                      note)
+                                                                      note), None
 
 
 def main():
@@ -335,6 +467,9 @@ def main():
     ap.add_argument("--min-agree", type=int, default=0)
     ap.add_argument("--min-simulate", type=int, default=0,
                     help="files kfsim reads and runs: those that agree and the unjudged")
+    ap.add_argument("--strict", action="store_true",
+                    help="fio here has every engine the files name: what it rejects, kfsim "
+                         "must refuse (judge())")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob("/usr/share/doc/fio/examples/*.fio"))
     if not shutil.which("fio"):
@@ -348,27 +483,60 @@ def main():
     version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
     print("referee: %s --debug=parse --parse-only; kfsim: %s bfq sim --fio F --dump-jobs"
           % (version, args.kfsim))
-    results = []
+    results = judge_all(args.kfsim, files, env, args.strict)
+    return summarize(results, len(files), args.min_agree, args.min_simulate)
+
+
+def judge_timed(kfsim, path, env, tmp, strict, fio):
+    """judge(), with a hang (a kfsim that does not end in time) said as a failure."""
+    try:
+        return judge(kfsim, path, env, tmp, strict, fio)
+    except subprocess.TimeoutExpired as e:
+        return "failed", "%-32s HANG: %s did not end in %d s" % (
+            os.path.basename(path), " ".join(e.cmd[:3]), e.timeout), None
+
+
+def judge_all(kfsim, files, env, strict=False):
+    """judge() every file, in parallel (fio and kfsim are separate processes); prints each."""
+    results, fio = [], {}
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for verdict, line in pool.map(lambda p: judge(args.kfsim, p, env, tmp), files):
+        batches = [files[i:i + 25] for i in range(0, len(files), 25)]
+        for read in pool.map(lambda b: fio_read_many(b, env), batches):
+            fio.update(read)
+        judged = list(pool.map(lambda p: judge_timed(kfsim, p, env, tmp, strict, fio[p]),
+                               files))
+        # strict: fio reads each refused file once the lines kfsim named are gone
+        trimmed = [t for _, _, t in judged if t]
+        batches = [trimmed[i:i + 25] for i in range(0, len(trimmed), 25)]
+        for read in pool.map(lambda b: fio_read_many(b, env), batches):
+            fio.update(read)
+        for verdict, line, t in judged:
+            if t and fio[t][0] != 0:
+                verdict = "failed"
+                line += " -- but kfsim did not name what fio rejects: " + "; ".join(
+                    fio_complaints(fio[t][2]) or ["fio exit %d" % fio[t][0]])
             print(line)
             results.append((verdict, line.split()[0]))
+    return results
+
+
+def summarize(results, nr_files, min_agree, min_simulate):
+    """The counts, and the exit status: 0 all judged right, else 1."""
     agree = sum(v == "agree" for v, _ in results)
     refused_ok = sum(v == "refused" for v, _ in results)
     unjudged = sum(v == "unjudged" for v, _ in results)
     failures = [n for v, n in results if v == "failed"]
     print("%d files: %d agree with fio's reading and run, %d refused with every reason at "
           "once, %d unjudged (fio here lacks the engine), %d failed"
-          % (len(files), agree, refused_ok, unjudged, len(failures)))
+          % (nr_files, agree, refused_ok, unjudged, len(failures)))
     print("%d simulate (read and run by kfsim)" % (agree + unjudged))
-    if failures or agree < args.min_agree or agree + unjudged < args.min_simulate:
+    if failures or agree < min_agree or agree + unjudged < min_simulate:
         print("failed: %s" % ", ".join(failures) if failures else
-              "fewer than %d agree" % args.min_agree if agree < args.min_agree else
-              "fewer than %d simulate" % args.min_simulate)
+              "fewer than %d agree" % min_agree if agree < min_agree else
+              "fewer than %d simulate" % min_simulate)
         return 1
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

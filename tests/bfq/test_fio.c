@@ -20,7 +20,9 @@
 #include <kfsim/bfq_sim.h>
 #include <kfsim/elevator.h>
 #include <kfsim/err.h>
+#include <kfsim/random.h>
 #include <kfsim/slab.h>
+#include "../../src/bfq/sim_jobs.h"
 
 static bool have_fio(void)
 {
@@ -1365,7 +1367,9 @@ static void test_steadystate_not_attained(void **state)
 	struct kfsim_bfq_sim *sim;
 
 	(void)state;
+	/* one device: 5 x (10% + 20%) of files would not fit on the disk */
 	used = (size_t)snprintf(text, sizeof(text), "[global]\nioengine=libaio\ndirect=1\n"
+				"filename=/dev/sdb\n"
 				"time_based\n[seq]\nrw=read\nbs=128k\niodepth=8\nruntime=20\n"
 				"ss=bw:10%%\nss_dur=3\n");
 	for (unsigned int k = 0; k < 5; k++)
@@ -1384,10 +1388,73 @@ static void test_steadystate_not_attained(void **state)
 	ss_done(sim, cfg);
 }
 
+/*
+ * rw=randread:4 (fio's ddir_seq_nr): fio takes its count down at each I/O and draws a new
+ * random offset only when it reaches 0 (io_u.c __get_next_offset()), so three I/Os go on
+ * sequentially from where the last one ended and every fourth lands at random.
+ */
+static void test_rand_seq_nr(void **state)
+{
+	char *path = job_file("randseq", "[r]\nrw=randread:4\nbs=4k\nsize=1g\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct rnd_state rnd;
+	sector_t pos, next = 0, prev_end = 0;
+	unsigned int seq_left, nr_jumps = 0;
+	char why[1024];
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->jobs[0].ddir_seq_nr, 4);
+	seq_left = cfg->jobs[0].ddir_seq_nr;
+	prandom_seed_state(&rnd, 42);
+	for (unsigned int io = 1; io <= 400; io++) {
+		pos = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152, &next, &seq_left,
+						  4096, &rnd);
+		if (io % 4)
+			assert_int_equal(pos, prev_end);	/* sequential after the last */
+		else
+			nr_jumps += pos != prev_end;
+		prev_end = pos + 8;
+	}
+	assert_true(nr_jumps >= 99);	/* a random draw lands next to the last I/O rarely */
+	free(cfg);
+	free(path);
+}
+
+/*
+ * Files without size= (fio needs one to make a file) share what the sized files leave, in
+ * equal parts: the old layout gave the first the rest of the disk and the next ones no file
+ * at all, so that they ran over the whole device, the first file included.
+ */
+static void test_unsized_files_share(void **state)
+{
+	char *path = job_file("unsized", "[a]\n[b]\nsize=1g\n[c]\nnumjobs=2\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	u64 cap = cfg->disk.capacity << SECTOR_SHIFT, share;
+	char why[1024];
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 4);
+	share = (cap - (1ULL << 30)) / 3 & ~((u64)(1 << 20) - 1);
+	assert_int_equal(cfg->jobs[0].file_size, share);
+	assert_int_equal(cfg->jobs[1].file_size, 1ULL << 30);
+	assert_int_equal(cfg->jobs[2].file_size, share);
+	assert_int_equal(cfg->jobs[3].file_size, share);
+	for (unsigned int i = 1; i < 4; i++)
+		assert_true(cfg->jobs[i].file_start >= cfg->jobs[i - 1].file_start +
+						      cfg->jobs[i - 1].file_size);
+	assert_true(cfg->jobs[3].file_start + cfg->jobs[3].file_size <= cap);
+	free(cfg);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jobs_and_globals),
+		cmocka_unit_test(test_rand_seq_nr),
+		cmocka_unit_test(test_unsized_files_share),
 		cmocka_unit_test(test_refusals_all_at_once),
 		cmocka_unit_test(test_refusal_one_of_several),
 		cmocka_unit_test(test_invalid_as_fio),

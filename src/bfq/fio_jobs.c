@@ -36,6 +36,7 @@
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
 #include <kfsim/slab.h>
+#include "core/problem_list.h"
 #include "sim_jobs.h"
 
 #define FIO_MAX_PENDING 16
@@ -103,15 +104,8 @@ struct fio_section {
 	struct fio_pending pending[FIO_MAX_PENDING];
 };
 
-/* All the problems of a file, one line each. */
-struct fio_errs {
-	char *buf;
-	size_t len, used;
-	unsigned int nr;
-};
-
 struct fio_parser {
-	struct fio_errs errs;
+	struct kfsim_problem_list errs;	/* all the problems of a file, one line each */
 	struct fio_section global, sec;
 	bool in_section;
 	struct kfsim_bfq_job *jobs;
@@ -130,27 +124,22 @@ struct fio_parser {
 	unsigned int nr_reported;
 };
 
-static __attribute__((format(printf, 4, 5))) void fio_err(struct fio_errs *e, const char *file,
-							   long line, const char *fmt, ...)
+static __attribute__((format(printf, 4, 5))) void fio_err(struct kfsim_problem_list *e,
+							   const char *file, long line,
+							   const char *fmt, ...)
 {
 	char msg[300];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	e->nr++;
-	if (!e->buf || e->used >= e->len)
-		return;
-	n = line && file ? snprintf(e->buf + e->used, e->len - e->used, "%s%s:%ld: %s",
-				    e->used ? "\n" : "", file, line, msg)
-	  : line ? snprintf(e->buf + e->used, e->len - e->used, "%sline %ld: %s",
-			    e->used ? "\n" : "", line, msg)
-		 : snprintf(e->buf + e->used, e->len - e->used, "%s%s%s%s", e->used ? "\n" : "",
-			    file ? file : "", file ? ": " : "", msg);
-	if (n > 0)
-		e->used = min(e->len - 1, e->used + (size_t)n);
+	if (line && file)
+		kfsim_problem_list_add(e, -EINVAL, "%s:%ld: %s", file, line, msg);
+	else if (line)
+		kfsim_problem_list_add(e, -EINVAL, "line %ld: %s", line, msg);
+	else
+		kfsim_problem_list_add(e, -EINVAL, "%s%s%s", file ? file : "", file ? ": " : "", msg);
 }
 
 static char *strip(char *s)
@@ -1056,7 +1045,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
 {
-	unsigned int nr_errs = p->errs.nr;
+	int nr_errs = p->errs.nr;
 
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
@@ -1694,7 +1683,7 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 		errbuf[0] = '\0';
 	if (!p)
 		return -ENOMEM;
-	p->errs = (struct fio_errs){ .buf = errbuf, .len = errlen };
+	kfsim_problem_list_init(&p->errs, errbuf, errlen, "\n");
 	p->jobs = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*p->jobs), GFP_KERNEL);
 	p->lines = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*p->lines), GFP_KERNEL);
 	p->files = kcalloc(KFSIM_BFQ_MAX_JOBS, sizeof(*p->files), GFP_KERNEL);
@@ -1725,8 +1714,10 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 		fio_resolve_sizes(p);
 		fio_check_cgroups(p);
 	}
-	if (p->errs.nr)
+	if (p->errs.nr) {
+		kfsim_problem_list_finish(&p->errs);
 		goto out;
+	}
 	memcpy(cfg->jobs, p->jobs, p->nr * sizeof(cfg->jobs[0]));
 	cfg->nr_jobs = p->nr;
 	duration = fio_duration(p);

@@ -164,7 +164,7 @@ static inline void tx_end(struct plca_sim *sim, u32 node)
 		break;
 	}
 	if (!sim->nr_active)
-		seg_crs_drop(sim);
+		seg_crs_drop_last(sim);
 	mac_wake_waiters(sim);
 }
 

@@ -412,27 +412,6 @@ static void cycle_end(struct plca_sim *sim)
 		send_beacon(sim);
 }
 
-/* The first id >= @from, below node_cnt, with a node that has a frame pending. */
-static u32 next_pending_id(struct plca_sim *sim, u32 from)
-{
-	u32 limit = sim->seg.node_cnt;
-
-	if (!sim->nr_pending)
-		return limit;
-	for (u32 word = from / 64; word < 4 && word * 64 < limit; word++) {
-		u64 bits = sim->pending_ids[word];
-
-		if (word == from / 64)
-			bits &= ~0ull << (from % 64);
-		if (bits) {
-			u32 id = word * 64 + (u32)__builtin_ctzll(bits);
-
-			return min(id, limit);
-		}
-	}
-	return limit;
-}
-
 /* @node owns the TO now (its COMMIT goes out), with a burst count of 0. */
 static inline void take_to(struct plca_sim *sim, u32 node)
 {
@@ -489,6 +468,10 @@ static void begin_to(struct plca_sim *sim)
 
 	seg->to_start = sim->now;
 	if (seg->cur_id >= seg->node_cnt) {
+		/* a frame waits for the next cycle: up to its TO in one step (bus_fast_cycle.c) */
+		if (sim->at_event_tail && (sim->nr_pending || sim->nr_hold) && !sim->bit_level &&
+		    bus_fast_next_cycle(sim))
+			return;
 		cycle_end(sim);
 		return;
 	}
@@ -527,7 +510,9 @@ static bool seg_run_next(struct plca_sim *sim, u64 t)
 	sim->now = t;
 	sim->nr_events++;
 	sim->fast_runs++;
+	sim->at_event_tail = true; /* to_eval() returns after it */
 	seg_materialise(sim);
+	sim->at_event_tail = false;
 	return true;
 }
 
@@ -541,7 +526,7 @@ static void to_eval(struct plca_sim *sim)
 	seg->eval_pending = false;
 	if (sim->nr_lazy_pend)
 		lazy_pend_settle(sim, false);
-	next = next_pending_id(sim, seg->cur_id);
+	next = bus_next_pending_id(sim, seg->cur_id);
 	if (next == seg->cur_id) {
 		/* a lone pending owner: up to its frame's start in one step (bus_fast_frame.c) */
 		if (sim->nr_pending == 1 && !sim->bit_level && bus_fast_commit(sim, next))
@@ -594,7 +579,7 @@ static void seg_materialise(struct plca_sim *sim)
 		return;
 	}
 	/* Mid-TO: its owner already yielded; aim the run at the next pending owner. */
-	next = next_pending_id(sim, seg->cur_id + 1);
+	next = bus_next_pending_id(sim, seg->cur_id + 1);
 	if (next != seg->idle_to) {
 		seg->idle_to = next;
 		seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
@@ -973,11 +958,16 @@ void seg_on_timer(struct plca_sim *sim, u32 node, u32 what)
 		oc_on_timer(sim, node, what >> 2);
 		return;
 	}
+	sim->at_event_tail = true;
 	seg_materialise(sim);
+	sim->at_event_tail = false;
 }
 
-/* The carrier dropped on the whole segment. */
-void seg_crs_drop(struct plca_sim *sim)
+/*
+ * The carrier dropped on the whole segment; with @last, that is the last thing the running
+ * event does (sim->at_event_tail) but wake the MACs waiting on the carrier.
+ */
+static inline void crs_drop(struct plca_sim *sim, bool last)
 {
 	struct bus_seg *seg = &sim->seg;
 
@@ -990,7 +980,9 @@ void seg_crs_drop(struct plca_sim *sim)
 		break;
 	case SEG_COMMIT:
 	case SEG_RECEIVE:
+		sim->at_event_tail = last;
 		next_to(sim);
+		sim->at_event_tail = false;
 		break;
 	case SEG_RESYNC:
 		send_beacon(sim);
@@ -998,6 +990,17 @@ void seg_crs_drop(struct plca_sim *sim)
 	default:
 		break;
 	}
+}
+
+void seg_crs_drop(struct plca_sim *sim)
+{
+	crs_drop(sim, false);
+}
+
+/* The end of a signal (tx_end()) dropped the carrier: nothing follows but the waiters. */
+void seg_crs_drop_last(struct plca_sim *sim)
+{
+	crs_drop(sim, true);
 }
 
 /* A BEACON ended: every PLCA follower (re)synchronises on the coordinator's; own clocks on any. */

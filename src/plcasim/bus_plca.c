@@ -229,7 +229,10 @@ void rs_on_timer(struct plca_sim *sim, u32 node)
 		break;
 	case DS_DELAY_PENDING: /* pending_timer */
 		set_ds(sim, n, DS_PENDING);
+		/* a re-aimed idle run's timer may run at once: nothing follows but an own clock's */
+		sim->at_event_tail = !n->oc;
 		seg_pending_changed(sim);
+		sim->at_event_tail = false;
 		if (n->oc)
 			oc_pending(sim, node);
 		break;
@@ -483,16 +486,18 @@ static void begin_to(struct plca_sim *sim)
 
 
 /*
- * The run timer at @t of the idle run that a TO decision begins, when it is the next event of
- * the run: nothing live queued or held up to @t, no lazy pending_timer that the run's start
- * queues due by then (lazy_pend_settle(sim, true) has just run the ones due now), and @t within
- * the run.  Then the event loop would pop it next: run it here instead of through the queue, as
- * the loop would (its sequence number, one event, seg_materialise() at @t), and return true.
- * Nothing happens in between, so the run is never re-aimed before its timer, which therefore
- * never goes stale.  Not with struct plca_sim_cfg.bit_level (tests/plcasim/test_sim_fastpath.c
- * compares the two).
+ * The run timer at @t of the idle run that a TO decision begins, or that a pending_timer re-aims
+ * (seg_materialise() where the event does nothing after it), when it is the next event of the
+ * run: nothing live queued or held up to @t, no lazy pending_timer that the run's start queues
+ * due by then (lazy_pend_settle(sim, true) has just run the ones due now), and @t within the run.
+ * Then the event loop would pop it next: run it here instead of through the queue, as the loop
+ * would (its sequence number, one event, seg_materialise() at @t), and return true.  Nothing
+ * happens in between, so the run is never re-aimed before its timer, which therefore never goes
+ * stale.  Not with struct plca_sim_cfg.bit_level (tests/plcasim/test_sim_fastpath.c compares the
+ * two).  Always inlined: called out of line from its two places, it costs the TO decision more
+ * than the re-aimed runs save (callgrind).
  */
-static bool seg_run_next(struct plca_sim *sim, u64 t)
+static __always_inline bool seg_run_next(struct plca_sim *sim, u64 t)
 {
 	if (sim->bit_level || t > sim->run_limit || bus_held_live(sim) || bus_next_live(sim) <= t)
 		return false;
@@ -578,11 +583,18 @@ static void seg_materialise(struct plca_sim *sim)
 		begin_to(sim);
 		return;
 	}
-	/* Mid-TO: its owner already yielded; aim the run at the next pending owner. */
+	/*
+	 * Mid-TO: its owner already yielded; aim the run at the next pending owner.  Where the
+	 * running event does nothing after this (sim->at_event_tail), the run's timer may run at
+	 * once (seg_run_next()).
+	 */
 	next = bus_next_pending_id(sim, seg->cur_id + 1);
 	if (next != seg->idle_to) {
+		u64 t = seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns;
+
 		seg->idle_to = next;
-		seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
+		if (!sim->at_event_tail || !seg_run_next(sim, t))
+			seg_timer(sim, t, SEGT_TO_RUN);
 	}
 }
 

@@ -979,7 +979,7 @@ void seg_on_timer(struct plca_sim *sim, u32 node, u32 what)
  * The carrier dropped on the whole segment; with @last, that is the last thing the running
  * event does (sim->at_event_tail) but wake the MACs waiting on the carrier.
  */
-static inline void crs_drop(struct plca_sim *sim, bool last)
+static __always_inline void crs_drop(struct plca_sim *sim, bool last)
 {
 	struct bus_seg *seg = &sim->seg;
 

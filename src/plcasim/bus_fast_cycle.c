@@ -9,17 +9,24 @@
  *   cycle end: BEACON (20 BT) | TO 0 decision: idle run ... | TO id: decision (the event loop's)
  *
  * bus_fast_next_cycle() does those steps at once when their outcome is known: some node is
- * PENDING, nothing is on the wire or on its way to the coordinator, no node is HELD (the BEACON
- * would collide its delay line), no lazy pending_timer (the TO 0 decision would settle or queue
- * it), no MAC waits on the carrier, no timer is held, every PLCA node is synchronised, no own
- * clock, no trace, and nothing queued comes before the decision but run timers of earlier idle
- * runs that run out during the BEACON (there they find no idle run and only count as an event).
- * It does what the bit-level path does, in its order: the coordinator's BEACON counts, the
- * BEACON on the signal ring (opened and ended, as carrier sense reads it later), the lazily
- * counted BEACON and TOs (bus_stats.c), the sequence numbers of the BEACON's end and the idle
- * run's timer, one event each for the BEACON's end, TO 0's decision and the run timer, and it
- * leaves the segment at the decision of the first pending id's TO, due now, which the event loop
- * then takes (commit, possibly in one step by bus_fast_commit()).
+ * PENDING, nothing is on the wire or on its way to the coordinator, no lazy pending_timer (the
+ * TO 0 decision would settle or queue it), no MAC waits on the carrier, no timer is held, every
+ * PLCA node is synchronised, no own clock, no trace, and nothing queued comes before the decision
+ * but run timers of earlier idle runs that run out during the BEACON (there they find no idle run
+ * and only count as an event).  It does what the bit-level path does, in its order: the
+ * coordinator's BEACON counts, the BEACON on the signal ring (opened and ended, as carrier sense
+ * reads it later), the lazily counted BEACON and TOs (bus_stats.c), the sequence numbers of the
+ * BEACON's end and the idle run's timer, one event each for the BEACON's end, TO 0's decision
+ * and the run timer, and it leaves the segment at the decision of the first pending id's TO, due
+ * now, which the event loop then takes (commit, possibly in one step by bus_fast_commit()).
+ *
+ * A frame HELD in a delay line when the cycle ends (it arrived less than the hold time before)
+ * meets the BEACON: a logical collision, its backoff draw and a lazy pending_timer, which the TO
+ * 0 decision then reads.  With such frames the step runs the collisions as the bit-level path
+ * does and ends by running TO 0's decision itself, at the BEACON's end, where nothing queued
+ * may come first:
+ *
+ *   cycle end: BEACON, HELD frames collide | TO 0 decision (run here)
  *
  * tests/plcasim/test_sim_fastpath.c runs both paths and compares them to the bit.
  */

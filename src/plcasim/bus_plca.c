@@ -471,8 +471,11 @@ static void begin_to(struct plca_sim *sim)
 
 	seg->to_start = sim->now;
 	if (seg->cur_id >= seg->node_cnt) {
-		/* a frame waits for the next cycle: up to its TO in one step (bus_fast_cycle.c) */
-		if (sim->at_event_tail && (sim->nr_pending || sim->nr_hold) && !sim->bit_level &&
+		/*
+		 * A frame waits for the next cycle (PENDING, or HELD: the BEACON collides it): up
+		 * to its TO, or to TO 0's decision, in one step (bus_fast_cycle.c).
+		 */
+		if (sim->at_event_tail && sim->nr_pending && !sim->bit_level &&
 		    bus_fast_next_cycle(sim))
 			return;
 		cycle_end(sim);

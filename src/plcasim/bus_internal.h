@@ -15,6 +15,8 @@
  *                 without a trace
  *   bus_fast_frame.c a lone frame's own path in few steps: from its arrival, or from its TO's
  *                 decision, to its start on the wire
+ *   bus_fast_cycle.c the wait for the next cycle in one step: from the cycle's end, through its
+ *                 BEACON, to the decision of the first pending id's TO
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -307,6 +309,13 @@ struct plca_sim {
 	u64 fast_arrivals; /* lone frames run from their arrival to their start (the same) */
 	u64 fast_holds;	   /* ... from their arrival to their hold timer's collision */
 	u64 fast_runs;	   /* idle runs' timers run at once, not queued (bus_plca.c) */
+	u64 fast_next_cycles; /* waits for the next cycle run in one step (bus_fast_cycle.c) */
+	u64 fast_beacon_holds; /* of those, BEACONs that met frames HELD in delay lines */
+	/*
+	 * The cycle's end reached now is the last thing the running event does (the caller does
+	 * nothing after it but wake MAC waiters): bus_fast_next_cycle() may move the time on.
+	 */
+	bool at_event_tail;
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
@@ -763,6 +772,8 @@ bool bus_fast_round(struct plca_sim *sim, u32 node, u64 horizon, u32 next, u64 c
 /* bus_fast_frame.c */
 bool bus_fast_commit(struct plca_sim *sim, u32 id);
 bool bus_fast_arrival(struct plca_sim *sim, u32 node);
+/* bus_fast_cycle.c */
+bool bus_fast_next_cycle(struct plca_sim *sim);
 
 /* bus_plca.c */
 /* The node runs its MAC under the PLCA RS (enabled, synchronised, link up). */
@@ -836,6 +847,27 @@ static inline void bus_pending_count(struct plca_sim *sim, const struct bus_node
 		if (!--sim->pending_per_id[id])
 			sim->pending_ids[id / 64] &= ~bit;
 	}
+}
+
+/* The first id >= @from, below node_cnt, with a node that has a frame pending. */
+static inline u32 bus_next_pending_id(const struct plca_sim *sim, u32 from)
+{
+	u32 limit = sim->seg.node_cnt;
+
+	if (!sim->nr_pending)
+		return limit;
+	for (u32 word = from / 64; word < 4 && word * 64 < limit; word++) {
+		u64 bits = sim->pending_ids[word];
+
+		if (word == from / 64)
+			bits &= ~0ull << (from % 64);
+		if (bits) {
+			u32 id = word * 64 + (u32)__builtin_ctzll(bits);
+
+			return min(id, limit);
+		}
+	}
+	return limit;
 }
 
 /*
@@ -912,6 +944,7 @@ void rs_tx_end(struct plca_sim *sim, u32 node);
 void rs_data_end(struct plca_sim *sim, u32 node);
 void rs_detach(struct plca_sim *sim, u32 node);
 void seg_crs_drop(struct plca_sim *sim);
+void seg_crs_drop_last(struct plca_sim *sim);
 void seg_on_timer(struct plca_sim *sim, u32 node, u32 arg);
 void seg_on_status_timer(struct plca_sim *sim);
 void seg_pending_changed(struct plca_sim *sim);

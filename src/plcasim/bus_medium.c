@@ -164,15 +164,19 @@ static inline void tx_end(struct plca_sim *sim, u32 node)
 		break;
 	}
 	if (!sim->nr_active)
-		seg_crs_drop(sim);
+		seg_crs_drop_last(sim);
 	mac_wake_waiters(sim);
 }
 
-/* EV_TX_END; the end of an owner's frame in a committed TO may start a one-step TO (bus_fast.c). */
+/*
+ * EV_TX_END; the end of an owner's frame in a committed TO may start a one-step TO (bus_fast.c),
+ * which needs the next owner pending, or lazily pending (bus_next_owner_waits()): on a lightly
+ * loaded segment, where nobody is, the call is not made at all.
+ */
 void bus_on_tx_end(struct plca_sim *sim, u32 node)
 {
 	if (sim->seg.state == SEG_COMMIT && sim->seg.owner == (int)node && !sim->bit_level &&
-	    bus_fast_tx_end(sim, node))
+	    (sim->nr_pending || sim->nr_lazy_pend) && bus_fast_tx_end(sim, node))
 		return;
 	tx_end(sim, node);
 }

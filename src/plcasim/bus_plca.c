@@ -229,7 +229,10 @@ void rs_on_timer(struct plca_sim *sim, u32 node)
 		break;
 	case DS_DELAY_PENDING: /* pending_timer */
 		set_ds(sim, n, DS_PENDING);
+		/* a re-aimed idle run's timer may run at once: nothing follows but an own clock's */
+		sim->at_event_tail = !n->oc;
 		seg_pending_changed(sim);
+		sim->at_event_tail = false;
 		if (n->oc)
 			oc_pending(sim, node);
 		break;
@@ -412,27 +415,6 @@ static void cycle_end(struct plca_sim *sim)
 		send_beacon(sim);
 }
 
-/* The first id >= @from, below node_cnt, with a node that has a frame pending. */
-static u32 next_pending_id(struct plca_sim *sim, u32 from)
-{
-	u32 limit = sim->seg.node_cnt;
-
-	if (!sim->nr_pending)
-		return limit;
-	for (u32 word = from / 64; word < 4 && word * 64 < limit; word++) {
-		u64 bits = sim->pending_ids[word];
-
-		if (word == from / 64)
-			bits &= ~0ull << (from % 64);
-		if (bits) {
-			u32 id = word * 64 + (u32)__builtin_ctzll(bits);
-
-			return min(id, limit);
-		}
-	}
-	return limit;
-}
-
 /* @node owns the TO now (its COMMIT goes out), with a burst count of 0. */
 static inline void take_to(struct plca_sim *sim, u32 node)
 {
@@ -489,6 +471,13 @@ static void begin_to(struct plca_sim *sim)
 
 	seg->to_start = sim->now;
 	if (seg->cur_id >= seg->node_cnt) {
+		/*
+		 * A frame waits for the next cycle (PENDING, or HELD: the BEACON collides it): up
+		 * to its TO, or to TO 0's decision, in one step (bus_fast_cycle.c).
+		 */
+		if (sim->at_event_tail && sim->nr_pending && !sim->bit_level &&
+		    bus_fast_next_cycle(sim))
+			return;
 		cycle_end(sim);
 		return;
 	}
@@ -500,16 +489,18 @@ static void begin_to(struct plca_sim *sim)
 
 
 /*
- * The run timer at @t of the idle run that a TO decision begins, when it is the next event of
- * the run: nothing live queued or held up to @t, no lazy pending_timer that the run's start
- * queues due by then (lazy_pend_settle(sim, true) has just run the ones due now), and @t within
- * the run.  Then the event loop would pop it next: run it here instead of through the queue, as
- * the loop would (its sequence number, one event, seg_materialise() at @t), and return true.
- * Nothing happens in between, so the run is never re-aimed before its timer, which therefore
- * never goes stale.  Not with struct plca_sim_cfg.bit_level (tests/plcasim/test_sim_fastpath.c
- * compares the two).
+ * The run timer at @t of the idle run that a TO decision begins, or that a pending_timer re-aims
+ * (seg_materialise() where the event does nothing after it), when it is the next event of the
+ * run: nothing live queued or held up to @t, no lazy pending_timer that the run's start queues
+ * due by then (lazy_pend_settle(sim, true) has just run the ones due now), and @t within the run.
+ * Then the event loop would pop it next: run it here instead of through the queue, as the loop
+ * would (its sequence number, one event, seg_materialise() at @t), and return true.  Nothing
+ * happens in between, so the run is never re-aimed before its timer, which therefore never goes
+ * stale.  Not with struct plca_sim_cfg.bit_level (tests/plcasim/test_sim_fastpath.c compares the
+ * two).  Always inlined: called out of line from its two places, it costs the TO decision more
+ * than the re-aimed runs save (callgrind).
  */
-static bool seg_run_next(struct plca_sim *sim, u64 t)
+static __always_inline bool seg_run_next(struct plca_sim *sim, u64 t)
 {
 	if (sim->bit_level || t > sim->run_limit || bus_held_live(sim) || bus_next_live(sim) <= t)
 		return false;
@@ -527,7 +518,9 @@ static bool seg_run_next(struct plca_sim *sim, u64 t)
 	sim->now = t;
 	sim->nr_events++;
 	sim->fast_runs++;
+	sim->at_event_tail = true; /* to_eval() returns after it */
 	seg_materialise(sim);
+	sim->at_event_tail = false;
 	return true;
 }
 
@@ -541,7 +534,7 @@ static void to_eval(struct plca_sim *sim)
 	seg->eval_pending = false;
 	if (sim->nr_lazy_pend)
 		lazy_pend_settle(sim, false);
-	next = next_pending_id(sim, seg->cur_id);
+	next = bus_next_pending_id(sim, seg->cur_id);
 	if (next == seg->cur_id) {
 		/* a lone pending owner: up to its frame's start in one step (bus_fast_frame.c) */
 		if (sim->nr_pending == 1 && !sim->bit_level && bus_fast_commit(sim, next))
@@ -593,11 +586,18 @@ static void seg_materialise(struct plca_sim *sim)
 		begin_to(sim);
 		return;
 	}
-	/* Mid-TO: its owner already yielded; aim the run at the next pending owner. */
-	next = next_pending_id(sim, seg->cur_id + 1);
+	/*
+	 * Mid-TO: its owner already yielded; aim the run at the next pending owner.  Where the
+	 * running event does nothing after this (sim->at_event_tail), the run's timer may run at
+	 * once (seg_run_next()).
+	 */
+	next = bus_next_pending_id(sim, seg->cur_id + 1);
 	if (next != seg->idle_to) {
+		u64 t = seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns;
+
 		seg->idle_to = next;
-		seg_timer(sim, seg->to_start + (u64)(next - seg->cur_id) * seg->to_ns, SEGT_TO_RUN);
+		if (!sim->at_event_tail || !seg_run_next(sim, t))
+			seg_timer(sim, t, SEGT_TO_RUN);
 	}
 }
 
@@ -973,11 +973,16 @@ void seg_on_timer(struct plca_sim *sim, u32 node, u32 what)
 		oc_on_timer(sim, node, what >> 2);
 		return;
 	}
+	sim->at_event_tail = true;
 	seg_materialise(sim);
+	sim->at_event_tail = false;
 }
 
-/* The carrier dropped on the whole segment. */
-void seg_crs_drop(struct plca_sim *sim)
+/*
+ * The carrier dropped on the whole segment; with @last, that is the last thing the running
+ * event does (sim->at_event_tail) but wake the MACs waiting on the carrier.
+ */
+static __always_inline void crs_drop(struct plca_sim *sim, bool last)
 {
 	struct bus_seg *seg = &sim->seg;
 
@@ -990,7 +995,9 @@ void seg_crs_drop(struct plca_sim *sim)
 		break;
 	case SEG_COMMIT:
 	case SEG_RECEIVE:
+		sim->at_event_tail = last;
 		next_to(sim);
+		sim->at_event_tail = false;
 		break;
 	case SEG_RESYNC:
 		send_beacon(sim);
@@ -998,6 +1005,17 @@ void seg_crs_drop(struct plca_sim *sim)
 	default:
 		break;
 	}
+}
+
+void seg_crs_drop(struct plca_sim *sim)
+{
+	crs_drop(sim, false);
+}
+
+/* The end of a signal (tx_end()) dropped the carrier: nothing follows but the waiters. */
+void seg_crs_drop_last(struct plca_sim *sim)
+{
+	crs_drop(sim, true);
 }
 
 /* A BEACON ended: every PLCA follower (re)synchronises on the coordinator's; own clocks on any. */

@@ -56,6 +56,7 @@ struct outcome {
 	u64 fast_tos, fast_cycles, fast_mid_skips, fast_beacon_skips;
 	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
 	u64 fast_commits, fast_arrivals, fast_holds, fast_runs;
+	u64 fast_next_cycles, fast_beacon_holds;
 	char *trace;
 	size_t trace_len;
 };
@@ -132,6 +133,8 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_arrivals = sim->fast_arrivals;
 	out->fast_holds = sim->fast_holds;
 	out->fast_runs = sim->fast_runs;
+	out->fast_next_cycles = sim->fast_next_cycles;
+	out->fast_beacon_holds = sim->fast_beacon_holds;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -151,10 +154,11 @@ static void free_outcome(struct outcome *o, u32 nr)
  * The fast run's idle skips that began after TO 0, and at a BEACON, its TOs run by the round
  * loop (bus_fast_round.c), and its lone frames run from their TO's decision, from their arrival
  * to the wire and to their hold timer's collision (bus_fast_frame.c), and the idle runs' timers
- * it ran at once (bus_plca.c, seg_run_next()), in the last compare().
+ * it ran at once (bus_plca.c, seg_run_next()), and its waits for the next cycle in one step, of
+ * them those whose BEACON met held frames (bus_fast_cycle.c), in the last compare().
  */
 static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
-static u64 last_commits, last_arrivals, last_holds, last_runs;
+static u64 last_commits, last_arrivals, last_holds, last_runs, last_next_cycles, last_beacon_holds;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -168,8 +172,13 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	assert_int_equal(slow.fast_tos + slow.fast_cycles + slow.fast_mid_skips +
 				 slow.fast_beacon_skips + slow.fast_round_tos +
 				 slow.fast_round_beacons + slow.fast_round_parks + slow.fast_commits +
-				 slow.fast_arrivals + slow.fast_holds + slow.fast_runs,
+				 slow.fast_arrivals + slow.fast_holds + slow.fast_runs +
+				 slow.fast_next_cycles + slow.fast_beacon_holds,
 			 0);
+	/* the wait for the next cycle stays off while a trace is written */
+	assert_true(fast.fast_beacon_holds <= fast.fast_next_cycles);
+	if (trace)
+		assert_int_equal(fast.fast_next_cycles, 0);
 	/* the round loop is a one-step TO model too, and it stays off while a trace is written */
 	assert_true(fast.fast_round_tos <= fast.fast_tos);
 	assert_true(fast.fast_round_beacons <= fast.fast_round_tos);
@@ -232,6 +241,8 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_arrivals = fast.fast_arrivals;
 	last_holds = fast.fast_holds;
 	last_runs = fast.fast_runs;
+	last_next_cycles = fast.fast_next_cycles;
+	last_beacon_holds = fast.fast_beacon_holds;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -420,8 +431,8 @@ static void test_lone_frames(void **state)
 	struct plca_sim_node_cfg nodes[MAX_NODES];
 	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
-	u64 commits = 0, arrivals = 0, holds = 0, direct = 0;
-	u32 runs = 0, used = 0;
+	u64 commits = 0, arrivals = 0, holds = 0, direct = 0, waits = 0, beacon_holds = 0;
+	u32 runs = 0, used = 0, waited = 0;
 
 	(void)state;
 	prandom_seed_state(&rnd, 47);
@@ -478,6 +489,9 @@ static void test_lone_frames(void **state)
 				holds += last_holds;
 				direct += last_runs;
 				used += last_commits && last_arrivals + last_holds;
+				waits += last_next_cycles;
+				beacon_holds += last_beacon_holds;
+				waited += last_beacon_holds && last_next_cycles > last_beacon_holds;
 				runs++;
 			}
 	print_message("%u Poisson and periodic segments agree: lone frames %llu from their TO's "
@@ -489,6 +503,11 @@ static void test_lone_frames(void **state)
 	assert_true(used > runs / 6);
 	assert_true(commits > 500 / SCALE && arrivals > 150 / SCALE && holds > 150 / SCALE);
 	assert_true(direct > 500 / SCALE);
+	print_message("waits for the next cycle in one step: %llu, %llu of them with held frames; "
+		      "both kinds on %u segments\n", (unsigned long long)waits,
+		      (unsigned long long)beacon_holds, waited);
+	assert_true(waits > 500 / SCALE && beacon_holds > 150 / SCALE && waits > beacon_holds);
+	assert_true(waited > runs / 8);
 
 	/* pairs of nodes share each id: no TO has a lone owner */
 	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
@@ -501,7 +520,7 @@ static void test_lone_frames(void **state)
 	uniform(nodes, 16, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_POISSON, 2000, 64, 64, 0);
 	nodes[0].plca.to_tmr = 40;
 	compare("own clocks", nodes, 16, 9, 0, steps, 1, false, NULL, NULL);
-	assert_int_equal(last_commits + last_arrivals + last_holds, 0);
+	assert_int_equal(last_commits + last_arrivals + last_holds + last_next_cycles, 0);
 }
 
 /* A random segment with every kind of misconfiguration the simulator knows. */

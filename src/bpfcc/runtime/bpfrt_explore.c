@@ -47,7 +47,7 @@ static void name_sites(const char *source, struct step_site *sites, unsigned int
 	char exe[PATH_MAX], tmp[] = "/tmp/kfsim-explore-XXXXXX", cmd[2 * PATH_MAX];
 	char line[PATH_MAX + 32];
 	uintptr_t base = 0;
-	unsigned int nr_addrs = 0, s = 0, f = 0;
+	unsigned int s = 0, f = 0;
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	FILE *addrs, *p;
 	int fd;
@@ -73,7 +73,6 @@ static void name_sites(const char *source, struct step_site *sites, unsigned int
 			bool mine = dladdr(pc, &info) && (uintptr_t)info.dli_fbase == base;
 
 			fprintf(addrs, "%#lx\n", mine ? (unsigned long)((uintptr_t)pc - base - 1) : 0ul);
-			nr_addrs++;
 		}
 	fclose(addrs);
 	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' < '%s' 2>/dev/null", exe, tmp);

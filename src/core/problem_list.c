@@ -56,8 +56,21 @@ void kfsim_problem_list_add(struct kfsim_problem_list *list, int err, const char
 
 int kfsim_problem_list_finish(struct kfsim_problem_list *list)
 {
-	if (list->nr_untold && list->used < list->size)
-		snprintf(list->buf + list->used, list->size - list->used, "%sand %d more problem%s",
-			 list->sep, list->nr_untold, list->nr_untold > 1 ? "s" : "");
+	char tail[PROBLEM_LIST_TAIL + 16];
+	int len;
+
+	if (!list->nr_untold || !list->size)
+		return list->first_err;
+	len = snprintf(tail, sizeof(tail), "%sand %d more problem%s", list->sep, list->nr_untold,
+		       list->nr_untold > 1 ? "s" : "");
+	/*
+	 * Only a first problem cut to (or nearly filling) the buffer leaves less room than the tail
+	 * needs; the later ones kept PROBLEM_LIST_TAIL free.  The count is worth more than the
+	 * first problem's last words, so they give way when the buffer holds twice the tail.
+	 */
+	if (len > 0 && list->used + (size_t)len >= list->size && list->size > 2 * (size_t)len)
+		list->used = list->size - 1 - (size_t)len;
+	if (list->used < list->size)
+		snprintf(list->buf + list->used, list->size - list->used, "%s", tail);
 	return list->first_err;
 }

@@ -7,8 +7,9 @@
  * (device lists, YNL specs, blktrace text) goes on past a problem it can go past, so one run
  * names everything to fix.  The list is the caller's error buffer: problems joined by a
  * separator, whole ones only; those that do not fit are counted and told as "and N more
- * problems".  The first problem is always told (cut to the buffer if it must be), and its
- * error is the one a reader returns.
+ * problems".  The first problem is always told (cut to the buffer if it must be; its end gives
+ * way to that count when the buffer is at least twice as long as the count), and its error is
+ * the one a reader returns.
  *
  * Internal to kfsim (hidden in libkfsim.so).
  */

@@ -2,12 +2,12 @@
 /*
  * The --config file: one device per line (see kfsim_plca_net_load() in plca.h).
  *
- * A file either loads whole or not at all, and a refused file names every problem it has at once
- * (core/problem_list.h), so a user fixes it in one round: each bad key of a line is reported
- * ("line N: ..."), the problems joined by "; " in @err, and a line with a problem adds no
- * device.  The first problem's error is returned.  PLCA settings go through phy_ethtool_set_plca_cfg(), the same
- * checks a netlink SET meets, with the netlink policy's ranges (node-cnt 1..255, the others
- * 0..255).
+ * A file either loads whole or not at all, and a refused file names every problem it has at
+ * once (core/problem_list.h), so a user fixes it in one round: each bad key of a line is
+ * reported ("line N: ..."), the problems joined by "; " in @err, and a line with a problem adds
+ * no device.  The first problem's error is returned.  PLCA settings go through
+ * phy_ethtool_set_plca_cfg(), the same checks a netlink SET meets, with the netlink policy's
+ * ranges (node-cnt 1..255, the others 0..255).
  */
 #include <ctype.h>
 #include <errno.h>

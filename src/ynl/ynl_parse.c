@@ -992,10 +992,10 @@ static void parse_root(struct ynl_parser *p, yaml_node_t *root)
 	if (spec->proto == YNL_PROTO_NETLINK_RAW && !get(p, root, "protonum"))
 		fail_at(p, root, "missing required key 'protonum' in a netlink-raw spec");
 	spec->name = get_name(p, get(p, root, "name"), "family name");
-	for (const char *c = spec->name; *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
-			fail_at(p, get(p, root, "name"), "family name '%s' is not an identifier",
-				spec->name);
+	/* get_name() told any other character already: a family name has no space either */
+	if (strchr(spec->name, ' '))
+		fail_at(p, get(p, root, "name"), "family name '%s' is not an identifier",
+			spec->name);
 	/* a generic netlink family's name travels in a char[GENL_NAMSIZ] (16) */
 	if (spec->proto != YNL_PROTO_NETLINK_RAW && strlen(spec->name) > 15)
 		fail_at(p, get(p, root, "name"), "family name '%s' is longer than GENL_NAMSIZ - 1 "
@@ -1163,7 +1163,8 @@ struct ynl_spec *ynl_spec_load(const char *path, char *err, size_t err_size, int
 	ret = parse_protected(p);
 	yaml_document_delete(&p->doc);
 	if (ret) {
-		*errp = strstr(err, "out of memory") ? -ENOMEM : -EINVAL;
+		/* not strstr(err, ...): a spec's own names may say "out of memory" */
+		*errp = p->out_of_memory ? -ENOMEM : -EINVAL;
 		spec = NULL;
 		goto out;
 	}

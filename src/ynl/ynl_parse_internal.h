@@ -28,6 +28,7 @@ struct ynl_parser {
 	char *err;
 	size_t err_size;
 	struct kfsim_problem_list problems;	/* in @err, one a line */
+	bool out_of_memory;	/* the longjmp was for memory, not for a problem of the spec */
 	jmp_buf fail_jump;
 };
 

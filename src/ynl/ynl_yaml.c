@@ -69,6 +69,7 @@ void *zalloc(struct ynl_parser *p, size_t size)
 
 	if (!mem) {
 		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		p->out_of_memory = true;
 		longjmp(p->fail_jump, 1);
 	}
 	return mem;
@@ -86,6 +87,7 @@ char *xprintf(struct ynl_parser *p, const char *fmt, ...)
 	out = ynl_arena_strdup(p->spec->arena, buf);
 	if (!out) {
 		snprintf(p->err, p->err_size, "%s: out of memory", p->path);
+		p->out_of_memory = true;
 		longjmp(p->fail_jump, 1);
 	}
 	return out;
@@ -127,6 +129,12 @@ void expect_type(struct ynl_parser *p, yaml_node_t *node, yaml_node_type_t type,
 }
 
 static const char *yaml11_non_string(const char *text);
+
+/* YAML 1.1's booleans (PyYAML's resolver): each true form, then its false one */
+static const char *const yaml11_bools[] = {
+	"yes", "no", "Yes", "No", "YES", "NO", "true", "false", "True", "False", "TRUE", "FALSE",
+	"on", "off", "On", "Off", "ON", "OFF",
+};
 
 const char *get_str(struct ynl_parser *p, yaml_node_t *node, const char *what)
 {
@@ -187,7 +195,7 @@ const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
  */
 bool parse_int_text(const char *text, int64_t *out)
 {
-	uint64_t mag = 0, group = 0;
+	uint64_t mag = 0;
 	bool neg = false, digit = false;
 	int base = 10;
 
@@ -204,49 +212,32 @@ bool parse_int_text(const char *text, int64_t *out)
 		base = 8;
 		text++;
 	}
-	for (; *text; text++) {
+	for (; *text && *text != ':'; text++) {
 		int d;
 
 		if (*text == '_')
 			continue;
-		if (*text == ':' && base == 10 && digit) {
-			/* base 60: each group after the first is 0..59 */
-			if (mag > UINT64_MAX / 60)
-				return false;
-			mag = mag * 60;
-			group = 0;
-			digit = false;
-			base = 60;
-			continue;
-		}
-		if (*text == ':' && base == 60 && digit) {
-			if (group > 59 || mag > UINT64_MAX / 60)
-				return false;
-			mag = (mag + group) * 60;
-			group = 0;
-			digit = false;
-			continue;
-		}
 		d = isdigit((unsigned char)*text) ? *text - '0' :
 		    isxdigit((unsigned char)*text) ? tolower((unsigned char)*text) - 'a' + 10 : 99;
-		if (base == 60) {
-			if (d > 9)
-				return false;
-			group = group * 10 + (uint64_t)d;
-			digit = true;
-			continue;
-		}
 		if (d >= base || mag > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
 			return false;
 		mag = mag * (uint64_t)base + (uint64_t)d;
 		digit = true;
 	}
 	if (!digit && base != 8)
-		return false;	/* "0x", "0b_", "1:" */
-	if (base == 60) {
-		if (group > 59 || mag > UINT64_MAX - group)
+		return false;	/* "0x", "0b_" */
+	/* base 60 after a decimal: groups of one or two digits, 0..59, no '_' ("1:30", "1:2:03") */
+	while (*text == ':') {
+		uint64_t group = 0;
+		int n = 0;
+
+		if (base != 10)
 			return false;
-		mag += group;
+		for (text++; n < 2 && isdigit((unsigned char)*text); n++, text++)
+			group = group * 10 + (uint64_t)(*text - '0');
+		if (!n || group > 59 || (*text && *text != ':') || mag > (UINT64_MAX - group) / 60)
+			return false;
+		mag = mag * 60 + group;
 	}
 	if (neg) {
 		if (mag > (uint64_t)INT64_MAX + 1)
@@ -269,7 +260,7 @@ static const char *skip_digits(const char *s, bool first)
 }
 
 /*
- * PyYAML's float: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?, \.[0-9_]+([eE][-+][0-9]+)?
+ * PyYAML's float: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?, \.[0-9][0-9_]*([eE][-+][0-9]+)?
  * (no sign), or base 60 [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*.
  */
 static bool yaml11_float(const char *text)
@@ -279,7 +270,7 @@ static bool yaml11_float(const char *text)
 
 	if (*s == '.') {
 		s++;
-		if (!isdigit((unsigned char)*s) && *s != '_')
+		if (!isdigit((unsigned char)*s))
 			return false;
 		s = skip_digits(s, false);
 	} else {
@@ -318,7 +309,10 @@ static bool yaml11_float(const char *text)
 	return !*s;
 }
 
-/* PyYAML's timestamp in its date form, [0-9]{4}-[0-9]{2}-[0-9]{2} (a time after it makes no name). */
+/*
+ * PyYAML's timestamp in its date form, [0-9]{4}-[0-9]{2}-[0-9]{2}; its form with a time
+ * ("2001-12-14 21:59:43") is not recognised, so a doc holding only that is taken as a string.
+ */
 static bool yaml11_date(const char *t)
 {
 	for (int i = 0; i < 10; i++)
@@ -334,10 +328,6 @@ static bool yaml11_date(const char *t)
  */
 static const char *yaml11_non_string(const char *text)
 {
-	static const char *const bools[] = {
-		"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False",
-		"FALSE", "on", "On", "ON", "off", "Off", "OFF",
-	};
 	static const char *const specials[] = {
 		".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
 		".nan", ".NaN", ".NAN",
@@ -347,8 +337,8 @@ static const char *yaml11_non_string(const char *text)
 	if (!*text || !strcmp(text, "~") || !strcmp(text, "null") || !strcmp(text, "Null") ||
 	    !strcmp(text, "NULL"))
 		return "null";
-	for (size_t i = 0; i < sizeof(bools) / sizeof(bools[0]); i++)
-		if (!strcmp(text, bools[i]))
+	for (size_t i = 0; i < sizeof(yaml11_bools) / sizeof(yaml11_bools[0]); i++)
+		if (!strcmp(text, yaml11_bools[i]))
 			return "a boolean";
 	for (size_t i = 0; i < sizeof(specials) / sizeof(specials[0]); i++)
 		if (!strcmp(text, specials[i]))
@@ -379,10 +369,12 @@ bool get_bool(struct ynl_parser *p, yaml_node_t *node, const char *what)
 
 	expect_type(p, node, YAML_SCALAR_NODE, what);
 	text = scalar_text(node);
-	if (!strcmp(text, "true") || !strcmp(text, "True"))
-		return true;
-	if (!strcmp(text, "false") || !strcmp(text, "False"))
-		return false;
+	/* YAML 1.1's booleans, as the kernel's generator loads them: a quoted 'true' is a string */
+	if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+		for (size_t i = 0; i < sizeof(yaml11_bools) / sizeof(yaml11_bools[0]); i++)
+			if (!strcmp(text, yaml11_bools[i]))
+				return i % 2 == 0;
+	}
 	note_at(p, node, "%s must be true or false, not '%s'", what, text);
 	return false;
 }
@@ -414,11 +406,10 @@ void check_keys(struct ynl_parser *p, yaml_node_t *map, const struct ynl_key *ke
 	for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
 		yaml_node_t *key = node_at(p, pair->key);
 		const struct ynl_key *k;
+		bool again = false;
 
 		if (key->type != YAML_SCALAR_NODE)
 			fail_at(p, key, "%s: keys must be scalars", what);
-		bool again = false;
-
 		for (other = map->data.mapping.pairs.start; other < pair; other++) {
 			yaml_node_t *okey = node_at(p, other->key);
 

@@ -151,6 +151,53 @@ static void test_yaml11_scalar_types(void **state)
 	}
 }
 
+/*
+ * What the kernel's generator (PyYAML 6.0.3, jsonschema; 2026-12-06) decides, beside what
+ * test_yaml11_scalar_types() covers: "multi-attr: yes" is a boolean it takes, a quoted 'true'
+ * a string it refuses; "1:3_0", "1:059" and "._5" are strings; a name saying "out of memory" is
+ * no -ENOMEM; a family name with a bad character is told once.
+ */
+static void test_yaml11_edges(void **state)
+{
+	static const char *const strings[] = { "1:3_0", "1:059", "._5", "1:5_9.5" };
+	struct spec_tmp t;
+	struct ynl_spec *s = load(&t, HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+				  "      - { name: a, type: u32, multi-attr: yes }\n"
+				  "      - { name: b, type: u32, multi-attr: Off }\n"
+				  "operations: { list: [] }\n");
+	char text[256], err[1024];
+	const char *first;
+	int ret;
+
+	(void)state;
+	assert_true(s->sets[0].attrs[0].multi_attr);
+	assert_false(s->sets[0].attrs[1].multi_attr);
+	done(&t, s);
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		snprintf(text, sizeof(text), "name: f\ndoc: %s\nattribute-sets: []\n"
+			 "operations: { list: [] }\n", strings[i]);
+		s = load(&t, text);
+		assert_string_equal(s->doc, strings[i]);
+		done(&t, s);
+	}
+
+	spec_tmp_init(&t, HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+		      "      - { name: a, type: u32, multi-attr: 'true' }\n"
+		      "operations: { list: [] }\nout of memory: 1\n");
+	assert_null(ynl_spec_load(t.path, err, sizeof(err), &ret));
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(err, "multi-attr must be true or false, not 'true'"));
+	assert_non_null(strstr(err, "unknown key 'out of memory'"));
+	spec_tmp_cleanup(&t);
+
+	spec_tmp_init(&t, "name: f.m\ndoc: d\nattribute-sets: []\noperations: { list: [] }\n");
+	assert_null(ynl_spec_load(t.path, err, sizeof(err), &ret));
+	first = strstr(err, "family name 'f.m'");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "family name 'f.m'"));
+	spec_tmp_cleanup(&t);
+}
+
 static void test_checks_limits_and_constants(void **state)
 {
 	struct spec_tmp t;
@@ -336,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_attribute_values_count_from_one),
 		cmocka_unit_test(test_enums_flags_and_consts),
 		cmocka_unit_test(test_yaml11_scalar_types),
+		cmocka_unit_test(test_yaml11_edges),
 		cmocka_unit_test(test_checks_limits_and_constants),
 		cmocka_unit_test(test_unified_ops_notify_event_and_groups),
 		cmocka_unit_test(test_directional_numbering),

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * core/problem_list: whole problems in file order, the count of those that do not fit, the
+ * first one always, and never a byte past the buffer (each case in a buffer of its exact size,
+ * so that ASan sees any overrun).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/problem_list.h"
+
+/* Fill a list of @size bytes (heap, exact) with @nr problems "problem N", return the text. */
+static char *fill(size_t size, int nr, const char *sep, int *err)
+{
+	struct kfsim_problem_list list;
+	char *buf = malloc(size);
+
+	assert_non_null(buf);
+	kfsim_problem_list_init(&list, buf, size, sep);
+	for (int i = 1; i <= nr; i++)
+		kfsim_problem_list_add(&list, -i, "problem %d", i);
+	*err = kfsim_problem_list_finish(&list);
+	assert_true(strlen(buf) < size);
+	return buf;
+}
+
+static void test_all_fit(void **state)
+{
+	int err;
+	char *text = fill(100, 3, "; ", &err);
+
+	(void)state;
+	assert_string_equal(text, "problem 1; problem 2; problem 3");
+	assert_int_equal(err, -1);	/* the first problem's error */
+	free(text);
+	text = fill(100, 0, "; ", &err);
+	assert_string_equal(text, "");
+	assert_int_equal(err, 0);
+	free(text);
+}
+
+/* Every size from 1 up: whole problems in order, then the count, or the first one cut. */
+static void test_every_size(void **state)
+{
+	(void)state;
+	for (size_t size = 1; size < 200; size++) {
+		int err, told = 0, untold = 0;
+		char *text = fill(size, 9, "\n", &err), *more;
+
+		assert_int_equal(err, -1);
+		more = strstr(text, "and ");
+		if (more)
+			untold = atoi(more + 4);
+		for (char *at = text; (at = strstr(at, "problem ")) && (!more || at < more); at++)
+			told++;
+		if (size > 2 * sizeof("\nand 9 more problems")) {
+			/* a buffer that holds the count twice tells it, and nothing is lost */
+			assert_non_null(strstr(text, "problem 1"));
+			if (told < 9)
+				assert_int_equal(told + untold, 9);
+		}
+		if (size > sizeof("problem 1"))
+			assert_true(!strncmp(text, "problem 1", 9));
+		else
+			assert_true(!strncmp(text, "problem 1", size - 1));
+		free(text);
+	}
+}
+
+/* A long first problem gives its end to the count rather than lose it. */
+static void test_count_survives_a_long_first_problem(void **state)
+{
+	struct kfsim_problem_list list;
+	char buf[64];
+
+	(void)state;
+	kfsim_problem_list_init(&list, buf, sizeof(buf), "; ");
+	kfsim_problem_list_add(&list, -EINVAL, "%s", "a first problem much longer than the buffer it goes in");
+	kfsim_problem_list_add(&list, -ENOENT, "second");
+	kfsim_problem_list_add(&list, -ENOENT, "third");
+	assert_int_equal(kfsim_problem_list_finish(&list), -EINVAL);
+	assert_true(strlen(buf) == sizeof(buf) - 1);
+	assert_true(!strncmp(buf, "a first problem", 15));
+	assert_non_null(strstr(buf, "; and 2 more problems"));
+	assert_string_equal(buf + strlen(buf) - strlen("; and 2 more problems"), "; and 2 more problems");
+}
+
+/* No buffer at all: the count and the error are still kept. */
+static void test_no_buffer(void **state)
+{
+	struct kfsim_problem_list list;
+
+	(void)state;
+	kfsim_problem_list_init(&list, NULL, 0, "; ");
+	kfsim_problem_list_add(&list, -EIO, "x");
+	kfsim_problem_list_add(&list, -EINVAL, "y");
+	assert_int_equal(kfsim_problem_list_finish(&list), -EIO);
+	assert_int_equal(list.nr, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_fit),
+		cmocka_unit_test(test_every_size),
+		cmocka_unit_test(test_count_survives_a_long_first_problem),
+		cmocka_unit_test(test_no_buffer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

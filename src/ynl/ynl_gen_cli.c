@@ -144,7 +144,7 @@ static int ynl_gen_run(void *opts_, const struct kfsim_cli_args *args)
 	const char *cmd = opts->cmd ? opts->cmd : ynl_gen_spec.name;
 	bool own_program = kfsim_cli_program_name() != NULL;
 	char (*idents)[YNL_GEN_IDENT_MAX];
-	char err[1024];
+	char err[8192];	/* every problem of a spec, one a line */
 	int ret;
 
 	if (!args->nr_positional)

@@ -476,8 +476,9 @@
     const args = ['bfq', 'sim', '--sched', sched, '--disk', 'dual', '--duration', '300ms', '--quiet', '--json'];
     for (let i = 0; i < readers; i++) {
       const half = i % 2, slots = Math.ceil((readers - half) / 2), k = Math.floor(i / 2);
-      const size = 50 / slots, offset = half * 50 + k * size;
-      args.push('--job', `name=${String.fromCharCode(97 + i)},rw=${rw},bs=${bs},iodepth=1,offset=${fmt(offset, 2)}%,size=${fmt(size, 2)}%` +
+      /* whole percentages: fio (and --job, which reads sizes as fio does) takes "16.67%" as 16 bytes */
+      const size = Math.floor(50 / slots), offset = half * 50 + k * size;
+      args.push('--job', `name=${String.fromCharCode(97 + i)},rw=${rw},bs=${bs},iodepth=1,offset=${offset}%,size=${size}%` +
         (i === 0 ? `,weight=${$('bfq-weight').value}` : ''));
     }
     return args;

@@ -36,6 +36,7 @@
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
 #include <kfsim/slab.h>
+#include "core/line_reader.h"
 #include "core/problem_list.h"
 #include "sim_jobs.h"
 
@@ -51,6 +52,11 @@
  * and reading it line by line would never return.
  */
 #define FIO_MAX_FILE_BYTES (16u << 20)
+/*
+ * fio 3.33 reads a job file with fgets() into OPT_LEN_MAX (8192) bytes, so 8191 bytes is its
+ * longest whole line; a longer one fio splits into two, which kfsim refuses with the reason.
+ */
+#define FIO_MAX_LINE 8191u
 
 /* An option whose refusal waits until the job's engine is known. */
 struct fio_pending {
@@ -128,18 +134,18 @@ static __attribute__((format(printf, 4, 5))) void fio_err(struct kfsim_problem_l
 							   const char *file, long line,
 							   const char *fmt, ...)
 {
-	char msg[300];
+	char where[1024]; /* the list keeps 1 KiB of one problem */
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (line && file)
-		kfsim_problem_list_add(e, -EINVAL, "%s:%ld: %s", file, line, msg);
+		snprintf(where, sizeof(where), "%s:%ld: ", file, line);
 	else if (line)
-		kfsim_problem_list_add(e, -EINVAL, "line %ld: %s", line, msg);
+		snprintf(where, sizeof(where), "line %ld: ", line);
 	else
-		kfsim_problem_list_add(e, -EINVAL, "%s%s%s", file ? file : "", file ? ": " : "", msg);
+		snprintf(where, sizeof(where), "%s%s", file ? file : "", file ? ": " : "");
+	va_start(ap, fmt);
+	kfsim_problem_list_vadd_at(e, -EINVAL, where, fmt, ap);
+	va_end(ap);
 }
 
 static char *strip(char *s)
@@ -1426,32 +1432,30 @@ static bool fio_value_spaced(struct fio_parser *p, const char *key, char *value,
 
 static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth)
 {
-	char raw[1024], buf[1024];
-	size_t bytes = 0;
+	struct kfsim_line_reader lines;
+	enum kfsim_line_status status;
+	char buf[FIO_MAX_LINE + 1];
 	long line = 0;
 
-	while (fgets(raw, sizeof(raw), in)) {
-		char *s, *eq, *cut;
-		bool too_long;
+	kfsim_line_reader_init(&lines, in, FIO_MAX_LINE, FIO_MAX_FILE_BYTES, true);
+	while ((status = kfsim_line_reader_next(&lines)) != KFSIM_LINE_END) {
+		/* fio reads with fgets(): a NUL byte ends the line's text there, as here */
+		char *raw = lines.text, *s, *eq, *cut;
 
 		line++;
-		/* a NUL ends strlen() early: a line read costs one byte at least */
-		bytes += strlen(raw) ? strlen(raw) : 1;
-		too_long = !strchr(raw, '\n') && !feof(in);
-		if (too_long) {
-			int c;
-
-			fio_err(&p->errs, file, line, "line longer than %zu bytes", sizeof(raw) - 2);
-			while ((c = fgetc(in)) != EOF && c != '\n' && bytes <= FIO_MAX_FILE_BYTES)
-				bytes++;
+		if (status == KFSIM_LINE_NOMEM) {
+			fio_err(&p->errs, file, line, "out of memory");
+			break;
 		}
-		if (bytes > FIO_MAX_FILE_BYTES) {
+		if (status == KFSIM_LINE_TOO_BIG) {
 			fio_err(&p->errs, file, line, "more than %u MiB: no fio job file, not read on",
 				FIO_MAX_FILE_BYTES >> 20);
-			return 0;
+			break;
 		}
-		if (too_long)
+		if (status == KFSIM_LINE_TOO_LONG) {
+			fio_err(&p->errs, file, line, "line longer than %u bytes", FIO_MAX_LINE);
 			continue;
+		}
 		/* fio ends a line at the first ';' or '#', wherever it is */
 		cut = strpbrk(raw, ";#");
 		if (cut)
@@ -1494,6 +1498,7 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 			fio_option(p, &p->sec, s, NULL, line, file);
 		}
 	}
+	kfsim_line_reader_release(&lines);
 	if (ferror(in))
 		fio_err(&p->errs, file, line, "read error");
 	return 0;

@@ -25,6 +25,7 @@
 #include <kfsim/kernel.h>
 #include <kfsim/version.h>
 #include "cli.h"
+#include "core/line_reader.h"
 #include "cli_grid.h"
 
 #define PARTIAL_FORMAT 1
@@ -671,34 +672,19 @@ struct partial {
 /* bad point lines told per file; past them the file is garbage, and told as such, once */
 #define PARTIAL_TOLD_BAD_LINES 10
 
-/* The next whole line of @in without its newline, or NULL (*@too_long: beyond the bound). */
-static char *read_line(FILE *in, bool *too_long)
+/*
+ * The next whole line of @lines, or NULL at the end, for a last line cut short (no newline) and
+ * for one beyond the bound (*@too_long).  A line with a NUL byte is returned empty, so it is
+ * told as no point rather than read up to the NUL.
+ */
+static const char *read_line(struct kfsim_line_reader *lines, bool *too_long)
 {
-	size_t len = 0, cap = 256;
-	char *line = malloc(cap);
-	int c = EOF;
+	enum kfsim_line_status status = kfsim_line_reader_next(lines);
 
-	*too_long = false;
-	while (line && (c = getc(in)) != EOF && c != '\n') {
-		if (len + 1 == cap) {
-			char *bigger = cap < PARTIAL_MAX_LINE ? realloc(line, cap * 2) : NULL;
-
-			*too_long = cap >= PARTIAL_MAX_LINE;
-			if (!bigger) {
-				free(line);
-				return NULL;
-			}
-			line = bigger;
-			cap *= 2;
-		}
-		line[len++] = (char)c;
-	}
-	if (!line || c != '\n') {
-		free(line);
+	*too_long = status == KFSIM_LINE_TOO_LONG;
+	if (status != KFSIM_LINE_OK || !lines->ended)
 		return NULL;
-	}
-	line[len] = '\0';
-	return line;
+	return lines->has_nul ? "" : lines->text;
 }
 
 static int parse_args(struct partial *p, const char *header)
@@ -749,9 +735,14 @@ static int problem(const char *fmt, ...)
 /* Read @p's header line from @in; a problem when it is none. */
 static int read_header(struct partial *p, FILE *in)
 {
+	struct kfsim_line_reader lines;
 	bool too_long;
-	char *header = read_line(in, &too_long);
-	int bad = !header || kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) ||
+	const char *header;
+	int bad;
+
+	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
+	header = read_line(&lines, &too_long);
+	bad = !header || kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) ||
 		  kfsim_rec_get_str(header, "fingerprint", p->fingerprint,
 				    sizeof(p->fingerprint)) ||
 		  kfsim_rec_get_u64(header, "points", &p->points) ||
@@ -761,7 +752,7 @@ static int read_header(struct partial *p, FILE *in)
 		  strncmp(header, "{\"kfsim_partial\":1,", strlen("{\"kfsim_partial\":1,")) || p->points > 1000000 ||
 		  !p->shards;
 
-	free(header);
+	kfsim_line_reader_release(&lines);
 	if (bad)
 		p->grid[0] = '\0';
 	if (too_long)
@@ -776,7 +767,8 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			const struct partial *all)
 {
 	FILE *in = fopen(p->path, "r");
-	char *line;
+	struct kfsim_line_reader lines;
+	const char *line;
 	int bad = 0;
 	u64 count = 0, end;
 	int nr_bad_lines = 0;
@@ -796,16 +788,17 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			       p->fingerprint, (unsigned long long)p->points, all[0].path,
 			       all[0].grid, all[0].fingerprint, (unsigned long long)all[0].points);
 	}
-	while ((line = read_line(in, &too_long))) {
+	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
+	while ((line = read_line(&lines, &too_long))) {
 		u64 point;
 		const char *rec = rec_find(line, "record");
 		const char *rec_end = rec ? skip_value(rec) : NULL;
 
 		if (!kfsim_rec_get_u64(line, "end", &end)) {
-			free(line);
 			if (end != count)
 				bad += problem("'%s' ends after %llu points but says %llu", p->path,
 					       (unsigned long long)count, (unsigned long long)end);
+			kfsim_line_reader_release(&lines);
 			fclose(in);
 			return bad;
 		}
@@ -814,8 +807,8 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 		count++;
 		if (kfsim_rec_get_u64(line, "point", &point) || !rec || *rec != '{' || !rec_end ||
 		    point >= p->points) {
-			free(line);
 			if (++nr_bad_lines > PARTIAL_TOLD_BAD_LINES) {
+				kfsim_line_reader_release(&lines);
 				fclose(in);
 				return bad + problem("'%s': more lines after line %llu are no points "
 						     "either: not a partial result", p->path,
@@ -832,8 +825,8 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			records[point] = strndup(rec, (size_t)(rec_end - rec));
 			owner[point] = idx;
 		}
-		free(line);
 	}
+	kfsim_line_reader_release(&lines);
 	fclose(in);
 	if (too_long)
 		return bad + problem("'%s': line %llu is longer than %u MiB: no point of this grid",

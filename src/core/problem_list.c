@@ -16,16 +16,21 @@ void kfsim_problem_list_init(struct kfsim_problem_list *list, char *buf, size_t 
 		buf[0] = '\0';
 }
 
-void kfsim_problem_list_vadd(struct kfsim_problem_list *list, int err, const char *fmt,
-			     va_list args)
+void kfsim_problem_list_vadd_at(struct kfsim_problem_list *list, int err, const char *where,
+				const char *fmt, va_list args)
 {
 	char one[1024];
 	size_t sep_len = list->nr ? strlen(list->sep) : 0, len;
+	int at;
 
 	if (!list->first_err)
 		list->first_err = err;
 	list->nr++;
-	vsnprintf(one, sizeof(one), fmt, args);
+	at = snprintf(one, sizeof(one), "%s", where);
+	if (at < 0)
+		at = 0;
+	if ((size_t)at < sizeof(one))
+		vsnprintf(one + at, sizeof(one) - (size_t)at, fmt, args);
 	len = strlen(one);
 	if (list->nr == 1) {
 		/* the first is always told, cut to the buffer if it must be */
@@ -43,6 +48,12 @@ void kfsim_problem_list_vadd(struct kfsim_problem_list *list, int err, const cha
 	memcpy(list->buf + list->used, list->sep, sep_len);
 	memcpy(list->buf + list->used + sep_len, one, len + 1);
 	list->used += sep_len + len;
+}
+
+void kfsim_problem_list_vadd(struct kfsim_problem_list *list, int err, const char *fmt,
+			     va_list args)
+{
+	kfsim_problem_list_vadd_at(list, err, "", fmt, args);
 }
 
 void kfsim_problem_list_add(struct kfsim_problem_list *list, int err, const char *fmt, ...)

@@ -49,6 +49,13 @@ void kfsim_problem_list_vadd(struct kfsim_problem_list *list, int err, const cha
 			     va_list args) __attribute__((format(printf, 3, 0)));
 
 /**
+ * kfsim_problem_list_vadd_at() - kfsim_problem_list_vadd() with @where ("file:3: ", "line 3: ")
+ *	put before the message, so a reader that locates its problems formats each only once
+ */
+void kfsim_problem_list_vadd_at(struct kfsim_problem_list *list, int err, const char *where,
+				const char *fmt, va_list args) __attribute__((format(printf, 4, 0)));
+
+/**
  * kfsim_problem_list_finish() - end the list: "<sep>and N more problem(s)" when some did not fit
  *
  * Return: the first problem's error, 0 when there was none.

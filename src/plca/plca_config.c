@@ -17,11 +17,14 @@
 #include <sys/stat.h>
 
 #include <kfsim/err.h>
+#include "core/line_reader.h"
 #include "core/problem_list.h"
 #include "plca_internal.h"
 
 /* No device list comes near this; reading stops here rather than at the end of /dev/zero. */
 #define PLCA_CONFIG_MAX_BYTES (1u << 20)
+/* A device line is a name and a few keys: 511 bytes is far past any real one. */
+#define PLCA_CONFIG_MAX_LINE 511u
 
 struct line_ctx {
 	int line;
@@ -34,13 +37,13 @@ static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
 /* Record one problem of the current line; returns @ret for the caller's own bookkeeping. */
 static int fail(struct line_ctx *ctx, int ret, const char *fmt, ...)
 {
-	char msg[320];
+	char where[32];
 	va_list args;
 
+	snprintf(where, sizeof(where), "line %d: ", ctx->line);
 	va_start(args, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, args);
+	kfsim_problem_list_vadd_at(&ctx->problems, ret, where, fmt, args);
 	va_end(args);
-	kfsim_problem_list_add(&ctx->problems, ret, "line %d: %s", ctx->line, msg);
 	return ret;
 }
 
@@ -186,45 +189,13 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	return 0;
 }
 
-enum line_status { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_NUL, LINE_TOO_BIG };
-
-/*
- * One line of @file into @buf without its newline; a longer one is skipped to its end, and so
- * is one with a NUL byte (a binary file: fgets() would have cut the line there in silence).
- * @consumed counts every byte read, NULs included.
- */
-static enum line_status config_read_line(FILE *file, char *buf, size_t size, size_t *consumed)
-{
-	bool too_long = false, nul = false;
-	size_t len = 0;
-	int c;
-
-	while ((c = getc(file)) != EOF) {
-		if (++*consumed > PLCA_CONFIG_MAX_BYTES)
-			return LINE_TOO_BIG;
-		if (c == '\n')
-			break;
-		if (!c)
-			nul = true;
-		else if (len + 1 < size)
-			buf[len++] = (char)c;
-		else
-			too_long = true;
-	}
-	if (c == EOF && !len && !too_long && !nul)
-		return LINE_END;
-	buf[len] = '\0';
-	return too_long ? LINE_TOO_LONG : nul ? LINE_NUL : LINE_OK;
-}
-
 int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char *err,
 			     size_t err_size)
 {
 	struct line_ctx ctx = {};
-	enum line_status status;
-	size_t consumed = 0;
+	struct kfsim_line_reader lines;
+	enum kfsim_line_status status;
 	struct stat st;
-	char line[512];
 	FILE *file;
 	int ret = 0;
 
@@ -240,22 +211,28 @@ int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char 
 		snprintf(err, err_size, "cannot open '%s': %s", path, strerror(-ret));
 		return ret;
 	}
-	while ((status = config_read_line(file, line, sizeof(line), &consumed)) != LINE_END) {
-		char *rest = NULL, *word;
+	kfsim_line_reader_init(&lines, file, PLCA_CONFIG_MAX_LINE, PLCA_CONFIG_MAX_BYTES, true);
+	while ((status = kfsim_line_reader_next(&lines)) != KFSIM_LINE_END) {
+		char *rest = NULL, *word, *line = lines.text;
 
 		ctx.line++;
-		if (status == LINE_TOO_BIG) {
+		if (status == KFSIM_LINE_NOMEM) {
+			fail(&ctx, -ENOMEM, "out of memory");
+			break;
+		}
+		if (status == KFSIM_LINE_TOO_BIG) {
 			/* /dev/zero or a log given by mistake: stop, bounded, with what was found */
 			fail(&ctx, -EFBIG, "the file goes on past %u bytes: not a device list",
 			     PLCA_CONFIG_MAX_BYTES);
 			break;
 		}
-		if (status == LINE_TOO_LONG) {
+		if (status == KFSIM_LINE_TOO_LONG) {
 			/* the rest of the line was skipped; the lines after it are read */
-			fail(&ctx, -EINVAL, "line longer than %zu bytes", sizeof(line) - 1);
+			fail(&ctx, -EINVAL, "line longer than %u bytes", PLCA_CONFIG_MAX_LINE);
 			continue;
 		}
-		if (status == LINE_NUL) {
+		if (lines.has_nul) {
+			/* a binary file: string functions would cut the line there in silence */
 			fail(&ctx, -EINVAL, "a NUL byte: not a text line");
 			continue;
 		}
@@ -273,6 +250,7 @@ int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char 
 		ret = -EIO;
 		snprintf(err, err_size, "cannot read '%s'", path);
 	}
+	kfsim_line_reader_release(&lines);
 	fclose(file);
 	if (!ret && !net->nr_devs) {
 		snprintf(err, err_size, "'%s' defines no device", path);

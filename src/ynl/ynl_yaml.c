@@ -11,12 +11,11 @@
 static void __attribute__((format(printf, 3, 0)))
 tell(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, va_list ap)
 {
-	char msg[400];
+	char where[1024]; /* the list keeps 1 KiB of one problem */
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	kfsim_problem_list_add(&p->problems, -EINVAL, "%s:%zu:%zu: %s", p->path,
-			       node ? node->start_mark.line + 1 : 1,
-			       node ? node->start_mark.column + 1 : 1, msg);
+	snprintf(where, sizeof(where), "%s:%zu:%zu: ", p->path,
+		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1);
+	kfsim_problem_list_vadd_at(&p->problems, -EINVAL, where, fmt, ap);
 }
 
 void ynl_parse_finish(struct ynl_parser *p)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -92,6 +93,36 @@ static void test_count_survives_a_long_first_problem(void **state)
 }
 
 /* No buffer at all: the count and the error are still kept. */
+static void add_at(struct kfsim_problem_list *list, int err, const char *where,
+		   const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	kfsim_problem_list_vadd_at(list, err, where, fmt, args);
+	va_end(args);
+}
+
+/*
+ * A located problem is its place then its message, formatted once: a message of 600 bytes
+ * (longer than the 300-400 byte buffers the readers once formatted into) stays whole.
+ */
+static void test_located_problem_whole(void **state)
+{
+	struct kfsim_problem_list list;
+	char long_msg[601], buf[2048], want[700];
+
+	(void)state;
+	memset(long_msg, 'x', 600);
+	long_msg[600] = '\0';
+	kfsim_problem_list_init(&list, buf, sizeof(buf), "\n");
+	add_at(&list, -EINVAL, "spec.yaml:3:5: ", "key '%s' is unknown", long_msg);
+	add_at(&list, -ERANGE, "", "no place: %d", 7);
+	assert_int_equal(kfsim_problem_list_finish(&list), -EINVAL);
+	snprintf(want, sizeof(want), "spec.yaml:3:5: key '%s' is unknown\nno place: 7", long_msg);
+	assert_string_equal(buf, want);
+}
+
 static void test_no_buffer(void **state)
 {
 	struct kfsim_problem_list list;
@@ -110,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_all_fit),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_count_survives_a_long_first_problem),
+		cmocka_unit_test(test_located_problem_whole),
 		cmocka_unit_test(test_no_buffer),
 	};
 

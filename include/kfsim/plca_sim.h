@@ -459,6 +459,29 @@ int kfsim_plca_sweep_csv(const struct plca_sweep_point *points, u32 nr, FILE *ou
 int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix);
 
 /**
+ * kfsim_plca_sweep_svg_write() - the two plots of kfsim_plca_sweep_svg() into streams
+ * @points: the sweep's points, PLCA and CSMA/CD for each sender count in turn
+ * @nr: how many (even, at least 2)
+ * @throughput: where the throughput plot goes
+ * @latency: where the latency plot goes
+ *
+ * For a caller that commits the plots together with files of its own (the command's CSV).
+ * Return: 0, -EINVAL for fewer than two points, -ENOMEM, or the first write's error.
+ */
+int kfsim_plca_sweep_svg_write(const struct plca_sweep_point *points, u32 nr,
+			       FILE *throughput, FILE *latency);
+
+struct kfsim_outfile;
+
+/**
+ * kfsim_plca_sweep_svg_open() - open @prefix-throughput.svg and @prefix-latency.svg (@files[0], [1])
+ *
+ * Both names are checked before either file is made; nothing is committed (kfsim_outfile).
+ * Return: 0, -ENAMETOOLONG, or kfsim_outfile_open()'s error (then neither is open).
+ */
+int kfsim_plca_sweep_svg_open(const char *prefix, struct kfsim_outfile *files);
+
+/**
  * kfsim_plca_sim_nodes_from_net() - the segment of a kfsim_plca_net (<kfsim/plca.h>) as nodes
  * @net: the namespace whose PHYs `kfsim ethtool` configures
  * @dev_name: a device on the wanted segment, or NULL for the first device with a PLCA PHY

@@ -724,45 +724,52 @@ static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
 }
 
 /*
- * The CSV is written first but committed only once the plots are: a sweep whose CSV or plots
- * cannot be written leaves the old CSV and plots as they were.  Not one transaction: the plots
- * are committed by kfsim_plca_sweep_svg() itself, so a failure of the CSV's own fsync or rename
- * after that leaves the new plots beside the old CSV.
+ * The CSV and both plots are written to temporaries and renamed together (or none is): a sweep
+ * whose outputs cannot all be written leaves every old one as it was.  Printed last: the files
+ * are what a later run reads, stdout what a person reads.
  */
 static int sweep_outputs(const struct plca_opts *o, const struct plca_sweep_point *points,
 			 int nr)
 {
-	struct kfsim_outfile csv;
-	int ret;
+	struct kfsim_outfile files[3], *group[3];
+	size_t nr_files = 0;
+	int ret = 0;
 
 	if (o->csv) {
-		ret = kfsim_outfile_open(&csv, o->csv);
-		if (!ret) {
-			ret = kfsim_plca_sweep_csv(points, (u32)nr, csv.file);
-			if (!ret && fflush(csv.file))
-				ret = -EIO;
-			if (ret && csv.err)
-				ret = csv.err; /* the write's own errno (-ENOSPC), not stdio's */
-			if (ret)
-				kfsim_outfile_abort(&csv);
-		}
+		ret = kfsim_outfile_open(&files[0], o->csv);
 		if (ret)
 			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
+		group[nr_files++] = &files[0];
+		ret = kfsim_plca_sweep_csv(points, (u32)nr, files[0].file);
+		if (!ret && fflush(files[0].file))
+			ret = -EIO;	/* a device (/dev/full) fails here, named as the CSV */
+		if (ret && files[0].err)
+			ret = files[0].err; /* the write's own errno (-ENOSPC), not stdio's */
+		if (ret) {
+			kfsim_outfile_abort(&files[0]);
+			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
+		}
 	}
 	if (o->svg_prefix) {
-		ret = kfsim_plca_sweep_svg(points, (u32)nr, o->svg_prefix);
+		ret = kfsim_plca_sweep_svg_open(o->svg_prefix, &files[1]);
+		if (!ret) {
+			group[nr_files++] = &files[1];
+			group[nr_files++] = &files[2];
+			ret = kfsim_plca_sweep_svg_write(points, (u32)nr, files[1].file,
+							 files[2].file);
+		}
 		if (ret) {
-			if (o->csv)
-				kfsim_outfile_abort(&csv);
+			for (size_t i = 0; i < nr_files; i++)
+				kfsim_outfile_abort(group[i]);
 			return kfsim_cli_fail(CMD, ret, "cannot write plots '%s-*.svg'",
 					      o->svg_prefix);
 		}
 	}
-	if (o->csv) {
-		ret = kfsim_outfile_commit(&csv);
-		if (ret)
-			return kfsim_cli_fail(CMD, ret, "cannot write CSV file '%s'", o->csv);
-	}
+	ret = kfsim_outfile_commit_group(group, nr_files);
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "cannot write %s%s%s", o->csv ? "the CSV file" : "",
+				      o->csv && o->svg_prefix ? " and " : "",
+				      o->svg_prefix ? "the plots" : "");
 	if (o->json)
 		json_sweep(o, points, nr);
 	else

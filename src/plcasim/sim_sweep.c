@@ -175,12 +175,12 @@ static double plot_lat(double ns)
 	return ns > 100 ? ns / 1e3 : 0.1;
 }
 
-int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix)
+int kfsim_plca_sweep_svg_write(const struct plca_sweep_point *points, u32 nr,
+			       FILE *throughput, FILE *latency)
 {
 	u32 half = nr / 2;
 	double *x = kcalloc(half, sizeof(double), GFP_KERNEL);
 	double *y = kcalloc(8 * (size_t)half, sizeof(double), GFP_KERNEL);
-	char path[2][PATH_MAX];
 	int ret = -ENOMEM;
 
 	if (!half) {
@@ -224,24 +224,7 @@ int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const ch
 			.nr_series = 2,
 		};
 
-		struct kfsim_outfile files[2];
-
-		/* both names are checked, then both files written and renamed together (or neither) */
-		ret = -ENAMETOOLONG;
-		if (snprintf(path[0], sizeof(path[0]), "%s-throughput.svg", prefix) >=
-			    (int)sizeof(path[0]) || kfsim_outfile_check_path(path[0]) ||
-		    snprintf(path[1], sizeof(path[1]), "%s-latency.svg", prefix) >=
-			    (int)sizeof(path[1]) || kfsim_outfile_check_path(path[1]))
-			goto out;
-		ret = kfsim_outfile_open(&files[0], path[0]);
-		if (ret)
-			goto out;
-		ret = kfsim_outfile_open(&files[1], path[1]);
-		if (ret) {
-			kfsim_outfile_abort(&files[0]);
-			goto out;
-		}
-		ret = kfsim_plot_svg_write(&plot, files[0].file);
+		ret = kfsim_plot_svg_write(&plot, throughput);
 		if (!ret) {
 			plot.title = "10BASE-T1S: latency, arrival to end of transmission";
 			plot.y_label = "latency (us, log)";
@@ -249,14 +232,45 @@ int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const ch
 			plot.y_from_zero = false;
 			plot.series = lat;
 			plot.nr_series = 6;
-			ret = kfsim_plot_svg_write(&plot, files[1].file);
+			ret = kfsim_plot_svg_write(&plot, latency);
 		}
-		if (ret)
-			kfsim_outfile_fail(&files[0], ret);
-		ret = kfsim_outfile_commit_all(files, 2);
 	}
 out:
 	kfree(x);
 	kfree(y);
 	return ret;
+}
+
+int kfsim_plca_sweep_svg_open(const char *prefix, struct kfsim_outfile *files)
+{
+	static const char *const names[2] = { "%s-throughput.svg", "%s-latency.svg" };
+	char path[2][PATH_MAX];
+	int ret;
+
+	/* both names are checked before either file is made */
+	for (int i = 0; i < 2; i++)
+		if (snprintf(path[i], sizeof(path[i]), names[i], prefix) >= (int)sizeof(path[i]) ||
+		    kfsim_outfile_check_path(path[i]))
+			return -ENAMETOOLONG;
+	ret = kfsim_outfile_open(&files[0], path[0]);
+	if (ret)
+		return ret;
+	ret = kfsim_outfile_open(&files[1], path[1]);
+	if (ret)
+		kfsim_outfile_abort(&files[0]);
+	return ret;
+}
+
+int kfsim_plca_sweep_svg(const struct plca_sweep_point *points, u32 nr, const char *prefix)
+{
+	struct kfsim_outfile files[2];
+	int ret = kfsim_plca_sweep_svg_open(prefix, files);
+
+	if (ret)
+		return ret;
+	/* both files written and renamed together, or neither */
+	ret = kfsim_plca_sweep_svg_write(points, nr, files[0].file, files[1].file);
+	if (ret)
+		kfsim_outfile_fail(&files[0], ret);
+	return kfsim_outfile_commit_all(files, 2);
 }

@@ -119,8 +119,11 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 	char *name = strtok_r(NULL, " \t", &rest), *key;
 	u32 ifindex = 0, segment = 0;
 	struct net_device *dev;
-	const char *seen[16];	/* the keys so far: every key is known and listed once */
-	int nr_seen = 0, ret = 0;
+	/* the keys a line may give, each once: a bit each in @seen */
+	static const char *const keys[] = { "ifindex", "segment", "phy", "enable", "node-id",
+					    "node-cnt", "to-tmr", "burst-cnt", "burst-tmr" };
+	unsigned int seen = 0;
+	int ret = 0;
 
 	if (!name)
 		return fail(ctx, -EINVAL, "'dev' needs an interface name");
@@ -129,16 +132,22 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 		char *value = strtok_r(NULL, " \t", &rest);
 		bool again = false;
 
-		/* One value per key: a second one would silently win, as nothing else does here. */
-		for (int i = 0; i < nr_seen; i++)
-			if (!strcmp(seen[i], key))
-				again = true;
+		/*
+		 * One value per key: a second one would silently win, as nothing else does here.
+		 * Only known keys are remembered (an unknown one is told as such each time), so a
+		 * line of any length tells every repeated key as repeated.
+		 */
+		for (unsigned int i = 0; i < ARRAY_SIZE(keys); i++) {
+			if (strcmp(keys[i], key))
+				continue;
+			again = seen & (1u << i);
+			seen |= 1u << i;
+			break;
+		}
 		if (again) {
 			ret = fail(ctx, -EINVAL, "duplicate keyword '%s'", key);
 			continue;
 		}
-		if (nr_seen < (int)ARRAY_SIZE(seen))
-			seen[nr_seen++] = key;
 
 		if (!strcmp(key, "ifindex")) {
 			if (parse_u32(value, &ifindex) || !ifindex || ifindex > 0x7fffffff)

@@ -450,7 +450,10 @@ static void test_config_file_every_problem(void **state)
 		"dev a1 phy ncn26000 node-id 1 enable on\n"			/* good */
 		"link a2\n"							/* one */
 		"dev a1 phy oa-tc14\n"						/* one, a1 was added */
-		"dev a3 node-id 2 node-id 3\n";				/* two */
+		"dev a3 node-id 2 node-id 3\n"				/* two */
+		/* twelve unknown keys first: a repeat past the 16th key is still a repeat */
+		"dev a4 u1 1 u2 2 u3 3 u4 4 u5 5 u6 6 u7 7 u8 8 u9 9 u10 0 u11 1 u12 2 "
+		"phy oa-tc14 node-id 4 node-cnt 8 to-tmr 32 burst-cnt 0 node-id 5\n";
 	static const char *const told[] = {
 		"line 1: invalid value '300' for 'node-id'",
 		"; line 1: unknown keyword 'speed'",
@@ -459,6 +462,9 @@ static void test_config_file_every_problem(void **state)
 		"; line 4: a1: name or ifindex already in use",
 		"; line 5: duplicate keyword 'node-id'",
 		"; line 5: a3: PLCA settings need a 'phy'",
+		"; line 6: unknown keyword 'u1'",
+		"; line 6: unknown keyword 'u12'",
+		"; line 6: duplicate keyword 'node-id'",
 	};
 	char err[1024], big[2048];
 	const char *at = err;
@@ -487,7 +493,7 @@ static void test_config_file_every_problem(void **state)
 	print_message("told in 100 bytes: %s\n", err);
 	assert_true(strlen(err) < 100);
 	assert_non_null(strstr(err, "line 1: invalid value '300' for 'node-id'"));
-	assert_non_null(strstr(err, "; and 6 more problems"));
+	assert_non_null(strstr(err, "; and 19 more problems"));
 	/* the first problem is told even when it alone does not fit */
 	assert_int_equal(load_text(text, sizeof(text) - 1, err, 20), -EINVAL);
 	assert_string_equal(err, "line 1: invalid val");

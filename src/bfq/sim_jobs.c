@@ -552,6 +552,21 @@ void kfsim_bfq_job_default(struct kfsim_bfq_job *job)
  * "name=a,bs=4k,8k,rw=randrw": items split at commas; an item without '=' continues the
  * value before it, so fio's READ,WRITE forms (bs=4k,8k, rate=1m,2m) read as fio reads them.
  */
+/*
+ * "12.5%": fio's size parser stops at the '.', so a job file's size=12.5% is 12 bytes (kfsim
+ * reads job files as fio does).  A --job spec is kfsim's own syntax, written on a command line
+ * or by the playground, where nobody means 12 bytes: there it is refused.
+ */
+static bool fraction_of_percent(const char *value)
+{
+	const char *dot;
+
+	if (!isdigit((unsigned char)*value))
+		return false;
+	dot = value + strspn(value, "0123456789");
+	return *dot == '.' && dot[1 + strspn(dot + 1, "0123456789")] == '%';
+}
+
 int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbuf, size_t errlen)
 {
 	struct kfsim_bfq_job job;
@@ -584,6 +599,9 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 			}
 		}
 		*eq = '\0';
+		if (fraction_of_percent(eq + 1))
+			return job_err(errbuf, errlen, "%s: '%s': percentages are whole (fio reads "
+				       "this as %llu bytes)", item, eq + 1, strtoull(eq + 1, NULL, 10));
 		err = kfsim_bfq_job_set(&job, item, eq + 1, &prioclass, errbuf, errlen);
 		if (err)
 			return err;

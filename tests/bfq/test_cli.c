@@ -36,6 +36,11 @@ static void test_bad_command_lines(void **state)
 	expect_usage((const char *const[]){ "bfq", "frob", NULL }, "frob");
 	expect_usage((const char *const[]){ "bfq", "sim", NULL }, "--job");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=trim", NULL }, "--job");
+	/* fio reads a job file's size=12.5% as 12 bytes; on kfsim's own --job it is refused */
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,size=12.5%", NULL },
+		     "percentages are whole (fio reads this as 12 bytes)");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,offset=0.%", NULL },
+		     "offset: '0.%'");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--sched", "cfq", NULL },
 		     "--sched");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--disk", "triple",

@@ -476,7 +476,7 @@
     const args = ['bfq', 'sim', '--sched', sched, '--disk', 'dual', '--duration', '300ms', '--quiet', '--json'];
     for (let i = 0; i < readers; i++) {
       const half = i % 2, slots = Math.ceil((readers - half) / 2), k = Math.floor(i / 2);
-      /* whole percentages: fio (and --job, which reads sizes as fio does) takes "16.67%" as 16 bytes */
+      /* whole percentages: fio takes "16.67%" as 16 bytes, and --job refuses a fraction */
       const size = Math.floor(50 / slots), offset = half * 50 + k * size;
       args.push('--job', `name=${String.fromCharCode(97 + i)},rw=${rw},bs=${bs},iodepth=1,offset=${offset}%,size=${size}%` +
         (i === 0 ? `,weight=${$('bfq-weight').value}` : ''));

@@ -440,10 +440,12 @@ def attack_squatting():
     rc, out, _ = run([KFSIM, "ethtool", "--server", abstract, "--get-plca-cfg", "eth0"],
                      env=env)
     check("KFSIM_KERNEL_OWNER=nobody trusts it on purpose", rc == 0, f"exit {rc}")
-    rc, out, _ = run([KFSIM, "exec", "--server", abstract, "--", "genl", "ctrl", "list"],
+    # kfsim exec reaches path servers alone (an abstract name is in the machine's network
+    # namespace, not the program's)
+    rc, out, _ = run([KFSIM, "exec", "--server", path, "--", "genl", "ctrl", "list"],
                      env=exec_env())
     check("kfsim exec refuses it", rc != 0 and "runs as another user" in out, out.strip())
-    rc, out, _ = run([KFSIM, "exec", "--server", abstract, "--server-owner", "nobody", "--",
+    rc, out, _ = run([KFSIM, "exec", "--server", path, "--server-owner", "nobody", "--",
                       "genl", "ctrl", "list"], env=exec_env())
     check("kfsim exec --server-owner nobody trusts it", rc == 0 and "nlctrl" in out,
           f"exit {rc}")

@@ -226,6 +226,7 @@ static void test_planted_symlink_in_sticky_dir(void **state)
 	if (geteuid() != 0) {
 		unlink(link_path);
 		rmdir(sticky);
+		unlink(victim);
 		skip();	/* only root can give a link another owner (ctest runs this as root too) */
 	}
 	/* nobody's link in root's sticky directory: refused, nothing written or left behind */

@@ -12,17 +12,28 @@
  * A mount namespace with a fresh sysfs on /sys comes with it, as `ip netns exec` makes one:
  * sysfs shows the devices of the namespace that mounted it, and writing
  * /sys/class/net/DEV/mtu as root would otherwise still reach the machine's DEV.
+ *
+ * Root keeps its capabilities over the machine's namespaces (the simulation's SETs need its
+ * CAP_NET_ADMIN in the server's user namespace), so the ways back into them are closed too:
+ * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
+ * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
+ * and /proc/PID/ns/net reach only the program's own processes).  A process of the new PID
+ * namespace has to be its init; kfsim is (exec_init()), so that the program, its child, keeps
+ * the signal defaults of any other process.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_exec_netns.h"
@@ -77,16 +88,112 @@ static void loopback_up(void)
 	close(fd);
 }
 
+/*
+ * The nsfs files bound somewhere (/run/netns/NAME by `ip netns add`, a container runtime's):
+ * each names a namespace of the machine that setns() or IFLA_NET_NS_FD would enter.
+ * Unmounted, deepest first, in our mount namespace only.
+ */
+static int hide_nsfs_mounts(void)
+{
+	FILE *info = fopen("/proc/self/mountinfo", "re");
+	char line[4096], points[64][1024];
+	int n = 0, err = 0;
+
+	if (!info)
+		return -errno;
+	while (fgets(line, sizeof(line), info)) {
+		char point[1024], *sep = strstr(line, " - ");
+
+		if (!sep || strncmp(sep, " - nsfs ", 8) ||
+		    sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1)
+			continue;
+		if (n == (int)(sizeof(points) / sizeof(points[0]))) {
+			err = -E2BIG;
+			break;
+		}
+		snprintf(points[n++], sizeof(points[0]), "%s", point);
+	}
+	fclose(info);
+	while (!err && n--)
+		if (umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
+			err = -errno;
+	return err;
+}
+
+static volatile sig_atomic_t program_pid;
+
+static void pass_on(int sig)
+{
+	if (program_pid > 0)
+		kill(program_pid, sig);
+}
+
+/* A wait status as an exit status: the program's, or 128 + the signal that ended it. */
+static int exit_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Init of the new PID namespace: pass the signals someone sends it on to the program (init
+ * ignores those it has no handler for), reap whatever the program leaves behind, and exit as
+ * the program did.  Never returns.
+ */
+static void exec_init(pid_t program)
+{
+	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = pass_on };
+	int status;
+	pid_t pid;
+
+	program_pid = program;
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
+		sigaction(passed[i], &sa, NULL);
+	/* a terminal's ^C and ^\ reach the program itself (same process group): not twice */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	for (;;) {
+		pid = wait(&status);
+		if (pid == program)
+			_exit(exit_status(status));
+		if (pid < 0 && errno != EINTR)
+			_exit(1);
+	}
+}
+
+/*
+ * The kfsim that started it all waits for the namespace's init and exits as it does; signals
+ * meant for the program go to it through init (a terminal's ^C reaches the program itself,
+ * in the same process group).
+ */
+static void wait_outside(pid_t init)
+{
+	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = pass_on };
+	int status;
+
+	program_pid = init;
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
+		sigaction(passed[i], &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(init, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(1);
+	_exit(exit_status(status));
+}
+
 int kfsim_exec_own_netns(char *why, size_t size)
 {
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	int err = 0;
+	pid_t pid;
 
-	if (unshare(CLONE_NEWNET | CLONE_NEWNS)) {
+	if (unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)) {
 		if (errno != EPERM)
 			err = -errno;
-		else if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS))
+		else if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID))
 			err = -errno;
 		else
 			err = map_self(uid, gid);
@@ -108,6 +215,29 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	    mount("none", "/sys", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return err = -errno, snprintf(why, size, "cannot hide the machine's /sys (%s)",
 					       strerror(-err)), err;
+	err = hide_nsfs_mounts();
+	if (err)
+		return snprintf(why, size, "cannot hide the machine's named network namespaces "
+				"(%s)", strerror(-err)), err;
+	fflush(NULL);
+	pid = fork();	/* the first child is the new PID namespace's init */
+	if (pid < 0)
+		return err = -errno, snprintf(why, size, "cannot fork (%s)", strerror(-err)), err;
+	if (pid > 0)
+		wait_outside(pid);
+	/* init: its /proc, whose processes are the program's own */
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+		fprintf(stderr, "kfsim exec: -%d: cannot mount /proc of its own PID namespace (%s)\n",
+			errno, strerror(errno));
+		_exit(1);
+	}
 	loopback_up();
-	return 0;
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "kfsim exec: cannot fork (%s)\n", strerror(errno));
+		_exit(1);
+	}
+	if (pid > 0)
+		exec_init(pid);
+	return 0;	/* the program's process */
 }

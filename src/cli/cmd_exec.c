@@ -56,7 +56,8 @@ static const struct kfsim_cli_spec exec_spec = {
 		 "arguments, passed on untouched.",
 	.opts = exec_opts_table,
 	.nr_opts = ARRAY_SIZE(exec_opts_table),
-	.notes = "Exit status: PROGRAM's; 1 when it cannot be started; 2 bad command line.\n",
+	.notes = "Exit status: PROGRAM's (128 + N when signal N ended it); 1 when it cannot be\n"
+		 "started; 2 bad command line.\n",
 	.operands = "PROGRAM",
 	.min_positional = 1,
 	.max_positional = INT_MAX,

@@ -1238,14 +1238,25 @@ def attack_host_network():
                  ["env", "-i", "/usr/sbin/ip", "link", "set", "vk1", "up"],  # without the shim
                  ["ethtool", "-s", "vk0", "speed", "10", "duplex", "full", "autoneg", "off"],
                  [sys.executable, "-c", HOST_WRITES]]
+        # and the ways back into the machine's namespace a tool takes on purpose: by name
+        # (/run/netns), by a process of it (its pid, its /proc/PID/ns/net)
+        resident = subprocess.Popen(nsx + ["sleep", "30"])
+        time.sleep(0.2)
+        steps += [["ip", "-n", ns, "link", "set", "vk0", "up"],
+                  ["ip", "link", "add", "vk4", "type", "veth", "peer", "name", "vk5", "netns",
+                   str(resident.pid)],
+                  ["nsenter", f"--net=/proc/{resident.pid}/ns/net", "ip", "link", "set", "vk1",
+                   "up"]]
         outs = []
         for argv in steps:
             rc, out, _ = run(nsx + [KFSIM, "exec", "--"] + argv, env=exec_env())
             outs.append(f"{argv[0] if argv[0] != 'env' else 'env -i ip'}: exit {rc}"
                         f" {out.strip().splitlines()[-1:] if out.strip() else ''}")
+        resident.kill()
+        resident.wait()
         after = state()
-        check("ip link/addr, ethtool -s, ioctl, raw syscall and sysfs change no real interface",
-              before == after and "vk2" not in after,
+        check("ip link/addr/-n/netns PID, nsenter, ethtool -s, ioctl, raw syscall and sysfs "
+              "change no real interface", before == after and "vk2" not in after,
               f"{'unchanged' if before == after else 'CHANGED: ' + after}; " + "; ".join(outs))
         # nobody gets a user namespace of its own to hold the network namespace; where the
         # machine allows none, kfsim exec refuses rather than run the program on the machine's

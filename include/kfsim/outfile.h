@@ -14,7 +14,10 @@
  *    is -ENAMETOOLONG; a directory where the file should be is -EISDIR; a symlink loop is
  *    -ELOOP.  Nothing has been created or written at that point.
  *  - A symlink is followed (as far as it goes, dangling or not) and its TARGET is replaced; the
- *    link itself stays.  Every writer treats links the same way this way.
+ *    link itself stays.  Every writer treats links the same way this way.  Except, as Linux's
+ *    fs.protected_symlinks: a link in a sticky world-writable directory (/tmp) whose owner is
+ *    neither the caller nor the directory's owner is -EACCES, so root writing /tmp/x never
+ *    replaces the file another user's link there names.
  *  - An existing file the caller may not write (mode 0444 for a normal user) is refused with
  *    -EACCES, as open(2) would refuse it, rather than replaced through the directory.
  *  - The data goes to a temporary in the target's own directory (created with mode 0666, so the

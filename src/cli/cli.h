@@ -32,6 +32,12 @@ struct kfsim_cli_command {
 	const struct kfsim_cli_spec *spec;
 	unsigned int oldest_kver;
 	const char *kver_why;
+	/*
+	 * The verbs of this command that run a grid (cli_grid.h), NULL-terminated: the only command
+	 * lines `kfsim merge` replays from a partial file.  A partial is a file anyone may hand
+	 * over; replaying any other line would run whatever it names (`exec -- sh -c ...`).
+	 */
+	const char *const *grid_verbs;
 };
 
 /* Longest file name (relative to the output directory) a tour step may write, NUL included. */

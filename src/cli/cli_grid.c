@@ -888,6 +888,19 @@ int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int ar
 		problem("'%s' names the merge itself", parts[0].path);
 		goto out;
 	}
+	/* the line replayed is the grid the header names, nothing else ("bfq compare ...") */
+	{
+		size_t cmd_len = strlen(parts[0].args[0]);
+
+		if (strncmp(parts[0].grid, parts[0].args[0], cmd_len) ||
+		    parts[0].grid[cmd_len] != ' ' ||
+		    strcmp(parts[0].grid + cmd_len + 1, parts[0].args[1])) {
+			bad += problem("'%s' is grid '%s', but its command line is '%s %s'",
+				       parts[0].path, parts[0].grid, parts[0].args[0],
+				       parts[0].args[1]);
+			goto out;
+		}
+	}
 	merge_in.active = true;
 	merge_in.used = false;
 	snprintf(merge_in.grid, sizeof(merge_in.grid), "%s", parts[0].grid);

@@ -1438,4 +1438,5 @@ const struct kfsim_cli_command kfsim_cmd_bfq = {
 	.spec = &bfq_spec,
 	.oldest_kver = KERNEL_VERSION(6, 2, 0),
 	.kver_why = "bfq-6.2 is the oldest scheduler modelled; 6.3 added multi-actuator support",
+	.grid_verbs = (const char *const[]){ "compare", "ablate", NULL },
 };

@@ -5,8 +5,10 @@
  * Run an unmodified program with its generic netlink sockets on kfsim's kernel: the program
  * gets LD_PRELOAD=libkfsim-netlink.so (found beside this kfsim, or in the installed library
  * folder) and, with --server, KFSIM_KERNEL=PATH (a `kfsim kernel --listen PATH`); without it
- * the shim starts a kernel of its own inside the program.  Only the environment changes:
- * what the program does with its sockets is in docs/own-tools.md.
+ * the shim starts a kernel of its own inside the program.  The program runs in a network
+ * namespace of its own (cli_exec_netns.c), so what the shim cannot see (NETLINK_ROUTE, a raw
+ * syscall, a child without LD_PRELOAD) never reaches the machine's interfaces: what the program
+ * does with its sockets is in docs/own-tools.md.
  */
 #define _GNU_SOURCE 1 /* asprintf */
 #include <elf.h>
@@ -23,6 +25,7 @@
 
 #include <kfsim/kernel.h>
 #include "cli.h"
+#include "cli_exec_netns.h"
 
 #define CMD "exec"
 #define SHIM_NAME "libkfsim-netlink.so"
@@ -47,12 +50,14 @@ static const struct kfsim_cli_spec exec_spec = {
 	.name = CMD,
 	.usage = "kfsim exec [--server PATH] [--] PROGRAM [ARGS...]",
 	.about = "Run PROGRAM with its generic netlink sockets on kfsim's kernel (the LD_PRELOAD\n"
-		 "shim " SHIM_NAME "); every other socket stays on the real kernel.  The first\n"
+		 "shim " SHIM_NAME "), in a network namespace of its own: every other socket\n"
+		 "reaches a real kernel that has only a loopback device for it.  The first\n"
 		 "argument that is not an option, or everything after '--', is the program and its\n"
 		 "arguments, passed on untouched.",
 	.opts = exec_opts_table,
 	.nr_opts = ARRAY_SIZE(exec_opts_table),
-	.notes = "Exit status: PROGRAM's; 1 when it cannot be started; 2 bad command line.\n",
+	.notes = "Exit status: PROGRAM's (128 + N when signal N ended it); 1 when it cannot be\n"
+		 "started; 2 bad command line.\n",
 	.operands = "PROGRAM",
 	.min_positional = 1,
 	.max_positional = INT_MAX,
@@ -237,7 +242,7 @@ static int check_preload_takes(const char *program, const char *shim, char *why,
 	return 0;
 }
 
-/* Only the environment changes: the program replaces kfsim, with its own arguments. */
+/* The program replaces kfsim, with its own arguments, its environment and network namespace. */
 static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 {
 	const struct exec_opts *o = exec_opts;
@@ -251,6 +256,14 @@ static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "cannot find " SHIM_NAME " (set KFSIM_NETLINK_SHIM)");
 	ret = check_preload_takes(args->positional[0], shim, why, sizeof(why));
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "refusing to run '%s': %s", args->positional[0], why);
+	/* an abstract name lives in the machine's network namespace, out of the program's reach */
+	if (o->server && o->server[0] == '@')
+		return kfsim_cli_fail(CMD, -EINVAL, "refusing to run '%s': --server %s is an abstract "
+				      "name, which the program's own network namespace cannot reach "
+				      "(listen on a path)", args->positional[0], o->server);
+	ret = kfsim_exec_own_netns(why, sizeof(why));
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "refusing to run '%s': %s", args->positional[0], why);
 	old = getenv("LD_PRELOAD");

@@ -23,16 +23,25 @@ struct merge_opts {
 	int unused;
 };
 
-/* Run the kfsim command named argv[0] (a grid command a partial file recorded). */
+/*
+ * Run the grid command line a partial file recorded: argv[0] a command, argv[1] one of its
+ * grid_verbs.  Nothing else: the file is the only say, and `exec`, `kernel` or a tour would
+ * run (or write) whatever its author put there.
+ */
 static int run_recorded(int argc, char **argv)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(kfsim_cli_commands); i++) {
-		if (!strcmp(kfsim_cli_commands[i]->name, argv[0]) &&
-		    kfsim_cli_commands[i] != &kfsim_cmd_merge)
-			return kfsim_cli_run(kfsim_cli_commands[i]->spec, argc, argv);
+		const struct kfsim_cli_command *cmd = kfsim_cli_commands[i];
+
+		if (strcmp(cmd->name, argv[0]))
+			continue;
+		for (const char *const *verb = cmd->grid_verbs; verb && *verb; verb++)
+			if (argc > 1 && !strcmp(argv[1], *verb))
+				return kfsim_cli_run(cmd->spec, argc, argv);
+		break;
 	}
-	return kfsim_cli_fail(CMD, -EINVAL, "the partial files name an unknown command '%s'",
-			      argv[0]);
+	return kfsim_cli_fail(CMD, -EINVAL, "the partial files name '%s %s', which runs no grid: "
+			      "refused", argv[0], argc > 1 ? argv[1] : "");
 }
 
 static int merge_verb(void *opts, const struct kfsim_cli_args *args)

@@ -824,4 +824,5 @@ const struct kfsim_cli_command kfsim_cmd_plca = {
 	.spec = &plca_spec,
 	.oldest_kver = KERNEL_VERSION(6, 3, 0),
 	.kver_why = "PLCA configuration over ethtool and genphy_c45_plca_* arrived in 6.3",
+	.grid_verbs = (const char *const[]){ "sweep", NULL },
 };

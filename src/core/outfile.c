@@ -145,6 +145,32 @@ static char *dir_of(const char *path)
 }
 
 /*
+ * May we follow the link @cur (lstat()ed into @link)?  Not one another user planted in a sticky
+ * world-writable directory such as /tmp, unless that user owns the directory: the rule of Linux's
+ * fs.protected_symlinks (may_follow_link()), which the kernel applies to open(2) but cannot apply
+ * here, where the link is read by hand.  Without it root's `--out /tmp/x.svg` would replace
+ * whatever file a local user's /tmp/x.svg link names.  Applied whatever the sysctl says.
+ */
+static int may_follow(const char *cur, const struct stat *link)
+{
+	char *dir = dir_of(cur);
+	struct stat parent;
+	int err;
+
+	if (!dir)
+		return -ENOMEM;
+	err = stat(dir, &parent) ? -errno : 0;
+	free(dir);
+	if (err)
+		return err;
+	if ((parent.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return 0;
+	if (link->st_uid == geteuid() || link->st_uid == parent.st_uid)
+		return 0;
+	return -EACCES;
+}
+
+/*
  * Follow the symlinks of the last component of @path; *@target gets the file they end at
  * (which may not exist).  Directory components are left to the kernel's path walk.
  */
@@ -165,6 +191,11 @@ static int resolve_target(const char *path, char **target)
 		if (hops == OUTFILE_MAX_SYMLINKS) {
 			free(cur);
 			return -ELOOP;
+		}
+		len = may_follow(cur, &st);
+		if (len) {
+			free(cur);
+			return (int)len;
 		}
 		len = readlink(cur, link, sizeof(link) - 1);
 		if (len < 0) {

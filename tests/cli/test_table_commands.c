@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -220,6 +221,19 @@ static void test_exec_passes_the_rest_through(void **state)
 					  "-c", "echo \"$KFSIM_KERNEL\"")), 0);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "/tmp/kfsim-x.sock\n");
+	cli_result_free(&r);
+
+	/*
+	 * The program runs as the child of an init of its own PID namespace (cli_exec_netns.c),
+	 * yet kfsim exec ends as it does: its exit status, or 128 + the signal that ended it;
+	 * it is not the namespace's init itself (pid 1 would ignore an unhandled SIGTERM).
+	 */
+	assert_int_equal(cli_run(&r, ARGS("exec", "--", "/bin/sh", "-c", "exit 7")), 0);
+	assert_int_equal(r.status, 7);
+	cli_result_free(&r);
+	assert_int_equal(cli_run(&r, ARGS("exec", "--", "/bin/sh", "-c", "kill -TERM $$; sleep 5")),
+			 0);
+	assert_int_equal(r.status, 128 + SIGTERM);
 	cli_result_free(&r);
 
 	/* after "--" a word starting with '-' is the program, not an option or help */

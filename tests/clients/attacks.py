@@ -440,10 +440,12 @@ def attack_squatting():
     rc, out, _ = run([KFSIM, "ethtool", "--server", abstract, "--get-plca-cfg", "eth0"],
                      env=env)
     check("KFSIM_KERNEL_OWNER=nobody trusts it on purpose", rc == 0, f"exit {rc}")
-    rc, out, _ = run([KFSIM, "exec", "--server", abstract, "--", "genl", "ctrl", "list"],
+    # kfsim exec reaches path servers alone (an abstract name is in the machine's network
+    # namespace, not the program's)
+    rc, out, _ = run([KFSIM, "exec", "--server", path, "--", "genl", "ctrl", "list"],
                      env=exec_env())
     check("kfsim exec refuses it", rc != 0 and "runs as another user" in out, out.strip())
-    rc, out, _ = run([KFSIM, "exec", "--server", abstract, "--server-owner", "nobody", "--",
+    rc, out, _ = run([KFSIM, "exec", "--server", path, "--server-owner", "nobody", "--",
                       "genl", "ctrl", "list"], env=exec_env())
     check("kfsim exec --server-owner nobody trusts it", rc == 0 and "nlctrl" in out,
           f"exit {rc}")
@@ -1050,8 +1052,9 @@ s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
 print("open", flush=True)
 sys.stdin.read()
 """
-    env = exec_env()
-    prog = subprocess.Popen([KFSIM, "exec", "--", sys.executable, "-c", code], env=env,
+    # by hand: `kfsim exec` would put it in a network namespace of its own, where nobody in
+    # the machine's cannot even see the name
+    prog = subprocess.Popen([sys.executable, "-c", code], env=shim_env(""),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         prog.stdout.readline()
@@ -1189,6 +1192,90 @@ def attack_real_interface():
         run(["ip", "netns", "del", ns])
 
 
+HOST_WRITES = r"""
+import ctypes, errno, fcntl, os, socket, struct, subprocess
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+up = struct.pack("16sH22x", b"vk0", 1)                       # SIOCSIFFLAGS vk0 IFF_UP
+try:
+    fcntl.ioctl(s, 0x8914, up); out.append("ioctl:done")
+except OSError as e:
+    out.append("ioctl:" + errno.errorcode[e.errno])
+nr = {"x86_64": 16, "aarch64": 29}.get(os.uname().machine)    # SYS_ioctl, past libc's ioctl
+buf = ctypes.create_string_buffer(struct.pack("16sH22x", b"vk0", 0x1003), 40)  # UP|BCAST|MC
+if nr is not None:
+    r = libc.syscall(nr, s.fileno(), 0x8914, buf)
+    out.append("syscall:" + ("done" if r == 0 else errno.errorcode[ctypes.get_errno()]))
+try:                                                         # a sysfs write, no socket at all
+    with open("/sys/class/net/vk0/tx_queue_len", "w") as f:
+        f.write("77")
+    out.append("sysfs:done")
+except OSError as e:
+    out.append("sysfs:" + errno.errorcode[e.errno])
+print(" ".join(out))
+"""
+
+
+def attack_host_network():
+    """kfsim exec's program changes no real interface: not by rtnetlink, ioctl, syscall, sysfs."""
+    print("real interfaces the shim does not simulate, under kfsim exec:")
+    ns = f"kfsim-host-{os.getpid()}"
+    if run(["ip", "netns", "add", ns])[0] != 0:
+        check("a throw-away network namespace", False, "ip netns add failed")
+        return
+    try:
+        # the namespace stands for the machine: vk0 (down, no address) is a real interface
+        run(["ip", "-n", ns, "link", "add", "vk0", "type", "veth", "peer", "name", "vk1"])
+        nsx = ["ip", "netns", "exec", ns]
+        def state():
+            return (run(["ip", "-n", ns, "-d", "-o", "link"])[1] +
+                    run(["ip", "-n", ns, "-o", "addr"])[1])
+        before = state()
+        steps = [["ip", "link", "set", "vk0", "up", "mtu", "1400"],          # NETLINK_ROUTE
+                 ["ip", "addr", "add", "10.77.0.1/24", "dev", "vk0"],
+                 ["ip", "link", "add", "vk2", "type", "veth", "peer", "name", "vk3"],
+                 ["env", "-i", "/usr/sbin/ip", "link", "set", "vk1", "up"],  # without the shim
+                 ["ethtool", "-s", "vk0", "speed", "10", "duplex", "full", "autoneg", "off"],
+                 [sys.executable, "-c", HOST_WRITES]]
+        # and the ways back into the machine's namespace a tool takes on purpose: by name
+        # (/run/netns), by a process of it (its pid, its /proc/PID/ns/net)
+        resident = subprocess.Popen(nsx + ["sleep", "30"])
+        time.sleep(0.2)
+        steps += [["ip", "-n", ns, "link", "set", "vk0", "up"],
+                  ["ip", "link", "add", "vk4", "type", "veth", "peer", "name", "vk5", "netns",
+                   str(resident.pid)],
+                  ["nsenter", f"--net=/proc/{resident.pid}/ns/net", "ip", "link", "set", "vk1",
+                   "up"]]
+        outs = []
+        for argv in steps:
+            rc, out, _ = run(nsx + [KFSIM, "exec", "--"] + argv, env=exec_env())
+            outs.append(f"{argv[0] if argv[0] != 'env' else 'env -i ip'}: exit {rc}"
+                        f" {out.strip().splitlines()[-1:] if out.strip() else ''}")
+        resident.kill()
+        resident.wait()
+        after = state()
+        check("ip link/addr/-n/netns PID, nsenter, ethtool -s, ioctl, raw syscall and sysfs "
+              "change no real interface", before == after and "vk2" not in after,
+              f"{'unchanged' if before == after else 'CHANGED: ' + after}; " + "; ".join(outs))
+        # nobody gets a user namespace of its own to hold the network namespace; where the
+        # machine allows none, kfsim exec refuses rather than run the program on the machine's
+        setpriv = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
+        rc, out, _ = run(nsx + setpriv + [KFSIM, "exec", "--", "sh", "-c",
+                                          "ip -o link; genl ctrl get name ethtool"],
+                         env=exec_env())
+        links = [ln.split(":")[1].strip() for ln in out.splitlines() if ln[:1].isdigit()]
+        check("nobody's program sees its own loopback device alone, and the simulation",
+              (rc == 0 and links == ["lo"] and "Name: ethtool" in out) or
+              (rc == 1 and "network namespace of its own" in out),
+              f"exit {rc}; links {links}; {out.strip().splitlines()[-1:]}")
+        rc, out, _ = run([KFSIM, "exec", "--server", "@kfsim-host", "--", "true"], env=exec_env())
+        check("an abstract --server (unreachable from the program's namespace) is refused",
+              rc == 1 and "abstract" in out, out.strip())
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 IOCTLS_ON_ETH3 = r"""
 import errno, fcntl, socket, struct
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -1269,6 +1356,7 @@ ATTACKS = {
     "flood": attack_flood_latency, "order": attack_control_after_data,
     "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
+    "host_network": attack_host_network,
 }
 
 

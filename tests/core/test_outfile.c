@@ -203,6 +203,51 @@ static void test_symlink_target_replaced(void **state)
 	unlink(target);
 }
 
+/*
+ * A link another user planted in a sticky world-writable directory (/tmp) is not followed, as
+ * fs.protected_symlinks keeps open(2) from following it: else root's `--out /tmp/x` would replace
+ * the file it names.  The caller's own link there, and the directory owner's, are followed.
+ */
+static void test_planted_symlink_in_sticky_dir(void **state)
+{
+	char sticky[PATH_MAX], link_path[PATH_MAX], victim[PATH_MAX];
+
+	path_in(sticky, "sticky");
+	assert_int_equal(mkdir(sticky, 0755), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	put("victim.txt", "the victim's\n", 0644);
+	path_in(victim, "victim.txt");
+	path_in(link_path, "sticky/out.txt");
+	assert_int_equal(symlink(victim, link_path), 0);
+
+	/* the caller's own link: followed */
+	assert_int_equal(write_text(link_path, "mine\n"), 0);
+	assert_string_equal(get("victim.txt"), "mine\n");
+	if (geteuid() != 0) {
+		unlink(link_path);
+		rmdir(sticky);
+		unlink(victim);
+		skip();	/* only root can give a link another owner (ctest runs this as root too) */
+	}
+	/* nobody's link in root's sticky directory: refused, nothing written or left behind */
+	assert_int_equal(lchown(link_path, NOBODY, NOBODY), 0);
+	assert_int_equal(write_text(link_path, "root's output\n"), -EACCES);
+	assert_string_equal(get("victim.txt"), "mine\n");
+	assert_int_equal(nr_entries(), 2);
+	/* nobody's link in nobody's sticky directory: the owner of the directory may link */
+	assert_int_equal(chown(sticky, NOBODY, NOBODY), 0);
+	assert_int_equal(write_text(link_path, "followed\n"), 0);
+	assert_string_equal(get("victim.txt"), "followed\n");
+	/* not sticky, or not world-writable: links are followed as before */
+	assert_int_equal(chown(sticky, 0, 0), 0);
+	assert_int_equal(chmod(sticky, 0777), 0);
+	assert_int_equal(write_text(link_path, "not sticky\n"), 0);
+	assert_string_equal(get("victim.txt"), "not sticky\n");
+	unlink(link_path);
+	rmdir(sticky);
+	unlink(victim);
+}
+
 static void test_name_too_long(void **state)
 {
 	char path[PATH_MAX + 64], buf[64];
@@ -443,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_existing_file_keeps_mode),
 		cmocka_unit_test(test_abort_keeps_old),
 		cmocka_unit_test(test_symlink_target_replaced),
+		cmocka_unit_test(test_planted_symlink_in_sticky_dir),
 		cmocka_unit_test(test_name_too_long),
 		cmocka_unit_test(test_directory_in_the_way),
 		cmocka_unit_test(test_enospc_dev_full),

@@ -8,6 +8,7 @@ the whole run's stdout, CSV and SVG files.  Then bad partial sets: incomplete, o
 another grid, a cut file, not a partial file at all: refused with exit 1, every problem named,
 nothing written.  And bad slicing command lines: exit 2 and one line."""
 import filecmp
+import json
 import os
 import shutil
 import subprocess
@@ -175,6 +176,28 @@ def bad_sets(top, sweep_parts, compare_parts):
 		f.write(text.replace('"--nodes","4"', '"--nodes","5"'))
 	refused("a header whose command line is not its grid's", [forged] + sweep_parts[1:], d,
 		"fingerprint")
+	# a partial is a file anyone may hand over: its command line runs only as the grid it is,
+	# never as another command (`kfsim exec` would run any program, as whoever merges)
+	evil = ["exec", "--", "/bin/sh", "-c", "touch PWNED"]
+	for what, grid, expect in (("the header's grid kept", None, "its command line is 'exec --'"),
+				   ("the grid named 'exec --' too", "exec --", "runs no grid")):
+		forged_set = []
+		for i, part in enumerate(sweep_parts):
+			with open(part) as f:
+				head, rest = f.read().split("\n", 1)
+			header = json.loads(head)
+			header["args"] = evil
+			if grid:
+				header["grid"] = grid
+			forged_set.append(os.path.join(d, f"evil{i}.jsonl"))
+			with open(forged_set[-1], "w") as f:
+				f.write(json.dumps(header, separators=(",", ":")) + "\n" + rest)
+		refused(f"a partial whose command line is another command ({what})", forged_set, d,
+			expect)
+		check(not os.path.exists(os.path.join(d, "PWNED")),
+		      f"the command a forged partial names never runs ({what})")
+		for path in forged_set:
+			os.remove(path)
 
 
 def bad_command_lines(top):

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `kfsim exec`'s promise, that a program run on the simulation never changes the real machine,
+ * kept where a preloaded library cannot keep it: in the kernel.  The shim sees only what goes
+ * through libc's symbols; a raw syscall, io_uring, inline assembly, a NETLINK_ROUTE request or a
+ * child started without LD_PRELOAD would reach the machine's interfaces.  In a network
+ * namespace of its own the program's real kernel has nothing but a loopback device to change.
+ *
+ * Root (or anyone holding CAP_SYS_ADMIN) gets a plain new network namespace; anyone else one
+ * inside a new user namespace that maps only their own uid and gid, so nothing they own or can
+ * reach changes, and execve() leaves them the capabilities they had over the machine: none.
+ * A mount namespace with a fresh sysfs on /sys comes with it, as `ip netns exec` makes one:
+ * sysfs shows the devices of the namespace that mounted it, and writing
+ * /sys/class/net/DEV/mtu as root would otherwise still reach the machine's DEV.
+ *
+ * Root keeps its capabilities over the machine's namespaces (the simulation's SETs need its
+ * CAP_NET_ADMIN in the server's user namespace), so the ways back into them are closed too:
+ * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
+ * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
+ * and /proc/PID/ns/net reach only the program's own processes).  A process of the new PID
+ * namespace has to be its init; kfsim is (exec_init()), so that the program, its child, keeps
+ * the signal defaults of any other process.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_exec_netns.h"
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(text);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n != (ssize_t)len)
+		err = n < 0 ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+/* Map only our own ids into the new user namespace: we stay who we were on every file. */
+static int map_self(uid_t uid, gid_t gid)
+{
+	char line[64];
+	int err;
+
+	err = write_file("/proc/self/setgroups", "deny");
+	if (err && err != -ENOENT)	/* before Linux 3.19 there is no such file, nor need */
+		return err;
+	snprintf(line, sizeof(line), "%u %u 1\n", (unsigned int)uid, (unsigned int)uid);
+	err = write_file("/proc/self/uid_map", line);
+	if (err)
+		return err;
+	snprintf(line, sizeof(line), "%u %u 1\n", (unsigned int)gid, (unsigned int)gid);
+	return write_file("/proc/self/gid_map", line);
+}
+
+/*
+ * The loopback device up, as on any machine, for programs that talk to 127.0.0.1: it is the
+ * new namespace's own, so this is the one interface change kfsim makes, and not the machine's.
+ */
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags |= IFF_UP;
+		ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+}
+
+/*
+ * The nsfs files bound somewhere (/run/netns/NAME by `ip netns add`, a container runtime's):
+ * each names a namespace of the machine that setns() or IFLA_NET_NS_FD would enter.
+ * Unmounted, deepest first, in our mount namespace only.
+ */
+static int hide_nsfs_mounts(void)
+{
+	FILE *info = fopen("/proc/self/mountinfo", "re");
+	char line[4096], points[64][1024];
+	int n = 0, err = 0;
+
+	if (!info)
+		return -errno;
+	while (fgets(line, sizeof(line), info)) {
+		char point[1024], *sep = strstr(line, " - ");
+
+		if (!sep || strncmp(sep, " - nsfs ", 8) ||
+		    sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1)
+			continue;
+		if (n == (int)(sizeof(points) / sizeof(points[0]))) {
+			err = -E2BIG;
+			break;
+		}
+		snprintf(points[n++], sizeof(points[0]), "%s", point);
+	}
+	fclose(info);
+	while (!err && n--)
+		if (umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
+			err = -errno;
+	return err;
+}
+
+static volatile sig_atomic_t program_pid;
+
+static void pass_on(int sig)
+{
+	if (program_pid > 0)
+		kill(program_pid, sig);
+}
+
+/* A wait status as an exit status: the program's, or 128 + the signal that ended it. */
+static int exit_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Init of the new PID namespace: pass the signals someone sends it on to the program (init
+ * ignores those it has no handler for), reap whatever the program leaves behind, and exit as
+ * the program did.  Never returns.
+ */
+static void exec_init(pid_t program)
+{
+	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = pass_on };
+	int status;
+	pid_t pid;
+
+	program_pid = program;
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
+		sigaction(passed[i], &sa, NULL);
+	/* a terminal's ^C and ^\ reach the program itself (same process group): not twice */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	for (;;) {
+		pid = wait(&status);
+		if (pid == program)
+			_exit(exit_status(status));
+		if (pid < 0 && errno != EINTR)
+			_exit(1);
+	}
+}
+
+/*
+ * The kfsim that started it all waits for the namespace's init and exits as it does; signals
+ * meant for the program go to it through init (a terminal's ^C reaches the program itself,
+ * in the same process group).
+ */
+static void wait_outside(pid_t init)
+{
+	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = pass_on };
+	int status;
+
+	program_pid = init;
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
+		sigaction(passed[i], &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(init, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(1);
+	_exit(exit_status(status));
+}
+
+int kfsim_exec_own_netns(char *why, size_t size)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	int err = 0;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)) {
+		if (errno != EPERM)
+			err = -errno;
+		else if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID))
+			err = -errno;
+		else
+			err = map_self(uid, gid);
+		if (err)
+			return snprintf(why, size, "cannot give it a network namespace of its own "
+					"(%s): run as root, or where user namespaces are allowed "
+					"(sysctl kernel.unprivileged_userns_clone=1)",
+					strerror(-err)), err;
+	}
+	/* our mounts stay ours: none goes back to the machine's namespace */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
+		return err = -errno, snprintf(why, size, "cannot make its mounts private (%s)",
+					       strerror(-err)), err;
+	/*
+	 * Where a fresh sysfs is not allowed (a container that hides parts of /sys), an empty
+	 * read-only /sys: the program sees no device rather than the machine's.
+	 */
+	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
+	    mount("none", "/sys", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		return err = -errno, snprintf(why, size, "cannot hide the machine's /sys (%s)",
+					       strerror(-err)), err;
+	err = hide_nsfs_mounts();
+	if (err)
+		return snprintf(why, size, "cannot hide the machine's named network namespaces "
+				"(%s)", strerror(-err)), err;
+	fflush(NULL);
+	pid = fork();	/* the first child is the new PID namespace's init */
+	if (pid < 0)
+		return err = -errno, snprintf(why, size, "cannot fork (%s)", strerror(-err)), err;
+	if (pid > 0)
+		wait_outside(pid);
+	/* init: its /proc, whose processes are the program's own */
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+		fprintf(stderr, "kfsim exec: -%d: cannot mount /proc of its own PID namespace (%s)\n",
+			errno, strerror(errno));
+		_exit(1);
+	}
+	loopback_up();
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "kfsim exec: cannot fork (%s)\n", strerror(errno));
+		_exit(1);
+	}
+	if (pid > 0)
+		exec_init(pid);
+	return 0;	/* the program's process */
+}

@@ -97,24 +97,26 @@ int kfsim_tour_path(const struct kfsim_tour_ctx *ctx, const char *name, char buf
 int kfsim_tour_write(struct kfsim_tour_ctx *ctx, const char *name,
 		     int (*write)(FILE *out, const void *arg), const void *arg)
 {
+	struct kfsim_outfile out;
 	char path[PATH_MAX];
-	struct stat st;
-	bool regular;
-	FILE *out;
 	int ret = kfsim_tour_path(ctx, name, path);
 
 	if (ret)
 		return ret;
-	out = fopen(path, "w");
-	if (!out)
-		return -errno;
-	/* only a regular file holds a partial result worth removing (not /dev/full, a FIFO) */
-	regular = !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
-	ret = write(out, arg);
-	if (fclose(out) && !ret)
-		ret = -EIO;
-	if (ret && regular)
-		remove(path);
+	/*
+	 * Written beside and renamed over, as every kfsim output (kfsim_outfile): a failed step
+	 * leaves the old picture whole, and a link another user planted in a shared --out
+	 * directory is not followed.
+	 */
+	ret = kfsim_outfile_open(&out, path);
+	if (ret)
+		return ret;
+	ret = write(out.file, arg);
+	if (ret) {
+		kfsim_outfile_abort(&out);
+		return ret;
+	}
+	ret = kfsim_outfile_commit(&out);
 	if (!ret)
 		kfsim_tour_file(ctx, path);
 	return ret;

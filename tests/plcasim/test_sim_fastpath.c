@@ -537,6 +537,54 @@ static void test_lone_frames(void **state)
 	assert_int_equal(last_commits + last_arrivals + last_holds + last_next_cycles, 0);
 }
 
+/*
+ * A lone TO run from its decision carries its frame to its end only when that end is the event
+ * loop's very next event (bus_fast_frame.c, lone_frame_end()).  A scripted frame for another
+ * node due at the same instant was armed first, so the loop runs it before the end.  Find a
+ * frame whose end the model runs (32 quiet nodes, one scripted frame: HOLD, the hold timer's
+ * collision, PENDING, its TO), then script a second frame at exactly that end, and require both
+ * paths to agree and the model to leave that end to the loop.  (Here both orders happen to give
+ * the same figures, so the count is what catches a model that takes the tie.)
+ */
+static void test_frame_end_tie(void **state)
+{
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 32, .seed = 5};
+	struct plca_sim_node_stats st;
+	struct step steps[3];
+	u64 t_arr = 0, t_end = 0;
+
+	(void)state;
+	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_NONE, 0, 64, 64, 0);
+	/* arrivals 1 us apart over one cycle (104.4 us): some frame's end is run at once */
+	for (u64 t = 1000; t < 110000 && !t_end; t += 1000) {
+		struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
+
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_plca_sim_inject(sim, 5, t, (u32)(t % 1501)), 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, MS(2)), 0);
+		kfsim_plca_sim_node_stats(sim, 5, &st);
+		assert_int_equal(st.delivered, 1);
+		if (sim->fast_commit_ends == 1) {
+			t_arr = t;
+			t_end = t + st.lat_max_ns;
+		}
+		kfsim_plca_sim_destroy(sim);
+	}
+	assert_true(t_end > t_arr);
+	/* the frame alone: both paths agree, and the model ran its end */
+	steps[0] = (struct step){.until = 0, .what = 4, .node = 5, .arg = (u32)t_arr};
+	one_step(&steps[1], MS(2));
+	compare("frame end", nodes, 32, 5, 0, steps, 2, false, NULL, NULL);
+	assert_int_equal(last_commit_ends, 1);
+	/* node 20's frame due at that very end: the loop runs it first, the model leaves the end */
+	steps[1] = (struct step){.until = 0, .what = 4, .node = 20, .arg = (u32)t_end};
+	one_step(&steps[2], MS(2));
+	compare("frame end tie", nodes, 32, 5, 0, steps, 3, true, NULL, NULL);
+	assert_int_equal(last_commit_ends, 0);
+	assert_int_equal(last_commits, 1);
+}
+
 /* A random segment with every kind of misconfiguration the simulator knows. */
 static u32 random_segment(struct plca_sim_node_cfg *nodes, struct rnd_state *rnd)
 {
@@ -854,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_poisson_idle_skip),
 		cmocka_unit_test(test_lone_frames),
+		cmocka_unit_test(test_frame_end_tie),
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),

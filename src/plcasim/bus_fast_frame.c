@@ -10,7 +10,8 @@
  *       away (HOLD, the idle run re-aimed, the hold timer's collision), bus_fast_arrival();
  *   (3) from the decision of a TO whose one owner has a frame PENDING (after its logical
  *       collision) to that frame's start on the wire: COMMIT, the MAC's IFG into it, the frame,
- *       bus_fast_commit().
+ *       bus_fast_commit(); and on to the frame's end when that is the event loop's next event,
+ *       which it then runs as the loop would (bus_on_tx_end(), not queued).
  *
  *   arrival | HOLD ......... | TO x: COMMIT, delay line out ====== frame ====== |     (1)
  *   arrival | HOLD ........................ | collision, backoff; DELAY_PENDING     (2)
@@ -24,8 +25,9 @@
  * segment at rest in an idle run aimed at the cycle's end, with no frame queued anywhere, and no
  * trace.  What the bit-level path does is then done in the same order: the same state,
  * statistics, random draws, trace events, event counts and sequence numbers (timers that the
- * bit-level path would arm and later withdraw take theirs without being queued).  The frame's
- * end, and everything after it, stays with the event loop (and the per-TO model of bus_fast.c).
+ * bit-level path would arm and later withdraw take theirs without being queued).  What follows
+ * the frame's start stays with the event loop (and the per-TO model of bus_fast.c): (3) only
+ * saves the end's trip through the heap, and runs the end by the same handler.
  * Anything else is left to the bit-level path, as is every run with struct
  * plca_sim_cfg.bit_level set.
  *

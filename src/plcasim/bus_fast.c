@@ -223,6 +223,13 @@ bool bus_fast_idle(struct plca_sim *sim)
 	    sim->nr_hold || sim->nr_waiters || sim->nr_active || bus_held_live(sim) ||
 	    seg->to_start != t0 || k > seg->node_cnt)
 		return false;
+	/*
+	 * No node busy: no frame queued (nor a MAC at work), every RS IDLE, none committed.  Asked
+	 * before the wire: on a loaded segment a third of the calls stop here (a frame waits out a
+	 * backoff), and the cycle's arithmetic and the tail check cost them more than this does.
+	 */
+	if (sim->nr_queued || sim->nr_ds_busy || sim->nr_committed || sim->nr_unsynced)
+		return false;
 	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
 	e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
 	coord = (u32)seg->coord;
@@ -232,9 +239,6 @@ bool bus_fast_idle(struct plca_sim *sim)
 	 */
 	if (sim->max_prop >= cycle ||
 	    (e0 < t0 + sim->max_prop && bus_tail_in_flight(sim, coord, e0)))
-		return false;
-	/* no node busy: no frame queued (nor a MAC at work), every RS IDLE, none committed */
-	if (sim->nr_queued || sim->nr_ds_busy || sim->nr_committed || sim->nr_unsynced)
 		return false;
 	/* the last BEACON skipped must end before the next event and by the end of the run */
 	limit = min(bus_next_not_run(sim, BUS_NEVER, stale, &nr_stale) - 1, sim->run_limit);

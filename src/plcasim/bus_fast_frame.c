@@ -10,7 +10,8 @@
  *       away (HOLD, the idle run re-aimed, the hold timer's collision), bus_fast_arrival();
  *   (3) from the decision of a TO whose one owner has a frame PENDING (after its logical
  *       collision) to that frame's start on the wire: COMMIT, the MAC's IFG into it, the frame,
- *       bus_fast_commit().
+ *       bus_fast_commit(); and on to the frame's end when that is the event loop's next event,
+ *       which it then runs as the loop would (bus_on_tx_end(), not queued).
  *
  *   arrival | HOLD ......... | TO x: COMMIT, delay line out ====== frame ====== |     (1)
  *   arrival | HOLD ........................ | collision, backoff; DELAY_PENDING     (2)
@@ -24,8 +25,9 @@
  * segment at rest in an idle run aimed at the cycle's end, with no frame queued anywhere, and no
  * trace.  What the bit-level path does is then done in the same order: the same state,
  * statistics, random draws, trace events, event counts and sequence numbers (timers that the
- * bit-level path would arm and later withdraw take theirs without being queued).  The frame's
- * end, and everything after it, stays with the event loop (and the per-TO model of bus_fast.c).
+ * bit-level path would arm and later withdraw take theirs without being queued).  What follows
+ * the frame's start stays with the event loop (and the per-TO model of bus_fast.c): (3) only
+ * saves the end's trip through the heap, and runs the end by the same handler.
  * Anything else is left to the bit-level path, as is every run with struct
  * plca_sim_cfg.bit_level set.
  *
@@ -73,16 +75,38 @@ static int sole_owner(const struct plca_sim *sim, u32 id)
 /*
  * The end of that IFG with nothing new on the wire: mac_try() finds it still clear and sends
  * (start_tx()); the RS, committed and waiting for the MAC, puts the frame behind the COMMIT
- * (rs_mac_tx_start()), and the frame's end is queued with the number its arming took.
+ * (rs_mac_tx_start()).  Return: when the frame ends (its EV_TX_END took its number, not queued).
  */
-static void lone_ifg_over(struct plca_sim *sim, u32 node)
+static u64 lone_ifg_over(struct plca_sim *sim, u32 node)
 {
-	struct bus_node *n = &sim->nodes[node];
-	u32 slot = node << BUS_SLOT_SHIFT | EV_TX_END;
-
 	bus_fast_ifg_over(sim, node);
 	rs_fast_frame_start(sim, node);
-	bus_queue_push(sim, sim->sig[n->sig].end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
+	return sim->sig[sim->nodes[node].sig].end;
+}
+
+/*
+ * The frame's end at @t_end, armed with its number: when it would be the event loop's next
+ * event (nothing live queued up to its instant, none of it held, the run not over, the queue
+ * not out of memory), the loop would pop it, move the time there, count it and run
+ * bus_on_tx_end() before anything else: do that here, the heap round trip saved (the TO then
+ * carries its frame to its end in one step).  Otherwise queue it.  Only where the running
+ * event does nothing after the frame's start: the event loop's own TO decision, whose last
+ * step bus_fast_commit() is; not the decision that bus_fast_next_cycle() runs inside the event
+ * that ended the cycle (sim->at_event_tail), which still wakes MAC waiters after it.
+ */
+static void lone_frame_end(struct plca_sim *sim, u32 node, u64 t_end)
+{
+	u32 slot = node << BUS_SLOT_SHIFT | EV_TX_END;
+
+	if (sim->at_event_tail || t_end > sim->run_limit || bus_oom(sim) || bus_held_live(sim) ||
+	    bus_next_live(sim) <= t_end) {
+		bus_queue_push(sim, t_end, BUS_PRIO_NODE, slot, sim->slot_seq[slot]);
+		return;
+	}
+	sim->now = t_end;
+	sim->nr_events++;
+	sim->fast_commit_ends++;
+	bus_on_tx_end(sim, node);
 }
 
 /*
@@ -92,7 +116,7 @@ static void lone_ifg_over(struct plca_sim *sim, u32 node)
  */
 bool bus_fast_commit(struct plca_sim *sim, u32 id)
 {
-	u64 now = sim->now, off_at, t_ifg;
+	u64 now = sim->now, off_at, t_ifg, t_end;
 	struct bus_node *n;
 	int node;
 
@@ -128,8 +152,9 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 	/* the IFG's end (one event): the frame goes out behind the COMMIT */
 	sim->now = t_ifg;
 	sim->nr_events++;
-	lone_ifg_over(sim, (u32)node);
+	t_end = lone_ifg_over(sim, (u32)node);
 	sim->fast_commits++;
+	lone_frame_end(sim, (u32)node, t_end);
 	return true;
 }
 

@@ -57,6 +57,7 @@ struct outcome {
 	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
 	u64 fast_commits, fast_arrivals, fast_holds, fast_runs;
 	u64 fast_next_cycles, fast_beacon_holds;
+	u64 fast_commit_ends;
 	char *trace;
 	size_t trace_len;
 };
@@ -135,6 +136,7 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_runs = sim->fast_runs;
 	out->fast_next_cycles = sim->fast_next_cycles;
 	out->fast_beacon_holds = sim->fast_beacon_holds;
+	out->fast_commit_ends = sim->fast_commit_ends;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -159,6 +161,8 @@ static void free_outcome(struct outcome *o, u32 nr)
  */
 static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
 static u64 last_commits, last_arrivals, last_holds, last_runs, last_next_cycles, last_beacon_holds;
+/* of the lone frames run from their TO's decision, those whose end it ran too (not queued) */
+static u64 last_commit_ends;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -173,8 +177,9 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 				 slow.fast_beacon_skips + slow.fast_round_tos +
 				 slow.fast_round_beacons + slow.fast_round_parks + slow.fast_commits +
 				 slow.fast_arrivals + slow.fast_holds + slow.fast_runs +
-				 slow.fast_next_cycles + slow.fast_beacon_holds,
+				 slow.fast_next_cycles + slow.fast_beacon_holds + slow.fast_commit_ends,
 			 0);
+	assert_true(fast.fast_commit_ends <= fast.fast_commits);
 	/* the wait for the next cycle stays off while a trace is written */
 	assert_true(fast.fast_beacon_holds <= fast.fast_next_cycles);
 	if (trace)
@@ -243,6 +248,7 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_runs = fast.fast_runs;
 	last_next_cycles = fast.fast_next_cycles;
 	last_beacon_holds = fast.fast_beacon_holds;
+	last_commit_ends = fast.fast_commit_ends;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -303,6 +309,9 @@ static void test_bench_segments(void **state)
 		      300.0 / SCALE, (unsigned long long)tos, (unsigned long long)cycles,
 		      (unsigned long long)last_commits, (unsigned long long)last_arrivals);
 	assert_true(last_commits > 100 / SCALE); /* the arrival model is off while tracing */
+	print_message("32 Poisson 10 ms: %llu of those frames' ends run at once\n",
+		      (unsigned long long)last_commit_ends);
+	assert_true(last_commit_ends > 50 / SCALE); /* with the trace written, too */
 	print_message("32 Poisson 10 ms: %llu idle runs' timers run at once\n",
 		      (unsigned long long)last_runs);
 	assert_true(last_runs > 100 / SCALE);
@@ -432,6 +441,7 @@ static void test_lone_frames(void **state)
 	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
 	u64 commits = 0, arrivals = 0, holds = 0, direct = 0, waits = 0, beacon_holds = 0;
+	u64 commit_ends = 0;
 	u32 runs = 0, used = 0, waited = 0;
 
 	(void)state;
@@ -485,6 +495,7 @@ static void test_lone_frames(void **state)
 				compare("lone", nodes, nr, 300 + runs, crs[runs % 3], steps,
 					nr_steps, runs % 4 == 3, NULL, NULL);
 				commits += last_commits;
+				commit_ends += last_commit_ends;
 				arrivals += last_arrivals;
 				holds += last_holds;
 				direct += last_runs;
@@ -503,6 +514,9 @@ static void test_lone_frames(void **state)
 	assert_true(used > runs / 6);
 	assert_true(commits > 500 / SCALE && arrivals > 150 / SCALE && holds > 150 / SCALE);
 	assert_true(direct > 500 / SCALE);
+	print_message("%llu of the lone frames from their TO's decision ended in the same step\n",
+		      (unsigned long long)commit_ends);
+	assert_true(commit_ends > 250 / SCALE);
 	print_message("waits for the next cycle in one step: %llu, %llu of them with held frames; "
 		      "both kinds on %u segments\n", (unsigned long long)waits,
 		      (unsigned long long)beacon_holds, waited);
@@ -521,6 +535,54 @@ static void test_lone_frames(void **state)
 	nodes[0].plca.to_tmr = 40;
 	compare("own clocks", nodes, 16, 9, 0, steps, 1, false, NULL, NULL);
 	assert_int_equal(last_commits + last_arrivals + last_holds + last_next_cycles, 0);
+}
+
+/*
+ * A lone TO run from its decision carries its frame to its end only when that end is the event
+ * loop's very next event (bus_fast_frame.c, lone_frame_end()).  A scripted frame for another
+ * node due at the same instant was armed first, so the loop runs it before the end.  Find a
+ * frame whose end the model runs (32 quiet nodes, one scripted frame: HOLD, the hold timer's
+ * collision, PENDING, its TO), then script a second frame at exactly that end, and require both
+ * paths to agree and the model to leave that end to the loop.  (Here both orders happen to give
+ * the same figures, so the count is what catches a model that takes the tie.)
+ */
+static void test_frame_end_tie(void **state)
+{
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 32, .seed = 5};
+	struct plca_sim_node_stats st;
+	struct step steps[3];
+	u64 t_arr = 0, t_end = 0;
+
+	(void)state;
+	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_NONE, 0, 64, 64, 0);
+	/* arrivals 1 us apart over one cycle (104.4 us): some frame's end is run at once */
+	for (u64 t = 1000; t < 110000 && !t_end; t += 1000) {
+		struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
+
+		assert_false(IS_ERR(sim));
+		assert_int_equal(kfsim_plca_sim_inject(sim, 5, t, (u32)(t % 1501)), 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, MS(2)), 0);
+		kfsim_plca_sim_node_stats(sim, 5, &st);
+		assert_int_equal(st.delivered, 1);
+		if (sim->fast_commit_ends == 1) {
+			t_arr = t;
+			t_end = t + st.lat_max_ns;
+		}
+		kfsim_plca_sim_destroy(sim);
+	}
+	assert_true(t_end > t_arr);
+	/* the frame alone: both paths agree, and the model ran its end */
+	steps[0] = (struct step){.until = 0, .what = 4, .node = 5, .arg = (u32)t_arr};
+	one_step(&steps[1], MS(2));
+	compare("frame end", nodes, 32, 5, 0, steps, 2, false, NULL, NULL);
+	assert_int_equal(last_commit_ends, 1);
+	/* node 20's frame due at that very end: the loop runs it first, the model leaves the end */
+	steps[1] = (struct step){.until = 0, .what = 4, .node = 20, .arg = (u32)t_end};
+	one_step(&steps[2], MS(2));
+	compare("frame end tie", nodes, 32, 5, 0, steps, 3, true, NULL, NULL);
+	assert_int_equal(last_commit_ends, 0);
+	assert_int_equal(last_commits, 1);
 }
 
 /* A random segment with every kind of misconfiguration the simulator knows. */
@@ -840,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_poisson_idle_skip),
 		cmocka_unit_test(test_lone_frames),
+		cmocka_unit_test(test_frame_end_tie),
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),

@@ -200,6 +200,24 @@ X(bpf_rcu_read_unlock, void, (void),								\
   0, __KV(6, 2), 0, 0,										\
   "leave the RCU read-side section", "")							\
 /**
+ * bpf_preempt_disable() - disable preemption (6.10); the verifier counts the nesting
+ *
+ * Not callable with a bpf_spin_lock held.  A global function may not be called while the count
+ * is above zero, and the program may not exit with it above zero.
+ */	\
+X(bpf_preempt_disable, void, (void),								\
+  0, __KV(6, 10), 0, 0,										\
+  "disable preemption; calls nest, each needs its bpf_preempt_enable", "")			\
+/**
+ * bpf_preempt_enable() - undo one bpf_preempt_disable()
+ *
+ * Refused without one outstanding ("unmatched attempt to enable preemption (kernel function
+ * bpf_preempt_enable)").
+ */	\
+X(bpf_preempt_enable, void, (void),								\
+  0, __KV(6, 10), 0, 0,										\
+  "re-enable preemption (one bpf_preempt_disable)", "")					\
+/**
  * bpf_rbtree_add() - insert an owned node ordered by @less: the 6.3 form, returning nothing
  * @root: the tree; its lock must be held
  * @node: the bpf_rb_node field of an owning reference of the root's contained type

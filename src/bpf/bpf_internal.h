@@ -254,6 +254,7 @@ struct bpf_tstate {
 	bool tracing; /* the run's program type may not use graph roots */
 	int cb_depth;
 	int rcu_depth; /* bpf_rcu_read_lock() nesting */
+	int preempt_depth; /* bpf_preempt_disable() nesting */
 	void **claiming; /* owner word of the node being inserted while less() runs */
 	/* the last section root and section lock found valid, with the registry generation */
 	struct {

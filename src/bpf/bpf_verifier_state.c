@@ -243,6 +243,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 			ts->refs[i].id = BPF_REF_NO_ID;
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
+	ts->preempt_depth = 0;
 	ts->claiming = NULL;
 	ts->less_leaked = NULL;
 	kfsim_bpf_less_acquired = 0;
@@ -404,8 +405,9 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 		ts->kfunc = NULL;
 		kfsim_bpf_site.file = NULL;
 		/*
-		 * Up to 6.13 do_check() tests the lock, then RCU, then check_reference_leak();
-		 * 6.14's check_resource_leak() tests the lock, the references, then RCU, with
+		 * Up to 6.13 do_check() tests the lock, then RCU, then preemption, then
+		 * check_reference_leak(); 6.14's check_resource_leak() tests the lock, the
+		 * references, then RCU, then preemption, with
 		 * messages that name the exit.
 		 */
 		bool v614 = bpf_kver_at_least(6, 14);
@@ -426,6 +428,17 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 				   v614 ? "BPF_EXIT instruction in main prog cannot be used inside "
 					  "bpf_rcu_read_lock-ed region"
 					: "bpf_rcu_read_unlock is missing");
+		/* 6.10 to 6.13 count the missing enables; 6.14 names the exit, after RCU */
+		if (ts->preempt_depth && v614)
+			bpf_report(-EINVAL,
+				   "a program must re-enable preemption before it exits",
+				   "BPF_EXIT instruction in main prog cannot be used inside "
+				   "bpf_preempt_disable-ed region");
+		else if (ts->preempt_depth)
+			bpf_report(-EINVAL,
+				   "a program must re-enable preemption before it exits",
+				   "%d bpf_preempt_enable%s missing", ts->preempt_depth,
+				   ts->preempt_depth == 1 ? " is" : "(s) are");
 		if (!v614)
 			report_leaks(run, ts, 0,
 				     "an owning reference must be dropped, inserted or stashed "

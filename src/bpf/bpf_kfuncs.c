@@ -210,8 +210,19 @@ int kfsim_bpf_global_call_enter(const char *subprog)
 	 * refused there, and kfsim provides no sleepable helper or kfunc: the call is allowed
 	 * (the running 6.18 kernel loads preempt_lock.c's preempt_global_subprog_test).
 	 */
-	if (!ts->run || !ts->preempt_depth || bpf_kver_at_least(6, 15))
+	if (!ts->run || (!ts->preempt_depth && !ts->nr_irq) || bpf_kver_at_least(6, 15))
 		return 0;
+	if (!ts->preempt_depth) { /* 6.14: IRQs disabled, tested after preemption */
+		ts->kfunc = subprog;
+		bpf_report(-EINVAL,
+			   "a global function is verified on its own, with IRQs enabled: only "
+			   "static functions may be called between bpf_local_irq_save and "
+			   "bpf_local_irq_restore",
+			   "global function calls are not allowed with IRQs disabled,\n"
+			   "use static function instead");
+		bpf_leave();
+		return -EINVAL;
+	}
 	ts->kfunc = subprog;
 	bpf_report(-EINVAL,
 		   "a global function is verified on its own, with preemption enabled: only "

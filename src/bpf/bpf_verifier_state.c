@@ -244,6 +244,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
 	ts->preempt_depth = 0;
+	ts->nr_irq = 0;
 	ts->claiming = NULL;
 	ts->less_leaked = NULL;
 	kfsim_bpf_less_acquired = 0;
@@ -407,7 +408,7 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 		/*
 		 * Up to 6.13 do_check() tests the lock, then RCU, then preemption, then
 		 * check_reference_leak(); 6.14's check_resource_leak() tests the lock, the
-		 * references, then RCU, then preemption, with
+		 * references, then saved irq flags, then RCU, then preemption, with
 		 * messages that name the exit.
 		 */
 		bool v614 = bpf_kver_at_least(6, 14);
@@ -422,6 +423,12 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			report_leaks(run, ts, 0,
 				     "an owning reference must be dropped, inserted or stashed "
 				     "before the program exits (the acquiring call is shown)");
+		if (ts->nr_irq) /* 6.14 and later only: the kfuncs' release */
+			bpf_report(-EINVAL,
+				   "a program must restore every interrupt state it saved before it "
+				   "exits",
+				   "BPF_EXIT instruction in main prog cannot be used inside "
+				   "bpf_local_irq_save-ed region");
 		if (ts->rcu_depth)
 			bpf_report(-EINVAL,
 				   "a program must leave its RCU read-side sections before it exits",

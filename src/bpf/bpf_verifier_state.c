@@ -259,6 +259,9 @@ static void run_cleanup(struct bpf_tstate *ts)
 		kfsim_bpf_raw_unlock(ts->held);
 		ts->held = NULL;
 	}
+	/* the saved irq flags were the program's stack, gone now; nothing was disabled natively */
+	ts->nr_irq = 0;
+	ts->preempt_depth = 0;
 	/* aborted inside less(): the node being inserted was never linked; give it back */
 	if (ts->claiming) {
 		__atomic_store_n(ts->claiming, NULL, __ATOMIC_RELEASE);

@@ -200,6 +200,45 @@ X(bpf_rcu_read_unlock, void, (void),								\
   0, __KV(6, 2), 0, 0,										\
   "leave the RCU read-side section", "")							\
 /**
+ * bpf_preempt_disable() - disable preemption (6.10); the verifier counts the nesting
+ *
+ * Not callable with a bpf_spin_lock held.  A global function may not be called while the count
+ * is above zero, and the program may not exit with it above zero.
+ */	\
+X(bpf_preempt_disable, void, (void),								\
+  0, __KV(6, 10), 0, 0,										\
+  "disable preemption; calls nest, each needs its bpf_preempt_enable", "")			\
+/**
+ * bpf_preempt_enable() - undo one bpf_preempt_disable()
+ *
+ * Refused without one outstanding ("unmatched attempt to enable preemption (kernel function
+ * bpf_preempt_enable)").
+ */	\
+X(bpf_preempt_enable, void, (void),								\
+  0, __KV(6, 10), 0, 0,										\
+  "re-enable preemption (one bpf_preempt_disable)", "")					\
+/**
+ * bpf_local_irq_save() - disable interrupts, saving the state into a flag on the stack (6.14)
+ * @flags__irq_flag: an unsigned long on the program's stack, not a saved flag already
+ *
+ * The verifier gives the flag a reference id; saved flags are restored in the reverse order.
+ * Not callable with a bpf_spin_lock held; the main program may not exit with a flag saved.
+ */	\
+X(bpf_local_irq_save, void, (unsigned long *flags__irq_flag),					\
+  0, __KV(6, 14), 0, 0,										\
+  "disable interrupts, the state saved into a flag on the stack", "")			\
+/**
+ * bpf_local_irq_restore() - restore the state bpf_local_irq_save() saved into @flags__irq_flag
+ * @flags__irq_flag: the flag of the most recent save not yet restored
+ *
+ * Refused: a flag not on the stack ("arg#0 doesn't point to an irq flag on stack"), one no save
+ * initialised or that was written since ("expected an initialized irq flag as arg#0"), an older
+ * one ("cannot restore irq state out of order, expected id=N acquired at insn_idx=M").
+ */	\
+X(bpf_local_irq_restore, void, (unsigned long *flags__irq_flag),				\
+  0, __KV(6, 14), 0, 0,										\
+  "restore the interrupt state of the most recent bpf_local_irq_save", "")			\
+/**
  * bpf_rbtree_add() - insert an owned node ordered by @less: the 6.3 form, returning nothing
  * @root: the tree; its lock must be held
  * @node: the bpf_rb_node field of an owning reference of the root's contained type

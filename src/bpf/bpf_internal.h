@@ -20,6 +20,7 @@
  * Each kfunc source is compiled twice: with KFSIM_BPF_NC=1 it defines the kfsim_nc_* twins, in
  * which every CHECKS branch is dead code and no per-thread state is touched.
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #define __KFSIM_BPF_IMPL 1
@@ -254,6 +255,15 @@ struct bpf_tstate {
 	bool tracing; /* the run's program type may not use graph roots */
 	int cb_depth;
 	int rcu_depth; /* bpf_rcu_read_lock() nesting */
+	int preempt_depth; /* bpf_preempt_disable() nesting */
+	/* bpf_local_irq_save() flags not restored yet, oldest first (bpf_irq.c) */
+	struct bpf_irq_flag {
+		unsigned long *flag;
+		u32 id;
+		const void *caller;
+	} irq[16];
+	u32 nr_irq;
+	uintptr_t stack_lo, stack_hi; /* this thread's stack, for the irq flags */
 	void **claiming; /* owner word of the node being inserted while less() runs */
 	/* the last section root and section lock found valid, with the registry generation */
 	struct {

@@ -195,11 +195,43 @@ int kfsim_bpf_percpu_arg(const char *helper, const void *p)
 
 int kfsim_bpf_global_call_enter(const char *subprog)
 {
-	return refused_under_lock(subprog,
-				  "a global function is verified on its own, with no lock held: only "
-				  "static functions may be called under a bpf_spin_lock",
-				  "global function calls are not allowed while holding a lock,\n"
-				  "use static function instead");
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	if (ts->held)
+		return refused_under_lock(subprog,
+					  "a global function is verified on its own, with no lock "
+					  "held: only static functions may be called under a "
+					  "bpf_spin_lock",
+					  "global function calls are not allowed while holding a lock,\n"
+					  "use static function instead");
+	/*
+	 * check_func_call() tests the lock first, then preemption (6.10 to 6.14).  From 6.15
+	 * ("bpf: Summarize sleepable global subprogs") only a global function that may sleep is
+	 * refused there, and kfsim provides no sleepable helper or kfunc: the call is allowed
+	 * (the running 6.18 kernel loads preempt_lock.c's preempt_global_subprog_test).
+	 */
+	if (!ts->run || (!ts->preempt_depth && !ts->nr_irq) || bpf_kver_at_least(6, 15))
+		return 0;
+	if (!ts->preempt_depth) { /* 6.14: IRQs disabled, tested after preemption */
+		ts->kfunc = subprog;
+		bpf_report(-EINVAL,
+			   "a global function is verified on its own, with IRQs enabled: only "
+			   "static functions may be called between bpf_local_irq_save and "
+			   "bpf_local_irq_restore",
+			   "global function calls are not allowed with IRQs disabled,\n"
+			   "use static function instead");
+		bpf_leave();
+		return -EINVAL;
+	}
+	ts->kfunc = subprog;
+	bpf_report(-EINVAL,
+		   "a global function is verified on its own, with preemption enabled: only "
+		   "static functions may be called between bpf_preempt_disable and "
+		   "bpf_preempt_enable",
+		   "global function calls are not allowed with preemption disabled,\n"
+		   "use static function instead");
+	bpf_leave();
+	return -EINVAL;
 }
 
 #include <kfsim/moduleparam.h>

@@ -17,6 +17,21 @@
 #include "bpf_internal.h"
 #include "bpf_explore_internal.h"
 
+/*
+ * Whether @field lies in a map value (an allocation registered with a map's name): its name
+ * into @name.  With the object's BTF refused the kernel created every map without BTF (6.12's
+ * source, the running 6.18), and stashing into one is refused by name.
+ */
+static bool map_without_btf(void *field, char *name, size_t size)
+{
+	struct bpf_alloc_view v;
+
+	if (!bpf_alloc_lookup(field, &v) || !v.name)
+		return false;
+	snprintf(name, size, "%s", v.name);
+	return true;
+}
+
 /* The struct the __kptr field at @field points to, or NULL when that is not known. */
 static struct kfsim_btf_struct *kptr_field_type(void *field)
 {
@@ -47,6 +62,14 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	if (!map_value) {
 		bpf_report(-EINVAL, "the first argument is the address of a __kptr field",
 			   "R1 type=scalar expected=map_value");
+		goto refused;
+	}
+	if (ts->run && ts->run->opts.no_prog_btf && map_without_btf(map_value, buf, sizeof(buf))) {
+		/* the first argument's check (process_kptr_func()), before R2 is looked at */
+		bpf_report(-EINVAL,
+			   "the kernel refused the object's BTF (a struct in it is invalid), so its "
+			   "maps were created without it and have no __kptr fields",
+			   "map '%s' has to have BTF in order to use bpf_kptr_xchg", buf);
 		goto refused;
 	}
 	if (ptr) {

@@ -243,6 +243,8 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 			ts->refs[i].id = BPF_REF_NO_ID;
 	ts->cb_depth = 0;
 	ts->rcu_depth = 0;
+	ts->preempt_depth = 0;
+	ts->nr_irq = 0;
 	ts->claiming = NULL;
 	ts->less_leaked = NULL;
 	kfsim_bpf_less_acquired = 0;
@@ -257,6 +259,9 @@ static void run_cleanup(struct bpf_tstate *ts)
 		kfsim_bpf_raw_unlock(ts->held);
 		ts->held = NULL;
 	}
+	/* the saved irq flags were the program's stack, gone now; nothing was disabled natively */
+	ts->nr_irq = 0;
+	ts->preempt_depth = 0;
 	/* aborted inside less(): the node being inserted was never linked; give it back */
 	if (ts->claiming) {
 		__atomic_store_n(ts->claiming, NULL, __ATOMIC_RELEASE);
@@ -404,8 +409,9 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 		ts->kfunc = NULL;
 		kfsim_bpf_site.file = NULL;
 		/*
-		 * Up to 6.13 do_check() tests the lock, then RCU, then check_reference_leak();
-		 * 6.14's check_resource_leak() tests the lock, the references, then RCU, with
+		 * Up to 6.13 do_check() tests the lock, then RCU, then preemption, then
+		 * check_reference_leak(); 6.14's check_resource_leak() tests the lock, the
+		 * references, then saved irq flags, then RCU, then preemption, with
 		 * messages that name the exit.
 		 */
 		bool v614 = bpf_kver_at_least(6, 14);
@@ -420,12 +426,29 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			report_leaks(run, ts, 0,
 				     "an owning reference must be dropped, inserted or stashed "
 				     "before the program exits (the acquiring call is shown)");
+		if (ts->nr_irq) /* 6.14 and later only: the kfuncs' release */
+			bpf_report(-EINVAL,
+				   "a program must restore every interrupt state it saved before it "
+				   "exits",
+				   "BPF_EXIT instruction in main prog cannot be used inside "
+				   "bpf_local_irq_save-ed region");
 		if (ts->rcu_depth)
 			bpf_report(-EINVAL,
 				   "a program must leave its RCU read-side sections before it exits",
 				   v614 ? "BPF_EXIT instruction in main prog cannot be used inside "
 					  "bpf_rcu_read_lock-ed region"
 					: "bpf_rcu_read_unlock is missing");
+		/* 6.10 to 6.13 count the missing enables; 6.14 names the exit, after RCU */
+		if (ts->preempt_depth && v614)
+			bpf_report(-EINVAL,
+				   "a program must re-enable preemption before it exits",
+				   "BPF_EXIT instruction in main prog cannot be used inside "
+				   "bpf_preempt_disable-ed region");
+		else if (ts->preempt_depth)
+			bpf_report(-EINVAL,
+				   "a program must re-enable preemption before it exits",
+				   "%d bpf_preempt_enable%s missing", ts->preempt_depth,
+				   ts->preempt_depth == 1 ? " is" : "(s) are");
 		if (!v614)
 			report_leaks(run, ts, 0,
 				     "an owning reference must be dropped, inserted or stashed "

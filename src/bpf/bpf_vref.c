@@ -78,6 +78,8 @@ u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id
 
 	if (id == KFSIM_KFUNC_bpf_kptr_xchg) /* RET_PTR_TO_BTF_ID_OR_NULL, an acquire helper */
 		ret_null = acquire = true;
+	if (id == KFSIM_KFUNC_bpf_local_irq_save) /* acquire_irq_state(): the flag's id */
+		acquire = true;
 	if (id == KFSIM_KFUNC_bpf_rbtree_remove && kver < KERNEL_VERSION(6, 4, 0))
 		ret_null = false;
 	return (u8)(ret_null + acquire);

@@ -234,6 +234,10 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 	add(argv, &argc, work_inc);
 	add(argv, &argc, compat);
 	add(argv, &argc, kinc);
+	if (KFSIM_BPFCC_SYS_INCLUDE[0]) { /* <asm/types.h> for <linux/bpf.h>, searched last */
+		add(argv, &argc, "-idirafter");
+		add(argv, &argc, KFSIM_BPFCC_SYS_INCLUDE);
+	}
 	add(argv, &argc, "-c");
 	add(argv, &argc, u->source);
 	add(argv, &argc, "-o");

@@ -207,6 +207,139 @@ static void test_calls_under_lock(void **state)
 	assert_int_equal(run.nr_violations, 1);
 }
 
+/* ---- bpf_preempt_disable/enable (6.10) ---- */
+
+/* Begin a run in release @major.@minor (a run reads the version once, at its start). */
+static void begin_in(unsigned int major, unsigned int minor)
+{
+	kfsim_set_kernel_version(KERNEL_VERSION(major, minor, 0));
+	begin();
+}
+
+static void test_preempt_rules(void **state)
+{
+	/* 6.10 to 6.13 count the missing enables (6.12's do_check()) */
+	begin_in(6, 12);
+	bpf_preempt_disable();
+	end_expect("1 bpf_preempt_enable is missing");
+
+	begin_in(6, 12);
+	bpf_preempt_disable();
+	bpf_preempt_disable();
+	bpf_preempt_disable();
+	bpf_preempt_enable();
+	end_expect("2 bpf_preempt_enable(s) are missing");
+
+	/* 6.14's check_resource_leak() names the exit: the running 6.18 kernel's text */
+	begin_in(6, 14);
+	bpf_preempt_disable();
+	end_expect("BPF_EXIT instruction in main prog cannot be used inside "
+		   "bpf_preempt_disable-ed region");
+	assert_int_equal(run.nr_violations, 1);
+
+	begin_in(6, 16);
+	bpf_preempt_enable();
+	end_expect("unmatched attempt to enable preemption (kernel function bpf_preempt_enable)");
+
+	/* a kfunc, so not callable under a bpf_spin_lock; the count is unchanged */
+	begin_in(6, 16);
+	bpf_spin_lock(&g.glock);
+	bpf_preempt_disable();
+	bpf_spin_unlock(&g.glock);
+	end_expect("function calls are not allowed while holding a lock");
+	assert_int_equal(run.nr_violations, 1);
+
+	/* balanced, with graph kfuncs in between: clean */
+	begin_in(6, 16);
+	bpf_preempt_disable();
+	bpf_preempt_disable();
+	bpf_obj_drop(new_node(1));
+	bpf_preempt_enable();
+	bpf_preempt_enable();
+	end_clean();
+
+	/* a global function under it: refused up to 6.14, allowed from 6.15 (none may sleep) */
+	begin_in(6, 14);
+	bpf_preempt_disable();
+	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), -EINVAL);
+	bpf_preempt_enable();
+	end_expect("global function calls are not allowed with preemption disabled,\n"
+		   "use static function instead");
+	begin_in(6, 15);
+	bpf_preempt_disable();
+	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), 0);
+	bpf_preempt_enable();
+	end_clean();
+
+	/* not a kfunc before 6.10 */
+	begin_in(6, 9);
+	bpf_preempt_disable();
+	end_expect("extern (func ksym) 'bpf_preempt_disable': not found in kernel or module BTFs");
+	assert_int_equal(run.nr_violations, 1);
+}
+
+/* ---- bpf_local_irq_save/restore (6.14) ---- */
+
+static unsigned long irq_global_flag;
+
+static void test_irq_rules(void **state)
+{
+	unsigned long a, b;
+
+	/* not a kfunc before 6.14 */
+	begin_in(6, 13);
+	bpf_local_irq_save(&a);
+	end_expect("extern (func ksym) 'bpf_local_irq_save': not found in kernel or module BTFs");
+	assert_int_equal(run.nr_violations, 1);
+
+	/* balanced in the reverse order: clean; the save left its cookie in the flag */
+	begin_in(6, 14);
+	bpf_local_irq_save(&a);
+	bpf_local_irq_save(&b);
+	assert_int_not_equal(a, b);
+	bpf_local_irq_restore(&b);
+	bpf_local_irq_restore(&a);
+	end_clean();
+
+	begin_in(6, 16);
+	bpf_local_irq_save(&a);
+	bpf_local_irq_save(&b);
+	bpf_local_irq_restore(&a); /* refused: b stays the one to restore */
+	bpf_local_irq_restore(&b);
+	bpf_local_irq_restore(&a);
+	end_expect("cannot restore irq state out of order, expected id=2 acquired at insn_idx=");
+	assert_int_equal(run.nr_violations, 1);
+
+	begin_in(6, 16);
+	bpf_local_irq_save(&irq_global_flag);
+	end_expect("arg#0 doesn't point to an irq flag on stack");
+	assert_int_equal(run.nr_violations, 1);
+
+	begin_in(6, 16);
+	bpf_local_irq_save(&a);
+	a = 0;
+	bpf_local_irq_restore(&a);
+	end_expect("expected an initialized irq flag as arg#0");
+
+	begin_in(6, 16);
+	bpf_local_irq_save(&a);
+	end_expect("BPF_EXIT instruction in main prog cannot be used inside "
+		   "bpf_local_irq_save-ed region");
+
+	/* a global function with a flag saved: refused in 6.14, allowed from 6.15 */
+	begin_in(6, 14);
+	bpf_local_irq_save(&a);
+	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), -EINVAL);
+	bpf_local_irq_restore(&a);
+	end_expect("global function calls are not allowed with IRQs disabled,\n"
+		   "use static function instead");
+	begin_in(6, 15);
+	bpf_local_irq_save(&a);
+	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), 0);
+	bpf_local_irq_restore(&a);
+	end_clean();
+}
+
 /* ---- owning vs non-owning ---- */
 
 static void test_insert_needs_owning(void **state)
@@ -880,6 +1013,8 @@ int main(void)
 		ALL(test_remove_owning_refcounted),
 		ALL(test_abort_inside_less_cleans_up),
 		ALL(test_reports_outside_runs),
+		cmocka_unit_test_setup_teardown(test_preempt_rules, setup_616, teardown),
+		cmocka_unit_test_setup_teardown(test_irq_rules, setup_616, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,6 +57,23 @@ int lock_without_btf(void *ctx)
 	return 0;
 }
 
+/* nor has the array map: its value has no __kptr field to exchange (process_kptr_func()) */
+SEC("tc") __failure __msg("map 'slots' has to have BTF in order to use bpf_kptr_xchg")
+int xchg_without_btf(void *ctx)
+{
+	struct item *old;
+	struct slot *s;
+	int key = 0;
+
+	s = bpf_map_lookup_elem(&slots, &key);
+	if (!s)
+		return 0;
+	old = bpf_kptr_xchg(&s->item, NULL);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
 /* a program that needs no BTF still loads */
 SEC("tc") __success __retval(1)
 int plain_program(void *ctx)

@@ -12,6 +12,8 @@
 #include "../../../include/bpf-compat/kfsim_bpfrt.h"
 
 #define BPFRT_MSG 512
+/* the packet of the kernel's test runs (bpfrt_kernel.c), and a tc context's skb->len natively */
+#define BPFRT_TEST_PKT_LEN 64
 
 /** struct bpfrt_verdict - what one side (kfsim or the kernel) said about a program */
 struct bpfrt_verdict {

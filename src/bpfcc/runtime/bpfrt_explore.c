@@ -264,7 +264,9 @@ bool bpfrt_exit_rule(const char *msg)
 	for (size_t i = 0; i < sizeof(exit_rules) / sizeof(exit_rules[0]); i++)
 		if (!strncmp(msg, exit_rules[i], strlen(exit_rules[i])))
 			return true;
-	return false;
+	/* 6.10 to 6.13: "N bpf_preempt_enable is missing" / "N bpf_preempt_enable(s) are missing" */
+	return strstr(msg, " bpf_preempt_enable is missing") ||
+	       strstr(msg, " bpf_preempt_enable(s) are missing");
 }
 
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,

@@ -71,7 +71,7 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 		snprintf(out->msg, sizeof(out->msg), "%s",
 			 bpf_libbpf_last_warning[0] ? bpf_libbpf_last_warning : strerror(-err));
 	if (!err && test_runnable(p->section)) {
-		static unsigned char pkt[64];
+		static unsigned char pkt[BPFRT_TEST_PKT_LEN]; /* skb_ctx_fill() gives its length */
 		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = pkt, .data_size_in = sizeof(pkt),
 			    .repeat = 1);
 

@@ -18,6 +18,7 @@
  * Exit status: 0 when no program FAILs, 1 otherwise, 2 for a bad command line.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -476,6 +477,25 @@ static enum kfsim_bpf_prog_type prog_type(const char *section)
 	return KFSIM_BPF_PROG_SCHED_CLS;
 }
 
+/*
+ * A tc program's context as the kernel's BPF_PROG_TEST_RUN gives it for the referee's packet
+ * (bpfrt_kernel.c: BPFRT_TEST_PKT_LEN bytes, an IPv4 ethertype): skb->len is the whole frame (tc
+ * is an L2 program type) and skb->protocol the ethertype eth_type_trans() found, in network
+ * order.  Everything else stays zero, as before.  Offsets are the UAPI struct __sk_buff's
+ * (len at 0, protocol at 16), which never moves.
+ */
+static void skb_ctx_fill(const char *section, unsigned char *ctx)
+{
+	const char *s = section[0] == '?' ? section + 1 : section;
+	u32 len = BPFRT_TEST_PKT_LEN;
+	u32 protocol = htons(0x0800); /* ETH_P_IP */
+
+	if (strncmp(s, "tc", 2) && strncmp(s, "classifier", 10))
+		return;
+	memcpy(ctx + 0, &len, sizeof(len));
+	memcpy(ctx + 16, &protocol, sizeof(protocol));
+}
+
 struct call {
 	const struct kfsim_bpfrt_prog *p;
 	void *ctx;
@@ -564,6 +584,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 		int ret = 0;
 
 		memset(ctx, 0, sizeof(ctx));
+		skb_ctx_fill(p->section, ctx);
 		kfsim_bpf_run(&run, p->name, call_prog, &c, &opts, &ret);
 		if (i == 0 && !run.aborted) {
 			out->has_retval = true;

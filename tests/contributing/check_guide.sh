@@ -76,7 +76,7 @@ text[end:end] = open(fragment).read().rstrip("\n").split("\n")
 open(path, "w").write("\n".join(text))
 PY
 cp "$here/kfunc_guide/bpf_guide.c" "$tree/src/bpf/bpf_guide.c"
-grep -q '^set(bpf_kfunc_srcs .*bpf_rcu)$' "$tree/src/bpf/CMakeLists.txt" || fail "no bpf_kfunc_srcs"
+grep -q '^set(bpf_kfunc_srcs .*)$' "$tree/src/bpf/CMakeLists.txt" || fail "no bpf_kfunc_srcs"
 sed -i 's/^set(bpf_kfunc_srcs \(.*\))$/set(bpf_kfunc_srcs \1 bpf_guide)/' "$tree/src/bpf/CMakeLists.txt"
 
 # the files touched are exactly those the guide names

@@ -134,7 +134,7 @@ static __attribute__((format(printf, 4, 5))) void fio_err(struct kfsim_problem_l
 							   const char *file, long line,
 							   const char *fmt, ...)
 {
-	char where[1024]; /* the list keeps 1 KiB of one problem */
+	char where[PATH_MAX + 32]; /* the whole path: the list cuts its front if it must */
 	va_list ap;
 
 	if (line && file)

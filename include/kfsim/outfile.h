@@ -142,7 +142,8 @@ void kfsim_outfile_abort(struct kfsim_outfile *of);
  * the new files that had no target.  In-place targets (devices, FIFOs) cannot be taken back.
  * On return every file is ended, whatever the result.
  *
- * Return: 0, or the first error (and then no target has changed).
+ * Return: 0, or the first error (and then no target has changed); -EINVAL when two of the
+ * files replace the same file (one would be lost in silence).
  */
 int kfsim_outfile_commit_all(struct kfsim_outfile *files, size_t nr);
 

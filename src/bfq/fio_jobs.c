@@ -47,6 +47,11 @@
 #define FIO_ERR_VERIFY 4u
 #define FIO_MAX_INCLUDE_DEPTH 8
 /*
+ * Included files in all, side by side or nested (fio has no bound): each is read whole, up to
+ * FIO_MAX_FILE_BYTES, so this bounds the reading of one job file.
+ */
+#define FIO_MAX_INCLUDES 64
+/*
  * The most a job file (each included one too) may hold.  A job file is a few KiB; the bound is
  * there for what is no job file at all: /dev/zero or /dev/urandom given as --fio never ends,
  * and reading it line by line would never return.
@@ -122,7 +127,7 @@ struct fio_parser {
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
-	char *paths[FIO_MAX_INCLUDE_DEPTH + 1];	/* file names, kept for the messages */
+	char *paths[FIO_MAX_INCLUDES + 1];	/* file names, kept for the messages */
 	unsigned int nr_paths;
 	sector_t capacity;
 	/* deferred problems already reported: a [global] line is named once, not per job */
@@ -134,7 +139,7 @@ static __attribute__((format(printf, 4, 5))) void fio_err(struct kfsim_problem_l
 							   const char *file, long line,
 							   const char *fmt, ...)
 {
-	char where[1024]; /* the list keeps 1 KiB of one problem */
+	char where[PATH_MAX + 32]; /* the whole path: the list cuts its front if it must */
 	va_list ap;
 
 	if (line && file)
@@ -1390,8 +1395,13 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 	char path[PATH_MAX], dir[PATH_MAX];
 	FILE *inc;
 
-	if (depth >= FIO_MAX_INCLUDE_DEPTH || p->nr_paths == ARRAY_SIZE(p->paths)) {
+	if (depth >= FIO_MAX_INCLUDE_DEPTH) {
 		fio_err(&p->errs, file, line, "include: nested too deep");
+		return;
+	}
+	if (p->nr_paths == ARRAY_SIZE(p->paths)) {
+		fio_err(&p->errs, file, line, "include: more than %u included files",
+			FIO_MAX_INCLUDES);
 		return;
 	}
 	if (arg[0] != '/' && file) {

@@ -549,24 +549,36 @@ void kfsim_bfq_job_default(struct kfsim_bfq_job *job)
 }
 
 /*
+ * "12.5%", "1.5g", "8192.5m", "1.5ms": fio's number parser stops at the '.', so in a job file
+ * size=12.5% is 12 bytes, size=8192.5m 8192 bytes and thinktime=1.5ms 1 us (kfsim reads job
+ * files as fio does).  A --job spec is kfsim's own syntax, written on a command line or by the
+ * playground, where nobody means that: a number with a fraction and then a unit or '%' is
+ * refused, in each part of the value (bs=4k,8.5k; bsrange=4k-8.5k).  Returns the part, or NULL.
+ */
+static const char *fraction_with_unit(const char *value)
+{
+	for (const char *part = value; part; part = strpbrk(part, ",-:")) {
+		const char *dot;
+
+		if (part != value)
+			part++;
+		if (!isdigit((unsigned char)*part))
+			continue;
+		dot = part + strspn(part, "0123456789");
+		if (*dot != '.')
+			continue;
+		dot++;
+		dot += strspn(dot, "0123456789");
+		if (*dot == '%' || isalpha((unsigned char)*dot))
+			return part;
+	}
+	return NULL;
+}
+
+/*
  * "name=a,bs=4k,8k,rw=randrw": items split at commas; an item without '=' continues the
  * value before it, so fio's READ,WRITE forms (bs=4k,8k, rate=1m,2m) read as fio reads them.
  */
-/*
- * "12.5%": fio's size parser stops at the '.', so a job file's size=12.5% is 12 bytes (kfsim
- * reads job files as fio does).  A --job spec is kfsim's own syntax, written on a command line
- * or by the playground, where nobody means 12 bytes: there it is refused.
- */
-static bool fraction_of_percent(const char *value)
-{
-	const char *dot;
-
-	if (!isdigit((unsigned char)*value))
-		return false;
-	dot = value + strspn(value, "0123456789");
-	return *dot == '.' && dot[1 + strspn(dot + 1, "0123456789")] == '%';
-}
-
 int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbuf, size_t errlen)
 {
 	struct kfsim_bfq_job job;
@@ -580,6 +592,7 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 	strcpy(buf, spec);
 	for (item = buf; item && *item; item = next) {
 		char *eq = strchr(item, '='), *comma = strchr(item, ',');
+		const char *fraction;
 		int err;
 
 		if (!eq || (comma && comma < eq)) {
@@ -599,9 +612,14 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 			}
 		}
 		*eq = '\0';
-		if (fraction_of_percent(eq + 1))
+		fraction = fraction_with_unit(eq + 1);
+		if (fraction && fraction[strspn(fraction, "0123456789.")] == '%')
 			return job_err(errbuf, errlen, "%s: '%s': percentages are whole (fio reads "
-				       "this as %llu bytes)", item, eq + 1, strtoull(eq + 1, NULL, 10));
+				       "this as %llu bytes)", item, eq + 1, strtoull(fraction, NULL, 10));
+		if (fraction)
+			return job_err(errbuf, errlen, "%s: '%s': numbers are whole (fio stops at the "
+				       "'.' and reads %llu, without the unit)", item, eq + 1,
+				       strtoull(fraction, NULL, 10));
 		err = kfsim_bfq_job_set(&job, item, eq + 1, &prioclass, errbuf, errlen);
 		if (err)
 			return err;

@@ -19,18 +19,22 @@
  * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
  * and /proc/PID/ns/net reach only the program's own processes).  A process of the new PID
  * namespace has to be its init; kfsim is (exec_init()), so that the program, its child, keeps
- * the signal defaults of any other process.
+ * the signal defaults of any other process.  The kfsim the caller started waits outside and
+ * stands for the program: the signals sent to it go on to the program, its exit status is the
+ * program's, and killing it kills the program.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -122,10 +126,25 @@ static int hide_nsfs_mounts(void)
 
 static volatile sig_atomic_t program_pid;
 
-static void pass_on(int sig)
+/*
+ * A signal sent to us (kill, a supervisor's SIGINT or SIGTERM) goes on to the program, as it
+ * reached the program itself before kfsim stood in between.  Not one the kernel sent the whole
+ * process group (a terminal's ^C, ^\, hangup): the program, in that group, got it already.
+ */
+static void pass_on(int sig, siginfo_t *info, void *context)
 {
-	if (program_pid > 0)
+	(void)context;
+	if (program_pid > 0 && info->si_code != SI_KERNEL)
 		kill(program_pid, sig);
+}
+
+static void pass_signals_on(void)
+{
+	static const int passed[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_sigaction = pass_on, .sa_flags = SA_SIGINFO | SA_RESTART };
+
+	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
+		sigaction(passed[i], &sa, NULL);
 }
 
 /* A wait status as an exit status: the program's, or 128 + the signal that ended it. */
@@ -141,17 +160,11 @@ static int exit_status(int status)
  */
 static void exec_init(pid_t program)
 {
-	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-	struct sigaction sa = { .sa_handler = pass_on };
 	int status;
 	pid_t pid;
 
 	program_pid = program;
-	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
-		sigaction(passed[i], &sa, NULL);
-	/* a terminal's ^C and ^\ reach the program itself (same process group): not twice */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	pass_signals_on();
 	for (;;) {
 		pid = wait(&status);
 		if (pid == program)
@@ -168,15 +181,10 @@ static void exec_init(pid_t program)
  */
 static void wait_outside(pid_t init)
 {
-	static const int passed[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-	struct sigaction sa = { .sa_handler = pass_on };
 	int status;
 
 	program_pid = init;
-	for (size_t i = 0; i < sizeof(passed) / sizeof(passed[0]); i++)
-		sigaction(passed[i], &sa, NULL);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	pass_signals_on();
 	while (waitpid(init, &status, 0) < 0)
 		if (errno != EINTR)
 			_exit(1);
@@ -187,7 +195,7 @@ int kfsim_exec_own_netns(char *why, size_t size)
 {
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
-	int err = 0;
+	int alive[2], err = 0;
 	pid_t pid;
 
 	if (unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)) {
@@ -219,12 +227,25 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	if (err)
 		return snprintf(why, size, "cannot hide the machine's named network namespaces "
 				"(%s)", strerror(-err)), err;
+	if (pipe2(alive, O_CLOEXEC))
+		return err = -errno, snprintf(why, size, "cannot make a pipe (%s)", strerror(-err)),
+		       err;
 	fflush(NULL);
 	pid = fork();	/* the first child is the new PID namespace's init */
 	if (pid < 0)
 		return err = -errno, snprintf(why, size, "cannot fork (%s)", strerror(-err)), err;
 	if (pid > 0)
-		wait_outside(pid);
+		wait_outside(pid);	/* keeps alive[1] open as long as it lives */
+	/*
+	 * The kfsim the caller started stands for the program: when it is killed (SIGKILL, which
+	 * it cannot pass on), so is init, and with init every process of its namespace.  The pipe
+	 * tells whether it died before the request was made.
+	 */
+	close(alive[1]);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) ||
+	    poll(&(struct pollfd){ .fd = alive[0], .events = POLLIN }, 1, 0))
+		_exit(1);
+	close(alive[0]);
 	/* init: its /proc, whose processes are the program's own */
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
 		fprintf(stderr, "kfsim exec: -%d: cannot mount /proc of its own PID namespace (%s)\n",

@@ -767,9 +767,10 @@ static int sweep_outputs(const struct plca_opts *o, const struct plca_sweep_poin
 	}
 	ret = kfsim_outfile_commit_group(group, nr_files);
 	if (ret)
-		return kfsim_cli_fail(CMD, ret, "cannot write %s%s%s", o->csv ? "the CSV file" : "",
+		return kfsim_cli_fail(CMD, ret, "cannot write %s%s%s%s", o->csv ? "the CSV file" : "",
 				      o->csv && o->svg_prefix ? " and " : "",
-				      o->svg_prefix ? "the plots" : "");
+				      o->svg_prefix ? "the plots" : "",
+				      ret == -EINVAL ? ": two of them name the same file" : "");
 	if (o->json)
 		json_sweep(o, points, nr);
 	else

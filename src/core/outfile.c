@@ -411,6 +411,33 @@ static char *keep_old(const char *target)
 	return NULL;
 }
 
+/*
+ * Do @a and @b replace the same file?  The same name in the same directory, however the two
+ * paths spell it ("x" and "./x"): each rename() would succeed and the second would replace the
+ * first in silence, so a group that names one file twice is refused instead.
+ */
+static bool same_target(const struct kfsim_outfile *a, const struct kfsim_outfile *b)
+{
+	const char *name_a = strrchr(a->target, '/'), *name_b = strrchr(b->target, '/');
+	char *dir_a, *dir_b;
+	struct stat st_a, st_b;
+	bool same;
+
+	if (!strcmp(a->target, b->target))
+		return true;
+	name_a = name_a ? name_a + 1 : a->target;
+	name_b = name_b ? name_b + 1 : b->target;
+	if (strcmp(name_a, name_b))
+		return false;
+	dir_a = dir_of(a->target);
+	dir_b = dir_of(b->target);
+	same = dir_a && dir_b && !stat(dir_a, &st_a) && !stat(dir_b, &st_b) &&
+	       st_a.st_dev == st_b.st_dev && st_a.st_ino == st_b.st_ino;
+	free(dir_a);
+	free(dir_b);
+	return same;
+}
+
 int kfsim_outfile_commit_group(struct kfsim_outfile *const *files, size_t nr)
 {
 	char **kept = nr > 1 ? calloc(nr, sizeof(*kept)) : NULL;
@@ -419,6 +446,10 @@ int kfsim_outfile_commit_group(struct kfsim_outfile *const *files, size_t nr)
 
 	if (nr > 1 && !kept)
 		err = -ENOMEM;
+	for (i = 0; i < nr && !err; i++)
+		for (size_t j = i + 1; j < nr && !err; j++)
+			if (files[i]->tmp && files[j]->tmp && same_target(files[i], files[j]))
+				err = -EINVAL;
 	for (i = 0; i < nr; i++) {
 		int ret = outfile_finish_data(files[i]);
 

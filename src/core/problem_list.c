@@ -5,6 +5,8 @@
 
 #include "problem_list.h"
 
+/* The most one problem keeps of its place and message. */
+#define PROBLEM_LIST_ONE 1024
 /* The longest ending: the separator is at most a few bytes ("; "). */
 #define PROBLEM_LIST_TAIL sizeof("; and 2147483647 more problems")
 
@@ -19,19 +21,35 @@ void kfsim_problem_list_init(struct kfsim_problem_list *list, char *buf, size_t 
 void kfsim_problem_list_vadd_at(struct kfsim_problem_list *list, int err, const char *where,
 				const char *fmt, va_list args)
 {
-	char one[1024];
-	size_t sep_len = list->nr ? strlen(list->sep) : 0, len;
-	int at;
+	char one[PROBLEM_LIST_ONE], msg[PROBLEM_LIST_ONE];
+	size_t sep_len = list->nr ? strlen(list->sep) : 0, len, where_len, msg_len, room;
 
 	if (!list->first_err)
 		list->first_err = err;
 	list->nr++;
-	at = snprintf(one, sizeof(one), "%s", where);
-	if (at < 0)
-		at = 0;
-	if ((size_t)at < sizeof(one))
-		vsnprintf(one + at, sizeof(one) - (size_t)at, fmt, args);
-	len = strlen(one);
+	if (vsnprintf(msg, sizeof(msg), fmt, args) < 0)
+		msg[0] = '\0';
+	/*
+	 * The place gives way to the message, not the reverse: a path of PATH_MAX bytes would
+	 * otherwise fill the problem and tell no reason at all.  It loses its beginning, as the
+	 * file's name and the line number are at its end.
+	 */
+	where_len = strlen(where);
+	msg_len = strlen(msg);
+	room = sizeof(one) - 1 - (msg_len < sizeof(one) / 2 ? msg_len : sizeof(one) / 2);
+	if (where_len > room) {
+		memcpy(one, "...", 3);
+		memcpy(one + 3, where + where_len - (room - 3), room - 3);
+		len = room;
+	} else {
+		memcpy(one, where, where_len);
+		len = where_len;
+	}
+	if (msg_len > sizeof(one) - 1 - len)
+		msg_len = sizeof(one) - 1 - len;
+	memcpy(one + len, msg, msg_len);
+	len += msg_len;
+	one[len] = '\0';
 	if (list->nr == 1) {
 		/* the first is always told, cut to the buffer if it must be */
 		if (list->size) {

@@ -4,6 +4,8 @@
  * the reading), allocation in the spec's arena,
  * typed access to libyaml nodes, and the key check every mapping goes through.
  */
+#include <limits.h>
+
 #include "ynl_parse_internal.h"
 
 /* -- errors and allocation ------------------------------------------------------------- */
@@ -11,7 +13,7 @@
 static void __attribute__((format(printf, 3, 0)))
 tell(struct ynl_parser *p, const yaml_node_t *node, const char *fmt, va_list ap)
 {
-	char where[1024]; /* the list keeps 1 KiB of one problem */
+	char where[PATH_MAX + 32]; /* the whole path: the list cuts its front if it must */
 
 	snprintf(where, sizeof(where), "%s:%zu:%zu: ", p->path,
 		 node ? node->start_mark.line + 1 : 1, node ? node->start_mark.column + 1 : 1);

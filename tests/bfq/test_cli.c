@@ -41,6 +41,19 @@ static void test_bad_command_lines(void **state)
 		     "percentages are whole (fio reads this as 12 bytes)");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,offset=0.%", NULL },
 		     "offset: '0.%'");
+	/*
+	 * and so does every number with a fraction before its unit: fio 3.33 reads size=8192.5m
+	 * as 8192 bytes, thinktime=1.5ms as 1 us, bs=4k,8.5k's write size as 8 bytes (measured
+	 * with fio --debug=parse); --job once ran them so, with no word
+	 */
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,size=8192.5m", NULL },
+		     "size: '8192.5m': numbers are whole (fio stops at the '.' and reads 8192");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,thinktime=1.5ms",
+					     NULL }, "thinktime: '1.5ms': numbers are whole");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,bs=4k,8.5k", NULL },
+		     "bs: '4k,8.5k': numbers are whole (fio stops at the '.' and reads 8,");
+	expect_usage((const char *const[]){ "bfq", "sim", "--job", "rw=read,size=12.5e1%", NULL },
+		     "size: '12.5e1%': numbers are whole");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--sched", "cfq", NULL },
 		     "--sched");
 	expect_usage((const char *const[]){ "bfq", "sim", "--job", JOB_A, "--disk", "triple",

@@ -264,6 +264,7 @@ static void test_invariants_on_generated_drives(void **state)
 	};
 	const char *env = getenv("KFSIM_PHYSICS_RUNS");
 	unsigned int runs = env ? (unsigned int)strtoul(env, NULL, 10) : 300, refused = 0;
+	unsigned int moved = 0;
 
 	(void)state;
 	for (unsigned int r = 0; r < runs; r++) {
@@ -308,6 +309,7 @@ static void test_invariants_on_generated_drives(void **state)
 			check_actuator(kfsim_bfq_sim_hdd(sim), a, SWEEP_NS, what, false);
 			delivered += (double)kfsim_hdd_actuator_stats(kfsim_bfq_sim_hdd(sim), a).bytes;
 		}
+		moved += delivered > 0;
 		/* one link for all actuators: bytes over it within its rate, drain included */
 		end = max(SWEEP_NS, kfsim_hdd_now(kfsim_bfq_sim_hdd(sim)));
 		link_cap = p->link_mb_s * 1e6 * (double)end * 1e-9 * 1.0001 + 2.0 * 1048576;
@@ -316,9 +318,15 @@ static void test_invariants_on_generated_drives(void **state)
 				 delivered, p->link_mb_s, (unsigned long long)end, link_cap);
 		kfsim_bfq_sim_destroy(sim);
 	}
-	print_message("drive invariants held on %u generated drives and workloads (%u refused "
-		      "with a reason)\n", runs - refused, refused);
-	assert_true(refused < runs / 2);
+	print_message("drive invariants held on %u generated drives and workloads (%u moved bytes, "
+		      "%u refused with a reason)\n", runs - refused, moved, refused);
+	/*
+	 * Most runs measured (KFSIM_PHYSICS_RUNS=1 too: refused < runs / 2 was 0 < 0 there), and
+	 * most of those moved bytes: a run that moved none (buffered writes that no writeback
+	 * reached in the run may rightly move none) holds every bound without proving any.
+	 */
+	assert_true(runs > 0 && refused * 2 < runs);
+	assert_true(moved * 4 > (runs - refused) * 3);
 }
 
 /* A region four times the cache, read in a loop. */

@@ -233,7 +233,6 @@ static void test_endless_file_refused(void **state)
 	free(path);
 }
 
-/* fio's syntax: comments anywhere, READ,WRITE forms, ranges, flags, includes, ${VAR}. */
 /*
  * fio 3.33 reads lines with fgets() into 8192 bytes: an 8191-byte line is whole there and here
  * (kfsim once stopped at 1022 bytes and refused a job file fio runs); a longer one fio splits
@@ -270,6 +269,30 @@ static void test_long_lines_as_fio(void **state)
 	free(cfg);
 }
 
+/*
+ * Includes side by side are no nesting: a section that includes one file twelve times is read
+ * (fio reads it too); kfsim once refused the ninth as "nested too deep", counting every include
+ * of the whole file against the depth.
+ */
+static void test_includes_side_by_side(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char *inc = job_file("flat-inc", "size=1m\n", -1), *path;
+	char text[4096], why[2048];
+	int n = snprintf(text, sizeof(text), "[a]\nrw=read\n");
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "include %s\n", inc);
+	path = job_file("flat-includes", text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 1);
+	free(path);
+	free(inc);
+	free(cfg);
+}
+
+/* fio's syntax: comments anywhere, READ,WRITE forms, ranges, flags, includes, ${VAR}. */
 static void test_fio_syntax(void **state)
 {
 	char *inc = job_file("syntax-inc", "bsrange=4k-16k,8k-8k\n", -1);
@@ -1496,6 +1519,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_as_fio),
 		cmocka_unit_test(test_endless_file_refused),
 		cmocka_unit_test(test_long_lines_as_fio),
+		cmocka_unit_test(test_includes_side_by_side),
 		cmocka_unit_test(test_fio_syntax),
 		cmocka_unit_test(test_job_spec_mixes),
 		cmocka_unit_test(test_engine_depth_and_write_flags),

@@ -1347,6 +1347,38 @@ def attack_control_after_data():
           reply == 0 and sizes == {48: n}, f"setsockopt {reply}; ack sizes {sizes}")
 
 
+def attack_exec_signals():
+    """kfsim exec stands for its program: signals sent to it reach the program; killed, the
+    program dies with it (not left running, reparented, in a namespace nobody waits for)."""
+    print("kfsim exec's signals and exit statuses:")
+    marker = f"kfsim-exec-signals-{os.getpid()}"
+    for code in (0, 1, 255):
+        rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c", f"exit {code}"], env=exec_env())
+        check(f"the program's exit {code} is kfsim's", rc == code, f"exit {rc} {out.strip()}")
+    rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c", "kill -9 $$"], env=exec_env())
+    check("a program killed by SIGKILL: exit 137", rc == 137, f"exit {rc} {out.strip()}")
+    for sig, want in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, None)):
+        proc = subprocess.Popen([KFSIM, "exec", "--", "bash", "-c", f"exec -a {marker} sleep 30"],
+                                env=exec_env(), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        os.kill(proc.pid, sig)
+        try:
+            rc = proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = proc.wait()
+            rc = f"still running after {sig.name}: {rc}"
+        time.sleep(0.3)
+        left = run(["pgrep", "-f", marker])[1].strip()
+        if left:
+            for pid in left.split():
+                os.kill(int(pid), signal.SIGKILL)
+        check(f"{sig.name} sent to kfsim exec ends the program",
+              not left and (want is None or rc == want),
+              f"exit {rc}; {'program LEFT RUNNING: ' + left if left else 'program gone'}")
+
+
 ATTACKS = {
     "connections": attack_connections, "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
@@ -1356,7 +1388,7 @@ ATTACKS = {
     "flood": attack_flood_latency, "order": attack_control_after_data,
     "inproc": attack_inproc_kernel,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
-    "host_network": attack_host_network,
+    "host_network": attack_host_network, "exec_signals": attack_exec_signals,
 }
 
 

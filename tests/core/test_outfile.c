@@ -470,6 +470,28 @@ static void test_commit_all_write_error(void **state)
 	unlink(a);
 }
 
+/*
+ * One file named twice in a group ("x.svg" and "./x.svg", as `plca sweep --csv P-latency.svg
+ * --svg P` does): refused, the old file kept, rather than one output lost to the other.
+ */
+static void test_commit_all_same_target_twice(void **state)
+{
+	struct kfsim_outfile files[2];
+	char a[PATH_MAX], again[PATH_MAX];
+
+	put("a.svg", "old\n", 0644);
+	path_in(a, "a.svg");
+	path_in(again, "./a.svg");
+	assert_int_equal(kfsim_outfile_open(&files[0], a), 0);
+	assert_int_equal(kfsim_outfile_open(&files[1], again), 0);
+	fputs("csv\n", files[0].file);
+	fputs("svg\n", files[1].file);
+	assert_int_equal(kfsim_outfile_commit_all(files, 2), -EINVAL);
+	assert_string_equal(get("a.svg"), "old\n");
+	assert_int_equal(nr_entries(), 1);
+	unlink(a);
+}
+
 static void test_save(void **state)
 {
 	char path[PATH_MAX];
@@ -497,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_readonly_file),
 		cmocka_unit_test(test_commit_all_or_none),
 		cmocka_unit_test(test_commit_all_write_error),
+		cmocka_unit_test(test_commit_all_same_target_twice),
 		cmocka_unit_test(test_save),
 	};
 

@@ -92,7 +92,6 @@ static void test_count_survives_a_long_first_problem(void **state)
 	assert_string_equal(buf + strlen(buf) - strlen("; and 2 more problems"), "; and 2 more problems");
 }
 
-/* No buffer at all: the count and the error are still kept. */
 static void add_at(struct kfsim_problem_list *list, int err, const char *where,
 		   const char *fmt, ...)
 {
@@ -123,6 +122,30 @@ static void test_located_problem_whole(void **state)
 	assert_string_equal(buf, want);
 }
 
+/*
+ * A place of PATH_MAX bytes (a deep path) gives way to the message: its beginning is cut, its
+ * end (the file name and line) and the whole reason stay.
+ */
+static void test_long_place_keeps_the_message(void **state)
+{
+	struct kfsim_problem_list list;
+	char where[4096 + 16], buf[2048];
+	size_t len;
+
+	(void)state;
+	memset(where, 'd', 4096);
+	snprintf(where + 4096, sizeof(where) - 4096, "/a.fio:7: ");
+	kfsim_problem_list_init(&list, buf, sizeof(buf), "\n");
+	add_at(&list, -EINVAL, where, "bs: %s", "not a size");
+	assert_int_equal(kfsim_problem_list_finish(&list), -EINVAL);
+	len = strlen(buf);
+	assert_true(len < 1024);
+	assert_memory_equal(buf, "...ddd", 6);
+	assert_string_equal(buf + len - strlen("/a.fio:7: bs: not a size"),
+			    "/a.fio:7: bs: not a size");
+}
+
+/* No buffer at all: the count and the error are still kept. */
 static void test_no_buffer(void **state)
 {
 	struct kfsim_problem_list list;
@@ -142,6 +165,7 @@ int main(void)
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_count_survives_a_long_first_problem),
 		cmocka_unit_test(test_located_problem_whole),
+		cmocka_unit_test(test_long_place_keeps_the_message),
 		cmocka_unit_test(test_no_buffer),
 	};
 

@@ -180,6 +180,33 @@ static void test_sweep_failure_keeps_old_files(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * The CSV named as one of the plots ("--csv P-latency.svg --svg P"): refused with the reason,
+ * the old file kept; before, the plot was renamed over the new CSV and the sweep exited 0.
+ */
+static void test_sweep_csv_is_a_plot(void **state)
+{
+	char dir[] = "/tmp/kfsim-plca-sweep-XXXXXX";
+	char csv[256], prefix[256], svg[300];
+	struct cli_result r;
+	char *text;
+
+	sweep_paths(dir, csv, prefix);
+	snprintf(svg, sizeof(svg), "%s-latency.svg", prefix);
+	write_file(svg, "old svg\n");
+	RUN(&r, "plca", "sweep", "--nodes", "2", "--duration", "1", "--csv", svg, "--svg", prefix);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "two of them name the same file"));
+	cli_result_free(&r);
+	text = slurp(svg);
+	assert_string_equal(text, "old svg\n");
+	free(text);
+	unlink(svg);
+	snprintf(svg, sizeof(svg), "%s-throughput.svg", prefix);
+	assert_int_equal(access(svg, F_OK), -1);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_bad_command_lines(void **state)
 {
 	struct cli_result r;
@@ -266,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_trace_file),
 		cmocka_unit_test(test_sweep_files),
 		cmocka_unit_test(test_sweep_failure_keeps_old_files),
+		cmocka_unit_test(test_sweep_csv_is_a_plot),
 		cmocka_unit_test(test_bad_command_lines),
 		cmocka_unit_test(test_sim_from_ethtool_devices),
 		cmocka_unit_test(test_runtime_failure),

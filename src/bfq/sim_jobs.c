@@ -557,22 +557,23 @@ void kfsim_bfq_job_default(struct kfsim_bfq_job *job)
  */
 static const char *fraction_with_unit(const char *value)
 {
-	for (const char *part = value; part; part = strpbrk(part, ",-:")) {
-		const char *dot;
+	const char *part = value;
 
-		if (part != value)
-			part++;
-		if (!isdigit((unsigned char)*part))
-			continue;
-		dot = part + strspn(part, "0123456789");
-		if (*dot != '.')
-			continue;
-		dot++;
-		dot += strspn(dot, "0123456789");
-		if (*dot == '%' || isalpha((unsigned char)*dot))
-			return part;
+	for (;;) {
+		const char *dot = part + strspn(part, "0123456789");
+
+		if (dot != part && *dot == '.') {
+			dot++;
+			dot += strspn(dot, "0123456789");
+			if (*dot == '%' || isalpha((unsigned char)*dot))
+				return part;
+		}
+		/* the next part: past a separator, so the walk always moves ("-1" once hung) */
+		part = strpbrk(part, ",-:");
+		if (!part)
+			return NULL;
+		part++;
 	}
-	return NULL;
 }
 
 /*

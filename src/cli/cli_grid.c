@@ -674,14 +674,15 @@ struct partial {
 
 /*
  * The next whole line of @lines, or NULL at the end, for a last line cut short (no newline) and
- * for one beyond the bound (*@too_long).  A line with a NUL byte is returned empty, so it is
+ * for one beyond the bound (*@too_long) or without memory (*@nomem).  A line with a NUL byte is returned empty, so it is
  * told as no point rather than read up to the NUL.
  */
-static const char *read_line(struct kfsim_line_reader *lines, bool *too_long)
+static const char *read_line(struct kfsim_line_reader *lines, bool *too_long, bool *nomem)
 {
 	enum kfsim_line_status status = kfsim_line_reader_next(lines);
 
 	*too_long = status == KFSIM_LINE_TOO_LONG;
+	*nomem = status == KFSIM_LINE_NOMEM;
 	if (status != KFSIM_LINE_OK || !lines->ended)
 		return NULL;
 	return lines->has_nul ? "" : lines->text;
@@ -736,12 +737,12 @@ static int problem(const char *fmt, ...)
 static int read_header(struct partial *p, FILE *in)
 {
 	struct kfsim_line_reader lines;
-	bool too_long;
+	bool too_long, nomem;
 	const char *header;
 	int bad;
 
 	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
-	header = read_line(&lines, &too_long);
+	header = read_line(&lines, &too_long, &nomem);
 	bad = !header || kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) ||
 		  kfsim_rec_get_str(header, "fingerprint", p->fingerprint,
 				    sizeof(p->fingerprint)) ||
@@ -755,6 +756,8 @@ static int read_header(struct partial *p, FILE *in)
 	kfsim_line_reader_release(&lines);
 	if (bad)
 		p->grid[0] = '\0';
+	if (nomem)
+		return problem("'%s': no memory for its first line (-ENOMEM)", p->path);
 	if (too_long)
 		return problem("'%s' is not a kfsim partial result (its first line is longer than "
 			       "%u MiB)", p->path, PARTIAL_MAX_LINE >> 20);
@@ -772,7 +775,7 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 	int bad = 0;
 	u64 count = 0, end;
 	int nr_bad_lines = 0;
-	bool too_long;
+	bool too_long, nomem, read_err;
 
 	if (!in)
 		return problem("cannot read '%s': %s", p->path, strerror(errno));
@@ -789,7 +792,7 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			       all[0].grid, all[0].fingerprint, (unsigned long long)all[0].points);
 	}
 	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
-	while ((line = read_line(&lines, &too_long))) {
+	while ((line = read_line(&lines, &too_long, &nomem))) {
 		u64 point;
 		const char *rec = rec_find(line, "record");
 		const char *rec_end = rec ? skip_value(rec) : NULL;
@@ -827,10 +830,18 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 		}
 	}
 	kfsim_line_reader_release(&lines);
+	read_err = ferror(in);
 	fclose(in);
 	if (too_long)
 		return bad + problem("'%s': line %llu is longer than %u MiB: no point of this grid",
 				     p->path, (unsigned long long)count + 2, PARTIAL_MAX_LINE >> 20);
+	/* the reader stops for want of memory or at a read error too: those are not a cut file */
+	if (read_err)
+		return bad + problem("cannot read '%s' after line %llu: -EIO", p->path,
+				     (unsigned long long)count + 1);
+	if (nomem)
+		return bad + problem("'%s': no memory for line %llu (-ENOMEM)", p->path,
+				     (unsigned long long)count + 2);
 	return bad + problem("'%s' is cut short (no end line): was its slice still running?",
 			     p->path);
 }

@@ -186,6 +186,9 @@ static int parse_dev_line(struct kfsim_plca_net *net, struct line_ctx *ctx, char
 			return fail(ctx, ret, "%s: name or ifindex already in use", name);
 		if (ret == -EINVAL)
 			return fail(ctx, ret, "invalid interface name '%s'", name);
+		if (ret == -ENOSPC)
+			return fail(ctx, ret, "%s: no room: a namespace holds at most %d devices", name,
+				    KFSIM_PLCA_MAX_DEVS);
 		return fail(ctx, ret, "%s: cannot add the device", name);
 	}
 	if (!has_cfg)

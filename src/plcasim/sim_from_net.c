@@ -48,8 +48,12 @@ int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_na
 		}
 	}
 	if (!dev || !dev->phydev || !plca_capable(dev, &cfg)) {
-		pr_err("plca_sim: %s%s has no PHY with PLCA settings\n", dev_name ? "device " : "",
-		       dev_name ? dev_name : "no device");
+		if (!dev_name)
+			pr_err("plca_sim: no device has a PHY with PLCA settings\n");
+		else if (!dev)
+			pr_err("plca_sim: no device %s\n", dev_name);
+		else
+			pr_err("plca_sim: device %s has no PHY with PLCA settings\n", dev_name);
 		return -ENODEV;
 	}
 	for (int i = 0; (dev = kfsim_plca_net_dev_at(net, i)); i++) {

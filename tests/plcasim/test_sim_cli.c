@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,8 +270,57 @@ static void test_sim_from_ethtool_devices(void **state)
 	assert_usage_error(&r, "--dev needs --config");
 	RUN(&r, "plca", "sim", "--config", "builtin", "--dev", "eth3");
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "-ENODEV: builtin: eth3 has no PHY with PLCA settings"));
+	assert_non_null(strstr(r.err, "-ENODEV: builtin: eth3 has no PHY with PLCA settings\n"));
 	cli_result_free(&r);
+	RUN(&r, "plca", "sim", "--config", "builtin", "--dev", "eth9");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-ENODEV: builtin: no device eth9\n"));
+	cli_result_free(&r);
+	/* lo exists but has no PHY at all; eth3's PHY cannot do PLCA: not a node either */
+	RUN(&r, "plca", "sim", "--config", "builtin", "--dev", "lo");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-ENODEV: builtin: lo has no PHY with PLCA settings\n"));
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+}
+
+/* A config file of @nr devices, each with a PHY when @phy, on segment 0; its path in @path. */
+static void write_config(char *path, int nr, bool phy)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (int i = 0; i < nr; i++)
+		fprintf(f, "dev t%d%s\n", i, phy ? " phy oa-tc14" : "");
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Each way a --config names no segment the bus can run says which, not "has no PHY" for all. */
+static void test_config_without_segment(void **state)
+{
+	char path[] = "/tmp/kfsim-plca-config-XXXXXX";
+	struct cli_result r;
+
+	write_config(path, 3, false);
+	RUN(&r, "plca", "sim", "--config", path, "--duration", "1");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, ": no device has a PHY with PLCA settings\n"));
+	cli_result_free(&r);
+	unlink(path);
+	/* one device more than a namespace holds: the line that overflows, and why */
+	strcpy(path, "/tmp/kfsim-plca-config-XXXXXX");
+	write_config(path, 65, true);
+	RUN(&r, "plca", "sim", "--config", path, "--duration", "1");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "-ENOSPC: "));
+	assert_non_null(strstr(r.err, ": line 65: t64: no room: a namespace holds at most 64 "
+				      "devices\n"));
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+	unlink(path);
 }
 
 static void test_runtime_failure(void **state)
@@ -296,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_csv_is_a_plot),
 		cmocka_unit_test(test_bad_command_lines),
 		cmocka_unit_test(test_sim_from_ethtool_devices),
+		cmocka_unit_test(test_config_without_segment),
 		cmocka_unit_test(test_runtime_failure),
 	};
 

@@ -153,6 +153,20 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
 		     bool force);
 
 /**
+ * kfsim_cli_commit_files() - replace a command's output files, all or none
+ * @cmd: the subcommand, for the message
+ * @files: the files, each complete (kfsim_outfile_open()); committed or aborted here
+ * @nr: how many
+ *
+ * One transaction (kfsim_outfile_commit_group()); a failure is reported naming the file whose
+ * writing failed, or all of them when a rename did (those already renamed are put back), and
+ * saying so when two of them name the same file.
+ *
+ * Return: KFSIM_EXIT_OK, or kfsim_cli_fail()'s status.
+ */
+int kfsim_cli_commit_files(const char *cmd, struct kfsim_outfile *const *files, size_t nr);
+
+/**
  * kfsim_cli_commit_outputs() - replace a run's trace and plot, both or neither
  * @cmd: the subcommand, for the message
  * @trace: the run's trace (kfsim_trace_open()), ended here; used when @trace_path is set
@@ -160,8 +174,7 @@ int kfsim_cli_budget(const char *cmd, double estimate, double budget, const char
  * @plot: the run's plot, complete (kfsim_outfile_open()); used when @plot_path is set
  * @plot_path: the path the user named for it, or NULL for no plot
  *
- * One transaction (kfsim_outfile_commit_group()); a failure is reported naming the file whose
- * writing failed, or both when a rename did (the one already renamed is put back).
+ * kfsim_cli_commit_files() for the two files of a traced run.
  *
  * Return: KFSIM_EXIT_OK, or kfsim_cli_fail()'s status.
  */

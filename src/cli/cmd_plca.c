@@ -774,12 +774,9 @@ static int sweep_outputs(const struct plca_opts *o, const struct plca_sweep_poin
 					      o->svg_prefix);
 		}
 	}
-	ret = kfsim_outfile_commit_group(group, nr_files);
+	ret = kfsim_cli_commit_files(CMD, group, nr_files);
 	if (ret)
-		return kfsim_cli_fail(CMD, ret, "cannot write %s%s%s%s", o->csv ? "the CSV file" : "",
-				      o->csv && o->svg_prefix ? " and " : "",
-				      o->svg_prefix ? "the plots" : "",
-				      ret == -EINVAL ? ": two of them name the same file" : "");
+		return ret;
 	if (o->json)
 		json_sweep(o, points, nr);
 	else

@@ -139,6 +139,7 @@ static void test_failed_run_keeps_both_files(void **state)
 	int fd1 = mkstemp(trace), fd2 = mkstemp(plot);
 	const char *const bad_plots[] = { "/nonexistent-dir/s.svg", "/dev/full", "/tmp" };
 	struct cli_result r;
+	char want[200];
 
 	assert_int_equal(write(fd1, "old trace\n", 10), 10);
 	assert_int_equal(write(fd2, "old plot\n", 9), 9);
@@ -161,6 +162,17 @@ static void test_failed_run_keeps_both_files(void **state)
 	assert_int_equal(r.status, 1);
 	cli_result_free(&r);
 	assert_file_is(plot, "old plot\n");
+	/* the trace and the plot named as one file: refused with the reason, the old one kept */
+	assert_int_equal(cli_run(&r, (const char *const[]){ "bfq", "sim", "--job", JOB_A,
+							    "--duration", "0.05", "--trace", trace,
+							    "--svg", trace, NULL }), 0);
+	assert_int_equal(r.status, 1);
+	snprintf(want, sizeof(want), "kfsim bfq: -EINVAL: cannot write '%s' and '%s': two of them "
+		 "name the same file\n", trace, trace);
+	assert_string_equal(r.err, want);
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+	assert_file_is(trace, "old trace\n");
 	unlink(trace);
 	unlink(plot);
 }

@@ -188,7 +188,7 @@ static void test_sweep_failure_keeps_old_files(void **state)
 static void test_sweep_csv_is_a_plot(void **state)
 {
 	char dir[] = "/tmp/kfsim-plca-sweep-XXXXXX";
-	char csv[256], prefix[256], svg[300];
+	char csv[256], prefix[256], svg[300], want[1024];
 	struct cli_result r;
 	char *text;
 
@@ -197,7 +197,10 @@ static void test_sweep_csv_is_a_plot(void **state)
 	write_file(svg, "old svg\n");
 	RUN(&r, "plca", "sweep", "--nodes", "2", "--duration", "1", "--csv", svg, "--svg", prefix);
 	assert_int_equal(r.status, 1);
-	assert_non_null(strstr(r.err, "two of them name the same file"));
+	/* every file of the group named: which two collide is for the user to see */
+	snprintf(want, sizeof(want), "kfsim plca: -EINVAL: cannot write '%s', '%s-throughput.svg' "
+		 "and '%s': two of them name the same file\n", svg, prefix, svg);
+	assert_string_equal(r.err, want);
 	cli_result_free(&r);
 	text = slurp(svg);
 	assert_string_equal(text, "old svg\n");

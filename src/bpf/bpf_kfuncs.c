@@ -193,10 +193,9 @@ int kfsim_bpf_percpu_arg(const char *helper, const void *p)
 	return -EINVAL;
 }
 
-int kfsim_bpf_global_call_enter(const char *subprog)
+/* check_func_call()'s rules for a call of a global function, in the caller's state */
+static int global_call_rules(struct bpf_tstate *ts, const char *subprog)
 {
-	struct bpf_tstate *ts = &bpf_tstate;
-
 	if (ts->held)
 		return refused_under_lock(subprog,
 					  "a global function is verified on its own, with no lock "
@@ -232,6 +231,16 @@ int kfsim_bpf_global_call_enter(const char *subprog)
 		   "use static function instead");
 	bpf_leave();
 	return -EINVAL;
+}
+
+int kfsim_bpf_global_call_enter(const char *subprog)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	int err = global_call_rules(ts, subprog);
+
+	/* the function itself is checked as if nothing were open (bpf_global_subprog.c) */
+	bpf_global_enter(ts);
+	return err;
 }
 
 #include <kfsim/moduleparam.h>

@@ -78,7 +78,11 @@ static __attribute__((noinline)) void spin_lock_checked(struct bpf_spin_lock *lo
 	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_lock);
 	if (!ts || !lock_arg_ok(ts, lock))
 		goto out;
-	kfsim_bpf_raw_lock(lock);
+	/* a global function returned with it: taken natively, not held to this caller */
+	if (ts->held_by_global == lock)
+		ts->held_by_global = NULL;
+	else
+		kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
 	bpf_vref_lock(ts, true);
 	bpf_tl(ts, KFSIM_BPF_TL_LOCK, lock, NULL);

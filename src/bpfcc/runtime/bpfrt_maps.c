@@ -285,8 +285,19 @@ long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, i
 	e = hash_find(m, key);
 	if (e < 0)
 		return -ENOENT;
-	if (m->value_type) /* the element's lists and trees are freed with it */
-		kfsim_bpf_private_free(m->values + e * m->stride, m->value_type);
+	/*
+	 * The element's lists and trees are freed with it (bpf_obj_free_fields()), but its memory
+	 * stays a map value: a preallocated hash puts it back on its free list, and a program that
+	 * looked it up before the delete may still use it, lock included (the verifier does not
+	 * follow deletes; measured on the running 6.18: a lock of the deleted value is accepted).
+	 * So the value stays registered, emptied, until an update takes the slot again.
+	 */
+	if (m->value_type) {
+		void *v = m->values + e * m->stride;
+
+		kfsim_bpf_private_free(v, m->value_type);
+		kfsim_bpf_section_init(v, m->value_type, m->def->name);
+	}
 	m->used[e] = false;
 	return 0;
 }

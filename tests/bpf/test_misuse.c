@@ -640,12 +640,14 @@ static void test_global_function_checked_alone(void **state)
 		  "unmatched rcu read unlock (kernel function bpf_rcu_read_unlock)");
 	run_child(V(6, 18), global_rcu_inside_callers, NULL);
 	run_child(V(6, 18), global_left_locked,
-		  "BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed region");
+		  "BPF_EXIT instruction in main prog cannot be used inside "
+		  "bpf_spin_lock-ed region");
 	run_child(V(6, 13), global_left_locked, "bpf_spin_unlock is missing");
 	run_child(V(6, 18), global_left_locked_caller_unlocks,
 		  "bpf_spin_unlock without taking a lock");
 	run_child(V(6, 18), global_left_locked_caller_relocks,
-		  "BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed region");
+		  "BPF_EXIT instruction in main prog cannot be used inside "
+		  "bpf_spin_lock-ed region");
 	run_child(V(6, 18), global_left_preempt_off,
 		  "BPF_EXIT instruction in main prog cannot be used inside bpf_preempt_disable-ed "
 		  "region");

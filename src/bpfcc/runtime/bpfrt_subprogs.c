@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The entry and exit of a global (non-static) subprogram.  The verifier checks a global function on its
- * own, as if called with no lock, and refuses a call to one while a bpf_spin_lock is held
- * (check_func_call()); a static function is checked in its caller's state and may be called.
+ * The entry and exit of a global (non-static) subprogram.  The verifier checks a global
+ * function on its own, as if called with no lock, and refuses a call to one while a
+ * bpf_spin_lock is held (check_func_call()); a static function is checked in its caller's state
+ * and may be called.
  *
  * Natively a global subprogram is a plain C call.  When the BPF object has any,
  * kfsim-bpf-cc builds the program with -finstrument-functions, and gcc calls

@@ -594,6 +594,18 @@ int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void 
 void kfsim_bpf_verifier_ids(unsigned int n);
 
 /**
+ * kfsim_bpf_lookup_result() - a map lookup kfsim does not implement returned @value
+ * @value: the value's address, or NULL
+ *
+ * To the verifier a lookup's result is map_value_or_null until the program checks it: a lock
+ * of it unchecked is "R1 type=map_value_or_null expected=map_value, ptr_" (the running 6.18).
+ * Natively the check the program left out shows only as a NULL argument; kfsim takes a NULL
+ * lock argument for the lookup's result when the lookup returned NULL and no helper or kfunc
+ * was called in between.  kfsim-bpf-cc's runtime calls it after each bpf_map_lookup_elem().
+ */
+void kfsim_bpf_lookup_result(const void *value);
+
+/**
  * kfsim_bpf_helper_enter() - a BPF helper kfsim has no kfunc row for is about to run
  * @helper: its name ("bpf_map_lookup_elem"), for the report
  *

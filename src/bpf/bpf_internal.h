@@ -335,6 +335,13 @@ struct bpf_tstate {
 	} globals[BPF_MAX_GLOBAL_DEPTH];
 	struct bpf_spin_lock *held_by_global;
 	char global_exit_msg[96];
+	/* helper calls so far (kfsim_bpf_helper_enter()), and where the last NULL lookup was */
+	u64 nr_helpers;
+	struct {
+		bool valid;
+		u32 nr_calls;
+		u64 nr_helpers;
+	} null_lookup;
 };
 
 /* Entry and exit of a global subprogram, and the end of a run (bpf_global_subprog.c). */
@@ -342,6 +349,9 @@ void bpf_global_enter(struct bpf_tstate *ts);
 /* @check: report what a global function left open (false: only release, after an abort) */
 void bpf_global_run_end(struct bpf_tstate *ts, bool check);
 void bpf_global_run_reset(struct bpf_tstate *ts);
+
+/* The NULL lock argument is an unchecked lookup's result (bpf_kfuncs.c). */
+bool bpf_arg_is_null_lookup(const struct bpf_tstate *ts);
 
 extern __thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));
 

@@ -18,6 +18,13 @@ static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
 	char buf[160];
 	long long off;
 
+	if (!lock && bpf_arg_is_null_lookup(ts)) {
+		bpf_report(-EINVAL,
+			   "a map lookup's result must be checked for NULL before its lock is "
+			   "taken",
+			   "R1 type=map_value_or_null expected=map_value, ptr_");
+		return false;
+	}
 	if (!lock || !bpf_reach(lock, &v)) {
 		bpf_report(-EINVAL,
 			   lock ? bpf_explain_stale(lock, buf, sizeof(buf))

@@ -655,6 +655,49 @@ static void test_global_function_checked_alone(void **state)
 	run_child_how(V(6, 18), global_lock_released_at_run_end, NULL, true);
 }
 
+/* ---- a NULL lock argument straight from a lookup is the lookup's unchecked result ---- */
+
+static int lock_unchecked_lookup(void *ctx)
+{
+	kfsim_bpf_lookup_result(NULL); /* what kfsim-bpf-cc's runtime says after a NULL lookup */
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static int lock_null_after_a_kfunc(void *ctx)
+{
+	kfsim_bpf_lookup_result(NULL);
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static int lock_null_after_a_helper(void *ctx)
+{
+	kfsim_bpf_lookup_result(NULL);
+	kfsim_bpf_helper_enter("bpf_ktime_get_ns");
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static int lock_null_after_a_found_value(void *ctx)
+{
+	kfsim_bpf_lookup_result(&g);
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static void test_lock_of_unchecked_lookup(void **state)
+{
+	run_child(V(6, 18), lock_unchecked_lookup,
+		  "R1 type=map_value_or_null expected=map_value, ptr_");
+	run_child(V(6, 18), lock_null_after_a_kfunc, "R1 type=scalar expected=map_value, ptr_");
+	run_child(V(6, 18), lock_null_after_a_helper, "R1 type=scalar expected=map_value, ptr_");
+	run_child(V(6, 18), lock_null_after_a_found_value,
+		  "R1 type=scalar expected=map_value, ptr_");
+}
+
 static void test_registry_has_no_deprecated_flag(void **state)
 {
 	const struct kfsim_bpf_kfunc *k = kfsim_bpf_kfunc_find("bpf_rbtree_add");
@@ -688,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_registry_has_no_deprecated_flag),
 		cmocka_unit_test(test_rcu_sections_do_not_nest),
 		cmocka_unit_test(test_global_function_checked_alone),
+		cmocka_unit_test(test_lock_of_unchecked_lookup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
  * - a lock and a list head in a map value, in an array, a hash and an inner map: the value's own
  *   lock guards its head, no other; a map value is no object to drop; a hash element deleted
  *   after its lookup is still a value the program may lock (the verifier does not follow
- *   deletes, and the memory goes back to the map);
+ *   deletes, and the memory goes back to the map); an unchecked lookup's result is
+ *   map_value_or_null to the verifier (natively: NULL);
  * - a global function is checked on its own, after the main program: it starts with nothing
  *   open, and what it returns with open (a lock, an RCU section, preemption disabled) is not
  *   open in its caller: the caller's unlock is "without taking a lock", and the function's
@@ -318,6 +319,19 @@ int hash_value_locked_after_delete(void *ctx)
 	v->n = 3;
 	bpf_spin_unlock(&v->lock);
 	return v->n;
+}
+
+/* to the verifier the result is map_value_or_null until checked; natively it is NULL */
+SEC("tc") __failure __msg("R1 type=map_value_or_null expected=map_value, ptr_")
+int hash_value_locked_unchecked(void *ctx)
+{
+	struct boxv *v;
+	int k = 2;
+
+	v = bpf_map_lookup_elem(&hboxes, &k);
+	bpf_spin_lock(&v->lock);
+	bpf_spin_unlock(&v->lock);
+	return 0;
 }
 
 SEC("tc") __success __retval(10)

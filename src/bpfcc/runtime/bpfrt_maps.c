@@ -189,8 +189,18 @@ static __attribute__((noinline)) bool lookup_never_null(const struct bpfrt_map *
 	return idx < m->def->max_entries;
 }
 
+static void *lookup_elem(void *map, const void *key, const char *file, int line);
+
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
+{
+	void *value = lookup_elem(map, key, file, line);
+
+	kfsim_bpf_lookup_result(value); /* an unchecked NULL's lock names map_value_or_null */
+	return value;
+}
+
+static void *lookup_elem(void *map, const void *key, const char *file, int line)
 {
 	struct bpfrt_map *m = map_of(map);
 	struct kfsim_bpf_decision d = {.kfunc = "bpf_map_lookup_elem"};

@@ -594,6 +594,18 @@ int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void 
 void kfsim_bpf_verifier_ids(unsigned int n);
 
 /**
+ * kfsim_bpf_lookup_result() - a map lookup kfsim does not implement returned @value
+ * @value: the value's address, or NULL
+ *
+ * To the verifier a lookup's result is map_value_or_null until the program checks it: a lock
+ * of it unchecked is "R1 type=map_value_or_null expected=map_value, ptr_" (the running 6.18).
+ * Natively the check the program left out shows only as a NULL argument; kfsim takes a NULL
+ * lock argument for the lookup's result when the lookup returned NULL and no helper or kfunc
+ * was called in between.  kfsim-bpf-cc's runtime calls it after each bpf_map_lookup_elem().
+ */
+void kfsim_bpf_lookup_result(const void *value);
+
+/**
  * kfsim_bpf_helper_enter() - a BPF helper kfsim has no kfunc row for is about to run
  * @helper: its name ("bpf_map_lookup_elem"), for the report
  *
@@ -627,11 +639,29 @@ int kfsim_bpf_percpu_arg(const char *helper, const void *p);
  * The verifier checks a global function on its own, with no lock held, and so refuses a call
  * to one while a bpf_spin_lock is held (check_func_call(), 6.1 to 6.18): the call is reported
  * as "global function calls are not allowed while holding a lock,\nuse static function
- * instead".  kfsim-bpf-cc's runtime calls it at the entry of each global subprogram.
+ * instead".  kfsim-bpf-cc's runtime calls it at the entry of each global subprogram; the
+ * function's return must call kfsim_bpf_global_call_exit(), which gives the caller back the
+ * state set aside here.
  *
  * Return: 0, or -EINVAL after the report.
  */
 int kfsim_bpf_global_call_enter(const char *subprog);
+
+/**
+ * kfsim_bpf_global_call_exit() - a global BPF subprogram entered with
+ * kfsim_bpf_global_call_enter() returns
+ * @subprog: its name
+ *
+ * The verifier checks a global function on its own, after the main program: the RCU section,
+ * preemption count and lock of its caller are set aside at the entry and given back here, and
+ * one the function returns with open is its own exit's error ("BPF_EXIT instruction in main
+ * prog cannot be used inside bpf_rcu_read_lock-ed region", ... 6.14+), reported at the end of
+ * the run if the run broke no other rule.  kfsim-bpf-cc's runtime calls it at the exit of each
+ * global subprogram.
+ *
+ * Return: 0.
+ */
+int kfsim_bpf_global_call_exit(const char *subprog);
 
 /** kfsim_bpf_violations_total() - violations reported on this thread, in runs or not. */
 unsigned long kfsim_bpf_violations_total(void);

@@ -186,15 +186,18 @@ X(bpf_kptr_xchg, void *, (void *map_value, void *ptr),					\
   "stash an owned object in a map value's __kptr field and own what was there",		\
   "5.19 helper; local kptrs (bpf_obj_new objects) since 6.4")					\
 /**
- * bpf_rcu_read_lock() - enter an RCU read-side section (sleepable programs); sections nest
+ * bpf_rcu_read_lock() - enter an RCU read-side section (sleepable programs)
+ *
+ * Sections do not nest ("nested rcu read lock (kernel function bpf_rcu_read_lock)").
  */	\
 X(bpf_rcu_read_lock, void, (void),								\
   0, __KV(6, 2), 0, 0,										\
   "enter an RCU read-side section (sleepable programs)", "")					\
 /**
- * bpf_rcu_read_unlock() - leave the innermost RCU read-side section
+ * bpf_rcu_read_unlock() - leave the RCU read-side section
  *
- * Refused without a matching bpf_rcu_read_lock() ("unmatched rcu read unlock").
+ * Refused without a matching bpf_rcu_read_lock() ("unmatched rcu read unlock (kernel function
+ * bpf_rcu_read_unlock)").
  */	\
 X(bpf_rcu_read_unlock, void, (void),								\
   0, __KV(6, 2), 0, 0,										\

@@ -189,6 +189,8 @@ enum bpf_ref_kind {
  * reference, where the verifier still sees the dead one.  Speed-free: only drops pay.
  */
 #define BPF_QUARANTINE 32
+/* global subprograms set aside at once: the verifier allows 8 call frames (MAX_CALL_FRAMES) */
+#define BPF_MAX_GLOBAL_DEPTH 8
 
 /**
  * struct bpf_ref - one reference the program holds
@@ -317,7 +319,39 @@ struct bpf_tstate {
 	/* objects this run freed, kept from reuse until it ends: a ring, bpf_obj.c */
 	u32 nr_quarantined;
 	void *quarantine[BPF_QUARANTINE];
+	/*
+	 * Global subprograms being run (bpf_global_subprog.c): the verifier checks each on its
+	 * own, so the caller's RCU and preemption state are set aside at the entry and given back
+	 * at the exit; what one left open there is its own exit's error, reported at the end of
+	 * the run only if the program broke no rule of its own (the main program is checked
+	 * first).  A lock a global function returned with is still taken natively, and to the
+	 * caller not held.
+	 */
+	u32 nr_globals;
+	struct bpf_global_frame {
+		int rcu_depth;
+		int preempt_depth;
+		bool held;
+	} globals[BPF_MAX_GLOBAL_DEPTH];
+	struct bpf_spin_lock *held_by_global;
+	char global_exit_msg[96];
+	/* helper calls so far (kfsim_bpf_helper_enter()), and where the last NULL lookup was */
+	u64 nr_helpers;
+	struct {
+		bool valid;
+		u32 nr_calls;
+		u64 nr_helpers;
+	} null_lookup;
 };
+
+/* Entry and exit of a global subprogram, and the end of a run (bpf_global_subprog.c). */
+void bpf_global_enter(struct bpf_tstate *ts);
+/* @check: report what a global function left open (false: only release, after an abort) */
+void bpf_global_run_end(struct bpf_tstate *ts, bool check);
+void bpf_global_run_reset(struct bpf_tstate *ts);
+
+/* The NULL lock argument is an unchecked lookup's result (bpf_kfuncs.c). */
+bool bpf_arg_is_null_lookup(const struct bpf_tstate *ts);
 
 extern __thread struct bpf_tstate bpf_tstate __attribute__((tls_model("initial-exec")));
 

@@ -169,10 +169,30 @@ static int refused_under_lock(const char *callee, const char *why, const char *m
 
 int kfsim_bpf_helper_enter(const char *helper)
 {
+	bpf_tstate.nr_helpers++;
 	return refused_under_lock(helper,
 				  "while a bpf_spin_lock is held only bpf_spin_unlock and the graph "
 				  "kfuncs may be called; a helper is no exception",
 				  "function calls are not allowed while holding a lock");
+}
+
+void kfsim_bpf_lookup_result(const void *value)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+
+	ts->null_lookup.valid = !value;
+	ts->null_lookup.nr_calls = ts->nr_calls;
+	ts->null_lookup.nr_helpers = ts->nr_helpers;
+}
+
+/*
+ * Called from inside the kfunc that got the NULL (its own bpf_enter() counted it): nothing was
+ * called between the lookup and it, so the argument is most likely the unchecked result.
+ */
+bool bpf_arg_is_null_lookup(const struct bpf_tstate *ts)
+{
+	return ts->null_lookup.valid && ts->nr_calls == ts->null_lookup.nr_calls + 1 &&
+	       ts->nr_helpers == ts->null_lookup.nr_helpers;
 }
 
 int kfsim_bpf_percpu_arg(const char *helper, const void *p)
@@ -193,10 +213,9 @@ int kfsim_bpf_percpu_arg(const char *helper, const void *p)
 	return -EINVAL;
 }
 
-int kfsim_bpf_global_call_enter(const char *subprog)
+/* check_func_call()'s rules for a call of a global function, in the caller's state */
+static int global_call_rules(struct bpf_tstate *ts, const char *subprog)
 {
-	struct bpf_tstate *ts = &bpf_tstate;
-
 	if (ts->held)
 		return refused_under_lock(subprog,
 					  "a global function is verified on its own, with no lock "
@@ -232,6 +251,16 @@ int kfsim_bpf_global_call_enter(const char *subprog)
 		   "use static function instead");
 	bpf_leave();
 	return -EINVAL;
+}
+
+int kfsim_bpf_global_call_enter(const char *subprog)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	int err = global_call_rules(ts, subprog);
+
+	/* the function itself is checked as if nothing were open (bpf_global_subprog.c) */
+	bpf_global_enter(ts);
+	return err;
 }
 
 #include <kfsim/moduleparam.h>

@@ -18,6 +18,13 @@ static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
 	char buf[160];
 	long long off;
 
+	if (!lock && bpf_arg_is_null_lookup(ts)) {
+		bpf_report(-EINVAL,
+			   "a map lookup's result must be checked for NULL before its lock is "
+			   "taken",
+			   "R1 type=map_value_or_null expected=map_value, ptr_");
+		return false;
+	}
 	if (!lock || !bpf_reach(lock, &v)) {
 		bpf_report(-EINVAL,
 			   lock ? bpf_explain_stale(lock, buf, sizeof(buf))
@@ -78,7 +85,11 @@ static __attribute__((noinline)) void spin_lock_checked(struct bpf_spin_lock *lo
 	ts = bpf_enter(KFSIM_KFUNC_bpf_spin_lock);
 	if (!ts || !lock_arg_ok(ts, lock))
 		goto out;
-	kfsim_bpf_raw_lock(lock);
+	/* a global function returned with it: taken natively, not held to this caller */
+	if (ts->held_by_global == lock)
+		ts->held_by_global = NULL;
+	else
+		kfsim_bpf_raw_lock(lock);
 	ts->held = lock;
 	bpf_vref_lock(ts, true);
 	bpf_tl(ts, KFSIM_BPF_TL_LOCK, lock, NULL);

@@ -245,6 +245,7 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->rcu_depth = 0;
 	ts->preempt_depth = 0;
 	ts->nr_irq = 0;
+	bpf_global_run_reset(ts);
 	ts->claiming = NULL;
 	ts->less_leaked = NULL;
 	kfsim_bpf_less_acquired = 0;
@@ -453,8 +454,11 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			report_leaks(run, ts, 0,
 				     "an owning reference must be dropped, inserted or stashed "
 				     "before the program exits (the acquiring call is shown)");
+		/* then the global functions, checked after the main program */
+		bpf_global_run_end(ts, true);
 		ts->kfunc = NULL;
 	}
+	bpf_global_run_end(ts, false);
 	run_cleanup(ts);
 	ts->run = NULL;
 	bpf_obj_quarantine_flush();

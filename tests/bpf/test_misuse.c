@@ -503,6 +503,201 @@ static void test_version_gates(void **state)
 	run_child(V(6, 6), remove_from_other_tree, NULL);
 }
 
+/* ---- RCU sections do not nest; a global function is checked on its own ---- */
+
+static int rcu_nested(void *ctx)
+{
+	bpf_rcu_read_lock();
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+static int rcu_unmatched(void *ctx)
+{
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+/* the bodies of global functions, bracketed as kfsim-bpf-cc's runtime brackets them */
+static void global_rcu_lock(void)
+{
+	kfsim_bpf_global_call_enter("g_rcu_lock");
+	bpf_rcu_read_lock();
+	kfsim_bpf_global_call_exit("g_rcu_lock");
+}
+
+static void global_spin_lock(void)
+{
+	kfsim_bpf_global_call_enter("g_lock");
+	bpf_spin_lock(&g.glock);
+	kfsim_bpf_global_call_exit("g_lock");
+}
+
+static void global_preempt_disable(void)
+{
+	kfsim_bpf_global_call_enter("g_preempt_off");
+	bpf_preempt_disable();
+	kfsim_bpf_global_call_exit("g_preempt_off");
+}
+
+static int global_left_rcu_open(void *ctx)
+{
+	global_rcu_lock();
+	return 0;
+}
+
+/* the caller's unlock is the main program's error, which the verifier meets first */
+static int global_left_rcu_open_caller_unlocks(void *ctx)
+{
+	global_rcu_lock();
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+/* the caller's section is not the function's: nothing to unlock in it */
+static int global_closes_callers_rcu(void *ctx)
+{
+	bpf_rcu_read_lock();
+	kfsim_bpf_global_call_enter("g_rcu_unlock");
+	bpf_rcu_read_unlock();
+	kfsim_bpf_global_call_exit("g_rcu_unlock");
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+static int global_rcu_inside_callers(void *ctx)
+{
+	bpf_rcu_read_lock();
+	kfsim_bpf_global_call_enter("g_rcu_balanced");
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	kfsim_bpf_global_call_exit("g_rcu_balanced");
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+static int global_left_locked(void *ctx)
+{
+	global_spin_lock();
+	return 0;
+}
+
+static int global_left_locked_caller_unlocks(void *ctx)
+{
+	global_spin_lock();
+	bpf_spin_unlock(&g.glock);
+	return 0;
+}
+
+/* taken natively by the function, free to the caller: its lock must not spin on the word */
+static int global_left_locked_caller_relocks(void *ctx)
+{
+	global_spin_lock();
+	bpf_spin_lock(&g.glock);
+	bpf_spin_unlock(&g.glock);
+	return 0;
+}
+
+static int global_left_preempt_off(void *ctx)
+{
+	global_preempt_disable();
+	return 0;
+}
+
+/* two runs in one process: the first ends with the lock the function took released */
+static int global_lock_released_at_run_end(void *ctx)
+{
+	struct kfsim_bpf_run run;
+
+	kfsim_bpf_run(&run, "first", global_left_locked, NULL, NULL, NULL);
+	if (run.nr_violations != 1)
+		return 20;
+	kfsim_bpf_run(&run, "second", global_left_locked_caller_relocks, NULL, NULL, NULL);
+	if (run.nr_violations != 1 || !strstr(run.violations[0].msg, "bpf_spin_lock-ed region"))
+		return 21;
+	return 0;
+}
+
+static void test_rcu_sections_do_not_nest(void **state)
+{
+	run_child(V(6, 18), rcu_nested, "nested rcu read lock (kernel function bpf_rcu_read_lock)");
+	run_child(V(6, 12), rcu_nested, "nested rcu read lock (kernel function bpf_rcu_read_lock)");
+	run_child(V(6, 18), rcu_unmatched,
+		  "unmatched rcu read unlock (kernel function bpf_rcu_read_unlock)");
+}
+
+static void test_global_function_checked_alone(void **state)
+{
+	run_child(V(6, 18), global_left_rcu_open,
+		  "BPF_EXIT instruction in main prog cannot be used inside bpf_rcu_read_lock-ed "
+		  "region");
+	run_child(V(6, 13), global_left_rcu_open, "bpf_rcu_read_unlock is missing");
+	run_child(V(6, 18), global_left_rcu_open_caller_unlocks,
+		  "unmatched rcu read unlock (kernel function bpf_rcu_read_unlock)");
+	run_child(V(6, 18), global_closes_callers_rcu,
+		  "unmatched rcu read unlock (kernel function bpf_rcu_read_unlock)");
+	run_child(V(6, 18), global_rcu_inside_callers, NULL);
+	run_child(V(6, 18), global_left_locked,
+		  "BPF_EXIT instruction in main prog cannot be used inside "
+		  "bpf_spin_lock-ed region");
+	run_child(V(6, 13), global_left_locked, "bpf_spin_unlock is missing");
+	run_child(V(6, 18), global_left_locked_caller_unlocks,
+		  "bpf_spin_unlock without taking a lock");
+	run_child(V(6, 18), global_left_locked_caller_relocks,
+		  "BPF_EXIT instruction in main prog cannot be used inside "
+		  "bpf_spin_lock-ed region");
+	run_child(V(6, 18), global_left_preempt_off,
+		  "BPF_EXIT instruction in main prog cannot be used inside bpf_preempt_disable-ed "
+		  "region");
+	run_child(V(6, 12), global_left_preempt_off, "1 bpf_preempt_enable is missing");
+	run_child_how(V(6, 18), global_lock_released_at_run_end, NULL, true);
+}
+
+/* ---- a NULL lock argument straight from a lookup is the lookup's unchecked result ---- */
+
+static int lock_unchecked_lookup(void *ctx)
+{
+	kfsim_bpf_lookup_result(NULL); /* what kfsim-bpf-cc's runtime says after a NULL lookup */
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static int lock_null_after_a_kfunc(void *ctx)
+{
+	kfsim_bpf_lookup_result(NULL);
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static int lock_null_after_a_helper(void *ctx)
+{
+	kfsim_bpf_lookup_result(NULL);
+	kfsim_bpf_helper_enter("bpf_ktime_get_ns");
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static int lock_null_after_a_found_value(void *ctx)
+{
+	kfsim_bpf_lookup_result(&g);
+	bpf_spin_lock(NULL);
+	return 0;
+}
+
+static void test_lock_of_unchecked_lookup(void **state)
+{
+	run_child(V(6, 18), lock_unchecked_lookup,
+		  "R1 type=map_value_or_null expected=map_value, ptr_");
+	run_child(V(6, 18), lock_null_after_a_kfunc, "R1 type=scalar expected=map_value, ptr_");
+	run_child(V(6, 18), lock_null_after_a_helper, "R1 type=scalar expected=map_value, ptr_");
+	run_child(V(6, 18), lock_null_after_a_found_value,
+		  "R1 type=scalar expected=map_value, ptr_");
+}
+
 static void test_registry_has_no_deprecated_flag(void **state)
 {
 	const struct kfsim_bpf_kfunc *k = kfsim_bpf_kfunc_find("bpf_rbtree_add");
@@ -534,6 +729,9 @@ int main(void)
 		cmocka_unit_test(test_held_lock_message_two_lines),
 		cmocka_unit_test(test_version_gates),
 		cmocka_unit_test(test_registry_has_no_deprecated_flag),
+		cmocka_unit_test(test_rcu_sections_do_not_nest),
+		cmocka_unit_test(test_global_function_checked_alone),
+		cmocka_unit_test(test_lock_of_unchecked_lookup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -262,12 +262,14 @@ static void test_preempt_rules(void **state)
 	begin_in(6, 14);
 	bpf_preempt_disable();
 	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), -EINVAL);
+	kfsim_bpf_global_call_exit("global_fn"); /* the function returns */
 	bpf_preempt_enable();
 	end_expect("global function calls are not allowed with preemption disabled,\n"
 		   "use static function instead");
 	begin_in(6, 15);
 	bpf_preempt_disable();
 	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), 0);
+	kfsim_bpf_global_call_exit("global_fn"); /* the function returns */
 	bpf_preempt_enable();
 	end_clean();
 
@@ -330,12 +332,14 @@ static void test_irq_rules(void **state)
 	begin_in(6, 14);
 	bpf_local_irq_save(&a);
 	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), -EINVAL);
+	kfsim_bpf_global_call_exit("global_fn"); /* the function returns */
 	bpf_local_irq_restore(&a);
 	end_expect("global function calls are not allowed with IRQs disabled,\n"
 		   "use static function instead");
 	begin_in(6, 15);
 	bpf_local_irq_save(&a);
 	assert_int_equal(kfsim_bpf_global_call_enter("global_fn"), 0);
+	kfsim_bpf_global_call_exit("global_fn"); /* the function returns */
 	bpf_local_irq_restore(&a);
 	end_clean();
 }

@@ -41,6 +41,9 @@ SKIP = {
     ("bpf-graph.md", "python3 tests/bpfcc/fuzz/bpf_fuzz.py"): "the fuzzer runs for minutes: "
                                                              "ctest runs bpfcc/fuzz_verifier",
     ("bpf-graph.md", "cd build && ctest -R bpfcc/fuzz"): "runs tests of this very suite",
+    ("bpf-graph.md", "bash tests/bpfcc/outside/compare.sh"):
+        "reads two scratch copies of kernel selftests, which are not in the repository, and "
+        "asks the running kernel for minutes: bpfcc/rules_sections runs the annotated part",
     ("own-tools.md", "kfsim exec --server \"$(kfsim kernel --print-path)\" -- python3 tools/net/ynl/cli.py"):
         "needs the kernel tree's tools/net/ynl: clients/ynl_cli runs it from linux-source",
 }

@@ -35,6 +35,12 @@ static const struct static_rule static_rules[] = {
 	 "pointer arithmetic or a dereference on a maybe-NULL pointer before the NULL check"},
 	{"pointer arithmetic on ptr_or_null_", "pointer arithmetic before the NULL check"},
 	{"direct access to bpf_", "a direct load or store of a special field is plain C natively"},
+	{"cannot be accessed directly by load/store",
+	 "a direct load or store of a map value's special field (bpf_spin_lock, bpf_list_head, "
+	 "bpf_rb_root, ...) is plain C natively"},
+	{"store to referenced kptr disallowed",
+	 "a plain store into a __kptr field (not through bpf_kptr_xchg) is plain C natively; "
+	 "kfsim sees at most the leak it causes"},
 	{"variable ptr_ access",
 	 "a variable offset into an object is a property of the program text"},
 	{"var_off", "a variable offset into an object is a property of the program text"},

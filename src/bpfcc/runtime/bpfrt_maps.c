@@ -189,8 +189,18 @@ static __attribute__((noinline)) bool lookup_never_null(const struct bpfrt_map *
 	return idx < m->def->max_entries;
 }
 
+static void *lookup_elem(void *map, const void *key, const char *file, int line);
+
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line);
 void *kfsim_bpfrt_map_lookup_elem(void *map, const void *key, const char *file, int line)
+{
+	void *value = lookup_elem(map, key, file, line);
+
+	kfsim_bpf_lookup_result(value); /* an unchecked NULL's lock names map_value_or_null */
+	return value;
+}
+
+static void *lookup_elem(void *map, const void *key, const char *file, int line)
 {
 	struct bpfrt_map *m = map_of(map);
 	struct kfsim_bpf_decision d = {.kfunc = "bpf_map_lookup_elem"};
@@ -285,8 +295,19 @@ long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, i
 	e = hash_find(m, key);
 	if (e < 0)
 		return -ENOENT;
-	if (m->value_type) /* the element's lists and trees are freed with it */
-		kfsim_bpf_private_free(m->values + e * m->stride, m->value_type);
+	/*
+	 * The element's lists and trees are freed with it (bpf_obj_free_fields()), but its memory
+	 * stays a map value: a preallocated hash puts it back on its free list, and a program that
+	 * looked it up before the delete may still use it, lock included (the verifier does not
+	 * follow deletes; measured on the running 6.18: a lock of the deleted value is accepted).
+	 * So the value stays registered, emptied, until an update takes the slot again.
+	 */
+	if (m->value_type) {
+		void *v = m->values + e * m->stride;
+
+		kfsim_bpf_private_free(v, m->value_type);
+		kfsim_bpf_section_init(v, m->value_type, m->def->name);
+	}
 	m->used[e] = false;
 	return 0;
 }

@@ -280,14 +280,16 @@ static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arriva
 	/* the run timer of the node's TO comes before a hold timer of the same instant */
 	la->commits = la->reaim && la->t_to <= t_hold;
 	until = la->commits ? la->t_to : t_hold;
-	if (until > sim->run_limit || (la->commits && bus_tail_in_flight(sim, node, la->t_to)))
+	/* a queued event in the stretch (another node's timer, most often) refuses it: ask first */
+	if (until > sim->run_limit || bus_next_live(sim) <= until ||
+	    (la->commits && bus_tail_in_flight(sim, node, la->t_to)))
 		return false;
 	/* mac_try(): the carrier, as the RS passes it through, has been off for the IFG */
 	if (bus_carrier(sim, node, true, BUS_NEVER, &off_at))
 		return false;
 	off_at = max(off_at, n->rs_carrier_off);
 	off_at = max(off_at, n->own_tx_end);
-	return !(off_at && now < off_at + BT(PLCA_SIM_IFG_BT)) && bus_next_live(sim) > until;
+	return !(off_at && now < off_at + BT(PLCA_SIM_IFG_BT));
 }
 
 /*

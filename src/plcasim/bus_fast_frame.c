@@ -18,12 +18,14 @@
  *   TO x decision: COMMIT ---- IFG (96 BT) ---- | ====== frame ====== |              (3)
  *
  * Each runs only when nothing else can act in the stretch: no signal on the wire or its tail on
- * the way, no MAC waiting on the carrier, no frame held, no other node pending or committed,
- * every PLCA node synchronised, no own clock, the node alone with its id, the next queued event
- * after the stretch (but run timers of earlier idle runs, which in a committed TO only count as
- * one event each), and the run going on at least until its end; (1) and (2) also need the
- * segment at rest in an idle run aimed at the cycle's end, with no frame queued anywhere, and no
- * trace.  What the bit-level path does is then done in the same order: the same state,
+ * the way, no MAC waiting on the carrier, no frame held, no other node committed, every PLCA
+ * node synchronised, no own clock, the node alone with its id, the next queued event after the
+ * stretch (but run timers of earlier idle runs, which in a committed TO only count as one event
+ * each), and the run going on at least until its end; (1) and (2) also need the segment at rest
+ * in an idle run aimed at the cycle's end, with no frame queued anywhere, and no trace.  (3)
+ * lets other nodes wait with frames PENDING or DELAY_PENDING (their pending_timers queued after
+ * the stretch, or lazy): nothing in the stretch acts on them (sim->fast_commit_shared counts
+ * those TOs).  What the bit-level path does is then done in the same order: the same state,
  * statistics, random draws, trace events, event counts and sequence numbers (timers that the
  * bit-level path would arm and later withdraw take theirs without being queued).  What follows
  * the frame's start stays with the event loop (and the per-TO model of bus_fast.c): (3) only
@@ -54,11 +56,17 @@ static bool only_run_timers_until(struct plca_sim *sim, u64 t)
 	return ok;
 }
 
-/* The segment is at rest but for what the caller looks at: nothing else can act on its own. */
+/*
+ * The segment is at rest but for what the caller looks at and for nodes that only wait: nothing
+ * else can act on its own before its next queued event.  Other nodes may be PENDING, or
+ * DELAY_PENDING with their pending_timer queued or lazy (the caller says which it allows): a
+ * signal that starts does nothing to them (only HELD frames collide, rs_signal_started()), and
+ * a lazy pending_timer acts at a TO decision only, none of which falls in a stretch.
+ */
 static bool segment_quiet(const struct plca_sim *sim)
 {
 	return !sim->nr_oc && !sim->nr_active && !sim->nr_waiters && !sim->nr_hold &&
-	       !sim->nr_lazy_pend && !sim->nr_unsynced && !sim->nr_committed && !bus_held_live(sim) &&
+	       !sim->nr_unsynced && !sim->nr_committed && !bus_held_live(sim) &&
 	       sim->seg.coord >= 0;
 }
 
@@ -111,8 +119,8 @@ static void lone_frame_end(struct plca_sim *sim, u32 node, u64 t_end)
 
 /*
  * The decision of TO @id, now, finds its owner pending: commit() and what follows up to the
- * frame's start, when the owner is the one node at work on a quiet segment and nothing queued
- * comes before the end of its IFG.  Return: false (nothing done) otherwise.
+ * frame's start, when the segment is quiet but for nodes that wait (segment_quiet()) and nothing
+ * queued comes before the end of the owner's IFG.  Return: false (nothing done) otherwise.
  */
 bool bus_fast_commit(struct plca_sim *sim, u32 id)
 {
@@ -120,7 +128,7 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 	struct bus_node *n;
 	int node;
 
-	if (!segment_quiet(sim) || sim->nr_pending != 1)
+	if (!segment_quiet(sim))
 		return false;
 	node = sole_owner(sim, id);
 	if (node < 0)
@@ -154,6 +162,7 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 	sim->nr_events++;
 	t_end = lone_ifg_over(sim, (u32)node);
 	sim->fast_commits++;
+	sim->fast_commit_shared += sim->nr_ds_busy > 1; /* another node's RS is not at rest */
 	lone_frame_end(sim, (u32)node, t_end);
 	return true;
 }
@@ -255,9 +264,10 @@ static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arriva
 	u32 id = (u32)n->cfg.plca.node_id, passed;
 
 	if (seg->state != SEG_WAIT_TO || seg->eval_pending || sim->nr_queued || sim->nr_ds_busy ||
-	    sim->trace || !segment_quiet(sim) || seg->idle_to != seg->node_cnt || !seg->to_ns ||
-	    !rs_active(n) || n->mac != MAC_IDLE || n->ifg_from || n->in_burst ||
-	    n->cfg.ignores_collisions || sole_owner(sim, id) != (int)node)
+	    sim->trace || !segment_quiet(sim) || sim->nr_lazy_pend ||
+	    seg->idle_to != seg->node_cnt || !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE ||
+	    n->ifg_from || n->in_burst || n->cfg.ignores_collisions ||
+	    sole_owner(sim, id) != (int)node)
 		return false;
 	/* seg_materialise() at the arrival: the TO current now, which must not begin right now */
 	passed = (u32)min_t(u64, (now - seg->to_start) / seg->to_ns, seg->node_cnt - seg->cur_id);
@@ -270,14 +280,16 @@ static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arriva
 	/* the run timer of the node's TO comes before a hold timer of the same instant */
 	la->commits = la->reaim && la->t_to <= t_hold;
 	until = la->commits ? la->t_to : t_hold;
-	if (until > sim->run_limit || (la->commits && bus_tail_in_flight(sim, node, la->t_to)))
+	/* a queued event in the stretch (another node's timer, most often) refuses it: ask first */
+	if (until > sim->run_limit || bus_next_live(sim) <= until ||
+	    (la->commits && bus_tail_in_flight(sim, node, la->t_to)))
 		return false;
 	/* mac_try(): the carrier, as the RS passes it through, has been off for the IFG */
 	if (bus_carrier(sim, node, true, BUS_NEVER, &off_at))
 		return false;
 	off_at = max(off_at, n->rs_carrier_off);
 	off_at = max(off_at, n->own_tx_end);
-	return !(off_at && now < off_at + BT(PLCA_SIM_IFG_BT)) && bus_next_live(sim) > until;
+	return !(off_at && now < off_at + BT(PLCA_SIM_IFG_BT));
 }
 
 /*

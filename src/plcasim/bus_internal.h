@@ -307,6 +307,7 @@ struct plca_sim {
 	u64 fast_beacon_skips; /* skips that began at a BEACON after the last TO */
 	u64 fast_commits;  /* lone TOs run from their decision to the frame (bus_fast_frame.c) */
 	u64 fast_commit_ends; /* of those, frames whose end they ran too, not queued */
+	u64 fast_commit_shared; /* of those, TOs taken while another node had a frame waiting */
 	u64 fast_arrivals; /* lone frames run from their arrival to their start (the same) */
 	u64 fast_holds;	   /* ... from their arrival to their hold timer's collision */
 	u64 fast_runs;	   /* idle runs' timers run at once, not queued (bus_plca.c) */

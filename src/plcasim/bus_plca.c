@@ -536,8 +536,8 @@ static void to_eval(struct plca_sim *sim)
 		lazy_pend_settle(sim, false);
 	next = bus_next_pending_id(sim, seg->cur_id);
 	if (next == seg->cur_id) {
-		/* a lone pending owner: up to its frame's start in one step (bus_fast_frame.c) */
-		if (sim->nr_pending == 1 && !sim->bit_level && bus_fast_commit(sim, next))
+		/* the one owner: up to its frame's start in one step (bus_fast_frame.c) */
+		if (!sim->bit_level && bus_fast_commit(sim, next))
 			return;
 		commit(sim, seg->cur_id);
 		return;

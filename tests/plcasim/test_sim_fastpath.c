@@ -57,7 +57,7 @@ struct outcome {
 	u64 fast_round_tos, fast_round_beacons, fast_round_parks;
 	u64 fast_commits, fast_arrivals, fast_holds, fast_runs;
 	u64 fast_next_cycles, fast_beacon_holds;
-	u64 fast_commit_ends;
+	u64 fast_commit_ends, fast_commit_shared;
 	char *trace;
 	size_t trace_len;
 };
@@ -137,6 +137,7 @@ static void run(const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed, int crs
 	out->fast_next_cycles = sim->fast_next_cycles;
 	out->fast_beacon_holds = sim->fast_beacon_holds;
 	out->fast_commit_ends = sim->fast_commit_ends;
+	out->fast_commit_shared = sim->fast_commit_shared;
 	if (trace) {
 		kfsim_plca_sim_set_trace(sim, NULL, 0);
 		assert_int_equal(kfsim_trace_close(&tr), 0);
@@ -161,8 +162,11 @@ static void free_outcome(struct outcome *o, u32 nr)
  */
 static u64 last_mid_skips, last_beacon_skips, last_round_tos, last_round_beacons, last_round_parks;
 static u64 last_commits, last_arrivals, last_holds, last_runs, last_next_cycles, last_beacon_holds;
-/* of the lone frames run from their TO's decision, those whose end it ran too (not queued) */
-static u64 last_commit_ends;
+/*
+ * of the frames run from their TO's decision, those whose end it ran too (not queued), and those
+ * taken while another node had a frame waiting
+ */
+static u64 last_commit_ends, last_commit_shared;
 
 /* Run @nodes both ways and require the same everything; return the fast run's counters. */
 static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32 nr, u64 seed,
@@ -177,9 +181,11 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 				 slow.fast_beacon_skips + slow.fast_round_tos +
 				 slow.fast_round_beacons + slow.fast_round_parks + slow.fast_commits +
 				 slow.fast_arrivals + slow.fast_holds + slow.fast_runs +
-				 slow.fast_next_cycles + slow.fast_beacon_holds + slow.fast_commit_ends,
+				 slow.fast_next_cycles + slow.fast_beacon_holds + slow.fast_commit_ends +
+				 slow.fast_commit_shared,
 			 0);
 	assert_true(fast.fast_commit_ends <= fast.fast_commits);
+	assert_true(fast.fast_commit_shared <= fast.fast_commits);
 	/* the wait for the next cycle stays off while a trace is written */
 	assert_true(fast.fast_beacon_holds <= fast.fast_next_cycles);
 	if (trace)
@@ -249,6 +255,7 @@ static void compare(const char *what, const struct plca_sim_node_cfg *nodes, u32
 	last_next_cycles = fast.fast_next_cycles;
 	last_beacon_holds = fast.fast_beacon_holds;
 	last_commit_ends = fast.fast_commit_ends;
+	last_commit_shared = fast.fast_commit_shared;
 	free_outcome(&fast, nr);
 	free_outcome(&slow, nr);
 }
@@ -315,6 +322,9 @@ static void test_bench_segments(void **state)
 	print_message("32 Poisson 10 ms: %llu idle runs' timers run at once\n",
 		      (unsigned long long)last_runs);
 	assert_true(last_runs > 100 / SCALE);
+	print_message("32 Poisson 10 ms: %llu frames from their TO's decision with another "
+		      "frame waiting\n", (unsigned long long)last_commit_shared);
+	assert_true(last_commit_shared > 20 / SCALE);
 	uniform(nodes, 8, PLCA_SIM_MODE_CSMA, PLCA_SIM_LOAD_SATURATED, 0, 64, 64, 0);
 	compare("8 saturated CSMA/CD", nodes, 8, 1, 0, &s, 1, true, NULL, NULL);
 	uniform(nodes, 8, PLCA_SIM_MODE_MIXED, PLCA_SIM_LOAD_POISSON, 500, 46, 1500, 0);
@@ -441,7 +451,7 @@ static void test_lone_frames(void **state)
 	struct step steps[MAX_STEPS];
 	struct rnd_state rnd;
 	u64 commits = 0, arrivals = 0, holds = 0, direct = 0, waits = 0, beacon_holds = 0;
-	u64 commit_ends = 0;
+	u64 commit_ends = 0, commit_shared = 0;
 	u32 runs = 0, used = 0, waited = 0;
 
 	(void)state;
@@ -496,6 +506,7 @@ static void test_lone_frames(void **state)
 					nr_steps, runs % 4 == 3, NULL, NULL);
 				commits += last_commits;
 				commit_ends += last_commit_ends;
+				commit_shared += last_commit_shared;
 				arrivals += last_arrivals;
 				holds += last_holds;
 				direct += last_runs;
@@ -517,6 +528,9 @@ static void test_lone_frames(void **state)
 	print_message("%llu of the lone frames from their TO's decision ended in the same step\n",
 		      (unsigned long long)commit_ends);
 	assert_true(commit_ends > 250 / SCALE);
+	print_message("%llu of them taken while another node had a frame waiting\n",
+		      (unsigned long long)commit_shared);
+	assert_true(commit_shared > 100 / SCALE);
 	print_message("waits for the next cycle in one step: %llu, %llu of them with held frames; "
 		      "both kinds on %u segments\n", (unsigned long long)waits,
 		      (unsigned long long)beacon_holds, waited);
@@ -583,6 +597,72 @@ static void test_frame_end_tie(void **state)
 	compare("frame end tie", nodes, 32, 5, 0, steps, 3, true, NULL, NULL);
 	assert_int_equal(last_commit_ends, 0);
 	assert_int_equal(last_commits, 1);
+}
+
+/*
+ * A TO taken from its decision while another node's frame waits (bus_fast_frame.c,
+ * bus_fast_commit()): two scripted frames for nodes 5 and 9 of a quiet 32-node segment, 1 us
+ * apart, found by a scan so that both turn PENDING and the first TO of the two commits in one
+ * step with the other's frame waiting.
+ * Then the edges of that step, from the decision to the end of the IFG (the frame's start):
+ * the run ending one nanosecond before that end (the model must leave the TO to the loop, which
+ * runs on in the next step), ending at that very instant (the model may take it), and a third
+ * scripted frame due at that instant (queued, so the loop runs it first: the model must leave
+ * the TO alone).  Both paths agree on each, and the count says which way it went.
+ */
+static void test_commit_shared_edges(void **state)
+{
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 32, .seed = 11};
+	struct step steps[4];
+	u64 t_arr = 0, t_ifg = 0;
+
+	(void)state;
+	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_NONE, 0, 64, 64, 0);
+	for (u64 t = 1000; t < 110000 && !t_ifg; t += 1000) {
+		struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
+		struct plca_sim_node_stats st;
+
+		assert_false(IS_ERR(sim));
+		/* node 9's frame 1 us later */
+		assert_int_equal(kfsim_plca_sim_inject(sim, 5, t, (u32)(t % 1501)), 0);
+		assert_int_equal(kfsim_plca_sim_inject(sim, 9, t + 1000, (u32)((t + 1000) % 1501)),
+				 0);
+		assert_int_equal(kfsim_plca_sim_run_until(sim, MS(4)), 0);
+		kfsim_plca_sim_node_stats(sim, 5, &st);
+		assert_int_equal(st.delivered, 1);
+		kfsim_plca_sim_node_stats(sim, 9, &st);
+		assert_int_equal(st.delivered, 1);
+		if (sim->fast_commit_shared == 1) {
+			/* the first of the two frames to start went out with the other waiting */
+			t_arr = t;
+			t_ifg = min(sim->nodes[5].tx_start_wire, sim->nodes[9].tx_start_wire);
+		}
+		kfsim_plca_sim_destroy(sim);
+	}
+	assert_true(t_ifg > t_arr);
+	steps[0] = (struct step){.until = 0, .what = 4, .node = 5, .arg = (u32)t_arr};
+	steps[1] = (struct step){.until = 0, .what = 4, .node = 9, .arg = (u32)t_arr + 1000};
+	one_step(&steps[2], MS(4));
+	compare("shared commit", nodes, 32, 11, 0, steps, 3, false, NULL, NULL);
+	assert_int_equal(last_commit_shared, 1);
+	/* the run ends inside the step: the loop takes the TO, and the next run goes on */
+	one_step(&steps[2], t_ifg - 1);
+	one_step(&steps[3], MS(4));
+	compare("shared commit, run cut", nodes, 32, 11, 0, steps, 4, false, NULL, NULL);
+	assert_int_equal(last_commit_shared, 0);
+	/* the run ends at the frame's start: the step is within it */
+	one_step(&steps[2], t_ifg);
+	compare("shared commit, run to its end", nodes, 32, 11, 0, steps, 4, false, NULL, NULL);
+	assert_int_equal(last_commit_shared, 1);
+	/*
+	 * A second frame for node 5, which waits, due at that frame's start: queued before, the
+	 * loop runs it first (it only joins node 5's queue, so no other TO has a frame waiting).
+	 */
+	steps[2] = (struct step){.until = 0, .what = 4, .node = 5, .arg = (u32)t_ifg};
+	compare("shared commit, tie", nodes, 32, 11, 0, steps, 4, true, NULL, NULL);
+	assert_int_equal(last_commit_shared, 0);
+	assert_true(last_commits > 0);
 }
 
 /* A random segment with every kind of misconfiguration the simulator knows. */
@@ -903,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_poisson_idle_skip),
 		cmocka_unit_test(test_lone_frames),
 		cmocka_unit_test(test_frame_end_tie),
+		cmocka_unit_test(test_commit_shared_edges),
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),

@@ -397,6 +397,71 @@ static const char *no_effect_why(const char *name)
 }
 
 /* rw=: kfsim's patterns, fio's trims (refused with disk I/O) and the ":N" suffix. */
+/*
+ * Why fio 3.33 fails a pattern (lib/pattern.c parse_and_fill_pattern()), or NULL: the value
+ * is elements one after the other, a "string", a 'file' whose bytes are the pattern (opened
+ * as named, from fio's working directory), %o (the block's offset: verify_pattern only), or
+ * a number (0x and hexadecimal digits, or a decimal that fits an int).  kfsim does not model
+ * data, but a pattern fio fails on is a job file fio does not run (t0027.fio of fio's tests
+ * names a file it keeps beside the job).
+ */
+static const char *fio_pattern_why(const char *v, bool offset_ok)
+{
+	while (*v) {
+		const char *end;
+
+		if (*v == '"' || *v == '\'') {
+			char name[PATH_MAX];
+			FILE *f;
+			int c;
+
+			end = strchr(v + 1, *v);
+			if (!end)
+				return "a quote without its end";
+			if (end == v + 1)
+				return "an empty string";
+			if (*v == '\'') {
+				snprintf(name, sizeof(name), "%.*s", (int)(end - v - 1), v + 1);
+				f = fopen(name, "r");
+				c = f ? fgetc(f) : EOF;
+				if (f)
+					fclose(f);
+				if (c == EOF)
+					return "a pattern file ('...') that cannot be read, or empty";
+			}
+			v = end + 1;
+		} else if (*v == '%') {
+			if (!offset_ok || v[1] != 'o')
+				return "a format other than verify_pattern's %o";
+			v += 2;
+		} else if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X') && isxdigit((unsigned char)v[2])) {
+			for (v += 2; isxdigit((unsigned char)*v); v++)
+				if ((v[0] == '0' && (v[1] == 'x' || v[1] == 'X')))
+					break;	/* "0xff0x14": two numbers */
+		} else {
+			char *num_end;
+			long n;
+
+			errno = 0;
+			n = strtol(v, &num_end, 10);
+			if (num_end == v || errno || n > INT_MAX || n < INT_MIN)
+				return "not a string, 'file', %o or number";
+			v = num_end;
+		}
+	}
+	return NULL;
+}
+
+static void fio_pattern_check(struct fio_parser *p, const char *key, const char *value,
+			      long line, const char *file)
+{
+	const char *why = fio_pattern_why(value, !strcmp(key, "verify_pattern"));
+
+	if (why)
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s (%s)", key, key, value,
+			why);
+}
+
 static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *value, long line,
 		   const char *file)
 {
@@ -778,6 +843,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
 	if (!strcmp(key, "new_group") && parse_flag(value, &sec->new_group))
 		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
+	if (value && (!strcmp(key, "buffer_pattern") || !strcmp(key, "verify_pattern")))
+		fio_pattern_check(p, key, value, line, file);
 	if (no_effect_why(key))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {

@@ -412,6 +412,27 @@ static void test_include_and_header_as_fio(void **state)
 }
 
 /*
+ * buffer_pattern and verify_pattern as fio's pattern parser takes them (kfsim once read any
+ * value, as data it does not model): a 'file' must be there to read (t0027.fio of fio's own
+ * tests), a "string" must end, %o is verify_pattern's only.
+ */
+static void test_patterns_as_fio(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg;
+
+	(void)state;
+	cfg = read_ok("patterns", "[a]\nrw=read\nsize=1m\nbuffer_pattern=0xff0x14\"ab\"-100\n"
+		      "verify_pattern=%o\n", 1);
+	free(cfg);
+	expect_refusal("patfile", "[a]\nrw=read\nsize=1m\nbuffer_pattern='kfsim-no-such.pattern'\n"
+		       "verify_pattern=abc\n[b]\nbuffer_pattern=%o\n", 0,
+		       (const char *const[]){ "patfile.fio:4: buffer_pattern: failed parsing "
+					      "buffer_pattern='kfsim-no-such.pattern' (a pattern "
+					      "file", "patfile.fio:5: verify_pattern: failed parsing",
+					      "patfile.fio:7: buffer_pattern: failed parsing", NULL });
+}
+
+/*
  * Includes side by side are no nesting: a section that includes one file twelve times is read
  * (fio reads it too); kfsim once refused the ninth as "nested too deep", counting every include
  * of the whole file against the depth.
@@ -1686,6 +1707,7 @@ int main(void)
 		cmocka_unit_test(test_fio_keywords),
 		cmocka_unit_test(test_fio_option_not_modelled),
 		cmocka_unit_test(test_include_and_header_as_fio),
+		cmocka_unit_test(test_patterns_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

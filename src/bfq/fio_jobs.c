@@ -439,14 +439,22 @@ static const char *fio_pattern_why(const char *v, bool offset_ok)
 				if ((v[0] == '0' && (v[1] == 'x' || v[1] == 'X')))
 					break;	/* "0xff0x14": two numbers */
 		} else {
-			char *num_end;
+			/* fio's decimal ends where a "0x" starts: "-120xff" is -12, 0xff */
+			const char *hex = strstr(v, "0x"), *hex2 = strstr(v, "0X");
+			char num[32], *num_end;
+			size_t len = strlen(v);
 			long n;
 
+			if (hex2 && (!hex || hex2 < hex))
+				hex = hex2;
+			if (hex && hex > v)
+				len = (size_t)(hex - v);
+			snprintf(num, sizeof(num), "%.*s", (int)min_t(size_t, len, sizeof(num) - 1), v);
 			errno = 0;
-			n = strtol(v, &num_end, 10);
-			if (num_end == v || errno || n > INT_MAX || n < INT_MIN)
+			n = strtol(num, &num_end, 10);
+			if (num_end == num || errno || n > INT_MAX || n < INT_MIN)
 				return "not a string, 'file', %o or number";
-			v = num_end;
+			v += num_end - num;
 		}
 	}
 	return NULL;

@@ -414,14 +414,15 @@ static void test_include_and_header_as_fio(void **state)
 /*
  * buffer_pattern and verify_pattern as fio's pattern parser takes them (kfsim once read any
  * value, as data it does not model): a 'file' must be there to read (t0027.fio of fio's own
- * tests), a "string" must end, %o is verify_pattern's only.
+ * tests), a "string" must end, %o is verify_pattern's only, a decimal ends where "0x" starts
+ * (fio's t0028: "-120xdeadface" is -12 and 0xdeadface).
  */
 static void test_patterns_as_fio(void **state)
 {
 	struct kfsim_bfq_sim_config *cfg;
 
 	(void)state;
-	cfg = read_ok("patterns", "[a]\nrw=read\nsize=1m\nbuffer_pattern=0xff0x14\"ab\"-100\n"
+	cfg = read_ok("patterns", "[a]\nrw=read\nsize=1m\nbuffer_pattern=0xff0x14\"ab\"-120xdeadface\n"
 		      "verify_pattern=%o\n", 1);
 	free(cfg);
 	expect_refusal("patfile", "[a]\nrw=read\nsize=1m\nbuffer_pattern='kfsim-no-such.pattern'\n"

@@ -1521,7 +1521,7 @@ static unsigned long long fio_keyword_value(unsigned int i)
 	}
 }
 
-/* fio's $keywords in @text (at most FIO_OPT_LEN_MAX bytes): each number is shorter */
+/* fio's $keywords in @text (room for FIO_OPT_LEN_MAX bytes) */
 static unsigned int fio_replace_keywords(char *text)
 {
 	static const char *const words[] = { "$pagesize", "$mb_memory", "$ncpus" };
@@ -1532,10 +1532,13 @@ static unsigned int fio_replace_keywords(char *text)
 		while ((at = strstr(text, words[i]))) {
 			char num[24];
 			size_t wlen = strlen(words[i]);
-			int n = snprintf(num, sizeof(num), "%llu", fio_keyword_value(i));
+			size_t n = (size_t)snprintf(num, sizeof(num), "%llu", fio_keyword_value(i));
 
+			/* a number longer than its word (terabytes of $mb_memory) may not fit */
+			if (n > wlen && strlen(text) + n - wlen > FIO_OPT_LEN_MAX)
+				return flags | FIO_EXP_LOST;
 			memmove(at + n, at + wlen, strlen(at + wlen) + 1);
-			memcpy(at, num, (size_t)n);
+			memcpy(at, num, n);
 			flags |= FIO_EXP_KEYWORD;
 		}
 	}

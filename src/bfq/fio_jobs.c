@@ -396,7 +396,12 @@ static const char *no_effect_why(const char *name)
 	return NULL;
 }
 
-/* rw=: kfsim's patterns, fio's trims (refused with disk I/O) and the ":N" suffix. */
+/* "0x" or "0X": where fio's pattern parser takes a hexadecimal number to start */
+static bool fio_hex_start(const char *v)
+{
+	return v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+}
+
 /*
  * Why fio 3.33 fails a pattern (lib/pattern.c parse_and_fill_pattern()), or NULL: the value
  * is elements one after the other, a "string", a 'file' whose bytes are the pattern (opened
@@ -434,10 +439,9 @@ static const char *fio_pattern_why(const char *v, bool offset_ok)
 			if (!offset_ok || v[1] != 'o')
 				return "a format other than verify_pattern's %o";
 			v += 2;
-		} else if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X') && isxdigit((unsigned char)v[2])) {
-			for (v += 2; isxdigit((unsigned char)*v); v++)
-				if ((v[0] == '0' && (v[1] == 'x' || v[1] == 'X')))
-					break;	/* "0xff0x14": two numbers */
+		} else if (fio_hex_start(v) && isxdigit((unsigned char)v[2])) {
+			for (v += 2; isxdigit((unsigned char)*v) && !fio_hex_start(v); v++)
+				;	/* "0xff0x14": two numbers */
 		} else {
 			/* fio's decimal ends where a "0x" starts: "-120xff" is -12, 0xff */
 			const char *hex = strstr(v, "0x"), *hex2 = strstr(v, "0X");
@@ -470,6 +474,7 @@ static void fio_pattern_check(struct fio_parser *p, const char *key, const char 
 			why);
 }
 
+/* rw=: kfsim's patterns, fio's trims (refused with disk I/O) and the ":N" suffix. */
 static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *value, long line,
 		   const char *file)
 {
@@ -802,7 +807,6 @@ static void fio_ss_time(struct fio_parser *p, struct fio_section *sec, const cha
 	}
 }
 
-/* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 /*
  * An option kfsim does not handle: fio's own (or an engine's) is refused as not modelled;
  * one fio does not have either, in fio's words ("Bad option <...>"), as fio refuses it.
@@ -825,6 +829,7 @@ static void fio_unknown_option(struct fio_parser *p, const char *key, const char
 	}
 }
 
+/* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
 {

@@ -4,8 +4,8 @@
  * parse.c): a [global] section whose options are the defaults of the jobs after it (a later
  * [global] changes them for the jobs after it), one section per job, "option=value" or a
  * bare "option", ';' and '#' end a line wherever they are, "include FILE" reads another file
- * (relative to the including one), ${VAR} is the environment variable VAR (left as written
- * when unset: then the option fails to parse, as under fio).
+ * (relative to the including one), ${VAR} in an option is the environment variable VAR
+ * (nothing when unset, as under fio) and $pagesize, $mb_memory, $ncpus this machine's.
  *
  * Invariants:
  * - every option of the file is judged; all the problems of a file are reported at once,
@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/err.h>
@@ -133,6 +134,8 @@ struct fio_parser {
 	/* deferred problems already reported: a [global] line is named once, not per job */
 	struct { const char *file; long line; } reported[64];
 	unsigned int nr_reported;
+	bool line_unset_var;	/* the option line had a ${VAR} unset or empty */
+	const char *written;	/* the option line as written, before expansion: fio's words */
 };
 
 static __attribute__((format(printf, 4, 5))) void fio_err(struct kfsim_problem_list *e,
@@ -393,6 +396,84 @@ static const char *no_effect_why(const char *name)
 	return NULL;
 }
 
+/* "0x" or "0X": where fio's pattern parser takes a hexadecimal number to start */
+static bool fio_hex_start(const char *v)
+{
+	return v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+}
+
+/*
+ * Why fio 3.33 fails a pattern (lib/pattern.c parse_and_fill_pattern()), or NULL: the value
+ * is elements one after the other, a "string", a 'file' whose bytes are the pattern (opened
+ * as named, from fio's working directory), %o (the block's offset: verify_pattern only), or
+ * a number (0x and hexadecimal digits, or a decimal that fits an int).  kfsim does not model
+ * data, but a pattern fio fails on is a job file fio does not run (t0027.fio of fio's tests
+ * names a file it keeps beside the job).
+ */
+static const char *fio_pattern_why(const char *v, bool offset_ok)
+{
+	while (*v) {
+		const char *end;
+
+		if (*v == '"' || *v == '\'') {
+			char name[PATH_MAX];
+			FILE *f;
+			int c;
+
+			end = strchr(v + 1, *v);
+			if (!end)
+				return "a quote without its end";
+			if (end == v + 1)
+				return "an empty string";
+			if (*v == '\'') {
+				snprintf(name, sizeof(name), "%.*s", (int)(end - v - 1), v + 1);
+				f = fopen(name, "r");
+				c = f ? fgetc(f) : EOF;
+				if (f)
+					fclose(f);
+				if (c == EOF)
+					return "a pattern file ('...') that cannot be read, or empty";
+			}
+			v = end + 1;
+		} else if (*v == '%') {
+			if (!offset_ok || v[1] != 'o')
+				return "a format other than verify_pattern's %o";
+			v += 2;
+		} else if (fio_hex_start(v) && isxdigit((unsigned char)v[2])) {
+			for (v += 2; isxdigit((unsigned char)*v) && !fio_hex_start(v); v++)
+				;	/* "0xff0x14": two numbers */
+		} else {
+			/* fio's decimal ends where a "0x" starts: "-120xff" is -12, 0xff */
+			const char *hex = strstr(v, "0x"), *hex2 = strstr(v, "0X");
+			char num[32], *num_end;
+			size_t len = strlen(v);
+			long n;
+
+			if (hex2 && (!hex || hex2 < hex))
+				hex = hex2;
+			if (hex && hex > v)
+				len = (size_t)(hex - v);
+			snprintf(num, sizeof(num), "%.*s", (int)min_t(size_t, len, sizeof(num) - 1), v);
+			errno = 0;
+			n = strtol(num, &num_end, 10);
+			if (num_end == num || errno || n > INT_MAX || n < INT_MIN)
+				return "not a string, 'file', %o or number";
+			v += num_end - num;
+		}
+	}
+	return NULL;
+}
+
+static void fio_pattern_check(struct fio_parser *p, const char *key, const char *value,
+			      long line, const char *file)
+{
+	const char *why = fio_pattern_why(value, !strcmp(key, "verify_pattern"));
+
+	if (why)
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s (%s)", key, key, value,
+			why);
+}
+
 /* rw=: kfsim's patterns, fio's trims (refused with disk I/O) and the ":N" suffix. */
 static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *value, long line,
 		   const char *file)
@@ -409,8 +490,8 @@ static void fio_rw(struct fio_parser *p, struct fio_section *sec, const char *va
 	rw[n] = '\0';
 	sec->trim_line = strstr(rw, "trim") ? line : 0;
 	if (kfsim_bfq_job_set(&sec->job, "rw", rw, &sec->prioclass, why, sizeof(why))) {
-		fio_err(&p->errs, file, line, "rw: failed parsing rw=%s%s", value,
-			strchr(value, '$') ? " (an environment variable that is not set)" : "");
+		fio_err(&p->errs, file, line, "rw: failed parsing %s%s", p->written,
+			p->line_unset_var ? " (an environment variable that is not set)" : "");
 		return;
 	}
 	sec->job.seq_skip = 0;
@@ -726,6 +807,28 @@ static void fio_ss_time(struct fio_parser *p, struct fio_section *sec, const cha
 	}
 }
 
+/*
+ * An option kfsim does not handle: fio's own (or an engine's) is refused as not modelled;
+ * one fio does not have either, in fio's words ("Bad option <...>"), as fio refuses it.
+ */
+static void fio_unknown_option(struct fio_parser *p, const char *key, const char *value,
+			       long line, const char *file)
+{
+	switch (kfsim_bfq_fio_option_kind(key)) {
+	case KFSIM_FIO_OPTION_CORE:
+		fio_err(&p->errs, file, line, "%s: fio's option is not modelled (kfsim does not "
+			"simulate what it changes)", key);
+		break;
+	case KFSIM_FIO_OPTION_ENGINE:
+		fio_err(&p->errs, file, line, "%s: an option of one of fio's engines, not "
+			"modelled", key);
+		break;
+	default:
+		fio_err(&p->errs, file, line, "Bad option <%s%s%s>: not a fio 3.33 option",
+			key, value ? "=" : "", value ? value : "");
+	}
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -753,6 +856,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
 	if (!strcmp(key, "new_group") && parse_flag(value, &sec->new_group))
 		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
+	if (value && (!strcmp(key, "buffer_pattern") || !strcmp(key, "verify_pattern")))
+		fio_pattern_check(p, key, value, line, file);
 	if (no_effect_why(key))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
@@ -820,8 +925,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		} else if (kfsim_bfq_job_set(fio_is_bs(key) && sec->bs_range ? &scratch : &sec->job,
 					     key, value, &sec->prioclass, why, sizeof(why))) {
 			fio_err(&p->errs, file, line, "%s%s", why,
-				strchr(value, '$') ? " (an environment variable that is not set)"
-						   : "");
+				p->line_unset_var ? " (an environment variable that is not set)"
+						  : "");
 		} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range") ||
 			   !strcmp(key, "bssplit")) {
 			sec->bs_range = true;
@@ -1041,8 +1146,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->cgroup_weight = (unsigned int)v;
 	} else {
-		fio_err(&p->errs, file, line, "Bad option <%s%s%s>: not a fio option kfsim "
-			"knows", key, value ? "=" : "", value ? value : "");
+		fio_unknown_option(p, key, value, line, file);
 		return false;
 	}
 	return true;
@@ -1357,34 +1461,121 @@ static void fio_section_start(struct fio_parser *p, const char *name, long line,
 	p->in_section = true;
 }
 
-/* ${VAR}: the environment's value; an unset variable stays as written. */
-static void fio_expand_env(const char *in, char *out, size_t len)
+/*
+ * What fio 3.33 makes of an option line before reading it (options.c fio_option_dup_subs() and
+ * fio_keyword_replace(), on "key=value" as the line holds it): each ${VAR} is the
+ * environment's VAR, an unset or empty one nothing at all; then $pagesize, $mb_memory and
+ * $ncpus are this machine's page size, megabytes of memory and CPUs configured.  The text
+ * fio makes holds at most OPT_LEN_MAX (8192) bytes: a value that does not fit where it goes
+ * is left out, and the text is cut where the room ends.  Neither is guessed at here.
+ */
+#define FIO_OPT_LEN_MAX 8192u
+#define FIO_EXP_UNSET 1u	/* a ${VAR} was unset or empty: replaced by nothing */
+#define FIO_EXP_LOST 2u		/* past 8192 bytes: fio left a value out or cut the text */
+#define FIO_EXP_KEYWORD 4u	/* a $keyword was replaced */
+
+static unsigned int fio_expand_env(const char *in, char *out)
 {
 	size_t used = 0;
+	unsigned int flags = 0;
 
-	while (*in && used + 1 < len) {
+	while (*in) {
 		const char *close;
 
-		if (in[0] == '$' && in[1] == '{' && (close = strchr(in, '}'))) {
-			char name[64];
-			size_t n = (size_t)(close - in - 2);
+		if (used == FIO_OPT_LEN_MAX) {
+			flags |= FIO_EXP_LOST;
+			break;
+		}
+		if (in[0] == '$' && in[1] == '{' && (close = strchr(in + 2, '}'))) {
+			char name[FIO_OPT_LEN_MAX];
+			size_t n = (size_t)(close - in - 2), vlen;
 			const char *val;
 
-			if (n < sizeof(name)) {
-				memcpy(name, in + 2, n);
-				name[n] = '\0';
-				val = getenv(name);
-				if (val) {
-					while (*val && used + 1 < len)
-						out[used++] = *val++;
-					in = close + 1;
-					continue;
-				}
-			}
+			memcpy(name, in + 2, n);
+			name[n] = '\0';
+			val = getenv(name);
+			vlen = val ? strlen(val) : 0;
+			if (!vlen)
+				flags |= FIO_EXP_UNSET;
+			else if (vlen > FIO_OPT_LEN_MAX - used)
+				flags |= FIO_EXP_LOST;
+			else
+				memcpy(out + used, val, vlen), used += vlen;
+			in = close + 1;
+			continue;
 		}
 		out[used++] = *in++;
 	}
 	out[used] = '\0';
+	return flags;
+}
+
+static unsigned long long fio_keyword_value(unsigned int i)
+{
+	long page = sysconf(_SC_PAGESIZE), pages = sysconf(_SC_PHYS_PAGES);
+
+	switch (i) {
+	case 0:
+		return page > 0 ? (unsigned long long)page : 0;
+	case 1:
+		return page > 0 && pages > 0 ?
+		       (unsigned long long)pages * (unsigned long long)page >> 20 : 0;
+	default:
+		return sysconf(_SC_NPROCESSORS_CONF) > 0 ?
+		       (unsigned long long)sysconf(_SC_NPROCESSORS_CONF) : 0;
+	}
+}
+
+/* fio's $keywords in @text (room for FIO_OPT_LEN_MAX bytes) */
+static unsigned int fio_replace_keywords(char *text)
+{
+	static const char *const words[] = { "$pagesize", "$mb_memory", "$ncpus" };
+	unsigned int i, flags = 0;
+	char *at;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		while ((at = strstr(text, words[i]))) {
+			char num[24];
+			size_t wlen = strlen(words[i]);
+			size_t n = (size_t)snprintf(num, sizeof(num), "%llu", fio_keyword_value(i));
+
+			/* a number longer than its word (terabytes of $mb_memory) may not fit */
+			if (n > wlen && strlen(text) + n - wlen > FIO_OPT_LEN_MAX)
+				return flags | FIO_EXP_LOST;
+			memmove(at + n, at + wlen, strlen(at + wlen) + 1);
+			memcpy(at, num, n);
+			flags |= FIO_EXP_KEYWORD;
+		}
+	}
+	return flags;
+}
+
+/*
+ * One option line as fio reads it, into @out (FIO_OPT_LEN_MAX + 1 bytes): false when it
+ * is refused.  fio hands a line with a $keyword and any of + - * / to bc(1), and with one
+ * ${VAR} too long keeps a line kfsim would have to read otherwise than it is written.
+ */
+static bool fio_expand_option(struct fio_parser *p, const char *in, char *out, long line,
+			      const char *file)
+{
+	unsigned int flags = fio_expand_env(in, out);
+	const char *eq;
+
+	flags |= fio_replace_keywords(out);
+	p->line_unset_var = flags & FIO_EXP_UNSET;
+	eq = strchr(out, '=');
+	if (flags & FIO_EXP_LOST) {
+		fio_err(&p->errs, file, line, "%.*s: its ${VAR}s make it longer than fio's %u "
+			"bytes (fio leaves a value out or cuts the line): not modelled",
+			eq ? (int)(eq - out) : 32, out, FIO_OPT_LEN_MAX);
+		return false;
+	}
+	if ((flags & FIO_EXP_KEYWORD) && eq && strpbrk(eq, "+-*/") && !strchr(out, '\'')) {
+		fio_err(&p->errs, file, line, "%.*s: arithmetic with $pagesize, $mb_memory or "
+			"$ncpus (fio has bc(1) compute it) is not modelled", (int)(eq - out), out);
+		return false;
+	}
+	return true;
 }
 
 static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth);
@@ -1404,7 +1595,8 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 			FIO_MAX_INCLUDES);
 		return;
 	}
-	if (arg[0] != '/' && file) {
+	/* fio: a relative name is the working directory's when it is there, else the file's */
+	if (arg[0] != '/' && file && access(arg, F_OK)) {
 		snprintf(dir, sizeof(dir), "%s", file);
 		snprintf(path, sizeof(path), "%s/%s", dirname(dir), arg);
 	} else {
@@ -1412,8 +1604,10 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 	}
 	inc = fopen(path, "r");
 	if (!inc) {
-		fio_err(&p->errs, file, line, "include: cannot open '%s': %s", path,
-			strerror(errno));
+		fio_err(&p->errs, file, line, "include: cannot open '%s': %s%s", path,
+			strerror(errno), isspace((unsigned char)arg[0]) ?
+			" (fio takes the name from the 9th character on: a second blank after "
+			"'include' is part of it)" : "");
 		return;
 	}
 	p->paths[p->nr_paths] = strdup(path);
@@ -1440,11 +1634,29 @@ static bool fio_value_spaced(struct fio_parser *p, const char *key, char *value,
 	return true;
 }
 
+/*
+ * A header that is not "[NAME]": fio 3.33 (init.c, sscanf("[%255[^\n]]")) takes the rest of
+ * the line less its last character for the name, ']' or not: "[a]x" is a job "a]", "[a" a
+ * job "" and "[]" one too.  kfsim names the line rather than take that reading, and opens
+ * the section all the same, so the options after it are judged (not "outside a section").
+ */
+static void fio_bad_header(struct fio_parser *p, char *s, long line, const char *file,
+			   unsigned int depth)
+{
+	size_t n = strlen(s);
+
+	fio_err(&p->errs, file, line, "malformed section header: fio takes '%.*s' for the "
+		"job's name (the line less '[' and its last character): not modelled",
+		(int)(n > 2 ? n - 2 : 0), s + 1);
+	if (!depth)
+		fio_section_start(p, "malformed", line, file);
+}
+
 static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth)
 {
 	struct kfsim_line_reader lines;
 	enum kfsim_line_status status;
-	char buf[FIO_MAX_LINE + 1];
+	char buf[FIO_OPT_LEN_MAX + 1];
 	long line = 0;
 
 	kfsim_line_reader_init(&lines, in, FIO_MAX_LINE, FIO_MAX_FILE_BYTES, true);
@@ -1470,15 +1682,14 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 		cut = strpbrk(raw, ";#");
 		if (cut)
 			*cut = '\0';
-		fio_expand_env(raw, buf, sizeof(buf));
-		s = strip(buf);
+		s = strip(raw);
 		if (!*s)
 			continue;
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 
 			if (!close || close == s + 1 || *strip(close + 1)) {
-				fio_err(&p->errs, file, line, "malformed section header");
+				fio_bad_header(p, s, line, file, depth);
 				continue;
 			}
 			*close = '\0';
@@ -1490,14 +1701,27 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 			fio_section_start(p, s + 1, line, file);
 			continue;
 		}
-		if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7]) && p->in_section) {
-			fio_include(p, strip(s + 7), line, file, depth);
+		/*
+		 * fio 3.33 takes any line that starts with "include" for one, and the file's name
+		 * from the 9th character on: "include  a.fio" names " a.fio", which fio cannot
+		 * open (nor kfsim), and "include_x" names "x"
+		 */
+		if (!strncmp(s, "include", 7) && p->in_section) {
+			if (!s[7] || !s[8])
+				fio_err(&p->errs, file, line, "include: no file named");
+			else
+				fio_include(p, s + 8, line, file, depth);
 			continue;
 		}
 		if (!p->in_section) {
 			fio_err(&p->errs, file, line, "option outside a [section]");
 			continue;
 		}
+		/* fio expands ${VAR}s in options only: not in a header, not in an include */
+		if (!fio_expand_option(p, s, buf, line, file))
+			continue;
+		p->written = s;
+		s = buf;
 		eq = strchr(s, '=');
 		if (eq) {
 			*eq = '\0';

@@ -20,6 +20,17 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
  */
 int kfsim_bfq_fio_number(const char *text, u64 *out);
 
+/*
+ * kfsim_bfq_fio_option_kind() - whether fio 3.33 has an option named @name
+ * (fio_option_names.c): one of its own, one of an engine's, or none (fio: "Bad option").
+ */
+enum kfsim_fio_option_kind {
+	KFSIM_FIO_OPTION_NONE,
+	KFSIM_FIO_OPTION_CORE,
+	KFSIM_FIO_OPTION_ENGINE,
+};
+enum kfsim_fio_option_kind kfsim_bfq_fio_option_kind(const char *name);
+
 /* fio's rw= name of @rw; an engine name's class (-EINVAL for an engine not modelled). */
 const char *kfsim_bfq_rw_name(enum kfsim_bfq_rw rw);
 int kfsim_bfq_engine_parse(const char *name, enum kfsim_bfq_engine *engine);

@@ -17,11 +17,18 @@ here wrote.  This writes random ones from a seed and gives each to fio_oracle's 
   - '#' and ';' comments, whole-line and after a value, blank lines, tabs and spaces around
     the line (fio keeps a space after '=': the value starts with it), and CRLF.
 
+With --lang the files also stress the job-file language itself (lang_noise()): include
+files (nested, relative and absolute, a missing one, one with a section), ${VAR}s that are
+set, empty or unset inside a value or holding a whole "key=value", fio's $pagesize and $ncpus
+(and arithmetic on them, which fio has bc(1) do), headers that do not end in ']', option
+names in capitals or empty, repeated options, values with junk after the unit, negative,
+fractional or huge numbers, form feeds and lines of blanks.
+
 In strict mode fio's parser decides: a file it rejects kfsim must refuse, naming the lines
 fio complains about; a file it reads kfsim must read with every compared option equal, or
 refuse it only for a documented reason (fio_oracle.DOCUMENTED_REFUSALS).
 
-Usage: fio_jobgen.py KFSIM [--seeds A-B] [--keep DIR] [--min-agree N]
+Usage: fio_jobgen.py KFSIM [--seeds A-B] [--lang] [--keep DIR] [--min-agree N]
 Exit 0 when every file is judged right and at least --min-agree agree; 1 otherwise; 77 when
 fio is absent.
 """
@@ -37,7 +44,11 @@ import fio_oracle  # noqa: E402  (the one comparison both scripts use)
 
 # ${VAR}s the files may use, set for fio and kfsim alike; KFSIM_GEN_UNSET stays unset
 ENV = {"KFSIM_GEN_BS": "16k", "KFSIM_GEN_DEPTH": "4", "KFSIM_GEN_RW": "randread",
-       "KFSIM_GEN_SIZE": "8m"}
+       "KFSIM_GEN_SIZE": "8m",
+       # --lang: a unit, an empty one, a whole option, an option's name, a '#' (no comment
+       # once expanded: fio cuts comments before it expands)
+       "KFSIM_GEN_UNIT": "k", "KFSIM_GEN_EMPTY": "", "KFSIM_GEN_OPT": "iodepth=2",
+       "KFSIM_GEN_KEY": "bs", "KFSIM_GEN_HASH": "8k#x"}
 
 
 def size_text(rng, nbytes):
@@ -204,8 +215,88 @@ def option_line(rng, name, value):
     return text
 
 
-def generate(rng):
-    """One job file's text."""
+def lang_option(rng):
+    """One option line (name, value) that stresses the language rather than an option."""
+    return rng.choice([
+        lambda: ("bs", "%s${KFSIM_GEN_UNSET}" % size_text(rng, bs_value(rng))),
+        lambda: ("bs", "${KFSIM_GEN_UNSET}%s" % size_text(rng, bs_value(rng))),
+        lambda: ("bs", "%d${KFSIM_GEN_UNIT}" % rng.choice([4, 8, 64])),
+        lambda: ("iodepth", "${KFSIM_GEN_EMPTY}%d" % rng.randint(1, 8)),
+        lambda: ("${KFSIM_GEN_OPT}", None),
+        lambda: ("${KFSIM_GEN_KEY}", size_text(rng, bs_value(rng))),
+        lambda: ("bs", "${KFSIM_GEN_HASH}"),
+        lambda: ("description", "with ${KFSIM_GEN_UNSET} and ${} in it"),
+        lambda: ("bs", "${KFSIM_GEN_UNSET"),  # no '}': as written
+        lambda: ("bs", "$pagesize"),
+        lambda: ("numjobs", "$ncpus"),
+        lambda: ("bs", rng.choice(["$pagesize*2", "$pagesize/2"])),
+        lambda: ("iodepth", "$ncpus+1"),
+        lambda: (rng.choice(["BS", "Rw", "IODEPTH"]), rng.choice(["4k", "read", "2"])),
+        lambda: ("", size_text(rng, bs_value(rng))),
+        lambda: ("bs  ", size_text(rng, bs_value(rng))),  # blanks before '='
+        lambda: ("bs", size_text(rng, bs_value(rng)) + rng.choice(["foo", "x", "b"])),
+        # left out, as docs/bfq.md says: values fio reads wrapped around or in part and
+        # kfsim refuses without saying so (rate=-1m, runtime=-1, rwmixread=50%, rw=randrw:0,
+        # rw=randread:, rw=read,write, bsrange=4k:8k,:16k)
+        lambda: ("size", rng.choice(["1.5m", "-1m", "99999999999999999999", "0x10000000",
+                                     "8m8", "1 m"])),
+        lambda: ("iodepth", rng.choice(["1.5", "-1", "0x10", "08", "2k", "1e2"])),
+        lambda: ("runtime", rng.choice(["1.5s", "2 s", "10sec", "1h1m", "3d"])),
+        lambda: ("rate", rng.choice(["1.5m", "1m,", ",", "1m,1m,1m"])),
+        lambda: ("bsrange", rng.choice(["8k-4k", "4k-", "-4k", "4k-8k-16k"])),
+        lambda: ("rwmixread", rng.choice(["0x32", "50.5", " 50"])),
+        lambda: ("thinktime", rng.choice(["1.5ms", "10 ms", "1s500ms", "0"])),
+        lambda: ("rw", rng.choice(["read:-4k", "read:4k:8k", "RandRead"])),
+    ])()
+
+
+def write_include(rng, base, k, lang_lines):
+    """An include file next to @base; returns the name its include line uses."""
+    inc = "%s-inc%d.fio" % (base, k)
+    lines = []
+    if rng.random() < 0.3:
+        lines.append(rng.choice(["# an included file", "; options only", ""]))
+    for o in valid_options(rng, []):
+        lines.append(option_line(rng, *o))
+    r = rng.random()
+    if r < 0.08:
+        lines.append("[no-sections-here]")  # fio: "No new sections in included files"
+    elif r < 0.2 and k < 3:
+        lines.append("include " + write_include(rng, base, k + 10, lang_lines))
+    with open(inc, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    # absolute or relative to the including file (fio looks in its working directory first:
+    # the oracle runs it elsewhere)
+    return inc if rng.random() < 0.5 else os.path.basename(inc)
+
+
+def lang_noise(rng, lines, base):
+    """Insert the language's corners into a generated file's @lines (headers at index 0+)."""
+    out, k = [], 0
+    for text in lines:
+        header = text.startswith("[")
+        if header and rng.random() < 0.04:
+            # "[job]x": fio names the job "job]"; the others are "[job]" to fio
+            text = rng.choice(["%sx", "%s ", "%s;c"]) % text[:text.index("]") + 1]
+        out.append(text)
+        if header:
+            if rng.random() < 0.35:
+                k += 1
+                out.append(rng.choice(["include ", "include\t", "include  "]) +
+                           write_include(rng, base, k, out) +
+                           rng.choice(["", "", " # a comment"]))
+            if rng.random() < 0.03:
+                out.append("include %s-missing.fio" % os.path.basename(base))
+            if rng.random() < 0.4:
+                out.append(option_line(rng, *lang_option(rng)))
+        elif rng.random() < 0.05:
+            out.append(rng.choice(["\f", "   \t ", ";", "#", " ;;", "\v"]))
+    return out
+
+
+def generate(rng, lang=None):
+    """One job file's text; @lang: the file's path (its includes go next to it), for
+    lang_noise()."""
     lines = []
     names = []
     if rng.random() < 0.2:
@@ -239,6 +330,8 @@ def generate(rng):
             section("global", valid_options(rng, []))  # new defaults for the jobs after it
         section(name, opts)
         names.append(name)
+    if lang:
+        lines = lang_noise(rng, lines, lang[:-len(".fio")])
     eol = "\r\n" if rng.random() < 0.05 else "\n"
     return eol.join(lines) + (eol if rng.random() < 0.9 else "")
 
@@ -248,6 +341,8 @@ def main():
     ap.add_argument("kfsim")
     ap.add_argument("--seeds", default="1-300", help="A-B: one file per seed")
     ap.add_argument("--keep", help="write the files here (else a temporary directory)")
+    ap.add_argument("--lang", action="store_true",
+                    help="stress the job-file language too (lang_noise())")
     ap.add_argument("--min-agree", type=int, default=0)
     args = ap.parse_args()
     if not shutil.which("fio"):
@@ -263,10 +358,11 @@ def main():
     for seed in range(lo, hi + 1):
         path = os.path.join(out, "gen-%d.fio" % seed)
         with open(path, "w", newline="") as f:
-            f.write(generate(random.Random(seed)))
+            f.write(generate(random.Random(seed), path if args.lang else None))
         files.append(path)
-    print("generated %d job files (seeds %s) in %s; ${VAR}s: %s" %
-          (len(files), args.seeds, out, " ".join("%s=%s" % kv for kv in sorted(ENV.items()))))
+    print("generated %d job files (seeds %s%s) in %s; ${VAR}s: %s" %
+          (len(files), args.seeds, ", --lang" if args.lang else "", out,
+           " ".join("%s=%s" % kv for kv in sorted(ENV.items()))))
     try:
         results = fio_oracle.judge_all(args.kfsim, files, env, strict=True)
     finally:

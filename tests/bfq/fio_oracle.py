@@ -113,6 +113,14 @@ def fio_read_many(paths, env):
         # a job file without a final newline runs its last line into fio's next log line
         text = re.sub(r"parse\s+\d+ ", "\n", out.stdout)
         chunks = re.split(r"^\s*Parsing ini file (.+)\n", text, flags=re.M)
+        # an included file is logged so too: its part goes on with the file including it
+        k = 1
+        while k < len(chunks):
+            if chunks[k] not in todo and k > 1:
+                chunks[k - 1] += chunks[k + 1]
+                del chunks[k:k + 2]
+            else:
+                k += 2
         names = chunks[1::2]
         if not names:
             results[todo[0]] = (out.returncode or 1, [], out.stdout + out.stderr)
@@ -346,21 +354,45 @@ def fio_complaints(fio_text):
                          r"not loadable|must be|invalid|parsing failed", l)]
 
 
+def included(path, text, depth=0):
+    """The files an "include FILE" line @text of @path reads, nested ones too (real paths)."""
+    m = re.match(r"\s*include\s+([^#;]+?)\s*(?:[#;].*)?$", text)
+    if not m or depth > 8:
+        return set()
+    inc = os.path.join(os.path.dirname(path), m.group(1))
+    got = {os.path.realpath(inc)}
+    try:
+        with open(inc, newline="") as f:
+            for t in f:
+                got |= included(inc, t, depth + 1)
+    except OSError:
+        pass
+    return got
+
+
 def refusal_complete(kfsim, path, stderr, env, tmp):
     """With every line kfsim named removed, kfsim must read the file: all reasons at once.
 
     Returns (complete, why, the file without those lines): in strict mode fio must read that
     file too (kfsim named every line fio rejects), which judge_all() asks fio in batches.
     """
-    named = set()
+    named, elsewhere = set(), set()
     for line in stderr.splitlines():
         m = re.search(re.escape(path) + r":(\d+): ", line)
         if m:
             named.add(int(m.group(1)))
-    if not named:
-        return False, "no FILE:LINE in the refusal", None
+            continue
+        m = re.match(r"kfsim bfq: (.+?):\d+: ", line)
+        if m:
+            elsewhere.add(os.path.realpath(m.group(1)))
     with open(path, newline="") as f:
         lines = f.readlines()
+    # a line named in an included file: the include lines that lead to it go
+    for n, text in enumerate(lines, 1):
+        if elsewhere & included(path, text):
+            named.add(n)
+    if not named:
+        return False, "no FILE:LINE in the refusal", None
     trimmed = os.path.join(tmp, os.path.basename(path))
     # a job's header named (the job as a whole): the job goes, with its options, and so do
     # the wait_for= lines that name it
@@ -373,6 +405,12 @@ def refusal_complete(kfsim, path, stderr, env, tmp):
             in_named_job = (n in named) if header else in_named_job
             waits_gone = re.match(r"\s*wait_for\s*=\s*([^#;\s]+)", text)
             waits_gone = waits_gone and waits_gone.group(1) in gone
+            # the copy is elsewhere: an include relative to the file is made absolute
+            inc = re.match(r"(\s*include\s+)([^/\s].*)", text)
+            if inc:
+                text = inc.group(1) + os.path.join(os.path.dirname(os.path.abspath(path)),
+                                                   inc.group(2))
+                text += "" if text.endswith("\n") else "\n"
             f.write("\n" if n in named or in_named_job or waits_gone else text)
     run = subprocess.run([kfsim, "bfq", "sim", "--fio", trimmed, "--dump-jobs"],
                          capture_output=True, text=True, env=env, timeout=60)
@@ -391,6 +429,8 @@ DOCUMENTED_REFUSALS = [
     r"more than \d+ jobs", r"steadystate options must be consistent",
     r"kfsim reads k, m, g, t", r"needs cgroup=NAME", r"already has cgroup_weight",
     r"a space after '='", r"fio's run fails", r"must be a multiple of 512",
+    # fio prints that it cannot open the file but, the include last in its section, goes on
+    r"include: cannot open",
 ]
 
 

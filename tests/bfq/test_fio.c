@@ -269,6 +269,170 @@ static void test_long_lines_as_fio(void **state)
 	free(cfg);
 }
 
+/* Read @text (fio judging it as @fio_accepts says); returns the config, which must parse. */
+static struct kfsim_bfq_sim_config *read_ok(const char *name, const char *text, int fio_accepts)
+{
+	char *path = job_file(name, text, fio_accepts);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[4096] = "";
+
+	if (parse_file(path, cfg, why, sizeof(why)))
+		fail_msg("%s: %s", name, why);
+	free(path);
+	return cfg;
+}
+
+/*
+ * ${VAR} as fio 3.33's fio_option_dup_subs(): unset or empty is nothing (kfsim once left it as
+ * written, refusing bs=${UNSET}8k, which fio reads as 8k); a variable may hold a whole option;
+ * headers are not expanded (fio expands options only).
+ */
+static void test_env_as_fio(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg;
+
+	(void)state;
+	unsetenv("KFSIM_T_UNSET");
+	setenv("KFSIM_T_EMPTY", "", 1);
+	setenv("KFSIM_T_OPT", "iodepth=3", 1);
+	setenv("KFSIM_T_NAME", "x", 1);
+	cfg = read_ok("envunset", "[${KFSIM_T_NAME}]\nrw=read\nsize=1m\nioengine=libaio\n"
+		      "bs=${KFSIM_T_UNSET}8k\nbs=16${KFSIM_T_EMPTY}k,${KFSIM_T_UNSET}32k\n"
+		      "${KFSIM_T_OPT}\n", 1);
+	assert_int_equal(cfg->nr_jobs, 1);
+	assert_string_equal(cfg->jobs[0].name, "${KFSIM_T_NAME}");
+	assert_int_equal(cfg->jobs[0].bs, 16384);
+	assert_int_equal(cfg->jobs[0].bs_write, 32768);
+	assert_int_equal(cfg->jobs[0].iodepth, 3);
+	free(cfg);
+	/* unset where a value must be: refused, fio's words with the line as written */
+	expect_refusal("envrw", "[a]\nrw=${KFSIM_T_UNSET}\n", 0,
+		       (const char *const[]){ "envrw.fio:2: rw: failed parsing rw=${KFSIM_T_UNSET} "
+					      "(an environment variable that is not set)", NULL });
+}
+
+/*
+ * fio keeps at most 8192 bytes of an expanded option and leaves out a ${VAR} that does not
+ * fit (kfsim once cut the line at 8191 bytes without a word): refused with the reason; one
+ * that fits is read.
+ */
+static void test_env_past_fio_line(void **state)
+{
+	char *big = malloc(8001);
+	struct kfsim_bfq_sim_config *cfg;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'x', 8000);
+	big[8000] = '\0';
+	setenv("KFSIM_T_BIG", big, 1);
+	cfg = read_ok("envbig", "[a]\nrw=read\nsize=1m\ndescription=${KFSIM_T_BIG}\n", 1);
+	assert_int_equal(cfg->nr_jobs, 1);
+	free(cfg);
+	expect_refusal("envbig2", "[a]\nrw=read\nsize=1m\n"
+		       "description=${KFSIM_T_BIG}${KFSIM_T_BIG}\n", 1,
+		       (const char *const[]){ "envbig2.fio:4: description: its ${VAR}s make it "
+					      "longer than fio's 8192 bytes", NULL });
+	unsetenv("KFSIM_T_BIG");
+	free(big);
+}
+
+/* fio's $pagesize and $ncpus are this machine's; arithmetic on them (bc(1)) is refused */
+static void test_fio_keywords(void **state)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF), page = sysconf(_SC_PAGESIZE);
+	struct kfsim_bfq_sim_config *cfg;
+
+	(void)state;
+	cfg = read_ok("keywords", "[a]\nrw=read\nsize=1m\nbs=$pagesize\n", 1);
+	assert_int_equal(cfg->jobs[0].bs, page);
+	free(cfg);
+	if (ncpus > 0 && ncpus <= 64) {
+		cfg = read_ok("ncpus", "[a]\nrw=read\nsize=1m\nnumjobs=$ncpus\n", 1);
+		assert_int_equal(cfg->nr_jobs, ncpus);
+		free(cfg);
+	}
+	/* fio's reading needs bc(1) installed: not asked */
+	expect_refusal("kwmath", "[a]\nrw=read\nsize=1m\nbs=$pagesize*2\n", -1,
+		       (const char *const[]){ "kwmath.fio:4: bs: arithmetic with $pagesize", NULL });
+}
+
+/*
+ * An option fio has but kfsim does not model is refused as not modelled; "Bad option" is for
+ * one fio does not have (kfsim once said it of verify_state_load, which fio reads).
+ */
+static void test_fio_option_not_modelled(void **state)
+{
+	(void)state;
+	expect_refusal("notmodelled", "[a]\nrw=read\nsize=1m\nverify_state_load=1\nuid=0\n"
+		       "verify_state_loadx=1\n", 0,
+		       (const char *const[]){
+			       "notmodelled.fio:4: verify_state_load: fio's option is not modelled",
+			       "notmodelled.fio:5: uid: fio's option is not modelled",
+			       "notmodelled.fio:6: Bad option <verify_state_loadx=1>", NULL });
+	expect_refusal("engineopt", "[a]\nrw=read\nsize=1m\nnowait=1\n", 0,
+		       (const char *const[]){ "engineopt.fio:4: nowait: an option of one of "
+					      "fio's engines, not modelled", NULL });
+}
+
+/*
+ * fio takes an include's name from the 9th character ("include" and one blank): a second
+ * blank is part of the name, which fio cannot open, nor kfsim (that once stripped it).  A
+ * header that does not end in ']' is refused once; the lines after it are its section's (they
+ * were each "option outside a [section]").
+ */
+static void test_include_and_header_as_fio(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg;
+	char *inc = job_file("incpart", "bs=8k\n", -1);
+	char *path;
+	char why[4096];
+
+	(void)state;
+	cfg = read_ok("inctab", "[a]\nrw=read\nsize=1m\ninclude\tincpart.fio\n", 1);
+	assert_int_equal(cfg->jobs[0].bs, 8192);
+	free(cfg);
+	/*
+	 * not asked of fio: it prints "unable to open ' incpart.fio'" but, the include being
+	 * its section's last line, goes on without it and exits 0 (init.c: the section's
+	 * options overwrite the include's error); kfsim refuses (docs/bfq.md)
+	 */
+	expect_refusal("inc2blank", "[a]\nrw=read\nsize=1m\ninclude  incpart.fio\n", -1,
+		       (const char *const[]){ "inc2blank.fio:4: include: cannot open",
+					      "a second blank after 'include' is part of it", NULL });
+	path = job_file("hdrx", "[a]x\nrw=read\nsize=1m\nfoo=1\n", 0);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "hdrx.fio:1: malformed section header: fio takes 'a]'"));
+	assert_non_null(strstr(why, "hdrx.fio:4: Bad option <foo=1>"));
+	assert_null(strstr(why, "outside"));
+	free(cfg);
+	free(path);
+	free(inc);
+}
+
+/*
+ * buffer_pattern and verify_pattern as fio's pattern parser takes them (kfsim once read any
+ * value, as data it does not model): a 'file' must be there to read (t0027.fio of fio's own
+ * tests), a "string" must end, %o is verify_pattern's only, a decimal ends where "0x" starts
+ * (fio's t0028: "-120xdeadface" is -12 and 0xdeadface).
+ */
+static void test_patterns_as_fio(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg;
+
+	(void)state;
+	cfg = read_ok("patterns", "[a]\nrw=read\nsize=1m\nbuffer_pattern=0xff0x14\"ab\"-120xdeadface\n"
+		      "verify_pattern=%o\n", 1);
+	free(cfg);
+	expect_refusal("patfile", "[a]\nrw=read\nsize=1m\nbuffer_pattern='kfsim-no-such.pattern'\n"
+		       "verify_pattern=abc\n[b]\nbuffer_pattern=%o\n", 0,
+		       (const char *const[]){ "patfile.fio:4: buffer_pattern: failed parsing "
+					      "buffer_pattern='kfsim-no-such.pattern' (a pattern "
+					      "file", "patfile.fio:5: verify_pattern: failed parsing",
+					      "patfile.fio:7: buffer_pattern: failed parsing", NULL });
+}
+
 /*
  * Includes side by side are no nesting: a section that includes one file twelve times is read
  * (fio reads it too); kfsim once refused the ninth as "nested too deep", counting every include
@@ -1539,6 +1703,12 @@ int main(void)
 		cmocka_unit_test(test_steadystate_refused),
 		cmocka_unit_test(test_steadystate_attained),
 		cmocka_unit_test(test_steadystate_not_attained),
+		cmocka_unit_test(test_env_as_fio),
+		cmocka_unit_test(test_env_past_fio_line),
+		cmocka_unit_test(test_fio_keywords),
+		cmocka_unit_test(test_fio_option_not_modelled),
+		cmocka_unit_test(test_include_and_header_as_fio),
+		cmocka_unit_test(test_patterns_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -416,9 +417,9 @@ static const char *fio_pattern_why(const char *v, bool offset_ok)
 		const char *end;
 
 		if (*v == '"' || *v == '\'') {
-			char name[PATH_MAX];
-			FILE *f;
-			int c;
+			char name[PATH_MAX], byte;
+			ssize_t got;
+			int fd;
 
 			end = strchr(v + 1, *v);
 			if (!end)
@@ -427,11 +428,17 @@ static const char *fio_pattern_why(const char *v, bool offset_ok)
 				return "an empty string";
 			if (*v == '\'') {
 				snprintf(name, sizeof(name), "%.*s", (int)(end - v - 1), v + 1);
-				f = fopen(name, "r");
-				c = f ? fgetc(f) : EOF;
-				if (f)
-					fclose(f);
-				if (c == EOF)
+				/*
+				 * Only whether it has a byte: never waiting for one (a FIFO
+				 * without a writer, a terminal), as a check must not hang.
+				 */
+				fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+				got = fd >= 0 ? read(fd, &byte, 1) : -1;
+				if (got < 0 && errno == EAGAIN)
+					got = 1; /* a writer is there, its bytes not yet */
+				if (fd >= 0)
+					close(fd);
+				if (got <= 0)
 					return "a pattern file ('...') that cannot be read, or empty";
 			}
 			v = end + 1;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <math.h>
@@ -431,6 +432,20 @@ static void test_patterns_as_fio(void **state)
 					      "buffer_pattern='kfsim-no-such.pattern' (a pattern "
 					      "file", "patfile.fio:5: verify_pattern: failed parsing",
 					      "patfile.fio:7: buffer_pattern: failed parsing", NULL });
+	/* a FIFO nobody writes to: refused at once, never waited on (the check read a byte) */
+	{
+		char dir[] = "/tmp/kfsim-pattern-XXXXXX", fifo[64], text[256];
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		snprintf(text, sizeof(text), "[a]\nrw=read\nsize=1m\nbuffer_pattern='%s'\n", fifo);
+		/* not asked of fio: its parser opens the file and would wait for a writer */
+		expect_refusal("patfifo", text, -1, (const char *const[]){ "patfifo.fio:4: "
+				"buffer_pattern: failed parsing buffer_pattern='", NULL });
+		unlink(fifo);
+		assert_int_equal(rmdir(dir), 0);
+	}
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <kfsim/kernel.h>
 #include <kfsim/plca_sim.h>
+#include "support/cli_assert.h"
 
 #define NODES 3
 #define NR_POINTS (2 * NODES)
@@ -48,15 +49,6 @@ static char *slurp(const char *path)
 	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
 	return buf;
-}
-
-static void write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 /* Every point alone, with the sweep's seed, is the point the whole sweep gave (PLCA even). */
@@ -121,22 +113,17 @@ static void test_svg_failures_keep_old_files(void **state)
 {
 	char dir[] = "/tmp/kfsim-sweep-svg-XXXXXX", prefix[64], thr[96], lat[96];
 	char long_prefix[300];
-	char *text;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(prefix, sizeof(prefix), "%s/p", dir);
 	snprintf(thr, sizeof(thr), "%s-throughput.svg", prefix);
 	snprintf(lat, sizeof(lat), "%s-latency.svg", prefix);
-	write_text(thr, "old throughput\n");
-	write_text(lat, "old latency\n");
+	write_file(thr, "old throughput\n");
+	write_file(lat, "old latency\n");
 	assert_int_equal(kfsim_plca_sweep_svg(points, 1, prefix), -EINVAL);
-	text = slurp(thr);
-	assert_string_equal(text, "old throughput\n");
-	free(text);
-	text = slurp(lat);
-	assert_string_equal(text, "old latency\n");
-	free(text);
+	assert_file_is(thr, "old throughput\n");
+	assert_file_is(lat, "old latency\n");
 	unlink(thr);
 	unlink(lat);
 	/* a last component of 241 bytes: "-latency.svg" fits NAME_MAX (255), "-throughput.svg" not */

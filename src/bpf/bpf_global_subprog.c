@@ -15,7 +15,7 @@
  * returned with stays taken natively (the caller's next bpf_spin_lock of it does not spin on
  * it), and the caller does not hold it: its bpf_spin_unlock is "without taking a lock", as the
  * verifier says of the main program (measured on the running 6.18.44:
- * tests/bpfcc/global_state.bpf.c).
+ * the global functions of tests/bpfcc/sections.bpf.c and tests/bpfcc/outside/subprogs.bpf.c).
  *
  * Saved irq flags are not set aside: they live on the caller's stack with reference ids
  * (bpf_irq.c), and a global function that restores its caller's flag is a difference listed in

@@ -22,7 +22,7 @@ static char *quoted_list(char *const *names, size_t nr)
 	char *list;
 
 	for (size_t i = 0; i < nr; i++)
-		len += strlen(names[i]) + sizeof("'', ") - 1;
+		len += strlen(names[i]) + sizeof("'' and ") - 1; /* the longest separator */
 	list = malloc(len);
 	if (!list)
 		return NULL;

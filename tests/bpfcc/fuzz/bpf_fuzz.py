@@ -18,7 +18,7 @@ the reason; each one is printed with the program and both outputs, and --reduce 
 (bpf_fuzz_reduce.py) to a small program for the regression corpus (regressions.bpf.c, run by
 --corpus against the kernel on every CI run).
 
-  bpf_fuzz.py --bpf-cc build/kfsim-bpf-cc --count 1200 --seed 1          # CI's batch
+  bpf_fuzz.py --bpf-cc build/kfsim-bpf-cc --count 800 --seed 1           # CI's batch
   bpf_fuzz.py --bpf-cc build/kfsim-bpf-cc --seconds 600 --seed 7 --reduce  # a longer hunt
   bpf_fuzz.py --bpf-cc build/kfsim-bpf-cc --corpus tests/bpfcc/fuzz/regressions.bpf.c
 

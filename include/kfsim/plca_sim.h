@@ -490,7 +490,10 @@ int kfsim_plca_sweep_svg_open(const char *prefix, struct kfsim_outfile *files);
  * @max: room in @nodes
  * @names: NULL, or room for @max device names
  *
- * Return: the number of nodes; -ENODEV when the device does not exist or has no PLCA PHY;
+ * Return: the number of nodes; -ENODEV when no device is named @dev_name (or, with @dev_name
+ * NULL, when no device has a PLCA PHY); -EOPNOTSUPP when the device @dev_name has no PHY or its
+ * PHY cannot report PLCA settings (ethtool's netlink answers so for a device without a PHY or
+ * PLCA hooks, 6.12; here also for a PHY whose phy_ethtool_get_plca_cfg() fails otherwise);
  * -E2BIG when more than @max PHYs share the segment.
  */
 int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_name,

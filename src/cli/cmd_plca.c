@@ -467,18 +467,18 @@ static int nodes_from_config(const struct plca_opts *o, struct plca_sim_node_cfg
 		return -1;
 	}
 	nr = kfsim_plca_sim_nodes_from_net(net, o->dev, nodes, PLCA_SIM_MAX_NODES, names);
-	/* the library's one code, -ENODEV, covers three cases the user fixes differently */
+	/* the library's code and whether a device was named say which case it is */
 	if (nr == -E2BIG)
 		*status = kfsim_cli_fail(CMD, nr, "%s: more than %u PLCA PHYs on the segment",
 					 o->config, PLCA_SIM_MAX_NODES);
-	else if (nr < 0 && !o->dev)
-		*status = kfsim_cli_fail(CMD, nr, "%s: no device has a PHY with PLCA settings",
-					 o->config);
-	else if (nr < 0 && !dev_get_by_name(net, o->dev))
-		*status = kfsim_cli_fail(CMD, nr, "%s: no device %s", o->config, o->dev);
-	else if (nr < 0)
+	else if (nr == -EOPNOTSUPP)
 		*status = kfsim_cli_fail(CMD, nr, "%s: %s has no PHY with PLCA settings", o->config,
 					 o->dev);
+	else if (nr < 0 && o->dev)
+		*status = kfsim_cli_fail(CMD, nr, "%s: no device %s", o->config, o->dev);
+	else if (nr < 0)
+		*status = kfsim_cli_fail(CMD, nr, "%s: no device has a PHY with PLCA settings",
+					 o->config);
 	kfsim_plca_net_destroy(net);
 	if (nr < 0)
 		return -1;

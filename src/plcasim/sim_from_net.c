@@ -47,14 +47,24 @@ int kfsim_plca_sim_nodes_from_net(struct kfsim_plca_net *net, const char *dev_na
 			break;
 		}
 	}
-	if (!dev || !dev->phydev || !plca_capable(dev, &cfg)) {
-		if (!dev_name)
-			pr_err("plca_sim: no device has a PHY with PLCA settings\n");
-		else if (!dev)
+	/*
+	 * Three cases the user mends differently, each with its own code, so that the caller's
+	 * message follows from the code and the name it passed and no caller looks the device up
+	 * again: -ENODEV for a name no device has, as ethtool's netlink answers; -EOPNOTSUPP for
+	 * a device without a PHY or PLCA hooks, as plca_get_cfg_prepare_data() answers (6.12),
+	 * also where the PHY's own call failed otherwise (a vendor map's -ENODEV would read as
+	 * "no such device").
+	 */
+	if (!dev) {
+		if (dev_name)
 			pr_err("plca_sim: no device %s\n", dev_name);
 		else
-			pr_err("plca_sim: device %s has no PHY with PLCA settings\n", dev_name);
+			pr_err("plca_sim: no device has a PHY with PLCA settings\n");
 		return -ENODEV;
+	}
+	if (!plca_capable(dev, &cfg)) {
+		pr_err("plca_sim: device %s has no PHY with PLCA settings\n", dev_name);
+		return -EOPNOTSUPP;
 	}
 	for (int i = 0; (dev = kfsim_plca_net_dev_at(net, i)); i++) {
 		if (!dev->phydev || dev->phydev->segment != segment || !plca_capable(dev, &cfg))

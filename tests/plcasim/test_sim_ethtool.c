@@ -61,8 +61,8 @@ static void test_builtin_devices(void **state)
 	assert_int_equal(nr, 3);
 	assert_int_equal(nodes[2].plca.node_id, 2);
 	assert_int_equal(nodes[2].plca.enabled, 1);
-	assert_int_equal(kfsim_plca_sim_nodes_from_net(net, "lo", nodes, 8, NULL), -ENODEV);
-	assert_int_equal(kfsim_plca_sim_nodes_from_net(net, "eth3", nodes, 8, NULL), -ENODEV);
+	assert_int_equal(kfsim_plca_sim_nodes_from_net(net, "lo", nodes, 8, NULL), -EOPNOTSUPP);
+	assert_int_equal(kfsim_plca_sim_nodes_from_net(net, "eth3", nodes, 8, NULL), -EOPNOTSUPP);
 	assert_int_equal(kfsim_plca_sim_nodes_from_net(net, "nosuch", nodes, 8, NULL), -ENODEV);
 	assert_int_equal(kfsim_plca_sim_nodes_from_net(net, NULL, nodes, 2, NULL), -E2BIG);
 	kfsim_plca_net_destroy(net);

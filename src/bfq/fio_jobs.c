@@ -1517,34 +1517,47 @@ static unsigned int fio_expand_env(const char *in, char *out)
 	return flags;
 }
 
-static unsigned long long fio_keyword_value(unsigned int i)
+/* fio's $keywords, each what this machine says, 0 where it cannot say */
+static unsigned long long fio_pagesize(void)
 {
-	long page = sysconf(_SC_PAGESIZE), pages = sysconf(_SC_PHYS_PAGES);
+	long page = sysconf(_SC_PAGESIZE);
 
-	switch (i) {
-	case 0:
-		return page > 0 ? (unsigned long long)page : 0;
-	case 1:
-		return page > 0 && pages > 0 ?
-		       (unsigned long long)pages * (unsigned long long)page >> 20 : 0;
-	default:
-		return sysconf(_SC_NPROCESSORS_CONF) > 0 ?
-		       (unsigned long long)sysconf(_SC_NPROCESSORS_CONF) : 0;
-	}
+	return page > 0 ? (unsigned long long)page : 0;
+}
+
+static unsigned long long fio_mb_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+
+	return pages > 0 ? (unsigned long long)pages * fio_pagesize() >> 20 : 0;
+}
+
+static unsigned long long fio_ncpus(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	return cpus > 0 ? (unsigned long long)cpus : 0;
 }
 
 /* fio's $keywords in @text (room for FIO_OPT_LEN_MAX bytes) */
 static unsigned int fio_replace_keywords(char *text)
 {
-	static const char *const words[] = { "$pagesize", "$mb_memory", "$ncpus" };
+	static const struct {
+		const char *word;
+		unsigned long long (*value)(void);
+	} keywords[] = {
+		{ "$pagesize", fio_pagesize },
+		{ "$mb_memory", fio_mb_memory },
+		{ "$ncpus", fio_ncpus },
+	};
 	unsigned int i, flags = 0;
 	char *at;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++) {
-		while ((at = strstr(text, words[i]))) {
+	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
+		while ((at = strstr(text, keywords[i].word))) {
 			char num[24];
-			size_t wlen = strlen(words[i]);
-			size_t n = (size_t)snprintf(num, sizeof(num), "%llu", fio_keyword_value(i));
+			size_t wlen = strlen(keywords[i].word);
+			size_t n = (size_t)snprintf(num, sizeof(num), "%llu", keywords[i].value());
 
 			/* a number longer than its word (terabytes of $mb_memory) may not fit */
 			if (n > wlen && strlen(text) + n - wlen > FIO_OPT_LEN_MAX)

@@ -34,23 +34,6 @@ static int run_sweep(void **state)
 												: -1;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	return buf;
-}
-
 /* Every point alone, with the sweep's seed, is the point the whole sweep gave (PLCA even). */
 static void test_points_alone_are_the_sweep(void **state)
 {
@@ -91,12 +74,12 @@ static void test_svg_files_are_the_plots(void **state)
 	assert_non_null(strstr(thr, "<svg"));
 	assert_non_null(strstr(lat, "CSMA/CD p99"));
 	snprintf(path, sizeof(path), "%s-throughput.svg", prefix);
-	text = slurp(path);
+	text = read_whole_file(path);
 	assert_string_equal(text, thr);
 	free(text);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s-latency.svg", prefix);
-	text = slurp(path);
+	text = read_whole_file(path);
 	assert_string_equal(text, lat);
 	free(text);
 	unlink(path);

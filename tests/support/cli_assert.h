@@ -21,4 +21,10 @@ void write_file(const char *path, const char *text);
  */
 void assert_file_is(const char *path, const char *text);
 
+/**
+ * read_whole_file() - everything in @path (a file a run wrote), NUL-terminated, malloc()ed;
+ * fails the test when it cannot be read.
+ */
+char *read_whole_file(const char *path);
+
 #endif /* KFSIM_TESTS_CLI_ASSERT_H */

@@ -14,27 +14,16 @@
 
 #include <kfsim/ynl_gen.h>
 #include "spec_tmp.h"
+#include "support/cli_assert.h"
 
 #define ETHTOOL_SPEC KFSIM_SOURCE_DIR "/specs/ethtool.yaml"
 
 static char *slurp(const char *dir, const char *name)
 {
 	char path[512];
-	FILE *f;
-	long len;
-	char *buf;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	return buf;
+	return read_whole_file(path);
 }
 
 static void generate(struct spec_tmp *t)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #define KFSIM_YNL_LOCAL 1
+#include "support/cli_assert.h"
 #include "ynlshare-uapi.h"
 #include "ynlshare-kernel.c"
 
@@ -58,20 +59,6 @@ static int ynlshare_nl_obj_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return -EOPNOTSUPP;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 16);
-	size_t n;
-
-	assert_non_null(f);
-	assert_non_null(buf);
-	n = fread(buf, 1, (1 << 16) - 1, f);
-	assert_true(n > 0 && n < (1 << 16) - 1);
-	fclose(f);
-	return buf;
-}
-
 static int count(const char *text, const char *needle)
 {
 	int n = 0;
@@ -83,7 +70,7 @@ static int count(const char *text, const char *needle)
 
 static void test_generated_code_has_one_table_for_equal_requests(void **state)
 {
-	char *src = slurp(YNLSHARE_GEN_DIR "/ynlshare-kernel.c");
+	char *src = read_whole_file(YNLSHARE_GEN_DIR "/ynlshare-kernel.c");
 
 	(void)state;
 	/* obj-get: one table, printed once, named as ynl-gen-c.py names a single op policy. */

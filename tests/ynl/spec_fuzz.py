@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 
 WORDS = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa",
          "lambda", "mu", "nu", "xi", "omi", "pi", "rho", "sigma", "tau", "ups", "phi", "chi",
@@ -490,6 +491,10 @@ class KernelGen:
                 kept[name] = plain_load(stream)
             return kept[name]
         yaml.safe_load = safe_load
+        # and jsonschema.validate() checks the schema itself and builds a validator on every
+        # call (most of the rest): one validator per schema, the same error raised
+        import jsonschema
+        jsonschema.validate = cached_validate
 
     def run(self, spec_path, *args):
         """(ok, output or message)"""
@@ -521,6 +526,24 @@ class KernelGen:
             return ok, f.read()
 
 
+VALIDATORS = {}
+
+
+def cached_validate(instance, schema, *args, **kwargs):
+    """jsonschema.validate(), its validator built once per schema"""
+    import jsonschema
+    key = id(schema)
+    if key not in VALIDATORS:
+        with warnings.catch_warnings():  # the specs' draft-07 $schema URL lacks its '#'
+            warnings.simplefilter("ignore", DeprecationWarning)
+            cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        VALIDATORS[key] = (schema, cls(schema))
+    error = jsonschema.exceptions.best_match(VALIDATORS[key][1].iter_errors(instance))
+    if error is not None:
+        raise error
+
+
 def schema_verdict(tree, spec, proto, cache={}):
     import jsonschema
     import yaml
@@ -528,7 +551,7 @@ def schema_verdict(tree, spec, proto, cache={}):
         with open(os.path.join(tree, "Documentation/netlink/%s.yaml" % proto)) as f:
             cache[proto] = yaml.safe_load(f)
     try:
-        jsonschema.validate(spec, cache[proto])
+        cached_validate(spec, cache[proto])
         return True, None
     except jsonschema.ValidationError as e:
         return False, e.message[:100]

@@ -107,6 +107,9 @@ static const struct bad_spec bad_specs[] = {
 	{ "name that is not part of a C identifier", HEAD "attribute-sets:\n  - name: s\n"
 	  "    attributes:\n      - { name: a.b, type: u32 }\noperations: { list: [] }\n",
 	  "6:17: attribute name 'a.b' cannot be part of a C identifier (character '.')" },
+	{ "name with a character beyond ASCII: told whole", HEAD "attribute-sets:\n  - name: s\n"
+	  "    attributes:\n      - { name: \xc3\xbc-name, type: u32 }\noperations: { list: [] }\n",
+	  "6:17: attribute name '\xc3\xbc-name' cannot be part of a C identifier (character '\xc3\xbc')" },
 	{ "name too long", HEAD "attribute-sets:\n  - name: s\n    attributes:\n      - { name: "
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, type: u32 }\noperations: { list: [] }\n",

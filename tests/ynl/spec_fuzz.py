@@ -17,9 +17,9 @@ generators about each:
   uapi      when both accept a unified spec: ynl-gen-c.py --mode uapi against kfsim's
             F-uapi.h, byte for byte once the banner and the include guard are set aside (as
             referee/kernel_generator.sh compares them).
-  policy    when both accept: every nla_policy table of the kernel-mode source, entry by
-            entry (index resolved through the uapi enums, policy macro text normalized), the
-            tables' sizes, and the split ops (command, flags, policy, maxattr).
+  policy    when both accept: every nla_policy table of the kernel-mode source, by name and
+            size, entry by entry (index resolved through the uapi enums, one spelling per
+            value); kfsim's one table for equal do and dump requests against each of the two.
 
 The kernel's generator runs in this one Python process (imported once, its main() called per
 spec), kfsim-ynl-gen once per spec: a hundred seeds take a few seconds.  Disagreements that
@@ -170,7 +170,7 @@ def gen_spec(seed):
         sub = rng.sample(main_names, rng.randint(1, len(main_names)))
         sets.append({"name": "main-sub", "subset-of": "main",
                      "attributes": [{"name": n} for n in sub]})
-        if len(sets) > 1:
+        if len(sets) > 2:  # sets[1] is then a nested set of its own, not the subset
             sets[1]["attributes"].append({"name": "sub-nest", "type": "nest",
                                           "nested-attributes": "main-sub"})
     spec["attribute-sets"] = sets
@@ -334,10 +334,6 @@ def gen_attr(rng, name, proto, later_sets, enums, flagsets, structs):
     if checks:
         a["checks"] = checks
     return a
-
-
-def all_attrs(spec):
-    return [a for s in spec["attribute-sets"] for a in s["attributes"]]
 
 
 def typed_attrs(spec, types):
@@ -641,18 +637,6 @@ def norm_entry(e):
     return e
 
 
-def ops_table(src, vals):
-    """(cmd, flags, policy, maxattr, kind) of each split/small op, in table order"""
-    rows = []
-    for block in re.findall(r"\{\n(\t\t\.cmd\s*=.*?)\n\t\}", src, flags=re.S):
-        f = dict(re.findall(r"\.([a-z_]+)\s*=\s*(.*?),\s*(?:/\*.*?\*/)?\n", block + ",\n"))
-        cmd = eval_c(f.get("cmd", ""), vals)
-        flags = " ".join(sorted(re.findall(r"GENL_[A-Z_]+", f.get("flags", ""))))
-        maxattr = eval_c(f.get("maxattr", "0"), vals)
-        rows.append((cmd, flags, f.get("policy", "-").strip(), maxattr))
-    return sorted(rows, key=lambda r: (r[0] if r[0] is not None else -1, r[1]))
-
-
 # -- one spec ---------------------------------------------------------------------------------
 
 class Result:
@@ -697,7 +681,7 @@ def check_seed(seed, kgen, gen, tree, root):
         return r
 
     if r.kernel != r.kfsim:
-        r.diffs.append(("verdict", classify_verdict(r, spec),
+        r.diffs.append(("verdict", classify_verdict(r),
                         "ynl-gen-c.py %s (%s), kfsim %s (%s)" % (
                             "accepts" if r.kernel else "refuses", r.kernel_msg[:90],
                             "accepts" if r.kfsim else "refuses", r.kfsim_msg[:90])))
@@ -761,7 +745,7 @@ def shape(msg):
     return msg[:60]
 
 
-def classify_verdict(r, spec):
+def classify_verdict(r):
     """A cause, for counting: which side refuses, and the shape of its message"""
     if r.kernel:
         return "kfsim-refuses:" + shape(r.kfsim_msg)

@@ -46,7 +46,9 @@ static const char *nla_type(const struct ynl_attr *attr)
 	case YNL_T_SINT: return "NLA_SINT";
 	case YNL_T_FLAG: return "NLA_FLAG";
 	case YNL_T_STRING:
-		return attr->checks.unterminated_ok ? "NLA_STRING" : "NLA_NUL_STRING";
+		/* ynl-gen-c.py gives a multi-attr string the plain NLA_STRING */
+		return attr->checks.unterminated_ok || (attr->multi_attr && attr->gen_c_rules) ?
+			       "NLA_STRING" : "NLA_NUL_STRING";
 	case YNL_T_BINARY: return "NLA_BINARY";
 	case YNL_T_SUB_MESSAGE: return "NLA_BINARY";
 	case YNL_T_NEST: return "NLA_NESTED";
@@ -161,8 +163,10 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 	if (ynl_type_is_scalar(attr->type)) {
 		const struct ynl_def *mask_def = c->flags_mask;
 
+		/* ynl-gen-c.py: a flags attribute's mask wins over its min/max checks */
 		if (!mask_def && attr->enum_def &&
-		    (attr->enum_def->type == YNL_DEF_FLAGS || attr->enum_as_flags) && !attr->has_checks)
+		    (attr->enum_def->type == YNL_DEF_FLAGS || attr->enum_as_flags) &&
+		    (!attr->has_checks || attr->gen_c_rules))
 			mask_def = attr->enum_def;
 		if (mask_def) {
 			uint64_t mask = 0;
@@ -341,6 +345,20 @@ static struct ynl_attr **set_attrs(const struct ynl_attr_set *set)
 }
 
 /* Whether @a and @b list the same attributes of the op's set, in any order. */
+/*
+ * The global policy is named after the ops' attribute set, as ynl-gen-c.py names it
+ * (F_<set>_nl_policy; team's set is the family's name, so team_nl_policy there).
+ */
+static void global_policy_name(const struct ynl_spec *spec, char *buf, size_t size)
+{
+	for (int i = 0; i < spec->nr_ops; i++)
+		if (spec->ops[i].set) {
+			snprintf(buf, size, "%s_nl_policy", spec->ops[i].set->render_name);
+			return;
+		}
+	snprintf(buf, size, "%s_nl_policy", spec->c_name);
+}
+
 static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
 {
 	if (a->nr_attrs != b->nr_attrs)
@@ -385,7 +403,7 @@ const struct ynl_msg *ynl_op_policy(const struct ynl_spec *spec, const struct yn
 	const struct ynl_msg *msg;
 
 	if (!strcmp(spec->kernel_policy, "global")) {
-		snprintf(buf, size, "%s_nl_policy", spec->c_name);
+		global_policy_name(spec, buf, size);
 		return &mode->request;
 	}
 	if (!strcmp(spec->kernel_policy, "per-op")) {
@@ -449,7 +467,7 @@ static void for_each_op_policy(const struct ynl_spec *spec, struct ynl_out *out,
 						all[nr++] = msgs[m]->attrs[a];
 				}
 		}
-		snprintf(name, sizeof(name), "%s_nl_policy", spec->c_name);
+		global_policy_name(spec, name, sizeof(name));
 		if (decl)
 			ynl_out_printf(out, "KFSIM_YNL_DECL const struct nla_policy %s[%u];\n", name,
 				       global_maxattr(spec) + 1);
@@ -827,9 +845,13 @@ static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
 		       !strcmp(spec->kernel_policy, "global") ? "small_ops" :
 		       !strcmp(spec->kernel_policy, "per-op") ? "ops" : "split_ops",
 		       count_split_ops(spec));
-	if (!strcmp(spec->kernel_policy, "global"))
-		ynl_out_printf(hdr, "\t.policy = %s_nl_policy, \\\n\t.maxattr = %u, \\\n",
-			       spec->c_name, global_maxattr(spec));
+	if (!strcmp(spec->kernel_policy, "global")) {
+		char pname[256];
+
+		global_policy_name(spec, pname, sizeof(pname));
+		ynl_out_printf(hdr, "\t.policy = %s, \\\n\t.maxattr = %u, \\\n", pname,
+			       global_maxattr(spec));
+	}
 	if (spec->nr_mcgrps)
 		ynl_out_printf(hdr, "\t.mcgrps = %s_nl_mcgrps, \\\n\t.n_mcgrps = %d, \\\n",
 			       spec->c_name, spec->nr_mcgrps);

@@ -338,6 +338,56 @@ static void parse_checks(struct ynl_parser *p, struct ynl_attr *attr, yaml_node_
 		c->unterminated_ok = get_bool(p, v, "unterminated-ok");
 }
 
+/*
+ * 6.12's ynl-gen-c.py bounds an integer attribute by its enum or flags: where the checks give no
+ * min, the enum's lowest value becomes one (unless it is 0 on an unsigned type), and where they
+ * give no max, its highest value (for flags the highest bit number).  It refuses an enum with
+ * gaps ("Can't get value range for a noncontiguous enum") and a min above the max that results.
+ * The bounds of a plain enum are its policy (NLA_POLICY_RANGE/MAX, FULL_RANGE beyond s16), so
+ * they go into the checks, where the test generator sees them too; a flags attribute is
+ * validated by its mask instead, so its bounds are only checked.  netlink-raw specs are not
+ * rendered by ynl-gen-c.py: kfsim keeps its own rule there (emit_policy_entry()).
+ */
+static void enum_bounds(struct ynl_parser *p, struct ynl_attr *attr, yaml_node_t *item)
+{
+	const struct ynl_def *def = attr->enum_def;
+	struct ynl_checks *c = &attr->checks;
+	bool is_flags = def->type == YNL_DEF_FLAGS;
+	int64_t lo = 0, hi = 0, min, max;
+
+	for (int i = 0; i < def->nr_entries; i++) {
+		int64_t v = def->entries[i].value;
+
+		if (is_flags) /* the bit number: the Python keeps that, not 1 << n */
+			v = v > 0 ? __builtin_ctzll((unsigned long long)v) : 0;
+		if (!i || v < lo)
+			lo = v;
+		if (!i || v > hi)
+			hi = v;
+	}
+	if (!def->nr_entries || hi - lo + 1 != def->nr_entries)
+		fail_at(p, item, "attribute '%s': enum '%s' has gaps between its values, so it "
+			"gives no range (as ynl-gen-c.py refuses it)", attr->name, def->name);
+	min = c->has_min ? c->min : lo;
+	max = c->has_max ? c->max : hi;
+	if ((c->has_min || lo != 0 || ynl_type_is_signed(attr->type)) &&
+	    !(c->has_max && c->max_is_unsigned) && min > max)
+		fail_at(p, item, "attribute '%s': min %" PRId64 " is above max %" PRId64 " (a bound "
+			"not in the checks comes from enum '%s')", attr->name, min, max, def->name);
+	if (is_flags || attr->enum_as_flags)
+		return;
+	if (!c->has_min && (lo != 0 || ynl_type_is_signed(attr->type))) {
+		c->has_min = true;
+		c->min = lo;
+	}
+	if (!c->has_max) {
+		c->has_max = true;
+		c->max = hi;
+		c->max_u = (uint64_t)hi;
+	}
+	attr->has_checks = true;
+}
+
 static const struct ynl_key attr_keys[] = {
 	REQ("name"), KEY("type"), KEY("value"), KEY("doc"), KEY("enum"), KEY("enum-as-flags"),
 	KEY("nested-attributes"), KEY("multi-attr"), KEY("byte-order"), KEY("display-hint"),
@@ -362,6 +412,7 @@ static void parse_attr_names(struct ynl_parser *p, struct ynl_attr_set *set, yam
 		attr->loc.col = (int)item->start_mark.column + 1;
 		attr->set = set;
 		attr->name = get_name(p, get(p, item, "name"), "attribute name");
+		attr->gen_c_rules = p->spec->proto != YNL_PROTO_NETLINK_RAW;
 		attr->sub_type = YNL_T_COUNT;
 		for (int j = 0; j < i; j++) {
 			if (strcmp(set->attrs[j].name, attr->name))
@@ -468,8 +519,17 @@ static void parse_attr_details(struct ynl_parser *p, struct ynl_attr_set *set, y
 			attr->len = get_int(p, v, "len");
 		if ((v = get(p, item, "checks")))
 			parse_checks(p, attr, v);
+		if (attr->enum_def && ynl_type_is_scalar(attr->type) &&
+		    p->spec->proto != YNL_PROTO_NETLINK_RAW)
+			enum_bounds(p, attr, item);
 		/* Type-specific requirements. */
 		switch (attr->type) {
+		case YNL_T_BITFIELD32:
+			/* its policy is NLA_POLICY_BITFIELD32(mask): ynl-gen-c.py needs the enum */
+			if (!attr->enum_def && p->spec->proto != YNL_PROTO_NETLINK_RAW)
+				fail_at(p, item, "bitfield32 attribute '%s' needs an enum (the valid "
+					"bits of its policy)", attr->name);
+			break;
 		case YNL_T_NEST:
 			if (!attr->nested)
 				fail_at(p, item, "nest attribute '%s' needs nested-attributes",

@@ -147,6 +147,7 @@ struct ynl_attr {
 	struct ynl_checks checks;
 	int64_t len;			/* binary 'len' */
 	/* computed */
+	bool gen_c_rules;		/* not netlink-raw: the policy as ynl-gen-c.py prints it */
 	const char *enum_name;		/* ETHTOOL_A_PLCA_NODE_CNT */
 	const char *c_name;		/* node_cnt */
 	struct ynl_attr_set *set;

@@ -179,9 +179,19 @@ const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
 		fail_at(p, node, "%s is %zu characters long, more than %d", what, len, YNL_NAME_MAX);
 	for (const char *c = name; *c; c++) {
 		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != ' ') {
+			/*
+			 * The character whole: a lone lead byte of a UTF-8 sequence would make the
+			 * message invalid UTF-8 (spec_fuzz.py's reading of it failed).
+			 */
+			unsigned char lead = (unsigned char)*c;
+			int n = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+
+			for (int i = 1; i < n; i++)
+				if (((unsigned char)c[i] & 0xc0) != 0x80)
+					n = i; /* cut short (c[i] may be the NUL): what is there */
 			/* kept as it is: the load fails, and later checks see the name it has */
-			note_at(p, node, "%s '%s' cannot be part of a C identifier (character '%c')",
-				what, name, *c);
+			note_at(p, node, "%s '%s' cannot be part of a C identifier (character '%.*s')",
+				what, name, n, c);
 			break;
 		}
 	}

@@ -107,6 +107,9 @@ static const struct bad_spec bad_specs[] = {
 	{ "name that is not part of a C identifier", HEAD "attribute-sets:\n  - name: s\n"
 	  "    attributes:\n      - { name: a.b, type: u32 }\noperations: { list: [] }\n",
 	  "6:17: attribute name 'a.b' cannot be part of a C identifier (character '.')" },
+	{ "name with a character beyond ASCII: told whole", HEAD "attribute-sets:\n  - name: s\n"
+	  "    attributes:\n      - { name: \xc3\xbc-name, type: u32 }\noperations: { list: [] }\n",
+	  "6:17: attribute name '\xc3\xbc-name' cannot be part of a C identifier (character '\xc3\xbc')" },
 	{ "name too long", HEAD "attribute-sets:\n  - name: s\n    attributes:\n      - { name: "
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, type: u32 }\noperations: { list: [] }\n",
@@ -131,6 +134,22 @@ static const struct bad_spec bad_specs[] = {
 	{ "negative min on an unsigned type", HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
 	  "      - { name: a, type: u32, checks: { min: -5 } }\noperations: { list: [] }\n",
 	  "6:39: checks: negative limit for unsigned type u32 of attribute 'a'" },
+	/* 6.12's ynl-gen-c.py bounds an integer attribute by its enum (found by spec_fuzz.py) */
+	{ "min above the enum's highest value", HEAD
+	  "definitions:\n  - { name: e, type: enum, entries: [ a, b, c ] }\nattribute-sets:\n"
+	  "  - name: s\n    attributes:\n      - { name: x, type: u32, enum: e, checks: { min: 5 } }\n"
+	  "operations: { list: [] }\n",
+	  "8:9: attribute 'x': min 5 is above max 2 (a bound not in the checks comes from enum 'e')" },
+	{ "enum with gaps on an integer", HEAD
+	  "definitions:\n  - { name: e, type: enum, entries: [ a, { name: b, value: 5 } ] }\n"
+	  "attribute-sets:\n  - name: s\n    attributes:\n      - { name: x, type: u8, enum: e }\n"
+	  "operations: { list: [] }\n",
+	  "8:9: attribute 'x': enum 'e' has gaps between its values, so it gives no range (as "
+	  "ynl-gen-c.py refuses it)" },
+	{ "bitfield32 without enum", HEAD "protocol: genetlink-legacy\nattribute-sets:\n"
+	  "  - name: s\n    attributes:\n      - { name: x, type: bitfield32 }\n"
+	  "operations: { list: [] }\n",
+	  "7:9: bitfield32 attribute 'x' needs an enum (the valid bits of its policy)" },
 	{ "a second YAML document", HEAD "attribute-sets: []\noperations: { list: [] }\n---\n"
 	  "name: u\n",
 	  "5:1: a spec is one YAML document, this is a second one" },

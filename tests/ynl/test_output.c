@@ -140,9 +140,56 @@ static void test_kernel_output_as_the_kernel_generator(void **state)
 	assert_null(strstr(src, "GENL_CMD_CAP_"));
 	assert_non_null(strstr(src, ".validate\t= GENL_DONT_VALIDATE_STRICT | GENL_DONT_VALIDATE_DUMP,"));
 	assert_non_null(strstr(hdr, "\t.small_ops = ethtool_nl_ops, \\\n\t.n_small_ops = 1, \\\n"
-				    "\t.policy = ethtool_nl_policy, \\\n\t.maxattr = 7, \\\n"));
+				    "\t.policy = ethtool_main_nl_policy, \\\n\t.maxattr = 7, \\\n"));
 	/* 12: ethtool's resv_start_op is ETHTOOL_MSG_MODULE_GET + 1 */
 	assert_non_null(strstr(hdr, "\t.resv_start_op = 35, \\\n"));
+	free(src);
+	free(hdr);
+	spec_tmp_cleanup(&t);
+}
+
+/*
+ * Rules of 6.12's ynl-gen-c.py that specs of the kernel's corpus never met and spec_fuzz.py's
+ * did: an enum bounds its integer attribute where the checks do not (min only when the enum does
+ * not start at 0 or the type is signed), a flags attribute is validated by its mask even with a
+ * max, a multi-attr string is NLA_STRING, the global policy is named after the ops' set.
+ */
+static const char rules_spec[] =
+	"name: t\nprotocol: genetlink-legacy\ndoc: d\nkernel-policy: global\n"
+	"definitions:\n"
+	"  - { name: e, type: enum, entries: [ a, b, c ] }\n"
+	"  - { name: fl, type: flags, entries: [ x, y ] }\n"
+	"attribute-sets:\n"
+	"  - name: main\n    attributes:\n"
+	"      - { name: pick, type: u32, enum: e, checks: { min: 1 } }\n"
+	"      - { name: pick-max, type: u8, enum: e, checks: { max: 1 } }\n"
+	"      - { name: opts, type: u32, enum: fl, checks: { max: 9 } }\n"
+	"      - { name: names, type: string, multi-attr: true }\n"
+	"      - { name: sval, type: s32, enum: e }\n"
+	"      - { name: plain, type: u16, enum: e }\n"
+	"operations:\n  list:\n"
+	"    - name: get\n      doc: x\n      attribute-set: main\n"
+	"      do: { request: { attributes: [ pick, pick-max, opts, names, sval, plain ] } }\n";
+
+static void test_kernel_policy_rules_of_ynl_gen_c(void **state)
+{
+	struct spec_tmp t;
+	char err[1024];
+	char *src, *hdr;
+
+	spec_tmp_init(&t, rules_spec);
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_KERNEL, err, sizeof(err)),
+			 0);
+	src = slurp(t.out, "t-kernel.c");
+	hdr = slurp(t.out, "t-kernel.h");
+	assert_non_null(strstr(src, "const struct nla_policy t_main_nl_policy[7] = {"));
+	assert_non_null(strstr(hdr, "\t.policy = t_main_nl_policy, \\\n\t.maxattr = 6, \\\n"));
+	assert_non_null(strstr(src, "[1] = NLA_POLICY_RANGE(NLA_U32, 1, 2),"));
+	assert_non_null(strstr(src, "[2] = NLA_POLICY_MAX(NLA_U8, 1),"));
+	assert_non_null(strstr(src, "[3] = NLA_POLICY_MASK(NLA_U32, 0x3),"));
+	assert_non_null(strstr(src, "[4] = { .type = NLA_STRING, },"));
+	assert_non_null(strstr(src, "[5] = NLA_POLICY_RANGE(NLA_S32, 0, 2),"));
+	assert_non_null(strstr(src, "[6] = NLA_POLICY_MAX(NLA_U16, 2),"));
 	free(src);
 	free(hdr);
 	spec_tmp_cleanup(&t);
@@ -236,6 +283,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uapi_names_and_values),
 		cmocka_unit_test(test_kernel_policies_follow_the_checks),
+		cmocka_unit_test(test_kernel_policy_rules_of_ynl_gen_c),
 		cmocka_unit_test(test_generation_is_deterministic),
 		cmocka_unit_test(test_kernel_output_as_the_kernel_generator),
 		cmocka_unit_test(test_render_max_and_max_by_define),

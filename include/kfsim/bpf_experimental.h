@@ -425,11 +425,19 @@ void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_
  * enum kfsim_bpf_prog_type - the program type a run plays (BPF_PROG_TYPE_*)
  *
  * Graph roots are refused to tracing programs (kprobe, tracepoint, perf_event, raw_tp):
- * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).
+ * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).  A
+ * socket filter may not use a map or section that holds a bpf_spin_lock ("socket filter progs
+ * cannot use bpf_spin_lock yet", check_map_prog_compatibility(): 6.12's source, the running
+ * 6.18).  A cgroup_skb program's return value must be in [0, 1] on ingress, [0, 3] on egress
+ * (check_return_code(), since 5.3's congestion-notification bits; kfsim_bpf_run() checks it).
+ * The tracing types come last: kfsim tells them by their place.
  */
 enum kfsim_bpf_prog_type {
 	KFSIM_BPF_PROG_SCHED_CLS,  /* tc: the selftests' default (any non-tracing type acts alike) */
 	KFSIM_BPF_PROG_STRUCT_OPS, /* sched_ext schedulers */
+	KFSIM_BPF_PROG_SOCKET_FILTER,
+	KFSIM_BPF_PROG_CGROUP_SKB_INGRESS,
+	KFSIM_BPF_PROG_CGROUP_SKB_EGRESS,
 	KFSIM_BPF_PROG_KPROBE,
 	KFSIM_BPF_PROG_TRACEPOINT,
 	KFSIM_BPF_PROG_PERF_EVENT,
@@ -536,6 +544,8 @@ struct kfsim_bpf_run {
 	u32 nr_calls;
 	bool aborted;
 	/* private */
+	bool has_retval; /* kfsim_bpf_run() saw the program return @retval */
+	long long retval;
 	void *abort_jmp;
 	struct kfsim_bpf_run *prev;
 };

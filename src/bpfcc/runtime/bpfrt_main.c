@@ -474,6 +474,13 @@ static enum kfsim_bpf_prog_type prog_type(const char *section)
 		return KFSIM_BPF_PROG_RAW_TRACEPOINT;
 	if (!strncmp(s, "struct_ops", 10))
 		return KFSIM_BPF_PROG_STRUCT_OPS;
+	if (!strncmp(s, "socket", 6))
+		return KFSIM_BPF_PROG_SOCKET_FILTER;
+	/* libbpf's sections: cgroup/skb has no attach type, which is ingress's (0) */
+	if (!strncmp(s, "cgroup_skb/egress", 17))
+		return KFSIM_BPF_PROG_CGROUP_SKB_EGRESS;
+	if (!strncmp(s, "cgroup_skb/ingress", 18) || !strcmp(s, "cgroup/skb"))
+		return KFSIM_BPF_PROG_CGROUP_SKB_INGRESS;
 	return KFSIM_BPF_PROG_SCHED_CLS;
 }
 

@@ -226,8 +226,11 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->kver = kfsim_kernel_version();
 	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
 	ts->socket_filter = run->opts.prog_type == KFSIM_BPF_PROG_SOCKET_FILTER;
-	/* bpf_check_root()'s and the lock's fast paths trust their caches to mean "allowed" */
-	if (ts->tracing || ts->socket_filter) {
+	/*
+	 * bpf_check_root()'s and the lock's fast paths trust their caches to mean "allowed",
+	 * which a program type's rule or an object without BTF may make untrue for this run
+	 */
+	if (ts->tracing || ts->socket_filter || run->opts.no_prog_btf) {
 		ts->root_cache.root = NULL;
 		ts->lock_cache.lock = NULL;
 	}

@@ -430,6 +430,10 @@ void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_
  * cannot use bpf_spin_lock yet", check_map_prog_compatibility(): 6.12's source, the running
  * 6.18).  A cgroup_skb program's return value must be in [0, 1] on ingress, [0, 3] on egress
  * (check_return_code(), since 5.3's congestion-notification bits; kfsim_bpf_run() checks it).
+ * A socket filter, sk_skb, sk_msg, lwt or flow dissector program may call only the kfuncs
+ * of common_kfunc_set (RCU, preemption, irq state): the allocation and graph kfuncs are
+ * "calling kernel function %s is not allowed" (register_btf_kfunc_id_set() of
+ * generic_kfunc_set names the program types that may: 6.12's source, the running 6.18).
  * The tracing types come last: kfsim tells them by their place.
  */
 enum kfsim_bpf_prog_type {
@@ -438,6 +442,11 @@ enum kfsim_bpf_prog_type {
 	KFSIM_BPF_PROG_SOCKET_FILTER,
 	KFSIM_BPF_PROG_CGROUP_SKB_INGRESS,
 	KFSIM_BPF_PROG_CGROUP_SKB_EGRESS,
+	KFSIM_BPF_PROG_CGROUP_SOCK, /* return value in [0, 1] */
+	KFSIM_BPF_PROG_SK_SKB,
+	KFSIM_BPF_PROG_SK_MSG,
+	KFSIM_BPF_PROG_LWT,
+	KFSIM_BPF_PROG_FLOW_DISSECTOR,
 	KFSIM_BPF_PROG_KPROBE,
 	KFSIM_BPF_PROG_TRACEPOINT,
 	KFSIM_BPF_PROG_PERF_EVENT,

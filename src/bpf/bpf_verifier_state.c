@@ -226,6 +226,17 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->kver = kfsim_kernel_version();
 	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
 	ts->socket_filter = run->opts.prog_type == KFSIM_BPF_PROG_SOCKET_FILTER;
+	switch (run->opts.prog_type) {
+	case KFSIM_BPF_PROG_SOCKET_FILTER:
+	case KFSIM_BPF_PROG_SK_SKB:
+	case KFSIM_BPF_PROG_SK_MSG:
+	case KFSIM_BPF_PROG_LWT:
+	case KFSIM_BPF_PROG_FLOW_DISSECTOR:
+		ts->common_only = true;
+		break;
+	default:
+		ts->common_only = false;
+	}
 	/*
 	 * bpf_check_root()'s and the lock's fast paths trust their caches to mean "allowed",
 	 * which a program type's rule or an object without BTF may make untrue for this run
@@ -417,6 +428,7 @@ static void report_return_range(struct kfsim_bpf_run *run)
 
 	switch (run->opts.prog_type) {
 	case KFSIM_BPF_PROG_CGROUP_SKB_INGRESS:
+	case KFSIM_BPF_PROG_CGROUP_SOCK:
 		max = 1;
 		break;
 	case KFSIM_BPF_PROG_CGROUP_SKB_EGRESS:
@@ -501,6 +513,8 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	ts->run = NULL;
 	bpf_obj_quarantine_flush();
 	ts->tracing = false;
+	ts->socket_filter = false;
+	ts->common_only = false;
 	ts->timeline = false;
 	bpf_enter_fast_mask(ts);
 	kfsim_bpf_site.file = NULL;

@@ -687,6 +687,24 @@ static int unlock_only(void *ctx)
 
 static long long next_ret;
 
+static int new_drop(void *ctx)
+{
+	struct list_item *n = bpf_obj_new(list_item);
+
+	if (n)
+		bpf_obj_drop(n);
+	return 0;
+}
+
+static int rcu_preempt(void *ctx)
+{
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	bpf_preempt_disable();
+	bpf_preempt_enable();
+	return 0;
+}
+
 static int returns_next(void *ctx)
 {
 	return (int)next_ret;
@@ -733,6 +751,9 @@ static int prog_type_cases(void *ctx)
 		 "At program exit the register R0 has smin=4 smax=4 should have been in [0, 3]"},
 		{KFSIM_BPF_PROG_SCHED_CLS, -1, NULL}, /* tc's return value has no range */
 		{KFSIM_BPF_PROG_SOCKET_FILTER, 7, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SOCK, 1, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SOCK, 2,
+		 "At program exit the register R0 has smin=2 smax=2 should have been in [0, 1]"},
 	};
 	int step = 40; /* the child's exit status names the failing check */
 
@@ -760,7 +781,7 @@ static int prog_type_cases(void *ctx)
 	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, false, push_under_lock, NULL))
 		return step;
 	step++;
-	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, push_under_lock,
+	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, lock_unlock,
 		      "socket filter progs cannot use bpf_spin_lock yet"))
 		return step;
 	step++;
@@ -774,6 +795,29 @@ static int prog_type_cases(void *ctx)
 	step++;
 	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, false, unlock_only,
 		      "bpf_spin_unlock without taking a lock"))
+		return step;
+	/* the types generic_kfunc_set is not registered for: common_kfunc_set's kfuncs only */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SK_SKB, false, new_drop,
+		   "calling kernel function bpf_obj_new_impl is not allowed"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, new_drop,
+		   "calling kernel function bpf_obj_new_impl is not allowed"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_FLOW_DISSECTOR, false, rcu_preempt, NULL))
+		return step;
+	/* the next run's type has its own kfunc masks */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, false, new_drop, NULL))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SK_MSG, false, new_drop,
+		   "calling kernel function bpf_obj_new_impl is not allowed"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_CGROUP_SOCK, false, new_drop, NULL))
 		return step;
 	return 0;
 }

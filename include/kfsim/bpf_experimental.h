@@ -425,11 +425,28 @@ void kfsim_bpf_timeline_trace(const struct kfsim_bpf_timeline *tl, struct kfsim_
  * enum kfsim_bpf_prog_type - the program type a run plays (BPF_PROG_TYPE_*)
  *
  * Graph roots are refused to tracing programs (kprobe, tracepoint, perf_event, raw_tp):
- * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).
+ * "tracing progs cannot use bpf_{list_head,rb_root} yet" (6.2 said bpf_list_head only).  A
+ * socket filter may not use a map or section that holds a bpf_spin_lock ("socket filter progs
+ * cannot use bpf_spin_lock yet", check_map_prog_compatibility(): 6.12's source, the running
+ * 6.18).  A cgroup_skb program's return value must be in [0, 1] on ingress, [0, 3] on egress
+ * (check_return_code(), since 5.3's congestion-notification bits; kfsim_bpf_run() checks it).
+ * A socket filter, sk_skb, sk_msg, lwt or flow dissector program may call only the kfuncs
+ * of common_kfunc_set (RCU, preemption, irq state): the allocation and graph kfuncs are
+ * "calling kernel function %s is not allowed" (register_btf_kfunc_id_set() of
+ * generic_kfunc_set names the program types that may: 6.12's source, the running 6.18).
+ * The tracing types come last: kfsim tells them by their place.
  */
 enum kfsim_bpf_prog_type {
 	KFSIM_BPF_PROG_SCHED_CLS,  /* tc: the selftests' default (any non-tracing type acts alike) */
 	KFSIM_BPF_PROG_STRUCT_OPS, /* sched_ext schedulers */
+	KFSIM_BPF_PROG_SOCKET_FILTER,
+	KFSIM_BPF_PROG_CGROUP_SKB_INGRESS,
+	KFSIM_BPF_PROG_CGROUP_SKB_EGRESS,
+	KFSIM_BPF_PROG_CGROUP_SOCK, /* return value in [0, 1] */
+	KFSIM_BPF_PROG_SK_SKB,
+	KFSIM_BPF_PROG_SK_MSG,
+	KFSIM_BPF_PROG_LWT,
+	KFSIM_BPF_PROG_FLOW_DISSECTOR,
 	KFSIM_BPF_PROG_KPROBE,
 	KFSIM_BPF_PROG_TRACEPOINT,
 	KFSIM_BPF_PROG_PERF_EVENT,
@@ -536,6 +553,8 @@ struct kfsim_bpf_run {
 	u32 nr_calls;
 	bool aborted;
 	/* private */
+	bool has_retval; /* kfsim_bpf_run() saw the program return @retval */
+	long long retval;
 	void *abort_jmp;
 	struct kfsim_bpf_run *prev;
 };

@@ -17,13 +17,17 @@
  *   kfsim_flags: KFSIM_KF_LOCK_OK - callable while holding a bpf_spin_lock (the verifier's
  *		  is_bpf_graph_api_kfunc() and bpf_spin_unlock); KFSIM_KF_HELPER - a helper, not a
  *		  kfunc; KFSIM_KF_DISABLED_64 - calls refused in 6.4 and 6.5 ("... calls are disabled
- *		  for now"); KFSIM_KF_NO_SITE - no call-site macro (the name is a convenience macro)
+ *		  for now"); KFSIM_KF_NO_SITE - no call-site macro (the name is a convenience macro);
+ *		  KFSIM_KF_COMMON - in common_kfunc_set, callable from every program type (the
+ *		  other kfuncs are generic_kfunc_set's, which a socket filter, sk_skb, sk_msg, lwt or
+ *		  flow dissector program may not call: enum kfsim_bpf_prog_type)
  */
 
 #define KFSIM_KF_LOCK_OK (1u << 0)
 #define KFSIM_KF_HELPER (1u << 1)
 #define KFSIM_KF_DISABLED_64 (1u << 2)
 #define KFSIM_KF_NO_SITE (1u << 3)
+#define KFSIM_KF_COMMON (1u << 4)
 
 #define __KV(a, b) (((a) << 16) + ((b) << 8))
 
@@ -191,7 +195,7 @@ X(bpf_kptr_xchg, void *, (void *map_value, void *ptr),					\
  * Sections do not nest ("nested rcu read lock (kernel function bpf_rcu_read_lock)").
  */	\
 X(bpf_rcu_read_lock, void, (void),								\
-  0, __KV(6, 2), 0, 0,										\
+  0, __KV(6, 2), 0, KFSIM_KF_COMMON,								\
   "enter an RCU read-side section (sleepable programs)", "")					\
 /**
  * bpf_rcu_read_unlock() - leave the RCU read-side section
@@ -200,7 +204,7 @@ X(bpf_rcu_read_lock, void, (void),								\
  * bpf_rcu_read_unlock)").
  */	\
 X(bpf_rcu_read_unlock, void, (void),								\
-  0, __KV(6, 2), 0, 0,										\
+  0, __KV(6, 2), 0, KFSIM_KF_COMMON,								\
   "leave the RCU read-side section", "")							\
 /**
  * bpf_preempt_disable() - disable preemption (6.10); the verifier counts the nesting
@@ -209,7 +213,7 @@ X(bpf_rcu_read_unlock, void, (void),								\
  * is above zero, and the program may not exit with it above zero.
  */	\
 X(bpf_preempt_disable, void, (void),								\
-  0, __KV(6, 10), 0, 0,										\
+  0, __KV(6, 10), 0, KFSIM_KF_COMMON,								\
   "disable preemption; calls nest, each needs its bpf_preempt_enable", "")			\
 /**
  * bpf_preempt_enable() - undo one bpf_preempt_disable()
@@ -218,7 +222,7 @@ X(bpf_preempt_disable, void, (void),								\
  * bpf_preempt_enable)").
  */	\
 X(bpf_preempt_enable, void, (void),								\
-  0, __KV(6, 10), 0, 0,										\
+  0, __KV(6, 10), 0, KFSIM_KF_COMMON,								\
   "re-enable preemption (one bpf_preempt_disable)", "")					\
 /**
  * bpf_local_irq_save() - disable interrupts, saving the state into a flag on the stack (6.14)
@@ -228,7 +232,7 @@ X(bpf_preempt_enable, void, (void),								\
  * Not callable with a bpf_spin_lock held; the main program may not exit with a flag saved.
  */	\
 X(bpf_local_irq_save, void, (unsigned long *flags__irq_flag),					\
-  0, __KV(6, 14), 0, 0,										\
+  0, __KV(6, 14), 0, KFSIM_KF_COMMON,								\
   "disable interrupts, the state saved into a flag on the stack", "")			\
 /**
  * bpf_local_irq_restore() - restore the state bpf_local_irq_save() saved into @flags__irq_flag
@@ -239,7 +243,7 @@ X(bpf_local_irq_save, void, (unsigned long *flags__irq_flag),					\
  * one ("cannot restore irq state out of order, expected id=N acquired at insn_idx=M").
  */	\
 X(bpf_local_irq_restore, void, (unsigned long *flags__irq_flag),				\
-  0, __KV(6, 14), 0, 0,										\
+  0, __KV(6, 14), 0, KFSIM_KF_COMMON,								\
   "restore the interrupt state of the most recent bpf_local_irq_save", "")			\
 /**
  * bpf_rbtree_add() - insert an owned node ordered by @less: the 6.3 form, returning nothing

@@ -76,6 +76,13 @@ bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_d
 		report_unreachable_root(root);
 		return false;
 	}
+	if (unlikely(ts->socket_filter) && v.name && v.valid && v.type->spin_lock_off >= 0) {
+		bpf_report(-EINVAL,
+			   "a socket filter may not use a map or section that holds a "
+			   "bpf_spin_lock (refused when the program is loaded)",
+			   "socket filter progs cannot use bpf_spin_lock yet");
+		return false;
+	}
 	off = (u32)((char *)root - (char *)v.base);
 	decl->base = v.base;
 	decl->type = v.type;

@@ -255,6 +255,9 @@ struct bpf_tstate {
 	u32 fast_mask[2];
 	unsigned int mask_kver;
 	bool tracing; /* the run's program type may not use graph roots */
+	bool socket_filter; /* nor a map or section with a bpf_spin_lock */
+	bool common_only; /* the run's program type may call only common_kfunc_set's kfuncs */
+	bool mask_common_only; /* ok_mask was computed for this common_only */
 	int cb_depth;
 	int rcu_depth; /* bpf_rcu_read_lock() nesting */
 	int preempt_depth; /* bpf_preempt_disable() nesting */

@@ -82,6 +82,7 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 
 		ts->ids_at[id] = bpf_vref_ids_at_call(k, id, kver);
 		if (kver < k->since || (k->until && kver >= k->until) ||
+		    (ts->common_only && !(k->kfsim_flags & (KFSIM_KF_COMMON | KFSIM_KF_HELPER))) ||
 		    ((k->kfsim_flags & KFSIM_KF_DISABLED_64) && kver >= KERNEL_VERSION(6, 4, 0) &&
 		     kver < KERNEL_VERSION(6, 6, 0)))
 			continue;
@@ -90,6 +91,7 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 			ts->ok_mask[1] |= 1u << id;
 	}
 	ts->mask_kver = kver;
+	ts->mask_common_only = ts->common_only;
 }
 
 struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id id)
@@ -98,7 +100,7 @@ struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id
 	if (!ts->run)
 		ts->kver = kfsim_kernel_version();
 	bpf_tl(ts, KFSIM_BPF_TL_CALL, NULL, NULL);
-	if (unlikely(ts->mask_kver != ts->kver))
+	if (unlikely(ts->mask_kver != ts->kver || ts->mask_common_only != ts->common_only))
 		bpf_enter_masks(ts);
 	ts->id_gen += ts->ids_at[id]; /* the verifier's ids for this call (bpf_vref.c) */
 	if (unlikely(!(ts->ok_mask[ts->held != NULL] & (1u << id))))
@@ -109,7 +111,7 @@ struct bpf_tstate *bpf_enter_full(struct bpf_tstate *ts, enum kfsim_bpf_kfunc_id
 void bpf_enter_fast_mask(struct bpf_tstate *ts)
 {
 	if (ts->run && !ts->timeline && !bpf_explorer) { /* an explorer asks on the full paths */
-		if (ts->mask_kver != ts->kver)
+		if (ts->mask_kver != ts->kver || ts->mask_common_only != ts->common_only)
 			bpf_enter_masks(ts);
 		ts->fast_mask[0] = ts->ok_mask[0];
 		ts->fast_mask[1] = ts->ok_mask[1];
@@ -132,6 +134,15 @@ struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_
 			   "while a bpf_spin_lock is held only bpf_spin_unlock and the graph "
 			   "kfuncs may be called",
 			   "function calls are not allowed while holding a lock");
+		goto refused;
+	}
+	/* check_kfunc_call(): the set's registration for the program type (fetch_kfunc_meta()) */
+	if (ts->common_only && !(k->kfsim_flags & (KFSIM_KF_COMMON | KFSIM_KF_HELPER))) {
+		bpf_report(-EACCES,
+			   "this program type may call only the kfuncs every type may "
+			   "(common_kfunc_set): the allocation and graph kfuncs are registered for "
+			   "tc, xdp, cgroup_skb, syscall, struct_ops and tracing programs",
+			   "calling kernel function %s is not allowed", k->name);
 		goto refused;
 	}
 	if ((k->kfsim_flags & KFSIM_KF_DISABLED_64) && ts->kver >= KERNEL_VERSION(6, 4, 0) &&

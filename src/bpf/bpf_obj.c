@@ -208,7 +208,9 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 	    bpf_report(-EINVAL,
 		       "bpf_obj_drop takes the object's start, not a pointer to a member "
 		       "(use container_of)",
-		       "R1 must have zero offset when passed to release func"))
+		       /* 6.2's text on (6.12's source, the running 6.18): every kfsim version */
+		       "R1 must have zero offset when passed to release func or trusted arg to "
+		       "kfunc"))
 		goto out;
 	if (!bpf_same_call_type(ref->type, __builtin_return_address(0)))
 		goto out;

@@ -32,6 +32,14 @@ static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
 			   "R1 type=scalar expected=map_value, ptr_");
 		return false;
 	}
+	/* the program type's map rule, checked for every map the program names, at load */
+	if (v.name && ts->socket_filter && v.valid && v.type->spin_lock_off >= 0) {
+		bpf_report(-EINVAL,
+			   "a socket filter may not use a map or section that holds a "
+			   "bpf_spin_lock (refused when the program is loaded)",
+			   "socket filter progs cannot use bpf_spin_lock yet");
+		return false;
+	}
 	/* the object's BTF refused, its maps have none either (6.12's source, the running 6.18) */
 	if (v.name && ts->run && ts->run->opts.no_prog_btf) {
 		bpf_report(-EINVAL,
@@ -131,6 +139,9 @@ static __attribute__((noinline)) void spin_unlock_checked(struct bpf_spin_lock *
 		goto out;
 	if (ts->cb_depth && bpf_report(-EINVAL, "less() runs with the root's lock already held",
 				       "can't spin_{lock,unlock} in rbtree cb"))
+		goto out;
+	/* process_spin_lock() checks the argument (the map's BTF, the field) before the state */
+	if (ts->held != lock && !lock_arg_ok(ts, lock))
 		goto out;
 	if (!ts->held && bpf_report(-EINVAL, "only the lock this program took can be released",
 				    "bpf_spin_unlock without taking a lock"))

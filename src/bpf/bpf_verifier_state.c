@@ -225,8 +225,26 @@ int kfsim_bpf_run_begin(struct kfsim_bpf_run *run, const char *name,
 	ts->run = run;
 	ts->kver = kfsim_kernel_version();
 	ts->tracing = run->opts.prog_type >= KFSIM_BPF_PROG_KPROBE;
-	if (ts->tracing) /* bpf_check_root()'s fast path trusts the cache to mean "allowed" */
+	ts->socket_filter = run->opts.prog_type == KFSIM_BPF_PROG_SOCKET_FILTER;
+	switch (run->opts.prog_type) {
+	case KFSIM_BPF_PROG_SOCKET_FILTER:
+	case KFSIM_BPF_PROG_SK_SKB:
+	case KFSIM_BPF_PROG_SK_MSG:
+	case KFSIM_BPF_PROG_LWT:
+	case KFSIM_BPF_PROG_FLOW_DISSECTOR:
+		ts->common_only = true;
+		break;
+	default:
+		ts->common_only = false;
+	}
+	/*
+	 * bpf_check_root()'s and the lock's fast paths trust their caches to mean "allowed",
+	 * which a program type's rule or an object without BTF may make untrue for this run
+	 */
+	if (ts->tracing || ts->socket_filter || run->opts.no_prog_btf) {
 		ts->root_cache.root = NULL;
+		ts->lock_cache.lock = NULL;
+	}
 	ts->timeline = run->opts.timeline != NULL;
 	ts->nr_calls = 0;
 	ts->nr_acquired = 0;
@@ -398,6 +416,35 @@ void kfsim_bpf_less_leaked(struct kfsim_bpf_add_ctx *ctx)
 		run_abort(run);
 }
 
+/*
+ * The return-value range of the program types that have one (check_return_code(); 6.12's
+ * source, the running 6.18).  The verifier knows R0 as a range; natively it is one value, so
+ * this sees only the value the run returned, with the message the verifier gives for a
+ * constant (smin and smax both that value).
+ */
+static void report_return_range(struct kfsim_bpf_run *run)
+{
+	int max;
+
+	switch (run->opts.prog_type) {
+	case KFSIM_BPF_PROG_CGROUP_SKB_INGRESS:
+	case KFSIM_BPF_PROG_CGROUP_SOCK:
+		max = 1;
+		break;
+	case KFSIM_BPF_PROG_CGROUP_SKB_EGRESS:
+		max = 3; /* bit 1: congestion notification (5.3) */
+		break;
+	default:
+		return;
+	}
+	if (run->retval < 0 || run->retval > max)
+		bpf_report(-EINVAL,
+			   "this program type's return value is a verdict in a fixed range",
+			   "At program exit the register R0 has smin=%lld smax=%lld should have "
+			   "been in [0, %d]",
+			   run->retval, run->retval, max);
+}
+
 int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
@@ -454,6 +501,9 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 			report_leaks(run, ts, 0,
 				     "an owning reference must be dropped, inserted or stashed "
 				     "before the program exits (the acquiring call is shown)");
+		/* check_return_code() runs after the resource checks, at the main program's exit */
+		if (!run->nr_violations && run->has_retval)
+			report_return_range(run);
 		/* then the global functions, checked after the main program */
 		bpf_global_run_end(ts, true);
 		ts->kfunc = NULL;
@@ -463,6 +513,8 @@ int kfsim_bpf_run_end(struct kfsim_bpf_run *run)
 	ts->run = NULL;
 	bpf_obj_quarantine_flush();
 	ts->tracing = false;
+	ts->socket_filter = false;
+	ts->common_only = false;
 	ts->timeline = false;
 	bpf_enter_fast_mask(ts);
 	kfsim_bpf_site.file = NULL;
@@ -483,6 +535,8 @@ int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void 
 	run->abort_jmp = &env;
 	if (!setjmp(env)) {
 		ret = prog(ctx);
+		run->has_retval = true;
+		run->retval = ret;
 		if (retval)
 			*retval = ret;
 	}

@@ -655,6 +655,178 @@ static void test_global_function_checked_alone(void **state)
 	run_child_how(V(6, 18), global_lock_released_at_run_end, NULL, true);
 }
 
+/*
+ * ---- the program type's rules and the unlock's argument (docs/bpf-graph.md, "The fourth
+ * round"): each found by a program the running 6.18 refused and kfsim accepted ----
+ */
+
+static int lock_unlock(void *ctx)
+{
+	bpf_spin_lock(&g.glock);
+	bpf_spin_unlock(&g.glock);
+	return 0;
+}
+
+static int push_under_lock(void *ctx)
+{
+	struct list_item *n = bpf_obj_new(list_item);
+
+	if (!n)
+		return 1;
+	bpf_spin_lock(&g.glock);
+	bpf_list_push_back(&g.ghead, &n->link);
+	bpf_spin_unlock(&g.glock);
+	return 0;
+}
+
+static int unlock_only(void *ctx)
+{
+	bpf_spin_unlock(&g.glock);
+	return 0;
+}
+
+static long long next_ret;
+
+static int new_drop(void *ctx)
+{
+	struct list_item *n = bpf_obj_new(list_item);
+
+	if (n)
+		bpf_obj_drop(n);
+	return 0;
+}
+
+static int rcu_preempt(void *ctx)
+{
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	bpf_preempt_disable();
+	bpf_preempt_enable();
+	return 0;
+}
+
+static int returns_next(void *ctx)
+{
+	return (int)next_ret;
+}
+
+static int leaks_and_returns_5(void *ctx)
+{
+	bpf_obj_new(list_item);
+	return 5;
+}
+
+/* One run of @prog as @type; its first violation must contain @msg (NULL: none). */
+static int run_as(enum kfsim_bpf_prog_type type, bool no_prog_btf, int (*prog)(void *ctx),
+		  const char *msg)
+{
+	struct kfsim_bpf_run_opts opts = {.prog_type = type, .no_prog_btf = no_prog_btf};
+	struct kfsim_bpf_run run;
+
+	kfsim_bpf_run(&run, "prog_type", prog, NULL, &opts, NULL);
+	if (!msg && !run.nr_violations)
+		return 0;
+	if (msg && run.nr_violations && strstr(run.violations[0].msg, msg))
+		return 0;
+	fprintf(stderr, "expected \"%s\", got \"%s\"\n", msg ? msg : "(nothing)",
+		run.nr_violations ? run.violations[0].msg : "(nothing)");
+	return 1;
+}
+
+static int prog_type_cases(void *ctx)
+{
+	static const struct {
+		enum kfsim_bpf_prog_type type;
+		long long ret;
+		const char *msg;
+	} rets[] = {
+		{KFSIM_BPF_PROG_CGROUP_SKB_INGRESS, 0, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SKB_INGRESS, 1, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SKB_INGRESS, 2,
+		 "At program exit the register R0 has smin=2 smax=2 should have been in [0, 1]"},
+		{KFSIM_BPF_PROG_CGROUP_SKB_INGRESS, -1,
+		 "At program exit the register R0 has smin=-1 smax=-1 should have been in [0, 1]"},
+		{KFSIM_BPF_PROG_CGROUP_SKB_EGRESS, 3, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SKB_EGRESS, 4,
+		 "At program exit the register R0 has smin=4 smax=4 should have been in [0, 3]"},
+		{KFSIM_BPF_PROG_SCHED_CLS, -1, NULL}, /* tc's return value has no range */
+		{KFSIM_BPF_PROG_SOCKET_FILTER, 7, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SOCK, 1, NULL},
+		{KFSIM_BPF_PROG_CGROUP_SOCK, 2,
+		 "At program exit the register R0 has smin=2 smax=2 should have been in [0, 1]"},
+	};
+	int step = 40; /* the child's exit status names the failing check */
+
+	for (size_t i = 0; i < sizeof(rets) / sizeof(rets[0]); i++) {
+		next_ret = rets[i].ret;
+		if (run_as(rets[i].type, false, returns_next, rets[i].msg))
+			return step + (int)i;
+	}
+	/* the leak is found first: check_return_code() runs after the resource checks */
+	step = 60;
+	if (run_as(KFSIM_BPF_PROG_CGROUP_SKB_INGRESS, false, leaks_and_returns_5,
+		      "Unreleased reference"))
+		return step;
+	/* a socket filter may not name a section with a lock, by its lock or by its roots */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, lock_unlock,
+		      "socket filter progs cannot use bpf_spin_lock yet"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, unlock_only,
+		      "socket filter progs cannot use bpf_spin_lock yet"))
+		return step;
+	/* the lock's cache from an allowed run must not let the socket filter's lock through */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, false, push_under_lock, NULL))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, lock_unlock,
+		      "socket filter progs cannot use bpf_spin_lock yet"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_CGROUP_SKB_INGRESS, false, push_under_lock, NULL))
+		return step;
+	/* an unlock checks its argument (the map's BTF) before whether a lock is held */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, true, unlock_only,
+		      "has to have BTF in order to use bpf_spin_lock"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, false, unlock_only,
+		      "bpf_spin_unlock without taking a lock"))
+		return step;
+	/* the types generic_kfunc_set is not registered for: common_kfunc_set's kfuncs only */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SK_SKB, false, new_drop,
+		   "calling kernel function bpf_obj_new_impl is not allowed"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SOCKET_FILTER, false, new_drop,
+		   "calling kernel function bpf_obj_new_impl is not allowed"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_FLOW_DISSECTOR, false, rcu_preempt, NULL))
+		return step;
+	/* the next run's type has its own kfunc masks */
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SCHED_CLS, false, new_drop, NULL))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_SK_MSG, false, new_drop,
+		   "calling kernel function bpf_obj_new_impl is not allowed"))
+		return step;
+	step++;
+	if (run_as(KFSIM_BPF_PROG_CGROUP_SOCK, false, new_drop, NULL))
+		return step;
+	return 0;
+}
+
+static void test_program_type_rules(void **state)
+{
+	run_child_how(V(6, 18), prog_type_cases, NULL, true);
+}
+
 /* ---- a NULL lock argument straight from a lookup is the lookup's unchecked result ---- */
 
 static int lock_unchecked_lookup(void *ctx)
@@ -732,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_rcu_sections_do_not_nest),
 		cmocka_unit_test(test_global_function_checked_alone),
 		cmocka_unit_test(test_lock_of_unchecked_lookup),
+		cmocka_unit_test(test_program_type_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

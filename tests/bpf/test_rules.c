@@ -578,7 +578,8 @@ static void test_drop_rules(void **state)
 	n = new_node(1);
 	bpf_obj_drop(&n->node); /* interior pointer: refused */
 	bpf_obj_drop(n);
-	end_expect("R1 must have zero offset when passed to release func");
+	end_expect("R1 must have zero offset when passed to release func or trusted arg to "
+		   "kfunc");
 
 	begin();
 	n = new_node(1);

@@ -259,6 +259,7 @@ bool bpfrt_exit_rule(const char *msg)
 	static const char *const exit_rules[] = {
 		"Unreleased reference", "BPF_EXIT instruction", "bpf_spin_unlock is missing",
 		"bpf_rcu_read_unlock is missing",
+		"At program exit the register", /* check_return_code(), after the resources */
 	};
 
 	for (size_t i = 0; i < sizeof(exit_rules) / sizeof(exit_rules[0]); i++)

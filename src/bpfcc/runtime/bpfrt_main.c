@@ -474,6 +474,24 @@ static enum kfsim_bpf_prog_type prog_type(const char *section)
 		return KFSIM_BPF_PROG_RAW_TRACEPOINT;
 	if (!strncmp(s, "struct_ops", 10))
 		return KFSIM_BPF_PROG_STRUCT_OPS;
+	if (!strncmp(s, "socket", 6))
+		return KFSIM_BPF_PROG_SOCKET_FILTER;
+	/* libbpf's sections: cgroup/skb has no attach type, which is ingress's (0) */
+	if (!strncmp(s, "cgroup_skb/egress", 17))
+		return KFSIM_BPF_PROG_CGROUP_SKB_EGRESS;
+	if (!strncmp(s, "cgroup_skb/ingress", 18) || !strcmp(s, "cgroup/skb"))
+		return KFSIM_BPF_PROG_CGROUP_SKB_INGRESS;
+	if (!strcmp(s, "cgroup/sock") || !strncmp(s, "cgroup/sock_", 12) ||
+	    !strncmp(s, "cgroup/post_bind", 16))
+		return KFSIM_BPF_PROG_CGROUP_SOCK;
+	if (!strncmp(s, "sk_skb", 6))
+		return KFSIM_BPF_PROG_SK_SKB;
+	if (!strncmp(s, "sk_msg", 6))
+		return KFSIM_BPF_PROG_SK_MSG;
+	if (!strncmp(s, "lwt_", 4))
+		return KFSIM_BPF_PROG_LWT;
+	if (!strncmp(s, "flow_dissector", 14))
+		return KFSIM_BPF_PROG_FLOW_DISSECTOR;
 	return KFSIM_BPF_PROG_SCHED_CLS;
 }
 

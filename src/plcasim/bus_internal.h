@@ -241,7 +241,8 @@ struct plca_sim {
 	u32 nr_free;
 	/*
 	 * One timer armed but not yet queued (bus_timer_held()): the commit_timer, which the MAC
-	 * nearly always beats, so it is usually withdrawn before it would ever reach a heap.
+	 * nearly always beats, or the hold timer, which a COMMIT or a colliding signal often ends
+	 * first, so it is usually withdrawn before it would ever reach a heap.
 	 */
 	struct kfsim_event held;
 	bool has_held;
@@ -588,6 +589,15 @@ static inline bool bus_held_live(const struct plca_sim *sim)
 {
 	return sim->has_held &&
 	       sim->slot_seq[kfsim_event_data(&sim->held)] == kfsim_event_seq(&sim->held);
+}
+
+/*
+ * A held timer that is still armed and due by @t: it would run before, or in the same instant
+ * as, a step that ends at @t (one due later would be left as it is, like a queued one).
+ */
+static inline bool bus_held_live_by(const struct plca_sim *sim, u64 t)
+{
+	return bus_held_live(sim) && kfsim_event_time(&sim->held) <= t;
 }
 
 /* A queued run timer of an idle run (SEGT_TO_RUN), not a frame, timer or own clock. */

@@ -665,6 +665,174 @@ static void test_commit_shared_edges(void **state)
 	assert_true(last_commits > 0);
 }
 
+/*
+ * The scripted edges of a Poisson frame's ordinary path (docs/plca-bus.md, "Speed", the
+ * twelfth round's engine), on a quiet 32-node segment whose frames are all scripted: each
+ * instant is found on the bit-level path (edge_probe()), which is checked to be in the state the
+ * edge is about, and then both paths must agree on the run with a frame due at that very
+ * instant.  The cycle of a quiet segment repeats exactly, so TO k of a later cycle begins at a
+ * known instant.
+ */
+#define EDGE_SEED 11
+
+/* The bit-level run of @steps on @nodes (32 nodes, EDGE_SEED): the caller reads and destroys it. */
+static struct plca_sim *edge_probe(const struct plca_sim_node_cfg *nodes,
+				   const struct step *steps, u32 nr_steps)
+{
+	struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = 32, .seed = EDGE_SEED,
+				   .bit_level = true};
+	struct plca_sim *sim = kfsim_plca_sim_create(&cfg);
+
+	assert_false(IS_ERR(sim));
+	for (u32 i = 0; i < nr_steps; i++) {
+		assert_int_equal(kfsim_plca_sim_run_until(sim, steps[i].until), 0);
+		apply_step(sim, &steps[i]);
+	}
+	return sim;
+}
+
+/* A frame for @node due at @t (the run's first steps, at time 0; the payload is @t % 1501). */
+static struct step edge_frame(u32 node, u64 t)
+{
+	assert_true(t < UINT32_MAX);
+	return (struct step){.until = 0, .what = 4, .node = node, .arg = (u32)t};
+}
+
+/* Both paths on @steps (their last step runs to the end), without and with a trace. */
+static void edge_compare(const char *what, const struct plca_sim_node_cfg *nodes,
+			 const struct step *steps, u32 nr_steps)
+{
+	compare(what, nodes, 32, EDGE_SEED, 0, steps, nr_steps, false, NULL, NULL);
+	compare(what, nodes, 32, EDGE_SEED, 0, steps, nr_steps, true, NULL, NULL);
+}
+
+static void test_scripted_edges(void **state)
+{
+	struct plca_sim_node_cfg nodes[MAX_NODES];
+	static const u64 ifg_offsets_bt[] = {10, 63, 64, 70, 95, 96, 97};
+	struct step steps[MAX_STEPS];
+	struct plca_sim *sim;
+	u64 c0, to_ns, cycle, beacon, t_h, t_start, t_commit, t_end, ends = 0;
+
+	(void)state;
+	uniform(nodes, 32, PLCA_SIM_MODE_PLCA, PLCA_SIM_LOAD_NONE, 0, 64, 64, 0);
+	/* the quiet cycle: TO 0 of the cycle two after the one running at 1 ms begins at c0 */
+	one_step(&steps[0], MS(1));
+	sim = edge_probe(nodes, steps, 1);
+	to_ns = sim->seg.to_ns;
+	cycle = BT(PLCA_SIM_BEACON_BT) + 32 * to_ns;
+	c0 = sim->seg.last_beacon + 2 * cycle;
+	kfsim_plca_sim_destroy(sim);
+	one_step(&steps[0], c0 + 5 * to_ns);
+	sim = edge_probe(nodes, steps, 1);
+	assert_int_equal(sim->seg.state, SEG_WAIT_TO);
+	assert_int_equal(sim->seg.last_beacon, c0);
+	kfsim_plca_sim_destroy(sim);
+
+	/* a frame due at its own TO's start is sent in it, out of the delay line at once */
+	steps[0] = edge_frame(7, c0 + 7 * to_ns);
+	one_step(&steps[1], MS(4));
+	sim = edge_probe(nodes, steps, 2);
+	assert_int_equal(sim->nodes[7].st.delivered, 1);
+	assert_int_equal(sim->nodes[7].tx_start_wire, c0 + 7 * to_ns);
+	kfsim_plca_sim_destroy(sim);
+	edge_compare("frame at its TO's start", nodes, steps, 2);
+	/* ... and at another's TO's start, within the hold time of its own */
+	steps[0] = edge_frame(7, c0 + 3 * to_ns);
+	edge_compare("frame at another TO's start", nodes, steps, 2);
+
+	/* node 20's frame at TO 1 is HELD; its TO is beyond the hold time: the hold timer ends it */
+	t_h = c0 + to_ns + BT(PLCA_SIM_HOLD_BT);
+	assert_true(c0 + 20 * to_ns > t_h);
+	steps[0] = edge_frame(20, c0 + to_ns);
+	one_step(&steps[1], t_h - 1);
+	sim = edge_probe(nodes, steps, 2);
+	assert_int_equal(sim->nodes[20].ds, DS_HOLD);
+	assert_int_equal(sim->nodes[20].rs_due, t_h);
+	kfsim_plca_sim_destroy(sim);
+	one_step(&steps[1], MS(4));
+	sim = edge_probe(nodes, steps, 2);
+	assert_int_equal(sim->nodes[20].st.logical_collisions, 1);
+	assert_int_equal(sim->nodes[20].st.delivered, 1);
+	t_start = sim->nodes[20].tx_start_wire;
+	t_end = t_start + bus_frame_wire_ns((u32)((c0 + to_ns) % 1501));
+	kfsim_plca_sim_destroy(sim);
+	edge_compare("held frame", nodes, steps, 2);
+	/* another node's frame, and a second one of node 20, due at the hold timer's expiry */
+	steps[1] = edge_frame(9, t_h);
+	one_step(&steps[2], MS(4));
+	edge_compare("frame at a hold timer's expiry", nodes, steps, 3);
+	steps[1] = edge_frame(20, t_h);
+	edge_compare("second frame at its hold timer's expiry", nodes, steps, 3);
+	/* two frames of different nodes in the same nanosecond, and two of one node */
+	steps[1] = edge_frame(3, t_h);
+	steps[2] = edge_frame(9, t_h);
+	one_step(&steps[3], MS(4));
+	edge_compare("two frames at a hold timer's expiry", nodes, steps, 4);
+	steps[0] = edge_frame(11, c0 + 2 * to_ns + 17);
+	steps[1] = edge_frame(3, c0 + 2 * to_ns + 17);
+	steps[2] = edge_frame(3, c0 + 2 * to_ns + 17);
+	edge_compare("three frames in one nanosecond", nodes, steps, 4);
+
+	/* node 20's COMMIT: its frame follows the MAC's IFG, nothing else being on the wire */
+	steps[0] = edge_frame(20, c0 + to_ns);
+	t_commit = t_start - BT(PLCA_SIM_IFG_BT);
+	one_step(&steps[1], t_commit - 1);
+	sim = edge_probe(nodes, steps, 2);
+	assert_false(sim->nodes[20].committed);
+	assert_int_equal(sim->nodes[20].ds, DS_PENDING);
+	kfsim_plca_sim_destroy(sim);
+	one_step(&steps[1], t_commit);
+	sim = edge_probe(nodes, steps, 2);
+	assert_true(sim->nodes[20].committed);
+	assert_int_equal(sim->seg.state, SEG_COMMIT);
+	kfsim_plca_sim_destroy(sim);
+	steps[1] = edge_frame(9, t_commit);
+	one_step(&steps[2], MS(4));
+	edge_compare("frame at another node's COMMIT", nodes, steps, 3);
+	steps[1] = edge_frame(20, t_commit);
+	edge_compare("second frame at its own COMMIT", nodes, steps, 3);
+	/* the run ends in the IFG, at the frame's start, in the middle of the frame, at its end */
+	one_step(&steps[1], t_commit + BT(PLCA_SIM_IFG_BT) / 2);
+	one_step(&steps[2], MS(4));
+	edge_compare("run ending in the IFG", nodes, steps, 3);
+	one_step(&steps[1], t_start);
+	edge_compare("run ending at the frame's start", nodes, steps, 3);
+	one_step(&steps[1], (t_start + t_end) / 2);
+	edge_compare("run ending mid-frame", nodes, steps, 3);
+	one_step(&steps[1], t_end);
+	edge_compare("run ending at the frame's end", nodes, steps, 3);
+
+	/* frames during node 20's frame and around the IFG after it, in and out of its last third */
+	for (u32 i = 0; i < ARRAY_SIZE(ifg_offsets_bt); i++) {
+		steps[1] = edge_frame(9, (t_start + t_end) / 2);
+		steps[2] = edge_frame(11, t_end + BT(ifg_offsets_bt[i]));
+		one_step(&steps[3], MS(4));
+		sim = edge_probe(nodes, steps, 4);
+		ends += sim->nodes[9].st.delivered + sim->nodes[11].st.delivered;
+		kfsim_plca_sim_destroy(sim);
+		edge_compare("frames around an IFG", nodes, steps, 4);
+	}
+	assert_int_equal(ends, 2 * ARRAY_SIZE(ifg_offsets_bt));
+
+	/* the BEACON after TO 31 meets two frames HELD 50 BT before it: both collide */
+	beacon = c0 + 32 * to_ns;
+	steps[0] = edge_frame(3, beacon - BT(50));
+	steps[1] = edge_frame(7, beacon - BT(50));
+	one_step(&steps[2], beacon);
+	sim = edge_probe(nodes, steps, 3);
+	assert_int_equal(sim->seg.state, SEG_BEACON);
+	assert_int_equal(sim->nodes[3].st.logical_collisions, 1);
+	assert_int_equal(sim->nodes[7].st.logical_collisions, 1);
+	kfsim_plca_sim_destroy(sim);
+	one_step(&steps[2], MS(4));
+	edge_compare("BEACON meeting two held frames", nodes, steps, 3);
+	/* ... and a third frame due at the BEACON's start */
+	steps[2] = edge_frame(25, beacon);
+	one_step(&steps[3], MS(4));
+	edge_compare("BEACON meeting two held frames and a third", nodes, steps, 4);
+}
+
 /* A random segment with every kind of misconfiguration the simulator knows. */
 static u32 random_segment(struct plca_sim_node_cfg *nodes, struct rnd_state *rnd)
 {
@@ -984,6 +1152,7 @@ int main(void)
 		cmocka_unit_test(test_lone_frames),
 		cmocka_unit_test(test_frame_end_tie),
 		cmocka_unit_test(test_commit_shared_edges),
+		cmocka_unit_test(test_scripted_edges),
 		cmocka_unit_test(test_random_segments_and_changes),
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),

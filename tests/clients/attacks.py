@@ -1247,11 +1247,29 @@ def attack_host_network():
                    str(resident.pid)],
                   ["nsenter", f"--net=/proc/{resident.pid}/ns/net", "ip", "link", "set", "vk1",
                    "up"]]
+        # root may unmount what kfsim exec mounted: the machine's /sys and /proc must not be
+        # beneath (here the namespace's, which `ip netns exec` mounted), nor mounted elsewhere,
+        # nor a namespace file bound at a path mountinfo escapes (a space is \040)
+        steps += [["sh", "-c", "umount /sys; echo 1400 > /sys/class/net/vk0/mtu"],
+                  ["sh", "-c", f"umount /proc; nsenter --net=/proc/{resident.pid}/ns/net "
+                   "ip link set vk1 up"]]
+        elsewhere = os.path.join(tmp, "elsewhere")
+        program = (f"echo 1300 > {elsewhere}/sys/class/net/vk0/mtu; "
+                   f"nsenter --net={elsewhere}/proc/{resident.pid}/ns/net ip link set vk0 up; "
+                   f"nsenter --net='{elsewhere}/a b/ns' ip addr add 10.77.0.2/24 dev vk1")
+        mounts = (f"mkdir -p {elsewhere}/sys {elsewhere}/proc '{elsewhere}/a b' && "
+                  f"mount -t sysfs sysfs {elsewhere}/sys && mount -t proc proc {elsewhere}/proc "
+                  f"&& touch '{elsewhere}/a b/ns' && mount --bind /run/netns/{ns} "
+                  f"'{elsewhere}/a b/ns' && ")
         outs = []
         for argv in steps:
             rc, out, _ = run(nsx + [KFSIM, "exec", "--"] + argv, env=exec_env())
             outs.append(f"{argv[0] if argv[0] != 'env' else 'env -i ip'}: exit {rc}"
                         f" {out.strip().splitlines()[-1:] if out.strip() else ''}")
+        rc, out, _ = run(nsx + ["sh", "-c", mounts + f"exec {KFSIM} exec -- sh -c \"{program}\""],
+                         env=exec_env())
+        outs.append(f"sysfs, proc, nsfs elsewhere: exit {rc} "
+                    f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
         resident.kill()
         resident.wait()
         after = state()

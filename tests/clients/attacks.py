@@ -1043,6 +1043,105 @@ def attack_flood_latency():
     stop_server(proc)
 
 
+REFUSED_FLOOD_C = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+static int fd;
+static time_t stop;
+static void *flood(void *arg)
+{
+	char byte = 'x';
+	(void)arg;
+	while (time(NULL) < stop && send(fd, &byte, 1, MSG_NOSIGNAL) >= 0)
+		;
+	return NULL;
+}
+int main(int argc, char **argv)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int rounds = 0, big = 1 << 20;
+	(void)argc;
+	strncpy(sun.sun_path, argv[1], sizeof(sun.sun_path) - 1);
+	stop = time(NULL) + atoi(argv[2]);
+	while (time(NULL) < stop) {
+		pthread_t t[3];
+		fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+		if (!connect(fd, (struct sockaddr *)&sun, sizeof(sun))) {
+			for (int i = 0; i < 3; i++)
+				pthread_create(&t[i], NULL, flood, NULL);
+			for (int i = 0; i < 3; i++)
+				pthread_join(t[i], NULL);
+			rounds++;
+		}
+		close(fd);
+	}
+	printf("%d\n", rounds);
+	return 0;
+}
+"""
+
+
+def attack_refused_flood():
+    """A refused connection that keeps sending does not hold the server: it reads a few packets,
+    then hangs up."""
+    print("a refused connection that keeps sending:")
+    path = os.path.join(tmp, "refused.sock")
+    flooder = os.path.join(tmp, "refused_flood")
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
+                         flooder], input=REFUSED_FLOOD_C, capture_output=True, text=True)
+    if cc.returncode:
+        check("the flooding client compiles", False, cc.stderr.strip()[-300:])
+        return
+    proc = start_server(path)
+    # what this machine's load makes of the request alone (as attack "flood" measures it)
+    quiet = sorted(run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])[2]
+                   for _ in range(3))
+    bound = min(1.0, max(0.5, 10 * quiet[1]))
+    go_rd, go_wr = os.pipe()
+    res_rd, res_wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(go_rd)
+        os.close(res_rd)
+        signal.alarm(30)
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        held = [wire_open(path) for _ in range(64)]  # every later one is refused (EMFILE)
+        os.write(go_wr, b"x")
+        # refused connections, each flooded by three threads until the server hangs up
+        out = subprocess.run([flooder, path, "6"], capture_output=True, text=True).stdout
+        rounds = int(out) if out.strip().isdigit() else out
+        os.write(res_wr, json.dumps([sum(err == 0 for _, _, err in held), rounds]).encode())
+        os._exit(0)
+    os.close(go_wr)
+    os.close(res_wr)
+    select.select([go_rd], [], [], 20)
+    os.read(go_rd, 1)
+    time.sleep(0.5)
+    times, outs = [], []
+    for _ in range(4):
+        rc, _, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+        times.append(round(took, 3))
+        outs.append(rc)
+    ready, _, _ = select.select([res_rd], [], [], 30)
+    r = json.loads(os.read(res_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root's --get-plca-cfg while nobody's refused connections keep sending",
+          outs == [0] * 4 and max(times) < bound,
+          f"exits {outs}, seconds {times} (want each < {bound:.3f}: 0.5, or ten times the "
+          f"median of {[round(q, 3) for q in quiet]} alone, at most 1); "
+          f"nobody's [connections held, refused connections flooded]: {r}")
+    stop_server(proc)
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -1404,7 +1503,7 @@ ATTACKS = {
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
     "pinning": attack_sender_pinning,
     "flood": attack_flood_latency, "order": attack_control_after_data,
-    "inproc": attack_inproc_kernel,
+    "inproc": attack_inproc_kernel, "refused": attack_refused_flood,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
 }

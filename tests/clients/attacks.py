@@ -1316,6 +1316,28 @@ print(" ".join(out))
 """
 
 
+def nsfs_handle(path):
+    """The file handle of the namespace file @path, in hex (None where nsfs has none)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(struct.pack("Ii", 128, 0) + bytes(128))
+    mount_id = ctypes.c_int()
+    if libc.name_to_handle_at(-100, path.encode(), buf, ctypes.byref(mount_id), 0x400):
+        return None
+    return buf.raw[:8 + struct.unpack_from("I", buf.raw)[0]].hex()
+
+
+SETNS_BY_HANDLE = r"""
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+handle = bytes.fromhex(sys.argv[1])
+ns_fd = os.open("/proc/self/ns/net", os.O_RDONLY)   # any file of nsfs names the file system
+fd = libc.open_by_handle_at(ns_fd, ctypes.create_string_buffer(handle, len(handle)), os.O_RDONLY)
+if fd < 0 or libc.setns(fd, 0x40000000):
+    sys.exit("by handle: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+
 def attack_host_network():
     """kfsim exec's program changes no real interface: not by rtnetlink, ioctl, syscall, sysfs."""
     print("real interfaces the shim does not simulate, under kfsim exec:")
@@ -1360,7 +1382,13 @@ def attack_host_network():
                   f"mount -t sysfs sysfs {elsewhere}/sys && mount -t proc proc {elsewhere}/proc "
                   f"&& touch '{elsewhere}/a b/ns' && mount --bind /run/netns/{ns} "
                   f"'{elsewhere}/a b/ns' && ")
-        outs = []
+        # by file handle: Linux 6.18's nsfs gives each namespace one, the same for everyone
+        # (no secret: the machine's is predictable), and open_by_handle_at() opens it
+        handle = nsfs_handle(f"/run/netns/{ns}")
+        if handle:
+            steps.append([sys.executable, "-c", SETNS_BY_HANDLE, handle, "ip", "link", "set",
+                          "vk0", "mtu", "1234"])
+        outs = [f"nsfs file handle: {'tried' if handle else 'none on this kernel'}"]
         for argv in steps:
             rc, out, _ = run(nsx + [KFSIM, "exec", "--"] + argv, env=exec_env())
             outs.append(f"{argv[0] if argv[0] != 'env' else 'env -i ip'}: exit {rc}"

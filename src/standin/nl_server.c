@@ -296,36 +296,47 @@ static int walk_dirs(struct dir_walk *w, int at, const char *rel, char *shown, s
 }
 
 /*
- * The directory the socket file goes in, reached by walk_dirs() from / (a relative path from
- * the working directory, as getcwd() names it), made (0700, one level) if missing, and held
- * open: the socket is bound and only ever removed through it.
+ * The directory @path's last component is in, reached by walk_dirs() from / (a relative path
+ * from the working directory, as getcwd() names it), made (0700, one level) if missing and
+ * @make_last.  @name is set to the last component.  Return: an O_PATH descriptor, or -errno.
  */
-static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
+static int walk_to_parent(const char *path, bool make_last, const char **name, char *shown,
+			  size_t shown_size, char *errbuf, size_t errsize)
 {
-	char dir[LISTEN_WALK_PATH_MAX], shown[LISTEN_WALK_PATH_MAX];
+	char dir[LISTEN_WALK_PATH_MAX];
 	struct dir_walk w = { .errbuf = errbuf, .errsize = errsize };
-	char *slash = strrchr(s->path, '/');
-	int walked;
+	const char *slash = strrchr(path, '/');
 
-	s->file_name = slash ? slash + 1 : s->path;
-	if (!*s->file_name)
-		return listen_fail(-EINVAL, "%s names a directory, not a socket file", s->path);
-	if (s->path[0] == '/')
-		snprintf(dir, sizeof(dir), "%.*s", slash == s->path ? 1 : (int)(slash - s->path),
-			 s->path);
+	*name = slash ? slash + 1 : path;
+	if (!**name)
+		return listen_fail(-EINVAL, "%s names a directory, not a file", path);
+	if (path[0] == '/')
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
 	else if (!getcwd(dir, sizeof(dir)))
-		return listen_fail(-errno, "cannot name the working directory for %s", s->path);
-	if (s->path[0] != '/' && slash) {
+		return listen_fail(-errno, "cannot name the working directory for %s", path);
+	if (path[0] != '/' && slash) {
 		size_t cwd_len = strlen(dir);
 
 		/* cut short, the walk would check and make another directory than the one asked */
-		if (snprintf(dir + cwd_len, sizeof(dir) - cwd_len, "/%.*s", (int)(slash - s->path),
-			     s->path) >= (int)(sizeof(dir) - cwd_len))
+		if (snprintf(dir + cwd_len, sizeof(dir) - cwd_len, "/%.*s", (int)(slash - path),
+			     path) >= (int)(sizeof(dir) - cwd_len))
 			return listen_fail(-ENAMETOOLONG, "the working directory and %s are longer "
-					   "than %d bytes together", s->path,
+					   "than %d bytes together", path,
 					   LISTEN_WALK_PATH_MAX - 1);
 	}
-	walked = walk_dirs(&w, -1, dir, shown, sizeof(shown), true);
+	return walk_dirs(&w, -1, dir, shown, shown_size, make_last);
+}
+
+/*
+ * The directory the socket file goes in (walk_to_parent()), held open: the socket is bound
+ * and only ever removed through it.
+ */
+static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
+{
+	char shown[LISTEN_WALK_PATH_MAX];
+	int walked = walk_to_parent(s->path, true, &s->file_name, shown, sizeof(shown), errbuf,
+				    errsize);
+
 	if (walked < 0)
 		return walked;
 	s->dir_fd = openat(walked, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -333,6 +344,47 @@ static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsi
 	if (s->dir_fd < 0)
 		return listen_fail(-errno, "cannot open the directory %s", shown);
 	return 0;
+}
+
+int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
+{
+	char shown[LISTEN_WALK_PATH_MAX];
+	const char *name;
+	struct stat st;
+	int dir, fd, err = 0;
+
+	dir = walk_to_parent(path, false, &name, shown, sizeof(shown), errbuf, errsize);
+	if (dir < 0)
+		return dir;
+	shown_append(shown, sizeof(shown), name);
+	/* the name itself first: a link in a sticky directory may be another user's */
+	fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		err = listen_fail(-errno, "cannot open %s", shown);
+	else if (S_ISLNK(st.st_mode) && !ours_or_roots(st.st_uid))
+		err = listen_fail(-EPERM, "%s is a symbolic link of uid %u: another user would "
+				  "choose what the server reads", shown, (unsigned int)st.st_uid);
+	if (fd >= 0)
+		close(fd);
+	/* then what it names, without waiting for a writer should it be a FIFO */
+	fd = err ? -1 : openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(dir);
+	if (!err && (fd < 0 || fstat(fd, &st)))
+		err = listen_fail(-errno, "cannot open %s", shown);
+	else if (!err && !ours_or_roots(st.st_uid))
+		err = listen_fail(-EPERM, "%s belongs to uid %u: another user chose its contents",
+				  shown, (unsigned int)st.st_uid);
+	else if (!err && S_ISFIFO(st.st_mode))
+		err = listen_fail(-EINVAL, "%s is a FIFO: the server would wait for a writer",
+				  shown);
+	else if (!err && !S_ISREG(st.st_mode))
+		err = listen_fail(-EINVAL, "%s is not a regular file", shown);
+	else if (!err && (st.st_mode & (S_IWGRP | S_IWOTH)))
+		err = listen_fail(-EPERM, "%s is writable by others: another user could change "
+				  "its contents", shown);
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 /* What is at the path already: nothing, or a stale socket of ours (removed); else refused. */

@@ -1088,6 +1088,48 @@ int main(int argc, char **argv)
 """
 
 
+def attack_config_file():
+    """A --config file another user made, linked or could change is refused, and never waited on."""
+    print("kfsim kernel --config in a directory others share:")
+    shared = os.path.join(tmp, "shared")  # as /tmp: sticky, anyone may add entries
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)
+    secret = os.path.join(tmp, "secret")
+    with open(secret, "w") as f:
+        f.write("top-secret-line\n")
+    os.chmod(secret, 0o600)
+
+    def plant():
+        with open(os.path.join(shared, "theirs.conf"), "w") as f:
+            f.write("dev eth0\n")
+        os.symlink(secret, os.path.join(shared, "link.conf"))
+        os.mkfifo(os.path.join(shared, "fifo.conf"))
+        return "planted"
+    planted = as_nobody(plant, 10)
+    mine = os.path.join(tmp, "mine.conf")
+    with open(mine, "w") as f:
+        f.write("dev eth0\n")
+    os.chmod(mine, 0o666)
+    results, ok = [], planted == "planted"
+    for name, path in [("another user's file", os.path.join(shared, "theirs.conf")),
+                       ("another user's link to a secret", os.path.join(shared, "link.conf")),
+                       ("another user's FIFO", os.path.join(shared, "fifo.conf")),
+                       ("a file anyone may write", mine)]:
+        rc, out, took = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                             "--config", path, "--background"], timeout=10)
+        if os.path.exists(os.path.join(tmp, "config.sock")):
+            run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+        ok &= rc == 1 and "refusing --config" in out and "top-secret" not in out
+        results.append(f"{name}: exit {rc} in {took:.2f} s, {out.strip().split(': ', 3)[-1]}")
+    os.chmod(mine, 0o644)
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                      "--config", mine, "--background"], timeout=10)
+    run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+    results.append(f"root's own file: exit {rc}")
+    check("--config of another user's file, link or FIFO, or a file anyone may write, is "
+          "refused at once; root's own is read", ok and rc == 0, "; ".join(results))
+
+
 def attack_refused_flood():
     """A refused connection that keeps sending does not hold the server: it reads a few packets,
     then hangs up."""
@@ -1532,6 +1574,7 @@ ATTACKS = {
     "pinning": attack_sender_pinning,
     "flood": attack_flood_latency, "order": attack_control_after_data,
     "inproc": attack_inproc_kernel, "refused": attack_refused_flood,
+    "config": attack_config_file,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
 }

@@ -139,32 +139,52 @@ static bool reaches_the_machine(const char *fstype)
 static int hide_machine_mounts(void)
 {
 	FILE *info = fopen("/proc/self/mountinfo", "re");
-	char line[8192], points[256][1024];
-	int n = 0, err = 0;
+	char *line = NULL, **points = NULL;
+	size_t line_size = 0, n = 0, room = 0;
+	int err = 0;
 
 	if (!info)
 		return -errno;
-	while (fgets(line, sizeof(line), info)) {
-		char point[1024], fstype[64], *sep = strstr(line, " - ");
+	/* whole lines, however long: a mount point cut short would stay mounted */
+	while (!err && getline(&line, &line_size, info) > 0) {
+		char *sep = strstr(line, " - "), *save = NULL, *field, *fstype;
 
-		if (!strchr(line, '\n')) {
-			err = -E2BIG;	/* a line cut short: its mount would go unseen */
-			break;
-		}
-		if (!sep || sscanf(sep, " - %63s", fstype) != 1 || !reaches_the_machine(fstype) ||
-		    sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1)
+		if (!sep)
 			continue;
-		if (n == (int)(sizeof(points) / sizeof(points[0]))) {
-			err = -E2BIG;
-			break;
+		fstype = sep + 3;
+		fstype[strcspn(fstype, " \n")] = '\0';
+		if (!reaches_the_machine(fstype))
+			continue;
+		*sep = '\0';
+		/* ID PARENT MAJOR:MINOR ROOT MOUNT-POINT ... */
+		field = strtok_r(line, " ", &save);
+		for (int i = 0; field && i < 4; i++)
+			field = strtok_r(NULL, " ", &save);
+		if (!field)
+			continue;
+		unescape_mount_point(field);
+		if (n == room) {
+			char **grown = realloc(points, (room = room ? 2 * room : 16) * sizeof(*points));
+
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			points = grown;
 		}
-		unescape_mount_point(point);
-		snprintf(points[n++], sizeof(points[0]), "%s", point);
+		points[n] = strdup(field);
+		err = points[n] ? 0 : -ENOMEM;
+		n += !err;
 	}
+	free(line);
 	fclose(info);
-	while (!err && n--)
-		if (umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
+	/* deepest (latest) first: a mount on top of another goes before the one it covers */
+	while (n--) {
+		if (!err && umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
 			err = -errno;
+		free(points[n]);
+	}
+	free(points);
 	return err;
 }
 

@@ -1380,6 +1380,44 @@ os.execvp(sys.argv[2], sys.argv[2:])
 """
 
 
+LISTENER = r"""
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind(sys.argv[1])
+s.listen(8)
+time.sleep(60)
+"""
+
+SETNS_BY_PEER_PIDFD = r"""
+import ctypes, fcntl, os, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+try:
+    pidfd = struct.unpack("i", s.getsockopt(socket.SOL_SOCKET, 77, 4))[0]  # SO_PEERPIDFD
+    ns_fd = fcntl.ioctl(pidfd, 0xFF04)                                     # PIDFD_GET_NET_NAMESPACE
+except OSError as e:
+    sys.exit("by peer pidfd: " + os.strerror(e.errno))
+if libc.setns(ns_fd, 0x40000000):
+    sys.exit("by peer pidfd: setns: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+
+SETNS_BY_SOCKET = r"""
+import ctypes, fcntl, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)   # the shim's: the server made it
+try:
+    ns_fd = fcntl.ioctl(s.fileno(), 0x894C)                  # SIOCGSKNS
+except OSError as e:
+    sys.exit("by socket: " + os.strerror(e.errno))
+if libc.setns(ns_fd, 0x40000000):
+    sys.exit("by socket: setns: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[1], sys.argv[1:])
+"""
+
+
 def attack_host_network():
     """kfsim exec's program changes no real interface: not by rtnetlink, ioctl, syscall, sysfs."""
     print("real interfaces the shim does not simulate, under kfsim exec:")
@@ -1430,6 +1468,16 @@ def attack_host_network():
         if handle:
             steps.append([sys.executable, "-c", SETNS_BY_HANDLE, handle, "ip", "link", "set",
                           "vk0", "mtu", "1234"])
+        # by a process it can reach through the file system: a UNIX socket's peer pidfd
+        # (SO_PEERPIDFD, Linux 6.5) asked for its network namespace (Linux 6.11's ioctl)
+        listening = os.path.join(tmp, "machine-listener.sock")
+        listener = subprocess.Popen(nsx + [sys.executable, "-c", LISTENER, listening])
+        for _ in range(100):
+            if os.path.exists(listening):
+                break
+            time.sleep(0.02)
+        steps.append([sys.executable, "-c", SETNS_BY_PEER_PIDFD, listening, "ip", "link", "set",
+                      "vk0", "mtu", "1222"])
         outs = [f"nsfs file handle: {'tried' if handle else 'none on this kernel'}"]
         for argv in steps:
             rc, out, _ = run(nsx + [KFSIM, "exec", "--"] + argv, env=exec_env())
@@ -1439,8 +1487,25 @@ def attack_host_network():
                          env=exec_env())
         outs.append(f"sysfs, proc, nsfs elsewhere: exit {rc} "
                     f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
-        resident.kill()
-        resident.wait()
+        # by the shim's own socket, which a kfsim kernel of the machine's namespace made:
+        # SIOCGSKNS names the namespace a socket was made in
+        served = os.path.join(tmp, "machine-kernel.sock")
+        server = subprocess.Popen(nsx + [KFSIM, "kernel", "--listen", served],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(served):
+                break
+            time.sleep(0.02)
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--server", served, "--", sys.executable, "-c",
+                                SETNS_BY_SOCKET, "ip", "link", "set", "vk1", "mtu", "1111"],
+                         env=exec_env())
+        outs.append(f"SIOCGSKNS of the shim's socket: exit {rc} "
+                    f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
+        server.terminate()
+        server.wait()
+        for p in (resident, listener):
+            p.kill()
+            p.wait()
         after = state()
         check("ip link/addr/-n/netns PID, nsenter, ethtool -s, ioctl, raw syscall and sysfs "
               "change no real interface", before == after and "vk2" not in after,

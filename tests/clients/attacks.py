@@ -1159,7 +1159,7 @@ def attack_refused_flood():
         held = [wire_open(path) for _ in range(64)]  # every later one is refused (EMFILE)
         os.write(go_wr, b"x")
         # refused connections, each flooded by three threads until the server hangs up
-        out = subprocess.run([flooder, path, "6"], capture_output=True, text=True).stdout
+        out = subprocess.run([flooder, path, "4"], capture_output=True, text=True).stdout
         rounds = int(out) if out.strip().isdigit() else out
         os.write(res_wr, json.dumps([sum(err == 0 for _, _, err in held), rounds]).encode())
         os._exit(0)

@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <string.h>
@@ -122,6 +123,7 @@ struct kfsim_nl_server {
 	ino_t file_ino;
 	int spare_fd;			/* given up to accept() and shed one connection */
 	bool own_process;		/* kfsim_nl_listen_opts.own_process */
+	int home_netns, empty_netns;	/* where data sockets are made (-1: where we are) */
 	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
 	unsigned int nr_clients;	/* connections, opened or not */
 	size_t queued_bytes;		/* all clients' out_bytes */
@@ -501,6 +503,45 @@ static unsigned int client_capacity(void)
 	return rl.rlim_cur > 96 ? (unsigned int)((rl.rlim_cur - 64) / 2) : 16;
 }
 
+/*
+ * A network namespace with nothing in it, for the data sockets handed to clients.  A socket
+ * carries the namespace it was made in: an interface ioctl on it (SIOCSIFMTU, SIOCSIFFLAGS,
+ * SIOCETHTOOL, made with syscall() past the shim) acts on that namespace's devices, and
+ * SIOCGSKNS hands the namespace out.  Made in ours, the shim's socket would take a root program
+ * under `kfsim exec` back to the machine's interfaces (measured: SIOCSIFMTU changed a real
+ * one).  Only a server allowed to make a namespace can (root, CAP_SYS_ADMIN); another's data
+ * sockets stay in its namespace, where its clients' ioctls need their own capabilities over
+ * the machine's.  Where we cannot come back (setns() refused, as by `kfsim exec`'s seccomp
+ * filter), the namespace is not made.
+ */
+static int make_empty_netns(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
+{
+	s->home_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (s->home_netns < 0 || setns(s->home_netns, CLONE_NEWNET) || unshare(CLONE_NEWNET))
+		return 0;	/* not ours to make: data sockets in our namespace */
+	s->empty_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (setns(s->home_netns, CLONE_NEWNET))
+		return listen_fail(-errno, "cannot return to the server's network namespace");
+	return 0;
+}
+
+/* socketpair() in the empty namespace, if there is one; this thread comes back either way. */
+static int data_socketpair(struct kfsim_nl_server *s, int sv[2])
+{
+	int err = 0;
+
+	if (s->empty_netns >= 0 && setns(s->empty_netns, CLONE_NEWNET))
+		return -errno;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		err = -errno;
+	if (s->empty_netns >= 0 && setns(s->home_netns, CLONE_NEWNET)) {
+		/* stranded in the empty one: no later socket may be made there by mistake */
+		pr_err("kfsim-netlink: cannot return to the server's network namespace\n");
+		abort();
+	}
+	return err;
+}
+
 struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const char *path,
 					       const struct kfsim_nl_listen_opts *opts,
 					       char *err, size_t err_size)
@@ -527,6 +568,7 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 	s->kernel = k;
 	s->listen_fd = -1;
 	s->dir_fd = -1;
+	s->home_netns = s->empty_netns = -1;
 	s->max_clients = client_capacity();
 	s->own_process = opts->own_process;
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -536,6 +578,8 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 		return ERR_PTR(-ENOMEM);
 	}
 	ret = listen_on(s, path, opts, err, err_size);
+	if (!ret && !s->own_process)
+		ret = make_empty_netns(s, err, err_size);
 	if (ret) {
 		kfsim_nl_server_destroy(s);
 		return ERR_PTR(ret);
@@ -614,6 +658,10 @@ void kfsim_nl_server_destroy(struct kfsim_nl_server *s)
 		close(s->dir_fd);
 	if (s->spare_fd >= 0)
 		close(s->spare_fd);
+	if (s->home_netns >= 0)
+		close(s->home_netns);
+	if (s->empty_netns >= 0)
+		close(s->empty_netns);
 	kfree(s->buf);
 	kfree(s);
 }
@@ -964,8 +1012,9 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 		return reply(c, -EISCONN, -1);
 	if (protocol != NETLINK_GENERIC)
 		return reply(c, -EPROTONOSUPPORT, -1);
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return reply(c, -errno, -1);
+	err = data_socketpair(s, sv);
+	if (err)
+		return reply(c, err, -1);
 	/*
 	 * Before the client has the other end: every message it sends names its sender.  Without
 	 * it every sender would read as pid 0 and a capable opener lose its rights in silence.

@@ -1418,6 +1418,17 @@ os.execvp(sys.argv[1], sys.argv[1:])
 """
 
 
+IOCTL_ON_SHIM_SOCKET = r"""
+import ctypes, errno, os, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+nr = {"x86_64": 16, "aarch64": 29}[os.uname().machine]         # SYS_ioctl, past the shim
+buf = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1333), 40)
+r = libc.syscall(nr, s.fileno(), 0x8922, buf)                    # SIOCSIFMTU vk0 1333
+print("done" if r == 0 else errno.errorcode[ctypes.get_errno()])
+"""
+
+
 def attack_host_network():
     """kfsim exec's program changes no real interface: not by rtnetlink, ioctl, syscall, sysfs."""
     print("real interfaces the shim does not simulate, under kfsim exec:")
@@ -1500,6 +1511,12 @@ def attack_host_network():
                                 SETNS_BY_SOCKET, "ip", "link", "set", "vk1", "mtu", "1111"],
                          env=exec_env())
         outs.append(f"SIOCGSKNS of the shim's socket: exit {rc} "
+                    f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
+        # an interface ioctl acts on the namespace its socket was made in: the shim's socket,
+        # used with syscall() past the shim, must not carry the machine's
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--server", served, "--", sys.executable, "-c",
+                                IOCTL_ON_SHIM_SOCKET], env=exec_env())
+        outs.append(f"SIOCSIFMTU on the shim's socket: exit {rc} "
                     f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
         server.terminate()
         server.wait()

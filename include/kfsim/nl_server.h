@@ -111,6 +111,24 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 					       char *err, size_t err_size);
 
 /**
+ * kfsim_nl_server_check_config() - may a server trust the file at @path for its setup?
+ * @path: the file (`kfsim kernel --config`), absolute or from the working directory
+ * @err: where to say why not (the offending component and its owner), @err_size bytes
+ *
+ * A server may run as root while others share the machine, and reads its configuration
+ * once, at start: a file another user made or could change would let them choose its devices,
+ * a FIFO they made would hold it waiting for a writer, and a link of theirs would point it at a
+ * secret that the parse errors then quote.  So the directories on the way are walked as for
+ * kfsim_nl_server_listen() (none may be changed by another user), a symbolic link as the last
+ * component must be the caller's or root's, and the file it names must be the caller's or
+ * root's, writable by neither its group nor others, and a regular file (not a FIFO or pipe,
+ * a device, a socket, a directory).  Nothing is read and nothing waits.
+ * Return: 0; -EPERM (another user's, or writable by others), -EINVAL (not a regular file), or
+ * as kfsim_nl_server_listen()'s walk.
+ */
+int kfsim_nl_server_check_config(const char *path, char *err, size_t err_size);
+
+/**
  * kfsim_nl_server_default_path() - the caller's own socket path
  *
  * $XDG_RUNTIME_DIR/kfsim-kernel.sock when XDG_RUNTIME_DIR is set (an absolute path), else

@@ -17,7 +17,8 @@
  * CAP_NET_ADMIN in the server's user namespace), so the ways back into them are closed too:
  * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
  * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
- * and /proc/PID/ns/net reach only the program's own processes).  A process of the new PID
+ * and /proc/PID/ns/net reach only the program's own processes).  The machine's /proc, /sys
+ * and the like are unmounted, not covered: root could otherwise unmount the cover.  A process of the new PID
  * namespace has to be its init; kfsim is (exec_init()), so that the program, its child, keeps
  * the signal defaults of any other process.  The kfsim the caller started waits outside and
  * stands for the program: the signals sent to it go on to the program, its exit status is the
@@ -30,6 +31,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,35 +94,97 @@ static void loopback_up(void)
 	close(fd);
 }
 
+/* A mount point as /proc/self/mountinfo writes it, its space, tab, newline and '\\' as \ooo. */
+static void unescape_mount_point(char *point)
+{
+	char *in = point, *out = point;
+
+	while (*in) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+		    in[3] >= '0' && in[3] <= '7') {
+			*out++ = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+			in += 4;
+		} else {
+			*out++ = *in++;
+		}
+	}
+	*out = '\0';
+}
+
+/* The file systems through which a program reaches the machine's namespaces and devices. */
+static bool reaches_the_machine(const char *fstype)
+{
+	static const char *const types[] = {
+		"nsfs",		/* /run/netns/NAME: setns() or IFLA_NET_NS_FD enters it */
+		"proc",		/* /proc/PID/ns/net of the machine's processes, as nsenter uses it */
+		"sysfs",	/* /sys/class/net/DEV/mtu of the machine's devices */
+		"bpf",		/* pinned maps and programs of the machine's XDP and tc hooks */
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(fstype, types[i]))
+			return true;
+	return false;
+}
+
 /*
- * The nsfs files bound somewhere (/run/netns/NAME by `ip netns add`, a container runtime's):
- * each names a namespace of the machine that setns() or IFLA_NET_NS_FD would enter.
- * Unmounted, deepest first, in our mount namespace only.
+ * Every mount of those file systems, wherever it is (/proc and /sys, /run/netns/NAME of
+ * `ip netns add`, a chroot's or container runtime's copies), unmounted, deepest first, in our
+ * mount namespace only, before /sys and /proc get fresh ones of our namespaces.  Mounting those
+ * on top would not do: root may unmount ours and find the machine's beneath (`umount /sys`,
+ * then writing /sys/class/net/eth0/mtu).  In a new user namespace the inherited mounts are
+ * locked (EINVAL) and stay, hidden below ours: that user holds no capability over what lies
+ * beneath, and a fresh proc or sysfs may only be mounted there while one is visible.
  */
-static int hide_nsfs_mounts(void)
+static int hide_machine_mounts(void)
 {
 	FILE *info = fopen("/proc/self/mountinfo", "re");
-	char line[4096], points[64][1024];
-	int n = 0, err = 0;
+	char *line = NULL, **points = NULL;
+	size_t line_size = 0, n = 0, room = 0;
+	int err = 0;
 
 	if (!info)
 		return -errno;
-	while (fgets(line, sizeof(line), info)) {
-		char point[1024], *sep = strstr(line, " - ");
+	/* whole lines, however long: a mount point cut short would stay mounted */
+	while (!err && getline(&line, &line_size, info) > 0) {
+		char *sep = strstr(line, " - "), *save = NULL, *field, *fstype;
 
-		if (!sep || strncmp(sep, " - nsfs ", 8) ||
-		    sscanf(line, "%*s %*s %*s %*s %1023s", point) != 1)
+		if (!sep)
 			continue;
-		if (n == (int)(sizeof(points) / sizeof(points[0]))) {
-			err = -E2BIG;
-			break;
+		fstype = sep + 3;
+		fstype[strcspn(fstype, " \n")] = '\0';
+		if (!reaches_the_machine(fstype))
+			continue;
+		*sep = '\0';
+		/* ID PARENT MAJOR:MINOR ROOT MOUNT-POINT ... */
+		field = strtok_r(line, " ", &save);
+		for (int i = 0; field && i < 4; i++)
+			field = strtok_r(NULL, " ", &save);
+		if (!field)
+			continue;
+		unescape_mount_point(field);
+		if (n == room) {
+			char **grown = realloc(points, (room = room ? 2 * room : 16) * sizeof(*points));
+
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			points = grown;
 		}
-		snprintf(points[n++], sizeof(points[0]), "%s", point);
+		points[n] = strdup(field);
+		err = points[n] ? 0 : -ENOMEM;
+		n += !err;
 	}
+	free(line);
 	fclose(info);
-	while (!err && n--)
-		if (umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
+	/* deepest (latest) first: a mount on top of another goes before the one it covers */
+	while (n--) {
+		if (!err && umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
 			err = -errno;
+		free(points[n]);
+	}
+	free(points);
 	return err;
 }
 
@@ -215,6 +279,10 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
 		return err = -errno, snprintf(why, size, "cannot make its mounts private (%s)",
 					       strerror(-err)), err;
+	err = hide_machine_mounts();
+	if (err)
+		return snprintf(why, size, "cannot unmount the machine's /proc, /sys and named "
+				"network namespaces (%s)", strerror(-err)), err;
 	/*
 	 * Where a fresh sysfs is not allowed (a container that hides parts of /sys), an empty
 	 * read-only /sys: the program sees no device rather than the machine's.
@@ -223,10 +291,6 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	    mount("none", "/sys", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return err = -errno, snprintf(why, size, "cannot hide the machine's /sys (%s)",
 					       strerror(-err)), err;
-	err = hide_nsfs_mounts();
-	if (err)
-		return snprintf(why, size, "cannot hide the machine's named network namespaces "
-				"(%s)", strerror(-err)), err;
 	if (pipe2(alive, O_CLOEXEC))
 		return err = -errno, snprintf(why, size, "cannot make a pipe (%s)", strerror(-err)),
 		       err;

@@ -101,7 +101,8 @@ static const struct kfsim_opt kernel_opts_table[] = {
 	  "without it, the user's own path (see --print-path)" },
 	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
 	  "the devices, as for 'kfsim ethtool --config', instead of the\n"
-	  "built-in segment" },
+	  "built-in segment: a regular file of yours or root's that no one\n"
+	  "else may change (docs/own-tools.md)" },
 	{ "background", KFSIM_OPT_FLAG, O(background), NULL,
 	  "return once the socket listens; the server goes on alone" },
 	{ "stop", KFSIM_OPT_STRING, O(stop_path), "PATH",
@@ -219,6 +220,9 @@ static int kernel_serve(void *opts, const struct kfsim_cli_args *args)
 		return 0;
 	}
 	raise_nofile();
+	ret = config ? kfsim_nl_server_check_config(config, err, sizeof(err)) : 0;
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "refusing --config %s: %s", config, err);
 	net = kfsim_standin_net_create(config, err, sizeof(err));
 	if (IS_ERR(net))
 		return kfsim_cli_fail(CMD, (int)PTR_ERR(net), "%s%s%s", config ? config : "",

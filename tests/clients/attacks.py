@@ -1043,6 +1043,147 @@ def attack_flood_latency():
     stop_server(proc)
 
 
+REFUSED_FLOOD_C = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+static int fd;
+static time_t stop;
+static void *flood(void *arg)
+{
+	char byte = 'x';
+	(void)arg;
+	while (time(NULL) < stop && send(fd, &byte, 1, MSG_NOSIGNAL) >= 0)
+		;
+	return NULL;
+}
+int main(int argc, char **argv)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int rounds = 0, big = 1 << 20;
+	(void)argc;
+	strncpy(sun.sun_path, argv[1], sizeof(sun.sun_path) - 1);
+	stop = time(NULL) + atoi(argv[2]);
+	while (time(NULL) < stop) {
+		pthread_t t[3];
+		fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+		if (!connect(fd, (struct sockaddr *)&sun, sizeof(sun))) {
+			for (int i = 0; i < 3; i++)
+				pthread_create(&t[i], NULL, flood, NULL);
+			for (int i = 0; i < 3; i++)
+				pthread_join(t[i], NULL);
+			rounds++;
+		}
+		close(fd);
+	}
+	printf("%d\n", rounds);
+	return 0;
+}
+"""
+
+
+def attack_config_file():
+    """A --config file another user made, linked or could change is refused, and never waited on."""
+    print("kfsim kernel --config in a directory others share:")
+    shared = os.path.join(tmp, "shared")  # as /tmp: sticky, anyone may add entries
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)
+    secret = os.path.join(tmp, "secret")
+    with open(secret, "w") as f:
+        f.write("top-secret-line\n")
+    os.chmod(secret, 0o600)
+
+    def plant():
+        with open(os.path.join(shared, "theirs.conf"), "w") as f:
+            f.write("dev eth0\n")
+        os.symlink(secret, os.path.join(shared, "link.conf"))
+        os.mkfifo(os.path.join(shared, "fifo.conf"))
+        return "planted"
+    planted = as_nobody(plant, 10)
+    mine = os.path.join(tmp, "mine.conf")
+    with open(mine, "w") as f:
+        f.write("dev eth0\n")
+    os.chmod(mine, 0o666)
+    results, ok = [], planted == "planted"
+    for name, path in [("another user's file", os.path.join(shared, "theirs.conf")),
+                       ("another user's link to a secret", os.path.join(shared, "link.conf")),
+                       ("another user's FIFO", os.path.join(shared, "fifo.conf")),
+                       ("a file anyone may write", mine)]:
+        rc, out, took = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                             "--config", path, "--background"], timeout=10)
+        if os.path.exists(os.path.join(tmp, "config.sock")):
+            run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+        ok &= rc == 1 and "refusing --config" in out and "top-secret" not in out
+        results.append(f"{name}: exit {rc} in {took:.2f} s, {out.strip().split(': ', 3)[-1]}")
+    os.chmod(mine, 0o644)
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                      "--config", mine, "--background"], timeout=10)
+    run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+    results.append(f"root's own file: exit {rc}")
+    check("--config of another user's file, link or FIFO, or a file anyone may write, is "
+          "refused at once; root's own is read", ok and rc == 0, "; ".join(results))
+
+
+def attack_refused_flood():
+    """A refused connection that keeps sending does not hold the server: it reads a few packets,
+    then hangs up."""
+    print("a refused connection that keeps sending:")
+    path = os.path.join(tmp, "refused.sock")
+    flooder = os.path.join(tmp, "refused_flood")
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
+                         flooder], input=REFUSED_FLOOD_C, capture_output=True, text=True)
+    if cc.returncode:
+        check("the flooding client compiles", False, cc.stderr.strip()[-300:])
+        return
+    proc = start_server(path)
+    # what this machine's load makes of the request alone (as attack "flood" measures it)
+    quiet = sorted(run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])[2]
+                   for _ in range(3))
+    bound = min(1.0, max(0.5, 10 * quiet[1]))
+    go_rd, go_wr = os.pipe()
+    res_rd, res_wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(go_rd)
+        os.close(res_rd)
+        signal.alarm(30)
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        held = [wire_open(path) for _ in range(64)]  # every later one is refused (EMFILE)
+        os.write(go_wr, b"x")
+        # refused connections, each flooded by three threads until the server hangs up
+        out = subprocess.run([flooder, path, "4"], capture_output=True, text=True).stdout
+        rounds = int(out) if out.strip().isdigit() else out
+        os.write(res_wr, json.dumps([sum(err == 0 for _, _, err in held), rounds]).encode())
+        os._exit(0)
+    os.close(go_wr)
+    os.close(res_wr)
+    select.select([go_rd], [], [], 20)
+    os.read(go_rd, 1)
+    time.sleep(0.5)
+    times, outs = [], []
+    for _ in range(4):
+        rc, _, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+        times.append(round(took, 3))
+        outs.append(rc)
+    ready, _, _ = select.select([res_rd], [], [], 30)
+    r = json.loads(os.read(res_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root's --get-plca-cfg while nobody's refused connections keep sending",
+          outs == [0] * 4 and max(times) < bound,
+          f"exits {outs}, seconds {times} (want each < {bound:.3f}: 0.5, or ten times the "
+          f"median of {[round(q, 3) for q in quiet]} alone, at most 1); "
+          f"nobody's [connections held, refused connections flooded]: {r}")
+    stop_server(proc)
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -1217,6 +1358,77 @@ print(" ".join(out))
 """
 
 
+def nsfs_handle(path):
+    """The file handle of the namespace file @path, in hex (None where nsfs has none)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(struct.pack("Ii", 128, 0) + bytes(128))
+    mount_id = ctypes.c_int()
+    if libc.name_to_handle_at(-100, path.encode(), buf, ctypes.byref(mount_id), 0x400):
+        return None
+    return buf.raw[:8 + struct.unpack_from("I", buf.raw)[0]].hex()
+
+
+SETNS_BY_HANDLE = r"""
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+handle = bytes.fromhex(sys.argv[1])
+ns_fd = os.open("/proc/self/ns/net", os.O_RDONLY)   # any file of nsfs names the file system
+fd = libc.open_by_handle_at(ns_fd, ctypes.create_string_buffer(handle, len(handle)), os.O_RDONLY)
+if fd < 0 or libc.setns(fd, 0x40000000):
+    sys.exit("by handle: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+
+LISTENER = r"""
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind(sys.argv[1])
+s.listen(8)
+time.sleep(60)
+"""
+
+SETNS_BY_PEER_PIDFD = r"""
+import ctypes, fcntl, os, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+try:
+    pidfd = struct.unpack("i", s.getsockopt(socket.SOL_SOCKET, 77, 4))[0]  # SO_PEERPIDFD
+    ns_fd = fcntl.ioctl(pidfd, 0xFF04)                                     # PIDFD_GET_NET_NAMESPACE
+except OSError as e:
+    sys.exit("by peer pidfd: " + os.strerror(e.errno))
+if libc.setns(ns_fd, 0x40000000):
+    sys.exit("by peer pidfd: setns: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+
+SETNS_BY_SOCKET = r"""
+import ctypes, fcntl, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)   # the shim's: the server made it
+try:
+    ns_fd = fcntl.ioctl(s.fileno(), 0x894C)                  # SIOCGSKNS
+except OSError as e:
+    sys.exit("by socket: " + os.strerror(e.errno))
+if libc.setns(ns_fd, 0x40000000):
+    sys.exit("by socket: setns: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[1], sys.argv[1:])
+"""
+
+
+IOCTL_ON_SHIM_SOCKET = r"""
+import ctypes, errno, os, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+nr = {"x86_64": 16, "aarch64": 29}[os.uname().machine]         # SYS_ioctl, past the shim
+buf = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1333), 40)
+r = libc.syscall(nr, s.fileno(), 0x8922, buf)                    # SIOCSIFMTU vk0 1333
+print("done" if r == 0 else errno.errorcode[ctypes.get_errno()])
+"""
+
+
 def attack_host_network():
     """kfsim exec's program changes no real interface: not by rtnetlink, ioctl, syscall, sysfs."""
     print("real interfaces the shim does not simulate, under kfsim exec:")
@@ -1247,13 +1459,70 @@ def attack_host_network():
                    str(resident.pid)],
                   ["nsenter", f"--net=/proc/{resident.pid}/ns/net", "ip", "link", "set", "vk1",
                    "up"]]
-        outs = []
+        # root may unmount what kfsim exec mounted: the machine's /sys and /proc must not be
+        # beneath (here the namespace's, which `ip netns exec` mounted), nor mounted elsewhere,
+        # nor a namespace file bound at a path mountinfo escapes (a space is \040)
+        steps += [["sh", "-c", "umount /sys; echo 1400 > /sys/class/net/vk0/mtu"],
+                  ["sh", "-c", f"umount /proc; nsenter --net=/proc/{resident.pid}/ns/net "
+                   "ip link set vk1 up"]]
+        elsewhere = os.path.join(tmp, "elsewhere")
+        program = (f"echo 1300 > {elsewhere}/sys/class/net/vk0/mtu; "
+                   f"nsenter --net={elsewhere}/proc/{resident.pid}/ns/net ip link set vk0 up; "
+                   f"nsenter --net='{elsewhere}/a b/ns' ip addr add 10.77.0.2/24 dev vk1")
+        mounts = (f"mkdir -p {elsewhere}/sys {elsewhere}/proc '{elsewhere}/a b' && "
+                  f"mount -t sysfs sysfs {elsewhere}/sys && mount -t proc proc {elsewhere}/proc "
+                  f"&& touch '{elsewhere}/a b/ns' && mount --bind /run/netns/{ns} "
+                  f"'{elsewhere}/a b/ns' && ")
+        # by file handle: Linux 6.18's nsfs gives each namespace one, the same for everyone
+        # (no secret: the machine's is predictable), and open_by_handle_at() opens it
+        handle = nsfs_handle(f"/run/netns/{ns}")
+        if handle:
+            steps.append([sys.executable, "-c", SETNS_BY_HANDLE, handle, "ip", "link", "set",
+                          "vk0", "mtu", "1234"])
+        # by a process it can reach through the file system: a UNIX socket's peer pidfd
+        # (SO_PEERPIDFD, Linux 6.5) asked for its network namespace (Linux 6.11's ioctl)
+        listening = os.path.join(tmp, "machine-listener.sock")
+        listener = subprocess.Popen(nsx + [sys.executable, "-c", LISTENER, listening])
+        for _ in range(100):
+            if os.path.exists(listening):
+                break
+            time.sleep(0.02)
+        steps.append([sys.executable, "-c", SETNS_BY_PEER_PIDFD, listening, "ip", "link", "set",
+                      "vk0", "mtu", "1222"])
+        outs = [f"nsfs file handle: {'tried' if handle else 'none on this kernel'}"]
         for argv in steps:
             rc, out, _ = run(nsx + [KFSIM, "exec", "--"] + argv, env=exec_env())
             outs.append(f"{argv[0] if argv[0] != 'env' else 'env -i ip'}: exit {rc}"
                         f" {out.strip().splitlines()[-1:] if out.strip() else ''}")
-        resident.kill()
-        resident.wait()
+        rc, out, _ = run(nsx + ["sh", "-c", mounts + f"exec {KFSIM} exec -- sh -c \"{program}\""],
+                         env=exec_env())
+        outs.append(f"sysfs, proc, nsfs elsewhere: exit {rc} "
+                    f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
+        # by the shim's own socket, which a kfsim kernel of the machine's namespace made:
+        # SIOCGSKNS names the namespace a socket was made in
+        served = os.path.join(tmp, "machine-kernel.sock")
+        server = subprocess.Popen(nsx + [KFSIM, "kernel", "--listen", served],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(served):
+                break
+            time.sleep(0.02)
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--server", served, "--", sys.executable, "-c",
+                                SETNS_BY_SOCKET, "ip", "link", "set", "vk1", "mtu", "1111"],
+                         env=exec_env())
+        outs.append(f"SIOCGSKNS of the shim's socket: exit {rc} "
+                    f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
+        # an interface ioctl acts on the namespace its socket was made in: the shim's socket,
+        # used with syscall() past the shim, must not carry the machine's
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--server", served, "--", sys.executable, "-c",
+                                IOCTL_ON_SHIM_SOCKET], env=exec_env())
+        outs.append(f"SIOCSIFMTU on the shim's socket: exit {rc} "
+                    f"{out.strip().splitlines()[-1:] if out.strip() else ''}")
+        server.terminate()
+        server.wait()
+        for p in (resident, listener):
+            p.kill()
+            p.wait()
         after = state()
         check("ip link/addr/-n/netns PID, nsenter, ethtool -s, ioctl, raw syscall and sysfs "
               "change no real interface", before == after and "vk2" not in after,
@@ -1386,7 +1655,8 @@ ATTACKS = {
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
     "pinning": attack_sender_pinning,
     "flood": attack_flood_latency, "order": attack_control_after_data,
-    "inproc": attack_inproc_kernel,
+    "inproc": attack_inproc_kernel, "refused": attack_refused_flood,
+    "config": attack_config_file,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
 }

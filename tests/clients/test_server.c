@@ -305,6 +305,56 @@ static void test_listen_path_walk(void **state)
 }
 
 /* The shim's question, asked of the stand-in: its devices are its own, nothing else is. */
+/* `kfsim kernel --config`: only a file no other user chose or may change; nothing waits. */
+static void test_config_file_check(void **state)
+{
+	char top[] = "/tmp/kfsim-config-XXXXXX", path[256], err[256];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	snprintf(path, sizeof(path), "%s/ok.conf", top);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), 0);
+	assert_int_equal(chmod(path, 0664), 0);	/* its group may change it */
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "ok.conf is writable by others"));
+	assert_int_equal(chmod(path, 0644), 0);
+
+	snprintf(path, sizeof(path), "%s/link.conf", top);
+	assert_int_equal(symlink("ok.conf", path), 0);	/* ours: followed */
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), 0);
+
+	/* a FIFO nobody writes to: refused at once (opening it to read would wait) */
+	snprintf(path, sizeof(path), "%s/fifo.conf", top);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is a FIFO"));
+
+	assert_int_equal(kfsim_nl_server_check_config(top, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	assert_int_equal(kfsim_nl_server_check_config("/dev/null", err, sizeof(err)), -EINVAL);
+	snprintf(path, sizeof(path), "%s/none.conf", top);
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), -ENOENT);
+
+	/* a directory on the way that others may change (not sticky) */
+	snprintf(path, sizeof(path), "%s/open", top);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(chmod(path, 0777), 0);
+	snprintf(path, sizeof(path), "%s/open/x.conf", top);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "/open is writable by others and not sticky"));
+
+	snprintf(path, sizeof(path), "rm -rf %s", top);
+	assert_int_equal(system(path), 0);
+}
+
 static void test_owns_its_devices_only(void **state)
 {
 	struct served *sv = *state;
@@ -573,6 +623,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_owns_its_devices_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_socket_file_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_listen_path_walk, setup, teardown),
+		cmocka_unit_test(test_config_file_check),
 		cmocka_unit_test_setup_teardown(test_state_persists_across_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notification_reaches_other_client, setup,
 						teardown),

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The last way back from `kfsim exec`'s network namespace (cli_exec_netns.c) into the machine's:
+ * a descriptor of the machine's namespace, which a root program's CAP_NET_ADMIN and
+ * CAP_SYS_ADMIN over the machine's user namespace would let it enter (setns()) or aim at
+ * (IFLA_NET_NS_FD, RTM_NEWNSID then IFLA_TARGET_NETNSID).  Mounts and a PID namespace close the
+ * ways by name and by process id; these remain, each measured on Linux 6.18 as root:
+ *   - SIOCGSKNS on a socket made in the machine's namespace hands out that namespace; the shim's
+ *     own data socket is one (the server made it), and so is any socket passed in;
+ *   - the PIDFD_GET_*_NAMESPACE ioctls (Linux 6.11) on a pidfd of a process outside, which
+ *     SO_PEERPIDFD gives for whatever listens on a UNIX socket the program can reach: the kfsim
+ *     kernel itself, any daemon;
+ *   - open_by_handle_at() of a namespace's file handle (Linux 6.18: the same for everyone, so
+ *     guessable), refused by the kernel outside the initial PID namespace already;
+ *   - setns(), which enters any of them.
+ * A seccomp filter, inherited by every process the program starts and never lifted, answers
+ * these calls with EPERM.  Everything else passes.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#include "cli_exec_seal.h"
+
+#define SIOCGSKNS_CMD 0x894C	/* <linux/sockios.h>: the namespace of a socket */
+#define PIDFS_NS_FIRST 0xFF01	/* _IO(PIDFS_IOCTL_MAGIC, 1): PIDFD_GET_CGROUP_NAMESPACE ... */
+#define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
+
+#if defined(__x86_64__)
+#define SEAL_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SEAL_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifdef SEAL_ARCH
+#define ARG_LO(n) (offsetof(struct seccomp_data, args) + (n) * sizeof(__u64))
+#define DENY BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
+int kfsim_exec_seal_namespaces(char *why, size_t size)
+{
+	/*
+	 * Another architecture's system calls (i386's on x86_64, with their own numbers) and
+	 * x32's are refused whole: the numbers below are the native ones.  The shim is native,
+	 * so a program it goes into is too.
+	 */
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SEAL_ARCH, 1, 0),
+		DENY,
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __x86_64__
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),	/* __X32_SYSCALL_BIT */
+		DENY,
+#endif
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_setns, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open_by_handle_at, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 1, 0),
+		ALLOW,
+		/* ioctl's request is an unsigned int: its low 32 bits (little-endian here) */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIOCGSKNS_CMD, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, PIDFS_NS_FIRST, 0, 2),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PIDFS_NS_LAST, 1, 0),
+		DENY,
+		ALLOW,
+	};
+	struct sock_fprog prog = { .len = sizeof(filter) / sizeof(filter[0]), .filter = filter };
+
+	/* root, or the owner of the new user namespace: CAP_SYS_ADMIN, so no no_new_privs */
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
+		return 0;
+	snprintf(why, size, "cannot close the ways back into the machine's namespaces (seccomp: "
+		 "%s)", strerror(errno));
+	return -errno;
+}
+#else
+int kfsim_exec_seal_namespaces(char *why, size_t size)
+{
+	snprintf(why, size, "no seccomp filter for this architecture: the program could enter "
+		 "the machine's network namespace");
+	return -ENOSYS;
+}
+#endif

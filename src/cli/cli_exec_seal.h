@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KFSIM_CLI_EXEC_SEAL_H
+#define KFSIM_CLI_EXEC_SEAL_H
+
+#include <stddef.h>
+
+/*
+ * Refuse this process and all it starts the system calls that reach a namespace by descriptor
+ * (setns(), open_by_handle_at(), the SIOCGSKNS and pidfd namespace ioctls): EPERM.  Called in
+ * `kfsim exec`'s program, in its own namespaces, just before the exec.  0, or -errno with the
+ * reason in @why.
+ */
+int kfsim_exec_seal_namespaces(char *why, size_t size);
+
+#endif

@@ -44,6 +44,9 @@ SKIP = {
     ("bpf-graph.md", "bash tests/bpfcc/outside/compare.sh"):
         "reads two scratch copies of kernel selftests, which are not in the repository, and "
         "asks the running kernel for minutes: bpfcc/rules_sections runs the annotated part",
+    ("ynl.md", "python3 tests/ynl/spec_fuzz.py"):
+        "the 300-seed measurement takes a minute and reads the kernel tree the suite unpacks "
+        "into build/: ctest ynl/spec_fuzz runs the same script on 100 seeds",
     ("own-tools.md", "kfsim exec --server \"$(kfsim kernel --print-path)\" -- python3 tools/net/ynl/cli.py"):
         "needs the kernel tree's tools/net/ynl: clients/ynl_cli runs it from linux-source",
 }

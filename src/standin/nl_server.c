@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -158,6 +159,33 @@ static bool ours_or_roots(uid_t uid)
 }
 
 /*
+ * The owner's own group, writable by nobody else: the group of Debian's user private groups
+ * (adduser's USERGROUPS), named as the owner, whose primary group it is, with no members
+ * listed.  A umask of 002 makes files and directories group-writable there, and refusing those
+ * would refuse the owner's own files; Debian's OpenSSH makes the same exception for its
+ * StrictModes checks.
+ */
+static bool owners_private_group(const struct stat *st)
+{
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+	char pwbuf[4096], grbuf[4096];
+
+	if (getpwuid_r(st->st_uid, &pw, pwbuf, sizeof(pwbuf), &pwp) || !pwp ||
+	    pw.pw_gid != st->st_gid)
+		return false;
+	if (getgrgid_r(st->st_gid, &gr, grbuf, sizeof(grbuf), &grp) || !grp)
+		return false;
+	return !strcmp(gr.gr_name, pw.pw_name) && (!gr.gr_mem || !gr.gr_mem[0]);
+}
+
+/* Someone other than the owner (and root) may write to what @st describes. */
+static bool others_may_write(const struct stat *st)
+{
+	return (st->st_mode & S_IWOTH) || ((st->st_mode & S_IWGRP) && !owners_private_group(st));
+}
+
+/*
  * A directory on the way (@fd, reached as @shown) is trusted when only we or root may change
  * it: ours or root's, and writable by nobody else unless sticky (where others cannot rename or
  * remove our entries).  Anything weaker lets another user swap what lies below it for a link.
@@ -173,7 +201,7 @@ static int check_dir(struct dir_walk *w, int fd, const char *shown)
 	if (!ours_or_roots(st.st_uid))
 		return walk_fail(w, -EPERM, "the directory %s belongs to uid %u: another user could "
 				 "replace what lies below it", shown, (unsigned int)st.st_uid);
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+	if (others_may_write(&st) && !(st.st_mode & S_ISVTX))
 		return walk_fail(w, -EPERM, "the directory %s is writable by others and not "
 				 "sticky: another user could replace what lies below it", shown);
 	return 0;
@@ -381,7 +409,7 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 				  shown);
 	else if (!err && !S_ISREG(st.st_mode))
 		err = listen_fail(-EINVAL, "%s is not a regular file", shown);
-	else if (!err && (st.st_mode & (S_IWGRP | S_IWOTH)))
+	else if (!err && others_may_write(&st))
 		err = listen_fail(-EPERM, "%s is writable by others: another user could change "
 				  "its contents", shown);
 	if (fd >= 0)

@@ -11,10 +11,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -219,10 +222,25 @@ static int listen_result(struct served *sv, const char *path, char *err, size_t 
 	return 0;
 }
 
+/* What the check must decide, asked independently: the file's group is its owner's own. */
+static bool group_is_private(const char *path)
+{
+	struct stat st;
+	struct passwd *pw;
+	struct group *gr;
+
+	assert_int_equal(stat(path, &st), 0);
+	pw = getpwuid(st.st_uid);
+	gr = getgrgid(st.st_gid);
+	return pw && gr && pw->pw_gid == st.st_gid && !strcmp(pw->pw_name, gr->gr_name) &&
+	       !gr->gr_mem[0];
+}
+
 /*
- * Every component of the path is judged, from /: a directory its group may write to, a link
- * loop, a file on the way are refused, naming the component; links of ours are followed; a
- * relative path starts at the working directory; a missing last directory is made 0700.
+ * Every component of the path is judged, from /: a directory others may write to (its group
+ * too, unless the owner's private one), a link loop, a file on the way are refused, naming the
+ * component; links of ours are followed; a relative path starts at the working directory; a
+ * missing last directory is made 0700.
  */
 static void test_listen_path_walk(void **state)
 {
@@ -242,13 +260,29 @@ static void test_listen_path_walk(void **state)
 	assert_int_equal(rmdir(path), 0);
 
 	snprintf(path, sizeof(path), "%s/open", top);
-	assert_int_equal(chmod(path, 0775), 0);	/* its group may write: above the socket's dir */
+	assert_int_equal(chmod(path, 0757), 0);	/* others may write: above the socket's dir */
 	snprintf(path, sizeof(path), "%s/open/sub", top);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
 	assert_int_equal(listen_result(sv, path, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "/open is writable by others and not sticky"));
 	snprintf(path, sizeof(path), "%s/open", top);
+	if (geteuid() == 0) {
+		/* its group may write, and the group is nogroup, not the owner's own */
+		assert_int_equal(chmod(path, 0775), 0);
+		assert_int_equal(chown(path, 0, 65534), 0);
+		assert_false(group_is_private(path));
+		snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
+		assert_int_equal(listen_result(sv, path, err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, "/open is writable by others and not sticky"));
+		snprintf(path, sizeof(path), "%s/open", top);
+		assert_int_equal(chown(path, 0, 0), 0);
+		/* root's own group (named root, root's primary, no members): as a umask of 002 */
+		assert_true(group_is_private(path));
+		snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
+		assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/open", top);
+	}
 	assert_int_equal(chmod(path, 01775), 0);	/* sticky: trusted */
 	snprintf(path, sizeof(path), "%s/open/sub/k.sock", top);
 	assert_int_equal(listen_result(sv, path, err, sizeof(err)), 0);
@@ -319,9 +353,21 @@ static void test_config_file_check(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), 0);
-	assert_int_equal(chmod(path, 0664), 0);	/* its group may change it */
+	assert_int_equal(chmod(path, 0646), 0);	/* anyone may change it */
 	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "ok.conf is writable by others"));
+	assert_int_equal(chmod(path, 0664), 0);	/* its group may: refused unless private */
+	assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)),
+			 group_is_private(path) ? 0 : -EPERM);
+	if (geteuid() == 0) {
+		/* root may give it a group of others: nogroup, whose name is no user's */
+		assert_int_equal(chown(path, 0, 65534), 0);
+		assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), -EPERM);
+		assert_non_null(strstr(err, "ok.conf is writable by others"));
+		assert_int_equal(chown(path, 0, 0), 0);
+		/* root's own group (named root, root's primary, no members): Debian's exception */
+		assert_int_equal(kfsim_nl_server_check_config(path, err, sizeof(err)), 0);
+	}
 	assert_int_equal(chmod(path, 0644), 0);
 
 	snprintf(path, sizeof(path), "%s/link.conf", top);

@@ -338,7 +338,6 @@ static void test_listen_path_walk(void **state)
 	assert_int_equal(system(path), 0);
 }
 
-/* The shim's question, asked of the stand-in: its devices are its own, nothing else is. */
 /* `kfsim kernel --config`: only a file no other user chose or may change; nothing waits. */
 static void test_config_file_check(void **state)
 {
@@ -401,6 +400,7 @@ static void test_config_file_check(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* The shim's question, asked of the stand-in: its devices are its own, nothing else is. */
 static void test_owns_its_devices_only(void **state)
 {
 	struct served *sv = *state;

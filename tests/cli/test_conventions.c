@@ -168,6 +168,22 @@ static void test_json_errors(void **state)
 	assert_non_null(strstr(r.out, "all     uapi, kernel and user (not test"));
 	cli_result_free(&r);
 
+	/* a bad global option is found before the command's --json is parsed: JSON all the same
+	 * (found by tests/cli/cli_fuzz.py) */
+	RUN(&r, "--kver", "x", "rbtree", "--json");
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.out, "\"status\": 2"));
+	assert_non_null(strstr(r.out, "invalid value 'x' for --kver"));
+	cli_result_free(&r);
+	RUN(&r, "--cmdline", "a=\"", "refcount", "demo", "--json");
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.out, "malformed kernel command line"));
+	cli_result_free(&r);
+	RUN(&r, "--kver", "x", "rbtree", "--", "--json"); /* after "--" it is no option */
+	assert_usage_error(&r, "for --kver");
+
 	/* without --json, stdout stays empty */
 	RUN(&r, "bfq", "sim", "--bogus");
 	assert_usage_error(&r, "unknown option '--bogus'");

@@ -180,13 +180,18 @@ def prepare(cwd):
         f.write("kept\n")
 
 
-def wants_json(argv):
-    """As kfsim_cli_wants_json(): a "--json" token before any "--" asks for JSON errors."""
-    head = argv[1:argv.index("--")] if "--" in argv[1:] else argv[1:]
+def wants_json(argv, cmd_at):
+    """As kfsim_cli_wants_json(): a "--json" token before any "--" asks for JSON errors.
+
+    kfsim scans from its command (@cmd_at) once one is found, so that a global's value "--"
+    ("--cmdline --") ends nothing; a bad global option is reported before that, from argv[1].
+    """
+    tail = argv[cmd_at + 1:]
+    head = tail[:tail.index("--")] if "--" in tail else tail
     return "--json" in head
 
 
-def check(argv, res, before, after, prog):
+def check(argv, res, before, after, prog, cmd_at):
     """The broken rules of one run (empty when it kept them)."""
     problems = []
     rc, out, err = res.returncode, res.stdout, res.stderr
@@ -204,7 +209,7 @@ def check(argv, res, before, after, prog):
             problems.append("usage error on %d stderr lines" % err.count("\n"))
         elif not lines[0].startswith(prog):
             problems.append("usage error not prefixed by the program's name")
-        if wants_json(argv):
+        if wants_json(argv, 0 if err.startswith(prog + ": ") else cmd_at):
             try:
                 if "error" not in json.loads(out):
                     problems.append("--json usage error without an error document")
@@ -221,9 +226,10 @@ def check(argv, res, before, after, prog):
 
 
 def printable(argv, build):
-    shown = [a if len(a) < 200 else "$(printf 'A%%.0s' {1..%d})" % len(a) for a in argv]
+    shown = [a if len(a) < 200 else "%s$(printf '%s%%.0s' {1..%d})" % (a[:1], a[1], len(a) - 1)
+             for a in argv]
     shown[0] = os.path.relpath(shown[0], build)
-    return " ".join(shlex.quote(a) if not a.startswith("$(") else '"%s"' % a for a in shown)
+    return " ".join(shlex.quote(a) if "$(printf" not in a else "\"%s\"" % a for a in shown)
 
 
 def main():
@@ -261,7 +267,8 @@ def main():
             except subprocess.TimeoutExpired:
                 violations.append((argv, ["timeout after %gs" % args.timeout], ""))
                 continue
-            problems = check(argv, res, before, snapshot(cwd), prog)
+            cmd_at = argv.index(target[1]) if target[1] in argv else 0
+            problems = check(argv, res, before, snapshot(cwd), prog, cmd_at)
             statuses[res.returncode] = statuses.get(res.returncode, 0) + 1
             per_program[key] = per_program.get(key, 0) + 1
             if problems:

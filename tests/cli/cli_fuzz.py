@@ -18,13 +18,15 @@ reach beyond the process); 'kfsim tour' runs every part for seconds; '--kernel' 
 talk to the real machine's netlink, and '--force' lifts the simulation budget.  'plca' and
 'bfq' lines get '--duration 1ms' first so a well-formed line does not run a long simulation.
 
-Usage: cli_fuzz.py BUILD_DIR [--seed S] [--count N] [--timeout SEC] [-v]
+Usage: cli_fuzz.py BUILD_DIR [--seed S] [--count N] [--timeout SEC] [--jobs N] [-v]
 Exit status 0 when every line kept the rule, 1 otherwise (each violation printed with the
 command line that shows it, in a form a shell can paste).
 """
 import argparse
+import concurrent.futures
 import json
 import os
+import queue
 import random
 import re
 import shlex
@@ -238,6 +240,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--timeout", type=float, default=20.0)
+    ap.add_argument("--jobs", type=int, default=2, help="lines run at once (default 2)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
@@ -249,32 +252,47 @@ def main():
     env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
     violations, statuses, per_program = [], {}, {}
     with tempfile.TemporaryDirectory(prefix="kfsim-clifuzz-") as top:
-        cwd = os.path.join(top, "cwd")
         scratch = os.path.join(top, "a-directory")
-        os.mkdir(cwd)
         os.mkdir(scratch)
-        for i in range(args.count):
+        # every line drawn first, in order, so a seed names the same lines whatever --jobs
+        lines = []
+        for _ in range(args.count):
             target = rng.choice(targets)
-            argv = random_line(rng, target, scratch)
+            lines.append((target, random_line(rng, target, scratch)))
+        workdirs = queue.Queue()
+        for w in range(args.jobs):
+            os.mkdir(os.path.join(top, "cwd%d" % w))
+            workdirs.put(os.path.join(top, "cwd%d" % w))
+
+        def run_line(line):
+            """One line in a working directory of its own: (argv, key, status, problems)."""
+            target, argv = line
             prog = "kfsim" if target[1] else os.path.basename(argv[0])
-            key = target[1] or prog
-            prepare(cwd)
-            before = snapshot(cwd)
+            cwd = workdirs.get()
             try:
-                res = subprocess.run(argv, cwd=cwd, env=env, capture_output=True,
-                                     stdin=subprocess.DEVNULL, timeout=args.timeout,
-                                     text=True, errors="replace")
-            except subprocess.TimeoutExpired:
-                violations.append((argv, ["timeout after %gs" % args.timeout], ""))
-                continue
-            cmd_at = argv.index(target[1]) if target[1] in argv else 0
-            problems = check(argv, res, before, snapshot(cwd), prog, cmd_at)
-            statuses[res.returncode] = statuses.get(res.returncode, 0) + 1
-            per_program[key] = per_program.get(key, 0) + 1
-            if problems:
-                violations.append((argv, problems, res.stderr))
-            if args.verbose:
-                print("%d %s" % (res.returncode, printable(argv, build)))
+                prepare(cwd)
+                before = snapshot(cwd)
+                try:
+                    res = subprocess.run(argv, cwd=cwd, env=env, capture_output=True,
+                                         stdin=subprocess.DEVNULL, timeout=args.timeout,
+                                         text=True, errors="replace")
+                except subprocess.TimeoutExpired:
+                    return argv, target[1] or prog, None, ["timeout after %gs" % args.timeout], ""
+                cmd_at = argv.index(target[1]) if target[1] in argv else 0
+                problems = check(argv, res, before, snapshot(cwd), prog, cmd_at)
+                return argv, target[1] or prog, res.returncode, problems, res.stderr
+            finally:
+                workdirs.put(cwd)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for argv, key, status, problems, err in pool.map(run_line, lines):
+                per_program[key] = per_program.get(key, 0) + 1
+                if status is not None:
+                    statuses[status] = statuses.get(status, 0) + 1
+                if problems:
+                    violations.append((argv, problems, err))
+                if args.verbose:
+                    print("%s %s" % (status, printable(argv, build)))
     for argv, problems, err in violations:
         print("VIOLATION: %s\n  %s\n  stderr: %s" % (printable(argv, build), "; ".join(problems),
               err[:600].replace("\n", "\n          ")))

@@ -103,15 +103,6 @@ static int apply_globals(int argc, char **argv, int *first_cmd, bool *kver_given
 	return 0;
 }
 
-/* "--json" among the command's arguments (before "--"): failures are reported as JSON too. */
-static bool wants_json(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--json"))
-			return true;
-	return false;
-}
-
 /* The program without the final stdout check; *@cmd names the command that ran, if any. */
 static int run(int argc, char **argv, const char **cmd)
 {
@@ -135,6 +126,8 @@ static int run(int argc, char **argv, const char **cmd)
 	/* The log goes to the ring, which commands show where it matters (the tour ends with it);
 	 * echoing it too would break the one-line error rule.  loglevel= on --cmdline overrides. */
 	kfsim_console_loglevel_set(0);
+	/* a bad global option ("--kver x") is reported before the command's own --json is read */
+	kfsim_cli_json_errors(kfsim_cli_wants_json(argc, argv));
 	ret = apply_globals(argc, argv, &cmd_index, &kver_given);
 	if (ret)
 		return ret;
@@ -152,7 +145,7 @@ static int run(int argc, char **argv, const char **cmd)
 		if (strcmp(argv[cmd_index], command->name))
 			continue;
 		*cmd = command->name;
-		kfsim_cli_json_errors(wants_json(argc - cmd_index, argv + cmd_index));
+		kfsim_cli_json_errors(kfsim_cli_wants_json(argc - cmd_index, argv + cmd_index));
 		if (kver_given && kfsim_kernel_version() < command->oldest_kver) {
 			char asked[16], oldest[16];
 

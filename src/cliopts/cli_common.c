@@ -29,6 +29,14 @@ void kfsim_cli_json_errors(bool on)
 	json_errors = on;
 }
 
+bool kfsim_cli_wants_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
 const char *kfsim_cli_program(const char *name)
 {
 	const char *old = program;

@@ -322,7 +322,7 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 {
 	struct option longopts[64 + 2];
 	char list[256], who[128], optstring[4 + 2 * 64] = "+:h", short_name[2] = "";
-	int c, first = 1, index, ret;
+	int c, first = 1, index, ret, before;
 	size_t nr_short = 3;
 
 	unsigned int nr_long = 0;
@@ -388,11 +388,19 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	 * after it is passed through ("kfsim exec PROGRAM --its-option"), so a value never turns
 	 * into the subcommand; options_anywhere: GNU permutation instead
 	 */
-	while ((c = getopt_long(argc - first + 1, argv + first - 1, optstring, longopts, &index)) !=
-	       -1) {
+	while ((before = optind, c = getopt_long(argc - first + 1, argv + first - 1, optstring,
+						  longopts, &index)) != -1) {
 		const struct kfsim_opt *opt;
 		const char *given_name;
 		unsigned int row;
+
+		/*
+		 * An unknown letter inside a bundle ("-xy"): getopt has not moved on, so the
+		 * argument kfsim_cli_bad_option() names (argv[optind - 1]) is the one before, maybe
+		 * "--json"; handing it argv one further on makes it name the bundle's letter.
+		 */
+		if (c == '?' && optopt && before > 0 && optind == before)
+			return kfsim_cli_bad_option(spec->name, argv + first, c);
 
 		if (c == OPT_HELP_VAL || c == 'h') {
 			kfsim_cli_help(spec, stdout);

@@ -105,6 +105,14 @@ const char *kfsim_cli_format_duration(u64 ns, char *buf, size_t size);
  */
 void kfsim_cli_json_errors(bool on);
 
+/**
+ * kfsim_cli_wants_json() - whether the command line @argv[1..] asks for --json (before "--")
+ *
+ * Scanned before any option is parsed, so that an error found early (a bad global --kver, a
+ * bad option before --json) is still reported as the JSON document the script waits for.
+ */
+bool kfsim_cli_wants_json(int argc, char **argv);
+
 /* --- declarative option tables ------------------------------------------------------------ */
 
 /**

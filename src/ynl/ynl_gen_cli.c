@@ -199,6 +199,9 @@ int kfsim_ynl_gen_main(const char *prog, int argc, char **argv)
 	if (!own_program)
 		spec.name = opts.cmd = prog + 6;
 	old = kfsim_cli_program(own_program ? prog : NULL);
+	/* kfsim's main() does this for "kfsim ynl-gen"; the program of its own must do it too */
+	if (own_program)
+		kfsim_cli_json_errors(kfsim_cli_wants_json(argc, argv));
 	status = kfsim_cli_main(&spec, &opts, argc, argv);
 	kfsim_cli_program(old);
 	return status;

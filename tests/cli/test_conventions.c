@@ -168,9 +168,49 @@ static void test_json_errors(void **state)
 	assert_non_null(strstr(r.out, "all     uapi, kernel and user (not test"));
 	cli_result_free(&r);
 
+	/* a bad global option is found before the command's --json is parsed: JSON all the same
+	 * (found by tests/cli/cli_fuzz.py) */
+	RUN(&r, "--kver", "x", "rbtree", "--json");
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.out, "\"status\": 2"));
+	assert_non_null(strstr(r.out, "invalid value 'x' for --kver"));
+	cli_result_free(&r);
+	RUN(&r, "--cmdline", "a=\"", "refcount", "demo", "--json");
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.out, "malformed kernel command line"));
+	cli_result_free(&r);
+	RUN(&r, "--kver", "x", "rbtree", "--", "--json"); /* after "--" it is no option */
+	assert_usage_error(&r, "for --kver");
+
 	/* without --json, stdout stays empty */
 	RUN(&r, "bfq", "sim", "--bogus");
 	assert_usage_error(&r, "unknown option '--bogus'");
+}
+
+/*
+ * An unknown letter inside a bundle ("-xy") is named as itself: getopt had not moved past the
+ * bundle, and the error named the argument before it ("unknown option '--json'"; found by
+ * tests/cli/cli_fuzz.py).  A known letter first, the unknown one second, is named too.
+ */
+static void test_unknown_letter_in_bundle(void **state)
+{
+	struct cli_result r;
+
+	RUN(&r, "nl", "decode", "--json", "-xyz");
+	assert_int_equal(r.status, 2);
+	assert_int_equal(count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, "unknown option '-x'"));
+	assert_null(strstr(r.err, "--json"));
+	cli_result_free(&r);
+	RUN(&r, "rbtree", "--steps", "-qq");
+	assert_usage_error(&r, "unknown option '-q' (see 'kfsim rbtree --help')");
+	RUN(&r, "rbtree", "--insert", "1", "-hq"); /* -h first in the bundle: help, as before */
+	assert_int_equal(r.status, 0);
+	cli_result_free(&r);
+	RUN(&r, "rbtree", "--insert", "1", "-qh");
+	assert_usage_error(&r, "unknown option '-q'");
 }
 
 /* Item 11: out-of-range settings exit 2 naming the option; nothing is clamped silently. */
@@ -365,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_h_is_a_value),
 		cmocka_unit_test(test_hex),
 		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_unknown_letter_in_bundle),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_kver_floor),
 		cmocka_unit_test(test_budget),

@@ -398,6 +398,35 @@ static int run_tool(struct cli_result *r, const char *const args[])
  * line naming the option with exit status 2, only the program's name differs; a failed run is
  * the compiler-style line alone for the tool, "kfsim ynl-gen: -EXXX: ..." for the command.
  */
+/*
+ * kfsim-ynl-gen's bad command line with --json: the one stderr line and the JSON error on
+ * stdout, as 'kfsim ynl-gen' gives (the program of its own printed no JSON; found by
+ * tests/cli/cli_fuzz.py).  Without --json, or with it after "--", stdout stays empty.
+ */
+static void test_tool_usage_error_as_json(void **state)
+{
+	static const char *const lines[][5] = {
+		{ "--json", NULL },
+		{ "--json", "--mode", "pdf", "x.yaml", NULL },
+		{ "--mode", "pdf", "--json", "x.yaml", NULL }, /* --json after the bad option */
+	};
+	struct cli_result r;
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		assert_int_equal(run_tool(&r, lines[i]), 0);
+		assert_int_equal(r.status, 2);
+		assert_int_equal(count_lines(r.err), 1);
+		assert_non_null(strstr(r.out, "\"error\": {"));
+		assert_non_null(strstr(r.out, "\"status\": 2"));
+		cli_result_free(&r);
+	}
+	assert_int_equal(run_tool(&r, (const char *const[]){ "--mode", "pdf", "--", "--json",
+							      NULL }), 0);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	cli_result_free(&r);
+}
+
 static void test_tool_and_command_share_the_command_line(void **state)
 {
 	static const struct {
@@ -500,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_one_bad_spec_among_several_writes_nothing),
 		cmocka_unit_test(test_cli_exit_statuses),
 		cmocka_unit_test(test_tool_and_command_share_the_command_line),
+		cmocka_unit_test(test_tool_usage_error_as_json),
 		cmocka_unit_test(test_gen_main_entry_point),
 	};
 

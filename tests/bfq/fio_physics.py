@@ -130,6 +130,9 @@ def check(out, jobs, params, duration):
         nreq = sum(j["requests"] for j in out["jobs"])
         if nreq != out["completed"]:
             bad.append("jobs' requests %d != completed %d" % (nreq, out["completed"]))
+        nact = sum(a["iops"] for a in acts) * out["duration_s"]
+        if abs(nact - out["completed"]) > 0.5:
+            bad.append("actuators' I/Os %g != completed %d" % (nact, out["completed"]))
     for job in jobs:
         for name in clone_names(job):
             r = byname.get(name)
@@ -211,7 +214,8 @@ def main():
                         f.write(text)
     print("fio_physics: %d job files run (seeds %s, %g s each, %d drives), %d refused, "
           "%d with violations; checked per drive: media rate per actuator, link, "
-          "submitted = completed + in flight; per job (%d job instances): bytes = size "
+          "submitted = completed + in flight (and, direct only, = the jobs' requests and "
+          "the actuators' I/Os); per job (%d job instances): bytes = size "
           "when done and <= size, requests x bs = bytes, latency >= link transfer time "
           "(direct), rate= caps, active time within the run"
           % (checked, args.seeds, args.duration, len(DRIVES), refused, violations,

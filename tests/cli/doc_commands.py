@@ -44,6 +44,9 @@ SKIP = {
     ("bpf-graph.md", "bash tests/bpfcc/outside/compare.sh"):
         "reads two scratch copies of kernel selftests, which are not in the repository, and "
         "asks the running kernel for minutes: bpfcc/rules_sections runs the annotated part",
+    ("bfq.md", "python3 tests/bfq/fio_physics.py"):
+        "the 1000-file measurement takes half a minute (minutes under the sanitizers): ctest "
+        "bfq/fio_physics runs the same script on 300 files",
     ("ynl.md", "python3 tests/ynl/spec_fuzz.py"):
         "the 300-seed measurement takes a minute and reads the kernel tree the suite unpacks "
         "into build/: ctest ynl/spec_fuzz runs the same script on 100 seeds",

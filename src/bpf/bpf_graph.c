@@ -48,6 +48,18 @@ static __attribute__((noinline)) void report_unreachable_root(void *root)
 		   "arg#0 expected pointer to map value or allocated object");
 }
 
+/* the program type's map rule: the kernel checks every map a program names, at load */
+bool bpf_lock_map_allowed(const struct bpf_tstate *ts, const struct bpf_alloc_view *v)
+{
+	if (!ts->socket_filter || !v->name || !v->valid || v->type->spin_lock_off < 0)
+		return true;
+	bpf_report(-EINVAL,
+		   "a socket filter may not use a map or section that holds a bpf_spin_lock "
+		   "(refused when the program is loaded)",
+		   "socket filter progs cannot use bpf_spin_lock yet");
+	return false;
+}
+
 bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_decl *decl)
 {
 	struct bpf_tstate *ts = &bpf_tstate;
@@ -76,13 +88,8 @@ bool bpf_check_root_slow(void *root, enum btf_field_type kind, struct bpf_root_d
 		report_unreachable_root(root);
 		return false;
 	}
-	if (unlikely(ts->socket_filter) && v.name && v.valid && v.type->spin_lock_off >= 0) {
-		bpf_report(-EINVAL,
-			   "a socket filter may not use a map or section that holds a "
-			   "bpf_spin_lock (refused when the program is loaded)",
-			   "socket filter progs cannot use bpf_spin_lock yet");
+	if (unlikely(ts->socket_filter) && !bpf_lock_map_allowed(ts, &v))
 		return false;
-	}
 	off = (u32)((char *)root - (char *)v.base);
 	decl->base = v.base;
 	decl->type = v.type;

@@ -353,6 +353,13 @@ void bpf_global_enter(struct bpf_tstate *ts);
 void bpf_global_run_end(struct bpf_tstate *ts, bool check);
 void bpf_global_run_reset(struct bpf_tstate *ts);
 
+/*
+ * The program type's map rule (bpf_graph.c): a socket filter may not name a map or section
+ * that holds a bpf_spin_lock, whether it locks it or uses one of its roots.  False after
+ * reporting.
+ */
+bool bpf_lock_map_allowed(const struct bpf_tstate *ts, const struct bpf_alloc_view *v);
+
 /* The NULL lock argument is an unchecked lookup's result (bpf_kfuncs.c). */
 bool bpf_arg_is_null_lookup(const struct bpf_tstate *ts);
 

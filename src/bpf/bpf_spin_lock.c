@@ -32,14 +32,8 @@ static __attribute__((noinline)) bool lock_arg_slow(struct bpf_tstate *ts,
 			   "R1 type=scalar expected=map_value, ptr_");
 		return false;
 	}
-	/* the program type's map rule, checked for every map the program names, at load */
-	if (v.name && ts->socket_filter && v.valid && v.type->spin_lock_off >= 0) {
-		bpf_report(-EINVAL,
-			   "a socket filter may not use a map or section that holds a "
-			   "bpf_spin_lock (refused when the program is loaded)",
-			   "socket filter progs cannot use bpf_spin_lock yet");
+	if (!bpf_lock_map_allowed(ts, &v))
 		return false;
-	}
 	/* the object's BTF refused, its maps have none either (6.12's source, the running 6.18) */
 	if (v.name && ts->run && ts->run->opts.no_prog_btf) {
 		bpf_report(-EINVAL,

@@ -70,6 +70,12 @@ const char *kfsim_bpf_kfunc_flags_str(u32 flags, char *buf, size_t size)
 	return buf;
 }
 
+/* The run's program type may call only common_kfunc_set's kfuncs, and @k is not one. */
+static bool outside_common_set(const struct bpf_tstate *ts, const struct kfsim_bpf_kfunc *k)
+{
+	return ts->common_only && !(k->kfsim_flags & (KFSIM_KF_COMMON | KFSIM_KF_HELPER));
+}
+
 /* A kfunc takes the fast path when none of bpf_enter_slow()'s cases can apply to it. */
 void bpf_enter_masks(struct bpf_tstate *ts)
 {
@@ -82,7 +88,7 @@ void bpf_enter_masks(struct bpf_tstate *ts)
 
 		ts->ids_at[id] = bpf_vref_ids_at_call(k, id, kver);
 		if (kver < k->since || (k->until && kver >= k->until) ||
-		    (ts->common_only && !(k->kfsim_flags & (KFSIM_KF_COMMON | KFSIM_KF_HELPER))) ||
+		    outside_common_set(ts, k) ||
 		    ((k->kfsim_flags & KFSIM_KF_DISABLED_64) && kver >= KERNEL_VERSION(6, 4, 0) &&
 		     kver < KERNEL_VERSION(6, 6, 0)))
 			continue;
@@ -137,7 +143,7 @@ struct bpf_tstate *bpf_enter_slow(struct bpf_tstate *ts, const struct kfsim_bpf_
 		goto refused;
 	}
 	/* check_kfunc_call(): the set's registration for the program type (fetch_kfunc_meta()) */
-	if (ts->common_only && !(k->kfsim_flags & (KFSIM_KF_COMMON | KFSIM_KF_HELPER))) {
+	if (outside_common_set(ts, k)) {
 		bpf_report(-EACCES,
 			   "this program type may call only the kfuncs every type may "
 			   "(common_kfunc_set): the allocation and graph kfuncs are registered for "

@@ -344,7 +344,6 @@ static struct ynl_attr **set_attrs(const struct ynl_attr_set *set)
 	return list;
 }
 
-/* Whether @a and @b list the same attributes of the op's set, in any order. */
 /*
  * The global policy is named after the ops' attribute set, as ynl-gen-c.py names it
  * (F_<set>_nl_policy; team's set is the family's name, so team_nl_policy there).
@@ -359,6 +358,7 @@ static void global_policy_name(const struct ynl_spec *spec, char *buf, size_t si
 	snprintf(buf, size, "%s_nl_policy", spec->c_name);
 }
 
+/* Whether @a and @b list the same attributes of the op's set, in any order. */
 static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
 {
 	if (a->nr_attrs != b->nr_attrs)

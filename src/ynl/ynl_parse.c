@@ -519,14 +519,13 @@ static void parse_attr_details(struct ynl_parser *p, struct ynl_attr_set *set, y
 			attr->len = get_int(p, v, "len");
 		if ((v = get(p, item, "checks")))
 			parse_checks(p, attr, v);
-		if (attr->enum_def && ynl_type_is_scalar(attr->type) &&
-		    p->spec->proto != YNL_PROTO_NETLINK_RAW)
+		if (attr->enum_def && ynl_type_is_scalar(attr->type) && attr->gen_c_rules)
 			enum_bounds(p, attr, item);
 		/* Type-specific requirements. */
 		switch (attr->type) {
 		case YNL_T_BITFIELD32:
 			/* its policy is NLA_POLICY_BITFIELD32(mask): ynl-gen-c.py needs the enum */
-			if (!attr->enum_def && p->spec->proto != YNL_PROTO_NETLINK_RAW)
+			if (!attr->enum_def && attr->gen_c_rules)
 				fail_at(p, item, "bitfield32 attribute '%s' needs an enum (the valid "
 					"bits of its policy)", attr->name);
 			break;

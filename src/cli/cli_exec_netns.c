@@ -17,10 +17,11 @@
  * CAP_NET_ADMIN in the server's user namespace), so the ways back into them are closed too:
  * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
  * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
- * and /proc/PID/ns/net reach only the program's own processes).  The machine's /proc, /sys
- * and the like are unmounted, not covered: root could otherwise unmount the cover.  A process of the new PID
- * namespace has to be its init; kfsim is (exec_init()), so that the program, its child, keeps
- * the signal defaults of any other process.  The kfsim the caller started waits outside and
+ * and /proc/PID/ns/net reach only the program's own processes), by descriptor (a seccomp
+ * filter: cli_exec_seal.c).  The machine's /proc, /sys and the like are unmounted, not
+ * covered: root could otherwise unmount the cover.  A process of the new PID namespace has to
+ * be its init; kfsim is (exec_init()), so that the program, its child, keeps the signal
+ * defaults of any other process.  The kfsim the caller started waits outside and
  * stands for the program: the signals sent to it go on to the program, its exit status is the
  * program's, and killing it kills the program.
  */

@@ -12,6 +12,58 @@
 #include <kfsim/bfq_sim.h>
 #include <kfsim/types.h>
 
+/* How a line's time is written: what it converts from, or why it cannot be replayed. */
+enum blktrace_time_form {
+	BLKTRACE_TIME_SECONDS,	/* "sec.frac": blkparse and blk_classic ns, ftrace us */
+	BLKTRACE_TIME_REL_US,	/* latency-format: decimal us since the buffer began */
+	BLKTRACE_TIME_HEX_US,	/* verbose latency-format: hex us */
+	BLKTRACE_TIME_TICKS,	/* a trace_clock that does not count ns */
+	BLKTRACE_TIME_NONE,	/* context-info off: no time, no pid */
+};
+
+/* Where one line's fields are (blktrace_line.c): located first, converted only when wanted. */
+struct blktrace_fields {
+	const char *time, *pid, *action, *dev;
+	size_t time_len, pid_len, action_len, dev_len;
+	enum blktrace_time_form time_form;
+};
+
+/*
+ * The next token of [*@p, @end): its start and length (0 at the end).  Anything up to ' '
+ * separates tokens (spaces, tabs, a '\r' before the newline): one compare per byte.
+ */
+static inline const char *blktrace_token(const char **p, const char *end, size_t *len)
+{
+	const char *s = *p, *t;
+
+	while (s < end && (unsigned char)*s <= ' ')
+		s++;
+	t = s;
+	while (t < end && (unsigned char)*t > ' ')
+		t++;
+	*p = t;
+	*len = (size_t)(t - s);
+	return s;
+}
+
+/*
+ * The fields of the event line [@line, @end) in any layout blkparse or the tracefs blk tracer
+ * prints, *@rest just after the action; false for a line that is no event (a header, a
+ * summary, a blank line).
+ */
+bool blktrace_locate(const char *line, const char *end, const char **rest,
+		     struct blktrace_fields *f);
+/* Whether the located action's verbose name ("queue") is that of @action ('Q'). */
+bool blktrace_long_action_is(const struct blktrace_fields *f, char action);
+
+/* Whether the located action is @action ('Q', 'C'), by its short or its verbose name. */
+static inline bool blktrace_action_is(const struct blktrace_fields *f, char action)
+{
+	if (f->action_len == 1)		/* every line but those read with "verbose" */
+		return f->action[0] == action;
+	return blktrace_long_action_is(f, action);
+}
+
 struct blktrace_q {
 	u64 time_ns;
 	int pid;

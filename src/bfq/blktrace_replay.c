@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading block traces as text for replay: blkparse's default output, and what the kernel's
- * tracefs "blk" tracer prints (blktrace itself is refused under kernel lockdown).  Only "Q" (queued) events are kept: they
- * are what the process asked for, before any scheduler touched it.  The format is blkparse's
- * default "%D %2c %8s %5T.%9t %5p %2a %3d ": device, cpu, sequence, seconds.nanoseconds, pid,
- * action, RWBS, then "sector + nr_sectors [comm]".  The blk tracer's lines are ftrace's
- * "comm-pid [cpu] flags seconds.microseconds:" followed by "maj,min action RWBS sector +
- * nr_sectors [comm]" (kernel/trace/blktrace.c).  Hand-parsed from one buffer: no sscanf, no
- * per-line copy (parsing was 90 % of a replay).
+ * tracefs "blk" tracer prints (blktrace itself is refused under kernel lockdown) in each
+ * layout its options give (blktrace_line.c finds the fields).  Only "Q" (queued) events are
+ * kept: they are what the process asked for, before any scheduler touched it; after the
+ * action come the RWBS flags and "sector + nr_sectors [comm]".  Hand-parsed from one buffer:
+ * no sscanf, no per-line copy (parsing was 90 % of a replay).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -29,24 +27,6 @@
 
 /* BLK_DEF_MAX_SECTORS_CAP (6.12 include/linux/blkdev.h): the default max_sectors of a queue. */
 #define BLK_DEF_MAX_SECTORS_CAP 2560U
-
-/*
- * The next token of [*@p, @end): its start and length (0 at the end).  Anything up to ' '
- * separates tokens (spaces, tabs, a '\r' before the newline): one compare per byte.
- */
-static inline const char *blktrace_token(const char **p, const char *end, size_t *len)
-{
-	const char *s = *p, *t;
-
-	while (s < end && (unsigned char)*s <= ' ')
-		s++;
-	t = s;
-	while (t < end && (unsigned char)*t > ' ')
-		t++;
-	*p = t;
-	*len = (size_t)(t - s);
-	return s;
-}
 
 /* A decimal number filling the token; false for anything else or more than 64 bits. */
 static bool blktrace_u64(const char *s, size_t len, u64 *v, bool *overflow)
@@ -119,68 +99,65 @@ static u32 blktrace_dev(const char *s, size_t len)
 	return (u32)(maj << 20 | min);
 }
 
-/* Where a line's fields are: located first, converted only for a Q event. */
-struct blktrace_fields {
-	const char *time, *pid, *action, *dev;
-	size_t time_len, pid_len, action_len, dev_len;
-};
-
 /*
- * The fields both formats put before the action: blkparse's "maj,min cpu seq sec.nsec pid
- * action", or the tracefs blk tracer's "comm-pid [cpu] flags sec.usec: maj,min action" (the
- * comm may hold spaces and dashes: the pid is the digits after the last dash before the
- * "[cpu]"; the irq-info flags may be absent).  Return: false for a line of neither form.
+ * One line: 0 with *@is_queue set for an event of @action ('Q', or 'C' for a completion)
+ * with data, 0 for anything else, or -errno with the reason in @why.
  */
-static bool blktrace_locate(const char **p, const char *end, struct blktrace_fields *f)
+/* A hexadecimal number filling the token (verbose latency-format's microseconds). */
+static bool blktrace_hex(const char *s, size_t len, u64 *v)
 {
-	size_t len;
-	const char *tok = blktrace_token(p, end, &len), *cpu;
+	u64 x = 0;
 
-	if (!len || tok[0] == '#')
+	if (!len || len > 16)
 		return false;
-	if (memchr(tok, ',', len)) {	/* blkparse */
-		f->dev = tok;
-		f->dev_len = len;
-		blktrace_token(p, end, &len);			/* cpu */
-		blktrace_token(p, end, &len);			/* sequence */
-		f->time = blktrace_token(p, end, &f->time_len);
-		f->pid = blktrace_token(p, end, &f->pid_len);
-		f->action = blktrace_token(p, end, &f->action_len);
-		return f->action_len;
-	}
-	for (cpu = memchr(tok, '[', (size_t)(end - tok)); cpu;
-	     cpu = memchr(cpu + 1, '[', (size_t)(end - cpu - 1))) {
-		const char *c = cpu + 1, *dash = cpu - 1;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		unsigned int d = c >= '0' && c <= '9' ? (unsigned int)(c - '0') :
+				 c >= 'a' && c <= 'f' ? (unsigned int)(c - 'a' + 10) : 16;
 
-		while (c < end && *c >= '0' && *c <= '9')
-			c++;
-		if (c == cpu + 1 || c >= end || *c != ']' || cpu == tok || cpu[-1] != ' ')
-			continue;
-		while (dash > tok && dash[-1] == ' ')
-			dash--;
-		f->pid = dash;
-		while (dash > tok && dash[-1] >= '0' && dash[-1] <= '9')
-			dash--;
-		f->pid_len = (size_t)(f->pid - dash);
-		f->pid = dash;
-		if (!f->pid_len || dash == tok || dash[-1] != '-')
+		if (d > 15)
 			return false;
-		*p = c + 1;
-		for (int i = 0; i < 2; i++) {
-			tok = blktrace_token(p, end, &len);
-			if (len > 1 && tok[len - 1] == ':') {
-				f->time = tok;
-				f->time_len = len - 1;
-				f->dev = blktrace_token(p, end, &f->dev_len);	/* maj,min */
-				if (!memchr(f->dev, ',', f->dev_len))
-					return false;
-				f->action = blktrace_token(p, end, &f->action_len);
-				return f->action_len;
-			}
-		}
-		return false;
+		x = x << 4 | d;
 	}
-	return false;
+	*v = x;
+	return true;
+}
+
+/* The located time in ns: 0, 1 when it is not a time after all, or -errno with @why. */
+static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const char **why)
+{
+	bool over;
+	u64 us;
+
+	switch (f->time_form) {
+	case BLKTRACE_TIME_SECONDS:
+		return blktrace_time(f->time, f->time_len, ns, why);
+	case BLKTRACE_TIME_REL_US:
+		if (!blktrace_u64(f->time, f->time_len, &us, &over))
+			return 1;
+		break;
+	case BLKTRACE_TIME_HEX_US:
+		if (!blktrace_hex(f->time, f->time_len, &us))
+			return 1;
+		over = false;
+		break;
+	case BLKTRACE_TIME_TICKS:
+		*why = "the time is in clock ticks, not seconds: the trace was taken with a "
+		       "trace_clock that does not count nanoseconds (counter, uptime, x86-tsc); "
+		       "take it with the default one (echo local > trace_clock)";
+		return -EINVAL;
+	default:
+		*why = "the line has no time and no pid: the trace was read with the tracefs "
+		       "option context-info off; read it again with it on (echo 1 > "
+		       "options/context-info)";
+		return -EINVAL;
+	}
+	if (over || us > U64_MAX / NSEC_PER_USEC) {
+		*why = "timestamp does not fit 64-bit nanoseconds";
+		return -EOVERFLOW;
+	}
+	*ns = us * NSEC_PER_USEC;
+	return 0;
 }
 
 /*
@@ -190,19 +167,20 @@ static bool blktrace_locate(const char **p, const char *end, struct blktrace_fie
 static int blktrace_parse_event(const char *line, const char *end, char action,
 				struct blktrace_q *q, bool *is_queue, const char **why)
 {
-	const char *p = line, *rwbs, *tok;
+	const char *p, *rwbs, *tok;
 	struct blktrace_fields f;
 	size_t rlen, len;
 	bool over_s, over_n;
-	u64 pid;
+	u64 pid = 0;
 	int err;
 
 	*is_queue = false;
-	if (!blktrace_locate(&p, end, &f) || f.action_len != 1 || f.action[0] != action)
+	if (!blktrace_locate(line, end, &p, &f) || !blktrace_action_is(&f, action))
 		return 0;	/* not the event asked for: skipped */
-	if (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX)
+	if (f.time_form != BLKTRACE_TIME_NONE &&
+	    (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX))
 		return 0;	/* not an event line after all */
-	err = blktrace_time(f.time, f.time_len, &q->time_ns, why);
+	err = blktrace_event_time(&f, &q->time_ns, why);
 	if (err)
 		return err > 0 ? 0 : err;
 	q->pid = (int)pid;

@@ -461,7 +461,12 @@ struct kfsim_bfq_writeback {
  *
  * Besides blkparse's default text it reads what the tracefs "blk" tracer prints
  * (/sys/kernel/tracing/trace with current_tracer "blk"): "fio-15534 [000] d..1. 2925.081213:
- * 7,0 Q WS 65536 + 128 [fio]", microsecond timestamps.  Lines starting with '#' are skipped.
+ * 7,0 Q WS 65536 + 128 [fio]", microsecond timestamps, in every layout the tracer's options
+ * give (6.12 to 6.18: blk_classic, blk_cgroup, blk_cgname, verbose, record-tgid, irq-info
+ * off, latency-format with or without verbose).  Two layouts cannot be replayed and each Q
+ * line of them is refused with the reason: context-info off (no time, no pid) and a
+ * trace_clock that counts ticks (counter, uptime, x86-tsc).  Lines starting with '#' are
+ * skipped.
  *
  * Return: as kfsim_blktrace_parse().
  */

@@ -358,11 +358,11 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "one-process cgroup); direct=1 unless given; size=0 or 0%: to\n"
 	  "the end of the disk; a region past the end is refused",
 	  .call = parse_job },
-	{ "fio", KFSIM_OPT_STRING, O(fio_path), "FILE",
+	{ "fio", KFSIM_OPT_INPUT, O(fio_path), "FILE",
 	  "the jobs of a fio job file, read as fio reads it (fio's\n"
 	  "defaults: direct=0, psync); every option kfsim does not\n"
 	  "model is refused, all at once, each with its line" },
-	{ "replay", KFSIM_OPT_STRING, O(replay_path), "FILE",
+	{ "replay", KFSIM_OPT_INPUT, O(replay_path), "FILE",
 	  "replay the Q events of a trace: blkparse's text or the tracefs\n"
 	  "blk tracer's (default duration: the trace's span)" },
 	{ "replay-closed", KFSIM_OPT_FLAG, O(replay_closed), NULL,

@@ -118,7 +118,7 @@ struct print_ctx {
 
 static const struct kfsim_opt ethtool_opts_table[] = {
 	{ "json", KFSIM_OPT_FLAG, O(json), NULL, "print one JSON document instead of ethtool's text" },
-	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
+	{ "config", KFSIM_OPT_INPUT, O(config), "FILE",
 	  "the devices instead of the built-in segment; lines like\n"
 	  "\"dev eth0 phy lan8670 enable on node-id 0 node-cnt 8\"" },
 	{ "kernel", KFSIM_OPT_FLAG, O(kernel), NULL, "send the requests to the running kernel" },

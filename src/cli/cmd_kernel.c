@@ -99,7 +99,7 @@ static const struct kfsim_opt kernel_opts_table[] = {
 	{ "listen", KFSIM_OPT_STRING, O(listen_path), "PATH",
 	  "the socket to create (a name starting with '@' is abstract);\n"
 	  "without it, the user's own path (see --print-path)" },
-	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
+	{ "config", KFSIM_OPT_INPUT, O(config), "FILE",
 	  "the devices, as for 'kfsim ethtool --config', instead of the\n"
 	  "built-in segment: a regular file of yours or root's that no one\n"
 	  "else may change (docs/own-tools.md)" },

@@ -190,7 +190,7 @@ static const struct kfsim_opt plca_opts_table[] = {
 	  "largest trace file; later events are dropped and the\n"
 	  "window actually traced is reported",
 	  .min = 4096, .max = 1ULL << 40, .verbs = SIM_ONLY },
-	{ "config", KFSIM_OPT_STRING, O(config), "FILE",
+	{ "config", KFSIM_OPT_INPUT, O(config), "FILE",
 	  "nodes and PLCA settings from the PHYs of a 'kfsim ethtool\n"
 	  "--config' file, or 'builtin' for kfsim ethtool's built-in\n"
 	  "devices; replaces --nodes, --mode, --to-tmr, --burst-*",
@@ -198,9 +198,9 @@ static const struct kfsim_opt plca_opts_table[] = {
 	{ "dev", KFSIM_OPT_STRING, O(dev), "NAME",
 	  "(with --config) the segment of this device's PHY", .verbs = SIM_ONLY },
 	{ "csv", KFSIM_OPT_OUTPUT, O(csv), "FILE", "results as CSV", .verbs = SWEEP_ONLY },
-	{ "svg", KFSIM_OPT_STRING, O(svg_prefix), "PREFIX",
+	{ "svg", KFSIM_OPT_OUTPUT, O(svg_prefix), "PREFIX",
 	  "write PREFIX-throughput.svg and PREFIX-latency.svg", .verbs = SWEEP_ONLY },
-	{ "svg-prefix", KFSIM_OPT_STRING, O(svg_prefix), "PREFIX", NULL, .alias_of = "svg",
+	{ "svg-prefix", KFSIM_OPT_OUTPUT, O(svg_prefix), "PREFIX", NULL, .alias_of = "svg",
 	  .verbs = SWEEP_ONLY },
 	{ "force", KFSIM_OPT_FLAG, O(force), NULL,
 	  "run even when the estimated cost is beyond the budget (below)" },

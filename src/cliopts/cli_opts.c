@@ -23,6 +23,41 @@
 #define OPT_ROW_VAL 256
 #define OPT_HELP_VAL 1000
 
+/* kfsim_cli_confine_paths(): who wrote the command line being parsed, or NULL */
+static const char *confined_source;
+
+void kfsim_cli_confine_paths(const char *source)
+{
+	confined_source = source;
+}
+
+/* Whether @path stays below the current directory: relative, no ".." component. */
+static bool path_stays_below(const char *path)
+{
+	if (path[0] == '/')
+		return false;
+	for (const char *c = path; *c;) {
+		size_t len = strcspn(c, "/");
+
+		if (len == 2 && c[0] == '.' && c[1] == '.')
+			return false;
+		c += len;
+		c += strspn(c, "/");
+	}
+	return true;
+}
+
+/* A path option's value under kfsim_cli_confine_paths(): 0, or -EINVAL with the usage error. */
+static int check_confined(const char *cmd, const char *flag, const char *value)
+{
+	if (!confined_source || !*value || path_stays_below(value))
+		return 0;
+	kfsim_cli_usage(cmd, "invalid value '%s' for %s: %s may name only files below the "
+			"directory kfsim runs in (no absolute path, no '..')", value, flag,
+			confined_source);
+	return -EINVAL;
+}
+
 static const struct kfsim_opt *target_of(const struct kfsim_cli_spec *spec,
 					 const struct kfsim_opt *opt, unsigned int *index)
 {
@@ -109,9 +144,15 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 						dest);
 	case KFSIM_OPT_SIZE:
 		return kfsim_cli_parse_size(cmd, flag, value, opt->min, opt->max, dest);
+	case KFSIM_OPT_INPUT:
+		if (check_confined(cmd, flag, value))
+			return -EINVAL;
+		goto string;
 	case KFSIM_OPT_OUTPUT: {
 		int err = kfsim_outfile_check_path(value);
 
+		if (check_confined(cmd, flag, value))
+			return -EINVAL;
 		if (err == -ENAMETOOLONG) {
 			kfsim_cli_usage(cmd, "invalid value for %s: the path is too long "
 					"(-ENAMETOOLONG: at most %d bytes, %d per name)",
@@ -119,9 +160,10 @@ static int store(const struct kfsim_cli_spec *spec, const struct kfsim_opt *opt,
 			return err;
 		}
 		/* and, like any string, not empty */
-		__attribute__((fallthrough));
+		goto string;
 	}
 	case KFSIM_OPT_STRING:
+string:
 		if (!*value) {
 			kfsim_cli_usage(cmd, "invalid value '' for %s: expected %s", flag,
 					opt->arg ? opt->arg : "a value");
@@ -542,6 +584,7 @@ bool kfsim_cli_format_default(const struct kfsim_opt *opt, const void *opts, cha
 		break;
 	case KFSIM_OPT_STRING:
 	case KFSIM_OPT_OUTPUT:
+	case KFSIM_OPT_INPUT:
 		if (*(const char *const *)src)
 			snprintf(buf, size, "%s", *(const char *const *)src);
 		break;

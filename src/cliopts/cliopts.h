@@ -130,6 +130,8 @@ bool kfsim_cli_wants_json(int argc, char **argv);
  * @KFSIM_OPT_STRING: a non-empty string into a const char *
  * @KFSIM_OPT_OUTPUT: a path kfsim will write, checked by kfsim_outfile_check_path() at parse
  *                    time (-ENAMETOOLONG before any work), into a const char *
+ * @KFSIM_OPT_INPUT: a path kfsim will read (not empty), into a const char *; like
+ *                   @KFSIM_OPT_OUTPUT confined by kfsim_cli_confine_paths()
  * @KFSIM_OPT_CHOICE: one of @choices (NULL-terminated); its index into an unsigned int
  * @KFSIM_OPT_CALL: @call(opts, value, why, size) parses it; 0, or -EINVAL with *why set (or
  *                  with *why left empty when it printed its own usage error), or -ENOMEM
@@ -151,11 +153,26 @@ enum kfsim_opt_kind {
 	KFSIM_OPT_SIZE,
 	KFSIM_OPT_STRING,
 	KFSIM_OPT_OUTPUT,
+	KFSIM_OPT_INPUT,
 	KFSIM_OPT_CHOICE,
 	KFSIM_OPT_CALL,
 	KFSIM_OPT_ONOFF,
 	KFSIM_OPT_COMMAND,
 };
+
+/**
+ * kfsim_cli_confine_paths() - refuse, from now on, every file option whose path leaves the
+ * directory kfsim runs in
+ * @source: who wrote the command lines parsed from now on ("the partial files' command
+ *          line"), named in the refusal; NULL lifts the confinement
+ *
+ * A command line kfsim did not get from its user (kfsim merge replays the one a partial file
+ * records) may name only files below the current directory: a @KFSIM_OPT_INPUT or
+ * @KFSIM_OPT_OUTPUT value that is absolute or has a ".." component is a usage error, as tar
+ * refuses such member names, so that a file's author cannot make kfsim read or overwrite
+ * another file of the user's (or, run as root, of anyone's).
+ */
+void kfsim_cli_confine_paths(const char *source);
 
 /**
  * struct kfsim_opt - one row of a command's option table

@@ -25,7 +25,7 @@ struct opts {
 	u64 big, ns, bytes;
 	int small;
 	double ratio;
-	const char *name, *out;
+	const char *name, *out, *in;
 	int calls;
 };
 
@@ -58,6 +58,7 @@ static const struct kfsim_opt table[] = {
 	{ "name", KFSIM_OPT_STRING, O(name), "NAME", "a name" },
 	{ "out", KFSIM_OPT_OUTPUT, O(out), "FILE", "an output file", .verbs = 1u << 1 },
 	{ "old-out", KFSIM_OPT_OUTPUT, O(out), "FILE", NULL, .alias_of = "out", .verbs = 1u << 1 },
+	{ "in", KFSIM_OPT_INPUT, O(in), "FILE", "an input file" },
 	{ "colour", KFSIM_OPT_CHOICE, O(choice), "C", "a colour", .choices = colours },
 	{ "call", KFSIM_OPT_CALL, 0, "X", "a callback", .call = parse_call },
 };
@@ -209,6 +210,42 @@ static void test_too_long_output_path(void **state)
 	path[sizeof(path) - 1] = '\0';
 	assert_int_equal(PARSE("show", "--out", path), KFSIM_EXIT_USAGE);
 	assert_non_null(strstr(err, "invalid value for --out: the path is too long (-ENAMETOOLONG"));
+}
+
+/*
+ * A command line kfsim replays from a file (kfsim merge) names files only below the current
+ * directory: absolute paths and ".." components are refused for inputs and outputs alike,
+ * names that merely hold dots are not, and lifting the confinement takes them all again.
+ */
+static void test_confined_paths(void **state)
+{
+	static const char *const outside[] = { "/etc/passwd", "..", "../x", "a/../../b", "a/..",
+					       "//x", "a//..//b" };
+	static const char *const inside[] = { "x", "./x", "a/b/c", "a..b", "..x/y", "x/..y",
+					      "...", "a/./b" };
+	struct kfsim_cli_args a;
+	struct opts o;
+	char err[512];
+
+	(void)state;
+	kfsim_cli_confine_paths("the test's file");
+	for (size_t i = 0; i < ARRAY_SIZE(outside); i++) {
+		assert_int_equal(PARSE("show", "--out", outside[i]), KFSIM_EXIT_USAGE);
+		assert_non_null(strstr(err, "for --out: the test's file may name only files below"));
+		assert_int_equal(PARSE("show", "--in", outside[i]), KFSIM_EXIT_USAGE);
+		assert_non_null(strstr(err, "for --in: the test's file may name only files below"));
+		assert_null(strchr(strchr(err, '\n') + 1, '\n'));	/* one line */
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(inside); i++) {
+		assert_int_equal(PARSE("show", "--out", inside[i], "--in", inside[i]), 0);
+		assert_string_equal(o.out, inside[i]);
+		assert_string_equal(o.in, inside[i]);
+	}
+	assert_int_equal(PARSE("show", "--name", "/not/a/path"), 0);	/* a string is no path */
+	kfsim_cli_confine_paths(NULL);
+	assert_int_equal(PARSE("show", "--out", "/tmp/x", "--in", "../y"), 0);
+	assert_int_equal(PARSE("show", "--in", ""), KFSIM_EXIT_USAGE);
+	assert_non_null(strstr(err, "invalid value '' for --in: expected FILE"));
 }
 
 /*
@@ -661,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind),
 		cmocka_unit_test(test_errors_name_the_option),
 		cmocka_unit_test(test_too_long_output_path),
+		cmocka_unit_test(test_confined_paths),
 		cmocka_unit_test(test_control_characters_stay_on_one_line),
 		cmocka_unit_test(test_help_from_the_table),
 		cmocka_unit_test(test_defaults_required_excludes_operands),

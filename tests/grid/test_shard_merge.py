@@ -200,6 +200,65 @@ def bad_sets(top, sweep_parts, compare_parts):
 			os.remove(path)
 
 
+def forge(parts, d, tag, edit_args):
+	"""The slices of @parts with their header's command line edited and the fingerprint the
+	edited line makes (what anyone can compute: the merge's refusal names it)."""
+	def write(fingerprint):
+		out = []
+		for i, part in enumerate(parts):
+			with open(part) as f:
+				head, rest = f.read().split("\n", 1)
+			header = json.loads(head)
+			header["args"] = edit_args(header["args"])
+			if fingerprint:
+				header["fingerprint"] = fingerprint
+			out.append(os.path.join(d, f"{tag}{i}.jsonl"))
+			with open(out[-1], "w") as f:
+				f.write(json.dumps(header, separators=(",", ":")) + "\n" + rest)
+		return out
+	first = write(None)
+	# --any-path: past the path check to the fingerprint's (refused there, nothing written)
+	p = run(["merge", "--any-path"] + first, d)
+	words = p.stderr.split("fingerprint ")
+	return write(words[2].split()[0]) if len(words) > 2 else first
+
+
+def foreign_paths(top, sweep_parts, compare_parts):
+	"""A partial file names files its author chose: below the merge's directory only."""
+	d = os.path.join(top, "paths")
+	victim_dir = os.path.join(top, "victim")
+	os.makedirs(d)
+	os.makedirs(victim_dir)
+	victim = os.path.join(victim_dir, "notes.txt")
+	with open(victim, "w") as f:
+		f.write("the user's own file\n")
+	cases = (
+		("an absolute --csv", sweep_parts, lambda a: a + ["--csv", victim], "--csv"),
+		("a '..' --svg prefix", sweep_parts, lambda a: a + ["--svg", "../victim/x"], "--svg"),
+		("an absolute --fio to read", compare_parts,
+		 lambda a: [x for x in a] + ["--fio", "/etc/shadow"], "--fio"),
+	)
+	for what, parts, edit, flag in cases:
+		forged = forge(parts, d, "f", edit)
+		refused(f"{what} in a forged header", forged, d, flag)
+		with open(victim) as f:
+			check(f.read() == "the user's own file\n" and os.listdir(victim_dir) == ["notes.txt"],
+			      f"{what}: the user's file outside the directory is untouched")
+		for path in forged:
+			os.remove(path)
+	# a value out of range in the recorded line: the set is refused (1), not the user's line (2)
+	forged = forge(sweep_parts, d, "n", lambda a: [("99999" if x == "4" else x) for x in a])
+	refused("a recorded line that does not parse", forged, d, "does not parse")
+	for path in forged:
+		os.remove(path)
+	# --any-path: the user trusts the files' author, and the file goes where the line says
+	out = os.path.join(victim_dir, "sweep.csv")
+	forged = forge(sweep_parts, d, "a", lambda a: a + ["--csv", out])
+	p = run(["merge", "--any-path"] + forged, d)
+	check(p.returncode == 0 and os.path.exists(out),
+	      f"--any-path writes where the recorded line names ({p.stderr.strip()[:200]})")
+
+
 def bad_command_lines(top):
 	d = os.path.join(top, "usage")
 	os.makedirs(d)
@@ -238,6 +297,7 @@ def main():
 			whole_dir = whole(name, args, top)
 			parts[name] = shard_runs(name, args, files, top, whole_dir, 3)
 		bad_sets(top, parts["plca-sweep"], parts["bfq-compare"])
+		foreign_paths(top, parts["plca-sweep"], parts["bfq-compare"])
 		bad_command_lines(top)
 	finally:
 		shutil.rmtree(top, ignore_errors=True)

@@ -20,8 +20,16 @@
  *          strn:T=TEXT (no NUL) flag:T hex:T=BYTES raw=BYTES (bytes as they are, e.g. garbage)
  *          nest:T{...} (NLA_F_NESTED set) nestnf:T{...} (not set); T is a number (0x.. too)
  *   EXPECT: same (identical answers), handler (both pass validation; kfsim's stub handler
- *           answers), or "drift: reason" (a known difference, reported and not failed)
+ *           answers), auto (handler when kfsim's stub answered, else same: for generated
+ *           corpora, nl_gen.py), or "drift: reason" (a known difference, reported and not failed)
  * Policy drift lines (--policy-drift FILE): FAMILY | OP | reason (OP "*" for every op).
+ * Answer drift lines (--answer-drift FILE): FAMILY | KERNEL TEXT | KFSIM TEXT | reason: a request
+ * of that family whose answers differ, the kernel's containing KERNEL TEXT and kfsim's KFSIM TEXT,
+ * is known drift (a generated corpus cannot say so request by request).
+ *
+ * --quiet prints only what differs, then the differences grouped by cause (both answers with
+ * the offsets left out), so that a generated corpus of thousands of requests reads in a page.
+ * --no-policy leaves out the policy dumps (they do not depend on the corpus).
  *
  * Exit: 0 all compared equal (drift excepted), 1 a difference, 77 no running kernel.
  */
@@ -40,6 +48,7 @@
 
 #define HANDLER_REACHED 524	/* ENOTSUPP: what the generated families' stub handlers return */
 #define MAX_MSG 4096
+#define MAX_LINE 4096	/* a corpus line; nl_gen.py keeps ATTRS below 1500 characters */
 
 /* Registers families generated from the kernel's specs; linked in by nl_oracle.sh. */
 void oracle_register_generated(struct kfsim_nl_kernel *k) __attribute__((weak));
@@ -227,7 +236,7 @@ static void attrs(struct builder *b, char end)
 /* -- one request ---------------------------------------------------------------------------- */
 
 struct request {
-	char id[64], as[8], family[32], attrs[1024], expect[256];
+	char id[64], as[8], family[32], attrs[MAX_LINE], expect[256];
 	unsigned int cmd, flags, version, reserved;
 	bool no_genl_hdr;	/* VERSION/RESERVED "none": a message too short for genlmsghdr */
 };
@@ -440,6 +449,121 @@ static int compare_policies(struct side *k, struct side *sim, const char *family
 	return bad;
 }
 
+/* -- verdicts ------------------------------------------------------------------------------- */
+
+/*
+ * kfsim's stub handler answered (generated families): the kernel must have let the request
+ * through the genl layer too; what its real handler then said is its own business.  Validation
+ * and permission errors come before any handler, so they would show here.
+ */
+static bool handler_on_both(int ek, const char *ak, int es)
+{
+	return es == -HANDLER_REACHED && ek != -EPERM && strstr(ak, "policy []") &&
+	       !strstr(ak, "Unknown attribute") && !strstr(ak, "policy validation") &&
+	       !strstr(ak, "out of range") && !strstr(ak, "invalid attribute length") &&
+	       !strstr(ak, "NLA_F_NESTED");
+}
+
+#define MAX_CAUSES 128
+
+/* Differences grouped by what each side answered, the offsets left out. */
+struct cause {
+	char key[512], first_id[64];
+	int count;
+};
+
+static void cause_part(const char *answer, char *out, size_t size)
+{
+	const char *cut = strstr(answer, " offs ");
+	int n = cut ? (int)(cut - answer) : (int)strlen(answer);
+
+	snprintf(out, size, "%.*s", n, answer);
+}
+
+static void count_cause(struct cause *c, int *nr, const char *id, const char *ak, const char *as)
+{
+	char k[240], s[240], key[512];
+	int i;
+
+	cause_part(ak, k, sizeof(k));
+	cause_part(as, s, sizeof(s));
+	if (!strcmp(k, s)) {
+		/* errno and message agree: name the first field that does not */
+		size_t at = 0;
+		const char *field = "offs";
+
+		while (ak[at] && ak[at] == as[at])
+			at++;
+		for (const char *f = ak; (f = strstr(f, " ")) && (size_t)(f - ak) < at; f++)
+			if (!strncmp(f + 1, "miss_type", 9) || !strncmp(f + 1, "miss_nest", 9) ||
+			    !strncmp(f + 1, "policy", 6) || !strncmp(f + 1, "replies", 7) ||
+			    !strncmp(f + 1, "offs", 4))
+				field = f + 1;
+		snprintf(key, sizeof(key), "%s; they differ from '%.*s' on", k,
+			 (int)strcspn(field, " "), field);
+	} else {
+		snprintf(key, sizeof(key), "kernel %s; kfsim %s", k, s);
+	}
+	for (i = 0; i < *nr && strcmp(c[i].key, key); i++)
+		;
+	if (i == MAX_CAUSES)
+		return;
+	if (i == *nr) {
+		snprintf(c[i].key, sizeof(c[i].key), "%s", key);
+		snprintf(c[i].first_id, sizeof(c[i].first_id), "%s", id);
+		(*nr)++;
+	}
+	c[i].count++;
+}
+
+static void print_causes(const struct cause *c, int nr)
+{
+	if (nr)
+		printf("differences by cause (count, first request):\n");
+	for (int i = 0; i < nr; i++)
+		printf("  %5d %-14s %s\n", c[i].count, c[i].first_id, c[i].key);
+}
+
+struct answer_drift {
+	char family[32], kernel[128], kfsim[128], reason[256];
+};
+
+static int load_answer_drift(const char *path, struct answer_drift *ad, int max)
+{
+	static char line[MAX_LINE];
+	FILE *f = fopen(path, "r");
+	int nr = 0;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && nr < max) {
+		char *p = line;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(ad[nr].family, sizeof(ad[nr].family), "%s", field(&p));
+		snprintf(ad[nr].kernel, sizeof(ad[nr].kernel), "%s", field(&p));
+		snprintf(ad[nr].kfsim, sizeof(ad[nr].kfsim), "%s", field(&p));
+		snprintf(ad[nr].reason, sizeof(ad[nr].reason), "%s", field(&p));
+		nr++;
+	}
+	fclose(f);
+	return nr;
+}
+
+static const char *answer_drift(const struct answer_drift *ad, int nr, const char *family,
+				const char *ak, const char *as)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(ad[i].family, family) && strstr(ak, ad[i].kernel) &&
+		    strstr(as, ad[i].kfsim))
+			return ad[i].reason;
+	return NULL;
+}
+
 /* -- main ----------------------------------------------------------------------------------- */
 
 static struct kfsim_plca_net *sim_net(void)
@@ -466,24 +590,41 @@ static struct kfsim_plca_net *sim_net(void)
 
 int main(int argc, char **argv)
 {
-	const char *corpus = NULL, *drift_path = NULL, *as = "root";
+	const char *corpus = NULL, *drift_path = NULL, *answer_drift_path = NULL, *as = "root";
 	struct side k = {.name = "kernel"}, s = {.name = "kfsim"};
 	struct drift *dr = calloc(256, sizeof(*dr));
 	int nr_dr = 0, same = 0, differ = 0, drifted = 0, handled = 0, total = 0, ndrift = 0;
 	struct kfsim_plca_net *net;
-	char line[2048];
+	static struct cause causes[MAX_CAUSES];
+	static struct answer_drift ad[64];
+	int nr_ad = 0;
+	int nr_causes = 0;
+	bool quiet = false, policies = true;
+	static char line[MAX_LINE];
 	FILE *f;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--user"))
 			as = "user";
+		else if (!strcmp(argv[i], "--quiet"))
+			quiet = true;
+		else if (!strcmp(argv[i], "--no-policy"))
+			policies = false;
+		else if (!strcmp(argv[i], "--answer-drift") && i + 1 < argc)
+			answer_drift_path = argv[++i];
 		else if (!strcmp(argv[i], "--policy-drift") && i + 1 < argc)
 			drift_path = argv[++i];
 		else
 			corpus = argv[i];
 	}
+	/* thousands of generated requests: kfsim's netlink warnings (pr_warn) would drown the rest */
+	if (quiet)
+		kfsim_cmdline_parse("loglevel=4");
+	if (answer_drift_path && (nr_ad = load_answer_drift(answer_drift_path, ad, 64)) < 0)
+		return 2;
 	if (!corpus || !dr) {
-		fprintf(stderr, "usage: nl_oracle CORPUS [--user] [--policy-drift FILE]\n");
+		fprintf(stderr, "usage: nl_oracle CORPUS [--user] [--quiet] [--no-policy] "
+			"[--policy-drift FILE] [--answer-drift FILE]\n");
 		return 2;
 	}
 	/*
@@ -516,8 +657,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		struct request r;
+		static struct request r;
 		char ak[1024], as_[1024];
+		const char *why;
 		int ek, es;
 
 		if (line[0] == '#' || line[0] == '\n')
@@ -538,30 +680,40 @@ int main(int argc, char **argv)
 			printf("drift %s (%s)\n  kernel: %s\n  kfsim:  %s\n", r.id, r.expect, ak, as_);
 			if (!strcmp(ak, as_))
 				printf("  (now identical: the drift entry can go)\n");
-		} else if (!strcmp(r.expect, "handler")) {
-			/* both accepted the request: the kernel's handler answered, kfsim's stub did */
-			bool ok = es == -HANDLER_REACHED && strstr(ak, "policy []") &&
-				  !strstr(ak, "Unknown attribute") && !strstr(ak, "policy validation") &&
-				  !strstr(ak, "out of range") && !strstr(ak, "invalid attribute length");
+		} else if (!strcmp(r.expect, "handler") ||
+			   (!strcmp(r.expect, "auto") && es == -HANDLER_REACHED &&
+			    !answer_drift(ad, nr_ad, r.family, ak, as_))) {
+			bool ok = handler_on_both(ek, ak, es);
 
-			(void)ek;
 			handled += ok;
 			differ += !ok;
-			printf("%s %s (handler)\n  kernel: %s\n  kfsim:  %s\n", ok ? "ok  " : "DIFF",
-			       r.id, ak, as_);
+			if (!ok)
+				count_cause(causes, &nr_causes, r.id, ak, as_);
+			if (!ok || !quiet)
+				printf("%s %s (handler)\n  kernel: %s\n  kfsim:  %s\n",
+				       ok ? "ok  " : "DIFF", r.id, ak, as_);
 		} else if (!strcmp(ak, as_)) {
 			same++;
-			printf("ok   %s: %s\n", r.id, ak);
+			if (!quiet)
+				printf("ok   %s: %s\n", r.id, ak);
+		} else if ((why = answer_drift(ad, nr_ad, r.family, ak, as_))) {
+			drifted++;
+			count_cause(causes, &nr_causes, "(drift)", ak, as_);
+			if (!quiet)
+				printf("drift %s (%s)\n  kernel: %s\n  kfsim:  %s\n", r.id, why, ak,
+				       as_);
 		} else {
 			differ++;
+			count_cause(causes, &nr_causes, r.id, ak, as_);
 			printf("DIFF %s\n  kernel: %s\n  kfsim:  %s\n", r.id, ak, as_);
 		}
 	}
 	fclose(f);
+	print_causes(causes, nr_causes);
 	printf("requests as %s: %d sent to both kernels: %d identical, %d reached the handler on "
 	       "both, %d known drift, %d differ\n", as, total, same, handled, drifted, differ);
 
-	if (!strcmp(as, "root")) {
+	if (!strcmp(as, "root") && policies) {
 		static const char *const families[] = {"nlctrl", "ethtool", "netdev", "tcp_metrics",
 						       "mptcp_pm"};
 

@@ -13,6 +13,9 @@ What one request is drawn from:
   command  the family's known ones most of the time, else a boundary (0, 255) or unknown one;
   flags    NLM_F_ROOT/MATCH/ATOMIC/DUMP/EXCL/REPLACE/CREATE/APPEND/ECHO/... and random bits;
   header   genl version/reserved at random or boundary values, or a message without genlmsghdr;
+           an nlmsg_type that is no family (control types below 16, ids nobody has);
+           an nlmsg_len that lies: longer than the datagram (dropped unanswered), shorter (the
+           rest read as the next message), or shorter by exactly a second request appended;
   attrs    the family's attributes with right or wrong lengths, out-of-range values,
            unterminated, empty and overlong strings, nested with and without NLA_F_NESTED,
            nests in nests (deep), duplicates, unknown types (0, maxtype + 1, 0x3fff, with the
@@ -93,6 +96,8 @@ class Gen:
         """An attribute of type @t whose policy wants @kind, most often right, else wrong."""
         widths = {'u8': 8, 'u16': 16, 'u32': 32, 'u64': 64}
         wrong = self.chance(25)
+        if self.chance(6):  # a known type with a flag bit the policy does not expect
+            t |= self.r.choice([NLA_F_NESTED, NLA_F_NET_BYTEORDER])
         if kind == 'famid' and not wrong:
             # nlctrl's own id or none: other ids name different families in the two kernels
             return 'u16:%d=%d' % (t, self.r.choice([0, 1, 16, 9999, 0xffff]))
@@ -134,6 +139,8 @@ class Gen:
         kind = 'nest' if self.chance(85) else 'nestnf'
         if self.chance(5):
             return self.scalar(t, 'u32')
+        if self.chance(3):
+            t |= NLA_F_NET_BYTEORDER
         return '%s:%d{%s}' % (kind, t, ' '.join(inner))
 
     def deep_nest(self, depth):
@@ -223,6 +230,34 @@ class Gen:
         self.r.shuffle(out)
         return ' '.join(out)
 
+    def second_message(self):
+        """A whole request as raw bytes, sent after the first in the same datagram."""
+        name = self.r.choice(['nlctrl', 'ethtool', 'nosuchfam'])
+        attr = name.encode() + b'\0'
+        attr += b'\0' * (-len(attr) % 4)
+        nla_len = 4 + len(name) + 1
+        body = bytes([3, 2, 0, 0]) + nla_len.to_bytes(2, 'little') + (2).to_bytes(2, 'little')
+        body += attr
+        # not a dump: GETFAMILY's would list all families, and the two kernels hold different ones
+        flags = self.r.choice([0x5, 0x1, 0x4, 0x0, 0x105, 0x205])
+        msg_type = self.r.choice([0x10, 0x10, 0x10, 0x3, 0xffff])
+        length = 16 + len(body) + self.r.choice([0, 0, 0, -3, 4])
+        head = (length.to_bytes(4, 'little') + msg_type.to_bytes(2, 'little') +
+                flags.to_bytes(2, 'little') + (0xabcd).to_bytes(4, 'little') + bytes(4))
+        return (head + body).hex(), 16 + len(body)
+
+    def len_lie(self, attrs):
+        """A VERSION/RESERVED suffix making nlmsg_len lie, and the attributes it goes with."""
+        pick = self.r.randrange(3)
+        if pick == 0:
+            return '/len+%d' % self.r.choice([1, 3, 4, 8, 100, 5000]), attrs
+        if pick == 1:
+            # Less than a header's worth: the rest is never read as a message of its own, whose
+            # random type could name a family of the running kernel kfsim does not have.
+            return '/len-%d' % self.r.choice([1, 2, 3, 4, 5, 8, 12, 15]), attrs
+        raw, size = self.second_message()
+        return '/len-%d' % size, (attrs + ' raw=' + raw).strip(' -')
+
     def request(self, idx, as_user):
         family = self.r.choices([f for f, _ in FAMILY_WEIGHTS],
                                 [w for _, w in FAMILY_WEIGHTS])[0]
@@ -245,6 +280,12 @@ class Gen:
                 attrs = (self.header(1, 0) + ' ' + attrs).strip()
         if len(attrs) > 1500:   # nl_oracle's line limit; deep nests and many duplicates
             attrs = self.header(1, 0) if family == 'ethtool' else '-'
+        if self.chance(3):
+            # no family: control messages (acknowledged, never handled) and ids nobody has
+            family, expect = str(self.r.choice([0, 1, 2, 3, 4, 15, 16, 0x7fff, 0xffff])), 'same'
+        if hdr != 'none' and self.chance(5):
+            lie, attrs = self.len_lie(attrs)
+            hdr += lie
         return '%s | %s | %s | %d | 0x%x | %s | %s | %s' % (
             'g%s' % idx, 'user' if as_user else 'root', family, cmd, flags, hdr,
             attrs or '-', expect)

@@ -13,9 +13,12 @@
  *
  * Corpus lines: ID | AS | FAMILY | CMD | FLAGS | VERSION/RESERVED | ATTRS | EXPECT
  *   AS: root or user (run with --user as an unprivileged user)
+ *   FAMILY: a family's name, or a number: the nlmsg_type as it is (control types below 16 too)
  *   FLAGS: nlmsg_flags (NLM_F_REQUEST and NLM_F_ACK are always added, as every client does)
  *   VERSION/RESERVED: the genlmsghdr's version and reserved fields, or "none" for a message
- *          that ends after its nlmsghdr
+ *          that ends after its nlmsghdr; "/len+N" or "/len-N" after them makes nlmsg_len lie
+ *          by N bytes about what is sent (the bytes after a short nlmsg_len are read as the
+ *          next message; every answer is then compared, kfsim_nl_send_raw())
  *   ATTRS: "-" or attributes: u8:T=V u16:T=V u32:T=V u64:T=V s32:T=V str:T=TEXT (NUL added)
  *          strn:T=TEXT (no NUL) flag:T hex:T=BYTES raw=BYTES (bytes as they are, e.g. garbage)
  *          nest:T{...} (NLA_F_NESTED set) nestnf:T{...} (not set); T is a number (0x.. too)
@@ -58,12 +61,15 @@ struct side {
 	struct kfsim_nl_client *c;
 	struct kfsim_nl_family_info fams[8];
 	int nr_fams;
+	u32 raw_seq;	/* the seq of requests sent by kfsim_nl_send_raw() */
 };
 
 static int family_id(struct side *s, const char *family)
 {
 	struct kfsim_nl_family_info *info;
 
+	if (isdigit((unsigned char)family[0]))
+		return (int)(strtoul(family, NULL, 0) & 0xffff);	/* nlmsg_type as it is */
 	for (int i = 0; i < s->nr_fams; i++)
 		if (!strcmp(s->fams[i].name, family))
 			return s->fams[i].id;
@@ -239,6 +245,8 @@ struct request {
 	char id[64], as[8], family[32], attrs[MAX_LINE], expect[256];
 	unsigned int cmd, flags, version, reserved;
 	bool no_genl_hdr;	/* VERSION/RESERVED "none": a message too short for genlmsghdr */
+	bool len_lies;		/* "/len+N": nlmsg_len is off by len_delta from the bytes sent */
+	int len_delta;
 };
 
 static char *field(char **line)
@@ -274,6 +282,9 @@ static int parse_line(char *line, struct request *r)
 	r->no_genl_hdr = !strcmp(f[5], "none");
 	if (!r->no_genl_hdr && sscanf(f[5], "%u/%u", &r->version, &r->reserved) != 2)
 		return -EINVAL;
+	r->len_lies = strstr(f[5], "/len") != NULL;
+	if (r->len_lies)
+		r->len_delta = atoi(strstr(f[5], "/len") + 4);
 	snprintf(r->attrs, sizeof(r->attrs), "%s", f[6]);
 	snprintf(r->expect, sizeof(r->expect), "%s", f[7]);
 	return 0;
@@ -297,6 +308,70 @@ static int count_reply(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* An NLMSG_ERROR or NLMSG_DONE as text: errno and every extack field. */
+static void render_error(const struct kfsim_nl_error *err, int ret, char *out, size_t size)
+{
+	char policy[600] = "";
+
+	for (int i = 0; i < err->policy_len && strlen(policy) + 3 < sizeof(policy); i++)
+		snprintf(policy + strlen(policy), sizeof(policy) - strlen(policy), "%02x",
+			 err->policy[i]);
+	snprintf(out, size, "errno %d%s%s%s offs %s%u miss_type %s%u miss_nest %s%u policy [%s]%s%s",
+		 ret, err->msg[0] ? " msg \"" : "", err->msg, err->msg[0] ? "\"" : "",
+		 err->has_offs ? "" : "-", err->offs, err->has_miss_type ? "" : "-", err->miss_type,
+		 err->has_miss_nest ? "" : "-", err->miss_nest, policy, err->capped ? " capped" : "",
+		 err->in_done ? " in-done" : "");
+}
+
+struct raw_answers {
+	u32 seq;
+	int first_errno;
+	char text[1024];
+};
+
+/* One answer to a datagram sent by kfsim_nl_send_raw(), appended to the text. */
+static int raw_answer(const struct nlmsghdr *nlh, void *arg)
+{
+	struct raw_answers *ra = arg;
+	size_t n = strlen(ra->text);
+	char one[800];
+
+	if (nlh->nlmsg_type == NLMSG_ERROR || nlh->nlmsg_type == NLMSG_DONE) {
+		struct kfsim_nl_error err;
+
+		if (kfsim_nl_error_parse(nlh, &err)) {
+			snprintf(one, sizeof(one), "undecodable type %u", nlh->nlmsg_type);
+		} else {
+			render_error(&err, err.error, one, sizeof(one));
+			if (err.error && !ra->first_errno)
+				ra->first_errno = err.error;
+		}
+	} else {
+		snprintf(one, sizeof(one), "type %u", nlh->nlmsg_type);
+	}
+	snprintf(ra->text + n, sizeof(ra->text) - n, "; %s%s %s",
+		 nlh->nlmsg_type == NLMSG_DONE ? "done" : nlh->nlmsg_type == NLMSG_ERROR ? "error" :
+		 "reply", nlh->nlmsg_seq == ra->seq ? "" : " (other seq)", one);
+	return 0;
+}
+
+/* @buf holds @sent bytes of @r, its nlmsg_len lies: send them as they are, every answer. */
+static int ask_raw(struct side *s, const struct request *r, u8 *buf, size_t sent, char *out,
+		   size_t size)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct raw_answers ra = {0};
+	long claimed = (long)sent + r->len_delta;
+	int n;
+
+	nlh->nlmsg_len = claimed < 0 ? 0 : (u32)claimed;
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ra.seq = ++s->raw_seq;
+	n = kfsim_nl_send_raw(s->c, buf, sent, raw_answer, &ra);
+	snprintf(out, size, "answers %d%s", n, ra.text);
+	return n < 0 ? n : ra.first_errno;
+}
+
 /* Send @r to @s; write the answer's canonical text to @out.  Return: the errno answered. */
 static int ask(struct side *s, const struct request *r, char *out, size_t size)
 {
@@ -306,7 +381,6 @@ static int ask(struct side *s, const struct request *r, char *out, size_t size)
 	struct genlmsghdr *g;
 	struct kfsim_nl_error err;
 	struct answer_cb a = {0};
-	char policy[600] = "";
 	int id = family_id(s, r->family), ret;
 
 	if (id < 0) {
@@ -328,16 +402,11 @@ static int ask(struct side *s, const struct request *r, char *out, size_t size)
 	g->cmd = (u8)r->cmd;
 	g->version = (u8)r->version;
 	g->reserved = (u16)r->reserved;
+	if (r->len_lies)
+		return ask_raw(s, r, buf, nlh->nlmsg_len, out, size);
 	ret = kfsim_nl_request(s->c, nlh, count_reply, &a, &err);
-	for (int i = 0; i < err.policy_len && strlen(policy) + 3 < sizeof(policy); i++)
-		snprintf(policy + strlen(policy), sizeof(policy) - strlen(policy), "%02x",
-			 err.policy[i]);
-	snprintf(out, size, "errno %d%s%s%s offs %s%u miss_type %s%u miss_nest %s%u policy [%s]%s%s"
-		 " replies %d [%s]", ret, err.msg[0] ? " msg \"" : "", err.msg,
-		 err.msg[0] ? "\"" : "", err.has_offs ? "" : "-", err.offs,
-		 err.has_miss_type ? "" : "-", err.miss_type, err.has_miss_nest ? "" : "-",
-		 err.miss_nest, policy, err.capped ? " capped" : "", err.in_done ? " in-done" : "",
-		 a.n, a.cmds);
+	render_error(&err, ret, out, size);
+	snprintf(out + strlen(out), size - strlen(out), " replies %d [%s]", a.n, a.cmds);
 	return ret;
 }
 

@@ -26,7 +26,8 @@ repeat a known drift): GETFAMILY dumps and ids other than nlctrl's (the kernels 
 families), GETPOLICY of ethtool ops kfsim lacks or of a whole family but nlctrl (policy-drift.txt),
 ethtool commands below 100 other than PLCA's (kfsim's ethtool family carries only those).
 
-Usage: nl_gen.py SEED COUNT [--user-share PERCENT] > corpus.txt
+Usage: nl_gen.py SEED COUNT [--seeds N] [--user-share PERCENT] > corpus.txt
+  (COUNT requests for each of the N seeds from SEED on; one process, as Python starts slowly)
 """
 import argparse
 import random
@@ -64,6 +65,10 @@ WORDS = ['nlctrl', 'ethtool', 'netdev', 'tcp_metrics', 'mptcp_pm', 'nosuchfam', 
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
+        # Top-level types only drawn with their right kind (nlctrl's id, name and op): liberal
+        # validation reads any payload long enough, and the first bytes of a nest or a random
+        # number would name a family id or an op one kernel has and the other has not.
+        self.top_reserved = set()
 
     def chance(self, percent):
         return self.r.randrange(100) < percent
@@ -73,7 +78,9 @@ class Gen:
 
     def unknown_type(self, known):
         top = max(known) if known else 8
-        t = self.r.choice([0, top + 1, top + 2, top + 30, 0x3fff, self.r.randrange(1, 200)])
+        t = top + 1
+        while t in known or t in self.top_reserved:
+            t = self.r.choice([0, top + 1, top + 2, top + 30, 0x3fff, self.r.randrange(1, 200)])
         return t | self.r.choice([0, 0, 0, NLA_F_NESTED, NLA_F_NET_BYTEORDER,
                                   NLA_F_NESTED | NLA_F_NET_BYTEORDER])
 
@@ -98,9 +105,12 @@ class Gen:
         wrong = self.chance(25)
         if self.chance(6):  # a known type with a flag bit the policy does not expect
             t |= self.r.choice([NLA_F_NESTED, NLA_F_NET_BYTEORDER])
-        if kind == 'famid' and not wrong:
-            # nlctrl's own id or none: other ids name different families in the two kernels
-            return 'u16:%d=%d' % (t, self.r.choice([0, 1, 16, 9999, 0xffff]))
+        if kind == 'famid':
+            # nlctrl's own id or none: other ids name different families in the two kernels;
+            # wrong only by being short (any two bytes are an id to liberal validation)
+            if not wrong:
+                return 'u16:%d=%d' % (t, self.r.choice([0, 1, 16, 9999, 0xffff]))
+            return self.r.choice(['flag:%d' % t, 'u8:%d=16' % t, 'hex:%d=10' % t])
         if kind in widths and not wrong:
             return '%s:%d=%d' % (kind, t, self.number(widths[kind]))
         if kind.startswith('str') and not wrong:
@@ -143,8 +153,10 @@ class Gen:
             t |= NLA_F_NET_BYTEORDER
         return '%s:%d{%s}' % (kind, t, ' '.join(inner))
 
-    def deep_nest(self, depth):
+    def deep_nest(self, depth, top=False):
         t = self.r.randrange(0, 12)
+        while top and t in self.top_reserved:
+            t = self.r.randrange(0, 12)
         if depth <= 0:
             return 'u32:%d=%d' % (t, self.number(32))
         return '%s:%d{%s}' % (self.r.choice(['nest', 'nestnf']), t, self.deep_nest(depth - 1))
@@ -177,7 +189,7 @@ class Gen:
         if pick < 80:
             return self.scalar(self.unknown_type(known), self.r.choice(['u8', 'u32', 'str16']))
         if pick < 88:
-            return self.deep_nest(self.r.randrange(2, 14))
+            return self.deep_nest(self.r.randrange(2, 14), depth == 0)
         if pick < 94 and depth < 6:
             return '%s:%d{%s}' % (self.r.choice(['nest', 'nestnf']), self.unknown_type(known),
                                   self.attrs(known, depth + 1, self.r.randrange(3)))
@@ -198,7 +210,8 @@ class Gen:
     def flags(self, family, cmd):
         while True:
             flags = 0x5
-            for _ in range(self.r.choice([0, 0, 1, 1, 2, 3])):
+            # most go plain: a strict op (ethtool's) refuses other bits before any attribute
+            for _ in range(self.r.choice([0, 0, 0, 0, 1, 1, 2, 3])):
                 flags |= self.r.choice(NLM_F)
             if self.chance(3):
                 flags |= self.r.randrange(0x10000)
@@ -270,8 +283,9 @@ class Gen:
             hdr = 'none'
         else:
             ver = version if self.chance(75) else self.r.choice([0, 1, 2, 3, 255])
-            resv = 0 if self.chance(75) else self.r.choice([1, 2, 0x8000, 0xffff])
+            resv = 0 if self.chance(88) else self.r.choice([1, 2, 0x8000, 0xffff])
             hdr = '%d/%d' % (ver, resv)
+        self.top_reserved = {1, 2, 10} if family == 'nlctrl' else set()
         if family == 'nlctrl':
             attrs = self.ctrl_attrs(cmd, flags)
         else:
@@ -283,6 +297,8 @@ class Gen:
         if self.chance(3):
             # no family: control messages (acknowledged, never handled) and ids nobody has
             family, expect = str(self.r.choice([0, 1, 2, 3, 4, 15, 16, 0x7fff, 0xffff])), 'same'
+            if family == '16':
+                flags &= ~0x100     # nlctrl by its id: no GETFAMILY dump either (see flags())
         if hdr != 'none' and self.chance(5):
             lie, attrs = self.len_lie(attrs)
             hdr += lie
@@ -295,14 +311,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('seed', type=int)
     ap.add_argument('count', type=int)
+    ap.add_argument('--seeds', type=int, default=1, help='seeds from SEED on, COUNT each')
     ap.add_argument('--user-share', type=int, default=25,
                     help='percent of the requests sent as an unprivileged user')
     args = ap.parse_args()
-    gen = Gen(args.seed)
-    print('# nl_gen.py %d %d: random generic netlink requests (format: nl_oracle.c)'
-          % (args.seed, args.count))
-    for i in range(args.count):
-        print(gen.request('%d-%d' % (args.seed, i), gen.chance(args.user_share)))
+    for seed in range(args.seed, args.seed + args.seeds):
+        gen = Gen(seed)
+        print('# nl_gen.py %d %d: random generic netlink requests (format: nl_oracle.c)'
+              % (seed, args.count))
+        for i in range(args.count):
+            print(gen.request('%d-%d' % (seed, i), gen.chance(args.user_share)))
 
 
 if __name__ == '__main__':

@@ -89,9 +89,8 @@ if [ ${#random[@]} = 3 ]; then
 	corpus=random-requests.txt
 	args=(--quiet --no-policy --answer-drift "$run/answer-drift.txt")
 	user_args=(--quiet --answer-drift "$run/answer-drift.txt")
-	for ((seed = random[0]; seed < random[0] + random[1]; seed++)); do
-		python3 "$here/nl_gen.py" "$seed" "${random[2]}"
-	done > "$run/$corpus"
+	python3 "$here/nl_gen.py" "${random[0]}" "${random[2]}" --seeds "${random[1]}" \
+		> "$run/$corpus"
 	cp "$run/$corpus" "$out/"	# kept for a look after a failure
 fi
 chmod 755 "$run" "$run/nl_oracle"

@@ -101,8 +101,9 @@ ip -n "$ns" link add eth0 type veth peer name eth1
 ip -n "$ns" link set lo up
 
 if [ ${#random[@]} = 3 ]; then
-	echo "running kernel $(uname -r); requests from nl_gen.py, seeds ${random[0]}.." \
-		"$((random[0] + random[1] - 1)), ${random[2]} each (corpus: $out/$corpus)"
+	last=$((random[0] + random[1] - 1))
+	echo "running kernel $(uname -r); requests from nl_gen.py, seeds ${random[0]}..$last," \
+		"${random[2]} each (corpus: $out/$corpus)"
 else
 	echo "running kernel $(uname -r); requests from tests/netlink/oracle/genl-requests.txt"
 fi

@@ -219,7 +219,7 @@ class Gen:
             if not (family == 'nlctrl' and cmd == 3 and (flags & 0x300) == 0x300):
                 return flags
 
-    def ctrl_attrs(self, cmd, flags):
+    def ctrl_attrs(self, cmd):
         """nlctrl: keep to what both kernels know (names and nlctrl's id), then mutate."""
         out = []
         if self.chance(75):
@@ -287,7 +287,7 @@ class Gen:
             hdr = '%d/%d' % (ver, resv)
         self.top_reserved = {1, 2, 10} if family == 'nlctrl' else set()
         if family == 'nlctrl':
-            attrs = self.ctrl_attrs(cmd, flags)
+            attrs = self.ctrl_attrs(cmd)
         else:
             attrs = self.attrs(known, 0, self.r.choice([0, 1, 1, 2, 2, 3, 4, 6]))
             if family == 'ethtool' and self.chance(80):

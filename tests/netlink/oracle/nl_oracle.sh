@@ -86,7 +86,7 @@ corpus=genl-requests.txt
 args=(--policy-drift "$run/policy-drift.txt")
 user_args=()
 if [ ${#random[@]} = 3 ]; then
-	corpus=random-requests.txt
+	corpus="random-requests.txt"
 	args=(--quiet --no-policy --answer-drift "$run/answer-drift.txt")
 	user_args=(--quiet --answer-drift "$run/answer-drift.txt")
 	python3 "$here/nl_gen.py" "${random[0]}" "${random[2]}" --seeds "${random[1]}" \

@@ -326,6 +326,26 @@ int kfsim_nl_request(struct kfsim_nl_client *c, struct nlmsghdr *req, kfsim_nl_m
 		     struct kfsim_nl_error *err);
 
 /**
+ * kfsim_nl_send_raw() - send one datagram as it is and hand back every answer it caused
+ * @c: a client of the running kernel or of an in-process kernel (not of a server: its answers
+ *     come later)
+ * @buf: the bytes, untouched: nlmsg_len may lie, several messages may follow one another, the
+ *       last may be cut short; seq, pid and flags are the caller's
+ * @len: their length
+ * @cb: called for each answer (replies, NLMSG_ERROR and NLMSG_DONE alike), may be NULL;
+ *      notifications (seq and portid 0) are queued for kfsim_nl_notifications()
+ *
+ * Both kernels handle a netlink datagram inside sendmsg() (a dump's next part inside
+ * recvmsg()), so what is not queued when the send returns never comes: a message that claims
+ * more bytes than the datagram holds is dropped without an answer, and that is no wait here.
+ *
+ * Return: the number of answers, -EINVAL for a NULL @buf or more than 64 KiB, -EMSGSIZE for an
+ * answer larger than the receive buffer, or the transport's error.
+ */
+int kfsim_nl_send_raw(struct kfsim_nl_client *c, const void *buf, size_t len, kfsim_nl_msg_cb cb,
+		      void *arg);
+
+/**
  * struct kfsim_nl_family_info - what CTRL_CMD_GETFAMILY answered for a family
  * @ops / @nr_ops: command number and GENL_* flags (GENL_CMD_CAP_DO/DUMP/HASPOL, ADMIN_PERM ...)
  * @mcgrps / @nr_mcgrps: multicast group names and ids

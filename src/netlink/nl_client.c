@@ -230,6 +230,39 @@ int kfsim_nl_request(struct kfsim_nl_client *c, struct nlmsghdr *req, kfsim_nl_m
 	return cb_err;
 }
 
+int kfsim_nl_send_raw(struct kfsim_nl_client *c, const void *buf, size_t len, kfsim_nl_msg_cb cb,
+		      void *arg)
+{
+	int count = 0;
+	ssize_t n;
+
+	if (!c || !buf || len > REQ_MAX)
+		return -EINVAL;
+	n = xport_send(c, buf, len);
+	if (n < 0)
+		return (int)n;
+	/* nothing queued now means no answer: both kernels answer inside sendmsg() */
+	while ((n = xport_recv(c, 0)) >= 0) {
+		size_t off = 0;
+
+		if ((size_t)n > c->rxbuf_size)
+			return -EMSGSIZE;
+		while (msg_ok((const struct nlmsghdr *)(c->rxbuf + off), n - off)) {
+			const struct nlmsghdr *nlh = (const struct nlmsghdr *)(c->rxbuf + off);
+
+			off += NLMSG_ALIGN(nlh->nlmsg_len);
+			if (nlh->nlmsg_pid == 0 && nlh->nlmsg_seq == 0) {
+				queue_notification(c, nlh);
+				continue;
+			}
+			count++;
+			if (cb)
+				cb(nlh, arg);
+		}
+	}
+	return n == -EAGAIN ? count : (int)n;
+}
+
 /* ---- nlctrl helpers ---- */
 
 struct req_buf {

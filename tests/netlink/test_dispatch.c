@@ -742,6 +742,65 @@ static void test_registration_rules(void **state)
 	assert_int_equal(genl_unregister_family(&ok), 0);
 }
 
+struct raw_seen {
+	int replies, acks, errors;
+	u32 last_seq;
+};
+
+static int raw_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct raw_seen *seen = arg;
+
+	seen->last_seq = nlh->nlmsg_seq;
+	if (nlh->nlmsg_type != NLMSG_ERROR)
+		seen->replies++;
+	else if (((const struct nlmsgerr *)nlmsg_data(nlh))->error)
+		seen->errors++;
+	else
+		seen->acks++;
+	return 0;
+}
+
+/*
+ * kfsim_nl_send_raw(): the bytes go as they are, and what they caused is all there when the
+ * send returns.  Two requests in one datagram answer twice; an nlmsg_len beyond the datagram
+ * is dropped without a word (and the call does not wait for one); the bytes after a short
+ * nlmsg_len that cannot hold a header are never a message.
+ */
+static void test_send_raw_datagrams(void **state)
+{
+	struct env *e = *state;
+	struct sk_buff *skb = nlmsg_new(256, GFP_KERNEL);
+	struct raw_seen seen = {0};
+	struct nlmsghdr *first, *second;
+	u32 one_len;
+
+	first = nlmsg_put(skb, 0, 7, e->demo_id, GENL_HDRLEN, NLM_F_REQUEST | NLM_F_ACK);
+	((struct genlmsghdr *)nlmsg_data(first))->cmd = KFSIM_DEMO_CMD_GET;
+	nla_put_u32(skb, KFSIM_DEMO_A_ID, 999);		/* no such object: an error */
+	nlmsg_end(skb, first);
+	one_len = first->nlmsg_len;
+	second = nlmsg_put(skb, 0, 8, 0x7ff, GENL_HDRLEN, NLM_F_REQUEST | NLM_F_ACK);
+	nlmsg_end(skb, second);				/* no such family: an error */
+
+	assert_int_equal(kfsim_nl_send_raw(e->root, skb->data, skb->len, raw_cb, &seen), 2);
+	assert_int_equal(seen.errors, 2);
+	assert_int_equal(seen.last_seq, 8);
+
+	/* the first message claims the whole datagram and a byte more: no answer at all */
+	memset(&seen, 0, sizeof(seen));
+	first->nlmsg_len = skb->len + 1;
+	assert_int_equal(kfsim_nl_send_raw(e->root, skb->data, skb->len, raw_cb, &seen), 0);
+
+	/* 3 bytes short: the attribute loses its value; the 12 bytes after it are no message */
+	memset(&seen, 0, sizeof(seen));
+	first->nlmsg_len = one_len - 3;
+	assert_int_equal(kfsim_nl_send_raw(e->root, skb->data, one_len + 12, raw_cb, &seen), 1);
+	assert_int_equal(seen.errors, 1);
+	assert_int_equal(kfsim_nl_send_raw(e->root, NULL, 4, raw_cb, &seen), -EINVAL);
+	nlmsg_free(skb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -762,6 +821,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_privileged_multicast_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_send_raw_datagrams, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,15 +13,26 @@
  *
  * Corpus lines: ID | AS | FAMILY | CMD | FLAGS | VERSION/RESERVED | ATTRS | EXPECT
  *   AS: root or user (run with --user as an unprivileged user)
+ *   FAMILY: a family's name, or a number: the nlmsg_type as it is (control types below 16 too)
  *   FLAGS: nlmsg_flags (NLM_F_REQUEST and NLM_F_ACK are always added, as every client does)
  *   VERSION/RESERVED: the genlmsghdr's version and reserved fields, or "none" for a message
- *          that ends after its nlmsghdr
+ *          that ends after its nlmsghdr; "/len+N" or "/len-N" after them makes nlmsg_len lie
+ *          by N bytes about what is sent (the bytes after a short nlmsg_len are read as the
+ *          next message; every answer is then compared, kfsim_nl_send_raw())
  *   ATTRS: "-" or attributes: u8:T=V u16:T=V u32:T=V u64:T=V s32:T=V str:T=TEXT (NUL added)
  *          strn:T=TEXT (no NUL) flag:T hex:T=BYTES raw=BYTES (bytes as they are, e.g. garbage)
  *          nest:T{...} (NLA_F_NESTED set) nestnf:T{...} (not set); T is a number (0x.. too)
  *   EXPECT: same (identical answers), handler (both pass validation; kfsim's stub handler
- *           answers), or "drift: reason" (a known difference, reported and not failed)
+ *           answers), auto (handler when kfsim's stub answered, else same: for generated
+ *           corpora, nl_gen.py), or "drift: reason" (a known difference, reported and not failed)
  * Policy drift lines (--policy-drift FILE): FAMILY | OP | reason (OP "*" for every op).
+ * Answer drift lines (--answer-drift FILE): FAMILY | KERNEL TEXT | KFSIM TEXT | reason: a request
+ * of that family whose answers differ, the kernel's containing KERNEL TEXT and kfsim's KFSIM TEXT,
+ * is known drift (a generated corpus cannot say so request by request).
+ *
+ * --quiet prints only what differs, then the differences grouped by cause (both answers with
+ * the offsets left out), so that a generated corpus of thousands of requests reads in a page.
+ * --no-policy leaves out the policy dumps (they do not depend on the corpus).
  *
  * Exit: 0 all compared equal (drift excepted), 1 a difference, 77 no running kernel.
  */
@@ -40,6 +51,7 @@
 
 #define HANDLER_REACHED 524	/* ENOTSUPP: what the generated families' stub handlers return */
 #define MAX_MSG 4096
+#define MAX_LINE 4096	/* a corpus line; nl_gen.py keeps ATTRS below 1500 characters */
 
 /* Registers families generated from the kernel's specs; linked in by nl_oracle.sh. */
 void oracle_register_generated(struct kfsim_nl_kernel *k) __attribute__((weak));
@@ -49,12 +61,15 @@ struct side {
 	struct kfsim_nl_client *c;
 	struct kfsim_nl_family_info fams[8];
 	int nr_fams;
+	u32 raw_seq;	/* the seq of requests sent by kfsim_nl_send_raw() */
 };
 
 static int family_id(struct side *s, const char *family)
 {
 	struct kfsim_nl_family_info *info;
 
+	if (isdigit((unsigned char)family[0]))
+		return (int)(strtoul(family, NULL, 0) & 0xffff);	/* nlmsg_type as it is */
 	for (int i = 0; i < s->nr_fams; i++)
 		if (!strcmp(s->fams[i].name, family))
 			return s->fams[i].id;
@@ -227,9 +242,11 @@ static void attrs(struct builder *b, char end)
 /* -- one request ---------------------------------------------------------------------------- */
 
 struct request {
-	char id[64], as[8], family[32], attrs[1024], expect[256];
+	char id[64], as[8], family[32], attrs[MAX_LINE], expect[256];
 	unsigned int cmd, flags, version, reserved;
 	bool no_genl_hdr;	/* VERSION/RESERVED "none": a message too short for genlmsghdr */
+	bool len_lies;		/* "/len+N": nlmsg_len is off by len_delta from the bytes sent */
+	int len_delta;
 };
 
 static char *field(char **line)
@@ -265,6 +282,9 @@ static int parse_line(char *line, struct request *r)
 	r->no_genl_hdr = !strcmp(f[5], "none");
 	if (!r->no_genl_hdr && sscanf(f[5], "%u/%u", &r->version, &r->reserved) != 2)
 		return -EINVAL;
+	r->len_lies = strstr(f[5], "/len") != NULL;
+	if (r->len_lies)
+		r->len_delta = atoi(strstr(f[5], "/len") + 4);
 	snprintf(r->attrs, sizeof(r->attrs), "%s", f[6]);
 	snprintf(r->expect, sizeof(r->expect), "%s", f[7]);
 	return 0;
@@ -288,6 +308,70 @@ static int count_reply(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* An NLMSG_ERROR or NLMSG_DONE as text: errno and every extack field. */
+static void render_error(const struct kfsim_nl_error *err, int ret, char *out, size_t size)
+{
+	char policy[600] = "";
+
+	for (int i = 0; i < err->policy_len && strlen(policy) + 3 < sizeof(policy); i++)
+		snprintf(policy + strlen(policy), sizeof(policy) - strlen(policy), "%02x",
+			 err->policy[i]);
+	snprintf(out, size, "errno %d%s%s%s offs %s%u miss_type %s%u miss_nest %s%u policy [%s]%s%s",
+		 ret, err->msg[0] ? " msg \"" : "", err->msg, err->msg[0] ? "\"" : "",
+		 err->has_offs ? "" : "-", err->offs, err->has_miss_type ? "" : "-", err->miss_type,
+		 err->has_miss_nest ? "" : "-", err->miss_nest, policy, err->capped ? " capped" : "",
+		 err->in_done ? " in-done" : "");
+}
+
+struct raw_answers {
+	u32 seq;
+	int first_errno;
+	char text[1024];
+};
+
+/* One answer to a datagram sent by kfsim_nl_send_raw(), appended to the text. */
+static int raw_answer(const struct nlmsghdr *nlh, void *arg)
+{
+	struct raw_answers *ra = arg;
+	size_t n = strlen(ra->text);
+	char one[800];
+
+	if (nlh->nlmsg_type == NLMSG_ERROR || nlh->nlmsg_type == NLMSG_DONE) {
+		struct kfsim_nl_error err;
+
+		if (kfsim_nl_error_parse(nlh, &err)) {
+			snprintf(one, sizeof(one), "undecodable type %u", nlh->nlmsg_type);
+		} else {
+			render_error(&err, err.error, one, sizeof(one));
+			if (err.error && !ra->first_errno)
+				ra->first_errno = err.error;
+		}
+	} else {
+		snprintf(one, sizeof(one), "type %u", nlh->nlmsg_type);
+	}
+	snprintf(ra->text + n, sizeof(ra->text) - n, "; %s%s %s",
+		 nlh->nlmsg_type == NLMSG_DONE ? "done" : nlh->nlmsg_type == NLMSG_ERROR ? "error" :
+		 "reply", nlh->nlmsg_seq == ra->seq ? "" : " (other seq)", one);
+	return 0;
+}
+
+/* @buf holds @sent bytes of @r, its nlmsg_len lies: send them as they are, every answer. */
+static int ask_raw(struct side *s, const struct request *r, u8 *buf, size_t sent, char *out,
+		   size_t size)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct raw_answers ra = {0};
+	long claimed = (long)sent + r->len_delta;
+	int n;
+
+	nlh->nlmsg_len = claimed < 0 ? 0 : (u32)claimed;
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ra.seq = ++s->raw_seq;
+	n = kfsim_nl_send_raw(s->c, buf, sent, raw_answer, &ra);
+	snprintf(out, size, "answers %d%s", n, ra.text);
+	return n < 0 ? n : ra.first_errno;
+}
+
 /* Send @r to @s; write the answer's canonical text to @out.  Return: the errno answered. */
 static int ask(struct side *s, const struct request *r, char *out, size_t size)
 {
@@ -297,7 +381,6 @@ static int ask(struct side *s, const struct request *r, char *out, size_t size)
 	struct genlmsghdr *g;
 	struct kfsim_nl_error err;
 	struct answer_cb a = {0};
-	char policy[600] = "";
 	int id = family_id(s, r->family), ret;
 
 	if (id < 0) {
@@ -319,16 +402,11 @@ static int ask(struct side *s, const struct request *r, char *out, size_t size)
 	g->cmd = (u8)r->cmd;
 	g->version = (u8)r->version;
 	g->reserved = (u16)r->reserved;
+	if (r->len_lies)
+		return ask_raw(s, r, buf, nlh->nlmsg_len, out, size);
 	ret = kfsim_nl_request(s->c, nlh, count_reply, &a, &err);
-	for (int i = 0; i < err.policy_len && strlen(policy) + 3 < sizeof(policy); i++)
-		snprintf(policy + strlen(policy), sizeof(policy) - strlen(policy), "%02x",
-			 err.policy[i]);
-	snprintf(out, size, "errno %d%s%s%s offs %s%u miss_type %s%u miss_nest %s%u policy [%s]%s%s"
-		 " replies %d [%s]", ret, err.msg[0] ? " msg \"" : "", err.msg,
-		 err.msg[0] ? "\"" : "", err.has_offs ? "" : "-", err.offs,
-		 err.has_miss_type ? "" : "-", err.miss_type, err.has_miss_nest ? "" : "-",
-		 err.miss_nest, policy, err.capped ? " capped" : "", err.in_done ? " in-done" : "",
-		 a.n, a.cmds);
+	render_error(&err, ret, out, size);
+	snprintf(out + strlen(out), size - strlen(out), " replies %d [%s]", a.n, a.cmds);
 	return ret;
 }
 
@@ -440,6 +518,121 @@ static int compare_policies(struct side *k, struct side *sim, const char *family
 	return bad;
 }
 
+/* -- verdicts ------------------------------------------------------------------------------- */
+
+/*
+ * kfsim's stub handler answered (generated families): the kernel must have let the request
+ * through the genl layer too; what its real handler then said is its own business.  Validation
+ * and permission errors come before any handler, so they would show here.
+ */
+static bool handler_on_both(int ek, const char *ak, int es)
+{
+	return es == -HANDLER_REACHED && ek != -EPERM && strstr(ak, "policy []") &&
+	       !strstr(ak, "Unknown attribute") && !strstr(ak, "policy validation") &&
+	       !strstr(ak, "out of range") && !strstr(ak, "invalid attribute length") &&
+	       !strstr(ak, "NLA_F_NESTED");
+}
+
+#define MAX_CAUSES 128
+
+/* Differences grouped by what each side answered, the offsets left out. */
+struct cause {
+	char key[512], first_id[64];
+	int count;
+};
+
+static void cause_part(const char *answer, char *out, size_t size)
+{
+	const char *cut = strstr(answer, " offs ");
+	int n = cut ? (int)(cut - answer) : (int)strlen(answer);
+
+	snprintf(out, size, "%.*s", n, answer);
+}
+
+static void count_cause(struct cause *c, int *nr, const char *id, const char *ak, const char *as)
+{
+	char k[240], s[240], key[512];
+	int i;
+
+	cause_part(ak, k, sizeof(k));
+	cause_part(as, s, sizeof(s));
+	if (!strcmp(k, s)) {
+		/* errno and message agree: name the first field that does not */
+		size_t at = 0;
+		const char *field = "offs";
+
+		while (ak[at] && ak[at] == as[at])
+			at++;
+		for (const char *f = ak; (f = strstr(f, " ")) && (size_t)(f - ak) < at; f++)
+			if (!strncmp(f + 1, "miss_type", 9) || !strncmp(f + 1, "miss_nest", 9) ||
+			    !strncmp(f + 1, "policy", 6) || !strncmp(f + 1, "replies", 7) ||
+			    !strncmp(f + 1, "offs", 4))
+				field = f + 1;
+		snprintf(key, sizeof(key), "%s; they differ from '%.*s' on", k,
+			 (int)strcspn(field, " "), field);
+	} else {
+		snprintf(key, sizeof(key), "kernel %s; kfsim %s", k, s);
+	}
+	for (i = 0; i < *nr && strcmp(c[i].key, key); i++)
+		;
+	if (i == MAX_CAUSES)
+		return;
+	if (i == *nr) {
+		snprintf(c[i].key, sizeof(c[i].key), "%s", key);
+		snprintf(c[i].first_id, sizeof(c[i].first_id), "%s", id);
+		(*nr)++;
+	}
+	c[i].count++;
+}
+
+static void print_causes(const struct cause *c, int nr)
+{
+	if (nr)
+		printf("differences by cause (count, first request):\n");
+	for (int i = 0; i < nr; i++)
+		printf("  %5d %-14s %s\n", c[i].count, c[i].first_id, c[i].key);
+}
+
+struct answer_drift {
+	char family[32], kernel[128], kfsim[128], reason[256];
+};
+
+static int load_answer_drift(const char *path, struct answer_drift *ad, int max)
+{
+	static char line[MAX_LINE];
+	FILE *f = fopen(path, "r");
+	int nr = 0;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && nr < max) {
+		char *p = line;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(ad[nr].family, sizeof(ad[nr].family), "%s", field(&p));
+		snprintf(ad[nr].kernel, sizeof(ad[nr].kernel), "%s", field(&p));
+		snprintf(ad[nr].kfsim, sizeof(ad[nr].kfsim), "%s", field(&p));
+		snprintf(ad[nr].reason, sizeof(ad[nr].reason), "%s", field(&p));
+		nr++;
+	}
+	fclose(f);
+	return nr;
+}
+
+static const char *answer_drift(const struct answer_drift *ad, int nr, const char *family,
+				const char *ak, const char *as)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(ad[i].family, family) && strstr(ak, ad[i].kernel) &&
+		    strstr(as, ad[i].kfsim))
+			return ad[i].reason;
+	return NULL;
+}
+
 /* -- main ----------------------------------------------------------------------------------- */
 
 static struct kfsim_plca_net *sim_net(void)
@@ -466,24 +659,41 @@ static struct kfsim_plca_net *sim_net(void)
 
 int main(int argc, char **argv)
 {
-	const char *corpus = NULL, *drift_path = NULL, *as = "root";
+	const char *corpus = NULL, *drift_path = NULL, *answer_drift_path = NULL, *as = "root";
 	struct side k = {.name = "kernel"}, s = {.name = "kfsim"};
 	struct drift *dr = calloc(256, sizeof(*dr));
 	int nr_dr = 0, same = 0, differ = 0, drifted = 0, handled = 0, total = 0, ndrift = 0;
 	struct kfsim_plca_net *net;
-	char line[2048];
+	static struct cause causes[MAX_CAUSES];
+	static struct answer_drift ad[64];
+	int nr_ad = 0;
+	int nr_causes = 0;
+	bool quiet = false, policies = true;
+	static char line[MAX_LINE];
 	FILE *f;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--user"))
 			as = "user";
+		else if (!strcmp(argv[i], "--quiet"))
+			quiet = true;
+		else if (!strcmp(argv[i], "--no-policy"))
+			policies = false;
+		else if (!strcmp(argv[i], "--answer-drift") && i + 1 < argc)
+			answer_drift_path = argv[++i];
 		else if (!strcmp(argv[i], "--policy-drift") && i + 1 < argc)
 			drift_path = argv[++i];
 		else
 			corpus = argv[i];
 	}
+	/* thousands of generated requests: kfsim's netlink warnings (pr_warn) would drown the rest */
+	if (quiet)
+		kfsim_cmdline_parse("loglevel=4");
+	if (answer_drift_path && (nr_ad = load_answer_drift(answer_drift_path, ad, 64)) < 0)
+		return 2;
 	if (!corpus || !dr) {
-		fprintf(stderr, "usage: nl_oracle CORPUS [--user] [--policy-drift FILE]\n");
+		fprintf(stderr, "usage: nl_oracle CORPUS [--user] [--quiet] [--no-policy] "
+			"[--policy-drift FILE] [--answer-drift FILE]\n");
 		return 2;
 	}
 	/*
@@ -516,8 +726,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		struct request r;
+		static struct request r;
 		char ak[1024], as_[1024];
+		const char *why;
 		int ek, es;
 
 		if (line[0] == '#' || line[0] == '\n')
@@ -538,30 +749,40 @@ int main(int argc, char **argv)
 			printf("drift %s (%s)\n  kernel: %s\n  kfsim:  %s\n", r.id, r.expect, ak, as_);
 			if (!strcmp(ak, as_))
 				printf("  (now identical: the drift entry can go)\n");
-		} else if (!strcmp(r.expect, "handler")) {
-			/* both accepted the request: the kernel's handler answered, kfsim's stub did */
-			bool ok = es == -HANDLER_REACHED && strstr(ak, "policy []") &&
-				  !strstr(ak, "Unknown attribute") && !strstr(ak, "policy validation") &&
-				  !strstr(ak, "out of range") && !strstr(ak, "invalid attribute length");
+		} else if (!strcmp(r.expect, "handler") ||
+			   (!strcmp(r.expect, "auto") && es == -HANDLER_REACHED &&
+			    !answer_drift(ad, nr_ad, r.family, ak, as_))) {
+			bool ok = handler_on_both(ek, ak, es);
 
-			(void)ek;
 			handled += ok;
 			differ += !ok;
-			printf("%s %s (handler)\n  kernel: %s\n  kfsim:  %s\n", ok ? "ok  " : "DIFF",
-			       r.id, ak, as_);
+			if (!ok)
+				count_cause(causes, &nr_causes, r.id, ak, as_);
+			if (!ok || !quiet)
+				printf("%s %s (handler)\n  kernel: %s\n  kfsim:  %s\n",
+				       ok ? "ok  " : "DIFF", r.id, ak, as_);
 		} else if (!strcmp(ak, as_)) {
 			same++;
-			printf("ok   %s: %s\n", r.id, ak);
+			if (!quiet)
+				printf("ok   %s: %s\n", r.id, ak);
+		} else if ((why = answer_drift(ad, nr_ad, r.family, ak, as_))) {
+			drifted++;
+			count_cause(causes, &nr_causes, "(drift)", ak, as_);
+			if (!quiet)
+				printf("drift %s (%s)\n  kernel: %s\n  kfsim:  %s\n", r.id, why, ak,
+				       as_);
 		} else {
 			differ++;
+			count_cause(causes, &nr_causes, r.id, ak, as_);
 			printf("DIFF %s\n  kernel: %s\n  kfsim:  %s\n", r.id, ak, as_);
 		}
 	}
 	fclose(f);
+	print_causes(causes, nr_causes);
 	printf("requests as %s: %d sent to both kernels: %d identical, %d reached the handler on "
 	       "both, %d known drift, %d differ\n", as, total, same, handled, drifted, differ);
 
-	if (!strcmp(as, "root")) {
+	if (!strcmp(as, "root") && policies) {
 		static const char *const families[] = {"nlctrl", "ethtool", "netdev", "tcp_metrics",
 						       "mptcp_pm"};
 

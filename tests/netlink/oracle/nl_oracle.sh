@@ -7,19 +7,28 @@
 # private network namespace with a veth pair, and there sends the corpus to both kernels as
 # root and, through setpriv, as nobody; then compares the policy dumps.
 #
-# Arguments: GEN OUT_DIR CC "CFLAGS" "LIBS"   Env: KFSIM_LINUX_TREE (the oracle fixture).
+# With --random, the corpus is not the hand-written one but nl_gen.py's requests for SEEDS
+# seeds from FIRST, COUNT each (ctest netlink/kernel_referee_random); only what differs is
+# printed, grouped by cause, and the policy dumps are left to the hand-written run.
+#
+# Arguments: GEN OUT_DIR CC "CFLAGS" "LIBS" [--random FIRST SEEDS COUNT]
+# Env: KFSIM_LINUX_TREE (the oracle fixture).
 # Exit: 0 equal (listed drift excepted), 1 a difference, 77 skipped (no referee).
 set -euo pipefail
 
 gen=$1 out=$2 cc=$3 cflags=$4 libs=$5
 here=$(cd "$(dirname "$0")" && pwd)
+random=()
+if [ "${6:-}" = --random ]; then
+	random=("$7" "$8" "$9")
+fi
 specs=${KFSIM_LINUX_TREE:-}/Documentation/netlink/specs
 
 if [ "$(id -u)" != 0 ]; then
 	echo "skipped: needs root for a private network namespace"
 	exit 77
 fi
-for tool in ip setpriv; do
+for tool in ip setpriv python3; do
 	if ! command -v "$tool" > /dev/null; then
 		echo "skipped: $tool is not installed"
 		exit 77
@@ -72,7 +81,18 @@ cleanup() {
 	rm -rf "$run"
 }
 trap cleanup EXIT
-cp "$out/nl_oracle" "$here/genl-requests.txt" "$here/policy-drift.txt" "$run/"
+cp "$out/nl_oracle" "$here"/*.txt "$run/"
+corpus=genl-requests.txt
+args=(--policy-drift "$run/policy-drift.txt")
+user_args=()
+if [ ${#random[@]} = 3 ]; then
+	corpus="random-requests.txt"
+	args=(--quiet --no-policy --answer-drift "$run/answer-drift.txt")
+	user_args=(--quiet --answer-drift "$run/answer-drift.txt")
+	python3 "$here/nl_gen.py" "${random[0]}" "${random[2]}" --seeds "${random[1]}" \
+		> "$run/$corpus"
+	cp "$run/$corpus" "$out/"	# kept for a look after a failure
+fi
 chmod 755 "$run" "$run/nl_oracle"
 chmod 644 "$run"/*.txt
 
@@ -80,10 +100,16 @@ ip netns add "$ns"
 ip -n "$ns" link add eth0 type veth peer name eth1
 ip -n "$ns" link set lo up
 
-echo "running kernel $(uname -r); requests from tests/netlink/oracle/genl-requests.txt"
+if [ ${#random[@]} = 3 ]; then
+	last=$((random[0] + random[1] - 1))
+	echo "running kernel $(uname -r); requests from nl_gen.py, seeds ${random[0]}..$last," \
+		"${random[2]} each (corpus: $out/$corpus)"
+else
+	echo "running kernel $(uname -r); requests from tests/netlink/oracle/genl-requests.txt"
+fi
 status=0
-ip netns exec "$ns" "$run/nl_oracle" "$run/genl-requests.txt" \
-	--policy-drift "$run/policy-drift.txt" || status=$?
+ip netns exec "$ns" "$run/nl_oracle" "$run/$corpus" "${args[@]}" || status=$?
 ip netns exec "$ns" setpriv --reuid 65534 --regid 65534 --clear-groups \
-	"$run/nl_oracle" "$run/genl-requests.txt" --user || { rc=$?; [ "$status" != 0 ] || status=$rc; }
+	"$run/nl_oracle" "$run/$corpus" --user ${user_args[@]+"${user_args[@]}"} ||
+	{ rc=$?; [ "$status" != 0 ] || status=$rc; }
 exit "$status"

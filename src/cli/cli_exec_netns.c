@@ -18,7 +18,7 @@
  * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
  * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
  * and /proc/PID/ns/net reach only the program's own processes), by descriptor (a seccomp
- * filter: cli_exec_seal.c).  The machine's /proc, /sys and the like are unmounted, not
+ * filter: cli_exec_seal.c, on init as well as on the program).  The machine's /proc, /sys and the like are unmounted, not
  * covered: root could otherwise unmount the cover.  A process of the new PID namespace has to
  * be its init; kfsim is (exec_init()), so that the program, its child, keeps the signal
  * defaults of any other process.  The kfsim the caller started waits outside and
@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cli_exec_netns.h"
+#include "cli_exec_seal.h"
 
 static int write_file(const char *path, const char *text)
 {
@@ -292,6 +293,14 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	    mount("none", "/sys", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return err = -errno, snprintf(why, size, "cannot hide the machine's /sys (%s)",
 					       strerror(-err)), err;
+	/*
+	 * The ways back by descriptor closed (cli_exec_seal.c) before init is forked, not in the
+	 * program alone: root's program may ptrace its init, and an init outside the filter,
+	 * made to execve() a shell, set a real MTU through setns() (measured).
+	 */
+	err = kfsim_exec_seal_namespaces(why, size);
+	if (err)
+		return err;
 	if (pipe2(alive, O_CLOEXEC))
 		return err = -errno, snprintf(why, size, "cannot make a pipe (%s)", strerror(-err)),
 		       err;

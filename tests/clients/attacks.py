@@ -1184,6 +1184,83 @@ def attack_refused_flood():
     stop_server(proc)
 
 
+def lingering_socket(linger):
+    """A TCP socket whose close() waits @linger s: unsent data to a peer that never reads."""
+    lst = socket.socket()
+    lst.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the peer's window: small
+    lst.bind(("127.0.0.1", 0))
+    lst.listen(1)
+    t = socket.socket()
+    t.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    t.connect(lst.getsockname())
+    peer, _ = lst.accept()
+    t.setblocking(False)
+    for _ in range(20):  # until the peer's window is shut and our buffer full
+        try:
+            while True:
+                t.send(bytes(65536))
+        except BlockingIOError:
+            time.sleep(0.01)
+    t.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, linger))
+    return t, (lst, peer)
+
+
+def hand_over_lingering(path, where):
+    """As nobody: pass the server a lingering socket on its control or data connection, close
+    ours, and time a --get-plca-cfg of our own meanwhile.  The socket travels inside another
+    (in flight in its queue), so that the server's close is the last, whenever it comes."""
+    tcp, keep = lingering_socket(4)
+    inner, t = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    socket.send_fds(inner, [b"x"], [tcp.fileno()])
+    tcp.close()
+    inner.close()
+    ctl = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    ctl.connect(path)
+    req = struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC)
+    try:
+        if where == "control":
+            socket.send_fds(ctl, [req], [t.fileno()])
+        else:
+            ctl.send(req)
+            _, fds, _, _ = socket.recv_fds(ctl, 12, 1)
+            data = socket.socket(fileno=fds[0])
+            socket.send_fds(data, [getfamily_dump(1)], [t.fileno()])
+        sent = "accepted"
+    except OSError as e:
+        sent = ename(e.errno)
+        _, fds, _, _ = socket.recv_fds(t, 1, 1)  # ours again: reset, not lingered
+        tcp = socket.socket(fileno=fds[0])
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        tcp.close()
+    t.close()
+    time.sleep(0.3)
+    rc, _, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    return {"sent": sent, "rc": rc, "took": round(took, 3)}
+
+
+def attack_passed_fds():
+    """A descriptor a client sends along does not reach the server, whose close() of it would
+    run its release in the thread that runs the kernel: a socket lingering on close held it."""
+    print("descriptors passed to the server:")
+    path = os.path.join(tmp, "passed.sock")
+    start_server(path)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:  # SO_PASSRIGHTS, Linux 6.16: before it the kernel delivers them whatever we do
+        probe.setsockopt(socket.SOL_SOCKET, 83, 0)
+        refusable = True
+    except OSError:
+        refusable = False
+    probe.close()
+    for where in ("control", "data"):
+        r = as_nobody(hand_over_lingering, 20, path, where) or {}
+        check(f"nobody's socket lingering 4 s, passed on the {where} connection",
+              (r.get("sent") == "EPERM" or not refusable) and r.get("rc") == 0 and
+              r.get("took", 9) < 2,
+              f"sendmsg {r.get('sent')}, then --get-plca-cfg exit {r.get('rc')} in "
+              f"{r.get('took')} s" + ("" if refusable else
+                                      " (kernel before 6.16: no SO_PASSRIGHTS, not covered)"))
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -1825,7 +1902,7 @@ ATTACKS = {
     "config": attack_config_file,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
-    "exec_descriptors": attack_exec_descriptors,
+    "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
 }
 
 

@@ -366,10 +366,14 @@ int kfsim_exec_own_netns(char *why, size_t size)
 		return snprintf(why, size, "cannot unmount the machine's /proc, /sys and named "
 				"network namespaces (%s)", strerror(-err)), err;
 	/*
-	 * Where a fresh sysfs is not allowed (a container that hides parts of /sys), an empty
-	 * read-only /sys: the program sees no device rather than the machine's.
+	 * Read-only: sysfs shows our namespace's network devices alone, but the machine's buses
+	 * and drivers whole, and writing a NIC's name to /sys/bus/DRIVER-BUS/drivers/NAME/unbind
+	 * takes a real interface away (seen here: virtio_net's eth0).  A tool may not; root may
+	 * remount it (docs/own-tools.md, not covered).  Where a fresh sysfs is not allowed (a
+	 * container that hides parts of /sys), an empty read-only /sys: the program sees no device
+	 * rather than the machine's.
 	 */
-	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
+	if (mount("sysfs", "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
 	    mount("none", "/sys", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return err = -errno, snprintf(why, size, "cannot hide the machine's /sys (%s)",
 					       strerror(-err)), err;

@@ -1788,6 +1788,25 @@ def attack_exec_descriptors():
         run(["ip", "netns", "del", ns])
 
 
+def attack_exec_sysfs():
+    """kfsim exec's /sys shows the machine's buses and drivers: a driver's unbind file takes a
+    real NIC away, so it is read-only (a name no device has is written: harmless either way)."""
+    print("the machine's drivers in kfsim exec's /sys:")
+    binds = [os.path.join(d, "bind") for d in sorted(
+        os.path.join("/sys/bus", bus, "drivers", drv)
+        for bus in os.listdir("/sys/bus") if os.path.isdir(f"/sys/bus/{bus}/drivers")
+        for drv in os.listdir(f"/sys/bus/{bus}/drivers"))
+        if os.path.exists(os.path.join(d, "bind"))][:1]
+    if not binds:
+        check("a driver's bind file", True, "none on this machine: nothing to write")
+        return
+    rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c",
+                      f"echo kfsim-no-such-device > {binds[0]}; "
+                      "echo 999 > /sys/class/net/lo/tx_queue_len"], env=exec_env())
+    check("a driver's bind file and lo's attributes are not writable",
+          out.count("Read-only file system") == 2, f"{binds[0]}: exit {rc} {out.strip()}")
+
+
 IOCTLS_ON_ETH3 = r"""
 import errno, fcntl, socket, struct
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -1903,6 +1922,7 @@ ATTACKS = {
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
+    "exec_sysfs": attack_exec_sysfs,
 }
 
 

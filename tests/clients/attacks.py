@@ -1692,7 +1692,7 @@ link = bpf(28, struct.pack("IIII", prog, int(sys.argv[1]), 37, 0))    # LINK_CRE
 info = ctypes.create_string_buffer(64)
 bpf(15, struct.pack("IIQ", link, 64, ctypes.addressof(info)))         # OBJ_GET_INFO_BY_FD
 print(struct.unpack_from("II", info.raw)[1], flush=True)              # the link's id
-time.sleep(30)
+time.sleep(300)                                                       # killed when done
 """
 
 BPF_DETACH_BY_ID = r"""
@@ -1736,7 +1736,7 @@ def attack_exec_descriptors():
         served = os.path.join(tmp, "desc-kernel.sock")
         started([KFSIM, "kernel", "--listen", served], served, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL)
-        resident = started(["sleep", "30"])
+        resident = started(["sleep", "300"])  # killed when done, however loaded the machine
         index = run(["ip", "-n", ns, "-o", "link", "show", "vk0"])[1].split(":")[0]
         holder = started([sys.executable, "-c", BPF_HOLD_XDP, index], stdout=subprocess.PIPE,
                          text=True)

@@ -18,7 +18,7 @@
  * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
  * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
  * and /proc/PID/ns/net reach only the program's own processes), by descriptor (a seccomp
- * filter: cli_exec_seal.c).  The machine's /proc, /sys and the like are unmounted, not
+ * filter: cli_exec_seal.c, on init as well as on the program).  The machine's /proc, /sys and the like are unmounted, not
  * covered: root could otherwise unmount the cover.  A process of the new PID namespace has to
  * be its init; kfsim is (exec_init()), so that the program, its child, keeps the signal
  * defaults of any other process.  The kfsim the caller started waits outside and
@@ -33,6 +33,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 #include <unistd.h>
 
 #include "cli_exec_netns.h"
+#include "cli_exec_seal.h"
 
 static int write_file(const char *path, const char *text)
 {
@@ -128,24 +130,23 @@ static bool reaches_the_machine(const char *fstype)
 	return false;
 }
 
-/*
- * Every mount of those file systems, wherever it is (/proc and /sys, /run/netns/NAME of
- * `ip netns add`, a chroot's or container runtime's copies), unmounted, deepest first, in our
- * mount namespace only, before /sys and /proc get fresh ones of our namespaces.  Mounting those
- * on top would not do: root may unmount ours and find the machine's beneath (`umount /sys`,
- * then writing /sys/class/net/eth0/mtu).  In a new user namespace the inherited mounts are
- * locked (EINVAL) and stay, hidden below ours: that user holds no capability over what lies
- * beneath, and a fresh proc or sysfs may only be mounted there while one is visible.
- */
-static int hide_machine_mounts(void)
+/* One line of /proc/self/mountinfo: where it is mounted, and whether it shows the machine. */
+struct mount_seen {
+	char *point;
+	bool machine;
+};
+
+/* The mounts of our mount namespace, in @info's order (@n of them), or -errno. */
+static int read_mounts(FILE *info, struct mount_seen **out, size_t *n)
 {
-	FILE *info = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, **points = NULL;
-	size_t line_size = 0, n = 0, room = 0;
+	struct mount_seen *seen = NULL;
+	char *line = NULL;
+	size_t line_size = 0, room = 0;
 	int err = 0;
 
-	if (!info)
-		return -errno;
+	*out = NULL;
+	*n = 0;
+	rewind(info);	/* read afresh: the file shows the mounts as they are now */
 	/* whole lines, however long: a mount point cut short would stay mounted */
 	while (!err && getline(&line, &line_size, info) > 0) {
 		char *sep = strstr(line, " - "), *save = NULL, *field, *fstype;
@@ -154,8 +155,6 @@ static int hide_machine_mounts(void)
 			continue;
 		fstype = sep + 3;
 		fstype[strcspn(fstype, " \n")] = '\0';
-		if (!reaches_the_machine(fstype))
-			continue;
 		*sep = '\0';
 		/* ID PARENT MAJOR:MINOR ROOT MOUNT-POINT ... */
 		field = strtok_r(line, " ", &save);
@@ -164,29 +163,105 @@ static int hide_machine_mounts(void)
 		if (!field)
 			continue;
 		unescape_mount_point(field);
-		if (n == room) {
-			char **grown = realloc(points, (room = room ? 2 * room : 16) * sizeof(*points));
+		if (*n == room) {
+			struct mount_seen *grown = realloc(seen, (room = room ? 2 * room : 64) *
+							   sizeof(*seen));
 
 			if (!grown) {
 				err = -ENOMEM;
 				break;
 			}
-			points = grown;
+			seen = grown;
 		}
-		points[n] = strdup(field);
-		err = points[n] ? 0 : -ENOMEM;
-		n += !err;
+		seen[*n].machine = reaches_the_machine(fstype);
+		seen[*n].point = strdup(field);
+		err = seen[*n].point ? 0 : -ENOMEM;
+		*n += !err;
 	}
 	free(line);
-	fclose(info);
-	/* deepest (latest) first: a mount on top of another goes before the one it covers */
-	while (n--) {
-		if (!err && umount2(points[n], MNT_DETACH) && errno != EINVAL && errno != ENOENT)
-			err = -errno;
-		free(points[n]);
-	}
-	free(points);
+	*out = seen;
 	return err;
+}
+
+static void free_mounts(struct mount_seen *seen, size_t n)
+{
+	while (n--)
+		free(seen[n].point);
+	free(seen);
+}
+
+/* Does a mount on @above hide @below: the same directory, or one @below is in (not "/")? */
+static bool covers(const char *above, const char *below)
+{
+	size_t len = strlen(above);
+
+	return strcmp(above, "/") && !strncmp(above, below, len) &&
+	       (below[len] == '\0' || below[len] == '/');
+}
+
+/*
+ * Every mount of those file systems, wherever it is (/proc and /sys, /run/netns/NAME of
+ * `ip netns add`, a chroot's or container runtime's copies), unmounted, deepest first, in our
+ * mount namespace only, before /sys and /proc get fresh ones of our namespaces.  Mounting those
+ * on top would not do: root may unmount ours and find the machine's beneath (`umount /sys`,
+ * then writing /sys/class/net/eth0/mtu).  So does a mount made later on the same directory or
+ * on one above it (a tmpfs on /x over a proc on /x or /x/proc): unmounting the path would
+ * take that one off and leave the machine's proc beneath, for root to find (measured: `ip
+ * link add ... netns /x/PID/ns/net`), so it goes first, and the whole is done again until
+ * none is left; one that stays all the same is named in @left and refused.  In a new user
+ * namespace (@locked) the inherited mounts are locked (EINVAL) and stay, hidden below ours:
+ * that user holds no capability over what lies beneath, and a fresh proc or sysfs may only be
+ * mounted there while one is visible.
+ */
+static int hide_machine_mounts(bool locked, char *left, size_t left_size)
+{
+	/* opened once: the first pass unmounts the /proc it is on */
+	FILE *info = fopen("/proc/self/mountinfo", "re");
+	struct mount_seen *seen;
+	size_t n;
+	int err;
+
+	if (!info)
+		return -errno;
+	for (int pass = 0; ; pass++) {
+		size_t first = SIZE_MAX, remaining = 0;
+
+		err = read_mounts(info, &seen, &n);
+		for (size_t i = 0; !err && i < n; i++) {
+			if (seen[i].machine && first == SIZE_MAX)
+				first = i;
+			remaining += seen[i].machine;
+		}
+		if (err || !remaining || (locked && pass > 0) || pass == 4) {
+			if (!err && remaining && !locked)
+				for (size_t i = 0; i < n; i++)
+					if (seen[i].machine) {
+						snprintf(left, left_size, "%s", seen[i].point);
+						err = -EBUSY;
+						break;
+					}
+			free_mounts(seen, n);
+			fclose(info);
+			return err;
+		}
+		/* deepest (latest) first: a mount on top of another goes before the one it covers */
+		for (size_t i = n; i-- > first; ) {
+			bool hides = seen[i].machine;
+
+			for (size_t j = first; !hides && j < i; j++)
+				hides = seen[j].machine && covers(seen[i].point, seen[j].point);
+			if (hides && umount2(seen[i].point, MNT_DETACH) && errno != EINVAL &&
+			    errno != ENOENT) {
+				err = -errno;
+				break;
+			}
+		}
+		free_mounts(seen, n);
+		if (err) {
+			fclose(info);
+			return err;
+		}
+	}
 }
 
 static volatile sig_atomic_t program_pid;
@@ -261,9 +336,12 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 	int alive[2], err = 0;
+	bool locked = false;
+	char left[256];
 	pid_t pid;
 
 	if (unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)) {
+		locked = true;	/* a new user namespace: the inherited mounts are locked */
 		if (errno != EPERM)
 			err = -errno;
 		else if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID))
@@ -280,18 +358,33 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
 		return err = -errno, snprintf(why, size, "cannot make its mounts private (%s)",
 					       strerror(-err)), err;
-	err = hide_machine_mounts();
+	err = hide_machine_mounts(locked, left, sizeof(left));
+	if (err == -EBUSY)
+		return snprintf(why, size, "a proc, sysfs, bpf or nsfs mount of the machine's stays "
+				"at %s however often it is unmounted", left), err;
 	if (err)
 		return snprintf(why, size, "cannot unmount the machine's /proc, /sys and named "
 				"network namespaces (%s)", strerror(-err)), err;
 	/*
-	 * Where a fresh sysfs is not allowed (a container that hides parts of /sys), an empty
-	 * read-only /sys: the program sees no device rather than the machine's.
+	 * Read-only: sysfs shows our namespace's network devices alone, but the machine's buses
+	 * and drivers whole, and writing a NIC's name to /sys/bus/DRIVER-BUS/drivers/NAME/unbind
+	 * takes a real interface away (seen here: virtio_net's eth0).  A tool may not; root may
+	 * remount it (docs/own-tools.md, not covered).  Where a fresh sysfs is not allowed (a
+	 * container that hides parts of /sys), an empty read-only /sys: the program sees no device
+	 * rather than the machine's.
 	 */
-	if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
+	if (mount("sysfs", "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
 	    mount("none", "/sys", "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		return err = -errno, snprintf(why, size, "cannot hide the machine's /sys (%s)",
 					       strerror(-err)), err;
+	/*
+	 * The ways back by descriptor closed (cli_exec_seal.c) before init is forked, not in the
+	 * program alone: root's program may ptrace its init, and an init outside the filter,
+	 * made to execve() a shell, set a real MTU through setns() (measured).
+	 */
+	err = kfsim_exec_seal_namespaces(why, size);
+	if (err)
+		return err;
 	if (pipe2(alive, O_CLOEXEC))
 		return err = -errno, snprintf(why, size, "cannot make a pipe (%s)", strerror(-err)),
 		       err;

@@ -12,9 +12,17 @@
  *     kernel itself, any daemon;
  *   - open_by_handle_at() of a namespace's file handle (Linux 6.18: the same for everyone, so
  *     guessable), refused by the kernel outside the initial PID namespace already;
- *   - setns(), which enters any of them.
- * A seccomp filter, inherited by every process the program starts and never lifted, answers
- * these calls with EPERM.  Everything else passes.
+ *   - setns(), which enters any of them;
+ *   - pidfd_getfd() (Linux 5.6) on that same peer pidfd, which copies any descriptor of the
+ *     process outside: a socket it made in the machine's namespace (the kfsim kernel's
+ *     listening socket) carries that namespace, and SIOCSIFMTU on it set a real MTU;
+ *   - bpf()'s *_GET_FD_BY_ID commands, which hand out any BPF program, map, BTF or link of the
+ *     machine by its number (ids are counted up from 1): BPF_LINK_DETACH on the link of an XDP
+ *     program attached to a device of another namespace took it off that device.
+ * A seccomp filter, inherited by every process started after it and never lifted, answers
+ * these calls with EPERM.  It goes on before the PID namespace's init (kfsim) is forked
+ * (cli_exec_netns.c): a root program may ptrace its init, and an init outside the filter,
+ * made to execve() a shell, escaped it (measured).  Everything else passes.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -32,6 +40,12 @@
 #define SIOCGSKNS_CMD 0x894C	/* <linux/sockios.h>: the namespace of a socket */
 #define PIDFS_NS_FIRST 0xFF01	/* _IO(PIDFS_IOCTL_MAGIC, 1): PIDFD_GET_CGROUP_NAMESPACE ... */
 #define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
+#define NR_PIDFD_GETFD 438	/* the same number on every architecture (asm-generic) */
+/* <linux/bpf.h>'s enum bpf_cmd: the commands that open an object by its id */
+#define BPF_PROG_BY_ID 13
+#define BPF_MAP_BY_ID 14
+#define BPF_BTF_BY_ID 19
+#define BPF_LINK_BY_ID 30
 
 #if defined(__x86_64__)
 #define SEAL_ARCH AUDIT_ARCH_X86_64
@@ -64,6 +78,17 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open_by_handle_at, 0, 1),
 		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_PIDFD_GETFD, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_bpf, 0, 7),
+		/* bpf()'s command is an int: the low 32 bits of its first argument */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BPF_PROG_BY_ID, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BPF_MAP_BY_ID, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BPF_BTF_BY_ID, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BPF_LINK_BY_ID, 0, 1),
+		DENY,
+		ALLOW,	/* any other bpf() command */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 1, 0),
 		ALLOW,
 		/* ioctl's request is an unsigned int: its low 32 bits (little-endian here) */

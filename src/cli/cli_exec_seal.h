@@ -6,9 +6,10 @@
 
 /*
  * Refuse this process and all it starts the system calls that reach a namespace by descriptor
- * (setns(), open_by_handle_at(), the SIOCGSKNS and pidfd namespace ioctls): EPERM.  Called in
- * `kfsim exec`'s program, in its own namespaces, just before the exec.  0, or -errno with the
- * reason in @why.
+ * (setns(), open_by_handle_at(), the SIOCGSKNS and pidfd namespace ioctls, pidfd_getfd(),
+ * bpf()'s *_GET_FD_BY_ID): EPERM.  Called by kfsim_exec_own_netns() once its namespaces are
+ * made, before it forks the PID namespace's init, so that init is under it too.  0, or -errno
+ * with the reason in @why.
  */
 int kfsim_exec_seal_namespaces(char *why, size_t size);
 

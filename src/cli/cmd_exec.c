@@ -26,7 +26,6 @@
 #include <kfsim/kernel.h>
 #include "cli.h"
 #include "cli_exec_netns.h"
-#include "cli_exec_seal.h"
 
 #define CMD "exec"
 #define SHIM_NAME "libkfsim-netlink.so"
@@ -264,9 +263,8 @@ static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 		return kfsim_cli_fail(CMD, -EINVAL, "refusing to run '%s': --server %s is an abstract "
 				      "name, which the program's own network namespace cannot reach "
 				      "(listen on a path)", args->positional[0], o->server);
+	/* the program's process, in its namespaces, with those reached by descriptor closed */
 	ret = kfsim_exec_own_netns(why, sizeof(why));
-	if (!ret)	/* the program's process: namespaces reached by descriptor closed too */
-		ret = kfsim_exec_seal_namespaces(why, sizeof(why));
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "refusing to run '%s': %s", args->positional[0], why);
 	old = getenv("LD_PRELOAD");

@@ -24,7 +24,9 @@
  *    that sent the request, read with each message that needs them (ns_capable(current)):
  *    SO_PASSCRED on both of the server's ends makes the kernel name each sender, and
  *    SO_PASSPIDFD pin it when it sends (nl_peer_cred.c reads both).  Every pidfd received is
- *    closed once its message is judged, or at once when nothing asks.
+ *    closed once its message is judged, or at once when nothing asks.  No other descriptor
+ *    reaches us: SO_PASSRIGHTS off on both ends (refuse_passed_fds()), since closing one may
+ *    block the thread that runs the kernel.
  *  - The socket file is made by bind() with its final mode (the umask), at the end of a path
  *    whose every directory, from /, nobody else can write to (or is sticky) and whose every
  *    symbolic link is ours or root's; it is only ever removed through its directory's
@@ -56,6 +58,9 @@
 
 #ifndef SO_PASSPIDFD
 #define SO_PASSPIDFD 76
+#endif
+#ifndef SO_PASSRIGHTS
+#define SO_PASSRIGHTS 83	/* Linux 6.16: 0 refuses SCM_RIGHTS sent to this socket (EPERM) */
 #endif
 #ifndef SCM_PIDFD
 #define SCM_PIDFD 0x04
@@ -483,6 +488,20 @@ static int bind_file(struct kfsim_nl_server *s, const struct kfsim_nl_listen_opt
 	return 0;
 }
 
+/*
+ * No descriptor a client sends reaches us: the kernel refuses the sendmsg() (EPERM).  Received,
+ * a descriptor is closed by the server, and closing the last copy runs its release in the
+ * server's thread: a TCP socket with SO_LINGER and unsent data held the server in close() as
+ * long as it lingered (measured: root's request timed out; attacks.py "passed_fds"), as would
+ * a FUSE file whose daemon never answers its flush.  Kernels before 6.16 lack the option
+ * (ENOPROTOOPT): there the descriptors still arrive, and are closed.  Set on the listening
+ * socket, it is inherited by every connection from its first packet on.
+ */
+static void refuse_passed_fds(int fd)
+{
+	setsockopt(fd, SOL_SOCKET, SO_PASSRIGHTS, &(int){ 0 }, sizeof(int));
+}
+
 static int listen_on(struct kfsim_nl_server *s, const char *path,
 		     const struct kfsim_nl_listen_opts *opts, char *errbuf, size_t errsize)
 {
@@ -496,6 +515,7 @@ static int listen_on(struct kfsim_nl_server *s, const char *path,
 	s->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->listen_fd < 0)
 		return listen_fail(-errno, "cannot create a socket");
+	refuse_passed_fds(s->listen_fd);
 	if (path[0] == '@') {
 		if (bind(s->listen_fd, (struct sockaddr *)&sun, len))
 			return listen_fail(errno == EADDRINUSE ? -EADDRINUSE : -errno,
@@ -1055,6 +1075,7 @@ static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 pr
 	}
 	/* and pins it as it sends, where the kernel can (6.5); else nl_peer_cred.c pins it later */
 	c->data_pidfd = !setsockopt(sv[0], SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
+	refuse_passed_fds(sv[0]);
 	c->sock = kfsim_nl_sock_open(s->kernel, &c->cred);
 	if (IS_ERR(c->sock)) {
 		err = (int)PTR_ERR(c->sock);

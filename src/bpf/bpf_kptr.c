@@ -12,8 +12,8 @@
  * expected=ptr_, trusted_ptr_, rcu_ptr_"); an object of another struct than the field declares
  * is refused by map_kptr_match_type() ("invalid kptr access, R2 type=ptr_X expected=ptr_Y");
  * a pointer into the object is refused there too (the match is strict); only then is the
- * reference's kind looked at (the release).  The field's type is
- * known when its allocation (a map value, an object) was described with a BPF_KPTR_REF field.
+ * reference's kind looked at (the release).  The field's type is known when its allocation (a
+ * map value, an object) was described with a BPF_KPTR_REF field.
  */
 #include "bpf_internal.h"
 #include "bpf_explore_internal.h"

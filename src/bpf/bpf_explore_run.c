@@ -69,12 +69,13 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
-/* An insert's decision is about its int; every other one about a pointer. */
+/* An insert's decision is about its int, a may_goto's about a jump; every other one a pointer. */
 static bool step_gave_null(const struct kfsim_bpf_explore_step *st)
 {
 	bool gave = st->natural != st->flipped;
 
-	return !gave && st->kfunc && !strstr(st->kfunc, "_add") && !strstr(st->kfunc, "_push");
+	return !gave && st->kfunc && !strstr(st->kfunc, "_add") && !strstr(st->kfunc, "_push") &&
+	       strcmp(st->kfunc, "may_goto");
 }
 
 static void record(int end, int sig)

@@ -11,8 +11,9 @@
  * that died already is a scalar to the verifier (check_reg_type(): "R2 type=scalar
  * expected=ptr_, trusted_ptr_, rcu_ptr_"); an object of another struct than the field declares
  * is refused by map_kptr_match_type() ("invalid kptr access, R2 type=ptr_X expected=ptr_Y");
- * only then is the reference's kind and offset looked at (the release).  The field's type is
- * known when its allocation (a map value, an object) was described with a BPF_KPTR_REF field.
+ * a pointer into the object is refused there too (the match is strict); only then is the
+ * reference's kind looked at (the release).  The field's type is known when its allocation (a
+ * map value, an object) was described with a BPF_KPTR_REF field.
  */
 #include "bpf_internal.h"
 #include "bpf_explore_internal.h"
@@ -81,9 +82,17 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 				   "R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_");
 			goto refused;
 		}
-		if (want && ref->type != want) {
+		/*
+		 * A referenced kptr field matches strictly (btf_struct_ids_match() with strict
+		 * set): the pointer must be the object's start, so a pointer into the object is
+		 * refused here, with its own struct named twice, before the release's offset check
+		 * (measured on 6.18.44, docs/bpf-graph.md, "The fifth round").
+		 */
+		if (want && (ref->type != want || ref->obj != ptr)) {
 			bpf_report(-EINVAL,
-				   "the object is not of the struct the __kptr field declares",
+				   ref->type != want
+					   ? "the object is not of the struct the __kptr field declares"
+					   : "a __kptr field takes the object's start, not a pointer into it",
 				   "invalid kptr access, R2 type=ptr_%s expected=ptr_%s",
 				   ref->type->name, want->name);
 			goto refused;

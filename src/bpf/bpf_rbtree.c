@@ -277,8 +277,19 @@ static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref
 static __always_inline struct bpf_ref *
 check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char *kfunc)
 {
-	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_NON_OWNING);
+	struct bpf_ref *ref;
 
+	/*
+	 * NULL (a walker's or first's result passed on unchecked): the running 6.18 checks a
+	 * trusted argument's NULL before its kind, as for the inserts (bpf_insert_arg_report());
+	 * measured there on bpf_rbtree_left/right/remove (docs/bpf-graph.md, "The fifth round").
+	 */
+	if (!node && bpf_kver_at_least(6, 18)) {
+		bpf_report(-EINVAL, "the node may be NULL here: check the pointer for NULL first",
+			   "Possibly NULL pointer passed to trusted arg1");
+		return NULL;
+	}
+	ref = bpf_ref_find(node, BPF_REF_NON_OWNING);
 	if (unlikely(bpf_tstate.cb_depth)) {
 		if (bpf_v616())
 			bpf_report(-EINVAL, "less() must not change or walk the tree it is sorting",

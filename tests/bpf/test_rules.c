@@ -917,6 +917,48 @@ static void test_remove_owning_refcounted(void **state)
 	assert_int_equal(kfsim_bpf_private_free(&s, kfsim_btf_of(gshared)), 0);
 }
 
+/*
+ * A walker's NULL result passed on unchecked: 6.18 checks the trusted argument's NULL before its
+ * kind (measured on 6.18.44: regressions.bpf.c fzreg_10, fzreg_11); 6.16 names the kind.
+ */
+static void test_walker_null_node_arg(void **state)
+{
+	static const char *const kfuncs[] = {"bpf_rbtree_left", "bpf_rbtree_right",
+					     "bpf_rbtree_remove"};
+
+	for (int i = 0; i < 3; i++) {
+		struct bpf_rb_node *r = (struct bpf_rb_node *)1; /* overwritten by the call */
+
+		begin_in(6, 18);
+		bpf_spin_lock(&g.glock);
+		if (i == 0)
+			r = bpf_rbtree_left(&g.groot, NULL);
+		else if (i == 1)
+			r = bpf_rbtree_right(&g.groot, NULL);
+		else
+			r = bpf_rbtree_remove(&g.groot, NULL);
+		bpf_spin_unlock(&g.glock);
+		assert_null(r);
+		end_expect("Possibly NULL pointer passed to trusted arg1");
+		assert_int_equal(run.nr_violations, 1);
+	}
+	for (int i = 0; i < 3; i++) {
+		char want[96];
+
+		begin_in(6, 16);
+		bpf_spin_lock(&g.glock);
+		if (i == 0)
+			bpf_rbtree_left(&g.groot, NULL);
+		else if (i == 1)
+			bpf_rbtree_right(&g.groot, NULL);
+		else
+			bpf_rbtree_remove(&g.groot, NULL);
+		bpf_spin_unlock(&g.glock);
+		snprintf(want, sizeof(want), "%s can only take non-owning or refcounted", kfuncs[i]);
+		end_expect(want);
+	}
+}
+
 static bool less_walks(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
 	assert_null(bpf_rbtree_left(&g.groot, (struct bpf_rb_node *)b));
@@ -1020,6 +1062,7 @@ int main(void)
 		ALL(test_reports_outside_runs),
 		cmocka_unit_test_setup_teardown(test_preempt_rules, setup_616, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_rules, setup_616, teardown),
+		cmocka_unit_test_setup_teardown(test_walker_null_node_arg, setup_616, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,8 +26,9 @@ struct static_rule {
 
 static const struct static_rule static_rules[] = {
 	{"invalid mem access 'scalar'",
-	 "a load or store through a reference that died at bpf_spin_unlock is a plain C access "
-	 "to an object its collection still holds (a dropped object's pages fault: reported)"},
+	 "a load or store through a reference that died at bpf_spin_unlock or was given away "
+	 "(bpf_kptr_xchg into a map) is a plain C access to an object a collection or the map "
+	 "still holds (a dropped object's pages fault: reported)"},
 	{"invalid mem access 'ptr_or_null_'",
 	 "a dereference before the NULL check that no explored path made through a NULL result "
 	 "(beyond the path budget, or not a load near address 0)"},

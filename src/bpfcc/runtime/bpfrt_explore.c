@@ -100,6 +100,8 @@ static const char *outcome(const struct kfsim_bpf_explore_step *st)
 	bool gave = st->natural != st->flipped;
 	bool is_int = strstr(st->kfunc, "_add") || strstr(st->kfunc, "_push");
 
+	if (!strcmp(st->kfunc, "may_goto")) /* bpfrt_may_goto.c: its jump is the other outcome */
+		return gave ? "the fall-through" : "the jump (the loop's budget spent)";
 	if (is_int)
 		return gave ? "0" : "-EINVAL";
 	if (st->fabricated)

@@ -43,8 +43,19 @@ struct may_goto_frame {
 	void *fn;
 	unsigned long long count;
 	unsigned long long timestamp;
+	unsigned int asked; /* may_gotos of this frame offered to the exploring mode */
 	bool timed;
 };
+
+/*
+ * The verifier follows a may_goto's jump as well as its fall-through, on every pass: a loop may
+ * end after any pass, and what follows it must hold then too (a reference a later pass releases
+ * leaks when the budget ends the loop before it).  The exploring mode gets the jump of the
+ * first passes of each frame as a decision point: enough for the first and the second pass,
+ * where such a program goes wrong, without spending the path budget on every pass of a long
+ * loop before the decision points after it.
+ */
+#define MAY_GOTO_EXPLORED 2
 
 #define NR_SITES 4
 
@@ -133,6 +144,7 @@ MAY_GOTO_FN static struct may_goto_frame *frame_of(unsigned long sp, void *fn)
 	f->timed = timed_may_goto();
 	f->count = f->timed ? BPF_MAX_TIMED_LOOPS : BPF_MAX_LOOPS;
 	f->timestamp = 0;
+	f->asked = 0;
 	return f;
 }
 
@@ -150,6 +162,22 @@ MAY_GOTO_FN static unsigned long long check_timed(struct may_goto_frame *f)
 	return BPF_MAX_TIMED_LOOPS;
 }
 
+/* Whether the exploring mode takes this may_goto's jump (a fork of the run, decided there). */
+MAY_GOTO_FN static bool explore_jump(struct may_goto_frame *f)
+{
+	struct kfsim_bpf_decision d = {.kfunc = "may_goto", .natural = true, .can_flip = true};
+	FXSTATE(fx);
+	bool jump;
+
+	if (f->asked >= MAY_GOTO_EXPLORED)
+		return false;
+	f->asked++;
+	asm volatile("fxsave64 %0" : "=m"(fx));
+	jump = kfsim_bpf_explore_decide(&d);
+	asm volatile("fxrstor64 %0" : : "m"(fx));
+	return jump;
+}
+
 /**
  * kfsim_bpfrt_may_goto() - one may_goto of the function whose stack pointer is @sp
  * @sp: its stack pointer at the may_goto (the caller of this function is the function itself)
@@ -163,6 +191,10 @@ MAY_GOTO_FN int kfsim_bpfrt_may_goto(unsigned long sp)
 
 	if (!f->count)
 		return 0;
+	if (explore_jump(f)) {
+		f->count = 0; /* spent: the frame's later may_gotos jump too */
+		return 0;
+	}
 	f->count--;
 	if (!f->count && f->timed)
 		f->count = check_timed(f);

@@ -436,3 +436,78 @@ int fzreg_9(void *ctx)
 	bpf_obj_drop(m0);
 	return 4;
 }
+
+/* found (written by hand, the fifth outsider round): kfsim REJECT: bpf_rbtree_left can only take non-owning or refcounted bpf_rb_node pointer; the kernel REJECT: Possibly NULL pointer passed to trusted arg1 */
+/* tags: null-walker-arg */
+SEC("tc")
+__failure __msg("Possibly NULL pointer passed to trusted arg1")
+int fzreg_10(void *ctx)
+{
+	struct bpf_rb_node *r, *l;
+
+	bpf_spin_lock(&fz_lock);
+	r = bpf_rbtree_root(&fz_root);
+	l = bpf_rbtree_left(&fz_root, r);
+	bpf_spin_unlock(&fz_lock);
+	return l ? 1 : 0;
+}
+
+/* found (written by hand, the fifth outsider round): the same rule for bpf_rbtree_remove */
+/* tags: null-walker-arg */
+SEC("tc")
+__failure __msg("Possibly NULL pointer passed to trusted arg1")
+int fzreg_11(void *ctx)
+{
+	struct bpf_rb_node *r;
+
+	bpf_spin_lock(&fz_lock);
+	r = bpf_rbtree_first(&fz_root);
+	r = bpf_rbtree_remove(&fz_root, r);
+	bpf_spin_unlock(&fz_lock);
+	if (r)
+		bpf_obj_drop(container_of(r, struct fz_node, node));
+	return 0;
+}
+
+/* found (written by hand, the fifth outsider round): kfsim REJECT: R2 must be referenced when passed to release function; the kernel REJECT: invalid kptr access, R2 type=ptr_fz_node expected=ptr_fz_node */
+/* tags: stash-inner-pointer */
+SEC("tc")
+__failure __msg("invalid kptr access, R2 type=ptr_fz_node expected=ptr_fz_node")
+int fzreg_12(void *ctx)
+{
+	struct fz_node *n0, *old;
+	struct fz_value *v;
+	int zero = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	old = bpf_kptr_xchg(&v->stash, (struct fz_node *)&n0->node);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
+/* found (written by hand, the fifth outsider round): kfsim ACCEPT (natively the loop runs both passes); the kernel REJECT: the may_goto's jump before the second pass leaks the object */
+/* tags: can-loop leak */
+SEC("tc")
+__failure __msg("Unreleased reference id=2 alloc_insn=3")
+int fzreg_13(void *ctx)
+{
+	struct fz_node *n0 = bpf_obj_new(struct fz_node);
+	int i;
+
+	if (!n0)
+		return 0;
+	for (i = 0; i < 2 && can_loop; i++) {
+		n0->key = i;
+		if (i == 1)
+			bpf_obj_drop(n0);
+	}
+	return 0;
+}

@@ -7,8 +7,8 @@
 # verdict and the first message are (a refusal: kfsim's message the kernel's character for
 # character, leak lines included; an acceptance: the runner compares the return values), then
 # every program where they differ, with both messages.  Not a CI test: the programs of this
-# directory disagree with the kernel on purpose (docs/bpf-graph.md, "The third round" and "The
-# fourth round"); it is how those sections' figures were measured.  Files other than ours (a kernel selftest from
+# directory disagree with the kernel on purpose (docs/bpf-graph.md, "The third round" to "The
+# fifth round"); it is how those sections' figures were measured.  Files other than ours (a kernel selftest from
 # /usr/src/linux-source-*, read in place) may be given too; -I DIR is passed to kfsim-bpf-cc.
 #
 # Usage: compare.sh KFSIM_BPF_CC OUT_DIR [KVER] [-I DIR]... FILE...

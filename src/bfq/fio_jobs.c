@@ -333,7 +333,8 @@ static const struct {
  * "fio --parse-only" on "OPTION=abc", "=2", "=1" and "=" for each: the booleans
  * (FIO_OPT_BOOL) take 0 or 1, the numbers (FIO_OPT_INT, FIO_OPT_ULL, FIO_OPT_STR_SET, and
  * percentile_list's floats) a number, and no value but those of fio_empty_ok may be empty
- * (an engine's too: exec's program= is rejected so; fio here lacks most other engines).  Ranges and lists of choices are not checked (listed in docs/bfq.md).
+ * (an engine's too: exec's program= is rejected so; fio here lacks most other engines).
+ * Ranges and lists of choices are not checked (listed in docs/bfq.md).
  */
 static const char *const fio_no_effect_bools[] = {
 	"allow_file_create", "allow_mounted_write", "block_error_percentiles",

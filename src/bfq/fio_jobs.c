@@ -1119,7 +1119,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->offset_increment = tmp.io_size;
 	} else if (!strcmp(key, "filename")) {
 		if (!value || !*value || strlen(value) >= sizeof(sec->filename))
-			fio_err(&p->errs, file, line, "filename: 1 to 127 characters expected");
+			fio_err(&p->errs, file, line, "filename: %s", value && *value ?
+				"a name over 127 characters is not modelled" :
+				"1 to 127 characters expected");
 		else if (strchr(value, ':') && !strstr(value, "://") && value[0] == '/')
 			fio_err(&p->errs, file, line, "filename: several files per job (a:b) are "
 				"not modelled");
@@ -1732,7 +1734,7 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 	}
 	/* a directory opens but does not read: named at the include (fio 3.33 aborts on it) */
 	if (!fstat(fileno(inc), &st) && S_ISDIR(st.st_mode)) {
-		fio_err(&p->errs, file, line, "include: cannot read '%s': %s", path,
+		fio_err(&p->errs, file, line, "include: cannot open '%s': %s", path,
 			strerror(EISDIR));
 		fclose(inc);
 		return;

@@ -62,8 +62,8 @@ static u64 fio_size_mult(const char *suffix, bool *percent)
 /*
  * A size as fio 3.33 reads it (str_to_decimal()): a number, hexadecimal when the text holds
  * "0x", then a unit (fio_size_mult()).  A percentage ('%' right after the digits: fio reads
- * "12.5%" as 12 bytes) is returned in @frac when @frac is given.  A sign, a leading space
- * (fio then drops the unit: " 8k" is 8) or no number is refused.
+ * "12.5%" as 12 bytes) is returned in @frac when @frac is given.  A '-' (fio wraps it
+ * round), a leading space (fio then drops the unit: " 8k" is 8) or no number is refused.
  */
 static int parse_size(const char *text, u64 *bytes, double *frac)
 {
@@ -73,6 +73,8 @@ static int parse_size(const char *text, u64 *bytes, double *frac)
 	unsigned long long v;
 	u64 mult;
 
+	if (*text == '+')
+		text++;		/* fio's strtoll() reads a '+' ("+4k" is 4096); a '-' wraps */
 	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;

@@ -241,7 +241,7 @@ static void test_bad_files_found_by_mutation(void **state)
 					      NULL });
 	/* fio 3.33 aborts on it (a double free), so fio is not asked */
 	expect_refusal("incdir", "[a]\nrw=read\ninclude /\n", -1,
-		       (const char *const[]){ "incdir.fio:3: include: cannot read '/': Is a "
+		       (const char *const[]){ "incdir.fio:3: include: cannot open '/': Is a "
 					      "directory", NULL });
 	expect_refusal("numjobs129", "[a]\nnumjobs=129\n", 1,
 		       (const char *const[]){ "numjobs129.fio:2: numjobs: more than 128 jobs "
@@ -263,6 +263,12 @@ static void test_bad_files_found_by_mutation(void **state)
 		assert_int_equal(cfg->jobs[0].bs_write, 8192);
 		free(path);
 	}
+	/* a '+' is read, as fio's strtoll() reads it */
+	cfg->nr_jobs = 0;
+	path = job_file("plus", "[a]\nsize=1m\nbs=+4k\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->jobs[0].bs, 4096);
+	free(path);
 	/* a sign is no split: fio wraps "-1m" round, kfsim refuses it */
 	expect_refusal("negrate", "[a]\nrate=-1m\n", 1,
 		       (const char *const[]){ "negrate.fio:2: rate: expected", NULL });

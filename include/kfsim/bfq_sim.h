@@ -668,8 +668,11 @@ struct kfsim_bfq_job_result {
  * @shallow_waits: allocations that found no tag within their limit while other tags were free
  * @nr_bins: time-series length
  * @series_mb_s: per actuator, throughput per bin (kmalloc'ed, freed with the simulation)
- * @writeback_bytes: bytes the writeback flusher wrote to the disk
- * @dirty_bytes: dirty bytes left in the page cache at the end
+ * @writeback_bytes: bytes the writeback flusher wrote to the disk in the run (its job's
+ *                   bytes: writes completed after the end, @drained, are not counted)
+ * @dirty_bytes: dirty bytes left in the page cache at the end of the run (those whose
+ *               writeback drained after it included): the writers' buffered bytes are
+ *               @writeback_bytes + @dirty_bytes
  * @replay_issued: replayed records submitted (of @nr_replay in the configuration)
  * @replay_lag_mean_us: mean of (time submitted - time in the trace) over those: how far the
  *                      simulated disk made the trace's processes wait for a request

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/err.h>
@@ -325,6 +326,88 @@ static const struct {
 		"create_fsync", "openfiles", "file_service_type", "directory", "filename_format",
 		"lockfile", "allow_mounted_write", NULL } },
 };
+
+/*
+ * What fio 3.33's parser checks in the values of the options above, though they change
+ * nothing here: a file fio rejects is refused whatever the option does.  Measured with
+ * "fio --parse-only" on "OPTION=abc", "=2", "=1" and "=" for each: the booleans
+ * (FIO_OPT_BOOL) take 0 or 1, the numbers (FIO_OPT_INT, FIO_OPT_ULL, FIO_OPT_STR_SET, and
+ * percentile_list's floats) a number, and no value but those of fio_empty_ok may be empty
+ * (an engine's too: exec's program= is rejected so; fio here lacks most other engines).
+ * Ranges and lists of choices are not checked (listed in docs/bfq.md).
+ */
+static const char *const fio_no_effect_bools[] = {
+	"allow_file_create", "allow_mounted_write", "block_error_percentiles",
+	"clat_percentiles", "create_fsync", "create_on_open", "create_serialize", "dedupe_global",
+	"disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "error_dump",
+	"gtod_reduce", "invalidate", "lat_percentiles", "log_offset", "log_prio", "overwrite",
+	"per_job_logs", "pre_read", "randrepeat", "scramble_buffers", "slat_percentiles", "stats",
+	"unlink", "unlink_each_loop", "verify_dump", "verify_fatal", "verify_state_save",
+};
+
+static const char *const fio_no_effect_numbers[] = {
+	"buffer_compress_chunk", "buffer_compress_percentage", "bwavgtime", "cpumask",
+	"dedupe_percentage", "dedupe_working_set_percentage", "gtod_cpu", "hugepage-size",
+	"iodepth_batch", "iodepth_batch_complete", "iodepth_batch_complete_max",
+	"iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low", "iomem_align",
+	"iopsavgtime", "log_avg_msec", "log_hist_msec", "mem_align", "nice", "norandommap",
+	"openfiles", "percentile_list", "randseed", "rate_iops_min", "rate_min", "ratecycle",
+	"ratemin", "refill_buffers", "significant_figures", "thread", "threads", "verify_async",
+	"zero_buffers",
+};
+
+static const char *const fio_empty_ok[] = {
+	"cpus_allowed", "numa_cpu_nodes", "numa_mem_policy", "verify_async_cpus", "write_bw_log",
+	"write_hist_log", "write_iops_log", "write_lat_log",
+};
+
+static bool fio_listed(const char *const *names, size_t nr, const char *key)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (!strcmp(key, names[i]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A number as fio's str_to_decimal() takes it for an integer option: a sign is read (fio
+ * wraps it round; nice=-5 is right), a READ,WRITE pair and a trailing ',' too.
+ */
+static bool fio_number_list_ok(const char *value)
+{
+	char buf[64];
+	char *part, *save = NULL;
+	size_t len = strlen(value);
+	u64 v;
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, value, len + 1);
+	if (len && buf[len - 1] == ',')
+		buf[len - 1] = '\0';
+	if (!buf[0] || !strcmp(buf, ","))
+		return false;
+	for (part = strtok_r(buf, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
+		if (kfsim_bfq_fio_number(part + (*part == '-'), &v))
+			return false;
+	}
+	return true;
+}
+
+/* Whether fio 3.33's parser takes @value for the no-effect option @key (NULL: bare). */
+static bool fio_no_effect_value_ok(const char *key, const char *value)
+{
+	u64 v;
+
+	if (!value)
+		return true;	/* a bare option is judged with the others (fio_option()) */
+	if (fio_listed(fio_no_effect_bools, ARRAY_SIZE(fio_no_effect_bools), key))
+		return !kfsim_bfq_fio_number(value, &v) && v <= 1;
+	if (fio_listed(fio_no_effect_numbers, ARRAY_SIZE(fio_no_effect_numbers), key))
+		return fio_number_list_ok(value);
+	return *value || fio_listed(fio_empty_ok, ARRAY_SIZE(fio_empty_ok), key);
+}
 
 /*
  * The options fio 3.33 takes without a value (parse.c __handle_option()): the flags
@@ -847,6 +930,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		"ioengine", "io_size", "io_limit", "number_ios", "blockalign", "ba",
 		"rate_process",
 	};
+	int nr_errs = p->errs.nr;
 	char why[240];
 	u64 v, v2;
 
@@ -865,8 +949,12 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
 	if (value && (!strcmp(key, "buffer_pattern") || !strcmp(key, "verify_pattern")))
 		fio_pattern_check(p, key, value, line, file);
-	if (no_effect_why(key))
+	if (no_effect_why(key)) {
+		/* once a line: group_reporting's and the patterns' own checks came first */
+		if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value))
+			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
 		return true;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
 		if (!strcmp(key, fio_refused[i].name)) {
 			if (!strcmp(key, "rw_sequencer") && value && !strcmp(value, "sequential"))
@@ -876,6 +964,13 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "%s: %s", key, fio_refused[i].why);
 			return true;
 		}
+	}
+	if (!strcmp(key, "kb_base") &&
+	    (!value || (strcmp(value, "1024") && strcmp(value, "1000")))) {
+		/* fio's choices, whatever the engine (the job need not reach the disk) */
+		fio_err(&p->errs, file, line, "kb_base: failed parsing kb_base=%s (1024 or 1000)",
+			value ? value : "");
+		return true;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_disk_only); i++) {
 		if (!strcmp(key, fio_disk_only[i].name)) {
@@ -1024,7 +1119,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->offset_increment = tmp.io_size;
 	} else if (!strcmp(key, "filename")) {
 		if (!value || !*value || strlen(value) >= sizeof(sec->filename))
-			fio_err(&p->errs, file, line, "filename: 1 to 127 characters expected");
+			fio_err(&p->errs, file, line, "filename: %s", value && *value ?
+				"a name over 127 characters is not modelled" :
+				"1 to 127 characters expected");
 		else if (strchr(value, ':') && !strstr(value, "://") && value[0] == '/')
 			fio_err(&p->errs, file, line, "filename: several files per job (a:b) are "
 				"not modelled");
@@ -1035,6 +1132,10 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			/* init.c add_job(): --numjobs from 0 clones until fio's job table is full */
 			fio_err(&p->errs, file, line, "numjobs: 0: fio's run fails with it (\"error: "
 				"maximum number of jobs reached\")");
+		else if (value && !parse_uint(value, KFSIM_BFQ_MAX_JOBS + 1, U64_MAX, &v))
+			/* fio reads it (its run may fail later): a limit of kfsim's, said so */
+			fio_err(&p->errs, file, line, "numjobs: more than %d jobs (kfsim simulates "
+				"%d at most), not '%s'", KFSIM_BFQ_MAX_JOBS, KFSIM_BFQ_MAX_JOBS, value);
 		else if (!value || parse_uint(value, 1, KFSIM_BFQ_MAX_JOBS, &v))
 			fio_err(&p->errs, file, line, "numjobs: expected 1 to %d, not '%s'",
 				KFSIM_BFQ_MAX_JOBS, value ? value : "");
@@ -1604,6 +1705,7 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 			unsigned int depth)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
 	FILE *inc;
 
 	if (depth >= FIO_MAX_INCLUDE_DEPTH) {
@@ -1628,6 +1730,13 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 			strerror(errno), isspace((unsigned char)arg[0]) ?
 			" (fio takes the name from the 9th character on: a second blank after "
 			"'include' is part of it)" : "");
+		return;
+	}
+	/* a directory opens but does not read: named at the include (fio 3.33 aborts on it) */
+	if (!fstat(fileno(inc), &st) && S_ISDIR(st.st_mode)) {
+		fio_err(&p->errs, file, line, "include: cannot open '%s': %s", path,
+			strerror(EISDIR));
+		fclose(inc);
 		return;
 	}
 	p->paths[p->nr_paths] = strdup(path);
@@ -1672,6 +1781,23 @@ static void fio_bad_header(struct fio_parser *p, char *s, long line, const char 
 		fio_section_start(p, "malformed", line, file);
 }
 
+/*
+ * A line longer than fio's fgets() buffer: fio reads it as two lines (the second its own
+ * option); refused, naming the option the line starts with when it starts with one.
+ */
+static void fio_long_line(struct fio_parser *p, const char *raw, long line, const char *file)
+{
+	size_t lead = strspn(raw, " \t"), n = strspn(raw + lead,
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+
+	if (n && n < 64)
+		fio_err(&p->errs, file, line, "%.*s: line longer than %u bytes (fio reads the "
+			"rest as a line of its own)", (int)n, raw + lead, FIO_MAX_LINE);
+	else
+		fio_err(&p->errs, file, line, "line longer than %u bytes (fio reads the rest as "
+			"a line of its own)", FIO_MAX_LINE);
+}
+
 static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, unsigned int depth)
 {
 	struct kfsim_line_reader lines;
@@ -1695,7 +1821,7 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 			break;
 		}
 		if (status == KFSIM_LINE_TOO_LONG) {
-			fio_err(&p->errs, file, line, "line longer than %u bytes", FIO_MAX_LINE);
+			fio_long_line(p, raw, line, file);
 			continue;
 		}
 		/* fio ends a line at the first ';' or '#', wherever it is */

@@ -62,8 +62,8 @@ static u64 fio_size_mult(const char *suffix, bool *percent)
 /*
  * A size as fio 3.33 reads it (str_to_decimal()): a number, hexadecimal when the text holds
  * "0x", then a unit (fio_size_mult()).  A percentage ('%' right after the digits: fio reads
- * "12.5%" as 12 bytes) is returned in @frac when @frac is given.  A sign, a leading space
- * (fio then drops the unit: " 8k" is 8) or no number is refused.
+ * "12.5%" as 12 bytes) is returned in @frac when @frac is given.  A '-' (fio wraps it
+ * round), a leading space (fio then drops the unit: " 8k" is 8) or no number is refused.
  */
 static int parse_size(const char *text, u64 *bytes, double *frac)
 {
@@ -73,6 +73,8 @@ static int parse_size(const char *text, u64 *bytes, double *frac)
 	unsigned long long v;
 	u64 mult;
 
+	if (*text == '+')
+		text++;		/* fio's strtoll() reads a '+' ("+4k" is 4096); a '-' wraps */
 	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;
@@ -108,11 +110,23 @@ int kfsim_bfq_fio_number(const char *text, u64 *out)
 	return parse_size(text, out, NULL);
 }
 
-/* fio's "READ,WRITE[,TRIM]" values: the first part, the second (or the first again). */
-static int split_rw(const char *value, char *rd, char *wr, size_t len)
+/*
+ * fio's "READ,WRITE[,TRIM]" values: the first part, the second (or the first again).  For an
+ * integer option (@int_pair) fio 3.33's handle_option() also splits at ':' and then at '-'
+ * when there is no ',' ("bs=4k:8k" and "rate=1m-2m" are READ then WRITE, not a range); a sign
+ * at the start is no split (fio reads "-1m" wrapped round, which the parsers here refuse).
+ * fio's ranges and lists (bsrange, bssplit) split at ',' only.
+ */
+static int split_rw(const char *value, bool int_pair, char *rd, char *wr, size_t len)
 {
 	const char *comma = strchr(value, ',');
-	size_t n = comma ? (size_t)(comma - value) : strlen(value);
+	size_t n;
+
+	if (!comma && int_pair && *value)
+		comma = strchr(value + 1, ':');
+	if (!comma && int_pair && *value)
+		comma = strchr(value + 1, '-');
+	n = comma ? (size_t)(comma - value) : strlen(value);
 
 	if (n >= len || (comma && strlen(comma + 1) >= len))
 		return -EINVAL;
@@ -212,7 +226,7 @@ static int parse_rate_pair(const char *value, bool iops, u64 *rd, u64 *wr)
 	char a[64], b[64];
 	u64 v;
 
-	if (split_rw(value, a, b, sizeof(a)))
+	if (split_rw(value, true, a, b, sizeof(a)))
 		return -EINVAL;
 	if (!*a && !*b)
 		return -EINVAL;
@@ -398,22 +412,22 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 				       value);
 		job->rw = rw_names[i].rw;
 	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
-		if (split_rw(value, rd, wr, sizeof(rd)) || parse_bs(rd, &job->bs) ||
+		if (split_rw(value, true, rd, wr, sizeof(rd)) || parse_bs(rd, &job->bs) ||
 		    parse_bs(wr, &job->bs_write))
-			return job_err(errbuf, errlen, "bs: expected a multiple of 512 up to 64m "
-				       "(READ[,WRITE]), not '%s'", value);
+			return job_err(errbuf, errlen, "%s: expected a multiple of 512 up to 64m "
+				       "(READ[,WRITE]), not '%s'", key, value);
 		job->bs_max = job->bs_write_max = 0;
 		job->nr_bssplit[0] = job->nr_bssplit[1] = 0;
 	} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range")) {
-		if (split_rw(value, rd, wr, sizeof(rd)) ||
+		if (split_rw(value, false, rd, wr, sizeof(rd)) ||
 		    parse_bsrange(rd, &job->bs, &job->bs_max) ||
 		    parse_bsrange(wr, &job->bs_write, &job->bs_write_max))
-			return job_err(errbuf, errlen, "bsrange: expected MIN-MAX[,MIN-MAX], multiples "
-				       "of 512 up to 64m, not '%s'", value);
+			return job_err(errbuf, errlen, "%s: expected MIN-MAX[,MIN-MAX], multiples "
+				       "of 512 up to 64m, not '%s'", key, value);
 	} else if (!strcmp(key, "bssplit")) {
 		char rds[512], wrs[512];
 
-		if (split_rw(value, rds, wrs, sizeof(rds)) ||
+		if (split_rw(value, false, rds, wrs, sizeof(rds)) ||
 		    parse_bssplit(rds, job->bssplit[0], &job->nr_bssplit[0]) ||
 		    parse_bssplit(wrs, job->bssplit[1], &job->nr_bssplit[1]))
 			return job_err(errbuf, errlen, "bssplit: expected BS/PERCENT:BS/PERCENT...[,"
@@ -434,13 +448,13 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 				       "size: expected a size or a percentage, not '%s'", value);
 	} else if (!strcmp(key, "io_size") || !strcmp(key, "io_limit")) {
 		if (parse_size(value, &job->io_size, NULL))
-			return job_err(errbuf, errlen, "io_size: expected a size, not '%s'", value);
+			return job_err(errbuf, errlen, "%s: expected a size, not '%s'", key, value);
 	} else if (!strcmp(key, "number_ios")) {
 		if (parse_u64(value, &job->number_ios))
 			return job_err(errbuf, errlen, "number_ios: expected a count, not '%s'", value);
 	} else if (!strcmp(key, "ioprio") || !strcmp(key, "prio")) {
 		if (parse_u64(value, &v) || v >= IOPRIO_NR_LEVELS)
-			return job_err(errbuf, errlen, "ioprio: expected 0 to 7, not '%s'", value);
+			return job_err(errbuf, errlen, "%s: expected 0 to 7, not '%s'", key, value);
 		job->ioprio = (unsigned short)v;
 		if (!*prioclass)
 			*prioclass = IOPRIO_CLASS_BE;
@@ -456,7 +470,7 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 		strcpy(job->cgroup, value);
 	} else if (!strcmp(key, "weight") || !strcmp(key, "cgroup_weight")) {
 		if (parse_u64(value, &v) || v < BFQ_MIN_WEIGHT || v > BFQ_MAX_WEIGHT)
-			return job_err(errbuf, errlen, "weight: expected 1 to 1000, not '%s'", value);
+			return job_err(errbuf, errlen, "%s: expected 1 to 1000, not '%s'", key, value);
 		job->weight = (unsigned int)v;
 	} else if (!strcmp(key, "rate")) {
 		if (parse_rate_pair(value, false, &job->rate, &job->rate_write))
@@ -471,7 +485,7 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			return job_err(errbuf, errlen, "%s: expected 0 to 100, not '%s'", key, value);
 		job->rwmixread = key[5] == 'r' ? (unsigned int)v : 100 - (unsigned int)v;
 	} else if (!strcmp(key, "percentage_random")) {
-		if (split_rw(value, rd, wr, sizeof(rd)) || parse_u64(rd, &v) || v > 100)
+		if (split_rw(value, true, rd, wr, sizeof(rd)) || parse_u64(rd, &v) || v > 100)
 			return job_err(errbuf, errlen, "percentage_random: expected 0 to 100, not '%s'",
 				       value);
 		job->perc_seq = 100 - (unsigned int)v;
@@ -510,9 +524,9 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			return job_err(errbuf, errlen, "%s: expected 0 or 1, not '%s'", key, value);
 		job->buffered = key[0] == 'd' ? !on : on;
 	} else if (!strcmp(key, "blockalign") || !strcmp(key, "ba")) {
-		if (split_rw(value, rd, wr, sizeof(rd)) || parse_bs(rd, &job->blockalign))
-			return job_err(errbuf, errlen, "blockalign: expected a multiple of 512, "
-				       "not '%s'", value);
+		if (split_rw(value, true, rd, wr, sizeof(rd)) || parse_bs(rd, &job->blockalign))
+			return job_err(errbuf, errlen, "%s: expected a multiple of 512, not '%s'",
+				       key, value);
 	} else if (!strcmp(key, "rate_process")) {
 		if (strcmp(value, "linear") && strcmp(value, "poisson"))
 			return job_err(errbuf, errlen, "rate_process: expected linear or poisson, "

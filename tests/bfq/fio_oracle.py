@@ -109,7 +109,7 @@ def fio_read_many(paths, env):
     results, todo = {}, list(paths)
     while todo:
         out = subprocess.run(["fio", "--debug=parse", "--parse-only"] + todo,
-                             capture_output=True, text=True, env=env, timeout=120)
+                             capture_output=True, text=True, errors="replace", env=env, timeout=120)
         # a job file without a final newline runs its last line into fio's next log line
         text = re.sub(r"parse\s+\d+ ", "\n", out.stdout)
         chunks = re.split(r"^\s*Parsing ini file (.+)\n", text, flags=re.M)
@@ -137,7 +137,7 @@ def fio_read_many(paths, env):
 
 def kfsim_read(kfsim, path, env):
     run = subprocess.run([kfsim, "bfq", "sim", "--fio", path, "--dump-jobs"],
-                         capture_output=True, text=True, env=env, timeout=60)
+                         capture_output=True, text=True, errors="replace", env=env, timeout=60)
     if run.returncode == 0:
         return json.loads(run.stdout), None, run
     return None, run.stderr, run
@@ -362,7 +362,7 @@ def included(path, text, depth=0):
     inc = os.path.join(os.path.dirname(path), m.group(1))
     got = {os.path.realpath(inc)}
     try:
-        with open(inc, newline="") as f:
+        with open(inc, newline="", encoding="latin-1") as f:
             for t in f:
                 got |= included(inc, t, depth + 1)
     except OSError:
@@ -385,8 +385,10 @@ def refusal_complete(kfsim, path, stderr, env, tmp):
         m = re.match(r"kfsim bfq: (.+?):\d+: ", line)
         if m:
             elsewhere.add(os.path.realpath(m.group(1)))
-    with open(path, newline="") as f:
-        lines = f.readlines()
+    # lines as fio's fgets() and kfsim end them, at '\n' only (a lone '\r' is in the line)
+    with open(path, newline="", encoding="latin-1") as f:
+        parts = f.read().split("\n")
+    lines = [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     # a line named in an included file: the include lines that lead to it go
     for n, text in enumerate(lines, 1):
         if elsewhere & included(path, text):
@@ -398,7 +400,7 @@ def refusal_complete(kfsim, path, stderr, env, tmp):
     # the wait_for= lines that name it
     gone = {l.strip()[1:].split("]")[0] for n, l in enumerate(lines, 1) if n in named and
             l.strip().startswith("[")}
-    with open(trimmed, "w", newline="") as f:
+    with open(trimmed, "w", newline="", encoding="latin-1") as f:
         in_named_job = False
         for n, text in enumerate(lines, 1):
             header = text.strip().startswith("[")
@@ -413,7 +415,7 @@ def refusal_complete(kfsim, path, stderr, env, tmp):
                 text += "" if text.endswith("\n") else "\n"
             f.write("\n" if n in named or in_named_job or waits_gone else text)
     run = subprocess.run([kfsim, "bfq", "sim", "--fio", trimmed, "--dump-jobs"],
-                         capture_output=True, text=True, env=env, timeout=60)
+                         capture_output=True, text=True, errors="replace", env=env, timeout=60)
     if run.returncode != 0 and "no job section" in run.stderr:
         return True, "%d line(s) named, every job among them" % len(named), None
     if run.returncode != 0:
@@ -431,6 +433,8 @@ DOCUMENTED_REFUSALS = [
     r"a space after '='", r"fio's run fails", r"must be a multiple of 512",
     # fio prints that it cannot open the file but, the include last in its section, goes on
     r"include: cannot open",
+    # fio --parse-only reads a file without a job; its run fails ("No job(s) defined")
+    r": no job section$",
 ]
 
 
@@ -467,7 +471,8 @@ def judge(kfsim, path, env, tmp, strict=False, fio=None):
         return ("refused" if ok else "failed"), "%-32s refused (%s): %s" % (name, why, first), \
             trimmed if ok and strict else None
     sim = subprocess.run([kfsim, "bfq", "sim", "--fio", path, "--duration", "20ms", "--quiet",
-                          "--force"], capture_output=True, text=True, env=env, timeout=120)
+                          "--force"], capture_output=True, text=True, errors="replace", env=env,
+                         timeout=120)
     ran = "" if sim.returncode == 0 else "the run failed (exit %d): %s" % (
         sim.returncode, sim.stderr.strip()[:160])
     if rc != 0 and not fio_jobs:

@@ -213,6 +213,69 @@ static void test_invalid_as_fio(void **state)
 }
 
 /*
+ * What fio_badgen.py found in job files users get wrong, each judged by fio here too: a bad
+ * value of an option that changes nothing (thread=abc, description=, rate_min=,) is still a
+ * file fio rejects; kb_base takes fio's two choices even without disk I/O; an alias is named
+ * as written; an include of a directory is named at its line; numjobs over kfsim's limit says
+ * it is kfsim's.  All of one file's problems in one report.
+ */
+static void test_bad_files_found_by_mutation(void **state)
+{
+	static const char *const pairs[] = { "rate=1k-2k\nbs=4k:8k\n", "rate=1k:2k\nbs=4k-8k\n",
+					     "rate=1k-9k,2k\nbs=4k,8k:16k\n" };
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[4096], text[256];
+	char *path;
+
+	expect_refusal("noeffect", "[a]\nthread=abc\ndescription=\nrate_min=,\ninvalidate=2\n"
+		       "log_avg_msec=x\nblocksize_range=1e3\n", 0,
+		       (const char *const[]){ "noeffect.fio:2: thread: failed parsing thread=abc",
+					      "noeffect.fio:3: description: failed parsing",
+					      "noeffect.fio:4: rate_min: failed parsing rate_min=,",
+					      "noeffect.fio:5: invalidate: failed parsing",
+					      "noeffect.fio:6: log_avg_msec: failed parsing",
+					      "noeffect.fio:7: blocksize_range: expected MIN-MAX",
+					      NULL });
+	expect_refusal("kbbase", "[a]\nioengine=null\nkb_base=999\n", 0,
+		       (const char *const[]){ "kbbase.fio:3: kb_base: failed parsing kb_base=999",
+					      NULL });
+	/* fio 3.33 aborts on it (a double free), so fio is not asked */
+	expect_refusal("incdir", "[a]\nrw=read\ninclude /\n", -1,
+		       (const char *const[]){ "incdir.fio:3: include: cannot open '/': Is a "
+					      "directory", NULL });
+	expect_refusal("numjobs129", "[a]\nnumjobs=129\n", 1,
+		       (const char *const[]){ "numjobs129.fio:2: numjobs: more than 128 jobs "
+					      "(kfsim simulates 128 at most)", NULL });
+	/* what fio reads, read alike: nice may be negative, an empty log name is fio's own */
+	path = job_file("noeffect-ok", "[a]\nsize=1m\nnice=-5\nwrite_bw_log=\nrate_min=1m,\n"
+			"thread=2\ninvalidate=1\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	free(path);
+	/* fio's integer pairs split at ':' and '-' too: READ then WRITE, not a range */
+	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++) {
+		cfg->nr_jobs = 0;
+		snprintf(text, sizeof(text), "[a]\nsize=1m\n%s", pairs[i]);
+		path = job_file("pairs", text, 1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		assert_int_equal(cfg->jobs[0].rate, 1024);
+		assert_int_equal(cfg->jobs[0].rate_write, 2048);
+		assert_int_equal(cfg->jobs[0].bs, 4096);
+		assert_int_equal(cfg->jobs[0].bs_write, 8192);
+		free(path);
+	}
+	/* a '+' is read, as fio's strtoll() reads it */
+	cfg->nr_jobs = 0;
+	path = job_file("plus", "[a]\nsize=1m\nbs=+4k\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->jobs[0].bs, 4096);
+	free(path);
+	/* a sign is no split: fio wraps "-1m" round, kfsim refuses it */
+	expect_refusal("negrate", "[a]\nrate=-1m\n", 1,
+		       (const char *const[]){ "negrate.fio:2: rate: expected", NULL });
+	free(cfg);
+}
+
+/*
  * What is no job file at all: /dev/zero as --fio (or included) is refused after 16 MiB with
  * one problem, instead of being read for ever (fuzzing found "kfsim bfq sim --fio /dev/zero"
  * never ending).  The alarm turns the old endless read into a failure.
@@ -263,7 +326,8 @@ static void test_long_lines_as_fio(void **state)
 	snprintf(text + n, text_len - (size_t)n, "\n");
 	path = job_file("line8192", text, 0);
 	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, ":4: line longer than 8191 bytes"));
+	/* the option the line starts with is named: fio names the one it splits off */
+	assert_non_null(strstr(why, ":4: description: line longer than 8191 bytes"));
 	print_message("line8192: %s\n", why);
 	free(path);
 	free(text);
@@ -1696,6 +1760,7 @@ int main(void)
 		cmocka_unit_test(test_refusals_all_at_once),
 		cmocka_unit_test(test_refusal_one_of_several),
 		cmocka_unit_test(test_invalid_as_fio),
+		cmocka_unit_test(test_bad_files_found_by_mutation),
 		cmocka_unit_test(test_endless_file_refused),
 		cmocka_unit_test(test_long_lines_as_fio),
 		cmocka_unit_test(test_includes_side_by_side),

@@ -523,8 +523,13 @@ def main():
     if not files:
         print("skipped: no job files (Debian package fio-examples)")
         return 77
-    # the environment variables the examples use stay unset, for fio and kfsim alike
+    # the environment variables the examples use, set as their users set them (their
+    # comments say what each is), for fio and kfsim alike: unset, fio refuses the empty values
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FIO_", "S3_", "SWIFT_"))}
+    env.update({"FIO_DIR": tempfile.gettempdir(), "FIO_BS": "4k", "FIO_IODEPTH": "4",
+                "FIO_RW": "randread", "GPU_DEV_IDS": "0", "POOL": "kfsim", "CONT": "kfsim",
+                "SSE_KEY": "kfsim-example-key", "STORAGE_CLASS": "STANDARD",
+                "S3_ID": "kfsim", "S3_KEY": "kfsim-example-key", "SWIFT_id": "kfsim-token"})
     version = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
     print("referee: %s --debug=parse --parse-only; kfsim: %s bfq sim --fio F --dump-jobs"
           % (version, args.kfsim))

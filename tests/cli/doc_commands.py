@@ -47,6 +47,9 @@ SKIP = {
     ("bfq.md", "python3 tests/bfq/fio_physics.py"):
         "the 1000-file measurement takes half a minute (minutes under the sanitizers): ctest "
         "bfq/fio_physics runs the same script on 300 files",
+    ("bfq.md", "python3 tests/bfq/fio_badgen.py"):
+        "the 200-file measurement takes minutes (fio starts twice a file): ctest "
+        "bfq/fio_badgen runs the same script on 15 files",
     ("ynl.md", "python3 tests/ynl/spec_fuzz.py"):
         "the 300-seed measurement takes a minute and reads the kernel tree the suite unpacks "
         "into build/: ctest ynl/spec_fuzz runs the same script on 100 seeds",

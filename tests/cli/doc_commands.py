@@ -50,6 +50,10 @@ SKIP = {
     ("bfq.md", "python3 tests/bfq/fio_badgen.py"):
         "the 200-file measurement takes minutes (fio starts twice a file): ctest "
         "bfq/fio_badgen runs the same script on 15 files",
+    ("netlink.md", "KFSIM_LINUX_TREE=build/linux-source/linux-source-6.12 bash "
+                   "tests/netlink/oracle/nl_oracle.sh"):
+        "reads the kernel tree the suite unpacks into build/ and 50,000 requests take a "
+        "quarter of a minute: ctest netlink/kernel_referee_random runs it on 8 seeds",
     ("ynl.md", "python3 tests/ynl/spec_fuzz.py"):
         "the 300-seed measurement takes a minute and reads the kernel tree the suite unpacks "
         "into build/: ctest ynl/spec_fuzz runs the same script on 100 seeds",

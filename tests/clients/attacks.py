@@ -1506,20 +1506,33 @@ print("done" if r == 0 else errno.errorcode[ctypes.get_errno()])
 """
 
 
+def machine_standin(prefix):
+    """A throw-away network namespace that stands for the machine, with vk0 (down, no address)
+    as its real interface: its name, or None (said) when it cannot be made.  The caller
+    deletes it (ip netns del)."""
+    ns = f"{prefix}-{os.getpid()}"
+    if run(["ip", "netns", "add", ns])[0] != 0:
+        check("a throw-away network namespace", False, "ip netns add failed")
+        return None
+    run(["ip", "-n", ns, "link", "add", "vk0", "type", "veth", "peer", "name", "vk1"])
+    return ns
+
+
+def standin_state(ns):
+    """Everything an attack could change in machine_standin()'s namespace, as text."""
+    return (run(["ip", "-n", ns, "-d", "-o", "link"])[1] + run(["ip", "-n", ns, "-o", "addr"])[1])
+
+
 def attack_host_network():
     """kfsim exec's program changes no real interface: not by rtnetlink, ioctl, syscall, sysfs."""
     print("real interfaces the shim does not simulate, under kfsim exec:")
-    ns = f"kfsim-host-{os.getpid()}"
-    if run(["ip", "netns", "add", ns])[0] != 0:
-        check("a throw-away network namespace", False, "ip netns add failed")
+    ns = machine_standin("kfsim-host")
+    if not ns:
         return
     try:
-        # the namespace stands for the machine: vk0 (down, no address) is a real interface
-        run(["ip", "-n", ns, "link", "add", "vk0", "type", "veth", "peer", "name", "vk1"])
         nsx = ["ip", "netns", "exec", ns]
         def state():
-            return (run(["ip", "-n", ns, "-d", "-o", "link"])[1] +
-                    run(["ip", "-n", ns, "-o", "addr"])[1])
+            return standin_state(ns)
         before = state()
         steps = [["ip", "link", "set", "vk0", "up", "mtu", "1400"],          # NETLINK_ROUTE
                  ["ip", "addr", "add", "10.77.0.1/24", "dev", "vk0"],
@@ -1712,18 +1725,14 @@ def attack_exec_descriptors():
     ptracing its init out of the seccomp filter, not by pidfd_getfd() of a listener's sockets,
     not by a BPF link's id, not through the machine's proc left under a later mount."""
     print("ways back from kfsim exec by descriptor:")
-    ns = f"kfsim-desc-{os.getpid()}"
-    if run(["ip", "netns", "add", ns])[0] != 0:
-        check("a throw-away network namespace", False, "ip netns add failed")
+    ns = machine_standin("kfsim-desc")
+    if not ns:
         return
     procs = []
     try:
-        # the namespace stands for the machine: vk0 is a real interface
-        run(["ip", "-n", ns, "link", "add", "vk0", "type", "veth", "peer", "name", "vk1"])
         nsx = ["ip", "netns", "exec", ns]
         def state():
-            return (run(["ip", "-n", ns, "-d", "-o", "link"])[1] +
-                    run(["ip", "-n", ns, "-o", "addr"])[1])
+            return standin_state(ns)
         def started(argv, path=None, **kw):
             procs.append(subprocess.Popen(nsx + argv, **kw))
             for _ in range(150):

@@ -41,7 +41,12 @@
 #include "peers.h"
 
 #define DEFAULT_SEED 3141592653589793238ULL /* lib/rbtree_test.c's seed */
+/* one copy of each timed function (gcc may clone it per call site); clang never clones */
+#ifdef __clang__
+#define NOINLINE __attribute__((noinline))
+#else
 #define NOINLINE __attribute__((noinline, noclone))
+#endif
 
 /* ---- kfsim: struct test_node as in lib/rbtree_test.c ---- */
 

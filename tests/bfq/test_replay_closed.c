@@ -272,9 +272,10 @@ static void test_taken_trace_depths(void **state)
 		}
 	}
 	print_message("tracefs trace: %ld records, %ld ended by a completion; reader (fio "
-		      "iodepth=4) up to %u in flight, writer up to %u (its lost completions)\n", n,
-		      linked, reader_max, writer_max);
+		      "iodepth=4, %u records) up to %u in flight, writer up to %u (its lost "
+		      "completions)\n", n, linked, reader_recs, reader_max, writer_max);
 	assert_int_equal(linked, 118);
+	assert_int_equal(reader_recs, 81);
 	assert_int_equal(reader_max, 4);
 	assert_int_equal(writer_max, 17);
 	res = replay(&sim, recs, (size_t)n, true);

@@ -46,6 +46,15 @@ static inline const char *blktrace_token(const char **p, const char *end, size_t
 	return s;
 }
 
+/* Whether @c is among the @len bytes at @s: a short token (RWBS, a time), so no call. */
+static inline bool blktrace_has(const char *s, size_t len, char c)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == c)
+			return true;
+	return false;
+}
+
 /*
  * The fields of the event line [@line, @end) in any layout blkparse or the tracefs blk tracer
  * prints, *@rest just after the action; false for a line that is no event (a header, a

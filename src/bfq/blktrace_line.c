@@ -43,14 +43,18 @@ static bool blktrace_is(const char *s, size_t len, const char *word)
 	return strlen(word) == len && !memcmp(s, word, len);
 }
 
+/* Digits from @s on: where they stop. */
+static const char *blktrace_skip_digits(const char *s, const char *end)
+{
+	while (s < end && *s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+/* A token of digits only, at least one. */
 static bool blktrace_digits(const char *s, size_t len)
 {
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
+	return len && blktrace_skip_digits(s, s + len) == s + len;
 }
 
 static bool blktrace_known_action(const char *s, size_t len)
@@ -80,14 +84,6 @@ bool blktrace_long_action_is(const struct blktrace_fields *f, char action)
 	return false;
 }
 
-/* Digits from @s on: where they stop. */
-static const char *blktrace_skip_digits(const char *s, const char *end)
-{
-	while (s < end && *s >= '0' && *s <= '9')
-		s++;
-	return s;
-}
-
 /* "maj,min", the field every layout has. */
 static bool blktrace_is_dev(const char *s, size_t len)
 {
@@ -95,15 +91,6 @@ static bool blktrace_is_dev(const char *s, size_t len)
 
 	return comma > s && comma < end && *comma == ',' &&
 	       blktrace_skip_digits(comma + 1, end) == end && comma + 1 < end;
-}
-
-/* Whether @c is among the @len bytes at @s (a short token: no call). */
-static bool blktrace_holds(const char *s, size_t len, char c)
-{
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == c)
-			return true;
-	return false;
 }
 
 /*
@@ -120,7 +107,7 @@ static bool blktrace_action_after_dev(const char **p, const char *end, struct bl
 	if (len && !blktrace_known_action(tok, len)) {
 		bool path = tok[0] == '/' || tok[0] == '<';
 
-		if (!path && !blktrace_holds(tok, len, ','))
+		if (!path && !blktrace_has(tok, len, ','))
 			return false;
 		tok = blktrace_token(p, end, &len);
 		while (path && len && !blktrace_known_action(tok, len))
@@ -140,7 +127,7 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 
 	t1 = blktrace_token(p, end, &l1);
 	/* a cpu number, or (no context) the action or a cgroup ("LOW32,HIGH32", a path) */
-	if (l1 && (t1[0] < '0' || t1[0] > '9' || blktrace_holds(t1, l1, ','))) {
+	if (l1 && (t1[0] < '0' || t1[0] > '9' || blktrace_has(t1, l1, ','))) {
 		*p = after_dev;
 		f->time_form = BLKTRACE_TIME_NONE;
 		f->time = f->pid = NULL;
@@ -148,7 +135,7 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 		return blktrace_action_after_dev(p, end, f);
 	}
 	t2 = blktrace_token(p, end, &l2);	/* blkparse's sequence or blk_classic's time */
-	if (blktrace_holds(t2, l2, '.')) {
+	if (blktrace_has(t2, l2, '.')) {
 		f->time = t2;
 		f->time_len = l2;
 	} else {
@@ -252,11 +239,11 @@ static bool blktrace_locate_context(const char *line, const char **p, const char
 		f->pid = tok[7];
 		f->pid_len = len[7];
 		/* "(+0.010ms)" with a clock in ns, "(+17829)" in ticks */
-		f->time_form = blktrace_holds(tok[0], len[0], 'm') ? BLKTRACE_TIME_HEX_US :
-								     BLKTRACE_TIME_TICKS;
+		f->time_form = blktrace_has(tok[0], len[0], 'm') ? BLKTRACE_TIME_HEX_US :
+								   BLKTRACE_TIME_TICKS;
 		f->time = tok[2] + 1;
 		f->time_len = len[2] - 2;
-	} else if (len[0] > 2 && blktrace_holds(tok[0], len[0], 'u')) {
+	} else if (len[0] > 2 && blktrace_has(tok[0], len[0], 'u')) {
 		/* latency-format: "comm-pid cpuflags 1234us+" */
 		if (!blktrace_pid_of_token(tok[2], len[2], f))
 			return false;
@@ -272,8 +259,8 @@ static bool blktrace_locate_context(const char *line, const char **p, const char
 		} else if (!blktrace_pid_of_token(tok[2], len[2], f)) {
 			return false;
 		}
-		f->time_form = blktrace_holds(tok[0], len[0], '.') ? BLKTRACE_TIME_SECONDS :
-								     BLKTRACE_TIME_TICKS;
+		f->time_form = blktrace_has(tok[0], len[0], '.') ? BLKTRACE_TIME_SECONDS :
+								   BLKTRACE_TIME_TICKS;
 	}
 	return blktrace_action_after_dev(p, end, f);
 }

@@ -80,11 +80,6 @@ static int blktrace_time(const char *s, size_t len, u64 *ns, const char **why)
 	return 0;
 }
 
-static bool blktrace_has(const char *s, size_t len, char c)
-{
-	return memchr(s, c, len) != NULL;
-}
-
 /* "maj,min" as major << 20 | minor (the kernel's dev_t layout); 0 if it does not parse. */
 static u32 blktrace_dev(const char *s, size_t len)
 {

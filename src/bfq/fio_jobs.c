@@ -427,11 +427,7 @@ static const char *const fio_bare_options[] = {
 
 static bool fio_takes_bare(const char *key)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(fio_bare_options); i++) {
-		if (!strcmp(key, fio_bare_options[i]))
-			return true;
-	}
-	return false;
+	return fio_listed(fio_bare_options, ARRAY_SIZE(fio_bare_options), key);
 }
 
 /* Options refused for every job, with why. */

@@ -18,12 +18,12 @@
  * by name (the nsfs files bound under /run/netns or anywhere else: unmounted in our mount
  * namespace), by process (a PID namespace of its own, with its /proc: `ip link ... netns PID`
  * and /proc/PID/ns/net reach only the program's own processes), by descriptor (a seccomp
- * filter: cli_exec_seal.c, on init as well as on the program).  The machine's /proc, /sys and the like are unmounted, not
- * covered: root could otherwise unmount the cover.  A process of the new PID namespace has to
- * be its init; kfsim is (exec_init()), so that the program, its child, keeps the signal
- * defaults of any other process.  The kfsim the caller started waits outside and
- * stands for the program: the signals sent to it go on to the program, its exit status is the
- * program's, and killing it kills the program.
+ * filter: cli_exec_seal.c, on init as well as on the program).  The machine's /proc, /sys and
+ * the like are unmounted, not covered: root could otherwise unmount the cover.  A process of
+ * the new PID namespace has to be its init; kfsim is (exec_init()), so that the program, its
+ * child, keeps the signal defaults of any other process.  The kfsim the caller started waits
+ * outside and stands for the program: the signals sent to it go on to the program, its exit
+ * status is the program's, and killing it kills the program.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -233,13 +233,10 @@ static int hide_machine_mounts(bool locked, char *left, size_t left_size)
 			remaining += seen[i].machine;
 		}
 		if (err || !remaining || (locked && pass > 0) || pass == 4) {
-			if (!err && remaining && !locked)
-				for (size_t i = 0; i < n; i++)
-					if (seen[i].machine) {
-						snprintf(left, left_size, "%s", seen[i].point);
-						err = -EBUSY;
-						break;
-					}
+			if (!err && remaining && !locked) {
+				snprintf(left, left_size, "%s", seen[first].point);
+				err = -EBUSY;
+			}
 			free_mounts(seen, n);
 			fclose(info);
 			return err;

@@ -64,9 +64,24 @@ static int transact(int ctl_fd, u32 op, u32 name, u32 val, struct kfsim_nl_wire_
 		msg.msg_control = control.buf;
 		msg.msg_controllen = sizeof(control.buf);
 	}
-	do {
+	/*
+	 * A server that hangs up with our request unread resets us (AF_UNIX reports ECONNRESET
+	 * when a socket closes with data queued), and a pending error is reported before what was
+	 * queued for us.  Reading it clears it: a second read finds the refusal's reason, sent
+	 * before the hang-up, if the race with our request went that way.
+	 */
+	for (bool reset = false;;) {
 		n = recvmsg(ctl_fd, &msg, MSG_CMSG_CLOEXEC);
-	} while (n < 0 && errno == EINTR);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ECONNRESET && !reset) {
+			reset = true;
+			continue;
+		}
+		if (!n && reset)
+			return -ECONNRESET;	/* reset, and no reason left behind */
+		break;
+	}
 	if (n < 0)
 		return errno == EAGAIN ? -ETIMEDOUT : -errno;
 	if (n != (ssize_t)sizeof(*rep))

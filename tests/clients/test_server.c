@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <poll.h>
 #include <pwd.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -35,6 +36,7 @@
 #include <kfsim/net_namespace.h>
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
+#include <kfsim/nl_remote.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/plca.h>
 
@@ -667,6 +669,61 @@ static void test_garbage_on_control_line(void **state)
 	assert_int_equal(plca_transact(sv->path, NULL, &got), 0);
 }
 
+/* A server that answers the OPEN with @err (or nothing) and hangs up with it unread. */
+struct refuser {
+	int listen_fd;
+	bool answer;
+};
+
+static void *refuse_unread(void *arg)
+{
+	struct refuser *r = arg;
+	struct kfsim_nl_wire_rep rep = {.err = -EACCES};
+	struct pollfd pfd;
+	int fd = accept(r->listen_fd, NULL, NULL);
+
+	assert_true(fd >= 0);
+	/* the client's OPEN has arrived: closing now, unread, resets the client */
+	pfd = (struct pollfd){.fd = fd, .events = POLLIN};
+	assert_int_equal(poll(&pfd, 1, 5000), 1);
+	if (r->answer)
+		assert_int_equal(send(fd, &rep, sizeof(rep), 0), (ssize_t)sizeof(rep));
+	close(fd);
+	return NULL;
+}
+
+/*
+ * The refusal's reason survives the reset: AF_UNIX reports ECONNRESET before the data queued
+ * for the client when the server closes with the client's request unread (a race the
+ * unprivileged attacks met on a fresh machine); without a reason the error stays ECONNRESET.
+ */
+static void test_refusal_read_after_reset(void **state)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct kfsim_nl_remote remote;
+	struct refuser r;
+	pthread_t thread;
+	char path[64];
+	socklen_t len;
+
+	(void)state;
+	for (int answer = 1; answer >= 0; answer--) {
+		snprintf(path, sizeof(path), "@kfsim-test-refuser-%d-%d", (int)getpid(), answer);
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+		sun.sun_path[0] = '\0';
+		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+		r.answer = answer;
+		r.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		assert_int_equal(bind(r.listen_fd, (struct sockaddr *)&sun, len), 0);
+		assert_int_equal(listen(r.listen_fd, 1), 0);
+		assert_int_equal(pthread_create(&thread, NULL, refuse_unread, &r), 0);
+		assert_int_equal(kfsim_nl_remote_open(path, NETLINK_GENERIC, 0, &remote),
+				 answer ? -EACCES : -ECONNRESET);
+		pthread_join(thread, NULL);
+		close(r.listen_fd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -684,6 +741,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_client_killed_mid_dump, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_on_control_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_sender_pidfd_closed, setup, teardown),
+		cmocka_unit_test(test_refusal_read_after_reset),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

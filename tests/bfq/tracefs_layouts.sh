@@ -13,7 +13,7 @@
 # Sets: plain/ (recorded as the tracer's defaults record), cgroup/ (recorded with blk_cgroup,
 # which adds each event's cgroup) and ticks/ (recorded with the "counter" trace_clock, which
 # the reader must refuse).  Exit 77 (skipped) when the kernel cannot be asked: not root, no
-# tracefs, no blk tracer, no loop device, or someone else's tracer running (it is not ours to
+# tracefs (mounted, or mountable in a mount namespace of its own), no blk tracer, no loop device, or someone else's tracer running (it is not ours to
 # stop).  What it changes on this machine, and puts back on exit: the top-level tracer, its
 # options and clock (each restored to the value it had), one loop device over a 16 MiB file in
 # a temporary directory, and a blkio cgroup of its own (v1 hierarchy, when there is one).
@@ -24,7 +24,14 @@ T=/sys/kernel/tracing
 
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root: the blk tracer needs root"
-[ -r $T/available_tracers ] || skip "tracefs is not mounted at $T"
+# A fresh Debian machine does not mount tracefs: mount it in a mount namespace of our own,
+# which the machine never sees (the tracer's state is the kernel's, restored below either way).
+if [ ! -r $T/available_tracers ] && [ -z "${KFSIM_TRACEFS_OWN_NS:-}" ] &&
+	grep -qw tracefs /proc/filesystems && command -v unshare >/dev/null; then
+	KFSIM_TRACEFS_OWN_NS=1 exec unshare --mount --propagation private \
+		bash -c 'mount -t tracefs nodev "$1" && shift && exec bash "$@"' sh $T "$0" "$@"
+fi
+[ -r $T/available_tracers ] || skip "tracefs is not mounted at $T and cannot be mounted here"
 grep -qw blk $T/available_tracers || skip "this kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
 [ "$(cat $T/current_tracer)" = nop ] ||
 	skip "the tracer '$(cat $T/current_tracer)' is running; not ours to stop"

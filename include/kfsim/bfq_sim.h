@@ -484,8 +484,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
  * Reads the trace's completions ("C" events with data) and sets @depth and @think_ns of every
  * record.  A completion ends each record in flight it covers: same device and direction, the
  * record's sectors within its own (a merged request completes once for all its bios; a split
- * one per part).  Walking the trace in time order (a completion before a queue event of the
- * same time), a record's @depth is its process's records in flight plus one, its @think_ns the
+ * one per part).  Walking the trace in time order (events of the same printed time in the
+ * file's order, which is the tracer's: tracefs prints microseconds of a finer clock), a record's @depth is its process's records in flight plus one, its @think_ns the
  * time since that process's last completion when none was in flight, else since its previous
  * queue event.  A record nothing completes stays in flight to the end.
  *

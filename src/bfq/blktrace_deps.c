@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/blkdev.h>
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
 #include <kfsim/rbtree.h>
@@ -26,6 +27,7 @@
 struct deps_done {
 	u64 time_ns;
 	size_t seq;	/* its place in the file: qsort() moves elements, so ties need it */
+	size_t recs_before;	/* the records the Q events before it in the file make */
 	u32 dev;
 	bool write;
 	u64 sector, end;
@@ -51,19 +53,26 @@ struct deps {
 	unsigned int nr_procs;
 };
 
-/* The trace's completions with data, in file order. */
+/*
+ * The trace's completions with data, in file order, each with the number of records the queue
+ * events before it make (a bio larger than BLK_DEF_MAX_SECTORS_CAP makes several, as
+ * kfsim_blktrace_parse_buf() splits it).
+ */
 static long deps_read_done(const char *buf, size_t size, struct deps_done **out)
 {
 	const char *p = buf, *end = buf + size;
 	struct deps_done *arr = NULL;
-	size_t nr = 0, cap = 0;
+	size_t nr = 0, cap = 0, recs = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		struct blktrace_q q;
+		char kind = blktrace_parse_data_event(p, eol, &q);
 
-		if (blktrace_parse_completion(p, eol, &q)) {
+		if (kind == 'Q')
+			recs += DIV_ROUND_UP(q.nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+		if (kind == 'C') {
 			if (nr == cap) {
 				size_t bigger = cap ? cap * 2 : 1024;
 				/* kvcalloc() refuses a size that overflows */
@@ -79,7 +88,7 @@ static long deps_read_done(const char *buf, size_t size, struct deps_done **out)
 				arr = grown;
 				cap = bigger;
 			}
-			arr[nr] = (struct deps_done){ q.time_ns, nr, q.dev, q.write, q.sector,
+			arr[nr] = (struct deps_done){ q.time_ns, nr, recs, q.dev, q.write, q.sector,
 						      q.sector + q.nr_sectors };
 			nr++;
 		}
@@ -251,9 +260,18 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 	for (size_t i = 0; i < nr; i++)
 		d.nodes[i].rec = i;
 	qsort(done, (size_t)nr_done, sizeof(*done), done_cmp);
-	/* one sweep in time order; a completion at the same time as a queue goes first */
+	/*
+	 * One sweep in time order; at the same time, the file's order: the tracer printed its
+	 * events in the order of a clock finer than the one it prints (tracefs prints
+	 * microseconds), so a completion and a queue event of the same printed time are in the
+	 * order they happened, whatever the layout's resolution.
+	 */
 	for (size_t i = 0; i < nr; i++) {
-		while (k < (size_t)nr_done && done[k].time_ns <= recs[order[i]].time_ns)
+		const struct kfsim_blktrace_rec *r = &recs[order[i]];
+
+		while (k < (size_t)nr_done &&
+		       (done[k].time_ns < r->time_ns ||
+			(done[k].time_ns == r->time_ns && done[k].recs_before <= order[i])))
 			matched += deps_complete(&d, &done[k++]);
 		deps_queue(&d, order[i]);
 	}

@@ -84,10 +84,10 @@ struct blktrace_q {
 };
 
 /*
- * A completion ("C" action, with data) in either layout the reader takes: true with its
- * fields in @q; false for any other line, or one that does not parse (nothing to complete).
+ * A queue event or a completion ("Q" or "C" action, with data) in any layout the reader takes:
+ * the action, with its fields in @q; 0 for any other line, or one that does not parse.
  */
-bool blktrace_parse_completion(const char *line, const char *end, struct blktrace_q *q);
+char blktrace_parse_data_event(const char *line, const char *end, struct blktrace_q *q);
 
 /*
  * The indexes of @recs in time order, equal times in the trace's order (the index: qsort()

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/blkdev.h>
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
 #include <kfsim/printk.h>
@@ -25,8 +26,6 @@
 /* A binary file given by mistake has a bad line everywhere: the log names this many. */
 #define BLKTRACE_LOGGED_PROBLEMS 10
 
-/* BLK_DEF_MAX_SECTORS_CAP (6.12 include/linux/blkdev.h): the default max_sectors of a queue. */
-#define BLK_DEF_MAX_SECTORS_CAP 2560U
 
 /* A decimal number filling the token; false for anything else or more than 64 bits. */
 static bool blktrace_u64(const char *s, size_t len, u64 *v, bool *overflow)
@@ -156,22 +155,28 @@ static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const c
 }
 
 /*
- * One line: 0 with *@is_queue set for an event of @action ('Q', or 'C' for a completion)
- * with data, 0 for anything else, or -errno with the reason in @why.
+ * One line: 0 with *@kind set to the action for an event of one of @actions ('Q', 'C' for a
+ * completion) with data, 0 with *@kind 0 for anything else, or -errno with the reason in @why.
  */
-static int blktrace_parse_event(const char *line, const char *end, char action,
-				struct blktrace_q *q, bool *is_queue, const char **why)
+static int blktrace_parse_event(const char *line, const char *end, const char *actions,
+				struct blktrace_q *q, char *kind, const char **why)
 {
 	const char *p, *rwbs, *tok;
 	struct blktrace_fields f;
 	size_t rlen, len;
 	bool over_s, over_n;
 	u64 pid = 0;
+	char action = 0;
 	int err;
 
-	*is_queue = false;
-	if (!blktrace_locate(line, end, &p, &f) || !blktrace_action_is(&f, action))
-		return 0;	/* not the event asked for: skipped */
+	*kind = 0;
+	if (!blktrace_locate(line, end, &p, &f))
+		return 0;
+	for (const char *a = actions; *a && !action; a++)
+		if (blktrace_action_is(&f, *a))
+			action = *a;
+	if (!action)
+		return 0;	/* not an event asked for: skipped */
 	if (f.time_form != BLKTRACE_TIME_NONE &&
 	    (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX))
 		return 0;	/* not an event line after all */
@@ -215,7 +220,7 @@ static int blktrace_parse_event(const char *line, const char *end, char action,
 		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
 	}
-	*is_queue = true;
+	*kind = action;
 	q->write = blktrace_has(rwbs, rlen, 'W');
 	q->sync = blktrace_has(rwbs, rlen, 'S');
 	return 0;
@@ -226,12 +231,12 @@ malformed:
 	return -EINVAL;
 }
 
-bool blktrace_parse_completion(const char *line, const char *end, struct blktrace_q *q)
+char blktrace_parse_data_event(const char *line, const char *end, struct blktrace_q *q)
 {
 	const char *why;
-	bool is_done;
+	char kind;
 
-	return !blktrace_parse_event(line, end, 'C', q, &is_done, &why) && is_done;
+	return blktrace_parse_event(line, end, "QC", q, &kind, &why) ? 0 : kind;
 }
 
 int blktrace_pid_cmp(const void *a, const void *b)
@@ -342,10 +347,12 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		const char *eol = nl ? nl : end;
 		const char *why = NULL;
 		struct blktrace_q q;
+		char kind;
 		bool is_queue;
 
 		lineno++;
-		err = blktrace_parse_event(p, eol, 'Q', &q, &is_queue, &why);
+		err = blktrace_parse_event(p, eol, "Q", &q, &kind, &why);
+		is_queue = kind == 'Q';
 		p = nl ? nl + 1 : end;
 		if (!err && is_queue)
 			err = blktrace_grow(&arr, &cap, nr + DIV_ROUND_UP(q.nr_sectors,

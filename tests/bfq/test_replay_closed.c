@@ -106,6 +106,33 @@ static void test_lost_completion_stays_in_flight(void **state)
 	kvfree(recs);
 }
 
+/*
+ * Events of the same printed time go in the file's order, the tracer's (tracefs prints
+ * microseconds of a nanosecond clock): a completion printed after a queue event of the same
+ * microsecond came after it, and one printed before came before, in any layout.  The split bio
+ * ahead (3000 sectors: two records) counts as the two records it makes.
+ */
+static void test_same_time_in_file_order(void **state)
+{
+	const char *text =
+		"  8,0 0 1 0.000100000 5 Q W 9000 + 3000 [d]\n"	/* records 0 and 1 */
+		"  8,0 0 2 0.000100000 5 Q R 1000 + 8 [d]\n"
+		"  8,0 0 3 0.000200000 5 Q R 2000 + 8 [d]\n"		/* before its twin's C */
+		"  8,0 0 4 0.000200000 0 C R 1000 + 8 [0]\n"
+		"  8,0 0 5 0.000300000 0 C R 2000 + 8 [0]\n"		/* before the Q: ends first */
+		"  8,0 0 6 0.000300000 5 Q R 3000 + 8 [d]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	long linked, n = parse_with_deps(text, &recs, &linked);
+
+	(void)state;
+	assert_int_equal(n, 5);
+	assert_int_equal(linked, 2);
+	assert_int_equal(recs[2].depth, 3);
+	assert_int_equal(recs[3].depth, 4);	/* 1000 still in flight: its C is printed later */
+	assert_int_equal(recs[4].depth, 3);	/* 1000 and 2000 done, the split bio's two not */
+	kvfree(recs);
+}
+
 /* A write between two reads at one sector: the read's completion still ends only the newer. */
 static void test_lost_completion_other_direction_between(void **state)
 {
@@ -292,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_sync_process_depth_one_and_think),
 		cmocka_unit_test(test_async_process_merges_and_misses),
 		cmocka_unit_test(test_lost_completion_stays_in_flight),
+		cmocka_unit_test(test_same_time_in_file_order),
 		cmocka_unit_test(test_lost_completion_other_direction_between),
 		cmocka_unit_test(test_split_bio_completes),
 		cmocka_unit_test(test_no_completions),

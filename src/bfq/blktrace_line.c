@@ -94,10 +94,33 @@ static bool blktrace_is_dev(const char *s, size_t len)
 }
 
 /*
+ * Whether the words at @p are what follows an action: RWBS flags (blk_fill_rwbs()'s letters),
+ * then the event's rest, which starts with a sector, a "[comm]" or a "(pdu)", or the line's
+ * end; a message ('m') may say anything after its flags.
+ */
+static bool blktrace_after_action(const char *p, const char *end, const char *action,
+				  size_t action_len)
+{
+	size_t len;
+	const char *tok = blktrace_token(&p, end, &len);
+
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!memchr("FWDERNASMZUCO", tok[i], 13))
+			return false;
+	if (action_len == 1 && action[0] == 'm')
+		return true;
+	tok = blktrace_token(&p, end, &len);
+	return !len || tok[0] == '[' || tok[0] == '(' || (tok[0] >= '0' && tok[0] <= '9');
+}
+
+/*
  * After the device: blk_cgroup's "LOW32,HIGH32" (hex), or blk_cgname's path, which starts
  * with '/' (or is "<...>") and may hold spaces, so it runs up to the first word that is an
- * action's name (a path with such a word as a component of its own is read short).  Then the
- * action.  False if there is none.
+ * action's name followed by what follows an action (a path may hold such a name as a word of
+ * its own: "/a Q b", or even "/a Q R" before a requeue); without one, up to the first action's
+ * name.  Then the action.  False if there is none.
  */
 static bool blktrace_action_after_dev(const char **p, const char *end, struct blktrace_fields *f)
 {
@@ -106,12 +129,29 @@ static bool blktrace_action_after_dev(const char **p, const char *end, struct bl
 
 	if (len && !blktrace_known_action(tok, len)) {
 		bool path = tok[0] == '/' || tok[0] == '<';
+		const char *first = NULL, *after_first = NULL;
+		size_t first_len = 0;
 
 		if (!path && !blktrace_has(tok, len, ','))
 			return false;
 		tok = blktrace_token(p, end, &len);
-		while (path && len && !blktrace_known_action(tok, len))
+		while (path && len) {
+			if (blktrace_known_action(tok, len)) {
+				if (blktrace_after_action(*p, end, tok, len))
+					break;
+				if (!first) {
+					first = tok;
+					first_len = len;
+					after_first = *p;
+				}
+			}
 			tok = blktrace_token(p, end, &len);
+		}
+		if (path && !len && first) {
+			tok = first;
+			len = first_len;
+			*p = after_first;
+		}
 	}
 	f->action = tok;
 	f->action_len = len;

@@ -172,11 +172,15 @@ static void test_lines_a_capture_here_cannot_show(void **state)
 		"              dd-100     [000] d..1. 10.000001:   8,0   /a b/c d  Q  WS 8 + 8 [dd]\n"
 		"              dd-100     (    100) [001] d..1. 10.000002:   8,0    Q  R 16 + 8 [dd]\n"
 		"    my comm-4242   [001] 10.000003:   8,0   1a2b,0  queue  RS 24 + 8 [my comm]\n"
-		"      dd-100     0d..1.   87us :   8,0    Q  W 32 + 8 [dd]\n";
+		"      dd-100     0d..1.   87us :   8,0    Q  W 32 + 8 [dd]\n"
+		/* paths with an action's name as a word of their own */
+		"              dd-100     [000] d..1. 10.000004:   8,0   /a Q b  Q  W 40 + 8 [dd]\n"
+		"              dd-100     [000] d..1. 10.000005:   8,0   /x Q R  Q  RS 48 + 8 [dd]\n"
+		"              dd-100     [000] d..1. 10.000006:   8,0   /y queue  queue  W 56 + 8 [dd]\n";
 	struct parsed p = parse_text(text, sizeof(text) - 1);
 
 	(void)state;
-	assert_int_equal(p.nr, 4);
+	assert_int_equal(p.nr, 7);
 	assert_int_equal(p.recs[0].sector, 8);
 	assert_true(p.recs[0].write && p.recs[0].sync);
 	assert_int_equal(p.recs[1].pid, 100);
@@ -185,6 +189,11 @@ static void test_lines_a_capture_here_cannot_show(void **state)
 	assert_true(!p.recs[2].write && p.recs[2].sync);
 	assert_int_equal(p.recs[3].time_ns, 87000);
 	assert_int_equal(p.recs[3].dev, 8U << 20);
+	for (int i = 4; i < 7; i++)
+		assert_int_equal(p.recs[i].sector, 40 + 8 * (i - 4));
+	assert_true(p.recs[4].write && !p.recs[4].sync);
+	assert_true(!p.recs[5].write && p.recs[5].sync);
+	assert_true(p.recs[6].write);
 	kvfree(p.recs);
 }
 

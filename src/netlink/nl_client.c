@@ -168,6 +168,27 @@ static bool msg_ok(const struct nlmsghdr *nlh, size_t remaining)
 	       nlh->nlmsg_len <= remaining;
 }
 
+/*
+ * The next whole message of the datagram in rxbuf[*@off, @n) that is not a notification,
+ * queueing the notifications on the way (port 0, and a sequence number other than *@seq, or
+ * than 0 when the request's is not known, @seq NULL); NULL at the datagram's end.
+ */
+static const struct nlmsghdr *next_answer(struct kfsim_nl_client *c, size_t *off, size_t n,
+					  const u32 *seq)
+{
+	while (*off < n && msg_ok((const struct nlmsghdr *)(c->rxbuf + *off), n - *off)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)(c->rxbuf + *off);
+
+		*off += NLMSG_ALIGN(nlh->nlmsg_len);
+		if (nlh->nlmsg_pid == 0 && (seq ? nlh->nlmsg_seq != *seq : nlh->nlmsg_seq == 0)) {
+			queue_notification(c, nlh);
+			continue;
+		}
+		return nlh;
+	}
+	return NULL;
+}
+
 int kfsim_nl_request(struct kfsim_nl_client *c, struct nlmsghdr *req, kfsim_nl_msg_cb cb, void *arg,
 		     struct kfsim_nl_error *err)
 {
@@ -193,6 +214,7 @@ int kfsim_nl_request(struct kfsim_nl_client *c, struct nlmsghdr *req, kfsim_nl_m
 		return (int)n;
 
 	while (!done) {
+		const struct nlmsghdr *nlh;
 		size_t off = 0;
 
 		n = xport_recv(c, -1);
@@ -200,14 +222,7 @@ int kfsim_nl_request(struct kfsim_nl_client *c, struct nlmsghdr *req, kfsim_nl_m
 			return (int)n;
 		if ((size_t)n > c->rxbuf_size)
 			return -EMSGSIZE;
-		while (!done && msg_ok((const struct nlmsghdr *)(c->rxbuf + off), n - off)) {
-			const struct nlmsghdr *nlh = (const struct nlmsghdr *)(c->rxbuf + off);
-
-			off += NLMSG_ALIGN(nlh->nlmsg_len);
-			if (nlh->nlmsg_pid == 0 && nlh->nlmsg_seq != seq) {
-				queue_notification(c, nlh);
-				continue;
-			}
+		while (!done && (nlh = next_answer(c, &off, (size_t)n, &seq))) {
 			if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != c->portid)
 				continue; /* stale */
 			if (nlh->nlmsg_type == NLMSG_ERROR || nlh->nlmsg_type == NLMSG_DONE) {
@@ -222,8 +237,6 @@ int kfsim_nl_request(struct kfsim_nl_client *c, struct nlmsghdr *req, kfsim_nl_m
 			if (cb && !cb_err)
 				cb_err = cb(nlh, arg);
 		}
-		if (off > (size_t)n)
-			off = n;
 	}
 	if (result)
 		return result;
@@ -243,18 +256,12 @@ int kfsim_nl_send_raw(struct kfsim_nl_client *c, const void *buf, size_t len, kf
 		return (int)n;
 	/* nothing queued now means no answer: both kernels answer inside sendmsg() */
 	while ((n = xport_recv(c, 0)) >= 0) {
+		const struct nlmsghdr *nlh;
 		size_t off = 0;
 
 		if ((size_t)n > c->rxbuf_size)
 			return -EMSGSIZE;
-		while (msg_ok((const struct nlmsghdr *)(c->rxbuf + off), n - off)) {
-			const struct nlmsghdr *nlh = (const struct nlmsghdr *)(c->rxbuf + off);
-
-			off += NLMSG_ALIGN(nlh->nlmsg_len);
-			if (nlh->nlmsg_pid == 0 && nlh->nlmsg_seq == 0) {
-				queue_notification(c, nlh);
-				continue;
-			}
+		while ((nlh = next_answer(c, &off, (size_t)n, NULL))) {
 			count++;
 			if (cb)
 				cb(nlh, arg);

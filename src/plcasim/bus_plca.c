@@ -49,7 +49,7 @@ static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
 	if (what == SEGT_TO_EVAL)
 		return;
-	bus_schedule(sim, t, BUS_PRIO_CYCLE, 0, EV_SEG, what);
+	bus_schedule_slot(sim, t, BUS_PRIO_CYCLE, 0, EV_SEG, what);
 	if (sim->nr_lazy_pend) /* an idle run: pending_timers must run on time now */
 		lazy_pend_settle(sim, true);
 }

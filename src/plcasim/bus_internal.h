@@ -228,9 +228,11 @@ struct plca_sim {
 	struct rnd_state rnd;
 	/*
 	 * The event queue (<kfsim/sim_evq.h>), the slot as payload.  Timers due within BUS_NEAR_NS
-	 * of their arming go to its near heap, long backoffs, long frames and idle runs to the far
+	 * of their arming go to its near heap, long backoffs, long frames and arrivals to the far
 	 * one, so the heap that churns stays shallow (a saturated CSMA/CD segment keeps dozens of
-	 * backoffs queued).  Its error (out of memory) ends the run.
+	 * backoffs queued).  With a PLCA coordinator the near window is at least one idle cycle
+	 * (seg_reconfigure()), so that idle runs are near too.  Its error (out of memory) ends the
+	 * run.
 	 */
 	struct kfsim_evq events;
 	u64 *slot_seq;		     /* the live arming of each fixed slot, or BUS_SEQ_NONE */

@@ -342,7 +342,7 @@ static inline bool bus_oom(const struct plca_sim *sim)
 /*
  * bus_schedule() for an EV_SEG or EV_INJECT event, inline: a free slot from the free list
  * (bus_slot_grow() only when none is free), the sequence number taken before it, as
- * bus_schedule() always did.  The cycle's run timer is queued some 4,000 times a simulated
+ * bus_schedule() always did.  The cycle's run timer is queued some 5,000 times a simulated
  * second on a lightly loaded segment.
  */
 static inline void bus_schedule_slot(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind,

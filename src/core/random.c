@@ -27,8 +27,9 @@ static inline u32 tausworthe(u32 s, unsigned int a, unsigned int b, u32 c, unsig
 }
 
 /*
- * The generator's step, inline in every draw of this file: the simulators draw several times a
- * frame (an exponential draw is two steps), and a call per step costs a third of the step again.
+ * The generator's step, inline in every draw of this file.  The draws are exported, so in the
+ * position-independent library none is inlined into another: kfsim_prandom_exp(), a Poisson
+ * arrival's draw, was three calls deep for its two steps.
  */
 static __always_inline u32 lfsr113_step(struct rnd_state *state)
 {

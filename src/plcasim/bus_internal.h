@@ -820,8 +820,9 @@ bool bus_fast_next_cycle(struct plca_sim *sim);
 
 /*
  * Skip the idle cycles ahead from a TO decision or the cycle's end, if nothing can happen in
- * them (bus_fast.c, bus_fast_idle_skip()).  The checks that refuse most calls are inline: on a
- * loaded segment two calls in three stop at them, and the call would cost them as much again.
+ * them (bus_fast.c, bus_fast_idle_skip()).  The checks that refuse most calls are inline: on
+ * the bench's Poisson segment three calls in five stop at them, and the call cost them as much
+ * again.
  */
 static inline bool bus_fast_idle(struct plca_sim *sim)
 {

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <kfsim/kernel.h>
 #include <kfsim/random.h>
 
 /* One Tausworthe step: s -> ((s & c) << d) ^ (((s << a) ^ s) >> b). */
@@ -25,13 +26,37 @@ static inline u32 tausworthe(u32 s, unsigned int a, unsigned int b, u32 c, unsig
 	return ((s & c) << d) ^ (((s << a) ^ s) >> b);
 }
 
-u32 prandom_u32_state(struct rnd_state *state)
+/*
+ * The generator's step, inline in every draw of this file.  The draws are exported, so in the
+ * position-independent library none is inlined into another: kfsim_prandom_exp(), a Poisson
+ * arrival's draw, was three calls deep for its two steps.
+ */
+static __always_inline u32 lfsr113_step(struct rnd_state *state)
 {
 	state->s1 = tausworthe(state->s1, 6U, 13U, 4294967294U, 18U);
 	state->s2 = tausworthe(state->s2, 2U, 27U, 4294967288U, 2U);
 	state->s3 = tausworthe(state->s3, 13U, 21U, 4294967280U, 7U);
 	state->s4 = tausworthe(state->s4, 3U, 12U, 4294967168U, 13U);
 	return state->s1 ^ state->s2 ^ state->s3 ^ state->s4;
+}
+
+/* Two steps, the first in the high half. */
+static __always_inline u64 lfsr113_u64(struct rnd_state *state)
+{
+	u64 hi = lfsr113_step(state);
+
+	return hi << 32 | lfsr113_step(state);
+}
+
+/* Uniform in [0, 1): the high 53 bits of two steps. */
+static __always_inline double lfsr113_unit(struct rnd_state *state)
+{
+	return (double)(lfsr113_u64(state) >> 11) * 0x1.0p-53;
+}
+
+u32 prandom_u32_state(struct rnd_state *state)
+{
+	return lfsr113_step(state);
 }
 
 /* Each component needs a seed above a minimum (2, 8, 16, 128) or it degenerates. */
@@ -123,9 +148,7 @@ void prandom_bytes_state(struct rnd_state *state, void *buf, size_t nbytes)
 
 u64 kfsim_prandom_u64(struct rnd_state *state)
 {
-	u64 hi = prandom_u32_state(state);
-
-	return hi << 32 | prandom_u32_state(state);
+	return lfsr113_u64(state);
 }
 
 u32 kfsim_prandom_below(struct rnd_state *state, u32 bound)
@@ -136,12 +159,12 @@ u32 kfsim_prandom_below(struct rnd_state *state, u32 bound)
 	if (!bound)
 		return 0;
 	/* Lemire's multiply-and-reject: unbiased, one division only when a rejection is possible. */
-	product = (u64)prandom_u32_state(state) * bound;
+	product = (u64)lfsr113_step(state) * bound;
 	low = (u32)product;
 	if (low < bound) {
 		threshold = -bound % bound;
 		while (low < threshold) {
-			product = (u64)prandom_u32_state(state) * bound;
+			product = (u64)lfsr113_step(state) * bound;
 			low = (u32)product;
 		}
 	}
@@ -150,10 +173,10 @@ u32 kfsim_prandom_below(struct rnd_state *state, u32 bound)
 
 double kfsim_prandom_double(struct rnd_state *state)
 {
-	return (double)(kfsim_prandom_u64(state) >> 11) * 0x1.0p-53;
+	return lfsr113_unit(state);
 }
 
 double kfsim_prandom_exp(struct rnd_state *state, double mean)
 {
-	return -mean * log1p(-kfsim_prandom_double(state));
+	return -mean * log1p(-lfsr113_unit(state));
 }

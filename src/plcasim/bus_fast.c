@@ -210,8 +210,9 @@ static bool stale_runs_only_materialise(const struct plca_sim *sim, const struct
  * node_cnt - 1, the BEACON and the whole cycles before that event (and before the end of the
  * run), and leave the segment at the TO 0 decision of the last cycle skipped, which the caller
  * then takes (to_eval() at once, next_to() by arming it).  Return: whether it skipped.
+ * bus_fast_idle() (bus_internal.h) has checked that nothing is under way; the rest is here.
  */
-bool bus_fast_idle(struct plca_sim *sim)
+bool bus_fast_idle_skip(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
 	struct kfsim_event stale[BUS_STALE_MAX];
@@ -219,17 +220,6 @@ bool bus_fast_idle(struct plca_sim *sim)
 	u32 coord, nr_stale, k = seg->cur_id;
 	bool from_beacon = k == seg->node_cnt;
 
-	if (sim->nr_oc || seg->coord < 0 || !seg->to_ns || sim->nr_pending || sim->nr_lazy_pend ||
-	    sim->nr_hold || sim->nr_waiters || sim->nr_active || bus_held_live(sim) ||
-	    seg->to_start != t0 || k > seg->node_cnt)
-		return false;
-	/*
-	 * No node busy: no frame queued (nor a MAC at work), every RS IDLE, none committed.  Asked
-	 * before the wire: on a loaded segment a third of the calls stop here (a frame waits out a
-	 * backoff), and the cycle's arithmetic and the tail check cost them more than this does.
-	 */
-	if (sim->nr_queued || sim->nr_ds_busy || sim->nr_committed || sim->nr_unsynced)
-		return false;
 	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
 	e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
 	coord = (u32)seg->coord;

@@ -210,7 +210,7 @@ static void lone_arrival(struct plca_sim *sim, u32 node, const struct lone_arriv
 		if (la->commits)
 			kfsim_evq_take_seq(&sim->events);
 		else
-			bus_schedule(sim, la->t_to, BUS_PRIO_CYCLE, 0, EV_SEG, SEGT_TO_RUN);
+			bus_schedule_slot(sim, la->t_to, BUS_PRIO_CYCLE, 0, EV_SEG, SEGT_TO_RUN);
 	}
 	/* the next arrival */
 	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)

@@ -49,7 +49,7 @@ static void seg_timer(struct plca_sim *sim, u64 t, u32 what)
 	sim->seg.eval_pending = what == SEGT_TO_EVAL;
 	if (what == SEGT_TO_EVAL)
 		return;
-	bus_schedule(sim, t, BUS_PRIO_CYCLE, 0, EV_SEG, what);
+	bus_schedule_slot(sim, t, BUS_PRIO_CYCLE, 0, EV_SEG, what);
 	if (sim->nr_lazy_pend) /* an idle run: pending_timers must run on time now */
 		lazy_pend_settle(sim, true);
 }
@@ -1208,10 +1208,19 @@ void seg_reconfigure(struct plca_sim *sim)
 	seg->coord = coord;
 	if (coord < 0) {
 		seg->coord = -1;
+		sim->events.near_ns = BUS_NEAR_NS;
 		return;
 	}
 	seg->node_cnt = (u32)sim->nodes[coord].cfg.plca.node_cnt;
 	seg->to_ns = BT(sim->nodes[coord].cfg.plca.to_tmr);
+	/*
+	 * The cycle's run timers are near timers too: an idle run lasts up to a whole idle cycle,
+	 * which on 32 nodes at 32 BT is a little longer than BUS_NEAR_NS, and in the far heap every
+	 * run timer went down and up past the nodes' next arrivals.  Which heap holds an event never
+	 * changes the order (<kfsim/sim_evq.h>).
+	 */
+	sim->events.near_ns = max_t(u64, BUS_NEAR_NS,
+				    BT(PLCA_SIM_BEACON_BT) + (u64)seg->node_cnt * seg->to_ns);
 	seg_cancel(sim);
 	cycle_end(sim);
 }

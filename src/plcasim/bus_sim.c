@@ -30,34 +30,33 @@ u64 kfsim_plca_idle_cycle_bt(u32 node_cnt, u32 to_tmr)
 
 /* ---- event queue --------------------------------------------------------------------------- */
 
-/* A free-list slot for one EV_SEG or EV_INJECT event, or BUS_SLOT_MASK when out of memory. */
-static __attribute__((noinline)) u32 slot_alloc(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
+/*
+ * A new free-list slot for one EV_SEG or EV_INJECT event, or BUS_SLOT_MASK when out of memory:
+ * the slow path of bus_schedule_slot(), taken when no slot is free.
+ */
+u32 bus_slot_grow(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
 {
 	u32 idx;
 
-	if (sim->nr_free) {
-		idx = sim->free_slots[--sim->nr_free];
-	} else {
-		if (sim->nr_extra == sim->extra_cap) {
-			u32 cap = sim->extra_cap * 2;
-			struct bus_slot_info *info;
-			u32 *free_slots;
+	if (sim->nr_extra == sim->extra_cap) {
+		u32 cap = sim->extra_cap * 2;
+		struct bus_slot_info *info;
+		u32 *free_slots;
 
-			if (sim->nr_fixed + cap > BUS_SLOT_MASK)
-				return BUS_SLOT_MASK;
-			info = krealloc(sim->extra, cap * sizeof(*info), GFP_KERNEL | __GFP_NOWARN);
-			if (!info)
-				return BUS_SLOT_MASK;
-			sim->extra = info;
-			free_slots = krealloc(sim->free_slots, cap * sizeof(*free_slots),
-					      GFP_KERNEL | __GFP_NOWARN);
-			if (!free_slots)
-				return BUS_SLOT_MASK;
-			sim->free_slots = free_slots;
-			sim->extra_cap = cap;
-		}
-		idx = sim->nr_extra++;
+		if (sim->nr_fixed + cap > BUS_SLOT_MASK)
+			return BUS_SLOT_MASK;
+		info = krealloc(sim->extra, cap * sizeof(*info), GFP_KERNEL | __GFP_NOWARN);
+		if (!info)
+			return BUS_SLOT_MASK;
+		sim->extra = info;
+		free_slots = krealloc(sim->free_slots, cap * sizeof(*free_slots),
+				      GFP_KERNEL | __GFP_NOWARN);
+		if (!free_slots)
+			return BUS_SLOT_MASK;
+		sim->free_slots = free_slots;
+		sim->extra_cap = cap;
 	}
+	idx = sim->nr_extra++;
 	sim->extra[idx] = (struct bus_slot_info){node, kind, arg};
 	return sim->nr_fixed + idx;
 }
@@ -82,19 +81,14 @@ static int queue_init(struct plca_sim *sim)
  */
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg)
 {
-	u64 seq = kfsim_evq_take_seq(&sim->events);
+	u64 seq;
 	u32 slot;
 
 	if (kind == EV_SEG || kind == EV_INJECT) {
-		slot = slot_alloc(sim, node, kind, arg);
-		if (slot == BUS_SLOT_MASK) {
-			kfsim_evq_fail(&sim->events, -ENOMEM);
-			return;
-		}
-		if (!bus_queue_push(sim, t, prio, slot, seq))
-			sim->free_slots[sim->nr_free++] = slot - sim->nr_fixed;
+		bus_schedule_slot(sim, t, prio, node, kind, arg);
 		return;
 	}
+	seq = kfsim_evq_take_seq(&sim->events);
 	slot = kind == EV_STATUS ? EV_STATUS : node << BUS_SLOT_SHIFT | kind;
 	if (bus_queue_push(sim, t, prio, slot, seq))
 		sim->slot_seq[slot] = seq;

@@ -86,6 +86,7 @@ struct sim_job {
 	void *icq;
 	u64 start_at, start_ns, end_ns;
 	u64 bytes_issued, issued_dir[2], ios_dir[2], ios_issued;
+	u64 writes_issued;	/* bytes, never reset: fio's io_issue_bytes[DDIR_WRITE] */
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
 	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
 	struct sim_io next;
@@ -593,7 +594,7 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		return true;
 	if (job->spec.verify && job->spec.verify_backlog) {
 		/* fio counts the write pass only: verify reads are not this_io_bytes */
-		if (!job->spec.io_size || job->issued_dir[1] < job->spec.io_size || job->vb_batch)
+		if (!job->spec.io_size || job->writes_issued < job->spec.io_size || job->vb_batch)
 			return false;
 		if (!job->vb_pending || job->verifying)
 			return true;
@@ -711,14 +712,16 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
  * (ramp_time_over()) and before the final latency-target window.  Its epoch moves to now, so
  * its runtime, rate schedule (rate_io_issue_bytes, last_usec) and latency target
  * (lat_target_reset()) start again; what it issued still counts towards its size (fio's
- * io_issue_bytes and do_io()'s bytes_issued are not reset); its I/O in flight still counts
- * towards number_ios (exceeds_number_ios() adds io_u_in_flight).
+ * io_issue_bytes and do_io()'s bytes_issued are not reset); its I/O in flight, less the
+ * @completing one, still counts towards number_ios (exceeds_number_ios() adds
+ * io_u_in_flight, which an I/O reaped has left).
  */
-static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job)
+static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
+			      unsigned int completing)
 {
 	job->completed = job->bytes = 0;
 	job->bytes_dir[0] = job->bytes_dir[1] = 0;
-	job->ios_issued = job->inflight;
+	job->ios_issued = job->inflight - completing;
 	job->issued_dir[0] = job->issued_dir[1] = 0;
 	job->ios_dir[0] = job->ios_dir[1] = 0;
 	job->poisson_next = 0;
@@ -745,16 +748,18 @@ enum sim_ramp_count {
  * with an asynchronous engine, each submission (io_u_queued()): the first one at least
  * ramp_ns after the job's start ends the ramp, and the job's figures start again.  In the
  * ramp fio adds a completion's bytes to io_bytes but accounts no latency; the completion
- * that ends it was added before the reset, which forgets it.
+ * that ends it was added before the reset, which forgets it.  @completing: 1 when asked at
+ * a completion still counted in @job->inflight.
  */
-static enum sim_ramp_count job_ramp_check(struct kfsim_bfq_sim *sim, struct sim_job *job)
+static enum sim_ramp_count job_ramp_check(struct kfsim_bfq_sim *sim, struct sim_job *job,
+					  unsigned int completing)
 {
 	if (!job->in_ramp)
 		return SIM_COUNT_ALL;
 	if (sim->now - job->start_ns < job->spec.ramp_ns)
 		return SIM_COUNT_BYTES;
 	job->in_ramp = false;
-	job_reset_figures(sim, job);
+	job_reset_figures(sim, job, completing);
 	return SIM_COUNT_NONE;
 }
 
@@ -795,11 +800,12 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	job->next.valid = false;
 	job->bytes_issued += bytes;
+	job->writes_issued += bytes;
 	job->issued_dir[1] += bytes;
 	job->ios_dir[1]++;
 	job->ios_issued++;
 	job->copy_until = sim->now + copy_ns;
-	count = job_ramp_check(sim, job);
+	count = job_ramp_check(sim, job, 0);
 	if (sim->now < sim->cfg.duration_ns && count != SIM_COUNT_NONE) {
 		job->completed++;
 		job->bytes += bytes;
@@ -990,7 +996,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 				sim_schedule(sim, job->start_ns + job->spec.ramp_ns, EV_JOB_WAKE, j);
 				return;
 			}
-			job_ramp_check(sim, job);
+			job_ramp_check(sim, job, 0);
 			if (sim->now < job->start_ns + job->spec.runtime_ns) {
 				sim_schedule(sim, job->start_ns + job->spec.runtime_ns, EV_JOB_WAKE, j);
 				return;
@@ -1058,8 +1064,10 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		job->next.valid = false;
 		job->flow_passed = false;
 		if (job->spec.engine == KFSIM_ENGINE_ASYNC)
-			job_ramp_check(sim, job);	/* io_u_queued() asks too */
+			job_ramp_check(sim, job, 0);	/* io_u_queued() asks too */
 		job->issued_dir[job->next.write] += job->next.bytes;
+		if (job->next.write)
+			job->writes_issued += job->next.bytes;
 		job->ios_dir[job->next.write]++;
 		job->ios_issued++;
 		if (job->spec.rate_poisson && job->spec.rate_iops) {
@@ -1192,7 +1200,7 @@ static void job_lat_target(struct kfsim_bfq_sim *sim, unsigned int j, u64 lat_ns
 	}
 	if (lt->drain_cycle && !job->inflight) {
 		if (sim_lat_target_drained(lt))
-			job_reset_figures(sim, job);
+			job_reset_figures(sim, job, 0);
 		sim_lat_target_new_cycle(lt, sim->now, job->completed);
 	}
 }
@@ -1227,7 +1235,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	struct sim_job *job = &sim->jobs[j];
 	unsigned int bytes = blk_rq_bytes(rq);
 	u64 lat_ns = sim->now - rq->start_time_ns;
-	enum sim_ramp_count count = job_ramp_check(sim, job);
+	enum sim_ramp_count count = job_ramp_check(sim, job, 1);
 
 	if (sim_ops(sim)->completed_request)
 		sim_ops(sim)->completed_request(&sim->eq, rq, sim->now);

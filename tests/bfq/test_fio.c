@@ -1253,10 +1253,13 @@ static void test_trims_fail_as_under_fio(void **state)
  * Run @text (a job file fio accepts, not asked again: each fio call costs CI a quarter of a
  * second) for up to @duration_s: the first job's figures.
  */
+static u64 ramp_device_completed;	/* ramp_run()'s: the disk's completions */
+
 static struct kfsim_bfq_job_result ramp_run(const char *name, const char *text,
 					    unsigned int duration_s, double *run_s)
 {
 	char *path = job_file(name, text, -1);	/* fio reads them: test_ramp_time_values() */
+	const struct kfsim_bfq_sim_result *res;
 	struct kfsim_bfq_sim_config *cfg = new_cfg();
 	struct kfsim_bfq_job_result job;
 	struct kfsim_bfq_sim *sim;
@@ -1267,12 +1270,15 @@ static struct kfsim_bfq_job_result ramp_run(const char *name, const char *text,
 	sim = kfsim_bfq_sim_create(cfg);
 	assert_false(IS_ERR(sim));
 	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-	job = kfsim_bfq_sim_result(sim)->jobs[0];
-	*run_s = kfsim_bfq_sim_result(sim)->duration_s;
+	res = kfsim_bfq_sim_result(sim);
+	job = res->jobs[0];
+	*run_s = res->duration_s;
+	ramp_device_completed = res->completed;
 	print_message("%s: %llu requests, %llu bytes, active %.4f s of a %.4f s run, "
-		      "lat mean %.1f us\n", name, (unsigned long long)job.requests,
+		      "lat mean %.1f us; %llu completed by the disk\n", name,
+		      (unsigned long long)job.requests,
 		      (unsigned long long)(job.read_bytes + job.write_bytes), job.active_s,
-		      *run_s, job.lat_mean_us);
+		      *run_s, job.lat_mean_us, (unsigned long long)res->completed);
 	kfsim_bfq_sim_destroy(sim);
 	free(cfg);
 	free(path);
@@ -1359,6 +1365,21 @@ static void test_ramp_time_run(void **state)
 	assert_int_equal(job.read_bytes, 1 << 20);
 	assert_true(job.lat_mean_us == 0 && job.lat_max_us == 0);
 	assert_true(job.active_s == run_s && run_s < 1);
+
+	/*
+	 * verify_backlog: the write pass still ends at the size (fio's io_issue_bytes keeps the
+	 * ramp's writes), each block written once and read back once
+	 */
+	job = ramp_run("rampvb", "[a]\nrw=write\nbs=4k\nsize=4m\nrate_iops=2000\ndirect=1\n"
+		       "verify=crc32c\nverify_backlog=64\nramp_time=200ms\n", 20, &run_s);
+	assert_int_equal(ramp_device_completed, 2 * 1024);
+	assert_true(job.requests < 2 * 1024 && job.write_bytes < 4 << 20);
+
+	/* number_ios counts from the ramp's end (fio's io_blocks is reset) */
+	job = ramp_run("rampnios", "[a]\nrw=write\nbs=4k\nsize=4m\nrate_iops=2000\ndirect=1\n"
+		       "ioengine=libaio\niodepth=4\nnumber_ios=600\nramp_time=200ms\n", 10, &run_s);
+	assert_int_equal(job.requests, 600);
+	assert_true(ramp_device_completed > 600 + 350);
 }
 
 /*

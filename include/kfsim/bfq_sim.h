@@ -212,9 +212,9 @@ struct kfsim_bfq_bssplit {
  *           before its figures count; at its first completion (or, with an asynchronous
  *           engine, submission) this long after its start, its figures start again
  *           (reset_all_stats(): that completion is not counted) and so do its runtime, its
- *           rate and its latency target.  What it issued in the ramp still counts towards
- *           its size (fio's io_issue_bytes).  A job whose work ends within the ramp reports
- *           all of it, without latencies (fio accounts none in the ramp)
+ *           rate, its number_ios and its latency target.  What it issued in the ramp still
+ *           counts towards its size (fio's io_issue_bytes).  A job whose work ends within
+ *           the ramp reports all of it, without latencies (fio accounts none in the ramp)
  */
 struct kfsim_bfq_job {
 	char name[32];

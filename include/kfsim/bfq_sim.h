@@ -208,6 +208,13 @@ struct kfsim_bfq_bssplit {
  *            the criterion holds over it the job ends (sim_steadystate.c)
  * @ss_ramp_ns: steadystate_ramp_time: the window's first sample is the second that ends
  *              one second after this
+ * @ramp_ns: 0, or fio's ramp_time (fio 3.33 time.c ramp_time_over()): the job runs this long
+ *           before its figures count; at its first completion (or, with an asynchronous
+ *           engine, submission) this long after its start, its figures start again
+ *           (reset_all_stats(): that completion is not counted) and so do its runtime, its
+ *           rate, its number_ios and its latency target.  What it issued in the ramp still
+ *           counts towards its size (fio's io_issue_bytes).  A job whose work ends within
+ *           the ramp reports all of it, without latencies (fio accounts none in the ramp)
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -274,6 +281,7 @@ struct kfsim_bfq_job {
 	double ss_limit;
 	u64 ss_dur_s;
 	u64 ss_ramp_ns;
+	u64 ramp_ns;
 };
 
 /* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */

@@ -78,6 +78,7 @@ struct sim_job {
 	u64 replay_done_ns, replay_issue_ns, replay_wake_at;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
+	bool in_ramp;		/* fio's in_ramp_time(): ramp_time not over yet */
 	int error;		/* the error that ended it (spec.io_error), 0 = none */
 	struct sim_lat_target lt;	/* fio latency_target: the depth searched */
 	struct sim_steadystate ss;	/* fio steadystate: the window, when ss_dur_s */
@@ -85,6 +86,7 @@ struct sim_job {
 	void *icq;
 	u64 start_at, start_ns, end_ns;
 	u64 bytes_issued, issued_dir[2], ios_dir[2], ios_issued;
+	u64 writes_issued;	/* bytes, never reset: fio's io_issue_bytes[DDIR_WRITE] */
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
 	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
 	struct sim_io next;
@@ -531,6 +533,7 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->started = true;
 	sim_flow_join(sim, job);
 	job->start_ns = job->start_at;
+	job->in_ramp = job->spec.ramp_ns != 0;
 	if (job->spec.latency_target_ns)
 		sim_lat_target_init(&job->lt, &job->spec, job->start_at, job->completed);
 	if (job->spec.ss_dur_s && sim_steadystate_init(&job->ss, &job->spec, job->start_at) &&
@@ -582,7 +585,8 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	u64 runtime_end = job->start_ns + job->spec.runtime_ns;
 
-	if (job->spec.runtime_ns && sim->now >= runtime_end) {
+	/* fio's runtime_exceeded(): never in the ramp, then from its end */
+	if (job->spec.runtime_ns && !job->in_ramp && sim->now >= runtime_end) {
 		job->end_ns = runtime_end;
 		return true;
 	}
@@ -590,7 +594,7 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		return true;
 	if (job->spec.verify && job->spec.verify_backlog) {
 		/* fio counts the write pass only: verify reads are not this_io_bytes */
-		if (!job->spec.io_size || job->issued_dir[1] < job->spec.io_size || job->vb_batch)
+		if (!job->spec.io_size || job->writes_issued < job->spec.io_size || job->vb_batch)
 			return false;
 		if (!job->vb_pending || job->verifying)
 			return true;
@@ -703,6 +707,62 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		job->vb_pending++;
 }
 
+/*
+ * fio's figures start again (reset_all_stats(), fio 3.33 libfio.c): at the end of the ramp
+ * (ramp_time_over()) and before the final latency-target window.  Its epoch moves to now, so
+ * its runtime, rate schedule (rate_io_issue_bytes, last_usec) and latency target
+ * (lat_target_reset()) start again; what it issued still counts towards its size (fio's
+ * io_issue_bytes and do_io()'s bytes_issued are not reset); its I/O in flight, less the
+ * @completing one, still counts towards number_ios (exceeds_number_ios() adds
+ * io_u_in_flight, which an I/O reaped has left).
+ */
+static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
+			      unsigned int completing)
+{
+	job->completed = job->bytes = 0;
+	job->bytes_dir[0] = job->bytes_dir[1] = 0;
+	job->ios_issued = job->inflight - completing;
+	job->issued_dir[0] = job->issued_dir[1] = 0;
+	job->ios_dir[0] = job->ios_dir[1] = 0;
+	job->poisson_next = 0;
+	kfsim_hist_reset(&job->lat);
+	job->start_ns = sim->now;	/* the epoch: its runtime starts again too */
+	if (job->spec.latency_target_ns && !job->lt.end_run)
+		sim_lat_target_init(&job->lt, &job->spec, sim->now, 0);
+	/*
+	 * fio's reset_all_stats() moves steady state's clock to the new epoch but keeps its
+	 * previous byte and I/O counts, so the next sample's difference wraps, in fio as here
+	 */
+	job->ss.prev_ns = sim->now;
+}
+
+/* What an I/O of a job counts for, at its completion (job_ramp_check()). */
+enum sim_ramp_count {
+	SIM_COUNT_ALL,		/* the ramp is over, or there is none */
+	SIM_COUNT_BYTES,	/* in the ramp: its bytes (fio's io_bytes), not its latency */
+	SIM_COUNT_NONE,		/* it ended the ramp: counted, then forgotten with the rest */
+};
+
+/*
+ * fio's ramp_time_over() (fio 3.33 time.c), asked at each completion (should_account()) and,
+ * with an asynchronous engine, each submission (io_u_queued()): the first one at least
+ * ramp_ns after the job's start ends the ramp, and the job's figures start again.  In the
+ * ramp fio adds a completion's bytes to io_bytes but accounts no latency; the completion
+ * that ends it was added before the reset, which forgets it.  @completing: 1 when asked at
+ * a completion still counted in @job->inflight.
+ */
+static enum sim_ramp_count job_ramp_check(struct kfsim_bfq_sim *sim, struct sim_job *job,
+					  unsigned int completing)
+{
+	if (!job->in_ramp)
+		return SIM_COUNT_ALL;
+	if (sim->now - job->start_ns < job->spec.ramp_ns)
+		return SIM_COUNT_BYTES;
+	job->in_ramp = false;
+	job_reset_figures(sim, job, completing);
+	return SIM_COUNT_NONE;
+}
+
 /* The rate caps of @io's direction (fio rate=, rate_iops=): when it may go, else now. */
 static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
 {
@@ -726,6 +786,7 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	struct sim_job *job = &sim->jobs[j];
 	unsigned int bytes = job->next.bytes;
 	u64 copy_ns = (u64)((double)bytes * 1e3 / sim->cfg.wb.copy_mb_s) + 1;
+	enum sim_ramp_count count;
 
 	if (sim->dirty_bytes + bytes > wb_thresh(sim, sim->cfg.wb.dirty_ratio)) {
 		job->throttled = true;	/* balance_dirty_pages(): wait for writeback */
@@ -739,15 +800,18 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	job->next.valid = false;
 	job->bytes_issued += bytes;
+	job->writes_issued += bytes;
 	job->issued_dir[1] += bytes;
 	job->ios_dir[1]++;
 	job->ios_issued++;
 	job->copy_until = sim->now + copy_ns;
-	if (sim->now < sim->cfg.duration_ns) {
+	count = job_ramp_check(sim, job, 0);
+	if (sim->now < sim->cfg.duration_ns && count != SIM_COUNT_NONE) {
 		job->completed++;
 		job->bytes += bytes;
 		job->bytes_dir[1] += bytes;
-		kfsim_hist_add(&job->lat, copy_ns);
+		if (count == SIM_COUNT_ALL)
+			kfsim_hist_add(&job->lat, copy_ns);
 	}
 	sim_schedule(sim, job->copy_until, EV_JOB_WAKE, j);
 	wb_kick(sim);
@@ -922,8 +986,17 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		return;
 	}
 	if (job->spec.engine == KFSIM_ENGINE_NONE) {
-		/* no disk I/O: a job bounded by size ends at once, else at its runtime */
+		/*
+		 * no disk I/O: a job bounded by size ends at once, else at its runtime, after
+		 * its ramp: fio's null engine completes each I/O at once, so the first one
+		 * after ramp_time ends the ramp
+		 */
 		if (job->spec.runtime_ns && !job->spec.io_size && !job->spec.number_ios) {
+			if (job->in_ramp && sim->now < job->start_ns + job->spec.ramp_ns) {
+				sim_schedule(sim, job->start_ns + job->spec.ramp_ns, EV_JOB_WAKE, j);
+				return;
+			}
+			job_ramp_check(sim, job, 0);
 			if (sim->now < job->start_ns + job->spec.runtime_ns) {
 				sim_schedule(sim, job->start_ns + job->spec.runtime_ns, EV_JOB_WAKE, j);
 				return;
@@ -966,7 +1039,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		allowed = job_rate_allows(job, &job->next);
 		if (allowed > sim->now) {
 			/* a job waiting for its rate still ends at its runtime */
-			if (job->spec.runtime_ns)
+			if (job->spec.runtime_ns && !job->in_ramp)
 				allowed = min(allowed, job->start_ns + job->spec.runtime_ns);
 			if (allowed > sim->now) {
 				sim_schedule(sim, allowed, EV_JOB_WAKE, j);
@@ -990,7 +1063,11 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		}
 		job->next.valid = false;
 		job->flow_passed = false;
+		if (job->spec.engine == KFSIM_ENGINE_ASYNC)
+			job_ramp_check(sim, job, 0);	/* io_u_queued() asks too */
 		job->issued_dir[job->next.write] += job->next.bytes;
+		if (job->next.write)
+			job->writes_issued += job->next.bytes;
 		job->ios_dir[job->next.write]++;
 		job->ios_issued++;
 		if (job->spec.rate_poisson && job->spec.rate_iops) {
@@ -1105,23 +1182,6 @@ static void sim_trace_in_service(struct kfsim_bfq_sim *sim)
 
 /* --- the loop --------------------------------------------------------------------------- */
 
-/* fio's figures start again: its final latency-target window (reset_all_stats()) */
-static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job)
-{
-	job->completed = job->bytes = 0;
-	job->bytes_dir[0] = job->bytes_dir[1] = 0;
-	job->bytes_issued = job->ios_issued = 0;
-	job->issued_dir[0] = job->issued_dir[1] = 0;
-	job->ios_dir[0] = job->ios_dir[1] = 0;
-	kfsim_hist_reset(&job->lat);
-	job->start_ns = sim->now;	/* the epoch: its runtime starts again too */
-	/*
-	 * fio's reset_all_stats() moves steady state's clock to the new epoch but keeps its
-	 * previous byte and I/O counts, so the next sample's difference wraps, in fio as here
-	 */
-	job->ss.prev_ns = sim->now;
-}
-
 /* A completion of a job with a latency target (struct sim_lat_target). */
 static void job_lat_target(struct kfsim_bfq_sim *sim, unsigned int j, u64 lat_ns)
 {
@@ -1140,7 +1200,7 @@ static void job_lat_target(struct kfsim_bfq_sim *sim, unsigned int j, u64 lat_ns
 	}
 	if (lt->drain_cycle && !job->inflight) {
 		if (sim_lat_target_drained(lt))
-			job_reset_figures(sim, job);
+			job_reset_figures(sim, job, 0);
 		sim_lat_target_new_cycle(lt, sim->now, job->completed);
 	}
 }
@@ -1175,16 +1235,20 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	struct sim_job *job = &sim->jobs[j];
 	unsigned int bytes = blk_rq_bytes(rq);
 	u64 lat_ns = sim->now - rq->start_time_ns;
+	enum sim_ramp_count count = job_ramp_check(sim, job, 1);
 
 	if (sim_ops(sim)->completed_request)
 		sim_ops(sim)->completed_request(&sim->eq, rq, sim->now);
 	if (sim->now < sim->cfg.duration_ns) {
 		size_t bin = sim->now / sim->cfg.bin_ns;
 
-		job->completed++;
-		job->bytes += bytes;
-		job->bytes_dir[rq_data_dir(rq)] += bytes;
-		kfsim_hist_add(&job->lat, lat_ns);
+		if (count != SIM_COUNT_NONE) {
+			job->completed++;
+			job->bytes += bytes;
+			job->bytes_dir[rq_data_dir(rq)] += bytes;
+		}
+		if (count == SIM_COUNT_ALL)
+			kfsim_hist_add(&job->lat, lat_ns);
 		sim->act_bytes[rq->actuator] += bytes;
 		sim->act_requests[rq->actuator]++;
 		sim->act_hits[rq->actuator] += rq->cache_hit;
@@ -1220,7 +1284,9 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	sim_wake_waiters(sim);
 	if (job->flusher)
 		wb_written(sim, bytes);
-	if (job->spec.latency_target_ns && !job->replay && !job->flusher)
+	/* fio judges no latency target in the ramp, nor the I/O that ended it */
+	if (job->spec.latency_target_ns && !job->replay && !job->flusher &&
+	    count == SIM_COUNT_ALL)
 		job_lat_target(sim, j, lat_ns);
 	/*
 	 * The completing process submits again before the scheduler dispatches: a completion

@@ -13,7 +13,7 @@
  * - an option is either modelled (its effect is simulated), known to have no effect on what
  *   the simulated disk sees (output, CPU placement, data content, an engine's server...), or
  *   refused with the reason: never silently ignored;
- * - options whose effect depends on the engine (ramp_time, several files per job) are
+ * - options whose effect depends on the engine (several files per job) are
  *   refused only when the job's I/O reaches the simulated disk; so are the failures fio meets
  *   on this disk decided only then (a trim's -EOPNOTSUPP/-ENOTTY, libzbc's -ENXIO, the empty
  *   zones zonemode=zbd emulates): the job ends as fio's does, before any I/O;
@@ -457,7 +457,6 @@ static const struct {
 	const char *name;
 	const char *why;
 } fio_disk_only[] = {
-	{ "ramp_time", "ramp_time is not modelled with disk I/O" },
 	{ "nrfiles", "several files per job are not modelled with disk I/O" },
 	{ "nr_files", "several files per job are not modelled with disk I/O" },
 	{ "cmd_type", "NVMe passthrough (io_uring_cmd) is not modelled" },
@@ -1056,6 +1055,13 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"unit), not '%s'", value ? value : "");
 		else
 			sec->job.runtime_ns = v;	/* 0: no limit, as fio */
+	} else if (!strcmp(key, "ramp_time")) {
+		/* fio's FIO_OPT_STR_VAL_TIME with is_seconds, as runtime (0: no ramp) */
+		if (!value || parse_time(value, NSEC_PER_SEC, &v))
+			fio_err(&p->errs, file, line, "ramp_time: expected a time (seconds without "
+				"a unit), not '%s'", value ? value : "");
+		else
+			sec->job.ramp_ns = v;
 	} else if (!strcmp(key, "time_based")) {
 		if (parse_flag(value, &sec->time_based))
 			fio_err(&p->errs, file, line, "time_based: expected 0 or 1");
@@ -2041,6 +2047,13 @@ static u64 fio_duration(const struct fio_parser *p)
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		const struct kfsim_bfq_job *job = &p->jobs[i];
 		u64 end = max(job->startdelay_ns, job->startdelay_max_ns) + job->runtime_ns;
+
+		/*
+		 * a ramp runs before the runtime, and ends at the job's first I/O after it: a
+		 * second more bounds that I/O (the run ends when its jobs do)
+		 */
+		if (job->ramp_ns && job->runtime_ns)
+			end += job->ramp_ns + NSEC_PER_SEC;
 
 		if (!job->runtime_ns)
 			return 0;

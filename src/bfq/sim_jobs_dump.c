@@ -104,6 +104,7 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 		  (job->startdelay_max_ns > job->startdelay_ns ? job->startdelay_max_ns
 							       : job->startdelay_ns) / 1000);
 	kfsim_json_kv_uint(json, "runtime_us", job->runtime_ns / 1000);
+	kfsim_json_kv_uint(json, "ramp_time_us", job->ramp_ns / 1000);
 	kfsim_json_kv_uint(json, "io_size", job->io_size);
 	kfsim_json_kv_uint(json, "number_ios", job->number_ios);
 	kfsim_json_kv_bool(json, "verify", job->verify);

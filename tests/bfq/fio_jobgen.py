@@ -12,7 +12,7 @@ here wrote.  This writes random ones from a seed and gives each to fio_oracle's 
     rwmixwrite, time units (us ms s m h), booleans bare and with a value, aliases
     (readwrite, blocksize, blocksize_range, io_limit, timeout, wait_for_previous), ${VAR}
     from the environment, numjobs, stonewall, wait_for;
-  - options that change nothing the disk sees, and ones kfsim refuses (fsync, ramp_time);
+  - options that change nothing the disk sees, and ones kfsim refuses (fsync);
   - now and then an invalid value or an option fio does not have;
   - '#' and ';' comments, whole-line and after a value, blank lines, tabs and spaces around
     the line (fio keeps a space after '=': the value starts with it), and CRLF.
@@ -193,7 +193,7 @@ def invalid_option(rng):
         ("ioengine", "no_such_engine"), ("no_such_option", "1"), ("sync", "maybe"),
         ("direct", None), ("size", "${KFSIM_GEN_UNSET}"), ("random_distribution", "zipf"),
         ("prio", "9"), ("thinktime", "fast"), ("fsync", "4"), ("end_fsync", "1"),
-        ("ramp_time", "2"), ("ioprio", "3"), ("runtime", "soon"),
+        ("ramp_time", "soon"), ("ioprio", "3"), ("runtime", "soon"),
     ])
 
 

@@ -10,7 +10,7 @@ For every job file given (fio's 86 examples from Debian's fio-examples in CI):
   - for each job kfsim read, every option that matters (rw and its ':N' modifier, rwmixread,
     bs per direction, bsrange, iodepth, ioengine, direct, sync, size, offset, rate and
     rate_iops per direction, percentage_random, random_distribution and its parameter,
-    thinktime, startdelay, runtime, io_size, number_ios, numjobs, stonewall, wait_for,
+    thinktime, startdelay, runtime, ramp_time, io_size, number_ios, numjobs, stonewall, wait_for,
     time_based, and steady state's criterion and limit, window and ramp) is compared with
     fio's value, or fio's default where the file does not set it;
   - a refused file must name every problem at once: with each line it names removed, kfsim
@@ -241,6 +241,7 @@ def expected(job):
     e["startdelay_us"] = [sd[0], sd[1] if len(sd) > 1 else sd[0]] if sd else [0, 0]
     rt = job.outs("runtime") or job.outs("timeout")
     e["runtime_us"] = rt[0] if rt else 0
+    e["ramp_time_us"] = job.out("ramp_time", 0)
     e["number_ios"] = job.out("number_ios", 0)
     e["numjobs"] = job.out("numjobs", 1)
     e["stonewall"] = bool(job.out("stonewall", 0) or job.out("wait_for_previous", 0))
@@ -268,6 +269,7 @@ SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "random_distribution": ["random_distribution"],
            "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
+           "ramp_time_us": ["ramp_time"],
            "number_ios": ["number_ios"], "numjobs": ["numjobs"],
            "ss": ["steadystate", "steadystate_duration"],
            "ss_dur_s": ["steadystate_duration"], "ss_ramp_us": ["steadystate_ramp_time"]}
@@ -326,6 +328,7 @@ def compare(e, jobs, first, names, logged=None):
         chk("thinktime_us", j["thinktime_us"])
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])
+        chk("ramp_time_us", j["ramp_time_us"])
         chk("number_ios", j["number_ios"])
         chk("ss", j["ss"])
         chk("ss_dur_s", j["ss_dur_s"])

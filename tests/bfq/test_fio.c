@@ -162,8 +162,8 @@ static void test_refusals_all_at_once(void **state)
 					      "many.fio:10: ss_dur: steady state of a reporting group",
 					      NULL });
 	/* a [global] problem is reported once, not once per job */
-	expect_refusal("once", "[global]\nramp_time=1\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
-		       (const char *const[]){ "once.fio:2: ramp_time", NULL });
+	expect_refusal("once", "[global]\nnrfiles=2\nioengine=libaio\n[a]\n[b]\n[c]\n", 1,
+		       (const char *const[]){ "once.fio:2: nrfiles", NULL });
 	expect_refusal("groupweights",
 		       "[a]\ncgroup=g\ncgroup_weight=100\n[b]\ncgroup=g\ncgroup_weight=200\n", 1,
 		       (const char *const[]){ ":4: job 'b': cgroup 'g' already has "
@@ -1249,6 +1249,193 @@ static void test_trims_fail_as_under_fio(void **state)
 }
 
 /* fio's latency_target in a run: the search's depth caps the job; its end; its errors. */
+/*
+ * Run @text (a job file fio accepts, not asked again: each fio call costs CI a quarter of a
+ * second) for up to @duration_s: the first job's figures.
+ */
+static u64 ramp_device_completed;	/* ramp_run()'s: the disk's completions */
+
+static struct kfsim_bfq_job_result ramp_run(const char *name, const char *text,
+					    unsigned int duration_s, double *run_s)
+{
+	char *path = job_file(name, text, -1);	/* fio reads them: test_ramp_time_values() */
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_job_result job;
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = (u64)duration_s * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	job = res->jobs[0];
+	*run_s = res->duration_s;
+	ramp_device_completed = res->completed;
+	print_message("%s: %llu requests, %llu bytes, active %.4f s of a %.4f s run, "
+		      "lat mean %.1f us; %llu completed by the disk\n", name,
+		      (unsigned long long)job.requests,
+		      (unsigned long long)(job.read_bytes + job.write_bytes), job.active_s,
+		      *run_s, job.lat_mean_us, (unsigned long long)res->completed);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+	return job;
+}
+
+/*
+ * fio's reading of ramp_time (fio 3.33 options.c: FIO_OPT_STR_VAL_TIME, is_seconds): seconds
+ * without a unit, us ms s m h d; what fio cannot read it refuses ("failed parsing").
+ */
+static void test_ramp_time_values(void **state)
+{
+	static const struct { const char *value; u64 ns; } ok[] = {
+		{ "2s", 2 * NSEC_PER_SEC }, { "500ms", 500 * NSEC_PER_MSEC },
+		{ "3", 3 * NSEC_PER_SEC }, { "0", 0 }, { "250us", 250 * NSEC_PER_USEC },
+		{ "1m", 60 * NSEC_PER_SEC },
+	};
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char text[512] = "[global]\nramp_time=1\nrw=read\n[global]\n", why[1024], *path;
+	size_t len = strlen(text);
+
+	/* one file, one fio call: a job per value, and one that keeps the [global] value */
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		len += snprintf(text + len, sizeof(text) - len, "[j%zu]\nramp_time=%s\n", i,
+				ok[i].value);
+	snprintf(text + len, sizeof(text) - len, "[g]\n");
+	path = job_file("rampvalues", text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, ARRAY_SIZE(ok) + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		assert_int_equal(cfg->jobs[i].ramp_ns, ok[i].ns);
+	assert_int_equal(cfg->jobs[ARRAY_SIZE(ok)].ramp_ns, NSEC_PER_SEC);
+	free(cfg);
+	free(path);
+	/* what fio fails to parse, both named at once */
+	expect_refusal("rampbad", "[a]\nramp_time=abc\n[b]\nramp_time=\n", 0,
+		       (const char *const[]){ "rampbad.fio:2: ramp_time", "rampbad.fio:4: ramp_time",
+					      NULL });
+}
+
+/*
+ * What a ramp does to what the job reports, as fio 3.33 does it (time.c ramp_time_over(),
+ * libfio.c reset_all_stats()).  The figures fio itself gave for these jobs with
+ * ioengine=null (2026-12-07, this machine): 1047 ios in 1047 ms for the size-limited one
+ * (its 1000 ramp ios and the completion that ended the ramp are forgotten, yet counted
+ * towards its size), 1000 ios in 1000 ms for the time-based one, and all 256 ios without a
+ * latency sample (clat N=0) when the work ends within the ramp.
+ */
+static void test_ramp_time_run(void **state)
+{
+	const char *rated = "[a]\nrw=read\nbs=4k\nsize=8m\nrate_iops=1000\n";
+	struct kfsim_bfq_job_result job, plain;
+	double run_s, plain_run_s;
+	char text[256];
+
+	/* size-limited: 2048 I/Os in all, the ramp's 1000 and the one that ended it forgotten */
+	snprintf(text, sizeof(text), "%sramp_time=1\n", rated);
+	job = ramp_run("rampsize", text, 5, &run_s);
+	assert_int_equal(job.requests, 2048 - 1000 - 1);
+	assert_int_equal(job.read_bytes, job.requests * 4096);
+	assert_true(fabs(job.active_s - 1.047) < 0.002);
+	assert_true(fabs(run_s - 2.047) < 0.002);
+	assert_true(job.lat_mean_us > 0);
+
+	/* ramp_time=0 is no ramp: the same run as without it */
+	plain = ramp_run("rampnone", rated, 5, &plain_run_s);
+	snprintf(text, sizeof(text), "%sramp_time=0\n", rated);
+	job = ramp_run("rampzero", text, 5, &run_s);
+	assert_int_equal(job.requests, 2048);
+	assert_int_equal(job.requests, plain.requests);
+	assert_true(job.active_s == plain.active_s && run_s == plain_run_s);
+	assert_true(job.lat_mean_us == plain.lat_mean_us);
+
+	/* time_based: the runtime starts at the ramp's end, the run lasts both */
+	snprintf(text, sizeof(text), "%stime_based\nruntime=1\nramp_time=500ms\n", rated);
+	job = ramp_run("ramptime", text, 10, &run_s);
+	assert_true(job.requests >= 1000 && job.requests <= 1001);
+	assert_true(fabs(job.active_s - 1.0) < 1e-9);
+	assert_true(run_s > 1.5 && run_s < 1.51);
+
+	/* the work ends within the ramp: all of it reported, no latency accounted */
+	job = ramp_run("ramplong", "[a]\nrw=read\nbs=4k\nsize=1m\nramp_time=10\n", 20, &run_s);
+	assert_int_equal(job.requests, 256);
+	assert_int_equal(job.read_bytes, 1 << 20);
+	assert_true(job.lat_mean_us == 0 && job.lat_max_us == 0);
+	assert_true(job.active_s == run_s && run_s < 1);
+
+	/*
+	 * verify_backlog: the write pass still ends at the size (fio's io_issue_bytes keeps the
+	 * ramp's writes), each block written once and read back once
+	 */
+	job = ramp_run("rampvb", "[a]\nrw=write\nbs=4k\nsize=4m\nrate_iops=2000\ndirect=1\n"
+		       "verify=crc32c\nverify_backlog=64\nramp_time=200ms\n", 20, &run_s);
+	assert_int_equal(ramp_device_completed, 2 * 1024);
+	assert_true(job.requests < 2 * 1024 && job.write_bytes < 4 << 20);
+
+	/* number_ios counts from the ramp's end (fio's io_blocks is reset) */
+	job = ramp_run("rampnios", "[a]\nrw=write\nbs=4k\nsize=4m\nrate_iops=2000\ndirect=1\n"
+		       "ioengine=libaio\niodepth=4\nnumber_ios=600\nramp_time=200ms\n", 10, &run_s);
+	assert_int_equal(job.requests, 600);
+	assert_true(ramp_device_completed > 600 + 350);
+}
+
+/*
+ * fio itself as the referee of a ramp's effect: a size-limited job and a time-based one at
+ * 4000 IOPS with a 50 ms ramp, run by fio with ioengine=null (no disk; the rate paces them)
+ * and by kfsim on its disk.  fio's figures wobble on a loaded machine (its rate catches up
+ * after a late wake-up): one of three runs must agree within 5 %.  About 0.6 s of fio.
+ */
+static void test_ramp_time_fio_referee(void **state)
+{
+	static const char *const jobs[] = {
+		"[size]\nrw=read\nbs=4k\nsize=2m\nrate_iops=4000\nramp_time=50ms\n",
+		"[time]\nrw=read\nbs=4k\nsize=2m\nrate_iops=4000\ntime_based\nruntime=100ms\n"
+		"ramp_time=50ms\n",
+	};
+	struct kfsim_bfq_job_result sim[2];
+	char cmd[1024], *path;
+	double run_s;
+	bool agree = false;
+	FILE *f;
+
+	if (!have_fio() || system("command -v python3 >/dev/null 2>&1")) {
+		print_message("fio or python3 missing: kfsim's figures only\n");
+		return;
+	}
+	sim[0] = ramp_run("rampref0", jobs[0], 5, &run_s);
+	sim[1] = ramp_run("rampref1", jobs[1], 5, &run_s);
+	snprintf(cmd, sizeof(cmd), "%s%s", jobs[0], jobs[1]);
+	path = job_file("rampref", cmd, -1);	/* fio's run below must read it */
+	snprintf(cmd, sizeof(cmd), "fio --ioengine=null --output-format=json '%s' 2>/dev/null | "
+		 "python3 -c 'import json,sys\nfor j in json.load(sys.stdin)[\"jobs\"]: "
+		 "print(j[\"read\"][\"total_ios\"], j[\"read\"][\"runtime\"])'", path);
+	for (int run = 0; run < 3 && !agree; run++) {
+		unsigned long long ios[2] = { 0 }, ms[2] = { 0 };
+
+		f = popen(cmd, "r");
+		assert_non_null(f);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(fscanf(f, "%llu %llu", &ios[i], &ms[i]), 2);
+		pclose(f);
+		agree = true;
+		for (int i = 0; i < 2; i++) {
+			double dios = fabs((double)ios[i] - (double)sim[i].requests);
+			double dms = fabs((double)ms[i] - sim[i].active_s * 1e3);
+
+			print_message("%s: fio %llu ios in %llu ms, kfsim %llu in %.0f ms\n",
+				      i ? "time_based" : "size-limited", ios[i], ms[i],
+				      (unsigned long long)sim[i].requests, sim[i].active_s * 1e3);
+			agree = agree && dios <= 0.05 * (double)ios[i] &&
+				dms <= 0.05 * (double)ms[i] + 2;
+		}
+	}
+	assert_true(agree);
+	free(path);
+}
+
 static void test_latency_target(void **state)
 {
 	const char *head = "[global]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
@@ -1789,6 +1976,9 @@ int main(void)
 		cmocka_unit_test(test_fio_option_not_modelled),
 		cmocka_unit_test(test_include_and_header_as_fio),
 		cmocka_unit_test(test_patterns_as_fio),
+		cmocka_unit_test(test_ramp_time_values),
+		cmocka_unit_test(test_ramp_time_run),
+		cmocka_unit_test(test_ramp_time_fio_referee),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

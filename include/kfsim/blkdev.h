@@ -305,11 +305,13 @@ static inline int rq_data_dir(const struct request *rq)
 /**
  * blk_rq_init_from_bio() - make @rq a request for one bio: position @sector, @bytes, @opf
  *
- * The bio lives inside the request (rq->bio == &rq->bio_storage).
+ * The bio lives inside the request (rq->bio == &rq->bio_storage).  Every other field starts at
+ * zero (@tag at -1): a device model reads @done_ns 0 as "not completed yet" until it sets it.
  */
 static inline void blk_rq_init_from_bio(struct request *rq, sector_t sector, unsigned int bytes,
 					blk_opf_t opf, unsigned short ioprio)
 {
+	*rq = (struct request){ 0 };
 	rq->bio_storage.bi_iter.bi_sector = sector;
 	rq->bio_storage.bi_iter.bi_size = bytes;
 	rq->bio_storage.bi_opf = opf;

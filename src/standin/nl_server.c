@@ -897,10 +897,14 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 }
 
 /*
- * Every reply, dump step and notification the last request made goes to its reader; except to
- * a client whose buffer is only partly run: reading its socket would advance its dump between
- * two messages of one buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY
- * for a second one).  Its queue is drained once the buffer is done, in the order it was made.
+ * Every reply, dump step and notification the last request made goes to its reader, under the
+ * reader's limits (client_enqueue()).  A client whose buffer is only partly run gets what is
+ * queued, but its dump does not advance: that would finish it between two messages of one
+ * buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY for a second one);
+ * the dump's rest follows once the buffer is done, in the order it was made.  Left on its
+ * socket instead, a partly run buffer's replies were held whole, beyond every limit: 64
+ * connections of `nobody`, each with a 64 KiB buffer of GETFAMILY requests (about 4 KiB of
+ * reply each) and never reading, grew root's server to 509 MiB (attacks.py "pending").
  */
 static void flush_all(struct kfsim_nl_server *s)
 {
@@ -909,9 +913,11 @@ static void flush_all(struct kfsim_nl_server *s)
 	for (c = s->clients; c; c = c->next) {
 		ssize_t n;
 
-		if (!c->sock || c->pending)
+		if (!c->sock)
 			continue;
-		while ((n = kfsim_nl_sock_recv(c->sock, s->buf, NL_SERVER_BUF_SIZE)) > 0)
+		while ((n = c->pending ?
+			    kfsim_nl_sock_recv_queued(c->sock, s->buf, NL_SERVER_BUF_SIZE) :
+			    kfsim_nl_sock_recv(c->sock, s->buf, NL_SERVER_BUF_SIZE)) > 0)
 			client_enqueue(s, c, s->buf, min_t(size_t, (size_t)n, NL_SERVER_BUF_SIZE));
 		client_push(s, c);
 	}

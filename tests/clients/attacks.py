@@ -1373,6 +1373,69 @@ print(len(hidden), closed, end)
     stop_server(proc)
 
 
+def attack_shim_threads():
+    """A thread's close() of a netlink socket while another thread's bind() on it waits for its
+    answer: the shim keeps the socket until that call is done, as the kernel keeps a file a
+    system call is using."""
+    print("close() while another thread's call waits:")
+    path = os.path.join(tmp, "slow.sock")
+    lis = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    lis.bind(path)
+    lis.listen(2)
+    code = r"""
+import socket, threading, time, errno, os
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+links = {int(f): os.readlink(f"/proc/self/fd/{f}") for f in os.listdir("/proc/self/fd")
+         if os.path.exists(f"/proc/self/fd/{f}")}
+hidden = [f for f, to in links.items() if to.startswith("socket:") and f != s.fileno()]
+res = []
+def bind():
+    try: s.bind((0, 0)); res.append("bound")
+    except OSError as e: res.append(errno.errorcode[e.errno])
+t = threading.Thread(target=bind); t.start()
+time.sleep(0.3)
+s.close()
+pipes = os.pipe() + os.pipe()  # the control descriptor's number, if the shim let it go
+s2 = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+t.join()
+print(res[0], s2.getsockname()[0], "released" if set(hidden) & set(pipes) else "kept")
+"""
+    prog = subprocess.Popen([sys.executable, "-c", code], env=shim_env(path),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lis.settimeout(10)
+    keep = []
+
+    def opened(portid):
+        ctl, _ = lis.accept()
+        ctl.settimeout(10)
+        ctl.recv(20)  # OPEN: answered with one end of a pair
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        socket.send_fds(ctl, [struct.pack("=iII", 0, portid, 0)], [theirs.fileno()])
+        theirs.close()
+        keep.extend((ctl, mine))
+        return ctl
+    try:
+        first = opened(1)
+        first.recv(20)  # BIND: answered once the program has closed it and opened another
+        opened(7)
+        first.send(struct.pack("=iII", 0, 4242, 0))
+    except OSError as e:
+        print(f"  server side: {e!r}")
+    try:
+        out, _ = prog.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        prog.kill()
+        out, _ = prog.communicate()
+    # before the fix the socket was released under the waiting bind(): its control
+    # descriptor's number went to the program's next pipe, and its memory was freed, which the
+    # answer was then written to (ASan: heap-use-after-free)
+    check("a call in progress keeps its socket; the next socket keeps its own port id",
+          prog.returncode == 0 and out.strip() == "bound 7 kept",
+          f"exit {prog.returncode}; bind() and the next socket's port id: {out.strip()[-300:]!r}")
+    for sock in keep + [lis]:
+        sock.close()
+
+
 def attack_real_interface():
     """A real interface named like a simulated one is never touched through the shim."""
     print("real interfaces behind simulated names:")
@@ -2003,6 +2066,7 @@ ATTACKS = {
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
+    "shim_threads": attack_shim_threads,
 }
 
 

@@ -111,6 +111,7 @@ struct nl_server_client {
 	unsigned long dropped;
 	bool congested;			/* NETLINK_S_CONGESTED: dropping until drained */
 	bool overrun_pending;		/* the ENOBUFS marker still has to be sent */
+	bool deaf;			/* its end reads no more (shutdown(SHUT_RD)): released */
 	bool data_ready;		/* this turn: requests wait (read or pending) */
 	struct timespec connected;	/* for KFSIM_NL_SERVER_OPEN_TIMEOUT_MS */
 	u8 *pending;			/* a buffer's messages not run yet (a later turn's) */
@@ -825,6 +826,30 @@ static bool accept_client(struct kfsim_nl_server *s)
 	return true;
 }
 
+/*
+ * A client whose end will never read again: everything queued for it goes, and the main loop
+ * releases it as a closed one.  A netlink socket has no such state (shutdown() is EOPNOTSUPP
+ * there, and the shim answers so), but a client speaking the protocol itself may shut its
+ * end for reading (SHUT_RD): every send() to it then fails with EPIPE while poll() still
+ * reports it writable, and keeping its queue, or the ENOBUFS marker still to be sent, had
+ * the loop poll it for POLLOUT and wake at once, for ever (measured: root's server used a
+ * CPU for as long as one connection of `nobody` stayed open; attacks.py "deaf").
+ */
+static void client_deaf(struct kfsim_nl_server *s, struct nl_server_client *c)
+{
+	c->deaf = true;
+	c->overrun_pending = false;
+	while (c->out_head) {
+		struct nl_server_buf *b = c->out_head;
+
+		c->out_head = b->next;
+		kfree(b);
+	}
+	c->out_tail = NULL;
+	s->queued_bytes -= c->out_bytes;
+	c->out_bytes = 0;
+}
+
 /* Try to hand queued buffers to the client; keep what its socket cannot take now. */
 static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
@@ -834,21 +859,26 @@ static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
-		/* sent, or the client is gone (its hang-up is seen by the poll loop) */
+		if (n < 0) {
+			/* gone (its hang-up is seen by the poll loop), or reading no more */
+			client_deaf(s, c);
+			return;
+		}
 		c->out_head = b->next;
 		if (!c->out_head)
 			c->out_tail = NULL;
 		c->out_bytes -= b->len;
 		s->queued_bytes -= b->len;
 		kfree(b);
-		if (n < 0)
-			return;
 	}
 	/* netlink_rcv_wake(): a drained reader is no longer congested; then say what was lost */
-	if (c->overrun_pending &&
-	    send(c->data_fd, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN,
-		 MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
-		c->overrun_pending = false;
+	if (c->overrun_pending) {
+		if (send(c->data_fd, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN,
+			 MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
+			c->overrun_pending = false;
+		else if (errno != EAGAIN && errno != EINTR)
+			client_deaf(s, c);
+	}
 	if (!c->overrun_pending)
 		c->congested = false;
 }
@@ -873,6 +903,8 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 {
 	struct nl_server_buf *b;
 
+	if (c->deaf)
+		return;
 	if (c->congested || c->out_bytes + len > KFSIM_NL_SERVER_QUEUE_MAX ||
 	    s->queued_bytes + len > KFSIM_NL_SERVER_QUEUE_TOTAL) {
 		client_overrun(c);
@@ -1435,6 +1467,8 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 				alive = false;
 			if (alive && !c->sock && open_overdue(c))
 				alive = false;
+			if (c->deaf)
+				alive = false;	/* reads no more: as if it had closed */
 			if (!alive)
 				client_free(s, c);
 		}

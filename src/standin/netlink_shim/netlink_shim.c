@@ -98,6 +98,7 @@ static ssize_t (*real_write)(int, const void *, size_t);
 static int (*real_close_range)(unsigned int, unsigned int, int);
 static void (*real_closefrom)(int);
 static int (*real_ioctl)(int, unsigned long, ...);
+static int (*real_shutdown)(int, int);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -128,6 +129,7 @@ static void resolve_all(void)
 	LOOKUP(close_range);
 	LOOKUP(closefrom);
 	LOOKUP(ioctl);
+	LOOKUP(shutdown);
 #undef LOOKUP
 }
 
@@ -454,6 +456,17 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
 	ret = shim_connect(s, fd, addr, len);
 	sock_put(s);
 	return ret;
+}
+
+/*
+ * netlink_ops has no shutdown (sock_no_shutdown(): EOPNOTSUPP).  Passed on, it would shut the
+ * descriptor's UNIX socket for reading, which a netlink socket never is.
+ */
+int shutdown(int fd, int how)
+{
+	if (!is_ours(fd))
+		return RESOLVE(shutdown)(fd, how);
+	return fail(-EOPNOTSUPP);
 }
 
 static void put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)

@@ -935,8 +935,9 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
  * buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY for a second one);
  * the dump's rest follows once the buffer is done, in the order it was made.  Left on its
  * socket instead, a partly run buffer's replies were held whole, beyond every limit: 64
- * connections of `nobody`, each with a 64 KiB buffer of GETFAMILY requests (about 4 KiB of
- * reply each) and never reading, grew root's server to 509 MiB (attacks.py "pending").
+ * connections of `nobody`, each with a 64 KiB buffer of GETFAMILY requests (each reply held
+ * in a buffer of about 4 KiB) and never reading, grew root's server to 509 MiB (attacks.py
+ * "pending").
  */
 static void flush_all(struct kfsim_nl_server *s)
 {

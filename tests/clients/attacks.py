@@ -2022,6 +2022,43 @@ def attack_partly_run():
     stop_server(proc)
 
 
+def attack_shim_sendmmsg():
+    """sendmmsg() on a shimmed socket sends each message as sendmsg() does: an empty one is
+    ENODATA and one over 64 KiB EMSGSIZE, not handed to the server unchecked."""
+    print("sendmmsg() under the shim:")
+    path = os.path.join(tmp, "mmsg.sock")
+    start_server(path)
+    code = r"""
+import ctypes, socket, struct, errno
+libc = ctypes.CDLL(None, use_errno=True)
+class iovec(ctypes.Structure): _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+class msghdr(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_void_p), ("namelen", ctypes.c_uint), ("iov", ctypes.POINTER(iovec)),
+                ("iovlen", ctypes.c_size_t), ("control", ctypes.c_void_p),
+                ("controllen", ctypes.c_size_t), ("flags", ctypes.c_int)]
+class mmsghdr(ctypes.Structure): _fields_ = [("hdr", msghdr), ("len", ctypes.c_uint)]
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+req = struct.pack("=IHHII", 20, 0x10, 0x301, 1, 0) + struct.pack("BBH", 3, 1, 0)
+out = []
+for payloads in ([b""], [bytes(70000)], [req, b""]):
+    bufs = [ctypes.create_string_buffer(p, len(p)) for p in payloads]
+    iovs = [iovec(ctypes.cast(b, ctypes.c_void_p), len(p)) for b, p in zip(bufs, payloads)]
+    vec = (mmsghdr * len(iovs))()
+    for i, v in enumerate(iovs):
+        vec[i].hdr.iov = ctypes.pointer(v); vec[i].hdr.iovlen = 1
+    n = libc.sendmmsg(s.fileno(), vec, len(iovs), 0)
+    out.append(str(n) if n >= 0 else errno.errorcode[ctypes.get_errno()])
+s.settimeout(2)
+out.append(str(len(s.recv(1 << 16))))
+print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    # before: "1 1 2": both reached the server, which dropped them without a word
+    check("each message is checked as sendmsg() checks it", out.strip().startswith(
+          "ENODATA EMSGSIZE 1 ") and rc == 0,
+          f"empty, 70000 bytes, a request then an empty one, reply bytes: {out.strip()}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -2115,6 +2152,7 @@ ATTACKS = {
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
+    "sendmmsg": attack_shim_sendmmsg,
 }
 
 

@@ -17,7 +17,7 @@
  *
  * Not supported, with the answer given: unicast to another user port (ECONNREFUSED, as for a
  * port nobody bound), sending to multicast groups (EOPNOTSUPP), NETLINK_LIST_MEMBERSHIPS and
- * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg/sendmmsg (their names are
+ * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg (its names are
  * left empty).
  *
  * Invariants kept:
@@ -48,6 +48,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/netlink.h>
@@ -99,6 +100,7 @@ static int (*real_close_range)(unsigned int, unsigned int, int);
 static void (*real_closefrom)(int);
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_shutdown)(int, int);
+static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -130,6 +132,7 @@ static void resolve_all(void)
 	LOOKUP(closefrom);
 	LOOKUP(ioctl);
 	LOOKUP(shutdown);
+	LOOKUP(sendmmsg);
 #undef LOOKUP
 }
 
@@ -679,6 +682,30 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	copy.msg_control = NULL;
 	copy.msg_controllen = 0;
 	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
+}
+
+/*
+ * __sys_sendmmsg(): each message as sendmsg() sends it (so each gets netlink_sendmsg()'s
+ * checks: ENODATA, EMSGSIZE, a destination other than the kernel); the count sent, or the
+ * first message's error.  Passed to libc whole, an empty or oversized message went to the
+ * server unchecked, and its control messages along.
+ */
+int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
+{
+	unsigned int i;
+
+	if (!is_ours(fd) || !vec)
+		return RESOLVE(sendmmsg)(fd, vec, vlen, flags);
+	if (vlen > UIO_MAXIOV)
+		vlen = UIO_MAXIOV;
+	for (i = 0; i < vlen; i++) {
+		ssize_t n = sendmsg(fd, &vec[i].msg_hdr, flags);
+
+		if (n < 0)
+			return i ? (int)i : -1;
+		vec[i].msg_len = (unsigned int)n;
+	}
+	return (int)i;
 }
 
 /*

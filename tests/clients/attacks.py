@@ -2106,6 +2106,63 @@ except OSError as e: print("EOPNOTSUPP" if e.errno == errno.EOPNOTSUPP else e.er
     stop_server(proc)
 
 
+def attack_exec_tiocsti():
+    """A program under kfsim exec cannot type into its terminal (TIOCSTI): what it typed would
+    run in the invoking shell, outside every namespace, once it exits (`ip link set ... down`,
+    or `sudo ...` while sudo's timestamp for that terminal is fresh)."""
+    print("kfsim exec and the terminal's input:")
+    import fcntl
+    import pty
+    import termios
+    code = """
+import fcntl, termios, errno, sys
+try:
+    fcntl.ioctl(0, termios.TIOCSTI, b"#"); print("injected")
+except OSError as e:
+    print(errno.errorcode[e.errno])
+"""
+    results = []
+    for who in ("root", "nobody"):
+        master, slave = pty.openpty()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+                for fd in (0, 1, 2):
+                    os.dup2(slave, fd)
+                if who == "nobody":
+                    os.setgroups([])
+                    os.setresgid(NOBODY, NOBODY, NOBODY)
+                    os.setresuid(NOBODY, NOBODY, NOBODY)
+                # a python nobody may run (the test's own may be under /root)
+                py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+                os.execve(KFSIM, [KFSIM, "exec", "--", py, "-c", code], exec_env())
+            finally:
+                os._exit(127)
+        os.close(slave)
+        out, deadline = b"", time.monotonic() + 10
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([master], [], [], 0.5)
+            try:
+                chunk = os.read(master, 4096) if r else b""
+            except OSError:
+                break  # the terminal's last user closed it
+            out += chunk
+            if os.waitpid(pid, os.WNOHANG)[0] and not chunk:
+                pid = 0
+                break
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(master)
+        results.append(f"{who}: {out.decode(errors='replace').strip().splitlines()[-1:]}")
+    # before the fix both printed "injected": Linux lets a process type into its own
+    # controlling terminal (dev.tty.legacy_tiocsti=1, as here)
+    check("TIOCSTI is refused (EPERM) for root's and another user's program",
+          all(r.endswith("['EPERM']") for r in results), "; ".join(results))
+
+
 def attack_exec_signals():
     """kfsim exec stands for its program: signals sent to it reach the program; killed, the
     program dies with it (not left running, reparented, in a namespace nobody waits for)."""
@@ -2152,7 +2209,7 @@ ATTACKS = {
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
-    "sendmmsg": attack_shim_sendmmsg,
+    "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
 }
 
 

@@ -850,6 +850,12 @@ static void client_deaf(struct kfsim_nl_server *s, struct nl_server_client *c)
 	c->out_bytes = 0;
 }
 
+/* A send() error that says the client's end will never read again: closed, or shut (SHUT_RD). */
+static bool never_reads(int err)
+{
+	return err == EPIPE || err == ECONNRESET || err == ENOTCONN;
+}
+
 /* Try to hand queued buffers to the client; keep what its socket cannot take now. */
 static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
@@ -859,24 +865,26 @@ static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
-		if (n < 0) {
-			/* gone (its hang-up is seen by the poll loop), or reading no more */
-			client_deaf(s, c);
+		if (n < 0 && never_reads(errno)) {
+			client_deaf(s, c);	/* gone, or reading no more */
 			return;
 		}
+		/* sent, or lost (out of kernel memory: as a reply the kernel could not queue) */
 		c->out_head = b->next;
 		if (!c->out_head)
 			c->out_tail = NULL;
 		c->out_bytes -= b->len;
 		s->queued_bytes -= b->len;
 		kfree(b);
+		if (n < 0)
+			return;
 	}
 	/* netlink_rcv_wake(): a drained reader is no longer congested; then say what was lost */
 	if (c->overrun_pending) {
 		if (send(c->data_fd, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN,
 			 MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
 			c->overrun_pending = false;
-		else if (errno != EAGAIN && errno != EINTR)
+		else if (never_reads(errno))
 			client_deaf(s, c);
 	}
 	if (!c->overrun_pending)

@@ -2059,6 +2059,32 @@ print(" ".join(out))
           f"empty, 70000 bytes, a request then an empty one, reply bytes: {out.strip()}")
 
 
+def attack_shim_fork():
+    """A parent and its child use the socket they share (fork()): each gets the answers to its
+    own control requests, as each system call on a shared netlink socket does."""
+    print("fork(), then both processes ask:")
+    path = os.path.join(tmp, "fork.sock")
+    start_server(path)
+    code = """
+import socket, os
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+s.setsockopt(270, 11, 1)  # NETLINK_EXT_ACK on, NETLINK_CAP_ACK off
+s.setsockopt(270, 10, 0)
+pid = os.fork()
+want, opt = (1, 11) if pid else (0, 10)
+wrong = sum(s.getsockopt(270, opt) != want for _ in range(600))
+if pid:
+    _, status = os.waitpid(pid, 0)
+    print(wrong, os.waitstatus_to_exitcode(status))
+else:
+    os._exit(min(wrong, 100))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    # before: 432 of 2000 answers each were the other process's
+    check("no answer goes to the other process", rc == 0 and out.strip() == "0 0",
+          f"parent's wrong answers, child's: {out.strip()}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -2210,6 +2236,7 @@ ATTACKS = {
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
+    "shim_fork": attack_shim_fork,
 }
 
 

@@ -2167,7 +2167,7 @@ except OSError as e:
             finally:
                 os._exit(127)
         os.close(slave)
-        out, deadline = b"", time.monotonic() + 10
+        out, deadline, reaped = b"", time.monotonic() + 10, False
         while time.monotonic() < deadline:
             r, _, _ = select.select([master], [], [], 0.5)
             try:
@@ -2175,10 +2175,10 @@ except OSError as e:
             except OSError:
                 break  # the terminal's last user closed it
             out += chunk
-            if os.waitpid(pid, os.WNOHANG)[0] and not chunk:
-                pid = 0
+            reaped = reaped or os.waitpid(pid, os.WNOHANG)[0] == pid
+            if reaped and not chunk:
                 break
-        if pid:
+        if not reaped:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(master)

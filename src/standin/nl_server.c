@@ -833,7 +833,7 @@ static bool accept_client(struct kfsim_nl_server *s)
  * end for reading (SHUT_RD): every send() to it then fails with EPIPE while poll() still
  * reports it writable, and keeping its queue, or the ENOBUFS marker still to be sent, had
  * the loop poll it for POLLOUT and wake at once, for ever (measured: root's server used a
- * CPU for as long as one connection of `nobody` stayed open; attacks.py "deaf").
+ * whole CPU for as long as one connection of `nobody` stayed open; attacks.py "deaf").
  */
 static void client_deaf(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
@@ -942,9 +942,9 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
  * queued, but its dump does not advance: that would finish it between two messages of one
  * buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY for a second one);
  * the dump's rest follows once the buffer is done, in the order it was made.  Left on its
- * socket instead, a partly run buffer's replies were held whole, beyond every limit: 64
+ * socket instead, a partly run buffer's replies were held whole, beyond every limit: 32
  * connections of `nobody`, each with a 64 KiB buffer of GETFAMILY requests (each reply held
- * in a buffer of about 4 KiB) and never reading, grew root's server to 509 MiB (attacks.py
+ * in a buffer of about 4 KiB) and never reading, grew root's server by 247 MiB (attacks.py
  * "pending").
  */
 static void flush_all(struct kfsim_nl_server *s)

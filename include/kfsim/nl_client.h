@@ -167,6 +167,19 @@ ssize_t kfsim_nl_sock_send(struct kfsim_nl_sock *sock, const void *buf, size_t l
  */
 ssize_t kfsim_nl_sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len);
 
+/**
+ * kfsim_nl_sock_recv_queued() - kfsim_nl_sock_recv() of what is queued already
+ * @buf: destination; @len: its size
+ *
+ * As kfsim_nl_sock_recv(), but a running dump's next step never runs: for a reader that must
+ * take the replies made so far off the socket (a server bounding what it holds for a client)
+ * while the client's buffer of requests is only partly run, where stepping its dump would
+ * finish it between two of the buffer's messages.
+ *
+ * Return: as kfsim_nl_sock_recv(); -EAGAIN when nothing is queued, a dump running or not.
+ */
+ssize_t kfsim_nl_sock_recv_queued(struct kfsim_nl_sock *sock, void *buf, size_t len);
+
 /* ---- errors with extended ACK ----------------------------------------------------------- */
 
 /**

@@ -19,6 +19,11 @@
  *   - bpf()'s *_GET_FD_BY_ID commands, which hand out any BPF program, map, BTF or link of the
  *     machine by its number (ids are counted up from 1): BPF_LINK_DETACH on the link of an XDP
  *     program attached to a device of another namespace took it off that device.
+ * And one way around the namespaces altogether: TIOCSTI, which types into the program's
+ * terminal what the shell that started `kfsim exec` reads and runs once the program is over,
+ * outside every namespace (measured: root's program and another user's typed into theirs;
+ * Linux allows it on one's own controlling terminal while dev.tty.legacy_tiocsti is 1, the
+ * default), and TIOCLINUX, whose TIOCL_PASTESEL pastes a console's selection the same way.
  * A seccomp filter, inherited by every process started after it and never lifted, answers
  * these calls with EPERM.  It goes on before the PID namespace's init (kfsim) is forked
  * (cli_exec_netns.c): a root program may ptrace its init, and an init outside the filter,
@@ -38,6 +43,8 @@
 #include "cli_exec_seal.h"
 
 #define SIOCGSKNS_CMD 0x894C	/* <linux/sockios.h>: the namespace of a socket */
+#define TIOCSTI_CMD 0x5412	/* <asm-generic/ioctls.h>: type into the terminal's input */
+#define TIOCLINUX_CMD 0x541C	/* the console's subcommands, TIOCL_PASTESEL among them */
 #define PIDFS_NS_FIRST 0xFF01	/* _IO(PIDFS_IOCTL_MAGIC, 1): PIDFD_GET_CGROUP_NAMESPACE ... */
 #define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
 #define NR_PIDFD_GETFD 438	/* the same number on every architecture (asm-generic) */
@@ -94,6 +101,10 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		/* ioctl's request is an unsigned int: its low 32 bits (little-endian here) */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIOCGSKNS_CMD, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI_CMD, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX_CMD, 0, 1),
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, PIDFS_NS_FIRST, 0, 2),
 		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PIDFS_NS_LAST, 1, 0),

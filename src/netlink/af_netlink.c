@@ -623,14 +623,15 @@ void kfsim_netlink_dump_abort_module(struct kfsim_nl_sock *ksk, const void *modu
 			dump_end(s);
 }
 
-ssize_t kfsim_nl_sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len)
+/* The next queued buffer into @buf; a running dump's next step first when @step_dump. */
+static ssize_t sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len, bool step_dump)
 {
 	struct sk_buff *skb;
 	size_t n;
 
 	if (!sock || (!buf && len))
 		return -EINVAL;
-	if (!sock->rxq_head && sock->dump) {
+	if (step_dump && !sock->rxq_head && sock->dump) {
 		int err = dump_step(sock);
 
 		if (err)
@@ -646,4 +647,14 @@ ssize_t kfsim_nl_sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len)
 	memcpy(buf, skb->data, min(n, len));
 	kfsim_skb_free(skb);
 	return n;
+}
+
+ssize_t kfsim_nl_sock_recv(struct kfsim_nl_sock *sock, void *buf, size_t len)
+{
+	return sock_recv(sock, buf, len, true);
+}
+
+ssize_t kfsim_nl_sock_recv_queued(struct kfsim_nl_sock *sock, void *buf, size_t len)
+{
+	return sock_recv(sock, buf, len, false);
 }

@@ -111,6 +111,7 @@ struct nl_server_client {
 	unsigned long dropped;
 	bool congested;			/* NETLINK_S_CONGESTED: dropping until drained */
 	bool overrun_pending;		/* the ENOBUFS marker still has to be sent */
+	bool deaf;			/* its end reads no more (shutdown(SHUT_RD)): released */
 	bool data_ready;		/* this turn: requests wait (read or pending) */
 	struct timespec connected;	/* for KFSIM_NL_SERVER_OPEN_TIMEOUT_MS */
 	u8 *pending;			/* a buffer's messages not run yet (a later turn's) */
@@ -825,6 +826,36 @@ static bool accept_client(struct kfsim_nl_server *s)
 	return true;
 }
 
+/*
+ * A client whose end will never read again: everything queued for it goes, and the main loop
+ * releases it as a closed one.  A netlink socket has no such state (shutdown() is EOPNOTSUPP
+ * there, and the shim answers so), but a client speaking the protocol itself may shut its
+ * end for reading (SHUT_RD): every send() to it then fails with EPIPE while poll() still
+ * reports it writable, and keeping its queue, or the ENOBUFS marker still to be sent, had
+ * the loop poll it for POLLOUT and wake at once, for ever (measured: root's server used a
+ * whole CPU for as long as one connection of `nobody` stayed open; attacks.py "deaf").
+ */
+static void client_deaf(struct kfsim_nl_server *s, struct nl_server_client *c)
+{
+	c->deaf = true;
+	c->overrun_pending = false;
+	while (c->out_head) {
+		struct nl_server_buf *b = c->out_head;
+
+		c->out_head = b->next;
+		kfree(b);
+	}
+	c->out_tail = NULL;
+	s->queued_bytes -= c->out_bytes;
+	c->out_bytes = 0;
+}
+
+/* A send() error that says the client's end will never read again: closed, or shut (SHUT_RD). */
+static bool never_reads(int err)
+{
+	return err == EPIPE || err == ECONNRESET || err == ENOTCONN;
+}
+
 /* Try to hand queued buffers to the client; keep what its socket cannot take now. */
 static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
@@ -834,7 +865,11 @@ static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
-		/* sent, or the client is gone (its hang-up is seen by the poll loop) */
+		if (n < 0 && never_reads(errno)) {
+			client_deaf(s, c);	/* gone, or reading no more */
+			return;
+		}
+		/* sent, or lost (out of kernel memory: as a reply the kernel could not queue) */
 		c->out_head = b->next;
 		if (!c->out_head)
 			c->out_tail = NULL;
@@ -845,10 +880,13 @@ static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 			return;
 	}
 	/* netlink_rcv_wake(): a drained reader is no longer congested; then say what was lost */
-	if (c->overrun_pending &&
-	    send(c->data_fd, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN,
-		 MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
-		c->overrun_pending = false;
+	if (c->overrun_pending) {
+		if (send(c->data_fd, KFSIM_NL_WIRE_OVERRUN, KFSIM_NL_WIRE_OVERRUN_LEN,
+			 MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
+			c->overrun_pending = false;
+		else if (never_reads(errno))
+			client_deaf(s, c);
+	}
 	if (!c->overrun_pending)
 		c->congested = false;
 }
@@ -873,6 +911,8 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 {
 	struct nl_server_buf *b;
 
+	if (c->deaf)
+		return;
 	if (c->congested || c->out_bytes + len > KFSIM_NL_SERVER_QUEUE_MAX ||
 	    s->queued_bytes + len > KFSIM_NL_SERVER_QUEUE_TOTAL) {
 		client_overrun(c);
@@ -897,10 +937,15 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 }
 
 /*
- * Every reply, dump step and notification the last request made goes to its reader; except to
- * a client whose buffer is only partly run: reading its socket would advance its dump between
- * two messages of one buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY
- * for a second one).  Its queue is drained once the buffer is done, in the order it was made.
+ * Every reply, dump step and notification the last request made goes to its reader, under the
+ * reader's limits (client_enqueue()).  A client whose buffer is only partly run gets what is
+ * queued, but its dump does not advance: that would finish it between two messages of one
+ * buffer, where Linux's netlink_rcv_skb() finds it still running (-EBUSY for a second one);
+ * the dump's rest follows once the buffer is done, in the order it was made.  Left on its
+ * socket instead, a partly run buffer's replies were held whole, beyond every limit: 32
+ * connections of `nobody`, each with a 64 KiB buffer of GETFAMILY requests (each reply held
+ * in a buffer of about 4 KiB) and never reading, grew root's server by 247 MiB (attacks.py
+ * "pending").
  */
 static void flush_all(struct kfsim_nl_server *s)
 {
@@ -909,9 +954,11 @@ static void flush_all(struct kfsim_nl_server *s)
 	for (c = s->clients; c; c = c->next) {
 		ssize_t n;
 
-		if (!c->sock || c->pending)
+		if (!c->sock)
 			continue;
-		while ((n = kfsim_nl_sock_recv(c->sock, s->buf, NL_SERVER_BUF_SIZE)) > 0)
+		while ((n = c->pending ?
+			    kfsim_nl_sock_recv_queued(c->sock, s->buf, NL_SERVER_BUF_SIZE) :
+			    kfsim_nl_sock_recv(c->sock, s->buf, NL_SERVER_BUF_SIZE)) > 0)
 			client_enqueue(s, c, s->buf, min_t(size_t, (size_t)n, NL_SERVER_BUF_SIZE));
 		client_push(s, c);
 	}
@@ -1429,6 +1476,8 @@ int kfsim_nl_server_run(struct kfsim_nl_server *s, volatile sig_atomic_t *stop)
 				alive = false;
 			if (alive && !c->sock && open_overdue(c))
 				alive = false;
+			if (c->deaf)
+				alive = false;	/* reads no more: as if it had closed */
 			if (!alive)
 				client_free(s, c);
 		}

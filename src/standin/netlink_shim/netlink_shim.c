@@ -17,7 +17,7 @@
  *
  * Not supported, with the answer given: unicast to another user port (ECONNREFUSED, as for a
  * port nobody bound), sending to multicast groups (EOPNOTSUPP), NETLINK_LIST_MEMBERSHIPS and
- * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg/sendmmsg (their names are
+ * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg (its names are
  * left empty).
  *
  * Invariants kept:
@@ -48,6 +48,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/netlink.h>
@@ -98,6 +99,8 @@ static ssize_t (*real_write)(int, const void *, size_t);
 static int (*real_close_range)(unsigned int, unsigned int, int);
 static void (*real_closefrom)(int);
 static int (*real_ioctl)(int, unsigned long, ...);
+static int (*real_shutdown)(int, int);
+static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -128,6 +131,8 @@ static void resolve_all(void)
 	LOOKUP(close_range);
 	LOOKUP(closefrom);
 	LOOKUP(ioctl);
+	LOOKUP(shutdown);
+	LOOKUP(sendmmsg);
 #undef LOOKUP
 }
 
@@ -159,7 +164,13 @@ static void sock_put_locked(struct shim_sock *s)
 	free(s);
 }
 
-/* The socket @fd refers to, if it still does (a closed and reused number is forgotten). */
+/*
+ * The socket @fd refers to, if it still does (a closed and reused number is forgotten), held
+ * until sock_put(): another thread's close() of @fd meanwhile must not free it under the call
+ * using it, as the kernel keeps a file while a system call uses it.  (Freed there, a bind()
+ * waiting for its answer wrote the port id into freed memory, and the control descriptor's
+ * number went to the program's next file: attacks.py "shim_threads".)
+ */
 static struct shim_sock *sock_get(int fd)
 {
 	struct shim_sock *s = NULL;
@@ -173,8 +184,32 @@ static struct shim_sock *sock_get(int fd)
 		sock_put_locked(s);
 		s = NULL;
 	}
+	if (s)
+		s->refs++;
 	pthread_mutex_unlock(&table_lock);
 	return s;
+}
+
+/* Drop sock_get()'s hold; errno is the call's, kept. */
+static void sock_put(struct shim_sock *s)
+{
+	int saved = errno;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&table_lock);
+	sock_put_locked(s);
+	pthread_mutex_unlock(&table_lock);
+	errno = saved;
+}
+
+/* Is @fd one of our sockets?  (For calls that use the descriptor alone.) */
+static bool is_ours(int fd)
+{
+	struct shim_sock *s = sock_get(fd);
+
+	sock_put(s);
+	return s != NULL;
 }
 
 /* @fd now refers to @s too (a dup), or to nothing (@s NULL: it was closed or replaced). */
@@ -212,15 +247,46 @@ static bool is_hidden_ctl(int fd)
 	return hidden;
 }
 
-/* A control request may go out only on the descriptor we made: else the socket lost it. */
+/* A POSIX record lock on the control descriptor's whole file: @type F_WRLCK or F_UNLCK. */
+static void ctl_record_lock(struct shim_sock *s, short type)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET };
+
+	/* best effort: without it (ENOLCK) only processes sharing the socket may mix answers */
+	while (RESOLVE(fcntl)(s->remote.ctl_fd, type == F_UNLCK ? F_SETLK : F_SETLKW, &fl) &&
+	       errno == EINTR)
+		;
+}
+
+/*
+ * One control request at a time, and its answer read by the one who sent it: a mutex for this
+ * process's threads, and a record lock for the processes that share the socket after fork(),
+ * whose requests go out on the one control connection and whose answers came back to whichever
+ * read first (measured: 13 of 600 getsockopt() answers each of a parent and its child were the
+ * other's; attacks.py "shim_fork").  A control request may go out only on the descriptor we
+ * made: else the socket lost it.
+ */
 static int ctl_begin(struct shim_sock *s)
 {
+	int saved = errno;
+
 	pthread_mutex_lock(&s->ctl_lock);
 	if (s->remote.ctl_fd < 0 || !same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino)) {
 		pthread_mutex_unlock(&s->ctl_lock);
 		return -ENOTCONN;
 	}
+	ctl_record_lock(s, F_WRLCK);
+	errno = saved;
 	return 0;
+}
+
+static void ctl_end(struct shim_sock *s)
+{
+	int saved = errno;
+
+	ctl_record_lock(s, F_UNLCK);
+	pthread_mutex_unlock(&s->ctl_lock);
+	errno = saved;
 }
 
 /* ---- the kernel to talk to ------------------------------------------------------------- */
@@ -296,9 +362,12 @@ int socket(int domain, int type, int protocol)
 
 int close(int fd)
 {
-	if (sock_get(fd))
+	struct shim_sock *s = sock_get(fd);
+
+	if (s) {
 		table_set(fd, NULL);
-	else if (is_hidden_ctl(fd))
+		sock_put(s);
+	} else if (is_hidden_ctl(fd))
 		return fail(-EBADF);	/* not the program's: as if it were not open */
 	return RESOLVE(close)(fd);
 }
@@ -311,9 +380,14 @@ static int close_span(unsigned int first, unsigned int last, int flags)
 
 	if (flags & CLOSE_RANGE_CLOEXEC)	/* marks only: nothing is closed */
 		return RESOLVE(close_range)(first, last, flags);
-	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++)
-		if (sock_get((int)fd))
+	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
+		struct shim_sock *s = sock_get((int)fd);
+
+		if (s) {
 			table_set((int)fd, NULL);
+			sock_put(s);
+		}
+	}
 	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
 		if (!is_hidden_ctl((int)fd))
 			continue;
@@ -357,32 +431,38 @@ static int nl_addr(const struct sockaddr *addr, socklen_t len, const struct sock
 	return 0;
 }
 
-int bind(int fd, const struct sockaddr *addr, socklen_t len)
+static int shim_bind(struct shim_sock *s, int fd, const struct sockaddr *addr, socklen_t len)
 {
-	struct shim_sock *s = sock_get(fd);
 	const struct sockaddr_nl *nl;
 	int err;
 
-	if (!s)
-		return RESOLVE(bind)(fd, addr, len);
 	err = nl_addr(addr, len, &nl);
 	if (!err)
 		err = ctl_begin(s);
 	if (!err) {
 		err = kfsim_nl_remote_bind(&s->remote, nl->nl_pid, nl->nl_groups);
-		pthread_mutex_unlock(&s->ctl_lock);
+		ctl_end(s);
 	}
 	return err ? fail(err) : 0;
 }
 
-int connect(int fd, const struct sockaddr *addr, socklen_t len)
+int bind(int fd, const struct sockaddr *addr, socklen_t len)
 {
 	struct shim_sock *s = sock_get(fd);
+	int ret;
+
+	if (!s)
+		return RESOLVE(bind)(fd, addr, len);
+	ret = shim_bind(s, fd, addr, len);
+	sock_put(s);
+	return ret;
+}
+
+static int shim_connect(struct shim_sock *s, int fd, const struct sockaddr *addr, socklen_t len)
+{
 	const struct sockaddr_nl *nl;
 	int err;
 
-	if (!s)
-		return RESOLVE(connect)(fd, addr, len);
 	if (addr && len >= sizeof(sa_family_t) && addr->sa_family == AF_UNSPEC)
 		return 0;	/* netlink_connect(): disconnect */
 	err = nl_addr(addr, len, &nl);
@@ -396,8 +476,31 @@ int connect(int fd, const struct sockaddr *addr, socklen_t len)
 	if (err)
 		return fail(err);
 	err = kfsim_nl_remote_bind(&s->remote, 0, 0);	/* netlink_connect() autobinds */
-	pthread_mutex_unlock(&s->ctl_lock);
+	ctl_end(s);
 	return err ? fail(err) : 0;
+}
+
+int connect(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	struct shim_sock *s = sock_get(fd);
+	int ret;
+
+	if (!s)
+		return RESOLVE(connect)(fd, addr, len);
+	ret = shim_connect(s, fd, addr, len);
+	sock_put(s);
+	return ret;
+}
+
+/*
+ * netlink_ops has no shutdown (sock_no_shutdown(): EOPNOTSUPP).  Passed on, it would shut the
+ * descriptor's UNIX socket for reading, which a netlink socket never is.
+ */
+int shutdown(int fd, int how)
+{
+	if (!is_ours(fd))
+		return RESOLVE(shutdown)(fd, how);
+	return fail(-EOPNOTSUPP);
 }
 
 static void put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)
@@ -413,20 +516,21 @@ static void put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)
 int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	struct shim_sock *s = sock_get(fd);
+	u32 portid;
 
 	if (!s)
 		return RESOLVE(getsockname)(fd, addr, len);
+	portid = s->remote.portid;
+	sock_put(s);
 	if (!addr || !len)
 		return fail(-EFAULT);
-	put_nl_addr(addr, len, s->remote.portid);
+	put_nl_addr(addr, len, portid);
 	return 0;
 }
 
 int getpeername(int fd, struct sockaddr *addr, socklen_t *len)
 {
-	struct shim_sock *s = sock_get(fd);
-
-	if (!s)
+	if (!is_ours(fd))
 		return RESOLVE(getpeername)(fd, addr, len);
 	if (!addr || !len)
 		return fail(-EFAULT);
@@ -434,12 +538,12 @@ int getpeername(int fd, struct sockaddr *addr, socklen_t *len)
 	return 0;
 }
 
-int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+static int shim_setsockopt(struct shim_sock *s, int fd, int level, int name, const void *val,
+			   socklen_t len)
 {
-	struct shim_sock *s = sock_get(fd);
 	int v = 0, err;
 
-	if (!s || level != SOL_NETLINK)
+	if (level != SOL_NETLINK)
 		return RESOLVE(setsockopt)(fd, level, name, val, len);
 	/* netlink_setsockopt(): an int when optlen allows one, 0 otherwise */
 	if (len >= sizeof(int)) {
@@ -451,8 +555,20 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	if (err)
 		return fail(err);
 	err = kfsim_nl_remote_setsockopt(&s->remote, name, (u32)v);
-	pthread_mutex_unlock(&s->ctl_lock);
+	ctl_end(s);
 	return err ? fail(err) : 0;
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	struct shim_sock *s = sock_get(fd);
+	int ret;
+
+	if (!s)
+		return RESOLVE(setsockopt)(fd, level, name, val, len);
+	ret = shim_setsockopt(s, fd, level, name, val, len);
+	sock_put(s);
+	return ret;
 }
 
 static int put_int(void *val, socklen_t *len, int v)
@@ -466,14 +582,12 @@ static int put_int(void *val, socklen_t *len, int v)
 	return 0;
 }
 
-int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+static int shim_getsockopt(struct shim_sock *s, int fd, int level, int name, void *val,
+			   socklen_t *len)
 {
-	struct shim_sock *s = sock_get(fd);
 	u32 v = 0;
 	int err;
 
-	if (!s)
-		return RESOLVE(getsockopt)(fd, level, name, val, len);
 	if (level == SOL_SOCKET && name == SO_TYPE)
 		return put_int(val, len, s->type);
 	if (level == SOL_SOCKET && name == SO_DOMAIN)
@@ -486,8 +600,20 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 	if (err)
 		return fail(err);
 	err = kfsim_nl_remote_getsockopt(&s->remote, name, &v);
-	pthread_mutex_unlock(&s->ctl_lock);
+	ctl_end(s);
 	return err ? fail(err) : put_int(val, len, (int)v);
+}
+
+int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+{
+	struct shim_sock *s = sock_get(fd);
+	int ret;
+
+	if (!s)
+		return RESOLVE(getsockopt)(fd, level, name, val, len);
+	ret = shim_getsockopt(s, fd, level, name, val, len);
+	sock_put(s);
+	return ret;
 }
 
 /* Where a sendto/sendmsg names a destination: only the kernel (port 0) is reachable. */
@@ -531,7 +657,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
 	int err;
 
-	if (!sock_get(fd))
+	if (!is_ours(fd))
 		return RESOLVE(send)(fd, buf, len, flags);
 	err = check_send(len, flags);
 	if (err)
@@ -543,7 +669,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 {
 	int err;
 
-	if (!sock_get(fd))
+	if (!is_ours(fd))
 		return RESOLVE(write)(fd, buf, len);
 	err = check_send(len, 0);
 	if (err)
@@ -556,7 +682,7 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sock
 {
 	int err;
 
-	if (!sock_get(fd))
+	if (!is_ours(fd))
 		return RESOLVE(sendto)(fd, buf, len, flags, to, tolen);
 	err = check_send(len, flags);
 	if (!err)
@@ -572,7 +698,7 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	size_t total = 0;
 	int err;
 
-	if (!sock_get(fd) || !msg)
+	if (!is_ours(fd) || !msg)
 		return RESOLVE(sendmsg)(fd, msg, flags);
 	for (size_t i = 0; i < msg->msg_iovlen; i++)
 		total += msg->msg_iov[i].iov_len;
@@ -587,6 +713,30 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	copy.msg_control = NULL;
 	copy.msg_controllen = 0;
 	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
+}
+
+/*
+ * __sys_sendmmsg(): each message as sendmsg() sends it (so each gets netlink_sendmsg()'s
+ * checks: ENODATA, EMSGSIZE, a destination other than the kernel); the count sent, or the
+ * first message's error.  Passed to libc whole, an empty or oversized message went to the
+ * server unchecked, and its control messages along.
+ */
+int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
+{
+	unsigned int i;
+
+	if (!is_ours(fd) || !vec)
+		return RESOLVE(sendmmsg)(fd, vec, vlen, flags);
+	if (vlen > UIO_MAXIOV)
+		vlen = UIO_MAXIOV;
+	for (i = 0; i < vlen; i++) {
+		ssize_t n = sendmsg(fd, &vec[i].msg_hdr, flags);
+
+		if (n < 0)
+			return i ? (int)i : -1;
+		vec[i].msg_len = (unsigned int)n;
+	}
+	return (int)i;
 }
 
 /*
@@ -612,14 +762,14 @@ static ssize_t received(int fd, ssize_t n, const void *buf, size_t len, int flag
 
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
-	if (!sock_get(fd))
+	if (!is_ours(fd))
 		return RESOLVE(recv)(fd, buf, len, flags);
 	return received(fd, RESOLVE(recv)(fd, buf, len, flags), buf, len, flags);
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	if (!sock_get(fd))
+	if (!is_ours(fd))
 		return RESOLVE(read)(fd, buf, len);
 	return received(fd, RESOLVE(recv)(fd, buf, len, 0), buf, len, 0);
 }
@@ -629,7 +779,7 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 {
 	ssize_t n;
 
-	if (!sock_get(fd))
+	if (!is_ours(fd))
 		return RESOLVE(recvfrom)(fd, buf, len, flags, from, fromlen);
 	n = received(fd, RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL), buf, len, flags);
 	if (n >= 0)
@@ -643,7 +793,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	socklen_t namelen;
 	ssize_t n;
 
-	if (!sock_get(fd) || !msg)
+	if (!is_ours(fd) || !msg)
 		return RESOLVE(recvmsg)(fd, msg, flags);
 	name = msg->msg_name;
 	namelen = msg->msg_namelen;
@@ -662,13 +812,21 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	return n;
 }
 
+/* @nfd is now a copy of @fd: of our socket too if @fd is one, else of none of ours. */
+static void dup_to(int fd, int nfd)
+{
+	struct shim_sock *s = sock_get(fd);
+
+	table_set(nfd, s);
+	sock_put(s);
+}
+
 int dup(int fd)
 {
 	int nfd = RESOLVE(dup)(fd);
-	struct shim_sock *s = sock_get(fd);
 
-	if (nfd >= 0 && s)
-		table_set(nfd, s);
+	if (nfd >= 0 && is_ours(fd))
+		dup_to(fd, nfd);
 	return nfd;
 }
 
@@ -677,7 +835,7 @@ int dup2(int fd, int nfd)
 	int ret = RESOLVE(dup2)(fd, nfd);
 
 	if (ret >= 0 && fd != nfd)
-		table_set(ret, sock_get(fd));
+		dup_to(fd, ret);
 	return ret;
 }
 
@@ -686,7 +844,7 @@ int dup3(int fd, int nfd, int flags)
 	int ret = RESOLVE(dup3)(fd, nfd, flags);
 
 	if (ret >= 0)
-		table_set(ret, sock_get(fd));
+		dup_to(fd, ret);
 	return ret;
 }
 
@@ -694,8 +852,8 @@ static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
 {
 	int ret = real(fd, cmd, arg);
 
-	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && sock_get(fd))
-		table_set(ret, sock_get(fd));
+	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && is_ours(fd))
+		dup_to(fd, ret);
 	return ret;
 }
 

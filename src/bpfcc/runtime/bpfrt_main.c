@@ -414,16 +414,22 @@ static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt
 }
 
 /*
- * "R%d invalid mem access 'scalar'": the verifier names the register the load or store goes
- * through; it is the one of the BPF object's accesses at the faulting line, when they all use
- * one register.
+ * "R%d invalid mem access '%s'": check_mem_access() names the register the load or store goes
+ * through, for a dead reference ('scalar') as for an unchecked maybe-NULL result
+ * ('ptr_or_null_'); it is the one of the BPF object's accesses at the faulting line, when they
+ * all use one register.
  */
 static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
-	char file[sizeof(out->where)], *colon;
+	static const char *const unnamed[] = {"invalid mem access 'scalar'",
+					      "invalid mem access 'ptr_or_null_'"};
+	char file[sizeof(out->where)], msg[sizeof(out->msg)], *colon;
 	int line, reg = -1;
+	bool named = false;
 
-	if (strcmp(out->msg, "invalid mem access 'scalar'") || !out->where[0])
+	for (size_t i = 0; i < sizeof(unnamed) / sizeof(unnamed[0]); i++)
+		named |= !strcmp(out->msg, unnamed[i]);
+	if (!named || !out->where[0])
 		return;
 	snprintf(file, sizeof(file), "%s", out->where);
 	colon = strrchr(file, ':');
@@ -440,8 +446,21 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 			return; /* two registers at the line: which one faulted is not known */
 		reg = a->reg;
 	}
-	if (reg >= 0)
-		snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'", reg);
+	if (reg < 0)
+		return;
+	snprintf(msg, sizeof(msg), "%s", out->msg);
+	snprintf(out->msg, sizeof(out->msg), "R%d %s", reg, msg);
+}
+
+/*
+ * What the BPF object adds to a run's verdict: a merged call's types, an access beyond an object
+ * met before the run's rule, the register of a faulting access.
+ */
+static void object_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+{
+	merged_call_verdict(p, out);
+	access_beyond_verdict(p, out);
+	name_access_reg(p, out);
 }
 
 /* The verifier prints every leaked reference, one line each: so does the verdict. */
@@ -634,6 +653,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
  */
 static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
 static bool in_explored_path;
+static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
 
 /*
  * The first rule broken wins: the verifier stops at the first violation on a path, so a fault
@@ -696,6 +716,8 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 		child_out->where[0] = '\0';
 		locate(child_out->where, sizeof(child_out->where));
 	}
+	if (child_prog) /* the natural run's fault ends the child here: child()'s last step */
+		object_verdict(child_prog, child_out);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
 		_exit(4);
 	_exit(0);
@@ -746,6 +768,7 @@ static int child(void *arg, int fd)
 	int err = -1;
 
 	child_fd = fd;
+	child_prog = p;
 	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
@@ -768,9 +791,7 @@ static int child(void *arg, int fd)
 	}
 	if (!err)
 		bpfrt_explore_verdict(p, obj->source, &rep, &out);
-	merged_call_verdict(p, &out);
-	access_beyond_verdict(p, &out);
-	name_access_reg(p, &out);
+	object_verdict(p, &out);
 	kfsim_bpf_explore_release(&rep);
 	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }

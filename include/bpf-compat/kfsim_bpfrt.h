@@ -123,6 +123,7 @@ struct kfsim_bpfrt_call {
  * @beyond: the struct of a bpf_obj_new() object it reaches past the end of (NULL: none)
  * @beyond_off: then the access's offset from the object's start
  * @beyond_size: and its width
+ * @dead_ref: it goes through a non-owning reference a bpf_spin_unlock() invalidated on some path
  */
 struct kfsim_bpfrt_access {
 	const char *file;
@@ -131,6 +132,7 @@ struct kfsim_bpfrt_access {
 	const char *beyond;
 	int beyond_off;
 	int beyond_size;
+	int dead_ref;
 };
 
 /**

@@ -80,11 +80,14 @@ struct bpf_insn;
  * @type: the object's struct (NULL: the access stays inside every object it may reach)
  * @off: the access's offset from the object's start
  * @size: its width in bytes
+ * @dead_ref: the access goes through a non-owning reference that bpf_spin_unlock invalidated on
+ *	some path (invalidate_non_owning_refs(): a scalar to the verifier, a live node natively)
  */
 struct bpfcc_beyond {
 	const char *type;
 	int off;
 	int size;
+	bool dead_ref;
 };
 
 /**

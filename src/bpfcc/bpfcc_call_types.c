@@ -31,6 +31,12 @@
  * adding one is refused ("arg#1 expected pointer to allocated object") even when another
  * register holds an owning reference to the same node (bpf_list_pop_front() of it), which a
  * native run, seeing one address, cannot tell apart (rule 6: references are per call result).
+ *
+ * And, from those marks, the registers and slots that a bpf_spin_unlock() made dead on some
+ * path: every non-owning reference (a walker's or peek's result, an object given to a push or
+ * add) is a scalar to the verifier after the unlock (invalidate_non_owning_refs(), with
+ * allow_ptr_leaks as root), so a load or store through one is "R%d invalid mem access 'scalar'",
+ * where a native run reads or writes the node, alive in its collection.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,6 +75,8 @@ struct flow_state {
 	unsigned int slot_result[NR_SLOTS];
 	unsigned short inserted;	    /* bit per register */
 	unsigned long long slot_inserted;   /* bit per slot */
+	unsigned short dead;		    /* bit per register: non-owning at an unlock on some path */
+	unsigned long long slot_dead;	    /* bit per slot */
 };
 
 struct flow {
@@ -133,6 +141,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	grew |= (s->inserted & ~d->inserted) || (s->slot_inserted & ~d->slot_inserted);
 	d->inserted |= s->inserted;
 	d->slot_inserted |= s->slot_inserted;
+	grew |= (s->dead & ~d->dead) || (s->slot_dead & ~d->slot_dead);
+	d->dead |= s->dead;
+	d->slot_dead |= s->slot_dead;
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -186,6 +197,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->off_known &= keep;
 	s->non_owning &= keep;
 	s->inserted &= keep;
+	s->dead &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 }
@@ -196,6 +208,7 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_off_known &= ~(1ull << slot);
 	s->slot_non_owning &= ~(1ull << slot);
 	s->slot_inserted &= ~(1ull << slot);
+	s->slot_dead &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 }
 
@@ -278,6 +291,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
 	if (arg == 2 && s->result[2])
 		mark_inserted(s, s->result[2]);
+	if (name && !strcmp(name, "bpf_spin_unlock")) {
+		s->dead |= s->non_owning | s->inserted;
+		s->slot_dead |= s->slot_non_owning | s->slot_inserted;
+	}
 	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1))) {
 		r0 = type_bit(fl, s->imm[1]);
 		r0_off_known = true; /* the object's start */
@@ -325,6 +342,8 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	int size = width[BPF_SIZE(in->code) >> 3];
 	long long off;
 
+	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
+		fl->beyond[i].dead_ref = true;
 	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type)
 		return;
 	off = s->off[reg] + in->off;
@@ -380,6 +399,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			s.non_owning |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s.slot_inserted & (1ull << slot)))
 			s.inserted |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s.slot_dead & (1ull << slot)))
+			s.dead |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0)
 			s.result[in->dst_reg] = s.slot_result[slot];
 		break;
@@ -396,6 +417,8 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 				s.slot_non_owning |= 1ull << slot;
 			if (dw && (s.inserted & (1u << in->src_reg)))
 				s.slot_inserted |= 1ull << slot;
+			if (dw && (s.dead & (1u << in->src_reg)))
+				s.slot_dead |= 1ull << slot;
 			if (dw)
 				s.slot_result[slot] = s.result[in->src_reg];
 			if (dw && (s.off_known & (1u << in->src_reg))) {
@@ -421,7 +444,7 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 		    in->src_reg <= 10 && !in->off) {
 			unsigned short *bits[] = {&s.imm_known,	 &s.array_map, &s.stack,
 						  &s.not_null,	 &s.off_known, &s.non_owning,
-						  &s.inserted};
+						  &s.inserted,	 &s.dead};
 
 			s.reg[in->dst_reg] = s.reg[in->src_reg];
 			s.result[in->dst_reg] = s.result[in->src_reg];

@@ -447,7 +447,8 @@ static int access_reg(const unsigned char *insn)
 
 /*
  * "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines,
- * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end.
+ * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end
+ * or through a reference an unlock invalidated.
  */
 static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			  struct bpfcc_beyond *const *beyond_of)
@@ -473,10 +474,11 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			fprintf(f, ", %u, %d, ", line, reg);
 			if (by && by->type) {
 				put_string(f, by->type);
-				fprintf(f, ", %d, %d},\n", by->off, by->size);
+				fprintf(f, ", %d, %d, ", by->off, by->size);
 			} else {
-				fputs("0, 0, 0},\n", f);
+				fputs("0, 0, 0, ", f);
 			}
+			fprintf(f, "%d},\n", by && by->dead_ref);
 			nr++;
 		}
 	}

@@ -392,21 +392,28 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 }
 
 /*
- * A load or store past the end of a bpf_obj_new() object (kfsim-bpf-cc found its offset in the
- * BPF object: @beyond): btf_struct_walk() refuses it on every path that reaches it ("access
- * beyond struct S at off N size M", 6.12 and 6.18), where a native run reads or writes the bytes
- * after the object unnoticed.
+ * What the verifier refuses at a load or store on every path that reaches it, which a native run
+ * does unnoticed (kfsim-bpf-cc found it in the BPF object): through a non-owning reference that a
+ * bpf_spin_unlock() turned into a scalar (@dead_ref: "R%d invalid mem access 'scalar'"; natively
+ * the node is alive in its collection), or past the end of a bpf_obj_new() object (@beyond:
+ * btf_struct_walk()'s "access beyond struct S at off N size M", 6.12 and 6.18).  The first such
+ * access in instruction order that the verifier meets before the run's own verdict.
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if (!a->beyond || !access_comes_first(a, out))
+		if ((!a->beyond && !a->dead_ref) || !access_comes_first(a, out))
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
-		snprintf(out->msg, sizeof(out->msg), "access beyond struct %s at off %d size %d",
-			 a->beyond, a->beyond_off, a->beyond_size);
+		if (a->dead_ref) /* check_mem_access() on the scalar, before any struct walk */
+			snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'",
+				 a->reg);
+		else
+			snprintf(out->msg, sizeof(out->msg),
+				 "access beyond struct %s at off %d size %d", a->beyond,
+				 a->beyond_off, a->beyond_size);
 		snprintf(out->where, sizeof(out->where), "%s:%d", a->file, a->line);
 		out->has_retval = false;
 		return;

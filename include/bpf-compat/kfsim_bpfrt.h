@@ -123,7 +123,8 @@ struct kfsim_bpfrt_call {
  * @beyond: the struct of a bpf_obj_new() object it reaches past the end of (NULL: none)
  * @beyond_off: then the access's offset from the object's start
  * @beyond_size: and its width
- * @dead_ref: it goes through a non-owning reference a bpf_spin_unlock() invalidated on some path
+ * @dead_ref: it goes through a reference a bpf_spin_unlock() (non-owning) or bpf_kptr_xchg()
+ *	(given away) made a scalar on some path
  */
 struct kfsim_bpfrt_access {
 	const char *file;

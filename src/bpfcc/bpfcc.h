@@ -80,8 +80,9 @@ struct bpf_insn;
  * @type: the object's struct (NULL: the access stays inside every object it may reach)
  * @off: the access's offset from the object's start
  * @size: its width in bytes
- * @dead_ref: the access goes through a non-owning reference that bpf_spin_unlock invalidated on
- *	some path (invalidate_non_owning_refs(): a scalar to the verifier, a live node natively)
+ * @dead_ref: the access goes through a reference that is a scalar to the verifier on some path: a
+ *	non-owning one bpf_spin_unlock invalidated (invalidate_non_owning_refs()) or an object
+ *	bpf_kptr_xchg gave away (release_reference()); natively the node is alive
  */
 struct bpfcc_beyond {
 	const char *type;

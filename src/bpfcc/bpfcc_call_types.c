@@ -36,7 +36,8 @@
  * path: every non-owning reference (a walker's or peek's result, an object given to a push or
  * add) is a scalar to the verifier after the unlock (invalidate_non_owning_refs(), with
  * allow_ptr_leaks as root), so a load or store through one is "R%d invalid mem access 'scalar'",
- * where a native run reads or writes the node, alive in its collection.
+ * where a native run reads or writes the node, alive in its collection.  So is every copy of a
+ * call result given away by bpf_kptr_xchg() (release_reference(); natively alive in the map).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -223,6 +224,20 @@ static void mark_inserted(struct flow_state *s, unsigned int result)
 			s->slot_inserted |= 1ull << i;
 }
 
+/*
+ * The call result @result was given away by bpf_kptr_xchg() into a map value: the reference is
+ * released, and every copy of it is a scalar to the verifier (release_reference()).
+ */
+static void mark_released(struct flow_state *s, unsigned int result)
+{
+	for (int r = 0; r < 11; r++)
+		if (s->result[r] == result)
+			s->dead |= (unsigned short)(1u << r);
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (s->slot_result[i] == result)
+			s->slot_dead |= 1ull << i;
+}
+
 static void set_off(struct flow_state *s, int r, long long off)
 {
 	s->off[r] = off;
@@ -291,6 +306,8 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
 	if (arg == 2 && s->result[2])
 		mark_inserted(s, s->result[2]);
+	if (name && !strcmp(name, "bpf_kptr_xchg") && s->result[2])
+		mark_released(s, s->result[2]);
 	if (name && !strcmp(name, "bpf_spin_unlock")) {
 		s->dead |= s->non_owning | s->inserted;
 		s->slot_dead |= s->slot_non_owning | s->slot_inserted;

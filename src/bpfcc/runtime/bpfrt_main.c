@@ -805,17 +805,25 @@ static int child(void *arg, int fd)
 
 /*
  * HANG at the time limit, CRASH on a signal, EXIT n on an exit status, else the child's verdict.
- * The limit is wall-clock time: on a machine shared by many jobs (a load average of 20 on two
- * CPUs) a run of one second's CPU can pass five seconds' limit, and such false HANGs were seen in
- * the fuzz runs of 2026-12-07 (none reproduced alone).  So a run that reached the limit is run
- * once more with twice the limit before it is called HANG: a real endless loop still is.
+ * The limit is CPU time (the child's and its explored paths', which it waits for): on a machine
+ * shared by many jobs (a load average of 20 on two CPUs) a run of one second's CPU passed five
+ * seconds of wall-clock limit, and such false HANGs were seen in the fuzz runs of 2026-12-07.
+ * Wall-clock time, WALL_PER_CPU times the limit, only stops a child that waits without using
+ * the CPU.  A run that reached a limit is run once more with twice the limits before it is
+ * called HANG (the wall clock's, on a machine loaded past WALL_PER_CPU runnable jobs a CPU).
  */
+#define WALL_PER_CPU 10
+
 static void run_native(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
 	unsigned int limit_ms = timeout_s * 1000;
 
 	for (int attempt = 0;; attempt++) {
-		struct kfsim_child c = {.timeout_ms = limit_ms};
+		struct kfsim_child c = {
+			.cpu_timeout_ms = limit_ms,
+			.timeout_ms = limit_ms <= UINT_MAX / WALL_PER_CPU ? limit_ms * WALL_PER_CPU
+									 : UINT_MAX,
+		};
 		char end[16] = "";
 		int err = kfsim_child_run(&c, child, (void *)p);
 		bool hung = !err && !strcmp(kfsim_child_end(&c, end, sizeof(end)), "HANG");
@@ -859,8 +867,8 @@ static void usage(FILE *f, const char *argv0)
 		"  --kernel     also load each program in the running kernel (root) and print the\n"
 		"               verifier's verdict beside kfsim's; it is the referee of programs\n"
 		"               without annotations\n"
-		"  --timeout S  seconds a program may run (default 10; half of it for the explored\n"
-		"               paths)\n"
+		"  --timeout S  seconds of CPU time a program may use (default 10; the explored\n"
+		"               paths have half of it on the clock)\n"
 		"  --explore on|off  run both outcomes of every maybe-NULL result and insert's\n"
 		"               return before the natural run (default on)\n"
 		"  --paths N    explore at most N paths, the natural one included (default 64)\n"

@@ -105,6 +105,8 @@ struct kfsim_bpfrt_map {
  *		    like) on some path of its function, or a bpf_obj_drop() whose object may be
  *		    such a result or one given to a push or add before (bpfcc_call_types.c):
  *		    refused
+ * @after_merge: in the verifier's walk order, the call is first reached before (1) or after (2)
+ *		 a call reached with two types' records, or no such call was met (0)
  */
 struct kfsim_bpfrt_call {
 	const char *name;
@@ -113,6 +115,7 @@ struct kfsim_bpfrt_call {
 	int insn;
 	int types_differ;
 	int non_owning_arg;
+	int after_merge;
 };
 
 /**
@@ -125,6 +128,7 @@ struct kfsim_bpfrt_call {
  * @beyond_size: and its width
  * @dead_ref: it goes through a reference a bpf_spin_unlock() (non-owning) or bpf_kptr_xchg()
  *	(given away) made a scalar on some path
+ * @after_merge: as struct kfsim_bpfrt_call's
  */
 struct kfsim_bpfrt_access {
 	const char *file;
@@ -134,6 +138,7 @@ struct kfsim_bpfrt_access {
 	int beyond_off;
 	int beyond_size;
 	int dead_ref;
+	int after_merge;
 };
 
 /**

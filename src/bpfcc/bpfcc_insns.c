@@ -478,7 +478,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			} else {
 				fputs("0, 0, 0, ", f);
 			}
-			fprintf(f, "%d},\n", by && by->dead_ref);
+			fprintf(f, "%d, %d},\n", by && by->dead_ref, by ? by->after_merge : 0);
 			nr++;
 		}
 	}
@@ -524,6 +524,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		struct bpfcc_beyond *beyond = calloc(fc->cnt + 1, sizeof(*beyond));
 		struct bpfcc_root *roots = calloc(fc->cnt + 1, sizeof(*roots));
 		bool *non_owning = calloc(fc->cnt + 1, sizeof(*non_owning));
+		/* the verifier's walk order is the program's own from its main function only */
+		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -538,14 +540,18 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, roots, differ, beyond, non_owning)) {
+				     fc->cnt, names, arrays, roots, differ, beyond, non_owning, merge)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);
 			beyond = NULL;
 			free(non_owning);
 			non_owning = NULL;
+			free(merge);
+			merge = NULL;
 		}
+		for (unsigned long i = 0; beyond && merge && i < fc->cnt; i++)
+			beyond[i].after_merge = merge[i];
 		if (beyond_of)
 			beyond_of[k] = beyond;
 		else
@@ -563,8 +569,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			put_string(f, name);
 			fputs(", ", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %lu, %d, %d},\n", line, at + i, differ && differ[i],
-				non_owning && non_owning[i]);
+			fprintf(f, ", %u, %lu, %d, %d, %d},\n", line, at + i, differ && differ[i],
+				non_owning && non_owning[i], merge ? merge[i] : 0);
 			nr++;
 		}
 		free(names);
@@ -572,6 +578,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		free(arrays);
 		free(roots);
 		free(non_owning);
+		free(merge);
 		at += fc->cnt;
 	}
 	if (!nr)

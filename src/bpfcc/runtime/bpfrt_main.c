@@ -341,14 +341,69 @@ static struct kfsim_bpf_call_types *call_types_init(void)
 
 static struct kfsim_bpf_call_types *call_types;
 
+/* The source file and line of a verdict (a path's report is located from its frames). */
+static bool verdict_line(const struct bpfrt_verdict *out, char *file, size_t size, int *line)
+{
+	char *colon;
+
+	snprintf(file, size, "%s", out->where);
+	if (!file[0] && out->nr_frames)
+		bpfrt_locate(out->frames, out->nr_frames, file, size);
+	colon = strrchr(file, ':');
+	if (!colon)
+		return false;
+	*colon = '\0';
+	*line = atoi(colon + 1);
+	return true;
+}
+
+/*
+ * Whether the verifier reaches the rule the run broke (@out) only after a call with two types'
+ * records: kfsim-bpf-cc walked the main function's paths in the verifier's order and marked each
+ * call and access first reached after that call (@after_merge 2); every one at the verdict's line
+ * must be.  A rule broken at the exit (a leak, a lock still held) is not placed so: the paths
+ * share their exit, and which one leaks is the run's to say.
+ */
+static bool verdict_after_merge(const struct kfsim_bpfrt_prog *p, const struct bpfrt_verdict *out)
+{
+	char file[sizeof(out->where)];
+	int line, nr = 0;
+
+	if (bpfrt_exit_rule(out->msg) || !verdict_line(out, file, sizeof(file), &line))
+		return false;
+	for (int i = 0; i < p->nr_calls; i++) {
+		const struct kfsim_bpfrt_call *c = &p->calls[i];
+
+		if (c->line != line || strcmp(c->file, file))
+			continue;
+		if (c->after_merge != 2)
+			return false;
+		nr++;
+	}
+	for (int i = 0; i < p->nr_accesses; i++) {
+		const struct kfsim_bpfrt_access *a = &p->accesses[i];
+
+		if (a->line != line || strcmp(a->file, file))
+			continue;
+		if (a->after_merge != 2)
+			return false;
+		nr++;
+	}
+	return nr > 0;
+}
+
 /*
  * A call that objects of two types reach on paths no run took (a tail merge clang made, which
  * kfsim-bpf-cc found in the BPF object: @types_differ): the verifier walks those paths, so a
- * program every run accepted is refused there (>= 6.18).
+ * program every run accepted is refused there (>= 6.18), and so is one whose run broke a rule
+ * the verifier reaches only after that call (verdict_after_merge()).
  */
 static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
-	if (strcmp(out->verdict, "ACCEPT") || kfsim_kernel_version() < KERNEL_VERSION(6, 18, 0))
+	if (kfsim_kernel_version() < KERNEL_VERSION(6, 18, 0))
+		return;
+	if (strcmp(out->verdict, "ACCEPT") &&
+	    (strcmp(out->verdict, "REJECT") || !verdict_after_merge(p, out)))
 		return;
 	for (int i = 0; i < p->nr_calls; i++) {
 		const struct kfsim_bpfrt_call *c = &p->calls[i];
@@ -356,7 +411,7 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 		if (!c->types_differ)
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
-		snprintf(out->msg, sizeof(out->msg),
+		snprintf(out->msg, sizeof(out->msg), "%s",
 			 "same call cannot be used with different types\n"
 			 "use one call for each type: inline the static function that holds the "
 			 "call,\nor mark the callee with __attribute__((nomerge))");
@@ -370,12 +425,13 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
  * run that accepted or broke a rule at its exit (a leak, a lock still held), and a rule broken
  * at a later line of the same file (the verifier walks a branch's body before what follows it,
- * so source order is its order on one path).
+ * so source order is its order on one path); before a call with two types, the walk order
+ * kfsim-bpf-cc found (@after_merge) when it found one.
  */
 static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
 {
 	char where[sizeof(out->where)];
-	const char *colon;
+	int line;
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
@@ -383,12 +439,10 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return false; /* a crash or a hang is reported as it is */
 	if (bpfrt_exit_rule(out->msg))
 		return true;
-	snprintf(where, sizeof(where), "%s", out->where);
-	if (!where[0] && out->nr_frames) /* a path's report, located only when printed */
-		bpfrt_locate(out->frames, out->nr_frames, where, sizeof(where));
-	colon = strrchr(where, ':');
-	return colon && (size_t)(colon - where) == strlen(a->file) &&
-	       !strncmp(where, a->file, strlen(a->file)) && atoi(colon + 1) > a->line;
+	if (a->after_merge && !strncmp(out->msg, "same call cannot be used", 24))
+		return a->after_merge == 1; /* the verifier's walk order says it */
+	return verdict_line(out, where, sizeof(where), &line) && !strcmp(where, a->file) &&
+	       line > a->line;
 }
 
 /*

@@ -155,6 +155,8 @@ struct kfsim_bpfrt_access {
  * @nr_calls: how many
  * @accesses: its loads and stores through registers (struct kfsim_bpfrt_access)
  * @nr_accesses: how many
+ * @leak_after_merge: in the verifier's walk order no path leaks a reference before a call is
+ *	reached with two types' records (bpfcc_call_types.c; 0: a leak first, or not known)
  */
 struct kfsim_bpfrt_prog {
 	const char *name;
@@ -169,6 +171,7 @@ struct kfsim_bpfrt_prog {
 	int nr_calls;
 	const struct kfsim_bpfrt_access *accesses;
 	int nr_accesses;
+	int leak_after_merge;
 };
 
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */

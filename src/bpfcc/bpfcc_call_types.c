@@ -674,22 +674,82 @@ static bool has_record(const struct btf *btf, __u32 id)
  * same types), no callee walked; a budget of steps (a loop on values the path does not know).
  * @after_merge[i] (per instruction): 0 when the walk met no such call, else 1 when the
  * instruction is first reached at or before that step, 2 after it or never.
+ *
+ * The walk also keeps each path's references (the results of the acquiring kfuncs, released by
+ * a drop, a push or add, bpf_kptr_xchg(), or on the NULL branch of their check), so that it
+ * knows whether a path reached its exit holding one (the verifier's leak report) before that
+ * call: @leak_after_merge when none did.  Not known (false) when the function calls a
+ * subprogram (its references are not followed) or a path was given up.
  */
 #define WALK_STEPS 200000
+#define WALK_REFS 32
 
 struct walk_item {
 	unsigned long insn;
 	unsigned long len; /* the path's steps so far */
+	unsigned int nr_refs;
+	unsigned int refs[WALK_REFS]; /* the call results (instruction + 1) the path holds */
 	struct flow_state st;
 };
 
-static int walk_order(struct flow *fl, unsigned char *after_merge)
+static bool acquires(const char *callee)
+{
+	static const char *const names[] = {"bpf_obj_new_impl", "bpf_refcount_acquire_impl",
+					    "bpf_list_pop_front", "bpf_list_pop_back",
+					    "bpf_rbtree_remove", "bpf_kptr_xchg"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
+/* The register of a call's argument that the call releases (0: none). */
+static int releases(const char *callee)
+{
+	int arg = checked_arg(callee);
+
+	if (callee && !strcmp(callee, "bpf_kptr_xchg"))
+		return 2;
+	return arg && strcmp(callee, "bpf_refcount_acquire_impl") ? arg : 0;
+}
+
+static void ref_drop(struct walk_item *w, unsigned int result)
+{
+	for (unsigned int k = 0; result && k < w->nr_refs; k++)
+		if (w->refs[k] == result) {
+			w->refs[k] = w->refs[--w->nr_refs];
+			return;
+		}
+}
+
+/*
+ * Before instruction @i of the path @w: a release of the argument's reference; a subprogram call
+ * (not followed: @refs_known false); the exit with a reference held (@leaked).
+ */
+static void walk_refs_before(const struct flow *fl, unsigned long i, struct walk_item *w,
+			     bool *refs_known, bool *leaked)
+{
+	const struct bpf_insn *in = &fl->insns[i];
+	int arg = releases(fl->callee[i]);
+
+	/* a call of a subprogram (kfunc calls are pseudo calls too in the object, but named) */
+	if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL && !fl->callee[i])
+		*refs_known = false;
+	if (in->code == (BPF_JMP | BPF_EXIT) && w->nr_refs)
+		*leaked = true;
+	if (arg)
+		ref_drop(w, w->st.result[arg]);
+}
+
+static int walk_order(struct flow *fl, unsigned char *after_merge, bool *leak_after_merge)
 {
 	struct walk_item **stack = calloc(fl->cnt + 2, sizeof(*stack)), *cur = NULL;
 	long *first = calloc(fl->cnt + 1, sizeof(*first));
 	int *first_key = calloc(fl->cnt + 1, sizeof(*first_key));
 	unsigned long nr = 0, max_len = 8 * fl->cnt + 64;
 	long steps = 0, conflict = -1;
+	bool refs_known = true, leaked = false;
 	int err = 0;
 
 	if (!stack || !first || !first_key || !(cur = calloc(1, sizeof(*cur)))) {
@@ -707,6 +767,8 @@ static int walk_order(struct flow *fl, unsigned char *after_merge)
 		int arg = i < fl->cnt ? checked_arg(fl->callee[i]) : 0;
 		struct edges e;
 
+		if (i < fl->cnt && cur->len > max_len)
+			refs_known = false; /* given up: what its exit holds is not known */
 		if (i >= fl->cnt || cur->len > max_len) { /* this path ends: the last one pushed */
 			free(cur);
 			cur = nr ? stack[--nr] : NULL;
@@ -728,21 +790,43 @@ static int walk_order(struct flow *fl, unsigned char *after_merge)
 				conflict = steps;
 		}
 		steps++;
-		transfer(fl, i, &cur->st, &e);
-		cur->len++;
-		if (e.branch && e.falls) {
-			struct walk_item *w = malloc(sizeof(*w));
+		walk_refs_before(fl, i, cur, &refs_known, &leaked);
+		{
+			const struct bpf_insn *in = &fl->insns[i];
+			unsigned int checked = 0;
 
-			if (!w || nr > fl->cnt) {
-				free(w);
-				err = w ? 0 : -ENOMEM;
-				break; /* deeper than the function is long: given up */
+			/* a NULL check of a reference: released on the NULL branch */
+			if ((BPF_CLASS(in->code) == BPF_JMP || BPF_CLASS(in->code) == BPF_JMP32) &&
+			    (BPF_OP(in->code) == BPF_JEQ || BPF_OP(in->code) == BPF_JNE) &&
+			    BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10)
+				checked = cur->st.result[in->dst_reg];
+			transfer(fl, i, &cur->st, &e);
+			cur->len++;
+			if (checked && BPF_OP(in->code) == BPF_JNE && e.falls)
+				ref_drop(cur, checked); /* falls through when NULL */
+			if (acquires(fl->callee[i]) && cur->nr_refs < WALK_REFS)
+				cur->refs[cur->nr_refs++] = (unsigned int)i + 1;
+			else if (acquires(fl->callee[i]))
+				refs_known = false;
+			if (e.branch && e.falls) {
+				struct walk_item *w = malloc(sizeof(*w));
+
+				if (!w || nr > fl->cnt) {
+					free(w);
+					err = w ? 0 : -ENOMEM;
+					break; /* deeper than the function is long: given up */
+				}
+				*w = *cur;
+				w->insn = e.target;
+				w->st = e.taken;
+				if (checked && BPF_OP(in->code) == BPF_JEQ)
+					ref_drop(w, checked); /* jumps when NULL */
+				stack[nr++] = w;
+			} else if (e.branch && checked && BPF_OP(in->code) == BPF_JEQ) {
+				ref_drop(cur, checked);
 			}
-			w->insn = e.target;
-			w->len = cur->len;
-			w->st = e.taken;
-			stack[nr++] = w;
-		} else if (e.branch) {
+		}
+		if (e.branch && !e.falls) {
 			cur->st = e.taken;
 			cur->insn = e.target;
 			continue;
@@ -752,6 +836,7 @@ static int walk_order(struct flow *fl, unsigned char *after_merge)
 	fl->walking = false;
 	for (unsigned long i = 0; !err && conflict >= 0 && i < fl->cnt; i++)
 		after_merge[i] = first[i] >= 0 && first[i] <= conflict ? 1 : 2;
+	*leak_after_merge = !err && conflict >= 0 && refs_known && !leaked;
 out:
 	free(cur);
 	while (stack && nr)
@@ -765,7 +850,7 @@ out:
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg, unsigned char *after_merge)
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge)
 {
 	struct flow fl = {.btf = btf,
 			  .insns = insns,
@@ -811,7 +896,7 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		differ[i] = nr_records + null_record > 1;
 	}
 	if (after_merge)
-		err = walk_order(&fl, after_merge);
+		err = walk_order(&fl, after_merge, leak_after_merge);
 out:
 	free(work);
 	free(queued);

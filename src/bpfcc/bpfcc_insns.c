@@ -489,7 +489,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 }
 
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses)
+		      int *nr_accesses, int *leak_after_merge)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
 	struct bpfcc_beyond **beyond_of;
@@ -526,6 +526,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		bool *non_owning = calloc(fc->cnt + 1, sizeof(*non_owning));
 		/* the verifier's walk order is the program's own from its main function only */
 		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
+		bool leak_after = false;
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -540,7 +541,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, roots, differ, beyond, non_owning, merge)) {
+				     fc->cnt, names, arrays, roots, differ, beyond, non_owning, merge,
+				     &leak_after)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);
@@ -552,6 +554,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		}
 		for (unsigned long i = 0; beyond && merge && i < fc->cnt; i++)
 			beyond[i].after_merge = merge[i];
+		if (merge)
+			*leak_after_merge = leak_after;
 		if (beyond_of)
 			beyond_of[k] = beyond;
 		else

@@ -361,15 +361,18 @@ static bool verdict_line(const struct bpfrt_verdict *out, char *file, size_t siz
  * Whether the verifier reaches the rule the run broke (@out) only after a call with two types'
  * records: kfsim-bpf-cc walked the main function's paths in the verifier's order and marked each
  * call and access first reached after that call (@after_merge 2); every one at the verdict's line
- * must be.  A rule broken at the exit (a leak, a lock still held) is not placed so: the paths
- * share their exit, and which one leaks is the run's to say.
+ * must be.  The paths share their exit: a leak comes after that call when no path the walk took
+ * before it reached its exit holding a reference (@leak_after_merge); another rule broken at the
+ * exit (a lock still held) is not placed.
  */
 static bool verdict_after_merge(const struct kfsim_bpfrt_prog *p, const struct bpfrt_verdict *out)
 {
 	char file[sizeof(out->where)];
 	int line, nr = 0;
 
-	if (bpfrt_exit_rule(out->msg) || !verdict_line(out, file, sizeof(file), &line))
+	if (bpfrt_exit_rule(out->msg))
+		return p->leak_after_merge && !strncmp(out->msg, "Unreleased reference", 20);
+	if (!verdict_line(out, file, sizeof(file), &line))
 		return false;
 	for (int i = 0; i < p->nr_calls; i++) {
 		const struct kfsim_bpfrt_call *c = &p->calls[i];

@@ -317,9 +317,16 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	if ((insn[1] >> 4) == PSEUDO_CALL)
 		return NULL;
 	memcpy(&imm, insn + 4, 4);
-	switch (imm) { /* the helpers kfsim's native runtime has that take or give references */
+	/*
+	 * the helpers kfsim's native runtime has that take or give references, and a helper a
+	 * program may call under the lock ("function calls are not allowed while holding a
+	 * lock"), whose line the walk order places
+	 */
+	switch (imm) {
 	case 1:
 		return "bpf_map_lookup_elem";
+	case 5:
+		return "bpf_ktime_get_ns";
 	case 93:
 		return "bpf_spin_lock";
 	case 94:

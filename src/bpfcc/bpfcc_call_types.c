@@ -76,7 +76,7 @@ struct flow_state {
 	unsigned int slot_result[NR_SLOTS];
 	unsigned short inserted;	    /* bit per register */
 	unsigned long long slot_inserted;   /* bit per slot */
-	unsigned short dead;		    /* bit per register: non-owning at an unlock on some path */
+	unsigned short dead;		    /* bit per register: a scalar on some path */
 	unsigned long long slot_dead;	    /* bit per slot */
 };
 
@@ -555,7 +555,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			s->root[in->dst_reg].type = 0;
 			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
-			if (!fl->walking) /* the flow joins loop passes: a counter is not one value */
+			if (!fl->walking) /* joined loop passes: a counter is not one value */
 				s->imm_known &= (unsigned short)~(1u << in->dst_reg);
 			s->not_null &= (unsigned short)~(1u << in->dst_reg);
 		} else {

@@ -548,8 +548,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, roots, differ, beyond, non_owning, merge,
-				     &leak_after)) {
+				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
+				     merge, &leak_after)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);

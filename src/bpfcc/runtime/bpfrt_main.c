@@ -452,8 +452,9 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
  * What the verifier refuses at a load or store on every path that reaches it, which a native run
  * does unnoticed (kfsim-bpf-cc found it in the BPF object): through a non-owning reference that a
  * bpf_spin_unlock() turned into a scalar, or an object given away by bpf_kptr_xchg() (@dead_ref:
- * "R%d invalid mem access 'scalar'"; natively the node is alive in its collection or the map), or past the end of a bpf_obj_new() object (@beyond:
- * btf_struct_walk()'s "access beyond struct S at off N size M", 6.12 and 6.18).  The first such
+ * "R%d invalid mem access 'scalar'"; natively the node is alive in its collection or the map),
+ * or past the end of a bpf_obj_new() object (@beyond: btf_struct_walk()'s "access beyond struct S
+ * at off N size M", 6.12 and 6.18).  The first such
  * access in instruction order that the verifier meets before the run's own verdict.
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)

@@ -298,13 +298,12 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	bool never_null = name && !strcmp(name, "bpf_map_lookup_elem") &&
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
+	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
-	if (fl->walking)
-		; /* walk_order() looks at the call's types itself */
-	else if (arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
+	if (!fl->walking && arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
 		fl->non_owning_arg[i] = true; /* push or add: arg#1 is the node */
-	if (arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
+	if (!fl->walking && arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
 	    ((s->non_owning | s->inserted) & (1u << 1)))
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
 	if (arg == 2 && s->result[2])

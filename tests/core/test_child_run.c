@@ -114,7 +114,7 @@ static int spin(void *arg, int fd)
 	write_all(fd, "spin", 4);
 	pid = fork();
 	if (pid == 0) {
-		for (unsigned long i = 0; i < 20000000ul; i++)
+		for (unsigned long i = 0; i < 5000000ul; i++)
 			n++;
 		_exit(0);
 	}
@@ -191,8 +191,8 @@ static void test_timeout_kills_and_reports(void **state)
  */
 static void test_cpu_timeout(void **state)
 {
-	struct kfsim_child c = {.cpu_timeout_ms = 150, .timeout_ms = 60000};
-	struct kfsim_child s = {.cpu_timeout_ms = 150, .timeout_ms = 400};
+	struct kfsim_child c = {.cpu_timeout_ms = 100, .timeout_ms = 60000};
+	struct kfsim_child s = {.cpu_timeout_ms = 100, .timeout_ms = 250};
 	char end[16];
 	double t0 = now_s();
 
@@ -206,7 +206,7 @@ static void test_cpu_timeout(void **state)
 	t0 = now_s();
 	assert_int_equal(kfsim_child_run(&s, hang, NULL), 0);
 	assert_true(s.timed_out);
-	assert_true(now_s() - t0 >= 0.39); /* the wall clock's 400 ms, not 150 ms of CPU */
+	assert_true(now_s() - t0 >= 0.24); /* the wall clock's 250 ms, not 100 ms of CPU */
 	kfsim_child_release(&s);
 }
 

@@ -105,6 +105,8 @@ struct kfsim_bpfrt_map {
  *		    like) on some path of its function, or a bpf_obj_drop() whose object may be
  *		    such a result or one given to a push or add before (bpfcc_call_types.c):
  *		    refused
+ * @after_merge: in the verifier's walk order, the call is first reached before (1) or after (2)
+ *		 a call reached with two types' records, or no such call was met (0)
  */
 struct kfsim_bpfrt_call {
 	const char *name;
@@ -113,6 +115,7 @@ struct kfsim_bpfrt_call {
 	int insn;
 	int types_differ;
 	int non_owning_arg;
+	int after_merge;
 };
 
 /**
@@ -123,6 +126,9 @@ struct kfsim_bpfrt_call {
  * @beyond: the struct of a bpf_obj_new() object it reaches past the end of (NULL: none)
  * @beyond_off: then the access's offset from the object's start
  * @beyond_size: and its width
+ * @dead_ref: it goes through a reference a bpf_spin_unlock() (non-owning) or bpf_kptr_xchg()
+ *	(given away) made a scalar on some path
+ * @after_merge: as struct kfsim_bpfrt_call's
  */
 struct kfsim_bpfrt_access {
 	const char *file;
@@ -131,6 +137,8 @@ struct kfsim_bpfrt_access {
 	const char *beyond;
 	int beyond_off;
 	int beyond_size;
+	int dead_ref;
+	int after_merge;
 };
 
 /**
@@ -147,6 +155,8 @@ struct kfsim_bpfrt_access {
  * @nr_calls: how many
  * @accesses: its loads and stores through registers (struct kfsim_bpfrt_access)
  * @nr_accesses: how many
+ * @leak_after_merge: in the verifier's walk order no path leaks a reference before a call is
+ *	reached with two types' records (bpfcc_call_types.c; 0: a leak first, or not known)
  */
 struct kfsim_bpfrt_prog {
 	const char *name;
@@ -161,6 +171,7 @@ struct kfsim_bpfrt_prog {
 	int nr_calls;
 	const struct kfsim_bpfrt_access *accesses;
 	int nr_accesses;
+	int leak_after_merge;
 };
 
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */

@@ -118,6 +118,9 @@ enum kfsim_bpf_explore_end {
  * @end: enum kfsim_bpf_explore_end
  * @signal: the signal for KFSIM_BPF_PATH_CRASH
  * @at_exit: a violation found only at the program's exit (a leak, a lock still held)
+ * @fault_pc: the faulting instruction of KFSIM_BPF_PATH_NULL_DEREF and KFSIM_BPF_PATH_DEAD_REF
+ *	(NULL where the machine's context does not say it), for the caller to name the access's
+ *	source line: the verifier's message names the register of that access
  */
 struct kfsim_bpf_explore_path {
 	unsigned int nr_steps;
@@ -126,6 +129,7 @@ struct kfsim_bpf_explore_path {
 	int end;
 	int signal;
 	bool at_exit;
+	const void *fault_pc;
 };
 
 /**

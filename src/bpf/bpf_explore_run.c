@@ -37,6 +37,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "bpf_explore_internal.h"
@@ -131,6 +132,11 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 
 	for (unsigned int i = 0; i < n; i++)
 		null_seen |= step_gave_null(&proc.cur.steps[i]);
+#ifdef REG_RIP
+	proc.cur.fault_pc = (const void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#else
+	(void)uc;
+#endif
 	if (sig == SIGSEGV && (uintptr_t)si->si_addr < 4096 && null_seen)
 		path_end(KFSIM_BPF_PATH_NULL_DEREF, sig);
 	if (sig == SIGSEGV && kfsim_bpf_dropped_object(si->si_addr))

@@ -68,10 +68,11 @@ bool bpfcc_needs_order(const struct btf *btf);
  * kfunc and helper calls with their source lines and instruction indexes in the program as
  * libbpf loads it, and "kfsim_bpfcc_accesses_@idx[]": its loads and stores through a register
  * other than the frame pointer, with their lines (bpfcc_insns.c).  Return: how many calls (and
- * in @nr_accesses how many accesses), or -errno.
+ * in @nr_accesses how many accesses, in @leak_after_merge whether the verifier's walk meets a
+ * call with two types before any leak), or -errno.
  */
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses);
+		      int *nr_accesses, int *leak_after_merge);
 
 struct bpf_insn;
 
@@ -80,11 +81,17 @@ struct bpf_insn;
  * @type: the object's struct (NULL: the access stays inside every object it may reach)
  * @off: the access's offset from the object's start
  * @size: its width in bytes
+ * @dead_ref: the access goes through a reference that is a scalar to the verifier on some path: a
+ *	non-owning one bpf_spin_unlock invalidated (invalidate_non_owning_refs()) or an object
+ *	bpf_kptr_xchg gave away (release_reference()); natively the node is alive
+ * @after_merge: bpfcc_call_types()'s @after_merge for the instruction
  */
 struct bpfcc_beyond {
 	const char *type;
 	int off;
 	int size;
+	bool dead_ref;
+	unsigned char after_merge;
 };
 
 /**
@@ -107,12 +114,15 @@ struct bpfcc_root {
  * past the end of an object the verifier refuses ("access beyond struct S at off N size M");
  * and in @non_owning_arg (one per instruction) the pushes and adds whose node may be a
  * non-owning result (bpf_list_front() and the like), and the drops whose object may be such a
- * result or one given to a push or add before (bpfcc_call_types.c).
+ * result or one given to a push or add before (bpfcc_call_types.c); in @after_merge (one per
+ * instruction, may be NULL) whether the verifier, in its walk order, reaches the instruction
+ * after it met a call with two types (2), before (1), or met none (0); and in @leak_after_merge
+ * (with @after_merge) whether it met such a call before any path leaked a reference.
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg);
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge);
 
 #endif /* KFSIM_BPFCC_H */

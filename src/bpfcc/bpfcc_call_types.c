@@ -31,6 +31,13 @@
  * adding one is refused ("arg#1 expected pointer to allocated object") even when another
  * register holds an owning reference to the same node (bpf_list_pop_front() of it), which a
  * native run, seeing one address, cannot tell apart (rule 6: references are per call result).
+ *
+ * And, from those marks, the registers and slots that a bpf_spin_unlock() made dead on some
+ * path: every non-owning reference (a walker's or peek's result, an object given to a push or
+ * add) is a scalar to the verifier after the unlock (invalidate_non_owning_refs(), with
+ * allow_ptr_leaks as root), so a load or store through one is "R%d invalid mem access 'scalar'",
+ * where a native run reads or writes the node, alive in its collection.  So is every copy of a
+ * call result given away by bpf_kptr_xchg() (release_reference(); natively alive in the map).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,6 +76,8 @@ struct flow_state {
 	unsigned int slot_result[NR_SLOTS];
 	unsigned short inserted;	    /* bit per register */
 	unsigned long long slot_inserted;   /* bit per slot */
+	unsigned short dead;		    /* bit per register: a scalar on some path */
+	unsigned long long slot_dead;	    /* bit per slot */
 };
 
 struct flow {
@@ -83,6 +92,7 @@ struct flow {
 	struct bpfcc_beyond *beyond; /* per instruction, or NULL: not asked */
 	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result, or
 			       * a drop given a result that was inserted */
+	bool walking; /* walk_order()'s paths: no marks, constants followed */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
 };
@@ -133,6 +143,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	grew |= (s->inserted & ~d->inserted) || (s->slot_inserted & ~d->slot_inserted);
 	d->inserted |= s->inserted;
 	d->slot_inserted |= s->slot_inserted;
+	grew |= (s->dead & ~d->dead) || (s->slot_dead & ~d->slot_dead);
+	d->dead |= s->dead;
+	d->slot_dead |= s->slot_dead;
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -186,6 +199,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->off_known &= keep;
 	s->non_owning &= keep;
 	s->inserted &= keep;
+	s->dead &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 }
@@ -196,6 +210,7 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_off_known &= ~(1ull << slot);
 	s->slot_non_owning &= ~(1ull << slot);
 	s->slot_inserted &= ~(1ull << slot);
+	s->slot_dead &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 }
 
@@ -208,6 +223,20 @@ static void mark_inserted(struct flow_state *s, unsigned int result)
 	for (int i = 0; i < NR_SLOTS; i++)
 		if (s->slot_result[i] == result)
 			s->slot_inserted |= 1ull << i;
+}
+
+/*
+ * The call result @result was given away by bpf_kptr_xchg() into a map value: the reference is
+ * released, and every copy of it is a scalar to the verifier (release_reference()).
+ */
+static void mark_released(struct flow_state *s, unsigned int result)
+{
+	for (int r = 0; r < 11; r++)
+		if (s->result[r] == result)
+			s->dead |= (unsigned short)(1u << r);
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (s->slot_result[i] == result)
+			s->slot_dead |= 1ull << i;
 }
 
 static void set_off(struct flow_state *s, int r, long long off)
@@ -269,15 +298,22 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	bool never_null = name && !strcmp(name, "bpf_map_lookup_elem") &&
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
-	if (arg)
+	/* walk_order() marks nothing here: it looks at the call's types itself */
+	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
-	if (arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
+	if (!fl->walking && arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
 		fl->non_owning_arg[i] = true; /* push or add: arg#1 is the node */
-	if (arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
+	if (!fl->walking && arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
 	    ((s->non_owning | s->inserted) & (1u << 1)))
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
 	if (arg == 2 && s->result[2])
 		mark_inserted(s, s->result[2]);
+	if (name && !strcmp(name, "bpf_kptr_xchg") && s->result[2])
+		mark_released(s, s->result[2]);
+	if (name && !strcmp(name, "bpf_spin_unlock")) {
+		s->dead |= s->non_owning | s->inserted;
+		s->slot_dead |= s->slot_non_owning | s->slot_inserted;
+	}
 	if (name && !strcmp(name, "bpf_obj_new_impl") && (s->imm_known & (1u << 1))) {
 		r0 = type_bit(fl, s->imm[1]);
 		r0_off_known = true; /* the object's start */
@@ -325,6 +361,10 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	int size = width[BPF_SIZE(in->code) >> 3];
 	long long off;
 
+	if (fl->walking)
+		return;
+	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
+		fl->beyond[i].dead_ref = true;
 	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type)
 		return;
 	off = s->off[reg] + in->off;
@@ -340,77 +380,147 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	}
 }
 
-/* Walk one instruction @i from state @s: its successors' states are joined. */
-static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned long *nr_work,
-		 bool *queued)
+/* The edges out of an instruction: its state to @next, and @taken to @target. */
+struct edges {
+	bool falls;
+	unsigned long next;
+	bool branch;
+	unsigned long target;
+	struct flow_state taken;
+};
+
+/*
+ * The walk's NULL check of @reg: 0 on the NULL side (@null, already emptied), never NULL on the
+ * other (@nonnull), so that a second check of it goes one way, as the verifier's does.
+ */
+static void walk_null_check(const struct flow *fl, struct flow_state *null,
+			    struct flow_state *nonnull, int reg)
+{
+	if (!fl->walking)
+		return;
+	null->imm[reg] = 0;
+	null->imm_known |= (unsigned short)(1u << reg);
+	nonnull->not_null |= (unsigned short)(1u << reg);
+}
+
+/*
+ * The walk's conditional jump on constants the path knows (a loop counter): only the edge the
+ * values take (is_branch_taken()).  True when it decided.
+ */
+static bool walk_decided(const struct bpf_insn *in, const struct flow_state *s, struct edges *e)
+{
+	__u8 op = BPF_OP(in->code);
+	bool is32 = BPF_CLASS(in->code) == BPF_JMP32;
+	long long a, b;
+	bool t;
+
+	if (in->dst_reg > 10 || !(s->imm_known & (1u << in->dst_reg)))
+		return false;
+	a = s->imm[in->dst_reg];
+	if (BPF_SRC(in->code) == BPF_K) {
+		b = in->imm;
+	} else {
+		if (in->src_reg > 10 || !(s->imm_known & (1u << in->src_reg)))
+			return false;
+		b = s->imm[in->src_reg];
+	}
+	if (is32) {
+		a = (int)a;
+		b = (int)b;
+	}
+	switch (op) {
+	case BPF_JEQ: t = a == b; break;
+	case BPF_JNE: t = a != b; break;
+	case BPF_JSGT: t = a > b; break;
+	case BPF_JSGE: t = a >= b; break;
+	case BPF_JSLT: t = a < b; break;
+	case BPF_JSLE: t = a <= b; break;
+	case BPF_JGT: t = (unsigned long long)a > (unsigned long long)b; break;
+	case BPF_JGE: t = (unsigned long long)a >= (unsigned long long)b; break;
+	case BPF_JLT: t = (unsigned long long)a < (unsigned long long)b; break;
+	case BPF_JLE: t = (unsigned long long)a <= (unsigned long long)b; break;
+	default: return false;
+	}
+	if (t)
+		e->falls = false;
+	else
+		e->branch = false;
+	return true;
+}
+
+/* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
+static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, struct edges *e)
 {
 	const struct bpf_insn *in = &fl->insns[i];
-	struct flow_state s = fl->at[i];
 	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-	unsigned long next = i + 1, target = 0;
-	bool jumps = false, falls = true;
-	struct flow_state taken;
 	int slot;
 
+	e->falls = true;
+	e->next = i + 1;
+	e->branch = false;
 	switch (cls) {
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
-			set_reg(&s, in->dst_reg, 0);
+			set_reg(s, in->dst_reg, 0);
 			if (fl->roots && fl->roots[i].type)
-				s.root[in->dst_reg] = fl->roots[i];
+				s->root[in->dst_reg] = fl->roots[i];
 			if (fl->array_map[i])
-				s.array_map |= (unsigned short)(1u << in->dst_reg);
+				s->array_map |= (unsigned short)(1u << in->dst_reg);
 			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
-				s.imm[in->dst_reg] =
+				s->imm[in->dst_reg] =
 					(long long)(((__u64)(__u32)fl->insns[i + 1].imm << 32) |
 						    (__u32)in->imm);
-				s.imm_known |= (unsigned short)(1u << in->dst_reg);
+				s->imm_known |= (unsigned short)(1u << in->dst_reg);
 			}
-			next = i + 2;
+			e->next = i + 2;
 		}
 		break;
 	case BPF_LDX:
 		if (BPF_MODE(in->code) == BPF_MEM)
-			check_access(fl, i, &s, in->src_reg);
+			check_access(fl, i, s, in->src_reg);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
-		set_reg(&s, in->dst_reg, slot >= 0 ? s.slot[slot] : 0);
-		if (slot >= 0 && (s.slot_off_known & (1ull << slot)))
-			set_off(&s, in->dst_reg, s.slot_off[slot]);
-		if (slot >= 0 && (s.slot_non_owning & (1ull << slot)))
-			s.non_owning |= (unsigned short)(1u << in->dst_reg);
-		if (slot >= 0 && (s.slot_inserted & (1ull << slot)))
-			s.inserted |= (unsigned short)(1u << in->dst_reg);
+		set_reg(s, in->dst_reg, slot >= 0 ? s->slot[slot] : 0);
+		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
+			set_off(s, in->dst_reg, s->slot_off[slot]);
+		if (slot >= 0 && (s->slot_non_owning & (1ull << slot)))
+			s->non_owning |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_inserted & (1ull << slot)))
+			s->inserted |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_dead & (1ull << slot)))
+			s->dead |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0)
-			s.result[in->dst_reg] = s.slot_result[slot];
+			s->result[in->dst_reg] = s->slot_result[slot];
 		break;
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_MEM)
-			check_access(fl, i, &s, in->dst_reg);
+			check_access(fl, i, s, in->dst_reg);
 		slot = stack_slot(in, true);
 		if (slot >= 0) {
 			bool dw = BPF_SIZE(in->code) == BPF_DW && in->src_reg <= 10;
 
-			s.slot[slot] = dw ? s.reg[in->src_reg] : 0;
-			clear_slot(&s, slot);
-			if (dw && (s.non_owning & (1u << in->src_reg)))
-				s.slot_non_owning |= 1ull << slot;
-			if (dw && (s.inserted & (1u << in->src_reg)))
-				s.slot_inserted |= 1ull << slot;
+			s->slot[slot] = dw ? s->reg[in->src_reg] : 0;
+			clear_slot(s, slot);
+			if (dw && (s->non_owning & (1u << in->src_reg)))
+				s->slot_non_owning |= 1ull << slot;
+			if (dw && (s->inserted & (1u << in->src_reg)))
+				s->slot_inserted |= 1ull << slot;
+			if (dw && (s->dead & (1u << in->src_reg)))
+				s->slot_dead |= 1ull << slot;
 			if (dw)
-				s.slot_result[slot] = s.result[in->src_reg];
-			if (dw && (s.off_known & (1u << in->src_reg))) {
-				s.slot_off[slot] = s.off[in->src_reg];
-				s.slot_off_known |= 1ull << slot;
+				s->slot_result[slot] = s->result[in->src_reg];
+			if (dw && (s->off_known & (1u << in->src_reg))) {
+				s->slot_off[slot] = s->off[in->src_reg];
+				s->slot_off_known |= 1ull << slot;
 			}
 		}
 		break;
 	case BPF_ST:
 		if (BPF_MODE(in->code) == BPF_MEM)
-			check_access(fl, i, &s, in->dst_reg);
+			check_access(fl, i, s, in->dst_reg);
 		slot = stack_slot(in, true);
 		if (slot >= 0) {
-			s.slot[slot] = 0;
-			clear_slot(&s, slot);
+			s->slot[slot] = 0;
+			clear_slot(s, slot);
 		}
 		break;
 	case BPF_ALU64:
@@ -419,88 +529,99 @@ static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s.imm_known,	 &s.array_map, &s.stack,
-						  &s.not_null,	 &s.off_known, &s.non_owning,
-						  &s.inserted};
+			unsigned short *bits[] = {&s->imm_known,	 &s->array_map, &s->stack,
+						  &s->not_null,	 &s->off_known, &s->non_owning,
+						  &s->inserted,	 &s->dead};
 
-			s.reg[in->dst_reg] = s.reg[in->src_reg];
-			s.result[in->dst_reg] = s.result[in->src_reg];
-			s.imm[in->dst_reg] = s.imm[in->src_reg];
-			s.root[in->dst_reg] = s.root[in->src_reg];
-			s.off[in->dst_reg] = s.off[in->src_reg];
+			s->reg[in->dst_reg] = s->reg[in->src_reg];
+			s->result[in->dst_reg] = s->result[in->src_reg];
+			s->imm[in->dst_reg] = s->imm[in->src_reg];
+			s->root[in->dst_reg] = s->root[in->src_reg];
+			s->off[in->dst_reg] = s->off[in->src_reg];
 			for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 				*bits[b] = (unsigned short)((*bits[b] & ~(1u << in->dst_reg)) |
 							    (((*bits[b] >> in->src_reg) & 1u)
 							     << in->dst_reg));
 			if (in->src_reg == BPF_REG_10)
-				s.stack |= (unsigned short)(1u << in->dst_reg);
+				s->stack |= (unsigned short)(1u << in->dst_reg);
 		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
-			set_reg(&s, in->dst_reg, 0);
-			s.imm[in->dst_reg] = in->imm;
-			s.imm_known |= (unsigned short)(1u << in->dst_reg);
+			set_reg(s, in->dst_reg, 0);
+			s->imm[in->dst_reg] = in->imm;
+			s->imm_known |= (unsigned short)(1u << in->dst_reg);
 		} else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
 			   BPF_SRC(in->code) == BPF_K) {
 			/* a member's address or container_of: the same object */
-			s.off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
-			s.root[in->dst_reg].type = 0;
-			s.imm_known &= (unsigned short)~(1u << in->dst_reg);
-			s.not_null &= (unsigned short)~(1u << in->dst_reg);
+			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			s->root[in->dst_reg].type = 0;
+			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			if (!fl->walking) /* joined loop passes: a counter is not one value */
+				s->imm_known &= (unsigned short)~(1u << in->dst_reg);
+			s->not_null &= (unsigned short)~(1u << in->dst_reg);
 		} else {
-			set_reg(&s, in->dst_reg, 0);
+			set_reg(s, in->dst_reg, 0);
 		}
 		break;
 	case BPF_JMP:
 	case BPF_JMP32:
 		if (op == BPF_EXIT) {
-			falls = false;
+			e->falls = false;
 			break;
 		}
 		if (op == BPF_CALL) {
-			step_call(fl, i, &s);
+			step_call(fl, i, s);
 			break;
 		}
-		target = (unsigned long)((long)i + 1 +
-					 (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
-		jumps = true;
+		e->target = (unsigned long)((long)i + 1 +
+					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
+		e->branch = true;
+		e->taken = *s;
 		if (op == BPF_JA) {
-			falls = false;
+			e->falls = false;
 			break;
 		}
-		taken = s;
+		if (fl->walking && walk_decided(in, s, e))
+			break;
 		/* the NULL check: on the branch where the register is 0 it holds no object */
 		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
-			bool never_null = s.not_null & (1u << in->dst_reg);
+			bool never_null = s->not_null & (1u << in->dst_reg);
 
 			if (op == BPF_JEQ && never_null) {
-				jumps = false; /* the NULL branch is dead: fall through only */
+				e->branch = false; /* the NULL branch is dead: fall through only */
 				break;
 			}
 			if (op == BPF_JNE && never_null) {
-				falls = false;
-				jumps = true;
+				e->falls = false;
 				break;
 			}
-			if (op == BPF_JEQ)
-				set_reg(&taken, in->dst_reg, 0);
-			else if (op == BPF_JNE)
-				set_reg(&s, in->dst_reg, 0);
+			if (op == BPF_JEQ) {
+				set_reg(&e->taken, in->dst_reg, 0);
+				walk_null_check(fl, &e->taken, s, in->dst_reg);
+			} else if (op == BPF_JNE) {
+				set_reg(s, in->dst_reg, 0);
+				walk_null_check(fl, s, &e->taken, in->dst_reg);
+			}
 		}
-		if (target < fl->cnt && join(fl, target, &taken) && !queued[target]) {
-			queued[target] = true;
-			work[(*nr_work)++] = target;
-		}
-		jumps = false;
 		break;
 	default:
 		break;
 	}
-	if (jumps && target < fl->cnt && join(fl, target, &s) && !queued[target]) {
-		queued[target] = true;
-		work[(*nr_work)++] = target;
+}
+
+/* Walk one instruction @i from its joined state: its successors' states are joined. */
+static void step(struct flow *fl, unsigned long i, unsigned long *work, unsigned long *nr_work,
+		 bool *queued)
+{
+	struct flow_state s = fl->at[i];
+	struct edges e;
+
+	transfer(fl, i, &s, &e);
+	if (e.branch && e.target < fl->cnt && join(fl, e.target, &e.taken) && !queued[e.target]) {
+		queued[e.target] = true;
+		work[(*nr_work)++] = e.target;
 	}
-	if (falls && next < fl->cnt && join(fl, next, &s) && !queued[next]) {
-		queued[next] = true;
-		work[(*nr_work)++] = next;
+	if (e.falls && e.next < fl->cnt && join(fl, e.next, &s) && !queued[e.next]) {
+		queued[e.next] = true;
+		work[(*nr_work)++] = e.next;
 	}
 }
 
@@ -539,10 +660,196 @@ static bool has_record(const struct btf *btf, __u32 id)
 	return false;
 }
 
+/*
+ * The verifier's order over the paths of one function (do_check(): at a conditional jump it goes
+ * on with the fall-through and pushes the jump's target, taken up when a path reaches its exit,
+ * last pushed first; a jump on constants the path knows goes one way): at which step of that walk
+ * a checked call is first reached with a type whose record differs from the one it was first
+ * reached with ("same call cannot be used with different types"), and at which step each
+ * instruction is first reached.  clang lays some NULL checks out inverted (`if r0 != 0 goto`),
+ * so the verifier walks their error path, to its exit, before the rest of the program, and a
+ * tail clang merged between error paths and the program's own end meets both types before the
+ * program's first rule broken further on.  No state pruning (a pruned path would have met the
+ * same types), no callee walked; a budget of steps (a loop on values the path does not know).
+ * @after_merge[i] (per instruction): 0 when the walk met no such call, else 1 when the
+ * instruction is first reached at or before that step, 2 after it or never.
+ *
+ * The walk also keeps each path's references (the results of the acquiring kfuncs, released by
+ * a drop, a push or add, bpf_kptr_xchg(), or on the NULL branch of their check), so that it
+ * knows whether a path reached its exit holding one (the verifier's leak report) before that
+ * call: @leak_after_merge when none did.  Not known (false) when the function calls a
+ * subprogram (its references are not followed) or a path was given up.
+ */
+#define WALK_STEPS 200000
+#define WALK_REFS 32
+
+struct walk_item {
+	unsigned long insn;
+	unsigned long len; /* the path's steps so far */
+	unsigned int nr_refs;
+	unsigned int refs[WALK_REFS]; /* the call results (instruction + 1) the path holds */
+	struct flow_state st;
+};
+
+static bool acquires(const char *callee)
+{
+	static const char *const names[] = {"bpf_obj_new_impl", "bpf_refcount_acquire_impl",
+					    "bpf_list_pop_front", "bpf_list_pop_back",
+					    "bpf_rbtree_remove", "bpf_kptr_xchg"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
+/* The register of a call's argument that the call releases (0: none). */
+static int releases(const char *callee)
+{
+	int arg = checked_arg(callee);
+
+	if (callee && !strcmp(callee, "bpf_kptr_xchg"))
+		return 2;
+	return arg && strcmp(callee, "bpf_refcount_acquire_impl") ? arg : 0;
+}
+
+static void ref_drop(struct walk_item *w, unsigned int result)
+{
+	for (unsigned int k = 0; result && k < w->nr_refs; k++)
+		if (w->refs[k] == result) {
+			w->refs[k] = w->refs[--w->nr_refs];
+			return;
+		}
+}
+
+/*
+ * Before instruction @i of the path @w: a release of the argument's reference; a subprogram call
+ * (not followed: @refs_known false); the exit with a reference held (@leaked).
+ */
+static void walk_refs_before(const struct flow *fl, unsigned long i, struct walk_item *w,
+			     bool *refs_known, bool *leaked)
+{
+	const struct bpf_insn *in = &fl->insns[i];
+	int arg = releases(fl->callee[i]);
+
+	/* a call of a subprogram (kfunc calls are pseudo calls too in the object, but named) */
+	if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL && !fl->callee[i])
+		*refs_known = false;
+	if (in->code == (BPF_JMP | BPF_EXIT) && w->nr_refs)
+		*leaked = true;
+	if (arg)
+		ref_drop(w, w->st.result[arg]);
+}
+
+static int walk_order(struct flow *fl, unsigned char *after_merge, bool *leak_after_merge)
+{
+	struct walk_item **stack = calloc(fl->cnt + 2, sizeof(*stack)), *cur = NULL;
+	long *first = calloc(fl->cnt + 1, sizeof(*first));
+	int *first_key = calloc(fl->cnt + 1, sizeof(*first_key));
+	unsigned long nr = 0, max_len = 8 * fl->cnt + 64;
+	long steps = 0, conflict = -1;
+	bool refs_known = true, leaked = false;
+	int err = 0;
+
+	if (!stack || !first || !first_key || !(cur = calloc(1, sizeof(*cur)))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (unsigned long i = 0; i < fl->cnt; i++) {
+		first[i] = -1;
+		first_key[i] = -2;
+	}
+	cur->st.seen = true;
+	fl->walking = true;
+	while (conflict < 0 && steps < WALK_STEPS) {
+		unsigned long i = cur->insn;
+		int arg = i < fl->cnt ? checked_arg(fl->callee[i]) : 0;
+		struct edges e;
+
+		if (i < fl->cnt && cur->len > max_len)
+			refs_known = false; /* given up: what its exit holds is not known */
+		if (i >= fl->cnt || cur->len > max_len) { /* this path ends: the last one pushed */
+			free(cur);
+			cur = nr ? stack[--nr] : NULL;
+			if (!cur)
+				break;
+			continue;
+		}
+		if (first[i] < 0)
+			first[i] = steps;
+		for (unsigned int t = 0; arg && t < fl->nr_types && conflict < 0; t++) {
+			int key;
+
+			if (!(cur->st.reg[arg] & (1ull << t)))
+				continue;
+			key = has_record(fl->btf, fl->types[t]) ? (int)t : -1;
+			if (first_key[i] == -2)
+				first_key[i] = key;
+			else if (first_key[i] != key)
+				conflict = steps;
+		}
+		steps++;
+		walk_refs_before(fl, i, cur, &refs_known, &leaked);
+		{
+			const struct bpf_insn *in = &fl->insns[i];
+			unsigned int checked = 0;
+
+			/* a NULL check of a reference: released on the NULL branch */
+			if ((BPF_CLASS(in->code) == BPF_JMP || BPF_CLASS(in->code) == BPF_JMP32) &&
+			    (BPF_OP(in->code) == BPF_JEQ || BPF_OP(in->code) == BPF_JNE) &&
+			    BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10)
+				checked = cur->st.result[in->dst_reg];
+			transfer(fl, i, &cur->st, &e);
+			cur->len++;
+			if (checked && BPF_OP(in->code) == BPF_JNE && e.falls)
+				ref_drop(cur, checked); /* falls through when NULL */
+			if (acquires(fl->callee[i]) && cur->nr_refs < WALK_REFS)
+				cur->refs[cur->nr_refs++] = (unsigned int)i + 1;
+			else if (acquires(fl->callee[i]))
+				refs_known = false;
+			if (e.branch && e.falls) {
+				struct walk_item *w = malloc(sizeof(*w));
+
+				if (!w || nr > fl->cnt) {
+					free(w);
+					err = w ? 0 : -ENOMEM;
+					break; /* deeper than the function is long: given up */
+				}
+				*w = *cur;
+				w->insn = e.target;
+				w->st = e.taken;
+				if (checked && BPF_OP(in->code) == BPF_JEQ)
+					ref_drop(w, checked); /* jumps when NULL */
+				stack[nr++] = w;
+			} else if (e.branch && checked && BPF_OP(in->code) == BPF_JEQ) {
+				ref_drop(cur, checked);
+			}
+		}
+		if (e.branch && !e.falls) {
+			cur->st = e.taken;
+			cur->insn = e.target;
+			continue;
+		}
+		cur->insn = e.falls ? e.next : fl->cnt;
+	}
+	fl->walking = false;
+	for (unsigned long i = 0; !err && conflict >= 0 && i < fl->cnt; i++)
+		after_merge[i] = first[i] >= 0 && first[i] <= conflict ? 1 : 2;
+	*leak_after_merge = !err && conflict >= 0 && refs_known && !leaked;
+out:
+	free(cur);
+	while (stack && nr)
+		free(stack[--nr]);
+	free(stack);
+	free(first);
+	free(first_key);
+	return err;
+}
+
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg)
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge)
 {
 	struct flow fl = {.btf = btf,
 			  .insns = insns,
@@ -587,6 +894,8 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		}
 		differ[i] = nr_records + null_record > 1;
 	}
+	if (after_merge)
+		err = walk_order(&fl, after_merge, leak_after_merge);
 out:
 	free(work);
 	free(queued);

@@ -317,9 +317,16 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	if ((insn[1] >> 4) == PSEUDO_CALL)
 		return NULL;
 	memcpy(&imm, insn + 4, 4);
-	switch (imm) { /* the helpers kfsim's native runtime has that take or give references */
+	/*
+	 * the helpers kfsim's native runtime has that take or give references, and a helper a
+	 * program may call under the lock ("function calls are not allowed while holding a
+	 * lock"), whose line the walk order places
+	 */
+	switch (imm) {
 	case 1:
 		return "bpf_map_lookup_elem";
+	case 5:
+		return "bpf_ktime_get_ns";
 	case 93:
 		return "bpf_spin_lock";
 	case 94:
@@ -447,7 +454,8 @@ static int access_reg(const unsigned char *insn)
 
 /*
  * "kfsim_bpfcc_accesses_@idx[]": the loads and stores of the functions of @e, with their lines,
- * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end.
+ * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end
+ * or through a reference an unlock invalidated.
  */
 static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			  struct bpfcc_beyond *const *beyond_of)
@@ -473,10 +481,11 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			fprintf(f, ", %u, %d, ", line, reg);
 			if (by && by->type) {
 				put_string(f, by->type);
-				fprintf(f, ", %d, %d},\n", by->off, by->size);
+				fprintf(f, ", %d, %d, ", by->off, by->size);
 			} else {
-				fputs("0, 0, 0},\n", f);
+				fputs("0, 0, 0, ", f);
 			}
+			fprintf(f, "%d, %d},\n", by && by->dead_ref, by ? by->after_merge : 0);
 			nr++;
 		}
 	}
@@ -487,7 +496,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 }
 
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses)
+		      int *nr_accesses, int *leak_after_merge)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
 	struct bpfcc_beyond **beyond_of;
@@ -522,6 +531,9 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		struct bpfcc_beyond *beyond = calloc(fc->cnt + 1, sizeof(*beyond));
 		struct bpfcc_root *roots = calloc(fc->cnt + 1, sizeof(*roots));
 		bool *non_owning = calloc(fc->cnt + 1, sizeof(*non_owning));
+		/* the verifier's walk order is the program's own from its main function only */
+		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
+		bool leak_after = false;
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -536,14 +548,21 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, roots, differ, beyond, non_owning)) {
+				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
+				     merge, &leak_after)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);
 			beyond = NULL;
 			free(non_owning);
 			non_owning = NULL;
+			free(merge);
+			merge = NULL;
 		}
+		for (unsigned long i = 0; beyond && merge && i < fc->cnt; i++)
+			beyond[i].after_merge = merge[i];
+		if (merge)
+			*leak_after_merge = leak_after;
 		if (beyond_of)
 			beyond_of[k] = beyond;
 		else
@@ -561,8 +580,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			put_string(f, name);
 			fputs(", ", f);
 			put_string(f, base);
-			fprintf(f, ", %u, %lu, %d, %d},\n", line, at + i, differ && differ[i],
-				non_owning && non_owning[i]);
+			fprintf(f, ", %u, %lu, %d, %d, %d},\n", line, at + i, differ && differ[i],
+				non_owning && non_owning[i], merge ? merge[i] : 0);
 			nr++;
 		}
 		free(names);
@@ -570,6 +589,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		free(arrays);
 		free(roots);
 		free(non_owning);
+		free(merge);
 		at += fc->cnt;
 	}
 	if (!nr)

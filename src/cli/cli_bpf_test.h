@@ -17,7 +17,7 @@
  * @nr_cc_args: how many words
  * @keep: build in this directory and keep it (NULL: a temporary one)
  * @kernel: also load each program in the running kernel
- * @timeout_s: seconds a program may run (0: the program's default)
+ * @timeout_s: seconds of CPU time a program may use (0: the program's default)
  * @explore: explore both outcomes of every decision point (the runner's --explore)
  * @paths: the path budget per program (--paths)
  * @flips: other outcomes per path at most (--flips)

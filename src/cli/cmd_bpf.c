@@ -272,7 +272,7 @@ static const struct kfsim_opt bpf_opts_table[] = {
 	  "also load each program in the running kernel (root) and print\n"
 	  "the verifier's verdict beside kfsim's", .verbs = FOR(VERB_TEST) },
 	{ "timeout", KFSIM_OPT_UINT, O(test.timeout_s), "S",
-	  "seconds a program may run (default 10)", .verbs = FOR(VERB_TEST), .min = 1,
+	  "seconds of CPU time a program may use (default 10)", .verbs = FOR(VERB_TEST), .min = 1,
 	  .max = UINT_MAX },
 	{ "explore", KFSIM_OPT_ONOFF, O(test.explore), "on|off",
 	  "run both outcomes of every maybe-NULL result and of an insert's\n"

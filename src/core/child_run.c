@@ -31,6 +31,7 @@ enum { PIPE_OUT, PIPE_ERR, PIPE_RESULT, NR_PIPES };
 #define FIRST_CAP 8192
 #define DRAIN_ROUNDS 1024 /* reads of what a killed child left behind */
 #define REAP_STEP_MS 10 /* how often a child that closed its pipes is looked at, with a limit */
+#define CPU_STEP_MS 20	/* how often the CPU time of a child with a CPU limit is read */
 
 /* What one run keeps besides @c: the pipes and the growth of each buffer. */
 struct child_io {
@@ -40,6 +41,43 @@ struct child_io {
 	long long deadline_ms;
 	bool killed;
 };
+
+/*
+ * The CPU time, user and system, in milliseconds, of process @pid and of the children it has
+ * waited for (/proc/PID/stat's utime, stime, cutime, cstime: fields 14 to 17); -1 when it cannot
+ * be read (no /proc, or the process is gone).
+ */
+static long long cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t[4];
+	long ticks = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0 || ticks <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			 &t[0], &t[1], &t[2], &t[3]) != 4)
+		return -1;
+	return (long long)((t[0] + t[1] + t[2] + t[3]) * 1000 / (unsigned long long)ticks);
+}
+
+/* The child has used its CPU time (c->cpu_timeout_ms; 0: no such limit). */
+static bool cpu_spent(const struct kfsim_child *c, pid_t pid)
+{
+	return c->cpu_timeout_ms && cpu_ms(pid) >= (long long)c->cpu_timeout_ms;
+}
 
 static long long now_ms(void)
 {
@@ -183,18 +221,22 @@ static int collect(struct kfsim_child *c, struct child_io *io, pid_t pid, bool d
 			if (++rounds > DRAIN_ROUNDS)
 				return 0; /* a grandchild still writing: enough */
 			wait = 0;
-		} else if (io->deadline_ms) {
-			long long left = io->deadline_ms - now_ms();
+		} else if (io->deadline_ms || c->cpu_timeout_ms) {
+			long long left = io->deadline_ms ? io->deadline_ms - now_ms() : INT_MAX;
 
-			if (left <= 0) {
+			if (left <= 0 || cpu_spent(c, pid)) {
 				kill_child(io, pid);
 				return 0;
 			}
 			wait = left > INT_MAX ? INT_MAX : (int)left;
+			if (c->cpu_timeout_ms && wait > CPU_STEP_MS)
+				wait = CPU_STEP_MS;
 		}
 		n = poll(p, NR_PIPES, wait);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0 && !drain && c->cpu_timeout_ms)
+			continue; /* a CPU time step: the limits are looked at again */
 		if (n <= 0)
 			return 0; /* nothing left to drain (poll() itself fails only on bad memory) */
 		for (int i = 0; i < NR_PIPES; i++) {
@@ -223,7 +265,7 @@ static int collect(struct kfsim_child *c, struct child_io *io, pid_t pid, bool d
 static int reap(struct kfsim_child *c, struct child_io *io, pid_t pid)
 {
 	for (;;) {
-		bool limited = io->deadline_ms && !io->killed;
+		bool limited = (io->deadline_ms || c->cpu_timeout_ms) && !io->killed;
 		pid_t r = waitpid(pid, &c->status, limited ? WNOHANG : 0);
 
 		if (r == pid)
@@ -232,7 +274,7 @@ static int reap(struct kfsim_child *c, struct child_io *io, pid_t pid)
 			continue;
 		if (r < 0)
 			return -errno;
-		if (now_ms() >= io->deadline_ms)
+		if ((io->deadline_ms && now_ms() >= io->deadline_ms) || cpu_spent(c, pid))
 			kill_child(io, pid);
 		else
 			poll(NULL, 0, REAP_STEP_MS);

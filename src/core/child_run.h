@@ -37,10 +37,14 @@ struct kfsim_child_buf {
  * struct kfsim_child - one child process, run to its end
  * @timeout_ms: in: wall-clock limit in milliseconds, 0 for none.  At the limit the child is
  *	sent SIGKILL; what it wrote until then is kept
+ * @cpu_timeout_ms: in: CPU-time limit in milliseconds (user and system time of the child and of
+ *	the children it has waited for, read from /proc every 20 ms), 0 for none; at the limit as
+ *	at @timeout_ms.  Unlike wall-clock time it does not grow with the machine's load: a
+ *	program's limit stays its own work's.  Without /proc only @timeout_ms holds
  * @capture: in: KFSIM_CHILD_STDOUT and/or KFSIM_CHILD_STDERR
  * @cwd: in: working directory of the child, or NULL for ours
  * @status: out: the child's wait status (WIFEXITED(), WTERMSIG()...)
- * @timed_out: out: the child was killed at @timeout_ms
+ * @timed_out: out: the child was killed at @timeout_ms or @cpu_timeout_ms
  * @out: out: its standard output, when captured
  * @err: out: its standard error, when captured
  * @result: out: what kfsim_child_run()'s function wrote to its result descriptor
@@ -49,6 +53,7 @@ struct kfsim_child_buf {
  */
 struct kfsim_child {
 	unsigned int timeout_ms;
+	unsigned int cpu_timeout_ms;
 	unsigned int capture;
 	const char *cwd;
 	int status;

@@ -105,6 +105,26 @@ static int trickle(void *arg, int fd)
 }
 
 /* Closes everything it is collected on, then runs on: only waitpid() can see it end. */
+/* An endless loop that uses the CPU, in a child it waits for (its CPU time counts too). */
+static int spin(void *arg, int fd)
+{
+	volatile unsigned long n = 0;
+	pid_t pid;
+
+	write_all(fd, "spin", 4);
+	pid = fork();
+	if (pid == 0) {
+		for (unsigned long i = 0; i < 5000000ul; i++)
+			n++;
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	for (;;)
+		n++;
+	return 0;
+}
+
 static int close_and_hang(void *arg, int fd)
 {
 	close(fd);
@@ -163,6 +183,31 @@ static void test_timeout_kills_and_reports(void **state)
 	assert_true(took >= 0.19);
 	assert_true(took < 5);
 	kfsim_child_release(&c);
+}
+
+/*
+ * A CPU-time limit kills a spinning child, and not one that sleeps (pause() uses no CPU): that
+ * one is left to the wall-clock limit, which its CPU limit far exceeds.
+ */
+static void test_cpu_timeout(void **state)
+{
+	struct kfsim_child c = {.cpu_timeout_ms = 100, .timeout_ms = 60000};
+	struct kfsim_child s = {.cpu_timeout_ms = 100, .timeout_ms = 250};
+	char end[16];
+	double t0 = now_s();
+
+	assert_int_equal(kfsim_child_run(&c, spin, NULL), 0);
+	assert_true(c.timed_out);
+	assert_int_equal(WTERMSIG(c.status), SIGKILL);
+	assert_string_equal(kfsim_child_end(&c, end, sizeof(end)), "HANG");
+	assert_string_equal(c.result.data, "spin");
+	assert_true(now_s() - t0 < 30);
+	kfsim_child_release(&c);
+	t0 = now_s();
+	assert_int_equal(kfsim_child_run(&s, hang, NULL), 0);
+	assert_true(s.timed_out);
+	assert_true(now_s() - t0 >= 0.24); /* the wall clock's 250 ms, not 100 ms of CPU */
+	kfsim_child_release(&s);
 }
 
 static void test_timeout_after_pipes_closed(void **state)
@@ -331,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_function_result_streams_status),
 		cmocka_unit_test(test_timeout_kills_and_reports),
+		cmocka_unit_test(test_cpu_timeout),
 		cmocka_unit_test(test_timeout_after_pipes_closed),
 		cmocka_unit_test(test_crash_reports_signal),
 		cmocka_unit_test(test_large_output_no_deadlock),

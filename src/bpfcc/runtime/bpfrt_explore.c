@@ -272,6 +272,20 @@ bool bpfrt_exit_rule(const char *msg)
 	       strstr(msg, " bpf_preempt_enable(s) are missing");
 }
 
+/*
+ * The source line of a path's faulting access (the explorer kept the instruction; locate()
+ * names the call before a return address, so one byte on), for the register the verifier's
+ * message names; empty when not known.
+ */
+static void fault_line(const struct kfsim_bpf_explore_path *path, char *where, size_t size)
+{
+	void *at = (char *)path->fault_pc + 1;
+
+	where[0] = '\0';
+	if (path->fault_pc)
+		bpfrt_locate(&at, 1, where, size);
+}
+
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 			   const struct kfsim_bpf_explore_report *rep, struct bpfrt_verdict *out)
 {
@@ -306,13 +320,13 @@ void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 		/* check_mem_access() on a PTR_TO_..._OR_NULL register */
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		snprintf(out->msg, sizeof(out->msg), "invalid mem access 'ptr_or_null_'");
-		out->where[0] = '\0';
+		fault_line(path, out->where, sizeof(out->where));
 		break;
 	case KFSIM_BPF_PATH_DEAD_REF:
 		/* a load or store through a reference the drop turned into a scalar */
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		snprintf(out->msg, sizeof(out->msg), "invalid mem access 'scalar'");
-		out->where[0] = '\0';
+		fault_line(path, out->where, sizeof(out->where));
 		break;
 	case KFSIM_BPF_PATH_HANG:
 		snprintf(out->verdict, sizeof(out->verdict), "HANG");

@@ -341,14 +341,72 @@ static struct kfsim_bpf_call_types *call_types_init(void)
 
 static struct kfsim_bpf_call_types *call_types;
 
+/* The source file and line of a verdict (a path's report is located from its frames). */
+static bool verdict_line(const struct bpfrt_verdict *out, char *file, size_t size, int *line)
+{
+	char *colon;
+
+	snprintf(file, size, "%s", out->where);
+	if (!file[0] && out->nr_frames)
+		bpfrt_locate(out->frames, out->nr_frames, file, size);
+	colon = strrchr(file, ':');
+	if (!colon)
+		return false;
+	*colon = '\0';
+	*line = atoi(colon + 1);
+	return true;
+}
+
+/*
+ * Whether the verifier reaches the rule the run broke (@out) only after a call with two types'
+ * records: kfsim-bpf-cc walked the main function's paths in the verifier's order and marked each
+ * call and access first reached after that call (@after_merge 2); every one at the verdict's line
+ * must be.  The paths share their exit: a leak comes after that call when no path the walk took
+ * before it reached its exit holding a reference (@leak_after_merge); another rule broken at the
+ * exit (a lock still held) is not placed.
+ */
+static bool verdict_after_merge(const struct kfsim_bpfrt_prog *p, const struct bpfrt_verdict *out)
+{
+	char file[sizeof(out->where)];
+	int line, nr = 0;
+
+	if (bpfrt_exit_rule(out->msg))
+		return p->leak_after_merge && !strncmp(out->msg, "Unreleased reference", 20);
+	if (!verdict_line(out, file, sizeof(file), &line))
+		return false;
+	for (int i = 0; i < p->nr_calls; i++) {
+		const struct kfsim_bpfrt_call *c = &p->calls[i];
+
+		if (c->line != line || strcmp(c->file, file))
+			continue;
+		if (c->after_merge != 2)
+			return false;
+		nr++;
+	}
+	for (int i = 0; i < p->nr_accesses; i++) {
+		const struct kfsim_bpfrt_access *a = &p->accesses[i];
+
+		if (a->line != line || strcmp(a->file, file))
+			continue;
+		if (a->after_merge != 2)
+			return false;
+		nr++;
+	}
+	return nr > 0;
+}
+
 /*
  * A call that objects of two types reach on paths no run took (a tail merge clang made, which
  * kfsim-bpf-cc found in the BPF object: @types_differ): the verifier walks those paths, so a
- * program every run accepted is refused there (>= 6.18).
+ * program every run accepted is refused there (>= 6.18), and so is one whose run broke a rule
+ * the verifier reaches only after that call (verdict_after_merge()).
  */
 static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
-	if (strcmp(out->verdict, "ACCEPT") || kfsim_kernel_version() < KERNEL_VERSION(6, 18, 0))
+	if (kfsim_kernel_version() < KERNEL_VERSION(6, 18, 0))
+		return;
+	if (strcmp(out->verdict, "ACCEPT") &&
+	    (strcmp(out->verdict, "REJECT") || !verdict_after_merge(p, out)))
 		return;
 	for (int i = 0; i < p->nr_calls; i++) {
 		const struct kfsim_bpfrt_call *c = &p->calls[i];
@@ -356,7 +414,7 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 		if (!c->types_differ)
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
-		snprintf(out->msg, sizeof(out->msg),
+		snprintf(out->msg, sizeof(out->msg), "%s",
 			 "same call cannot be used with different types\n"
 			 "use one call for each type: inline the static function that holds the "
 			 "call,\nor mark the callee with __attribute__((nomerge))");
@@ -370,12 +428,13 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
  * run that accepted or broke a rule at its exit (a leak, a lock still held), and a rule broken
  * at a later line of the same file (the verifier walks a branch's body before what follows it,
- * so source order is its order on one path).
+ * so source order is its order on one path); before a call with two types, the walk order
+ * kfsim-bpf-cc found (@after_merge) when it found one.
  */
 static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
 {
 	char where[sizeof(out->where)];
-	const char *colon;
+	int line;
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
@@ -383,30 +442,36 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return false; /* a crash or a hang is reported as it is */
 	if (bpfrt_exit_rule(out->msg))
 		return true;
-	snprintf(where, sizeof(where), "%s", out->where);
-	if (!where[0] && out->nr_frames) /* a path's report, located only when printed */
-		bpfrt_locate(out->frames, out->nr_frames, where, sizeof(where));
-	colon = strrchr(where, ':');
-	return colon && (size_t)(colon - where) == strlen(a->file) &&
-	       !strncmp(where, a->file, strlen(a->file)) && atoi(colon + 1) > a->line;
+	if (a->after_merge && !strncmp(out->msg, "same call cannot be used", 24))
+		return a->after_merge == 1; /* the verifier's walk order says it */
+	return verdict_line(out, where, sizeof(where), &line) && !strcmp(where, a->file) &&
+	       line > a->line;
 }
 
 /*
- * A load or store past the end of a bpf_obj_new() object (kfsim-bpf-cc found its offset in the
- * BPF object: @beyond): btf_struct_walk() refuses it on every path that reaches it ("access
- * beyond struct S at off N size M", 6.12 and 6.18), where a native run reads or writes the bytes
- * after the object unnoticed.
+ * What the verifier refuses at a load or store on every path that reaches it, which a native run
+ * does unnoticed (kfsim-bpf-cc found it in the BPF object): through a non-owning reference that a
+ * bpf_spin_unlock() turned into a scalar, or an object given away by bpf_kptr_xchg() (@dead_ref:
+ * "R%d invalid mem access 'scalar'"; natively the node is alive in its collection or the map),
+ * or past the end of a bpf_obj_new() object (@beyond: btf_struct_walk()'s "access beyond struct S
+ * at off N size M", 6.12 and 6.18).  The first such
+ * access in instruction order that the verifier meets before the run's own verdict.
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if (!a->beyond || !access_comes_first(a, out))
+		if ((!a->beyond && !a->dead_ref) || !access_comes_first(a, out))
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
-		snprintf(out->msg, sizeof(out->msg), "access beyond struct %s at off %d size %d",
-			 a->beyond, a->beyond_off, a->beyond_size);
+		if (a->dead_ref) /* check_mem_access() on the scalar, before any struct walk */
+			snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'",
+				 a->reg);
+		else
+			snprintf(out->msg, sizeof(out->msg),
+				 "access beyond struct %s at off %d size %d", a->beyond,
+				 a->beyond_off, a->beyond_size);
 		snprintf(out->where, sizeof(out->where), "%s:%d", a->file, a->line);
 		out->has_retval = false;
 		return;
@@ -414,16 +479,22 @@ static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt
 }
 
 /*
- * "R%d invalid mem access 'scalar'": the verifier names the register the load or store goes
- * through; it is the one of the BPF object's accesses at the faulting line, when they all use
- * one register.
+ * "R%d invalid mem access '%s'": check_mem_access() names the register the load or store goes
+ * through, for a dead reference ('scalar') as for an unchecked maybe-NULL result
+ * ('ptr_or_null_'); it is the one of the BPF object's accesses at the faulting line, when they
+ * all use one register.
  */
 static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
-	char file[sizeof(out->where)], *colon;
+	static const char *const unnamed[] = {"invalid mem access 'scalar'",
+					      "invalid mem access 'ptr_or_null_'"};
+	char file[sizeof(out->where)], msg[sizeof(out->msg)], *colon;
 	int line, reg = -1;
+	bool named = false;
 
-	if (strcmp(out->msg, "invalid mem access 'scalar'") || !out->where[0])
+	for (size_t i = 0; i < sizeof(unnamed) / sizeof(unnamed[0]); i++)
+		named |= !strcmp(out->msg, unnamed[i]);
+	if (!named || !out->where[0])
 		return;
 	snprintf(file, sizeof(file), "%s", out->where);
 	colon = strrchr(file, ':');
@@ -440,8 +511,21 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 			return; /* two registers at the line: which one faulted is not known */
 		reg = a->reg;
 	}
-	if (reg >= 0)
-		snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'", reg);
+	if (reg < 0)
+		return;
+	snprintf(msg, sizeof(msg), "%s", out->msg);
+	snprintf(out->msg, sizeof(out->msg), "R%d %s", reg, msg);
+}
+
+/*
+ * What the BPF object adds to a run's verdict: a merged call's types, an access beyond an object
+ * met before the run's rule, the register of a faulting access.
+ */
+static void object_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
+{
+	merged_call_verdict(p, out);
+	access_beyond_verdict(p, out);
+	name_access_reg(p, out);
 }
 
 /* The verifier prints every leaked reference, one line each: so does the verdict. */
@@ -634,6 +718,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
  */
 static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
 static bool in_explored_path;
+static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
 
 /*
  * The first rule broken wins: the verifier stops at the first violation on a path, so a fault
@@ -696,6 +781,8 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 		child_out->where[0] = '\0';
 		locate(child_out->where, sizeof(child_out->where));
 	}
+	if (child_prog) /* the natural run's fault ends the child here: child()'s last step */
+		object_verdict(child_prog, child_out);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
 		_exit(4);
 	_exit(0);
@@ -746,6 +833,7 @@ static int child(void *arg, int fd)
 	int err = -1;
 
 	child_fd = fd;
+	child_prog = p;
 	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
@@ -768,26 +856,32 @@ static int child(void *arg, int fd)
 	}
 	if (!err)
 		bpfrt_explore_verdict(p, obj->source, &rep, &out);
-	merged_call_verdict(p, &out);
-	access_beyond_verdict(p, &out);
-	name_access_reg(p, &out);
+	object_verdict(p, &out);
 	kfsim_bpf_explore_release(&rep);
 	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : 4;
 }
 
 /*
  * HANG at the time limit, CRASH on a signal, EXIT n on an exit status, else the child's verdict.
- * The limit is wall-clock time: on a machine shared by many jobs (a load average of 20 on two
- * CPUs) a run of one second's CPU can pass five seconds' limit, and such false HANGs were seen in
- * the fuzz runs of 2026-12-07 (none reproduced alone).  So a run that reached the limit is run
- * once more with twice the limit before it is called HANG: a real endless loop still is.
+ * The limit is CPU time (the child's and its explored paths', which it waits for): on a machine
+ * shared by many jobs (a load average of 20 on two CPUs) a run of one second's CPU passed five
+ * seconds of wall-clock limit, and such false HANGs were seen in the fuzz runs of 2026-12-07.
+ * Wall-clock time, WALL_PER_CPU times the limit, only stops a child that waits without using
+ * the CPU.  A run that reached a limit is run once more with twice the limits before it is
+ * called HANG (the wall clock's, on a machine loaded past WALL_PER_CPU runnable jobs a CPU).
  */
+#define WALL_PER_CPU 10
+
 static void run_native(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
 	unsigned int limit_ms = timeout_s * 1000;
 
 	for (int attempt = 0;; attempt++) {
-		struct kfsim_child c = {.timeout_ms = limit_ms};
+		struct kfsim_child c = {
+			.cpu_timeout_ms = limit_ms,
+			.timeout_ms = limit_ms <= UINT_MAX / WALL_PER_CPU ? limit_ms * WALL_PER_CPU
+									 : UINT_MAX,
+		};
 		char end[16] = "";
 		int err = kfsim_child_run(&c, child, (void *)p);
 		bool hung = !err && !strcmp(kfsim_child_end(&c, end, sizeof(end)), "HANG");
@@ -831,8 +925,8 @@ static void usage(FILE *f, const char *argv0)
 		"  --kernel     also load each program in the running kernel (root) and print the\n"
 		"               verifier's verdict beside kfsim's; it is the referee of programs\n"
 		"               without annotations\n"
-		"  --timeout S  seconds a program may run (default 10; half of it for the explored\n"
-		"               paths)\n"
+		"  --timeout S  seconds of CPU time a program may use (default 10; the explored\n"
+		"               paths have half of it on the clock)\n"
 		"  --explore on|off  run both outcomes of every maybe-NULL result and insert's\n"
 		"               return before the natural run (default on)\n"
 		"  --paths N    explore at most N paths, the natural one included (default 64)\n"

@@ -511,3 +511,206 @@ int fzreg_13(void *ctx)
 	}
 	return 0;
 }
+
+/* found (seed 53, the sixth round): kfsim ACCEPT (natively the node is alive in the tree); the kernel REJECT: R6 invalid mem access 'scalar' (the add made n0 non-owning, bpf_spin_unlock made it a scalar) */
+/* tags: load-dead */
+SEC("tc")
+__failure __msg("R6 invalid mem access 'scalar'")
+int fzreg_14(void *ctx)
+{
+	struct fz_node *n0 = NULL, *n1 = NULL;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 52;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1)
+		return 0;
+	n1->key = 80;
+	ret += n0->key;
+	bpf_obj_drop(n1);
+	return ret;
+}
+
+/* found (seed 56, the sixth round): kfsim ACCEPT (natively the object is alive in the map); the kernel REJECT: R6 invalid mem access 'scalar' (bpf_kptr_xchg released n0's reference) */
+/* tags: load-dead */
+SEC("tc")
+__failure __msg("R6 invalid mem access 'scalar'")
+int fzreg_15(void *ctx)
+{
+	struct fz_node *n0 = NULL, *old = NULL;
+	struct fz_value *v = NULL;
+	int zero = 0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 47;
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v) {
+		bpf_obj_drop(n0);
+		return 4;
+	}
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	ret += n0->key;
+	return ret;
+}
+
+/* found (seed 52, the sixth round): kfsim REJECT: invalid mem access 'scalar' (the natural run's fault ended the child before the register was named); the kernel REJECT: R7 invalid mem access 'scalar' */
+/* tags: load-dead */
+SEC("tc")
+__failure __msg("R7 invalid mem access 'scalar'")
+int fzreg_16(void *ctx)
+{
+	struct fz_node *n1 = NULL, *n2 = NULL;
+	long ret = 0;
+
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1)
+		return 0;
+	n1->key = 46;
+	n2 = bpf_obj_new(struct fz_node);
+	if (!n2) {
+		bpf_obj_drop(n1);
+		return 0;
+	}
+	n2->key = 38;
+	bpf_obj_drop(n1);
+	ret += n1->key;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_front(&fz_head, &n2->link);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 58, the sixth round): kfsim REJECT: Unreleased reference id=2 alloc_insn=5 (the run's leak at its exit); the kernel REJECT: clang laid the m0 check out inverted, the verifier walked its error path first and the main path met the tail clang merged with it, with another type, before its exit */
+/* tags: leak */
+SEC("tc")
+__failure __msg("same call cannot be used with different types")
+int fzreg_17(void *ctx)
+{
+	struct fz_node *n0 = NULL, *n1 = NULL, *n2 = NULL;
+	struct fz_plain *m0 = NULL, *m1 = NULL;
+	struct bpf_rb_node *rb = NULL;
+	struct bpf_list_node *ln = NULL;
+	struct fz_value *v = NULL;
+	struct fz_node *old = NULL;
+	int zero = 0, i = 0;
+	long ret = 0;
+
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1) {
+		return 0;
+	}
+	n1->key = 94;
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v) {
+		bpf_obj_drop(n1);
+		return 4;
+	}
+	n2 = bpf_kptr_xchg(&v->stash, NULL);
+	if (n2)
+		bpf_obj_drop(n2);
+	m1 = bpf_obj_new(struct fz_plain);
+	if (!m1) {
+		bpf_obj_drop(n1);
+		return 0;
+	}
+	m1->key = 83;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0) {
+		bpf_obj_drop(n1);
+		bpf_obj_drop(m1);
+		return 0;
+	}
+	n0->key = 6;
+	n2 = bpf_obj_new(struct fz_node);
+	if (!n2) {
+		bpf_obj_drop(n0);
+		bpf_obj_drop(n1);
+		bpf_obj_drop(m1);
+		return 0;
+	}
+	n2->key = 49;
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0) {
+		bpf_obj_drop(n0);
+		bpf_obj_drop(n1);
+		bpf_obj_drop(n2);
+		bpf_obj_drop(m1);
+		return 0;
+	}
+	m0->key = 59;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n2);
+	bpf_obj_drop(m0);
+	bpf_obj_drop(m1);
+	return ret;
+}
+
+/* found (seed 51, the sixth round): kfsim REJECT: access beyond struct fz_node at off 72 size 8 (the access's line is before the merged call's); the kernel REJECT: the verifier walked the two inverted error paths, whose tails clang merged, before the main path's access */
+/* tags: access-beyond */
+SEC("tc")
+__failure __msg("same call cannot be used with different types")
+int fzreg_18(void *ctx)
+{
+	struct fz_node *n0 = NULL, *n1 = NULL, *n2 = NULL;
+	struct fz_plain *m0 = NULL, *m1 = NULL;
+	struct bpf_rb_node *rb = NULL;
+	struct bpf_list_node *ln = NULL;
+	struct fz_value *v = NULL;
+	struct fz_node *old = NULL;
+	int zero = 0, i = 0;
+	long ret = 0;
+
+	bpf_spin_lock(&fz_lock2);
+	bpf_spin_unlock(&fz_lock2);
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v) {
+		return 4;
+	}
+	n0 = bpf_kptr_xchg(&v->stash, NULL);
+	if (n0)
+		bpf_obj_drop(n0);
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0) {
+		return 0;
+	}
+	n0->key = 55;
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	m0->key = 4;
+	n2 = bpf_obj_new(struct fz_node);
+	if (!n2) {
+		bpf_obj_drop(n0);
+		bpf_obj_drop(m0);
+		return 0;
+	}
+	n2->key = 35;
+	bpf_spin_lock(&fz_lock);
+	ret += ((long *)n2)[9];
+	ln = bpf_list_pop_front(&fz_head);
+	if (ln) {
+		n1 = container_of(ln, struct fz_node, link);
+		ret += n1->key;
+		bpf_list_push_back(&fz_head, &n1->link);
+	}
+	bpf_rbtree_add(&fz_root, &n2->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n0);
+	bpf_obj_drop(m0);
+	return ret;
+}

@@ -2059,6 +2059,53 @@ print(" ".join(out))
           f"empty, 70000 bytes, a request then an empty one, reply bytes: {out.strip()}")
 
 
+FORK_MID_REQUEST_C = r"""
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+static int fd;
+static volatile int stop, paused;
+static void *ask(void *arg)
+{
+	int v; socklen_t len = sizeof(v);
+	while (!stop) {
+		if (paused)	/* a child is asking: let it have the connection */
+			usleep(100);
+		else
+			getsockopt(fd, 270, 11, &v, &len);	/* SOL_NETLINK, NETLINK_EXT_ACK */
+	}
+	return arg;
+}
+int main(void)
+{
+	pthread_t t;
+	int hung = 0, i;
+	fd = socket(AF_NETLINK, SOCK_RAW, 16);
+	if (fd < 0) { perror("socket"); return 2; }
+	pthread_create(&t, NULL, ask, NULL);
+	for (i = 0; i < 40 && !hung; i++) {
+		int status, v; socklen_t len = sizeof(v);
+		pid_t pid = fork();
+		if (!pid) {
+			alarm(5);
+			_exit(getsockopt(fd, 270, 11, &v, &len) ? 1 : 0);
+		}
+		paused = 1;
+		waitpid(pid, &status, 0);
+		paused = 0;
+		hung += WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
+	}
+	stop = 1;
+	pthread_join(t, NULL);
+	printf("%d forks, %d children waited for ever\n", i, hung);
+	return hung != 0;
+}
+"""
+
+
 def attack_shim_fork():
     """A parent and its child use the socket they share (fork()): each gets the answers to its
     own control requests, as each system call on a shared netlink socket does."""
@@ -2083,6 +2130,18 @@ else:
     # before: 13 of 600 answers each were the other process's
     check("no answer goes to the other process", rc == 0 and out.strip() == "0 0",
           f"parent's wrong answers, child's: {out.strip()}")
+    # fork() while another thread waits for an answer (C: Python's lock keeps its threads out
+    # of each other's calls); before, the child's first request waited for ever on a lock held
+    # by a thread it does not have
+    prog = os.path.join(tmp, "fork_mid_request")
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
+                         prog], input=FORK_MID_REQUEST_C, capture_output=True, text=True)
+    if cc.returncode:
+        check("the forking client compiles", False, cc.stderr.strip()[-300:])
+        return
+    rc, out, took = run([prog], timeout=30, env=shim_env(path))
+    check("fork() while another thread asks: the child is answered",
+          rc == 0 and out.startswith("40 forks, 0 children"), f"{out.strip()} ({took:.1f} s)")
 
 
 def attack_deaf_reader():

@@ -72,6 +72,7 @@ struct shim_sock {
 };
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* the name cache's, below */
 static struct shim_sock *table[SHIM_MAX_FD];
 static struct shim_sock *ctl_owner[SHIM_MAX_FD];	/* hidden control descriptors */
 
@@ -290,6 +291,43 @@ static void ctl_end(struct shim_sock *s)
 }
 
 /* ---- the kernel to talk to ------------------------------------------------------------- */
+/*
+ * fork() while another thread holds one of our locks: the child has that one thread only, and
+ * a lock held by a thread it does not have stays held, so its first call that takes it hangs.
+ * The table's and the name cache's locks are held for short steps: fork() waits for them.  A
+ * control request's lock is held for a round trip to the server: the child starts each one
+ * unlocked (the request in flight is the parent's, whose answer the record lock, not inherited
+ * by the child, keeps from the child).
+ */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static int ctl_fd_end;	/* above every hidden control descriptor made (under table_lock) */
+
+static void shim_prefork(void)
+{
+	pthread_mutex_lock(&names_lock);
+	pthread_mutex_lock(&table_lock);
+}
+
+static void shim_postfork_parent(void)
+{
+	pthread_mutex_unlock(&table_lock);
+	pthread_mutex_unlock(&names_lock);
+}
+
+static void shim_postfork_child(void)
+{
+	for (int fd = 0; fd < ctl_fd_end; fd++)
+		if (ctl_owner[fd])
+			pthread_mutex_init(&ctl_owner[fd]->ctl_lock, NULL);
+	pthread_mutex_unlock(&table_lock);
+	pthread_mutex_unlock(&names_lock);
+}
+
+static void register_atfork(void)
+{
+	pthread_atfork(shim_prefork, shim_postfork_parent, shim_postfork_child);
+}
+
 
 static int shim_open(int type, int protocol, int flags)
 {
@@ -333,8 +371,11 @@ static int shim_open(int type, int protocol, int flags)
 		s->ctl_dev = ctl_st.st_dev;
 		s->ctl_ino = ctl_st.st_ino;
 	}
+	pthread_once(&atfork_once, register_atfork);
 	pthread_mutex_lock(&table_lock);
 	ctl_owner[s->remote.ctl_fd] = s;
+	if (s->remote.ctl_fd >= ctl_fd_end)
+		ctl_fd_end = s->remote.ctl_fd + 1;
 	pthread_mutex_unlock(&table_lock);
 	table_set(s->remote.data_fd, s);
 	return s->remote.data_fd;
@@ -920,7 +961,6 @@ static bool names_vlan_device(unsigned long req)
 
 #define SHIM_NAME_CACHE 16
 
-static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	char name[IFNAMSIZ];
 	int answer;		/* kfsim_standin_owns_dev()'s; a failure is asked again */

@@ -184,6 +184,18 @@ def asan():
 def py_under_shim(server, code, timeout=20):
     return run([sys.executable, "-c", code], timeout=timeout, env=shim_env(server))
 
+
+def compile_c(name, source, what):
+    """An attack's C client, built into the scratch directory: its path, or None (a failed
+    check naming @what) when it does not compile."""
+    prog = os.path.join(tmp, name)
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
+                         prog], input=source, capture_output=True, text=True)
+    if cc.returncode:
+        check(f"{what} compiles", False, cc.stderr.strip()[-300:])
+        return None
+    return prog
+
 # ---- the attacks --------------------------------------------------------------------------
 
 
@@ -1143,11 +1155,8 @@ def attack_refused_flood():
     then hangs up."""
     print("a refused connection that keeps sending:")
     path = os.path.join(tmp, "refused.sock")
-    flooder = os.path.join(tmp, "refused_flood")
-    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
-                         flooder], input=REFUSED_FLOOD_C, capture_output=True, text=True)
-    if cc.returncode:
-        check("the flooding client compiles", False, cc.stderr.strip()[-300:])
+    flooder = compile_c("refused_flood", REFUSED_FLOOD_C, "the flooding client")
+    if not flooder:
         return
     proc = start_server(path)
     # what this machine's load makes of the request alone (as attack "flood" measures it)
@@ -2133,11 +2142,8 @@ else:
     # fork() while another thread waits for an answer (C: Python's lock keeps its threads out
     # of each other's calls); before, the child's first request waited for ever on a lock held
     # by a thread it does not have
-    prog = os.path.join(tmp, "fork_mid_request")
-    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
-                         prog], input=FORK_MID_REQUEST_C, capture_output=True, text=True)
-    if cc.returncode:
-        check("the forking client compiles", False, cc.stderr.strip()[-300:])
+    prog = compile_c("fork_mid_request", FORK_MID_REQUEST_C, "the forking client")
+    if not prog:
         return
     rc, out, took = run([prog], timeout=30, env=shim_env(path))
     check("fork() while another thread asks: the child is answered",

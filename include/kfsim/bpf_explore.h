@@ -29,6 +29,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /**
  * struct kfsim_bpf_decision - one result the verifier would follow both ways
@@ -97,6 +98,33 @@ struct kfsim_bpf_explore_step {
 	void *frames[KFSIM_BPF_EXPLORE_FRAMES];
 	int nr_frames;
 };
+
+/**
+ * enum kfsim_bpf_explore_outcome - what a decision chooses between
+ * @KFSIM_BPF_DECIDES_POINTER: a pointer or NULL (a lookup, bpf_obj_new(), bpf_rbtree_first(), ...)
+ * @KFSIM_BPF_DECIDES_INT: 0 or -EINVAL (an insert: bpf_rbtree_add(), bpf_list_push_*())
+ * @KFSIM_BPF_DECIDES_JUMP: a may_goto's fall-through or its jump (the loop's budget spent)
+ */
+enum kfsim_bpf_explore_outcome {
+	KFSIM_BPF_DECIDES_POINTER,
+	KFSIM_BPF_DECIDES_INT,
+	KFSIM_BPF_DECIDES_JUMP,
+};
+
+/**
+ * kfsim_bpf_explore_decides() - what the decision @st chose between, from its kfunc's name
+ *
+ * The one place the explorer and its reports tell the kinds apart.
+ */
+static inline enum kfsim_bpf_explore_outcome
+kfsim_bpf_explore_decides(const struct kfsim_bpf_explore_step *st)
+{
+	if (!strcmp(st->kfunc, "may_goto"))
+		return KFSIM_BPF_DECIDES_JUMP;
+	if (strstr(st->kfunc, "_add") || strstr(st->kfunc, "_push"))
+		return KFSIM_BPF_DECIDES_INT;
+	return KFSIM_BPF_DECIDES_POINTER;
+}
 
 /** enum kfsim_bpf_explore_end - how a path ended */
 enum kfsim_bpf_explore_end {

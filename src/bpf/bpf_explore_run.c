@@ -70,13 +70,12 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
-/* An insert's decision is about its int, a may_goto's about a jump; every other one a pointer. */
+/* Whether @st's decision gave NULL: only a pointer's decision can. */
 static bool step_gave_null(const struct kfsim_bpf_explore_step *st)
 {
 	bool gave = st->natural != st->flipped;
 
-	return !gave && st->kfunc && !strstr(st->kfunc, "_add") && !strstr(st->kfunc, "_push") &&
-	       strcmp(st->kfunc, "may_goto");
+	return !gave && st->kfunc && kfsim_bpf_explore_decides(st) == KFSIM_BPF_DECIDES_POINTER;
 }
 
 static void record(int end, int sig)

@@ -98,12 +98,15 @@ static void name_sites(const char *source, struct step_site *sites, unsigned int
 static const char *outcome(const struct kfsim_bpf_explore_step *st)
 {
 	bool gave = st->natural != st->flipped;
-	bool is_int = strstr(st->kfunc, "_add") || strstr(st->kfunc, "_push");
 
-	if (!strcmp(st->kfunc, "may_goto")) /* bpfrt_may_goto.c: its jump is the other outcome */
+	switch (kfsim_bpf_explore_decides(st)) {
+	case KFSIM_BPF_DECIDES_JUMP:	/* bpfrt_may_goto.c: its jump is the other outcome */
 		return gave ? "the fall-through" : "the jump (the loop's budget spent)";
-	if (is_int)
+	case KFSIM_BPF_DECIDES_INT:
 		return gave ? "0" : "-EINVAL";
+	case KFSIM_BPF_DECIDES_POINTER:
+		break;
+	}
 	if (st->fabricated)
 		return "a fabricated object";
 	return gave ? "a pointer" : "NULL";

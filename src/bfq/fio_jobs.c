@@ -43,6 +43,12 @@
 #include "core/problem_list.h"
 #include "sim_jobs.h"
 
+/*
+ * The longest runtime or ramp_time kfsim takes: a quarter of what 64 bits of nanoseconds hold,
+ * so a job's start, ramp and runtime add up without wrapping (fio takes any 64-bit value).
+ */
+#define FIO_TIME_MAX_NS (U64_MAX / 4)
+
 #define FIO_MAX_PENDING 16
 /* fio's enum error_type_bit (td_error.h), as bits: a trim's error is a write error */
 #define FIO_ERR_READ 1u
@@ -1053,6 +1059,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (!value || parse_time(value, NSEC_PER_SEC, &v))
 			fio_err(&p->errs, file, line, "runtime: expected a time (seconds without a "
 				"unit), not '%s'", value ? value : "");
+		else if (v > FIO_TIME_MAX_NS)
+			fio_err(&p->errs, file, line, "runtime: '%s' is more than kfsim models "
+				"(146 years: the simulation's clock would wrap)", value);
 		else
 			sec->job.runtime_ns = v;	/* 0: no limit, as fio */
 	} else if (!strcmp(key, "ramp_time")) {
@@ -1060,6 +1069,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (!value || parse_time(value, NSEC_PER_SEC, &v))
 			fio_err(&p->errs, file, line, "ramp_time: expected a time (seconds without "
 				"a unit), not '%s'", value ? value : "");
+		else if (v > FIO_TIME_MAX_NS)
+			fio_err(&p->errs, file, line, "ramp_time: '%s' is more than kfsim models "
+				"(146 years: the simulation's clock would wrap)", value);
 		else
 			sec->job.ramp_ns = v;
 	} else if (!strcmp(key, "time_based")) {
@@ -2039,7 +2051,33 @@ static void fio_check_cgroups(struct fio_parser *p)
 	}
 }
 
-/* The run lasts until the last job can have ended, when every job has a runtime. */
+/*
+ * How long after ramp_time a job's first I/O can come, which ends its ramp and starts its
+ * runtime: a think time, a gap of its slowest rate cap, and a second for the disk.
+ */
+static u64 fio_ramp_slack(const struct kfsim_bfq_job *job)
+{
+	u64 slack = NSEC_PER_SEC + job->thinktime_us * NSEC_PER_USEC;
+	u64 bs = max((u64)job->bs, (u64)job->bs_max);
+
+	bs = max(bs, (u64)job->bs_write_max);
+	bs = max(bs, (u64)job->bs_write);
+
+	if (job->rate_iops)
+		slack += NSEC_PER_SEC / job->rate_iops;
+	if (job->rate_iops_write && job->rate_iops_write != U64_MAX)
+		slack += NSEC_PER_SEC / job->rate_iops_write;
+	if (job->rate)
+		slack += div64_u64(bs * NSEC_PER_SEC, job->rate);
+	if (job->rate_write && job->rate_write != U64_MAX)
+		slack += div64_u64(bs * NSEC_PER_SEC, job->rate_write);
+	return slack;
+}
+
+/*
+ * The run lasts until the last job can have ended, when every job has a runtime (its ramp
+ * before it, ended by the job's first I/O after ramp_time: fio_ramp_slack()).
+ */
 static u64 fio_duration(const struct fio_parser *p)
 {
 	u64 total = 0, group = 0;
@@ -2048,13 +2086,8 @@ static u64 fio_duration(const struct fio_parser *p)
 		const struct kfsim_bfq_job *job = &p->jobs[i];
 		u64 end = max(job->startdelay_ns, job->startdelay_max_ns) + job->runtime_ns;
 
-		/*
-		 * a ramp runs before the runtime, and ends at the job's first I/O after it: a
-		 * second more bounds that I/O (the run ends when its jobs do)
-		 */
 		if (job->ramp_ns && job->runtime_ns)
-			end += job->ramp_ns + NSEC_PER_SEC;
-
+			end += job->ramp_ns + fio_ramp_slack(job);
 		if (!job->runtime_ns)
 			return 0;
 		if (job->after == i || job->wait_for) {

@@ -1317,6 +1317,21 @@ static void test_ramp_time_values(void **state)
 	expect_refusal("rampbad", "[a]\nramp_time=abc\n[b]\nramp_time=\n", 0,
 		       (const char *const[]){ "rampbad.fio:2: ramp_time", "rampbad.fio:4: ramp_time",
 					      NULL });
+	/* fio takes any 64-bit time; kfsim's clock would wrap adding it to a start */
+	expect_refusal("ramphuge", "[a]\nramp_time=18446744073\n[b]\nruntime=18446744073\n", -1,
+		       (const char *const[]){ "ramphuge.fio:2: ramp_time", "146 years",
+					      "ramphuge.fio:4: runtime", NULL });
+	/*
+	 * The run a file asks for outlasts the ramp, however late the first I/O after it comes
+	 * (a 5 s think time: it ends the ramp at 5 s, the runtime runs to 10 s)
+	 */
+	cfg = new_cfg();
+	path = job_file("rampthink", "[a]\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=5\n"
+			"ramp_time=2\nthinktime=5s\n", -1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_true(cfg->duration_ns >= 10 * NSEC_PER_SEC);
+	free(cfg);
+	free(path);
 }
 
 /*

@@ -320,14 +320,9 @@ static inline void blk_rq_init_from_bio(struct request *rq, sector_t sector, uns
 	rq->__sector = sector;
 	rq->__data_len = bytes;
 	rq->cmd_flags = opf;
-	rq->elv_priv[0] = rq->elv_priv[1] = NULL;
 	RB_CLEAR_NODE(&rq->rb_node);
 	blk_list_init(&rq->queuelist);
 	rq->tag = -1;
-	rq->rq_flags = 0;
-	rq->io_start_time_ns = 0;
-	rq->injected = false;
-	rq->cache_hit = false;
 }
 
 /* I/O priority classes and levels (include/uapi/linux/ioprio.h). */

@@ -71,7 +71,7 @@ static long deps_read_done(const char *buf, size_t size, struct deps_done **out)
 		char kind = blktrace_parse_data_event(p, eol, &q);
 
 		if (kind == 'Q')
-			recs += DIV_ROUND_UP(q.nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+			recs += blktrace_q_nr_recs(&q);
 		if (kind == 'C') {
 			if (nr == cap) {
 				size_t bigger = cap ? cap * 2 : 1024;

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 
 #include <kfsim/bfq_sim.h>
+#include <kfsim/blkdev.h>
+#include <kfsim/kernel.h>
 #include <kfsim/types.h>
 
 /* How a line's time is written: what it converts from, or why it cannot be replayed. */
@@ -88,6 +90,15 @@ struct blktrace_q {
  * the action, with its fields in @q; 0 for any other line, or one that does not parse.
  */
 char blktrace_parse_data_event(const char *line, const char *end, struct blktrace_q *q);
+
+/*
+ * The records a queue event makes: bio_split_to_limits() splits a bio into requests of at most
+ * BLK_DEF_MAX_SECTORS_CAP sectors (the reader's records and the dependencies' count of them).
+ */
+static inline u64 blktrace_q_nr_recs(const struct blktrace_q *q)
+{
+	return DIV_ROUND_UP(q->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+}
 
 /*
  * The indexes of @recs in time order, equal times in the trace's order (the index: qsort()

@@ -355,8 +355,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		is_queue = kind == 'Q';
 		p = nl ? nl + 1 : end;
 		if (!err && is_queue)
-			err = blktrace_grow(&arr, &cap, nr + DIV_ROUND_UP(q.nr_sectors,
-									BLK_DEF_MAX_SECTORS_CAP));
+			err = blktrace_grow(&arr, &cap, nr + blktrace_q_nr_recs(&q));
 		if (err == -ENOMEM) {
 			kfsim_problem_list_init(&problems, errbuf, errlen, "; ");
 			kfsim_problem_list_add(&problems, err, "line %ld: out of memory", lineno);
@@ -376,7 +375,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		}
 		if (!is_queue)
 			continue;
-		/* bio_split_to_limits(): requests of at most max_sectors */
+		/* bio_split_to_limits(): blktrace_q_nr_recs() requests of at most max_sectors */
 		for (u64 done = 0; done < q.nr_sectors; done += BLK_DEF_MAX_SECTORS_CAP) {
 			arr[nr++] = (struct kfsim_blktrace_rec){
 				.time_ns = q.time_ns,

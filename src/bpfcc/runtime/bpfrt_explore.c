@@ -282,11 +282,13 @@ bool bpfrt_exit_rule(const char *msg)
  */
 static void fault_line(const struct kfsim_bpf_explore_path *path, char *where, size_t size)
 {
-	void *at = (char *)path->fault_pc + 1;
+	void *at;
 
 	where[0] = '\0';
-	if (path->fault_pc)
-		bpfrt_locate(&at, 1, where, size);
+	if (!path->fault_pc)
+		return;
+	at = (char *)path->fault_pc + 1;
+	bpfrt_locate(&at, 1, where, size);
 }
 
 void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,

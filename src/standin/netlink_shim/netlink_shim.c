@@ -316,9 +316,17 @@ static void shim_postfork_parent(void)
 
 static void shim_postfork_child(void)
 {
-	for (int fd = 0; fd < ctl_fd_end; fd++)
-		if (ctl_owner[fd])
+	/*
+	 * Every live socket is behind a descriptor of the program's (table[]) or its own hidden
+	 * control one (ctl_owner[], which forgets it once the program dup2()s over that number);
+	 * one met twice is initialised twice, harmlessly: nobody holds it in the child.
+	 */
+	for (int fd = 0; ctl_fd_end && fd < SHIM_MAX_FD; fd++) {
+		if (table[fd])
+			pthread_mutex_init(&table[fd]->ctl_lock, NULL);
+		if (fd < ctl_fd_end && ctl_owner[fd])
 			pthread_mutex_init(&ctl_owner[fd]->ctl_lock, NULL);
+	}
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
 }

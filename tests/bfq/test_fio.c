@@ -1248,7 +1248,6 @@ static void test_trims_fail_as_under_fio(void **state)
 					      NULL });
 }
 
-/* fio's latency_target in a run: the search's depth caps the job; its end; its errors. */
 /*
  * Run @text (a job file fio accepts, not asked again: each fio call costs CI a quarter of a
  * second) for up to @duration_s: the first job's figures.
@@ -1451,6 +1450,7 @@ static void test_ramp_time_fio_referee(void **state)
 	free(path);
 }
 
+/* fio's latency_target in a run: the search's depth caps the job; its end; its errors. */
 static void test_latency_target(void **state)
 {
 	const char *head = "[global]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"

@@ -28,8 +28,14 @@ skip() { echo "SKIP: $*"; exit 77; }
 # which the machine never sees (the tracer's state is the kernel's, restored below either way).
 if [ ! -r $T/available_tracers ] && [ -z "${KFSIM_TRACEFS_OWN_NS:-}" ] &&
 	grep -qw tracefs /proc/filesystems && command -v unshare >/dev/null; then
-	KFSIM_TRACEFS_OWN_NS=1 exec unshare --mount --propagation private \
-		bash -c 'mount -t tracefs nodev "$1" && shift && exec bash "$@"' sh $T "$0" "$@"
+	# 77 from inside when the mount fails (a container without the right), from here when
+	# unshare itself does; the script's own status otherwise
+	KFSIM_TRACEFS_OWN_NS=1 unshare --mount --propagation private \
+		bash -c 'mount -t tracefs nodev "$1" || { echo "SKIP: cannot mount tracefs at $1"; exit 77; }
+			 shift; exec bash "$@"' sh $T "$0" "$@"
+	rc=$?
+	[ $rc -eq 1 ] && ! unshare --mount true 2>/dev/null && skip "cannot make a mount namespace to mount tracefs in"
+	exit $rc
 fi
 [ -r $T/available_tracers ] || skip "tracefs is not mounted at $T and cannot be mounted here"
 grep -qw blk $T/available_tracers || skip "this kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"

@@ -104,7 +104,6 @@ static int trickle(void *arg, int fd)
 	return 5;
 }
 
-/* Closes everything it is collected on, then runs on: only waitpid() can see it end. */
 /* An endless loop that uses the CPU, in a child it waits for (its CPU time counts too). */
 static int spin(void *arg, int fd)
 {
@@ -125,6 +124,7 @@ static int spin(void *arg, int fd)
 	return 0;
 }
 
+/* Closes everything it is collected on, then runs on: only waitpid() can see it end. */
 static int close_and_hang(void *arg, int fd)
 {
 	close(fd);

@@ -653,6 +653,20 @@ int kfsim_nl_server_default_path(char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* Everything queued for @c goes, off the server's total too. */
+static void client_drop_queue(struct kfsim_nl_server *s, struct nl_server_client *c)
+{
+	while (c->out_head) {
+		struct nl_server_buf *b = c->out_head;
+
+		c->out_head = b->next;
+		kfree(b);
+	}
+	c->out_tail = NULL;
+	s->queued_bytes -= c->out_bytes;
+	c->out_bytes = 0;
+}
+
 static void client_free(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	struct nl_server_client **pp;
@@ -672,13 +686,7 @@ static void client_free(struct kfsim_nl_server *s, struct nl_server_client *c)
 	if (c->data_fd >= 0)
 		close(c->data_fd);
 	kfree(c->pending);
-	while (c->out_head) {
-		struct nl_server_buf *b = c->out_head;
-
-		c->out_head = b->next;
-		kfree(b);
-	}
-	s->queued_bytes -= c->out_bytes;
+	client_drop_queue(s, c);
 	s->nr_clients--;
 	kfree(c);
 }
@@ -839,15 +847,7 @@ static void client_deaf(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
 	c->deaf = true;
 	c->overrun_pending = false;
-	while (c->out_head) {
-		struct nl_server_buf *b = c->out_head;
-
-		c->out_head = b->next;
-		kfree(b);
-	}
-	c->out_tail = NULL;
-	s->queued_bytes -= c->out_bytes;
-	c->out_bytes = 0;
+	client_drop_queue(s, c);
 }
 
 /* A send() error that says the client's end will never read again: closed, or shut (SHUT_RD). */

@@ -38,7 +38,7 @@ struct kfsim_child_buf {
  * @timeout_ms: in: wall-clock limit in milliseconds, 0 for none.  At the limit the child is
  *	sent SIGKILL; what it wrote until then is kept
  * @cpu_timeout_ms: in: CPU-time limit in milliseconds (user and system time of the child and of
- *	the children it has waited for, read from /proc every 20 ms), 0 for none; at the limit as
+ *	the children it has waited for, read from /proc at least every 20 ms), 0 for none; at the limit as
  *	at @timeout_ms.  Unlike wall-clock time it does not grow with the machine's load: a
  *	program's limit stays its own work's.  Without /proc only @timeout_ms holds
  * @capture: in: KFSIM_CHILD_STDOUT and/or KFSIM_CHILD_STDERR

@@ -894,8 +894,14 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		}
 		differ[i] = nr_records + null_record > 1;
 	}
-	if (after_merge)
-		err = walk_order(&fl, after_merge, leak_after_merge);
+	/*
+	 * The walk only orders messages: out of memory there, the marks above stand and the
+	 * order is the run's (no merged call placed first)
+	 */
+	if (after_merge && walk_order(&fl, after_merge, leak_after_merge)) {
+		memset(after_merge, 0, cnt);
+		*leak_after_merge = false;
+	}
 out:
 	free(work);
 	free(queued);

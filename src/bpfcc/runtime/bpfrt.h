@@ -90,4 +90,11 @@ bool bpfrt_in_source_dir(const char *source, const char *file);
 int bpfrt_paths_svg(const char *name, const char *source,
 		    const struct kfsim_bpf_explore_report *rep);
 #endif /* BPFRT_NO_KFSIM */
+
+/* The verifier's messages verdicts are compared by, each written once. */
+#define BPFRT_MSG_SAME_CALL "same call cannot be used with different types"
+#define BPFRT_MSG_UNRELEASED "Unreleased reference"
+/* Whether @msg starts with the literal @lit. */
+#define msg_starts(msg, lit) (!strncmp((msg), (lit), sizeof(lit) - 1))
+
 #endif /* KFSIM_BPFRT_INTERNAL_H */

@@ -206,7 +206,7 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 		 * same references, in the same order, at the same instructions (ids aside).
 		 */
 		if (kernel && !strcmp(kernel->verdict, "REJECT") &&
-		    !strncmp(kfsim->msg, "Unreleased reference", 20) &&
+		    msg_starts(kfsim->msg, BPFRT_MSG_UNRELEASED) &&
 		    !bpfrt_msg_agrees(kernel->msg, kfsim->msg)) {
 			*why = "the leak report differs from the kernel's (references, order, "
 			       "alloc_insn= or id=)";
@@ -239,7 +239,7 @@ enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpf
 			return BPFRT_STATIC;
 		}
 	}
-	if (reject && !strncmp(kfsim->msg, "Unreleased reference", 20) && msgs[0] &&
+	if (reject && msg_starts(kfsim->msg, BPFRT_MSG_UNRELEASED) && msgs[0] &&
 	    strstr(msgs[0], "Unreleased reference")) {
 		*why = "the leak report differs (references, order, alloc_insn= or id=)";
 		return BPFRT_FAIL;

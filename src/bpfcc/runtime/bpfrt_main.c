@@ -371,7 +371,7 @@ static bool verdict_after_merge(const struct kfsim_bpfrt_prog *p, const struct b
 	int line, nr = 0;
 
 	if (bpfrt_exit_rule(out->msg))
-		return p->leak_after_merge && !strncmp(out->msg, "Unreleased reference", 20);
+		return p->leak_after_merge && msg_starts(out->msg, BPFRT_MSG_UNRELEASED);
 	if (!verdict_line(out, file, sizeof(file), &line))
 		return false;
 	for (int i = 0; i < p->nr_calls; i++) {
@@ -415,7 +415,7 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		snprintf(out->msg, sizeof(out->msg), "%s",
-			 "same call cannot be used with different types\n"
+			 BPFRT_MSG_SAME_CALL "\n"
 			 "use one call for each type: inline the static function that holds the "
 			 "call,\nor mark the callee with __attribute__((nomerge))");
 		snprintf(out->where, sizeof(out->where), "%s:%d", c->file, c->line);
@@ -442,7 +442,7 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return false; /* a crash or a hang is reported as it is */
 	if (bpfrt_exit_rule(out->msg))
 		return true;
-	if (a->after_merge && !strncmp(out->msg, "same call cannot be used", 24))
+	if (a->after_merge && msg_starts(out->msg, BPFRT_MSG_SAME_CALL))
 		return a->after_merge == 1; /* the verifier's walk order says it */
 	return verdict_line(out, where, sizeof(where), &line) && !strcmp(where, a->file) &&
 	       line > a->line;
@@ -488,20 +488,15 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 {
 	static const char *const unnamed[] = {"invalid mem access 'scalar'",
 					      "invalid mem access 'ptr_or_null_'"};
-	char file[sizeof(out->where)], msg[sizeof(out->msg)], *colon;
+	char file[sizeof(out->where)], msg[sizeof(out->msg)];
 	int line, reg = -1;
 	bool named = false;
 
 	for (size_t i = 0; i < sizeof(unnamed) / sizeof(unnamed[0]); i++)
 		named |= !strcmp(out->msg, unnamed[i]);
-	if (!named || !out->where[0])
+	/* the run's own line, not a located frame: the accesses are the BPF object's */
+	if (!named || !out->where[0] || !verdict_line(out, file, sizeof(file), &line))
 		return;
-	snprintf(file, sizeof(file), "%s", out->where);
-	colon = strrchr(file, ':');
-	if (!colon)
-		return;
-	*colon = '\0';
-	line = atoi(colon + 1);
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
@@ -536,7 +531,7 @@ static void leak_lines(const struct kfsim_bpf_run *run, char *msg, size_t size)
 								: KFSIM_BPF_RUN_MAX_REPORTS;
 
 	for (int i = 1; i < nr && n + 2 < size; i++) {
-		if (strncmp(run->violations[i].msg, "Unreleased reference", 20))
+		if (!msg_starts(run->violations[i].msg, BPFRT_MSG_UNRELEASED))
 			break;
 		n += (size_t)snprintf(msg + n, size - n, "\n%s", run->violations[i].msg);
 	}
@@ -697,7 +692,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 
 			snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 			snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
-			if (!strncmp(v->msg, "Unreleased reference", 20))
+			if (msg_starts(v->msg, BPFRT_MSG_UNRELEASED))
 				leak_lines(&run, out->msg, sizeof(out->msg));
 			if (v->file)
 				snprintf(out->where, sizeof(out->where), "%s:%d",
@@ -731,7 +726,7 @@ static void first_violation(struct bpfrt_verdict *out)
 
 	snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 	snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
-	if (!strncmp(v->msg, "Unreleased reference", 20))
+	if (msg_starts(v->msg, BPFRT_MSG_UNRELEASED))
 		leak_lines(child_run, out->msg, sizeof(out->msg));
 	out->where[0] = '\0';
 	if (v->file)

@@ -314,12 +314,48 @@ static void test_dumps(void **state)
 	assert_int_equal(e->p.dones, 3);
 }
 
+/*
+ * kfsim_nl_sock_recv_queued(): what is queued, and never the next step of a running dump,
+ * which kfsim_nl_sock_recv() runs when the queue is empty.
+ */
+static void test_recv_queued_leaves_the_dump(void **state)
+{
+	struct env *e = *state;
+	struct kfsim_nl_sock *sock = kfsim_nl_sock_open(e->net, &KFSIM_NL_CRED_USER);
+	u8 buf[4096];
+
+	/* the setup's protocol makes way for the dumping one, as in test_dumps() */
+	kfsim_netlink_kernel_release(kfsim_netlink_kernel_sock(e->net, NETLINK_GENERIC));
+	e->p.released = 0;
+	e->p.ksk = netlink_kernel_create(e->net, NETLINK_GENERIC,
+					 &(struct netlink_kernel_cfg){.input = dump_input,
+								      .release = echo_release,
+								      .user_data = &e->p});
+	assert_non_null(e->p.ksk);
+	assert_int_equal(kfsim_nl_sock_recv_queued(sock, buf, sizeof(buf)), -EAGAIN);
+	request_dump(sock);
+	assert_int_equal(e->p.steps, 1);
+	/* the first step's buffer is queued: taken, and the dump stays where it was */
+	assert_true(kfsim_nl_sock_recv_queued(sock, buf, sizeof(buf)) > 0);
+	assert_int_equal(((struct nlmsghdr *)buf)->nlmsg_type, ECHO_TYPE);
+	assert_int_equal(kfsim_nl_sock_recv_queued(sock, buf, sizeof(buf)), -EAGAIN);
+	assert_int_equal(kfsim_nl_sock_recv_queued(sock, buf, sizeof(buf)), -EAGAIN);
+	assert_int_equal(e->p.steps, 1);
+	assert_int_equal(e->p.dones, 0);
+	/* the plain recv steps it on */
+	assert_true(kfsim_nl_sock_recv(sock, buf, sizeof(buf)) > 0);
+	assert_int_equal(e->p.steps, 2);
+	kfsim_nl_sock_close(sock);
+	assert_int_equal(e->p.dones, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_requests_and_acks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dumps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recv_queued_leaves_the_dump, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,29 @@ static int spin(void *arg, int fd)
 	return 0;
 }
 
+/*
+ * A grandchild that uses 150 ms of CPU and ends, waited for; then the child idles: only the
+ * waited-for child's time (cutime, cstime) can reach a 100 ms limit.
+ */
+static int spin_in_waited_child(void *arg, int fd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		volatile unsigned long n = 0;
+
+		while (clock() < CLOCKS_PER_SEC * 15 / 100)
+			n++;
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	write_all(fd, "waited", 6);
+	for (;;)
+		pause();
+	return 0;
+}
+
 /* Closes everything it is collected on, then runs on: only waitpid() can see it end. */
 static int close_and_hang(void *arg, int fd)
 {
@@ -207,6 +230,14 @@ static void test_cpu_timeout(void **state)
 	assert_int_equal(kfsim_child_run(&s, hang, NULL), 0);
 	assert_true(s.timed_out);
 	assert_true(now_s() - t0 >= 0.24); /* the wall clock's 250 ms, not 100 ms of CPU */
+	kfsim_child_release(&s);
+	/* the CPU time of a child it waited for counts: killed long before the clock's 20 s */
+	s = (struct kfsim_child){.cpu_timeout_ms = 100, .timeout_ms = 20000};
+	t0 = now_s();
+	assert_int_equal(kfsim_child_run(&s, spin_in_waited_child, NULL), 0);
+	assert_true(s.timed_out);
+	assert_string_equal(s.result.data, "waited");
+	assert_true(now_s() - t0 < 10);
 	kfsim_child_release(&s);
 }
 

@@ -640,6 +640,16 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 			kfsim_json_kv_uint(json, "lat_target_depth", jr->lat_target_depth);
 		if (jr->ss_dur_s)
 			json_steadystate(json, jr);
+		if (jr->syncs) {
+			/* fio's "sync" object (stat.c): its total_ios, our latency figures */
+			kfsim_json_key(json, "sync");
+			kfsim_json_object_begin(json);
+			kfsim_json_kv_uint(json, "total_ios", jr->syncs);
+			kfsim_json_kv_double(json, "lat_mean_us", jr->sync_lat_mean_us);
+			kfsim_json_kv_double(json, "lat_p99_us", jr->sync_lat_p99_us);
+			kfsim_json_kv_double(json, "lat_max_us", jr->sync_lat_max_us);
+			kfsim_json_object_end(json);
+		}
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -726,6 +736,11 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			       res->jobs[j].lat_target_depth);
 		if (res->jobs[j].ss_dur_s)
 			print_steadystate(&res->jobs[j]);
+		if (res->jobs[j].syncs)	/* fio's "fsync/fdatasync/sync_file_range:" section */
+			printf("  %s: fsync/fdatasync: %llu syncs, latency mean %.0fus, p99 %.0fus, "
+			       "max %.0fus\n", res->jobs[j].name,
+			       (unsigned long long)res->jobs[j].syncs, res->jobs[j].sync_lat_mean_us,
+			       res->jobs[j].sync_lat_p99_us, res->jobs[j].sync_lat_max_us);
 	}
 }
 

@@ -640,7 +640,9 @@ struct kfsim_bfq_actuator_result {
  * @ss_bw_data: the window's samples, bytes/s, oldest first (@ss_dur_s of them, zeros where
  *              none was taken yet; owned by the simulation), as fio's JSON "data" lists them
  * @ss_iops_data: the same for IOPS
- * @syncs: syncs completed (fsync, fdatasync, end_fsync; fio's "sync" total_ios)
+ * @syncs: syncs completed every fsync= or fdatasync= writes: the samples of fio's "sync"
+ *         latency (end_fsync's sync takes its time, but fio 3.33 does not report it)
+ * @fsyncs: of those, the fsync= ones: fio's "sync" total_ios, which counts DDIR_SYNC only
  * @sync_lat_mean_us: their mean latency, from the sync's start to its end
  * @sync_lat_p99_us: their 99th percentile (the convention of @lat_p99_us)
  * @sync_lat_max_us: the longest
@@ -673,6 +675,7 @@ struct kfsim_bfq_job_result {
 	const u64 *ss_bw_data;
 	const u64 *ss_iops_data;
 	u64 syncs;
+	u64 fsyncs;
 	double sync_lat_mean_us;
 	double sync_lat_p99_us;
 	double sync_lat_max_us;

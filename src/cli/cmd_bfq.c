@@ -641,10 +641,11 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		if (jr->ss_dur_s)
 			json_steadystate(json, jr);
 		if (jr->syncs) {
-			/* fio's "sync" object (stat.c): its total_ios, our latency figures */
+			/* fio's "sync" object (stat.c): total_ios, lat_ns's N, our figures */
 			kfsim_json_key(json, "sync");
 			kfsim_json_object_begin(json);
-			kfsim_json_kv_uint(json, "total_ios", jr->syncs);
+			kfsim_json_kv_uint(json, "total_ios", jr->fsyncs);
+			kfsim_json_kv_uint(json, "lat_n", jr->syncs);
 			kfsim_json_kv_double(json, "lat_mean_us", jr->sync_lat_mean_us);
 			kfsim_json_kv_double(json, "lat_p99_us", jr->sync_lat_p99_us);
 			kfsim_json_kv_double(json, "lat_max_us", jr->sync_lat_max_us);

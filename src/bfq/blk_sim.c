@@ -910,7 +910,8 @@ static void job_sync_continue(struct kfsim_bfq_sim *sim, unsigned int j)
 {
 	struct sim_job *job = &sim->jobs[j];
 
-	if (job->sync_phase != SIM_SYNC_WRITEBACK)
+	/* draining: nothing new is submitted, the run ends with the sync unfinished */
+	if (job->sync_phase != SIM_SYNC_WRITEBACK || sim->draining)
 		return;
 	for (size_t i = 0; i < sim->nr_dirty; i++) {
 		struct wb_extent *ext = &sim->dirty[(sim->dirty_head + i) % sim->dirty_cap];

@@ -868,7 +868,8 @@ static bool job_sync_due(const struct sim_job *job)
 {
 	u64 n = job->write_ios_issued;
 
-	if (job->last_was_sync || !n || !job_writes(&job->spec))
+	/* fio's read-back (do_verify()) takes its I/Os from the verify list, never asking */
+	if (job->last_was_sync || !n || !job_writes(&job->spec) || job->verifying)
 		return false;
 	return (job->spec.fsync_blocks && !(n % job->spec.fsync_blocks)) ||
 	       (job->spec.fdatasync_blocks && !(n % job->spec.fdatasync_blocks));

@@ -2142,7 +2142,8 @@ static void test_sync_end_direct_read(void **state)
 /*
  * The referee: fio 3.33 itself runs the same jobs on small files in a scratch directory; its
  * "sync" total_ios (fsync= syncs) and latency sample count (all periodic syncs) must be
- * kfsim's.  Timings are not compared.
+ * kfsim's (a verifying job syncs in its write pass only: do_verify() asks for no sync).
+ * Timings are not compared.
  */
 static void test_sync_fio_referee(void **state)
 {
@@ -2150,7 +2151,8 @@ static void test_sync_fio_referee(void **state)
 		"[global]\nrw=write\nbs=4k\nsize=64k\n"
 		"[d1]\nfdatasync=1\n[f4]\nfsync=4\n[end]\nend_fsync=1\n"
 		"[f3end]\nfsync=3\nend_fsync=1\n[dio]\ndirect=1\nfdatasync=1\n"
-		"[rd]\nrw=read\nfsync=1\n[aio]\nfsync=2\nioengine=libaio\niodepth=4\ndirect=1\n";
+		"[rd]\nrw=read\nfsync=1\n[aio]\nfsync=2\nioengine=libaio\niodepth=4\ndirect=1\n"
+		"[ver]\nverify=md5\nfsync=4\n";
 	const struct kfsim_bfq_sim_result *res;
 	struct kfsim_bfq_sim_config *cfg;
 	struct kfsim_bfq_sim *sim;

@@ -921,16 +921,16 @@ static void job_sync_continue(struct kfsim_bfq_sim *sim, unsigned int j)
 			continue;
 		while (ext->nr_sectors) {
 			u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+			u64 bytes = nr << SECTOR_SHIFT;
 			struct request *rq = sim_alloc_request(sim, j, sim_opf(true, true));
 
 			if (!rq) {
 				sim_wait_tag(sim, j);
 				return;
 			}
-			sim_submit(sim, j, rq, ext->sector, (unsigned int)(nr << SECTOR_SHIFT), true,
-				   true);
-			job->bytes_issued -= nr << SECTOR_SHIFT;	/* the page cache's, not the job's */
-			sim->wb_inflight_bytes += nr << SECTOR_SHIFT;
+			sim_submit(sim, j, rq, ext->sector, (unsigned int)bytes, true, true);
+			job->bytes_issued -= bytes;	/* the page cache's I/O, not the job's */
+			sim->wb_inflight_bytes += bytes;
 			ext->sector += nr;
 			ext->nr_sectors -= nr;
 		}
@@ -1828,11 +1828,12 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->tag_waiters_ready = true;
 	sim->nr_procs = nr_procs;
 	for (unsigned int j = 0; j < nr_procs; j++) {
+		const struct kfsim_bfq_job *spec = j < cfg->nr_jobs ? &cfg->jobs[j] : NULL;
+
 		if (kfsim_hist_init(&sim->jobs[j].lat))
 			goto fail;
 		/* a second histogram only for a job that syncs */
-		if (j < cfg->nr_jobs && (cfg->jobs[j].fsync_blocks || cfg->jobs[j].fdatasync_blocks ||
-					 cfg->jobs[j].end_fsync) &&
+		if (spec && (spec->fsync_blocks || spec->fdatasync_blocks || spec->end_fsync) &&
 		    kfsim_hist_init(&sim->jobs[j].sync_lat))
 			goto fail;
 	}
@@ -2033,7 +2034,8 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->fsyncs = job->fsyncs;
 		if (job->syncs) {
 			jr->sync_lat_mean_us = kfsim_hist_mean(&job->sync_lat) / 1e3;
-			jr->sync_lat_p99_us = (double)kfsim_hist_quantile(&job->sync_lat, 0.99) / 1e3;
+			jr->sync_lat_p99_us =
+				(double)kfsim_hist_quantile(&job->sync_lat, 0.99) / 1e3;
 			jr->sync_lat_max_us = (double)job->sync_lat.max / 1e3;
 		}
 		/* kfsim_bfq_jain_index() of throughput/weight, without an array per process */

@@ -667,6 +667,14 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 	kfsim_json_object_end(json);
 }
 
+/* fio's "fsync/fdatasync/sync_file_range:" section, its "sync" latency */
+static void print_syncs(const struct kfsim_bfq_job_result *jr)
+{
+	printf("  %s: fsync/fdatasync: %llu syncs, latency mean %.0fus, p99 %.0fus, max %.0fus\n",
+	       jr->name, (unsigned long long)jr->syncs, jr->sync_lat_mean_us, jr->sync_lat_p99_us,
+	       jr->sync_lat_max_us);
+}
+
 static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			const struct kfsim_bfq_sim_result *res)
 {
@@ -737,11 +745,8 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			       res->jobs[j].lat_target_depth);
 		if (res->jobs[j].ss_dur_s)
 			print_steadystate(&res->jobs[j]);
-		if (res->jobs[j].syncs)	/* fio's "fsync/fdatasync/sync_file_range:" section */
-			printf("  %s: fsync/fdatasync: %llu syncs, latency mean %.0fus, p99 %.0fus, "
-			       "max %.0fus\n", res->jobs[j].name,
-			       (unsigned long long)res->jobs[j].syncs, res->jobs[j].sync_lat_mean_us,
-			       res->jobs[j].sync_lat_p99_us, res->jobs[j].sync_lat_max_us);
+		if (res->jobs[j].syncs)
+			print_syncs(&res->jobs[j]);
 	}
 }
 

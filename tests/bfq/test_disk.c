@@ -239,7 +239,8 @@ static void test_flush_destages_first(void **state)
 	u64 now = 0;
 
 	(void)state;
-	kfsim_hdd_params_default(&p, 1);	/* another actuator would serve its reads meanwhile */
+	/* one actuator: another would serve its reads meanwhile */
+	kfsim_hdd_params_default(&p, 1);
 	hdd = kfsim_hdd_create(&p);
 	assert_false(IS_ERR(hdd));
 	assert_true(kfsim_hdd_flush(hdd, 0));	/* no write cache: done at once */

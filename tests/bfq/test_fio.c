@@ -2068,7 +2068,8 @@ static void test_sync_etcd(void **state)
 	assert_int_equal(res->jobs[0].requests, 16);
 	assert_int_equal(res->jobs[0].syncs, 3);
 	assert_int_equal(res->jobs[0].fsyncs, 3);
-	assert_int_equal(res->writeback_bytes, 12 * 4096);	/* 4 blocks left dirty at the end */
+	/* the last 4 blocks are left dirty at the end */
+	assert_int_equal(res->writeback_bytes, 12 * 4096);
 	kfsim_bfq_sim_destroy(sim);
 	free(cfg);
 }

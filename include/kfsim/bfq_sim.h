@@ -215,6 +215,18 @@ struct kfsim_bfq_bssplit {
  *           rate, its number_ios and its latency target.  What it issued in the ramp still
  *           counts towards its size (fio's io_issue_bytes).  A job whose work ends within
  *           the ramp reports all of it, without latencies (fio accounts none in the ramp)
+ * @fsync_blocks: 0, or a writing job syncs its file after every this many writes issued
+ *                (fio fsync=, fio 3.33 io_u.c get_rw_ddir(): when fio's count of writes
+ *                issued is a multiple of it and the previous I/O was not a sync).  The
+ *                sync waits for the job's I/O in flight, writes back the job's dirty
+ *                page-cache extents (its region's) through the block layer, then flushes the
+ *                drive's volatile write cache (REQ_PREFLUSH: complete once every cached
+ *                write is on the media; nothing to do without a write cache, as the kernel
+ *                sends no flush then); the job waits for it.  Its latency is reported apart
+ * @fdatasync_blocks: the same for fio fdatasync=: kfsim keeps no file metadata (no inode
+ *                    times or sizes to journal), so fdatasync() and fsync() write the same
+ * @end_fsync: a writing job syncs once more when it has issued its last I/O, unless its
+ *             last was a sync (fio end_fsync=1 and fsync_on_close=1: backend.c do_io())
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -254,6 +266,9 @@ struct kfsim_bfq_job {
 	u64 number_ios;
 	bool verify;
 	u64 startdelay_max_ns;
+	unsigned int fsync_blocks;
+	unsigned int fdatasync_blocks;
+	bool end_fsync;
 	unsigned int after;
 	unsigned int wait_for;
 	u64 file_start;
@@ -625,6 +640,12 @@ struct kfsim_bfq_actuator_result {
  * @ss_bw_data: the window's samples, bytes/s, oldest first (@ss_dur_s of them, zeros where
  *              none was taken yet; owned by the simulation), as fio's JSON "data" lists them
  * @ss_iops_data: the same for IOPS
+ * @syncs: syncs completed every fsync= or fdatasync= writes: the samples of fio's "sync"
+ *         latency (end_fsync's sync takes its time, but fio 3.33 does not report it)
+ * @fsyncs: of those, the fsync= ones: fio's "sync" total_ios, which counts DDIR_SYNC only
+ * @sync_lat_mean_us: their mean latency, from the sync's start to its end
+ * @sync_lat_p99_us: their 99th percentile (the convention of @lat_p99_us)
+ * @sync_lat_max_us: the longest
  */
 struct kfsim_bfq_job_result {
 	char name[32];
@@ -653,6 +674,11 @@ struct kfsim_bfq_job_result {
 	u64 ss_iops_mean;
 	const u64 *ss_bw_data;
 	const u64 *ss_iops_data;
+	u64 syncs;
+	u64 fsyncs;
+	double sync_lat_mean_us;
+	double sync_lat_p99_us;
+	double sync_lat_max_us;
 };
 
 /**

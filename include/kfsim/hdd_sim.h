@@ -183,6 +183,22 @@ unsigned int kfsim_hdd_in_flight(const struct kfsim_hdd *hdd);
  */
 int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now);
 
+/**
+ * kfsim_hdd_flush() - a cache flush (ATA FLUSH CACHE, SCSI SYNCHRONIZE CACHE) from @now: the
+ * actuators destage their cached writes before any queued command until the write cache is
+ * empty.  Without a write cache there is nothing to flush.
+ *
+ * Return: true when the write cache is already empty (the flush is done).
+ */
+bool kfsim_hdd_flush(struct kfsim_hdd *hdd, u64 now);
+
+/**
+ * kfsim_hdd_flush_done() - whether the flush kfsim_hdd_flush() started is done: every write
+ * cached when it started, and since, is on the media.  Once it is, destaging returns to its
+ * idle-time policy.
+ */
+bool kfsim_hdd_flush_done(struct kfsim_hdd *hdd);
+
 /** kfsim_hdd_now() - the drive's clock: the latest time it was submitted to or stepped to. */
 u64 kfsim_hdd_now(const struct kfsim_hdd *hdd);
 

@@ -59,6 +59,17 @@ struct wb_extent {
 	u64 dirtied_ns;
 };
 
+/*
+ * A job's sync (fsync, fdatasync, end_fsync): it writes back the job's dirty extents and
+ * waits for them (filemap_write_and_wait_range()), then flushes the drive's write cache
+ * (blkdev_issue_flush()) and waits for that.
+ */
+enum sim_sync_phase {
+	SIM_SYNC_NONE,
+	SIM_SYNC_WRITEBACK,
+	SIM_SYNC_FLUSH,
+};
+
 struct sim_job {
 	struct kfsim_bfq_job spec;
 	sector_t start, nr_sectors, next_pos[2];
@@ -87,6 +98,14 @@ struct sim_job {
 	u64 start_at, start_ns, end_ns;
 	u64 bytes_issued, issued_dir[2], ios_dir[2], ios_issued;
 	u64 writes_issued;	/* bytes, never reset: fio's io_issue_bytes[DDIR_WRITE] */
+	u64 write_ios_issued;	/* writes, never reset: fio's io_issues[DDIR_WRITE] */
+	enum sim_sync_phase sync_phase;	/* fsync/fdatasync/end_fsync in progress */
+	bool last_was_sync;	/* fio's td->last_was_sync: no sync twice in a row */
+	bool end_sync_done;	/* end_fsync issued */
+	bool sync_is_fsync;	/* the sync in progress is fio's DDIR_SYNC, not DDIR_DATASYNC */
+	u64 sync_start_ns;
+	u64 syncs, fsyncs;
+	struct kfsim_hist sync_lat;
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
 	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
 	struct sim_io next;
@@ -155,6 +174,7 @@ struct kfsim_bfq_sim {
 	u64 wb_drained_bytes;	/* writeback completed after the run: its pages dirty at the end */
 	int flusher;		/* job index of the flusher, -1 without buffered writes */
 	bool wb_wake_armed;	/* the flusher's periodic wake-up is scheduled */
+	unsigned int nr_flush_waiters;	/* jobs whose sync waits for the drive's flush */
 	u64 wb_wake_at;
 	u64 end_ns;		/* when every job had ended (or the duration) */
 	u64 last_counted_ns;	/* the last completion the figures count */
@@ -472,8 +492,16 @@ static void wb_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	while (wb_has_work(sim)) {
 		struct wb_extent *ext = &sim->dirty[sim->dirty_head];
-		u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
-		struct request *rq = sim_alloc_request(sim, j, REQ_OP_WRITE);
+		struct request *rq;
+		u64 nr;
+
+		if (!ext->nr_sectors) {	/* a sync wrote it back */
+			sim->dirty_head = (sim->dirty_head + 1) % sim->dirty_cap;
+			sim->nr_dirty--;
+			continue;
+		}
+		nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+		rq = sim_alloc_request(sim, j, REQ_OP_WRITE);
 
 		if (!rq) {
 			sim_wait_tag(sim, j);
@@ -726,6 +754,9 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->ios_dir[0] = job->ios_dir[1] = 0;
 	job->poisson_next = 0;
 	kfsim_hist_reset(&job->lat);
+	job->syncs = job->fsyncs = 0;
+	if (job->sync_lat.bucket)
+		kfsim_hist_reset(&job->sync_lat);
 	job->start_ns = sim->now;	/* the epoch: its runtime starts again too */
 	if (job->spec.latency_target_ns && !job->lt.end_run)
 		sim_lat_target_init(&job->lt, &job->spec, sim->now, 0);
@@ -799,8 +830,10 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 		return;
 	}
 	job->next.valid = false;
+	job->last_was_sync = false;
 	job->bytes_issued += bytes;
 	job->writes_issued += bytes;
+	job->write_ios_issued++;
 	job->issued_dir[1] += bytes;
 	job->ios_dir[1]++;
 	job->ios_issued++;
@@ -815,6 +848,123 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	sim_schedule(sim, job->copy_until, EV_JOB_WAKE, j);
 	wb_kick(sim);
+}
+
+/* --- fsync, fdatasync, end_fsync (fio 3.33 io_u.c get_rw_ddir(), backend.c do_io()) ------ */
+
+/* fio's td_write(): the job's rw= includes writes */
+static bool job_writes(const struct kfsim_bfq_job *spec)
+{
+	return spec->rw != KFSIM_RW_READ && spec->rw != KFSIM_RW_RANDREAD &&
+	       spec->rw != KFSIM_RW_TRIM && spec->rw != KFSIM_RW_RANDTRIM;
+}
+
+/*
+ * should_fsync() and get_rw_ddir(): a writing job whose previous I/O was not a sync syncs
+ * when its count of writes issued is a multiple of fsync= (DDIR_SYNC) or fdatasync=
+ * (DDIR_DATASYNC).
+ */
+static bool job_sync_due(const struct sim_job *job)
+{
+	u64 n = job->write_ios_issued;
+
+	/* fio's read-back (do_verify()) takes its I/Os from the verify list, never asking */
+	if (job->last_was_sync || !n || !job_writes(&job->spec) || job->verifying)
+		return false;
+	return (job->spec.fsync_blocks && !(n % job->spec.fsync_blocks)) ||
+	       (job->spec.fdatasync_blocks && !(n % job->spec.fdatasync_blocks));
+}
+
+/* end_fsync and fsync_on_close: one more sync once the job issued its last I/O */
+static bool job_end_sync_due(const struct kfsim_bfq_sim *sim, const struct sim_job *job)
+{
+	return job->spec.end_fsync && !job->end_sync_done && !job->last_was_sync &&
+	       !job->error && !sim->exiting && job_writes(&job->spec);
+}
+
+/*
+ * The sync completed: its latency is the job's "sync" figure (add_sync_clat_sample()), and
+ * an fsync= one counts in fio's "sync" total_ios, which counts DDIR_SYNC only.  end_fsync's
+ * takes its time but fio 3.33 reports it nowhere (measured: fio --end_fsync=1 gives a "sync"
+ * object with total_ios 0 and no latency sample).
+ */
+static void job_sync_done(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+
+	job->sync_phase = SIM_SYNC_NONE;
+	job->last_was_sync = true;
+	if (sim->now < sim->cfg.duration_ns && !job->in_ramp && !job->end_sync_done) {
+		job->syncs++;
+		job->fsyncs += job->sync_is_fsync;
+		kfsim_hist_add(&job->sync_lat, sim->now - job->sync_start_ns);
+	}
+	job_issue(sim, j);
+}
+
+/*
+ * The sync's steps: write back the dirty extents in the job's region as sync writes, wait for
+ * them, then flush the drive's write cache (blkdev_issue_flush(); with direct I/O only this)
+ * and wait for that.  Called again as its writes complete or a tag frees.
+ */
+static void job_sync_continue(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+
+	/* draining: nothing new is submitted, the run ends with the sync unfinished */
+	if (job->sync_phase != SIM_SYNC_WRITEBACK || sim->draining)
+		return;
+	for (size_t i = 0; i < sim->nr_dirty; i++) {
+		struct wb_extent *ext = &sim->dirty[(sim->dirty_head + i) % sim->dirty_cap];
+
+		if (ext->sector < job->start || ext->sector >= job->start + job->nr_sectors)
+			continue;
+		while (ext->nr_sectors) {
+			u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
+			u64 bytes = nr << SECTOR_SHIFT;
+			struct request *rq = sim_alloc_request(sim, j, sim_opf(true, true));
+
+			if (!rq) {
+				sim_wait_tag(sim, j);
+				return;
+			}
+			sim_submit(sim, j, rq, ext->sector, (unsigned int)bytes, true, true);
+			job->bytes_issued -= bytes;	/* the page cache's I/O, not the job's */
+			sim->wb_inflight_bytes += bytes;
+			ext->sector += nr;
+			ext->nr_sectors -= nr;
+		}
+	}
+	if (job->inflight)
+		return;
+	job->sync_phase = SIM_SYNC_FLUSH;
+	if (kfsim_hdd_flush(sim->hdd, sim->now)) {
+		job_sync_done(sim, j);
+		return;
+	}
+	sim->nr_flush_waiters++;
+}
+
+static void job_sync_start(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+
+	job->sync_phase = SIM_SYNC_WRITEBACK;
+	job->sync_start_ns = sim->now;
+	job_sync_continue(sim, j);
+}
+
+/* The drive may have finished a flush: the syncs waiting for it complete. */
+static void sim_flush_check(struct kfsim_bfq_sim *sim)
+{
+	if (!kfsim_hdd_flush_done(sim->hdd))
+		return;
+	for (unsigned int j = 0; j < sim->nr_jobs && sim->nr_flush_waiters; j++) {
+		if (sim->jobs[j].sync_phase == SIM_SYNC_FLUSH) {
+			sim->nr_flush_waiters--;
+			job_sync_done(sim, j);
+		}
+	}
 }
 
 /* --- fio's flow control (flow.c, fio 3.33): jobs of a flow_id keep their I/O counts in the
@@ -977,6 +1127,10 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		wb_issue(sim, j);
 		return;
 	}
+	if (job->sync_phase) {
+		job_sync_continue(sim, j);
+		return;
+	}
 	if (!job->started || sim->now < job->start_at || job->throttled)
 		return;
 	if (job->spec.io_error || job->spec.eof_at_start) {
@@ -1019,6 +1173,16 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			if (job->stopped || job_done_issuing(sim, job)) {
 				job->stopped = true;
 				break;
+			}
+			if (job_sync_due(job)) {
+				/* a sync waits for the job's I/O in flight (libaio: FIO_Q_BUSY) */
+				if (job->inflight)
+					return;
+				/* get_rw_ddir() asks for fsync= before fdatasync= */
+				job->sync_is_fsync = job->spec.fsync_blocks &&
+					!(job->write_ios_issued % job->spec.fsync_blocks);
+				job_sync_start(sim, j);
+				return;
 			}
 			if (sim_flow_holds(sim, j))
 				return;
@@ -1063,11 +1227,14 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		}
 		job->next.valid = false;
 		job->flow_passed = false;
+		job->last_was_sync = false;
 		if (job->spec.engine == KFSIM_ENGINE_ASYNC)
 			job_ramp_check(sim, job, 0);	/* io_u_queued() asks too */
 		job->issued_dir[job->next.write] += job->next.bytes;
-		if (job->next.write)
+		if (job->next.write) {
 			job->writes_issued += job->next.bytes;
+			job->write_ios_issued++;
+		}
 		job->ios_dir[job->next.write]++;
 		job->ios_issued++;
 		if (job->spec.rate_poisson && job->spec.rate_iops) {
@@ -1080,8 +1247,14 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
 			   !job->spec.buffered || job->spec.sync);
 	}
-	if (job->stopped && !job->inflight)
+	if (job->stopped && !job->inflight) {
+		if (job_end_sync_due(sim, job)) {
+			job->end_sync_done = true;
+			job_sync_start(sim, j);
+			return;
+		}
 		job_end(sim, j, job->end_ns ? min(job->end_ns, sim->now) : sim->now);
+	}
 }
 
 static void replay_issue(struct kfsim_bfq_sim *sim)
@@ -1235,7 +1408,9 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	struct sim_job *job = &sim->jobs[j];
 	unsigned int bytes = blk_rq_bytes(rq);
 	u64 lat_ns = sim->now - rq->start_time_ns;
-	enum sim_ramp_count count = job_ramp_check(sim, job, 1);
+	/* while a job syncs, its only requests are the sync's writeback */
+	bool sync_wb = job->sync_phase == SIM_SYNC_WRITEBACK;
+	enum sim_ramp_count count = sync_wb ? SIM_COUNT_NONE : job_ramp_check(sim, job, 1);
 
 	if (sim_ops(sim)->completed_request)
 		sim_ops(sim)->completed_request(&sim->eq, rq, sim->now);
@@ -1261,13 +1436,13 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 		 * job's drained I/O is (counted in wb_written(), 32 drained 1.25 MiB writes
 		 * made writeback_bytes 40 MiB more than the flusher's bytes).
 		 */
-		if (job->flusher)
+		if (job->flusher || sync_wb)
 			sim->result.writeback_bytes += bytes;
 		sim->last_counted_ns = sim->now;
 		sim_trace_completion(sim, rq);
 	} else {
 		sim->result.drained++;
-		if (job->flusher)
+		if (job->flusher || sync_wb)
 			sim->wb_drained_bytes += bytes;
 	}
 	if (job->replay)
@@ -1282,8 +1457,12 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	 * the next process re-issue in its place, and the completing one starved: issue #32).
 	 */
 	sim_wake_waiters(sim);
-	if (job->flusher)
+	if (job->flusher || sync_wb)
 		wb_written(sim, bytes);
+	if (sync_wb) {
+		job_sync_continue(sim, j);
+		return;
+	}
 	/* fio judges no latency target in the ramp, nor the I/O that ended it */
 	if (job->spec.latency_target_ns && !job->replay && !job->flusher &&
 	    count == SIM_COUNT_ALL)
@@ -1360,6 +1539,8 @@ static void sim_loop(struct kfsim_bfq_sim *sim)
 			sim->cfg.progress(sim->cfg.progress_arg, sim->now);
 		while ((rq = kfsim_hdd_step(sim->hdd, sim->now)))
 			sim_complete(sim, rq);
+		if (sim->nr_flush_waiters)
+			sim_flush_check(sim);
 		if (sched_next_timer(sim) <= sim->now)
 			sim_ops(sim)->timer_fn(&sim->eq, sim->now);
 		while ((next = kfsim_evq_peek(&sim->events)) && kfsim_event_time(next) <= sim->now &&
@@ -1647,7 +1828,13 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->tag_waiters_ready = true;
 	sim->nr_procs = nr_procs;
 	for (unsigned int j = 0; j < nr_procs; j++) {
+		const struct kfsim_bfq_job *spec = j < cfg->nr_jobs ? &cfg->jobs[j] : NULL;
+
 		if (kfsim_hist_init(&sim->jobs[j].lat))
+			goto fail;
+		/* a second histogram only for a job that syncs */
+		if (spec && (spec->fsync_blocks || spec->fdatasync_blocks || spec->end_fsync) &&
+		    kfsim_hist_init(&sim->jobs[j].sync_lat))
 			goto fail;
 	}
 	/* one heap, allocated at the first event: a wake-up per process at most */
@@ -1843,6 +2030,14 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
 		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;
 		jr->lat_max_us = (double)job->lat.max / 1e3;
+		jr->syncs = job->syncs;
+		jr->fsyncs = job->fsyncs;
+		if (job->syncs) {
+			jr->sync_lat_mean_us = kfsim_hist_mean(&job->sync_lat) / 1e3;
+			jr->sync_lat_p99_us =
+				(double)kfsim_hist_quantile(&job->sync_lat, 0.99) / 1e3;
+			jr->sync_lat_max_us = (double)job->sync_lat.max / 1e3;
+		}
 		/* kfsim_bfq_jain_index() of throughput/weight, without an array per process */
 		if (job->flusher)
 			continue;	/* the kernel's thread, not a process competing */
@@ -1948,6 +2143,7 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	if (sim->jobs) {
 		for (unsigned int j = 0; j < sim->nr_procs; j++) {
 			kfsim_hist_free(&sim->jobs[j].lat);
+			kfsim_hist_free(&sim->jobs[j].sync_lat);
 			sim_steadystate_free(&sim->jobs[j].ss);
 		}
 	}

@@ -105,6 +105,7 @@ struct kfsim_hdd {
 	unsigned int nr_free_destage;
 	u64 dirty_sectors;
 	u64 dirty_limit;
+	bool flushing;			/* a cache flush waits: destages go first */
 	struct request *completing[KFSIM_HDD_MAX_TAGS];
 	unsigned int nr_completing;
 	int free_tags[KFSIM_HDD_MAX_TAGS];
@@ -740,8 +741,9 @@ static void hdd_start_next(struct kfsim_hdd *hdd, struct hdd_actuator *act, u64 
 
 	if (act->cur || act->cur_destage || act->prefetching)
 		return;
-	/* destage when idle, or first when the cache is three quarters full */
-	if (act->nr_destage && (!act->nr_queued || hdd->dirty_sectors * 4 > hdd->dirty_limit * 3)) {
+	/* destage when idle, or first when the cache is three quarters full or being flushed */
+	if (act->nr_destage && (!act->nr_queued || hdd->flushing ||
+				hdd->dirty_sectors * 4 > hdd->dirty_limit * 3)) {
 		hdd_start_destage(hdd, act, t);
 		return;
 	}
@@ -951,6 +953,26 @@ int kfsim_hdd_submit(struct kfsim_hdd *hdd, struct request *rq, u64 now)
 	act->order[act->nr_queued++] = (u16)rq->tag;
 	hdd_start_next(hdd, act, now);
 	return 0;
+}
+
+bool kfsim_hdd_flush(struct kfsim_hdd *hdd, u64 now)
+{
+	if (!hdd->dirty_sectors)
+		return true;
+	hdd->flushing = true;
+	if (now > hdd->now)
+		hdd->now = now;
+	for (unsigned int j = 0; j < hdd->p.nr_actuators; j++)
+		hdd_start_next(hdd, &hdd->act[j], hdd->now);
+	return false;
+}
+
+bool kfsim_hdd_flush_done(struct kfsim_hdd *hdd)
+{
+	if (hdd->dirty_sectors)
+		return false;
+	hdd->flushing = false;
+	return true;
 }
 
 bool kfsim_hdd_can_queue(const struct kfsim_hdd *hdd)

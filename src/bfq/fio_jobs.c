@@ -104,6 +104,7 @@ struct fio_section {
 	long ss_line;			/* steadystate_duration= */
 	bool group_reporting;
 	bool new_group;
+	bool end_fsync, fsync_on_close;	/* either: the job's end_fsync */
 	long max_open_zones_line;
 	bool read_beyond_wp;
 	/*
@@ -445,9 +446,6 @@ static const struct {
 	{ "sg_write_mode", "SCSI passthrough is not modelled" },
 	{ "inplace", "e4defrag's extent moves are not modelled" },
 	{ "donorname", "e4defrag's extent moves are not modelled" },
-	{ "end_fsync", "fsync is not modelled" },
-	{ "fsync", "fsync is not modelled" },
-	{ "fdatasync", "fsync is not modelled" },
 	{ "write_barrier", "barriers are not modelled" },
 	{ "serialize_overlap", "fio's holding back of I/O overlapping I/O in flight is not "
 	  "modelled" },
@@ -920,6 +918,48 @@ static void fio_unknown_option(struct fio_parser *p, const char *key, const char
 	}
 }
 
+/*
+ * fsync=N and fdatasync=N (FIO_OPT_INT: check_str_bytes(), so 4k is 4096 and -1 wraps into
+ * the unsigned int), end_fsync and fsync_on_close (FIO_OPT_BOOL: 0 or 1), fio 3.33
+ * options.c; fsync_on_close's sync at the end is end_fsync's (backend.c do_io()), its
+ * fsync() at close then finds the file clean.
+ */
+static void fio_sync_option(struct fio_parser *p, struct fio_section *sec, const char *key,
+			    const char *value, long line, const char *file)
+{
+	bool negative = value && *value == '-';
+	u64 v;
+
+	if (!value) {
+		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
+		return;
+	}
+	if (kfsim_bfq_fio_number(value + negative, &v)) {
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
+		return;
+	}
+	if (!strcmp(key, "end_fsync") || !strcmp(key, "fsync_on_close")) {
+		/* parse.c compares a signed long long with maxval 1: -1 is taken, and true */
+		if (!negative && v > 1) {
+			fio_err(&p->errs, file, line, "%s: max value out of range: %llu (1 max)",
+				key, (unsigned long long)v);
+			return;
+		}
+		if (!strcmp(key, "end_fsync"))
+			sec->end_fsync = v != 0;
+		else
+			sec->fsync_on_close = v != 0;
+		sec->job.end_fsync = sec->end_fsync || sec->fsync_on_close;
+		return;
+	}
+	if (negative)
+		v = -v;
+	if (!strcmp(key, "fsync"))
+		sec->job.fsync_blocks = (unsigned int)v;
+	else
+		sec->job.fdatasync_blocks = (unsigned int)v;
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -942,6 +982,11 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	if (!strcmp(key, "ss_dur") || !strcmp(key, "steadystate_duration") ||
 	    !strcmp(key, "ss_ramp") || !strcmp(key, "steadystate_ramp_time")) {
 		fio_ss_time(p, sec, key, value, line, file);
+		return true;
+	}
+	if (!strcmp(key, "fsync") || !strcmp(key, "fdatasync") || !strcmp(key, "end_fsync") ||
+	    !strcmp(key, "fsync_on_close")) {
+		fio_sync_option(p, sec, key, value, line, file);
 		return true;
 	}
 	if (!strcmp(key, "group_reporting") && parse_flag(value, &sec->group_reporting))

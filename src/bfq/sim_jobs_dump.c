@@ -87,6 +87,13 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_string(json, "write_flags", !writes ? "" :
 			     !job->buffered || job->sync ? "REQ_SYNC|REQ_IDLE" : "writeback (async)");
 	kfsim_json_kv_bool(json, "sync", job->sync);
+	/* fio's fsync, fdatasync and end_fsync (or fsync_on_close): only when set */
+	if (job->fsync_blocks)
+		kfsim_json_kv_uint(json, "fsync", job->fsync_blocks);
+	if (job->fdatasync_blocks)
+		kfsim_json_kv_uint(json, "fdatasync", job->fdatasync_blocks);
+	if (job->end_fsync)
+		kfsim_json_kv_bool(json, "end_fsync", true);
 	if (job->engine != KFSIM_ENGINE_NONE &&
 	    !kfsim_bfq_job_region(job, cfg->disk.capacity, &start, &nr, why, sizeof(why))) {
 		kfsim_json_kv_uint(json, "region_start", (u64)start << SECTOR_SHIFT);

@@ -640,6 +640,17 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 			kfsim_json_kv_uint(json, "lat_target_depth", jr->lat_target_depth);
 		if (jr->ss_dur_s)
 			json_steadystate(json, jr);
+		if (jr->syncs) {
+			/* fio's "sync" object (stat.c): total_ios, lat_ns's N, our figures */
+			kfsim_json_key(json, "sync");
+			kfsim_json_object_begin(json);
+			kfsim_json_kv_uint(json, "total_ios", jr->fsyncs);
+			kfsim_json_kv_uint(json, "lat_n", jr->syncs);
+			kfsim_json_kv_double(json, "lat_mean_us", jr->sync_lat_mean_us);
+			kfsim_json_kv_double(json, "lat_p99_us", jr->sync_lat_p99_us);
+			kfsim_json_kv_double(json, "lat_max_us", jr->sync_lat_max_us);
+			kfsim_json_object_end(json);
+		}
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_array_end(json);
@@ -654,6 +665,14 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		kfsim_json_object_end(json);
 	}
 	kfsim_json_object_end(json);
+}
+
+/* fio's "fsync/fdatasync/sync_file_range:" section, its "sync" latency */
+static void print_syncs(const struct kfsim_bfq_job_result *jr)
+{
+	printf("  %s: fsync/fdatasync: %llu syncs, latency mean %.0fus, p99 %.0fus, max %.0fus\n",
+	       jr->name, (unsigned long long)jr->syncs, jr->sync_lat_mean_us, jr->sync_lat_p99_us,
+	       jr->sync_lat_max_us);
 }
 
 static void text_result(const struct kfsim_bfq_sim_config *cfg,
@@ -726,6 +745,8 @@ static void text_result(const struct kfsim_bfq_sim_config *cfg,
 			       res->jobs[j].lat_target_depth);
 		if (res->jobs[j].ss_dur_s)
 			print_steadystate(&res->jobs[j]);
+		if (res->jobs[j].syncs)
+			print_syncs(&res->jobs[j]);
 	}
 }
 

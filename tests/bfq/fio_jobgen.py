@@ -192,7 +192,7 @@ def invalid_option(rng):
         ("rwmixread", "150"), ("percentage_random", "101"), ("numjobs", "0"),
         ("ioengine", "no_such_engine"), ("no_such_option", "1"), ("sync", "maybe"),
         ("direct", None), ("size", "${KFSIM_GEN_UNSET}"), ("random_distribution", "zipf"),
-        ("prio", "9"), ("thinktime", "fast"), ("fsync", "4"), ("end_fsync", "1"),
+        ("prio", "9"), ("thinktime", "fast"), ("fsync", "four"), ("end_fsync", "2"),
         ("ramp_time", "soon"), ("ioprio", "3"), ("runtime", "soon"),
     ])
 

@@ -243,6 +243,10 @@ def expected(job):
     e["runtime_us"] = rt[0] if rt else 0
     e["ramp_time_us"] = job.out("ramp_time", 0)
     e["number_ios"] = job.out("number_ios", 0)
+    # fsync and fdatasync are unsigned ints; fsync_on_close's sync at the end is end_fsync's
+    e["fsync"] = job.out("fsync", 0) % 2**32
+    e["fdatasync"] = job.out("fdatasync", 0) % 2**32
+    e["end_fsync"] = bool(job.out("end_fsync", 0) or job.out("fsync_on_close", 0))
     e["numjobs"] = job.out("numjobs", 1)
     e["stonewall"] = bool(job.out("stonewall", 0) or job.out("wait_for_previous", 0))
     e["wait_for"] = job.ptr("wait_for")
@@ -271,6 +275,8 @@ SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "ramp_time_us": ["ramp_time"],
            "number_ios": ["number_ios"], "numjobs": ["numjobs"],
+           "fsync": ["fsync"], "fdatasync": ["fdatasync"],
+           "end_fsync": ["end_fsync", "fsync_on_close"],
            "ss": ["steadystate", "steadystate_duration"],
            "ss_dur_s": ["steadystate_duration"], "ss_ramp_us": ["steadystate_ramp_time"]}
 
@@ -330,6 +336,9 @@ def compare(e, jobs, first, names, logged=None):
         chk("runtime_us", j["runtime_us"])
         chk("ramp_time_us", j["ramp_time_us"])
         chk("number_ios", j["number_ios"])
+        chk("fsync", j.get("fsync", 0))  # the dump names them only when set
+        chk("fdatasync", j.get("fdatasync", 0))
+        chk("end_fsync", j.get("end_fsync", False))
         chk("ss", j["ss"])
         chk("ss_dur_s", j["ss_dur_s"])
         chk("ss_ramp_us", j["ss_ramp_us"])

@@ -225,12 +225,69 @@ static void test_latency_percentiles_against_sorting(void **state)
 	kfsim_hist_free(&hist);
 }
 
+/*
+ * A cache flush (fsync's REQ_PREFLUSH): the cached writes are destaged before the reads queued
+ * behind them, and the flush is done once the cache is empty; without a write cache there is
+ * nothing to flush.
+ */
+static void test_flush_destages_first(void **state)
+{
+	struct kfsim_hdd_params p;
+	struct kfsim_hdd *hdd;
+	static struct request rq[24];
+	int reads_done = 0;
+	u64 now = 0;
+
+	(void)state;
+	/* one actuator: another would serve its reads meanwhile */
+	kfsim_hdd_params_default(&p, 1);
+	hdd = kfsim_hdd_create(&p);
+	assert_false(IS_ERR(hdd));
+	assert_true(kfsim_hdd_flush(hdd, 0));	/* no write cache: done at once */
+	kfsim_hdd_destroy(hdd);
+	p.write_cache = true;
+	hdd = kfsim_hdd_create(&p);
+	assert_false(IS_ERR(hdd));
+	for (int i = 0; i < 8; i++) {
+		blk_rq_init_from_bio(&rq[i], (sector_t)i * 104729 * 8, 4096, REQ_OP_WRITE, 0);
+		assert_int_equal(kfsim_hdd_submit(hdd, &rq[i], now), 0);
+	}
+	/* the writes complete from the cache, which destages them while idle */
+	for (int writes_done = 0; writes_done < 8;) {
+		now = kfsim_hdd_next_event(hdd);
+		while (kfsim_hdd_step(hdd, now))
+			writes_done++;
+	}
+	assert_true(rq[0].cache_hit && rq[7].cache_hit);
+	for (int i = 8; i < 24; i++) {
+		blk_rq_init_from_bio(&rq[i], (sector_t)i * 7919 * 64, 4096, REQ_OP_READ, 0);
+		assert_int_equal(kfsim_hdd_submit(hdd, &rq[i], now), 0);
+	}
+	assert_false(kfsim_hdd_flush(hdd, now));
+	while (!kfsim_hdd_flush_done(hdd)) {
+		now = kfsim_hdd_next_event(hdd);
+		assert_true(now != U64_MAX);
+		while (kfsim_hdd_step(hdd, now))
+			reads_done++;
+	}
+	/* at most the read the actuator had begun: the destages went first */
+	print_message("flush done at %llu ns, %d of 16 reads done\n", (unsigned long long)now,
+		      reads_done);
+	assert_true(reads_done <= 1);
+	while ((now = kfsim_hdd_next_event(hdd)) != U64_MAX)
+		while (kfsim_hdd_step(hdd, now))
+			reads_done++;
+	assert_int_equal(reads_done, 16);
+	kfsim_hdd_destroy(hdd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tags_and_bad_requests),
 		cmocka_unit_test(test_every_command_completes_once_in_time_order),
 		cmocka_unit_test(test_write_cache_completes_early_and_destages),
+		cmocka_unit_test(test_flush_destages_first),
 		cmocka_unit_test(test_request_across_actuators_is_positioned_in_range),
 		cmocka_unit_test(test_seek_curve_and_zones),
 		cmocka_unit_test(test_latency_percentiles_against_sorting),

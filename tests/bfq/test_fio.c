@@ -21,6 +21,7 @@
 #include <kfsim/bfq_sim.h>
 #include <kfsim/elevator.h>
 #include <kfsim/err.h>
+#include <kfsim/hdd_sim.h>
 #include <kfsim/random.h>
 #include <kfsim/slab.h>
 #include "../../src/bfq/sim_jobs.h"
@@ -1953,6 +1954,259 @@ static void test_unsized_files_share(void **state)
 	free(path);
 }
 
+/*
+ * fsync=, fdatasync= (FIO_OPT_INT, read by check_str_bytes(): 4k is 4096, 0x10 is 16, 1.5 is
+ * 1, -1 wraps into the unsigned int), end_fsync= and fsync_on_close= (FIO_OPT_BOOL: parse.c
+ * compares a signed value with the maximum 1, so -1 is taken), as fio 3.33 reads them; what
+ * fio refuses, kfsim refuses.  fio --parse-only judges every file first.
+ */
+static void test_sync_options_as_fio(void **state)
+{
+	static const struct {
+		const char *line;
+		unsigned int fsync, fdatasync;
+		bool end_fsync;
+	} ok[] = {
+		{ "fsync=4k", 4096, 0, false },
+		{ "fsync=-1", 4294967295u, 0, false },
+		{ "fsync=1.5", 1, 0, false },
+		{ "fdatasync=0x10", 0, 16, false },
+		{ "end_fsync=1", 0, 0, true },
+		{ "end_fsync=-1", 0, 0, true },
+		{ "fsync_on_close=1", 0, 0, true },
+		{ "end_fsync=0\nfsync_on_close=1", 0, 0, true },
+		{ "fsync=0", 0, 0, false },
+	};
+	static const struct {
+		const char *line, *why;
+	} bad[] = {
+		{ "fsync=four", "fsync: failed parsing fsync=four" },
+		{ "fsync", "fsync: Option fsync requires an argument" },
+		{ "fdatasync=", "fdatasync: failed parsing" },
+		{ "end_fsync=2", "end_fsync: max value out of range: 2 (1 max)" },
+		{ "end_fsync=true", "end_fsync: failed parsing end_fsync=true" },
+		{ "fsync_on_close", "Option fsync_on_close requires an argument" },
+	};
+	const char *needles[ARRAY_SIZE(bad) + 1] = { NULL };
+	struct kfsim_bfq_sim_config *cfg;
+	char text[1024];
+	size_t len = 0;
+
+	(void)state;
+	/* one file each, so that fio runs twice: a job per value */
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "[a%zu]\nrw=write\n%s\n", i,
+					ok[i].line);
+	cfg = read_ok("syncok", text, 1);
+	assert_int_equal(cfg->nr_jobs, ARRAY_SIZE(ok));
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		assert_int_equal(cfg->jobs[i].fsync_blocks, ok[i].fsync);
+		assert_int_equal(cfg->jobs[i].fdatasync_blocks, ok[i].fdatasync);
+		assert_int_equal(cfg->jobs[i].end_fsync, ok[i].end_fsync);
+	}
+	free(cfg);
+	len = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "[b%zu]\nrw=write\n%s\n", i,
+					bad[i].line);
+		needles[i] = bad[i].why;
+	}
+	expect_refusal("syncbad", text, 0, needles);
+}
+
+/* One job file run on a disk with (or without) its write cache; the jobs' results. */
+static struct kfsim_bfq_sim *sync_run(const char *name, const char *text, bool write_cache,
+				      struct kfsim_bfq_sim_config **cfgp)
+{
+	char *path = job_file(name, text, -1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	char why[1024];
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->disk.write_cache = write_cache;
+	cfg->duration_ns = 30 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	free(path);
+	*cfgp = cfg;
+	return sim;
+}
+
+static u64 sim_destages(const struct kfsim_bfq_sim *sim)
+{
+	const struct kfsim_hdd *hdd = kfsim_bfq_sim_hdd(sim);
+	u64 n = 0;
+
+	for (unsigned int a = 0; a < kfsim_hdd_params_of(hdd)->nr_actuators; a++)
+		n += kfsim_hdd_actuator_stats(hdd, a).nr_destages;
+	return n;
+}
+
+/*
+ * The etcd disk check (fio --rw=write --ioengine=sync --fdatasync=1 --bs=2300, here 2048: a
+ * block kfsim models): a sync after every write but the last (fio's do_io() stops issuing
+ * once the size is done), each writing back the write and flushing the drive's cache, so
+ * each waits for a destage to the media; fdatasync is DDIR_DATASYNC, not in fio's "sync"
+ * total_ios but in its latency samples.  fsync=4 of 16 writes: 3 fsyncs.
+ */
+static void test_sync_etcd(void **state)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim_config *cfg;
+	struct kfsim_bfq_sim *sim;
+
+	(void)state;
+	sim = sync_run("etcd", "[mytest]\nrw=write\nioengine=sync\nfdatasync=1\nsize=1m\n"
+		       "bs=2048\n", true, &cfg);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("etcd: %llu writes, %llu syncs (%llu fsyncs), sync lat mean %.0f us max "
+		      "%.0f us, %llu destages, writeback %llu bytes\n",
+		      (unsigned long long)res->jobs[0].requests,
+		      (unsigned long long)res->jobs[0].syncs,
+		      (unsigned long long)res->jobs[0].fsyncs, res->jobs[0].sync_lat_mean_us,
+		      res->jobs[0].sync_lat_max_us, (unsigned long long)sim_destages(sim),
+		      (unsigned long long)res->writeback_bytes);
+	assert_int_equal(res->jobs[0].requests, 512);
+	assert_int_equal(res->jobs[0].syncs, 511);
+	assert_int_equal(res->jobs[0].fsyncs, 0);
+	/* every sync wrote its block back and waited for it to reach the media */
+	assert_true(sim_destages(sim) >= 511);
+	assert_int_equal(res->writeback_bytes, 511 * 2048);
+	assert_true(res->jobs[0].sync_lat_mean_us > 1000);	/* a destage: ms, not us */
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+
+	sim = sync_run("fsync4", "[a]\nrw=write\nbs=4k\nsize=64k\nfsync=4\n", true, &cfg);
+	res = kfsim_bfq_sim_result(sim);
+	assert_int_equal(res->jobs[0].requests, 16);
+	assert_int_equal(res->jobs[0].syncs, 3);
+	assert_int_equal(res->jobs[0].fsyncs, 3);
+	/* the last 4 blocks are left dirty at the end */
+	assert_int_equal(res->writeback_bytes, 12 * 4096);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+}
+
+/*
+ * end_fsync=1: one sync once the last write is issued, writing back the whole file, which the
+ * job's time includes; fio 3.33 reports it in no count (measured: "sync" total_ios 0).  With
+ * fsync=3 as well, 5 periodic syncs.  direct=1: nothing dirty, only the flush: it costs a
+ * destage with the write cache on, nothing without one (the kernel sends no flush).  A
+ * read-only job never syncs (should_fsync()); libaio at depth 4: 7 syncs of 16 writes.
+ */
+static void test_sync_end_direct_read(void **state)
+{
+	static const char *const end = "[a]\nrw=write\nbs=4k\nsize=64k\nend_fsync=1\n";
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim_config *cfg;
+	struct kfsim_bfq_sim *sim;
+	double plain_s;
+
+	(void)state;
+	sim = sync_run("nosync", "[a]\nrw=write\nbs=4k\nsize=64k\n", false, &cfg);
+	plain_s = kfsim_bfq_sim_result(sim)->jobs[0].active_s;
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	sim = sync_run("endsync", end, false, &cfg);
+	res = kfsim_bfq_sim_result(sim);
+	assert_int_equal(res->jobs[0].syncs, 0);
+	assert_int_equal(res->writeback_bytes, 64 * 1024);
+	assert_true(res->jobs[0].active_s > plain_s + 1e-3);	/* it waited for the disk */
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+
+	sim = sync_run("endsync3", "[a]\nrw=write\nbs=4k\nsize=64k\nfsync=3\nend_fsync=1\n",
+		       false, &cfg);
+	assert_int_equal(kfsim_bfq_sim_result(sim)->jobs[0].fsyncs, 5);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+
+	for (int wc = 0; wc < 2; wc++) {
+		sim = sync_run("directsync", "[a]\nrw=write\nbs=4k\nsize=64k\ndirect=1\n"
+			       "fdatasync=1\n", wc, &cfg);
+		res = kfsim_bfq_sim_result(sim);
+		print_message("direct=1 fdatasync=1, write cache %d: %llu syncs, mean %.1f us\n",
+			      wc, (unsigned long long)res->jobs[0].syncs,
+			      res->jobs[0].sync_lat_mean_us);
+		assert_int_equal(res->jobs[0].syncs, 15);
+		assert_int_equal(res->writeback_bytes, 0);
+		if (wc)
+			assert_true(res->jobs[0].sync_lat_mean_us > 1000);
+		else
+			assert_true(res->jobs[0].sync_lat_max_us == 0);
+		kfsim_bfq_sim_destroy(sim);
+		free(cfg);
+	}
+
+	sim = sync_run("readsync", "[a]\nrw=read\nbs=4k\nsize=64k\nfsync=1\nend_fsync=1\n", true,
+		       &cfg);
+	res = kfsim_bfq_sim_result(sim);
+	assert_int_equal(res->jobs[0].requests, 16);
+	assert_int_equal(res->jobs[0].syncs, 0);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+
+	sim = sync_run("aiosync", "[a]\nrw=write\nbs=4k\nsize=64k\nfsync=2\nioengine=libaio\n"
+		       "iodepth=4\ndirect=1\n", true, &cfg);
+	assert_int_equal(kfsim_bfq_sim_result(sim)->jobs[0].fsyncs, 7);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+}
+
+/*
+ * The referee: fio 3.33 itself runs the same jobs on small files in a scratch directory; its
+ * "sync" total_ios (fsync= syncs) and latency sample count (all periodic syncs) must be
+ * kfsim's (a verifying job syncs in its write pass only: do_verify() asks for no sync).
+ * Timings are not compared.
+ */
+static void test_sync_fio_referee(void **state)
+{
+	static const char *const text =
+		"[global]\nrw=write\nbs=4k\nsize=64k\n"
+		"[d1]\nfdatasync=1\n[f4]\nfsync=4\n[end]\nend_fsync=1\n"
+		"[f3end]\nfsync=3\nend_fsync=1\n[dio]\ndirect=1\nfdatasync=1\n"
+		"[rd]\nrw=read\nfsync=1\n[aio]\nfsync=2\nioengine=libaio\niodepth=4\ndirect=1\n"
+		"[ver]\nverify=md5\nfsync=4\n";
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim_config *cfg;
+	struct kfsim_bfq_sim *sim;
+	char dir[] = "/tmp/kfsim_fsync_XXXXXX", cmd[1024], *path;
+	FILE *f;
+
+	(void)state;
+	if (!have_fio() || system("command -v python3 >/dev/null 2>&1")) {
+		print_message("fio or python3 missing: not refereed\n");
+		return;
+	}
+	sim = sync_run("syncref", text, true, &cfg);
+	res = kfsim_bfq_sim_result(sim);
+	path = job_file("syncref", text, -1);
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "fio --directory=%s --output-format=json '%s' 2>/dev/null | "
+		 "python3 -c 'import json,sys\nfor j in json.load(sys.stdin)[\"jobs\"]: "
+		 "print(j[\"sync\"][\"total_ios\"], j[\"sync\"][\"lat_ns\"][\"N\"])'; rm -rf %s",
+		 dir, path, dir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
+		unsigned long long total_ios, n;
+
+		assert_int_equal(fscanf(f, "%llu %llu", &total_ios, &n), 2);
+		print_message("%s: fio sync total_ios %llu, %llu samples; kfsim %llu, %llu\n",
+			      res->jobs[j].name, total_ios, n,
+			      (unsigned long long)res->jobs[j].fsyncs,
+			      (unsigned long long)res->jobs[j].syncs);
+		assert_int_equal(res->jobs[j].fsyncs, total_ios);
+		assert_int_equal(res->jobs[j].syncs, n);
+	}
+	pclose(f);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1994,6 +2248,10 @@ int main(void)
 		cmocka_unit_test(test_ramp_time_values),
 		cmocka_unit_test(test_ramp_time_run),
 		cmocka_unit_test(test_ramp_time_fio_referee),
+		cmocka_unit_test(test_sync_options_as_fio),
+		cmocka_unit_test(test_sync_etcd),
+		cmocka_unit_test(test_sync_end_direct_read),
+		cmocka_unit_test(test_sync_fio_referee),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

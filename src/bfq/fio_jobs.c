@@ -960,6 +960,25 @@ static void fio_sync_option(struct fio_parser *p, struct fio_section *sec, const
 		sec->job.fdatasync_blocks = (unsigned int)v;
 }
 
+/*
+ * runtime and ramp_time: fio's FIO_OPT_STR_VAL_TIME with is_seconds (seconds without a unit,
+ * us ms s m h d), into *@ns; kfsim takes at most FIO_TIME_MAX_NS.
+ */
+static void fio_run_time(struct fio_parser *p, const char *file, long line,
+			 const char *key, const char *value, u64 *ns)
+{
+	u64 v;
+
+	if (!value || parse_time(value, NSEC_PER_SEC, &v))
+		fio_err(&p->errs, file, line, "%s: expected a time (seconds without a unit), "
+			"not '%s'", key, value ? value : "");
+	else if (v > FIO_TIME_MAX_NS)
+		fio_err(&p->errs, file, line, "%s: '%s' is more than kfsim models (146 years: "
+			"the simulation's clock would wrap)", key, value);
+	else
+		*ns = v;
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1101,24 +1120,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->job.startdelay_max_ns = v2;
 		}
 	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout")) {
-		if (!value || parse_time(value, NSEC_PER_SEC, &v))
-			fio_err(&p->errs, file, line, "runtime: expected a time (seconds without a "
-				"unit), not '%s'", value ? value : "");
-		else if (v > FIO_TIME_MAX_NS)
-			fio_err(&p->errs, file, line, "runtime: '%s' is more than kfsim models "
-				"(146 years: the simulation's clock would wrap)", value);
-		else
-			sec->job.runtime_ns = v;	/* 0: no limit, as fio */
+		fio_run_time(p, file, line, "runtime", value, &sec->job.runtime_ns); /* 0: no limit */
 	} else if (!strcmp(key, "ramp_time")) {
-		/* fio's FIO_OPT_STR_VAL_TIME with is_seconds, as runtime (0: no ramp) */
-		if (!value || parse_time(value, NSEC_PER_SEC, &v))
-			fio_err(&p->errs, file, line, "ramp_time: expected a time (seconds without "
-				"a unit), not '%s'", value ? value : "");
-		else if (v > FIO_TIME_MAX_NS)
-			fio_err(&p->errs, file, line, "ramp_time: '%s' is more than kfsim models "
-				"(146 years: the simulation's clock would wrap)", value);
-		else
-			sec->job.ramp_ns = v;
+		fio_run_time(p, file, line, "ramp_time", value, &sec->job.ramp_ns); /* 0: no ramp */
 	} else if (!strcmp(key, "time_based")) {
 		if (parse_flag(value, &sec->time_based))
 			fio_err(&p->errs, file, line, "time_based: expected 0 or 1");

@@ -264,15 +264,9 @@ static void request_dump(struct kfsim_nl_sock *sock)
 	assert_int_equal(kfsim_nl_sock_send(sock, req, len), len);
 }
 
-/* Dumps: started once, stepped as the reader empties its queue, done once, however it ends. */
-static void test_dumps(void **state)
+/* The setup's protocol (released once) makes way for one whose requests start dumps. */
+static void dumping_proto(struct env *e)
 {
-	struct env *e = *state;
-	struct kfsim_nl_sock *sock = kfsim_nl_sock_open(e->net, &KFSIM_NL_CRED_USER);
-	u8 buf[4096];
-	int msgs = 0;
-	ssize_t n;
-
 	e->p.ksk = kfsim_netlink_kernel_sock(e->net, NETLINK_GENERIC);
 	kfsim_netlink_kernel_release(e->p.ksk);
 	assert_int_equal(e->p.released, 1);
@@ -282,6 +276,18 @@ static void test_dumps(void **state)
 								      .release = echo_release,
 								      .user_data = &e->p});
 	assert_non_null(e->p.ksk);
+}
+
+/* Dumps: started once, stepped as the reader empties its queue, done once, however it ends. */
+static void test_dumps(void **state)
+{
+	struct env *e = *state;
+	struct kfsim_nl_sock *sock = kfsim_nl_sock_open(e->net, &KFSIM_NL_CRED_USER);
+	u8 buf[4096];
+	int msgs = 0;
+	ssize_t n;
+
+	dumping_proto(e);
 
 	request_dump(sock);
 	assert_int_equal(e->p.starts, 1);
@@ -324,14 +330,7 @@ static void test_recv_queued_leaves_the_dump(void **state)
 	struct kfsim_nl_sock *sock = kfsim_nl_sock_open(e->net, &KFSIM_NL_CRED_USER);
 	u8 buf[4096];
 
-	/* the setup's protocol makes way for the dumping one, as in test_dumps() */
-	kfsim_netlink_kernel_release(kfsim_netlink_kernel_sock(e->net, NETLINK_GENERIC));
-	e->p.released = 0;
-	e->p.ksk = netlink_kernel_create(e->net, NETLINK_GENERIC,
-					 &(struct netlink_kernel_cfg){.input = dump_input,
-								      .release = echo_release,
-								      .user_data = &e->p});
-	assert_non_null(e->p.ksk);
+	dumping_proto(e);
 	assert_int_equal(kfsim_nl_sock_recv_queued(sock, buf, sizeof(buf)), -EAGAIN);
 	request_dump(sock);
 	assert_int_equal(e->p.steps, 1);

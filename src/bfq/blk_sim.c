@@ -767,6 +767,23 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->ss.prev_ns = sim->now;
 }
 
+/*
+ * An I/O the job issued, a write to the page cache or a request (its bytes_issued are the
+ * caller's: a request counts them when submitted): the counts a ramp resets, and those it
+ * does not (fio's io_issue_bytes and io_issues of writes, which fsync= counts).
+ */
+static void job_count_issued(struct sim_job *job, unsigned int bytes, bool write)
+{
+	job->last_was_sync = false;
+	job->issued_dir[write] += bytes;
+	job->ios_dir[write]++;
+	job->ios_issued++;
+	if (write) {
+		job->writes_issued += bytes;
+		job->write_ios_issued++;
+	}
+}
+
 /* What an I/O of a job counts for, at its completion (job_ramp_check()). */
 enum sim_ramp_count {
 	SIM_COUNT_ALL,		/* the ramp is over, or there is none */
@@ -830,13 +847,8 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 		return;
 	}
 	job->next.valid = false;
-	job->last_was_sync = false;
 	job->bytes_issued += bytes;
-	job->writes_issued += bytes;
-	job->write_ios_issued++;
-	job->issued_dir[1] += bytes;
-	job->ios_dir[1]++;
-	job->ios_issued++;
+	job_count_issued(job, bytes, true);
 	job->copy_until = sim->now + copy_ns;
 	count = job_ramp_check(sim, job, 0);
 	if (sim->now < sim->cfg.duration_ns && count != SIM_COUNT_NONE) {
@@ -1227,16 +1239,9 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		}
 		job->next.valid = false;
 		job->flow_passed = false;
-		job->last_was_sync = false;
 		if (job->spec.engine == KFSIM_ENGINE_ASYNC)
 			job_ramp_check(sim, job, 0);	/* io_u_queued() asks too */
-		job->issued_dir[job->next.write] += job->next.bytes;
-		if (job->next.write) {
-			job->writes_issued += job->next.bytes;
-			job->write_ios_issued++;
-		}
-		job->ios_dir[job->next.write]++;
-		job->ios_issued++;
+		job_count_issued(job, job->next.bytes, job->next.write);
 		if (job->spec.rate_poisson && job->spec.rate_iops) {
 			/* fio rate_process=poisson: exponential gaps of mean 1/rate_iops */
 			double u = ((double)prandom_u32_state(&sim->rnd) + 1.0) / 4294967296.0;
@@ -1962,6 +1967,14 @@ static double job_active_s(const struct kfsim_bfq_sim *sim, const struct sim_job
 	return end > start ? (double)(end - start) / 1e9 : 0;
 }
 
+/* A latency histogram's mean, 99th percentile and maximum, in microseconds. */
+static void hist_us(const struct kfsim_hist *h, double *mean, double *p99, double *max)
+{
+	*mean = kfsim_hist_mean(h) / 1e3;
+	*p99 = (double)kfsim_hist_quantile(h, 0.99) / 1e3;
+	*max = (double)h->max / 1e3;
+}
+
 static void sim_results(struct kfsim_bfq_sim *sim)
 {
 	struct kfsim_bfq_sim_result *res = &sim->result;
@@ -2027,17 +2040,12 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 			jr->ss_iops_data = job->ss.iops_data;
 		}
 		jr->share = total_bytes ? (double)job->bytes / (double)total_bytes : 0;
-		jr->lat_mean_us = kfsim_hist_mean(&job->lat) / 1e3;
-		jr->lat_p99_us = (double)kfsim_hist_quantile(&job->lat, 0.99) / 1e3;
-		jr->lat_max_us = (double)job->lat.max / 1e3;
+		hist_us(&job->lat, &jr->lat_mean_us, &jr->lat_p99_us, &jr->lat_max_us);
 		jr->syncs = job->syncs;
 		jr->fsyncs = job->fsyncs;
-		if (job->syncs) {
-			jr->sync_lat_mean_us = kfsim_hist_mean(&job->sync_lat) / 1e3;
-			jr->sync_lat_p99_us =
-				(double)kfsim_hist_quantile(&job->sync_lat, 0.99) / 1e3;
-			jr->sync_lat_max_us = (double)job->sync_lat.max / 1e3;
-		}
+		if (job->syncs)
+			hist_us(&job->sync_lat, &jr->sync_lat_mean_us, &jr->sync_lat_p99_us,
+				&jr->sync_lat_max_us);
 		/* kfsim_bfq_jain_index() of throughput/weight, without an array per process */
 		if (job->flusher)
 			continue;	/* the kernel's thread, not a process competing */

@@ -433,7 +433,8 @@ struct kfsim_blktrace_rec {
 /**
  * kfsim_blktrace_parse() - read the "Q" events of blkparse's default text output from @in
  * @errbuf: on error, every bad line, "line N: what is wrong" each, joined by "; " ("; and K
- *          more problems" when @errbuf cannot hold them all; may be NULL)
+ *          more problems" when @errbuf cannot hold them all; may be NULL); when it returns 0
+ *          records although the trace has Q events, why: how many there were, none with data
  *
  * Lines look like "  8,0    3        1     0.000000000  4162  Q  RS 223490 + 8 [fio]".
  * Other actions, summary lines and blank lines are skipped, and so are Q events without data
@@ -505,10 +506,13 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
  * @nr: how many
  *
  * Reads the trace's completions ("C" events with data) and sets @depth and @think_ns of every
- * record.  A completion ends each record in flight it covers: same device and direction, the
- * record's sectors within its own (a merged request completes once for all its bios; a split
- * one per part).  Walking the trace in time order (events of the same printed time in the
- * file's order, which is the tracer's: tracefs prints microseconds of a finer clock), a record's @depth is its process's records in flight plus one, its @think_ns the
+ * record.  A record in flight ends when completions of its device and direction have covered
+ * all its sectors: a merged request completes once for all its bios, a bio the device split to
+ * its limits ("X" events) once per part.  Where two records in flight overlap, a completion
+ * covers only the newer one's sectors there (the older one's completion was lost).  Walking
+ * the trace in time order (events of the same printed time in the file's order, which is the
+ * tracer's: tracefs prints microseconds of a finer clock), a record's @depth is its process's
+ * records in flight plus one, its @think_ns the
  * time since that process's last completion when none was in flight, else since its previous
  * queue event.  A record nothing completes stays in flight to the end.
  *

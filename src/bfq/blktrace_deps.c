@@ -4,11 +4,14 @@
  * from its completions ("C" events), how many of its own I/Os each process had in flight when
  * it queued each one, and how long it had waited since what let it go on.
  *
- * A completion ends the queued records it covers: same device and direction, the record's
- * sectors inside the completion's.  A merged request completes once for all the bios merged
- * into it, and a split bio completes per part, so containment, not equality, is the match.
- * The records still in flight are kept in a red-black tree ordered by (device, sector, record),
- * so a completion finds what it covers with one descent and a walk over the covered range.
+ * A record ends when completions of its device and direction have covered all its sectors.  A
+ * merged request completes once for all the bios merged into it (one completion covers several
+ * records), and a bio the device split to its own limits ("X" events: a loop device's 512 KiB,
+ * an NVMe drive's max_sectors_kb) completes per part (several completions cover one record),
+ * so the match is coverage, counted per record, not equality or containment.  The records
+ * still in flight are kept in a red-black tree ordered by (device, sector, record), so a
+ * completion finds what it overlaps with one descent, from the longest record's length before
+ * its first sector, and a walk up to its last.
  * Completions carry no useful pid (they run in interrupt context): a record's own pid is the
  * process whose in-flight count a match lowers.
  */
@@ -36,6 +39,7 @@ struct deps_done {
 struct deps_node {
 	struct rb_node rb;
 	size_t rec;
+	u64 covered;	/* its sectors that completions have covered so far */
 };
 
 struct deps_proc {	/* the process pids[i] of struct deps */
@@ -51,6 +55,9 @@ struct deps {
 	int *pids;		/* the distinct pids, sorted */
 	struct deps_proc *procs; /* one per pid */
 	unsigned int nr_procs;
+	u64 max_sectors;	/* the longest record: how far before a completion to look */
+	struct rb_node **cand;	/* a completion's overlapping records (deps_complete()) */
+	size_t nr_cand, cap_cand;
 };
 
 /*
@@ -160,61 +167,99 @@ static struct rb_node *deps_lower_bound(const struct deps *d, u32 dev, u64 secto
 	return found;
 }
 
-static bool deps_covers(const struct deps_done *c, const struct kfsim_blktrace_rec *r)
+/* The sectors of record @r that completion @c covers: 0 for another device or direction. */
+static u64 deps_overlap(const struct deps_done *c, const struct kfsim_blktrace_rec *r)
 {
-	return r->dev == c->dev && r->write == c->write && r->sector >= c->sector &&
-	       r->sector + r->nr_sectors <= c->end;
+	u64 lo = max(r->sector, c->sector), hi = min(r->sector + r->nr_sectors, c->end);
+
+	if (r->dev != c->dev || r->write != c->write || lo >= hi)
+		return 0;
+	return hi - lo;
 }
 
-/* Whether a record after @n at the same device and sector is covered by @c as well. */
-static bool deps_newer_covered(const struct deps *d, const struct rb_node *n,
-			       const struct deps_done *c)
+static const struct kfsim_blktrace_rec *deps_rec(const struct deps *d, const struct rb_node *n)
 {
-	const struct kfsim_blktrace_rec *r = &d->recs[rb_entry(n, struct deps_node, rb)->rec];
+	return &d->recs[rb_entry(n, struct deps_node, rb)->rec];
+}
 
-	for (n = rb_next(n); n; n = rb_next(n)) {
-		const struct kfsim_blktrace_rec *o = &d->recs[rb_entry(n, struct deps_node, rb)->rec];
+/*
+ * Whether a record newer than @k's among the candidates overlaps the part of @k's record that
+ * @c covers: then @k's is an older request at those sectors, whose own completion the trace
+ * lost (a tracer's buffer that overflowed): one request per sector is in flight at a time.
+ */
+static bool deps_newer_overlaps(const struct deps *d, size_t k, const struct deps_done *c)
+{
+	const struct kfsim_blktrace_rec *r = deps_rec(d, d->cand[k]);
+	size_t ri = rb_entry(d->cand[k], struct deps_node, rb)->rec;
+	u64 lo = max(r->sector, c->sector), hi = min(r->sector + r->nr_sectors, c->end);
 
-		if (o->dev != r->dev || o->sector != r->sector)
-			return false;
-		if (deps_covers(c, o))
+	for (size_t j = 0; j < d->nr_cand; j++) {
+		const struct kfsim_blktrace_rec *o = deps_rec(d, d->cand[j]);
+
+		if (rb_entry(d->cand[j], struct deps_node, rb)->rec > ri &&
+		    o->sector < hi && o->sector + o->nr_sectors > lo)
 			return true;
 	}
 	return false;
 }
 
 /*
- * A completion ends every record in flight that it covers; how many.  Of several covered
- * records at the same sector, only the newest: one request per sector is in flight at a time,
- * so the older ones are records whose completion the trace lost (a tracer's buffer that
- * overflowed), and they stay in flight rather than end with another's.  Records of the other
- * direction or not covered may sit between them in the tree: every one at the sector is looked
- * at, not only the next.
+ * A completion covers the sectors it overlaps of every record in flight, but those of an older
+ * record that a newer one overlaps there (deps_newer_overlaps()); a record whose sectors are
+ * all covered ends.  Return: how many ended, or -ENOMEM.  Records of the other direction or
+ * not overlapped may sit between them in the tree: the walk looks at every record from the
+ * longest record's length before the completion's first sector to its last.
  */
-static size_t deps_complete(struct deps *d, const struct deps_done *c)
+static long deps_complete(struct deps *d, const struct deps_done *c)
 {
-	struct rb_node *n = deps_lower_bound(d, c->dev, c->sector);
+	u64 from = c->sector > d->max_sectors ? c->sector - d->max_sectors : 0;
+	struct rb_node *n = deps_lower_bound(d, c->dev, from);
 	size_t matched = 0;
 
-	while (n) {
-		size_t i = rb_entry(n, struct deps_node, rb)->rec;
-		const struct kfsim_blktrace_rec *r = &d->recs[i];
-		struct rb_node *next = rb_next(n);
+	d->nr_cand = 0;
+	for (; n; n = rb_next(n)) {
+		const struct kfsim_blktrace_rec *r = deps_rec(d, n);
 
 		if (r->dev != c->dev || r->sector >= c->end)
 			break;
-		if (deps_covers(c, r) && !deps_newer_covered(d, n, c)) {
-			struct deps_proc *p = deps_proc_of(d, r->pid);
+		if (!deps_overlap(c, r))
+			continue;
+		if (d->nr_cand == d->cap_cand) {
+			size_t bigger = d->cap_cand ? d->cap_cand * 2 : 16;
+			struct rb_node **grown = kvcalloc(bigger, sizeof(*grown), GFP_KERNEL);
 
-			rb_erase(n, &d->tree);
-			p->inflight--;
-			p->has_done = true;
-			p->last_done_ns = c->time_ns;
-			matched++;
+			if (!grown)
+				return -ENOMEM;
+			if (d->cand)
+				memcpy(grown, d->cand, d->nr_cand * sizeof(*grown));
+			kvfree(d->cand);
+			d->cand = grown;
+			d->cap_cand = bigger;
 		}
-		n = next;
+		d->cand[d->nr_cand++] = n;
 	}
-	return matched;
+	/* credit every candidate first, then end the full ones: the check reads all of them */
+	for (size_t k = 0; k < d->nr_cand; k++) {
+		struct deps_node *dn = rb_entry(d->cand[k], struct deps_node, rb);
+
+		if (!deps_newer_overlaps(d, k, c))
+			dn->covered += deps_overlap(c, &d->recs[dn->rec]);
+	}
+	for (size_t k = 0; k < d->nr_cand; k++) {
+		struct deps_node *dn = rb_entry(d->cand[k], struct deps_node, rb);
+		const struct kfsim_blktrace_rec *r = &d->recs[dn->rec];
+		struct deps_proc *p;
+
+		if (dn->covered < r->nr_sectors)
+			continue;
+		p = deps_proc_of(d, r->pid);
+		rb_erase(&dn->rb, &d->tree);
+		p->inflight--;
+		p->has_done = true;
+		p->last_done_ns = c->time_ns;
+		matched++;
+	}
+	return (long)matched;
 }
 
 /* A record is queued: what its process had in flight, and what it waited for. */
@@ -233,6 +278,15 @@ static void deps_queue(struct deps *d, size_t i)
 	deps_insert(d, i);
 }
 
+/* Add deps_complete()'s @got to *@matched; return 0, or its -errno. */
+static long deps_done_add(size_t *matched, long got)
+{
+	if (got < 0)
+		return got;
+	*matched += (size_t)got;
+	return 0;
+}
+
 long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec *recs, size_t nr)
 {
 	struct deps d = { .recs = recs, .tree = RB_ROOT };
@@ -241,8 +295,10 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 	size_t k = 0, matched = 0;
 	long nr_done, ret;
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		recs[i].depth = 0, recs[i].think_ns = 0;
+		d.max_sectors = max_t(u64, d.max_sectors, recs[i].nr_sectors);
+	}
 	nr_done = deps_read_done(buf, size, &done);
 	if (nr_done <= 0)
 		return nr_done;
@@ -260,6 +316,7 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 	for (size_t i = 0; i < nr; i++)
 		d.nodes[i].rec = i;
 	qsort(done, (size_t)nr_done, sizeof(*done), done_cmp);
+	ret = 0;
 	/*
 	 * One sweep in time order; at the same time, the file's order: the tracer printed its
 	 * events in the order of a clock finer than the one it prints (tracefs prints
@@ -269,20 +326,24 @@ long kfsim_blktrace_deps(const char *buf, size_t size, struct kfsim_blktrace_rec
 	for (size_t i = 0; i < nr; i++) {
 		const struct kfsim_blktrace_rec *r = &recs[order[i]];
 
-		while (k < (size_t)nr_done &&
+		while (k < (size_t)nr_done && ret >= 0 &&
 		       (done[k].time_ns < r->time_ns ||
 			(done[k].time_ns == r->time_ns && done[k].recs_before <= order[i])))
-			matched += deps_complete(&d, &done[k++]);
+			ret = deps_done_add(&matched, deps_complete(&d, &done[k++]));
+		if (ret < 0)
+			goto out;
 		deps_queue(&d, order[i]);
 	}
-	while (k < (size_t)nr_done)
-		matched += deps_complete(&d, &done[k++]);
-	ret = (long)matched;
+	while (k < (size_t)nr_done && ret >= 0)
+		ret = deps_done_add(&matched, deps_complete(&d, &done[k++]));
+	if (ret >= 0)
+		ret = (long)matched;
 out:
 	kvfree(done);
 	kvfree(order);
 	kvfree(d.nodes);
 	kvfree(d.pids);
 	kvfree(d.procs);
+	kvfree(d.cand);
 	return ret;
 }

@@ -156,10 +156,11 @@ static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const c
 
 /*
  * One line: 0 with *@kind set to the action for an event of one of @actions ('Q', 'C' for a
- * completion) with data, 0 with *@kind 0 for anything else, or -errno with the reason in @why.
+ * completion) with data, 0 with *@kind 0 for anything else (*@no_data true when it is such an
+ * event without data: a discard, a flush, an "N" event), or -errno with the reason in @why.
  */
 static int blktrace_parse_event(const char *line, const char *end, const char *actions,
-				struct blktrace_q *q, char *kind, const char **why)
+				struct blktrace_q *q, char *kind, bool *no_data, const char **why)
 {
 	const char *p, *rwbs, *tok;
 	struct blktrace_fields f;
@@ -170,6 +171,7 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	int err;
 
 	*kind = 0;
+	*no_data = false;
 	if (!blktrace_locate(line, end, &p, &f))
 		return 0;
 	for (const char *a = actions; *a && !action; a++)
@@ -191,12 +193,14 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 		return -EINVAL;
 	}
 	/* discards (D), "N" (no data) events, and flushes without data ("Q FWS [fio]") */
+	*no_data = true;
 	if (blktrace_has(rwbs, rlen, 'D') || blktrace_has(rwbs, rlen, 'N') ||
 	    (!blktrace_has(rwbs, rlen, 'R') && !blktrace_has(rwbs, rlen, 'W')))
 		return 0;
 	tok = blktrace_token(&p, end, &len);
 	if ((!len || tok[0] == '[') && blktrace_has(rwbs, rlen, 'F'))
 		return 0;
+	*no_data = false;
 	if (!blktrace_u64(tok, len, &q->sector, &over_s))
 		goto malformed;
 	tok = blktrace_token(&p, end, &len);
@@ -211,7 +215,8 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	}
 	if (!q->nr_sectors) {
 		/* a zero-length write with F is a flush too: nothing to transfer */
-		if (blktrace_has(rwbs, rlen, 'F'))
+		*no_data = blktrace_has(rwbs, rlen, 'F');
+		if (*no_data)
 			return 0;
 		*why = "Q event of 0 sectors";
 		return -EINVAL;
@@ -234,9 +239,10 @@ malformed:
 char blktrace_parse_data_event(const char *line, const char *end, struct blktrace_q *q)
 {
 	const char *why;
+	bool no_data;
 	char kind;
 
-	return blktrace_parse_event(line, end, "QC", q, &kind, &why) ? 0 : kind;
+	return blktrace_parse_event(line, end, "QC", q, &kind, &no_data, &why) ? 0 : kind;
 }
 
 int blktrace_pid_cmp(const void *a, const void *b)
@@ -328,7 +334,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg)
 {
 	struct kfsim_blktrace_rec *arr = NULL;
-	size_t nr = 0, cap = 0;
+	size_t nr = 0, cap = 0, no_data_qs = 0;
 	const char *p = buf, *end = buf + size, *next_report = buf;
 	struct kfsim_problem_list problems;
 	long lineno = 0;
@@ -348,10 +354,11 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		const char *why = NULL;
 		struct blktrace_q q;
 		char kind;
-		bool is_queue;
+		bool is_queue, no_data;
 
 		lineno++;
-		err = blktrace_parse_event(p, eol, "Q", &q, &kind, &why);
+		err = blktrace_parse_event(p, eol, "Q", &q, &kind, &no_data, &why);
+		no_data_qs += no_data;
 		is_queue = kind == 'Q';
 		p = nl ? nl + 1 : end;
 		if (!err && is_queue)
@@ -399,6 +406,11 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		kvfree(arr);
 		return err;
 	}
+	/* nothing to replay: say what the Q events were, when there were some */
+	if (!nr && no_data_qs && errbuf && errlen)
+		snprintf(errbuf, errlen, "its %zu Q event%s carr%s no data (discards, flushes, "
+			 "\"N\" events), which are not replayed", no_data_qs,
+			 no_data_qs == 1 ? "" : "s", no_data_qs == 1 ? "ies" : "y");
 	*recs = arr;
 	return (long)nr;
 }

@@ -176,7 +176,7 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 	int fd = open(o->replay_path, O_RDONLY);
 	u64 first = U64_MAX, last = 0;
 	struct stat st;
-	char why[1024];
+	char why[1024] = "";
 	void *map;
 	long n;
 
@@ -207,6 +207,9 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 	munmap(map, (size_t)st.st_size);
 	if (n < 0)
 		return kfsim_cli_fail(CMD, (int)n, "'%s': %s", o->replay_path, why), -EINVAL;
+	if (n == 0 && why[0])
+		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q event to replay: %s",
+				      o->replay_path, why), -EINVAL;
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;

@@ -183,6 +183,33 @@ static void test_huge_bio_is_split(void **state)
 	kvfree(recs);
 }
 
+/*
+ * A trace of discards and flushes only (fio's randtrim on a loop device, a filesystem's fstrim)
+ * has Q events but nothing to replay: no record, and the reason says what they were.
+ */
+static void test_only_data_less_events(void **state)
+{
+	const char *text =
+		"  8,0 0 1 0.000100000 7 Q DS 7808 + 128 [fio]\n"
+		"  8,0 0 2 0.000200000 7 Q FWS [fio]\n"
+		"  8,0 0 3 0.000300000 7 Q N 0 + 0 [fio]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	char why[160] = "";
+	long n = parse_text(text, &recs, why, sizeof(why));
+
+	(void)state;
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(why, "its 3 Q events carry no data"));
+	kvfree(recs);
+	/* with a read among them, the read is replayed and nothing is said */
+	why[0] = 0;
+	n = parse_text("  8,0 0 1 0.000100000 7 Q DS 7808 + 128 [fio]\n"
+		       "  8,0 0 2 0.000200000 7 Q RS 100 + 8 [fio]\n", &recs, why, sizeof(why));
+	assert_int_equal(n, 1);
+	assert_string_equal(why, "");
+	kvfree(recs);
+}
+
 /* blkparse merges per-CPU buffers: times may go backwards; the replay runs them in time order. */
 static void test_backwards_timestamps(void **state)
 {
@@ -412,6 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_blkparse_text),
 		cmocka_unit_test(test_huge_bio_is_split),
+		cmocka_unit_test(test_only_data_less_events),
 		cmocka_unit_test(test_backwards_timestamps),
 		cmocka_unit_test(test_errors_name_the_line),
 		cmocka_unit_test(test_every_bad_line_at_once),

@@ -170,6 +170,34 @@ static void test_split_bio_completes(void **state)
 	kvfree(recs);
 }
 
+/*
+ * A bio the device split to its own limits (a loop device's 512 KiB: "X WS 0 / 1024") completes
+ * per part, and neither part covers the queued bio: it ends with the completion that covers its
+ * last sectors, and stays in flight until then.
+ */
+static void test_device_split_bio_completes_per_part(void **state)
+{
+	const char *text =
+		"  8,0 0 1 0.000100000 4 Q WS 0 + 2048 [c]\n"
+		"  8,0 0 2 0.000100000 4 X WS 0 / 1024 [c]\n"
+		"  8,0 0 3 0.000200000 0 C WS 0 + 1024 [0]\n"
+		"  8,0 0 4 0.000250000 4 Q RS 9000 + 8 [c]\n"
+		"  8,0 0 5 0.000300000 0 C WS 1024 + 1024 [0]\n"
+		"  8,0 0 6 0.000350000 0 C RS 9000 + 8 [0]\n"
+		"  8,0 0 7 0.000500000 4 Q WS 2048 + 8 [c]\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	long linked, n = parse_with_deps(text, &recs, &linked);
+
+	(void)state;
+	assert_int_equal(n, 3);
+	assert_int_equal(linked, 2);
+	assert_int_equal(recs[1].depth, 2);		/* half the write still in flight */
+	assert_int_equal(recs[1].think_ns, 150000);	/* since the write's queue event */
+	assert_int_equal(recs[2].depth, 1);		/* both done */
+	assert_int_equal(recs[2].think_ns, 150000);	/* since the read's completion */
+	kvfree(recs);
+}
+
 /* No completion in the trace: nothing to follow, every depth 0. */
 static void test_no_completions(void **state)
 {
@@ -322,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_same_time_in_file_order),
 		cmocka_unit_test(test_lost_completion_other_direction_between),
 		cmocka_unit_test(test_split_bio_completes),
+		cmocka_unit_test(test_device_split_bio_completes_per_part),
 		cmocka_unit_test(test_no_completions),
 		cmocka_unit_test(test_closed_loop_follows_the_process),
 		cmocka_unit_test(test_taken_trace_depths),

@@ -198,6 +198,220 @@ static void test_device_split_bio_completes_per_part(void **state)
 	kvfree(recs);
 }
 
+/*
+ * The rules against a brute-force reading of them, on random traces: Q and C events of three
+ * processes on two devices, both directions, overlapping sectors, bios longer than 2560
+ * sectors, completions that are exact, split in two parts, merged (wider), stray or of the
+ * wrong direction, some lost, and ties in time.  The brute force keeps every record in flight
+ * in a plain array and looks at all of them for each completion (no tree, no look-back window).
+ */
+#define BRUTE_MAX 256
+#define BRUTE_TEXT (1 << 16)
+
+struct brute_rec {
+	u64 t, s, n, covered;
+	int pid, dev;
+	bool w, in_flight;
+};
+
+struct brute_done {
+	u64 t, s, e;
+	size_t before; /* the records the Q events before it make */
+	int dev;
+	bool w;
+};
+
+struct brute_proc {
+	unsigned int inflight;
+	bool has_done;
+	u64 last_done, last_queued;
+};
+
+struct brute_trace {
+	struct brute_rec r[BRUTE_MAX];
+	struct brute_done d[BRUTE_MAX];
+	struct brute_proc procs[3];
+	size_t nr, nd, len;
+	char *text;
+	u64 t;
+};
+
+static u64 rng_next(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void brute_line(struct brute_trace *b, int dev, int ev, int pid, char action, bool w,
+		       u64 sector, u64 count)
+{
+	b->len += (size_t)snprintf(b->text + b->len, BRUTE_TEXT - b->len,
+				   "8,%d 0 %d %llu.%09llu %d %c %s %llu + %llu [x]\n", dev, ev,
+				   (unsigned long long)(b->t / 1000000000),
+				   (unsigned long long)(b->t % 1000000000), pid, action,
+				   w ? "WS" : "RS", (unsigned long long)sector,
+				   (unsigned long long)count);
+}
+
+/* A queue event: one record per 2560 sectors, as the reader splits it. */
+static void brute_queue(struct brute_trace *b, int ev, u64 pick)
+{
+	static const u64 secs[] = {0, 8, 16, 1000, 1008, 2048};
+	static const u64 lens[] = {8, 8, 16, 1024, 2048, 3000, 6000};
+	u64 sec = (pick >> 20) % 7 == 6 ? (pick >> 24) % 8000 : secs[(pick >> 20) % 6];
+	u64 cnt = (pick >> 32) % 8 == 7 ? 1 + (pick >> 36) % 5000 : lens[(pick >> 32) % 7];
+	int dev = (pick >> 1) % 3 == 2, pid = (int)((pick >> 3) % 3);
+
+	brute_line(b, dev, ev, pid + 3, 'Q', pick & 1, sec, cnt);
+	for (u64 done = 0; done < cnt && b->nr < BRUTE_MAX; done += 2560) {
+		struct brute_rec *r = &b->r[b->nr++];
+
+		*r = (struct brute_rec){.t = b->t, .s = sec + done, .pid = pid, .dev = dev};
+		r->n = cnt - done < 2560 ? cnt - done : 2560;
+		r->w = pick & 1;
+	}
+}
+
+/* A completion of a random queued record: exact, in two parts, wider, stray; the direction
+ * wrong one time in seven. */
+static void brute_completion(struct brute_trace *b, int ev, u64 pick)
+{
+	const struct brute_rec *q = &b->r[(pick >> 16) % b->nr];
+	u64 kind = (pick >> 24) % 10, cut = q->n > 1 ? 1 + (pick >> 40) % (q->n - 1) : 1;
+	u64 part[2][2] = {{q->s, q->n}, {0, 0}};
+	bool w = (pick >> 28) % 7 ? q->w : !q->w;
+
+	if (kind >= 3 && kind < 6 && q->n > 1) {
+		part[0][1] = cut;
+		part[1][0] = q->s + cut;
+		part[1][1] = q->n - cut;
+	} else if (kind >= 6 && kind < 8) {
+		part[0][0] = q->s > 64 ? q->s - 64 : 0;
+		part[0][1] = q->n + 128;
+	} else if (kind >= 8) {
+		part[0][0] = (pick >> 44) % 8000;
+		part[0][1] = 1 + (pick >> 50) % 3000;
+	}
+	for (int p = 0; p < 2 && part[p][1] && b->nd < BRUTE_MAX; p++) {
+		brute_line(b, q->dev, ev, 0, 'C', w, part[p][0], part[p][1]);
+		b->d[b->nd++] = (struct brute_done){b->t, part[p][0], part[p][0] + part[p][1],
+						    b->nr, q->dev, w};
+	}
+}
+
+static u64 brute_overlap(const struct brute_done *c, const struct brute_rec *r)
+{
+	u64 lo = max(r->s, c->s), hi = min(r->s + r->n, c->e);
+
+	return r->dev == c->dev && r->w == c->w && lo < hi ? hi - lo : 0;
+}
+
+/* Whether a newer record in flight overlaps the part of record @i that @c covers. */
+static bool brute_newer_overlaps(const struct brute_trace *b, size_t i, const struct brute_done *c)
+{
+	u64 lo = max(b->r[i].s, c->s), hi = min(b->r[i].s + b->r[i].n, c->e);
+
+	for (size_t j = i + 1; j < b->nr; j++) {
+		const struct brute_rec *o = &b->r[j];
+
+		if (o->in_flight && brute_overlap(c, o) && o->s < hi && o->s + o->n > lo)
+			return true;
+	}
+	return false;
+}
+
+static long brute_complete(struct brute_trace *b, const struct brute_done *c)
+{
+	u64 add[BRUTE_MAX] = {0};
+	long ended = 0;
+
+	for (size_t i = 0; i < b->nr; i++)
+		if (b->r[i].in_flight && !brute_newer_overlaps(b, i, c))
+			add[i] = brute_overlap(c, &b->r[i]);
+	for (size_t i = 0; i < b->nr; i++) {
+		struct brute_rec *r = &b->r[i];
+		struct brute_proc *p = &b->procs[r->pid];
+
+		if (!r->in_flight || !brute_overlap(c, r))
+			continue;
+		r->covered += add[i];
+		if (r->covered < r->n)
+			continue;
+		r->in_flight = false;
+		p->inflight--;
+		p->has_done = true;
+		p->last_done = c->t;
+		ended++;
+	}
+	return ended;
+}
+
+/* The brute force over the trace (times never go back here: file order is time order). */
+static void brute_check(struct brute_trace *b, const struct kfsim_blktrace_rec *recs, long linked)
+{
+	long ended = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		struct brute_proc *p = &b->procs[b->r[i].pid];
+		unsigned int depth;
+		u64 think;
+
+		while (k < b->nd && (b->d[k].t < b->r[i].t ||
+				     (b->d[k].t == b->r[i].t && b->d[k].before <= i)))
+			ended += brute_complete(b, &b->d[k++]);
+		depth = p->inflight + 1;
+		think = p->inflight ? b->r[i].t - p->last_queued
+			: p->has_done ? b->r[i].t - p->last_done : 0;
+		p->inflight++;
+		p->last_queued = b->r[i].t;
+		b->r[i].in_flight = true;
+		if (!b->nd)
+			depth = 0, think = 0; /* no completion at all: nothing to follow */
+		assert_int_equal(recs[i].depth, depth);
+		assert_int_equal(recs[i].think_ns, think);
+	}
+	while (k < b->nd)
+		ended += brute_complete(b, &b->d[k++]);
+	assert_int_equal(linked, ended);
+}
+
+static void test_random_traces_match_brute_force(void **state)
+{
+	static struct brute_trace b;
+	unsigned int traces = 600;
+	u64 x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (unsigned int trace = 0; trace < traces; trace++) {
+		struct kfsim_blktrace_rec *recs = NULL;
+		long linked, n;
+
+		memset(&b, 0, sizeof(b));
+		b.text = kvzalloc(BRUTE_TEXT, GFP_KERNEL);
+		b.t = 100000;
+		assert_non_null(b.text);
+		for (int ev = 0, evs = 1 + (int)(rng_next(&x) % 50); ev < evs; ev++) {
+			u64 pick = rng_next(&x);
+
+			b.t += (pick >> 8) % 3 == 0 ? 0 : (pick >> 10) % 2 ? 1000 : 100000;
+			if (!b.nr || (pick >> 12) % 100 < 55)
+				brute_queue(&b, ev, pick);
+			else
+				brute_completion(&b, ev, pick);
+		}
+		n = parse_with_deps(b.text, &recs, &linked);
+		assert_int_equal(n, (long)b.nr);
+		brute_check(&b, recs, linked);
+		kvfree(recs);
+		kvfree(b.text);
+	}
+	print_message("%u random traces: every depth, think time and ended record as the brute "
+		      "force has them\n", traces);
+}
+
 /* No completion in the trace: nothing to follow, every depth 0. */
 static void test_no_completions(void **state)
 {
@@ -351,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_lost_completion_other_direction_between),
 		cmocka_unit_test(test_split_bio_completes),
 		cmocka_unit_test(test_device_split_bio_completes_per_part),
+		cmocka_unit_test(test_random_traces_match_brute_force),
 		cmocka_unit_test(test_no_completions),
 		cmocka_unit_test(test_closed_loop_follows_the_process),
 		cmocka_unit_test(test_taken_trace_depths),

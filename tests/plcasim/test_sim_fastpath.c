@@ -886,6 +886,28 @@ static u32 random_segment(struct plca_sim_node_cfg *nodes, struct rnd_state *rnd
 	return nr;
 }
 
+/*
+ * @nr_steps steps of a run: each up to 3 ms after the one before (with @long_gaps, one in three
+ * up to 40 ms), with a random change of a random one of @nr_nodes nodes (struct step).
+ */
+static void random_steps(struct rnd_state *rnd, struct step *steps, u32 nr_steps, u32 nr_nodes,
+			 bool long_gaps)
+{
+	u64 t = 0;
+
+	for (u32 i = 0; i < nr_steps; i++) {
+		u32 span = (u32)MS(3);
+
+		if (long_gaps && !kfsim_prandom_below(rnd, 3))
+			span = (u32)MS(40);
+		t += 1 + kfsim_prandom_below(rnd, span);
+		steps[i] = (struct step){.until = t,
+					 .what = (int)kfsim_prandom_below(rnd, 5),
+					 .node = kfsim_prandom_below(rnd, nr_nodes),
+					 .arg = kfsim_prandom_below(rnd, 200000)};
+	}
+}
+
 /* Random misconfigured segments, run in random steps with settings changed between them. */
 static void test_random_segments_and_changes(void **state)
 {
@@ -900,15 +922,8 @@ static void test_random_segments_and_changes(void **state)
 	for (u32 r = 0; r < total; r++) {
 		u32 nr = random_segment(nodes, &rnd),
 		    nr_steps = 1 + kfsim_prandom_below(&rnd, MAX_STEPS);
-		u64 t = 0;
 
-		for (u32 i = 0; i < nr_steps; i++) {
-			t += 1 + kfsim_prandom_below(&rnd, (u32)MS(3));
-			steps[i] = (struct step){.until = t,
-						 .what = (int)kfsim_prandom_below(&rnd, 5),
-						 .node = kfsim_prandom_below(&rnd, nr),
-						 .arg = kfsim_prandom_below(&rnd, 200000)};
-		}
+		random_steps(&rnd, steps, nr_steps, nr, false);
 		compare("random", nodes, nr, r, crs[r % 4], steps, nr_steps, r % 8 == 0, NULL,
 			NULL);
 	}
@@ -936,7 +951,6 @@ static void test_random_uniform_segments(void **state)
 	for (u32 r = 0; r < total; r++) {
 		struct plca_sim_segment seg;
 		u32 nr_steps = 1 + kfsim_prandom_below(&rnd, MAX_STEPS);
-		u64 t = 0;
 
 		kfsim_plca_segment_default(&seg);
 		seg.nr_nodes = 2 + kfsim_prandom_below(&rnd, MAX_NODES - 1);
@@ -954,15 +968,7 @@ static void test_random_uniform_segments(void **state)
 		seg.to_tmr = kfsim_prandom_below(&rnd, 3) ? 32 : (int)kfsim_prandom_below(&rnd, 256);
 		seg.length_m = kfsim_prandom_double(&rnd) * 25;
 		assert_int_equal(kfsim_plca_segment_nodes(&seg, nodes), 0);
-		for (u32 i = 0; i < nr_steps; i++) {
-			u32 span = (u32)MS(kfsim_prandom_below(&rnd, 3) ? 3 : 40);
-
-			t += 1 + kfsim_prandom_below(&rnd, span);
-			steps[i] = (struct step){.until = t,
-						 .what = (int)kfsim_prandom_below(&rnd, 5),
-						 .node = kfsim_prandom_below(&rnd, seg.nr_nodes),
-						 .arg = kfsim_prandom_below(&rnd, 200000)};
-		}
+		random_steps(&rnd, steps, nr_steps, seg.nr_nodes, true);
 		compare("uniform", nodes, seg.nr_nodes, r, crs[r % 4], steps, nr_steps, r % 8 == 0,
 			NULL, NULL);
 	}

@@ -30,7 +30,8 @@
  * capability as well, so a descriptor passed on or kept after dropping it lends nothing.
  *
  * Limits (docs/own-tools.md, "Security model"): KFSIM_NL_SERVER_MAX_CLIENTS connections in all,
- * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own, a connection
+ * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own (a user's
+ * subordinate uids, in a user namespace below the server's, count as that user), a connection
  * that has not opened its socket within KFSIM_NL_SERVER_OPEN_TIMEOUT_MS is closed, and at most
  * KFSIM_NL_SERVER_QUEUE_MAX bytes wait for one reader (beyond, messages are dropped and the
  * reader's next recv() fails with ENOBUFS, as netlink_overrun() does).

@@ -6,7 +6,8 @@
  * Invariants kept:
  *  - One thread runs the kernel: every request (a data packet or a control message) runs to
  *    completion before the next one is read, so requests of different clients never interleave.
- *  - Users are served in turns (kfsim_nl_server_run()): in each, every uid gets at most
+ *  - Users are served in turns (kfsim_nl_server_run()): in each, every user (a uid with its
+ *    subordinate uids, kfsim_nl_peer_account()) gets at most
  *    KFSIM_NL_SERVER_TURN_BYTES of requests run, whole messages, taken from its connections in
  *    rotation; a buffer's unrun rest waits in its client (pending) for the next turn.  A user's
  *    request waits for one turn of each other user, however many connections they hold.
@@ -100,6 +101,8 @@ struct nl_server_client {
 	struct kfsim_nl_sock *sock;	/* NULL until OPEN */
 	struct kfsim_nl_cred cred;	/* the opener's */
 	uid_t uid;			/* the peer's, for SHUTDOWN */
+	uid_t account;			/* whose share it takes (kfsim_nl_peer_account()) */
+	bool privileged;		/* root's or the server's own user's: no share to keep */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
 	bool ctl_pidfd, data_pidfd;	/* SO_PASSPIDFD took: each sender comes with SCM_PIDFD */
@@ -751,25 +754,25 @@ static void refuse(int fd, int err)
 }
 
 /*
- * Room for one more connection of @uid?  Root and the server's own user share the whole table;
- * every other user gets KFSIM_NL_SERVER_MAX_PER_UID, and all of them together leave
- * KFSIM_NL_SERVER_RESERVED free, so no unprivileged user can lock the owner out.
+ * Room for one more connection of the user @account?  Root and the server's own user
+ * (@privileged) share the whole table; every other user gets KFSIM_NL_SERVER_MAX_PER_UID, and
+ * all of them together leave KFSIM_NL_SERVER_RESERVED free, so no unprivileged user can lock
+ * the owner out.  A user's subordinate uids are that user's (kfsim_nl_peer_account()).
  */
-static int admit(const struct kfsim_nl_server *s, uid_t uid)
+static int admit(const struct kfsim_nl_server *s, uid_t account, bool privileged)
 {
 	const struct nl_server_client *c;
 	unsigned int mine = 0, others = 0;
-	bool privileged = uid == 0 || uid == geteuid();
 
 	if (s->nr_clients >= s->max_clients)
 		return -ENFILE;
 	if (privileged)
 		return 0;
 	for (c = s->clients; c; c = c->next) {
-		if (c->uid == uid)
-			mine++;
-		if (c->uid != 0 && c->uid != geteuid())
-			others++;
+		if (c->privileged)
+			continue;
+		others++;
+		mine += c->account == account;
 	}
 	if (mine >= KFSIM_NL_SERVER_MAX_PER_UID)
 		return -EMFILE;
@@ -798,6 +801,8 @@ static bool accept_client(struct kfsim_nl_server *s)
 	struct nl_server_client *c;
 	struct ucred peer;
 	socklen_t len = sizeof(peer);
+	bool privileged;
+	uid_t account;
 	int fd, err;
 
 	fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -810,7 +815,13 @@ static bool accept_client(struct kfsim_nl_server *s)
 		close(fd);
 		return true;
 	}
-	err = s->own_process && peer.pid != getpid() ? -EACCES : admit(s, peer.uid);
+	if (s->own_process && peer.pid != getpid()) {
+		refuse(fd, -EACCES);
+		return true;
+	}
+	privileged = peer.uid == 0 || peer.uid == geteuid();
+	account = privileged || s->own_process ? peer.uid : kfsim_nl_peer_account(fd, &peer);
+	err = admit(s, account, privileged);
 	if (err) {
 		refuse(fd, err);
 		return true;
@@ -825,6 +836,8 @@ static bool accept_client(struct kfsim_nl_server *s)
 	c->ctl_pidfd = !setsockopt(fd, SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
 	c->cred = kfsim_nl_peer_cred(fd, &peer);
 	c->uid = peer.uid;
+	c->account = account;
+	c->privileged = privileged;
 	c->ctl_fd = fd;
 	c->data_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &c->connected);
@@ -1358,15 +1371,16 @@ static bool open_overdue(const struct nl_server_client *c)
 	return ms >= KFSIM_NL_SERVER_OPEN_TIMEOUT_MS;
 }
 
-/* The request bytes run for each uid in this turn. */
+/* The request bytes run for each user in this turn (root's own and its containers' apart). */
 struct nl_server_turn_use {
-	uid_t uid;
+	uid_t account;
+	bool privileged;
 	size_t used;
 };
 
 /*
  * One turn of requests: every client with some waiting, starting at a rotating place, each
- * taking what is left of its uid's KFSIM_NL_SERVER_TURN_BYTES.  @ready and @use hold one entry
+ * taking what is left of its user's KFSIM_NL_SERVER_TURN_BYTES.  @ready and @use hold one entry
  * per client.
  */
 static void serve_turn(struct kfsim_nl_server *s, struct nl_server_client **ready,
@@ -1384,11 +1398,12 @@ static void serve_turn(struct kfsim_nl_server *s, struct nl_server_client **read
 
 		c = ready[(s->turn + k) % n];
 		for (size_t j = 0; j < users && !u; j++)
-			if (use[j].uid == c->uid)
+			if (use[j].account == c->account && use[j].privileged == c->privileged)
 				u = &use[j];
 		if (!u) {
 			u = &use[users++];
-			*u = (struct nl_server_turn_use){ .uid = c->uid };
+			*u = (struct nl_server_turn_use){ .account = c->account,
+							   .privileged = c->privileged };
 		}
 		if (u->used >= KFSIM_NL_SERVER_TURN_BYTES)
 			continue;	/* this user's turn is spent: next turn */

@@ -257,6 +257,106 @@ def attack_connections():
     stop_server(proc)
 
 
+SUBUID_BASE, SUBUIDS, CLONE_NEWUSER = 200000, 80, 0x10000000
+
+
+def attack_subuids():
+    """A user's subordinate uids are that user's: they share its connections and its turn."""
+    print("one user's subordinate uids (/etc/subuid, as newuidmap maps them):")
+    path = os.path.join(tmp, "subuid.sock")
+    proc = start_server(path)
+    libc = ctypes.CDLL(None, use_errno=True)
+    batch = b"".join(FLOOD_REQ(i) for i in range(65536 // len(FLOOD_REQ(0))))
+    quiet = [run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])[2]
+             for _ in range(3)]
+    bound = min(2.0, max(0.5, 10 * sorted(quiet)[1]))
+    ns_rd, ns_wr = os.pipe()
+    go_rd, go_wr = os.pipe()
+    res_rd, res_wr = os.pipe()
+
+    def subuid(k):
+        """Subordinate uid @k (every other one from a user namespace nested in its own):
+        one connection, its answer to res_wr, then 6 s of full batches, read back."""
+        os.setresgid(0, 0, 0)
+        os.setresuid(k, k, k)
+        libc.prctl(4, 1)  # PR_SET_DUMPABLE (a uid change cleared it): /proc/self/uid_map is ours
+        if k % 2 and not libc.unshare(CLONE_NEWUSER):
+            with open("/proc/self/uid_map", "w") as f:
+                f.write(f"0 {k} 1\n")
+        ctl, fd, err = wire_open(path)
+        os.write(res_wr, f"{err}\n".encode())
+        if fd is None:
+            return
+        data = socket.socket(fileno=fd)
+        data.setblocking(False)
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select([data], [data], [], 0.1)
+            try:
+                while readable and data.recv(262144):
+                    pass
+            except OSError:
+                pass
+            try:
+                if writable:
+                    data.send(batch)
+            except OSError:
+                pass
+
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(40)
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        os.write(ns_wr, b"%d" % libc.unshare(CLONE_NEWUSER))
+        os.read(go_rd, 1)  # the maps are written
+        kids = []
+        for k in range(SUBUIDS):
+            kid = os.fork()
+            if kid == 0:
+                try:
+                    subuid(k)
+                finally:
+                    os._exit(0)
+            kids.append(kid)
+        for kid in kids:
+            os.waitpid(kid, 0)
+        os._exit(0)
+    if os.read(ns_rd, 16) != b"0":
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        check("subordinate uids", True, "skipped: no user namespace for nobody here")
+        stop_server(proc)
+        return
+    # what newuidmap writes for a user /etc/subuid grants SUBUID_BASE:SUBUIDS
+    with open(f"/proc/{pid}/setgroups", "w") as f:
+        f.write("deny")
+    with open(f"/proc/{pid}/uid_map", "w") as f:
+        f.write(f"0 {SUBUID_BASE} {SUBUIDS}\n")
+    with open(f"/proc/{pid}/gid_map", "w") as f:
+        f.write(f"0 {SUBUID_BASE} 1\n")
+    os.write(go_wr, b"g")
+    answers, text, deadline = [], b"", time.monotonic() + 20
+    while len(answers) < SUBUIDS and time.monotonic() < deadline:
+        if select.select([res_rd], [], [], 1)[0]:
+            text += os.read(res_rd, 4096)
+            answers = [int(a) for a in text.decode().split()]
+    opened = answers.count(0)
+    refused = {ename(e): answers.count(e) for e in set(answers) if e}
+    check(f"{SUBUIDS} subordinate uids of nobody's hold the per-user cap together",
+          opened == 64 and refused == {"EMFILE": SUBUIDS - 64},
+          f"{opened} connections opened, refused {refused} (one uid's cap: 64)")
+    time.sleep(1)  # the flood under way
+    times = [round(run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])[2], 3)
+             for _ in range(5)]
+    check("root's --get-plca-cfg while they flood", max(times) < bound,
+          f"seconds {times} (want each < {bound:.3f}; without the flood "
+          f"{[round(q, 3) for q in quiet]})")
+    os.waitpid(pid, 0)
+    stop_server(proc)
+
+
 def attack_descriptors():
     """Few descriptors: the server refuses, never spins, never leaves connect() hanging."""
     print("descriptor exhaustion (server under prlimit --nofile=48):")
@@ -2287,7 +2387,8 @@ def attack_exec_signals():
 
 
 ATTACKS = {
-    "connections": attack_connections, "descriptors": attack_descriptors,
+    "connections": attack_connections, "subuids": attack_subuids,
+    "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "listen_path": attack_listen_path, "modes": attack_modes, "caps": attack_capabilities,
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,

@@ -1378,6 +1378,63 @@ def attack_passed_fds():
                                       " (kernel before 6.16: no SO_PASSRIGHTS, not covered)"))
 
 
+def squat_and_pass_lingering(path, linger):
+    """As nobody: listen at @path, answer the first request with a reply that carries a socket
+    lingering @linger s on close (in flight inside another, so that the receiver's release of it
+    is the last), and stay alive past the linger (the peer that never reads with us)."""
+    lst = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    lst.bind(path)
+    os.chmod(path, 0o777)
+    lst.listen(4)
+    lst.settimeout(10)
+    conn, _ = lst.accept()
+    conn.recv(64)
+    tcp, keep = lingering_socket(linger)
+    inner, t = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    socket.send_fds(inner, [b"x"], [tcp.fileno()])
+    tcp.close()
+    inner.close()
+    try:
+        socket.send_fds(conn, [struct.pack("=iII", 0, 0, 0)], [t.fileno()])
+        sent = "accepted"
+        t.close()  # theirs is the last copy now
+    except OSError as e:
+        sent = ename(e.errno)
+        conn.send(struct.pack("=iII", 0, 0, 0))
+        conn.close()
+        t.close()  # ours: lingers here, in the squatter
+    conn.close()
+    time.sleep(linger + 2)
+    return sent
+
+
+def attack_stop_squatter():
+    """`kfsim kernel --stop PATH` asks whoever listens at PATH (a squatter may): nothing they
+    send back reaches it, so a descriptor lingering on close cannot hold it past its timeout."""
+    print("--stop of a socket another user made:")
+    shared = os.path.join(tmp, "stop-shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)  # sticky and shared, as /tmp
+    path = os.path.join(shared, "kernel.sock")
+    res_rd, res_wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(res_wr, json.dumps(as_nobody(squat_and_pass_lingering, 30, path, 8)).encode())
+        os._exit(0)
+    for _ in range(200):
+        if os.path.exists(path):
+            break
+        time.sleep(0.02)
+    rc, out, took = run([KFSIM, "kernel", "--stop", path], timeout=30)
+    ready, _, _ = select.select([res_rd], [], [], 30)
+    sent = json.loads(os.read(res_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root's --stop of nobody's socket whose reply passes a socket lingering 8 s",
+          sent == "EPERM" and took < 5,
+          f"the squatter's sendmsg: {sent}; --stop exit {rc} in {took:.2f} s "
+          f"(a client waits 5 s at most): {out.strip()}")
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -2400,6 +2457,7 @@ ATTACKS = {
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
+    "stop_squatter": attack_stop_squatter,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork,

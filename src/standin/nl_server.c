@@ -56,6 +56,7 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 #include "nl_peer_cred.h"
+#include "nl_socket_maker.h"
 
 #ifndef SO_PASSPIDFD
 #define SO_PASSPIDFD 76
@@ -134,6 +135,7 @@ struct kfsim_nl_server {
 	int spare_fd;			/* given up to accept() and shed one connection */
 	bool own_process;		/* kfsim_nl_listen_opts.own_process */
 	int home_netns, empty_netns;	/* where data sockets are made (-1: where we are) */
+	struct nl_socket_maker maker;	/* or who makes them (not root: nl_socket_maker.c) */
 	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
 	unsigned int nr_clients;	/* connections, opened or not */
 	size_t queued_bytes;		/* all clients' out_bytes */
@@ -561,16 +563,20 @@ static unsigned int client_capacity(void)
  * SIOCETHTOOL, made with syscall() past the shim) acts on that namespace's devices, and
  * SIOCGSKNS hands the namespace out.  Made in ours, the shim's socket would take a root program
  * under `kfsim exec` back to the machine's interfaces (measured: SIOCSIFMTU changed a real
- * one).  Only a server allowed to make a namespace can (root, CAP_SYS_ADMIN); another's data
- * sockets stay in its namespace, where its clients' ioctls need their own capabilities over
- * the machine's.  Where we cannot come back (setns() refused, as by `kfsim exec`'s seccomp
- * filter), the namespace is not made.
+ * one).  A server allowed to make a namespace (root, CAP_SYS_ADMIN) makes one here; another
+ * has a helper make the sockets in one of a user namespace of its own (nl_socket_maker.c), and
+ * only where neither can be (user namespaces not allowed) do data sockets stay in our
+ * namespace, where a client's ioctls need its own capabilities over the machine's (root's
+ * have them).  Where we cannot come back (setns() refused, as by `kfsim exec`'s seccomp
+ * filter), the namespace is not made here.
  */
 static int make_empty_netns(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
 {
 	s->home_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (s->home_netns < 0 || setns(s->home_netns, CLONE_NEWNET) || unshare(CLONE_NEWNET))
-		return 0;	/* not ours to make: data sockets in our namespace */
+	if (s->home_netns < 0 || setns(s->home_netns, CLONE_NEWNET) || unshare(CLONE_NEWNET)) {
+		kfsim_nl_socket_maker_start(&s->maker);	/* else data sockets in our namespace */
+		return 0;
+	}
 	s->empty_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (setns(s->home_netns, CLONE_NEWNET))
 		return listen_fail(-errno, "cannot return to the server's network namespace");
@@ -581,6 +587,9 @@ static int make_empty_netns(struct kfsim_nl_server *s, char *errbuf, size_t errs
 static int data_socketpair(struct kfsim_nl_server *s, int sv[2])
 {
 	int err = 0;
+
+	if (s->maker.started)
+		return kfsim_nl_socket_maker_pair(&s->maker, sv);
 
 	if (s->empty_netns >= 0 && setns(s->empty_netns, CLONE_NEWNET))
 		return -errno;
@@ -621,6 +630,7 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 	s->listen_fd = -1;
 	s->dir_fd = -1;
 	s->home_netns = s->empty_netns = -1;
+	s->maker = (struct nl_socket_maker){ .pidfd = -1, .fd = -1, .started = false };
 	s->max_clients = client_capacity();
 	s->own_process = opts->own_process;
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -722,6 +732,7 @@ void kfsim_nl_server_destroy(struct kfsim_nl_server *s)
 		close(s->home_netns);
 	if (s->empty_netns >= 0)
 		close(s->empty_netns);
+	kfsim_nl_socket_maker_stop(&s->maker);
 	kfree(s->buf);
 	kfree(s);
 }

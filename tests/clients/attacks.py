@@ -1872,6 +1872,45 @@ def attack_host_network():
         run(["ip", "netns", "del", ns])
 
 
+def attack_exec_nonroot_server():
+    """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
+    a network namespace itself), gets no socket of the machine's namespace from the shim."""
+    print("kfsim exec as root against another user's server:")
+    ns = machine_standin("kfsim-nonroot")
+    if not ns:
+        return
+    server = None
+    try:
+        nsx = ["ip", "netns", "exec", ns]
+        before = standin_state(ns)
+        home = os.path.join(tmp, "nobody-server")
+        os.mkdir(home)
+        os.chown(home, NOBODY, NOBODY)
+        served = os.path.join(home, "kernel.sock")
+        setpriv = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
+        server = subprocess.Popen(nsx + setpriv + [KFSIM, "kernel", "--listen", served],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(served):
+                break
+            time.sleep(0.02)
+        exec_root = nsx + [KFSIM, "exec", "--server", served, "--server-owner", "nobody", "--"]
+        rc, out, _ = run(exec_root + [sys.executable, "-c", IOCTL_ON_SHIM_SOCKET], env=exec_env())
+        ioctl = out.strip().splitlines()[-1:] if out.strip() else ""
+        rc2, out2, _ = run(exec_root + ["genl", "ctrl", "get", "name", "ethtool"], env=exec_env())
+        after = standin_state(ns)
+        check("SIOCSIFMTU with syscall() on the shim's socket from nobody's server",
+              before == after and "ENODEV" in out,
+              f"exit {rc} {ioctl}; {'unchanged' if before == after else 'CHANGED: ' + after}")
+        check("the simulation is served all the same", rc2 == 0 and "Name: ethtool" in out2,
+              f"genl ctrl get name ethtool: exit {rc2} {out2.strip().splitlines()[:1]}")
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
+        run(["ip", "netns", "del", ns])
+
+
 PTRACE_INIT = r"""
 import ctypes, os, struct, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -2458,6 +2497,7 @@ ATTACKS = {
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
     "stop_squatter": attack_stop_squatter,
+    "exec_nonroot_server": attack_exec_nonroot_server,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork,

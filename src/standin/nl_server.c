@@ -16,8 +16,9 @@
  *  - A client is released when the last client-side copy of its data descriptor is closed
  *    (POLLHUP on the server's end), whatever state its dump or control connection is in.
  *  - Nothing a client does can take more than its share (the limits of <kfsim/nl_server.h>):
- *    connections are counted per uid and in all before anything is allocated for them, bytes
- *    waiting for readers are counted per client and in all, a connection that does not open a
+ *    connections are counted per user and in all before anything is allocated for them, bytes
+ *    waiting for readers are counted as the memory they take, per client and, for the clients
+ *    of unprivileged users, in all (root's are never starved), a connection that does not open a
  *    socket in time is closed, and a spare descriptor keeps accept() able to shed a
  *    connection when descriptors run out, so the loop never spins on a readable listener.
  *  - What a client may do follows the capabilities of the process that opened it, read once
@@ -111,7 +112,7 @@ struct nl_server_client {
 	bool bound;			/* bound explicitly, or autobound by a first send */
 	u32 opt[NL_SERVER_FLAG_OPTS];
 	struct nl_server_buf *out_head, *out_tail;
-	size_t out_bytes;
+	size_t out_bytes;		/* the memory its queue takes (buf_cost()) */
 	unsigned long dropped;
 	bool congested;			/* NETLINK_S_CONGESTED: dropping until drained */
 	bool overrun_pending;		/* the ENOBUFS marker still has to be sent */
@@ -138,7 +139,7 @@ struct kfsim_nl_server {
 	struct nl_socket_maker maker;	/* or who makes them (not root: nl_socket_maker.c) */
 	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
 	unsigned int nr_clients;	/* connections, opened or not */
-	size_t queued_bytes;		/* all clients' out_bytes */
+	size_t queued_bytes;		/* unprivileged clients' out_bytes together */
 	struct nl_server_client *clients;
 	unsigned int nr_sockets;
 	bool shutdown;			/* a SHUTDOWN request was accepted */
@@ -666,6 +667,17 @@ int kfsim_nl_server_default_path(char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * What a queued buffer of @len bytes takes: the slab object it is (ksize()), as the kernel
+ * charges a socket an skb's truesize, not its length.  Counted by length, replies of 52 bytes
+ * (a 2000-request buffer's ACKs) filled the 64 MiB of all readers with 176 MiB of the
+ * server's memory (attacks.py "queue_total").
+ */
+static size_t buf_cost(size_t len)
+{
+	return kmalloc_size_roundup(sizeof(struct nl_server_buf) + len);
+}
+
 /* Everything queued for @c goes, off the server's total too. */
 static void client_drop_queue(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
@@ -676,7 +688,8 @@ static void client_drop_queue(struct kfsim_nl_server *s, struct nl_server_client
 		kfree(b);
 	}
 	c->out_tail = NULL;
-	s->queued_bytes -= c->out_bytes;
+	if (!c->privileged)
+		s->queued_bytes -= c->out_bytes;
 	c->out_bytes = 0;
 }
 
@@ -897,8 +910,9 @@ static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 		c->out_head = b->next;
 		if (!c->out_head)
 			c->out_tail = NULL;
-		c->out_bytes -= b->len;
-		s->queued_bytes -= b->len;
+		c->out_bytes -= buf_cost(b->len);
+		if (!c->privileged)
+			s->queued_bytes -= buf_cost(b->len);
 		kfree(b);
 		if (n < 0)
 			return;
@@ -930,15 +944,23 @@ static void client_overrun(struct nl_server_client *c)
 			kfsim_nl_sock_portid(c->sock));
 }
 
+/*
+ * Queue @len bytes for @c, within its reader's limit and, for a client of an unprivileged user,
+ * within what all of those together may hold: root's and the owner's readers are not held to
+ * that total, or users that fill it (five of them, 60 readers each that never read) would have
+ * every reply to root dropped (its --get-plca-cfg: -ENOBUFS, attacks.py "queue_total"), as
+ * KFSIM_NL_SERVER_RESERVED keeps connections for them.
+ */
 static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c,
 			   const u8 *data, size_t len)
 {
 	struct nl_server_buf *b;
+	size_t cost = buf_cost(len);
 
 	if (c->deaf)
 		return;
-	if (c->congested || c->out_bytes + len > KFSIM_NL_SERVER_QUEUE_MAX ||
-	    s->queued_bytes + len > KFSIM_NL_SERVER_QUEUE_TOTAL) {
+	if (c->congested || c->out_bytes + cost > KFSIM_NL_SERVER_QUEUE_MAX ||
+	    (!c->privileged && s->queued_bytes + cost > KFSIM_NL_SERVER_QUEUE_TOTAL)) {
 		client_overrun(c);
 		return;
 	}
@@ -955,8 +977,9 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 	else
 		c->out_head = b;
 	c->out_tail = b;
-	c->out_bytes += len;
-	s->queued_bytes += len;
+	c->out_bytes += cost;
+	if (!c->privileged)
+		s->queued_bytes += cost;
 	c->dropped = 0;
 }
 

@@ -486,6 +486,68 @@ print(got, err, after)
     stop_server(proc)
 
 
+def attack_queue_total():
+    """Unprivileged users who fill what all readers may hold, with replies of a few bytes each,
+    neither starve root's replies nor hold more memory than that total."""
+    print("five users whose 300 readers never read the ACKs of 2000-request buffers:")
+    path = os.path.join(tmp, "total.sock")
+    proc = start_server(path)
+    before = rss_kib(proc.pid)
+    batch = b"".join(getfamily_missing(i) for i in range(2000))
+    done_rd, done_wr = os.pipe()
+    go_rd, go_wr = os.pipe()
+    kids = []
+    for user in range(5):
+        kid = os.fork()
+        if kid == 0:
+            signal.alarm(40)
+            uid = 40001 + user  # five users of no name: each their own share
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            datas = []
+            for _ in range(60):
+                _, fd, err = wire_open(path)
+                if err:
+                    break
+                datas.append(socket.socket(fileno=fd))
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                busy = False
+                for d in datas:
+                    try:
+                        d.send(batch, socket.MSG_DONTWAIT)
+                        busy = True
+                    except OSError:
+                        pass
+                if not busy:
+                    time.sleep(0.01)
+            os.write(done_wr, b"%d\n" % len(datas))
+            os.read(go_rd, 1)  # hold every queue until root has asked
+            os._exit(0)
+        kids.append(kid)
+    held, text, deadline = [], b"", time.monotonic() + 30
+    while len(held) < 5 and time.monotonic() < deadline:
+        if select.select([done_rd], [], [], 1)[0]:
+            text += os.read(done_rd, 4096)
+            held = text.split()
+    time.sleep(1)  # the last batches run
+    grown = (rss_kib(proc.pid) - before) / 1024
+    runs = [run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"]) for _ in range(3)]
+    os.write(go_wr, b"x" * 5)
+    for kid in kids:
+        os.waitpid(kid, 0)
+    check("root's --get-plca-cfg while they hold the total",
+          all(rc == 0 for rc, _, _ in runs),
+          f"exits {[rc for rc, _, _ in runs]}, "
+          f"{[out.strip().splitlines()[-1:] for rc, out, _ in runs if rc]}; "
+          f"readers per user {[int(n) for n in held]}")
+    check("the server's memory stays near the 64 MiB total", grown < 140 or asan(),
+          f"RSS +{grown:.1f} MiB (the total, as slab objects, plus each reader's unrun "
+          f"64 KiB){' (ASan: not bounded here)' if asan() else ''}")
+    stop_server(proc)
+
+
 def attack_stopped_server():
     """A stopped or hung server never hangs a client or --stop."""
     print("stopped and hung servers:")
@@ -2498,6 +2560,7 @@ ATTACKS = {
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
     "stop_squatter": attack_stop_squatter,
     "exec_nonroot_server": attack_exec_nonroot_server,
+    "queue_total": attack_queue_total,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork,

@@ -16,10 +16,10 @@
  *
  * The peer is found as nl_peer_cred.c finds it: by the pid SO_PEERCRED recorded, pinned by a
  * pidfd, and its namespace trusted only if the process is still alive once it is open (so a
- * recycled pid lends nothing).  A peer that is gone, or that is not visible in our PID
- * namespace, cannot be told: all such connections count as one user, KFSIM_NL_ACCOUNT_UNKNOWN,
- * so going away first gains no share.  A process the server may not inspect (another user's,
- * for a server that is not root) counts under its uid as before: it cannot be told apart.
+ * recycled pid lends nothing).  A peer that is gone cannot be told: all such connections count
+ * as one user, KFSIM_NL_ACCOUNT_UNKNOWN, so going away first gains no share.  A process the
+ * server may not inspect (another user's, for a server that is not root) or cannot see (the
+ * server runs in a PID namespace the client is outside of) counts under its uid as before.
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -78,8 +78,13 @@ uid_t kfsim_nl_peer_account(int fd, const struct ucred *peer)
 
 	if (stat("/proc/self/ns/user", &ours))
 		return peer->uid;	/* no /proc, no user namespaces: the uid is the user */
+	/*
+	 * Outside our PID namespace (a server under `kfsim exec`, asked from the machine): the
+	 * process cannot be found, and its uid is all there is, as before; it is the server's
+	 * place, not the client's choice, so no client gains by it
+	 */
 	if (peer->pid <= 0)
-		return KFSIM_NL_ACCOUNT_UNKNOWN;	/* not in our PID namespace */
+		return peer->uid;
 	pidfd = kfsim_nl_peer_pidfd(fd, peer->pid);
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)peer->pid);
 	ns = open(path, O_RDONLY | O_CLOEXEC);

@@ -2512,6 +2512,27 @@ except OSError as e:
           all(r.endswith("['EPERM']") for r in results), "; ".join(results))
 
 
+def attack_exec_ldisc():
+    """A program under kfsim exec cannot set a terminal's line discipline (TIOCSETD): SLIP's,
+    slcan's, n_gsm's register a network device in the machine's namespace, whatever the
+    program's (this kernel has n_null alone to try: the refusal is what is checked)."""
+    print("kfsim exec and line disciplines:")
+    code = """
+import errno, fcntl, os, struct
+master, slave = os.openpty()
+try:
+    fcntl.ioctl(slave, 0x5423, struct.pack("i", 27)); print("set")   # TIOCSETD N_NULL
+except OSError as e:
+    print(errno.errorcode[e.errno])
+"""
+    ldiscs = open("/proc/tty/ldiscs").read().split() if os.path.exists("/proc/tty/ldiscs") else []
+    rc, out, _ = run([KFSIM, "exec", "--", sys.executable, "-c", code], env=exec_env())
+    check("root's TIOCSETD on a pty of its own is refused (EPERM)",
+          out.strip().splitlines()[-1:] == ["EPERM"],
+          f"exit {rc} {out.strip().splitlines()[-1:]}; this kernel's line disciplines: "
+          f"{ldiscs[0::2]}")
+
+
 def attack_exec_signals():
     """kfsim exec stands for its program: signals sent to it reach the program; killed, the
     program dies with it (not left running, reparented, in a namespace nobody waits for)."""
@@ -2561,6 +2582,7 @@ ATTACKS = {
     "stop_squatter": attack_stop_squatter,
     "exec_nonroot_server": attack_exec_nonroot_server,
     "queue_total": attack_queue_total,
+    "exec_ldisc": attack_exec_ldisc,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork,

@@ -548,6 +548,51 @@ def attack_queue_total():
     stop_server(proc)
 
 
+def attack_log_flood():
+    """Requests that make the kernel warn (bytes left over after the attributes) write root's
+    server's log at most a burst per interval, as Linux rate-limits those warnings."""
+    print("warnings anyone may cause, with the server's log echoed (loglevel=8):")
+    path = os.path.join(tmp, "logflood.sock")
+    proc = start_server(path, loglevel=8, log_name="logflood.log")
+
+    def leftover(seq):
+        # four bytes after the attribute, too few for the 513 its header claims: left over
+        body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0") + b"\x01\x02\x03\x04"
+        return struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, seq, 0) + body
+    batch = b"".join(leftover(i) for i in range(65536 // len(leftover(0))))
+
+    def flood():
+        datas = [socket.socket(fileno=fd) for _, fd, _ in (wire_open(path) for _ in range(8))
+                 if fd is not None]
+        for d in datas:
+            d.setblocking(False)
+        sent, deadline = 0, time.monotonic() + 3
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select(datas, datas, [], 0.1)
+            for d in readable:
+                try:
+                    while d.recv(262144):
+                        pass
+                except OSError:
+                    pass
+            for d in writable:
+                try:
+                    d.send(batch)
+                    sent += len(batch) // len(leftover(0))
+                except OSError:
+                    pass
+        return sent
+    sent = as_nobody(flood, 20)
+    time.sleep(0.3)
+    stop_server(proc)
+    text = open(os.path.join(tmp, "logflood.log"), errors="replace").read()
+    lines = text.count("bytes leftover")
+    check("nobody's requests with bytes left over write a burst of warnings, not one each",
+          isinstance(sent, int) and sent > 1000 and lines <= 20,
+          f"{sent} requests sent in 3 s, {lines} warnings in the server's log "
+          f"({len(text)} bytes); Linux: pr_warn_ratelimited(), 10 per 5 s")
+
+
 def attack_stopped_server():
     """A stopped or hung server never hangs a client or --stop."""
     print("stopped and hung servers:")
@@ -2583,6 +2628,7 @@ ATTACKS = {
     "exec_nonroot_server": attack_exec_nonroot_server,
     "queue_total": attack_queue_total,
     "exec_ldisc": attack_exec_ldisc,
+    "log_flood": attack_log_flood,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork,

@@ -939,8 +939,9 @@ static void client_overrun(struct nl_server_client *c)
 	if (!c->congested && !c->opt[NETLINK_NO_ENOBUFS])
 		c->overrun_pending = true;
 	c->congested = true;
+	/* once per episode, and rate-limited: a reader may start episodes as often as it likes */
 	if (!c->dropped++)
-		pr_warn("kfsim-netlink: port %u does not read: dropping its messages\n",
+		pr_warn_ratelimited("kfsim-netlink: port %u does not read: dropping its messages\n",
 			kfsim_nl_sock_portid(c->sock));
 }
 

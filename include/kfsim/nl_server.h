@@ -30,10 +30,13 @@
  * capability as well, so a descriptor passed on or kept after dropping it lends nothing.
  *
  * Limits (docs/own-tools.md, "Security model"): KFSIM_NL_SERVER_MAX_CLIENTS connections in all,
- * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own, a connection
+ * KFSIM_NL_SERVER_MAX_PER_UID for each user other than root and the server's own (a user's
+ * subordinate uids, in a user namespace below the server's, count as that user), a connection
  * that has not opened its socket within KFSIM_NL_SERVER_OPEN_TIMEOUT_MS is closed, and at most
- * KFSIM_NL_SERVER_QUEUE_MAX bytes wait for one reader (beyond, messages are dropped and the
- * reader's next recv() fails with ENOBUFS, as netlink_overrun() does).
+ * KFSIM_NL_SERVER_QUEUE_MAX bytes of memory wait for one reader (beyond, messages are dropped
+ * and the reader's next recv() fails with ENOBUFS, as netlink_overrun() does), and
+ * KFSIM_NL_SERVER_QUEUE_TOTAL for all readers of unprivileged users together (each message
+ * counted as the slab object it takes, as the kernel charges an skb's truesize).
  *
  * The server is single-threaded: each request runs to completion before the next is read, so
  * two clients' SETs never interleave.  It serves users in turns: each turn runs, for each uid, at
@@ -65,8 +68,8 @@ struct kfsim_nl_server *kfsim_nl_server_create(struct kfsim_nl_kernel *k, const 
 #define KFSIM_NL_SERVER_MAX_PER_UID 64u	 /* per user other than root and the server's */
 #define KFSIM_NL_SERVER_RESERVED 64u	 /* of the total, kept for root and the server's user */
 #define KFSIM_NL_SERVER_OPEN_TIMEOUT_MS 5000 /* from connect to OPEN */
-#define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* bytes waiting for one reader, besides its socket */
-#define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* bytes waiting for all readers together */
+#define KFSIM_NL_SERVER_QUEUE_MAX (256u << 10) /* memory queued for one reader, beside its socket */
+#define KFSIM_NL_SERVER_QUEUE_TOTAL (64u << 20) /* for all readers of unprivileged users together */
 #define KFSIM_NL_SERVER_TURN_BYTES 4096u	 /* requests run per user per turn (or one message) */
 
 /**

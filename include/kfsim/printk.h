@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <kfsim/kernel.h>
+#include <kfsim/ratelimit.h>
 
 #define KERN_SOH "\001"
 #define KERN_SOH_ASCII '\001'
@@ -148,6 +149,20 @@ __printf(1, 0) int vprintk(const char *fmt, va_list args);
 			printk(fmt, ##__VA_ARGS__);                                                \
 		__kfsim_first;                                                                     \
 	})
+/*
+ * printk_ratelimited() - printk() at most DEFAULT_RATELIMIT_BURST times per
+ * DEFAULT_RATELIMIT_INTERVAL at this call site (<kfsim/ratelimit.h>), as the kernel's: for
+ * messages whoever sends a request may cause.
+ */
+#define printk_ratelimited(fmt, ...)                                                              \
+	({                                                                                        \
+		static struct ratelimit_state __kfsim_rs = RATELIMIT_STATE_INIT(                   \
+			__kfsim_rs, DEFAULT_RATELIMIT_INTERVAL, DEFAULT_RATELIMIT_BURST);          \
+		if (__ratelimit(&__kfsim_rs))                                                      \
+			printk(fmt, ##__VA_ARGS__);                                                \
+	})
+#define pr_warn_ratelimited(fmt, ...) printk_ratelimited(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err_ratelimited(fmt, ...) printk_ratelimited(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn_once(fmt, ...) printk_once(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_err_once(fmt, ...) printk_once(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info_once(fmt, ...) printk_once(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)

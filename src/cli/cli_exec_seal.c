@@ -24,6 +24,13 @@
  * outside every namespace (measured: root's program and another user's typed into theirs;
  * Linux allows it on one's own controlling terminal while dev.tty.legacy_tiocsti is 1, the
  * default), and TIOCLINUX, whose TIOCL_PASTESEL pastes a console's selection the same way.
+ * And a way to a network device of the machine's without any namespace: TIOCSETD, which puts a
+ * line discipline on a terminal (a pty the program opens will do), and those of SLIP, slcan,
+ * 6pack, mkiss and n_gsm register a network device (sl0, slcan0, ...) allocated as
+ * alloc_netdev() makes every device, in the initial network namespace, whatever the caller's
+ * (drivers/net/slip/slip.c slip_open(): capable(CAP_NET_ADMIN), which root's program holds;
+ * the module is loaded on demand while dev.tty.ldisc_autoload is 1).  Not measured here: this
+ * kernel has n_tty and n_null alone (attacks.py "exec_ldisc" checks TIOCSETD of n_null).
  * A seccomp filter, inherited by every process started after it and never lifted, answers
  * these calls with EPERM.  It goes on before the PID namespace's init (kfsim) is forked
  * (cli_exec_netns.c): a root program may ptrace its init, and an init outside the filter,
@@ -45,6 +52,7 @@
 #define SIOCGSKNS_CMD 0x894C	/* <linux/sockios.h>: the namespace of a socket */
 #define TIOCSTI_CMD 0x5412	/* <asm-generic/ioctls.h>: type into the terminal's input */
 #define TIOCLINUX_CMD 0x541C	/* the console's subcommands, TIOCL_PASTESEL among them */
+#define TIOCSETD_CMD 0x5423	/* a terminal's line discipline: N_SLIP makes a network device */
 #define PIDFS_NS_FIRST 0xFF01	/* _IO(PIDFS_IOCTL_MAGIC, 1): PIDFD_GET_CGROUP_NAMESPACE ... */
 #define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
 #define NR_PIDFD_GETFD 438	/* the same number on every architecture (asm-generic) */
@@ -105,6 +113,8 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI_CMD, 0, 1),
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX_CMD, 0, 1),
+		DENY,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSETD_CMD, 0, 1),
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, PIDFS_NS_FIRST, 0, 2),
 		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, PIDFS_NS_LAST, 1, 0),

@@ -20,6 +20,9 @@
 #ifndef NETLINK_GENERIC
 #define NETLINK_GENERIC 16
 #endif
+#ifndef SO_PASSRIGHTS
+#define SO_PASSRIGHTS 83	/* Linux 6.16: 0 refuses SCM_RIGHTS sent to this socket (EPERM) */
+#endif
 
 int kfsim_nl_sockaddr(const char *path, struct sockaddr_un *sun, socklen_t *len)
 {
@@ -120,6 +123,13 @@ static uid_t trusted_owner(void)
  * A connection to the server at @sun, with every wait bounded (a full backlog blocks connect()
  * on a UNIX socket; SO_SNDTIMEO bounds it), and refused unless root, we, or the user we were
  * told to trust runs the server: anyone may create a socket at a path we did not make.
+ *
+ * Without @check_owner (--stop, which may ask any server) whoever listens there is a stranger,
+ * and no descriptor of theirs may reach us: one received, even into no room for it (the kernel
+ * then drops it), is released by us, as the server's own ends refuse them for the same reason
+ * (nl_server.c).  A socket lingering on close, passed in another that holds it in flight, held
+ * root's `kfsim kernel --stop PATH` of a squatter's socket for its 4 s linger (attacks.py
+ * "stop_squatter"); a linger of hours would hold it hours.
  */
 static int connect_server(const struct sockaddr_un *sun, socklen_t len, bool check_owner)
 {
@@ -134,6 +144,8 @@ static int connect_server(const struct sockaddr_un *sun, socklen_t len, bool che
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (!check_owner)
+		setsockopt(fd, SOL_SOCKET, SO_PASSRIGHTS, &(int){ 0 }, sizeof(int));
 	if (connect(fd, (const struct sockaddr *)sun, len)) {
 		err = errno == EAGAIN || errno == EINPROGRESS ? -ETIMEDOUT : -errno;
 		close(fd);
@@ -224,7 +236,7 @@ int kfsim_nl_server_stop(const char *path)
 	err = kfsim_nl_sockaddr(path, &sun, &len);
 	if (err)
 		return err;
-	fd = connect_server(&sun, len, false);	/* asking anyone to stop is harmless */
+	fd = connect_server(&sun, len, false);	/* anyone may be asked, nothing taken from them */
 	if (fd < 0)
 		return fd;
 	err = transact(fd, KFSIM_NL_WIRE_SHUTDOWN, 0, 0, &rep, NULL);

@@ -168,7 +168,8 @@ static int validate_range_unsigned(const struct nla_policy *pt, const struct nla
 	range_unsigned(pt, &min, &max);
 	if (pt->validation_type == NLA_VALIDATE_RANGE_WARN_TOO_LONG && pt->type == NLA_BINARY &&
 	    value > max) {
-		pr_warn("netlink: 'kfsim': attribute type %d has an invalid length.\n", pt->type);
+		pr_warn_ratelimited("netlink: 'kfsim': attribute type %d has an invalid length.\n",
+				    pt->type);
 		if (validate & NL_VALIDATE_STRICT_ATTRS) {
 			NL_SET_ERR_MSG_ATTR_POL(extack, nla, pt, "invalid attribute length");
 			return -EINVAL;
@@ -339,7 +340,8 @@ static int validate_nla(const struct nlattr *nla, int maxtype, const struct nla_
 		return -EINVAL;
 
 	if (nla_attr_len[pt->type] && attrlen != nla_attr_len[pt->type]) {
-		pr_warn("netlink: 'kfsim': attribute type %d has an invalid length.\n", type);
+		pr_warn_ratelimited("netlink: 'kfsim': attribute type %d has an invalid length.\n",
+				    type);
 		if (validate & NL_VALIDATE_STRICT_ATTRS) {
 			NL_SET_ERR_MSG_ATTR_POL(extack, nla, pt, "invalid attribute length");
 			return -EINVAL;
@@ -515,8 +517,8 @@ static int validate_parse(const struct nlattr *head, int len, int maxtype,
 	}
 
 	if (unlikely(rem > 0)) {
-		pr_warn("netlink: %d bytes leftover after parsing attributes in process `kfsim'.\n",
-			rem);
+		pr_warn_ratelimited("netlink: %d bytes leftover after parsing attributes in process "
+				    "`kfsim'.\n", rem);
 		NL_SET_ERR_MSG(extack, "bytes leftover after parsing attributes");
 		if (validate & NL_VALIDATE_TRAILING)
 			return -EINVAL;

@@ -71,7 +71,7 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-static int peer_pidfd(int fd, pid_t pid)
+int kfsim_nl_peer_pidfd(int fd, pid_t pid)
 {
 	socklen_t len = sizeof(int);
 	int pidfd = -1;
@@ -170,7 +170,7 @@ static struct kfsim_nl_cred pinned_cred(pid_t pid, int pidfd, uid_t uid, bool re
 
 struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer)
 {
-	return pinned_cred(peer->pid, peer_pidfd(fd, peer->pid), peer->uid, false);
+	return pinned_cred(peer->pid, kfsim_nl_peer_pidfd(fd, peer->pid), peer->uid, false);
 }
 
 struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender, int pidfd)

@@ -22,4 +22,22 @@ struct kfsim_nl_cred kfsim_nl_peer_cred(int fd, const struct ucred *peer);
  */
 struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender, int pidfd);
 
+/*
+ * kfsim_nl_peer_pidfd() - a pidfd of the process at the other end of @fd (SO_PEERPIDFD, taken
+ * at connect(); else pidfd_open() of @pid, the SO_PEERCRED one), or -1.
+ */
+int kfsim_nl_peer_pidfd(int fd, pid_t pid);
+
+/* The user every peer that could not be told counts as (gone before it was asked). */
+#define KFSIM_NL_ACCOUNT_UNKNOWN ((uid_t)-1)
+
+/*
+ * kfsim_nl_peer_account() - whom the process at the other end of @fd (SO_PEERCRED @peer) counts
+ * as for each user's share (nl_peer_account.c): the owner of the user namespace directly below
+ * the server's that it runs in (a subordinate uid counts as the user it was granted to), or its
+ * uid when it runs in ours or cannot be inspected or seen; KFSIM_NL_ACCOUNT_UNKNOWN when it
+ * is gone before it could be told.
+ */
+uid_t kfsim_nl_peer_account(int fd, const struct ucred *peer);
+
 #endif /* KFSIM_STANDIN_NL_PEER_CRED_H */

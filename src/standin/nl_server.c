@@ -6,7 +6,8 @@
  * Invariants kept:
  *  - One thread runs the kernel: every request (a data packet or a control message) runs to
  *    completion before the next one is read, so requests of different clients never interleave.
- *  - Users are served in turns (kfsim_nl_server_run()): in each, every uid gets at most
+ *  - Users are served in turns (kfsim_nl_server_run()): in each, every user (a uid with its
+ *    subordinate uids, kfsim_nl_peer_account()) gets at most
  *    KFSIM_NL_SERVER_TURN_BYTES of requests run, whole messages, taken from its connections in
  *    rotation; a buffer's unrun rest waits in its client (pending) for the next turn.  A user's
  *    request waits for one turn of each other user, however many connections they hold.
@@ -15,8 +16,9 @@
  *  - A client is released when the last client-side copy of its data descriptor is closed
  *    (POLLHUP on the server's end), whatever state its dump or control connection is in.
  *  - Nothing a client does can take more than its share (the limits of <kfsim/nl_server.h>):
- *    connections are counted per uid and in all before anything is allocated for them, bytes
- *    waiting for readers are counted per client and in all, a connection that does not open a
+ *    connections are counted per user and in all before anything is allocated for them, bytes
+ *    waiting for readers are counted as the memory they take, per client and, for the clients
+ *    of unprivileged users, in all (root's are never starved), a connection that does not open a
  *    socket in time is closed, and a spare descriptor keeps accept() able to shed a
  *    connection when descriptors run out, so the loop never spins on a readable listener.
  *  - What a client may do follows the capabilities of the process that opened it, read once
@@ -55,6 +57,7 @@
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
 #include "nl_peer_cred.h"
+#include "nl_socket_maker.h"
 
 #ifndef SO_PASSPIDFD
 #define SO_PASSPIDFD 76
@@ -100,6 +103,8 @@ struct nl_server_client {
 	struct kfsim_nl_sock *sock;	/* NULL until OPEN */
 	struct kfsim_nl_cred cred;	/* the opener's */
 	uid_t uid;			/* the peer's, for SHUTDOWN */
+	uid_t account;			/* whose share it takes (kfsim_nl_peer_account()) */
+	bool privileged;		/* root's or the server's own user's: no share to keep */
 	int ctl_fd;			/* -1 once the client closed it */
 	int data_fd;			/* the server's end; -1 until OPEN */
 	bool ctl_pidfd, data_pidfd;	/* SO_PASSPIDFD took: each sender comes with SCM_PIDFD */
@@ -107,7 +112,7 @@ struct nl_server_client {
 	bool bound;			/* bound explicitly, or autobound by a first send */
 	u32 opt[NL_SERVER_FLAG_OPTS];
 	struct nl_server_buf *out_head, *out_tail;
-	size_t out_bytes;
+	size_t out_bytes;		/* the memory its queue takes (buf_cost()) */
 	unsigned long dropped;
 	bool congested;			/* NETLINK_S_CONGESTED: dropping until drained */
 	bool overrun_pending;		/* the ENOBUFS marker still has to be sent */
@@ -131,9 +136,10 @@ struct kfsim_nl_server {
 	int spare_fd;			/* given up to accept() and shed one connection */
 	bool own_process;		/* kfsim_nl_listen_opts.own_process */
 	int home_netns, empty_netns;	/* where data sockets are made (-1: where we are) */
+	struct nl_socket_maker maker;	/* or who makes them (not root: nl_socket_maker.c) */
 	unsigned int max_clients;	/* KFSIM_NL_SERVER_MAX_CLIENTS, or what RLIMIT_NOFILE allows */
 	unsigned int nr_clients;	/* connections, opened or not */
-	size_t queued_bytes;		/* all clients' out_bytes */
+	size_t queued_bytes;		/* unprivileged clients' out_bytes together */
 	struct nl_server_client *clients;
 	unsigned int nr_sockets;
 	bool shutdown;			/* a SHUTDOWN request was accepted */
@@ -558,16 +564,20 @@ static unsigned int client_capacity(void)
  * SIOCETHTOOL, made with syscall() past the shim) acts on that namespace's devices, and
  * SIOCGSKNS hands the namespace out.  Made in ours, the shim's socket would take a root program
  * under `kfsim exec` back to the machine's interfaces (measured: SIOCSIFMTU changed a real
- * one).  Only a server allowed to make a namespace can (root, CAP_SYS_ADMIN); another's data
- * sockets stay in its namespace, where its clients' ioctls need their own capabilities over
- * the machine's.  Where we cannot come back (setns() refused, as by `kfsim exec`'s seccomp
- * filter), the namespace is not made.
+ * one).  A server allowed to make a namespace (root, CAP_SYS_ADMIN) makes one here; another
+ * has a helper make the sockets in one of a user namespace of its own (nl_socket_maker.c), and
+ * only where neither can be (user namespaces not allowed) do data sockets stay in our
+ * namespace, where a client's ioctls need its own capabilities over the machine's (root's
+ * have them).  Where we cannot come back (setns() refused, as by `kfsim exec`'s seccomp
+ * filter), the namespace is not made here.
  */
 static int make_empty_netns(struct kfsim_nl_server *s, char *errbuf, size_t errsize)
 {
 	s->home_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (s->home_netns < 0 || setns(s->home_netns, CLONE_NEWNET) || unshare(CLONE_NEWNET))
-		return 0;	/* not ours to make: data sockets in our namespace */
+	if (s->home_netns < 0 || setns(s->home_netns, CLONE_NEWNET) || unshare(CLONE_NEWNET)) {
+		kfsim_nl_socket_maker_start(&s->maker);	/* else data sockets in our namespace */
+		return 0;
+	}
 	s->empty_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (setns(s->home_netns, CLONE_NEWNET))
 		return listen_fail(-errno, "cannot return to the server's network namespace");
@@ -578,6 +588,9 @@ static int make_empty_netns(struct kfsim_nl_server *s, char *errbuf, size_t errs
 static int data_socketpair(struct kfsim_nl_server *s, int sv[2])
 {
 	int err = 0;
+
+	if (s->maker.started)
+		return kfsim_nl_socket_maker_pair(&s->maker, sv);
 
 	if (s->empty_netns >= 0 && setns(s->empty_netns, CLONE_NEWNET))
 		return -errno;
@@ -618,6 +631,7 @@ struct kfsim_nl_server *kfsim_nl_server_listen(struct kfsim_nl_kernel *k, const 
 	s->listen_fd = -1;
 	s->dir_fd = -1;
 	s->home_netns = s->empty_netns = -1;
+	s->maker = (struct nl_socket_maker){ .pidfd = -1, .fd = -1, .started = false };
 	s->max_clients = client_capacity();
 	s->own_process = opts->own_process;
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -653,6 +667,17 @@ int kfsim_nl_server_default_path(char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * What a queued buffer of @len bytes takes: the slab object it is (ksize()), as the kernel
+ * charges a socket an skb's truesize, not its length.  Counted by length, replies of 52 bytes
+ * (a 2000-request buffer's ACKs) filled the 64 MiB of all readers with 176 MiB of the
+ * server's memory (attacks.py "queue_total").
+ */
+static size_t buf_cost(size_t len)
+{
+	return kmalloc_size_roundup(sizeof(struct nl_server_buf) + len);
+}
+
 /* Everything queued for @c goes, off the server's total too. */
 static void client_drop_queue(struct kfsim_nl_server *s, struct nl_server_client *c)
 {
@@ -663,7 +688,8 @@ static void client_drop_queue(struct kfsim_nl_server *s, struct nl_server_client
 		kfree(b);
 	}
 	c->out_tail = NULL;
-	s->queued_bytes -= c->out_bytes;
+	if (!c->privileged)
+		s->queued_bytes -= c->out_bytes;
 	c->out_bytes = 0;
 }
 
@@ -719,6 +745,7 @@ void kfsim_nl_server_destroy(struct kfsim_nl_server *s)
 		close(s->home_netns);
 	if (s->empty_netns >= 0)
 		close(s->empty_netns);
+	kfsim_nl_socket_maker_stop(&s->maker);
 	kfree(s->buf);
 	kfree(s);
 }
@@ -751,25 +778,25 @@ static void refuse(int fd, int err)
 }
 
 /*
- * Room for one more connection of @uid?  Root and the server's own user share the whole table;
- * every other user gets KFSIM_NL_SERVER_MAX_PER_UID, and all of them together leave
- * KFSIM_NL_SERVER_RESERVED free, so no unprivileged user can lock the owner out.
+ * Room for one more connection of the user @account?  Root and the server's own user
+ * (@privileged) share the whole table; every other user gets KFSIM_NL_SERVER_MAX_PER_UID, and
+ * all of them together leave KFSIM_NL_SERVER_RESERVED free, so no unprivileged user can lock
+ * the owner out.  A user's subordinate uids are that user's (kfsim_nl_peer_account()).
  */
-static int admit(const struct kfsim_nl_server *s, uid_t uid)
+static int admit(const struct kfsim_nl_server *s, uid_t account, bool privileged)
 {
 	const struct nl_server_client *c;
 	unsigned int mine = 0, others = 0;
-	bool privileged = uid == 0 || uid == geteuid();
 
 	if (s->nr_clients >= s->max_clients)
 		return -ENFILE;
 	if (privileged)
 		return 0;
 	for (c = s->clients; c; c = c->next) {
-		if (c->uid == uid)
-			mine++;
-		if (c->uid != 0 && c->uid != geteuid())
-			others++;
+		if (c->privileged)
+			continue;
+		others++;
+		mine += c->account == account;
 	}
 	if (mine >= KFSIM_NL_SERVER_MAX_PER_UID)
 		return -EMFILE;
@@ -798,6 +825,8 @@ static bool accept_client(struct kfsim_nl_server *s)
 	struct nl_server_client *c;
 	struct ucred peer;
 	socklen_t len = sizeof(peer);
+	bool privileged;
+	uid_t account;
 	int fd, err;
 
 	fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -810,7 +839,13 @@ static bool accept_client(struct kfsim_nl_server *s)
 		close(fd);
 		return true;
 	}
-	err = s->own_process && peer.pid != getpid() ? -EACCES : admit(s, peer.uid);
+	if (s->own_process && peer.pid != getpid()) {
+		refuse(fd, -EACCES);
+		return true;
+	}
+	privileged = peer.uid == 0 || peer.uid == geteuid();
+	account = privileged || s->own_process ? peer.uid : kfsim_nl_peer_account(fd, &peer);
+	err = admit(s, account, privileged);
 	if (err) {
 		refuse(fd, err);
 		return true;
@@ -825,6 +860,8 @@ static bool accept_client(struct kfsim_nl_server *s)
 	c->ctl_pidfd = !setsockopt(fd, SOL_SOCKET, SO_PASSPIDFD, &(int){ 1 }, sizeof(int));
 	c->cred = kfsim_nl_peer_cred(fd, &peer);
 	c->uid = peer.uid;
+	c->account = account;
+	c->privileged = privileged;
 	c->ctl_fd = fd;
 	c->data_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &c->connected);
@@ -873,8 +910,9 @@ static void client_push(struct kfsim_nl_server *s, struct nl_server_client *c)
 		c->out_head = b->next;
 		if (!c->out_head)
 			c->out_tail = NULL;
-		c->out_bytes -= b->len;
-		s->queued_bytes -= b->len;
+		c->out_bytes -= buf_cost(b->len);
+		if (!c->privileged)
+			s->queued_bytes -= buf_cost(b->len);
 		kfree(b);
 		if (n < 0)
 			return;
@@ -901,20 +939,29 @@ static void client_overrun(struct nl_server_client *c)
 	if (!c->congested && !c->opt[NETLINK_NO_ENOBUFS])
 		c->overrun_pending = true;
 	c->congested = true;
+	/* once per episode, and rate-limited: a reader may start episodes as often as it likes */
 	if (!c->dropped++)
-		pr_warn("kfsim-netlink: port %u does not read: dropping its messages\n",
+		pr_warn_ratelimited("kfsim-netlink: port %u does not read: dropping its messages\n",
 			kfsim_nl_sock_portid(c->sock));
 }
 
+/*
+ * Queue @len bytes for @c, within its reader's limit and, for a client of an unprivileged user,
+ * within what all of those together may hold: root's and the owner's readers are not held to
+ * that total, or users that fill it (five of them, 60 readers each that never read) would have
+ * every reply to root dropped (its --get-plca-cfg: -ENOBUFS, attacks.py "queue_total"), as
+ * KFSIM_NL_SERVER_RESERVED keeps connections for them.
+ */
 static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c,
 			   const u8 *data, size_t len)
 {
 	struct nl_server_buf *b;
+	size_t cost = buf_cost(len);
 
 	if (c->deaf)
 		return;
-	if (c->congested || c->out_bytes + len > KFSIM_NL_SERVER_QUEUE_MAX ||
-	    s->queued_bytes + len > KFSIM_NL_SERVER_QUEUE_TOTAL) {
+	if (c->congested || c->out_bytes + cost > KFSIM_NL_SERVER_QUEUE_MAX ||
+	    (!c->privileged && s->queued_bytes + cost > KFSIM_NL_SERVER_QUEUE_TOTAL)) {
 		client_overrun(c);
 		return;
 	}
@@ -931,8 +978,9 @@ static void client_enqueue(struct kfsim_nl_server *s, struct nl_server_client *c
 	else
 		c->out_head = b;
 	c->out_tail = b;
-	c->out_bytes += len;
-	s->queued_bytes += len;
+	c->out_bytes += cost;
+	if (!c->privileged)
+		s->queued_bytes += cost;
 	c->dropped = 0;
 }
 
@@ -1358,15 +1406,16 @@ static bool open_overdue(const struct nl_server_client *c)
 	return ms >= KFSIM_NL_SERVER_OPEN_TIMEOUT_MS;
 }
 
-/* The request bytes run for each uid in this turn. */
+/* The request bytes run for each user in this turn (root's own and its containers' apart). */
 struct nl_server_turn_use {
-	uid_t uid;
+	uid_t account;
+	bool privileged;
 	size_t used;
 };
 
 /*
  * One turn of requests: every client with some waiting, starting at a rotating place, each
- * taking what is left of its uid's KFSIM_NL_SERVER_TURN_BYTES.  @ready and @use hold one entry
+ * taking what is left of its user's KFSIM_NL_SERVER_TURN_BYTES.  @ready and @use hold one entry
  * per client.
  */
 static void serve_turn(struct kfsim_nl_server *s, struct nl_server_client **ready,
@@ -1384,11 +1433,12 @@ static void serve_turn(struct kfsim_nl_server *s, struct nl_server_client **read
 
 		c = ready[(s->turn + k) % n];
 		for (size_t j = 0; j < users && !u; j++)
-			if (use[j].uid == c->uid)
+			if (use[j].account == c->account && use[j].privileged == c->privileged)
 				u = &use[j];
 		if (!u) {
 			u = &use[users++];
-			*u = (struct nl_server_turn_use){ .uid = c->uid };
+			*u = (struct nl_server_turn_use){ .account = c->account,
+							   .privileged = c->privileged };
 		}
 		if (u->used >= KFSIM_NL_SERVER_TURN_BYTES)
 			continue;	/* this user's turn is spent: next turn */

@@ -257,6 +257,106 @@ def attack_connections():
     stop_server(proc)
 
 
+SUBUID_BASE, SUBUIDS, CLONE_NEWUSER = 200000, 80, 0x10000000
+
+
+def attack_subuids():
+    """A user's subordinate uids are that user's: they share its connections and its turn."""
+    print("one user's subordinate uids (/etc/subuid, as newuidmap maps them):")
+    path = os.path.join(tmp, "subuid.sock")
+    proc = start_server(path)
+    libc = ctypes.CDLL(None, use_errno=True)
+    batch = b"".join(FLOOD_REQ(i) for i in range(65536 // len(FLOOD_REQ(0))))
+    quiet = [run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])[2]
+             for _ in range(3)]
+    bound = min(2.0, max(0.5, 10 * sorted(quiet)[1]))
+    ns_rd, ns_wr = os.pipe()
+    go_rd, go_wr = os.pipe()
+    res_rd, res_wr = os.pipe()
+
+    def subuid(k):
+        """Subordinate uid @k (every other one from a user namespace nested in its own):
+        one connection, its answer to res_wr, then 6 s of full batches, read back."""
+        os.setresgid(0, 0, 0)
+        os.setresuid(k, k, k)
+        libc.prctl(4, 1)  # PR_SET_DUMPABLE (a uid change cleared it): /proc/self/uid_map is ours
+        if k % 2 and not libc.unshare(CLONE_NEWUSER):
+            with open("/proc/self/uid_map", "w") as f:
+                f.write(f"0 {k} 1\n")
+        ctl, fd, err = wire_open(path)
+        os.write(res_wr, f"{err}\n".encode())
+        if fd is None:
+            return
+        data = socket.socket(fileno=fd)
+        data.setblocking(False)
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select([data], [data], [], 0.1)
+            try:
+                while readable and data.recv(262144):
+                    pass
+            except OSError:
+                pass
+            try:
+                if writable:
+                    data.send(batch)
+            except OSError:
+                pass
+
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(40)
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        os.write(ns_wr, b"%d" % libc.unshare(CLONE_NEWUSER))
+        os.read(go_rd, 1)  # the maps are written
+        kids = []
+        for k in range(SUBUIDS):
+            kid = os.fork()
+            if kid == 0:
+                try:
+                    subuid(k)
+                finally:
+                    os._exit(0)
+            kids.append(kid)
+        for kid in kids:
+            os.waitpid(kid, 0)
+        os._exit(0)
+    if os.read(ns_rd, 16) != b"0":
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        check("subordinate uids", True, "skipped: no user namespace for nobody here")
+        stop_server(proc)
+        return
+    # what newuidmap writes for a user /etc/subuid grants SUBUID_BASE:SUBUIDS
+    with open(f"/proc/{pid}/setgroups", "w") as f:
+        f.write("deny")
+    with open(f"/proc/{pid}/uid_map", "w") as f:
+        f.write(f"0 {SUBUID_BASE} {SUBUIDS}\n")
+    with open(f"/proc/{pid}/gid_map", "w") as f:
+        f.write(f"0 {SUBUID_BASE} 1\n")
+    os.write(go_wr, b"g")
+    answers, text, deadline = [], b"", time.monotonic() + 20
+    while len(answers) < SUBUIDS and time.monotonic() < deadline:
+        if select.select([res_rd], [], [], 1)[0]:
+            text += os.read(res_rd, 4096)
+            answers = [int(a) for a in text.decode().split()]
+    opened = answers.count(0)
+    refused = {ename(e): answers.count(e) for e in set(answers) if e}
+    check(f"{SUBUIDS} subordinate uids of nobody's hold the per-user cap together",
+          opened == 64 and refused == {"EMFILE": SUBUIDS - 64},
+          f"{opened} connections opened, refused {refused} (one uid's cap: 64)")
+    time.sleep(1)  # the flood under way
+    times = [round(run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"])[2], 3)
+             for _ in range(5)]
+    check("root's --get-plca-cfg while they flood", max(times) < bound,
+          f"seconds {times} (want each < {bound:.3f}; without the flood "
+          f"{[round(q, 3) for q in quiet]})")
+    os.waitpid(pid, 0)
+    stop_server(proc)
+
+
 def attack_descriptors():
     """Few descriptors: the server refuses, never spins, never leaves connect() hanging."""
     print("descriptor exhaustion (server under prlimit --nofile=48):")
@@ -384,6 +484,113 @@ print(got, err, after)
     check("an overrun reader gets ENOBUFS, then answers", ok,
           f"messages read before the error, error, next reply bytes: {out.strip()}")
     stop_server(proc)
+
+
+def attack_queue_total():
+    """Unprivileged users who fill what all readers may hold, with replies of a few bytes each,
+    neither starve root's replies nor hold more memory than that total."""
+    print("five users whose 300 readers never read the ACKs of 2000-request buffers:")
+    path = os.path.join(tmp, "total.sock")
+    proc = start_server(path)
+    before = rss_kib(proc.pid)
+    batch = b"".join(getfamily_missing(i) for i in range(2000))
+    done_rd, done_wr = os.pipe()
+    go_rd, go_wr = os.pipe()
+    kids = []
+    for user in range(5):
+        kid = os.fork()
+        if kid == 0:
+            signal.alarm(40)
+            uid = 40001 + user  # five users of no name: each their own share
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            datas = []
+            for _ in range(60):
+                _, fd, err = wire_open(path)
+                if err:
+                    break
+                datas.append(socket.socket(fileno=fd))
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                busy = False
+                for d in datas:
+                    try:
+                        d.send(batch, socket.MSG_DONTWAIT)
+                        busy = True
+                    except OSError:
+                        pass
+                if not busy:
+                    time.sleep(0.01)
+            os.write(done_wr, b"%d\n" % len(datas))
+            os.read(go_rd, 1)  # hold every queue until root has asked
+            os._exit(0)
+        kids.append(kid)
+    held, text, deadline = [], b"", time.monotonic() + 30
+    while len(held) < 5 and time.monotonic() < deadline:
+        if select.select([done_rd], [], [], 1)[0]:
+            text += os.read(done_rd, 4096)
+            held = text.split()
+    time.sleep(1)  # the last batches run
+    grown = (rss_kib(proc.pid) - before) / 1024
+    runs = [run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"]) for _ in range(3)]
+    os.write(go_wr, b"x" * 5)
+    for kid in kids:
+        os.waitpid(kid, 0)
+    check("root's --get-plca-cfg while they hold the total",
+          all(rc == 0 for rc, _, _ in runs),
+          f"exits {[rc for rc, _, _ in runs]}, "
+          f"{[out.strip().splitlines()[-1:] for rc, out, _ in runs if rc]}; "
+          f"readers per user {[int(n) for n in held]}")
+    check("the server's memory stays near the 64 MiB total", grown < 140 or asan(),
+          f"RSS +{grown:.1f} MiB (the total, as slab objects, plus each reader's unrun "
+          f"64 KiB){' (ASan: not bounded here)' if asan() else ''}")
+    stop_server(proc)
+
+
+def attack_log_flood():
+    """Requests that make the kernel warn (bytes left over after the attributes) write root's
+    server's log at most a burst per interval, as Linux rate-limits those warnings."""
+    print("warnings anyone may cause, with the server's log echoed (loglevel=8):")
+    path = os.path.join(tmp, "logflood.sock")
+    proc = start_server(path, loglevel=8, log_name="logflood.log")
+
+    def leftover(seq):
+        # four bytes after the attribute, too few for the 513 its header claims: left over
+        body = struct.pack("BBH", 3, 1, 0) + nla(2, b"ethtool\0") + b"\x01\x02\x03\x04"
+        return struct.pack("=IHHII", 16 + len(body), 0x10, 0x1, seq, 0) + body
+    batch = b"".join(leftover(i) for i in range(65536 // len(leftover(0))))
+
+    def flood():
+        datas = [socket.socket(fileno=fd) for _, fd, _ in (wire_open(path) for _ in range(8))
+                 if fd is not None]
+        for d in datas:
+            d.setblocking(False)
+        sent, deadline = 0, time.monotonic() + 3
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select(datas, datas, [], 0.1)
+            for d in readable:
+                try:
+                    while d.recv(262144):
+                        pass
+                except OSError:
+                    pass
+            for d in writable:
+                try:
+                    d.send(batch)
+                    sent += len(batch) // len(leftover(0))
+                except OSError:
+                    pass
+        return sent
+    sent = as_nobody(flood, 20)
+    time.sleep(0.3)
+    stop_server(proc)
+    text = open(os.path.join(tmp, "logflood.log"), errors="replace").read()
+    lines = text.count("bytes leftover")
+    check("nobody's requests with bytes left over write a burst of warnings, not one each",
+          isinstance(sent, int) and sent > 1000 and lines <= 20,
+          f"{sent} requests sent in 3 s, {lines} warnings in the server's log "
+          f"({len(text)} bytes); Linux: pr_warn_ratelimited(), 10 per 5 s")
 
 
 def attack_stopped_server():
@@ -1278,6 +1485,63 @@ def attack_passed_fds():
                                       " (kernel before 6.16: no SO_PASSRIGHTS, not covered)"))
 
 
+def squat_and_pass_lingering(path, linger):
+    """As nobody: listen at @path, answer the first request with a reply that carries a socket
+    lingering @linger s on close (in flight inside another, so that the receiver's release of it
+    is the last), and stay alive past the linger (the peer that never reads with us)."""
+    lst = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    lst.bind(path)
+    os.chmod(path, 0o777)
+    lst.listen(4)
+    lst.settimeout(10)
+    conn, _ = lst.accept()
+    conn.recv(64)
+    tcp, keep = lingering_socket(linger)
+    inner, t = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    socket.send_fds(inner, [b"x"], [tcp.fileno()])
+    tcp.close()
+    inner.close()
+    try:
+        socket.send_fds(conn, [struct.pack("=iII", 0, 0, 0)], [t.fileno()])
+        sent = "accepted"
+        t.close()  # theirs is the last copy now
+    except OSError as e:
+        sent = ename(e.errno)
+        conn.send(struct.pack("=iII", 0, 0, 0))
+        conn.close()
+        t.close()  # ours: lingers here, in the squatter
+    conn.close()
+    time.sleep(linger + 2)
+    return sent
+
+
+def attack_stop_squatter():
+    """`kfsim kernel --stop PATH` asks whoever listens at PATH (a squatter may): nothing they
+    send back reaches it, so a descriptor lingering on close cannot hold it past its timeout."""
+    print("--stop of a socket another user made:")
+    shared = os.path.join(tmp, "stop-shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)  # sticky and shared, as /tmp
+    path = os.path.join(shared, "kernel.sock")
+    res_rd, res_wr = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.write(res_wr, json.dumps(as_nobody(squat_and_pass_lingering, 30, path, 8)).encode())
+        os._exit(0)
+    for _ in range(200):
+        if os.path.exists(path):
+            break
+        time.sleep(0.02)
+    rc, out, took = run([KFSIM, "kernel", "--stop", path], timeout=30)
+    ready, _, _ = select.select([res_rd], [], [], 30)
+    sent = json.loads(os.read(res_rd, 4096)) if ready else None
+    os.waitpid(pid, 0)
+    check("root's --stop of nobody's socket whose reply passes a socket lingering 8 s",
+          sent == "EPERM" and took < 5,
+          f"the squatter's sendmsg: {sent}; --stop exit {rc} in {took:.2f} s "
+          f"(a client waits 5 s at most): {out.strip()}")
+
+
 def attack_inproc_kernel():
     """The kernel the shim starts inside a program serves that program alone."""
     print("the shim's own kernel, on an abstract name anyone can list:")
@@ -1712,6 +1976,45 @@ def attack_host_network():
         check("an abstract --server (unreachable from the program's namespace) is refused",
               rc == 1 and "abstract" in out, out.strip())
     finally:
+        run(["ip", "netns", "del", ns])
+
+
+def attack_exec_nonroot_server():
+    """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
+    a network namespace itself), gets no socket of the machine's namespace from the shim."""
+    print("kfsim exec as root against another user's server:")
+    ns = machine_standin("kfsim-nonroot")
+    if not ns:
+        return
+    server = None
+    try:
+        nsx = ["ip", "netns", "exec", ns]
+        before = standin_state(ns)
+        home = os.path.join(tmp, "nobody-server")
+        os.mkdir(home)
+        os.chown(home, NOBODY, NOBODY)
+        served = os.path.join(home, "kernel.sock")
+        setpriv = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
+        server = subprocess.Popen(nsx + setpriv + [KFSIM, "kernel", "--listen", served],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(served):
+                break
+            time.sleep(0.02)
+        exec_root = nsx + [KFSIM, "exec", "--server", served, "--server-owner", "nobody", "--"]
+        rc, out, _ = run(exec_root + [sys.executable, "-c", IOCTL_ON_SHIM_SOCKET], env=exec_env())
+        ioctl = out.strip().splitlines()[-1:] if out.strip() else ""
+        rc2, out2, _ = run(exec_root + ["genl", "ctrl", "get", "name", "ethtool"], env=exec_env())
+        after = standin_state(ns)
+        check("SIOCSIFMTU with syscall() on the shim's socket from nobody's server",
+              before == after and "ENODEV" in out,
+              f"exit {rc} {ioctl}; {'unchanged' if before == after else 'CHANGED: ' + after}")
+        check("the simulation is served all the same", rc2 == 0 and "Name: ethtool" in out2,
+              f"genl ctrl get name ethtool: exit {rc2} {out2.strip().splitlines()[:1]}")
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
         run(["ip", "netns", "del", ns])
 
 
@@ -2254,6 +2557,27 @@ except OSError as e:
           all(r.endswith("['EPERM']") for r in results), "; ".join(results))
 
 
+def attack_exec_ldisc():
+    """A program under kfsim exec cannot set a terminal's line discipline (TIOCSETD): SLIP's,
+    slcan's, n_gsm's register a network device in the machine's namespace, whatever the
+    program's (this kernel has n_null alone to try: the refusal is what is checked)."""
+    print("kfsim exec and line disciplines:")
+    code = """
+import errno, fcntl, os, struct
+master, slave = os.openpty()
+try:
+    fcntl.ioctl(slave, 0x5423, struct.pack("i", 27)); print("set")   # TIOCSETD N_NULL
+except OSError as e:
+    print(errno.errorcode[e.errno])
+"""
+    ldiscs = open("/proc/tty/ldiscs").read().split() if os.path.exists("/proc/tty/ldiscs") else []
+    rc, out, _ = run([KFSIM, "exec", "--", sys.executable, "-c", code], env=exec_env())
+    check("root's TIOCSETD on a pty of its own is refused (EPERM)",
+          out.strip().splitlines()[-1:] == ["EPERM"],
+          f"exit {rc} {out.strip().splitlines()[-1:]}; this kernel's line disciplines: "
+          f"{ldiscs[0::2]}")
+
+
 def attack_exec_signals():
     """kfsim exec stands for its program: signals sent to it reach the program; killed, the
     program dies with it (not left running, reparented, in a namespace nobody waits for)."""
@@ -2287,7 +2611,8 @@ def attack_exec_signals():
 
 
 ATTACKS = {
-    "connections": attack_connections, "descriptors": attack_descriptors,
+    "connections": attack_connections, "subuids": attack_subuids,
+    "descriptors": attack_descriptors,
     "memory": attack_memory, "stopped": attack_stopped_server, "squatting": attack_squatting,
     "symlink": attack_symlink_race, "listen_path": attack_listen_path, "modes": attack_modes, "caps": attack_capabilities,
     "donor": attack_capability_donor, "sender": attack_sender_capabilities,
@@ -2299,6 +2624,11 @@ ATTACKS = {
     "host_network": attack_host_network, "exec_signals": attack_exec_signals,
     "exec_descriptors": attack_exec_descriptors, "passed_fds": attack_passed_fds,
     "exec_sysfs": attack_exec_sysfs, "pending": attack_partly_run,
+    "stop_squatter": attack_stop_squatter,
+    "exec_nonroot_server": attack_exec_nonroot_server,
+    "queue_total": attack_queue_total,
+    "exec_ldisc": attack_exec_ldisc,
+    "log_flood": attack_log_flood,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork,

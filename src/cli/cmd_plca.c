@@ -142,8 +142,12 @@ enum { VERB_SIM, VERB_SWEEP };
 /*
  * The run budget, in simulated events: measured about 5e4 events per simulated second on a
  * saturated segment (kfsim plca sim --duration 10s --json: "events"), times the runs (a sweep
- * makes two per node count).  Beyond 2e7, about ten seconds here (kfsim plca sim --duration
- * 100s: 4,989,989 events in 2.9 s, 2026-12-03, 2 shared vCPUs), a run asks for --force.
+ * makes two per node count), plus one event per generated frame: a Poisson or periodic load
+ * faster than the wire takes frames still arrives, each arrival an event, queued or dropped
+ * (--nodes 32 --load poisson:0.1 --duration 100ms: 32,018,624 events for 320 million
+ * arrivals a second, 2026-12-07).  Beyond 2e7, about ten seconds here (kfsim plca sim
+ * --duration 100s: 4,989,989 events in 2.9 s, 2026-12-03, 2 shared vCPUs), a run asks for
+ * --force.
  */
 #define PLCA_EVENTS_PER_SIM_S 5e4
 #define PLCA_BUDGET_EVENTS 2e7
@@ -244,12 +248,27 @@ static const struct kfsim_cli_spec plca_spec = {
 	.opts_size = sizeof(struct plca_opts),
 	.notes = "Times take units: 500ms, 2s, 10us; a bare --duration is milliseconds.\n"
 		 "Budget: a run estimated beyond 2e7 simulated events (5e4 per simulated second,\n"
-		 "times the runs: two per node count in a sweep) asks for --force.\n"
+		 "times the runs: two per node count in a sweep; plus one per frame a Poisson\n"
+		 "or periodic load generates, sent or dropped) asks for --force.\n"
 		 "Progress: sim and sweep draw a progress line on stderr when it is a terminal\n"
 		 "(--quiet: none).  Output files are replaced only when complete; the two\n"
 		 "--svg plots are written both or neither.\n"
 		 "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n",
 };
+
+/*
+ * The budget of @runs runs whose senders add up to @senders: the cycle's events, and one per
+ * frame the load generates.  Exit status, or 0.
+ */
+static int plca_budget(const struct plca_opts *o, double runs, double senders)
+{
+	double per_s = PLCA_EVENTS_PER_SIM_S * runs;
+
+	if (o->seg.load != PLCA_SIM_LOAD_SATURATED)
+		per_s += senders * 1e6 / o->seg.interval_us;
+	return kfsim_cli_budget(CMD, (double)o->duration_ns / 1e9 * per_s, PLCA_BUDGET_EVENTS,
+				"simulated events", o->force);
+}
 
 /* Cross-option rules and the budget: exit status, or 0. */
 static int check_opts(struct plca_opts *o, const struct kfsim_cli_args *args)
@@ -275,8 +294,12 @@ static int check_opts(struct plca_opts *o, const struct kfsim_cli_args *args)
 	}
 	o->seg.nr_nodes = o->nodes;
 	o->seg.mode = (enum plca_sim_mode)o->mode;
-	return kfsim_cli_budget(CMD, (double)o->duration_ns / 1e9 * PLCA_EVENTS_PER_SIM_S * runs,
-				PLCA_BUDGET_EVENTS, "simulated events", o->force);
+	/* with --config the senders are the PHYs', counted once they are read (plca_sim_cmd()) */
+	if (o->config)
+		return plca_budget(o, 1, 0);
+	if (args->verb == VERB_SWEEP)	/* 1 .. N senders, each count under both modes */
+		return plca_budget(o, runs, (double)o->nodes * (o->nodes + 1));
+	return plca_budget(o, 1, o->seg.nr_senders ? o->seg.nr_senders : o->nodes);
 }
 
 static const char *mode_text(enum plca_sim_mode mode)
@@ -534,6 +557,13 @@ static int plca_sim_cmd(struct plca_opts *o)
 		}
 		cfg.nr_nodes = o->seg.nr_nodes = (u32)ret;
 		ret = 0;
+		/* every PHY's node carries the load */
+		status = plca_budget(o, 1, cfg.nr_nodes);
+		if (status) {
+			kfree(nodes);
+			kfree(names);
+			return status;
+		}
 	} else {
 		ret = kfsim_plca_segment_nodes(&o->seg, nodes);
 	}

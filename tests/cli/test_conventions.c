@@ -286,6 +286,15 @@ static void test_budget(void **state)
 
 	RUN(&r, "plca", "sweep", "--nodes", "255", "--duration", "600s");
 	assert_usage_error(&r, "pass --force");
+	/* a load faster than the wire: every arrival is an event, sent or dropped */
+	RUN(&r, "plca", "sim", "--nodes", "32", "--load", "poisson:0.1", "--duration", "10s");
+	assert_usage_error(&r, "3.2e+09 simulated events");
+	RUN(&r, "plca", "sim", "--config", "builtin", "--load", "periodic:0.1", "--duration", "1s");
+	assert_usage_error(&r, "pass --force");
+	RUN(&r, "plca", "sim", "--nodes", "32", "--load", "poisson:10000", "--duration", "2s",
+	    "--json");
+	assert_ok(&r);
+	cli_result_free(&r);
 	RUN(&r, "bfq", "sim", "--job", JOB, "--actuators", "16", "--duration", "3600");
 	assert_usage_error(&r, "beyond the budget");
 	RUN(&r, "bfq", "compare", "--job", JOB, "--duration", "1000s");

@@ -534,6 +534,25 @@ static __always_inline bool seg_run_next(struct plca_sim *sim, u64 t)
 	return true;
 }
 
+/*
+ * Whether an owner of TO @id in the cycle has a frame pending: commit() would send its COMMIT.
+ * The pending ids (bus_next_pending_id()) count every node, own clocks too (which decide by their
+ * own count, not the cycle's): a TO whose only pending node of its id runs an own clock stays
+ * idle for the cycle.  Committing it with nobody to commit left the cycle in SEG_COMMIT with no
+ * signal to end it, and the segment silent for good (a follower with to_tmr 0 among followers
+ * with 32: 1 cycle in 6 ms).
+ */
+static bool owner_pending(const struct plca_sim *sim, u32 id)
+{
+	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
+		const struct bus_node *n = &sim->nodes[sim->owners[k]];
+
+		if (rs_active(n) && rs_pending(n))
+			return true;
+	}
+	return false;
+}
+
 /* Commit, or run silently up to the next TO whose owner has a frame. */
 static void to_eval(struct plca_sim *sim)
 {
@@ -545,13 +564,15 @@ static void to_eval(struct plca_sim *sim)
 	if (sim->nr_lazy_pend)
 		lazy_pend_settle(sim, false);
 	next = bus_next_pending_id(sim, seg->cur_id);
-	if (next == seg->cur_id) {
+	if (next == seg->cur_id && owner_pending(sim, next)) {
 		/* the one owner: up to its frame's start in one step (bus_fast_frame.c) */
 		if (!sim->bit_level && bus_fast_commit(sim, next))
 			return;
 		commit(sim, seg->cur_id);
 		return;
 	}
+	if (next == seg->cur_id) /* only own clocks of this id wait: for the cycle it is idle */
+		next = bus_next_pending_id(sim, seg->cur_id + 1);
 	if (sim->nr_active) {
 		/* an own clock's signal started this instant: the TO is a reception */
 		seg->state = SEG_RECEIVE;
@@ -863,10 +884,25 @@ static void oc_commit(struct plca_sim *sim, u32 node)
 	rs_release_carrier(sim, node);
 }
 
+/*
+ * Whether the node's own count is at its own id now.  With a to_timer of 0 every TO from the
+ * last synchronisation on begins and ends at that one instant, which oc_cur() counts as past
+ * them all: its own TO is then that instant itself (as the cycle's own TOs of 0 BT are, in
+ * seg_materialise()).
+ */
+static bool oc_at_own_id(const struct plca_sim *sim, const struct bus_node *n)
+{
+	u32 id = (u32)n->cfg.plca.node_id;
+
+	if (!n->oc_to_ns && !n->oc_frozen)
+		return n->oc_sync_id <= id && n->oc_sync_t == sim->now;
+	return oc_cur(sim, n) == id;
+}
+
 static bool oc_in_own_to(const struct plca_sim *sim, const struct bus_node *n)
 {
 	return n->oc && rs_active(n) && !n->oc_frozen && !n->committed && sim->nr_active == 0 &&
-	       oc_cur(sim, n) == (u32)n->cfg.plca.node_id;
+	       oc_at_own_id(sim, n);
 }
 
 /* The node just turned pending: in its own TO it commits at once (WAIT_TO sees packetPending). */
@@ -886,7 +922,8 @@ static void oc_on_timer(struct plca_sim *sim, u32 node, u32 gen)
 
 	if (gen != n->oc_gen || !n->oc || n->oc_frozen || !rs_active(n))
 		return;
-	if (n->oc_sync_id <= id && oc_to_start(n, id) == sim->now && oc_cur(sim, n) == id) {
+	if (n->oc_sync_id <= id && oc_to_start(n, id) == sim->now && n->oc_to_seen != sim->now &&
+	    oc_at_own_id(sim, n)) {
 		/* its own TO begins: commit or yield, once */
 		n->oc_to_seen = sim->now;
 		n->st.tos++;

@@ -449,6 +449,56 @@ static void test_to_tmr_mismatch_collides(void **state)
 }
 
 /*
+ * A follower whose to_tmr is 0 among followers with 32 (a register value, 0..255): its own
+ * count passes every TO at the instant it synchronises, so its own TO is that instant, decided
+ * once.  Found by a random walk of the API (2026-12-07): the node's timer re-armed itself at
+ * that instant for ever (2^30 events in 35 s, until the queue ran out of memory); and once that
+ * was fixed, the cycle reached the node's id with the node pending, committed nobody (the node
+ * decides by its own count, not the cycle's) and stayed in that TO with no signal to end it:
+ * one cycle in 6 ms.  Now the cycle goes on: every other node gets its frames through.
+ */
+static void test_to_tmr_zero_follower_keeps_the_cycle(void **state)
+{
+	struct plca_sim_node_cfg nodes[16];
+	struct plca_sim_report rep;
+	struct plca_sim *sim;
+
+	(void)state;
+	for (int i = 0; i < 16; i++) {
+		nodes[i] = plca_node(i, 16, i == 6 ? 0 : 32);
+		nodes[i].load = PLCA_SIM_LOAD_SATURATED;
+		nodes[i].no_collision_detect = true; /* LAN867x with PLCA on, as kfsim ethtool's */
+		nodes[i].stops_on_foreign_beacon = true;
+	}
+	sim = make_sim(nodes, 16, 1);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_plca_sim_run_until(sim, 20000000), 0);
+	kfsim_plca_sim_report(sim, &rep);
+	print_message("to_tmr 0 follower, 16 saturated nodes, 20 ms: %llu cycles, %llu events\n",
+		      (unsigned long long)rep.cycles, (unsigned long long)rep.events);
+	assert_true(rep.misconfig & PLCA_SIM_MISCONF_TO_MISMATCH);
+	/* 16 frames of 64 bytes a cycle, ~1 ms: ~20 cycles, not one */
+	assert_true(rep.cycles >= 10);
+	assert_true(rep.events < 100000);
+	/*
+	 * Its TO, by its count, is the instant each BEACON ends: the coordinator's TO 0 too.  Both
+	 * commit there and collide; with collision detection off neither frame gets through.
+	 */
+	for (u32 i = 0; i < 16; i++) {
+		struct plca_sim_node_stats st = node_stats(sim, i);
+
+		if (i == 0 || i == 6) {
+			assert_int_equal(st.delivered, 0);
+			assert_true(st.lost_fault >= 10 && st.phys_collisions >= 10);
+		} else {
+			assert_true(st.delivered >= 10);
+			assert_int_equal(st.phys_collisions, 0);
+		}
+	}
+	kfsim_plca_sim_destroy(sim);
+}
+
+/*
  * Two nodes with id 0 both send BEACONs; with the LAN867x errata behaviour the one that first
  * hears the other's BEACON stops sending its own.
  */
@@ -546,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_default_segment_runs),
 		cmocka_unit_test(test_to_tmr_per_node),
 		cmocka_unit_test(test_to_tmr_mismatch_collides),
+		cmocka_unit_test(test_to_tmr_zero_follower_keeps_the_cycle),
 		cmocka_unit_test(test_two_coordinators),
 		cmocka_unit_test(test_conservation_random_segments),
 		cmocka_unit_test(test_same_seed_same_run),

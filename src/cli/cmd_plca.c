@@ -516,21 +516,24 @@ static int nodes_from_config(const struct plca_opts *o, struct plca_sim_node_cfg
 }
 
 /* Run to the end; in 100 slices with a progress line when someone watches a terminal. */
-static void run_with_progress(struct plca_sim *sim, const struct plca_opts *o)
+static int run_with_progress(struct plca_sim *sim, const struct plca_opts *o)
 {
 	struct kfsim_cli_progress progress;
+	int ret = 0;
 
 	kfsim_cli_progress_begin(&progress, "kfsim plca sim", o->quiet);
 	if (progress.on) {
-		for (int slice = 1; slice < 100; slice++) {
+		for (int slice = 1; slice < 100 && !ret; slice++) {
 			u64 until = o->duration_ns / 100 * (u64)slice;
 
-			kfsim_plca_sim_run_until(sim, until);
+			ret = kfsim_plca_sim_run_until(sim, until);
 			kfsim_cli_progress_update(&progress, slice / 100.0, (double)until / 1e9);
 		}
 	}
-	kfsim_plca_sim_run_until(sim, o->duration_ns);
+	if (!ret)
+		ret = kfsim_plca_sim_run_until(sim, o->duration_ns);
 	kfsim_cli_progress_end(&progress);
+	return ret;
 }
 
 static int plca_sim_cmd(struct plca_opts *o)
@@ -583,7 +586,16 @@ static int plca_sim_cmd(struct plca_opts *o)
 		kfsim_trace_set_max(&trace, o->trace_max);
 		kfsim_plca_sim_set_trace(sim, &trace, 1);
 	}
-	run_with_progress(sim, o);
+	ret = run_with_progress(sim, o);
+	if (ret) {
+		/* the run stopped short (its event queue out of memory): no figures for part of it */
+		if (o->trace)
+			kfsim_trace_abort(&trace);
+		kfsim_plca_sim_destroy(sim);
+		kfree(names);
+		return kfsim_cli_fail(CMD, ret, "the simulation stopped before %llu ns",
+				      (unsigned long long)o->duration_ns);
+	}
 	kfsim_plca_sim_report(sim, &rep);
 	if (o->trace) {
 		/* the trace is complete before any result is printed: a failure prints none */

@@ -98,12 +98,13 @@ static int sweep_run(const struct plca_sim_segment *seg, struct plca_sim_node_cf
 	sim = kfsim_plca_sim_create(&cfg);
 	if (IS_ERR(sim))
 		return (int)PTR_ERR(sim);
-	kfsim_plca_sim_run_until(sim, duration_ns);
+	/* a run that could not go on (its event queue out of memory) has no figures to give */
+	ret = kfsim_plca_sim_run_until(sim, duration_ns);
 	kfsim_plca_sim_report(sim, &point->rep);
 	point->senders = seg->nr_senders;
 	point->mode = seg->mode;
 	kfsim_plca_sim_destroy(sim);
-	return 0;
+	return ret;
 }
 
 int kfsim_plca_sweep(const struct plca_sim_segment *seg, u64 duration_ns, u64 seed,

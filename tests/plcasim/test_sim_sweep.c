@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <kfsim/kernel.h>
 #include <kfsim/plca_sim.h>
+#include <kfsim/slab.h>
 #include "support/cli_assert.h"
 
 #define NODES 3
@@ -52,6 +53,36 @@ static void test_points_alone_are_the_sweep(void **state)
 	}
 	assert_int_equal(kfsim_plca_sweep_point(&cfg.seg, 2 * NSEC_PER_MSEC, cfg.seed, NR_POINTS,
 						&one), -EINVAL);
+}
+
+/*
+ * Out of memory anywhere in a point (building the segment, or the event queue's growth in the
+ * middle of its run): -ENOMEM, never figures of a run that stopped short.
+ */
+static void test_point_out_of_memory(void **state)
+{
+	struct plca_sim_bus_config cfg;
+	struct plca_sweep_point one;
+	u32 failed = 0;
+
+	(void)state;
+	kfsim_plca_sweep_config_default(&cfg);
+	cfg.seg.nr_nodes = 64;	/* 64 CSMA/CD senders: their backoffs grow the event queue */
+	for (unsigned int nth = 1; nth < 400; nth += 3) {
+		int ret;
+
+		kfsim_kmalloc_fail_nth(nth);
+		ret = kfsim_plca_sweep_point(&cfg.seg, 5 * NSEC_PER_MSEC, cfg.seed, 127, &one);
+		kfsim_kmalloc_fail_nth(0);
+		if (ret) {
+			assert_int_equal(ret, -ENOMEM);
+			failed++;
+			continue;
+		}
+		assert_int_equal(one.rep.now_ns, 5 * NSEC_PER_MSEC);
+	}
+	print_message("%u of 133 allocation failures ended the point with -ENOMEM\n", failed);
+	assert_true(failed > 0);
 }
 
 /* The two files hold what the streams' writer writes, byte for byte. */
@@ -121,6 +152,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_points_alone_are_the_sweep),
+		cmocka_unit_test(test_point_out_of_memory),
 		cmocka_unit_test(test_svg_files_are_the_plots),
 		cmocka_unit_test(test_svg_failures_keep_old_files),
 	};

@@ -110,6 +110,27 @@ int kfsim_bfq_fio_number(const char *text, u64 *out)
 	return parse_size(text, out, NULL);
 }
 
+int kfsim_bfq_fio_flag(const char *value, bool bool_range, bool *out)
+{
+	unsigned int u;
+	int v;
+
+	if (!value || !*value)
+		return -EINVAL;
+	/* check_int(): the same scan as fio's, so what glibc takes there it takes here */
+	if (strstr(value, "0x") || strstr(value, "0X")) {
+		if (sscanf(value, "%x", &u) != 1)
+			return -EINVAL;
+	} else if (sscanf(value, "%u", &u) != 1) {
+		return -EINVAL;
+	}
+	v = (int)u;
+	if (bool_range && v > 1)
+		return -EINVAL;
+	*out = v != 0;
+	return 0;
+}
+
 /*
  * fio's "READ,WRITE[,TRIM]" values: the first part, the second (or the first again).  For an
  * integer option (@int_pair) fio 3.33's handle_option() also splits at ':' and then at '-'
@@ -382,13 +403,10 @@ static int parse_dist(struct kfsim_bfq_job *job, const char *value)
 	return 0;
 }
 
+/* direct and buffered: FIO_OPT_BOOL, read as fio reads it (kfsim_bfq_fio_flag()) */
 static bool parse_bool(const char *value, bool *out)
 {
-	if (!strcmp(value, "0") || !strcmp(value, "1")) {
-		*out = value[0] == '1';
-		return true;
-	}
-	return false;
+	return !kfsim_bfq_fio_flag(value, true, out);
 }
 
 int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *value,

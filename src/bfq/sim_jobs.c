@@ -451,9 +451,19 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			return job_err(errbuf, errlen, "bssplit: expected BS/PERCENT:BS/PERCENT...[,"
 				       "...] adding up to 100, not '%s'", value);
 	} else if (!strcmp(key, "iodepth")) {
-		if (parse_u64(value, &v) || !v || v > 1024)
-			return job_err(errbuf, errlen, "iodepth: expected 1 to 1024, not '%s'", value);
-		job->iodepth = (unsigned int)v;
+		/*
+		 * fio 3.33's FIO_OPT_INT with minval 1: stored as an unsigned int and compared
+		 * as an int (val_too_small()), so 1 to INT_MAX; a depth past the scheduler's tags
+		 * waits for one, as in the kernel (what the engine's setup may refuse, libaio's
+		 * io_setup() past fs.aio-max-nr, is not modelled: docs/bfq.md)
+		 */
+		if (parse_u64(value, &v))
+			return job_err(errbuf, errlen, "iodepth: expected a count from 1, not '%s'",
+				       value);
+		if ((int)(u32)v < 1)
+			return job_err(errbuf, errlen, "iodepth: min value out of range: %d (1 min)",
+				       (int)(u32)v);
+		job->iodepth = (u32)v;
 	} else if (!strcmp(key, "offset")) {
 		if (parse_size(value, &job->offset, &job->offset_frac) || job->offset_frac >= 1.0)
 			return job_err(errbuf, errlen,

@@ -2202,7 +2202,12 @@ static u64 fio_unsized_share(const struct fio_parser *p, u64 cap_bytes)
 			offset = max(offset, fio_job_offset(job, cap_bytes));
 		}
 		nr_unsized += unsized;
-		taken += unsized ? offset : (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
+		/*
+		 * fio_layout() rounds each file up to 1 MiB, an unsized one's offset + share too:
+		 * the share (whole MiB) leaves the rounding of its offset to be taken here, or the
+		 * files after it would find that much less room than they need
+		 */
+		taken += ((unsized ? offset : size) + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 	}
 	if (!nr_unsized || taken >= cap_bytes)
 		return 0;

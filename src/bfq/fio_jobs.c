@@ -1009,8 +1009,8 @@ static int fio_ss_bw(const char *text, double *out)
  * criterion one of fio's four names exactly; a limit with % is percent of the mean, else
  * IOPS (a float) or bytes/s.
  */
-static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const char *value,
-			    long line, const char *file)
+static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const char *key,
+			    const char *value, long line, const char *file)
 {
 	static const struct { const char *name; unsigned int state; } criteria[] = {
 		{ "iops", KFSIM_SS_IOPS },
@@ -1031,13 +1031,13 @@ static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const
 			state = criteria[i].state;
 	}
 	if (!state) {
-		fio_err(&p->errs, file, line, "ss: failed parsing ss=%s (valid values: iops, "
-			"iops_slope, bw, bw_slope)", value ? value : "");
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s (valid values: iops, "
+			"iops_slope, bw, bw_slope)", key, key, value ? value : "");
 		return;
 	}
 	if (!colon) {
-		fio_err(&p->errs, file, line, "ss: steadystate threshold must be specified in "
-			"addition to criterion");
+		fio_err(&p->errs, file, line, "%s: steadystate threshold must be specified in "
+			"addition to criterion", key);
 		return;
 	}
 	snprintf(limit, sizeof(limit), "%s", colon + 1);
@@ -1045,18 +1045,18 @@ static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const
 	if (pct) {
 		*pct = '\0';
 		if (fio_ss_float(strip(limit), &v)) {
-			fio_err(&p->errs, file, line, "ss: could not parse steadystate threshold "
-				"percentage");
+			fio_err(&p->errs, file, line, "%s: could not parse steadystate threshold "
+				"percentage", key);
 			return;
 		}
 		state |= KFSIM_SS_PCT;
 	} else if (state & KFSIM_SS_IOPS ? fio_ss_float(limit, &v) : (err = fio_ss_bw(limit, &v))) {
 		if (err == -ERANGE)
-			fio_err(&p->errs, file, line, "ss: the bandwidth limit '%s': kfsim reads "
-				"k, m, g, t (powers of 2) and no other unit", limit);
+			fio_err(&p->errs, file, line, "%s: the bandwidth limit '%s': kfsim reads "
+				"k, m, g, t (powers of 2) and no other unit", key, limit);
 		else
-			fio_err(&p->errs, file, line, "ss: steadystate %s threshold postfix "
-				"parsing failed", state & KFSIM_SS_IOPS ? "IOPS" : "BW");
+			fio_err(&p->errs, file, line, "%s: steadystate %s threshold postfix "
+				"parsing failed", key, state & KFSIM_SS_IOPS ? "IOPS" : "BW");
 		return;
 	}
 	sec->job.ss_state = state;
@@ -1189,7 +1189,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	u64 v, v2;
 
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
-		fio_steadystate(p, sec, value, line, file);
+		fio_steadystate(p, sec, key, value, line, file);
 		return true;
 	}
 	if (!strcmp(key, "ss_dur") || !strcmp(key, "steadystate_duration") ||
@@ -1314,7 +1314,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->job.startdelay_max_ns = v2;
 		}
 	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout")) {
-		fio_run_time(p, file, line, "runtime", value, &sec->job.runtime_ns); /* 0: no limit */
+		fio_run_time(p, file, line, key, value, &sec->job.runtime_ns); /* 0: no limit */
 	} else if (!strcmp(key, "ramp_time")) {
 		fio_run_time(p, file, line, "ramp_time", value, &sec->job.ramp_ns); /* 0: no ramp */
 	} else if (!strcmp(key, "time_based")) {
@@ -1322,7 +1322,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "time_based: expected 0 or 1");
 	} else if (!strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous")) {
 		if (parse_flag(value, false, &sec->stonewall))
-			fio_err(&p->errs, file, line, "stonewall: expected 0 or 1");
+			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "exitall")) {
 		if (parse_flag(value, false, &sec->exitall))
 			fio_err(&p->errs, file, line, "exitall: expected 0 or 1");

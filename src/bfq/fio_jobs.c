@@ -92,6 +92,14 @@ struct fio_section {
 	bool do_verify;
 	bool exitall;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
+	/* engines' options of this section, judged at its end against its engine */
+	struct fio_engine_opt {
+		char text[64];	/* KEY=VALUE as written, for fio's "Bad option <...>" */
+		long line;
+		const char *file;
+	} engine_opts[16];
+	unsigned int nr_engine_opts;
+	char engine_name[48];	/* ioengine= as written, modelled or not */
 	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
 	long zone_line;
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
@@ -1522,11 +1530,15 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
  * direct requires an argument"), also where kfsim would read it (a flag, an option without
  * effect): named once, unless its own check named it already.
  */
+static void fio_engine_opt_note(struct fio_section *sec, const char *key, const char *value,
+				long line, const char *file);
+
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
 {
 	int nr_errs = p->errs.nr;
 
+	fio_engine_opt_note(sec, key, value, line, file);
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
@@ -1806,14 +1818,158 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 }
 
+/*
+ * The engines whose options these are, fio 3.33 (each engine's .options in engines/), and
+ * the engines fio 3.33 has.  fio reads an engine's option only in a section whose engine
+ * (its own ioengine= or the one it inherits, wherever the line stands) has it: a [global]
+ * alone, with its engine, and a job with its own (init.c fio_options_parse(), after
+ * ioengine_load()); any other gets "Bad option <port=8888>" and the job is dropped.  The
+ * cmdprio options are judged in fio_emit().
+ */
+static const struct {
+	const char *name;
+	const char *engines;	/* ' ' around each */
+} fio_engine_option_owners[] = {
+	{ "arguments", " exec " }, { "grace_time", " exec " }, { "program", " exec " },
+	{ "std_redirect", " exec " },
+	{ "cpuchunks", " cpuio " }, { "cpuload", " cpuio " }, { "cpumode", " cpuio " },
+	{ "exit_on_io_done", " cpuio " },
+	{ "cont", " dfs " }, { "object_class", " dfs " }, { "svcl", " dfs " },
+	{ "chunk_size", " dfs libhdfs " }, { "pool", " dfs rados rbd " },
+	{ "donorname", " e4defrag " }, { "inplace", " e4defrag " },
+	{ "stat_type", " filecreate filestat filedelete " },
+	{ "brick", " gfapi gfapi_async " }, { "single-instance", " gfapi gfapi_async " },
+	{ "volume", " gfapi gfapi_async " },
+	{ "http_host", " http " }, { "http_mode", " http " }, { "http_pass", " http " },
+	{ "http_s3_key", " http " }, { "http_s3_keyid", " http " },
+	{ "http_s3_region", " http " }, { "http_s3_sse_customer_algorithm", " http " },
+	{ "http_s3_sse_customer_key", " http " }, { "http_s3_storage_class", " http " },
+	{ "http_swift_auth_token", " http " }, { "http_user", " http " },
+	{ "http_verbose", " http " }, { "https", " http " },
+	{ "fixedbufs", " io_uring io_uring_cmd " }, { "force_async", " io_uring io_uring_cmd " },
+	{ "nonvectored", " io_uring io_uring_cmd " },
+	{ "registerfiles", " io_uring io_uring_cmd " },
+	{ "sqthread_poll_cpu", " io_uring io_uring_cmd " },
+	{ "sqthread_poll", " io_uring io_uring_cmd xnvme " },
+	{ "hipri", " io_uring io_uring_cmd pvsync2 sg xnvme " },
+	{ "uncached", " io_uring io_uring_cmd pvsync2 " },
+	{ "nowait", " io_uring io_uring_cmd libaio pvsync2 " },
+	{ "hipri_percentage", " pvsync2 " },
+	{ "userspace_reap", " libaio " },
+	{ "cuda_io", " libcufile " }, { "gpu_dev_ids", " libcufile " },
+	{ "hdfs_use_direct", " libhdfs " }, { "hdfsdirectory", " libhdfs " },
+	{ "namenode", " libhdfs " }, { "single_instance", " libhdfs " },
+	{ "hostname", " libhdfs net netsplice rdma " },
+	{ "port", " libhdfs net netsplice rdma librpma_apm_client librpma_apm_server "
+	  "librpma_gpspm_client librpma_gpspm_server " },
+	{ "serverip", " librpma_apm_client librpma_apm_server librpma_gpspm_client "
+	  "librpma_gpspm_server " },
+	{ "busy_wait_polling", " librpma_apm_client librpma_apm_server librpma_gpspm_client "
+	  "librpma_gpspm_server " },
+	{ "direct_write_to_pmem", " librpma_apm_client librpma_apm_server "
+	  "librpma_gpspm_client librpma_gpspm_server " },
+	{ "initiator", " libiscsi " }, { "thp", " mmap " }, { "skip_bad", " mtd " },
+	{ "uri", " nbd " }, { "nfs_url", " nfs " },
+	{ "interface", " net netsplice " }, { "listen", " net netsplice " },
+	{ "mss", " net netsplice " }, { "nodelay", " net netsplice " },
+	{ "pingpong", " net netsplice " }, { "protocol", " net netsplice " },
+	{ "ttl", " net netsplice " }, { "window_size", " net netsplice " },
+	{ "busy_poll", " rados rbd " }, { "clientname", " rados rbd " },
+	{ "clustername", " rados rbd " }, { "conf", " rados " }, { "touch_objects", " rados " },
+	{ "rbdname", " rbd " }, { "bindname", " rdma " }, { "verb", " rdma " },
+	{ "readfua", " sg " }, { "sg_write_mode", " sg " }, { "stream_id", " sg " },
+	{ "writefua", " sg " },
+	{ "xnvme_admin", " xnvme " }, { "xnvme_async", " xnvme " }, { "xnvme_be", " xnvme " },
+	{ "xnvme_dev_nsid", " xnvme " }, { "xnvme_iovec", " xnvme " },
+	{ "xnvme_sync", " xnvme " },
+};
+
+/* fio 3.33's engines (their .name in engines/) on Linux; an engine not here is not judged */
+static const char fio_engines[] =
+	" sync psync vsync pvsync pvsync2 libaio io_uring io_uring_cmd posixaio mmap splice "
+	"null net netsplice cpuio exec rdma e4defrag falloc ftruncate filecreate filestat "
+	"filedelete dev-dax libpmem pmemblk libzbc sg mtd nbd nfs http rados rbd gfapi "
+	"gfapi_async libhdfs libcufile libiscsi dfs xnvme ime_psync ime_psyncv ime_aio "
+	"librpma_apm_client librpma_apm_server librpma_gpspm_client librpma_gpspm_server ";
+
+static const char *fio_engine_option_engines(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fio_engine_option_owners); i++) {
+		if (!strcmp(key, fio_engine_option_owners[i].name))
+			return fio_engine_option_owners[i].engines;
+	}
+	return NULL;
+}
+
+/* " NAME " is a word of @list */
+static bool fio_word_in(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *w = strstr(list, name); w; w = strstr(w + 1, name)) {
+		if (w[-1] == ' ' && w[len] == ' ')
+			return true;
+	}
+	return false;
+}
+
+static void fio_engine_opt_note(struct fio_section *sec, const char *key, const char *value,
+				long line, const char *file)
+{
+	struct fio_engine_opt *o;
+
+	if (!strcmp(key, "ioengine") && value)
+		snprintf(sec->engine_name, sizeof(sec->engine_name), "%s", value);
+	if (!fio_engine_option_engines(key) || sec->nr_engine_opts >= ARRAY_SIZE(sec->engine_opts))
+		return;
+	o = &sec->engine_opts[sec->nr_engine_opts++];
+	snprintf(o->text, sizeof(o->text), "%s%s%s", key, value ? "=" : "", value ? value : "");
+	o->line = line;
+	o->file = file;
+}
+
+/*
+ * At the end of a section: its engines' options against the engine it ends with.  Where its
+ * ioengine= was refused (an engine kfsim does not model), the options are judged against the
+ * engine kfsim would run instead and named with that reason: the file reads once the lines
+ * named go, the engine's options with the engine.
+ */
+static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section *sec)
+{
+	const char *engine = sec->job.ioengine[0] ? sec->job.ioengine : "psync";
+	bool refused = sec->engine_name[0] && strcmp(sec->engine_name, engine);
+
+	if (!fio_word_in(fio_engines, engine))
+		return;
+	for (unsigned int i = 0; i < sec->nr_engine_opts; i++) {
+		const struct fio_engine_opt *o = &sec->engine_opts[i];
+		const char *owners;
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o->text, "="), o->text);
+		owners = fio_engine_option_engines(key);
+		if (fio_word_in(owners, engine))
+			continue;
+		if (refused)
+			fio_err(&p->errs, o->file, o->line, "%s: an option of the engine(s)%s"
+				"and ioengine=%s is not modelled", key, owners, sec->engine_name);
+		else
+			fio_err(&p->errs, o->file, o->line, "Bad option <%s>: an option of the "
+				"engine(s)%sand not of ioengine=%s", o->text, owners, engine);
+	}
+}
+
 static void fio_section_start(struct fio_parser *p, const char *name, long line,
 			      const char *file)
 {
+	if (p->in_section)
+		fio_engine_opts_check(p, &p->sec);
 	if (p->in_section && !p->sec.is_global)
 		fio_emit(p, &p->sec);
 	else if (p->in_section)
 		p->global = p->sec;
 	p->sec = p->global;
+	p->sec.nr_engine_opts = 0;	/* a [global]'s were judged with its engine */
 	p->sec.line = line;
 	p->sec.file = file;
 	p->sec.is_global = !strcmp(name, "global");
@@ -2386,6 +2542,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.do_verify = true;
 	p->global.is_global = true;
 	fio_parse_stream(p, in, path, 0);
+	if (p->in_section)
+		fio_engine_opts_check(p, &p->sec);
 	if (p->in_section && !p->sec.is_global)
 		fio_emit(p, &p->sec);
 	if (p->nr == p->first && !p->errs.nr)

@@ -188,9 +188,8 @@ MUTATIONS = [m_unknown, m_value, m_value, m_bssplit, m_rate, m_no_equals, m_sect
 
 # Where kfsim refuses what fio reads, on purpose (docs/bfq.md "Refused, with the reason"):
 # a regex on kfsim's message line, and the reason.  Only for a line a mutation made.
-# kfsim takes an engine's options (sqthread_poll, program, hostname, ...) in any job: they
-# change nothing the simulated disk sees; fio 3.33 knows them only once the job's ioengine=
-# loaded that engine ("Bad option <sqthread_poll=1>" otherwise).
+# kfsim refuses an engine's option where the section's engine lacks it, as fio 3.33 does
+# (fio_engine_option_owners[]); this stays for engines kfsim does not judge (external:...).
 ENGINE_DIFFERENCE = "an engine's option in a job without that engine"
 
 STRICTER = [

@@ -102,6 +102,8 @@ struct fio_section {
 	char engine_name[48];	/* ioengine= as written, modelled or not */
 	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
 	long zone_line;
+	const char *zone_file;	/* where zone_line is */
+	bool zone_here;		/* zonemode= given in this section, not inherited */
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
 	/* fio's error types (td_error_type()): which errors a job goes on after */
 	unsigned int continue_on_error;	/* FIO_ERR_* bits */
@@ -1430,6 +1432,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "zonemode: expected none, strided or zbd, "
 				"not '%s'", value ? value : "");
 		sec->zone_line = line;
+		sec->zone_file = file;
+		sec->zone_here = true;
 	} else if (!strcmp(key, "zonesize") || !strcmp(key, "zonerange") ||
 		   !strcmp(key, "zoneskip")) {
 		struct kfsim_bfq_job tmp;
@@ -1448,8 +1452,10 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->job.zone_skip = tmp.io_size;
 		sec->zone_opt_line[!strcmp(key, "zonesize") ? 0 : !strcmp(key, "zonerange") ? 1 : 2] =
 			line;
-		if (!sec->zone_line)
+		if (!sec->zone_line) {
 			sec->zone_line = line;
+			sec->zone_file = file;
+		}
 	} else if (!strcmp(key, "flow") || !strcmp(key, "flow_id") ||
 		   !strcmp(key, "flow_sleep")) {
 		if (!value || parse_uint(value, 0, INT_MAX, &v))
@@ -1620,11 +1626,21 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 
 	if (job->engine == KFSIM_ENGINE_NONE || job->io_error)
 		return;	/* no disk I/O, or the job fails before its zones are set up */
-	/* a [global] zonemode= is named once, not once per job */
+	/*
+	 * A job whose zonemode=zbd is its [global]'s is named by its header: the [global]'s
+	 * line serves its other jobs too, which may give zonesize= (without the line they would
+	 * be refused in turn: fio_badgen seed 8108)
+	 */
 	if (!job->zone_size) {
-		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
-			"Specifying the zone size is mandatory for regular file/block device with "
-			"--zonemode=zbd" });
+		if (!sec->zone_here)
+			fio_err(&p->errs, sec->file, sec->line, "zonemode: job '%s': Specifying the "
+				"zone size is mandatory for regular file/block device with "
+				"--zonemode=zbd (zonemode=zbd of %s:%ld)", job->name,
+				sec->zone_file ? sec->zone_file : "", sec->zone_line);
+		else
+			fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->zone_file,
+				"zonemode", "Specifying the zone size is mandatory for regular "
+				"file/block device with --zonemode=zbd" });
 		return;
 	}
 	if (!reads) {
@@ -1970,6 +1986,7 @@ static void fio_section_start(struct fio_parser *p, const char *name, long line,
 		p->global = p->sec;
 	p->sec = p->global;
 	p->sec.nr_engine_opts = 0;	/* a [global]'s were judged with its engine */
+	p->sec.zone_here = false;
 	p->sec.line = line;
 	p->sec.file = file;
 	p->sec.is_global = !strcmp(name, "global");

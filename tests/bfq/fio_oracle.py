@@ -447,6 +447,8 @@ DOCUMENTED_REFUSALS = [
     r"include: cannot open",
     # fio --parse-only reads a file without a job; its run fails ("No job(s) defined")
     r": no job section$",
+    # zbd.c checks zonesize= when the run sets the job's zones up, not --parse-only
+    r"Specifying the zone size is mandatory",
 ]
 
 

@@ -92,8 +92,18 @@ struct fio_section {
 	bool do_verify;
 	bool exitall;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
+	/* engines' options of this section, judged at its end against its engine */
+	struct fio_engine_opt {
+		char text[64];	/* KEY=VALUE as written, for fio's "Bad option <...>" */
+		long line;
+		const char *file;
+	} engine_opts[16];
+	unsigned int nr_engine_opts;
+	char engine_name[48];	/* ioengine= as written, modelled or not */
 	int zonemode;		/* -1 not given, 0 none, 1 strided, 2 zbd */
 	long zone_line;
+	const char *zone_file;	/* where zone_line is */
+	bool zone_here;		/* zonemode= given in this section, not inherited */
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
 	/* fio's error types (td_error_type()): which errors a job goes on after */
 	unsigned int continue_on_error;	/* FIO_ERR_* bits */
@@ -248,18 +258,37 @@ static int parse_uint(const char *text, u64 min_v, u64 max_v, u64 *out)
 	return 0;
 }
 
-/* fio's booleans: a bare option, or 0/1. */
-static int parse_flag(const char *value, bool *out)
+/* How fio 3.33 parses an option kfsim only checks (fio_no_effect_checks[] below). */
+enum fio_ne_type { FIO_NE_BOOL, FIO_NE_SET, FIO_NE_INT, FIO_NE_ULL, FIO_NE_CHOICE,
+		   FIO_NE_FLOATS };
+
+struct fio_no_effect_check {
+	const char *name;
+	enum fio_ne_type type;
+	long long min, max;	/* FIO_NE_INT: fio's minval, maxval (0: none) */
+	const char *const *choices;
+};
+
+static const struct fio_no_effect_check fio_flag_bool = { "", FIO_NE_BOOL, 0, 0, NULL };
+static const struct fio_no_effect_check fio_flag_set = { "", FIO_NE_SET, 0, 0, NULL };
+
+static bool fio_any_part_ok(const struct fio_no_effect_check *c, const char *value);
+
+/*
+ * fio's flags: bare (true; whether fio takes it bare is fio_takes_bare()'s), or a value as
+ * check_int() reads it, within 0..1 for a FIO_OPT_BOOL (@bool_range), any number for a
+ * FIO_OPT_STR_SET (kfsim_bfq_fio_flag()).  Only the value's first part sets the flag, but
+ * fio takes the option when any part parses ("abc,1" leaves it as it was: fio_any_part_ok()).
+ */
+static int parse_flag(const char *value, bool bool_range, bool *out)
 {
-	if (!value || !strcmp(value, "1")) {
+	if (!value) {
 		*out = true;
 		return 0;
 	}
-	if (!strcmp(value, "0")) {
-		*out = false;
+	if (!kfsim_bfq_fio_flag(value, bool_range, out))
 		return 0;
-	}
-	return -EINVAL;
+	return fio_any_part_ok(bool_range ? &fio_flag_bool : &fio_flag_set, value) ? 0 : -EINVAL;
 }
 
 static void fio_defer(struct fio_section *sec, long line, const char *file, const char *option,
@@ -322,7 +351,7 @@ static const struct {
 		"http_s3_sse_customer_algorithm", "http_swift_auth_token", "pool", "cont",
 		"conf", "clientname", "rbdname", "clustername", "volume", "brick", "uri",
 		"nfs_url", "serverip", "protocol", "listen", "ttl", "pingpong", "interface",
-		"gpu_dev_id", "gpu_dev_ids", "cuda_io", "direct_write_to_pmem", "namenode",
+		"gpu_dev_ids", "cuda_io", "direct_write_to_pmem", "namenode",
 		"hdfsdirectory", "chunk_size", "single_instance", "busy_wait_polling",
 		"verb", "bindname", "chunk", "object_class", "svcl", "mode", "grace_time",
 		NULL } },
@@ -336,31 +365,89 @@ static const struct {
 
 /*
  * What fio 3.33's parser checks in the values of the options above, though they change
- * nothing here: a file fio rejects is refused whatever the option does.  Measured with
- * "fio --parse-only" on "OPTION=abc", "=2", "=1" and "=" for each: the booleans
- * (FIO_OPT_BOOL) take 0 or 1, the numbers (FIO_OPT_INT, FIO_OPT_ULL, FIO_OPT_STR_SET, and
- * percentile_list's floats) a number, and no value but those of fio_empty_ok may be empty
- * (an engine's too: exec's program= is rejected so; fio here lacks most other engines).
- * Ranges and lists of choices are not checked (listed in docs/bfq.md).
+ * nothing here: a file fio rejects is refused whatever the option does.  Each option's type
+ * and limits are fio 3.33's (options.c and the engines' option tables; parse.c
+ * __handle_option()), checked with "fio --parse-only" on this machine (2026-12-07):
+ *  - the value split as handle_option() splits it (fio_any_part_ok());
+ *  - FIO_OPT_BOOL and FIO_OPT_STR_SET: check_int() (kfsim_bfq_fio_flag()), 0..1 for a BOOL;
+ *  - FIO_OPT_INT and FIO_OPT_ULL: str_to_decimal(), then minval and maxval as
+ *    val_too_small() and val_too_large() compare them (an INT as a 32-bit int: "-1" passes a
+ *    maxval of 100, "1k" does not);
+ *  - FIO_OPT_STR with a list of values: one of them exactly, up to a ':' or ','
+ *    (str_match_len(): case and length count, "tcpx" and "TCP" are no "tcp");
+ *  - percentile_list (FIO_OPT_FLOAT_LIST): up to 20 numbers joined by ':', 0..100 each.
+ * No value but those of fio_empty_ok may be empty (an engine's too: exec's program=).
+ * mem=cudamalloc and gpu_dev_id need fio built with CUDA, which Debian's fio 3.33 is not:
+ * they fail as in the referee (docs/bfq.md).
  */
-static const char *const fio_no_effect_bools[] = {
-	"allow_file_create", "allow_mounted_write", "block_error_percentiles",
-	"clat_percentiles", "create_fsync", "create_on_open", "create_serialize", "dedupe_global",
-	"disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "error_dump",
-	"gtod_reduce", "invalidate", "lat_percentiles", "log_offset", "log_prio", "overwrite",
-	"per_job_logs", "pre_read", "randrepeat", "scramble_buffers", "slat_percentiles", "stats",
-	"unlink", "unlink_each_loop", "verify_dump", "verify_fatal", "verify_state_save",
-};
-
-static const char *const fio_no_effect_numbers[] = {
-	"buffer_compress_chunk", "buffer_compress_percentage", "bwavgtime", "cpumask",
-	"dedupe_percentage", "dedupe_working_set_percentage", "gtod_cpu", "hugepage-size",
-	"iodepth_batch", "iodepth_batch_complete", "iodepth_batch_complete_max",
-	"iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low", "iomem_align",
-	"iopsavgtime", "log_avg_msec", "log_hist_msec", "mem_align", "nice", "norandommap",
-	"openfiles", "percentile_list", "randseed", "rate_iops_min", "rate_min", "ratecycle",
-	"ratemin", "refill_buffers", "significant_figures", "thread", "threads", "verify_async",
-	"zero_buffers",
+static const struct fio_no_effect_check fio_no_effect_checks[] = {
+#define NE_BOOL(n) { n, FIO_NE_BOOL, 0, 0, NULL }
+#define NE_SET(n) { n, FIO_NE_SET, 0, 0, NULL }
+#define NE_INT(n, lo, hi) { n, FIO_NE_INT, lo, hi, NULL }
+#define NE_ULL(n) { n, FIO_NE_ULL, 0, 0, NULL }
+#define NE_CHOICE(n, ...) { n, FIO_NE_CHOICE, 0, 0, (const char *const[]){ __VA_ARGS__, NULL } }
+	NE_BOOL("allow_file_create"), NE_BOOL("allow_mounted_write"),
+	NE_BOOL("block_error_percentiles"), NE_BOOL("clat_percentiles"), NE_BOOL("create_fsync"),
+	NE_BOOL("create_on_open"), NE_BOOL("create_serialize"), NE_BOOL("dedupe_global"),
+	NE_BOOL("disable_bw_measurement"), NE_BOOL("disable_clat"), NE_BOOL("disable_lat"),
+	NE_BOOL("disable_slat"), NE_BOOL("error_dump"), NE_BOOL("gtod_reduce"),
+	NE_BOOL("invalidate"), NE_BOOL("lat_percentiles"), NE_BOOL("log_offset"),
+	NE_BOOL("log_prio"), NE_BOOL("overwrite"), NE_BOOL("per_job_logs"), NE_BOOL("pre_read"),
+	NE_BOOL("randrepeat"), NE_BOOL("scramble_buffers"), NE_BOOL("slat_percentiles"),
+	NE_BOOL("stats"), NE_BOOL("unlink"), NE_BOOL("unlink_each_loop"), NE_BOOL("verify_dump"),
+	NE_BOOL("verify_fatal"), NE_BOOL("verify_state_save"),
+	/* the engines' (exec, rbd/rados, cpuio, librpma, libhdfs, mtd) */
+	NE_BOOL("std_redirect"), NE_BOOL("busy_poll"), NE_BOOL("exit_on_io_done"),
+	NE_BOOL("direct_write_to_pmem"), NE_BOOL("single_instance"), NE_BOOL("skip_bad"),
+	NE_BOOL("busy_wait_polling"),
+	NE_SET("thread"), NE_SET("norandommap"), NE_SET("refill_buffers"), NE_SET("zero_buffers"),
+	NE_SET("listen"), NE_SET("pingpong"), NE_SET("fixedbufs"), NE_SET("registerfiles"),
+	NE_SET("sqthread_poll"), NE_SET("hipri"),
+	/* FIO_OPT_INT without limits (maxval UINT_MAX: any 32-bit value) */
+	NE_INT("bwavgtime", 0, 0), NE_INT("cpumask", 0, 0), NE_INT("gtod_cpu", 0, 0),
+	NE_INT("hugepage-size", 0, 0), NE_INT("iodepth_batch", 0, 0),
+	NE_INT("iodepth_batch_submit", 0, 0), NE_INT("iodepth_batch_complete", 0, 0),
+	NE_INT("iodepth_batch_complete_max", 0, 0), NE_INT("iodepth_batch_complete_min", 0, 0),
+	NE_INT("iodepth_low", 0, 0), NE_INT("iomem_align", 0, 0), NE_INT("mem_align", 0, 0),
+	NE_INT("iopsavgtime", 0, 0), NE_INT("log_avg_msec", 0, 0), NE_INT("log_hist_msec", 0, 0),
+	NE_INT("openfiles", 0, 0), NE_INT("rate_iops_min", 0, 0), NE_INT("ratecycle", 0, 0),
+	NE_INT("buffer_compress_chunk", 0, 0), NE_INT("verify_async", 0, 0),
+	NE_INT("cpuload", 0, 0), NE_INT("cpuchunks", 0, 0), NE_INT("grace_time", 0, 0),
+	NE_INT("nonvectored", 0, 0), NE_INT("sqthread_poll_cpu", 0, 0),
+	NE_INT("http_verbose", 0, 0), NE_INT("ttl", 0, 0),
+	/* ... and with them */
+	NE_INT("significant_figures", 1, 10), NE_INT("nice", -20, 19),
+	NE_INT("buffer_compress_percentage", 0, 100), NE_INT("dedupe_percentage", 0, 100),
+	NE_INT("dedupe_working_set_percentage", 0, 100),
+	NE_INT("log_compression", 1024, 512LL << 20),
+	/* 2 * and 1 * sizeof(struct verify_header) of fio 3.33 (40 bytes) */
+	NE_INT("verify_interval", 80, 0), NE_INT("verify_offset", 40, 0),
+	NE_INT("port", 1, 65535),
+	NE_ULL("rate_min"), NE_ULL("ratemin"), NE_ULL("randseed"), NE_ULL("chunk_size"),
+	NE_CHOICE("unified_rw_reporting", "none", "mixed", "both", "0", "1", "2"),
+	NE_CHOICE("cpus_allowed_policy", "shared", "split"),
+	NE_CHOICE("mem", "malloc", "shm", "shmhuge", "mmap", "mmapshared", "mmaphuge"),
+	NE_CHOICE("iomem", "malloc", "shm", "shmhuge", "mmap", "mmapshared", "mmaphuge"),
+	NE_CHOICE("io_submit_mode", "inline", "offload"),
+	NE_CHOICE("dedupe_mode", "repeat", "working_set"),
+	NE_CHOICE("random_generator", "tausworthe", "lfsr", "tausworthe64"),
+	NE_CHOICE("fallocate", "none", "native", "posix", "keep", "truncate", "0", "1"),
+	NE_CHOICE("file_service_type", "random", "zipf", "pareto", "normal", "gauss",
+		  "roundrobin", "sequential"),
+	NE_CHOICE("lockfile", "none", "exclusive", "readwrite"),
+	NE_CHOICE("protocol", "tcp", "tcpv6", "udp", "udpv6", "unix"),
+	NE_CHOICE("proto", "tcp", "tcpv6", "udp", "udpv6", "unix"),
+	NE_CHOICE("verb", "write", "read", "send", "recv"),
+	NE_CHOICE("https", "off", "on", "insecure"),
+	NE_CHOICE("http_mode", "webdav", "s3", "swift"),
+	NE_CHOICE("cuda_io", "cufile", "posix"),
+	NE_CHOICE("cpumode", "noop", "qsort"),
+	{ "percentile_list", FIO_NE_FLOATS, 0, 100, NULL },
+#undef NE_BOOL
+#undef NE_SET
+#undef NE_INT
+#undef NE_ULL
+#undef NE_CHOICE
 };
 
 static const char *const fio_empty_ok[] = {
@@ -378,41 +465,151 @@ static bool fio_listed(const char *const *names, size_t nr, const char *key)
 }
 
 /*
- * A number as fio's str_to_decimal() takes it for an integer option: a sign is read (fio
- * wraps it round; nice=-5 is right), a READ,WRITE pair and a trailing ',' too.
+ * An integer as str_to_decimal() reads it: strtoll() skips leading blanks and reads a sign
+ * (fio wraps it round).
  */
-static bool fio_number_list_ok(const char *value)
+static bool fio_signed_number(const char *text, long long *out)
 {
-	char buf[64];
-	char *part, *save = NULL;
-	size_t len = strlen(value);
 	u64 v;
 
-	if (len >= sizeof(buf))
+	while (isspace((unsigned char)*text))
+		text++;
+	if (kfsim_bfq_fio_number(text + (*text == '-'), &v))
 		return false;
-	memcpy(buf, value, len + 1);
-	if (len && buf[len - 1] == ',')
-		buf[len - 1] = '\0';
-	if (!buf[0] || !strcmp(buf, ","))
+	*out = *text == '-' ? (long long)-v : (long long)v;
+	return true;
+}
+
+/* One part of an FIO_OPT_INT or FIO_OPT_ULL value (up to a ','), within fio's limits. */
+static bool fio_number_ok(const struct fio_no_effect_check *c, const char *part)
+{
+	char buf[64];
+	long long v;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(part, ","), part);
+	if (!*buf || !fio_signed_number(buf, &v))
 		return false;
-	for (part = strtok_r(buf, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
-		if (kfsim_bfq_fio_number(part + (*part == '-'), &v))
+	if (c->type != FIO_NE_INT)
+		return true;
+	/* val_too_large(): a negative int against maxval as an int, else unsigned */
+	if (c->max && ((int)v < 0 ? (int)v > (int)c->max :
+		       (unsigned int)v > (unsigned long long)c->max))
+		return false;
+	/* val_too_small(): as an int */
+	return !c->min || (int)v >= c->min;
+}
+/* file_service_type's distributions take "THETA[:CENTER]" after a ':' (str_fst_cb()) */
+static bool fio_fst_ok(const char *value)
+{
+	const char *post = strchr(value, ':');
+	double v, center = -1;
+	char *colon;
+	char buf[64];
+
+	if (!post || !strncmp(value, "random", 6) || !strncmp(value, "roundrobin", 10) ||
+	    !strncmp(value, "sequential", 10))
+		return true;	/* a count after ':' (atoi()), or nothing to check */
+	snprintf(buf, sizeof(buf), "%s", post + 1);
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon = '\0';
+		if (sscanf(colon + 1, "%lf", &center) != 1)
 			return false;
 	}
-	return true;
+	if (sscanf(buf, "%lf", &v) != 1)
+		return false;
+	if (center != -1 && (center < 0 || center > 1))
+		return false;
+	if (value[0] == 'z')
+		return v != 1.0;
+	if (value[0] == 'p')
+		return v > 0 && v < 1;
+	return v >= 0 && v < 100;	/* normal, gauss */
+}
+
+static bool fio_choice_ok(const struct fio_no_effect_check *c, const char *value)
+{
+	size_t len = strcspn(value, ",:");
+
+	/* str_match_len(): the option's value up to ':' or ',' is one of them exactly */
+	for (const char *const *v = c->choices; *v; v++) {
+		if (strlen(*v) == len && !strncmp(*v, value, len))
+			return strcmp(c->name, "file_service_type") || fio_fst_ok(value);
+	}
+	return false;
+}
+
+/*
+ * Whether fio's handle_option() takes @value: it hands the option the whole value, then
+ * what follows each separator (',', else ':', else '-'; only ':' for a FIO_OPT_FLOAT_LIST),
+ * and the option is set once any of these parses ("port=-1" fails as -1 and passes as 1;
+ * "abc,1" passes).  A ',' that ends the value is dropped first.
+ */
+static bool fio_any_part_ok(const struct fio_no_effect_check *c, const char *value)
+{
+	char buf[256];
+	char *part = buf, *sep;
+	unsigned int nr = 0;
+	double f;
+	bool on;
+
+	if (strlen(value) >= sizeof(buf))
+		return false;
+	strcpy(buf, value);
+	for (;; nr++) {
+		bool ok = false;
+
+		if (c->type == FIO_NE_FLOATS) {
+			sep = strchr(part, ':');
+		} else {
+			sep = strchr(part, ',');
+			if (sep && !sep[1]) {
+				*sep = '\0';
+				sep = NULL;
+			}
+			if (!sep)
+				sep = strchr(part, ':');
+			if (!sep)
+				sep = strchr(part, '-');
+		}
+		switch (c->type) {
+		case FIO_NE_BOOL:
+		case FIO_NE_SET:
+			ok = !kfsim_bfq_fio_flag(part, c->type == FIO_NE_BOOL, &on);
+			break;
+		case FIO_NE_INT:
+		case FIO_NE_ULL:
+			ok = fio_number_ok(c, part);
+			break;
+		case FIO_NE_FLOATS:
+			/* str_to_float() is sscanf("%lf"); FIO_IO_U_LIST_MAX_LEN is 20 */
+			ok = nr < 20 && sscanf(part, "%lf", &f) == 1 && f >= c->min && f <= c->max;
+			break;
+		case FIO_NE_CHOICE:
+			break;
+		}
+		if (ok)
+			return true;
+		if (!sep)
+			return false;
+		part = sep + 1;
+	}
 }
 
 /* Whether fio 3.33's parser takes @value for the no-effect option @key (NULL: bare). */
 static bool fio_no_effect_value_ok(const char *key, const char *value)
 {
-	u64 v;
-
 	if (!value)
 		return true;	/* a bare option is judged with the others (fio_option()) */
-	if (fio_listed(fio_no_effect_bools, ARRAY_SIZE(fio_no_effect_bools), key))
-		return !kfsim_bfq_fio_number(value, &v) && v <= 1;
-	if (fio_listed(fio_no_effect_numbers, ARRAY_SIZE(fio_no_effect_numbers), key))
-		return fio_number_list_ok(value);
+	for (size_t i = 0; i < ARRAY_SIZE(fio_no_effect_checks); i++) {
+		const struct fio_no_effect_check *c = &fio_no_effect_checks[i];
+
+		if (strcmp(key, c->name))
+			continue;
+		if (c->type == FIO_NE_CHOICE)
+			return fio_choice_ok(c, value);	/* FIO_OPT_STR: never split */
+		return fio_any_part_ok(c, value);
+	}
 	return *value || fio_listed(fio_empty_ok, ARRAY_SIZE(fio_empty_ok), key);
 }
 
@@ -452,6 +649,8 @@ static const struct {
 	{ "experimental_verify", "a read-back by resetting the file's offsets is not modelled" },
 	{ "read_iolog", "replaying fio's I/O log is not modelled ('kfsim bfq replay' reads "
 	  "blkparse text)" },
+	{ "gpu_dev_id", "an option of fio built with CUDA, which Debian's fio 3.33 (the referee) "
+	  "is not: Bad option there" },
 	{ "rw_sequencer", "rw_sequencer is not modelled (kfsim's rw=randread:N continues "
 	  "sequentially, fio's default)" },
 };
@@ -820,8 +1019,8 @@ static int fio_ss_bw(const char *text, double *out)
  * criterion one of fio's four names exactly; a limit with % is percent of the mean, else
  * IOPS (a float) or bytes/s.
  */
-static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const char *value,
-			    long line, const char *file)
+static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const char *key,
+			    const char *value, long line, const char *file)
 {
 	static const struct { const char *name; unsigned int state; } criteria[] = {
 		{ "iops", KFSIM_SS_IOPS },
@@ -842,13 +1041,13 @@ static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const
 			state = criteria[i].state;
 	}
 	if (!state) {
-		fio_err(&p->errs, file, line, "ss: failed parsing ss=%s (valid values: iops, "
-			"iops_slope, bw, bw_slope)", value ? value : "");
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s (valid values: iops, "
+			"iops_slope, bw, bw_slope)", key, key, value ? value : "");
 		return;
 	}
 	if (!colon) {
-		fio_err(&p->errs, file, line, "ss: steadystate threshold must be specified in "
-			"addition to criterion");
+		fio_err(&p->errs, file, line, "%s: steadystate threshold must be specified in "
+			"addition to criterion", key);
 		return;
 	}
 	snprintf(limit, sizeof(limit), "%s", colon + 1);
@@ -856,18 +1055,18 @@ static void fio_steadystate(struct fio_parser *p, struct fio_section *sec, const
 	if (pct) {
 		*pct = '\0';
 		if (fio_ss_float(strip(limit), &v)) {
-			fio_err(&p->errs, file, line, "ss: could not parse steadystate threshold "
-				"percentage");
+			fio_err(&p->errs, file, line, "%s: could not parse steadystate threshold "
+				"percentage", key);
 			return;
 		}
 		state |= KFSIM_SS_PCT;
 	} else if (state & KFSIM_SS_IOPS ? fio_ss_float(limit, &v) : (err = fio_ss_bw(limit, &v))) {
 		if (err == -ERANGE)
-			fio_err(&p->errs, file, line, "ss: the bandwidth limit '%s': kfsim reads "
-				"k, m, g, t (powers of 2) and no other unit", limit);
+			fio_err(&p->errs, file, line, "%s: the bandwidth limit '%s': kfsim reads "
+				"k, m, g, t (powers of 2) and no other unit", key, limit);
 		else
-			fio_err(&p->errs, file, line, "ss: steadystate %s threshold postfix "
-				"parsing failed", state & KFSIM_SS_IOPS ? "IOPS" : "BW");
+			fio_err(&p->errs, file, line, "%s: steadystate %s threshold postfix "
+				"parsing failed", key, state & KFSIM_SS_IOPS ? "IOPS" : "BW");
 		return;
 	}
 	sec->job.ss_state = state;
@@ -920,7 +1119,7 @@ static void fio_unknown_option(struct fio_parser *p, const char *key, const char
 
 /*
  * fsync=N and fdatasync=N (FIO_OPT_INT: check_str_bytes(), so 4k is 4096 and -1 wraps into
- * the unsigned int), end_fsync and fsync_on_close (FIO_OPT_BOOL: 0 or 1), fio 3.33
+ * the unsigned int), end_fsync and fsync_on_close (FIO_OPT_BOOL: kfsim_bfq_fio_flag()), fio 3.33
  * options.c; fsync_on_close's sync at the end is end_fsync's (backend.c do_io()), its
  * fsync() at close then finds the file clean.
  */
@@ -928,28 +1127,33 @@ static void fio_sync_option(struct fio_parser *p, struct fio_section *sec, const
 			    const char *value, long line, const char *file)
 {
 	bool negative = value && *value == '-';
+	bool on;
 	u64 v;
 
 	if (!value) {
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
 		return;
 	}
-	if (kfsim_bfq_fio_number(value + negative, &v)) {
-		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
-		return;
-	}
 	if (!strcmp(key, "end_fsync") || !strcmp(key, "fsync_on_close")) {
-		/* parse.c compares a signed long long with maxval 1: -1 is taken, and true */
-		if (!negative && v > 1) {
-			fio_err(&p->errs, file, line, "%s: max value out of range: %llu (1 max)",
-				key, (unsigned long long)v);
+		/* FIO_OPT_BOOL: check_int() ("1k" is 1, "-1" true), then maxval 1 as an int */
+		if (kfsim_bfq_fio_flag(value, false, &on)) {
+			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
+			return;
+		}
+		if (kfsim_bfq_fio_flag(value, true, &on)) {
+			fio_err(&p->errs, file, line, "%s: max value out of range: %s (1 max)", key,
+				value);
 			return;
 		}
 		if (!strcmp(key, "end_fsync"))
-			sec->end_fsync = v != 0;
+			sec->end_fsync = on;
 		else
-			sec->fsync_on_close = v != 0;
+			sec->fsync_on_close = on;
 		sec->job.end_fsync = sec->end_fsync || sec->fsync_on_close;
+		return;
+	}
+	if (kfsim_bfq_fio_number(value + negative, &v)) {
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
 		return;
 	}
 	if (negative)
@@ -995,7 +1199,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	u64 v, v2;
 
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
-		fio_steadystate(p, sec, value, line, file);
+		fio_steadystate(p, sec, key, value, line, file);
 		return true;
 	}
 	if (!strcmp(key, "ss_dur") || !strcmp(key, "steadystate_duration") ||
@@ -1008,9 +1212,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_sync_option(p, sec, key, value, line, file);
 		return true;
 	}
-	if (!strcmp(key, "group_reporting") && parse_flag(value, &sec->group_reporting))
+	if (!strcmp(key, "group_reporting") && parse_flag(value, false, &sec->group_reporting))
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
-	if (!strcmp(key, "new_group") && parse_flag(value, &sec->new_group))
+	if (!strcmp(key, "new_group") && parse_flag(value, false, &sec->new_group))
 		fio_err(&p->errs, file, line, "new_group: expected 0 or 1, not '%s'", value);
 	if (value && (!strcmp(key, "buffer_pattern") || !strcmp(key, "verify_pattern")))
 		fio_pattern_check(p, key, value, line, file);
@@ -1120,24 +1324,24 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->job.startdelay_max_ns = v2;
 		}
 	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout")) {
-		fio_run_time(p, file, line, "runtime", value, &sec->job.runtime_ns); /* 0: no limit */
+		fio_run_time(p, file, line, key, value, &sec->job.runtime_ns); /* 0: no limit */
 	} else if (!strcmp(key, "ramp_time")) {
 		fio_run_time(p, file, line, "ramp_time", value, &sec->job.ramp_ns); /* 0: no ramp */
 	} else if (!strcmp(key, "time_based")) {
-		if (parse_flag(value, &sec->time_based))
+		if (parse_flag(value, false, &sec->time_based))
 			fio_err(&p->errs, file, line, "time_based: expected 0 or 1");
 	} else if (!strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous")) {
-		if (parse_flag(value, &sec->stonewall))
-			fio_err(&p->errs, file, line, "stonewall: expected 0 or 1");
+		if (parse_flag(value, false, &sec->stonewall))
+			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "exitall")) {
-		if (parse_flag(value, &sec->exitall))
+		if (parse_flag(value, false, &sec->exitall))
 			fio_err(&p->errs, file, line, "exitall: expected 0 or 1");
 	} else if (!strcmp(key, "exit_what")) {
 		if (!value || (strcmp(value, "group") && strcmp(value, "stonewall") &&
 			       strcmp(value, "all")))
 			fio_err(&p->errs, file, line, "exit_what: expected group, stonewall or all");
 	} else if (!strcmp(key, "fill_device") || !strcmp(key, "fill_fs")) {
-		if (parse_flag(value, &sec->fill_device))
+		if (parse_flag(value, true, &sec->fill_device))
 			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "verify")) {
 		sec->job.verify = value && strcmp(value, "0") && strcmp(value, "null") &&
@@ -1149,7 +1353,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->job.verify_backlog = v;
 	} else if (!strcmp(key, "do_verify")) {
-		if (parse_flag(value, &sec->do_verify))
+		if (parse_flag(value, true, &sec->do_verify))
 			fio_err(&p->errs, file, line, "do_verify: expected 0 or 1");
 	} else if (!strcmp(key, "wait_for")) {
 		if (!value || !*value || strlen(value) >= sizeof(sec->wait_for))
@@ -1228,6 +1432,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "zonemode: expected none, strided or zbd, "
 				"not '%s'", value ? value : "");
 		sec->zone_line = line;
+		sec->zone_file = file;
+		sec->zone_here = true;
 	} else if (!strcmp(key, "zonesize") || !strcmp(key, "zonerange") ||
 		   !strcmp(key, "zoneskip")) {
 		struct kfsim_bfq_job tmp;
@@ -1246,8 +1452,10 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			sec->job.zone_skip = tmp.io_size;
 		sec->zone_opt_line[!strcmp(key, "zonesize") ? 0 : !strcmp(key, "zonerange") ? 1 : 2] =
 			line;
-		if (!sec->zone_line)
+		if (!sec->zone_line) {
 			sec->zone_line = line;
+			sec->zone_file = file;
+		}
 	} else if (!strcmp(key, "flow") || !strcmp(key, "flow_id") ||
 		   !strcmp(key, "flow_sleep")) {
 		if (!value || parse_uint(value, 0, INT_MAX, &v))
@@ -1285,7 +1493,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->job.latency_percentile = pct;
 	} else if (!strcmp(key, "latency_run")) {
-		if (parse_flag(value, &sec->job.latency_run))
+		if (parse_flag(value, true, &sec->job.latency_run))
 			fio_err(&p->errs, file, line, "latency_run: expected 0 or 1");
 	} else if (!strcmp(key, "max_open_zones")) {
 		/* fio's range (ZBD_MAX_OPEN_ZONES); it limits zoned writes, refused below */
@@ -1297,7 +1505,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"(4096 max)", (unsigned long long)v);
 		sec->max_open_zones_line = line;
 	} else if (!strcmp(key, "read_beyond_wp")) {
-		if (parse_flag(value, &sec->read_beyond_wp))
+		if (parse_flag(value, true, &sec->read_beyond_wp))
 			fio_err(&p->errs, file, line, "read_beyond_wp: expected 0 or 1");
 	} else if (!strcmp(key, "continue_on_error")) {
 		fio_continue_on_error(p, sec, value, line, file);
@@ -1328,11 +1536,15 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
  * direct requires an argument"), also where kfsim would read it (a flag, an option without
  * effect): named once, unless its own check named it already.
  */
+static void fio_engine_opt_note(struct fio_section *sec, const char *key, const char *value,
+				long line, const char *file);
+
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
 {
 	int nr_errs = p->errs.nr;
 
+	fio_engine_opt_note(sec, key, value, line, file);
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
@@ -1414,11 +1626,21 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 
 	if (job->engine == KFSIM_ENGINE_NONE || job->io_error)
 		return;	/* no disk I/O, or the job fails before its zones are set up */
-	/* a [global] zonemode= is named once, not once per job */
+	/*
+	 * A job whose zonemode=zbd is its [global]'s is named by its header: the [global]'s
+	 * line serves its other jobs too, which may give zonesize= (without the line they would
+	 * be refused in turn: fio_badgen seed 8108)
+	 */
 	if (!job->zone_size) {
-		fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->file, "zonemode",
-			"Specifying the zone size is mandatory for regular file/block device with "
-			"--zonemode=zbd" });
+		if (!sec->zone_here)
+			fio_err(&p->errs, sec->file, sec->line, "zonemode: job '%s': Specifying the "
+				"zone size is mandatory for regular file/block device with "
+				"--zonemode=zbd (zonemode=zbd of %s:%ld)", job->name,
+				sec->zone_file ? sec->zone_file : "", sec->zone_line);
+		else
+			fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->zone_file,
+				"zonemode", "Specifying the zone size is mandatory for regular "
+				"file/block device with --zonemode=zbd" });
 		return;
 	}
 	if (!reads) {
@@ -1612,14 +1834,159 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 }
 
+/*
+ * The engines whose options these are, fio 3.33 (each engine's .options in engines/), and
+ * the engines fio 3.33 has.  fio reads an engine's option only in a section whose engine
+ * (its own ioengine= or the one it inherits, wherever the line stands) has it: a [global]
+ * alone, with its engine, and a job with its own (init.c fio_options_parse(), after
+ * ioengine_load()); any other gets "Bad option <port=8888>" and the job is dropped.  The
+ * cmdprio options are judged in fio_emit().
+ */
+static const struct {
+	const char *name;
+	const char *engines;	/* ' ' around each */
+} fio_engine_option_owners[] = {
+	{ "arguments", " exec " }, { "grace_time", " exec " }, { "program", " exec " },
+	{ "std_redirect", " exec " },
+	{ "cpuchunks", " cpuio " }, { "cpuload", " cpuio " }, { "cpumode", " cpuio " },
+	{ "exit_on_io_done", " cpuio " },
+	{ "cont", " dfs " }, { "object_class", " dfs " }, { "svcl", " dfs " },
+	{ "chunk_size", " dfs libhdfs " }, { "pool", " dfs rados rbd " },
+	{ "donorname", " e4defrag " }, { "inplace", " e4defrag " },
+	{ "stat_type", " filecreate filestat filedelete " },
+	{ "brick", " gfapi gfapi_async " }, { "single-instance", " gfapi gfapi_async " },
+	{ "volume", " gfapi gfapi_async " },
+	{ "http_host", " http " }, { "http_mode", " http " }, { "http_pass", " http " },
+	{ "http_s3_key", " http " }, { "http_s3_keyid", " http " },
+	{ "http_s3_region", " http " }, { "http_s3_sse_customer_algorithm", " http " },
+	{ "http_s3_sse_customer_key", " http " }, { "http_s3_storage_class", " http " },
+	{ "http_swift_auth_token", " http " }, { "http_user", " http " },
+	{ "http_verbose", " http " }, { "https", " http " },
+	{ "fixedbufs", " io_uring io_uring_cmd " }, { "force_async", " io_uring io_uring_cmd " },
+	{ "nonvectored", " io_uring io_uring_cmd " },
+	{ "registerfiles", " io_uring io_uring_cmd " },
+	{ "sqthread_poll_cpu", " io_uring io_uring_cmd " },
+	{ "sqthread_poll", " io_uring io_uring_cmd xnvme " },
+	{ "hipri", " io_uring io_uring_cmd pvsync2 sg xnvme " },
+	{ "uncached", " io_uring io_uring_cmd pvsync2 " },
+	{ "nowait", " io_uring io_uring_cmd libaio pvsync2 " },
+	{ "hipri_percentage", " pvsync2 " },
+	{ "userspace_reap", " libaio " },
+	{ "cuda_io", " libcufile " }, { "gpu_dev_ids", " libcufile " },
+	{ "hdfs_use_direct", " libhdfs " }, { "hdfsdirectory", " libhdfs " },
+	{ "namenode", " libhdfs " }, { "single_instance", " libhdfs " },
+	{ "hostname", " libhdfs net netsplice rdma " },
+	{ "port", " libhdfs net netsplice rdma librpma_apm_client librpma_apm_server "
+	  "librpma_gpspm_client librpma_gpspm_server " },
+	{ "serverip", " librpma_apm_client librpma_apm_server librpma_gpspm_client "
+	  "librpma_gpspm_server " },
+	{ "busy_wait_polling", " librpma_apm_client librpma_apm_server librpma_gpspm_client "
+	  "librpma_gpspm_server " },
+	{ "direct_write_to_pmem", " librpma_apm_client librpma_apm_server "
+	  "librpma_gpspm_client librpma_gpspm_server " },
+	{ "initiator", " libiscsi " }, { "thp", " mmap " }, { "skip_bad", " mtd " },
+	{ "uri", " nbd " }, { "nfs_url", " nfs " },
+	{ "interface", " net netsplice " }, { "listen", " net netsplice " },
+	{ "mss", " net netsplice " }, { "nodelay", " net netsplice " },
+	{ "pingpong", " net netsplice " }, { "protocol", " net netsplice " },
+	{ "ttl", " net netsplice " }, { "window_size", " net netsplice " },
+	{ "busy_poll", " rados rbd " }, { "clientname", " rados rbd " },
+	{ "clustername", " rados rbd " }, { "conf", " rados " }, { "touch_objects", " rados " },
+	{ "rbdname", " rbd " }, { "bindname", " rdma " }, { "verb", " rdma " },
+	{ "readfua", " sg " }, { "sg_write_mode", " sg " }, { "stream_id", " sg " },
+	{ "writefua", " sg " },
+	{ "xnvme_admin", " xnvme " }, { "xnvme_async", " xnvme " }, { "xnvme_be", " xnvme " },
+	{ "xnvme_dev_nsid", " xnvme " }, { "xnvme_iovec", " xnvme " },
+	{ "xnvme_sync", " xnvme " },
+};
+
+/* fio 3.33's engines (their .name in engines/) on Linux; an engine not here is not judged */
+static const char fio_engines[] =
+	" sync psync vsync pvsync pvsync2 libaio io_uring io_uring_cmd posixaio mmap splice "
+	"null net netsplice cpuio exec rdma e4defrag falloc ftruncate filecreate filestat "
+	"filedelete dev-dax libpmem pmemblk libzbc sg mtd nbd nfs http rados rbd gfapi "
+	"gfapi_async libhdfs libcufile libiscsi dfs xnvme ime_psync ime_psyncv ime_aio "
+	"librpma_apm_client librpma_apm_server librpma_gpspm_client librpma_gpspm_server ";
+
+static const char *fio_engine_option_engines(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fio_engine_option_owners); i++) {
+		if (!strcmp(key, fio_engine_option_owners[i].name))
+			return fio_engine_option_owners[i].engines;
+	}
+	return NULL;
+}
+
+/* " NAME " is a word of @list */
+static bool fio_word_in(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *w = strstr(list, name); w; w = strstr(w + 1, name)) {
+		if (w[-1] == ' ' && w[len] == ' ')
+			return true;
+	}
+	return false;
+}
+
+static void fio_engine_opt_note(struct fio_section *sec, const char *key, const char *value,
+				long line, const char *file)
+{
+	struct fio_engine_opt *o;
+
+	if (!strcmp(key, "ioengine") && value)
+		snprintf(sec->engine_name, sizeof(sec->engine_name), "%s", value);
+	if (!fio_engine_option_engines(key) || sec->nr_engine_opts >= ARRAY_SIZE(sec->engine_opts))
+		return;
+	o = &sec->engine_opts[sec->nr_engine_opts++];
+	snprintf(o->text, sizeof(o->text), "%s%s%s", key, value ? "=" : "", value ? value : "");
+	o->line = line;
+	o->file = file;
+}
+
+/*
+ * At the end of a section: its engines' options against the engine it ends with.  Where its
+ * ioengine= was refused (an engine kfsim does not model), the options are judged against the
+ * engine kfsim would run instead and named with that reason: the file reads once the lines
+ * named go, the engine's options with the engine.
+ */
+static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section *sec)
+{
+	const char *engine = sec->job.ioengine[0] ? sec->job.ioengine : "psync";
+	bool refused = sec->engine_name[0] && strcmp(sec->engine_name, engine);
+
+	if (!fio_word_in(fio_engines, engine))
+		return;
+	for (unsigned int i = 0; i < sec->nr_engine_opts; i++) {
+		const struct fio_engine_opt *o = &sec->engine_opts[i];
+		const char *owners;
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o->text, "="), o->text);
+		owners = fio_engine_option_engines(key);
+		if (fio_word_in(owners, engine))
+			continue;
+		if (refused)
+			fio_err(&p->errs, o->file, o->line, "%s: an option of the engine(s)%s"
+				"and ioengine=%s is not modelled", key, owners, sec->engine_name);
+		else
+			fio_err(&p->errs, o->file, o->line, "Bad option <%s>: an option of the "
+				"engine(s)%sand not of ioengine=%s", o->text, owners, engine);
+	}
+}
+
 static void fio_section_start(struct fio_parser *p, const char *name, long line,
 			      const char *file)
 {
+	if (p->in_section)
+		fio_engine_opts_check(p, &p->sec);
 	if (p->in_section && !p->sec.is_global)
 		fio_emit(p, &p->sec);
 	else if (p->in_section)
 		p->global = p->sec;
 	p->sec = p->global;
+	p->sec.nr_engine_opts = 0;	/* a [global]'s were judged with its engine */
+	p->sec.zone_here = false;
 	p->sec.line = line;
 	p->sec.file = file;
 	p->sec.is_global = !strcmp(name, "global");
@@ -1813,13 +2180,20 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
  * stripped), and then reads " 8k" as 8 bytes (its unit is looked for right after the
  * number's first character) and " read" as no rw= at all.  kfsim does not take either
  * reading for what the line means: it names the line.  Options without an effect on the
- * disk are let be.
+ * disk are let be where fio takes the value with its space.
  */
 static bool fio_value_spaced(struct fio_parser *p, const char *key, char *value, long line,
 			     const char *file)
 {
-	if (!isspace((unsigned char)*value) || !*strip(value) || no_effect_why(key))
+	if (!isspace((unsigned char)*value) || !*strip(value))
 		return false;
+	if (no_effect_why(key)) {
+		/* judged with the space, as fio: " 1" is a number, " none" no fallocate= */
+		if (fio_no_effect_value_ok(key, value))
+			return false;
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
+		return true;
+	}
 	fio_err(&p->errs, file, line, "%s: a space after '=': fio reads the value with it (bs= 8k "
 		"as 8 bytes, rw= read not at all): not guessed, write %s=%s", key, key,
 		strip(value));
@@ -2001,7 +2375,12 @@ static u64 fio_unsized_share(const struct fio_parser *p, u64 cap_bytes)
 			offset = max(offset, fio_job_offset(job, cap_bytes));
 		}
 		nr_unsized += unsized;
-		taken += unsized ? offset : (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
+		/*
+		 * fio_layout() rounds each file up to 1 MiB, an unsized one's offset + share too:
+		 * the share (whole MiB) leaves the rounding of its offset to be taken here, or the
+		 * files after it would find that much less room than they need
+		 */
+		taken += ((unsized ? offset : size) + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 	}
 	if (!nr_unsized || taken >= cap_bytes)
 		return 0;
@@ -2180,6 +2559,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.do_verify = true;
 	p->global.is_global = true;
 	fio_parse_stream(p, in, path, 0);
+	if (p->in_section)
+		fio_engine_opts_check(p, &p->sec);
 	if (p->in_section && !p->sec.is_global)
 		fio_emit(p, &p->sec);
 	if (p->nr == p->first && !p->errs.nr)

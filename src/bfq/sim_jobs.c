@@ -110,6 +110,27 @@ int kfsim_bfq_fio_number(const char *text, u64 *out)
 	return parse_size(text, out, NULL);
 }
 
+int kfsim_bfq_fio_flag(const char *value, bool bool_range, bool *out)
+{
+	unsigned int u;
+	int v;
+
+	if (!value || !*value)
+		return -EINVAL;
+	/* check_int(): the same scan as fio's, so what glibc takes there it takes here */
+	if (strstr(value, "0x") || strstr(value, "0X")) {
+		if (sscanf(value, "%x", &u) != 1)
+			return -EINVAL;
+	} else if (sscanf(value, "%u", &u) != 1) {
+		return -EINVAL;
+	}
+	v = (int)u;
+	if (bool_range && v > 1)
+		return -EINVAL;
+	*out = v != 0;
+	return 0;
+}
+
 /*
  * fio's "READ,WRITE[,TRIM]" values: the first part, the second (or the first again).  For an
  * integer option (@int_pair) fio 3.33's handle_option() also splits at ':' and then at '-'
@@ -382,13 +403,10 @@ static int parse_dist(struct kfsim_bfq_job *job, const char *value)
 	return 0;
 }
 
+/* direct and buffered: FIO_OPT_BOOL, read as fio reads it (kfsim_bfq_fio_flag()) */
 static bool parse_bool(const char *value, bool *out)
 {
-	if (!strcmp(value, "0") || !strcmp(value, "1")) {
-		*out = value[0] == '1';
-		return true;
-	}
-	return false;
+	return !kfsim_bfq_fio_flag(value, true, out);
 }
 
 int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *value,
@@ -433,9 +451,19 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 			return job_err(errbuf, errlen, "bssplit: expected BS/PERCENT:BS/PERCENT...[,"
 				       "...] adding up to 100, not '%s'", value);
 	} else if (!strcmp(key, "iodepth")) {
-		if (parse_u64(value, &v) || !v || v > 1024)
-			return job_err(errbuf, errlen, "iodepth: expected 1 to 1024, not '%s'", value);
-		job->iodepth = (unsigned int)v;
+		/*
+		 * fio 3.33's FIO_OPT_INT with minval 1: stored as an unsigned int and compared
+		 * as an int (val_too_small()), so 1 to INT_MAX; a depth past the scheduler's tags
+		 * waits for one, as in the kernel (what the engine's setup may refuse, libaio's
+		 * io_setup() past fs.aio-max-nr, is not modelled: docs/bfq.md)
+		 */
+		if (parse_u64(value, &v))
+			return job_err(errbuf, errlen, "iodepth: expected a count from 1, not '%s'",
+				       value);
+		if ((int)(u32)v < 1)
+			return job_err(errbuf, errlen, "iodepth: min value out of range: %d (1 min)",
+				       (int)(u32)v);
+		job->iodepth = (u32)v;
 	} else if (!strcmp(key, "offset")) {
 		if (parse_size(value, &job->offset, &job->offset_frac) || job->offset_frac >= 1.0)
 			return job_err(errbuf, errlen,

@@ -21,6 +21,15 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 int kfsim_bfq_fio_number(const char *text, u64 *out);
 
 /*
+ * kfsim_bfq_fio_flag() - the value of a fio 3.33 flag as parse.c check_int() reads it for
+ * FIO_OPT_BOOL and FIO_OPT_STR_SET options: sscanf("%u"), or "%x" when "0x" is anywhere in
+ * it, so "1k" is 1, "-1" is -1 (true) and "abc" no number.  @bool_range: FIO_OPT_BOOL's
+ * maxval 1, compared as an int ("2" fails, "-1" passes); FIO_OPT_STR_SET has none.
+ * Return: 0 with *@out, or -EINVAL.
+ */
+int kfsim_bfq_fio_flag(const char *value, bool bool_range, bool *out);
+
+/*
  * kfsim_bfq_fio_option_kind() - whether fio 3.33 has an option named @name
  * (fio_option_names.c): one of its own, one of an engine's, or none (fio: "Bad option").
  */

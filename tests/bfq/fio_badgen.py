@@ -8,7 +8,8 @@ mutations a file (MUTATIONS): unknown options, values that are negative, 2^64, 0
 half a range ("1k-"), a percentage where none is allowed, bad bssplit and rate lists, a
 missing '=', odd section names, a section twice, options before any section, [global] twice,
 an include of a missing file, $keywords and ${VAR}s, binary garbage, a NUL byte, very long
-lines, CRLF, no last newline, an empty file, a huge numjobs.
+lines, CRLF, no last newline, an empty file, a huge numjobs, odd values of the options that
+change nothing here (m_no_effect: flags, limits, lists of choices, engines' options).
 
 The referee is `fio --debug=parse --parse-only` on the same file, through fio_oracle.judge()
 in strict mode: a file fio rejects kfsim must refuse, naming every line fio rejects (with
@@ -92,6 +93,25 @@ def m_value(rng, lines):
         lines[i] = ["%s=%s" % (key, value), "value"]
     else:
         put(rng, lines, "%s=%s" % (rng.choice(VALUE_OPTIONS), value), "value")
+
+
+# options that change nothing kfsim simulates, fio's own and its engines', with values fio
+# takes or rejects by their type (check_int() flags, INT limits, lists of choices, lists
+# split at ',' ':' '-'): kfsim checks them as fio does (fio_no_effect_checks[])
+NO_EFFECT_OPTIONS = ["invalidate", "overwrite", "thread", "group_reporting", "nice",
+                     "significant_figures", "buffer_compress_percentage", "verify_interval",
+                     "log_compression", "fallocate", "file_service_type", "lockfile",
+                     "unified_rw_reporting", "mem", "random_generator", "percentile_list",
+                     "port", "protocol", "hipri", "sqthread_poll", "cpumode", "direct",
+                     "time_based", "end_fsync"]
+NO_EFFECT_VALUES = ["abc", "2", "-1", "1k", "70000", "abc,1", "0-1", "1:abc", "2,1", "0x1",
+                    "1x", "50:-1", "keep", "KEEP", "roundrobin:2", "pareto:2", "zipf:1.5",
+                    "mixed", "mmaphuge:/x", "lfsr", "tcp", "noop", "exclusive", "99.5:50"]
+
+
+def m_no_effect(rng, lines):
+    put(rng, lines, "%s=%s" % (rng.choice(NO_EFFECT_OPTIONS), rng.choice(NO_EFFECT_VALUES)),
+        "no_effect")
 
 
 def m_bssplit(rng, lines):
@@ -184,13 +204,12 @@ def m_many(rng, lines):
 
 MUTATIONS = [m_unknown, m_value, m_value, m_bssplit, m_rate, m_no_equals, m_section_name,
              m_duplicate, m_before_section, m_global_twice, m_include_missing, m_keyword,
-             m_garbage, m_nul, m_long_line, m_numjobs, m_many, m_many]
+             m_garbage, m_nul, m_long_line, m_numjobs, m_many, m_many, m_no_effect]
 
 # Where kfsim refuses what fio reads, on purpose (docs/bfq.md "Refused, with the reason"):
 # a regex on kfsim's message line, and the reason.  Only for a line a mutation made.
-# kfsim takes an engine's options (sqthread_poll, program, hostname, ...) in any job: they
-# change nothing the simulated disk sees; fio 3.33 knows them only once the job's ioengine=
-# loaded that engine ("Bad option <sqthread_poll=1>" otherwise).
+# kfsim refuses an engine's option where the section's engine lacks it, as fio 3.33 does
+# (fio_engine_option_owners[]); this stays for engines kfsim does not judge (external:...).
 ENGINE_DIFFERENCE = "an engine's option in a job without that engine"
 
 STRICTER = [

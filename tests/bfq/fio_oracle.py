@@ -447,6 +447,11 @@ DOCUMENTED_REFUSALS = [
     r"include: cannot open",
     # fio --parse-only reads a file without a job; its run fails ("No job(s) defined")
     r": no job section$",
+    # a negative number (docs/bfq.md: fio wraps it round, or for iodepth=-1 keeps the
+    # depth it had after failing -1 and passing the 1 after the '-')
+    r"not '-\d",
+    # zbd.c checks zonesize= when the run sets the job's zones up, not --parse-only
+    r"Specifying the zone size is mandatory",
 ]
 
 

@@ -1748,6 +1748,8 @@ static void test_steadystate_refused(void **state)
 		  "percentage" },
 		{ "ss=IOPS:5\nss_dur=5\n", 0, "ss: failed parsing ss=IOPS:5" },
 		{ "ss=bw_slop:5\nss_dur=5\n", 0, "ss: failed parsing ss=bw_slop:5" },
+		/* an alias is named as written, as fio names it */
+		{ "steadystate=abc\nss_dur=5\n", 0, "steadystate: failed parsing steadystate=abc" },
 		{ "ss=iops:5\nss_dur=abc\n", 0, "ss_dur: failed parsing ss_dur=abc" },
 		{ "ss=iops:5\nss_dur=5\nss_ramp=x\n", 0, "ss_ramp: failed parsing ss_ramp=x" },
 		{ "ss=bw:5x\nss_dur=5\n", 1, "kfsim reads k, m, g, t" },
@@ -1960,6 +1962,19 @@ static void test_unsized_files_share(void **state)
  * compares a signed value with the maximum 1, so -1 is taken), as fio 3.33 reads them; what
  * fio refuses, kfsim refuses.  fio --parse-only judges every file first.
  */
+/* Aliases named as the file writes them, as fio names them ("failed parsing timeout=abc"). */
+static void test_alias_named(void **state)
+{
+	static const char *const needles[] = {
+		"timeout: expected a time", "wait_for_previous: expected 0 or 1",
+		"steadystate: failed parsing steadystate=abc", NULL,
+	};
+
+	(void)state;
+	expect_refusal("aliases", "[a]\nrw=read\nsize=1m\ntimeout=abc\nwait_for_previous=abc\n"
+		       "steadystate=abc\n", 0, needles);
+}
+
 static void test_sync_options_as_fio(void **state)
 {
 	static const struct {
@@ -1975,6 +1990,8 @@ static void test_sync_options_as_fio(void **state)
 		{ "end_fsync=-1", 0, 0, true },
 		{ "fsync_on_close=1", 0, 0, true },
 		{ "end_fsync=0\nfsync_on_close=1", 0, 0, true },
+		/* FIO_OPT_BOOL read by check_int()'s sscanf("%u"): "1k" is 1 */
+		{ "end_fsync=1k", 0, 0, true },
 		{ "fsync=0", 0, 0, false },
 	};
 	static const struct {
@@ -1984,6 +2001,7 @@ static void test_sync_options_as_fio(void **state)
 		{ "fsync", "fsync: Option fsync requires an argument" },
 		{ "fdatasync=", "fdatasync: failed parsing" },
 		{ "end_fsync=2", "end_fsync: max value out of range: 2 (1 max)" },
+		{ "end_fsync=2-3", "end_fsync: max value out of range: 2-3 (1 max)" },
 		{ "end_fsync=true", "end_fsync: failed parsing end_fsync=true" },
 		{ "fsync_on_close", "Option fsync_on_close requires an argument" },
 	};
@@ -2248,6 +2266,7 @@ int main(void)
 		cmocka_unit_test(test_ramp_time_values),
 		cmocka_unit_test(test_ramp_time_run),
 		cmocka_unit_test(test_ramp_time_fio_referee),
+		cmocka_unit_test(test_alias_named),
 		cmocka_unit_test(test_sync_options_as_fio),
 		cmocka_unit_test(test_sync_etcd),
 		cmocka_unit_test(test_sync_end_direct_read),

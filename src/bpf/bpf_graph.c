@@ -192,12 +192,12 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
  * The same for bpf_obj_drop() of a variable whose result was pushed while another variable's
  * bpf_refcount_acquire() result owns the object (bpf_obj.c).
  */
-bool bpf_arg_non_owning(const void *caller)
+bool bpf_arg_non_owning(const char *kfunc, const void *caller)
 {
 	const struct kfsim_bpf_run *run = bpf_tstate.run;
 
 	return run && run->opts.non_owning_arg &&
-	       run->opts.non_owning_arg(bpf_tstate.kfunc, caller, run->opts.alloc_insn_arg);
+	       run->opts.non_owning_arg(kfunc, caller, run->opts.alloc_insn_arg);
 }
 
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref)

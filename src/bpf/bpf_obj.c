@@ -197,7 +197,7 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 	 * two call results to the verifier, this one a scalar now (6.12 and 6.18 alike).
 	 */
 	if (ref->kind == BPF_REF_OWNING && ts->run && ts->run->opts.non_owning_arg &&
-	    bpf_arg_non_owning(__builtin_return_address(0)) &&
+	    bpf_arg_non_owning(ts->kfunc, __builtin_return_address(0)) &&
 	    bpf_report(-EINVAL,
 		       "this variable's reference died: it was given to a push or add (and the lock "
 		       "released); the one that owns the object now is another variable's "

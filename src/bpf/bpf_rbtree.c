@@ -74,7 +74,8 @@ static __always_inline int add_claimed(struct bpf_tstate *ts, struct bpf_ref *re
 static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
 						       struct bpf_rb_node *node, bpf_rb_less_t less,
 						       struct kfsim_bpf_add_ctx *ctx,
-						       enum kfsim_bpf_kfunc_id id)
+						       enum kfsim_bpf_kfunc_id id,
+						       const void *caller)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_root_decl decl;
@@ -92,7 +93,7 @@ static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
 		goto refused;
 	if (!bpf_check_root(root, BPF_RB_ROOT, &decl))
 		goto refused;
-	ref = bpf_insert_arg(&decl, node);
+	ref = bpf_insert_arg(&decl, node, caller);
 	if (!ref)
 		goto refused;
 	if (!less && bpf_report(-EINVAL, "bpf_rbtree_add needs a less callback",
@@ -112,24 +113,29 @@ static __always_inline int rbtree_add_begin(struct bpf_rb_root *root, struct bpf
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_tstate *ts = &bpf_tstate;
+	/* the program's call site: this is inlined into the function the program calls */
+	const void *caller = __builtin_return_address(0);
 	struct bpf_ref *ref;
 
 	/*
 	 * The usual call, decided before anything changes: the call rule lets it through with
 	 * nothing else to do at entry, outside less(), a cached root whose lock is held, the
-	 * newest reference an owning one of the contained struct's node, a less().  Anything
-	 * else takes the full path, which makes every check in its order.
+	 * newest reference an owning one of the contained struct's node and the program's
+	 * argument that reference (not a non-owning result of the same object: ts->kfunc is
+	 * still the previous call's here), a less().
+	 * Anything else takes the full path, which makes every check in its order.
 	 */
 	if (likely(bpf_enter_fast(ts, id) && !ts->cb_depth &&
 		   bpf_root_cached(ts, root, BPF_RB_ROOT) && node && ts->nr_refs &&
 		   (ref = bpf_ref_top(ts, node, BPF_REF_OWNING)) &&
-		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) && less)) {
+		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) && less &&
+		   !bpf_arg_maybe_non_owning(ts, bpf_kfunc_table[id].name, caller))) {
 		bpf_enter_count(ts, id);
 		if (unlikely(!kfsim_bpf_owner_claim(&n->owner)))
 			return add_claim_failed(ref, &ts->root_cache.decl, node);
 		return add_claimed(ts, ref, n, ctx, less, id);
 	}
-	return add_begin_checked(root, node, less, ctx, id);
+	return add_begin_checked(root, node, less, ctx, id, caller);
 }
 
 int kfsim_bpf_rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node,
@@ -165,8 +171,8 @@ void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node
 }
 
 /* bpf_rbtree_add_impl() and the 6.3 bpf_rbtree_add(), entered under registry row @id. */
-static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
-		      enum kfsim_bpf_kfunc_id id)
+static __always_inline int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+				       bpf_rb_less_t less, enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;

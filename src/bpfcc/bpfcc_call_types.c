@@ -301,8 +301,14 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
-	if (!fl->walking && arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
-		fl->non_owning_arg[i] = true; /* push or add: arg#1 is the node */
+	/*
+	 * push or add: arg#1 is the node, non-owning when a kfunc returned it so or when it was
+	 * given to a push or add before (another variable's bpf_refcount_acquire() result may
+	 * own the object natively: a re-insert of the first variable is refused all the same)
+	 */
+	if (!fl->walking && arg == 2 && fl->non_owning_arg &&
+	    ((s->non_owning | s->inserted) & (1u << 2)))
+		fl->non_owning_arg[i] = true;
 	if (!fl->walking && arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
 	    ((s->non_owning | s->inserted) & (1u << 1)))
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */

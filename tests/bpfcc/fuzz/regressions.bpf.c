@@ -714,3 +714,134 @@ int fzreg_18(void *ctx)
 	bpf_obj_drop(m0);
 	return ret;
 }
+
+/*
+ * found (seed 9100, fz9100_7_78): kfsim REJECT: R1 must be referenced or trusted (at the second
+ * drop); the kernel REJECT: arg#1 expected pointer to allocated object (the re-add of n0, whose
+ * result the first add made non-owning, while bpf_refcount_acquire(n0) results own the object:
+ * natively one address, so kfsim converted an acquired result's reference instead).  Written
+ * here by hand, with the list's and the tree's variants and a non-owning bpf_rbtree_first()
+ * result re-added after bpf_rbtree_remove() of it (the add's fast path did not ask).
+ */
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_19(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_spin_unlock(&fz_lock);
+		return 1;
+	}
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_20(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_back(&fz_head, &n0->link);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* the inserted result is dead after the unlock; the acquired one owns the object */
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_21(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	n1 = bpf_refcount_acquire(n0);
+	bpf_spin_unlock(&fz_lock);
+	if (!n1)
+		return 1;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_back(&fz_head, &n0->link);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* bpf_rbtree_first()'s non-owning result re-added once bpf_rbtree_remove() of it owns the node */
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_22(void *ctx)
+{
+	struct bpf_rb_node *a, *b;
+	struct fz_node *n0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	a = bpf_rbtree_first(&fz_root);
+	if (!a) {
+		bpf_spin_unlock(&fz_lock);
+		return 1;
+	}
+	b = bpf_rbtree_remove(&fz_root, a);
+	if (!b) {
+		bpf_spin_unlock(&fz_lock);
+		return 2;
+	}
+	bpf_rbtree_add(&fz_root, a, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(container_of(b, struct fz_node, node));
+	return 0;
+}
+
+/* the acquired result into the list, the first one into the tree: both owning, accepted */
+/* tags: valid */
+SEC("tc")
+__success
+int fzreg_23(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_list_push_back(&fz_head, &n1->link);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}

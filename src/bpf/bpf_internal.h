@@ -837,6 +837,12 @@ static inline void bpf_ref_make_non_owning(struct bpf_ref *ref)
 	ref->cs = ts->cs;
 	ref->id = 0;
 }
+/*
+ * A push or add of @ref's object @obj failed (its node is in a collection already): drop the
+ * reference the kfunc was given, which leaves @ref non-owning while the collection's count keeps
+ * the object, else gone (@how says where, for a later use of it).
+ */
+void bpf_insert_failed(struct bpf_ref *ref, void *obj, const char *how);
 /* NC: drop the node of a failed insert, its object found from @root's declaration. */
 void bpf_nc_insert_failed(void *root, void *node);
 /* The loaded description with type id @id, or NULL (bpf_btf.c). */

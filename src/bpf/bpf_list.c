@@ -34,8 +34,8 @@ static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, boo
 	/* 6.4+: a node already on a list is dropped and the push fails (the owner claim, 6.6) */
 	if (!kfsim_bpf_owner_claim(&n->owner)) {
 		if (CHECKS) {
-			bpf_ref_del(ref, "at the failed push (the node was dropped)");
-			bpf_obj_drop_raw(bpf_decl_node_obj(&decl, node));
+			bpf_insert_failed(ref, bpf_decl_node_obj(&decl, node),
+					  "at the failed push (the node was dropped)");
 			bpf_leave();
 		} else {
 			bpf_nc_insert_failed(head, node);

@@ -49,8 +49,8 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
 static __attribute__((noinline)) int add_claim_failed(struct bpf_ref *ref,
 						      const struct bpf_root_decl *decl, void *node)
 {
-	bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
-	bpf_obj_drop_raw(bpf_decl_node_obj(decl, node));
+	bpf_insert_failed(ref, bpf_decl_node_obj(decl, node),
+			  "at the failed bpf_rbtree_add (the node was dropped)");
 	bpf_leave();
 	return -EINVAL;
 }

@@ -845,3 +845,73 @@ int fzreg_23(void *ctx)
 	bpf_spin_unlock(&fz_lock);
 	return 0;
 }
+
+/*
+ * found (seed 9108, fz9108_1_68; seed 9100, fz9100_2_46 on the runner's second run): kfsim
+ * REJECT: arg#0 is neither owning or non-owning ref; the kernel ACCEPT.  An add (or push) of a
+ * bpf_refcount_acquire() result whose node is in the tree already fails and drops that count,
+ * but the verifier made the argument non-owning at the call all the same: kfsim deleted its
+ * reference, so the bpf_refcount_acquire() of it after found none.  The first insert is in an
+ * earlier critical section, so that no other reference of the object is live.
+ */
+/* tags: valid */
+SEC("tc")
+__success
+int fzreg_24(void *ctx)
+{
+	struct fz_node *n0, *n1, *n2;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_spin_lock(&fz_lock);
+	if (bpf_rbtree_add(&fz_root, &n1->node, fz_less))
+		ret += 100;
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		ret += n1->key + 1;
+	bpf_spin_unlock(&fz_lock);
+	if (n2)
+		bpf_obj_drop(n2);
+	return ret;
+}
+
+/* tags: valid */
+SEC("tc")
+__success
+int fzreg_25(void *ctx)
+{
+	struct fz_node *n0, *n1, *n2;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_front(&fz_head, &n0->link);
+	bpf_spin_unlock(&fz_lock);
+	bpf_spin_lock(&fz_lock);
+	if (bpf_list_push_back(&fz_head, &n1->link))
+		ret += 100;
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		ret += 2;
+	bpf_spin_unlock(&fz_lock);
+	if (n2)
+		bpf_obj_drop(n2);
+	return ret;
+}

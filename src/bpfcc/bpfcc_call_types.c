@@ -687,6 +687,20 @@ static bool has_record(const struct btf *btf, __u32 id)
  * subprogram (its references are not followed) or a path was given up.
  */
 #define WALK_STEPS 200000
+
+/*
+ * may_goto (can_loop, cond_break; 6.9): BPF_JMP | BPF_JCOND with src_reg BPF_MAY_GOTO (0), not
+ * in the uapi header of every machine that builds kfsim.  The verifier takes its jump first
+ * (check_cond_jmp_op(): the fall-through is pushed, insn_idx += off; 6.12's source, the same in
+ * 6.18): a loop's budget-spent exit and the rest of the program are walked before its body.
+ */
+#define BPFCC_JCOND 0xe0
+#define BPFCC_MAY_GOTO 0
+
+static bool is_may_goto(const struct bpf_insn *in)
+{
+	return in->code == (BPF_JMP | BPFCC_JCOND) && in->src_reg == BPFCC_MAY_GOTO;
+}
 #define WALK_REFS 32
 
 struct walk_item {
@@ -822,8 +836,13 @@ static int walk_order(struct flow *fl, unsigned char *after_merge, bool *leak_af
 					break; /* deeper than the function is long: given up */
 				}
 				*w = *cur;
-				w->insn = e.target;
-				w->st = e.taken;
+				if (is_may_goto(in)) { /* the fall-through waits; the jump goes on */
+					w->insn = e.next;
+					e.falls = false;
+				} else {
+					w->insn = e.target;
+					w->st = e.taken;
+				}
 				if (checked && BPF_OP(in->code) == BPF_JEQ)
 					ref_drop(w, checked); /* jumps when NULL */
 				stack[nr++] = w;

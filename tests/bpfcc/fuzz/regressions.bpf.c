@@ -915,3 +915,48 @@ int fzreg_25(void *ctx)
 		bpf_obj_drop(n2);
 	return ret;
 }
+
+/*
+ * found (seeds 9105 and 9107 with --can-loop, fz9105_0_0 and fz9107_0_99): kfsim REJECT: same
+ * call cannot be used with different types (clang merged the loop's error-path drops of a
+ * struct fz_node and a struct fz_plain); the kernel REJECT: the main path's rule after the
+ * loop.  The verifier takes a may_goto's jump first and pushes its fall-through, so it walks the
+ * loop's budget-spent exit and the rest of the program before the loop's body; kfsim-bpf-cc's
+ * walk took the fall-through first, as for the other conditional jumps.
+ */
+/* tags: add-wrong-lock */
+SEC("tc")
+__failure __msg("bpf_spin_lock at off=0 must be held for bpf_rb_root")
+int fzreg_26(void *ctx)
+{
+	struct fz_plain *m0, *m1;
+	struct fz_node *n0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++) {
+		n0 = bpf_obj_new(struct fz_node);
+		if (!n0)
+			return 0;
+		m0 = bpf_obj_new(struct fz_plain);
+		if (!m0) {
+			bpf_obj_drop(n0);
+			return 0;
+		}
+		m1 = bpf_obj_new(struct fz_plain);
+		if (!m1) {
+			bpf_obj_drop(n0);
+			bpf_obj_drop(m0);
+			return 0;
+		}
+		bpf_obj_drop(m1);
+		bpf_obj_drop(n0);
+		bpf_obj_drop(m0);
+	}
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root2, &m0->node, fz_less2);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}

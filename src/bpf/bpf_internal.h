@@ -789,7 +789,8 @@ void bpf_insert_arg_report(void *node, struct bpf_ref *ref);
 /*
  * Whether the program's node argument at @caller (a push or add of @kfunc; a drop's object) is a
  * non-owning result of an earlier call on some path, or (a drop) a result given to a push or
- * add before, though the node is owned now through another variable (bpf_graph.c).
+ * add before, though the node is owned now through another variable (bpf_graph.c); for a
+ * remove, a walk (left/right) or bpf_refcount_acquire(), a result whose reference died.
  */
 bool bpf_arg_non_owning(const char *kfunc, const void *caller);
 

@@ -242,6 +242,15 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 				       "reference to an object's start",
 				       "arg#0 is neither owning or non-owning ref"))
 			goto fail;
+		/* a variable whose reference died, while another's is live natively (bpf_graph.c) */
+		if (bpf_arg_maybe_non_owning(&bpf_tstate, bpf_tstate.kfunc,
+					     __builtin_return_address(0)) &&
+		    bpf_report(-EINVAL,
+			       "this variable's reference died (the unlock after its push or add, or "
+			       "given away); the live one is another variable's (references belong "
+			       "to call results, not objects)",
+			       "arg#0 is neither owning or non-owning ref"))
+			goto fail;
 		/* a member's address: the register's offset is refused first (6.12, 6.18) */
 		if (ref->obj != p__refcounted_kptr &&
 		    bpf_report(-EINVAL,

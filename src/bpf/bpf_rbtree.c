@@ -266,12 +266,15 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
  * reference is either refcounted or in no tree, where the owner check returns NULL).
  */
 static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref *ref, void *node,
-								   const char *kfunc)
+								   const char *kfunc, bool died)
 {
 	char buf[160];
-	const char *why = ref ? "an owning reference is not in any tree: only a non-owning one "
-				"(from bpf_rbtree_first or an earlier add) can be removed"
-			      : bpf_explain_stale(node, buf, sizeof(buf));
+	const char *why = died ? "this variable's reference died (the unlock after its push or add, "
+				 "or given away); the live one is another variable's (references "
+				 "belong to call results, not objects)"
+			  : ref ? "an owning reference is not in any tree: only a non-owning one "
+				  "(from bpf_rbtree_first or an earlier add) can be removed"
+				: bpf_explain_stale(node, buf, sizeof(buf));
 
 	if (bpf_v616())
 		bpf_report(-EINVAL, why,
@@ -280,8 +283,14 @@ static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref
 		bpf_report(-EINVAL, why, "rbtree_remove node input must be non-owning ref");
 }
 
-static __always_inline struct bpf_ref *
-check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char *kfunc)
+/*
+ * @caller: the program's call site.  A variable whose reference died is a scalar to the verifier
+ * even when another variable's reference to the same object is live natively (kfsim-bpf-cc's
+ * data-flow marks such a call: bpf_arg_non_owning()).
+ */
+static __always_inline struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl,
+							      void *node, const char *kfunc,
+							      const void *caller)
 {
 	struct bpf_ref *ref;
 
@@ -305,10 +314,14 @@ check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char 
 				   "rbtree_remove not allowed in rbtree cb");
 		return NULL;
 	}
+	if (ref && bpf_arg_maybe_non_owning(&bpf_tstate, kfunc, caller)) {
+		report_node_not_in_tree_arg(ref, node, kfunc, true);
+		return NULL;
+	}
 	if (ref && ref->kind == BPF_REF_OWNING && bpf_v616())
 		return bpf_check_node_ref(decl, node, ref);
 	if (!ref || ref->kind != BPF_REF_NON_OWNING) {
-		report_node_not_in_tree_arg(ref, node, kfunc);
+		report_node_not_in_tree_arg(ref, node, kfunc, false);
 		return NULL;
 	}
 	return bpf_check_node_ref(decl, node, ref);
@@ -346,7 +359,7 @@ static __attribute__((noinline)) struct bpf_rb_node *rbtree_remove_checked(struc
 	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_remove))
 		return NULL;
 	if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
-	    !check_node_in_tree_arg(&decl, node, "bpf_rbtree_remove"))
+	    !check_node_in_tree_arg(&decl, node, "bpf_rbtree_remove", bpf_tstate.caller))
 		goto null;
 	if (bpf_exploring() && bpf_v64() &&
 	    bpf_explore(n->owner == (void *)root, true, n->owner != (void *)root)) {
@@ -404,7 +417,8 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 		   ts->nr_refs && ts->nr_refs < BPF_MAX_REFS &&
 		   (ref = bpf_ref_top(ts, node, BPF_REF_NON_OWNING)) &&
 		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) &&
-		   n->owner == (void *)root)) {
+		   n->owner == (void *)root &&
+		   !bpf_arg_maybe_non_owning(ts, "bpf_rbtree_remove", ts->caller))) {
 		s32 node_off = ts->root_cache.decl.node_off;
 		struct kfsim_btf_struct *node_type = ts->root_cache.decl.node_type;
 
@@ -419,8 +433,9 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 	return rbtree_remove_checked(root, node);
 }
 
+/* @caller: the program's call site */
 static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node *node, int dir,
-				   enum kfsim_bpf_kfunc_id id)
+				   enum kfsim_bpf_kfunc_id id, const void *caller)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
@@ -431,7 +446,8 @@ static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node 
 		if (!bpf_enter(id))
 			return NULL;
 		if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
-		    (dir && !check_node_in_tree_arg(&decl, node, bpf_kfunc_table[id].name)))
+		    (dir &&
+		     !check_node_in_tree_arg(&decl, node, bpf_kfunc_table[id].name, caller)))
 			goto null;
 	}
 	if (!dir)
@@ -462,17 +478,17 @@ null:
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_root)(struct bpf_rb_root *root)
 {
-	return rb_walk(root, NULL, 0, KFSIM_KFUNC_bpf_rbtree_root);
+	return rb_walk(root, NULL, 0, KFSIM_KFUNC_bpf_rbtree_root, NULL);
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_left)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	return rb_walk(root, node, -1, KFSIM_KFUNC_bpf_rbtree_left);
+	return rb_walk(root, node, -1, KFSIM_KFUNC_bpf_rbtree_left, __builtin_return_address(0));
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_right)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	return rb_walk(root, node, 1, KFSIM_KFUNC_bpf_rbtree_right);
+	return rb_walk(root, node, 1, KFSIM_KFUNC_bpf_rbtree_right, __builtin_return_address(0));
 }
 
 #ifdef KFSIM_BPF_NC

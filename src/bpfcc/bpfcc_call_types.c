@@ -90,8 +90,9 @@ struct flow {
 	struct flow_state *at;
 	unsigned long long *reached; /* per instruction: the types the checked call saw */
 	struct bpfcc_beyond *beyond; /* per instruction, or NULL: not asked */
-	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result, or
-			       * a drop given a result that was inserted */
+	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result, a
+			       * drop given a result that was inserted, or a remove, walk or
+			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
@@ -281,6 +282,25 @@ static bool returns_node_of_root(const char *callee)
 	return false;
 }
 
+/*
+ * The argument register of the kfuncs that take a live reference of either kind: one whose
+ * reference died (a scalar to the verifier: a non-owning or inserted result after the unlock,
+ * one given to bpf_kptr_xchg()) is refused ("arg#0 is neither owning or non-owning ref", "X can
+ * only take non-owning or refcounted bpf_rb_node pointer"; the running 6.18), though another
+ * variable's result may keep the object live natively.
+ */
+static int dead_arg(const char *callee)
+{
+	if (!callee)
+		return 0;
+	if (!strcmp(callee, "bpf_refcount_acquire_impl"))
+		return 1;
+	if (!strcmp(callee, "bpf_rbtree_remove") || !strcmp(callee, "bpf_rbtree_left") ||
+	    !strcmp(callee, "bpf_rbtree_right"))
+		return 2;
+	return 0;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -309,6 +329,8 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	if (!fl->walking && arg == 2 && fl->non_owning_arg &&
 	    ((s->non_owning | s->inserted) & (1u << 2)))
 		fl->non_owning_arg[i] = true;
+	if (!fl->walking && fl->non_owning_arg && dead_arg(name) && (s->dead & (1u << dead_arg(name))))
+		fl->non_owning_arg[i] = true; /* a node or object argument that is a scalar now */
 	if (!fl->walking && arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
 	    ((s->non_owning | s->inserted) & (1u << 1)))
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */

@@ -960,3 +960,66 @@ int fzreg_26(void *ctx)
 	bpf_spin_unlock(&fz_lock);
 	return 0;
 }
+
+/*
+ * found (seed 9102, fz9102_2_25): kfsim REJECT: Unreleased reference (at the exit); the kernel
+ * REJECT: bpf_rbtree_remove can only take non-owning or refcounted bpf_rb_node pointer.  n1 was
+ * added, so its reference died at the unlock (a scalar to the verifier), while n0 =
+ * bpf_refcount_acquire(n1) keeps the object live natively: kfsim let the remove (and a walk, and
+ * a bpf_refcount_acquire()) of n1 through on n0's reference, and accepted the three programs
+ * below.  kfsim-bpf-cc's data-flow marks such calls now (dead_arg()).
+ */
+#define FZ_DEAD_N1						\
+	struct fz_node *n0, *n1, *n2;				\
+	struct bpf_rb_node *rb;					\
+								\
+	n1 = bpf_obj_new(struct fz_node);			\
+	if (!n1)						\
+		return 0;					\
+	bpf_spin_lock(&fz_lock);				\
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);		\
+	n0 = bpf_refcount_acquire(n1);				\
+	bpf_spin_unlock(&fz_lock);				\
+	if (!n0)						\
+		return 1;					\
+	bpf_spin_lock(&fz_lock)
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("bpf_rbtree_remove can only take non-owning or refcounted bpf_rb_node pointer")
+int fzreg_27(void *ctx)
+{
+	FZ_DEAD_N1;
+	rb = bpf_rbtree_remove(&fz_root, &n1->node);
+	bpf_spin_unlock(&fz_lock);
+	if (rb)
+		bpf_obj_drop(container_of(rb, struct fz_node, node));
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("bpf_rbtree_left can only take non-owning or refcounted bpf_rb_node pointer")
+int fzreg_28(void *ctx)
+{
+	FZ_DEAD_N1;
+	rb = bpf_rbtree_left(&fz_root, &n1->node);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n0);
+	return rb ? 1 : 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("arg#0 is neither owning or non-owning ref")
+int fzreg_29(void *ctx)
+{
+	FZ_DEAD_N1;
+	bpf_spin_unlock(&fz_lock);
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		bpf_obj_drop(n2);
+	bpf_obj_drop(n0);
+	return 0;
+}

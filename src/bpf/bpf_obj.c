@@ -242,7 +242,7 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 				       "reference to an object's start",
 				       "arg#0 is neither owning or non-owning ref"))
 			goto fail;
-		/* a variable whose reference died, while another's is live natively (bpf_graph.c) */
+		/* a variable whose reference died, another's live natively (bpf_graph.c) */
 		if (bpf_arg_maybe_non_owning(&bpf_tstate, bpf_tstate.kfunc,
 					     __builtin_return_address(0)) &&
 		    bpf_report(-EINVAL,

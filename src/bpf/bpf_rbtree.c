@@ -71,11 +71,9 @@ static __always_inline int add_claimed(struct bpf_tstate *ts, struct bpf_ref *re
 }
 
 /* rbtree_add_begin() with every check in its order. */
-static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
-						       struct bpf_rb_node *node, bpf_rb_less_t less,
-						       struct kfsim_bpf_add_ctx *ctx,
-						       enum kfsim_bpf_kfunc_id id,
-						       const void *caller)
+static __attribute__((noinline)) int
+add_begin_checked(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
+		  struct kfsim_bpf_add_ctx *ctx, enum kfsim_bpf_kfunc_id id, const void *caller)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_root_decl decl;
@@ -172,7 +170,7 @@ void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node
 
 /* bpf_rbtree_add_impl() and the 6.3 bpf_rbtree_add(), entered under registry row @id. */
 static __always_inline int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
-				       bpf_rb_less_t less, enum kfsim_bpf_kfunc_id id)
+				      bpf_rb_less_t less, enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
@@ -269,12 +267,13 @@ static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref
 								   const char *kfunc, bool died)
 {
 	char buf[160];
-	const char *why = died ? "this variable's reference died (the unlock after its push or add, "
-				 "or given away); the live one is another variable's (references "
-				 "belong to call results, not objects)"
-			  : ref ? "an owning reference is not in any tree: only a non-owning one "
-				  "(from bpf_rbtree_first or an earlier add) can be removed"
-				: bpf_explain_stale(node, buf, sizeof(buf));
+	const char *why =
+		died  ? "this variable's reference died (the unlock after its push or add, "
+			"or given away); the live one is another variable's (references "
+			"belong to call results, not objects)"
+		: ref ? "an owning reference is not in any tree: only a non-owning one "
+			"(from bpf_rbtree_first or an earlier add) can be removed"
+		      : bpf_explain_stale(node, buf, sizeof(buf));
 
 	if (bpf_v616())
 		bpf_report(-EINVAL, why,

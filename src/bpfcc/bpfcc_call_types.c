@@ -227,8 +227,8 @@ static void mark_inserted(struct flow_state *s, unsigned int result)
 }
 
 /*
- * The call result @result was given away by bpf_kptr_xchg() into a map value: the reference is
- * released, and every copy of it is a scalar to the verifier (release_reference()).
+ * The call result @result was given away by bpf_kptr_xchg() into a map value, or dropped: the
+ * reference is released, and every copy of it is a scalar to the verifier (release_reference()).
  */
 static void mark_released(struct flow_state *s, unsigned int result)
 {
@@ -329,15 +329,24 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	if (!fl->walking && arg == 2 && fl->non_owning_arg &&
 	    ((s->non_owning | s->inserted) & (1u << 2)))
 		fl->non_owning_arg[i] = true;
-	if (!fl->walking && fl->non_owning_arg && dead_arg(name) && (s->dead & (1u << dead_arg(name))))
+	if (!fl->walking && fl->non_owning_arg && dead_arg(name) &&
+	    (s->dead & (1u << dead_arg(name))))
 		fl->non_owning_arg[i] = true; /* a node or object argument that is a scalar now */
+	if (!fl->walking && arg == 2 && fl->non_owning_arg && (s->dead & (1u << 2)))
+		fl->non_owning_arg[i] = true; /* push or add of a result dropped or given away */
 	if (!fl->walking && arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
-	    ((s->non_owning | s->inserted) & (1u << 1)))
+	    ((s->non_owning | s->inserted | s->dead) & (1u << 1)))
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
 	if (arg == 2 && s->result[2])
 		mark_inserted(s, s->result[2]);
 	if (name && !strcmp(name, "bpf_kptr_xchg") && s->result[2])
 		mark_released(s, s->result[2]);
+	/*
+	 * release_reference() of the dropped result: every copy is a scalar, though another
+	 * variable's bpf_refcount_acquire() result may keep the object live natively
+	 */
+	if (name && !strcmp(name, "bpf_obj_drop_impl") && s->result[1])
+		mark_released(s, s->result[1]);
 	if (name && !strcmp(name, "bpf_spin_unlock")) {
 		s->dead |= s->non_owning | s->inserted;
 		s->slot_dead |= s->slot_non_owning | s->slot_inserted;
@@ -858,7 +867,8 @@ static int walk_order(struct flow *fl, unsigned char *after_merge, bool *leak_af
 					break; /* deeper than the function is long: given up */
 				}
 				*w = *cur;
-				if (is_may_goto(in)) { /* the fall-through waits; the jump goes on */
+				/* may_goto: the fall-through waits, the jump goes on */
+				if (is_may_goto(in)) {
 					w->insn = e.next;
 					e.falls = false;
 				} else {

@@ -1023,3 +1023,67 @@ int fzreg_29(void *ctx)
 	bpf_obj_drop(n0);
 	return 0;
 }
+
+/*
+ * Written here, the class of fzreg_27-29 (no seed drew it yet): a result dropped while
+ * n0 = bpf_refcount_acquire(n1) keeps the object live natively.  bpf_obj_drop() releases n1's
+ * reference (release_reference(): every copy a scalar to the verifier); kfsim found n0's
+ * reference by the address and accepted a second acquire, a drop, an add and a load of n1.
+ */
+#define FZ_DROPPED_N1					\
+	struct fz_node *n0, *n1, *n2;			\
+							\
+	n1 = bpf_obj_new(struct fz_node);		\
+	if (!n1)					\
+		return 0;				\
+	n0 = bpf_refcount_acquire(n1);			\
+	bpf_obj_drop(n1)
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("arg#0 is neither owning or non-owning ref")
+int fzreg_30(void *ctx)
+{
+	FZ_DROPPED_N1;
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		bpf_obj_drop(n2);
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_31(void *ctx)
+{
+	FZ_DROPPED_N1;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("R1 must be referenced or trusted")
+int fzreg_32(void *ctx)
+{
+	FZ_DROPPED_N1;
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* tags: load-dead */
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+int fzreg_33(void *ctx)
+{
+	long k;
+
+	FZ_DROPPED_N1;
+	k = n1->key;
+	bpf_obj_drop(n0);
+	return k;
+}

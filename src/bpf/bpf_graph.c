@@ -192,12 +192,12 @@ static __attribute__((noinline)) void report_no_node_ref(void *node)
  * The same for bpf_obj_drop() of a variable whose result was pushed while another variable's
  * bpf_refcount_acquire() result owns the object (bpf_obj.c).
  */
-bool bpf_arg_non_owning(const void *caller)
+bool bpf_arg_non_owning(const char *kfunc, const void *caller)
 {
 	const struct kfsim_bpf_run *run = bpf_tstate.run;
 
 	return run && run->opts.non_owning_arg &&
-	       run->opts.non_owning_arg(bpf_tstate.kfunc, caller, run->opts.alloc_insn_arg);
+	       run->opts.non_owning_arg(kfunc, caller, run->opts.alloc_insn_arg);
 }
 
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref)
@@ -234,6 +234,27 @@ void bpf_ref_make_non_owning_tl(struct bpf_ref *ref)
 {
 	bpf_tl_record(KFSIM_BPF_TL_RELEASED, ref->obj, ref->type->name);
 	bpf_tl_record(KFSIM_BPF_TL_NON_OWNING, ref->obj, ref->type->name);
+}
+
+/*
+ * The kernel drops what a failed push or add was given (__bpf_obj_drop_impl(): one count less;
+ * the collection the node is in holds another), and the verifier made the argument non-owning
+ * at the call whatever it returned (ref_convert_owning_non_owning() in 6.12's source, the
+ * running 6.18): the program may still read the node or bpf_refcount_acquire() it until the
+ * unlock (seed 9108 of bpf_fuzz.py, fz9108_1_68).  Only a refcounted node can be in a collection
+ * while an owning reference to it is held, so its count is what keeps the object.
+ */
+void bpf_insert_failed(struct bpf_ref *ref, void *obj, const char *how)
+{
+	struct kfsim_btf_struct *t = bpf_obj_hdr_of(obj)->type;
+	bool kept = t->refcount_off >= 0 &&
+		    __atomic_load_n((u32 *)((char *)obj + t->refcount_off), __ATOMIC_RELAXED) > 1;
+
+	if (kept)
+		bpf_ref_make_non_owning(ref);
+	else
+		bpf_ref_del(ref, how);
+	bpf_obj_drop_raw(obj);
 }
 
 /* The object of @node for the root @root, from the registry (NULL when undeclared). */

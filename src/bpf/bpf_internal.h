@@ -787,20 +787,36 @@ static inline void *bpf_decl_node_obj(const struct bpf_root_decl *decl, void *no
 void bpf_insert_arg_report(void *node, struct bpf_ref *ref);
 
 /*
- * Whether the program's node argument at @caller (a push or add; a drop's object) is a
+ * Whether the program's node argument at @caller (a push or add of @kfunc; a drop's object) is a
  * non-owning result of an earlier call on some path, or (a drop) a result given to a push or
- * add before, though the node is owned now through another variable (bpf_graph.c).
+ * add before, though the node is owned now through another variable (bpf_graph.c); for a
+ * remove, a walk (left/right) or bpf_refcount_acquire(), a result whose reference died.
  */
-bool bpf_arg_non_owning(const void *caller);
+bool bpf_arg_non_owning(const char *kfunc, const void *caller);
 
-/* The owning reference an insert consumes, or NULL after reporting. */
-static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node)
+/*
+ * Whether the run's program gives the insert or drop at @caller a result that is not owning
+ * (bpf_arg_non_owning()); free when no call of the program was found so (the runner then sets
+ * no non_owning_arg), so the inserts' fast paths ask it too.
+ */
+static __always_inline bool bpf_arg_maybe_non_owning(const struct bpf_tstate *ts,
+						     const char *kfunc, const void *caller)
+{
+	return unlikely(ts->run && ts->run->opts.non_owning_arg) &&
+	       bpf_arg_non_owning(kfunc, caller);
+}
+
+/*
+ * The owning reference an insert consumes, or NULL after reporting.  @caller: the program's
+ * return address of the push or add (its call site), taken by the kfunc the program called.
+ */
+static __always_inline struct bpf_ref *bpf_insert_arg(const struct bpf_root_decl *decl, void *node,
+						      const void *caller)
 {
 	struct bpf_ref *ref = bpf_ref_find(node, BPF_REF_OWNING);
 
 	if (unlikely(!ref || ref->kind != BPF_REF_OWNING ||
-		     (bpf_tstate.run && bpf_tstate.run->opts.non_owning_arg &&
-		      bpf_arg_non_owning(__builtin_return_address(0))))) {
+		     bpf_arg_maybe_non_owning(&bpf_tstate, bpf_tstate.kfunc, caller))) {
 		bpf_insert_arg_report(node, ref);
 		return NULL;
 	}
@@ -822,6 +838,12 @@ static inline void bpf_ref_make_non_owning(struct bpf_ref *ref)
 	ref->cs = ts->cs;
 	ref->id = 0;
 }
+/*
+ * A push or add of @ref's object @obj failed (its node is in a collection already): drop the
+ * reference the kfunc was given, which leaves @ref non-owning while the collection's count keeps
+ * the object, else gone (@how says where, for a later use of it).
+ */
+void bpf_insert_failed(struct bpf_ref *ref, void *obj, const char *how);
 /* NC: drop the node of a failed insert, its object found from @root's declaration. */
 void bpf_nc_insert_failed(void *root, void *node);
 /* The loaded description with type id @id, or NULL (bpf_btf.c). */

@@ -11,8 +11,9 @@
 #include "bpf_internal.h"
 #include "bpf_explore_internal.h"
 
+/* @caller: the program's call site (the return address the called kfunc saw) */
 static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, bool tail,
-		     enum kfsim_bpf_kfunc_id id)
+		     enum kfsim_bpf_kfunc_id id, const void *caller)
 {
 	struct bpf_list_head_kern *h = (struct bpf_list_head_kern *)head;
 	struct bpf_list_node_kern *n = (struct bpf_list_node_kern *)node;
@@ -24,7 +25,7 @@ static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, boo
 			return -EINVAL;
 		if (!bpf_check_root(head, BPF_LIST_HEAD, &decl))
 			goto refused;
-		ref = bpf_insert_arg(&decl, node);
+		ref = bpf_insert_arg(&decl, node, caller);
 		if (!ref)
 			goto refused;
 	}
@@ -33,8 +34,8 @@ static int list_push(struct bpf_list_head *head, struct bpf_list_node *node, boo
 	/* 6.4+: a node already on a list is dropped and the push fails (the owner claim, 6.6) */
 	if (!kfsim_bpf_owner_claim(&n->owner)) {
 		if (CHECKS) {
-			bpf_ref_del(ref, "at the failed push (the node was dropped)");
-			bpf_obj_drop_raw(bpf_decl_node_obj(&decl, node));
+			bpf_insert_failed(ref, bpf_decl_node_obj(&decl, node),
+					  "at the failed push (the node was dropped)");
 			bpf_leave();
 		} else {
 			bpf_nc_insert_failed(head, node);
@@ -111,13 +112,15 @@ refused:
 int KFUNC(bpf_list_push_front_impl)(struct bpf_list_head *head, struct bpf_list_node *node,
 				    void *meta__ign, u64 off)
 {
-	return list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front_impl);
+	return list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front_impl,
+			 __builtin_return_address(0));
 }
 
 int KFUNC(bpf_list_push_back_impl)(struct bpf_list_head *head, struct bpf_list_node *node,
 				   void *meta__ign, u64 off)
 {
-	return list_push(head, node, true, KFSIM_KFUNC_bpf_list_push_back_impl);
+	return list_push(head, node, true, KFSIM_KFUNC_bpf_list_push_back_impl,
+			 __builtin_return_address(0));
 }
 
 struct bpf_list_node *KFUNC(bpf_list_pop_front)(struct bpf_list_head *head)
@@ -158,26 +161,28 @@ void KFUNC(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node 
 #else
 void(bpf_list_push_front)(struct bpf_list_head *head, struct bpf_list_node *node)
 {
-	list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front);
+	list_push(head, node, false, KFSIM_KFUNC_bpf_list_push_front, __builtin_return_address(0));
 }
 
 void(bpf_list_push_back)(struct bpf_list_head *head, struct bpf_list_node *node)
 {
-	list_push(head, node, true, KFSIM_KFUNC_bpf_list_push_back);
+	list_push(head, node, true, KFSIM_KFUNC_bpf_list_push_back, __builtin_return_address(0));
 }
 
 int kfsim_bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node)
 {
 	return list_push(head, node, false,
 			 bpf_mode() < KERNEL_VERSION(6, 4, 0) ? KFSIM_KFUNC_bpf_list_push_front
-							      : KFSIM_KFUNC_bpf_list_push_front_impl);
+							      : KFSIM_KFUNC_bpf_list_push_front_impl,
+			 __builtin_return_address(0));
 }
 
 int kfsim_bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node)
 {
 	return list_push(head, node, true,
 			 bpf_mode() < KERNEL_VERSION(6, 4, 0) ? KFSIM_KFUNC_bpf_list_push_back
-							      : KFSIM_KFUNC_bpf_list_push_back_impl);
+							      : KFSIM_KFUNC_bpf_list_push_back_impl,
+			 __builtin_return_address(0));
 }
 
 /*

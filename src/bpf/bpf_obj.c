@@ -197,7 +197,7 @@ void KFUNC(bpf_obj_drop_impl)(void *p__alloc, void *meta__ign)
 	 * two call results to the verifier, this one a scalar now (6.12 and 6.18 alike).
 	 */
 	if (ref->kind == BPF_REF_OWNING && ts->run && ts->run->opts.non_owning_arg &&
-	    bpf_arg_non_owning(__builtin_return_address(0)) &&
+	    bpf_arg_non_owning(ts->kfunc, __builtin_return_address(0)) &&
 	    bpf_report(-EINVAL,
 		       "this variable's reference died: it was given to a push or add (and the lock "
 		       "released); the one that owns the object now is another variable's "
@@ -241,6 +241,15 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 				       "bpf_refcount_acquire takes a live owning or non-owning "
 				       "reference to an object's start",
 				       "arg#0 is neither owning or non-owning ref"))
+			goto fail;
+		/* a variable whose reference died, another's live natively (bpf_graph.c) */
+		if (bpf_arg_maybe_non_owning(&bpf_tstate, bpf_tstate.kfunc,
+					     __builtin_return_address(0)) &&
+		    bpf_report(-EINVAL,
+			       "this variable's reference died (the unlock after its push or add, or "
+			       "given away); the live one is another variable's (references belong "
+			       "to call results, not objects)",
+			       "arg#0 is neither owning or non-owning ref"))
 			goto fail;
 		/* a member's address: the register's offset is refused first (6.12, 6.18) */
 		if (ref->obj != p__refcounted_kptr &&

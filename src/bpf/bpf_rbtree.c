@@ -49,8 +49,8 @@ static bool call_less(bpf_rb_less_t less, struct rb_node *a, struct rb_node *b, 
 static __attribute__((noinline)) int add_claim_failed(struct bpf_ref *ref,
 						      const struct bpf_root_decl *decl, void *node)
 {
-	bpf_ref_del(ref, "at the failed bpf_rbtree_add (the node was dropped)");
-	bpf_obj_drop_raw(bpf_decl_node_obj(decl, node));
+	bpf_insert_failed(ref, bpf_decl_node_obj(decl, node),
+			  "at the failed bpf_rbtree_add (the node was dropped)");
 	bpf_leave();
 	return -EINVAL;
 }
@@ -71,10 +71,9 @@ static __always_inline int add_claimed(struct bpf_tstate *ts, struct bpf_ref *re
 }
 
 /* rbtree_add_begin() with every check in its order. */
-static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
-						       struct bpf_rb_node *node, bpf_rb_less_t less,
-						       struct kfsim_bpf_add_ctx *ctx,
-						       enum kfsim_bpf_kfunc_id id)
+static __attribute__((noinline)) int
+add_begin_checked(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
+		  struct kfsim_bpf_add_ctx *ctx, enum kfsim_bpf_kfunc_id id, const void *caller)
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_root_decl decl;
@@ -92,7 +91,7 @@ static __attribute__((noinline)) int add_begin_checked(struct bpf_rb_root *root,
 		goto refused;
 	if (!bpf_check_root(root, BPF_RB_ROOT, &decl))
 		goto refused;
-	ref = bpf_insert_arg(&decl, node);
+	ref = bpf_insert_arg(&decl, node, caller);
 	if (!ref)
 		goto refused;
 	if (!less && bpf_report(-EINVAL, "bpf_rbtree_add needs a less callback",
@@ -112,24 +111,29 @@ static __always_inline int rbtree_add_begin(struct bpf_rb_root *root, struct bpf
 {
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
 	struct bpf_tstate *ts = &bpf_tstate;
+	/* the program's call site: this is inlined into the function the program calls */
+	const void *caller = __builtin_return_address(0);
 	struct bpf_ref *ref;
 
 	/*
 	 * The usual call, decided before anything changes: the call rule lets it through with
 	 * nothing else to do at entry, outside less(), a cached root whose lock is held, the
-	 * newest reference an owning one of the contained struct's node, a less().  Anything
-	 * else takes the full path, which makes every check in its order.
+	 * newest reference an owning one of the contained struct's node and the program's
+	 * argument that reference (not a non-owning result of the same object: ts->kfunc is
+	 * still the previous call's here), a less().
+	 * Anything else takes the full path, which makes every check in its order.
 	 */
 	if (likely(bpf_enter_fast(ts, id) && !ts->cb_depth &&
 		   bpf_root_cached(ts, root, BPF_RB_ROOT) && node && ts->nr_refs &&
 		   (ref = bpf_ref_top(ts, node, BPF_REF_OWNING)) &&
-		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) && less)) {
+		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) && less &&
+		   !bpf_arg_maybe_non_owning(ts, bpf_kfunc_table[id].name, caller))) {
 		bpf_enter_count(ts, id);
 		if (unlikely(!kfsim_bpf_owner_claim(&n->owner)))
 			return add_claim_failed(ref, &ts->root_cache.decl, node);
 		return add_claimed(ts, ref, n, ctx, less, id);
 	}
-	return add_begin_checked(root, node, less, ctx, id);
+	return add_begin_checked(root, node, less, ctx, id, caller);
 }
 
 int kfsim_bpf_rbtree_add_begin(struct bpf_rb_root *root, struct bpf_rb_node *node,
@@ -165,8 +169,8 @@ void kfsim_bpf_rbtree_add_end(struct bpf_rb_root *root, struct bpf_rb_node *node
 }
 
 /* bpf_rbtree_add_impl() and the 6.3 bpf_rbtree_add(), entered under registry row @id. */
-static int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node, bpf_rb_less_t less,
-		      enum kfsim_bpf_kfunc_id id)
+static __always_inline int rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+				      bpf_rb_less_t less, enum kfsim_bpf_kfunc_id id)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
@@ -260,12 +264,16 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_first)(struct bpf_rb_root *root)
  * reference is either refcounted or in no tree, where the owner check returns NULL).
  */
 static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref *ref, void *node,
-								   const char *kfunc)
+								   const char *kfunc, bool died)
 {
 	char buf[160];
-	const char *why = ref ? "an owning reference is not in any tree: only a non-owning one "
-				"(from bpf_rbtree_first or an earlier add) can be removed"
-			      : bpf_explain_stale(node, buf, sizeof(buf));
+	const char *why =
+		died  ? "this variable's reference died (the unlock after its push or add, "
+			"or given away); the live one is another variable's (references "
+			"belong to call results, not objects)"
+		: ref ? "an owning reference is not in any tree: only a non-owning one "
+			"(from bpf_rbtree_first or an earlier add) can be removed"
+		      : bpf_explain_stale(node, buf, sizeof(buf));
 
 	if (bpf_v616())
 		bpf_report(-EINVAL, why,
@@ -274,8 +282,14 @@ static __attribute__((noinline)) void report_node_not_in_tree_arg(struct bpf_ref
 		bpf_report(-EINVAL, why, "rbtree_remove node input must be non-owning ref");
 }
 
-static __always_inline struct bpf_ref *
-check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char *kfunc)
+/*
+ * @caller: the program's call site.  A variable whose reference died is a scalar to the verifier
+ * even when another variable's reference to the same object is live natively (kfsim-bpf-cc's
+ * data-flow marks such a call: bpf_arg_non_owning()).
+ */
+static __always_inline struct bpf_ref *check_node_in_tree_arg(const struct bpf_root_decl *decl,
+							      void *node, const char *kfunc,
+							      const void *caller)
 {
 	struct bpf_ref *ref;
 
@@ -299,10 +313,14 @@ check_node_in_tree_arg(const struct bpf_root_decl *decl, void *node, const char 
 				   "rbtree_remove not allowed in rbtree cb");
 		return NULL;
 	}
+	if (ref && bpf_arg_maybe_non_owning(&bpf_tstate, kfunc, caller)) {
+		report_node_not_in_tree_arg(ref, node, kfunc, true);
+		return NULL;
+	}
 	if (ref && ref->kind == BPF_REF_OWNING && bpf_v616())
 		return bpf_check_node_ref(decl, node, ref);
 	if (!ref || ref->kind != BPF_REF_NON_OWNING) {
-		report_node_not_in_tree_arg(ref, node, kfunc);
+		report_node_not_in_tree_arg(ref, node, kfunc, false);
 		return NULL;
 	}
 	return bpf_check_node_ref(decl, node, ref);
@@ -340,7 +358,7 @@ static __attribute__((noinline)) struct bpf_rb_node *rbtree_remove_checked(struc
 	if (!bpf_enter(KFSIM_KFUNC_bpf_rbtree_remove))
 		return NULL;
 	if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
-	    !check_node_in_tree_arg(&decl, node, "bpf_rbtree_remove"))
+	    !check_node_in_tree_arg(&decl, node, "bpf_rbtree_remove", bpf_tstate.caller))
 		goto null;
 	if (bpf_exploring() && bpf_v64() &&
 	    bpf_explore(n->owner == (void *)root, true, n->owner != (void *)root)) {
@@ -398,7 +416,8 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 		   ts->nr_refs && ts->nr_refs < BPF_MAX_REFS &&
 		   (ref = bpf_ref_top(ts, node, BPF_REF_NON_OWNING)) &&
 		   bpf_node_ref_fits(&ts->root_cache.decl, node, ref) &&
-		   n->owner == (void *)root)) {
+		   n->owner == (void *)root &&
+		   !bpf_arg_maybe_non_owning(ts, "bpf_rbtree_remove", ts->caller))) {
 		s32 node_off = ts->root_cache.decl.node_off;
 		struct kfsim_btf_struct *node_type = ts->root_cache.decl.node_type;
 
@@ -413,8 +432,9 @@ struct bpf_rb_node *KFUNC(bpf_rbtree_remove)(struct bpf_rb_root *root, struct bp
 	return rbtree_remove_checked(root, node);
 }
 
+/* @caller: the program's call site */
 static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node *node, int dir,
-				   enum kfsim_bpf_kfunc_id id)
+				   enum kfsim_bpf_kfunc_id id, const void *caller)
 {
 	struct bpf_rb_root_kern *r = (struct bpf_rb_root_kern *)root;
 	struct bpf_rb_node_kern *n = (struct bpf_rb_node_kern *)node;
@@ -425,7 +445,8 @@ static struct bpf_rb_node *rb_walk(struct bpf_rb_root *root, struct bpf_rb_node 
 		if (!bpf_enter(id))
 			return NULL;
 		if (!bpf_check_root(root, BPF_RB_ROOT, &decl) ||
-		    (dir && !check_node_in_tree_arg(&decl, node, bpf_kfunc_table[id].name)))
+		    (dir &&
+		     !check_node_in_tree_arg(&decl, node, bpf_kfunc_table[id].name, caller)))
 			goto null;
 	}
 	if (!dir)
@@ -456,17 +477,17 @@ null:
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_root)(struct bpf_rb_root *root)
 {
-	return rb_walk(root, NULL, 0, KFSIM_KFUNC_bpf_rbtree_root);
+	return rb_walk(root, NULL, 0, KFSIM_KFUNC_bpf_rbtree_root, NULL);
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_left)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	return rb_walk(root, node, -1, KFSIM_KFUNC_bpf_rbtree_left);
+	return rb_walk(root, node, -1, KFSIM_KFUNC_bpf_rbtree_left, __builtin_return_address(0));
 }
 
 struct bpf_rb_node *KFUNC(bpf_rbtree_right)(struct bpf_rb_root *root, struct bpf_rb_node *node)
 {
-	return rb_walk(root, node, 1, KFSIM_KFUNC_bpf_rbtree_right);
+	return rb_walk(root, node, 1, KFSIM_KFUNC_bpf_rbtree_right, __builtin_return_address(0));
 }
 
 #ifdef KFSIM_BPF_NC

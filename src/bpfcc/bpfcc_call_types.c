@@ -90,8 +90,9 @@ struct flow {
 	struct flow_state *at;
 	unsigned long long *reached; /* per instruction: the types the checked call saw */
 	struct bpfcc_beyond *beyond; /* per instruction, or NULL: not asked */
-	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result, or
-			       * a drop given a result that was inserted */
+	bool *non_owning_arg; /* per instruction, or NULL: an insert given a non-owning result, a
+			       * drop given a result that was inserted, or a remove, walk or
+			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
@@ -226,8 +227,8 @@ static void mark_inserted(struct flow_state *s, unsigned int result)
 }
 
 /*
- * The call result @result was given away by bpf_kptr_xchg() into a map value: the reference is
- * released, and every copy of it is a scalar to the verifier (release_reference()).
+ * The call result @result was given away by bpf_kptr_xchg() into a map value, or dropped: the
+ * reference is released, and every copy of it is a scalar to the verifier (release_reference()).
  */
 static void mark_released(struct flow_state *s, unsigned int result)
 {
@@ -281,6 +282,25 @@ static bool returns_node_of_root(const char *callee)
 	return false;
 }
 
+/*
+ * The argument register of the kfuncs that take a live reference of either kind: one whose
+ * reference died (a scalar to the verifier: a non-owning or inserted result after the unlock,
+ * one given to bpf_kptr_xchg()) is refused ("arg#0 is neither owning or non-owning ref", "X can
+ * only take non-owning or refcounted bpf_rb_node pointer"; the running 6.18), though another
+ * variable's result may keep the object live natively.
+ */
+static int dead_arg(const char *callee)
+{
+	if (!callee)
+		return 0;
+	if (!strcmp(callee, "bpf_refcount_acquire_impl"))
+		return 1;
+	if (!strcmp(callee, "bpf_rbtree_remove") || !strcmp(callee, "bpf_rbtree_left") ||
+	    !strcmp(callee, "bpf_rbtree_right"))
+		return 2;
+	return 0;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -301,15 +321,32 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
-	if (!fl->walking && arg == 2 && fl->non_owning_arg && (s->non_owning & (1u << 2)))
-		fl->non_owning_arg[i] = true; /* push or add: arg#1 is the node */
+	/*
+	 * push or add: arg#1 is the node, non-owning when a kfunc returned it so or when it was
+	 * given to a push or add before (another variable's bpf_refcount_acquire() result may
+	 * own the object natively: a re-insert of the first variable is refused all the same)
+	 */
+	if (!fl->walking && arg == 2 && fl->non_owning_arg &&
+	    ((s->non_owning | s->inserted) & (1u << 2)))
+		fl->non_owning_arg[i] = true;
+	if (!fl->walking && fl->non_owning_arg && dead_arg(name) &&
+	    (s->dead & (1u << dead_arg(name))))
+		fl->non_owning_arg[i] = true; /* a node or object argument that is a scalar now */
+	if (!fl->walking && arg == 2 && fl->non_owning_arg && (s->dead & (1u << 2)))
+		fl->non_owning_arg[i] = true; /* push or add of a result dropped or given away */
 	if (!fl->walking && arg == 1 && fl->non_owning_arg && !strcmp(name, "bpf_obj_drop_impl") &&
-	    ((s->non_owning | s->inserted) & (1u << 1)))
+	    ((s->non_owning | s->inserted | s->dead) & (1u << 1)))
 		fl->non_owning_arg[i] = true; /* a drop of a result that is not owning any more */
 	if (arg == 2 && s->result[2])
 		mark_inserted(s, s->result[2]);
 	if (name && !strcmp(name, "bpf_kptr_xchg") && s->result[2])
 		mark_released(s, s->result[2]);
+	/*
+	 * release_reference() of the dropped result: every copy is a scalar, though another
+	 * variable's bpf_refcount_acquire() result may keep the object live natively
+	 */
+	if (name && !strcmp(name, "bpf_obj_drop_impl") && s->result[1])
+		mark_released(s, s->result[1]);
 	if (name && !strcmp(name, "bpf_spin_unlock")) {
 		s->dead |= s->non_owning | s->inserted;
 		s->slot_dead |= s->slot_non_owning | s->slot_inserted;
@@ -681,6 +718,20 @@ static bool has_record(const struct btf *btf, __u32 id)
  * subprogram (its references are not followed) or a path was given up.
  */
 #define WALK_STEPS 200000
+
+/*
+ * may_goto (can_loop, cond_break; 6.9): BPF_JMP | BPF_JCOND with src_reg BPF_MAY_GOTO (0), not
+ * in the uapi header of every machine that builds kfsim.  The verifier takes its jump first
+ * (check_cond_jmp_op(): the fall-through is pushed, insn_idx += off; 6.12's source, the same in
+ * 6.18): a loop's budget-spent exit and the rest of the program are walked before its body.
+ */
+#define BPFCC_JCOND 0xe0
+#define BPFCC_MAY_GOTO 0
+
+static bool is_may_goto(const struct bpf_insn *in)
+{
+	return in->code == (BPF_JMP | BPFCC_JCOND) && in->src_reg == BPFCC_MAY_GOTO;
+}
 #define WALK_REFS 32
 
 struct walk_item {
@@ -816,8 +867,14 @@ static int walk_order(struct flow *fl, unsigned char *after_merge, bool *leak_af
 					break; /* deeper than the function is long: given up */
 				}
 				*w = *cur;
-				w->insn = e.target;
-				w->st = e.taken;
+				/* may_goto: the fall-through waits, the jump goes on */
+				if (is_may_goto(in)) {
+					w->insn = e.next;
+					e.falls = false;
+				} else {
+					w->insn = e.target;
+					w->st = e.taken;
+				}
 				if (checked && BPF_OP(in->code) == BPF_JEQ)
 					ref_drop(w, checked); /* jumps when NULL */
 				stack[nr++] = w;

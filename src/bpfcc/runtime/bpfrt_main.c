@@ -313,17 +313,24 @@ static int call_insn(const char *kfunc, const void *caller, void *arg)
 static bool non_owning_arg(const char *kfunc, const void *caller, void *arg)
 {
 	const struct kfsim_bpfrt_prog *p = arg;
-	bool any = false;
 	int insn;
 
-	for (int i = 0; i < p->nr_calls; i++)
-		any |= p->calls[i].non_owning_arg;
-	if (!any)
-		return false; /* the common case: no addr2line */
 	insn = find_call(p, kfunc, NULL, 0, caller, -1, false);
 	for (int i = 0; insn >= 0 && i < p->nr_calls; i++)
 		if (p->calls[i].insn == insn)
 			return p->calls[i].non_owning_arg;
+	return false;
+}
+
+/*
+ * Whether any call of @p was found given a non-owning result: the common case is none, and then
+ * the run gets no non_owning_arg at all, so the inserts' fast paths ask nothing (no addr2line).
+ */
+static bool any_non_owning_arg(const struct kfsim_bpfrt_prog *p)
+{
+	for (int i = 0; i < p->nr_calls; i++)
+		if (p->calls[i].non_owning_arg)
+			return true;
 	return false;
 }
 
@@ -667,7 +674,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 					  .alloc_insn_arg = (void *)p,
 					  .call_insn = call_insn,
 					  .call_types = call_types,
-					  .non_owning_arg = non_owning_arg,
+					  .non_owning_arg =
+						  any_non_owning_arg(p) ? non_owning_arg : NULL,
 					  .no_prog_btf = bpfrt_btf_refused()};
 	struct call c = {p, ctx};
 	static struct kfsim_bpf_run run;

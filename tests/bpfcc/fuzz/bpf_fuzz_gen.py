@@ -612,6 +612,11 @@ class Generator:
         out.append(Stmt("if (%s) {" % cond, self.balanced(st, prog, self.rnd.randint(1, 4))))
 
     def op_loop(self, st, prog, out):
+        # the body is written once but runs again: what a run surely finds on the first pass
+        # (the stash full, nodes in a collection) may be gone on the next (seed 9152: a
+        # NULL exit after an unstash in a loop was the run's way out on the second pass)
+        st.stash_full = False
+        st.count = {c: 0 for c in st.count}
         body = self.balanced(st, prog, self.rnd.randint(1, 3))
         if self.can_loop and self.rnd.random() < 0.5:
             out.append(Stmt("for (i = 0; i < %d && can_loop; i++) {" % self.rnd.randint(2, 4),

@@ -714,3 +714,376 @@ int fzreg_18(void *ctx)
 	bpf_obj_drop(m0);
 	return ret;
 }
+
+/*
+ * found (seed 9100, fz9100_7_78): kfsim REJECT: R1 must be referenced or trusted (at the second
+ * drop); the kernel REJECT: arg#1 expected pointer to allocated object (the re-add of n0, whose
+ * result the first add made non-owning, while bpf_refcount_acquire(n0) results own the object:
+ * natively one address, so kfsim converted an acquired result's reference instead).  Written
+ * here by hand, with the list's and the tree's variants and a non-owning bpf_rbtree_first()
+ * result re-added after bpf_rbtree_remove() of it (the add's fast path did not ask).
+ */
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_19(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_spin_unlock(&fz_lock);
+		return 1;
+	}
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_20(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_back(&fz_head, &n0->link);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* the inserted result is dead after the unlock; the acquired one owns the object */
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_21(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	n1 = bpf_refcount_acquire(n0);
+	bpf_spin_unlock(&fz_lock);
+	if (!n1)
+		return 1;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_back(&fz_head, &n0->link);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* bpf_rbtree_first()'s non-owning result re-added once bpf_rbtree_remove() of it owns the node */
+/* tags: readd-nonowning */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_22(void *ctx)
+{
+	struct bpf_rb_node *a, *b;
+	struct fz_node *n0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	a = bpf_rbtree_first(&fz_root);
+	if (!a) {
+		bpf_spin_unlock(&fz_lock);
+		return 1;
+	}
+	b = bpf_rbtree_remove(&fz_root, a);
+	if (!b) {
+		bpf_spin_unlock(&fz_lock);
+		return 2;
+	}
+	bpf_rbtree_add(&fz_root, a, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(container_of(b, struct fz_node, node));
+	return 0;
+}
+
+/* the acquired result into the list, the first one into the tree: both owning, accepted */
+/* tags: valid */
+SEC("tc")
+__success
+int fzreg_23(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_list_push_back(&fz_head, &n1->link);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}
+
+/*
+ * found (seed 9108, fz9108_1_68; seed 9100, fz9100_2_46 on the runner's second run): kfsim
+ * REJECT: arg#0 is neither owning or non-owning ref; the kernel ACCEPT.  An add (or push) of a
+ * bpf_refcount_acquire() result whose node is in the tree already fails and drops that count,
+ * but the verifier made the argument non-owning at the call all the same: kfsim deleted its
+ * reference, so the bpf_refcount_acquire() of it after found none.  The first insert is in an
+ * earlier critical section, so that no other reference of the object is live.
+ */
+/* tags: valid */
+SEC("tc")
+__success
+int fzreg_24(void *ctx)
+{
+	struct fz_node *n0, *n1, *n2;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_spin_lock(&fz_lock);
+	if (bpf_rbtree_add(&fz_root, &n1->node, fz_less))
+		ret += 100;
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		ret += n1->key + 1;
+	bpf_spin_unlock(&fz_lock);
+	if (n2)
+		bpf_obj_drop(n2);
+	return ret;
+}
+
+/* tags: valid */
+SEC("tc")
+__success
+int fzreg_25(void *ctx)
+{
+	struct fz_node *n0, *n1, *n2;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 1;
+	}
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_front(&fz_head, &n0->link);
+	bpf_spin_unlock(&fz_lock);
+	bpf_spin_lock(&fz_lock);
+	if (bpf_list_push_back(&fz_head, &n1->link))
+		ret += 100;
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		ret += 2;
+	bpf_spin_unlock(&fz_lock);
+	if (n2)
+		bpf_obj_drop(n2);
+	return ret;
+}
+
+/*
+ * found (seeds 9105 and 9107 with --can-loop, fz9105_0_0 and fz9107_0_99): kfsim REJECT: same
+ * call cannot be used with different types (clang merged the loop's error-path drops of a
+ * struct fz_node and a struct fz_plain); the kernel REJECT: the main path's rule after the
+ * loop.  The verifier takes a may_goto's jump first and pushes its fall-through, so it walks the
+ * loop's budget-spent exit and the rest of the program before the loop's body; kfsim-bpf-cc's
+ * walk took the fall-through first, as for the other conditional jumps.
+ */
+/* tags: add-wrong-lock */
+SEC("tc")
+__failure __msg("bpf_spin_lock at off=0 must be held for bpf_rb_root")
+int fzreg_26(void *ctx)
+{
+	struct fz_plain *m0, *m1;
+	struct fz_node *n0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++) {
+		n0 = bpf_obj_new(struct fz_node);
+		if (!n0)
+			return 0;
+		m0 = bpf_obj_new(struct fz_plain);
+		if (!m0) {
+			bpf_obj_drop(n0);
+			return 0;
+		}
+		m1 = bpf_obj_new(struct fz_plain);
+		if (!m1) {
+			bpf_obj_drop(n0);
+			bpf_obj_drop(m0);
+			return 0;
+		}
+		bpf_obj_drop(m1);
+		bpf_obj_drop(n0);
+		bpf_obj_drop(m0);
+	}
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root2, &m0->node, fz_less2);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}
+
+/*
+ * found (seed 9102, fz9102_2_25): kfsim REJECT: Unreleased reference (at the exit); the kernel
+ * REJECT: bpf_rbtree_remove can only take non-owning or refcounted bpf_rb_node pointer.  n1 was
+ * added, so its reference died at the unlock (a scalar to the verifier), while n0 =
+ * bpf_refcount_acquire(n1) keeps the object live natively: kfsim let the remove (and a walk, and
+ * a bpf_refcount_acquire()) of n1 through on n0's reference, and accepted the three programs
+ * below.  kfsim-bpf-cc's data-flow marks such calls now (dead_arg()).
+ */
+#define FZ_DEAD_N1						\
+	struct fz_node *n0, *n1, *n2;				\
+	struct bpf_rb_node *rb;					\
+								\
+	n1 = bpf_obj_new(struct fz_node);			\
+	if (!n1)						\
+		return 0;					\
+	bpf_spin_lock(&fz_lock);				\
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);		\
+	n0 = bpf_refcount_acquire(n1);				\
+	bpf_spin_unlock(&fz_lock);				\
+	if (!n0)						\
+		return 1;					\
+	bpf_spin_lock(&fz_lock)
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("bpf_rbtree_remove can only take non-owning or refcounted bpf_rb_node pointer")
+int fzreg_27(void *ctx)
+{
+	FZ_DEAD_N1;
+	rb = bpf_rbtree_remove(&fz_root, &n1->node);
+	bpf_spin_unlock(&fz_lock);
+	if (rb)
+		bpf_obj_drop(container_of(rb, struct fz_node, node));
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("bpf_rbtree_left can only take non-owning or refcounted bpf_rb_node pointer")
+int fzreg_28(void *ctx)
+{
+	FZ_DEAD_N1;
+	rb = bpf_rbtree_left(&fz_root, &n1->node);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n0);
+	return rb ? 1 : 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("arg#0 is neither owning or non-owning ref")
+int fzreg_29(void *ctx)
+{
+	FZ_DEAD_N1;
+	bpf_spin_unlock(&fz_lock);
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		bpf_obj_drop(n2);
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/*
+ * Written here, the class of fzreg_27-29 (no seed drew it yet): a result dropped while
+ * n0 = bpf_refcount_acquire(n1) keeps the object live natively.  bpf_obj_drop() releases n1's
+ * reference (release_reference(): every copy a scalar to the verifier); kfsim found n0's
+ * reference by the address and accepted a second acquire, a drop, an add and a load of n1.
+ */
+#define FZ_DROPPED_N1					\
+	struct fz_node *n0, *n1, *n2;			\
+							\
+	n1 = bpf_obj_new(struct fz_node);		\
+	if (!n1)					\
+		return 0;				\
+	n0 = bpf_refcount_acquire(n1);			\
+	bpf_obj_drop(n1)
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("arg#0 is neither owning or non-owning ref")
+int fzreg_30(void *ctx)
+{
+	FZ_DROPPED_N1;
+	n2 = bpf_refcount_acquire(n1);
+	if (n2)
+		bpf_obj_drop(n2);
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("arg#1 expected pointer to allocated object")
+int fzreg_31(void *ctx)
+{
+	FZ_DROPPED_N1;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* tags: use-after-release */
+SEC("tc")
+__failure __msg("R1 must be referenced or trusted")
+int fzreg_32(void *ctx)
+{
+	FZ_DROPPED_N1;
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+/* tags: load-dead */
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+int fzreg_33(void *ctx)
+{
+	long k;
+
+	FZ_DROPPED_N1;
+	k = n1->key;
+	bpf_obj_drop(n0);
+	return k;
+}

@@ -54,6 +54,8 @@ one_spec() {
 	[ -n "$hdr" ] || hdr=linux/$name.h
 	extra=
 	if [ -f "$uapi_dir/$hdr" ]; then
+		# a header in a folder of its own (6.18's binder: linux/android/binder_netlink.h)
+		mkdir -p "$(dirname "$dir/kinc/$hdr")"
 		cp "$uapi_dir/$hdr" "$dir/kinc/$hdr"
 	else
 		keep_uapi=1	# no kernel header (netlink-raw specs): kfsim's F-uapi.h stands in
@@ -122,7 +124,9 @@ for spec in "$specs"/*.yaml; do
 	dir=$out/gen/$(basename "$spec" .yaml)
 	echo "== $(basename "$spec" .yaml)" >> "$report"
 	cat "$dir/report" >> "$report" 2> /dev/null || true
-	cat "$dir/summary" >> "$summary"
+	# one_spec() stopped by a failed step (set -e) leaves no summary: a failure, not a crash here
+	cat "$dir/summary" >> "$summary" 2> /dev/null ||
+		echo "FAIL $(basename "$spec" .yaml): the script stopped before a result" >> "$summary"
 	grep -q '^FAIL' "$dir/summary" && fail=1
 done
 cat "$summary"

@@ -358,22 +358,6 @@ static void global_policy_name(const struct ynl_spec *spec, char *buf, size_t si
 	snprintf(buf, size, "%s_nl_policy", spec->c_name);
 }
 
-/* Whether @a and @b list the same attributes of the op's set, in any order. */
-static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
-{
-	if (a->nr_attrs != b->nr_attrs)
-		return false;
-	for (int i = 0; i < a->nr_attrs; i++) {
-		bool found = false;
-
-		for (int j = 0; j < b->nr_attrs && !found; j++)
-			found = a->attrs[i] == b->attrs[j];
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
 /*
  * Whether the do and dump requests of a split op make one and the same policy.  Both halves
  * resolve their attributes to the op's one attribute set, so the same attribute pointers mean
@@ -384,7 +368,8 @@ static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
 bool ynl_op_shares_policy(const struct ynl_op *op)
 {
 	return op->do_.request.present && op->dump.request.present &&
-	       op->do_.request.nr_attrs && same_attrs(&op->do_.request, &op->dump.request);
+	       op->do_.request.nr_attrs &&
+	       ynl_msg_same_attrs(&op->do_.request, &op->dump.request);
 }
 
 /*

@@ -60,7 +60,8 @@ MUTATIONS = ["unknown-attr-key", "bad-attr-type", "missing-nest-set", "missing-e
              "notify-missing-op", "mcgrp-missing", "bad-name-chars", "op-missing-doc",
              "duplicate-op-name", "enum-dup-entry", "value-start-string", "big-max-len",
              "max-for-type", "check-on-string-min", "hint-bad", "nest-no-set",
-             "missing-struct", "big-op-value", "small-signed-attr", "uint-member", "pad-member"]
+             "missing-struct", "big-op-value", "small-signed-attr", "uint-member", "pad-member",
+             "repeated-attr", "per-op-two-requests"]
 
 
 def words(rng, n=None):
@@ -367,6 +368,23 @@ def mutate(rng, spec, what, structs, enums, flagsets):
                 break
     elif what == "duplicate-attr":
         main.append(dict(a0))
+    elif what == "repeated-attr":
+        # word for word, explicit value included (6.18's ethtool.yaml, set 'strings'): harmless
+        rep = next((a for a in main if "value" in a), None)
+        if rep is None:
+            rep = {"name": "unspec", "type": "unused", "value": 0}
+            main.insert(0, rep)
+        main.insert(main.index(rep) + 1, dict(rep))
+    elif what == "per-op-two-requests":
+        # a genl_ops entry has one policy: do and dump requests that differ cannot both be it
+        spec["protocol"] = "genetlink-legacy"
+        spec["kernel-policy"] = "per-op"
+        named = [a["name"] for a in main if a["type"] not in ("unused", "pad")]
+        op = next((o for o in ops if "notify" not in o and "event" not in o), None)
+        if op is not None and len(named) > 1:
+            op["attribute-set"] = spec["attribute-sets"][0]["name"]
+            op["do"] = {"request": {"attributes": named[:1]}}
+            op["dump"] = {"request": {"attributes": named[1:2]}}
     elif what == "min-above-max":
         if ints:
             a = rng.choice(ints)

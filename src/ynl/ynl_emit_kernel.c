@@ -775,7 +775,14 @@ static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
 	ynl_out_printf(hdr, "#ifndef %s\n#define %s\n\n#include <kfsim/netlink.h>\n\n", guard,
 		       guard);
 	ynl_emit_scope_macros(hdr);
-	ynl_emit_structs(hdr, spec);
+	/*
+	 * Only the struct this header uses: the family's fixed header (.hdrsize).  Any other
+	 * struct of the spec is the uapi header's (the kernel's code takes it from there); a
+	 * copy here collided with it where both are included, e.g. nl80211.yaml's
+	 * sta-flag-update, which is struct nl80211_sta_flag_update of <linux/nl80211.h>.
+	 */
+	if (ynl_family_hdr(spec))
+		ynl_emit_struct_def(hdr, ynl_family_hdr(spec), ynl_family_hdr(spec)->render_name);
 	ynl_out_puts(hdr, "/* Common nested types */\n");
 	for (int s = 0; s < spec->nr_sets; s++)
 		if (ynl_set_has_policy(spec, &spec->sets[s]))

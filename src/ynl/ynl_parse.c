@@ -528,8 +528,10 @@ static void parse_attr_details(struct ynl_parser *p, struct ynl_attr_set *set, y
 					bo);
 		}
 		if ((v = get(p, item, "display-hint"))) {
+			/* 6.12's schemas; ipv4-or-v6 is in those of 7.0 (rt-*.yaml, wireguard.yaml).
+			 * A hint only tells a reader how to print: the C is the same. */
 			static const char *const hints[] = { "hex", "mac", "fddi", "ipv4", "ipv6",
-							     "uuid" };
+							     "ipv4-or-v6", "uuid" };
 			bool ok = false;
 
 			attr->display_hint = get_str(p, v, "display-hint");
@@ -602,7 +604,13 @@ static void parse_sets(struct ynl_parser *p, yaml_node_t *list)
 {
 	static const struct ynl_key keys[] = {
 		REQ("name"), REQ("attributes"), KEY("doc"), KEY("name-prefix"), KEY("enum-name"),
-		KEY("subset-of"), KEY_C("attr-cnt-name"), KEY_C("attr-max-name"), KEYS_END
+		KEY("subset-of"), KEY_C("attr-cnt-name"), KEY_C("attr-max-name"),
+		/*
+		 * The header that already defines the set's enum: in the schemas from 6.16 on
+		 * (genetlink-c and up; rt-link.yaml and tc.yaml use it).  6.12's ynl-gen-c.py
+		 * does not read it and renders the set as any other: so does kfsim.
+		 */
+		KEY_C("header"), KEYS_END
 	};
 	struct ynl_spec *spec = p->spec;
 

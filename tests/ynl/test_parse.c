@@ -409,6 +409,22 @@ static void test_subset_name_prefix_is_unused(void **state)
 	done(&t, s);
 }
 
+/* Keys of the schemas after 6.12 that the kernel's specs use: an attribute set's header
+ * (6.16's rt-link.yaml, tc.yaml) and display-hint ipv4-or-v6 (7.0's rt-addr.yaml). */
+static void test_newer_schema_keys(void **state)
+{
+	struct spec_tmp t;
+	struct ynl_spec *s = load(&t, HEAD "protocol: genetlink-c\nattribute-sets:\n  - name: s\n"
+				  "    header: linux/if_link.h\n    attributes:\n"
+				  "      - { name: a, type: binary, display-hint: ipv4-or-v6 }\n"
+				  "operations: { list: [] }\n");
+
+	(void)state;
+	assert_int_equal(s->nr_warnings, 0);
+	assert_string_equal(s->sets[0].attrs[0].display_hint, "ipv4-or-v6");
+	done(&t, s);
+}
+
 static void test_anchors_and_aliases(void **state)
 {
 	struct spec_tmp t;
@@ -439,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_spec_quirks_are_warnings),
 		cmocka_unit_test(test_repeated_attribute_is_one),
 		cmocka_unit_test(test_subset_name_prefix_is_unused),
+		cmocka_unit_test(test_newer_schema_keys),
 		cmocka_unit_test(test_anchors_and_aliases),
 	};
 

@@ -195,6 +195,11 @@ const char *get_name(struct ynl_parser *p, yaml_node_t *node, const char *what)
 			break;
 		}
 	}
+	/* 6.13-6.17's conntrack.yaml has 'labels mask': the C name takes '_' for the space
+	 * (ynl-gen-c.py keeps the space, in C that is no identifier); the schemas of 6.18
+	 * allow no space in a name any more */
+	if (strchr(name, ' '))
+		warn_at(p, node, "%s '%s' has a space: its C name has '_' there", what, name);
 	return name;
 }
 

@@ -60,6 +60,14 @@ one_spec() {
 	else
 		keep_uapi=1	# no kernel header (netlink-raw specs): kfsim's F-uapi.h stands in
 	fi
+	# the headers the spec's definitions name (header:, ethtool.yaml of 6.14 on: linux/ethtool.h)
+	# are included by the user code as by the kernel's: the tree's copies, not the system's
+	for h in $(sed -n 's/^    header:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$spec" | sort -u); do
+		if [ -f "$uapi_dir/$h" ] && [ ! -f "$dir/kinc/$h" ]; then
+			mkdir -p "$(dirname "$dir/kinc/$h")"
+			cp "$uapi_dir/$h" "$dir/kinc/$h"
+		fi
+	done
 	# ethtool's enums live in the hand-written ethtool_netlink.h, which the kernel's build
 	# hands its generated code with -include (tools/net/ynl/Makefile.deps): the same here.
 	if [ "$ident" = ethtool ]; then

@@ -12,7 +12,8 @@
 #    (kfsim has no per-socket private data); every CONFIG_ condition is taken as set.
 # 2. uapi headers: kfsim's F-uapi.h against the kernel tree's include/uapi/linux/*.h, byte for
 #    byte once the banner comment and the include guard (kfsim's own) are set aside.
-# Every difference must be listed in tests/ynl/referee/differences.txt with its reason.
+# Every difference must be listed in tests/ynl/referee/differences.txt with its reason (a spec
+# kfsim-ynl-gen refuses, where ynl-gen-c.py does not: as "KIND NAME kfsim-refuses | reason").
 #
 # Arguments: GEN OUT_DIR CC "CFLAGS" "LIBS" KFSIM_LIB
 # Env: KFSIM_LINUX_TREE (the oracle fixture).  Exit: 0, 1 (unlisted difference), 77 (skipped).
@@ -141,18 +142,22 @@ one_spec() {
 	if ! "$gen" --mode uapi --mode kernel --out-dir "$dir/f" "$spec" 2> "$dir/f/gen.log"; then
 		local why kwhy
 		why=$(grep -v ': warning: ' "$dir/f/gen.log" | head -1 | sed "s|^$spec:||")
-		if kernel_gen "$spec" "$dir/k/refused.h" --mode kernel --header > "$dir/k/log" 2>&1; then
+		# 6.12's generator refuses every netlink-raw spec ("Codegen only supported for
+		# genetlink"): that is no verdict on the spec, and kfsim's refusal stays a difference
+		if grep -q '^protocol:[[:space:]]*netlink-raw' "$spec" ||
+		   kernel_gen "$spec" "$dir/k/refused.h" --mode kernel --header > "$dir/k/log" 2>&1; then
 			echo "policy $name: kfsim-ynl-gen refuses the spec ($why), ynl-gen-c.py" \
-				"renders it" > "$dir/policy"
+				"does not" > "$dir/policy"
 		else
 			kwhy=$(grep -m1 -E 'Exception|Error' "$dir/k/log" | cut -c1-100)
 			echo "policy $name: same verdict: both refuse (kfsim-ynl-gen: $why;" \
 				"ynl-gen-c.py: $kwhy)" > "$dir/policy"
 		fi
-		if kernel_gen "$spec" "$dir/k/refused-uapi.h" --mode uapi --header > "$dir/k/ulog" 2>&1
+		if grep -q '^protocol:[[:space:]]*netlink-raw' "$spec" ||
+		   kernel_gen "$spec" "$dir/k/refused-uapi.h" --mode uapi --header > "$dir/k/ulog" 2>&1
 		then
 			echo "uapi $name: kfsim-ynl-gen refuses the spec ($why), ynl-gen-c.py" \
-				"renders it" > "$dir/uapi"
+				"does not" > "$dir/uapi"
 		else
 			echo "uapi $name: same verdict: both refuse (kfsim-ynl-gen: $why)" > "$dir/uapi"
 		fi
@@ -299,7 +304,13 @@ for spec in "$specs"/*.yaml; do
 		case $line in
 		*": same "* | *": identical "* | *": same verdict: "*) echo "ok    $line" ;;
 		*)
-			reason=$(grep "^$what $name |" "$known" | head -1 | cut -d'|' -f2- || true)
+			# a refusal by kfsim is listed as such: "not rendered by ynl-gen-c.py" does not
+			# cover it (kfsim failed on 6.16's rt-link.yaml, listed for the kernel's silence)
+			key="$what $name"
+			case $line in
+			*"kfsim-ynl-gen refuses the spec"*) key="$what $name kfsim-refuses" ;;
+			esac
+			reason=$(grep "^$key |" "$known" | head -1 | cut -d'|' -f2- || true)
 			if [ -n "$reason" ]; then
 				echo "known $line"
 				echo "      reason:$reason"

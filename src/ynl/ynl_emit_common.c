@@ -2,6 +2,7 @@
 /*
  * Pieces both code emitters print.  Everything is a pure function of the spec.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,6 +68,14 @@ void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec)
 const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec)
 {
 	return spec->fixed_header;
+}
+
+const char *ynl_c_s64(int64_t v, char *buf)
+{
+	if (v == INT64_MIN)
+		return "(-9223372036854775807LL - 1)";
+	snprintf(buf, 32, "%" PRId64 "LL", v);
+	return buf;
 }
 
 unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr)

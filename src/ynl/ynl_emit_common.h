@@ -19,6 +19,12 @@ void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec);
 const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec);
 /* Highest attribute value in @attrs (0 when empty). */
 unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr);
+/*
+ * @v as a C constant of type long long in @buf (at least 32 bytes): INT64_MIN is written
+ * (-9223372036854775807LL - 1), as -9223372036854775808LL is the negation of a constant too
+ * large for long long (a warning, an error under -Werror).
+ */
+const char *ynl_c_s64(int64_t v, char *buf);
 /* Whether the family talks generic netlink (everything but netlink-raw). */
 bool ynl_is_genl(const struct ynl_spec *spec);
 /*

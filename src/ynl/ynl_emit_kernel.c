@@ -114,7 +114,7 @@ static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 			const struct ynl_attr *attr = &set->attrs[i];
 			const struct ynl_checks *c = &attr->checks;
 			bool is_signed = ynl_type_is_signed(attr->type);
-			char name[256];
+			char name[256], lo_s[32], hi_s[32];
 
 			/* reply-only: the kernel prints none (it would be an unused static) */
 			if (!needs_full_range(attr) || !attr_in_request(spec, attr, mark))
@@ -122,9 +122,9 @@ static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 			range_name(attr, name, sizeof(name));
 			if (is_signed)
 				ynl_out_printf(out, "static const struct netlink_range_validation_signed "
-					       "%s = {\n\t.min = %" PRId64 "LL,\n\t.max = %" PRId64
-					       "LL,\n};\n\n", name, c->has_min ? c->min : INT64_MIN,
-					       c->has_max ? c->max : INT64_MAX);
+					       "%s = {\n\t.min = %s,\n\t.max = %s,\n};\n\n", name,
+					       ynl_c_s64(c->has_min ? c->min : INT64_MIN, lo_s),
+					       ynl_c_s64(c->has_max ? c->max : INT64_MAX, hi_s));
 			else
 				ynl_out_printf(out, "static const struct netlink_range_validation %s = "
 					       "{\n\t.min = %" PRIu64 "ULL,\n\t.max = %" PRIu64

@@ -116,14 +116,15 @@ static bool is_array(const struct ynl_attr *a)
 static void scalar_expr(const struct ynl_attr *a, enum ynl_type t, char *buf, size_t size)
 {
 	const char *ct = ynl_type_ctype(t);
+	char lo_s[32], hi_s[32];
 	uint64_t mask, hi;
 	int64_t lo;
 
 	if (is_mask_attr(a, &mask))
 		snprintf(buf, size, "(%s)(kfsim_prandom_u64(rnd) & 0x%" PRIx64 "ULL)", ct, mask);
 	else if (policy_range(a, t, &lo, &hi) && is_signed_t(t))
-		snprintf(buf, size, "(%s)rt_range_s(rnd, %" PRId64 "LL, %" PRId64 "LL)", ct, lo,
-			 (int64_t)hi);
+		snprintf(buf, size, "(%s)rt_range_s(rnd, %s, %s)", ct, ynl_c_s64(lo, lo_s),
+			 ynl_c_s64((int64_t)hi, hi_s));
 	else if (policy_range(a, t, &lo, &hi))
 		snprintf(buf, size, "(%s)rt_range_u(rnd, %" PRIu64 "ULL, %" PRIu64 "ULL)", ct,
 			 (uint64_t)lo, hi);
@@ -146,11 +147,14 @@ static void emit_fill_elem(struct ynl_out *c, const struct ynl_attr *a, const ch
 		ynl_out_printf(c, "%s%s.data = rt_string(rnd, %lld, &%s.len);\n", ind, lv,
 			       a->checks.has_max_len ? (long long)a->checks.max_len : 16LL, lv);
 	} else if (t == YNL_T_BINARY || t == YNL_T_SUB_MESSAGE) {
-		ynl_out_printf(c, "%s%s.data = rt_bytes(rnd, %lld, %lld, &%s.len);\n", ind, lv,
-			       a->checks.has_exact_len ? (long long)a->checks.exact_len :
-			       a->checks.has_min_len ? (long long)a->checks.min_len : 0LL,
-			       a->checks.has_exact_len ? (long long)a->checks.exact_len :
-			       a->checks.has_max_len ? (long long)a->checks.max_len : 16LL, lv);
+		const struct ynl_checks *k = &a->checks;
+		long long lo = k->has_exact_len ? k->exact_len : k->has_min_len ? k->min_len : 0;
+		/* no max-len: up to 16 bytes past the minimum (a min-len of 43 with a fixed
+		 * default of 16 gave rt_bytes() a max below its min: a 4 GiB length) */
+		long long hi = k->has_exact_len ? k->exact_len : k->has_max_len ? k->max_len : lo + 16;
+
+		ynl_out_printf(c, "%s%s.data = rt_bytes(rnd, %lld, %lld, &%s.len);\n", ind, lv, lo,
+			       hi, lv);
 	} else if (t == YNL_T_BITFIELD32) {
 		mask = 0xffffffffu;
 		if (a->enum_def) {
@@ -301,7 +305,7 @@ static void emit_reject_case(struct ynl_out *c, const struct msg_ref *m, const s
 
 static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 {
-	char setup[512];
+	char setup[512], lit[32];
 
 	ynl_out_printf(c, "static void rej_%s(void)\n{\n", m->name);
 	for (int i = 0; i < m->nr; i++) {
@@ -339,7 +343,7 @@ static void emit_rejects(struct ynl_out *c, const struct msg_ref *m)
 			}
 			if (lo > tlo) {
 				snprintf(setup, sizeof(setup), "\t\t\tobj->_present.%s = 1;\n\t\t\t"
-					 "obj->%s = (%s)(%" PRId64 "LL);\n", n, n, ct, lo - 1);
+					 "obj->%s = (%s)(%s);\n", n, n, ct, ynl_c_s64(lo - 1, lit));
 				emit_reject_case(c, m, a, setup, "-ERANGE", "integer out of range",
 						 "below min");
 			}

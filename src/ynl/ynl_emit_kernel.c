@@ -161,21 +161,11 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 		return;
 	ynl_out_printf(out, "\t[%u] = ", attr->value);
 	if (ynl_type_is_scalar(attr->type)) {
-		const struct ynl_def *mask_def = c->flags_mask;
+		const struct ynl_def *mask_def = ynl_attr_mask_def(attr);
 
-		/* ynl-gen-c.py: a flags attribute's mask wins over its min/max checks */
-		if (!mask_def && attr->enum_def &&
-		    (attr->enum_def->type == YNL_DEF_FLAGS || attr->enum_as_flags) &&
-		    (!attr->has_checks || attr->gen_c_rules))
-			mask_def = attr->enum_def;
 		if (mask_def) {
-			uint64_t mask = 0;
-
-			for (int i = 0; i < mask_def->nr_entries; i++)
-				mask |= attr->enum_as_flags && mask_def->type == YNL_DEF_ENUM ?
-					1ULL << mask_def->entries[i].value :
-					(uint64_t)mask_def->entries[i].value;
-			ynl_out_printf(out, "NLA_POLICY_MASK(%s, 0x%" PRIx64 "),", type, mask);
+			ynl_out_printf(out, "NLA_POLICY_MASK(%s, 0x%" PRIx64 "),", type,
+				       ynl_attr_mask(attr, mask_def));
 		} else if (needs_full_range(attr)) {
 			range_name(attr, name, sizeof(name));
 			ynl_out_printf(out, "NLA_POLICY_FULL_RANGE%s(%s, &%s),",
@@ -214,7 +204,7 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 		 * min-len alone: 6.12's generator prints { .len = N } (NLA_UNSPEC with a
 		 * minimum length), which strict validation refuses as "Unsupported attribute".
 		 */
-		else if (c->has_min_len)
+		else if (ynl_attr_policy_unspec(attr))
 			ynl_out_printf(out, "{ .len = %" PRId64 ", },", c->min_len);
 		else if (c->has_max_len)
 			ynl_out_printf(out, "NLA_POLICY_MAX_LEN(%" PRId64 "),", c->max_len);

@@ -43,17 +43,11 @@ static void type_bounds(enum ynl_type t, int64_t *lo, uint64_t *hi)
 
 static bool is_mask_attr(const struct ynl_attr *a, uint64_t *mask)
 {
-	const struct ynl_def *def = a->checks.flags_mask;
+	const struct ynl_def *def = ynl_attr_mask_def(a);
 
-	if (!def && a->enum_def && !a->has_checks &&
-	    (a->enum_def->type == YNL_DEF_FLAGS || a->enum_as_flags))
-		def = a->enum_def;
 	if (!def)
 		return false;
-	*mask = 0;
-	for (int i = 0; i < def->nr_entries; i++)
-		*mask |= a->enum_as_flags && def->type == YNL_DEF_ENUM ?
-			 1ULL << def->entries[i].value : (uint64_t)def->entries[i].value;
+	*mask = ynl_attr_mask(a, def);
 	return true;
 }
 
@@ -184,6 +178,10 @@ static void emit_fill_attr(struct ynl_out *c, const struct ynl_attr *a)
 	 * it in kernel-to-user nests only): leave such attributes out of random messages.
 	 */
 	if (a->value == 0)
+		return;
+	/* Likewise a generic netlink binary with min-len alone: 6.12's policy for it is
+	 * { .len = N }, NLA_UNSPEC (the netlink-raw families validate liberally, it passes). */
+	if (a->gen_c_rules && ynl_attr_policy_unspec(a))
 		return;
 	if (a->multi_attr && t == YNL_T_FLAG)
 		return;

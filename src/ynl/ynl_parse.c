@@ -964,6 +964,48 @@ static void check_op_values(struct ynl_parser *p, yaml_node_t *list)
 	}
 }
 
+/*
+ * A hook is one C function: a pre_doit (int, ops/skb/info), a post_doit (void, the same) or a
+ * dump's start/done (int, netlink_callback).  One name in two of these roles gets two
+ * prototypes; 6.12's ynl-gen-c.py prints both, and its C does not compile (spec_fuzz.py seed
+ * 6157: "pre" of a do and of a dump).  Every such use is told.
+ */
+static const char *hook_of(const struct ynl_op *op, int k)
+{
+	const struct ynl_op_mode *mode = k >= 2 ? &op->dump : &op->do_;
+
+	return k & 1 ? mode->post : mode->pre;
+}
+
+static void check_hooks(struct ynl_parser *p, yaml_node_t *list)
+{
+	static const char *const role[] = { "pre_doit", "post_doit", "dump start/done",
+					    "dump start/done" };
+	struct ynl_spec *spec = p->spec;
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		for (int k = 0; k < 4; k++) {
+			const char *name = hook_of(&spec->ops[i], k);
+			bool told = false;
+
+			for (int j = 0; j <= i && name && !told; j++) {
+				for (int l = 0; l < (j < i ? 4 : k) && !told; l++) {
+					const char *other = hook_of(&spec->ops[j], l);
+
+					if (!other || strcmp(other, name) || !strcmp(role[k], role[l]))
+						continue;
+					note_at(p, get(p, get(p, seq_item(p, list, i), k >= 2 ? "dump" :
+							      "do"), k & 1 ? "post" : "pre"),
+						"hook '%s' is a %s here and a %s in operation '%s': one C "
+						"function cannot have both prototypes", name, role[k],
+						role[l], spec->ops[j].name);
+					told = true;
+				}
+			}
+		}
+	}
+}
+
 static void parse_operations(struct ynl_parser *p, yaml_node_t *map)
 {
 	static const struct ynl_key keys[] = {
@@ -1030,6 +1072,7 @@ static void parse_operations(struct ynl_parser *p, yaml_node_t *map)
 	}
 	number_ops(p, list);
 	check_op_values(p, list);
+	check_hooks(p, list);
 }
 
 static void parse_mcgrps(struct ynl_parser *p, yaml_node_t *map)

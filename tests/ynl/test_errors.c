@@ -159,6 +159,14 @@ static const struct bad_spec bad_specs[] = {
 	  "      dump: { request: { attributes: [ a, b ] } }\n",
 	  "16:13: operation 'get': kernel-policy per-op gives it one policy, but its do and dump "
 	  "requests list different attributes" },
+	/* one C function cannot be a pre_doit and a dump's start (spec_fuzz.py seed 6157) */
+	{ "one hook name in two roles", HEAD "attribute-sets:\n  - name: s\n"
+	  "    attributes: [ { name: a, type: u32 } ]\noperations:\n  list:\n    - name: get\n"
+	  "      doc: x\n      attribute-set: s\n"
+	  "      do: { pre: hk, request: { attributes: [ a ] } }\n"
+	  "      dump: { pre: hk, request: { attributes: [ a ] } }\n",
+	  "12:20: hook 'hk' is a dump start/done here and a pre_doit in operation 'get': one C "
+	  "function cannot have both prototypes" },
 	{ "a second YAML document", HEAD "attribute-sets: []\noperations: { list: [] }\n---\n"
 	  "name: u\n",
 	  "5:1: a spec is one YAML document, this is a second one" },

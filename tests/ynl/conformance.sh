@@ -66,6 +66,10 @@ one_spec() {
 		if [ -f "$uapi_dir/$h" ] && [ ! -f "$dir/kinc/$h" ]; then
 			mkdir -p "$(dirname "$dir/kinc/$h")"
 			cp "$uapi_dir/$h" "$dir/kinc/$h"
+			# a tree header not made for user space (linux/if.h wants <linux/compiler.h>,
+			# which only headers_install takes out): the system's copy serves
+			printf '#include <%s>\n' "$h" | $cc -fsyntax-only -I"$dir/kinc" -x c - \
+				2> /dev/null || rm -f "$dir/kinc/$h"
 		fi
 	done
 	# ethtool's enums live in the hand-written ethtool_netlink.h, which the kernel's build

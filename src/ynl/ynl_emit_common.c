@@ -2,6 +2,7 @@
 /*
  * Pieces both code emitters print.  Everything is a pure function of the spec.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,6 +68,42 @@ void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec)
 const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec)
 {
 	return spec->fixed_header;
+}
+
+const char *ynl_c_s64(int64_t v, char *buf)
+{
+	if (v == INT64_MIN)
+		return "(-9223372036854775807LL - 1)";
+	snprintf(buf, 32, "%" PRId64 "LL", v);
+	return buf;
+}
+
+const struct ynl_def *ynl_attr_mask_def(const struct ynl_attr *attr)
+{
+	if (attr->checks.flags_mask)
+		return attr->checks.flags_mask;
+	if (attr->enum_def && (attr->enum_def->type == YNL_DEF_FLAGS || attr->enum_as_flags) &&
+	    (!attr->has_checks || attr->gen_c_rules))
+		return attr->enum_def;
+	return NULL;
+}
+
+bool ynl_attr_policy_unspec(const struct ynl_attr *attr)
+{
+	const struct ynl_checks *c = &attr->checks;
+
+	return attr->type == YNL_T_BINARY && !c->has_exact_len && c->has_min_len &&
+	       !c->has_max_len;
+}
+
+uint64_t ynl_attr_mask(const struct ynl_attr *attr, const struct ynl_def *def)
+{
+	uint64_t mask = 0;
+
+	for (int i = 0; i < def->nr_entries; i++)
+		mask |= attr->enum_as_flags && def->type == YNL_DEF_ENUM ?
+			1ULL << def->entries[i].value : (uint64_t)def->entries[i].value;
+	return mask;
 }
 
 unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr)

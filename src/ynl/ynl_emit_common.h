@@ -19,6 +19,23 @@ void ynl_emit_structs(struct ynl_out *out, const struct ynl_spec *spec);
 const struct ynl_def *ynl_family_hdr(const struct ynl_spec *spec);
 /* Highest attribute value in @attrs (0 when empty). */
 unsigned int ynl_attrs_max(struct ynl_attr *const *attrs, int nr);
+/*
+ * @v as a C constant of type long long in @buf (at least 32 bytes): INT64_MIN is written
+ * (-9223372036854775807LL - 1), as -9223372036854775808LL is the negation of a constant too
+ * large for long long (a warning, an error under -Werror).
+ */
+const char *ynl_c_s64(int64_t v, char *buf);
+/*
+ * The definition whose bits make @attr's NLA_POLICY_MASK, NULL for none: its flags-mask, else
+ * (ynl-gen-c.py: a flags attribute's mask wins over its min/max checks) its flags enum or enum
+ * with enum-as-flags; netlink-raw keeps min/max checks instead.  One rule for the policy and
+ * the test's random values (two copies had drifted: a test value outside the policy's mask).
+ */
+const struct ynl_def *ynl_attr_mask_def(const struct ynl_attr *attr);
+/* Whether @attr's policy entry is { .len = N } (NLA_UNSPEC): a binary with min-len alone. */
+bool ynl_attr_policy_unspec(const struct ynl_attr *attr);
+/* The mask of ynl_attr_mask_def(@attr) (entries' bits; an enum-as-flags enum's 1 << value). */
+uint64_t ynl_attr_mask(const struct ynl_attr *attr, const struct ynl_def *def);
 /* Whether the family talks generic netlink (everything but netlink-raw). */
 bool ynl_is_genl(const struct ynl_spec *spec);
 /*

@@ -114,7 +114,7 @@ static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 			const struct ynl_attr *attr = &set->attrs[i];
 			const struct ynl_checks *c = &attr->checks;
 			bool is_signed = ynl_type_is_signed(attr->type);
-			char name[256];
+			char name[256], lo_s[32], hi_s[32];
 
 			/* reply-only: the kernel prints none (it would be an unused static) */
 			if (!needs_full_range(attr) || !attr_in_request(spec, attr, mark))
@@ -122,9 +122,9 @@ static void emit_ranges(struct ynl_out *out, const struct ynl_spec *spec)
 			range_name(attr, name, sizeof(name));
 			if (is_signed)
 				ynl_out_printf(out, "static const struct netlink_range_validation_signed "
-					       "%s = {\n\t.min = %" PRId64 "LL,\n\t.max = %" PRId64
-					       "LL,\n};\n\n", name, c->has_min ? c->min : INT64_MIN,
-					       c->has_max ? c->max : INT64_MAX);
+					       "%s = {\n\t.min = %s,\n\t.max = %s,\n};\n\n", name,
+					       ynl_c_s64(c->has_min ? c->min : INT64_MIN, lo_s),
+					       ynl_c_s64(c->has_max ? c->max : INT64_MAX, hi_s));
 			else
 				ynl_out_printf(out, "static const struct netlink_range_validation %s = "
 					       "{\n\t.min = %" PRIu64 "ULL,\n\t.max = %" PRIu64
@@ -161,21 +161,11 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 		return;
 	ynl_out_printf(out, "\t[%u] = ", attr->value);
 	if (ynl_type_is_scalar(attr->type)) {
-		const struct ynl_def *mask_def = c->flags_mask;
+		const struct ynl_def *mask_def = ynl_attr_mask_def(attr);
 
-		/* ynl-gen-c.py: a flags attribute's mask wins over its min/max checks */
-		if (!mask_def && attr->enum_def &&
-		    (attr->enum_def->type == YNL_DEF_FLAGS || attr->enum_as_flags) &&
-		    (!attr->has_checks || attr->gen_c_rules))
-			mask_def = attr->enum_def;
 		if (mask_def) {
-			uint64_t mask = 0;
-
-			for (int i = 0; i < mask_def->nr_entries; i++)
-				mask |= attr->enum_as_flags && mask_def->type == YNL_DEF_ENUM ?
-					1ULL << mask_def->entries[i].value :
-					(uint64_t)mask_def->entries[i].value;
-			ynl_out_printf(out, "NLA_POLICY_MASK(%s, 0x%" PRIx64 "),", type, mask);
+			ynl_out_printf(out, "NLA_POLICY_MASK(%s, 0x%" PRIx64 "),", type,
+				       ynl_attr_mask(attr, mask_def));
 		} else if (needs_full_range(attr)) {
 			range_name(attr, name, sizeof(name));
 			ynl_out_printf(out, "NLA_POLICY_FULL_RANGE%s(%s, &%s),",
@@ -214,7 +204,7 @@ static void emit_policy_entry(struct ynl_out *out, const struct ynl_attr *attr)
 		 * min-len alone: 6.12's generator prints { .len = N } (NLA_UNSPEC with a
 		 * minimum length), which strict validation refuses as "Unsupported attribute".
 		 */
-		else if (c->has_min_len)
+		else if (ynl_attr_policy_unspec(attr))
 			ynl_out_printf(out, "{ .len = %" PRId64 ", },", c->min_len);
 		else if (c->has_max_len)
 			ynl_out_printf(out, "NLA_POLICY_MAX_LEN(%" PRId64 "),", c->max_len);
@@ -358,22 +348,6 @@ static void global_policy_name(const struct ynl_spec *spec, char *buf, size_t si
 	snprintf(buf, size, "%s_nl_policy", spec->c_name);
 }
 
-/* Whether @a and @b list the same attributes of the op's set, in any order. */
-static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
-{
-	if (a->nr_attrs != b->nr_attrs)
-		return false;
-	for (int i = 0; i < a->nr_attrs; i++) {
-		bool found = false;
-
-		for (int j = 0; j < b->nr_attrs && !found; j++)
-			found = a->attrs[i] == b->attrs[j];
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
 /*
  * Whether the do and dump requests of a split op make one and the same policy.  Both halves
  * resolve their attributes to the op's one attribute set, so the same attribute pointers mean
@@ -384,7 +358,8 @@ static bool same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
 bool ynl_op_shares_policy(const struct ynl_op *op)
 {
 	return op->do_.request.present && op->dump.request.present &&
-	       op->do_.request.nr_attrs && same_attrs(&op->do_.request, &op->dump.request);
+	       op->do_.request.nr_attrs &&
+	       ynl_msg_same_attrs(&op->do_.request, &op->dump.request);
 }
 
 /*
@@ -790,7 +765,14 @@ static void emit_header(const struct ynl_spec *spec, struct ynl_out *hdr)
 	ynl_out_printf(hdr, "#ifndef %s\n#define %s\n\n#include <kfsim/netlink.h>\n\n", guard,
 		       guard);
 	ynl_emit_scope_macros(hdr);
-	ynl_emit_structs(hdr, spec);
+	/*
+	 * Only the struct this header uses: the family's fixed header (.hdrsize).  Any other
+	 * struct of the spec is the uapi header's (the kernel's code takes it from there); a
+	 * copy here collided with it where both are included, e.g. nl80211.yaml's
+	 * sta-flag-update, which is struct nl80211_sta_flag_update of <linux/nl80211.h>.
+	 */
+	if (ynl_family_hdr(spec))
+		ynl_emit_struct_def(hdr, ynl_family_hdr(spec), ynl_family_hdr(spec)->render_name);
 	ynl_out_puts(hdr, "/* Common nested types */\n");
 	for (int s = 0; s < spec->nr_sets; s++)
 		if (ynl_set_has_policy(spec, &spec->sets[s]))

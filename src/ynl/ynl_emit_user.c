@@ -1199,8 +1199,24 @@ void ynl_emit_user(const struct ynl_spec *spec, struct ynl_out *h, struct ynl_ou
 		for (int d = 0; d < spec->nr_defs; d++)
 			if (is_fixed_header(spec, &spec->defs[d]))
 				ynl_emit_struct_def(h, &spec->defs[d], hdr_tag(spec, &spec->defs[d]));
-	ynl_out_printf(h, "#else\n#include <%s>\n#endif\n#include <kfsim/ynl.h>\n\n",
-		       spec->uapi_header);
+	ynl_out_printf(h, "#else\n#include <%s>\n#endif\n", spec->uapi_header);
+	/*
+	 * The headers that define a definition instead of the uapi header (ethtool.yaml of
+	 * 6.14 on: c33-pse-ext-state and module-fw-flash-status in <linux/ethtool.h>), each
+	 * once, as ynl-gen-c.py includes them (scope uapi or user).
+	 */
+	for (int d = 0; d < spec->nr_defs; d++) {
+		const struct ynl_def *def = &spec->defs[d];
+		bool seen = !strcmp(def->header ? def->header : "", spec->uapi_header);
+
+		for (int e = 0; e < d && !seen; e++)
+			seen = spec->defs[e].header && def->header &&
+			       !strcmp(spec->defs[e].header, def->header);
+		if (def->header && !seen &&
+		    (!def->scope || !strcmp(def->scope, "uapi") || !strcmp(def->scope, "user")))
+			ynl_out_printf(h, "#include <%s>\n", def->header);
+	}
+	ynl_out_puts(h, "#include <kfsim/ynl.h>\n\n");
 	ynl_emit_scope_macros(h);
 	if (!ynl_is_genl(spec))
 		ynl_emit_structs(h, spec);

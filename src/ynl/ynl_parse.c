@@ -395,18 +395,49 @@ static const struct ynl_key attr_keys[] = {
 	KEY_R("sub-message"), KEY_R("selector"), KEY("len"), KEYS_END
 };
 
+/*
+ * Whether item @k of a set's attribute list repeats an earlier one word for word, explicit
+ * value included: ethtool.yaml of 6.18 lists "unspec, unused, value 0" twice in set 'strings'.
+ * nlspec.py keys attributes by name, so ynl-gen-c.py keeps one: the repeat is told and skipped.
+ * (Without an explicit value the repeat would move the attribute to the next value; any other
+ * repeat changes what the name means: parse_attr_names() refuses those.)
+ */
+static bool repeated_attr(struct ynl_parser *p, const struct ynl_attr_set *set, yaml_node_t *list,
+			  int k, bool tell)
+{
+	yaml_node_t *item = seq_item(p, list, k), *name = NULL;
+
+	if (set->subset_of || item->type != YAML_MAPPING_NODE || !get(p, item, "value") ||
+	    !(name = get(p, item, "name")) || name->type != YAML_SCALAR_NODE)
+		return false;
+	for (int j = 0; j < k; j++) {
+		yaml_node_t *prev = seq_item(p, list, j);
+
+		if (!same_node(p, prev, item))
+			continue;
+		if (tell)
+			warn_at(p, item, "attribute '%s' repeated word for word in set '%s': the "
+				"repeat is ignored (ynl-gen-c.py keeps one)", scalar_text(name),
+				set->name);
+		return true;
+	}
+	return false;
+}
+
 /* Pass 1: names, types and values, so that pass 2 can resolve references in any order. */
 static void parse_attr_names(struct ynl_parser *p, struct ynl_attr_set *set, yaml_node_t *list)
 {
 	int64_t next = 1;
 
 	expect_type(p, list, YAML_SEQUENCE_NODE, "attributes");
-	set->nr_attrs = seq_len(list);
-	set->attrs = zalloc(p, sizeof(*set->attrs) * (size_t)(set->nr_attrs + 1));
-	for (int i = 0; i < set->nr_attrs; i++) {
-		yaml_node_t *item = seq_item(p, list, i), *v;
+	set->attrs = zalloc(p, sizeof(*set->attrs) * (size_t)(seq_len(list) + 1));
+	for (int k = 0, i = 0; k < seq_len(list); k++, i = set->nr_attrs) {
+		yaml_node_t *item = seq_item(p, list, k), *v;
 		struct ynl_attr *attr = &set->attrs[i];
 
+		if (repeated_attr(p, set, list, k, true))
+			continue;
+		set->nr_attrs++;
 		check_keys(p, item, attr_keys, "attribute");
 		attr->loc.line = (int)item->start_mark.line + 1;
 		attr->loc.col = (int)item->start_mark.column + 1;
@@ -448,9 +479,13 @@ static void parse_attr_names(struct ynl_parser *p, struct ynl_attr_set *set, yam
 
 static void parse_attr_details(struct ynl_parser *p, struct ynl_attr_set *set, yaml_node_t *list)
 {
-	for (int i = 0; i < set->nr_attrs; i++) {
-		yaml_node_t *item = seq_item(p, list, i), *v;
+	for (int k = 0, i = 0; i < set->nr_attrs; k++, i++) {
+		yaml_node_t *item, *v;
 		struct ynl_attr *attr = &set->attrs[i];
+
+		while (repeated_attr(p, set, list, k, false))	/* skipped by pass 1 */
+			k++;
+		item = seq_item(p, list, k);
 
 		if (set->subset_of) {
 			struct ynl_attr *real = find_attr(set->subset_of, attr->name);
@@ -493,8 +528,10 @@ static void parse_attr_details(struct ynl_parser *p, struct ynl_attr_set *set, y
 					bo);
 		}
 		if ((v = get(p, item, "display-hint"))) {
+			/* 6.12's schemas; ipv4-or-v6 is in those of 7.0 (rt-*.yaml, wireguard.yaml).
+			 * A hint only tells a reader how to print: the C is the same. */
 			static const char *const hints[] = { "hex", "mac", "fddi", "ipv4", "ipv6",
-							     "uuid" };
+							     "ipv4-or-v6", "uuid" };
 			bool ok = false;
 
 			attr->display_hint = get_str(p, v, "display-hint");
@@ -567,7 +604,13 @@ static void parse_sets(struct ynl_parser *p, yaml_node_t *list)
 {
 	static const struct ynl_key keys[] = {
 		REQ("name"), REQ("attributes"), KEY("doc"), KEY("name-prefix"), KEY("enum-name"),
-		KEY("subset-of"), KEY_C("attr-cnt-name"), KEY_C("attr-max-name"), KEYS_END
+		KEY("subset-of"), KEY_C("attr-cnt-name"), KEY_C("attr-max-name"),
+		/*
+		 * The header that already defines the set's enum: in the schemas from 6.16 on
+		 * (genetlink-c and up; rt-link.yaml and tc.yaml use it).  6.12's ynl-gen-c.py
+		 * does not read it and renders the set as any other: so does kfsim.
+		 */
+		KEY_C("header"), KEYS_END
 	};
 	struct ynl_spec *spec = p->spec;
 
@@ -593,9 +636,14 @@ static void parse_sets(struct ynl_parser *p, yaml_node_t *list)
 		}
 		set->attr_cnt_name_key = opt_str(p, map, "attr-cnt-name", "attr-cnt-name");
 		set->attr_max_name_key = opt_str(p, map, "attr-max-name", "attr-max-name");
-		if (set->name_prefix_key && get(p, map, "subset-of"))
-			fail_at(p, get_key_node(p, map, "subset-of"),
-				"set '%s' cannot have both name-prefix and subset-of", set->name);
+		/* 6.12's ynl-gen-c.py names a subset's attributes by its parent's prefix and
+		 * never reads the subset's own: the same here, and the author is told */
+		if (set->name_prefix_key && get(p, map, "subset-of")) {
+			warn_at(p, get_key_node(p, map, "name-prefix"), "name-prefix of set '%s' is "
+				"not used: a subset's attributes keep the names of the set it is a "
+				"subset of", set->name);
+			set->name_prefix_key = NULL;
+		}
 	}
 	/* subset-of may name a later set; resolve before reading attributes. */
 	for (int i = 0; i < spec->nr_sets; i++) {
@@ -916,6 +964,48 @@ static void check_op_values(struct ynl_parser *p, yaml_node_t *list)
 	}
 }
 
+/*
+ * A hook is one C function: a pre_doit (int, ops/skb/info), a post_doit (void, the same) or a
+ * dump's start/done (int, netlink_callback).  One name in two of these roles gets two
+ * prototypes; 6.12's ynl-gen-c.py prints both, and its C does not compile (spec_fuzz.py seed
+ * 6157: "pre" of a do and of a dump).  Every such use is told.
+ */
+static const char *hook_of(const struct ynl_op *op, int k)
+{
+	const struct ynl_op_mode *mode = k >= 2 ? &op->dump : &op->do_;
+
+	return k & 1 ? mode->post : mode->pre;
+}
+
+static void check_hooks(struct ynl_parser *p, yaml_node_t *list)
+{
+	static const char *const role[] = { "pre_doit", "post_doit", "dump start/done",
+					    "dump start/done" };
+	struct ynl_spec *spec = p->spec;
+
+	for (int i = 0; i < spec->nr_ops; i++) {
+		for (int k = 0; k < 4; k++) {
+			const char *name = hook_of(&spec->ops[i], k);
+			bool told = false;
+
+			for (int j = 0; j <= i && name && !told; j++) {
+				for (int l = 0; l < (j < i ? 4 : k) && !told; l++) {
+					const char *other = hook_of(&spec->ops[j], l);
+
+					if (!other || strcmp(other, name) || !strcmp(role[k], role[l]))
+						continue;
+					note_at(p, get(p, get(p, seq_item(p, list, i), k >= 2 ? "dump" :
+							      "do"), k & 1 ? "post" : "pre"),
+						"hook '%s' is a %s here and a %s in operation '%s': one C "
+						"function cannot have both prototypes", name, role[k],
+						role[l], spec->ops[j].name);
+					told = true;
+				}
+			}
+		}
+	}
+}
+
 static void parse_operations(struct ynl_parser *p, yaml_node_t *map)
 {
 	static const struct ynl_key keys[] = {
@@ -971,15 +1061,18 @@ static void parse_operations(struct ynl_parser *p, yaml_node_t *map)
 			spec->ops[i].notify = find_op(spec, name);
 			if (!spec->ops[i].notify)
 				fail_at(p, v, "notify refers to undefined operation '%s'", name);
+			/* rt_neigh.yaml and rt_rule.yaml of 6.13-6.14 name a do without reply:
+			 * each such op is told (the load fails at the end) */
 			if (!spec->ops[i].notify->do_.reply.present &&
 			    !spec->ops[i].notify->dump.reply.present)
-				fail_at(p, v, "notify target '%s' has no reply to reuse", name);
+				note_at(p, v, "notify target '%s' has no reply to reuse", name);
 			if (!spec->ops[i].set)
 				spec->ops[i].set = spec->ops[i].notify->set;
 		}
 	}
 	number_ops(p, list);
 	check_op_values(p, list);
+	check_hooks(p, list);
 }
 
 static void parse_mcgrps(struct ynl_parser *p, yaml_node_t *map)
@@ -1116,8 +1209,19 @@ static void parse_root(struct ynl_parser *p, yaml_node_t *root)
 		for (int g = 0; g < spec->nr_mcgrps && !found; g++)
 			found = !strcmp(spec->mcgrps[g].name, op->mcgrp);
 		if (!found)
-			fail_at(p, get(p, seq_item(p, ops, i), "mcgrp"),
+			note_at(p, get(p, seq_item(p, ops, i), "mcgrp"),
 				"operation '%s' names undefined mcast group '%s'", op->name, op->mcgrp);
+		/*
+		 * per-op: a command is one struct genl_ops with one policy for its do and its
+		 * dump.  Two different requests cannot both be it (6.12's ynl-gen-c.py prints a
+		 * _do_ and a _dump_ table and an ops table naming neither: C that does not link).
+		 */
+		if (!strcmp(spec->kernel_policy, "per-op") && op->do_.request.nr_attrs &&
+		    op->dump.request.nr_attrs &&
+		    !ynl_msg_same_attrs(&op->do_.request, &op->dump.request))
+			note_at(p, get(p, seq_item(p, ops, i), "dump"), "operation '%s': kernel-policy "
+				"per-op gives it one policy, but its do and dump requests list "
+				"different attributes", op->name);
 	}
 	compute_names(p);
 }

@@ -81,6 +81,7 @@ yaml_node_t *seq_item(struct ynl_parser *p, yaml_node_t *node, int i);
 void check_keys(struct ynl_parser *p, yaml_node_t *map, const struct ynl_key *keys,
 		const char *what);
 yaml_node_t *get(struct ynl_parser *p, yaml_node_t *map, const char *key);
+bool same_node(struct ynl_parser *p, yaml_node_t *a, yaml_node_t *b);
 yaml_node_t *get_key_node(struct ynl_parser *p, yaml_node_t *map, const char *key);
 const char *opt_str(struct ynl_parser *p, yaml_node_t *map, const char *key,
 		    const char *what);

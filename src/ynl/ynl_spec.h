@@ -319,6 +319,8 @@ bool ynl_type_is_signed(enum ynl_type type);
 int ynl_type_size(enum ynl_type type);		/* fixed ints: bytes; else 0 */
 const char *ynl_type_ctype(enum ynl_type type);	/* __u32, __s8 ... */
 const char *ynl_proto_name(enum ynl_proto proto);
+/* Whether two request/reply blocks list the same attributes, in any order. */
+bool ynl_msg_same_attrs(const struct ynl_msg *a, const struct ynl_msg *b);
 
 /* The attributes a set really declares (a subset resolves to its parent's attrs). */
 static inline struct ynl_attr *ynl_set_attr(const struct ynl_attr_set *set, int i)

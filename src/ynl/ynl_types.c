@@ -86,3 +86,19 @@ enum ynl_type parse_type(struct ynl_parser *p, yaml_node_t *node, const char *wh
 	}
 	fail_at(p, node, "unknown %s '%s'", what, text);
 }
+
+/* Whether @a and @b list the same attributes of the op's set, in any order. */
+bool ynl_msg_same_attrs(const struct ynl_msg *a, const struct ynl_msg *b)
+{
+	if (a->nr_attrs != b->nr_attrs)
+		return false;
+	for (int i = 0; i < a->nr_attrs; i++) {
+		bool found = false;
+
+		for (int j = 0; j < b->nr_attrs && !found; j++)
+			found = a->attrs[i] == b->attrs[j];
+		if (!found)
+			return false;
+	}
+	return true;
+}

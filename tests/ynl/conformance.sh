@@ -54,10 +54,24 @@ one_spec() {
 	[ -n "$hdr" ] || hdr=linux/$name.h
 	extra=
 	if [ -f "$uapi_dir/$hdr" ]; then
+		# a header in a folder of its own (6.18's binder: linux/android/binder_netlink.h)
+		mkdir -p "$(dirname "$dir/kinc/$hdr")"
 		cp "$uapi_dir/$hdr" "$dir/kinc/$hdr"
 	else
 		keep_uapi=1	# no kernel header (netlink-raw specs): kfsim's F-uapi.h stands in
 	fi
+	# the headers the spec's definitions name (header:, ethtool.yaml of 6.14 on: linux/ethtool.h)
+	# are included by the user code as by the kernel's: the tree's copies, not the system's
+	for h in $(sed -n 's/^    header:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$spec" | sort -u); do
+		if [ -f "$uapi_dir/$h" ] && [ ! -f "$dir/kinc/$h" ]; then
+			mkdir -p "$(dirname "$dir/kinc/$h")"
+			cp "$uapi_dir/$h" "$dir/kinc/$h"
+			# a tree header not made for user space (linux/if.h wants <linux/compiler.h>,
+			# which only headers_install takes out): the system's copy serves
+			printf '#include <%s>\n' "$h" | $cc -fsyntax-only -I"$dir/kinc" -x c - \
+				2> /dev/null || rm -f "$dir/kinc/$h"
+		fi
+	done
 	# ethtool's enums live in the hand-written ethtool_netlink.h, which the kernel's build
 	# hands its generated code with -include (tools/net/ynl/Makefile.deps): the same here.
 	if [ "$ident" = ethtool ]; then
@@ -122,7 +136,9 @@ for spec in "$specs"/*.yaml; do
 	dir=$out/gen/$(basename "$spec" .yaml)
 	echo "== $(basename "$spec" .yaml)" >> "$report"
 	cat "$dir/report" >> "$report" 2> /dev/null || true
-	cat "$dir/summary" >> "$summary"
+	# one_spec() stopped by a failed step (set -e) leaves no summary: a failure, not a crash here
+	cat "$dir/summary" >> "$summary" 2> /dev/null ||
+		echo "FAIL $(basename "$spec" .yaml): the script stopped before a result" >> "$summary"
 	grep -q '^FAIL' "$dir/summary" && fail=1
 done
 cat "$summary"

@@ -150,6 +150,23 @@ static const struct bad_spec bad_specs[] = {
 	  "  - name: s\n    attributes:\n      - { name: x, type: bitfield32 }\n"
 	  "operations: { list: [] }\n",
 	  "7:9: bitfield32 attribute 'x' needs an enum (the valid bits of its policy)" },
+	/* a genl_ops entry has one policy for its do and its dump (spec_fuzz.py seed 6110) */
+	{ "per-op with different do and dump requests", HEAD "protocol: genetlink-legacy\n"
+	  "kernel-policy: per-op\nattribute-sets:\n  - name: s\n    attributes:\n"
+	  "      - { name: a, type: u32 }\n      - { name: b, type: u32 }\noperations:\n  list:\n"
+	  "    - name: get\n      doc: x\n      attribute-set: s\n"
+	  "      do: { request: { attributes: [ a ] } }\n"
+	  "      dump: { request: { attributes: [ a, b ] } }\n",
+	  "16:13: operation 'get': kernel-policy per-op gives it one policy, but its do and dump "
+	  "requests list different attributes" },
+	/* one C function cannot be a pre_doit and a dump's start (spec_fuzz.py seed 6157) */
+	{ "one hook name in two roles", HEAD "attribute-sets:\n  - name: s\n"
+	  "    attributes: [ { name: a, type: u32 } ]\noperations:\n  list:\n    - name: get\n"
+	  "      doc: x\n      attribute-set: s\n"
+	  "      do: { pre: hk, request: { attributes: [ a ] } }\n"
+	  "      dump: { pre: hk, request: { attributes: [ a ] } }\n",
+	  "12:20: hook 'hk' is a dump start/done here and a pre_doit in operation 'get': one C "
+	  "function cannot have both prototypes" },
 	{ "a second YAML document", HEAD "attribute-sets: []\noperations: { list: [] }\n---\n"
 	  "name: u\n",
 	  "5:1: a spec is one YAML document, this is a second one" },
@@ -238,6 +255,59 @@ static void test_every_problem_of_a_spec_at_once(void **state)
 	assert_true(strlen(small) < sizeof(small));
 	assert_non_null(strstr(small, ":7:5: unknown key 'entris' in definition\n"));
 	assert_non_null(strstr(small, "more problems"));
+	spec_tmp_cleanup(&t);
+}
+
+/*
+ * The operations' own problems are told all at once: 6.13's rt_neigh.yaml names two notify
+ * targets without a reply; here two of them, an undefined mcast group and a per-op command
+ * with two requests.
+ */
+static void test_every_operation_problem_at_once(void **state)
+{
+	static const char text[] = HEAD
+		"protocol: genetlink-legacy\n"
+		"kernel-policy: per-op\n"
+		"attribute-sets:\n"
+		"  - name: s\n"
+		"    attributes: [ { name: a, type: u32 }, { name: b, type: u32 } ]\n"
+		"operations:\n"
+		"  list:\n"
+		"    - { name: new, doc: x, attribute-set: s, do: { request: { attributes: [ a ] } } }\n"
+		"    - { name: del, doc: x, attribute-set: s, do: { request: { attributes: [ a ] } } }\n"
+		"    - { name: new-ntf, doc: x, notify: new }\n"		/* 12:40 */
+		"    - { name: del-ntf, doc: x, notify: del }\n"		/* 13:40 */
+		"    - name: get\n"
+		"      doc: x\n"
+		"      attribute-set: s\n"
+		"      mcgrp: nope\n"					/* 17:14 */
+		"      do: { request: { attributes: [ a ] } }\n"
+		"      dump: { request: { attributes: [ b ] } }\n";		/* 19:13 */
+	static const char *const told[] = {
+		":12:40: notify target 'new' has no reply to reuse\n",
+		":13:40: notify target 'del' has no reply to reuse\n",
+		":17:14: operation 'get' names undefined mcast group 'nope'\n",
+		":19:13: operation 'get': kernel-policy per-op gives it one policy, but its do and "
+		"dump requests list different attributes",
+	};
+	struct spec_tmp t;
+	char err[2048];
+	const char *at = err;
+
+	(void)state;
+	spec_tmp_init(&t, text);
+	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL, err, sizeof(err)),
+			 -EINVAL);
+	print_message("told:\n%s\n", err);
+	for (size_t i = 0; i < sizeof(told) / sizeof(told[0]); i++) {
+		at = strstr(at, told[i]);
+		if (!at)
+			print_error("missing or out of order: %s\n", told[i]);
+		assert_non_null(at);
+		at += strlen(told[i]);
+	}
+	assert_string_equal(at, "");
+	assert_int_equal(spec_tmp_count(&t), 0);
 	spec_tmp_cleanup(&t);
 }
 
@@ -524,6 +594,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_bad_spec_is_reported_at_its_position),
 		cmocka_unit_test(test_every_problem_of_a_spec_at_once),
+		cmocka_unit_test(test_every_operation_problem_at_once),
 		cmocka_unit_test(test_a_failed_run_leaves_older_files_alone),
 		cmocka_unit_test(test_missing_file_and_unwritable_dir),
 		cmocka_unit_test(test_one_bad_spec_among_several_writes_nothing),

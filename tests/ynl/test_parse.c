@@ -363,6 +363,68 @@ static void test_kernel_spec_quirks_are_warnings(void **state)
 	done(&t, s);
 }
 
+/*
+ * 6.18's ethtool.yaml lists "unspec, unused, value 0" twice in set 'strings': a word-for-word
+ * repeat with its value is one attribute (nlspec.py keys them by name), told and skipped; the
+ * same name with anything else different stays an error (test_errors.c).
+ */
+static void test_repeated_attribute_is_one(void **state)
+{
+	struct spec_tmp t;
+	struct ynl_spec *s = load(&t, HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+				  "      - { name: unspec, type: unused, value: 0 }\n"
+				  "      - { value: 0, type: unused, name: unspec }\n"
+				  "      - { name: a, type: u32, checks: { max: 7 } }\n"
+				  "operations:\n  list:\n"
+				  "    - { name: get, doc: x, attribute-set: s, do: { request: { attributes: [ a ] } } }\n");
+
+	(void)state;
+	assert_int_equal(s->nr_warnings, 1);
+	assert_non_null(strstr(s->warnings[0], ":7:9: warning: attribute 'unspec' repeated word for "
+			       "word in set 's': the repeat is ignored (ynl-gen-c.py keeps one)"));
+	assert_int_equal(s->sets[0].nr_attrs, 2);
+	assert_string_equal(s->sets[0].attrs[1].name, "a");
+	assert_int_equal(s->sets[0].attrs[1].value, 1);
+	/* pass 2 read the details of 'a', not of the skipped repeat */
+	assert_true(s->sets[0].attrs[1].has_checks);
+	assert_int_equal(s->sets[0].attrs[1].checks.max, 7);
+	done(&t, s);
+}
+
+/* A subset's name-prefix: 6.12's ynl-gen-c.py never reads it, its attributes keep the parent's
+ * names (spec_fuzz.py seed 6263): told, and the names are the parent's. */
+static void test_subset_name_prefix_is_unused(void **state)
+{
+	struct spec_tmp t;
+	struct ynl_spec *s = load(&t, HEAD "attribute-sets:\n  - name: s\n    attributes:\n"
+				  "      - { name: a, type: u32 }\n"
+				  "  - { name: sub, subset-of: s, name-prefix: x-, attributes: [ { name: a } ] }\n"
+				  "operations: { list: [] }\n");
+
+	(void)state;
+	assert_int_equal(s->nr_warnings, 1);
+	assert_non_null(strstr(s->warnings[0], ":7:32: warning: name-prefix of set 'sub' is not "
+			       "used: a subset's attributes keep the names of the set it is a subset of"));
+	assert_string_equal(s->sets[1].prefix, s->sets[0].prefix);
+	done(&t, s);
+}
+
+/* Keys of the schemas after 6.12 that the kernel's specs use: an attribute set's header
+ * (6.16's rt-link.yaml, tc.yaml) and display-hint ipv4-or-v6 (7.0's rt-addr.yaml). */
+static void test_newer_schema_keys(void **state)
+{
+	struct spec_tmp t;
+	struct ynl_spec *s = load(&t, HEAD "protocol: genetlink-c\nattribute-sets:\n  - name: s\n"
+				  "    header: linux/if_link.h\n    attributes:\n"
+				  "      - { name: a, type: binary, display-hint: ipv4-or-v6 }\n"
+				  "operations: { list: [] }\n");
+
+	(void)state;
+	assert_int_equal(s->nr_warnings, 0);
+	assert_string_equal(s->sets[0].attrs[0].display_hint, "ipv4-or-v6");
+	done(&t, s);
+}
+
 static void test_anchors_and_aliases(void **state)
 {
 	struct spec_tmp t;
@@ -391,6 +453,9 @@ int main(void)
 		cmocka_unit_test(test_legacy_features),
 		cmocka_unit_test(test_raw_sub_messages_and_selectors),
 		cmocka_unit_test(test_kernel_spec_quirks_are_warnings),
+		cmocka_unit_test(test_repeated_attribute_is_one),
+		cmocka_unit_test(test_subset_name_prefix_is_unused),
+		cmocka_unit_test(test_newer_schema_keys),
 		cmocka_unit_test(test_anchors_and_aliases),
 	};
 

@@ -40,6 +40,8 @@ SKIP = {
                                                              "scripts/bench runs it",
     ("bpf-graph.md", "python3 tests/bpfcc/fuzz/bpf_fuzz.py"): "the fuzzer runs for minutes: "
                                                              "ctest runs bpfcc/fuzz_verifier",
+    ("bpf-graph.md", "for s in $(seq 9101 9140)"): "forty runs of the fuzzer, 16,000 programs: ctest "
+                                                    "runs bpfcc/fuzz_verifier",
     ("bpf-graph.md", "cd build && ctest -R bpfcc/fuzz"): "runs tests of this very suite",
     ("bpf-graph.md", "bash tests/bpfcc/outside/compare.sh"):
         "reads two scratch copies of kernel selftests, which are not in the repository, and "

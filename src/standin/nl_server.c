@@ -56,6 +56,7 @@
 #include <kfsim/nl_client.h>
 #include <kfsim/printk.h>
 #include <kfsim/slab.h>
+#include "fd_send.h"
 #include "nl_peer_cred.h"
 #include "nl_socket_maker.h"
 
@@ -1125,26 +1126,8 @@ static int reply(struct nl_server_client *c, int err, int pass_fd)
 	struct kfsim_nl_wire_rep rep = {
 		.err = err, .portid = c->sock ? kfsim_nl_sock_portid(c->sock) : 0,
 	};
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct iovec iov = { .iov_base = &rep, .iov_len = sizeof(rep) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 
-	if (pass_fd >= 0) {
-		struct cmsghdr *cmsg;
-
-		memset(&control, 0, sizeof(control));
-		msg.msg_control = control.buf;
-		msg.msg_controllen = sizeof(control.buf);
-		cmsg = CMSG_FIRSTHDR(&msg);
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cmsg), &pass_fd, sizeof(int));
-	}
-	return sendmsg(c->ctl_fd, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
+	return kfsim_fd_send(c->ctl_fd, &rep, sizeof(rep), &pass_fd, pass_fd >= 0);
 }
 
 static int do_open(struct kfsim_nl_server *s, struct nl_server_client *c, u32 protocol)

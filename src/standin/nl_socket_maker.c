@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fd_send.h"
 #include "nl_socket_maker.h"
 
 #ifndef P_PIDFD
@@ -42,26 +43,7 @@
 /* Send @err, and the pair @sv with it when there is one. */
 static int maker_send(int fd, int err, const int *sv)
 {
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-
-	if (sv) {
-		struct cmsghdr *cmsg;
-
-		memset(&control, 0, sizeof(control));
-		msg.msg_control = control.buf;
-		msg.msg_controllen = sizeof(control.buf);
-		cmsg = CMSG_FIRSTHDR(&msg);
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(2 * sizeof(int));
-		memcpy(CMSG_DATA(cmsg), sv, 2 * sizeof(int));
-	}
-	return sendmsg(fd, &msg, MSG_NOSIGNAL) < 0 ? -errno : 0;
+	return kfsim_fd_send(fd, &err, sizeof(err), sv, sv ? 2 : 0);
 }
 
 /* The helper: its namespaces, then one pair per request byte until the connection ends. */

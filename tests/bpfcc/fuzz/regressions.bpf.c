@@ -865,6 +865,11 @@ int fzreg_24(void *ctx)
 	n0 = bpf_obj_new(struct fz_node);
 	if (!n0)
 		return 0;
+	/*
+	 * read below: the kernel's bpf_obj_new() leaves the fields other than the special ones as
+	 * the allocator had them (its return value changed from run to run: 101, 1277026605)
+	 */
+	n0->key = 5;
 	n1 = bpf_refcount_acquire(n0);
 	if (!n1) {
 		bpf_obj_drop(n0);

@@ -195,6 +195,21 @@ static void test_each_bad_spec_is_reported_at_its_position(void **state)
 	}
 }
 
+/* Each of @told[0 .. @nr) is in @err, in that order, and nothing follows the last. */
+static void assert_told_in_order(const char *err, const char *const *told, size_t nr)
+{
+	const char *at = err;
+
+	for (size_t i = 0; i < nr; i++) {
+		at = strstr(at, told[i]);
+		if (!at)
+			print_error("missing or out of order: %s\n", told[i]);
+		assert_non_null(at);
+		at += strlen(told[i]);
+	}
+	assert_string_equal(at, "");
+}
+
 /*
  * Every problem the reading can go past is told in one run, in file order, each at its
  * position, and nothing is written; a small buffer keeps whole lines and counts the rest.
@@ -232,21 +247,13 @@ static void test_every_problem_of_a_spec_at_once(void **state)
 	};
 	struct spec_tmp t;
 	char err[2048], small[200];
-	const char *at = err;
 
 	(void)state;
 	spec_tmp_init(&t, text);
 	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL, err, sizeof(err)),
 			 -EINVAL);
 	print_message("told:\n%s\n", err);
-	for (size_t i = 0; i < sizeof(told) / sizeof(told[0]); i++) {
-		at = strstr(at, told[i]);
-		if (!at)
-			print_error("missing or out of order: %s\n", told[i]);
-		assert_non_null(at);
-		at += strlen(told[i]);
-	}
-	assert_string_equal(at, "");
+	assert_told_in_order(err, told, sizeof(told) / sizeof(told[0]));
 	assert_int_equal(spec_tmp_count(&t), 0);
 
 	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL, small, sizeof(small)),
@@ -292,21 +299,13 @@ static void test_every_operation_problem_at_once(void **state)
 	};
 	struct spec_tmp t;
 	char err[2048];
-	const char *at = err;
 
 	(void)state;
 	spec_tmp_init(&t, text);
 	assert_int_equal(kfsim_ynl_generate(t.path, t.out, KFSIM_YNL_GEN_ALL, err, sizeof(err)),
 			 -EINVAL);
 	print_message("told:\n%s\n", err);
-	for (size_t i = 0; i < sizeof(told) / sizeof(told[0]); i++) {
-		at = strstr(at, told[i]);
-		if (!at)
-			print_error("missing or out of order: %s\n", told[i]);
-		assert_non_null(at);
-		at += strlen(told[i]);
-	}
-	assert_string_equal(at, "");
+	assert_told_in_order(err, told, sizeof(told) / sizeof(told[0]));
 	assert_int_equal(spec_tmp_count(&t), 0);
 	spec_tmp_cleanup(&t);
 }

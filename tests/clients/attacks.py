@@ -128,6 +128,30 @@ def wire_open(path, timeout=5.0):
     return ctl, (fds[0] if fds else None), err
 
 
+def pump(datas, batch, seconds, refused):
+    """Send @batch on every data socket that takes it for @seconds, reading whatever comes back
+    (nothing is dropped: every reply is made); a send that raises @refused is skipped.  Return:
+    how many batches went out."""
+    for d in datas:
+        d.setblocking(False)
+    sent, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        readable, writable, _ = select.select(datas, datas, [], 0.1)
+        for d in readable:
+            try:
+                while d.recv(262144):
+                    pass
+            except OSError:
+                pass
+        for d in writable:
+            try:
+                d.send(batch)
+                sent += 1
+            except refused:
+                pass
+    return sent
+
+
 def getfamily_dump(seq):
     return struct.pack("=IHHII", 20, 0x10, 0x1 | 0x300, seq, 0) + struct.pack("BBH", 3, 1, 0)
 
@@ -564,24 +588,7 @@ def attack_log_flood():
     def flood():
         datas = [socket.socket(fileno=fd) for _, fd, _ in (wire_open(path) for _ in range(8))
                  if fd is not None]
-        for d in datas:
-            d.setblocking(False)
-        sent, deadline = 0, time.monotonic() + 3
-        while time.monotonic() < deadline:
-            readable, writable, _ = select.select(datas, datas, [], 0.1)
-            for d in readable:
-                try:
-                    while d.recv(262144):
-                        pass
-                except OSError:
-                    pass
-            for d in writable:
-                try:
-                    d.send(batch)
-                    sent += len(batch) // len(leftover(0))
-                except OSError:
-                    pass
-        return sent
+        return pump(datas, batch, 3, OSError) * (len(batch) // len(leftover(0)))
     sent = as_nobody(flood, 20)
     time.sleep(0.3)
     stop_server(proc)
@@ -1200,25 +1207,8 @@ def attack_flood_latency():
     def flood(seconds):
         conns = [wire_open(path) for _ in range(60)]
         datas = [socket.socket(fileno=fd) for _, fd, err in conns if fd is not None]
-        for d in datas:
-            d.setblocking(False)
         os.write(go_wr, b"x")
-        sent, deadline = 0, time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            readable, writable, _ = select.select(datas, datas, [], 0.1)
-            for d in readable:  # read what comes: nothing is dropped, all of it is made
-                try:
-                    while d.recv(262144):
-                        pass
-                except OSError:
-                    pass
-            for d in writable:
-                try:
-                    d.send(batch)
-                    sent += 1
-                except BlockingIOError:
-                    pass
-        return [len(datas), sent]
+        return [len(datas), pump(datas, batch, seconds, BlockingIOError)]
 
     pid = os.fork()
     if pid == 0:

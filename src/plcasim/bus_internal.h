@@ -897,26 +897,37 @@ static inline bool rs_pending_by(const struct bus_node *n, u64 t)
 }
 
 /*
- * @n enters (@on) or leaves HOLD/PENDING: the counts the TO decision reads (nr_pending, and per
- * node id pending_per_id[] and the bitmap pending_ids[]).
+ * The per-id counts of pending nodes, which the cycle's TO decision reads (pending_per_id[] and
+ * the bitmap pending_ids[]): @n's id counts one more (@on) or one less.  Only the cycle's owners
+ * are counted: a node that runs an own clock decides at its own TOs (oc_pending()), and the
+ * cycle's TO of its id stays idle for it.
  */
-static inline void bus_pending_count(struct plca_sim *sim, const struct bus_node *n, bool on)
+static inline void bus_pending_id_count(struct plca_sim *sim, const struct bus_node *n, bool on)
 {
 	u32 id = (u32)n->cfg.plca.node_id;
 	u64 bit = 1ull << (id % 64);
 
 	if (on) {
-		sim->nr_pending++;
 		sim->pending_per_id[id]++;
 		sim->pending_ids[id / 64] |= bit;
-	} else {
-		sim->nr_pending--;
-		if (!--sim->pending_per_id[id])
-			sim->pending_ids[id / 64] &= ~bit;
+	} else if (!--sim->pending_per_id[id]) {
+		sim->pending_ids[id / 64] &= ~bit;
 	}
 }
 
-/* The first id >= @from, below node_cnt, with a node that has a frame pending. */
+/*
+ * @n enters (@on) or leaves HOLD/PENDING: nr_pending counts every such node; the per-id counts
+ * of bus_pending_id_count() only the cycle's owners (oc_assign() moves a pending node in or out
+ * of them when it starts or stops running an own clock).
+ */
+static inline void bus_pending_count(struct plca_sim *sim, const struct bus_node *n, bool on)
+{
+	sim->nr_pending += on ? 1 : -1;
+	if (!n->oc)
+		bus_pending_id_count(sim, n, on);
+}
+
+/* The first id >= @from, below node_cnt, whose owner in the cycle has a frame pending. */
 static inline u32 bus_next_pending_id(const struct plca_sim *sim, u32 from)
 {
 	u32 limit = sim->seg.node_cnt;

@@ -534,25 +534,6 @@ static __always_inline bool seg_run_next(struct plca_sim *sim, u64 t)
 	return true;
 }
 
-/*
- * Whether an owner of TO @id in the cycle has a frame pending: commit() would send its COMMIT.
- * The pending ids (bus_next_pending_id()) count every node, own clocks too (which decide by their
- * own count, not the cycle's): a TO whose only pending node of its id runs an own clock stays
- * idle for the cycle.  Committing it with nobody to commit left the cycle in SEG_COMMIT with no
- * signal to end it, and the segment silent for good (a follower with to_tmr 0 among followers
- * with 32: 1 cycle in 6 ms).
- */
-static bool owner_pending(const struct plca_sim *sim, u32 id)
-{
-	for (u32 k = sim->owner_first[id]; k < sim->owner_first[id + 1]; k++) {
-		const struct bus_node *n = &sim->nodes[sim->owners[k]];
-
-		if (rs_active(n) && rs_pending(n))
-			return true;
-	}
-	return false;
-}
-
 /* Commit, or run silently up to the next TO whose owner has a frame. */
 static void to_eval(struct plca_sim *sim)
 {
@@ -564,15 +545,13 @@ static void to_eval(struct plca_sim *sim)
 	if (sim->nr_lazy_pend)
 		lazy_pend_settle(sim, false);
 	next = bus_next_pending_id(sim, seg->cur_id);
-	if (next == seg->cur_id && owner_pending(sim, next)) {
+	if (next == seg->cur_id) {
 		/* the one owner: up to its frame's start in one step (bus_fast_frame.c) */
 		if (!sim->bit_level && bus_fast_commit(sim, next))
 			return;
 		commit(sim, seg->cur_id);
 		return;
 	}
-	if (next == seg->cur_id) /* only own clocks of this id wait: for the cycle it is idle */
-		next = bus_next_pending_id(sim, seg->cur_id + 1);
 	if (sim->nr_active) {
 		/* an own clock's signal started this instant: the TO is a reception */
 		seg->state = SEG_RECEIVE;
@@ -1198,6 +1177,9 @@ static void oc_assign(struct plca_sim *sim, int coord)
 		sim->any_stopper |= n->cfg.stops_on_foreign_beacon;
 		if (n->oc == was)
 			continue;
+		/* a pending node leaves the cycle's pending ids, or joins them */
+		if (rs_pending(n))
+			bus_pending_id_count(sim, n, !n->oc);
 		n->oc_gen++;
 		n->oc_to_seen = BUS_NEVER;
 		n->oc_frozen = false;

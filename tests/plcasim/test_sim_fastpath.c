@@ -1203,6 +1203,89 @@ static void test_event_order_pinned(void **state)
 		assert_int_equal(got[c], pinned[c]);
 }
 
+/*
+ * The pending counts as they must be: nr_pending every node in HOLD or PENDING, the per-id
+ * counts (the cycle's TO decision reads them) only the cycle's owners among those.  Returns how
+ * many nodes ran an own clock while pending, so the caller knows the walk saw that case.
+ */
+static u32 check_pending_counts(const struct plca_sim *sim)
+{
+	u32 per_id[256] = {0}, all = 0, oc = 0;
+
+	for (u32 i = 0; i < sim->nr_nodes; i++) {
+		const struct bus_node *n = &sim->nodes[i];
+
+		if (n->ds != DS_HOLD && n->ds != DS_PENDING)
+			continue;
+		all++;
+		if (n->oc)
+			oc++;
+		else
+			per_id[n->cfg.plca.node_id]++;
+	}
+	assert_int_equal(sim->nr_pending, all);
+	for (u32 id = 0; id < 256; id++) {
+		assert_int_equal(sim->pending_per_id[id], per_id[id]);
+		assert_int_equal(sim->pending_ids[id / 64] >> (id % 64) & 1, per_id[id] != 0);
+	}
+	return oc;
+}
+
+/*
+ * The cycle's pending ids count only its owners: a node that runs an own clock (its to_tmr
+ * differs from the coordinator's) decides at its own TOs, and the cycle's TO of its id stays idle
+ * for it.  When the coordinator's to_tmr changes, the followers start or stop running an own
+ * clock without leaving the state they are in: a pending one leaves the cycle's pending ids, or
+ * joins them.  Before, every pending node counted: the cycle aimed idle runs at TOs whose only
+ * pending node ran its own clock, and to_eval() had to look again at who was pending.  A random
+ * walk: loaded segments whose coordinator (or a follower) changes its to_tmr between steps, the
+ * counts checked after every step, on both paths.
+ */
+static void test_own_clock_pending_counts(void **state)
+{
+	static const int tmrs[] = {32, 40, 0, 255};
+	struct plca_sim_node_cfg nodes[12];
+	struct rnd_state rnd;
+	u32 steps = 0, oc_seen = 0;
+
+	(void)state;
+	prandom_seed_state(&rnd, 31);
+	for (u32 r = 0; r < 40; r++) {
+		u32 nr = 3 + kfsim_prandom_below(&rnd, 10);
+		struct plca_sim_cfg cfg = {.nodes = nodes, .nr_nodes = nr, .seed = r,
+					   .bit_level = r % 2};
+		struct plca_sim *sim;
+		u64 t = 0;
+
+		for (u32 i = 0; i < nr; i++) {
+			nodes[i] = plca_node((int)i, (int)nr, 32);
+			nodes[i].load = kfsim_prandom_below(&rnd, 4) ? PLCA_SIM_LOAD_POISSON
+								      : PLCA_SIM_LOAD_SATURATED;
+			nodes[i].interval_us = 50 + kfsim_prandom_below(&rnd, 400);
+		}
+		sim = kfsim_plca_sim_create(&cfg);
+		assert_false(IS_ERR(sim));
+		for (u32 k = 0; k < 200; k++, steps++) {
+			struct phy_plca_cfg c;
+			u32 who = kfsim_prandom_below(&rnd, 4) ? 0 : kfsim_prandom_below(&rnd, nr);
+
+			t += 1 + kfsim_prandom_below(&rnd, 20000);
+			assert_int_equal(kfsim_plca_sim_run_until(sim, t), 0);
+			oc_seen += check_pending_counts(sim);
+			if (kfsim_prandom_below(&rnd, 8))
+				continue;
+			assert_int_equal(kfsim_plca_sim_get_plca_cfg(sim, who, &c), 0);
+			c.to_tmr = tmrs[kfsim_prandom_below(&rnd, 4)];
+			assert_int_equal(kfsim_plca_sim_set_plca(sim, who, &c), 0);
+			oc_seen += check_pending_counts(sim);
+		}
+		kfsim_plca_sim_destroy(sim);
+	}
+	print_message("%u steps of 40 segments whose to_tmr changes: the pending counts hold; "
+		      "%u times a pending node ran an own clock\n", steps, oc_seen);
+	assert_true(oc_seen > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1218,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(test_round_of_tos),
 		cmocka_unit_test(test_lazy_counts_mid_run),
 		cmocka_unit_test(test_event_order_pinned),
+		cmocka_unit_test(test_own_clock_pending_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

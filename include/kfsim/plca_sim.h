@@ -149,7 +149,8 @@ struct plca_sim_cfg {
  * @phys_collisions: collisions of signals on the wire involving this node
  * @logical_collisions: collisions PLCA signalled to the MAC to hold a frame back
  * @deferrals: times the MAC found the carrier on (or inside the IFG) and waited
- * @tos: transmit opportunities of this node's id while its PLCA was active
+ * @tos: transmit opportunities of this node's id that began while its PLCA was active (by
+ *	the time of the read: a TO beginning at that very instant counts once its decision ran)
  * @tos_used: those it committed to (sent at least one frame)
  * @beacons: BEACONs seen (sent, for the coordinator)
  * @beacons_sent: BEACONs this node put on the wire (a coordinator, or a second one)

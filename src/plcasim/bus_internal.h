@@ -1038,6 +1038,8 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node);
 void seg_fast_commit(struct plca_sim *sim, u32 node);
 void rs_fast_hold(struct plca_sim *sim, u32 node);
 void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0);
+u32 seg_idle_run_begun(const struct plca_sim *sim);
+void seg_count_idle_run(struct plca_sim *sim);
 
 #pragma GCC visibility pop
 

@@ -566,6 +566,46 @@ static void to_eval(struct plca_sim *sim)
 		seg_timer(sim, t, SEGT_TO_RUN);
 }
 
+/*
+ * The TOs of the idle run that began before now (strictly: one that begins right now is left to
+ * seg_materialise() and begin_to(), whose decision it takes), 0 outside an idle run.  An idle run
+ * counts its TOs when it is materialised; reading the counts, or changing who they belong to,
+ * must not wait for that (seg_count_idle_run(), bus_stats.c).
+ */
+u32 seg_idle_run_begun(const struct plca_sim *sim)
+{
+	const struct bus_seg *seg = &sim->seg;
+
+	if (seg->state != SEG_WAIT_TO || seg->eval_pending || !seg->to_ns ||
+	    sim->now <= seg->to_start)
+		return 0;
+	/* the TO the run is aimed at begins by its timer, which has not run yet */
+	return (u32)min_t(u64, (sim->now - seg->to_start - 1) / seg->to_ns,
+			  seg->idle_to - seg->cur_id - 1);
+}
+
+/*
+ * Bring the idle run up to now for the counts (and the trace): the TOs that began before now
+ * (seg_idle_run_begun()) are counted for the owners active now, and the run goes on from the
+ * last of them, still aimed where it was.  bus_lazy_flush() calls it before anything changes who
+ * the counts belong to: so a TO counts for the owners that were active when it began, whenever
+ * the run would next have been materialised.
+ */
+void seg_count_idle_run(struct plca_sim *sim)
+{
+	struct bus_seg *seg = &sim->seg;
+	u32 passed = seg_idle_run_begun(sim);
+
+	if (!passed)
+		return;
+	for (u32 j = 0; sim->trace && j < passed; j++)
+		trace_to(sim, seg->cur_id + j, seg->to_start + j * seg->to_ns,
+			 seg->to_start + (j + 1) * seg->to_ns);
+	tos_begun(sim, seg->cur_id + 1, min(seg->cur_id + passed + 1, seg->node_cnt));
+	seg->cur_id += passed;
+	seg->to_start += (u64)passed * seg->to_ns;
+}
+
 /* Bring cur_id/to_start up to now inside an idle run; begin the TO that starts right now. */
 static void seg_materialise(struct plca_sim *sim)
 {

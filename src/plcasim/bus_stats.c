@@ -30,18 +30,21 @@ static bool is_owner(const struct plca_sim *sim, u32 node, u32 id)
 	return false;
 }
 
-/* The TOs counted for @node in tos_diff[] and not yet in its statistics. */
+/*
+ * The TOs counted for @node in tos_diff[] and not yet in its statistics, and those of the idle
+ * run that began before now (seg_idle_run_begun()), which the run counts when materialised.
+ */
 static u64 lazy_tos(const struct plca_sim *sim, u32 node)
 {
 	const struct bus_node *n = &sim->nodes[node];
-	u32 id = (u32)n->cfg.plca.node_id;
+	u32 id = (u32)n->cfg.plca.node_id, cur = sim->seg.cur_id;
 	u64 run = 0;
 
-	if (!sim->tos_dirty || !rs_active(n) || id > 255 || !is_owner(sim, node, id))
+	if (!rs_active(n) || id > 255 || !is_owner(sim, node, id))
 		return 0;
-	for (u32 j = 0; j <= id; j++)
+	for (u32 j = 0; sim->tos_dirty && j <= id; j++)
 		run += sim->tos_diff[j];
-	return run;
+	return run + (id > cur && id <= cur + seg_idle_run_begun(sim));
 }
 
 /*
@@ -51,6 +54,7 @@ static u64 lazy_tos(const struct plca_sim *sim, u32 node)
  */
 void bus_lazy_flush(struct plca_sim *sim)
 {
+	seg_count_idle_run(sim);
 	if (sim->tos_dirty) {
 		u64 run = 0;
 

@@ -1152,11 +1152,13 @@ static u64 fnv(u64 h, const void *p, size_t len)
  * the sequence number and the trace).  The other tests compare the fast path with the bit-level
  * one; this one catches a change that alters both alike, such as one to the event queue, the
  * event loop or the helpers both paths share.  A change of the model that is meant to alter
- * results has to say so by updating the numbers.
+ * results has to say so by updating the numbers.  Updated once since: case 0 when the TO counts
+ * became exact at reads and changes (2026-12-07: its tos went from 23,130 to 23,137 in all, every
+ * other figure, the random state and the trace's length unchanged).
  */
 static void test_event_order_pinned(void **state)
 {
-	static const u64 pinned[] = {0x94ff5795cba46e6dull, 0x8db8a8468b1a5f94ull,
+	static const u64 pinned[] = {0xc7065922bf724662ull, 0x8db8a8468b1a5f94ull,
 				      0x5dc1538bbd8ef5a7ull, 0x585b42253d1c7cbeull};
 	struct plca_sim_node_cfg nodes[MAX_NODES];
 	struct step steps[4];

@@ -449,6 +449,48 @@ static void test_to_tmr_mismatch_collides(void **state)
 }
 
 /*
+ * The TO counts are exact whenever they are read: on a segment at rest (no frames), node k's
+ * tos is the number of cycles whose TO k has begun, whatever the cycle's lazy machinery has
+ * materialised so far.  An idle run counts its TOs when something ends or re-aims it; a read (or
+ * a change of who counts) in the middle of one used to miss the TOs that had begun in it, up to
+ * node_cnt - 1 of them.  Read times are off the 100 ns bit-time grid on which every TO of an
+ * idle segment begins, so "begun" needs no convention for the instant itself.
+ */
+static void test_tos_exact_at_any_read(void **state)
+{
+	static const int tmrs[] = {1, 20, 32, 255};
+	struct plca_sim_node_cfg nodes[8];
+	u32 reads = 0;
+
+	(void)state;
+	for (u32 nr = 2; nr <= 8; nr += 3) {
+		for (u32 x = 0; x < ARRAY_SIZE(tmrs); x++) {
+			u64 to = (u64)tmrs[x] * PLCA_SIM_NS_PER_BT;
+			u64 cycle = PLCA_SIM_BEACON_BT * PLCA_SIM_NS_PER_BT + nr * to;
+			struct plca_sim *sim;
+
+			for (u32 i = 0; i < nr; i++)
+				nodes[i] = plca_node((int)i, (int)nr, tmrs[x]);
+			sim = make_sim(nodes, nr, 1);
+			assert_false(IS_ERR(sim));
+			for (u64 t = 37; t < 40 * cycle; t += 997, reads++) {
+				assert_int_equal(kfsim_plca_sim_run_until(sim, t), 0);
+				for (u32 k = 0; k < nr; k++) {
+					/* the first BEACON ends at 2 us: TO k of cycle c then */
+					u64 first = PLCA_SIM_BEACON_BT * PLCA_SIM_NS_PER_BT + k * to;
+					u64 want = t > first ? (t - first - 1) / cycle + 1 : 0;
+
+					assert_int_equal(node_stats(sim, k).tos, want);
+				}
+			}
+			kfsim_plca_sim_destroy(sim);
+		}
+	}
+	print_message("TO counts exact at %u reads (2, 5, 8 nodes; to_tmr 1, 20, 32, 255)\n",
+		      reads);
+}
+
+/*
  * A follower whose to_tmr is 0 among followers with 32 (a register value, 0..255): its own
  * count passes every TO at the instant it synchronises, so its own TO is that instant, decided
  * once.  Found by a random walk of the API (2026-12-07): the node's timer re-armed itself at
@@ -597,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_to_tmr_per_node),
 		cmocka_unit_test(test_to_tmr_mismatch_collides),
 		cmocka_unit_test(test_to_tmr_zero_follower_keeps_the_cycle),
+		cmocka_unit_test(test_tos_exact_at_any_read),
 		cmocka_unit_test(test_two_coordinators),
 		cmocka_unit_test(test_conservation_random_segments),
 		cmocka_unit_test(test_same_seed_same_run),

@@ -270,6 +270,7 @@ bool bus_fast_idle_skip(struct plca_sim *sim)
 	seg_fast_idle_cycles(sim, m, k, t0);
 	sim->nr_events += 3 * m - 2 * from_beacon;
 	sim->fast_cycles += m;
+	sim->sparse_ready = !sim->sparse_off; /* the sparse engine may take over (bus_sparse.c) */
 	sim->fast_mid_skips += k > 0 && !from_beacon;
 	sim->fast_beacon_skips += from_beacon;
 	return true;

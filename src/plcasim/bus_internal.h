@@ -17,6 +17,8 @@
  *                 decision, to its start on the wire
  *   bus_fast_cycle.c the wait for the next cycle in one step: from the cycle's end, through its
  *                 BEACON, to the decision of the first pending id's TO
+ *   bus_sparse.c  the sparse engine: uniform PLCA segments with sparse frames, which keeps only
+ *                 what can be read exact and rebuilds the rest by a replay when needed
  *
  * Invariants:
  * - time only moves forward; events at the same time run in (priority, insertion) order: the
@@ -197,6 +199,25 @@ struct bus_node {
 	u64 next_periodic;
 };
 
+/*
+ * The sparse engine's event queue (bus_sparse.c): the nodes' arrivals in a heap, every other
+ * timer in a short list sorted latest first; @armed: a slot's timer is in the list.
+ */
+struct sparse_q {
+	struct kfsim_event *arr;
+	u32 nr_arr;
+	struct kfsim_event *soon;
+	u32 nr_soon;
+	bool armed[];
+};
+
+/* A signal the sparse engine remembers for its tail check (bus_sparse.c). */
+struct sparse_sig {
+	u32 node;
+	u64 pos_ns;
+	u64 end; /* BUS_NEVER: none */
+};
+
 enum seg_state {
 	SEG_OFF,     /* no coordinator: no cycle */
 	SEG_RESYNC,  /* coordinator waits for a quiet wire to send the BEACON */
@@ -321,9 +342,30 @@ struct plca_sim {
 	 * nothing after it but wake MAC waiters): bus_fast_next_cycle() may move the time on.
 	 */
 	bool at_event_tail;
+	/*
+	 * The sparse engine (bus_sparse.c).  @sparse_ready: an idle landing, where it may take the
+	 * run over; @sparse_on: it holds the run, the bit-level state is stale; @sparse_off: never
+	 * (again) for this simulator (bit-level asked for, a setting changed, a trace, a run it
+	 * gave up); @orig, @orig_nodes: the settings it was created with, for the replay.
+	 */
+	bool sparse_ready;
+	bool sparse_on;
+	bool sparse_off;
+	bool sp_timer; /* its idle run has a timer (somebody waits for the cycle), due at: */
+	u64 sp_aim_t;
+	struct plca_sim_cfg orig;
+	struct plca_sim_node_cfg *orig_nodes;
+	struct sparse_sig sp_last;
+	struct sparse_q *sp_q;
+	u64 sp_frames;	  /* frames it delivered (tests check that it is used) */
+	u64 sp_takeovers; /* runs it took over */
+	u64 sp_bails;	  /* runs it gave up on (replayed bit-level) */
+	u64 sp_replays;	  /* bit-level states rebuilt */
 };
 
 /* bus_sim.c; the timer fast paths are inline below, as every event arms or cancels some */
+struct plca_sim *plca_sim_new(const struct plca_sim_cfg *cfg, bool sparse_off);
+void plca_sim_free_insides(struct plca_sim *sim);
 void bus_schedule(struct plca_sim *sim, u64 t, u32 prio, u32 node, u32 kind, u32 arg);
 u32 bus_slot_grow(struct plca_sim *sim, u32 node, u32 kind, u32 arg);
 
@@ -817,6 +859,10 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id);
 bool bus_fast_arrival(struct plca_sim *sim, u32 node);
 /* bus_fast_cycle.c */
 bool bus_fast_next_cycle(struct plca_sim *sim);
+/* bus_sparse.c */
+bool sparse_maybe_run(struct plca_sim *sim, u64 t_ns, int *ret);
+void sparse_q_free(struct sparse_q *q);
+int sparse_replay(struct plca_sim *sim);
 
 /*
  * Skip the idle cycles ahead from a TO decision or the cycle's end, if nothing can happen in

@@ -128,9 +128,13 @@ static void dispatch(struct plca_sim *sim, u32 node, u32 kind, u32 arg)
 
 int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 {
+	int ret;
+
 	if (t_ns < sim->now)
 		return -EINVAL;
 	sim->run_limit = t_ns;
+	if (unlikely(sim->sparse_on) && sparse_maybe_run(sim, t_ns, &ret))
+		return ret;
 	for (;;) {
 		struct kfsim_evheap *h;
 		struct kfsim_event ev;
@@ -155,6 +159,9 @@ int kfsim_plca_sim_run_until(struct plca_sim *sim, u64 t_ns)
 			seg_eval_due(sim);
 			continue;
 		}
+		/* an idle landing: the sparse engine may take the run over (bus_sparse.c) */
+		if (unlikely(sim->sparse_ready) && sparse_maybe_run(sim, t_ns, &ret))
+			return ret;
 		if (bus_oom(sim) || !h || kfsim_event_time(&h->ev[0]) > t_ns)
 			break;
 		ev = h->ev[0];
@@ -278,10 +285,9 @@ static int node_cfg_check(struct plca_sim_node_cfg *c, u32 node)
 	return 0;
 }
 
-void kfsim_plca_sim_destroy(struct plca_sim *sim)
+/* Free what @sim holds (not @sim itself): the destroy, and the replay's swap (bus_sparse.c). */
+void plca_sim_free_insides(struct plca_sim *sim)
 {
-	if (IS_ERR_OR_NULL(sim))
-		return;
 	for (u32 i = 0; i < sim->nr_nodes && sim->nodes; i++) {
 		kfree(sim->nodes[i].queue);
 		kfsim_hist_free(&sim->nodes[i].lat);
@@ -296,7 +302,30 @@ void kfsim_plca_sim_destroy(struct plca_sim *sim)
 	kfree(sim->owners);
 	kfree(sim->lazy_pend);
 	kfree(sim->hold_bits);
+	kfree(sim->orig_nodes);
+	sparse_q_free(sim->sp_q);
+}
+
+void kfsim_plca_sim_destroy(struct plca_sim *sim)
+{
+	if (IS_ERR_OR_NULL(sim))
+		return;
+	plca_sim_free_insides(sim);
 	kfree(sim);
+}
+
+/*
+ * Before anything that needs the bit-level state or changes the segment: if the sparse engine
+ * holds the run, rebuild that state (bus_sparse.c); from then on the simulator runs bit-level.
+ * Return: 0 or -ENOMEM.
+ */
+static int sparse_leave(struct plca_sim *sim)
+{
+	int ret = sim->sparse_on ? sparse_replay(sim) : 0;
+
+	if (!ret)
+		sim->sparse_off = true;
+	return ret;
 }
 
 static int nodes_init(struct plca_sim *sim, const struct plca_sim_cfg *cfg)
@@ -326,7 +355,8 @@ static int nodes_init(struct plca_sim *sim, const struct plca_sim_cfg *cfg)
 	return 0;
 }
 
-struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
+/* kfsim_plca_sim_create(), and the replay's (@sparse_off: a simulator that never uses it). */
+struct plca_sim *plca_sim_new(const struct plca_sim_cfg *cfg, bool sparse_off)
 {
 	struct plca_sim *sim;
 	int ret;
@@ -363,6 +393,14 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 			 cfg->crs_delay_ns ? (u64)cfg->crs_delay_ns : PLCA_SIM_CRS_DELAY_DEFAULT_NS;
 	prandom_seed_state(&sim->rnd, cfg->seed);
 	sim->bit_level = cfg->bit_level;
+	sim->sparse_off = sparse_off || cfg->bit_level;
+	sim->orig = *cfg;
+	sim->orig_nodes = kmemdup(cfg->nodes, cfg->nr_nodes * sizeof(*cfg->nodes), GFP_KERNEL);
+	sim->orig.nodes = NULL;
+	if (!sim->orig_nodes) {
+		ret = -ENOMEM;
+		goto fail;
+	}
 	sim->seg.coord = -1;
 	sim->seg.owner = -1;
 	for (u32 i = 0; i < sim->nr_nodes; i++)
@@ -377,6 +415,11 @@ struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
 fail:
 	kfsim_plca_sim_destroy(sim);
 	return ERR_PTR(ret);
+}
+
+struct plca_sim *kfsim_plca_sim_create(const struct plca_sim_cfg *cfg)
+{
+	return plca_sim_new(cfg, false);
 }
 
 static int check_node(const struct plca_sim *sim, u32 node)
@@ -397,7 +440,7 @@ int kfsim_plca_sim_inject(struct plca_sim *sim, u32 node, u64 t_ns, u32 payload)
 		       payload, (unsigned long long)t_ns, (unsigned long long)sim->now);
 		return -EINVAL;
 	}
-	if (bus_oom(sim))
+	if (bus_oom(sim) || sparse_leave(sim))
 		return -ENOMEM;
 	bus_schedule(sim, t_ns, BUS_PRIO_NODE, node, EV_INJECT, payload);
 	return bus_oom(sim) ? -ENOMEM : 0;
@@ -412,6 +455,8 @@ int kfsim_plca_sim_set_plca(struct plca_sim *sim, u32 node, const struct phy_plc
 	next = *cfg;
 	if (plca_cfg_check(&next, &sim->nodes[node].cfg.plca, node))
 		return -EINVAL;
+	if (sparse_leave(sim))
+		return -ENOMEM;
 	rs_detach(sim, node);
 	sim->nodes[node].cfg.plca = next;
 	seg_reconfigure(sim);
@@ -422,6 +467,8 @@ int kfsim_plca_sim_reset_plca(struct plca_sim *sim, u32 node)
 {
 	if (check_node(sim, node))
 		return -EINVAL;
+	if (sparse_leave(sim))
+		return -ENOMEM;
 	rs_detach(sim, node);
 	seg_reconfigure(sim);
 	return 0;
@@ -433,9 +480,11 @@ int kfsim_plca_sim_set_link(struct plca_sim *sim, u32 node, bool up)
 
 	if (check_node(sim, node))
 		return -EINVAL;
-	n = &sim->nodes[node];
-	if (n->up == up)
+	if (sim->nodes[node].up == up)
 		return 0;
+	if (sparse_leave(sim))
+		return -ENOMEM;
+	n = &sim->nodes[node]; /* after the replay, which puts new insides in place */
 	if (!up) {
 		rs_detach(sim, node);
 		mac_link_down(sim, node);
@@ -470,6 +519,11 @@ void kfsim_plca_sim_set_trace(struct plca_sim *sim, struct kfsim_trace *trace, i
 {
 	char name[48];
 
+	/* a trace is written by the bit-level engine: rebuild its state first */
+	if (trace && sparse_leave(sim)) {
+		pr_err("plca_sim: out of memory rebuilding the run for the trace: not tracing\n");
+		return;
+	}
 	sim->trace = trace;
 	sim->trace_pid = pid;
 	if (!trace)

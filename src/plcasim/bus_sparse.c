@@ -410,6 +410,7 @@ static int sp_held_collide(struct plca_sim *sim, u32 node)
 }
 
 static void sp_aim(struct plca_sim *sim);
+static void sp_aim_one(struct plca_sim *sim, u32 node);
 static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_event);
 
 /*
@@ -456,7 +457,7 @@ static int sp_rs_tx_start(struct plca_sim *sim, u32 node)
 		if (sp_idle_to(sim, sim->now, false, true))
 			return SP_BAIL;
 		if (seg->state == SEG_WAIT_TO && !seg->eval_pending)
-			sp_aim(sim);
+			sp_aim_one(sim, node);
 	}
 	return SP_OK;
 }
@@ -475,7 +476,7 @@ static int sp_hold_out(struct plca_sim *sim, u32 node)
 		return SP_BAIL;
 	ret = sp_collide(sim, node);
 	if (!ret && seg->state == SEG_WAIT_TO && !seg->eval_pending)
-		sp_aim(sim);
+		sp_aim_one(sim, node);
 	return ret;
 }
 
@@ -577,6 +578,39 @@ static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_even
 }
 
 /*
+ * The start of the first TO of @n's id, from the current one on, by whose start @n has a frame
+ * pending: in this cycle (its end at @e), or in the first later one that begins after its
+ * pending_timer's end.
+ */
+static inline u64 sp_first_to(const struct plca_sim *sim, const struct bus_node *n, u64 e)
+{
+	const struct bus_seg *seg = &sim->seg;
+	u64 to = seg->to_ns, cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * to;
+	u64 from = n->ds == DS_DELAY_PENDING ? n->rs_due : 0, s;
+	u32 id = (u32)n->cfg.plca.node_id;
+
+	if (id > seg->cur_id) {
+		s = seg->to_start + (u64)(id - seg->cur_id) * to;
+		if (from <= s)
+			return s;
+	}
+	s = e + BT(PLCA_SIM_BEACON_BT) + (u64)id * to;
+	if (from > s)
+		s += (from - s + cycle - 1) / cycle * cycle;
+	return s;
+}
+
+/* Arm the idle run's timer at @t, unless it is armed there already. */
+static inline void sp_aim_at(struct plca_sim *sim, u64 t)
+{
+	if (sim->sp_timer && sim->sp_aim_t == t)
+		return;
+	sim->sp_timer = true;
+	sim->sp_aim_t = t;
+	sp_timer_prio(sim, (u32)sim->seg.coord, EV_SEG, t, BUS_PRIO_CYCLE);
+}
+
+/*
  * Aim the idle run at the first TO whose owner has a frame pending by its start, in this cycle
  * or a later one, or at this cycle's end while a frame is HELD (the BEACON collides it); with
  * nobody waiting for the cycle, no timer at all.  The cycles it passes run on by themselves
@@ -584,9 +618,8 @@ static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_even
  */
 static void sp_aim(struct plca_sim *sim)
 {
-	struct bus_seg *seg = &sim->seg;
-	u64 to = seg->to_ns, beacon = BT(PLCA_SIM_BEACON_BT), cycle = beacon + seg->node_cnt * to;
-	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * to, best = BUS_NEVER;
+	const struct bus_seg *seg = &sim->seg;
+	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns, best = BUS_NEVER;
 	bool held = false;
 
 	if (!sim->nr_lazy_pend) {
@@ -596,30 +629,30 @@ static void sp_aim(struct plca_sim *sim)
 	}
 	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
 		const struct bus_node *n = &sim->nodes[sim->lazy_pend[i]];
-		u32 id = (u32)n->cfg.plca.node_id;
-		u64 from = n->ds == DS_DELAY_PENDING ? n->rs_due : 0, s;
 
 		held |= n->ds == DS_HOLD;
-		if (id > seg->cur_id) {
-			s = seg->to_start + (u64)(id - seg->cur_id) * to;
-			if (from <= s) {
-				best = min(best, s);
-				continue;
-			}
-		}
-		/* its TO in the first later cycle that begins after its pending_timer's end */
-		s = e + beacon + (u64)id * to;
-		if (from > s)
-			s += (from - s + cycle - 1) / cycle * cycle;
-		best = min(best, s);
+		best = min(best, sp_first_to(sim, n, e));
 	}
-	if (held)
-		best = min(best, e);
-	if (sim->sp_timer && sim->sp_aim_t == best)
-		return;
-	sim->sp_timer = true;
-	sim->sp_aim_t = best;
-	sp_timer_prio(sim, (u32)seg->coord, EV_SEG, best, BUS_PRIO_CYCLE);
+	sp_aim_at(sim, held ? min(best, e) : best);
+}
+
+/*
+ * @node began to wait for the cycle (HELD) or waits from a new instant on (its hold timer's
+ * collision): the run is aimed at its TO if that comes first.  An aim that no longer holds for
+ * anybody is left: its TO's decision finds nobody pending and aims the run again, as the
+ * bit-level path's stale run timers do.
+ */
+static void sp_aim_one(struct plca_sim *sim, u32 node)
+{
+	const struct bus_seg *seg = &sim->seg;
+	const struct bus_node *n = &sim->nodes[node];
+	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
+	u64 t = sp_first_to(sim, n, e);
+
+	if (n->ds == DS_HOLD)
+		t = min(t, e);
+	if (!sim->sp_timer || t < sim->sp_aim_t)
+		sp_aim_at(sim, t);
 }
 
 /* commit() of TO cur_id by its owner @node, pending now. */

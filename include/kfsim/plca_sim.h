@@ -119,7 +119,12 @@ struct plca_sim_node_cfg {
  *             (the TO after a frame on a quiet PLCA segment, without a trace also the
  *             BEACON's TO between two such TOs, whole idle cycles with nothing pending); the
  *             results are the same to the bit for a given seed, and
- *             tests/plcasim/test_sim_fastpath.c checks that against this switch.
+ *             tests/plcasim/test_sim_fastpath.c checks that against this switch.  A uniform
+ *             PLCA segment with Poisson, periodic or no load is taken over at its first quiet
+ *             moment by a second engine (src/plcasim/bus_sparse.c) that gives the same
+ *             statistics, histograms, counts and random state (tests/plcasim/test_sim_sparse.c)
+ *             and rebuilds the rest by replaying the run before a setting, a link, a scripted
+ *             frame or a trace changes anything: such a call then costs a run from the start.
  */
 struct plca_sim_cfg {
 	const struct plca_sim_node_cfg *nodes;
@@ -194,7 +199,9 @@ struct plca_sim_node_stats {
  *	simulated quantity: work the simulator proves cannot change the outcome is not queued
  *	(a commit_timer the MAC beats, a pending_timer outside an idle run, the carrier
  *	re-check at the end of an undisturbed IFG), so the count may drop between kfsim
- *	versions while every simulated figure stays the same for a given seed.
+ *	versions while every simulated figure stays the same for a given seed.  A quiet uniform
+ *	PLCA segment may be run by a second engine (src/plcasim/bus_sparse.c), which counts its
+ *	own events: the same run gives another count with struct plca_sim_cfg.bit_level.
  * @cycles: PLCA cycles (BEACONs sent)
  * @throughput_mbps: MAC frame bits delivered per second, all nodes, in Mb/s
  * @goodput_mbps: payload bits delivered per second

@@ -1049,6 +1049,10 @@ bool sparse_maybe_run(struct plca_sim *sim, u64 t_ns, int *ret)
 	sim->sparse_ready = false;
 	if (!sim->sparse_on && !sparse_take_over(sim))
 		return false;
+	if (bus_oom(sim)) {
+		*ret = -ENOMEM;
+		return true;
+	}
 	*ret = 0;
 	if (sparse_run(sim, t_ns) == SP_OK)
 		return true;
@@ -1057,5 +1061,7 @@ bool sparse_maybe_run(struct plca_sim *sim, u64 t_ns, int *ret)
 	sim->sp_bails++;
 	sim->now = t_ns;
 	*ret = sparse_replay(sim);
+	if (*ret) /* its state is gone and the bit-level one stale: the run is over, as on -ENOMEM */
+		kfsim_evq_fail(&sim->events, *ret);
 	return true;
 }

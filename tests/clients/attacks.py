@@ -1969,6 +1969,84 @@ def attack_host_network():
         run(["ip", "netns", "del", ns])
 
 
+HOST_IOCTLS = r"""
+import errno, fcntl, socket, struct
+out = []
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+rt = struct.pack("L16s16s16sH", 0, struct.pack("HH4s8x", 2, 0, bytes([10, 79, 0, 0])),
+                 struct.pack("HH4s8x", 2, 0, bytes(4)), struct.pack("HH4s8x", 2, 0,
+                 bytes([255, 255, 255, 0])), 1) + bytes(80)
+arp = struct.pack("HH4s8x", 2, 0, bytes([10, 77, 0, 9])) + struct.pack("H14s", 1, b"\2" * 6) + \
+      struct.pack("HH4s8x", 2, 0, bytes(4)) + struct.pack("i16s", 6, b"vk0")
+for name, req, arg in (("SIOCSIFMTU", 0x8922, struct.pack("16si20x", b"vk0", 1300)),
+                       ("SIOCSIFFLAGS", 0x8914, struct.pack("16sH22x", b"vk0", 0x1003)),
+                       ("SIOCADDRT", 0x890B, rt), ("SIOCSARP", 0x8955, arp)):
+    try:
+        fcntl.ioctl(s, req, arg); out.append(name + ":done")
+    except OSError as e:
+        out.append(name + ":" + errno.errorcode[e.errno])
+print(" ".join(out))
+"""
+
+
+def attack_shim_host():
+    """The shim preloaded by hand, as root: what it does not simulate (rtnetlink, interface,
+    route and ARP ioctls) never reaches the machine's network; a simulated device's name least."""
+    print("the shim preloaded by hand (no kfsim exec), as root:")
+    ns = machine_standin("kfsim-hand")
+    if not ns:
+        return
+    try:
+        run(["ip", "-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", "eth9"])
+        nsx = ["ip", "netns", "exec", ns]
+
+        def state():
+            return (standin_state(ns) + run(["ip", "-n", ns, "route"])[1] +
+                    run(["ip", "-n", ns, "neigh"])[1] + run(["tc", "-n", ns, "qdisc"])[1] +
+                    run(nsx + ["ethtool", "-k", "vk0"])[1])
+        before = state()
+        # the shim goes into the tool, not into `ip netns exec` (whose NETLINK_ROUTE it
+        # would refuse); without KFSIM_KERNEL, into the shim's own kernel: eth0..eth3
+        shimmed = nsx + ["env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items()
+            if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        steps = [["ip", "link", "set", "eth0", "mtu", "1400"],   # a simulated device's name
+                 ["ip", "link", "set", "vk0", "up", "mtu", "1400"],
+                 ["ip", "addr", "add", "10.77.0.1/24", "dev", "vk0"],
+                 ["ip", "link", "add", "vk2", "type", "dummy"],
+                 ["ip", "neigh", "add", "10.77.0.9", "lladdr", "02:00:00:00:00:09", "dev", "vk0"],
+                 ["tc", "qdisc", "add", "dev", "vk0", "root", "pfifo"],
+                 ["bridge", "fdb", "add", "02:00:00:00:00:01", "dev", "vk0"],
+                 ["ethtool", "-K", "vk0", "sg", "off"]]              # an interface ioctl
+        outs, refused = [], 0
+        for argv in steps:
+            rc, out, _ = run(shimmed + argv)
+            said = "refused (EPROTONOSUPPORT)" in out or "refused (EOPNOTSUPP)" in out
+            refused += rc != 0 and said
+            outs.append(f"{os.path.basename(argv[0])} {argv[1]}: exit {rc}"
+                        f"{' (said why)' if said else ''}")
+        rc, out, _ = run(shimmed + [sys.executable, "-c", HOST_IOCTLS])
+        ioctls = [ln for ln in out.splitlines() if ln.startswith("SIOC")]
+        # a KFSIM_EXEC_NETNS that names another namespace than the program's lets nothing by
+        rc2, out2, _ = run(shimmed + ["KFSIM_EXEC_NETNS=1:1", "ip", "link", "set", "vk0", "mtu",
+                                      "1300"])
+        after = state()
+        check("ip link/addr/neigh, tc, bridge, ethtool -K and SIOCSIFMTU/SIOCSIFFLAGS/SIOCADDRT/"
+              "SIOCSARP change nothing real, each refused with its reason",
+              before == after and refused == len(steps) and rc2 != 0 and
+              ioctls == [" ".join(f"{name}:{errno.errorcode[errno.EOPNOTSUPP]}" for name in
+                                  ("SIOCSIFMTU", "SIOCSIFFLAGS", "SIOCADDRT", "SIOCSARP"))],
+              f"{'unchanged' if before == after else 'CHANGED'}; {refused} of {len(steps)} "
+              f"refused; " + "; ".join(outs) + f"; ioctls {ioctls}; KFSIM_EXEC_NETNS=1:1: "
+              f"exit {rc2}")
+        # generic netlink still reaches the simulation, by hand as under kfsim exec
+        rc, out, _ = run(shimmed + ["genl", "ctrl", "get", "name", "ethtool"])
+        check("generic netlink preloaded by hand still reaches the simulation",
+              rc == 0 and "name: monitor" in out, f"exit {rc}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_nonroot_server():
     """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
     a network namespace itself), gets no socket of the machine's namespace from the shim."""
@@ -2621,7 +2699,7 @@ ATTACKS = {
     "log_flood": attack_log_flood,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
-    "shim_fork": attack_shim_fork,
+    "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
 }
 
 

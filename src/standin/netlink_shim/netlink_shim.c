@@ -57,6 +57,7 @@
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/nl_remote.h>
+#include "host_guard.h"
 
 #define SHIM_MAX_FD 65536
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */
@@ -401,10 +402,21 @@ int socket(int domain, int type, int protocol)
 {
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC), fd;
 
-	if (domain != AF_NETLINK || protocol != NETLINK_GENERIC)
+	if (domain != AF_NETLINK)
 		return RESOLVE(socket)(domain, type, protocol);
 	if (base != SOCK_RAW && base != SOCK_DGRAM)
 		return fail(-ESOCKTNOSUPPORT);	/* netlink_create() */
+	if (protocol != NETLINK_GENERIC) {
+		char what[64];
+
+		if (shim_in_exec_netns())
+			return RESOLVE(socket)(domain, type, protocol);
+		/* as netlink_create() answers a protocol nobody registered (host_guard.c) */
+		snprintf(what, sizeof(what), "socket(AF_NETLINK, ..., %s%d)",
+			 protocol == NETLINK_ROUTE ? "NETLINK_ROUTE = " : "", protocol);
+		shim_say_host_refused(true, what);
+		return fail(-EPROTONOSUPPORT);
+	}
 	fd = shim_open(base, protocol, type & (SOCK_NONBLOCK | SOCK_CLOEXEC));
 	return fd < 0 ? fail(fd) : fd;
 }
@@ -967,6 +979,23 @@ static bool names_vlan_device(unsigned long req)
 	return req == 0x8982 || req == 0x8983;
 }
 
+/*
+ * Requests that change the routing, neighbour (ARP, RARP) or DLCI tables: SIOCADDRT,
+ * SIOCDELRT, SIOCRTMSG, SIOCDARP, SIOCSARP, SIOCDRARP, SIOCSRARP, SIOCADDDLCI, SIOCDELDLCI.
+ * They name no device the simulation could own, so only host_guard.c's rule applies.
+ */
+static bool changes_tables(unsigned long req)
+{
+	return (req >= 0x890B && req <= 0x890D) || req == 0x8953 || req == 0x8955 ||
+	       req == 0x8960 || req == 0x8962 || req == 0x8980 || req == 0x8981;
+}
+
+/* Interface, VLAN and table requests: what the machine's network is configured with. */
+static bool configures_network(unsigned long req)
+{
+	return names_interface(req) || names_vlan_device(req) || changes_tables(req);
+}
+
 #define SHIM_NAME_CACHE 16
 
 static struct {
@@ -1040,6 +1069,13 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
+	if (configures_network(req) && !shim_in_exec_netns()) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "ioctl 0x%lx", req);
+		shim_say_host_refused(false, what);
+		return fail(-EOPNOTSUPP);
+	}
 	if (names_interface(req) && arg &&
 	    (refuse_named(arg, req) ||
 	     (names_second_interface(req) && refuse_named((const char *)arg + IFNAMSIZ, req))))

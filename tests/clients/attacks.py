@@ -1989,6 +1989,81 @@ print(" ".join(out))
 """
 
 
+SHIM_IOV = r"""
+import ctypes, errno, os, socket, struct, time
+libc = ctypes.CDLL(None, use_errno=True)
+def getfam(seq):
+    body = struct.pack("BBH", 3, 1, 0) + struct.pack("HH", 12, 2) + b"ethtool\0"
+    return struct.pack("IHHII", 16 + len(body), 16, 1, seq, 0) + body
+out = []
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+try: out.append("writev-0:%d" % os.writev(s.fileno(), [b""]))
+except OSError as e: out.append("writev-0:" + errno.errorcode[e.errno])
+try: out.append("writev-100K:%d" % os.writev(s.fileno(), [getfam(1), bytes(100 << 10)]))
+except OSError as e: out.append("writev-100K:" + errno.errorcode[e.errno])
+class iovec(ctypes.Structure): _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+class msghdr(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_void_p), ("namelen", ctypes.c_uint32), ("iov", ctypes.POINTER(iovec)),
+                ("iovlen", ctypes.c_size_t), ("control", ctypes.c_void_p), ("controllen", ctypes.c_size_t), ("flags", ctypes.c_int)]
+class mmsghdr(ctypes.Structure): _fields_ = [("hdr", msghdr), ("len", ctypes.c_uint)]
+for reader in ("readv", "recvmmsg"):
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+    s.setblocking(False)
+    for i in range(4):
+        s.send(b"".join(getfam(i * 2048 + k) for k in range(2048)))   # 64 KiB, about 8 MiB of replies
+    time.sleep(1.0)
+    got = enobufs = marker = badname = 0
+    bufs = [ctypes.create_string_buffer(1 << 16) for _ in range(8)]
+    names = [ctypes.create_string_buffer(16) for _ in range(8)]
+    deadline = time.time() + 5
+    while time.time() < deadline:
+        if reader == "readv":
+            try:
+                head = bytearray(8)
+                n = os.readv(s.fileno(), [head, bytearray(1 << 16)])   # the marker fits the first
+                got += 1; marker += head == b"kfnlOVRN"
+            except BlockingIOError: break
+            except OSError as e:
+                enobufs += e.errno == errno.ENOBUFS; continue
+        else:
+            vec = (mmsghdr * 8)()
+            iovs = (iovec * 8)()
+            for k in range(8):
+                iovs[k] = iovec(ctypes.cast(bufs[k], ctypes.c_void_p), 1 << 16)
+                vec[k].hdr = msghdr(ctypes.cast(names[k], ctypes.c_void_p), 12, ctypes.pointer(iovs[k]), 1, None, 0, 0)
+            n = libc.recvmmsg(s.fileno(), vec, 8, socket.MSG_DONTWAIT, None)
+            if n < 0:
+                e = ctypes.get_errno()
+                if e == errno.EAGAIN: break
+                enobufs += e == errno.ENOBUFS; continue
+            for k in range(n):
+                got += 1
+                marker += bufs[k].raw[:8] == b"kfnlOVRN"
+                fam, = struct.unpack_from("H", names[k].raw)
+                badname += fam != socket.AF_NETLINK or vec[k].hdr.namelen != 12
+    out.append(f"{reader}: read {got} ENOBUFS {enobufs} marker-as-data {marker} bad-names {badname}")
+print("; ".join(out))
+"""
+
+
+def attack_shim_iov():
+    """writev(), readv() and recvmmsg() on a shimmed socket answer as send(), recv() and
+    recvmsg() do: a buffer over 64 KiB is EMSGSIZE (not dropped unrun, its sender waiting for
+    ever), a lost message ENOBUFS (not the overrun marker read as data), every name the kernel's."""
+    print("writev(), readv() and recvmmsg() under the shim:")
+    rc, out, _ = py_under_shim("", SHIM_IOV, timeout=30)
+    line = [ln for ln in out.splitlines() if ln.startswith("writev-0:")]
+    want = ("writev-0:0; writev-100K:EMSGSIZE; readv: read {r} ENOBUFS 1 marker-as-data 0 "
+            "bad-names 0; recvmmsg: read {m} ENOBUFS 1 marker-as-data 0 bad-names 0")
+    ok = False
+    if line:
+        got = re.findall(r"read (\d+)", line[0])
+        ok = len(got) == 2 and line[0] == want.format(r=got[0], m=got[1]) and int(got[0]) > 0
+    check("writev of 0 bytes is 0, of 100 KiB EMSGSIZE; readv and recvmmsg read ENOBUFS once "
+          "for the lost replies, never the marker, with names", ok,
+          line[0] if line else f"exit {rc}: {out.strip()[-300:]}")
+
+
 def attack_shim_host():
     """The shim preloaded by hand, as root: what it does not simulate (rtnetlink, interface,
     route and ARP ioctls) never reaches the machine's network; a simulated device's name least."""
@@ -2700,6 +2775,7 @@ ATTACKS = {
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
+    "shim_iov": attack_shim_iov,
 }
 
 

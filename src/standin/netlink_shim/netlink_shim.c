@@ -12,13 +12,13 @@
  * MSG_TRUNC, MSG_DONTWAIT, dup and fork need nothing from us.  What differs from a UNIX socket
  * is wrapped here: bind/connect/getsockname/getpeername speak sockaddr_nl, SOL_NETLINK options
  * go to the server, SO_TYPE/SO_DOMAIN/SO_PROTOCOL answer as netlink's, sendto/sendmsg take a
- * sockaddr_nl, recvfrom/recvmsg return the kernel's (port 0).  Every other socket, other netlink
- * protocols (NETLINK_ROUTE, ...) included, goes to the real kernel untouched.
+ * sockaddr_nl, recvfrom/recvmsg return the kernel's (port 0).  Every other socket goes to the
+ * real kernel untouched, but other netlink protocols (NETLINK_ROUTE, ...) and the interface,
+ * route and ARP ioctls only in the network namespace `kfsim exec` made (host_guard.c).
  *
  * Not supported, with the answer given: unicast to another user port (ECONNREFUSED, as for a
  * port nobody bound), sending to multicast groups (EOPNOTSUPP), NETLINK_LIST_MEMBERSHIPS and
- * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg (its names are
- * left empty).
+ * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg).
  *
  * Invariants kept:
  *  - A simulated device never reaches the real kernel: an interface ioctl (SIOCETHTOOL, the MII
@@ -103,6 +103,9 @@ static void (*real_closefrom)(int);
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_shutdown)(int, int);
 static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
+static ssize_t (*real_writev)(int, const struct iovec *, int);
+static ssize_t (*real_readv)(int, const struct iovec *, int);
+static int (*real_recvmmsg)(int, struct mmsghdr *, unsigned int, int, struct timespec *);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -135,6 +138,9 @@ static void resolve_all(void)
 	LOOKUP(ioctl);
 	LOOKUP(shutdown);
 	LOOKUP(sendmmsg);
+	LOOKUP(writev);
+	LOOKUP(readv);
+	LOOKUP(recvmmsg);
 #undef LOOKUP
 }
 
@@ -776,6 +782,34 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
 }
 
+/* The bytes @iov holds; 0 also when @iovcnt is bad (libc's call then says so). */
+static size_t iov_total(const struct iovec *iov, int iovcnt)
+{
+	size_t total = 0;
+
+	if (!iov || iovcnt <= 0 || iovcnt > UIO_MAXIOV)
+		return 0;
+	for (int i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	return total;
+}
+
+/*
+ * writev() is sendmsg() without a name (sock_write_iter()): the same checks, but nothing at
+ * all is 0, never reaching the socket (vfs_writev()).  Passed to libc, a buffer over
+ * SHIM_SEND_MAX went out whole, the server dropped it unrun, and the program waited for ever
+ * for an answer (Linux runs it; send() of the same says EMSGSIZE).
+ */
+ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+
+	if (!is_ours(fd) || !iov_total(iov, iovcnt))
+		return RESOLVE(writev)(fd, iov, iovcnt);
+	msg.msg_iovlen = (size_t)iovcnt;
+	return sendmsg(fd, &msg, 0);
+}
+
 /*
  * __sys_sendmmsg(): each message as sendmsg() sends it (so each gets netlink_sendmsg()'s
  * checks: ENODATA, EMSGSIZE, a destination other than the kernel); the count sent, or the
@@ -871,6 +905,75 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	if (n >= 0 && name)
 		put_nl_addr(name, &msg->msg_namelen, 0);
 	return n;
+}
+
+/* readv() is recvmsg() without a name (sock_read_iter()): the overrun marker and a hang-up too. */
+ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+
+	if (!is_ours(fd) || !iov_total(iov, iovcnt))
+		return RESOLVE(readv)(fd, iov, iovcnt);	/* nothing to read into: 0, as vfs_readv() */
+	msg.msg_iovlen = (size_t)iovcnt;
+	return recvmsg(fd, &msg, 0);
+}
+
+/*
+ * __sys_recvmmsg(): each message as recvmsg() receives it (the source address, the overrun
+ * marker as ENOBUFS, a hang-up as ECONNRESET); after the first, MSG_WAITFORONE waits no more;
+ * the timeout is looked at only between messages, as the kernel does; an error after some
+ * messages ends the batch with its count (the kernel keeps the error for the next call: here the
+ * next call meets it again).  Passed to libc, the names were left empty and the overrun marker
+ * read as a message.
+ */
+int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct timespec *timeout)
+{
+	struct timespec end, now;
+	unsigned int i;
+
+	if (!is_ours(fd) || !vec)
+		return RESOLVE(recvmmsg)(fd, vec, vlen, flags, timeout);
+	if (timeout) {
+		if (timeout->tv_sec < 0 || timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000L)
+			return fail(-EINVAL);
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += timeout->tv_sec;
+		end.tv_nsec += timeout->tv_nsec;
+		if (end.tv_nsec >= 1000000000L) {
+			end.tv_sec++;
+			end.tv_nsec -= 1000000000L;
+		}
+	}
+	if (vlen > UIO_MAXIOV)
+		vlen = UIO_MAXIOV;
+	for (i = 0; i < vlen; i++) {
+		ssize_t n = recvmsg(fd, &vec[i].msg_hdr, flags & ~MSG_WAITFORONE);
+
+		if (n < 0)
+			return i ? (int)i : -1;
+		vec[i].msg_len = (unsigned int)n;
+		if (flags & MSG_WAITFORONE)
+			flags |= MSG_DONTWAIT;
+		if (timeout) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > end.tv_sec ||
+			    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
+				i++;
+				break;
+			}
+		}
+	}
+	if (timeout) {
+		long long left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
+		if (left < 0)
+			left = 0;
+		timeout->tv_sec = left / 1000000000LL;
+		timeout->tv_nsec = left % 1000000000LL;
+	}
+	return (int)i;
 }
 
 /* @nfd is now a copy of @fd: of our socket too if @fd is one, else of none of ours. */

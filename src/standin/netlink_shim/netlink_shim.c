@@ -68,6 +68,7 @@ struct shim_sock {
 	int type;		/* SOCK_RAW or SOCK_DGRAM, for SO_TYPE */
 	int refs;		/* descriptors of this process that refer to it */
 	pthread_mutex_t ctl_lock; /* one control request at a time */
+	int kept_err;		/* an error recvmmsg() met after some messages, for the next receive */
 	dev_t data_dev, ctl_dev; /* what the descriptors were when we made them */
 	ino_t data_ino, ctl_ino;
 };
@@ -855,27 +856,54 @@ static ssize_t received(int fd, ssize_t n, const void *buf, size_t len, int flag
 	return n;
 }
 
+/*
+ * Before a receive on @fd: 1 when it is not ours, 0 when it is, or the error recvmmsg() kept
+ * for this receive (-errno, then forgotten: sock_error() clears sk_err as it reports it).
+ */
+static int recv_begin(int fd)
+{
+	struct shim_sock *s = sock_get(fd);
+	int err;
+
+	if (!s)
+		return 1;
+	err = __atomic_exchange_n(&s->kept_err, 0, __ATOMIC_ACQ_REL);
+	sock_put(s);
+	return err;
+}
+
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
-	if (!is_ours(fd))
+	int begin = recv_begin(fd);
+
+	if (begin > 0)
 		return RESOLVE(recv)(fd, buf, len, flags);
+	if (begin < 0)
+		return fail(begin);
 	return received(fd, RESOLVE(recv)(fd, buf, len, flags), buf, len, flags);
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	if (!is_ours(fd))
+	int begin = recv_begin(fd);
+
+	if (begin > 0)
 		return RESOLVE(read)(fd, buf, len);
+	if (begin < 0)
+		return fail(begin);
 	return received(fd, RESOLVE(recv)(fd, buf, len, 0), buf, len, 0);
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
 		 socklen_t *fromlen)
 {
+	int begin = recv_begin(fd);
 	ssize_t n;
 
-	if (!is_ours(fd))
+	if (begin > 0)
 		return RESOLVE(recvfrom)(fd, buf, len, flags, from, fromlen);
+	if (begin < 0)
+		return fail(begin);
 	n = received(fd, RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL), buf, len, flags);
 	if (n >= 0)
 		put_nl_addr(from, fromlen, 0);
@@ -884,12 +912,15 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	int begin = msg ? recv_begin(fd) : 1;
 	void *name;
 	socklen_t namelen;
 	ssize_t n;
 
-	if (!is_ours(fd) || !msg)
+	if (begin > 0)
 		return RESOLVE(recvmsg)(fd, msg, flags);
+	if (begin < 0)
+		return fail(begin);
 	name = msg->msg_name;
 	namelen = msg->msg_namelen;
 	msg->msg_name = NULL;
@@ -918,13 +949,23 @@ ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
 	return recvmsg(fd, &msg, 0);
 }
 
+/* @err for @fd's next receive, as __sys_recvmmsg() leaves it in sk_err. */
+static void keep_error(int fd, int err)
+{
+	struct shim_sock *s = sock_get(fd);
+
+	if (s)
+		__atomic_store_n(&s->kept_err, err, __ATOMIC_RELEASE);
+	sock_put(s);
+}
+
 /*
  * __sys_recvmmsg(): each message as recvmsg() receives it (the source address, the overrun
  * marker as ENOBUFS, a hang-up as ECONNRESET); after the first, MSG_WAITFORONE waits no more;
  * the timeout is looked at only between messages, as the kernel does; an error after some
- * messages ends the batch with its count (the kernel keeps the error for the next call: here the
- * next call meets it again).  Passed to libc, the names were left empty and the overrun marker
- * read as a message.
+ * messages ends the batch with its count and is kept for the next receive (keep_error(): the
+ * overrun marker is read once, and its ENOBUFS was lost in 1 of 5 runs before).  Passed to libc,
+ * the names were left empty and the overrun marker read as a message.
  */
 int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct timespec *timeout)
 {
@@ -949,6 +990,8 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 	for (i = 0; i < vlen; i++) {
 		ssize_t n = recvmsg(fd, &vec[i].msg_hdr, flags & ~MSG_WAITFORONE);
 
+		if (n < 0 && i && errno != EAGAIN)
+			keep_error(fd, -errno);	/* reported by the next receive */
 		if (n < 0)
 			return i ? (int)i : -1;
 		vec[i].msg_len = (unsigned int)n;
@@ -974,6 +1017,39 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		timeout->tv_nsec = left % 1000000000LL;
 	}
 	return (int)i;
+}
+
+/*
+ * _FORTIFY_SOURCE turns recv(), recvfrom() and read() into a buffer you can see the size of into
+ * these, and glibc's run its own receive inside, past the wrappers above: the overrun marker
+ * read as a message, a hang-up as end-of-file, the source left as the UNIX socket's.
+ */
+extern void __chk_fail(void) __attribute__((noreturn));
+ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags);
+ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags,
+		       struct sockaddr *from, socklen_t *fromlen);
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen);
+
+ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags)
+{
+	if (len > buflen)
+		__chk_fail();
+	return recv(fd, buf, len, flags);
+}
+
+ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags,
+		       struct sockaddr *from, socklen_t *fromlen)
+{
+	if (len > buflen)
+		__chk_fail();
+	return recvfrom(fd, buf, len, flags, from, fromlen);
+}
+
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		__chk_fail();
+	return read(fd, buf, len);
 }
 
 /* @nfd is now a copy of @fd: of our socket too if @fd is one, else of none of ours. */

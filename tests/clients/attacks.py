@@ -2170,6 +2170,30 @@ def attack_shim_host():
         run(["ip", "netns", "del", ns])
 
 
+def attack_exec_netns_dir():
+    """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
+    no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
+    `ip netns add NAME` fail)."""
+    print("ip netns add under kfsim exec:")
+    ns = machine_standin("kfsim-netnsdir")    # makes sure /run/netns exists, as on most hosts
+    if not ns:
+        return
+    name = f"kfsim-left-{os.getpid()}"
+    try:
+        rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c", f"ip netns add {name}; ip netns list"],
+                         env=exec_env())
+        inside = name in out.split()
+        left = os.path.exists(f"/run/netns/{name}") or os.path.exists(f"/var/run/netns/{name}")
+        check("the program's `ip netns add` leaves nothing in the machine's /run/netns",
+              not left, f"exit {rc}; listed inside: {inside}; "
+              f"{'LEFT in /run/netns' if left else 'nothing left'}")
+    finally:
+        for d in ("/run/netns", "/var/run/netns"):
+            if os.path.exists(f"{d}/{name}"):
+                os.unlink(f"{d}/{name}")
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_nonroot_server():
     """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
     a network namespace itself), gets no socket of the machine's namespace from the shim."""
@@ -2823,7 +2847,7 @@ ATTACKS = {
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
-    "shim_iov": attack_shim_iov,
+    "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
 }
 
 

@@ -25,9 +25,14 @@
  *    and SIOC[GS]IF* requests) naming a device of the simulation answers EOPNOTSUPP, as a kernel
  *    without the feature would, and says so once on stderr; so does one naming it with an alias
  *    label (the kernel cuts "eth3:0" to eth3) or as a second device (a new name, a bond slave).
+ *  - Outside the network namespace `kfsim exec` made, nothing the shim does not simulate reaches
+ *    the real kernel through it: other netlink protocols and every interface, route and ARP
+ *    ioctl are refused (host_guard.c), whatever device they name.
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
- *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it.
+ *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it,
+ *    through every receive libc offers (recv, read, recvfrom, recvmsg, readv, recvmmsg and the
+ *    _FORTIFY_SOURCE forms).
  *  - The descriptors in the table are checked to still be ours (same inode) before use: a
  *    number the program closed behind our back (close_range() by syscall, dup2() over it) and
  *    reused for another socket is forgotten, never written to; the hidden control descriptor

@@ -242,6 +242,23 @@ static int check_preload_takes(const char *program, const char *shim, char *why,
 	return 0;
 }
 
+/*
+ * KFSIM_EXEC_NETNS: the network namespace just made, as DEV:INODE of its file.  The shim lets
+ * what it does not simulate (NETLINK_ROUTE, interface ioctls) reach the kernel there alone:
+ * anywhere else, the shim preloaded by hand, it would reach the machine's network.
+ */
+static int name_own_netns(void)
+{
+	char named[48];
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st))
+		return -errno;
+	snprintf(named, sizeof(named), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	return setenv("KFSIM_EXEC_NETNS", named, 1) ? -errno : 0;
+}
+
 /* The program replaces kfsim, with its own arguments, its environment and network namespace. */
 static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 {
@@ -267,6 +284,9 @@ static int exec_program(void *exec_opts, const struct kfsim_cli_args *args)
 	ret = kfsim_exec_own_netns(why, sizeof(why));
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "refusing to run '%s': %s", args->positional[0], why);
+	ret = name_own_netns();
+	if (ret)
+		return kfsim_cli_fail(CMD, ret, "cannot name the program's network namespace");
 	old = getenv("LD_PRELOAD");
 #ifdef KFSIM_ASAN
 	{

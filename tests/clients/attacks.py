@@ -1969,6 +1969,231 @@ def attack_host_network():
         run(["ip", "netns", "del", ns])
 
 
+HOST_IOCTLS = r"""
+import errno, fcntl, socket, struct
+out = []
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+rt = struct.pack("L16s16s16sH", 0, struct.pack("HH4s8x", 2, 0, bytes([10, 79, 0, 0])),
+                 struct.pack("HH4s8x", 2, 0, bytes(4)), struct.pack("HH4s8x", 2, 0,
+                 bytes([255, 255, 255, 0])), 1) + bytes(80)
+arp = struct.pack("HH4s8x", 2, 0, bytes([10, 77, 0, 9])) + struct.pack("H14s", 1, b"\2" * 6) + \
+      struct.pack("HH4s8x", 2, 0, bytes(4)) + struct.pack("i16s", 6, b"vk0")
+for name, req, arg in (("SIOCSIFMTU", 0x8922, struct.pack("16si20x", b"vk0", 1300)),
+                       ("SIOCSIFFLAGS", 0x8914, struct.pack("16sH22x", b"vk0", 0x1003)),
+                       ("SIOCADDRT", 0x890B, rt), ("SIOCSARP", 0x8955, arp)):
+    try:
+        fcntl.ioctl(s, req, arg); out.append(name + ":done")
+    except OSError as e:
+        out.append(name + ":" + errno.errorcode[e.errno])
+print(" ".join(out))
+"""
+
+
+SHIM_IOV = r"""
+import ctypes, errno, os, select, socket, struct, time
+libc = ctypes.CDLL(None, use_errno=True)
+def getfam(seq):
+    body = struct.pack("BBH", 3, 1, 0) + struct.pack("HH", 12, 2) + b"ethtool\0"
+    return struct.pack("IHHII", 16 + len(body), 16, 1, seq, 0) + body
+out = []
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+try: out.append("writev-0:%d" % os.writev(s.fileno(), [b""]))
+except OSError as e: out.append("writev-0:" + errno.errorcode[e.errno])
+try: out.append("writev-100K:%d" % os.writev(s.fileno(), [getfam(1), bytes(100 << 10)]))
+except OSError as e: out.append("writev-100K:" + errno.errorcode[e.errno])
+class iovec(ctypes.Structure): _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+class msghdr(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_void_p), ("namelen", ctypes.c_uint32), ("iov", ctypes.POINTER(iovec)),
+                ("iovlen", ctypes.c_size_t), ("control", ctypes.c_void_p), ("controllen", ctypes.c_size_t), ("flags", ctypes.c_int)]
+class mmsghdr(ctypes.Structure): _fields_ = [("hdr", msghdr), ("len", ctypes.c_uint)]
+for reader in ("readv", "recvmmsg"):
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+    s.setblocking(False)
+    for i in range(4):
+        s.send(b"".join(getfam(i * 2048 + k) for k in range(2048)))   # 64 KiB, about 8 MiB of replies
+    time.sleep(1.0)
+    got = enobufs = marker = badname = 0
+    bufs = [ctypes.create_string_buffer(1 << 16) for _ in range(8)]
+    names = [ctypes.create_string_buffer(16) for _ in range(8)]
+    deadline = time.time() + 5
+    while time.time() < deadline:
+        if reader == "readv":
+            try:
+                head = bytearray(8)
+                n = os.readv(s.fileno(), [head, bytearray(1 << 16)])   # the marker fits the first
+                got += 1; marker += head == b"kfnlOVRN"
+            except BlockingIOError:
+                if select.select([s], [], [], 0.5)[0]: continue   # more on its way
+                break
+            except OSError as e:
+                enobufs += e.errno == errno.ENOBUFS; continue
+        else:
+            vec = (mmsghdr * 8)()
+            iovs = (iovec * 8)()
+            for k in range(8):
+                iovs[k] = iovec(ctypes.cast(bufs[k], ctypes.c_void_p), 1 << 16)
+                vec[k].hdr = msghdr(ctypes.cast(names[k], ctypes.c_void_p), 12, ctypes.pointer(iovs[k]), 1, None, 0, 0)
+            n = libc.recvmmsg(s.fileno(), vec, 8, socket.MSG_DONTWAIT, None)
+            if n < 0:
+                e = ctypes.get_errno()
+                if e == errno.EAGAIN and select.select([s], [], [], 0.5)[0]: continue
+                if e == errno.EAGAIN: break
+                enobufs += e == errno.ENOBUFS; continue
+            for k in range(n):
+                got += 1
+                marker += bufs[k].raw[:8] == b"kfnlOVRN"
+                fam, = struct.unpack_from("H", names[k].raw)
+                badname += fam != socket.AF_NETLINK or vec[k].hdr.namelen != 12
+    out.append(f"{reader}: read {got} ENOBUFS {enobufs} marker-as-data {marker} bad-names {badname}")
+print("; ".join(out))
+"""
+
+
+FORTIFIED_C = r"""
+/* recvfrom(), recv() and read() with a length known only at run time: __*_chk */
+#undef _FORTIFY_SOURCE
+#define _FORTIFY_SOURCE 2
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/genetlink.h>
+int main(int argc, char **argv)
+{
+	struct { struct nlmsghdr n; struct genlmsghdr g; struct nlattr a; char name[8]; } req = {
+		.n = { .nlmsg_len = sizeof(req), .nlmsg_type = GENL_ID_CTRL, .nlmsg_flags = NLM_F_REQUEST },
+		.g = { .cmd = CTRL_CMD_GETFAMILY, .version = 1 },
+		.a = { .nla_len = 4 + 7, .nla_type = CTRL_ATTR_FAMILY_NAME }, .name = "nlctrl" };
+	struct sockaddr_nl from;
+	socklen_t fromlen = sizeof(from);
+	char buf[8192];
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	ssize_t n;
+
+	memset(&from, 0xff, sizeof(from));
+	send(fd, &req, sizeof(req), 0);
+	n = recvfrom(fd, buf, sizeof(buf) - argc, 0, (struct sockaddr *)&from, &fromlen);
+	printf("recvfrom %zd family %d pid %u len %u;", n, from.nl_family, from.nl_pid, fromlen);
+	send(fd, &req, sizeof(req), 0);
+	n = recv(fd, buf, sizeof(buf) - argc, 0);
+	printf(" recv %zd;", n);
+	send(fd, &req, sizeof(req), 0);
+	n = read(fd, buf, sizeof(buf) - argc);
+	printf(" read %zd\n", n);
+	return 0;
+}
+"""
+
+
+def attack_shim_iov():
+    """writev(), readv() and recvmmsg() on a shimmed socket answer as send(), recv() and
+    recvmsg() do: a buffer over 64 KiB is EMSGSIZE (not dropped unrun, its sender waiting for
+    ever), a lost message ENOBUFS (not the overrun marker read as data), every name the kernel's."""
+    print("writev(), readv() and recvmmsg() under the shim:")
+    rc, out, _ = py_under_shim("", SHIM_IOV, timeout=30)
+    line = [ln for ln in out.splitlines() if ln.startswith("writev-0:")]
+    want = ("writev-0:0; writev-100K:EMSGSIZE; readv: read {r} ENOBUFS 1 marker-as-data 0 "
+            "bad-names 0; recvmmsg: read {m} ENOBUFS 1 marker-as-data 0 bad-names 0")
+    ok = False
+    if line:
+        got = re.findall(r"read (\d+)", line[0])
+        ok = len(got) == 2 and line[0] == want.format(r=got[0], m=got[1]) and int(got[0]) > 0
+    check("writev of 0 bytes is 0, of 100 KiB EMSGSIZE; readv and recvmmsg read ENOBUFS once "
+          "for the lost replies, never the marker, with names", ok,
+          line[0] if line else f"exit {rc}: {out.strip()[-300:]}")
+    prog = compile_c("fortified", FORTIFIED_C, "the fortified client")
+    if prog:
+        rc, out, _ = run([prog], env=shim_env(""))
+        check("a program built with _FORTIFY_SOURCE (__recvfrom_chk, __recv_chk, __read_chk) "
+              "hears the kernel (AF_NETLINK, port 0)",
+              out.startswith("recvfrom 136 family 16 pid 0 len 12; recv 136; read 136"),
+              f"exit {rc}: {out.strip().splitlines()[:1]}")
+
+
+def attack_shim_host():
+    """The shim preloaded by hand, as root: what it does not simulate (rtnetlink, interface,
+    route and ARP ioctls) never reaches the machine's network; a simulated device's name least."""
+    print("the shim preloaded by hand (no kfsim exec), as root:")
+    ns = machine_standin("kfsim-hand")
+    if not ns:
+        return
+    try:
+        run(["ip", "-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", "eth9"])
+        nsx = ["ip", "netns", "exec", ns]
+
+        def state():
+            return (standin_state(ns) + run(["ip", "-n", ns, "route"])[1] +
+                    run(["ip", "-n", ns, "neigh"])[1] + run(["tc", "-n", ns, "qdisc"])[1] +
+                    run(nsx + ["ethtool", "-k", "vk0"])[1])
+        before = state()
+        # the shim goes into the tool, not into `ip netns exec` (whose NETLINK_ROUTE it
+        # would refuse); without KFSIM_KERNEL, into the shim's own kernel: eth0..eth3
+        shimmed = nsx + ["env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items()
+            if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        steps = [["ip", "link", "set", "eth0", "mtu", "1400"],   # a simulated device's name
+                 ["ip", "link", "set", "vk0", "up", "mtu", "1400"],
+                 ["ip", "addr", "add", "10.77.0.1/24", "dev", "vk0"],
+                 ["ip", "link", "add", "vk2", "type", "dummy"],
+                 ["ip", "neigh", "add", "10.77.0.9", "lladdr", "02:00:00:00:00:09", "dev", "vk0"],
+                 ["tc", "qdisc", "add", "dev", "vk0", "root", "pfifo"],
+                 ["bridge", "fdb", "add", "02:00:00:00:00:01", "dev", "vk0"],
+                 ["ethtool", "-K", "vk0", "sg", "off"]]              # an interface ioctl
+        outs, refused = [], 0
+        for argv in steps:
+            rc, out, _ = run(shimmed + argv)
+            said = "refused (EPROTONOSUPPORT)" in out or "refused (EOPNOTSUPP)" in out
+            refused += rc != 0 and said
+            outs.append(f"{os.path.basename(argv[0])} {argv[1]}: exit {rc}"
+                        f"{' (said why)' if said else ''}")
+        rc, out, _ = run(shimmed + [sys.executable, "-c", HOST_IOCTLS])
+        ioctls = [ln for ln in out.splitlines() if ln.startswith("SIOC")]
+        # a KFSIM_EXEC_NETNS that names another namespace than the program's lets nothing by
+        rc2, out2, _ = run(shimmed + ["KFSIM_EXEC_NETNS=1:1", "ip", "link", "set", "vk0", "mtu",
+                                      "1300"])
+        after = state()
+        check("ip link/addr/neigh, tc, bridge, ethtool -K and SIOCSIFMTU/SIOCSIFFLAGS/SIOCADDRT/"
+              "SIOCSARP change nothing real, each refused with its reason",
+              before == after and refused == len(steps) and rc2 != 0 and
+              ioctls == [" ".join(f"{name}:{errno.errorcode[errno.EOPNOTSUPP]}" for name in
+                                  ("SIOCSIFMTU", "SIOCSIFFLAGS", "SIOCADDRT", "SIOCSARP"))],
+              f"{'unchanged' if before == after else 'CHANGED'}; {refused} of {len(steps)} "
+              f"refused; " + "; ".join(outs) + f"; ioctls {ioctls}; KFSIM_EXEC_NETNS=1:1: "
+              f"exit {rc2}")
+        # generic netlink still reaches the simulation, by hand as under kfsim exec
+        rc, out, _ = run(shimmed + ["genl", "ctrl", "get", "name", "ethtool"])
+        check("generic netlink preloaded by hand still reaches the simulation",
+              rc == 0 and "name: monitor" in out, f"exit {rc}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
+def attack_exec_netns_dir():
+    """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
+    no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
+    `ip netns add NAME` fail)."""
+    print("ip netns add under kfsim exec:")
+    ns = machine_standin("kfsim-netnsdir")    # makes sure /run/netns exists, as on most hosts
+    if not ns:
+        return
+    name = f"kfsim-left-{os.getpid()}"
+    try:
+        rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c", f"ip netns add {name}; ip netns list"],
+                         env=exec_env())
+        inside = name in out.split()
+        left = os.path.exists(f"/run/netns/{name}") or os.path.exists(f"/var/run/netns/{name}")
+        check("the program's `ip netns add` leaves nothing in the machine's /run/netns",
+              not left, f"exit {rc}; listed inside: {inside}; "
+              f"{'LEFT in /run/netns' if left else 'nothing left'}")
+    finally:
+        for d in ("/run/netns", "/var/run/netns"):
+            if os.path.exists(f"{d}/{name}"):
+                os.unlink(f"{d}/{name}")
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_nonroot_server():
     """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
     a network namespace itself), gets no socket of the machine's namespace from the shim."""
@@ -2621,7 +2846,8 @@ ATTACKS = {
     "log_flood": attack_log_flood,
     "shim_threads": attack_shim_threads, "deaf": attack_deaf_reader,
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
-    "shim_fork": attack_shim_fork,
+    "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
+    "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
 }
 
 

@@ -12,22 +12,27 @@
  * MSG_TRUNC, MSG_DONTWAIT, dup and fork need nothing from us.  What differs from a UNIX socket
  * is wrapped here: bind/connect/getsockname/getpeername speak sockaddr_nl, SOL_NETLINK options
  * go to the server, SO_TYPE/SO_DOMAIN/SO_PROTOCOL answer as netlink's, sendto/sendmsg take a
- * sockaddr_nl, recvfrom/recvmsg return the kernel's (port 0).  Every other socket, other netlink
- * protocols (NETLINK_ROUTE, ...) included, goes to the real kernel untouched.
+ * sockaddr_nl, recvfrom/recvmsg return the kernel's (port 0).  Every other socket goes to the
+ * real kernel untouched, but other netlink protocols (NETLINK_ROUTE, ...) and the interface,
+ * route and ARP ioctls only in the network namespace `kfsim exec` made (host_guard.c).
  *
  * Not supported, with the answer given: unicast to another user port (ECONNREFUSED, as for a
  * port nobody bound), sending to multicast groups (EOPNOTSUPP), NETLINK_LIST_MEMBERSHIPS and
- * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg), recvmmsg (its names are
- * left empty).
+ * NETLINK_PKTINFO control messages (ENOPROTOOPT / no cmsg).
  *
  * Invariants kept:
  *  - A simulated device never reaches the real kernel: an interface ioctl (SIOCETHTOOL, the MII
  *    and SIOC[GS]IF* requests) naming a device of the simulation answers EOPNOTSUPP, as a kernel
  *    without the feature would, and says so once on stderr; so does one naming it with an alias
  *    label (the kernel cuts "eth3:0" to eth3) or as a second device (a new name, a bond slave).
+ *  - Outside the network namespace `kfsim exec` made, nothing the shim does not simulate reaches
+ *    the real kernel through it: other netlink protocols and every interface, route and ARP
+ *    ioctl are refused (host_guard.c), whatever device they name.
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
- *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it.
+ *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it,
+ *    through every receive libc offers (recv, read, recvfrom, recvmsg, readv, recvmmsg and the
+ *    _FORTIFY_SOURCE forms).
  *  - The descriptors in the table are checked to still be ours (same inode) before use: a
  *    number the program closed behind our back (close_range() by syscall, dup2() over it) and
  *    reused for another socket is forgotten, never written to; the hidden control descriptor
@@ -57,6 +62,7 @@
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/nl_remote.h>
+#include "host_guard.h"
 
 #define SHIM_MAX_FD 65536
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */
@@ -67,6 +73,7 @@ struct shim_sock {
 	int type;		/* SOCK_RAW or SOCK_DGRAM, for SO_TYPE */
 	int refs;		/* descriptors of this process that refer to it */
 	pthread_mutex_t ctl_lock; /* one control request at a time */
+	int kept_err;		/* an error recvmmsg() met after some messages, for the next receive */
 	dev_t data_dev, ctl_dev; /* what the descriptors were when we made them */
 	ino_t data_ino, ctl_ino;
 };
@@ -102,6 +109,9 @@ static void (*real_closefrom)(int);
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_shutdown)(int, int);
 static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
+static ssize_t (*real_writev)(int, const struct iovec *, int);
+static ssize_t (*real_readv)(int, const struct iovec *, int);
+static int (*real_recvmmsg)(int, struct mmsghdr *, unsigned int, int, struct timespec *);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -134,6 +144,9 @@ static void resolve_all(void)
 	LOOKUP(ioctl);
 	LOOKUP(shutdown);
 	LOOKUP(sendmmsg);
+	LOOKUP(writev);
+	LOOKUP(readv);
+	LOOKUP(recvmmsg);
 #undef LOOKUP
 }
 
@@ -401,10 +414,21 @@ int socket(int domain, int type, int protocol)
 {
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC), fd;
 
-	if (domain != AF_NETLINK || protocol != NETLINK_GENERIC)
+	if (domain != AF_NETLINK)
 		return RESOLVE(socket)(domain, type, protocol);
 	if (base != SOCK_RAW && base != SOCK_DGRAM)
 		return fail(-ESOCKTNOSUPPORT);	/* netlink_create() */
+	if (protocol != NETLINK_GENERIC) {
+		char what[64];
+
+		if (shim_in_exec_netns())
+			return RESOLVE(socket)(domain, type, protocol);
+		/* as netlink_create() answers a protocol nobody registered (host_guard.c) */
+		snprintf(what, sizeof(what), "socket(AF_NETLINK, ..., %s%d)",
+			 protocol == NETLINK_ROUTE ? "NETLINK_ROUTE = " : "", protocol);
+		shim_say_host_refused(true, what);
+		return fail(-EPROTONOSUPPORT);
+	}
 	fd = shim_open(base, protocol, type & (SOCK_NONBLOCK | SOCK_CLOEXEC));
 	return fd < 0 ? fail(fd) : fd;
 }
@@ -764,6 +788,34 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
 }
 
+/* The bytes @iov holds; 0 also when @iovcnt is bad (libc's call then says so). */
+static size_t iov_total(const struct iovec *iov, int iovcnt)
+{
+	size_t total = 0;
+
+	if (!iov || iovcnt <= 0 || iovcnt > UIO_MAXIOV)
+		return 0;
+	for (int i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	return total;
+}
+
+/*
+ * writev() is sendmsg() without a name (sock_write_iter()): the same checks, but nothing at
+ * all is 0, never reaching the socket (vfs_writev()).  Passed to libc, a buffer over
+ * SHIM_SEND_MAX went out whole, the server dropped it unrun, and the program waited for ever
+ * for an answer (Linux runs it; send() of the same says EMSGSIZE).
+ */
+ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+
+	if (!is_ours(fd) || !iov_total(iov, iovcnt))
+		return RESOLVE(writev)(fd, iov, iovcnt);
+	msg.msg_iovlen = (size_t)iovcnt;
+	return sendmsg(fd, &msg, 0);
+}
+
 /*
  * __sys_sendmmsg(): each message as sendmsg() sends it (so each gets netlink_sendmsg()'s
  * checks: ENODATA, EMSGSIZE, a destination other than the kernel); the count sent, or the
@@ -809,27 +861,54 @@ static ssize_t received(int fd, ssize_t n, const void *buf, size_t len, int flag
 	return n;
 }
 
+/*
+ * Before a receive on @fd: 1 when it is not ours, 0 when it is, or the error recvmmsg() kept
+ * for this receive (-errno, then forgotten: sock_error() clears sk_err as it reports it).
+ */
+static int recv_begin(int fd)
+{
+	struct shim_sock *s = sock_get(fd);
+	int err;
+
+	if (!s)
+		return 1;
+	err = __atomic_exchange_n(&s->kept_err, 0, __ATOMIC_ACQ_REL);
+	sock_put(s);
+	return err;
+}
+
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
-	if (!is_ours(fd))
+	int begin = recv_begin(fd);
+
+	if (begin > 0)
 		return RESOLVE(recv)(fd, buf, len, flags);
+	if (begin < 0)
+		return fail(begin);
 	return received(fd, RESOLVE(recv)(fd, buf, len, flags), buf, len, flags);
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	if (!is_ours(fd))
+	int begin = recv_begin(fd);
+
+	if (begin > 0)
 		return RESOLVE(read)(fd, buf, len);
+	if (begin < 0)
+		return fail(begin);
 	return received(fd, RESOLVE(recv)(fd, buf, len, 0), buf, len, 0);
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from,
 		 socklen_t *fromlen)
 {
+	int begin = recv_begin(fd);
 	ssize_t n;
 
-	if (!is_ours(fd))
+	if (begin > 0)
 		return RESOLVE(recvfrom)(fd, buf, len, flags, from, fromlen);
+	if (begin < 0)
+		return fail(begin);
 	n = received(fd, RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL), buf, len, flags);
 	if (n >= 0)
 		put_nl_addr(from, fromlen, 0);
@@ -838,12 +917,15 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	int begin = msg ? recv_begin(fd) : 1;
 	void *name;
 	socklen_t namelen;
 	ssize_t n;
 
-	if (!is_ours(fd) || !msg)
+	if (begin > 0)
 		return RESOLVE(recvmsg)(fd, msg, flags);
+	if (begin < 0)
+		return fail(begin);
 	name = msg->msg_name;
 	namelen = msg->msg_namelen;
 	msg->msg_name = NULL;
@@ -859,6 +941,120 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	if (n >= 0 && name)
 		put_nl_addr(name, &msg->msg_namelen, 0);
 	return n;
+}
+
+/* readv() is recvmsg() without a name (sock_read_iter()): the overrun marker and a hang-up too. */
+ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+{
+	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+
+	if (!is_ours(fd) || !iov_total(iov, iovcnt))
+		return RESOLVE(readv)(fd, iov, iovcnt);	/* nothing to read into: 0, as vfs_readv() */
+	msg.msg_iovlen = (size_t)iovcnt;
+	return recvmsg(fd, &msg, 0);
+}
+
+/* @err for @fd's next receive, as __sys_recvmmsg() leaves it in sk_err. */
+static void keep_error(int fd, int err)
+{
+	struct shim_sock *s = sock_get(fd);
+
+	if (s)
+		__atomic_store_n(&s->kept_err, err, __ATOMIC_RELEASE);
+	sock_put(s);
+}
+
+/*
+ * __sys_recvmmsg(): each message as recvmsg() receives it (the source address, the overrun
+ * marker as ENOBUFS, a hang-up as ECONNRESET); after the first, MSG_WAITFORONE waits no more;
+ * the timeout is looked at only between messages, as the kernel does; an error after some
+ * messages ends the batch with its count and is kept for the next receive (keep_error(): the
+ * overrun marker is read once, and its ENOBUFS was lost in 1 of 5 runs before).  Passed to libc,
+ * the names were left empty and the overrun marker read as a message.
+ */
+int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct timespec *timeout)
+{
+	struct timespec end, now;
+	unsigned int i;
+
+	if (!is_ours(fd) || !vec)
+		return RESOLVE(recvmmsg)(fd, vec, vlen, flags, timeout);
+	if (timeout) {
+		if (timeout->tv_sec < 0 || timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000L)
+			return fail(-EINVAL);
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += timeout->tv_sec;
+		end.tv_nsec += timeout->tv_nsec;
+		if (end.tv_nsec >= 1000000000L) {
+			end.tv_sec++;
+			end.tv_nsec -= 1000000000L;
+		}
+	}
+	if (vlen > UIO_MAXIOV)
+		vlen = UIO_MAXIOV;
+	for (i = 0; i < vlen; i++) {
+		ssize_t n = recvmsg(fd, &vec[i].msg_hdr, flags & ~MSG_WAITFORONE);
+
+		if (n < 0 && i && errno != EAGAIN)
+			keep_error(fd, -errno);	/* reported by the next receive */
+		if (n < 0)
+			return i ? (int)i : -1;
+		vec[i].msg_len = (unsigned int)n;
+		if (flags & MSG_WAITFORONE)
+			flags |= MSG_DONTWAIT;
+		if (timeout) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec > end.tv_sec ||
+			    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec)) {
+				i++;
+				break;
+			}
+		}
+	}
+	if (timeout) {
+		long long left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
+		if (left < 0)
+			left = 0;
+		timeout->tv_sec = left / 1000000000LL;
+		timeout->tv_nsec = left % 1000000000LL;
+	}
+	return (int)i;
+}
+
+/*
+ * _FORTIFY_SOURCE turns recv(), recvfrom() and read() into a buffer you can see the size of into
+ * these, and glibc's run its own receive inside, past the wrappers above: the overrun marker
+ * read as a message, a hang-up as end-of-file, the source left as the UNIX socket's.
+ */
+extern void __chk_fail(void) __attribute__((noreturn));
+ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags);
+ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags,
+		       struct sockaddr *from, socklen_t *fromlen);
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen);
+
+ssize_t __recv_chk(int fd, void *buf, size_t len, size_t buflen, int flags)
+{
+	if (len > buflen)
+		__chk_fail();
+	return recv(fd, buf, len, flags);
+}
+
+ssize_t __recvfrom_chk(int fd, void *buf, size_t len, size_t buflen, int flags,
+		       struct sockaddr *from, socklen_t *fromlen)
+{
+	if (len > buflen)
+		__chk_fail();
+	return recvfrom(fd, buf, len, flags, from, fromlen);
+}
+
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		__chk_fail();
+	return read(fd, buf, len);
 }
 
 /* @nfd is now a copy of @fd: of our socket too if @fd is one, else of none of ours. */
@@ -967,6 +1163,23 @@ static bool names_vlan_device(unsigned long req)
 	return req == 0x8982 || req == 0x8983;
 }
 
+/*
+ * Requests that change the routing, neighbour (ARP, RARP) or DLCI tables: SIOCADDRT,
+ * SIOCDELRT, SIOCRTMSG, SIOCDARP, SIOCSARP, SIOCDRARP, SIOCSRARP, SIOCADDDLCI, SIOCDELDLCI.
+ * They name no device the simulation could own, so only host_guard.c's rule applies.
+ */
+static bool changes_tables(unsigned long req)
+{
+	return (req >= 0x890B && req <= 0x890D) || req == 0x8953 || req == 0x8955 ||
+	       req == 0x8960 || req == 0x8962 || req == 0x8980 || req == 0x8981;
+}
+
+/* Interface, VLAN and table requests: what the machine's network is configured with. */
+static bool configures_network(unsigned long req)
+{
+	return names_interface(req) || names_vlan_device(req) || changes_tables(req);
+}
+
 #define SHIM_NAME_CACHE 16
 
 static struct {
@@ -1040,6 +1253,13 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
+	if (configures_network(req) && !shim_in_exec_netns()) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "ioctl 0x%lx", req);
+		shim_say_host_refused(false, what);
+		return fail(-EOPNOTSUPP);
+	}
 	if (names_interface(req) && arg &&
 	    (refuse_named(arg, req) ||
 	     (names_second_interface(req) && refuse_named((const char *)arg + IFNAMSIZ, req))))

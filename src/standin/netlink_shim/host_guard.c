@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the shim keeps from the machine's network: the requests it does not simulate.
+ *
+ * The shim simulates generic netlink alone.  Passed on, everything else a tool asks of the
+ * network (NETLINK_ROUTE's `ip link set eth0 mtu 1400`, `tc`, `bridge`; an interface ioctl such
+ * as `ethtool -K eth9 sg off`; a route or ARP ioctl) reached the kernel of whatever network
+ * namespace the program ran in: with LD_PRELOAD set by hand, the machine's, where eth0, a
+ * simulated device's name, is a real interface (measured 2026-12-07: `ip link set eth0 mtu
+ * 1400` under the shim set a real eth0's MTU; attacks.py "shim_host").
+ *
+ * Invariant kept: such a request reaches the kernel only in the network namespace `kfsim exec`
+ * made for the program (it names it in KFSIM_EXEC_NETNS, "DEV:INODE" of the namespace file),
+ * which goes away with the program.  Anywhere else (the shim preloaded by hand, or a namespace
+ * the program made or entered since) it fails as on a kernel without the feature, and says
+ * why once on stderr.  The variable set by hand is the user's word, as LD_PRELOAD is.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "host_guard.h"
+
+bool shim_in_exec_netns(void)
+{
+	const char *named = getenv("KFSIM_EXEC_NETNS");
+	unsigned long long dev, ino;
+	struct stat st;
+	char tail;
+
+	if (!named || sscanf(named, "%llu:%llu%c", &dev, &ino, &tail) != 2)
+		return false;
+	/* thread-self: setns() moves one thread, and the request goes out on this one's */
+	if (stat("/proc/thread-self/ns/net", &st) && stat("/proc/self/ns/net", &st))
+		return false;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool said_socket, said_ioctl;
+
+void shim_say_host_refused(bool socket, const char *what)
+{
+	bool *said = socket ? &said_socket : &said_ioctl;
+	bool say;
+
+	pthread_mutex_lock(&said_lock);
+	say = !*said;
+	*said = true;
+	pthread_mutex_unlock(&said_lock);
+	if (say)
+		fprintf(stderr, "kfsim-netlink: %s refused (%s): only generic netlink is simulated, "
+			"and outside the network namespace of `kfsim exec` it would reach this "
+			"machine's network (run the program with `kfsim exec`)\n", what,
+			socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+}

@@ -1183,6 +1183,132 @@ static void fio_run_time(struct fio_parser *p, const char *file, long line,
 		*ns = v;
 }
 
+/*
+ * The single-valued numeric options kfsim simulates, as fio 3.33's handle_option() (parse.c)
+ * takes them: the whole value, then what follows each separator (',', else ':', else '-',
+ * fio_any_part_ok()) is parsed in turn, and the option is read once any part passes.  Which
+ * part sets it depends on the option: one without a callback stores only the first part
+ * (val_store() of off1 with first set; iodepth, numjobs, runtime, ...), so "iodepth=-1" fails
+ * -1 against minval 1 and passes 1, which sets nothing: the job keeps its depth; one with a
+ * callback (size, offset, rwmixread, ...: options.c str_size_cb() ...) is called for every
+ * part that passes, so the last wins ("size=4m-8m" is 8m: checked with fio's null engine,
+ * which reads 8 MiB, 2026-12-07).  @min and @max are fio's minval and maxval (0: none),
+ * compared as val_too_small() and val_too_large() compare an FIO_OPT_INT.
+ */
+enum fio_part_store { FIO_STORE_FIRST, FIO_STORE_LAST };
+enum fio_part_kind { FIO_PART_INT, FIO_PART_VAL, FIO_PART_TIME };
+
+static const struct fio_part_opt {
+	const char *name;
+	enum fio_part_store store;
+	enum fio_part_kind kind;
+	int min, max;
+} fio_part_opts[] = {
+	{ "iodepth", FIO_STORE_FIRST, FIO_PART_INT, 1, 0 },
+	{ "numjobs", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "prio", FIO_STORE_FIRST, FIO_PART_INT, 0, 7 },	/* IOPRIO_MIN_PRIO 0: no min */
+	{ "prioclass", FIO_STORE_FIRST, FIO_PART_INT, 0, 3 },
+	{ "cgroup_weight", FIO_STORE_FIRST, FIO_PART_INT, 100, 1000 },
+	{ "loops", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "flow", FIO_STORE_FIRST, FIO_PART_INT, 0, 1000 },	/* FLOW_MAX_WEIGHT */
+	{ "flow_id", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "flow_sleep", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "number_ios", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "verify_backlog", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "zonesize", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "zonerange", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "thinktime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "runtime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "timeout", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "ramp_time", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "latency_target", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "latency_window", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "size", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "io_size", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "io_limit", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "offset", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "offset_increment", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "zoneskip", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "rwmixread", FIO_STORE_LAST, FIO_PART_INT, 0, 100 },
+	{ "rwmixwrite", FIO_STORE_LAST, FIO_PART_INT, 0, 100 },
+};
+
+/* Whether fio's check_str_bytes()/check_str_time() and its limits pass one part. */
+static bool fio_part_passes(const struct fio_part_opt *o, const char *part)
+{
+	char buf[64];
+	long long v;
+	u64 ns;
+
+	/* __handle_option() parses the part up to a ',' (the rest is the next part's) */
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(part, ","), part);
+	if (!*buf)
+		return false;
+	if (o->kind == FIO_PART_TIME)	/* str_to_decimal() reads a sign: -5 wraps round */
+		return !parse_time(buf + (buf[0] == '-'), NSEC_PER_USEC, &ns);
+	if (strchr(buf, '%')) {
+		/* a percentage (str_to_decimal(): -1ULL - N), a size's or an offset's */
+		char *end;
+
+		errno = 0;
+		v = strtoll(buf, &end, 10);
+		return end != buf && !errno && *end == '%';
+	}
+	if (!fio_signed_number(buf, &v))
+		return false;
+	if (o->kind != FIO_PART_INT)
+		return true;
+	if (o->max && ((int)v < 0 ? (int)v > o->max : (unsigned int)v > (unsigned int)o->max))
+		return false;
+	return !o->min || (int)v >= o->min;
+}
+
+/*
+ * @value as fio's handle_option() reads it for @key (above): NULL when a later part passes
+ * and sets nothing (the option keeps what it had), the part that sets it, or @value itself
+ * (one part, or none passes: refused as written).
+ */
+static const char *fio_part_value(const char *key, const char *value, bool *keep)
+{
+	const struct fio_part_opt *o = NULL;
+	const char *part = value, *last_ok = NULL;
+	char buf[256];
+	unsigned int nr;
+
+	*keep = false;
+	for (size_t i = 0; i < ARRAY_SIZE(fio_part_opts); i++)
+		if (!strcmp(key, fio_part_opts[i].name))
+			o = &fio_part_opts[i];
+	if (!o || !value || !*value || strlen(value) >= sizeof(buf))
+		return value;
+	strcpy(buf, value);
+	if (buf[strlen(buf) - 1] == ',' && strchr(buf, ',') == &buf[strlen(buf) - 1])
+		buf[strlen(buf) - 1] = '\0';	/* a ',' that ends the value is dropped */
+	for (nr = 0, part = buf;; nr++) {
+		const char *sep = strchr(part, ',');
+
+		if (!sep)
+			sep = strchr(part, ':');
+		if (!sep)
+			sep = strchr(part, '-');
+		if (fio_part_passes(o, part)) {
+			if (!nr && o->store == FIO_STORE_FIRST)
+				return value;	/* the first part sets it: read as written */
+			last_ok = part;
+		}
+		if (!sep)
+			break;
+		part = sep + 1;
+	}
+	if (!last_ok || !nr)
+		return value;
+	if (o->store == FIO_STORE_FIRST) {
+		*keep = true;
+		return NULL;
+	}
+	return value + (last_ok - buf);
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1197,7 +1323,11 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	int nr_errs = p->errs.nr;
 	char why[240];
 	u64 v, v2;
+	bool keep;
 
+	value = fio_part_value(key, value, &keep);
+	if (keep)
+		return true;	/* fio read the line and set nothing: see fio_part_value() */
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
 		fio_steadystate(p, sec, key, value, line, file);
 		return true;

@@ -833,10 +833,94 @@ static u64 fio_odd_size(const char *value)
 	return tmp.io_size;
 }
 
+/* glibc's scanf("%u"): blanks, a sign, decimal digits; a negative wraps round. */
+static const char *fio_scan_u(const char *s, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)s[*s == '-' || *s == '+']))
+		return NULL;
+	v = strtoul(s, &end, 10);
+	*out = (unsigned int)v;
+	return end;
+}
+
+/*
+ * One direction of cmdprio_bssplit as fio 3.33 reads it (options.c split_parse_prio_ddir()
+ * and parse_cmdprio_bssplit_entry()): entries joined by ':' up to the first empty one, at
+ * most BSSPLIT_MAX (64), each sscanf("%m[^/]/%u/%u/%u"): a block size (str_to_decimal()),
+ * then a percentage, then a class and a level, what follows them ignored (a newer fio's hint,
+ * "1M/10/2/0/1", reads as 1M/10/2/0); one, two or four fields, not three; a percentage over
+ * 100 is 100, one of 0 dropped, and the percentages of one block size may add up to 100 at
+ * most (cmdprio.c fio_cmdprio_fill_bsprio(), when the job starts).  0, or -EINVAL with fio's
+ * message in @why.
+ */
+static int fio_cmdprio_bssplit_dir(const char *str, char *why, size_t len)
+{
+	struct { u64 bs; unsigned int perc; } e[64];
+	unsigned int nr = 0;
+	const char *entry = str;
+
+	while (*entry && *entry != ':') {
+		size_t n = strcspn(entry, ":");
+		char bs[64];
+		const char *q;
+		unsigned int perc = 0, cls, level, fields = 1;
+		long long v;
+
+		if (nr == ARRAY_SIZE(e)) {
+			snprintf(why, len, "too many cmdprio_bssplit entries (fio's limit is 64)");
+			return -EINVAL;
+		}
+		q = memchr(entry, '/', n);
+		snprintf(bs, sizeof(bs), "%.*s", (int)((q ? q : entry + n) - entry), entry);
+		if (!*bs || !fio_signed_number(bs, &v)) {
+			snprintf(why, len, "failed to parse cmdprio_bssplit entry '%.*s' (its block "
+				 "size)", (int)n, entry);
+			return -EINVAL;
+		}
+		if (q && q < entry + n && (q = fio_scan_u(q + 1, &perc)) && q <= entry + n) {
+			fields = 2;
+			if (*q == '/' && (q = fio_scan_u(q + 1, &cls)) && q <= entry + n) {
+				fields = 3;
+				if (*q == '/' && (q = fio_scan_u(q + 1, &level)) && q <= entry + n)
+					fields = 4;
+			}
+		}
+		if (fields == 3) {
+			snprintf(why, len, "invalid cmdprio_bssplit format '%.*s' (BS/PERCENT or "
+				 "BS/PERCENT/CLASS/LEVEL)", (int)n, entry);
+			return -EINVAL;
+		}
+		e[nr].bs = (u64)v;
+		e[nr].perc = perc < 100 ? perc : 100;
+		if (e[nr].perc)
+			nr++;
+		entry += n + (entry[n] == ':');
+	}
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned int total = 0;
+
+		for (unsigned int j = 0; j < nr; j++)
+			if (e[j].bs == e[i].bs)
+				total += e[j].perc;
+		if (total > 100) {
+			snprintf(why, len, "cmdprio_bssplit total percentage for bs: %llu exceeds "
+				 "100 (fio's run fails)", (unsigned long long)e[i].bs);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * fio's cmdprio options (engines/cmdprio.c): cmdprio_percentage 0..100, cmdprio_class 1..3,
- * cmdprio 0..7, each READ[,WRITE]; cmdprio_bssplit entries BS/PERCENT[/CLASS/LEVEL] joined by
- * ':', READ[,WRITE].  0, or -EINVAL with the reason in @why.
+ * cmdprio 0..7, each READ[,WRITE]; cmdprio_bssplit READ[,WRITE[,TRIM]] as
+ * str_split_parse() splits it (the trims' part is not read), each fio_cmdprio_bssplit_dir().
+ * 0, or -EINVAL with the reason in @why.
  */
 static int fio_cmdprio_check(const char *key, const char *value, char *why, size_t len)
 {
@@ -851,42 +935,37 @@ static int fio_cmdprio_check(const char *key, const char *value, char *why, size
 		return -EINVAL;
 	}
 	strcpy(buf, value);
-	for (dir = strtok_r(buf, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
-		char *entry, *save2 = NULL;
+	if (!strcmp(key, "cmdprio_bssplit")) {
+		char *s = buf, *comma, *end;
 
+		while (isspace((unsigned char)*s))	/* strip_blank_front()/_end() */
+			s++;
+		for (end = s + strlen(s); end > s && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
+		comma = strchr(s, ',');
+		if (comma) {
+			char *third = strchr(comma + 1, ',');
+
+			if (third)
+				*third = '\0';
+			*comma = '\0';
+			if (fio_cmdprio_bssplit_dir(s, why, len))
+				return -EINVAL;
+			return fio_cmdprio_bssplit_dir(comma + 1, why, len);
+		}
+		return fio_cmdprio_bssplit_dir(s, why, len);
+	}
+	for (dir = strtok_r(buf, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
 		if (++nr_dirs > 2)
 			goto bad;
-		if (strcmp(key, "cmdprio_bssplit")) {
-			if (parse_uint(dir, min_v, max_v, &v))
-				goto bad;
-			continue;
-		}
-		for (entry = strtok_r(dir, ":", &save2); entry; entry = strtok_r(NULL, ":", &save2)) {
-			char *f[5], *save3 = NULL;
-			unsigned int n = 0;
-			struct kfsim_bfq_job tmp;
-			unsigned int cls = 0;
-
-			for (char *t = strtok_r(entry, "/", &save3); t && n < 5;
-			     t = strtok_r(NULL, "/", &save3))
-				f[n++] = t;
-			kfsim_bfq_job_default(&tmp);
-			if ((n != 2 && n != 4) ||
-			    kfsim_bfq_job_set(&tmp, "io_size", f[0], &cls, why, len) ||
-			    parse_uint(f[1], 0, 100, &v) ||
-			    (n == 4 && (parse_uint(f[2], 1, 3, &v) || parse_uint(f[3], 0, 7, &v))))
-				goto bad;
-		}
+		if (parse_uint(dir, min_v, max_v, &v))
+			goto bad;
 	}
 	if (nr_dirs)
 		return 0;
 bad:
-	if (!strcmp(key, "cmdprio_bssplit"))
-		snprintf(why, len, "expected BS/PERCENT[/CLASS/LEVEL] entries joined by ':' "
-			 "(READ[,WRITE]), not '%s'", value);
-	else
-		snprintf(why, len, "expected %llu to %llu (READ[,WRITE]), not '%s'",
-			 (unsigned long long)min_v, (unsigned long long)max_v, value);
+	snprintf(why, len, "expected %llu to %llu (READ[,WRITE]), not '%s'",
+		 (unsigned long long)min_v, (unsigned long long)max_v, value);
 	return -EINVAL;
 }
 

@@ -1008,13 +1008,88 @@ static void test_cmdprio(void **state)
 	free(cfg);
 	free(path);
 	expect_refusal("cmdprio_bad", "[a]\nioengine=libaio\ncmdprio_percentage=101\n"
-		       "cmdprio_class=4\ncmdprio_bssplit=4k\n", 0,
+		       "cmdprio_class=4\ncmdprio_bssplit=4k/10/2\n", 0,
 		       (const char *const[]){ "cmdprio_bad.fio:3: cmdprio_percentage: expected 0 to "
 					      "100", "cmdprio_bad.fio:4: cmdprio_class: expected 1 to 3",
-					      "cmdprio_bad.fio:5: cmdprio_bssplit: expected", NULL });
+					      "cmdprio_bad.fio:5: cmdprio_bssplit: invalid cmdprio_bssplit "
+					      "format '4k/10/2'", NULL });
+	/*
+	 * cmdprio_bssplit as fio 3.33 reads it when the job starts (--parse-only does not: -1
+	 * below), each checked with fio's run here (libaio, 2026-12-07): a newer fio's fifth
+	 * field (the hint of its cmdprio-bssplit.fio example) ignored, a bare block size, a
+	 * percentage that is no number or over 100, an empty entry ending the list are read;
+	 * three fields, a block size that is no size, and one block size over 100 % are not
+	 */
+	{
+		static const char *const ok[] = {
+			"1M/10/2/0/1:1M/30/2/0/2:1M/60/2/0/0:2M/10/2/0/3:2M/90/2/0/0", "4k", "4k/",
+			"4k/abc", "4k/150", "4k/10::abc", "4k/10/0/9", "4k/10,8k/20,junk",
+		};
+		static const struct { const char *value, *why; } bad[] = {
+			{ "4k/50/1", "invalid cmdprio_bssplit format" },
+			{ "abc/10", "failed to parse cmdprio_bssplit entry" },
+			{ "/10", "failed to parse cmdprio_bssplit entry" },
+			{ "4k/60:4k/50", "total percentage for bs: 4096 exceeds 100" },
+			{ "4k/-1:4k/5", "total percentage for bs: 4096 exceeds 100" },
+			{ "8k/10,4k/70:4k/40", "total percentage for bs: 4096 exceeds 100" },
+		};
+		char line[256], err[512];
+
+		for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+			struct kfsim_bfq_sim_config *c = new_cfg();
+			char *f;
+
+			snprintf(line, sizeof(line), "[a]\nioengine=libaio\ncmdprio_bssplit=%s\n",
+				 ok[i]);
+			f = job_file("cmdprio_split_ok", line, -1);
+			if (parse_file(f, c, err, sizeof(err)))
+				fail_msg("cmdprio_bssplit=%s refused: %s", ok[i], err);
+			free(c);
+			free(f);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+			snprintf(line, sizeof(line), "[a]\nioengine=libaio\ncmdprio_bssplit=%s\n",
+				 bad[i].value);
+			expect_refusal("cmdprio_split_bad", line, -1,
+				       (const char *const[]){ bad[i].why, NULL });
+		}
+	}
 	expect_refusal("cmdprio_psync", "[a]\ncmdprio_percentage=10\n", 0,
 		       (const char *const[]){ "cmdprio_psync.fio:2: cmdprio: an option of the "
 					      "libaio and io_uring engines", NULL });
+}
+
+/*
+ * A numeric value's parts as fio 3.33's handle_option() takes them (fio_regress/value_parts.fio
+ * has fio's log as the referee): iodepth has no callback and stores its first part only, so
+ * -1 (below minval 1) and abc-4 leave the [global]'s depth, though fio reads the line; size and
+ * rwmixread have callbacks, called for each part that passes: the last wins.
+ */
+static void test_value_parts(void **state)
+{
+	char *path = job_file("value_parts",
+			      "[global]\niodepth=8\nioengine=libaio\ndirect=1\nsize=1m\n"
+			      "[a]\niodepth=-1\n[b]\niodepth=abc-4\n[c]\niodepth=4:32\n"
+			      "[d]\nsize=4m-8m\n[e]\nrw=randrw\nrwmixread=30-70\n"
+			      "[f]\nrw=randrw\nrwmixwrite=x,20\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024];
+
+	(void)state;
+	if (parse_file(path, cfg, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(cfg->nr_jobs, 6);
+	assert_int_equal(cfg->jobs[0].iodepth, 8);
+	assert_int_equal(cfg->jobs[1].iodepth, 8);
+	assert_int_equal(cfg->jobs[2].iodepth, 4);
+	assert_int_equal(cfg->jobs[3].io_size, 8 << 20);
+	assert_int_equal(cfg->jobs[4].rwmixread, 70);
+	assert_int_equal(cfg->jobs[5].rwmixread, 80);
+	free(cfg);
+	free(path);
+	/* no part passes: refused as before */
+	expect_refusal("value_parts_bad", "[a]\niodepth=-0\n", 0,
+		       (const char *const[]){ "value_parts_bad.fio:2: iodepth", NULL });
 }
 
 /*
@@ -2246,6 +2321,7 @@ int main(void)
 		cmocka_unit_test(test_active_time_and_end),
 		cmocka_unit_test(test_size_bound_and_stonewall),
 		cmocka_unit_test(test_cmdprio),
+		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),
 		cmocka_unit_test(test_verify_backlog),

@@ -97,6 +97,7 @@ struct fio_section {
 		char text[64];	/* KEY=VALUE as written, for fio's "Bad option <...>" */
 		long line;
 		const char *file;
+		bool told;	/* not modelled: said once, at the section's end */
 	} engine_opts[16];
 	unsigned int nr_engine_opts;
 	char engine_name[48];	/* ioengine= as written, modelled or not */
@@ -1178,15 +1179,28 @@ static void fio_ss_time(struct fio_parser *p, struct fio_section *sec, const cha
  * An option kfsim does not handle: fio's own (or an engine's) is refused as not modelled;
  * one fio does not have either, in fio's words ("Bad option <...>"), as fio refuses it.
  */
-static void fio_unknown_option(struct fio_parser *p, const char *key, const char *value,
-			       long line, const char *file)
+static void fio_unknown_option(struct fio_parser *p, struct fio_section *sec, const char *key,
+			       const char *value, long line, const char *file)
 {
+	struct fio_engine_opt *note = sec->nr_engine_opts ?
+				      &sec->engine_opts[sec->nr_engine_opts - 1] : NULL;
+
 	switch (kfsim_bfq_fio_option_kind(key)) {
 	case KFSIM_FIO_OPTION_CORE:
 		fio_err(&p->errs, file, line, "%s: fio's option is not modelled (kfsim does not "
 			"simulate what it changes)", key);
 		break;
 	case KFSIM_FIO_OPTION_ENGINE:
+		/*
+		 * one noted for the engine check (fio_engine_opts_check()) is told there, once:
+		 * not modelled under its engine, or fio's "Bad option" under another
+		 */
+		if (note && note->line == line && note->file == file &&
+		    !strncmp(note->text, key, strlen(key)) &&
+		    (note->text[strlen(key)] == '=' || !note->text[strlen(key)])) {
+			note->told = true;
+			break;
+		}
 		fio_err(&p->errs, file, line, "%s: an option of one of fio's engines, not "
 			"modelled", key);
 		break;
@@ -1734,7 +1748,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->cgroup_weight = (unsigned int)v;
 	} else {
-		fio_unknown_option(p, key, value, line, file);
+		fio_unknown_option(p, sec, key, value, line, file);
 		return false;
 	}
 	return true;
@@ -2164,8 +2178,6 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 	const char *engine = sec->job.ioengine[0] ? sec->job.ioengine : "psync";
 	bool refused = sec->engine_name[0] && strcmp(sec->engine_name, engine);
 
-	if (!fio_word_in(fio_engines, engine))
-		return;
 	for (unsigned int i = 0; i < sec->nr_engine_opts; i++) {
 		const struct fio_engine_opt *o = &sec->engine_opts[i];
 		const char *owners;
@@ -2173,8 +2185,13 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o->text, "="), o->text);
 		owners = fio_engine_option_engines(key);
-		if (fio_word_in(owners, engine))
+		if (!fio_word_in(fio_engines, engine) || fio_word_in(owners, engine)) {
+			/* an engine fio 3.33 does not have is not judged (external:...) */
+			if (o->told)
+				fio_err(&p->errs, o->file, o->line, "%s: an option of one of fio's "
+					"engines, not modelled", key);
 			continue;
+		}
 		if (refused)
 			fio_err(&p->errs, o->file, o->line, "%s: an option of the engine(s)%s"
 				"and ioengine=%s is not modelled", key, owners, sec->engine_name);

@@ -1311,6 +1311,7 @@ static const struct fio_part_opt {
 	{ "zonesize", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
 	{ "zonerange", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
 	{ "thinktime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "thinktime_blocks", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
 	{ "runtime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "timeout", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "ramp_time", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
@@ -1538,6 +1539,26 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"(microseconds without a unit), not '%s'", value ? value : "");
 		else
 			sec->job.thinktime_us = v / NSEC_PER_USEC;
+	} else if (!strcmp(key, "thinktime_blocks")) {
+		/* FIO_OPT_INT, fio's default 1; 0 pauses after every I/O, the first too */
+		if (!value || parse_uint(value, 0, UINT_MAX, &v))
+			fio_err(&p->errs, file, line, "thinktime_blocks: expected a count from 1, "
+				"not '%s'", value ? value : "");
+		else if (!v)
+			fio_err(&p->errs, file, line, "thinktime_blocks: 0 (a pause after every I/O "
+				"issued, the first too) is not modelled");
+		else
+			sec->job.thinktime_blocks = (unsigned int)v;
+	} else if (!strcmp(key, "thinktime_blocks_type")) {
+		static const char *const types[] = { "complete", "issue", NULL };
+		static const struct fio_no_effect_check c = {
+			"thinktime_blocks_type", FIO_NE_CHOICE, 0, 0, types };
+
+		if (!value || !fio_choice_ok(&c, value))
+			fio_err(&p->errs, file, line, "thinktime_blocks_type: failed parsing "
+				"thinktime_blocks_type=%s (complete or issue)", value ? value : "");
+		else
+			sec->job.thinktime_issue = value[0] == 'i';
 	} else if (!strcmp(key, "startdelay")) {
 		if (!value || parse_time_range(value, NSEC_PER_SEC, &v, &v2))
 			fio_err(&p->errs, file, line, "startdelay: expected a time or a range A-B "

@@ -436,9 +436,23 @@ static void test_fio_option_not_modelled(void **state)
 			       "notmodelled.fio:4: verify_state_load: fio's option is not modelled",
 			       "notmodelled.fio:5: uid: fio's option is not modelled",
 			       "notmodelled.fio:6: Bad option <verify_state_loadx=1>", NULL });
+	/* an engine's option kfsim does not model: told once, as fio's Bad option elsewhere */
 	expect_refusal("engineopt", "[a]\nrw=read\nsize=1m\nnowait=1\n", 0,
-		       (const char *const[]){ "engineopt.fio:4: nowait: an option of one of "
-					      "fio's engines, not modelled", NULL });
+		       (const char *const[]){ "engineopt.fio:4: Bad option <nowait=1>: an option "
+					      "of the engine(s)", NULL });
+	{
+		char *path = job_file("engineopt_own", "[a]\nrw=read\nsize=1m\nioengine=libaio\n"
+				      "nowait=1\n", 1);
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		char why[1024];
+
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "engineopt_own.fio:5: nowait: an option of one of "
+				       "fio's engines, not modelled"));
+		assert_null(strchr(why, '\n'));	/* once */
+		free(cfg);
+		free(path);
+	}
 }
 
 /*
@@ -1057,6 +1071,63 @@ static void test_cmdprio(void **state)
 	expect_refusal("cmdprio_psync", "[a]\ncmdprio_percentage=10\n", 0,
 		       (const char *const[]){ "cmdprio_psync.fio:2: cmdprio: an option of the "
 					      "libaio and io_uring engines", NULL });
+}
+
+/*
+ * fio 3.33's thinktime (backend.c handle_thinktime(), after each I/O issued and each reap of a
+ * full queue): once thinktime_blocks I/Os completed since the last pause (issued, with
+ * thinktime_blocks_type=issue), the job lets its I/O in flight complete, then sleeps.  At
+ * iodepth 16 it issues 16, pauses, then one I/O a pause, as fio --debug=io showed (libaio,
+ * iodepth=16, thinktime=100ms: 16 queued and completed, then 1 and 1; 2026-12-07).  kfsim
+ * paused after each completion before, so a depth of 16 made 16 streams of pauses: 712
+ * requests where fio's pattern gives about 84 (randread, thinktime=10ms, 1 s).
+ */
+static unsigned long long think_requests(const char *engine, unsigned int depth,
+					 const char *type, unsigned int blocks)
+{
+	char text[512], why[1024], *path;
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	unsigned long long n;
+
+	snprintf(text, sizeof(text), "[t]\nioengine=%s\ndirect=1\nrw=randread\nbs=4k\n"
+		 "iodepth=%u\nthinktime=50ms\nthinktime_blocks_type=%s\nthinktime_blocks=%u\n"
+		 "size=64m\ntime_based\nruntime=2\n", engine, depth, type, blocks);
+	path = job_file("thinktime", text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 2 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	n = kfsim_bfq_sim_result(sim)->jobs[0].requests;
+	print_message("thinktime=50ms %s iodepth=%u %s, blocks %u: %llu requests in 2 s\n",
+		      engine, depth, type, blocks, n);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+	return n;
+}
+
+static void test_thinktime_as_fio(void **state)
+{
+	unsigned long long sync1 = think_requests("psync", 1, "complete", 1);
+	unsigned long long aio16 = think_requests("libaio", 16, "complete", 1);
+	unsigned long long aio16_issue = think_requests("libaio", 16, "issue", 1);
+	unsigned long long sync4 = think_requests("psync", 1, "complete", 4);
+
+	(void)state;
+	/* 2 s of 50 ms pauses, each after one short I/O: about 38 */
+	assert_true(sync1 >= 30 && sync1 <= 40);
+	/* the first 16 together, then one a pause: 15 more than depth 1 */
+	assert_in_range(aio16, sync1 + 14, sync1 + 16);
+	/* counted at issue, the first I/O already pauses: as depth 1 */
+	assert_in_range(aio16_issue, sync1 - 1, sync1 + 1);
+	/* four I/Os a pause */
+	assert_in_range(sync4, 3 * sync1, 4 * sync1 + 4);
+	expect_refusal("thinktime_bad", "[a]\nthinktime_blocks=0\nthinktime_blocks_type=Issue\n",
+		       0, (const char *const[]){ "thinktime_bad.fio:2: thinktime_blocks: 0",
+					      "thinktime_bad.fio:3: thinktime_blocks_type: failed "
+					      "parsing", NULL });
 }
 
 /*
@@ -2322,6 +2393,7 @@ int main(void)
 		cmocka_unit_test(test_size_bound_and_stonewall),
 		cmocka_unit_test(test_cmdprio),
 		cmocka_unit_test(test_value_parts),
+		cmocka_unit_test(test_thinktime_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),
 		cmocka_unit_test(test_verify_backlog),

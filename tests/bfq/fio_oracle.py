@@ -286,6 +286,8 @@ def expected(job):
         e["distribution_param"] = float(param.split(":")[0]) if param else \
             {"zipf": 1.1, "pareto": 0.2, "normal": 0.0}[dist]
     e["thinktime_us"] = job.out("thinktime", 0)
+    e["thinktime_blocks"] = job.out("thinktime_blocks", 1)
+    e["thinktime_blocks_type"] = job.ptr("thinktime_blocks_type", "complete")
     sd = job.outs("startdelay")
     e["startdelay_us"] = [sd[0], sd[1] if len(sd) > 1 else sd[0]] if sd else [0, 0]
     e["runtime_us"] = job.out("runtime" if job.has("runtime") else "timeout", 0)
@@ -320,6 +322,8 @@ SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "percentage_random": ["percentage_random"],
            "random_distribution": ["random_distribution"],
            "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
+           "thinktime_blocks": ["thinktime_blocks"],
+           "thinktime_blocks_type": ["thinktime_blocks_type"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "ramp_time_us": ["ramp_time"],
            "number_ios": ["number_ios"], "numjobs": ["numjobs"],
@@ -380,6 +384,8 @@ def compare(e, jobs, first, names, logged=None):
             diffs.append("distribution_param: fio %r, kfsim %r" % (e["distribution_param"],
                                                                   j["distribution_param"]))
         chk("thinktime_us", j["thinktime_us"])
+        chk("thinktime_blocks", j.get("thinktime_blocks", 1))
+        chk("thinktime_blocks_type", j.get("thinktime_blocks_type", "complete"))
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])
         chk("ramp_time_us", j["ramp_time_us"])

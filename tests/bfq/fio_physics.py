@@ -257,6 +257,48 @@ def check(out, jobs, params, duration):
     return bad
 
 
+# The drive's published figures (Seagate, via the reference notes' sources: Exos X18 one
+# actuator, Exos 2X18 SATA two), each a fio job file as a user would write it, run under
+# --sched none (datasheets measure the drive, not a scheduler): (what, fio file, drive
+# arguments, seconds, figure, unit).  Within 10 %: the model is calibrated to them.
+DATASHEET = [
+    ("4 KiB random read QD16, one actuator", "[r]\nfilename=/dev/sdx\ndirect=1\n"
+     "ioengine=libaio\niodepth=16\nrw=randread\nbs=4k\n", ["--disk", "single"], 10, 170,
+     "IOPS"),
+    ("4 KiB random read QD16, two actuators", "[r]\nfilename=/dev/sdx\ndirect=1\n"
+     "ioengine=libaio\niodepth=16\nrw=randread\nbs=4k\n", [], 10, 304, "IOPS"),
+    ("sequential 1 MiB reads, one actuator", "[r]\nfilename=/dev/sdx\ndirect=1\n"
+     "ioengine=libaio\niodepth=4\nrw=read\nbs=1m\n", ["--disk", "single"], 2, 270, "MB/s"),
+    ("sequential 1 MiB reads, one stream per actuator", "[global]\nfilename=/dev/sdx\n"
+     "direct=1\nioengine=libaio\niodepth=4\nrw=read\nbs=1m\nsize=50%\n[a]\n"
+     "offset=0\n[b]\noffset=50%\n", [], 2, 554, "MB/s"),
+]
+
+
+def datasheet(kfsim, tmp):
+    """The figures of DATASHEET: the lines to print and the number outside 10 %."""
+    lines, bad = [], 0
+    for what, text, extra, secs, figure, unit in DATASHEET:
+        path = os.path.join(tmp, "datasheet.fio")
+        with open(path, "w") as f:
+            f.write(text)
+        p = subprocess.run([kfsim, "bfq", "sim", "--fio", path, "--json", "--sched", "none",
+                            "--duration", str(secs)] + extra, capture_output=True, text=True)
+        if p.returncode:
+            lines.append("datasheet: %s: kfsim exited %d: %s" % (what, p.returncode,
+                                                                  p.stderr.strip()))
+            bad += 1
+            continue
+        out = json.loads(p.stdout)
+        got = sum(a["iops" if unit == "IOPS" else "mb_s"] for a in out["actuator"])
+        ok = abs(got - figure) <= 0.1 * figure
+        bad += not ok
+        lines.append("datasheet: %s: %.1f %s (Seagate %d, %+.1f %%)%s" % (
+            what, got, unit, figure, 100.0 * (got - figure) / figure,
+            "" if ok else "  OUTSIDE 10 %"))
+    return lines, bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kfsim")
@@ -301,12 +343,16 @@ def main():
                     os.makedirs(args.keep, exist_ok=True)
                     with open(os.path.join(args.keep, "s%d.fio" % seed), "w") as f:
                         f.write(text)
+        sheet, sheet_bad = datasheet(args.kfsim, tmp)
+    print("\n".join(sheet))
+    violations += sheet_bad
     print("fio_physics: %d job files run (seeds %s, %g s each, %d drives), %d refused, "
           "%d with violations; checked per drive: media rate per actuator, link, "
           "submitted = completed + in flight (and, direct only, = the jobs' requests and "
           "the actuators' I/Os); per job (%d job instances): bytes = size "
-          "when done and <= size, requests x bs = bytes, latency >= link transfer time "
-          "(direct), rate= caps, active time within the run"
+          "when done and <= size, requests x bs = bytes (min..max with mixed sizes), "
+          "latency >= link transfer time (direct), rate= and rate_iops= caps, a pause per "
+          "thinktime, progress in 3.5 s without weight raising, active time within the run"
           % (checked, args.seeds, args.duration, len(DRIVES), refused, violations,
              invariants - checked))
     return 1 if violations or refused > (hi - lo + 1) // 10 else 0

@@ -313,6 +313,47 @@ set:
 	p->why = why;
 }
 
+/* A later value of @option is fine: what an earlier one deferred goes (a job's own value). */
+static void fio_undefer(struct fio_section *sec, const char *option)
+{
+	for (unsigned int i = 0; i < sec->nr_pending; i++) {
+		if (!strcmp(sec->pending[i].option, option)) {
+			sec->pending[i] = sec->pending[--sec->nr_pending];
+			return;
+		}
+	}
+}
+
+/*
+ * fio 3.33's filename= (options.c get_next_name()): names joined by ':', a '\:' a colon of the
+ * name (the backslash dropped), a ':' at a name's start skipped.  The first name into @first
+ * (@len bytes); the number of names.
+ */
+static unsigned int fio_filenames(const char *value, char *first, size_t len)
+{
+	unsigned int nr = 0;
+	size_t n = 0;
+	bool empty = true;
+
+	for (const char *c = value; ; c++) {
+		if (*c == '\\' && c[1] == ':') {
+			c++;
+		} else if (*c == ':' || !*c) {
+			if (!empty)
+				nr++;
+			empty = true;
+			if (!*c)
+				break;
+			continue;
+		}
+		if (!nr && n + 1 < len)
+			first[n++] = *c;
+		empty = false;
+	}
+	first[n] = '\0';
+	return nr;
+}
+
 /* Options that change nothing the simulated disk sees, with why (fio(1) for each). */
 static const struct {
 	const char *why;
@@ -1633,11 +1674,12 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "filename: %s", value && *value ?
 				"a name over 127 characters is not modelled" :
 				"1 to 127 characters expected");
-		else if (strchr(value, ':') && !strstr(value, "://") && value[0] == '/')
-			fio_err(&p->errs, file, line, "filename: several files per job (a:b) are "
-				"not modelled");
+		else if (fio_filenames(value, sec->filename, sizeof(sec->filename)) > 1)
+			/* with disk I/O only: a network engine's names are not files */
+			fio_defer(sec, line, file, "filename", "several files per job (a:b) are "
+				  "not modelled");
 		else
-			strcpy(sec->filename, value);
+			fio_undefer(sec, "filename");
 	} else if (!strcmp(key, "numjobs")) {
 		if (value && !parse_uint(value, 0, 0, &v))
 			/* init.c add_job(): --numjobs from 0 clones until fio's job table is full */

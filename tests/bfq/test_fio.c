@@ -1074,6 +1074,30 @@ static void test_cmdprio(void **state)
 }
 
 /*
+ * filename= as fio 3.33's get_next_name() splits it: at every ':' not escaped as '\:', a
+ * relative name too (fio's t/jobs/t0037-pre.fio names four files "t0037file.1:...:4", which
+ * kfsim read as one file before); several files are refused with disk I/O only; a job's own
+ * name replaces its [global]'s list.
+ */
+static void test_filenames_as_fio(void **state)
+{
+	char *path = job_file("filenames", "[global]\nfilename=a:b\n[j]\nrw=read\nsize=1m\n"
+			      "filename=c\n[k]\nrw=read\nsize=1m\nfilename=x\\:y\n"
+			      "[n]\nioengine=null\nsize=1m\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024];
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 3);
+	free(cfg);
+	free(path);
+	expect_refusal("filenames_several", "[a]\nrw=read\nsize=1m\nfilename=one:two\n", 1,
+		       (const char *const[]){ "filenames_several.fio:4: filename: several files "
+					      "per job", NULL });
+}
+
+/*
  * fio 3.33's thinktime (backend.c handle_thinktime(), after each I/O issued and each reap of a
  * full queue): once thinktime_blocks I/Os completed since the last pause (issued, with
  * thinktime_blocks_type=issue), the job lets its I/O in flight complete, then sleeps.  At
@@ -2394,6 +2418,7 @@ int main(void)
 		cmocka_unit_test(test_cmdprio),
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
+		cmocka_unit_test(test_filenames_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),
 		cmocka_unit_test(test_verify_backlog),

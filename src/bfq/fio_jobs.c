@@ -208,10 +208,17 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(text, &end, 10);
+	/* str_to_decimal(): hexadecimal wherever the text holds "0x" ("0x10s" is 16 us) */
+	v = strtoull(text, &end, strstr(text, "0x") || strstr(text, "0X") ? 16 : 10);
 	if (errno)
 		return -EINVAL;
-	for (suffix = text; isdigit((unsigned char)*suffix); suffix++)
+	/*
+	 * get_mult_time() looks for the unit past the digits and the signs: "1-5m" is one
+	 * minute (the 5 is skipped), "1m-2m" one microsecond (its unit, "m-2m", is none of
+	 * fio's), and a hexadecimal number's unit starts at its 'x' (microseconds)
+	 */
+	for (suffix = text; isdigit((unsigned char)*suffix) || *suffix == '+' || *suffix == '-';
+	     suffix++)
 		;
 	if (isalpha((unsigned char)*suffix)) {
 		unit_ns = 1000;
@@ -226,25 +233,6 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	if (v > U64_MAX / unit_ns)
 		return -EINVAL;
 	*ns = v * unit_ns;
-	return 0;
-}
-
-/* "1-3": a range; a single value is a range of one. */
-static int parse_time_range(const char *text, u64 unit_ns, u64 *lo, u64 *hi)
-{
-	char buf[64];
-	char *dash;
-
-	if (strlen(text) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, text);
-	dash = strchr(buf, '-');
-	if (dash)
-		*dash = '\0';
-	if (parse_time(buf, unit_ns, lo) || parse_time(dash ? dash + 1 : buf, unit_ns, hi))
-		return -EINVAL;
-	if (*hi < *lo)
-		return -EINVAL;
 	return 0;
 }
 
@@ -1444,6 +1432,55 @@ static const char *fio_part_value(const char *key, const char *value, bool *keep
 	return value + (last_ok - buf);
 }
 
+/*
+ * startdelay= as fio 3.33 stores it (FIO_OPT_STR_VAL_TIME with off1 and off2, parse.c
+ * handle_option() and __handle_option()): the value's first part (up to a ',') is the delay,
+ * its last part the end of the range (start_delay_high), one part both; a part that fails
+ * stores nothing.  Each is a time as get_mult_time() reads it, seconds without a unit ("1-5m"
+ * is 60 s to 300 s: the first part's unit comes after "1-5").  Bit 0 of the result: the
+ * delay was set (*@lo); *@hi the end, 0 when none; -EINVAL when no part passes.
+ */
+static int fio_startdelay(const char *value, u64 *lo, u64 *hi)
+{
+	char buf[256], part[64];
+	const char *cur;
+	int set = 0;
+	bool any = false;
+
+	*lo = *hi = 0;
+	if (!*value || strlen(value) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, value);
+	if (buf[strlen(buf) - 1] == ',' && strchr(buf, ',') == &buf[strlen(buf) - 1])
+		buf[strlen(buf) - 1] = '\0';
+	for (cur = buf;;) {
+		const char *sep = strchr(cur, ',');
+		u64 ns;
+		bool ok;
+
+		if (!sep)
+			sep = strchr(cur, ':');
+		if (!sep)
+			sep = strchr(cur, '-');
+		snprintf(part, sizeof(part), "%.*s", (int)strcspn(cur, ","), cur);
+		if (cur == buf && *part == '-' && !parse_time(part + 1, NSEC_PER_SEC, &ns))
+			return -EINVAL;	/* fio takes it wrapped round: refused, as negatives are */
+		ok = *part && !parse_time(part, NSEC_PER_SEC, &ns);
+		any |= ok;
+		if (ok && cur == buf) {
+			*lo = ns;
+			set = 1;
+		}
+		if (!sep) {
+			/* the last part: the range's end (the first too, when it is alone) */
+			*hi = ok ? ns : 0;
+			break;
+		}
+		cur = sep + 1;
+	}
+	return any ? set : -EINVAL;
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1601,12 +1638,20 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->job.thinktime_issue = value[0] == 'i';
 	} else if (!strcmp(key, "startdelay")) {
-		if (!value || parse_time_range(value, NSEC_PER_SEC, &v, &v2))
+		int parts = value ? fio_startdelay(value, &v, &v2) : -EINVAL;
+
+		if (parts < 0)
 			fio_err(&p->errs, file, line, "startdelay: expected a time or a range A-B "
 				"(seconds without a unit), not '%s'", value ? value : "");
+		else if (v2 && v2 < ((parts & 1) ? v : sec->job.startdelay_ns))
+			/* fio's rand_between() of a range upside down: not modelled */
+			fio_err(&p->errs, file, line, "startdelay: a range whose end (%s) comes "
+				"before its start is not modelled", value);
 		else {
-			sec->job.startdelay_ns = v;
-			sec->job.startdelay_max_ns = v2;
+			if (parts & 1)
+				sec->job.startdelay_ns = v;
+			/* no end (0, or one that failed): fio's fixed delay */
+			sec->job.startdelay_max_ns = v2 ? v2 : sec->job.startdelay_ns;
 		}
 	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout")) {
 		fio_run_time(p, file, line, key, value, &sec->job.runtime_ns); /* 0: no limit */
@@ -1747,6 +1792,10 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (!value || parse_uint(value, 0, INT_MAX, &v))
 			fio_err(&p->errs, file, line, "%s: expected a count from 0 (negative flow "
 				"weights are not modelled), not '%s'", key, value ? value : "");
+		else if (!strcmp(key, "flow") && v > 1000)
+			/* fio 3.33's maxval, FLOW_MAX_WEIGHT */
+			fio_err(&p->errs, file, line, "flow: max value out of range: %llu (1000 max)",
+				(unsigned long long)v);
 		else if (!strcmp(key, "flow"))
 			sec->job.flow = (unsigned int)v;
 		else if (!strcmp(key, "flow_id"))

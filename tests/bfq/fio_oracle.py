@@ -288,8 +288,13 @@ def expected(job):
     e["thinktime_us"] = job.out("thinktime", 0)
     e["thinktime_blocks"] = job.out("thinktime_blocks", 1)
     e["thinktime_blocks_type"] = job.ptr("thinktime_blocks_type", "complete")
+    # FIO_OPT_STR_VAL_TIME with off1 and off2: the first part is the delay, the last the
+    # range's end (start_delay_high); a part that failed stores nothing, and no end (0) is a
+    # fixed delay, which kfsim gives as a range of one
     sd = job.outs("startdelay")
-    e["startdelay_us"] = [sd[0], sd[1] if len(sd) > 1 else sd[0]] if sd else [0, 0]
+    lo = sd[0] if sd and sd[0] is not None else 0
+    hi = sd[-1] if sd and sd[-1] else lo
+    e["startdelay_us"] = [lo, hi]
     e["runtime_us"] = job.out("runtime" if job.has("runtime") else "timeout", 0)
     e["ramp_time_us"] = job.out("ramp_time", 0)
     e["number_ios"] = job.out("number_ios", 0)

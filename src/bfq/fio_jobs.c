@@ -1318,7 +1318,7 @@ static void fio_run_time(struct fio_parser *p, const char *file, long line,
  * compared as val_too_small() and val_too_large() compare an FIO_OPT_INT.
  */
 enum fio_part_store { FIO_STORE_FIRST, FIO_STORE_LAST };
-enum fio_part_kind { FIO_PART_INT, FIO_PART_VAL, FIO_PART_TIME };
+enum fio_part_kind { FIO_PART_INT, FIO_PART_VAL, FIO_PART_TIME, FIO_PART_BOOL };
 
 static const struct fio_part_opt {
 	const char *name;
@@ -1354,6 +1354,9 @@ static const struct fio_part_opt {
 	{ "zoneskip", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
 	{ "rwmixread", FIO_STORE_LAST, FIO_PART_INT, 0, 100 },
 	{ "rwmixwrite", FIO_STORE_LAST, FIO_PART_INT, 0, 100 },
+	/* FIO_OPT_BOOL: check_int(), 0..1; only the first part sets it */
+	{ "direct", FIO_STORE_FIRST, FIO_PART_BOOL, 0, 1 },
+	{ "buffered", FIO_STORE_FIRST, FIO_PART_BOOL, 0, 1 },
 };
 
 /* Whether fio's check_str_bytes()/check_str_time() and its limits pass one part. */
@@ -1367,6 +1370,11 @@ static bool fio_part_passes(const struct fio_part_opt *o, const char *part)
 	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(part, ","), part);
 	if (!*buf)
 		return false;
+	if (o->kind == FIO_PART_BOOL) {
+		bool on;
+
+		return !kfsim_bfq_fio_flag(buf, true, &on);
+	}
 	if (o->kind == FIO_PART_TIME)	/* str_to_decimal() reads a sign: -5 wraps round */
 		return !parse_time(buf + (buf[0] == '-'), NSEC_PER_USEC, &ns);
 	if (strchr(buf, '%')) {
@@ -1703,8 +1711,11 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->filesize = tmp.io_size;
 	} else if (!strcmp(key, "loops")) {
-		if (!value || parse_uint(value, 1, 1ULL << 32, &sec->loops))
-			fio_err(&p->errs, file, line, "loops: expected a count above 0");
+		if (!value || parse_uint(value, 0, 1ULL << 32, &sec->loops))
+			fio_err(&p->errs, file, line, "loops: expected a count, not '%s'",
+				value ? value : "");
+		else if (!sec->loops)
+			sec->loops = 1;	/* fio 3.33 init.c fixup_options(): 0 loops is 1 */
 	} else if (!strcmp(key, "offset_increment")) {
 		struct kfsim_bfq_job tmp;
 		unsigned int cls = 0;

@@ -75,7 +75,7 @@ def parse_log(lines):
                                 "seq": len(lines_seen), "prev": prev}
             lines_seen.append(opt)
             continue
-        m = re.match(r"ret=(-?\d+), out=(\d+)", line)
+        m = re.match(r"ret=(-?\d+), out=(-?\d+)", line)  # a flag's out is an int
         if m and opt in cur["opts"]:
             # a part that fails ("rate=,4m": the first) keeps its default: None here
             cur["opts"][opt]["out"].append(int(m.group(2)) if m.group(1) == "0" else None)
@@ -179,6 +179,7 @@ def chain(entry, base):
 # fio's log has each part's parsed value ("out="), not its minval/maxval checks: these are
 # the limits (minval, maxval) of the options compared, as val_too_small()/val_too_large().
 PART_LIMITS = {"iodepth": (1, 0), "prio": (0, 7), "prioclass": (0, 3),
+               "direct": (0, 1), "buffered": (0, 1),
                "cgroup_weight": (100, 1000), "flow": (0, 1000), "rwmixread": (0, 100),
                "rwmixwrite": (0, 100)}
 PART_LAST = {"size", "io_size", "io_limit", "offset", "offset_increment", "zoneskip",
@@ -265,10 +266,19 @@ def expected(job):
         e["bsrange"] = [rng[0], rng[1] if len(rng) > 1 else rng[0]]
     e["iodepth"] = job.out("iodepth", 1)
     e["ioengine"] = job.ptr("ioengine", "psync")
-    direct = job.out("direct", 0)
-    if job.later("direct", "buffered") == "buffered":
-        direct = 1 - job.out("buffered", 1)
-    e["direct"] = bool(direct)
+    # direct and buffered (.neg) set one field, the later wins; a value whose first part
+    # fails and a later one passes ("direct=2,1") sets nothing: the other's stands
+    sets = []
+    for name in ("direct", "buffered"):
+        entry = job.o.get(name)
+        while entry:  # the job's own, then what it replaced ([global]'s)
+            sets.append((entry["seq"], name, entry["out"]))
+            entry = entry.get("prev")
+    direct = False
+    for _, name, outs in sorted(sets, key=lambda x: x[0]):
+        if outs and part_passes(name, outs[0]):
+            direct = bool(outs[0]) == (name == "direct")
+    e["direct"] = direct
     e["sync"] = (job.ptr("sync", "0") or "0") not in ("0", "none")
     if job.has("size") and job.outs("size") and job.o["size"]["percent"] is None:
         e["size"] = job.out("size", 0)

@@ -110,7 +110,11 @@ struct kfsim_bfq_bssplit {
  *          weight; jobs of one cgroup must agree); without, the weight of the process's queues
  *          in the root group, as if it were alone in a cgroup of that weight
  * @rate: bytes per second cap, 0 = none
- * @thinktime_us: pause after each completion before the next submission
+ * @thinktime_us: fio's thinktime: once @thinktime_blocks I/Os completed since the last pause
+ *                (issued, with @thinktime_issue), the job lets its I/O in flight complete,
+ *                then pauses this long before it issues again (fio 3.33 handle_thinktime())
+ * @thinktime_blocks: I/Os between pauses, 0 = 1 (fio thinktime_blocks)
+ * @thinktime_issue: count issued I/Os, not completed ones (fio thinktime_blocks_type=issue)
  * @sync: writes carry REQ_SYNC (fio sync=1)
  * @startdelay_ns: the job starts this long after the run (fio startdelay)
  * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
@@ -241,6 +245,8 @@ struct kfsim_bfq_job {
 	unsigned int weight;
 	u64 rate;
 	u64 thinktime_us;
+	unsigned int thinktime_blocks;
+	bool thinktime_issue;
 	bool sync;
 	u64 startdelay_ns;
 	u64 runtime_ns;

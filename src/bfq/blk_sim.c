@@ -81,6 +81,14 @@ struct sim_job {
 	bool flow_passed;	/* the next I/O was counted in its flow */
 	u64 flow_counter;	/* I/Os counted in its flow */
 	u64 flow_sleep_until;
+	/*
+	 * thinktime (handle_thinktime()): fio's io_blocks and io_issues of reads and writes (reset
+	 * at the ramp's end, as reset_all_stats() resets them), last_thinktime_blocks (not
+	 * reset), and the pause: its I/O in flight completing, then asleep until tt_wake
+	 */
+	u64 tt_blocks, tt_issues, tt_last;
+	bool tt_quiesce;
+	u64 tt_wake;
 	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
 	u64 zone_bytes;		/* bytes chosen in it */
 	bool replay;
@@ -753,6 +761,7 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->issued_dir[0] = job->issued_dir[1] = 0;
 	job->ios_dir[0] = job->ios_dir[1] = 0;
 	job->poisson_next = 0;
+	job->tt_blocks = job->tt_issues = 0;	/* io_blocks, io_issues; not the last pause's */
 	kfsim_hist_reset(&job->lat);
 	job->syncs = job->fsyncs = 0;
 	if (job->sync_lat.bucket)
@@ -828,6 +837,41 @@ static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
 	return job->start_ns + at;
 }
 
+/*
+ * fio 3.33's handle_thinktime() (backend.c), asked after each I/O the job issues and after it
+ * reaps completions with its queue full (wait_for_completions()): once the job's count of
+ * completed reads and writes (issued ones, thinktime_blocks_type=issue) is
+ * thinktime_blocks past the count at the last pause, it lets its I/O in flight complete
+ * (io_u_quiesce()), then sleeps thinktime.  So a job at iodepth 16 issues 16 I/Os, pauses,
+ * and from then on one I/O a pause: the count taken before the first quiesce is 1, the 16
+ * it reaps are past it (fio --debug=io, libaio, iodepth=16, thinktime=100ms: 16 queued and
+ * completed, then one at a time; 2026-12-07).  True: the job starts a pause.
+ */
+static bool job_think_due(struct sim_job *job)
+{
+	u64 b = job->spec.thinktime_issue ? job->tt_issues : job->tt_blocks;
+
+	if (!job->spec.thinktime_us || job->tt_quiesce ||
+	    b < job->tt_last + max(job->spec.thinktime_blocks, 1u))
+		return false;
+	job->tt_last = b;
+	job->tt_quiesce = true;
+	return true;
+}
+
+/* A pausing job: its I/O in flight done, it sleeps; true while it pauses. */
+static bool job_thinking(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	struct sim_job *job = &sim->jobs[j];
+
+	if (job->tt_quiesce && !job->inflight) {
+		job->tt_quiesce = false;
+		job->tt_wake = sim->now + job->spec.thinktime_us * NSEC_PER_USEC;
+		sim_schedule(sim, job->tt_wake, EV_JOB_WAKE, j);
+	}
+	return job->tt_quiesce || sim->now < job->tt_wake;
+}
+
 /* A buffered write: a copy into the page cache, throttled at the dirty limit. */
 static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 {
@@ -850,6 +894,10 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->bytes_issued += bytes;
 	job_count_issued(job, bytes, true);
 	job->copy_until = sim->now + copy_ns;
+	/* a write() into the page cache completes as it is issued: the pause follows the copy */
+	job->tt_issues++;
+	job->tt_blocks++;
+	job_think_due(job);
 	count = job_ramp_check(sim, job, 0);
 	if (sim->now < sim->cfg.duration_ns && count != SIM_COUNT_NONE) {
 		job->completed++;
@@ -1177,7 +1225,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		return;
 	if (job->spec.latency_target_ns)
 		depth = job->lt.drain_cycle ? 0 : min(depth, job->lt.qd);	/* queue_full() */
-	while (job->inflight < depth) {
+	while (job->inflight < depth && !job_thinking(sim, j)) {
 		struct request *rq = NULL;
 		u64 allowed;
 
@@ -1251,6 +1299,8 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		/* direct writes and O_SYNC/O_DSYNC ones are REQ_SYNC (block/fops.c, 6.12) */
 		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
 			   !job->spec.buffered || job->spec.sync);
+		job->tt_issues++;
+		job_think_due(job);
 	}
 	if (job->stopped && !job->inflight) {
 		if (job_end_sync_due(sim, job)) {
@@ -1478,15 +1528,17 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	 * (scsi_end_request() -> scsi_run_queue_async() runs it only when sdev->restarts is set,
 	 * 6.12), so the next dispatch is the one the next insertion runs.
 	 */
+	if (!job->replay && !job->flusher && !sync_wb)
+		job->tt_blocks++;	/* fio's io_blocks */
 	if (job->replay) {
 		sim->replay_inflight--;
 		job->replay_done_ns = sim->now;
 		job_issue(sim, j);	/* a closed loop's next record may go now */
 	} else {
-		if (job->spec.thinktime_us && !sim->draining)
-			sim_schedule(sim, sim->now + job->spec.thinktime_us * 1000, EV_JOB_WAKE, j);
-		else
-			job_issue(sim, j);
+		/* fio reaps when its queue is full (or quiesces): then it asks for a pause */
+		if (!job->sync_phase && job->inflight + 1 >= kfsim_bfq_job_depth(&job->spec))
+			job_think_due(job);
+		job_issue(sim, j);
 	}
 }
 

@@ -97,6 +97,7 @@ struct fio_section {
 		char text[64];	/* KEY=VALUE as written, for fio's "Bad option <...>" */
 		long line;
 		const char *file;
+		bool told;	/* not modelled: said once, at the section's end */
 	} engine_opts[16];
 	unsigned int nr_engine_opts;
 	char engine_name[48];	/* ioengine= as written, modelled or not */
@@ -207,10 +208,17 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(text, &end, 10);
+	/* str_to_decimal(): hexadecimal wherever the text holds "0x" ("0x10s" is 16 us) */
+	v = strtoull(text, &end, strstr(text, "0x") || strstr(text, "0X") ? 16 : 10);
 	if (errno)
 		return -EINVAL;
-	for (suffix = text; isdigit((unsigned char)*suffix); suffix++)
+	/*
+	 * get_mult_time() looks for the unit past the digits and the signs: "1-5m" is one
+	 * minute (the 5 is skipped), "1m-2m" one microsecond (its unit, "m-2m", is none of
+	 * fio's), and a hexadecimal number's unit starts at its 'x' (microseconds)
+	 */
+	for (suffix = text; isdigit((unsigned char)*suffix) || *suffix == '+' || *suffix == '-';
+	     suffix++)
 		;
 	if (isalpha((unsigned char)*suffix)) {
 		unit_ns = 1000;
@@ -225,25 +233,6 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	if (v > U64_MAX / unit_ns)
 		return -EINVAL;
 	*ns = v * unit_ns;
-	return 0;
-}
-
-/* "1-3": a range; a single value is a range of one. */
-static int parse_time_range(const char *text, u64 unit_ns, u64 *lo, u64 *hi)
-{
-	char buf[64];
-	char *dash;
-
-	if (strlen(text) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, text);
-	dash = strchr(buf, '-');
-	if (dash)
-		*dash = '\0';
-	if (parse_time(buf, unit_ns, lo) || parse_time(dash ? dash + 1 : buf, unit_ns, hi))
-		return -EINVAL;
-	if (*hi < *lo)
-		return -EINVAL;
 	return 0;
 }
 
@@ -310,6 +299,47 @@ set:
 	p->file = file;
 	snprintf(p->option, sizeof(p->option), "%s", option);
 	p->why = why;
+}
+
+/* A later value of @option is fine: what an earlier one deferred goes (a job's own value). */
+static void fio_undefer(struct fio_section *sec, const char *option)
+{
+	for (unsigned int i = 0; i < sec->nr_pending; i++) {
+		if (!strcmp(sec->pending[i].option, option)) {
+			sec->pending[i] = sec->pending[--sec->nr_pending];
+			return;
+		}
+	}
+}
+
+/*
+ * fio 3.33's filename= (options.c get_next_name()): names joined by ':', a '\:' a colon of the
+ * name (the backslash dropped), a ':' at a name's start skipped.  The first name into @first
+ * (@len bytes); the number of names.
+ */
+static unsigned int fio_filenames(const char *value, char *first, size_t len)
+{
+	unsigned int nr = 0;
+	size_t n = 0;
+	bool empty = true;
+
+	for (const char *c = value; ; c++) {
+		if (*c == '\\' && c[1] == ':') {
+			c++;
+		} else if (*c == ':' || !*c) {
+			if (!empty)
+				nr++;
+			empty = true;
+			if (!*c)
+				break;
+			continue;
+		}
+		if (!nr && n + 1 < len)
+			first[n++] = *c;
+		empty = false;
+	}
+	first[n] = '\0';
+	return nr;
 }
 
 /* Options that change nothing the simulated disk sees, with why (fio(1) for each). */
@@ -833,10 +863,94 @@ static u64 fio_odd_size(const char *value)
 	return tmp.io_size;
 }
 
+/* glibc's scanf("%u"): blanks, a sign, decimal digits; a negative wraps round. */
+static const char *fio_scan_u(const char *s, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)s[*s == '-' || *s == '+']))
+		return NULL;
+	v = strtoul(s, &end, 10);
+	*out = (unsigned int)v;
+	return end;
+}
+
+/*
+ * One direction of cmdprio_bssplit as fio 3.33 reads it (options.c split_parse_prio_ddir()
+ * and parse_cmdprio_bssplit_entry()): entries joined by ':' up to the first empty one, at
+ * most BSSPLIT_MAX (64), each sscanf("%m[^/]/%u/%u/%u"): a block size (str_to_decimal()),
+ * then a percentage, then a class and a level, what follows them ignored (a newer fio's hint,
+ * "1M/10/2/0/1", reads as 1M/10/2/0); one, two or four fields, not three; a percentage over
+ * 100 is 100, one of 0 dropped, and the percentages of one block size may add up to 100 at
+ * most (cmdprio.c fio_cmdprio_fill_bsprio(), when the job starts).  0, or -EINVAL with fio's
+ * message in @why.
+ */
+static int fio_cmdprio_bssplit_dir(const char *str, char *why, size_t len)
+{
+	struct { u64 bs; unsigned int perc; } e[64];
+	unsigned int nr = 0;
+	const char *entry = str;
+
+	while (*entry && *entry != ':') {
+		size_t n = strcspn(entry, ":");
+		char bs[64];
+		const char *q;
+		unsigned int perc = 0, cls, level, fields = 1;
+		long long v;
+
+		if (nr == ARRAY_SIZE(e)) {
+			snprintf(why, len, "too many cmdprio_bssplit entries (fio's limit is 64)");
+			return -EINVAL;
+		}
+		q = memchr(entry, '/', n);
+		snprintf(bs, sizeof(bs), "%.*s", (int)((q ? q : entry + n) - entry), entry);
+		if (!*bs || !fio_signed_number(bs, &v)) {
+			snprintf(why, len, "failed to parse cmdprio_bssplit entry '%.*s' (its block "
+				 "size)", (int)n, entry);
+			return -EINVAL;
+		}
+		if (q && q < entry + n && (q = fio_scan_u(q + 1, &perc)) && q <= entry + n) {
+			fields = 2;
+			if (*q == '/' && (q = fio_scan_u(q + 1, &cls)) && q <= entry + n) {
+				fields = 3;
+				if (*q == '/' && (q = fio_scan_u(q + 1, &level)) && q <= entry + n)
+					fields = 4;
+			}
+		}
+		if (fields == 3) {
+			snprintf(why, len, "invalid cmdprio_bssplit format '%.*s' (BS/PERCENT or "
+				 "BS/PERCENT/CLASS/LEVEL)", (int)n, entry);
+			return -EINVAL;
+		}
+		e[nr].bs = (u64)v;
+		e[nr].perc = perc < 100 ? perc : 100;
+		if (e[nr].perc)
+			nr++;
+		entry += n + (entry[n] == ':');
+	}
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned int total = 0;
+
+		for (unsigned int j = 0; j < nr; j++)
+			if (e[j].bs == e[i].bs)
+				total += e[j].perc;
+		if (total > 100) {
+			snprintf(why, len, "cmdprio_bssplit total percentage for bs: %llu exceeds "
+				 "100 (fio's run fails)", (unsigned long long)e[i].bs);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * fio's cmdprio options (engines/cmdprio.c): cmdprio_percentage 0..100, cmdprio_class 1..3,
- * cmdprio 0..7, each READ[,WRITE]; cmdprio_bssplit entries BS/PERCENT[/CLASS/LEVEL] joined by
- * ':', READ[,WRITE].  0, or -EINVAL with the reason in @why.
+ * cmdprio 0..7, each READ[,WRITE]; cmdprio_bssplit READ[,WRITE[,TRIM]] as
+ * str_split_parse() splits it (the trims' part is not read), each fio_cmdprio_bssplit_dir().
+ * 0, or -EINVAL with the reason in @why.
  */
 static int fio_cmdprio_check(const char *key, const char *value, char *why, size_t len)
 {
@@ -851,42 +965,37 @@ static int fio_cmdprio_check(const char *key, const char *value, char *why, size
 		return -EINVAL;
 	}
 	strcpy(buf, value);
-	for (dir = strtok_r(buf, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
-		char *entry, *save2 = NULL;
+	if (!strcmp(key, "cmdprio_bssplit")) {
+		char *s = buf, *comma, *end;
 
+		while (isspace((unsigned char)*s))	/* strip_blank_front()/_end() */
+			s++;
+		for (end = s + strlen(s); end > s && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
+		comma = strchr(s, ',');
+		if (comma) {
+			char *third = strchr(comma + 1, ',');
+
+			if (third)
+				*third = '\0';
+			*comma = '\0';
+			if (fio_cmdprio_bssplit_dir(s, why, len))
+				return -EINVAL;
+			return fio_cmdprio_bssplit_dir(comma + 1, why, len);
+		}
+		return fio_cmdprio_bssplit_dir(s, why, len);
+	}
+	for (dir = strtok_r(buf, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
 		if (++nr_dirs > 2)
 			goto bad;
-		if (strcmp(key, "cmdprio_bssplit")) {
-			if (parse_uint(dir, min_v, max_v, &v))
-				goto bad;
-			continue;
-		}
-		for (entry = strtok_r(dir, ":", &save2); entry; entry = strtok_r(NULL, ":", &save2)) {
-			char *f[5], *save3 = NULL;
-			unsigned int n = 0;
-			struct kfsim_bfq_job tmp;
-			unsigned int cls = 0;
-
-			for (char *t = strtok_r(entry, "/", &save3); t && n < 5;
-			     t = strtok_r(NULL, "/", &save3))
-				f[n++] = t;
-			kfsim_bfq_job_default(&tmp);
-			if ((n != 2 && n != 4) ||
-			    kfsim_bfq_job_set(&tmp, "io_size", f[0], &cls, why, len) ||
-			    parse_uint(f[1], 0, 100, &v) ||
-			    (n == 4 && (parse_uint(f[2], 1, 3, &v) || parse_uint(f[3], 0, 7, &v))))
-				goto bad;
-		}
+		if (parse_uint(dir, min_v, max_v, &v))
+			goto bad;
 	}
 	if (nr_dirs)
 		return 0;
 bad:
-	if (!strcmp(key, "cmdprio_bssplit"))
-		snprintf(why, len, "expected BS/PERCENT[/CLASS/LEVEL] entries joined by ':' "
-			 "(READ[,WRITE]), not '%s'", value);
-	else
-		snprintf(why, len, "expected %llu to %llu (READ[,WRITE]), not '%s'",
-			 (unsigned long long)min_v, (unsigned long long)max_v, value);
+	snprintf(why, len, "expected %llu to %llu (READ[,WRITE]), not '%s'",
+		 (unsigned long long)min_v, (unsigned long long)max_v, value);
 	return -EINVAL;
 }
 
@@ -1099,15 +1208,28 @@ static void fio_ss_time(struct fio_parser *p, struct fio_section *sec, const cha
  * An option kfsim does not handle: fio's own (or an engine's) is refused as not modelled;
  * one fio does not have either, in fio's words ("Bad option <...>"), as fio refuses it.
  */
-static void fio_unknown_option(struct fio_parser *p, const char *key, const char *value,
-			       long line, const char *file)
+static void fio_unknown_option(struct fio_parser *p, struct fio_section *sec, const char *key,
+			       const char *value, long line, const char *file)
 {
+	struct fio_engine_opt *note = sec->nr_engine_opts ?
+				      &sec->engine_opts[sec->nr_engine_opts - 1] : NULL;
+
 	switch (kfsim_bfq_fio_option_kind(key)) {
 	case KFSIM_FIO_OPTION_CORE:
 		fio_err(&p->errs, file, line, "%s: fio's option is not modelled (kfsim does not "
 			"simulate what it changes)", key);
 		break;
 	case KFSIM_FIO_OPTION_ENGINE:
+		/*
+		 * one noted for the engine check (fio_engine_opts_check()) is told there, once:
+		 * not modelled under its engine, or fio's "Bad option" under another
+		 */
+		if (note && note->line == line && note->file == file &&
+		    !strncmp(note->text, key, strlen(key)) &&
+		    (note->text[strlen(key)] == '=' || !note->text[strlen(key)])) {
+			note->told = true;
+			break;
+		}
 		fio_err(&p->errs, file, line, "%s: an option of one of fio's engines, not "
 			"modelled", key);
 		break;
@@ -1183,6 +1305,190 @@ static void fio_run_time(struct fio_parser *p, const char *file, long line,
 		*ns = v;
 }
 
+/*
+ * The single-valued numeric options kfsim simulates, as fio 3.33's handle_option() (parse.c)
+ * takes them: the whole value, then what follows each separator (',', else ':', else '-',
+ * fio_any_part_ok()) is parsed in turn, and the option is read once any part passes.  Which
+ * part sets it depends on the option: one without a callback stores only the first part
+ * (val_store() of off1 with first set; iodepth, numjobs, runtime, ...), so "iodepth=-1" fails
+ * -1 against minval 1 and passes 1, which sets nothing: the job keeps its depth; one with a
+ * callback (size, offset, rwmixread, ...: options.c str_size_cb() ...) is called for every
+ * part that passes, so the last wins ("size=4m-8m" is 8m: checked with fio's null engine,
+ * which reads 8 MiB, 2026-12-07).  @min and @max are fio's minval and maxval (0: none),
+ * compared as val_too_small() and val_too_large() compare an FIO_OPT_INT.
+ */
+enum fio_part_store { FIO_STORE_FIRST, FIO_STORE_LAST };
+enum fio_part_kind { FIO_PART_INT, FIO_PART_VAL, FIO_PART_TIME, FIO_PART_BOOL };
+
+static const struct fio_part_opt {
+	const char *name;
+	enum fio_part_store store;
+	enum fio_part_kind kind;
+	int min, max;
+} fio_part_opts[] = {
+	{ "iodepth", FIO_STORE_FIRST, FIO_PART_INT, 1, 0 },
+	{ "numjobs", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "prio", FIO_STORE_FIRST, FIO_PART_INT, 0, 7 },	/* IOPRIO_MIN_PRIO 0: no min */
+	{ "prioclass", FIO_STORE_FIRST, FIO_PART_INT, 0, 3 },
+	{ "cgroup_weight", FIO_STORE_FIRST, FIO_PART_INT, 100, 1000 },
+	{ "loops", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "flow", FIO_STORE_FIRST, FIO_PART_INT, 0, 1000 },	/* FLOW_MAX_WEIGHT */
+	{ "flow_id", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "flow_sleep", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "number_ios", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "verify_backlog", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "zonesize", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "zonerange", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
+	{ "thinktime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "thinktime_blocks", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "runtime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "timeout", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "ramp_time", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "latency_target", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "latency_window", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
+	{ "size", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "io_size", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "io_limit", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "offset", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "offset_increment", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "zoneskip", FIO_STORE_LAST, FIO_PART_VAL, 0, 0 },
+	{ "rwmixread", FIO_STORE_LAST, FIO_PART_INT, 0, 100 },
+	{ "rwmixwrite", FIO_STORE_LAST, FIO_PART_INT, 0, 100 },
+	/* FIO_OPT_BOOL: check_int(), 0..1; only the first part sets it */
+	{ "direct", FIO_STORE_FIRST, FIO_PART_BOOL, 0, 1 },
+	{ "buffered", FIO_STORE_FIRST, FIO_PART_BOOL, 0, 1 },
+};
+
+/* Whether fio's check_str_bytes()/check_str_time() and its limits pass one part. */
+static bool fio_part_passes(const struct fio_part_opt *o, const char *part)
+{
+	char buf[64];
+	long long v;
+	u64 ns;
+
+	/* __handle_option() parses the part up to a ',' (the rest is the next part's) */
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(part, ","), part);
+	if (!*buf)
+		return false;
+	if (o->kind == FIO_PART_BOOL) {
+		bool on;
+
+		return !kfsim_bfq_fio_flag(buf, true, &on);
+	}
+	if (o->kind == FIO_PART_TIME)	/* str_to_decimal() reads a sign: -5 wraps round */
+		return !parse_time(buf + (buf[0] == '-'), NSEC_PER_USEC, &ns);
+	if (strchr(buf, '%')) {
+		/* a percentage (str_to_decimal(): -1ULL - N), a size's or an offset's */
+		char *end;
+
+		errno = 0;
+		v = strtoll(buf, &end, 10);
+		return end != buf && !errno && *end == '%';
+	}
+	if (!fio_signed_number(buf, &v))
+		return false;
+	if (o->kind != FIO_PART_INT)
+		return true;
+	if (o->max && ((int)v < 0 ? (int)v > o->max : (unsigned int)v > (unsigned int)o->max))
+		return false;
+	return !o->min || (int)v >= o->min;
+}
+
+/*
+ * @value as fio's handle_option() reads it for @key (above): NULL when a later part passes
+ * and sets nothing (the option keeps what it had), the part that sets it, or @value itself
+ * (one part, or none passes: refused as written).
+ */
+static const char *fio_part_value(const char *key, const char *value, bool *keep)
+{
+	const struct fio_part_opt *o = NULL;
+	const char *part = value, *last_ok = NULL;
+	char buf[256];
+	unsigned int nr;
+
+	*keep = false;
+	for (size_t i = 0; i < ARRAY_SIZE(fio_part_opts); i++)
+		if (!strcmp(key, fio_part_opts[i].name))
+			o = &fio_part_opts[i];
+	if (!o || !value || !*value || strlen(value) >= sizeof(buf))
+		return value;
+	strcpy(buf, value);
+	if (buf[strlen(buf) - 1] == ',' && strchr(buf, ',') == &buf[strlen(buf) - 1])
+		buf[strlen(buf) - 1] = '\0';	/* a ',' that ends the value is dropped */
+	for (nr = 0, part = buf;; nr++) {
+		const char *sep = strchr(part, ',');
+
+		if (!sep)
+			sep = strchr(part, ':');
+		if (!sep)
+			sep = strchr(part, '-');
+		if (fio_part_passes(o, part)) {
+			if (!nr && o->store == FIO_STORE_FIRST)
+				return value;	/* the first part sets it: read as written */
+			last_ok = part;
+		}
+		if (!sep)
+			break;
+		part = sep + 1;
+	}
+	if (!last_ok || !nr)
+		return value;
+	if (o->store == FIO_STORE_FIRST) {
+		*keep = true;
+		return NULL;
+	}
+	return value + (last_ok - buf);
+}
+
+/*
+ * startdelay= as fio 3.33 stores it (FIO_OPT_STR_VAL_TIME with off1 and off2, parse.c
+ * handle_option() and __handle_option()): the value's first part (up to a ',') is the delay,
+ * its last part the end of the range (start_delay_high), one part both; a part that fails
+ * stores nothing.  Each is a time as get_mult_time() reads it, seconds without a unit ("1-5m"
+ * is 60 s to 300 s: the first part's unit comes after "1-5").  Bit 0 of the result: the
+ * delay was set (*@lo); *@hi the end, 0 when none; -EINVAL when no part passes.
+ */
+static int fio_startdelay(const char *value, u64 *lo, u64 *hi)
+{
+	char buf[256], part[64];
+	const char *cur;
+	int set = 0;
+	bool any = false;
+
+	*lo = *hi = 0;
+	if (!*value || strlen(value) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, value);
+	if (buf[strlen(buf) - 1] == ',' && strchr(buf, ',') == &buf[strlen(buf) - 1])
+		buf[strlen(buf) - 1] = '\0';
+	for (cur = buf;;) {
+		const char *sep = strchr(cur, ',');
+		u64 ns;
+		bool ok;
+
+		if (!sep)
+			sep = strchr(cur, ':');
+		if (!sep)
+			sep = strchr(cur, '-');
+		snprintf(part, sizeof(part), "%.*s", (int)strcspn(cur, ","), cur);
+		if (cur == buf && *part == '-' && !parse_time(part + 1, NSEC_PER_SEC, &ns))
+			return -EINVAL;	/* fio takes it wrapped round: refused, as negatives are */
+		ok = *part && !parse_time(part, NSEC_PER_SEC, &ns);
+		any |= ok;
+		if (ok && cur == buf) {
+			*lo = ns;
+			set = 1;
+		}
+		if (!sep) {
+			/* the last part: the range's end (the first too, when it is alone) */
+			*hi = ok ? ns : 0;
+			break;
+		}
+		cur = sep + 1;
+	}
+	return any ? set : -EINVAL;
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1197,7 +1503,11 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	int nr_errs = p->errs.nr;
 	char why[240];
 	u64 v, v2;
+	bool keep;
 
+	value = fio_part_value(key, value, &keep);
+	if (keep)
+		return true;	/* fio read the line and set nothing: see fio_part_value() */
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
 		fio_steadystate(p, sec, key, value, line, file);
 		return true;
@@ -1315,13 +1625,41 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"(microseconds without a unit), not '%s'", value ? value : "");
 		else
 			sec->job.thinktime_us = v / NSEC_PER_USEC;
+	} else if (!strcmp(key, "thinktime_blocks")) {
+		/* FIO_OPT_INT, fio's default 1; 0 pauses after every I/O, the first too */
+		if (!value || parse_uint(value, 0, UINT_MAX, &v))
+			fio_err(&p->errs, file, line, "thinktime_blocks: expected a count from 1, "
+				"not '%s'", value ? value : "");
+		else if (!v)
+			fio_err(&p->errs, file, line, "thinktime_blocks: 0 (a pause after every I/O "
+				"issued, the first too) is not modelled");
+		else
+			sec->job.thinktime_blocks = (unsigned int)v;
+	} else if (!strcmp(key, "thinktime_blocks_type")) {
+		static const char *const types[] = { "complete", "issue", NULL };
+		static const struct fio_no_effect_check c = {
+			"thinktime_blocks_type", FIO_NE_CHOICE, 0, 0, types };
+
+		if (!value || !fio_choice_ok(&c, value))
+			fio_err(&p->errs, file, line, "thinktime_blocks_type: failed parsing "
+				"thinktime_blocks_type=%s (complete or issue)", value ? value : "");
+		else
+			sec->job.thinktime_issue = value[0] == 'i';
 	} else if (!strcmp(key, "startdelay")) {
-		if (!value || parse_time_range(value, NSEC_PER_SEC, &v, &v2))
+		int parts = value ? fio_startdelay(value, &v, &v2) : -EINVAL;
+
+		if (parts < 0)
 			fio_err(&p->errs, file, line, "startdelay: expected a time or a range A-B "
 				"(seconds without a unit), not '%s'", value ? value : "");
+		else if (v2 && v2 < ((parts & 1) ? v : sec->job.startdelay_ns))
+			/* fio's rand_between() of a range upside down: not modelled */
+			fio_err(&p->errs, file, line, "startdelay: a range whose end (%s) comes "
+				"before its start is not modelled", value);
 		else {
-			sec->job.startdelay_ns = v;
-			sec->job.startdelay_max_ns = v2;
+			if (parts & 1)
+				sec->job.startdelay_ns = v;
+			/* no end (0, or one that failed): fio's fixed delay */
+			sec->job.startdelay_max_ns = v2 ? v2 : sec->job.startdelay_ns;
 		}
 	} else if (!strcmp(key, "runtime") || !strcmp(key, "timeout")) {
 		fio_run_time(p, file, line, key, value, &sec->job.runtime_ns); /* 0: no limit */
@@ -1373,8 +1711,11 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->filesize = tmp.io_size;
 	} else if (!strcmp(key, "loops")) {
-		if (!value || parse_uint(value, 1, 1ULL << 32, &sec->loops))
-			fio_err(&p->errs, file, line, "loops: expected a count above 0");
+		if (!value || parse_uint(value, 0, 1ULL << 32, &sec->loops))
+			fio_err(&p->errs, file, line, "loops: expected a count, not '%s'",
+				value ? value : "");
+		else if (!sec->loops)
+			sec->loops = 1;	/* fio 3.33 init.c fixup_options(): 0 loops is 1 */
 	} else if (!strcmp(key, "offset_increment")) {
 		struct kfsim_bfq_job tmp;
 		unsigned int cls = 0;
@@ -1389,11 +1730,12 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "filename: %s", value && *value ?
 				"a name over 127 characters is not modelled" :
 				"1 to 127 characters expected");
-		else if (strchr(value, ':') && !strstr(value, "://") && value[0] == '/')
-			fio_err(&p->errs, file, line, "filename: several files per job (a:b) are "
-				"not modelled");
+		else if (fio_filenames(value, sec->filename, sizeof(sec->filename)) > 1)
+			/* with disk I/O only: a network engine's names are not files */
+			fio_defer(sec, line, file, "filename", "several files per job (a:b) are "
+				  "not modelled");
 		else
-			strcpy(sec->filename, value);
+			fio_undefer(sec, "filename");
 	} else if (!strcmp(key, "numjobs")) {
 		if (value && !parse_uint(value, 0, 0, &v))
 			/* init.c add_job(): --numjobs from 0 clones until fio's job table is full */
@@ -1461,6 +1803,10 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (!value || parse_uint(value, 0, INT_MAX, &v))
 			fio_err(&p->errs, file, line, "%s: expected a count from 0 (negative flow "
 				"weights are not modelled), not '%s'", key, value ? value : "");
+		else if (!strcmp(key, "flow") && v > 1000)
+			/* fio 3.33's maxval, FLOW_MAX_WEIGHT */
+			fio_err(&p->errs, file, line, "flow: max value out of range: %llu (1000 max)",
+				(unsigned long long)v);
 		else if (!strcmp(key, "flow"))
 			sec->job.flow = (unsigned int)v;
 		else if (!strcmp(key, "flow_id"))
@@ -1525,7 +1871,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else
 			sec->cgroup_weight = (unsigned int)v;
 	} else {
-		fio_unknown_option(p, key, value, line, file);
+		fio_unknown_option(p, sec, key, value, line, file);
 		return false;
 	}
 	return true;
@@ -1955,8 +2301,6 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 	const char *engine = sec->job.ioengine[0] ? sec->job.ioengine : "psync";
 	bool refused = sec->engine_name[0] && strcmp(sec->engine_name, engine);
 
-	if (!fio_word_in(fio_engines, engine))
-		return;
 	for (unsigned int i = 0; i < sec->nr_engine_opts; i++) {
 		const struct fio_engine_opt *o = &sec->engine_opts[i];
 		const char *owners;
@@ -1964,8 +2308,13 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o->text, "="), o->text);
 		owners = fio_engine_option_engines(key);
-		if (fio_word_in(owners, engine))
+		if (!fio_word_in(fio_engines, engine) || fio_word_in(owners, engine)) {
+			/* an engine fio 3.33 does not have is not judged (external:...) */
+			if (o->told)
+				fio_err(&p->errs, o->file, o->line, "%s: an option of one of fio's "
+					"engines, not modelled", key);
 			continue;
+		}
 		if (refused)
 			fio_err(&p->errs, o->file, o->line, "%s: an option of the engine(s)%s"
 				"and ioengine=%s is not modelled", key, owners, sec->engine_name);

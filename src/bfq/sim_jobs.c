@@ -537,11 +537,17 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 				       value);
 		job->thinktime_us = v;
 	} else if (!strcmp(key, "sync")) {
-		/* fio: 0/none, 1/sync (O_SYNC), dsync (O_DSYNC): either writes through */
-		if (!strcmp(value, "0") || !strcmp(value, "none"))
+		/*
+		 * fio: 0/none, 1/sync (O_SYNC), dsync (O_DSYNC): either writes through.  A
+		 * FIO_OPT_STR's choice is matched up to a ':' or ',' ("1:x" is 1), as fio matches
+		 */
+		size_t n = strcspn(value, ":,");
+#define SYNC_IS(c) (n == strlen(c) && !strncmp(value, c, n))
+		if (SYNC_IS("0") || SYNC_IS("none"))
 			job->sync = false;
-		else if (!strcmp(value, "1") || !strcmp(value, "sync") || !strcmp(value, "dsync"))
+		else if (SYNC_IS("1") || SYNC_IS("sync") || SYNC_IS("dsync"))
 			job->sync = true;
+#undef SYNC_IS
 		else
 			return job_err(errbuf, errlen, "sync: expected 0, 1, none, sync or dsync, "
 				       "not '%s'", value);

@@ -163,6 +163,17 @@ def valid_options(rng, names):
         lambda: ("random_distribution", rng.choice(["random", "zipf:1.2", "pareto:0.9",
                                                     "normal:5", "zoned:60/10:40/90"])),
         lambda: ("thinktime", time_text(rng, "us", 1, 2000000)),
+        lambda: ("thinktime_blocks", str(rng.randint(1, 16))),
+        lambda: ("thinktime_blocks_type", rng.choice(["complete", "issue"])),
+        # a value in parts, as fio's handle_option() takes them: the first part sets an
+        # option without a callback (a failing one sets nothing), the last passing one an
+        # option with one (size, rwmixread)
+        lambda: rng.choice([("iodepth", rng.choice(["-1", "abc-4", ",8", "4:32", "-2,3"])),
+                            ("size", "%s-%s" % (size_text(rng, 1 << 20),
+                                                size_text(rng, 4 << 20))),
+                            ("rwmixread", "%d:%d" % (rng.randint(0, 100),
+                                                     rng.randint(0, 100))),
+                            ("numjobs", "x-%d" % rng.randint(1, 3))]),
         lambda: ("startdelay", rng.choice([time_text(rng, "s", 0, 3000000),
                                            "%d-%d" % (rng.randint(0, 2), rng.randint(2, 4))])),
         lambda: (rng.choice(["runtime", "timeout"]), time_text(rng, "s", 1000, 120000000)),

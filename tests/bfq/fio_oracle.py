@@ -68,13 +68,14 @@ def parse_log(lines):
         m = re.match(r"handle_option=([^,]+), ptr=(.*)$", line)
         if m:
             opt = m.group(1)
+            prev = cur["opts"].get(opt)
             # "seq": fio's order (a job's own options after its [global]'s): of two options
             # that set one thing (direct and buffered), the later wins
             cur["opts"][opt] = {"ptr": m.group(2), "out": [], "percent": None,
-                                "seq": len(lines_seen)}
+                                "seq": len(lines_seen), "prev": prev}
             lines_seen.append(opt)
             continue
-        m = re.match(r"ret=(-?\d+), out=(\d+)", line)
+        m = re.match(r"ret=(-?\d+), out=(-?\d+)", line)  # a flag's out is an int
         if m and opt in cur["opts"]:
             # a part that fails ("rate=,4m": the first) keeps its default: None here
             cur["opts"][opt]["out"].append(int(m.group(2)) if m.group(1) == "0" else None)
@@ -93,7 +94,8 @@ def parse_log(lines):
             defaults.update(sec["opts"])
         else:
             merged = dict(defaults)
-            merged.update(sec["opts"])
+            for name, entry in sec["opts"].items():
+                merged[name] = chain(entry, defaults.get(name))
             jobs.append({"name": sec["name"], "opts": merged})
     return jobs
 
@@ -160,6 +162,55 @@ def size_of(text):
     return int(m.group(1)) * (1000 if suffix[1:3] == "ib" else 1024) ** power
 
 
+def chain(entry, base):
+    """@entry with @base (the [global]'s) as the value it replaced, at the end of its chain."""
+    if base is None:
+        return entry
+    entry = dict(entry)
+    entry["prev"] = chain(entry["prev"], base) if entry.get("prev") else base
+    return entry
+
+
+# fio 3.33's handle_option() (parse.c) parses a value's parts in turn (the whole value, then
+# what follows each ',', else ':', else '-') and the option is read once one passes.  An
+# option without a callback stores only the first part: when it fails ("iodepth=-1" against
+# minval 1) and a later one passes, the option keeps what it had.  One with a callback
+# (str_size_cb(), str_rwmix_read_cb(), ...) takes every part that passes: the last wins.
+# fio's log has each part's parsed value ("out="), not its minval/maxval checks: these are
+# the limits (minval, maxval) of the options compared, as val_too_small()/val_too_large().
+PART_LIMITS = {"iodepth": (1, 0), "prio": (0, 7), "prioclass": (0, 3),
+               "direct": (0, 1), "buffered": (0, 1),
+               "cgroup_weight": (100, 1000), "flow": (0, 1000), "rwmixread": (0, 100),
+               "rwmixwrite": (0, 100)}
+PART_LAST = {"size", "io_size", "io_limit", "offset", "offset_increment", "zoneskip",
+             "rwmixread", "rwmixwrite"}
+
+
+def part_passes(name, x):
+    """Whether fio's limits pass one parsed part @x of option @name (an FIO_OPT_INT's)."""
+    if x is None:
+        return False
+    lo, hi = PART_LIMITS.get(name, (0, 0))
+    u = x & 0xffffffff
+    i = u - (1 << 32) if u & 0x80000000 else u
+    if hi and (i > hi if i < 0 else u > hi):
+        return False
+    return not lo or i >= lo
+
+
+def part_value(name, entry, default):
+    """The value fio stored for one option's entry (its parts), or what it kept."""
+    outs = entry["out"]
+    if name in PART_LAST:
+        ok = [x for x in outs if part_passes(name, x)]
+        return ok[-1] if ok else (outs[0] if outs and outs[0] is not None else default)
+    if outs and part_passes(name, outs[0]):
+        return outs[0]
+    if any(part_passes(name, x) for x in outs[1:]):
+        return part_value(name, entry["prev"], default) if entry.get("prev") else default
+    return outs[0] if outs and outs[0] is not None else default
+
+
 class Job:
     """fio's options for one job section, with fio's defaults."""
 
@@ -181,8 +232,7 @@ class Job:
         return self.o[name]["out"] if name in self.o else []
 
     def out(self, name, default):
-        v = self.outs(name)
-        return v[0] if v and v[0] is not None else default
+        return part_value(name, self.o[name], default) if name in self.o else default
 
     def pair(self, name, default):
         """READ,WRITE: one value is both; a part that failed keeps the default."""
@@ -216,10 +266,19 @@ def expected(job):
         e["bsrange"] = [rng[0], rng[1] if len(rng) > 1 else rng[0]]
     e["iodepth"] = job.out("iodepth", 1)
     e["ioengine"] = job.ptr("ioengine", "psync")
-    direct = job.out("direct", 0)
-    if job.later("direct", "buffered") == "buffered":
-        direct = 1 - job.out("buffered", 1)
-    e["direct"] = bool(direct)
+    # direct and buffered (.neg) set one field, the later wins; a value whose first part
+    # fails and a later one passes ("direct=2,1") sets nothing: the other's stands
+    sets = []
+    for name in ("direct", "buffered"):
+        entry = job.o.get(name)
+        while entry:  # the job's own, then what it replaced ([global]'s)
+            sets.append((entry["seq"], name, entry["out"]))
+            entry = entry.get("prev")
+    direct = False
+    for _, name, outs in sorted(sets, key=lambda x: x[0]):
+        if outs and part_passes(name, outs[0]):
+            direct = bool(outs[0]) == (name == "direct")
+    e["direct"] = direct
     e["sync"] = (job.ptr("sync", "0") or "0") not in ("0", "none")
     if job.has("size") and job.outs("size") and job.o["size"]["percent"] is None:
         e["size"] = job.out("size", 0)
@@ -237,10 +296,16 @@ def expected(job):
         e["distribution_param"] = float(param.split(":")[0]) if param else \
             {"zipf": 1.1, "pareto": 0.2, "normal": 0.0}[dist]
     e["thinktime_us"] = job.out("thinktime", 0)
+    e["thinktime_blocks"] = job.out("thinktime_blocks", 1)
+    e["thinktime_blocks_type"] = job.ptr("thinktime_blocks_type", "complete")
+    # FIO_OPT_STR_VAL_TIME with off1 and off2: the first part is the delay, the last the
+    # range's end (start_delay_high); a part that failed stores nothing, and no end (0) is a
+    # fixed delay, which kfsim gives as a range of one
     sd = job.outs("startdelay")
-    e["startdelay_us"] = [sd[0], sd[1] if len(sd) > 1 else sd[0]] if sd else [0, 0]
-    rt = job.outs("runtime") or job.outs("timeout")
-    e["runtime_us"] = rt[0] if rt else 0
+    lo = sd[0] if sd and sd[0] is not None else 0
+    hi = sd[-1] if sd and sd[-1] else lo
+    e["startdelay_us"] = [lo, hi]
+    e["runtime_us"] = job.out("runtime" if job.has("runtime") else "timeout", 0)
     e["ramp_time_us"] = job.out("ramp_time", 0)
     e["number_ios"] = job.out("number_ios", 0)
     # fsync and fdatasync are unsigned ints; fsync_on_close's sync at the end is end_fsync's
@@ -272,6 +337,8 @@ SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "percentage_random": ["percentage_random"],
            "random_distribution": ["random_distribution"],
            "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
+           "thinktime_blocks": ["thinktime_blocks"],
+           "thinktime_blocks_type": ["thinktime_blocks_type"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "ramp_time_us": ["ramp_time"],
            "number_ios": ["number_ios"], "numjobs": ["numjobs"],
@@ -332,6 +399,8 @@ def compare(e, jobs, first, names, logged=None):
             diffs.append("distribution_param: fio %r, kfsim %r" % (e["distribution_param"],
                                                                   j["distribution_param"]))
         chk("thinktime_us", j["thinktime_us"])
+        chk("thinktime_blocks", j.get("thinktime_blocks", 1))
+        chk("thinktime_blocks_type", j.get("thinktime_blocks_type", "complete"))
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])
         chk("ramp_time_us", j["ramp_time_us"])

@@ -436,9 +436,23 @@ static void test_fio_option_not_modelled(void **state)
 			       "notmodelled.fio:4: verify_state_load: fio's option is not modelled",
 			       "notmodelled.fio:5: uid: fio's option is not modelled",
 			       "notmodelled.fio:6: Bad option <verify_state_loadx=1>", NULL });
+	/* an engine's option kfsim does not model: told once, as fio's Bad option elsewhere */
 	expect_refusal("engineopt", "[a]\nrw=read\nsize=1m\nnowait=1\n", 0,
-		       (const char *const[]){ "engineopt.fio:4: nowait: an option of one of "
-					      "fio's engines, not modelled", NULL });
+		       (const char *const[]){ "engineopt.fio:4: Bad option <nowait=1>: an option "
+					      "of the engine(s)", NULL });
+	{
+		char *path = job_file("engineopt_own", "[a]\nrw=read\nsize=1m\nioengine=libaio\n"
+				      "nowait=1\n", 1);
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		char why[1024];
+
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "engineopt_own.fio:5: nowait: an option of one of "
+				       "fio's engines, not modelled"));
+		assert_null(strchr(why, '\n'));	/* once */
+		free(cfg);
+		free(path);
+	}
 }
 
 /*
@@ -1008,13 +1022,169 @@ static void test_cmdprio(void **state)
 	free(cfg);
 	free(path);
 	expect_refusal("cmdprio_bad", "[a]\nioengine=libaio\ncmdprio_percentage=101\n"
-		       "cmdprio_class=4\ncmdprio_bssplit=4k\n", 0,
+		       "cmdprio_class=4\ncmdprio_bssplit=4k/10/2\n", 0,
 		       (const char *const[]){ "cmdprio_bad.fio:3: cmdprio_percentage: expected 0 to "
 					      "100", "cmdprio_bad.fio:4: cmdprio_class: expected 1 to 3",
-					      "cmdprio_bad.fio:5: cmdprio_bssplit: expected", NULL });
+					      "cmdprio_bad.fio:5: cmdprio_bssplit: invalid cmdprio_bssplit "
+					      "format '4k/10/2'", NULL });
+	/*
+	 * cmdprio_bssplit as fio 3.33 reads it when the job starts (--parse-only does not: -1
+	 * below), each checked with fio's run here (libaio, 2026-12-07): a newer fio's fifth
+	 * field (the hint of its cmdprio-bssplit.fio example) ignored, a bare block size, a
+	 * percentage that is no number or over 100, an empty entry ending the list are read;
+	 * three fields, a block size that is no size, and one block size over 100 % are not
+	 */
+	{
+		static const char *const ok[] = {
+			"1M/10/2/0/1:1M/30/2/0/2:1M/60/2/0/0:2M/10/2/0/3:2M/90/2/0/0", "4k", "4k/",
+			"4k/abc", "4k/150", "4k/10::abc", "4k/10/0/9", "4k/10,8k/20,junk",
+		};
+		static const struct { const char *value, *why; } bad[] = {
+			{ "4k/50/1", "invalid cmdprio_bssplit format" },
+			{ "abc/10", "failed to parse cmdprio_bssplit entry" },
+			{ "/10", "failed to parse cmdprio_bssplit entry" },
+			{ "4k/60:4k/50", "total percentage for bs: 4096 exceeds 100" },
+			{ "4k/-1:4k/5", "total percentage for bs: 4096 exceeds 100" },
+			{ "8k/10,4k/70:4k/40", "total percentage for bs: 4096 exceeds 100" },
+		};
+		char line[256], err[512];
+
+		for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+			struct kfsim_bfq_sim_config *c = new_cfg();
+			char *f;
+
+			snprintf(line, sizeof(line), "[a]\nioengine=libaio\ncmdprio_bssplit=%s\n",
+				 ok[i]);
+			f = job_file("cmdprio_split_ok", line, -1);
+			if (parse_file(f, c, err, sizeof(err)))
+				fail_msg("cmdprio_bssplit=%s refused: %s", ok[i], err);
+			free(c);
+			free(f);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+			snprintf(line, sizeof(line), "[a]\nioengine=libaio\ncmdprio_bssplit=%s\n",
+				 bad[i].value);
+			expect_refusal("cmdprio_split_bad", line, -1,
+				       (const char *const[]){ bad[i].why, NULL });
+		}
+	}
 	expect_refusal("cmdprio_psync", "[a]\ncmdprio_percentage=10\n", 0,
 		       (const char *const[]){ "cmdprio_psync.fio:2: cmdprio: an option of the "
 					      "libaio and io_uring engines", NULL });
+}
+
+/*
+ * filename= as fio 3.33's get_next_name() splits it: at every ':' not escaped as '\:', a
+ * relative name too (fio's t/jobs/t0037-pre.fio names four files "t0037file.1:...:4", which
+ * kfsim read as one file before); several files are refused with disk I/O only; a job's own
+ * name replaces its [global]'s list.
+ */
+static void test_filenames_as_fio(void **state)
+{
+	char *path = job_file("filenames", "[global]\nfilename=a:b\n[j]\nrw=read\nsize=1m\n"
+			      "filename=c\n[k]\nrw=read\nsize=1m\nfilename=x\\:y\n"
+			      "[n]\nioengine=null\nsize=1m\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024];
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 3);
+	free(cfg);
+	free(path);
+	expect_refusal("filenames_several", "[a]\nrw=read\nsize=1m\nfilename=one:two\n", 1,
+		       (const char *const[]){ "filenames_several.fio:4: filename: several files "
+					      "per job", NULL });
+}
+
+/*
+ * fio 3.33's thinktime (backend.c handle_thinktime(), after each I/O issued and each reap of a
+ * full queue): once thinktime_blocks I/Os completed since the last pause (issued, with
+ * thinktime_blocks_type=issue), the job lets its I/O in flight complete, then sleeps.  At
+ * iodepth 16 it issues 16, pauses, then one I/O a pause, as fio --debug=io showed (libaio,
+ * iodepth=16, thinktime=100ms: 16 queued and completed, then 1 and 1; 2026-12-07).  kfsim
+ * paused after each completion before, so a depth of 16 made 16 streams of pauses: 712
+ * requests where fio's pattern gives about 84 (randread, thinktime=10ms, 1 s).
+ */
+static unsigned long long think_requests(const char *engine, unsigned int depth,
+					 const char *type, unsigned int blocks)
+{
+	char text[512], why[1024], *path;
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	unsigned long long n;
+
+	snprintf(text, sizeof(text), "[t]\nioengine=%s\ndirect=1\nrw=randread\nbs=4k\n"
+		 "iodepth=%u\nthinktime=50ms\nthinktime_blocks_type=%s\nthinktime_blocks=%u\n"
+		 "size=64m\ntime_based\nruntime=2\n", engine, depth, type, blocks);
+	path = job_file("thinktime", text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 2 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	n = kfsim_bfq_sim_result(sim)->jobs[0].requests;
+	print_message("thinktime=50ms %s iodepth=%u %s, blocks %u: %llu requests in 2 s\n",
+		      engine, depth, type, blocks, n);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+	return n;
+}
+
+static void test_thinktime_as_fio(void **state)
+{
+	unsigned long long sync1 = think_requests("psync", 1, "complete", 1);
+	unsigned long long aio16 = think_requests("libaio", 16, "complete", 1);
+	unsigned long long aio16_issue = think_requests("libaio", 16, "issue", 1);
+	unsigned long long sync4 = think_requests("psync", 1, "complete", 4);
+
+	(void)state;
+	/* 2 s of 50 ms pauses, each after one short I/O: about 38 */
+	assert_true(sync1 >= 30 && sync1 <= 40);
+	/* the first 16 together, then one a pause: 15 more than depth 1 */
+	assert_in_range(aio16, sync1 + 14, sync1 + 16);
+	/* counted at issue, the first I/O already pauses: as depth 1 */
+	assert_in_range(aio16_issue, sync1 - 1, sync1 + 1);
+	/* four I/Os a pause */
+	assert_in_range(sync4, 3 * sync1, 4 * sync1 + 4);
+	expect_refusal("thinktime_bad", "[a]\nthinktime_blocks=0\nthinktime_blocks_type=Issue\n",
+		       0, (const char *const[]){ "thinktime_bad.fio:2: thinktime_blocks: 0",
+					      "thinktime_bad.fio:3: thinktime_blocks_type: failed "
+					      "parsing", NULL });
+}
+
+/*
+ * A numeric value's parts as fio 3.33's handle_option() takes them (fio_regress/value_parts.fio
+ * has fio's log as the referee): iodepth has no callback and stores its first part only, so
+ * -1 (below minval 1) and abc-4 leave the [global]'s depth, though fio reads the line; size and
+ * rwmixread have callbacks, called for each part that passes: the last wins.
+ */
+static void test_value_parts(void **state)
+{
+	char *path = job_file("value_parts",
+			      "[global]\niodepth=8\nioengine=libaio\ndirect=1\nsize=1m\n"
+			      "[a]\niodepth=-1\n[b]\niodepth=abc-4\n[c]\niodepth=4:32\n"
+			      "[d]\nsize=4m-8m\n[e]\nrw=randrw\nrwmixread=30-70\n"
+			      "[f]\nrw=randrw\nrwmixwrite=x,20\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024];
+
+	(void)state;
+	if (parse_file(path, cfg, why, sizeof(why)))
+		fail_msg("%s", why);
+	assert_int_equal(cfg->nr_jobs, 6);
+	assert_int_equal(cfg->jobs[0].iodepth, 8);
+	assert_int_equal(cfg->jobs[1].iodepth, 8);
+	assert_int_equal(cfg->jobs[2].iodepth, 4);
+	assert_int_equal(cfg->jobs[3].io_size, 8 << 20);
+	assert_int_equal(cfg->jobs[4].rwmixread, 70);
+	assert_int_equal(cfg->jobs[5].rwmixread, 80);
+	free(cfg);
+	free(path);
+	/* no part passes: refused as before */
+	expect_refusal("value_parts_bad", "[a]\niodepth=-0\n", 0,
+		       (const char *const[]){ "value_parts_bad.fio:2: iodepth", NULL });
 }
 
 /*
@@ -2246,6 +2416,9 @@ int main(void)
 		cmocka_unit_test(test_active_time_and_end),
 		cmocka_unit_test(test_size_bound_and_stonewall),
 		cmocka_unit_test(test_cmdprio),
+		cmocka_unit_test(test_value_parts),
+		cmocka_unit_test(test_thinktime_as_fio),
+		cmocka_unit_test(test_filenames_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),
 		cmocka_unit_test(test_verify_backlog),

@@ -122,6 +122,20 @@ void kfsim_bpf_explore_path_exit(int end)
 		path_end(end, 0);
 }
 
+/*
+ * Whether a faulting address is NULL plus or minus a page: a member of a NULL result, or of
+ * container_of() of one (a list or rb node's offset below the object's start: NULL - 48 for
+ * a pop's empty result turned into its struct, which natively is near the top of the address
+ * space).  The verifier tracks the offset on the maybe-NULL register and refuses either access
+ * with check_mem_access()'s 'ptr_or_null_' (6.12 and 6.18).
+ */
+static bool near_null(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	return a < 4096 || a >= (uintptr_t)-4096;
+}
+
 /* A load or store near 0 after a NULL result is the verifier's ptr_or_null_ rule. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
@@ -136,7 +150,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 #else
 	(void)uc;
 #endif
-	if (sig == SIGSEGV && (uintptr_t)si->si_addr < 4096 && null_seen)
+	if (sig == SIGSEGV && near_null(si->si_addr) && null_seen)
 		path_end(KFSIM_BPF_PATH_NULL_DEREF, sig);
 	if (sig == SIGSEGV && kfsim_bpf_dropped_object(si->si_addr))
 		path_end(KFSIM_BPF_PATH_DEAD_REF, sig);

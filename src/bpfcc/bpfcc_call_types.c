@@ -40,6 +40,7 @@
  * call result given away by bpf_kptr_xchg() (release_reference(); natively alive in the map).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -78,6 +79,14 @@ struct flow_state {
 	unsigned long long slot_inserted;   /* bit per slot */
 	unsigned short dead;		    /* bit per register: a scalar on some path */
 	unsigned long long slot_dead;	    /* bit per slot */
+	/*
+	 * The BTF id of the map value a register or slot points into (a lookup result, at the
+	 * offset off[] says; 0: none, or not the same on every path): bpf_kptr_xchg() of one of
+	 * its __kptr fields returns that field's type, whatever was stored (the verifier's
+	 * ret_btf_id is the field's kptr type: check_helper_call(), 6.12 and 6.18)
+	 */
+	__u32 value[11];
+	__u32 slot_value[NR_SLOTS];
 };
 
 struct flow {
@@ -152,15 +161,28 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 			d->result[r] = 0;
 			grew = true;
 		}
-	for (int i = 0; i < NR_SLOTS; i++)
+	for (int i = 0; i < NR_SLOTS; i++) {
 		if (d->slot_result[i] && d->slot_result[i] != s->slot_result[i]) {
 			d->slot_result[i] = 0;
 			grew = true;
 		}
+		if (d->slot_value[i] && d->slot_value[i] != s->slot_value[i]) {
+			d->slot_value[i] = 0;
+			grew = true;
+		}
+	}
 	for (int r = 0; r < 11; r++) {
 		if (d->root[r].type && (s->root[r].type != d->root[r].type ||
 					s->root[r].node_off != d->root[r].node_off)) {
 			d->root[r].type = 0;
+			grew = true;
+		}
+		if (d->root[r].map_value && s->root[r].map_value != d->root[r].map_value) {
+			d->root[r].map_value = 0;
+			grew = true;
+		}
+		if (d->value[r] && s->value[r] != d->value[r]) {
+			d->value[r] = 0;
 			grew = true;
 		}
 		if ((d->off_known & (1u << r)) &&
@@ -203,6 +225,8 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->dead &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
+	s->root[r].map_value = 0;
+	s->value[r] = 0;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -213,6 +237,7 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_inserted &= ~(1ull << slot);
 	s->slot_dead &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
+	s->slot_value[slot] = 0;
 }
 
 /* The call result @result was given to a push or add: every copy of it is non-owning now. */
@@ -301,6 +326,51 @@ static int dead_arg(const char *callee)
 	return 0;
 }
 
+/*
+ * The struct a __kptr field at byte @off of the struct @id (members of nested structs too)
+ * points to: its BTF id, 0 when no such field is there.
+ */
+static __u32 kptr_field_type(const struct btf *btf, __u32 id, long long off, const char **tag)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_struct(t) || off < 0 || off >= t->size)
+		return 0;
+	m = btf_members(t);
+	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
+		long long moff = btf_member_bit_offset(t, k) / 8;
+		__u32 tid = m->type;
+		const struct btf_type *mt = btf__type_by_id(btf, tid);
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt))) {
+			tid = mt->type;
+			mt = btf__type_by_id(btf, tid);
+		}
+		if (!mt)
+			continue;
+		if (btf_is_struct(mt) && off >= moff && off < moff + mt->size)
+			return kptr_field_type(btf, tid, off - moff, tag);
+		if (moff != off || !btf_is_ptr(mt))
+			continue;
+		/* PTR -> TYPE_TAG "kptr" (or "percpu_kptr", "kptr_untrusted") -> ... -> STRUCT */
+		tid = mt->type;
+		mt = btf__type_by_id(btf, tid);
+		if (!mt || !btf_is_type_tag(mt))
+			return 0;
+		if (tag)
+			*tag = btf__name_by_offset(btf, mt->name_off);
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt) || btf_is_type_tag(mt))) {
+			tid = mt->type;
+			mt = btf__type_by_id(btf, tid);
+		}
+		return mt && btf_is_struct(mt) ? tid : 0;
+	}
+	return 0;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -309,6 +379,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	unsigned long long r0 = 0;
 	bool r0_off_known = false;
 	long long r0_off = 0;
+	__u32 r0_value = 0, kptr = 0;
 
 	/*
 	 * >= 6.14 a lookup in an array with a key on the stack the verifier knows is never NULL
@@ -362,14 +433,28 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		r0 = s->reg[1];
 		r0_off_known = s->off_known & (1u << 1);
 		r0_off = s->off[1];
-	} else if (name && !strcmp(name, "bpf_kptr_xchg"))
-		r0 = s->reg[2]; /* the field's type: what was stored there is of it */
+	} else if (name && !strcmp(name, "bpf_kptr_xchg")) {
+		/*
+		 * the field's type, known from the map value the lookup gave (an object taken out
+		 * with NULL in exchange has it too: seed 9163), else what was stored there is of it
+		 */
+		if (s->value[1] && (s->off_known & (1u << 1)))
+			kptr = kptr_field_type(fl->btf, s->value[1], s->off[1], NULL);
+		r0 = kptr ? type_bit(fl, kptr) : s->reg[2];
+		r0_off_known = kptr != 0;
+	} else if (name && !strcmp(name, "bpf_map_lookup_elem") && s->root[1].map_value) {
+		r0_value = s->root[1].map_value;
+	}
 	for (int r = 0; r <= 5; r++)
 		set_reg(s, r, 0);
 	s->reg[0] = r0;
 	s->result[0] = (unsigned int)i + 1;
 	if (r0 && r0_off_known)
 		set_off(s, 0, r0_off);
+	if (r0_value) {
+		s->value[0] = r0_value;
+		set_off(s, 0, 0);
+	}
 	if (returns_non_owning(name))
 		s->non_owning |= 1u;
 	if (never_null)
@@ -390,6 +475,104 @@ static bool access_beyond(const struct btf *btf, __u32 id, long long off, int si
 	return t && btf_is_struct(t) && off >= 0 && off + size > t->size;
 }
 
+/*
+ * The special field of the struct @id (nested structs' too) that bytes [@off, @off + @size)
+ * overlap: the name the verifier gives it (btf_field_type_name()), or NULL.  Its size is the
+ * BTF's, the uapi struct's, as btf_field_type_size() has it.
+ */
+static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size)
+{
+	static const char *const names[] = {"bpf_spin_lock", "bpf_res_spin_lock", "bpf_timer",
+					    "bpf_wq",	     "bpf_list_head",	  "bpf_list_node",
+					    "bpf_rb_root",   "bpf_rb_node",	  "bpf_refcount"};
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return NULL;
+	m = btf_members(t);
+	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
+		long long moff = btf_member_bit_offset(t, k) / 8;
+		__u32 tid = m->type;
+		const struct btf_type *mt = btf__type_by_id(btf, tid);
+		const char *name;
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt))) {
+			tid = mt->type;
+			mt = btf__type_by_id(btf, tid);
+		}
+		if (!mt)
+			continue;
+		if (btf_is_ptr(mt)) {
+			const struct btf_type *tag = btf__type_by_id(btf, mt->type);
+
+			name = tag && btf_is_type_tag(tag) ? btf__name_by_offset(btf, tag->name_off)
+							   : NULL;
+			if (name && (!strcmp(name, "kptr") || !strcmp(name, "kptr_untrusted") ||
+				     !strcmp(name, "percpu_kptr")) &&
+			    off < moff + 8 && moff < off + size)
+				return strcmp(name, "percpu_kptr") ? "kptr" : "percpu_kptr";
+			continue;
+		}
+		if (!btf_is_struct(mt) || off >= moff + mt->size || moff >= off + size)
+			continue;
+		name = btf__name_by_offset(btf, mt->name_off);
+		for (size_t n = 0; name && n < sizeof(names) / sizeof(names[0]); n++)
+			if (!strcmp(name, names[n]))
+				return names[n];
+		name = special_field_at(btf, tid, off - moff, size);
+		if (name)
+			return name;
+	}
+	return NULL;
+}
+
+/*
+ * What the verifier refuses at the access @i through register @reg, on any path where @reg
+ * holds what @s says, from the types alone (6.12's source, the running 6.18): a store into a
+ * referenced __kptr field of a map value (check_map_kptr_access(): only a load, or
+ * bpf_kptr_xchg()); for an object, a negative offset (check_ptr_to_btf_access()) and then
+ * an access over one of its special fields (btf_struct_access(), before the struct walk that
+ * finds an access past the end).  True when it wrote @fl->beyond[@i].refused.
+ */
+static bool refused_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg,
+			   long long off, int size)
+{
+	const struct bpf_insn *in = &fl->insns[i];
+	struct bpfcc_beyond *by = &fl->beyond[i];
+	__u8 cls = BPF_CLASS(in->code);
+	const char *tag = NULL, *field;
+
+	if (s->value[reg] && cls != BPF_LDX && size == 8 &&
+	    kptr_field_type(fl->btf, s->value[reg], off, &tag) && tag &&
+	    (!strcmp(tag, "kptr") || !strcmp(tag, "percpu_kptr"))) {
+		snprintf(by->refused, sizeof(by->refused), "store to referenced kptr disallowed");
+		return true;
+	}
+	for (unsigned int t = 0; t < fl->nr_types; t++) {
+		const struct btf_type *bt;
+
+		if (!(s->reg[reg] & (1ull << t)))
+			continue;
+		bt = btf__type_by_id(fl->btf, fl->types[t]);
+		if (!bt || !btf_is_struct(bt))
+			continue;
+		if (off < 0) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "R%d is ptr_%s invalid negative access: off=%lld", reg,
+				 btf__name_by_offset(fl->btf, bt->name_off), off);
+			return true;
+		}
+		field = special_field_at(fl->btf, fl->types[t], off, size);
+		if (field) {
+			snprintf(by->refused, sizeof(by->refused), "direct access to %s is disallowed",
+				 field);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */
 static void check_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg)
 {
@@ -402,9 +585,12 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
 		fl->beyond[i].dead_ref = true;
-	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type)
+	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type ||
+	    fl->beyond[i].refused[0])
 		return;
 	off = s->off[reg] + in->off;
+	if (refused_access(fl, i, s, reg, off, size))
+		return;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
 		if (!(s->reg[reg] & (1ull << t)) ||
 		    !access_beyond(fl->btf, fl->types[t], off, size))
@@ -499,7 +685,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
 			set_reg(s, in->dst_reg, 0);
-			if (fl->roots && fl->roots[i].type)
+			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
@@ -525,8 +711,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->inserted |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_dead & (1ull << slot)))
 			s->dead |= (unsigned short)(1u << in->dst_reg);
-		if (slot >= 0)
+		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
+			s->value[in->dst_reg] = s->slot_value[slot];
+		}
 		break;
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_MEM)
@@ -543,8 +731,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_inserted |= 1ull << slot;
 			if (dw && (s->dead & (1u << in->src_reg)))
 				s->slot_dead |= 1ull << slot;
-			if (dw)
+			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
+				s->slot_value[slot] = s->value[in->src_reg];
+			}
 			if (dw && (s->off_known & (1u << in->src_reg))) {
 				s->slot_off[slot] = s->off[in->src_reg];
 				s->slot_off_known |= 1ull << slot;
@@ -572,6 +762,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 
 			s->reg[in->dst_reg] = s->reg[in->src_reg];
 			s->result[in->dst_reg] = s->result[in->src_reg];
+			s->value[in->dst_reg] = s->value[in->src_reg];
 			s->imm[in->dst_reg] = s->imm[in->src_reg];
 			s->root[in->dst_reg] = s->root[in->src_reg];
 			s->off[in->dst_reg] = s->off[in->src_reg];
@@ -590,6 +781,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			/* a member's address or container_of: the same object */
 			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			s->root[in->dst_reg].type = 0;
+			s->root[in->dst_reg].map_value = 0;
 			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			if (!fl->walking) /* joined loop passes: a counter is not one value */
 				s->imm_known &= (unsigned short)~(1u << in->dst_reg);

@@ -461,7 +461,9 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
  * bpf_spin_unlock() turned into a scalar, or an object given away by bpf_kptr_xchg() (@dead_ref:
  * "R%d invalid mem access 'scalar'"; natively the node is alive in its collection or the map),
  * or past the end of a bpf_obj_new() object (@beyond: btf_struct_walk()'s "access beyond struct S
- * at off N size M", 6.12 and 6.18).  The first such
+ * at off N size M", 6.12 and 6.18), or what the object's types refuse on any path (@refused: a
+ * store into a referenced __kptr field of a map value, a negative offset into an object, an
+ * access over an object's special field).  The first such
  * access in instruction order that the verifier meets before the run's own verdict.
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
@@ -469,12 +471,14 @@ static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if ((!a->beyond && !a->dead_ref) || !access_comes_first(a, out))
+		if ((!a->beyond && !a->dead_ref && !a->refused) || !access_comes_first(a, out))
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		if (a->dead_ref) /* check_mem_access() on the scalar, before any struct walk */
 			snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'",
 				 a->reg);
+		else if (a->refused) /* found in the object's types, whatever the path */
+			snprintf(out->msg, sizeof(out->msg), "%s", a->refused);
 		else
 			snprintf(out->msg, sizeof(out->msg),
 				 "access beyond struct %s at off %d size %d", a->beyond,

@@ -1092,3 +1092,177 @@ int fzreg_33(void *ctx)
 	bpf_obj_drop(n0);
 	return k;
 }
+
+/*
+ * The seventh round (2026-12-07, noon): misuse a user writes that the generator did not make
+ * (tests/bpfcc/fuzz/bpf_fuzz_gen.py gained some of them after), each a cause fixed in kfsim.
+ */
+
+/* found (seed 9163, fz9163_0_27): kfsim ACCEPT (the object taken out with NULL in exchange had no
+ * type in kfsim-bpf-cc's data-flow); the kernel REJECT: access beyond struct fz_node at off 72
+ * size 8 (bpf_kptr_xchg() returns the __kptr field's type, whatever was stored) */
+/* tags: access-beyond */
+SEC("tc")
+__failure __msg("access beyond struct fz_node at off 72 size 8")
+int fzreg_34(void *ctx)
+{
+	struct fz_node *n0, *old;
+	struct fz_value *v;
+	int zero = 0;
+	long ret = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	n0 = bpf_kptr_xchg(&v->stash, NULL);
+	if (!n0)
+		return 5;
+	ret += ((long *)n0)[9];
+	bpf_obj_drop(n0);
+	return ret;
+}
+
+/* found: kfsim CRASH (a pop of an empty list, container_of() of its NULL: the load is at NULL
+ * minus the node's offset, which the explorer did not take for a NULL access); the kernel
+ * REJECT: R6 invalid mem access 'ptr_or_null_' */
+/* tags: null-deref */
+SEC("tc")
+__failure __msg("invalid mem access 'ptr_or_null_'")
+int fzreg_35(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret;
+
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	bpf_spin_unlock(&fz_lock);
+	ret = container_of(ln, struct fz_node, link)->key;
+	bpf_obj_drop(container_of(ln, struct fz_node, link));
+	return ret;
+}
+
+/* found: kfsim REJECT: Unreleased reference id=2 alloc_insn=13 (a store into the __kptr field
+ * instead of bpf_kptr_xchg(): natively a store); the kernel REJECT: store to referenced kptr
+ * disallowed (check_map_kptr_access()) */
+/* tags: kptr-store */
+SEC("tc")
+__failure __msg("store to referenced kptr disallowed")
+int fzreg_36(void *ctx)
+{
+	struct fz_node *n0;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	v->stash = n0;
+	return 0;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: store to referenced kptr disallowed (NULL too: a
+ * BPF_ST of 0 into the field) */
+/* tags: kptr-store */
+SEC("tc")
+__failure __msg("store to referenced kptr disallowed")
+int fzreg_37(void *ctx)
+{
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	v->stash = NULL;
+	return 0;
+}
+
+/* found: kfsim ACCEPT (natively the node's memory); the kernel REJECT: direct access to
+ * bpf_rb_node is disallowed (btf_struct_access(): the object's field record) */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_rb_node is disallowed")
+int fzreg_38(void *ctx)
+{
+	struct fz_node *n0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	*(long *)&n0->node = 0;
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: direct access to bpf_list_node is disallowed (a load,
+ * through a non-owning result of the list: bpf_list_front()) */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_list_node is disallowed")
+int fzreg_39(void *ctx)
+{
+	struct bpf_list_node *ln;
+	struct fz_node *n0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_back(&fz_head, &n0->link);
+	ln = bpf_list_front(&fz_head);
+	if (ln)
+		ret = *(long *)ln;
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: direct access to bpf_refcount is disallowed */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_refcount is disallowed")
+int fzreg_40(void *ctx)
+{
+	struct fz_node *n0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	*(int *)&n0->ref = 5;
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* found: kfsim ACCEPT (natively kfsim's header before the object); the kernel REJECT: R0 is
+ * ptr_fz_node invalid negative access: off=-8 (check_ptr_to_btf_access()) */
+/* tags: negative-access */
+SEC("tc")
+__failure __msg("is ptr_fz_node invalid negative access: off=-8")
+int fzreg_41(void *ctx)
+{
+	struct fz_plain *m0;
+	struct fz_node *n0;
+	long ret;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	ret = ((long *)n0)[-1] + m0->key;
+	bpf_obj_drop(m0);
+	bpf_obj_drop(n0);
+	return ret;
+}

@@ -87,6 +87,15 @@ struct flow_state {
 	 */
 	__u32 value[11];
 	__u32 slot_value[NR_SLOTS];
+	/*
+	 * bit per register and slot: a __kptr field loaded from a map value and not yet checked
+	 * for NULL on some path (btf_ld_kptr_type(): PTR_MAYBE_NULL, with MEM_RCU for a
+	 * refcounted local type in an RCU section, else PTR_UNTRUSTED)
+	 */
+	unsigned short kptr_null;
+	unsigned long long slot_kptr_null;
+	unsigned short kptr_rcu; /* the same registers: MEM_RCU (else untrusted) */
+	unsigned long long slot_kptr_rcu;
 };
 
 struct flow {
@@ -156,6 +165,12 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	grew |= (s->dead & ~d->dead) || (s->slot_dead & ~d->slot_dead);
 	d->dead |= s->dead;
 	d->slot_dead |= s->slot_dead;
+	grew |= (s->kptr_null & ~d->kptr_null) || (s->slot_kptr_null & ~d->slot_kptr_null) ||
+		(s->kptr_rcu & ~d->kptr_rcu) || (s->slot_kptr_rcu & ~d->slot_kptr_rcu);
+	d->kptr_null |= s->kptr_null;
+	d->slot_kptr_null |= s->slot_kptr_null;
+	d->kptr_rcu |= s->kptr_rcu;
+	d->slot_kptr_rcu |= s->slot_kptr_rcu;
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -223,6 +238,8 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->non_owning &= keep;
 	s->inserted &= keep;
 	s->dead &= keep;
+	s->kptr_null &= keep;
+	s->kptr_rcu &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -236,6 +253,8 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_non_owning &= ~(1ull << slot);
 	s->slot_inserted &= ~(1ull << slot);
 	s->slot_dead &= ~(1ull << slot);
+	s->slot_kptr_null &= ~(1ull << slot);
+	s->slot_kptr_rcu &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
 }
@@ -321,7 +340,7 @@ static int dead_arg(const char *callee)
 	if (!strcmp(callee, "bpf_refcount_acquire_impl"))
 		return 1;
 	if (!strcmp(callee, "bpf_rbtree_remove") || !strcmp(callee, "bpf_rbtree_left") ||
-	    !strcmp(callee, "bpf_rbtree_right"))
+	    !strcmp(callee, "bpf_rbtree_right") || !strcmp(callee, "bpf_kptr_xchg"))
 		return 2;
 	return 0;
 }
@@ -588,6 +607,12 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type ||
 	    fl->beyond[i].refused[0])
 		return;
+	if (s->kptr_null & (1u << reg)) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "R%d invalid mem access '%s'", reg,
+			 s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_" : "untrusted_ptr_or_null_");
+		return;
+	}
 	off = s->off[reg] + in->off;
 	if (refused_access(fl, i, s, reg, off, size))
 		return;
@@ -671,6 +696,60 @@ static bool walk_decided(const struct bpf_insn *in, const struct flow_state *s, 
 	return true;
 }
 
+/* Whether the local struct @id has a bpf_refcount member (its kptrs are RCU-protected). */
+static bool has_refcount(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return false;
+	m = btf_members(t);
+	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+			mt = btf__type_by_id(btf, mt->type);
+		if (mt && btf_is_struct(mt) &&
+		    !strcmp(btf__name_by_offset(btf, mt->name_off), "bpf_refcount"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A load of a map value's __kptr field (@in, an 8-byte load through a lookup result): the
+ * register holds the field's struct, maybe NULL until checked (btf_ld_kptr_type(), 6.12's
+ * source and the running 6.18: MEM_RCU for a referenced kptr to a refcounted local struct
+ * in an RCU section, a non-sleepable program's whole run, else PTR_UNTRUSTED).  True when it
+ * was one (the register is set).
+ */
+static bool load_kptr(struct flow *fl, const struct bpf_insn *in, struct flow_state *s)
+{
+	const char *tag = NULL;
+	__u32 id;
+	unsigned short bit = (unsigned short)(1u << in->dst_reg);
+
+	if (BPF_SIZE(in->code) != BPF_DW || BPF_MODE(in->code) != BPF_MEM || in->src_reg > 9 ||
+	    in->dst_reg > 9 || !s->value[in->src_reg] || !(s->off_known & (1u << in->src_reg)))
+		return false;
+	id = kptr_field_type(fl->btf, s->value[in->src_reg], s->off[in->src_reg] + in->off, &tag);
+	if (!id || !tag)
+		return false;
+	set_reg(s, in->dst_reg, type_bit(fl, id));
+	set_off(s, in->dst_reg, 0);
+	s->kptr_null |= bit;
+	if (!strcmp(tag, "kptr") && has_refcount(fl->btf, id))
+		s->kptr_rcu |= bit;
+	return true;
+}
+
+/* The non-NULL side of a check of @reg: a loaded kptr is no longer maybe NULL there. */
+static void kptr_checked(struct flow_state *s, int reg)
+{
+	s->kptr_null &= (unsigned short)~(1u << reg);
+}
+
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
 static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, struct edges *e)
 {
@@ -702,6 +781,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
+		if (slot < 0 && load_kptr(fl, in, s))
+			break;
 		set_reg(s, in->dst_reg, slot >= 0 ? s->slot[slot] : 0);
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -711,6 +792,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->inserted |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_dead & (1ull << slot)))
 			s->dead |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_kptr_null & (1ull << slot)))
+			s->kptr_null |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_kptr_rcu & (1ull << slot)))
+			s->kptr_rcu |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
@@ -731,6 +816,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_inserted |= 1ull << slot;
 			if (dw && (s->dead & (1u << in->src_reg)))
 				s->slot_dead |= 1ull << slot;
+			if (dw && (s->kptr_null & (1u << in->src_reg)))
+				s->slot_kptr_null |= 1ull << slot;
+			if (dw && (s->kptr_rcu & (1u << in->src_reg)))
+				s->slot_kptr_rcu |= 1ull << slot;
 			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
 				s->slot_value[slot] = s->value[in->src_reg];
@@ -756,9 +845,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s->imm_known,	 &s->array_map, &s->stack,
+			unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,
 						  &s->not_null,	 &s->off_known, &s->non_owning,
-						  &s->inserted,	 &s->dead};
+						  &s->inserted,	 &s->dead,	&s->kptr_null,
+						  &s->kptr_rcu};
 
 			s->reg[in->dst_reg] = s->reg[in->src_reg];
 			s->result[in->dst_reg] = s->result[in->src_reg];
@@ -825,9 +915,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			if (op == BPF_JEQ) {
 				set_reg(&e->taken, in->dst_reg, 0);
 				walk_null_check(fl, &e->taken, s, in->dst_reg);
+				kptr_checked(s, in->dst_reg);
 			} else if (op == BPF_JNE) {
 				set_reg(s, in->dst_reg, 0);
 				walk_null_check(fl, s, &e->taken, in->dst_reg);
+				kptr_checked(&e->taken, in->dst_reg);
 			}
 		}
 		break;

@@ -315,7 +315,9 @@ static bool non_owning_arg(const char *kfunc, const void *caller, void *arg)
 	const struct kfsim_bpfrt_prog *p = arg;
 	int insn;
 
-	insn = find_call(p, kfunc, NULL, 0, caller, -1, false);
+	/* a helper's call site is the one its wrapper recorded (bpfrt_helpers.c: bpf_kptr_xchg) */
+	insn = find_call(p, kfunc, kfsim_bpf_site.file, kfsim_bpf_site.file ? kfsim_bpf_site.line : 0,
+			 caller, -1, false);
 	for (int i = 0; insn >= 0 && i < p->nr_calls; i++)
 		if (p->calls[i].insn == insn)
 			return p->calls[i].non_owning_arg;

@@ -1266,3 +1266,153 @@ int fzreg_41(void *ctx)
 	bpf_obj_drop(n0);
 	return ret;
 }
+
+/* A __kptr field read with a plain load: a pointer without a reference (btf_ld_kptr_type():
+ * rcu_ptr_ for a refcounted struct in a non-sleepable program).  fz_stash_fill() puts an object
+ * there first, so that every run takes the paths below. */
+static __always_inline int fz_stash_fill(struct fz_value *v)
+{
+	struct fz_node *f, *o;
+
+	f = bpf_obj_new(struct fz_node);
+	if (!f)
+		return -1;
+	o = bpf_kptr_xchg(&v->stash, f);
+	if (o)
+		bpf_obj_drop(o);
+	return 0;
+}
+
+/* found: kfsim REJECT: arg#0 is neither owning or non-owning ref (the program holds no
+ * reference natively); the kernel ACCEPT: KF_RCU takes the rcu_ptr_ the load gave */
+/* tags: kptr-load */
+SEC("tc")
+__success __retval(0)
+int fzreg_42(void *ctx)
+{
+	struct fz_node *n0, *n1;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}
+
+/* found: kfsim REJECT: R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_; the kernel REJECT:
+ * R2 type=rcu_ptr_ expected=ptr_, trusted_ptr_, rcu_ptr_ (the loaded pointer stashed back) */
+/* tags: kptr-load */
+SEC("tc")
+__failure __msg("R2 type=rcu_ptr_ expected=ptr_, trusted_ptr_, rcu_ptr_")
+int fzreg_43(void *ctx)
+{
+	struct fz_node *n0, *old;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	if (!n0)
+		return 0;
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
+/* found: kfsim ACCEPT (the loaded pointer had no type in the data-flow); the kernel REJECT:
+ * access beyond struct fz_node at off 72 size 8 */
+/* tags: kptr-load access-beyond */
+SEC("tc")
+__failure __msg("access beyond struct fz_node at off 72 size 8")
+int fzreg_44(void *ctx)
+{
+	struct fz_node *n0;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	if (!n0)
+		return 0;
+	return ((long *)n0)[9];
+}
+
+/* found: kfsim ACCEPT (the field is full on every run); the kernel REJECT: R1 invalid mem access
+ * 'rcu_ptr_or_null_' (a loaded __kptr is maybe NULL until checked) */
+/* tags: kptr-load */
+SEC("tc")
+__failure __msg("invalid mem access 'rcu_ptr_or_null_'")
+int fzreg_45(void *ctx)
+{
+	struct fz_node *n0;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	return n0->key;
+}
+
+/* found: kfsim REJECT: R1 type=scalar expected=map_value (6.11's list); the kernel REJECT:
+ * R1 type=map_value_or_null expected=map_value, ptr_ (an unchecked lookup that found nothing:
+ * the key is past the array; 6.12 let bpf_kptr_xchg() take an object's field too) */
+/* tags: lookup-unchecked */
+SEC("tc")
+__failure __msg("R1 type=map_value_or_null expected=map_value, ptr_")
+int fzreg_46(void *ctx)
+{
+	struct fz_node *old;
+	struct fz_value *v;
+	int key = fz_knob;
+
+	v = bpf_map_lookup_elem(&fz_stash, &key);
+	old = bpf_kptr_xchg(&v->stash, NULL);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
+/* found: kfsim REJECT: Unreleased reference (the copy's object lives in the map natively); the
+ * kernel REJECT: R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_ (a copy of a reference
+ * bpf_kptr_xchg() gave away, stashed again) */
+/* tags: alias-use-after-release */
+SEC("tc")
+__failure __msg("R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_")
+int fzreg_47(void *ctx)
+{
+	struct fz_node *n0, *n1, *old;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = n0;
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	old = bpf_kptr_xchg(&v->stash, n1);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}

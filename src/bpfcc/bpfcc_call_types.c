@@ -548,9 +548,10 @@ static const char *special_field_at(const struct btf *btf, __u32 id, long long o
 
 /*
  * What the verifier refuses at the access @i through register @reg, on any path where @reg
- * holds what @s says, from the types alone (6.12's source, the running 6.18): a store into a
- * referenced __kptr field of a map value (check_map_kptr_access(): only a load, or
- * bpf_kptr_xchg()); for an object, a negative offset (check_ptr_to_btf_access()) and then
+ * holds what @s says, from the types alone (6.12's source, the running 6.18): for a map value,
+ * an access over a special field (check_map_access(): "bpf_spin_lock cannot be accessed
+ * directly by load/store"), a __kptr field read or written other than as 8 bytes, a store into
+ * a referenced one (check_map_kptr_access(): only a load, or bpf_kptr_xchg()); for an object, a negative offset (check_ptr_to_btf_access()) and then
  * an access over one of its special fields (btf_struct_access(), before the struct walk that
  * finds an access past the end).  True when it wrote @fl->beyond[@i].refused.
  */
@@ -562,11 +563,27 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	__u8 cls = BPF_CLASS(in->code);
 	const char *tag = NULL, *field;
 
-	if (s->value[reg] && cls != BPF_LDX && size == 8 &&
-	    kptr_field_type(fl->btf, s->value[reg], off, &tag) && tag &&
-	    (!strcmp(tag, "kptr") || !strcmp(tag, "percpu_kptr"))) {
-		snprintf(by->refused, sizeof(by->refused), "store to referenced kptr disallowed");
-		return true;
+	if (s->value[reg]) {
+		/* check_map_access(): any byte of a special field, a kptr's exact 8 bytes only */
+		field = special_field_at(fl->btf, s->value[reg], off, size);
+		if (field && strcmp(field, "kptr") && strcmp(field, "percpu_kptr")) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "%s cannot be accessed directly by load/store", field);
+			return true;
+		}
+		if (field && !kptr_field_type(fl->btf, s->value[reg], off, &tag))
+			return false; /* misaligned: "kptr access misaligned ...", not followed */
+		if (field && size != 8) {
+			snprintf(by->refused, sizeof(by->refused), "kptr access size must be BPF_DW");
+			return true;
+		}
+		if (field && cls != BPF_LDX && tag &&
+		    (!strcmp(tag, "kptr") || !strcmp(tag, "percpu_kptr"))) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "store to referenced kptr disallowed");
+			return true;
+		}
+		return false;
 	}
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
 		const struct btf_type *bt;

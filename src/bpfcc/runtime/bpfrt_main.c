@@ -773,7 +773,13 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 {
 	bool broke = child_run && child_run->nr_violations;
 
-	if (!kfsim_bpf_dropped_object(si->si_addr) || (in_explored_path && !broke)) {
+	/*
+	 * A fault after a rule broken already (a NULL result's member read after an unlock
+	 * without a lock): the verifier stopped at that rule, whatever the address.  Else a
+	 * dropped object's page is the dead reference; anything else (a NULL result's member) is
+	 * the previous handler's (the explorer's, or the crash).
+	 */
+	if (!broke && (!kfsim_bpf_dropped_object(si->si_addr) || in_explored_path)) {
 		sigaction(sig, &prev_segv, NULL);
 		return; /* the access faults again, for the previous handler */
 	}

@@ -26,6 +26,7 @@ struct bpfrt_verdict {
 	char explored[160]; /* kfsim: how many paths were explored, within which budget */
 	void *frames[32];   /* kfsim: the stack at the first violation, when @where is not named */
 	int nr_frames;
+	bool later_run; /* the verdict came from an invocation after the first (state it left) */
 };
 
 /**

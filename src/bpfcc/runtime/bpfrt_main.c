@@ -435,8 +435,9 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 
 /*
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
- * run that accepted or broke a rule at its exit (a leak, a lock still held), and a rule broken
- * at a later line of the same file (the verifier walks a branch's body before what follows it,
+ * run that accepted or broke a rule at its exit (a leak, a lock still held), any verdict of an
+ * invocation after the first (@out->later_run), and a rule broken at a later line of the same
+ * file (the verifier walks a branch's body before what follows it,
  * so source order is its order on one path); before a call with two types, the walk order
  * kfsim-bpf-cc found (@after_merge) when it found one.
  */
@@ -449,6 +450,8 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return true;
 	if (strcmp(out->verdict, "REJECT"))
 		return false; /* a crash or a hang is reported as it is */
+	if (out->later_run)
+		return true; /* the verifier refuses the access before any run */
 	if (bpfrt_exit_rule(out->msg))
 		return true;
 	if (a->after_merge && msg_starts(out->msg, BPFRT_MSG_SAME_CALL))
@@ -669,6 +672,13 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
  * NR_RUNS runs on the sections as they are: the verdict into @out.  @resolve: name the
  * violation's line now (addr2line); else only its stack is kept, for the one path reported.
  */
+/*
+ * run_runs()'s invocation under way: a verdict of a later one comes from the state an earlier
+ * one left (a plain store into a __kptr field of an object dropped since), which the verifier,
+ * checking the program once before any run, never meets.
+ */
+static int run_index;
+
 static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out, bool resolve)
 {
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
@@ -694,6 +704,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 	for (int i = 0; i < NR_RUNS; i++) {
 		int ret = 0;
 
+		run_index = i;
 		memset(ctx, 0, sizeof(ctx));
 		skb_ctx_fill(p->section, ctx);
 		kfsim_bpf_run(&run, p->name, call_prog, &c, &opts, &ret);
@@ -706,6 +717,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 
 			snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 			snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
+			out->later_run = i > 0;
 			if (msg_starts(v->msg, BPFRT_MSG_UNRELEASED))
 				leak_lines(&run, out->msg, sizeof(out->msg));
 			if (v->file)
@@ -784,6 +796,7 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 		return; /* the access faults again, for the previous handler */
 	}
 	child_out->has_retval = false;
+	child_out->later_run = run_index > 0;
 	if (broke) {
 		first_violation(child_out);
 		/* on an explored path, the path ends here with this verdict (else this returns) */

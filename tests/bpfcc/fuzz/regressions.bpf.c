@@ -1416,3 +1416,70 @@ int fzreg_47(void *ctx)
 		bpf_obj_drop(old);
 	return 0;
 }
+
+/* found (seed 30001, --misuse 0.3, fz30001_0_7): kfsim REJECT: function calls are not allowed
+ * while holding a lock (the second pass locks again); the kernel REJECT: bpf_spin_unlock without
+ * taking a lock: the verifier follows a may_goto's jump first, the loop ended before its first
+ * pass, and meets the unlock after it without the lock */
+/* tags: lock-in-loop */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_48(void *ctx)
+{
+	long ret = 0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++) {
+		bpf_spin_lock(&fz_lock);
+		ret += i;
+	}
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 30001, fz30001_0_79): kfsim REJECT: R0 invalid mem access 'ptr_or_null_' (the run
+ * went on after the unlock without a lock and faulted on an empty list's pop); the kernel
+ * REJECT: bpf_spin_unlock without taking a lock, the first rule on the path */
+/* tags: unlock-unlocked pop-unchecked */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_49(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret;
+
+	bpf_spin_unlock(&fz_lock2);
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	ret = container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 1, fz1_1_67): kfsim REJECT: invalid mem access 'scalar' (the second invocation took
+ * the dropped object the first one stored into the field with a plain store); the kernel REJECT:
+ * store to referenced kptr disallowed (it refuses the program before any run) */
+/* tags: kptr-store */
+SEC("tc")
+__failure __msg("store to referenced kptr disallowed")
+int fzreg_50(void *ctx)
+{
+	struct fz_node *n0, *n1;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_kptr_xchg(&v->stash, NULL);
+	if (n0)
+		bpf_obj_drop(n0);
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1)
+		return 0;
+	v->stash = n1;
+	bpf_obj_drop(n1);
+	return 0;
+}

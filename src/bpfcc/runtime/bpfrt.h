@@ -67,6 +67,8 @@ int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);
 
 /* bpfrt_helpers.c: the call site of the helper being called (kfsim's reports name it). */
 void bpfrt_site(const char *file, int line);
+/* The call site of the global subprogram being entered, or NULL (bpfrt_subprogs.c). */
+extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
 

@@ -55,8 +55,17 @@ static void report(const struct kfsim_bpf_violation *v, void *arg)
 {
 	int *nr = arg;
 
-	if ((*nr)++ == 0 && !v->file)
+	if ((*nr)++ == 0 && !v->file) {
 		nr_frames = backtrace(frames, MAX_FRAMES);
+		/* a global subprogram's call: the caller's line first (bpfrt_subprogs.c) */
+		if (bpfrt_global_call_site && nr_frames > 0) {
+			if (nr_frames == MAX_FRAMES)
+				nr_frames--;
+			memmove(frames + 1, frames, (size_t)nr_frames * sizeof(frames[0]));
+			frames[0] = bpfrt_global_call_site;
+			nr_frames++;
+		}
+	}
 }
 
 static int main_base(struct dl_phdr_info *info, size_t size, void *data)
@@ -435,8 +444,8 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 
 /*
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
- * run that accepted or broke a rule at its exit (a leak, a lock still held), any verdict of an
- * invocation after the first (@out->later_run), and a rule broken at a later line of the same
+ * run that accepted, crashed or broke a rule at its exit (a leak, a lock still held), any verdict
+ * of an invocation after the first (@out->later_run), and a rule broken at a later line of the same
  * file (the verifier walks a branch's body before what follows it,
  * so source order is its order on one path); before a call with two types, the walk order
  * kfsim-bpf-cc found (@after_merge) when it found one.
@@ -448,8 +457,10 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
+	if (!strcmp(out->verdict, "CRASH"))
+		return true; /* refused before any run: the crash is the refused access's doing */
 	if (strcmp(out->verdict, "REJECT"))
-		return false; /* a crash or a hang is reported as it is */
+		return false; /* a hang is reported as it is */
 	if (out->later_run)
 		return true; /* the verifier refuses the access before any run */
 	if (bpfrt_exit_rule(out->msg))
@@ -705,6 +716,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 		int ret = 0;
 
 		run_index = i;
+		bpfrt_global_call_site = NULL; /* a violation at an entry left it set */
 		memset(ctx, 0, sizeof(ctx));
 		skb_ctx_fill(p->section, ctx);
 		kfsim_bpf_run(&run, p->name, call_prog, &c, &opts, &ret);
@@ -740,6 +752,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
 static bool in_explored_path;
 static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
+/* its exploration's report (NULL: none), which a fault of the natural run ends with too */
+static const struct kfsim_bpf_explore_report *child_rep;
 
 /*
  * The first rule broken wins: the verifier stops at the first violation on a path, so a fault
@@ -809,6 +823,8 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 		child_out->where[0] = '\0';
 		locate(child_out->where, sizeof(child_out->where));
 	}
+	if (child_prog && child_rep && !in_explored_path) /* as child() would have */
+		bpfrt_explore_verdict(child_prog, obj->source, child_rep, child_out);
 	if (child_prog) /* the natural run's fault ends the child here: child()'s last step */
 		object_verdict(child_prog, child_out);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
@@ -872,12 +888,25 @@ static int child(void *arg, int fd)
 	if (bpfrt_explore_cfg.on)
 		err = kfsim_bpf_explore(run_path, (void *)p, &eopts, &rep);
 	kfsim_bpf_explore_set(NULL, NULL);
+	child_rep = err ? NULL : &rep;
 	if (!err && bpfrt_explore_cfg.svg && bpfrt_paths_svg(p->name, obj->source, &rep))
 		fprintf(stderr, "%s: cannot write the picture of the explored paths\n", p->name);
-	if (!err && rep.first == 0 && rep.paths[0].end == KFSIM_BPF_PATH_NULL_DEREF) {
-		/* the natural run itself loads through a NULL result: said without crashing */
+	if (!err && rep.nr_paths && rep.paths[0].end == KFSIM_BPF_PATH_NULL_DEREF) {
+		/*
+		 * the natural run itself loads through a NULL result: said without crashing (the
+		 * verdict is that path's, or one the verifier walks before it: a may_goto's jump)
+		 */
 		memset(&out, 0, sizeof(out));
 		snprintf(out.verdict, sizeof(out.verdict), "ACCEPT");
+	} else if (!err && rep.nr_paths && rep.paths[0].end == KFSIM_BPF_PATH_CRASH) {
+		/*
+		 * the natural path crashed when explored (a write into a node's memory, which the
+		 * verifier refuses before any run): said without crashing, for the BPF object's
+		 * refusals below to decide
+		 */
+		memset(&out, 0, sizeof(out));
+		snprintf(out.verdict, sizeof(out.verdict), "CRASH");
+		snprintf(out.msg, sizeof(out.msg), "signal %d", rep.paths[0].signal);
 	} else {
 		catch_dead_ref_faults(false);
 		run_runs(p, &out, true);

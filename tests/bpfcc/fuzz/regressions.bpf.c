@@ -1483,3 +1483,110 @@ int fzreg_50(void *ctx)
 	bpf_obj_drop(n1);
 	return 0;
 }
+
+__noinline long fzreg_51_insert(long key)
+{
+	return key + 1;
+}
+
+/* found (seed 30001, fz30001_9_13): kfsim REJECT: global function calls are not allowed while
+ * holding a lock (located at the callee's entry, a line before the program's: the access below
+ * did not count as met first); the kernel REJECT: R6 is ptr_fz_node invalid negative access:
+ * off=-8, the line before the call */
+/* tags: negative-access global-call-locked */
+SEC("tc")
+__failure __msg("is ptr_fz_node invalid negative access: off=-8")
+int fzreg_51(void *ctx)
+{
+	struct fz_node *n0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 31;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	ret += ((long *)n0)[-1];
+	ret += fzreg_51_insert(30);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 20263, fz20263_8_36): kfsim CRASH (the node's memory overwritten, then inserted:
+ * the native tree code faults); the kernel REJECT: direct access to bpf_rb_node is disallowed,
+ * before any run */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_rb_node is disallowed")
+int fzreg_52(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 3;
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	n1->key = 4;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	*(long *)&n0->node = 8;
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}
+
+/* found (seed 20263, fz20263_0_15): kfsim CRASH (the natural path loads through an empty list's
+ * pop, but a path taking an empty can_loop loop's jump, walked first, gave the verdict, and the
+ * natural run was run and crashed); the kernel REJECT: R0 invalid mem access 'ptr_or_null_' */
+/* tags: pop-unchecked */
+SEC("tc")
+__failure __msg("invalid mem access 'ptr_or_null_'")
+int fzreg_53(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret = 0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++)
+		ret += i;
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	ret += container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 30001, fz30001_1_37): kfsim REJECT: function calls are not allowed while holding a
+ * lock (the natural run went on and faulted on an empty list's pop; its fault handler wrote the
+ * run's verdict without the exploration's); the kernel REJECT: bpf_spin_unlock without taking a
+ * lock (the may_goto's jump first) */
+/* tags: lock-in-loop pop-unchecked */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_54(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret = 0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++) {
+		bpf_spin_lock(&fz_lock);
+		ret += i;
+	}
+	bpf_spin_unlock(&fz_lock);
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	ret += container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}

@@ -96,6 +96,13 @@ struct flow_state {
 	unsigned long long slot_kptr_null;
 	unsigned short kptr_rcu; /* the same registers: MEM_RCU (else untrusted) */
 	unsigned long long slot_kptr_rcu;
+	/*
+	 * The same for a maybe-NULL call result not yet checked (kptr_null set too): an object
+	 * from bpf_obj_new(), a pop, a remove or bpf_kptr_xchg() ('ptr_or_null_'), a map lookup
+	 * ('map_value_or_null')
+	 */
+	unsigned short null_ptr, null_map;
+	unsigned long long slot_null_ptr, slot_null_map;
 };
 
 struct flow {
@@ -171,6 +178,12 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_kptr_null |= s->slot_kptr_null;
 	d->kptr_rcu |= s->kptr_rcu;
 	d->slot_kptr_rcu |= s->slot_kptr_rcu;
+	grew |= (s->null_ptr & ~d->null_ptr) || (s->slot_null_ptr & ~d->slot_null_ptr) ||
+		(s->null_map & ~d->null_map) || (s->slot_null_map & ~d->slot_null_map);
+	d->null_ptr |= s->null_ptr;
+	d->slot_null_ptr |= s->slot_null_ptr;
+	d->null_map |= s->null_map;
+	d->slot_null_map |= s->slot_null_map;
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -240,6 +253,8 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->dead &= keep;
 	s->kptr_null &= keep;
 	s->kptr_rcu &= keep;
+	s->null_ptr &= keep;
+	s->null_map &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -255,6 +270,8 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_dead &= ~(1ull << slot);
 	s->slot_kptr_null &= ~(1ull << slot);
 	s->slot_kptr_rcu &= ~(1ull << slot);
+	s->slot_null_ptr &= ~(1ull << slot);
+	s->slot_null_map &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
 }
@@ -390,6 +407,24 @@ static __u32 kptr_field_type(const struct btf *btf, __u32 id, long long off, con
 	return 0;
 }
 
+/*
+ * The calls whose result is maybe NULL until checked, and whose load before the check the
+ * verifier refuses as 'ptr_or_null_' or 'map_value_or_null' (measured on 6.18.44: an unchecked
+ * pop, bpf_kptr_xchg() result).  Not the non-owning walkers' (their type carries more flags), nor
+ * bpf_refcount_acquire() (of an owning reference it cannot fail, 6.6+).
+ */
+static bool maybe_null_result(const char *callee)
+{
+	static const char *const names[] = {"bpf_obj_new_impl", "bpf_list_pop_front",
+					    "bpf_list_pop_back", "bpf_rbtree_remove", "bpf_kptr_xchg",
+					    "bpf_map_lookup_elem"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -473,6 +508,13 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	if (r0_value) {
 		s->value[0] = r0_value;
 		set_off(s, 0, 0);
+	}
+	if (maybe_null_result(name) && !never_null) {
+		s->kptr_null |= 1u;
+		if (!strcmp(name, "bpf_map_lookup_elem"))
+			s->null_map |= 1u;
+		else
+			s->null_ptr |= 1u;
 	}
 	if (returns_non_owning(name))
 		s->non_owning |= 1u;
@@ -627,7 +669,10 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	if (s->kptr_null & (1u << reg)) {
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 			 "R%d invalid mem access '%s'", reg,
-			 s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_" : "untrusted_ptr_or_null_");
+			 s->null_map & (1u << reg)    ? "map_value_or_null"
+			 : s->null_ptr & (1u << reg)  ? "ptr_or_null_"
+			 : s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_"
+						      : "untrusted_ptr_or_null_");
 		return;
 	}
 	off = s->off[reg] + in->off;
@@ -743,6 +788,7 @@ static bool has_refcount(const struct btf *btf, __u32 id)
  */
 static bool load_kptr(struct flow *fl, const struct bpf_insn *in, struct flow_state *s)
 {
+	unsigned int load_id = (unsigned int)(in - fl->insns) + 1u;
 	const char *tag = NULL;
 	__u32 id;
 	unsigned short bit = (unsigned short)(1u << in->dst_reg);
@@ -755,16 +801,31 @@ static bool load_kptr(struct flow *fl, const struct bpf_insn *in, struct flow_st
 		return false;
 	set_reg(s, in->dst_reg, type_bit(fl, id));
 	set_off(s, in->dst_reg, 0);
+	/* its id for the NULL check's copies: apart from every call's (a call is never here) */
+	s->result[in->dst_reg] = load_id;
 	s->kptr_null |= bit;
 	if (!strcmp(tag, "kptr") && has_refcount(fl->btf, id))
 		s->kptr_rcu |= bit;
 	return true;
 }
 
-/* The non-NULL side of a check of @reg: a loaded kptr is no longer maybe NULL there. */
+/*
+ * The non-NULL side of a check of @reg: it is no longer maybe NULL there, nor is any copy of the
+ * same result (mark_ptr_or_null_regs() marks every register and slot with the id).
+ */
 static void kptr_checked(struct flow_state *s, int reg)
 {
+	unsigned int result = s->result[reg];
+
 	s->kptr_null &= (unsigned short)~(1u << reg);
+	if (!result)
+		return;
+	for (int r = 0; r < 11; r++)
+		if (s->result[r] == result)
+			s->kptr_null &= (unsigned short)~(1u << r);
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (s->slot_result[i] == result)
+			s->slot_kptr_null &= ~(1ull << i);
 }
 
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
@@ -813,6 +874,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->kptr_null |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_kptr_rcu & (1ull << slot)))
 			s->kptr_rcu |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_ptr & (1ull << slot)))
+			s->null_ptr |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_map & (1ull << slot)))
+			s->null_map |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
@@ -837,6 +902,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_kptr_null |= 1ull << slot;
 			if (dw && (s->kptr_rcu & (1u << in->src_reg)))
 				s->slot_kptr_rcu |= 1ull << slot;
+			if (dw && (s->null_ptr & (1u << in->src_reg)))
+				s->slot_null_ptr |= 1ull << slot;
+			if (dw && (s->null_map & (1u << in->src_reg)))
+				s->slot_null_map |= 1ull << slot;
 			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
 				s->slot_value[slot] = s->value[in->src_reg];
@@ -865,7 +934,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,
 						  &s->not_null,	 &s->off_known, &s->non_owning,
 						  &s->inserted,	 &s->dead,	&s->kptr_null,
-						  &s->kptr_rcu};
+						  &s->kptr_rcu,	 &s->null_ptr,	&s->null_map};
 
 			s->reg[in->dst_reg] = s->reg[in->src_reg];
 			s->result[in->dst_reg] = s->result[in->src_reg];
@@ -889,6 +958,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			s->root[in->dst_reg].type = 0;
 			s->root[in->dst_reg].map_value = 0;
+			/* arithmetic on a maybe-NULL pointer is refused there, not followed here */
+			s->kptr_null &= (unsigned short)~(1u << in->dst_reg);
 			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			if (!fl->walking) /* joined loop passes: a counter is not one value */
 				s->imm_known &= (unsigned short)~(1u << in->dst_reg);

@@ -1590,3 +1590,36 @@ int fzreg_54(void *ctx)
 	bpf_spin_unlock(&fz_lock);
 	return ret;
 }
+
+__noinline long fzreg_55_insert(long key)
+{
+	return key + 2;
+}
+
+/* found (seed 30001, fz30001_3_46): kfsim REJECT: global function calls are not allowed while
+ * holding a lock (a run's pop found the node just pushed; the explored NULL of the pop ranked
+ * after the run's own rule); the kernel REJECT: R0 invalid mem access 'ptr_or_null_': a load
+ * through the pop's result before any check is refused on every path, before the call */
+/* tags: pop-unchecked global-call-locked */
+SEC("tc")
+__failure __msg("invalid mem access 'ptr_or_null_'")
+int fzreg_55(void *ctx)
+{
+	struct bpf_list_node *ln;
+	struct fz_node *n0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 28;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_front(&fz_head, &n0->link);
+	ln = bpf_list_pop_front(&fz_head);
+	ret += container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	ret += fzreg_55_insert(9);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}

@@ -467,8 +467,13 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return true;
 	if (a->after_merge && msg_starts(out->msg, BPFRT_MSG_SAME_CALL))
 		return a->after_merge == 1; /* the verifier's walk order says it */
-	return verdict_line(out, where, sizeof(where), &line) && !strcmp(where, a->file) &&
-	       line > a->line;
+	if (!verdict_line(out, where, sizeof(where), &line))
+		/*
+		 * an explored path's fault with no line (the node's memory overwritten by the
+		 * refused store itself, then a kfunc faults): what the types refuse comes first
+		 */
+		return a->refused != NULL;
+	return !strcmp(where, a->file) && line > a->line;
 }
 
 /*

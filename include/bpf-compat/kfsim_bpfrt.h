@@ -129,6 +129,9 @@ struct kfsim_bpfrt_call {
  * @dead_ref: it goes through a reference a bpf_spin_unlock() (non-owning) or bpf_kptr_xchg()
  *	(given away) made a scalar on some path
  * @after_merge: as struct kfsim_bpfrt_call's
+ * @refused: the verifier's own message for this access on every path that reaches it, from the
+ *	BPF object's types (NULL: none): a store into a map value's referenced __kptr field, a load
+ *	or store at a negative offset of an object or over one of its special fields
  */
 struct kfsim_bpfrt_access {
 	const char *file;
@@ -139,6 +142,7 @@ struct kfsim_bpfrt_access {
 	int beyond_size;
 	int dead_ref;
 	int after_merge;
+	const char *refused;
 };
 
 /**

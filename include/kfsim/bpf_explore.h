@@ -184,8 +184,11 @@ struct kfsim_bpf_explore_opts {
  * @time_spent: the time budget did
  * @first: index in @paths of the path that gives the verdict, or -1 when every path is clean:
  *	   the first that broke a rule before its exit, else the first that broke one at its exit
- *	   or crashed (a path killed at the time budget gives no verdict)
+ *	   or crashed (a path killed at the time budget gives no verdict); a path the verifier
+ *	   walks before it (a may_goto's jump taken where it fell through) outranks it
  * @result: that path's result (@opts.result_size bytes), when it ended with a violation
+ * @first_walked_first: the verifier walks that path before the natural one (it took a may_goto's
+ *	jump where the natural path fell through, before the natural path's violation)
  */
 struct kfsim_bpf_explore_report {
 	unsigned int nr_paths;
@@ -194,6 +197,7 @@ struct kfsim_bpf_explore_report {
 	bool time_spent;
 	int first;
 	void *result;
+	bool first_walked_first;
 	/* private */
 	void *shared;
 	size_t shared_size;

@@ -78,6 +78,43 @@ static bool step_gave_null(const struct kfsim_bpf_explore_step *st)
 	return !gave && st->kfunc && kfsim_bpf_explore_decides(st) == KFSIM_BPF_DECIDES_POINTER;
 }
 
+/*
+ * Whether the verifier walks @p before @f: at the first decision where they part, @p took a
+ * may_goto's jump, which the verifier follows first (check_cond_jmp_op() pushes the
+ * fall-through and goes on at the jump's target: 6.12's source, the same in 6.18), and @f,
+ * which fell through there, reached that decision before the rule that ended it (a run stops
+ * at its first violation).  Other decisions (a NULL check) go the way clang laid the branch
+ * out, which a run does not see: there the natural outcome is taken to come first.
+ */
+static bool jumps_first(const struct kfsim_bpf_explore_path *p,
+			const struct kfsim_bpf_explore_path *f)
+{
+	unsigned int n = p->nr_steps < f->nr_steps ? p->nr_steps : f->nr_steps;
+
+	if (n > KFSIM_BPF_EXPLORE_MAX_STEPS)
+		n = KFSIM_BPF_EXPLORE_MAX_STEPS;
+	for (unsigned int k = 0; k < n; k++) {
+		if (p->steps[k].flipped == f->steps[k].flipped)
+			continue;
+		return p->steps[k].flipped &&
+		       kfsim_bpf_explore_decides(&p->steps[k]) == KFSIM_BPF_DECIDES_JUMP;
+	}
+	return false;
+}
+
+/* Whether @p fell through a may_goto before its end: the jump there is walked before it. */
+static bool may_jump_before(const struct kfsim_bpf_explore_path *p)
+{
+	unsigned int n = p->nr_steps < KFSIM_BPF_EXPLORE_MAX_STEPS ? p->nr_steps
+								 : KFSIM_BPF_EXPLORE_MAX_STEPS;
+
+	for (unsigned int k = 0; k < n; k++)
+		if (!p->steps[k].flipped &&
+		    kfsim_bpf_explore_decides(&p->steps[k]) == KFSIM_BPF_DECIDES_JUMP)
+			return true;
+	return false;
+}
+
 static void record(int end, int sig)
 {
 	struct explore_shared *sh = proc.sh;
@@ -97,11 +134,13 @@ static void record(int end, int sig)
 	 * A path killed at the time budget gives no verdict: a slow machine breaks no rule.
 	 */
 	if (p->end != KFSIM_BPF_PATH_CLEAN && p->end != KFSIM_BPF_PATH_HANG &&
-	    (sh->first < 0 || (sh->paths[sh->first].at_exit && !p->at_exit))) {
+	    (sh->first < 0 || (sh->paths[sh->first].at_exit && !p->at_exit) ||
+	     jumps_first(p, &sh->paths[sh->first]))) {
 		sh->first = (int)sh->nr_paths;
 		if (p->end == KFSIM_BPF_PATH_VIOLATION && proc.opts->result_size)
 			memcpy(sh->result, proc.result, proc.opts->result_size);
-		if (proc.opts->stop_at_violation && !p->at_exit)
+		/* not while a may_goto's jump before the rule may give a path walked first */
+		if (proc.opts->stop_at_violation && !p->at_exit && !may_jump_before(p))
 			sh->stop = true;
 	}
 	sh->nr_paths++;
@@ -122,6 +161,20 @@ void kfsim_bpf_explore_path_exit(int end)
 		path_end(end, 0);
 }
 
+/*
+ * Whether a faulting address is NULL plus or minus a page: a member of a NULL result, or of
+ * container_of() of one (a list or rb node's offset below the object's start: NULL - 48 for
+ * a pop's empty result turned into its struct, which natively is near the top of the address
+ * space).  The verifier tracks the offset on the maybe-NULL register and refuses either access
+ * with check_mem_access()'s 'ptr_or_null_' (6.12 and 6.18).
+ */
+static bool near_null(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	return a < 4096 || a >= (uintptr_t)-4096;
+}
+
 /* A load or store near 0 after a NULL result is the verifier's ptr_or_null_ rule. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
@@ -136,7 +189,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 #else
 	(void)uc;
 #endif
-	if (sig == SIGSEGV && (uintptr_t)si->si_addr < 4096 && null_seen)
+	if (sig == SIGSEGV && near_null(si->si_addr) && null_seen)
 		path_end(KFSIM_BPF_PATH_NULL_DEREF, sig);
 	if (sig == SIGSEGV && kfsim_bpf_dropped_object(si->si_addr))
 		path_end(KFSIM_BPF_PATH_DEAD_REF, sig);
@@ -346,6 +399,8 @@ int kfsim_bpf_explore(kfsim_bpf_explore_path_fn path, void *arg,
 	report->paths_spent = sh->paths_spent;
 	report->time_spent = sh->time_spent;
 	report->first = sh->first;
+	/* the natural path is the first recorded (round 0) */
+	report->first_walked_first = sh->first > 0 && jumps_first(&sh->paths[sh->first], &sh->paths[0]);
 	report->result = sh->first >= 0 ? sh->result : NULL;
 	report->shared = sh;
 	report->shared_size = size;

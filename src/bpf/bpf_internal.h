@@ -159,6 +159,14 @@ static inline struct bpf_obj_hdr *bpf_obj_hdr_of(void *obj)
 	return (struct bpf_obj_hdr *)obj - 1;
 }
 
+/*
+ * Whether a map value's or object's __kptr field holds @obj now (bpf_kptr.c): a plain load of the
+ * field gives the program a pointer it holds no reference for (btf_ld_kptr_type(): rcu_ptr_ for a
+ * refcounted struct, else untrusted_ptr_).  bpf_kptr_forget() when @obj is freed.
+ */
+bool bpf_kptr_stashed(const void *obj);
+void bpf_kptr_forget(const void *obj);
+
 /* Free @obj's special fields, then the object (refcounted: only at zero). bpf_obj.c. */
 void bpf_obj_drop_raw(void *obj);
 /* Free what the run kept from reuse (at its end: kfsim_bpf_run_end()). */

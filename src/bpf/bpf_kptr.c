@@ -15,8 +15,76 @@
  * reference's kind looked at (the release).  The field's type is known when its allocation (a
  * map value, an object) was described with a BPF_KPTR_REF field.
  */
+#include <pthread.h>
+
 #include "bpf_internal.h"
 #include "bpf_explore_internal.h"
+
+/*
+ * The objects the __kptr fields hold now, once per field: the verifier types a plain load of a
+ * field as a pointer without a reference (rcu_ptr_ or untrusted_ptr_), which natively is just
+ * the object's address.  Programs on several threads stash at once, so under a lock; a full
+ * table tracks no more (such pointers are then refused as before).
+ */
+#ifndef KFSIM_BPF_NC
+#define BPF_MAX_STASHED 1024
+static pthread_mutex_t stash_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void *stashed[BPF_MAX_STASHED];
+static unsigned int nr_stashed;
+
+static void stash_note(const void *obj)
+{
+	pthread_mutex_lock(&stash_lock);
+	if (nr_stashed < BPF_MAX_STASHED)
+		stashed[nr_stashed++] = obj;
+	pthread_mutex_unlock(&stash_lock);
+}
+
+/* One field gave @obj up (@all: every field, the object is freed). */
+static void stash_drop(const void *obj, bool all)
+{
+	pthread_mutex_lock(&stash_lock);
+	for (unsigned int i = nr_stashed; i-- > 0;) {
+		if (stashed[i] != obj)
+			continue;
+		stashed[i] = stashed[--nr_stashed];
+		if (!all)
+			break;
+	}
+	pthread_mutex_unlock(&stash_lock);
+}
+
+bool bpf_kptr_stashed(const void *obj)
+{
+	bool found = false;
+
+	if (!obj || !__atomic_load_n(&nr_stashed, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&stash_lock);
+	for (unsigned int i = 0; i < nr_stashed && !found; i++)
+		found = stashed[i] == obj;
+	pthread_mutex_unlock(&stash_lock);
+	return found;
+}
+
+void bpf_kptr_forget(const void *obj)
+{
+	if (__atomic_load_n(&nr_stashed, __ATOMIC_RELAXED))
+		stash_drop(obj, true);
+}
+#else
+/* the unchecked twin keeps no table: nothing asks it */
+static inline void stash_note(const void *obj)
+{
+	(void)obj;
+}
+
+static inline void stash_drop(const void *obj, bool all)
+{
+	(void)obj;
+	(void)all;
+}
+#endif
 
 /*
  * Whether @field lies in a map value (an allocation registered with a map's name): its name
@@ -54,6 +122,7 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	struct bpf_tstate *ts;
 	void *old;
 	char buf[160];
+	bool dead;
 
 	if (!CHECKS)
 		return __atomic_exchange_n((void **)map_value, ptr, __ATOMIC_ACQ_REL);
@@ -61,8 +130,19 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 	if (!ts)
 		return NULL;
 	if (!map_value) {
-		bpf_report(-EINVAL, "the first argument is the address of a __kptr field",
-			   "R1 type=scalar expected=map_value");
+		/*
+		 * 6.12 let the field be an object's too (ARG_KPTR_XCHG_DEST: map_value or an
+		 * allocated object, "ptr_"); an unchecked lookup's NULL is map_value_or_null to the
+		 * verifier (6.12's source, the running 6.18)
+		 */
+		bool lookup = bpf_arg_is_null_lookup(ts);
+
+		bpf_report(-EINVAL,
+			   lookup ? "a map lookup's result must be checked for NULL before its "
+				    "__kptr field is exchanged"
+				  : "the first argument is the address of a __kptr field",
+			   "R1 type=%s expected=%s", lookup ? "map_value_or_null" : "scalar",
+			   bpf_kver_at_least(6, 12) ? "map_value, ptr_" : "map_value");
 		goto refused;
 	}
 	if (ts->run && ts->run->opts.no_prog_btf && map_without_btf(map_value, buf, sizeof(buf))) {
@@ -77,7 +157,19 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 		struct kfsim_btf_struct *want = kptr_field_type(map_value);
 
 		ref = bpf_ref_find(ptr, BPF_REF_OWNING);
-		if (!ref) {
+		/* a copy of a reference given away or dropped: a scalar (kfsim-bpf-cc's mark) */
+		dead = bpf_arg_maybe_non_owning(ts, ts->kfunc, __builtin_return_address(0));
+		if (!ref && !dead && bpf_kptr_stashed(ptr)) {
+			/* loaded from a __kptr field: no reference (btf_ld_kptr_type()) */
+			bpf_report(-EINVAL,
+				   "a pointer loaded from a __kptr field is not a reference: take it "
+				   "out with bpf_kptr_xchg() to own it",
+				   "R2 type=%s expected=ptr_, trusted_ptr_, rcu_ptr_",
+				   bpf_obj_hdr_of(ptr)->type->refcount_off >= 0 ? "rcu_ptr_"
+										: "untrusted_ptr_");
+			goto refused;
+		}
+		if (!ref || dead) {
 			bpf_report(-EINVAL, bpf_explain_stale(ptr, buf, sizeof(buf)),
 				   "R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_");
 			goto refused;
@@ -105,6 +197,10 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 		}
 	}
 	old = __atomic_exchange_n((void **)map_value, ptr, __ATOMIC_ACQ_REL);
+	if (ptr)
+		stash_note(ptr);
+	if (old)
+		stash_drop(old, false);
 	if (ref)
 		bpf_ref_del(ref, "at bpf_kptr_xchg (stashed in the map)");
 	/*

@@ -93,6 +93,7 @@ void bpf_obj_drop_raw(void *obj)
 	bpf_alloc_drain_roots(obj, t);
 	if (t->spin_lock_off >= 0)
 		bpf_alloc_unregister(obj);
+	bpf_kptr_forget(obj); /* its address may be the next object's */
 	hdr->magic = BPF_OBJ_DEAD;
 	memset(obj, BPF_POISON_FREE, hdr->size);
 	if (!bpf_guard_free(hdr)) /* a guarded object's pages become inaccessible instead */
@@ -225,6 +226,7 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 	struct kfsim_btf_struct *t;
 	struct bpf_ref *ref;
 	u32 *count, old;
+	bool rcu;
 
 	if (CHECKS) {
 		if (!bpf_enter(KFSIM_KFUNC_bpf_refcount_acquire_impl))
@@ -237,10 +239,20 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 			       "Possibly NULL pointer passed to trusted arg0"))
 			goto fail;
 		ref = bpf_ref_find(p__refcounted_kptr, BPF_REF_OWNING);
-		if (!ref && bpf_report(-EINVAL,
-				       "bpf_refcount_acquire takes a live owning or non-owning "
-				       "reference to an object's start",
-				       "arg#0 is neither owning or non-owning ref"))
+		/*
+		 * A __kptr field's object, loaded from the field: an RCU pointer (MEM_RCU |
+		 * MEM_ALLOC of a refcounted struct, btf_ld_kptr_type()), which KF_RCU takes, in the
+		 * non-sleepable programs kfsim runs (6.12's source, the running 6.18; kfsim follows
+		 * it from 6.12).  The acquire may fail there, as of a non-owning reference.  A copy
+		 * of a reference the program gave away is a scalar all the same (the data-flow's
+		 * mark, below).
+		 */
+		rcu = !ref && bpf_kver_at_least(6, 12) && bpf_kptr_stashed(p__refcounted_kptr);
+		if (!ref && !rcu &&
+		    bpf_report(-EINVAL,
+			       "bpf_refcount_acquire takes a live owning or non-owning "
+			       "reference to an object's start",
+			       "arg#0 is neither owning or non-owning ref"))
 			goto fail;
 		/* a variable whose reference died, another's live natively (bpf_graph.c) */
 		if (bpf_arg_maybe_non_owning(&bpf_tstate, bpf_tstate.kfunc,
@@ -252,24 +264,28 @@ void *KFUNC(bpf_refcount_acquire_impl)(void *p__refcounted_kptr, void *meta__ign
 			       "arg#0 is neither owning or non-owning ref"))
 			goto fail;
 		/* a member's address: the register's offset is refused first (6.12, 6.18) */
-		if (ref->obj != p__refcounted_kptr &&
+		if (ref && ref->obj != p__refcounted_kptr &&
 		    bpf_report(-EINVAL,
 			       "bpf_refcount_acquire takes the object's start, not a pointer to a "
 			       "member (use container_of)",
 			       "dereference of modified ptr_ ptr R1 off=%td disallowed",
 			       (char *)p__refcounted_kptr - (char *)ref->obj))
 			goto fail;
-		if (ref->type->refcount_off < 0 &&
+		if (!ref && !rcu)
+			goto fail;
+		t = ref ? ref->type : bpf_obj_hdr_of(p__refcounted_kptr)->type;
+		if (t->refcount_off < 0 &&
 		    bpf_report(-EINVAL, "only a struct with a struct bpf_refcount member is shared",
 			       "arg#0 doesn't point to a type with bpf_refcount field"))
 			goto fail;
-		if (!bpf_same_call_type(ref->type, __builtin_return_address(0)))
+		if (!bpf_same_call_type(t, __builtin_return_address(0)))
 			goto fail;
 		/*
 		 * 6.6+: of an owning reference it cannot fail, so no maybe-NULL id is taken;
 		 * less()'s arguments are non-owning to the verifier, even the node being inserted
 		 */
-		if (ref->kind == BPF_REF_OWNING && !bpf_tstate.cb_depth && bpf_kver_at_least(6, 6))
+		if (ref && ref->kind == BPF_REF_OWNING && !bpf_tstate.cb_depth &&
+		    bpf_kver_at_least(6, 6))
 			bpf_tstate.id_gen--;
 		else if (bpf_exploring() && bpf_explore(true, true, false))
 			goto fail; /* maybe NULL to the verifier: the count is not taken */

@@ -85,6 +85,9 @@ struct bpf_insn;
  *	non-owning one bpf_spin_unlock invalidated (invalidate_non_owning_refs()) or an object
  *	bpf_kptr_xchg gave away (release_reference()); natively the node is alive
  * @after_merge: bpfcc_call_types()'s @after_merge for the instruction
+ * @refused: the verifier's message for an access it refuses whatever the path ("" for none): a
+ *	store into a map value's referenced __kptr field, a negative offset into an object, an
+ *	access over an object's special field (bpfcc_call_types.c)
  */
 struct bpfcc_beyond {
 	const char *type;
@@ -92,6 +95,7 @@ struct bpfcc_beyond {
 	int size;
 	bool dead_ref;
 	unsigned char after_merge;
+	char refused[96];
 };
 
 /**
@@ -99,10 +103,14 @@ struct bpfcc_beyond {
  * gives the kfuncs that take it: the nodes of the struct it holds
  * @type: BTF id of that struct (0: the instruction loads no root)
  * @node_off: offset of its node member
+ * @map_value: when the instruction loads a map's address instead, the BTF id of the map's value
+ *	type (0: not a map, or a map without BTF): its lookups give a value of that struct, whose
+ *	__kptr fields type what bpf_kptr_xchg() returns
  */
 struct bpfcc_root {
 	__u32 type;
 	int node_off;
+	__u32 map_value;
 };
 
 /*

@@ -40,6 +40,7 @@
  * call result given away by bpf_kptr_xchg() (release_reference(); natively alive in the map).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
@@ -78,6 +79,30 @@ struct flow_state {
 	unsigned long long slot_inserted;   /* bit per slot */
 	unsigned short dead;		    /* bit per register: a scalar on some path */
 	unsigned long long slot_dead;	    /* bit per slot */
+	/*
+	 * The BTF id of the map value a register or slot points into (a lookup result, at the
+	 * offset off[] says; 0: none, or not the same on every path): bpf_kptr_xchg() of one of
+	 * its __kptr fields returns that field's type, whatever was stored (the verifier's
+	 * ret_btf_id is the field's kptr type: check_helper_call(), 6.12 and 6.18)
+	 */
+	__u32 value[11];
+	__u32 slot_value[NR_SLOTS];
+	/*
+	 * bit per register and slot: a __kptr field loaded from a map value and not yet checked
+	 * for NULL on some path (btf_ld_kptr_type(): PTR_MAYBE_NULL, with MEM_RCU for a
+	 * refcounted local type in an RCU section, else PTR_UNTRUSTED)
+	 */
+	unsigned short kptr_null;
+	unsigned long long slot_kptr_null;
+	unsigned short kptr_rcu; /* the same registers: MEM_RCU (else untrusted) */
+	unsigned long long slot_kptr_rcu;
+	/*
+	 * The same for a maybe-NULL call result not yet checked (kptr_null set too): an object
+	 * from bpf_obj_new(), a pop, a remove or bpf_kptr_xchg() ('ptr_or_null_'), a map lookup
+	 * ('map_value_or_null')
+	 */
+	unsigned short null_ptr, null_map;
+	unsigned long long slot_null_ptr, slot_null_map;
 };
 
 struct flow {
@@ -147,20 +172,45 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	grew |= (s->dead & ~d->dead) || (s->slot_dead & ~d->slot_dead);
 	d->dead |= s->dead;
 	d->slot_dead |= s->slot_dead;
+	grew |= (s->kptr_null & ~d->kptr_null) || (s->slot_kptr_null & ~d->slot_kptr_null) ||
+		(s->kptr_rcu & ~d->kptr_rcu) || (s->slot_kptr_rcu & ~d->slot_kptr_rcu);
+	d->kptr_null |= s->kptr_null;
+	d->slot_kptr_null |= s->slot_kptr_null;
+	d->kptr_rcu |= s->kptr_rcu;
+	d->slot_kptr_rcu |= s->slot_kptr_rcu;
+	grew |= (s->null_ptr & ~d->null_ptr) || (s->slot_null_ptr & ~d->slot_null_ptr) ||
+		(s->null_map & ~d->null_map) || (s->slot_null_map & ~d->slot_null_map);
+	d->null_ptr |= s->null_ptr;
+	d->slot_null_ptr |= s->slot_null_ptr;
+	d->null_map |= s->null_map;
+	d->slot_null_map |= s->slot_null_map;
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
 			grew = true;
 		}
-	for (int i = 0; i < NR_SLOTS; i++)
+	for (int i = 0; i < NR_SLOTS; i++) {
 		if (d->slot_result[i] && d->slot_result[i] != s->slot_result[i]) {
 			d->slot_result[i] = 0;
 			grew = true;
 		}
+		if (d->slot_value[i] && d->slot_value[i] != s->slot_value[i]) {
+			d->slot_value[i] = 0;
+			grew = true;
+		}
+	}
 	for (int r = 0; r < 11; r++) {
 		if (d->root[r].type && (s->root[r].type != d->root[r].type ||
 					s->root[r].node_off != d->root[r].node_off)) {
 			d->root[r].type = 0;
+			grew = true;
+		}
+		if (d->root[r].map_value && s->root[r].map_value != d->root[r].map_value) {
+			d->root[r].map_value = 0;
+			grew = true;
+		}
+		if (d->value[r] && s->value[r] != d->value[r]) {
+			d->value[r] = 0;
 			grew = true;
 		}
 		if ((d->off_known & (1u << r)) &&
@@ -201,8 +251,14 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->non_owning &= keep;
 	s->inserted &= keep;
 	s->dead &= keep;
+	s->kptr_null &= keep;
+	s->kptr_rcu &= keep;
+	s->null_ptr &= keep;
+	s->null_map &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
+	s->root[r].map_value = 0;
+	s->value[r] = 0;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -212,7 +268,12 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_non_owning &= ~(1ull << slot);
 	s->slot_inserted &= ~(1ull << slot);
 	s->slot_dead &= ~(1ull << slot);
+	s->slot_kptr_null &= ~(1ull << slot);
+	s->slot_kptr_rcu &= ~(1ull << slot);
+	s->slot_null_ptr &= ~(1ull << slot);
+	s->slot_null_map &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
+	s->slot_value[slot] = 0;
 }
 
 /* The call result @result was given to a push or add: every copy of it is non-owning now. */
@@ -296,9 +357,72 @@ static int dead_arg(const char *callee)
 	if (!strcmp(callee, "bpf_refcount_acquire_impl"))
 		return 1;
 	if (!strcmp(callee, "bpf_rbtree_remove") || !strcmp(callee, "bpf_rbtree_left") ||
-	    !strcmp(callee, "bpf_rbtree_right"))
+	    !strcmp(callee, "bpf_rbtree_right") || !strcmp(callee, "bpf_kptr_xchg"))
 		return 2;
 	return 0;
+}
+
+/*
+ * The struct a __kptr field at byte @off of the struct @id (members of nested structs too)
+ * points to: its BTF id, 0 when no such field is there.
+ */
+static __u32 kptr_field_type(const struct btf *btf, __u32 id, long long off, const char **tag)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_struct(t) || off < 0 || off >= t->size)
+		return 0;
+	m = btf_members(t);
+	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
+		long long moff = btf_member_bit_offset(t, k) / 8;
+		__u32 tid = m->type;
+		const struct btf_type *mt = btf__type_by_id(btf, tid);
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt))) {
+			tid = mt->type;
+			mt = btf__type_by_id(btf, tid);
+		}
+		if (!mt)
+			continue;
+		if (btf_is_struct(mt) && off >= moff && off < moff + mt->size)
+			return kptr_field_type(btf, tid, off - moff, tag);
+		if (moff != off || !btf_is_ptr(mt))
+			continue;
+		/* PTR -> TYPE_TAG "kptr" (or "percpu_kptr", "kptr_untrusted") -> ... -> STRUCT */
+		tid = mt->type;
+		mt = btf__type_by_id(btf, tid);
+		if (!mt || !btf_is_type_tag(mt))
+			return 0;
+		if (tag)
+			*tag = btf__name_by_offset(btf, mt->name_off);
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt) || btf_is_type_tag(mt))) {
+			tid = mt->type;
+			mt = btf__type_by_id(btf, tid);
+		}
+		return mt && btf_is_struct(mt) ? tid : 0;
+	}
+	return 0;
+}
+
+/*
+ * The calls whose result is maybe NULL until checked, and whose load before the check the
+ * verifier refuses as 'ptr_or_null_' or 'map_value_or_null' (measured on 6.18.44: an unchecked
+ * pop, bpf_kptr_xchg() result).  Not the non-owning walkers' (their type carries more flags), nor
+ * bpf_refcount_acquire() (of an owning reference it cannot fail, 6.6+).
+ */
+static bool maybe_null_result(const char *callee)
+{
+	static const char *const names[] = {"bpf_obj_new_impl", "bpf_list_pop_front",
+					    "bpf_list_pop_back", "bpf_rbtree_remove", "bpf_kptr_xchg",
+					    "bpf_map_lookup_elem"};
+
+	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
 }
 
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
@@ -309,6 +433,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	unsigned long long r0 = 0;
 	bool r0_off_known = false;
 	long long r0_off = 0;
+	__u32 r0_value = 0, kptr = 0;
 
 	/*
 	 * >= 6.14 a lookup in an array with a key on the stack the verifier knows is never NULL
@@ -362,14 +487,35 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		r0 = s->reg[1];
 		r0_off_known = s->off_known & (1u << 1);
 		r0_off = s->off[1];
-	} else if (name && !strcmp(name, "bpf_kptr_xchg"))
-		r0 = s->reg[2]; /* the field's type: what was stored there is of it */
+	} else if (name && !strcmp(name, "bpf_kptr_xchg")) {
+		/*
+		 * the field's type, known from the map value the lookup gave (an object taken out
+		 * with NULL in exchange has it too: seed 9163), else what was stored there is of it
+		 */
+		if (s->value[1] && (s->off_known & (1u << 1)))
+			kptr = kptr_field_type(fl->btf, s->value[1], s->off[1], NULL);
+		r0 = kptr ? type_bit(fl, kptr) : s->reg[2];
+		r0_off_known = kptr != 0;
+	} else if (name && !strcmp(name, "bpf_map_lookup_elem") && s->root[1].map_value) {
+		r0_value = s->root[1].map_value;
+	}
 	for (int r = 0; r <= 5; r++)
 		set_reg(s, r, 0);
 	s->reg[0] = r0;
 	s->result[0] = (unsigned int)i + 1;
 	if (r0 && r0_off_known)
 		set_off(s, 0, r0_off);
+	if (r0_value) {
+		s->value[0] = r0_value;
+		set_off(s, 0, 0);
+	}
+	if (maybe_null_result(name) && !never_null) {
+		s->kptr_null |= 1u;
+		if (!strcmp(name, "bpf_map_lookup_elem"))
+			s->null_map |= 1u;
+		else
+			s->null_ptr |= 1u;
+	}
 	if (returns_non_owning(name))
 		s->non_owning |= 1u;
 	if (never_null)
@@ -390,6 +536,121 @@ static bool access_beyond(const struct btf *btf, __u32 id, long long off, int si
 	return t && btf_is_struct(t) && off >= 0 && off + size > t->size;
 }
 
+/*
+ * The special field of the struct @id (nested structs' too) that bytes [@off, @off + @size)
+ * overlap: the name the verifier gives it (btf_field_type_name()), or NULL.  Its size is the
+ * BTF's, the uapi struct's, as btf_field_type_size() has it.
+ */
+static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size)
+{
+	static const char *const names[] = {"bpf_spin_lock", "bpf_res_spin_lock", "bpf_timer",
+					    "bpf_wq",	     "bpf_list_head",	  "bpf_list_node",
+					    "bpf_rb_root",   "bpf_rb_node",	  "bpf_refcount"};
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return NULL;
+	m = btf_members(t);
+	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
+		long long moff = btf_member_bit_offset(t, k) / 8;
+		__u32 tid = m->type;
+		const struct btf_type *mt = btf__type_by_id(btf, tid);
+		const char *name;
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt))) {
+			tid = mt->type;
+			mt = btf__type_by_id(btf, tid);
+		}
+		if (!mt)
+			continue;
+		if (btf_is_ptr(mt)) {
+			const struct btf_type *tag = btf__type_by_id(btf, mt->type);
+
+			name = tag && btf_is_type_tag(tag) ? btf__name_by_offset(btf, tag->name_off)
+							   : NULL;
+			if (name && (!strcmp(name, "kptr") || !strcmp(name, "kptr_untrusted") ||
+				     !strcmp(name, "percpu_kptr")) &&
+			    off < moff + 8 && moff < off + size)
+				return strcmp(name, "percpu_kptr") ? "kptr" : "percpu_kptr";
+			continue;
+		}
+		if (!btf_is_struct(mt) || off >= moff + mt->size || moff >= off + size)
+			continue;
+		name = btf__name_by_offset(btf, mt->name_off);
+		for (size_t n = 0; name && n < sizeof(names) / sizeof(names[0]); n++)
+			if (!strcmp(name, names[n]))
+				return names[n];
+		name = special_field_at(btf, tid, off - moff, size);
+		if (name)
+			return name;
+	}
+	return NULL;
+}
+
+/*
+ * What the verifier refuses at the access @i through register @reg, on any path where @reg
+ * holds what @s says, from the types alone (6.12's source, the running 6.18): for a map value,
+ * an access over a special field (check_map_access(): "bpf_spin_lock cannot be accessed
+ * directly by load/store"), a __kptr field read or written other than as 8 bytes, a store into
+ * a referenced one (check_map_kptr_access(): only a load, or bpf_kptr_xchg()); for an object, a negative offset (check_ptr_to_btf_access()) and then
+ * an access over one of its special fields (btf_struct_access(), before the struct walk that
+ * finds an access past the end).  True when it wrote @fl->beyond[@i].refused.
+ */
+static bool refused_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg,
+			   long long off, int size)
+{
+	const struct bpf_insn *in = &fl->insns[i];
+	struct bpfcc_beyond *by = &fl->beyond[i];
+	__u8 cls = BPF_CLASS(in->code);
+	const char *tag = NULL, *field;
+
+	if (s->value[reg]) {
+		/* check_map_access(): any byte of a special field, a kptr's exact 8 bytes only */
+		field = special_field_at(fl->btf, s->value[reg], off, size);
+		if (field && strcmp(field, "kptr") && strcmp(field, "percpu_kptr")) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "%s cannot be accessed directly by load/store", field);
+			return true;
+		}
+		if (field && !kptr_field_type(fl->btf, s->value[reg], off, &tag))
+			return false; /* misaligned: "kptr access misaligned ...", not followed */
+		if (field && size != 8) {
+			snprintf(by->refused, sizeof(by->refused), "kptr access size must be BPF_DW");
+			return true;
+		}
+		if (field && cls != BPF_LDX && tag &&
+		    (!strcmp(tag, "kptr") || !strcmp(tag, "percpu_kptr"))) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "store to referenced kptr disallowed");
+			return true;
+		}
+		return false;
+	}
+	for (unsigned int t = 0; t < fl->nr_types; t++) {
+		const struct btf_type *bt;
+
+		if (!(s->reg[reg] & (1ull << t)))
+			continue;
+		bt = btf__type_by_id(fl->btf, fl->types[t]);
+		if (!bt || !btf_is_struct(bt))
+			continue;
+		if (off < 0) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "R%d is ptr_%s invalid negative access: off=%lld", reg,
+				 btf__name_by_offset(fl->btf, bt->name_off), off);
+			return true;
+		}
+		field = special_field_at(fl->btf, fl->types[t], off, size);
+		if (field) {
+			snprintf(by->refused, sizeof(by->refused), "direct access to %s is disallowed",
+				 field);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */
 static void check_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg)
 {
@@ -402,9 +663,21 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
 		fl->beyond[i].dead_ref = true;
-	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type)
+	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type ||
+	    fl->beyond[i].refused[0])
 		return;
+	if (s->kptr_null & (1u << reg)) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "R%d invalid mem access '%s'", reg,
+			 s->null_map & (1u << reg)    ? "map_value_or_null"
+			 : s->null_ptr & (1u << reg)  ? "ptr_or_null_"
+			 : s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_"
+						      : "untrusted_ptr_or_null_");
+		return;
+	}
 	off = s->off[reg] + in->off;
+	if (refused_access(fl, i, s, reg, off, size))
+		return;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
 		if (!(s->reg[reg] & (1ull << t)) ||
 		    !access_beyond(fl->btf, fl->types[t], off, size))
@@ -485,6 +758,76 @@ static bool walk_decided(const struct bpf_insn *in, const struct flow_state *s, 
 	return true;
 }
 
+/* Whether the local struct @id has a bpf_refcount member (its kptrs are RCU-protected). */
+static bool has_refcount(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_struct(t))
+		return false;
+	m = btf_members(t);
+	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+
+		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
+			mt = btf__type_by_id(btf, mt->type);
+		if (mt && btf_is_struct(mt) &&
+		    !strcmp(btf__name_by_offset(btf, mt->name_off), "bpf_refcount"))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A load of a map value's __kptr field (@in, an 8-byte load through a lookup result): the
+ * register holds the field's struct, maybe NULL until checked (btf_ld_kptr_type(), 6.12's
+ * source and the running 6.18: MEM_RCU for a referenced kptr to a refcounted local struct
+ * in an RCU section, a non-sleepable program's whole run, else PTR_UNTRUSTED).  True when it
+ * was one (the register is set).
+ */
+static bool load_kptr(struct flow *fl, const struct bpf_insn *in, struct flow_state *s)
+{
+	unsigned int load_id = (unsigned int)(in - fl->insns) + 1u;
+	const char *tag = NULL;
+	__u32 id;
+	unsigned short bit = (unsigned short)(1u << in->dst_reg);
+
+	if (BPF_SIZE(in->code) != BPF_DW || BPF_MODE(in->code) != BPF_MEM || in->src_reg > 9 ||
+	    in->dst_reg > 9 || !s->value[in->src_reg] || !(s->off_known & (1u << in->src_reg)))
+		return false;
+	id = kptr_field_type(fl->btf, s->value[in->src_reg], s->off[in->src_reg] + in->off, &tag);
+	if (!id || !tag)
+		return false;
+	set_reg(s, in->dst_reg, type_bit(fl, id));
+	set_off(s, in->dst_reg, 0);
+	/* its id for the NULL check's copies: apart from every call's (a call is never here) */
+	s->result[in->dst_reg] = load_id;
+	s->kptr_null |= bit;
+	if (!strcmp(tag, "kptr") && has_refcount(fl->btf, id))
+		s->kptr_rcu |= bit;
+	return true;
+}
+
+/*
+ * The non-NULL side of a check of @reg: it is no longer maybe NULL there, nor is any copy of the
+ * same result (mark_ptr_or_null_regs() marks every register and slot with the id).
+ */
+static void kptr_checked(struct flow_state *s, int reg)
+{
+	unsigned int result = s->result[reg];
+
+	s->kptr_null &= (unsigned short)~(1u << reg);
+	if (!result)
+		return;
+	for (int r = 0; r < 11; r++)
+		if (s->result[r] == result)
+			s->kptr_null &= (unsigned short)~(1u << r);
+	for (int i = 0; i < NR_SLOTS; i++)
+		if (s->slot_result[i] == result)
+			s->slot_kptr_null &= ~(1ull << i);
+}
+
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
 static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, struct edges *e)
 {
@@ -499,7 +842,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
 			set_reg(s, in->dst_reg, 0);
-			if (fl->roots && fl->roots[i].type)
+			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
@@ -516,6 +859,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
+		if (slot < 0 && load_kptr(fl, in, s))
+			break;
 		set_reg(s, in->dst_reg, slot >= 0 ? s->slot[slot] : 0);
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -525,8 +870,18 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->inserted |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_dead & (1ull << slot)))
 			s->dead |= (unsigned short)(1u << in->dst_reg);
-		if (slot >= 0)
+		if (slot >= 0 && (s->slot_kptr_null & (1ull << slot)))
+			s->kptr_null |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_kptr_rcu & (1ull << slot)))
+			s->kptr_rcu |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_ptr & (1ull << slot)))
+			s->null_ptr |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_map & (1ull << slot)))
+			s->null_map |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
+			s->value[in->dst_reg] = s->slot_value[slot];
+		}
 		break;
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_MEM)
@@ -543,8 +898,18 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_inserted |= 1ull << slot;
 			if (dw && (s->dead & (1u << in->src_reg)))
 				s->slot_dead |= 1ull << slot;
-			if (dw)
+			if (dw && (s->kptr_null & (1u << in->src_reg)))
+				s->slot_kptr_null |= 1ull << slot;
+			if (dw && (s->kptr_rcu & (1u << in->src_reg)))
+				s->slot_kptr_rcu |= 1ull << slot;
+			if (dw && (s->null_ptr & (1u << in->src_reg)))
+				s->slot_null_ptr |= 1ull << slot;
+			if (dw && (s->null_map & (1u << in->src_reg)))
+				s->slot_null_map |= 1ull << slot;
+			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
+				s->slot_value[slot] = s->value[in->src_reg];
+			}
 			if (dw && (s->off_known & (1u << in->src_reg))) {
 				s->slot_off[slot] = s->off[in->src_reg];
 				s->slot_off_known |= 1ull << slot;
@@ -566,12 +931,14 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s->imm_known,	 &s->array_map, &s->stack,
+			unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,
 						  &s->not_null,	 &s->off_known, &s->non_owning,
-						  &s->inserted,	 &s->dead};
+						  &s->inserted,	 &s->dead,	&s->kptr_null,
+						  &s->kptr_rcu,	 &s->null_ptr,	&s->null_map};
 
 			s->reg[in->dst_reg] = s->reg[in->src_reg];
 			s->result[in->dst_reg] = s->result[in->src_reg];
+			s->value[in->dst_reg] = s->value[in->src_reg];
 			s->imm[in->dst_reg] = s->imm[in->src_reg];
 			s->root[in->dst_reg] = s->root[in->src_reg];
 			s->off[in->dst_reg] = s->off[in->src_reg];
@@ -590,6 +957,9 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			/* a member's address or container_of: the same object */
 			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			s->root[in->dst_reg].type = 0;
+			s->root[in->dst_reg].map_value = 0;
+			/* arithmetic on a maybe-NULL pointer is refused there, not followed here */
+			s->kptr_null &= (unsigned short)~(1u << in->dst_reg);
 			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
 			if (!fl->walking) /* joined loop passes: a counter is not one value */
 				s->imm_known &= (unsigned short)~(1u << in->dst_reg);
@@ -633,9 +1003,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			if (op == BPF_JEQ) {
 				set_reg(&e->taken, in->dst_reg, 0);
 				walk_null_check(fl, &e->taken, s, in->dst_reg);
+				kptr_checked(s, in->dst_reg);
 			} else if (op == BPF_JNE) {
 				set_reg(s, in->dst_reg, 0);
 				walk_null_check(fl, s, &e->taken, in->dst_reg);
+				kptr_checked(&e->taken, in->dst_reg);
 			}
 		}
 		break;

@@ -357,10 +357,30 @@ static bool array_map_load(const struct elf_view *e, const struct bpfcc_unit *u,
 	return type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY;
 }
 
+/*
+ * The BTF id of the value type of the map whose address the instruction at byte @off of section
+ * @sec loads (0: not a map's address, or a map without a value type in BTF).
+ */
+static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u,
+			    unsigned int sec, unsigned long off)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	const Elf64_Sym *rs;
+	struct bpf_map *map;
+
+	if (insn[0] != 0x18 || !u->bo)
+		return 0;
+	rs = relo_sym(e, sec, off);
+	if (!rs || rs->st_shndx >= e->nr_sh || strcmp(sec_name(e, rs->st_shndx), ".maps"))
+		return 0;
+	map = bpf_object__find_map_by_name(u->bo, sym_name(e, rs));
+	return map ? bpf_map__btf_value_type_id(map) : 0;
+}
+
 /* The "contains:TYPE:NODE" decl tag on the global variable @var: TYPE's id and NODE's offset. */
 static struct bpfcc_root var_contains(const struct btf *btf, __u32 var)
 {
-	struct bpfcc_root root = {0, 0};
+	struct bpfcc_root root = {0, 0, 0};
 	__u32 n = btf__type_cnt(btf);
 
 	for (__u32 id = 1; id < n; id++) {
@@ -401,7 +421,7 @@ static struct bpfcc_root root_load(const struct elf_view *e, const struct btf *b
 				   unsigned int sec, unsigned long off)
 {
 	const unsigned char *insn = sec_data(e, sec) + off;
-	struct bpfcc_root none = {0, 0};
+	struct bpfcc_root none = {0, 0, 0};
 	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
 	__s32 addend, var;
 
@@ -485,7 +505,12 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			} else {
 				fputs("0, 0, 0, ", f);
 			}
-			fprintf(f, "%d, %d},\n", by && by->dead_ref, by ? by->after_merge : 0);
+			fprintf(f, "%d, %d, ", by && by->dead_ref, by ? by->after_merge : 0);
+			if (by && by->refused[0])
+				put_string(f, by->refused);
+			else
+				fputs("0", f);
+			fputs("},\n", f);
 			nr++;
 		}
 	}
@@ -540,8 +565,10 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 
 			names[i] = callee(e, fc->sec, off, sec_data(e, fc->sec) + off);
 			arrays[i] = array_map_load(e, u, fc->sec, off);
-			if (roots)
+			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
+				roots[i].map_value = map_value_load(e, u, fc->sec, off);
+			}
 		}
 		/* the calls that objects of types with different records reach, the accesses
 		 * past an object's end, the inserts of a non-owning result */

@@ -55,8 +55,10 @@ awk '$2 == "load_after_drop" { on = 1; next } /^[A-Z]/ { on = 0 } on' "$out/on.t
 
 # exploring off: the hidden branches are not taken, so the annotations are not met
 "$out/explore" --explore off >"$out/off.txt" 2>&1 && fail "exploring off: every program agrees"
-grep -q "7 programs run: 2 agree, 1 static-only, 4 disagree" "$out/off.txt" ||
-	{ cat "$out/off.txt"; fail "exploring off: expected 4 disagreements and the static-only load"; }
+# the load through bpf_obj_new()'s unchecked result agrees without exploring too: kfsim-bpf-cc
+# finds it in the BPF object (an access through a maybe-NULL call result before its check)
+grep -q "7 programs run: 3 agree, 0 static-only, 4 disagree" "$out/off.txt" ||
+	{ cat "$out/off.txt"; fail "exploring off: expected 4 disagreements"; }
 
 # the budget: reached, reported, and the same paths on every run
 "$out/explore" --timeout $t --paths 4 many_decisions >"$out/budget1.txt" 2>&1 || fail "budget run"

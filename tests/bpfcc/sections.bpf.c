@@ -15,7 +15,8 @@
  *   open in its caller: the caller's unlock is "without taking a lock", and the function's
  *   own exit is the error when the caller's code is right;
  * - three direct accesses to special fields, which a native run cannot see (plain C loads and
- *   stores): reported static-only with their rule, and the kernel refuses them.
+ *   stores): kfsim-bpf-cc finds them in the BPF object (the map value's types), as the kernel
+ *   refuses them.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -546,7 +547,7 @@ int global_rcu_open_caller_leaks(void *ctx)
 	return n ? 7 : 0;
 }
 
-/* ---- special fields accessed directly: static-only natively ---- */
+/* ---- special fields accessed directly: plain C natively, found in the BPF object ---- */
 
 SEC("tc") __failure __msg("bpf_spin_lock cannot be accessed directly by load/store")
 int value_lock_read(void *ctx)

@@ -26,6 +26,7 @@ struct bpfrt_verdict {
 	char explored[160]; /* kfsim: how many paths were explored, within which budget */
 	void *frames[32];   /* kfsim: the stack at the first violation, when @where is not named */
 	int nr_frames;
+	bool later_run; /* the verdict came from an invocation after the first (state it left) */
 };
 
 /**
@@ -66,6 +67,8 @@ int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);
 
 /* bpfrt_helpers.c: the call site of the helper being called (kfsim's reports name it). */
 void bpfrt_site(const char *file, int line);
+/* The call site of the global subprogram being entered, or NULL (bpfrt_subprogs.c). */
+extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
 

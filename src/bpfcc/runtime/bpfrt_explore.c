@@ -301,8 +301,10 @@ void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 		return; /* every path is clean */
 	path = &rep->paths[rep->first];
 	/* the natural run has the last word, unless it broke only an exit rule and a path broke
-	 * one before its exit (the verifier meets that first) */
-	if (!strcmp(out->verdict, "REJECT") && (!bpfrt_exit_rule(out->msg) || path->at_exit))
+	 * one before its exit (the verifier meets that first), or the verifier walks the path
+	 * before the natural one (a may_goto's jump: a can_loop loop that ends before a pass) */
+	if (!strcmp(out->verdict, "REJECT") && !rep->first_walked_first &&
+	    (!bpfrt_exit_rule(out->msg) || path->at_exit))
 		return;
 	if (strcmp(out->verdict, "ACCEPT") && strcmp(out->verdict, "CRASH") &&
 	    strcmp(out->verdict, "REJECT"))

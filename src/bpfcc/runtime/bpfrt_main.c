@@ -55,8 +55,17 @@ static void report(const struct kfsim_bpf_violation *v, void *arg)
 {
 	int *nr = arg;
 
-	if ((*nr)++ == 0 && !v->file)
+	if ((*nr)++ == 0 && !v->file) {
 		nr_frames = backtrace(frames, MAX_FRAMES);
+		/* a global subprogram's call: the caller's line first (bpfrt_subprogs.c) */
+		if (bpfrt_global_call_site && nr_frames > 0) {
+			if (nr_frames == MAX_FRAMES)
+				nr_frames--;
+			memmove(frames + 1, frames, (size_t)nr_frames * sizeof(frames[0]));
+			frames[0] = bpfrt_global_call_site;
+			nr_frames++;
+		}
+	}
 }
 
 static int main_base(struct dl_phdr_info *info, size_t size, void *data)
@@ -315,7 +324,9 @@ static bool non_owning_arg(const char *kfunc, const void *caller, void *arg)
 	const struct kfsim_bpfrt_prog *p = arg;
 	int insn;
 
-	insn = find_call(p, kfunc, NULL, 0, caller, -1, false);
+	/* a helper's call site is the one its wrapper recorded (bpfrt_helpers.c: bpf_kptr_xchg) */
+	insn = find_call(p, kfunc, kfsim_bpf_site.file, kfsim_bpf_site.file ? kfsim_bpf_site.line : 0,
+			 caller, -1, false);
 	for (int i = 0; insn >= 0 && i < p->nr_calls; i++)
 		if (p->calls[i].insn == insn)
 			return p->calls[i].non_owning_arg;
@@ -433,8 +444,9 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 
 /*
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
- * run that accepted or broke a rule at its exit (a leak, a lock still held), and a rule broken
- * at a later line of the same file (the verifier walks a branch's body before what follows it,
+ * run that accepted, crashed or broke a rule at its exit (a leak, a lock still held), any verdict
+ * of an invocation after the first (@out->later_run), and a rule broken at a later line of the same
+ * file (the verifier walks a branch's body before what follows it,
  * so source order is its order on one path); before a call with two types, the walk order
  * kfsim-bpf-cc found (@after_merge) when it found one.
  */
@@ -445,14 +457,23 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
+	if (!strcmp(out->verdict, "CRASH"))
+		return true; /* refused before any run: the crash is the refused access's doing */
 	if (strcmp(out->verdict, "REJECT"))
-		return false; /* a crash or a hang is reported as it is */
+		return false; /* a hang is reported as it is */
+	if (out->later_run)
+		return true; /* the verifier refuses the access before any run */
 	if (bpfrt_exit_rule(out->msg))
 		return true;
 	if (a->after_merge && msg_starts(out->msg, BPFRT_MSG_SAME_CALL))
 		return a->after_merge == 1; /* the verifier's walk order says it */
-	return verdict_line(out, where, sizeof(where), &line) && !strcmp(where, a->file) &&
-	       line > a->line;
+	if (!verdict_line(out, where, sizeof(where), &line))
+		/*
+		 * an explored path's fault with no line (the node's memory overwritten by the
+		 * refused store itself, then a kfunc faults): what the types refuse comes first
+		 */
+		return a->refused != NULL;
+	return !strcmp(where, a->file) && line > a->line;
 }
 
 /*
@@ -461,7 +482,9 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
  * bpf_spin_unlock() turned into a scalar, or an object given away by bpf_kptr_xchg() (@dead_ref:
  * "R%d invalid mem access 'scalar'"; natively the node is alive in its collection or the map),
  * or past the end of a bpf_obj_new() object (@beyond: btf_struct_walk()'s "access beyond struct S
- * at off N size M", 6.12 and 6.18).  The first such
+ * at off N size M", 6.12 and 6.18), or what the object's types refuse on any path (@refused: a
+ * store into a referenced __kptr field of a map value, a negative offset into an object, an
+ * access over an object's special field).  The first such
  * access in instruction order that the verifier meets before the run's own verdict.
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
@@ -469,12 +492,14 @@ static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if ((!a->beyond && !a->dead_ref) || !access_comes_first(a, out))
+		if ((!a->beyond && !a->dead_ref && !a->refused) || !access_comes_first(a, out))
 			continue;
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 		if (a->dead_ref) /* check_mem_access() on the scalar, before any struct walk */
 			snprintf(out->msg, sizeof(out->msg), "R%d invalid mem access 'scalar'",
 				 a->reg);
+		else if (a->refused) /* found in the object's types, whatever the path */
+			snprintf(out->msg, sizeof(out->msg), "%s", a->refused);
 		else
 			snprintf(out->msg, sizeof(out->msg),
 				 "access beyond struct %s at off %d size %d", a->beyond,
@@ -663,6 +688,13 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
  * NR_RUNS runs on the sections as they are: the verdict into @out.  @resolve: name the
  * violation's line now (addr2line); else only its stack is kept, for the one path reported.
  */
+/*
+ * run_runs()'s invocation under way: a verdict of a later one comes from the state an earlier
+ * one left (a plain store into a __kptr field of an object dropped since), which the verifier,
+ * checking the program once before any run, never meets.
+ */
+static int run_index;
+
 static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out, bool resolve)
 {
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
@@ -688,6 +720,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 	for (int i = 0; i < NR_RUNS; i++) {
 		int ret = 0;
 
+		run_index = i;
+		bpfrt_global_call_site = NULL; /* a violation at an entry left it set */
 		memset(ctx, 0, sizeof(ctx));
 		skb_ctx_fill(p->section, ctx);
 		kfsim_bpf_run(&run, p->name, call_prog, &c, &opts, &ret);
@@ -700,6 +734,7 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 
 			snprintf(out->verdict, sizeof(out->verdict), "REJECT");
 			snprintf(out->msg, sizeof(out->msg), "%s", v->msg);
+			out->later_run = i > 0;
 			if (msg_starts(v->msg, BPFRT_MSG_UNRELEASED))
 				leak_lines(&run, out->msg, sizeof(out->msg));
 			if (v->file)
@@ -722,6 +757,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
 static bool in_explored_path;
 static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
+/* its exploration's report (NULL: none), which a fault of the natural run ends with too */
+static const struct kfsim_bpf_explore_report *child_rep;
 
 /*
  * The first rule broken wins: the verifier stops at the first violation on a path, so a fault
@@ -767,11 +804,18 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 {
 	bool broke = child_run && child_run->nr_violations;
 
-	if (!kfsim_bpf_dropped_object(si->si_addr) || (in_explored_path && !broke)) {
+	/*
+	 * A fault after a rule broken already (a NULL result's member read after an unlock
+	 * without a lock): the verifier stopped at that rule, whatever the address.  Else a
+	 * dropped object's page is the dead reference; anything else (a NULL result's member) is
+	 * the previous handler's (the explorer's, or the crash).
+	 */
+	if (!broke && (!kfsim_bpf_dropped_object(si->si_addr) || in_explored_path)) {
 		sigaction(sig, &prev_segv, NULL);
 		return; /* the access faults again, for the previous handler */
 	}
 	child_out->has_retval = false;
+	child_out->later_run = run_index > 0;
 	if (broke) {
 		first_violation(child_out);
 		/* on an explored path, the path ends here with this verdict (else this returns) */
@@ -784,6 +828,8 @@ static void dead_ref_fault(int sig, siginfo_t *si, void *uc)
 		child_out->where[0] = '\0';
 		locate(child_out->where, sizeof(child_out->where));
 	}
+	if (child_prog && child_rep && !in_explored_path) /* as child() would have */
+		bpfrt_explore_verdict(child_prog, obj->source, child_rep, child_out);
 	if (child_prog) /* the natural run's fault ends the child here: child()'s last step */
 		object_verdict(child_prog, child_out);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
@@ -847,12 +893,25 @@ static int child(void *arg, int fd)
 	if (bpfrt_explore_cfg.on)
 		err = kfsim_bpf_explore(run_path, (void *)p, &eopts, &rep);
 	kfsim_bpf_explore_set(NULL, NULL);
+	child_rep = err ? NULL : &rep;
 	if (!err && bpfrt_explore_cfg.svg && bpfrt_paths_svg(p->name, obj->source, &rep))
 		fprintf(stderr, "%s: cannot write the picture of the explored paths\n", p->name);
-	if (!err && rep.first == 0 && rep.paths[0].end == KFSIM_BPF_PATH_NULL_DEREF) {
-		/* the natural run itself loads through a NULL result: said without crashing */
+	if (!err && rep.nr_paths && rep.paths[0].end == KFSIM_BPF_PATH_NULL_DEREF) {
+		/*
+		 * the natural run itself loads through a NULL result: said without crashing (the
+		 * verdict is that path's, or one the verifier walks before it: a may_goto's jump)
+		 */
 		memset(&out, 0, sizeof(out));
 		snprintf(out.verdict, sizeof(out.verdict), "ACCEPT");
+	} else if (!err && rep.nr_paths && rep.paths[0].end == KFSIM_BPF_PATH_CRASH) {
+		/*
+		 * the natural path crashed when explored (a write into a node's memory, which the
+		 * verifier refuses before any run): said without crashing, for the BPF object's
+		 * refusals below to decide
+		 */
+		memset(&out, 0, sizeof(out));
+		snprintf(out.verdict, sizeof(out.verdict), "CRASH");
+		snprintf(out.msg, sizeof(out.msg), "signal %d", rep.paths[0].signal);
 	} else {
 		catch_dead_ref_faults(false);
 		run_runs(p, &out, true);

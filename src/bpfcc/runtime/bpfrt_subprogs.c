@@ -17,6 +17,14 @@
 
 #define NO_HOOK __attribute__((no_instrument_function))
 
+/*
+ * The return address of the call of the global subprogram being entered: a rule its call breaks
+ * (a lock held) is the caller's, at the call instruction, where the verifier meets it
+ * (check_func_call()); the backtrace's first frame of the program is the callee's entry.  A
+ * violation leaves the run without returning here: run_runs() clears it.
+ */
+void *bpfrt_global_call_site;
+
 NO_HOOK void __cyg_profile_func_enter(void *fn, void *call_site);
 NO_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 {
@@ -24,7 +32,9 @@ NO_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 
 	for (unsigned int i = 0; obj->globals && obj->globals[i]; i++)
 		if (obj->globals[i] == fn) {
+			bpfrt_global_call_site = call_site;
 			kfsim_bpf_global_call_enter(obj->global_names[i]);
+			bpfrt_global_call_site = NULL;
 			return;
 		}
 }

@@ -270,7 +270,8 @@ def fuzz(args, tc, expected):
             if not args.seconds and done >= args.count:
                 return
             n = args.batch if args.seconds else min(args.batch, args.count - done)
-            g = gen.Generator(args.seed * 100003 + batch_nr, can_loop=args.can_loop)
+            g = gen.Generator(args.seed * 100003 + batch_nr, can_loop=args.can_loop,
+                              misuse=args.misuse)
             progs = [g.program("fz%d_%d_%d" % (args.seed, batch_nr, i)) for i in range(n)]
             yield batch_nr, progs
             batch_nr += 1
@@ -384,6 +385,8 @@ def main():
                     help="the release whose rules kfsim follows (the running kernel's)")
     ap.add_argument("--timeout", type=int, default=5, help="seconds one native run may take")
     ap.add_argument("--can-loop", action="store_true", help="also generate can_loop loops")
+    ap.add_argument("--misuse", type=float, default=0.08,
+                    help="the chance that one step is a misuse (a hunt for rules: 0.3)")
     ap.add_argument("--reduce", action="store_true", help="shrink unlisted disagreements")
     ap.add_argument("--reduce-all", action="store_true",
                     help="also shrink one listed disagreement of each kind")
@@ -399,6 +402,8 @@ def main():
     args = ap.parse_args()
     if args.count < 1 or args.batch < 1 or args.jobs < 1 or args.seconds < 0:
         ap.error("--count, --batch and --jobs take a positive number")
+    if not 0 <= args.misuse <= 1:
+        ap.error("--misuse takes a chance between 0 and 1")
     check_machine()
     os.makedirs(args.out, exist_ok=True)
     tc = Toolchain(args.bpf_cc, args.out, args.kver, args.timeout)

@@ -657,7 +657,144 @@ class Generator:
             m.append(("push-front-after-pop", self.mis_push_front_after_pop))
         if st.of(OWN, plain=False) and st.free(plain=False):
             m.append(("acquire-node-offset", self.mis_acquire_node))
+        # what a user writes wrong (the seventh round): aliases, one-sided releases, locks
+        # across calls and loops, the stash written directly or taken unchecked, wrong
+        # arguments, special fields touched
+        if st.of(OWN) and [v for v in st.free(plain=False) + st.free(plain=True)]:
+            if [v for v in st.of(OWN) if st.free(plain=is_plain(v))]:
+                m.append(("alias-use-after-release", self.mis_alias_release))
+        if st.of(OWN) and not st.lock:
+            m.append(("release-one-branch", self.mis_release_one_branch))
+        if st.lock:
+            m.append(("global-call-locked", self.mis_global_locked))
+        else:
+            m.append(("lock-in-loop", self.mis_lock_in_loop))
+        if not st.lock:
+            if st.of(OWN, plain=False):
+                m.append(("kptr-store", self.mis_kptr_store))
+            if st.free(plain=False) and st.stash_full:
+                m.append(("unstash-unchecked", self.mis_unstash_unchecked))
+            m.append(("drop-map-value", self.mis_drop_map_value))
+        if [v for v in st.of(DEAD) if not is_plain(v)] and st.free(plain=False):
+            m.append(("acquire-dead", self.mis_acquire_dead))
+        if st.of(OWN) + st.of(NONOWN):
+            m.append(("special-field-access", self.mis_special_field))
+            m.append(("negative-access", self.mis_negative_access))
+        if st.lock == "fz_lock" and st.of(OWN, plain=False):
+            m.append(("wrong-node-arg", self.mis_wrong_node_arg))
+        if st.lock == "fz_lock" and st.free(plain=False):
+            m.append(("pop-unchecked", self.mis_pop_unchecked))
         return m
+
+    def mis_alias_release(self, st, prog, out):
+        """A copy of an owning reference, the original released, then the copy used."""
+        v = self.pick([v for v in st.of(OWN) if st.free(plain=is_plain(v))])
+        alias = self.pick(st.free(plain=is_plain(v)))
+        out.append(Stmt("%s = %s;" % (alias, v)))
+        how = self.rnd.choice(["drop", "stash", "add"] if not is_plain(v) else ["drop", "add"])
+        if how == "drop" or st.lock:
+            out.append(Stmt("bpf_obj_drop(%s);" % v))
+        elif how == "stash":
+            self.lookup(st, prog, out)
+            out.append(Stmt("old = bpf_kptr_xchg(&v->stash, %s);" % v))
+            out.append(Stmt("if (old)", [Stmt("bpf_obj_drop(old);")], tail=""))
+            st.stash_full = True
+        else:
+            lock = lock_of_root(root_of(v))
+            out.append(Stmt("bpf_spin_lock(&%s);" % lock))
+            out.append(Stmt("bpf_rbtree_add(&%s, &%s->node, %s);" % (root_of(v), v, less_of(v))))
+            out.append(Stmt("bpf_spin_unlock(&%s);" % lock))
+            st.count[root_of(v)] += 1
+        use = self.rnd.choice(["load", "store", "drop"])
+        if use == "load":
+            out.append(Stmt("ret += %s->key;" % alias))
+        elif use == "store":
+            out.append(Stmt("%s->key = %d;" % (alias, self.next_key())))
+        else:
+            out.append(Stmt("bpf_obj_drop(%s);" % alias))
+        st.var[v] = DEAD
+        st.var[alias] = DEAD
+
+    def mis_release_one_branch(self, st, prog, out):
+        """A release on one branch only (the one every run takes), then a use after it."""
+        v = self.pick(st.of(OWN))
+        out.append(Stmt("if (fz_knob)", [Stmt("bpf_obj_drop(%s);" % v)], tail=""))
+        out.append(Stmt("ret += %s->key;" % v))
+        st.var[v] = DEAD
+
+    def mis_global_locked(self, st, prog, out):
+        """The global subprogram called with a lock held."""
+        self.op_global_call(st, prog, out)
+
+    def mis_lock_in_loop(self, st, prog, out):
+        """The lock taken in a loop's body, released after the loop."""
+        lock = self.rnd.choice(["fz_lock", "fz_lock2"])
+        head = "for (i = 0; i < 2%s; i++) {" % (" && can_loop" if self.can_loop and
+                                                 self.rnd.random() < 0.5 else "")
+        out.append(Stmt(head, [Stmt("bpf_spin_lock(&%s);" % lock), Stmt("ret += i;")]))
+        out.append(Stmt("bpf_spin_unlock(&%s);" % lock))
+
+    def mis_kptr_store(self, st, prog, out):
+        """A plain store into the __kptr field instead of bpf_kptr_xchg()."""
+        v = self.pick(st.of(OWN, plain=False))
+        self.lookup(st, prog, out)
+        out.append(Stmt("v->stash = %s;" % self.rnd.choice([v, "NULL"])))
+
+    def mis_unstash_unchecked(self, st, prog, out):
+        """bpf_kptr_xchg(..., NULL)'s result used before its NULL check."""
+        v = self.pick(st.free(plain=False))
+        self.lookup(st, prog, out)
+        out.append(Stmt("%s = bpf_kptr_xchg(&v->stash, NULL);" % v))
+        out.append(Stmt("ret += %s->key;" % v))
+        out.append(Stmt("if (%s)" % v, [Stmt("bpf_obj_drop(%s);" % v)], tail=""))
+        st.var[v] = MAYBE
+        st.stash_full = False
+
+    def mis_drop_map_value(self, st, prog, out):
+        self.lookup(st, prog, out)
+        out.append(Stmt("bpf_obj_drop(v);"))
+
+    def mis_acquire_dead(self, st, prog, out):
+        """bpf_refcount_acquire() of a reference that died (unlocked away, dropped, stashed)."""
+        src = self.pick([v for v in st.of(DEAD) if not is_plain(v)])
+        dst = self.pick(st.free(plain=False))
+        out.append(Stmt("%s = bpf_refcount_acquire(%s);" % (dst, src)))
+        out.append(Stmt("if (%s)" % dst, [Stmt("bpf_obj_drop(%s);" % dst)], tail=""))
+        st.var[dst] = MAYBE
+
+    def mis_special_field(self, st, prog, out):
+        """A load or store of a node, a list node or the refcount, as plain memory."""
+        v = self.pick(st.of(OWN) + st.of(NONOWN))
+        field = "node" if is_plain(v) else self.rnd.choice(["node", "link", "ref"])
+        if self.rnd.random() < 0.5:
+            out.append(Stmt("ret += *(int *)&%s->%s;" % (v, field)))
+        else:
+            out.append(Stmt("*(int *)&%s->%s = 0;" % (v, field)))
+
+    def mis_negative_access(self, st, prog, out):
+        v = self.pick(st.of(OWN) + st.of(NONOWN))
+        out.append(Stmt("ret += ((long *)%s)[-1];" % v))
+
+    def mis_wrong_node_arg(self, st, prog, out):
+        """The list node given to the rbtree, or the rb node to the list."""
+        v = self.pick(st.of(OWN, plain=False))
+        if self.rnd.random() < 0.5:
+            out.append(Stmt("bpf_rbtree_add(&fz_root, (struct bpf_rb_node *)&%s->link, fz_less);"
+                            % v))
+        else:
+            out.append(Stmt("bpf_list_push_back(&fz_head, (struct bpf_list_node *)&%s->node);"
+                            % v))
+        st.var[v] = NONOWN
+        st.where[v] = "fz_root"
+
+    def mis_pop_unchecked(self, st, prog, out):
+        """A pop's result used before its NULL check (container_of() of NULL on an empty list)."""
+        v = self.pick(st.free(plain=False))
+        out.append(Stmt("ln = bpf_list_pop_front(&fz_head);"))
+        out.append(Stmt("%s = container_of(ln, struct fz_node, link);" % v))
+        out.append(Stmt("ret += %s->key;" % v))
+        out.append(Stmt("if (ln)", [Stmt("bpf_list_push_back(&fz_head, ln);")], tail=""))
+        st.var[v] = MAYBE
 
     def mis_use_dead(self, st, prog, out):
         """A dead reference passed to a kfunc (the verifier: a scalar where a pointer goes)."""

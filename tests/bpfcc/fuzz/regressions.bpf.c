@@ -1092,3 +1092,534 @@ int fzreg_33(void *ctx)
 	bpf_obj_drop(n0);
 	return k;
 }
+
+/*
+ * The seventh round (2026-12-07, noon): misuse a user writes that the generator did not make
+ * (tests/bpfcc/fuzz/bpf_fuzz_gen.py gained some of them after), each a cause fixed in kfsim.
+ */
+
+/* found (seed 9163, fz9163_0_27): kfsim ACCEPT (the object taken out with NULL in exchange had no
+ * type in kfsim-bpf-cc's data-flow); the kernel REJECT: access beyond struct fz_node at off 72
+ * size 8 (bpf_kptr_xchg() returns the __kptr field's type, whatever was stored) */
+/* tags: access-beyond */
+SEC("tc")
+__failure __msg("access beyond struct fz_node at off 72 size 8")
+int fzreg_34(void *ctx)
+{
+	struct fz_node *n0, *old;
+	struct fz_value *v;
+	int zero = 0;
+	long ret = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	n0 = bpf_kptr_xchg(&v->stash, NULL);
+	if (!n0)
+		return 5;
+	ret += ((long *)n0)[9];
+	bpf_obj_drop(n0);
+	return ret;
+}
+
+/* found: kfsim CRASH (a pop of an empty list, container_of() of its NULL: the load is at NULL
+ * minus the node's offset, which the explorer did not take for a NULL access); the kernel
+ * REJECT: R6 invalid mem access 'ptr_or_null_' */
+/* tags: null-deref */
+SEC("tc")
+__failure __msg("invalid mem access 'ptr_or_null_'")
+int fzreg_35(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret;
+
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	bpf_spin_unlock(&fz_lock);
+	ret = container_of(ln, struct fz_node, link)->key;
+	bpf_obj_drop(container_of(ln, struct fz_node, link));
+	return ret;
+}
+
+/* found: kfsim REJECT: Unreleased reference id=2 alloc_insn=13 (a store into the __kptr field
+ * instead of bpf_kptr_xchg(): natively a store); the kernel REJECT: store to referenced kptr
+ * disallowed (check_map_kptr_access()) */
+/* tags: kptr-store */
+SEC("tc")
+__failure __msg("store to referenced kptr disallowed")
+int fzreg_36(void *ctx)
+{
+	struct fz_node *n0;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	v->stash = n0;
+	return 0;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: store to referenced kptr disallowed (NULL too: a
+ * BPF_ST of 0 into the field) */
+/* tags: kptr-store */
+SEC("tc")
+__failure __msg("store to referenced kptr disallowed")
+int fzreg_37(void *ctx)
+{
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	v->stash = NULL;
+	return 0;
+}
+
+/* found: kfsim ACCEPT (natively the node's memory); the kernel REJECT: direct access to
+ * bpf_rb_node is disallowed (btf_struct_access(): the object's field record) */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_rb_node is disallowed")
+int fzreg_38(void *ctx)
+{
+	struct fz_node *n0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	*(long *)&n0->node = 0;
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: direct access to bpf_list_node is disallowed (a load,
+ * through a non-owning result of the list: bpf_list_front()) */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_list_node is disallowed")
+int fzreg_39(void *ctx)
+{
+	struct bpf_list_node *ln;
+	struct fz_node *n0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_back(&fz_head, &n0->link);
+	ln = bpf_list_front(&fz_head);
+	if (ln)
+		ret = *(long *)ln;
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found: kfsim ACCEPT; the kernel REJECT: direct access to bpf_refcount is disallowed */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_refcount is disallowed")
+int fzreg_40(void *ctx)
+{
+	struct fz_node *n0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	*(int *)&n0->ref = 5;
+	bpf_obj_drop(n0);
+	return 0;
+}
+
+/* found: kfsim ACCEPT (natively kfsim's header before the object); the kernel REJECT: R0 is
+ * ptr_fz_node invalid negative access: off=-8 (check_ptr_to_btf_access()) */
+/* tags: negative-access */
+SEC("tc")
+__failure __msg("is ptr_fz_node invalid negative access: off=-8")
+int fzreg_41(void *ctx)
+{
+	struct fz_plain *m0;
+	struct fz_node *n0;
+	long ret;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	m0 = bpf_obj_new(struct fz_plain);
+	if (!m0) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	ret = ((long *)n0)[-1] + m0->key;
+	bpf_obj_drop(m0);
+	bpf_obj_drop(n0);
+	return ret;
+}
+
+/* A __kptr field read with a plain load: a pointer without a reference (btf_ld_kptr_type():
+ * rcu_ptr_ for a refcounted struct in a non-sleepable program).  fz_stash_fill() puts an object
+ * there first, so that every run takes the paths below. */
+static __always_inline int fz_stash_fill(struct fz_value *v)
+{
+	struct fz_node *f, *o;
+
+	f = bpf_obj_new(struct fz_node);
+	if (!f)
+		return -1;
+	o = bpf_kptr_xchg(&v->stash, f);
+	if (o)
+		bpf_obj_drop(o);
+	return 0;
+}
+
+/* found: kfsim REJECT: arg#0 is neither owning or non-owning ref (the program holds no
+ * reference natively); the kernel ACCEPT: KF_RCU takes the rcu_ptr_ the load gave */
+/* tags: kptr-load */
+SEC("tc")
+__success __retval(0)
+int fzreg_42(void *ctx)
+{
+	struct fz_node *n0, *n1;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	if (!n0)
+		return 0;
+	n1 = bpf_refcount_acquire(n0);
+	if (!n1)
+		return 0;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}
+
+/* found: kfsim REJECT: R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_; the kernel REJECT:
+ * R2 type=rcu_ptr_ expected=ptr_, trusted_ptr_, rcu_ptr_ (the loaded pointer stashed back) */
+/* tags: kptr-load */
+SEC("tc")
+__failure __msg("R2 type=rcu_ptr_ expected=ptr_, trusted_ptr_, rcu_ptr_")
+int fzreg_43(void *ctx)
+{
+	struct fz_node *n0, *old;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	if (!n0)
+		return 0;
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
+/* found: kfsim ACCEPT (the loaded pointer had no type in the data-flow); the kernel REJECT:
+ * access beyond struct fz_node at off 72 size 8 */
+/* tags: kptr-load access-beyond */
+SEC("tc")
+__failure __msg("access beyond struct fz_node at off 72 size 8")
+int fzreg_44(void *ctx)
+{
+	struct fz_node *n0;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	if (!n0)
+		return 0;
+	return ((long *)n0)[9];
+}
+
+/* found: kfsim ACCEPT (the field is full on every run); the kernel REJECT: R1 invalid mem access
+ * 'rcu_ptr_or_null_' (a loaded __kptr is maybe NULL until checked) */
+/* tags: kptr-load */
+SEC("tc")
+__failure __msg("invalid mem access 'rcu_ptr_or_null_'")
+int fzreg_45(void *ctx)
+{
+	struct fz_node *n0;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v || fz_stash_fill(v))
+		return 4;
+	n0 = v->stash;
+	return n0->key;
+}
+
+/* found: kfsim REJECT: R1 type=scalar expected=map_value (6.11's list); the kernel REJECT:
+ * R1 type=map_value_or_null expected=map_value, ptr_ (an unchecked lookup that found nothing:
+ * the key is past the array; 6.12 let bpf_kptr_xchg() take an object's field too) */
+/* tags: lookup-unchecked */
+SEC("tc")
+__failure __msg("R1 type=map_value_or_null expected=map_value, ptr_")
+int fzreg_46(void *ctx)
+{
+	struct fz_node *old;
+	struct fz_value *v;
+	int key = fz_knob;
+
+	v = bpf_map_lookup_elem(&fz_stash, &key);
+	old = bpf_kptr_xchg(&v->stash, NULL);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
+/* found: kfsim REJECT: Unreleased reference (the copy's object lives in the map natively); the
+ * kernel REJECT: R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_ (a copy of a reference
+ * bpf_kptr_xchg() gave away, stashed again) */
+/* tags: alias-use-after-release */
+SEC("tc")
+__failure __msg("R2 type=scalar expected=ptr_, trusted_ptr_, rcu_ptr_")
+int fzreg_47(void *ctx)
+{
+	struct fz_node *n0, *n1, *old;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n1 = n0;
+	old = bpf_kptr_xchg(&v->stash, n0);
+	if (old)
+		bpf_obj_drop(old);
+	old = bpf_kptr_xchg(&v->stash, n1);
+	if (old)
+		bpf_obj_drop(old);
+	return 0;
+}
+
+/* found (seed 30001, --misuse 0.3, fz30001_0_7): kfsim REJECT: function calls are not allowed
+ * while holding a lock (the second pass locks again); the kernel REJECT: bpf_spin_unlock without
+ * taking a lock: the verifier follows a may_goto's jump first, the loop ended before its first
+ * pass, and meets the unlock after it without the lock */
+/* tags: lock-in-loop */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_48(void *ctx)
+{
+	long ret = 0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++) {
+		bpf_spin_lock(&fz_lock);
+		ret += i;
+	}
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 30001, fz30001_0_79): kfsim REJECT: R0 invalid mem access 'ptr_or_null_' (the run
+ * went on after the unlock without a lock and faulted on an empty list's pop); the kernel
+ * REJECT: bpf_spin_unlock without taking a lock, the first rule on the path */
+/* tags: unlock-unlocked pop-unchecked */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_49(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret;
+
+	bpf_spin_unlock(&fz_lock2);
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	ret = container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 1, fz1_1_67): kfsim REJECT: invalid mem access 'scalar' (the second invocation took
+ * the dropped object the first one stored into the field with a plain store); the kernel REJECT:
+ * store to referenced kptr disallowed (it refuses the program before any run) */
+/* tags: kptr-store */
+SEC("tc")
+__failure __msg("store to referenced kptr disallowed")
+int fzreg_50(void *ctx)
+{
+	struct fz_node *n0, *n1;
+	struct fz_value *v;
+	int zero = 0;
+
+	v = bpf_map_lookup_elem(&fz_stash, &zero);
+	if (!v)
+		return 4;
+	n0 = bpf_kptr_xchg(&v->stash, NULL);
+	if (n0)
+		bpf_obj_drop(n0);
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1)
+		return 0;
+	v->stash = n1;
+	bpf_obj_drop(n1);
+	return 0;
+}
+
+__noinline long fzreg_51_insert(long key)
+{
+	return key + 1;
+}
+
+/* found (seed 30001, fz30001_9_13): kfsim REJECT: global function calls are not allowed while
+ * holding a lock (located at the callee's entry, a line before the program's: the access below
+ * did not count as met first); the kernel REJECT: R6 is ptr_fz_node invalid negative access:
+ * off=-8, the line before the call */
+/* tags: negative-access global-call-locked */
+SEC("tc")
+__failure __msg("is ptr_fz_node invalid negative access: off=-8")
+int fzreg_51(void *ctx)
+{
+	struct fz_node *n0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 31;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	ret += ((long *)n0)[-1];
+	ret += fzreg_51_insert(30);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 20263, fz20263_8_36): kfsim CRASH (the node's memory overwritten, then inserted:
+ * the native tree code faults); the kernel REJECT: direct access to bpf_rb_node is disallowed,
+ * before any run */
+/* tags: special-field-access */
+SEC("tc")
+__failure __msg("direct access to bpf_rb_node is disallowed")
+int fzreg_52(void *ctx)
+{
+	struct fz_node *n0, *n1;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 3;
+	n1 = bpf_obj_new(struct fz_node);
+	if (!n1) {
+		bpf_obj_drop(n0);
+		return 0;
+	}
+	n1->key = 4;
+	bpf_spin_lock(&fz_lock);
+	bpf_rbtree_add(&fz_root, &n0->node, fz_less);
+	*(long *)&n0->node = 8;
+	bpf_rbtree_add(&fz_root, &n1->node, fz_less);
+	bpf_spin_unlock(&fz_lock);
+	return 0;
+}
+
+/* found (seed 20263, fz20263_0_15): kfsim CRASH (the natural path loads through an empty list's
+ * pop, but a path taking an empty can_loop loop's jump, walked first, gave the verdict, and the
+ * natural run was run and crashed); the kernel REJECT: R0 invalid mem access 'ptr_or_null_' */
+/* tags: pop-unchecked */
+SEC("tc")
+__failure __msg("invalid mem access 'ptr_or_null_'")
+int fzreg_53(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret = 0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++)
+		ret += i;
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	ret += container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+/* found (seed 30001, fz30001_1_37): kfsim REJECT: function calls are not allowed while holding a
+ * lock (the natural run went on and faulted on an empty list's pop; its fault handler wrote the
+ * run's verdict without the exploration's); the kernel REJECT: bpf_spin_unlock without taking a
+ * lock (the may_goto's jump first) */
+/* tags: lock-in-loop pop-unchecked */
+SEC("tc")
+__failure __msg("bpf_spin_unlock without taking a lock")
+int fzreg_54(void *ctx)
+{
+	struct bpf_list_node *ln;
+	long ret = 0;
+	int i;
+
+	for (i = 0; i < 2 && can_loop; i++) {
+		bpf_spin_lock(&fz_lock);
+		ret += i;
+	}
+	bpf_spin_unlock(&fz_lock);
+	bpf_spin_lock(&fz_lock);
+	ln = bpf_list_pop_front(&fz_head);
+	ret += container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}
+
+__noinline long fzreg_55_insert(long key)
+{
+	return key + 2;
+}
+
+/* found (seed 30001, fz30001_3_46): kfsim REJECT: global function calls are not allowed while
+ * holding a lock (a run's pop found the node just pushed; the explored NULL of the pop ranked
+ * after the run's own rule); the kernel REJECT: R0 invalid mem access 'ptr_or_null_': a load
+ * through the pop's result before any check is refused on every path, before the call */
+/* tags: pop-unchecked global-call-locked */
+SEC("tc")
+__failure __msg("invalid mem access 'ptr_or_null_'")
+int fzreg_55(void *ctx)
+{
+	struct bpf_list_node *ln;
+	struct fz_node *n0;
+	long ret = 0;
+
+	n0 = bpf_obj_new(struct fz_node);
+	if (!n0)
+		return 0;
+	n0->key = 28;
+	bpf_spin_lock(&fz_lock);
+	bpf_list_push_front(&fz_head, &n0->link);
+	ln = bpf_list_pop_front(&fz_head);
+	ret += container_of(ln, struct fz_node, link)->key;
+	if (ln)
+		bpf_list_push_back(&fz_head, ln);
+	ret += fzreg_55_insert(9);
+	bpf_spin_unlock(&fz_lock);
+	return ret;
+}

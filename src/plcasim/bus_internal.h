@@ -631,6 +631,17 @@ static __always_inline bool bus_frame_delivered(struct plca_sim *sim, struct bus
 	return n->q_len != 0;
 }
 
+/* @node's MAC waits for the carrier to drop (mac_wake_waiters() tries it again), once. */
+static inline void bus_add_waiter(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+
+	if (n->waiting)
+		return;
+	n->waiting = true;
+	sim->waiters[sim->nr_waiters++] = node;
+}
+
 void mac_frame_ready(struct plca_sim *sim, u32 node);
 void mac_try(struct plca_sim *sim, u32 node);
 void mac_on_timer(struct plca_sim *sim, u32 node);

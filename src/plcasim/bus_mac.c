@@ -96,16 +96,6 @@ static bool mac_sees_carrier(struct plca_sim *sim, u32 node, u64 ignore_from, u6
 	return busy;
 }
 
-static void add_waiter(struct plca_sim *sim, u32 node)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	if (n->waiting)
-		return;
-	n->waiting = true;
-	sim->waiters[sim->nr_waiters++] = node;
-}
-
 static inline void start_tx(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
@@ -183,7 +173,7 @@ void mac_try(struct plca_sim *sim, u32 node)
 			bus_cancel(sim, node, EV_MAC);
 		} else if (off_at == BUS_NEVER) {
 			bus_cancel(sim, node, EV_MAC);
-			add_waiter(sim, node);
+			bus_add_waiter(sim, node);
 		} else {
 			wait_ifg(sim, node, off_at, true);
 		}

@@ -234,16 +234,6 @@ static bool sp_ifg_still_clear(const struct plca_sim *sim, const struct bus_node
 	       max(n->rs_carrier_off, n->own_tx_end) <= n->ifg_from && !rs_forces_carrier(n);
 }
 
-static void sp_add_waiter(struct plca_sim *sim, u32 node)
-{
-	struct bus_node *n = &sim->nodes[node];
-
-	if (n->waiting)
-		return;
-	n->waiting = true;
-	sim->waiters[sim->nr_waiters++] = node;
-}
-
 /* mac_try() of bus_mac.c, for a node under the RS. */
 static int sp_mac_try(struct plca_sim *sim, u32 node)
 {
@@ -285,7 +275,7 @@ static int sp_mac_try(struct plca_sim *sim, u32 node)
 		}
 		sp_cancel(sim, node, EV_MAC);
 		if (off_at == BUS_NEVER)
-			sp_add_waiter(sim, node);
+			bus_add_waiter(sim, node);
 		else if (off_at != BUS_FORCED)
 			sp_wait_ifg(sim, node, off_at);
 		return SP_OK;

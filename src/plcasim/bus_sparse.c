@@ -15,25 +15,29 @@
  * frame, a trace) first rebuilds it by running the bit-level engine again from the start with the
  * same settings and seed (sparse_replay()), which gives the same figures: the run is
  * deterministic.  So does a run that meets something the sparse engine does not model (it gives
- * up: sim->sparse_bails).
+ * up: sim->sp_bails).
  *
  * The segment (sparse_eligible()): every node a synchronised PLCA node with link, one node per
  * id below the coordinator's node_cnt, no misconfiguration, no own clock, no bursts, no faulty
  * MAC, Poisson, periodic or no load, a TO longer than the wire's propagation (no signal can meet
  * the tail of another), no trace, no bit-level run, and nothing changed since creation.  It
  * takes over at an idle landing (bus_fast_idle_skip(): nothing pending, queued or on the wire
- * anywhere) and keeps the run from then on.
+ * anywhere) and keeps the run from then on; a segment never quiet (offered load near or above the
+ * wire's) stays with the bit-level engine.
  *
  * What it does differently, none of which anything can read:
  *   - an idle run has no timer while nobody waits for the cycle: the cycle, its TOs and its
- *     BEACONs run on by arithmetic until a frame makes a node wait (sparse_idle_to());
+ *     BEACONs run on by arithmetic until a frame makes a node wait (sp_idle_to()), and a
+ *     waiting node's TO is aimed at directly, cycles later if need be (sp_aim());
  *   - the pending_timer is never a timer: a node in DELAY_PENDING counts as pending from its
  *     rs_due on, wherever the cycle asks (the bit-level path's lazy list, always);
  *   - the commit_timer is never armed: the MAC always comes back before it runs out, which it
  *     checks (sparse gives up otherwise), and the hold timer is an ordinary timer;
  *   - only frames go on the signal ring (carrier sense of a PLCA MAC sees nothing else), and a
- *     signal's start is checked against the tails of the last ones instead of arming collisions
+ *     signal's start is checked against the tail of the last one instead of arming collisions
  *     (it gives up if one would collide);
+ *   - its queue is its own (struct sparse_q): the arrivals in a heap, the rest in a short
+ *     exact list;
  *   - the TOs of idle runs are counted where it walks past them, the rest by the reads
  *     (seg_idle_run_begun()).
  *

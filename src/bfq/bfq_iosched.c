@@ -195,7 +195,11 @@ static struct request *bfq_find_next_rq(struct bfq_data *bfqd, struct bfq_queue 
 	return bfq_choose_req(bfqd, next, prev, blk_rq_pos(last));
 }
 
-/* The queue's next request changed: a waiting queue's budget, hence finish time, follows. */
+/*
+ * The queue's next request changed: a waiting queue's budget, hence finish time, follows.  Never
+ * below the service it already got (6.12): a queue served by injection while not in service
+ * would otherwise get a budget it has overdrawn, and a finish time before the service it had.
+ */
 static void bfq_updated_next_req(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct bfq_entity *entity = &bfqq->entity;
@@ -205,6 +209,7 @@ static void bfq_updated_next_req(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	if (!next_rq || bfqq == bfqd->in_service_queue)
 		return;
 	new_budget = max(bfqq->max_budget, bfq_serv_to_charge(next_rq, bfqq));
+	new_budget = max(new_budget, entity->service);
 	if (entity->budget != new_budget) {
 		entity->budget = new_budget;
 		bfq_requeue_bfqq(bfqd, bfqq, false);

@@ -144,10 +144,11 @@ def starve_bound(job, jobs, params, duration):
     for every job's first I/O whatever the others hold (BFQ's timeout_sync of 125 ms a
     queue, a 4 MiB block at the slowest rate modelled)."""
     if params["raising"]:
-        # BFQ's low_latency raises the weight of queues it takes for interactive ones (x30
-        # for bfq_wr_duration(), seconds): a queue it did not raise may wait that long
-        # (seed 975: one of five got nothing in 3.5 s, 32 IOPS over 10 s; low_latency=0,
-        # none and mq-deadline serve it at once)
+        # BFQ's low_latency raises new queues (x30 for bfq_wr_duration(), seconds), and a
+        # raised queue is charged sectors, not time, with a 30x budget timeout: one whose
+        # budget went back to 2/3 of the maximum (bfq_updated_next_req()) waits behind raised
+        # queues that preempt each other to recover their holes (seed 975: j1 got nothing
+        # until the 512 B clones ended at 7.4 s; docs/bfq.md "Seed 975" traces the 6.12 path)
         return False
     clones = sum(j["numjobs"] for j in jobs)
     worst_io_s = 4 * 1048576 / (params["spt_od"] * 256 * params["rpm"] / 60)

@@ -115,6 +115,75 @@ static void test_queue_keeps_service_for_its_budget(void **state)
 	bfq_exit_queue(bfqd);
 }
 
+/*
+ * Seed 975 of fio_physics.py (docs/bfq.md, "Seed 975"), the step that leaves a raised queue
+ * behind the others, as 6.12 has it: raising cuts a new queue's budget to 2 x bfq_min_budget()
+ * (bfq_update_bfqq_wr_on_rq_arrival()) but not its max_budget (2/3 of 16384), and a second
+ * request that becomes next_rq makes bfq_updated_next_req() put the budget back to max_budget.
+ */
+static void test_raised_new_queue_budget_back_to_max_budget(void **state)
+{
+	struct gendisk disk;
+	struct bfq_tunables tun;
+	struct bfq_data *bfqd;
+	struct bfq_io_cq *bic;
+	struct bfq_queue *bfqq;
+	struct request *rq[2];
+
+	bfq_tunables_default(&tun);	/* low_latency on */
+	bfqd = test_bfq(&disk, 1, KERNEL_VERSION(6, 3, 0), &tun);
+	assert_non_null(bfqd);
+	bic = bfq_create_icq(bfqd, 1, 0, 0);
+	rq[0] = test_rq(bfqd, bic, 1000, 1, false);
+	bfqq = RQ_BFQQ_OF(rq[0]);
+	assert_int_equal(bfqq->wr_coeff, 30);
+	assert_int_equal(bfqq->entity.budget, 2 * (16384 / 32));
+	assert_int_equal(bfqq->max_budget, 2 * 16384 / 3);
+	/* nearer the head (last_position 0): the new next_rq */
+	rq[1] = test_rq(bfqd, bic, 500, 1, false);
+	assert_ptr_equal(bfqq->next_rq, rq[1]);
+	assert_int_equal(bfqq->entity.budget, 2 * 16384 / 3);
+	for (int i = 0; i < 2; i++) {
+		struct request *d = test_dispatch(bfqd);
+
+		assert_non_null(d);
+		test_finish(bfqd, d);
+	}
+	bfq_exit_icq(bic);
+	bfq_exit_queue(bfqd);
+}
+
+/*
+ * bfq_updated_next_req() (6.12): the new budget is at least the service the queue has had, so
+ * a queue that was served while not in service (by injection) keeps budget >= service.
+ */
+static void test_updated_next_req_budget_covers_service(void **state)
+{
+	struct gendisk disk;
+	struct bfq_data *bfqd = test_bfq(&disk, 1, KERNEL_VERSION(6, 3, 0), NULL);
+	struct bfq_io_cq *bics[2];
+	struct bfq_queue *bfqq;
+	struct request *rq;
+
+	for (int p = 0; p < 2; p++)
+		bics[p] = bfq_create_icq(bfqd, p + 1, 0, 0);
+	test_rq(bfqd, bics[0], 0, 8, false);
+	rq = test_dispatch(bfqd);	/* the first queue is in service */
+	assert_non_null(rq);
+	bfqq = RQ_BFQQ_OF(test_rq(bfqd, bics[1], 500000, 8, false));
+	assert_ptr_not_equal(bfqq, bfqd->in_service_queue);
+	/* as if injection had served it 20000 sectors while the other queue was in service */
+	bfqq->entity.service = 20000;
+	test_rq(bfqd, bics[1], 400000, 8, false);	/* a new next_rq (nearer the head) */
+	assert_int_equal(bfqq->entity.budget, 20000);
+	bfqq->entity.service = 0;
+	test_finish(bfqd, rq);
+	drain(bfqd);
+	for (int p = 0; p < 2; p++)
+		bfq_exit_icq(bics[p]);
+	bfq_exit_queue(bfqd);
+}
+
 static void test_ioprio_weights_and_vtime(void **state)
 {
 	struct gendisk disk;
@@ -211,6 +280,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weights_give_proportional_service),
 		cmocka_unit_test(test_queue_keeps_service_for_its_budget),
+		cmocka_unit_test(test_raised_new_queue_budget_back_to_max_budget),
+		cmocka_unit_test(test_updated_next_req_budget_covers_service),
 		cmocka_unit_test(test_ioprio_weights_and_vtime),
 		cmocka_unit_test(test_rt_class_before_best_effort),
 		cmocka_unit_test(test_requests_in_sector_order_with_fifo_expiry),

@@ -26,6 +26,7 @@
 #include <kfsim/kernel.h>
 #include <kfsim/version.h>
 #include "cli.h"
+#include "core/infile.h"
 #include "core/line_reader.h"
 #include "cli_grid.h"
 
@@ -824,7 +825,8 @@ static int read_header(struct partial *p, FILE *in)
 static int read_partial(struct partial *p, int idx, char **records, int *owner, u64 *lineno,
 			const struct partial *all)
 {
-	FILE *in = fopen(p->path, "r");
+	int err;
+	FILE *in = kfsim_infile_open(p->path, &err);
 	struct kfsim_line_reader lines;
 	const char *line;
 	int bad = 0;
@@ -833,7 +835,7 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner, 
 	bool too_long, nomem, read_err;
 
 	if (!in)
-		return problem("cannot read '%s': %s", p->path, strerror(errno));
+		return problem("cannot read '%s': %s", p->path, strerror(-err));
 	if (read_header(p, in)) {
 		fclose(in);
 		return 1;
@@ -931,10 +933,11 @@ int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int ar
 		parts[i].path = paths[i];
 	/* the first file names the grid; every file (the first too) is then read against it */
 	{
-		FILE *in = fopen(parts[0].path, "r");
+		int err;
+		FILE *in = kfsim_infile_open(parts[0].path, &err);
 
 		if (!in) {
-			bad += problem("cannot read '%s': %s", parts[0].path, strerror(errno));
+			bad += problem("cannot read '%s': %s", parts[0].path, strerror(-err));
 			goto out;
 		}
 		bad += read_header(&parts[0], in);

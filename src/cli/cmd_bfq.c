@@ -173,7 +173,8 @@ static void replay_progress(void *arg, size_t done, size_t total)
 static int load_replay(struct bfq_opts *o, bool duration_given)
 {
 	struct kfsim_cli_progress line;
-	int fd = open(o->replay_path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO is refused below (no regular file), not waited on in open(2) */
+	int fd = open(o->replay_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	u64 first = U64_MAX, last = 0;
 	struct stat st;
 	char why[1024] = "";

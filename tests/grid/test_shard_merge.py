@@ -166,7 +166,10 @@ def bad_sets(top, sweep_parts, compare_parts):
 			("a header with shards=0", {"shards": 0}, '"shards"'),
 			("a header with args not a list", {"args": "plca sweep"}, '"args"'),
 			("a header of another format", {"kfsim_partial": 2}, "kfsim_partial"),
-			("a header naming another slice", {"shard": 1}, "no point of its slice")):
+			("a header naming another slice", {"shard": 1}, "no point of its slice"),
+			# help printed would be the merge's stdout, as if it were the result
+			("a recorded line asking for --help", {"args": head["args"] + ["--help"]},
+			 "asks for --help")):
 		edited = dict(head, **change)
 		edits.append((what, json.dumps(edited, separators=(",", ":")) + "\n", lines[1:], expect))
 	edits.append(("a header with blanks (json.dumps)", json.dumps(head) + "\n", lines[1:],

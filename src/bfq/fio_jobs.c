@@ -39,6 +39,7 @@
 #include <kfsim/err.h>
 #include <kfsim/kernel.h>
 #include <kfsim/slab.h>
+#include "core/infile.h"
 #include "core/line_reader.h"
 #include "core/problem_list.h"
 #include "sim_jobs.h"
@@ -148,6 +149,7 @@ struct fio_parser {
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
+	bool told_max_jobs;	/* "more than N jobs" told (once: every later section is too) */
 	char *paths[FIO_MAX_INCLUDES + 1];	/* file names, kept for the messages */
 	unsigned int nr_paths;
 	sector_t capacity;
@@ -2137,7 +2139,10 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (sec->stonewall)
 		job.after = first;
 	if (p->nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS) {
-		fio_err(&p->errs, sec->file, sec->line, "more than %d jobs", KFSIM_BFQ_MAX_JOBS);
+		if (!p->told_max_jobs)
+			fio_err(&p->errs, sec->file, sec->line, "more than %d jobs (this section's "
+				"and every later one refused)", KFSIM_BFQ_MAX_JOBS);
+		p->told_max_jobs = true;
 		return;
 	}
 	fio_ss_group(p, sec, &job);
@@ -2486,6 +2491,7 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 	char path[PATH_MAX], dir[PATH_MAX];
 	struct stat st;
 	FILE *inc;
+	int err;
 
 	if (depth >= FIO_MAX_INCLUDE_DEPTH) {
 		fio_err(&p->errs, file, line, "include: nested too deep");
@@ -2503,10 +2509,10 @@ static void fio_include(struct fio_parser *p, const char *arg, long line, const 
 	} else {
 		snprintf(path, sizeof(path), "%s", arg);
 	}
-	inc = fopen(path, "r");
+	inc = kfsim_infile_open(path, &err);
 	if (!inc) {
 		fio_err(&p->errs, file, line, "include: cannot open '%s': %s%s", path,
-			strerror(errno), isspace((unsigned char)arg[0]) ?
+			strerror(-err), isspace((unsigned char)arg[0]) ?
 			" (fio takes the name from the 9th character on: a second blank after "
 			"'include' is part of it)" : "");
 		return;
@@ -2666,7 +2672,7 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 	}
 	kfsim_line_reader_release(&lines);
 	if (ferror(in))
-		fio_err(&p->errs, file, line, "read error");
+		fio_err(&p->errs, file, line, "read error: %s", strerror(errno));
 	return 0;
 }
 
@@ -2949,11 +2955,10 @@ int kfsim_bfq_fio_parse(FILE *in, struct kfsim_bfq_sim_config *cfg, char *errbuf
 int kfsim_bfq_fio_parse_file(const char *path, struct kfsim_bfq_sim_config *cfg, char *errbuf,
 			     size_t errlen)
 {
-	FILE *in = fopen(path, "r");
 	int err;
+	FILE *in = kfsim_infile_open(path, &err);
 
 	if (!in) {
-		err = -errno;
 		if (errbuf && errlen)
 			snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(-err));
 		return err;

@@ -466,6 +466,19 @@ static int bpfcc_run(void *opts, const struct kfsim_cli_args *args)
 		fprintf(stderr, "kfsim-bpf-cc: %s: %s\n", o.source, strerror(errno));
 		return 1;
 	}
+	/*
+	 * Both compilers read PROG.c by name: a directory would be taken for a linker input, and
+	 * a FIFO nobody writes to would block them for ever; only a regular file is a source.
+	 */
+	{
+		struct stat st = { 0 };
+
+		if (stat(source, &st) || !S_ISREG(st.st_mode)) {
+			fprintf(stderr, "kfsim-bpf-cc: %s: %s\n", o.source,
+				S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+			return 1;
+		}
+	}
 	if (find_paths(&paths)) {
 		fprintf(stderr, "kfsim-bpf-cc: cannot find my own executable\n");
 		return 1;

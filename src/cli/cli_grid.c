@@ -6,7 +6,8 @@
  *
  * Where the slice comes from, first match wins:
  *   --shard I/N
- *   SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN (0 if unset) of SLURM_ARRAY_TASK_COUNT
+ *   (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN (0 if unset)) / SLURM_ARRAY_TASK_STEP (1 if
+ *     unset) of SLURM_ARRAY_TASK_COUNT
  *   JOB_COMPLETION_INDEX of --shard-count (or KFSIM_SHARD_COUNT): a Kubernetes Indexed Job
  *   PARALLEL_SEQ - 1 of --shard-count (or KFSIM_SHARD_COUNT): GNU parallel numbers its jobs from
  *     1 and has no variable for how many there are, so without a count PARALLEL_SEQ is not taken
@@ -25,6 +26,7 @@
 #include <kfsim/kernel.h>
 #include <kfsim/version.h>
 #include "cli.h"
+#include "core/infile.h"
 #include "core/line_reader.h"
 #include "cli_grid.h"
 
@@ -42,6 +44,9 @@ static struct {
 	char fingerprint[17];
 	u32 nr_points;
 	char **records;
+	/* where each record was read: its file and line (kfsim_grid_damaged()) */
+	const char **rec_path;
+	u64 *rec_line;
 } merge_in;
 
 void kfsim_grid_cmdline(int argc, char **argv)
@@ -165,7 +170,7 @@ static int env_count(const char *cmd, const struct kfsim_grid_opts *o, unsigned 
 static int slice_from_env(struct kfsim_grid *g, const char *cmd, const struct kfsim_grid_opts *o,
 			  const char **from)
 {
-	unsigned long long id = 0, count = 0, first = 0;
+	unsigned long long id = 0, count = 0, first = 0, step = 1;
 	int ret;
 
 	ret = env_uint("SLURM_ARRAY_TASK_ID", &id);
@@ -173,14 +178,29 @@ static int slice_from_env(struct kfsim_grid *g, const char *cmd, const struct kf
 		*from = "SLURM_ARRAY_TASK_ID";
 		if (ret)
 			return bad_env(cmd, "SLURM_ARRAY_TASK_ID");
-		if (env_uint("SLURM_ARRAY_TASK_COUNT", &count) || !count)
+		ret = env_uint("SLURM_ARRAY_TASK_COUNT", &count);
+		if (ret == -ENOENT)
+			return kfsim_cli_usage(cmd, "SLURM_ARRAY_TASK_ID=%llu but no "
+					       "SLURM_ARRAY_TASK_COUNT: expected both (a Slurm array "
+					       "sets both)", id);
+		if (ret || !count)
 			return bad_env(cmd, "SLURM_ARRAY_TASK_COUNT");
 		ret = env_uint("SLURM_ARRAY_TASK_MIN", &first);
 		if (ret == -EINVAL)
 			return bad_env(cmd, "SLURM_ARRAY_TASK_MIN");
-		if (ret || first > id)
+		if (ret)
 			first = 0;
-		g->index = (u32)(id - first);
+		/* an array of --array=0-10:2 numbers its tasks 0, 2, ... 10: slices 0..5 */
+		ret = env_uint("SLURM_ARRAY_TASK_STEP", &step);
+		if (ret == -EINVAL || (!ret && !step))
+			return bad_env(cmd, "SLURM_ARRAY_TASK_STEP");
+		if (ret)
+			step = 1;
+		if (first > id || (id - first) % step)
+			return kfsim_cli_usage(cmd, "SLURM_ARRAY_TASK_ID=%llu is no task of the array "
+					       "SLURM_ARRAY_TASK_MIN=%llu, SLURM_ARRAY_TASK_STEP=%llu",
+					       id, first, step);
+		g->index = (u32)((id - first) / step);
 		g->count = (u32)count;
 		return 0;
 	}
@@ -378,6 +398,17 @@ int kfsim_grid_put(struct kfsim_grid *g, u32 i, const char *record)
 	free(g->records[i]);
 	g->records[i] = strdup(record);
 	return g->records[i] ? 0 : -ENOMEM;
+}
+
+static int problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int kfsim_grid_damaged(const struct kfsim_grid *g, u32 i)
+{
+	if (g->mode != KFSIM_GRID_MERGE || !merge_in.rec_path || i >= merge_in.nr_points)
+		return problem("point %u's record is damaged", i);
+	return problem("'%s': line %llu: point %u's record is damaged (a field missing or not "
+		       "as kfsim writes it)", merge_in.rec_path[i],
+		       (unsigned long long)merge_in.rec_line[i], i);
 }
 
 const char *kfsim_grid_record(const struct kfsim_grid *g, u32 i)
@@ -641,8 +672,12 @@ int kfsim_rec_get_double(const char *record, const char *key, double *value)
 		*value = strtod(text, &end);
 		return *end || isfinite(*value) ? -EINVAL : 0;
 	}
+	/* non-finite values are written as strings (above): a bare NaN, inf or hex is no number
+	 * kfsim wrote, and strtod() would take them */
+	if ((*v != '-' && (*v < '0' || *v > '9')) || strpbrk(v, "xX") == v + 1 + (*v == '-'))
+		return -EINVAL;
 	*value = strtod(v, &end);
-	return end == v || (*end != ',' && *end != '}') ? -EINVAL : 0;
+	return end == v || !isfinite(*value) || (*end != ',' && *end != '}') ? -EINVAL : 0;
 }
 
 int kfsim_rec_get_str(const char *record, const char *key, char *buf, size_t size)
@@ -733,43 +768,65 @@ static int problem(const char *fmt, ...)
 	return 1;
 }
 
+/*
+ * What is wrong with the header line @header (NULL when nothing), filling @p; the first field
+ * that fails is named, so a hand-edited header says which edit broke it.  The writer puts no
+ * blanks between tokens (write_string(), kfsim_rec_*()), and neither may an edit.
+ */
+static const char *header_problem(struct partial *p, const char *header)
+{
+	static const char magic[] = "{\"kfsim_partial\":1,";
+
+	if (!header)
+		return "its first line is no partial header";
+	if (strncmp(header, magic, strlen(magic)))
+		return "its first line does not start {\"kfsim_partial\":1, (blanks and other "
+		       "versions are no header of this kfsim)";
+	if (kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)))
+		return "its header has no \"grid\" string";
+	if (kfsim_rec_get_str(header, "fingerprint", p->fingerprint, sizeof(p->fingerprint)))
+		return "its header has no \"fingerprint\" of 16 hex digits";
+	if (kfsim_rec_get_u64(header, "points", &p->points) || p->points > 1000000)
+		return "its header's \"points\" is not a whole number up to 1000000";
+	if (kfsim_rec_get_u64(header, "shards", &p->shards) || !p->shards || p->shards > 1000000)
+		return "its header's \"shards\" is not a whole number from 1 to 1000000";
+	if (kfsim_rec_get_u64(header, "shard", &p->shard) || p->shard >= p->shards)
+		return "its header's \"shard\" is not a whole number below \"shards\"";
+	if (kfsim_rec_get_u64(header, "kver", &p->kver))
+		return "its header has no \"kver\" number";
+	if (parse_args(p, header))
+		return "its header's \"args\" is no command line (an array of strings, the command "
+		       "and its subcommand first)";
+	return NULL;
+}
+
 /* Read @p's header line from @in; a problem when it is none. */
 static int read_header(struct partial *p, FILE *in)
 {
 	struct kfsim_line_reader lines;
 	bool too_long, nomem;
-	const char *header;
-	int bad;
+	const char *header, *why;
 
 	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
 	header = read_line(&lines, &too_long, &nomem);
-	bad = !header || kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) ||
-		  kfsim_rec_get_str(header, "fingerprint", p->fingerprint,
-				    sizeof(p->fingerprint)) ||
-		  kfsim_rec_get_u64(header, "points", &p->points) ||
-		  kfsim_rec_get_u64(header, "shard", &p->shard) ||
-		  kfsim_rec_get_u64(header, "shards", &p->shards) ||
-		  kfsim_rec_get_u64(header, "kver", &p->kver) || parse_args(p, header) ||
-		  strncmp(header, "{\"kfsim_partial\":1,", strlen("{\"kfsim_partial\":1,")) || p->points > 1000000 ||
-		  !p->shards;
-
+	why = header_problem(p, header);
 	kfsim_line_reader_release(&lines);
-	if (bad)
+	if (why)
 		p->grid[0] = '\0';
 	if (nomem)
 		return problem("'%s': no memory for its first line (-ENOMEM)", p->path);
 	if (too_long)
 		return problem("'%s' is not a kfsim partial result (its first line is longer than "
 			       "%u MiB)", p->path, PARTIAL_MAX_LINE >> 20);
-	return bad ? problem("'%s' is not a kfsim partial result (its first line is no partial "
-			     "header)", p->path) : 0;
+	return why ? problem("'%s' is not a kfsim partial result (%s)", p->path, why) : 0;
 }
 
 /* Read partial file @idx's points into @records (whose file: @owner), counting problems. */
-static int read_partial(struct partial *p, int idx, char **records, int *owner,
+static int read_partial(struct partial *p, int idx, char **records, int *owner, u64 *lineno,
 			const struct partial *all)
 {
-	FILE *in = fopen(p->path, "r");
+	int err;
+	FILE *in = kfsim_infile_open(p->path, &err);
 	struct kfsim_line_reader lines;
 	const char *line;
 	int bad = 0;
@@ -778,18 +835,20 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 	bool too_long, nomem, read_err;
 
 	if (!in)
-		return problem("cannot read '%s': %s", p->path, strerror(errno));
+		return problem("cannot read '%s': %s", p->path, strerror(-err));
 	if (read_header(p, in)) {
 		fclose(in);
 		return 1;
 	}
 	if (strcmp(p->grid, all[0].grid) || strcmp(p->fingerprint, all[0].fingerprint) ||
-	    p->points != all[0].points) {
+	    p->points != all[0].points || p->shards != all[0].shards) {
 		fclose(in);
-		return problem("'%s' is from another grid: '%s' fingerprint %s of %llu points, but "
-			       "'%s' is '%s' fingerprint %s of %llu points", p->path, p->grid,
-			       p->fingerprint, (unsigned long long)p->points, all[0].path,
-			       all[0].grid, all[0].fingerprint, (unsigned long long)all[0].points);
+		return problem("'%s' is from another grid: '%s' fingerprint %s of %llu points in "
+			       "%llu slices, but '%s' is '%s' fingerprint %s of %llu points in %llu "
+			       "slices", p->path, p->grid, p->fingerprint,
+			       (unsigned long long)p->points, (unsigned long long)p->shards,
+			       all[0].path, all[0].grid, all[0].fingerprint,
+			       (unsigned long long)all[0].points, (unsigned long long)all[0].shards);
 	}
 	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
 	while ((line = read_line(&lines, &too_long, &nomem))) {
@@ -801,6 +860,12 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 			if (end != count)
 				bad += problem("'%s' ends after %llu points but says %llu", p->path,
 					       (unsigned long long)count, (unsigned long long)end);
+			/* nothing may follow the end line: an appended point would be merged
+			 * unseen, or a second file pasted onto the first half-read */
+			if (kfsim_line_reader_next(&lines) != KFSIM_LINE_END)
+				bad += problem("'%s': line %llu follows the end line (line %llu)",
+					       p->path, (unsigned long long)count + 3,
+					       (unsigned long long)count + 2);
 			kfsim_line_reader_release(&lines);
 			fclose(in);
 			return bad;
@@ -821,12 +886,18 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner,
 				       (unsigned long long)count + 1);
 			continue;
 		}
-		if (records[point]) {
+		if (point % p->shards != p->shard) {
+			bad += problem("'%s': line %llu is point %llu, which is no point of its slice "
+				       "%llu of %llu", p->path, (unsigned long long)count + 1,
+				       (unsigned long long)point, (unsigned long long)p->shard,
+				       (unsigned long long)p->shards);
+		} else if (records[point]) {
 			bad += problem("point %llu is in both '%s' and '%s' (overlapping slices)",
 				       (unsigned long long)point, all[owner[point]].path, p->path);
 		} else {
 			records[point] = strndup(rec, (size_t)(rec_end - rec));
 			owner[point] = idx;
+			lineno[point] = count + 1;
 		}
 	}
 	kfsim_line_reader_release(&lines);
@@ -851,6 +922,8 @@ int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int ar
 	struct partial *parts = calloc((size_t)nr_paths, sizeof(*parts));
 	char **records = NULL;
 	int *owner = NULL;
+	u64 *lineno = NULL;
+	const char **rec_path = NULL;
 	int bad = 0, ret = KFSIM_EXIT_FAILURE;
 	u64 missing = 0;
 
@@ -860,10 +933,11 @@ int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int ar
 		parts[i].path = paths[i];
 	/* the first file names the grid; every file (the first too) is then read against it */
 	{
-		FILE *in = fopen(parts[0].path, "r");
+		int err;
+		FILE *in = kfsim_infile_open(parts[0].path, &err);
 
 		if (!in) {
-			bad += problem("cannot read '%s': %s", parts[0].path, strerror(errno));
+			bad += problem("cannot read '%s': %s", parts[0].path, strerror(-err));
 			goto out;
 		}
 		bad += read_header(&parts[0], in);
@@ -876,12 +950,14 @@ int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int ar
 	}
 	records = calloc(parts[0].points ? parts[0].points : 1, sizeof(*records));
 	owner = calloc(parts[0].points ? parts[0].points : 1, sizeof(*owner));
-	if (!records || !owner) {
+	lineno = calloc(parts[0].points ? parts[0].points : 1, sizeof(*lineno));
+	rec_path = calloc(parts[0].points ? parts[0].points : 1, sizeof(*rec_path));
+	if (!records || !owner || !lineno || !rec_path) {
 		ret = kfsim_cli_fail("merge", -ENOMEM, "no memory");
 		goto out;
 	}
 	for (int i = 0; i < nr_paths; i++)
-		bad += read_partial(&parts[i], i, records, owner, parts);
+		bad += read_partial(&parts[i], i, records, owner, lineno, parts);
 	for (u64 p = 0; p < parts[0].points; p++) {
 		if (records[p])
 			continue;
@@ -918,6 +994,10 @@ int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int ar
 	snprintf(merge_in.fingerprint, sizeof(merge_in.fingerprint), "%s", parts[0].fingerprint);
 	merge_in.nr_points = (u32)parts[0].points;
 	merge_in.records = records;
+	for (u64 p = 0; p < parts[0].points; p++)
+		rec_path[p] = parts[owner[p]].path;
+	merge_in.rec_path = rec_path;
+	merge_in.rec_line = lineno;
 	kfsim_grid_cmdline(parts[0].nr_args, parts[0].args);
 	if (kfsim_set_kernel_version((unsigned int)parts[0].kver)) {
 		problem("'%s' was made for an unknown kernel version %llu", parts[0].path,
@@ -938,6 +1018,10 @@ out:
 		free(records[p]);
 	free(records);
 	free(owner);
+	free(lineno);
+	free(rec_path);
+	merge_in.rec_path = NULL;
+	merge_in.rec_line = NULL;
 	for (int i = 0; i < nr_paths; i++)
 		partial_free(&parts[i]);
 	free(parts);

@@ -106,6 +106,12 @@ unsigned int kfsim_grid_threads(const struct kfsim_grid *g);
 /* Store point @i's @record (a flat JSON object, copied); -ENOMEM. */
 int kfsim_grid_put(struct kfsim_grid *g, u32 i, const char *record);
 
+/*
+ * Tell (on stderr, as one of the merge's problems) that point @i's record does not read back,
+ * naming the partial file and line it came from; returns 1, to count the problems.
+ */
+int kfsim_grid_damaged(const struct kfsim_grid *g, u32 i);
+
 /* Point @i's record when merging, else NULL. */
 const char *kfsim_grid_record(const struct kfsim_grid *g, u32 i);
 

@@ -173,7 +173,8 @@ static void replay_progress(void *arg, size_t done, size_t total)
 static int load_replay(struct bfq_opts *o, bool duration_given)
 {
 	struct kfsim_cli_progress line;
-	int fd = open(o->replay_path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO is refused below (no regular file), not waited on in open(2) */
+	int fd = open(o->replay_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	u64 first = U64_MAX, last = 0;
 	struct stat st;
 	char why[1024] = "";
@@ -1158,6 +1159,7 @@ static int run_rows_grid(struct bfq_opts *o, struct run_row *rows, unsigned int 
 	struct sim_progress progress = { 0 };
 	struct rows_run run = { rows, nr, &progress, NULL };
 	struct kfsim_grid grid;
+	unsigned int damaged = 0;
 	int err;
 
 	*why = "";
@@ -1176,10 +1178,13 @@ static int run_rows_grid(struct bfq_opts *o, struct run_row *rows, unsigned int 
 			*why = rows[i].why;
 	if (err)
 		goto out;
-	for (unsigned int i = 0; grid.mode == KFSIM_GRID_MERGE && i < nr && !err; i++)
+	/* every damaged record is told, with its file and line, before the merge is refused */
+	for (unsigned int i = 0; grid.mode == KFSIM_GRID_MERGE && i < nr; i++)
 		if (bfq_result_unrecord(kfsim_grid_record(&grid, i), &rows[i].merged))
-			err = kfsim_cli_fail(CMD, -EINVAL, "point %u of the partial results is "
-					     "damaged", i);
+			damaged += kfsim_grid_damaged(&grid, i);
+	if (damaged)
+		err = kfsim_cli_fail("merge", -EINVAL, "refused: %u damaged point record(s) in the "
+				     "partial files; nothing written", damaged);
 	if (!err && grid.mode == KFSIM_GRID_SHARD)
 		err = kfsim_grid_finish(&grid, CMD) ?: ROWS_SLICE_WRITTEN;
 out:

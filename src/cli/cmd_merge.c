@@ -47,7 +47,9 @@ static int run_recorded(int argc, char **argv)
 			/* the file's author names these files, not the user: below the directory */
 			if (!merge_any_path)
 				kfsim_cli_confine_paths("the partial files' command line");
+			kfsim_cli_replayed("the partial files' command line");
 			ret = kfsim_cli_run(cmd->spec, argc, argv);
+			kfsim_cli_replayed(NULL);
 			kfsim_cli_confine_paths(NULL);
 			if (ret != KFSIM_EXIT_USAGE)
 				return ret;

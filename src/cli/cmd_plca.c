@@ -754,6 +754,7 @@ static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
 			struct plca_sweep_point *points)
 {
 	u32 nr = 2 * o->seg.nr_nodes;
+	unsigned int damaged = 0;
 	struct sweep_progress progress;
 	struct sweep_run run = { o, grid, points, &progress, false };
 	int ret;
@@ -767,10 +768,13 @@ static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
 	kfsim_cli_progress_end(&progress.line);
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "sweep failed");
+	/* every damaged record is told, with its file and line, before the merge is refused */
 	for (u32 i = 0; grid->mode == KFSIM_GRID_MERGE && i < nr; i++)
 		if (sweep_unrecord(kfsim_grid_record(grid, i), &points[i]))
-			return kfsim_cli_fail(CMD, -EINVAL, "point %u of the partial results is "
-					      "damaged", i);
+			damaged += kfsim_grid_damaged(grid, i);
+	if (damaged)
+		return kfsim_cli_fail("merge", -EINVAL, "refused: %u damaged point record(s) in "
+				      "the partial files; nothing written", damaged);
 	return 0;
 }
 

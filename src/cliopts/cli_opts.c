@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,25 @@ static const char *confined_source;
 void kfsim_cli_confine_paths(const char *source)
 {
 	confined_source = source;
+}
+
+/* kfsim_cli_replayed(): where the command line being parsed was replayed from, or NULL */
+static const char *replayed_source;
+
+void kfsim_cli_replayed(const char *source)
+{
+	replayed_source = source;
+}
+
+/* A --help met while parsing: the help on stdout, or a usage error in a replayed line. */
+static int show_help(const struct kfsim_cli_spec *spec, struct kfsim_cli_args *args)
+{
+	if (replayed_source)
+		return kfsim_cli_usage(spec->name, "%s asks for --help, which runs nothing",
+				       replayed_source);
+	kfsim_cli_help(spec, stdout);
+	args->verb = KFSIM_CLI_HELP_SHOWN;
+	return KFSIM_EXIT_OK;
 }
 
 /* Whether @path stays below the current directory: relative, no ".." component. */
@@ -393,16 +413,10 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 	/* the subcommand comes first, as in "kfsim bfq sim --job ..." */
 	if (spec->nr_verbs) {
 		if (argc < 2 || argv[1][0] == '-') {
-			if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-				kfsim_cli_help(spec, stdout);
-				args->verb = KFSIM_CLI_HELP_SHOWN;
-				return KFSIM_EXIT_OK;
-			}
-			if (wants_help(spec, argc, argv)) {
-				kfsim_cli_help(spec, stdout);
-				args->verb = KFSIM_CLI_HELP_SHOWN;
-				return KFSIM_EXIT_OK;
-			}
+			if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+				return show_help(spec, args);
+			if (wants_help(spec, argc, argv))
+				return show_help(spec, args);
 			verb_list(spec, 0, list, sizeof(list));
 			return kfsim_cli_usage(spec->name, "missing subcommand: expected %s "
 					       "(see '%s --help')", list, who);
@@ -444,11 +458,8 @@ int kfsim_cli_parse(const struct kfsim_cli_spec *spec, void *opts, int argc, cha
 		if (c == '?' && optopt && before > 0 && optind == before)
 			return kfsim_cli_bad_option(spec->name, argv + first, c);
 
-		if (c == OPT_HELP_VAL || c == 'h') {
-			kfsim_cli_help(spec, stdout);
-			args->verb = KFSIM_CLI_HELP_SHOWN;
-			return KFSIM_EXIT_OK;
-		}
+		if (c == OPT_HELP_VAL || c == 'h')
+			return show_help(spec, args);
 		if (c >= OPT_ROW_VAL && c < OPT_ROW_VAL + (int)spec->nr_opts) {
 			c -= OPT_ROW_VAL;
 			given_name = spec->opts[c].name;
@@ -506,6 +517,13 @@ int kfsim_cli_main(const struct kfsim_cli_spec *spec, void *opts, int argc, char
 	if (!run)
 		return kfsim_cli_fail(spec->name, -EOPNOTSUPP, "no function for '%s'",
 				      spec->nr_verbs ? spec->verbs[args.verb].name : spec->name);
+	/*
+	 * Over "ulimit -f" a write raises SIGXFSZ, whose default kills the program between the
+	 * write and the rename: the output's temporary (kfsim_outfile) would stay behind and no
+	 * message say why.  Ignored, the write fails with EFBIG, told as -EFBIG like any failed
+	 * write, and the temporary is removed (docs/cli.md, "Output files").
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	return run(opts, &args);
 }
 

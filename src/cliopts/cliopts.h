@@ -175,6 +175,15 @@ enum kfsim_opt_kind {
 void kfsim_cli_confine_paths(const char *source);
 
 /**
+ * kfsim_cli_replayed() - the command lines parsed from now on are replayed from @source (a
+ * partial file's, for kfsim merge), not typed by the user; NULL: the user's own again
+ *
+ * A --help (or -h) in a replayed line is a usage error naming @source: printed, the help would
+ * land on the merge's stdout as if it were the merge's output.
+ */
+void kfsim_cli_replayed(const char *source);
+
+/**
  * struct kfsim_opt - one row of a command's option table
  * @name: the long name without "--"
  * @kind: see enum kfsim_opt_kind

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include <kfsim/err.h>
+#include "core/infile.h"
 #include "core/line_reader.h"
 #include "core/problem_list.h"
 #include "plca_internal.h"
@@ -212,11 +213,9 @@ int kfsim_plca_net_load_into(struct kfsim_plca_net *net, const char *path, char 
 	int ret = 0;
 
 	kfsim_problem_list_init(&ctx.problems, err, err_size, "; ");
-	file = fopen(path, "r");
-	if (!file || fstat(fileno(file), &st))
+	file = kfsim_infile_open(path, &ret);
+	if (file && fstat(fileno(file), &st))
 		ret = -errno;
-	else if (S_ISDIR(st.st_mode))
-		ret = -EISDIR;	/* a directory opens for reading; only the reads fail */
 	if (ret) {
 		if (file)
 			fclose(file);

@@ -192,15 +192,18 @@ int ynl_gen_run_specs(char *const *specs, int nr_specs, const char *out_dir, uns
 		      char (*idents)[YNL_GEN_IDENT_MAX], char *err, size_t err_size)
 {
 	struct gen_run run = { 0 };
-	int ret = make_out_dir(out_dir, err, err_size);
+	int ret = 0;
 
 	/*
 	 * Every spec is loaded and emitted first, then all files of the run are written at once:
 	 * a bad second spec, a directory in the way or a full disk leaves every file as it was.
+	 * The --out directory too is made only then: a refused spec leaves no empty one behind.
 	 */
 	for (int i = 0; i < nr_specs && !ret; i++)
 		ret = prepare(&run, specs[i], out_dir, modes, err, err_size, idents[i],
 			      sizeof(idents[i]));
+	if (!ret)
+		ret = make_out_dir(out_dir, err, err_size);
 	if (!ret)
 		ret = gen_run_commit(&run, err, err_size);
 	gen_run_release(&run);

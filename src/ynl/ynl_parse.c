@@ -14,6 +14,7 @@
  *   from 1 (unified) or the directional request/reply counters.
  * Errors and out-of-memory leave through one longjmp to ynl_spec_load(), which frees the arena.
  */
+#include "core/infile.h"
 #include "ynl_parse_internal.h"
 
 /* -- definitions ------------------------------------------------------------------------- */
@@ -1296,10 +1297,9 @@ struct ynl_spec *ynl_spec_load(const char *path, char *err, size_t err_size, int
 	int ret;
 
 	*errp = -EINVAL;
-	file = fopen(path, "r");
+	file = kfsim_infile_open(path, errp);
 	if (!file) {
-		*errp = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		snprintf(err, err_size, "%s: %s", path, strerror(-*errp));
 		return NULL;
 	}
 	arena = ynl_arena_create();

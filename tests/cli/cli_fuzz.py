@@ -100,7 +100,7 @@ def weird_values(rng, scratch):
         "rw=read", "rw=randread,bs=4k,iodepth=4", "bs=0", "iodepth=0", "name=",
         "A" * 65536, "/", scratch, "/dev/full", "/dev/null", "/nonexistent/kfsim-fuzz",
         "nonexistent.c", "out.svg", "existing.out", "dir.d", "dir.d/", "builtin",
-        "plca-rt", "eth0", "ethtool", "nlctrl",
+        "plca-rt", "eth0", "ethtool", "nlctrl", "fifo.p", "fifo.p",
     ]
     return rng.choice(pool)
 
@@ -178,6 +178,8 @@ def prepare(cwd):
         else:
             os.unlink(p)
     os.mkdir(os.path.join(cwd, "dir.d"))
+    # a FIFO nobody writes to: a reader that open()s or reads it blocking hangs (a timeout)
+    os.mkfifo(os.path.join(cwd, "fifo.p"))
     with open(os.path.join(cwd, "existing.out"), "w") as f:
         f.write("kept\n")
 

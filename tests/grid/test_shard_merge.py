@@ -9,6 +9,7 @@ another grid, a cut file, not a partial file at all: refused with exit 1, every 
 nothing written.  And bad slicing command lines: exit 2 and one line."""
 import filecmp
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -155,6 +156,36 @@ def bad_sets(top, sweep_parts, compare_parts):
 	      "not a partial result" in p.stderr,
 	      f"a file of junk lines is told in 10 lines, not 1000 ({len(p.stderr.splitlines())} lines)")
 	os.remove(spoilt)
+	# hand-edited files: the header field that was broken is named; a header's slice must hold
+	# its points; nothing may follow the end line; every damaged record is named with its line
+	head = json.loads(lines[0])
+	edits = []
+	for what, change, expect in (
+			("a header with points=2^64", {"points": 2 ** 64}, '"points"'),
+			("a header with shard=shards", {"shard": head["shards"]}, '"shard"'),
+			("a header with shards=0", {"shards": 0}, '"shards"'),
+			("a header with args not a list", {"args": "plca sweep"}, '"args"'),
+			("a header of another format", {"kfsim_partial": 2}, "kfsim_partial"),
+			("a header naming another slice", {"shard": 1}, "no point of its slice"),
+			# help printed would be the merge's stdout, as if it were the result
+			("a recorded line asking for --help", {"args": head["args"] + ["--help"]},
+			 "asks for --help")):
+		edited = dict(head, **change)
+		edits.append((what, json.dumps(edited, separators=(",", ":")) + "\n", lines[1:], expect))
+	edits.append(("a header with blanks (json.dumps)", json.dumps(head) + "\n", lines[1:],
+		      "blanks"))
+	edits.append(("a point after the end line", lines[0], lines[1:] + lines[1:2],
+		      f"line {len(lines) + 1} follows the end line"))
+	nan = [re.sub(r'("throughput_mbps":)[-0-9.e]+', r"\1NaN", lines[1]),
+	       re.sub(r'("events":)[0-9]+', r"\1-1", lines[2])]
+	edits.append(("bare NaN and a negative count in records", lines[0], nan + lines[3:],
+		      "line 3: point"))
+	for i, (what, header, rest, expect) in enumerate(edits):
+		path = os.path.join(d, f"edited{i}.jsonl")
+		with open(path, "w") as f:
+			f.writelines([header] + rest)
+		refused(what, [path] + sweep_parts[1:], d, expect)
+		os.remove(path)
 	junk = os.path.join(d, "junk.jsonl")
 	with open(junk, "w") as f:
 		f.write("senders,mode\n1,plca\n")
@@ -272,6 +303,17 @@ def bad_command_lines(top):
 			([], {"SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"},
 			 "SLURM_ARRAY_TASK_ID"),
 			([], {"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "2"}, "index"),
+			([], {"SLURM_ARRAY_TASK_ID": "1"}, "no SLURM_ARRAY_TASK_COUNT"),
+			([], {"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2",
+			      "SLURM_ARRAY_TASK_MIN": "3"}, "no task of the array"),
+			([], {"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "2",
+			      "SLURM_ARRAY_TASK_STEP": "2"}, "no task of the array"),
+			([], {"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "2",
+			      "SLURM_ARRAY_TASK_STEP": "0"}, "SLURM_ARRAY_TASK_STEP"),
+			([], {"JOB_COMPLETION_INDEX": "+1", "KFSIM_SHARD_COUNT": "2"},
+			 "JOB_COMPLETION_INDEX"),
+			(["--shard", "0x0/2"], {}, "--shard"),
+			(["--shard", "0/2 "], {}, "--shard"),
 			(["--partial", "p.jsonl"], {}, "--partial"),
 			(["--jobs", "0"], {}, "--jobs")):
 		p = run(sweep + extra, d, env={**CLEAN_ENV, **env})
@@ -280,6 +322,13 @@ def bad_command_lines(top):
 		      f"exit 2, one line, nothing written: {' '.join(extra)} {env}")
 	p = run(["plca", "sim", "--shard", "0/2"], d)
 	check(p.returncode == 2, "--shard is for the grids only (plca sim refuses it)")
+	# a stepped Slurm array (--array=0-6:2): task 4 is slice 2 of 4
+	p = run(sweep, d, env={**CLEAN_ENV, "SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4",
+			       "SLURM_ARRAY_TASK_STEP": "2"})
+	check(p.returncode == 0 and os.path.exists(os.path.join(d, "kfsim-plca-sweep.2-of-4.jsonl")),
+	      f"SLURM_ARRAY_TASK_STEP: task 4 of 0-6:2 is slice 2 ({p.stderr.strip()})")
+	for f in os.listdir(d):
+		os.remove(os.path.join(d, f))
 	# PARALLEL_SEQ alone (no count) is not a slice: a run under parallel stays whole
 	p = run(sweep, d, env={**CLEAN_ENV, "PARALLEL_SEQ": "2"})
 	check(p.returncode == 0 and p.stdout.startswith("senders"),

@@ -98,7 +98,10 @@ def weird_values(rng, scratch):
         "a=b", "=", "0/2", "1/0", "3/2", "0-0", "1-", "poisson:", "poisson:1e30",
         "periodic:0", "zipf:", "on", "off", "all", "uapi", "dual", "bfq", "plca", "csma",
         "rw=read", "rw=randread,bs=4k,iodepth=4", "bs=0", "iodepth=0", "name=",
-        "A" * 65536, "/", scratch, "/dev/full", "/dev/null", "/nonexistent/kfsim-fuzz",
+        "A" * 65536, "/", scratch, "/dev/full", "/dev/null",
+        # a path whose folder is missing, inside the scratch folder: a command that makes its
+        # output's folders (playground --out) must not make them on the machine itself
+        os.path.join(scratch, "missing", "kfsim-fuzz"),
         "nonexistent.c", "out.svg", "existing.out", "dir.d", "dir.d/", "builtin",
         "plca-rt", "eth0", "ethtool", "nlctrl", "fifo.p", "fifo.p",
     ]

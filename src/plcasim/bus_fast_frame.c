@@ -70,16 +70,6 @@ static bool segment_quiet(const struct plca_sim *sim)
 	       sim->seg.coord >= 0;
 }
 
-/* The one owner of TO @id (duplicate ids are left to the bit-level path), or -1. */
-static int sole_owner(const struct plca_sim *sim, u32 id)
-{
-	u32 first = sim->owner_first[id];
-
-	if (id >= sim->seg.node_cnt || sim->owner_first[id + 1] != first + 1)
-		return -1;
-	return (int)sim->owners[first];
-}
-
 /*
  * The end of that IFG with nothing new on the wire: mac_try() finds it still clear and sends
  * (start_tx()); the RS, committed and waiting for the MAC, puts the frame behind the COMMIT
@@ -130,7 +120,7 @@ bool bus_fast_commit(struct plca_sim *sim, u32 id)
 
 	if (!segment_quiet(sim))
 		return false;
-	node = sole_owner(sim, id);
+	node = bus_sole_owner(sim, id);
 	if (node < 0)
 		return false;
 	n = &sim->nodes[node];
@@ -237,17 +227,6 @@ static void lone_commit_from_hold(struct plca_sim *sim, u32 node, const struct l
 	seg_fast_commit(sim, node);
 }
 
-/* mac_arrival()'s next arrival of @node after now (the interval drawn as it draws it). */
-static u64 next_arrival(struct plca_sim *sim, struct bus_node *n)
-{
-	u64 next;
-
-	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)
-		return n->next_periodic + max_t(u64, (u64)(n->cfg.interval_us * 1000.0 + 0.5), 1);
-	next = (u64)(kfsim_prandom_exp(&sim->rnd, n->cfg.interval_us * 1000.0) + 0.5);
-	return sim->now + max_t(u64, next, 1);
-}
-
 /*
  * Where the frame arriving now at @node goes, when the segment is at rest in an idle run
  * (nothing queued or busy anywhere, the run aimed at the cycle's end): into HOLD, and from there
@@ -267,7 +246,7 @@ static bool lone_arrival_plan(struct plca_sim *sim, u32 node, struct lone_arriva
 	    sim->trace || !segment_quiet(sim) || sim->nr_lazy_pend ||
 	    seg->idle_to != seg->node_cnt || !seg->to_ns || !rs_active(n) || n->mac != MAC_IDLE ||
 	    n->ifg_from || n->in_burst || n->cfg.ignores_collisions ||
-	    sole_owner(sim, id) != (int)node)
+	    bus_sole_owner(sim, id) != (int)node)
 		return false;
 	/* seg_materialise() at the arrival: the TO current now, which must not begin right now */
 	passed = (u32)min_t(u64, (now - seg->to_start) / seg->to_ns, seg->node_cnt - seg->cur_id);
@@ -306,7 +285,7 @@ bool bus_fast_arrival(struct plca_sim *sim, u32 node)
 	if (!lone_arrival_plan(sim, node, &la))
 		return false;
 	la.payload = bus_draw_payload(sim, n);
-	la.t_next = next_arrival(sim, n);
+	la.t_next = bus_next_arrival(sim, n);
 	if (la.t_next <= (la.commits ? la.t_to : sim->now + BT(PLCA_SIM_HOLD_BT))) {
 		sim->rnd = saved; /* the next arrival comes first */
 		return false;

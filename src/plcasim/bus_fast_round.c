@@ -332,7 +332,7 @@ static bool round_beacon_next(struct plca_sim *sim, u32 node, u64 horizon, u32 l
 	 * The carrier check of @node's MAC after its frame (mac_try()), asked now as it would be
 	 * (its own frame does not count, so whether it has ended yet does not matter): nothing in
 	 * view, the carrier off by now, nothing unseen, so its IFG runs from now and its end will
-	 * find it still clear (ifg_still_clear()).
+	 * find it still clear (bus_ifg_still_clear()).
 	 */
 	if (bus_carrier(sim, node, true, BUS_NEVER, &off) || sim->carrier_unseen ||
 	    max(off, o->rs_carrier_off) > t0)

@@ -571,6 +571,21 @@ static inline u32 bus_draw_payload(struct plca_sim *sim, const struct bus_node *
 	return n->cfg.payload_min + (span ? kfsim_prandom_below(&sim->rnd, span + 1) : 0);
 }
 
+/*
+ * When @n's next frame arrives, a Poisson or periodic source's, after the one arriving now: the
+ * interval drawn from the random generator (Poisson), or the period after the last (periodic,
+ * which the caller then stores in next_periodic).
+ */
+static inline u64 bus_next_arrival(struct plca_sim *sim, const struct bus_node *n)
+{
+	u64 next;
+
+	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)
+		return n->next_periodic + max_t(u64, (u64)(n->cfg.interval_us * 1000.0 + 0.5), 1);
+	next = (u64)(kfsim_prandom_exp(&sim->rnd, n->cfg.interval_us * 1000.0) + 0.5);
+	return sim->now + max_t(u64, next, 1);
+}
+
 /* Count an arrival and queue it; false when the queue is full (the frame is dropped). */
 static inline bool bus_frame_push(struct plca_sim *sim, struct bus_node *n, u64 arrival,
 				  u32 payload)
@@ -951,6 +966,33 @@ static inline bool rs_carrier_status(struct plca_sim *sim, u32 node, u64 ignore_
 static inline bool rs_pending_by(const struct bus_node *n, u64 t)
 {
 	return rs_active(n) && n->ds == DS_DELAY_PENDING && t <= n->rs_due;
+}
+
+/*
+ * The IFG that wait_ifg() started from a clear carrier check is over, and the check would give
+ * the same answer now: no signal the MAC looks at has opened since (those in view had all ended
+ * and none was on its way, so closing ones cannot matter), it looks at the same signals (the
+ * same PLCA view, the RS not forcing carrier), and neither the RS's nor its own carrier-off time
+ * moved past the IFG's start.  The carrier has then been off for the whole IFG.  mac_try() and
+ * the sparse engine's ask it.
+ */
+static inline bool bus_ifg_still_clear(const struct plca_sim *sim, const struct bus_node *n)
+{
+	if (!n->ifg_clear || sim->now < n->ifg_from + BT(PLCA_SIM_IFG_BT) ||
+	    rs_active(n) != n->ifg_rs || sim->opens[n->ifg_rs] != n->ifg_opens ||
+	    max(rs_carrier_released(n), n->own_tx_end) > n->ifg_from)
+		return false;
+	return !n->ifg_rs || !rs_forces_carrier(n);
+}
+
+/* The one owner of TO @id (duplicate ids are left to the bit-level path), or -1. */
+static inline int bus_sole_owner(const struct plca_sim *sim, u32 id)
+{
+	u32 first = sim->owner_first[id];
+
+	if (id >= sim->seg.node_cnt || sim->owner_first[id + 1] != first + 1)
+		return -1;
+	return (int)sim->owners[first];
 }
 
 /*

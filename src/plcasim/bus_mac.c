@@ -42,16 +42,14 @@ void mac_enqueue(struct plca_sim *sim, u32 node, u64 arrival, u32 payload)
 void mac_arrival(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
-	u64 next;
 
 	mac_enqueue(sim, node, sim->now, bus_draw_payload(sim, n));
 	switch (n->cfg.load) {
 	case PLCA_SIM_LOAD_POISSON:
-		next = (u64)(kfsim_prandom_exp(&sim->rnd, n->cfg.interval_us * 1000.0) + 0.5);
-		bus_timer(sim, node, EV_ARRIVAL, sim->now + max_t(u64, next, 1));
+		bus_timer(sim, node, EV_ARRIVAL, bus_next_arrival(sim, n));
 		break;
 	case PLCA_SIM_LOAD_PERIODIC:
-		n->next_periodic += max_t(u64, (u64)(n->cfg.interval_us * 1000.0 + 0.5), 1);
+		n->next_periodic = bus_next_arrival(sim, n);
 		bus_timer(sim, node, EV_ARRIVAL, n->next_periodic);
 		break;
 	default:
@@ -122,22 +120,6 @@ static void wait_ifg(struct plca_sim *sim, u32 node, u64 off_at, bool clear)
 }
 
 /*
- * The IFG that wait_ifg() started from a clear carrier check is over, and the check would give
- * the same answer now: no signal the MAC looks at has opened since (those in view had all ended
- * and none was on its way, so closing ones cannot matter), it looks at the same signals (the
- * same PLCA view, the RS not forcing carrier), and neither the RS's nor its own carrier-off time
- * moved past the IFG's start.  The carrier has then been off for the whole IFG.
- */
-static bool ifg_still_clear(struct plca_sim *sim, const struct bus_node *n)
-{
-	if (!n->ifg_clear || sim->now < n->ifg_from + BT(PLCA_SIM_IFG_BT) ||
-	    rs_active(n) != n->ifg_rs || sim->opens[n->ifg_rs] != n->ifg_opens ||
-	    max(rs_carrier_released(n), n->own_tx_end) > n->ifg_from)
-		return false;
-	return !n->ifg_rs || !rs_forces_carrier(n);
-}
-
-/*
  * Deference (4.2.3.2.1): send once the carrier has been off for the IFG.  Carrier that comes up
  * in the first two thirds of the IFG restarts it; in the last third the MAC no longer listens
  * and sends anyway, which is what keeps one station from capturing the wire for good.
@@ -153,7 +135,7 @@ void mac_try(struct plca_sim *sim, u32 node)
 		bus_timer(sim, node, EV_MAC, n->backoff_end);
 		return;
 	}
-	if (n->ifg_from && ifg_still_clear(sim, n)) {
+	if (n->ifg_from && bus_ifg_still_clear(sim, n)) {
 		/* the IFG's end: nothing new on the wire since it began */
 		n->ifg_from = 0;
 		n->ifg_clear = false;

@@ -68,14 +68,6 @@ void sparse_q_free(struct sparse_q *q)
 	kfree(q);
 }
 
-/* The one owner of TO @id, or -1 (an id nobody has). */
-static inline int sp_owner(const struct plca_sim *sim, u32 id)
-{
-	u32 first = sim->owner_first[id];
-
-	return sim->owner_first[id + 1] > first ? (int)sim->owners[first] : -1;
-}
-
 /* Whether @n has a frame pending for a TO decision at @t (HOLD, PENDING, or its timer ran out). */
 static inline bool sp_pending_at(const struct bus_node *n, u64 t)
 {
@@ -230,14 +222,6 @@ static void sp_wait_ifg(struct plca_sim *sim, u32 node, u64 off_at)
 	sp_timer(sim, node, EV_MAC, off_at + BT(PLCA_SIM_IFG_BT));
 }
 
-/* ifg_still_clear() of bus_mac.c for a node under the RS. */
-static bool sp_ifg_still_clear(const struct plca_sim *sim, const struct bus_node *n)
-{
-	return n->ifg_clear && sim->now >= n->ifg_from + BT(PLCA_SIM_IFG_BT) && n->ifg_rs &&
-	       sim->opens[1] == n->ifg_opens &&
-	       max(n->rs_carrier_off, n->own_tx_end) <= n->ifg_from && !rs_forces_carrier(n);
-}
-
 /* mac_try() of bus_mac.c, for a node under the RS. */
 static int sp_mac_try(struct plca_sim *sim, u32 node)
 {
@@ -251,7 +235,7 @@ static int sp_mac_try(struct plca_sim *sim, u32 node)
 		sp_timer(sim, node, EV_MAC, n->backoff_end);
 		return SP_OK;
 	}
-	if (n->ifg_from && sp_ifg_still_clear(sim, n)) {
+	if (n->ifg_from && bus_ifg_still_clear(sim, n)) {
 		n->ifg_from = 0;
 		n->ifg_clear = false;
 		sp_mac_sends(sim, n, node);
@@ -696,7 +680,7 @@ static int sp_commit(struct plca_sim *sim, u32 node)
 static int sp_decide(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	int owner = sp_owner(sim, seg->cur_id);
+	int owner = bus_sole_owner(sim, seg->cur_id);
 
 	seg->eval_pending = false;
 	if (owner >= 0 && sp_pending_at(&sim->nodes[owner], sim->now))
@@ -795,13 +779,9 @@ static int sp_arrival(struct plca_sim *sim, u32 node)
 		ret = sp_frame_ready(sim, node);
 	if (ret)
 		return ret;
-	if (n->cfg.load == PLCA_SIM_LOAD_POISSON) {
-		next = (u64)(kfsim_prandom_exp(&sim->rnd, n->cfg.interval_us * 1000.0) + 0.5);
-		next = sim->now + max_t(u64, next, 1);
-	} else {
-		n->next_periodic += max_t(u64, (u64)(n->cfg.interval_us * 1000.0 + 0.5), 1);
-		next = n->next_periodic;
-	}
+	next = bus_next_arrival(sim, n); /* only Poisson and periodic senders have arrivals */
+	if (n->cfg.load == PLCA_SIM_LOAD_PERIODIC)
+		n->next_periodic = next;
 	sp_arrival_rearm(sim, next);
 	return SP_OK;
 }
@@ -822,7 +802,7 @@ static bool sparse_eligible(const struct plca_sim *sim)
 		u32 id = (u32)n->cfg.plca.node_id;
 
 		if (!rs_active(n) || n->oc || n->cfg.plca.burst_cnt || n->cfg.ignores_collisions ||
-		    id >= seg->node_cnt || sp_owner(sim, id) != (int)i)
+		    bus_sole_owner(sim, id) != (int)i)
 			return false;
 		if (n->cfg.load != PLCA_SIM_LOAD_NONE && n->cfg.load != PLCA_SIM_LOAD_POISSON &&
 		    n->cfg.load != PLCA_SIM_LOAD_PERIODIC)

@@ -179,7 +179,7 @@ static bool stale_runs_only_materialise(const struct plca_sim *sim, const struct
 					u32 nr, u64 t0, u64 e0, u64 land)
 {
 	const struct bus_seg *seg = &sim->seg;
-	u64 cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+	u64 cycle = seg_cycle_ns(seg);
 
 	for (u32 i = 0; i < nr; i++) {
 		u64 t = kfsim_event_time(&stale[i]), x;
@@ -220,7 +220,7 @@ bool bus_fast_idle_skip(struct plca_sim *sim)
 	u32 coord, nr_stale, k = seg->cur_id;
 	bool from_beacon = k == seg->node_cnt;
 
-	cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+	cycle = seg_cycle_ns(seg);
 	e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
 	coord = (u32)seg->coord;
 	/*

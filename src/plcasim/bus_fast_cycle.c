@@ -110,9 +110,7 @@ bool bus_fast_next_cycle(struct plca_sim *sim)
 	/* cycle_end() and send_beacon(): the coordinator's BEACON goes out */
 	seg->owner = -1;
 	seg->state = SEG_BEACON;
-	sim->nodes[coord].st.beacons++;
-	sim->nodes[coord].st.beacons_sent++;
-	sim->cycles++;
+	seg_count_beacons(sim, &sim->nodes[coord], 1);
 	seg->cycle_start = sim->now;
 	bus_fast_signal_open(sim, coord, SIG_BEACON, t_end);
 	if (held) {

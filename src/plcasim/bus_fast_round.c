@@ -404,9 +404,7 @@ static bool round_beacon_to(struct plca_sim *sim, u32 node, u32 coord, u64 horiz
 	o->in_burst = false;
 	seg->owner = -1;
 	seg->cur_id++;
-	c->st.beacons++;
-	c->st.beacons_sent++;
-	sim->cycles++;
+	seg_count_beacons(sim, c, 1);
 	seg->state = SEG_BEACON;
 	seg->cycle_start = t0;
 	round_open(sim, coord, SIG_BEACON, t_b); /* nr_active: A's frame went off, the BEACON on */

@@ -559,6 +559,20 @@ static inline void bus_tos_begun(struct plca_sim *sim, u32 lo, u32 hi, u64 m)
 	sim->tos_dirty = true;
 }
 
+/* The length of an idle cycle: its BEACON and every TO at to_timer. */
+static inline u64 seg_cycle_ns(const struct bus_seg *seg)
+{
+	return BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * seg->to_ns;
+}
+
+/* The coordinator @c sent @m more BEACONs: its counts, and the segment's cycles. */
+static inline void seg_count_beacons(struct plca_sim *sim, struct bus_node *c, u64 m)
+{
+	c->st.beacons += m;
+	c->st.beacons_sent += m;
+	sim->cycles += m;
+}
+
 /* bus_mac.c */
 /*
  * A node's frame queue and its delivery, shared by the MAC and the models that run its steps

@@ -404,9 +404,7 @@ static void send_beacon(struct plca_sim *sim)
 		coord->synced = true;
 		seg_count_unsynced(sim);
 	}
-	coord->st.beacons++;
-	coord->st.beacons_sent++;
-	sim->cycles++;
+	seg_count_beacons(sim, coord, 1);
 	seg->state = SEG_BEACON;
 	seg->cycle_start = sim->now;
 	bus_signal_start(sim, (u32)seg->coord, SIG_BEACON, sim->now + BT(PLCA_SIM_BEACON_BT));
@@ -780,8 +778,7 @@ void seg_fast_commit_next(struct plca_sim *sim, u32 node)
 void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0)
 {
 	struct bus_seg *seg = &sim->seg;
-	struct bus_node *coord = &sim->nodes[seg->coord];
-	u64 span = seg->node_cnt * seg->to_ns, cycle = BT(PLCA_SIM_BEACON_BT) + span;
+	u64 cycle = seg_cycle_ns(seg);
 	u64 e0 = t0 + (seg->node_cnt - k) * seg->to_ns;
 
 	for (u64 j = 0; sim->trace && j < m; j++) {
@@ -807,9 +804,7 @@ void seg_fast_idle_cycles(struct plca_sim *sim, u64 m, u32 k, u64 t0)
 	if (k) /* k = node_cnt: from the BEACON, TOs 1 .. node_cnt - 1 */
 		bus_tos_begun(sim, 1, min(k + 1, seg->node_cnt), -1ull);
 	sim->beacons_lazy += m;
-	coord->st.beacons += m;
-	coord->st.beacons_sent += m;
-	sim->cycles += m;
+	seg_count_beacons(sim, &sim->nodes[seg->coord], m);
 	seg->cycle_start = sim->now - BT(PLCA_SIM_BEACON_BT);
 	seg->last_beacon = sim->now;
 	seg->to_start = sim->now;

@@ -75,6 +75,12 @@ static inline bool sp_pending_at(const struct bus_node *n, u64 t)
 	       (n->ds == DS_DELAY_PENDING && n->rs_due <= t);
 }
 
+/* Where the idle run from TO cur_id (begun at to_start) ends: its cycle's BEACON starts. */
+static inline u64 sp_cycle_end(const struct bus_seg *seg)
+{
+	return seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
+}
+
 /*
  * ---- its event queue ------------------------------------------------------------------------
  * The nodes' arrivals, far ahead, in a heap of one per node whose top is re-keyed when it runs
@@ -471,11 +477,8 @@ static inline void sp_tos(struct plca_sim *sim, u32 lo, u32 hi)
 static int sp_send_beacon(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	struct bus_node *c = &sim->nodes[seg->coord];
 
-	c->st.beacons++;
-	c->st.beacons_sent++;
-	sim->cycles++;
+	seg_count_beacons(sim, &sim->nodes[seg->coord], 1);
 	seg->state = SEG_BEACON;
 	seg->owner = -1;
 	seg->cycle_start = sim->now;
@@ -499,10 +502,8 @@ static int sp_send_beacon(struct plca_sim *sim)
 static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_event)
 {
 	struct bus_seg *seg = &sim->seg;
-	struct bus_node *c = &sim->nodes[seg->coord];
-	u64 to = seg->to_ns, beacon = BT(PLCA_SIM_BEACON_BT);
-	u64 cycle = beacon + seg->node_cnt * to;
-	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * to, m, bl;
+	u64 to = seg->to_ns, beacon = BT(PLCA_SIM_BEACON_BT), cycle = seg_cycle_ns(seg);
+	u64 e = sp_cycle_end(seg), m, bl;
 	u32 k;
 
 	if (t >= e) {
@@ -513,9 +514,7 @@ static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_even
 		if (m > 1) { /* the whole cycles between */
 			bus_tos_begun(sim, 0, seg->node_cnt, m - 1);
 		}
-		c->st.beacons += m;
-		c->st.beacons_sent += m;
-		sim->cycles += m;
+		seg_count_beacons(sim, &sim->nodes[seg->coord], m);
 		seg->cycle_start = bl;
 		if (bl + beacon > t || (bl + beacon == t && !ended_at_t)) {
 			/* the last BEACON is on the wire at t */
@@ -563,7 +562,7 @@ static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_even
 static inline u64 sp_first_to(const struct plca_sim *sim, const struct bus_node *n, u64 e)
 {
 	const struct bus_seg *seg = &sim->seg;
-	u64 to = seg->to_ns, cycle = BT(PLCA_SIM_BEACON_BT) + seg->node_cnt * to;
+	u64 to = seg->to_ns, cycle = seg_cycle_ns(seg);
 	u64 from = n->ds == DS_DELAY_PENDING ? n->rs_due : 0, s;
 	u32 id = (u32)n->cfg.plca.node_id;
 
@@ -597,7 +596,7 @@ static inline void sp_aim_at(struct plca_sim *sim, u64 t)
 static void sp_aim(struct plca_sim *sim)
 {
 	const struct bus_seg *seg = &sim->seg;
-	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns, best = BUS_NEVER;
+	u64 e = sp_cycle_end(seg), best = BUS_NEVER;
 	bool held = false;
 
 	if (!sim->nr_lazy_pend) {
@@ -624,7 +623,7 @@ static void sp_aim_one(struct plca_sim *sim, u32 node)
 {
 	const struct bus_seg *seg = &sim->seg;
 	const struct bus_node *n = &sim->nodes[node];
-	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
+	u64 e = sp_cycle_end(seg);
 	u64 t = sp_first_to(sim, n, e);
 
 	if (n->ds == DS_HOLD)
@@ -696,7 +695,7 @@ static int sp_decide(struct plca_sim *sim)
 static int sp_run_timer(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
+	u64 e = sp_cycle_end(seg);
 
 	sim->sp_timer = false;
 	if (seg->state == SEG_BEACON) /* aimed at TO 0: the BEACON's end, due now, begins it */
@@ -933,7 +932,7 @@ static int sparse_run(struct plca_sim *sim, u64 t_ns)
 		 * run's own timer, at a cycle's end where a BEACON collides, walks its own way).
 		 */
 		if (seg->state == SEG_WAIT_TO && !seg->eval_pending && kind != EV_SEG &&
-		    t >= seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns &&
+		    t >= sp_cycle_end(seg) &&
 		    sp_idle_to(sim, t, false, false))
 			return SP_BAIL;
 		sim->now = t;
@@ -968,7 +967,7 @@ static int sparse_run(struct plca_sim *sim, u64 t_ns)
 	sim->now = t_ns;
 	if (seg->state == SEG_WAIT_TO) {
 		/* the reads count the run's TOs up to the one it is aimed at, in this cycle */
-		u64 e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
+		u64 e = sp_cycle_end(seg);
 
 		seg->idle_to = sim->sp_timer && sim->sp_aim_t < e ?
 			seg->cur_id + (u32)((sim->sp_aim_t - seg->to_start) / seg->to_ns) :

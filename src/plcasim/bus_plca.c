@@ -565,6 +565,23 @@ static void to_eval(struct plca_sim *sim)
 }
 
 /*
+ * The idle run goes on @passed TOs from cur_id: their slices in the trace, TOs cur_id + 1 .. @hi - 1
+ * counted as begun (the caller says where the count stops), cur_id and to_start on to the last.
+ */
+static void idle_run_pass(struct plca_sim *sim, u32 passed, u32 hi)
+{
+	struct bus_seg *seg = &sim->seg;
+
+	for (u32 j = 0; sim->trace && j < passed; j++)
+		trace_to(sim, seg->cur_id + j, seg->to_start + j * seg->to_ns,
+			 seg->to_start + (j + 1) * seg->to_ns);
+	if (seg->cur_id + 1 < hi)
+		tos_begun(sim, seg->cur_id + 1, hi);
+	seg->cur_id += passed;
+	seg->to_start += (u64)passed * seg->to_ns;
+}
+
+/*
  * The TOs of the idle run that began before now (strictly: one that begins right now is left to
  * seg_materialise() and begin_to(), whose decision it takes), 0 outside an idle run.  An idle run
  * counts its TOs when it is materialised; reading the counts, or changing who they belong to,
@@ -594,14 +611,8 @@ void seg_count_idle_run(struct plca_sim *sim)
 	struct bus_seg *seg = &sim->seg;
 	u32 passed = seg_idle_run_begun(sim);
 
-	if (!passed)
-		return;
-	for (u32 j = 0; sim->trace && j < passed; j++)
-		trace_to(sim, seg->cur_id + j, seg->to_start + j * seg->to_ns,
-			 seg->to_start + (j + 1) * seg->to_ns);
-	tos_begun(sim, seg->cur_id + 1, min(seg->cur_id + passed + 1, seg->node_cnt));
-	seg->cur_id += passed;
-	seg->to_start += (u64)passed * seg->to_ns;
+	if (passed)
+		idle_run_pass(sim, passed, min(seg->cur_id + passed + 1, seg->node_cnt));
 }
 
 /* Bring cur_id/to_start up to now inside an idle run; begin the TO that starts right now. */
@@ -617,17 +628,10 @@ static void seg_materialise(struct plca_sim *sim)
 	if (passed) {
 		/* TOs cur_id + 1 .. cur_id + passed began; one that begins right now is begin_to()'s */
 		u32 lo = seg->cur_id + 1, hi = min(seg->cur_id + passed + 1, seg->node_cnt);
-		u64 last_start = seg->to_start + (u64)passed * seg->to_ns;
 
-		for (u32 j = 0; sim->trace && j < passed; j++)
-			trace_to(sim, seg->cur_id + j, seg->to_start + j * seg->to_ns,
-				 seg->to_start + (j + 1) * seg->to_ns);
-		if (last_start == sim->now) /* to_ns 0: all of them began now */
+		if (seg->to_start + (u64)passed * seg->to_ns == sim->now) /* to_ns 0: all began now */
 			hi = min(hi, seg->to_ns ? seg->cur_id + passed : lo);
-		if (lo < hi)
-			tos_begun(sim, lo, hi);
-		seg->cur_id += passed;
-		seg->to_start = last_start;
+		idle_run_pass(sim, passed, hi);
 	}
 	if (passed && seg->to_start == sim->now) {
 		/* begin_to() counts this TO */

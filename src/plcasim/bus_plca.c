@@ -565,8 +565,9 @@ static void to_eval(struct plca_sim *sim)
 }
 
 /*
- * The idle run goes on @passed TOs from cur_id: their slices in the trace, TOs cur_id + 1 .. @hi - 1
- * counted as begun (the caller says where the count stops), cur_id and to_start on to the last.
+ * The idle run goes on @passed TOs from cur_id: their slices in the trace, TOs cur_id + 1 ..
+ * @hi - 1 counted as begun (the caller says where the count stops), cur_id and to_start on to
+ * the last.
  */
 static void idle_run_pass(struct plca_sim *sim, u32 passed, u32 hi)
 {

@@ -815,7 +815,8 @@ static bool sparse_eligible(const struct plca_sim *sim)
  * but the nodes' arrivals and the bit-level engine's run timers (which only ever bring its idle
  * runs up to date).  The arrivals move to the sparse engine's heap with their sequence numbers;
  * the last signal that ended is remembered for the tail check.  False (nothing changed) when any
- * of that does not hold, or there is no memory for the queue.
+ * of that does not hold, or there is no memory for the queue.  One pass over the queue both
+ * checks and moves (an event of another kind refuses it all).
  */
 static bool sparse_take_over(struct plca_sim *sim)
 {
@@ -826,33 +827,14 @@ static bool sparse_take_over(struct plca_sim *sim)
 	    sim->nr_committed || sim->nr_active || sim->nr_waiters || sim->nr_lazy_pend ||
 	    sim->nr_pending || sim->nr_hold || bus_held_live(sim) || !sparse_eligible(sim))
 		return false;
-	for (u32 h = 0; h < 2; h++) {
-		const struct kfsim_evheap *heap = &sim->events.heap[h];
-
-		for (u32 i = 0; i < heap->len; i++) {
-			const struct kfsim_event *ev = &heap->ev[i];
-			u32 slot = kfsim_event_data(ev);
-
-			if (slot >= sim->nr_fixed) {
-				if (!bus_is_run_timer(sim, ev))
-					return false;
-				continue;
-			}
-			if (sim->slot_seq[slot] == kfsim_event_seq(ev) &&
-			    (slot & (BIT(BUS_SLOT_SHIFT) - 1)) != EV_ARRIVAL)
-				return false;
-		}
-	}
 	q = kzalloc(sizeof(*q) + sim->nr_fixed * sizeof(q->armed[0]), GFP_KERNEL | __GFP_NOWARN);
 	if (q) {
 		q->arr = kmalloc_array(sim->nr_nodes, sizeof(*q->arr), GFP_KERNEL | __GFP_NOWARN);
 		q->soon = kmalloc_array(4 * sim->nr_nodes + 4, sizeof(*q->soon),
 					GFP_KERNEL | __GFP_NOWARN);
 	}
-	if (!q || !q->arr || !q->soon) {
-		sparse_q_free(q);
-		return false;
-	}
+	if (!q || !q->arr || !q->soon)
+		goto refuse;
 	for (u32 h = 0; h < 2; h++) {
 		const struct kfsim_evheap *heap = &sim->events.heap[h];
 
@@ -860,8 +842,15 @@ static bool sparse_take_over(struct plca_sim *sim)
 			const struct kfsim_event *ev = &heap->ev[i];
 			u32 slot = kfsim_event_data(ev), j;
 
-			if (slot >= sim->nr_fixed || sim->slot_seq[slot] != kfsim_event_seq(ev))
+			if (slot >= sim->nr_fixed) {
+				if (!bus_is_run_timer(sim, ev))
+					goto refuse;
 				continue;
+			}
+			if (sim->slot_seq[slot] != kfsim_event_seq(ev))
+				continue; /* withdrawn */
+			if ((slot & (BIT(BUS_SLOT_SHIFT) - 1)) != EV_ARRIVAL)
+				goto refuse;
 			/* a heap insert (the events are distinct: no two are equal) */
 			for (j = q->nr_arr++; j && kfsim_event_before(ev, &q->arr[(j - 1) / 2]);
 			     j = (j - 1) / 2)
@@ -885,6 +874,9 @@ static bool sparse_take_over(struct plca_sim *sim)
 	sim->sparse_on = true;
 	sim->sp_takeovers++;
 	return true;
+refuse:
+	sparse_q_free(q);
+	return false;
 }
 
 /* The next event of the sparse engine's queue, or NULL; *@arrival: it is the arrivals' top. */

@@ -46,6 +46,14 @@ def ename(err):
     return errno.errorcode.get(abs(err), str(err)) if err else "0"
 
 
+def become(uid=NOBODY):
+    """Drop this (child) process to @uid (nobody by default): no supplementary groups, then
+    the group of the same number, then the user: every capability goes with root."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
 def as_nobody(fn, timeout, *args):
     """Run fn(*args) in a child as nobody with a time limit; its JSON result, or None."""
     rd, wr = os.pipe()
@@ -54,9 +62,7 @@ def as_nobody(fn, timeout, *args):
         os.close(rd)
         try:
             signal.alarm(timeout)
-            os.setgroups([])
-            os.setresgid(NOBODY, NOBODY, NOBODY)
-            os.setresuid(NOBODY, NOBODY, NOBODY)
+            become()
             os.write(wr, json.dumps(fn(*args)).encode())
         except BaseException as e:  # noqa: BLE001 - the child reports, never raises
             os.write(wr, json.dumps({"exception": repr(e)}).encode())
@@ -235,9 +241,7 @@ def attack_connections():
         os.close(go_wr)
         os.close(res_rd)
         signal.alarm(40)
-        os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
+        become()
         held, err, t0 = [], 0, time.monotonic()
         for _ in range(700):
             ctl, fd, err = wire_open(path)
@@ -330,9 +334,7 @@ def attack_subuids():
     pid = os.fork()
     if pid == 0:
         signal.alarm(40)
-        os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
+        become()
         os.write(ns_wr, b"%d" % libc.unshare(CLONE_NEWUSER))
         os.read(go_rd, 1)  # the maps are written
         kids = []
@@ -526,9 +528,7 @@ def attack_queue_total():
         if kid == 0:
             signal.alarm(40)
             uid = 40001 + user  # five users of no name: each their own share
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
+            become(uid)
             datas = []
             for _ in range(60):
                 _, fd, err = wire_open(path)
@@ -654,9 +654,7 @@ def attack_squatting():
         rd, wr = os.pipe()
         pid = os.fork()
         if pid == 0:
-            os.setgroups([])
-            os.setresgid(NOBODY, NOBODY, NOBODY)
-            os.setresuid(NOBODY, NOBODY, NOBODY)
+            become()
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
             os.execv(KFSIM, [KFSIM, "kernel", "--listen", p, "--mode", "0666"])
         squatters.append(pid)
@@ -721,9 +719,7 @@ def attack_symlink_race():
     if pid == 0:
         r = None
         try:
-            os.setgroups([])
-            os.setresgid(NOBODY, NOBODY, NOBODY)
-            os.setresuid(NOBODY, NOBODY, NOBODY)
+            become()
             r = swapper(deadline)
         finally:
             os._exit(0 if r is not None else 1)
@@ -923,9 +919,7 @@ def attack_capability_donor():
     pid = os.fork()
     if pid == 0:
         signal.alarm(30)
-        os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
+        become()
         ctl = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         lender = os.fork()
         if lender == 0:  # connects (the peer the server reads), then becomes the donor
@@ -1088,9 +1082,7 @@ def sent_then_gone(server, data, message, uid):
     if pid == 0:
         try:
             if uid:
-                os.setgroups([])
-                os.setresgid(uid, uid, uid)
-                os.setresuid(uid, uid, uid)  # every capability goes with root
+                become(uid)
             data.send(message)
         finally:
             os._exit(0)
@@ -1367,9 +1359,7 @@ def attack_refused_flood():
         os.close(go_rd)
         os.close(res_rd)
         signal.alarm(30)
-        os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
+        become()
         held = [wire_open(path) for _ in range(64)]  # every later one is refused (EMFILE)
         os.write(go_wr, b"x")
         # refused connections, each flooded by three threads until the server hangs up
@@ -2741,9 +2731,7 @@ except OSError as e:
                 for fd in (0, 1, 2):
                     os.dup2(slave, fd)
                 if who == "nobody":
-                    os.setgroups([])
-                    os.setresgid(NOBODY, NOBODY, NOBODY)
-                    os.setresuid(NOBODY, NOBODY, NOBODY)
+                    become()
                 # a python nobody may run (the test's own may be under /root)
                 py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
                 os.execve(KFSIM, [KFSIM, "exec", "--", py, "-c", code], exec_env())

@@ -363,6 +363,21 @@ static int dead_arg(const char *callee)
 }
 
 /*
+ * The type @*id stands for past its modifiers and typedefs (with @tags, its type tags too),
+ * @*id moved to it; NULL when an id on the way has no type.
+ */
+static const struct btf_type *resolve_mods(const struct btf *btf, __u32 *id, bool tags)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t) || (tags && btf_is_type_tag(t)))) {
+		*id = t->type;
+		t = btf__type_by_id(btf, *id);
+	}
+	return t;
+}
+
+/*
  * The struct a __kptr field at byte @off of the struct @id (members of nested structs too)
  * points to: its BTF id, 0 when no such field is there.
  */
@@ -379,12 +394,8 @@ static __u32 kptr_field_type(const struct btf *btf, __u32 id, long long off, con
 	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
 		long long moff = btf_member_bit_offset(t, k) / 8;
 		__u32 tid = m->type;
-		const struct btf_type *mt = btf__type_by_id(btf, tid);
+		const struct btf_type *mt = resolve_mods(btf, &tid, false);
 
-		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt))) {
-			tid = mt->type;
-			mt = btf__type_by_id(btf, tid);
-		}
 		if (!mt)
 			continue;
 		if (btf_is_struct(mt) && off >= moff && off < moff + mt->size)
@@ -398,10 +409,7 @@ static __u32 kptr_field_type(const struct btf *btf, __u32 id, long long off, con
 			return 0;
 		if (tag)
 			*tag = btf__name_by_offset(btf, mt->name_off);
-		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt) || btf_is_type_tag(mt))) {
-			tid = mt->type;
-			mt = btf__type_by_id(btf, tid);
-		}
+		mt = resolve_mods(btf, &tid, true);
 		return mt && btf_is_struct(mt) ? tid : 0;
 	}
 	return 0;
@@ -555,13 +563,9 @@ static const char *special_field_at(const struct btf *btf, __u32 id, long long o
 	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
 		long long moff = btf_member_bit_offset(t, k) / 8;
 		__u32 tid = m->type;
-		const struct btf_type *mt = btf__type_by_id(btf, tid);
+		const struct btf_type *mt = resolve_mods(btf, &tid, false);
 		const char *name;
 
-		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt))) {
-			tid = mt->type;
-			mt = btf__type_by_id(btf, tid);
-		}
 		if (!mt)
 			continue;
 		if (btf_is_ptr(mt)) {
@@ -768,10 +772,9 @@ static bool has_refcount(const struct btf *btf, __u32 id)
 		return false;
 	m = btf_members(t);
 	for (__u16 k = 0; k < btf_vlen(t); k++, m++) {
-		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+		__u32 tid = m->type;
+		const struct btf_type *mt = resolve_mods(btf, &tid, false);
 
-		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
-			mt = btf__type_by_id(btf, mt->type);
 		if (mt && btf_is_struct(mt) &&
 		    !strcmp(btf__name_by_offset(btf, mt->name_off), "bpf_refcount"))
 			return true;
@@ -1044,11 +1047,10 @@ static bool has_record(const struct btf *btf, __u32 id)
 		return false;
 	m = btf_members(t);
 	for (__u16 i = 0; i < btf_vlen(t); i++, m++) {
-		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+		__u32 tid = m->type;
+		const struct btf_type *mt = resolve_mods(btf, &tid, false);
 		const char *name;
 
-		while (mt && (btf_is_mod(mt) || btf_is_typedef(mt)))
-			mt = btf__type_by_id(btf, mt->type);
 		if (!mt)
 			continue;
 		if (btf_is_ptr(mt)) { /* a __kptr: its type tag */

@@ -2160,6 +2160,97 @@ def attack_shim_host():
         run(["ip", "netns", "del", ns])
 
 
+HOST_DEVICES = r"""
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_ppp.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <pty.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* each request through libc's ioctl(), so through the shim: NAME:done, or NAME:errno */
+static void say(const char *name, int rc)
+{
+	printf(" %s:%s", name, rc < 0 ? (errno == EOPNOTSUPP ? "EOPNOTSUPP" : strerror(errno)) :
+	       "done");
+}
+
+int main(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0), tun, ppp, master, tty, unit = -1;
+	unsigned long add0[3] = { 2 /* BRCTL_ADD_BRIDGE */, (unsigned long)"kbr0", 0 };
+	unsigned long add1[3] = { 2, (unsigned long)"kbr1", 0 };
+	struct ifreq ifr;
+
+	printf("ioctls:");
+	say("SIOCSIFBR", ioctl(s, 0x8941, add0));
+	say("SIOCGIFBR", ioctl(s, 0x8940, add1));
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "vk0");
+	ifr.ifr_mtu = 1234;
+	say("SIOCSIFMTU|1<<32", ioctl(s, 0x100000000UL | 0x8922, &ifr));
+	ifr.ifr_flags = IFF_UP;
+	say("SIOCSIFFLAGS|0xdead<<32", ioctl(s, 0xdead00000000UL | 0x8914, &ifr));
+	tun = open("/dev/net/tun", O_RDWR);
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "ktap0");
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	say("TUNSETIFF", ioctl(tun, TUNSETIFF, &ifr));
+	say("TUNSETPERSIST", ioctl(tun, TUNSETPERSIST, 1));
+	ppp = open("/dev/ppp", O_RDWR);
+	if (ppp >= 0)
+		say("PPPIOCNEWUNIT", ioctl(ppp, PPPIOCNEWUNIT, &unit));
+	if (!openpty(&master, &tty, NULL, NULL, NULL))
+		say("TIOCSETD-N_SLIP", ioctl(tty, TIOCSETD, &(int){ 1 }));
+	printf("\n");
+	return 0;
+}
+"""
+
+
+def attack_shim_host_devices():
+    """Past the interface ioctls shim_host tries, requests that still make or change a real
+    network device through libc's ioctl(), as root with the shim preloaded by hand: the bridge's
+    deviceless SIOCSIFBR/SIOCGIFBR (BRCTL_ADD_BRIDGE), a request number with bits above 32
+    (the kernel drops them), TUNSETIFF/TUNSETPERSIST, PPPIOCNEWUNIT (where /dev/ppp exists) and
+    TIOCSETD to SLIP; and the same program under kfsim exec, where they act on its own
+    namespace.  Nothing of the machine changes either way."""
+    print("device-making ioctls under the shim by hand and under kfsim exec, as root:")
+    prog = compile_c("host_devices", HOST_DEVICES, "the device-making ioctls")
+    ns = machine_standin("kfsim-hostdev") if prog else None
+    if not ns:
+        return
+    try:
+        nsx = ["ip", "netns", "exec", ns]
+
+        def state():
+            return standin_state(ns) + run(nsx + ["ip", "-o", "tuntap"])[1]
+        before = state()
+        shimmed = nsx + ["env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items()
+            if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [prog])
+        said = [ln.split()[1:] for ln in out.splitlines() if ln.startswith("ioctls:")]
+        said = said[0] if said else []
+        after = state()
+        check("by hand: bridge, tun/tap, PPP and line discipline ioctls, and interface ioctls "
+              "with bits above 32, all refused and the machine unchanged",
+              before == after and said and all(w.endswith(":EOPNOTSUPP") for w in said),
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; {' '.join(said)}")
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--", prog], env=exec_env())
+        after = state()
+        check("under kfsim exec: the program's own namespace takes them, the machine unchanged",
+              before == after and rc == 0 and "ioctls:" in out,
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; {out.strip()}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_netns_dir():
     """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
     no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
@@ -2836,6 +2927,7 @@ ATTACKS = {
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
+    "shim_host_devices": attack_shim_host_devices,
 }
 
 

@@ -1624,6 +1624,21 @@ print(len(hidden), closed, end)
     check("a descriptor dup2()'d onto the control descriptor's number is the program's",
           out.strip() == "1 closed eof",
           f"hidden descriptors, close() of the program's copy, its pipe's reader: {out.strip()}")
+    # socket()'s type as __sys_socket_create() reads it: flag bits other than SOCK_NONBLOCK
+    # and SOCK_CLOEXEC are EINVAL (before, ESOCKTNOSUPPORT), an unknown type ESOCKTNOSUPPORT
+    code = r"""
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+for kind in (3 | 0x40000000, 3 | 0x800 | 0x80000, 5, 2 | 0x100):
+    fd = libc.socket(16, kind, 16)
+    out.append(hex(kind) + ":" + ("ok" if fd >= 0 else errno.errorcode[ctypes.get_errno()]))
+print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    check("socket()'s type: unknown flag bits EINVAL, unknown types ESOCKTNOSUPPORT, as Linux",
+          out.strip() == "0x40000003:EINVAL 0x80803:ok 0x5:ESOCKTNOSUPPORT 0x102:EINVAL",
+          out.strip())
     stop_server(proc)
 
 

@@ -416,6 +416,9 @@ int socket(int domain, int type, int protocol)
 
 	if (domain != AF_NETLINK)
 		return RESOLVE(socket)(domain, type, protocol);
+	/* __sys_socket_create(): a flag bit above the type's other than these two is EINVAL */
+	if (base & ~0xf)
+		return fail(-EINVAL);
 	if (base != SOCK_RAW && base != SOCK_DGRAM)
 		return fail(-ESOCKTNOSUPPORT);	/* netlink_create() */
 	if (protocol != NETLINK_GENERIC) {

@@ -2195,7 +2195,7 @@ static void say(const char *name, int rc)
 	       "done");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int s = socket(AF_INET, SOCK_DGRAM, 0), tun, ppp, master, tty, unit = -1;
 	unsigned long add0[3] = { 2 /* BRCTL_ADD_BRIDGE */, (unsigned long)"kbr0", 0 };
@@ -2203,6 +2203,14 @@ int main(void)
 	struct ifreq ifr;
 
 	printf("ioctls:");
+	if (argc > 1) {
+		/* SIOCSIWESSID on vk0 (no radio: the kernel's own answer is EOPNOTSUPP too) */
+		memset(&ifr, 0, sizeof(ifr));
+		strcpy(ifr.ifr_name, "vk0");
+		say("SIOCSIWESSID", ioctl(s, 0x8B1A, &ifr));
+		printf("\n");
+		return 0;
+	}
 	say("SIOCSIFBR", ioctl(s, 0x8941, add0));
 	say("SIOCGIFBR", ioctl(s, 0x8940, add1));
 	memset(&ifr, 0, sizeof(ifr));
@@ -2257,6 +2265,11 @@ def attack_shim_host_devices():
               "with bits above 32, all refused and the machine unchanged",
               before == after and said and all(w.endswith(":EOPNOTSUPP") for w in said),
               f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; {' '.join(said)}")
+        # the wireless extensions: the kernel says EOPNOTSUPP itself for a device with no
+        # radio, so the shim's word on stderr tells who refused
+        rc, wout, _ = run(shimmed + [prog, "wext"])
+        check("by hand: a wireless extension request (SIOCSIWESSID) is refused by the shim",
+              "ioctl 0x8b1a refused (EOPNOTSUPP)" in wout, wout.strip()[:200])
         rc, out, _ = run(nsx + [KFSIM, "exec", "--", prog], env=exec_env())
         after = state()
         check("under kfsim exec: the program's own namespace takes them, the machine unchanged",

@@ -1136,7 +1136,10 @@ int fcntl64(int fd, int cmd, ...)
  * Requests whose argument starts with an interface name (struct ifreq, or the name itself):
  * SIOCSIFLINK, SIOCGIFFLAGS..SIOCSIFHWBROADCAST (0x8937: dev_ifsioc() sets the device's
  * broadcast address with it), the queue lengths, ethtool and MII, SIOCWANDEV, the map, bonding,
- * bridge, time stamping and SIOCDEVPRIVATE.
+ * bridge, time stamping and SIOCDEVPRIVATE; and the wireless extensions, SIOCIWFIRST..SIOCIWLAST
+ * (0x8B00..0x8BFF, struct iwreq: the name first), which dev_ioctl() hands to
+ * wext_handle_ioctl() on any socket: `iwconfig wlan0 essid X` or `txpower off` changes a real
+ * radio's settings (read from Linux 6.18's net/wireless/wext-core.c; this machine has none).
  */
 static bool names_interface(unsigned int req)
 {
@@ -1144,7 +1147,7 @@ static bool names_interface(unsigned int req)
 	       req == 0x8943 || (req >= 0x8946 && req <= 0x894A) || req == 0x8970 ||
 	       req == 0x8971 || (req >= 0x8990 && req <= 0x8995) ||
 	       (req >= 0x89a0 && req <= 0x89a3) || req == 0x89b0 || req == 0x89b1 ||
-	       (req >= 0x89F0 && req <= 0x89FF);
+	       (req >= 0x89F0 && req <= 0x89FF) || (req >= 0x8B00 && req <= 0x8BFF);
 }
 
 /*

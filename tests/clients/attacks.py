@@ -2279,6 +2279,50 @@ def attack_shim_host_devices():
         run(["ip", "netns", "del", ns])
 
 
+SHIM_DLSYM = r"""
+import ctypes, errno, os, socket, struct
+libc = ctypes.CDLL("libc.so.6", use_errno=True)   # dlsym() on libc's own handle
+out = []
+fd = libc.socket(16, 3, 0)                           # NETLINK_ROUTE
+out.append("route:" + ("open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]))
+s = socket.socket()
+ifr = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1311))
+rc = libc.ioctl(s.fileno(), 0x8922, ifr)             # SIOCSIFMTU
+out.append("SIOCSIFMTU:" + ("done" if rc == 0 else errno.errorcode[ctypes.get_errno()]))
+fd = libc.socket(16, 3, 16)                          # generic netlink: the simulation's
+body = struct.pack("BBH", 3, 1, 0) + struct.pack("HH", 15, 2) + b"kfsim_demo\0" + b"\0"
+os.write(fd, struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
+reply = os.read(fd, 65536)                           # kfsim_demo is the simulation's alone
+out.append("genl:" + ("simulated" if struct.unpack_from("H", reply, 4)[0] == 16 else "real"))
+print("dlsym: " + " ".join(out))
+"""
+
+
+def attack_shim_dlsym():
+    """The shim preloaded by hand, as root: a program that reaches libc by its own handle
+    (Python's ctypes.CDLL("libc.so.6"), dlsym() on it) gets the shim's socket() and ioctl(), not
+    libc's, so its NETLINK_ROUTE socket and its SIOCSIFMTU are refused as any other."""
+    print("libc's calls looked up on libc's own handle, the shim preloaded by hand, as root:")
+    ns = machine_standin("kfsim-dlsym")
+    if not ns:
+        return
+    try:
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_DLSYM])
+        said = [ln for ln in out.splitlines() if ln.startswith("dlsym: ")]
+        after = standin_state(ns)
+        check("ctypes.CDLL('libc.so.6'): NETLINK_ROUTE and SIOCSIFMTU refused, generic netlink "
+              "simulated, the machine unchanged",
+              before == after and said == ["dlsym: route:EPROTONOSUPPORT SIOCSIFMTU:"
+                                           f"{errno.errorcode[errno.EOPNOTSUPP]} genl:simulated"],
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
+              f"{said[0] if said else out.strip()[-300:]}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_netns_dir():
     """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
     no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
@@ -2955,7 +2999,7 @@ ATTACKS = {
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
-    "shim_host_devices": attack_shim_host_devices,
+    "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
 }
 
 

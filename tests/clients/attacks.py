@@ -2323,6 +2323,39 @@ def attack_shim_dlsym():
         run(["ip", "netns", "del", ns])
 
 
+EXEC_RAW_GENL = r"""
+import ctypes, errno, platform, socket
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {"x86_64": 41, "aarch64": 198}[platform.machine()]      # socket(2), past the shim
+def raw(proto):
+    fd = libc.syscall(nr, 16, 3, proto)
+    return "open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
+s = socket.socket(16, 3, 16)                                  # through the shim
+print("genl-raw:%s genl-shim:%s route-raw:%s" % (raw(16), "open" if s.fileno() >= 0 else "-",
+                                                 raw(0)))
+"""
+
+
+def attack_exec_raw_genl():
+    """A real generic netlink socket made past the shim under kfsim exec (syscall()) is
+    refused: families not kept per namespace (dpll) act on the machine's hardware from any
+    namespace.  The shim's generic netlink (the simulation's) and the program's own rtnetlink
+    are unaffected."""
+    print("a real generic netlink socket under kfsim exec, as root and as nobody:")
+    want = "genl-raw:EPERM genl-shim:open route-raw:open"
+    for who in ("root", "nobody"):
+        # /usr/bin/python3: the test's own may lie where nobody cannot run it
+        argv = [KFSIM, "exec", "--", "/usr/bin/python3", "-c", EXEC_RAW_GENL]
+        if who == "nobody":
+            argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                    "--"] + argv
+        rc, out, _ = run(argv, env=exec_env())
+        got = [ln for ln in out.splitlines() if ln.startswith("genl-raw:")]
+        check(f"{who}: syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC) is EPERM, the "
+              "shim's and the program's own rtnetlink open", got == [want],
+              f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+
+
 def attack_exec_netns_dir():
     """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
     no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
@@ -3000,6 +3033,7 @@ ATTACKS = {
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
+    "exec_raw_genl": attack_exec_raw_genl,
 }
 
 

@@ -27,7 +27,11 @@
  *    label (the kernel cuts "eth3:0" to eth3) or as a second device (a new name, a bond slave).
  *  - Outside the network namespace `kfsim exec` made, nothing the shim does not simulate reaches
  *    the real kernel through it: other netlink protocols and every interface, route and ARP
- *    ioctl are refused (host_guard.c), whatever device they name.
+ *    ioctl are refused (host_guard.c), whatever device they name, and so are the requests that
+ *    make a network device through another file (tun/tap, PPP, a network line discipline).
+ *    An ioctl's request is read as the kernel reads it, its low 32 bits.
+ *  - dlsym() on libc's own handle (Python's ctypes.CDLL("libc.so.6")) finds these wrappers,
+ *    not libc's (dlsym_guard.c).
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
  *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it,

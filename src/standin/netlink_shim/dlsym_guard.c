@@ -18,7 +18,8 @@
  * lookups, an ASan runtime's).  That jump is written for x86-64 and arm64 (the architectures
  * `kfsim exec` runs on); elsewhere dlsym() is libc's alone and the hole stays (documented).
  * dlvsym() is not replaced: the shim finds libc's dlsym() with it (RTLD_NEXT from here), so
- * dlvsym(libc, "socket", "GLIBC_2.2.5") still returns libc's own (documented).
+ * dlvsym(libc or RTLD_DEFAULT, "socket", "GLIBC_2.2.5") still returns libc's own: glibc's
+ * dlvsym() matches only a definition of that version, and the shim's have none (documented).
  */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>

@@ -48,11 +48,11 @@ static const char *const wrapped[] = {
 /*
  * libc's dlsym(), found after the shim (RTLD_NEXT from here, with libc's dlvsym(), which the
  * shim leaves alone).  Called by the jump below before its first use, with the caller's
- * arguments saved around it.  Not instrumented: an ASan runtime preloaded first looks up its
- * interceptors' targets with dlsym() while it starts, before its shadow memory exists, and an
- * instrumented read here faulted in every program (the ASan build's shim).
+ * arguments saved around it.  Not instrumented: an ASan (or TSan) runtime preloaded first
+ * looks up its interceptors' targets with dlsym() while it starts, before its shadow memory
+ * exists, and an instrumented read here faulted in every program (the ASan build's shim).
  */
-__attribute__((no_sanitize("address"))) void shim_dlsym_init(void)
+__attribute__((no_sanitize("address", "thread"))) void shim_dlsym_init(void)
 {
 #ifdef __x86_64__
 	static const char *const versions[] = { "GLIBC_2.34", "GLIBC_2.2.5" };

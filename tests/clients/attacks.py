@@ -1639,6 +1639,31 @@ print(" ".join(out))
     check("socket()'s type: unknown flag bits EINVAL, unknown types ESOCKTNOSUPPORT, as Linux",
           out.strip() == "0x40000003:EINVAL 0x80803:ok 0x5:ESOCKTNOSUPPORT 0x102:EINVAL",
           out.strip())
+    # out of descriptors: the shim needs two (the socket, its hidden control descriptor)
+    code = r"""
+import errno, os, resource, socket
+resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
+held, out = [], []
+def open_fds():   # counted without opening one (/proc/self/fd would need a descriptor)
+    n = 0
+    for fd in range(32):
+        try: os.fstat(fd); n += 1
+        except OSError: pass
+    return n
+try:
+    while True: held.append(os.open("/dev/null", os.O_RDONLY))
+except OSError: pass
+for free in (0, 1, 2):
+    if free: os.close(held.pop())
+    before = open_fds()
+    try: socket.socket(16, 3, 16).close(); out.append("%d:ok" % free)
+    except OSError as e: out.append("%d:%s" % (free, errno.errorcode[e.errno]))
+    out.append("left:%d" % (open_fds() - before))
+print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    check("socket() with no descriptor or one free is EMFILE, nothing left open; two suffice",
+          out.strip() == "0:EMFILE left:0 1:EMFILE left:0 2:ok left:0", out.strip())
     stop_server(proc)
 
 

@@ -31,6 +31,13 @@
  * (drivers/net/slip/slip.c slip_open(): capable(CAP_NET_ADMIN), which root's program holds;
  * the module is loaded on demand while dev.tty.ldisc_autoload is 1).  Not measured here: this
  * kernel has n_tty and n_null alone (attacks.py "exec_ldisc" checks TIOCSETD of n_null).
+ * And a way to the machine's network hardware from the program's own namespace: a generic
+ * netlink socket of the real kernel made past the shim (syscall(), a program with a runtime of
+ * its own), whose families that are not kept per namespace act on the whole machine: dpll's
+ * DPLL_CMD_PIN_SET (netnsok, GENL_ADMIN_PERM, which root's program passes) sets the clock pins
+ * of the machine's NICs whatever namespace asks (read from Linux 6.18's drivers/dpll; this
+ * machine has none).  The shim never makes one (its generic netlink is the simulation's, over
+ * a UNIX socket), so socket(AF_NETLINK, ..., NETLINK_GENERIC) is refused whole.
  * A seccomp filter, inherited by every process started after it and never lifted, answers
  * these calls with EPERM.  It goes on before the PID namespace's init (kfsim) is forked
  * (cli_exec_netns.c): a root program may ptrace its init, and an init outside the filter,
@@ -56,6 +63,8 @@
 #define PIDFS_NS_FIRST 0xFF01	/* _IO(PIDFS_IOCTL_MAGIC, 1): PIDFD_GET_CGROUP_NAMESPACE ... */
 #define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
 #define NR_PIDFD_GETFD 438	/* the same number on every architecture (asm-generic) */
+#define AF_NETLINK_FAMILY 16	/* <linux/socket.h> */
+#define NETLINK_GENERIC_PROTO 16 /* <linux/netlink.h> */
 /* <linux/bpf.h>'s enum bpf_cmd: the commands that open an object by its id */
 #define BPF_PROG_BY_ID 13
 #define BPF_MAP_BY_ID 14
@@ -104,6 +113,14 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BPF_LINK_BY_ID, 0, 1),
 		DENY,
 		ALLOW,	/* any other bpf() command */
+		/* socket(AF_NETLINK, any type, NETLINK_GENERIC): both ints, the low 32 bits */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 6),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK_FAMILY, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NETLINK_GENERIC_PROTO, 0, 1),
+		DENY,
+		ALLOW,	/* any other socket */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 1, 0),
 		ALLOW,
 		/* ioctl's request is an unsigned int: its low 32 bits (little-endian here) */

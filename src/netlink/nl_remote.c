@@ -96,8 +96,13 @@ static int transact(int ctl_fd, u32 op, u32 name, u32 val, struct kfsim_nl_wire_
 		if (cmsg && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS &&
 		    cmsg->cmsg_len == CMSG_LEN(sizeof(int)))
 			memcpy(passed_fd, CMSG_DATA(cmsg), sizeof(int));
+		/*
+		 * MSG_CTRUNC: the descriptor came, but we had no free number for it (the kernel's
+		 * scm_detach_fds() drops it), so socket() fails as Linux's does when the table is
+		 * full (it said EPROTO, as for a server of another version)
+		 */
 		if (!rep->err && *passed_fd < 0)
-			return -EPROTO;
+			return msg.msg_flags & MSG_CTRUNC ? -EMFILE : -EPROTO;
 	}
 	return 0;
 }

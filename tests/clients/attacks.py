@@ -1624,6 +1624,46 @@ print(len(hidden), closed, end)
     check("a descriptor dup2()'d onto the control descriptor's number is the program's",
           out.strip() == "1 closed eof",
           f"hidden descriptors, close() of the program's copy, its pipe's reader: {out.strip()}")
+    # socket()'s type as __sys_socket_create() reads it: flag bits other than SOCK_NONBLOCK
+    # and SOCK_CLOEXEC are EINVAL (before, ESOCKTNOSUPPORT), an unknown type ESOCKTNOSUPPORT
+    code = r"""
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+for kind in (3 | 0x40000000, 3 | 0x800 | 0x80000, 5, 2 | 0x100):
+    fd = libc.socket(16, kind, 16)
+    out.append(hex(kind) + ":" + ("ok" if fd >= 0 else errno.errorcode[ctypes.get_errno()]))
+print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    check("socket()'s type: unknown flag bits EINVAL, unknown types ESOCKTNOSUPPORT, as Linux",
+          out.strip() == "0x40000003:EINVAL 0x80803:ok 0x5:ESOCKTNOSUPPORT 0x102:EINVAL",
+          out.strip())
+    # out of descriptors: the shim needs two (the socket, its hidden control descriptor)
+    code = r"""
+import errno, os, resource, socket
+resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
+held, out = [], []
+def open_fds():   # counted without opening one (/proc/self/fd would need a descriptor)
+    n = 0
+    for fd in range(32):
+        try: os.fstat(fd); n += 1
+        except OSError: pass
+    return n
+try:
+    while True: held.append(os.open("/dev/null", os.O_RDONLY))
+except OSError: pass
+for free in (0, 1, 2):
+    if free: os.close(held.pop())
+    before = open_fds()
+    try: socket.socket(16, 3, 16).close(); out.append("%d:ok" % free)
+    except OSError as e: out.append("%d:%s" % (free, errno.errorcode[e.errno]))
+    out.append("left:%d" % (open_fds() - before))
+print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    check("socket() with no descriptor or one free is EMFILE, nothing left open; two suffice",
+          out.strip() == "0:EMFILE left:0 1:EMFILE left:0 2:ok left:0", out.strip())
     stop_server(proc)
 
 
@@ -2158,6 +2198,187 @@ def attack_shim_host():
               rc == 0 and "name: monitor" in out, f"exit {rc}")
     finally:
         run(["ip", "netns", "del", ns])
+
+
+HOST_DEVICES = r"""
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_ppp.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <pty.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* each request through libc's ioctl(), so through the shim: NAME:done, or NAME:errno */
+static void say(const char *name, int rc)
+{
+	printf(" %s:%s", name, rc < 0 ? (errno == EOPNOTSUPP ? "EOPNOTSUPP" : strerror(errno)) :
+	       "done");
+}
+
+int main(int argc, char **argv)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0), tun, ppp, master, tty, unit = -1;
+	unsigned long add0[3] = { 2 /* BRCTL_ADD_BRIDGE */, (unsigned long)"kbr0", 0 };
+	unsigned long add1[3] = { 2, (unsigned long)"kbr1", 0 };
+	struct ifreq ifr;
+
+	printf("ioctls:");
+	if (argc > 1) {
+		/* SIOCSIWESSID on vk0 (no radio: the kernel's own answer is EOPNOTSUPP too) */
+		memset(&ifr, 0, sizeof(ifr));
+		strcpy(ifr.ifr_name, "vk0");
+		say("SIOCSIWESSID", ioctl(s, 0x8B1A, &ifr));
+		printf("\n");
+		return 0;
+	}
+	say("SIOCSIFBR", ioctl(s, 0x8941, add0));
+	say("SIOCGIFBR", ioctl(s, 0x8940, add1));
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "vk0");
+	ifr.ifr_mtu = 1234;
+	say("SIOCSIFMTU|1<<32", ioctl(s, 0x100000000UL | 0x8922, &ifr));
+	ifr.ifr_flags = IFF_UP;
+	say("SIOCSIFFLAGS|0xdead<<32", ioctl(s, 0xdead00000000UL | 0x8914, &ifr));
+	tun = open("/dev/net/tun", O_RDWR);
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "ktap0");
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	say("TUNSETIFF", ioctl(tun, TUNSETIFF, &ifr));
+	say("TUNSETPERSIST", ioctl(tun, TUNSETPERSIST, 1));
+	ppp = open("/dev/ppp", O_RDWR);
+	if (ppp >= 0)
+		say("PPPIOCNEWUNIT", ioctl(ppp, PPPIOCNEWUNIT, &unit));
+	if (!openpty(&master, &tty, NULL, NULL, NULL))
+		say("TIOCSETD-N_SLIP", ioctl(tty, TIOCSETD, &(int){ 1 }));
+	printf("\n");
+	return 0;
+}
+"""
+
+
+def attack_shim_host_devices():
+    """Past the interface ioctls shim_host tries, requests that still make or change a real
+    network device through libc's ioctl(), as root with the shim preloaded by hand: the bridge's
+    deviceless SIOCSIFBR/SIOCGIFBR (BRCTL_ADD_BRIDGE), a request number with bits above 32
+    (the kernel drops them), TUNSETIFF/TUNSETPERSIST, PPPIOCNEWUNIT (where /dev/ppp exists) and
+    TIOCSETD to SLIP; and the same program under kfsim exec, where they act on its own
+    namespace.  Nothing of the machine changes either way."""
+    print("device-making ioctls under the shim by hand and under kfsim exec, as root:")
+    prog = compile_c("host_devices", HOST_DEVICES, "the device-making ioctls")
+    ns = machine_standin("kfsim-hostdev") if prog else None
+    if not ns:
+        return
+    try:
+        nsx = ["ip", "netns", "exec", ns]
+
+        def state():
+            return standin_state(ns) + run(nsx + ["ip", "-o", "tuntap"])[1]
+        before = state()
+        shimmed = nsx + ["env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items()
+            if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [prog])
+        said = [ln.split()[1:] for ln in out.splitlines() if ln.startswith("ioctls:")]
+        said = said[0] if said else []
+        after = state()
+        check("by hand: bridge, tun/tap, PPP and line discipline ioctls, and interface ioctls "
+              "with bits above 32, all refused and the machine unchanged",
+              before == after and said and all(w.endswith(":EOPNOTSUPP") for w in said),
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; {' '.join(said)}")
+        # the wireless extensions: the kernel says EOPNOTSUPP itself for a device with no
+        # radio, so the shim's word on stderr tells who refused
+        rc, wout, _ = run(shimmed + [prog, "wext"])
+        check("by hand: a wireless extension request (SIOCSIWESSID) is refused by the shim",
+              "ioctl 0x8b1a refused (EOPNOTSUPP)" in wout, wout.strip()[:200])
+        rc, out, _ = run(nsx + [KFSIM, "exec", "--", prog], env=exec_env())
+        after = state()
+        check("under kfsim exec: the program's own namespace takes them, the machine unchanged",
+              before == after and rc == 0 and "ioctls:" in out,
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; {out.strip()}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
+SHIM_DLSYM = r"""
+import ctypes, errno, os, socket, struct
+libc = ctypes.CDLL("libc.so.6", use_errno=True)   # dlsym() on libc's own handle
+out = []
+fd = libc.socket(16, 3, 0)                           # NETLINK_ROUTE
+out.append("route:" + ("open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]))
+s = socket.socket()
+ifr = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1311))
+rc = libc.ioctl(s.fileno(), 0x8922, ifr)             # SIOCSIFMTU
+out.append("SIOCSIFMTU:" + ("done" if rc == 0 else errno.errorcode[ctypes.get_errno()]))
+fd = libc.socket(16, 3, 16)                          # generic netlink: the simulation's
+body = struct.pack("BBH", 3, 1, 0) + struct.pack("HH", 15, 2) + b"kfsim_demo\0" + b"\0"
+os.write(fd, struct.pack("IHHII", 16 + len(body), 16, 1, 1, 0) + body)
+reply = os.read(fd, 65536)                           # kfsim_demo is the simulation's alone
+out.append("genl:" + ("simulated" if struct.unpack_from("H", reply, 4)[0] == 16 else "real"))
+print("dlsym: " + " ".join(out))
+"""
+
+
+def attack_shim_dlsym():
+    """The shim preloaded by hand, as root: a program that reaches libc by its own handle
+    (Python's ctypes.CDLL("libc.so.6"), dlsym() on it) gets the shim's socket() and ioctl(), not
+    libc's, so its NETLINK_ROUTE socket and its SIOCSIFMTU are refused as any other."""
+    print("libc's calls looked up on libc's own handle, the shim preloaded by hand, as root:")
+    ns = machine_standin("kfsim-dlsym")
+    if not ns:
+        return
+    try:
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_DLSYM])
+        said = [ln for ln in out.splitlines() if ln.startswith("dlsym: ")]
+        after = standin_state(ns)
+        check("ctypes.CDLL('libc.so.6'): NETLINK_ROUTE and SIOCSIFMTU refused, generic netlink "
+              "simulated, the machine unchanged",
+              before == after and said == ["dlsym: route:EPROTONOSUPPORT SIOCSIFMTU:"
+                                           f"{errno.errorcode[errno.EOPNOTSUPP]} genl:simulated"],
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
+              f"{said[0] if said else out.strip()[-300:]}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
+EXEC_RAW_GENL = r"""
+import ctypes, errno, platform, socket
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {"x86_64": 41, "aarch64": 198}[platform.machine()]      # socket(2), past the shim
+def raw(proto):
+    fd = libc.syscall(nr, 16, 3, proto)
+    return "open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
+s = socket.socket(16, 3, 16)                                  # through the shim
+print("genl-raw:%s genl-shim:%s route-raw:%s" % (raw(16), "open" if s.fileno() >= 0 else "-",
+                                                 raw(0)))
+"""
+
+
+def attack_exec_raw_genl():
+    """A real generic netlink socket made past the shim under kfsim exec (syscall()) is
+    refused: families not kept per namespace (dpll) act on the machine's hardware from any
+    namespace.  The shim's generic netlink (the simulation's) and the program's own rtnetlink
+    are unaffected."""
+    print("a real generic netlink socket under kfsim exec, as root and as nobody:")
+    want = "genl-raw:EPERM genl-shim:open route-raw:open"
+    for who in ("root", "nobody"):
+        # /usr/bin/python3: the test's own may lie where nobody cannot run it
+        argv = [KFSIM, "exec", "--", "/usr/bin/python3", "-c", EXEC_RAW_GENL]
+        if who == "nobody":
+            argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                    "--"] + argv
+        rc, out, _ = run(argv, env=exec_env())
+        got = [ln for ln in out.splitlines() if ln.startswith("genl-raw:")]
+        check(f"{who}: syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC) is EPERM, the "
+              "shim's and the program's own rtnetlink open", got == [want],
+              f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
 
 
 def attack_exec_netns_dir():
@@ -2836,6 +3057,8 @@ ATTACKS = {
     "sendmmsg": attack_shim_sendmmsg, "exec_tiocsti": attack_exec_tiocsti,
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
+    "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
+    "exec_raw_genl": attack_exec_raw_genl,
 }
 
 

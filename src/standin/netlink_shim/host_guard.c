@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include "host_guard.h"
@@ -56,4 +57,40 @@ void shim_say_host_refused(bool socket, const char *what)
 			"and outside the network namespace of `kfsim exec` it would reach this "
 			"machine's network (run the program with `kfsim exec`)\n", what,
 			socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+}
+
+/*
+ * The line disciplines that register a network device when a tty is put under them
+ * (include/uapi/linux/tty.h numbers; each driver's open calls register_netdev() or a
+ * channel of one): SLIP, PPP, STRIP, AX.25 (mkiss), X.25, 6pack, synchronous PPP, slcan,
+ * CAIF, n_gsm (its network interface), MCTP and can327.
+ */
+static bool network_ldisc(int ldisc)
+{
+	static const int nets[] = { 1, 3, 4, 5, 6, 7, 14, 17, 20, 21, 28, 30 };
+
+	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++)
+		if (ldisc == nets[i])
+			return true;
+	return false;
+}
+
+/*
+ * Not socket requests, yet each makes or changes a network device of the namespace the
+ * program runs in, and with the shim preloaded by hand that is the machine's (measured
+ * 2026-12-07, as root in a namespace standing for the machine, attack "shim_host_devices":
+ * TUNSETIFF and TUNSETPERSIST on /dev/net/tun left a real, persistent tap device):
+ *  - if_tun.h's requests, _IOC('T', 200..227): TUNSETIFF makes or attaches a tun/tap device,
+ *    the rest configure it ('T' 00-AF are the sound timers', the terminals' have no size);
+ *  - ppp-ioctl.h's, _IOC('t', 0x00..0x7f): PPPIOCNEWUNIT makes pppN, the rest change it
+ *    (the asm-generic terminal requests of x86 and arm64 are 'T', never 't');
+ *  - TIOCSETD to a line discipline that registers a network device (network_ldisc()).
+ */
+bool shim_makes_host_device(unsigned int cmd, const void *arg)
+{
+	if (_IOC_TYPE(cmd) == 'T' && _IOC_NR(cmd) >= 200 && _IOC_NR(cmd) <= 227)
+		return true;
+	if (_IOC_TYPE(cmd) == 't' && _IOC_NR(cmd) < 0x80)
+		return true;
+	return cmd == TIOCSETD && arg && network_ldisc(*(const int *)arg);
 }

@@ -16,4 +16,11 @@ bool shim_in_exec_netns(void);
  */
 void shim_say_host_refused(bool socket, const char *what);
 
+/*
+ * Is @cmd (with its argument @arg) a request to a device other than a socket that makes or
+ * changes a network device of the namespace the program runs in: a tun/tap interface, a PPP
+ * unit, a line discipline that registers a network device?
+ */
+bool shim_makes_host_device(unsigned int cmd, const void *arg);
+
 #endif

@@ -27,7 +27,11 @@
  *    label (the kernel cuts "eth3:0" to eth3) or as a second device (a new name, a bond slave).
  *  - Outside the network namespace `kfsim exec` made, nothing the shim does not simulate reaches
  *    the real kernel through it: other netlink protocols and every interface, route and ARP
- *    ioctl are refused (host_guard.c), whatever device they name.
+ *    ioctl are refused (host_guard.c), whatever device they name, and so are the requests that
+ *    make a network device through another file (tun/tap, PPP, a network line discipline).
+ *    An ioctl's request is read as the kernel reads it, its low 32 bits.
+ *  - dlsym() on libc's own handle (Python's ctypes.CDLL("libc.so.6")) finds these wrappers,
+ *    not libc's (dlsym_guard.c).
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
  *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it,
@@ -416,6 +420,9 @@ int socket(int domain, int type, int protocol)
 
 	if (domain != AF_NETLINK)
 		return RESOLVE(socket)(domain, type, protocol);
+	/* __sys_socket_create(): a flag bit above the type's other than these two is EINVAL */
+	if (base & ~0xf)
+		return fail(-EINVAL);
 	if (base != SOCK_RAW && base != SOCK_DGRAM)
 		return fail(-ESOCKTNOSUPPORT);	/* netlink_create() */
 	if (protocol != NETLINK_GENERIC) {
@@ -1133,22 +1140,25 @@ int fcntl64(int fd, int cmd, ...)
  * Requests whose argument starts with an interface name (struct ifreq, or the name itself):
  * SIOCSIFLINK, SIOCGIFFLAGS..SIOCSIFHWBROADCAST (0x8937: dev_ifsioc() sets the device's
  * broadcast address with it), the queue lengths, ethtool and MII, SIOCWANDEV, the map, bonding,
- * bridge, time stamping and SIOCDEVPRIVATE.
+ * bridge, time stamping and SIOCDEVPRIVATE; and the wireless extensions, SIOCIWFIRST..SIOCIWLAST
+ * (0x8B00..0x8BFF, struct iwreq: the name first), which dev_ioctl() hands to
+ * wext_handle_ioctl() on any socket: `iwconfig wlan0 essid X` or `txpower off` changes a real
+ * radio's settings (read from Linux 6.18's net/wireless/wext-core.c; this machine has none).
  */
-static bool names_interface(unsigned long req)
+static bool names_interface(unsigned int req)
 {
 	return req == 0x8911 || (req >= 0x8913 && req <= 0x8937) || req == 0x8942 ||
 	       req == 0x8943 || (req >= 0x8946 && req <= 0x894A) || req == 0x8970 ||
 	       req == 0x8971 || (req >= 0x8990 && req <= 0x8995) ||
 	       (req >= 0x89a0 && req <= 0x89a3) || req == 0x89b0 || req == 0x89b1 ||
-	       (req >= 0x89F0 && req <= 0x89FF);
+	       (req >= 0x89F0 && req <= 0x89FF) || (req >= 0x8B00 && req <= 0x8BFF);
 }
 
 /*
  * Requests whose ifreq names a second device after the first (ifr_newname, ifr_slave):
  * SIOCSIFNAME, and the bonding requests that take a slave (enslave, release, change active).
  */
-static bool names_second_interface(unsigned long req)
+static bool names_second_interface(unsigned int req)
 {
 	return req == 0x8923 || req == 0x8990 || req == 0x8991 || req == 0x8995;
 }
@@ -1158,7 +1168,7 @@ static bool names_second_interface(unsigned long req)
  * of the device (device1, 24 bytes) a VLAN is added on, named or removed (vlan_ioctl_handler(),
  * net/8021q/vlan.c).  Its other name (device2) is an output or a name type, never a device.
  */
-static bool names_vlan_device(unsigned long req)
+static bool names_vlan_device(unsigned int req)
 {
 	return req == 0x8982 || req == 0x8983;
 }
@@ -1166,16 +1176,21 @@ static bool names_vlan_device(unsigned long req)
 /*
  * Requests that change the routing, neighbour (ARP, RARP) or DLCI tables: SIOCADDRT,
  * SIOCDELRT, SIOCRTMSG, SIOCDARP, SIOCSARP, SIOCDRARP, SIOCSRARP, SIOCADDDLCI, SIOCDELDLCI.
+ * And SIOCGIFBR, SIOCSIFBR: the bridge's deviceless requests, whose argument (three longs)
+ * may be BRCTL_ADD_BRIDGE or BRCTL_DEL_BRIDGE with a name, whichever of the two carries it
+ * (old_deviceless(), net/bridge/br_ioctl.c): by hand, both made a real bridge (measured
+ * 2026-12-07, attack "shim_host_devices").
  * They name no device the simulation could own, so only host_guard.c's rule applies.
  */
-static bool changes_tables(unsigned long req)
+static bool changes_tables(unsigned int req)
 {
 	return (req >= 0x890B && req <= 0x890D) || req == 0x8953 || req == 0x8955 ||
-	       req == 0x8960 || req == 0x8962 || req == 0x8980 || req == 0x8981;
+	       req == 0x8960 || req == 0x8962 || req == 0x8980 || req == 0x8981 ||
+	       req == 0x8940 || req == 0x8941;
 }
 
 /* Interface, VLAN and table requests: what the machine's network is configured with. */
-static bool configures_network(unsigned long req)
+static bool configures_network(unsigned int req)
 {
 	return names_interface(req) || names_vlan_device(req) || changes_tables(req);
 }
@@ -1194,7 +1209,7 @@ static unsigned int nr_names;
  * the simulation cannot be asked (a program told to use kfsim must not fall through to the
  * machine because its server is down).  Said once per name on stderr.
  */
-static bool refuse_simulated(const char *name, unsigned long req)
+static bool refuse_simulated(const char *name, unsigned int req)
 {
 	unsigned int i;
 	bool say = false, said;
@@ -1219,11 +1234,11 @@ static bool refuse_simulated(const char *name, unsigned long req)
 		say = name_cache[i].said = true;
 	pthread_mutex_unlock(&names_lock);
 	if (say && answer > 0)
-		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): %s is a "
+		fprintf(stderr, "kfsim-netlink: ioctl 0x%x on %s refused (EOPNOTSUPP): %s is a "
 			"simulated device; only its generic netlink is simulated, and the real "
 			"kernel never sees it\n", req, name, name);
 	else if (say)
-		fprintf(stderr, "kfsim-netlink: ioctl 0x%lx on %s refused (EOPNOTSUPP): the kfsim "
+		fprintf(stderr, "kfsim-netlink: ioctl 0x%x on %s refused (EOPNOTSUPP): the kfsim "
 			"kernel cannot be asked whether %s is simulated (%s), so the real kernel "
 			"does not see it either\n", req, name, name, strerror(-answer));
 	return answer != 0;
@@ -1234,7 +1249,7 @@ static bool refuse_simulated(const char *name, unsigned long req)
  * it) name a device of the simulation?  An alias label goes with its device: dev_ioctl() and
  * devinet_ioctl() cut the name at ':', so "eth3:0" is eth3 to the kernel, and so to us.
  */
-static bool refuse_named(const char *given, unsigned long req)
+static bool refuse_named(const char *given, unsigned int req)
 {
 	char name[IFNAMSIZ];
 	size_t i;
@@ -1247,24 +1262,31 @@ static bool refuse_named(const char *given, unsigned long req)
 
 int ioctl(int fd, unsigned long req, ...)
 {
+	/*
+	 * The kernel's request is an unsigned int (SYSCALL_DEFINE3(ioctl, ..., unsigned int cmd,
+	 * ...)): bits above 32 are dropped there, so they are here, or SIOCSIFMTU | 1 << 32 set a
+	 * real MTU past every check below (measured 2026-12-07, attack "shim_host_devices").
+	 */
+	unsigned int cmd = (unsigned int)req;
 	va_list ap;
 	void *arg;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
-	if (configures_network(req) && !shim_in_exec_netns()) {
+	if ((configures_network(cmd) || shim_makes_host_device(cmd, arg)) &&
+	    !shim_in_exec_netns()) {
 		char what[32];
 
-		snprintf(what, sizeof(what), "ioctl 0x%lx", req);
+		snprintf(what, sizeof(what), "ioctl 0x%x", cmd);
 		shim_say_host_refused(false, what);
 		return fail(-EOPNOTSUPP);
 	}
-	if (names_interface(req) && arg &&
-	    (refuse_named(arg, req) ||
-	     (names_second_interface(req) && refuse_named((const char *)arg + IFNAMSIZ, req))))
+	if (names_interface(cmd) && arg &&
+	    (refuse_named(arg, cmd) ||
+	     (names_second_interface(cmd) && refuse_named((const char *)arg + IFNAMSIZ, cmd))))
 		return fail(-EOPNOTSUPP);
-	if (names_vlan_device(req) && arg && refuse_named((const char *)arg + sizeof(int), req))
+	if (names_vlan_device(cmd) && arg && refuse_named((const char *)arg + sizeof(int), cmd))
 		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }

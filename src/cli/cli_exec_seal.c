@@ -37,7 +37,9 @@
  * DPLL_CMD_PIN_SET (netnsok, GENL_ADMIN_PERM, which root's program passes) sets the clock pins
  * of the machine's NICs whatever namespace asks (read from Linux 6.18's drivers/dpll; this
  * machine has none).  The shim never makes one (its generic netlink is the simulation's, over
- * a UNIX socket), so socket(AF_NETLINK, ..., NETLINK_GENERIC) is refused whole.
+ * a UNIX socket), so socket(AF_NETLINK, ..., NETLINK_GENERIC) is refused whole, and so is
+ * io_uring_setup(): a ring's IORING_OP_SOCKET (Linux 5.19) makes a socket without the socket()
+ * call this filter looks at (measured: io_uring_setup() opened a ring under kfsim exec).
  * A seccomp filter, inherited by every process started after it and never lifted, answers
  * these calls with EPERM.  It goes on before the PID namespace's init (kfsim) is forked
  * (cli_exec_netns.c): a root program may ptrace its init, and an init outside the filter,
@@ -63,6 +65,7 @@
 #define PIDFS_NS_FIRST 0xFF01	/* _IO(PIDFS_IOCTL_MAGIC, 1): PIDFD_GET_CGROUP_NAMESPACE ... */
 #define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
 #define NR_PIDFD_GETFD 438	/* the same number on every architecture (asm-generic) */
+#define NR_IO_URING_SETUP 425	/* likewise; its IORING_OP_SOCKET makes sockets past socket() */
 #define AF_NETLINK_FAMILY 16	/* <linux/socket.h> */
 #define NETLINK_GENERIC_PROTO 16 /* <linux/netlink.h> */
 /* <linux/bpf.h>'s enum bpf_cmd: the commands that open an object by its id */
@@ -103,6 +106,9 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open_by_handle_at, 0, 1),
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_PIDFD_GETFD, 0, 1),
+		DENY,
+		/* no ring, no IORING_OP_SOCKET: the generic netlink rule below cannot see its sockets */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_IO_URING_SETUP, 0, 1),
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_bpf, 0, 7),
 		/* bpf()'s command is an int: the low 32 bits of its first argument */

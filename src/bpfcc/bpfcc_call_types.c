@@ -23,8 +23,10 @@
  * constant on every path (bpf_obj_new() gives 0, constant adds move it): a load or store whose
  * offset and width reach past the end of a type it may hold is what btf_struct_walk() refuses
  * ("access beyond struct S at off N size M", 6.12 and 6.18), a flexible array of structs at
- * the end included (the verifier walks flexible arrays only for other pointers).  An unknown
- * offset (a variable index, a pointer from a collection) is not checked.
+ * the end included (the verifier walks flexible arrays only for other pointers), and one inside
+ * the object that the same walk refuses member by member (struct_walk_refused(): past a scalar
+ * member's end, in a hole, part of a pointer).  An unknown offset (a variable index) is not
+ * checked.
  *
  * And it marks the registers that hold a non-owning result (bpf_list_front/back,
  * bpf_rbtree_first/root/left/right, moved, offset, spilled and filled) on some path: pushing or
@@ -545,6 +547,140 @@ static bool access_beyond(const struct btf *btf, __u32 id, long long off, int si
 }
 
 /*
+ * The size of the type @id past its modifiers, an array's whole (all its dimensions), and the
+ * type of its innermost element in @elem (the type itself when it is no array): what
+ * __btf_resolve_size() gives btf_struct_walk().  -1 when it has no size.
+ */
+static long long resolved_size(const struct btf *btf, __u32 id, __u32 *elem)
+{
+	const struct btf_type *t = resolve_mods(btf, &id, true);
+	long long nelems = 1;
+
+	while (t && btf_is_array(t)) {
+		nelems *= btf_array(t)->nelems;
+		id = btf_array(t)->type;
+		t = resolve_mods(btf, &id, true);
+	}
+	*elem = id;
+	if (!t)
+		return -1;
+	if (btf_is_ptr(t))
+		return 8;
+	if (btf_is_int(t) || btf_is_any_enum(t) || btf_is_composite(t) || btf_is_float(t))
+		return nelems * t->size;
+	return -1;
+}
+
+/*
+ * What btf_struct_walk() refuses for a load or store at @off, @size bytes wide, into an object of
+ * the struct @id that stays inside the object (access_beyond() has the end of the object itself;
+ * the special fields come before, special_field_at()): bytes past the end of a scalar member or
+ * of an array of scalars ("access beyond the end of member M (mend:E) in struct S with off O size
+ * Z", the offset and struct those of the innermost struct the walk went down to, as the clang
+ * merge of two adjacent u16 stores into one u32 makes it), part of a pointer member ("cannot
+ * access ptr member ..."), a hole between members ("struct S doesn't have field at offset O"), or
+ * past a nested struct's end.  A union of more than one member makes the walk untrusted, which
+ * lets a scalar's end go (PTR_UNTRUSTED); bitfields take the kernel's rule.  6.12's and 6.18's
+ * kernel/bpf/btf.c alike.  False when the walk finds the field: @msg is untouched.
+ */
+static bool struct_walk_refused(const struct btf *btf, __u32 id, long long off, int size,
+				char *msg, size_t len)
+{
+	bool untrusted = false;
+
+	for (int depth = 0; depth < 32; depth++) {
+		const struct btf_type *t = resolve_mods(btf, &id, true);
+		const struct btf_member *m;
+		const char *tname;
+		bool found = false;
+
+		if (!t || !btf_is_composite(t) || off < 0)
+			return false;
+		tname = btf__name_by_offset(btf, t->name_off);
+		if (btf_is_union(t) && btf_vlen(t) != 1)
+			untrusted = true;
+		if (off + size > t->size) {
+			const struct btf_type *last = NULL;
+
+			if (btf_vlen(t))
+				last = btf__type_by_id(btf, btf_members(t)[btf_vlen(t) - 1].type);
+			/* a flexible array at a nested struct's end: not followed */
+			if (depth && last && btf_is_array(last) && !btf_array(last)->nelems)
+				return false;
+			snprintf(msg, len, "access beyond struct %s at off %lld size %d", tname, off,
+				 size);
+			return true;
+		}
+		m = btf_members(t);
+		for (__u16 k = 0; k < btf_vlen(t) && !found; k++, m++) {
+			long long moff = btf_member_bit_offset(t, k) / 8, msize, mend;
+			__u32 bits = btf_member_bitfield_size(t, k), elem;
+			const struct btf_type *mt;
+			const char *mname;
+
+			if (off + size <= moff)
+				break;
+			if (bits) {
+				long long end_bit = btf_member_bit_offset(t, k) + bits;
+
+				if (off <= moff && (end_bit + 7) / 8 <= off + size)
+					return false;
+				continue;
+			}
+			if (off < moff)
+				break; /* a hole */
+			msize = resolved_size(btf, m->type, &elem);
+			if (msize < 0)
+				return false; /* "field %s doesn't have size": not followed */
+			mend = moff + msize;
+			if (off >= mend)
+				continue;
+			mname = btf__name_by_offset(btf, m->name_off);
+			mt = resolve_mods(btf, &elem, true);
+			if (!mt)
+				return false;
+			if (msize != (btf_is_ptr(mt) ? 8 : mt->size)) { /* an array: one element */
+				long long esize = btf_is_ptr(mt) ? 8 : mt->size;
+
+				if (!esize)
+					continue;
+				moff += (off - moff) / esize * esize;
+				msize = esize;
+			}
+			if (btf_is_composite(mt)) {
+				off -= moff;
+				id = elem;
+				found = true;
+				break;
+			}
+			if (btf_is_ptr(mt)) {
+				if (msize != size || off != moff) {
+					snprintf(msg, len,
+						 "cannot access ptr member %s with moff %lld in struct "
+						 "%s with off %lld size %d",
+						 mname, moff, tname, off, size);
+					return true;
+				}
+				return false;
+			}
+			if (off + size > mend && !untrusted) {
+				snprintf(msg, len,
+					 "access beyond the end of member %s (mend:%lld) in struct %s "
+					 "with off %lld size %d",
+					 mname, mend, tname, off, size);
+				return true;
+			}
+			return false;
+		}
+		if (!found) {
+			snprintf(msg, len, "struct %s doesn't have field at offset %lld", tname, off);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * The special field of the struct @id (nested structs' too) that bytes [@off, @off + @size)
  * overlap: the name the verifier gives it (btf_field_type_name()), or NULL.  Its size is the
  * BTF's, the uapi struct's, as btf_field_type_size() has it.
@@ -597,9 +733,11 @@ static const char *special_field_at(const struct btf *btf, __u32 id, long long o
  * holds what @s says, from the types alone (6.12's source, the running 6.18): for a map value,
  * an access over a special field (check_map_access(): "bpf_spin_lock cannot be accessed
  * directly by load/store"), a __kptr field read or written other than as 8 bytes, a store into
- * a referenced one (check_map_kptr_access(): only a load, or bpf_kptr_xchg()); for an object, a negative offset (check_ptr_to_btf_access()) and then
- * an access over one of its special fields (btf_struct_access(), before the struct walk that
- * finds an access past the end).  True when it wrote @fl->beyond[@i].refused.
+ * a referenced one (check_map_kptr_access(): only a load, or bpf_kptr_xchg()); for an object, a
+ * negative offset (check_ptr_to_btf_access()), then an access over one of its special fields
+ * (btf_struct_access()), then what the struct walk refuses inside the object
+ * (struct_walk_refused(); access_beyond() has the object's end).  True when it wrote
+ * @fl->beyond[@i].refused.
  */
 static bool refused_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg,
 			   long long off, int size)
@@ -651,6 +789,10 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 				 field);
 			return true;
 		}
+		if (!access_beyond(fl->btf, fl->types[t], off, size) &&
+		    struct_walk_refused(fl->btf, fl->types[t], off, size, by->refused,
+					sizeof(by->refused)))
+			return true;
 	}
 	return false;
 }

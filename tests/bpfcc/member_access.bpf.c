@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Loads and stores inside a bpf_obj_new() object that the verifier still refuses: it walks the
+ * struct member by member (btf_struct_walk(), 6.12's and the running 6.18's kernel/bpf/btf.c)
+ * and an access must stay within the member it starts in (the end of an array of scalars is the
+ * limit, so an array is scratch space), must not start in a hole between members, and must read
+ * or write a pointer member whole.  The common way to meet the first rule without writing a cast:
+ * clang joins two stores of adjacent u16 members into one u32 store, as a flow table's key copy
+ * does (a program from outside, on 2026-12-07: kfsim accepted it, the kernel did not).  A native
+ * run writes those bytes unnoticed; kfsim-bpf-cc finds the access in the BPF object.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+#include "bpf_experimental.h"
+#include "bpf_misc.h"
+
+struct ports {
+	u32 addr;
+	u16 sport;
+	u16 dport;
+};
+
+struct entry {
+	struct bpf_rb_node rb;
+	struct ports key;
+	u64 hits;
+	char name[16];
+};
+
+struct holes {
+	u8 kind;
+	/* 7 bytes of padding */
+	u64 value;
+};
+
+struct with_ptr {
+	u64 *cursor;
+	u64 count;
+};
+
+struct overlay {
+	union {
+		struct {
+			u16 lo;
+			u16 hi;
+		};
+		u32 word;
+	};
+	u32 pad;
+};
+
+#define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
+private(T) struct bpf_spin_lock lock;
+private(T) struct bpf_rb_root tree __contains(entry, rb);
+
+static bool less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct entry, rb)->hits < container_of(b, struct entry, rb)->hits;
+}
+
+/* a u32 store over two u16 members of a nested struct: the message names the inner struct */
+SEC("tc") __failure __msg("access beyond the end of member sport (mend:6) in struct ports with off 4 size 4")
+int wide_store_nested(void *ctx)
+{
+	struct entry *e = bpf_obj_new(typeof(*e));
+
+	if (!e)
+		return 0;
+	*(u32 *)&e->key.sport = 0x01000200;
+	bpf_obj_drop(e);
+	return 0;
+}
+
+/* the same as a load, into an object's own scalar member */
+SEC("tc") __failure __msg("access beyond the end of member kind (mend:1) in struct holes with off 0 size 2")
+int wide_load_scalar(void *ctx)
+{
+	struct holes *h = bpf_obj_new(typeof(*h));
+	u16 v;
+
+	if (!h)
+		return 0;
+	v = *(volatile u16 *)&h->kind;
+	bpf_obj_drop(h);
+	return v;
+}
+
+/* a byte of the padding after @kind */
+SEC("tc") __failure __msg("struct holes doesn't have field at offset 3")
+int load_in_hole(void *ctx)
+{
+	struct holes *h = bpf_obj_new(typeof(*h));
+	u8 v;
+
+	if (!h)
+		return 0;
+	v = *((volatile u8 *)h + 3);
+	bpf_obj_drop(h);
+	return v;
+}
+
+/* half of a pointer member */
+SEC("tc") __failure __msg("cannot access ptr member cursor with moff 0 in struct with_ptr with off 0 size 4")
+int half_pointer(void *ctx)
+{
+	struct with_ptr *w = bpf_obj_new(typeof(*w));
+	u32 v;
+
+	if (!w)
+		return 0;
+	v = *(volatile u32 *)&w->cursor;
+	bpf_obj_drop(w);
+	return v;
+}
+
+/* an array of chars is scratch space: eight bytes at once stay within the array's end */
+SEC("tc") __success __retval(0)
+int wide_store_in_array(void *ctx)
+{
+	struct entry *e = bpf_obj_new(typeof(*e));
+
+	if (!e)
+		return 0;
+	*(u64 *)&e->name[8] = 0;
+	bpf_obj_drop(e);
+	return 0;
+}
+
+/* a u64 over a nested struct's three members: the first one's end is the limit */
+SEC("tc") __failure __msg("access beyond the end of member addr (mend:4) in struct ports with off 0 size 8")
+int wide_load_across_members(void *ctx)
+{
+	struct entry *e = bpf_obj_new(typeof(*e));
+	u64 v;
+
+	if (!e)
+		return 0;
+	v = *(volatile u64 *)&e->key.addr;
+	bpf_obj_drop(e);
+	return (int)v;
+}
+
+/* a union of two members makes the walk untrusted: a u32 over two u16 members passes */
+SEC("tc") __success __retval(0)
+int wide_store_in_union(void *ctx)
+{
+	struct overlay *o = bpf_obj_new(typeof(*o));
+
+	if (!o)
+		return 0;
+	*(volatile u32 *)&o->lo = 7;
+	bpf_obj_drop(o);
+	return 0;
+}
+
+/* through a non-owning reference, the tree's first node, under the lock */
+SEC("tc") __failure __msg("access beyond the end of member sport (mend:6) in struct ports with off 4 size 4")
+int wide_load_non_owning(void *ctx)
+{
+	struct entry *e = bpf_obj_new(typeof(*e));
+	struct bpf_rb_node *first;
+	u32 v = 0;
+
+	if (!e)
+		return 0;
+	bpf_spin_lock(&lock);
+	bpf_rbtree_add(&tree, &e->rb, less);
+	first = bpf_rbtree_first(&tree);
+	if (first)
+		v = *(volatile u32 *)&container_of(first, struct entry, rb)->key.sport;
+	bpf_spin_unlock(&lock);
+	return v;
+}
+
+char _license[] SEC("license") = "GPL";

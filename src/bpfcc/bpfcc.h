@@ -107,11 +107,14 @@ struct bpfcc_beyond {
  * @map_value: when the instruction loads a map's address instead, the BTF id of the map's value
  *	type (0: not a map, or a map without BTF): its lookups give a value of that struct, whose
  *	__kptr fields type what bpf_kptr_xchg() returns
+ * @rodata: the instruction loads the address of a read-only global (.rodata): libbpf freezes
+ *	that map, so the verifier knows the values loaded from it (constants, not data)
  */
 struct bpfcc_root {
 	__u32 type;
 	int node_off;
 	__u32 map_value;
+	bool rodata;
 };
 
 /*

@@ -105,6 +105,16 @@ struct flow_state {
 	 */
 	unsigned short null_ptr, null_map;
 	unsigned long long slot_null_ptr, slot_null_map;
+	/*
+	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
+	 * register, a scalar that is data on some path (loaded from memory other than the stack
+	 * and .rodata, or computed from such a load), with its tnum (tn_val, tn_mask: the bits
+	 * known and their values, when tn_known); and an object pointer that such a scalar was
+	 * added to (var_off), the tnum then its variable part.  A scalar the walk joined from
+	 * constants (a loop's counter) is not data: the verifier walks each pass with its value.
+	 */
+	unsigned short data, var_off, tn_known, rodata;
+	unsigned long long tn_val[11], tn_mask[11];
 };
 
 struct flow {
@@ -186,6 +196,17 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_ptr |= s->slot_null_ptr;
 	d->null_map |= s->null_map;
 	d->slot_null_map |= s->slot_null_map;
+	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata);
+	d->data |= s->data;
+	d->var_off |= s->var_off;
+	d->rodata &= s->rodata;
+	for (int r = 0; r < 11; r++)
+		if ((d->tn_known & (1u << r)) &&
+		    (!(s->tn_known & (1u << r)) || s->tn_val[r] != d->tn_val[r] ||
+		     s->tn_mask[r] != d->tn_mask[r])) {
+			d->tn_known &= (unsigned short)~(1u << r);
+			grew = true;
+		}
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -257,6 +278,10 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->kptr_rcu &= keep;
 	s->null_ptr &= keep;
 	s->null_map &= keep;
+	s->data &= keep;
+	s->var_off &= keep;
+	s->tn_known &= keep;
+	s->rodata &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -783,6 +808,17 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 				 btf__name_by_offset(fl->btf, bt->name_off), off);
 			return true;
 		}
+		if ((s->var_off & (1u << reg)) && !(s->tn_known & (1u << reg)))
+			return false; /* the variable part not followed: no message to give */
+		if (s->var_off & (1u << reg)) {
+			/* tnum_strn()'s "(%#llx; %#llx)": the kernel prints 0 as 0x0 */
+			snprintf(by->refused, sizeof(by->refused),
+				 "R%d is ptr_%s invalid variable offset: off=%lld, "
+				 "var_off=(0x%llx; 0x%llx)",
+				 reg, btf__name_by_offset(fl->btf, bt->name_off), off,
+				 s->tn_val[reg], s->tn_mask[reg]);
+			return true;
+		}
 		field = special_field_at(fl->btf, fl->types[t], off, size);
 		if (field) {
 			snprintf(by->refused, sizeof(by->refused), "direct access to %s is disallowed",
@@ -822,7 +858,7 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	}
 	off = s->off[reg] + in->off;
-	if (refused_access(fl, i, s, reg, off, size))
+	if (refused_access(fl, i, s, reg, off, size) || (s->var_off & (1u << reg)))
 		return;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
 		if (!(s->reg[reg] & (1ull << t)) ||
@@ -973,6 +1009,124 @@ static void kptr_checked(struct flow_state *s, int reg)
 			s->slot_kptr_null &= ~(1ull << i);
 }
 
+/*
+ * Tristate numbers, as the verifier keeps a scalar's bits (kernel/bpf/tnum.c): @val the values
+ * of the known bits, @mask the unknown ones.  Only what clang's index arithmetic needs.
+ */
+static void tn_set(struct flow_state *s, int r, unsigned long long val, unsigned long long mask)
+{
+	s->tn_val[r] = val & ~mask;
+	s->tn_mask[r] = mask;
+	s->tn_known |= (unsigned short)(1u << r);
+}
+
+static void tn_add(unsigned long long *val, unsigned long long *mask, unsigned long long bval,
+		   unsigned long long bmask)
+{
+	unsigned long long sum_mask = *mask + bmask, sum_val = *val + bval;
+	unsigned long long carries = (sum_mask + sum_val) ^ sum_val;
+	unsigned long long unknown = carries | *mask | bmask;
+
+	*val = sum_val & ~unknown;
+	*mask = unknown;
+}
+
+/* The tnum of @op applied to (@val, @mask) and the constant or tnum (@bval, @bmask). */
+static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
+		  unsigned long long bval, unsigned long long bmask)
+{
+	unsigned long long v = *val, m = *mask;
+
+	switch (op) {
+	case BPF_ADD:
+		tn_add(val, mask, bval, bmask);
+		return true;
+	case BPF_AND:
+		*val = v & bval;
+		*mask = (v | m) & (bval | bmask) & ~*val;
+		return true;
+	case BPF_OR:
+		*val = v | bval;
+		*mask = (m | bmask) & ~*val;
+		return true;
+	case BPF_LSH:
+		if (bmask || bval > 63)
+			return false;
+		*val = v << bval;
+		*mask = m << bval;
+		return true;
+	case BPF_RSH:
+		if (bmask || bval > 63)
+			return false;
+		*val = v >> bval;
+		*mask = m >> bval;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * An ALU instruction on data (a scalar loaded from memory, @s->data): the result is data too,
+ * with its tnum while the walk can follow it; data added to an object pointer gives the pointer
+ * a variable offset, which any access through it is refused for.  False when neither operand is
+ * data: the caller's rules apply.
+ */
+static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
+{
+	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	int dst = in->dst_reg, src = BPF_SRC(in->code) == BPF_X ? in->src_reg : -1;
+	bool src_data = src >= 0 && src <= 10 && (s->data & (1u << src));
+	bool dst_data = s->data & (1u << dst), known, src_known = true;
+	unsigned long long val = 0, mask = 0, bval = (unsigned long long)(long long)in->imm, bmask = 0;
+
+	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
+		return false;
+	if (src >= 0 && src_data) {
+		bval = s->tn_val[src];
+		bmask = s->tn_mask[src];
+		src_known = s->tn_known & (1u << src);
+	} else if (src >= 0) {
+		bval = (unsigned long long)s->imm[src];
+		src_known = s->imm_known & (1u << src);
+	}
+	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
+		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
+		known = src_known && (!(s->var_off & (1u << dst)) || (s->tn_known & (1u << dst)));
+		if (s->var_off & (1u << dst)) {
+			val = s->tn_val[dst];
+			mask = s->tn_mask[dst];
+		}
+		tn_add(&val, &mask, bval, bmask);
+		s->var_off |= (unsigned short)(1u << dst);
+		s->tn_known &= (unsigned short)~(1u << dst);
+		if (known)
+			tn_set(s, dst, val, mask);
+		return true;
+	}
+	if (s->reg[dst] || (src >= 0 && s->reg[src]))
+		return false; /* pointer arithmetic of another kind: not followed */
+	known = src_known &&
+		(op == BPF_MOV || (s->tn_known & (1u << dst)) || (s->imm_known & (1u << dst)));
+	if (op != BPF_MOV) {
+		val = dst_data ? s->tn_val[dst] : (unsigned long long)s->imm[dst];
+		mask = dst_data ? s->tn_mask[dst] : 0;
+		known = known && tn_op(op, &val, &mask, bval, bmask);
+	} else {
+		val = bval;
+		mask = bmask;
+	}
+	if (cls == BPF_ALU) { /* 32-bit: the upper half is zero */
+		val &= 0xffffffffull;
+		mask &= 0xffffffffull;
+	}
+	set_reg(s, dst, 0);
+	s->data |= (unsigned short)(1u << dst);
+	if (known)
+		tn_set(s, dst, val, mask);
+	return true;
+}
+
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
 static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, struct edges *e)
 {
@@ -989,6 +1143,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			set_reg(s, in->dst_reg, 0);
 			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
+			if (fl->roots && fl->roots[i].rodata)
+				s->rodata |= (unsigned short)(1u << in->dst_reg);
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
 			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
@@ -1000,13 +1156,25 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			e->next = i + 2;
 		}
 		break;
-	case BPF_LDX:
+	case BPF_LDX: {
+		/* a load from memory but the stack and .rodata: data (a stack slot may be a
+		 * spilled constant, which the verifier keeps) */
+		bool data = in->src_reg < 10 && !(s->rodata & (1u << in->src_reg)) &&
+			    BPF_MODE(in->code) == BPF_MEM;
+
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
 		if (slot < 0 && load_kptr(fl, in, s))
 			break;
 		set_reg(s, in->dst_reg, slot >= 0 ? s->slot[slot] : 0);
+		if (data && in->dst_reg <= 10) {
+			static const unsigned long long width_mask[] = {0xffffffffull, 0xffff, 0xff,
+									~0ull};
+
+			s->data |= (unsigned short)(1u << in->dst_reg);
+			tn_set(s, in->dst_reg, 0, width_mask[BPF_SIZE(in->code) >> 3]);
+		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
 		if (slot >= 0 && (s->slot_non_owning & (1ull << slot)))
@@ -1028,6 +1196,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->value[in->dst_reg] = s->slot_value[slot];
 		}
 		break;
+	}
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->dst_reg);
@@ -1079,8 +1248,12 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,
 						  &s->not_null,	 &s->off_known, &s->non_owning,
 						  &s->inserted,	 &s->dead,	&s->kptr_null,
-						  &s->kptr_rcu,	 &s->null_ptr,	&s->null_map};
+						  &s->kptr_rcu,	 &s->null_ptr,	&s->null_map,
+						  &s->data,	 &s->var_off,	&s->tn_known,
+						  &s->rodata};
 
+			s->tn_val[in->dst_reg] = s->tn_val[in->src_reg];
+			s->tn_mask[in->dst_reg] = s->tn_mask[in->src_reg];
 			s->reg[in->dst_reg] = s->reg[in->src_reg];
 			s->result[in->dst_reg] = s->result[in->src_reg];
 			s->value[in->dst_reg] = s->value[in->src_reg];
@@ -1093,6 +1266,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 							     << in->dst_reg));
 			if (in->src_reg == BPF_REG_10)
 				s->stack |= (unsigned short)(1u << in->dst_reg);
+		} else if (data_alu(in, s)) {
+			break;
 		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
 			set_reg(s, in->dst_reg, 0);
 			s->imm[in->dst_reg] = in->imm;

@@ -445,6 +445,15 @@ static struct bpfcc_root root_load(const struct elf_view *e, const struct btf *b
 	return var > 0 ? var_contains(btf, (__u32)var) : none;
 }
 
+/* Whether the instruction at byte @off of section @sec loads an address in a .rodata section. */
+static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned long off)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+
+	return rs && rs->st_shndx < e->nr_sh && !strncmp(sec_name(e, rs->st_shndx), ".rodata", 7);
+}
+
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -568,6 +577,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
 				roots[i].map_value = map_value_load(e, u, fc->sec, off);
+				roots[i].rodata = rodata_load(e, fc->sec, off);
 			}
 		}
 		/* the calls that objects of types with different records reach, the accesses

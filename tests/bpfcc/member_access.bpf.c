@@ -7,7 +7,8 @@
  * or write a pointer member whole.  The common way to meet the first rule without writing a cast:
  * clang joins two stores of adjacent u16 members into one u32 store, as a flow table's key copy
  * does (a program from outside, on 2026-12-07: kfsim accepted it, the kernel did not).  A native
- * run writes those bytes unnoticed; kfsim-bpf-cc finds the access in the BPF object.
+ * run writes those bytes unnoticed; kfsim-bpf-cc finds the access in the BPF object.  So is an
+ * index that is data (loaded from the context, a global or the object): the offset is variable.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -48,6 +49,16 @@ struct overlay {
 	};
 	u32 pad;
 };
+
+struct table {
+	struct bpf_rb_node rb;
+	u64 key;
+	u64 slots[4];
+};
+
+/* data: the verifier knows nothing of its value; .rodata: frozen, so it knows the constant */
+u32 chosen_slot;
+const volatile u32 fixed_slot = 2;
 
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
 private(T) struct bpf_spin_lock lock;
@@ -170,6 +181,80 @@ int wide_load_non_owning(void *ctx)
 		v = *(volatile u32 *)&container_of(first, struct entry, rb)->key.sport;
 	bpf_spin_unlock(&lock);
 	return v;
+}
+
+/*
+ * An index that is data makes the object pointer's offset variable, which no access through it
+ * may have (check_ptr_to_btf_access(): the tnum of the variable part is printed, here the index
+ * masked to 0..3 times 8).  A native run writes the slot the index names.
+ */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_from_context(struct __sk_buff *skb)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return 0;
+	t->slots[skb->len & 3] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_from_global(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u64 v;
+
+	if (!t)
+		return 0;
+	v = t->slots[chosen_slot % 4];
+	bpf_obj_drop(t);
+	return (int)v;
+}
+
+/* the object's own member is data as well */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x8)")
+int index_from_member(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return 0;
+	t->slots[t->key & 1] = 5;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+/* a read-only global is a constant to the verifier: the offset is fixed */
+SEC("tc") __success __retval(7)
+int index_from_rodata(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u64 v;
+
+	if (!t)
+		return 0;
+	t->slots[fixed_slot & 3] = 7;
+	v = t->slots[2];
+	bpf_obj_drop(t);
+	return (int)v;
+}
+
+/* a loop's counter is a constant on each pass the verifier walks */
+SEC("tc") __success __retval(3)
+int index_from_loop(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u64 v;
+
+	if (!t)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		t->slots[i] = i;
+	v = t->slots[3];
+	bpf_obj_drop(t);
+	return (int)v;
 }
 
 char _license[] SEC("license") = "GPL";

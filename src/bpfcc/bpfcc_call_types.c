@@ -1009,6 +1009,29 @@ static void kptr_checked(struct flow_state *s, int reg)
 			s->slot_kptr_null &= ~(1ull << i);
 }
 
+/* A register move: @dst holds all that @src does. */
+static void copy_reg(struct flow_state *s, int dst, int src)
+{
+	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
+				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
+				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map,
+				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
+
+	s->tn_val[dst] = s->tn_val[src];
+	s->tn_mask[dst] = s->tn_mask[src];
+	s->reg[dst] = s->reg[src];
+	s->result[dst] = s->result[src];
+	s->value[dst] = s->value[src];
+	s->imm[dst] = s->imm[src];
+	s->root[dst] = s->root[src];
+	s->off[dst] = s->off[src];
+	for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
+		*bits[b] = (unsigned short)((*bits[b] & ~(1u << dst)) | (((*bits[b] >> src) & 1u)
+									 << dst));
+	if (src == BPF_REG_10)
+		s->stack |= (unsigned short)(1u << dst);
+}
+
 /*
  * Tristate numbers, as the verifier keeps a scalar's bits (kernel/bpf/tnum.c): @val the values
  * of the known bits, @mask the unknown ones.  Only what clang's index arithmetic needs.
@@ -1061,6 +1084,12 @@ static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
 		*val = v >> bval;
 		*mask = m >> bval;
 		return true;
+	case BPF_ARSH: /* the sign bit, known or not, is copied down */
+		if (bmask || bval > 63)
+			return false;
+		*val = (unsigned long long)((long long)v >> bval);
+		*mask = (unsigned long long)((long long)m >> bval);
+		return true;
 	default:
 		return false;
 	}
@@ -1089,6 +1118,15 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	} else if (src >= 0) {
 		bval = (unsigned long long)s->imm[src];
 		src_known = s->imm_known & (1u << src);
+	}
+	if (cls == BPF_ALU64 && op == BPF_ADD && dst_data && src >= 0 && s->reg[src] &&
+	    !src_data && !in->off) {
+		/* data plus an object pointer (clang's "r1 += r0"): the pointer, offset by it */
+		bval = s->tn_val[dst];
+		bmask = s->tn_mask[dst];
+		src_known = s->tn_known & (1u << dst);
+		copy_reg(s, dst, src);
+		src_data = true;
 	}
 	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
 		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
@@ -1125,6 +1163,46 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	if (known)
 		tn_set(s, dst, val, mask);
 	return true;
+}
+
+/*
+ * A conditional jump of data against a constant: the branch where it is at most some value
+ * narrows its tnum (reg_bounds_sync(): the tnum meets tnum_range(0, max)), as
+ * "if (idx >= 4) return 0; p->slots[idx]" makes the index's (0x0; 0x3).  The other branch's
+ * minimum narrows no bit the walk follows.  Unsigned compares only; a 32-bit one when the
+ * upper half is known zero.
+ */
+static void data_bound(const struct bpf_insn *in, struct flow_state *fall, struct flow_state *taken)
+{
+	__u8 op = BPF_OP(in->code);
+	int r = in->dst_reg;
+	unsigned long long k = (unsigned long long)(long long)in->imm, max, range;
+	struct flow_state *at_most;
+
+	if (in->imm < 0 || (BPF_CLASS(in->code) == BPF_JMP32 && (fall->tn_mask[r] >> 32)))
+		return;
+	switch (op) {
+	case BPF_JLT: /* taken: r < k */
+	case BPF_JLE: /* taken: r <= k */
+		if (op == BPF_JLT && !k)
+			return;
+		at_most = taken;
+		max = op == BPF_JLT ? k - 1 : k;
+		break;
+	case BPF_JGT: /* falls: r <= k */
+	case BPF_JGE: /* falls: r < k */
+		if (op == BPF_JGE && !k)
+			return;
+		at_most = fall;
+		max = op == BPF_JGE ? k - 1 : k;
+		break;
+	default:
+		return;
+	}
+	/* tnum_range(0, max): every bit up to max's highest unknown */
+	range = max ? ~0ull >> __builtin_clzll(max) : 0;
+	at_most->tn_mask[r] &= range;
+	at_most->tn_val[r] &= range;
 }
 
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
@@ -1245,27 +1323,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,
-						  &s->not_null,	 &s->off_known, &s->non_owning,
-						  &s->inserted,	 &s->dead,	&s->kptr_null,
-						  &s->kptr_rcu,	 &s->null_ptr,	&s->null_map,
-						  &s->data,	 &s->var_off,	&s->tn_known,
-						  &s->rodata};
-
-			s->tn_val[in->dst_reg] = s->tn_val[in->src_reg];
-			s->tn_mask[in->dst_reg] = s->tn_mask[in->src_reg];
-			s->reg[in->dst_reg] = s->reg[in->src_reg];
-			s->result[in->dst_reg] = s->result[in->src_reg];
-			s->value[in->dst_reg] = s->value[in->src_reg];
-			s->imm[in->dst_reg] = s->imm[in->src_reg];
-			s->root[in->dst_reg] = s->root[in->src_reg];
-			s->off[in->dst_reg] = s->off[in->src_reg];
-			for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
-				*bits[b] = (unsigned short)((*bits[b] & ~(1u << in->dst_reg)) |
-							    (((*bits[b] >> in->src_reg) & 1u)
-							     << in->dst_reg));
-			if (in->src_reg == BPF_REG_10)
-				s->stack |= (unsigned short)(1u << in->dst_reg);
+			copy_reg(s, in->dst_reg, in->src_reg);
 		} else if (data_alu(in, s)) {
 			break;
 		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
@@ -1308,6 +1366,9 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		}
 		if (fl->walking && walk_decided(in, s, e))
 			break;
+		if (BPF_SRC(in->code) == BPF_K && in->dst_reg <= 10 &&
+		    (s->data & s->tn_known & (1u << in->dst_reg)))
+			data_bound(in, s, &e->taken);
 		/* the NULL check: on the branch where the register is 0 it holds no object */
 		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
 			bool never_null = s->not_null & (1u << in->dst_reg);

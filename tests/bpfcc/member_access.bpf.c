@@ -226,6 +226,52 @@ int index_from_member(void *ctx)
 	return 0;
 }
 
+/* a bounds check narrows the tnum (reg_bounds_sync()): below 4, then times 8 */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_bounds_checked(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u32 i = chosen_slot;
+
+	if (!t)
+		return 0;
+	if (i >= 4) {
+		bpf_obj_drop(t);
+		return 0;
+	}
+	t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+/* a signed index: clang sign-extends it with two shifts, the bound before them */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_signed(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	int i = (int)chosen_slot;
+
+	if (!t)
+		return 0;
+	if (i >= 0 && i < 4)
+		t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+/* a constant added to the index goes to the fixed offset */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=48, var_off=(0x0; 0x10)")
+int index_plus_constant(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return 0;
+	t->slots[(chosen_slot & 2) + 1] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
 /* a read-only global is a constant to the verifier: the offset is fixed */
 SEC("tc") __success __retval(7)
 int index_from_rodata(void *ctx)

@@ -460,6 +460,34 @@ static bool maybe_null_result(const char *callee)
 	return false;
 }
 
+/*
+ * Tristate numbers, as the verifier keeps a scalar's bits (kernel/bpf/tnum.c): @val the values
+ * of the known bits, @mask the unknown ones.  Only what clang's index arithmetic needs.
+ */
+static void tn_set(struct flow_state *s, int r, unsigned long long val, unsigned long long mask)
+{
+	s->tn_val[r] = val & ~mask;
+	s->tn_mask[r] = mask;
+	s->tn_known |= (unsigned short)(1u << r);
+}
+
+/*
+ * The calls whose result is a number the verifier knows nothing of (a helper's RET_INTEGER, an
+ * insert's 0 or -EINVAL): data, as a load from memory is.
+ */
+static bool returns_data(const char *callee)
+{
+	static const char *const names[] = {
+		"bpf_get_prandom_u32",	   "bpf_ktime_get_ns",	     "bpf_ktime_get_boot_ns",
+		"bpf_ktime_get_coarse_ns", "bpf_ktime_get_tai_ns",   "bpf_jiffies64",
+		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl"};
+
+	for (size_t k = 0; callee && k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(callee, names[k]))
+			return true;
+	return false;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -555,6 +583,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		s->non_owning |= 1u;
 	if (never_null)
 		s->not_null |= 1u;
+	if (returns_data(name)) { /* RET_INTEGER: mark_reg_unknown(), all 64 bits */
+		tn_set(s, 0, 0, ~0ull);
+		s->data |= 1u;
+	}
 }
 
 /*
@@ -1032,17 +1064,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 		s->stack |= (unsigned short)(1u << dst);
 }
 
-/*
- * Tristate numbers, as the verifier keeps a scalar's bits (kernel/bpf/tnum.c): @val the values
- * of the known bits, @mask the unknown ones.  Only what clang's index arithmetic needs.
- */
-static void tn_set(struct flow_state *s, int r, unsigned long long val, unsigned long long mask)
-{
-	s->tn_val[r] = val & ~mask;
-	s->tn_mask[r] = mask;
-	s->tn_known |= (unsigned short)(1u << r);
-}
-
+/* tnum_add(): the carries out of unknown bits are unknown */
 static void tn_add(unsigned long long *val, unsigned long long *mask, unsigned long long bval,
 		   unsigned long long bmask)
 {

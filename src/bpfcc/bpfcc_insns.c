@@ -320,13 +320,24 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	/*
 	 * the helpers kfsim's native runtime has that take or give references, and a helper a
 	 * program may call under the lock ("function calls are not allowed while holding a
-	 * lock"), whose line the walk order places
+	 * lock"), whose line the walk order places; and the ones whose result is a number the
+	 * verifier knows nothing of (bpfcc_call_types.c: returns_data())
 	 */
 	switch (imm) {
 	case 1:
 		return "bpf_map_lookup_elem";
 	case 5:
 		return "bpf_ktime_get_ns";
+	case 7:
+		return "bpf_get_prandom_u32";
+	case 118:
+		return "bpf_jiffies64";
+	case 125:
+		return "bpf_ktime_get_boot_ns";
+	case 160:
+		return "bpf_ktime_get_coarse_ns";
+	case 208:
+		return "bpf_ktime_get_tai_ns";
 	case 93:
 		return "bpf_spin_lock";
 	case 94:

@@ -64,6 +64,13 @@ const volatile u32 fixed_slot = 2;
 private(T) struct bpf_spin_lock lock;
 private(T) struct bpf_rb_root tree __contains(entry, rb);
 
+private(T) struct bpf_rb_root tables __contains(table, rb);
+
+static bool table_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct table, rb)->key < container_of(b, struct table, rb)->key;
+}
+
 static bool less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
 	return container_of(a, struct entry, rb)->hits < container_of(b, struct entry, rb)->hits;
@@ -269,6 +276,41 @@ int index_plus_constant(void *ctx)
 		return 0;
 	t->slots[(chosen_slot & 2) + 1] = 1;
 	bpf_obj_drop(t);
+	return 0;
+}
+
+/* a helper's number is data too (RET_INTEGER: all 64 bits unknown) */
+SEC("tc") __failure __msg("R1 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_from_helper(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return 0;
+	t->slots[bpf_get_prandom_u32() % 4] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+/* and so is an insert's result, 0 or -EINVAL */
+SEC("tc") __failure __msg("R1 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x8)")
+int index_from_insert(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t)), *u;
+	long err;
+
+	if (!t)
+		return 0;
+	u = bpf_obj_new(typeof(*u));
+	if (!u) {
+		bpf_obj_drop(t);
+		return 0;
+	}
+	bpf_spin_lock(&lock);
+	err = bpf_rbtree_add(&tables, &t->rb, table_less);
+	bpf_spin_unlock(&lock);
+	u->slots[err & 1] = 2;
+	bpf_obj_drop(u);
 	return 0;
 }
 

@@ -115,6 +115,9 @@ struct flow_state {
 	 */
 	unsigned short data, var_off, tn_known, rodata;
 	unsigned long long tn_val[11], tn_mask[11];
+	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
+	unsigned long long slot_data, slot_tn_known;
+	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
 };
 
 struct flow {
@@ -196,7 +199,16 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_ptr |= s->slot_null_ptr;
 	d->null_map |= s->null_map;
 	d->slot_null_map |= s->slot_null_map;
-	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata);
+	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
+		(s->slot_data & ~d->slot_data);
+	d->slot_data |= s->slot_data;
+	for (int i = 0; i < NR_SLOTS; i++)
+		if ((d->slot_tn_known & (1ull << i)) &&
+		    (!(s->slot_tn_known & (1ull << i)) || s->slot_tn_val[i] != d->slot_tn_val[i] ||
+		     s->slot_tn_mask[i] != d->slot_tn_mask[i])) {
+			d->slot_tn_known &= ~(1ull << i);
+			grew = true;
+		}
 	d->data |= s->data;
 	d->var_off |= s->var_off;
 	d->rodata &= s->rodata;
@@ -301,6 +313,8 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_null_map &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
+	s->slot_data &= ~(1ull << slot);
+	s->slot_tn_known &= ~(1ull << slot);
 }
 
 /* The call result @result was given to a push or add: every copy of it is non-owning now. */
@@ -1257,10 +1271,15 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		}
 		break;
 	case BPF_LDX: {
-		/* a load from memory but the stack and .rodata: data (a stack slot may be a
-		 * spilled constant, which the verifier keeps) */
-		bool data = in->src_reg < 10 && !(s->rodata & (1u << in->src_reg)) &&
-			    BPF_MODE(in->code) == BPF_MEM;
+		/*
+		 * a load from memory but .rodata: data.  From the stack only a narrower load than
+		 * a spill: an 8-byte slot keeps a spilled register as it was (a constant stays
+		 * one), a 4-byte variable is STACK_MISC to the verifier (measured on the running
+		 * 6.18: a u32 index kept in a volatile local reads back as (0x0; 0xffffffff))
+		 */
+		bool data = in->src_reg <= 10 && BPF_MODE(in->code) == BPF_MEM &&
+			    (in->src_reg == BPF_REG_10 ? BPF_SIZE(in->code) != BPF_DW
+						       : !(s->rodata & (1u << in->src_reg)));
 
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
@@ -1295,6 +1314,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
 		}
+		if (slot >= 0 && (s->slot_data & (1ull << slot)))
+			s->data |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_data & s->slot_tn_known & (1ull << slot)))
+			tn_set(s, in->dst_reg, s->slot_tn_val[slot], s->slot_tn_mask[slot]);
 		break;
 	}
 	case BPF_STX:
@@ -1327,6 +1350,13 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			if (dw && (s->off_known & (1u << in->src_reg))) {
 				s->slot_off[slot] = s->off[in->src_reg];
 				s->slot_off_known |= 1ull << slot;
+			}
+			if (dw && (s->data & (1u << in->src_reg)))
+				s->slot_data |= 1ull << slot;
+			if (dw && (s->data & s->tn_known & (1u << in->src_reg))) {
+				s->slot_tn_val[slot] = s->tn_val[in->src_reg];
+				s->slot_tn_mask[slot] = s->tn_mask[in->src_reg];
+				s->slot_tn_known |= 1ull << slot;
 			}
 		}
 		break;

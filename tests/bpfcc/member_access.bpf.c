@@ -314,6 +314,36 @@ int index_from_insert(void *ctx)
 	return 0;
 }
 
+/*
+ * kept on the stack: an 8-byte slot holds the index as it was spilled, a 4-byte local reads back
+ * as any u32 (STACK_MISC), so the tnums differ
+ */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_on_stack_u64(void *ctx)
+{
+	volatile u64 i = chosen_slot & 3;
+	struct table *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return 0;
+	t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x7fffffff8)")
+int index_on_stack_u32(void *ctx)
+{
+	volatile u32 i = chosen_slot & 3;
+	struct table *t = bpf_obj_new(typeof(*t));
+
+	if (!t)
+		return 0;
+	t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
 /* a read-only global is a constant to the verifier: the offset is fixed */
 SEC("tc") __success __retval(7)
 int index_from_rodata(void *ctx)

@@ -201,24 +201,44 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_map |= s->slot_null_map;
 	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
 		(s->slot_data & ~d->slot_data);
-	d->slot_data |= s->slot_data;
-	for (int i = 0; i < NR_SLOTS; i++)
-		if ((d->slot_tn_known & (1ull << i)) &&
-		    (!(s->slot_tn_known & (1ull << i)) || s->slot_tn_val[i] != d->slot_tn_val[i] ||
-		     s->slot_tn_mask[i] != d->slot_tn_mask[i])) {
-			d->slot_tn_known &= ~(1ull << i);
+	/*
+	 * A tnum belongs to data (or an offset made of it): a path where the register holds a
+	 * constant has none to join, and the verifier's message at an access comes from a path
+	 * where it is data.  Where both paths have data, two tnums are none.
+	 */
+	for (int i = 0; i < NR_SLOTS; i++) {
+		unsigned long long bit = 1ull << i;
+
+		if ((s->slot_data & bit) && !(d->slot_data & bit)) {
+			d->slot_tn_val[i] = s->slot_tn_val[i];
+			d->slot_tn_mask[i] = s->slot_tn_mask[i];
+			d->slot_tn_known = (d->slot_tn_known & ~bit) | (s->slot_tn_known & bit);
+		} else if ((s->slot_data & bit) && (d->slot_tn_known & bit) &&
+			   (!(s->slot_tn_known & bit) || s->slot_tn_val[i] != d->slot_tn_val[i] ||
+			    s->slot_tn_mask[i] != d->slot_tn_mask[i])) {
+			d->slot_tn_known &= ~bit;
 			grew = true;
 		}
+	}
+	d->slot_data |= s->slot_data;
+	for (int r = 0; r < 11; r++) {
+		unsigned short bit = (unsigned short)(1u << r);
+		unsigned short s_has = s->data | s->var_off, d_has = d->data | d->var_off;
+
+		if ((s_has & bit) && !(d_has & bit)) {
+			d->tn_val[r] = s->tn_val[r];
+			d->tn_mask[r] = s->tn_mask[r];
+			d->tn_known = (unsigned short)((d->tn_known & ~bit) | (s->tn_known & bit));
+		} else if ((s_has & bit) && (d->tn_known & bit) &&
+			   (!(s->tn_known & bit) || s->tn_val[r] != d->tn_val[r] ||
+			    s->tn_mask[r] != d->tn_mask[r])) {
+			d->tn_known &= (unsigned short)~bit;
+			grew = true;
+		}
+	}
 	d->data |= s->data;
 	d->var_off |= s->var_off;
 	d->rodata &= s->rodata;
-	for (int r = 0; r < 11; r++)
-		if ((d->tn_known & (1u << r)) &&
-		    (!(s->tn_known & (1u << r)) || s->tn_val[r] != d->tn_val[r] ||
-		     s->tn_mask[r] != d->tn_mask[r])) {
-			d->tn_known &= (unsigned short)~(1u << r);
-			grew = true;
-		}
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -1120,6 +1140,13 @@ static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
 		*val = v >> bval;
 		*mask = m >> bval;
 		return true;
+	case BPF_NEG: { /* tnum_neg(): 0 minus it */
+		unsigned long long diff = 0 - v, alpha = diff, beta = diff - m;
+
+		*val = diff & ~((alpha ^ beta) | m);
+		*mask = (alpha ^ beta) | m;
+		return true;
+	}
 	case BPF_ARSH: /* the sign bit, known or not, is copied down */
 		if (bmask || bval > 63)
 			return false;
@@ -1208,14 +1235,13 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
  * minimum narrows no bit the walk follows.  Unsigned compares only; a 32-bit one when the
  * upper half is known zero.
  */
-static void data_bound(const struct bpf_insn *in, struct flow_state *fall, struct flow_state *taken)
+static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
+		       struct flow_state *fall, struct flow_state *taken)
 {
-	__u8 op = BPF_OP(in->code);
-	int r = in->dst_reg;
-	unsigned long long k = (unsigned long long)(long long)in->imm, max, range;
+	unsigned long long k = (unsigned long long)imm, max, range;
 	struct flow_state *at_most;
 
-	if (in->imm < 0 || (BPF_CLASS(in->code) == BPF_JMP32 && (fall->tn_mask[r] >> 32)))
+	if (imm < 0 || (BPF_CLASS(in->code) == BPF_JMP32 && (fall->tn_mask[r] >> 32)))
 		return;
 	switch (op) {
 	case BPF_JLT: /* taken: r < k */
@@ -1239,6 +1265,24 @@ static void data_bound(const struct bpf_insn *in, struct flow_state *fall, struc
 	range = max ? ~0ull >> __builtin_clzll(max) : 0;
 	at_most->tn_mask[r] &= range;
 	at_most->tn_val[r] &= range;
+}
+
+/*
+ * The same with the constant in a register: "r2 = 7; if r2 > r1 goto" is clang's min(r1, 7),
+ * and the compare reads the other way round when the data is the source register.
+ */
+static void data_bound_regs(const struct bpf_insn *in, __u8 op, struct flow_state *fall,
+			    struct flow_state *taken)
+{
+	static const __u8 swapped[16] = {[BPF_JLT >> 4] = BPF_JGT, [BPF_JLE >> 4] = BPF_JGE,
+					 [BPF_JGT >> 4] = BPF_JLT, [BPF_JGE >> 4] = BPF_JLE};
+	int dst = in->dst_reg, src = in->src_reg;
+	unsigned short known = fall->data & fall->tn_known;
+
+	if ((known & (1u << dst)) && (fall->imm_known & (1u << src)))
+		data_bound(in, dst, op, fall->imm[src], fall, taken);
+	else if ((known & (1u << src)) && (fall->imm_known & (1u << dst)) && swapped[op >> 4])
+		data_bound(in, src, swapped[op >> 4], fall->imm[dst], fall, taken);
 }
 
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
@@ -1420,7 +1464,9 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			break;
 		if (BPF_SRC(in->code) == BPF_K && in->dst_reg <= 10 &&
 		    (s->data & s->tn_known & (1u << in->dst_reg)))
-			data_bound(in, s, &e->taken);
+			data_bound(in, in->dst_reg, op, in->imm, s, &e->taken);
+		else if (BPF_SRC(in->code) == BPF_X && in->dst_reg <= 10 && in->src_reg <= 10)
+			data_bound_regs(in, op, s, &e->taken);
 		/* the NULL check: on the branch where the register is 0 it holds no object */
 		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
 			bool never_null = s->not_null & (1u << in->dst_reg);

@@ -344,6 +344,38 @@ int index_on_stack_u32(void *ctx)
 	return 0;
 }
 
+/* clang's min(i, 7): the constant in a register, compared the other way round */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_clamped(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u32 i = chosen_slot;
+
+	if (!t)
+		return 0;
+	if (i > 3)
+		i = 3;
+	t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+/* a branch clang turns into a mask (0 - (x & 1)): the constant path has no offset to report */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_or_zero(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u32 i = 0;
+
+	if (!t)
+		return 0;
+	if (t->key & 1)
+		i = chosen_slot & 3;
+	t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
 /* a read-only global is a constant to the verifier: the offset is fixed */
 SEC("tc") __success __retval(7)
 int index_from_rodata(void *ctx)

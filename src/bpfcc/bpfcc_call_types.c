@@ -162,6 +162,31 @@ static unsigned long long type_bit(struct flow *fl, long long id)
 	return 1ull << fl->nr_types++;
 }
 
+/*
+ * Two paths' tnums of data at a join: the verifier reports the path it walked first, which the
+ * walk does not know, so the union of the two (tnum_union()) stands for both: the verdict is
+ * right, the message that of one path or a wider one.  Masks only grow: the walk ends.  True
+ * when (@val, @mask) changed or stopped being known.
+ */
+static bool tn_join(unsigned long long *val, unsigned long long *mask, unsigned long long *known,
+		    unsigned long long bit, unsigned long long sval, unsigned long long smask,
+		    bool s_known)
+{
+	unsigned long long v, mu;
+
+	if (!s_known) {
+		*known &= ~bit;
+		return true;
+	}
+	mu = *mask | smask | (*val ^ sval);
+	v = *val & sval & ~mu;
+	if (v == *val && mu == *mask)
+		return false;
+	*val = v;
+	*mask = mu;
+	return true;
+}
+
 /* Merge @s into instruction @to's state: true when that state grew (it must be walked again). */
 static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 {
@@ -213,11 +238,10 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 			d->slot_tn_val[i] = s->slot_tn_val[i];
 			d->slot_tn_mask[i] = s->slot_tn_mask[i];
 			d->slot_tn_known = (d->slot_tn_known & ~bit) | (s->slot_tn_known & bit);
-		} else if ((s->slot_data & bit) && (d->slot_tn_known & bit) &&
-			   (!(s->slot_tn_known & bit) || s->slot_tn_val[i] != d->slot_tn_val[i] ||
-			    s->slot_tn_mask[i] != d->slot_tn_mask[i])) {
-			d->slot_tn_known &= ~bit;
-			grew = true;
+		} else if ((s->slot_data & bit) && (d->slot_tn_known & bit)) {
+			grew |= tn_join(&d->slot_tn_val[i], &d->slot_tn_mask[i], &d->slot_tn_known, bit,
+					s->slot_tn_val[i], s->slot_tn_mask[i],
+					s->slot_tn_known & bit);
 		}
 	}
 	d->slot_data |= s->slot_data;
@@ -229,11 +253,12 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 			d->tn_val[r] = s->tn_val[r];
 			d->tn_mask[r] = s->tn_mask[r];
 			d->tn_known = (unsigned short)((d->tn_known & ~bit) | (s->tn_known & bit));
-		} else if ((s_has & bit) && (d->tn_known & bit) &&
-			   (!(s->tn_known & bit) || s->tn_val[r] != d->tn_val[r] ||
-			    s->tn_mask[r] != d->tn_mask[r])) {
-			d->tn_known &= (unsigned short)~bit;
-			grew = true;
+		} else if ((s_has & bit) && (d->tn_known & bit)) {
+			unsigned long long known = d->tn_known;
+
+			grew |= tn_join(&d->tn_val[r], &d->tn_mask[r], &known, bit, s->tn_val[r],
+					s->tn_mask[r], s->tn_known & bit);
+			d->tn_known = (unsigned short)known;
 		}
 	}
 	d->data |= s->data;
@@ -1222,6 +1247,11 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 		mask &= 0xffffffffull;
 	}
 	set_reg(s, dst, 0);
+	if (known && !mask) { /* every bit known: a constant to the verifier, not data */
+		s->imm[dst] = (long long)val;
+		s->imm_known |= (unsigned short)(1u << dst);
+		return true;
+	}
 	s->data |= (unsigned short)(1u << dst);
 	if (known)
 		tn_set(s, dst, val, mask);

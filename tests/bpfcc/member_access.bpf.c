@@ -57,7 +57,7 @@ struct table {
 };
 
 /* data: the verifier knows nothing of its value; .rodata: frozen, so it knows the constant */
-u32 chosen_slot;
+u32 chosen_slot, other_slot;
 const volatile u32 fixed_slot = 2;
 
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
@@ -371,6 +371,27 @@ int index_or_zero(void *ctx)
 		return 0;
 	if (t->key & 1)
 		i = chosen_slot & 3;
+	t->slots[i] = 1;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+/*
+ * data on two paths with two tnums: the verifier reports the path it walks first (here the
+ * wider one); kfsim joins them into their union, which is that one's
+ */
+SEC("tc") __failure __msg("R2 is ptr_table invalid variable offset: off=40, var_off=(0x0; 0x18)")
+int index_two_paths(void *ctx)
+{
+	struct table *t = bpf_obj_new(typeof(*t));
+	u32 i;
+
+	if (!t)
+		return 0;
+	if (t->key)
+		i = chosen_slot & 3;
+	else
+		i = other_slot & 1;
 	t->slots[i] = 1;
 	bpf_obj_drop(t);
 	return 0;

@@ -46,8 +46,10 @@ struct kfsim_bpfrt_field {
 
 /**
  * struct kfsim_bpfrt_type - one struct type of the program's BTF
- * @fwd_kptrs: its __kptr members to a struct the BTF only declares (not in @fields): with a
- *	       special field beside them, the kernel refuses the object's BTF
+ * @refused_members: its members the kernel's search for special fields refuses (not in
+ *		     @fields): a __kptr to a struct the BTF only declares, a bitfield at a bit
+ *		     offset that is no whole byte; with a special field beside them, the kernel
+ *		     refuses the object's BTF (src/bpfcc/bpfcc_gen.c)
  */
 struct kfsim_bpfrt_type {
 	unsigned int btf_id;
@@ -55,7 +57,7 @@ struct kfsim_bpfrt_type {
 	unsigned int size;
 	const struct kfsim_bpfrt_field *fields;
 	unsigned int nr_fields;
-	unsigned int fwd_kptrs;
+	unsigned int refused_members;
 };
 
 /** struct kfsim_bpfrt_var - a global variable with special fields, in a data section */

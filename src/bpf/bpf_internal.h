@@ -140,6 +140,8 @@ struct bpf_root_decl {
 #define BPF_OBJ_LIVE 0xb9f0a11cu
 #define BPF_OBJ_DEAD 0xb9fdead0u
 #define BPF_POISON_FREE 0x6b
+/* the largest bpf_obj_new() object: bpf_mem_alloc()'s 4096-byte cache less its llist header */
+#define BPF_OBJ_MAX_SIZE (4096 - 8)
 
 /**
  * struct bpf_obj_hdr - what kfsim keeps in front of each bpf_obj_new() object

@@ -87,7 +87,8 @@ struct bpf_insn;
  * @after_merge: bpfcc_call_types()'s @after_merge for the instruction
  * @refused: the verifier's message for an access it refuses whatever the path ("" for none): a
  *	store into a map value's referenced __kptr field, a negative offset into an object, an
- *	access over an object's special field (bpfcc_call_types.c)
+ *	access over an object's special field, one that leaves the member it starts in, starts in
+ *	a hole or takes part of a pointer member (btf_struct_walk(); bpfcc_call_types.c)
  */
 struct bpfcc_beyond {
 	const char *type;
@@ -95,7 +96,7 @@ struct bpfcc_beyond {
 	int size;
 	bool dead_ref;
 	unsigned char after_merge;
-	char refused[96];
+	char refused[192];
 };
 
 /**
@@ -106,11 +107,14 @@ struct bpfcc_beyond {
  * @map_value: when the instruction loads a map's address instead, the BTF id of the map's value
  *	type (0: not a map, or a map without BTF): its lookups give a value of that struct, whose
  *	__kptr fields type what bpf_kptr_xchg() returns
+ * @rodata: the instruction loads the address of a read-only global (.rodata): libbpf freezes
+ *	that map, so the verifier knows the values loaded from it (constants, not data)
  */
 struct bpfcc_root {
 	__u32 type;
 	int node_off;
 	__u32 map_value;
+	bool rodata;
 };
 
 /*

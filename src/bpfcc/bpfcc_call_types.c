@@ -23,8 +23,10 @@
  * constant on every path (bpf_obj_new() gives 0, constant adds move it): a load or store whose
  * offset and width reach past the end of a type it may hold is what btf_struct_walk() refuses
  * ("access beyond struct S at off N size M", 6.12 and 6.18), a flexible array of structs at
- * the end included (the verifier walks flexible arrays only for other pointers).  An unknown
- * offset (a variable index, a pointer from a collection) is not checked.
+ * the end included (the verifier walks flexible arrays only for other pointers), and one inside
+ * the object that the same walk refuses member by member (struct_walk_refused(): past a scalar
+ * member's end, in a hole, part of a pointer).  An unknown offset (a variable index) is not
+ * checked.
  *
  * And it marks the registers that hold a non-owning result (bpf_list_front/back,
  * bpf_rbtree_first/root/left/right, moved, offset, spilled and filled) on some path: pushing or
@@ -103,6 +105,19 @@ struct flow_state {
 	 */
 	unsigned short null_ptr, null_map;
 	unsigned long long slot_null_ptr, slot_null_map;
+	/*
+	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
+	 * register, a scalar that is data on some path (loaded from memory other than the stack
+	 * and .rodata, or computed from such a load), with its tnum (tn_val, tn_mask: the bits
+	 * known and their values, when tn_known); and an object pointer that such a scalar was
+	 * added to (var_off), the tnum then its variable part.  A scalar the walk joined from
+	 * constants (a loop's counter) is not data: the verifier walks each pass with its value.
+	 */
+	unsigned short data, var_off, tn_known, rodata;
+	unsigned long long tn_val[11], tn_mask[11];
+	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
+	unsigned long long slot_data, slot_tn_known;
+	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
 };
 
 struct flow {
@@ -147,6 +162,31 @@ static unsigned long long type_bit(struct flow *fl, long long id)
 	return 1ull << fl->nr_types++;
 }
 
+/*
+ * Two paths' tnums of data at a join: the verifier reports the path it walked first, which the
+ * walk does not know, so the union of the two (tnum_union()) stands for both: the verdict is
+ * right, the message that of one path or a wider one.  Masks only grow: the walk ends.  True
+ * when (@val, @mask) changed or stopped being known.
+ */
+static bool tn_join(unsigned long long *val, unsigned long long *mask, unsigned long long *known,
+		    unsigned long long bit, unsigned long long sval, unsigned long long smask,
+		    bool s_known)
+{
+	unsigned long long v, mu;
+
+	if (!s_known) {
+		*known &= ~bit;
+		return true;
+	}
+	mu = *mask | smask | (*val ^ sval);
+	v = *val & sval & ~mu;
+	if (v == *val && mu == *mask)
+		return false;
+	*val = v;
+	*mask = mu;
+	return true;
+}
+
 /* Merge @s into instruction @to's state: true when that state grew (it must be walked again). */
 static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 {
@@ -184,6 +224,46 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_ptr |= s->slot_null_ptr;
 	d->null_map |= s->null_map;
 	d->slot_null_map |= s->slot_null_map;
+	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
+		(s->slot_data & ~d->slot_data);
+	/*
+	 * A tnum belongs to data (or an offset made of it): a path where the register holds a
+	 * constant has none to join, and the verifier's message at an access comes from a path
+	 * where it is data.  Where both paths have data, two tnums are none.
+	 */
+	for (int i = 0; i < NR_SLOTS; i++) {
+		unsigned long long bit = 1ull << i;
+
+		if ((s->slot_data & bit) && !(d->slot_data & bit)) {
+			d->slot_tn_val[i] = s->slot_tn_val[i];
+			d->slot_tn_mask[i] = s->slot_tn_mask[i];
+			d->slot_tn_known = (d->slot_tn_known & ~bit) | (s->slot_tn_known & bit);
+		} else if ((s->slot_data & bit) && (d->slot_tn_known & bit)) {
+			grew |= tn_join(&d->slot_tn_val[i], &d->slot_tn_mask[i], &d->slot_tn_known, bit,
+					s->slot_tn_val[i], s->slot_tn_mask[i],
+					s->slot_tn_known & bit);
+		}
+	}
+	d->slot_data |= s->slot_data;
+	for (int r = 0; r < 11; r++) {
+		unsigned short bit = (unsigned short)(1u << r);
+		unsigned short s_has = s->data | s->var_off, d_has = d->data | d->var_off;
+
+		if ((s_has & bit) && !(d_has & bit)) {
+			d->tn_val[r] = s->tn_val[r];
+			d->tn_mask[r] = s->tn_mask[r];
+			d->tn_known = (unsigned short)((d->tn_known & ~bit) | (s->tn_known & bit));
+		} else if ((s_has & bit) && (d->tn_known & bit)) {
+			unsigned long long known = d->tn_known;
+
+			grew |= tn_join(&d->tn_val[r], &d->tn_mask[r], &known, bit, s->tn_val[r],
+					s->tn_mask[r], s->tn_known & bit);
+			d->tn_known = (unsigned short)known;
+		}
+	}
+	d->data |= s->data;
+	d->var_off |= s->var_off;
+	d->rodata &= s->rodata;
 	for (int r = 0; r < 11; r++)
 		if (d->result[r] && d->result[r] != s->result[r]) {
 			d->result[r] = 0;
@@ -255,6 +335,10 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->kptr_rcu &= keep;
 	s->null_ptr &= keep;
 	s->null_map &= keep;
+	s->data &= keep;
+	s->var_off &= keep;
+	s->tn_known &= keep;
+	s->rodata &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -274,6 +358,8 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_null_map &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
+	s->slot_data &= ~(1ull << slot);
+	s->slot_tn_known &= ~(1ull << slot);
 }
 
 /* The call result @result was given to a push or add: every copy of it is non-owning now. */
@@ -433,6 +519,34 @@ static bool maybe_null_result(const char *callee)
 	return false;
 }
 
+/*
+ * Tristate numbers, as the verifier keeps a scalar's bits (kernel/bpf/tnum.c): @val the values
+ * of the known bits, @mask the unknown ones.  Only what clang's index arithmetic needs.
+ */
+static void tn_set(struct flow_state *s, int r, unsigned long long val, unsigned long long mask)
+{
+	s->tn_val[r] = val & ~mask;
+	s->tn_mask[r] = mask;
+	s->tn_known |= (unsigned short)(1u << r);
+}
+
+/*
+ * The calls whose result is a number the verifier knows nothing of (a helper's RET_INTEGER, an
+ * insert's 0 or -EINVAL): data, as a load from memory is.
+ */
+static bool returns_data(const char *callee)
+{
+	static const char *const names[] = {
+		"bpf_get_prandom_u32",	   "bpf_ktime_get_ns",	     "bpf_ktime_get_boot_ns",
+		"bpf_ktime_get_coarse_ns", "bpf_ktime_get_tai_ns",   "bpf_jiffies64",
+		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl"};
+
+	for (size_t k = 0; callee && k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(callee, names[k]))
+			return true;
+	return false;
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -528,6 +642,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		s->non_owning |= 1u;
 	if (never_null)
 		s->not_null |= 1u;
+	if (returns_data(name)) { /* RET_INTEGER: mark_reg_unknown(), all 64 bits */
+		tn_set(s, 0, 0, ~0ull);
+		s->data |= 1u;
+	}
 }
 
 /*
@@ -542,6 +660,140 @@ static bool access_beyond(const struct btf *btf, __u32 id, long long off, int si
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
 	return t && btf_is_struct(t) && off >= 0 && off + size > t->size;
+}
+
+/*
+ * The size of the type @id past its modifiers, an array's whole (all its dimensions), and the
+ * type of its innermost element in @elem (the type itself when it is no array): what
+ * __btf_resolve_size() gives btf_struct_walk().  -1 when it has no size.
+ */
+static long long resolved_size(const struct btf *btf, __u32 id, __u32 *elem)
+{
+	const struct btf_type *t = resolve_mods(btf, &id, true);
+	long long nelems = 1;
+
+	while (t && btf_is_array(t)) {
+		nelems *= btf_array(t)->nelems;
+		id = btf_array(t)->type;
+		t = resolve_mods(btf, &id, true);
+	}
+	*elem = id;
+	if (!t)
+		return -1;
+	if (btf_is_ptr(t))
+		return 8;
+	if (btf_is_int(t) || btf_is_any_enum(t) || btf_is_composite(t) || btf_is_float(t))
+		return nelems * t->size;
+	return -1;
+}
+
+/*
+ * What btf_struct_walk() refuses for a load or store at @off, @size bytes wide, into an object of
+ * the struct @id that stays inside the object (access_beyond() has the end of the object itself;
+ * the special fields come before, special_field_at()): bytes past the end of a scalar member or
+ * of an array of scalars ("access beyond the end of member M (mend:E) in struct S with off O size
+ * Z", the offset and struct those of the innermost struct the walk went down to, as the clang
+ * merge of two adjacent u16 stores into one u32 makes it), part of a pointer member ("cannot
+ * access ptr member ..."), a hole between members ("struct S doesn't have field at offset O"), or
+ * past a nested struct's end.  A union of more than one member makes the walk untrusted, which
+ * lets a scalar's end go (PTR_UNTRUSTED); bitfields take the kernel's rule.  6.12's and 6.18's
+ * kernel/bpf/btf.c alike.  False when the walk finds the field: @msg is untouched.
+ */
+static bool struct_walk_refused(const struct btf *btf, __u32 id, long long off, int size,
+				char *msg, size_t len)
+{
+	bool untrusted = false;
+
+	for (int depth = 0; depth < 32; depth++) {
+		const struct btf_type *t = resolve_mods(btf, &id, true);
+		const struct btf_member *m;
+		const char *tname;
+		bool found = false;
+
+		if (!t || !btf_is_composite(t) || off < 0)
+			return false;
+		tname = btf__name_by_offset(btf, t->name_off);
+		if (btf_is_union(t) && btf_vlen(t) != 1)
+			untrusted = true;
+		if (off + size > t->size) {
+			const struct btf_type *last = NULL;
+
+			if (btf_vlen(t))
+				last = btf__type_by_id(btf, btf_members(t)[btf_vlen(t) - 1].type);
+			/* a flexible array at a nested struct's end: not followed */
+			if (depth && last && btf_is_array(last) && !btf_array(last)->nelems)
+				return false;
+			snprintf(msg, len, "access beyond struct %s at off %lld size %d", tname, off,
+				 size);
+			return true;
+		}
+		m = btf_members(t);
+		for (__u16 k = 0; k < btf_vlen(t) && !found; k++, m++) {
+			long long moff = btf_member_bit_offset(t, k) / 8, msize, mend;
+			__u32 bits = btf_member_bitfield_size(t, k), elem;
+			const struct btf_type *mt;
+			const char *mname;
+
+			if (off + size <= moff)
+				break;
+			if (bits) {
+				long long end_bit = btf_member_bit_offset(t, k) + bits;
+
+				if (off <= moff && (end_bit + 7) / 8 <= off + size)
+					return false;
+				continue;
+			}
+			if (off < moff)
+				break; /* a hole */
+			msize = resolved_size(btf, m->type, &elem);
+			if (msize < 0)
+				return false; /* "field %s doesn't have size": not followed */
+			mend = moff + msize;
+			if (off >= mend)
+				continue;
+			mname = btf__name_by_offset(btf, m->name_off);
+			mt = resolve_mods(btf, &elem, true);
+			if (!mt)
+				return false;
+			if (msize != (btf_is_ptr(mt) ? 8 : mt->size)) { /* an array: one element */
+				long long esize = btf_is_ptr(mt) ? 8 : mt->size;
+
+				if (!esize)
+					continue;
+				moff += (off - moff) / esize * esize;
+				msize = esize;
+			}
+			if (btf_is_composite(mt)) {
+				off -= moff;
+				id = elem;
+				found = true;
+				break;
+			}
+			if (btf_is_ptr(mt)) {
+				if (msize != size || off != moff) {
+					snprintf(msg, len,
+						 "cannot access ptr member %s with moff %lld in struct "
+						 "%s with off %lld size %d",
+						 mname, moff, tname, off, size);
+					return true;
+				}
+				return false;
+			}
+			if (off + size > mend && !untrusted) {
+				snprintf(msg, len,
+					 "access beyond the end of member %s (mend:%lld) in struct %s "
+					 "with off %lld size %d",
+					 mname, mend, tname, off, size);
+				return true;
+			}
+			return false;
+		}
+		if (!found) {
+			snprintf(msg, len, "struct %s doesn't have field at offset %lld", tname, off);
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -597,9 +849,11 @@ static const char *special_field_at(const struct btf *btf, __u32 id, long long o
  * holds what @s says, from the types alone (6.12's source, the running 6.18): for a map value,
  * an access over a special field (check_map_access(): "bpf_spin_lock cannot be accessed
  * directly by load/store"), a __kptr field read or written other than as 8 bytes, a store into
- * a referenced one (check_map_kptr_access(): only a load, or bpf_kptr_xchg()); for an object, a negative offset (check_ptr_to_btf_access()) and then
- * an access over one of its special fields (btf_struct_access(), before the struct walk that
- * finds an access past the end).  True when it wrote @fl->beyond[@i].refused.
+ * a referenced one (check_map_kptr_access(): only a load, or bpf_kptr_xchg()); for an object, a
+ * negative offset (check_ptr_to_btf_access()), then an access over one of its special fields
+ * (btf_struct_access()), then what the struct walk refuses inside the object
+ * (struct_walk_refused(); access_beyond() has the object's end).  True when it wrote
+ * @fl->beyond[@i].refused.
  */
 static bool refused_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg,
 			   long long off, int size)
@@ -645,12 +899,27 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 				 btf__name_by_offset(fl->btf, bt->name_off), off);
 			return true;
 		}
+		if ((s->var_off & (1u << reg)) && !(s->tn_known & (1u << reg)))
+			return false; /* the variable part not followed: no message to give */
+		if (s->var_off & (1u << reg)) {
+			/* tnum_strn()'s "(%#llx; %#llx)": the kernel prints 0 as 0x0 */
+			snprintf(by->refused, sizeof(by->refused),
+				 "R%d is ptr_%s invalid variable offset: off=%lld, "
+				 "var_off=(0x%llx; 0x%llx)",
+				 reg, btf__name_by_offset(fl->btf, bt->name_off), off,
+				 s->tn_val[reg], s->tn_mask[reg]);
+			return true;
+		}
 		field = special_field_at(fl->btf, fl->types[t], off, size);
 		if (field) {
 			snprintf(by->refused, sizeof(by->refused), "direct access to %s is disallowed",
 				 field);
 			return true;
 		}
+		if (!access_beyond(fl->btf, fl->types[t], off, size) &&
+		    struct_walk_refused(fl->btf, fl->types[t], off, size, by->refused,
+					sizeof(by->refused)))
+			return true;
 	}
 	return false;
 }
@@ -680,7 +949,7 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	}
 	off = s->off[reg] + in->off;
-	if (refused_access(fl, i, s, reg, off, size))
+	if (refused_access(fl, i, s, reg, off, size) || (s->var_off & (1u << reg)))
 		return;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
 		if (!(s->reg[reg] & (1ull << t)) ||
@@ -831,6 +1100,221 @@ static void kptr_checked(struct flow_state *s, int reg)
 			s->slot_kptr_null &= ~(1ull << i);
 }
 
+/* A register move: @dst holds all that @src does. */
+static void copy_reg(struct flow_state *s, int dst, int src)
+{
+	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
+				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
+				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map,
+				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
+
+	s->tn_val[dst] = s->tn_val[src];
+	s->tn_mask[dst] = s->tn_mask[src];
+	s->reg[dst] = s->reg[src];
+	s->result[dst] = s->result[src];
+	s->value[dst] = s->value[src];
+	s->imm[dst] = s->imm[src];
+	s->root[dst] = s->root[src];
+	s->off[dst] = s->off[src];
+	for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
+		*bits[b] = (unsigned short)((*bits[b] & ~(1u << dst)) | (((*bits[b] >> src) & 1u)
+									 << dst));
+	if (src == BPF_REG_10)
+		s->stack |= (unsigned short)(1u << dst);
+}
+
+/* tnum_add(): the carries out of unknown bits are unknown */
+static void tn_add(unsigned long long *val, unsigned long long *mask, unsigned long long bval,
+		   unsigned long long bmask)
+{
+	unsigned long long sum_mask = *mask + bmask, sum_val = *val + bval;
+	unsigned long long carries = (sum_mask + sum_val) ^ sum_val;
+	unsigned long long unknown = carries | *mask | bmask;
+
+	*val = sum_val & ~unknown;
+	*mask = unknown;
+}
+
+/* The tnum of @op applied to (@val, @mask) and the constant or tnum (@bval, @bmask). */
+static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
+		  unsigned long long bval, unsigned long long bmask)
+{
+	unsigned long long v = *val, m = *mask;
+
+	switch (op) {
+	case BPF_ADD:
+		tn_add(val, mask, bval, bmask);
+		return true;
+	case BPF_AND:
+		*val = v & bval;
+		*mask = (v | m) & (bval | bmask) & ~*val;
+		return true;
+	case BPF_OR:
+		*val = v | bval;
+		*mask = (m | bmask) & ~*val;
+		return true;
+	case BPF_LSH:
+		if (bmask || bval > 63)
+			return false;
+		*val = v << bval;
+		*mask = m << bval;
+		return true;
+	case BPF_RSH:
+		if (bmask || bval > 63)
+			return false;
+		*val = v >> bval;
+		*mask = m >> bval;
+		return true;
+	case BPF_NEG: { /* tnum_neg(): 0 minus it */
+		unsigned long long diff = 0 - v, alpha = diff, beta = diff - m;
+
+		*val = diff & ~((alpha ^ beta) | m);
+		*mask = (alpha ^ beta) | m;
+		return true;
+	}
+	case BPF_ARSH: /* the sign bit, known or not, is copied down */
+		if (bmask || bval > 63)
+			return false;
+		*val = (unsigned long long)((long long)v >> bval);
+		*mask = (unsigned long long)((long long)m >> bval);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * An ALU instruction on data (a scalar loaded from memory, @s->data): the result is data too,
+ * with its tnum while the walk can follow it; data added to an object pointer gives the pointer
+ * a variable offset, which any access through it is refused for.  False when neither operand is
+ * data: the caller's rules apply.
+ */
+static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
+{
+	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	int dst = in->dst_reg, src = BPF_SRC(in->code) == BPF_X ? in->src_reg : -1;
+	bool src_data = src >= 0 && src <= 10 && (s->data & (1u << src));
+	bool dst_data = s->data & (1u << dst), known, src_known = true;
+	unsigned long long val = 0, mask = 0, bval = (unsigned long long)(long long)in->imm, bmask = 0;
+
+	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
+		return false;
+	if (src >= 0 && src_data) {
+		bval = s->tn_val[src];
+		bmask = s->tn_mask[src];
+		src_known = s->tn_known & (1u << src);
+	} else if (src >= 0) {
+		bval = (unsigned long long)s->imm[src];
+		src_known = s->imm_known & (1u << src);
+	}
+	if (cls == BPF_ALU64 && op == BPF_ADD && dst_data && src >= 0 && s->reg[src] &&
+	    !src_data && !in->off) {
+		/* data plus an object pointer (clang's "r1 += r0"): the pointer, offset by it */
+		bval = s->tn_val[dst];
+		bmask = s->tn_mask[dst];
+		src_known = s->tn_known & (1u << dst);
+		copy_reg(s, dst, src);
+		src_data = true;
+	}
+	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
+		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
+		known = src_known && (!(s->var_off & (1u << dst)) || (s->tn_known & (1u << dst)));
+		if (s->var_off & (1u << dst)) {
+			val = s->tn_val[dst];
+			mask = s->tn_mask[dst];
+		}
+		tn_add(&val, &mask, bval, bmask);
+		s->var_off |= (unsigned short)(1u << dst);
+		s->tn_known &= (unsigned short)~(1u << dst);
+		if (known)
+			tn_set(s, dst, val, mask);
+		return true;
+	}
+	if (s->reg[dst] || (src >= 0 && s->reg[src]))
+		return false; /* pointer arithmetic of another kind: not followed */
+	known = src_known &&
+		(op == BPF_MOV || (s->tn_known & (1u << dst)) || (s->imm_known & (1u << dst)));
+	if (op != BPF_MOV) {
+		val = dst_data ? s->tn_val[dst] : (unsigned long long)s->imm[dst];
+		mask = dst_data ? s->tn_mask[dst] : 0;
+		known = known && tn_op(op, &val, &mask, bval, bmask);
+	} else {
+		val = bval;
+		mask = bmask;
+	}
+	if (cls == BPF_ALU) { /* 32-bit: the upper half is zero */
+		val &= 0xffffffffull;
+		mask &= 0xffffffffull;
+	}
+	set_reg(s, dst, 0);
+	if (known && !mask) { /* every bit known: a constant to the verifier, not data */
+		s->imm[dst] = (long long)val;
+		s->imm_known |= (unsigned short)(1u << dst);
+		return true;
+	}
+	s->data |= (unsigned short)(1u << dst);
+	if (known)
+		tn_set(s, dst, val, mask);
+	return true;
+}
+
+/*
+ * A conditional jump of data against a constant: the branch where it is at most some value
+ * narrows its tnum (reg_bounds_sync(): the tnum meets tnum_range(0, max)), as
+ * "if (idx >= 4) return 0; p->slots[idx]" makes the index's (0x0; 0x3).  The other branch's
+ * minimum narrows no bit the walk follows.  Unsigned compares only; a 32-bit one when the
+ * upper half is known zero.
+ */
+static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
+		       struct flow_state *fall, struct flow_state *taken)
+{
+	unsigned long long k = (unsigned long long)imm, max, range;
+	struct flow_state *at_most;
+
+	if (imm < 0 || (BPF_CLASS(in->code) == BPF_JMP32 && (fall->tn_mask[r] >> 32)))
+		return;
+	switch (op) {
+	case BPF_JLT: /* taken: r < k */
+	case BPF_JLE: /* taken: r <= k */
+		if (op == BPF_JLT && !k)
+			return;
+		at_most = taken;
+		max = op == BPF_JLT ? k - 1 : k;
+		break;
+	case BPF_JGT: /* falls: r <= k */
+	case BPF_JGE: /* falls: r < k */
+		if (op == BPF_JGE && !k)
+			return;
+		at_most = fall;
+		max = op == BPF_JGE ? k - 1 : k;
+		break;
+	default:
+		return;
+	}
+	/* tnum_range(0, max): every bit up to max's highest unknown */
+	range = max ? ~0ull >> __builtin_clzll(max) : 0;
+	at_most->tn_mask[r] &= range;
+	at_most->tn_val[r] &= range;
+}
+
+/*
+ * The same with the constant in a register: "r2 = 7; if r2 > r1 goto" is clang's min(r1, 7),
+ * and the compare reads the other way round when the data is the source register.
+ */
+static void data_bound_regs(const struct bpf_insn *in, __u8 op, struct flow_state *fall,
+			    struct flow_state *taken)
+{
+	static const __u8 swapped[16] = {[BPF_JLT >> 4] = BPF_JGT, [BPF_JLE >> 4] = BPF_JGE,
+					 [BPF_JGT >> 4] = BPF_JLT, [BPF_JGE >> 4] = BPF_JLE};
+	int dst = in->dst_reg, src = in->src_reg;
+	unsigned short known = fall->data & fall->tn_known;
+
+	if ((known & (1u << dst)) && (fall->imm_known & (1u << src)))
+		data_bound(in, dst, op, fall->imm[src], fall, taken);
+	else if ((known & (1u << src)) && (fall->imm_known & (1u << dst)) && swapped[op >> 4])
+		data_bound(in, src, swapped[op >> 4], fall->imm[dst], fall, taken);
+}
+
 /* Instruction @i from state @s: @s becomes the state after it; @e says where it goes. */
 static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, struct edges *e)
 {
@@ -847,6 +1331,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			set_reg(s, in->dst_reg, 0);
 			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
+			if (fl->roots && fl->roots[i].rodata)
+				s->rodata |= (unsigned short)(1u << in->dst_reg);
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
 			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
@@ -858,13 +1344,30 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			e->next = i + 2;
 		}
 		break;
-	case BPF_LDX:
+	case BPF_LDX: {
+		/*
+		 * a load from memory but .rodata: data.  From the stack only a narrower load than
+		 * a spill: an 8-byte slot keeps a spilled register as it was (a constant stays
+		 * one), a 4-byte variable is STACK_MISC to the verifier (measured on the running
+		 * 6.18: a u32 index kept in a volatile local reads back as (0x0; 0xffffffff))
+		 */
+		bool data = in->src_reg <= 10 && BPF_MODE(in->code) == BPF_MEM &&
+			    (in->src_reg == BPF_REG_10 ? BPF_SIZE(in->code) != BPF_DW
+						       : !(s->rodata & (1u << in->src_reg)));
+
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
 		if (slot < 0 && load_kptr(fl, in, s))
 			break;
 		set_reg(s, in->dst_reg, slot >= 0 ? s->slot[slot] : 0);
+		if (data && in->dst_reg <= 10) {
+			static const unsigned long long width_mask[] = {0xffffffffull, 0xffff, 0xff,
+									~0ull};
+
+			s->data |= (unsigned short)(1u << in->dst_reg);
+			tn_set(s, in->dst_reg, 0, width_mask[BPF_SIZE(in->code) >> 3]);
+		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
 		if (slot >= 0 && (s->slot_non_owning & (1ull << slot)))
@@ -885,7 +1388,12 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
 		}
+		if (slot >= 0 && (s->slot_data & (1ull << slot)))
+			s->data |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_data & s->slot_tn_known & (1ull << slot)))
+			tn_set(s, in->dst_reg, s->slot_tn_val[slot], s->slot_tn_mask[slot]);
 		break;
+	}
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->dst_reg);
@@ -917,6 +1425,13 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_off[slot] = s->off[in->src_reg];
 				s->slot_off_known |= 1ull << slot;
 			}
+			if (dw && (s->data & (1u << in->src_reg)))
+				s->slot_data |= 1ull << slot;
+			if (dw && (s->data & s->tn_known & (1u << in->src_reg))) {
+				s->slot_tn_val[slot] = s->tn_val[in->src_reg];
+				s->slot_tn_mask[slot] = s->tn_mask[in->src_reg];
+				s->slot_tn_known |= 1ull << slot;
+			}
 		}
 		break;
 	case BPF_ST:
@@ -934,23 +1449,9 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			break;
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
-			unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,
-						  &s->not_null,	 &s->off_known, &s->non_owning,
-						  &s->inserted,	 &s->dead,	&s->kptr_null,
-						  &s->kptr_rcu,	 &s->null_ptr,	&s->null_map};
-
-			s->reg[in->dst_reg] = s->reg[in->src_reg];
-			s->result[in->dst_reg] = s->result[in->src_reg];
-			s->value[in->dst_reg] = s->value[in->src_reg];
-			s->imm[in->dst_reg] = s->imm[in->src_reg];
-			s->root[in->dst_reg] = s->root[in->src_reg];
-			s->off[in->dst_reg] = s->off[in->src_reg];
-			for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
-				*bits[b] = (unsigned short)((*bits[b] & ~(1u << in->dst_reg)) |
-							    (((*bits[b] >> in->src_reg) & 1u)
-							     << in->dst_reg));
-			if (in->src_reg == BPF_REG_10)
-				s->stack |= (unsigned short)(1u << in->dst_reg);
+			copy_reg(s, in->dst_reg, in->src_reg);
+		} else if (data_alu(in, s)) {
+			break;
 		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
 			set_reg(s, in->dst_reg, 0);
 			s->imm[in->dst_reg] = in->imm;
@@ -991,6 +1492,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		}
 		if (fl->walking && walk_decided(in, s, e))
 			break;
+		if (BPF_SRC(in->code) == BPF_K && in->dst_reg <= 10 &&
+		    (s->data & s->tn_known & (1u << in->dst_reg)))
+			data_bound(in, in->dst_reg, op, in->imm, s, &e->taken);
+		else if (BPF_SRC(in->code) == BPF_X && in->dst_reg <= 10 && in->src_reg <= 10)
+			data_bound_regs(in, op, s, &e->taken);
 		/* the NULL check: on the branch where the register is 0 it holds no object */
 		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
 			bool never_null = s->not_null & (1u << in->dst_reg);

@@ -40,7 +40,9 @@ struct field {
 struct fields {
 	struct field f[MAX_FIELDS];
 	unsigned int nr;
-	unsigned int fwd_kptrs; /* __kptr members to a struct the BTF only declares */
+	/* members the kernel's field search refuses: a __kptr to a struct the BTF only declares
+	 * (kptr_to_fwd()), a member at a bit offset that is no whole byte (unaligned_members()) */
+	unsigned int refused_members;
 };
 
 static const struct {
@@ -195,7 +197,7 @@ static void collect(const struct btf *btf, __u32 id, const char *prefix, unsigne
 		return;
 	}
 	if (kptr_to_fwd(btf, t)) {
-		out->fwd_kptrs++;
+		out->refused_members++;
 		return;
 	}
 	if (btf_is_array(t)) {
@@ -313,6 +315,49 @@ static int write_types_header(const struct btf *btf, const char *dir)
 	return fclose(f) ? -errno : 0;
 }
 
+/*
+ * The members of the struct @id, and of the structs it holds (arrays of them too, not unions),
+ * at a bit offset that is no whole byte: a bitfield after another one.  The kernel's search for
+ * special fields looks at every member's offset before its type (btf_find_struct_field(), nested
+ * structs since 6.10: btf_find_nested_struct(); 6.12 and the running 6.18) and refuses such a
+ * member (-EINVAL), so the BTF of a program whose node or lock holder has one is refused whole
+ * (measured on the running 6.18.44: every bpf_obj_new() is then "requires prog BTF").
+ */
+static unsigned int unaligned_members(const struct btf *btf, __u32 id, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, skip_mods(btf, id));
+	unsigned int nr = 0;
+
+	while (t && btf_is_array(t))
+		t = btf__type_by_id(btf, skip_mods(btf, btf_array(t)->type));
+	if (!t || !btf_is_struct(t) || special_kind(btf, t) || depth > MAX_DEPTH)
+		return 0;
+	for (__u16 m = 0; m < btf_vlen(t); m++) {
+		if (btf_member_bit_offset(t, m) % 8) {
+			nr++;
+			continue;
+		}
+		nr += unaligned_members(btf, btf_members(t)[m].type, depth + 1);
+	}
+	return nr;
+}
+
+/*
+ * Whether the kernel searches the struct @t for special fields when it loads the BTF
+ * (btf_parse_struct_metas(), 6.12 and 6.18): a member whose type is one of the special structs
+ * itself (no typedef or qualifier between: the kernel compares type ids) or a __kptr.
+ */
+static bool struct_meta_parsed(const struct btf *btf, const struct btf_type *t)
+{
+	for (__u16 m = 0; m < btf_vlen(t); m++) {
+		const struct btf_type *mt = btf__type_by_id(btf, btf_members(t)[m].type);
+
+		if (mt && (special_kind(btf, mt) || kptr_pointee(btf, mt)))
+			return true;
+	}
+	return false;
+}
+
 static void write_types(FILE *f, const struct btf *btf)
 {
 	__u32 n = btf__type_cnt(btf);
@@ -337,12 +382,15 @@ static void write_types(FILE *f, const struct btf *btf)
 		if (!btf_is_struct(t) || special_kind(btf, t))
 			continue;
 		collect(btf, id, "", 0, 0, NULL, &fl, 0);
+		if (struct_meta_parsed(btf, t))
+			fl.refused_members += unaligned_members(btf, id, 0);
 		fprintf(f, "\t{%u, \"%s\", %u, ", id,
 			struct_name(btf, t) ? struct_name(btf, t) : "(anon)", t->size);
 		if (fl.nr)
-			fprintf(f, "kfsim_bpfcc_type_fields_%u, %u, %u},\n", id, fl.nr, fl.fwd_kptrs);
+			fprintf(f, "kfsim_bpfcc_type_fields_%u, %u, %u},\n", id, fl.nr,
+				fl.refused_members);
 		else
-			fprintf(f, "0, 0, %u},\n", fl.fwd_kptrs);
+			fprintf(f, "0, 0, %u},\n", fl.refused_members);
 		nr++;
 	}
 	if (!nr)

@@ -320,13 +320,24 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	/*
 	 * the helpers kfsim's native runtime has that take or give references, and a helper a
 	 * program may call under the lock ("function calls are not allowed while holding a
-	 * lock"), whose line the walk order places
+	 * lock"), whose line the walk order places; and the ones whose result is a number the
+	 * verifier knows nothing of (bpfcc_call_types.c: returns_data())
 	 */
 	switch (imm) {
 	case 1:
 		return "bpf_map_lookup_elem";
 	case 5:
 		return "bpf_ktime_get_ns";
+	case 7:
+		return "bpf_get_prandom_u32";
+	case 118:
+		return "bpf_jiffies64";
+	case 125:
+		return "bpf_ktime_get_boot_ns";
+	case 160:
+		return "bpf_ktime_get_coarse_ns";
+	case 208:
+		return "bpf_ktime_get_tai_ns";
 	case 93:
 		return "bpf_spin_lock";
 	case 94:
@@ -443,6 +454,15 @@ static struct bpfcc_root root_load(const struct elf_view *e, const struct btf *b
 	}
 	var = rs ? btf__find_by_name_kind(btf, sym_name(e, rs), BTF_KIND_VAR) : -1;
 	return var > 0 ? var_contains(btf, (__u32)var) : none;
+}
+
+/* Whether the instruction at byte @off of section @sec loads an address in a .rodata section. */
+static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned long off)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+
+	return rs && rs->st_shndx < e->nr_sh && !strncmp(sec_name(e, rs->st_shndx), ".rodata", 7);
 }
 
 static void put_string(FILE *f, const char *s)
@@ -568,6 +588,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
 				roots[i].map_value = map_value_load(e, u, fc->sec, off);
+				roots[i].rodata = rodata_load(e, fc->sec, off);
 			}
 		}
 		/* the calls that objects of types with different records reach, the accesses

@@ -484,8 +484,8 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
  * or past the end of a bpf_obj_new() object (@beyond: btf_struct_walk()'s "access beyond struct S
  * at off N size M", 6.12 and 6.18), or what the object's types refuse on any path (@refused: a
  * store into a referenced __kptr field of a map value, a negative offset into an object, an
- * access over an object's special field).  The first such
- * access in instruction order that the verifier meets before the run's own verdict.
+ * access over an object's special field, or past the end of the member it starts in).  The
+ * first such access in instruction order that the verifier meets before the run's own verdict.
  */
 static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {

@@ -59,12 +59,14 @@ static struct kfsim_btf_field *convert_fields(const struct kfsim_bpfrt_field *in
  * Whether the kernel refuses the object's BTF: at BTF load it parses the special fields of every
  * struct that has one as a member (btf_parse_struct_metas(), 6.12 and 6.18), and one it refuses
  * refuses the whole BTF; libbpf then loads the programs without any.  A __kptr member to a
- * struct the BTF only declares is one it refuses there (bpfcc_gen.c, kptr_to_fwd()).
+ * struct the BTF only declares is one it refuses there, and so is a bitfield at a bit offset
+ * that is no whole byte (bpfcc_gen.c: kptr_to_fwd(), unaligned_members()).
  */
 bool bpfrt_btf_refused(void)
 {
 	for (unsigned int i = 0; object && i < object->nr_types; i++)
-		if (types[i].nr_fields && (object->types[i].fwd_kptrs || kfsim_btf_load(&types[i])))
+		if (types[i].nr_fields &&
+		    (object->types[i].refused_members || kfsim_btf_load(&types[i])))
 			return true;
 	return false;
 }

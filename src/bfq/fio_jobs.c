@@ -113,6 +113,15 @@ struct fio_section {
 	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
 	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
 	long latency_line;		/* latency_target= */
+	/*
+	 * rate=, rate_iops=, rate_min=, rate_iops_min= and rate_process=poisson: every line that
+	 * set one to something since the last that cleared it ([global]'s too), so that a
+	 * refusal names them all (without them the job reads), and the minimums per direction
+	 * (0 read, 1 write; no effect here but fio's checks, fio_rate_check())
+	 */
+	struct fio_where { long line; const char *file; } rate_at[5][4];
+	unsigned int nr_rate_at[5];
+	u64 rate_min[2][2];		/* [rate_min, rate_iops_min][direction] */
 	long ss_line;			/* steadystate_duration= */
 	bool group_reporting;
 	bool new_group;
@@ -1491,6 +1500,70 @@ static int fio_startdelay(const char *value, u64 *lo, u64 *hi)
 	return any ? set : -EINVAL;
 }
 
+static const char *const fio_rate_keys[5][2] = {
+	{ "rate", NULL }, { "rate_iops", NULL }, { "rate_min", "ratemin" }, { "rate_iops_min", NULL },
+	{ "rate_process", NULL },
+};
+
+/* A line that sets rate option @i (fio_rate_keys[]): kept; @clears: it sets it to nothing */
+static void fio_rate_at(struct fio_section *sec, int i, bool clears, long line, const char *file)
+{
+	unsigned int *nr = &sec->nr_rate_at[i];
+
+	if (clears) {
+		*nr = 0;
+		return;
+	}
+	if (*nr == ARRAY_SIZE(sec->rate_at[i]))
+		(*nr)--;	/* the oldest stay named; the last is the one in force */
+	sec->rate_at[i][(*nr)++] = (struct fio_where){ line, file };
+}
+
+/*
+ * Where a rate option was given, and rate_min=/rate_iops_min='s values per direction, read
+ * as rate=/rate_iops= are (fio 3.33 options.c: the same types, READ,WRITE,TRIM): a value
+ * fio fails is its own check's (sim_jobs.c, fio_no_effect_value_ok()), here it sets nothing.
+ */
+static void fio_rate_option(struct fio_section *sec, const char *key, const char *value,
+			    long line, const char *file)
+{
+	/* the caps it had: a part left empty keeps its direction's (parse_rate_pair()) */
+	struct kfsim_bfq_job scratch = {
+		.rate = sec->job.rate, .rate_write = sec->job.rate_write,
+		.rate_iops = sec->job.rate_iops, .rate_iops_write = sec->job.rate_iops_write,
+	};
+	u64 rd, wr;
+
+	for (int i = 0; i < 5; i++) {
+		if (strcmp(key, fio_rate_keys[i][0]) &&
+		    (!fio_rate_keys[i][1] || strcmp(key, fio_rate_keys[i][1])))
+			continue;
+		if (!value)
+			return;
+		if (i == 4) {
+			fio_rate_at(sec, i, strcmp(value, "poisson"), line, file);
+			return;
+		}
+		if (i >= 2) {
+			scratch.rate = scratch.rate_iops = sec->rate_min[i - 2][0];
+			scratch.rate_write = scratch.rate_iops_write =
+				sec->rate_min[i - 2][1] ? sec->rate_min[i - 2][1] : U64_MAX;
+		}
+		if (kfsim_bfq_job_set(&scratch, i % 2 ? "rate_iops" : "rate", value, NULL, NULL, 0))
+			return;
+		rd = i % 2 ? scratch.rate_iops : scratch.rate;
+		wr = i % 2 ? scratch.rate_iops_write : scratch.rate_write;
+		rd = rd == U64_MAX ? 0 : rd;	/* an empty part: none */
+		wr = wr == U64_MAX ? 0 : wr;
+		fio_rate_at(sec, i, !rd && !wr, line, file);
+		if (i >= 2) {
+			sec->rate_min[i - 2][0] = rd;
+			sec->rate_min[i - 2][1] = wr;
+		}
+		return;
+	}
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1510,6 +1583,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	value = fio_part_value(key, value, &keep);
 	if (keep)
 		return true;	/* fio read the line and set nothing: see fio_part_value() */
+	fio_rate_option(sec, key, value, line, file);
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
 		fio_steadystate(p, sec, key, value, line, file);
 		return true;
@@ -2064,6 +2138,102 @@ static void fio_ss_group(struct fio_parser *p, const struct fio_section *sec,
 			"groups (job '%s' and job '%s')", first->name, job->name);
 }
 
+static u64 fio_rate_of(u64 rate)
+{
+	return rate == U64_MAX ? 0 : rate;
+}
+
+/*
+ * fio 3.33's fixup_options() (init.c), as a job is added for the run (--parse-only stops
+ * before it): rate= and rate_iops= together fail, and so do rate_min= and rate_iops_min=
+ * ("fio: rate and rate_iops are mutually exclusive"), and a direction's minimum over its
+ * cap ("fio: minimum rate exceeds rate, ddir N").  Named by the later option's line.
+ */
+/* Every line that set rate option @which (fio_rate_keys[]), once each. */
+static void fio_rate_err(struct fio_parser *p, const struct fio_section *sec, int which,
+			 const char *why)
+{
+	for (unsigned int i = 0; i < sec->nr_rate_at[which]; i++) {
+		struct fio_pending pend = { sec->rate_at[which][i].line,
+					    sec->rate_at[which][i].file, "", why };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", fio_rate_keys[which][0]);
+		fio_err_once(p, &pend);	/* once: a [global]'s lines serve all its jobs */
+	}
+}
+
+static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
+			   const struct kfsim_bfq_job *job)
+{
+	u64 cap[2][2] = {
+		{ fio_rate_of(job->rate), fio_rate_of(job->rate_write) },
+		{ fio_rate_of(job->rate_iops), fio_rate_of(job->rate_iops_write) },
+	};
+	bool set[4] = { cap[0][0] || cap[0][1], cap[1][0] || cap[1][1],
+			sec->rate_min[0][0] || sec->rate_min[0][1],
+			sec->rate_min[1][0] || sec->rate_min[1][1] };
+
+	for (int i = 0; i < 4; i += 2) {
+		const struct fio_where *a, *b;
+		int later = i + 1;
+
+		if (!set[i] || !set[i + 1] || !sec->nr_rate_at[i] || !sec->nr_rate_at[i + 1])
+			continue;
+		a = &sec->rate_at[i][sec->nr_rate_at[i] - 1];
+		b = &sec->rate_at[i + 1][sec->nr_rate_at[i + 1] - 1];
+		if (a->file == b->file && a->line > b->line)
+			later = i;
+		fio_rate_err(p, sec, later, i ? "with rate_min and rate_iops_min both, fio's run "
+			     "fails (fixup_options(): \"rate and rate_iops are mutually exclusive\")"
+			     : "with rate and rate_iops both, fio's run fails (fixup_options(): "
+			     "\"rate and rate_iops are mutually exclusive\")");
+	}
+	for (int kind = 0; kind < 2; kind++) {
+		for (int d = 0; d < 2; d++) {
+			if (cap[kind][d] && cap[kind][d] < sec->rate_min[kind][d])
+				fio_rate_err(p, sec, kind + 2, "over the rate: fio's run fails "
+					     "(fixup_options(): \"minimum rate exceeds rate\")");
+		}
+	}
+}
+
+/*
+ * rate_process=poisson in a job with a rate or a minimum rate (fio 3.33 sets TD_F_CHECK_RATE
+ * when any direction has one, option_check_rate()): after each I/O, usec_for_io()
+ * (backend.c) divides 1000000 by the direction's rate in blocks a second, its bytes a second
+ * (rate=, else rate_iops= x its smallest block) over its smallest block.  A direction the job
+ * issues whose rate is under one block a second (none given, or rate=100 with bs=4k) divides
+ * by zero: fio's job dies of SIGFPE ("got signal=8"; fio 3.33 with ioengine=null,
+ * rw=randrw, rate=,1m, 2026-12-07).  Refused, naming the line.
+ */
+static void fio_poisson_check(struct fio_parser *p, const struct fio_section *sec,
+			      const struct kfsim_bfq_job *job)
+{
+	bool mixed = kfsim_bfq_job_is_mixed(job);
+	bool issues[2] = {
+		job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD || job->verify ||
+			(mixed && job->rwmixread > 0),
+		job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE ||
+			(mixed && job->rwmixread < 100),
+	};
+
+	if (!kfsim_bfq_job_rate_bps(job, false) && !kfsim_bfq_job_rate_bps(job, true) &&
+	    !sec->rate_min[0][0] && !sec->rate_min[0][1] && !sec->rate_min[1][0] &&
+	    !sec->rate_min[1][1])
+		return;	/* no rate nor minimum (option_check_rate()): no usec_for_io() */
+	for (int write = 0; write < 2; write++) {
+		if (!issues[write] || kfsim_bfq_job_rate_bps(job, write) /
+				      max(kfsim_bfq_job_min_bs(job, write), 1u))
+			continue;
+		fio_rate_err(p, sec, 4, write ?
+			     "poisson with writes under one block a second: fio's run fails "
+			     "(usec_for_io() divides by zero: SIGFPE)" :
+			     "poisson with reads under one block a second: fio's run fails "
+			     "(usec_for_io() divides by zero: SIGFPE)");
+		return;
+	}
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -2113,6 +2283,9 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			"after it is not modelled");
 	if (job.ss_dur_s)
 		fio_ss_check(p, sec, &job);
+	fio_rate_check(p, sec, &job);
+	if (job.rate_poisson && !job.io_error)
+		fio_poisson_check(p, sec, &job);
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "

@@ -241,11 +241,16 @@ static int parse_bssplit(const char *text, struct kfsim_bfq_bssplit *split, unsi
 	return 0;
 }
 
-/* rate=, rate_iops=: "R[,W]"; an empty part is no cap for that direction. */
+/*
+ * rate=, rate_iops=: "R[,W]".  An empty part is a part fio 3.33's handle_option() fails,
+ * which sets nothing: the direction keeps the cap it had (a [global]'s, else none; fio with
+ * rate_iops=50 in [global] and rate_iops=,10 in the job read at 50 IOPS, 2026-12-07).
+ * @wr: 0 = @rd's, U64_MAX = none.
+ */
 static int parse_rate_pair(const char *value, bool iops, u64 *rd, u64 *wr)
 {
+	u64 old_wr = *wr ? *wr : *rd, v;
 	char a[64], b[64];
-	u64 v;
 
 	if (split_rw(value, true, a, b, sizeof(a)))
 		return -EINVAL;
@@ -253,10 +258,13 @@ static int parse_rate_pair(const char *value, bool iops, u64 *rd, u64 *wr)
 		return -EINVAL;
 	if (*a && (iops ? parse_u64(a, &v) : parse_size(a, &v, NULL)))
 		return -EINVAL;
-	*rd = *a ? v : 0;
+	if (*a)
+		*rd = v;
 	if (*b && (iops ? parse_u64(b, &v) : parse_size(b, &v, NULL)))
 		return -EINVAL;
-	*wr = *b ? (v ? v : U64_MAX) : U64_MAX;
+	if (!*b)
+		v = old_wr;
+	*wr = v ? v : U64_MAX;
 	return 0;
 }
 

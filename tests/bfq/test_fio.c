@@ -1154,6 +1154,65 @@ static void test_thinktime_as_fio(void **state)
 					      "parsing", NULL });
 }
 
+/* The requests of a one-job file's job in 2 s. */
+static unsigned long long rate_requests(const char *text)
+{
+	char why[1024], *path = job_file("rates", text, 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	unsigned long long n;
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 2 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	n = kfsim_bfq_sim_result(sim)->jobs[0].requests;
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+	return n;
+}
+
+/*
+ * fio 3.33's rate caps (init.c __setup_rate(), backend.c usec_for_io()): bytes a second,
+ * rate_iops= being rate_iops x the smallest block, so 100 IOPS of 4k-64k blocks are 400 KiB/s:
+ * fio (ioengine=null, sequential, 2 s) issued 25 I/Os, kfsim 201 before (it counted I/Os);
+ * rate_process=poisson draws its gaps from rate= too (kfsim took only rate_iops= before, so
+ * a poisson rate= ran evenly).  fio's run fails rate= with rate_iops=, a minimum over the
+ * rate (fixup_options()), and a poisson job issuing a direction under one block a second
+ * (SIGFPE): refused, every line that set them named.
+ */
+static void test_rates_as_fio(void **state)
+{
+	static const char base[] = "[a]\nrw=read\nbs=4k\ndirect=1\ntime_based\nruntime=2\n";
+	char text[512];
+	unsigned long long range, even, poisson;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sbsrange=4k-64k\nrate_iops=100\n", base);
+	range = rate_requests(text);
+	snprintf(text, sizeof(text), "%srate=1m\n", base);
+	even = rate_requests(text);
+	snprintf(text, sizeof(text), "%srate=1m\nrate_process=poisson\n", base);
+	poisson = rate_requests(text);
+	print_message("rate_iops=100 of 4k-64k: %llu requests; rate=1m of 4k: %llu evenly, "
+		      "%llu poisson\n", range, even, poisson);
+	assert_in_range(range, 15, 40);	/* the sizes are drawn: about 24 on average */
+	assert_in_range(even, 500, 514);
+	assert_in_range(poisson, 410, 615);
+	assert_true(poisson != even);
+	expect_refusal("rates_bad", "[global]\nrw=randrw\n"
+		       "[a]\nrate_iops=10\nrate=1m\nrate_iops=20\n"
+		       "[b]\nrate=2m\nrate_min=3m\n"
+		       "[c]\nrate=,1m\nrate_process=poisson\n", 1,
+		       (const char *const[]){ "rates_bad.fio:4: rate_iops: with rate and rate_iops",
+					      "rates_bad.fio:6: rate_iops: with rate and rate_iops",
+					      "rates_bad.fio:9: rate_min: over the rate",
+					      "rates_bad.fio:12: rate_process: poisson with reads",
+					      NULL });
+}
+
 /*
  * A numeric value's parts as fio 3.33's handle_option() takes them (fio_regress/value_parts.fio
  * has fio's log as the referee): iodepth has no callback and stores its first part only, so
@@ -2418,6 +2477,7 @@ int main(void)
 		cmocka_unit_test(test_cmdprio),
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
+		cmocka_unit_test(test_rates_as_fio),
 		cmocka_unit_test(test_filenames_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),

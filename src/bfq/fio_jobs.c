@@ -127,6 +127,7 @@ struct fio_section {
 	bool new_group;
 	bool end_fsync, fsync_on_close;	/* either: the job's end_fsync */
 	long max_open_zones_line;
+	struct fio_where create_serialize_off;	/* create_serialize=0's line, 0 = on */
 	bool read_beyond_wp;
 	/*
 	 * bsrange or bssplit given: fio keeps bs= apart (o->bs[]) from the sizes they set
@@ -1598,6 +1599,14 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_sync_option(p, sec, key, value, line, file);
 		return true;
 	}
+	if (!strcmp(key, "create_serialize")) {
+		bool on = !sec->create_serialize_off.line;
+
+		/* a value fio fails is the no-effect check's, below */
+		if (!parse_flag(value, true, &on))
+			sec->create_serialize_off = on ? (struct fio_where){ 0, NULL }
+						       : (struct fio_where){ line, file };
+	}
 	if (!strcmp(key, "group_reporting") && parse_flag(value, false, &sec->group_reporting))
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
 	if (!strcmp(key, "new_group") && parse_flag(value, false, &sec->new_group))
@@ -2238,6 +2247,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
+	bool time_based;
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
@@ -2257,6 +2267,11 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * zones (fio 3.33, its words): zonesize needs zonemode=strided, which needs zonesize;
 	 * without it zonerange and zoneskip are ignored; the range defaults to the size
 	 */
+	if (sec->zonemode == 2 && sec->create_serialize_off.line)
+		fio_err_once(p, &(struct fio_pending){ sec->create_serialize_off.line,
+			sec->create_serialize_off.file, "create_serialize", "with zonemode=zbd, "
+			"fio's run fails (fixup_options(): \"--zonemode=zbd and --create_serialize=0 "
+			"are not compatible.\")" });
 	if (sec->zonemode == 2) {
 		fio_zbd(p, sec, &job);
 	} else if (sec->zonemode != 1 && job.zone_size) {
@@ -2298,16 +2313,20 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 	/*
 	 * without time_based a job ends after io_size (else its region) x loops, as fio's;
-	 * a size in percent is resolved with the region, once the files are laid out
+	 * a size in percent is resolved with the region, once the files are laid out.  fio
+	 * 3.33's fixup_options() turns time_based off without a runtime ("fio: time_based
+	 * requires a runtime/timeout setting", and the job ends at its size: 256 I/Os of 4k
+	 * for size=1m, 2026-12-07); kfsim ran such a job to the end of the run before.
 	 */
-	if (!sec->time_based) {
+	time_based = sec->time_based && job.runtime_ns;
+	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0)
 			job.io_size = job.size;	/* 0: the region, resolved below */
 		job.io_size *= sec->loops ? sec->loops : 1;
 	} else {
-		job.io_size = 0;	/* without a runtime: until the end of the run */
+		job.io_size = 0;	/* until its runtime */
 	}
-	job.verify = job.verify && sec->do_verify && !sec->time_based &&
+	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
 	if (sec->stonewall)
 		job.after = first;
@@ -2330,7 +2349,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
 		p->lines[p->nr] = sec->line;
 		p->files[p->nr] = sec->file;
-		p->loops[p->nr] = job.io_size || sec->time_based ? 0 :
+		p->loops[p->nr] = job.io_size || time_based ? 0 :
 				  (sec->loops ? sec->loops : 1);
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */

@@ -329,7 +329,8 @@ def expected(job):
     e["numjobs"] = job.out("numjobs", 1)
     e["stonewall"] = bool(job.out("stonewall", 0) or job.out("wait_for_previous", 0))
     e["wait_for"] = job.ptr("wait_for")
-    e["time_based"] = bool(job.out("time_based", 0))
+    # fixup_options() turns time_based off without a runtime (the job ends at its size)
+    e["time_based"] = bool(job.out("time_based", 0)) and e["runtime_us"] != 0
     # steady state: fio's JSON "ss" name; a window alone takes fio's default iops_slope:0.01%
     dur_us = job.out("steadystate_duration", 0)
     e["ss_dur_s"] = dur_us // 1000000

@@ -1214,6 +1214,24 @@ static void test_rates_as_fio(void **state)
 }
 
 /*
+ * fio 3.33's fixup_options(), as a job is added for the run (--parse-only stops before it):
+ * time_based without a runtime is turned off, so the job ends at its size (fio: 256 I/Os of
+ * 4k for size=1m; kfsim ran it to the end of the run before, thousands), and zonemode=zbd
+ * with create_serialize=0 fails the run.
+ */
+static void test_run_fixups_as_fio(void **state)
+{
+	(void)state;
+	assert_int_equal(rate_requests("[a]\nbs=4k\nsize=1m\ntime_based\n"), 256);
+	assert_int_equal(rate_requests("[a]\nbs=4k\nsize=1m\ntime_based\nruntime=0\n"), 256);
+	assert_true(rate_requests("[a]\nbs=4k\nsize=1m\ntime_based\nruntime=1\n") > 256);
+	expect_refusal("zbd_serialize", "[a]\nzonemode=zbd\nzonesize=1m\nread_beyond_wp=1\n"
+		       "create_serialize=0\n", 1,
+		       (const char *const[]){ "zbd_serialize.fio:5: create_serialize: with "
+					      "zonemode=zbd, fio's run fails", NULL });
+}
+
+/*
  * A numeric value's parts as fio 3.33's handle_option() takes them (fio_regress/value_parts.fio
  * has fio's log as the referee): iodepth has no callback and stores its first part only, so
  * -1 (below minval 1) and abc-4 leave the [global]'s depth, though fio reads the line; size and
@@ -2478,6 +2496,7 @@ int main(void)
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
 		cmocka_unit_test(test_rates_as_fio),
+		cmocka_unit_test(test_run_fixups_as_fio),
 		cmocka_unit_test(test_filenames_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),

@@ -594,7 +594,12 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 	sim->nr_ended++;
 	sim_flow_leave(sim, job);
 	if (job->spec.exitall) {
-		/* fio exitall: the others stop issuing; what they have in flight completes */
+		/*
+		 * fio exitall: the others stop issuing; what they have in flight completes.  It
+		 * takes effect now, as the job exits (after its end_fsync), not at @when, the end
+		 * its figures count to (its runtime's): an idle job ended then would report a
+		 * shorter active time than it ran, and its rates over that
+		 */
 		sim->exiting = true;
 		for (unsigned int k = 0; k < sim->nr_jobs; k++) {
 			struct sim_job *other = &sim->jobs[k];
@@ -604,7 +609,8 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 			other->stopped = true;
 			other->next.valid = false;
 			if (!other->inflight)
-				job_end(sim, k, when);
+				job_end(sim, k, other->end_ns ? min(other->end_ns, sim->now) :
+						       sim->now);
 		}
 	}
 	for (unsigned int k = 0; k < sim->nr_jobs; k++) {

@@ -1232,6 +1232,42 @@ static void test_run_fixups_as_fio(void **state)
 }
 
 /*
+ * exitall takes effect as the job exits, after its end_fsync, not at the end of its runtime:
+ * a job then idle in its thinktime (here a buffered writer, whose writes complete as copies)
+ * ran until that exit (fio_physics-style probe seed 20281: a
+ * writer's 40 requests over an active time of 0.02 s, 2000 IOPS where its 20 ms pauses allow
+ * one tenth of that, because it was ended at its exiting neighbour's runtime end).
+ */
+static void test_exitall_at_exit(void **state)
+{
+	char why[1024], *path = job_file("exitall_sync", "[w]\nrw=write\nbs=1m\ndirect=0\n"
+					 "size=1g\nruntime=20ms\nend_fsync=1\nexitall\n"
+					 "[r]\nrw=randwrite\ndirect=0\nbs=4k\nthinktime=50ms\n"
+					 "thinktime_blocks=8\nthinktime_blocks_type=issue\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 5 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("exitall after end_fsync at %.3f s: w active %.3f s, r active %.3f s, "
+		      "%llu requests\n", res->duration_s, res->jobs[0].active_s,
+		      res->jobs[1].active_s, (unsigned long long)res->jobs[1].requests);
+	assert_true(res->jobs[0].active_s < 0.03);	/* its runtime: the sync not counted */
+	assert_true(res->jobs[1].active_s > 0.1);	/* it ran until w's sync ended */
+	/* eight writes (copies into the page cache) a 50 ms pause, over the time it was active */
+	assert_true(res->jobs[1].requests <= 8 * (res->jobs[1].active_s / 0.05 + 1));
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+}
+
+/*
  * A numeric value's parts as fio 3.33's handle_option() takes them (fio_regress/value_parts.fio
  * has fio's log as the referee): iodepth has no callback and stores its first part only, so
  * -1 (below minval 1) and abc-4 leave the [global]'s depth, though fio reads the line; size and
@@ -2497,6 +2533,7 @@ int main(void)
 		cmocka_unit_test(test_thinktime_as_fio),
 		cmocka_unit_test(test_rates_as_fio),
 		cmocka_unit_test(test_run_fixups_as_fio),
+		cmocka_unit_test(test_exitall_at_exit),
 		cmocka_unit_test(test_filenames_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),

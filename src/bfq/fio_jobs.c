@@ -128,6 +128,14 @@ struct fio_section {
 	bool end_fsync, fsync_on_close;	/* either: the job's end_fsync */
 	long max_open_zones_line;
 	struct fio_where create_serialize_off;	/* create_serialize=0's line, 0 = on */
+	/*
+	 * no effect here but fixup_options()'s checks (fio_fixup_check()): dedupe_mode=
+	 * working_set's line (0: repeat), dedupe_percentage and dedupe_working_set_percentage
+	 * (fio's default 5, kept + 1 so that 0 is the default), block_error_percentiles's line
+	 * when on, nrfiles
+	 */
+	struct fio_where dedupe_ws, block_error;
+	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
 	bool read_beyond_wp;
 	/*
 	 * bsrange or bssplit given: fio keeps bs= apart (o->bs[]) from the sizes they set
@@ -1565,6 +1573,33 @@ static void fio_rate_option(struct fio_section *sec, const char *key, const char
 	}
 }
 
+/*
+ * The options without an effect here that fio 3.33's fixup_options() checks as the run
+ * starts (fio_fixup_check()); a value fio fails is their own check's, here it sets nothing.
+ */
+static void fio_fixup_option(struct fio_section *sec, const char *key, const char *value,
+			     long line, const char *file)
+{
+	bool on = false;
+	u64 v;
+
+	if (!value)
+		return;
+	if (!strcmp(key, "dedupe_mode"))
+		sec->dedupe_ws = strcmp(value, "working_set") ? (struct fio_where){ 0, NULL }
+							      : (struct fio_where){ line, file };
+	else if (!strcmp(key, "dedupe_percentage") && !parse_uint(value, 0, 100, &v))
+		sec->dedupe_pct = v;
+	else if (!strcmp(key, "dedupe_working_set_percentage") && !parse_uint(value, 0, 100, &v))
+		sec->dedupe_ws_pct1 = v + 1;
+	else if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) &&
+		 !parse_uint(value, 1, UINT_MAX, &v))
+		sec->nrfiles = v;
+	else if (!strcmp(key, "block_error_percentiles") && !parse_flag(value, true, &on))
+		sec->block_error = on ? (struct fio_where){ line, file }
+				      : (struct fio_where){ 0, NULL };
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1585,6 +1620,7 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	if (keep)
 		return true;	/* fio read the line and set nothing: see fio_part_value() */
 	fio_rate_option(sec, key, value, line, file);
+	fio_fixup_option(sec, key, value, line, file);
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
 		fio_steadystate(p, sec, key, value, line, file);
 		return true;
@@ -2207,6 +2243,40 @@ static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
 }
 
 /*
+ * fio 3.33's fixup_options() (init.c) as the run starts, which --parse-only skips: the
+ * dedupe working set (dedupe_mode=working_set with a dedupe_percentage) needs size=, one
+ * file, and dedupe_percentage + dedupe_working_set_percentage (default 5) at most 100; the
+ * block error histogram (block_error_percentiles) needs one file.  fio fails the job with
+ * its message; kfsim refuses the line that asks for it.
+ */
+static void fio_fixup_check(struct fio_parser *p, const struct fio_section *sec)
+{
+	u64 nrfiles = sec->nrfiles ? sec->nrfiles : 1;
+	u64 ws_pct = sec->dedupe_ws_pct1 ? sec->dedupe_ws_pct1 - 1 : 5;
+	const char *why = NULL;
+
+	if (sec->dedupe_ws.line && sec->dedupe_pct) {
+		if (!sec->job.size && sec->job.size_frac < 0)	/* size= itself, not filesize= */
+			why = "with a dedupe_percentage, fio's run fails (fixup_options(): "
+			      "\"pregenerated dedupe working set requires size to be set\")";
+		else if (nrfiles != 1)
+			why = "with a dedupe_percentage, fio's run fails (fixup_options(): "
+			      "\"dedupe working set mode supported with single file per job\")";
+		else if (ws_pct + sec->dedupe_pct > 100)
+			why = "with a dedupe_percentage, fio's run fails (fixup_options(): "
+			      "\"impossible to reach expected dedupe percentage\")";
+		if (why)
+			fio_err_once(p, &(struct fio_pending){ sec->dedupe_ws.line,
+				sec->dedupe_ws.file, "dedupe_mode", why });
+	}
+	if (sec->block_error.line && nrfiles != 1)
+		fio_err_once(p, &(struct fio_pending){ sec->block_error.line, sec->block_error.file,
+			"block_error_percentiles", "with several files, fio's run fails "
+			"(fixup_options(): \"block error histogram only available with a single "
+			"file per job\")" });
+}
+
+/*
  * rate_process=poisson in a job with a rate or a minimum rate (fio 3.33 sets TD_F_CHECK_RATE
  * when any direction has one, option_check_rate()): after each I/O, usec_for_io()
  * (backend.c) divides 1000000 by the direction's rate in blocks a second, its bytes a second
@@ -2299,6 +2369,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.ss_dur_s)
 		fio_ss_check(p, sec, &job);
 	fio_rate_check(p, sec, &job);
+	fio_fixup_check(p, sec);
 	if (job.rate_poisson && !job.io_error)
 		fio_poisson_check(p, sec, &job);
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */

@@ -1217,7 +1217,8 @@ static void test_rates_as_fio(void **state)
  * fio 3.33's fixup_options(), as a job is added for the run (--parse-only stops before it):
  * time_based without a runtime is turned off, so the job ends at its size (fio: 256 I/Os of
  * 4k for size=1m; kfsim ran it to the end of the run before, thousands), and zonemode=zbd
- * with create_serialize=0 fails the run.
+ * with create_serialize=0 fails the run, as do a dedupe working set without size= and a
+ * block error histogram over several files.
  */
 static void test_run_fixups_as_fio(void **state)
 {
@@ -1229,6 +1230,16 @@ static void test_run_fixups_as_fio(void **state)
 		       "create_serialize=0\n", 1,
 		       (const char *const[]){ "zbd_serialize.fio:5: create_serialize: with "
 					      "zonemode=zbd, fio's run fails", NULL });
+	/* options without an effect here, checked there too: the dedupe working set, the
+	 * block error histogram (fio's run: "... requires size to be set", "... single file")
+	 */
+	expect_refusal("run_fixups", "[a]\nioengine=null\ndedupe_mode=working_set\n"
+		       "dedupe_percentage=10\n[b]\nioengine=null\nsize=1m\nnrfiles=2\n"
+		       "block_error_percentiles=1\n", 1,
+		       (const char *const[]){ "run_fixups.fio:3: dedupe_mode: with a "
+					      "dedupe_percentage, fio's run fails",
+					      "run_fixups.fio:9: block_error_percentiles: with "
+					      "several files, fio's run fails", NULL });
 }
 
 /*

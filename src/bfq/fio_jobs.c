@@ -119,7 +119,7 @@ struct fio_section {
 	 * refusal names them all (without them the job reads), and the minimums per direction
 	 * (0 read, 1 write; no effect here but fio's checks, fio_rate_check())
 	 */
-	struct fio_where { long line; const char *file; } rate_at[5][4];
+	struct fio_where { long line; const char *file; } rate_at[5][4];	/* FIO_WHERE_MAX */
 	unsigned int nr_rate_at[5];
 	u64 rate_min[2][2];		/* [rate_min, rate_iops_min][direction] */
 	long ss_line;			/* steadystate_duration= */
@@ -136,6 +136,10 @@ struct fio_section {
 	 */
 	struct fio_where dedupe_ws, block_error;
 	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
+	/* lat_percentiles=1's lines (0 clears them) and stats=0: verify_per_group_options() */
+	struct fio_where lat_pct_at[4];
+	unsigned int nr_lat_pct_at;
+	bool no_stats;
 	bool read_beyond_wp;
 	/*
 	 * bsrange or bssplit given: fio keeps bs= apart (o->bs[]) from the sizes they set
@@ -167,6 +171,9 @@ struct fio_parser {
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
+	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
+	struct fio_where lat_pct_at[KFSIM_BFQ_MAX_JOBS][4];
+	unsigned int nr_lat_pct_at[KFSIM_BFQ_MAX_JOBS];
 	bool told_max_jobs;	/* "more than N jobs" told (once: every later section is too) */
 	char *paths[FIO_MAX_INCLUDES + 1];	/* file names, kept for the messages */
 	unsigned int nr_paths;
@@ -1514,18 +1521,28 @@ static const char *const fio_rate_keys[5][2] = {
 	{ "rate_process", NULL },
 };
 
-/* A line that sets rate option @i (fio_rate_keys[]): kept; @clears: it sets it to nothing */
-static void fio_rate_at(struct fio_section *sec, int i, bool clears, long line, const char *file)
-{
-	unsigned int *nr = &sec->nr_rate_at[i];
+#define FIO_WHERE_MAX 4
 
+/*
+ * A line that sets an option (@at, @nr: its lines so far, at most FIO_WHERE_MAX): kept, so
+ * that a refusal names every line (without them the job reads); @clears: it sets it to
+ * nothing, and the lines before no longer count
+ */
+static void fio_where_add(struct fio_where *at, unsigned int *nr, bool clears, long line,
+			  const char *file)
+{
 	if (clears) {
 		*nr = 0;
 		return;
 	}
-	if (*nr == ARRAY_SIZE(sec->rate_at[i]))
+	if (*nr == FIO_WHERE_MAX)
 		(*nr)--;	/* the oldest stay named; the last is the one in force */
-	sec->rate_at[i][(*nr)++] = (struct fio_where){ line, file };
+	at[(*nr)++] = (struct fio_where){ line, file };
+}
+
+static void fio_rate_at(struct fio_section *sec, int i, bool clears, long line, const char *file)
+{
+	fio_where_add(sec->rate_at[i], &sec->nr_rate_at[i], clears, line, file);
 }
 
 /*
@@ -1598,6 +1615,16 @@ static void fio_fixup_option(struct fio_section *sec, const char *key, const cha
 	else if (!strcmp(key, "block_error_percentiles") && !parse_flag(value, true, &on))
 		sec->block_error = on ? (struct fio_where){ line, file }
 				      : (struct fio_where){ 0, NULL };
+	if (!strcmp(key, "lat_percentiles")) {
+		on = sec->nr_lat_pct_at;	/* a value whose first part fails keeps it */
+		if (!parse_flag(value, true, &on))
+			fio_where_add(sec->lat_pct_at, &sec->nr_lat_pct_at, !on, line, file);
+	}
+	if (!strcmp(key, "stats")) {
+		on = !sec->no_stats;
+		if (!parse_flag(value, true, &on))
+			sec->no_stats = !on;
+	}
 }
 
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
@@ -2313,6 +2340,34 @@ static void fio_poisson_check(struct fio_parser *p, const struct fio_section *se
 	}
 }
 
+/*
+ * fio 3.33's verify_per_group_options() (init.c), as a job with group_reporting is added to
+ * a reporting group that has jobs already (--parse-only stops before): with its stats on,
+ * its lat_percentiles must be every other job's of the group, or fio's run fails ("fio:
+ * lat_percentiles in job: b differs from group").  Every line of the group that turned
+ * lat_percentiles on is named: without them they all agree.
+ */
+static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *sec)
+{
+	bool mine = sec->nr_lat_pct_at, differs = false;
+
+	if (!sec->group_reporting || sec->no_stats || !p->group_jobs)
+		return;
+	for (unsigned int j = p->group_first; j < p->nr; j++)
+		differs |= (bool)p->nr_lat_pct_at[j] != mine;
+	if (!differs)
+		return;
+	for (unsigned int j = p->group_first; j <= p->nr; j++) {
+		const struct fio_where *at = j < p->nr ? p->lat_pct_at[j] : sec->lat_pct_at;
+		unsigned int nr = j < p->nr ? p->nr_lat_pct_at[j] : sec->nr_lat_pct_at;
+
+		for (unsigned int i = 0; i < nr; i++)
+			fio_err_once(p, &(struct fio_pending){ at[i].line, at[i].file,
+				"lat_percentiles", "differs within a reporting group "
+				"(group_reporting): fio's run fails (verify_per_group_options())" });
+	}
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -2409,6 +2464,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		return;
 	}
 	fio_ss_group(p, sec, &job);
+	fio_lat_pct_group(p, sec);
 	p->group_jobs += sec->numjobs;
 	for (unsigned int i = 0; i < sec->numjobs; i++) {
 		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
@@ -2419,6 +2475,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		if (sec->numjobs > 1)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
 		p->lines[p->nr] = sec->line;
+		p->nr_lat_pct_at[p->nr] = sec->nr_lat_pct_at;
+		memcpy(p->lat_pct_at[p->nr], sec->lat_pct_at, sizeof(sec->lat_pct_at));
 		p->files[p->nr] = sec->file;
 		p->loops[p->nr] = job.io_size || time_based ? 0 :
 				  (sec->loops ? sec->loops : 1);

@@ -1218,7 +1218,8 @@ static void test_rates_as_fio(void **state)
  * time_based without a runtime is turned off, so the job ends at its size (fio: 256 I/Os of
  * 4k for size=1m; kfsim ran it to the end of the run before, thousands), and zonemode=zbd
  * with create_serialize=0 fails the run, as do a dedupe working set without size= and a
- * block error histogram over several files.
+ * block error histogram over several files, and (verify_per_group_options()) jobs of one
+ * reporting group that differ in lat_percentiles.
  */
 static void test_run_fixups_as_fio(void **state)
 {
@@ -1240,6 +1241,11 @@ static void test_run_fixups_as_fio(void **state)
 					      "dedupe_percentage, fio's run fails",
 					      "run_fixups.fio:9: block_error_percentiles: with "
 					      "several files, fio's run fails", NULL });
+	/* verify_per_group_options(): one reporting group, one lat_percentiles */
+	expect_refusal("lat_pct_group", "[global]\nioengine=null\nsize=1m\n[a]\n"
+		       "lat_percentiles=1\n[b]\ngroup_reporting\n", 1,
+		       (const char *const[]){ "lat_pct_group.fio:5: lat_percentiles: differs "
+					      "within a reporting group", NULL });
 }
 
 /*

@@ -3167,14 +3167,13 @@ static u64 fio_ramp_slack(const struct kfsim_bfq_job *job)
 	bs = max(bs, (u64)job->bs_write_max);
 	bs = max(bs, (u64)job->bs_write);
 
-	if (job->rate_iops)
-		slack += NSEC_PER_SEC / job->rate_iops;
-	if (job->rate_iops_write && job->rate_iops_write != U64_MAX)
-		slack += NSEC_PER_SEC / job->rate_iops_write;
-	if (job->rate)
-		slack += div64_u64(bs * NSEC_PER_SEC, job->rate);
-	if (job->rate_write && job->rate_write != U64_MAX)
-		slack += div64_u64(bs * NSEC_PER_SEC, job->rate_write);
+	/* the caps as the run applies them, in bytes a second (kfsim_bfq_job_rate_bps()) */
+	for (int write = 0; write < 2; write++) {
+		u64 bps = kfsim_bfq_job_rate_bps(job, write);
+
+		if (bps)
+			slack += div64_u64(bs * NSEC_PER_SEC, bps);
+	}
 	return slack;
 }
 

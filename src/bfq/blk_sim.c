@@ -115,7 +115,7 @@ struct sim_job {
 	u64 syncs, fsyncs;
 	struct kfsim_hist sync_lat;
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
-	u64 poisson_next[2];	/* rate_process=poisson: a direction's next arrival, from the start */
+	u64 poisson_next[2];	/* rate_process=poisson: each direction's next arrival */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */

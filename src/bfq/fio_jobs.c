@@ -1517,8 +1517,8 @@ static int fio_startdelay(const char *value, u64 *lo, u64 *hi)
 }
 
 static const char *const fio_rate_keys[5][2] = {
-	{ "rate", NULL }, { "rate_iops", NULL }, { "rate_min", "ratemin" }, { "rate_iops_min", NULL },
-	{ "rate_process", NULL },
+	{ "rate", NULL }, { "rate_iops", NULL }, { "rate_min", "ratemin" },
+	{ "rate_iops_min", NULL }, { "rate_process", NULL },
 };
 
 #define FIO_WHERE_MAX 4
@@ -2256,9 +2256,9 @@ static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
 		if (a->file == b->file && a->line > b->line)
 			later = i;
 		fio_rate_err(p, sec, later, i ? "with rate_min and rate_iops_min both, fio's run "
-			     "fails (fixup_options(): \"rate and rate_iops are mutually exclusive\")"
-			     : "with rate and rate_iops both, fio's run fails (fixup_options(): "
-			     "\"rate and rate_iops are mutually exclusive\")");
+			     "fails (fixup_options(): \"rate and rate_iops are mutually "
+			     "exclusive\")" : "with rate and rate_iops both, fio's run fails "
+			     "(fixup_options(): \"rate and rate_iops are mutually exclusive\")");
 	}
 	for (int kind = 0; kind < 2; kind++) {
 		for (int d = 0; d < 2; d++) {
@@ -2364,7 +2364,8 @@ static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *se
 		for (unsigned int i = 0; i < nr; i++)
 			fio_err_once(p, &(struct fio_pending){ at[i].line, at[i].file,
 				"lat_percentiles", "differs within a reporting group "
-				"(group_reporting): fio's run fails (verify_per_group_options())" });
+				"(group_reporting): fio's run fails "
+				"(verify_per_group_options())" });
 	}
 }
 
@@ -2395,8 +2396,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (sec->zonemode == 2 && sec->create_serialize_off.line)
 		fio_err_once(p, &(struct fio_pending){ sec->create_serialize_off.line,
 			sec->create_serialize_off.file, "create_serialize", "with zonemode=zbd, "
-			"fio's run fails (fixup_options(): \"--zonemode=zbd and --create_serialize=0 "
-			"are not compatible.\")" });
+			"fio's run fails (fixup_options(): \"--zonemode=zbd and "
+			"--create_serialize=0 are not compatible.\")" });
 	if (sec->zonemode == 2) {
 		fio_zbd(p, sec, &job);
 	} else if (sec->zonemode != 1 && job.zone_size) {

@@ -811,7 +811,7 @@ static void job_count_issued(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->last_was_sync = false;
 	job->issued_dir[write] += bytes;
 	job->ios_issued++;
-	if (job->spec.rate_poisson)
+	if (job->spec.rate_poisson && !job->verifying)
 		job_poisson_gap(sim, job, write);
 	if (write) {
 		job->writes_issued += bytes;
@@ -857,7 +857,8 @@ static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
 {
 	u64 bps = kfsim_bfq_job_rate_bps(&job->spec, io->write);
 
-	if (!bps)
+	/* the read-back after the writes is fio's do_verify(), which asks no rate */
+	if (!bps || job->verifying)
 		return job->start_ns;
 	if (job->spec.rate_poisson)
 		return job->start_ns + job->poisson_next[io->write];

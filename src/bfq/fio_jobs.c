@@ -2317,8 +2317,9 @@ static void fio_poisson_check(struct fio_parser *p, const struct fio_section *se
 {
 	bool mixed = kfsim_bfq_job_is_mixed(job);
 	bool issues[2] = {
-		job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD || job->verify ||
-			(mixed && job->rwmixread > 0),
+		/* do_verify()'s pass after the writes asks no rate; verify_backlog's reads do */
+		job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD ||
+			(job->verify && job->verify_backlog) || (mixed && job->rwmixread > 0),
 		job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE ||
 			(mixed && job->rwmixread < 100),
 	};
@@ -2426,8 +2427,6 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		fio_ss_check(p, sec, &job);
 	fio_rate_check(p, sec, &job);
 	fio_fixup_check(p, sec);
-	if (job.rate_poisson && !job.io_error)
-		fio_poisson_check(p, sec, &job);
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
@@ -2455,6 +2454,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
+	if (job.rate_poisson && !job.io_error)
+		fio_poisson_check(p, sec, &job);	/* after job.verify is known */
 	if (sec->stonewall)
 		job.after = first;
 	if (p->nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS) {

@@ -1175,13 +1175,40 @@ static unsigned long long rate_requests(const char *text)
 }
 
 /*
+ * The read-back after a write pass is fio's do_verify(), which asks no rate (fio 3.33,
+ * rate=64k,1m, 512k of writes: reads took 1 ms, writes 497 ms); kfsim held the reads to
+ * 64 KiB/s, 7.9 s in all.
+ */
+static void verify_rate_check(void)
+{
+	char why[1024], *path = job_file("verify_rate", "[a]\nrw=write\nbs=4k\nsize=512k\n"
+					 "direct=1\nverify=crc32c\nrate=64k,1m\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	double active;
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 20 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	active = kfsim_bfq_sim_result(sim)->jobs[0].active_s;
+	print_message("write 512k at 1m/s, then verify with reads capped at 64k/s: %.3f s\n",
+		      active);
+	assert_true(active > 0.45 && active < 3);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+}
+
+/*
  * fio 3.33's rate caps (init.c __setup_rate(), backend.c usec_for_io()): bytes a second,
  * rate_iops= being rate_iops x the smallest block, so 100 IOPS of 4k-64k blocks are 400 KiB/s:
  * fio (ioengine=null, sequential, 2 s) issued 25 I/Os, kfsim 201 before (it counted I/Os);
  * rate_process=poisson draws its gaps from rate= too (kfsim took only rate_iops= before, so
- * a poisson rate= ran evenly).  fio's run fails rate= with rate_iops=, a minimum over the
- * rate (fixup_options()), and a poisson job issuing a direction under one block a second
- * (SIGFPE): refused, every line that set them named.
+ * a poisson rate= ran evenly), and not on the read-back after the writes.  fio's run fails
+ * rate= with rate_iops=, a minimum over the rate (fixup_options()), and a poisson job
+ * issuing a direction under one block a second (SIGFPE): refused, every line named.
  */
 static void test_rates_as_fio(void **state)
 {
@@ -1202,6 +1229,7 @@ static void test_rates_as_fio(void **state)
 	assert_in_range(even, 500, 514);
 	assert_in_range(poisson, 410, 615);
 	assert_true(poisson != even);
+	verify_rate_check();
 	expect_refusal("rates_bad", "[global]\nrw=randrw\n"
 		       "[a]\nrate_iops=10\nrate=1m\nrate_iops=20\n"
 		       "[b]\nrate=2m\nrate_min=3m\n"

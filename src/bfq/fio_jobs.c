@@ -232,12 +232,14 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	const char *suffix;
 	char *end;
 
+	if (*text == '+')
+		text++;		/* fio's strtoll() reads a '+' ("runtime=+4" is 4 s); a '-' wraps */
 	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;
 	/* str_to_decimal(): hexadecimal wherever the text holds "0x" ("0x10s" is 16 us) */
 	v = strtoull(text, &end, strstr(text, "0x") || strstr(text, "0X") ? 16 : 10);
-	if (errno)
+	if (errno || v > LLONG_MAX)	/* strtoll()'s ERANGE fails in fio */
 		return -EINVAL;
 	/*
 	 * get_mult_time() looks for the unit past the digits and the signs: "1-5m" is one

@@ -104,7 +104,7 @@ struct sim_job {
 	int pid;
 	void *icq;
 	u64 start_at, start_ns, end_ns;
-	u64 bytes_issued, issued_dir[2], ios_dir[2], ios_issued;
+	u64 bytes_issued, issued_dir[2], ios_issued;
 	u64 writes_issued;	/* bytes, never reset: fio's io_issue_bytes[DDIR_WRITE] */
 	u64 write_ios_issued;	/* writes, never reset: fio's io_issues[DDIR_WRITE] */
 	enum sim_sync_phase sync_phase;	/* fsync/fdatasync/end_fsync in progress */
@@ -115,7 +115,7 @@ struct sim_job {
 	u64 syncs, fsyncs;
 	struct kfsim_hist sync_lat;
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
-	u64 poisson_next;	/* rate_process=poisson: the next arrival, from the start */
+	u64 poisson_next[2];	/* rate_process=poisson: each direction's next arrival */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
@@ -594,7 +594,12 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 	sim->nr_ended++;
 	sim_flow_leave(sim, job);
 	if (job->spec.exitall) {
-		/* fio exitall: the others stop issuing; what they have in flight completes */
+		/*
+		 * fio exitall: the others stop issuing; what they have in flight completes.  It
+		 * takes effect now, as the job exits (after its end_fsync), not at @when, the end
+		 * its figures count to (its runtime's): an idle job ended then would report a
+		 * shorter active time than it ran, and its rates over that
+		 */
 		sim->exiting = true;
 		for (unsigned int k = 0; k < sim->nr_jobs; k++) {
 			struct sim_job *other = &sim->jobs[k];
@@ -604,7 +609,8 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 			other->stopped = true;
 			other->next.valid = false;
 			if (!other->inflight)
-				job_end(sim, k, when);
+				job_end(sim, k, other->end_ns ? min(other->end_ns, sim->now) :
+						       sim->now);
 		}
 	}
 	for (unsigned int k = 0; k < sim->nr_jobs; k++) {
@@ -759,8 +765,7 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->bytes_dir[0] = job->bytes_dir[1] = 0;
 	job->ios_issued = job->inflight - completing;
 	job->issued_dir[0] = job->issued_dir[1] = 0;
-	job->ios_dir[0] = job->ios_dir[1] = 0;
-	job->poisson_next = 0;
+	job->poisson_next[0] = job->poisson_next[1] = 0;
 	job->tt_blocks = job->tt_issues = 0;	/* io_blocks, io_issues; not the last pause's */
 	kfsim_hist_reset(&job->lat);
 	job->syncs = job->fsyncs = 0;
@@ -777,16 +782,37 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 }
 
 /*
+ * rate_process=poisson, after an I/O of direction @write is issued: fio 3.33's usec_for_io()
+ * adds to the direction's last arrival a gap of (1000000 / iops) whole microseconds times
+ * -log(u), u uniform in (0, 1], cut to whole microseconds, iops being the cap in bytes a
+ * second over the direction's smallest block.  An iops of 0 divides by zero in fio (its job
+ * dies of SIGFPE): the job file is refused (fio_jobs.c); over 1000000 the gap is 0.
+ */
+static void job_poisson_gap(struct kfsim_bfq_sim *sim, struct sim_job *job, bool write)
+{
+	u64 iops = kfsim_bfq_job_rate_bps(&job->spec, write) /
+		   max(kfsim_bfq_job_min_bs(&job->spec, write), 1u);
+	double u;
+
+	if (!iops)
+		return;
+	u = ((double)prandom_u32_state(&sim->rnd) + 1.0) / 4294967296.0;
+	job->poisson_next[write] += (u64)((double)(1000000 / iops) * -logf((float)u)) * 1000;
+}
+
+/*
  * An I/O the job issued, a write to the page cache or a request (its bytes_issued are the
  * caller's: a request counts them when submitted): the counts a ramp resets, and those it
  * does not (fio's io_issue_bytes and io_issues of writes, which fsync= counts).
  */
-static void job_count_issued(struct sim_job *job, unsigned int bytes, bool write)
+static void job_count_issued(struct kfsim_bfq_sim *sim, struct sim_job *job,
+			     unsigned int bytes, bool write)
 {
 	job->last_was_sync = false;
 	job->issued_dir[write] += bytes;
-	job->ios_dir[write]++;
 	job->ios_issued++;
+	if (job->spec.rate_poisson && !job->verifying)
+		job_poisson_gap(sim, job, write);
 	if (write) {
 		job->writes_issued += bytes;
 		job->write_ios_issued++;
@@ -820,21 +846,23 @@ static enum sim_ramp_count job_ramp_check(struct kfsim_bfq_sim *sim, struct sim_
 	return SIM_COUNT_NONE;
 }
 
-/* The rate caps of @io's direction (fio rate=, rate_iops=): when it may go, else now. */
+/*
+ * When @io may go under its direction's rate cap, else now: fio 3.33's usec_for_io()
+ * (backend.c), whose cap is in bytes a second (kfsim_bfq_job_rate_bps(): rate_iops= is
+ * rate_iops x the smallest block, so a bsrange job issues fewer I/Os a second than rate_iops,
+ * and rate= wins over rate_iops=).  Evenly: the bytes issued so far at that rate; poisson:
+ * the direction's sum of exponential gaps (job_poisson_gap()).
+ */
 static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
 {
-	if (job->spec.rate_poisson && job->spec.rate_iops)
-		return job->start_ns + job->poisson_next;
-	u64 rate = io->write && job->spec.rate_write ? job->spec.rate_write : job->spec.rate;
-	u64 iops = io->write && job->spec.rate_iops_write ? job->spec.rate_iops_write :
-			job->spec.rate_iops;
-	u64 at = 0;
+	u64 bps = kfsim_bfq_job_rate_bps(&job->spec, io->write);
 
-	if (rate && rate != U64_MAX)
-		at = (u64)((double)job->issued_dir[io->write] * 1e9 / (double)rate);
-	if (iops && iops != U64_MAX)
-		at = max(at, (u64)((double)job->ios_dir[io->write] * 1e9 / (double)iops));
-	return job->start_ns + at;
+	/* the read-back after the writes is fio's do_verify(), which asks no rate */
+	if (!bps || job->verifying)
+		return job->start_ns;
+	if (job->spec.rate_poisson)
+		return job->start_ns + job->poisson_next[io->write];
+	return job->start_ns + (u64)((double)job->issued_dir[io->write] * 1e9 / (double)bps);
 }
 
 /*
@@ -892,7 +920,7 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	}
 	job->next.valid = false;
 	job->bytes_issued += bytes;
-	job_count_issued(job, bytes, true);
+	job_count_issued(sim, job, bytes, true);
 	job->copy_until = sim->now + copy_ns;
 	/* a write() into the page cache completes as it is issued: the pause follows the copy */
 	job->tt_issues++;
@@ -1289,13 +1317,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		job->flow_passed = false;
 		if (job->spec.engine == KFSIM_ENGINE_ASYNC)
 			job_ramp_check(sim, job, 0);	/* io_u_queued() asks too */
-		job_count_issued(job, job->next.bytes, job->next.write);
-		if (job->spec.rate_poisson && job->spec.rate_iops) {
-			/* fio rate_process=poisson: exponential gaps of mean 1/rate_iops */
-			double u = ((double)prandom_u32_state(&sim->rnd) + 1.0) / 4294967296.0;
-
-			job->poisson_next += (u64)(-log(u) * 1e9 / (double)job->spec.rate_iops);
-		}
+		job_count_issued(sim, job, job->next.bytes, job->next.write);
 		/* direct writes and O_SYNC/O_DSYNC ones are REQ_SYNC (block/fops.c, 6.12) */
 		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
 			   !job->spec.buffered || job->spec.sync);

@@ -113,11 +113,33 @@ struct fio_section {
 	bool ignores_trim_err[2];	/* it holds ENOTTY, EOPNOTSUPP */
 	bool ignores_timedout;		/* a read or write list holds ETIMEDOUT */
 	long latency_line;		/* latency_target= */
+	/*
+	 * rate=, rate_iops=, rate_min=, rate_iops_min= and rate_process=poisson: every line that
+	 * set one to something since the last that cleared it ([global]'s too), so that a
+	 * refusal names them all (without them the job reads), and the minimums per direction
+	 * (0 read, 1 write; no effect here but fio's checks, fio_rate_check())
+	 */
+	struct fio_where { long line; const char *file; } rate_at[5][4];	/* FIO_WHERE_MAX */
+	unsigned int nr_rate_at[5];
+	u64 rate_min[2][2];		/* [rate_min, rate_iops_min][direction] */
 	long ss_line;			/* steadystate_duration= */
 	bool group_reporting;
 	bool new_group;
 	bool end_fsync, fsync_on_close;	/* either: the job's end_fsync */
 	long max_open_zones_line;
+	struct fio_where create_serialize_off;	/* create_serialize=0's line, 0 = on */
+	/*
+	 * no effect here but fixup_options()'s checks (fio_fixup_check()): dedupe_mode=
+	 * working_set's line (0: repeat), dedupe_percentage and dedupe_working_set_percentage
+	 * (fio's default 5, kept + 1 so that 0 is the default), block_error_percentiles's line
+	 * when on, nrfiles
+	 */
+	struct fio_where dedupe_ws, block_error;
+	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
+	/* lat_percentiles=1's lines (0 clears them) and stats=0: verify_per_group_options() */
+	struct fio_where lat_pct_at[4];
+	unsigned int nr_lat_pct_at;
+	bool no_stats;
 	bool read_beyond_wp;
 	/*
 	 * bsrange or bssplit given: fio keeps bs= apart (o->bs[]) from the sizes they set
@@ -149,6 +171,9 @@ struct fio_parser {
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
+	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
+	struct fio_where lat_pct_at[KFSIM_BFQ_MAX_JOBS][4];
+	unsigned int nr_lat_pct_at[KFSIM_BFQ_MAX_JOBS];
 	bool told_max_jobs;	/* "more than N jobs" told (once: every later section is too) */
 	char *paths[FIO_MAX_INCLUDES + 1];	/* file names, kept for the messages */
 	unsigned int nr_paths;
@@ -207,12 +232,14 @@ static int parse_time(const char *text, u64 unit_ns, u64 *ns)
 	const char *suffix;
 	char *end;
 
+	if (*text == '+')
+		text++;		/* fio's strtoll() reads a '+' ("runtime=+4" is 4 s); a '-' wraps */
 	if (!isdigit((unsigned char)*text))
 		return -EINVAL;
 	errno = 0;
 	/* str_to_decimal(): hexadecimal wherever the text holds "0x" ("0x10s" is 16 us) */
 	v = strtoull(text, &end, strstr(text, "0x") || strstr(text, "0X") ? 16 : 10);
-	if (errno)
+	if (errno || v > LLONG_MAX)	/* strtoll()'s ERANGE fails in fio */
 		return -EINVAL;
 	/*
 	 * get_mult_time() looks for the unit past the digits and the signs: "1-5m" is one
@@ -1491,6 +1518,117 @@ static int fio_startdelay(const char *value, u64 *lo, u64 *hi)
 	return any ? set : -EINVAL;
 }
 
+static const char *const fio_rate_keys[5][2] = {
+	{ "rate", NULL }, { "rate_iops", NULL }, { "rate_min", "ratemin" },
+	{ "rate_iops_min", NULL }, { "rate_process", NULL },
+};
+
+#define FIO_WHERE_MAX 4
+
+/*
+ * A line that sets an option (@at, @nr: its lines so far, at most FIO_WHERE_MAX): kept, so
+ * that a refusal names every line (without them the job reads); @clears: it sets it to
+ * nothing, and the lines before no longer count
+ */
+static void fio_where_add(struct fio_where *at, unsigned int *nr, bool clears, long line,
+			  const char *file)
+{
+	if (clears) {
+		*nr = 0;
+		return;
+	}
+	if (*nr == FIO_WHERE_MAX)
+		(*nr)--;	/* the oldest stay named; the last is the one in force */
+	at[(*nr)++] = (struct fio_where){ line, file };
+}
+
+static void fio_rate_at(struct fio_section *sec, int i, bool clears, long line, const char *file)
+{
+	fio_where_add(sec->rate_at[i], &sec->nr_rate_at[i], clears, line, file);
+}
+
+/*
+ * Where a rate option was given, and rate_min=/rate_iops_min='s values per direction, read
+ * as rate=/rate_iops= are (fio 3.33 options.c: the same types, READ,WRITE,TRIM): a value
+ * fio fails is its own check's (sim_jobs.c, fio_no_effect_value_ok()), here it sets nothing.
+ */
+static void fio_rate_option(struct fio_section *sec, const char *key, const char *value,
+			    long line, const char *file)
+{
+	/* the caps it had: a part left empty keeps its direction's (parse_rate_pair()) */
+	struct kfsim_bfq_job scratch = {
+		.rate = sec->job.rate, .rate_write = sec->job.rate_write,
+		.rate_iops = sec->job.rate_iops, .rate_iops_write = sec->job.rate_iops_write,
+	};
+	u64 rd, wr;
+
+	for (int i = 0; i < 5; i++) {
+		if (strcmp(key, fio_rate_keys[i][0]) &&
+		    (!fio_rate_keys[i][1] || strcmp(key, fio_rate_keys[i][1])))
+			continue;
+		if (!value)
+			return;
+		if (i == 4) {
+			fio_rate_at(sec, i, strcmp(value, "poisson"), line, file);
+			return;
+		}
+		if (i >= 2) {
+			scratch.rate = scratch.rate_iops = sec->rate_min[i - 2][0];
+			scratch.rate_write = scratch.rate_iops_write =
+				sec->rate_min[i - 2][1] ? sec->rate_min[i - 2][1] : U64_MAX;
+		}
+		if (kfsim_bfq_job_set(&scratch, i % 2 ? "rate_iops" : "rate", value, NULL, NULL, 0))
+			return;
+		rd = i % 2 ? scratch.rate_iops : scratch.rate;
+		wr = i % 2 ? scratch.rate_iops_write : scratch.rate_write;
+		rd = rd == U64_MAX ? 0 : rd;	/* an empty part: none */
+		wr = wr == U64_MAX ? 0 : wr;
+		fio_rate_at(sec, i, !rd && !wr, line, file);
+		if (i >= 2) {
+			sec->rate_min[i - 2][0] = rd;
+			sec->rate_min[i - 2][1] = wr;
+		}
+		return;
+	}
+}
+
+/*
+ * The options without an effect here that fio 3.33's fixup_options() checks as the run
+ * starts (fio_fixup_check()); a value fio fails is their own check's, here it sets nothing.
+ */
+static void fio_fixup_option(struct fio_section *sec, const char *key, const char *value,
+			     long line, const char *file)
+{
+	bool on = false;
+	u64 v;
+
+	if (!value)
+		return;
+	if (!strcmp(key, "dedupe_mode"))
+		sec->dedupe_ws = strcmp(value, "working_set") ? (struct fio_where){ 0, NULL }
+							      : (struct fio_where){ line, file };
+	else if (!strcmp(key, "dedupe_percentage") && !parse_uint(value, 0, 100, &v))
+		sec->dedupe_pct = v;
+	else if (!strcmp(key, "dedupe_working_set_percentage") && !parse_uint(value, 0, 100, &v))
+		sec->dedupe_ws_pct1 = v + 1;
+	else if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) &&
+		 !parse_uint(value, 1, UINT_MAX, &v))
+		sec->nrfiles = v;
+	else if (!strcmp(key, "block_error_percentiles") && !parse_flag(value, true, &on))
+		sec->block_error = on ? (struct fio_where){ line, file }
+				      : (struct fio_where){ 0, NULL };
+	if (!strcmp(key, "lat_percentiles")) {
+		on = sec->nr_lat_pct_at;	/* a value whose first part fails keeps it */
+		if (!parse_flag(value, true, &on))
+			fio_where_add(sec->lat_pct_at, &sec->nr_lat_pct_at, !on, line, file);
+	}
+	if (!strcmp(key, "stats")) {
+		on = !sec->no_stats;
+		if (!parse_flag(value, true, &on))
+			sec->no_stats = !on;
+	}
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1510,6 +1648,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	value = fio_part_value(key, value, &keep);
 	if (keep)
 		return true;	/* fio read the line and set nothing: see fio_part_value() */
+	fio_rate_option(sec, key, value, line, file);
+	fio_fixup_option(sec, key, value, line, file);
 	if (!strcmp(key, "ss") || !strcmp(key, "steadystate")) {
 		fio_steadystate(p, sec, key, value, line, file);
 		return true;
@@ -1523,6 +1663,14 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	    !strcmp(key, "fsync_on_close")) {
 		fio_sync_option(p, sec, key, value, line, file);
 		return true;
+	}
+	if (!strcmp(key, "create_serialize")) {
+		bool on = !sec->create_serialize_off.line;
+
+		/* a value fio fails is the no-effect check's, below */
+		if (!parse_flag(value, true, &on))
+			sec->create_serialize_off = on ? (struct fio_where){ 0, NULL }
+						       : (struct fio_where){ line, file };
 	}
 	if (!strcmp(key, "group_reporting") && parse_flag(value, false, &sec->group_reporting))
 		fio_err(&p->errs, file, line, "group_reporting: expected 0 or 1, not '%s'", value);
@@ -2064,10 +2212,171 @@ static void fio_ss_group(struct fio_parser *p, const struct fio_section *sec,
 			"groups (job '%s' and job '%s')", first->name, job->name);
 }
 
+static u64 fio_rate_of(u64 rate)
+{
+	return rate == U64_MAX ? 0 : rate;
+}
+
+/*
+ * fio 3.33's fixup_options() (init.c), as a job is added for the run (--parse-only stops
+ * before it): rate= and rate_iops= together fail, and so do rate_min= and rate_iops_min=
+ * ("fio: rate and rate_iops are mutually exclusive"), and a direction's minimum over its
+ * cap ("fio: minimum rate exceeds rate, ddir N").  Named by the later option's line.
+ */
+/* Every line that set rate option @which (fio_rate_keys[]), once each. */
+static void fio_rate_err(struct fio_parser *p, const struct fio_section *sec, int which,
+			 const char *why)
+{
+	for (unsigned int i = 0; i < sec->nr_rate_at[which]; i++) {
+		struct fio_pending pend = { sec->rate_at[which][i].line,
+					    sec->rate_at[which][i].file, "", why };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", fio_rate_keys[which][0]);
+		fio_err_once(p, &pend);	/* once: a [global]'s lines serve all its jobs */
+	}
+}
+
+static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
+			   const struct kfsim_bfq_job *job)
+{
+	u64 cap[2][2] = {
+		{ fio_rate_of(job->rate), fio_rate_of(job->rate_write) },
+		{ fio_rate_of(job->rate_iops), fio_rate_of(job->rate_iops_write) },
+	};
+	bool set[4] = { cap[0][0] || cap[0][1], cap[1][0] || cap[1][1],
+			sec->rate_min[0][0] || sec->rate_min[0][1],
+			sec->rate_min[1][0] || sec->rate_min[1][1] };
+
+	for (int i = 0; i < 4; i += 2) {
+		const struct fio_where *a, *b;
+		int later = i + 1;
+
+		if (!set[i] || !set[i + 1] || !sec->nr_rate_at[i] || !sec->nr_rate_at[i + 1])
+			continue;
+		a = &sec->rate_at[i][sec->nr_rate_at[i] - 1];
+		b = &sec->rate_at[i + 1][sec->nr_rate_at[i + 1] - 1];
+		if (a->file == b->file && a->line > b->line)
+			later = i;
+		fio_rate_err(p, sec, later, i ? "with rate_min and rate_iops_min both, fio's run "
+			     "fails (fixup_options(): \"rate and rate_iops are mutually "
+			     "exclusive\")" : "with rate and rate_iops both, fio's run fails "
+			     "(fixup_options(): \"rate and rate_iops are mutually exclusive\")");
+	}
+	for (int kind = 0; kind < 2; kind++) {
+		for (int d = 0; d < 2; d++) {
+			if (cap[kind][d] && cap[kind][d] < sec->rate_min[kind][d])
+				fio_rate_err(p, sec, kind + 2, "over the rate: fio's run fails "
+					     "(fixup_options(): \"minimum rate exceeds rate\")");
+		}
+	}
+}
+
+/*
+ * fio 3.33's fixup_options() (init.c) as the run starts, which --parse-only skips: the
+ * dedupe working set (dedupe_mode=working_set with a dedupe_percentage) needs size=, one
+ * file, and dedupe_percentage + dedupe_working_set_percentage (default 5) at most 100; the
+ * block error histogram (block_error_percentiles) needs one file.  fio fails the job with
+ * its message; kfsim refuses the line that asks for it.
+ */
+static void fio_fixup_check(struct fio_parser *p, const struct fio_section *sec)
+{
+	u64 nrfiles = sec->nrfiles ? sec->nrfiles : 1;
+	u64 ws_pct = sec->dedupe_ws_pct1 ? sec->dedupe_ws_pct1 - 1 : 5;
+	const char *why = NULL;
+
+	if (sec->dedupe_ws.line && sec->dedupe_pct) {
+		if (!sec->job.size && sec->job.size_frac < 0)	/* size= itself, not filesize= */
+			why = "with a dedupe_percentage, fio's run fails (fixup_options(): "
+			      "\"pregenerated dedupe working set requires size to be set\")";
+		else if (nrfiles != 1)
+			why = "with a dedupe_percentage, fio's run fails (fixup_options(): "
+			      "\"dedupe working set mode supported with single file per job\")";
+		else if (ws_pct + sec->dedupe_pct > 100)
+			why = "with a dedupe_percentage, fio's run fails (fixup_options(): "
+			      "\"impossible to reach expected dedupe percentage\")";
+		if (why)
+			fio_err_once(p, &(struct fio_pending){ sec->dedupe_ws.line,
+				sec->dedupe_ws.file, "dedupe_mode", why });
+	}
+	if (sec->block_error.line && nrfiles != 1)
+		fio_err_once(p, &(struct fio_pending){ sec->block_error.line, sec->block_error.file,
+			"block_error_percentiles", "with several files, fio's run fails "
+			"(fixup_options(): \"block error histogram only available with a single "
+			"file per job\")" });
+}
+
+/*
+ * rate_process=poisson in a job with a rate or a minimum rate (fio 3.33 sets TD_F_CHECK_RATE
+ * when any direction has one, option_check_rate()): after each I/O, usec_for_io()
+ * (backend.c) divides 1000000 by the direction's rate in blocks a second, its bytes a second
+ * (rate=, else rate_iops= x its smallest block) over its smallest block.  A direction the job
+ * issues whose rate is under one block a second (none given, or rate=100 with bs=4k) divides
+ * by zero: fio's job dies of SIGFPE ("got signal=8"; fio 3.33 with ioengine=null,
+ * rw=randrw, rate=,1m, 2026-12-07).  Refused, naming the line.
+ */
+static void fio_poisson_check(struct fio_parser *p, const struct fio_section *sec,
+			      const struct kfsim_bfq_job *job)
+{
+	bool mixed = kfsim_bfq_job_is_mixed(job);
+	bool issues[2] = {
+		/* do_verify()'s pass after the writes asks no rate; verify_backlog's reads do */
+		job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD ||
+			(job->verify && job->verify_backlog) || (mixed && job->rwmixread > 0),
+		job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE ||
+			(mixed && job->rwmixread < 100),
+	};
+
+	if (!kfsim_bfq_job_rate_bps(job, false) && !kfsim_bfq_job_rate_bps(job, true) &&
+	    !sec->rate_min[0][0] && !sec->rate_min[0][1] && !sec->rate_min[1][0] &&
+	    !sec->rate_min[1][1])
+		return;	/* no rate nor minimum (option_check_rate()): no usec_for_io() */
+	for (int write = 0; write < 2; write++) {
+		if (!issues[write] || kfsim_bfq_job_rate_bps(job, write) /
+				      max(kfsim_bfq_job_min_bs(job, write), 1u))
+			continue;
+		fio_rate_err(p, sec, 4, write ?
+			     "poisson with writes under one block a second: fio's run fails "
+			     "(usec_for_io() divides by zero: SIGFPE)" :
+			     "poisson with reads under one block a second: fio's run fails "
+			     "(usec_for_io() divides by zero: SIGFPE)");
+		return;
+	}
+}
+
+/*
+ * fio 3.33's verify_per_group_options() (init.c), as a job with group_reporting is added to
+ * a reporting group that has jobs already (--parse-only stops before): with its stats on,
+ * its lat_percentiles must be every other job's of the group, or fio's run fails ("fio:
+ * lat_percentiles in job: b differs from group").  Every line of the group that turned
+ * lat_percentiles on is named: without them they all agree.
+ */
+static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *sec)
+{
+	bool mine = sec->nr_lat_pct_at, differs = false;
+
+	if (!sec->group_reporting || sec->no_stats || !p->group_jobs)
+		return;
+	for (unsigned int j = p->group_first; j < p->nr; j++)
+		differs |= (bool)p->nr_lat_pct_at[j] != mine;
+	if (!differs)
+		return;
+	for (unsigned int j = p->group_first; j <= p->nr; j++) {
+		const struct fio_where *at = j < p->nr ? p->lat_pct_at[j] : sec->lat_pct_at;
+		unsigned int nr = j < p->nr ? p->nr_lat_pct_at[j] : sec->nr_lat_pct_at;
+
+		for (unsigned int i = 0; i < nr; i++)
+			fio_err_once(p, &(struct fio_pending){ at[i].line, at[i].file,
+				"lat_percentiles", "differs within a reporting group "
+				"(group_reporting): fio's run fails "
+				"(verify_per_group_options())" });
+	}
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
+	bool time_based;
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
@@ -2087,6 +2396,11 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * zones (fio 3.33, its words): zonesize needs zonemode=strided, which needs zonesize;
 	 * without it zonerange and zoneskip are ignored; the range defaults to the size
 	 */
+	if (sec->zonemode == 2 && sec->create_serialize_off.line)
+		fio_err_once(p, &(struct fio_pending){ sec->create_serialize_off.line,
+			sec->create_serialize_off.file, "create_serialize", "with zonemode=zbd, "
+			"fio's run fails (fixup_options(): \"--zonemode=zbd and "
+			"--create_serialize=0 are not compatible.\")" });
 	if (sec->zonemode == 2) {
 		fio_zbd(p, sec, &job);
 	} else if (sec->zonemode != 1 && job.zone_size) {
@@ -2113,6 +2427,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			"after it is not modelled");
 	if (job.ss_dur_s)
 		fio_ss_check(p, sec, &job);
+	fio_rate_check(p, sec, &job);
+	fio_fixup_check(p, sec);
 	/* engines/cmdprio.c serves libaio and io_uring; other engines do not know the options */
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
@@ -2125,17 +2441,23 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 	/*
 	 * without time_based a job ends after io_size (else its region) x loops, as fio's;
-	 * a size in percent is resolved with the region, once the files are laid out
+	 * a size in percent is resolved with the region, once the files are laid out.  fio
+	 * 3.33's fixup_options() turns time_based off without a runtime ("fio: time_based
+	 * requires a runtime/timeout setting", and the job ends at its size: 256 I/Os of 4k
+	 * for size=1m, 2026-12-07); kfsim ran such a job to the end of the run before.
 	 */
-	if (!sec->time_based) {
+	time_based = sec->time_based && job.runtime_ns;
+	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0)
 			job.io_size = job.size;	/* 0: the region, resolved below */
 		job.io_size *= sec->loops ? sec->loops : 1;
 	} else {
-		job.io_size = 0;	/* without a runtime: until the end of the run */
+		job.io_size = 0;	/* until its runtime */
 	}
-	job.verify = job.verify && sec->do_verify && !sec->time_based &&
+	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
+	if (job.rate_poisson && !job.io_error)
+		fio_poisson_check(p, sec, &job);	/* after job.verify is known */
 	if (sec->stonewall)
 		job.after = first;
 	if (p->nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS) {
@@ -2146,6 +2468,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		return;
 	}
 	fio_ss_group(p, sec, &job);
+	fio_lat_pct_group(p, sec);
 	p->group_jobs += sec->numjobs;
 	for (unsigned int i = 0; i < sec->numjobs; i++) {
 		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
@@ -2156,8 +2479,10 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		if (sec->numjobs > 1)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
 		p->lines[p->nr] = sec->line;
+		p->nr_lat_pct_at[p->nr] = sec->nr_lat_pct_at;
+		memcpy(p->lat_pct_at[p->nr], sec->lat_pct_at, sizeof(sec->lat_pct_at));
 		p->files[p->nr] = sec->file;
-		p->loops[p->nr] = job.io_size || sec->time_based ? 0 :
+		p->loops[p->nr] = job.io_size || time_based ? 0 :
 				  (sec->loops ? sec->loops : 1);
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
@@ -2846,14 +3171,13 @@ static u64 fio_ramp_slack(const struct kfsim_bfq_job *job)
 	bs = max(bs, (u64)job->bs_write_max);
 	bs = max(bs, (u64)job->bs_write);
 
-	if (job->rate_iops)
-		slack += NSEC_PER_SEC / job->rate_iops;
-	if (job->rate_iops_write && job->rate_iops_write != U64_MAX)
-		slack += NSEC_PER_SEC / job->rate_iops_write;
-	if (job->rate)
-		slack += div64_u64(bs * NSEC_PER_SEC, job->rate);
-	if (job->rate_write && job->rate_write != U64_MAX)
-		slack += div64_u64(bs * NSEC_PER_SEC, job->rate_write);
+	/* the caps as the run applies them, in bytes a second (kfsim_bfq_job_rate_bps()) */
+	for (int write = 0; write < 2; write++) {
+		u64 bps = kfsim_bfq_job_rate_bps(job, write);
+
+		if (bps)
+			slack += div64_u64(bs * NSEC_PER_SEC, bps);
+	}
 	return slack;
 }
 

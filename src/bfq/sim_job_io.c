@@ -76,6 +76,20 @@ unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write)
 	return write && job->bs_write ? job->bs_write : job->bs;
 }
 
+u64 kfsim_bfq_job_rate_bps(const struct kfsim_bfq_job *job, bool write)
+{
+	u64 rate = write && job->rate_write ? job->rate_write : job->rate;
+	u64 iops = write && job->rate_iops_write ? job->rate_iops_write : job->rate_iops;
+	u64 min_bs = kfsim_bfq_job_min_bs(job, write);
+
+	if (rate && rate != U64_MAX)
+		return rate;
+	/* fio's u64 product wraps; a cap past 2^64 bytes a second caps nothing anyway */
+	if (!iops || iops == U64_MAX || iops > U64_MAX / max(min_bs, 1ULL))
+		return 0;
+	return iops * min_bs;
+}
+
 unsigned int kfsim_bfq_job_choose_bs(const struct kfsim_bfq_job *job, bool write,
 				     struct rnd_state *rnd)
 {

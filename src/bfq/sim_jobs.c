@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@ static int parse_size(const char *text, u64 *bytes, double *frac)
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(text, &end, hex ? 16 : 10);
-	if (errno || end == text)
+	/* fio's strtoll() fails past LLONG_MAX (ERANGE): rate=9223372036854775808 is refused */
+	if (errno || end == text || v > LLONG_MAX)
 		return -EINVAL;
 	for (suffix = text; isdigit((unsigned char)*suffix); suffix++)
 		;
@@ -163,12 +165,15 @@ static int split_rw(const char *value, bool int_pair, char *rd, char *wr, size_t
 	return 0;
 }
 
+/* A block size: -EINVAL as fio fails it or kfsim refuses it, -ERANGE past kfsim's 64 MiB */
 static int parse_bs(const char *text, unsigned int *bs)
 {
 	u64 v;
 
-	if (parse_size(text, &v, NULL) || !v || v % SECTOR_SIZE || v > (64 << 20))
+	if (parse_size(text, &v, NULL) || !v || v % SECTOR_SIZE)
 		return -EINVAL;
+	if (v > (64 << 20))
+		return -ERANGE;
 	*bs = (unsigned int)v;
 	return 0;
 }
@@ -241,11 +246,16 @@ static int parse_bssplit(const char *text, struct kfsim_bfq_bssplit *split, unsi
 	return 0;
 }
 
-/* rate=, rate_iops=: "R[,W]"; an empty part is no cap for that direction. */
+/*
+ * rate=, rate_iops=: "R[,W]".  An empty part is a part fio 3.33's handle_option() fails,
+ * which sets nothing: the direction keeps the cap it had (a [global]'s, else none; fio with
+ * rate_iops=50 in [global] and rate_iops=,10 in the job read at 50 IOPS, 2026-12-07).
+ * @wr: 0 = @rd's, U64_MAX = none.
+ */
 static int parse_rate_pair(const char *value, bool iops, u64 *rd, u64 *wr)
 {
+	u64 old_wr = *wr ? *wr : *rd, v;
 	char a[64], b[64];
-	u64 v;
 
 	if (split_rw(value, true, a, b, sizeof(a)))
 		return -EINVAL;
@@ -253,10 +263,13 @@ static int parse_rate_pair(const char *value, bool iops, u64 *rd, u64 *wr)
 		return -EINVAL;
 	if (*a && (iops ? parse_u64(a, &v) : parse_size(a, &v, NULL)))
 		return -EINVAL;
-	*rd = *a ? v : 0;
+	if (*a)
+		*rd = v;
 	if (*b && (iops ? parse_u64(b, &v) : parse_size(b, &v, NULL)))
 		return -EINVAL;
-	*wr = *b ? (v ? v : U64_MAX) : U64_MAX;
+	if (!*b)
+		v = old_wr;
+	*wr = v ? v : U64_MAX;
 	return 0;
 }
 
@@ -430,10 +443,26 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 				       value);
 		job->rw = rw_names[i].rw;
 	} else if (!strcmp(key, "bs") || !strcmp(key, "blocksize")) {
-		if (split_rw(value, true, rd, wr, sizeof(rd)) || parse_bs(rd, &job->bs) ||
-		    parse_bs(wr, &job->bs_write))
+		/*
+		 * a part left empty is a part fio fails: its direction keeps the size it had
+		 * ("bs=4k," leaves writes at the default 4k, "bs=,8k" reads), as for rate=
+		 */
+		unsigned int bs_rd = job->bs, bs_wr = job->bs_write ? job->bs_write : job->bs;
+		int err = split_rw(value, true, rd, wr, sizeof(rd)) || (!*rd && !*wr) ?
+			  -EINVAL : 0;
+
+		if (!err && *rd)
+			err = parse_bs(rd, &bs_rd);
+		if (!err && *wr)
+			err = parse_bs(wr, &bs_wr);
+		if (err == -ERANGE)
+			return job_err(errbuf, errlen, "%s: blocks over 64 MiB are not modelled, "
+				       "not '%s'", key, value);
+		if (err)
 			return job_err(errbuf, errlen, "%s: expected a multiple of 512 up to 64m "
 				       "(READ[,WRITE]), not '%s'", key, value);
+		job->bs = bs_rd;
+		job->bs_write = bs_wr;
 		job->bs_max = job->bs_write_max = 0;
 		job->nr_bssplit[0] = job->nr_bssplit[1] = 0;
 	} else if (!strcmp(key, "bsrange") || !strcmp(key, "blocksize_range")) {

@@ -55,6 +55,11 @@ bool kfsim_bfq_job_is_mixed(const struct kfsim_bfq_job *job);
 bool kfsim_bfq_job_is_random(const struct kfsim_bfq_job *job);
 bool kfsim_bfq_job_choose_write(const struct kfsim_bfq_job *job, struct rnd_state *rnd);
 unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
+/*
+ * The rate cap of a direction in bytes a second, 0 = none, as fio 3.33's __setup_rate()
+ * (init.c) sets it: rate= when given, else rate_iops= x the direction's smallest block
+ */
+u64 kfsim_bfq_job_rate_bps(const struct kfsim_bfq_job *job, bool write);
 unsigned int kfsim_bfq_job_choose_bs(const struct kfsim_bfq_job *job, bool write,
 				     struct rnd_state *rnd);
 sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,

@@ -91,7 +91,10 @@ def parse_log(lines):
     jobs, defaults = [], {}
     for sec in sections:
         if sec["name"] == "global":
-            defaults.update(sec["opts"])
+            # a second [global] changes fio's defaults as a job would: a value of its that
+            # sets nothing ("iodepth=-1") keeps the first's (fio 3.33 with libaio: depth 4)
+            for name, entry in sec["opts"].items():
+                defaults[name] = chain(entry, defaults.get(name))
         else:
             merged = dict(defaults)
             for name, entry in sec["opts"].items():
@@ -235,11 +238,22 @@ class Job:
         return part_value(name, self.o[name], default) if name in self.o else default
 
     def pair(self, name, default):
-        """READ,WRITE: one value is both; a part that failed keeps the default."""
-        v = [default if x is None else x for x in self.outs(name)]
-        if not v:
-            return [default, default]
-        return [v[0], v[1] if len(v) > 1 else v[0]]
+        return pair_value(self.o.get(name), default)
+
+
+def pair_value(entry, default):
+    """READ,WRITE: one value is both; a part that failed (",10": the first) sets nothing, so
+    its direction keeps what the job had, the value that entry replaced ([global]'s), else
+    the default (fio 3.33 with rate_iops=50 in [global] and rate_iops=,10 read at 50 IOPS)."""
+    if entry is None:
+        return [default, default]
+    prev = pair_value(entry.get("prev"), default)
+    outs = entry["out"]
+    if not outs:
+        return prev
+    if len(outs) == 1:
+        return prev if outs[0] is None else [outs[0], outs[0]]
+    return [prev[k] if x is None else x for k, x in enumerate(outs[:2])]
 
 
 def expected(job):
@@ -315,7 +329,8 @@ def expected(job):
     e["numjobs"] = job.out("numjobs", 1)
     e["stonewall"] = bool(job.out("stonewall", 0) or job.out("wait_for_previous", 0))
     e["wait_for"] = job.ptr("wait_for")
-    e["time_based"] = bool(job.out("time_based", 0))
+    # fixup_options() turns time_based off without a runtime (the job ends at its size)
+    e["time_based"] = bool(job.out("time_based", 0)) and e["runtime_us"] != 0
     # steady state: fio's JSON "ss" name; a window alone takes fio's default iops_slope:0.01%
     dur_us = job.out("steadystate_duration", 0)
     e["ss_dur_s"] = dur_us // 1000000

@@ -109,8 +109,11 @@ def gen_job(rng, name, lines):
         job["rate"] = rate
         lines.append("rate=%d" % rate)
     if rng.random() < 0.15:
-        job["rate_iops"] = rng.choice([10, 50, 200, 1000])
-        lines.append("rate_iops=%d" % job["rate_iops"])
+        iops = rng.choice([10, 50, 200, 1000])
+        # fio's run refuses rate= with rate_iops= (fixup_options(): mutually exclusive)
+        if not job["rate"]:
+            job["rate_iops"] = iops
+            lines.append("rate_iops=%d" % iops)
     if rng.random() < 0.25:
         job["thinktime_us"] = rng.choice([100, 1000, 5000, 20000])
         job["thinktime_blocks"] = rng.choice([1, 1, 2, 8])

@@ -1154,6 +1154,164 @@ static void test_thinktime_as_fio(void **state)
 					      "parsing", NULL });
 }
 
+/* The requests of a one-job file's job in 2 s. */
+static unsigned long long rate_requests(const char *text)
+{
+	char why[1024], *path = job_file("rates", text, 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	unsigned long long n;
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 2 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	n = kfsim_bfq_sim_result(sim)->jobs[0].requests;
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+	return n;
+}
+
+/*
+ * The read-back after a write pass is fio's do_verify(), which asks no rate (fio 3.33,
+ * rate=64k,1m, 512k of writes: reads took 1 ms, writes 497 ms); kfsim held the reads to
+ * 64 KiB/s, 7.9 s in all.
+ */
+static void verify_rate_check(void)
+{
+	char why[1024], *path = job_file("verify_rate", "[a]\nrw=write\nbs=4k\nsize=512k\n"
+					 "direct=1\nverify=crc32c\nrate=64k,1m\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_bfq_sim *sim;
+	double active;
+
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 20 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	active = kfsim_bfq_sim_result(sim)->jobs[0].active_s;
+	print_message("write 512k at 1m/s, then verify with reads capped at 64k/s: %.3f s\n",
+		      active);
+	assert_true(active > 0.45 && active < 3);
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+}
+
+/*
+ * fio 3.33's rate caps (init.c __setup_rate(), backend.c usec_for_io()): bytes a second,
+ * rate_iops= being rate_iops x the smallest block, so 100 IOPS of 4k-64k blocks are 400 KiB/s:
+ * fio (ioengine=null, sequential, 2 s) issued 25 I/Os, kfsim 201 before (it counted I/Os);
+ * rate_process=poisson draws its gaps from rate= too (kfsim took only rate_iops= before, so
+ * a poisson rate= ran evenly), and not on the read-back after the writes.  fio's run fails
+ * rate= with rate_iops=, a minimum over the rate (fixup_options()), and a poisson job
+ * issuing a direction under one block a second (SIGFPE): refused, every line named.
+ */
+static void test_rates_as_fio(void **state)
+{
+	static const char base[] = "[a]\nrw=read\nbs=4k\ndirect=1\ntime_based\nruntime=2\n";
+	char text[512];
+	unsigned long long range, even, poisson;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sbsrange=4k-64k\nrate_iops=100\n", base);
+	range = rate_requests(text);
+	snprintf(text, sizeof(text), "%srate=1m\n", base);
+	even = rate_requests(text);
+	snprintf(text, sizeof(text), "%srate=1m\nrate_process=poisson\n", base);
+	poisson = rate_requests(text);
+	print_message("rate_iops=100 of 4k-64k: %llu requests; rate=1m of 4k: %llu evenly, "
+		      "%llu poisson\n", range, even, poisson);
+	assert_in_range(range, 15, 40);	/* the sizes are drawn: about 24 on average */
+	assert_in_range(even, 500, 514);
+	assert_in_range(poisson, 410, 615);
+	assert_true(poisson != even);
+	verify_rate_check();
+	expect_refusal("rates_bad", "[global]\nrw=randrw\n"
+		       "[a]\nrate_iops=10\nrate=1m\nrate_iops=20\n"
+		       "[b]\nrate=2m\nrate_min=3m\n"
+		       "[c]\nrate=,1m\nrate_process=poisson\n", 1,
+		       (const char *const[]){ "rates_bad.fio:4: rate_iops: with rate and rate_iops",
+					      "rates_bad.fio:6: rate_iops: with rate and rate_iops",
+					      "rates_bad.fio:9: rate_min: over the rate",
+					      "rates_bad.fio:12: rate_process: poisson with reads",
+					      NULL });
+}
+
+/*
+ * fio 3.33's fixup_options(), as a job is added for the run (--parse-only stops before it):
+ * time_based without a runtime is turned off, so the job ends at its size (fio: 256 I/Os of
+ * 4k for size=1m; kfsim ran it to the end of the run before, thousands), and zonemode=zbd
+ * with create_serialize=0 fails the run, as do a dedupe working set without size= and a
+ * block error histogram over several files, and (verify_per_group_options()) jobs of one
+ * reporting group that differ in lat_percentiles.
+ */
+static void test_run_fixups_as_fio(void **state)
+{
+	(void)state;
+	assert_int_equal(rate_requests("[a]\nbs=4k\nsize=1m\ntime_based\n"), 256);
+	assert_int_equal(rate_requests("[a]\nbs=4k\nsize=1m\ntime_based\nruntime=0\n"), 256);
+	assert_true(rate_requests("[a]\nbs=4k\nsize=1m\ntime_based\nruntime=1\n") > 256);
+	expect_refusal("zbd_serialize", "[a]\nzonemode=zbd\nzonesize=1m\nread_beyond_wp=1\n"
+		       "create_serialize=0\n", 1,
+		       (const char *const[]){ "zbd_serialize.fio:5: create_serialize: with "
+					      "zonemode=zbd, fio's run fails", NULL });
+	/* options without an effect here, checked there too: the dedupe working set, the
+	 * block error histogram (fio's run: "... requires size to be set", "... single file")
+	 */
+	expect_refusal("run_fixups", "[a]\nioengine=null\ndedupe_mode=working_set\n"
+		       "dedupe_percentage=10\n[b]\nioengine=null\nsize=1m\nnrfiles=2\n"
+		       "block_error_percentiles=1\n", 1,
+		       (const char *const[]){ "run_fixups.fio:3: dedupe_mode: with a "
+					      "dedupe_percentage, fio's run fails",
+					      "run_fixups.fio:9: block_error_percentiles: with "
+					      "several files, fio's run fails", NULL });
+	/* verify_per_group_options(): one reporting group, one lat_percentiles */
+	expect_refusal("lat_pct_group", "[global]\nioengine=null\nsize=1m\n[a]\n"
+		       "lat_percentiles=1\n[b]\ngroup_reporting\n", 1,
+		       (const char *const[]){ "lat_pct_group.fio:5: lat_percentiles: differs "
+					      "within a reporting group", NULL });
+}
+
+/*
+ * exitall takes effect as the job exits, after its end_fsync, not at the end of its runtime:
+ * a job then idle in its thinktime (here a buffered writer, whose writes complete as copies)
+ * ran until that exit (fio_physics-style probe seed 20281: a
+ * writer's 40 requests over an active time of 0.02 s, 2000 IOPS where its 20 ms pauses allow
+ * one tenth of that, because it was ended at its exiting neighbour's runtime end).
+ */
+static void test_exitall_at_exit(void **state)
+{
+	char why[1024], *path = job_file("exitall_sync", "[w]\nrw=write\nbs=1m\ndirect=0\n"
+					 "size=1g\nruntime=20ms\nend_fsync=1\nexitall\n"
+					 "[r]\nrw=randwrite\ndirect=0\nbs=4k\nthinktime=50ms\n"
+					 "thinktime_blocks=8\nthinktime_blocks_type=issue\n", 1);
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	const struct kfsim_bfq_sim_result *res;
+	struct kfsim_bfq_sim *sim;
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cfg->duration_ns = 5 * NSEC_PER_SEC;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	res = kfsim_bfq_sim_result(sim);
+	print_message("exitall after end_fsync at %.3f s: w active %.3f s, r active %.3f s, "
+		      "%llu requests\n", res->duration_s, res->jobs[0].active_s,
+		      res->jobs[1].active_s, (unsigned long long)res->jobs[1].requests);
+	assert_true(res->jobs[0].active_s < 0.03);	/* its runtime: the sync not counted */
+	assert_true(res->jobs[1].active_s > 0.1);	/* it ran until w's sync ended */
+	/* eight writes (copies into the page cache) a 50 ms pause, over the time it was active */
+	assert_true(res->jobs[1].requests <= 8 * (res->jobs[1].active_s / 0.05 + 1));
+	kfsim_bfq_sim_destroy(sim);
+	free(cfg);
+	free(path);
+}
+
 /*
  * A numeric value's parts as fio 3.33's handle_option() takes them (fio_regress/value_parts.fio
  * has fio's log as the referee): iodepth has no callback and stores its first part only, so
@@ -2418,6 +2576,9 @@ int main(void)
 		cmocka_unit_test(test_cmdprio),
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
+		cmocka_unit_test(test_rates_as_fio),
+		cmocka_unit_test(test_run_fixups_as_fio),
+		cmocka_unit_test(test_exitall_at_exit),
 		cmocka_unit_test(test_filenames_as_fio),
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_strided_zones),

@@ -68,6 +68,36 @@ static struct kfsim_bfq_sim_config *new_cfg(void)
 	return cfg;
 }
 
+/* A job file written, read and simulated for a while; file_run_end() frees it all. */
+struct file_run {
+	char *path;
+	struct kfsim_bfq_sim_config *cfg;
+	struct kfsim_bfq_sim *sim;
+};
+
+/* @text as job file @name (which fio reads), simulated for @duration_ns: its result. */
+static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const char *name,
+						   const char *text, u64 duration_ns)
+{
+	char why[1024];
+
+	r->path = job_file(name, text, 1);
+	r->cfg = new_cfg();
+	assert_int_equal(parse_file(r->path, r->cfg, why, sizeof(why)), 0);
+	r->cfg->duration_ns = duration_ns;
+	r->sim = kfsim_bfq_sim_create(r->cfg);
+	assert_false(IS_ERR(r->sim));
+	assert_int_equal(kfsim_bfq_sim_run(r->sim), 0);
+	return kfsim_bfq_sim_result(r->sim);
+}
+
+static void file_run_end(struct file_run *r)
+{
+	kfsim_bfq_sim_destroy(r->sim);
+	free(r->cfg);
+	free(r->path);
+}
+
 static void test_jobs_and_globals(void **state)
 {
 	char *path = job_file("jobs",
@@ -1109,26 +1139,17 @@ static void test_filenames_as_fio(void **state)
 static unsigned long long think_requests(const char *engine, unsigned int depth,
 					 const char *type, unsigned int blocks)
 {
-	char text[512], why[1024], *path;
-	struct kfsim_bfq_sim_config *cfg = new_cfg();
-	struct kfsim_bfq_sim *sim;
+	struct file_run r;
+	char text[512];
 	unsigned long long n;
 
 	snprintf(text, sizeof(text), "[t]\nioengine=%s\ndirect=1\nrw=randread\nbs=4k\n"
 		 "iodepth=%u\nthinktime=50ms\nthinktime_blocks_type=%s\nthinktime_blocks=%u\n"
 		 "size=64m\ntime_based\nruntime=2\n", engine, depth, type, blocks);
-	path = job_file("thinktime", text, 1);
-	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
-	cfg->duration_ns = 2 * NSEC_PER_SEC;
-	sim = kfsim_bfq_sim_create(cfg);
-	assert_false(IS_ERR(sim));
-	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-	n = kfsim_bfq_sim_result(sim)->jobs[0].requests;
+	n = file_run(&r, "thinktime", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
 	print_message("thinktime=50ms %s iodepth=%u %s, blocks %u: %llu requests in 2 s\n",
 		      engine, depth, type, blocks, n);
-	kfsim_bfq_sim_destroy(sim);
-	free(cfg);
-	free(path);
+	file_run_end(&r);
 	return n;
 }
 
@@ -1157,20 +1178,10 @@ static void test_thinktime_as_fio(void **state)
 /* The requests of a one-job file's job in 2 s. */
 static unsigned long long rate_requests(const char *text)
 {
-	char why[1024], *path = job_file("rates", text, 1);
-	struct kfsim_bfq_sim_config *cfg = new_cfg();
-	struct kfsim_bfq_sim *sim;
-	unsigned long long n;
+	struct file_run r;
+	unsigned long long n = file_run(&r, "rates", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
 
-	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
-	cfg->duration_ns = 2 * NSEC_PER_SEC;
-	sim = kfsim_bfq_sim_create(cfg);
-	assert_false(IS_ERR(sim));
-	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-	n = kfsim_bfq_sim_result(sim)->jobs[0].requests;
-	kfsim_bfq_sim_destroy(sim);
-	free(cfg);
-	free(path);
+	file_run_end(&r);
 	return n;
 }
 
@@ -1181,24 +1192,14 @@ static unsigned long long rate_requests(const char *text)
  */
 static void verify_rate_check(void)
 {
-	char why[1024], *path = job_file("verify_rate", "[a]\nrw=write\nbs=4k\nsize=512k\n"
-					 "direct=1\nverify=crc32c\nrate=64k,1m\n", 1);
-	struct kfsim_bfq_sim_config *cfg = new_cfg();
-	struct kfsim_bfq_sim *sim;
-	double active;
+	struct file_run r;
+	double active = file_run(&r, "verify_rate", "[a]\nrw=write\nbs=4k\nsize=512k\ndirect=1\n"
+				 "verify=crc32c\nrate=64k,1m\n", 20 * NSEC_PER_SEC)->jobs[0].active_s;
 
-	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
-	cfg->duration_ns = 20 * NSEC_PER_SEC;
-	sim = kfsim_bfq_sim_create(cfg);
-	assert_false(IS_ERR(sim));
-	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-	active = kfsim_bfq_sim_result(sim)->jobs[0].active_s;
 	print_message("write 512k at 1m/s, then verify with reads capped at 64k/s: %.3f s\n",
 		      active);
 	assert_true(active > 0.45 && active < 3);
-	kfsim_bfq_sim_destroy(sim);
-	free(cfg);
-	free(path);
+	file_run_end(&r);
 }
 
 /*
@@ -1285,21 +1286,14 @@ static void test_run_fixups_as_fio(void **state)
  */
 static void test_exitall_at_exit(void **state)
 {
-	char why[1024], *path = job_file("exitall_sync", "[w]\nrw=write\nbs=1m\ndirect=0\n"
-					 "size=1g\nruntime=20ms\nend_fsync=1\nexitall\n"
-					 "[r]\nrw=randwrite\ndirect=0\nbs=4k\nthinktime=50ms\n"
-					 "thinktime_blocks=8\nthinktime_blocks_type=issue\n", 1);
-	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct file_run r;
 	const struct kfsim_bfq_sim_result *res;
-	struct kfsim_bfq_sim *sim;
 
 	(void)state;
-	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
-	cfg->duration_ns = 5 * NSEC_PER_SEC;
-	sim = kfsim_bfq_sim_create(cfg);
-	assert_false(IS_ERR(sim));
-	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
-	res = kfsim_bfq_sim_result(sim);
+	res = file_run(&r, "exitall_sync", "[w]\nrw=write\nbs=1m\ndirect=0\nsize=1g\n"
+		       "runtime=20ms\nend_fsync=1\nexitall\n[r]\nrw=randwrite\ndirect=0\nbs=4k\n"
+		       "thinktime=50ms\nthinktime_blocks=8\nthinktime_blocks_type=issue\n",
+		       5 * NSEC_PER_SEC);
 	print_message("exitall after end_fsync at %.3f s: w active %.3f s, r active %.3f s, "
 		      "%llu requests\n", res->duration_s, res->jobs[0].active_s,
 		      res->jobs[1].active_s, (unsigned long long)res->jobs[1].requests);
@@ -1307,9 +1301,7 @@ static void test_exitall_at_exit(void **state)
 	assert_true(res->jobs[1].active_s > 0.1);	/* it ran until w's sync ended */
 	/* eight writes (copies into the page cache) a 50 ms pause, over the time it was active */
 	assert_true(res->jobs[1].requests <= 8 * (res->jobs[1].active_s / 0.05 + 1));
-	kfsim_bfq_sim_destroy(sim);
-	free(cfg);
-	free(path);
+	file_run_end(&r);
 }
 
 /*

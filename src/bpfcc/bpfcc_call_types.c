@@ -402,6 +402,15 @@ static int stack_slot(const struct bpf_insn *in, bool store)
 	return -off / 8 - 1;
 }
 
+/* Whether @callee (NULL: not a call by name) is one of the @nr @names. */
+static bool callee_in(const char *callee, const char *const *names, size_t nr)
+{
+	for (size_t i = 0; callee && i < nr; i++)
+		if (!strcmp(callee, names[i]))
+			return true;
+	return false;
+}
+
 /* The kfuncs whose result is a non-owning reference (the last four are 6.16's). */
 static bool returns_non_owning(const char *callee)
 {
@@ -409,10 +418,7 @@ static bool returns_non_owning(const char *callee)
 					    "bpf_list_back",	"bpf_rbtree_root",
 					    "bpf_rbtree_left",	"bpf_rbtree_right"};
 
-	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(callee, names[i]))
-			return true;
-	return false;
+	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* The kfuncs that give a node of the root in r1 (its container's type, at the node's offset). */
@@ -423,10 +429,7 @@ static bool returns_node_of_root(const char *callee)
 		"bpf_list_back",      "bpf_rbtree_first",  "bpf_rbtree_root",
 		"bpf_rbtree_left",    "bpf_rbtree_right",  "bpf_rbtree_remove"};
 
-	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(callee, names[i]))
-			return true;
-	return false;
+	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
 }
 
 /*
@@ -513,10 +516,7 @@ static bool maybe_null_result(const char *callee)
 					    "bpf_list_pop_back", "bpf_rbtree_remove", "bpf_kptr_xchg",
 					    "bpf_map_lookup_elem"};
 
-	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(callee, names[i]))
-			return true;
-	return false;
+	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
 }
 
 /*
@@ -541,10 +541,7 @@ static bool returns_data(const char *callee)
 		"bpf_ktime_get_coarse_ns", "bpf_ktime_get_tai_ns",   "bpf_jiffies64",
 		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl"};
 
-	for (size_t k = 0; callee && k < sizeof(names) / sizeof(names[0]); k++)
-		if (!strcmp(callee, names[k]))
-			return true;
-	return false;
+	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
@@ -1628,10 +1625,7 @@ static bool acquires(const char *callee)
 					    "bpf_list_pop_front", "bpf_list_pop_back",
 					    "bpf_rbtree_remove", "bpf_kptr_xchg"};
 
-	for (size_t i = 0; callee && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(callee, names[i]))
-			return true;
-	return false;
+	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
 }
 
 /* The register of a call's argument that the call releases (0: none). */

@@ -56,6 +56,15 @@ SKIP = {
                    "tests/netlink/oracle/nl_oracle.sh"):
         "reads the kernel tree the suite unpacks into build/ and 50,000 requests take a "
         "quarter of a minute: ctest netlink/kernel_referee_random runs it on 8 seeds",
+    ("ynl.md", "KFSIM_LINUX_TREE=$tree bash tests/ynl/referee/kernel_generator.sh"):
+        "reads a 6.14 or 6.18-rc4 tree put together from fetched copies, which are neither in "
+        "the repository nor on the machine: ctest ynl/kernel_generator runs it on 6.12's",
+    ("ynl.md", "KFSIM_LINUX_SOURCE=$tarball bash tests/ynl/conformance.sh"):
+        "reads a tarball of the 6.18-rc4 specs fetched for the measurement: ctest "
+        "ynl/conformance runs it on 6.12's",
+    ("ynl.md", "timeout 20 kfsim-ynl-gen --mode uapi --mode kernel --mode user --mode test"):
+        "runs over spec folders of 6.14-6.18 fetched for the measurement: ctest ynl/spec_fuzz "
+        "and ynl/kernel_generator run kfsim-ynl-gen on 6.12's",
     ("ynl.md", "python3 tests/ynl/spec_fuzz.py"):
         "the 300-seed measurement takes a minute and reads the kernel tree the suite unpacks "
         "into build/: ctest ynl/spec_fuzz runs the same script on 100 seeds",

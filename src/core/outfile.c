@@ -257,8 +257,20 @@ static int create_tmp(struct kfsim_outfile *of)
 /* A device, FIFO or terminal cannot be replaced: write it in place. */
 static int open_in_place(struct kfsim_outfile *of)
 {
-	of->fd = open(of->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
-	return of->fd < 0 ? -errno : 0;
+	int flags;
+
+	/*
+	 * O_NONBLOCK: open(2) of a FIFO nobody reads fails with ENXIO rather than waiting for a
+	 * reader for ever (a reader already there, as with bash's >(...), is found at once); the
+	 * writes then block as usual.
+	 */
+	of->fd = open(of->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (of->fd < 0)
+		return -errno;
+	flags = fcntl(of->fd, F_GETFL);
+	if (flags < 0 || fcntl(of->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
 }
 
 int kfsim_outfile_open(struct kfsim_outfile *of, const char *path)

@@ -296,6 +296,58 @@ static void test_directory_in_the_way(void **state)
 	rmdir(path);
 }
 
+/*
+ * A FIFO as the output: nobody reading it is -ENXIO at once (open(2) without O_NONBLOCK waited
+ * for a reader for ever: `kfsim refcount demo --svg fifo` hung, cli_fuzz seed 70002); with a
+ * reader there, as with bash's >(...), the text goes through and the FIFO stays a FIFO.
+ */
+static void test_fifo_output(void **state)
+{
+	char path[PATH_MAX], got[64] = "";
+	int sync[2], done[2], status;
+	struct stat st;
+	pid_t pid;
+
+	(void)state;
+	path_in(path, "pipe");
+	assert_int_equal(mkfifo(path, 0644), 0);
+	alarm(10); /* a wait for a reader would end the test here, not hang the suite */
+	assert_int_equal(write_text(path, "x"), -ENXIO);
+	assert_int_equal(pipe(sync), 0);
+	assert_int_equal(pipe(done), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		/* the reader: open first (it does not wait for a writer), read once it has written */
+		int fd = open(path, O_RDONLY | O_NONBLOCK);
+		ssize_t n = 0, r;
+		char c;
+
+		if (fd < 0 || write(sync[1], "r", 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(2);
+		while ((r = read(fd, got + n, sizeof(got) - 1 - (size_t)n)) > 0)
+			n += r;
+		_exit(strcmp(got, "through a FIFO\n") ? 1 : 0);
+	}
+	{
+		char c;
+
+		assert_int_equal(read(sync[0], &c, 1), 1);
+	}
+	assert_int_equal(write_text(path, "through a FIFO\n"), 0);
+	assert_int_equal(write(done[1], "w", 1), 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	alarm(0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	for (int i = 0; i < 2; i++) {
+		close(sync[i]);
+		close(done[i]);
+	}
+	unlink(path);
+}
+
 static void test_enospc_dev_full(void **state)
 {
 	struct kfsim_outfile of;
@@ -515,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_planted_symlink_in_sticky_dir),
 		cmocka_unit_test(test_name_too_long),
 		cmocka_unit_test(test_directory_in_the_way),
+		cmocka_unit_test(test_fifo_output),
 		cmocka_unit_test(test_enospc_dev_full),
 		cmocka_unit_test(test_efbig_keeps_old),
 		cmocka_unit_test(test_readonly_dir_as_nobody),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Opening a user's input file without blocking on a FIFO or taking a directory (infile.h). */
+/* Opening a user's file without waiting on a FIFO; an input, not taking a directory (infile.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,16 +7,32 @@
 
 #include "infile.h"
 
+int kfsim_open_nowait(const char *path, int flags)
+{
+	int fd, fl;
+
+	/* O_NONBLOCK: open(2) of a FIFO returns at once rather than waiting for the other end */
+	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* I/O blocks again: a pipe whose other end is slow is waited for */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		fl = -errno;
+		close(fd);
+		return fl;
+	}
+	return fd;
+}
+
 FILE *kfsim_infile_open(const char *path, int *err)
 {
 	struct stat st;
 	FILE *file;
-	int fd, flags;
+	int fd = kfsim_open_nowait(path, O_RDONLY);
 
-	/* O_NONBLOCK: open(2) of a FIFO returns at once rather than waiting for a writer */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		*err = -errno;
+		*err = fd;
 		return NULL;
 	}
 	if (fstat(fd, &st)) {
@@ -29,9 +45,8 @@ FILE *kfsim_infile_open(const char *path, int *err)
 		*err = -EISDIR;
 		return NULL;
 	}
-	/* reads block again: a pipe whose writer is slow is waited for, a FIFO without one ends */
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 || !(file = fdopen(fd, "r"))) {
+	/* a FIFO without a writer reads as empty */
+	if (!(file = fdopen(fd, "r"))) {
 		*err = -errno;
 		close(fd);
 		return NULL;

@@ -13,6 +13,14 @@
  */
 #include <stdio.h>
 
+/*
+ * open(2) of @path with @flags (O_CLOEXEC and O_NOCTTY added) that does not wait for the other
+ * end of a FIFO: for reading one nobody writes to opens (and reads as empty), for writing one
+ * nobody reads is -ENXIO (kfsim_outfile_open()); the descriptor then blocks as usual.
+ * Return: the descriptor, or the negative errno.
+ */
+int kfsim_open_nowait(const char *path, int flags);
+
 /* @path opened for reading, or NULL with *@err the negative errno (-EISDIR, -ENOENT ...). */
 FILE *kfsim_infile_open(const char *path, int *err);
 

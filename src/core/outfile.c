@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <kfsim/outfile.h>
+#include "infile.h"
 
 /* Linux's MAXSYMLINKS: how many links a path walk follows before -ELOOP. */
 #define OUTFILE_MAX_SYMLINKS 40
@@ -257,19 +258,12 @@ static int create_tmp(struct kfsim_outfile *of)
 /* A device, FIFO or terminal cannot be replaced: write it in place. */
 static int open_in_place(struct kfsim_outfile *of)
 {
-	int flags;
+	/* a FIFO nobody reads is -ENXIO rather than a wait for a reader for ever */
+	int fd = kfsim_open_nowait(of->target, O_WRONLY | O_TRUNC);
 
-	/*
-	 * O_NONBLOCK: open(2) of a FIFO nobody reads fails with ENXIO rather than waiting for a
-	 * reader for ever (a reader already there, as with bash's >(...), is found at once); the
-	 * writes then block as usual.
-	 */
-	of->fd = open(of->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (of->fd < 0)
-		return -errno;
-	flags = fcntl(of->fd, F_GETFL);
-	if (flags < 0 || fcntl(of->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
-		return -errno;
+	if (fd < 0)
+		return fd;
+	of->fd = fd;
 	return 0;
 }
 

@@ -2884,6 +2884,83 @@ else:
           rc == 0 and out.startswith("40 forks, 0 children"), f"{out.strip()} ({took:.1f} s)")
 
 
+SHIM_FAR_FD = r"""
+import ctypes, errno, fcntl, os, resource, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+try:    # past the old table's 65536 where root may raise the limit (CAP_SYS_RESOURCE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (70000, 70000)); hard = 70000
+except (ValueError, OSError):
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+req = struct.pack("=IHHII", 20, 0x10, 0x5, 1, 0) + struct.pack("BBH", 3, 1, 0)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+out = ["top:%d" % (hard - 1)]
+def probe(how, n):
+    t = socket.socket(fileno=n)
+    try: t.setsockopt(270, 11, 1); r = "opt"
+    except OSError as e: r = errno.errorcode[e.errno]
+    try: t.send(b"x" * 100000); r += ",big-sent"
+    except OSError as e: r += "," + errno.errorcode[e.errno]
+    t.send(req)
+    out.append("%s:%s,fam%d,%s" % (how, r, t.family, "reply" if t.recv(65536) else "-"))
+    t.detach()
+probe("dup2", os.dup2(s.fileno(), hard - 1))
+probe("F_DUPFD", fcntl.fcntl(s.fileno(), fcntl.F_DUPFD, hard - 100))
+probe("dup3", libc.dup3(s.fileno(), hard - 50, 0))
+# copies at ever new numbers, each closed by syscall behind the shim's back: bounded memory
+rss = int(open("/proc/self/statm").read().split()[1])
+for i in range(20000):
+    n = 2000 + i % (hard - 2200)
+    os.dup2(s.fileno(), n); libc.syscall(3, n)
+out.append("grew:%dKiB" % ((int(open("/proc/self/statm").read().split()[1]) - rss) * 4))
+# a socket whose own two descriptors lie far up: its hidden one is kept from close/closerange
+def sockets():
+    return {int(d) for d in os.listdir("/proc/self/fd") if os.path.exists("/proc/self/fd/" + d)
+            and os.readlink("/proc/self/fd/" + d).startswith("socket:")}
+fill = [os.open("/dev/null", os.O_RDONLY) for _ in range(3000)]
+before = sockets()
+f = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+hidden = sorted(sockets() - before - {f.fileno()})
+try: os.close(hidden[0]); out.append("hidden:closed")
+except OSError as e: out.append("hidden:" + errno.errorcode[e.errno])
+for fd in fill: os.close(fd)
+os.closerange(f.fileno() + 1, hard)
+f.setsockopt(270, 11, 1)
+pid = os.fork()
+if pid == 0:
+    os._exit(10 + f.getsockopt(270, 11))
+_, st = os.waitpid(pid, 0)
+out.append("far:%d/%d,parent%d,child%d" % (f.fileno(), hidden[0], f.getsockopt(270, 11),
+                                           os.WEXITSTATUS(st) - 10))
+print(" ".join(out))
+"""
+
+
+def attack_shim_far_fd():
+    """A netlink socket copied to a high descriptor number (dup2(), dup3(), fcntl(F_DUPFD)) is
+    still the shim's: a fixed table of 65536 forgot it before, and its SOL_NETLINK options and
+    unchecked sends went to the UNIX socket beneath.  Copies made and closed behind the shim's
+    back at ever new numbers cost no memory that stays; a socket made far up keeps its hidden
+    descriptor from close() and closerange(), and answers parent and child after fork()."""
+    print("a netlink socket at high descriptor numbers:")
+    path = os.path.join(tmp, "far.sock")
+    start_server(path)
+    rc, out, took = py_under_shim(path, SHIM_FAR_FD, timeout=60)
+    got = out.strip().splitlines()[-1] if out.strip() else ""
+    fields = dict(f.split(":", 1) for f in got.split() if ":" in f)
+    copies_ok = all(fields.get(k) == "opt,EMSGSIZE,fam16,reply" for k in ("dup2", "F_DUPFD", "dup3"))
+    check(f"copies at {fields.get('top', '?')} and below answer as netlink (options, EMSGSIZE, "
+          "family, replies)", rc == 0 and copies_ok, f"exit {rc}; {got or out.strip()[-300:]}")
+    grew = int(fields.get("grew", "-1KiB")[:-3]) if fields.get("grew", "").endswith("KiB") else -1
+    check("20000 copies closed behind the shim's back keep under 1 MiB",
+          0 <= grew < 1024, f"grew by {grew} KiB "
+          f"({took:.1f} s)")
+    check("a socket made above 1024: its hidden descriptor EBADF to close(), kept by "
+          "closerange(), both processes answered after fork()", fields.get("hidden") == "EBADF" and
+          re.fullmatch(r"(\d{4,})/(\d{4,}),parent1,child1", fields.get("far", "")) is not None,
+          f"socket/hidden descriptor, the option as each reads it: {fields.get('far')}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -3063,7 +3140,7 @@ ATTACKS = {
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
-    "exec_raw_genl": attack_exec_raw_genl,
+    "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
 }
 
 

@@ -66,9 +66,9 @@
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/nl_remote.h>
+#include "fd_table.h"
 #include "host_guard.h"
 
-#define SHIM_MAX_FD 65536
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */
 
 /* One netlink socket; several descriptors (dup, dup2, fcntl F_DUPFD) may share it. */
@@ -82,10 +82,8 @@ struct shim_sock {
 	ino_t data_ino, ctl_ino;
 };
 
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;	/* fd_table.c's */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* the name cache's, below */
-static struct shim_sock *table[SHIM_MAX_FD];
-static struct shim_sock *ctl_owner[SHIM_MAX_FD];	/* hidden control descriptors */
 
 static int (*real_socket)(int, int, int);
 static int (*real_close)(int);
@@ -170,11 +168,16 @@ static void sock_put_locked(struct shim_sock *s)
 {
 	if (--s->refs)
 		return;
-	/* the data descriptor itself is closed by the caller's close(); only the control one here,
-	 * and only if the number still holds it */
-	if (s->remote.ctl_fd >= 0 && s->remote.ctl_fd < SHIM_MAX_FD) {
-		if (ctl_owner[s->remote.ctl_fd] == s)
-			ctl_owner[s->remote.ctl_fd] = NULL;
+	/*
+	 * The data descriptor itself is closed by the caller's close(); only the control one here,
+	 * and only if the number still holds it.  Its slot is left for a later tidy: this may run
+	 * inside shim_fdt_for_each(), which must not lose a slot under it.
+	 */
+	if (s->remote.ctl_fd >= 0) {
+		struct shim_fd_slot *slot = shim_fdt_find(s->remote.ctl_fd);
+
+		if (slot && slot->ctl == s)
+			slot->ctl = NULL;
 		if (same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino))
 			RESOLVE(close)(s->remote.ctl_fd);
 	}
@@ -191,15 +194,18 @@ static void sock_put_locked(struct shim_sock *s)
  */
 static struct shim_sock *sock_get(int fd)
 {
-	struct shim_sock *s = NULL;
+	struct shim_fd_slot *slot;
+	struct shim_sock *s;
 
-	if (fd < 0 || fd >= SHIM_MAX_FD || !__atomic_load_n(&table[fd], __ATOMIC_ACQUIRE))
+	if (!shim_fdt_may_hold(fd))
 		return NULL;	/* the common case, without a lock: not one of ours */
 	pthread_mutex_lock(&table_lock);
-	s = table[fd];
+	slot = shim_fdt_find(fd);
+	s = slot ? slot->sock : NULL;
 	if (s && !same_file(fd, s->data_dev, s->data_ino)) {
-		__atomic_store_n(&table[fd], NULL, __ATOMIC_RELEASE);
+		shim_fdt_set_sock(fd, slot, NULL);
 		sock_put_locked(s);
+		shim_fdt_tidy(fd);
 		s = NULL;
 	}
 	if (s)
@@ -230,18 +236,68 @@ static bool is_ours(int fd)
 	return s != NULL;
 }
 
-/* @fd now refers to @s too (a dup), or to nothing (@s NULL: it was closed or replaced). */
-static void table_set(int fd, struct shim_sock *s)
+/*
+ * Forget the far slots whose descriptor is gone (closed by syscall, or replaced past the shim)
+ * each time they have doubled since the last sweep: so a program that dup2()s a socket to ever
+ * new high numbers and closes them behind the shim's back keeps at most about twice the slots
+ * it has descriptors (fd_table.c).
+ */
+static size_t far_sweep_at = 64;
+
+static void sweep_slot(int fd, struct shim_fd_slot *slot, void *unused)
 {
-	if (fd < 0 || fd >= SHIM_MAX_FD)
-		return;
-	pthread_mutex_lock(&table_lock);
-	if (table[fd])
-		sock_put_locked(table[fd]);
+	struct shim_sock *s = slot->sock;
+
+	(void)unused;
+	if (s && !same_file(fd, s->data_dev, s->data_ino)) {
+		shim_fdt_set_sock(fd, slot, NULL);
+		sock_put_locked(s);
+	}
+	if (slot->ctl && !same_file(fd, slot->ctl->ctl_dev, slot->ctl->ctl_ino))
+		slot->ctl = NULL;
+}
+
+/* The slot of @fd, made if needed (under table_lock); NULL when out of memory. */
+static struct shim_fd_slot *table_add(int fd)
+{
+	if (shim_fdt_far_count() >= far_sweep_at) {
+		shim_fdt_for_each(0, ~0u, sweep_slot, NULL);
+		far_sweep_at = shim_fdt_far_count() * 2 > 64 ? shim_fdt_far_count() * 2 : 64;
+	}
+	return shim_fdt_add(fd);
+}
+
+/*
+ * @fd now refers to @s too (a dup), or to nothing (@s NULL: it was closed or replaced).
+ * Under table_lock.  -ENOMEM when @fd's slot cannot be made: @fd is not the shim's then.
+ */
+static int table_set_locked(int fd, struct shim_sock *s)
+{
+	struct shim_fd_slot *slot = s ? table_add(fd) : shim_fdt_find(fd);
+	struct shim_sock *old;
+
+	if (!slot)
+		return s ? -ENOMEM : 0;
+	old = slot->sock;
 	if (s)
-		s->refs++;
-	__atomic_store_n(&table[fd], s, __ATOMIC_RELEASE);
+		s->refs++;	/* first: @old may be @s */
+	shim_fdt_set_sock(fd, slot, s);
+	if (old)
+		sock_put_locked(old);
+	shim_fdt_tidy(fd);
+	return 0;
+}
+
+static int table_set(int fd, struct shim_sock *s)
+{
+	int err;
+
+	if (fd < 0)
+		return 0;
+	pthread_mutex_lock(&table_lock);
+	err = table_set_locked(fd, s);
 	pthread_mutex_unlock(&table_lock);
+	return err;
 }
 
 /*
@@ -251,16 +307,20 @@ static void table_set(int fd, struct shim_sock *s)
  */
 static bool is_hidden_ctl(int fd)
 {
+	struct shim_fd_slot *slot;
 	struct shim_sock *owner;
 	bool hidden;
 
-	if (fd < 0 || fd >= SHIM_MAX_FD)
+	if (fd < 0)
 		return false;
 	pthread_mutex_lock(&table_lock);
-	owner = ctl_owner[fd];
+	slot = shim_fdt_find(fd);
+	owner = slot ? slot->ctl : NULL;
 	hidden = owner && same_file(fd, owner->ctl_dev, owner->ctl_ino);
-	if (owner && !hidden)
-		ctl_owner[fd] = NULL;
+	if (owner && !hidden) {
+		slot->ctl = NULL;
+		shim_fdt_tidy(fd);
+	}
 	pthread_mutex_unlock(&table_lock);
 	return hidden;
 }
@@ -317,7 +377,6 @@ static void ctl_end(struct shim_sock *s)
  * by the child, keeps from the child).
  */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static int ctl_fd_end;	/* above every hidden control descriptor made (under table_lock) */
 
 static void shim_prefork(void)
 {
@@ -331,19 +390,24 @@ static void shim_postfork_parent(void)
 	pthread_mutex_unlock(&names_lock);
 }
 
+/*
+ * Every live socket is behind a descriptor of the program's (its slot's sock) or its own hidden
+ * control one (its slot's ctl, forgotten once the program dup2()s over that number); one met
+ * twice is initialised twice, harmlessly: nobody holds it in the child.
+ */
+static void unlock_slot(int fd, struct shim_fd_slot *slot, void *unused)
+{
+	(void)fd;
+	(void)unused;
+	if (slot->sock)
+		pthread_mutex_init(&slot->sock->ctl_lock, NULL);
+	if (slot->ctl)
+		pthread_mutex_init(&slot->ctl->ctl_lock, NULL);
+}
+
 static void shim_postfork_child(void)
 {
-	/*
-	 * Every live socket is behind a descriptor of the program's (table[]) or its own hidden
-	 * control one (ctl_owner[], which forgets it once the program dup2()s over that number);
-	 * one met twice is initialised twice, harmlessly: nobody holds it in the child.
-	 */
-	for (int fd = 0; ctl_fd_end && fd < SHIM_MAX_FD; fd++) {
-		if (table[fd])
-			pthread_mutex_init(&table[fd]->ctl_lock, NULL);
-		if (fd < ctl_fd_end && ctl_owner[fd])
-			pthread_mutex_init(&ctl_owner[fd]->ctl_lock, NULL);
-	}
+	shim_fdt_for_each(0, ~0u, unlock_slot, NULL);
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
 }
@@ -357,6 +421,7 @@ static void register_atfork(void)
 static int shim_open(int type, int protocol, int flags)
 {
 	const char *path = getenv("KFSIM_KERNEL");
+	struct shim_fd_slot *ctl_slot;
 	struct shim_sock *s;
 	int err;
 
@@ -385,8 +450,7 @@ static int shim_open(int type, int protocol, int flags)
 	{
 		struct stat data_st, ctl_st;
 
-		if (fstat(s->remote.data_fd, &data_st) || fstat(s->remote.ctl_fd, &ctl_st) ||
-		    s->remote.data_fd >= SHIM_MAX_FD || s->remote.ctl_fd >= SHIM_MAX_FD) {
+		if (fstat(s->remote.data_fd, &data_st) || fstat(s->remote.ctl_fd, &ctl_st)) {
 			kfsim_nl_remote_close(&s->remote);
 			free(s);
 			return -EMFILE;
@@ -398,11 +462,21 @@ static int shim_open(int type, int protocol, int flags)
 	}
 	pthread_once(&atfork_once, register_atfork);
 	pthread_mutex_lock(&table_lock);
-	ctl_owner[s->remote.ctl_fd] = s;
-	if (s->remote.ctl_fd >= ctl_fd_end)
-		ctl_fd_end = s->remote.ctl_fd + 1;
+	ctl_slot = table_add(s->remote.ctl_fd);
+	if (ctl_slot)
+		ctl_slot->ctl = s;
+	err = ctl_slot ? table_set_locked(s->remote.data_fd, s) : -ENOMEM;
+	if (err && ctl_slot) {
+		ctl_slot->ctl = NULL;
+		shim_fdt_tidy(s->remote.ctl_fd);
+	}
 	pthread_mutex_unlock(&table_lock);
-	table_set(s->remote.data_fd, s);
+	if (err) {
+		kfsim_nl_remote_close(&s->remote);
+		pthread_mutex_destroy(&s->ctl_lock);
+		free(s);
+		return err;
+	}
 	return s->remote.data_fd;
 }
 
@@ -452,30 +526,59 @@ int close(int fd)
 	return RESOLVE(close)(fd);
 }
 
-/* Close [first, last] except the hidden control descriptors of sockets that stay open. */
+static void drop_sock(int fd, struct shim_fd_slot *slot, void *unused)
+{
+	struct shim_sock *s = slot->sock;
+
+	(void)unused;
+	if (s) {
+		shim_fdt_set_sock(fd, slot, NULL);
+		sock_put_locked(s);
+	}
+}
+
+/* The lowest hidden control descriptor still ours, into *@arg (-1: none); the stale forgotten. */
+static void lowest_hidden(int fd, struct shim_fd_slot *slot, void *arg)
+{
+	int *lowest = arg;
+
+	if (!slot->ctl)
+		return;
+	if (!same_file(fd, slot->ctl->ctl_dev, slot->ctl->ctl_ino))
+		slot->ctl = NULL;
+	else if (*lowest < 0 || fd < *lowest)
+		*lowest = fd;
+}
+
+/*
+ * Close [first, last] except the hidden control descriptors of sockets that stay open, at any
+ * number (a socket's descriptors may lie anywhere up to INT_MAX: fd_table.c).  Each hidden one
+ * is found by a walk of the table's slots in the rest of the range, so no list is allocated.
+ */
 static int close_span(unsigned int first, unsigned int last, int flags)
 {
-	unsigned int fd, from = first;
+	unsigned int from = first;
 	int ret = 0;
 
 	if (flags & CLOSE_RANGE_CLOEXEC)	/* marks only: nothing is closed */
 		return RESOLVE(close_range)(first, last, flags);
-	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
-		struct shim_sock *s = sock_get((int)fd);
+	pthread_mutex_lock(&table_lock);
+	shim_fdt_for_each(first, last, drop_sock, NULL);
+	pthread_mutex_unlock(&table_lock);
+	for (;;) {
+		int hidden = -1;
 
-		if (s) {
-			table_set((int)fd, NULL);
-			sock_put(s);
-		}
-	}
-	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
-		if (!is_hidden_ctl((int)fd))
-			continue;
-		if (fd > from && RESOLVE(close_range)(from, fd - 1, flags))
+		pthread_mutex_lock(&table_lock);
+		shim_fdt_for_each(from, last, lowest_hidden, &hidden);
+		pthread_mutex_unlock(&table_lock);
+		if (hidden < 0)
+			break;
+		if ((unsigned int)hidden > from &&
+		    RESOLVE(close_range)(from, (unsigned int)hidden - 1, flags))
 			ret = -1;
-		from = fd + 1;
-		if (fd == ~0u)
+		if ((unsigned int)hidden == last)
 			return ret;
+		from = (unsigned int)hidden + 1;
 	}
 	if (from <= last && RESOLVE(close_range)(from, last, flags))
 		ret = -1;
@@ -1064,40 +1167,42 @@ ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 	return read(fd, buf, len);
 }
 
-/* @nfd is now a copy of @fd: of our socket too if @fd is one, else of none of ours. */
-static void dup_to(int fd, int nfd)
+/*
+ * @nfd (a new copy of @fd) is of our socket too if @fd is one, else of none of ours: @nfd, or
+ * -1 with ENOMEM and @nfd closed when the shim cannot remember it (a far slot: fd_table.c), for
+ * a copy the shim forgot would take the socket's options and sends to the kernel unchecked.
+ */
+static int dup_to(int fd, int nfd)
 {
 	struct shim_sock *s = sock_get(fd);
+	int err = table_set(nfd, s);
 
-	table_set(nfd, s);
 	sock_put(s);
+	if (!err)
+		return nfd;
+	RESOLVE(close)(nfd);
+	return fail(err);
 }
 
 int dup(int fd)
 {
 	int nfd = RESOLVE(dup)(fd);
 
-	if (nfd >= 0 && is_ours(fd))
-		dup_to(fd, nfd);
-	return nfd;
+	return nfd >= 0 && is_ours(fd) ? dup_to(fd, nfd) : nfd;
 }
 
 int dup2(int fd, int nfd)
 {
 	int ret = RESOLVE(dup2)(fd, nfd);
 
-	if (ret >= 0 && fd != nfd)
-		dup_to(fd, ret);
-	return ret;
+	return ret >= 0 && fd != nfd ? dup_to(fd, ret) : ret;
 }
 
 int dup3(int fd, int nfd, int flags)
 {
 	int ret = RESOLVE(dup3)(fd, nfd, flags);
 
-	if (ret >= 0)
-		dup_to(fd, ret);
-	return ret;
+	return ret >= 0 ? dup_to(fd, ret) : ret;
 }
 
 static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
@@ -1105,7 +1210,7 @@ static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
 	int ret = real(fd, cmd, arg);
 
 	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && is_ours(fd))
-		dup_to(fd, ret);
+		return dup_to(fd, ret);
 	return ret;
 }
 

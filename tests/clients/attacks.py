@@ -2348,6 +2348,97 @@ def attack_shim_dlsym():
         run(["ip", "netns", "del", ns])
 
 
+SHIM_DLVSYM_C = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/sockios.h>
+#ifdef __x86_64__
+#define V "GLIBC_2.2.5"
+#else
+#define V "GLIBC_2.17"
+#endif
+typedef int (*socket_fn)(int, int, int);
+typedef int (*ioctl_fn)(int, unsigned long, ...);
+int main(void)
+{
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	struct { const char *what; void *sock, *ioc; } way[] = {
+		{ "vsym-default", dlvsym(RTLD_DEFAULT, "socket", V), dlvsym(RTLD_DEFAULT, "ioctl", V) },
+		{ "vsym-libc", dlvsym(libc, "socket", V), dlvsym(libc, "ioctl", V) },
+		{ "vsym-next", dlvsym(RTLD_NEXT, "socket", V), dlvsym(RTLD_NEXT, "ioctl", V) },
+	};
+	struct ifreq ifr = { .ifr_mtu = 1312 };
+	int inet = socket(AF_INET, SOCK_DGRAM, 0);
+
+	strcpy(ifr.ifr_name, "vk0");
+	for (unsigned int i = 0; i < sizeof(way) / sizeof(way[0]); i++) {
+		int fd = way[i].sock ? ((socket_fn)way[i].sock)(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : -2;
+		int fd_err = errno;
+		int mtu = way[i].ioc ? ((ioctl_fn)way[i].ioc)(inet, SIOCSIFMTU, &ifr) : -2;
+
+		printf("%s:%s/%s ", way[i].what, fd >= 0 ? "open" : fd == -2 ? "null" :
+		       strerrorname_np(fd_err), mtu == 0 ? "mtu-set" : mtu == -2 ? "null" :
+		       strerrorname_np(errno));
+	}
+	printf("bad-version:%s\n", dlvsym(libc, "socket", "GLIBC_0.1") ? "found" : "null");
+	return 0;
+}
+"""
+
+SHIM_RTLD_NEXT = r"""
+import ctypes, errno, socket, struct
+lib = ctypes.CDLL(None, handle=ctypes.c_void_p(-1).value, use_errno=True)  # RTLD_NEXT
+fd = lib.socket(16, 3, 0)                                 # from _ctypes.so, after the shim
+route = "open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
+s = socket.socket()
+ifr = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1313))
+rc = lib.ioctl(s.fileno(), 0x8922, ifr)
+print("next: route:%s SIOCSIFMTU:%s" % (route, "done" if rc == 0 else
+      errno.errorcode[ctypes.get_errno()]))
+"""
+
+
+def attack_shim_dlvsym():
+    """The shim preloaded by hand, as root: libc's socket() and ioctl() asked for by version
+    (dlvsym() on RTLD_DEFAULT, libc's handle, RTLD_NEXT) and by RTLD_NEXT from a library loaded
+    after the shim (ctypes.CDLL(None, handle=-1)) are the shim's: a NETLINK_ROUTE socket and a
+    SIOCSIFMTU refused, the machine unchanged (before, each opened and set a real MTU)."""
+    print("libc's calls looked up by version and by RTLD_NEXT, the shim preloaded by hand, as root:")
+    prog = compile_c("dlvsym", SHIM_DLVSYM_C, "the dlvsym() client")
+    ns = machine_standin("kfsim-dlvsym")
+    if not ns or not prog:
+        return
+    try:
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [prog])
+        said = [ln for ln in out.splitlines() if ln.startswith("vsym-")]
+        refused = "EPROTONOSUPPORT/EOPNOTSUPP"
+        check("dlvsym() on RTLD_DEFAULT, libc's handle and RTLD_NEXT: refused, an unknown "
+              "version not found", said == [f"vsym-default:{refused} vsym-libc:{refused} "
+                                            f"vsym-next:{refused} bad-version:null"],
+              f"exit {rc}; {said[0] if said else out.strip()[-300:]}")
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_RTLD_NEXT])
+        said = [ln for ln in out.splitlines() if ln.startswith("next: ")]
+        check("ctypes' RTLD_NEXT (from _ctypes.so, after the shim): refused",
+              said == [f"next: route:EPROTONOSUPPORT SIOCSIFMTU:"
+                       f"{errno.errorcode[errno.EOPNOTSUPP]}"],
+              f"exit {rc}; {said[0] if said else out.strip()[-300:]}")
+        after = standin_state(ns)
+        check("the machine unchanged", before == after,
+              "unchanged" if before == after else f"CHANGED: {after[-300:]}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 EXEC_RAW_GENL = r"""
 import ctypes, errno, platform, socket
 libc = ctypes.CDLL(None, use_errno=True)
@@ -3141,6 +3232,7 @@ ATTACKS = {
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
+    "shim_dlvsym": attack_shim_dlvsym,
 }
 
 

@@ -30,8 +30,9 @@
  *    ioctl are refused (host_guard.c), whatever device they name, and so are the requests that
  *    make a network device through another file (tun/tap, PPP, a network line discipline).
  *    An ioctl's request is read as the kernel reads it, its low 32 bits.
- *  - dlsym() on libc's own handle (Python's ctypes.CDLL("libc.so.6")) finds these wrappers,
- *    not libc's (dlsym_guard.c).
+ *  - dlsym() and dlvsym() find these wrappers, not libc's, also on libc's own handle (Python's
+ *    ctypes.CDLL("libc.so.6")), by version, or by RTLD_NEXT from a library after the shim
+ *    (dlsym_guard.c).
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
  *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it,

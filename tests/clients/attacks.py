@@ -2449,9 +2449,9 @@ def raw(proto):
 s = socket.socket(16, 3, 16)                                  # through the shim
 params = ctypes.create_string_buffer(120)                     # struct io_uring_params
 ring = libc.syscall(425, 8, params)                           # io_uring_setup(2)
-print("genl-raw:%s genl-shim:%s route-raw:%s uring:%s" % (
-    raw(16), "open" if s.fileno() >= 0 else "-", raw(0),
-    "open" if ring >= 0 else errno.errorcode[ctypes.get_errno()]))
+uring = "open" if ring >= 0 else errno.errorcode[ctypes.get_errno()]
+print("genl-raw:%s genl-shim:%s route-raw:%s uring:%s rdma:%s crypto:%s" % (
+    raw(16), "open" if s.fileno() >= 0 else "-", raw(0), uring, raw(20), raw(21)))
 """
 
 
@@ -2462,7 +2462,9 @@ def attack_exec_raw_genl():
     are unaffected.  No io_uring either: its IORING_OP_SOCKET makes a socket past socket(),
     where the filter cannot look (io_uring_setup() opened a ring here before)."""
     print("a real generic netlink socket under kfsim exec, as root and as nobody:")
-    want = "genl-raw:EPERM genl-shim:open route-raw:open uring:EPERM"
+    # NETLINK_RDMA and NETLINK_CRYPTO reach the machine's RDMA devices and crypto algorithms
+    # from any namespace (cli_exec_seal.c); this kernel has neither (EPROTONOSUPPORT before)
+    want = "genl-raw:EPERM genl-shim:open route-raw:open uring:EPERM rdma:EPERM crypto:EPERM"
     for who in ("root", "nobody"):
         # /usr/bin/python3: the test's own may lie where nobody cannot run it
         argv = [KFSIM, "exec", "--", "/usr/bin/python3", "-c", EXEC_RAW_GENL]
@@ -2471,8 +2473,8 @@ def attack_exec_raw_genl():
                     "--"] + argv
         rc, out, _ = run(argv, env=exec_env())
         got = [ln for ln in out.splitlines() if ln.startswith("genl-raw:")]
-        check(f"{who}: syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC) and "
-              "io_uring_setup() are EPERM, the shim's and the program's own rtnetlink open",
+        check(f"{who}: syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC, _RDMA, _CRYPTO) "
+              "and io_uring_setup() are EPERM, the shim's and the program's own rtnetlink open",
               got == [want],
               f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
 

@@ -2402,6 +2402,16 @@ ifr = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1313))
 rc = lib.ioctl(s.fileno(), 0x8922, ifr)
 print("next: route:%s SIOCSIFMTU:%s" % (route, "done" if rc == 0 else
       errno.errorcode[ctypes.get_errno()]))
+# libc's other names: __socket (GLIBC_PRIVATE), then RTM_NEWLINK with IFLA_MTU by __send
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.__socket(16, 3, 0)
+alias = "open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
+if fd >= 0:
+    ifi = struct.pack("BxHiII", 0, 0, socket.if_nametoindex("vk0"), 0, 0)
+    msg = ifi + struct.pack("HHI", 8, 4, 1314)
+    msg = struct.pack("IHHII", 16 + len(msg), 16, 0x5, 1, 0) + msg
+    libc.__send(fd, msg, len(msg), 0)
+print("alias: __socket-route:%s" % alias)
 """
 
 
@@ -2428,6 +2438,10 @@ def attack_shim_dlvsym():
               f"exit {rc}; {said[0] if said else out.strip()[-300:]}")
         rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_RTLD_NEXT])
         said = [ln for ln in out.splitlines() if ln.startswith("next: ")]
+        alias = [ln for ln in out.splitlines() if ln.startswith("alias: ")]
+        check("libc's other name __socket(): refused", alias == ["alias: __socket-route:"
+                                                              "EPROTONOSUPPORT"],
+              alias[0] if alias else out.strip()[-300:])
         check("ctypes' RTLD_NEXT (from _ctypes.so, after the shim): refused",
               said == [f"next: route:EPROTONOSUPPORT SIOCSIFMTU:"
                        f"{errno.errorcode[errno.EOPNOTSUPP]}"],

@@ -67,7 +67,9 @@ static const char *const wrapped[] = {
 	"getsockopt", "send", "sendto", "sendmsg", "recvfrom", "recvmsg", "dup", "dup2", "dup3",
 	"fcntl", "fcntl64", "recv", "read", "write", "close_range", "closefrom", "ioctl",
 	"shutdown", "sendmmsg", "writev", "readv", "recvmmsg", "__recv_chk", "__recvfrom_chk",
-	"__read_chk",
+	"__read_chk", "__socket", "__connect", "__send", "__recv", "__read", "__read_nocancel",
+	"__write", "__write_nocancel", "__close", "__close_nocancel", "__dup2", "__fcntl",
+	"__libc_fcntl64", "__sendmmsg",
 };
 
 SHIM_EARLY static bool same_str(const char *a, const char *b)

@@ -1396,3 +1396,33 @@ int ioctl(int fd, unsigned long req, ...)
 		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }
+
+/*
+ * libc's other names for the calls above, exported beside them (glibc 2.36 on x86-64: __socket,
+ * __recv, __sendmmsg, __libc_fcntl64 and the _nocancel forms as GLIBC_PRIVATE, the rest public):
+ * libc's own code calls its hidden aliases, never these, but dlsym() finds them by name, and
+ * past the shim __socket(AF_NETLINK, ..., NETLINK_ROUTE) opened a real rtnetlink socket whose
+ * __send() set a real MTU (ctypes.CDLL(None).__socket, preloaded by hand, as root: measured
+ * 2026-12-07, attack "shim_dlvsym").  Each is the shim's call of the same name without the
+ * underscores; the _nocancel forms become cancellation points, which only glibc's own callers,
+ * that never reach these, could mind.
+ */
+#define SHIM_ALIAS(other, name) __typeof__(name) other __attribute__((alias(#name)))
+#if defined(__GNUC__) && !defined(__clang__)
+/* glibc declares socket() and dup2() leaf and nothrow: the aliases need not promise it */
+#pragma GCC diagnostic ignored "-Wmissing-attributes"
+#endif
+SHIM_ALIAS(__socket, socket);
+SHIM_ALIAS(__connect, connect);
+SHIM_ALIAS(__send, send);
+SHIM_ALIAS(__recv, recv);
+SHIM_ALIAS(__read, read);
+SHIM_ALIAS(__read_nocancel, read);
+SHIM_ALIAS(__write, write);
+SHIM_ALIAS(__write_nocancel, write);
+SHIM_ALIAS(__close, close);
+SHIM_ALIAS(__close_nocancel, close);
+SHIM_ALIAS(__dup2, dup2);
+SHIM_ALIAS(__fcntl, fcntl);
+SHIM_ALIAS(__libc_fcntl64, fcntl64);
+SHIM_ALIAS(__sendmmsg, sendmmsg);

@@ -2493,6 +2493,74 @@ def attack_exec_raw_genl():
               f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
 
 
+EXEC_CHILDREN_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/sched.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+extern char **environ;
+/* the child: no LD_PRELOAD, a network (and user) namespace of its own, then a raw genl socket */
+static int probe(const char *how)
+{
+	int fd = syscall(SYS_socket, AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	printf("%s:%s ", how, fd >= 0 ? "open" : strerrorname_np(errno));
+	fflush(stdout);
+	return 0;
+}
+int main(int argc, char **argv)
+{
+	if (argc > 1) { probe(argv[1]); return 0; }
+	char *const env[] = { NULL };
+	char *args[] = { argv[0], "posix_spawn", NULL };
+	pid_t pid;
+	int st;
+	posix_spawn(&pid, argv[0], NULL, NULL, args, env);	/* no LD_PRELOAD */
+	waitpid(pid, &st, 0);
+	pid = vfork();
+	if (pid == 0) { char *a[] = { argv[0], "vfork", NULL }; execve(argv[0], a, env); _exit(127); }
+	waitpid(pid, &st, 0);
+	struct clone_args ca = { .flags = CLONE_NEWUSER | CLONE_NEWNET, .exit_signal = SIGCHLD };
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid == 0) { char *a[] = { argv[0], "clone3-newuser-newnet", NULL }; execve(argv[0], a, env); _exit(127); }
+	if (pid < 0) printf("clone3:%s ", strerrorname_np(errno));
+	else waitpid(pid, &st, 0);
+	printf("\n");
+	return 0;
+}
+"""
+
+
+def attack_exec_children():
+    """Children a program under kfsim exec starts without the shim (an empty environment) by
+    posix_spawn(), vfork() and clone3() into a user and network namespace of their own: the
+    seccomp filter goes with each, so their generic netlink socket made past libc is EPERM,
+    as root and as nobody (held: measured 2026-12-07, before and after)."""
+    print("children of a program under kfsim exec, without the shim:")
+    prog = compile_c("exec_children", EXEC_CHILDREN_C, "the spawning program")
+    if not prog:
+        return
+    want = "posix_spawn:EPERM vfork:EPERM clone3-newuser-newnet:EPERM"
+    for who in ("root", "nobody"):
+        argv = [KFSIM, "exec", "--", prog]
+        if who == "nobody":
+            argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                    "--"] + argv
+        rc, out, _ = run(argv, env=exec_env())
+        got = [ln.strip() for ln in out.splitlines() if ln.startswith("posix_spawn:")]
+        check(f"{who}: each child's syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC) is EPERM",
+              got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+
+
 def attack_exec_netns_dir():
     """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
     no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
@@ -3248,7 +3316,7 @@ ATTACKS = {
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
-    "shim_dlvsym": attack_shim_dlvsym,
+    "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
 }
 
 

@@ -2561,6 +2561,100 @@ def attack_exec_children():
               got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
 
 
+SHIM_BAD_ARGS = r"""
+import ctypes, socket, errno, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket()
+out = []
+for req, name in ((0x8913, "SIOCGIFFLAGS"), (0x8923, "SIOCSIFNAME"), (0x8983, "SIOCSIFVLAN"), (0x5423, "TIOCSETD")):
+    r = libc.ioctl(s.fileno(), req, ctypes.c_void_p(8))
+    out.append("%s:%s" % (name, "ok" if r == 0 else errno.errorcode[ctypes.get_errno()]))
+print(" ".join(out))
+"""
+
+SHIM_LDISC_RACE_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <time.h>
+static volatile int ldisc;
+static volatile int stop;
+static void *flip(void *unused)
+{
+	(void)unused;
+	while (!stop)
+		ldisc ^= 1;	/* N_TTY, N_SLIP, N_TTY, ... */
+	return NULL;
+}
+int main(void)
+{
+	int pty = posix_openpt(O_RDWR | O_NOCTTY), ok = 0, refused = 0, kernel_saw_slip = 0, other = 0;
+	pthread_t t;
+	struct timespec end, now;
+
+	grantpt(pty);
+	unlockpt(pty);
+	pthread_create(&t, NULL, flip, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += 500000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	do {
+		for (int i = 0; i < 1000; i++) {
+			int r = ioctl(pty, TIOCSETD, (int *)&ldisc);
+			if (!r) ok++;
+			else if (errno == EOPNOTSUPP) refused++;
+			else if (errno == EINVAL) kernel_saw_slip++;
+			else other++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	stop = 1;
+	pthread_join(t, NULL);
+	printf("ldisc-race: set:%d refused:%d kernel-saw-slip:%d other:%d\n", ok, refused, kernel_saw_slip, other);
+	return 0;
+}
+"""
+
+
+def attack_shim_bad_args():
+    """ioctl() arguments the shim reads to decide: a pointer the program may not read is
+    EFAULT, as the kernel answers, by hand and under kfsim exec (the shim read it and the
+    program died of SIGSEGV before); and TIOCSETD's line discipline, which another thread
+    flips between N_TTY and N_SLIP, reaches the kernel only as the value the shim checked
+    (before, about 2% of the calls took N_SLIP past it)."""
+    print("ioctl() arguments the shim reads: bad pointers, a racing thread:")
+    for how, argv in (("by hand", ["unshare", "-n", "env", f"LD_PRELOAD={shim_env('')['LD_PRELOAD']}",
+                                   sys.executable, "-c", SHIM_BAD_ARGS]),
+                      ("kfsim exec", [KFSIM, "exec", "--", sys.executable, "-c", SHIM_BAD_ARGS])):
+        env = exec_env() if how == "kfsim exec" else dict(shim_env(""), KFSIM_KERNEL="")
+        rc, out, _ = run(argv, env=env)
+        got = [ln for ln in out.splitlines() if ln.startswith("SIOCGIFFLAGS:")]
+        want = ("SIOCGIFFLAGS:ENOTSUP SIOCSIFNAME:ENOTSUP SIOCSIFVLAN:ENOTSUP TIOCSETD:EFAULT"
+                if how == "by hand" else
+                "SIOCGIFFLAGS:EFAULT SIOCSIFNAME:EFAULT SIOCSIFVLAN:EFAULT TIOCSETD:EFAULT")
+        check(f"{how}: an unreadable argument is EFAULT (or refused unread), no crash",
+              rc == 0 and got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+    prog = compile_c("ldisc_race", SHIM_LDISC_RACE_C, "the racing TIOCSETD client")
+    if not prog:
+        return
+    rc, out, _ = run(["unshare", "-n", prog], env=dict(shim_env(""), KFSIM_KERNEL=""))
+    got = [ln for ln in out.splitlines() if ln.startswith("ldisc-race:")]
+    saw = re.search(r"kernel-saw-slip:(\d+)", got[0]) if got else None
+    check("by hand: TIOCSETD flipped to N_SLIP by another thread never reaches the kernel",
+          rc == 0 and saw is not None and saw.group(1) == "0",
+          f"exit {rc}; {got[0] if got else out.strip()[-300:]} (EINVAL: the kernel, which has "
+          "no SLIP here, was asked for it)")
+
+
 def attack_exec_netns_dir():
     """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
     no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
@@ -3317,6 +3411,7 @@ ATTACKS = {
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
+    "shim_bad_args": attack_shim_bad_args,
 }
 
 

@@ -4,6 +4,7 @@
 #define KFSIM_NETLINK_SHIM_HOST_GUARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Does the calling thread run in the network namespace `kfsim exec` made for the program
@@ -17,10 +18,16 @@ bool shim_in_exec_netns(void);
 void shim_say_host_refused(bool socket, const char *what);
 
 /*
- * Is @cmd (with its argument @arg) a request to a device other than a socket that makes or
- * changes a network device of the namespace the program runs in: a tun/tap interface, a PPP
- * unit, a line discipline that registers a network device?
+ * Is @cmd a request to a device other than a socket that makes or changes a network device of
+ * the namespace the program runs in: a tun/tap interface, a PPP unit, TIOCSETD to a line
+ * discipline that registers a network device (@ldisc: its argument, copied; NULL otherwise)?
  */
-bool shim_makes_host_device(unsigned int cmd, const void *arg);
+bool shim_makes_host_device(unsigned int cmd, const int *ldisc);
+
+/*
+ * Copy @len bytes of the program's memory at @src to @dst as the kernel would: 0, or -EFAULT
+ * when the program may not read them (errno unchanged either way).
+ */
+int shim_copy_from_user(void *dst, const void *src, size_t len);
 
 #endif

@@ -1374,25 +1374,43 @@ int ioctl(int fd, unsigned long req, ...)
 	 * real MTU past every check below (measured 2026-12-07, attack "shim_host_devices").
 	 */
 	unsigned int cmd = (unsigned int)req;
+	/* what is read of the argument: two interface names, or a VLAN command and its device */
+	char names[2 * IFNAMSIZ];
+	size_t need = names_second_interface(cmd) ? 2 * IFNAMSIZ :
+		      names_vlan_device(cmd) ? sizeof(int) + IFNAMSIZ :
+		      names_interface(cmd) ? IFNAMSIZ : 0;
+	int ldisc;
 	va_list ap;
 	void *arg;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
-	if ((configures_network(cmd) || shim_makes_host_device(cmd, arg)) &&
-	    !shim_in_exec_netns()) {
+	/*
+	 * TIOCSETD's line discipline is read once, and that copy is what the kernel gets: another
+	 * thread could change the program's int between the check and the kernel's read.
+	 */
+	if (cmd == TIOCSETD) {
+		if (shim_copy_from_user(&ldisc, arg, sizeof(ldisc)))
+			return fail(-EFAULT);
+		arg = &ldisc;
+	}
+	if ((configures_network(cmd) ||
+	     shim_makes_host_device(cmd, cmd == TIOCSETD ? &ldisc : NULL)) && !shim_in_exec_netns()) {
 		char what[32];
 
 		snprintf(what, sizeof(what), "ioctl 0x%x", cmd);
 		shim_say_host_refused(false, what);
 		return fail(-EOPNOTSUPP);
 	}
-	if (names_interface(cmd) && arg &&
-	    (refuse_named(arg, cmd) ||
-	     (names_second_interface(cmd) && refuse_named((const char *)arg + IFNAMSIZ, cmd))))
+	/* a name that cannot be read is the kernel's EFAULT, not a fault here */
+	if (need && shim_copy_from_user(names, arg, need))
+		return fail(-EFAULT);
+	if (names_interface(cmd) &&
+	    (refuse_named(names, cmd) ||
+	     (names_second_interface(cmd) && refuse_named(names + IFNAMSIZ, cmd))))
 		return fail(-EOPNOTSUPP);
-	if (names_vlan_device(cmd) && arg && refuse_named((const char *)arg + sizeof(int), cmd))
+	if (names_vlan_device(cmd) && refuse_named(names + sizeof(int), cmd))
 		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }

@@ -2655,6 +2655,86 @@ def attack_shim_bad_args():
           "no SLIP here, was asked for it)")
 
 
+SHIM_IPT = r"""
+import ctypes, errno, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+IPT_SO_SET_REPLACE, IPT_SO_GET_INFO, IPT_SO_GET_ENTRIES = 64, 64, 65
+def get_info(s):
+    buf = ctypes.create_string_buffer(b"filter", 84)
+    ln = ctypes.c_uint(84)
+    if libc.getsockopt(s.fileno(), 0, IPT_SO_GET_INFO, buf, ctypes.byref(ln)):
+        return None, errno.errorcode[ctypes.get_errno()]
+    f = struct.unpack("=32sI5I5III", buf.raw)
+    return f, None
+def policy(verdict_out):
+    # the filter table: INPUT and FORWARD ACCEPT, OUTPUT @verdict_out (-1 DROP, -2 ACCEPT)
+    def entry(target):
+        return bytes(84) + struct.pack("=IHHI", 0, 112, 112 + len(target), 0) + bytes(16) + target
+    def std(verdict):
+        return struct.pack("=H29sB", 40, b"", 0) + struct.pack("=i", verdict) + bytes(4)
+    err = struct.pack("=H29sB", 64, b"ERROR", 0) + b"ERROR".ljust(30, b"\0") + bytes(2)
+    blob = entry(std(-2)) + entry(std(-2)) + entry(std(verdict_out)) + entry(err)
+    return blob
+def replace(s, verdict_out):
+    info, e = get_info(s)
+    if not info: return "info:" + e
+    blob = policy(verdict_out)
+    counters = ctypes.create_string_buffer(16 * info[-2])
+    hooks = [0, 0, 152, 304, 0]
+    head = struct.pack("=32sIII5I5II", b"filter", 0xe, 4, len(blob), *hooks, *hooks, info[-2])
+    head += struct.pack("=Q", ctypes.addressof(counters))
+    buf = ctypes.create_string_buffer(head + blob, len(head) + len(blob))
+    r = libc.setsockopt(s.fileno(), 0, IPT_SO_SET_REPLACE, buf, len(head) + len(blob))
+    return "done" if r == 0 else errno.errorcode[ctypes.get_errno()]
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, 255)
+print("iptables: replace-OUTPUT-DROP:%s" % replace(s, -1))
+"""
+
+UDP_OUT = r"""
+import errno, socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try: u.sendto(b"x", ("127.0.0.1", 9)); print("udp-out:sent")
+except OSError as e: print("udp-out:" + errno.errorcode[e.errno])
+"""
+
+
+def attack_shim_host_sockopts():
+    """The shim preloaded by hand, as root: legacy iptables' one setsockopt()
+    (IPT_SO_SET_REPLACE on a raw socket, here the filter table with OUTPUT's policy DROP) is
+    refused with ENOPROTOOPT, and the machine still sends; before, it replaced the machine's
+    table and every local send failed with EPERM.  Under kfsim exec it acts on the program's
+    own namespace, the machine unchanged."""
+    print("socket options that configure the machine (legacy iptables), as root:")
+    ns = machine_standin("kfsim-sockopt")
+    if not ns:
+        return
+    try:
+        run(["ip", "-n", ns, "link", "set", "lo", "up"])
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_IPT])
+        said = [ln for ln in out.splitlines() if ln.startswith("iptables: ")]
+        _, after, _ = run(["ip", "netns", "exec", ns, sys.executable, "-c", UDP_OUT])
+        check("by hand: IPT_SO_SET_REPLACE refused (ENOPROTOOPT), the machine still sends",
+              said == ["iptables: replace-OUTPUT-DROP:ENOPROTOOPT"] and
+              after.strip() == "udp-out:sent",
+              f"exit {rc}; {said[0] if said else out.strip()[-300:]}; the machine's "
+              f"{after.strip()}")
+        for name, code in (("ipt.py", SHIM_IPT), ("udp.py", UDP_OUT)):
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(code)
+        rc, out, _ = run(["ip", "netns", "exec", ns, KFSIM, "exec", "--", "sh", "-c",
+                          f"ip link set lo up; {sys.executable} {tmp}/ipt.py; "
+                          f"{sys.executable} {tmp}/udp.py"], env=exec_env())
+        _, after, _ = run(["ip", "netns", "exec", ns, sys.executable, "-c", UDP_OUT])
+        check("under kfsim exec: the program's own table replaced, the machine still sends",
+              "iptables: replace-OUTPUT-DROP:done" in out and "udp-out:EPERM" in out and
+              after.strip() == "udp-out:sent",
+              f"exit {rc}; {' '.join(out.split())[-200:]}; the machine's {after.strip()}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_netns_dir():
     """`ip netns add NAME` under kfsim exec, as root, names a namespace of the program's own:
     no file is left in the machine's /run/netns (its `ip netns list` would show it, and its own
@@ -3411,7 +3491,7 @@ ATTACKS = {
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
-    "shim_bad_args": attack_shim_bad_args,
+    "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
 }
 
 

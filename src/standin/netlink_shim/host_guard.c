@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,11 +45,10 @@ bool shim_in_exec_netns(void)
 }
 
 static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool said_socket, said_ioctl;
+static bool said_socket, said_ioctl, said_sockopt;
 
-void shim_say_host_refused(bool socket, const char *what)
+static void say_refused(bool *said, const char *what, const char *answer)
 {
-	bool *said = socket ? &said_socket : &said_ioctl;
 	bool say;
 
 	pthread_mutex_lock(&said_lock);
@@ -58,8 +58,42 @@ void shim_say_host_refused(bool socket, const char *what)
 	if (say)
 		fprintf(stderr, "kfsim-netlink: %s refused (%s): only generic netlink is simulated, "
 			"and outside the network namespace of `kfsim exec` it would reach this "
-			"machine's network (run the program with `kfsim exec`)\n", what,
-			socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+			"machine's network (run the program with `kfsim exec`)\n", what, answer);
+}
+
+void shim_say_host_refused(bool socket, const char *what)
+{
+	say_refused(socket ? &said_socket : &said_ioctl, what,
+		    socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+}
+
+void shim_say_host_refused_as(const char *what, const char *answer)
+{
+	say_refused(&said_sockopt, what, answer);
+}
+
+/*
+ * Socket options that configure the machine's network and outlive the socket, set on a socket
+ * of another family than netlink (Linux 6.18's numbers):
+ *  - x_tables' replacements, the legacy iptables, ip6tables, arptables and ebtables
+ *    (IPT_SO_SET_REPLACE and _ADD_COUNTERS 64, 65 at SOL_IP and SOL_IPV6; ARPT_ 96, 97; EBT_
+ *    128, 129): `iptables-legacy -P OUTPUT DROP` is one setsockopt() on a raw socket, and by
+ *    hand it replaced the filter table of the machine's namespace (measured 2026-12-07, as root
+ *    in a namespace standing for the machine, attack "shim_host_sockopts");
+ *  - IPVS's, IP_VS_SO_SET_* (IP_VS_BASE_CTL 1152 and the 15 after it, at SOL_IP): ipvsadm's
+ *    virtual services, where the kernel has IPVS (not here);
+ *  - multicast routing's, MRT_* and MRT6_* (200..212 at SOL_IP and SOL_IPV6): a VIF or a
+ *    forwarding entry added by another socket than the routing daemon's stays after it (and
+ *    VIFF_REGISTER makes the pimreg device), where the kernel has it (not here).
+ */
+bool shim_sockopt_configures(int level, int name)
+{
+	if (level != IPPROTO_IP && level != IPPROTO_IPV6)
+		return false;
+	if (name == 64 || name == 65 || (name >= 200 && name <= 212))
+		return true;
+	return level == IPPROTO_IP && (name == 96 || name == 97 || name == 128 || name == 129 ||
+				   (name >= 1152 && name < 1152 + 16));
 }
 
 /*

@@ -748,6 +748,13 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	struct shim_sock *s = sock_get(fd);
 	int ret;
 
+	if (!s && shim_sockopt_configures(level, name) && !shim_in_exec_netns()) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "setsockopt(..., %d, %d, ...)", level, name);
+		shim_say_host_refused_as(what, "ENOPROTOOPT");
+		return fail(-ENOPROTOOPT);	/* as nf_setsockopt() without the table's module */
+	}
 	if (!s)
 		return RESOLVE(setsockopt)(fd, level, name, val, len);
 	ret = shim_setsockopt(s, fd, level, name, val, len);

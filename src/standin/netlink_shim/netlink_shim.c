@@ -28,7 +28,8 @@
  *  - Outside the network namespace `kfsim exec` made, nothing the shim does not simulate reaches
  *    the real kernel through it: other netlink protocols and every interface, route and ARP
  *    ioctl are refused (host_guard.c), whatever device they name, and so are the requests that
- *    make a network device through another file (tun/tap, PPP, a network line discipline).
+ *    make a network device through another file (tun/tap, PPP, a network line discipline) and
+ *    the socket options that configure the network beyond a socket (x_tables, IPVS, mroute).
  *    An ioctl's request is read as the kernel reads it, its low 32 bits.
  *  - dlsym() and dlvsym() find these wrappers, not libc's, also on libc's own handle (Python's
  *    ctypes.CDLL("libc.so.6")), by version, or by RTLD_NEXT from a library after the shim

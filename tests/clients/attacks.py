@@ -1470,10 +1470,11 @@ def squat_and_pass_lingering(path, linger):
     lingering @linger s on close (in flight inside another, so that the receiver's release of it
     is the last), and stay alive past the linger (the peer that never reads with us)."""
     lst = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    lst.bind(path)
-    os.chmod(path, 0o777)
+    lst.bind(path + ".new")
+    os.chmod(path + ".new", 0o777)
     lst.listen(4)
-    lst.settimeout(10)
+    os.rename(path + ".new", path)  # seen only once it listens: --stop found it bound, not
+    lst.settimeout(10)              # yet listening (ECONNREFUSED), in 1 of 2 loaded runs
     conn, _ = lst.accept()
     conn.recv(64)
     tcp, keep = lingering_socket(linger)

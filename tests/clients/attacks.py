@@ -2573,6 +2573,40 @@ for req, name in ((0x8913, "SIOCGIFFLAGS"), (0x8923, "SIOCSIFNAME"), (0x8983, "S
 print(" ".join(out))
 """
 
+SHIM_BAD_SOCK_ARGS = r"""
+import ctypes, socket, errno, sys, os
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(16, 3, 16)
+fd = s.fileno()
+bad = ctypes.c_void_p(8)
+ln = ctypes.c_uint(12)
+calls = {
+ "bind": lambda: libc.bind(fd, bad, 12),
+ "connect": lambda: libc.connect(fd, bad, 12),
+ "setsockopt": lambda: libc.setsockopt(fd, 270, 11, bad, 4),
+ "getsockopt-val": lambda: libc.getsockopt(fd, 270, 11, bad, ctypes.byref(ctypes.c_uint(4))),
+ "getsockopt-len": lambda: libc.getsockopt(fd, 270, 11, ctypes.create_string_buffer(4), bad),
+ "getsockopt-type": lambda: libc.getsockopt(fd, 1, 3, bad, ctypes.byref(ctypes.c_uint(4))),
+ "getsockname": lambda: libc.getsockname(fd, bad, ctypes.byref(ln)),
+ "getsockname-len": lambda: libc.getsockname(fd, ctypes.create_string_buffer(12), bad),
+ "getpeername": lambda: libc.getpeername(fd, bad, ctypes.byref(ln)),
+ "sendto": lambda: libc.sendto(fd, b"x" * 20, 20, 0, bad, 12),
+ "sendmsg": lambda: libc.sendmsg(fd, bad, 0),
+ "recvmsg": lambda: libc.recvmsg(fd, bad, 0x40),
+ "recvfrom": lambda: libc.recvfrom(fd, ctypes.create_string_buffer(64), 64, 0x40, bad, ctypes.byref(ln)),
+ "writev": lambda: libc.writev(fd, bad, 1),
+ "readv": lambda: libc.readv(fd, bad, 1),
+ "sendmmsg": lambda: libc.sendmmsg(fd, bad, 1, 0),
+ "recvmmsg": lambda: libc.recvmmsg(fd, bad, 1, 0x40, None),
+ "recvmmsg-timeout": lambda: libc.recvmmsg(fd, ctypes.create_string_buffer(64), 1, 0x40, bad),
+}
+out = []
+for name, call in calls.items():
+    r = call()
+    out.append(name + ":" + ("ok" if r >= 0 else errno.errorcode[ctypes.get_errno()]))
+print("socket-calls: " + " ".join(out))
+"""
+
 SHIM_LDISC_RACE_C = r"""
 #define _GNU_SOURCE
 #include <errno.h>
@@ -2644,6 +2678,16 @@ def attack_shim_bad_args():
                 "SIOCGIFFLAGS:EFAULT SIOCSIFNAME:EFAULT SIOCSIFVLAN:EFAULT TIOCSETD:EFAULT")
         check(f"{how}: an unreadable argument is EFAULT (or refused unread), no crash",
               rc == 0 and got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+    # the calls the shim answers on its own sockets, with a pointer nobody may read
+    rc, out, _ = run([sys.executable, "-c", SHIM_BAD_SOCK_ARGS], env=dict(shim_env(""),
+                                                                            KFSIM_KERNEL=""))
+    got = [ln for ln in out.splitlines() if ln.startswith("socket-calls: ")]
+    answers = got[0].split()[1:] if got else []
+    check("a netlink socket's 18 calls with unreadable pointers: EFAULT (recvfrom's source, "
+          "with nothing to read: EAGAIN first, as Linux), no crash",
+          rc == 0 and len(answers) == 18 and all(a.endswith(":EFAULT") for a in answers
+                                                 if not a.startswith("recvfrom:")),
+          f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
     prog = compile_c("ldisc_race", SHIM_LDISC_RACE_C, "the racing TIOCSETD client")
     if not prog:
         return

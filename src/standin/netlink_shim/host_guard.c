@@ -22,10 +22,7 @@
 #include <stdlib.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
-#include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 
 #include "host_guard.h"
 
@@ -131,31 +128,4 @@ bool shim_makes_host_device(unsigned int cmd, const int *ldisc)
 	if (_IOC_TYPE(cmd) == 't' && _IOC_NR(cmd) < 0x80)
 		return true;
 	return cmd == TIOCSETD && ldisc && network_ldisc(*ldisc);
-}
-
-/*
- * A system call's argument read as the kernel's copy_from_user() reads it: a pointer the
- * program may not read is EFAULT, never a fault in the shim (an ioctl's argument, read to
- * find the device it names, crashed the program with SIGSEGV where Linux answers EFAULT:
- * attack "shim_bad_args").  process_vm_readv() on the process itself does it; where that is
- * refused (a seccomp profile without it), the memory is read directly, as before.
- */
-int shim_copy_from_user(void *dst, const void *src, size_t len)
-{
-	struct iovec local = { .iov_base = dst, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)src, .iov_len = len };
-	int saved = errno;
-	ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-
-	if (n == (ssize_t)len) {
-		errno = saved;
-		return 0;
-	}
-	if (n >= 0 || errno == EFAULT) {
-		errno = saved;
-		return -EFAULT;
-	}
-	errno = saved;
-	memcpy(dst, src, len);
-	return 0;
 }

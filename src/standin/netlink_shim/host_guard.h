@@ -4,7 +4,6 @@
 #define KFSIM_NETLINK_SHIM_HOST_GUARD_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 /*
  * Does the calling thread run in the network namespace `kfsim exec` made for the program
@@ -32,11 +31,5 @@ bool shim_sockopt_configures(int level, int name);
  * discipline that registers a network device (@ldisc: its argument, copied; NULL otherwise)?
  */
 bool shim_makes_host_device(unsigned int cmd, const int *ldisc);
-
-/*
- * Copy @len bytes of the program's memory at @src to @dst as the kernel would: 0, or -EFAULT
- * when the program may not read them (errno unchanged either way).
- */
-int shim_copy_from_user(void *dst, const void *src, size_t len);
 
 #endif

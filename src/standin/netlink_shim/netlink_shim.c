@@ -48,6 +48,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -70,6 +71,7 @@
 #include <kfsim/nl_remote.h>
 #include "fd_table.h"
 #include "host_guard.h"
+#include "user_copy.h"
 
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */
 
@@ -606,26 +608,42 @@ void closefrom(int lowfd)
 		real_closefrom(lowfd);
 }
 
-static int nl_addr(const struct sockaddr *addr, socklen_t len, const struct sockaddr_nl **nl)
+/*
+ * The address a call names, as move_addr_to_kernel() takes it: longer than a sockaddr_storage
+ * is EINVAL, unreadable EFAULT (checked first, as the kernel copies before the family looks).
+ */
+static int user_addr(const struct sockaddr *addr, socklen_t len, struct sockaddr_storage *kaddr)
 {
-	if (!addr || len < sizeof(struct sockaddr_nl))
+	memset(kaddr, 0, sizeof(*kaddr));
+	if ((int)len < 0 || len > sizeof(*kaddr))
 		return -EINVAL;
-	if (addr->sa_family != AF_NETLINK)
+	return shim_copy_from_user(kaddr, addr, len);
+}
+
+/* netlink_bind()'s checks of the address it was given, into @nl. */
+static int nl_addr(const struct sockaddr *addr, socklen_t len, struct sockaddr_nl *nl)
+{
+	struct sockaddr_storage kaddr;
+	int err = user_addr(addr, len, &kaddr);
+
+	if (err)
+		return err;
+	if (len < sizeof(*nl) || kaddr.ss_family != AF_NETLINK)
 		return -EINVAL;
-	*nl = (const struct sockaddr_nl *)addr;
+	memcpy(nl, &kaddr, sizeof(*nl));
 	return 0;
 }
 
 static int shim_bind(struct shim_sock *s, int fd, const struct sockaddr *addr, socklen_t len)
 {
-	const struct sockaddr_nl *nl;
+	struct sockaddr_nl nl;
 	int err;
 
 	err = nl_addr(addr, len, &nl);
 	if (!err)
 		err = ctl_begin(s);
 	if (!err) {
-		err = kfsim_nl_remote_bind(&s->remote, nl->nl_pid, nl->nl_groups);
+		err = kfsim_nl_remote_bind(&s->remote, nl.nl_pid, nl.nl_groups);
 		ctl_end(s);
 	}
 	return err ? fail(err) : 0;
@@ -645,17 +663,24 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 
 static int shim_connect(struct shim_sock *s, int fd, const struct sockaddr *addr, socklen_t len)
 {
-	const struct sockaddr_nl *nl;
+	struct sockaddr_storage kaddr;
+	struct sockaddr_nl nl;
 	int err;
 
-	if (addr && len >= sizeof(sa_family_t) && addr->sa_family == AF_UNSPEC)
-		return 0;	/* netlink_connect(): disconnect */
-	err = nl_addr(addr, len, &nl);
+	err = user_addr(addr, len, &kaddr);
 	if (err)
 		return fail(err);
-	if (nl->nl_groups)
+	/* netlink_connect() */
+	if (len < sizeof(sa_family_t))
+		return fail(-EINVAL);
+	if (kaddr.ss_family == AF_UNSPEC)
+		return 0;	/* disconnect */
+	if (kaddr.ss_family != AF_NETLINK || len < sizeof(nl))
+		return fail(-EINVAL);
+	memcpy(&nl, &kaddr, sizeof(nl));
+	if (nl.nl_groups)
 		return fail(-EOPNOTSUPP);
-	if (nl->nl_pid)
+	if (nl.nl_pid)
 		return fail(-ECONNREFUSED);
 	err = ctl_begin(s);
 	if (err)
@@ -688,39 +713,47 @@ int shutdown(int fd, int how)
 	return fail(-EOPNOTSUPP);
 }
 
-static void put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)
+/*
+ * move_addr_to_user() of the kernel's address (port @portid): at most *@len bytes of it to
+ * @addr, its full length to *@len.  0, -EINVAL for a negative length, -EFAULT.
+ */
+static int put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)
 {
 	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_pid = portid };
+	int have, size = sizeof(nl);
 
-	if (!addr || !len)
-		return;
-	memcpy(addr, &nl, *len < sizeof(nl) ? *len : sizeof(nl));
-	*len = sizeof(nl);
+	if (shim_copy_from_user(&have, len, sizeof(have)))
+		return -EFAULT;
+	if (have < 0)
+		return -EINVAL;
+	if (shim_copy_to_user(addr, &nl, have < size ? (size_t)have : sizeof(nl)) ||
+	    shim_copy_to_user(len, &size, sizeof(size)))
+		return -EFAULT;
+	return 0;
 }
 
 int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	struct shim_sock *s = sock_get(fd);
 	u32 portid;
+	int err;
 
 	if (!s)
 		return RESOLVE(getsockname)(fd, addr, len);
 	portid = s->remote.portid;
 	sock_put(s);
-	if (!addr || !len)
-		return fail(-EFAULT);
-	put_nl_addr(addr, len, portid);
-	return 0;
+	err = put_nl_addr(addr, len, portid);
+	return err ? fail(err) : 0;
 }
 
 int getpeername(int fd, struct sockaddr *addr, socklen_t *len)
 {
+	int err;
+
 	if (!is_ours(fd))
 		return RESOLVE(getpeername)(fd, addr, len);
-	if (!addr || !len)
-		return fail(-EFAULT);
-	put_nl_addr(addr, len, 0);
-	return 0;
+	err = put_nl_addr(addr, len, 0);
+	return err ? fail(err) : 0;
 }
 
 static int shim_setsockopt(struct shim_sock *s, int fd, int level, int name, const void *val,
@@ -731,11 +764,8 @@ static int shim_setsockopt(struct shim_sock *s, int fd, int level, int name, con
 	if (level != SOL_NETLINK)
 		return RESOLVE(setsockopt)(fd, level, name, val, len);
 	/* netlink_setsockopt(): an int when optlen allows one, 0 otherwise */
-	if (len >= sizeof(int)) {
-		if (!val)
-			return fail(-EFAULT);
-		memcpy(&v, val, sizeof(v));
-	}
+	if (len >= sizeof(int) && shim_copy_from_user(&v, val, sizeof(v)))
+		return fail(-EFAULT);
 	err = ctl_begin(s);
 	if (err)
 		return fail(err);
@@ -763,14 +793,17 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	return ret;
 }
 
+/* An int option's answer, as netlink_getsockopt() gives it: the length read first. */
 static int put_int(void *val, socklen_t *len, int v)
 {
-	if (!val || !len)
+	int have, size = sizeof(int);
+
+	if (shim_copy_from_user(&have, len, sizeof(have)))
 		return fail(-EFAULT);
-	if (*len < sizeof(int))
+	if (have < (int)sizeof(int))
 		return fail(-EINVAL);
-	memcpy(val, &v, sizeof(v));
-	*len = sizeof(int);
+	if (shim_copy_to_user(len, &size, sizeof(size)) || shim_copy_to_user(val, &v, sizeof(v)))
+		return fail(-EFAULT);
 	return 0;
 }
 
@@ -811,17 +844,21 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 /* Where a sendto/sendmsg names a destination: only the kernel (port 0) is reachable. */
 static int check_dest(const void *name, socklen_t len)
 {
-	const struct sockaddr_nl *nl;
+	struct sockaddr_storage kaddr;
+	struct sockaddr_nl nl;
 	int err;
 
-	if (!name)
-		return 0;
-	err = nl_addr(name, len, &nl);
+	if (!name || !len)
+		return 0;	/* no destination: the socket's own */
+	err = user_addr(name, len, &kaddr);
 	if (err)
 		return err;
-	if (nl->nl_groups)
+	if (len < sizeof(nl) || kaddr.ss_family != AF_NETLINK)
+		return -EINVAL;
+	memcpy(&nl, &kaddr, sizeof(nl));
+	if (nl.nl_groups)
 		return -EOPNOTSUPP;
-	return nl->nl_pid ? -ECONNREFUSED : 0;
+	return nl.nl_pid ? -ECONNREFUSED : 0;
 }
 
 /*
@@ -884,39 +921,75 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sock
 	return sent(RESOLVE(send)(fd, buf, len, flags | MSG_NOSIGNAL));
 }
 
-ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
-{
-	struct msghdr copy;
-	size_t total = 0;
-	int err;
+#define SHIM_STACK_IOV 8
 
-	if (!is_ours(fd) || !msg)
-		return RESOLVE(sendmsg)(fd, msg, flags);
-	for (size_t i = 0; i < msg->msg_iovlen; i++)
-		total += msg->msg_iov[i].iov_len;
-	err = check_send(total, flags);
-	if (!err)
-		err = check_dest(msg->msg_name, msg->msg_namelen);
-	if (err)
-		return fail(err);
-	copy = *msg;	/* the name is ours to interpret; no control messages cross */
-	copy.msg_name = NULL;
-	copy.msg_namelen = 0;
-	copy.msg_control = NULL;
-	copy.msg_controllen = 0;
-	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
+/*
+ * The program's @nr iovecs at @uiov, copied as import_iovec() copies them (more than
+ * UIO_MAXIOV: EMSGSIZE for a message, EINVAL for writev()/readv(): @too_many; unreadable:
+ * EFAULT; a length past SSIZE_MAX in all: EINVAL), into @stack when they fit: the array, to
+ * free() unless it is @stack, or NULL with *@err.  The copy is what goes to the kernel, so the
+ * lengths checked are the lengths sent, whatever another thread writes meanwhile.
+ */
+static struct iovec *iov_copy(const struct iovec *uiov, size_t nr, int too_many,
+			      struct iovec stack[SHIM_STACK_IOV], size_t *total, int *err)
+{
+	struct iovec *iov = stack;
+
+	*total = 0;
+	if (nr > UIO_MAXIOV) {
+		*err = too_many;
+		return NULL;
+	}
+	if (nr > SHIM_STACK_IOV && !(iov = malloc(nr * sizeof(*iov)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = shim_copy_from_user(iov, uiov, nr * sizeof(*iov));
+	for (size_t i = 0; !*err && i < nr; i++) {
+		if (iov[i].iov_len > (size_t)SSIZE_MAX - *total)
+			*err = -EINVAL;
+		else
+			*total += iov[i].iov_len;
+	}
+	if (*err && iov != stack)
+		free(iov);
+	return *err ? NULL : iov;
 }
 
-/* The bytes @iov holds; 0 also when @iovcnt is bad (libc's call then says so). */
-static size_t iov_total(const struct iovec *iov, int iovcnt)
+/* A message of @iov (copied) with @name (the program's): netlink_sendmsg()'s checks, then out. */
+static ssize_t send_iov(int fd, struct iovec *iov, size_t nr, size_t total, const void *name,
+			socklen_t namelen, int flags)
 {
-	size_t total = 0;
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = nr };
+	int err = check_send(total, flags);
 
-	if (!iov || iovcnt <= 0 || iovcnt > UIO_MAXIOV)
-		return 0;
-	for (int i = 0; i < iovcnt; i++)
-		total += iov[i].iov_len;
-	return total;
+	if (!err)
+		err = check_dest(name, namelen);
+	if (err)
+		return fail(err);
+	/* the name is ours to interpret; no control messages cross */
+	return sent(RESOLVE(sendmsg)(fd, &msg, flags | MSG_NOSIGNAL));
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	struct iovec stack[SHIM_STACK_IOV], *iov;
+	struct msghdr kmsg;
+	size_t total;
+	ssize_t n;
+	int err;
+
+	if (!is_ours(fd))
+		return RESOLVE(sendmsg)(fd, msg, flags);
+	if (shim_copy_from_user(&kmsg, msg, sizeof(kmsg)))
+		return fail(-EFAULT);	/* copy_msghdr_from_user() */
+	iov = iov_copy(kmsg.msg_iov, kmsg.msg_iovlen, -EMSGSIZE, stack, &total, &err);
+	if (!iov)
+		return fail(err);
+	n = send_iov(fd, iov, kmsg.msg_iovlen, total, kmsg.msg_name, kmsg.msg_namelen, flags);
+	if (iov != stack)
+		free(iov);
+	return n;
 }
 
 /*
@@ -925,14 +998,22 @@ static size_t iov_total(const struct iovec *iov, int iovcnt)
  * SHIM_SEND_MAX went out whole, the server dropped it unrun, and the program waited for ever
  * for an answer (Linux runs it; send() of the same says EMSGSIZE).
  */
-ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+ssize_t writev(int fd, const struct iovec *uiov, int iovcnt)
 {
-	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+	struct iovec stack[SHIM_STACK_IOV], *iov;
+	size_t total;
+	ssize_t n;
+	int err;
 
-	if (!is_ours(fd) || !iov_total(iov, iovcnt))
-		return RESOLVE(writev)(fd, iov, iovcnt);
-	msg.msg_iovlen = (size_t)iovcnt;
-	return sendmsg(fd, &msg, 0);
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(writev)(fd, uiov, iovcnt);
+	iov = iov_copy(uiov, (size_t)iovcnt, -EINVAL, stack, &total, &err);
+	if (!iov)
+		return fail(err);
+	n = total ? send_iov(fd, iov, (size_t)iovcnt, total, NULL, 0, 0) : 0;
+	if (iov != stack)
+		free(iov);
+	return n;
 }
 
 /*
@@ -951,10 +1032,12 @@ int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
 		vlen = UIO_MAXIOV;
 	for (i = 0; i < vlen; i++) {
 		ssize_t n = sendmsg(fd, &vec[i].msg_hdr, flags);
+		unsigned int len = (unsigned int)n;
 
+		if (n >= 0 && shim_copy_to_user(&vec[i].msg_len, &len, sizeof(len)))
+			n = fail(-EFAULT);
 		if (n < 0)
 			return i ? (int)i : -1;
-		vec[i].msg_len = (unsigned int)n;
 	}
 	return (int)i;
 }
@@ -1029,48 +1112,82 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 	if (begin < 0)
 		return fail(begin);
 	n = received(fd, RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL), buf, len, flags);
-	if (n >= 0)
-		put_nl_addr(from, fromlen, 0);
+	if (n >= 0 && from) {
+		int err = put_nl_addr(from, fromlen, 0);
+
+		if (err)
+			return fail(err);	/* as __sys_recvfrom(): the message is gone */
+	}
 	return n;
 }
 
+/*
+ * ___sys_recvmsg(): the program's msghdr copied in (EFAULT), the message received, then what
+ * the kernel writes back: the source address (the kernel's) where a name was given, and
+ * msg_flags and msg_controllen.
+ */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	int begin = msg ? recv_begin(fd) : 1;
+	struct msghdr kmsg;
+	struct iovec first;
 	void *name;
-	socklen_t namelen;
 	ssize_t n;
+	int begin;
 
-	if (begin > 0)
+	if (!is_ours(fd))
 		return RESOLVE(recvmsg)(fd, msg, flags);
+	if (shim_copy_from_user(&kmsg, msg, sizeof(kmsg)))
+		return fail(-EFAULT);
+	begin = recv_begin(fd);
+	if (begin > 0)
+		return RESOLVE(recvmsg)(fd, msg, flags);	/* closed meanwhile */
 	if (begin < 0)
 		return fail(begin);
-	name = msg->msg_name;
-	namelen = msg->msg_namelen;
-	msg->msg_name = NULL;
-	msg->msg_namelen = 0;
-	n = RESOLVE(recvmsg)(fd, msg, flags);
-	msg->msg_name = name;
-	msg->msg_namelen = namelen;
-	if (n == (ssize_t)KFSIM_NL_WIRE_OVERRUN_LEN && msg->msg_iovlen &&
-	    msg->msg_iov[0].iov_len >= KFSIM_NL_WIRE_OVERRUN_LEN)
-		n = received(fd, n, msg->msg_iov[0].iov_base, msg->msg_iov[0].iov_len, flags);
+	name = kmsg.msg_name;
+	kmsg.msg_name = NULL;
+	kmsg.msg_namelen = 0;
+	n = RESOLVE(recvmsg)(fd, &kmsg, flags);
+	if (n == (ssize_t)KFSIM_NL_WIRE_OVERRUN_LEN && kmsg.msg_iovlen &&
+	    !shim_copy_from_user(&first, kmsg.msg_iov, sizeof(first)) &&
+	    first.iov_len >= KFSIM_NL_WIRE_OVERRUN_LEN)
+		n = received(fd, n, first.iov_base, first.iov_len, flags);
 	else if (n == 0)
 		n = received(fd, n, NULL, 0, flags);
-	if (n >= 0 && name)
-		put_nl_addr(name, &msg->msg_namelen, 0);
+	if (n < 0)
+		return n;
+	if (name) {
+		int err = put_nl_addr(name, &msg->msg_namelen, 0);
+
+		if (err)
+			return fail(err);
+	}
+	if (shim_copy_to_user(&msg->msg_flags, &kmsg.msg_flags, sizeof(kmsg.msg_flags)) ||
+	    shim_copy_to_user(&msg->msg_controllen, &kmsg.msg_controllen,
+			      sizeof(kmsg.msg_controllen)))
+		return fail(-EFAULT);
 	return n;
 }
 
 /* readv() is recvmsg() without a name (sock_read_iter()): the overrun marker and a hang-up too. */
-ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+ssize_t readv(int fd, const struct iovec *uiov, int iovcnt)
 {
-	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+	struct iovec stack[SHIM_STACK_IOV], *iov;
+	struct msghdr msg = { 0 };
+	size_t total;
+	ssize_t n;
+	int err;
 
-	if (!is_ours(fd) || !iov_total(iov, iovcnt))
-		return RESOLVE(readv)(fd, iov, iovcnt);	/* nothing to read into: 0, as vfs_readv() */
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(readv)(fd, uiov, iovcnt);
+	iov = iov_copy(uiov, (size_t)iovcnt, -EINVAL, stack, &total, &err);
+	if (!iov)
+		return fail(err);
+	msg.msg_iov = iov;
 	msg.msg_iovlen = (size_t)iovcnt;
-	return recvmsg(fd, &msg, 0);
+	n = total ? recvmsg(fd, &msg, 0) : 0;	/* nothing to read into: 0, as vfs_readv() */
+	if (iov != stack)
+		free(iov);
+	return n;
 }
 
 /* @err for @fd's next receive, as __sys_recvmmsg() leaves it in sk_err. */
@@ -1093,17 +1210,19 @@ static void keep_error(int fd, int err)
  */
 int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct timespec *timeout)
 {
-	struct timespec end, now;
+	struct timespec end, now, wait;
 	unsigned int i;
 
 	if (!is_ours(fd) || !vec)
 		return RESOLVE(recvmmsg)(fd, vec, vlen, flags, timeout);
 	if (timeout) {
-		if (timeout->tv_sec < 0 || timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000L)
+		if (shim_copy_from_user(&wait, timeout, sizeof(wait)))
+			return fail(-EFAULT);
+		if (wait.tv_sec < 0 || wait.tv_nsec < 0 || wait.tv_nsec >= 1000000000L)
 			return fail(-EINVAL);
 		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += timeout->tv_sec;
-		end.tv_nsec += timeout->tv_nsec;
+		end.tv_sec += wait.tv_sec;
+		end.tv_nsec += wait.tv_nsec;
 		if (end.tv_nsec >= 1000000000L) {
 			end.tv_sec++;
 			end.tv_nsec -= 1000000000L;
@@ -1113,12 +1232,14 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		vlen = UIO_MAXIOV;
 	for (i = 0; i < vlen; i++) {
 		ssize_t n = recvmsg(fd, &vec[i].msg_hdr, flags & ~MSG_WAITFORONE);
+		unsigned int len = (unsigned int)n;
 
+		if (n >= 0 && shim_copy_to_user(&vec[i].msg_len, &len, sizeof(len)))
+			n = fail(-EFAULT);
 		if (n < 0 && i && errno != EAGAIN)
 			keep_error(fd, -errno);	/* reported by the next receive */
 		if (n < 0)
 			return i ? (int)i : -1;
-		vec[i].msg_len = (unsigned int)n;
 		if (flags & MSG_WAITFORONE)
 			flags |= MSG_DONTWAIT;
 		if (timeout) {
@@ -1137,8 +1258,10 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
 		if (left < 0)
 			left = 0;
-		timeout->tv_sec = left / 1000000000LL;
-		timeout->tv_nsec = left % 1000000000LL;
+		wait.tv_sec = left / 1000000000LL;
+		wait.tv_nsec = left % 1000000000LL;
+		if (shim_copy_to_user(timeout, &wait, sizeof(wait)))
+			return i ? (int)i : fail(-EFAULT);
 	}
 	return (int)i;
 }

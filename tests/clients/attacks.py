@@ -2678,16 +2678,20 @@ def attack_shim_bad_args():
                 "SIOCGIFFLAGS:EFAULT SIOCSIFNAME:EFAULT SIOCSIFVLAN:EFAULT TIOCSETD:EFAULT")
         check(f"{how}: an unreadable argument is EFAULT (or refused unread), no crash",
               rc == 0 and got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
-    # the calls the shim answers on its own sockets, with a pointer nobody may read
-    rc, out, _ = run([sys.executable, "-c", SHIM_BAD_SOCK_ARGS], env=dict(shim_env(""),
-                                                                            KFSIM_KERNEL=""))
-    got = [ln for ln in out.splitlines() if ln.startswith("socket-calls: ")]
-    answers = got[0].split()[1:] if got else []
-    check("a netlink socket's 18 calls with unreadable pointers: EFAULT (recvfrom's source, "
-          "with nothing to read: EAGAIN first, as Linux), no crash",
-          rc == 0 and len(answers) == 18 and all(a.endswith(":EFAULT") for a in answers
-                                                 if not a.startswith("recvfrom:")),
-          f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+    # the calls the shim answers on its own sockets, with a pointer nobody may read (ASan's
+    # interceptors, before the shim, read some of them themselves: getsockname()'s length)
+    if asan():
+        print("  skipped under ASan: the 18 socket calls (its interceptors read the pointers)")
+    else:
+        rc, out, _ = run([sys.executable, "-c", SHIM_BAD_SOCK_ARGS],
+                         env=dict(shim_env(""), KFSIM_KERNEL=""))
+        got = [ln for ln in out.splitlines() if ln.startswith("socket-calls: ")]
+        answers = got[0].split()[1:] if got else []
+        check("a netlink socket's 18 calls with unreadable pointers: EFAULT (recvfrom's "
+              "source, with nothing to read: EAGAIN first, as Linux), no crash",
+              rc == 0 and len(answers) == 18 and all(a.endswith(":EFAULT") for a in answers
+                                                     if not a.startswith("recvfrom:")),
+              f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
     prog = compile_c("ldisc_race", SHIM_LDISC_RACE_C, "the racing TIOCSETD client")
     if not prog:
         return
@@ -3346,8 +3350,9 @@ def attack_shim_far_fd():
     check(f"copies at {fields.get('top', '?')} and below answer as netlink (options, EMSGSIZE, "
           "family, replies)", rc == 0 and copies_ok, f"exit {rc}; {got or out.strip()[-300:]}")
     grew = int(fields.get("grew", "-1KiB")[:-3]) if fields.get("grew", "").endswith("KiB") else -1
-    check("20000 copies closed behind the shim's back keep under 1 MiB",
-          0 <= grew < 1024, f"grew by {grew} KiB "
+    limit = 4096 if asan() else 1024  # ASan's quarantine holds freed memory a while
+    check(f"20000 copies closed behind the shim's back keep under {limit // 1024} MiB",
+          0 <= grew < limit, f"grew by {grew} KiB "
           f"({took:.1f} s)")
     check("a socket made above 1024: its hidden descriptor EBADF to close(), kept by "
           "closerange(), both processes answered after fork()", fields.get("hidden") == "EBADF" and

@@ -2413,6 +2413,14 @@ if fd >= 0:
     msg = struct.pack("IHHII", 16 + len(msg), 16, 0x5, 1, 0) + msg
     libc.__send(fd, msg, len(msg), 0)
 print("alias: __socket-route:%s" % alias)
+# the variable that names kfsim exec's namespace, set by the program itself to the machine's
+import os
+st = os.stat("/proc/self/ns/net")
+os.environ["KFSIM_EXEC_NETNS"] = "%d:%d" % (st.st_dev, st.st_ino)
+try:
+    socket.socket(16, 3, 0); print("setenv: route:open")
+except OSError as e:
+    print("setenv: route:" + errno.errorcode[e.errno])
 """
 
 
@@ -2440,6 +2448,10 @@ def attack_shim_dlvsym():
         rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_RTLD_NEXT])
         said = [ln for ln in out.splitlines() if ln.startswith("next: ")]
         alias = [ln for ln in out.splitlines() if ln.startswith("alias: ")]
+        setenv = [ln for ln in out.splitlines() if ln.startswith("setenv: ")]
+        check("KFSIM_EXEC_NETNS set by the program at run time: NETLINK_ROUTE still refused",
+              setenv == ["setenv: route:EPROTONOSUPPORT"],
+              setenv[0] if setenv else out.strip()[-300:])
         check("libc's other name __socket(): refused", alias == ["alias: __socket-route:"
                                                               "EPROTONOSUPPORT"],
               alias[0] if alias else out.strip()[-300:])

@@ -20,20 +20,37 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include "host_guard.h"
 
-bool shim_in_exec_netns(void)
+/*
+ * KFSIM_EXEC_NETNS as the program was started with it, read before main(): the variable is the
+ * word of whoever started the program (kfsim exec, or the user by hand), not of the program,
+ * which set the machine's namespace in its own environment at run time (os.environ in Python)
+ * and had the shim let its NETLINK_ROUTE socket through (measured 2026-12-07, attack
+ * "shim_dlvsym").
+ */
+static char exec_netns[64];
+
+__attribute__((constructor)) static void read_exec_netns(void)
 {
 	const char *named = getenv("KFSIM_EXEC_NETNS");
+
+	if (named && strlen(named) < sizeof(exec_netns))
+		memcpy(exec_netns, named, strlen(named) + 1);
+}
+
+bool shim_in_exec_netns(void)
+{
 	unsigned long long dev, ino;
 	struct stat st;
 	char tail;
 
-	if (!named || sscanf(named, "%llu:%llu%c", &dev, &ino, &tail) != 2)
+	if (sscanf(exec_netns, "%llu:%llu%c", &dev, &ino, &tail) != 2)
 		return false;
 	/* thread-self: setns() moves one thread, and the request goes out on this one's */
 	if (stat("/proc/thread-self/ns/net", &st) && stat("/proc/self/ns/net", &st))

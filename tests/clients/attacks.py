@@ -2540,11 +2540,19 @@ int main(int argc, char **argv)
 	posix_spawn(&pid, argv[0], NULL, NULL, args, env);	/* no LD_PRELOAD */
 	waitpid(pid, &st, 0);
 	pid = vfork();
-	if (pid == 0) { char *a[] = { argv[0], "vfork", NULL }; execve(argv[0], a, env); _exit(127); }
+	if (pid == 0) {
+		char *a[] = { argv[0], "vfork", NULL };
+		execve(argv[0], a, env);
+		_exit(127);
+	}
 	waitpid(pid, &st, 0);
 	struct clone_args ca = { .flags = CLONE_NEWUSER | CLONE_NEWNET, .exit_signal = SIGCHLD };
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
-	if (pid == 0) { char *a[] = { argv[0], "clone3-newuser-newnet", NULL }; execve(argv[0], a, env); _exit(127); }
+	if (pid == 0) {
+		char *a[] = { argv[0], "clone3-newuser-newnet", NULL };
+		execve(argv[0], a, env);
+		_exit(127);
+	}
 	if (pid < 0) printf("clone3:%s ", strerrorname_np(errno));
 	else waitpid(pid, &st, 0);
 	printf("\n");
@@ -2579,7 +2587,8 @@ import ctypes, socket, errno, sys
 libc = ctypes.CDLL(None, use_errno=True)
 s = socket.socket()
 out = []
-for req, name in ((0x8913, "SIOCGIFFLAGS"), (0x8923, "SIOCSIFNAME"), (0x8983, "SIOCSIFVLAN"), (0x5423, "TIOCSETD")):
+for req, name in ((0x8913, "SIOCGIFFLAGS"), (0x8923, "SIOCSIFNAME"), (0x8983, "SIOCSIFVLAN"),
+                  (0x5423, "TIOCSETD")):
     r = libc.ioctl(s.fileno(), req, ctypes.c_void_p(8))
     out.append("%s:%s" % (name, "ok" if r == 0 else errno.errorcode[ctypes.get_errno()]))
 print(" ".join(out))
@@ -2666,7 +2675,8 @@ int main(void)
 	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
 	stop = 1;
 	pthread_join(t, NULL);
-	printf("ldisc-race: set:%d refused:%d kernel-saw-slip:%d other:%d\n", ok, refused, kernel_saw_slip, other);
+	printf("ldisc-race: set:%d refused:%d kernel-saw-slip:%d other:%d\n", ok, refused,
+	       kernel_saw_slip, other);
 	return 0;
 }
 """
@@ -2679,7 +2689,8 @@ def attack_shim_bad_args():
     flips between N_TTY and N_SLIP, reaches the kernel only as the value the shim checked
     (before, about 2% of the calls took N_SLIP past it)."""
     print("ioctl() arguments the shim reads: bad pointers, a racing thread:")
-    for how, argv in (("by hand", ["unshare", "-n", "env", f"LD_PRELOAD={shim_env('')['LD_PRELOAD']}",
+    preload = f"LD_PRELOAD={shim_env('')['LD_PRELOAD']}"
+    for how, argv in (("by hand", ["unshare", "-n", "env", preload,
                                    sys.executable, "-c", SHIM_BAD_ARGS]),
                       ("kfsim exec", [KFSIM, "exec", "--", sys.executable, "-c", SHIM_BAD_ARGS])):
         env = exec_env() if how == "kfsim exec" else dict(shim_env(""), KFSIM_KERNEL="")
@@ -3358,7 +3369,8 @@ def attack_shim_far_fd():
     rc, out, took = py_under_shim(path, SHIM_FAR_FD, timeout=60)
     got = out.strip().splitlines()[-1] if out.strip() else ""
     fields = dict(f.split(":", 1) for f in got.split() if ":" in f)
-    copies_ok = all(fields.get(k) == "opt,EMSGSIZE,fam16,reply" for k in ("dup2", "F_DUPFD", "dup3"))
+    copies_ok = all(fields.get(k) == "opt,EMSGSIZE,fam16,reply"
+                    for k in ("dup2", "F_DUPFD", "dup3"))
     check(f"copies at {fields.get('top', '?')} and below answer as netlink (options, EMSGSIZE, "
           "family, replies)", rc == 0 and copies_ok, f"exit {rc}; {got or out.strip()[-300:]}")
     grew = int(fields.get("grew", "-1KiB")[:-3]) if fields.get("grew", "").endswith("KiB") else -1

@@ -174,7 +174,8 @@ SHIM_EARLY static void *find_defined(const struct link_map *map, const char *nam
 		const ElfW(Sym) *sym = &t.symtab[idx];
 
 		if ((chained | 1) == (hash | 1) && sym->st_shndx != SHN_UNDEF && sym->st_value &&
-		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC && same_str(t.strtab + sym->st_name, name) &&
+		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
+		    same_str(t.strtab + sym->st_name, name) &&
 		    has_version(&t, idx, versions, nr_versions))
 			return (void *)(map->l_addr + sym->st_value);
 		if (chained & 1)
@@ -217,7 +218,8 @@ SHIM_EARLY void shim_dlsym_init(void)
 	void *dlvsym_found = find_next("dlvsym", versions, 2);
 
 	if (!dlsym_found || !dlvsym_found) {
-		static const char msg[] = "kfsim-netlink: cannot find libc's dlsym() and dlvsym()\n";
+		static const char msg[] =
+			"kfsim-netlink: cannot find libc's dlsym() and dlvsym()\n";
 
 		syscall(SYS_write, 2, msg, sizeof(msg) - 1);	/* write() is the shim's */
 		abort();

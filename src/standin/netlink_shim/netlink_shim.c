@@ -784,7 +784,8 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 
 		snprintf(what, sizeof(what), "setsockopt(..., %d, %d, ...)", level, name);
 		shim_say_host_refused_as(what, "ENOPROTOOPT");
-		return fail(-ENOPROTOOPT);	/* as nf_setsockopt() without the table's module */
+		/* as nf_setsockopt() answers without the table's module */
+		return fail(-ENOPROTOOPT);
 	}
 	if (!s)
 		return RESOLVE(setsockopt)(fd, level, name, val, len);
@@ -1527,7 +1528,8 @@ int ioctl(int fd, unsigned long req, ...)
 		arg = &ldisc;
 	}
 	if ((configures_network(cmd) ||
-	     shim_makes_host_device(cmd, cmd == TIOCSETD ? &ldisc : NULL)) && !shim_in_exec_netns()) {
+	     shim_makes_host_device(cmd, cmd == TIOCSETD ? &ldisc : NULL)) &&
+	    !shim_in_exec_netns()) {
 		char what[32];
 
 		snprintf(what, sizeof(what), "ioctl 0x%x", cmd);

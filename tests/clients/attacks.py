@@ -2760,6 +2760,10 @@ def replace(s, verdict_out):
     return "done" if r == 0 else errno.errorcode[ctypes.get_errno()]
 s = socket.socket(socket.AF_INET, socket.SOCK_RAW, 255)
 print("iptables: replace-OUTPUT-DROP:%s" % replace(s, -1))
+try:                                # PF_KEY: IPsec SAs and policies, past NETLINK_XFRM
+    socket.socket(15, socket.SOCK_RAW, 2).close(); print("pfkey: open")
+except OSError as e:
+    print("pfkey: " + errno.errorcode[e.errno])
 """
 
 UDP_OUT = r"""
@@ -2787,6 +2791,10 @@ def attack_shim_host_sockopts():
         rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_IPT])
         said = [ln for ln in out.splitlines() if ln.startswith("iptables: ")]
         _, after, _ = run(["ip", "netns", "exec", ns, sys.executable, "-c", UDP_OUT])
+        # this kernel has no PF_KEY (EAFNOSUPPORT either way): the shim's word tells
+        check("by hand: socket(AF_KEY) refused by the shim",
+              "pfkey: EAFNOSUPPORT" in out and "socket(AF_KEY, ...) refused" in out,
+              " ".join(ln for ln in out.splitlines() if "AF_KEY" in ln or "pfkey" in ln)[-300:])
         check("by hand: IPT_SO_SET_REPLACE refused (ENOPROTOOPT), the machine still sends",
               said == ["iptables: replace-OUTPUT-DROP:ENOPROTOOPT"] and
               after.strip() == "udp-out:sent",

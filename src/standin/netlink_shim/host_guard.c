@@ -59,7 +59,7 @@ bool shim_in_exec_netns(void)
 }
 
 static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool said_socket, said_ioctl, said_sockopt;
+static bool said_socket, said_ioctl, said_sockopt, said_family;
 
 static void say_refused(bool *said, const char *what, const char *answer)
 {
@@ -83,7 +83,8 @@ void shim_say_host_refused(bool socket, const char *what)
 
 void shim_say_host_refused_as(const char *what, const char *answer)
 {
-	say_refused(&said_sockopt, what, answer);
+	/* once per answer: a socket option's ENOPROTOOPT, a socket family's EAFNOSUPPORT */
+	say_refused(strcmp(answer, "ENOPROTOOPT") ? &said_family : &said_sockopt, what, answer);
 }
 
 /*

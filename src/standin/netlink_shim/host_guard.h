@@ -16,7 +16,7 @@ bool shim_in_exec_netns(void);
  */
 void shim_say_host_refused(bool socket, const char *what);
 
-/* The same for a socket option, answered @answer (an errno's name); said once. */
+/* The same for a socket option or family, answered @answer (an errno's name); said once. */
 void shim_say_host_refused_as(const char *what, const char *answer);
 
 /*

@@ -496,6 +496,16 @@ int socket(int domain, int type, int protocol)
 {
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC), fd;
 
+	/*
+	 * PF_KEY (RFC 2367) is the other way to the IPsec tables NETLINK_XFRM reaches: setkey's
+	 * SADB_ADD and SADB_X_SPDADD add SAs and policies to the namespace's xfrm state, which
+	 * outlive the socket (net/key/af_key.c, Linux 6.18; this kernel has no PF_KEY).  Refused
+	 * where NETLINK_XFRM is, as sock_create() answers a family nobody registered.
+	 */
+	if (domain == AF_KEY && !shim_in_exec_netns()) {
+		shim_say_host_refused_as("socket(AF_KEY, ...)", "EAFNOSUPPORT");
+		return fail(-EAFNOSUPPORT);
+	}
 	if (domain != AF_NETLINK)
 		return RESOLVE(socket)(domain, type, protocol);
 	/* __sys_socket_create(): a flag bit above the type's other than these two is EINVAL */

@@ -27,7 +27,8 @@ struct shim_fd_slot *shim_fdt_find(int fd);
 struct shim_fd_slot *shim_fdt_add(int fd);
 
 /*
- * Publish @s as the socket of @slot (of @fd), for shim_fdt_may_hold()'s readers.
+ * Make @s (or NULL) the socket of @slot (of @fd): the one way to change a slot's sock, since
+ * shim_fdt_may_hold()'s readers look without the lock and the far slots holding one are counted.
  */
 void shim_fdt_set_sock(int fd, struct shim_fd_slot *slot, struct shim_sock *s);
 
@@ -36,7 +37,8 @@ void shim_fdt_tidy(int fd);
 
 /*
  * Call @fn on every slot whose number is in [@first, @last], in no particular order; @fn may
- * clear the fields of any slot but adds none.  Slots left empty are forgotten afterwards.
+ * clear the fields of any slot (a sock with shim_fdt_set_sock()) but adds none and frees none
+ * (no shim_fdt_tidy()).  Slots left empty are forgotten afterwards.
  */
 void shim_fdt_for_each(unsigned int first, unsigned int last,
 		       void (*fn)(int fd, struct shim_fd_slot *slot, void *arg), void *arg);

@@ -40,6 +40,15 @@
  * a UNIX socket), so socket(AF_NETLINK, ..., NETLINK_GENERIC) is refused whole, and so is
  * io_uring_setup(): a ring's IORING_OP_SOCKET (Linux 5.19) makes a socket without the socket()
  * call this filter looks at (measured: io_uring_setup() opened a ring under kfsim exec).
+ * Two netlink protocols of the real kernel are the same: a socket in any namespace reaches
+ * objects kept for the whole machine.  NETLINK_RDMA: while the RDMA subsystem is in its
+ * default shared mode, rdma_dev_access_netns() lets every namespace at every RDMA device (a
+ * NIC's RDMA function), and RDMA_NL_ADMIN_PERM asks netlink_capable(CAP_NET_ADMIN), which
+ * root's program holds: `rdma dev set NAME name ...`, `rdma link delete`, `rdma system set
+ * netns exclusive`.  NETLINK_CRYPTO: crypto_netlink_init() makes it in every namespace,
+ * while the algorithms it changes (CRYPTO_MSG_UPDATEALG's priority, CRYPTO_MSG_DELALG) are
+ * the machine's, IPsec's among them.  Read from Linux 6.18's drivers/infiniband/core and
+ * crypto/crypto_user.c; this machine's kernel has neither, so neither was measured.
  * A seccomp filter, inherited by every process started after it and never lifted, answers
  * these calls with EPERM.  It goes on before the PID namespace's init (kfsim) is forked
  * (cli_exec_netns.c): a root program may ptrace its init, and an init outside the filter,
@@ -68,6 +77,8 @@
 #define NR_IO_URING_SETUP 425	/* likewise; its IORING_OP_SOCKET makes sockets past socket() */
 #define AF_NETLINK_FAMILY 16	/* <linux/socket.h> */
 #define NETLINK_GENERIC_PROTO 16 /* <linux/netlink.h> */
+#define NETLINK_RDMA_PROTO 20
+#define NETLINK_CRYPTO_PROTO 21
 /* <linux/bpf.h>'s enum bpf_cmd: the commands that open an object by its id */
 #define BPF_PROG_BY_ID 13
 #define BPF_MAP_BY_ID 14
@@ -119,12 +130,17 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BPF_LINK_BY_ID, 0, 1),
 		DENY,
 		ALLOW,	/* any other bpf() command */
-		/* socket(AF_NETLINK, any type, NETLINK_GENERIC): both ints, the low 32 bits */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 6),
+		/*
+		 * socket(AF_NETLINK, any type, NETLINK_GENERIC, _RDMA or _CRYPTO): both ints, the
+		 * low 32 bits
+		 */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 8),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK_FAMILY, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK_FAMILY, 0, 5),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NETLINK_GENERIC_PROTO, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NETLINK_GENERIC_PROTO, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NETLINK_RDMA_PROTO, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NETLINK_CRYPTO_PROTO, 0, 1),
 		DENY,
 		ALLOW,	/* any other socket */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 1, 0),

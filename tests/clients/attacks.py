@@ -1470,10 +1470,11 @@ def squat_and_pass_lingering(path, linger):
     lingering @linger s on close (in flight inside another, so that the receiver's release of it
     is the last), and stay alive past the linger (the peer that never reads with us)."""
     lst = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    lst.bind(path)
-    os.chmod(path, 0o777)
+    lst.bind(path + ".new")
+    os.chmod(path + ".new", 0o777)
     lst.listen(4)
-    lst.settimeout(10)
+    os.rename(path + ".new", path)  # seen only once it listens: --stop found it bound, not
+    lst.settimeout(10)              # yet listening (ECONNREFUSED), in 1 of 2 loaded runs
     conn, _ = lst.accept()
     conn.recv(64)
     tcp, keep = lingering_socket(linger)
@@ -2348,6 +2349,123 @@ def attack_shim_dlsym():
         run(["ip", "netns", "del", ns])
 
 
+SHIM_DLVSYM_C = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <net/if.h>
+#include <linux/netlink.h>
+#include <linux/sockios.h>
+#ifdef __x86_64__
+#define V "GLIBC_2.2.5"
+#else
+#define V "GLIBC_2.17"
+#endif
+typedef int (*socket_fn)(int, int, int);
+typedef int (*ioctl_fn)(int, unsigned long, ...);
+int main(void)
+{
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	struct { const char *what; void *sock, *ioc; } way[] = {
+		{ "vsym-default", dlvsym(RTLD_DEFAULT, "socket", V), dlvsym(RTLD_DEFAULT, "ioctl", V) },
+		{ "vsym-libc", dlvsym(libc, "socket", V), dlvsym(libc, "ioctl", V) },
+		{ "vsym-next", dlvsym(RTLD_NEXT, "socket", V), dlvsym(RTLD_NEXT, "ioctl", V) },
+	};
+	struct ifreq ifr = { .ifr_mtu = 1312 };
+	int inet = socket(AF_INET, SOCK_DGRAM, 0);
+
+	strcpy(ifr.ifr_name, "vk0");
+	for (unsigned int i = 0; i < sizeof(way) / sizeof(way[0]); i++) {
+		int fd = way[i].sock ? ((socket_fn)way[i].sock)(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : -2;
+		int fd_err = errno;
+		int mtu = way[i].ioc ? ((ioctl_fn)way[i].ioc)(inet, SIOCSIFMTU, &ifr) : -2;
+
+		printf("%s:%s/%s ", way[i].what, fd >= 0 ? "open" : fd == -2 ? "null" :
+		       strerrorname_np(fd_err), mtu == 0 ? "mtu-set" : mtu == -2 ? "null" :
+		       strerrorname_np(errno));
+	}
+	printf("bad-version:%s\n", dlvsym(libc, "socket", "GLIBC_0.1") ? "found" : "null");
+	return 0;
+}
+"""
+
+SHIM_RTLD_NEXT = r"""
+import ctypes, errno, socket, struct
+lib = ctypes.CDLL(None, handle=ctypes.c_void_p(-1).value, use_errno=True)  # RTLD_NEXT
+fd = lib.socket(16, 3, 0)                                 # from _ctypes.so, after the shim
+route = "open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
+s = socket.socket()
+ifr = ctypes.create_string_buffer(struct.pack("16si20x", b"vk0", 1313))
+rc = lib.ioctl(s.fileno(), 0x8922, ifr)
+print("next: route:%s SIOCSIFMTU:%s" % (route, "done" if rc == 0 else
+      errno.errorcode[ctypes.get_errno()]))
+# libc's other names: __socket (GLIBC_PRIVATE), then RTM_NEWLINK with IFLA_MTU by __send
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.__socket(16, 3, 0)
+alias = "open" if fd >= 0 else errno.errorcode[ctypes.get_errno()]
+if fd >= 0:
+    ifi = struct.pack("BxHiII", 0, 0, socket.if_nametoindex("vk0"), 0, 0)
+    msg = ifi + struct.pack("HHI", 8, 4, 1314)
+    msg = struct.pack("IHHII", 16 + len(msg), 16, 0x5, 1, 0) + msg
+    libc.__send(fd, msg, len(msg), 0)
+print("alias: __socket-route:%s" % alias)
+# the variable that names kfsim exec's namespace, set by the program itself to the machine's
+import os
+st = os.stat("/proc/self/ns/net")
+os.environ["KFSIM_EXEC_NETNS"] = "%d:%d" % (st.st_dev, st.st_ino)
+try:
+    socket.socket(16, 3, 0); print("setenv: route:open")
+except OSError as e:
+    print("setenv: route:" + errno.errorcode[e.errno])
+"""
+
+
+def attack_shim_dlvsym():
+    """The shim preloaded by hand, as root: libc's socket() and ioctl() asked for by version
+    (dlvsym() on RTLD_DEFAULT, libc's handle, RTLD_NEXT) and by RTLD_NEXT from a library loaded
+    after the shim (ctypes.CDLL(None, handle=-1)) are the shim's: a NETLINK_ROUTE socket and a
+    SIOCSIFMTU refused, the machine unchanged (before, each opened and set a real MTU)."""
+    print("libc's calls looked up by version and by RTLD_NEXT, the shim preloaded by hand, as root:")
+    prog = compile_c("dlvsym", SHIM_DLVSYM_C, "the dlvsym() client")
+    ns = machine_standin("kfsim-dlvsym")
+    if not ns or not prog:
+        return
+    try:
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [prog])
+        said = [ln for ln in out.splitlines() if ln.startswith("vsym-")]
+        refused = "EPROTONOSUPPORT/EOPNOTSUPP"
+        check("dlvsym() on RTLD_DEFAULT, libc's handle and RTLD_NEXT: refused, an unknown "
+              "version not found", said == [f"vsym-default:{refused} vsym-libc:{refused} "
+                                            f"vsym-next:{refused} bad-version:null"],
+              f"exit {rc}; {said[0] if said else out.strip()[-300:]}")
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_RTLD_NEXT])
+        said = [ln for ln in out.splitlines() if ln.startswith("next: ")]
+        alias = [ln for ln in out.splitlines() if ln.startswith("alias: ")]
+        setenv = [ln for ln in out.splitlines() if ln.startswith("setenv: ")]
+        check("KFSIM_EXEC_NETNS set by the program at run time: NETLINK_ROUTE still refused",
+              setenv == ["setenv: route:EPROTONOSUPPORT"],
+              setenv[0] if setenv else out.strip()[-300:])
+        check("libc's other name __socket(): refused", alias == ["alias: __socket-route:"
+                                                              "EPROTONOSUPPORT"],
+              alias[0] if alias else out.strip()[-300:])
+        check("ctypes' RTLD_NEXT (from _ctypes.so, after the shim): refused",
+              said == [f"next: route:EPROTONOSUPPORT SIOCSIFMTU:"
+                       f"{errno.errorcode[errno.EOPNOTSUPP]}"],
+              f"exit {rc}; {said[0] if said else out.strip()[-300:]}")
+        after = standin_state(ns)
+        check("the machine unchanged", before == after,
+              "unchanged" if before == after else f"CHANGED: {after[-300:]}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 EXEC_RAW_GENL = r"""
 import ctypes, errno, platform, socket
 libc = ctypes.CDLL(None, use_errno=True)
@@ -2358,9 +2476,9 @@ def raw(proto):
 s = socket.socket(16, 3, 16)                                  # through the shim
 params = ctypes.create_string_buffer(120)                     # struct io_uring_params
 ring = libc.syscall(425, 8, params)                           # io_uring_setup(2)
-print("genl-raw:%s genl-shim:%s route-raw:%s uring:%s" % (
-    raw(16), "open" if s.fileno() >= 0 else "-", raw(0),
-    "open" if ring >= 0 else errno.errorcode[ctypes.get_errno()]))
+uring = "open" if ring >= 0 else errno.errorcode[ctypes.get_errno()]
+print("genl-raw:%s genl-shim:%s route-raw:%s uring:%s rdma:%s crypto:%s" % (
+    raw(16), "open" if s.fileno() >= 0 else "-", raw(0), uring, raw(20), raw(21)))
 """
 
 
@@ -2371,7 +2489,9 @@ def attack_exec_raw_genl():
     are unaffected.  No io_uring either: its IORING_OP_SOCKET makes a socket past socket(),
     where the filter cannot look (io_uring_setup() opened a ring here before)."""
     print("a real generic netlink socket under kfsim exec, as root and as nobody:")
-    want = "genl-raw:EPERM genl-shim:open route-raw:open uring:EPERM"
+    # NETLINK_RDMA and NETLINK_CRYPTO reach the machine's RDMA devices and crypto algorithms
+    # from any namespace (cli_exec_seal.c); this kernel has neither (EPROTONOSUPPORT before)
+    want = "genl-raw:EPERM genl-shim:open route-raw:open uring:EPERM rdma:EPERM crypto:EPERM"
     for who in ("root", "nobody"):
         # /usr/bin/python3: the test's own may lie where nobody cannot run it
         argv = [KFSIM, "exec", "--", "/usr/bin/python3", "-c", EXEC_RAW_GENL]
@@ -2380,10 +2500,319 @@ def attack_exec_raw_genl():
                     "--"] + argv
         rc, out, _ = run(argv, env=exec_env())
         got = [ln for ln in out.splitlines() if ln.startswith("genl-raw:")]
-        check(f"{who}: syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC) and "
-              "io_uring_setup() are EPERM, the shim's and the program's own rtnetlink open",
+        check(f"{who}: syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC, _RDMA, _CRYPTO) "
+              "and io_uring_setup() are EPERM, the shim's and the program's own rtnetlink open",
               got == [want],
               f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+
+
+EXEC_CHILDREN_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/sched.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+extern char **environ;
+/* the child: no LD_PRELOAD, a network (and user) namespace of its own, then a raw genl socket */
+static int probe(const char *how)
+{
+	int fd = syscall(SYS_socket, AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	printf("%s:%s ", how, fd >= 0 ? "open" : strerrorname_np(errno));
+	fflush(stdout);
+	return 0;
+}
+int main(int argc, char **argv)
+{
+	if (argc > 1) { probe(argv[1]); return 0; }
+	char *const env[] = { NULL };
+	char *args[] = { argv[0], "posix_spawn", NULL };
+	pid_t pid;
+	int st;
+	posix_spawn(&pid, argv[0], NULL, NULL, args, env);	/* no LD_PRELOAD */
+	waitpid(pid, &st, 0);
+	pid = vfork();
+	if (pid == 0) {
+		char *a[] = { argv[0], "vfork", NULL };
+		execve(argv[0], a, env);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	struct clone_args ca = { .flags = CLONE_NEWUSER | CLONE_NEWNET, .exit_signal = SIGCHLD };
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid == 0) {
+		char *a[] = { argv[0], "clone3-newuser-newnet", NULL };
+		execve(argv[0], a, env);
+		_exit(127);
+	}
+	if (pid < 0) printf("clone3:%s ", strerrorname_np(errno));
+	else waitpid(pid, &st, 0);
+	printf("\n");
+	return 0;
+}
+"""
+
+
+def attack_exec_children():
+    """Children a program under kfsim exec starts without the shim (an empty environment) by
+    posix_spawn(), vfork() and clone3() into a user and network namespace of their own: the
+    seccomp filter goes with each, so their generic netlink socket made past libc is EPERM,
+    as root and as nobody (held: measured 2026-12-07, before and after)."""
+    print("children of a program under kfsim exec, without the shim:")
+    prog = compile_c("exec_children", EXEC_CHILDREN_C, "the spawning program")
+    if not prog:
+        return
+    want = "posix_spawn:EPERM vfork:EPERM clone3-newuser-newnet:EPERM"
+    for who in ("root", "nobody"):
+        argv = [KFSIM, "exec", "--", prog]
+        if who == "nobody":
+            argv = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                    "--"] + argv
+        rc, out, _ = run(argv, env=exec_env())
+        got = [ln.strip() for ln in out.splitlines() if ln.startswith("posix_spawn:")]
+        check(f"{who}: each child's syscall(SYS_socket, AF_NETLINK, ..., NETLINK_GENERIC) is EPERM",
+              got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+
+
+SHIM_BAD_ARGS = r"""
+import ctypes, socket, errno, sys
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket()
+out = []
+for req, name in ((0x8913, "SIOCGIFFLAGS"), (0x8923, "SIOCSIFNAME"), (0x8983, "SIOCSIFVLAN"),
+                  (0x5423, "TIOCSETD")):
+    r = libc.ioctl(s.fileno(), req, ctypes.c_void_p(8))
+    out.append("%s:%s" % (name, "ok" if r == 0 else errno.errorcode[ctypes.get_errno()]))
+print(" ".join(out))
+"""
+
+SHIM_BAD_SOCK_ARGS = r"""
+import ctypes, socket, errno, sys, os
+libc = ctypes.CDLL(None, use_errno=True)
+s = socket.socket(16, 3, 16)
+fd = s.fileno()
+bad = ctypes.c_void_p(8)
+ln = ctypes.c_uint(12)
+calls = {
+ "bind": lambda: libc.bind(fd, bad, 12),
+ "connect": lambda: libc.connect(fd, bad, 12),
+ "setsockopt": lambda: libc.setsockopt(fd, 270, 11, bad, 4),
+ "getsockopt-val": lambda: libc.getsockopt(fd, 270, 11, bad, ctypes.byref(ctypes.c_uint(4))),
+ "getsockopt-len": lambda: libc.getsockopt(fd, 270, 11, ctypes.create_string_buffer(4), bad),
+ "getsockopt-type": lambda: libc.getsockopt(fd, 1, 3, bad, ctypes.byref(ctypes.c_uint(4))),
+ "getsockname": lambda: libc.getsockname(fd, bad, ctypes.byref(ln)),
+ "getsockname-len": lambda: libc.getsockname(fd, ctypes.create_string_buffer(12), bad),
+ "getpeername": lambda: libc.getpeername(fd, bad, ctypes.byref(ln)),
+ "sendto": lambda: libc.sendto(fd, b"x" * 20, 20, 0, bad, 12),
+ "sendmsg": lambda: libc.sendmsg(fd, bad, 0),
+ "recvmsg": lambda: libc.recvmsg(fd, bad, 0x40),
+ "recvfrom": lambda: libc.recvfrom(fd, ctypes.create_string_buffer(64), 64, 0x40, bad, ctypes.byref(ln)),
+ "writev": lambda: libc.writev(fd, bad, 1),
+ "readv": lambda: libc.readv(fd, bad, 1),
+ "sendmmsg": lambda: libc.sendmmsg(fd, bad, 1, 0),
+ "recvmmsg": lambda: libc.recvmmsg(fd, bad, 1, 0x40, None),
+ "recvmmsg-timeout": lambda: libc.recvmmsg(fd, ctypes.create_string_buffer(64), 1, 0x40, bad),
+}
+out = []
+for name, call in calls.items():
+    r = call()
+    out.append(name + ":" + ("ok" if r >= 0 else errno.errorcode[ctypes.get_errno()]))
+print("socket-calls: " + " ".join(out))
+"""
+
+SHIM_LDISC_RACE_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <time.h>
+static volatile int ldisc;
+static volatile int stop;
+static void *flip(void *unused)
+{
+	(void)unused;
+	while (!stop)
+		ldisc ^= 1;	/* N_TTY, N_SLIP, N_TTY, ... */
+	return NULL;
+}
+int main(void)
+{
+	int pty = posix_openpt(O_RDWR | O_NOCTTY), ok = 0, refused = 0, kernel_saw_slip = 0, other = 0;
+	pthread_t t;
+	struct timespec end, now;
+
+	grantpt(pty);
+	unlockpt(pty);
+	pthread_create(&t, NULL, flip, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += 500000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	do {
+		for (int i = 0; i < 1000; i++) {
+			int r = ioctl(pty, TIOCSETD, (int *)&ldisc);
+			if (!r) ok++;
+			else if (errno == EOPNOTSUPP) refused++;
+			else if (errno == EINVAL) kernel_saw_slip++;
+			else other++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	stop = 1;
+	pthread_join(t, NULL);
+	printf("ldisc-race: set:%d refused:%d kernel-saw-slip:%d other:%d\n", ok, refused,
+	       kernel_saw_slip, other);
+	return 0;
+}
+"""
+
+
+def attack_shim_bad_args():
+    """ioctl() arguments the shim reads to decide: a pointer the program may not read is
+    EFAULT, as the kernel answers, by hand and under kfsim exec (the shim read it and the
+    program died of SIGSEGV before); and TIOCSETD's line discipline, which another thread
+    flips between N_TTY and N_SLIP, reaches the kernel only as the value the shim checked
+    (before, about 2% of the calls took N_SLIP past it)."""
+    print("ioctl() arguments the shim reads: bad pointers, a racing thread:")
+    preload = f"LD_PRELOAD={shim_env('')['LD_PRELOAD']}"
+    for how, argv in (("by hand", ["unshare", "-n", "env", preload,
+                                   sys.executable, "-c", SHIM_BAD_ARGS]),
+                      ("kfsim exec", [KFSIM, "exec", "--", sys.executable, "-c", SHIM_BAD_ARGS])):
+        env = exec_env() if how == "kfsim exec" else dict(shim_env(""), KFSIM_KERNEL="")
+        rc, out, _ = run(argv, env=env)
+        got = [ln for ln in out.splitlines() if ln.startswith("SIOCGIFFLAGS:")]
+        want = ("SIOCGIFFLAGS:ENOTSUP SIOCSIFNAME:ENOTSUP SIOCSIFVLAN:ENOTSUP TIOCSETD:EFAULT"
+                if how == "by hand" else
+                "SIOCGIFFLAGS:EFAULT SIOCSIFNAME:EFAULT SIOCSIFVLAN:EFAULT TIOCSETD:EFAULT")
+        check(f"{how}: an unreadable argument is EFAULT (or refused unread), no crash",
+              rc == 0 and got == [want], f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+    # the calls the shim answers on its own sockets, with a pointer nobody may read (ASan's
+    # interceptors, before the shim, read some of them themselves: getsockname()'s length)
+    if asan():
+        print("  skipped under ASan: the 18 socket calls (its interceptors read the pointers)")
+    else:
+        rc, out, _ = run([sys.executable, "-c", SHIM_BAD_SOCK_ARGS],
+                         env=dict(shim_env(""), KFSIM_KERNEL=""))
+        got = [ln for ln in out.splitlines() if ln.startswith("socket-calls: ")]
+        answers = got[0].split()[1:] if got else []
+        check("a netlink socket's 18 calls with unreadable pointers: EFAULT (recvfrom's "
+              "source, with nothing to read: EAGAIN first, as Linux), no crash",
+              rc == 0 and len(answers) == 18 and all(a.endswith(":EFAULT") for a in answers
+                                                     if not a.startswith("recvfrom:")),
+              f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+    prog = compile_c("ldisc_race", SHIM_LDISC_RACE_C, "the racing TIOCSETD client")
+    if not prog:
+        return
+    rc, out, _ = run(["unshare", "-n", prog], env=dict(shim_env(""), KFSIM_KERNEL=""))
+    got = [ln for ln in out.splitlines() if ln.startswith("ldisc-race:")]
+    saw = re.search(r"kernel-saw-slip:(\d+)", got[0]) if got else None
+    check("by hand: TIOCSETD flipped to N_SLIP by another thread never reaches the kernel",
+          rc == 0 and saw is not None and saw.group(1) == "0",
+          f"exit {rc}; {got[0] if got else out.strip()[-300:]} (EINVAL: the kernel, which has "
+          "no SLIP here, was asked for it)")
+
+
+SHIM_IPT = r"""
+import ctypes, errno, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+IPT_SO_SET_REPLACE, IPT_SO_GET_INFO, IPT_SO_GET_ENTRIES = 64, 64, 65
+def get_info(s):
+    buf = ctypes.create_string_buffer(b"filter", 84)
+    ln = ctypes.c_uint(84)
+    if libc.getsockopt(s.fileno(), 0, IPT_SO_GET_INFO, buf, ctypes.byref(ln)):
+        return None, errno.errorcode[ctypes.get_errno()]
+    f = struct.unpack("=32sI5I5III", buf.raw)
+    return f, None
+def policy(verdict_out):
+    # the filter table: INPUT and FORWARD ACCEPT, OUTPUT @verdict_out (-1 DROP, -2 ACCEPT)
+    def entry(target):
+        return bytes(84) + struct.pack("=IHHI", 0, 112, 112 + len(target), 0) + bytes(16) + target
+    def std(verdict):
+        return struct.pack("=H29sB", 40, b"", 0) + struct.pack("=i", verdict) + bytes(4)
+    err = struct.pack("=H29sB", 64, b"ERROR", 0) + b"ERROR".ljust(30, b"\0") + bytes(2)
+    blob = entry(std(-2)) + entry(std(-2)) + entry(std(verdict_out)) + entry(err)
+    return blob
+def replace(s, verdict_out):
+    info, e = get_info(s)
+    if not info: return "info:" + e
+    blob = policy(verdict_out)
+    counters = ctypes.create_string_buffer(16 * info[-2])
+    hooks = [0, 0, 152, 304, 0]
+    head = struct.pack("=32sIII5I5II", b"filter", 0xe, 4, len(blob), *hooks, *hooks, info[-2])
+    head += struct.pack("=Q", ctypes.addressof(counters))
+    buf = ctypes.create_string_buffer(head + blob, len(head) + len(blob))
+    r = libc.setsockopt(s.fileno(), 0, IPT_SO_SET_REPLACE, buf, len(head) + len(blob))
+    return "done" if r == 0 else errno.errorcode[ctypes.get_errno()]
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, 255)
+print("iptables: replace-OUTPUT-DROP:%s" % replace(s, -1))
+try:                                # PF_KEY: IPsec SAs and policies, past NETLINK_XFRM
+    socket.socket(15, socket.SOCK_RAW, 2).close(); print("pfkey: open")
+except OSError as e:
+    print("pfkey: " + errno.errorcode[e.errno])
+"""
+
+UDP_OUT = r"""
+import errno, socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try: u.sendto(b"x", ("127.0.0.1", 9)); print("udp-out:sent")
+except OSError as e: print("udp-out:" + errno.errorcode[e.errno])
+"""
+
+
+def attack_shim_host_sockopts():
+    """The shim preloaded by hand, as root: legacy iptables' one setsockopt()
+    (IPT_SO_SET_REPLACE on a raw socket, here the filter table with OUTPUT's policy DROP) is
+    refused with ENOPROTOOPT, and the machine still sends; before, it replaced the machine's
+    table and every local send failed with EPERM.  Under kfsim exec it acts on the program's
+    own namespace, the machine unchanged."""
+    print("socket options that configure the machine (legacy iptables), as root:")
+    ns = machine_standin("kfsim-sockopt")
+    if not ns:
+        return
+    try:
+        run(["ip", "-n", ns, "link", "set", "lo", "up"])
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_IPT])
+        said = [ln for ln in out.splitlines() if ln.startswith("iptables: ")]
+        _, after, _ = run(["ip", "netns", "exec", ns, sys.executable, "-c", UDP_OUT])
+        # this kernel has no PF_KEY (EAFNOSUPPORT either way): the shim's word tells
+        check("by hand: socket(AF_KEY) refused by the shim",
+              "pfkey: EAFNOSUPPORT" in out and "socket(AF_KEY, ...) refused" in out,
+              " ".join(ln for ln in out.splitlines() if "AF_KEY" in ln or "pfkey" in ln)[-300:])
+        check("by hand: IPT_SO_SET_REPLACE refused (ENOPROTOOPT), the machine still sends",
+              said == ["iptables: replace-OUTPUT-DROP:ENOPROTOOPT"] and
+              after.strip() == "udp-out:sent",
+              f"exit {rc}; {said[0] if said else out.strip()[-300:]}; the machine's "
+              f"{after.strip()}")
+        for name, code in (("ipt.py", SHIM_IPT), ("udp.py", UDP_OUT)):
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(code)
+        rc, out, _ = run(["ip", "netns", "exec", ns, KFSIM, "exec", "--", "sh", "-c",
+                          f"ip link set lo up; {sys.executable} {tmp}/ipt.py; "
+                          f"{sys.executable} {tmp}/udp.py"], env=exec_env())
+        _, after, _ = run(["ip", "netns", "exec", ns, sys.executable, "-c", UDP_OUT])
+        check("under kfsim exec: the program's own table replaced, the machine still sends",
+              "iptables: replace-OUTPUT-DROP:done" in out and "udp-out:EPERM" in out and
+              after.strip() == "udp-out:sent",
+              f"exit {rc}; {' '.join(out.split())[-200:]}; the machine's {after.strip()}")
+    finally:
+        run(["ip", "netns", "del", ns])
 
 
 def attack_exec_netns_dir():
@@ -2884,6 +3313,85 @@ else:
           rc == 0 and out.startswith("40 forks, 0 children"), f"{out.strip()} ({took:.1f} s)")
 
 
+SHIM_FAR_FD = r"""
+import ctypes, errno, fcntl, os, resource, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+try:    # past the old table's 65536 where root may raise the limit (CAP_SYS_RESOURCE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (70000, 70000)); hard = 70000
+except (ValueError, OSError):
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+req = struct.pack("=IHHII", 20, 0x10, 0x5, 1, 0) + struct.pack("BBH", 3, 1, 0)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+out = ["top:%d" % (hard - 1)]
+def probe(how, n):
+    t = socket.socket(fileno=n)
+    try: t.setsockopt(270, 11, 1); r = "opt"
+    except OSError as e: r = errno.errorcode[e.errno]
+    try: t.send(b"x" * 100000); r += ",big-sent"
+    except OSError as e: r += "," + errno.errorcode[e.errno]
+    t.send(req)
+    out.append("%s:%s,fam%d,%s" % (how, r, t.family, "reply" if t.recv(65536) else "-"))
+    t.detach()
+probe("dup2", os.dup2(s.fileno(), hard - 1))
+probe("F_DUPFD", fcntl.fcntl(s.fileno(), fcntl.F_DUPFD, hard - 100))
+probe("dup3", libc.dup3(s.fileno(), hard - 50, 0))
+# copies at ever new numbers, each closed by syscall behind the shim's back: bounded memory
+rss = int(open("/proc/self/statm").read().split()[1])
+for i in range(20000):
+    n = 2000 + i % (hard - 2200)
+    os.dup2(s.fileno(), n); libc.syscall(3, n)
+out.append("grew:%dKiB" % ((int(open("/proc/self/statm").read().split()[1]) - rss) * 4))
+# a socket whose own two descriptors lie far up: its hidden one is kept from close/closerange
+def sockets():
+    return {int(d) for d in os.listdir("/proc/self/fd") if os.path.exists("/proc/self/fd/" + d)
+            and os.readlink("/proc/self/fd/" + d).startswith("socket:")}
+fill = [os.open("/dev/null", os.O_RDONLY) for _ in range(3000)]
+before = sockets()
+f = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+hidden = sorted(sockets() - before - {f.fileno()})
+try: os.close(hidden[0]); out.append("hidden:closed")
+except OSError as e: out.append("hidden:" + errno.errorcode[e.errno])
+for fd in fill: os.close(fd)
+os.closerange(f.fileno() + 1, hard)
+f.setsockopt(270, 11, 1)
+pid = os.fork()
+if pid == 0:
+    os._exit(10 + f.getsockopt(270, 11))
+_, st = os.waitpid(pid, 0)
+out.append("far:%d/%d,parent%d,child%d" % (f.fileno(), hidden[0], f.getsockopt(270, 11),
+                                           os.WEXITSTATUS(st) - 10))
+print(" ".join(out))
+"""
+
+
+def attack_shim_far_fd():
+    """A netlink socket copied to a high descriptor number (dup2(), dup3(), fcntl(F_DUPFD)) is
+    still the shim's: a fixed table of 65536 forgot it before, and its SOL_NETLINK options and
+    unchecked sends went to the UNIX socket beneath.  Copies made and closed behind the shim's
+    back at ever new numbers cost no memory that stays; a socket made far up keeps its hidden
+    descriptor from close() and closerange(), and answers parent and child after fork()."""
+    print("a netlink socket at high descriptor numbers:")
+    path = os.path.join(tmp, "far.sock")
+    start_server(path)
+    rc, out, took = py_under_shim(path, SHIM_FAR_FD, timeout=60)
+    got = out.strip().splitlines()[-1] if out.strip() else ""
+    fields = dict(f.split(":", 1) for f in got.split() if ":" in f)
+    copies_ok = all(fields.get(k) == "opt,EMSGSIZE,fam16,reply"
+                    for k in ("dup2", "F_DUPFD", "dup3"))
+    check(f"copies at {fields.get('top', '?')} and below answer as netlink (options, EMSGSIZE, "
+          "family, replies)", rc == 0 and copies_ok, f"exit {rc}; {got or out.strip()[-300:]}")
+    grew = int(fields.get("grew", "-1KiB")[:-3]) if fields.get("grew", "").endswith("KiB") else -1
+    limit = 4096 if asan() else 1024  # ASan's quarantine holds freed memory a while
+    check(f"20000 copies closed behind the shim's back keep under {limit // 1024} MiB",
+          0 <= grew < limit, f"grew by {grew} KiB "
+          f"({took:.1f} s)")
+    check("a socket made above 1024: its hidden descriptor EBADF to close(), kept by "
+          "closerange(), both processes answered after fork()", fields.get("hidden") == "EBADF" and
+          re.fullmatch(r"(\d{4,})/(\d{4,}),parent1,child1", fields.get("far", "")) is not None,
+          f"socket/hidden descriptor, the option as each reads it: {fields.get('far')}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -3063,7 +3571,9 @@ ATTACKS = {
     "shim_fork": attack_shim_fork, "shim_host": attack_shim_host,
     "shim_iov": attack_shim_iov, "exec_netns_dir": attack_exec_netns_dir,
     "shim_host_devices": attack_shim_host_devices, "shim_dlsym": attack_shim_dlsym,
-    "exec_raw_genl": attack_exec_raw_genl,
+    "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
+    "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
+    "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
 }
 
 

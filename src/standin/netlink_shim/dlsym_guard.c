@@ -1,40 +1,65 @@
 // SPDX-License-Identifier: MIT
 /*
- * dlsym() of the shim's calls: the shim's, even when asked of libc by name.
+ * dlsym() and dlvsym() of the shim's calls: the shim's, however they are asked for.
  *
  * A preloaded library replaces libc's socket() and ioctl() for every lookup through the global
- * scope, but dlsym(handle, "socket") with the handle of libc itself searches libc alone and
- * returns libc's own.  Python's ctypes.CDLL("libc.so.6"), a common way to reach libc from a
- * script, does exactly that: under the shim preloaded by hand, its socket(AF_NETLINK, ...,
- * NETLINK_ROUTE) got a real rtnetlink socket and its ioctl(SIOCSIFMTU) set a real interface's
- * MTU (measured 2026-12-07, as root in a namespace standing for the machine; attack
- * "shim_dlsym").
+ * scope, but three lookups reach libc's own past it:
+ *  - an explicit handle of libc itself, which searches libc alone: Python's
+ *    ctypes.CDLL("libc.so.6") does exactly that (under the shim preloaded by hand its
+ *    socket(AF_NETLINK, ..., NETLINK_ROUTE) got a real rtnetlink socket and its
+ *    ioctl(SIOCSIFMTU) set a real interface's MTU: measured 2026-12-07, attack "shim_dlsym");
+ *  - RTLD_NEXT from an object after the shim in the search order, which searches what comes
+ *    after that object: ctypes.CDLL(None, handle=-1) asks from _ctypes.so, and its socket()
+ *    opened a real NETLINK_ROUTE socket (measured 2026-12-07, attack "shim_dlvsym");
+ *  - dlvsym() with a version, on any handle: glibc matches only a definition of that version,
+ *    which the shim's are not, so dlvsym(RTLD_DEFAULT, "socket", "GLIBC_2.2.5") skipped the
+ *    shim and opened a real NETLINK_ROUTE socket too (same day, same attack).
  *
- * Invariant kept: a lookup with an explicit handle that finds one of the calls the shim wraps
- * (below, the list netlink_shim.c defines) in a libc ("libc.so.*") returns the shim's function
- * instead, whichever namespace that libc was loaded in.  Every other lookup is libc's own:
- * RTLD_NEXT and RTLD_DEFAULT are jumped to libc's dlsym() with the caller's return
- * address untouched, since RTLD_NEXT searches after the object that called it (the shim's own
- * lookups, an ASan runtime's).  That jump is written for x86-64 and arm64 (the architectures
- * `kfsim exec` runs on); elsewhere dlsym() is libc's alone and the hole stays (documented).
- * dlvsym() is not replaced: the shim finds libc's dlsym() with it (RTLD_NEXT from here), so
- * dlvsym(libc or RTLD_DEFAULT, "socket", "GLIBC_2.2.5") still returns libc's own: glibc's
- * dlvsym() matches only a definition of that version, and the shim's have none (documented).
+ * Invariants kept:
+ *  - A lookup with an explicit handle that finds one of the calls the shim wraps (below, the
+ *    list netlink_shim.c defines) in a libc ("libc.so.*"), whichever namespace that libc was
+ *    loaded in, returns the shim's function instead; with or without a version.
+ *  - RTLD_DEFAULT with a version, and RTLD_NEXT from an object that does not define the name
+ *    itself, return the shim's function when libc's is what they find.  RTLD_NEXT from an
+ *    object that defines it is an interposer asking for the next one (the shim itself, an
+ *    ASan runtime, another preloaded library): libc's own, or the two would call each other.
+ *  - Every other lookup is libc's own, with the caller's return address untouched (RTLD_NEXT
+ *    and RTLD_DEFAULT depend on who asks): the stubs below jump to libc's dlsym()/dlvsym().
+ *  - libc's two are found by reading the dynamic symbol tables of the objects loaded after
+ *    the shim, not by dlvsym() (which is now the shim's), and no function on the way up to the
+ *    jump calls a libc function an ASan or TSan runtime intercepts or is instrumented: such a
+ *    runtime, preloaded first, looks up its interceptors' targets through these stubs while it
+ *    starts, before its shadow memory exists.
+ * The stubs are written for x86-64 and arm64 (the architectures `kfsim exec` runs on);
+ * elsewhere dlsym() and dlvsym() are libc's alone and the holes stay (documented).
  */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #if defined(__x86_64__) || defined(__aarch64__)
 
 #define SHIM_HIDDEN __attribute__((visibility("hidden")))
+/* what runs before an ASan/TSan runtime has started: no instrumentation, no libc string calls */
+#define SHIM_EARLY __attribute__((no_sanitize("address", "thread", "undefined")))
 
 SHIM_HIDDEN void *(*shim_real_dlsym)(void *, const char *);
+SHIM_HIDDEN void *(*shim_real_dlvsym)(void *, const char *, const char *);
 SHIM_HIDDEN void shim_dlsym_init(void);
 SHIM_HIDDEN void *shim_dlsym_handle(void *handle, const char *name);
+SHIM_HIDDEN void *shim_dlvsym_handle(void *handle, const char *name, const char *version);
+SHIM_HIDDEN void *shim_dlsym_decide(void *handle, const char *name, void *unused, void *caller);
+SHIM_HIDDEN void *shim_dlvsym_decide(void *handle, const char *name, const char *version,
+				     void *caller);
+
+extern ElfW(Dyn) _DYNAMIC[] SHIM_HIDDEN;	/* the shim's own, to find its link map */
 
 /* Every call netlink_shim.c defines in libc's place. */
 static const char *const wrapped[] = {
@@ -42,56 +67,195 @@ static const char *const wrapped[] = {
 	"getsockopt", "send", "sendto", "sendmsg", "recvfrom", "recvmsg", "dup", "dup2", "dup3",
 	"fcntl", "fcntl64", "recv", "read", "write", "close_range", "closefrom", "ioctl",
 	"shutdown", "sendmmsg", "writev", "readv", "recvmmsg", "__recv_chk", "__recvfrom_chk",
-	"__read_chk",
+	"__read_chk", "__socket", "__connect", "__send", "__recv", "__read", "__read_nocancel",
+	"__write", "__write_nocancel", "__close", "__close_nocancel", "__dup2", "__fcntl",
+	"__libc_fcntl64", "__sendmmsg",
 };
 
+SHIM_EARLY static bool same_str(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+SHIM_EARLY static bool is_wrapped(const char *name)
+{
+	for (size_t i = 0; i < sizeof(wrapped) / sizeof(wrapped[0]); i++)
+		if (same_str(name, wrapped[i]))
+			return true;
+	return false;
+}
+
+/* ---- libc's dlsym() and dlvsym(), read from the objects' symbol tables ---------------- */
+
+/* A dynamic entry's address: glibc relocates some in place, the rest are offsets (DT_VERDEF). */
+SHIM_EARLY static const void *dyn_ptr(const struct link_map *map, ElfW(Addr) ptr)
+{
+	return (const void *)(ptr < map->l_addr ? ptr + map->l_addr : ptr);
+}
+
+struct dyn_tables {
+	const ElfW(Sym) *symtab;
+	const char *strtab;
+	const uint32_t *gnu_hash;
+	const ElfW(Half) *versym;
+	const ElfW(Verdef) *verdef;
+};
+
+SHIM_EARLY static bool read_dynamic(const struct link_map *map, struct dyn_tables *t)
+{
+	*t = (struct dyn_tables){ 0 };
+	for (const ElfW(Dyn) *d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+		const void *ptr = dyn_ptr(map, d->d_un.d_ptr);
+
+		if (d->d_tag == DT_SYMTAB)
+			t->symtab = ptr;
+		else if (d->d_tag == DT_STRTAB)
+			t->strtab = ptr;
+		else if (d->d_tag == DT_GNU_HASH)
+			t->gnu_hash = ptr;
+		else if (d->d_tag == DT_VERSYM)
+			t->versym = ptr;
+		else if (d->d_tag == DT_VERDEF)
+			t->verdef = ptr;
+	}
+	return t->symtab && t->strtab && t->gnu_hash;
+}
+
+/* Is symbol @idx defined with one of @versions (any: @versions NULL, or an object without)? */
+SHIM_EARLY static bool has_version(const struct dyn_tables *t, uint32_t idx,
+				   const char *const *versions, size_t nr_versions)
+{
+	const ElfW(Verdef) *vd = t->verdef;
+	ElfW(Half) ndx;
+
+	if (!versions || !t->versym || !vd)
+		return true;
+	ndx = t->versym[idx] & 0x7fff;
+	for (;; vd = (const void *)((const char *)vd + vd->vd_next)) {
+		if (vd->vd_ndx == ndx) {
+			const ElfW(Verdaux) *aux = (const void *)((const char *)vd + vd->vd_aux);
+
+			for (size_t i = 0; i < nr_versions; i++)
+				if (same_str(t->strtab + aux->vda_name, versions[i]))
+					return true;
+			return false;
+		}
+		if (!vd->vd_next)
+			return false;
+	}
+}
+
+/* @name of one of @versions defined in @map (its GNU hash table), or NULL. */
+SHIM_EARLY static void *find_defined(const struct link_map *map, const char *name,
+				     const char *const *versions, size_t nr_versions)
+{
+	struct dyn_tables t;
+	uint32_t hash = 5381, nr_buckets, sym_offset, bloom_size, idx;
+	const uint32_t *buckets, *chain;
+
+	if (!read_dynamic(map, &t))
+		return NULL;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		hash = hash * 33 + *c;	/* dl_new_hash() */
+	nr_buckets = t.gnu_hash[0];
+	sym_offset = t.gnu_hash[1];
+	bloom_size = t.gnu_hash[2];
+	buckets = (const uint32_t *)((const ElfW(Addr) *)&t.gnu_hash[4] + bloom_size);
+	chain = buckets + nr_buckets;
+	if (!nr_buckets)
+		return NULL;
+	idx = buckets[hash % nr_buckets];
+	if (idx < sym_offset)
+		return NULL;
+	for (;; idx++) {
+		uint32_t chained = chain[idx - sym_offset];
+		const ElfW(Sym) *sym = &t.symtab[idx];
+
+		if ((chained | 1) == (hash | 1) && sym->st_shndx != SHN_UNDEF && sym->st_value &&
+		    ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
+		    same_str(t.strtab + sym->st_name, name) &&
+		    has_version(&t, idx, versions, nr_versions))
+			return (void *)(map->l_addr + sym->st_value);
+		if (chained & 1)
+			return NULL;
+	}
+}
+
+/* The first definition of @name after the shim in load order: what RTLD_NEXT finds from here. */
+SHIM_EARLY static void *find_next(const char *name, const char *const *versions,
+				  size_t nr_versions)
+{
+	const struct link_map *map = _r_debug.r_map;
+	bool after = false;
+
+	for (; map; map = map->l_next) {
+		void *sym;
+
+		if (map->l_ld == _DYNAMIC) {
+			after = true;
+			continue;
+		}
+		if (after && (sym = find_defined(map, name, versions, nr_versions)))
+			return sym;
+	}
+	return NULL;
+}
+
 /*
- * libc's dlsym(), found after the shim (RTLD_NEXT from here, with libc's dlvsym(), which the
- * shim leaves alone).  Called by the jump below before its first use, with the caller's
- * arguments saved around it.  Not instrumented: an ASan (or TSan) runtime preloaded first
- * looks up its interceptors' targets with dlsym() while it starts, before its shadow memory
- * exists, and an instrumented read here faulted in every program (the ASan build's shim).
+ * Find libc's dlsym() and dlvsym() (in libc since glibc 2.34, in libdl.so.2 before).  Called by
+ * the stubs below before their first use.
  */
-__attribute__((no_sanitize("address", "thread"))) void shim_dlsym_init(void)
+SHIM_EARLY void shim_dlsym_init(void)
 {
 #ifdef __x86_64__
 	static const char *const versions[] = { "GLIBC_2.34", "GLIBC_2.2.5" };
 #else
 	static const char *const versions[] = { "GLIBC_2.34", "GLIBC_2.17" };
 #endif
-	void *found = NULL;
+	void *dlsym_found = find_next("dlsym", versions, 2);
+	void *dlvsym_found = find_next("dlvsym", versions, 2);
 
-	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]) && !found; i++)
-		found = dlvsym(RTLD_NEXT, "dlsym", versions[i]);
-	if (!found) {
-		fprintf(stderr, "kfsim-netlink: cannot find libc's dlsym()\n");
+	if (!dlsym_found || !dlvsym_found) {
+		static const char msg[] =
+			"kfsim-netlink: cannot find libc's dlsym() and dlvsym()\n";
+
+		syscall(SYS_write, 2, msg, sizeof(msg) - 1);	/* write() is the shim's */
 		abort();
 	}
-	__atomic_store_n(&shim_real_dlsym, found, __ATOMIC_RELEASE);
+	__atomic_store_n(&shim_real_dlvsym, dlvsym_found, __ATOMIC_RELEASE);
+	__atomic_store_n(&shim_real_dlsym, dlsym_found, __ATOMIC_RELEASE);
 }
 
-static bool is_wrapped(const char *name)
+SHIM_EARLY static void init_once(void)
 {
-	for (size_t i = 0; i < sizeof(wrapped) / sizeof(wrapped[0]); i++)
-		if (!strcmp(name, wrapped[i]))
-			return true;
-	return false;
+	if (!__atomic_load_n(&shim_real_dlsym, __ATOMIC_ACQUIRE))
+		shim_dlsym_init();
 }
+
+/* ---- what a lookup answers ------------------------------------------------------------- */
 
 /* @sym lies in a libc: its file's name is libc.so.N. */
-static bool in_libc(void *sym)
+SHIM_EARLY static bool in_libc(void *sym)
 {
 	Dl_info info;
-	const char *base;
+	const char *base, *c;
 
-	if (!dladdr(sym, &info) || !info.dli_fname)
+	if (!sym || !dladdr(sym, &info) || !info.dli_fname)
 		return false;
-	base = strrchr(info.dli_fname, '/');
-	base = base ? base + 1 : info.dli_fname;
-	return !strncmp(base, "libc.so", 7);
+	for (base = c = info.dli_fname; *c; c++)
+		if (*c == '/')
+			base = c + 1;
+	return base[0] == 'l' && base[1] == 'i' && base[2] == 'b' && base[3] == 'c' &&
+	       base[4] == '.' && base[5] == 's' && base[6] == 'o';
 }
 
-/* The shim's own definition of @name, looked up in the shim alone. */
+/*
+ * The shim's own definition of @name, looked up in the shim alone.  On a handle dlopen() gives:
+ * the link map of an object loaded at start (a preloaded one) has no search list of its own
+ * until then, and glibc's dlsym() on it faults.
+ */
 static void *shim_own(const char *name)
 {
 	static void *self;
@@ -122,23 +286,73 @@ static void *substitute(void *sym, const char *name)
 
 void *shim_dlsym_handle(void *handle, const char *name)
 {
-	if (!__atomic_load_n(&shim_real_dlsym, __ATOMIC_ACQUIRE))
-		shim_dlsym_init();
+	init_once();
 	return substitute(shim_real_dlsym(handle, name), name);
 }
 
+void *shim_dlvsym_handle(void *handle, const char *name, const char *version)
+{
+	init_once();
+	return substitute(shim_real_dlvsym(handle, name, version), name);
+}
+
+/* Does the object @caller lies in define @name itself (an interposer of it)?  Read from its
+ * own symbol table: dlsym() on its link map would fault (shim_own()). */
+SHIM_EARLY static bool caller_defines(void *caller, const char *name)
+{
+	struct link_map *map = NULL;
+	Dl_info info;
+
+	if (!dladdr1(caller, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
+		return true;	/* unknown: answered as libc answers */
+	return find_defined(map, name, NULL, 0) != NULL;
+}
+
 /*
- * dlsym(handle, name): RTLD_NEXT (-1) and RTLD_DEFAULT (0) jump to libc's with the stack as the
- * caller left it (so its return address names the caller), after shim_dlsym_init() when needed
- * (three registers saved keep the stack 16-byte aligned for the call); an explicit handle goes
- * to shim_dlsym_handle(), whose caller may be the shim (an explicit handle's search does not
- * depend on it).  Each starts with its architecture's landing pad for an indirect branch
- * (endbr64, BTI's "hint #34"; a no-op where the CPU has none), since a PLT reaches it by one and
- * the compiler marks the whole file as having them when built with -fcf-protection or
- * -mbranch-protection.
+ * RTLD_DEFAULT or RTLD_NEXT asked by @caller for @name (of @version, or any): the shim's own
+ * function when it should answer, or NULL to let libc's answer the caller (the stub jumps).
+ */
+SHIM_EARLY static void *decide(void *handle, const char *name, const char *version,
+			       void *caller)
+{
+	void *found;
+
+	init_once();
+	if (!name || !is_wrapped(name))
+		return NULL;
+	if (handle == RTLD_DEFAULT && !version)
+		return NULL;	/* the global scope finds the shim's before libc's */
+	if (handle == RTLD_NEXT && caller_defines(caller, name))
+		return NULL;	/* an interposer asking for the next: libc's, or a loop */
+	/* what the shim would find in the caller's place, but after the shim itself */
+	found = version ? shim_real_dlvsym(handle, name, version) : shim_real_dlsym(handle, name);
+	return in_libc(found) ? shim_own(name) : NULL;
+}
+
+void *shim_dlsym_decide(void *handle, const char *name, void *unused, void *caller)
+{
+	(void)unused;
+	return decide(handle, name, NULL, caller);
+}
+
+void *shim_dlvsym_decide(void *handle, const char *name, const char *version, void *caller)
+{
+	return decide(handle, name, version, caller);
+}
+
+/*
+ * dlsym(handle, name) and dlvsym(handle, name, version): an explicit handle goes to
+ * shim_dl(v)sym_handle(), whose answer does not depend on who asks.  RTLD_NEXT (-1) and
+ * RTLD_DEFAULT (0) ask shim_dl(v)sym_decide() first, with the caller's return address (the
+ * three argument registers saved around it keep the stack 16-byte aligned for the call), and
+ * either return its answer or jump to libc's with the stack as the caller left it, so that
+ * libc's sees the caller's return address.  Each starts with its architecture's landing pad
+ * for an indirect branch (endbr64, BTI's "hint #34"; a no-op where the CPU has none), since a
+ * PLT reaches it by one and the compiler marks the whole file as having them when built with
+ * -fcf-protection or -mbranch-protection.
  */
 #ifdef __x86_64__
-#define SHIM_DL_JUMP(fn, real, handle_fn)						\
+#define SHIM_DL_JUMP(fn, real, handle_fn, decide_fn)					\
 	__asm__(".text\n"								\
 		".globl " #fn "\n"							\
 		".type " #fn ", @function\n"						\
@@ -149,21 +363,22 @@ void *shim_dlsym_handle(void *handle, const char *name)
 		"	testq %rdi, %rdi\n"						\
 		"	je 1f\n"							\
 		"	jmp " #handle_fn "\n"						\
-		"1:	movq " #real "(%rip), %rax\n"					\
-		"	testq %rax, %rax\n"						\
-		"	jne 2f\n"							\
-		"	pushq %rdi\n"							\
+		"1:	pushq %rdi\n"							\
 		"	pushq %rsi\n"							\
 		"	pushq %rdx\n"							\
-		"	call shim_dlsym_init\n"						\
+		"	movq 24(%rsp), %rcx\n"						\
+		"	call " #decide_fn "\n"						\
 		"	popq %rdx\n"							\
 		"	popq %rsi\n"							\
 		"	popq %rdi\n"							\
+		"	testq %rax, %rax\n"						\
+		"	jne 2f\n"							\
 		"	movq " #real "(%rip), %rax\n"					\
-		"2:	jmp *%rax\n"							\
+		"	jmp *%rax\n"							\
+		"2:	ret\n"								\
 		".size " #fn ", .-" #fn "\n")
 #else
-#define SHIM_DL_JUMP(fn, real, handle_fn)						\
+#define SHIM_DL_JUMP(fn, real, handle_fn, decide_fn)					\
 	__asm__(".text\n"								\
 		".globl " #fn "\n"							\
 		".type " #fn ", %function\n"						\
@@ -174,22 +389,26 @@ void *shim_dlsym_handle(void *handle, const char *name)
 		"	b.eq 1f\n"							\
 		"	cbz x0, 1f\n"							\
 		"	b " #handle_fn "\n"						\
-		"1:	adrp x16, " #real "\n"						\
-		"	ldr x16, [x16, :lo12:" #real "]\n"				\
-		"	cbnz x16, 2f\n"							\
-		"	stp x29, x30, [sp, #-48]!\n"					\
+		"1:	stp x29, x30, [sp, #-48]!\n"					\
+		"	mov x29, sp\n"							\
 		"	stp x0, x1, [sp, #16]\n"					\
 		"	str x2, [sp, #32]\n"						\
-		"	bl shim_dlsym_init\n"						\
+		"	mov x3, x30\n"							\
+		"	bl " #decide_fn "\n"						\
+		"	mov x16, x0\n"							\
 		"	ldr x2, [sp, #32]\n"						\
 		"	ldp x0, x1, [sp, #16]\n"					\
 		"	ldp x29, x30, [sp], #48\n"					\
-		"	adrp x16, " #real "\n"						\
+		"	cbz x16, 2f\n"							\
+		"	mov x0, x16\n"							\
+		"	ret\n"								\
+		"2:	adrp x16, " #real "\n"						\
 		"	ldr x16, [x16, :lo12:" #real "]\n"				\
-		"2:	br x16\n"							\
+		"	br x16\n"							\
 		".size " #fn ", .-" #fn "\n")
 #endif
 
-SHIM_DL_JUMP(dlsym, shim_real_dlsym, shim_dlsym_handle);
+SHIM_DL_JUMP(dlsym, shim_real_dlsym, shim_dlsym_handle, shim_dlsym_decide);
+SHIM_DL_JUMP(dlvsym, shim_real_dlvsym, shim_dlvsym_handle, shim_dlvsym_decide);
 
 #endif

@@ -20,19 +20,37 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
 #include "host_guard.h"
 
-bool shim_in_exec_netns(void)
+/*
+ * KFSIM_EXEC_NETNS as the program was started with it, read before main(): the variable is the
+ * word of whoever started the program (kfsim exec, or the user by hand), not of the program,
+ * which set the machine's namespace in its own environment at run time (os.environ in Python)
+ * and had the shim let its NETLINK_ROUTE socket through (measured 2026-12-07, attack
+ * "shim_dlvsym").
+ */
+static char exec_netns[64];
+
+__attribute__((constructor)) static void read_exec_netns(void)
 {
 	const char *named = getenv("KFSIM_EXEC_NETNS");
+
+	if (named && strlen(named) < sizeof(exec_netns))
+		memcpy(exec_netns, named, strlen(named) + 1);
+}
+
+bool shim_in_exec_netns(void)
+{
 	unsigned long long dev, ino;
 	struct stat st;
 	char tail;
 
-	if (!named || sscanf(named, "%llu:%llu%c", &dev, &ino, &tail) != 2)
+	if (sscanf(exec_netns, "%llu:%llu%c", &dev, &ino, &tail) != 2)
 		return false;
 	/* thread-self: setns() moves one thread, and the request goes out on this one's */
 	if (stat("/proc/thread-self/ns/net", &st) && stat("/proc/self/ns/net", &st))
@@ -41,11 +59,10 @@ bool shim_in_exec_netns(void)
 }
 
 static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool said_socket, said_ioctl;
+static bool said_socket, said_ioctl, said_sockopt, said_family;
 
-void shim_say_host_refused(bool socket, const char *what)
+static void say_refused(bool *said, const char *what, const char *answer)
 {
-	bool *said = socket ? &said_socket : &said_ioctl;
 	bool say;
 
 	pthread_mutex_lock(&said_lock);
@@ -55,8 +72,43 @@ void shim_say_host_refused(bool socket, const char *what)
 	if (say)
 		fprintf(stderr, "kfsim-netlink: %s refused (%s): only generic netlink is simulated, "
 			"and outside the network namespace of `kfsim exec` it would reach this "
-			"machine's network (run the program with `kfsim exec`)\n", what,
-			socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+			"machine's network (run the program with `kfsim exec`)\n", what, answer);
+}
+
+void shim_say_host_refused(bool socket, const char *what)
+{
+	say_refused(socket ? &said_socket : &said_ioctl, what,
+		    socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+}
+
+void shim_say_host_refused_as(const char *what, const char *answer)
+{
+	/* once per answer: a socket option's ENOPROTOOPT, a socket family's EAFNOSUPPORT */
+	say_refused(strcmp(answer, "ENOPROTOOPT") ? &said_family : &said_sockopt, what, answer);
+}
+
+/*
+ * Socket options that configure the machine's network and outlive the socket, set on a socket
+ * of another family than netlink (Linux 6.18's numbers):
+ *  - x_tables' replacements, the legacy iptables, ip6tables, arptables and ebtables
+ *    (IPT_SO_SET_REPLACE and _ADD_COUNTERS 64, 65 at SOL_IP and SOL_IPV6; ARPT_ 96, 97; EBT_
+ *    128, 129): `iptables-legacy -P OUTPUT DROP` is one setsockopt() on a raw socket, and by
+ *    hand it replaced the filter table of the machine's namespace (measured 2026-12-07, as root
+ *    in a namespace standing for the machine, attack "shim_host_sockopts");
+ *  - IPVS's, IP_VS_SO_SET_* (IP_VS_BASE_CTL 1152 and the 15 after it, at SOL_IP): ipvsadm's
+ *    virtual services, where the kernel has IPVS (not here);
+ *  - multicast routing's, MRT_* and MRT6_* (200..212 at SOL_IP and SOL_IPV6): a VIF or a
+ *    forwarding entry added by another socket than the routing daemon's stays after it (and
+ *    VIFF_REGISTER makes the pimreg device), where the kernel has it (not here).
+ */
+bool shim_sockopt_configures(int level, int name)
+{
+	if (level != IPPROTO_IP && level != IPPROTO_IPV6)
+		return false;
+	if (name == 64 || name == 65 || (name >= 200 && name <= 212))
+		return true;
+	return level == IPPROTO_IP && (name == 96 || name == 97 || name == 128 || name == 129 ||
+				   (name >= 1152 && name < 1152 + 16));
 }
 
 /*
@@ -84,13 +136,14 @@ static bool network_ldisc(int ldisc)
  *    the rest configure it ('T' 00-AF are the sound timers', the terminals' have no size);
  *  - ppp-ioctl.h's, _IOC('t', 0x00..0x7f): PPPIOCNEWUNIT makes pppN, the rest change it
  *    (the asm-generic terminal requests of x86 and arm64 are 'T', never 't');
- *  - TIOCSETD to a line discipline that registers a network device (network_ldisc()).
+ *  - TIOCSETD to a line discipline that registers a network device (network_ldisc()): @ldisc
+ *    is the value the caller copied and will pass on (ioctl() in netlink_shim.c).
  */
-bool shim_makes_host_device(unsigned int cmd, const void *arg)
+bool shim_makes_host_device(unsigned int cmd, const int *ldisc)
 {
 	if (_IOC_TYPE(cmd) == 'T' && _IOC_NR(cmd) >= 200 && _IOC_NR(cmd) <= 227)
 		return true;
 	if (_IOC_TYPE(cmd) == 't' && _IOC_NR(cmd) < 0x80)
 		return true;
-	return cmd == TIOCSETD && arg && network_ldisc(*(const int *)arg);
+	return cmd == TIOCSETD && ldisc && network_ldisc(*ldisc);
 }

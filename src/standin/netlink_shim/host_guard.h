@@ -16,11 +16,20 @@ bool shim_in_exec_netns(void);
  */
 void shim_say_host_refused(bool socket, const char *what);
 
+/* The same for a socket option or family, answered @answer (an errno's name); said once. */
+void shim_say_host_refused_as(const char *what, const char *answer);
+
 /*
- * Is @cmd (with its argument @arg) a request to a device other than a socket that makes or
- * changes a network device of the namespace the program runs in: a tun/tap interface, a PPP
- * unit, a line discipline that registers a network device?
+ * Does setsockopt(@level, @name) on a socket of another family than netlink configure the
+ * machine's network beyond the socket's life (x_tables, IPVS, multicast routing)?
  */
-bool shim_makes_host_device(unsigned int cmd, const void *arg);
+bool shim_sockopt_configures(int level, int name);
+
+/*
+ * Is @cmd a request to a device other than a socket that makes or changes a network device of
+ * the namespace the program runs in: a tun/tap interface, a PPP unit, TIOCSETD to a line
+ * discipline that registers a network device (@ldisc: its argument, copied; NULL otherwise)?
+ */
+bool shim_makes_host_device(unsigned int cmd, const int *ldisc);
 
 #endif

@@ -28,10 +28,12 @@
  *  - Outside the network namespace `kfsim exec` made, nothing the shim does not simulate reaches
  *    the real kernel through it: other netlink protocols and every interface, route and ARP
  *    ioctl are refused (host_guard.c), whatever device they name, and so are the requests that
- *    make a network device through another file (tun/tap, PPP, a network line discipline).
+ *    make a network device through another file (tun/tap, PPP, a network line discipline) and
+ *    the socket options that configure the network beyond a socket (x_tables, IPVS, mroute).
  *    An ioctl's request is read as the kernel reads it, its low 32 bits.
- *  - dlsym() on libc's own handle (Python's ctypes.CDLL("libc.so.6")) finds these wrappers,
- *    not libc's (dlsym_guard.c).
+ *  - dlsym() and dlvsym() find these wrappers, not libc's, also on libc's own handle (Python's
+ *    ctypes.CDLL("libc.so.6")), by version, or by RTLD_NEXT from a library after the shim
+ *    (dlsym_guard.c).
  *  - A netlink socket never reads end-of-file: when the server is gone every receive fails with
  *    ECONNRESET (poll reports POLLIN|POLLHUP, so a waiting program wakes up to see it), and the
  *    server's overrun marker (<kfsim/nl_remote.h>) becomes ENOBUFS as netlink_overrun() makes it,
@@ -46,6 +48,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -66,9 +69,10 @@
 #include <kfsim/nl_client.h>
 #include <kfsim/nl_server.h>
 #include <kfsim/nl_remote.h>
+#include "fd_table.h"
 #include "host_guard.h"
+#include "user_copy.h"
 
-#define SHIM_MAX_FD 65536
 #define SHIM_SEND_MAX (64u * 1024u) /* what kfsim's kernel takes in one sendmsg() */
 
 /* One netlink socket; several descriptors (dup, dup2, fcntl F_DUPFD) may share it. */
@@ -82,10 +86,8 @@ struct shim_sock {
 	ino_t data_ino, ctl_ino;
 };
 
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;	/* fd_table.c's */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* the name cache's, below */
-static struct shim_sock *table[SHIM_MAX_FD];
-static struct shim_sock *ctl_owner[SHIM_MAX_FD];	/* hidden control descriptors */
 
 static int (*real_socket)(int, int, int);
 static int (*real_close)(int);
@@ -170,11 +172,16 @@ static void sock_put_locked(struct shim_sock *s)
 {
 	if (--s->refs)
 		return;
-	/* the data descriptor itself is closed by the caller's close(); only the control one here,
-	 * and only if the number still holds it */
-	if (s->remote.ctl_fd >= 0 && s->remote.ctl_fd < SHIM_MAX_FD) {
-		if (ctl_owner[s->remote.ctl_fd] == s)
-			ctl_owner[s->remote.ctl_fd] = NULL;
+	/*
+	 * The data descriptor itself is closed by the caller's close(); only the control one here,
+	 * and only if the number still holds it.  Its slot is left for a later tidy: this may run
+	 * inside shim_fdt_for_each(), which must not lose a slot under it.
+	 */
+	if (s->remote.ctl_fd >= 0) {
+		struct shim_fd_slot *slot = shim_fdt_find(s->remote.ctl_fd);
+
+		if (slot && slot->ctl == s)
+			slot->ctl = NULL;
 		if (same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino))
 			RESOLVE(close)(s->remote.ctl_fd);
 	}
@@ -191,15 +198,18 @@ static void sock_put_locked(struct shim_sock *s)
  */
 static struct shim_sock *sock_get(int fd)
 {
-	struct shim_sock *s = NULL;
+	struct shim_fd_slot *slot;
+	struct shim_sock *s;
 
-	if (fd < 0 || fd >= SHIM_MAX_FD || !__atomic_load_n(&table[fd], __ATOMIC_ACQUIRE))
+	if (!shim_fdt_may_hold(fd))
 		return NULL;	/* the common case, without a lock: not one of ours */
 	pthread_mutex_lock(&table_lock);
-	s = table[fd];
+	slot = shim_fdt_find(fd);
+	s = slot ? slot->sock : NULL;
 	if (s && !same_file(fd, s->data_dev, s->data_ino)) {
-		__atomic_store_n(&table[fd], NULL, __ATOMIC_RELEASE);
+		shim_fdt_set_sock(fd, slot, NULL);
 		sock_put_locked(s);
+		shim_fdt_tidy(fd);
 		s = NULL;
 	}
 	if (s)
@@ -230,18 +240,68 @@ static bool is_ours(int fd)
 	return s != NULL;
 }
 
-/* @fd now refers to @s too (a dup), or to nothing (@s NULL: it was closed or replaced). */
-static void table_set(int fd, struct shim_sock *s)
+/*
+ * Forget the far slots whose descriptor is gone (closed by syscall, or replaced past the shim)
+ * each time they have doubled since the last sweep: so a program that dup2()s a socket to ever
+ * new high numbers and closes them behind the shim's back keeps at most about twice the slots
+ * it has descriptors (fd_table.c).
+ */
+static size_t far_sweep_at = 64;
+
+static void sweep_slot(int fd, struct shim_fd_slot *slot, void *unused)
 {
-	if (fd < 0 || fd >= SHIM_MAX_FD)
-		return;
-	pthread_mutex_lock(&table_lock);
-	if (table[fd])
-		sock_put_locked(table[fd]);
+	struct shim_sock *s = slot->sock;
+
+	(void)unused;
+	if (s && !same_file(fd, s->data_dev, s->data_ino)) {
+		shim_fdt_set_sock(fd, slot, NULL);
+		sock_put_locked(s);
+	}
+	if (slot->ctl && !same_file(fd, slot->ctl->ctl_dev, slot->ctl->ctl_ino))
+		slot->ctl = NULL;
+}
+
+/* The slot of @fd, made if needed (under table_lock); NULL when out of memory. */
+static struct shim_fd_slot *table_add(int fd)
+{
+	if (shim_fdt_far_count() >= far_sweep_at) {
+		shim_fdt_for_each(0, ~0u, sweep_slot, NULL);
+		far_sweep_at = shim_fdt_far_count() * 2 > 64 ? shim_fdt_far_count() * 2 : 64;
+	}
+	return shim_fdt_add(fd);
+}
+
+/*
+ * @fd now refers to @s too (a dup), or to nothing (@s NULL: it was closed or replaced).
+ * Under table_lock.  -ENOMEM when @fd's slot cannot be made: @fd is not the shim's then.
+ */
+static int table_set_locked(int fd, struct shim_sock *s)
+{
+	struct shim_fd_slot *slot = s ? table_add(fd) : shim_fdt_find(fd);
+	struct shim_sock *old;
+
+	if (!slot)
+		return s ? -ENOMEM : 0;
+	old = slot->sock;
 	if (s)
-		s->refs++;
-	__atomic_store_n(&table[fd], s, __ATOMIC_RELEASE);
+		s->refs++;	/* first: @old may be @s */
+	shim_fdt_set_sock(fd, slot, s);
+	if (old)
+		sock_put_locked(old);
+	shim_fdt_tidy(fd);
+	return 0;
+}
+
+static int table_set(int fd, struct shim_sock *s)
+{
+	int err;
+
+	if (fd < 0)
+		return 0;
+	pthread_mutex_lock(&table_lock);
+	err = table_set_locked(fd, s);
 	pthread_mutex_unlock(&table_lock);
+	return err;
 }
 
 /*
@@ -251,16 +311,20 @@ static void table_set(int fd, struct shim_sock *s)
  */
 static bool is_hidden_ctl(int fd)
 {
+	struct shim_fd_slot *slot;
 	struct shim_sock *owner;
 	bool hidden;
 
-	if (fd < 0 || fd >= SHIM_MAX_FD)
+	if (fd < 0)
 		return false;
 	pthread_mutex_lock(&table_lock);
-	owner = ctl_owner[fd];
+	slot = shim_fdt_find(fd);
+	owner = slot ? slot->ctl : NULL;
 	hidden = owner && same_file(fd, owner->ctl_dev, owner->ctl_ino);
-	if (owner && !hidden)
-		ctl_owner[fd] = NULL;
+	if (owner && !hidden) {
+		slot->ctl = NULL;
+		shim_fdt_tidy(fd);
+	}
 	pthread_mutex_unlock(&table_lock);
 	return hidden;
 }
@@ -317,7 +381,6 @@ static void ctl_end(struct shim_sock *s)
  * by the child, keeps from the child).
  */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static int ctl_fd_end;	/* above every hidden control descriptor made (under table_lock) */
 
 static void shim_prefork(void)
 {
@@ -331,19 +394,24 @@ static void shim_postfork_parent(void)
 	pthread_mutex_unlock(&names_lock);
 }
 
+/*
+ * Every live socket is behind a descriptor of the program's (its slot's sock) or its own hidden
+ * control one (its slot's ctl, forgotten once the program dup2()s over that number); one met
+ * twice is initialised twice, harmlessly: nobody holds it in the child.
+ */
+static void unlock_slot(int fd, struct shim_fd_slot *slot, void *unused)
+{
+	(void)fd;
+	(void)unused;
+	if (slot->sock)
+		pthread_mutex_init(&slot->sock->ctl_lock, NULL);
+	if (slot->ctl)
+		pthread_mutex_init(&slot->ctl->ctl_lock, NULL);
+}
+
 static void shim_postfork_child(void)
 {
-	/*
-	 * Every live socket is behind a descriptor of the program's (table[]) or its own hidden
-	 * control one (ctl_owner[], which forgets it once the program dup2()s over that number);
-	 * one met twice is initialised twice, harmlessly: nobody holds it in the child.
-	 */
-	for (int fd = 0; ctl_fd_end && fd < SHIM_MAX_FD; fd++) {
-		if (table[fd])
-			pthread_mutex_init(&table[fd]->ctl_lock, NULL);
-		if (fd < ctl_fd_end && ctl_owner[fd])
-			pthread_mutex_init(&ctl_owner[fd]->ctl_lock, NULL);
-	}
+	shim_fdt_for_each(0, ~0u, unlock_slot, NULL);
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
 }
@@ -357,6 +425,7 @@ static void register_atfork(void)
 static int shim_open(int type, int protocol, int flags)
 {
 	const char *path = getenv("KFSIM_KERNEL");
+	struct shim_fd_slot *ctl_slot;
 	struct shim_sock *s;
 	int err;
 
@@ -385,8 +454,7 @@ static int shim_open(int type, int protocol, int flags)
 	{
 		struct stat data_st, ctl_st;
 
-		if (fstat(s->remote.data_fd, &data_st) || fstat(s->remote.ctl_fd, &ctl_st) ||
-		    s->remote.data_fd >= SHIM_MAX_FD || s->remote.ctl_fd >= SHIM_MAX_FD) {
+		if (fstat(s->remote.data_fd, &data_st) || fstat(s->remote.ctl_fd, &ctl_st)) {
 			kfsim_nl_remote_close(&s->remote);
 			free(s);
 			return -EMFILE;
@@ -398,11 +466,21 @@ static int shim_open(int type, int protocol, int flags)
 	}
 	pthread_once(&atfork_once, register_atfork);
 	pthread_mutex_lock(&table_lock);
-	ctl_owner[s->remote.ctl_fd] = s;
-	if (s->remote.ctl_fd >= ctl_fd_end)
-		ctl_fd_end = s->remote.ctl_fd + 1;
+	ctl_slot = table_add(s->remote.ctl_fd);
+	if (ctl_slot)
+		ctl_slot->ctl = s;
+	err = ctl_slot ? table_set_locked(s->remote.data_fd, s) : -ENOMEM;
+	if (err && ctl_slot) {
+		ctl_slot->ctl = NULL;
+		shim_fdt_tidy(s->remote.ctl_fd);
+	}
 	pthread_mutex_unlock(&table_lock);
-	table_set(s->remote.data_fd, s);
+	if (err) {
+		kfsim_nl_remote_close(&s->remote);
+		pthread_mutex_destroy(&s->ctl_lock);
+		free(s);
+		return err;
+	}
 	return s->remote.data_fd;
 }
 
@@ -418,6 +496,16 @@ int socket(int domain, int type, int protocol)
 {
 	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC), fd;
 
+	/*
+	 * PF_KEY (RFC 2367) is the other way to the IPsec tables NETLINK_XFRM reaches: setkey's
+	 * SADB_ADD and SADB_X_SPDADD add SAs and policies to the namespace's xfrm state, which
+	 * outlive the socket (net/key/af_key.c, Linux 6.18; this kernel has no PF_KEY).  Refused
+	 * where NETLINK_XFRM is, as sock_create() answers a family nobody registered.
+	 */
+	if (domain == AF_KEY && !shim_in_exec_netns()) {
+		shim_say_host_refused_as("socket(AF_KEY, ...)", "EAFNOSUPPORT");
+		return fail(-EAFNOSUPPORT);
+	}
 	if (domain != AF_NETLINK)
 		return RESOLVE(socket)(domain, type, protocol);
 	/* __sys_socket_create(): a flag bit above the type's other than these two is EINVAL */
@@ -452,30 +540,59 @@ int close(int fd)
 	return RESOLVE(close)(fd);
 }
 
-/* Close [first, last] except the hidden control descriptors of sockets that stay open. */
+static void drop_sock(int fd, struct shim_fd_slot *slot, void *unused)
+{
+	struct shim_sock *s = slot->sock;
+
+	(void)unused;
+	if (s) {
+		shim_fdt_set_sock(fd, slot, NULL);
+		sock_put_locked(s);
+	}
+}
+
+/* The lowest hidden control descriptor still ours, into *@arg (-1: none); the stale forgotten. */
+static void lowest_hidden(int fd, struct shim_fd_slot *slot, void *arg)
+{
+	int *lowest = arg;
+
+	if (!slot->ctl)
+		return;
+	if (!same_file(fd, slot->ctl->ctl_dev, slot->ctl->ctl_ino))
+		slot->ctl = NULL;
+	else if (*lowest < 0 || fd < *lowest)
+		*lowest = fd;
+}
+
+/*
+ * Close [first, last] except the hidden control descriptors of sockets that stay open, at any
+ * number (a socket's descriptors may lie anywhere up to INT_MAX: fd_table.c).  Each hidden one
+ * is found by a walk of the table's slots in the rest of the range, so no list is allocated.
+ */
 static int close_span(unsigned int first, unsigned int last, int flags)
 {
-	unsigned int fd, from = first;
+	unsigned int from = first;
 	int ret = 0;
 
 	if (flags & CLOSE_RANGE_CLOEXEC)	/* marks only: nothing is closed */
 		return RESOLVE(close_range)(first, last, flags);
-	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
-		struct shim_sock *s = sock_get((int)fd);
+	pthread_mutex_lock(&table_lock);
+	shim_fdt_for_each(first, last, drop_sock, NULL);
+	pthread_mutex_unlock(&table_lock);
+	for (;;) {
+		int hidden = -1;
 
-		if (s) {
-			table_set((int)fd, NULL);
-			sock_put(s);
-		}
-	}
-	for (fd = first; fd <= last && fd < SHIM_MAX_FD; fd++) {
-		if (!is_hidden_ctl((int)fd))
-			continue;
-		if (fd > from && RESOLVE(close_range)(from, fd - 1, flags))
+		pthread_mutex_lock(&table_lock);
+		shim_fdt_for_each(from, last, lowest_hidden, &hidden);
+		pthread_mutex_unlock(&table_lock);
+		if (hidden < 0)
+			break;
+		if ((unsigned int)hidden > from &&
+		    RESOLVE(close_range)(from, (unsigned int)hidden - 1, flags))
 			ret = -1;
-		from = fd + 1;
-		if (fd == ~0u)
+		if ((unsigned int)hidden == last)
 			return ret;
+		from = (unsigned int)hidden + 1;
 	}
 	if (from <= last && RESOLVE(close_range)(from, last, flags))
 		ret = -1;
@@ -501,26 +618,42 @@ void closefrom(int lowfd)
 		real_closefrom(lowfd);
 }
 
-static int nl_addr(const struct sockaddr *addr, socklen_t len, const struct sockaddr_nl **nl)
+/*
+ * The address a call names, as move_addr_to_kernel() takes it: longer than a sockaddr_storage
+ * is EINVAL, unreadable EFAULT (checked first, as the kernel copies before the family looks).
+ */
+static int user_addr(const struct sockaddr *addr, socklen_t len, struct sockaddr_storage *kaddr)
 {
-	if (!addr || len < sizeof(struct sockaddr_nl))
+	memset(kaddr, 0, sizeof(*kaddr));
+	if ((int)len < 0 || len > sizeof(*kaddr))
 		return -EINVAL;
-	if (addr->sa_family != AF_NETLINK)
+	return shim_copy_from_user(kaddr, addr, len);
+}
+
+/* netlink_bind()'s checks of the address it was given, into @nl. */
+static int nl_addr(const struct sockaddr *addr, socklen_t len, struct sockaddr_nl *nl)
+{
+	struct sockaddr_storage kaddr;
+	int err = user_addr(addr, len, &kaddr);
+
+	if (err)
+		return err;
+	if (len < sizeof(*nl) || kaddr.ss_family != AF_NETLINK)
 		return -EINVAL;
-	*nl = (const struct sockaddr_nl *)addr;
+	memcpy(nl, &kaddr, sizeof(*nl));
 	return 0;
 }
 
 static int shim_bind(struct shim_sock *s, int fd, const struct sockaddr *addr, socklen_t len)
 {
-	const struct sockaddr_nl *nl;
+	struct sockaddr_nl nl;
 	int err;
 
 	err = nl_addr(addr, len, &nl);
 	if (!err)
 		err = ctl_begin(s);
 	if (!err) {
-		err = kfsim_nl_remote_bind(&s->remote, nl->nl_pid, nl->nl_groups);
+		err = kfsim_nl_remote_bind(&s->remote, nl.nl_pid, nl.nl_groups);
 		ctl_end(s);
 	}
 	return err ? fail(err) : 0;
@@ -540,17 +673,24 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 
 static int shim_connect(struct shim_sock *s, int fd, const struct sockaddr *addr, socklen_t len)
 {
-	const struct sockaddr_nl *nl;
+	struct sockaddr_storage kaddr;
+	struct sockaddr_nl nl;
 	int err;
 
-	if (addr && len >= sizeof(sa_family_t) && addr->sa_family == AF_UNSPEC)
-		return 0;	/* netlink_connect(): disconnect */
-	err = nl_addr(addr, len, &nl);
+	err = user_addr(addr, len, &kaddr);
 	if (err)
 		return fail(err);
-	if (nl->nl_groups)
+	/* netlink_connect() */
+	if (len < sizeof(sa_family_t))
+		return fail(-EINVAL);
+	if (kaddr.ss_family == AF_UNSPEC)
+		return 0;	/* disconnect */
+	if (kaddr.ss_family != AF_NETLINK || len < sizeof(nl))
+		return fail(-EINVAL);
+	memcpy(&nl, &kaddr, sizeof(nl));
+	if (nl.nl_groups)
 		return fail(-EOPNOTSUPP);
-	if (nl->nl_pid)
+	if (nl.nl_pid)
 		return fail(-ECONNREFUSED);
 	err = ctl_begin(s);
 	if (err)
@@ -583,39 +723,47 @@ int shutdown(int fd, int how)
 	return fail(-EOPNOTSUPP);
 }
 
-static void put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)
+/*
+ * move_addr_to_user() of the kernel's address (port @portid): at most *@len bytes of it to
+ * @addr, its full length to *@len.  0, -EINVAL for a negative length, -EFAULT.
+ */
+static int put_nl_addr(struct sockaddr *addr, socklen_t *len, u32 portid)
 {
 	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_pid = portid };
+	int have, size = sizeof(nl);
 
-	if (!addr || !len)
-		return;
-	memcpy(addr, &nl, *len < sizeof(nl) ? *len : sizeof(nl));
-	*len = sizeof(nl);
+	if (shim_copy_from_user(&have, len, sizeof(have)))
+		return -EFAULT;
+	if (have < 0)
+		return -EINVAL;
+	if (shim_copy_to_user(addr, &nl, have < size ? (size_t)have : sizeof(nl)) ||
+	    shim_copy_to_user(len, &size, sizeof(size)))
+		return -EFAULT;
+	return 0;
 }
 
 int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
 {
 	struct shim_sock *s = sock_get(fd);
 	u32 portid;
+	int err;
 
 	if (!s)
 		return RESOLVE(getsockname)(fd, addr, len);
 	portid = s->remote.portid;
 	sock_put(s);
-	if (!addr || !len)
-		return fail(-EFAULT);
-	put_nl_addr(addr, len, portid);
-	return 0;
+	err = put_nl_addr(addr, len, portid);
+	return err ? fail(err) : 0;
 }
 
 int getpeername(int fd, struct sockaddr *addr, socklen_t *len)
 {
+	int err;
+
 	if (!is_ours(fd))
 		return RESOLVE(getpeername)(fd, addr, len);
-	if (!addr || !len)
-		return fail(-EFAULT);
-	put_nl_addr(addr, len, 0);
-	return 0;
+	err = put_nl_addr(addr, len, 0);
+	return err ? fail(err) : 0;
 }
 
 static int shim_setsockopt(struct shim_sock *s, int fd, int level, int name, const void *val,
@@ -626,11 +774,8 @@ static int shim_setsockopt(struct shim_sock *s, int fd, int level, int name, con
 	if (level != SOL_NETLINK)
 		return RESOLVE(setsockopt)(fd, level, name, val, len);
 	/* netlink_setsockopt(): an int when optlen allows one, 0 otherwise */
-	if (len >= sizeof(int)) {
-		if (!val)
-			return fail(-EFAULT);
-		memcpy(&v, val, sizeof(v));
-	}
+	if (len >= sizeof(int) && shim_copy_from_user(&v, val, sizeof(v)))
+		return fail(-EFAULT);
 	err = ctl_begin(s);
 	if (err)
 		return fail(err);
@@ -644,6 +789,14 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	struct shim_sock *s = sock_get(fd);
 	int ret;
 
+	if (!s && shim_sockopt_configures(level, name) && !shim_in_exec_netns()) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "setsockopt(..., %d, %d, ...)", level, name);
+		shim_say_host_refused_as(what, "ENOPROTOOPT");
+		/* as nf_setsockopt() answers without the table's module */
+		return fail(-ENOPROTOOPT);
+	}
 	if (!s)
 		return RESOLVE(setsockopt)(fd, level, name, val, len);
 	ret = shim_setsockopt(s, fd, level, name, val, len);
@@ -651,14 +804,17 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 	return ret;
 }
 
+/* An int option's answer, as netlink_getsockopt() gives it: the length read first. */
 static int put_int(void *val, socklen_t *len, int v)
 {
-	if (!val || !len)
+	int have, size = sizeof(int);
+
+	if (shim_copy_from_user(&have, len, sizeof(have)))
 		return fail(-EFAULT);
-	if (*len < sizeof(int))
+	if (have < (int)sizeof(int))
 		return fail(-EINVAL);
-	memcpy(val, &v, sizeof(v));
-	*len = sizeof(int);
+	if (shim_copy_to_user(len, &size, sizeof(size)) || shim_copy_to_user(val, &v, sizeof(v)))
+		return fail(-EFAULT);
 	return 0;
 }
 
@@ -699,17 +855,21 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 /* Where a sendto/sendmsg names a destination: only the kernel (port 0) is reachable. */
 static int check_dest(const void *name, socklen_t len)
 {
-	const struct sockaddr_nl *nl;
+	struct sockaddr_storage kaddr;
+	struct sockaddr_nl nl;
 	int err;
 
-	if (!name)
-		return 0;
-	err = nl_addr(name, len, &nl);
+	if (!name || !len)
+		return 0;	/* no destination: the socket's own */
+	err = user_addr(name, len, &kaddr);
 	if (err)
 		return err;
-	if (nl->nl_groups)
+	if (len < sizeof(nl) || kaddr.ss_family != AF_NETLINK)
+		return -EINVAL;
+	memcpy(&nl, &kaddr, sizeof(nl));
+	if (nl.nl_groups)
 		return -EOPNOTSUPP;
-	return nl->nl_pid ? -ECONNREFUSED : 0;
+	return nl.nl_pid ? -ECONNREFUSED : 0;
 }
 
 /*
@@ -772,39 +932,75 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sock
 	return sent(RESOLVE(send)(fd, buf, len, flags | MSG_NOSIGNAL));
 }
 
-ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
-{
-	struct msghdr copy;
-	size_t total = 0;
-	int err;
+#define SHIM_STACK_IOV 8
 
-	if (!is_ours(fd) || !msg)
-		return RESOLVE(sendmsg)(fd, msg, flags);
-	for (size_t i = 0; i < msg->msg_iovlen; i++)
-		total += msg->msg_iov[i].iov_len;
-	err = check_send(total, flags);
-	if (!err)
-		err = check_dest(msg->msg_name, msg->msg_namelen);
-	if (err)
-		return fail(err);
-	copy = *msg;	/* the name is ours to interpret; no control messages cross */
-	copy.msg_name = NULL;
-	copy.msg_namelen = 0;
-	copy.msg_control = NULL;
-	copy.msg_controllen = 0;
-	return sent(RESOLVE(sendmsg)(fd, &copy, flags | MSG_NOSIGNAL));
+/*
+ * The program's @nr iovecs at @uiov, copied as import_iovec() copies them (more than
+ * UIO_MAXIOV: EMSGSIZE for a message, EINVAL for writev()/readv(): @too_many; unreadable:
+ * EFAULT; a length past SSIZE_MAX in all: EINVAL), into @stack when they fit: the array, to
+ * free() unless it is @stack, or NULL with *@err.  The copy is what goes to the kernel, so the
+ * lengths checked are the lengths sent, whatever another thread writes meanwhile.
+ */
+static struct iovec *iov_copy(const struct iovec *uiov, size_t nr, int too_many,
+			      struct iovec stack[SHIM_STACK_IOV], size_t *total, int *err)
+{
+	struct iovec *iov = stack;
+
+	*total = 0;
+	if (nr > UIO_MAXIOV) {
+		*err = too_many;
+		return NULL;
+	}
+	if (nr > SHIM_STACK_IOV && !(iov = malloc(nr * sizeof(*iov)))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = shim_copy_from_user(iov, uiov, nr * sizeof(*iov));
+	for (size_t i = 0; !*err && i < nr; i++) {
+		if (iov[i].iov_len > (size_t)SSIZE_MAX - *total)
+			*err = -EINVAL;
+		else
+			*total += iov[i].iov_len;
+	}
+	if (*err && iov != stack)
+		free(iov);
+	return *err ? NULL : iov;
 }
 
-/* The bytes @iov holds; 0 also when @iovcnt is bad (libc's call then says so). */
-static size_t iov_total(const struct iovec *iov, int iovcnt)
+/* A message of @iov (copied) with @name (the program's): netlink_sendmsg()'s checks, then out. */
+static ssize_t send_iov(int fd, struct iovec *iov, size_t nr, size_t total, const void *name,
+			socklen_t namelen, int flags)
 {
-	size_t total = 0;
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = nr };
+	int err = check_send(total, flags);
 
-	if (!iov || iovcnt <= 0 || iovcnt > UIO_MAXIOV)
-		return 0;
-	for (int i = 0; i < iovcnt; i++)
-		total += iov[i].iov_len;
-	return total;
+	if (!err)
+		err = check_dest(name, namelen);
+	if (err)
+		return fail(err);
+	/* the name is ours to interpret; no control messages cross */
+	return sent(RESOLVE(sendmsg)(fd, &msg, flags | MSG_NOSIGNAL));
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	struct iovec stack[SHIM_STACK_IOV], *iov;
+	struct msghdr kmsg;
+	size_t total;
+	ssize_t n;
+	int err;
+
+	if (!is_ours(fd))
+		return RESOLVE(sendmsg)(fd, msg, flags);
+	if (shim_copy_from_user(&kmsg, msg, sizeof(kmsg)))
+		return fail(-EFAULT);	/* copy_msghdr_from_user() */
+	iov = iov_copy(kmsg.msg_iov, kmsg.msg_iovlen, -EMSGSIZE, stack, &total, &err);
+	if (!iov)
+		return fail(err);
+	n = send_iov(fd, iov, kmsg.msg_iovlen, total, kmsg.msg_name, kmsg.msg_namelen, flags);
+	if (iov != stack)
+		free(iov);
+	return n;
 }
 
 /*
@@ -813,14 +1009,22 @@ static size_t iov_total(const struct iovec *iov, int iovcnt)
  * SHIM_SEND_MAX went out whole, the server dropped it unrun, and the program waited for ever
  * for an answer (Linux runs it; send() of the same says EMSGSIZE).
  */
-ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+ssize_t writev(int fd, const struct iovec *uiov, int iovcnt)
 {
-	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+	struct iovec stack[SHIM_STACK_IOV], *iov;
+	size_t total;
+	ssize_t n;
+	int err;
 
-	if (!is_ours(fd) || !iov_total(iov, iovcnt))
-		return RESOLVE(writev)(fd, iov, iovcnt);
-	msg.msg_iovlen = (size_t)iovcnt;
-	return sendmsg(fd, &msg, 0);
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(writev)(fd, uiov, iovcnt);
+	iov = iov_copy(uiov, (size_t)iovcnt, -EINVAL, stack, &total, &err);
+	if (!iov)
+		return fail(err);
+	n = total ? send_iov(fd, iov, (size_t)iovcnt, total, NULL, 0, 0) : 0;
+	if (iov != stack)
+		free(iov);
+	return n;
 }
 
 /*
@@ -839,10 +1043,12 @@ int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
 		vlen = UIO_MAXIOV;
 	for (i = 0; i < vlen; i++) {
 		ssize_t n = sendmsg(fd, &vec[i].msg_hdr, flags);
+		unsigned int len = (unsigned int)n;
 
+		if (n >= 0 && shim_copy_to_user(&vec[i].msg_len, &len, sizeof(len)))
+			n = fail(-EFAULT);
 		if (n < 0)
 			return i ? (int)i : -1;
-		vec[i].msg_len = (unsigned int)n;
 	}
 	return (int)i;
 }
@@ -917,48 +1123,82 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 	if (begin < 0)
 		return fail(begin);
 	n = received(fd, RESOLVE(recvfrom)(fd, buf, len, flags, NULL, NULL), buf, len, flags);
-	if (n >= 0)
-		put_nl_addr(from, fromlen, 0);
+	if (n >= 0 && from) {
+		int err = put_nl_addr(from, fromlen, 0);
+
+		if (err)
+			return fail(err);	/* as __sys_recvfrom(): the message is gone */
+	}
 	return n;
 }
 
+/*
+ * ___sys_recvmsg(): the program's msghdr copied in (EFAULT), the message received, then what
+ * the kernel writes back: the source address (the kernel's) where a name was given, and
+ * msg_flags and msg_controllen.
+ */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	int begin = msg ? recv_begin(fd) : 1;
+	struct msghdr kmsg;
+	struct iovec first;
 	void *name;
-	socklen_t namelen;
 	ssize_t n;
+	int begin;
 
-	if (begin > 0)
+	if (!is_ours(fd))
 		return RESOLVE(recvmsg)(fd, msg, flags);
+	if (shim_copy_from_user(&kmsg, msg, sizeof(kmsg)))
+		return fail(-EFAULT);
+	begin = recv_begin(fd);
+	if (begin > 0)
+		return RESOLVE(recvmsg)(fd, msg, flags);	/* closed meanwhile */
 	if (begin < 0)
 		return fail(begin);
-	name = msg->msg_name;
-	namelen = msg->msg_namelen;
-	msg->msg_name = NULL;
-	msg->msg_namelen = 0;
-	n = RESOLVE(recvmsg)(fd, msg, flags);
-	msg->msg_name = name;
-	msg->msg_namelen = namelen;
-	if (n == (ssize_t)KFSIM_NL_WIRE_OVERRUN_LEN && msg->msg_iovlen &&
-	    msg->msg_iov[0].iov_len >= KFSIM_NL_WIRE_OVERRUN_LEN)
-		n = received(fd, n, msg->msg_iov[0].iov_base, msg->msg_iov[0].iov_len, flags);
+	name = kmsg.msg_name;
+	kmsg.msg_name = NULL;
+	kmsg.msg_namelen = 0;
+	n = RESOLVE(recvmsg)(fd, &kmsg, flags);
+	if (n == (ssize_t)KFSIM_NL_WIRE_OVERRUN_LEN && kmsg.msg_iovlen &&
+	    !shim_copy_from_user(&first, kmsg.msg_iov, sizeof(first)) &&
+	    first.iov_len >= KFSIM_NL_WIRE_OVERRUN_LEN)
+		n = received(fd, n, first.iov_base, first.iov_len, flags);
 	else if (n == 0)
 		n = received(fd, n, NULL, 0, flags);
-	if (n >= 0 && name)
-		put_nl_addr(name, &msg->msg_namelen, 0);
+	if (n < 0)
+		return n;
+	if (name) {
+		int err = put_nl_addr(name, &msg->msg_namelen, 0);
+
+		if (err)
+			return fail(err);
+	}
+	if (shim_copy_to_user(&msg->msg_flags, &kmsg.msg_flags, sizeof(kmsg.msg_flags)) ||
+	    shim_copy_to_user(&msg->msg_controllen, &kmsg.msg_controllen,
+			      sizeof(kmsg.msg_controllen)))
+		return fail(-EFAULT);
 	return n;
 }
 
 /* readv() is recvmsg() without a name (sock_read_iter()): the overrun marker and a hang-up too. */
-ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+ssize_t readv(int fd, const struct iovec *uiov, int iovcnt)
 {
-	struct msghdr msg = { .msg_iov = (struct iovec *)iov };
+	struct iovec stack[SHIM_STACK_IOV], *iov;
+	struct msghdr msg = { 0 };
+	size_t total;
+	ssize_t n;
+	int err;
 
-	if (!is_ours(fd) || !iov_total(iov, iovcnt))
-		return RESOLVE(readv)(fd, iov, iovcnt);	/* nothing to read into: 0, as vfs_readv() */
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(readv)(fd, uiov, iovcnt);
+	iov = iov_copy(uiov, (size_t)iovcnt, -EINVAL, stack, &total, &err);
+	if (!iov)
+		return fail(err);
+	msg.msg_iov = iov;
 	msg.msg_iovlen = (size_t)iovcnt;
-	return recvmsg(fd, &msg, 0);
+	n = total ? recvmsg(fd, &msg, 0) : 0;	/* nothing to read into: 0, as vfs_readv() */
+	if (iov != stack)
+		free(iov);
+	return n;
 }
 
 /* @err for @fd's next receive, as __sys_recvmmsg() leaves it in sk_err. */
@@ -981,17 +1221,19 @@ static void keep_error(int fd, int err)
  */
 int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct timespec *timeout)
 {
-	struct timespec end, now;
+	struct timespec end, now, wait;
 	unsigned int i;
 
 	if (!is_ours(fd) || !vec)
 		return RESOLVE(recvmmsg)(fd, vec, vlen, flags, timeout);
 	if (timeout) {
-		if (timeout->tv_sec < 0 || timeout->tv_nsec < 0 || timeout->tv_nsec >= 1000000000L)
+		if (shim_copy_from_user(&wait, timeout, sizeof(wait)))
+			return fail(-EFAULT);
+		if (wait.tv_sec < 0 || wait.tv_nsec < 0 || wait.tv_nsec >= 1000000000L)
 			return fail(-EINVAL);
 		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += timeout->tv_sec;
-		end.tv_nsec += timeout->tv_nsec;
+		end.tv_sec += wait.tv_sec;
+		end.tv_nsec += wait.tv_nsec;
 		if (end.tv_nsec >= 1000000000L) {
 			end.tv_sec++;
 			end.tv_nsec -= 1000000000L;
@@ -1001,12 +1243,14 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		vlen = UIO_MAXIOV;
 	for (i = 0; i < vlen; i++) {
 		ssize_t n = recvmsg(fd, &vec[i].msg_hdr, flags & ~MSG_WAITFORONE);
+		unsigned int len = (unsigned int)n;
 
+		if (n >= 0 && shim_copy_to_user(&vec[i].msg_len, &len, sizeof(len)))
+			n = fail(-EFAULT);
 		if (n < 0 && i && errno != EAGAIN)
 			keep_error(fd, -errno);	/* reported by the next receive */
 		if (n < 0)
 			return i ? (int)i : -1;
-		vec[i].msg_len = (unsigned int)n;
 		if (flags & MSG_WAITFORONE)
 			flags |= MSG_DONTWAIT;
 		if (timeout) {
@@ -1025,8 +1269,10 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
 		if (left < 0)
 			left = 0;
-		timeout->tv_sec = left / 1000000000LL;
-		timeout->tv_nsec = left % 1000000000LL;
+		wait.tv_sec = left / 1000000000LL;
+		wait.tv_nsec = left % 1000000000LL;
+		if (shim_copy_to_user(timeout, &wait, sizeof(wait)))
+			return i ? (int)i : fail(-EFAULT);
 	}
 	return (int)i;
 }
@@ -1064,40 +1310,42 @@ ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 	return read(fd, buf, len);
 }
 
-/* @nfd is now a copy of @fd: of our socket too if @fd is one, else of none of ours. */
-static void dup_to(int fd, int nfd)
+/*
+ * @nfd (a new copy of @fd) is of our socket too if @fd is one, else of none of ours: @nfd, or
+ * -1 with ENOMEM and @nfd closed when the shim cannot remember it (a far slot: fd_table.c), for
+ * a copy the shim forgot would take the socket's options and sends to the kernel unchecked.
+ */
+static int dup_to(int fd, int nfd)
 {
 	struct shim_sock *s = sock_get(fd);
+	int err = table_set(nfd, s);
 
-	table_set(nfd, s);
 	sock_put(s);
+	if (!err)
+		return nfd;
+	RESOLVE(close)(nfd);
+	return fail(err);
 }
 
 int dup(int fd)
 {
 	int nfd = RESOLVE(dup)(fd);
 
-	if (nfd >= 0 && is_ours(fd))
-		dup_to(fd, nfd);
-	return nfd;
+	return nfd >= 0 && is_ours(fd) ? dup_to(fd, nfd) : nfd;
 }
 
 int dup2(int fd, int nfd)
 {
 	int ret = RESOLVE(dup2)(fd, nfd);
 
-	if (ret >= 0 && fd != nfd)
-		dup_to(fd, ret);
-	return ret;
+	return ret >= 0 && fd != nfd ? dup_to(fd, ret) : ret;
 }
 
 int dup3(int fd, int nfd, int flags)
 {
 	int ret = RESOLVE(dup3)(fd, nfd, flags);
 
-	if (ret >= 0)
-		dup_to(fd, ret);
-	return ret;
+	return ret >= 0 ? dup_to(fd, ret) : ret;
 }
 
 static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
@@ -1105,7 +1353,7 @@ static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
 	int ret = real(fd, cmd, arg);
 
 	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && is_ours(fd))
-		dup_to(fd, ret);
+		return dup_to(fd, ret);
 	return ret;
 }
 
@@ -1268,13 +1516,29 @@ int ioctl(int fd, unsigned long req, ...)
 	 * real MTU past every check below (measured 2026-12-07, attack "shim_host_devices").
 	 */
 	unsigned int cmd = (unsigned int)req;
+	/* what is read of the argument: two interface names, or a VLAN command and its device */
+	char names[2 * IFNAMSIZ];
+	size_t need = names_second_interface(cmd) ? 2 * IFNAMSIZ :
+		      names_vlan_device(cmd) ? sizeof(int) + IFNAMSIZ :
+		      names_interface(cmd) ? IFNAMSIZ : 0;
+	int ldisc;
 	va_list ap;
 	void *arg;
 
 	va_start(ap, req);
 	arg = va_arg(ap, void *);	/* glibc reads the argument the same way */
 	va_end(ap);
-	if ((configures_network(cmd) || shim_makes_host_device(cmd, arg)) &&
+	/*
+	 * TIOCSETD's line discipline is read once, and that copy is what the kernel gets: another
+	 * thread could change the program's int between the check and the kernel's read.
+	 */
+	if (cmd == TIOCSETD) {
+		if (shim_copy_from_user(&ldisc, arg, sizeof(ldisc)))
+			return fail(-EFAULT);
+		arg = &ldisc;
+	}
+	if ((configures_network(cmd) ||
+	     shim_makes_host_device(cmd, cmd == TIOCSETD ? &ldisc : NULL)) &&
 	    !shim_in_exec_netns()) {
 		char what[32];
 
@@ -1282,11 +1546,44 @@ int ioctl(int fd, unsigned long req, ...)
 		shim_say_host_refused(false, what);
 		return fail(-EOPNOTSUPP);
 	}
-	if (names_interface(cmd) && arg &&
-	    (refuse_named(arg, cmd) ||
-	     (names_second_interface(cmd) && refuse_named((const char *)arg + IFNAMSIZ, cmd))))
+	/* a name that cannot be read is the kernel's EFAULT, not a fault here */
+	if (need && shim_copy_from_user(names, arg, need))
+		return fail(-EFAULT);
+	if (names_interface(cmd) &&
+	    (refuse_named(names, cmd) ||
+	     (names_second_interface(cmd) && refuse_named(names + IFNAMSIZ, cmd))))
 		return fail(-EOPNOTSUPP);
-	if (names_vlan_device(cmd) && arg && refuse_named((const char *)arg + sizeof(int), cmd))
+	if (names_vlan_device(cmd) && refuse_named(names + sizeof(int), cmd))
 		return fail(-EOPNOTSUPP);
 	return RESOLVE(ioctl)(fd, req, arg);
 }
+
+/*
+ * libc's other names for the calls above, exported beside them (glibc 2.36 on x86-64: __socket,
+ * __recv, __sendmmsg, __libc_fcntl64 and the _nocancel forms as GLIBC_PRIVATE, the rest public):
+ * libc's own code calls its hidden aliases, never these, but dlsym() finds them by name, and
+ * past the shim __socket(AF_NETLINK, ..., NETLINK_ROUTE) opened a real rtnetlink socket whose
+ * __send() set a real MTU (ctypes.CDLL(None).__socket, preloaded by hand, as root: measured
+ * 2026-12-07, attack "shim_dlvsym").  Each is the shim's call of the same name without the
+ * underscores; the _nocancel forms become cancellation points, which only glibc's own callers,
+ * that never reach these, could mind.
+ */
+#define SHIM_ALIAS(other, name) __typeof__(name) other __attribute__((alias(#name)))
+#if defined(__GNUC__) && !defined(__clang__)
+/* glibc declares socket() and dup2() leaf and nothrow: the aliases need not promise it */
+#pragma GCC diagnostic ignored "-Wmissing-attributes"
+#endif
+SHIM_ALIAS(__socket, socket);
+SHIM_ALIAS(__connect, connect);
+SHIM_ALIAS(__send, send);
+SHIM_ALIAS(__recv, recv);
+SHIM_ALIAS(__read, read);
+SHIM_ALIAS(__read_nocancel, read);
+SHIM_ALIAS(__write, write);
+SHIM_ALIAS(__write_nocancel, write);
+SHIM_ALIAS(__close, close);
+SHIM_ALIAS(__close_nocancel, close);
+SHIM_ALIAS(__dup2, dup2);
+SHIM_ALIAS(__fcntl, fcntl);
+SHIM_ALIAS(__libc_fcntl64, fcntl64);
+SHIM_ALIAS(__sendmmsg, sendmmsg);

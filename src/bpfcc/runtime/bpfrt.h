@@ -72,6 +72,9 @@ extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
 
+/* bpfrt_divide.c: a division by zero or MIN / -1 gives BPF's result instead of SIGFPE. */
+void bpfrt_catch_divide_faults(void);
+
 /* bpfrt_may_goto.c: every frame's may_goto budget starts afresh (at each program run). */
 void bpfrt_may_goto_reset(void);
 

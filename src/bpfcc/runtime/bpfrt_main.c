@@ -883,6 +883,7 @@ static int child(void *arg, int fd)
 
 	child_fd = fd;
 	child_prog = p;
+	bpfrt_catch_divide_faults(); /* the explored paths' processes inherit it */
 	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);

@@ -539,9 +539,41 @@ static bool returns_data(const char *callee)
 	static const char *const names[] = {
 		"bpf_get_prandom_u32",	   "bpf_ktime_get_ns",	     "bpf_ktime_get_boot_ns",
 		"bpf_ktime_get_coarse_ns", "bpf_ktime_get_tai_ns",   "bpf_jiffies64",
-		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl"};
+		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl",
+		"bpf_skb_load_bytes",	   "bpf_get_current_comm",   "bpf_probe_read_kernel"};
 
 	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
+}
+
+/*
+ * The native helpers that fill a buffer (ARG_PTR_TO_UNINIT_MEM, its size the next argument,
+ * ARG_CONST_SIZE): the buffer's register.  On the stack the verifier checks the range against
+ * the frame (check_stack_range_initialized(), the running 6.18: "invalid write to stack R3
+ * off=-16 size=32"); natively the helper would write past the buffer.
+ */
+static int filled_buffer_arg(const char *callee)
+{
+	static const char *const fill_arg1[] = {"bpf_get_current_comm", "bpf_probe_read_kernel"};
+
+	if (callee_in(callee, fill_arg1, sizeof(fill_arg1) / sizeof(fill_arg1[0])))
+		return 1;
+	return callee && !strcmp(callee, "bpf_skb_load_bytes") ? 3 : 0;
+}
+
+/* A constant-sized buffer on the stack that runs past the frame's top, refused at the call @i. */
+static void check_stack_buffer(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	int buf = filled_buffer_arg(fl->callee[i]), size = buf + 1;
+	long long end;
+
+	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0] ||
+	    !(s->stack & (1u << buf)) || !(s->imm_known & (1u << size)))
+		return;
+	end = s->off[buf] + s->imm[size];
+	if (s->off[buf] < 0 && s->imm[size] > 0 && end > 0)
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "invalid write to stack R%d off=%lld size=%lld", buf, s->off[buf],
+			 s->imm[size]);
 }
 
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
@@ -562,6 +594,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	bool never_null = name && !strcmp(name, "bpf_map_lookup_elem") &&
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
+	check_stack_buffer(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
@@ -1116,8 +1149,10 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 		*bits[b] = (unsigned short)((*bits[b] & ~(1u << dst)) | (((*bits[b] >> src) & 1u)
 									 << dst));
-	if (src == BPF_REG_10)
+	if (src == BPF_REG_10) { /* the frame pointer: offsets from it are the stack's */
 		s->stack |= (unsigned short)(1u << dst);
+		s->off[dst] = 0;
+	}
 }
 
 /* tnum_add(): the carries out of unknown bits are unknown */

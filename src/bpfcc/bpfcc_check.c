@@ -29,6 +29,7 @@ static const char *const native_helpers[] = {
 	"bpf_per_cpu_ptr",	    "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
 	"bpf_jiffies64",	    "bpf_ktime_get_boot_ns", "bpf_ktime_get_coarse_ns",
 	"bpf_ktime_get_tai_ns",	    "bpf_map_lookup_percpu_elem", "bpf_probe_read_kernel",
+	"bpf_skb_load_bytes",	    "bpf_get_current_comm",
 };
 
 /*

@@ -344,6 +344,12 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 		return "bpf_spin_unlock";
 	case 194:
 		return "bpf_kptr_xchg";
+	case 16: /* the helpers that fill a buffer (bpfcc_call_types.c: filled_buffer_arg()) */
+		return "bpf_get_current_comm";
+	case 26:
+		return "bpf_skb_load_bytes";
+	case 113:
+		return "bpf_probe_read_kernel";
 	default:
 		return NULL;
 	}
@@ -513,6 +519,8 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			const char *file = "", *base;
 			__u32 line = 0;
 
+			if (reg < 0 && by && by->refused[0])
+				reg = 0; /* a call's argument the verifier refuses (a helper's buffer) */
 			if (reg < 0 || !insn_line(e, fc->sec, off, &file, &line))
 				continue;
 			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;

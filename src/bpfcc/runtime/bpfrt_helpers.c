@@ -7,15 +7,19 @@
  */
 #define _GNU_SOURCE /* process_vm_readv() */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <kfsim/random.h>
 #include "bpfrt.h"
+
+#define TASK_COMM_LEN 16 /* include/linux/sched.h */
 
 void bpfrt_site(const char *file, int line)
 {
@@ -190,4 +194,115 @@ void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 	    kfsim_bpf_percpu_arg("bpf_this_cpu_ptr", percpu_ptr))
 		return NULL;
 	return (void *)percpu_ptr;
+}
+
+/*
+ * A helper's buffer (ARG_PTR_TO_MEM or ARG_PTR_TO_UNINIT_MEM, its size the next argument):
+ * never an object of bpf_obj_new(), and within a map value (check_helper_mem_access() ->
+ * check_map_access(), the running 6.18's two lines).  The stack's bounds are the verifier's
+ * alone: natively a buffer's size on the stack is not known.
+ */
+int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size)
+{
+	unsigned int value_size, off;
+
+	if (kfsim_bpf_helper_mem_arg(name, regno, p))
+		return -EINVAL;
+	if (bpfrt_map_value_at(p, &value_size, &off) && off + size > value_size)
+		return kfsim_bpf_helper_refused(
+			name, "a helper's buffer in a map value must lie within the value",
+			"invalid access to map value, value_size=%u off=%u size=%llu\n"
+			"R%d min value is outside of the allowed memory range",
+			value_size, off, size, regno);
+	return 0;
+}
+
+/* The register type check_reg_type() names for a pointer that is not the context. */
+static const char *reg_type_of(const void *p)
+{
+	const char *here = __builtin_frame_address(0);
+
+	if (!p)
+		return "scalar";
+	if ((const char *)p > here && (const void *)p < bpfrt_run_stack)
+		return "fp";
+	/* natively any other pointer is a map's value, a section (a global) or an object */
+	return kfsim_bpf_is_object(p) ? "ptr_" : "map_value";
+}
+
+/*
+ * The program types whose func_proto gives bpf_skb_load_bytes (net/core/filter.c, 6.18: socket
+ * filters, tc, cgroup_skb, lwt, sk_skb, flow_dissector, sk_reuseport), by libbpf's sections.
+ */
+static bool skb_load_bytes_allowed(const char *section)
+{
+	static const char *const prefixes[] = {
+		"tc",	       "classifier", "action", "socket", "cgroup_skb/", "cgroup/skb",
+		"sk_skb",      "lwt_",	     "flow_dissector",	  "sk_reuseport",
+	};
+	const char *s = section && section[0] == '?' ? section + 1 : section;
+
+	for (size_t i = 0; s && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(s, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/*
+ * bpf_skb_load_bytes() (net/core/filter.c, 6.18): @len bytes of the packet from @offset into
+ * @to; an offset past INT_MAX or a range past the packet's end (skb_header_pointer() finds no
+ * bytes there) is -EFAULT with @to zeroed.  Natively the packet is the kernel test run's
+ * (bpfrt_test_pkt), the one a tc program's context describes.
+ */
+long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
+				const char *file, int line);
+long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
+				const char *file, int line)
+{
+	if (bpfrt_helper("bpf_skb_load_bytes", file, line))
+		return -EINVAL;
+	bpfrt_site(file, line);
+	if (!skb_load_bytes_allowed(bpfrt_run_section))
+		return kfsim_bpf_helper_refused(
+			"bpf_skb_load_bytes", "only the packet program types have the helper",
+			"program of this type cannot use helper bpf_skb_load_bytes#26");
+	if (skb != bpfrt_run_ctx)
+		return kfsim_bpf_helper_refused("bpf_skb_load_bytes",
+						"its first argument is the program's context",
+						"R1 type=%s expected=ctx", reg_type_of(skb));
+	if (bpfrt_helper_mem("bpf_skb_load_bytes", 3, to, len))
+		return -EINVAL;
+	bpfrt_site(NULL, 0);
+	if (offset > INT_MAX || (unsigned long long)offset + len > sizeof(bpfrt_test_pkt)) {
+		memset(to, 0, len);
+		return -EFAULT;
+	}
+	memcpy(to, bpfrt_test_pkt + offset, len);
+	return 0;
+}
+
+/*
+ * bpf_get_current_comm() (kernel/bpf/helpers.c, 6.18): the current task's name into @buf,
+ * strscpy_pad() to @size_of_buf (the verifier makes it at least 1): cut, NUL-terminated, the
+ * rest zeroed.  Natively the task is the runner, as it is the kernel's for the test run.
+ */
+long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const char *file,
+				  int line);
+long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const char *file,
+				  int line)
+{
+	char comm[TASK_COMM_LEN] = "";
+
+	if (bpfrt_helper("bpf_get_current_comm", file, line))
+		return -EINVAL;
+	bpfrt_site(file, line);
+	if (bpfrt_helper_mem("bpf_get_current_comm", 1, buf, size_of_buf))
+		return -EINVAL;
+	bpfrt_site(NULL, 0);
+	prctl(PR_GET_NAME, comm);
+	comm[TASK_COMM_LEN - 1] = '\0';
+	memset(buf, 0, size_of_buf);
+	if (size_of_buf)
+		memcpy(buf, comm, strnlen(comm, size_of_buf - 1));
+	return 0;
 }

@@ -457,7 +457,7 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
-	if (!strcmp(out->verdict, "CRASH"))
+	if (!strcmp(out->verdict, "CRASH") || !strcmp(out->verdict, "SANITIZER"))
 		return true; /* refused before any run: the crash is the refused access's doing */
 	if (strcmp(out->verdict, "REJECT"))
 		return false; /* a hang is reported as it is */
@@ -636,6 +636,7 @@ static int call_prog(void *arg)
 	long (*fn)(void *) = (long (*)(void *))c->p->fn;
 
 	bpfrt_may_goto_reset();
+	bpfrt_run_stack = __builtin_frame_address(0);
 	return (int)fn(c->ctx);
 }
 
@@ -646,6 +647,8 @@ static int call_prog(void *arg)
 static struct kfsim_bpf_run *child_run;
 static struct bpfrt_verdict *child_out;
 static int child_fd = -1;
+static bool in_explored_path;
+static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
 
 static void sanitizer_died(void)
 {
@@ -659,6 +662,9 @@ static void sanitizer_died(void)
 			 "a sanitizer stopped the run (its report is above)");
 	}
 	child_out->has_retval = false;
+	/* what the types refuse before any run (a helper's buffer past the frame) comes first */
+	if (child_prog && !in_explored_path)
+		object_verdict(child_prog, child_out);
 	/* on an explored path, the path ends here with this verdict (else this returns) */
 	kfsim_bpf_explore_path_exit(KFSIM_BPF_PATH_VIOLATION);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
@@ -695,6 +701,11 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
  */
 static int run_index;
 
+const unsigned char bpfrt_test_pkt[BPFRT_TEST_PKT_LEN] = {[12] = 0x08};
+const void *bpfrt_run_ctx;
+const char *bpfrt_run_section;
+const void *bpfrt_run_stack;
+
 static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out, bool resolve)
 {
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
@@ -717,6 +728,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 	nr_frames = 0;
 	child_run = &run;
 	child_out = out;
+	bpfrt_run_ctx = ctx;
+	bpfrt_run_section = p->section;
 	for (int i = 0; i < NR_RUNS; i++) {
 		int ret = 0;
 
@@ -755,8 +768,6 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
  * to the default action (the runner reports CRASH).
  */
 static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
-static bool in_explored_path;
-static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
 /* its exploration's report (NULL: none), which a fault of the natural run ends with too */
 static const struct kfsim_bpf_explore_report *child_rep;
 

@@ -109,12 +109,50 @@ struct bpfcc_beyond {
  *	__kptr fields type what bpf_kptr_xchg() returns
  * @rodata: the instruction loads the address of a read-only global (.rodata): libbpf freezes
  *	that map, so the verifier knows the values loaded from it (constants, not data)
+ * @rodata_off: with @rodata, the address's offset in that map's value (its section)
+ * @rodata_size: with @rodata, the value's size (the section's)
  */
 struct bpfcc_root {
 	__u32 type;
 	int node_off;
 	__u32 map_value;
 	bool rodata;
+	int rodata_off;
+	unsigned int rodata_size;
+};
+
+#define BPFCC_MAX_ARGS 5
+
+/**
+ * struct bpfcc_global_args - what the verifier makes of a global function's prototype
+ * @refused: its refusal of the prototype alone ("Global function f() doesn't return scalar...",
+ *	"arg#0 reference type('FWD S') size cannot be determined: -22"); "" for none
+ * @mem_size: per argument, the bytes of memory a pointer argument stands for (maybe NULL); 0 for
+ *	a scalar or a pointer kfsim leaves alone (the context, void *, a tagged argument)
+ * @nr_args: its arguments
+ */
+struct bpfcc_global_args {
+	char refused[160];
+	int mem_size[BPFCC_MAX_ARGS];
+	int nr_args;
+};
+
+/*
+ * Read the BTF prototype of function @name (bpfcc_subprogs.c, btf_prepare_func_args() of 6.18).
+ * Return: 1 when it is a global function (@out filled), 0 when it is static or has no BTF.
+ */
+int bpfcc_global_args(const struct btf *btf, const char *name, struct bpfcc_global_args *out);
+
+/**
+ * struct bpfcc_subcall - a call of a global function, at its instruction
+ * @name: the callee (NULL: the instruction calls no global function)
+ * @func_nr: the callee's subprogram number, as the verifier's "func#N" counts (libbpf's order)
+ * @args: the callee's prototype, as the verifier reads it
+ */
+struct bpfcc_subcall {
+	const char *name;
+	int func_nr;
+	struct bpfcc_global_args args;
 };
 
 /*
@@ -130,11 +168,15 @@ struct bpfcc_root {
  * instruction, may be NULL) whether the verifier, in its walk order, reaches the instruction
  * after it met a call with two types (2), before (1), or met none (0); and in @leak_after_merge
  * (with @after_merge) whether it met such a call before any path leaked a reference.
+ * @subcalls (one per instruction, may be NULL) names the calls of global functions, whose
+ * arguments the verifier checks against their prototypes (refusals into @beyond); @entry, when
+ * the function is itself global, is its own prototype: its pointer arguments may be NULL.
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge);
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge,
+		     const struct bpfcc_subcall *subcalls, const struct bpfcc_global_args *entry);
 
 #endif /* KFSIM_BPFCC_H */

@@ -105,6 +105,9 @@ struct flow_state {
 	 */
 	unsigned short null_ptr, null_map;
 	unsigned long long slot_null_ptr, slot_null_map;
+	/* a global function's own pointer argument, not yet checked ('mem_or_null') */
+	unsigned short null_mem;
+	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
 	 * register, a scalar that is data on some path (loaded from memory other than the stack
@@ -134,6 +137,7 @@ struct flow {
 			       * drop given a result that was inserted, or a remove, walk or
 			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
+	const struct bpfcc_subcall *subcalls; /* per instruction, or NULL */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
 };
@@ -224,6 +228,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_ptr |= s->slot_null_ptr;
 	d->null_map |= s->null_map;
 	d->slot_null_map |= s->slot_null_map;
+	grew |= (s->null_mem & ~d->null_mem) || (s->slot_null_mem & ~d->slot_null_mem);
+	d->null_mem |= s->null_mem;
+	d->slot_null_mem |= s->slot_null_mem;
 	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
 		(s->slot_data & ~d->slot_data);
 	/*
@@ -335,6 +342,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->kptr_rcu &= keep;
 	s->null_ptr &= keep;
 	s->null_map &= keep;
+	s->null_mem &= keep;
 	s->data &= keep;
 	s->var_off &= keep;
 	s->tn_known &= keep;
@@ -356,6 +364,7 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_kptr_rcu &= ~(1ull << slot);
 	s->slot_null_ptr &= ~(1ull << slot);
 	s->slot_null_map &= ~(1ull << slot);
+	s->slot_null_mem &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
 	s->slot_data &= ~(1ull << slot);
@@ -576,6 +585,37 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 			 s->imm[size]);
 }
 
+/*
+ * A call of a global function (check_func_call() -> btf_check_subprog_call(), 6.18): its
+ * prototype refused, or a pointer argument on the stack with fewer bytes above it in the frame
+ * than the memory the prototype promises the callee ("invalid read from stack R1 off=-8
+ * size=16"); either is followed by the caller's line naming the function.
+ */
+static void check_global_call(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	const struct bpfcc_subcall *c = &fl->subcalls[i];
+	char why[128] = "";
+
+	if (fl->walking || !fl->beyond || fl->beyond[i].refused[0])
+		return;
+	for (int a = 0; !c->args.refused[0] && !why[0] && a < c->args.nr_args; a++) {
+		int r = a + 1, size = c->args.mem_size[a];
+
+		/* check_mem_reg(): the bytes are read, then written */
+		if (size && (s->stack & (1u << r)) && s->off[r] < 0 && s->off[r] + size > 0)
+			snprintf(why, sizeof(why), "invalid read from stack R%d off=%lld size=%d", r,
+				 s->off[r], size);
+		else if (size && (s->rodata & (1u << r)) && s->root[r].rodata_size)
+			snprintf(why, sizeof(why),
+				 "write into map forbidden, value_size=%u off=%lld size=%d",
+				 s->root[r].rodata_size, s->off[r], size);
+	}
+	if (c->args.refused[0] || why[0])
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "%s\nCaller passes invalid args into func#%d ('%s')",
+			 c->args.refused[0] ? c->args.refused : why, c->func_nr, c->name);
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -595,6 +635,8 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
 	check_stack_buffer(fl, i, s);
+	if (fl->subcalls && fl->subcalls[i].name)
+		check_global_call(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
@@ -973,6 +1015,7 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 			 "R%d invalid mem access '%s'", reg,
 			 s->null_map & (1u << reg)    ? "map_value_or_null"
+			 : s->null_mem & (1u << reg)  ? "mem_or_null"
 			 : s->null_ptr & (1u << reg)  ? "ptr_or_null_"
 			 : s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_"
 						      : "untrusted_ptr_or_null_");
@@ -1135,7 +1178,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 {
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
-				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map,
+				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
 
 	s->tn_val[dst] = s->tn_val[src];
@@ -1363,8 +1406,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			set_reg(s, in->dst_reg, 0);
 			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
-			if (fl->roots && fl->roots[i].rodata)
+			if (fl->roots && fl->roots[i].rodata) {
 				s->rodata |= (unsigned short)(1u << in->dst_reg);
+				s->off[in->dst_reg] = fl->roots[i].rodata_off;
+				s->root[in->dst_reg].rodata_size = fl->roots[i].rodata_size;
+			}
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
 			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
@@ -1416,6 +1462,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->null_ptr |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_null_map & (1ull << slot)))
 			s->null_map |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_mem & (1ull << slot)))
+			s->null_mem |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
@@ -1449,6 +1497,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_null_ptr |= 1ull << slot;
 			if (dw && (s->null_map & (1u << in->src_reg)))
 				s->slot_null_map |= 1ull << slot;
+			if (dw && (s->null_mem & (1u << in->src_reg)))
+				s->slot_null_mem |= 1ull << slot;
 			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
 				s->slot_value[slot] = s->value[in->src_reg];
@@ -1815,9 +1865,11 @@ out:
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge)
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge,
+		     const struct bpfcc_subcall *subcalls, const struct bpfcc_global_args *entry)
 {
 	struct flow fl = {.btf = btf,
+			  .subcalls = subcalls,
 			  .insns = insns,
 			  .cnt = cnt,
 			  .callee = callee,
@@ -1836,6 +1888,14 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		goto out;
 	}
 	if (cnt) {
+		/* a global function's pointer arguments: memory that may be NULL (PTR_MAYBE_NULL) */
+		for (int a = 0; entry && a < entry->nr_args; a++) {
+			if (!entry->mem_size[a])
+				continue;
+			fl.at[0].kptr_null |= (unsigned short)(1u << (a + 1));
+			fl.at[0].null_mem |= (unsigned short)(1u << (a + 1));
+			fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
+		}
 		fl.at[0].seen = true;
 		work[nr_work++] = 0;
 		queued[0] = true;

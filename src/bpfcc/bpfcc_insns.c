@@ -223,6 +223,43 @@ static void append(struct elf_view *e, const Elf64_Sym *s)
 	fn->name = sym_name(e, s);
 }
 
+/*
+ * The symbol of the subprogram that instruction @idx of section @sec calls or whose address it
+ * loads (@call_only: calls alone); -1 for none.
+ */
+static int subprog_target(const struct elf_view *e, unsigned int sec, unsigned long idx,
+			  bool call_only)
+{
+	const unsigned char *insn = sec_data(e, sec) + idx * INSN_SZ;
+	unsigned int src = insn[1] >> 4;
+	bool call = insn[0] == 0x85 && src == PSEUDO_CALL;
+	bool func = insn[0] == 0x18 && !call_only;
+	const Elf64_Sym *rs;
+	long sub;
+	__s32 imm;
+
+	if (!call && !func)
+		return -1;
+	rs = relo_sym(e, sec, idx * INSN_SZ);
+	/*
+	 * An address load is a subprogram's (a callback: rbtree_add's less) when it is relocated
+	 * against .text: libbpf marks it BPF_PSEUDO_FUNC before this walk.
+	 */
+	if (func && src != PSEUDO_FUNC && !(rs && e->text && rs->st_shndx == e->text))
+		return -1;
+	if (rs && rs->st_shndx == SHN_UNDEF)
+		return -1; /* a kfunc: clang emits extern calls as pseudo calls too */
+	memcpy(&imm, insn + 4, 4);
+	if (rs)
+		sub = call ? (long)(rs->st_value / INSN_SZ) + imm + 1
+			   : (long)(rs->st_value + (unsigned long)(long)imm) / INSN_SZ;
+	else if (call)
+		sub = (long)idx + imm + 1;
+	else
+		return -1;
+	return sub < 0 ? -1 : func_at(e, e->text, (unsigned long)sub);
+}
+
 /* libbpf's bpf_object__reloc_code(): append each subprogram at its first call, depth first. */
 static void reloc_code(struct elf_view *e, unsigned int f)
 {
@@ -230,40 +267,44 @@ static void reloc_code(struct elf_view *e, unsigned int f)
 	unsigned long start = e->funcs[f].start, cnt = e->funcs[f].cnt;
 
 	for (unsigned long i = 0; i < cnt; i++) {
-		const unsigned char *insn = sec_data(e, sec) + (start + i) * INSN_SZ;
-		unsigned int src = insn[1] >> 4;
-		bool call = insn[0] == 0x85 && src == PSEUDO_CALL;
-		bool func = insn[0] == 0x18;
-		const Elf64_Sym *rs;
-		long sub;
-		__s32 imm;
-		int target;
+		int target = subprog_target(e, sec, start + i, false);
 
-		if (!call && !func)
-			continue;
-		rs = relo_sym(e, sec, (start + i) * INSN_SZ);
-		/*
-		 * An address load is a subprogram's (a callback: rbtree_add's less) when it is
-		 * relocated against .text: libbpf marks it BPF_PSEUDO_FUNC before this walk.
-		 */
-		if (func && src != PSEUDO_FUNC && !(rs && e->text && rs->st_shndx == e->text))
-			continue;
-		if (rs && rs->st_shndx == SHN_UNDEF)
-			continue; /* a kfunc: clang emits extern calls as pseudo calls too */
-		memcpy(&imm, insn + 4, 4);
-		if (rs)
-			sub = call ? (long)(rs->st_value / INSN_SZ) + imm + 1
-				   : (long)(rs->st_value + (unsigned long)(long)imm) / INSN_SZ;
-		else if (call)
-			sub = (long)(start + i) + imm + 1;
-		else
-			continue;
-		target = sub < 0 ? -1 : func_at(e, e->text, (unsigned long)sub);
 		if (target >= 0 && !appended(e, &e->syms[target])) {
 			append(e, &e->syms[target]);
 			reloc_code(e, e->nr_funcs - 1);
 		}
 	}
+}
+
+/* The subprogram number (libbpf's order, the verifier's func#N) of symbol @sym; -1 for none. */
+static int func_nr(const struct elf_view *e, int sym)
+{
+	for (unsigned int i = 0; sym >= 0 && i < e->nr_funcs; i++)
+		if (e->funcs[i].sec == e->syms[sym].st_shndx &&
+		    e->funcs[i].start == e->syms[sym].st_value / INSN_SZ)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The calls of global functions in function @k (one per instruction, names NULL elsewhere), with
+ * the callee's prototype as the verifier reads it; NULL when out of memory.
+ */
+static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct btf *btf,
+					  unsigned int k)
+{
+	const struct func *fc = &e->funcs[k];
+	struct bpfcc_subcall *calls = calloc(fc->cnt + 1, sizeof(*calls));
+
+	for (unsigned long i = 0; calls && btf && i < fc->cnt; i++) {
+		int sym = subprog_target(e, fc->sec, fc->start + i, true), nr = func_nr(e, sym);
+
+		if (nr < 0 || !bpfcc_global_args(btf, e->funcs[nr].name, &calls[i].args))
+			continue;
+		calls[i].name = e->funcs[nr].name;
+		calls[i].func_nr = nr;
+	}
+	return calls;
 }
 
 /* The source line of the instruction at byte @off of section @sec (its line-info record). */
@@ -463,12 +504,20 @@ static struct bpfcc_root root_load(const struct elf_view *e, const struct btf *b
 }
 
 /* Whether the instruction at byte @off of section @sec loads an address in a .rodata section. */
-static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned long off)
+static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned long off,
+			struct bpfcc_root *root)
 {
 	const unsigned char *insn = sec_data(e, sec) + off;
 	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+	__s32 imm;
 
-	return rs && rs->st_shndx < e->nr_sh && !strncmp(sec_name(e, rs->st_shndx), ".rodata", 7);
+	if (!rs || rs->st_shndx >= e->nr_sh || strncmp(sec_name(e, rs->st_shndx), ".rodata", 7))
+		return false;
+	/* libbpf's offset in the map's value: the symbol's plus the instruction's addend */
+	memcpy(&imm, insn + 4, 4);
+	root->rodata_off = (int)rs->st_value + imm;
+	root->rodata_size = (unsigned int)e->sh[rs->st_shndx].sh_size;
+	return true;
 }
 
 static void put_string(FILE *f, const char *s)
@@ -477,7 +526,10 @@ static void put_string(FILE *f, const char *s)
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
-		fputc((unsigned char)*s < ' ' ? '?' : *s, f);
+		if (*s == '\n') /* a verifier message of two lines */
+			fputs("\\n", f);
+		else
+			fputc((unsigned char)*s < ' ' ? '?' : *s, f);
 	}
 	fputc('"', f);
 }
@@ -587,6 +639,9 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the verifier's walk order is the program's own from its main function only */
 		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
 		bool leak_after = false;
+		struct bpfcc_subcall *subcalls = global_calls(e, btf, k);
+		struct bpfcc_global_args entry;
+		bool global = k && btf && bpfcc_global_args(btf, fc->name, &entry);
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -596,7 +651,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
 				roots[i].map_value = map_value_load(e, u, fc->sec, off);
-				roots[i].rodata = rodata_load(e, fc->sec, off);
+				roots[i].rodata = rodata_load(e, fc->sec, off, &roots[i]);
 			}
 		}
 		/* the calls that objects of types with different records reach, the accesses
@@ -605,7 +660,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
 				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
-				     merge, &leak_after)) {
+				     merge, &leak_after, subcalls, global ? &entry : NULL)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);
@@ -641,6 +696,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			nr++;
 		}
 		free(names);
+		free(subcalls);
 		free(differ);
 		free(arrays);
 		free(roots);

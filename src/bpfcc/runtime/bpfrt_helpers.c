@@ -139,7 +139,7 @@ long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *uns
 	return -EFAULT;
 }
 
-/* bpf_trace_printk(): to stdout, prefixed as the trace pipe's lines are. */
+/* bpf_trace_printk(): to stdout, a line each, prefixed as the trace pipe's lines are. */
 long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...);
 long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
 {
@@ -152,6 +152,9 @@ long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
 	va_start(ap, fmt_size);
 	n = vprintf(fmt, ap);
 	va_end(ap);
+	/* the trace pipe shows each event on its own line, with or without the format's '\n' */
+	if (!fmt_size || !memchr(fmt, '\n', fmt_size))
+		putchar('\n');
 	return n;
 }
 

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Calls of global functions checked against their BTF prototypes, as the verifier checks them
+ * (btf_check_subprog_call(), the running 6.18): a global function is verified once, on its own,
+ * so a void or pointer return is refused at the call, a pointer to a struct only declared has
+ * no size, a pointer argument must have the bytes its type promises above it in the caller's
+ * stack frame and be writable (not .rodata), and the callee must check such a pointer for NULL.  Each refusal at the call is
+ * followed by "Caller passes invalid args into func#N ('f')", N the callee's subprogram number in
+ * the program as libbpf loads it.  Checked against the running 6.18 (tests/bpfcc/agree.sh).
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+#include "bpf_misc.h"
+
+struct big {
+	long a, b, c;
+};
+struct only_declared;
+
+__noinline void g_void(int x)
+{
+	bpf_printk("%d\n", x);
+}
+
+__noinline int g_big(const struct big *b)
+{
+	return b ? b->c : 0;
+}
+
+__noinline int g_declared(struct only_declared *p)
+{
+	return p ? 1 : 0;
+}
+
+__noinline int g_scalars(int a, long b)
+{
+	return a + b;
+}
+
+__noinline int g_unchecked(const struct big *b)
+{
+	return b->a; /* no NULL check: the verifier refuses the callee */
+}
+
+SEC("tc") __failure
+__msg("Global function g_void() doesn't return scalar. Only those are supported.")
+__msg("Caller passes invalid args into func#1 ('g_void')")
+int call_void(struct __sk_buff *skb)
+{
+	g_void(skb->len);
+	return 0;
+}
+
+SEC("tc") __failure __msg("invalid read from stack R1 off=-8 size=24")
+__msg("Caller passes invalid args into func#1 ('g_big')")
+int call_small_stack(struct __sk_buff *skb)
+{
+	long x = skb->len;
+
+	return g_big((void *)&x);
+}
+
+/* the second global function called is func#2 */
+SEC("tc") __failure __msg("Caller passes invalid args into func#2 ('g_big')")
+int call_second_global(struct __sk_buff *skb)
+{
+	long x = skb->len;
+
+	return g_scalars(1, 2) + g_big((void *)&x);
+}
+
+SEC("tc") __success __retval(3)
+int call_big_enough(struct __sk_buff *skb)
+{
+	struct big b = {1, 2, 3};
+
+	return g_big(&b);
+}
+
+SEC("tc") __success __retval(0)
+int call_null(struct __sk_buff *skb)
+{
+	return g_big(NULL);
+}
+
+SEC("tc") __failure __msg("arg#0 reference type('FWD only_declared') size cannot be determined: -22")
+int call_declared(struct __sk_buff *skb)
+{
+	long x = 0;
+
+	return g_declared((void *)&x);
+}
+
+SEC("tc") __failure __msg("R1 invalid mem access 'mem_or_null'")
+int call_unchecked(struct __sk_buff *skb)
+{
+	struct big b = {skb->len, skb->len, skb->len};
+
+	return g_unchecked(&b);
+}
+
+/* the memory is read and written: a read-only global (.rodata) is refused */
+__noinline int g_count(int *p)
+{
+	barrier_var(p);
+	return p ? ++*p : 0;
+}
+
+const volatile int start_count;
+
+SEC("tc") __failure __msg("write into map forbidden, value_size=36 off=32 size=4")
+__msg("Caller passes invalid args into func#1 ('g_count')")
+int call_rodata(struct __sk_buff *skb)
+{
+	return g_count((int *)&start_count);
+}
+
+char _license[] SEC("license") = "GPL";

@@ -178,6 +178,8 @@ struct kfsim_bpfrt_prog {
 	const struct kfsim_bpfrt_access *accesses;
 	int nr_accesses;
 	int leak_after_merge;
+	/* what the verifier refuses once every instruction passed (a call chain too deep), or NULL */
+	const char *refused_at_end;
 };
 
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */

@@ -69,10 +69,11 @@ bool bpfcc_needs_order(const struct btf *btf);
  * libbpf loads it, and "kfsim_bpfcc_accesses_@idx[]": its loads and stores through a register
  * other than the frame pointer, with their lines (bpfcc_insns.c).  Return: how many calls (and
  * in @nr_accesses how many accesses, in @leak_after_merge whether the verifier's walk meets a
- * call with two types before any leak), or -errno.
+ * call with two types before any leak, in @at_end what the verifier refuses of the whole
+ * program once every instruction passed: "" for nothing), or -errno.
  */
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses, int *leak_after_merge);
+		      int *nr_accesses, int *leak_after_merge, char *at_end, size_t at_end_size);
 
 struct bpf_insn;
 
@@ -111,6 +112,8 @@ struct bpfcc_beyond {
  *	that map, so the verifier knows the values loaded from it (constants, not data)
  * @rodata_off: with @rodata, the address's offset in that map's value (its section)
  * @rodata_size: with @rodata, the value's size (the section's)
+ * @address: the instruction (a 64-bit load) is relocated: an address libbpf fills in (a map, a
+ *	global, a function), not the constant it holds in the object
  */
 struct bpfcc_root {
 	__u32 type;
@@ -119,6 +122,7 @@ struct bpfcc_root {
 	bool rodata;
 	int rodata_off;
 	unsigned int rodata_size;
+	bool address;
 };
 
 #define BPFCC_MAX_ARGS 5
@@ -129,11 +133,13 @@ struct bpfcc_root {
  *	"arg#0 reference type('FWD S') size cannot be determined: -22"); "" for none
  * @mem_size: per argument, the bytes of memory a pointer argument stands for (maybe NULL); 0 for
  *	a scalar or a pointer kfsim leaves alone (the context, void *, a tagged argument)
+ * @ctx_arg: per argument, a pointer to the program's context (PTR_TO_CTX: a uapi context struct)
  * @nr_args: its arguments
  */
 struct bpfcc_global_args {
 	char refused[160];
 	int mem_size[BPFCC_MAX_ARGS];
+	bool ctx_arg[BPFCC_MAX_ARGS];
 	int nr_args;
 };
 
@@ -170,7 +176,8 @@ struct bpfcc_subcall {
  * (with @after_merge) whether it met such a call before any path leaked a reference.
  * @subcalls (one per instruction, may be NULL) names the calls of global functions, whose
  * arguments the verifier checks against their prototypes (refusals into @beyond); @entry, when
- * the function is itself global, is its own prototype: its pointer arguments may be NULL.
+ * the function is itself global, is its own prototype: its pointer arguments may be NULL (the
+ * main function's is one context argument).
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,

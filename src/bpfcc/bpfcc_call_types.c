@@ -107,6 +107,8 @@ struct flow_state {
 	unsigned long long slot_null_ptr, slot_null_map;
 	/* a global function's own pointer argument, not yet checked ('mem_or_null') */
 	unsigned short null_mem;
+	/* bit per register: the program's context (PTR_TO_CTX), at off[] from its start */
+	unsigned short ctx;
 	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
@@ -230,6 +232,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_map |= s->slot_null_map;
 	grew |= (s->null_mem & ~d->null_mem) || (s->slot_null_mem & ~d->slot_null_mem);
 	d->null_mem |= s->null_mem;
+	if (d->ctx & ~s->ctx)
+		grew = true;
+	d->ctx &= s->ctx;
 	d->slot_null_mem |= s->slot_null_mem;
 	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
 		(s->slot_data & ~d->slot_data);
@@ -343,6 +348,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->null_ptr &= keep;
 	s->null_map &= keep;
 	s->null_mem &= keep;
+	s->ctx &= keep;
 	s->data &= keep;
 	s->var_off &= keep;
 	s->tn_known &= keep;
@@ -600,9 +606,21 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 		return;
 	for (int a = 0; !c->args.refused[0] && !why[0] && a < c->args.nr_args; a++) {
 		int r = a + 1, size = c->args.mem_size[a];
+		unsigned short bit = (unsigned short)(1u << r);
+		bool not_ctx = (s->stack | s->rodata | s->imm_known) & bit;
 
+		if (c->args.ctx_arg[a] && (s->ctx & bit) && s->off[r])
+			snprintf(why, sizeof(why), "dereference of modified ctx ptr R%d off=%lld disallowed",
+				 r, s->off[r]);
+		else if (c->args.ctx_arg[a] && !(s->ctx & bit) && not_ctx)
+			snprintf(why, sizeof(why), "arg#%d expects pointer to ctx", a);
+		/* check_helper_mem_access(): what it does not take is named against the stack */
+		else if (size && (s->ctx & bit))
+			snprintf(why, sizeof(why), "R%d type=ctx expected=fp", r);
+		else if (size && (s->imm_known & ~s->stack & bit) && s->imm[r])
+			snprintf(why, sizeof(why), "R%d type=scalar expected=fp", r);
 		/* check_mem_reg(): the bytes are read, then written */
-		if (size && (s->stack & (1u << r)) && s->off[r] < 0 && s->off[r] + size > 0)
+		else if (size && (s->stack & (1u << r)) && s->off[r] < 0 && s->off[r] + size > 0)
 			snprintf(why, sizeof(why), "invalid read from stack R%d off=%lld size=%d", r,
 				 s->off[r], size);
 		else if (size && (s->rodata & (1u << r)) && s->root[r].rodata_size)
@@ -1178,7 +1196,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 {
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
-				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem,
+				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
 
 	s->tn_val[dst] = s->tn_val[src];
@@ -1413,7 +1431,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			}
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
-			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
+			else if (!in->src_reg && !(fl->roots && fl->roots[i].address)) {
+				/* a plain constant: a type id for bpf_obj_new */
 				s->imm[in->dst_reg] =
 					(long long)(((__u64)(__u32)fl->insns[i + 1].imm << 32) |
 						    (__u32)in->imm);
@@ -1890,6 +1909,8 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 	if (cnt) {
 		/* a global function's pointer arguments: memory that may be NULL (PTR_MAYBE_NULL) */
 		for (int a = 0; entry && a < entry->nr_args; a++) {
+			if (entry->ctx_arg[a])
+				fl.at[0].ctx |= (unsigned short)(1u << (a + 1));
 			if (!entry->mem_size[a])
 				continue;
 			fl.at[0].kptr_null |= (unsigned short)(1u << (a + 1));

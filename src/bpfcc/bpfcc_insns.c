@@ -307,6 +307,92 @@ static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct
 	return calls;
 }
 
+#define MAX_CALL_FRAMES 8 /* include/linux/bpf_verifier.h */
+
+/*
+ * The frames below function @k's in its deepest chain of calls (subprogram calls; with @global
+ * non-NULL, static ones only: a global function is not walked into), at most MAX_CALL_FRAMES.
+ * @memo per function, -1 unknown; @on_path breaks a recursion, which the verifier refuses on its
+ * own.
+ */
+static int frames_below(const struct elf_view *e, unsigned int k, const bool *global, int *memo,
+			bool *on_path)
+{
+	const struct func *fc = &e->funcs[k];
+	int deepest = 0;
+
+	if (memo[k] >= 0 || on_path[k])
+		return memo[k] >= 0 ? memo[k] : 0;
+	on_path[k] = true;
+	for (unsigned long i = 0; i < fc->cnt && deepest < MAX_CALL_FRAMES; i++) {
+		int nr = func_nr(e, subprog_target(e, fc->sec, fc->start + i, true)), below;
+
+		if (nr < 0 || (global && global[nr]))
+			continue;
+		below = 1 + frames_below(e, (unsigned int)nr, global, memo, on_path);
+		if (below > deepest)
+			deepest = below;
+	}
+	on_path[k] = false;
+	memo[k] = deepest < MAX_CALL_FRAMES ? deepest : MAX_CALL_FRAMES;
+	return memo[k];
+}
+
+static int deepest_chain(const struct elf_view *e, unsigned int from, const bool *global,
+			 int *memo, bool *on_path)
+{
+	memset(memo, -1, e->nr_funcs * sizeof(*memo));
+	memset(on_path, 0, e->nr_funcs * sizeof(*on_path));
+	return frames_below(e, from, global, memo, on_path);
+}
+
+/*
+ * The call chains the verifier refuses (6.18), the main function's and each global function's
+ * (each verified on its own from frame 0).  Walking into static functions, check_func_call()
+ * refuses the call that would make a ninth frame ("the call stack of 9 frames is too deep");
+ * once every instruction passed, check_max_stack_depth() follows every call, global ones too,
+ * and refuses a chain that reaches MAX_CALL_FRAMES frames ("... 8 frames is too deep !"), the
+ * log's line before it the last global function's validation (do_check_subprogs(): in
+ * subprogram order).
+ */
+static void call_chain_rule(const struct elf_view *e, const struct btf *btf, char *at_end,
+			    size_t size)
+{
+	int *memo = calloc(e->nr_funcs + 1, sizeof(*memo));
+	bool *on_path = calloc(e->nr_funcs + 1, sizeof(*on_path));
+	bool *global = calloc(e->nr_funcs + 1, sizeof(*global));
+	struct bpfcc_global_args args;
+	int last_global = -1;
+
+	if (!memo || !on_path || !global || !e->nr_funcs)
+		goto out;
+	for (unsigned int k = 1; btf && k < e->nr_funcs; k++) {
+		global[k] = bpfcc_global_args(btf, e->funcs[k].name, &args);
+		if (global[k])
+			last_global = (int)k;
+	}
+	for (unsigned int k = 0; k < e->nr_funcs; k++) {
+		if ((!k || global[k]) && deepest_chain(e, k, global, memo, on_path) >= MAX_CALL_FRAMES) {
+			snprintf(at_end, size, "the call stack of %d frames is too deep",
+				 MAX_CALL_FRAMES + 1);
+			goto out;
+		}
+	}
+	if (deepest_chain(e, 0, NULL, memo, on_path) < MAX_CALL_FRAMES)
+		goto out;
+	if (last_global > 0)
+		snprintf(at_end, size,
+			 "Func#%d ('%s') is safe for any args that match its prototype\n"
+			 "the call stack of %d frames is too deep !",
+			 last_global, e->funcs[last_global].name, MAX_CALL_FRAMES);
+	else
+		snprintf(at_end, size, "the call stack of %d frames is too deep !", MAX_CALL_FRAMES);
+out:
+	free(memo);
+	free(on_path);
+	free(global);
+}
+
 /* The source line of the instruction at byte @off of section @sec (its line-info record). */
 static bool insn_line(const struct elf_view *e, unsigned int sec, unsigned long off,
 		      const char **file, __u32 *line)
@@ -601,7 +687,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 }
 
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses, int *leak_after_merge)
+		      int *nr_accesses, int *leak_after_merge, char *at_end, size_t at_end_size)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
 	struct bpfcc_beyond **beyond_of;
@@ -640,8 +726,9 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
 		bool leak_after = false;
 		struct bpfcc_subcall *subcalls = global_calls(e, btf, k);
-		struct bpfcc_global_args entry;
-		bool global = k && btf && bpfcc_global_args(btf, fc->name, &entry);
+		/* the main function's one argument is the context */
+		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
+		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -652,6 +739,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 				roots[i] = root_load(e, btf, fc->sec, off);
 				roots[i].map_value = map_value_load(e, u, fc->sec, off);
 				roots[i].rodata = rodata_load(e, fc->sec, off, &roots[i]);
+				roots[i].address = sec_data(e, fc->sec)[off] == 0x18 &&
+						   relo_sym(e, fc->sec, off);
 			}
 		}
 		/* the calls that objects of types with different records reach, the accesses
@@ -707,6 +796,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 	if (!nr)
 		fputs("\t{0},\n", f);
 	fputs("};\n", f);
+	at_end[0] = '\0';
+	call_chain_rule(e, btf, at_end, at_end_size);
 	if (beyond_of)
 		*nr_accesses = write_accesses(f, e, idx, beyond_of);
 	else

@@ -101,8 +101,10 @@ int bpfcc_global_args(const struct btf *btf, const char *name, struct bpfcc_glob
 		if (!to || (!btf_is_composite(to) && !btf_is_fwd(to) && !btf_is_int(to) &&
 			    !btf_is_any_enum(to)))
 			continue; /* void *, pointers to pointers, arrays: not modelled */
-		if (btf_is_composite(to) && ctx_struct(btf__name_by_offset(btf, to->name_off)))
-			continue; /* the context: PTR_TO_CTX */
+		if (btf_is_composite(to) && ctx_struct(btf__name_by_offset(btf, to->name_off))) {
+			out->ctx_arg[a] = true; /* the context: PTR_TO_CTX */
+			continue;
+		}
 		size = btf_is_fwd(to) ? -EINVAL : btf__resolve_size(btf, id);
 		if (size <= 0) {
 			snprintf(out->refused, sizeof(out->refused),

@@ -6,7 +6,8 @@
  * no size, a pointer argument must have the bytes its type promises above it in the caller's
  * stack frame and be writable (not .rodata), and the callee must check such a pointer for NULL.  Each refusal at the call is
  * followed by "Caller passes invalid args into func#N ('f')", N the callee's subprogram number in
- * the program as libbpf loads it.  Checked against the running 6.18 (tests/bpfcc/agree.sh).
+ * the program as libbpf loads it; and chains of calls too deep.  Checked against the running
+ * 6.18 (tests/bpfcc/agree.sh).
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -113,6 +114,41 @@ __msg("Caller passes invalid args into func#1 ('g_count')")
 int call_rodata(struct __sk_buff *skb)
 {
 	return g_count((int *)&start_count);
+}
+
+/*
+ * Call chains (MAX_CALL_FRAMES, 8): walking into static functions the verifier refuses the call
+ * that would make a ninth frame; once all else passed it follows global calls too and refuses
+ * a chain of eight frames, the last global function's validation the line before.
+ */
+static __noinline int chain1(struct __sk_buff *skb) { return skb->len; }
+static __noinline int chain2(struct __sk_buff *skb) { return chain1(skb) + 1; }
+static __noinline int chain3(struct __sk_buff *skb) { return chain2(skb) + 1; }
+static __noinline int chain4(struct __sk_buff *skb) { return chain3(skb) + 1; }
+static __noinline int chain5(struct __sk_buff *skb) { return chain4(skb) + 1; }
+static __noinline int chain6(struct __sk_buff *skb) { return chain5(skb) + 1; }
+static __noinline int chain7(struct __sk_buff *skb) { return chain6(skb) + 1; }
+static __noinline int chain8(struct __sk_buff *skb) { return chain7(skb) + 1; }
+__noinline int g2(struct __sk_buff *skb) { return chain6(skb) + 1; }
+__noinline int g1(struct __sk_buff *skb) { return g2(skb) + 1; }
+
+SEC("tc") __success __retval(70)
+int static_chain_of_7(struct __sk_buff *skb)
+{
+	return chain7(skb);
+}
+
+SEC("tc") __failure __msg("the call stack of 9 frames is too deep")
+int static_chain_of_8(struct __sk_buff *skb)
+{
+	return chain8(skb);
+}
+
+SEC("tc") __failure __msg("Func#2 ('g2') is safe for any args that match its prototype")
+__msg("the call stack of 8 frames is too deep !")
+int global_chain_of_8(struct __sk_buff *skb)
+{
+	return g1(skb);
 }
 
 char _license[] SEC("license") = "GPL";

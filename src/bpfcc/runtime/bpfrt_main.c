@@ -553,6 +553,13 @@ static void object_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdic
 	merged_call_verdict(p, out);
 	access_beyond_verdict(p, out);
 	name_access_reg(p, out);
+	/* checked once every instruction passed: only a program all else accepted meets it */
+	if (p->refused_at_end && !strcmp(out->verdict, "ACCEPT")) {
+		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+		snprintf(out->msg, sizeof(out->msg), "%s", p->refused_at_end);
+		out->where[0] = '\0';
+		out->has_retval = false;
+	}
 }
 
 /* The verifier prints every leaked reference, one line each: so does the verdict. */

@@ -116,6 +116,23 @@ int call_rodata(struct __sk_buff *skb)
 	return g_count((int *)&start_count);
 }
 
+/* the context where memory goes: refused at the call, before the callee's own refusal */
+__noinline int load_into(struct big *b, struct __sk_buff *skb)
+{
+	if (!b)
+		return -1;
+	return bpf_skb_load_bytes(skb, 0, b, sizeof(*b));
+}
+
+SEC("tc") __failure __msg("R1 type=ctx expected=fp")
+__msg("Caller passes invalid args into func#1 ('load_into')")
+int call_swapped(struct __sk_buff *skb)
+{
+	struct big b = {};
+
+	return load_into((void *)skb, (void *)&b);
+}
+
 /*
  * Call chains (MAX_CALL_FRAMES, 8): walking into static functions the verifier refuses the call
  * that would make a ninth frame; once all else passed it follows global calls too and refuses

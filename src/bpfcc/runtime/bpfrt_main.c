@@ -55,7 +55,8 @@ static void report(const struct kfsim_bpf_violation *v, void *arg)
 {
 	int *nr = arg;
 
-	if ((*nr)++ == 0 && !v->file) {
+	/* the stack also when the call site names the line: a refused call on it comes first */
+	if ((*nr)++ == 0) {
 		nr_frames = backtrace(frames, MAX_FRAMES);
 		/* a global subprogram's call: the caller's line first (bpfrt_subprogs.c) */
 		if (bpfrt_global_call_site && nr_frames > 0) {
@@ -443,6 +444,28 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 }
 
 /*
+ * Whether the run broke its rule inside a call made at @a's line (a frame of @out's stack returns
+ * there): the verifier refuses that call before it walks what the callee does, or, for a global
+ * function, before it verifies the callee at all.
+ */
+static bool under_call_at(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
+{
+	char file[PATH_MAX];
+	int line;
+
+	for (int i = 0; i < out->nr_frames; i++) {
+		const char *base;
+
+		if (!addr_line(out->frames[i], file, sizeof(file), &line) || line != a->line)
+			continue;
+		base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		if (!strcmp(base, a->file))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
  * run that accepted, crashed or broke a rule at its exit (a leak, a lock still held), any verdict
  * of an invocation after the first (@out->later_run), and a rule broken at a later line of the same
@@ -467,6 +490,8 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return true;
 	if (a->after_merge && msg_starts(out->msg, BPFRT_MSG_SAME_CALL))
 		return a->after_merge == 1; /* the verifier's walk order says it */
+	if (a->refused && under_call_at(a, out))
+		return true;
 	if (!verdict_line(out, where, sizeof(where), &line))
 		/*
 		 * an explored path's fault with no line (the node's memory overwritten by the

@@ -112,6 +112,9 @@ struct bpfcc_beyond {
  *	that map, so the verifier knows the values loaded from it (constants, not data)
  * @rodata_off: with @rodata, the address's offset in that map's value (its section)
  * @rodata_size: with @rodata, the value's size (the section's)
+ * @datasec: the instruction loads the address of a global in a data section (.data, .bss,
+ *	.data.X): that section's BTF DATASEC, the map value's type (0: none)
+ * @datasec_off: with @datasec, the address's offset in the section
  * @address: the instruction (a 64-bit load) is relocated: an address libbpf fills in (a map, a
  *	global, a function), not the constant it holds in the object
  */
@@ -122,6 +125,8 @@ struct bpfcc_root {
 	bool rodata;
 	int rodata_off;
 	unsigned int rodata_size;
+	__u32 datasec;
+	int datasec_off;
 	bool address;
 };
 

@@ -356,6 +356,8 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
+	s->root[r].datasec = 0;
+	s->root[r].rodata_size = 0;
 	s->value[r] = 0;
 }
 
@@ -591,6 +593,16 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 			 s->imm[size]);
 }
 
+static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);
+
+/* The BTF type of the map value register @r points into at off[] (0: none known). */
+static __u32 map_value_of(const struct flow_state *s, int r)
+{
+	if (s->root[r].datasec)
+		return s->root[r].datasec;
+	return (s->off_known & (1u << r)) ? s->value[r] : 0;
+}
+
 /*
  * A call of a global function (check_func_call() -> btf_check_subprog_call(), 6.18): its
  * prototype refused, or a pointer argument on the stack with fewer bytes above it in the frame
@@ -600,6 +612,7 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 static void check_global_call(struct flow *fl, unsigned long i, const struct flow_state *s)
 {
 	const struct bpfcc_subcall *c = &fl->subcalls[i];
+	const char *field;
 	char why[128] = "";
 
 	if (fl->walking || !fl->beyond || fl->beyond[i].refused[0])
@@ -619,6 +632,11 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 			snprintf(why, sizeof(why), "R%d type=ctx expected=fp", r);
 		else if (size && (s->imm_known & ~s->stack & bit) && s->imm[r])
 			snprintf(why, sizeof(why), "R%d type=scalar expected=fp", r);
+		/* check_mem_reg() -> check_map_access(): no special field may be in the bytes */
+		else if (size && (field = special_field_at(fl->btf, map_value_of(s, r), s->off[r],
+							   size)) && strcmp(field, "kptr"))
+			snprintf(why, sizeof(why), "%s cannot be accessed directly by load/store",
+				 field);
 		/* check_mem_reg(): the bytes are read, then written */
 		else if (size && (s->stack & (1u << r)) && s->off[r] < 0 && s->off[r] + size > 0)
 			snprintf(why, sizeof(why), "invalid read from stack R%d off=%lld size=%d", r,
@@ -899,6 +917,27 @@ static const char *special_field_at(const struct btf *btf, __u32 id, long long o
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
 
+	if (t && btf_is_datasec(t)) { /* a section's variables, as a struct's members */
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+
+		for (__u16 k = 0; k < btf_vlen(t); k++, v++) {
+			const struct btf_type *var = btf__type_by_id(btf, v->type);
+			__u32 tid = var && btf_is_var(var) ? var->type : 0;
+			const struct btf_type *vt = tid ? resolve_mods(btf, &tid, false) : NULL;
+			const char *name;
+
+			if (!vt || off >= v->offset + v->size || v->offset >= off + size)
+				continue;
+			name = btf_is_struct(vt) ? btf__name_by_offset(btf, vt->name_off) : NULL;
+			for (size_t n = 0; name && n < sizeof(names) / sizeof(names[0]); n++)
+				if (!strcmp(name, names[n]))
+					return names[n];
+			name = special_field_at(btf, tid, off - v->offset, size);
+			if (name)
+				return name;
+		}
+		return NULL;
+	}
 	if (!t || !btf_is_struct(t))
 		return NULL;
 	m = btf_members(t);
@@ -1424,6 +1463,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			set_reg(s, in->dst_reg, 0);
 			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
+			s->root[in->dst_reg].datasec = 0;
+			if (fl->roots && fl->roots[i].datasec) {
+				s->root[in->dst_reg].datasec = fl->roots[i].datasec;
+				s->off[in->dst_reg] = fl->roots[i].datasec_off;
+			}
 			if (fl->roots && fl->roots[i].rodata) {
 				s->rodata |= (unsigned short)(1u << in->dst_reg);
 				s->off[in->dst_reg] = fl->roots[i].rodata_off;

@@ -606,6 +606,28 @@ static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned lon
 	return true;
 }
 
+/* The load of a global's address in a data section (.data, .bss, .data.X): its DATASEC. */
+static void datasec_load(const struct elf_view *e, const struct btf *btf, unsigned int sec,
+			 unsigned long off, struct bpfcc_root *root)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+	const char *name;
+	__s32 imm, id;
+
+	if (!btf || !rs || rs->st_shndx >= e->nr_sh)
+		return;
+	name = sec_name(e, rs->st_shndx);
+	if (strncmp(name, ".data", 5) && strncmp(name, ".bss", 4))
+		return;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_DATASEC);
+	if (id <= 0)
+		return;
+	memcpy(&imm, insn + 4, 4);
+	root->datasec = (__u32)id;
+	root->datasec_off = (int)rs->st_value + imm;
+}
+
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -741,6 +763,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 				roots[i].rodata = rodata_load(e, fc->sec, off, &roots[i]);
 				roots[i].address = sec_data(e, fc->sec)[off] == 0x18 &&
 						   relo_sym(e, fc->sec, off);
+				datasec_load(e, btf, fc->sec, off, &roots[i]);
 			}
 		}
 		/* the calls that objects of types with different records reach, the accesses

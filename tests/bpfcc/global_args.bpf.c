@@ -133,6 +133,57 @@ int call_swapped(struct __sk_buff *skb)
 	return load_into((void *)skb, (void *)&b);
 }
 
+/* memory over a special field of a global or a map value: check_map_access() refuses it */
+struct locked {
+	long count;
+	struct bpf_spin_lock lock;
+};
+
+#define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
+private(L) long before_lock;
+private(L) struct bpf_spin_lock glock;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct locked);
+} locked_map SEC(".maps");
+
+__noinline long peek_long(long *p)
+{
+	return p ? *p : 0;
+}
+
+__noinline int peek_lock(struct bpf_spin_lock *l)
+{
+	return l ? 1 : 0;
+}
+
+SEC("tc") __failure __msg("bpf_spin_lock cannot be accessed directly by load/store")
+__msg("Caller passes invalid args into func#1 ('peek_lock')")
+int call_section_lock(struct __sk_buff *skb)
+{
+	return peek_lock(&glock);
+}
+
+SEC("tc") __success __retval(0)
+int call_section_long(struct __sk_buff *skb)
+{
+	return peek_long(&before_lock);
+}
+
+SEC("tc") __failure __msg("bpf_spin_lock cannot be accessed directly by load/store")
+int call_value_lock(struct __sk_buff *skb)
+{
+	int key = 0;
+	struct locked *v = bpf_map_lookup_elem(&locked_map, &key);
+
+	if (!v)
+		return 0;
+	return peek_lock(&v->lock) + peek_long(&v->count);
+}
+
 /*
  * Call chains (MAX_CALL_FRAMES, 8): walking into static functions the verifier refuses the call
  * that would make a ninth frame; once all else passed it follows global calls too and refuses

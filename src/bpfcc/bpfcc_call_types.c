@@ -109,6 +109,8 @@ struct flow_state {
 	unsigned short null_mem;
 	/* bit per register: the program's context (PTR_TO_CTX), at off[] from its start */
 	unsigned short ctx;
+	/* a global function's pointer argument: the bytes of memory it stands for (0: not one) */
+	int mem_size[11];
 	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
@@ -235,6 +237,11 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	if (d->ctx & ~s->ctx)
 		grew = true;
 	d->ctx &= s->ctx;
+	for (int r = 0; r < 11; r++)
+		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
+			d->mem_size[r] = 0; /* not the same memory on every path */
+			grew = true;
+		}
 	d->slot_null_mem |= s->slot_null_mem;
 	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
 		(s->slot_data & ~d->slot_data);
@@ -359,6 +366,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->root[r].datasec = 0;
 	s->root[r].rodata_size = 0;
 	s->value[r] = 0;
+	s->mem_size[r] = 0;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -577,16 +585,38 @@ static int filled_buffer_arg(const char *callee)
 	return callee && !strcmp(callee, "bpf_skb_load_bytes") ? 3 : 0;
 }
 
-/* A constant-sized buffer on the stack that runs past the frame's top, refused at the call @i. */
+/*
+ * An access past the memory a global function's pointer argument stands for
+ * (check_mem_region_access(), 6.18: both lines).
+ */
+static void mem_region_refused(struct flow *fl, unsigned long i, int reg, int mem_size,
+			       long long off, long long size)
+{
+	snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+		 "invalid access to memory, mem_size=%d off=%lld size=%lld\n"
+		 "R%d min value is outside of the allowed memory range",
+		 mem_size, off, size, reg);
+}
+
+/*
+ * A constant-sized buffer on the stack that runs past the frame's top, or past a global
+ * function's argument memory, refused at the call @i.
+ */
 static void check_stack_buffer(struct flow *fl, unsigned long i, const struct flow_state *s)
 {
 	int buf = filled_buffer_arg(fl->callee[i]), size = buf + 1;
 	long long end;
 
 	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0] ||
-	    !(s->stack & (1u << buf)) || !(s->imm_known & (1u << size)))
+	    !((s->stack & (1u << buf)) || s->mem_size[buf]) || !(s->imm_known & (1u << size)))
 		return;
 	end = s->off[buf] + s->imm[size];
+	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > s->mem_size[buf]) {
+		mem_region_refused(fl, i, buf, s->mem_size[buf], s->off[buf], s->imm[size]);
+		return;
+	}
+	if (!(s->stack & (1u << buf)))
+		return;
 	if (s->off[buf] < 0 && s->imm[size] > 0 && end > 0)
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 			 "invalid write to stack R%d off=%lld size=%lld", buf, s->off[buf],
@@ -1079,6 +1109,11 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	}
 	off = s->off[reg] + in->off;
+	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
+	    (off < 0 || off + size > s->mem_size[reg])) {
+		mem_region_refused(fl, i, reg, s->mem_size[reg], off, size);
+		return;
+	}
 	if (refused_access(fl, i, s, reg, off, size) || (s->var_off & (1u << reg)))
 		return;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
@@ -1246,6 +1281,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	s->imm[dst] = s->imm[src];
 	s->root[dst] = s->root[src];
 	s->off[dst] = s->off[src];
+	s->mem_size[dst] = s->mem_size[src];
 	for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 		*bits[b] = (unsigned short)((*bits[b] & ~(1u << dst)) | (((*bits[b] >> src) & 1u)
 									 << dst));
@@ -1958,6 +1994,7 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 			if (!entry->mem_size[a])
 				continue;
 			fl.at[0].kptr_null |= (unsigned short)(1u << (a + 1));
+			fl.at[0].mem_size[a + 1] = entry->mem_size[a];
 			fl.at[0].null_mem |= (unsigned short)(1u << (a + 1));
 			fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
 		}

@@ -185,6 +185,39 @@ int call_value_lock(struct __sk_buff *skb)
 }
 
 /*
+ * In the callee a pointer argument is memory of its type's size only: a char * is one byte to
+ * fill, an int * one int to read, whatever the caller passed.
+ */
+__noinline int fill_name(char *buf)
+{
+	if (!buf)
+		return -1;
+	return bpf_get_current_comm(buf, 16);
+}
+
+__noinline int second_int(int *p)
+{
+	return p ? p[1] : 0;
+}
+
+SEC("tc") __failure __msg("invalid access to memory, mem_size=1 off=0 size=16")
+__msg("R1 min value is outside of the allowed memory range")
+int call_fill_name(struct __sk_buff *skb)
+{
+	char name[16];
+
+	return fill_name(name);
+}
+
+SEC("tc") __failure __msg("invalid access to memory, mem_size=4 off=4 size=4")
+int call_second_int(struct __sk_buff *skb)
+{
+	int pair[2] = {skb->len, skb->len};
+
+	return second_int(pair);
+}
+
+/*
  * Call chains (MAX_CALL_FRAMES, 8): walking into static functions the verifier refuses the call
  * that would make a ninth frame; once all else passed it follows global calls too and refuses
  * a chain of eight frames, the last global function's validation the line before.

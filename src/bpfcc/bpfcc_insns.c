@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfcc.h"
+#include "../../include/bpf-compat/kfsim_bpfrt.h" /* KFSIM_BPFRT_CALL_REG */
 
 #define INSN_SZ 8
 #define PSEUDO_CALL 1
@@ -680,8 +681,9 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			__u32 line = 0;
 
 			if (reg < 0 && by && by->refused[0])
-				reg = 0; /* a call's argument the verifier refuses (a helper's buffer) */
-			if (reg < 0 || !insn_line(e, fc->sec, off, &file, &line))
+				reg = KFSIM_BPFRT_CALL_REG; /* a call the verifier refuses */
+			if ((reg < 0 && reg != KFSIM_BPFRT_CALL_REG) ||
+			    !insn_line(e, fc->sec, off, &file, &line))
 				continue;
 			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 			fputs("\t{", f);

@@ -81,6 +81,8 @@ void bpfrt_site(const char *file, int line);
 extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
+/* bpfrt_main.c: the refusal the BPF object gives the call at @file:@line (NULL: none) */
+const char *bpfrt_refused_call(const char *file, int line);
 /* bpfrt_helpers.c: a helper's buffer @p (register @regno) of @size bytes; nonzero: refused. */
 int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size);
 

@@ -202,13 +202,18 @@ void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 /*
  * A helper's buffer (ARG_PTR_TO_MEM or ARG_PTR_TO_UNINIT_MEM, its size the next argument):
  * never an object of bpf_obj_new(), and within a map value (check_helper_mem_access() ->
- * check_map_access(), the running 6.18's two lines).  The stack's bounds are the verifier's
- * alone: natively a buffer's size on the stack is not known.
+ * check_map_access(), the running 6.18's two lines).  The stack's bounds come from the BPF
+ * object (bpfrt_refused_call()): natively a buffer's size on the stack is not known.
  */
 int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size)
 {
+	const char *refused = bpfrt_refused_call(kfsim_bpf_site.file, kfsim_bpf_site.line);
 	unsigned int value_size, off;
 
+	/* refused from the program's text (a buffer past the frame): never written past */
+	if (refused)
+		return kfsim_bpf_helper_refused(name, "the verifier refuses this call's arguments",
+						"%s", refused);
 	if (kfsim_bpf_helper_mem_arg(name, regno, p))
 		return -EINVAL;
 	if (bpfrt_map_value_at(p, &value_size, &off) && off + size > value_size)

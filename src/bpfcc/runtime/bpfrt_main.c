@@ -557,7 +557,7 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if (a->line != line || strcmp(a->file, file))
+		if (a->line != line || strcmp(a->file, file) || a->reg == KFSIM_BPFRT_CALL_REG)
 			continue;
 		if (reg >= 0 && a->reg != reg)
 			return; /* two registers at the line: which one faulted is not known */
@@ -642,19 +642,22 @@ static enum kfsim_bpf_prog_type prog_type(const char *section)
  * A tc program's context as the kernel's BPF_PROG_TEST_RUN gives it for the referee's packet
  * (bpfrt_kernel.c: BPFRT_TEST_PKT_LEN bytes, an IPv4 ethertype): skb->len is the whole frame (tc
  * is an L2 program type) and skb->protocol the ethertype eth_type_trans() found, in network
- * order.  Everything else stays zero, as before.  Offsets are the UAPI struct __sk_buff's
- * (len at 0, protocol at 16), which never moves.
+ * order, and skb->ifindex the device the test run gives the packet (bpf_prog_test_run_skb(): the
+ * namespace's loopback, LOOPBACK_IFINDEX 1).  Everything else stays zero, as before.  Offsets are
+ * the UAPI struct __sk_buff's (len at 0, protocol at 16, ifindex at 40), which never moves.
  */
 static void skb_ctx_fill(const char *section, unsigned char *ctx)
 {
 	const char *s = section[0] == '?' ? section + 1 : section;
 	u32 len = BPFRT_TEST_PKT_LEN;
 	u32 protocol = htons(0x0800); /* ETH_P_IP */
+	u32 ifindex = 1;		/* LOOPBACK_IFINDEX */
 
 	if (strncmp(s, "tc", 2) && strncmp(s, "classifier", 10))
 		return;
 	memcpy(ctx + 0, &len, sizeof(len));
 	memcpy(ctx + 16, &protocol, sizeof(protocol));
+	memcpy(ctx + 40, &ifindex, sizeof(ifindex));
 }
 
 struct call {
@@ -681,6 +684,20 @@ static struct bpfrt_verdict *child_out;
 static int child_fd = -1;
 static bool in_explored_path;
 static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
+
+const char *bpfrt_refused_call(const char *file, int line)
+{
+	const char *base = file ? basename((char *)file) : NULL;
+
+	for (int i = 0; base && child_prog && i < child_prog->nr_accesses; i++) {
+		const struct kfsim_bpfrt_access *a = &child_prog->accesses[i];
+
+		if (a->reg == KFSIM_BPFRT_CALL_REG && a->refused && a->line == line &&
+		    !strcmp(a->file, base))
+			return a->refused;
+	}
+	return NULL;
+}
 
 static void sanitizer_died(void)
 {

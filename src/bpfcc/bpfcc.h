@@ -159,11 +159,18 @@ int bpfcc_global_args(const struct btf *btf, const char *name, struct bpfcc_glob
  * @name: the callee (NULL: the instruction calls no global function)
  * @func_nr: the callee's subprogram number, as the verifier's "func#N" counts (libbpf's order)
  * @args: the callee's prototype, as the verifier reads it
+ * @ctx_mem: what the verifier says of the program's context given as memory, by program type
+ *	(measured on the running 6.18)
  */
 struct bpfcc_subcall {
 	const char *name;
 	int func_nr;
 	struct bpfcc_global_args args;
+	enum {
+		BPFCC_CTX_MEM_UNKNOWN,	/* not measured: no refusal (a syscall program's is memory) */
+		BPFCC_CTX_MEM_NOT_FP,	/* "R1 type=ctx expected=fp": tc, cgroup_skb, socket, xdp */
+		BPFCC_CTX_MEM_READONLY, /* its last byte is not writable: kprobe, tracepoint, raw_tp */
+	} ctx_mem;
 };
 
 /*

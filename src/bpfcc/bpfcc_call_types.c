@@ -658,8 +658,11 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 		else if (c->args.ctx_arg[a] && !(s->ctx & bit) && not_ctx)
 			snprintf(why, sizeof(why), "arg#%d expects pointer to ctx", a);
 		/* check_helper_mem_access(): what it does not take is named against the stack */
-		else if (size && (s->ctx & bit))
+		else if (size && (s->ctx & bit) && c->ctx_mem == BPFCC_CTX_MEM_NOT_FP)
 			snprintf(why, sizeof(why), "R%d type=ctx expected=fp", r);
+		else if (size && (s->ctx & bit) && c->ctx_mem == BPFCC_CTX_MEM_READONLY)
+			snprintf(why, sizeof(why), "invalid bpf_context access off=%lld size=1",
+				 s->off[r] + size - 1);
 		else if (size && (s->imm_known & ~s->stack & bit) && s->imm[r])
 			snprintf(why, sizeof(why), "R%d type=scalar expected=fp", r);
 		/* check_mem_reg() -> check_map_access(): no special field may be in the bytes */

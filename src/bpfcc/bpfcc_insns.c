@@ -292,7 +292,7 @@ static int func_nr(const struct elf_view *e, int sym)
  * the callee's prototype as the verifier reads it; NULL when out of memory.
  */
 static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct btf *btf,
-					  unsigned int k)
+					  unsigned int k, int ctx_mem)
 {
 	const struct func *fc = &e->funcs[k];
 	struct bpfcc_subcall *calls = calloc(fc->cnt + 1, sizeof(*calls));
@@ -304,6 +304,7 @@ static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct
 			continue;
 		calls[i].name = e->funcs[nr].name;
 		calls[i].func_nr = nr;
+		calls[i].ctx_mem = ctx_mem;
 	}
 	return calls;
 }
@@ -392,6 +393,31 @@ out:
 	free(memo);
 	free(on_path);
 	free(global);
+}
+
+/*
+ * What the verifier says of program @fn's context given as a global function's memory argument,
+ * by its section (libbpf's names), as the running 6.18 said it for each family.
+ */
+static int ctx_as_memory(const struct bpfcc_unit *u, const char *fn)
+{
+	static const char *const not_fp[] = {"tc", "classifier", "action", "cgroup_skb/",
+					     "cgroup/skb", "socket", "xdp"};
+	static const char *const readonly[] = {"kprobe", "kretprobe", "uprobe", "uretprobe",
+					       "tracepoint", "tp/", "raw_tp", "raw_tracepoint",
+					       "perf_event"};
+	struct bpf_program *p = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
+	const char *s = p ? bpf_program__section_name(p) : NULL;
+
+	if (s && s[0] == '?')
+		s++;
+	for (size_t i = 0; s && i < sizeof(not_fp) / sizeof(not_fp[0]); i++)
+		if (!strncmp(s, not_fp[i], strlen(not_fp[i])))
+			return BPFCC_CTX_MEM_NOT_FP;
+	for (size_t i = 0; s && i < sizeof(readonly) / sizeof(readonly[0]); i++)
+		if (!strncmp(s, readonly[i], strlen(readonly[i])))
+			return BPFCC_CTX_MEM_READONLY;
+	return BPFCC_CTX_MEM_UNKNOWN;
 }
 
 /* The source line of the instruction at byte @off of section @sec (its line-info record). */
@@ -717,7 +743,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 	struct bpfcc_beyond **beyond_of;
 	unsigned long at = 0;
 	unsigned int nr = 0;
-	int err, main_sym = -1;
+	int err, main_sym = -1, ctx_mem;
 	struct btf *btf;
 
 	if (!e)
@@ -726,6 +752,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 	if (err)
 		goto out;
 	find_line_info(e);
+	ctx_mem = ctx_as_memory(u, fn);
 	for (size_t i = 0; i < e->nr_syms && main_sym < 0; i++)
 		if (ELF64_ST_TYPE(e->syms[i].st_info) == STT_FUNC &&
 		    e->syms[i].st_shndx != e->text && !strcmp(sym_name(e, &e->syms[i]), fn))
@@ -749,7 +776,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the verifier's walk order is the program's own from its main function only */
 		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
 		bool leak_after = false;
-		struct bpfcc_subcall *subcalls = global_calls(e, btf, k);
+		struct bpfcc_subcall *subcalls = global_calls(e, btf, k, ctx_mem);
 		/* the main function's one argument is the context */
 		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));

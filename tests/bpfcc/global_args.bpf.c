@@ -218,6 +218,44 @@ int call_second_int(struct __sk_buff *skb)
 }
 
 /*
+ * The context given as memory, by program type (the running 6.18): refused against the stack in
+ * the packet programs, its last byte not writable in the tracing ones, memory in a syscall one.
+ */
+struct user_mem {
+	long x;
+};
+
+__noinline int take_mem(struct user_mem *m)
+{
+	return m ? m->x : 0;
+}
+
+SEC("socket") __failure __msg("R1 type=ctx expected=fp")
+int socket_ctx_as_mem(struct __sk_buff *ctx)
+{
+	return take_mem((void *)ctx);
+}
+
+SEC("tracepoint") __failure __msg("invalid bpf_context access off=7 size=1")
+__msg("Caller passes invalid args into func#1 ('take_mem')")
+int tp_ctx_as_mem(void *ctx)
+{
+	return take_mem(ctx);
+}
+
+SEC("kprobe") __failure __msg("invalid bpf_context access off=7 size=1")
+int kprobe_ctx_as_mem(void *ctx)
+{
+	return take_mem(ctx);
+}
+
+SEC("syscall") __success
+int syscall_ctx_as_mem(void *ctx)
+{
+	return take_mem(ctx);
+}
+
+/*
  * Call chains (MAX_CALL_FRAMES, 8): walking into static functions the verifier refuses the call
  * that would make a ninth frame; once all else passed it follows global calls too and refuses
  * a chain of eight frames, the last global function's validation the line before.

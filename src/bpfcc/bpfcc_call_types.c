@@ -121,6 +121,11 @@ struct flow_state {
 	 * constants (a loop's counter) is not data: the verifier walks each pass with its value.
 	 */
 	unsigned short data, var_off, tn_known, rodata;
+	/*
+	 * bit per register: compared by a conditional jump on some path (its bounds may have
+	 * moved: the data-flow keeps tnums, not the verifier's bounds)
+	 */
+	unsigned short compared;
 	unsigned long long tn_val[11], tn_mask[11];
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
@@ -234,8 +239,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_map |= s->slot_null_map;
 	grew |= (s->null_mem & ~d->null_mem) || (s->slot_null_mem & ~d->slot_null_mem);
 	d->null_mem |= s->null_mem;
-	if (d->ctx & ~s->ctx)
+	if ((d->ctx & ~s->ctx) || (s->compared & ~d->compared))
 		grew = true;
+	d->compared |= s->compared;
 	d->ctx &= s->ctx;
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
@@ -356,6 +362,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->null_map &= keep;
 	s->null_mem &= keep;
 	s->ctx &= keep;
+	s->compared &= keep;
 	s->data &= keep;
 	s->var_off &= keep;
 	s->tn_known &= keep;
@@ -586,6 +593,20 @@ static int filled_buffer_arg(const char *callee)
 }
 
 /*
+ * A size that is data loaded as it is (any value of its width, zero included) and never
+ * compared since: its minimum is 0 to the verifier too.  Anything else (masked, added to,
+ * checked) is left alone: the verifier's bounds may exclude zero where a tnum cannot tell.
+ */
+static bool unbounded_size(const struct flow_state *s, int r)
+{
+	unsigned long long mask = s->tn_mask[r];
+	unsigned short bit = (unsigned short)(1u << r);
+
+	return (s->data & s->tn_known & bit) && !(s->compared & bit) && !s->tn_val[r] &&
+	       (mask == 0xff || mask == 0xffff || mask == 0xffffffffull || mask == ~0ull);
+}
+
+/*
  * An access past the memory a global function's pointer argument stands for
  * (check_mem_region_access(), 6.18: both lines).
  */
@@ -607,8 +628,24 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 	int buf = filled_buffer_arg(fl->callee[i]), size = buf + 1;
 	long long end;
 
-	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0] ||
-	    !((s->stack & (1u << buf)) || s->mem_size[buf]) || !(s->imm_known & (1u << size)))
+	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0])
+		return;
+	if (unbounded_size(s, size)) {
+		/*
+		 * check_mem_size_reg(): a signed minimum below zero first (all 64 bits unknown),
+		 * then ARG_CONST_SIZE's minimum must be above zero
+		 */
+		if (s->tn_mask[size] == ~0ull)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d min value is negative, either use unsigned or 'var &= const'",
+				 size);
+		else
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d invalid zero-sized read: u64=[0,%llu]", size,
+				 s->tn_mask[size]);
+		return;
+	}
+	if (!((s->stack & (1u << buf)) || s->mem_size[buf]) || !(s->imm_known & (1u << size)))
 		return;
 	end = s->off[buf] + s->imm[size];
 	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > s->mem_size[buf]) {
@@ -1273,7 +1310,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 {
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
-				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx,
+				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
 
 	s->tn_val[dst] = s->tn_val[src];
@@ -1669,6 +1706,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		e->target = (unsigned long)((long)i + 1 +
 					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
 		e->branch = true;
+		/* either side's bounds may be narrower now (a check of zero raises the minimum) */
+		if (op != BPF_JA && in->dst_reg <= 10)
+			s->compared |= (unsigned short)(1u << in->dst_reg);
+		if (op != BPF_JA && BPF_SRC(in->code) == BPF_X && in->src_reg <= 10)
+			s->compared |= (unsigned short)(1u << in->src_reg);
 		e->taken = *s;
 		if (op == BPF_JA) {
 			e->falls = false;

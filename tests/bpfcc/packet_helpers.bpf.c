@@ -6,7 +6,8 @@
  * zeroed) are the kernel's return values; the task is the runner, as it is the kernel's for the
  * test run.  Refused: the helper where the program type has none, a context argument that is
  * not the context, a buffer in an object of bpf_obj_new(), past a map value's end or past the
- * stack frame's top (a constant size), and a call under a bpf_spin_lock.
+ * stack frame's top (a constant size), a length the verifier cannot bound, and a call under a
+ * bpf_spin_lock.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -264,6 +265,54 @@ int comm_unchecked_lookup(struct __sk_buff *skb)
 	char *v = bpf_map_lookup_elem(&bufs, &key);
 
 	return bpf_get_current_comm(v, 16);
+}
+
+/*
+ * A length that is data: ARG_CONST_SIZE's bounds (check_mem_size_reg()).  Loaded as it is, its
+ * minimum is zero (from the BPF object); all 64 bits unknown, its signed minimum is negative; only
+ * checked against zero, or one added, its maximum is past any buffer (natively: the helper
+ * would write past the program's frame).
+ */
+SEC("tc") __failure __msg("R4 invalid zero-sized read: u64=[0,65535]")
+int len_u16(struct __sk_buff *skb)
+{
+	char b[16];
+	__u16 len = skb->len;
+
+	bpf_skb_load_bytes(skb, 0, b, len);
+	return b[0];
+}
+
+SEC("kprobe") __failure __msg("R2 min value is negative, either use unsigned or 'var &= const'")
+int comm_len_random(void *ctx)
+{
+	char c[16];
+	__u32 n = bpf_get_prandom_u32();
+
+	bpf_get_current_comm(c, n);
+	return c[0];
+}
+
+SEC("tc") __failure __msg("R4 unbounded memory access, use 'var &= const' or 'if (var < const)'")
+int len_checked_zero(struct __sk_buff *skb)
+{
+	char b[16];
+	__u32 len = skb->len;
+
+	if (!len)
+		return 0;
+	bpf_skb_load_bytes(skb, 0, b, len);
+	return b[0];
+}
+
+SEC("tc") __failure __msg("R4 unbounded memory access, use 'var &= const' or 'if (var < const)'")
+int len_plus_one(struct __sk_buff *skb)
+{
+	char b[16];
+	__u32 len = skb->len + 1;
+
+	bpf_skb_load_bytes(skb, 0, b, len);
+	return b[0];
 }
 
 char _license[] SEC("license") = "GPL";

@@ -83,8 +83,12 @@ extern void *bpfrt_global_call_site;
 int bpfrt_helper(const char *name, const char *file, int line);
 /* bpfrt_main.c: the refusal the BPF object gives the call at @file:@line (NULL: none) */
 const char *bpfrt_refused_call(const char *file, int line);
-/* bpfrt_helpers.c: a helper's buffer @p (register @regno) of @size bytes; nonzero: refused. */
-int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size);
+/*
+ * bpfrt_helpers.c: a helper's buffer @p (register @regno, its size in the next) of @size bytes,
+ * @frame the calling program's frame pointer (its stack lies below); nonzero: refused.
+ */
+int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size,
+		     const void *frame);
 
 /* bpfrt_divide.c: a division by zero or MIN / -1 gives BPF's result instead of SIGFPE. */
 void bpfrt_catch_divide_faults(void);

@@ -200,13 +200,26 @@ void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 }
 
 /*
+ * Under ASan (the program built with --sanitize address) the frame has redzones between its
+ * objects: a range that reaches one is past the buffer, which the frame's top does not show.
+ */
+extern void *__asan_region_is_poisoned(void *beg, size_t size) __attribute__((weak));
+
+static bool past_object(const char *buf, unsigned long long size)
+{
+	return __asan_region_is_poisoned && size && __asan_region_is_poisoned((void *)buf, size);
+}
+
+/*
  * A helper's buffer (ARG_PTR_TO_MEM or ARG_PTR_TO_UNINIT_MEM, its size the next argument):
  * never an object of bpf_obj_new(), and within a map value (check_helper_mem_access() ->
  * check_map_access(), the running 6.18's two lines).  The stack's bounds come from the BPF
  * object (bpfrt_refused_call()): natively a buffer's size on the stack is not known.
  */
-int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size)
+int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size,
+		     const void *frame)
 {
+	const char *here = __builtin_frame_address(0), *buf = p;
 	const char *refused = bpfrt_refused_call(kfsim_bpf_site.file, kfsim_bpf_site.line);
 	unsigned int value_size, off;
 
@@ -216,6 +229,18 @@ int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long l
 						"%s", refused);
 	if (kfsim_bpf_helper_mem_arg(name, regno, p))
 		return -EINVAL;
+	/*
+	 * A buffer of the calling program's stack that the size runs past the program's frame: a
+	 * size the BPF object does not know (data), which the verifier bounds before anything else
+	 * (check_mem_size_reg(): the usual refusal of an unchecked length); natively the write
+	 * would smash the frame.
+	 */
+	if (frame && buf > here && buf < (const char *)frame &&
+	    (size > (unsigned long long)((const char *)frame - buf) || past_object(buf, size)))
+		return kfsim_bpf_helper_refused(
+			name, "the size passes the program's stack frame: the verifier bounds it first",
+			"R%d unbounded memory access, use 'var &= const' or 'if (var < const)'",
+			regno + 1);
 	if (bpfrt_map_value_at(p, &value_size, &off) && off + size > value_size)
 		return kfsim_bpf_helper_refused(
 			name, "a helper's buffer in a map value must lie within the value",
@@ -224,6 +249,12 @@ int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long l
 			value_size, off, size, regno);
 	return 0;
 }
+
+/*
+ * The frame pointer of the program that called the helper: the helper's saved one (the native
+ * build keeps frame pointers).  A macro, so that it is the helper's own frame it reads.
+ */
+#define caller_frame() (*(void *const *)__builtin_frame_address(0))
 
 /* The register type check_reg_type() names for a pointer that is not the context. */
 static const char *reg_type_of(const void *p)
@@ -278,7 +309,7 @@ long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, 
 		return kfsim_bpf_helper_refused("bpf_skb_load_bytes",
 						"its first argument is the program's context",
 						"R1 type=%s expected=ctx", reg_type_of(skb));
-	if (bpfrt_helper_mem("bpf_skb_load_bytes", 3, to, len))
+	if (bpfrt_helper_mem("bpf_skb_load_bytes", 3, to, len, caller_frame()))
 		return -EINVAL;
 	bpfrt_site(NULL, 0);
 	if (offset > INT_MAX || (unsigned long long)offset + len > sizeof(bpfrt_test_pkt)) {
@@ -304,7 +335,7 @@ long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const cha
 	if (bpfrt_helper("bpf_get_current_comm", file, line))
 		return -EINVAL;
 	bpfrt_site(file, line);
-	if (bpfrt_helper_mem("bpf_get_current_comm", 1, buf, size_of_buf))
+	if (bpfrt_helper_mem("bpf_get_current_comm", 1, buf, size_of_buf, caller_frame()))
 		return -EINVAL;
 	bpfrt_site(NULL, 0);
 	prctl(PR_GET_NAME, comm);

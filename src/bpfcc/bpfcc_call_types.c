@@ -1404,6 +1404,9 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	bool src_data = src >= 0 && src <= 10 && (s->data & (1u << src));
 	bool dst_data = s->data & (1u << dst), known, src_known = true;
 	unsigned long long val = 0, mask = 0, bval = (unsigned long long)(long long)in->imm, bmask = 0;
+	/* a result of a compared value may have narrower bounds too (clang's "w4 = w1") */
+	bool compared = (op != BPF_MOV && (s->compared & (1u << dst))) ||
+			(src >= 0 && src <= 10 && (s->compared & (1u << src)));
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
 		return false;
@@ -1455,6 +1458,8 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 		mask &= 0xffffffffull;
 	}
 	set_reg(s, dst, 0);
+	if (compared)
+		s->compared |= (unsigned short)(1u << dst);
 	if (known && !mask) { /* every bit known: a constant to the verifier, not data */
 		s->imm[dst] = (long long)val;
 		s->imm_known |= (unsigned short)(1u << dst);
@@ -1706,7 +1711,16 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		e->target = (unsigned long)((long)i + 1 +
 					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
 		e->branch = true;
-		/* either side's bounds may be narrower now (a check of zero raises the minimum) */
+		/*
+		 * either side's bounds may be narrower now (a check of zero raises the minimum),
+		 * and those of every scalar the verifier links to it (a copy, a copy plus a
+		 * constant: "w2 = w4; w2 += -17; if w2 < -16"): every data register is taken
+		 */
+		if (op != BPF_JA &&
+		    ((in->dst_reg <= 10 && (s->data & (1u << in->dst_reg))) ||
+		     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
+		      (s->data & (1u << in->src_reg)))))
+			s->compared |= s->data;
 		if (op != BPF_JA && in->dst_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->dst_reg);
 		if (op != BPF_JA && BPF_SRC(in->code) == BPF_X && in->src_reg <= 10)

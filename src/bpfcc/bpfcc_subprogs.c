@@ -20,12 +20,22 @@
 /* The uapi context structs a program type's context pointer may be declared as. */
 static bool ctx_struct(const char *name)
 {
-	static const char *const names[] = {
-		"__sk_buff",	  "xdp_md",	  "pt_regs",	     "bpf_sock",
-		"bpf_sock_addr",  "sk_msg_md",	  "bpf_sock_ops",    "bpf_perf_event_data",
-		"bpf_sysctl",	  "bpf_sockopt",  "sk_reuseport_md", "bpf_sk_lookup",
-		"bpf_cgroup_dev_ctx", "bpf_raw_tracepoint_args", "bpf_nf_ctx", "user_pt_regs",
-	};
+	static const char *const names[] = {"__sk_buff",
+					    "xdp_md",
+					    "pt_regs",
+					    "bpf_sock",
+					    "bpf_sock_addr",
+					    "sk_msg_md",
+					    "bpf_sock_ops",
+					    "bpf_perf_event_data",
+					    "bpf_sysctl",
+					    "bpf_sockopt",
+					    "sk_reuseport_md",
+					    "bpf_sk_lookup",
+					    "bpf_cgroup_dev_ctx",
+					    "bpf_raw_tracepoint_args",
+					    "bpf_nf_ctx",
+					    "user_pt_regs"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(names[i], name))
@@ -50,7 +60,8 @@ static bool arg_tagged(const struct btf *btf, __u32 func_id, int arg)
 	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
-		if (btf_is_decl_tag(t) && t->type == func_id && btf_decl_tag(t)->component_idx == arg)
+		if (btf_is_decl_tag(t) && t->type == func_id &&
+		    btf_decl_tag(t)->component_idx == arg)
 			return true;
 	}
 	return false;
@@ -108,8 +119,8 @@ int bpfcc_global_args(const struct btf *btf, const char *name, struct bpfcc_glob
 		size = btf_is_fwd(to) ? -EINVAL : btf__resolve_size(btf, id);
 		if (size <= 0) {
 			snprintf(out->refused, sizeof(out->refused),
-				 "arg#%d reference type('%s %s') size cannot be determined: %lld", a,
-				 kind_name(to), btf__name_by_offset(btf, to->name_off),
+				 "arg#%d reference type('%s %s') size cannot be determined: %lld",
+				 a, kind_name(to), btf__name_by_offset(btf, to->name_off),
 				 (long long)size);
 			return 1;
 		}

@@ -74,7 +74,7 @@ static uintptr_t mem_operand(const greg_t *regs, const uint8_t **p, uint8_t modr
 		addr = (uintptr_t)regs[gregs_of[rm | ((rex & 1) << 3)]];
 	}
 	if (mod == 1) {
-		addr += (uintptr_t)(intptr_t)(int8_t)**p;
+		addr += (uintptr_t)(intptr_t)(int8_t) * *p;
 		*p += 1;
 	} else if (mod == 2) {
 		int32_t disp;
@@ -95,7 +95,7 @@ static bool decode(const greg_t *regs, const uint8_t *pc, struct division *d)
 	uintptr_t addr;
 
 	while (*p == 0x2e || *p == 0x3e || *p == 0x26 || *p == 0x64 || *p == 0x65 || *p == 0x36)
-		p++; /* segment prefixes (none changes the operand) */
+		p++;		      /* segment prefixes (none changes the operand) */
 	if (*p == 0x66 || *p == 0x67) /* a 16-bit operand or address: not C's division */
 		return false;
 	if ((*p & 0xf0) == 0x40)

@@ -597,6 +597,8 @@ static int filled_buffer_arg(const char *callee)
  * compared since: its minimum is 0 to the verifier too.  Anything else (masked, added to,
  * checked) is left alone: the verifier's bounds may exclude zero where a tnum cannot tell.
  */
+#define BPF_MAX_VAR_SIZ (1 << 29) /* include/linux/bpf.h */
+
 static bool unbounded_size(const struct flow_state *s, int r)
 {
 	unsigned long long mask = s->tn_mask[r];
@@ -639,6 +641,14 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "R%d min value is negative, either use unsigned or 'var &= const'",
 				 size);
+		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel") &&
+			 s->tn_mask[size] > BPF_MAX_VAR_SIZ) /* ARG_CONST_SIZE_OR_ZERO */
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d unbounded memory access, use 'var &= const' or "
+				 "'if (var < const)'",
+				 size);
+		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel"))
+			return; /* zero allowed: the range then, which bounds decide */
 		else
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "R%d invalid zero-sized read: u64=[0,%llu]", size,

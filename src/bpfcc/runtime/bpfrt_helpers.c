@@ -114,31 +114,6 @@ unsigned long long kfsim_bpfrt_jiffies64(void)
 	return clock_ns("bpf_jiffies64", CLOCK_MONOTONIC) / (1000000000ull / BPFRT_HZ);
 }
 
-/*
- * bpf_probe_read_kernel(): a copy that faults safely, as copy_from_kernel_nofault(), with @dst
- * zeroed on failure.  x86's copy_from_kernel_nofault_allowed() refuses a user address with
- * -ERANGE before trying; natively every address is the process's, so the user range the
- * kernel would refuse is taken to be the low pages nothing can map (mmap_min_addr, 64 KiB:
- * NULL plus an offset), and any other unreadable address gives -EFAULT.
- */
-#define BPFRT_USER_RANGE 65536ul
-long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
-long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr)
-{
-	struct iovec local = {dst, size}, remote = {(void *)unsafe_ptr, size};
-
-	if (bpfrt_helper("bpf_probe_read_kernel", NULL, 0))
-		return -EINVAL;
-	if ((unsigned long)unsafe_ptr < BPFRT_USER_RANGE) {
-		memset(dst, 0, size);
-		return -ERANGE;
-	}
-	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)size)
-		return 0;
-	memset(dst, 0, size);
-	return -EFAULT;
-}
-
 /* bpf_trace_printk(): to stdout, a line each, prefixed as the trace pipe's lines are. */
 long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...);
 long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
@@ -344,4 +319,30 @@ long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const cha
 	if (size_of_buf)
 		memcpy(buf, comm, strnlen(comm, size_of_buf - 1));
 	return 0;
+}
+
+/*
+ * bpf_probe_read_kernel(): a copy that faults safely, as copy_from_kernel_nofault(), with @dst
+ * zeroed on failure.  x86's copy_from_kernel_nofault_allowed() refuses a user address with
+ * -ERANGE before trying; natively every address is the process's, so the user range the
+ * kernel would refuse is taken to be the low pages nothing can map (mmap_min_addr, 64 KiB:
+ * NULL plus an offset), and any other unreadable address gives -EFAULT.
+ */
+#define BPFRT_USER_RANGE 65536ul
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr)
+{
+	struct iovec local = {dst, size}, remote = {(void *)unsafe_ptr, size};
+
+	if (bpfrt_helper("bpf_probe_read_kernel", NULL, 0) ||
+	    bpfrt_helper_mem("bpf_probe_read_kernel", 1, dst, size, caller_frame()))
+		return -EINVAL;
+	if ((unsigned long)unsafe_ptr < BPFRT_USER_RANGE) {
+		memset(dst, 0, size);
+		return -ERANGE;
+	}
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)size)
+		return 0;
+	memset(dst, 0, size);
+	return -EFAULT;
 }

@@ -135,10 +135,12 @@ struct kfsim_bpfrt_call {
  *	BPF object's types (NULL: none): a store into a map value's referenced __kptr field, a load
  *	or store at a negative offset of an object or over one of its special fields
  */
+#define KFSIM_BPFRT_CALL_REG (-2)
+
 struct kfsim_bpfrt_access {
 	const char *file;
 	int line;
-	int reg;
+	int reg; /* KFSIM_BPFRT_CALL_REG: a call the verifier refuses (@refused), not an access */
 	const char *beyond;
 	int beyond_off;
 	int beyond_size;
@@ -178,6 +180,8 @@ struct kfsim_bpfrt_prog {
 	const struct kfsim_bpfrt_access *accesses;
 	int nr_accesses;
 	int leak_after_merge;
+	/* what the verifier refuses once every instruction passed (a call chain too deep), or NULL */
+	const char *refused_at_end;
 };
 
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */

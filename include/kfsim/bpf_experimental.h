@@ -652,6 +652,37 @@ int kfsim_bpf_helper_enter(const char *helper);
 int kfsim_bpf_percpu_arg(const char *helper, const void *p);
 
 /**
+ * kfsim_bpf_helper_refused() - a helper call a verifier rule refuses, reported
+ * @helper: its name ("bpf_skb_load_bytes"), for the report
+ * @why: why the verifier refuses it, in kfsim's words
+ * @fmt: the verifier's message, printf-style
+ *
+ * For the rules a runtime's helpers check themselves (kfsim-bpf-cc's: the program type, the
+ * context argument, a map value's size).
+ *
+ * Return: -EINVAL, after the report; the helper then does nothing.
+ */
+__printf(3, 4) int kfsim_bpf_helper_refused(const char *helper, const char *why,
+					    const char *fmt, ...);
+
+/**
+ * kfsim_bpf_helper_mem_arg() - a helper's memory argument, checked
+ * @helper: its name, for the report
+ * @regno: the argument's register (1 to 5)
+ * @p: the pointer the program passes
+ *
+ * An ARG_PTR_TO_MEM argument (a buffer the helper reads or fills) may not be an object of
+ * bpf_obj_new(): "R3 type=ptr_ expected=fp, pkt, pkt_meta, map_key, map_value, mem,
+ * ringbuf_mem, buf, trusted_ptr_" (check_reg_type(), the running 6.18).  Other memory passes.
+ *
+ * Return: 0 to run the helper, or -EINVAL after the report.
+ */
+int kfsim_bpf_helper_mem_arg(const char *helper, int regno, const void *p);
+
+/** kfsim_bpf_is_object() - whether @p points into a live object of bpf_obj_new() */
+bool kfsim_bpf_is_object(const void *p);
+
+/**
  * kfsim_bpf_global_call_enter() - a global (non-static) BPF subprogram is being entered
  * @subprog: its name, for the report
  *

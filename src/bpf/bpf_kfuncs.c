@@ -230,6 +230,42 @@ int kfsim_bpf_percpu_arg(const char *helper, const void *p)
 	return -EINVAL;
 }
 
+int kfsim_bpf_helper_refused(const char *helper, const char *why, const char *fmt, ...)
+{
+	struct bpf_tstate *ts = &bpf_tstate;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ts->kfunc = helper;
+	bpf_report(-EINVAL, why, "%s", msg);
+	bpf_leave();
+	return -EINVAL;
+}
+
+bool kfsim_bpf_is_object(const void *p)
+{
+	struct bpf_alloc_view v;
+
+	return p && bpf_reach(p, &v) && !v.name;
+}
+
+int kfsim_bpf_helper_mem_arg(const char *helper, int regno, const void *p)
+{
+	if (!kfsim_bpf_is_object(p))
+		return 0;
+	/* check_reg_type()'s list for ARG_PTR_TO_MEM (mem_types), as the running 6.18 prints it */
+	return kfsim_bpf_helper_refused(
+		helper,
+		"a helper's memory argument may be the stack, a packet, a map key or value or "
+		"other memory the verifier sized, never an object of bpf_obj_new",
+		"R%d type=ptr_ expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, "
+		"buf, trusted_ptr_",
+		regno);
+}
+
 /* check_func_call()'s rules for a call of a global function, in the caller's state */
 static int global_call_rules(struct bpf_tstate *ts, const char *subprog)
 {

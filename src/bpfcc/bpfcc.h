@@ -69,10 +69,11 @@ bool bpfcc_needs_order(const struct btf *btf);
  * libbpf loads it, and "kfsim_bpfcc_accesses_@idx[]": its loads and stores through a register
  * other than the frame pointer, with their lines (bpfcc_insns.c).  Return: how many calls (and
  * in @nr_accesses how many accesses, in @leak_after_merge whether the verifier's walk meets a
- * call with two types before any leak), or -errno.
+ * call with two types before any leak, in @at_end what the verifier refuses of the whole
+ * program once every instruction passed: "" for nothing), or -errno.
  */
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses, int *leak_after_merge);
+		      int *nr_accesses, int *leak_after_merge, char *at_end, size_t at_end_size);
 
 struct bpf_insn;
 
@@ -109,12 +110,67 @@ struct bpfcc_beyond {
  *	__kptr fields type what bpf_kptr_xchg() returns
  * @rodata: the instruction loads the address of a read-only global (.rodata): libbpf freezes
  *	that map, so the verifier knows the values loaded from it (constants, not data)
+ * @rodata_off: with @rodata, the address's offset in that map's value (its section)
+ * @rodata_size: with @rodata, the value's size (the section's)
+ * @datasec: the instruction loads the address of a global in a data section (.data, .bss,
+ *	.data.X): that section's BTF DATASEC, the map value's type (0: none)
+ * @datasec_off: with @datasec, the address's offset in the section
+ * @address: the instruction (a 64-bit load) is relocated: an address libbpf fills in (a map, a
+ *	global, a function), not the constant it holds in the object
  */
 struct bpfcc_root {
 	__u32 type;
 	int node_off;
 	__u32 map_value;
 	bool rodata;
+	int rodata_off;
+	unsigned int rodata_size;
+	__u32 datasec;
+	int datasec_off;
+	bool address;
+};
+
+#define BPFCC_MAX_ARGS 5
+
+/**
+ * struct bpfcc_global_args - what the verifier makes of a global function's prototype
+ * @refused: its refusal of the prototype alone ("Global function f() doesn't return scalar...",
+ *	"arg#0 reference type('FWD S') size cannot be determined: -22"); "" for none
+ * @mem_size: per argument, the bytes of memory a pointer argument stands for (maybe NULL); 0 for
+ *	a scalar or a pointer kfsim leaves alone (the context, void *, a tagged argument)
+ * @ctx_arg: per argument, a pointer to the program's context (PTR_TO_CTX: a uapi context struct)
+ * @nr_args: its arguments
+ */
+struct bpfcc_global_args {
+	char refused[160];
+	int mem_size[BPFCC_MAX_ARGS];
+	bool ctx_arg[BPFCC_MAX_ARGS];
+	int nr_args;
+};
+
+/*
+ * Read the BTF prototype of function @name (bpfcc_subprogs.c, btf_prepare_func_args() of 6.18).
+ * Return: 1 when it is a global function (@out filled), 0 when it is static or has no BTF.
+ */
+int bpfcc_global_args(const struct btf *btf, const char *name, struct bpfcc_global_args *out);
+
+/**
+ * struct bpfcc_subcall - a call of a global function, at its instruction
+ * @name: the callee (NULL: the instruction calls no global function)
+ * @func_nr: the callee's subprogram number, as the verifier's "func#N" counts (libbpf's order)
+ * @args: the callee's prototype, as the verifier reads it
+ * @ctx_mem: what the verifier says of the program's context given as memory, by program type
+ *	(measured on the running 6.18)
+ */
+struct bpfcc_subcall {
+	const char *name;
+	int func_nr;
+	struct bpfcc_global_args args;
+	enum {
+		BPFCC_CTX_MEM_UNKNOWN,	/* not measured: no refusal (a syscall program's is memory) */
+		BPFCC_CTX_MEM_NOT_FP,	/* "R1 type=ctx expected=fp": tc, cgroup_skb, socket, xdp */
+		BPFCC_CTX_MEM_READONLY, /* its last byte is not writable: kprobe, tracepoint, raw_tp */
+	} ctx_mem;
 };
 
 /*
@@ -130,11 +186,16 @@ struct bpfcc_root {
  * instruction, may be NULL) whether the verifier, in its walk order, reaches the instruction
  * after it met a call with two types (2), before (1), or met none (0); and in @leak_after_merge
  * (with @after_merge) whether it met such a call before any path leaked a reference.
+ * @subcalls (one per instruction, may be NULL) names the calls of global functions, whose
+ * arguments the verifier checks against their prototypes (refusals into @beyond); @entry, when
+ * the function is itself global, is its own prototype: its pointer arguments may be NULL (the
+ * main function's is one context argument).
  * Return: 0 or -ENOMEM.
  */
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge);
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge,
+		     const struct bpfcc_subcall *subcalls, const struct bpfcc_global_args *entry);
 
 #endif /* KFSIM_BPFCC_H */

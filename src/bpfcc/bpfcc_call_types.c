@@ -105,6 +105,13 @@ struct flow_state {
 	 */
 	unsigned short null_ptr, null_map;
 	unsigned long long slot_null_ptr, slot_null_map;
+	/* a global function's own pointer argument, not yet checked ('mem_or_null') */
+	unsigned short null_mem;
+	/* bit per register: the program's context (PTR_TO_CTX), at off[] from its start */
+	unsigned short ctx;
+	/* a global function's pointer argument: the bytes of memory it stands for (0: not one) */
+	int mem_size[11];
+	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
 	 * register, a scalar that is data on some path (loaded from memory other than the stack
@@ -114,6 +121,11 @@ struct flow_state {
 	 * constants (a loop's counter) is not data: the verifier walks each pass with its value.
 	 */
 	unsigned short data, var_off, tn_known, rodata;
+	/*
+	 * bit per register: compared by a conditional jump on some path (its bounds may have
+	 * moved: the data-flow keeps tnums, not the verifier's bounds)
+	 */
+	unsigned short compared;
 	unsigned long long tn_val[11], tn_mask[11];
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
@@ -134,6 +146,7 @@ struct flow {
 			       * drop given a result that was inserted, or a remove, walk or
 			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
+	const struct bpfcc_subcall *subcalls; /* per instruction, or NULL */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
 };
@@ -224,6 +237,18 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_ptr |= s->slot_null_ptr;
 	d->null_map |= s->null_map;
 	d->slot_null_map |= s->slot_null_map;
+	grew |= (s->null_mem & ~d->null_mem) || (s->slot_null_mem & ~d->slot_null_mem);
+	d->null_mem |= s->null_mem;
+	if ((d->ctx & ~s->ctx) || (s->compared & ~d->compared))
+		grew = true;
+	d->compared |= s->compared;
+	d->ctx &= s->ctx;
+	for (int r = 0; r < 11; r++)
+		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
+			d->mem_size[r] = 0; /* not the same memory on every path */
+			grew = true;
+		}
+	d->slot_null_mem |= s->slot_null_mem;
 	grew |= (s->data & ~d->data) || (s->var_off & ~d->var_off) || (d->rodata & ~s->rodata) ||
 		(s->slot_data & ~d->slot_data);
 	/*
@@ -335,6 +360,9 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->kptr_rcu &= keep;
 	s->null_ptr &= keep;
 	s->null_map &= keep;
+	s->null_mem &= keep;
+	s->ctx &= keep;
+	s->compared &= keep;
 	s->data &= keep;
 	s->var_off &= keep;
 	s->tn_known &= keep;
@@ -342,7 +370,10 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
+	s->root[r].datasec = 0;
+	s->root[r].rodata_size = 0;
 	s->value[r] = 0;
+	s->mem_size[r] = 0;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -356,6 +387,7 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_kptr_rcu &= ~(1ull << slot);
 	s->slot_null_ptr &= ~(1ull << slot);
 	s->slot_null_map &= ~(1ull << slot);
+	s->slot_null_mem &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
 	s->slot_data &= ~(1ull << slot);
@@ -539,9 +571,165 @@ static bool returns_data(const char *callee)
 	static const char *const names[] = {
 		"bpf_get_prandom_u32",	   "bpf_ktime_get_ns",	     "bpf_ktime_get_boot_ns",
 		"bpf_ktime_get_coarse_ns", "bpf_ktime_get_tai_ns",   "bpf_jiffies64",
-		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl"};
+		"bpf_rbtree_add_impl",	   "bpf_list_push_front_impl", "bpf_list_push_back_impl",
+		"bpf_skb_load_bytes",	   "bpf_get_current_comm",   "bpf_probe_read_kernel"};
 
 	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
+}
+
+/*
+ * The native helpers that fill a buffer (ARG_PTR_TO_UNINIT_MEM, its size the next argument,
+ * ARG_CONST_SIZE): the buffer's register.  On the stack the verifier checks the range against
+ * the frame (check_stack_range_initialized(), the running 6.18: "invalid write to stack R3
+ * off=-16 size=32"); natively the helper would write past the buffer.
+ */
+static int filled_buffer_arg(const char *callee)
+{
+	static const char *const fill_arg1[] = {"bpf_get_current_comm", "bpf_probe_read_kernel"};
+
+	if (callee_in(callee, fill_arg1, sizeof(fill_arg1) / sizeof(fill_arg1[0])))
+		return 1;
+	return callee && !strcmp(callee, "bpf_skb_load_bytes") ? 3 : 0;
+}
+
+/*
+ * A size that is data loaded as it is (any value of its width, zero included) and never
+ * compared since: its minimum is 0 to the verifier too.  Anything else (masked, added to,
+ * checked) is left alone: the verifier's bounds may exclude zero where a tnum cannot tell.
+ */
+#define BPF_MAX_VAR_SIZ (1 << 29) /* include/linux/bpf.h */
+
+static bool unbounded_size(const struct flow_state *s, int r)
+{
+	unsigned long long mask = s->tn_mask[r];
+	unsigned short bit = (unsigned short)(1u << r);
+
+	return (s->data & s->tn_known & bit) && !(s->compared & bit) && !s->tn_val[r] &&
+	       (mask == 0xff || mask == 0xffff || mask == 0xffffffffull || mask == ~0ull);
+}
+
+/*
+ * An access past the memory a global function's pointer argument stands for
+ * (check_mem_region_access(), 6.18: both lines).
+ */
+static void mem_region_refused(struct flow *fl, unsigned long i, int reg, int mem_size,
+			       long long off, long long size)
+{
+	snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+		 "invalid access to memory, mem_size=%d off=%lld size=%lld\n"
+		 "R%d min value is outside of the allowed memory range",
+		 mem_size, off, size, reg);
+}
+
+/*
+ * A constant-sized buffer on the stack that runs past the frame's top, or past a global
+ * function's argument memory, refused at the call @i.
+ */
+static void check_stack_buffer(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	int buf = filled_buffer_arg(fl->callee[i]), size = buf + 1;
+	long long end;
+
+	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0])
+		return;
+	if (unbounded_size(s, size)) {
+		/*
+		 * check_mem_size_reg(): a signed minimum below zero first (all 64 bits unknown),
+		 * then ARG_CONST_SIZE's minimum must be above zero
+		 */
+		if (s->tn_mask[size] == ~0ull)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d min value is negative, either use unsigned or 'var &= const'",
+				 size);
+		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel") &&
+			 s->tn_mask[size] > BPF_MAX_VAR_SIZ) /* ARG_CONST_SIZE_OR_ZERO */
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d unbounded memory access, use 'var &= const' or "
+				 "'if (var < const)'",
+				 size);
+		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel"))
+			return; /* zero allowed: the range then, which bounds decide */
+		else
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d invalid zero-sized read: u64=[0,%llu]", size,
+				 s->tn_mask[size]);
+		return;
+	}
+	if (!((s->stack & (1u << buf)) || s->mem_size[buf]) || !(s->imm_known & (1u << size)))
+		return;
+	end = s->off[buf] + s->imm[size];
+	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > s->mem_size[buf]) {
+		mem_region_refused(fl, i, buf, s->mem_size[buf], s->off[buf], s->imm[size]);
+		return;
+	}
+	if (!(s->stack & (1u << buf)))
+		return;
+	if (s->off[buf] < 0 && s->imm[size] > 0 && end > 0)
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "invalid write to stack R%d off=%lld size=%lld", buf, s->off[buf],
+			 s->imm[size]);
+}
+
+static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);
+
+/* The BTF type of the map value register @r points into at off[] (0: none known). */
+static __u32 map_value_of(const struct flow_state *s, int r)
+{
+	if (s->root[r].datasec)
+		return s->root[r].datasec;
+	return (s->off_known & (1u << r)) ? s->value[r] : 0;
+}
+
+/*
+ * A call of a global function (check_func_call() -> btf_check_subprog_call(), 6.18): its
+ * prototype refused, or a pointer argument on the stack with fewer bytes above it in the frame
+ * than the memory the prototype promises the callee ("invalid read from stack R1 off=-8
+ * size=16"); either is followed by the caller's line naming the function.
+ */
+static void check_global_call(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	const struct bpfcc_subcall *c = &fl->subcalls[i];
+	const char *field;
+	char why[128] = "";
+
+	if (fl->walking || !fl->beyond || fl->beyond[i].refused[0])
+		return;
+	for (int a = 0; !c->args.refused[0] && !why[0] && a < c->args.nr_args; a++) {
+		int r = a + 1, size = c->args.mem_size[a];
+		unsigned short bit = (unsigned short)(1u << r);
+		bool not_ctx = (s->stack | s->rodata | s->imm_known) & bit;
+
+		if (c->args.ctx_arg[a] && (s->ctx & bit) && s->off[r])
+			snprintf(why, sizeof(why), "dereference of modified ctx ptr R%d off=%lld disallowed",
+				 r, s->off[r]);
+		else if (c->args.ctx_arg[a] && !(s->ctx & bit) && not_ctx)
+			snprintf(why, sizeof(why), "arg#%d expects pointer to ctx", a);
+		/* check_helper_mem_access(): what it does not take is named against the stack */
+		else if (size && (s->ctx & bit) && c->ctx_mem == BPFCC_CTX_MEM_NOT_FP)
+			snprintf(why, sizeof(why), "R%d type=ctx expected=fp", r);
+		else if (size && (s->ctx & bit) && c->ctx_mem == BPFCC_CTX_MEM_READONLY)
+			snprintf(why, sizeof(why), "invalid bpf_context access off=%lld size=1",
+				 s->off[r] + size - 1);
+		else if (size && (s->imm_known & ~s->stack & bit) && s->imm[r])
+			snprintf(why, sizeof(why), "R%d type=scalar expected=fp", r);
+		/* check_mem_reg() -> check_map_access(): no special field may be in the bytes */
+		else if (size && (field = special_field_at(fl->btf, map_value_of(s, r), s->off[r],
+							   size)) && strcmp(field, "kptr"))
+			snprintf(why, sizeof(why), "%s cannot be accessed directly by load/store",
+				 field);
+		/* check_mem_reg(): the bytes are read, then written */
+		else if (size && (s->stack & (1u << r)) && s->off[r] < 0 && s->off[r] + size > 0)
+			snprintf(why, sizeof(why), "invalid read from stack R%d off=%lld size=%d", r,
+				 s->off[r], size);
+		else if (size && (s->rodata & (1u << r)) && s->root[r].rodata_size)
+			snprintf(why, sizeof(why),
+				 "write into map forbidden, value_size=%u off=%lld size=%d",
+				 s->root[r].rodata_size, s->off[r], size);
+	}
+	if (c->args.refused[0] || why[0])
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "%s\nCaller passes invalid args into func#%d ('%s')",
+			 c->args.refused[0] ? c->args.refused : why, c->func_nr, c->name);
 }
 
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
@@ -562,6 +750,9 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	bool never_null = name && !strcmp(name, "bpf_map_lookup_elem") &&
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
+	check_stack_buffer(fl, i, s);
+	if (fl->subcalls && fl->subcalls[i].name)
+		check_global_call(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
@@ -806,6 +997,27 @@ static const char *special_field_at(const struct btf *btf, __u32 id, long long o
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
 
+	if (t && btf_is_datasec(t)) { /* a section's variables, as a struct's members */
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+
+		for (__u16 k = 0; k < btf_vlen(t); k++, v++) {
+			const struct btf_type *var = btf__type_by_id(btf, v->type);
+			__u32 tid = var && btf_is_var(var) ? var->type : 0;
+			const struct btf_type *vt = tid ? resolve_mods(btf, &tid, false) : NULL;
+			const char *name;
+
+			if (!vt || off >= v->offset + v->size || v->offset >= off + size)
+				continue;
+			name = btf_is_struct(vt) ? btf__name_by_offset(btf, vt->name_off) : NULL;
+			for (size_t n = 0; name && n < sizeof(names) / sizeof(names[0]); n++)
+				if (!strcmp(name, names[n]))
+					return names[n];
+			name = special_field_at(btf, tid, off - v->offset, size);
+			if (name)
+				return name;
+		}
+		return NULL;
+	}
 	if (!t || !btf_is_struct(t))
 		return NULL;
 	m = btf_members(t);
@@ -940,12 +1152,18 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 			 "R%d invalid mem access '%s'", reg,
 			 s->null_map & (1u << reg)    ? "map_value_or_null"
+			 : s->null_mem & (1u << reg)  ? "mem_or_null"
 			 : s->null_ptr & (1u << reg)  ? "ptr_or_null_"
 			 : s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_"
 						      : "untrusted_ptr_or_null_");
 		return;
 	}
 	off = s->off[reg] + in->off;
+	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
+	    (off < 0 || off + size > s->mem_size[reg])) {
+		mem_region_refused(fl, i, reg, s->mem_size[reg], off, size);
+		return;
+	}
 	if (refused_access(fl, i, s, reg, off, size) || (s->var_off & (1u << reg)))
 		return;
 	for (unsigned int t = 0; t < fl->nr_types; t++) {
@@ -1102,7 +1320,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 {
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
-				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map,
+				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
 
 	s->tn_val[dst] = s->tn_val[src];
@@ -1113,11 +1331,14 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	s->imm[dst] = s->imm[src];
 	s->root[dst] = s->root[src];
 	s->off[dst] = s->off[src];
+	s->mem_size[dst] = s->mem_size[src];
 	for (unsigned int b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
 		*bits[b] = (unsigned short)((*bits[b] & ~(1u << dst)) | (((*bits[b] >> src) & 1u)
 									 << dst));
-	if (src == BPF_REG_10)
+	if (src == BPF_REG_10) { /* the frame pointer: offsets from it are the stack's */
 		s->stack |= (unsigned short)(1u << dst);
+		s->off[dst] = 0;
+	}
 }
 
 /* tnum_add(): the carries out of unknown bits are unknown */
@@ -1193,6 +1414,9 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	bool src_data = src >= 0 && src <= 10 && (s->data & (1u << src));
 	bool dst_data = s->data & (1u << dst), known, src_known = true;
 	unsigned long long val = 0, mask = 0, bval = (unsigned long long)(long long)in->imm, bmask = 0;
+	/* a result of a compared value may have narrower bounds too (clang's "w4 = w1") */
+	bool compared = (op != BPF_MOV && (s->compared & (1u << dst))) ||
+			(src >= 0 && src <= 10 && (s->compared & (1u << src)));
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
 		return false;
@@ -1244,6 +1468,8 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 		mask &= 0xffffffffull;
 	}
 	set_reg(s, dst, 0);
+	if (compared)
+		s->compared |= (unsigned short)(1u << dst);
 	if (known && !mask) { /* every bit known: a constant to the verifier, not data */
 		s->imm[dst] = (long long)val;
 		s->imm_known |= (unsigned short)(1u << dst);
@@ -1328,11 +1554,20 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			set_reg(s, in->dst_reg, 0);
 			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
 				s->root[in->dst_reg] = fl->roots[i];
-			if (fl->roots && fl->roots[i].rodata)
+			s->root[in->dst_reg].datasec = 0;
+			if (fl->roots && fl->roots[i].datasec) {
+				s->root[in->dst_reg].datasec = fl->roots[i].datasec;
+				s->off[in->dst_reg] = fl->roots[i].datasec_off;
+			}
+			if (fl->roots && fl->roots[i].rodata) {
 				s->rodata |= (unsigned short)(1u << in->dst_reg);
+				s->off[in->dst_reg] = fl->roots[i].rodata_off;
+				s->root[in->dst_reg].rodata_size = fl->roots[i].rodata_size;
+			}
 			if (fl->array_map[i])
 				s->array_map |= (unsigned short)(1u << in->dst_reg);
-			else if (!in->src_reg) { /* a plain constant: a type id for bpf_obj_new */
+			else if (!in->src_reg && !(fl->roots && fl->roots[i].address)) {
+				/* a plain constant: a type id for bpf_obj_new */
 				s->imm[in->dst_reg] =
 					(long long)(((__u64)(__u32)fl->insns[i + 1].imm << 32) |
 						    (__u32)in->imm);
@@ -1381,6 +1616,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->null_ptr |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_null_map & (1ull << slot)))
 			s->null_map |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_mem & (1ull << slot)))
+			s->null_mem |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
@@ -1414,6 +1651,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_null_ptr |= 1ull << slot;
 			if (dw && (s->null_map & (1u << in->src_reg)))
 				s->slot_null_map |= 1ull << slot;
+			if (dw && (s->null_mem & (1u << in->src_reg)))
+				s->slot_null_mem |= 1ull << slot;
 			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
 				s->slot_value[slot] = s->value[in->src_reg];
@@ -1482,6 +1721,20 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		e->target = (unsigned long)((long)i + 1 +
 					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off));
 		e->branch = true;
+		/*
+		 * either side's bounds may be narrower now (a check of zero raises the minimum),
+		 * and those of every scalar the verifier links to it (a copy, a copy plus a
+		 * constant: "w2 = w4; w2 += -17; if w2 < -16"): every data register is taken
+		 */
+		if (op != BPF_JA &&
+		    ((in->dst_reg <= 10 && (s->data & (1u << in->dst_reg))) ||
+		     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
+		      (s->data & (1u << in->src_reg)))))
+			s->compared |= s->data;
+		if (op != BPF_JA && in->dst_reg <= 10)
+			s->compared |= (unsigned short)(1u << in->dst_reg);
+		if (op != BPF_JA && BPF_SRC(in->code) == BPF_X && in->src_reg <= 10)
+			s->compared |= (unsigned short)(1u << in->src_reg);
 		e->taken = *s;
 		if (op == BPF_JA) {
 			e->falls = false;
@@ -1780,9 +2033,11 @@ out:
 int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsigned long cnt,
 		     const char *const *callee, const bool *array_map,
 		     const struct bpfcc_root *roots, bool *differ, struct bpfcc_beyond *beyond,
-		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge)
+		     bool *non_owning_arg, unsigned char *after_merge, bool *leak_after_merge,
+		     const struct bpfcc_subcall *subcalls, const struct bpfcc_global_args *entry)
 {
 	struct flow fl = {.btf = btf,
+			  .subcalls = subcalls,
 			  .insns = insns,
 			  .cnt = cnt,
 			  .callee = callee,
@@ -1801,6 +2056,17 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		goto out;
 	}
 	if (cnt) {
+		/* a global function's pointer arguments: memory that may be NULL (PTR_MAYBE_NULL) */
+		for (int a = 0; entry && a < entry->nr_args; a++) {
+			if (entry->ctx_arg[a])
+				fl.at[0].ctx |= (unsigned short)(1u << (a + 1));
+			if (!entry->mem_size[a])
+				continue;
+			fl.at[0].kptr_null |= (unsigned short)(1u << (a + 1));
+			fl.at[0].mem_size[a + 1] = entry->mem_size[a];
+			fl.at[0].null_mem |= (unsigned short)(1u << (a + 1));
+			fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
+		}
 		fl.at[0].seen = true;
 		work[nr_work++] = 0;
 		queued[0] = true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * What kfsim-bpf-cc refuses before building natively: a kfunc that kfsim does not provide (an
+ * What kfsim-bpf-cc refuses before building natively: a program in BPF assembly (a __naked
+ * function, which gcc cannot build for the host), a kfunc that kfsim does not provide (an
  * extern function in the object's BTF that kfsim's kfunc registry, include/kfsim/
  * bpf_kfunc_list.h, does not list; the selftests' test kfuncs with the reason) and a helper
  * that the native runtime does not provide (a "call" instruction with src_reg 0 in an
@@ -29,6 +30,7 @@ static const char *const native_helpers[] = {
 	"bpf_per_cpu_ptr",	    "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
 	"bpf_jiffies64",	    "bpf_ktime_get_boot_ns", "bpf_ktime_get_coarse_ns",
 	"bpf_ktime_get_tai_ns",	    "bpf_map_lookup_percpu_elem", "bpf_probe_read_kernel",
+	"bpf_skb_load_bytes",	    "bpf_get_current_comm",
 };
 
 /*
@@ -85,6 +87,27 @@ int bpfcc_source_line(const struct bpfcc_unit *u, const char *ident)
 	}
 	fclose(f);
 	return 0;
+}
+
+/*
+ * Whether the function @name is BPF assembly: a __naked function (the selftests' verifier_*.c
+ * programs) is the asm statement of its body, which gcc cannot build for the host.  Its line is
+ * where its name is first called or defined (bpfcc_source_line()); the attribute is on that line.
+ */
+static bool naked_function(const struct bpfcc_unit *u, const char *name, int *line_nr)
+{
+	int want = bpfcc_source_line(u, name), nr = 0;
+	char line[4096];
+	bool naked = false;
+	FILE *f;
+
+	*line_nr = want;
+	if (!want || !(f = fopen(u->source, "r")))
+		return false;
+	while (fgets(line, sizeof(line), f) && ++nr <= want)
+		naked = nr == want && strstr(line, "__naked");
+	fclose(f);
+	return naked;
 }
 
 static bool native_helper(const char *name)
@@ -177,6 +200,21 @@ int bpfcc_check(const struct bpfcc_unit *u)
 		fprintf(stderr, "kfsim-bpf-cc: %s: the BPF object has no BTF (clang -g)\n",
 			u->display);
 		return 1;
+	}
+
+	/* programs in BPF assembly */
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+		int line;
+
+		if (!name || !naked_function(u, name, &line))
+			continue;
+		fprintf(stderr,
+			"%s:%d: %s is BPF assembly (__naked): kfsim-bpf-cc builds BPF C natively "
+			"and cannot run it\n",
+			u->display, line, name);
+		bad++;
 	}
 
 	/* the externs: the ".ksyms" section lists them */

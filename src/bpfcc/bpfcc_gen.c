@@ -524,6 +524,7 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 	__s32 fid = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
 	__u32 n = btf__type_cnt(btf);
 	int expect = 0, has_retval = 0, nr_calls, nr_accesses, leak_after_merge = 0;
+	char at_end[256] = "";
 	long long retval = 0;
 
 	fprintf(f, "static const char *const kfsim_bpfcc_msgs_%u[] = {", idx);
@@ -551,7 +552,8 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 		}
 	}
 	fprintf(f, "0};\n");
-	nr_calls = bpfcc_write_calls(f, u, fn, idx, &nr_accesses, &leak_after_merge);
+	nr_calls = bpfcc_write_calls(f, u, fn, idx, &nr_accesses, &leak_after_merge, at_end,
+				     sizeof(at_end));
 	if (nr_calls < 0) {
 		fprintf(stderr,
 			"kfsim-bpf-cc: %s: cannot read the instructions of %s (%s): "
@@ -569,8 +571,13 @@ static void write_prog(FILE *f, const struct btf *btf, const struct bpfcc_unit *
 	put_c_string(f, section);
 	fprintf(f, ", (void *)%s, %d, kfsim_bpfcc_msgs_%u, %d, %lldLL, %d, ", fn, expect, idx,
 		has_retval, retval, bpfcc_source_line(u, fn));
-	fprintf(f, "kfsim_bpfcc_calls_%u, %d, kfsim_bpfcc_accesses_%u, %d, %d}\n", idx, nr_calls,
+	fprintf(f, "kfsim_bpfcc_calls_%u, %d, kfsim_bpfcc_accesses_%u, %d, %d, ", idx, nr_calls,
 		idx, nr_accesses, leak_after_merge);
+	if (at_end[0])
+		put_c_string(f, at_end);
+	else
+		fputs("0", f);
+	fputs("}\n", f);
 }
 
 static int write_progs(FILE *f, const struct btf *btf, const struct bpfcc_unit *u)

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfcc.h"
+#include "../../include/bpf-compat/kfsim_bpfrt.h" /* KFSIM_BPFRT_CALL_REG */
 
 #define INSN_SZ 8
 #define PSEUDO_CALL 1
@@ -223,6 +224,43 @@ static void append(struct elf_view *e, const Elf64_Sym *s)
 	fn->name = sym_name(e, s);
 }
 
+/*
+ * The symbol of the subprogram that instruction @idx of section @sec calls or whose address it
+ * loads (@call_only: calls alone); -1 for none.
+ */
+static int subprog_target(const struct elf_view *e, unsigned int sec, unsigned long idx,
+			  bool call_only)
+{
+	const unsigned char *insn = sec_data(e, sec) + idx * INSN_SZ;
+	unsigned int src = insn[1] >> 4;
+	bool call = insn[0] == 0x85 && src == PSEUDO_CALL;
+	bool func = insn[0] == 0x18 && !call_only;
+	const Elf64_Sym *rs;
+	long sub;
+	__s32 imm;
+
+	if (!call && !func)
+		return -1;
+	rs = relo_sym(e, sec, idx * INSN_SZ);
+	/*
+	 * An address load is a subprogram's (a callback: rbtree_add's less) when it is relocated
+	 * against .text: libbpf marks it BPF_PSEUDO_FUNC before this walk.
+	 */
+	if (func && src != PSEUDO_FUNC && !(rs && e->text && rs->st_shndx == e->text))
+		return -1;
+	if (rs && rs->st_shndx == SHN_UNDEF)
+		return -1; /* a kfunc: clang emits extern calls as pseudo calls too */
+	memcpy(&imm, insn + 4, 4);
+	if (rs)
+		sub = call ? (long)(rs->st_value / INSN_SZ) + imm + 1
+			   : (long)(rs->st_value + (unsigned long)(long)imm) / INSN_SZ;
+	else if (call)
+		sub = (long)idx + imm + 1;
+	else
+		return -1;
+	return sub < 0 ? -1 : func_at(e, e->text, (unsigned long)sub);
+}
+
 /* libbpf's bpf_object__reloc_code(): append each subprogram at its first call, depth first. */
 static void reloc_code(struct elf_view *e, unsigned int f)
 {
@@ -230,40 +268,156 @@ static void reloc_code(struct elf_view *e, unsigned int f)
 	unsigned long start = e->funcs[f].start, cnt = e->funcs[f].cnt;
 
 	for (unsigned long i = 0; i < cnt; i++) {
-		const unsigned char *insn = sec_data(e, sec) + (start + i) * INSN_SZ;
-		unsigned int src = insn[1] >> 4;
-		bool call = insn[0] == 0x85 && src == PSEUDO_CALL;
-		bool func = insn[0] == 0x18;
-		const Elf64_Sym *rs;
-		long sub;
-		__s32 imm;
-		int target;
+		int target = subprog_target(e, sec, start + i, false);
 
-		if (!call && !func)
-			continue;
-		rs = relo_sym(e, sec, (start + i) * INSN_SZ);
-		/*
-		 * An address load is a subprogram's (a callback: rbtree_add's less) when it is
-		 * relocated against .text: libbpf marks it BPF_PSEUDO_FUNC before this walk.
-		 */
-		if (func && src != PSEUDO_FUNC && !(rs && e->text && rs->st_shndx == e->text))
-			continue;
-		if (rs && rs->st_shndx == SHN_UNDEF)
-			continue; /* a kfunc: clang emits extern calls as pseudo calls too */
-		memcpy(&imm, insn + 4, 4);
-		if (rs)
-			sub = call ? (long)(rs->st_value / INSN_SZ) + imm + 1
-				   : (long)(rs->st_value + (unsigned long)(long)imm) / INSN_SZ;
-		else if (call)
-			sub = (long)(start + i) + imm + 1;
-		else
-			continue;
-		target = sub < 0 ? -1 : func_at(e, e->text, (unsigned long)sub);
 		if (target >= 0 && !appended(e, &e->syms[target])) {
 			append(e, &e->syms[target]);
 			reloc_code(e, e->nr_funcs - 1);
 		}
 	}
+}
+
+/* The subprogram number (libbpf's order, the verifier's func#N) of symbol @sym; -1 for none. */
+static int func_nr(const struct elf_view *e, int sym)
+{
+	for (unsigned int i = 0; sym >= 0 && i < e->nr_funcs; i++)
+		if (e->funcs[i].sec == e->syms[sym].st_shndx &&
+		    e->funcs[i].start == e->syms[sym].st_value / INSN_SZ)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The calls of global functions in function @k (one per instruction, names NULL elsewhere), with
+ * the callee's prototype as the verifier reads it; NULL when out of memory.
+ */
+static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct btf *btf,
+					  unsigned int k, int ctx_mem)
+{
+	const struct func *fc = &e->funcs[k];
+	struct bpfcc_subcall *calls = calloc(fc->cnt + 1, sizeof(*calls));
+
+	for (unsigned long i = 0; calls && btf && i < fc->cnt; i++) {
+		int sym = subprog_target(e, fc->sec, fc->start + i, true), nr = func_nr(e, sym);
+
+		if (nr < 0 || !bpfcc_global_args(btf, e->funcs[nr].name, &calls[i].args))
+			continue;
+		calls[i].name = e->funcs[nr].name;
+		calls[i].func_nr = nr;
+		calls[i].ctx_mem = ctx_mem;
+	}
+	return calls;
+}
+
+#define MAX_CALL_FRAMES 8 /* include/linux/bpf_verifier.h */
+
+/*
+ * The frames below function @k's in its deepest chain of calls (subprogram calls; with @global
+ * non-NULL, static ones only: a global function is not walked into), at most MAX_CALL_FRAMES.
+ * @memo per function, -1 unknown; @on_path breaks a recursion, which the verifier refuses on its
+ * own.
+ */
+static int frames_below(const struct elf_view *e, unsigned int k, const bool *global, int *memo,
+			bool *on_path)
+{
+	const struct func *fc = &e->funcs[k];
+	int deepest = 0;
+
+	if (memo[k] >= 0 || on_path[k])
+		return memo[k] >= 0 ? memo[k] : 0;
+	on_path[k] = true;
+	for (unsigned long i = 0; i < fc->cnt && deepest < MAX_CALL_FRAMES; i++) {
+		int nr = func_nr(e, subprog_target(e, fc->sec, fc->start + i, true)), below;
+
+		if (nr < 0 || (global && global[nr]))
+			continue;
+		below = 1 + frames_below(e, (unsigned int)nr, global, memo, on_path);
+		if (below > deepest)
+			deepest = below;
+	}
+	on_path[k] = false;
+	memo[k] = deepest < MAX_CALL_FRAMES ? deepest : MAX_CALL_FRAMES;
+	return memo[k];
+}
+
+static int deepest_chain(const struct elf_view *e, unsigned int from, const bool *global,
+			 int *memo, bool *on_path)
+{
+	memset(memo, -1, e->nr_funcs * sizeof(*memo));
+	memset(on_path, 0, e->nr_funcs * sizeof(*on_path));
+	return frames_below(e, from, global, memo, on_path);
+}
+
+/*
+ * The call chains the verifier refuses (6.18), the main function's and each global function's
+ * (each verified on its own from frame 0).  Walking into static functions, check_func_call()
+ * refuses the call that would make a ninth frame ("the call stack of 9 frames is too deep");
+ * once every instruction passed, check_max_stack_depth() follows every call, global ones too,
+ * and refuses a chain that reaches MAX_CALL_FRAMES frames ("... 8 frames is too deep !"), the
+ * log's line before it the last global function's validation (do_check_subprogs(): in
+ * subprogram order).
+ */
+static void call_chain_rule(const struct elf_view *e, const struct btf *btf, char *at_end,
+			    size_t size)
+{
+	int *memo = calloc(e->nr_funcs + 1, sizeof(*memo));
+	bool *on_path = calloc(e->nr_funcs + 1, sizeof(*on_path));
+	bool *global = calloc(e->nr_funcs + 1, sizeof(*global));
+	struct bpfcc_global_args args;
+	int last_global = -1;
+
+	if (!memo || !on_path || !global || !e->nr_funcs)
+		goto out;
+	for (unsigned int k = 1; btf && k < e->nr_funcs; k++) {
+		global[k] = bpfcc_global_args(btf, e->funcs[k].name, &args);
+		if (global[k])
+			last_global = (int)k;
+	}
+	for (unsigned int k = 0; k < e->nr_funcs; k++) {
+		if ((!k || global[k]) && deepest_chain(e, k, global, memo, on_path) >= MAX_CALL_FRAMES) {
+			snprintf(at_end, size, "the call stack of %d frames is too deep",
+				 MAX_CALL_FRAMES + 1);
+			goto out;
+		}
+	}
+	if (deepest_chain(e, 0, NULL, memo, on_path) < MAX_CALL_FRAMES)
+		goto out;
+	if (last_global > 0)
+		snprintf(at_end, size,
+			 "Func#%d ('%s') is safe for any args that match its prototype\n"
+			 "the call stack of %d frames is too deep !",
+			 last_global, e->funcs[last_global].name, MAX_CALL_FRAMES);
+	else
+		snprintf(at_end, size, "the call stack of %d frames is too deep !", MAX_CALL_FRAMES);
+out:
+	free(memo);
+	free(on_path);
+	free(global);
+}
+
+/*
+ * What the verifier says of program @fn's context given as a global function's memory argument,
+ * by its section (libbpf's names), as the running 6.18 said it for each family.
+ */
+static int ctx_as_memory(const struct bpfcc_unit *u, const char *fn)
+{
+	static const char *const not_fp[] = {"tc", "classifier", "action", "cgroup_skb/",
+					     "cgroup/skb", "socket", "xdp"};
+	static const char *const readonly[] = {"kprobe", "kretprobe", "uprobe", "uretprobe",
+					       "tracepoint", "tp/", "raw_tp", "raw_tracepoint",
+					       "perf_event"};
+	struct bpf_program *p = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
+	const char *s = p ? bpf_program__section_name(p) : NULL;
+
+	if (s && s[0] == '?')
+		s++;
+	for (size_t i = 0; s && i < sizeof(not_fp) / sizeof(not_fp[0]); i++)
+		if (!strncmp(s, not_fp[i], strlen(not_fp[i])))
+			return BPFCC_CTX_MEM_NOT_FP;
+	for (size_t i = 0; s && i < sizeof(readonly) / sizeof(readonly[0]); i++)
+		if (!strncmp(s, readonly[i], strlen(readonly[i])))
+			return BPFCC_CTX_MEM_READONLY;
+	return BPFCC_CTX_MEM_UNKNOWN;
 }
 
 /* The source line of the instruction at byte @off of section @sec (its line-info record). */
@@ -344,6 +498,12 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 		return "bpf_spin_unlock";
 	case 194:
 		return "bpf_kptr_xchg";
+	case 16: /* the helpers that fill a buffer (bpfcc_call_types.c: filled_buffer_arg()) */
+		return "bpf_get_current_comm";
+	case 26:
+		return "bpf_skb_load_bytes";
+	case 113:
+		return "bpf_probe_read_kernel";
 	default:
 		return NULL;
 	}
@@ -457,12 +617,42 @@ static struct bpfcc_root root_load(const struct elf_view *e, const struct btf *b
 }
 
 /* Whether the instruction at byte @off of section @sec loads an address in a .rodata section. */
-static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned long off)
+static bool rodata_load(const struct elf_view *e, unsigned int sec, unsigned long off,
+			struct bpfcc_root *root)
 {
 	const unsigned char *insn = sec_data(e, sec) + off;
 	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+	__s32 imm;
 
-	return rs && rs->st_shndx < e->nr_sh && !strncmp(sec_name(e, rs->st_shndx), ".rodata", 7);
+	if (!rs || rs->st_shndx >= e->nr_sh || strncmp(sec_name(e, rs->st_shndx), ".rodata", 7))
+		return false;
+	/* libbpf's offset in the map's value: the symbol's plus the instruction's addend */
+	memcpy(&imm, insn + 4, 4);
+	root->rodata_off = (int)rs->st_value + imm;
+	root->rodata_size = (unsigned int)e->sh[rs->st_shndx].sh_size;
+	return true;
+}
+
+/* The load of a global's address in a data section (.data, .bss, .data.X): its DATASEC. */
+static void datasec_load(const struct elf_view *e, const struct btf *btf, unsigned int sec,
+			 unsigned long off, struct bpfcc_root *root)
+{
+	const unsigned char *insn = sec_data(e, sec) + off;
+	const Elf64_Sym *rs = insn[0] == 0x18 ? relo_sym(e, sec, off) : NULL;
+	const char *name;
+	__s32 imm, id;
+
+	if (!btf || !rs || rs->st_shndx >= e->nr_sh)
+		return;
+	name = sec_name(e, rs->st_shndx);
+	if (strncmp(name, ".data", 5) && strncmp(name, ".bss", 4))
+		return;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_DATASEC);
+	if (id <= 0)
+		return;
+	memcpy(&imm, insn + 4, 4);
+	root->datasec = (__u32)id;
+	root->datasec_off = (int)rs->st_value + imm;
 }
 
 static void put_string(FILE *f, const char *s)
@@ -471,7 +661,10 @@ static void put_string(FILE *f, const char *s)
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
-		fputc((unsigned char)*s < ' ' ? '?' : *s, f);
+		if (*s == '\n') /* a verifier message of two lines */
+			fputs("\\n", f);
+		else
+			fputc((unsigned char)*s < ' ' ? '?' : *s, f);
 	}
 	fputc('"', f);
 }
@@ -513,7 +706,10 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			const char *file = "", *base;
 			__u32 line = 0;
 
-			if (reg < 0 || !insn_line(e, fc->sec, off, &file, &line))
+			if (reg < 0 && by && by->refused[0])
+				reg = KFSIM_BPFRT_CALL_REG; /* a call the verifier refuses */
+			if ((reg < 0 && reg != KFSIM_BPFRT_CALL_REG) ||
+			    !insn_line(e, fc->sec, off, &file, &line))
 				continue;
 			base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 			fputs("\t{", f);
@@ -541,13 +737,13 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 }
 
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
-		      int *nr_accesses, int *leak_after_merge)
+		      int *nr_accesses, int *leak_after_merge, char *at_end, size_t at_end_size)
 {
 	struct elf_view *e = calloc(1, sizeof(*e));
 	struct bpfcc_beyond **beyond_of;
 	unsigned long at = 0;
 	unsigned int nr = 0;
-	int err, main_sym = -1;
+	int err, main_sym = -1, ctx_mem;
 	struct btf *btf;
 
 	if (!e)
@@ -556,6 +752,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 	if (err)
 		goto out;
 	find_line_info(e);
+	ctx_mem = ctx_as_memory(u, fn);
 	for (size_t i = 0; i < e->nr_syms && main_sym < 0; i++)
 		if (ELF64_ST_TYPE(e->syms[i].st_info) == STT_FUNC &&
 		    e->syms[i].st_shndx != e->text && !strcmp(sym_name(e, &e->syms[i]), fn))
@@ -579,6 +776,10 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the verifier's walk order is the program's own from its main function only */
 		unsigned char *merge = k ? NULL : calloc(fc->cnt + 1, sizeof(*merge));
 		bool leak_after = false;
+		struct bpfcc_subcall *subcalls = global_calls(e, btf, k, ctx_mem);
+		/* the main function's one argument is the context */
+		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
+		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -588,7 +789,10 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
 				roots[i].map_value = map_value_load(e, u, fc->sec, off);
-				roots[i].rodata = rodata_load(e, fc->sec, off);
+				roots[i].rodata = rodata_load(e, fc->sec, off, &roots[i]);
+				roots[i].address = sec_data(e, fc->sec)[off] == 0x18 &&
+						   relo_sym(e, fc->sec, off);
+				datasec_load(e, btf, fc->sec, off, &roots[i]);
 			}
 		}
 		/* the calls that objects of types with different records reach, the accesses
@@ -597,7 +801,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
 				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
-				     merge, &leak_after)) {
+				     merge, &leak_after, subcalls, global ? &entry : NULL)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);
@@ -633,6 +837,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			nr++;
 		}
 		free(names);
+		free(subcalls);
 		free(differ);
 		free(arrays);
 		free(roots);
@@ -643,6 +848,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 	if (!nr)
 		fputs("\t{0},\n", f);
 	fputs("};\n", f);
+	at_end[0] = '\0';
+	call_chain_rule(e, btf, at_end, at_end_size);
 	if (beyond_of)
 		*nr_accesses = write_accesses(f, e, idx, beyond_of);
 	else

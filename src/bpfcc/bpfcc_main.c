@@ -48,10 +48,14 @@ struct bpfcc_opts {
 	int nr_defines;
 	const char *opt_level;
 	unsigned int opt_level_nr;	/* -O's index in opt_levels[] */
+	unsigned int mcpu_nr;		/* --mcpu's index in mcpus[]: 0 is clang's default */
 	bool sanitize;
 	bool verbose;
 	bool instrument; /* global subprograms: their entry is checked (bpfrt_subprogs.c) */
 };
+
+/* clang's BPF instruction sets: v4 (6.6) has sdiv/smod, movsx, ldsx, bswap and gotol */
+static const char *const mcpus[] = { "default", "v1", "v2", "v3", "v4", NULL };
 
 /* Where the compat headers, kfsim's headers and the libraries are: the build tree or the prefix. */
 struct bpfcc_paths {
@@ -216,7 +220,7 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 		       const struct bpfcc_unit *u, const char *dir)
 {
 	static char buf[128][PATH_MAX];
-	char work_inc[PATH_MAX + 2], compat[PATH_MAX + 2], kinc[PATH_MAX + 2];
+	char work_inc[PATH_MAX + 2], compat[PATH_MAX + 2], kinc[PATH_MAX + 2], mcpu[16];
 	char *argv[MAX_ARGS];
 	int argc = 0;
 
@@ -230,6 +234,10 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 	add(argv, &argc, "bpf");
 	add(argv, &argc, "-D__TARGET_ARCH_x86");
 	add(argv, &argc, "-Wno-compare-distinct-pointer-types");
+	if (o->mcpu_nr) {
+		snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", mcpus[o->mcpu_nr]);
+		add(argv, &argc, mcpu);
+	}
 	add_user_flags(argv, &argc, o, buf);
 	add(argv, &argc, work_inc);
 	add(argv, &argc, compat);
@@ -310,6 +318,12 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 		add(argv, &argc, "-fsanitize=address,undefined");
 		add(argv, &argc, "-fno-sanitize-recover=all"); /* a report stops the program run */
 		add(argv, &argc, "-fno-sanitize=alignment");   /* BPF structs are packed as BPF's */
+		/*
+		 * What C leaves undefined and BPF's instructions define, as the verifier accepts
+		 * it: a division by zero (bpfrt_divide.c gives BPF's result), a shift by the
+		 * width or more (the count masked), a signed overflow (two's complement).
+		 */
+		add(argv, &argc, "-fno-sanitize=integer-divide-by-zero,shift,signed-integer-overflow");
 		/*
 		 * A load through a maybe-NULL pointer is a verifier rule ('ptr_or_null_'), which the
 		 * exploring mode reports from its own fault handler: UBSan's null check would stop
@@ -405,6 +419,9 @@ static const struct kfsim_opt bpfcc_opts_table[] = {
 	{ "optimize", KFSIM_OPT_CHOICE, O(opt_level_nr), "LEVEL",
 	  "the native build's optimisation: 0, 1, 2 or g", .choices = opt_levels,
 	  .short_name = 'O' },
+	{ "mcpu", KFSIM_OPT_CHOICE, O(mcpu_nr), "CPU",
+	  "the BPF build's instruction set, as clang's -mcpu: v1, v2, v3 or v4 (the selftests' "
+	  "cpuv4 programs: signed division, sign extension)", .choices = mcpus },
 	{ "sanitize", KFSIM_OPT_CALL, 0, "address",
 	  "build the native program with ASan and UBSan", .call = set_sanitize },
 	{ "verbose", KFSIM_OPT_FLAG, O(verbose), NULL, "print each compiler command line",
@@ -424,7 +441,7 @@ static int bpfcc_run(void *opts, const struct kfsim_cli_args *args);
 static const struct kfsim_cli_spec bpfcc_spec = {
 	.name = "bpf-cc",
 	.usage = "kfsim-bpf-cc -o OUT [-I DIR]... [-D NAME[=VALUE]]... [-O0|-O1|-O2|-Og]\n"
-		 "                    [--sanitize address] [-v] PROG.c",
+		 "                    [--mcpu v1|v2|v3|v4] [--sanitize address] [-v] PROG.c",
 	.about = "Build a BPF C file, unchanged, into a native program that runs each SEC() "
 		 "program\nunder kfsim and checks it against its __failure/__msg/__success/__retval "
 		 "annotations.\nRun OUT --help for what the program does.",

@@ -5,17 +5,19 @@
 # every program must PASS (kfsim agrees with its annotations, and the kernel's verdict with
 # kfsim's), and the kernel must have been asked.  The programs say what rule each one checks.
 #
-# Usage: agree.sh OUT_DIR KFSIM_BPF_CC SOURCE [RUNNER OPTIONS...]
+# Usage: agree.sh OUT_DIR KFSIM_BPF_CC SOURCE [--mcpu CPU] [RUNNER OPTIONS...]
 set -euo pipefail
 out=$1 bpfcc=$2 src=$3
 shift 3
+build=()
+if [ "${1:-}" = --mcpu ]; then build=(--mcpu "$2"); shift 2; fi
 
 . "$(dirname "$0")/need_kernel.sh"
 
 name=$(basename "$src" .bpf.c)
 rm -rf "$out"
 mkdir -p "$out"
-"$bpfcc" -o "$out/$name" "$src" 2>"$out/build.log" || { cat "$out/build.log"; exit 1; }
+"$bpfcc" "${build[@]}" -o "$out/$name" "$src" 2>"$out/build.log" || { cat "$out/build.log"; exit 1; }
 "$out/$name" --kernel "$@" | tee "$out/run.txt"
 
 fail() { echo "FAIL: $*"; exit 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# kfsim-bpf-cc and `kfsim bpf test` on bad input: a file that does not compile for BPF, a kfunc
+# kfsim-bpf-cc and `kfsim bpf test` on bad input: a file that does not compile for BPF, BPF
+# assembly (a __naked program), a kfunc
 # kfsim does not have, a helper the native runtime does not have, a missing file, a bad command
 # line.  Each gets one clear message naming the file (and the line and the kfunc or helper) and
 # exit status 1 (2 for the command line), and no program is left behind.
@@ -47,6 +48,11 @@ expect 1 'kfunc.bpf.c:8: kfunc bpf_task_acquire is not provided by kfsim' "$bpfc
 
 printf '%s\n\nSEC("tc") int uses_pid(void *ctx)\n{\n\treturn bpf_get_current_pid_tgid() & 1;\n}\n' "$head" >"$out/helper.bpf.c"
 expect 1 'helper.bpf.c:7: helper bpf_get_current_pid_tgid is not provided by kfsim' "$bpfcc" -I "$out/include" -o "$out/helper" "$out/helper.bpf.c"
+
+# BPF assembly (the selftests' verifier_*.c programs): gcc cannot build it for the host
+printf '%s\n#define __naked __attribute__((naked))\n\nSEC("tc") __naked int in_asm(void)\n{\n\tasm volatile ("r0 = 0; exit;");\n}\n' "$head" >"$out/naked.bpf.c"
+expect 1 'naked.bpf.c:6: in_asm is BPF assembly \(__naked\)' "$bpfcc" -I "$out/include" -o "$out/naked" "$out/naked.bpf.c"
+expect 2 "^kfsim-bpf-cc: invalid value 'v9' for --mcpu" "$bpfcc" -o "$out/x" --mcpu v9 "$out/helper.bpf.c"
 
 expect 1 'no-such-file.bpf.c: No such file' "$bpfcc" -o "$out/x" "$out/no-such-file.bpf.c"
 expect 2 "^kfsim-bpf-cc: option '--output' is required" "$bpfcc" "$out/helper.bpf.c"

@@ -31,6 +31,13 @@ int skb_protocol_ipv4(struct __sk_buff *ctx)
 	return ctx->protocol == bpf_htons(0x0800);
 }
 
+/* the test run's device: the namespace's loopback */
+SEC("tc") __success __retval(1)
+int skb_ifindex(struct __sk_buff *ctx)
+{
+	return ctx->ifindex;
+}
+
 SEC("tc") __success __retval(0)
 int skb_mark(struct __sk_buff *ctx)
 {

@@ -14,6 +14,8 @@
 #define BPFRT_MSG 512
 /* the packet of the kernel's test runs (bpfrt_kernel.c), and a tc context's skb->len natively */
 #define BPFRT_TEST_PKT_LEN 64
+/* that packet's bytes: zeroes but an IPv4 ethertype (0x0800 at 12), as the selftests' pkt_v4 */
+extern const unsigned char bpfrt_test_pkt[BPFRT_TEST_PKT_LEN];
 
 /** struct bpfrt_verdict - what one side (kfsim or the kernel) said about a program */
 struct bpfrt_verdict {
@@ -64,6 +66,14 @@ bool bpfrt_btf_refused(void);
 
 /* bpfrt_maps.c */
 int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);
+/* Whether @p is in a map's value: that value's size and @p's offset in it. */
+bool bpfrt_map_value_at(const void *p, unsigned int *value_size, unsigned int *off);
+
+/* bpfrt_main.c: the context and program type of the invocation under way */
+extern const void *bpfrt_run_ctx;
+extern const char *bpfrt_run_section;
+/* the stack's end at the program's entry: the program's stack lies below it */
+extern const void *bpfrt_run_stack;
 
 /* bpfrt_helpers.c: the call site of the helper being called (kfsim's reports name it). */
 void bpfrt_site(const char *file, int line);
@@ -71,6 +81,17 @@ void bpfrt_site(const char *file, int line);
 extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
+/* bpfrt_main.c: the refusal the BPF object gives the call at @file:@line (NULL: none) */
+const char *bpfrt_refused_call(const char *file, int line);
+/*
+ * bpfrt_helpers.c: a helper's buffer @p (register @regno, its size in the next) of @size bytes,
+ * @frame the calling program's frame pointer (its stack lies below); nonzero: refused.
+ */
+int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size,
+		     const void *frame);
+
+/* bpfrt_divide.c: a division by zero or MIN / -1 gives BPF's result instead of SIGFPE. */
+void bpfrt_catch_divide_faults(void);
 
 /* bpfrt_may_goto.c: every frame's may_goto budget starts afresh (at each program run). */
 void bpfrt_may_goto_reset(void);

@@ -7,15 +7,19 @@
  */
 #define _GNU_SOURCE /* process_vm_readv() */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <kfsim/random.h>
 #include "bpfrt.h"
+
+#define TASK_COMM_LEN 16 /* include/linux/sched.h */
 
 void bpfrt_site(const char *file, int line)
 {
@@ -110,32 +114,7 @@ unsigned long long kfsim_bpfrt_jiffies64(void)
 	return clock_ns("bpf_jiffies64", CLOCK_MONOTONIC) / (1000000000ull / BPFRT_HZ);
 }
 
-/*
- * bpf_probe_read_kernel(): a copy that faults safely, as copy_from_kernel_nofault(), with @dst
- * zeroed on failure.  x86's copy_from_kernel_nofault_allowed() refuses a user address with
- * -ERANGE before trying; natively every address is the process's, so the user range the
- * kernel would refuse is taken to be the low pages nothing can map (mmap_min_addr, 64 KiB:
- * NULL plus an offset), and any other unreadable address gives -EFAULT.
- */
-#define BPFRT_USER_RANGE 65536ul
-long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
-long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr)
-{
-	struct iovec local = {dst, size}, remote = {(void *)unsafe_ptr, size};
-
-	if (bpfrt_helper("bpf_probe_read_kernel", NULL, 0))
-		return -EINVAL;
-	if ((unsigned long)unsafe_ptr < BPFRT_USER_RANGE) {
-		memset(dst, 0, size);
-		return -ERANGE;
-	}
-	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)size)
-		return 0;
-	memset(dst, 0, size);
-	return -EFAULT;
-}
-
-/* bpf_trace_printk(): to stdout, prefixed as the trace pipe's lines are. */
+/* bpf_trace_printk(): to stdout, a line each, prefixed as the trace pipe's lines are. */
 long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...);
 long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
 {
@@ -148,6 +127,9 @@ long kfsim_bpfrt_trace_printk(const char *fmt, unsigned int fmt_size, ...)
 	va_start(ap, fmt_size);
 	n = vprintf(fmt, ap);
 	va_end(ap);
+	/* the trace pipe shows each event on its own line, with or without the format's '\n' */
+	if (!fmt_size || !memchr(fmt, '\n', fmt_size))
+		putchar('\n');
 	return n;
 }
 
@@ -190,4 +172,177 @@ void *kfsim_bpfrt_this_cpu_ptr(const void *percpu_ptr)
 	    kfsim_bpf_percpu_arg("bpf_this_cpu_ptr", percpu_ptr))
 		return NULL;
 	return (void *)percpu_ptr;
+}
+
+/*
+ * Under ASan (the program built with --sanitize address) the frame has redzones between its
+ * objects: a range that reaches one is past the buffer, which the frame's top does not show.
+ */
+extern void *__asan_region_is_poisoned(void *beg, size_t size) __attribute__((weak));
+
+static bool past_object(const char *buf, unsigned long long size)
+{
+	return __asan_region_is_poisoned && size && __asan_region_is_poisoned((void *)buf, size);
+}
+
+/*
+ * A helper's buffer (ARG_PTR_TO_MEM or ARG_PTR_TO_UNINIT_MEM, its size the next argument):
+ * never an object of bpf_obj_new(), and within a map value (check_helper_mem_access() ->
+ * check_map_access(), the running 6.18's two lines).  The stack's bounds come from the BPF
+ * object (bpfrt_refused_call()): natively a buffer's size on the stack is not known.
+ */
+int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long long size,
+		     const void *frame)
+{
+	const char *here = __builtin_frame_address(0), *buf = p;
+	const char *refused = bpfrt_refused_call(kfsim_bpf_site.file, kfsim_bpf_site.line);
+	unsigned int value_size, off;
+
+	/* refused from the program's text (a buffer past the frame): never written past */
+	if (refused)
+		return kfsim_bpf_helper_refused(name, "the verifier refuses this call's arguments",
+						"%s", refused);
+	if (kfsim_bpf_helper_mem_arg(name, regno, p))
+		return -EINVAL;
+	/*
+	 * A buffer of the calling program's stack that the size runs past the program's frame: a
+	 * size the BPF object does not know (data), which the verifier bounds before anything else
+	 * (check_mem_size_reg(): the usual refusal of an unchecked length); natively the write
+	 * would smash the frame.
+	 */
+	if (frame && buf > here && buf < (const char *)frame &&
+	    (size > (unsigned long long)((const char *)frame - buf) || past_object(buf, size)))
+		return kfsim_bpf_helper_refused(
+			name, "the size passes the program's stack frame: the verifier bounds it first",
+			"R%d unbounded memory access, use 'var &= const' or 'if (var < const)'",
+			regno + 1);
+	if (bpfrt_map_value_at(p, &value_size, &off) && off + size > value_size)
+		return kfsim_bpf_helper_refused(
+			name, "a helper's buffer in a map value must lie within the value",
+			"invalid access to map value, value_size=%u off=%u size=%llu\n"
+			"R%d min value is outside of the allowed memory range",
+			value_size, off, size, regno);
+	return 0;
+}
+
+/*
+ * The frame pointer of the program that called the helper: the helper's saved one (the native
+ * build keeps frame pointers).  A macro, so that it is the helper's own frame it reads.
+ */
+#define caller_frame() (*(void *const *)__builtin_frame_address(0))
+
+/* The register type check_reg_type() names for a pointer that is not the context. */
+static const char *reg_type_of(const void *p)
+{
+	const char *here = __builtin_frame_address(0);
+
+	if (!p)
+		return "scalar";
+	if ((const char *)p > here && (const void *)p < bpfrt_run_stack)
+		return "fp";
+	/* natively any other pointer is a map's value, a section (a global) or an object */
+	return kfsim_bpf_is_object(p) ? "ptr_" : "map_value";
+}
+
+/*
+ * The program types whose func_proto gives bpf_skb_load_bytes (net/core/filter.c, 6.18: socket
+ * filters, tc, cgroup_skb, lwt, sk_skb, flow_dissector, sk_reuseport), by libbpf's sections.
+ */
+static bool skb_load_bytes_allowed(const char *section)
+{
+	static const char *const prefixes[] = {
+		"tc",	       "classifier", "action", "socket", "cgroup_skb/", "cgroup/skb",
+		"sk_skb",      "lwt_",	     "flow_dissector",	  "sk_reuseport",
+	};
+	const char *s = section && section[0] == '?' ? section + 1 : section;
+
+	for (size_t i = 0; s && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(s, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/*
+ * bpf_skb_load_bytes() (net/core/filter.c, 6.18): @len bytes of the packet from @offset into
+ * @to; an offset past INT_MAX or a range past the packet's end (skb_header_pointer() finds no
+ * bytes there) is -EFAULT with @to zeroed.  Natively the packet is the kernel test run's
+ * (bpfrt_test_pkt), the one a tc program's context describes.
+ */
+long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
+				const char *file, int line);
+long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
+				const char *file, int line)
+{
+	if (bpfrt_helper("bpf_skb_load_bytes", file, line))
+		return -EINVAL;
+	bpfrt_site(file, line);
+	if (!skb_load_bytes_allowed(bpfrt_run_section))
+		return kfsim_bpf_helper_refused(
+			"bpf_skb_load_bytes", "only the packet program types have the helper",
+			"program of this type cannot use helper bpf_skb_load_bytes#26");
+	if (skb != bpfrt_run_ctx)
+		return kfsim_bpf_helper_refused("bpf_skb_load_bytes",
+						"its first argument is the program's context",
+						"R1 type=%s expected=ctx", reg_type_of(skb));
+	if (bpfrt_helper_mem("bpf_skb_load_bytes", 3, to, len, caller_frame()))
+		return -EINVAL;
+	bpfrt_site(NULL, 0);
+	if (offset > INT_MAX || (unsigned long long)offset + len > sizeof(bpfrt_test_pkt)) {
+		memset(to, 0, len);
+		return -EFAULT;
+	}
+	memcpy(to, bpfrt_test_pkt + offset, len);
+	return 0;
+}
+
+/*
+ * bpf_get_current_comm() (kernel/bpf/helpers.c, 6.18): the current task's name into @buf,
+ * strscpy_pad() to @size_of_buf (the verifier makes it at least 1): cut, NUL-terminated, the
+ * rest zeroed.  Natively the task is the runner, as it is the kernel's for the test run.
+ */
+long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const char *file,
+				  int line);
+long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const char *file,
+				  int line)
+{
+	char comm[TASK_COMM_LEN] = "";
+
+	if (bpfrt_helper("bpf_get_current_comm", file, line))
+		return -EINVAL;
+	bpfrt_site(file, line);
+	if (bpfrt_helper_mem("bpf_get_current_comm", 1, buf, size_of_buf, caller_frame()))
+		return -EINVAL;
+	bpfrt_site(NULL, 0);
+	prctl(PR_GET_NAME, comm);
+	comm[TASK_COMM_LEN - 1] = '\0';
+	memset(buf, 0, size_of_buf);
+	if (size_of_buf)
+		memcpy(buf, comm, strnlen(comm, size_of_buf - 1));
+	return 0;
+}
+
+/*
+ * bpf_probe_read_kernel(): a copy that faults safely, as copy_from_kernel_nofault(), with @dst
+ * zeroed on failure.  x86's copy_from_kernel_nofault_allowed() refuses a user address with
+ * -ERANGE before trying; natively every address is the process's, so the user range the
+ * kernel would refuse is taken to be the low pages nothing can map (mmap_min_addr, 64 KiB:
+ * NULL plus an offset), and any other unreadable address gives -EFAULT.
+ */
+#define BPFRT_USER_RANGE 65536ul
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
+long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr)
+{
+	struct iovec local = {dst, size}, remote = {(void *)unsafe_ptr, size};
+
+	if (bpfrt_helper("bpf_probe_read_kernel", NULL, 0) ||
+	    bpfrt_helper_mem("bpf_probe_read_kernel", 1, dst, size, caller_frame()))
+		return -EINVAL;
+	if ((unsigned long)unsafe_ptr < BPFRT_USER_RANGE) {
+		memset(dst, 0, size);
+		return -ERANGE;
+	}
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)size)
+		return 0;
+	memset(dst, 0, size);
+	return -EFAULT;
 }

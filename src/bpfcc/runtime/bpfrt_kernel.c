@@ -71,11 +71,10 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 		snprintf(out->msg, sizeof(out->msg), "%s",
 			 bpf_libbpf_last_warning[0] ? bpf_libbpf_last_warning : strerror(-err));
 	if (!err && test_runnable(p->section)) {
-		static unsigned char pkt[BPFRT_TEST_PKT_LEN]; /* skb_ctx_fill() gives its length */
-		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = pkt, .data_size_in = sizeof(pkt),
-			    .repeat = 1);
+		/* skb_ctx_fill() gives its length, bpf_skb_load_bytes() its bytes natively */
+		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = bpfrt_test_pkt,
+			    .data_size_in = sizeof(bpfrt_test_pkt), .repeat = 1);
 
-		pkt[12] = 0x08; /* an IPv4 ethertype, as the selftests' pkt_v4 */
 		if (!bpf_prog_test_run_opts(bpf_program__fd(want), &topts)) {
 			out->has_retval = true;
 			out->retval = (int)topts.retval;

@@ -55,7 +55,8 @@ static void report(const struct kfsim_bpf_violation *v, void *arg)
 {
 	int *nr = arg;
 
-	if ((*nr)++ == 0 && !v->file) {
+	/* the stack also when the call site names the line: a refused call on it comes first */
+	if ((*nr)++ == 0) {
 		nr_frames = backtrace(frames, MAX_FRAMES);
 		/* a global subprogram's call: the caller's line first (bpfrt_subprogs.c) */
 		if (bpfrt_global_call_site && nr_frames > 0) {
@@ -443,6 +444,28 @@ static void merged_call_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_v
 }
 
 /*
+ * Whether the run broke its rule inside a call made at @a's line (a frame of @out's stack returns
+ * there): the verifier refuses that call before it walks what the callee does, or, for a global
+ * function, before it verifies the callee at all.
+ */
+static bool under_call_at(const struct kfsim_bpfrt_access *a, const struct bpfrt_verdict *out)
+{
+	char file[PATH_MAX];
+	int line;
+
+	for (int i = 0; i < out->nr_frames; i++) {
+		const char *base;
+
+		if (!addr_line(out->frames[i], file, sizeof(file), &line) || line != a->line)
+			continue;
+		base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		if (!strcmp(base, a->file))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Whether the verifier meets the access @a before the run's own verdict @out: any verdict of a
  * run that accepted, crashed or broke a rule at its exit (a leak, a lock still held), any verdict
  * of an invocation after the first (@out->later_run), and a rule broken at a later line of the same
@@ -457,7 +480,7 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 
 	if (!strcmp(out->verdict, "ACCEPT"))
 		return true;
-	if (!strcmp(out->verdict, "CRASH"))
+	if (!strcmp(out->verdict, "CRASH") || !strcmp(out->verdict, "SANITIZER"))
 		return true; /* refused before any run: the crash is the refused access's doing */
 	if (strcmp(out->verdict, "REJECT"))
 		return false; /* a hang is reported as it is */
@@ -467,6 +490,8 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return true;
 	if (a->after_merge && msg_starts(out->msg, BPFRT_MSG_SAME_CALL))
 		return a->after_merge == 1; /* the verifier's walk order says it */
+	if (a->refused && under_call_at(a, out))
+		return true;
 	if (!verdict_line(out, where, sizeof(where), &line))
 		/*
 		 * an explored path's fault with no line (the node's memory overwritten by the
@@ -532,7 +557,7 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 	for (int i = 0; i < p->nr_accesses; i++) {
 		const struct kfsim_bpfrt_access *a = &p->accesses[i];
 
-		if (a->line != line || strcmp(a->file, file))
+		if (a->line != line || strcmp(a->file, file) || a->reg == KFSIM_BPFRT_CALL_REG)
 			continue;
 		if (reg >= 0 && a->reg != reg)
 			return; /* two registers at the line: which one faulted is not known */
@@ -553,6 +578,13 @@ static void object_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdic
 	merged_call_verdict(p, out);
 	access_beyond_verdict(p, out);
 	name_access_reg(p, out);
+	/* checked once every instruction passed: only a program all else accepted meets it */
+	if (p->refused_at_end && !strcmp(out->verdict, "ACCEPT")) {
+		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
+		snprintf(out->msg, sizeof(out->msg), "%s", p->refused_at_end);
+		out->where[0] = '\0';
+		out->has_retval = false;
+	}
 }
 
 /* The verifier prints every leaked reference, one line each: so does the verdict. */
@@ -610,19 +642,22 @@ static enum kfsim_bpf_prog_type prog_type(const char *section)
  * A tc program's context as the kernel's BPF_PROG_TEST_RUN gives it for the referee's packet
  * (bpfrt_kernel.c: BPFRT_TEST_PKT_LEN bytes, an IPv4 ethertype): skb->len is the whole frame (tc
  * is an L2 program type) and skb->protocol the ethertype eth_type_trans() found, in network
- * order.  Everything else stays zero, as before.  Offsets are the UAPI struct __sk_buff's
- * (len at 0, protocol at 16), which never moves.
+ * order, and skb->ifindex the device the test run gives the packet (bpf_prog_test_run_skb(): the
+ * namespace's loopback, LOOPBACK_IFINDEX 1).  Everything else stays zero, as before.  Offsets are
+ * the UAPI struct __sk_buff's (len at 0, protocol at 16, ifindex at 40), which never moves.
  */
 static void skb_ctx_fill(const char *section, unsigned char *ctx)
 {
 	const char *s = section[0] == '?' ? section + 1 : section;
 	u32 len = BPFRT_TEST_PKT_LEN;
 	u32 protocol = htons(0x0800); /* ETH_P_IP */
+	u32 ifindex = 1;		/* LOOPBACK_IFINDEX */
 
 	if (strncmp(s, "tc", 2) && strncmp(s, "classifier", 10))
 		return;
 	memcpy(ctx + 0, &len, sizeof(len));
 	memcpy(ctx + 16, &protocol, sizeof(protocol));
+	memcpy(ctx + 40, &ifindex, sizeof(ifindex));
 }
 
 struct call {
@@ -636,6 +671,7 @@ static int call_prog(void *arg)
 	long (*fn)(void *) = (long (*)(void *))c->p->fn;
 
 	bpfrt_may_goto_reset();
+	bpfrt_run_stack = __builtin_frame_address(0);
 	return (int)fn(c->ctx);
 }
 
@@ -646,6 +682,22 @@ static int call_prog(void *arg)
 static struct kfsim_bpf_run *child_run;
 static struct bpfrt_verdict *child_out;
 static int child_fd = -1;
+static bool in_explored_path;
+static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
+
+const char *bpfrt_refused_call(const char *file, int line)
+{
+	const char *base = file ? basename((char *)file) : NULL;
+
+	for (int i = 0; base && child_prog && i < child_prog->nr_accesses; i++) {
+		const struct kfsim_bpfrt_access *a = &child_prog->accesses[i];
+
+		if (a->reg == KFSIM_BPFRT_CALL_REG && a->refused && a->line == line &&
+		    !strcmp(a->file, base))
+			return a->refused;
+	}
+	return NULL;
+}
 
 static void sanitizer_died(void)
 {
@@ -659,6 +711,9 @@ static void sanitizer_died(void)
 			 "a sanitizer stopped the run (its report is above)");
 	}
 	child_out->has_retval = false;
+	/* what the types refuse before any run (a helper's buffer past the frame) comes first */
+	if (child_prog && !in_explored_path)
+		object_verdict(child_prog, child_out);
 	/* on an explored path, the path ends here with this verdict (else this returns) */
 	kfsim_bpf_explore_path_exit(KFSIM_BPF_PATH_VIOLATION);
 	if (write(child_fd, child_out, sizeof(*child_out)) != sizeof(*child_out))
@@ -695,6 +750,11 @@ static int hook_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
  */
 static int run_index;
 
+const unsigned char bpfrt_test_pkt[BPFRT_TEST_PKT_LEN] = {[12] = 0x08};
+const void *bpfrt_run_ctx;
+const char *bpfrt_run_section;
+const void *bpfrt_run_stack;
+
 static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out, bool resolve)
 {
 	static unsigned char ctx[4096] __attribute__((aligned(16)));
@@ -717,6 +777,8 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
 	nr_frames = 0;
 	child_run = &run;
 	child_out = out;
+	bpfrt_run_ctx = ctx;
+	bpfrt_run_section = p->section;
 	for (int i = 0; i < NR_RUNS; i++) {
 		int ret = 0;
 
@@ -755,8 +817,6 @@ static void run_runs(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out
  * to the default action (the runner reports CRASH).
  */
 static struct sigaction prev_segv; /* a sanitizer's, the explorer's, or the default */
-static bool in_explored_path;
-static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
 /* its exploration's report (NULL: none), which a fault of the natural run ends with too */
 static const struct kfsim_bpf_explore_report *child_rep;
 
@@ -883,6 +943,7 @@ static int child(void *arg, int fd)
 
 	child_fd = fd;
 	child_prog = p;
+	bpfrt_catch_divide_faults(); /* the explored paths' processes inherit it */
 	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);

@@ -97,6 +97,22 @@ static struct bpfrt_map *map_of(const void *def)
 	return NULL;
 }
 
+bool bpfrt_map_value_at(const void *p, unsigned int *value_size, unsigned int *off)
+{
+	for (unsigned int i = 0; i < nr_maps; i++) {
+		const struct bpfrt_map *m = &maps[i];
+		size_t n = m->def->max_entries ? m->def->max_entries : 1;
+		const unsigned char *b = p;
+
+		if (!m->values || b < m->values || b >= m->values + n * m->stride)
+			continue;
+		*value_size = m->def->value_size;
+		*off = (unsigned int)((size_t)(b - m->values) % m->stride);
+		return true;
+	}
+	return false;
+}
+
 static long hash_find(const struct bpfrt_map *m, const void *key)
 {
 	for (unsigned int e = 0; e < m->def->max_entries; e++)

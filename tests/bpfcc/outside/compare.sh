@@ -11,13 +11,14 @@
 # fifth round"); it is how those sections' figures were measured.  Files other than ours (a kernel selftest from
 # /usr/src/linux-source-*, read in place) may be given too; -I DIR is passed to kfsim-bpf-cc.
 #
-# Usage: compare.sh KFSIM_BPF_CC OUT_DIR [KVER] [-I DIR]... FILE...
+# Usage: compare.sh KFSIM_BPF_CC OUT_DIR [KVER] [--mcpu CPU] [-I DIR]... FILE...
 set -euo pipefail
 bpfcc=$1 out=$2
 shift 2
 kver=6.18
 if [[ ${1:-} =~ ^[0-9]+\.[0-9]+$ ]]; then kver=$1; shift; fi
 inc=()
+if [ "${1:-}" = --mcpu ]; then inc+=(--mcpu "$2"); shift 2; fi
 while [ "${1:-}" = -I ]; do inc+=(-I "$2"); shift 2; done
 
 . "$(dirname "$0")/../need_kernel.sh"

@@ -32,6 +32,8 @@
 #define bpf_ktime_get_tai_ns __kfsim_libbpf_bpf_ktime_get_tai_ns
 #define bpf_map_lookup_percpu_elem __kfsim_libbpf_bpf_map_lookup_percpu_elem
 #define bpf_probe_read_kernel __kfsim_libbpf_bpf_probe_read_kernel
+#define bpf_skb_load_bytes __kfsim_libbpf_bpf_skb_load_bytes
+#define bpf_get_current_comm __kfsim_libbpf_bpf_get_current_comm
 
 #include_next <bpf/bpf_helpers.h>
 
@@ -53,6 +55,8 @@
 #undef bpf_ktime_get_tai_ns
 #undef bpf_map_lookup_percpu_elem
 #undef bpf_probe_read_kernel
+#undef bpf_skb_load_bytes
+#undef bpf_get_current_comm
 
 /*
  * SEC(): libbpf's section attribute, with a suffix that makes every use its own section
@@ -94,6 +98,10 @@ unsigned long long kfsim_bpfrt_ktime_get_tai_ns(void);
 void *kfsim_bpfrt_map_lookup_percpu_elem(void *map, const void *key, unsigned int cpu,
 					 const char *file, int line);
 long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *unsafe_ptr);
+long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
+				const char *file, int line);
+long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const char *file,
+				  int line);
 
 #define bpf_map_lookup_elem(map, key) kfsim_bpfrt_map_lookup_elem(map, key, __FILE__, __LINE__)
 #define bpf_map_update_elem(map, key, value, flags)                                               \
@@ -115,6 +123,10 @@ long kfsim_bpfrt_probe_read_kernel(void *dst, unsigned int size, const void *uns
 #define bpf_map_lookup_percpu_elem(map, key, cpu)                                                  \
 	kfsim_bpfrt_map_lookup_percpu_elem(map, key, cpu, __FILE__, __LINE__)
 #define bpf_probe_read_kernel kfsim_bpfrt_probe_read_kernel
+#define bpf_skb_load_bytes(skb, offset, to, len)                                                   \
+	kfsim_bpfrt_skb_load_bytes(skb, offset, to, len, __FILE__, __LINE__)
+#define bpf_get_current_comm(buf, size_of_buf)                                                     \
+	kfsim_bpfrt_get_current_comm(buf, size_of_buf, __FILE__, __LINE__)
 
 /*
  * may_goto (6.9+), behind bpf_experimental.h's can_loop and cond_break.  Those macros are

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * BPF's division where x86's traps: a division by a register that holds zero gives 0, the
+ * remainder the dividend (its low 32 bits for a 32-bit mod), and the signed division of the
+ * smallest number by -1 gives that number, its remainder 0 (do_misc_fixups(), 6.18).  Natively
+ * gcc's div and idiv raise SIGFPE there: the runtime gives BPF's results (bpfrt_divide.c).
+ * Built with --mcpu v4 for the signed ones (clang refuses signed division below v4).  Checked
+ * against the running 6.18's test runs (tests/bpfcc/agree.sh); the divisors come from the
+ * context or an object, so neither compiler can fold them.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+#include "bpf_experimental.h"
+#include "bpf_misc.h"
+
+struct divisor {
+	long by;
+	struct bpf_rb_node rb;
+};
+
+SEC("tc") __success __retval(1)
+int div_by_zero_u64(struct __sk_buff *skb)
+{
+	__u64 a = skb->len, b = skb->mark;
+
+	return a / b + 1;
+}
+
+SEC("tc") __success __retval(64)
+int mod_by_zero_u64(struct __sk_buff *skb)
+{
+	__u64 a = skb->len, b = skb->mark;
+
+	return a % b;
+}
+
+SEC("tc") __success __retval(3)
+int div_by_zero_u32(struct __sk_buff *skb)
+{
+	__u32 a = skb->len, b = skb->priority;
+
+	return a / b + 3;
+}
+
+SEC("tc") __success __retval(65)
+int mod_by_zero_u32(struct __sk_buff *skb)
+{
+	__u32 a = skb->len, b = skb->priority;
+
+	return (a % b) + 1;
+}
+
+/* A divisor read from a fresh object (zeroed by bpf_obj_new). */
+SEC("tc") __success __retval(5)
+int div_by_object_field(struct __sk_buff *skb)
+{
+	struct divisor *d = bpf_obj_new(typeof(*d));
+	long q;
+
+	if (!d)
+		return -1;
+	q = 100 / (__u64)d->by;
+	bpf_obj_drop(d);
+	return q + 5;
+}
+
+SEC("tc") __success __retval(1)
+int sdiv_min_by_minus_one(struct __sk_buff *skb)
+{
+	long a = (long)skb->mark - 0x7fffffffffffffffL - 1, b = (long)skb->mark - 1;
+
+	return (a / b) == a;
+}
+
+SEC("tc") __success __retval(7)
+int smod_min_by_minus_one(struct __sk_buff *skb)
+{
+	long a = (long)skb->mark - 0x7fffffffffffffffL - 1, b = (long)skb->mark - 1;
+
+	return (a % b) + 7;
+}
+
+SEC("tc") __success __retval(9)
+int sdiv32_by_zero(struct __sk_buff *skb)
+{
+	int a = -(int)skb->len, b = skb->mark;
+
+	return a / b + 9;
+}
+
+SEC("tc") __success __retval(-64)
+int smod32_by_zero(struct __sk_buff *skb)
+{
+	int a = -(int)skb->len, b = skb->mark;
+
+	return a % b;
+}
+
+SEC("tc") __success __retval(1)
+int sdiv32_min_by_minus_one(struct __sk_buff *skb)
+{
+	int a = (int)skb->mark - 0x7fffffff - 1, b = (int)skb->mark - 1;
+
+	return (a / b) == a;
+}
+
+/* An ordinary division still divides. */
+SEC("tc") __success __retval(21)
+int sdiv_plain(struct __sk_buff *skb)
+{
+	long a = -(long)skb->len, b = (long)skb->mark - 3;
+
+	return a / b;
+}
+
+char _license[] SEC("license") = "GPL";

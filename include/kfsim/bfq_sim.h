@@ -231,6 +231,11 @@ struct kfsim_bfq_bssplit {
  *                    times or sizes to journal), so fdatasync() and fsync() write the same
  * @end_fsync: a writing job syncs once more when it has issued its last I/O, unless its
  *             last was a sync (fio end_fsync=1 and fsync_on_close=1: backend.c do_io())
+ * @rwmix_fio_seed: a mixed job's directions are drawn from fio 3.33's generator seeded with
+ *                  @rwmix_seed (fio's td->rwmix_state, randrepeat=1 or randseed= given), so
+ *                  a job file's mix follows fio's run; false: seeded from the simulation's
+ *                  seed (fio with randrepeat=0 seeds it from /dev/urandom)
+ * @rwmix_seed: that seed (fio's rand_seeds[FIO_RAND_MIX_OFF], cut to 32 bits)
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -303,6 +308,8 @@ struct kfsim_bfq_job {
 	u64 ss_dur_s;
 	u64 ss_ramp_ns;
 	u64 ramp_ns;
+	bool rwmix_fio_seed;
+	u32 rwmix_seed;
 };
 
 /* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */
@@ -632,6 +639,8 @@ struct kfsim_bfq_actuator_result {
  *            its runtime, or the end of the run); @mb_s and @iops are over this time
  * @read_bytes: bytes read
  * @write_bytes: bytes written (buffered: copied into the page cache)
+ * @read_ios: reads completed (fio's JSON "read" "total_ios" of a job that ran to its end)
+ * @write_ios: writes completed, buffered ones copied into the page cache
  * @error: 0, or the error (-errno) that ended the job (struct kfsim_bfq_job's @io_error,
  *         -ETIMEDOUT from a latency target no depth meets)
  * @lat_target_depth: with a latency target, the depth the search was at when the job ended
@@ -671,6 +680,8 @@ struct kfsim_bfq_job_result {
 	double active_s;
 	u64 read_bytes;
 	u64 write_bytes;
+	u64 read_ios;
+	u64 write_ios;
 	int error;
 	unsigned int lat_target_depth;
 	unsigned int ss_state;

@@ -116,6 +116,7 @@ struct sim_job {
 	struct kfsim_hist sync_lat;
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
 	u64 poisson_next[2];	/* rate_process=poisson: each direction's next arrival */
+	struct kfsim_bfq_rwmix mix;	/* the rwmix cycle and fio's io_issues[] */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
@@ -129,6 +130,7 @@ struct sim_job {
 	u64 completed;
 	u64 bytes;
 	u64 bytes_dir[2];
+	u64 ios_dir[2];		/* completions counted, by direction */
 	struct kfsim_hist lat;
 };
 
@@ -722,6 +724,33 @@ static void job_strided_zone(struct sim_job *job, bool write)
 		job->next_pos[write] = job->zone_start;
 }
 
+static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io);
+
+/*
+ * fio 3.33's rate_ddir() (io_u.c), asked for each I/O with the direction the rwmix cycle
+ * chose (@write): a direction whose rate allows an I/O now keeps it; when it is ahead of its
+ * cap, a mixed job whose other direction has a share (rwmixread or rwmixwrite not 0) takes
+ * the other one if that one's cap allows an I/O now (a direction without a cap always
+ * does), else whichever of the two is allowed first (on a tie, the chosen one), and waits
+ * for it (job_issue()).  So a mixed job under caps issues in each direction as its cap
+ * allows, whatever its rwmixread, where a job drawing and waiting is held to its mix.
+ */
+static bool job_rate_ddir(const struct kfsim_bfq_sim *sim, const struct sim_job *job,
+			  bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int other_perc = write ? spec->rwmixread : 100 - spec->rwmixread;
+	struct sim_io mine = { .write = write }, other = { .write = !write };
+	u64 mine_at = job_rate_allows(job, &mine), other_at;
+
+	if (mine_at <= sim->now || !kfsim_bfq_job_is_mixed(spec) || !other_perc)
+		return write;
+	other_at = job_rate_allows(job, &other);
+	if (other_at <= sim->now)
+		return !write;
+	return mine_at <= other_at ? write : !write;
+}
+
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
@@ -730,7 +759,9 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 
 	job_verify_backlog(job);
 	verify_read = job->vb_batch > 0;
-	write = kfsim_bfq_job_choose_write(&job->spec, rnd);
+	/* fio's get_rw_ddir(): the rwmix cycle, then rate_ddir(), whose answer it keeps */
+	write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
+	job->mix.write = write;
 	bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
 	job_strided_zone(job, write);
 	job->zone_bytes += bytes;
@@ -763,8 +794,12 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 {
 	job->completed = job->bytes = 0;
 	job->bytes_dir[0] = job->bytes_dir[1] = 0;
+	job->ios_dir[0] = job->ios_dir[1] = 0;
 	job->ios_issued = job->inflight - completing;
 	job->issued_dir[0] = job->issued_dir[1] = 0;
+	/* reset_all_stats() zeroes io_issues[] and rwmix_issues, not the cycle's direction */
+	job->mix.issues[0] = job->mix.issues[1] = 0;
+	job->mix.rwmix_issues = 0;
 	job->poisson_next[0] = job->poisson_next[1] = 0;
 	job->tt_blocks = job->tt_issues = 0;	/* io_blocks, io_issues; not the last pause's */
 	kfsim_hist_reset(&job->lat);
@@ -810,6 +845,7 @@ static void job_count_issued(struct kfsim_bfq_sim *sim, struct sim_job *job,
 {
 	job->last_was_sync = false;
 	job->issued_dir[write] += bytes;
+	job->mix.issues[write]++;
 	job->ios_issued++;
 	if (job->spec.rate_poisson && !job->verifying)
 		job_poisson_gap(sim, job, write);
@@ -931,6 +967,7 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 		job->completed++;
 		job->bytes += bytes;
 		job->bytes_dir[1] += bytes;
+		job->ios_dir[1]++;
 		if (count == SIM_COUNT_ALL)
 			kfsim_hist_add(&job->lat, copy_ns);
 	}
@@ -1498,6 +1535,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 			job->completed++;
 			job->bytes += bytes;
 			job->bytes_dir[rq_data_dir(rq)] += bytes;
+			job->ios_dir[rq_data_dir(rq)]++;
 		}
 		if (count == SIM_COUNT_ALL)
 			kfsim_hist_add(&job->lat, lat_ns);
@@ -1705,6 +1743,17 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->zone_start = job->start;
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
+	/*
+	 * the rwmix cycle's own generator: fio's seed for a job file's job, else one from the
+	 * job's seed (a copy of its state: the draws it makes stay where they were)
+	 */
+	if (spec->rwmix_fio_seed) {
+		kfsim_bfq_rwmix_init(&job->mix, spec->rwmix_seed);
+	} else {
+		struct rnd_state r = job->rnd;
+
+		kfsim_bfq_rwmix_init(&job->mix, prandom_u32_state(&r));
+	}
 	job->rnd_pass = job->rnd;
 	job->pos_pass[0] = job->pos_pass[1] = job->start;
 	job->seq_left = job->seq_left_pass = spec->ddir_seq_nr;
@@ -2097,6 +2146,8 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->iops = jr->active_s > 0 ? (double)job->completed / jr->active_s : 0;
 		jr->read_bytes = job->bytes_dir[0];
 		jr->write_bytes = job->bytes_dir[1];
+		jr->read_ios = job->ios_dir[0];
+		jr->write_ios = job->ios_dir[1];
 		jr->error = job->error;
 		jr->lat_target_depth = job->spec.latency_target_ns ? job->lt.qd : 0;
 		if (job->spec.ss_dur_s) {

@@ -92,6 +92,9 @@ struct fio_section {
 	bool fill_device;
 	bool do_verify;
 	bool exitall;
+	/* fio's randrepeat, allrandrepeat, randseed (and whether it was given): the rwmix seed */
+	bool randrepeat, allrandrepeat, randseed_set;
+	u64 randseed;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
 	/* engines' options of this section, judged at its end against its engine */
 	struct fio_engine_opt {
@@ -2035,6 +2038,32 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 static void fio_engine_opt_note(struct fio_section *sec, const char *key, const char *value,
 				long line, const char *file);
 
+/*
+ * The options that seed fio's generators, once fio_option_apply() took their value (they
+ * change no I/O but a mixed job's directions, kfsim_bfq_rwmix_next()): randrepeat and
+ * allrandrepeat (FIO_OPT_BOOL) and randseed (FIO_OPT_STR_VAL, a number with fio's units;
+ * only the first part, up to a ',', is stored).
+ */
+static void fio_seed_option(struct fio_section *sec, const char *key, const char *value)
+{
+	char buf[64];
+	long long v;
+
+	if (!value)
+		return;
+	if (!strcmp(key, "randrepeat"))
+		parse_flag(value, true, &sec->randrepeat);
+	else if (!strcmp(key, "allrandrepeat"))
+		parse_flag(value, true, &sec->allrandrepeat);
+	else if (!strcmp(key, "randseed")) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(value, ","), value);
+		if (fio_signed_number(buf, &v)) {
+			sec->randseed = (u64)v;
+			sec->randseed_set = true;
+		}
+	}
+}
+
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
 {
@@ -2044,6 +2073,8 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
+	if (p->errs.nr == nr_errs)
+		fio_seed_option(sec, key, value);
 }
 
 /* Where the job's data lives: the disk, no disk (/dev/null), or a file of its own. */
@@ -2474,6 +2505,16 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
 
 		*clone = job;
+		/*
+		 * fio numbers its jobs from 1 in the order it adds them, a section's clones
+		 * right after it (init.c get_new_job(), add_job()), and seeds each from its
+		 * number unless randrepeat=0 leaves the seeds to /dev/urandom
+		 */
+		clone->rwmix_fio_seed = sec->randrepeat || sec->randseed_set ||
+					sec->allrandrepeat;
+		clone->rwmix_seed = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
+							p->nr - p->first + 1,
+							KFSIM_FIO_RAND_MIX_OFF);
 		clone->offset += sec->offset_increment * i;
 		clone->exitall = sec->exitall;
 		if (sec->numjobs > 1)
@@ -3234,6 +3275,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.job.engine = KFSIM_ENGINE_SYNC;
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
+	p->global.randrepeat = true;	/* fio 3.33's defaults: randrepeat=1, randseed=0x89 */
+	p->global.randseed = 0x89;
 	p->global.zonemode = -1;
 	p->global.do_verify = true;
 	p->global.is_global = true;

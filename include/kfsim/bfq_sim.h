@@ -236,6 +236,12 @@ struct kfsim_bfq_bssplit {
  *                  a job file's mix follows fio's run; false: seeded from the simulation's
  *                  seed (fio with randrepeat=0 seeds it from /dev/urandom)
  * @rwmix_seed: that seed (fio's rand_seeds[FIO_RAND_MIX_OFF], cut to 32 bits)
+ * @rwmix_repeat: fio's randrepeat=1: each new pass over the region seeds the mix again
+ * @pass_bytes: 0, or the bytes a job file's job issues in one pass over its region (fio 3.33
+ *              backend.c do_io()'s total_bytes: size, or io_size when larger for a random
+ *              writing job with norandommap): a job that does more (io_size over size,
+ *              loops) starts each further pass as fio's clear_io_state() does, its rwmix
+ *              cycle from the start (rwmix_issues 0) and, with @rwmix_repeat, its seed
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -310,6 +316,8 @@ struct kfsim_bfq_job {
 	u64 ramp_ns;
 	bool rwmix_fio_seed;
 	u32 rwmix_seed;
+	bool rwmix_repeat;
+	u64 pass_bytes;
 };
 
 /* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */

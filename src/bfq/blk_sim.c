@@ -117,6 +117,7 @@ struct sim_job {
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
 	u64 poisson_next[2];	/* rate_process=poisson: each direction's next arrival */
 	struct kfsim_bfq_rwmix mix;	/* the rwmix cycle and fio's io_issues[] */
+	u64 pass_issued;	/* bytes issued in this pass over the region (spec.pass_bytes) */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
@@ -759,6 +760,16 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 
 	job_verify_backlog(job);
 	verify_read = job->vb_batch > 0;
+	if (job->spec.pass_bytes && job->pass_issued >= job->spec.pass_bytes) {
+		/*
+		 * fio's next pass (backend.c thread_main(): clear_io_state()): rwmix_issues
+		 * is 0 again and randrepeat=1 seeds the mix again; io_issues[] go on
+		 */
+		job->pass_issued = 0;
+		job->mix.rwmix_issues = 0;
+		if (job->spec.rwmix_repeat)
+			kfsim_fio_rand32_seed(&job->mix.state, job->spec.rwmix_seed);
+	}
 	/* fio's get_rw_ddir(): the rwmix cycle, then rate_ddir(), whose answer it keeps */
 	write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
 	job->mix.write = write;
@@ -846,6 +857,7 @@ static void job_count_issued(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->last_was_sync = false;
 	job->issued_dir[write] += bytes;
 	job->mix.issues[write]++;
+	job->pass_issued += bytes;
 	job->ios_issued++;
 	if (job->spec.rate_poisson && !job->verifying)
 		job_poisson_gap(sim, job, write);

@@ -93,7 +93,7 @@ struct fio_section {
 	bool do_verify;
 	bool exitall;
 	/* fio's randrepeat, allrandrepeat, randseed (and whether it was given): the rwmix seed */
-	bool randrepeat, allrandrepeat, randseed_set;
+	bool randrepeat, allrandrepeat, randseed_set, norandommap;
 	u64 randseed;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
 	/* engines' options of this section, judged at its end against its engine */
@@ -171,7 +171,8 @@ struct fio_parser {
 	const char **files;
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
-	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
+	u64 loops[KFSIM_BFQ_MAX_JOBS];
+	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];	/* do_io()'s io_size in a pass, 0: size's */	/* size-bounded by its region: loops of it */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
@@ -405,7 +406,8 @@ static const struct {
 		"zero_buffers", "dedupe_percentage", "dedupe_mode",
 		"dedupe_working_set_percentage", "dedupe_global", "verify_interval",
 		"verify_fatal", "verify_async", "verify_offset", "verify_state_save",
-		"randseed", "randrepeat", "random_generator", "norandommap", NULL } },
+		"randseed", "randrepeat", "allrandrepeat", "random_generator", "norandommap",
+		NULL } },
 	{ "names the engine's target or transport", (const char *const[]){
 		"hostname", "port", "https", "http_mode", "http_host", "http_verbose",
 		"http_user", "http_pass", "http_s3_key", "http_s3_keyid", "http_s3_region",
@@ -455,7 +457,7 @@ static const struct fio_no_effect_check fio_no_effect_checks[] = {
 	NE_BOOL("disable_slat"), NE_BOOL("error_dump"), NE_BOOL("gtod_reduce"),
 	NE_BOOL("invalidate"), NE_BOOL("lat_percentiles"), NE_BOOL("log_offset"),
 	NE_BOOL("log_prio"), NE_BOOL("overwrite"), NE_BOOL("per_job_logs"), NE_BOOL("pre_read"),
-	NE_BOOL("randrepeat"), NE_BOOL("scramble_buffers"), NE_BOOL("slat_percentiles"),
+	NE_BOOL("randrepeat"), NE_BOOL("allrandrepeat"), NE_BOOL("scramble_buffers"), NE_BOOL("slat_percentiles"),
 	NE_BOOL("stats"), NE_BOOL("unlink"), NE_BOOL("unlink_each_loop"), NE_BOOL("verify_dump"),
 	NE_BOOL("verify_fatal"), NE_BOOL("verify_state_save"),
 	/* the engines' (exec, rbd/rados, cpuio, librpma, libhdfs, mtd) */
@@ -2049,6 +2051,8 @@ static void fio_seed_option(struct fio_section *sec, const char *key, const char
 	char buf[64];
 	long long v;
 
+	if (!strcmp(key, "norandommap"))
+		parse_flag(value, false, &sec->norandommap);
 	if (!value)
 		return;
 	if (!strcmp(key, "randrepeat"))
@@ -2408,6 +2412,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
 	bool time_based;
+	u64 pass_io_size;
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
@@ -2478,6 +2483,9 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * for size=1m, 2026-12-07); kfsim ran such a job to the end of the run before.
 	 */
 	time_based = sec->time_based && job.runtime_ns;
+	/* do_io(): a random writer without a random map issues up to io_size in one pass */
+	pass_io_size = !time_based && sec->norandommap && kfsim_bfq_job_is_random(&job) &&
+		       job.rw != KFSIM_RW_RANDREAD ? job.io_size : 0;
 	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0)
 			job.io_size = job.size;	/* 0: the region, resolved below */
@@ -2515,6 +2523,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_seed = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
 							p->nr - p->first + 1,
 							KFSIM_FIO_RAND_MIX_OFF);
+		clone->rwmix_repeat = sec->randrepeat;
+		p->pass_io_size[p->nr] = pass_io_size;
 		clone->offset += sec->offset_increment * i;
 		clone->exitall = sec->exitall;
 		if (sec->numjobs > 1)
@@ -3180,6 +3190,9 @@ static void fio_resolve_sizes(struct fio_parser *p)
 		}
 		if (p->loops[i])
 			job->io_size = ((u64)nr << SECTOR_SHIFT) * p->loops[i];
+		/* a job that ends at its size makes passes of its region (do_io()) */
+		if (job->io_size)
+			job->pass_bytes = max((u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
 	}
 }
 

@@ -236,12 +236,18 @@ struct kfsim_bfq_bssplit {
  *                  a job file's mix follows fio's run; false: seeded from the simulation's
  *                  seed (fio with randrepeat=0 seeds it from /dev/urandom)
  * @rwmix_seed: that seed (fio's rand_seeds[FIO_RAND_MIX_OFF], cut to 32 bits)
- * @rwmix_repeat: fio's randrepeat=1: each new pass over the region seeds the mix again
+ * @rwmix_repeat: fio's randrepeat=1 without randseed= (init.c fixup_options(): a randseed
+ *                turns randrepeat off, after the first seeding): each new pass over the
+ *                region seeds the mix again
  * @pass_bytes: 0, or the bytes a job file's job issues in one pass over its region (fio 3.33
  *              backend.c do_io()'s total_bytes: size, or io_size when larger for a random
- *              writing job with norandommap): a job that does more (io_size over size,
- *              loops) starts each further pass as fio's clear_io_state() does, its rwmix
- *              cycle from the start (rwmix_issues 0) and, with @rwmix_repeat, its seed
+ *              writing job with norandommap; U64_MAX: no end by bytes, as for a
+ *              synchronous engine, whose bytes do_io() does not count): a job that does
+ *              more (io_size over size, loops) starts each further pass as fio's
+ *              clear_io_state() does, its rwmix cycle from the start (rwmix_issues 0)
+ *              and, with @rwmix_repeat, its seed, and its positions at the region's start.
+ *              A sequential direction at the region's end ends the pass too (fio's
+ *              get_next_offset() finds no offset)
  */
 struct kfsim_bfq_job {
 	char name[32];

@@ -752,6 +752,39 @@ static bool job_rate_ddir(const struct kfsim_bfq_sim *sim, const struct sim_job 
 	return mine_at <= other_at ? write : !write;
 }
 
+/*
+ * fio's next pass over the region (backend.c thread_main(): clear_io_state(), then the
+ * files opened again, fio_file_reset()): rwmix_issues is 0 again, randrepeat=1 seeds the
+ * mix again, the positions go back to the region's start; io_issues[] go on.
+ */
+static void job_next_pass(struct sim_job *job)
+{
+	job->pass_issued = 0;
+	job->mix.rwmix_issues = 0;
+	if (job->spec.rwmix_repeat)
+		kfsim_fio_rand32_seed(&job->mix.state, job->spec.rwmix_seed);
+	/* skips and strided zones keep their own wrapping (kfsim_bfq_job_choose_sector()) */
+	if (!job->spec.seq_skip && !job->spec.zone_size)
+		job->next_pos[0] = job->next_pos[1] = job->start;
+}
+
+/*
+ * A job of passes whose sequential direction @write has no whole block of its smallest
+ * size left in the region: fio's get_next_offset() fails there and do_io() ends the pass
+ * (a time_based job wraps instead, as kfsim_bfq_job_choose_sector() does).
+ */
+static bool job_seq_at_end(const struct sim_job *job, bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	sector_t min_sectors = kfsim_bfq_job_min_bs(spec, write) >> SECTOR_SHIFT;
+
+	if (!spec->pass_bytes || !kfsim_bfq_job_is_mixed(spec) ||
+	    kfsim_bfq_job_is_random(spec) || spec->seq_skip ||
+	    spec->zone_size || job->verifying || job->pass_issued == 0)
+		return false;
+	return job->next_pos[write] + min_sectors > job->start + job->nr_sectors;
+}
+
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
@@ -760,19 +793,19 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 
 	job_verify_backlog(job);
 	verify_read = job->vb_batch > 0;
-	if (job->spec.pass_bytes && job->pass_issued >= job->spec.pass_bytes) {
-		/*
-		 * fio's next pass (backend.c thread_main(): clear_io_state()): rwmix_issues
-		 * is 0 again and randrepeat=1 seeds the mix again; io_issues[] go on
-		 */
-		job->pass_issued = 0;
-		job->mix.rwmix_issues = 0;
-		if (job->spec.rwmix_repeat)
-			kfsim_fio_rand32_seed(&job->mix.state, job->spec.rwmix_seed);
-	}
+	/* only a mix's directions depend on its passes: a plain job's positions wrap */
+	if (kfsim_bfq_job_is_mixed(&job->spec) && job->spec.pass_bytes &&
+	    job->pass_issued >= job->spec.pass_bytes)
+		job_next_pass(job);
 	/* fio's get_rw_ddir(): the rwmix cycle, then rate_ddir(), whose answer it keeps */
 	write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
 	job->mix.write = write;
+	if (job_seq_at_end(job, write)) {
+		/* no offset for it: the pass ends, the next one asks get_rw_ddir() again */
+		job_next_pass(job);
+		write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
+		job->mix.write = write;
+	}
 	bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
 	job_strided_zone(job, write);
 	job->zone_bytes += bytes;

@@ -171,8 +171,9 @@ struct fio_parser {
 	const char **files;
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
-	u64 loops[KFSIM_BFQ_MAX_JOBS];
-	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];	/* do_io()'s io_size in a pass, 0: size's */	/* size-bounded by its region: loops of it */
+	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
+	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
+	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
@@ -2483,9 +2484,21 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * for size=1m, 2026-12-07); kfsim ran such a job to the end of the run before.
 	 */
 	time_based = sec->time_based && job.runtime_ns;
-	/* do_io(): a random writer without a random map issues up to io_size in one pass */
-	pass_io_size = !time_based && sec->norandommap && kfsim_bfq_job_is_random(&job) &&
-		       job.rw != KFSIM_RW_RANDREAD ? job.io_size : 0;
+	/*
+	 * fio 3.33 do_io() ends a pass at total_bytes issued (its region's size, or io_size
+	 * for a random writer without a random map), but counts the bytes only of I/Os the
+	 * engine queued (io_queue_event(): FIO_Q_QUEUED), so a synchronous engine's pass ends
+	 * only when no offset is left: a full random map (its region's worth with one block
+	 * size) or a sequential direction at the region's end (struct kfsim_bfq_job's
+	 * @pass_bytes)
+	 */
+	if (sec->norandommap && kfsim_bfq_job_is_random(&job))
+		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX :
+			       job.rw != KFSIM_RW_RANDREAD ? job.io_size : 0;
+	else if (kfsim_bfq_job_is_random(&job))
+		pass_io_size = 0;
+	else
+		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
 	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0)
 			job.io_size = job.size;	/* 0: the region, resolved below */
@@ -2523,7 +2536,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_seed = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
 							p->nr - p->first + 1,
 							KFSIM_FIO_RAND_MIX_OFF);
-		clone->rwmix_repeat = sec->randrepeat;
+		/* fixup_options(): "If randseed is set, that overrides randrepeat" */
+		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
 		clone->offset += sec->offset_increment * i;
 		clone->exitall = sec->exitall;
@@ -3191,8 +3205,10 @@ static void fio_resolve_sizes(struct fio_parser *p)
 		if (p->loops[i])
 			job->io_size = ((u64)nr << SECTOR_SHIFT) * p->loops[i];
 		/* a job that ends at its size makes passes of its region (do_io()) */
-		if (job->io_size)
+		if (job->io_size && p->pass_io_size[i] != U64_MAX)
 			job->pass_bytes = max((u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
+		else if (job->io_size)
+			job->pass_bytes = U64_MAX;
 	}
 }
 

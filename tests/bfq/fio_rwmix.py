@@ -3,7 +3,9 @@
 """fio 3.33's run as the referee of a mixed job's directions (rw=randrw, rw=rw, readwrite).
 
 Random job files from a seed, each run by fio (ioengine=null: no disk I/O, nothing on this
-machine's disks is touched) and by kfsim (libaio, direct, on the simulated disk); per job
+machine's disks is touched) and by kfsim (direct, on the simulated disk, libaio, or psync
+for a job at depth 1, which completes its I/O in its queue call as fio's null engine does
+at depth 1: fio counts the bytes of a pass only of queued I/O); per job
 and direction the I/Os and bytes of fio's JSON ("read"/"write" "total_ios", "io_bytes") are
 compared with kfsim's --json (read_ios, write_ios, read_bytes, write_bytes):
 
@@ -65,7 +67,11 @@ def gen_job(rng, name, rate):
         lines.append("bs=%s,%s" % (size_text(bs[0]), size_text(bs[1])))
     if rw == "randrw" and bs[0] != bs[1]:
         lines.append("norandommap")
-    lines.append("iodepth=%d" % rng.choice([1, 1, 2, 4, 8, 16, 32]))
+    depth = rng.choice([1, 1, 2, 4, 8, 16, 32])
+    # fio's null engine queues (FIO_Q_QUEUED, as libaio does) at a depth over 1 and
+    # completes at once (FIO_Q_COMPLETED, as psync does) at 1: do_io() counts a pass's
+    # bytes only of queued I/O, so kfsim's file takes the engine that does the same
+    lines += ["iodepth=%d" % depth, "@ENGINE%d@" % (depth > 1)]
     capped = [False, False]
     if not rate:
         blocks = rng.randrange(8, 2000)
@@ -110,8 +116,12 @@ def gen_file(rng, rate):
     return "\n".join(lines) + "\n", jobs
 
 
-def engine_file(body, engine):
-    return body.replace("[global]\n", "[global]\n%s\n" % engine, 1)
+def engine_file(body, fio):
+    if fio:
+        return body.replace("@ENGINE0@", "ioengine=null").replace("@ENGINE1@",
+                                                                  "ioengine=null")
+    return body.replace("@ENGINE0@", "ioengine=psync\ndirect=1").replace(
+        "@ENGINE1@", "ioengine=libaio\ndirect=1")
 
 
 def fio_figures(path, cwd):
@@ -190,9 +200,9 @@ def main():
         fpath = os.path.join(tmp, "mix-%d.fio" % seed)
         kpath = os.path.join(tmp, "mix-%d.kfsim.fio" % seed)
         with open(fpath, "w") as f:
-            f.write(engine_file(body, "ioengine=null"))
+            f.write(engine_file(body, True))
         with open(kpath, "w") as f:
-            f.write(engine_file(body, "ioengine=libaio\ndirect=1"))
+            f.write(engine_file(body, False))
         fio, err = fio_figures(fpath, tmp)
         if fio is None:
             print("seed %d: fio failed (%s): not judged" % (seed, err))

@@ -2569,6 +2569,26 @@ static void test_rwmix_passes_as_fio(void **state)
 }
 
 /*
+ * A sequential mix of 128k reads and 8k writes over 8 MiB with io_size=12m: a pass ends
+ * when the reads reach the region's end (get_next_offset() fails) or, for an engine that
+ * queues (libaio; fio's null engine at a depth over 1), after 8 MiB issued; a synchronous
+ * engine's bytes are not counted (io_queue_event(): only FIO_Q_QUEUED), so its first pass
+ * runs to the reads' end.  fio 3.33, null engine at depths 1 and 4: 97 and 96 writes.
+ */
+static void test_rwmix_seq_passes_as_fio(void **state)
+{
+	static const struct rwmix_want sync[] = { { 90, 11796480, 97, 794624 } };
+	static const struct rwmix_want queued[] = { { 90, 11796480, 96, 786432 } };
+
+	(void)state;
+	check_rwmix("rwmixseq1", "[a]\nioengine=psync\ndirect=1\nrw=readwrite\nrwmixread=50\n"
+		    "bs=128k,8k\nsize=8m\nio_size=12m\n", 600 * NSEC_PER_SEC, sync, 1);
+	check_rwmix("rwmixseq4", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nrw=readwrite\n"
+		    "rwmixread=50\nbs=128k,8k\nsize=8m\nio_size=12m\n", 600 * NSEC_PER_SEC,
+		    queued, 1);
+}
+
+/*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
  * 51 writes in its second (a job drawing and waiting did 51 and 4).
@@ -2704,6 +2724,7 @@ int main(void)
 		cmocka_unit_test(test_sync_fio_referee),
 		cmocka_unit_test(test_rwmix_cycles_as_fio),
 		cmocka_unit_test(test_rwmix_passes_as_fio),
+		cmocka_unit_test(test_rwmix_seq_passes_as_fio),
 		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
 		cmocka_unit_test(test_fio_rand32),
 	};

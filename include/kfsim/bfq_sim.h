@@ -236,6 +236,12 @@ struct kfsim_bfq_bssplit {
  *                  a job file's mix follows fio's run; false: seeded from the simulation's
  *                  seed (fio with randrepeat=0 seeds it from /dev/urandom)
  * @rwmix_seed: that seed (fio's rand_seeds[FIO_RAND_MIX_OFF], cut to 32 bits)
+ * @bs_fio_seed: block sizes of a range or split are drawn as fio 3.33's get_next_buflen()
+ *               draws them, from fio's generator seeded with @bs_seed (a job file's job
+ *               with fio's seeds and its 32-bit generator; not a verifying job, whose
+ *               read-back replays the simulation's draws)
+ * @bs_seed: the seeds of reads and writes (fio's rand_seeds[FIO_RAND_BS_OFF] and
+ *           [FIO_RAND_BS1_OFF], both the first with verify=)
  * @rwmix_repeat: fio's randrepeat=1 without randseed= (init.c fixup_options(): a randseed
  *                turns randrepeat off, after the first seeding): each new pass over the
  *                region seeds the mix again
@@ -324,6 +330,8 @@ struct kfsim_bfq_job {
 	u32 rwmix_seed;
 	bool rwmix_repeat;
 	u64 pass_bytes;
+	bool bs_fio_seed;
+	u32 bs_seed[2];
 };
 
 /* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */

@@ -118,6 +118,7 @@ struct sim_job {
 	u64 poisson_next[2];	/* rate_process=poisson: each direction's next arrival */
 	struct kfsim_bfq_rwmix mix;	/* the rwmix cycle and fio's io_issues[] */
 	u64 pass_issued;	/* bytes issued in this pass over the region (spec.pass_bytes) */
+	struct kfsim_fio_rand32 bs_state[2];	/* fio's bsrange_state[] (spec.bs_fio_seed) */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
@@ -761,8 +762,11 @@ static void job_next_pass(struct sim_job *job)
 {
 	job->pass_issued = 0;
 	job->mix.rwmix_issues = 0;
-	if (job->spec.rwmix_repeat)
+	if (job->spec.rwmix_repeat) {
 		kfsim_fio_rand32_seed(&job->mix.state, job->spec.rwmix_seed);
+		for (int d = 0; d < 2; d++)
+			kfsim_fio_rand32_seed(&job->bs_state[d], job->spec.bs_seed[d]);
+	}
 	/* skips and strided zones keep their own wrapping (kfsim_bfq_job_choose_sector()) */
 	if (!job->spec.seq_skip && !job->spec.zone_size)
 		job->next_pos[0] = job->next_pos[1] = job->start;
@@ -783,6 +787,24 @@ static bool job_seq_at_end(const struct sim_job *job, bool write)
 	    spec->zone_size || job->verifying || job->pass_issued == 0)
 		return false;
 	return job->next_pos[write] + min_sectors > job->start + job->nr_sectors;
+}
+
+/*
+ * The bytes a sequential direction has left before the region's end (fio's io_u_fits()
+ * asks it of each size drawn), from the region's start once too few are left for the
+ * smallest block (kfsim_bfq_job_choose_sector() wraps there); U64_MAX for a random job,
+ * whose offset is drawn after its size, and for skips and strided zones.
+ */
+static u64 job_seq_room(const struct sim_job *job, bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	sector_t end = job->start + job->nr_sectors, pos = job->next_pos[write];
+
+	if (kfsim_bfq_job_is_random(spec) || spec->seq_skip || spec->zone_size)
+		return U64_MAX;
+	if (pos < job->start || pos + (kfsim_bfq_job_min_bs(spec, write) >> SECTOR_SHIFT) > end)
+		pos = job->start;
+	return (u64)(end - pos) << SECTOR_SHIFT;
 }
 
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
@@ -806,7 +828,10 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
 		job->mix.write = write;
 	}
-	bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+	bytes = job->spec.bs_fio_seed ?
+		kfsim_bfq_job_fio_bs(&job->spec, write, job_seq_room(job, write),
+				     &job->bs_state[write]) :
+		kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
 	job_strided_zone(job, write);
 	job->zone_bytes += bytes;
 
@@ -1792,6 +1817,8 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	 * the rwmix cycle's own generator: fio's seed for a job file's job, else one from the
 	 * job's seed (a copy of its state: the draws it makes stay where they were)
 	 */
+	for (int d = 0; d < 2; d++)
+		kfsim_fio_rand32_seed(&job->bs_state[d], spec->bs_seed[d]);
 	if (spec->rwmix_fio_seed) {
 		kfsim_bfq_rwmix_init(&job->mix, spec->rwmix_seed);
 	} else {

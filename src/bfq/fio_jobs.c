@@ -93,7 +93,7 @@ struct fio_section {
 	bool do_verify;
 	bool exitall;
 	/* fio's randrepeat, allrandrepeat, randseed (and whether it was given): the rwmix seed */
-	bool randrepeat, allrandrepeat, randseed_set, norandommap;
+	bool randrepeat, allrandrepeat, randseed_set, norandommap, rand64;
 	u64 randseed;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
 	/* engines' options of this section, judged at its end against its engine */
@@ -2056,7 +2056,9 @@ static void fio_seed_option(struct fio_section *sec, const char *key, const char
 		parse_flag(value, false, &sec->norandommap);
 	if (!value)
 		return;
-	if (!strcmp(key, "randrepeat"))
+	if (!strcmp(key, "random_generator"))
+		sec->rand64 = !strncmp(value, "tausworthe64", 12);	/* str_match_len() */
+	else if (!strcmp(key, "randrepeat"))
 		parse_flag(value, true, &sec->randrepeat);
 	else if (!strcmp(key, "allrandrepeat"))
 		parse_flag(value, true, &sec->allrandrepeat);
@@ -2536,6 +2538,14 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_seed = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
 							p->nr - p->first + 1,
 							KFSIM_FIO_RAND_MIX_OFF);
+		/* bsrange_state: 64 bits with tausworthe64, which kfsim does not have */
+		clone->bs_fio_seed = clone->rwmix_fio_seed && !sec->rand64 && !clone->verify;
+		/* td_fill_rand_seeds_internal(): with verify= writes take the reads' seed */
+		for (unsigned int d = 0; d < 2; d++)
+			clone->bs_seed[d] = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
+								p->nr - p->first + 1,
+								sec->job.verify ? KFSIM_FIO_RAND_BS_OFF :
+								KFSIM_FIO_RAND_BS_OFF + d);
 		/* fixup_options(): "If randseed is set, that overrides randrepeat" */
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;

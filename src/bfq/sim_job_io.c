@@ -205,6 +205,70 @@ unsigned int kfsim_bfq_job_choose_bs(const struct kfsim_bfq_job *job, bool write
 	return bs;
 }
 
+/*
+ * A block size as fio 3.33's get_next_buflen() (io_u.c) draws it from the direction's
+ * bsrange_state @st (seeded from rand_seeds[FIO_RAND_BS_OFF], [FIO_RAND_BS1_OFF] for
+ * writes): one size, no draw; a range, min + max x r / 2^32, so not uniform (bsrange=4k-8k
+ * is 8k three times in four); a bssplit, its entries in fio's order (qsort() by percent,
+ * equal ones as given) until r / (the percents so far) <= 2^32 / 100; then cut to a
+ * multiple of the smallest size (a mask when it is a power of two) and to the largest;
+ * drawn again until it fits in the @room bytes left before the region's end (io_u_fits():
+ * a sequential job's; a random job's offset is drawn after the size here, so U64_MAX).
+ */
+unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u64 room,
+				  struct kfsim_fio_rand32 *st)
+{
+	unsigned int nr = job->nr_bssplit[write], order[KFSIM_BFQ_MAX_BSSPLIT];
+	u64 minbs = kfsim_bfq_job_min_bs(job, write), maxbs, buflen, r;
+
+	if (nr) {
+		maxbs = 0;
+		for (unsigned int i = 0; i < nr; i++) {
+			unsigned int k = i;
+
+			maxbs = max(maxbs, (u64)job->bssplit[write][i].bs);
+			/* an insertion sort by percent: stable, as glibc's qsort() merges */
+			while (k && job->bssplit[write][order[k - 1]].perc >
+				    job->bssplit[write][i].perc) {
+				order[k] = order[k - 1];
+				k--;
+			}
+			order[k] = i;
+		}
+	} else {
+		maxbs = max((u64)minbs, (u64)(write ? job->bs_write_max : job->bs_max));
+	}
+	if (minbs == maxbs || !minbs || room < minbs)
+		return (unsigned int)minbs;
+again:
+	r = kfsim_fio_rand32(st);
+	if (!nr) {
+		buflen = minbs + (u64)((double)maxbs * ((double)r / 4294967296.0));
+	} else {
+		u64 perc = 0;
+
+		buflen = minbs;
+		for (unsigned int i = 0; i < nr; i++) {
+			const struct kfsim_bfq_bssplit *e = &job->bssplit[write][order[i]];
+
+			if (!e->perc)
+				continue;
+			buflen = e->bs;
+			perc += e->perc;
+			if (r / perc <= 4294967295ULL / 100)
+				break;
+		}
+	}
+	if (!(minbs & (minbs - 1)))
+		buflen &= ~(minbs - 1);
+	else
+		buflen -= buflen % minbs;
+	buflen = min(buflen, maxbs);
+	if (buflen > room)
+		goto again;	/* ends: the smallest size fits */
+	return (unsigned int)buflen;
+}
+
 /* A block index in [0, @nr_blocks) under the job's distribution. */
 static u64 job_random_block(const struct kfsim_bfq_job *job, u64 nr_blocks, struct rnd_state *rnd)
 {

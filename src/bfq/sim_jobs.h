@@ -73,6 +73,10 @@ struct kfsim_bfq_rwmix {
 	bool write;
 };
 void kfsim_bfq_rwmix_init(struct kfsim_bfq_rwmix *mix, u32 seed);
+#define KFSIM_FIO_RAND_BS_OFF 0		/* fio.h FIO_RAND_BS_OFF: reads' bsrange_state */
+#define KFSIM_FIO_RAND_BS1_OFF 1	/* FIO_RAND_BS1_OFF: writes' */
+unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u64 room,
+				  struct kfsim_fio_rand32 *st);
 bool kfsim_bfq_rwmix_next(const struct kfsim_bfq_job *job, struct kfsim_bfq_rwmix *mix);
 unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
 /*

@@ -12,7 +12,8 @@
  *
  * - a mixed job's directions follow fio 3.33's get_rw_ddir() (io_u.c) with fio's own
  *   generator and seed for them (kfsim_bfq_rwmix_next()): the same job file gives the same
- *   sequence of directions as fio's run, before rate_ddir() (blk_sim.c) moves one.
+ *   sequence of directions as fio's run, before rate_ddir() (blk_sim.c) moves one; so do a
+ *   job file's drawn block sizes (kfsim_bfq_job_fio_bs(), get_next_buflen()).
  *
  * Not modelled (documented in docs/bfq.md): fio's random map (with or without norandommap,
  * offsets are drawn with replacement: over a run shorter than one pass of the region the two

@@ -221,6 +221,7 @@ unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u
 {
 	unsigned int nr = job->nr_bssplit[write], order[KFSIM_BFQ_MAX_BSSPLIT];
 	u64 minbs = kfsim_bfq_job_min_bs(job, write), maxbs, buflen, r;
+	u64 fits = U64_MAX;	/* the smallest size a draw can give */
 
 	if (nr) {
 		maxbs = 0;
@@ -228,6 +229,8 @@ unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u
 			unsigned int k = i;
 
 			maxbs = max(maxbs, (u64)job->bssplit[write][i].bs);
+			if (job->bssplit[write][i].perc)
+				fits = min(fits, (u64)job->bssplit[write][i].bs);
 			/* an insertion sort by percent: stable, as glibc's qsort() merges */
 			while (k && job->bssplit[write][order[k - 1]].perc >
 				    job->bssplit[write][i].perc) {
@@ -239,7 +242,11 @@ unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u
 	} else {
 		maxbs = max((u64)minbs, (u64)(write ? job->bs_write_max : job->bs_max));
 	}
-	if (minbs == maxbs || !minbs || room < minbs)
+	/*
+	 * fio draws for ever when only an entry of 0 % would fit (its loop skips it): here
+	 * the smallest size is taken, without a draw
+	 */
+	if (minbs == maxbs || !minbs || room < minbs || (fits != U64_MAX && room < fits))
 		return (unsigned int)minbs;
 again:
 	r = kfsim_fio_rand32(st);

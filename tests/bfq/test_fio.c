@@ -2589,6 +2589,42 @@ static void test_rwmix_seq_passes_as_fio(void **state)
 }
 
 /*
+ * Drawn block sizes as fio 3.33's get_next_buflen() draws them from its bsrange_state
+ * seeds: a sequential mix of ranges per direction, and of splits (fio orders the entries by
+ * percent), are fio's to the byte (fio 3.33, null engine, depth 4).
+ */
+static void test_rwmix_drawn_sizes_as_fio(void **state)
+{
+	static const struct rwmix_want range[] = { { 222, 2228224, 162, 6184960 } };
+	static const struct rwmix_want split[] = { { 180, 4472832, 128, 3923968 } };
+
+	(void)state;
+	check_rwmix("rwmixrange", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nrw=readwrite\n"
+		    "rwmixread=60\nbsrange=4k-16k,8k-64k\nsize=8m\n", 600 * NSEC_PER_SEC,
+		    range, 1);
+	check_rwmix("rwmixsplit", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nrw=readwrite\n"
+		    "rwmixread=60\nbssplit=4k/30:64k/20:16k/50,8k/10:32k/90\nsize=8m\n",
+		    600 * NSEC_PER_SEC, split, 1);
+}
+
+/*
+ * Near the region's end only the split's 0 % entry fits: fio 3.33 draws for ever there
+ * (get_next_buflen() skips the entry), kfsim takes the smallest size and the job ends.
+ */
+static void test_drawn_size_zero_entry_ends(void **state)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct file_run r;
+
+	(void)state;
+	res = file_run(&r, "zerosplit", "[a]\nioengine=libaio\ndirect=1\nrw=readwrite\n"
+		       "bssplit=512/0:64k/100\nsize=100000\nio_size=1m\n", 10 * NSEC_PER_SEC);
+	assert_true(res->jobs[0].read_bytes + res->jobs[0].write_bytes >= 1 << 20);
+	assert_true(res->jobs[0].active_s < 10);
+	file_run_end(&r);
+}
+
+/*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
  * 51 writes in its second (a job drawing and waiting did 51 and 4).
@@ -2725,6 +2761,8 @@ int main(void)
 		cmocka_unit_test(test_rwmix_cycles_as_fio),
 		cmocka_unit_test(test_rwmix_passes_as_fio),
 		cmocka_unit_test(test_rwmix_seq_passes_as_fio),
+		cmocka_unit_test(test_rwmix_drawn_sizes_as_fio),
+		cmocka_unit_test(test_drawn_size_zero_entry_ends),
 		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
 		cmocka_unit_test(test_fio_rand32),
 	};

@@ -231,6 +231,29 @@ struct kfsim_bfq_bssplit {
  *                    times or sizes to journal), so fdatasync() and fsync() write the same
  * @end_fsync: a writing job syncs once more when it has issued its last I/O, unless its
  *             last was a sync (fio end_fsync=1 and fsync_on_close=1: backend.c do_io())
+ * @rwmix_fio_seed: a mixed job's directions are drawn from fio 3.33's generator seeded with
+ *                  @rwmix_seed (fio's td->rwmix_state, randrepeat=1 or randseed= given), so
+ *                  a job file's mix follows fio's run; false: seeded from the simulation's
+ *                  seed (fio with randrepeat=0 seeds it from /dev/urandom)
+ * @rwmix_seed: that seed (fio's rand_seeds[FIO_RAND_MIX_OFF], cut to 32 bits)
+ * @bs_fio_seed: block sizes of a range or split are drawn as fio 3.33's get_next_buflen()
+ *               draws them, from fio's generator seeded with @bs_seed (a job file's job
+ *               with fio's seeds and its 32-bit generator; not a verifying job, whose
+ *               read-back replays the simulation's draws)
+ * @bs_seed: the seeds of reads and writes (fio's rand_seeds[FIO_RAND_BS_OFF] and
+ *           [FIO_RAND_BS1_OFF], both the first with verify=)
+ * @rwmix_repeat: fio's randrepeat=1 without randseed= (init.c fixup_options(): a randseed
+ *                turns randrepeat off, after the first seeding): each new pass over the
+ *                region seeds the mix again
+ * @pass_bytes: 0, or the bytes a job file's job issues in one pass over its region (fio 3.33
+ *              backend.c do_io()'s total_bytes: size, or io_size when larger for a random
+ *              writing job with norandommap; U64_MAX: no end by bytes, as for a
+ *              synchronous engine, whose bytes do_io() does not count): a job that does
+ *              more (io_size over size, loops) starts each further pass as fio's
+ *              clear_io_state() does, its rwmix cycle from the start (rwmix_issues 0)
+ *              and, with @rwmix_repeat, its seed, and its positions at the region's start.
+ *              A sequential direction at the region's end ends the pass too (fio's
+ *              get_next_offset() finds no offset)
  */
 struct kfsim_bfq_job {
 	char name[32];
@@ -303,6 +326,12 @@ struct kfsim_bfq_job {
 	u64 ss_dur_s;
 	u64 ss_ramp_ns;
 	u64 ramp_ns;
+	bool rwmix_fio_seed;
+	u32 rwmix_seed;
+	bool rwmix_repeat;
+	u64 pass_bytes;
+	bool bs_fio_seed;
+	u32 bs_seed[2];
 };
 
 /* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */
@@ -632,6 +661,8 @@ struct kfsim_bfq_actuator_result {
  *            its runtime, or the end of the run); @mb_s and @iops are over this time
  * @read_bytes: bytes read
  * @write_bytes: bytes written (buffered: copied into the page cache)
+ * @read_ios: reads completed (fio's JSON "read" "total_ios" of a job that ran to its end)
+ * @write_ios: writes completed, buffered ones copied into the page cache
  * @error: 0, or the error (-errno) that ended the job (struct kfsim_bfq_job's @io_error,
  *         -ETIMEDOUT from a latency target no depth meets)
  * @lat_target_depth: with a latency target, the depth the search was at when the job ended
@@ -671,6 +702,8 @@ struct kfsim_bfq_job_result {
 	double active_s;
 	u64 read_bytes;
 	u64 write_bytes;
+	u64 read_ios;
+	u64 write_ios;
 	int error;
 	unsigned int lat_target_depth;
 	unsigned int ss_state;

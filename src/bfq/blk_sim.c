@@ -116,6 +116,9 @@ struct sim_job {
 	struct kfsim_hist sync_lat;
 	u64 copy_until;		/* a buffered write's copy into the page cache ends */
 	u64 poisson_next[2];	/* rate_process=poisson: each direction's next arrival */
+	struct kfsim_bfq_rwmix mix;	/* the rwmix cycle and fio's io_issues[] */
+	u64 pass_issued;	/* bytes issued in this pass over the region (spec.pass_bytes) */
+	struct kfsim_fio_rand32 bs_state[2];	/* fio's bsrange_state[] (spec.bs_fio_seed) */
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
@@ -129,6 +132,7 @@ struct sim_job {
 	u64 completed;
 	u64 bytes;
 	u64 bytes_dir[2];
+	u64 ios_dir[2];		/* completions counted, by direction */
 	struct kfsim_hist lat;
 };
 
@@ -722,6 +726,87 @@ static void job_strided_zone(struct sim_job *job, bool write)
 		job->next_pos[write] = job->zone_start;
 }
 
+static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io);
+
+/*
+ * fio 3.33's rate_ddir() (io_u.c), asked for each I/O with the direction the rwmix cycle
+ * chose (@write): a direction whose rate allows an I/O now keeps it; when it is ahead of its
+ * cap, a mixed job whose other direction has a share (rwmixread or rwmixwrite not 0) takes
+ * the other one if that one's cap allows an I/O now (a direction without a cap always
+ * does), else whichever of the two is allowed first (on a tie, the chosen one), and waits
+ * for it (job_issue()).  So a mixed job under caps issues in each direction as its cap
+ * allows, whatever its rwmixread, where a job drawing and waiting is held to its mix.
+ */
+static bool job_rate_ddir(const struct kfsim_bfq_sim *sim, const struct sim_job *job,
+			  bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int other_perc = write ? spec->rwmixread : 100 - spec->rwmixread;
+	struct sim_io mine = { .write = write }, other = { .write = !write };
+	u64 mine_at = job_rate_allows(job, &mine), other_at;
+
+	if (mine_at <= sim->now || !kfsim_bfq_job_is_mixed(spec) || !other_perc)
+		return write;
+	other_at = job_rate_allows(job, &other);
+	if (other_at <= sim->now)
+		return !write;
+	return mine_at <= other_at ? write : !write;
+}
+
+/*
+ * fio's next pass over the region (backend.c thread_main(): clear_io_state(), then the
+ * files opened again, fio_file_reset()): rwmix_issues is 0 again, randrepeat=1 seeds the
+ * mix again, the positions go back to the region's start; io_issues[] go on.
+ */
+static void job_next_pass(struct sim_job *job)
+{
+	job->pass_issued = 0;
+	job->mix.rwmix_issues = 0;
+	if (job->spec.rwmix_repeat) {
+		kfsim_fio_rand32_seed(&job->mix.state, job->spec.rwmix_seed);
+		for (int d = 0; d < 2; d++)
+			kfsim_fio_rand32_seed(&job->bs_state[d], job->spec.bs_seed[d]);
+	}
+	/* skips and strided zones keep their own wrapping (kfsim_bfq_job_choose_sector()) */
+	if (!job->spec.seq_skip && !job->spec.zone_size)
+		job->next_pos[0] = job->next_pos[1] = job->start;
+}
+
+/*
+ * A job of passes whose sequential direction @write has no whole block of its smallest
+ * size left in the region: fio's get_next_offset() fails there and do_io() ends the pass
+ * (a time_based job wraps instead, as kfsim_bfq_job_choose_sector() does).
+ */
+static bool job_seq_at_end(const struct sim_job *job, bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	sector_t min_sectors = kfsim_bfq_job_min_bs(spec, write) >> SECTOR_SHIFT;
+
+	if (!spec->pass_bytes || !kfsim_bfq_job_is_mixed(spec) ||
+	    kfsim_bfq_job_is_random(spec) || spec->seq_skip ||
+	    spec->zone_size || job->verifying || job->pass_issued == 0)
+		return false;
+	return job->next_pos[write] + min_sectors > job->start + job->nr_sectors;
+}
+
+/*
+ * The bytes a sequential direction has left before the region's end (fio's io_u_fits()
+ * asks it of each size drawn), from the region's start once too few are left for the
+ * smallest block (kfsim_bfq_job_choose_sector() wraps there); U64_MAX for a random job,
+ * whose offset is drawn after its size, and for skips and strided zones.
+ */
+static u64 job_seq_room(const struct sim_job *job, bool write)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	sector_t end = job->start + job->nr_sectors, pos = job->next_pos[write];
+
+	if (kfsim_bfq_job_is_random(spec) || spec->seq_skip || spec->zone_size)
+		return U64_MAX;
+	if (pos < job->start || pos + (kfsim_bfq_job_min_bs(spec, write) >> SECTOR_SHIFT) > end)
+		pos = job->start;
+	return (u64)(end - pos) << SECTOR_SHIFT;
+}
+
 static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
 	struct rnd_state *rnd = job->spec.verify ? &job->rnd : &sim->rnd;
@@ -730,8 +815,23 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 
 	job_verify_backlog(job);
 	verify_read = job->vb_batch > 0;
-	write = kfsim_bfq_job_choose_write(&job->spec, rnd);
-	bytes = kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
+	/* only a mix's directions depend on its passes: a plain job's positions wrap */
+	if (kfsim_bfq_job_is_mixed(&job->spec) && job->spec.pass_bytes &&
+	    job->pass_issued >= job->spec.pass_bytes)
+		job_next_pass(job);
+	/* fio's get_rw_ddir(): the rwmix cycle, then rate_ddir(), whose answer it keeps */
+	write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
+	job->mix.write = write;
+	if (job_seq_at_end(job, write)) {
+		/* no offset for it: the pass ends, the next one asks get_rw_ddir() again */
+		job_next_pass(job);
+		write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
+		job->mix.write = write;
+	}
+	bytes = job->spec.bs_fio_seed ?
+		kfsim_bfq_job_fio_bs(&job->spec, write, job_seq_room(job, write),
+				     &job->bs_state[write]) :
+		kfsim_bfq_job_choose_bs(&job->spec, write, rnd);
 	job_strided_zone(job, write);
 	job->zone_bytes += bytes;
 
@@ -763,8 +863,12 @@ static void job_reset_figures(struct kfsim_bfq_sim *sim, struct sim_job *job,
 {
 	job->completed = job->bytes = 0;
 	job->bytes_dir[0] = job->bytes_dir[1] = 0;
+	job->ios_dir[0] = job->ios_dir[1] = 0;
 	job->ios_issued = job->inflight - completing;
 	job->issued_dir[0] = job->issued_dir[1] = 0;
+	/* reset_all_stats() zeroes io_issues[] and rwmix_issues, not the cycle's direction */
+	job->mix.issues[0] = job->mix.issues[1] = 0;
+	job->mix.rwmix_issues = 0;
 	job->poisson_next[0] = job->poisson_next[1] = 0;
 	job->tt_blocks = job->tt_issues = 0;	/* io_blocks, io_issues; not the last pause's */
 	kfsim_hist_reset(&job->lat);
@@ -810,6 +914,8 @@ static void job_count_issued(struct kfsim_bfq_sim *sim, struct sim_job *job,
 {
 	job->last_was_sync = false;
 	job->issued_dir[write] += bytes;
+	job->mix.issues[write]++;
+	job->pass_issued += bytes;
 	job->ios_issued++;
 	if (job->spec.rate_poisson && !job->verifying)
 		job_poisson_gap(sim, job, write);
@@ -931,6 +1037,7 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 		job->completed++;
 		job->bytes += bytes;
 		job->bytes_dir[1] += bytes;
+		job->ios_dir[1]++;
 		if (count == SIM_COUNT_ALL)
 			kfsim_hist_add(&job->lat, copy_ns);
 	}
@@ -1498,6 +1605,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 			job->completed++;
 			job->bytes += bytes;
 			job->bytes_dir[rq_data_dir(rq)] += bytes;
+			job->ios_dir[rq_data_dir(rq)]++;
 		}
 		if (count == SIM_COUNT_ALL)
 			kfsim_hist_add(&job->lat, lat_ns);
@@ -1705,6 +1813,19 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	job->zone_start = job->start;
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
+	/*
+	 * the rwmix cycle's own generator: fio's seed for a job file's job, else one from the
+	 * job's seed (a copy of its state: the draws it makes stay where they were)
+	 */
+	for (int d = 0; d < 2; d++)
+		kfsim_fio_rand32_seed(&job->bs_state[d], spec->bs_seed[d]);
+	if (spec->rwmix_fio_seed) {
+		kfsim_bfq_rwmix_init(&job->mix, spec->rwmix_seed);
+	} else {
+		struct rnd_state r = job->rnd;
+
+		kfsim_bfq_rwmix_init(&job->mix, prandom_u32_state(&r));
+	}
 	job->rnd_pass = job->rnd;
 	job->pos_pass[0] = job->pos_pass[1] = job->start;
 	job->seq_left = job->seq_left_pass = spec->ddir_seq_nr;
@@ -2097,6 +2218,8 @@ static void sim_results(struct kfsim_bfq_sim *sim)
 		jr->iops = jr->active_s > 0 ? (double)job->completed / jr->active_s : 0;
 		jr->read_bytes = job->bytes_dir[0];
 		jr->write_bytes = job->bytes_dir[1];
+		jr->read_ios = job->ios_dir[0];
+		jr->write_ios = job->ios_dir[1];
 		jr->error = job->error;
 		jr->lat_target_depth = job->spec.latency_target_ns ? job->lt.qd : 0;
 		if (job->spec.ss_dur_s) {

@@ -92,6 +92,9 @@ struct fio_section {
 	bool fill_device;
 	bool do_verify;
 	bool exitall;
+	/* fio's randrepeat, allrandrepeat, randseed (and whether it was given): the rwmix seed */
+	bool randrepeat, allrandrepeat, randseed_set, norandommap, rand64;
+	u64 randseed;
 	long cmdprio_line;	/* the first cmdprio option, 0 = none */
 	/* engines' options of this section, judged at its end against its engine */
 	struct fio_engine_opt {
@@ -169,6 +172,8 @@ struct fio_parser {
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
+	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
+	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
@@ -402,7 +407,8 @@ static const struct {
 		"zero_buffers", "dedupe_percentage", "dedupe_mode",
 		"dedupe_working_set_percentage", "dedupe_global", "verify_interval",
 		"verify_fatal", "verify_async", "verify_offset", "verify_state_save",
-		"randseed", "randrepeat", "random_generator", "norandommap", NULL } },
+		"randseed", "randrepeat", "allrandrepeat", "random_generator", "norandommap",
+		NULL } },
 	{ "names the engine's target or transport", (const char *const[]){
 		"hostname", "port", "https", "http_mode", "http_host", "http_verbose",
 		"http_user", "http_pass", "http_s3_key", "http_s3_keyid", "http_s3_region",
@@ -452,7 +458,7 @@ static const struct fio_no_effect_check fio_no_effect_checks[] = {
 	NE_BOOL("disable_slat"), NE_BOOL("error_dump"), NE_BOOL("gtod_reduce"),
 	NE_BOOL("invalidate"), NE_BOOL("lat_percentiles"), NE_BOOL("log_offset"),
 	NE_BOOL("log_prio"), NE_BOOL("overwrite"), NE_BOOL("per_job_logs"), NE_BOOL("pre_read"),
-	NE_BOOL("randrepeat"), NE_BOOL("scramble_buffers"), NE_BOOL("slat_percentiles"),
+	NE_BOOL("randrepeat"), NE_BOOL("allrandrepeat"), NE_BOOL("scramble_buffers"), NE_BOOL("slat_percentiles"),
 	NE_BOOL("stats"), NE_BOOL("unlink"), NE_BOOL("unlink_each_loop"), NE_BOOL("verify_dump"),
 	NE_BOOL("verify_fatal"), NE_BOOL("verify_state_save"),
 	/* the engines' (exec, rbd/rados, cpuio, librpma, libhdfs, mtd) */
@@ -2035,6 +2041,36 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 static void fio_engine_opt_note(struct fio_section *sec, const char *key, const char *value,
 				long line, const char *file);
 
+/*
+ * The options that seed fio's generators, once fio_option_apply() took their value (they
+ * change no I/O but a mixed job's directions, kfsim_bfq_rwmix_next()): randrepeat and
+ * allrandrepeat (FIO_OPT_BOOL) and randseed (FIO_OPT_STR_VAL, a number with fio's units;
+ * only the first part, up to a ',', is stored).
+ */
+static void fio_seed_option(struct fio_section *sec, const char *key, const char *value)
+{
+	char buf[64];
+	long long v;
+
+	if (!strcmp(key, "norandommap"))
+		parse_flag(value, false, &sec->norandommap);
+	if (!value)
+		return;
+	if (!strcmp(key, "random_generator"))
+		sec->rand64 = !strncmp(value, "tausworthe64", 12);	/* str_match_len() */
+	else if (!strcmp(key, "randrepeat"))
+		parse_flag(value, true, &sec->randrepeat);
+	else if (!strcmp(key, "allrandrepeat"))
+		parse_flag(value, true, &sec->allrandrepeat);
+	else if (!strcmp(key, "randseed")) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(value, ","), value);
+		if (fio_signed_number(buf, &v)) {
+			sec->randseed = (u64)v;
+			sec->randseed_set = true;
+		}
+	}
+}
+
 static void fio_option(struct fio_parser *p, struct fio_section *sec, const char *key,
 		       const char *value, long line, const char *file)
 {
@@ -2044,6 +2080,8 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
+	if (p->errs.nr == nr_errs)
+		fio_seed_option(sec, key, value);
 }
 
 /* Where the job's data lives: the disk, no disk (/dev/null), or a file of its own. */
@@ -2377,6 +2415,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
 	bool time_based;
+	u64 pass_io_size;
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
@@ -2447,6 +2486,21 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	 * for size=1m, 2026-12-07); kfsim ran such a job to the end of the run before.
 	 */
 	time_based = sec->time_based && job.runtime_ns;
+	/*
+	 * fio 3.33 do_io() ends a pass at total_bytes issued (its region's size, or io_size
+	 * for a random writer without a random map), but counts the bytes only of I/Os the
+	 * engine queued (io_queue_event(): FIO_Q_QUEUED), so a synchronous engine's pass ends
+	 * only when no offset is left: a full random map (its region's worth with one block
+	 * size) or a sequential direction at the region's end (struct kfsim_bfq_job's
+	 * @pass_bytes)
+	 */
+	if (sec->norandommap && kfsim_bfq_job_is_random(&job))
+		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX :
+			       job.rw != KFSIM_RW_RANDREAD ? job.io_size : 0;
+	else if (kfsim_bfq_job_is_random(&job))
+		pass_io_size = 0;
+	else
+		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
 	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0)
 			job.io_size = job.size;	/* 0: the region, resolved below */
@@ -2474,6 +2528,27 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		struct kfsim_bfq_job *clone = &p->jobs[p->nr];
 
 		*clone = job;
+		/*
+		 * fio numbers its jobs from 1 in the order it adds them, a section's clones
+		 * right after it (init.c get_new_job(), add_job()), and seeds each from its
+		 * number unless randrepeat=0 leaves the seeds to /dev/urandom
+		 */
+		clone->rwmix_fio_seed = sec->randrepeat || sec->randseed_set ||
+					sec->allrandrepeat;
+		clone->rwmix_seed = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
+							p->nr - p->first + 1,
+							KFSIM_FIO_RAND_MIX_OFF);
+		/* bsrange_state: 64 bits with tausworthe64, which kfsim does not have */
+		clone->bs_fio_seed = clone->rwmix_fio_seed && !sec->rand64 && !clone->verify;
+		/* td_fill_rand_seeds_internal(): with verify= writes take the reads' seed */
+		for (unsigned int d = 0; d < 2; d++)
+			clone->bs_seed[d] = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat,
+								p->nr - p->first + 1,
+								sec->job.verify ? KFSIM_FIO_RAND_BS_OFF :
+								KFSIM_FIO_RAND_BS_OFF + d);
+		/* fixup_options(): "If randseed is set, that overrides randrepeat" */
+		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
+		p->pass_io_size[p->nr] = pass_io_size;
 		clone->offset += sec->offset_increment * i;
 		clone->exitall = sec->exitall;
 		if (sec->numjobs > 1)
@@ -3139,6 +3214,11 @@ static void fio_resolve_sizes(struct fio_parser *p)
 		}
 		if (p->loops[i])
 			job->io_size = ((u64)nr << SECTOR_SHIFT) * p->loops[i];
+		/* a job that ends at its size makes passes of its region (do_io()) */
+		if (job->io_size && p->pass_io_size[i] != U64_MAX)
+			job->pass_bytes = max((u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
+		else if (job->io_size)
+			job->pass_bytes = U64_MAX;
 	}
 }
 
@@ -3234,6 +3314,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.job.engine = KFSIM_ENGINE_SYNC;
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
+	p->global.randrepeat = true;	/* fio 3.33's defaults: randrepeat=1, randseed=0x89 */
+	p->global.randseed = 0x89;
 	p->global.zonemode = -1;
 	p->global.do_verify = true;
 	p->global.is_global = true;

@@ -53,7 +53,31 @@ int kfsim_bfq_engine_parse(const char *name, enum kfsim_bfq_engine *engine);
 struct rnd_state;
 bool kfsim_bfq_job_is_mixed(const struct kfsim_bfq_job *job);
 bool kfsim_bfq_job_is_random(const struct kfsim_bfq_job *job);
-bool kfsim_bfq_job_choose_write(const struct kfsim_bfq_job *job, struct rnd_state *rnd);
+/* fio 3.33's 32-bit generator (lib/rand.c __rand32(), __init_rand32()) and seeds (init.c) */
+struct kfsim_fio_rand32 {
+	u32 s1, s2, s3;
+};
+u32 kfsim_fio_rand32(struct kfsim_fio_rand32 *st);
+void kfsim_fio_rand32_seed(struct kfsim_fio_rand32 *st, u32 seed);
+#define KFSIM_FIO_RAND_MIX_OFF 4	/* fio.h FIO_RAND_MIX_OFF: td->rwmix_state's seed */
+u32 kfsim_fio_rand_seed(u64 randseed, bool allrandrepeat, unsigned int thread_number,
+			unsigned int off);
+/*
+ * A mixed job's rwmix cycle (fio's td->rwmix_state, rwmix_ddir, rwmix_issues) and its I/Os
+ * issued by direction (td->io_issues[], which the caller counts at each issue)
+ */
+struct kfsim_bfq_rwmix {
+	struct kfsim_fio_rand32 state;
+	u64 issues[2];
+	u64 rwmix_issues;
+	bool write;
+};
+void kfsim_bfq_rwmix_init(struct kfsim_bfq_rwmix *mix, u32 seed);
+#define KFSIM_FIO_RAND_BS_OFF 0		/* fio.h FIO_RAND_BS_OFF: reads' bsrange_state */
+#define KFSIM_FIO_RAND_BS1_OFF 1	/* FIO_RAND_BS1_OFF: writes' */
+unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u64 room,
+				  struct kfsim_fio_rand32 *st);
+bool kfsim_bfq_rwmix_next(const struct kfsim_bfq_job *job, struct kfsim_bfq_rwmix *mix);
 unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
 /*
  * The rate cap of a direction in bytes a second, 0 = none, as fio 3.33's __setup_rate()

@@ -638,6 +638,8 @@ static void json_result(struct kfsim_json *json, const struct kfsim_bfq_sim_conf
 		kfsim_json_kv_double(json, "active_s", jr->active_s);
 		kfsim_json_kv_uint(json, "read_bytes", jr->read_bytes);
 		kfsim_json_kv_uint(json, "write_bytes", jr->write_bytes);
+		kfsim_json_kv_uint(json, "read_ios", jr->read_ios);
+		kfsim_json_kv_uint(json, "write_ios", jr->write_ios);
 		if (jr->error)
 			kfsim_json_kv_string(json, "error", kfsim_errname(jr->error));
 		if (jr->lat_target_depth)

@@ -2499,6 +2499,167 @@ static void test_sync_end_direct_read(void **state)
  * kfsim's (a verifying job syncs in its write pass only: do_verify() asks for no sync).
  * Timings are not compared.
  */
+/*
+ * A mixed job's directions as fio 3.33 takes them (io_u.c get_rw_ddir(), set_rwmix_bytes(),
+ * rate_ddir()), each file's figures those of fio 3.33 with ioengine=null (2026-12-07): a
+ * cycle keeps a direction until its count of I/Os reaches rwmix_issues, drawn from fio's
+ * generator and seed, so the counts are fio's to the I/O.  Drawing each I/O's direction
+ * gave 1483 and 654 here (fio: 1489 and 652).
+ */
+struct rwmix_want {
+	u64 read_ios, read_bytes, write_ios, write_bytes;
+};
+
+static void check_rwmix(const char *name, const char *text, u64 duration_ns,
+			const struct rwmix_want *want, unsigned int nr)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct file_run r;
+
+	res = file_run(&r, name, text, duration_ns);
+	assert_int_equal(res->nr_jobs, nr);
+	for (unsigned int j = 0; j < nr; j++) {
+		print_message("%s: reads %llu (%llu bytes), writes %llu (%llu bytes); fio "
+			      "%llu (%llu), %llu (%llu)\n", res->jobs[j].name,
+			      (unsigned long long)res->jobs[j].read_ios,
+			      (unsigned long long)res->jobs[j].read_bytes,
+			      (unsigned long long)res->jobs[j].write_ios,
+			      (unsigned long long)res->jobs[j].write_bytes,
+			      (unsigned long long)want[j].read_ios,
+			      (unsigned long long)want[j].read_bytes,
+			      (unsigned long long)want[j].write_ios,
+			      (unsigned long long)want[j].write_bytes);
+		assert_int_equal(res->jobs[j].read_ios, want[j].read_ios);
+		assert_int_equal(res->jobs[j].read_bytes, want[j].read_bytes);
+		assert_int_equal(res->jobs[j].write_ios, want[j].write_ios);
+		assert_int_equal(res->jobs[j].write_bytes, want[j].write_bytes);
+	}
+	file_run_end(&r);
+}
+
+static void test_rwmix_cycles_as_fio(void **state)
+{
+	static const struct rwmix_want one[] = { { 1489, 6098944, 652, 10682368 } };
+	/* randseed= and fio's job numbers: a section's clones right after it */
+	static const struct rwmix_want three[] = {
+		{ 381, 3121152, 131, 1073152 }, { 385, 3153920, 127, 1040384 },
+		{ 5, 20480, 64, 4194304 },
+	};
+
+	(void)state;
+	check_rwmix("rwmix1", "[j]\nioengine=libaio\ndirect=1\niodepth=4\nrw=randrw\n"
+		    "rwmixread=70\nbs=4k,16k\nsize=16m\nnorandommap\n", 600 * NSEC_PER_SEC,
+		    one, 1);
+	check_rwmix("rwmix3", "[global]\nioengine=libaio\ndirect=1\nrandseed=1234\nbs=8k\n"
+		    "size=4m\n[a]\nrw=rw\nrwmixwrite=25\nnumjobs=2\n[b]\nrw=readwrite\n"
+		    "rwmixread=10\nbs=4k,64k\nnumber_ios=300\n", 600 * NSEC_PER_SEC, three, 3);
+}
+
+/*
+ * io_size past size: fio makes five passes of the 1 MiB region, each starting the cycle
+ * again (clear_io_state(): rwmix_issues 0, randrepeat's seed again; io_issues go on).
+ */
+static void test_rwmix_passes_as_fio(void **state)
+{
+	static const struct rwmix_want want[] = { { 190, 3112960, 130, 2129920 } };
+
+	(void)state;
+	check_rwmix("rwmixpass", "[p]\nioengine=libaio\ndirect=1\nrw=randrw\nrwmixread=60\n"
+		    "bs=16k\nsize=1m\nio_size=5m\n", 600 * NSEC_PER_SEC, want, 1);
+}
+
+/*
+ * A sequential mix of 128k reads and 8k writes over 8 MiB with io_size=12m: a pass ends
+ * when the reads reach the region's end (get_next_offset() fails) or, for an engine that
+ * queues (libaio; fio's null engine at a depth over 1), after 8 MiB issued; a synchronous
+ * engine's bytes are not counted (io_queue_event(): only FIO_Q_QUEUED), so its first pass
+ * runs to the reads' end.  fio 3.33, null engine at depths 1 and 4: 97 and 96 writes.
+ */
+static void test_rwmix_seq_passes_as_fio(void **state)
+{
+	static const struct rwmix_want sync[] = { { 90, 11796480, 97, 794624 } };
+	static const struct rwmix_want queued[] = { { 90, 11796480, 96, 786432 } };
+
+	(void)state;
+	check_rwmix("rwmixseq1", "[a]\nioengine=psync\ndirect=1\nrw=readwrite\nrwmixread=50\n"
+		    "bs=128k,8k\nsize=8m\nio_size=12m\n", 600 * NSEC_PER_SEC, sync, 1);
+	check_rwmix("rwmixseq4", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nrw=readwrite\n"
+		    "rwmixread=50\nbs=128k,8k\nsize=8m\nio_size=12m\n", 600 * NSEC_PER_SEC,
+		    queued, 1);
+}
+
+/*
+ * Drawn block sizes as fio 3.33's get_next_buflen() draws them from its bsrange_state
+ * seeds: a sequential mix of ranges per direction, and of splits (fio orders the entries by
+ * percent), are fio's to the byte (fio 3.33, null engine, depth 4).
+ */
+static void test_rwmix_drawn_sizes_as_fio(void **state)
+{
+	static const struct rwmix_want range[] = { { 222, 2228224, 162, 6184960 } };
+	static const struct rwmix_want split[] = { { 180, 4472832, 128, 3923968 } };
+
+	(void)state;
+	check_rwmix("rwmixrange", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nrw=readwrite\n"
+		    "rwmixread=60\nbsrange=4k-16k,8k-64k\nsize=8m\n", 600 * NSEC_PER_SEC,
+		    range, 1);
+	check_rwmix("rwmixsplit", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nrw=readwrite\n"
+		    "rwmixread=60\nbssplit=4k/30:64k/20:16k/50,8k/10:32k/90\nsize=8m\n",
+		    600 * NSEC_PER_SEC, split, 1);
+}
+
+/*
+ * Near the region's end only the split's 0 % entry fits: fio 3.33 draws for ever there
+ * (get_next_buflen() skips the entry), kfsim takes the smallest size and the job ends.
+ */
+static void test_drawn_size_zero_entry_ends(void **state)
+{
+	const struct kfsim_bfq_sim_result *res;
+	struct file_run r;
+
+	(void)state;
+	res = file_run(&r, "zerosplit", "[a]\nioengine=libaio\ndirect=1\nrw=readwrite\n"
+		       "bssplit=512/0:64k/100\nsize=100000\nio_size=1m\n", 10 * NSEC_PER_SEC);
+	assert_true(res->jobs[0].read_bytes + res->jobs[0].write_bytes >= 1 << 20);
+	assert_true(res->jobs[0].active_s < 10);
+	file_run_end(&r);
+}
+
+/*
+ * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
+ * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
+ * 51 writes in its second (a job drawing and waiting did 51 and 4).
+ */
+static void test_rwmix_rate_switch_as_fio(void **state)
+{
+	static const struct rwmix_want want[] = { { 50, 204800, 51, 208896 } };
+
+	(void)state;
+	check_rwmix("rwmixrate", "[r]\nioengine=libaio\ndirect=1\nrw=randrw\nrwmixread=90\n"
+		    "bs=4k\nsize=64m\nrate_iops=50,50\ntime_based\nruntime=1\n",
+		    2 * NSEC_PER_SEC, want, 1);
+}
+
+/*
+ * fio's 32-bit generator and seeds (lib/rand.c, init.c): the rwmix seed of fio 3.33's first
+ * job with the default randseed=0x89 and its first numbers, worked out from fio's sources
+ * by a model written apart from this one (its direction counts are fio's run's, 1489 and
+ * 652 above; 2026-12-07).
+ */
+static void test_fio_rand32(void **state)
+{
+	static const u32 want[] = { 2009255334, 156760046, 1556614075 };
+	struct kfsim_fio_rand32 st;
+	u32 seed = kfsim_fio_rand_seed(0x89, false, 1, KFSIM_FIO_RAND_MIX_OFF);
+
+	(void)state;
+	assert_int_equal(seed, 0x5b78008d);
+	/* allrandrepeat: FIO_RANDSEED x the job's number + the seed's index */
+	assert_int_equal(kfsim_fio_rand_seed(0x89, true, 3, 4), (u32)(0xb1899bedULL * 3 + 4));
+	kfsim_fio_rand32_seed(&st, seed);
+	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++)
+		assert_int_equal(kfsim_fio_rand32(&st), want[i]);
+}
+
 static void test_sync_fio_referee(void **state)
 {
 	static const char *const text =
@@ -2597,6 +2758,13 @@ int main(void)
 		cmocka_unit_test(test_sync_etcd),
 		cmocka_unit_test(test_sync_end_direct_read),
 		cmocka_unit_test(test_sync_fio_referee),
+		cmocka_unit_test(test_rwmix_cycles_as_fio),
+		cmocka_unit_test(test_rwmix_passes_as_fio),
+		cmocka_unit_test(test_rwmix_seq_passes_as_fio),
+		cmocka_unit_test(test_rwmix_drawn_sizes_as_fio),
+		cmocka_unit_test(test_drawn_size_zero_entry_ends),
+		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
+		cmocka_unit_test(test_fio_rand32),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,8 @@
  * - a region larger than the cache, read in a loop, comes off the media again each time round:
  *   random reads hit at most cache/region of the time, sequential passes re-read all but one
  *   cache's worth from the media;
- * - sequential throughput does not fall with the queue depth.
+ * - sequential throughput does not fall with the queue depth;
+ * - a sync returns once the file's data is on the media, whoever sent it there.
  * Simulated outputs are deterministic for a seed: the bounds are physics, not timings.
  */
 #include <math.h>
@@ -460,6 +461,58 @@ static void test_reported_rate_covers_the_drain(void **state)
 	kfsim_bfq_sim_destroy(sim);
 }
 
+/*
+ * An fsync returns once the file's data is on the media: it waits for every writeback of the
+ * file in flight, not only for the writes it sent itself (__filemap_fdatawait_range()).  Four
+ * buffered writers of the same 8 KiB with end_fsync: the first one's sync sent all four
+ * extents, and the other three found nothing left to send and none of their own in flight:
+ * they ended 2 us into the run, their data still on its way to the disk (fio_physics.py
+ * --wide, seed 30105).  With and without the write cache, under each scheduler.
+ */
+static void test_sync_waits_for_the_files_writeback(void **state)
+{
+	static const enum kfsim_bfq_sched scheds[] = {
+		KFSIM_SCHED_NONE, KFSIM_SCHED_MQ_DEADLINE, KFSIM_SCHED_BFQ,
+	};
+
+	(void)state;
+	for (size_t s = 0; s < ARRAY_SIZE(scheds); s++) {
+		for (int cache = 0; cache <= 1; cache++) {
+			struct kfsim_bfq_sim_config cfg;
+			const struct kfsim_bfq_sim_result *res;
+			struct kfsim_bfq_sim *sim;
+			double first_media_s;
+
+			kfsim_bfq_sim_config_default(&cfg);
+			cfg.sched = scheds[s];
+			cfg.disk.write_cache = cache;
+			cfg.duration_ns = 500000000ULL;
+			for (unsigned int j = 0; j < 4; j++) {
+				char spec[80];
+
+				snprintf(spec, sizeof(spec), "name=w%u,rw=write,bs=8k,size=8k,"
+					 "io_size=8k,offset=36%%,direct=0", j);
+				add_job(&cfg, spec);
+				cfg.jobs[j].end_fsync = true;
+			}
+			sim = run(&cfg);
+			res = kfsim_bfq_sim_result(sim);
+			/* a write reaches the media no sooner than its command overhead */
+			first_media_s = cfg.disk.cmd_overhead_ms / 1e3;
+			for (unsigned int j = 0; j < 4; j++) {
+				print_message("%s%s: %s ended at %.6f s (%llu requests)\n",
+					      kfsim_bfq_sched_name(scheds[s]),
+					      cache ? ", write cache" : "", res->jobs[j].name,
+					      res->jobs[j].active_s,
+					      (unsigned long long)res->jobs[j].requests);
+				assert_true(res->jobs[j].active_s >= first_media_s);
+				assert_true(res->jobs[j].active_s < 0.5);
+			}
+			kfsim_bfq_sim_destroy(sim);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_region_larger_than_cache),
 		cmocka_unit_test(test_sequential_throughput_does_not_fall_with_depth),
 		cmocka_unit_test(test_reported_rate_covers_the_drain),
+		cmocka_unit_test(test_sync_waits_for_the_files_writeback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

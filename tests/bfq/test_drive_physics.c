@@ -529,6 +529,11 @@ static void test_sync_waits_for_the_files_writeback(void **state)
  * KFSIM_PHYSICS_RUNS and KFSIM_PHYSICS_FIRST as above (CI: 100 drives, 1500 commands each).
  */
 #define REQ_RUN 1500
+#ifdef KFSIM_ASAN
+#define DIRECT_RUNS 30		/* 3 s here in the plain build: a few under sanitizers */
+#else
+#define DIRECT_RUNS 100
+#endif
 
 static u64 link_ns(const struct kfsim_hdd_params *p, unsigned int bytes)
 {
@@ -563,7 +568,7 @@ static void check_completion(const struct kfsim_hdd *hdd, const struct request *
 static void test_every_command_obeys_the_drive(void **state)
 {
 	const char *env = getenv("KFSIM_PHYSICS_RUNS"), *first_env = getenv("KFSIM_PHYSICS_FIRST");
-	unsigned int runs = env ? (unsigned int)strtoul(env, NULL, 10) / 3 : 100;
+	unsigned int runs = env ? (unsigned int)strtoul(env, NULL, 10) / 3 : DIRECT_RUNS;
 	unsigned int first = first_env ? (unsigned int)strtoul(first_env, NULL, 10) : 0;
 	static struct request rq[REQ_RUN];
 	static u64 submit_ns[REQ_RUN];

@@ -44,7 +44,8 @@ zonemode=strided streams, rw=read:64k, trims, fsync/fdatasync/end_fsync, io_size
 rate=R,W) on drives drawn from the model's range (1 to 16 actuators, 64 to 8000 sectors a
 track, 20 MB/s to 1.2 GB/s links, NCQ depth 1 to 256, caches of 2 MiB to 256 MiB with or
 without the write cache, 8 MiB to 512 TiB, no command overhead to 1 ms, zone ratio 0.2 to 1,
-every scheduler, 4 to 1024 scheduler tags).
+seek 0 to 5 ms + 0 to 30 ms x sqrt(stroke), write settle 0 to 3 ms, SATF age cap off to 1 s
+and aging 0 to 500 ms a second, every scheduler, 4 to 1024 scheduler tags).
 Usage: fio_physics.py KFSIM [--seeds A-B] [--keep DIR] [--duration S] [--wide]
 Exit 0 when every file is within physics, 1 otherwise (each violation printed).
 """
@@ -63,7 +64,8 @@ DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 # drives: (extra CLI arguments, parameters overridden from the model's defaults)
 DEFAULTS = {"rpm": 7200, "spt_od": 4508, "link_mb_s": 600.0, "write_cache": 0,
             "actuators": 2, "raising": True, "cmd_overhead_ms": 0.1, "write_cache_mib": 64,
-            "ncq_depth": 32, "capacity": 35156250000}
+            "ncq_depth": 32, "capacity": 35156250000, "seek_min_ms": 0.7, "seek_coeff_ms": 12.0,
+            "write_settle_ms": 0.5, "age_cap_ms": 1000.0, "satf_aging_ms_per_s": 20.0}
 DRIVES = [
     ([], {}),
     (["--disk", "single"], {"actuators": 1}),
@@ -176,6 +178,11 @@ def gen_drive_wide(rng):
         # tiny (a few MiB an actuator) to huge (512 TiB)
         "capacity": rng.choice([params["actuators"] * 16384, 1 << 24, 35156250000, 1 << 40]),
         "write_cache": rng.choice([0, 1]),
+        "seek_min_ms": rng.choice([0.0, 0.7, 5.0]),
+        "seek_coeff_ms": rng.choice([0.0, 12.0, 30.0]),
+        "write_settle_ms": rng.choice([0.0, 0.5, 3.0]),
+        "age_cap_ms": rng.choice([0.0, 50.0, 1000.0]),
+        "satf_aging_ms_per_s": rng.choice([0.0, 20.0, 500.0]),
     }
     over["write_cache_mib"] = max(1, over["cache_mib"] // rng.choice([2, 4]))
     params.update(over)
@@ -321,7 +328,8 @@ def starve_bound(job, jobs, params, duration):
     # after a full seek, settle, overhead and turn
     inner = params["spt_od"] * params["zone_ratio"] * 512 * params["rpm"] / 60
     worst_io_s = (max(j["bs_max"] for j in jobs) / min(inner, params["link_mb_s"] * 1e6) +
-                  (0.7 + 12.0 + 0.5 + params["cmd_overhead_ms"]) / 1e3 + 60 / params["rpm"])
+                  (params["seek_min_ms"] + params["seek_coeff_ms"] + params["write_settle_ms"] +
+                   params["cmd_overhead_ms"]) / 1e3 + 60 / params["rpm"])
     if params["sched"] == "bfq":
         return duration >= clones * (0.125 + worst_io_s) + 1.0
     # none and mq-deadline promise no share: a request waits for what is queued ahead of it
@@ -337,7 +345,10 @@ def starve_bound(job, jobs, params, duration):
         # three of them no tag in 3.5 s, as blk-mq's sbitmap can leave them)
         return False
     ahead = min(params["nr_requests"], demand)
-    need = (ahead + params["ncq_depth"]) * worst_io_s + 1.0 + 1.0
+    # no age cap (0): SATF alone may pass a far command over for as long as nearer ones come
+    if not params["age_cap_ms"]:
+        return False
+    need = (ahead + params["ncq_depth"]) * worst_io_s + params["age_cap_ms"] / 1e3 + 1.0
     if params["sched"] == "mq-deadline":
         need += 5.0
     return duration >= need

@@ -516,7 +516,8 @@ static void test_sync_waits_for_the_files_writeback(void **state)
 }
 
 /*
- * The drive alone, request by request, on generated drives (gen_drive()) fed by streams and
+ * The drive alone, request by request, on generated drives (gen_drive(), with seek, settle,
+ * overhead and SATF aging drawn too) fed by streams and
  * random requests of 512 B to 2 MiB, reads and writes, in bursts, with cache flushes: what a
  * datasheet lets one state of every command, whatever the model does inside:
  * - the NCQ holds at most ncq_depth commands, and a submission past it is -EBUSY;
@@ -586,6 +587,13 @@ static void test_every_command_obeys_the_drive(void **state)
 
 		gen_state = 0x2545f4914f6cdd1dULL * (r + 1);
 		gen_drive(&p);
+		/* and the timings gen_drive() leaves at the calibrated drive's */
+		p.seek_min_ms = gen_range(0, 5);
+		p.seek_coeff_ms = gen_range(0, 30);
+		p.write_settle_ms = gen_range(0, 3);
+		p.cmd_overhead_ms = gen_pick(4) ? gen_range(0, 1) : 0;
+		p.age_cap_ms = gen_pick(4) ? gen_range(10, 2000) : 0;
+		p.satf_aging_ms_per_s = gen_range(0, 500);
 		hdd = kfsim_hdd_create(&p);
 		assert_false(IS_ERR(hdd));
 		stream[1] = p.capacity / 2;

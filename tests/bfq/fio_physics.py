@@ -390,6 +390,14 @@ def check(out, jobs, params, duration):
     if written > media_all * slack + cache_b:
         bad.append("%d B written in %g s > %d actuators' media %.0f B + write cache %d B"
                    % (written, dur_s, len(acts), media_all, cache_b))
+    # the page cache writes back what buffered jobs wrote into it, nothing else: at most
+    # their bytes, and a block each whose copy into it ended after the run (counted then)
+    buffered = [j for j in jobs if not j["direct"]]
+    copied = sum(r["write_bytes"] for r in out["jobs"]
+                 if r["name"] in {n for j in buffered for n in clone_names(j)})
+    if out["writeback_bytes"] > copied + sum(j["numjobs"] * j["bs_max"] for j in buffered):
+        bad.append("writeback wrote %d B, buffered jobs copied %d B"
+                   % (out["writeback_bytes"], copied))
     # every command but a cached write or a write streaming on from the one before pays the
     # command overhead on its actuator, one command at a time: reads alone are so bounded
     overhead_s = params["cmd_overhead_ms"] / 1e3
@@ -436,6 +444,15 @@ def check(out, jobs, params, duration):
                 bad.append("%s: %d requests x %.1f us mean latency = %.4f s in flight > "
                            "iodepth %d x %g s" % (name, r["requests"], r["lat_mean_us"],
                                                   in_flight, job["depth"], act_s))
+            # fio's "sync" total_ios counts fsync='s (DDIR_SYNC): of a writer, one per fsync=
+            # writes issued (at most its completed ones and its depth).  Not of a mixed job:
+            # fio 3.33 syncs again after each read that follows (should_fsync() looks at
+            # last_was_sync, which a read's completion clears; io_issues[DDIR_WRITE] is still
+            # a multiple), and so does kfsim
+            if job.get("fsync") and job["rw"] in ("write", "randwrite") and "sync" in r and \
+                    r["sync"]["total_ios"] > (r["requests"] + job["depth"]) / job["fsync"] + 1:
+                bad.append("%s: %d fsyncs for %d requests, one per %d writes"
+                           % (name, r["sync"]["total_ios"], r["requests"], job["fsync"]))
             if job.get("end_fsync") and act_s < duration - 1e-6 and \
                     r["write_bytes"] > media * 1e6 * len(acts) * act_s * slack:
                 bad.append("%s: end_fsync done at %g s, but %d B cannot be on the media yet"

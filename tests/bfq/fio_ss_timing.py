@@ -73,7 +73,9 @@ def run_fio(job, cwd):
         text = f.read()
     start = text.index("\n{\n") + 1 if not text.startswith("{") else 0
     debug, fj = text[:start], json.loads(text[start:])["jobs"][0]
-    samples = [int(m.group(2)) for m in SAMPLE_RE.finditer(debug)]
+    # a fio built without debug output prints none: its JSON window is then all it shows
+    samples = [int(m.group(2)) for m in SAMPLE_RE.finditer(debug)] or \
+        fj["steadystate"]["data"]["iops"]
     late_ms = sum(int(m.group(2)) - int(m.group(1)) for m in LATE_RE.finditer(debug))
     return fj, samples, late_ms
 

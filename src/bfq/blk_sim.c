@@ -60,9 +60,11 @@ struct wb_extent {
 };
 
 /*
- * A job's sync (fsync, fdatasync, end_fsync): it writes back the job's dirty extents and
- * waits for them (filemap_write_and_wait_range()), then flushes the drive's write cache
- * (blkdev_issue_flush()) and waits for that.
+ * A job's sync (fsync, fdatasync, end_fsync): it writes back the dirty extents of the job's
+ * file and waits for every writeback of that file in flight, its own and what the flusher or
+ * another job's sync started (filemap_write_and_wait_range() over the whole file: fsync(2)
+ * of a block device is blkdev_fsync(), the whole device), then flushes the drive's write
+ * cache (blkdev_issue_flush()) and waits for that.
  */
 enum sim_sync_phase {
 	SIM_SYNC_NONE,
@@ -144,6 +146,7 @@ struct kfsim_bfq_sim {
 	bool eq_ready;
 	int err;
 	struct request *pool;
+	bool *wb_in_flight;	/* pool[i] is a writeback write (flusher's or a sync's) */
 	struct request **free_stack;
 	unsigned int nr_free;
 	struct kfsim_evq events;
@@ -520,6 +523,7 @@ static void wb_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			return;
 		}
 		sim_submit(sim, j, rq, ext->sector, (unsigned int)(nr << SECTOR_SHIFT), true, false);
+		sim->wb_in_flight[rq - sim->pool] = true;
 		sim->wb_inflight_bytes += nr << SECTOR_SHIFT;
 		ext->sector += nr;
 		ext->nr_sectors -= nr;
@@ -1033,7 +1037,13 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->tt_blocks++;
 	job_think_due(job);
 	count = job_ramp_check(sim, job, 0);
-	if (sim->now < sim->cfg.duration_ns && count != SIM_COUNT_NONE) {
+	/*
+	 * It completes when the copy ends: counted, as a disk I/O is, when that is within the
+	 * run.  Counted as it began, a 4 MiB copy that began 0.8 ms before the end had its
+	 * bytes and its whole latency in the run: a job at iodepth 1 had 0.5008 s of I/O in
+	 * flight in 0.5 s (fio_physics.py, Little's law, seed 31477).
+	 */
+	if (job->copy_until < sim->cfg.duration_ns && count != SIM_COUNT_NONE) {
 		job->completed++;
 		job->bytes += bytes;
 		job->bytes_dir[1] += bytes;
@@ -1097,22 +1107,54 @@ static void job_sync_done(struct kfsim_bfq_sim *sim, unsigned int j)
 	job_issue(sim, j);
 }
 
+/* The sectors of @job's file, [*@lo, *@hi): the whole disk for a job on the device. */
+static void job_file_sectors(const struct kfsim_bfq_sim *sim, const struct sim_job *job,
+			     sector_t *lo, sector_t *hi)
+{
+	*lo = job->spec.file_size ? job->spec.file_start >> SECTOR_SHIFT : 0;
+	*hi = job->spec.file_size ? *lo + (job->spec.file_size >> SECTOR_SHIFT)
+				  : sim->cfg.disk.capacity;
+}
+
 /*
- * The sync's steps: write back the dirty extents in the job's region as sync writes, wait for
- * them, then flush the drive's write cache (blkdev_issue_flush(); with direct I/O only this)
- * and wait for that.  Called again as its writes complete or a tag frees.
+ * Writeback of [@lo, @hi) still in flight, whoever started it: __filemap_fdatawait_range()
+ * waits on every page of the range under writeback.  Before, a sync waited for its own writes
+ * only, and the clones of a buffered writer with end_fsync, whose pages the first clone's
+ * sync had already sent, ended at once with their data still on its way (fio_physics.py
+ * --wide, seed 30105).
+ */
+static bool wb_in_flight_within(const struct kfsim_bfq_sim *sim, sector_t lo, sector_t hi)
+{
+	for (unsigned int i = 0; i < sim->cfg.nr_requests; i++) {
+		const struct request *rq = &sim->pool[i];
+
+		if (sim->wb_in_flight[i] && blk_rq_pos(rq) < hi && blk_rq_end_sector(rq) > lo)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The sync's steps: write back the dirty extents of the job's file as sync writes, wait for
+ * them and for any other writeback of the file, then flush the drive's write cache
+ * (blkdev_issue_flush(); with direct I/O only this) and wait for that.  Called again as its
+ * writes complete, any writeback completes or a tag frees.  An extent that reaches outside the
+ * file (a sequential writer's run merged across two adjacent files) is written whole: more
+ * than the kernel writes, never less.
  */
 static void job_sync_continue(struct kfsim_bfq_sim *sim, unsigned int j)
 {
 	struct sim_job *job = &sim->jobs[j];
+	sector_t lo, hi;
 
 	/* draining: nothing new is submitted, the run ends with the sync unfinished */
 	if (job->sync_phase != SIM_SYNC_WRITEBACK || sim->draining)
 		return;
+	job_file_sectors(sim, job, &lo, &hi);
 	for (size_t i = 0; i < sim->nr_dirty; i++) {
 		struct wb_extent *ext = &sim->dirty[(sim->dirty_head + i) % sim->dirty_cap];
 
-		if (ext->sector < job->start || ext->sector >= job->start + job->nr_sectors)
+		if (ext->sector >= hi || ext->sector + ext->nr_sectors <= lo)
 			continue;
 		while (ext->nr_sectors) {
 			u64 nr = min_t(u64, ext->nr_sectors, BLK_DEF_MAX_SECTORS_CAP);
@@ -1124,13 +1166,14 @@ static void job_sync_continue(struct kfsim_bfq_sim *sim, unsigned int j)
 				return;
 			}
 			sim_submit(sim, j, rq, ext->sector, (unsigned int)bytes, true, true);
+			sim->wb_in_flight[rq - sim->pool] = true;
 			job->bytes_issued -= bytes;	/* the page cache's I/O, not the job's */
 			sim->wb_inflight_bytes += bytes;
 			ext->sector += nr;
 			ext->nr_sectors -= nr;
 		}
 	}
-	if (job->inflight)
+	if (job->inflight || wb_in_flight_within(sim, lo, hi))
 		return;
 	job->sync_phase = SIM_SYNC_FLUSH;
 	if (kfsim_hdd_flush(sim->hdd, sim->now)) {
@@ -1147,6 +1190,15 @@ static void job_sync_start(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->sync_phase = SIM_SYNC_WRITEBACK;
 	job->sync_start_ns = sim->now;
 	job_sync_continue(sim, j);
+}
+
+/* A writeback write of job @j completed: the other jobs' syncs may wait for no more. */
+static void sim_syncs_continue(struct kfsim_bfq_sim *sim, unsigned int j)
+{
+	for (unsigned int k = 0; k < sim->nr_jobs; k++) {
+		if (k != j && sim->jobs[k].sync_phase == SIM_SYNC_WRITEBACK)
+			job_sync_continue(sim, k);
+	}
 }
 
 /* The drive may have finished a flush: the syncs waiting for it complete. */
@@ -1634,6 +1686,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 		sim->result.replay_makespan_s = (double)sim->now / 1e9;
 	sim->outstanding--;
 	job->inflight--;
+	sim->wb_in_flight[rq - sim->pool] = false;
 	sim->free_stack[sim->nr_free++] = rq;
 	/*
 	 * blk-mq wakes the tag waiters as the tag is freed (sbitmap_queue_clear()), before the
@@ -1642,8 +1695,10 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	 * the next process re-issue in its place, and the completing one starved: issue #32).
 	 */
 	sim_wake_waiters(sim);
-	if (job->flusher || sync_wb)
+	if (job->flusher || sync_wb) {
 		wb_written(sim, bytes);
+		sim_syncs_continue(sim, j);
+	}
 	if (sync_wb) {
 		job_sync_continue(sim, j);
 		return;
@@ -2017,9 +2072,10 @@ static struct kfsim_bfq_sim *sim_create(const struct kfsim_bfq_sim_config *cfg, 
 	sim->result.jobs = kvcalloc(nr_procs, sizeof(*sim->result.jobs), GFP_KERNEL);
 	sim->pool = kvcalloc(cfg->nr_requests, sizeof(*sim->pool), GFP_KERNEL);
 	sim->free_stack = kvcalloc(cfg->nr_requests, sizeof(*sim->free_stack), GFP_KERNEL);
+	sim->wb_in_flight = kvcalloc(cfg->nr_requests, sizeof(*sim->wb_in_flight), GFP_KERNEL);
 	sim->flows = kvcalloc(nr_procs, sizeof(*sim->flows), GFP_KERNEL);
 	if (!sim->jobs || !sim->result.jobs || !sim->pool || !sim->free_stack ||
-	    !sim->flows)
+	    !sim->wb_in_flight || !sim->flows)
 		goto fail;
 	/* BFQ and mq-deadline set the scheduler tags' min_shallow_depth to 1; none leaves it */
 	if (sbq_waiters_init(&sim->tag_waiters, cfg->nr_requests,
@@ -2354,6 +2410,7 @@ void kfsim_bfq_sim_destroy(struct kfsim_bfq_sim *sim)
 	}
 	kvfree(sim->pool);
 	kvfree(sim->free_stack);
+	kvfree(sim->wb_in_flight);
 	kvfree(sim->flows);
 	if (sim->tag_waiters_ready)
 		sbq_waiters_destroy(&sim->tag_waiters);

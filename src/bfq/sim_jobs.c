@@ -711,18 +711,40 @@ int kfsim_bfq_job_parse(const char *spec, struct kfsim_bfq_job *out, char *errbu
 	return 0;
 }
 
-/* The largest block the job issues: its region must hold one. */
+/*
+ * The largest block the job issues in one direction: its bssplit's largest when it has one
+ * (fio's bssplit replaces bs=, whose 4 KiB default then sizes nothing), else bs= or bsrange='s
+ * top.
+ */
+static unsigned int job_dir_max_bs(const struct kfsim_bfq_job *job, bool write)
+{
+	unsigned int bs = write && job->bs_write ? job->bs_write : job->bs;
+
+	if (job->nr_bssplit[write]) {
+		bs = 0;
+		for (unsigned int i = 0; i < job->nr_bssplit[write]; i++)
+			bs = max(bs, job->bssplit[write][i].bs);
+		return bs;
+	}
+	return max(bs, write ? job->bs_write_max : job->bs_max);
+}
+
+/*
+ * The largest block the job issues, over the directions it issues (a read-back after
+ * writes reads with the writes' sizes): its region must hold one.  Counting the default bs
+ * beside a bssplit refused 'bssplit=512/20:3584/80, size=3584' (fio_physics.py --wide, seed
+ * 32287), which fio 3.33 runs.
+ */
 static unsigned int job_max_bs(const struct kfsim_bfq_job *job)
 {
-	unsigned int bs = max(job->bs, job->bs_write);
+	bool writes_only = job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE;
+	bool reads_only = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
+	unsigned int bs = 0;
 
-	bs = max(bs, job->bs_max);
-	bs = max(bs, job->bs_write_max);
-
-	for (unsigned int d = 0; d < 2; d++) {
-		for (unsigned int i = 0; i < job->nr_bssplit[d]; i++)
-			bs = max(bs, job->bssplit[d][i].bs);
-	}
+	if (!writes_only)
+		bs = job_dir_max_bs(job, false);
+	if (!reads_only)
+		bs = max(bs, job_dir_max_bs(job, true));
 	return bs;
 }
 

@@ -10,7 +10,8 @@
  * - a region larger than the cache, read in a loop, comes off the media again each time round:
  *   random reads hit at most cache/region of the time, sequential passes re-read all but one
  *   cache's worth from the media;
- * - sequential throughput does not fall with the queue depth.
+ * - sequential throughput does not fall with the queue depth;
+ * - a sync returns once the file's data is on the media, whoever sent it there.
  * Simulated outputs are deterministic for a seed: the bounds are physics, not timings.
  */
 #include <math.h>
@@ -184,7 +185,8 @@ static void test_invariants_over_the_sweep(void **state)
  * to four jobs (every rw, odd block sizes, depths, think times, regions, rates, buffered
  * writes), and the same physics must hold: per actuator what check_actuator() asks, and for
  * the drive that no more crossed its one link than the link's rate allows in the time the run
- * and its drain took.  KFSIM_PHYSICS_RUNS widens the sweep (CI: 300 drives).
+ * and its drain took.  KFSIM_PHYSICS_RUNS widens the sweep (CI: 300 drives), and
+ * KFSIM_PHYSICS_FIRST starts it at another run (seeds nobody ran: 30001 on).
  */
 static u64 gen_state;
 
@@ -262,12 +264,13 @@ static void test_invariants_on_generated_drives(void **state)
 	static const enum kfsim_bfq_sched scheds[] = {
 		KFSIM_SCHED_NONE, KFSIM_SCHED_MQ_DEADLINE, KFSIM_SCHED_BFQ, KFSIM_SCHED_BFQ_62,
 	};
-	const char *env = getenv("KFSIM_PHYSICS_RUNS");
+	const char *env = getenv("KFSIM_PHYSICS_RUNS"), *first_env = getenv("KFSIM_PHYSICS_FIRST");
 	unsigned int runs = env ? (unsigned int)strtoul(env, NULL, 10) : 300, refused = 0;
+	unsigned int first = first_env ? (unsigned int)strtoul(first_env, NULL, 10) : 0;
 	unsigned int moved = 0;
 
 	(void)state;
-	for (unsigned int r = 0; r < runs; r++) {
+	for (unsigned int r = first; r < first + runs; r++) {
 		struct kfsim_bfq_sim_config cfg;
 		struct kfsim_bfq_sim *sim;
 		const struct kfsim_hdd_params *p;
@@ -460,6 +463,221 @@ static void test_reported_rate_covers_the_drain(void **state)
 	kfsim_bfq_sim_destroy(sim);
 }
 
+/*
+ * An fsync returns once the file's data is on the media: it waits for every writeback of the
+ * file in flight, not only for the writes it sent itself (__filemap_fdatawait_range()).  Four
+ * buffered writers of the same 8 KiB with end_fsync: the first one's sync sent all four
+ * extents, and the other three found nothing left to send and none of their own in flight:
+ * they ended 2 us into the run, their data still on its way to the disk (fio_physics.py
+ * --wide, seed 30105).  With and without the write cache, under each scheduler.
+ */
+static void test_sync_waits_for_the_files_writeback(void **state)
+{
+	static const enum kfsim_bfq_sched scheds[] = {
+		KFSIM_SCHED_NONE, KFSIM_SCHED_MQ_DEADLINE, KFSIM_SCHED_BFQ,
+	};
+
+	(void)state;
+	for (size_t s = 0; s < ARRAY_SIZE(scheds); s++) {
+		for (int cache = 0; cache <= 1; cache++) {
+			struct kfsim_bfq_sim_config cfg;
+			const struct kfsim_bfq_sim_result *res;
+			struct kfsim_bfq_sim *sim;
+			double first_media_s;
+
+			kfsim_bfq_sim_config_default(&cfg);
+			cfg.sched = scheds[s];
+			cfg.disk.write_cache = cache;
+			cfg.duration_ns = 500000000ULL;
+			for (unsigned int j = 0; j < 4; j++) {
+				char spec[80];
+
+				snprintf(spec, sizeof(spec), "name=w%u,rw=write,bs=8k,size=8k,"
+					 "io_size=8k,offset=36%%,direct=0", j);
+				add_job(&cfg, spec);
+				cfg.jobs[j].end_fsync = true;
+			}
+			sim = run(&cfg);
+			res = kfsim_bfq_sim_result(sim);
+			/* a write reaches the media no sooner than its command overhead */
+			first_media_s = cfg.disk.cmd_overhead_ms / 1e3;
+			for (unsigned int j = 0; j < 4; j++) {
+				print_message("%s%s: %s ended at %.6f s (%llu requests)\n",
+					      kfsim_bfq_sched_name(scheds[s]),
+					      cache ? ", write cache" : "", res->jobs[j].name,
+					      res->jobs[j].active_s,
+					      (unsigned long long)res->jobs[j].requests);
+				assert_true(res->jobs[j].active_s >= first_media_s);
+				assert_true(res->jobs[j].active_s < 0.5);
+			}
+			kfsim_bfq_sim_destroy(sim);
+		}
+	}
+}
+
+/*
+ * The drive alone, request by request, on generated drives (gen_drive(), with seek, settle,
+ * overhead and SATF aging drawn too) fed by streams and
+ * random requests of 512 B to 2 MiB, reads and writes, in bursts, with cache flushes: what a
+ * datasheet lets one state of every command, whatever the model does inside:
+ * - the NCQ holds at most ncq_depth commands, and a submission past it is -EBUSY;
+ * - a read completes no sooner than the command overhead and its bytes' crossing of the link;
+ * - a write to the media no sooner than its bytes' crossing plus their writing at the
+ *   outermost (fastest) zone's rate; a cached one no sooner than its crossing and the overhead;
+ * - every command completes once, in time order; no more bytes cross the link than its rate
+ *   allows by the last completion (one transfer at a time);
+ * - a flush is done only when every cached write it found was destaged.
+ * KFSIM_PHYSICS_RUNS and KFSIM_PHYSICS_FIRST as above (CI: 100 drives, 1500 commands each).
+ */
+#define REQ_RUN 1500
+#ifdef KFSIM_ASAN
+#define DIRECT_RUNS 30		/* 3 s here in the plain build: a few under sanitizers */
+#else
+#define DIRECT_RUNS 100
+#endif
+
+static u64 link_ns(const struct kfsim_hdd_params *p, unsigned int bytes)
+{
+	return (u64)floor(bytes * 1e3 / p->link_mb_s);	/* the model rounds up: floor is below */
+}
+
+static void check_completion(const struct kfsim_hdd *hdd, const struct request *rq, u64 submit_ns,
+			     unsigned int r)
+{
+	const struct kfsim_hdd_params *p = kfsim_hdd_params_of(hdd);
+	unsigned int bytes = blk_rq_bytes(rq);
+	u64 overhead = (u64)floor(p->cmd_overhead_ms * 1e6);
+	double od_rate = kfsim_hdd_media_rate(hdd, 0) > kfsim_hdd_media_rate(hdd, p->capacity - 1) ?
+				 kfsim_hdd_media_rate(hdd, 0) : kfsim_hdd_media_rate(hdd, p->capacity - 1);
+	u64 floor_ns;
+
+	if (!rq_data_dir(rq))
+		floor_ns = overhead + link_ns(p, bytes);
+	else if (rq->cache_hit)
+		floor_ns = link_ns(p, bytes) + overhead;
+	else	/* a write streaming on from the one before pays no overhead */
+		floor_ns = link_ns(p, bytes) + (u64)floor(bytes / od_rate * 1e9 * 0.9999);
+	if (rq->done_ns < submit_ns + floor_ns)
+		fail_msg("run %u: %s of %u B at sector %llu%s took %llu ns < %llu ns (overhead "
+			 "%.2f ms, link %.0f MB/s, outer zone %.0f B/s)", r,
+			 rq_data_dir(rq) ? "write" : "read", bytes,
+			 (unsigned long long)blk_rq_pos(rq), rq->cache_hit ? " (cache)" : "",
+			 (unsigned long long)(rq->done_ns - submit_ns),
+			 (unsigned long long)floor_ns, p->cmd_overhead_ms, p->link_mb_s, od_rate);
+}
+
+static void test_every_command_obeys_the_drive(void **state)
+{
+	const char *env = getenv("KFSIM_PHYSICS_RUNS"), *first_env = getenv("KFSIM_PHYSICS_FIRST");
+	unsigned int runs = env ? (unsigned int)strtoul(env, NULL, 10) / 3 : DIRECT_RUNS;
+	unsigned int first = first_env ? (unsigned int)strtoul(first_env, NULL, 10) : 0;
+	static struct request rq[REQ_RUN];
+	static u64 submit_ns[REQ_RUN];
+	u64 flushes = 0, commands = 0;
+
+	(void)state;
+	for (unsigned int r = first; r < first + runs; r++) {
+		struct kfsim_hdd_params p;
+		struct kfsim_hdd *hdd;
+		unsigned int submitted = 0, completed = 0, cached_writes = 0;
+		sector_t stream[2] = { 0, 0 };
+		u64 now = 0, last_done = 0, link_bytes = 0, destages;
+		bool flushing = false;
+		static bool seen[REQ_RUN];
+
+		gen_state = 0x2545f4914f6cdd1dULL * (r + 1);
+		gen_drive(&p);
+		/* and the timings gen_drive() leaves at the calibrated drive's */
+		p.seek_min_ms = gen_range(0, 5);
+		p.seek_coeff_ms = gen_range(0, 30);
+		p.write_settle_ms = gen_range(0, 3);
+		p.cmd_overhead_ms = gen_pick(4) ? gen_range(0, 1) : 0;
+		p.age_cap_ms = gen_pick(4) ? gen_range(10, 2000) : 0;
+		p.satf_aging_ms_per_s = gen_range(0, 500);
+		hdd = kfsim_hdd_create(&p);
+		assert_false(IS_ERR(hdd));
+		stream[1] = p.capacity / 2;
+		memset(seen, 0, sizeof(seen));
+		while (completed < REQ_RUN) {
+			struct request *done;
+			unsigned int burst = 1 + gen_pick(16);
+
+			while (burst-- && submitted < REQ_RUN) {
+				unsigned int sectors = 1u << gen_pick(13);	/* 512 B..2 MiB */
+				unsigned int kind = gen_pick(4);
+				bool write = gen_pick(3) == 0;
+				sector_t pos;
+
+				sectors = (unsigned int)min((sector_t)sectors, p.capacity / 4);
+				if (kind < 2 && stream[kind] + sectors <= p.capacity) {
+					pos = stream[kind];	/* two sequential streams */
+					stream[kind] += sectors;
+				} else {
+					pos = (sector_t)((double)(gen_next() >> 11) / 9007199254740992.0 *
+							 (double)(p.capacity - sectors));
+				}
+				blk_rq_init_from_bio(&rq[submitted], pos, sectors * 512,
+						     write ? REQ_OP_WRITE : REQ_OP_READ, 0);
+				rq[submitted].pid = (int)submitted;
+				if (!kfsim_hdd_can_queue(hdd)) {
+					assert_int_equal(kfsim_hdd_submit(hdd, &rq[submitted], now),
+							 -EBUSY);
+					break;
+				}
+				assert_int_equal(kfsim_hdd_submit(hdd, &rq[submitted], now), 0);
+				assert_true(kfsim_hdd_in_flight(hdd) <= p.ncq_depth);
+				submit_ns[submitted++] = now;
+			}
+			if (!flushing && gen_pick(50) == 0) {
+				flushing = !kfsim_hdd_flush(hdd, now);
+				flushes++;
+			}
+			now = kfsim_hdd_next_event(hdd);
+			if (now == U64_MAX)
+				now = kfsim_hdd_now(hdd);	/* idle: only a flush may be left */
+			while ((done = kfsim_hdd_step(hdd, now))) {
+				unsigned int i = (unsigned int)done->pid;
+
+				assert_false(seen[i]);
+				seen[i] = true;
+				assert_true(done->done_ns >= last_done && done->done_ns <= now);
+				last_done = done->done_ns;
+				check_completion(hdd, done, submit_ns[i], r);
+				link_bytes += blk_rq_bytes(done);
+				cached_writes += rq_data_dir(done) && done->cache_hit;
+				completed++;
+			}
+			if (flushing && kfsim_hdd_flush_done(hdd)) {
+				destages = 0;
+				for (unsigned int a = 0; a < p.nr_actuators; a++)
+					destages += kfsim_hdd_actuator_stats(hdd, a).nr_destages;
+				/* each cached write is one destage; done, none is left */
+				if (destages < cached_writes)
+					fail_msg("run %u: flush done with %llu destages of %u cached "
+						 "writes", r, (unsigned long long)destages,
+						 cached_writes);
+				flushing = false;
+			}
+			/* time moves on when nothing completes: to the next event or 1 ms */
+			if (now == kfsim_hdd_now(hdd) && kfsim_hdd_next_event(hdd) == U64_MAX)
+				now += 1000000;
+		}
+		/* one transfer at a time: no more than the link's rate by the last completion */
+		if ((double)link_bytes > p.link_mb_s * 1e6 * (double)last_done * 1e-9 * 1.0001 +
+					 2097152.0)
+			fail_msg("run %u: %llu B crossed a %.0f MB/s link by %llu ns", r,
+				 (unsigned long long)link_bytes, p.link_mb_s,
+				 (unsigned long long)last_done);
+		for (unsigned int a = 0; a < p.nr_actuators; a++)
+			check_actuator(hdd, a, last_done, "direct commands", false);
+		commands += completed;
+		kfsim_hdd_destroy(hdd);
+	}
+	print_message("%llu commands on %u generated drives (%llu flushes): NCQ depth, latency "
+		      "floors, link, order, flushes held\n", (unsigned long long)commands, runs,
+		      (unsigned long long)flushes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +686,8 @@ int main(void)
 		cmocka_unit_test(test_region_larger_than_cache),
 		cmocka_unit_test(test_sequential_throughput_does_not_fall_with_depth),
 		cmocka_unit_test(test_reported_rate_covers_the_drain),
+		cmocka_unit_test(test_sync_waits_for_the_files_writeback),
+		cmocka_unit_test(test_every_command_obeys_the_drive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3392,6 +3392,154 @@ def attack_shim_far_fd():
           f"socket/hidden descriptor, the option as each reads it: {fields.get('far')}")
 
 
+SHIM_SIGNALS_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <linux/netlink.h>
+
+static int src, stop;
+static volatile sig_atomic_t handled;
+
+static void churn(int at)	/* what a handler and its thread both do: all async-signal-safe */
+{
+	int fd = dup(src);
+
+	dup2(fd, at);
+	close(at);
+	close(fd);
+}
+
+static void *churner(void *arg)
+{
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
+		churn(900 + (int)(long)arg);
+	return NULL;
+}
+
+static void on_alarm(int sig)
+{
+	churn(950);
+	handled++;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argv[1];
+
+	src = argc > 2 ? socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) : 0;
+	if (src < 0)
+		return perror("socket"), 2;
+	if (!strcmp(mode, "fork")) {	/* children fork()ed while two threads close and dup2 */
+		pthread_t t[2];
+		int i, forks, hung = 0;
+
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, churner, (void *)(long)i);
+		for (i = 0; i < 300 && !hung; i++) {
+			pid_t pid = fork();
+			int w;
+
+			if (pid == 0) {
+				churn(960);
+				_exit(0);
+			}
+			for (w = 0; w < 1000 && waitpid(pid, NULL, WNOHANG) != pid; w++)
+				usleep(1000);
+			if (w == 1000) {
+				hung++;	/* the first one ends the run */
+				kill(pid, SIGKILL);
+				waitpid(pid, NULL, 0);
+			}
+		}
+		forks = i;
+		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		printf("forks:%d hung:%d\n", forks, hung);
+	} else if (!strcmp(mode, "signal")) {	/* a handler's calls interrupting its thread's */
+		struct itimerval it = { { 0, 50 }, { 0, 50 } };
+		struct timespec t0, now;
+		long rounds = 0;
+
+		signal(SIGALRM, on_alarm);
+		setitimer(ITIMER_REAL, &it, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			for (int i = 0; i < 1000; i++, rounds++)
+				churn(970);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (now.tv_sec - t0.tv_sec < 2);
+		printf("rounds:%ld handled:%d\n", rounds, (int)handled);
+	} else if (!strcmp(mode, "close_range")) {	/* bad flags: EINVAL, nothing forgotten */
+		struct sockaddr_nl nl;
+		socklen_t len = sizeof(nl);
+		int r = dup2(src, 50), err;
+
+		r = close_range(50, 50, 0x80);
+		err = errno;
+		memset(&nl, 0, sizeof(nl));
+		getsockname(50, (struct sockaddr *)&nl, &len);
+		printf("close_range:%s family:%d\n", r ? strerrorname_np(err) : "0", nl.nl_family);
+	} else {	/* recvmmsg() with the largest timeout: what is left, written back */
+		struct { struct nlmsghdr h; unsigned char cmd, ver; unsigned short pad; } req = {
+			{ sizeof(req), 0x10, NLM_F_REQUEST | NLM_F_DUMP, 1, 0 }, 3, 1, 0 };
+		char buf[2][65536];
+		struct iovec iov[2] = { { buf[0], sizeof(buf[0]) }, { buf[1], sizeof(buf[1]) } };
+		struct mmsghdr vec[2] = { { .msg_hdr = { .msg_iov = &iov[0], .msg_iovlen = 1 } },
+					  { .msg_hdr = { .msg_iov = &iov[1], .msg_iovlen = 1 } } };
+		struct timespec ts = { 0x7fffffffffffffffL, 0 };
+		int n;
+
+		send(src, &req, sizeof(req), 0);
+		n = recvmmsg(src, vec, 1, MSG_WAITFORONE, &ts);
+		printf("recvmmsg:%d left-above-2^62:%d\n", n, ts.tv_sec > (1L << 62));
+	}
+	return 0;
+}
+"""
+
+
+def attack_shim_signals():
+    """close() and dup2() are async-signal-safe: under the shim a handler's call never waits for
+    a lock its own thread holds, nor a fork()ed child's for one another thread held; and two
+    argument checks done before the shim acts (close_range()'s flags, recvmmsg()'s timeout)."""
+    print("the shim's calls in signal handlers and fork()ed children:")
+    path = os.path.join(tmp, "signals.sock")
+    start_server(path)
+    prog = compile_c("shim_signals", SHIM_SIGNALS_C, "the signal client")
+    if not prog:
+        return
+    # before: a child hung within 2 to 30 forks (close() took the table's lock for every
+    # descriptor, and the fork handlers came with the first netlink socket); the handler's
+    # own thread held the lock and the program hung for ever, with or without a netlink socket
+    for mode, sock in (("fork", False), ("fork", True), ("signal", False), ("signal", True)):
+        rc, out, took = run([prog, mode] + (["sock"] if sock else []), timeout=10,
+                            env=shim_env(path))
+        fields = dict(f.split(":", 1) for f in out.split() if ":" in f)
+        ok = rc == 0 and (fields.get("hung") == "0" if mode == "fork" else
+                          int(fields.get("handled", "0")) > 0)
+        check(f"{mode}{' on a netlink socket' if sock else ''}: nothing waits for ever", ok,
+              f"exit {rc}; {out.strip()[-200:]} ({took:.1f} s)")
+    # before: the socket was forgotten before close_range() refused, and went on as AF_UNIX
+    rc, out, _ = run([prog, "close_range", "sock"], env=shim_env(path))
+    check("close_range() with unknown flags: EINVAL, the copy still netlink",
+          rc == 0 and out.strip() == "close_range:EINVAL family:16", f"exit {rc}; {out.strip()}")
+    # before: now + LONG_MAX overflowed, and 0 s was left (timespec64_add_safe() saturates)
+    rc, out, _ = run([prog, "recvmmsg", "sock"], env=shim_env(path))
+    check("recvmmsg() with the largest timeout: one reply, almost all of it left",
+          rc == 0 and out.strip() == "recvmmsg:1 left-above-2^62:1", f"exit {rc}; {out.strip()}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -3574,6 +3722,7 @@ ATTACKS = {
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
+    "shim_signals": attack_shim_signals,
 }
 
 

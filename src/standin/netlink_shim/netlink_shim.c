@@ -1271,12 +1271,12 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 			return fail(-EINVAL);
 		clock_gettime(CLOCK_MONOTONIC, &end);
 		/*
-		 * timespec64_add_safe(): a sum past the largest time is that time.  Added as it
-		 * came, { LONG_MAX, 0 } overflowed end.tv_sec (undefined; a deadline in the past).
+		 * timespec64_add_safe() (Linux 6.18): a sum past the largest time is that time.  As it
+		 * came, { LONG_MAX, 0 } overflowed end.tv_sec (undefined: a deadline in the past).
 		 */
 		if (wait.tv_sec > LONG_MAX - 1 - end.tv_sec) {
-			end.tv_sec = LONG_MAX;
-			end.tv_nsec = 999999999L;
+			end.tv_sec = LONG_MAX;	/* TIME64_MAX */
+			end.tv_nsec = 0;
 		} else {
 			end.tv_sec += wait.tv_sec;
 			end.tv_nsec += wait.tv_nsec;

@@ -220,6 +220,7 @@ static struct shim_sock *sock_get(int fd)
 {
 	struct shim_fd_slot *slot;
 	struct shim_sock *s;
+	int saved = errno;
 	sigset_t old;
 
 	if (!shim_fdt_may_hold(fd))
@@ -236,6 +237,7 @@ static struct shim_sock *sock_get(int fd)
 	if (s)
 		s->refs++;
 	table_lock_drop(&old);
+	errno = saved;	/* a stale number's fstat() is not the call's error */
 	return s;
 }
 
@@ -336,6 +338,7 @@ static bool is_hidden_ctl(int fd)
 {
 	struct shim_fd_slot *slot;
 	struct shim_sock *owner;
+	int saved = errno;
 	sigset_t old;
 	bool hidden;
 
@@ -350,6 +353,7 @@ static bool is_hidden_ctl(int fd)
 		shim_fdt_tidy(fd);
 	}
 	table_lock_drop(&old);
+	errno = saved;
 	return hidden;
 }
 

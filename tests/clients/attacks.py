@@ -3432,6 +3432,17 @@ static void on_alarm(int sig)
 	handled++;
 }
 
+static void *after_leader(void *arg)	/* the main thread gone: a bad pointer is still EFAULT */
+{
+	int r;
+
+	usleep(100000);
+	r = bind(src, (struct sockaddr *)8, sizeof(struct sockaddr_nl));
+	printf("leader-gone-bind:%s\n", r ? strerrorname_np(errno) : "0");
+	fflush(stdout);
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argv[1];
@@ -3490,6 +3501,11 @@ int main(int argc, char **argv)
 		memset(&nl, 0, sizeof(nl));
 		getsockname(50, (struct sockaddr *)&nl, &len);
 		printf("close_range:%s family:%d\n", r ? strerrorname_np(err) : "0", nl.nl_family);
+	} else if (!strcmp(mode, "leader_gone")) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, after_leader, NULL);
+		pthread_exit(NULL);
 	} else {	/* recvmmsg() with the largest timeout: what is left, written back */
 		struct { struct nlmsghdr h; unsigned char cmd, ver; unsigned short pad; } req = {
 			{ sizeof(req), 0x10, NLM_F_REQUEST | NLM_F_DUMP, 1, 0 }, 3, 1, 0 };
@@ -3511,8 +3527,9 @@ int main(int argc, char **argv)
 
 def attack_shim_signals():
     """close() and dup2() are async-signal-safe: under the shim a handler's call never waits for
-    a lock its own thread holds, nor a fork()ed child's for one another thread held; and two
-    argument checks done before the shim acts (close_range()'s flags, recvmmsg()'s timeout)."""
+    a lock its own thread holds, nor a fork()ed child's for one another thread held; two
+    argument checks done before the shim acts (close_range()'s flags, recvmmsg()'s timeout);
+    and a bad pointer is EFAULT after the main thread has exited."""
     print("the shim's calls in signal handlers and fork()ed children:")
     path = os.path.join(tmp, "signals.sock")
     start_server(path)
@@ -3534,6 +3551,11 @@ def attack_shim_signals():
     rc, out, _ = run([prog, "close_range", "sock"], env=shim_env(path))
     check("close_range() with unknown flags: EINVAL, the copy still netlink",
           rc == 0 and out.strip() == "close_range:EINVAL family:16", f"exit {rc}; {out.strip()}")
+    # before: process_vm_readv() of getpid() is ESRCH once the leader has exited, and the shim
+    # used the pointer directly: SIGSEGV
+    rc, out, _ = run([prog, "leader_gone", "sock"], env=shim_env(path))
+    check("main thread exited: bind() of an unreadable address is EFAULT, no crash",
+          rc == 0 and out.strip() == "leader-gone-bind:EFAULT", f"exit {rc}; {out.strip()}")
     # before: now + LONG_MAX overflowed, and 0 s was left (timespec64_add_safe() saturates)
     rc, out, _ = run([prog, "recvmmsg", "sock"], env=shim_env(path))
     check("recvmmsg() with the largest timeout: one reply, almost all of it left",

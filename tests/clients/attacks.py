@@ -3562,6 +3562,59 @@ def attack_shim_signals():
           rc == 0 and out.strip() == "recvmmsg:1 left-above-2^62:1", f"exit {rc}; {out.strip()}")
 
 
+SHIM_INTERPOSE_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+/* the shim's own helpers, defined again by the program and exported (-rdynamic) */
+bool shim_in_exec_netns(void) { return true; }
+bool shim_fdt_may_hold(int fd) { return false; }
+
+int main(void)
+{
+	int route = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), err = errno;
+	int genl = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	struct sockaddr_nl nl = { 0 };
+	socklen_t len = sizeof(nl);
+
+	getsockname(genl, (struct sockaddr *)&nl, &len);
+	printf("route:%s genl-family:%d\n", route < 0 ? strerrorname_np(err) : "opened",
+	       nl.nl_family);
+	return 0;
+}
+"""
+
+
+def attack_shim_interpose():
+    """The shim's own helpers are not exported: a program that defines one of their names
+    (built with -rdynamic, so the dynamic linker sees its definition first) does not take the
+    shim's calls to it.  Run in a throw-away network namespace: the socket it may open is there."""
+    print("the shim's helpers defined again by the program:")
+    path = os.path.join(tmp, "interpose.sock")
+    start_server(path)
+    src = os.path.join(tmp, "interpose.c")
+    with open(src, "w") as f:
+        f.write(SHIM_INTERPOSE_C)
+    prog = os.path.join(tmp, "interpose")
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-rdynamic", src, "-o", prog],
+                        capture_output=True, text=True)
+    if cc.returncode:
+        check("the interposing client compiles", False, cc.stderr.strip()[-300:])
+        return
+    # before: shim_in_exec_netns() answered true and NETLINK_ROUTE opened (here in a namespace
+    # of its own; by hand, the machine's), and shim_fdt_may_hold() false made the shim's
+    # generic netlink socket a bare UNIX one (family 1)
+    rc, out, _ = run(["unshare", "-n", prog], env=shim_env(path))
+    got = next((ln for ln in out.splitlines() if ln.startswith("route:")), "")
+    check("NETLINK_ROUTE still refused, the generic netlink socket still the shim's",
+          rc == 0 and got == "route:EPROTONOSUPPORT genl-family:16", f"exit {rc}; {got or out}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -3744,7 +3797,7 @@ ATTACKS = {
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
-    "shim_signals": attack_shim_signals,
+    "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
 }
 
 

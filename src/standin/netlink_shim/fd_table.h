@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The shim's own, not exported (why: host_guard.h). */
+#pragma GCC visibility push(hidden)
+
 struct shim_sock;
 
 /* What one descriptor number is to the shim. */
@@ -50,5 +53,7 @@ void shim_fdt_for_each(unsigned int first, unsigned int last,
 
 /* How many slots above the array there are (the caller sweeps when they have doubled). */
 size_t shim_fdt_far_count(void);
+
+#pragma GCC visibility pop
 
 #endif

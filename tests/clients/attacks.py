@@ -3491,6 +3491,21 @@ int main(int argc, char **argv)
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while (now.tv_sec - t0.tv_sec < 2);
 		printf("rounds:%ld handled:%d\n", rounds, (int)handled);
+	} else if (!strcmp(mode, "fork_signal")) {	/* the handler inside fork()'s handlers */
+		struct itimerval it = { { 0, 50 }, { 0, 50 } };
+		int i;
+
+		signal(SIGALRM, on_alarm);
+		setitimer(ITIMER_REAL, &it, NULL);
+		for (i = 0; i < 500; i++) {
+			pid_t pid = fork();
+
+			if (pid == 0)
+				_exit(0);
+			while (waitpid(pid, NULL, 0) < 0)
+				;
+		}
+		printf("forks:%d hung:0 handled:%d\n", i, (int)handled);
 	} else if (!strcmp(mode, "close_range")) {	/* bad flags: EINVAL, nothing forgotten */
 		struct sockaddr_nl nl;
 		socklen_t len = sizeof(nl);
@@ -3539,11 +3554,14 @@ def attack_shim_signals():
     # before: a child hung within 2 to 30 forks (close() took the table's lock for every
     # descriptor, and the fork handlers came with the first netlink socket); the handler's
     # own thread held the lock and the program hung for ever, with or without a netlink socket
-    for mode, sock in (("fork", False), ("fork", True), ("signal", False), ("signal", True)):
+    # the handler of fork_signal's thread ran inside the shim's fork handlers, which held the
+    # table's lock with signals let through: it waited for ever (blocking SIGTERM meanwhile)
+    for mode, sock in (("fork", False), ("fork", True), ("signal", False), ("signal", True),
+                       ("fork_signal", True)):
         rc, out, took = run([prog, mode] + (["sock"] if sock else []), timeout=10,
                             env=shim_env(path))
         fields = dict(f.split(":", 1) for f in out.split() if ":" in f)
-        ok = rc == 0 and (fields.get("hung") == "0" if mode == "fork" else
+        ok = rc == 0 and (fields.get("hung") == "0" if mode.startswith("fork") else
                           int(fields.get("handled", "0")) > 0)
         check(f"{mode}{' on a netlink socket' if sock else ''}: nothing waits for ever", ok,
               f"exit {rc}; {out.strip()[-200:]} ({took:.1f} s)")

@@ -406,18 +406,29 @@ static void ctl_end(struct shim_sock *s)
  * The table's and the name cache's locks are held for short steps: fork() waits for them.  A
  * control request's lock is held for a round trip to the server: the child starts each one
  * unlocked (the request in flight is the parent's, whose answer the record lock, not inherited
- * by the child, keeps from the child).
+ * by the child, keeps from the child).  The forking thread holds the first two with every
+ * signal blocked, as table_lock_take() does, so that no handler of its own waits for them.
  */
+static sigset_t fork_mask;	/* the forking thread's signal mask, given back after */
+
 static void shim_prefork(void)
 {
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_mutex_lock(&names_lock);
 	pthread_mutex_lock(&table_lock);
+	fork_mask = old;
 }
 
 static void shim_postfork_parent(void)
 {
+	sigset_t old = fork_mask;
+
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /*
@@ -437,9 +448,12 @@ static void unlock_slot(int fd, struct shim_fd_slot *slot, void *unused)
 
 static void shim_postfork_child(void)
 {
+	sigset_t old = fork_mask;
+
 	shim_fdt_for_each(0, ~0u, unlock_slot, NULL);
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /*

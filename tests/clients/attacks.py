@@ -1640,6 +1640,26 @@ print(" ".join(out))
     check("socket()'s type: unknown flag bits EINVAL, unknown types ESOCKTNOSUPPORT, as Linux",
           out.strip() == "0x40000003:EINVAL 0x80803:ok 0x5:ESOCKTNOSUPPORT 0x102:EINVAL",
           out.strip())
+    # SO_TYPE with a length under an int: sk_getsockopt() gives that many bytes, as a real
+    # UNIX socket here shows (the referee); before, the shim answered EINVAL (netlink's rule
+    # for its own SOL_NETLINK options, not SOL_SOCKET's)
+    code = r"""
+import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+for s in (socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16),
+          socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)):
+    out = []
+    for n in (0, 2, 4, 8):
+        val, ln = ctypes.create_string_buffer(b"\xee" * 8, 8), ctypes.c_int(n)
+        r = libc.getsockopt(s.fileno(), 1, 3, val, ctypes.byref(ln))   # SOL_SOCKET, SO_TYPE
+        out.append("%d:%d:%d:%s" % (n, r, ln.value, val.raw[1:4].hex()))
+    print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    lines = out.strip().splitlines()
+    check("getsockopt(SO_TYPE) with 0, 2, 4, 8 bytes: as the real kernel answers a UNIX socket",
+          rc == 0 and len(lines) == 2 and lines[0] == lines[1] and "0:0:0:eeeeee" in lines[0],
+          f"netlink (shim), UNIX (kernel): {lines}")
     # out of descriptors: the shim needs two (the socket, its hidden control descriptor)
     code = r"""
 import errno, os, resource, socket

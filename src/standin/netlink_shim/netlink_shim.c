@@ -874,6 +874,27 @@ static int put_int(void *val, socklen_t *len, int v)
 	return 0;
 }
 
+/*
+ * A SOL_SOCKET int option's answer, as sk_getsockopt() (net/core/sock.c, Linux 6.18) gives it:
+ * a negative length EINVAL, a shorter one than an int gets that many bytes of it (put_int()'s
+ * EINVAL is netlink_getsockopt()'s, not this).
+ */
+static int put_sock_int(void *val, socklen_t *len, int v)
+{
+	int have;
+
+	if (shim_copy_from_user(&have, len, sizeof(have)))
+		return fail(-EFAULT);
+	if (have < 0)
+		return fail(-EINVAL);
+	if (have > (int)sizeof(v))
+		have = sizeof(v);
+	if (shim_copy_to_user(val, &v, (size_t)have) ||
+	    shim_copy_to_user(len, &have, sizeof(have)))
+		return fail(-EFAULT);
+	return 0;
+}
+
 static int shim_getsockopt(struct shim_sock *s, int fd, int level, int name, void *val,
 			   socklen_t *len)
 {
@@ -881,11 +902,11 @@ static int shim_getsockopt(struct shim_sock *s, int fd, int level, int name, voi
 	int err;
 
 	if (level == SOL_SOCKET && name == SO_TYPE)
-		return put_int(val, len, s->type);
+		return put_sock_int(val, len, s->type);
 	if (level == SOL_SOCKET && name == SO_DOMAIN)
-		return put_int(val, len, AF_NETLINK);
+		return put_sock_int(val, len, AF_NETLINK);
 	if (level == SOL_SOCKET && name == SO_PROTOCOL)
-		return put_int(val, len, NETLINK_GENERIC);
+		return put_sock_int(val, len, NETLINK_GENERIC);
 	if (level != SOL_NETLINK)
 		return RESOLVE(getsockopt)(fd, level, name, val, len);
 	err = ctl_begin(s);

@@ -1640,6 +1640,26 @@ print(" ".join(out))
     check("socket()'s type: unknown flag bits EINVAL, unknown types ESOCKTNOSUPPORT, as Linux",
           out.strip() == "0x40000003:EINVAL 0x80803:ok 0x5:ESOCKTNOSUPPORT 0x102:EINVAL",
           out.strip())
+    # SO_TYPE with a length under an int: sk_getsockopt() gives that many bytes, as a real
+    # UNIX socket here shows (the referee); before, the shim answered EINVAL (netlink's rule
+    # for its own SOL_NETLINK options, not SOL_SOCKET's)
+    code = r"""
+import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+for s in (socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16),
+          socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)):
+    out = []
+    for n in (0, 2, 4, 8):
+        val, ln = ctypes.create_string_buffer(b"\xee" * 8, 8), ctypes.c_int(n)
+        r = libc.getsockopt(s.fileno(), 1, 3, val, ctypes.byref(ln))   # SOL_SOCKET, SO_TYPE
+        out.append("%d:%d:%d:%s" % (n, r, ln.value, val.raw[1:4].hex()))
+    print(" ".join(out))
+"""
+    rc, out, _ = py_under_shim(path, code)
+    lines = out.strip().splitlines()
+    check("getsockopt(SO_TYPE) with 0, 2, 4, 8 bytes: as the real kernel answers a UNIX socket",
+          rc == 0 and len(lines) == 2 and lines[0] == lines[1] and "0:0:0:eeeeee" in lines[0],
+          f"netlink (shim), UNIX (kernel): {lines}")
     # out of descriptors: the shim needs two (the socket, its hidden control descriptor)
     code = r"""
 import errno, os, resource, socket
@@ -3392,6 +3412,247 @@ def attack_shim_far_fd():
           f"socket/hidden descriptor, the option as each reads it: {fields.get('far')}")
 
 
+SHIM_SIGNALS_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <linux/netlink.h>
+
+static int src, stop;
+static volatile sig_atomic_t handled;
+
+static void churn(int at)	/* what a handler and its thread both do: all async-signal-safe */
+{
+	int fd = dup(src);
+
+	dup2(fd, at);
+	close(at);
+	close(fd);
+}
+
+static void *churner(void *arg)
+{
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
+		churn(900 + (int)(long)arg);
+	return NULL;
+}
+
+static void on_alarm(int sig)
+{
+	churn(950);
+	handled++;
+}
+
+static void *after_leader(void *arg)	/* the main thread gone: a bad pointer is still EFAULT */
+{
+	int r;
+
+	usleep(100000);
+	r = bind(src, (struct sockaddr *)8, sizeof(struct sockaddr_nl));
+	printf("leader-gone-bind:%s\n", r ? strerrorname_np(errno) : "0");
+	fflush(stdout);
+	_exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argv[1];
+
+	src = argc > 2 ? socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) : 0;
+	if (src < 0)
+		return perror("socket"), 2;
+	if (!strcmp(mode, "fork")) {	/* children fork()ed while two threads close and dup2 */
+		pthread_t t[2];
+		int i, forks, hung = 0;
+
+		for (i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, churner, (void *)(long)i);
+		for (i = 0; i < 300 && !hung; i++) {
+			pid_t pid = fork();
+			int w;
+
+			if (pid == 0) {
+				churn(960);
+				_exit(0);
+			}
+			for (w = 0; w < 1000 && waitpid(pid, NULL, WNOHANG) != pid; w++)
+				usleep(1000);
+			if (w == 1000) {
+				hung++;	/* the first one ends the run */
+				kill(pid, SIGKILL);
+				waitpid(pid, NULL, 0);
+			}
+		}
+		forks = i;
+		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		printf("forks:%d hung:%d\n", forks, hung);
+	} else if (!strcmp(mode, "signal")) {	/* a handler's calls interrupting its thread's */
+		struct itimerval it = { { 0, 50 }, { 0, 50 } };
+		struct timespec t0, now;
+		long rounds = 0;
+
+		signal(SIGALRM, on_alarm);
+		setitimer(ITIMER_REAL, &it, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			for (int i = 0; i < 1000; i++, rounds++)
+				churn(970);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (now.tv_sec - t0.tv_sec < 2);
+		printf("rounds:%ld handled:%d\n", rounds, (int)handled);
+	} else if (!strcmp(mode, "fork_signal")) {	/* the handler inside fork()'s handlers */
+		struct itimerval it = { { 0, 50 }, { 0, 50 } };
+		int i;
+
+		signal(SIGALRM, on_alarm);
+		setitimer(ITIMER_REAL, &it, NULL);
+		for (i = 0; i < 500; i++) {
+			pid_t pid = fork();
+
+			if (pid == 0)
+				_exit(0);
+			while (waitpid(pid, NULL, 0) < 0)
+				;
+		}
+		printf("forks:%d hung:0 handled:%d\n", i, (int)handled);
+	} else if (!strcmp(mode, "close_range")) {	/* bad flags: EINVAL, nothing forgotten */
+		struct sockaddr_nl nl;
+		socklen_t len = sizeof(nl);
+		int r = dup2(src, 50), err;
+
+		r = close_range(50, 50, 0x80);
+		err = errno;
+		memset(&nl, 0, sizeof(nl));
+		getsockname(50, (struct sockaddr *)&nl, &len);
+		printf("close_range:%s family:%d\n", r ? strerrorname_np(err) : "0", nl.nl_family);
+	} else if (!strcmp(mode, "leader_gone")) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, after_leader, NULL);
+		pthread_exit(NULL);
+	} else {	/* recvmmsg() with the largest timeout: what is left, written back */
+		struct { struct nlmsghdr h; unsigned char cmd, ver; unsigned short pad; } req = {
+			{ sizeof(req), 0x10, NLM_F_REQUEST | NLM_F_DUMP, 1, 0 }, 3, 1, 0 };
+		char buf[2][65536];
+		struct iovec iov[2] = { { buf[0], sizeof(buf[0]) }, { buf[1], sizeof(buf[1]) } };
+		struct mmsghdr vec[2] = { { .msg_hdr = { .msg_iov = &iov[0], .msg_iovlen = 1 } },
+					  { .msg_hdr = { .msg_iov = &iov[1], .msg_iovlen = 1 } } };
+		struct timespec ts = { 0x7fffffffffffffffL, 0 };
+		int n;
+
+		send(src, &req, sizeof(req), 0);
+		n = recvmmsg(src, vec, 1, MSG_WAITFORONE, &ts);
+		printf("recvmmsg:%d left-above-2^62:%d\n", n, ts.tv_sec > (1L << 62));
+	}
+	return 0;
+}
+"""
+
+
+def attack_shim_signals():
+    """close() and dup2() are async-signal-safe: under the shim a handler's call never waits for
+    a lock its own thread holds, nor a fork()ed child's for one another thread held; two
+    argument checks done before the shim acts (close_range()'s flags, recvmmsg()'s timeout);
+    and a bad pointer is EFAULT after the main thread has exited."""
+    print("the shim's calls in signal handlers and fork()ed children:")
+    path = os.path.join(tmp, "signals.sock")
+    start_server(path)
+    prog = compile_c("shim_signals", SHIM_SIGNALS_C, "the signal client")
+    if not prog:
+        return
+    # before: a child hung within 2 to 30 forks (close() took the table's lock for every
+    # descriptor, and the fork handlers came with the first netlink socket); the handler's
+    # own thread held the lock and the program hung for ever, with or without a netlink socket
+    # the handler of fork_signal's thread ran inside the shim's fork handlers, which held the
+    # table's lock with signals let through: it waited for ever (blocking SIGTERM meanwhile)
+    for mode, sock in (("fork", False), ("fork", True), ("signal", False), ("signal", True),
+                       ("fork_signal", True)):
+        rc, out, took = run([prog, mode] + (["sock"] if sock else []), timeout=10,
+                            env=shim_env(path))
+        fields = dict(f.split(":", 1) for f in out.split() if ":" in f)
+        ok = rc == 0 and (fields.get("hung") == "0" if mode.startswith("fork") else
+                          int(fields.get("handled", "0")) > 0)
+        check(f"{mode}{' on a netlink socket' if sock else ''}: nothing waits for ever", ok,
+              f"exit {rc}; {out.strip()[-200:]} ({took:.1f} s)")
+    # before: the socket was forgotten before close_range() refused, and went on as AF_UNIX
+    rc, out, _ = run([prog, "close_range", "sock"], env=shim_env(path))
+    check("close_range() with unknown flags: EINVAL, the copy still netlink",
+          rc == 0 and out.strip() == "close_range:EINVAL family:16", f"exit {rc}; {out.strip()}")
+    # before: process_vm_readv() of getpid() is ESRCH once the leader has exited, and the shim
+    # used the pointer directly: SIGSEGV
+    rc, out, _ = run([prog, "leader_gone", "sock"], env=shim_env(path))
+    check("main thread exited: bind() of an unreadable address is EFAULT, no crash",
+          rc == 0 and out.strip() == "leader-gone-bind:EFAULT", f"exit {rc}; {out.strip()}")
+    # before: now + LONG_MAX overflowed, and 0 s was left (timespec64_add_safe() saturates)
+    rc, out, _ = run([prog, "recvmmsg", "sock"], env=shim_env(path))
+    check("recvmmsg() with the largest timeout: one reply, almost all of it left",
+          rc == 0 and out.strip() == "recvmmsg:1 left-above-2^62:1", f"exit {rc}; {out.strip()}")
+
+
+SHIM_INTERPOSE_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+/* the shim's own helpers, defined again by the program and exported (-rdynamic) */
+bool shim_in_exec_netns(void) { return true; }
+bool shim_fdt_may_hold(int fd) { return false; }
+
+int main(void)
+{
+	int route = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), err = errno;
+	int genl = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	struct sockaddr_nl nl = { 0 };
+	socklen_t len = sizeof(nl);
+
+	getsockname(genl, (struct sockaddr *)&nl, &len);
+	printf("route:%s genl-family:%d\n", route < 0 ? strerrorname_np(err) : "opened",
+	       nl.nl_family);
+	return 0;
+}
+"""
+
+
+def attack_shim_interpose():
+    """The shim's own helpers are not exported: a program that defines one of their names
+    (built with -rdynamic, so the dynamic linker sees its definition first) does not take the
+    shim's calls to it.  Run in a throw-away network namespace: the socket it may open is there."""
+    print("the shim's helpers defined again by the program:")
+    path = os.path.join(tmp, "interpose.sock")
+    start_server(path)
+    src = os.path.join(tmp, "interpose.c")
+    with open(src, "w") as f:
+        f.write(SHIM_INTERPOSE_C)
+    prog = os.path.join(tmp, "interpose")
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-rdynamic", src, "-o", prog],
+                        capture_output=True, text=True)
+    if cc.returncode:
+        check("the interposing client compiles", False, cc.stderr.strip()[-300:])
+        return
+    # before: shim_in_exec_netns() answered true and NETLINK_ROUTE opened (here in a namespace
+    # of its own; by hand, the machine's), and shim_fdt_may_hold() false made the shim's
+    # generic netlink socket a bare UNIX one (family 1)
+    rc, out, _ = run(["unshare", "-n", prog], env=shim_env(path))
+    got = next((ln for ln in out.splitlines() if ln.startswith("route:")), "")
+    check("NETLINK_ROUTE still refused, the generic netlink socket still the shim's",
+          rc == 0 and got == "route:EPROTONOSUPPORT genl-family:16", f"exit {rc}; {got or out}")
+
+
 def attack_deaf_reader():
     """A client that shuts its data descriptor for reading, then asks for replies: the server
     drops it rather than polling a socket nothing can be sent to, for ever."""
@@ -3574,6 +3835,7 @@ ATTACKS = {
     "exec_raw_genl": attack_exec_raw_genl, "shim_far_fd": attack_shim_far_fd,
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
+    "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
 }
 
 

@@ -329,13 +329,19 @@ SHIM_EARLY static void *decide(void *handle, const char *name, const char *versi
 	return in_libc(found) ? shim_own(name) : NULL;
 }
 
-void *shim_dlsym_decide(void *handle, const char *name, void *unused, void *caller)
+/*
+ * SHIM_EARLY as decide() itself: the stubs call these while a TSan runtime starts, and TSan's
+ * entry hook in an instrumented one faulted before its shadow memory existed (every program
+ * built with -fsanitize=thread died so under a TSan build of the shim, 2026-12-07).
+ */
+SHIM_EARLY void *shim_dlsym_decide(void *handle, const char *name, void *unused, void *caller)
 {
 	(void)unused;
 	return decide(handle, name, NULL, caller);
 }
 
-void *shim_dlvsym_decide(void *handle, const char *name, const char *version, void *caller)
+SHIM_EARLY void *shim_dlvsym_decide(void *handle, const char *name, const char *version,
+				      void *caller)
 {
 	return decide(handle, name, version, caller);
 }

@@ -13,9 +13,14 @@
  * Invariants kept:
  *  - Every number from 0 to INT_MAX has a slot when the shim asks: numbers below
  *    SHIM_FDT_NEAR (where a program's descriptors nearly always are) in an array, read without
- *    a lock on the path every read() and write() of the program takes; higher ones in a hash of
- *    the slots in use, looked at under the caller's lock, and only while one of them holds a
- *    socket (far_socks).
+ *    a lock on the path every read(), write(), close() and dup2() of the program takes; higher
+ *    ones in a hash of the slots in use, looked at under the caller's lock, and only when the
+ *    lockless far_hint[] count of their number's residue is not 0.
+ *  - A descriptor that is none of the shim's is decided without the lock (shim_fdt_may_hold(),
+ *    shim_fdt_may_be_ctl()), but for a far number whose residue a far slot in use shares: the
+ *    program's close() and dup2() are async-signal-safe, and a handler's call that waited for
+ *    the lock its own thread held hung for ever (measured 2026-12-07: tests/clients/attacks.py
+ *    "shim_signals"), as did a fork()ed child's first close() when another thread held it.
  *  - Memory is the array plus one small entry per far slot in use: the caller sweeps the far
  *    slots whose descriptor is gone each time they have doubled (netlink_shim.c), so they stay
  *    within twice the descriptors the program has open.
@@ -29,6 +34,7 @@
 
 #define SHIM_FDT_NEAR 1024
 #define SHIM_FDT_MIN_HEADS 64
+#define SHIM_FDT_HINTS 4096	/* far_hint[]'s residues: a power of two */
 
 struct far_slot {
 	struct far_slot *next;
@@ -40,7 +46,8 @@ static struct shim_fd_slot near[SHIM_FDT_NEAR];
 static unsigned int near_end;		/* above every near slot ever used */
 static struct far_slot **far_heads;
 static size_t far_nr_heads, far_nr;	/* buckets (a power of two), slots */
-static size_t far_socks;		/* far slots holding a socket: read without the lock */
+/* far slots in use (a sock or a ctl) per residue of their number: read without the lock */
+static unsigned int far_hint[SHIM_FDT_HINTS];
 
 static bool slot_empty(const struct shim_fd_slot *slot)
 {
@@ -52,13 +59,27 @@ static struct far_slot **far_bucket(int fd)
 	return &far_heads[(size_t)fd & (far_nr_heads - 1)];
 }
 
+static unsigned int *far_hint_of(int fd)
+{
+	return &far_hint[(unsigned int)fd & (SHIM_FDT_HINTS - 1)];
+}
+
 bool shim_fdt_may_hold(int fd)
 {
 	if (fd < 0)
 		return false;
 	if (fd < SHIM_FDT_NEAR)
 		return __atomic_load_n(&near[fd].sock, __ATOMIC_ACQUIRE) != NULL;
-	return __atomic_load_n(&far_socks, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(far_hint_of(fd), __ATOMIC_ACQUIRE) != 0;
+}
+
+bool shim_fdt_may_be_ctl(int fd)
+{
+	if (fd < 0)
+		return false;
+	if (fd < SHIM_FDT_NEAR)
+		return __atomic_load_n(&near[fd].ctl, __ATOMIC_ACQUIRE) != NULL;
+	return __atomic_load_n(far_hint_of(fd), __ATOMIC_ACQUIRE) != 0;
 }
 
 static struct far_slot *far_find(int fd)
@@ -135,11 +156,31 @@ struct shim_fd_slot *shim_fdt_add(int fd)
 	return &far->slot;
 }
 
+/*
+ * Store @s in @field of @slot (of @fd), keeping far_hint[]: counted up before a far slot is
+ * used, so that a lockless reader who sees the field set sees the hint too, and down after.
+ */
+static void set_field(int fd, struct shim_fd_slot *slot, struct shim_sock **field,
+		      struct shim_sock *s)
+{
+	bool was_empty = slot_empty(slot), far = fd >= SHIM_FDT_NEAR;
+	unsigned int *hint = far_hint_of(fd);
+
+	if (far && was_empty && s)
+		__atomic_store_n(hint, *hint + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(field, s, __ATOMIC_RELEASE);
+	if (far && !was_empty && slot_empty(slot))
+		__atomic_store_n(hint, *hint - 1, __ATOMIC_RELEASE);
+}
+
 void shim_fdt_set_sock(int fd, struct shim_fd_slot *slot, struct shim_sock *s)
 {
-	if (fd >= SHIM_FDT_NEAR && !slot->sock != !s)
-		__atomic_store_n(&far_socks, far_socks + (s ? 1 : -1), __ATOMIC_RELEASE);
-	__atomic_store_n(&slot->sock, s, __ATOMIC_RELEASE);
+	set_field(fd, slot, &slot->sock, s);
+}
+
+void shim_fdt_set_ctl(int fd, struct shim_fd_slot *slot, struct shim_sock *s)
+{
+	set_field(fd, slot, &slot->ctl, s);
 }
 
 /* Unlink and free the far slots in [@first, @last] left empty. */

@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The shim's own, not exported (why: host_guard.h). */
+#pragma GCC visibility push(hidden)
+
 struct shim_sock;
 
 /* What one descriptor number is to the shim. */
@@ -20,6 +23,9 @@ struct shim_fd_slot {
  */
 bool shim_fdt_may_hold(int fd);
 
+/* May @fd be a hidden control descriptor?  Without a lock, as shim_fdt_may_hold(). */
+bool shim_fdt_may_be_ctl(int fd);
+
 /* The slot of @fd, or NULL when it has none.  Under the caller's table lock, as all below. */
 struct shim_fd_slot *shim_fdt_find(int fd);
 
@@ -27,23 +33,27 @@ struct shim_fd_slot *shim_fdt_find(int fd);
 struct shim_fd_slot *shim_fdt_add(int fd);
 
 /*
- * Make @s (or NULL) the socket of @slot (of @fd): the one way to change a slot's sock, since
- * shim_fdt_may_hold()'s readers look without the lock and the far slots holding one are counted.
+ * Make @s (or NULL) the socket, or the control descriptor's socket, of @slot (of @fd): the one
+ * way to change a slot's fields, since shim_fdt_may_hold() and shim_fdt_may_be_ctl() read them
+ * without the lock and the far slots in use are counted.
  */
 void shim_fdt_set_sock(int fd, struct shim_fd_slot *slot, struct shim_sock *s);
+void shim_fdt_set_ctl(int fd, struct shim_fd_slot *slot, struct shim_sock *s);
 
 /* Forget @fd's slot if both its fields are NULL (the memory of a far one is freed). */
 void shim_fdt_tidy(int fd);
 
 /*
  * Call @fn on every slot whose number is in [@first, @last], in no particular order; @fn may
- * clear the fields of any slot (a sock with shim_fdt_set_sock()) but adds none and frees none
- * (no shim_fdt_tidy()).  Slots left empty are forgotten afterwards.
+ * clear the fields of any slot (with shim_fdt_set_sock() and shim_fdt_set_ctl()) but adds
+ * none and frees none (no shim_fdt_tidy()).  Slots left empty are forgotten afterwards.
  */
 void shim_fdt_for_each(unsigned int first, unsigned int last,
 		       void (*fn)(int fd, struct shim_fd_slot *slot, void *arg), void *arg);
 
 /* How many slots above the array there are (the caller sweeps when they have doubled). */
 size_t shim_fdt_far_count(void);
+
+#pragma GCC visibility pop
 
 #endif

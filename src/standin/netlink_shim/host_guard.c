@@ -17,7 +17,6 @@
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,18 +57,15 @@ bool shim_in_exec_netns(void)
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool said_socket, said_ioctl, said_sockopt, said_family;
 
+/*
+ * Once per kind: an atomic exchange, not a lock, since a child fork()ed while another thread
+ * held one would wait for ever at its first refusal.
+ */
 static void say_refused(bool *said, const char *what, const char *answer)
 {
-	bool say;
-
-	pthread_mutex_lock(&said_lock);
-	say = !*said;
-	*said = true;
-	pthread_mutex_unlock(&said_lock);
-	if (say)
+	if (!__atomic_exchange_n(said, true, __ATOMIC_ACQ_REL))
 		fprintf(stderr, "kfsim-netlink: %s refused (%s): only generic netlink is simulated, "
 			"and outside the network namespace of `kfsim exec` it would reach this "
 			"machine's network (run the program with `kfsim exec`)\n", what, answer);

@@ -6,6 +6,13 @@
 #include <stdbool.h>
 
 /*
+ * The shim's own, not exported: a program built with -rdynamic that defined one of these
+ * took the shim's calls to it (shim_in_exec_netns() answering true let NETLINK_ROUTE through
+ * by hand, measured 2026-12-07: attacks.py "shim_interpose").
+ */
+#pragma GCC visibility push(hidden)
+
+/*
  * Does the calling thread run in the network namespace `kfsim exec` made for the program
  * (KFSIM_EXEC_NETNS)?  Only there may a request the shim does not simulate reach the kernel.
  */
@@ -31,5 +38,7 @@ bool shim_sockopt_configures(int level, int name);
  * discipline that registers a network device (@ldisc: its argument, copied; NULL otherwise)?
  */
 bool shim_makes_host_device(unsigned int cmd, const int *ldisc);
+
+#pragma GCC visibility pop
 
 #endif

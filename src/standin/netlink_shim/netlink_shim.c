@@ -89,6 +89,26 @@ struct shim_sock {
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;	/* fd_table.c's */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* the name cache's, below */
 
+/*
+ * table_lock is taken with every signal blocked: close(), dup2(), read() and write() of a
+ * socket are async-signal-safe, and a handler's call on one of ours that interrupted its own
+ * thread inside the lock waited for it for ever.  Each lets *@old go again at the end.
+ */
+static void table_lock_take(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	pthread_mutex_lock(&table_lock);
+}
+
+static void table_lock_drop(const sigset_t *old)
+{
+	pthread_mutex_unlock(&table_lock);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 static int (*real_socket)(int, int, int);
 static int (*real_close)(int);
 static int (*real_bind)(int, const struct sockaddr *, socklen_t);
@@ -181,7 +201,7 @@ static void sock_put_locked(struct shim_sock *s)
 		struct shim_fd_slot *slot = shim_fdt_find(s->remote.ctl_fd);
 
 		if (slot && slot->ctl == s)
-			slot->ctl = NULL;
+			shim_fdt_set_ctl(s->remote.ctl_fd, slot, NULL);
 		if (same_file(s->remote.ctl_fd, s->ctl_dev, s->ctl_ino))
 			RESOLVE(close)(s->remote.ctl_fd);
 	}
@@ -200,10 +220,12 @@ static struct shim_sock *sock_get(int fd)
 {
 	struct shim_fd_slot *slot;
 	struct shim_sock *s;
+	int saved = errno;
+	sigset_t old;
 
 	if (!shim_fdt_may_hold(fd))
 		return NULL;	/* the common case, without a lock: not one of ours */
-	pthread_mutex_lock(&table_lock);
+	table_lock_take(&old);
 	slot = shim_fdt_find(fd);
 	s = slot ? slot->sock : NULL;
 	if (s && !same_file(fd, s->data_dev, s->data_ino)) {
@@ -214,7 +236,8 @@ static struct shim_sock *sock_get(int fd)
 	}
 	if (s)
 		s->refs++;
-	pthread_mutex_unlock(&table_lock);
+	table_lock_drop(&old);
+	errno = saved;	/* a stale number's fstat() is not the call's error */
 	return s;
 }
 
@@ -222,12 +245,13 @@ static struct shim_sock *sock_get(int fd)
 static void sock_put(struct shim_sock *s)
 {
 	int saved = errno;
+	sigset_t old;
 
 	if (!s)
 		return;
-	pthread_mutex_lock(&table_lock);
+	table_lock_take(&old);
 	sock_put_locked(s);
-	pthread_mutex_unlock(&table_lock);
+	table_lock_drop(&old);
 	errno = saved;
 }
 
@@ -258,7 +282,7 @@ static void sweep_slot(int fd, struct shim_fd_slot *slot, void *unused)
 		sock_put_locked(s);
 	}
 	if (slot->ctl && !same_file(fd, slot->ctl->ctl_dev, slot->ctl->ctl_ino))
-		slot->ctl = NULL;
+		shim_fdt_set_ctl(fd, slot, NULL);
 }
 
 /* The slot of @fd, made if needed (under table_lock); NULL when out of memory. */
@@ -294,13 +318,14 @@ static int table_set_locked(int fd, struct shim_sock *s)
 
 static int table_set(int fd, struct shim_sock *s)
 {
+	sigset_t old;
 	int err;
 
 	if (fd < 0)
 		return 0;
-	pthread_mutex_lock(&table_lock);
+	table_lock_take(&old);
 	err = table_set_locked(fd, s);
-	pthread_mutex_unlock(&table_lock);
+	table_lock_drop(&old);
 	return err;
 }
 
@@ -313,19 +338,22 @@ static bool is_hidden_ctl(int fd)
 {
 	struct shim_fd_slot *slot;
 	struct shim_sock *owner;
+	int saved = errno;
+	sigset_t old;
 	bool hidden;
 
-	if (fd < 0)
-		return false;
-	pthread_mutex_lock(&table_lock);
+	if (!shim_fdt_may_be_ctl(fd))
+		return false;	/* every close() of the program's own files: without a lock */
+	table_lock_take(&old);
 	slot = shim_fdt_find(fd);
 	owner = slot ? slot->ctl : NULL;
 	hidden = owner && same_file(fd, owner->ctl_dev, owner->ctl_ino);
 	if (owner && !hidden) {
-		slot->ctl = NULL;
+		shim_fdt_set_ctl(fd, slot, NULL);
 		shim_fdt_tidy(fd);
 	}
-	pthread_mutex_unlock(&table_lock);
+	table_lock_drop(&old);
+	errno = saved;
 	return hidden;
 }
 
@@ -378,20 +406,29 @@ static void ctl_end(struct shim_sock *s)
  * The table's and the name cache's locks are held for short steps: fork() waits for them.  A
  * control request's lock is held for a round trip to the server: the child starts each one
  * unlocked (the request in flight is the parent's, whose answer the record lock, not inherited
- * by the child, keeps from the child).
+ * by the child, keeps from the child).  The forking thread holds the first two with every
+ * signal blocked, as table_lock_take() does, so that no handler of its own waits for them.
  */
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static sigset_t fork_mask;	/* the forking thread's signal mask, given back after */
 
 static void shim_prefork(void)
 {
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_mutex_lock(&names_lock);
 	pthread_mutex_lock(&table_lock);
+	fork_mask = old;
 }
 
 static void shim_postfork_parent(void)
 {
+	sigset_t old = fork_mask;
+
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /*
@@ -411,14 +448,26 @@ static void unlock_slot(int fd, struct shim_fd_slot *slot, void *unused)
 
 static void shim_postfork_child(void)
 {
+	sigset_t old = fork_mask;
+
 	shim_fdt_for_each(0, ~0u, unlock_slot, NULL);
 	pthread_mutex_unlock(&table_lock);
 	pthread_mutex_unlock(&names_lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-static void register_atfork(void)
+/*
+ * At load, before the program has threads: the table's lock is taken by close() and dup2() of
+ * any descriptor that may be one of the shim's, and the name cache's by interface ioctls, with
+ * no netlink socket ever opened.  Registered at the first socket() before, a child fork()ed
+ * while another thread held one hung at its first close() of such a number (attacks.py
+ * "shim_signals").  libc's calls are looked up here too, so that a signal handler's first call
+ * never waits in pthread_once() for the thread it interrupted.
+ */
+__attribute__((constructor)) static void shim_load(void)
 {
 	pthread_atfork(shim_prefork, shim_postfork_parent, shim_postfork_child);
+	pthread_once(&resolve_once, resolve_all);
 }
 
 
@@ -427,6 +476,7 @@ static int shim_open(int type, int protocol, int flags)
 	const char *path = getenv("KFSIM_KERNEL");
 	struct shim_fd_slot *ctl_slot;
 	struct shim_sock *s;
+	sigset_t old;
 	int err;
 
 	if (!path || !*path) {
@@ -464,17 +514,16 @@ static int shim_open(int type, int protocol, int flags)
 		s->ctl_dev = ctl_st.st_dev;
 		s->ctl_ino = ctl_st.st_ino;
 	}
-	pthread_once(&atfork_once, register_atfork);
-	pthread_mutex_lock(&table_lock);
+	table_lock_take(&old);
 	ctl_slot = table_add(s->remote.ctl_fd);
 	if (ctl_slot)
-		ctl_slot->ctl = s;
+		shim_fdt_set_ctl(s->remote.ctl_fd, ctl_slot, s);
 	err = ctl_slot ? table_set_locked(s->remote.data_fd, s) : -ENOMEM;
 	if (err && ctl_slot) {
-		ctl_slot->ctl = NULL;
+		shim_fdt_set_ctl(s->remote.ctl_fd, ctl_slot, NULL);
 		shim_fdt_tidy(s->remote.ctl_fd);
 	}
-	pthread_mutex_unlock(&table_lock);
+	table_lock_drop(&old);
 	if (err) {
 		kfsim_nl_remote_close(&s->remote);
 		pthread_mutex_destroy(&s->ctl_lock);
@@ -559,7 +608,7 @@ static void lowest_hidden(int fd, struct shim_fd_slot *slot, void *arg)
 	if (!slot->ctl)
 		return;
 	if (!same_file(fd, slot->ctl->ctl_dev, slot->ctl->ctl_ino))
-		slot->ctl = NULL;
+		shim_fdt_set_ctl(fd, slot, NULL);
 	else if (*lowest < 0 || fd < *lowest)
 		*lowest = fd;
 }
@@ -572,36 +621,43 @@ static void lowest_hidden(int fd, struct shim_fd_slot *slot, void *arg)
 static int close_span(unsigned int first, unsigned int last, int flags)
 {
 	unsigned int from = first;
-	int ret = 0;
+	bool done = false;
+	sigset_t old;
+	int err = 0;
 
 	if (flags & CLOSE_RANGE_CLOEXEC)	/* marks only: nothing is closed */
 		return RESOLVE(close_range)(first, last, flags);
-	pthread_mutex_lock(&table_lock);
+	table_lock_take(&old);
 	shim_fdt_for_each(first, last, drop_sock, NULL);
-	pthread_mutex_unlock(&table_lock);
-	for (;;) {
+	table_lock_drop(&old);
+	while (!done) {
 		int hidden = -1;
+		unsigned int upto = last;
 
-		pthread_mutex_lock(&table_lock);
+		table_lock_take(&old);
 		shim_fdt_for_each(from, last, lowest_hidden, &hidden);
-		pthread_mutex_unlock(&table_lock);
-		if (hidden < 0)
-			break;
-		if ((unsigned int)hidden > from &&
-		    RESOLVE(close_range)(from, (unsigned int)hidden - 1, flags))
-			ret = -1;
-		if ((unsigned int)hidden == last)
-			return ret;
+		table_lock_drop(&old);
+		if (hidden >= 0)
+			upto = (unsigned int)hidden - 1;
+		/* the first failure's errno, not a later fstat()'s */
+		if ((hidden < 0 || (unsigned int)hidden > from) &&
+		    RESOLVE(close_range)(from, upto, flags) && !err)
+			err = errno;
+		done = hidden < 0 || (unsigned int)hidden == last;
 		from = (unsigned int)hidden + 1;
 	}
-	if (from <= last && RESOLVE(close_range)(from, last, flags))
-		ret = -1;
-	return ret;
+	return err ? fail(-err) : 0;
 }
 
+/*
+ * close_range() (fs/file.c, Linux 6.18): flags other than CLOSE_RANGE_UNSHARE and
+ * CLOSE_RANGE_CLOEXEC are EINVAL before anything is closed.  Checked here first: passed to
+ * close_span(), the sockets in the range were forgotten and then nothing was closed, so they
+ * went on as bare UNIX sockets (their options, sends over 64 KiB and addresses unchecked).
+ */
 int close_range(unsigned int first, unsigned int last, int flags)
 {
-	if (first > last)
+	if (first > last || (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)))
 		return fail(-EINVAL);
 	if (!RESOLVE(close_range))
 		return fail(-ENOSYS);
@@ -818,6 +874,27 @@ static int put_int(void *val, socklen_t *len, int v)
 	return 0;
 }
 
+/*
+ * A SOL_SOCKET int option's answer, as sk_getsockopt() (net/core/sock.c, Linux 6.18) gives it:
+ * a negative length EINVAL, a shorter one than an int gets that many bytes of it (put_int()'s
+ * EINVAL is netlink_getsockopt()'s, not this).
+ */
+static int put_sock_int(void *val, socklen_t *len, int v)
+{
+	int have;
+
+	if (shim_copy_from_user(&have, len, sizeof(have)))
+		return fail(-EFAULT);
+	if (have < 0)
+		return fail(-EINVAL);
+	if (have > (int)sizeof(v))
+		have = sizeof(v);
+	if (shim_copy_to_user(val, &v, (size_t)have) ||
+	    shim_copy_to_user(len, &have, sizeof(have)))
+		return fail(-EFAULT);
+	return 0;
+}
+
 static int shim_getsockopt(struct shim_sock *s, int fd, int level, int name, void *val,
 			   socklen_t *len)
 {
@@ -825,11 +902,11 @@ static int shim_getsockopt(struct shim_sock *s, int fd, int level, int name, voi
 	int err;
 
 	if (level == SOL_SOCKET && name == SO_TYPE)
-		return put_int(val, len, s->type);
+		return put_sock_int(val, len, s->type);
 	if (level == SOL_SOCKET && name == SO_DOMAIN)
-		return put_int(val, len, AF_NETLINK);
+		return put_sock_int(val, len, AF_NETLINK);
 	if (level == SOL_SOCKET && name == SO_PROTOCOL)
-		return put_int(val, len, NETLINK_GENERIC);
+		return put_sock_int(val, len, NETLINK_GENERIC);
 	if (level != SOL_NETLINK)
 		return RESOLVE(getsockopt)(fd, level, name, val, len);
 	err = ctl_begin(s);
@@ -1232,11 +1309,20 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		if (wait.tv_sec < 0 || wait.tv_nsec < 0 || wait.tv_nsec >= 1000000000L)
 			return fail(-EINVAL);
 		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += wait.tv_sec;
-		end.tv_nsec += wait.tv_nsec;
-		if (end.tv_nsec >= 1000000000L) {
-			end.tv_sec++;
-			end.tv_nsec -= 1000000000L;
+		/*
+		 * timespec64_add_safe() (Linux 6.18): a sum past the largest time is that time.  As it
+		 * came, { LONG_MAX, 0 } overflowed end.tv_sec (undefined: a deadline in the past).
+		 */
+		if (wait.tv_sec > LONG_MAX - 1 - end.tv_sec) {
+			end.tv_sec = LONG_MAX;	/* TIME64_MAX */
+			end.tv_nsec = 0;
+		} else {
+			end.tv_sec += wait.tv_sec;
+			end.tv_nsec += wait.tv_nsec;
+			if (end.tv_nsec >= 1000000000L) {
+				end.tv_sec++;
+				end.tv_nsec -= 1000000000L;
+			}
 		}
 	}
 	if (vlen > UIO_MAXIOV)
@@ -1263,14 +1349,16 @@ int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags, struct t
 		}
 	}
 	if (timeout) {
-		long long left;
-
+		/* what is left, as a timespec: in nanoseconds it overflowed past 292 years */
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = (end.tv_sec - now.tv_sec) * 1000000000LL + (end.tv_nsec - now.tv_nsec);
-		if (left < 0)
-			left = 0;
-		wait.tv_sec = left / 1000000000LL;
-		wait.tv_nsec = left % 1000000000LL;
+		wait.tv_sec = end.tv_sec - now.tv_sec;
+		wait.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (wait.tv_nsec < 0) {
+			wait.tv_sec--;
+			wait.tv_nsec += 1000000000L;
+		}
+		if (wait.tv_sec < 0)
+			wait.tv_sec = wait.tv_nsec = 0;
 		if (shim_copy_to_user(timeout, &wait, sizeof(wait)))
 			return i ? (int)i : fail(-EFAULT);
 	}
@@ -1311,16 +1399,32 @@ ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 }
 
 /*
- * @nfd (a new copy of @fd) is of our socket too if @fd is one, else of none of ours: @nfd, or
+ * @nfd (-1: the copy failed) is a new copy of the descriptor that referred to @s (NULL: none
+ * of ours) when the copy began, @s held since: @nfd is of @s too, or of none of ours; @nfd, or
  * -1 with ENOMEM and @nfd closed when the shim cannot remember it (a far slot: fd_table.c), for
  * a copy the shim forgot would take the socket's options and sends to the kernel unchecked.
+ * The socket is taken before the copy is made, so that another thread's close() of the old
+ * number in between does not leave the copy forgotten, as the kernel's dup2() then close()
+ * leaves the copy a netlink socket; and the copy is checked to be of that very file.
+ * The copy's number's slot is touched only if it may hold a socket (dup2() over one of ours);
+ * the other copies never take the lock (dup2() is async-signal-safe).
  */
-static int dup_to(int fd, int nfd)
+static int dup_done(struct shim_sock *s, int nfd)
 {
-	struct shim_sock *s = sock_get(fd);
-	int err = table_set(nfd, s);
+	int saved = errno, err = 0;
 
+	if (nfd < 0) {
+		sock_put(s);	/* keeps the copy's errno */
+		return nfd;
+	}
+	if (s && !same_file(nfd, s->data_dev, s->data_ino)) {
+		sock_put(s);	/* the old number held another file by the time it was copied */
+		s = NULL;
+	}
+	if (s || shim_fdt_may_hold(nfd))
+		err = table_set(nfd, s);
 	sock_put(s);
+	errno = saved;
 	if (!err)
 		return nfd;
 	RESOLVE(close)(nfd);
@@ -1329,32 +1433,36 @@ static int dup_to(int fd, int nfd)
 
 int dup(int fd)
 {
-	int nfd = RESOLVE(dup)(fd);
+	struct shim_sock *s = sock_get(fd);
 
-	return nfd >= 0 && is_ours(fd) ? dup_to(fd, nfd) : nfd;
+	return dup_done(s, RESOLVE(dup)(fd));
 }
 
 int dup2(int fd, int nfd)
 {
-	int ret = RESOLVE(dup2)(fd, nfd);
+	struct shim_sock *s;
 
-	return ret >= 0 && fd != nfd ? dup_to(fd, ret) : ret;
+	if (fd == nfd)	/* nothing copied: the number stays what it was */
+		return RESOLVE(dup2)(fd, nfd);
+	s = sock_get(fd);
+	return dup_done(s, RESOLVE(dup2)(fd, nfd));
 }
 
 int dup3(int fd, int nfd, int flags)
 {
-	int ret = RESOLVE(dup3)(fd, nfd, flags);
+	struct shim_sock *s = sock_get(fd);
 
-	return ret >= 0 ? dup_to(fd, ret) : ret;
+	return dup_done(s, RESOLVE(dup3)(fd, nfd, flags));
 }
 
 static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
 {
-	int ret = real(fd, cmd, arg);
+	struct shim_sock *s;
 
-	if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && is_ours(fd))
-		return dup_to(fd, ret);
-	return ret;
+	if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
+		return real(fd, cmd, arg);
+	s = sock_get(fd);
+	return dup_done(s, real(fd, cmd, arg));
 }
 
 int fcntl(int fd, int cmd, ...)

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 
 #include "user_copy.h"
@@ -27,12 +28,20 @@ static int copy(void *dst, const void *src, size_t len, bool to_user)
 	struct iovec local = { .iov_base = to_user ? (void *)src : dst, .iov_len = len };
 	struct iovec remote = { .iov_base = to_user ? dst : (void *)src, .iov_len = len };
 	int saved = errno, ret = 0;
+	pid_t self;
 	ssize_t n;
 
 	if (!len)
 		return 0;
-	n = to_user ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0) :
-		      process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	/*
+	 * The calling thread, not getpid(): once the main thread has exited (pthread_exit()) the
+	 * leader has no memory, and the call answered ESRCH, so a bad pointer was used directly
+	 * and killed the program (attacks.py "shim_signals", leader-gone).
+	 */
+	self = (pid_t)syscall(SYS_gettid);
+
+	n = to_user ? process_vm_writev(self, &local, 1, &remote, 1, 0) :
+		      process_vm_readv(self, &local, 1, &remote, 1, 0);
 	if (n >= 0 && (size_t)n != len)
 		ret = -EFAULT;
 	else if (n < 0 && errno == EFAULT)

@@ -103,7 +103,8 @@ struct kfsim_bfq_bssplit {
  * @iodepth: requests kept outstanding
  * @offset: start of the region, bytes (or a fraction of the capacity, see @offset_frac)
  * @size: length of the region, bytes; 0 = to the end of the disk
- * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%")
+ * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%"), aligned up
+ *               to the smaller block of the two directions (on a file: see @file_offset)
  * @size_frac: >= 0: @size is this fraction of the capacity
  * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
  * @weight: 0, or a weight 1..1000: with @cgroup, the cgroup's io.bfq.weight (its BFQ group's
@@ -152,6 +153,10 @@ struct kfsim_bfq_bssplit {
  * @file_start: where the job's file begins on the disk, bytes (fio filename: each file is
  *              its own region); offset and size are within the file
  * @file_size: the file's size, bytes; 0 = the job works on the whole device
+ * @file_offset: with @file_size and a percent @offset_frac: where the region starts in the
+ *               file, bytes, as fio 3.33's setup_files() puts it: the percent of the size
+ *               the file had when the job was set up (0 for a new file), aligned up to the
+ *               smaller block of the two directions; the fio reader sets it job by job
  * @seq_skip: bytes skipped after each sequential I/O; negative: the job goes backwards
  *            (fio rw=read:8k, rw=read:-8k)
  * @ddir_seq_nr: a random job draws a new offset at every this many I/Os and continues
@@ -302,6 +307,7 @@ struct kfsim_bfq_job {
 	unsigned int wait_for;
 	u64 file_start;
 	u64 file_size;
+	u64 file_offset;
 	s64 seq_skip;
 	unsigned int ddir_seq_nr;
 	bool exitall;

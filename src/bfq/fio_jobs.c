@@ -3076,18 +3076,47 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 	return 0;
 }
 
-static u64 fio_job_offset(const struct kfsim_bfq_job *job, u64 cap_bytes)
+/* The bytes a job's region takes of its file: its size, @unsized for a job without size=. */
+static u64 fio_job_bytes(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 unsized)
 {
-	return job->offset_frac >= 0 ? (u64)(job->offset_frac * (double)cap_bytes) : job->offset;
+	return job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
+	       : job->size ? job->size : unsized;
 }
 
-/* The bytes a job needs of its file: offset + size, @unsized for a job without size=. */
-static u64 fio_job_extent(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 unsized)
+/*
+ * The jobs of the file job @i is the first of, as fio 3.33's setup_files() sets them up one
+ * after another: a percent offset is of the file's size so far (get_start_offset() reads
+ * real_file_size, which a new file does not have yet: 0), and a job whose offset + size go
+ * past the end extends the file there (FIO_FILE_EXTEND).  fio 3.33, psync on a new file of
+ * four jobs with size=1m and offset=0%, 50%, 50% (size=2m), 75%: the first reads start at 0,
+ * 512 KiB, 768 KiB and 2112 KiB, and the file ends at 3136 KiB.  kfsim's files are all new.
+ * With @resolve, each percent offset's bytes go to its job's file_offset.  Return: the file's
+ * size; *@max_offset the largest offset, *@unsized whether a job has no size=.
+ */
+static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 cap_bytes, u64 share,
+			 bool resolve, u64 *max_offset, bool *unsized)
 {
-	u64 sz = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
-	       : job->size ? job->size : unsized;
+	u64 cur = 0, off_max = 0;
+	bool any_unsized = false;
 
-	return fio_job_offset(job, cap_bytes) + sz;
+	for (unsigned int k = i; k < p->nr; k++) {
+		struct kfsim_bfq_job *job = &p->jobs[k];
+		u64 off;
+
+		if (strcmp(p->filenames[k], p->filenames[i]))
+			continue;
+		off = job->offset_frac >= 0 ? kfsim_bfq_job_pct_offset(job, cur) : job->offset;
+		if (resolve && job->offset_frac >= 0)
+			job->file_offset = off;
+		any_unsized |= job->size_frac < 0 && !job->size;
+		off_max = max(off_max, off);
+		cur = max(cur, off + fio_job_bytes(job, cap_bytes, share));
+	}
+	if (max_offset)
+		*max_offset = off_max;
+	if (unsized)
+		*unsized = any_unsized;
+	return cur;
 }
 
 /* Is job @i the first of its file (not a device, and with disk I/O)? */
@@ -3109,26 +3138,18 @@ static bool fio_file_first(const struct fio_parser *p, unsigned int i)
  * the sized files and the offsets of the unsized ones leave, so that no two files overlap
  * (one such file takes the rest of the disk).
  */
-static u64 fio_unsized_share(const struct fio_parser *p, u64 cap_bytes)
+static u64 fio_unsized_share(struct fio_parser *p, u64 cap_bytes)
 {
 	u64 taken = 0;
 	unsigned int nr_unsized = 0;
 
 	for (unsigned int i = p->first; i < p->nr; i++) {
-		bool unsized = false;
-		u64 size = 0, offset = 0;
+		bool unsized;
+		u64 size, offset;
 
 		if (!fio_file_first(p, i))
 			continue;
-		for (unsigned int k = i; k < p->nr; k++) {
-			const struct kfsim_bfq_job *job = &p->jobs[k];
-
-			if (strcmp(p->filenames[k], p->filenames[i]))
-				continue;
-			unsized |= job->size_frac < 0 && !job->size;
-			size = max(size, fio_job_extent(job, cap_bytes, 0));
-			offset = max(offset, fio_job_offset(job, cap_bytes));
-		}
+		size = fio_file_walk(p, i, cap_bytes, 0, false, &offset, &unsized);
 		nr_unsized += unsized;
 		/*
 		 * fio_layout() rounds each file up to 1 MiB, an unsized one's offset + share too:
@@ -3164,10 +3185,7 @@ static void fio_layout(struct fio_parser *p)
 		if (!fio_file_first(p, i))
 			continue;
 		/* the file holds the largest offset + size of the jobs that use it */
-		for (unsigned int k = i; k < p->nr; k++) {
-			if (!strcmp(p->filenames[k], name))
-				size = max(size, fio_job_extent(&p->jobs[k], cap_bytes, share));
-		}
+		size = fio_file_walk(p, i, cap_bytes, share, true, NULL, NULL);
 		/* 1 MiB aligned, as far as the disk goes */
 		size = (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 		if (size > cap_bytes - min(cap_bytes, next))

@@ -748,14 +748,39 @@ static unsigned int job_max_bs(const struct kfsim_bfq_job *job)
 	return bs;
 }
 
+/*
+ * fio 3.33's get_start_offset() (filesetup.c) for "offset=N%": N % of the size the file has
+ * when fio sets it up (@real_size bytes), plus @job->offset (offset_increment times the
+ * clone's number), rounded UP to the smallest block of either direction (fio's td_min_bs():
+ * "block align the offset at the next available boundary").  fio 3.33 --write_iolog, 1 MiB:
+ * offset=33% with bs=4k starts at 348160, with bs=64k at 393216, with bs=64k,32k at 360448.
+ */
+u64 kfsim_bfq_job_pct_offset(const struct kfsim_bfq_job *job, u64 real_size)
+{
+	double pct = job->offset_frac * 100.0;
+	u64 align = min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true));
+	u64 raw;
+
+	/* fio's percent is a whole number, its product integer arithmetic */
+	if (pct == (double)(u64)pct && real_size <= U64_MAX / 100)
+		raw = real_size * (u64)pct / 100;
+	else
+		raw = (u64)(job->offset_frac * (double)real_size);
+	raw += job->offset;
+	if (!align || raw > U64_MAX - align)
+		return raw;
+	return (raw + align - 1) / align * align;
+}
+
 int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sector_t *start,
 			 sector_t *nr_sectors, char *errbuf, size_t errlen)
 {
 	/* a job on a file works inside it: the file's start and size replace the disk's */
 	sector_t base = job->file_size ? job->file_start >> SECTOR_SHIFT : 0;
 	sector_t span = job->file_size ? job->file_size >> SECTOR_SHIFT : capacity;
-	u64 offset = job->offset_frac >= 0 ?
-			     (u64)(job->offset_frac * (double)span) * SECTOR_SIZE : job->offset;
+	u64 offset = job->offset_frac < 0 ? job->offset
+		     : job->file_size ? job->file_offset
+		     : kfsim_bfq_job_pct_offset(job, (u64)capacity << SECTOR_SHIFT);
 	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)span) * SECTOR_SIZE
 				      : job->size_frac == 0 ? 0 : job->size;
 	sector_t bs_sectors = kfsim_bfq_job_min_bs(job, false) >> SECTOR_SHIFT;
@@ -769,19 +794,25 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 			       (unsigned long long)job->file_start);
 	if (offset % SECTOR_SIZE)
 		return job_err(errbuf, errlen, "offset must be a multiple of 512");
-	first = offset >> SECTOR_SHIFT;
 	/*
-	 * a percentage is aligned to the block size (fio: to offset_align, by default the
-	 * minimum block size); a byte offset is taken as written (fio 3.33 --write_iolog:
-	 * offset=120k with bs=16k starts at 122880)
+	 * a percentage is aligned up (kfsim_bfq_job_pct_offset()); a byte offset is taken as
+	 * written (fio 3.33 --write_iolog: offset=120k with bs=16k starts at 122880)
 	 */
-	if (job->offset_frac >= 0)
-		first -= first % bs_sectors;
+	first = offset >> SECTOR_SHIFT;
 	if (first >= span)
 		return job_err(errbuf, errlen, "offset %llu is beyond the %s (%llu sectors)",
 			       (unsigned long long)offset, job->file_size ? "file" : "disk",
 			       (unsigned long long)span);
 	count = size ? size >> SECTOR_SHIFT : span - first;
+	/*
+	 * a percent offset aligned up past where offset + size fit: fio's I/O ends at the
+	 * device's end (fio 3.33, a loop device of 64 MiB + 512 B: offset=75%,size=25% read
+	 * 4095 blocks from 50335744, no error).  A region past the end without it is refused
+	 * (fio reads up to the end there too: docs/bfq.md, the differences)
+	 */
+	if (!job->file_size && job->offset_frac >= 0 && count > span - first &&
+	    job->offset_frac * (double)span + (double)count <= (double)span)
+		count = span - first;
 	if (count > span - first)
 		return job_err(errbuf, errlen,
 			       "offset + size go past the end of the %s (%llu sectors from "

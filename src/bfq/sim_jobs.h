@@ -79,6 +79,8 @@ unsigned int kfsim_bfq_job_fio_bs(const struct kfsim_bfq_job *job, bool write, u
 				  struct kfsim_fio_rand32 *st);
 bool kfsim_bfq_rwmix_next(const struct kfsim_bfq_job *job, struct kfsim_bfq_rwmix *mix);
 unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
+/* Where "offset=N%" starts in a file of @real_size bytes, as fio 3.33 (sim_jobs.c). */
+u64 kfsim_bfq_job_pct_offset(const struct kfsim_bfq_job *job, u64 real_size);
 /*
  * The rate cap of a direction in bytes a second, 0 = none, as fio 3.33's __setup_rate()
  * (init.c) sets it: rate= when given, else rate_iops= x the direction's smallest block

@@ -2624,6 +2624,71 @@ static void test_drawn_size_zero_entry_ends(void **state)
 	file_run_end(&r);
 }
 
+/* Where a job's region starts in its file (bytes), from its --dump-jobs fields. */
+static u64 region_in_file(const struct kfsim_bfq_sim_config *cfg, unsigned int i)
+{
+	sector_t start, nr;
+	char why[256];
+
+	assert_int_equal(kfsim_bfq_job_region(&cfg->jobs[i], cfg->disk.capacity, &start, &nr, why,
+					      sizeof(why)), 0);
+	return ((u64)start << SECTOR_SHIFT) - cfg->jobs[i].file_start;
+}
+
+/*
+ * offset=N% as fio 3.33's setup_files() and get_start_offset() take it: of the size the file
+ * has when its job is set up (a new file has none: 0), the file extended by each job in turn,
+ * and aligned UP to the smaller block of the two directions.  The figures are fio 3.33's
+ * first reads (--write_iolog, ioengine=psync, a new file in /tmp); kfsim put the regions at
+ * N % of the disk (and made the file that large) and aligned them down until 2026-12-07.
+ */
+static void test_offset_percent_as_fio(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024], *path;
+	u64 cap, raw;
+
+	(void)state;
+	path = job_file("offset_pct_file", "[global]\nfilename=offset_pct.dat\nrw=read\nbs=4k\n"
+			"size=1m\nnumber_ios=1\n[a]\noffset=0%\n[b]\noffset=50%\n[c]\n"
+			"offset=50%\nsize=2m\n[d]\noffset=75%\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(region_in_file(cfg, 0), 0);
+	assert_int_equal(region_in_file(cfg, 1), 512 << 10);
+	assert_int_equal(region_in_file(cfg, 2), 768 << 10);
+	assert_int_equal(region_in_file(cfg, 3), 2112 << 10);
+	/* the file ends at 3136 KiB under fio; kfsim lays files out in whole MiB */
+	assert_int_equal(cfg->jobs[0].file_size, 4 << 20);
+	free(path);
+
+	/* one job alone on its new file: fio reads from 0 */
+	memset(cfg, 0, sizeof(*cfg));
+	kfsim_bfq_sim_config_default(cfg);
+	path = job_file("offset_pct_alone", "[t]\nfilename=offset_pct1.dat\nrw=read\n"
+			"bs=4k,64k\nsize=1m\noffset=33%\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(region_in_file(cfg, 0), 0);
+	assert_int_equal(cfg->jobs[0].file_size, 1 << 20);
+	free(path);
+
+	/* the disk itself: N % of it plus the clone's offset_increment, up to 32k (bs=64k,32k) */
+	memset(cfg, 0, sizeof(*cfg));
+	kfsim_bfq_sim_config_default(cfg);
+	path = job_file("offset_pct_dev", "[t]\nfilename=/dev/sdx\ndirect=1\nrw=read\n"
+			"bs=64k,32k\nsize=1m\noffset=33%\noffset_increment=100k\nnumjobs=2\n", -1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	cap = (u64)cfg->disk.capacity << SECTOR_SHIFT;
+	for (unsigned int i = 0; i < 2; i++) {
+		raw = cap * 33 / 100 + i * 102400;
+		print_message("clone %u: %llu bytes into the disk (33 %% + %u x 100k = %llu, up to "
+			      "32k)\n", i, (unsigned long long)region_in_file(cfg, i), i,
+			      (unsigned long long)raw);
+		assert_int_equal(region_in_file(cfg, i), (raw + 32767) / 32768 * 32768);
+	}
+	free(path);
+	free(cfg);
+}
+
 /*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
@@ -2765,6 +2830,7 @@ int main(void)
 		cmocka_unit_test(test_drawn_size_zero_entry_ends),
 		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
 		cmocka_unit_test(test_fio_rand32),
+		cmocka_unit_test(test_offset_percent_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -979,6 +979,8 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 	kfsim_rec_u64(&rec, "in_flight", res->in_flight);
 	kfsim_rec_u64(&rec, "drained", res->drained);
 	kfsim_rec_u64(&rec, "hole_injected", res->hole_injected);
+	kfsim_rec_u64(&rec, "shallow_allocs", res->shallow_allocs);
+	kfsim_rec_u64(&rec, "shallow_waits", res->shallow_waits);
 	kfsim_rec_u64(&rec, "writeback_bytes", res->writeback_bytes);
 	kfsim_rec_u64(&rec, "dirty_bytes", res->dirty_bytes);
 	kfsim_rec_u64(&rec, "replay_issued", res->replay_issued);
@@ -1009,6 +1011,9 @@ static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
 		JOB_U(weight), JOB_U(requests), JOB_U(bytes);
 		JOB_D(mb_s), JOB_D(iops), JOB_D(share), JOB_D(lat_mean_us), JOB_D(lat_p99_us),
 			JOB_D(lat_max_us), JOB_D(active_s), JOB_U(read_bytes), JOB_U(write_bytes);
+		JOB_U(read_ios), JOB_U(write_ios);
+		JOB_U(syncs), JOB_U(fsyncs), JOB_D(sync_lat_mean_us), JOB_D(sync_lat_p99_us),
+			JOB_D(sync_lat_max_us);
 		snprintf(key, sizeof(key), "job%u.errno", j);
 		kfsim_rec_u64(&rec, key, (u64)-jr->error);
 		JOB_U(lat_target_depth);
@@ -1036,6 +1041,8 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 	bad |= kfsim_rec_get_u64(rec, "in_flight", &res->in_flight);
 	bad |= kfsim_rec_get_u64(rec, "drained", &res->drained);
 	bad |= kfsim_rec_get_u64(rec, "hole_injected", &res->hole_injected);
+	bad |= kfsim_rec_get_u64(rec, "shallow_allocs", &res->shallow_allocs);
+	bad |= kfsim_rec_get_u64(rec, "shallow_waits", &res->shallow_waits);
 	bad |= kfsim_rec_get_u64(rec, "writeback_bytes", &res->writeback_bytes);
 	bad |= kfsim_rec_get_u64(rec, "dirty_bytes", &res->dirty_bytes);
 	bad |= kfsim_rec_get_u64(rec, "replay_issued", &res->replay_issued);
@@ -1093,6 +1100,13 @@ static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res
 		bad |= JOB_GD(active_s);
 		bad |= JOB_GU(read_bytes);
 		bad |= JOB_GU(write_bytes);
+		bad |= JOB_GU(read_ios);
+		bad |= JOB_GU(write_ios);
+		bad |= JOB_GU(syncs);
+		bad |= JOB_GU(fsyncs);
+		bad |= JOB_GD(sync_lat_mean_us);
+		bad |= JOB_GD(sync_lat_p99_us);
+		bad |= JOB_GD(sync_lat_max_us);
 		snprintf(key, sizeof(key), "job%u.errno", j);
 		bad |= kfsim_rec_get_u64(rec, key, &v);
 		jr->error = v <= MAX_ERRNO ? -(int)v : -EINVAL;

@@ -21,6 +21,17 @@ CLEAN_ENV = {k: v for k, v in os.environ.items()
 	     if not k.startswith(("SLURM_", "PARALLEL", "JOB_COMPLETION", "KFSIM_SHARD"))}
 FAILS = []
 
+# a job file the grids below name; a partial file may name only files below the directory
+# kfsim runs in, so every run directory gets a copy (mkrun())
+SYNC_FIO_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sync_writer.fio")
+SYNC_FIO = "sync_writer.fio"
+
+
+def mkrun(d):
+	os.makedirs(d)
+	shutil.copy(SYNC_FIO_SRC, d)
+
+
 GRIDS = {
 	"plca-sweep": (["plca", "sweep", "--nodes", "4", "--duration", "20ms", "--quiet",
 			"--csv", "out.csv", "--svg", "out"], ["out.csv", "out-throughput.svg",
@@ -29,6 +40,12 @@ GRIDS = {
 			     "--duration", "10ms", "--seed", "7", "--json"], []),
 	"bfq-compare": (["bfq", "compare", "--job", "name=a,rw=randread", "--job", "name=b,rw=read",
 			 "--duration", "0.2", "--quiet", "--svg", "out.svg"], ["out.svg"]),
+	# what a slice's record must carry besides: syncs, I/Os per direction, depth limits
+	"bfq-compare-fio": (["bfq", "compare", "--fio", SYNC_FIO, "--duration", "0.2", "--quiet"],
+			    []),
+	"bfq-ablate-fio-json": (["bfq", "ablate", "--fio", SYNC_FIO, "--duration", "0.2",
+				 "--quiet", "--param", "slice_idle_us", "--values", "0,8000",
+				 "--json"], []),
 	"bfq-ablate": (["bfq", "ablate", "--job", "name=a,rw=randread", "--job", "name=b,rw=read",
 			"--duration", "0.2", "--quiet", "--param", "slice_idle_us",
 			"--values", "0,2000,8000", "--json", "--svg", "out.svg"], ["out.svg"]),
@@ -48,7 +65,7 @@ def run(args, cwd, env=None, timeout=120, **kw):
 
 def whole(name, args, top):
 	d = os.path.join(top, name, "whole")
-	os.makedirs(d)
+	mkrun(d)
 	p = run(args, d)
 	check(p.returncode == 0, f"{name}: unsharded run exits 0 ({p.stderr.strip()[-200:]})")
 	with open(os.path.join(d, "stdout"), "w") as f:
@@ -58,7 +75,7 @@ def whole(name, args, top):
 
 def merge_and_compare(name, how, parts_dir, files, whole_dir):
 	d = parts_dir + "-merged"
-	os.makedirs(d)
+	mkrun(d)
 	parts = sorted(os.path.join(parts_dir, f) for f in os.listdir(parts_dir)
 		       if f.endswith(".jsonl"))
 	p = run(["merge"] + parts, d)
@@ -78,7 +95,7 @@ def shard_runs(name, args, files, top, whole_dir, n):
 	sliced = {}
 	# GNU parallel, the index as an argument
 	d = os.path.join(base, "parallel")
-	os.makedirs(d)
+	mkrun(d)
 	p = subprocess.run(["parallel", "--will-cite", "-j", "2", KFSIM] + args +
 			   ["--shard", "{}/" + str(n), ":::"] + [str(i) for i in range(n)],
 			   cwd=d, env=CLEAN_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -87,7 +104,7 @@ def shard_runs(name, args, files, top, whole_dir, n):
 	sliced["parallel"] = merge_and_compare(name, "parallel", d, files, whole_dir)
 	# GNU parallel's own job number: PARALLEL_SEQ, with the count given
 	d = os.path.join(base, "parallel-seq")
-	os.makedirs(d)
+	mkrun(d)
 	p = subprocess.run(["parallel", "--will-cite", "-j", "2", "-N0", KFSIM] + args +
 			   ["--shard-count", str(n), ":::"] + ["x"] * n, cwd=d, env=CLEAN_ENV,
 			   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
@@ -100,7 +117,7 @@ def shard_runs(name, args, files, top, whole_dir, n):
 			    ("k8s", lambda i: {"JOB_COMPLETION_INDEX": str(i),
 					       "KFSIM_SHARD_COUNT": str(n)})):
 		d = os.path.join(base, how)
-		os.makedirs(d)
+		mkrun(d)
 		for i in range(n):
 			p = run(args, d, env={**CLEAN_ENV, **env_of(i)})
 			check(p.returncode == 0 and p.stdout == "",
@@ -108,7 +125,7 @@ def shard_runs(name, args, files, top, whole_dir, n):
 		merge_and_compare(name, how, d, files, whole_dir)
 	# --jobs 2 in one process
 	d = os.path.join(base, "jobs")
-	os.makedirs(d)
+	mkrun(d)
 	p = run(args + ["--jobs", "2"], d)
 	same = p.returncode == 0 and p.stdout == open(os.path.join(whole_dir, "stdout")).read()
 	for fname in files:
@@ -128,7 +145,7 @@ def refused(what, paths, cwd, expect, timeout=120):
 
 def bad_sets(top, sweep_parts, compare_parts):
 	d = os.path.join(top, "bad")
-	os.makedirs(d)
+	mkrun(d)
 	refused("one slice missing", sweep_parts[:-1], d, "missing")
 	refused("a slice twice", sweep_parts + sweep_parts[:1], d, "in both")
 	refused("slices of two grids", sweep_parts + compare_parts[:1], d, "another grid")
@@ -258,7 +275,7 @@ def foreign_paths(top, sweep_parts, compare_parts):
 	"""A partial file names files its author chose: below the merge's directory only."""
 	d = os.path.join(top, "paths")
 	victim_dir = os.path.join(top, "victim")
-	os.makedirs(d)
+	mkrun(d)
 	os.makedirs(victim_dir)
 	victim = os.path.join(victim_dir, "notes.txt")
 	with open(victim, "w") as f:
@@ -292,7 +309,7 @@ def foreign_paths(top, sweep_parts, compare_parts):
 
 def bad_command_lines(top):
 	d = os.path.join(top, "usage")
-	os.makedirs(d)
+	mkrun(d)
 	sweep = ["plca", "sweep", "--nodes", "2", "--duration", "1ms", "--quiet"]
 	for extra, env, expect in (
 			(["--shard", "4/4"], {}, "--shard"),
@@ -318,7 +335,7 @@ def bad_command_lines(top):
 			(["--jobs", "0"], {}, "--jobs")):
 		p = run(sweep + extra, d, env={**CLEAN_ENV, **env})
 		check(p.returncode == 2 and expect in p.stderr and len(p.stderr.splitlines()) == 1
-		      and os.listdir(d) == [],
+		      and os.listdir(d) == [SYNC_FIO],
 		      f"exit 2, one line, nothing written: {' '.join(extra)} {env}")
 	p = run(["plca", "sim", "--shard", "0/2"], d)
 	check(p.returncode == 2, "--shard is for the grids only (plca sim refuses it)")

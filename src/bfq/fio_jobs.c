@@ -172,6 +172,7 @@ struct fio_parser {
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
+	u64 size_loops[KFSIM_BFQ_MAX_JOBS];	/* io_size is size= in bytes times this */
 	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
 	unsigned int nr, first;
@@ -2415,7 +2416,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
 	bool time_based;
-	u64 pass_io_size;
+	u64 pass_io_size, size_loops;
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
@@ -2501,9 +2502,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		pass_io_size = 0;
 	else
 		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
+	size_loops = 0;
 	if (!time_based) {
-		if (!job.io_size && job.size_frac < 0)
+		if (!job.io_size && job.size_frac < 0) {
 			job.io_size = job.size;	/* 0: the region, resolved below */
+			size_loops = job.size ? (sec->loops ? sec->loops : 1) : 0;
+		}
 		job.io_size *= sec->loops ? sec->loops : 1;
 	} else {
 		job.io_size = 0;	/* until its runtime */
@@ -2559,6 +2563,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->files[p->nr] = sec->file;
 		p->loops[p->nr] = job.io_size || time_based ? 0 :
 				  (sec->loops ? sec->loops : 1);
+		p->size_loops[p->nr] = size_loops;
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
 		if (sec->filename[0])
@@ -3212,6 +3217,28 @@ static void fio_layout(struct fio_parser *p)
 }
 
 /* Sizes in percent become bytes of the job's file or of the disk, now that they are known. */
+/*
+ * On the device itself fio's I/O stops at the device's end: a region that goes past it is cut
+ * there (fio 3.33 on a loop device of 64 MiB + 512 B: offset=60m,size=16m read 4 MiB and
+ * offset=90%,size=50% 1638 blocks, both without an error).  An offset past the end stays
+ * refused (kfsim_bfq_job_region()).
+ */
+static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 size_loops)
+{
+	u64 cap = (u64)capacity << SECTOR_SHIFT;
+	u64 off = job->offset_frac >= 0 ? kfsim_bfq_job_pct_offset(job, cap) : job->offset;
+	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap)
+		 : job->size_frac == 0 ? 0 : job->size;
+
+	if (!size || off >= cap || size <= cap - off)
+		return;
+	job->size = (cap - off) & ~(u64)(SECTOR_SIZE - 1);
+	job->size_frac = -1;
+	/* the bytes fio does are its files' io_size, cut with them (setup_files()) */
+	if (size_loops)
+		job->io_size = job->size * size_loops;
+}
+
 static void fio_resolve_sizes(struct fio_parser *p)
 {
 	for (unsigned int i = p->first; i < p->nr; i++) {
@@ -3226,6 +3253,8 @@ static void fio_resolve_sizes(struct fio_parser *p)
 						     SECTOR_SHIFT)) * p->loops[i];
 			continue;
 		}
+		if (!job->file_size)
+			fio_device_end(job, p->capacity, p->size_loops[i]);
 		if (kfsim_bfq_job_region(job, p->capacity, &start, &nr, why, sizeof(why))) {
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
 			continue;

@@ -807,8 +807,8 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 	/*
 	 * a percent offset aligned up past where offset + size fit: fio's I/O ends at the
 	 * device's end (fio 3.33, a loop device of 64 MiB + 512 B: offset=75%,size=25% read
-	 * 4095 blocks from 50335744, no error).  A region past the end without it is refused
-	 * (fio reads up to the end there too: docs/bfq.md, the differences)
+	 * 4095 blocks from 50335744, no error); the fio reader cuts every region past the
+	 * device's end (fio_device_end()), a --job spec's is refused
 	 */
 	if (!job->file_size && job->offset_frac >= 0 && count > span - first &&
 	    job->offset_frac * (double)span + (double)count <= (double)span)

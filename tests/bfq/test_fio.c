@@ -2690,6 +2690,39 @@ static void test_offset_percent_as_fio(void **state)
 }
 
 /*
+ * A region past the device's end is cut there, its bytes with it: fio 3.33 on a loop device of
+ * 64 MiB + 512 B read 4 MiB with offset=60m,size=16m, without an error (kfsim refused it
+ * before 2026-12-07); an offset past the end stays refused.
+ */
+static void test_device_end_as_fio(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024], text[256], *path;
+	u64 cap = (u64)cfg->disk.capacity << SECTOR_SHIFT;
+
+	(void)state;
+	snprintf(text, sizeof(text), "[t]\nfilename=/dev/sdx\ndirect=1\nrw=read\nbs=4k\n"
+		 "offset=%llu\nsize=16m\n", (unsigned long long)(cap - (4 << 20)));
+	path = job_file("device_end", text, -1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(region_in_file(cfg, 0), cap - (4 << 20));
+	assert_int_equal(cfg->jobs[0].size, 4 << 20);
+	assert_int_equal(cfg->jobs[0].io_size, 4 << 20);
+	free(path);
+
+	memset(cfg, 0, sizeof(*cfg));
+	kfsim_bfq_sim_config_default(cfg);
+	snprintf(text, sizeof(text), "[t]\nfilename=/dev/sdx\ndirect=1\nrw=read\nbs=4k\n"
+		 "offset=%llu\nsize=16m\n", (unsigned long long)cap);
+	path = job_file("device_end_past", text, -1);
+	assert_int_not_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	print_message("offset at the device's end: %s\n", why);
+	assert_non_null(strstr(why, "beyond"));
+	free(path);
+	free(cfg);
+}
+
+/*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
  * 51 writes in its second (a job drawing and waiting did 51 and 4).
@@ -2831,6 +2864,7 @@ int main(void)
 		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
 		cmocka_unit_test(test_fio_rand32),
 		cmocka_unit_test(test_offset_percent_as_fio),
+		cmocka_unit_test(test_device_end_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3226,9 +3226,8 @@ static void fio_layout(struct fio_parser *p)
 static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 size_loops)
 {
 	u64 cap = (u64)capacity << SECTOR_SHIFT;
-	u64 off = job->offset_frac >= 0 ? kfsim_bfq_job_pct_offset(job, cap) : job->offset;
-	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)cap)
-		 : job->size_frac == 0 ? 0 : job->size;
+	u64 off = kfsim_bfq_job_offset_bytes(job, capacity);
+	u64 size = kfsim_bfq_job_size_bytes(job, capacity);
 
 	if (!size || off >= cap || size <= cap - off)
 		return;

@@ -772,17 +772,29 @@ u64 kfsim_bfq_job_pct_offset(const struct kfsim_bfq_job *job, u64 real_size)
 	return (raw + align - 1) / align * align;
 }
 
+u64 kfsim_bfq_job_offset_bytes(const struct kfsim_bfq_job *job, sector_t capacity)
+{
+	if (job->offset_frac < 0)
+		return job->offset;
+	return job->file_size ? job->file_offset
+			      : kfsim_bfq_job_pct_offset(job, (u64)capacity << SECTOR_SHIFT);
+}
+
+u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, sector_t span)
+{
+	if (job->size_frac > 0)
+		return (u64)(job->size_frac * (double)span) * SECTOR_SIZE;
+	return job->size_frac == 0 ? 0 : job->size;
+}
+
 int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sector_t *start,
 			 sector_t *nr_sectors, char *errbuf, size_t errlen)
 {
 	/* a job on a file works inside it: the file's start and size replace the disk's */
 	sector_t base = job->file_size ? job->file_start >> SECTOR_SHIFT : 0;
 	sector_t span = job->file_size ? job->file_size >> SECTOR_SHIFT : capacity;
-	u64 offset = job->offset_frac < 0 ? job->offset
-		     : job->file_size ? job->file_offset
-		     : kfsim_bfq_job_pct_offset(job, (u64)capacity << SECTOR_SHIFT);
-	u64 size = job->size_frac > 0 ? (u64)(job->size_frac * (double)span) * SECTOR_SIZE
-				      : job->size_frac == 0 ? 0 : job->size;
+	u64 offset = kfsim_bfq_job_offset_bytes(job, capacity);
+	u64 size = kfsim_bfq_job_size_bytes(job, span);
 	sector_t bs_sectors = kfsim_bfq_job_min_bs(job, false) >> SECTOR_SHIFT;
 	sector_t first, count;
 

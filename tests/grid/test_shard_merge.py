@@ -193,8 +193,8 @@ def bad_sets(top, sweep_parts, compare_parts):
 		      "blanks"))
 	edits.append(("a point after the end line", lines[0], lines[1:] + lines[1:2],
 		      f"line {len(lines) + 1} follows the end line"))
-	nan = [re.sub(r'("throughput_mbps":)[-0-9.e]+', r"\1NaN", lines[1]),
-	       re.sub(r'("events":)[0-9]+', r"\1-1", lines[2])]
+	nan = [re.sub(r'("rep.throughput_mbps":)[-0-9.e]+', r"\1NaN", lines[1]),
+	       re.sub(r'("rep.events":)[0-9]+', r"\1-1", lines[2])]
 	edits.append(("bare NaN and a negative count in records", lines[0], nan + lines[3:],
 		      "line 3: point"))
 	for i, (what, header, rest, expect) in enumerate(edits):

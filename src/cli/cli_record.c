@@ -386,7 +386,8 @@ static int get_number(struct rec_reader *rd, u64 max, u64 *value)
 	errno = 0;
 	*value = strtoull(rd->s, &end, 10);
 	if (errno || *value > max)
-		return bad(rd, "%.24s is beyond %llu", rd->s, (unsigned long long)max);
+		return bad(rd, "%.*s is beyond %llu", (int)min_t(size_t, strspn(rd->s, "0123456789"), 24),
+			   rd->s, (unsigned long long)max);
 	if (*end != ',' && *end != '}' && *end != ']')
 		return bad(rd, "not a whole number ('%.12s')", rd->s);
 	rd->s = end;

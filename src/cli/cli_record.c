@@ -577,8 +577,10 @@ int kfsim_rec_get_table(const char *record, const struct kfsim_rec_table *t, voi
 	}
 	if (err == -ENOMEM)
 		snprintf(why, why_size, "no memory (-ENOMEM)");
-	if (err)
+	if (err) {
 		kfsim_rec_release_table(t, obj);
+		memset(obj, 0, t->size);	/* no half-read result is taken for one */
+	}
 	return err;
 }
 

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 
 #include <kfsim/cmdline.h>
 #include <kfsim/kernel.h>
@@ -402,13 +401,12 @@ int kfsim_grid_put(struct kfsim_grid *g, u32 i, const char *record)
 
 static int problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-int kfsim_grid_damaged(const struct kfsim_grid *g, u32 i)
+int kfsim_grid_damaged(const struct kfsim_grid *g, u32 i, const char *why)
 {
 	if (g->mode != KFSIM_GRID_MERGE || !merge_in.rec_path || i >= merge_in.nr_points)
-		return problem("point %u's record is damaged", i);
-	return problem("'%s': line %llu: point %u's record is damaged (a field missing or not "
-		       "as kfsim writes it)", merge_in.rec_path[i],
-		       (unsigned long long)merge_in.rec_line[i], i);
+		return problem("point %u's record is damaged: %s", i, why);
+	return problem("'%s': line %llu: point %u's record is damaged: %s", merge_in.rec_path[i],
+		       (unsigned long long)merge_in.rec_line[i], i, why);
 }
 
 const char *kfsim_grid_record(const struct kfsim_grid *g, u32 i)
@@ -472,221 +470,6 @@ void kfsim_grid_end(struct kfsim_grid *g)
 	g->partial = NULL;
 }
 
-/* ---- records ------------------------------------------------------------------------------- */
-
-static void rec_add(struct kfsim_rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void rec_add(struct kfsim_rec *r, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!r->buf)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(r->buf + r->len, r->cap - r->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < r->cap - r->len)
-			break;
-		char *bigger = n < 0 ? NULL : realloc(r->buf, r->cap * 2 + (size_t)n);
-
-		if (!bigger) {
-			free(r->buf);
-			r->buf = NULL;
-			return;
-		}
-		r->buf = bigger;
-		r->cap = r->cap * 2 + (size_t)n;
-	}
-	r->len += (size_t)n;
-}
-
-void kfsim_rec_init(struct kfsim_rec *r)
-{
-	r->cap = 256;
-	r->len = 0;
-	r->buf = malloc(r->cap);
-	if (r->buf)
-		r->buf[0] = '\0';
-}
-
-static void rec_key(struct kfsim_rec *r, const char *key)
-{
-	rec_add(r, "%s\"%s\":", r->len ? "," : "{", key);
-}
-
-void kfsim_rec_u64(struct kfsim_rec *r, const char *key, u64 value)
-{
-	rec_key(r, key);
-	rec_add(r, "%llu", (unsigned long long)value);
-}
-
-void kfsim_rec_double(struct kfsim_rec *r, const char *key, double value)
-{
-	rec_key(r, key);
-	/* 17 significant digits read back to the same double; JSON has no inf or nan: strings */
-	rec_add(r, isfinite(value) ? "%.17g" : "\"%g\"", value);
-}
-
-void kfsim_rec_str(struct kfsim_rec *r, const char *key, const char *value)
-{
-	rec_key(r, key);
-	rec_add(r, "\"");
-	for (; *value; value++) {
-		unsigned char c = (unsigned char)*value;
-
-		if (c == '"' || c == '\\')
-			rec_add(r, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			rec_add(r, "\\u%04x", c);
-		else
-			rec_add(r, "%c", c);
-	}
-	rec_add(r, "\"");
-}
-
-char *kfsim_rec_finish(struct kfsim_rec *r)
-{
-	if (!r->len)
-		rec_add(r, "{");
-	rec_add(r, "}");
-	return r->buf;
-}
-
-/* The end of the JSON string starting at @s ('"'), just past its closing quote, or NULL. */
-static const char *skip_string(const char *s)
-{
-	for (s++; *s && *s != '"'; s++)
-		if (*s == '\\' && !*++s)
-			return NULL;
-	return *s ? s + 1 : NULL;
-}
-
-/* Past the value at @s (string, number, literal, or a nested array/object), or NULL. */
-static const char *skip_value(const char *s)
-{
-	int depth = 0;
-
-	if (*s == '"')
-		return skip_string(s);
-	if (*s != '[' && *s != '{') {
-		while (*s && *s != ',' && *s != '}' && *s != ']' && *s != '\n')
-			s++;
-		return s;
-	}
-	for (; *s; s++) {
-		if (*s == '"') {
-			s = skip_string(s);
-			if (!s)
-				return NULL;
-			s--;
-		} else if (*s == '[' || *s == '{') {
-			depth++;
-		} else if ((*s == ']' || *s == '}') && !--depth) {
-			return s + 1;
-		}
-	}
-	return NULL;
-}
-
-/* The value of top-level @key in the object @rec, or NULL. */
-static const char *rec_find(const char *rec, const char *key)
-{
-	size_t key_len = strlen(key);
-	const char *s = rec;
-
-	if (*s++ != '{')
-		return NULL;
-	while (*s == '"') {
-		const char *end = skip_string(s);
-
-		if (!end || *end != ':')
-			return NULL;
-		if ((size_t)(end - s) == key_len + 2 && !strncmp(s + 1, key, key_len))
-			return end + 1;
-		s = skip_value(end + 1);
-		if (!s || *s != ',')
-			return NULL;
-		s++;
-	}
-	return NULL;
-}
-
-/* Decode the JSON string at @s into @buf (as write_string()/kfsim_rec_str() wrote it). */
-static int read_string(const char *s, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	if (*s++ != '"')
-		return -EINVAL;
-	for (; *s != '"'; s++) {
-		unsigned int c = (unsigned char)*s;
-
-		if (!c)
-			return -EINVAL;
-		if (c == '\\') {
-			s++;
-			if (*s == 'u') {
-				if (sscanf(s + 1, "%4x", &c) != 1 || c > 0xff || c == 0)
-					return -EINVAL;
-				s += 4;
-			} else if (*s == '"' || *s == '\\' || *s == '/') {
-				c = (unsigned char)*s;
-			} else {
-				return -EINVAL;
-			}
-		}
-		if (len + 1 >= size)
-			return -ENAMETOOLONG;
-		buf[len++] = (char)c;
-	}
-	buf[len] = '\0';
-	return 0;
-}
-
-int kfsim_rec_get_u64(const char *record, const char *key, u64 *value)
-{
-	const char *v = rec_find(record, key);
-	char *end;
-
-	if (!v)
-		return -ENOENT;
-	if (*v < '0' || *v > '9')
-		return -EINVAL;
-	errno = 0;
-	*value = strtoull(v, &end, 10);
-	return errno || (*end != ',' && *end != '}') ? -EINVAL : 0;
-}
-
-int kfsim_rec_get_double(const char *record, const char *key, double *value)
-{
-	const char *v = rec_find(record, key);
-	char text[32], *end;
-
-	if (!v)
-		return -ENOENT;
-	if (*v == '"') {
-		if (read_string(v, text, sizeof(text)))
-			return -EINVAL;
-		*value = strtod(text, &end);
-		return *end || isfinite(*value) ? -EINVAL : 0;
-	}
-	/* non-finite values are written as strings (above): a bare NaN, inf or hex is no number
-	 * kfsim wrote, and strtod() would take them */
-	if ((*v != '-' && (*v < '0' || *v > '9')) || strpbrk(v, "xX") == v + 1 + (*v == '-'))
-		return -EINVAL;
-	*value = strtod(v, &end);
-	return end == v || !isfinite(*value) || (*end != ',' && *end != '}') ? -EINVAL : 0;
-}
-
-int kfsim_rec_get_str(const char *record, const char *key, char *buf, size_t size)
-{
-	const char *v = rec_find(record, key);
-
-	return v ? read_string(v, buf, size) : -ENOENT;
-}
-
 /* ---- merging ------------------------------------------------------------------------------- */
 
 struct partial {
@@ -725,7 +508,7 @@ static const char *read_line(struct kfsim_line_reader *lines, bool *too_long, bo
 
 static int parse_args(struct partial *p, const char *header)
 {
-	const char *s = rec_find(header, "args");
+	const char *s = kfsim_rec_find(header, "args");
 	char word[4096];
 
 	if (!s || *s++ != '[')
@@ -736,10 +519,10 @@ static int parse_args(struct partial *p, const char *header)
 		if (!args)
 			return -ENOMEM;
 		p->args = args;
-		if (read_string(s, word, sizeof(word)) || !(args[p->nr_args] = strdup(word)))
+		if (kfsim_rec_read_string(s, word, sizeof(word)) || !(args[p->nr_args] = strdup(word)))
 			return -EINVAL;
 		args[++p->nr_args] = NULL;
-		s = skip_string(s);
+		s = kfsim_rec_skip_value(s);
 		if (*s == ',')
 			s++;
 	}
@@ -853,8 +636,8 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner, 
 	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
 	while ((line = read_line(&lines, &too_long, &nomem))) {
 		u64 point;
-		const char *rec = rec_find(line, "record");
-		const char *rec_end = rec ? skip_value(rec) : NULL;
+		const char *rec = kfsim_rec_find(line, "record");
+		const char *rec_end = rec ? kfsim_rec_skip_value(rec) : NULL;
 
 		if (!kfsim_rec_get_u64(line, "end", &end)) {
 			if (end != count)

@@ -21,13 +21,15 @@
  *   grid, its fingerprint (FNV-1a 64 of the kfsim version, the command and every argument but the
  *   slicing options), the number of points, the slice and the arguments; one line per point; an
  *   end line with the count of point lines, so a cut file is refused;
- * - a record is a flat JSON object of numbers and strings; doubles are written with 17
+ * - a record is a flat JSON object of numbers, strings and arrays of numbers, written and read
+ *   back through one table of the result's fields (cli_record.h); doubles are written with 17
  *   significant digits, so a merged point prints exactly as the run that computed it.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <kfsim/outfile.h>
 #include <kfsim/types.h>
+#include "cli_record.h"
 
 /* The slicing options as parsed (strings and numbers, checked by kfsim_grid_begin()). */
 struct kfsim_grid_opts {
@@ -107,10 +109,11 @@ unsigned int kfsim_grid_threads(const struct kfsim_grid *g);
 int kfsim_grid_put(struct kfsim_grid *g, u32 i, const char *record);
 
 /*
- * Tell (on stderr, as one of the merge's problems) that point @i's record does not read back,
- * naming the partial file and line it came from; returns 1, to count the problems.
+ * Tell (on stderr, as one of the merge's problems) that point @i's record does not read back
+ * (@why: the field, as kfsim_rec_get_table() says it), naming the partial file and line it came
+ * from; returns 1, to count the problems.
  */
-int kfsim_grid_damaged(const struct kfsim_grid *g, u32 i);
+int kfsim_grid_damaged(const struct kfsim_grid *g, u32 i, const char *why);
 
 /* Point @i's record when merging, else NULL. */
 const char *kfsim_grid_record(const struct kfsim_grid *g, u32 i);
@@ -132,25 +135,5 @@ void kfsim_grid_end(struct kfsim_grid *g);
  * @run_command: runs the command named argv[0] (kfsim's table) and returns its exit status.
  */
 int kfsim_grid_merge_files(char **paths, int nr_paths, int (*run_command)(int argc, char **argv));
-
-/* ---- records: flat JSON objects --------------------------------------------------------- */
-
-/* A record being built: call kfsim_rec_* in order, then use @buf (NULL after out of memory). */
-struct kfsim_rec {
-	char *buf;
-	size_t len, cap;
-};
-
-void kfsim_rec_init(struct kfsim_rec *r);
-void kfsim_rec_u64(struct kfsim_rec *r, const char *key, u64 value);
-void kfsim_rec_double(struct kfsim_rec *r, const char *key, double value);
-void kfsim_rec_str(struct kfsim_rec *r, const char *key, const char *value);
-/* The finished record ("{...}"), or NULL when out of memory; free() it. */
-char *kfsim_rec_finish(struct kfsim_rec *r);
-
-/* Read @key from @record: -ENOENT when absent, -EINVAL when not of that type. */
-int kfsim_rec_get_u64(const char *record, const char *key, u64 *value);
-int kfsim_rec_get_double(const char *record, const char *key, double *value);
-int kfsim_rec_get_str(const char *record, const char *key, char *buf, size_t size);
 
 #endif /* KFSIM_CLI_GRID_H */

@@ -29,6 +29,7 @@
 #include <kfsim/svg_plot.h>
 #include <kfsim/trace_event.h>
 #include "cli.h"
+#include "cli_bfq_record.h"
 #include "cli_grid.h"
 
 #define CMD "bfq"
@@ -556,7 +557,7 @@ static void json_steadystate(struct kfsim_json *json, const struct kfsim_bfq_job
 		const u64 *data = bw ? jr->ss_bw_data : jr->ss_iops_data;
 
 		if (!data)
-			continue;	/* a sliced run's record carries no samples */
+			continue;	/* none taken */
 		kfsim_json_key(json, bw ? "bw" : "iops");
 		kfsim_json_array_begin(json);
 		for (u64 i = 0; i < jr->ss_dur_s; i++)
@@ -958,178 +959,6 @@ static void table_row(const char *label, const struct kfsim_bfq_sim_result *res,
 	printf("\n");
 }
 
-/*
- * Slicing compare and ablate (cli_grid.h): a run's result as a record of a partial file, and
- * back.  Every field the outputs below print is carried; the per-bin series are not (compare
- * and ablate draw no time series), nor steady state's samples (their JSON then leaves out
- * "iops" and "bw" of "data").
- */
-static char *bfq_result_record(const struct kfsim_bfq_sim_result *res)
-{
-	struct kfsim_rec rec;
-	char key[48];
-
-	kfsim_rec_init(&rec);
-	kfsim_rec_double(&rec, "duration_s", res->duration_s);
-	kfsim_rec_double(&rec, "mb_s", res->mb_s);
-	kfsim_rec_double(&rec, "iops", res->iops);
-	kfsim_rec_double(&rec, "jain", res->jain);
-	kfsim_rec_u64(&rec, "submitted", res->submitted);
-	kfsim_rec_u64(&rec, "completed", res->completed);
-	kfsim_rec_u64(&rec, "in_flight", res->in_flight);
-	kfsim_rec_u64(&rec, "drained", res->drained);
-	kfsim_rec_u64(&rec, "hole_injected", res->hole_injected);
-	kfsim_rec_u64(&rec, "shallow_allocs", res->shallow_allocs);
-	kfsim_rec_u64(&rec, "shallow_waits", res->shallow_waits);
-	kfsim_rec_u64(&rec, "writeback_bytes", res->writeback_bytes);
-	kfsim_rec_u64(&rec, "dirty_bytes", res->dirty_bytes);
-	kfsim_rec_u64(&rec, "replay_issued", res->replay_issued);
-	kfsim_rec_double(&rec, "replay_lag_mean_us", res->replay_lag_mean_us);
-	kfsim_rec_double(&rec, "replay_lag_max_us", res->replay_lag_max_us);
-	kfsim_rec_double(&rec, "replay_makespan_s", res->replay_makespan_s);
-	for (int r = 0; r < BFQQE_NR_REASONS; r++) {
-		snprintf(key, sizeof(key), "expirations.%d", r);
-		kfsim_rec_u64(&rec, key, res->expirations[r]);
-	}
-	kfsim_rec_u64(&rec, "nr_actuators", res->nr_actuators);
-	for (unsigned int a = 0; a < res->nr_actuators; a++) {
-		const struct kfsim_bfq_actuator_result *ar = &res->actuator[a];
-
-#define ACT_D(f) (snprintf(key, sizeof(key), "act%u." #f, a), kfsim_rec_double(&rec, key, ar->f))
-#define ACT_U(f) (snprintf(key, sizeof(key), "act%u." #f, a), kfsim_rec_u64(&rec, key, ar->f))
-		ACT_D(utilisation), ACT_D(mb_s), ACT_D(iops);
-		ACT_U(requests), ACT_U(injected), ACT_U(cache_hits);
-	}
-	kfsim_rec_u64(&rec, "nr_jobs", res->nr_jobs);
-	for (unsigned int j = 0; j < res->nr_jobs; j++) {
-		const struct kfsim_bfq_job_result *jr = &res->jobs[j];
-
-#define JOB_D(f) (snprintf(key, sizeof(key), "job%u." #f, j), kfsim_rec_double(&rec, key, jr->f))
-#define JOB_U(f) (snprintf(key, sizeof(key), "job%u." #f, j), kfsim_rec_u64(&rec, key, jr->f))
-		snprintf(key, sizeof(key), "job%u.name", j);
-		kfsim_rec_str(&rec, key, jr->name);
-		JOB_U(weight), JOB_U(requests), JOB_U(bytes);
-		JOB_D(mb_s), JOB_D(iops), JOB_D(share), JOB_D(lat_mean_us), JOB_D(lat_p99_us),
-			JOB_D(lat_max_us), JOB_D(active_s), JOB_U(read_bytes), JOB_U(write_bytes);
-		JOB_U(read_ios), JOB_U(write_ios);
-		JOB_U(syncs), JOB_U(fsyncs), JOB_D(sync_lat_mean_us), JOB_D(sync_lat_p99_us),
-			JOB_D(sync_lat_max_us);
-		snprintf(key, sizeof(key), "job%u.errno", j);
-		kfsim_rec_u64(&rec, key, (u64)-jr->error);
-		JOB_U(lat_target_depth);
-		JOB_U(ss_state), JOB_D(ss_limit), JOB_U(ss_dur_s), JOB_U(ss_attained);
-		JOB_D(ss_criterion), JOB_D(ss_deviation), JOB_D(ss_slope), JOB_U(ss_bw_mean),
-			JOB_U(ss_iops_mean);
-	}
-	return kfsim_rec_finish(&rec);
-}
-
-/* @rec back into @res, whose jobs array (@res->nr_jobs entries) the caller frees. */
-static int bfq_result_unrecord(const char *rec, struct kfsim_bfq_sim_result *res)
-{
-	char key[48];
-	u64 v, nr_act, nr_jobs;
-	int bad = 0;
-
-	memset(res, 0, sizeof(*res));
-	bad |= kfsim_rec_get_double(rec, "duration_s", &res->duration_s);
-	bad |= kfsim_rec_get_double(rec, "mb_s", &res->mb_s);
-	bad |= kfsim_rec_get_double(rec, "iops", &res->iops);
-	bad |= kfsim_rec_get_double(rec, "jain", &res->jain);
-	bad |= kfsim_rec_get_u64(rec, "submitted", &res->submitted);
-	bad |= kfsim_rec_get_u64(rec, "completed", &res->completed);
-	bad |= kfsim_rec_get_u64(rec, "in_flight", &res->in_flight);
-	bad |= kfsim_rec_get_u64(rec, "drained", &res->drained);
-	bad |= kfsim_rec_get_u64(rec, "hole_injected", &res->hole_injected);
-	bad |= kfsim_rec_get_u64(rec, "shallow_allocs", &res->shallow_allocs);
-	bad |= kfsim_rec_get_u64(rec, "shallow_waits", &res->shallow_waits);
-	bad |= kfsim_rec_get_u64(rec, "writeback_bytes", &res->writeback_bytes);
-	bad |= kfsim_rec_get_u64(rec, "dirty_bytes", &res->dirty_bytes);
-	bad |= kfsim_rec_get_u64(rec, "replay_issued", &res->replay_issued);
-	bad |= kfsim_rec_get_double(rec, "replay_lag_mean_us", &res->replay_lag_mean_us);
-	bad |= kfsim_rec_get_double(rec, "replay_lag_max_us", &res->replay_lag_max_us);
-	bad |= kfsim_rec_get_double(rec, "replay_makespan_s", &res->replay_makespan_s);
-	for (int r = 0; r < BFQQE_NR_REASONS; r++) {
-		snprintf(key, sizeof(key), "expirations.%d", r);
-		bad |= kfsim_rec_get_u64(rec, key, &res->expirations[r]);
-	}
-	bad |= kfsim_rec_get_u64(rec, "nr_actuators", &nr_act);
-	bad |= kfsim_rec_get_u64(rec, "nr_jobs", &nr_jobs);
-	if (bad || nr_act > KFSIM_HDD_MAX_ACTUATORS || nr_jobs > 4096)
-		return -EINVAL;
-	res->nr_actuators = (unsigned int)nr_act;
-	for (unsigned int a = 0; a < res->nr_actuators; a++) {
-		struct kfsim_bfq_actuator_result *ar = &res->actuator[a];
-
-#define ACT_GD(f) (snprintf(key, sizeof(key), "act%u." #f, a), \
-		   kfsim_rec_get_double(rec, key, &ar->f))
-#define ACT_GU(f) (snprintf(key, sizeof(key), "act%u." #f, a), \
-		   kfsim_rec_get_u64(rec, key, &ar->f))
-		/* one lookup per statement: the key buffer is shared */
-		bad |= ACT_GD(utilisation);
-		bad |= ACT_GD(mb_s);
-		bad |= ACT_GD(iops);
-		bad |= ACT_GU(requests);
-		bad |= ACT_GU(injected);
-		bad |= ACT_GU(cache_hits);
-	}
-	res->jobs = calloc(nr_jobs ? nr_jobs : 1, sizeof(*res->jobs));
-	if (!res->jobs)
-		return -ENOMEM;
-	res->nr_jobs = (unsigned int)nr_jobs;
-	for (unsigned int j = 0; j < res->nr_jobs; j++) {
-		struct kfsim_bfq_job_result *jr = &res->jobs[j];
-
-#define JOB_GD(f) (snprintf(key, sizeof(key), "job%u." #f, j), \
-		   kfsim_rec_get_double(rec, key, &jr->f))
-#define JOB_GU(f) (snprintf(key, sizeof(key), "job%u." #f, j), \
-		   kfsim_rec_get_u64(rec, key, &jr->f))
-		snprintf(key, sizeof(key), "job%u.name", j);
-		bad |= kfsim_rec_get_str(rec, key, jr->name, sizeof(jr->name));
-		snprintf(key, sizeof(key), "job%u.weight", j);
-		bad |= kfsim_rec_get_u64(rec, key, &v);
-		jr->weight = (unsigned int)v;
-		bad |= JOB_GU(requests);
-		bad |= JOB_GU(bytes);
-		bad |= JOB_GD(mb_s);
-		bad |= JOB_GD(iops);
-		bad |= JOB_GD(share);
-		bad |= JOB_GD(lat_mean_us);
-		bad |= JOB_GD(lat_p99_us);
-		bad |= JOB_GD(lat_max_us);
-		bad |= JOB_GD(active_s);
-		bad |= JOB_GU(read_bytes);
-		bad |= JOB_GU(write_bytes);
-		bad |= JOB_GU(read_ios);
-		bad |= JOB_GU(write_ios);
-		bad |= JOB_GU(syncs);
-		bad |= JOB_GU(fsyncs);
-		bad |= JOB_GD(sync_lat_mean_us);
-		bad |= JOB_GD(sync_lat_p99_us);
-		bad |= JOB_GD(sync_lat_max_us);
-		snprintf(key, sizeof(key), "job%u.errno", j);
-		bad |= kfsim_rec_get_u64(rec, key, &v);
-		jr->error = v <= MAX_ERRNO ? -(int)v : -EINVAL;
-		snprintf(key, sizeof(key), "job%u.lat_target_depth", j);
-		bad |= kfsim_rec_get_u64(rec, key, &v);
-		jr->lat_target_depth = (unsigned int)min_t(u64, v, UINT_MAX);
-		snprintf(key, sizeof(key), "job%u.ss_state", j);
-		bad |= kfsim_rec_get_u64(rec, key, &v);
-		jr->ss_state = (unsigned int)min_t(u64, v, UINT_MAX);
-		snprintf(key, sizeof(key), "job%u.ss_attained", j);
-		bad |= kfsim_rec_get_u64(rec, key, &v);
-		jr->ss_attained = v;
-		bad |= JOB_GD(ss_limit);
-		bad |= JOB_GU(ss_dur_s);
-		bad |= JOB_GD(ss_criterion);
-		bad |= JOB_GD(ss_deviation);
-		bad |= JOB_GD(ss_slope);
-		bad |= JOB_GU(ss_bw_mean);
-		bad |= JOB_GU(ss_iops_mean);
-	}
-	return bad ? -EINVAL : 0;
-}
-
 /* run_rows_grid(): a slice's partial file is written, and that is all the run does. */
 #define ROWS_SLICE_WRITTEN 256
 
@@ -1158,7 +987,7 @@ static int run_row_point(void *ctx, u32 i)
 	err = run_one(&row->cfg, &row->sim, row->why, sizeof(row->why));
 	if (err || run->grid->mode != KFSIM_GRID_SHARD)
 		return err;
-	rec = bfq_result_record(kfsim_bfq_sim_result(row->sim));
+	rec = kfsim_bfq_result_record(kfsim_bfq_sim_result(row->sim));
 	err = rec ? kfsim_grid_put(run->grid, i, rec) : -ENOMEM;
 	free(rec);
 	return err;
@@ -1195,9 +1024,17 @@ static int run_rows_grid(struct bfq_opts *o, struct run_row *rows, unsigned int 
 	if (err)
 		goto out;
 	/* every damaged record is told, with its file and line, before the merge is refused */
-	for (unsigned int i = 0; grid.mode == KFSIM_GRID_MERGE && i < nr; i++)
-		if (bfq_result_unrecord(kfsim_grid_record(&grid, i), &rows[i].merged))
-			damaged += kfsim_grid_damaged(&grid, i);
+	for (unsigned int i = 0; grid.mode == KFSIM_GRID_MERGE && i < nr; i++) {
+		char bad[256];
+
+		err = kfsim_bfq_result_unrecord(kfsim_grid_record(&grid, i), &rows[i].merged, bad,
+						sizeof(bad));
+		if (err == -ENOMEM)
+			goto out;
+		if (err)
+			damaged += kfsim_grid_damaged(&grid, i, bad);
+	}
+	err = 0;
 	if (damaged)
 		err = kfsim_cli_fail("merge", -EINVAL, "refused: %u damaged point record(s) in the "
 				     "partial files; nothing written", damaged);
@@ -1290,7 +1127,7 @@ static int run_rows(struct bfq_opts *o, struct run_row *rows, unsigned int nr, c
 out:
 	for (unsigned int i = 0; i < nr; i++) {
 		kfsim_bfq_sim_destroy(rows[i].sim);
-		free(rows[i].merged.jobs);
+		kfsim_bfq_result_release(&rows[i].merged);
 	}
 	if (err < 0)
 		return kfsim_cli_fail(CMD, err, "simulation failed: %s", why);

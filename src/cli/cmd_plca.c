@@ -22,6 +22,7 @@
 #include <kfsim/cmdline.h>
 #include "cli.h"
 #include "cli_grid.h"
+#include "cli_plca_record.h"
 
 #define CMD "plca"
 
@@ -668,58 +669,14 @@ static void on_sweep_progress(void *arg, u32 done, u32 total)
 	kfsim_cli_progress_update(&p->line, (double)done / total, done * p->run_s);
 }
 
-/* A sweep point as a record of a partial result (cli_grid.h), every field of it. */
+/* A sweep point as a record of a partial result (cli_grid.h, cli_plca_record.c). */
 static char *sweep_record(const struct plca_sweep_point *p)
 {
-	const struct plca_sim_report *r = &p->rep;
 	struct kfsim_rec rec;
 
 	kfsim_rec_init(&rec);
-	kfsim_rec_u64(&rec, "senders", p->senders);
-	kfsim_rec_u64(&rec, "mode", p->mode);
-	kfsim_rec_u64(&rec, "now_ns", r->now_ns);
-	kfsim_rec_u64(&rec, "events", r->events);
-	kfsim_rec_u64(&rec, "cycles", r->cycles);
-	kfsim_rec_double(&rec, "throughput_mbps", r->throughput_mbps);
-	kfsim_rec_double(&rec, "goodput_mbps", r->goodput_mbps);
-	kfsim_rec_double(&rec, "utilisation", r->utilisation);
-	kfsim_rec_double(&rec, "lat_mean_ns", r->lat_mean_ns);
-	kfsim_rec_u64(&rec, "lat_p99_ns", r->lat_p99_ns);
-	kfsim_rec_u64(&rec, "lat_max_ns", r->lat_max_ns);
-	kfsim_rec_double(&rec, "jain", r->jain);
-	kfsim_rec_u64(&rec, "collisions", r->collisions);
-	kfsim_rec_u64(&rec, "phys_collisions", r->phys_collisions);
-	kfsim_rec_u64(&rec, "misconfig", r->misconfig);
+	kfsim_rec_put_table(&rec, &kfsim_plca_sweep_point_table, p);
 	return kfsim_rec_finish(&rec);
-}
-
-static int sweep_unrecord(const char *rec, struct plca_sweep_point *p)
-{
-	struct plca_sim_report *r = &p->rep;
-	u64 senders, mode, misconfig;
-	int bad = 0;
-
-	bad |= kfsim_rec_get_u64(rec, "senders", &senders);
-	bad |= kfsim_rec_get_u64(rec, "mode", &mode);
-	bad |= kfsim_rec_get_u64(rec, "now_ns", &r->now_ns);
-	bad |= kfsim_rec_get_u64(rec, "events", &r->events);
-	bad |= kfsim_rec_get_u64(rec, "cycles", &r->cycles);
-	bad |= kfsim_rec_get_double(rec, "throughput_mbps", &r->throughput_mbps);
-	bad |= kfsim_rec_get_double(rec, "goodput_mbps", &r->goodput_mbps);
-	bad |= kfsim_rec_get_double(rec, "utilisation", &r->utilisation);
-	bad |= kfsim_rec_get_double(rec, "lat_mean_ns", &r->lat_mean_ns);
-	bad |= kfsim_rec_get_u64(rec, "lat_p99_ns", &r->lat_p99_ns);
-	bad |= kfsim_rec_get_u64(rec, "lat_max_ns", &r->lat_max_ns);
-	bad |= kfsim_rec_get_double(rec, "jain", &r->jain);
-	bad |= kfsim_rec_get_u64(rec, "collisions", &r->collisions);
-	bad |= kfsim_rec_get_u64(rec, "phys_collisions", &r->phys_collisions);
-	bad |= kfsim_rec_get_u64(rec, "misconfig", &misconfig);
-	if (bad || senders > PLCA_SIM_MAX_NODES || mode > PLCA_SIM_MODE_MIXED)
-		return -EINVAL;
-	p->senders = (u32)senders;
-	p->mode = (enum plca_sim_mode)mode;
-	r->misconfig = (u32)misconfig;
-	return 0;
 }
 
 struct sweep_run {
@@ -769,9 +726,13 @@ static int sweep_points(const struct plca_opts *o, struct kfsim_grid *grid,
 	if (ret)
 		return kfsim_cli_fail(CMD, ret, "sweep failed");
 	/* every damaged record is told, with its file and line, before the merge is refused */
-	for (u32 i = 0; grid->mode == KFSIM_GRID_MERGE && i < nr; i++)
-		if (sweep_unrecord(kfsim_grid_record(grid, i), &points[i]))
-			damaged += kfsim_grid_damaged(grid, i);
+	for (u32 i = 0; grid->mode == KFSIM_GRID_MERGE && i < nr; i++) {
+		char bad[256];
+
+		if (kfsim_rec_get_table(kfsim_grid_record(grid, i), &kfsim_plca_sweep_point_table,
+					&points[i], bad, sizeof(bad)))
+			damaged += kfsim_grid_damaged(grid, i, bad);
+	}
 	if (damaged)
 		return kfsim_cli_fail("merge", -EINVAL, "refused: %u damaged point record(s) in "
 				      "the partial files; nothing written", damaged);

@@ -21,15 +21,19 @@ CLEAN_ENV = {k: v for k, v in os.environ.items()
 	     if not k.startswith(("SLURM_", "PARALLEL", "JOB_COMPLETION", "KFSIM_SHARD"))}
 FAILS = []
 
-# a job file the grids below name; a partial file may name only files below the directory
-# kfsim runs in, so every run directory gets a copy (mkrun())
-SYNC_FIO_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sync_writer.fio")
+# the job files and trace the grids below name; a partial file may name only files below the
+# directory kfsim runs in, so every run directory gets a copy (mkrun())
+HERE = os.path.dirname(os.path.abspath(__file__))
 SYNC_FIO = "sync_writer.fio"
+SS_FIO = "ss_rwmix.fio"
+TRACE = "two_devices.blkparse"
+INPUTS = [SYNC_FIO, SS_FIO, TRACE]
 
 
 def mkrun(d):
 	os.makedirs(d)
-	shutil.copy(SYNC_FIO_SRC, d)
+	for name in INPUTS:
+		shutil.copy(os.path.join(HERE, name), d)
 
 
 GRIDS = {
@@ -49,6 +53,24 @@ GRIDS = {
 	"bfq-ablate": (["bfq", "ablate", "--job", "name=a,rw=randread", "--job", "name=b,rw=read",
 			"--duration", "0.2", "--quiet", "--param", "slice_idle_us",
 			"--values", "0,2000,8000", "--json", "--svg", "out.svg"], ["out.svg"]),
+	# steady state (its window's samples are in --json), rwmix with fsyncs, a buffered writer
+	# (writeback), four actuators: every scheduler a point
+	"bfq-compare-ss-json": (["bfq", "compare", "--fio", SS_FIO, "--duration", "1.5",
+				 "--actuators", "4", "--quiet", "--json", "--svg", "out.svg"],
+				["out.svg"]),
+	"bfq-compare-ss": (["bfq", "compare", "--fio", SS_FIO, "--duration", "1.5", "--quiet"], []),
+	# a trace of two devices, each spread over its share of the disk
+	"bfq-ablate-replay": (["bfq", "ablate", "--replay", TRACE, "--replay-scale", "--duration",
+			       "0.2", "--quiet", "--param", "threshold", "--values", "1,4,16",
+			       "--json", "--svg", "out.svg"], ["out.svg"]),
+}
+
+# what a grid's unsharded output must show, so that its merge proves those figures carried
+SHOWS = {
+	"bfq-ablate-fio-json": ['"sync": {', '"write_ios": '],
+	"bfq-compare-ss-json": ['"steadystate": {', '"bw": [', '"iops": [', '"sync": {',
+				'"writeback_bytes": ', '"shallow_allocs": '],
+	"bfq-ablate-replay": ['"replay_issued": ', '"replay_lag_max_us": '],
 }
 
 
@@ -70,6 +92,8 @@ def whole(name, args, top):
 	check(p.returncode == 0, f"{name}: unsharded run exits 0 ({p.stderr.strip()[-200:]})")
 	with open(os.path.join(d, "stdout"), "w") as f:
 		f.write(p.stdout)
+	for text in SHOWS.get(name, []):
+		check(text in p.stdout, f"{name}: the unsharded run shows {text!r} (the merge must too)")
 	return d
 
 
@@ -193,8 +217,8 @@ def bad_sets(top, sweep_parts, compare_parts):
 		      "blanks"))
 	edits.append(("a point after the end line", lines[0], lines[1:] + lines[1:2],
 		      f"line {len(lines) + 1} follows the end line"))
-	nan = [re.sub(r'("throughput_mbps":)[-0-9.e]+', r"\1NaN", lines[1]),
-	       re.sub(r'("events":)[0-9]+', r"\1-1", lines[2])]
+	nan = [re.sub(r'("rep.throughput_mbps":)[-0-9.e]+', r"\1NaN", lines[1]),
+	       re.sub(r'("rep.events":)[0-9]+', r"\1-1", lines[2])]
 	edits.append(("bare NaN and a negative count in records", lines[0], nan + lines[3:],
 		      "line 3: point"))
 	for i, (what, header, rest, expect) in enumerate(edits):
@@ -246,6 +270,52 @@ def bad_sets(top, sweep_parts, compare_parts):
 		      f"the command a forged partial names never runs ({what})")
 		for path in forged_set:
 			os.remove(path)
+
+
+def bad_bfq_sets(top, parts):
+	"""A bfq grid's slices, spoilt: refused, the damaged field named with its file and line."""
+	d = os.path.join(top, "bad-bfq")
+	mkrun(d)
+	refused("bfq: one slice missing", parts[1:], d, "missing")
+	refused("bfq: a slice twice", parts + parts[-1:], d, "in both")
+	with open(parts[0]) as f:
+		lines = f.readlines()
+	cut = os.path.join(d, "cut.jsonl")
+	with open(cut, "w") as f:
+		f.writelines(lines[:-1])
+	refused("bfq: a file cut short", [cut] + parts[1:], d, "cut short")
+	os.remove(cut)
+	# every slice with another fingerprint: the command line they record makes another one
+	forged = []
+	for i, part in enumerate(parts):
+		with open(part) as f:
+			text = f.read()
+		forged.append(os.path.join(d, f"fp{i}.jsonl"))
+		with open(forged[-1], "w") as f:
+			f.write(re.sub(r'"fingerprint":"[0-9a-f]{16}"', '"fingerprint":"0123456789abcdef"',
+				       text, count=1))
+	refused("bfq: a fingerprint not of the recorded command line", forged, d, "fingerprint")
+	for path in forged:
+		os.remove(path)
+	point = json.loads(lines[1])["point"]
+	for what, pattern, repl, expect in (
+			("a steady-state sample dropped", r'("jobs\.0\.ss_bw_data":\[)[0-9]+,?', r"\1",
+			 '"jobs.0.ss_bw_data": '),
+			("a bool of 2", r'("jobs\.1\.ss_attained":)[01]', r"\g<1>2",
+			 '"jobs.1.ss_attained": 2 is beyond 1'),
+			("a field deleted", r'"jobs\.1\.fsyncs":[0-9]+,', "", '"jobs.1.fsyncs": missing'),
+			("a double that is no number", r'("mb_s":)[-0-9.e]+', r"\1x1",
+			 '"mb_s": not a number'),
+			("a count of jobs beyond the record", r'("nr_jobs":)[0-9]+', r"\g<1>999999",
+			 '"jobs": 999999 of them')):
+		spoilt = os.path.join(d, "spoilt.jsonl")
+		line, n = re.subn(pattern, repl, lines[1], count=1)
+		check(n == 1, f"bfq: the record has what '{what}' edits")
+		with open(spoilt, "w") as f:
+			f.writelines([lines[0], line] + lines[2:])
+		refused(f"bfq: {what} in a record", [spoilt] + parts[1:], d,
+			f"spoilt.jsonl': line 2: point {point}'s record is damaged: {expect}")
+		os.remove(spoilt)
 
 
 def forge(parts, d, tag, edit_args):
@@ -335,7 +405,7 @@ def bad_command_lines(top):
 			(["--jobs", "0"], {}, "--jobs")):
 		p = run(sweep + extra, d, env={**CLEAN_ENV, **env})
 		check(p.returncode == 2 and expect in p.stderr and len(p.stderr.splitlines()) == 1
-		      and os.listdir(d) == [SYNC_FIO],
+		      and sorted(os.listdir(d)) == sorted(INPUTS),
 		      f"exit 2, one line, nothing written: {' '.join(extra)} {env}")
 	p = run(["plca", "sim", "--shard", "0/2"], d)
 	check(p.returncode == 2, "--shard is for the grids only (plca sim refuses it)")
@@ -363,6 +433,7 @@ def main():
 			whole_dir = whole(name, args, top)
 			parts[name] = shard_runs(name, args, files, top, whole_dir, 3)
 		bad_sets(top, parts["plca-sweep"], parts["bfq-compare"])
+		bad_bfq_sets(top, parts["bfq-compare-ss-json"])
 		foreign_paths(top, parts["plca-sweep"], parts["bfq-compare"])
 		bad_command_lines(top)
 	finally:

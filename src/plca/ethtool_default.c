@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ethtool GET requests beyond PLCA, answered as Linux answers them for a device whose
+ * driver implements none of them: a simulated device has a PHY (for PLCA) and no MAC driver
+ * ethtool_ops.  Without these ops in the family, real ethtool (which reads the family's op
+ * list) fell back to the SIOCETHTOOL ioctl for `ethtool -g eth0`, which the netlink shim
+ * refuses, where the kernel says "netlink error: Operation not supported".
+ *
+ * The path is ethnl_default_doit(), ethnl_default_start() and ethnl_default_dumpit() of
+ * net/ethtool/netlink.c with each request's parse_request and prepare_data (read in 6.12,
+ * every answer checked against the running 6.18 by tests/clients/tool_oracle.sh):
+ *   1. the header attribute must be there: -EINVAL with MISS_TYPE (GENL_REQ_ATTR_CHECK());
+ *   2. the header names a device: ethnl_parse_header_dev_get() (-ENODEV "no device matches
+ *      name", ...);
+ *   3. parse_request: PAUSE_GET's STATS_SRC needs ETHTOOL_FLAG_STATS (-EINVAL);
+ *   4. prepare_data finds the driver op missing: -EOPNOTSUPP; LINKINFO and LINKMODES say
+ *      "failed to retrieve link settings" (__ethtool_get_link_ksettings() failed).  MODULE_GET
+ *      is the exception: with no get_module_power_mode there is nothing to report, and the
+ *      reply is the header alone.
+ * A dump parses the header once, at start (its errors are the dump's NLMSG_ERROR), then skips
+ * every device whose prepare_data answers -EOPNOTSUPP; the extack message prepare_data set
+ * stays and rides in NLMSG_DONE, as the kernel's does.
+ *
+ * Not here: STRSET, LINKSTATE, FEATURES, TSINFO and STATS, which the kernel answers for every
+ * device (string sets, netdev features, software time stamping), nor any SET or action
+ * (docs/own-tools.md, "What differs from the kernel under real tools").
+ *
+ * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, DEBUG, WOL), 5.7 (PRIVFLAGS, RINGS,
+ * CHANNELS, COALESCE, PAUSE, EEE), 5.14 (FEC), 5.17 (MODULE) and 6.4 (MM, and PAUSE's
+ * STATS_SRC): kfsim models 6.3 on, so MM and STATS_SRC come with kfsim_kernel_version() 6.4.
+ */
+#include <kfsim/cmdline.h>
+#include <kfsim/netlink.h>
+#include "ethtool-kernel.h"
+#include "plca_internal.h"
+
+/* The kernel's enum ethtool_msg_user_type values of the requests carried here. */
+enum {
+	ETHTOOL_MSG_LINKINFO_GET = 2,
+	ETHTOOL_MSG_LINKMODES_GET = 4,
+	ETHTOOL_MSG_DEBUG_GET = 7,
+	ETHTOOL_MSG_WOL_GET = 9,
+	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
+	ETHTOOL_MSG_RINGS_GET = 15,
+	ETHTOOL_MSG_CHANNELS_GET = 17,
+	ETHTOOL_MSG_COALESCE_GET = 19,
+	ETHTOOL_MSG_PAUSE_GET = 21,
+	ETHTOOL_MSG_EEE_GET = 23,
+	ETHTOOL_MSG_FEC_GET = 29,
+	/* ETHTOOL_MSG_MODULE_GET (34) is in <kfsim/plca.h> */
+	ETHTOOL_MSG_MM_GET = 42,
+};
+
+/* Every request's header is attribute 1 (ETHTOOL_A_<REQ>_HEADER); the replies' commands. */
+#define ETHTOOL_A_REQ_HEADER 1
+#define ETHTOOL_MSG_MODULE_GET_REPLY 35
+#define ETHTOOL_A_PAUSE_STATS_SRC 6
+#define ETHTOOL_MAC_STATS_SRC_PMAC 2
+
+/* ethnl_header_policy and ethnl_header_policy_stats: no PHY_INDEX (maxtype 3). */
+static const struct nla_policy ethnl_header_policy[ETHTOOL_A_HEADER_FLAGS + 1] = {
+	[ETHTOOL_A_HEADER_DEV_INDEX] = { .type = NLA_U32 },
+	[ETHTOOL_A_HEADER_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1 },
+	[ETHTOOL_A_HEADER_FLAGS] = NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS |
+							    ETHTOOL_FLAG_OMIT_REPLY),
+};
+
+static const struct nla_policy ethnl_header_policy_stats[ETHTOOL_A_HEADER_FLAGS + 1] = {
+	[ETHTOOL_A_HEADER_DEV_INDEX] = { .type = NLA_U32 },
+	[ETHTOOL_A_HEADER_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1 },
+	[ETHTOOL_A_HEADER_FLAGS] = NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS |
+							    ETHTOOL_FLAG_OMIT_REPLY |
+							    ETHTOOL_FLAG_STATS),
+};
+
+static const struct nla_policy get_policy[ETHTOOL_A_REQ_HEADER + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+};
+
+static const struct nla_policy get_policy_stats[ETHTOOL_A_REQ_HEADER + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
+};
+
+/* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
+static const struct nla_policy pause_get_policy[ETHTOOL_A_PAUSE_STATS_SRC + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
+	[ETHTOOL_A_PAUSE_STATS_SRC] = NLA_POLICY_MAX(NLA_U32, ETHTOOL_MAC_STATS_SRC_PMAC),
+};
+
+static struct kfsim_plca_net *net_of(const struct genl_family *family)
+{
+	return container_of(family, struct kfsim_plca_net, family);
+}
+
+/* The request's parse_request: only PAUSE_GET has one (pause_parse_request(), 6.4). */
+static int parse_request(u8 cmd, const struct plca_req_info *req, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
+{
+	if (cmd != ETHTOOL_MSG_PAUSE_GET || !kfsim_kernel_at_least(6, 4))
+		return 0;
+	if (tb[ETHTOOL_A_PAUSE_STATS_SRC] && !(req->flags & ETHTOOL_FLAG_STATS)) {
+		NL_SET_ERR_MSG(extack, "ethtool_nl: ETHTOOL_FLAG_STATS must be set when "
+				       "requesting a source of stats");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The request's prepare_data on a device without MAC driver ethtool_ops: 0 (MODULE_GET, nothing
+ * to report) or -EOPNOTSUPP.
+ */
+static int prepare_data(u8 cmd, struct netlink_ext_ack *extack)
+{
+	switch (cmd) {
+	case ETHTOOL_MSG_MODULE_GET:
+		return 0;	/* module_get_power_mode(): no get_module_power_mode */
+	case ETHTOOL_MSG_LINKINFO_GET:
+	case ETHTOOL_MSG_LINKMODES_GET:
+		NL_SET_ERR_MSG(extack, "failed to retrieve link settings");
+		return -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* A reply: the header, and nothing else to say (MODULE_GET's only reply). */
+static int fill_msg(struct sk_buff *skb, const struct genl_family *family, u32 portid, u32 seq,
+		    int flags, const struct net_device *dev)
+{
+	void *hdr = genlmsg_put(skb, portid, seq, family, flags, ETHTOOL_MSG_MODULE_GET_REPLY);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (ethnl_fill_reply_header(skb, dev, ETHTOOL_A_REQ_HEADER)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* ethnl_default_doit() */
+static int ethnl_default_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u8 cmd = info->genlhdr->cmd;
+	struct plca_req_info req;
+	struct sk_buff *rskb;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
+		return -EINVAL;
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 true, &req, info->extack);
+	if (!ret)
+		ret = parse_request(cmd, &req, info->attrs, info->extack);
+	if (!ret)
+		ret = prepare_data(cmd, info->extack);
+	if (ret)
+		return ret;
+	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rskb)
+		return -ENOMEM;
+	ret = fill_msg(rskb, info->family, info->snd_portid, info->snd_seq, 0, req.dev);
+	if (ret) {
+		nlmsg_free(rskb);
+		return ret;
+	}
+	return genlmsg_reply(rskb, info);
+}
+
+/* ethnl_default_start(): the header and the request's attributes, once. */
+static int ethnl_default_start(struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct plca_req_info req;
+	int ret;
+
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 false, &req, cb->extack);
+	if (!ret)
+		ret = parse_request(info->genlhdr->cmd, &req, info->attrs, cb->extack);
+	cb->args[0] = 0;	/* the next device */
+	return ret;
+}
+
+/* ethnl_default_dumpit(): -EOPNOTSUPP devices skipped, resumable where the buffer filled. */
+static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct kfsim_plca_net *net = net_of(info->family);
+	long idx;
+
+	for (idx = cb->args[0]; idx < net->nr_devs; idx++) {
+		if (prepare_data(info->genlhdr->cmd, cb->extack) == -EOPNOTSUPP)
+			continue;
+		if (fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			     NLM_F_MULTI, net->devs[idx]))
+			break;
+	}
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+/* One request: its command, its policy, and the release it appeared in. */
+struct default_request {
+	u8 cmd;
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	int since_major, since_minor;
+};
+
+static const struct default_request default_requests[] = {
+	{ ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7 },
+	{ ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14 },
+	{ ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17 },
+	{ ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4 },
+};
+
+/* @req's do and dump halves at @ops[0] and @ops[1]. */
+static void default_request_ops(const struct default_request *req, struct genl_split_ops *ops)
+{
+	const struct nla_policy *policy = req->policy;
+	unsigned int maxattr = req->maxattr;
+
+	if (req->cmd == ETHTOOL_MSG_PAUSE_GET && !kfsim_kernel_at_least(6, 4)) {
+		policy = get_policy_stats;	/* no STATS_SRC before 6.4 */
+		maxattr = ETHTOOL_A_REQ_HEADER;
+	}
+	ops[0] = (struct genl_split_ops){ .doit = ethnl_default_doit, .policy = policy,
+					  .maxattr = maxattr, .cmd = req->cmd,
+					  .flags = GENL_CMD_CAP_DO };
+	ops[1] = (struct genl_split_ops){ .start = ethnl_default_start,
+					  .dumpit = ethnl_default_dumpit, .policy = policy,
+					  .maxattr = maxattr, .cmd = req->cmd,
+					  .flags = GENL_CMD_CAP_DUMP };
+}
+
+int ethtool_default_ops_add(struct kfsim_plca_net *net, int nr)
+{
+	struct genl_split_ops merged[KFSIM_ETHTOOL_MAX_OPS];
+	int n = 0, generated = 0;
+
+	BUILD_BUG_ON(2 * ARRAY_SIZE(default_requests) + ARRAY_SIZE(ethtool_nl_ops) >
+		     KFSIM_ETHTOOL_MAX_OPS);
+	for (size_t i = 0; i < ARRAY_SIZE(default_requests); i++) {
+		const struct default_request *req = &default_requests[i];
+
+		if (!kfsim_kernel_at_least(req->since_major, req->since_minor))
+			continue;
+		while (generated < nr && net->ops[generated].cmd < req->cmd)
+			merged[n++] = net->ops[generated++];
+		default_request_ops(req, &merged[n]);
+		n += 2;
+	}
+	while (generated < nr)
+		merged[n++] = net->ops[generated++];
+	memcpy(net->ops, merged, sizeof(merged[0]) * (size_t)n);
+	return n;
+}

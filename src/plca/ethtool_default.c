@@ -14,18 +14,20 @@
  *      name", ...);
  *   3. parse_request: PAUSE_GET's STATS_SRC needs ETHTOOL_FLAG_STATS (-EINVAL);
  *   4. prepare_data finds the driver op missing: -EOPNOTSUPP; LINKINFO and LINKMODES say
- *      "failed to retrieve link settings" (__ethtool_get_link_ksettings() failed).  MODULE_GET
- *      is the exception: with no get_module_power_mode there is nothing to report, and the
- *      reply is the header alone.
+ *      "failed to retrieve link settings" (__ethtool_get_link_ksettings() failed).  Two answer:
+ *      MODULE_GET, with no get_module_power_mode, has nothing to report but the header;
+ *      LINKSTATE_GET has no LINK (no get_link), no SQI (the PHY drivers have no get_sqi), no
+ *      extended state, and with ETHTOOL_FLAG_STATS the PHY's EXT_DOWN_CNT
+ *      (__phy_ethtool_get_link_ext_stats(): link_down_events, 0: a simulated link never drops).
  * A dump parses the header once, at start (its errors are the dump's NLMSG_ERROR), then skips
  * every device whose prepare_data answers -EOPNOTSUPP; the extack message prepare_data set
  * stays and rides in NLMSG_DONE, as the kernel's does.
  *
- * Not here: STRSET, LINKSTATE, FEATURES, TSINFO and STATS, which the kernel answers for every
- * device (string sets, netdev features, software time stamping), nor any SET or action
+ * Not here: STRSET, FEATURES, TSINFO and STATS, which the kernel answers for every device
+ * (string sets, netdev features, software time stamping), nor any SET or action
  * (docs/own-tools.md, "What differs from the kernel under real tools").
  *
- * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, DEBUG, WOL), 5.7 (PRIVFLAGS, RINGS,
+ * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS, RINGS,
  * CHANNELS, COALESCE, PAUSE, EEE), 5.14 (FEC), 5.17 (MODULE) and 6.4 (MM, and PAUSE's
  * STATS_SRC): kfsim models 6.3 on, so MM and STATS_SRC come with kfsim_kernel_version() 6.4.
  */
@@ -38,6 +40,7 @@
 enum {
 	ETHTOOL_MSG_LINKINFO_GET = 2,
 	ETHTOOL_MSG_LINKMODES_GET = 4,
+	ETHTOOL_MSG_LINKSTATE_GET = 6,
 	ETHTOOL_MSG_DEBUG_GET = 7,
 	ETHTOOL_MSG_WOL_GET = 9,
 	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
@@ -53,7 +56,9 @@ enum {
 
 /* Every request's header is attribute 1 (ETHTOOL_A_<REQ>_HEADER); the replies' commands. */
 #define ETHTOOL_A_REQ_HEADER 1
+#define ETHTOOL_MSG_LINKSTATE_GET_REPLY 6
 #define ETHTOOL_MSG_MODULE_GET_REPLY 35
+#define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 #define ETHTOOL_A_PAUSE_STATS_SRC 6
 #define ETHTOOL_MAC_STATS_SRC_PMAC 2
 
@@ -107,14 +112,15 @@ static int parse_request(u8 cmd, const struct plca_req_info *req, struct nlattr 
 }
 
 /*
- * The request's prepare_data on a device without MAC driver ethtool_ops: 0 (MODULE_GET, nothing
- * to report) or -EOPNOTSUPP.
+ * The request's prepare_data on a device without MAC driver ethtool_ops: 0 (LINKSTATE_GET and
+ * MODULE_GET, which answer) or -EOPNOTSUPP.
  */
 static int prepare_data(u8 cmd, struct netlink_ext_ack *extack)
 {
 	switch (cmd) {
+	case ETHTOOL_MSG_LINKSTATE_GET:
 	case ETHTOOL_MSG_MODULE_GET:
-		return 0;	/* module_get_power_mode(): no get_module_power_mode */
+		return 0;	/* what there is to say: fill_msg() */
 	case ETHTOOL_MSG_LINKINFO_GET:
 	case ETHTOOL_MSG_LINKMODES_GET:
 		NL_SET_ERR_MSG(extack, "failed to retrieve link settings");
@@ -124,15 +130,20 @@ static int prepare_data(u8 cmd, struct netlink_ext_ack *extack)
 	}
 }
 
-/* A reply: the header, and nothing else to say (MODULE_GET's only reply). */
-static int fill_msg(struct sk_buff *skb, const struct genl_family *family, u32 portid, u32 seq,
-		    int flags, const struct net_device *dev)
+/* A reply of LINKSTATE_GET or MODULE_GET: the header, and what there is to say. */
+static int fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 cmd, u32 portid,
+		    u32 seq, int flags, const struct net_device *dev, u32 req_flags)
 {
-	void *hdr = genlmsg_put(skb, portid, seq, family, flags, ETHTOOL_MSG_MODULE_GET_REPLY);
+	u8 reply_cmd = cmd == ETHTOOL_MSG_LINKSTATE_GET ? ETHTOOL_MSG_LINKSTATE_GET_REPLY
+						       : ETHTOOL_MSG_MODULE_GET_REPLY;
+	void *hdr = genlmsg_put(skb, portid, seq, &net->family, flags, reply_cmd);
 
 	if (!hdr)
 		return -EMSGSIZE;
-	if (ethnl_fill_reply_header(skb, dev, ETHTOOL_A_REQ_HEADER)) {
+	if (ethnl_fill_reply_header(skb, dev, ETHTOOL_A_REQ_HEADER) ||
+	    (cmd == ETHTOOL_MSG_LINKSTATE_GET && (req_flags & ETHTOOL_FLAG_STATS) &&
+	     dev->phydev && net->phy_ops &&
+	     nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -161,7 +172,8 @@ static int ethnl_default_doit(struct sk_buff *skb, struct genl_info *info)
 	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rskb)
 		return -ENOMEM;
-	ret = fill_msg(rskb, info->family, info->snd_portid, info->snd_seq, 0, req.dev);
+	ret = fill_msg(rskb, net_of(info->family), cmd, info->snd_portid, info->snd_seq, 0,
+		       req.dev, req.flags);
 	if (ret) {
 		nlmsg_free(rskb);
 		return ret;
@@ -181,6 +193,7 @@ static int ethnl_default_start(struct netlink_callback *cb)
 	if (!ret)
 		ret = parse_request(info->genlhdr->cmd, &req, info->attrs, cb->extack);
 	cb->args[0] = 0;	/* the next device */
+	cb->args[1] = req.flags;
 	return ret;
 }
 
@@ -194,8 +207,8 @@ static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	for (idx = cb->args[0]; idx < net->nr_devs; idx++) {
 		if (prepare_data(info->genlhdr->cmd, cb->extack) == -EOPNOTSUPP)
 			continue;
-		if (fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			     NLM_F_MULTI, net->devs[idx]))
+		if (fill_msg(skb, net, info->genlhdr->cmd, NETLINK_CB(cb->skb).portid,
+			     cb->nlh->nlmsg_seq, NLM_F_MULTI, net->devs[idx], (u32)cb->args[1]))
 			break;
 	}
 	cb->args[0] = idx;
@@ -213,6 +226,7 @@ struct default_request {
 static const struct default_request default_requests[] = {
 	{ ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },

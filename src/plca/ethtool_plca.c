@@ -46,13 +46,11 @@ int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *
 		return -EINVAL;
 	}
 	/*
-	 * The op's policy validated the header already; 6.12 and 6.18 parse it again with no
-	 * policy, so under an op validated liberally (below resv_start_op) an attribute the op's
-	 * header policy does not know (PHY_INDEX for a non-PHY op) is taken as it is.
+	 * The op's policy validated the header already (its own header policy: with or without
+	 * ETHTOOL_FLAG_STATS, with or without PHY_INDEX); the kernel parses it again with no
+	 * policy (6.3 and 6.12 alike), which must not undo that choice.
 	 */
-	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header,
-			       kfsim_kernel_at_least(6, 11) ? NULL : ethtool_header_nl_policy,
-			       extack);
+	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header, NULL, extack);
 	if (ret)
 		return ret;
 	if (tb[ETHTOOL_A_HEADER_PHY_INDEX] && !kfsim_kernel_at_least(6, 11)) {

@@ -22,13 +22,17 @@
  * A dump parses the header once, at start (its errors are the dump's NLMSG_ERROR), then skips
  * every device whose prepare_data answers -EOPNOTSUPP; the extack message prepare_data set
  * stays and rides in NLMSG_DONE, as the kernel's does.
+ * TUNNEL_INFO_GET has handlers of its own (net/ethtool/tunnels.c): no GENL_REQ_ATTR_CHECK (a
+ * missing header is "request header missing"), "device does not report tunnel offload info"
+ * for a device without udp_tunnel_nic_info, and a dump whose devices all lack it ends with the
+ * last one's -EOPNOTSUPP in NLMSG_DONE (its loop's last ret).
  *
  * Not here: STRSET, FEATURES, TSINFO and STATS, which the kernel answers for every device
  * (string sets, netdev features, software time stamping), nor any SET or action
  * (docs/own-tools.md, "What differs from the kernel under real tools").
  *
- * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS, RINGS,
- * CHANNELS, COALESCE, PAUSE, EEE), 5.14 (FEC), 5.17 (MODULE) and 6.4 (MM, and PAUSE's
+ * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS,
+ * RINGS, CHANNELS, COALESCE, PAUSE, EEE), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE) and 6.4 (MM, and PAUSE's
  * STATS_SRC): kfsim models 6.3 on, so MM and STATS_SRC come with kfsim_kernel_version() 6.4.
  */
 #include <kfsim/cmdline.h>
@@ -49,6 +53,7 @@ enum {
 	ETHTOOL_MSG_COALESCE_GET = 19,
 	ETHTOOL_MSG_PAUSE_GET = 21,
 	ETHTOOL_MSG_EEE_GET = 23,
+	ETHTOOL_MSG_TUNNEL_INFO_GET = 28,
 	ETHTOOL_MSG_FEC_GET = 29,
 	/* ETHTOOL_MSG_MODULE_GET (34) is in <kfsim/plca.h> */
 	ETHTOOL_MSG_MM_GET = 42,
@@ -215,6 +220,36 @@ static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 	return skb->len;
 }
 
+/* ethnl_tunnel_info_doit(): no device here reports tunnel offload info. */
+static int ethnl_tunnel_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct plca_req_info req;
+	int ret;
+
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 true, &req, info->extack);
+	if (ret)
+		return ret;
+	NL_SET_ERR_MSG(info->extack, "device does not report tunnel offload info");
+	return -EOPNOTSUPP;
+}
+
+/* ethnl_tunnel_info_start(): the header's errors only. */
+static int ethnl_tunnel_info_start(struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct plca_req_info req;
+
+	return ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					  false, &req, cb->extack);
+}
+
+/* ethnl_tunnel_info_dumpit(): every device skipped; the last skip's -EOPNOTSUPP is the end. */
+static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return net_of(genl_info_dump(cb)->family)->nr_devs ? -EOPNOTSUPP : 0;
+}
+
 /* One request: its command, its policy, and the release it appeared in. */
 struct default_request {
 	u8 cmd;
@@ -235,6 +270,7 @@ static const struct default_request default_requests[] = {
 	{ ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
 	{ ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7 },
 	{ ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9 },
 	{ ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14 },
 	{ ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17 },
 	{ ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4 },
@@ -257,6 +293,11 @@ static void default_request_ops(const struct default_request *req, struct genl_s
 					  .dumpit = ethnl_default_dumpit, .policy = policy,
 					  .maxattr = maxattr, .cmd = req->cmd,
 					  .flags = GENL_CMD_CAP_DUMP };
+	if (req->cmd == ETHTOOL_MSG_TUNNEL_INFO_GET) {
+		ops[0].doit = ethnl_tunnel_info_doit;
+		ops[1].start = ethnl_tunnel_info_start;
+		ops[1].dumpit = ethnl_tunnel_info_dumpit;
+	}
 }
 
 int ethtool_default_ops_add(struct kfsim_plca_net *net, int nr)

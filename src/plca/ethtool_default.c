@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ethtool GET requests beyond PLCA, answered as Linux answers them for a device whose
- * driver implements none of them: a simulated device has a PHY (for PLCA) and no MAC driver
+ * The ethtool requests beyond PLCA, answered as Linux answers them for a device whose driver
+ * implements none of them: a simulated device has a PHY (for PLCA) and no MAC driver
  * ethtool_ops.  Without these ops in the family, real ethtool (which reads the family's op
  * list) fell back to the SIOCETHTOOL ioctl for `ethtool -g eth0`, which the netlink shim
  * refuses, where the kernel says "netlink error: Operation not supported".
@@ -27,9 +27,14 @@
  * for a device without udp_tunnel_nic_info, and a dump whose devices all lack it ends with the
  * last one's -EOPNOTSUPP in NLMSG_DONE (its loop's last ret).
  *
+ * The SETs whose set_validate checks only the driver's ops (DEBUG, WOL, CHANNELS, PAUSE, EEE)
+ * take ethnl_default_set_doit(): the header attribute, the device, then -EOPNOTSUPP; they need
+ * CAP_NET_ADMIN in the namespace (GENL_UNS_ADMIN_PERM).
+ *
  * Not here: STRSET, FEATURES, TSINFO and STATS, which the kernel answers for every device
- * (string sets, netdev features, software time stamping), nor any SET or action
- * (docs/own-tools.md, "What differs from the kernel under real tools").
+ * (string sets, netdev features, software time stamping), the SETs whose validation looks at
+ * attributes first, and the actions (docs/own-tools.md, "Real tools, judged by the running
+ * kernel").
  *
  * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS,
  * RINGS, CHANNELS, COALESCE, PAUSE, EEE), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE) and 6.4 (MM, and PAUSE's
@@ -46,13 +51,18 @@ enum {
 	ETHTOOL_MSG_LINKMODES_GET = 4,
 	ETHTOOL_MSG_LINKSTATE_GET = 6,
 	ETHTOOL_MSG_DEBUG_GET = 7,
+	ETHTOOL_MSG_DEBUG_SET = 8,
 	ETHTOOL_MSG_WOL_GET = 9,
+	ETHTOOL_MSG_WOL_SET = 10,
 	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
 	ETHTOOL_MSG_RINGS_GET = 15,
 	ETHTOOL_MSG_CHANNELS_GET = 17,
+	ETHTOOL_MSG_CHANNELS_SET = 18,
 	ETHTOOL_MSG_COALESCE_GET = 19,
 	ETHTOOL_MSG_PAUSE_GET = 21,
+	ETHTOOL_MSG_PAUSE_SET = 22,
 	ETHTOOL_MSG_EEE_GET = 23,
+	ETHTOOL_MSG_EEE_SET = 24,
 	ETHTOOL_MSG_TUNNEL_INFO_GET = 28,
 	ETHTOOL_MSG_FEC_GET = 29,
 	/* ETHTOOL_MSG_MODULE_GET (34) is in <kfsim/plca.h> */
@@ -89,6 +99,47 @@ static const struct nla_policy get_policy[ETHTOOL_A_REQ_HEADER + 1] = {
 
 static const struct nla_policy get_policy_stats[ETHTOOL_A_REQ_HEADER + 1] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
+};
+
+/*
+ * The SETs whose set_validate asks only for the driver's get and set ops: their policies
+ * (ethnl_<req>_set_policy, 6.12 = 6.18), attributes by number: DEBUG MSGMASK (2), WOL MODES (2)
+ * and SOPASS (3), CHANNELS RX/TX/OTHER/COMBINED_COUNT (6..9), PAUSE AUTONEG/RX/TX (2..4), EEE
+ * MODES_OURS (2), ENABLED (5), TX_LPI_ENABLED (6), TX_LPI_TIMER (7).  Bitsets are plain nests
+ * here: ethnl_update_bitset() parses them only once the driver is known to have the ops.
+ */
+static const struct nla_policy debug_set_policy[3] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy wol_set_policy[4] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = { .type = NLA_NESTED },
+	[3] = { .type = NLA_BINARY, .len = 6 },	/* SOPASS_MAX */
+};
+
+static const struct nla_policy channels_set_policy[10] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[6] = { .type = NLA_U32 },
+	[7] = { .type = NLA_U32 },
+	[8] = { .type = NLA_U32 },
+	[9] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy pause_set_policy[5] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = { .type = NLA_U8 },
+	[3] = { .type = NLA_U8 },
+	[4] = { .type = NLA_U8 },
+};
+
+static const struct nla_policy eee_set_policy[8] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = { .type = NLA_NESTED },
+	[5] = { .type = NLA_U8 },
+	[6] = { .type = NLA_U8 },
+	[7] = { .type = NLA_U32 },
 };
 
 /* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
@@ -186,6 +237,22 @@ static int ethnl_default_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(rskb, info);
 }
 
+/*
+ * ethnl_default_set_doit(): the header, then set_validate, which finds the driver's get or set
+ * op missing: -EOPNOTSUPP, nothing changed, no notification.
+ */
+static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct plca_req_info req;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
+		return -EINVAL;
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 true, &req, info->extack);
+	return ret ? ret : -EOPNOTSUPP;
+}
+
 /* ethnl_default_start(): the header and the request's attributes, once. */
 static int ethnl_default_start(struct netlink_callback *cb)
 {
@@ -250,12 +317,13 @@ static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback
 	return net_of(genl_info_dump(cb)->family)->nr_devs ? -EOPNOTSUPP : 0;
 }
 
-/* One request: its command, its policy, and the release it appeared in. */
+/* One request: its command, its policy, the release it appeared in, whether it is a SET. */
 struct default_request {
 	u8 cmd;
 	const struct nla_policy *policy;
 	unsigned int maxattr;
 	int since_major, since_minor;
+	bool set;
 };
 
 static const struct default_request default_requests[] = {
@@ -263,21 +331,26 @@ static const struct default_request default_requests[] = {
 	{ ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true },
 	{ ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true },
 	{ ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
 	{ ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
 	{ ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_CHANNELS_SET, channels_set_policy, 9, 5, 7, true },
 	{ ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
 	{ ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7 },
+	{ ETHTOOL_MSG_PAUSE_SET, pause_set_policy, 4, 5, 7, true },
 	{ ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
+	{ ETHTOOL_MSG_EEE_SET, eee_set_policy, 7, 5, 7, true },
 	{ ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9 },
 	{ ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14 },
 	{ ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17 },
 	{ ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4 },
 };
 
-/* @req's do and dump halves at @ops[0] and @ops[1]. */
-static void default_request_ops(const struct default_request *req, struct genl_split_ops *ops)
+/* @req's do and dump halves at @ops[0] and @ops[1] (a SET: its do at @ops[0]); how many. */
+static int default_request_ops(const struct default_request *req, struct genl_split_ops *ops)
 {
 	const struct nla_policy *policy = req->policy;
 	unsigned int maxattr = req->maxattr;
@@ -285,6 +358,13 @@ static void default_request_ops(const struct default_request *req, struct genl_s
 	if (req->cmd == ETHTOOL_MSG_PAUSE_GET && !kfsim_kernel_at_least(6, 4)) {
 		policy = get_policy_stats;	/* no STATS_SRC before 6.4 */
 		maxattr = ETHTOOL_A_REQ_HEADER;
+	}
+	if (req->set) {
+		ops[0] = (struct genl_split_ops){ .doit = ethnl_default_set_doit,
+						  .policy = policy, .maxattr = maxattr,
+						  .cmd = req->cmd,
+						  .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM };
+		return 1;
 	}
 	ops[0] = (struct genl_split_ops){ .doit = ethnl_default_doit, .policy = policy,
 					  .maxattr = maxattr, .cmd = req->cmd,
@@ -298,6 +378,7 @@ static void default_request_ops(const struct default_request *req, struct genl_s
 		ops[1].start = ethnl_tunnel_info_start;
 		ops[1].dumpit = ethnl_tunnel_info_dumpit;
 	}
+	return 2;
 }
 
 int ethtool_default_ops_add(struct kfsim_plca_net *net, int nr)
@@ -314,8 +395,7 @@ int ethtool_default_ops_add(struct kfsim_plca_net *net, int nr)
 			continue;
 		while (generated < nr && net->ops[generated].cmd < req->cmd)
 			merged[n++] = net->ops[generated++];
-		default_request_ops(req, &merged[n]);
-		n += 2;
+		n += default_request_ops(req, &merged[n]);
 	}
 	while (generated < nr)
 		merged[n++] = net->ops[generated++];

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ethtool GETs a simulated device's driver lacks (src/plca/ethtool_default.c): -EOPNOTSUPP
- * after the header's checks, LINKINFO/LINKMODES with their extack message, LINKSTATE and MODULE
- * answered with the header, dumps that skip every device, PAUSE's STATS_SRC by release.
- * Before ethtool_default.c these requests met no op (a bare -EOPNOTSUPP from the genl core): all
- * but the assertions of a bare -EOPNOTSUPP failed.  The
- * running kernel answers the same requests in ctest netlink/kernel_referee (lo as the device)
- * and clients/tool_oracle (real ethtool, cli.py, pyroute2).
+ * The ethtool requests a simulated device's driver lacks (src/plca/ethtool_default.c):
+ * -EOPNOTSUPP after the header's checks (and, for a SET, the permission), LINKINFO/LINKMODES
+ * with their extack message, LINKSTATE and MODULE answered with the header, dumps that skip
+ * every device, PAUSE's STATS_SRC by release.  Before ethtool_default.c these requests met no
+ * op (a bare -EOPNOTSUPP from the genl core): all but the assertions of a bare -EOPNOTSUPP
+ * failed.  The running kernel answers the same requests in ctest netlink/kernel_referee (lo as
+ * the device) and clients/tool_oracle (real ethtool, cli.py, pyroute2).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -244,6 +244,37 @@ static void test_pause_stats_src_by_release(void **state)
 	close_fixture(f);
 }
 
+/* The SETs that only check the driver's ops: -EOPNOTSUPP for root, -EPERM for a user. */
+static void test_sets(void **state)
+{
+	static const u8 sets[] = { 8, 10, 18, 22, 24 };
+	struct fixture *f = open_at(KERNEL_VERSION(6, 18, 0));
+	struct kfsim_nl_sock *user = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net),
+							&KFSIM_NL_CRED_USER);
+	struct kfsim_nl_error ack;
+	u8 req[256], msg[4096];
+	int len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sets); i++) {
+		len = request(f, req, sets[i], NLM_F_REQUEST | NLM_F_ACK, "eth0", 0, 0);
+		assert_int_equal(transact(f, req, len, &ack, NULL, NULL, NULL), 0);
+		assert_int_equal(ack.error, -EOPNOTSUPP);
+		assert_int_equal(kfsim_nl_sock_send(user, req, len), len);
+		assert_true(kfsim_nl_sock_recv(user, msg, sizeof(msg)) > 0);
+		assert_int_equal(kfsim_nl_error_parse((struct nlmsghdr *)msg, &ack), 0);
+		assert_int_equal(ack.error, -EPERM);
+	}
+	/* The header comes first: a missing one, a device nobody has. */
+	assert_int_equal(transact(f, req, request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK, NULL, 0,
+						  6), &ack, NULL, NULL, NULL), 0);
+	assert_true(ack.has_miss_type);
+	assert_int_equal(transact(f, req, request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK,
+						  "nosuch0", 0, 6), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(ack.error, -ENODEV);
+	close_fixture(f);	/* closes @user too */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_dumps),
 		cmocka_unit_test(test_pause_stats_src_by_release),
+		cmocka_unit_test(test_sets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,19 @@ static const struct nla_policy pause_set_policy[5] = {
 	[4] = { .type = NLA_U8 },
 };
 
+/*
+ * 6.17 (net-next "net: ethtool: avoid OOB accesses in PAUSE_SET", after SETs began to call
+ * their GET's parse_request): the table reaches STATS_SRC, which it rejects, so STATS (5) is an
+ * NLA_UNSPEC slot that strict validation calls "Unsupported attribute".
+ */
+static const struct nla_policy pause_set_policy_6_17[ETHTOOL_A_PAUSE_STATS_SRC + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = { .type = NLA_U8 },
+	[3] = { .type = NLA_U8 },
+	[4] = { .type = NLA_U8 },
+	[ETHTOOL_A_PAUSE_STATS_SRC] = { .type = NLA_REJECT },
+};
+
 static const struct nla_policy eee_set_policy[8] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
 	[2] = { .type = NLA_NESTED },
@@ -324,6 +337,7 @@ struct default_request {
 	unsigned int maxattr;
 	int since_major, since_minor;
 	bool set;
+	u8 perm;	/* GENL_UNS_ADMIN_PERM on a GET: WOL's SecureOn password is a secret */
 };
 
 static const struct default_request default_requests[] = {
@@ -332,7 +346,8 @@ static const struct default_request default_requests[] = {
 	{ ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
 	{ ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true },
-	{ ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
+	{ ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6,
+	  .perm = GENL_UNS_ADMIN_PERM },
 	{ ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true },
 	{ ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
 	{ ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
@@ -359,6 +374,10 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		policy = get_policy_stats;	/* no STATS_SRC before 6.4 */
 		maxattr = ETHTOOL_A_REQ_HEADER;
 	}
+	if (req->cmd == ETHTOOL_MSG_PAUSE_SET && kfsim_kernel_at_least(6, 17)) {
+		policy = pause_set_policy_6_17;
+		maxattr = ETHTOOL_A_PAUSE_STATS_SRC;
+	}
 	if (req->set) {
 		ops[0] = (struct genl_split_ops){ .doit = ethnl_default_set_doit,
 						  .policy = policy, .maxattr = maxattr,
@@ -368,11 +387,11 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 	}
 	ops[0] = (struct genl_split_ops){ .doit = ethnl_default_doit, .policy = policy,
 					  .maxattr = maxattr, .cmd = req->cmd,
-					  .flags = GENL_CMD_CAP_DO };
+					  .flags = GENL_CMD_CAP_DO | req->perm };
 	ops[1] = (struct genl_split_ops){ .start = ethnl_default_start,
 					  .dumpit = ethnl_default_dumpit, .policy = policy,
 					  .maxattr = maxattr, .cmd = req->cmd,
-					  .flags = GENL_CMD_CAP_DUMP };
+					  .flags = GENL_CMD_CAP_DUMP | req->perm };
 	if (req->cmd == ETHTOOL_MSG_TUNNEL_INFO_GET) {
 		ops[0].doit = ethnl_tunnel_info_doit;
 		ops[1].start = ethnl_tunnel_info_start;

@@ -265,6 +265,12 @@ static void test_sets(void **state)
 		assert_int_equal(kfsim_nl_error_parse((struct nlmsghdr *)msg, &ack), 0);
 		assert_int_equal(ack.error, -EPERM);
 	}
+	/* WOL_GET too needs CAP_NET_ADMIN: its SecureOn password is a secret. */
+	len = request(f, req, 9, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0, 0);
+	assert_int_equal(kfsim_nl_sock_send(user, req, len), len);
+	assert_true(kfsim_nl_sock_recv(user, msg, sizeof(msg)) > 0);
+	assert_int_equal(kfsim_nl_error_parse((struct nlmsghdr *)msg, &ack), 0);
+	assert_int_equal(ack.error, -EPERM);
 	/* The header comes first: a missing one, a device nobody has. */
 	assert_int_equal(transact(f, req, request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK, NULL, 0,
 						  6), &ack, NULL, NULL, NULL), 0);

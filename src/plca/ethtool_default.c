@@ -282,7 +282,10 @@ static int ethnl_default_start(struct netlink_callback *cb)
 	return ret;
 }
 
-/* ethnl_default_dumpit(): -EOPNOTSUPP devices skipped, resumable where the buffer filled. */
+/*
+ * ethnl_default_dumpit(): -EOPNOTSUPP devices skipped, resumable where the buffer filled; past
+ * the last device 0, so that NLMSG_DONE shares the step's buffer (see ethtool_plca.c's).
+ */
 static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
@@ -293,11 +296,13 @@ static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		if (prepare_data(info->genlhdr->cmd, cb->extack) == -EOPNOTSUPP)
 			continue;
 		if (fill_msg(skb, net, info->genlhdr->cmd, NETLINK_CB(cb->skb).portid,
-			     cb->nlh->nlmsg_seq, NLM_F_MULTI, net->devs[idx], (u32)cb->args[1]))
-			break;
+			     cb->nlh->nlmsg_seq, NLM_F_MULTI, net->devs[idx], (u32)cb->args[1])) {
+			cb->args[0] = idx;
+			return skb->len ? (int)skb->len : -EMSGSIZE;
+		}
 	}
 	cb->args[0] = idx;
-	return skb->len;
+	return 0;
 }
 
 /* ethnl_tunnel_info_doit(): no device here reports tunnel offload info. */

@@ -281,7 +281,11 @@ static int ethnl_default_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/* ethnl_default_dumpit(): one reply per device, resumable; -EOPNOTSUPP devices are skipped. */
+/*
+ * ethnl_default_dumpit(): one reply per device, resumable; -EOPNOTSUPP devices are skipped.
+ * Past the last device the step answers 0, so NLMSG_DONE rides in the same buffer when it fits
+ * (netlink_dump()), before the answer to a request sent after the dump in the same datagram.
+ */
 static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
@@ -300,17 +304,17 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 		if (ret == -EOPNOTSUPP)
 			continue;
+		if (!ret && plca_fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI, reply_cmd_of(cmd),
+					  net->devs[idx], &data))
+			ret = -EMSGSIZE;	/* the buffer is full: continue here next time */
 		if (ret < 0) {
 			cb->args[DUMP_ARG_POS] = idx;
-			return ret;
+			return skb->len ? (int)skb->len : ret;
 		}
-		if (plca_fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, NLM_F_MULTI, reply_cmd_of(cmd),
-				  net->devs[idx], &data))
-			break;	/* the buffer is full: continue here next time */
 	}
 	cb->args[DUMP_ARG_POS] = idx;
-	return skb->len;
+	return 0;
 }
 
 /*

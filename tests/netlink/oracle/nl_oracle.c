@@ -326,6 +326,7 @@ static void render_error(const struct kfsim_nl_error *err, int ret, char *out, s
 
 struct raw_answers {
 	u32 seq;
+	u16 family;	/* the request's family id: the kernels number families differently */
 	int first_errno;
 	char text[1024];
 };
@@ -347,6 +348,9 @@ static int raw_answer(const struct nlmsghdr *nlh, void *arg)
 			if (err.error && !ra->first_errno)
 				ra->first_errno = err.error;
 		}
+	} else if (nlh->nlmsg_type == ra->family && nlh->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN) {
+		snprintf(one, sizeof(one), "of the family, cmd %u",
+			 ((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd);
 	} else {
 		snprintf(one, sizeof(one), "type %u", nlh->nlmsg_type);
 	}
@@ -368,6 +372,7 @@ static int ask_raw(struct side *s, const struct request *r, u8 *buf, size_t sent
 	nlh->nlmsg_len = claimed < 0 ? 0 : (u32)claimed;
 	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = ra.seq = ++s->raw_seq;
+	ra.family = nlh->nlmsg_type;
 	n = kfsim_nl_send_raw(s->c, buf, sent, raw_answer, &ra);
 	snprintf(out, size, "answers %d%s", n, ra.text);
 	return n < 0 ? n : ra.first_errno;

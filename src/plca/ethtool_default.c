@@ -8,7 +8,8 @@
  *
  * The path is ethnl_default_doit(), ethnl_default_start() and ethnl_default_dumpit() of
  * net/ethtool/netlink.c with each request's parse_request and prepare_data (read in 6.12,
- * every answer checked against the running 6.18 by tests/clients/tool_oracle.sh):
+ * every answer checked against the running 6.18 by ctest netlink/kernel_referee, its random
+ * twin and clients/tool_oracle):
  *   1. the header attribute must be there: -EINVAL with MISS_TYPE (GENL_REQ_ATTR_CHECK());
  *   2. the header names a device: ethnl_parse_header_dev_get() (-ENODEV "no device matches
  *      name", ...);
@@ -36,9 +37,13 @@
  * attributes first, and the actions (docs/own-tools.md, "Real tools, judged by the running
  * kernel").
  *
+ * WOL_GET too needs that permission (its reply may carry the SecureOn password): nobody gets
+ * -EPERM before any validation.
+ *
  * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS,
- * RINGS, CHANNELS, COALESCE, PAUSE, EEE), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE) and 6.4 (MM, and PAUSE's
- * STATS_SRC): kfsim models 6.3 on, so MM and STATS_SRC come with kfsim_kernel_version() 6.4.
+ * RINGS, CHANNELS, COALESCE, PAUSE, EEE), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE) and 6.4
+ * (MM, and PAUSE's STATS_SRC); kfsim models 6.3 on, so MM and STATS_SRC come with
+ * kfsim_kernel_version() 6.4, and PAUSE_SET's policy reaches STATS_SRC from 6.17.
  */
 #include <kfsim/cmdline.h>
 #include <kfsim/netlink.h>
@@ -79,18 +84,18 @@ enum {
 
 /* ethnl_header_policy and ethnl_header_policy_stats: no PHY_INDEX (maxtype 3). */
 static const struct nla_policy ethnl_header_policy[ETHTOOL_A_HEADER_FLAGS + 1] = {
-	[ETHTOOL_A_HEADER_DEV_INDEX] = { .type = NLA_U32 },
-	[ETHTOOL_A_HEADER_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1 },
-	[ETHTOOL_A_HEADER_FLAGS] = NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS |
-							    ETHTOOL_FLAG_OMIT_REPLY),
+	[ETHTOOL_A_HEADER_DEV_INDEX] = {.type = NLA_U32},
+	[ETHTOOL_A_HEADER_DEV_NAME] = {.type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1},
+	[ETHTOOL_A_HEADER_FLAGS] =
+		NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS | ETHTOOL_FLAG_OMIT_REPLY),
 };
 
 static const struct nla_policy ethnl_header_policy_stats[ETHTOOL_A_HEADER_FLAGS + 1] = {
-	[ETHTOOL_A_HEADER_DEV_INDEX] = { .type = NLA_U32 },
-	[ETHTOOL_A_HEADER_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1 },
-	[ETHTOOL_A_HEADER_FLAGS] = NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS |
-							    ETHTOOL_FLAG_OMIT_REPLY |
-							    ETHTOOL_FLAG_STATS),
+	[ETHTOOL_A_HEADER_DEV_INDEX] = {.type = NLA_U32},
+	[ETHTOOL_A_HEADER_DEV_NAME] = {.type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1},
+	[ETHTOOL_A_HEADER_FLAGS] =
+		NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS | ETHTOOL_FLAG_OMIT_REPLY |
+						 ETHTOOL_FLAG_STATS),
 };
 
 static const struct nla_policy get_policy[ETHTOOL_A_REQ_HEADER + 1] = {
@@ -110,28 +115,28 @@ static const struct nla_policy get_policy_stats[ETHTOOL_A_REQ_HEADER + 1] = {
  */
 static const struct nla_policy debug_set_policy[3] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[2] = { .type = NLA_NESTED },
+	[2] = {.type = NLA_NESTED},
 };
 
 static const struct nla_policy wol_set_policy[4] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[2] = { .type = NLA_NESTED },
-	[3] = { .type = NLA_BINARY, .len = 6 },	/* SOPASS_MAX */
+	[2] = {.type = NLA_NESTED},
+	[3] = {.type = NLA_BINARY, .len = 6}, /* SOPASS_MAX */
 };
 
 static const struct nla_policy channels_set_policy[10] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[6] = { .type = NLA_U32 },
-	[7] = { .type = NLA_U32 },
-	[8] = { .type = NLA_U32 },
-	[9] = { .type = NLA_U32 },
+	[6] = {.type = NLA_U32},
+	[7] = {.type = NLA_U32},
+	[8] = {.type = NLA_U32},
+	[9] = {.type = NLA_U32},
 };
 
 static const struct nla_policy pause_set_policy[5] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[2] = { .type = NLA_U8 },
-	[3] = { .type = NLA_U8 },
-	[4] = { .type = NLA_U8 },
+	[2] = {.type = NLA_U8},
+	[3] = {.type = NLA_U8},
+	[4] = {.type = NLA_U8},
 };
 
 /*
@@ -141,18 +146,18 @@ static const struct nla_policy pause_set_policy[5] = {
  */
 static const struct nla_policy pause_set_policy_6_17[ETHTOOL_A_PAUSE_STATS_SRC + 1] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[2] = { .type = NLA_U8 },
-	[3] = { .type = NLA_U8 },
-	[4] = { .type = NLA_U8 },
-	[ETHTOOL_A_PAUSE_STATS_SRC] = { .type = NLA_REJECT },
+	[2] = {.type = NLA_U8},
+	[3] = {.type = NLA_U8},
+	[4] = {.type = NLA_U8},
+	[ETHTOOL_A_PAUSE_STATS_SRC] = {.type = NLA_REJECT},
 };
 
 static const struct nla_policy eee_set_policy[8] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
-	[2] = { .type = NLA_NESTED },
-	[5] = { .type = NLA_U8 },
-	[6] = { .type = NLA_U8 },
-	[7] = { .type = NLA_U32 },
+	[2] = {.type = NLA_NESTED},
+	[5] = {.type = NLA_U8},
+	[6] = {.type = NLA_U8},
+	[7] = {.type = NLA_U32},
 };
 
 /* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
@@ -189,7 +194,7 @@ static int prepare_data(u8 cmd, struct netlink_ext_ack *extack)
 	switch (cmd) {
 	case ETHTOOL_MSG_LINKSTATE_GET:
 	case ETHTOOL_MSG_MODULE_GET:
-		return 0;	/* what there is to say: fill_msg() */
+		return 0; /* what there is to say: fill_msg() */
 	case ETHTOOL_MSG_LINKINFO_GET:
 	case ETHTOOL_MSG_LINKMODES_GET:
 		NL_SET_ERR_MSG(extack, "failed to retrieve link settings");
@@ -204,15 +209,14 @@ static int fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 cm
 		    u32 seq, int flags, const struct net_device *dev, u32 req_flags)
 {
 	u8 reply_cmd = cmd == ETHTOOL_MSG_LINKSTATE_GET ? ETHTOOL_MSG_LINKSTATE_GET_REPLY
-						       : ETHTOOL_MSG_MODULE_GET_REPLY;
+							: ETHTOOL_MSG_MODULE_GET_REPLY;
 	void *hdr = genlmsg_put(skb, portid, seq, &net->family, flags, reply_cmd);
 
 	if (!hdr)
 		return -EMSGSIZE;
 	if (ethnl_fill_reply_header(skb, dev, ETHTOOL_A_REQ_HEADER) ||
-	    (cmd == ETHTOOL_MSG_LINKSTATE_GET && (req_flags & ETHTOOL_FLAG_STATS) &&
-	     dev->phydev && net->phy_ops &&
-	     nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))) {
+	    (cmd == ETHTOOL_MSG_LINKSTATE_GET && (req_flags & ETHTOOL_FLAG_STATS) && dev->phydev &&
+	     net->phy_ops && nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -241,8 +245,8 @@ static int ethnl_default_doit(struct sk_buff *skb, struct genl_info *info)
 	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rskb)
 		return -ENOMEM;
-	ret = fill_msg(rskb, net_of(info->family), cmd, info->snd_portid, info->snd_seq, 0,
-		       req.dev, req.flags);
+	ret = fill_msg(rskb, net_of(info->family), cmd, info->snd_portid, info->snd_seq, 0, req.dev,
+		       req.flags);
 	if (ret) {
 		nlmsg_free(rskb);
 		return ret;
@@ -277,7 +281,7 @@ static int ethnl_default_start(struct netlink_callback *cb)
 					 false, &req, cb->extack);
 	if (!ret)
 		ret = parse_request(info->genlhdr->cmd, &req, info->attrs, cb->extack);
-	cb->args[0] = 0;	/* the next device */
+	cb->args[0] = 0; /* the next device */
 	cb->args[1] = req.flags;
 	return ret;
 }
@@ -342,31 +346,30 @@ struct default_request {
 	unsigned int maxattr;
 	int since_major, since_minor;
 	bool set;
-	u8 perm;	/* GENL_UNS_ADMIN_PERM on a GET: WOL's SecureOn password is a secret */
+	u8 perm; /* GENL_UNS_ADMIN_PERM on a GET: WOL's SecureOn password is a secret */
 };
 
 static const struct default_request default_requests[] = {
-	{ ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
-	{ ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
-	{ ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6 },
-	{ ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6 },
-	{ ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true },
-	{ ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6,
-	  .perm = GENL_UNS_ADMIN_PERM },
-	{ ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true },
-	{ ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
-	{ ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
-	{ ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
-	{ ETHTOOL_MSG_CHANNELS_SET, channels_set_policy, 9, 5, 7, true },
-	{ ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
-	{ ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7 },
-	{ ETHTOOL_MSG_PAUSE_SET, pause_set_policy, 4, 5, 7, true },
-	{ ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7 },
-	{ ETHTOOL_MSG_EEE_SET, eee_set_policy, 7, 5, 7, true },
-	{ ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9 },
-	{ ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14 },
-	{ ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17 },
-	{ ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4 },
+	{ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true},
+	{ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6, .perm = GENL_UNS_ADMIN_PERM},
+	{ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true},
+	{ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_CHANNELS_SET, channels_set_policy, 9, 5, 7, true},
+	{ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7},
+	{ETHTOOL_MSG_PAUSE_SET, pause_set_policy, 4, 5, 7, true},
+	{ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_EEE_SET, eee_set_policy, 7, 5, 7, true},
+	{ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9},
+	{ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14},
+	{ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17},
+	{ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4},
 };
 
 /* @req's do and dump halves at @ops[0] and @ops[1] (a SET: its do at @ops[0]); how many. */
@@ -376,7 +379,7 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 	unsigned int maxattr = req->maxattr;
 
 	if (req->cmd == ETHTOOL_MSG_PAUSE_GET && !kfsim_kernel_at_least(6, 4)) {
-		policy = get_policy_stats;	/* no STATS_SRC before 6.4 */
+		policy = get_policy_stats; /* no STATS_SRC before 6.4 */
 		maxattr = ETHTOOL_A_REQ_HEADER;
 	}
 	if (req->cmd == ETHTOOL_MSG_PAUSE_SET && kfsim_kernel_at_least(6, 17)) {
@@ -384,19 +387,24 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		maxattr = ETHTOOL_A_PAUSE_STATS_SRC;
 	}
 	if (req->set) {
-		ops[0] = (struct genl_split_ops){ .doit = ethnl_default_set_doit,
-						  .policy = policy, .maxattr = maxattr,
-						  .cmd = req->cmd,
-						  .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM };
+		ops[0] = (struct genl_split_ops){.doit = ethnl_default_set_doit,
+						 .policy = policy,
+						 .maxattr = maxattr,
+						 .cmd = req->cmd,
+						 .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM};
 		return 1;
 	}
-	ops[0] = (struct genl_split_ops){ .doit = ethnl_default_doit, .policy = policy,
-					  .maxattr = maxattr, .cmd = req->cmd,
-					  .flags = GENL_CMD_CAP_DO | req->perm };
-	ops[1] = (struct genl_split_ops){ .start = ethnl_default_start,
-					  .dumpit = ethnl_default_dumpit, .policy = policy,
-					  .maxattr = maxattr, .cmd = req->cmd,
-					  .flags = GENL_CMD_CAP_DUMP | req->perm };
+	ops[0] = (struct genl_split_ops){.doit = ethnl_default_doit,
+					 .policy = policy,
+					 .maxattr = maxattr,
+					 .cmd = req->cmd,
+					 .flags = GENL_CMD_CAP_DO | req->perm};
+	ops[1] = (struct genl_split_ops){.start = ethnl_default_start,
+					 .dumpit = ethnl_default_dumpit,
+					 .policy = policy,
+					 .maxattr = maxattr,
+					 .cmd = req->cmd,
+					 .flags = GENL_CMD_CAP_DUMP | req->perm};
 	if (req->cmd == ETHTOOL_MSG_TUNNEL_INFO_GET) {
 		ops[0].doit = ethnl_tunnel_info_doit;
 		ops[1].start = ethnl_tunnel_info_start;

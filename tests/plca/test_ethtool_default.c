@@ -32,7 +32,7 @@ static struct fixture *open_at(unsigned int kver)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	kfsim_set_kernel_version(kver);	/* the family registers the ops of its release */
+	kfsim_set_kernel_version(kver); /* the family registers the ops of its release */
 	f->net = kfsim_plca_net_default();
 	f->sk = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net), &KFSIM_NL_CRED_ROOT);
 	assert_false(IS_ERR(f->sk));
@@ -50,7 +50,7 @@ static void close_fixture(struct fixture *f)
 
 static u8 *put_attr(u8 *p, u16 type, const void *data, u16 len)
 {
-	struct nlattr nla = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+	struct nlattr nla = {.nla_len = NLA_HDRLEN + len, .nla_type = type};
 
 	memcpy(p, &nla, sizeof(nla));
 	memcpy(p + NLA_HDRLEN, data, len);
@@ -62,16 +62,16 @@ static u8 *put_attr(u8 *p, u16 type, const void *data, u16 len)
  * A request as ethtool sends it: the header nest {DEV_NAME @dev, FLAGS @hdr_flags when not 0}
  * (no header at all when @dev is NULL and @hdr_flags 0), then u32 attribute @extra_type = 1.
  */
-static int request(struct fixture *f, u8 *buf, u8 cmd, u16 nlflags, const char *dev,
-		   u32 hdr_flags, u16 extra_type)
+static int request(struct fixture *f, u8 *buf, u8 cmd, u16 nlflags, const char *dev, u32 hdr_flags,
+		   u16 extra_type)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct genlmsghdr *g = (struct genlmsghdr *)(buf + NLMSG_HDRLEN);
 	u8 *p = buf + NLMSG_HDRLEN + GENL_HDRLEN;
 	u32 one = 1;
 
-	*nlh = (struct nlmsghdr){ .nlmsg_type = f->family, .nlmsg_flags = nlflags, .nlmsg_seq = 7 };
-	*g = (struct genlmsghdr){ .cmd = cmd, .version = 1 };
+	*nlh = (struct nlmsghdr){.nlmsg_type = f->family, .nlmsg_flags = nlflags, .nlmsg_seq = 7};
+	*g = (struct genlmsghdr){.cmd = cmd, .version = 1};
 	if (dev || hdr_flags) {
 		struct nlattr *nest = (struct nlattr *)p;
 
@@ -80,8 +80,8 @@ static int request(struct fixture *f, u8 *buf, u8 cmd, u16 nlflags, const char *
 			p = put_attr(p, ETHTOOL_A_HEADER_DEV_NAME, dev, (u16)(strlen(dev) + 1));
 		if (hdr_flags)
 			p = put_attr(p, ETHTOOL_A_HEADER_FLAGS, &hdr_flags, 4);
-		*nest = (struct nlattr){ .nla_len = (u16)(p - (u8 *)nest),
-					 .nla_type = 1 | NLA_F_NESTED };
+		*nest = (struct nlattr){.nla_len = (u16)(p - (u8 *)nest),
+					.nla_type = 1 | NLA_F_NESTED};
 	}
 	if (extra_type)
 		p = put_attr(p, extra_type, &one, 4);
@@ -93,8 +93,8 @@ static int request(struct fixture *f, u8 *buf, u8 cmd, u16 nlflags, const char *
  * Send; the replies' commands (and their last reply) before the ACK or NLMSG_DONE go to
  * @cmds/@last, the ACK to @ack.  Return: the number of replies.
  */
-static int transact(struct fixture *f, const u8 *req, int len, struct kfsim_nl_error *ack,
-		    u8 *cmds, u8 *last, long *last_len)
+static int transact(struct fixture *f, const u8 *req, int len, struct kfsim_nl_error *ack, u8 *cmds,
+		    u8 *last, long *last_len)
 {
 	u8 msg[8192];
 	int replies = 0;
@@ -125,7 +125,7 @@ static int transact(struct fixture *f, const u8 *req, int len, struct kfsim_nl_e
 
 static void test_gets_a_driver_lacks(void **state)
 {
-	static const u8 cmds[] = { 2, 4, 7, 9, 13, 15, 17, 19, 21, 23, 29, 42 };
+	static const u8 cmds[] = {2, 4, 7, 9, 13, 15, 17, 19, 21, 23, 29, 42};
 	struct fixture *f = open_at(KERNEL_VERSION(6, 18, 0));
 	struct kfsim_nl_error ack;
 	u8 req[256];
@@ -136,22 +136,30 @@ static void test_gets_a_driver_lacks(void **state)
 
 		assert_int_equal(transact(f, req, len, &ack, NULL, NULL, NULL), 0);
 		assert_int_equal(ack.error, -EOPNOTSUPP);
-		assert_string_equal(ack.msg, cmds[i] == 2 || cmds[i] == 4 ?
-					     "failed to retrieve link settings" : "");
+		assert_string_equal(ack.msg, cmds[i] == 2 || cmds[i] == 4
+						     ? "failed to retrieve link settings"
+						     : "");
 	}
 	/* The header is checked first: a device nobody has, no header, a flag the policy lacks. */
-	assert_int_equal(transact(f, req, request(f, req, 15, NLM_F_REQUEST | NLM_F_ACK,
-						  "nosuch0", 0, 0), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 15, NLM_F_REQUEST | NLM_F_ACK, "nosuch0", 0, 0),
+				  &ack, NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -ENODEV);
 	assert_string_equal(ack.msg, "no device matches name");
 	assert_int_equal(ack.offs, NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN);
-	assert_int_equal(transact(f, req, request(f, req, 15, NLM_F_REQUEST | NLM_F_ACK, NULL, 0,
-						  0), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 15, NLM_F_REQUEST | NLM_F_ACK, NULL, 0, 0), &ack,
+				  NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -EINVAL);
 	assert_true(ack.has_miss_type);
 	assert_int_equal(ack.miss_type, 1);
-	assert_int_equal(transact(f, req, request(f, req, 15, NLM_F_REQUEST | NLM_F_ACK, "eth0",
-						  ETHTOOL_FLAG_STATS, 0), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 15, NLM_F_REQUEST | NLM_F_ACK, "eth0",
+					  ETHTOOL_FLAG_STATS, 0),
+				  &ack, NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -EINVAL);
 	assert_string_equal(ack.msg, "reserved bit set");
 	close_fixture(f);
@@ -167,23 +175,31 @@ static void test_replies(void **state)
 	struct nlattr *tb[8];
 
 	(void)state;
-	assert_int_equal(transact(f, req, request(f, req, 34, NLM_F_REQUEST | NLM_F_ACK, "eth1",
-						  0, 0), &ack, &cmd, NULL, NULL), 1);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 34, NLM_F_REQUEST | NLM_F_ACK, "eth1", 0, 0),
+				  &ack, &cmd, NULL, NULL),
+			 1);
 	assert_int_equal(ack.error, 0);
-	assert_int_equal(cmd, 35);	/* ETHTOOL_MSG_MODULE_GET_REPLY */
-	assert_int_equal(transact(f, req, request(f, req, 6, NLM_F_REQUEST | NLM_F_ACK, "eth1", 0,
-						  0), &ack, &cmd, reply, &reply_len), 1);
-	assert_int_equal(cmd, 6);	/* ETHTOOL_MSG_LINKSTATE_GET_REPLY */
+	assert_int_equal(cmd, 35); /* ETHTOOL_MSG_MODULE_GET_REPLY */
+	assert_int_equal(transact(f, req,
+				  request(f, req, 6, NLM_F_REQUEST | NLM_F_ACK, "eth1", 0, 0), &ack,
+				  &cmd, reply, &reply_len),
+			 1);
+	assert_int_equal(cmd, 6); /* ETHTOOL_MSG_LINKSTATE_GET_REPLY */
 	assert_int_equal(nla_parse(tb, 7, (struct nlattr *)(reply + NLMSG_HDRLEN + GENL_HDRLEN),
-				   (int)reply_len - NLMSG_HDRLEN - GENL_HDRLEN, NULL, NULL), 0);
+				   (int)reply_len - NLMSG_HDRLEN - GENL_HDRLEN, NULL, NULL),
+			 0);
 	assert_non_null(tb[1]);
-	assert_null(tb[2]);	/* no get_link: no LINK */
+	assert_null(tb[2]); /* no get_link: no LINK */
 	assert_null(tb[7]);
-	assert_int_equal(transact(f, req, request(f, req, 6, NLM_F_REQUEST | NLM_F_ACK, "eth1",
-						  ETHTOOL_FLAG_STATS, 0), &ack, &cmd, reply,
-				  &reply_len), 1);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 6, NLM_F_REQUEST | NLM_F_ACK, "eth1",
+					  ETHTOOL_FLAG_STATS, 0),
+				  &ack, &cmd, reply, &reply_len),
+			 1);
 	assert_int_equal(nla_parse(tb, 7, (struct nlattr *)(reply + NLMSG_HDRLEN + GENL_HDRLEN),
-				   (int)reply_len - NLMSG_HDRLEN - GENL_HDRLEN, NULL, NULL), 0);
+				   (int)reply_len - NLMSG_HDRLEN - GENL_HDRLEN, NULL, NULL),
+			 0);
 	assert_non_null(tb[7]);
 	assert_int_equal(nla_get_u32(tb[7]), 0);
 	close_fixture(f);
@@ -199,12 +215,12 @@ static void test_dumps(void **state)
 	int replies;
 
 	(void)state;
-	assert_int_equal(transact(f, req, request(f, req, 15, dump, NULL, 0, 0), &ack, NULL,
-				  NULL, NULL), 0);
+	assert_int_equal(
+		transact(f, req, request(f, req, 15, dump, NULL, 0, 0), &ack, NULL, NULL, NULL), 0);
 	assert_int_equal(ack.error, 0);
 	assert_true(ack.in_done);
-	assert_int_equal(transact(f, req, request(f, req, 2, dump, NULL, 0, 0), &ack, NULL, NULL,
-				  NULL), 0);
+	assert_int_equal(
+		transact(f, req, request(f, req, 2, dump, NULL, 0, 0), &ack, NULL, NULL, NULL), 0);
 	assert_string_equal(ack.msg, "failed to retrieve link settings");
 	replies = transact(f, req, request(f, req, 34, dump, NULL, 0, 0), &ack, cmds, NULL, NULL);
 	assert_true(replies >= 3);
@@ -212,7 +228,8 @@ static void test_dumps(void **state)
 		assert_int_equal(cmds[i], 35);
 	/* The header is parsed at the start: its error is the dump's NLMSG_ERROR. */
 	assert_int_equal(transact(f, req, request(f, req, 15, dump, "nosuch0", 0, 0), &ack, NULL,
-				  NULL, NULL), 0);
+				  NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -ENODEV);
 	assert_false(ack.in_done);
 	close_fixture(f);
@@ -226,19 +243,26 @@ static void test_pause_stats_src_by_release(void **state)
 	u8 req[256];
 
 	(void)state;
-	assert_int_equal(transact(f, req, request(f, req, 21, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
-						  6), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 21, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0, 6),
+				  &ack, NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -EINVAL);
 	assert_string_equal(ack.msg, "ethtool_nl: ETHTOOL_FLAG_STATS must be set when "
 				     "requesting a source of stats");
-	assert_int_equal(transact(f, req, request(f, req, 21, NLM_F_REQUEST | NLM_F_ACK, "eth0",
-						  ETHTOOL_FLAG_STATS, 6), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 21, NLM_F_REQUEST | NLM_F_ACK, "eth0",
+					  ETHTOOL_FLAG_STATS, 6),
+				  &ack, NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -EOPNOTSUPP);
 	close_fixture(f);
 	/* 6.3: past the policy's last type; ethtool's ops validate strictly, whatever the cmd. */
 	f = open_at(KERNEL_VERSION(6, 3, 0));
-	assert_int_equal(transact(f, req, request(f, req, 21, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
-						  6), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 21, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0, 6),
+				  &ack, NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -EINVAL);
 	assert_string_equal(ack.msg, "Unknown attribute type");
 	close_fixture(f);
@@ -247,10 +271,10 @@ static void test_pause_stats_src_by_release(void **state)
 /* The SETs that only check the driver's ops: -EOPNOTSUPP for root, -EPERM for a user. */
 static void test_sets(void **state)
 {
-	static const u8 sets[] = { 8, 10, 18, 22, 24 };
+	static const u8 sets[] = {8, 10, 18, 22, 24};
 	struct fixture *f = open_at(KERNEL_VERSION(6, 18, 0));
-	struct kfsim_nl_sock *user = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net),
-							&KFSIM_NL_CRED_USER);
+	struct kfsim_nl_sock *user =
+		kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net), &KFSIM_NL_CRED_USER);
 	struct kfsim_nl_error ack;
 	u8 req[256], msg[4096];
 	int len;
@@ -272,13 +296,17 @@ static void test_sets(void **state)
 	assert_int_equal(kfsim_nl_error_parse((struct nlmsghdr *)msg, &ack), 0);
 	assert_int_equal(ack.error, -EPERM);
 	/* The header comes first: a missing one, a device nobody has. */
-	assert_int_equal(transact(f, req, request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK, NULL, 0,
-						  6), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK, NULL, 0, 6), &ack,
+				  NULL, NULL, NULL),
+			 0);
 	assert_true(ack.has_miss_type);
-	assert_int_equal(transact(f, req, request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK,
-						  "nosuch0", 0, 6), &ack, NULL, NULL, NULL), 0);
+	assert_int_equal(transact(f, req,
+				  request(f, req, 18, NLM_F_REQUEST | NLM_F_ACK, "nosuch0", 0, 6),
+				  &ack, NULL, NULL, NULL),
+			 0);
 	assert_int_equal(ack.error, -ENODEV);
-	close_fixture(f);	/* closes @user too */
+	close_fixture(f); /* closes @user too */
 }
 
 int main(void)

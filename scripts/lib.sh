@@ -35,6 +35,8 @@ KFSIM_TEST_PACKAGES=(
 	iproute2
 	python3-yaml
 	python3-jsonschema
+	python3-pyroute2
+	libnl-utils
 	linux-source-6.12
 	libbpf-dev
 	bpftool

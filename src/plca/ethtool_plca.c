@@ -29,19 +29,9 @@ static struct kfsim_plca_net *net_of(const struct genl_family *family)
 	return container_of(family, struct kfsim_plca_net, family);
 }
 
-/* What a request header names (struct ethnl_req_info's part kfsim needs). */
-struct plca_req_info {
-	struct net_device *dev;
-	u32 phy_index;	/* 0 = the device's attached PHY */
-};
-
-/*
- * ethnl_parse_header_dev_get(): the device the header names (NULL when none and !require_dev)
- * and, from 6.11, the PHY_INDEX, which needs a device.
- */
-static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *header,
-				bool require_dev, struct plca_req_info *req,
-				struct netlink_ext_ack *extack)
+int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *header,
+			       bool require_dev, struct plca_req_info *req,
+			       struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[ETHTOOL_A_HEADER_PHY_INDEX + 1];
 	const struct nlattr *name_attr;
@@ -55,7 +45,12 @@ static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr 
 		NL_SET_ERR_MSG(extack, "request header missing");
 		return -EINVAL;
 	}
-	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header, ethtool_header_nl_policy, extack);
+	/*
+	 * The op's policy validated the header already (its own header policy: with or without
+	 * ETHTOOL_FLAG_STATS, with or without PHY_INDEX); the kernel parses it again with no
+	 * policy (6.3 and 6.12 alike), which must not undo that choice.
+	 */
+	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header, NULL, extack);
 	if (ret)
 		return ret;
 	if (tb[ETHTOOL_A_HEADER_PHY_INDEX] && !kfsim_kernel_at_least(6, 11)) {
@@ -95,6 +90,8 @@ static int parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr 
 		}
 		req->phy_index = nla_get_u32(tb[ETHTOOL_A_HEADER_PHY_INDEX]);
 	}
+	if (tb[ETHTOOL_A_HEADER_FLAGS])
+		req->flags = nla_get_u32(tb[ETHTOOL_A_HEADER_FLAGS]);
 	req->dev = dev;
 	return 0;
 }
@@ -149,9 +146,9 @@ static int plca_prepare_data(struct kfsim_plca_net *net, const struct plca_req_i
 	return ops->get_plca_cfg(phydev, &data->cfg);
 }
 
-static int fill_reply_header(struct sk_buff *skb, const struct net_device *dev)
+int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u16 attrtype)
 {
-	struct nlattr *nest = nla_nest_start(skb, ETHTOOL_A_PLCA_HEADER);
+	struct nlattr *nest = nla_nest_start(skb, attrtype);
 
 	if (!nest)
 		return -EMSGSIZE;
@@ -212,7 +209,7 @@ static int plca_fill_msg(struct sk_buff *skb, const struct genl_family *family, 
 
 	if (!hdr)
 		return -EMSGSIZE;
-	ret = fill_reply_header(skb, dev);
+	ret = ethnl_fill_reply_header(skb, dev, ETHTOOL_A_PLCA_HEADER);
 	if (!ret && reply_cmd == ETHTOOL_MSG_PLCA_GET_STATUS_REPLY)
 		ret = plca_get_status_fill_reply(skb, &data->st);
 	else if (!ret)
@@ -243,7 +240,7 @@ static int ethnl_plca_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_PLCA_HEADER))
 		return -EINVAL;
-	ret = parse_header_dev_get(net, header, true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(net, header, true, &req, info->extack);
 	if (ret)
 		return ret;
 	ret = plca_prepare_data(net, &req, info->genlhdr->cmd, header, info->extack, &data);
@@ -275,7 +272,7 @@ static int ethnl_default_start(struct netlink_callback *cb)
 	struct plca_req_info req;
 	int ret;
 
-	ret = parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_PLCA_HEADER],
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_PLCA_HEADER],
 				   false, &req, cb->extack);
 	if (ret)
 		return ret;
@@ -284,7 +281,11 @@ static int ethnl_default_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/* ethnl_default_dumpit(): one reply per device, resumable; -EOPNOTSUPP devices are skipped. */
+/*
+ * ethnl_default_dumpit(): one reply per device, resumable; -EOPNOTSUPP devices are skipped.
+ * Past the last device the step answers 0, so NLMSG_DONE rides in the same buffer when it fits
+ * (netlink_dump()), before the answer to a request sent after the dump in the same datagram.
+ */
 static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
@@ -293,7 +294,7 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	long idx;
 
 	for (idx = cb->args[DUMP_ARG_POS]; idx < net->nr_devs; idx++) {
-		struct plca_req_info req = { net->devs[idx], (u32)cb->args[DUMP_ARG_PHY_INDEX] };
+		struct plca_req_info req = { net->devs[idx], (u32)cb->args[DUMP_ARG_PHY_INDEX], 0 };
 		struct plca_reply_data data;
 		/*
 		 * A device without the indexed PHY is skipped silently: the running kernel (6.18)
@@ -303,17 +304,17 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 		if (ret == -EOPNOTSUPP)
 			continue;
+		if (!ret && plca_fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI, reply_cmd_of(cmd),
+					  net->devs[idx], &data))
+			ret = -EMSGSIZE;	/* the buffer is full: continue here next time */
 		if (ret < 0) {
 			cb->args[DUMP_ARG_POS] = idx;
-			return ret;
+			return skb->len ? (int)skb->len : ret;
 		}
-		if (plca_fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, NLM_F_MULTI, reply_cmd_of(cmd),
-				  net->devs[idx], &data))
-			break;	/* the buffer is full: continue here next time */
 	}
 	cb->args[DUMP_ARG_POS] = idx;
-	return skb->len;
+	return 0;
 }
 
 /*
@@ -324,7 +325,7 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  */
 static void ethnl_plca_notify(struct kfsim_plca_net *net, struct net_device *dev)
 {
-	struct plca_req_info req = { dev, 0 };
+	struct plca_req_info req = { dev, 0, 0 };
 	struct plca_reply_data data;
 	struct sk_buff *skb;
 
@@ -385,7 +386,7 @@ static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_PLCA_HEADER))
 		return -EINVAL;
-	ret = parse_header_dev_get(net, tb[ETHTOOL_A_PLCA_HEADER], true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(net, tb[ETHTOOL_A_PLCA_HEADER], true, &req, info->extack);
 	if (ret)
 		return ret;
 	phydev = req_get_phydev(&req, tb[ETHTOOL_A_PLCA_HEADER], info->extack);
@@ -462,25 +463,27 @@ static const struct nla_policy set_cfg_policy_6_3[ETHTOOL_A_PLCA_MAX + 1] = {
 
 int kfsim_plca_register_family(struct kfsim_plca_net *net)
 {
-	BUILD_BUG_ON(ARRAY_SIZE(ethtool_nl_ops) != ARRAY_SIZE(net->ops));
+	const size_t nr = ARRAY_SIZE(ethtool_nl_ops);
+
 	net->family = (struct genl_family)ETHTOOL_NL_FAMILY_INIT;
 	/* The kernel's value: strict handling from ETHTOOL_MSG_MODULE_GET + 1 on. */
 	net->family.resv_start_op = ETHTOOL_MSG_MODULE_GET + 1;
-	memcpy(net->ops, ethtool_nl_ops, sizeof(net->ops));
+	memcpy(net->ops, ethtool_nl_ops, sizeof(ethtool_nl_ops));
 	/*
 	 * The kernel's hand-written op table gives every ethtool dump .start =
 	 * ethnl_default_start: the header is parsed there, so its errors are an NLMSG_ERROR with
 	 * the offset, not an error inside NLMSG_DONE.  (The spec has no such hook to generate.)
 	 */
-	for (size_t i = 0; i < ARRAY_SIZE(net->ops); i++)
+	for (size_t i = 0; i < nr; i++)
 		if (net->ops[i].flags & GENL_CMD_CAP_DUMP)
 			net->ops[i].start = ethnl_default_start;
 	if (!kfsim_kernel_at_least(6, 11)) {
-		for (size_t i = 0; i < ARRAY_SIZE(net->ops); i++)
+		for (size_t i = 0; i < nr; i++)
 			net->ops[i].policy = net->ops[i].cmd == ETHTOOL_MSG_PLCA_SET_CFG ?
 					     set_cfg_policy_6_3 : get_policy_6_3;
 	}
 	net->family.split_ops = net->ops;
+	net->family.n_split_ops = (u8)ethtool_default_ops_add(net, (int)nr);
 	return kfsim_genl_register_family(kfsim_net_nl(net->ns), &net->family);
 }
 

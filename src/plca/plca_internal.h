@@ -8,6 +8,8 @@
 
 #define KFSIM_PLCA_MAX_DEVS 64
 #define KFSIM_PLCA_MAX_SEGMENTS 8
+/* The generated PLCA ops, and the do and dump halves of ethtool_default.c's requests. */
+#define KFSIM_ETHTOOL_MAX_OPS 48
 
 /** struct kfsim_plca_segment - a mixing segment: the PHYs whose @segment points here share it */
 struct kfsim_plca_segment {
@@ -25,7 +27,7 @@ struct kfsim_plca_segment {
  * @ns: the namespace this is PLCA's part of (its netlink kernel has the ethtool family)
  * @family: the ethtool genetlink family (its PLCA ops)
  * @ops: the family's op table: the generated one, with the header policy of the release the
- *       family was registered at
+ *       family was registered at, and ethtool_default.c's GETs
  */
 struct kfsim_plca_net {
 	struct net_device *devs[KFSIM_PLCA_MAX_DEVS];
@@ -35,8 +37,34 @@ struct kfsim_plca_net {
 	u32 bcast_seq;
 	struct kfsim_net *ns;
 	struct genl_family family;
-	struct genl_split_ops ops[5];
+	struct genl_split_ops ops[KFSIM_ETHTOOL_MAX_OPS];
 };
+
+/* What a request header names (struct ethnl_req_info's part kfsim needs). */
+struct plca_req_info {
+	struct net_device *dev;
+	u32 phy_index;	/* 0 = the device's attached PHY */
+	u32 flags;	/* ETHTOOL_A_HEADER_FLAGS */
+};
+
+/*
+ * ethnl_parse_header_dev_get(): the device the header names (NULL when none and !require_dev)
+ * and, from 6.11, the PHY_INDEX, which needs a device; -ENODEV or -EINVAL with the kernel's
+ * extack otherwise.
+ */
+int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *header,
+			       bool require_dev, struct plca_req_info *req,
+			       struct netlink_ext_ack *extack);
+
+/* ethnl_fill_reply_header(): the reply's header nest @attrtype: DEV_INDEX and DEV_NAME. */
+int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u16 attrtype);
+
+/*
+ * ethtool_default_ops_add() - the ethtool GET ops of ethtool_default.c in @net->ops, merged with
+ * the @nr generated ones already there in command order, as the kernel's table is ordered
+ * Return: how many ops the table holds now.
+ */
+int ethtool_default_ops_add(struct kfsim_plca_net *net, int nr);
 
 
 /* genl_register_family() of the ethtool family (PLCA ops) into @net->nlk. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Randomized robustness of the in-process ethtool family: mutated PLCA requests (bit flips,
- * wrong lengths, truncation) and raw garbage never crash, never get more than one ACK, and a
- * request answered with an error changes no register and notifies nobody.
+ * wrong lengths, truncation), the same bytes sent as the requests of ethtool_default.c and as
+ * dumps, and raw garbage never crash, never get more than one ACK, and a request answered with
+ * an error changes no register and notifies nobody.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +59,9 @@ static void test_mutated_requests(void **state)
 		{ ETHTOOL_A_PLCA_BURST_CNT, 1 }, { ETHTOOL_A_PLCA_BURST_TMR, 100 },
 	};
 	static const char *const devs[] = { "eth0", "eth1", "eth2", "eth3", "lo", "nope" };
+	/* ethtool_default.c's GETs and SETs, and one kfsim lacks (45: PHY_GET) */
+	static const u8 other_cmds[] = { 2, 4, 6, 7, 8, 9, 10, 13, 15, 17, 18, 19, 21, 22, 23, 24,
+					 28, 29, 34, 42, 45 };
 	struct kfsim_plca_net *net = kfsim_plca_net_default();
 	struct kfsim_nl_sock *sk = kfsim_nl_sock_open(kfsim_plca_net_kernel(net), &KFSIM_NL_CRED_ROOT);
 	struct kfsim_nl_sock *mon = kfsim_nl_sock_open(kfsim_plca_net_kernel(net), &KFSIM_NL_CRED_USER);
@@ -70,12 +74,15 @@ static void test_mutated_requests(void **state)
 	prandom_seed_state(&rnd, 0x8ca);
 	for (int iter = 0; iter < 20000; iter++) {
 		u8 cmd = ETHTOOL_MSG_PLCA_GET_CFG + kfsim_prandom_below(&rnd, 3);
+		u16 dump = kfsim_prandom_below(&rnd, 8) ? 0 : NLM_F_DUMP;
 		int nr = (int)kfsim_prandom_below(&rnd, ARRAY_SIZE(attrs) + 1), len, flips;
 		u8 req[512];
 		int nr_acks, ack_error, nr_ntf, unused;
 
+		if (!kfsim_prandom_below(&rnd, 4))
+			cmd = other_cmds[kfsim_prandom_below(&rnd, ARRAY_SIZE(other_cmds))];
 		len = kfsim_ethtool_plca_request(req, sizeof(req), kfsim_plca_net_family_id(net), cmd,
-						 NLM_F_REQUEST | NLM_F_ACK, iter,
+						 NLM_F_REQUEST | NLM_F_ACK | dump, iter,
 						 devs[kfsim_prandom_below(&rnd, ARRAY_SIZE(devs))], 0,
 						 attrs, nr);
 		assert_true(len > 0);

@@ -24,7 +24,8 @@ What one request is drawn from:
 Requests whose answers differ for reasons outside the genl layer are not drawn (they would only
 repeat a known drift): GETFAMILY dumps and ids other than nlctrl's (the kernels hold different
 families), GETPOLICY of ethtool ops kfsim lacks or of a whole family but nlctrl (policy-drift.txt),
-ethtool commands below 100 other than PLCA's (kfsim's ethtool family carries only those).
+ethtool commands below 100 other than PLCA's and those of src/plca/ethtool_default.c that the
+running kernel's veth lacks as well (LINKINFO, LINKMODES, CHANNELS and TUNNEL_INFO it has).
 
 Usage: nl_gen.py SEED COUNT [--seeds N] [--user-share PERCENT] > corpus.txt
   (COUNT requests for each of the N seeds from SEED on; one process, as Python starts slowly)
@@ -50,7 +51,9 @@ MPTCP = {1: 'nest', 2: 'u32', 3: 'u32', 4: 'u8', 5: 'u16', 6: 'u32', 7: 'u32', 8
 FAMILIES = {
     # name: (commands, attrs, genl version, expect)
     'nlctrl': ([3, 10, 3, 10, 1, 2, 4, 5, 6, 7, 8, 9], NLCTRL, 2, 'same'),
-    'ethtool': ([39, 40, 41, 39, 40, 41], PLCA_SET, 1, 'same'),
+    # PLCA's, and the requests of src/plca/ethtool_default.c veth lacks too (ETHTOOL_DEFAULT)
+    'ethtool': ([39, 40, 41, 39, 40, 41] + [6, 7, 8, 9, 10, 13, 15, 19, 21, 22, 23, 24, 29, 34,
+                                            42], PLCA_SET, 1, 'same'),
     # not napi-set (14, 6.13) nor bind-tx (15, 6.16): the 6.12 specs kfsim generates lack them
     'netdev': ([1, 5, 10, 11, 12, 13], NETDEV, 1, 'auto'),
     'tcp_metrics': ([1, 2], TCPM, 1, 'auto'),
@@ -227,7 +230,8 @@ class Gen:
                                   'nosuchfam'])
             if cmd == 10 and name not in ('nlctrl', 'nosuchfam'):
                 # one op, and one both kernels have the same way (policy-drift.txt)
-                ops = {'ethtool': [39, 40, 41, 200], 'netdev': [1, 5, 10, 11, 12, 13],
+                ops = {'ethtool': [39, 40, 41, 200, 6, 15, 21, 22, 28],
+                       'netdev': [1, 5, 10, 11, 12, 13],
                        'tcp_metrics': [], 'mptcp_pm': []}[name]
                 if not ops:
                     name = 'nlctrl'
@@ -276,7 +280,7 @@ class Gen:
                                 [w for _, w in FAMILY_WEIGHTS])[0]
         cmds, known, version, expect = FAMILIES[family]
         cmd = self.r.choice(cmds) if self.chance(90) else self.r.choice([0, 255, 100, 200, 47])
-        if family == 'ethtool' and cmd < 100 and cmd not in (39, 40, 41):
+        if family == 'ethtool' and cmd < 100 and cmd not in cmds:
             cmd = 0
         flags = self.flags(family, cmd)
         if self.chance(3):

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ethtool requests beyond PLCA, answered as Linux answers them for a device whose driver
+ * implements none of them: a simulated device has a PHY (for PLCA) and no MAC driver
+ * ethtool_ops.  Without these ops in the family, real ethtool (which reads the family's op
+ * list) fell back to the SIOCETHTOOL ioctl for `ethtool -g eth0`, which the netlink shim
+ * refuses, where the kernel says "netlink error: Operation not supported".
+ *
+ * The path is ethnl_default_doit(), ethnl_default_start() and ethnl_default_dumpit() of
+ * net/ethtool/netlink.c with each request's parse_request and prepare_data (read in 6.12,
+ * every answer checked against the running 6.18 by ctest netlink/kernel_referee, its random
+ * twin and clients/tool_oracle):
+ *   1. the header attribute must be there: -EINVAL with MISS_TYPE (GENL_REQ_ATTR_CHECK());
+ *   2. the header names a device: ethnl_parse_header_dev_get() (-ENODEV "no device matches
+ *      name", ...);
+ *   3. parse_request: PAUSE_GET's STATS_SRC needs ETHTOOL_FLAG_STATS (-EINVAL);
+ *   4. prepare_data finds the driver op missing: -EOPNOTSUPP; LINKINFO and LINKMODES say
+ *      "failed to retrieve link settings" (__ethtool_get_link_ksettings() failed).  Two answer:
+ *      MODULE_GET, with no get_module_power_mode, has nothing to report but the header;
+ *      LINKSTATE_GET has no LINK (no get_link), no SQI (the PHY drivers have no get_sqi), no
+ *      extended state, and with ETHTOOL_FLAG_STATS the PHY's EXT_DOWN_CNT
+ *      (__phy_ethtool_get_link_ext_stats(): link_down_events, 0: a simulated link never drops).
+ * A dump parses the header once, at start (its errors are the dump's NLMSG_ERROR), then skips
+ * every device whose prepare_data answers -EOPNOTSUPP; the extack message prepare_data set
+ * stays and rides in NLMSG_DONE, as the kernel's does.
+ * TUNNEL_INFO_GET has handlers of its own (net/ethtool/tunnels.c): no GENL_REQ_ATTR_CHECK (a
+ * missing header is "request header missing"), "device does not report tunnel offload info"
+ * for a device without udp_tunnel_nic_info, and a dump whose devices all lack it ends with the
+ * last one's -EOPNOTSUPP in NLMSG_DONE (its loop's last ret).
+ *
+ * The SETs whose set_validate checks only the driver's ops (DEBUG, WOL, CHANNELS, PAUSE, EEE)
+ * take ethnl_default_set_doit(): the header attribute, the device, then -EOPNOTSUPP; they need
+ * CAP_NET_ADMIN in the namespace (GENL_UNS_ADMIN_PERM).
+ *
+ * Not here: STRSET, FEATURES, TSINFO and STATS, which the kernel answers for every device
+ * (string sets, netdev features, software time stamping), the SETs whose validation looks at
+ * attributes first, and the actions (docs/own-tools.md, "Real tools, judged by the running
+ * kernel").
+ *
+ * WOL_GET too needs that permission (its reply may carry the SecureOn password): nobody gets
+ * -EPERM before any validation.
+ *
+ * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS,
+ * RINGS, CHANNELS, COALESCE, PAUSE, EEE), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE) and 6.4
+ * (MM, and PAUSE's STATS_SRC); kfsim models 6.3 on, so MM and STATS_SRC come with
+ * kfsim_kernel_version() 6.4, and PAUSE_SET's policy reaches STATS_SRC from 6.17.
+ */
+#include <kfsim/cmdline.h>
+#include <kfsim/netlink.h>
+#include "ethtool-kernel.h"
+#include "plca_internal.h"
+
+/* The kernel's enum ethtool_msg_user_type values of the requests carried here. */
+enum {
+	ETHTOOL_MSG_LINKINFO_GET = 2,
+	ETHTOOL_MSG_LINKMODES_GET = 4,
+	ETHTOOL_MSG_LINKSTATE_GET = 6,
+	ETHTOOL_MSG_DEBUG_GET = 7,
+	ETHTOOL_MSG_DEBUG_SET = 8,
+	ETHTOOL_MSG_WOL_GET = 9,
+	ETHTOOL_MSG_WOL_SET = 10,
+	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
+	ETHTOOL_MSG_RINGS_GET = 15,
+	ETHTOOL_MSG_CHANNELS_GET = 17,
+	ETHTOOL_MSG_CHANNELS_SET = 18,
+	ETHTOOL_MSG_COALESCE_GET = 19,
+	ETHTOOL_MSG_PAUSE_GET = 21,
+	ETHTOOL_MSG_PAUSE_SET = 22,
+	ETHTOOL_MSG_EEE_GET = 23,
+	ETHTOOL_MSG_EEE_SET = 24,
+	ETHTOOL_MSG_TUNNEL_INFO_GET = 28,
+	ETHTOOL_MSG_FEC_GET = 29,
+	/* ETHTOOL_MSG_MODULE_GET (34) is in <kfsim/plca.h> */
+	ETHTOOL_MSG_MM_GET = 42,
+};
+
+/* Every request's header is attribute 1 (ETHTOOL_A_<REQ>_HEADER); the replies' commands. */
+#define ETHTOOL_A_REQ_HEADER 1
+#define ETHTOOL_MSG_LINKSTATE_GET_REPLY 6
+#define ETHTOOL_MSG_MODULE_GET_REPLY 35
+#define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
+#define ETHTOOL_A_PAUSE_STATS_SRC 6
+#define ETHTOOL_MAC_STATS_SRC_PMAC 2
+
+/* ethnl_header_policy and ethnl_header_policy_stats: no PHY_INDEX (maxtype 3). */
+static const struct nla_policy ethnl_header_policy[ETHTOOL_A_HEADER_FLAGS + 1] = {
+	[ETHTOOL_A_HEADER_DEV_INDEX] = {.type = NLA_U32},
+	[ETHTOOL_A_HEADER_DEV_NAME] = {.type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1},
+	[ETHTOOL_A_HEADER_FLAGS] =
+		NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS | ETHTOOL_FLAG_OMIT_REPLY),
+};
+
+static const struct nla_policy ethnl_header_policy_stats[ETHTOOL_A_HEADER_FLAGS + 1] = {
+	[ETHTOOL_A_HEADER_DEV_INDEX] = {.type = NLA_U32},
+	[ETHTOOL_A_HEADER_DEV_NAME] = {.type = NLA_NUL_STRING, .len = ALTIFNAMSIZ - 1},
+	[ETHTOOL_A_HEADER_FLAGS] =
+		NLA_POLICY_MASK(NLA_U32, ETHTOOL_FLAG_COMPACT_BITSETS | ETHTOOL_FLAG_OMIT_REPLY |
+						 ETHTOOL_FLAG_STATS),
+};
+
+static const struct nla_policy get_policy[ETHTOOL_A_REQ_HEADER + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+};
+
+static const struct nla_policy get_policy_stats[ETHTOOL_A_REQ_HEADER + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
+};
+
+/*
+ * The SETs whose set_validate asks only for the driver's get and set ops: their policies
+ * (ethnl_<req>_set_policy, 6.12 = 6.18), attributes by number: DEBUG MSGMASK (2), WOL MODES (2)
+ * and SOPASS (3), CHANNELS RX/TX/OTHER/COMBINED_COUNT (6..9), PAUSE AUTONEG/RX/TX (2..4), EEE
+ * MODES_OURS (2), ENABLED (5), TX_LPI_ENABLED (6), TX_LPI_TIMER (7).  Bitsets are plain nests
+ * here: ethnl_update_bitset() parses them only once the driver is known to have the ops.
+ */
+static const struct nla_policy debug_set_policy[3] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_NESTED},
+};
+
+static const struct nla_policy wol_set_policy[4] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_NESTED},
+	[3] = {.type = NLA_BINARY, .len = 6}, /* SOPASS_MAX */
+};
+
+static const struct nla_policy channels_set_policy[10] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[6] = {.type = NLA_U32},
+	[7] = {.type = NLA_U32},
+	[8] = {.type = NLA_U32},
+	[9] = {.type = NLA_U32},
+};
+
+static const struct nla_policy pause_set_policy[5] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_U8},
+	[3] = {.type = NLA_U8},
+	[4] = {.type = NLA_U8},
+};
+
+/*
+ * 6.17 (net-next "net: ethtool: avoid OOB accesses in PAUSE_SET", after SETs began to call
+ * their GET's parse_request): the table reaches STATS_SRC, which it rejects, so STATS (5) is an
+ * NLA_UNSPEC slot that strict validation calls "Unsupported attribute".
+ */
+static const struct nla_policy pause_set_policy_6_17[ETHTOOL_A_PAUSE_STATS_SRC + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_U8},
+	[3] = {.type = NLA_U8},
+	[4] = {.type = NLA_U8},
+	[ETHTOOL_A_PAUSE_STATS_SRC] = {.type = NLA_REJECT},
+};
+
+static const struct nla_policy eee_set_policy[8] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_NESTED},
+	[5] = {.type = NLA_U8},
+	[6] = {.type = NLA_U8},
+	[7] = {.type = NLA_U32},
+};
+
+/* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
+static const struct nla_policy pause_get_policy[ETHTOOL_A_PAUSE_STATS_SRC + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
+	[ETHTOOL_A_PAUSE_STATS_SRC] = NLA_POLICY_MAX(NLA_U32, ETHTOOL_MAC_STATS_SRC_PMAC),
+};
+
+static struct kfsim_plca_net *net_of(const struct genl_family *family)
+{
+	return container_of(family, struct kfsim_plca_net, family);
+}
+
+/* The request's parse_request: only PAUSE_GET has one (pause_parse_request(), 6.4). */
+static int parse_request(u8 cmd, const struct plca_req_info *req, struct nlattr **tb,
+			 struct netlink_ext_ack *extack)
+{
+	if (cmd != ETHTOOL_MSG_PAUSE_GET || !kfsim_kernel_at_least(6, 4))
+		return 0;
+	if (tb[ETHTOOL_A_PAUSE_STATS_SRC] && !(req->flags & ETHTOOL_FLAG_STATS)) {
+		NL_SET_ERR_MSG(extack, "ethtool_nl: ETHTOOL_FLAG_STATS must be set when "
+				       "requesting a source of stats");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The request's prepare_data on a device without MAC driver ethtool_ops: 0 (LINKSTATE_GET and
+ * MODULE_GET, which answer) or -EOPNOTSUPP.
+ */
+static int prepare_data(u8 cmd, struct netlink_ext_ack *extack)
+{
+	switch (cmd) {
+	case ETHTOOL_MSG_LINKSTATE_GET:
+	case ETHTOOL_MSG_MODULE_GET:
+		return 0; /* what there is to say: fill_msg() */
+	case ETHTOOL_MSG_LINKINFO_GET:
+	case ETHTOOL_MSG_LINKMODES_GET:
+		NL_SET_ERR_MSG(extack, "failed to retrieve link settings");
+		return -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* A reply of LINKSTATE_GET or MODULE_GET: the header, and what there is to say. */
+static int fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 cmd, u32 portid,
+		    u32 seq, int flags, const struct net_device *dev, u32 req_flags)
+{
+	u8 reply_cmd = cmd == ETHTOOL_MSG_LINKSTATE_GET ? ETHTOOL_MSG_LINKSTATE_GET_REPLY
+							: ETHTOOL_MSG_MODULE_GET_REPLY;
+	void *hdr = genlmsg_put(skb, portid, seq, &net->family, flags, reply_cmd);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (ethnl_fill_reply_header(skb, dev, ETHTOOL_A_REQ_HEADER) ||
+	    (cmd == ETHTOOL_MSG_LINKSTATE_GET && (req_flags & ETHTOOL_FLAG_STATS) && dev->phydev &&
+	     net->phy_ops && nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* ethnl_default_doit() */
+static int ethnl_default_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u8 cmd = info->genlhdr->cmd;
+	struct plca_req_info req;
+	struct sk_buff *rskb;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
+		return -EINVAL;
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 true, &req, info->extack);
+	if (!ret)
+		ret = parse_request(cmd, &req, info->attrs, info->extack);
+	if (!ret)
+		ret = prepare_data(cmd, info->extack);
+	if (ret)
+		return ret;
+	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rskb)
+		return -ENOMEM;
+	ret = fill_msg(rskb, net_of(info->family), cmd, info->snd_portid, info->snd_seq, 0, req.dev,
+		       req.flags);
+	if (ret) {
+		nlmsg_free(rskb);
+		return ret;
+	}
+	return genlmsg_reply(rskb, info);
+}
+
+/*
+ * ethnl_default_set_doit(): the header, then set_validate, which finds the driver's get or set
+ * op missing: -EOPNOTSUPP, nothing changed, no notification.
+ */
+static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct plca_req_info req;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
+		return -EINVAL;
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 true, &req, info->extack);
+	return ret ? ret : -EOPNOTSUPP;
+}
+
+/* ethnl_default_start(): the header and the request's attributes, once. */
+static int ethnl_default_start(struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct plca_req_info req;
+	int ret;
+
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 false, &req, cb->extack);
+	if (!ret)
+		ret = parse_request(info->genlhdr->cmd, &req, info->attrs, cb->extack);
+	cb->args[0] = 0; /* the next device */
+	cb->args[1] = req.flags;
+	return ret;
+}
+
+/*
+ * ethnl_default_dumpit(): -EOPNOTSUPP devices skipped, resumable where the buffer filled; past
+ * the last device 0, so that NLMSG_DONE shares the step's buffer (see ethtool_plca.c's).
+ */
+static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct kfsim_plca_net *net = net_of(info->family);
+	long idx;
+
+	for (idx = cb->args[0]; idx < net->nr_devs; idx++) {
+		if (prepare_data(info->genlhdr->cmd, cb->extack) == -EOPNOTSUPP)
+			continue;
+		if (fill_msg(skb, net, info->genlhdr->cmd, NETLINK_CB(cb->skb).portid,
+			     cb->nlh->nlmsg_seq, NLM_F_MULTI, net->devs[idx], (u32)cb->args[1])) {
+			cb->args[0] = idx;
+			return skb->len ? (int)skb->len : -EMSGSIZE;
+		}
+	}
+	cb->args[0] = idx;
+	return 0;
+}
+
+/* ethnl_tunnel_info_doit(): no device here reports tunnel offload info. */
+static int ethnl_tunnel_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct plca_req_info req;
+	int ret;
+
+	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					 true, &req, info->extack);
+	if (ret)
+		return ret;
+	NL_SET_ERR_MSG(info->extack, "device does not report tunnel offload info");
+	return -EOPNOTSUPP;
+}
+
+/* ethnl_tunnel_info_start(): the header's errors only. */
+static int ethnl_tunnel_info_start(struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct plca_req_info req;
+
+	return ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
+					  false, &req, cb->extack);
+}
+
+/* ethnl_tunnel_info_dumpit(): every device skipped; the last skip's -EOPNOTSUPP is the end. */
+static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return net_of(genl_info_dump(cb)->family)->nr_devs ? -EOPNOTSUPP : 0;
+}
+
+/* One request: its command, its policy, the release it appeared in, whether it is a SET. */
+struct default_request {
+	u8 cmd;
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	int since_major, since_minor;
+	bool set;
+	u8 perm; /* GENL_UNS_ADMIN_PERM on a GET: WOL's SecureOn password is a secret */
+};
+
+static const struct default_request default_requests[] = {
+	{ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true},
+	{ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6, .perm = GENL_UNS_ADMIN_PERM},
+	{ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true},
+	{ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_CHANNELS_SET, channels_set_policy, 9, 5, 7, true},
+	{ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7},
+	{ETHTOOL_MSG_PAUSE_SET, pause_set_policy, 4, 5, 7, true},
+	{ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_EEE_SET, eee_set_policy, 7, 5, 7, true},
+	{ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9},
+	{ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14},
+	{ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17},
+	{ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4},
+};
+
+/* @req's do and dump halves at @ops[0] and @ops[1] (a SET: its do at @ops[0]); how many. */
+static int default_request_ops(const struct default_request *req, struct genl_split_ops *ops)
+{
+	const struct nla_policy *policy = req->policy;
+	unsigned int maxattr = req->maxattr;
+
+	if (req->cmd == ETHTOOL_MSG_PAUSE_GET && !kfsim_kernel_at_least(6, 4)) {
+		policy = get_policy_stats; /* no STATS_SRC before 6.4 */
+		maxattr = ETHTOOL_A_REQ_HEADER;
+	}
+	if (req->cmd == ETHTOOL_MSG_PAUSE_SET && kfsim_kernel_at_least(6, 17)) {
+		policy = pause_set_policy_6_17;
+		maxattr = ETHTOOL_A_PAUSE_STATS_SRC;
+	}
+	if (req->set) {
+		ops[0] = (struct genl_split_ops){.doit = ethnl_default_set_doit,
+						 .policy = policy,
+						 .maxattr = maxattr,
+						 .cmd = req->cmd,
+						 .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM};
+		return 1;
+	}
+	ops[0] = (struct genl_split_ops){.doit = ethnl_default_doit,
+					 .policy = policy,
+					 .maxattr = maxattr,
+					 .cmd = req->cmd,
+					 .flags = GENL_CMD_CAP_DO | req->perm};
+	ops[1] = (struct genl_split_ops){.start = ethnl_default_start,
+					 .dumpit = ethnl_default_dumpit,
+					 .policy = policy,
+					 .maxattr = maxattr,
+					 .cmd = req->cmd,
+					 .flags = GENL_CMD_CAP_DUMP | req->perm};
+	if (req->cmd == ETHTOOL_MSG_TUNNEL_INFO_GET) {
+		ops[0].doit = ethnl_tunnel_info_doit;
+		ops[1].start = ethnl_tunnel_info_start;
+		ops[1].dumpit = ethnl_tunnel_info_dumpit;
+	}
+	return 2;
+}
+
+int ethtool_default_ops_add(struct kfsim_plca_net *net, int nr)
+{
+	struct genl_split_ops merged[KFSIM_ETHTOOL_MAX_OPS];
+	int n = 0, generated = 0;
+
+	BUILD_BUG_ON(2 * ARRAY_SIZE(default_requests) + ARRAY_SIZE(ethtool_nl_ops) >
+		     KFSIM_ETHTOOL_MAX_OPS);
+	for (size_t i = 0; i < ARRAY_SIZE(default_requests); i++) {
+		const struct default_request *req = &default_requests[i];
+
+		if (!kfsim_kernel_at_least(req->since_major, req->since_minor))
+			continue;
+		while (generated < nr && net->ops[generated].cmd < req->cmd)
+			merged[n++] = net->ops[generated++];
+		n += default_request_ops(req, &merged[n]);
+	}
+	while (generated < nr)
+		merged[n++] = net->ops[generated++];
+	memcpy(net->ops, merged, sizeof(merged[0]) * (size_t)n);
+	return n;
+}

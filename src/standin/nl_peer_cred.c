@@ -46,6 +46,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -60,6 +61,7 @@
 #define CAP_NET_ADMIN 12
 #define CAP_SYS_ADMIN 21
 #define AT_SECURE_TYPE 23	/* <elf.h>'s AT_SECURE */
+#define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)	/* <linux/pidfd.h>, Linux 6.11 */
 
 static int open_pidfd(pid_t pid)
 {
@@ -129,14 +131,30 @@ static bool secure_exec(pid_t pid)
 	return secure;
 }
 
-static bool same_user_ns(pid_t pid)
+int kfsim_nl_pidfd_user_ns(int pidfd, pid_t pid)
 {
 	char path[64];
-	struct stat mine, theirs;
+	int ns = ioctl(pidfd, PIDFD_GET_USER_NAMESPACE, 0);
 
+	if (ns >= 0 || (errno != ENOTTY && errno != EINVAL))
+		return ns;
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
-	return !stat("/proc/self/ns/user", &mine) && !stat(path, &theirs) &&
+	return open(path, O_RDONLY | O_CLOEXEC);	/* before 6.11: may wait out an exec */
+}
+
+/* Does the process @pidfd pins run in our user namespace? */
+static bool same_user_ns(int pidfd, pid_t pid)
+{
+	struct stat mine, theirs;
+	int ns = kfsim_nl_pidfd_user_ns(pidfd, pid);
+	bool same;
+
+	if (ns < 0)
+		return false;
+	same = !stat("/proc/self/ns/user", &mine) && !fstat(ns, &theirs) &&
 	       mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+	close(ns);
+	return same;
 }
 
 /*
@@ -153,9 +171,18 @@ static struct kfsim_nl_cred pinned_cred(pid_t pid, int pidfd, uid_t uid, bool re
 
 	if (pidfd < 0)
 		return cred;	/* cannot pin the process: no capabilities */
+	ok = read_status(pid, &cap_eff, &ruid, &euid) && (real ? ruid : euid) == uid;
+	/*
+	 * A process holding none of them is told by its status alone, which the kernel makes
+	 * without waiting on the process: its auxv (and /proc/PID/ns/ on 6.18) waits for the
+	 * process's exec_update_lock, which an exec holds while it closes the close-on-exec
+	 * files, and a FUSE file's flush lasts as long as its daemon likes (attacks.py
+	 * "exec_lock": root's server stuck in the first accept() for as long as `nobody` held it)
+	 */
+	if (ok && !(cap_eff & ((1ULL << CAP_NET_ADMIN) | (1ULL << CAP_SYS_ADMIN))))
+		ok = false;
 	/* auxv after the status: a program exec'd in between shows its own AT_SECURE */
-	ok = read_status(pid, &cap_eff, &ruid, &euid) && (real ? ruid : euid) == uid &&
-	     same_user_ns(pid) && !secure_exec(pid);
+	ok = ok && same_user_ns(pidfd, pid) && !secure_exec(pid);
 	exited = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	if (poll(&exited, 1, 0) != 0)
 		ok = false;	/* gone (or unknown): the PID may name someone else now */

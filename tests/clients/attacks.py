@@ -1465,6 +1465,138 @@ def attack_passed_fds():
                                       " (kernel before 6.16: no SO_PASSRIGHTS, not covered)"))
 
 
+def fuse_attr(ino, mode):
+    """struct fuse_attr (88 bytes) of a root-owned file or directory."""
+    return struct.pack("=QQQQQQIIIIIIIIII", ino, 0, 0, 0, 0, 0, 0, 0, 0, mode, 1, 0, 0, 0,
+                       4096, 0)
+
+
+def fuse_never_flushing(mnt):
+    """A FUSE file system at @mnt, served by a process of its own, whose one file (any name)
+    opens and whose FLUSH is never answered: a close() of it waits until that process dies.
+    Its pid, or None where FUSE cannot be mounted.  (Root mounts it, standing in for
+    fusermount3, set-uid on most desktops, with which any user mounts one.)"""
+    libc = ctypes.CDLL(None, use_errno=True)
+    try:
+        fd = os.open("/dev/fuse", os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return None
+    opts = f"fd={fd},rootmode=40000,user_id=0,group_id=0,allow_other".encode()
+    if libc.mount(b"kfsim-attack", mnt.encode(), b"fuse", 6, opts):  # nosuid, nodev
+        os.close(fd)
+        return None
+    pid = os.fork()
+    if pid:
+        os.close(fd)
+        return pid
+    while True:  # the kernel's requests (fuse_in_header: len, opcode, unique, nodeid, ...)
+        try:
+            req = os.read(fd, 1 << 20)
+        except OSError:
+            os._exit(0)
+        _, op, unique, node = struct.unpack_from("=IIQQ", req)
+        body, err = b"", 0
+        if op == 26:  # INIT: protocol 7.31, fuse_init_out of 64 bytes
+            body = struct.pack("=IIIIHHIIHHII", 7, 31, 0, 0, 0, 0, 4096, 0, 0, 0, 0, 0) + \
+                bytes(24)
+        elif op == 1:  # LOOKUP: node 2, a regular file
+            body = struct.pack("=QQQQII", 2, 0, 0, 0, 0, 0) + fuse_attr(2, 0o100644)
+        elif op == 3:  # GETATTR
+            body = struct.pack("=QII", 0, 0, 0) + \
+                fuse_attr(node, 0o40755 if node == 1 else 0o100644)
+        elif op in (14, 27):  # OPEN, OPENDIR
+            body = struct.pack("=QIi", 1, 0, 0)
+        elif op in (25, 2, 42, 36):  # FLUSH held for ever; FORGETs and INTERRUPT unanswered
+            continue
+        else:
+            err = errno.ENOSYS
+        try:
+            os.write(fd, struct.pack("=IiQ", 16 + len(body), -err, unique) + body)
+        except OSError:
+            pass
+
+
+EXEC_LOCK_C = r"""
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+/* hold SOCKET FILE N: N times, a child connects to SOCKET, then execs with FILE open
+ * close-on-exec (its flush never ends, and the exec holds its exec_update_lock meanwhile);
+ * once stdin closes (the daemon gone), the children are killed and reaped. */
+int main(int argc, char **argv)
+{
+	int n = atoi(argv[3]), pids[64];
+	char c;
+
+	for (int i = 0; i < n && i < 64; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			struct sockaddr_un sun = { .sun_family = AF_UNIX };
+			int f = open(argv[2], O_RDONLY | O_CLOEXEC);
+			int s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+
+			strncpy(sun.sun_path, argv[1], sizeof(sun.sun_path) - 1);
+			if (f < 0 || connect(s, (struct sockaddr *)&sun, sizeof(sun)))
+				_exit(1);
+			execl("/bin/true", "true", (char *)0);
+			_exit(2);
+		}
+		usleep(20000);
+	}
+	write(1, "held\n", 5);
+	while (read(0, &c, 1) > 0)
+		;
+	for (int i = 0; i < n && i < 64; i++)
+		kill(pids[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+"""
+
+
+def attack_exec_lock():
+    """A client's process that execs holds its exec_update_lock while the exec closes its
+    close-on-exec files; a FUSE file whose flush never ends holds it as long as its daemon
+    likes.  The server read such a peer's /proc/PID/ns/user and auxv, which wait for that lock,
+    in the one thread that runs the kernel."""
+    print("a peer stuck in exec:")
+    path = os.path.join(tmp, "exec_lock.sock")
+    mnt = os.path.join(tmp, "exec_lock.mnt")
+    os.mkdir(mnt)
+    daemon = fuse_never_flushing(mnt)
+    if daemon is None:
+        check("a peer stuck in exec (not tried)", True, "FUSE cannot be mounted here")
+        return
+    hold = compile_c("exec_lock", EXEC_LOCK_C, "the exec_lock client")
+    start_server(path)
+    attacker = None
+    try:
+        if hold is None:
+            return
+        attacker = subprocess.Popen([hold, path, os.path.join(mnt, "f"), "20"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    preexec_fn=become)
+        attacker.stdout.readline()
+        rc, out, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"],
+                            timeout=8)
+        check("root's --get-plca-cfg while 20 of nobody's peers are stuck in exec", rc == 0,
+              f"exit {rc} in {took:.3f} s")
+    finally:
+        # the daemon first: a FLUSH is a forced request, waited for even by SIGKILL's victim
+        os.kill(daemon, signal.SIGKILL)
+        os.waitpid(daemon, 0)
+        ctypes.CDLL(None, use_errno=True).umount2(mnt.encode(), 2)
+        if attacker:
+            attacker.stdin.close()
+            attacker.wait(10)
+
+
 def squat_and_pass_lingering(path, linger):
     """As nobody: listen at @path, answer the first request with a reply that carries a socket
     lingering @linger s on close (in flight inside another, so that the receiver's release of it
@@ -3836,6 +3968,7 @@ ATTACKS = {
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
     "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
+    "exec_lock": attack_exec_lock,
 }
 
 

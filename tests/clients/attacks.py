@@ -1683,6 +1683,77 @@ sys.stdin.read()
         prog.communicate("", timeout=10)
 
 
+INPROC_FORKING = r"""
+import os, socket, sys
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)   # the program's own kernel
+rd, wr = os.pipe()
+pid = os.fork()
+if pid == 0:  # a child that starts its own kernel, once told to
+    os.read(rd, 1)
+    try:
+        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+        print("open", flush=True)
+    except OSError as e:
+        print(os.strerror(e.errno), flush=True)
+    os._exit(0)
+print(pid, flush=True)
+sys.stdin.readline()
+os.write(wr, b"x")
+os.waitpid(pid, 0)
+"""
+
+
+def squat_inproc_names(parent, child, ready_fd):
+    """As nobody: bind every abstract name @child's own kernel could take in the next seconds,
+    as the shim made them (its pid, then the address of a variable a forked child shares, mixed
+    with time(NULL)), read back from @parent's in /proc/net/unix.  Holds them 5 s."""
+    names = [ln.split()[-1] for ln in open("/proc/net/unix")
+             if f"@kfsim-netlink-{parent}-" in ln]
+    tail = int(names[0].rsplit("-", 1)[1], 16) if names else 0
+    now, held = int(time.time()), []
+    for parent_time in range(now - 3, now + 1):
+        for child_time in range(now, now + 6):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                sock.bind(f"\0kfsim-netlink-{child}-{tail ^ parent_time ^ child_time:x}")
+                held.append(sock)
+            except OSError:
+                sock.close()
+    os.write(ready_fd, b"x")
+    time.sleep(5)
+    return len(held)
+
+
+def attack_inproc_squat():
+    """The name of a program's own kernel cannot be foreseen, so nobody can take it first."""
+    print("the names of the shim's own kernels, bound first by another user:")
+    prog = subprocess.Popen([sys.executable, "-c", INPROC_FORKING], env=shim_env(""),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    squatter = None
+    try:
+        child = int(prog.stdout.readline())
+        ready_rd, ready_wr = os.pipe()
+        squatter = os.fork()
+        if squatter == 0:
+            os.close(ready_rd)
+            as_nobody(squat_inproc_names, 10, prog.pid, child, ready_wr)
+            os._exit(0)
+        os.close(ready_wr)
+        select.select([ready_rd], [], [], 10)
+        os.close(ready_rd)
+        prog.stdin.write("\n")
+        prog.stdin.flush()
+        said = prog.stdout.readline().strip()
+        check("root's program's forked child opens a netlink socket of its own kernel",
+              said == "open", f"its socket(): {said or 'nothing'} (nobody bound up to 24 "
+              "names it could take)")
+    finally:
+        prog.communicate("", timeout=10)
+        if squatter:
+            os.kill(squatter, signal.SIGKILL)
+            os.waitpid(squatter, 0)
+
+
 def attack_shim_sockets():
     """Zero-length sends, and descriptors closed behind the shim's back."""
     print("shim socket semantics:")
@@ -3968,7 +4039,7 @@ ATTACKS = {
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
     "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
-    "exec_lock": attack_exec_lock,
+    "exec_lock": attack_exec_lock, "inproc_squat": attack_inproc_squat,
 }
 
 

@@ -2572,6 +2572,90 @@ def attack_shim_dlsym():
         run(["ip", "netns", "del", ns])
 
 
+SHIM_DLOPEN_LIB = r"""
+#include <sys/socket.h>
+/* a library's own call of socket(), bound by the dynamic linker where it loads the library */
+int raw_socket(int domain, int type, int protocol)
+{
+	return socket(domain, type, protocol);
+}
+"""
+
+SHIM_DLOPEN = r"""
+import ctypes, os, socket, struct, sys
+libs = sys.argv[1:]
+libc = ctypes.CDLL(None, use_errno=True)
+own = ctypes.CDLL("libc.so.6", use_errno=True)   # libc's handle: dlsym() on it
+for lib in (libc, own):
+    lib.dlopen.restype = lib.dlmopen.restype = lib.dlsym.restype = ctypes.c_void_p
+    lib.dlopen.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    lib.dlmopen.argtypes = [ctypes.c_long, ctypes.c_char_p, ctypes.c_int]
+    lib.dlsym.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.dlerror.restype = ctypes.c_char_p
+
+def set_mtu(fd, mtu):   # RTM_NEWLINK of vk0 with IFLA_MTU, acked: the kernel's error
+    body = struct.pack("=BxHiII", 0, 0, socket.if_nametoindex("vk0"), 0, 0) + \
+        struct.pack("=HHI", 8, 4, mtu)
+    os.write(fd, struct.pack("=IHHII", 16 + len(body), 16, 5, 1, 0) + body)
+    return struct.unpack_from("=i", os.read(fd, 4096), 16)[0]
+
+said = []
+ways = (("plain", lambda f: libc.dlopen(f, 2)), ("deepbind", lambda f: libc.dlopen(f, 2 | 8)),
+        ("dlmopen", lambda f: libc.dlmopen(-1, f, 2)),
+        ("libc-dlmopen", lambda f: own.dlmopen(-1, f, 2)))
+for (what, load), lib in zip(ways, libs):
+    handle = load(lib.encode())
+    if not handle:
+        said.append(f"{what}:refused({libc.dlerror().decode().replace(lib + ': ', '')})")
+        continue
+    raw = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                           use_errno=True)(libc.dlsym(handle, b"raw_socket"))
+    fd = raw(16, 3, 0)   # AF_NETLINK, SOCK_RAW, NETLINK_ROUTE
+    if fd < 0:
+        said.append(f"{what}:{os.strerror(ctypes.get_errno())}")
+    else:
+        said.append(f"{what}:open,mtu-{'set' if set_mtu(fd, 1311 + len(said)) == 0 else 'refused'}")
+print("dlopen: " + " ".join(said))
+"""
+
+
+def attack_shim_dlopen():
+    """The shim preloaded by hand, as root: a library loaded with RTLD_DEEPBIND, or into another
+    link-map namespace by dlmopen(), binds its own socket() past the shim (its dependencies, or
+    a libc of its own namespace, come before the preloaded shim): both refused."""
+    print("libraries bound past the shim by the dynamic linker, by hand, as root:")
+    ns = machine_standin("kfsim-dlopen")
+    if not ns:
+        return
+    try:
+        lib = os.path.join(tmp, "libshim-dlopen.so")
+        cc = subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-x", "c", "-",
+                             "-o", lib], input=SHIM_DLOPEN_LIB, capture_output=True, text=True)
+        if cc.returncode:
+            check("the dlopen library compiles", False, cc.stderr.strip()[-300:])
+            return
+        libs = []
+        for i in range(4):  # one file per way: a library loaded once is not bound again
+            libs.append(f"{lib}.{i}")
+            shutil.copy(lib, libs[-1])
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_DLOPEN] + libs)
+        said = [ln for ln in out.splitlines() if ln.startswith("dlopen: ")]
+        after = standin_state(ns)
+        bad_ns = "invalid target namespace in dlmopen(): Invalid argument"
+        want = ("dlopen: plain:Protocol not supported deepbind:refused(invalid mode for "
+                f"dlopen(): Invalid argument) dlmopen:refused({bad_ns}) "
+                f"libc-dlmopen:refused({bad_ns})")
+        check("RTLD_DEEPBIND and dlmopen(LM_ID_NEWLM), also on libc's handle: refused, the "
+              "machine unchanged", before == after and said == [want],
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
+              f"{said[0] if said else out.strip()[-300:]}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 SHIM_DLVSYM_C = r"""
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -4040,6 +4124,7 @@ ATTACKS = {
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
     "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
     "exec_lock": attack_exec_lock, "inproc_squat": attack_inproc_squat,
+    "shim_dlopen": attack_shim_dlopen,
 }
 
 

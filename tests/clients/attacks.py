@@ -2656,6 +2656,65 @@ def attack_shim_dlopen():
         run(["ip", "netns", "del", ns])
 
 
+SHIM_GETFD = r"""
+import ctypes, os, socket, struct, sys
+pid, route_fd, inet_fd = map(int, sys.argv[1:])
+said = []
+for what, lib in (("default", ctypes.CDLL(None, use_errno=True)),
+                  ("libc", ctypes.CDLL("libc.so.6", use_errno=True))):
+    pidfd = lib.pidfd_open(pid, 0)
+    route = lib.pidfd_getfd(pidfd, route_fd, 0)
+    err = os.strerror(ctypes.get_errno())
+    inet = lib.pidfd_getfd(pidfd, inet_fd, 0)
+    if route >= 0:   # RTM_NEWLINK of vk0 with IFLA_MTU, acked
+        body = struct.pack("=BxHiII", 0, 0, socket.if_nametoindex("vk0"), 0, 0) + \
+            struct.pack("=HHI", 8, 4, 1317)
+        os.write(route, struct.pack("=IHHII", 16 + len(body), 16, 5, 1, 0) + body)
+        err = "mtu " + str(struct.unpack_from("=i", os.read(route, 4096), 16)[0])
+    said.append(f"{what}:route:{err},inet:{'copied' if inet >= 0 else 'refused'}")
+print("getfd: " + " ".join(said))
+"""
+
+SHIM_GETFD_HOLDER = r"""
+import socket, sys
+route, inet = socket.socket(16, 3, 0), socket.socket()   # as a network daemon holds them
+print(route.fileno(), inet.fileno(), flush=True)
+sys.stdin.read()
+"""
+
+
+def attack_shim_getfd():
+    """The shim preloaded by hand, as root: pidfd_getfd() of another process's NETLINK_ROUTE
+    socket (libc's call since glibc 2.36) never reaches the machine's kernel through the copy."""
+    print("another process's netlink socket copied with pidfd_getfd(), by hand, as root:")
+    ns = machine_standin("kfsim-getfd")
+    if not ns:
+        return
+    holder = None
+    try:
+        holder = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c",
+                                   SHIM_GETFD_HOLDER], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        fds = holder.stdout.readline().split()
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_GETFD, str(holder.pid)] + fds)
+        said = [ln for ln in out.splitlines() if ln.startswith("getfd: ")]
+        after = standin_state(ns)
+        perm = os.strerror(errno.EPERM)
+        check("the copy of a NETLINK_ROUTE socket refused (its TCP socket copied), also on "
+              "libc's handle, the machine unchanged",
+              before == after and said == [f"getfd: default:route:{perm},inet:copied "
+                                           f"libc:route:{perm},inet:copied"],
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
+              f"{said[0] if said else out.strip()[-300:]}")
+    finally:
+        if holder:
+            holder.communicate("", timeout=10)
+        run(["ip", "netns", "del", ns])
+
+
 SHIM_DLVSYM_C = r"""
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -4124,7 +4183,7 @@ ATTACKS = {
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
     "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
     "exec_lock": attack_exec_lock, "inproc_squat": attack_inproc_squat,
-    "shim_dlopen": attack_shim_dlopen,
+    "shim_dlopen": attack_shim_dlopen, "shim_getfd": attack_shim_getfd,
 }
 
 

@@ -85,7 +85,7 @@ static const char *const wrapped[] = {
 	"shutdown", "sendmmsg", "writev", "readv", "recvmmsg", "__recv_chk", "__recvfrom_chk",
 	"__read_chk", "__socket", "__connect", "__send", "__recv", "__read", "__read_nocancel",
 	"__write", "__write_nocancel", "__close", "__close_nocancel", "__dup2", "__fcntl",
-	"__libc_fcntl64", "__sendmmsg", "dlopen", "dlmopen",
+	"__libc_fcntl64", "__sendmmsg", "dlopen", "dlmopen", "pidfd_getfd",
 };
 
 SHIM_EARLY static bool same_str(const char *a, const char *b)

@@ -60,6 +60,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +139,7 @@ static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 static ssize_t (*real_writev)(int, const struct iovec *, int);
 static ssize_t (*real_readv)(int, const struct iovec *, int);
 static int (*real_recvmmsg)(int, struct mmsghdr *, unsigned int, int, struct timespec *);
+static int (*real_pidfd_getfd)(int, int, unsigned int);	/* glibc 2.36 */
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -173,6 +175,7 @@ static void resolve_all(void)
 	LOOKUP(writev);
 	LOOKUP(readv);
 	LOOKUP(recvmmsg);
+	LOOKUP(pidfd_getfd);
 #undef LOOKUP
 }
 
@@ -1488,6 +1491,32 @@ int fcntl64(int fd, int cmd, ...)
 	if (!RESOLVE(fcntl64))
 		return fcntl_common(RESOLVE(fcntl), fd, cmd, arg);
 	return fcntl_common(real_fcntl64, fd, cmd, arg);
+}
+
+/*
+ * pidfd_getfd(): a copy of another process's descriptor.  Another process's netlink socket
+ * reaches whatever its protocol reaches in the namespace it was made in: by hand, as root, a
+ * copy of a NETLINK_ROUTE socket another process of the machine held (as a network daemon
+ * does) took an RTM_NEWLINK that set a real MTU (measured 2026-12-07, attack
+ * "shim_getfd"), past the socket() it never made.  Outside the namespace `kfsim exec` made,
+ * a copy of a netlink or PF_KEY socket is closed at once and the call fails with EPERM, as
+ * under `kfsim exec`, whose seccomp filter refuses the call whole; any other descriptor is
+ * the program's, as one handed over (SCM_RIGHTS) is.
+ */
+int pidfd_getfd(int pidfd, int targetfd, unsigned int flags);	/* <sys/pidfd.h>, glibc 2.36 */
+int pidfd_getfd(int pidfd, int targetfd, unsigned int flags)
+{
+	int fd = RESOLVE(pidfd_getfd) ? real_pidfd_getfd(pidfd, targetfd, flags) :
+		 (int)syscall(SYS_pidfd_getfd, pidfd, targetfd, flags);
+	socklen_t len = sizeof(int);
+	int domain;
+
+	if (fd < 0 || RESOLVE(getsockopt)(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) ||
+	    (domain != AF_NETLINK && domain != AF_KEY) || shim_in_exec_netns())
+		return fd;
+	RESOLVE(close)(fd);
+	shim_say_taken_refused("pidfd_getfd() of another process's netlink or PF_KEY socket");
+	return fail(-EPERM);
 }
 
 /* ---- interface ioctls: a simulated device never reaches the real kernel ----------------- */

@@ -1489,6 +1489,11 @@ def fuse_never_flushing(mnt):
     if pid:
         os.close(fd)
         return pid
+    # gone with the attack whatever befalls it: a daemon left behind keeps its FLUSHes waiting,
+    # and every `ps` that reads those processes' /proc/PID/stat waits with them
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() == 1:
+        os._exit(0)
     while True:  # the kernel's requests (fuse_in_header: len, opcode, unique, nodeid, ...)
         try:
             req = os.read(fd, 1 << 20)
@@ -1748,7 +1753,13 @@ def attack_inproc_squat():
               said == "open", f"its socket(): {said or 'nothing'} (nobody bound up to 24 "
               "names it could take)")
     finally:
-        prog.communicate("", timeout=10)
+        try:  # the program ends once its child has answered; its stdin may be gone first
+            prog.stdin.close()
+        except BrokenPipeError:
+            pass
+        if prog.poll() is None:
+            prog.kill()
+        prog.wait(10)
         if squatter:
             os.kill(squatter, signal.SIGKILL)
             os.waitpid(squatter, 0)

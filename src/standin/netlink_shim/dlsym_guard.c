@@ -444,7 +444,7 @@ SHIM_HIDDEN Lmid_t shim_dlmopen_lmid(Lmid_t lmid, const char *file, int mode);
 #define SHIM_NO_NAMESPACE ((Lmid_t)0x7fffffff)
 
 /* libc's dlopen() and dlmopen(), found as shim_dlsym_init() finds dlsym(). */
-static void dlopen_init(void)
+SHIM_EARLY static void dlopen_init(void)
 {
 #ifdef __x86_64__
 	static const char *const open_versions[] = { "GLIBC_2.34", "GLIBC_2.2.5" };
@@ -470,8 +470,11 @@ static void dlopen_init(void)
 	__atomic_store_n(&shim_real_dlmopen, mopen_found, __ATOMIC_RELEASE);
 }
 
-/* The mode dlopen(@file, @mode) goes on with: 0, which glibc refuses, for RTLD_DEEPBIND. */
-int shim_dlopen_mode(const char *file, int mode)
+/*
+ * The mode dlopen(@file, @mode) goes on with: 0, which glibc refuses, for RTLD_DEEPBIND.
+ * SHIM_EARLY, as the dlsym() stubs' decide(): a sanitizer runtime may dlopen() as it starts.
+ */
+SHIM_EARLY int shim_dlopen_mode(const char *file, int mode)
 {
 	dlopen_init();
 	if (!file || !(mode & RTLD_DEEPBIND) || shim_in_exec_netns())
@@ -482,7 +485,7 @@ int shim_dlopen_mode(const char *file, int mode)
 }
 
 /* The namespace dlmopen(@lmid, ...) goes on with: one glibc refuses, for any but the base. */
-Lmid_t shim_dlmopen_lmid(Lmid_t lmid, const char *file, int mode)
+SHIM_EARLY Lmid_t shim_dlmopen_lmid(Lmid_t lmid, const char *file, int mode)
 {
 	(void)file;
 	(void)mode;

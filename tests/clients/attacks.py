@@ -4133,6 +4133,47 @@ except OSError as e:
           f"{ldiscs[0::2]}")
 
 
+def attack_exec_propagation():
+    """A network namespace bound in the file system after root's program started (as a
+    container runtime binds each container's, under a shared mount) is not the program's to
+    reach: its mounts receive none of the machine's."""
+    print("mounts the machine makes after kfsim exec started its program:")
+    ns = machine_standin("kfsim-prop")
+    if not ns:
+        return
+    shared = os.path.join(tmp, "prop-shared")
+    os.mkdir(shared)
+    target, go = os.path.join(shared, "ns"), os.path.join(shared, "go")
+    proc = None
+    try:
+        # a shared mount, as systemd makes every one on most machines (here: this one alone)
+        if run(["mount", "--bind", shared, shared])[0] or \
+                run(["mount", "--make-shared", shared])[0]:
+            check("a shared mount to bind into", False, "mount --make-shared failed")
+            return
+        open(target, "w").close()
+        before = standin_state(ns)
+        script = (f"while [ ! -e {go} ]; do sleep 0.05; done; ip link add vkq netns {target} "
+                  f"type veth peer name vkr netns {target} && echo made")
+        proc = subprocess.Popen([KFSIM, "exec", "--", "sh", "-c", script], env=exec_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(0.5)  # the program runs, its mounts made
+        run(["mount", "--bind", f"/run/netns/{ns}", target])
+        open(go, "w").close()
+        out = proc.communicate(timeout=15)[0].strip()
+        after = standin_state(ns)
+        check("root's program adds nothing to a namespace bound after it started",
+              before == after and "made" not in out,
+              f"{'unchanged' if before == after else 'CHANGED'}; the program said: {out[-200:]}")
+    finally:
+        if proc and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        run(["umount", target])
+        run(["umount", shared])
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_signals():
     """kfsim exec stands for its program: signals sent to it reach the program; killed, the
     program dies with it (not left running, reparented, in a namespace nobody waits for)."""
@@ -4195,6 +4236,7 @@ ATTACKS = {
     "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
     "exec_lock": attack_exec_lock, "inproc_squat": attack_inproc_squat,
     "shim_dlopen": attack_shim_dlopen, "shim_getfd": attack_shim_getfd,
+    "exec_propagation": attack_exec_propagation,
 }
 
 

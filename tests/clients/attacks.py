@@ -1580,24 +1580,29 @@ def attack_exec_lock():
         return
     hold = compile_c("exec_lock", EXEC_LOCK_C, "the exec_lock client")
     start_server(path)
-    attacker = None
+    attackers = []
+    setpriv = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
     try:
-        if hold is None:
-            return
-        attacker = subprocess.Popen([hold, path, os.path.join(mnt, "f"), "20"],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    preexec_fn=become)
-        attacker.stdout.readline()
-        rc, out, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg", "eth0"],
-                            timeout=8)
-        check("root's --get-plca-cfg while 20 of nobody's peers are stuck in exec", rc == 0,
-              f"exit {rc} in {took:.3f} s")
+        # nobody's peers, then nobody's holding CAP_NET_ADMIN (whose auxv the server reads)
+        for who, prefix in (("nobody's", setpriv),
+                            ("nobody's with ambient CAP_NET_ADMIN", setpriv + [
+                                "--inh-caps", "+net_admin", "--ambient-caps", "+net_admin"])):
+            if hold is None:
+                return
+            attackers.append(subprocess.Popen(prefix + [hold, path, os.path.join(mnt, "f"),
+                                                        "20"],
+                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+            attackers[-1].stdout.readline()
+            rc, out, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg",
+                                 "eth0"], timeout=8)
+            check(f"root's --get-plca-cfg while 20 more of {who} peers are stuck in exec",
+                  rc == 0, f"exit {rc} in {took:.3f} s")
     finally:
         # the daemon first: a FLUSH is a forced request, waited for even by SIGKILL's victim
         os.kill(daemon, signal.SIGKILL)
         os.waitpid(daemon, 0)
         ctypes.CDLL(None, use_errno=True).umount2(mnt.encode(), 2)
-        if attacker:
+        for attacker in attackers:
             attacker.stdin.close()
             attacker.wait(10)
 

@@ -1744,9 +1744,10 @@ def attack_inproc_squat():
         child = int(prog.stdout.readline())
         ready_rd, ready_wr = os.pipe()
         squatter = os.fork()
-        if squatter == 0:
+        if squatter == 0:  # killed below: no child of its own to outlive it
             os.close(ready_rd)
-            as_nobody(squat_inproc_names, 10, prog.pid, child, ready_wr)
+            become()
+            squat_inproc_names(prog.pid, child, ready_wr)
             os._exit(0)
         os.close(ready_wr)
         select.select([ready_rd], [], [], 10)

@@ -2320,6 +2320,28 @@ print("; ".join(out))
 """
 
 
+SHIM_PRWV = r"""
+import errno, os, socket, struct
+def getfam(seq):
+    body = struct.pack("BBH", 3, 1, 0) + struct.pack("HH", 12, 2) + b"ethtool\0"
+    return struct.pack("IHHII", 16 + len(body), 16, 1, seq, 0) + body
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+out = []
+for what, call in (
+        ("pwritev-100K", lambda: os.pwritev(s.fileno(), [getfam(1), bytes(100 << 10)], -1)),
+        ("pwritev2-100K", lambda: os.pwritev(s.fileno(), [getfam(1), bytes(100 << 10)], -1,
+                                             os.RWF_HIPRI)),
+        ("pwritev-at-0", lambda: os.pwritev(s.fileno(), [getfam(2)], 0)),
+        ("pwritev", lambda: os.pwritev(s.fileno(), [getfam(3)], -1))):
+    try: out.append(f"{what}:{call()}")
+    except OSError as e: out.append(f"{what}:{errno.errorcode[e.errno]}")
+buf = bytearray(1 << 16)
+os.preadv(s.fileno(), [buf], -1)
+out.append("preadv:seq%d" % struct.unpack_from("=IHHI", buf)[3])
+print("prwv: " + " ".join(out))
+"""
+
+
 FORTIFIED_C = r"""
 /* recvfrom(), recv() and read() with a length known only at run time: __*_chk */
 #undef _FORTIFY_SOURCE
@@ -2374,6 +2396,12 @@ def attack_shim_iov():
     check("writev of 0 bytes is 0, of 100 KiB EMSGSIZE; readv and recvmmsg read ENOBUFS once "
           "for the lost replies, never the marker, with names", ok,
           line[0] if line else f"exit {rc}: {out.strip()[-300:]}")
+    rc, out, _ = py_under_shim("", SHIM_PRWV)
+    line = [ln for ln in out.splitlines() if ln.startswith("prwv: ")]
+    check("pwritev() and pwritev2() at offset -1 answer as writev() (100 KiB: EMSGSIZE), at "
+          "another ESPIPE, preadv() reads the reply",
+          line == ["prwv: pwritev-100K:EMSGSIZE pwritev2-100K:EMSGSIZE pwritev-at-0:ESPIPE "
+                   "pwritev:32 preadv:seq3"], line[0] if line else f"exit {rc}: {out[-300:]}")
     prog = compile_c("fortified", FORTIFIED_C, "the fortified client")
     if prog:
         rc, out, _ = run([prog], env=shim_env(""))

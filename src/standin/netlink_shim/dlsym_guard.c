@@ -86,6 +86,8 @@ static const char *const wrapped[] = {
 	"__read_chk", "__socket", "__connect", "__send", "__recv", "__read", "__read_nocancel",
 	"__write", "__write_nocancel", "__close", "__close_nocancel", "__dup2", "__fcntl",
 	"__libc_fcntl64", "__sendmmsg", "dlopen", "dlmopen", "pidfd_getfd",
+	"pwritev", "pwritev2", "pwritev64", "pwritev64v2", "preadv", "preadv2", "preadv64",
+	"preadv64v2",
 };
 
 SHIM_EARLY static bool same_str(const char *a, const char *b)

@@ -135,6 +135,7 @@ static bool reaches_the_machine(const char *fstype)
 struct mount_seen {
 	char *point;
 	bool machine;
+	bool autofs;	/* an automount point: what the machine's automounter mounts comes in */
 };
 
 /* The mounts of our mount namespace, in @info's order (@n of them), or -errno. */
@@ -175,6 +176,7 @@ static int read_mounts(FILE *info, struct mount_seen **out, size_t *n)
 			seen = grown;
 		}
 		seen[*n].machine = reaches_the_machine(fstype);
+		seen[*n].autofs = !strcmp(fstype, "autofs");
 		seen[*n].point = strdup(field);
 		err = seen[*n].point ? 0 : -ENOMEM;
 		*n += !err;
@@ -198,6 +200,35 @@ static bool covers(const char *above, const char *below)
 
 	return strcmp(above, "/") && !strncmp(above, below, len) &&
 	       (below[len] == '\0' || below[len] == '/');
+}
+
+/*
+ * Each of our mounts private: a slave, as `ip netns exec` makes them, still receives every
+ * mount the machine makes later under a shared one, after hide_machine_mounts() has looked
+ * (measured: a network namespace bound in a shared directory while root's program ran, as a
+ * container runtime binds each container's, took `ip link add ... netns FILE type veth`, and
+ * the pair stayed there; attacks.py "exec_propagation").  Autofs mounts stay slaves, so that
+ * what the machine's automounter mounts in them (a home directory over NFS) still appears
+ * here; nothing else is mounted there.  A mount hidden below another at the same place stays
+ * a slave too, out of every path's reach.
+ */
+static int stop_propagation(void)
+{
+	FILE *info = fopen("/proc/self/mountinfo", "re");
+	struct mount_seen *seen;
+	size_t n;
+	int err;
+
+	if (!info)
+		return -errno;
+	err = read_mounts(info, &seen, &n);
+	fclose(info);
+	for (size_t i = 0; !err && i < n; i++)
+		if (!seen[i].autofs && mount(NULL, seen[i].point, NULL, MS_PRIVATE, NULL) &&
+		    errno != EINVAL && errno != ENOENT)
+			err = -errno;	/* EINVAL, ENOENT: gone, or no longer a mount point */
+	free_mounts(seen, n);
+	return err;
 }
 
 /*
@@ -385,10 +416,10 @@ int kfsim_exec_own_netns(char *why, size_t size)
 					"(sysctl kernel.unprivileged_userns_clone=1)",
 					strerror(-err)), err;
 	}
-	/* our mounts stay ours: none goes back to the machine's namespace */
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
-		return err = -errno, snprintf(why, size, "cannot make its mounts private (%s)",
-					       strerror(-err)), err;
+	/* our mounts stay ours: none goes back to the machine's namespace, none comes in */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) || (err = stop_propagation()))
+		return err = err ? err : -errno, snprintf(why, size, "cannot make its mounts "
+							  "private (%s)", strerror(-err)), err;
 	err = hide_machine_mounts(locked, left, sizeof(left));
 	if (err == -EBUSY)
 		return snprintf(why, size, "a proc, sysfs, bpf or nsfs mount of the machine's stays "

@@ -73,7 +73,6 @@ static uid_t ns_account(int ns, const struct stat *ours, uid_t uid)
 uid_t kfsim_nl_peer_account(int fd, const struct ucred *peer)
 {
 	struct stat ours;
-	char path[64];
 	int pidfd, ns, err;
 
 	if (stat("/proc/self/ns/user", &ours))
@@ -86,8 +85,11 @@ uid_t kfsim_nl_peer_account(int fd, const struct ucred *peer)
 	if (peer->pid <= 0)
 		return peer->uid;
 	pidfd = kfsim_nl_peer_pidfd(fd, peer->pid);
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)peer->pid);
-	ns = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Through the pidfd, not /proc/PID/ns/user, whose open waits for as long as the process
+	 * execs: held by a FUSE file's flush, it held root's server (attacks.py "exec_lock")
+	 */
+	ns = pidfd >= 0 ? kfsim_nl_pidfd_user_ns(pidfd, peer->pid) : -1;
 	err = ns < 0 ? errno : 0;
 	/* opened while the pinned process lives: the pid still named it */
 	if (pidfd < 0 || poll(&(struct pollfd){ .fd = pidfd, .events = POLLIN }, 1, 0) != 0) {

@@ -28,6 +28,13 @@ struct kfsim_nl_cred kfsim_nl_sender_cred(const struct ucred *sender, int pidfd)
  */
 int kfsim_nl_peer_pidfd(int fd, pid_t pid);
 
+/*
+ * kfsim_nl_pidfd_user_ns() - a descriptor of the user namespace of the process @pidfd pins
+ * (PIDFD_GET_USER_NAMESPACE, Linux 6.11, which never waits on the process; before it,
+ * /proc/@pid/ns/user, which waits out an exec in progress), or -1 with errno set.
+ */
+int kfsim_nl_pidfd_user_ns(int pidfd, pid_t pid);
+
 /* The user every peer that could not be told counts as (gone before it was asked). */
 #define KFSIM_NL_ACCOUNT_UNKNOWN ((uid_t)-1)
 

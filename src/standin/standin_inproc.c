@@ -5,11 +5,11 @@
  * `kfsim kernel` server is named.  The stand-in provides it to the netlink client when the
  * library is loaded (kfsim_nl_inproc_provide()): the libraries below never start it themselves.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <time.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <kfsim/err.h>
@@ -47,14 +47,27 @@ int kfsim_standin_inproc_start(const char **path)
 	struct kfsim_nl_server *server;
 	struct kfsim_net *net;
 	pthread_t thread;
+	unsigned long long nonce[2];
 	char err[256];
 	int ret = 0;
 
 	pthread_mutex_lock(&inproc_lock);
 	if (inproc_pid == getpid())
 		goto out;
-	snprintf(inproc_name, sizeof(inproc_name), "@kfsim-netlink-%d-%lx", (int)getpid(),
-		 (unsigned long)(uintptr_t)&inproc_name ^ (unsigned long)time(NULL));
+	/*
+	 * A name nobody can foresee: anyone may bind an abstract name first, and the kernel then
+	 * refuses ours.  It was the process id and the address of inproc_name mixed with the
+	 * time: /proc/net/unix lists the parent's, whence that address, which a child after
+	 * fork() shares, so `nobody` bound the names a forked child of root's program would try
+	 * in the next seconds, and the child's socket() failed with EADDRINUSE (measured
+	 * 2026-12-07, attacks.py "inproc_squat").
+	 */
+	if (getrandom(nonce, sizeof(nonce), 0) != (ssize_t)sizeof(nonce)) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	snprintf(inproc_name, sizeof(inproc_name), "@kfsim-netlink-%d-%016llx%016llx",
+		 (int)getpid(), nonce[0], nonce[1]);
 	net = kfsim_standin_net_create(NULL, err, sizeof(err));
 	if (IS_ERR(net)) {
 		ret = (int)PTR_ERR(net);

@@ -1465,6 +1465,148 @@ def attack_passed_fds():
                                       " (kernel before 6.16: no SO_PASSRIGHTS, not covered)"))
 
 
+def fuse_attr(ino, mode):
+    """struct fuse_attr (88 bytes) of a root-owned file or directory."""
+    return struct.pack("=QQQQQQIIIIIIIIII", ino, 0, 0, 0, 0, 0, 0, 0, 0, mode, 1, 0, 0, 0,
+                       4096, 0)
+
+
+def fuse_never_flushing(mnt):
+    """A FUSE file system at @mnt, served by a process of its own, whose one file (any name)
+    opens and whose FLUSH is never answered: a close() of it waits until that process dies.
+    Its pid, or None where FUSE cannot be mounted.  (Root mounts it, standing in for
+    fusermount3, set-uid on most desktops, with which any user mounts one.)"""
+    libc = ctypes.CDLL(None, use_errno=True)
+    try:
+        fd = os.open("/dev/fuse", os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return None
+    opts = f"fd={fd},rootmode=40000,user_id=0,group_id=0,allow_other".encode()
+    if libc.mount(b"kfsim-attack", mnt.encode(), b"fuse", 6, opts):  # nosuid, nodev
+        os.close(fd)
+        return None
+    pid = os.fork()
+    if pid:
+        os.close(fd)
+        return pid
+    # gone with the attack whatever befalls it: a daemon left behind keeps its FLUSHes waiting,
+    # and every `ps` that reads those processes' /proc/PID/stat waits with them
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() == 1:
+        os._exit(0)
+    while True:  # the kernel's requests (fuse_in_header: len, opcode, unique, nodeid, ...)
+        try:
+            req = os.read(fd, 1 << 20)
+        except OSError:
+            os._exit(0)
+        _, op, unique, node = struct.unpack_from("=IIQQ", req)
+        body, err = b"", 0
+        if op == 26:  # INIT: protocol 7.31, fuse_init_out of 64 bytes
+            body = struct.pack("=IIIIHHIIHHII", 7, 31, 0, 0, 0, 0, 4096, 0, 0, 0, 0, 0) + \
+                bytes(24)
+        elif op == 1:  # LOOKUP: node 2, a regular file
+            body = struct.pack("=QQQQII", 2, 0, 0, 0, 0, 0) + fuse_attr(2, 0o100644)
+        elif op == 3:  # GETATTR
+            body = struct.pack("=QII", 0, 0, 0) + \
+                fuse_attr(node, 0o40755 if node == 1 else 0o100644)
+        elif op in (14, 27):  # OPEN, OPENDIR
+            body = struct.pack("=QIi", 1, 0, 0)
+        elif op in (25, 2, 42, 36):  # FLUSH held for ever; FORGETs and INTERRUPT unanswered
+            continue
+        else:
+            err = errno.ENOSYS
+        try:
+            os.write(fd, struct.pack("=IiQ", 16 + len(body), -err, unique) + body)
+        except OSError:
+            pass
+
+
+EXEC_LOCK_C = r"""
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+/* hold SOCKET FILE N: N times, a child connects to SOCKET, then execs with FILE open
+ * close-on-exec (its flush never ends, and the exec holds its exec_update_lock meanwhile);
+ * once stdin closes (the daemon gone), the children are killed and reaped. */
+int main(int argc, char **argv)
+{
+	int n = atoi(argv[3]), pids[64];
+	char c;
+
+	for (int i = 0; i < n && i < 64; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			struct sockaddr_un sun = { .sun_family = AF_UNIX };
+			int f = open(argv[2], O_RDONLY | O_CLOEXEC);
+			int s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+
+			strncpy(sun.sun_path, argv[1], sizeof(sun.sun_path) - 1);
+			if (f < 0 || connect(s, (struct sockaddr *)&sun, sizeof(sun)))
+				_exit(1);
+			execl("/bin/true", "true", (char *)0);
+			_exit(2);
+		}
+		usleep(20000);
+	}
+	write(1, "held\n", 5);
+	while (read(0, &c, 1) > 0)
+		;
+	for (int i = 0; i < n && i < 64; i++)
+		kill(pids[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+"""
+
+
+def attack_exec_lock():
+    """A client's process that execs holds its exec_update_lock while the exec closes its
+    close-on-exec files; a FUSE file whose flush never ends holds it as long as its daemon
+    likes.  The server read such a peer's /proc/PID/ns/user and auxv, which wait for that lock,
+    in the one thread that runs the kernel."""
+    print("a peer stuck in exec:")
+    path = os.path.join(tmp, "exec_lock.sock")
+    mnt = os.path.join(tmp, "exec_lock.mnt")
+    os.mkdir(mnt)
+    daemon = fuse_never_flushing(mnt)
+    if daemon is None:
+        check("a peer stuck in exec (not tried)", True, "FUSE cannot be mounted here")
+        return
+    hold = compile_c("exec_lock", EXEC_LOCK_C, "the exec_lock client")
+    start_server(path)
+    attackers = []
+    setpriv = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
+    try:
+        # nobody's peers, then nobody's holding CAP_NET_ADMIN (whose auxv the server reads)
+        for who, prefix in (("nobody's", setpriv),
+                            ("nobody's with ambient CAP_NET_ADMIN", setpriv + [
+                                "--inh-caps", "+net_admin", "--ambient-caps", "+net_admin"])):
+            if hold is None:
+                return
+            attackers.append(subprocess.Popen(prefix + [hold, path, os.path.join(mnt, "f"),
+                                                        "20"],
+                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+            attackers[-1].stdout.readline()
+            rc, out, took = run([KFSIM, "ethtool", "--server", path, "--get-plca-cfg",
+                                 "eth0"], timeout=8)
+            check(f"root's --get-plca-cfg while 20 more of {who} peers are stuck in exec",
+                  rc == 0, f"exit {rc} in {took:.3f} s")
+    finally:
+        # the daemon first: a FLUSH is a forced request, waited for even by SIGKILL's victim
+        os.kill(daemon, signal.SIGKILL)
+        os.waitpid(daemon, 0)
+        ctypes.CDLL(None, use_errno=True).umount2(mnt.encode(), 2)
+        for attacker in attackers:
+            attacker.stdin.close()
+            attacker.wait(10)
+
+
 def squat_and_pass_lingering(path, linger):
     """As nobody: listen at @path, answer the first request with a reply that carries a socket
     lingering @linger s on close (in flight inside another, so that the receiver's release of it
@@ -1549,6 +1691,84 @@ sys.stdin.read()
               f"the name nobody read in /proc/net/unix, its OPEN: {r}")
     finally:
         prog.communicate("", timeout=10)
+
+
+INPROC_FORKING = r"""
+import os, socket, sys
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)   # the program's own kernel
+rd, wr = os.pipe()
+pid = os.fork()
+if pid == 0:  # a child that starts its own kernel, once told to
+    os.read(rd, 1)
+    try:
+        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+        print("open", flush=True)
+    except OSError as e:
+        print(os.strerror(e.errno), flush=True)
+    os._exit(0)
+print(pid, flush=True)
+sys.stdin.readline()
+os.write(wr, b"x")
+os.waitpid(pid, 0)
+"""
+
+
+def squat_inproc_names(parent, child, ready_fd):
+    """As nobody: bind every abstract name @child's own kernel could take in the next seconds,
+    as the shim made them (its pid, then the address of a variable a forked child shares, mixed
+    with time(NULL)), read back from @parent's in /proc/net/unix.  Holds them 5 s."""
+    names = [ln.split()[-1] for ln in open("/proc/net/unix")
+             if f"@kfsim-netlink-{parent}-" in ln]
+    tail = int(names[0].rsplit("-", 1)[1], 16) if names else 0
+    now, held = int(time.time()), []
+    for parent_time in range(now - 3, now + 1):
+        for child_time in range(now, now + 6):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                sock.bind(f"\0kfsim-netlink-{child}-{tail ^ parent_time ^ child_time:x}")
+                held.append(sock)
+            except OSError:
+                sock.close()
+    os.write(ready_fd, b"x")
+    time.sleep(5)
+    return len(held)
+
+
+def attack_inproc_squat():
+    """The name of a program's own kernel cannot be foreseen, so nobody can take it first."""
+    print("the names of the shim's own kernels, bound first by another user:")
+    prog = subprocess.Popen([sys.executable, "-c", INPROC_FORKING], env=shim_env(""),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    squatter = None
+    try:
+        child = int(prog.stdout.readline())
+        ready_rd, ready_wr = os.pipe()
+        squatter = os.fork()
+        if squatter == 0:  # killed below: no child of its own to outlive it
+            os.close(ready_rd)
+            become()
+            squat_inproc_names(prog.pid, child, ready_wr)
+            os._exit(0)
+        os.close(ready_wr)
+        select.select([ready_rd], [], [], 10)
+        os.close(ready_rd)
+        prog.stdin.write("\n")
+        prog.stdin.flush()
+        said = prog.stdout.readline().strip()
+        check("root's program's forked child opens a netlink socket of its own kernel",
+              said == "open", f"its socket(): {said or 'nothing'} (nobody bound up to 24 "
+              "names it could take)")
+    finally:
+        try:  # the program ends once its child has answered; its stdin may be gone first
+            prog.stdin.close()
+        except BrokenPipeError:
+            pass
+        if prog.poll() is None:
+            prog.kill()
+        prog.wait(10)
+        if squatter:
+            os.kill(squatter, signal.SIGKILL)
+            os.waitpid(squatter, 0)
 
 
 def attack_shim_sockets():
@@ -2100,6 +2320,28 @@ print("; ".join(out))
 """
 
 
+SHIM_PRWV = r"""
+import errno, os, socket, struct
+def getfam(seq):
+    body = struct.pack("BBH", 3, 1, 0) + struct.pack("HH", 12, 2) + b"ethtool\0"
+    return struct.pack("IHHII", 16 + len(body), 16, 1, seq, 0) + body
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+out = []
+for what, call in (
+        ("pwritev-100K", lambda: os.pwritev(s.fileno(), [getfam(1), bytes(100 << 10)], -1)),
+        ("pwritev2-100K", lambda: os.pwritev(s.fileno(), [getfam(1), bytes(100 << 10)], -1,
+                                             os.RWF_HIPRI)),
+        ("pwritev-at-0", lambda: os.pwritev(s.fileno(), [getfam(2)], 0)),
+        ("pwritev", lambda: os.pwritev(s.fileno(), [getfam(3)], -1))):
+    try: out.append(f"{what}:{call()}")
+    except OSError as e: out.append(f"{what}:{errno.errorcode[e.errno]}")
+buf = bytearray(1 << 16)
+os.preadv(s.fileno(), [buf], -1)
+out.append("preadv:seq%d" % struct.unpack_from("=IHHI", buf)[3])
+print("prwv: " + " ".join(out))
+"""
+
+
 FORTIFIED_C = r"""
 /* recvfrom(), recv() and read() with a length known only at run time: __*_chk */
 #undef _FORTIFY_SOURCE
@@ -2154,6 +2396,12 @@ def attack_shim_iov():
     check("writev of 0 bytes is 0, of 100 KiB EMSGSIZE; readv and recvmmsg read ENOBUFS once "
           "for the lost replies, never the marker, with names", ok,
           line[0] if line else f"exit {rc}: {out.strip()[-300:]}")
+    rc, out, _ = py_under_shim("", SHIM_PRWV)
+    line = [ln for ln in out.splitlines() if ln.startswith("prwv: ")]
+    check("pwritev() and pwritev2() at offset -1 answer as writev() (100 KiB: EMSGSIZE), at "
+          "another ESPIPE, preadv() reads the reply",
+          line == ["prwv: pwritev-100K:EMSGSIZE pwritev2-100K:EMSGSIZE pwritev-at-0:ESPIPE "
+                   "pwritev:32 preadv:seq3"], line[0] if line else f"exit {rc}: {out[-300:]}")
     prog = compile_c("fortified", FORTIFIED_C, "the fortified client")
     if prog:
         rc, out, _ = run([prog], env=shim_env(""))
@@ -2366,6 +2614,149 @@ def attack_shim_dlsym():
               f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
               f"{said[0] if said else out.strip()[-300:]}")
     finally:
+        run(["ip", "netns", "del", ns])
+
+
+SHIM_DLOPEN_LIB = r"""
+#include <sys/socket.h>
+/* a library's own call of socket(), bound by the dynamic linker where it loads the library */
+int raw_socket(int domain, int type, int protocol)
+{
+	return socket(domain, type, protocol);
+}
+"""
+
+SHIM_DLOPEN = r"""
+import ctypes, os, socket, struct, sys
+libs = sys.argv[1:]
+libc = ctypes.CDLL(None, use_errno=True)
+own = ctypes.CDLL("libc.so.6", use_errno=True)   # libc's handle: dlsym() on it
+for lib in (libc, own):
+    lib.dlopen.restype = lib.dlmopen.restype = lib.dlsym.restype = ctypes.c_void_p
+    lib.dlopen.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    lib.dlmopen.argtypes = [ctypes.c_long, ctypes.c_char_p, ctypes.c_int]
+    lib.dlsym.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.dlerror.restype = ctypes.c_char_p
+
+def set_mtu(fd, mtu):   # RTM_NEWLINK of vk0 with IFLA_MTU, acked: the kernel's error
+    body = struct.pack("=BxHiII", 0, 0, socket.if_nametoindex("vk0"), 0, 0) + \
+        struct.pack("=HHI", 8, 4, mtu)
+    os.write(fd, struct.pack("=IHHII", 16 + len(body), 16, 5, 1, 0) + body)
+    return struct.unpack_from("=i", os.read(fd, 4096), 16)[0]
+
+said = []
+ways = (("plain", lambda f: libc.dlopen(f, 2)), ("deepbind", lambda f: libc.dlopen(f, 2 | 8)),
+        ("dlmopen", lambda f: libc.dlmopen(-1, f, 2)),
+        ("libc-dlmopen", lambda f: own.dlmopen(-1, f, 2)))
+for (what, load), lib in zip(ways, libs):
+    handle = load(lib.encode())
+    if not handle:
+        said.append(f"{what}:refused({libc.dlerror().decode().replace(lib + ': ', '')})")
+        continue
+    raw = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                           use_errno=True)(libc.dlsym(handle, b"raw_socket"))
+    fd = raw(16, 3, 0)   # AF_NETLINK, SOCK_RAW, NETLINK_ROUTE
+    if fd < 0:
+        said.append(f"{what}:{os.strerror(ctypes.get_errno())}")
+    else:
+        said.append(f"{what}:open,mtu-{'set' if set_mtu(fd, 1311 + len(said)) == 0 else 'refused'}")
+print("dlopen: " + " ".join(said))
+"""
+
+
+def attack_shim_dlopen():
+    """The shim preloaded by hand, as root: a library loaded with RTLD_DEEPBIND, or into another
+    link-map namespace by dlmopen(), binds its own socket() past the shim (its dependencies, or
+    a libc of its own namespace, come before the preloaded shim): both refused."""
+    print("libraries bound past the shim by the dynamic linker, by hand, as root:")
+    ns = machine_standin("kfsim-dlopen")
+    if not ns:
+        return
+    try:
+        lib = os.path.join(tmp, "libshim-dlopen.so")
+        cc = subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-x", "c", "-",
+                             "-o", lib], input=SHIM_DLOPEN_LIB, capture_output=True, text=True)
+        if cc.returncode:
+            check("the dlopen library compiles", False, cc.stderr.strip()[-300:])
+            return
+        libs = []
+        for i in range(4):  # one file per way: a library loaded once is not bound again
+            libs.append(f"{lib}.{i}")
+            shutil.copy(lib, libs[-1])
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_DLOPEN] + libs)
+        said = [ln for ln in out.splitlines() if ln.startswith("dlopen: ")]
+        after = standin_state(ns)
+        bad_ns = "invalid target namespace in dlmopen(): Invalid argument"
+        want = ("dlopen: plain:Protocol not supported deepbind:refused(invalid mode for "
+                f"dlopen(): Invalid argument) dlmopen:refused({bad_ns}) "
+                f"libc-dlmopen:refused({bad_ns})")
+        check("RTLD_DEEPBIND and dlmopen(LM_ID_NEWLM), also on libc's handle: refused, the "
+              "machine unchanged", before == after and said == [want],
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
+              f"{said[0] if said else out.strip()[-300:]}")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
+SHIM_GETFD = r"""
+import ctypes, os, socket, struct, sys
+pid, route_fd, inet_fd = map(int, sys.argv[1:])
+said = []
+for what, lib in (("default", ctypes.CDLL(None, use_errno=True)),
+                  ("libc", ctypes.CDLL("libc.so.6", use_errno=True))):
+    pidfd = lib.pidfd_open(pid, 0)
+    route = lib.pidfd_getfd(pidfd, route_fd, 0)
+    err = os.strerror(ctypes.get_errno())
+    inet = lib.pidfd_getfd(pidfd, inet_fd, 0)
+    if route >= 0:   # RTM_NEWLINK of vk0 with IFLA_MTU, acked
+        body = struct.pack("=BxHiII", 0, 0, socket.if_nametoindex("vk0"), 0, 0) + \
+            struct.pack("=HHI", 8, 4, 1317)
+        os.write(route, struct.pack("=IHHII", 16 + len(body), 16, 5, 1, 0) + body)
+        err = "mtu " + str(struct.unpack_from("=i", os.read(route, 4096), 16)[0])
+    said.append(f"{what}:route:{err},inet:{'copied' if inet >= 0 else 'refused'}")
+print("getfd: " + " ".join(said))
+"""
+
+SHIM_GETFD_HOLDER = r"""
+import socket, sys
+route, inet = socket.socket(16, 3, 0), socket.socket()   # as a network daemon holds them
+print(route.fileno(), inet.fileno(), flush=True)
+sys.stdin.read()
+"""
+
+
+def attack_shim_getfd():
+    """The shim preloaded by hand, as root: pidfd_getfd() of another process's NETLINK_ROUTE
+    socket (libc's call since glibc 2.36) never reaches the machine's kernel through the copy."""
+    print("another process's netlink socket copied with pidfd_getfd(), by hand, as root:")
+    ns = machine_standin("kfsim-getfd")
+    if not ns:
+        return
+    holder = None
+    try:
+        holder = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c",
+                                   SHIM_GETFD_HOLDER], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        fds = holder.stdout.readline().split()
+        before = standin_state(ns)
+        shimmed = ["ip", "netns", "exec", ns, "env", "-u", "KFSIM_KERNEL"] + [
+            f"{k}={v}" for k, v in shim_env("").items() if k in ("LD_PRELOAD", "ASAN_OPTIONS")]
+        rc, out, _ = run(shimmed + [sys.executable, "-c", SHIM_GETFD, str(holder.pid)] + fds)
+        said = [ln for ln in out.splitlines() if ln.startswith("getfd: ")]
+        after = standin_state(ns)
+        perm = os.strerror(errno.EPERM)
+        check("the copy of a NETLINK_ROUTE socket refused (its TCP socket copied), also on "
+              "libc's handle, the machine unchanged",
+              before == after and said == [f"getfd: default:route:{perm},inet:copied "
+                                           f"libc:route:{perm},inet:copied"],
+              f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
+              f"{said[0] if said else out.strip()[-300:]}")
+    finally:
+        if holder:
+            holder.communicate("", timeout=10)
         run(["ip", "netns", "del", ns])
 
 
@@ -3776,6 +4167,47 @@ except OSError as e:
           f"{ldiscs[0::2]}")
 
 
+def attack_exec_propagation():
+    """A network namespace bound in the file system after root's program started (as a
+    container runtime binds each container's, under a shared mount) is not the program's to
+    reach: its mounts receive none of the machine's."""
+    print("mounts the machine makes after kfsim exec started its program:")
+    ns = machine_standin("kfsim-prop")
+    if not ns:
+        return
+    shared = os.path.join(tmp, "prop-shared")
+    os.mkdir(shared)
+    target, go = os.path.join(shared, "ns"), os.path.join(shared, "go")
+    proc = None
+    try:
+        # a shared mount, as systemd makes every one on most machines (here: this one alone)
+        if run(["mount", "--bind", shared, shared])[0] or \
+                run(["mount", "--make-shared", shared])[0]:
+            check("a shared mount to bind into", False, "mount --make-shared failed")
+            return
+        open(target, "w").close()
+        before = standin_state(ns)
+        script = (f"while [ ! -e {go} ]; do sleep 0.05; done; ip link add vkq netns {target} "
+                  f"type veth peer name vkr netns {target} && echo made")
+        proc = subprocess.Popen([KFSIM, "exec", "--", "sh", "-c", script], env=exec_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(0.5)  # the program runs, its mounts made
+        run(["mount", "--bind", f"/run/netns/{ns}", target])
+        open(go, "w").close()
+        out = proc.communicate(timeout=15)[0].strip()
+        after = standin_state(ns)
+        check("root's program adds nothing to a namespace bound after it started",
+              before == after and "made" not in out,
+              f"{'unchanged' if before == after else 'CHANGED'}; the program said: {out[-200:]}")
+    finally:
+        if proc and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        run(["umount", target])
+        run(["umount", shared])
+        run(["ip", "netns", "del", ns])
+
+
 def attack_exec_signals():
     """kfsim exec stands for its program: signals sent to it reach the program; killed, the
     program dies with it (not left running, reparented, in a namespace nobody waits for)."""
@@ -3836,6 +4268,9 @@ ATTACKS = {
     "shim_dlvsym": attack_shim_dlvsym, "exec_children": attack_exec_children,
     "shim_bad_args": attack_shim_bad_args, "shim_host_sockopts": attack_shim_host_sockopts,
     "shim_signals": attack_shim_signals, "shim_interpose": attack_shim_interpose,
+    "exec_lock": attack_exec_lock, "inproc_squat": attack_inproc_squat,
+    "shim_dlopen": attack_shim_dlopen, "shim_getfd": attack_shim_getfd,
+    "exec_propagation": attack_exec_propagation,
 }
 
 

@@ -30,8 +30,22 @@
  *    jump calls a libc function an ASan or TSan runtime intercepts or is instrumented: such a
  *    runtime, preloaded first, looks up its interceptors' targets through these stubs while it
  *    starts, before its shadow memory exists.
+ *
+ * Two ways of loading a library bind its calls past the shim, whatever dlsym() answers: the
+ * library's own references to socket() and ioctl() are bound by the dynamic linker, in a
+ * scope the preloaded shim is not first in.  dlopen() with RTLD_DEEPBIND searches the
+ * library's dependencies, libc among them, before the global scope; dlmopen() into another
+ * link-map namespace (LM_ID_NEWLM) loads it with a libc of its own, and LD_PRELOAD is the base
+ * namespace's alone.  By hand, as root, a library loaded either way opened a real
+ * NETLINK_ROUTE socket and set a real MTU with it (measured 2026-12-07, attack "shim_dlopen").
+ * Outside the network namespace `kfsim exec` made, both are refused as glibc refuses a bad
+ * argument (NULL, dlerror() "invalid mode for dlopen()" or "invalid target namespace in
+ * dlmopen()"), and said once on stderr; inside it, and every other dlopen(), is libc's, with
+ * the caller's return address untouched (it chooses the namespace and the RUNPATH searched).
+ *
  * The stubs are written for x86-64 and arm64 (the architectures `kfsim exec` runs on);
- * elsewhere dlsym() and dlvsym() are libc's alone and the holes stay (documented).
+ * elsewhere dlsym(), dlvsym(), dlopen() and dlmopen() are libc's alone and the holes stay
+ * (documented).
  */
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
@@ -43,6 +57,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+
+#include "host_guard.h"
 
 #if defined(__x86_64__) || defined(__aarch64__)
 
@@ -69,7 +85,9 @@ static const char *const wrapped[] = {
 	"shutdown", "sendmmsg", "writev", "readv", "recvmmsg", "__recv_chk", "__recvfrom_chk",
 	"__read_chk", "__socket", "__connect", "__send", "__recv", "__read", "__read_nocancel",
 	"__write", "__write_nocancel", "__close", "__close_nocancel", "__dup2", "__fcntl",
-	"__libc_fcntl64", "__sendmmsg",
+	"__libc_fcntl64", "__sendmmsg", "dlopen", "dlmopen", "pidfd_getfd",
+	"pwritev", "pwritev2", "pwritev64", "pwritev64v2", "preadv", "preadv2", "preadv64",
+	"preadv64v2",
 };
 
 SHIM_EARLY static bool same_str(const char *a, const char *b)
@@ -416,5 +434,146 @@ SHIM_EARLY void *shim_dlvsym_decide(void *handle, const char *name, const char *
 
 SHIM_DL_JUMP(dlsym, shim_real_dlsym, shim_dlsym_handle, shim_dlsym_decide);
 SHIM_DL_JUMP(dlvsym, shim_real_dlvsym, shim_dlvsym_handle, shim_dlvsym_decide);
+
+/* ---- dlopen() and dlmopen(): no library bound past the shim ---------------------------- */
+
+SHIM_HIDDEN void *(*shim_real_dlopen)(const char *, int);
+SHIM_HIDDEN void *(*shim_real_dlmopen)(Lmid_t, const char *, int);
+SHIM_HIDDEN int shim_dlopen_mode(const char *file, int mode);
+SHIM_HIDDEN Lmid_t shim_dlmopen_lmid(Lmid_t lmid, const char *file, int mode);
+
+/* A namespace glibc's _dl_open() refuses: beyond every one it may have (DL_NNS, 16). */
+#define SHIM_NO_NAMESPACE ((Lmid_t)0x7fffffff)
+
+/* libc's dlopen() and dlmopen(), found as shim_dlsym_init() finds dlsym(). */
+SHIM_EARLY static void dlopen_init(void)
+{
+#ifdef __x86_64__
+	static const char *const open_versions[] = { "GLIBC_2.34", "GLIBC_2.2.5" };
+	static const char *const mopen_versions[] = { "GLIBC_2.34", "GLIBC_2.3.4" };
+#else
+	static const char *const open_versions[] = { "GLIBC_2.34", "GLIBC_2.17" };
+	static const char *const mopen_versions[] = { "GLIBC_2.34", "GLIBC_2.17" };
+#endif
+	void *open_found, *mopen_found;
+
+	if (__atomic_load_n(&shim_real_dlmopen, __ATOMIC_ACQUIRE))
+		return;
+	open_found = find_next("dlopen", open_versions, 2);
+	mopen_found = find_next("dlmopen", mopen_versions, 2);
+	if (!open_found || !mopen_found) {
+		static const char msg[] =
+			"kfsim-netlink: cannot find libc's dlopen() and dlmopen()\n";
+
+		syscall(SYS_write, 2, msg, sizeof(msg) - 1);
+		abort();
+	}
+	__atomic_store_n(&shim_real_dlopen, open_found, __ATOMIC_RELEASE);
+	__atomic_store_n(&shim_real_dlmopen, mopen_found, __ATOMIC_RELEASE);
+}
+
+/*
+ * The mode dlopen(@file, @mode) goes on with: 0, which glibc refuses, for RTLD_DEEPBIND.
+ * SHIM_EARLY, as the dlsym() stubs' decide(): a sanitizer runtime may dlopen() as it starts.
+ */
+SHIM_EARLY int shim_dlopen_mode(const char *file, int mode)
+{
+	dlopen_init();
+	if (!file || !(mode & RTLD_DEEPBIND) || shim_in_exec_netns())
+		return mode;
+	shim_say_loader_refused("dlopen(..., RTLD_DEEPBIND), whose library would bind libc's "
+				"socket() and ioctl(),");
+	return 0;
+}
+
+/* The namespace dlmopen(@lmid, ...) goes on with: one glibc refuses, for any but the base. */
+SHIM_EARLY Lmid_t shim_dlmopen_lmid(Lmid_t lmid, const char *file, int mode)
+{
+	(void)file;
+	(void)mode;
+	dlopen_init();
+	if (lmid == LM_ID_BASE || shim_in_exec_netns())
+		return lmid;
+	shim_say_loader_refused("dlmopen() into another namespace, where the library would bind "
+				"a libc of its own,");
+	return SHIM_NO_NAMESPACE;
+}
+
+/*
+ * dlopen(file, mode) and dlmopen(lmid, file, mode): the argument the C function above returns
+ * replaces the mode (dlopen) or the namespace (dlmopen), and the stub jumps to libc's with the
+ * stack as the caller left it, as the dlsym() stubs do.
+ */
+#ifdef __x86_64__
+__asm__(".text\n"
+	".globl dlopen\n"
+	".type dlopen, @function\n"
+	"dlopen:\n"
+	"	endbr64\n"
+	"	pushq %rdi\n"
+	"	pushq %rsi\n"
+	"	subq $8, %rsp\n"
+	"	call shim_dlopen_mode\n"
+	"	addq $8, %rsp\n"
+	"	popq %rsi\n"
+	"	popq %rdi\n"
+	"	movl %eax, %esi\n"
+	"	movq shim_real_dlopen(%rip), %rax\n"
+	"	jmp *%rax\n"
+	".size dlopen, .-dlopen\n"
+	".globl dlmopen\n"
+	".type dlmopen, @function\n"
+	"dlmopen:\n"
+	"	endbr64\n"
+	"	pushq %rdi\n"
+	"	pushq %rsi\n"
+	"	pushq %rdx\n"
+	"	call shim_dlmopen_lmid\n"
+	"	popq %rdx\n"
+	"	popq %rsi\n"
+	"	popq %rdi\n"
+	"	movq %rax, %rdi\n"
+	"	movq shim_real_dlmopen(%rip), %rax\n"
+	"	jmp *%rax\n"
+	".size dlmopen, .-dlmopen\n");
+#else
+__asm__(".text\n"
+	".globl dlopen\n"
+	".type dlopen, %function\n"
+	".p2align 2\n"
+	"dlopen:\n"
+	"	hint #34\n"
+	"	stp x29, x30, [sp, #-32]!\n"
+	"	mov x29, sp\n"
+	"	stp x0, x1, [sp, #16]\n"
+	"	bl shim_dlopen_mode\n"
+	"	mov x2, x0\n"
+	"	ldp x0, x1, [sp, #16]\n"
+	"	mov w1, w2\n"
+	"	ldp x29, x30, [sp], #32\n"
+	"	adrp x16, shim_real_dlopen\n"
+	"	ldr x16, [x16, :lo12:shim_real_dlopen]\n"
+	"	br x16\n"
+	".size dlopen, .-dlopen\n"
+	".globl dlmopen\n"
+	".type dlmopen, %function\n"
+	".p2align 2\n"
+	"dlmopen:\n"
+	"	hint #34\n"
+	"	stp x29, x30, [sp, #-48]!\n"
+	"	mov x29, sp\n"
+	"	stp x0, x1, [sp, #16]\n"
+	"	str x2, [sp, #32]\n"
+	"	bl shim_dlmopen_lmid\n"
+	"	mov x3, x0\n"
+	"	ldr x2, [sp, #32]\n"
+	"	ldp x0, x1, [sp, #16]\n"
+	"	mov x0, x3\n"
+	"	ldp x29, x30, [sp], #48\n"
+	"	adrp x16, shim_real_dlmopen\n"
+	"	ldr x16, [x16, :lo12:shim_real_dlmopen]\n"
+	"	br x16\n"
+	".size dlmopen, .-dlmopen\n");
+#endif
 
 #endif

@@ -57,7 +57,7 @@ bool shim_in_exec_netns(void)
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-static bool said_socket, said_ioctl, said_sockopt, said_family;
+static bool said_socket, said_ioctl, said_sockopt, said_family, said_loader, said_taken;
 
 /*
  * Once per kind: an atomic exchange, not a lock, since a child fork()ed while another thread
@@ -75,6 +75,16 @@ void shim_say_host_refused(bool socket, const char *what)
 {
 	say_refused(socket ? &said_socket : &said_ioctl, what,
 		    socket ? "EPROTONOSUPPORT" : "EOPNOTSUPP");
+}
+
+void shim_say_taken_refused(const char *what)
+{
+	say_refused(&said_taken, what, "EPERM");
+}
+
+void shim_say_loader_refused(const char *what)
+{
+	say_refused(&said_loader, what, "EINVAL");
 }
 
 void shim_say_host_refused_as(const char *what, const char *answer)

@@ -26,6 +26,12 @@ void shim_say_host_refused(bool socket, const char *what);
 /* The same for a socket option or family, answered @answer (an errno's name); said once. */
 void shim_say_host_refused_as(const char *what, const char *answer);
 
+/* The same for a descriptor taken from another process (pidfd_getfd()), answered EPERM. */
+void shim_say_taken_refused(const char *what);
+
+/* The same for a way of loading a library past the shim (dlopen_guard in dlsym_guard.c). */
+void shim_say_loader_refused(const char *what);
+
 /*
  * Does setsockopt(@level, @name) on a socket of another family than netlink configure the
  * machine's network beyond the socket's life (x_tables, IPVS, multicast routing)?

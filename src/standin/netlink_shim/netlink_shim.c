@@ -60,6 +60,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +139,11 @@ static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 static ssize_t (*real_writev)(int, const struct iovec *, int);
 static ssize_t (*real_readv)(int, const struct iovec *, int);
 static int (*real_recvmmsg)(int, struct mmsghdr *, unsigned int, int, struct timespec *);
+static int (*real_pidfd_getfd)(int, int, unsigned int);	/* glibc 2.36 */
+static ssize_t (*real_pwritev)(int, const struct iovec *, int, off_t);
+static ssize_t (*real_pwritev2)(int, const struct iovec *, int, off_t, int);
+static ssize_t (*real_preadv)(int, const struct iovec *, int, off_t);
+static ssize_t (*real_preadv2)(int, const struct iovec *, int, off_t, int);
 
 static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
 
@@ -173,6 +179,11 @@ static void resolve_all(void)
 	LOOKUP(writev);
 	LOOKUP(readv);
 	LOOKUP(recvmmsg);
+	LOOKUP(pidfd_getfd);
+	LOOKUP(pwritev);
+	LOOKUP(pwritev2);
+	LOOKUP(preadv);
+	LOOKUP(preadv2);
 #undef LOOKUP
 }
 
@@ -1086,22 +1097,28 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
  * SHIM_SEND_MAX went out whole, the server dropped it unrun, and the program waited for ever
  * for an answer (Linux runs it; send() of the same says EMSGSIZE).
  */
-ssize_t writev(int fd, const struct iovec *uiov, int iovcnt)
+/* writev() of one of ours, with the send's @flags (MSG_DONTWAIT for pwritev2()'s RWF_NOWAIT) */
+static ssize_t shim_writev(int fd, const struct iovec *uiov, int iovcnt, int flags)
 {
 	struct iovec stack[SHIM_STACK_IOV], *iov;
 	size_t total;
 	ssize_t n;
 	int err;
 
-	if (!is_ours(fd) || iovcnt < 0)
-		return RESOLVE(writev)(fd, uiov, iovcnt);
 	iov = iov_copy(uiov, (size_t)iovcnt, -EINVAL, stack, &total, &err);
 	if (!iov)
 		return fail(err);
-	n = total ? send_iov(fd, iov, (size_t)iovcnt, total, NULL, 0, 0) : 0;
+	n = total ? send_iov(fd, iov, (size_t)iovcnt, total, NULL, 0, flags) : 0;
 	if (iov != stack)
 		free(iov);
 	return n;
+}
+
+ssize_t writev(int fd, const struct iovec *uiov, int iovcnt)
+{
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(writev)(fd, uiov, iovcnt);
+	return shim_writev(fd, uiov, iovcnt, 0);
 }
 
 /*
@@ -1257,7 +1274,8 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 }
 
 /* readv() is recvmsg() without a name (sock_read_iter()): the overrun marker and a hang-up too. */
-ssize_t readv(int fd, const struct iovec *uiov, int iovcnt)
+/* readv() of one of ours, with the receive's @flags (as shim_writev()) */
+static ssize_t shim_readv(int fd, const struct iovec *uiov, int iovcnt, int flags)
 {
 	struct iovec stack[SHIM_STACK_IOV], *iov;
 	struct msghdr msg = { 0 };
@@ -1265,17 +1283,69 @@ ssize_t readv(int fd, const struct iovec *uiov, int iovcnt)
 	ssize_t n;
 	int err;
 
-	if (!is_ours(fd) || iovcnt < 0)
-		return RESOLVE(readv)(fd, uiov, iovcnt);
 	iov = iov_copy(uiov, (size_t)iovcnt, -EINVAL, stack, &total, &err);
 	if (!iov)
 		return fail(err);
 	msg.msg_iov = iov;
 	msg.msg_iovlen = (size_t)iovcnt;
-	n = total ? recvmsg(fd, &msg, 0) : 0;	/* nothing to read into: 0, as vfs_readv() */
+	n = total ? recvmsg(fd, &msg, flags) : 0;	/* nothing to read into: 0, as vfs_readv() */
 	if (iov != stack)
 		free(iov);
 	return n;
+}
+
+ssize_t readv(int fd, const struct iovec *uiov, int iovcnt)
+{
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(readv)(fd, uiov, iovcnt);
+	return shim_readv(fd, uiov, iovcnt, 0);
+}
+
+/*
+ * pwritev(), pwritev2(), preadv() and preadv2() at offset -1 write and read a file as writev()
+ * and readv() do (do_pwritev(), do_preadv()), and a socket has no other offset (ESPIPE): a 100
+ * KiB pwritev(fd, ..., -1) went out whole past the shim, where writev() answers EMSGSIZE, and
+ * the server dropped it unrun (measured 2026-12-07, attack "shim_iov").  RWF_NOWAIT is
+ * MSG_DONTWAIT, as sock_write_iter() and sock_read_iter() make IOCB_NOWAIT; the other flags
+ * change nothing on a socket.  The *64 names are the same calls on a 64-bit libc.
+ */
+static ssize_t shim_prwv(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags,
+			 bool write)
+{
+	int msg_flags = (flags & RWF_NOWAIT) ? MSG_DONTWAIT : 0;
+
+	if (offset != -1)
+		return fail(-ESPIPE);
+	return write ? shim_writev(fd, iov, iovcnt, msg_flags) :
+		       shim_readv(fd, iov, iovcnt, msg_flags);
+}
+
+ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(pwritev)(fd, iov, iovcnt, offset);
+	return shim_prwv(fd, iov, iovcnt, offset, 0, true);
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	if (is_ours(fd) && iovcnt >= 0)
+		return shim_prwv(fd, iov, iovcnt, offset, flags, true);
+	return RESOLVE(pwritev2) ? real_pwritev2(fd, iov, iovcnt, offset, flags) : fail(-ENOSYS);
+}
+
+ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+	if (!is_ours(fd) || iovcnt < 0)
+		return RESOLVE(preadv)(fd, iov, iovcnt, offset);
+	return shim_prwv(fd, iov, iovcnt, offset, 0, false);
+}
+
+ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+	if (is_ours(fd) && iovcnt >= 0)
+		return shim_prwv(fd, iov, iovcnt, offset, flags, false);
+	return RESOLVE(preadv2) ? real_preadv2(fd, iov, iovcnt, offset, flags) : fail(-ENOSYS);
 }
 
 /* @err for @fd's next receive, as __sys_recvmmsg() leaves it in sk_err. */
@@ -1490,6 +1560,32 @@ int fcntl64(int fd, int cmd, ...)
 	return fcntl_common(real_fcntl64, fd, cmd, arg);
 }
 
+/*
+ * pidfd_getfd(): a copy of another process's descriptor.  Another process's netlink socket
+ * reaches whatever its protocol reaches in the namespace it was made in: by hand, as root, a
+ * copy of a NETLINK_ROUTE socket another process of the machine held (as a network daemon
+ * does) took an RTM_NEWLINK that set a real MTU (measured 2026-12-07, attack
+ * "shim_getfd"), past the socket() it never made.  Outside the namespace `kfsim exec` made,
+ * a copy of a netlink or PF_KEY socket is closed at once and the call fails with EPERM, as
+ * under `kfsim exec`, whose seccomp filter refuses the call whole; any other descriptor is
+ * the program's, as one handed over (SCM_RIGHTS) is.
+ */
+int pidfd_getfd(int pidfd, int targetfd, unsigned int flags);	/* <sys/pidfd.h>, glibc 2.36 */
+int pidfd_getfd(int pidfd, int targetfd, unsigned int flags)
+{
+	int fd = RESOLVE(pidfd_getfd) ? real_pidfd_getfd(pidfd, targetfd, flags) :
+		 (int)syscall(SYS_pidfd_getfd, pidfd, targetfd, flags);
+	socklen_t len = sizeof(int);
+	int domain;
+
+	if (fd < 0 || RESOLVE(getsockopt)(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) ||
+	    (domain != AF_NETLINK && domain != AF_KEY) || shim_in_exec_netns())
+		return fd;
+	RESOLVE(close)(fd);
+	shim_say_taken_refused("pidfd_getfd() of another process's netlink or PF_KEY socket");
+	return fail(-EPERM);
+}
+
 /* ---- interface ioctls: a simulated device never reaches the real kernel ----------------- */
 
 /*
@@ -1695,3 +1791,7 @@ SHIM_ALIAS(__dup2, dup2);
 SHIM_ALIAS(__fcntl, fcntl);
 SHIM_ALIAS(__libc_fcntl64, fcntl64);
 SHIM_ALIAS(__sendmmsg, sendmmsg);
+SHIM_ALIAS(pwritev64, pwritev);
+SHIM_ALIAS(pwritev64v2, pwritev2);
+SHIM_ALIAS(preadv64, preadv);
+SHIM_ALIAS(preadv64v2, preadv2);

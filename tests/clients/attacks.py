@@ -105,13 +105,45 @@ def stop_server(proc):
             proc.wait()
 
 
+def connect_waiting(sock, addr, timeout):
+    """connect() as a blocking client (kfsim's own, nl_remote.c) makes it: a full listen
+    backlog waits, up to @timeout.  Python's socket with a timeout is non-blocking inside, and a
+    UNIX socket's non-blocking connect() to a full backlog fails at once with EAGAIN (not
+    EINPROGRESS): under load, 80 clients connecting at once met that, which no real client
+    sees."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return sock.connect(addr)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise TimeoutError(errno.ETIMEDOUT, "connect: the backlog stayed full")
+            time.sleep(0.01)
+
+
+def procs_named(marker):
+    """The pids whose argv[0] is @marker (`exec -a`), read from /proc: pgrep runs a program,
+    which the machine's load or a process stuck in exec can delay past any timeout."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                if f.read().split(b"\0", 1)[0] == marker.encode():
+                    pids.append(int(d))
+        except OSError:
+            pass  # gone, or not ours to read
+    return pids
+
+
 def wire_open(path, timeout=5.0):
     """One OPEN on the control protocol: (control socket, data fd or None, error)."""
     ctl = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     ctl.settimeout(timeout)
     addr = "\0" + path[1:] if path.startswith("@") else path
     try:
-        ctl.connect(addr)
+        connect_waiting(ctl, addr, timeout)
         try:
             ctl.send(struct.pack("=5I", MAGIC, VERSION, OP_OPEN, 0, NETLINK_GENERIC))
         except (BrokenPipeError, ConnectionResetError):
@@ -4222,19 +4254,33 @@ def attack_exec_signals():
         proc = subprocess.Popen([KFSIM, "exec", "--", "bash", "-c", f"exec -a {marker} sleep 30"],
                                 env=exec_env(), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
-        time.sleep(1.0)
-        os.kill(proc.pid, sig)
+        # the program started (exec -a gives it the marker), as loaded as the machine may be
+        for _ in range(200):
+            if procs_named(marker) or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        time.sleep(0.2)
+        try:
+            os.kill(proc.pid, sig)
+        except ProcessLookupError:
+            pass  # kfsim exec ended already: its exit status says why, below
         try:
             rc = proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
             rc = proc.wait()
             rc = f"still running after {sig.name}: {rc}"
-        time.sleep(0.3)
-        left = run(["pgrep", "-f", marker])[1].strip()
-        if left:
-            for pid in left.split():
-                os.kill(int(pid), signal.SIGKILL)
+        for _ in range(20):  # the program's death may lag its parent's by a moment
+            left = procs_named(marker)
+            if not left:
+                break
+            time.sleep(0.1)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        left = " ".join(map(str, left))
         check(f"{sig.name} sent to kfsim exec ends the program",
               not left and (want is None or rc == want),
               f"exit {rc}; {'program LEFT RUNNING: ' + left if left else 'program gone'}")

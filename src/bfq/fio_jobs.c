@@ -110,6 +110,7 @@ struct fio_section {
 	const char *zone_file;	/* where zone_line is */
 	bool zone_here;		/* zonemode= given in this section, not inherited */
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
+	bool zone_size_refused;	/* a zonesize= line was refused: its job's zones unknown */
 	/* fio's error types (td_error_type()): which errors a job goes on after */
 	unsigned int continue_on_error;	/* FIO_ERR_* bits */
 	bool write_errs_listed;		/* ignore_error gave a list for writes (and trims) */
@@ -153,6 +154,12 @@ struct fio_section {
 	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
+	/*
+	 * io_size=N% (1..100; 0 none): fio 3.33's io_size_percent (options.c str_io_size_cb()),
+	 * N % of the job's file region, which setup_files() makes the job's size (o->size):
+	 * the bytes of a pass (do_io()'s total_bytes) and, times loops, of the job
+	 */
+	unsigned int io_size_pct;
 	u64 offset_increment;
 	char filename[128];
 	char wait_for[32];
@@ -173,6 +180,7 @@ struct fio_parser {
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	u64 size_loops[KFSIM_BFQ_MAX_JOBS];	/* io_size is size= in bytes times this */
+	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
 	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
 	unsigned int nr, first;
@@ -318,18 +326,25 @@ static int parse_flag(const char *value, bool bool_range, bool *out)
 static void fio_defer(struct fio_section *sec, long line, const char *file, const char *option,
 		      const char *why)
 {
-	struct fio_pending *p;
+	struct fio_pending *p = NULL;
 
+	/*
+	 * every line that set it is kept (a [global]'s and the job's own, or two in one
+	 * section): with only the last named, the file without it would still be refused, for
+	 * the line before (fio_jobgen --wide seed 27020, nrfiles=4 twice); a full list
+	 * replaces the option's entry
+	 */
 	for (unsigned int i = 0; i < sec->nr_pending; i++) {
 		if (!strcmp(sec->pending[i].option, option)) {
-			p = &sec->pending[i];	/* a job's own value replaces the global one */
-			goto set;
+			if (sec->pending[i].line == line && sec->pending[i].file == file)
+				return;
+			p = &sec->pending[i];
 		}
 	}
-	if (sec->nr_pending == FIO_MAX_PENDING)
+	if (sec->nr_pending < FIO_MAX_PENDING)
+		p = &sec->pending[sec->nr_pending++];
+	else if (!p)
 		return;
-	p = &sec->pending[sec->nr_pending++];
-set:
 	p->line = line;
 	p->file = file;
 	snprintf(p->option, sizeof(p->option), "%s", option);
@@ -339,11 +354,11 @@ set:
 /* A later value of @option is fine: what an earlier one deferred goes (a job's own value). */
 static void fio_undefer(struct fio_section *sec, const char *option)
 {
-	for (unsigned int i = 0; i < sec->nr_pending; i++) {
-		if (!strcmp(sec->pending[i].option, option)) {
+	for (unsigned int i = 0; i < sec->nr_pending;) {
+		if (!strcmp(sec->pending[i].option, option))
 			sec->pending[i] = sec->pending[--sec->nr_pending];
-			return;
-		}
+		else
+			i++;
 	}
 }
 
@@ -1636,6 +1651,57 @@ static void fio_fixup_option(struct fio_section *sec, const char *key, const cha
 	}
 }
 
+/*
+ * io_size=N%: fio 3.33's str_io_size_cb() takes 0..100 (0 is no io_size, the region, as
+ * 100 is) and fails a larger one in its words; the bytes are known with the region
+ * (fio_resolve_sizes()).
+ */
+static void fio_io_size_percent(struct fio_parser *p, struct fio_section *sec, const char *key,
+				const char *value, long line, const char *file)
+{
+	char *end;
+	unsigned long long pct;
+
+	errno = 0;
+	pct = strtoull(value, &end, 10);
+	if (end == value || errno || *end != '%' || !isdigit((unsigned char)*value)) {
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
+		return;
+	}
+	if (pct > 100) {
+		fio_err(&p->errs, file, line, "%s: io_size values greater than 100%% aren't "
+			"supported (fio: failed parsing %s=%s)", key, key, value);
+		return;
+	}
+	sec->io_size_pct = pct == 100 ? 0 : (unsigned int)pct;
+	sec->job.io_size = 0;
+}
+
+/*
+ * Strided zones under random I/O are refused; without zonemode= the zone options would be
+ * refused in turn (fixup_options(): "--zonemode=none and --zonesize are not compatible"), so
+ * they are named with it, once each, as writes to zbd zones name theirs (fio_jobgen --wide
+ * seeds 27028, 27073: named one at a time before).
+ */
+static void fio_err_once(struct fio_parser *p, const struct fio_pending *pend);
+
+static void fio_strided_random(struct fio_parser *p, const struct fio_section *sec)
+{
+	static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
+
+	fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->zone_file ? sec->zone_file :
+		sec->file, "zonemode", "strided zones with random I/O are not modelled" });
+	for (int i = 0; i < 3; i++) {
+		struct fio_pending pend = { sec->zone_opt_line[i], sec->file, "",
+					    "an option of strided zones with random I/O, "
+					    "which are not modelled" };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
+		if (pend.line && pend.line != sec->zone_line)
+			fio_err_once(p, &pend);
+	}
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1712,8 +1778,12 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (!strcmp(key, fio_disk_only[i].name)) {
 			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files") ||
 			     !strcmp(key, "kb_base")) && value &&
-			    !strcmp(value, !strcmp(key, "kb_base") ? "1024" : "1"))
+			    !strcmp(value, !strcmp(key, "kb_base") ? "1024" : "1")) {
+				/* the later value wins, whichever of fio's names set it */
+				fio_undefer(sec, strcmp(key, "kb_base") ? "nrfiles" : key);
+				fio_undefer(sec, strcmp(key, "kb_base") ? "nr_files" : key);
 				return true;
+			}
 			fio_defer(sec, line, file, key, fio_disk_only[i].why);
 			return true;
 		}
@@ -1731,6 +1801,13 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			value ? "=" : "", value ? value : "");
 		return true;
 	}
+	if ((!strcmp(key, "io_size") || !strcmp(key, "io_limit")) && value &&
+	    strchr(value, '%')) {
+		fio_io_size_percent(p, sec, key, value, line, file);
+		return true;
+	}
+	if (!strcmp(key, "io_size") || !strcmp(key, "io_limit"))
+		sec->io_size_pct = 0;	/* a size after a percentage: the later wins */
 	if (!strcmp(key, "ioengine") && value && !strcmp(value, "libzbc")) {
 		/* it cannot open the simulated disk: fio_libzbc() */
 		sec->job.engine = KFSIM_ENGINE_SYNC;
@@ -1940,11 +2017,14 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 
 		kfsim_bfq_job_default(&tmp);
 		if (!value || kfsim_bfq_job_set(&tmp, "io_size", value, &cls, why, sizeof(why)) ||
-		    tmp.io_size % SECTOR_SIZE)
+		    tmp.io_size % SECTOR_SIZE) {
 			fio_err(&p->errs, file, line, "%s: expected a size in whole sectors, not "
 				"'%s'", key, value ? value : "");
-		else if (!strcmp(key, "zonesize"))
+			sec->zone_size_refused |= !strcmp(key, "zonesize");
+		} else if (!strcmp(key, "zonesize")) {
 			sec->job.zone_size = tmp.io_size;
+			sec->zone_size_refused = false;
+		}
 		else if (!strcmp(key, "zonerange"))
 			sec->job.zone_range = tmp.io_size;
 		else
@@ -2260,7 +2340,8 @@ static u64 fio_rate_of(u64 rate)
  * fio 3.33's fixup_options() (init.c), as a job is added for the run (--parse-only stops
  * before it): rate= and rate_iops= together fail, and so do rate_min= and rate_iops_min=
  * ("fio: rate and rate_iops are mutually exclusive"), and a direction's minimum over its
- * cap ("fio: minimum rate exceeds rate, ddir N").  Named by the later option's line.
+ * cap ("fio: minimum rate exceeds rate, ddir N").  Named by the later option's lines
+ * (fio_rate_later()); the earlier stays, as the file without the lines named has it.
  */
 /* Every line that set rate option @which (fio_rate_keys[]), once each. */
 static void fio_rate_err(struct fio_parser *p, const struct fio_section *sec, int which,
@@ -2275,6 +2356,15 @@ static void fio_rate_err(struct fio_parser *p, const struct fio_section *sec, in
 	}
 }
 
+/* Of the exclusive pair @i, @i + 1 (rate, rate_iops; their minimums), the one set later. */
+static int fio_rate_later(const struct fio_section *sec, int i)
+{
+	const struct fio_where *a = &sec->rate_at[i][sec->nr_rate_at[i] - 1];
+	const struct fio_where *b = &sec->rate_at[i + 1][sec->nr_rate_at[i + 1] - 1];
+
+	return a->file == b->file && a->line > b->line ? i : i + 1;
+}
+
 static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
 			   const struct kfsim_bfq_job *job)
 {
@@ -2287,19 +2377,13 @@ static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
 			sec->rate_min[1][0] || sec->rate_min[1][1] };
 
 	for (int i = 0; i < 4; i += 2) {
-		const struct fio_where *a, *b;
-		int later = i + 1;
-
 		if (!set[i] || !set[i + 1] || !sec->nr_rate_at[i] || !sec->nr_rate_at[i + 1])
 			continue;
-		a = &sec->rate_at[i][sec->nr_rate_at[i] - 1];
-		b = &sec->rate_at[i + 1][sec->nr_rate_at[i + 1] - 1];
-		if (a->file == b->file && a->line > b->line)
-			later = i;
-		fio_rate_err(p, sec, later, i ? "with rate_min and rate_iops_min both, fio's run "
+		fio_rate_err(p, sec, fio_rate_later(sec, i), i ? "with rate_min and rate_iops_min "
+			     "both, fio's run fails (fixup_options(): \"rate and rate_iops are "
+			     "mutually exclusive\")" : "with rate and rate_iops both, fio's run "
 			     "fails (fixup_options(): \"rate and rate_iops are mutually "
-			     "exclusive\")" : "with rate and rate_iops both, fio's run fails "
-			     "(fixup_options(): \"rate and rate_iops are mutually exclusive\")");
+			     "exclusive\")");
 	}
 	for (int kind = 0; kind < 2; kind++) {
 		for (int d = 0; d < 2; d++) {
@@ -2353,6 +2437,24 @@ static void fio_fixup_check(struct fio_parser *p, const struct fio_section *sec)
  * by zero: fio's job dies of SIGFPE ("got signal=8"; fio 3.33 with ioengine=null,
  * rw=randrw, rate=,1m, 2026-12-07).  Refused, naming the line.
  */
+/*
+ * The caps a poisson job is judged by: with rate= and rate_iops= both (refused, naming the
+ * later's lines), the earlier's, which the file without the lines named keeps: judged with
+ * both, rate=,4m beside rate_iops=50,200 passed, and without the rate_iops lines its
+ * uncapped reads failed in a second round (fio_jobgen --wide seed 27031).
+ */
+static void fio_rate_left(const struct fio_section *sec, struct kfsim_bfq_job *job)
+{
+	if (!(fio_rate_of(job->rate) || fio_rate_of(job->rate_write)) ||
+	    !(fio_rate_of(job->rate_iops) || fio_rate_of(job->rate_iops_write)) ||
+	    !sec->nr_rate_at[0] || !sec->nr_rate_at[1])
+		return;
+	if (fio_rate_later(sec, 0) == 0)
+		job->rate = job->rate_write = 0;
+	else
+		job->rate_iops = job->rate_iops_write = 0;
+}
+
 static void fio_poisson_check(struct fio_parser *p, const struct fio_section *sec,
 			      const struct kfsim_bfq_job *job)
 {
@@ -2449,14 +2551,22 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	} else if (sec->zonemode != 1) {
 		job.zone_size = job.zone_range = job.zone_skip = 0;
 	} else if (!job.zone_size) {
-		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: --zonesize must be "
-			"specified when using --zonemode=strided.");
+		/*
+		 * a zonesize= refused on its own line leaves none: without that line fio's
+		 * run fails, so the zonemode= line is named with it (fio_jobgen --wide seed 27257)
+		 */
+		if (sec->zone_size_refused)
+			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones "
+				"need zonesize=, whose line is refused here (without it fio's run "
+				"fails: --zonesize must be specified)");
+		else
+			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: --zonesize must be "
+				"specified when using --zonemode=strided.");
 	} else {
 		if (!job.zone_range)
 			job.zone_range = job.zone_size;
 		if (kfsim_bfq_job_is_random(&job) && job.engine != KFSIM_ENGINE_NONE)
-			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones with "
-				"random I/O are not modelled");
+			fio_strided_random(p, sec);
 	}
 	/* lat_fatal()'s ETIMEDOUT, ignored, would go on at depth 1 past every late I/O */
 	if (job.latency_target_ns && job.latency_percentile >= 100 && sec->ignores_timedout &&
@@ -2504,7 +2614,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
 	size_loops = 0;
 	if (!time_based) {
-		if (!job.io_size && job.size_frac < 0) {
+		if (!job.io_size && job.size_frac < 0 && !sec->io_size_pct) {
 			job.io_size = job.size;	/* 0: the region, resolved below */
 			size_loops = job.size ? (sec->loops ? sec->loops : 1) : 0;
 		}
@@ -2514,8 +2624,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
-	if (job.rate_poisson && !job.io_error)
-		fio_poisson_check(p, sec, &job);	/* after job.verify is known */
+	if (job.rate_poisson && !job.io_error) {
+		struct kfsim_bfq_job left = job;	/* after job.verify is known */
+
+		fio_rate_left(sec, &left);
+		fio_poisson_check(p, sec, &left);
+	}
 	if (sec->stonewall)
 		job.after = first;
 	if (p->nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS) {
@@ -2564,6 +2678,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->loops[p->nr] = job.io_size || time_based ? 0 :
 				  (sec->loops ? sec->loops : 1);
 		p->size_loops[p->nr] = size_loops;
+		p->io_size_pct[p->nr] = time_based ? 0 : sec->io_size_pct;
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
 		if (sec->filename[0])
@@ -3068,8 +3183,11 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 		eq = strchr(s, '=');
 		if (eq) {
 			*eq = '\0';
-			if (fio_value_spaced(p, strip(s), eq + 1, line, file))
+			if (fio_value_spaced(p, strip(s), eq + 1, line, file)) {
+				/* named: a zonemode=strided without it says nothing more */
+				p->sec.zone_size_refused |= !strcmp(strip(s), "zonesize");
 				continue;
+			}
 			fio_option(p, &p->sec, strip(s), strip(eq + 1), line, file);
 		} else {
 			fio_option(p, &p->sec, s, NULL, line, file);
@@ -3238,18 +3356,28 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 		job->io_size = job->size * size_loops;
 }
 
+/* setup_files(): io_size=N% of a file's region, whole bytes (fio's integer division) */
+static u64 fio_pass_of(u64 region_bytes, unsigned int io_size_pct)
+{
+	return io_size_pct ? region_bytes * io_size_pct / 100 : region_bytes;
+}
+
 static void fio_resolve_sizes(struct fio_parser *p)
 {
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		struct kfsim_bfq_job *job = &p->jobs[i];
 		sector_t start, nr;
+		u64 pass;
 		char why[200];
 
 		if (job->engine == KFSIM_ENGINE_NONE) {
 			/* no region: a size in percent is of the disk */
+			u64 size = job->size_frac < 0 ? job->size :
+				   (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
+					 SECTOR_SHIFT));
+
 			if (p->loops[i])
-				job->io_size = (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
-						     SECTOR_SHIFT)) * p->loops[i];
+				job->io_size = fio_pass_of(size, p->io_size_pct[i]) * p->loops[i];
 			continue;
 		}
 		if (!job->file_size)
@@ -3258,11 +3386,17 @@ static void fio_resolve_sizes(struct fio_parser *p)
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
 			continue;
 		}
+		pass = fio_pass_of((u64)nr << SECTOR_SHIFT, p->io_size_pct[i]);
 		if (p->loops[i])
-			job->io_size = ((u64)nr << SECTOR_SHIFT) * p->loops[i];
-		/* a job that ends at its size makes passes of its region (do_io()) */
+			job->io_size = pass * p->loops[i];
+		/*
+		 * a job that ends at its size makes passes of its region (do_io()); with
+		 * io_size=N% fio's size is N % of it, a pass's bytes under a queueing engine (a
+		 * synchronous one's pass still ends when no offset is left)
+		 */
 		if (job->io_size && p->pass_io_size[i] != U64_MAX)
-			job->pass_bytes = max((u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
+			job->pass_bytes = max(job->engine == KFSIM_ENGINE_ASYNC ? pass :
+					      (u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
 		else if (job->io_size)
 			job->pass_bytes = U64_MAX;
 	}

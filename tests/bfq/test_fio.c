@@ -2723,6 +2723,71 @@ static void test_device_end_as_fio(void **state)
 }
 
 /*
+ * io_size=N%: fio 3.33's io_size_percent, N % of the job's region its size (setup_files():
+ * o->size), each pass's bytes under a queueing engine and, times loops, the job's; over
+ * 100 % fails in fio's words.  kfsim refused a percentage before (fio_jobgen --wide seeds
+ * 27001-27600: 52 files).  fio 3.33, null engine: size=1m, io_size=30%, loops=2 at depth 1
+ * 154 reads (630784 bytes); size=1000k, io_size=33% 83; at depth 4 a mix of 4k and 16k over
+ * 1m, 30%, 3 loops 39 reads and 48 writes, a random one over 3m, 7%, 2 loops 24 and 42.
+ */
+static void test_io_size_percent_as_fio(void **state)
+{
+	static const struct rwmix_want loops[] = { { 154, 630784, 0, 0 } };
+	static const struct rwmix_want third[] = { { 83, 339968, 0, 0 } };
+	static const struct rwmix_want mixes[] = { { 39, 159744, 48, 786432 },
+						   { 24, 98304, 42, 344064 } };
+
+	(void)state;
+	check_rwmix("io_size_pct", "[a]\ndirect=1\nsize=1m\nio_size=30%\nrw=read\nloops=2\n",
+		    60 * NSEC_PER_SEC, loops, 1);
+	check_rwmix("io_size_pct33", "[a]\ndirect=1\nsize=1000k\nio_limit=33%\nrw=read\n",
+		    60 * NSEC_PER_SEC, third, 1);
+	check_rwmix("io_size_pct_mix", "[a]\nioengine=libaio\ndirect=1\niodepth=4\nsize=1m\n"
+		    "io_size=30%\nrw=rw\nloops=3\nbs=4k,16k\nrandseed=7\n[b]\nioengine=libaio\n"
+		    "direct=1\nsize=3m\nio_size=7%\nrw=randrw\nnorandommap\niodepth=8\nloops=2\n"
+		    "bs=4k,8k\n", 60 * NSEC_PER_SEC, mixes, 2);
+	expect_refusal("io_size_pct_over", "[a]\nsize=1m\nio_size=150%\n", 0,
+		       (const char *const[]){ "io_size_pct_over.fio:3: io_size: io_size values "
+					      "greater than 100% aren't supported", NULL });
+}
+
+/*
+ * A refusal names every line the file needs removed to be read (fio_jobgen --wide, seeds
+ * 27001-27600, each found as a second round): strided zones with random I/O name their
+ * zone options too (without zonemode= they fail fio's run), a zonemode=strided whose
+ * zonesize= line is refused is named with it, nrfiles=4 twice is named twice, and a
+ * poisson job under rate= and rate_iops= both is judged by the caps left once the later's
+ * lines go (rate=,4m: its reads uncapped, which fio dies on).
+ */
+static void test_refusal_names_what_it_needs(void **state)
+{
+	(void)state;
+	expect_refusal("strided_random", "[a]\nrw=randread\nsize=8m\nzonemode=strided\n"
+		       "zonesize=64k\nzonerange=2m\nzoneskip=1m\n", 1,
+		       (const char *const[]){ "strided_random.fio:4: zonemode: strided zones with "
+					      "random I/O", "strided_random.fio:5: zonesize:",
+					      "strided_random.fio:6: zonerange:",
+					      "strided_random.fio:7: zoneskip:", NULL });
+	expect_refusal("strided_spaced", "[a]\nrw=read\nsize=8m\nzonemode=strided\n"
+		       "zonesize= 64k\n", 1,
+		       (const char *const[]){ "strided_spaced.fio:5: zonesize: a space after",
+					      "strided_spaced.fio:4: zonemode: strided zones need "
+					      "zonesize=, whose line is refused", NULL });
+	expect_refusal("nrfiles_twice", "[global]\nnrfiles=3\n[a]\nsize=1m\nnrfiles=4\n"
+		       "nrfiles=4\n", 1,
+		       (const char *const[]){ "nrfiles_twice.fio:2: nrfiles:",
+					      "nrfiles_twice.fio:5: nrfiles:",
+					      "nrfiles_twice.fio:6: nrfiles:", NULL });
+	free(read_ok("nrfiles_back", "[a]\nsize=1m\nnrfiles=4\nnr_files=1\n", 1));
+	expect_refusal("poisson_left", "[global]\nrate=,4m\nrate_iops=100,200\n[a]\n"
+		       "rate_iops=50,\nrate_process=poisson\n", 1,
+		       (const char *const[]){ "poisson_left.fio:3: rate_iops: with rate and",
+					      "poisson_left.fio:5: rate_iops: with rate and",
+					      "poisson_left.fio:6: rate_process: poisson with reads",
+					      NULL });
+}
+
+/*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
  * 51 writes in its second (a job drawing and waiting did 51 and 4).
@@ -2865,6 +2930,8 @@ int main(void)
 		cmocka_unit_test(test_fio_rand32),
 		cmocka_unit_test(test_offset_percent_as_fio),
 		cmocka_unit_test(test_device_end_as_fio),
+		cmocka_unit_test(test_io_size_percent_as_fio),
+		cmocka_unit_test(test_refusal_names_what_it_needs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,6 +102,7 @@ struct fio_section {
 		long line;
 		const char *file;
 		bool told;	/* not modelled: said once, at the section's end */
+		bool named;	/* its line was refused as it was read: not named again */
 	} engine_opts[16];
 	unsigned int nr_engine_opts;
 	char engine_name[48];	/* ioengine= as written, modelled or not */
@@ -2156,11 +2157,18 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 		       const char *value, long line, const char *file)
 {
 	int nr_errs = p->errs.nr;
+	unsigned int nr_engine_opts = sec->nr_engine_opts;
 
 	fio_engine_opt_note(sec, key, value, line, file);
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
+	/*
+	 * one line, one problem: an engine's option refused as it was read (donorname, whose
+	 * e4defrag moves extents) is not named again for its engine at the section's end
+	 */
+	if (sec->nr_engine_opts > nr_engine_opts && p->errs.nr != nr_errs)
+		sec->engine_opts[nr_engine_opts].named = true;
 	if (p->errs.nr == nr_errs)
 		fio_seed_option(sec, key, value);
 }
@@ -2810,6 +2818,7 @@ static void fio_engine_opt_note(struct fio_section *sec, const char *key, const 
 	if (!fio_engine_option_engines(key) || sec->nr_engine_opts >= ARRAY_SIZE(sec->engine_opts))
 		return;
 	o = &sec->engine_opts[sec->nr_engine_opts++];
+	o->told = o->named = false;
 	snprintf(o->text, sizeof(o->text), "%s%s%s", key, value ? "=" : "", value ? value : "");
 	o->line = line;
 	o->file = file;
@@ -2831,6 +2840,8 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 		const char *owners;
 		char key[64];
 
+		if (o->named)
+			continue;
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o->text, "="), o->text);
 		owners = fio_engine_option_engines(key);
 		if (!fio_word_in(fio_engines, engine) || fio_word_in(owners, engine)) {
@@ -2841,8 +2852,9 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 			continue;
 		}
 		if (refused)
-			fio_err(&p->errs, o->file, o->line, "%s: an option of the engine(s)%s"
-				"and ioengine=%s is not modelled", key, owners, sec->engine_name);
+			fio_err(&p->errs, o->file, o->line, "%s: an option of ioengine=%s, which "
+				"is not modelled (fio has it for%.*s)", key, sec->engine_name,
+				(int)strlen(owners) - 1, owners);	/* " a b " */
 		else
 			fio_err(&p->errs, o->file, o->line, "Bad option <%s>: an option of the "
 				"engine(s)%sand not of ioengine=%s", o->text, owners, engine);

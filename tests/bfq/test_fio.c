@@ -2788,6 +2788,40 @@ static void test_refusal_names_what_it_needs(void **state)
 }
 
 /*
+ * One line, one problem: an engine's option refused as it was read (e4defrag's donorname,
+ * sg's sg_write_mode) was named a second time at the section's end for its refused engine
+ * (Debian's e4defrag.fio, sg_verify.fio: every such line twice).
+ */
+static void test_engine_option_named_once(void **state)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char *path = job_file("engine_once", "[a]\nioengine=e4defrag\ndonorname=x.def\n"
+			      "inplace=1\nsize=1m\n[b]\nioengine=io_uring_cmd\ncmd_type=nvme\n"
+			      "sqthread_poll=1\n", -1);
+	char why[4096];
+	const char *at;
+	int nr;
+
+	(void)state;
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), -EINVAL);
+	print_message("%s\n", why);
+	for (int line = 2; line <= 9; line++) {
+		char needle[64];
+
+		if (line == 5 || line == 6)
+			continue;	/* size=, the [b] header */
+		snprintf(needle, sizeof(needle), "engine_once.fio:%d:", line);
+		for (nr = 0, at = why; (at = strstr(at, needle)); at++)
+			nr++;
+		assert_int_equal(nr, 1);
+	}
+	assert_non_null(strstr(why, "sqthread_poll: an option of ioengine=io_uring_cmd, which "
+				    "is not modelled"));
+	free(cfg);
+	free(path);
+}
+
+/*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
  * 51 writes in its second (a job drawing and waiting did 51 and 4).
@@ -2932,6 +2966,7 @@ int main(void)
 		cmocka_unit_test(test_device_end_as_fio),
 		cmocka_unit_test(test_io_size_percent_as_fio),
 		cmocka_unit_test(test_refusal_names_what_it_needs),
+		cmocka_unit_test(test_engine_option_named_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1917,8 +1917,24 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (parse_flag(value, true, &sec->fill_device))
 			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "verify")) {
-		sec->job.verify = value && strcmp(value, "0") && strcmp(value, "null") &&
-				  strcmp(value, "none");
+		/*
+		 * fio 3.33's choices (options.c "verify", FIO_OPT_STR): "verify=" or a tab alone,
+		 * or a name it lacks, fail its parse; kfsim took anything (fio_badgen seed 27013)
+		 * and took verify=null for none
+		 */
+		static const char *const verify_names[] = { "0", "md5", "crc64", "crc32",
+			"crc32c-intel", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512",
+			"sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern",
+			"null", NULL };
+		static const struct fio_no_effect_check verify_check = {
+			"verify", FIO_NE_CHOICE, 0, 0, verify_names };
+
+		/* a FIO_OPT_STR: the whole value, up to ',' or ':' (verify=abc,md5 fails) */
+		if (!value || !fio_choice_ok(&verify_check, value))
+			fio_err(&p->errs, file, line, "verify: failed parsing verify=%s",
+				value ? value : "");
+		else	/* null pretends to check, but reads back (fio 3.33: 64 reads, 64 writes) */
+			sec->job.verify = strcspn(value, ",:") != 1 || value[0] != '0';
 	} else if (!strcmp(key, "verify_backlog")) {
 		if (!value || parse_uint(value, 0, U64_MAX, &v))
 			fio_err(&p->errs, file, line, "verify_backlog: expected a count of blocks, "
@@ -1940,11 +1956,21 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 
 		/* a range "A-B": the files are at most B */
 		kfsim_bfq_job_default(&tmp);
-		if (!value || kfsim_bfq_job_set(&tmp, "io_size", dash ? dash + 1 : value, &cls,
-						why, sizeof(why)))
+		if (value && strchr(value, '%'))
+			/*
+			 * fio reads N% as 2^64 - 1 - N bytes (fio_badgen seed 27283): its null
+			 * engine runs, a file's ftruncate() fails
+			 */
+			fio_defer(sec, line, file, "filesize", "a percentage is 2^64 - 1 - N bytes to "
+				  "fio 3.33, whose run fails with disk I/O (filesetup.c ftruncate(): "
+				  "Invalid argument)");
+		else if (!value || kfsim_bfq_job_set(&tmp, "io_size", dash ? dash + 1 : value,
+						     &cls, why, sizeof(why)))
 			fio_err(&p->errs, file, line, "filesize: expected a size or a range");
 		else
 			sec->filesize = tmp.io_size;
+		if (value && !strchr(value, '%'))
+			fio_undefer(sec, "filesize");	/* a later size wins */
 	} else if (!strcmp(key, "loops")) {
 		if (!value || parse_uint(value, 0, 1ULL << 32, &sec->loops))
 			fio_err(&p->errs, file, line, "loops: expected a count, not '%s'",
@@ -2878,8 +2904,10 @@ static void fio_section_start(struct fio_parser *p, const char *name, long line,
 	p->sec.is_global = !strcmp(name, "global");
 	if (!p->sec.is_global) {
 		if (strlen(name) >= sizeof(p->sec.job.name) - 4)
-			fio_err(&p->errs, file, line, "job name '%s' longer than 27 characters",
-				name);
+			/* fio takes up to 255 (its header's sscanf()): the limit is kfsim's */
+			fio_err(&p->errs, file, line, "job name '%.40s%s' longer than 27 "
+				"characters (kfsim's limit): not modelled", name,
+				strlen(name) > 40 ? "..." : "");
 		snprintf(p->sec.job.name, sizeof(p->sec.job.name), "%.27s", name);
 	}
 	p->in_section = true;

@@ -2822,6 +2822,59 @@ static void test_engine_option_named_once(void **state)
 }
 
 /*
+ * Values found wrong by fio_badgen.py on fresh seeds (27001-27300), fio 3.33's parser and run
+ * the referee: verify= takes fio's names only (an empty value, "none", "MD5", "abc,md5" fail;
+ * "md5,crc32" and "md5:x" pass; kfsim took anything) and verify=null reads back as fio does
+ * (64 reads after 64 writes); a READ,WRITE part that is no number ("rate_iops=1m,abc",
+ * "bs=abc:16k") keeps its direction's value, as an empty part does; filesize=N% is 2^64 - 1 - N
+ * bytes, which fails fio's run with disk I/O only.
+ */
+static void test_values_as_fio_fifth_round(void **state)
+{
+	static const char *const bad_verify[] = { "", "none", "MD5", "abc,md5", "crc" };
+	static const char *const good_verify[] = { "md5,crc32", "md5:x", "crc32c-intel",
+						   "pattern", "meta" };
+	struct kfsim_bfq_sim_config *cfg;
+	char text[256];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_verify); i++) {
+		snprintf(text, sizeof(text), "[a]\nsize=1m\nrw=write\nverify=%s\n", bad_verify[i]);
+		expect_refusal("verify_bad", text, 0,
+			       (const char *const[]){ "verify_bad.fio:4: verify: failed parsing",
+						      NULL });
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(good_verify); i++) {
+		snprintf(text, sizeof(text), "[a]\nsize=1m\nrw=write\nverify=%s\n",
+			 good_verify[i]);
+		cfg = read_ok("verify_good", text, 1);
+		assert_true(cfg->jobs[0].verify);
+		free(cfg);
+	}
+	cfg = read_ok("verify_null", "[a]\nsize=1m\nrw=write\nverify=null\n", 1);
+	assert_true(cfg->jobs[0].verify);
+	free(cfg);
+	cfg = read_ok("verify_0", "[a]\nsize=1m\nrw=write\nverify=0\n", 1);
+	assert_false(cfg->jobs[0].verify);
+	free(cfg);
+
+	cfg = read_ok("parts_fail", "[global]\nrate_iops=7,9\nbs=1k,2k\n[a]\nsize=1m\n"
+		      "rw=randrw\nrate_iops=1m,abc\nbs=abc:16k\n", 1);
+	assert_int_equal(cfg->jobs[0].rate_iops, 1048576);
+	assert_int_equal(cfg->jobs[0].rate_iops_write, 9);
+	assert_int_equal(cfg->jobs[0].bs, 1024);
+	assert_int_equal(cfg->jobs[0].bs_write, 16384);
+	free(cfg);
+	expect_refusal("parts_all_fail", "[a]\nsize=1m\nrate=abc,xyz\n", 0,
+		       (const char *const[]){ "parts_all_fail.fio:3: rate:", NULL });
+
+	expect_refusal("filesize_pct", "[a]\nsize=1m\nfilesize=50%\n", 1,
+		       (const char *const[]){ "filesize_pct.fio:3: filesize: a percentage", NULL });
+	free(read_ok("filesize_pct_null", "[a]\nioengine=null\nsize=1m\nfilesize=50%\n", 1));
+	free(read_ok("filesize_pct_later", "[a]\nsize=1m\nfilesize=50%\nfilesize=2m\n", 1));
+}
+
+/*
  * rate_ddir(): with 90 % reads under rate_iops=50,50, a read ahead of its cap becomes a
  * write whose cap allows it, so both directions run at their caps: fio 3.33 50 reads and
  * 51 writes in its second (a job drawing and waiting did 51 and 4).
@@ -2967,6 +3020,7 @@ int main(void)
 		cmocka_unit_test(test_io_size_percent_as_fio),
 		cmocka_unit_test(test_refusal_names_what_it_needs),
 		cmocka_unit_test(test_engine_option_named_once),
+		cmocka_unit_test(test_values_as_fio_fifth_round),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

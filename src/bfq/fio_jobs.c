@@ -91,7 +91,6 @@ struct fio_section {
 	bool stonewall;
 	bool fill_device;
 	bool do_verify;
-	bool exitall;
 	/* fio's randrepeat, allrandrepeat, randseed (and whether it was given): the rwmix seed */
 	bool randrepeat, allrandrepeat, randseed_set, norandommap, rand64;
 	u64 randseed;
@@ -184,6 +183,8 @@ struct fio_parser {
 	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
 	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
+	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
+	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
@@ -417,7 +418,12 @@ static const struct {
 		"iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min",
 		"iodepth_batch_complete_max", "iodepth_low", "cpuload", "cpumode", "cpuchunks",
 		"verify_async_cpus",
-		"exit_on_io_done", "program", "arguments", NULL } },
+		"exit_on_io_done", "program", "arguments",
+		/*
+		 * fio 3.33 handle_thinktime(): it spins this much of the pause and sleeps the rest
+		 * of thinktime (fixup_options() caps it at thinktime): the pause is the same
+		 */
+		"thinktime_spin", NULL } },
 	{ "data content, which does not change the I/O", (const char *const[]){
 		"buffer_pattern", "verify_pattern", "scramble_buffers",
 		"buffer_compress_percentage", "buffer_compress_chunk", "refill_buffers",
@@ -491,6 +497,7 @@ static const struct fio_no_effect_check fio_no_effect_checks[] = {
 	NE_INT("iodepth_batch_submit", 0, 0), NE_INT("iodepth_batch_complete", 0, 0),
 	NE_INT("iodepth_batch_complete_max", 0, 0), NE_INT("iodepth_batch_complete_min", 0, 0),
 	NE_INT("iodepth_low", 0, 0), NE_INT("iomem_align", 0, 0), NE_INT("mem_align", 0, 0),
+	NE_INT("thinktime_spin", 0, 0),
 	NE_INT("iopsavgtime", 0, 0), NE_INT("log_avg_msec", 0, 0), NE_INT("log_hist_msec", 0, 0),
 	NE_INT("openfiles", 0, 0), NE_INT("rate_iops_min", 0, 0), NE_INT("ratecycle", 0, 0),
 	NE_INT("buffer_compress_chunk", 0, 0), NE_INT("verify_async", 0, 0),
@@ -1907,12 +1914,34 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (parse_flag(value, false, &sec->stonewall))
 			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "exitall")) {
-		if (parse_flag(value, false, &sec->exitall))
+		/*
+		 * fio 3.33's str_exitall_cb() sets the global exitall_on_terminate whatever the
+		 * value (exitall=0 too): every job's exit then ends others (fio, null engine:
+		 * [a] exitall=0 time_based 2 s, [b] 20 I/Os at 100 IOPS: a ended with b at 0.2 s)
+		 */
+		bool on;
+
+		if (parse_flag(value, false, &on))
 			fio_err(&p->errs, file, line, "exitall: expected 0 or 1");
+		else
+			p->exitall = true;
+	} else if (!strcmp(key, "exitall_on_error")) {
+		if (parse_flag(value, false, &sec->job.exitall_error))
+			fio_err(&p->errs, file, line, "exitall_on_error: expected 0 or 1");
 	} else if (!strcmp(key, "exit_what")) {
-		if (!value || (strcmp(value, "group") && strcmp(value, "stonewall") &&
-			       strcmp(value, "all")))
-			fio_err(&p->errs, file, line, "exit_what: expected group, stonewall or all");
+		/* a FIO_OPT_STR: its name up to ',' or ':' */
+		static const char *const names[] = { "group", "stonewall", "all" };
+		size_t len = value ? strcspn(value, ",:") : 0;
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (value && strlen(names[i]) == len && !strncmp(names[i], value, len))
+				break;
+		if (i == ARRAY_SIZE(names))
+			fio_err(&p->errs, file, line, "exit_what: failed parsing exit_what=%s",
+				value ? value : "");
+		else
+			sec->job.exit_what = (unsigned char)i;
 	} else if (!strcmp(key, "fill_device") || !strcmp(key, "fill_fs")) {
 		if (parse_flag(value, true, &sec->fill_device))
 			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
@@ -2673,6 +2702,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->told_max_jobs = true;
 		return;
 	}
+	/* init.c add_job(): a stonewall or new_group section after jobs starts the next group */
+	if ((sec->stonewall || sec->new_group) && p->fio_group_jobs) {
+		p->fio_group++;
+		p->fio_group_jobs = 0;
+	}
+	p->fio_group_jobs += sec->numjobs;
 	fio_ss_group(p, sec, &job);
 	fio_lat_pct_group(p, sec);
 	p->group_jobs += sec->numjobs;
@@ -2702,7 +2737,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
 		clone->offset += sec->offset_increment * i;
-		clone->exitall = sec->exitall;
+		clone->group = p->fio_group;
 		if (sec->numjobs > 1)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
 		p->lines[p->nr] = sec->line;
@@ -3551,6 +3586,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 		fio_layout(p);
 		fio_resolve_sizes(p);
 		fio_check_cgroups(p);
+		for (unsigned int i = p->first; i < p->nr; i++)
+			p->jobs[i].exitall = p->exitall;
 	}
 	if (p->errs.nr) {
 		kfsim_problem_list_finish(&p->errs);

@@ -2872,6 +2872,56 @@ static void test_values_as_fio_fifth_round(void **state)
 		       (const char *const[]){ "filesize_pct.fio:3: filesize: a percentage", NULL });
 	free(read_ok("filesize_pct_null", "[a]\nioengine=null\nsize=1m\nfilesize=50%\n", 1));
 	free(read_ok("filesize_pct_later", "[a]\nsize=1m\nfilesize=50%\nfilesize=2m\n", 1));
+
+	/* thinktime_spin spins part of the pause, which stays thinktime (was not modelled) */
+	cfg = read_ok("think_spin", "[a]\nsize=1m\nthinktime=10ms\nthinktime_spin=2ms\n", 1);
+	assert_int_equal(cfg->jobs[0].thinktime_us, 10000);
+	free(cfg);
+}
+
+/*
+ * exitall as fio 3.33 runs it: the option sets a global (str_exitall_cb(): exitall_on_terminate,
+ * whatever its value), so every job's exit ends others, those of its reporting group by default
+ * (fio_terminate_threads(groupid, exit_what)): a later stonewall group still runs; exit_what=all
+ * ends every job, exit_what=stonewall those running; exitall_on_error only on an error.  fio's
+ * null engine at 100 IOPS each (a: time_based 2 s, b: 20 I/Os): a 20 I/Os with exitall=0 on a
+ * (kfsim: 201); with exitall on b and a stonewalled c of 30 I/Os, c 30 (kfsim: never started);
+ * exit_what=all c 0; exit_what=stonewall and c started 1 s late, c 30; exitall_on_error on a
+ * without an error, a 200 and a new_group's 1 s job 101.
+ */
+static unsigned long long exit_ios(const char *name, const char *jobs, unsigned int job)
+{
+	char text[512];
+	struct file_run r;
+	unsigned long long ios;
+
+	snprintf(text, sizeof(text), "[global]\nioengine=libaio\ndirect=1\nsize=64m\n"
+		 "rate_iops=100\n%s", jobs);
+	ios = file_run(&r, name, text, 5 * NSEC_PER_SEC)->jobs[job].read_ios;
+	print_message("%s: job %u %llu I/Os\n", name, job, ios);
+	file_run_end(&r);
+	return ios;
+}
+
+static void test_exitall_as_fio(void **state)
+{
+	(void)state;
+	assert_in_range(exit_ios("exitall0", "[a]\nexitall=0\ntime_based\nruntime=2\n"
+				 "[b]\nnumber_ios=20\n", 0), 19, 21);
+	assert_int_equal(exit_ios("exitall_group", "[a]\ntime_based\nruntime=2\n[b]\n"
+				  "number_ios=20\nexitall\n[c]\nstonewall\nnumber_ios=30\n", 2), 30);
+	assert_int_equal(exit_ios("exitall_all", "exit_what=all\n[a]\ntime_based\nruntime=2\n"
+				  "[b]\nnumber_ios=20\nexitall\n[c]\nstonewall\nnumber_ios=30\n", 2),
+			 0);
+	assert_int_equal(exit_ios("exitall_running", "exit_what=stonewall\n[a]\ntime_based\n"
+				  "runtime=2\n[b]\nnumber_ios=20\nexitall\n[c]\nstartdelay=1\n"
+				  "number_ios=30\n", 2), 30);
+	assert_in_range(exit_ios("exitall_on_error", "[a]\ntime_based\nruntime=2\n"
+				 "exitall_on_error\n[b]\nnumber_ios=20\n[c]\nnew_group\n"
+				 "time_based\nruntime=1\n", 0), 199, 201);
+	expect_refusal("exit_what_bad", "[a]\nsize=1m\nexit_what=none\n", 0,
+		       (const char *const[]){ "exit_what_bad.fio:3: exit_what: failed parsing",
+					      NULL });
 }
 
 /*
@@ -3021,6 +3071,7 @@ int main(void)
 		cmocka_unit_test(test_refusal_names_what_it_needs),
 		cmocka_unit_test(test_engine_option_named_once),
 		cmocka_unit_test(test_values_as_fio_fifth_round),
+		cmocka_unit_test(test_exitall_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

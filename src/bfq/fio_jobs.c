@@ -1782,6 +1782,14 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			value ? value : "");
 		return true;
 	}
+	if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) &&
+	    (!value || !fio_any_part_ok(&(const struct fio_no_effect_check){ "nrfiles",
+					FIO_NE_INT, 0, 0, NULL }, value))) {
+		/* a FIO_OPT_INT fio fails (nrfiles=-), with or without disk I/O (seed 27564) */
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key,
+			value ? value : "");
+		return true;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_disk_only); i++) {
 		if (!strcmp(key, fio_disk_only[i].name)) {
 			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files") ||
@@ -1990,9 +1998,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			 * fio reads N% as 2^64 - 1 - N bytes (fio_badgen seed 27283): its null
 			 * engine runs, a file's ftruncate() fails
 			 */
-			fio_defer(sec, line, file, "filesize", "a percentage is 2^64 - 1 - N bytes to "
-				  "fio 3.33, whose run fails with disk I/O (filesetup.c ftruncate(): "
-				  "Invalid argument)");
+			fio_defer(sec, line, file, "filesize", "with disk I/O fio's run fails: a "
+				  "percentage is 2^64 - 1 - N bytes to fio 3.33 (filesetup.c "
+				  "ftruncate(): Invalid argument)");
 		else if (!value || kfsim_bfq_job_set(&tmp, "io_size", dash ? dash + 1 : value,
 						     &cls, why, sizeof(why)))
 			fio_err(&p->errs, file, line, "filesize: expected a size or a range");
@@ -3241,7 +3249,9 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 		 */
 		if (!strncmp(s, "include", 7) && p->in_section) {
 			if (!s[7] || !s[8])
-				fio_err(&p->errs, file, line, "include: no file named");
+				/* fio opens what follows the line (it reads past "include") */
+				fio_err(&p->errs, file, line, "include: cannot open '': no file "
+					"named");
 			else
 				fio_include(p, s + 8, line, file, depth);
 			continue;

@@ -2869,9 +2869,13 @@ static void test_values_as_fio_fifth_round(void **state)
 		       (const char *const[]){ "parts_all_fail.fio:3: rate:", NULL });
 
 	expect_refusal("filesize_pct", "[a]\nsize=1m\nfilesize=50%\n", 1,
-		       (const char *const[]){ "filesize_pct.fio:3: filesize: a percentage", NULL });
+		       (const char *const[]){ "filesize_pct.fio:3: filesize: with disk I/O fio's run fails", NULL });
 	free(read_ok("filesize_pct_null", "[a]\nioengine=null\nsize=1m\nfilesize=50%\n", 1));
 	free(read_ok("filesize_pct_later", "[a]\nsize=1m\nfilesize=50%\nfilesize=2m\n", 1));
+
+	/* nrfiles= a value fio fails, without disk I/O too (fio_badgen seed 27564) */
+	expect_refusal("nrfiles_bad", "[a]\nioengine=null\nsize=1m\nnrfiles=-\n", 0,
+		       (const char *const[]){ "nrfiles_bad.fio:4: nrfiles: failed parsing", NULL });
 
 	/* thinktime_spin spins part of the pause, which stays thinktime (was not modelled) */
 	cfg = read_ok("think_spin", "[a]\nsize=1m\nthinktime=10ms\nthinktime_spin=2ms\n", 1);

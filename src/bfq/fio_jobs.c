@@ -2654,12 +2654,13 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
 			"and io_uring engines, not of '%s'", job.ioengine[0] ? job.ioengine : "psync");
-	if (sec->cgroup_weight) {
-		if (!job.cgroup[0])
-			fio_err(&p->errs, sec->file, sec->line, "job '%s': cgroup_weight needs "
-				"cgroup=NAME", job.name);
+	/*
+	 * fio 3.33 sets a job's blkio cgroup up only with cgroup= (backend.c thread_main():
+	 * cgroup_setup() under "if (o->cgroup)"), so a cgroup_weight alone changes nothing; kfsim
+	 * refused it (fio_jobgen --wide seeds 27001-27600: 68 refusals)
+	 */
+	if (sec->cgroup_weight && job.cgroup[0])
 		job.weight = sec->cgroup_weight;
-	}
 	/*
 	 * without time_based a job ends after io_size (else its region) x loops, as fio's;
 	 * a size in percent is resolved with the region, once the files are laid out.  fio

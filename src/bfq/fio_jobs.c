@@ -140,6 +140,10 @@ struct fio_section {
 	 */
 	struct fio_where dedupe_ws, block_error;
 	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
+	/* iodepth_low and iodepth_batch_complete_min: how a full queue refills (fio_refill()) */
+	struct fio_where depth_low_at, reap_min_at;
+	u64 depth_low, reap_min;
+	const char *reap_min_key;	/* the name it was given by (an alias) */
 	/* lat_percentiles=1's lines (0 clears them) and stats=0: verify_per_group_options() */
 	struct fio_where lat_pct_at[4];
 	unsigned int nr_lat_pct_at;
@@ -1644,6 +1648,16 @@ static void fio_fixup_option(struct fio_section *sec, const char *key, const cha
 	else if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) &&
 		 !parse_uint(value, 1, UINT_MAX, &v))
 		sec->nrfiles = v;
+	else if (!strcmp(key, "iodepth_low") && !parse_uint(value, 0, UINT_MAX, &v)) {
+		sec->depth_low = v;
+		sec->depth_low_at = (struct fio_where){ line, file };
+	} else if ((!strcmp(key, "iodepth_batch_complete_min") ||
+		    !strcmp(key, "iodepth_batch_complete")) && !parse_uint(value, 0, UINT_MAX, &v)) {
+		sec->reap_min = v;
+		sec->reap_min_at = (struct fio_where){ line, file };
+		sec->reap_min_key = !strcmp(key, "iodepth_batch_complete") ?
+				    "iodepth_batch_complete" : "iodepth_batch_complete_min";
+	}
 	else if (!strcmp(key, "block_error_percentiles") && !parse_flag(value, true, &on))
 		sec->block_error = on ? (struct fio_where){ line, file }
 				      : (struct fio_where){ 0, NULL };
@@ -2584,6 +2598,37 @@ static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *se
 	}
 }
 
+/*
+ * How a full queue refills: fio 3.33's wait_for_completions() reaps at least
+ * min(iodepth_batch_complete_min, its depth) completions a round, and rounds until no more
+ * than iodepth_low are in flight (fixup_options(): 0 or over iodepth is iodepth), before
+ * it queues again.  With the defaults (1, iodepth) it refills one I/O a completion, which
+ * kfsim models; a queue drained to a low mark, or refilled in batches of completions, is not
+ * (these options were read as changing nothing before 2026-12-07).
+ */
+static void fio_refill(struct fio_parser *p, const struct fio_section *sec,
+		       const struct kfsim_bfq_job *job)
+{
+	u64 depth = kfsim_bfq_job_depth(job);
+
+	if (depth < 2)
+		return;	/* one I/O in flight: nothing to refill in batches */
+	if (sec->depth_low && sec->depth_low < depth)
+		fio_err_once(p, &(struct fio_pending){ sec->depth_low_at.line,
+			sec->depth_low_at.file, "iodepth_low", "a full queue that drains to "
+			"iodepth_low before it refills (fio 3.33 wait_for_completions()) is not "
+			"modelled" });
+	if (sec->reap_min > 1) {
+		struct fio_pending pend = { sec->reap_min_at.line, sec->reap_min_at.file, "",
+					    "a full queue that waits for several completions "
+					    "before it refills (fio 3.33 wait_for_completions()) is "
+					    "not modelled" };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", sec->reap_min_key);
+		fio_err_once(p, &pend);
+	}
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -2596,6 +2641,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.engine != KFSIM_ENGINE_NONE) {
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
+		fio_refill(p, sec, &job);
 		if (job.rw >= KFSIM_RW_TRIM)
 			fio_trim_error(p, sec, &job);
 		if (!strcmp(job.ioengine, "libzbc"))

@@ -2884,6 +2884,20 @@ static void test_values_as_fio_fifth_round(void **state)
 	expect_refusal("nrfiles_bad", "[a]\nioengine=null\nsize=1m\nnrfiles=-\n", 0,
 		       (const char *const[]){ "nrfiles_bad.fio:4: nrfiles: failed parsing", NULL });
 
+	/*
+	 * a full queue drained to iodepth_low, or refilled after several completions, is not
+	 * modelled: refused where the engine keeps a queue (read as no effect before); the
+	 * defaults, and a depth of one, change nothing
+	 */
+	expect_refusal("depth_low", "[a]\nioengine=libaio\ndirect=1\niodepth=16\nsize=1m\n"
+		       "iodepth_low=4\niodepth_batch_complete=8\n", 1,
+		       (const char *const[]){ "depth_low.fio:6: iodepth_low: a full queue that "
+					      "drains", "depth_low.fio:7: iodepth_batch_complete: a "
+					      "full queue that waits", NULL });
+	free(read_ok("depth_low_ok", "[a]\nioengine=libaio\ndirect=1\niodepth=16\nsize=1m\n"
+		     "iodepth_low=16\niodepth_batch_complete_min=1\n[b]\nsize=1m\n"
+		     "iodepth=8\niodepth_low=2\n", 1));
+
 	/* thinktime_spin spins part of the pause, which stays thinktime (was not modelled) */
 	cfg = read_ok("think_spin", "[a]\nsize=1m\nthinktime=10ms\nthinktime_spin=2ms\n", 1);
 	assert_int_equal(cfg->jobs[0].thinktime_us, 10000);

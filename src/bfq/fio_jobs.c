@@ -2354,7 +2354,8 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 		for (int i = 0; i < 4; i++) {
 			struct fio_pending pend = { i < 3 ? sec->zone_opt_line[i]
 							  : sec->max_open_zones_line, sec->file, "",
-						    "an option of the zonemode=zbd refused here" };
+						    "an option of writes to zbd zones, which are "
+						    "not modelled" };
 
 			snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
 			if (pend.line)

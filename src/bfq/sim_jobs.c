@@ -538,6 +538,14 @@ int kfsim_bfq_job_set(struct kfsim_bfq_job *job, const char *key, const char *va
 		if (!*prioclass)
 			*prioclass = IOPRIO_CLASS_BE;
 	} else if (!strcmp(key, "prioclass")) {
+		/*
+		 * 0 is IOPRIO_CLASS_NONE, which fio 3.33 reads: the priority nice gives alone,
+		 * and with a level an ioprio_set() the kernel fails (ioprio_check_cap())
+		 */
+		if (!parse_u64(value, &v) && !v)
+			return job_err(errbuf, errlen, "prioclass: 0 (IOPRIO_CLASS_NONE: the "
+				       "priority nice gives, or with prio= an ioprio_set() that "
+				       "fails) is not modelled");
 		if (parse_u64(value, &v) || v < 1 || v > 3)
 			return job_err(errbuf, errlen,
 				       "prioclass: expected 1 (rt), 2 (be) or 3 (idle), not '%s'",

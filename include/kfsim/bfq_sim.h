@@ -162,7 +162,15 @@ struct kfsim_bfq_bssplit {
  * @ddir_seq_nr: a random job draws a new offset at every this many I/Os and continues
  *               sequentially in between (fio rw=randread:N, rw_sequencer=sequential);
  *               0 or 1: at every I/O
- * @exitall: when this job ends, every job ends (fio exitall)
+ * @exitall: when this job ends, it ends others, @exit_what says which (fio 3.33 exitall:
+ *           one line of it anywhere in a job file sets it for every job, as fio's
+ *           exitall_on_terminate is global, whatever its value)
+ * @exit_what: the jobs an exit ends: 0 those of its reporting group (@group, fio's
+ *             default exit_what=group), 1 those running ("stonewall"), 2 all ("all")
+ * @exitall_error: it ends others as @exitall does when it ends with an error (fio
+ *                 exitall_on_error)
+ * @group: fio's groupid: a job whose section has stonewall or new_group starts the next
+ *         group (its numjobs clones stay in it)
  * @blockalign: random offsets are multiples of this many bytes, 0 = the smallest block size
  * @rate_poisson: I/Os arrive at the rate_iops rate with exponential gaps (fio
  *                rate_process=poisson) rather than evenly
@@ -260,6 +268,9 @@ struct kfsim_bfq_bssplit {
  *              A sequential direction at the region's end ends the pass too (fio's
  *              get_next_offset() finds no offset)
  */
+/* struct kfsim_bfq_job's @exit_what: the jobs an exitall ends (fio exit_what=) */
+enum { KFSIM_EXIT_GROUP, KFSIM_EXIT_RUNNING, KFSIM_EXIT_ALL };
+
 struct kfsim_bfq_job {
 	char name[32];
 	enum kfsim_bfq_rw rw;
@@ -311,6 +322,9 @@ struct kfsim_bfq_job {
 	s64 seq_skip;
 	unsigned int ddir_seq_nr;
 	bool exitall;
+	unsigned char exit_what;
+	bool exitall_error;
+	unsigned int group;
 	unsigned int blockalign;
 	bool rate_poisson;
 	bool cmdprio;

@@ -99,6 +99,7 @@ struct sim_job {
 	u64 replay_done_ns, replay_issue_ns, replay_wake_at;
 	bool flusher;		/* the writeback flusher: writes the page cache's dirty data */
 	bool started, stopped, ended, verifying, throttled;
+	bool terminated;	/* ended by another's exitall: no end_fsync */
 	bool in_ramp;		/* fio's in_ramp_time(): ramp_time not over yet */
 	int error;		/* the error that ended it (spec.io_error), 0 = none */
 	struct sim_lat_target lt;	/* fio latency_target: the depth searched */
@@ -194,7 +195,7 @@ struct kfsim_bfq_sim {
 	u64 end_ns;		/* when every job had ended (or the duration) */
 	u64 last_counted_ns;	/* the last completion the figures count */
 	unsigned int nr_ended;
-	bool exiting;		/* a job with exitall ended: no job starts any more */
+	bool exiting;		/* exit_what=all ended every job: no job starts any more */
 	struct kfsim_bfq_sim_result result;
 	char *errbuf;
 	size_t errlen;
@@ -601,20 +602,29 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 	job->end_ns = when;
 	sim->nr_ended++;
 	sim_flow_leave(sim, job);
-	if (job->spec.exitall) {
+	if (job->spec.exitall || (job->spec.exitall_error && job->error)) {
 		/*
-		 * fio exitall: the others stop issuing; what they have in flight completes.  It
-		 * takes effect now, as the job exits (after its end_fsync), not at @when, the end
-		 * its figures count to (its runtime's): an idle job ended then would report a
-		 * shorter active time than it ran, and its rates over that
+		 * fio exitall (fio 3.33 thread_main(): fio_terminate_threads(groupid, exit_what)):
+		 * the others stop issuing; what they have in flight completes.  It takes effect
+		 * now, as the job exits (after its end_fsync), not at @when, the end its figures
+		 * count to (its runtime's): an idle job ended then would report a shorter active
+		 * time than it ran, and its rates over that.  Which others: its reporting group's
+		 * (a later group still runs after it), those running, or all
 		 */
-		sim->exiting = true;
+		sim->exiting |= job->spec.exit_what == KFSIM_EXIT_ALL;
 		for (unsigned int k = 0; k < sim->nr_jobs; k++) {
 			struct sim_job *other = &sim->jobs[k];
 
 			if (other->replay || other->flusher || other->ended)
 				continue;
+			if (job->spec.exit_what == KFSIM_EXIT_GROUP &&
+			    other->spec.group != job->spec.group)
+				continue;
+			if (job->spec.exit_what == KFSIM_EXIT_RUNNING &&
+			    (!other->started || other->start_at > sim->now))
+				continue;
 			other->stopped = true;
+			other->terminated = true;
 			other->next.valid = false;
 			if (!other->inflight)
 				job_end(sim, k, other->end_ns ? min(other->end_ns, sim->now) :
@@ -1084,7 +1094,7 @@ static bool job_sync_due(const struct sim_job *job)
 static bool job_end_sync_due(const struct kfsim_bfq_sim *sim, const struct sim_job *job)
 {
 	return job->spec.end_fsync && !job->end_sync_done && !job->last_was_sync &&
-	       !job->error && !sim->exiting && job_writes(&job->spec);
+	       !job->error && !job->terminated && job_writes(&job->spec);
 }
 
 /*

@@ -91,7 +91,6 @@ struct fio_section {
 	bool stonewall;
 	bool fill_device;
 	bool do_verify;
-	bool exitall;
 	/* fio's randrepeat, allrandrepeat, randseed (and whether it was given): the rwmix seed */
 	bool randrepeat, allrandrepeat, randseed_set, norandommap, rand64;
 	u64 randseed;
@@ -102,6 +101,7 @@ struct fio_section {
 		long line;
 		const char *file;
 		bool told;	/* not modelled: said once, at the section's end */
+		bool named;	/* its line was refused as it was read: not named again */
 	} engine_opts[16];
 	unsigned int nr_engine_opts;
 	char engine_name[48];	/* ioengine= as written, modelled or not */
@@ -110,6 +110,7 @@ struct fio_section {
 	const char *zone_file;	/* where zone_line is */
 	bool zone_here;		/* zonemode= given in this section, not inherited */
 	long zone_opt_line[3];	/* zonesize, zonerange, zoneskip */
+	bool zone_size_refused;	/* a zonesize= line was refused: its job's zones unknown */
 	/* fio's error types (td_error_type()): which errors a job goes on after */
 	unsigned int continue_on_error;	/* FIO_ERR_* bits */
 	bool write_errs_listed;		/* ignore_error gave a list for writes (and trims) */
@@ -139,6 +140,10 @@ struct fio_section {
 	 */
 	struct fio_where dedupe_ws, block_error;
 	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
+	/* iodepth_low and iodepth_batch_complete_min: how a full queue refills (fio_refill()) */
+	struct fio_where depth_low_at, reap_min_at;
+	u64 depth_low, reap_min;
+	const char *reap_min_key;	/* the name it was given by (an alias) */
 	/* lat_percentiles=1's lines (0 clears them) and stats=0: verify_per_group_options() */
 	struct fio_where lat_pct_at[4];
 	unsigned int nr_lat_pct_at;
@@ -153,6 +158,12 @@ struct fio_section {
 	long trim_line;			/* the rw= line of a job that trims */
 	u64 filesize;
 	u64 loops;
+	/*
+	 * io_size=N% (1..100; 0 none): fio 3.33's io_size_percent (options.c str_io_size_cb()),
+	 * N % of the job's file region, which setup_files() makes the job's size (o->size):
+	 * the bytes of a pass (do_io()'s total_bytes) and, times loops, of the job
+	 */
+	unsigned int io_size_pct;
 	u64 offset_increment;
 	char filename[128];
 	char wait_for[32];
@@ -173,8 +184,11 @@ struct fio_parser {
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	u64 size_loops[KFSIM_BFQ_MAX_JOBS];	/* io_size is size= in bytes times this */
+	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
 	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
+	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
+	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
 	unsigned int group_first, group_jobs;	/* fio's reporting group being filled */
 	/* each job's lat_percentiles=1 lines (none: off), for fio_lat_pct_group() */
@@ -318,18 +332,25 @@ static int parse_flag(const char *value, bool bool_range, bool *out)
 static void fio_defer(struct fio_section *sec, long line, const char *file, const char *option,
 		      const char *why)
 {
-	struct fio_pending *p;
+	struct fio_pending *p = NULL;
 
+	/*
+	 * every line that set it is kept (a [global]'s and the job's own, or two in one
+	 * section): with only the last named, the file without it would still be refused, for
+	 * the line before (fio_jobgen --wide seed 27020, nrfiles=4 twice); a full list
+	 * replaces the option's entry
+	 */
 	for (unsigned int i = 0; i < sec->nr_pending; i++) {
 		if (!strcmp(sec->pending[i].option, option)) {
-			p = &sec->pending[i];	/* a job's own value replaces the global one */
-			goto set;
+			if (sec->pending[i].line == line && sec->pending[i].file == file)
+				return;
+			p = &sec->pending[i];
 		}
 	}
-	if (sec->nr_pending == FIO_MAX_PENDING)
+	if (sec->nr_pending < FIO_MAX_PENDING)
+		p = &sec->pending[sec->nr_pending++];
+	else if (!p)
 		return;
-	p = &sec->pending[sec->nr_pending++];
-set:
 	p->line = line;
 	p->file = file;
 	snprintf(p->option, sizeof(p->option), "%s", option);
@@ -339,11 +360,11 @@ set:
 /* A later value of @option is fine: what an earlier one deferred goes (a job's own value). */
 static void fio_undefer(struct fio_section *sec, const char *option)
 {
-	for (unsigned int i = 0; i < sec->nr_pending; i++) {
-		if (!strcmp(sec->pending[i].option, option)) {
+	for (unsigned int i = 0; i < sec->nr_pending;) {
+		if (!strcmp(sec->pending[i].option, option))
 			sec->pending[i] = sec->pending[--sec->nr_pending];
-			return;
-		}
+		else
+			i++;
 	}
 }
 
@@ -401,7 +422,12 @@ static const struct {
 		"iodepth_batch_submit", "iodepth_batch_complete", "iodepth_batch_complete_min",
 		"iodepth_batch_complete_max", "iodepth_low", "cpuload", "cpumode", "cpuchunks",
 		"verify_async_cpus",
-		"exit_on_io_done", "program", "arguments", NULL } },
+		"exit_on_io_done", "program", "arguments",
+		/*
+		 * fio 3.33 handle_thinktime(): it spins this much of the pause and sleeps the rest
+		 * of thinktime (fixup_options() caps it at thinktime): the pause is the same
+		 */
+		"thinktime_spin", NULL } },
 	{ "data content, which does not change the I/O", (const char *const[]){
 		"buffer_pattern", "verify_pattern", "scramble_buffers",
 		"buffer_compress_percentage", "buffer_compress_chunk", "refill_buffers",
@@ -475,6 +501,7 @@ static const struct fio_no_effect_check fio_no_effect_checks[] = {
 	NE_INT("iodepth_batch_submit", 0, 0), NE_INT("iodepth_batch_complete", 0, 0),
 	NE_INT("iodepth_batch_complete_max", 0, 0), NE_INT("iodepth_batch_complete_min", 0, 0),
 	NE_INT("iodepth_low", 0, 0), NE_INT("iomem_align", 0, 0), NE_INT("mem_align", 0, 0),
+	NE_INT("thinktime_spin", 0, 0),
 	NE_INT("iopsavgtime", 0, 0), NE_INT("log_avg_msec", 0, 0), NE_INT("log_hist_msec", 0, 0),
 	NE_INT("openfiles", 0, 0), NE_INT("rate_iops_min", 0, 0), NE_INT("ratecycle", 0, 0),
 	NE_INT("buffer_compress_chunk", 0, 0), NE_INT("verify_async", 0, 0),
@@ -1621,6 +1648,16 @@ static void fio_fixup_option(struct fio_section *sec, const char *key, const cha
 	else if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) &&
 		 !parse_uint(value, 1, UINT_MAX, &v))
 		sec->nrfiles = v;
+	else if (!strcmp(key, "iodepth_low") && !parse_uint(value, 0, UINT_MAX, &v)) {
+		sec->depth_low = v;
+		sec->depth_low_at = (struct fio_where){ line, file };
+	} else if ((!strcmp(key, "iodepth_batch_complete_min") ||
+		    !strcmp(key, "iodepth_batch_complete")) && !parse_uint(value, 0, UINT_MAX, &v)) {
+		sec->reap_min = v;
+		sec->reap_min_at = (struct fio_where){ line, file };
+		sec->reap_min_key = !strcmp(key, "iodepth_batch_complete") ?
+				    "iodepth_batch_complete" : "iodepth_batch_complete_min";
+	}
 	else if (!strcmp(key, "block_error_percentiles") && !parse_flag(value, true, &on))
 		sec->block_error = on ? (struct fio_where){ line, file }
 				      : (struct fio_where){ 0, NULL };
@@ -1633,6 +1670,57 @@ static void fio_fixup_option(struct fio_section *sec, const char *key, const cha
 		on = !sec->no_stats;
 		if (!parse_flag(value, true, &on))
 			sec->no_stats = !on;
+	}
+}
+
+/*
+ * io_size=N%: fio 3.33's str_io_size_cb() takes 0..100 (0 is no io_size, the region, as
+ * 100 is) and fails a larger one in its words; the bytes are known with the region
+ * (fio_resolve_sizes()).
+ */
+static void fio_io_size_percent(struct fio_parser *p, struct fio_section *sec, const char *key,
+				const char *value, long line, const char *file)
+{
+	char *end;
+	unsigned long long pct;
+
+	errno = 0;
+	pct = strtoull(value, &end, 10);
+	if (end == value || errno || *end != '%' || !isdigit((unsigned char)*value)) {
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
+		return;
+	}
+	if (pct > 100) {
+		fio_err(&p->errs, file, line, "%s: io_size values greater than 100%% aren't "
+			"supported (fio: failed parsing %s=%s)", key, key, value);
+		return;
+	}
+	sec->io_size_pct = pct == 100 ? 0 : (unsigned int)pct;
+	sec->job.io_size = 0;
+}
+
+/*
+ * Strided zones under random I/O are refused; without zonemode= the zone options would be
+ * refused in turn (fixup_options(): "--zonemode=none and --zonesize are not compatible"), so
+ * they are named with it, once each, as writes to zbd zones name theirs (fio_jobgen --wide
+ * seeds 27028, 27073: named one at a time before).
+ */
+static void fio_err_once(struct fio_parser *p, const struct fio_pending *pend);
+
+static void fio_strided_random(struct fio_parser *p, const struct fio_section *sec)
+{
+	static const char *const opt[] = { "zonesize", "zonerange", "zoneskip" };
+
+	fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->zone_file ? sec->zone_file :
+		sec->file, "zonemode", "strided zones with random I/O are not modelled" });
+	for (int i = 0; i < 3; i++) {
+		struct fio_pending pend = { sec->zone_opt_line[i], sec->file, "",
+					    "an option of strided zones with random I/O, "
+					    "which are not modelled" };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
+		if (pend.line && pend.line != sec->zone_line)
+			fio_err_once(p, &pend);
 	}
 }
 
@@ -1708,12 +1796,24 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			value ? value : "");
 		return true;
 	}
+	if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files")) &&
+	    (!value || !fio_any_part_ok(&(const struct fio_no_effect_check){ "nrfiles",
+					FIO_NE_INT, 0, 0, NULL }, value))) {
+		/* a FIO_OPT_INT fio fails (nrfiles=-), with or without disk I/O (seed 27564) */
+		fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key,
+			value ? value : "");
+		return true;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_disk_only); i++) {
 		if (!strcmp(key, fio_disk_only[i].name)) {
 			if ((!strcmp(key, "nrfiles") || !strcmp(key, "nr_files") ||
 			     !strcmp(key, "kb_base")) && value &&
-			    !strcmp(value, !strcmp(key, "kb_base") ? "1024" : "1"))
+			    !strcmp(value, !strcmp(key, "kb_base") ? "1024" : "1")) {
+				/* the later value wins, whichever of fio's names set it */
+				fio_undefer(sec, strcmp(key, "kb_base") ? "nrfiles" : key);
+				fio_undefer(sec, strcmp(key, "kb_base") ? "nr_files" : key);
 				return true;
+			}
 			fio_defer(sec, line, file, key, fio_disk_only[i].why);
 			return true;
 		}
@@ -1731,6 +1831,13 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			value ? "=" : "", value ? value : "");
 		return true;
 	}
+	if ((!strcmp(key, "io_size") || !strcmp(key, "io_limit")) && value &&
+	    strchr(value, '%')) {
+		fio_io_size_percent(p, sec, key, value, line, file);
+		return true;
+	}
+	if (!strcmp(key, "io_size") || !strcmp(key, "io_limit"))
+		sec->io_size_pct = 0;	/* a size after a percentage: the later wins */
 	if (!strcmp(key, "ioengine") && value && !strcmp(value, "libzbc")) {
 		/* it cannot open the simulated disk: fio_libzbc() */
 		sec->job.engine = KFSIM_ENGINE_SYNC;
@@ -1829,18 +1936,56 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		if (parse_flag(value, false, &sec->stonewall))
 			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "exitall")) {
-		if (parse_flag(value, false, &sec->exitall))
+		/*
+		 * fio 3.33's str_exitall_cb() sets the global exitall_on_terminate whatever the
+		 * value (exitall=0 too): every job's exit then ends others (fio, null engine:
+		 * [a] exitall=0 time_based 2 s, [b] 20 I/Os at 100 IOPS: a ended with b at 0.2 s)
+		 */
+		bool on;
+
+		if (parse_flag(value, false, &on))
 			fio_err(&p->errs, file, line, "exitall: expected 0 or 1");
+		else
+			p->exitall = true;
+	} else if (!strcmp(key, "exitall_on_error")) {
+		if (parse_flag(value, false, &sec->job.exitall_error))
+			fio_err(&p->errs, file, line, "exitall_on_error: expected 0 or 1");
 	} else if (!strcmp(key, "exit_what")) {
-		if (!value || (strcmp(value, "group") && strcmp(value, "stonewall") &&
-			       strcmp(value, "all")))
-			fio_err(&p->errs, file, line, "exit_what: expected group, stonewall or all");
+		/* a FIO_OPT_STR: its name up to ',' or ':' */
+		static const char *const names[] = { "group", "stonewall", "all" };
+		size_t len = value ? strcspn(value, ",:") : 0;
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (value && strlen(names[i]) == len && !strncmp(names[i], value, len))
+				break;
+		if (i == ARRAY_SIZE(names))
+			fio_err(&p->errs, file, line, "exit_what: failed parsing exit_what=%s",
+				value ? value : "");
+		else
+			sec->job.exit_what = (unsigned char)i;
 	} else if (!strcmp(key, "fill_device") || !strcmp(key, "fill_fs")) {
 		if (parse_flag(value, true, &sec->fill_device))
 			fio_err(&p->errs, file, line, "%s: expected 0 or 1", key);
 	} else if (!strcmp(key, "verify")) {
-		sec->job.verify = value && strcmp(value, "0") && strcmp(value, "null") &&
-				  strcmp(value, "none");
+		/*
+		 * fio 3.33's choices (options.c "verify", FIO_OPT_STR): "verify=" or a tab alone,
+		 * or a name it lacks, fail its parse; kfsim took anything (fio_badgen seed 27013)
+		 * and took verify=null for none
+		 */
+		static const char *const verify_names[] = { "0", "md5", "crc64", "crc32",
+			"crc32c-intel", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512",
+			"sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern",
+			"null", NULL };
+		static const struct fio_no_effect_check verify_check = {
+			"verify", FIO_NE_CHOICE, 0, 0, verify_names };
+
+		/* a FIO_OPT_STR: the whole value, up to ',' or ':' (verify=abc,md5 fails) */
+		if (!value || !fio_choice_ok(&verify_check, value))
+			fio_err(&p->errs, file, line, "verify: failed parsing verify=%s",
+				value ? value : "");
+		else	/* null pretends to check, but reads back (fio 3.33: 64 reads, 64 writes) */
+			sec->job.verify = strcspn(value, ",:") != 1 || value[0] != '0';
 	} else if (!strcmp(key, "verify_backlog")) {
 		if (!value || parse_uint(value, 0, U64_MAX, &v))
 			fio_err(&p->errs, file, line, "verify_backlog: expected a count of blocks, "
@@ -1862,11 +2007,21 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 
 		/* a range "A-B": the files are at most B */
 		kfsim_bfq_job_default(&tmp);
-		if (!value || kfsim_bfq_job_set(&tmp, "io_size", dash ? dash + 1 : value, &cls,
-						why, sizeof(why)))
+		if (value && strchr(value, '%'))
+			/*
+			 * fio reads N% as 2^64 - 1 - N bytes (fio_badgen seed 27283): its null
+			 * engine runs, a file's ftruncate() fails
+			 */
+			fio_defer(sec, line, file, "filesize", "with disk I/O fio's run fails: a "
+				  "percentage is 2^64 - 1 - N bytes to fio 3.33 (filesetup.c "
+				  "ftruncate(): Invalid argument)");
+		else if (!value || kfsim_bfq_job_set(&tmp, "io_size", dash ? dash + 1 : value,
+						     &cls, why, sizeof(why)))
 			fio_err(&p->errs, file, line, "filesize: expected a size or a range");
 		else
 			sec->filesize = tmp.io_size;
+		if (value && !strchr(value, '%'))
+			fio_undefer(sec, "filesize");	/* a later size wins */
 	} else if (!strcmp(key, "loops")) {
 		if (!value || parse_uint(value, 0, 1ULL << 32, &sec->loops))
 			fio_err(&p->errs, file, line, "loops: expected a count, not '%s'",
@@ -1940,11 +2095,14 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 
 		kfsim_bfq_job_default(&tmp);
 		if (!value || kfsim_bfq_job_set(&tmp, "io_size", value, &cls, why, sizeof(why)) ||
-		    tmp.io_size % SECTOR_SIZE)
+		    tmp.io_size % SECTOR_SIZE) {
 			fio_err(&p->errs, file, line, "%s: expected a size in whole sectors, not "
 				"'%s'", key, value ? value : "");
-		else if (!strcmp(key, "zonesize"))
+			sec->zone_size_refused |= !strcmp(key, "zonesize");
+		} else if (!strcmp(key, "zonesize")) {
 			sec->job.zone_size = tmp.io_size;
+			sec->zone_size_refused = false;
+		}
 		else if (!strcmp(key, "zonerange"))
 			sec->job.zone_range = tmp.io_size;
 		else
@@ -2076,11 +2234,18 @@ static void fio_option(struct fio_parser *p, struct fio_section *sec, const char
 		       const char *value, long line, const char *file)
 {
 	int nr_errs = p->errs.nr;
+	unsigned int nr_engine_opts = sec->nr_engine_opts;
 
 	fio_engine_opt_note(sec, key, value, line, file);
 	if (fio_option_apply(p, sec, key, value, line, file) && !value &&
 	    !fio_takes_bare(key) && p->errs.nr == nr_errs)
 		fio_err(&p->errs, file, line, "%s: Option %s requires an argument", key, key);
+	/*
+	 * one line, one problem: an engine's option refused as it was read (donorname, whose
+	 * e4defrag moves extents) is not named again for its engine at the section's end
+	 */
+	if (sec->nr_engine_opts > nr_engine_opts && p->errs.nr != nr_errs)
+		sec->engine_opts[nr_engine_opts].named = true;
 	if (p->errs.nr == nr_errs)
 		fio_seed_option(sec, key, value);
 }
@@ -2189,7 +2354,8 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 		for (int i = 0; i < 4; i++) {
 			struct fio_pending pend = { i < 3 ? sec->zone_opt_line[i]
 							  : sec->max_open_zones_line, sec->file, "",
-						    "an option of the zonemode=zbd refused here" };
+						    "an option of writes to zbd zones, which are "
+						    "not modelled" };
 
 			snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
 			if (pend.line)
@@ -2260,7 +2426,8 @@ static u64 fio_rate_of(u64 rate)
  * fio 3.33's fixup_options() (init.c), as a job is added for the run (--parse-only stops
  * before it): rate= and rate_iops= together fail, and so do rate_min= and rate_iops_min=
  * ("fio: rate and rate_iops are mutually exclusive"), and a direction's minimum over its
- * cap ("fio: minimum rate exceeds rate, ddir N").  Named by the later option's line.
+ * cap ("fio: minimum rate exceeds rate, ddir N").  Named by the later option's lines
+ * (fio_rate_later()); the earlier stays, as the file without the lines named has it.
  */
 /* Every line that set rate option @which (fio_rate_keys[]), once each. */
 static void fio_rate_err(struct fio_parser *p, const struct fio_section *sec, int which,
@@ -2275,6 +2442,15 @@ static void fio_rate_err(struct fio_parser *p, const struct fio_section *sec, in
 	}
 }
 
+/* Of the exclusive pair @i, @i + 1 (rate, rate_iops; their minimums), the one set later. */
+static int fio_rate_later(const struct fio_section *sec, int i)
+{
+	const struct fio_where *a = &sec->rate_at[i][sec->nr_rate_at[i] - 1];
+	const struct fio_where *b = &sec->rate_at[i + 1][sec->nr_rate_at[i + 1] - 1];
+
+	return a->file == b->file && a->line > b->line ? i : i + 1;
+}
+
 static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
 			   const struct kfsim_bfq_job *job)
 {
@@ -2287,19 +2463,13 @@ static void fio_rate_check(struct fio_parser *p, const struct fio_section *sec,
 			sec->rate_min[1][0] || sec->rate_min[1][1] };
 
 	for (int i = 0; i < 4; i += 2) {
-		const struct fio_where *a, *b;
-		int later = i + 1;
-
 		if (!set[i] || !set[i + 1] || !sec->nr_rate_at[i] || !sec->nr_rate_at[i + 1])
 			continue;
-		a = &sec->rate_at[i][sec->nr_rate_at[i] - 1];
-		b = &sec->rate_at[i + 1][sec->nr_rate_at[i + 1] - 1];
-		if (a->file == b->file && a->line > b->line)
-			later = i;
-		fio_rate_err(p, sec, later, i ? "with rate_min and rate_iops_min both, fio's run "
+		fio_rate_err(p, sec, fio_rate_later(sec, i), i ? "with rate_min and rate_iops_min "
+			     "both, fio's run fails (fixup_options(): \"rate and rate_iops are "
+			     "mutually exclusive\")" : "with rate and rate_iops both, fio's run "
 			     "fails (fixup_options(): \"rate and rate_iops are mutually "
-			     "exclusive\")" : "with rate and rate_iops both, fio's run fails "
-			     "(fixup_options(): \"rate and rate_iops are mutually exclusive\")");
+			     "exclusive\")");
 	}
 	for (int kind = 0; kind < 2; kind++) {
 		for (int d = 0; d < 2; d++) {
@@ -2353,6 +2523,24 @@ static void fio_fixup_check(struct fio_parser *p, const struct fio_section *sec)
  * by zero: fio's job dies of SIGFPE ("got signal=8"; fio 3.33 with ioengine=null,
  * rw=randrw, rate=,1m, 2026-12-07).  Refused, naming the line.
  */
+/*
+ * The caps a poisson job is judged by: with rate= and rate_iops= both (refused, naming the
+ * later's lines), the earlier's, which the file without the lines named keeps: judged with
+ * both, rate=,4m beside rate_iops=50,200 passed, and without the rate_iops lines its
+ * uncapped reads failed in a second round (fio_jobgen --wide seed 27031).
+ */
+static void fio_rate_left(const struct fio_section *sec, struct kfsim_bfq_job *job)
+{
+	if (!(fio_rate_of(job->rate) || fio_rate_of(job->rate_write)) ||
+	    !(fio_rate_of(job->rate_iops) || fio_rate_of(job->rate_iops_write)) ||
+	    !sec->nr_rate_at[0] || !sec->nr_rate_at[1])
+		return;
+	if (fio_rate_later(sec, 0) == 0)
+		job->rate = job->rate_write = 0;
+	else
+		job->rate_iops = job->rate_iops_write = 0;
+}
+
 static void fio_poisson_check(struct fio_parser *p, const struct fio_section *sec,
 			      const struct kfsim_bfq_job *job)
 {
@@ -2411,6 +2599,37 @@ static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *se
 	}
 }
 
+/*
+ * How a full queue refills: fio 3.33's wait_for_completions() reaps at least
+ * min(iodepth_batch_complete_min, its depth) completions a round, and rounds until no more
+ * than iodepth_low are in flight (fixup_options(): 0 or over iodepth is iodepth), before
+ * it queues again.  With the defaults (1, iodepth) it refills one I/O a completion, which
+ * kfsim models; a queue drained to a low mark, or refilled in batches of completions, is not
+ * (these options were read as changing nothing before 2026-12-07).
+ */
+static void fio_refill(struct fio_parser *p, const struct fio_section *sec,
+		       const struct kfsim_bfq_job *job)
+{
+	u64 depth = kfsim_bfq_job_depth(job);
+
+	if (depth < 2)
+		return;	/* one I/O in flight: nothing to refill in batches */
+	if (sec->depth_low && sec->depth_low < depth)
+		fio_err_once(p, &(struct fio_pending){ sec->depth_low_at.line,
+			sec->depth_low_at.file, "iodepth_low", "a full queue that drains to "
+			"iodepth_low before it refills (fio 3.33 wait_for_completions()) is not "
+			"modelled" });
+	if (sec->reap_min > 1) {
+		struct fio_pending pend = { sec->reap_min_at.line, sec->reap_min_at.file, "",
+					    "a full queue that waits for several completions "
+					    "before it refills (fio 3.33 wait_for_completions()) is "
+					    "not modelled" };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", sec->reap_min_key);
+		fio_err_once(p, &pend);
+	}
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
@@ -2423,6 +2642,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.engine != KFSIM_ENGINE_NONE) {
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
+		fio_refill(p, sec, &job);
 		if (job.rw >= KFSIM_RW_TRIM)
 			fio_trim_error(p, sec, &job);
 		if (!strcmp(job.ioengine, "libzbc"))
@@ -2449,14 +2669,22 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	} else if (sec->zonemode != 1) {
 		job.zone_size = job.zone_range = job.zone_skip = 0;
 	} else if (!job.zone_size) {
-		fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: --zonesize must be "
-			"specified when using --zonemode=strided.");
+		/*
+		 * a zonesize= refused on its own line leaves none: without that line fio's
+		 * run fails, so the zonemode= line is named with it (fio_jobgen --wide seed 27257)
+		 */
+		if (sec->zone_size_refused)
+			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones "
+				"need zonesize=, whose line is refused here (without it fio's run "
+				"fails: --zonesize must be specified)");
+		else
+			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: --zonesize must be "
+				"specified when using --zonemode=strided.");
 	} else {
 		if (!job.zone_range)
 			job.zone_range = job.zone_size;
 		if (kfsim_bfq_job_is_random(&job) && job.engine != KFSIM_ENGINE_NONE)
-			fio_err(&p->errs, sec->file, sec->zone_line, "zonemode: strided zones with "
-				"random I/O are not modelled");
+			fio_strided_random(p, sec);
 	}
 	/* lat_fatal()'s ETIMEDOUT, ignored, would go on at depth 1 past every late I/O */
 	if (job.latency_target_ns && job.latency_percentile >= 100 && sec->ignores_timedout &&
@@ -2473,12 +2701,13 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	if (job.cmdprio && strcmp(job.ioengine, "libaio") && strncmp(job.ioengine, "io_uring", 8))
 		fio_err(&p->errs, sec->file, sec->cmdprio_line, "cmdprio: an option of the libaio "
 			"and io_uring engines, not of '%s'", job.ioengine[0] ? job.ioengine : "psync");
-	if (sec->cgroup_weight) {
-		if (!job.cgroup[0])
-			fio_err(&p->errs, sec->file, sec->line, "job '%s': cgroup_weight needs "
-				"cgroup=NAME", job.name);
+	/*
+	 * fio 3.33 sets a job's blkio cgroup up only with cgroup= (backend.c thread_main():
+	 * cgroup_setup() under "if (o->cgroup)"), so a cgroup_weight alone changes nothing; kfsim
+	 * refused it (fio_jobgen --wide seeds 27001-27600: 68 refusals)
+	 */
+	if (sec->cgroup_weight && job.cgroup[0])
 		job.weight = sec->cgroup_weight;
-	}
 	/*
 	 * without time_based a job ends after io_size (else its region) x loops, as fio's;
 	 * a size in percent is resolved with the region, once the files are laid out.  fio
@@ -2504,7 +2733,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
 	size_loops = 0;
 	if (!time_based) {
-		if (!job.io_size && job.size_frac < 0) {
+		if (!job.io_size && job.size_frac < 0 && !sec->io_size_pct) {
 			job.io_size = job.size;	/* 0: the region, resolved below */
 			size_loops = job.size ? (sec->loops ? sec->loops : 1) : 0;
 		}
@@ -2514,8 +2743,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	}
 	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
-	if (job.rate_poisson && !job.io_error)
-		fio_poisson_check(p, sec, &job);	/* after job.verify is known */
+	if (job.rate_poisson && !job.io_error) {
+		struct kfsim_bfq_job left = job;	/* after job.verify is known */
+
+		fio_rate_left(sec, &left);
+		fio_poisson_check(p, sec, &left);
+	}
 	if (sec->stonewall)
 		job.after = first;
 	if (p->nr + sec->numjobs > KFSIM_BFQ_MAX_JOBS) {
@@ -2525,6 +2758,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->told_max_jobs = true;
 		return;
 	}
+	/* init.c add_job(): a stonewall or new_group section after jobs starts the next group */
+	if ((sec->stonewall || sec->new_group) && p->fio_group_jobs) {
+		p->fio_group++;
+		p->fio_group_jobs = 0;
+	}
+	p->fio_group_jobs += sec->numjobs;
 	fio_ss_group(p, sec, &job);
 	fio_lat_pct_group(p, sec);
 	p->group_jobs += sec->numjobs;
@@ -2554,7 +2793,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
 		clone->offset += sec->offset_increment * i;
-		clone->exitall = sec->exitall;
+		clone->group = p->fio_group;
 		if (sec->numjobs > 1)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
 		p->lines[p->nr] = sec->line;
@@ -2564,6 +2803,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->loops[p->nr] = job.io_size || time_based ? 0 :
 				  (sec->loops ? sec->loops : 1);
 		p->size_loops[p->nr] = size_loops;
+		p->io_size_pct[p->nr] = time_based ? 0 : sec->io_size_pct;
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
 		if (sec->filename[0])
@@ -2695,6 +2935,7 @@ static void fio_engine_opt_note(struct fio_section *sec, const char *key, const 
 	if (!fio_engine_option_engines(key) || sec->nr_engine_opts >= ARRAY_SIZE(sec->engine_opts))
 		return;
 	o = &sec->engine_opts[sec->nr_engine_opts++];
+	o->told = o->named = false;
 	snprintf(o->text, sizeof(o->text), "%s%s%s", key, value ? "=" : "", value ? value : "");
 	o->line = line;
 	o->file = file;
@@ -2716,6 +2957,8 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 		const char *owners;
 		char key[64];
 
+		if (o->named)
+			continue;
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o->text, "="), o->text);
 		owners = fio_engine_option_engines(key);
 		if (!fio_word_in(fio_engines, engine) || fio_word_in(owners, engine)) {
@@ -2726,8 +2969,9 @@ static void fio_engine_opts_check(struct fio_parser *p, const struct fio_section
 			continue;
 		}
 		if (refused)
-			fio_err(&p->errs, o->file, o->line, "%s: an option of the engine(s)%s"
-				"and ioengine=%s is not modelled", key, owners, sec->engine_name);
+			fio_err(&p->errs, o->file, o->line, "%s: an option of ioengine=%s, which "
+				"is not modelled (fio has it for%.*s)", key, sec->engine_name,
+				(int)strlen(owners) - 1, owners);	/* " a b " */
 		else
 			fio_err(&p->errs, o->file, o->line, "Bad option <%s>: an option of the "
 				"engine(s)%sand not of ioengine=%s", o->text, owners, engine);
@@ -2751,8 +2995,10 @@ static void fio_section_start(struct fio_parser *p, const char *name, long line,
 	p->sec.is_global = !strcmp(name, "global");
 	if (!p->sec.is_global) {
 		if (strlen(name) >= sizeof(p->sec.job.name) - 4)
-			fio_err(&p->errs, file, line, "job name '%s' longer than 27 characters",
-				name);
+			/* fio takes up to 255 (its header's sscanf()): the limit is kfsim's */
+			fio_err(&p->errs, file, line, "job name '%.40s%s' longer than 27 "
+				"characters (kfsim's limit): not modelled", name,
+				strlen(name) > 40 ? "..." : "");
 		snprintf(p->sec.job.name, sizeof(p->sec.job.name), "%.27s", name);
 	}
 	p->in_section = true;
@@ -3051,7 +3297,9 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 		 */
 		if (!strncmp(s, "include", 7) && p->in_section) {
 			if (!s[7] || !s[8])
-				fio_err(&p->errs, file, line, "include: no file named");
+				/* fio opens what follows the line (it reads past "include") */
+				fio_err(&p->errs, file, line, "include: cannot open '': no file "
+					"named");
 			else
 				fio_include(p, s + 8, line, file, depth);
 			continue;
@@ -3068,8 +3316,11 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 		eq = strchr(s, '=');
 		if (eq) {
 			*eq = '\0';
-			if (fio_value_spaced(p, strip(s), eq + 1, line, file))
+			if (fio_value_spaced(p, strip(s), eq + 1, line, file)) {
+				/* named: a zonemode=strided without it says nothing more */
+				p->sec.zone_size_refused |= !strcmp(strip(s), "zonesize");
 				continue;
+			}
 			fio_option(p, &p->sec, strip(s), strip(eq + 1), line, file);
 		} else {
 			fio_option(p, &p->sec, s, NULL, line, file);
@@ -3238,18 +3489,28 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 		job->io_size = job->size * size_loops;
 }
 
+/* setup_files(): io_size=N% of a file's region, whole bytes (fio's integer division) */
+static u64 fio_pass_of(u64 region_bytes, unsigned int io_size_pct)
+{
+	return io_size_pct ? region_bytes * io_size_pct / 100 : region_bytes;
+}
+
 static void fio_resolve_sizes(struct fio_parser *p)
 {
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		struct kfsim_bfq_job *job = &p->jobs[i];
 		sector_t start, nr;
+		u64 pass;
 		char why[200];
 
 		if (job->engine == KFSIM_ENGINE_NONE) {
 			/* no region: a size in percent is of the disk */
+			u64 size = job->size_frac < 0 ? job->size :
+				   (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
+					 SECTOR_SHIFT));
+
 			if (p->loops[i])
-				job->io_size = (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
-						     SECTOR_SHIFT)) * p->loops[i];
+				job->io_size = fio_pass_of(size, p->io_size_pct[i]) * p->loops[i];
 			continue;
 		}
 		if (!job->file_size)
@@ -3258,11 +3519,17 @@ static void fio_resolve_sizes(struct fio_parser *p)
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
 			continue;
 		}
+		pass = fio_pass_of((u64)nr << SECTOR_SHIFT, p->io_size_pct[i]);
 		if (p->loops[i])
-			job->io_size = ((u64)nr << SECTOR_SHIFT) * p->loops[i];
-		/* a job that ends at its size makes passes of its region (do_io()) */
+			job->io_size = pass * p->loops[i];
+		/*
+		 * a job that ends at its size makes passes of its region (do_io()); with
+		 * io_size=N% fio's size is N % of it, a pass's bytes under a queueing engine (a
+		 * synchronous one's pass still ends when no offset is left)
+		 */
 		if (job->io_size && p->pass_io_size[i] != U64_MAX)
-			job->pass_bytes = max((u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
+			job->pass_bytes = max(job->engine == KFSIM_ENGINE_ASYNC ? pass :
+					      (u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
 		else if (job->io_size)
 			job->pass_bytes = U64_MAX;
 	}
@@ -3377,6 +3644,8 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 		fio_layout(p);
 		fio_resolve_sizes(p);
 		fio_check_cgroups(p);
+		for (unsigned int i = p->first; i < p->nr; i++)
+			p->jobs[i].exitall = p->exitall;
 	}
 	if (p->errs.nr) {
 		kfsim_problem_list_finish(&p->errs);

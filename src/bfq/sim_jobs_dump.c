@@ -123,6 +123,10 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_uint(json, "after", job->after);
 	kfsim_json_kv_uint(json, "wait_for", job->wait_for);
 	kfsim_json_kv_bool(json, "exitall", job->exitall);
+	kfsim_json_kv_bool(json, "exitall_on_error", job->exitall_error);
+	kfsim_json_kv_string(json, "exit_what", (const char *const[]){ "group", "stonewall",
+								   "all" }[job->exit_what % 3]);
+	kfsim_json_kv_uint(json, "group", job->group);
 	/* the error its first I/O fails with ("" = none): a trim on a disk without discard */
 	kfsim_json_kv_string(json, "io_error", job->io_error ? kfsim_errname(job->io_error) : "");
 	kfsim_json_kv_uint(json, "latency_target_us", job->latency_target_ns / 1000);

@@ -217,6 +217,8 @@ STRICTER = [
     (r"not '\d{20}", "fio's strtoull() saturates a number beyond 2^64 - 1"),
     (r"not '[^']*\$", "$keywords: fio hands arithmetic to bc(1), and keeps an unknown one "
      "as written"),
+    (r"not '[^',]*\d%'", "fio reads a percentage where none goes (rate=50%) as 2^64 - 1 - N, "
+     "a number wrapped round"),
     (r": bssplit: expected", "fio 3.33 reads (and runs) a bssplit whose percentages do not "
      "add up to 100, go over 100 or are no number, or with an empty entry or a 0 block size: "
      "what it makes of them is no documented meaning"),

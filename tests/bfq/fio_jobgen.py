@@ -28,7 +28,13 @@ In strict mode fio's parser decides: a file it rejects kfsim must refuse, naming
 fio complains about; a file it reads kfsim must read with every compared option equal, or
 refuse it only for a documented reason (fio_oracle.DOCUMENTED_REFUSALS).
 
-Usage: fio_jobgen.py KFSIM [--seeds A-B] [--lang] [--keep DIR] [--min-agree N]
+With --wide the jobs also draw options the classic files leave out (wide_options():
+blockalign, strided zones, ramp_time, rate_process, fsync/fdatasync/end_fsync, verify and
+verify_backlog, offset_increment, io_size in %, file_service_type, nrfiles, filesize ranges,
+iodepth_low and the batch options, thinktime_spin/iotime, rw_sequencer, cgroups, flow,
+latency targets, new_group, exitall, trims): the same referee and verdicts.
+
+Usage: fio_jobgen.py KFSIM [--seeds A-B] [--lang] [--wide] [--keep DIR] [--min-agree N]
 Exit 0 when every file is judged right and at least --min-agree agree; 1 otherwise; 77 when
 fio is absent.
 """
@@ -196,6 +202,71 @@ def valid_options(rng, names):
     return opts
 
 
+def wide_options(rng, names):
+    """--wide: options the classic generator does not draw (fifth round, 2026-12-07), each
+    with a value fio 3.33 reads: block alignment, strided zones, ramps, rate processes,
+    syncs, verification, clones spread by offset_increment, file handling, the queue's
+    refill and batch options, group and exit options, seeds and generators."""
+    gens = [
+        lambda: (rng.choice(["blockalign", "ba"]),
+                 rng.choice([size_text(rng, rng.choice([512, 4096, 8192, 65536])),
+                             "%s,%s" % (size_text(rng, 4096), size_text(rng, 8192))])),
+        lambda: ("ramp_time", time_text(rng, "s", 0, 5000000)),
+        lambda: ("rate_process", rng.choice(["linear", "poisson"])),
+        lambda: (rng.choice(["fsync", "fdatasync"]), str(rng.choice([1, 4, 32]))),
+        lambda: set_flag(rng, rng.choice(["end_fsync", "fsync_on_close"])),
+        lambda: ("offset_increment", size_text(rng, rng.choice([1 << 20, 4 << 20]))),
+        lambda: ("io_size", "%d%%" % rng.randint(1, 200)),
+        lambda: ("verify", rng.choice(["crc32c", "md5", "0", "null"])),
+        lambda: ("verify_backlog", str(rng.randint(1, 64))),
+        lambda: flag(rng, "do_verify"),
+        lambda: ("file_service_type", rng.choice(["random", "roundrobin", "sequential",
+                                                  "zipf:1.2", "pareto:0.5", "gauss:5",
+                                                  "roundrobin:4"])),
+        lambda: flag(rng, rng.choice(["create_on_open", "unlink", "unlink_each_loop",
+                                      "invalidate", "allrandrepeat", "fill_device"])),
+        lambda: ("randseed", str(rng.randint(1, 1 << 40))),
+        lambda: ("random_generator", rng.choice(["tausworthe", "lfsr", "tausworthe64"])),
+        lambda: set_flag(rng, rng.choice(["new_group", "exitall"])),
+        lambda: ("iodepth_low", str(rng.randint(1, 32))),
+        lambda: (rng.choice(["iodepth_batch", "iodepth_batch_submit"]),
+                 str(rng.randint(1, 16))),
+        lambda: (rng.choice(["iodepth_batch_complete_min", "iodepth_batch_complete"]),
+                 str(rng.randint(0, 16))),
+        lambda: ("iodepth_batch_complete_max", str(rng.randint(1, 32))),
+        lambda: ("thinktime_spin", time_text(rng, "us", 0, 1000)),
+        lambda: ("thinktime_iotime", time_text(rng, "s", 1000000, 3000000)),
+        lambda: ("rw_sequencer", rng.choice(["sequential", "identical"])),
+        lambda: ("filesize", rng.choice([size_text(rng, 8 << 20),
+                                         "%s-%s" % (size_text(rng, 1 << 20),
+                                                    size_text(rng, 8 << 20))])),
+        lambda: ("nrfiles", str(rng.randint(1, 4))),
+        lambda: ("size", "%d%%" % rng.randint(1, 100)),
+        lambda: ("rate_min", size_text(rng, 1 << 10)),
+        lambda: ("ratecycle", str(rng.randint(100, 2000))),
+        lambda: ("continue_on_error", rng.choice(["none", "read", "write", "io", "all"])),
+        lambda: ("cgroup_weight", str(rng.randint(100, 1000))),
+        lambda: ("cgroup", rng.choice(["a", "b"])),
+        lambda: ("flow", str(rng.randint(-10, 10))),
+        lambda: ("flow_sleep", str(rng.randint(0, 1000))),
+        lambda: ("latency_target", time_text(rng, "us", 1000, 100000)),
+        lambda: ("latency_window", time_text(rng, "us", 100000, 2000000)),
+        lambda: ("latency_percentile", str(rng.randint(1, 100))),
+        lambda: ("exitall_on_error", None),
+        lambda: ("fill_fs", rng.choice(["0", "1"])),
+        lambda: ("rw", rng.choice(["randread:8", "randwrite:4", "randrw:2", "read:-4k",
+                                   "trim", "randtrim", "trimwrite"])),
+    ]
+    opts = [rng.choice(gens)() for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.2:
+        # strided zones, as a sequential job uses them
+        opts += [("zonemode", "strided"), ("zonesize", size_text(rng, rng.choice(
+            [64 << 10, 1 << 20]))), ("zoneskip", size_text(rng, rng.choice([0, 1 << 20])))]
+        if rng.random() < 0.5:
+            opts.append(("zonerange", size_text(rng, 2 << 20)))
+    return opts
+
+
 def invalid_option(rng):
     """One option fio rejects, or one kfsim refuses with a documented reason."""
     return rng.choice([
@@ -305,9 +376,9 @@ def lang_noise(rng, lines, base):
     return out
 
 
-def generate(rng, lang=None):
+def generate(rng, lang=None, wide=False):
     """One job file's text; @lang: the file's path (its includes go next to it), for
-    lang_noise()."""
+    lang_noise(); @wide: sections draw wide_options() too."""
     lines = []
     names = []
     if rng.random() < 0.2:
@@ -334,6 +405,8 @@ def generate(rng, lang=None):
         if name in names:
             name = "%s%d" % (name, i)
         opts = valid_options(rng, names)
+        if wide and rng.random() < 0.8:
+            opts += wide_options(rng, names)
         if nr_bad and rng.random() < 0.6:
             opts.insert(rng.randrange(len(opts) + 1), invalid_option(rng))
             nr_bad -= 1
@@ -354,6 +427,8 @@ def main():
     ap.add_argument("--keep", help="write the files here (else a temporary directory)")
     ap.add_argument("--lang", action="store_true",
                     help="stress the job-file language too (lang_noise())")
+    ap.add_argument("--wide", action="store_true",
+                    help="jobs draw the options of wide_options() too")
     ap.add_argument("--min-agree", type=int, default=0)
     args = ap.parse_args()
     if not shutil.which("fio"):
@@ -369,10 +444,11 @@ def main():
     for seed in range(lo, hi + 1):
         path = os.path.join(out, "gen-%d.fio" % seed)
         with open(path, "w", newline="") as f:
-            f.write(generate(random.Random(seed), path if args.lang else None))
+            f.write(generate(random.Random(seed), path if args.lang else None, args.wide))
         files.append(path)
-    print("generated %d job files (seeds %s%s) in %s; ${VAR}s: %s" %
-          (len(files), args.seeds, ", --lang" if args.lang else "", out,
+    print("generated %d job files (seeds %s%s%s) in %s; ${VAR}s: %s" %
+          (len(files), args.seeds, ", --lang" if args.lang else "",
+           ", --wide" if args.wide else "", out,
            " ".join("%s=%s" % kv for kv in sorted(ENV.items()))))
     try:
         results = fio_oracle.judge_all(args.kfsim, files, env, strict=True)

@@ -536,6 +536,8 @@ DOCUMENTED_REFUSALS = [
     r"not '-\d",
     # zbd.c checks zonesize= when the run sets the job's zones up, not --parse-only
     r"Specifying the zone size is mandatory",
+    # zonemode=strided whose zonesize= line kfsim refused for its own documented reason
+    r"need zonesize=, whose line is refused here",
 ]
 
 

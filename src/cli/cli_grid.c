@@ -523,6 +523,8 @@ static int parse_args(struct partial *p, const char *header)
 			return -EINVAL;
 		args[++p->nr_args] = NULL;
 		s = kfsim_rec_skip_value(s);
+		if (!s)
+			return -EINVAL;
 		if (*s == ',')
 			s++;
 	}

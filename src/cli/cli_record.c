@@ -160,6 +160,18 @@ const char *kfsim_rec_find(const char *rec, const char *key)
 	return NULL;
 }
 
+/* The value of hex digit @c, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Decode the JSON string at @s into @buf (as write_string()/kfsim_rec_str() wrote it). */
 int kfsim_rec_read_string(const char *s, char *buf, size_t size)
 {
@@ -175,7 +187,18 @@ int kfsim_rec_read_string(const char *s, char *buf, size_t size)
 		if (c == '\\') {
 			s++;
 			if (*s == 'u') {
-				if (sscanf(s + 1, "%4x", &c) != 1 || c > 0xff || c == 0)
+				/* exactly four hex digits, as the writer puts them: not sscanf's
+				 * "%4x", which takes a sign, blanks, "0x" and fewer digits, and a
+				 * string cut after "\u1" was read on past its end */
+				c = 0;
+				for (int i = 1; i <= 4; i++) {
+					int digit = hex_digit(s[i]);
+
+					if (digit < 0)
+						return -EINVAL;
+					c = c << 4 | (unsigned int)digit;
+				}
+				if (c > 0xff || c == 0)
 					return -EINVAL;
 				s += 4;
 			} else if (*s == '"' || *s == '\\' || *s == '/') {

@@ -438,6 +438,12 @@ static void test_damaged_records_refused(void **state)
 		  "\"jobs.1.ss_dur_s\":99999999", "jobs.1.ss_bw_data" },
 		{ "a name too long", "\"jobs.0.name\":\"a\"",
 		  "\"jobs.0.name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"", "jobs.0.name" },
+		{ "an escape with a sign", "\"jobs.0.name\":\"a\"", "\"jobs.0.name\":\"\\u+061\"",
+		  "jobs.0.name" },
+		{ "an escape with a blank", "\"jobs.0.name\":\"a\"", "\"jobs.0.name\":\"\\u 061\"",
+		  "jobs.0.name" },
+		{ "an escape of two digits", "\"jobs.0.name\":\"a\"", "\"jobs.0.name\":\"\\u61\"",
+		  "jobs.0.name" },
 		{ "a field added at the end", "}", ",\"x\":1}", "more after the last field" },
 		{ "cut short", "\"replay_makespan_s\":0}", "\"replay_makespan_s\":0",
 		  "replay_makespan_s" },
@@ -477,6 +483,35 @@ static void test_damaged_records_refused(void **state)
 	free(good);
 }
 
+/*
+ * A record cut inside a \u escape ("\u1" and the end): refused, and read no further than its
+ * end (the buffer is exactly the record's size, so ASan sees a byte read past it).
+ */
+static void test_escape_cut_at_the_end(void **state)
+{
+	static const char *const tails[] = { "\\u1", "\\u", "\\u12", "\\u123", "\\" };
+	char *good = good_record(), why[256];
+	const char *name = strstr(good, "\"jobs.0.name\":\"");
+	struct kfsim_bfq_sim_result res;
+
+	(void)state;
+	assert_non_null(name);
+	for (size_t i = 0; i < ARRAY_SIZE(tails); i++) {
+		size_t head = (size_t)(name - good) + strlen("\"jobs.0.name\":\"");
+		char *rec = malloc(head + strlen(tails[i]) + 1);
+
+		assert_non_null(rec);
+		memcpy(rec, good, head);
+		strcpy(rec + head, tails[i]);
+		assert_int_equal(kfsim_bfq_result_unrecord(rec, &res, why, sizeof(why)), -EINVAL);
+		printf("a record cut after '%s': refused (%s)\n", tails[i], why);
+		assert_non_null(strstr(why, "jobs.0.name"));
+		assert_null(res.jobs);
+		free(rec);
+	}
+	free(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_whole),
 		cmocka_unit_test(test_forgotten_field_caught),
 		cmocka_unit_test(test_damaged_records_refused),
+		cmocka_unit_test(test_escape_cut_at_the_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

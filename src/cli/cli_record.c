@@ -160,6 +160,25 @@ const char *kfsim_rec_find(const char *rec, const char *key)
 	return NULL;
 }
 
+bool kfsim_rec_keys_are(const char *obj, const char *const *keys)
+{
+	const char *s = obj;
+
+	if (*s != '{')
+		return false;
+	for (size_t k = 0; keys[k]; k++) {
+		size_t len = strlen(keys[k]);
+
+		if (*s++ != (k ? ',' : '{') || s[0] != '"' || strncmp(s + 1, keys[k], len) ||
+		    s[len + 1] != '"' || s[len + 2] != ':')
+			return false;
+		s = kfsim_rec_skip_value(s + len + 3);
+		if (!s)
+			return false;
+	}
+	return !strcmp(s, "}");
+}
+
 /* The value of hex digit @c, or -1. */
 static int hex_digit(char c)
 {

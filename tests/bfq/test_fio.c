@@ -2690,6 +2690,45 @@ static void test_offset_percent_as_fio(void **state)
 }
 
 /*
+ * size=N% as fio 3.33's setup_files(): N % of the device's bytes, aligned DOWN to the smallest
+ * block.  fio 3.33 --write_iolog (psync) on 1000000 bytes with bs=64k, size=33%: 5 reads of
+ * 64 KiB (330000 bytes down to 327680); kfsim took 33 % in whole sectors and read 6.  On
+ * 999936 bytes, size=40%: 97 reads with bs=4k (397312), 6 with bs=64k (393216).  Below
+ * one block fio stops: "blocksize is larger than data set range" (size=1%); kfsim took a size
+ * of 0 as none, the whole disk.
+ */
+static void test_size_percent_as_fio(void **state)
+{
+	const sector_t capacity = 1953; /* 999936 bytes: 33 % is 329978, 5 blocks of 64 KiB */
+	struct kfsim_bfq_job job;
+	sector_t start, nr;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=64k,size=33%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	print_message("size=33%% of %llu bytes, bs=64k: %llu bytes (fio 3.33: 327680)\n",
+		      (unsigned long long)capacity << SECTOR_SHIFT,
+		      (unsigned long long)nr << SECTOR_SHIFT);
+	assert_int_equal(nr << SECTOR_SHIFT, 327680);
+	/* 40 %: 399974 bytes, down to 4 KiB or 64 KiB (kfsim took 781 sectors, 399872) */
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=4k,size=40%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	assert_int_equal(nr << SECTOR_SHIFT, 397312);
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=64k,size=40%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	assert_int_equal(nr << SECTOR_SHIFT, 393216);
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=64k,size=1%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_not_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	print_message("size=1%% of it: %s\n", why);
+	assert_non_null(strstr(why, "blocksize is larger than data set range"));
+}
+
+/*
  * A region past the device's end is cut there, its bytes with it: fio 3.33 on a loop device of
  * 64 MiB + 512 B read 4 MiB with offset=60m,size=16m, without an error (kfsim refused it
  * before 2026-12-07); an offset past the end stays refused.
@@ -2865,6 +2904,7 @@ int main(void)
 		cmocka_unit_test(test_fio_rand32),
 		cmocka_unit_test(test_offset_percent_as_fio),
 		cmocka_unit_test(test_device_end_as_fio),
+		cmocka_unit_test(test_size_percent_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -554,6 +554,14 @@ static int problem(const char *fmt, ...)
 	return 1;
 }
 
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s >= 0x7f)
+			return false;
+	return true;
+}
+
 /*
  * What is wrong with the header line @header (NULL when nothing), filling @p; the first field
  * that fails is named, so a hand-edited header says which edit broke it.  The writer puts no
@@ -574,9 +582,11 @@ static const char *header_problem(struct partial *p, const char *header)
 	if (!kfsim_rec_keys_are(header, keys))
 		return "its header's fields are not kfsim_partial, grid, fingerprint, points, "
 		       "shard, shards, kver and args, each once, in that order";
-	if (kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)))
-		return "its header has no \"grid\" string";
-	if (kfsim_rec_get_str(header, "fingerprint", p->fingerprint, sizeof(p->fingerprint)))
+	/* both are told in messages: a control byte (\u001b) would rewrite the terminal's line */
+	if (kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) || !printable(p->grid))
+		return "its header has no \"grid\" string (of printable ASCII)";
+	if (kfsim_rec_get_str(header, "fingerprint", p->fingerprint, sizeof(p->fingerprint)) ||
+	    strlen(p->fingerprint) != 16 || strspn(p->fingerprint, "0123456789abcdef") != 16)
 		return "its header has no \"fingerprint\" of 16 hex digits";
 	if (kfsim_rec_get_u64(header, "points", &p->points) || p->points > 1000000)
 		return "its header's \"points\" is not a whole number up to 1000000";

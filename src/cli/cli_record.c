@@ -398,6 +398,11 @@ static int bad(struct rec_reader *rd, const char *fmt, ...)
 		vsnprintf(rd->why + n, rd->why_size - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
+	/* the message quotes the file: its control bytes (a CR, an escape) would rewrite the
+	 * terminal's line, and bytes past ASCII cut a character; one plain line is told */
+	for (char *c = rd->why; rd->why_size && *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
 	return -EINVAL;
 }
 

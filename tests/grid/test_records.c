@@ -444,6 +444,7 @@ static void test_damaged_records_refused(void **state)
 		  "jobs.0.name" },
 		{ "an escape of two digits", "\"jobs.0.name\":\"a\"", "\"jobs.0.name\":\"\\u61\"",
 		  "jobs.0.name" },
+		{ "a key with a CR and an escape", "\"jain\"", "\"ja\r\x1b[2Kin\"", "\"jain\"" },
 		{ "a field added at the end", "}", ",\"x\":1}", "more after the last field" },
 		{ "cut short", "\"replay_makespan_s\":0}", "\"replay_makespan_s\":0",
 		  "replay_makespan_s" },
@@ -475,6 +476,8 @@ static void test_damaged_records_refused(void **state)
 		printf("%s: %s (%s)\n", cases[i].what, err ? "refused" : "TAKEN", why);
 		assert_int_equal(err, -EINVAL);
 		assert_non_null(strstr(why, cases[i].expect));
+		for (const char *c = why; *c; c++)	/* one plain line, whatever the file held */
+			assert_true(*c >= 0x20 && *c < 0x7f);
 		assert_null(res.jobs);
 		assert_int_equal(res.nr_actuators, 0);	/* nothing half-read is left */
 		assert_true(res.mb_s == 0);

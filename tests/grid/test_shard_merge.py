@@ -210,6 +210,10 @@ def bad_sets(top, sweep_parts, compare_parts):
 			# an unsigned int's 2^32 above the real version: read as that version before
 			("a header with kver 2^32 + its own", {"kver": head["kver"] + 2 ** 32},
 			 '"kver"'),
+			# told in the messages: an escape would rewrite the terminal's line
+			("a header's grid with an escape", {"grid": "plca\x1b[2K sweep"}, '"grid"'),
+			("a header's fingerprint not hex", {"fingerprint": "zz" + head["fingerprint"][2:]},
+			 '"fingerprint"'),
 			("a header naming another slice", {"shard": 1}, "no point of its slice"),
 			# help printed would be the merge's stdout, as if it were the result
 			("a recorded line asking for --help", {"args": head["args"] + ["--help"]},

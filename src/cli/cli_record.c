@@ -490,6 +490,26 @@ static int get_u64s(struct rec_reader *rd, u64 *v, u64 n)
 static int get_fields(struct rec_reader *rd, const char *prefix, const struct kfsim_rec_table *t,
 		      void *obj);
 
+/*
+ * The fewest bytes an element of @t takes in a record: ',"NAME":' and a value of one byte at
+ * least for each field it carries (arrays of structs none: their count may be 0).
+ */
+static size_t min_record_bytes(const struct kfsim_rec_table *t)
+{
+	size_t bytes = 0;
+
+	for (size_t k = 0; k < t->nr_fields; k++) {
+		const struct kfsim_rec_field *f = &t->fields[k];
+
+		if (f->kind == KFSIM_REC_STRUCT)
+			bytes += min_record_bytes(f->sub);
+		else if (f->kind != KFSIM_REC_NOT_CARRIED && f->kind != KFSIM_REC_STRUCTS &&
+			 f->kind != KFSIM_REC_STRUCTS_PTR)
+			bytes += strlen(f->name) + 5;
+	}
+	return bytes;
+}
+
 /* Array-of-structs field @f of @obj; *@key its name, for the messages. */
 static int get_structs(struct rec_reader *rd, const struct kfsim_rec_field *f, void *obj,
 		       const char *key)
@@ -502,9 +522,12 @@ static int get_structs(struct rec_reader *rd, const struct kfsim_rec_field *f, v
 		return bad(rd, "%llu of them, beyond the %zu it holds", (unsigned long long)n,
 			   f->size / f->sub->size);
 	if (f->kind == KFSIM_REC_STRUCTS_PTR) {
-		/* an element takes some bytes of the record: a count it cannot hold is refused
-		 * before it is allocated */
-		if (n > f->max || n > strlen(rd->s) / 4)
+		/*
+		 * an element takes some bytes of the record (a job's fields some 500): a count it
+		 * cannot hold is refused before it is allocated (a 4 MiB line of 2^20 jobs asked
+		 * for 280 MiB when the bound was 4 bytes an element)
+		 */
+		if (n > f->max || n > strlen(rd->s) / max_t(size_t, min_record_bytes(f->sub), 1))
 			return bad(rd, "%llu of them, more than the record holds (or than %llu)",
 				   (unsigned long long)n, (unsigned long long)f->max);
 		*(void **)elems = calloc(n ? n : 1, f->sub->size);

@@ -3480,9 +3480,17 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 	u64 off = kfsim_bfq_job_offset_bytes(job, capacity);
 	u64 size = kfsim_bfq_job_size_bytes(job, capacity);
 
+	u64 align = max(min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true)),
+			(unsigned int)SECTOR_SIZE);
+
 	if (!size || off >= cap || size <= cap - off)
 		return;
-	job->size = (cap - off) & ~(u64)(SECTOR_SIZE - 1);
+	/*
+	 * whole blocks: no block fits past the last whole one (setup_files() aligns a percent
+	 * size down to td_min_bs()); a 999936-byte loop device, bs=64k: offset=897536,size=16m
+	 * is 1 read under fio 3.33, offset=50%,size=60% 7 (kfsim 2 and 8, a pass more)
+	 */
+	job->size = (cap - off) / align * align;
 	job->size_frac = -1;
 	/* the bytes fio does are its files' io_size, cut with them (setup_files()) */
 	if (size_loops)

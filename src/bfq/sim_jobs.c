@@ -810,11 +810,28 @@ u64 kfsim_bfq_job_offset_bytes(const struct kfsim_bfq_job *job, sector_t capacit
 			      : kfsim_bfq_job_pct_offset(job, (u64)capacity << SECTOR_SHIFT);
 }
 
+/*
+ * size=N% as fio 3.33's setup_files() takes it: N % of the file's (device's) bytes in integer
+ * arithmetic, aligned DOWN to the smallest block of either direction (td_min_bs()): fio 3.33
+ * --write_iolog, 999936 bytes with bs=64k, size=33%: 5 reads (329978 bytes down to 327680),
+ * where kfsim took 644 sectors and read 6.
+ */
 u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, sector_t span)
 {
-	if (job->size_frac > 0)
-		return (u64)(job->size_frac * (double)span) * SECTOR_SIZE;
-	return job->size_frac == 0 ? 0 : job->size;
+	u64 span_bytes = (u64)span << SECTOR_SHIFT;
+	u64 align = min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true));
+	double pct = job->size_frac * 100.0;
+	u64 bytes;
+
+	if (job->size_frac <= 0)
+		return job->size_frac == 0 ? 0 : job->size;
+	if (pct == (double)(u64)pct && span_bytes <= U64_MAX / 100)
+		bytes = span_bytes * (u64)pct / 100;
+	else
+		bytes = (u64)(job->size_frac * (double)span_bytes);
+	bytes -= align ? bytes % align : 0;
+	/* the region is whole sectors: a block below 512 bytes aligns to none */
+	return bytes - bytes % SECTOR_SIZE;
 }
 
 int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sector_t *start,
@@ -845,6 +862,12 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 		return job_err(errbuf, errlen, "offset %llu is beyond the %s (%llu sectors)",
 			       (unsigned long long)offset, job->file_size ? "file" : "disk",
 			       (unsigned long long)span);
+	/* fio 3.33 refuses a percent below one block rather than take it as no size */
+	if (job->size_frac > 0 && !size)
+		return job_err(errbuf, errlen, "blocksize is larger than data set range (size=%g%% "
+			       "of the %s's %llu bytes is less than one block)",
+			       job->size_frac * 100, job->file_size ? "file" : "disk",
+			       (unsigned long long)span << SECTOR_SHIFT);
 	count = size ? size >> SECTOR_SHIFT : span - first;
 	/*
 	 * a percent offset aligned up past where offset + size fit: fio's I/O ends at the

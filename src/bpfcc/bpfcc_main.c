@@ -303,6 +303,12 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 	add(argv, &argc, opt);
 	add(argv, &argc, "-fno-omit-frame-pointer");
 	add(argv, &argc, "-fno-strict-aliasing"); /* as the kernel and BPF programs assume */
+	/*
+	 * gcc -O2 makes a path that divides by a known zero (or loads through a known NULL) a
+	 * ud2 trap; BPF divides there (x / 0 = 0, bpfrt_divide.c), and the verifier names the
+	 * NULL load (the explorer's fault handler): keep both paths as written.
+	 */
+	add(argv, &argc, "-fno-isolate-erroneous-paths-dereference");
 	add(argv, &argc, "-D__TARGET_ARCH_x86");
 	add(argv, &argc, "-DKFSIM_BPF_NATIVE=1");
 	/* clang's BPF attributes (btf_decl_tag, btf_type_tag, preserve_access_index) */

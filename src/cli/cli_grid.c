@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,6 +524,8 @@ static int parse_args(struct partial *p, const char *header)
 			return -EINVAL;
 		args[++p->nr_args] = NULL;
 		s = kfsim_rec_skip_value(s);
+		if (!s)
+			return -EINVAL;
 		if (*s == ',')
 			s++;
 	}
@@ -551,6 +554,14 @@ static int problem(const char *fmt, ...)
 	return 1;
 }
 
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s >= 0x7f)
+			return false;
+	return true;
+}
+
 /*
  * What is wrong with the header line @header (NULL when nothing), filling @p; the first field
  * that fails is named, so a hand-edited header says which edit broke it.  The writer puts no
@@ -565,9 +576,17 @@ static const char *header_problem(struct partial *p, const char *header)
 	if (strncmp(header, magic, strlen(magic)))
 		return "its first line does not start {\"kfsim_partial\":1, (blanks and other "
 		       "versions are no header of this kfsim)";
-	if (kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)))
-		return "its header has no \"grid\" string";
-	if (kfsim_rec_get_str(header, "fingerprint", p->fingerprint, sizeof(p->fingerprint)))
+	static const char *const keys[] = { "kfsim_partial", "grid", "fingerprint", "points",
+					    "shard", "shards", "kver", "args", NULL };
+
+	if (!kfsim_rec_keys_are(header, keys))
+		return "its header's fields are not kfsim_partial, grid, fingerprint, points, "
+		       "shard, shards, kver and args, each once, in that order";
+	/* both are told in messages: a control byte (\u001b) would rewrite the terminal's line */
+	if (kfsim_rec_get_str(header, "grid", p->grid, sizeof(p->grid)) || !printable(p->grid))
+		return "its header has no \"grid\" string (of printable ASCII)";
+	if (kfsim_rec_get_str(header, "fingerprint", p->fingerprint, sizeof(p->fingerprint)) ||
+	    strlen(p->fingerprint) != 16 || strspn(p->fingerprint, "0123456789abcdef") != 16)
 		return "its header has no \"fingerprint\" of 16 hex digits";
 	if (kfsim_rec_get_u64(header, "points", &p->points) || p->points > 1000000)
 		return "its header's \"points\" is not a whole number up to 1000000";
@@ -575,8 +594,9 @@ static const char *header_problem(struct partial *p, const char *header)
 		return "its header's \"shards\" is not a whole number from 1 to 1000000";
 	if (kfsim_rec_get_u64(header, "shard", &p->shard) || p->shard >= p->shards)
 		return "its header's \"shard\" is not a whole number below \"shards\"";
-	if (kfsim_rec_get_u64(header, "kver", &p->kver))
-		return "its header has no \"kver\" number";
+	/* a kernel version is an unsigned int: 2^32 + 6.3's is none, not 6.3 */
+	if (kfsim_rec_get_u64(header, "kver", &p->kver) || p->kver > UINT_MAX)
+		return "its header has no \"kver\" number of a kernel version";
 	if (parse_args(p, header))
 		return "its header's \"args\" is no command line (an array of strings, the command "
 		       "and its subcommand first)";
@@ -635,11 +655,15 @@ static int read_partial(struct partial *p, int idx, char **records, int *owner, 
 	}
 	kfsim_line_reader_init(&lines, in, PARTIAL_MAX_LINE, SIZE_MAX, false);
 	while ((line = read_line(&lines, &too_long, &nomem))) {
+		static const char *const point_keys[] = { "point", "record", NULL };
+		static const char *const end_keys[] = { "end", NULL };
 		u64 point;
-		const char *rec = kfsim_rec_find(line, "record");
+		/* a line of these keys only, each once: a second "point" would go unseen */
+		bool is_point = kfsim_rec_keys_are(line, point_keys);
+		const char *rec = is_point ? kfsim_rec_find(line, "record") : NULL;
 		const char *rec_end = rec ? kfsim_rec_skip_value(rec) : NULL;
 
-		if (!kfsim_rec_get_u64(line, "end", &end)) {
+		if (kfsim_rec_keys_are(line, end_keys) && !kfsim_rec_get_u64(line, "end", &end)) {
 			if (end != count)
 				bad += problem("'%s' ends after %llu points but says %llu", p->path,
 					       (unsigned long long)count, (unsigned long long)end);

@@ -160,6 +160,37 @@ const char *kfsim_rec_find(const char *rec, const char *key)
 	return NULL;
 }
 
+bool kfsim_rec_keys_are(const char *obj, const char *const *keys)
+{
+	const char *s = obj;
+
+	if (*s != '{')
+		return false;
+	for (size_t k = 0; keys[k]; k++) {
+		size_t len = strlen(keys[k]);
+
+		if (*s++ != (k ? ',' : '{') || s[0] != '"' || strncmp(s + 1, keys[k], len) ||
+		    s[len + 1] != '"' || s[len + 2] != ':')
+			return false;
+		s = kfsim_rec_skip_value(s + len + 3);
+		if (!s)
+			return false;
+	}
+	return !strcmp(s, "}");
+}
+
+/* The value of hex digit @c, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Decode the JSON string at @s into @buf (as write_string()/kfsim_rec_str() wrote it). */
 int kfsim_rec_read_string(const char *s, char *buf, size_t size)
 {
@@ -175,7 +206,18 @@ int kfsim_rec_read_string(const char *s, char *buf, size_t size)
 		if (c == '\\') {
 			s++;
 			if (*s == 'u') {
-				if (sscanf(s + 1, "%4x", &c) != 1 || c > 0xff || c == 0)
+				/* exactly four hex digits, as the writer puts them: not sscanf's
+				 * "%4x", which takes a sign, blanks, "0x" and fewer digits, and a
+				 * string cut after "\u1" was read on past its end */
+				c = 0;
+				for (int i = 1; i <= 4; i++) {
+					int digit = hex_digit(s[i]);
+
+					if (digit < 0)
+						return -EINVAL;
+					c = c << 4 | (unsigned int)digit;
+				}
+				if (c > 0xff || c == 0)
 					return -EINVAL;
 				s += 4;
 			} else if (*s == '"' || *s == '\\' || *s == '/') {
@@ -356,6 +398,11 @@ static int bad(struct rec_reader *rd, const char *fmt, ...)
 		vsnprintf(rd->why + n, rd->why_size - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
+	/* the message quotes the file: its control bytes (a CR, an escape) would rewrite the
+	 * terminal's line, and bytes past ASCII cut a character; one plain line is told */
+	for (char *c = rd->why; rd->why_size && *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
 	return -EINVAL;
 }
 
@@ -443,6 +490,26 @@ static int get_u64s(struct rec_reader *rd, u64 *v, u64 n)
 static int get_fields(struct rec_reader *rd, const char *prefix, const struct kfsim_rec_table *t,
 		      void *obj);
 
+/*
+ * The fewest bytes an element of @t takes in a record: ',"NAME":' and a value of one byte at
+ * least for each field it carries (arrays of structs none: their count may be 0).
+ */
+static size_t min_record_bytes(const struct kfsim_rec_table *t)
+{
+	size_t bytes = 0;
+
+	for (size_t k = 0; k < t->nr_fields; k++) {
+		const struct kfsim_rec_field *f = &t->fields[k];
+
+		if (f->kind == KFSIM_REC_STRUCT)
+			bytes += min_record_bytes(f->sub);
+		else if (f->kind != KFSIM_REC_NOT_CARRIED && f->kind != KFSIM_REC_STRUCTS &&
+			 f->kind != KFSIM_REC_STRUCTS_PTR)
+			bytes += strlen(f->name) + 5;
+	}
+	return bytes;
+}
+
 /* Array-of-structs field @f of @obj; *@key its name, for the messages. */
 static int get_structs(struct rec_reader *rd, const struct kfsim_rec_field *f, void *obj,
 		       const char *key)
@@ -455,9 +522,12 @@ static int get_structs(struct rec_reader *rd, const struct kfsim_rec_field *f, v
 		return bad(rd, "%llu of them, beyond the %zu it holds", (unsigned long long)n,
 			   f->size / f->sub->size);
 	if (f->kind == KFSIM_REC_STRUCTS_PTR) {
-		/* an element takes some bytes of the record: a count it cannot hold is refused
-		 * before it is allocated */
-		if (n > f->max || n > strlen(rd->s) / 4)
+		/*
+		 * an element takes some bytes of the record (a job's fields some 500): a count it
+		 * cannot hold is refused before it is allocated (a 4 MiB line of 2^20 jobs asked
+		 * for 280 MiB when the bound was 4 bytes an element)
+		 */
+		if (n > f->max || n > strlen(rd->s) / max_t(size_t, min_record_bytes(f->sub), 1))
 			return bad(rd, "%llu of them, more than the record holds (or than %llu)",
 				   (unsigned long long)n, (unsigned long long)f->max);
 		*(void **)elems = calloc(n ? n : 1, f->sub->size);

@@ -48,6 +48,12 @@ int kfsim_rec_get_str(const char *record, const char *key, char *buf, size_t siz
 const char *kfsim_rec_find(const char *rec, const char *key);
 /* Past the value at @s (string, number, literal, or a nested array/object), or NULL. */
 const char *kfsim_rec_skip_value(const char *s);
+/*
+ * Whether @obj is one object of exactly the top-level keys @keys (NULL-terminated), each once,
+ * in that order, and nothing after it: the shape kfsim writes.  kfsim_rec_find() takes the first
+ * of a key given twice; a line with a key twice or one more is refused through this first.
+ */
+bool kfsim_rec_keys_are(const char *obj, const char *const *keys);
 /* Decode the JSON string at @s into @buf: -EINVAL, -ENAMETOOLONG. */
 int kfsim_rec_read_string(const char *s, char *buf, size_t size);
 

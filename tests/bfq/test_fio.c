@@ -2697,6 +2697,80 @@ static void test_offset_percent_as_fio(void **state)
 }
 
 /*
+ * size=N% as fio 3.33's setup_files(): N % of the device's bytes, aligned DOWN to the smallest
+ * block.  fio 3.33 --write_iolog (psync) on 1000000 bytes with bs=64k, size=33%: 5 reads of
+ * 64 KiB (330000 bytes down to 327680); kfsim took 33 % in whole sectors and read 6.  On
+ * 999936 bytes, size=40%: 97 reads with bs=4k (397312), 6 with bs=64k (393216).  Below
+ * one block fio stops: "blocksize is larger than data set range" (size=1%); kfsim took a size
+ * of 0 as none, the whole disk.
+ */
+static void test_size_percent_as_fio(void **state)
+{
+	const sector_t capacity = 1953; /* 999936 bytes: 33 % is 329978, 5 blocks of 64 KiB */
+	struct kfsim_bfq_job job;
+	sector_t start, nr;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=64k,size=33%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	print_message("size=33%% of %llu bytes, bs=64k: %llu bytes (fio 3.33: 327680)\n",
+		      (unsigned long long)capacity << SECTOR_SHIFT,
+		      (unsigned long long)nr << SECTOR_SHIFT);
+	assert_int_equal(nr << SECTOR_SHIFT, 327680);
+	/* 40 %: 399974 bytes, down to 4 KiB or 64 KiB (kfsim took 781 sectors, 399872) */
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=4k,size=40%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	assert_int_equal(nr << SECTOR_SHIFT, 397312);
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=64k,size=40%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	assert_int_equal(nr << SECTOR_SHIFT, 393216);
+	assert_int_equal(kfsim_bfq_job_parse("name=a,rw=read,bs=64k,size=1%", &job, why,
+					     sizeof(why)), 0);
+	assert_int_not_equal(kfsim_bfq_job_region(&job, capacity, &start, &nr, why, sizeof(why)), 0);
+	print_message("size=1%% of it: %s\n", why);
+	assert_non_null(strstr(why, "blocksize is larger than data set range"));
+}
+
+/*
+ * A region cut at the device's end keeps whole blocks: fio 3.33 on a loop device of 999936
+ * bytes (bs=64k, direct, psync, --write_iolog) read 1 block with offset=897536,size=16m and 7
+ * with offset=50%,size=60%; kfsim cut at the last sector and read 2 and 8 (a pass more).
+ */
+static void test_device_end_whole_blocks_as_fio(void **state)
+{
+	static const struct {
+		const char *region;
+		u64 bytes;
+	} cases[] = { { "offset=897536\nsize=16m\n", 65536 }, { "offset=50%\nsize=60%\n", 458752 } };
+	char why[1024], text[256], *path;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+		sector_t start, nr;
+
+		cfg->disk.nr_actuators = 1;
+		cfg->disk.capacity = 1953;
+		snprintf(text, sizeof(text), "[t]\nfilename=/dev/sdx\ndirect=1\nrw=read\nbs=64k\n%s",
+			 cases[i].region);
+		path = job_file("device_end_blocks", text, -1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		assert_int_equal(kfsim_bfq_job_region(&cfg->jobs[0], cfg->disk.capacity, &start, &nr,
+						      why, sizeof(why)), 0);
+		print_message("%.*s: %llu bytes (fio 3.33: %llu)\n", (int)strcspn(cases[i].region, "\n"),
+			      cases[i].region, (unsigned long long)nr << SECTOR_SHIFT,
+			      (unsigned long long)cases[i].bytes);
+		assert_int_equal((u64)nr << SECTOR_SHIFT, cases[i].bytes);
+		free(path);
+		free(cfg);
+	}
+}
+
+/*
  * A region past the device's end is cut there, its bytes with it: fio 3.33 on a loop device of
  * 64 MiB + 512 B read 4 MiB with offset=60m,size=16m, without an error (kfsim refused it
  * before 2026-12-07); an offset past the end stays refused.
@@ -3102,6 +3176,8 @@ int main(void)
 		cmocka_unit_test(test_engine_option_named_once),
 		cmocka_unit_test(test_values_as_fio_fifth_round),
 		cmocka_unit_test(test_exitall_as_fio),
+		cmocka_unit_test(test_size_percent_as_fio),
+		cmocka_unit_test(test_device_end_whole_blocks_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

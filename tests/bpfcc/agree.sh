@@ -5,12 +5,12 @@
 # every program must PASS (kfsim agrees with its annotations, and the kernel's verdict with
 # kfsim's), and the kernel must have been asked.  The programs say what rule each one checks.
 #
-# Usage: agree.sh OUT_DIR KFSIM_BPF_CC SOURCE [--mcpu CPU] [RUNNER OPTIONS...]
+# Usage: agree.sh OUT_DIR KFSIM_BPF_CC SOURCE [--mcpu CPU] [--optimize LEVEL] [RUNNER OPTIONS...]
 set -euo pipefail
 out=$1 bpfcc=$2 src=$3
 shift 3
 build=()
-if [ "${1:-}" = --mcpu ]; then build=(--mcpu "$2"); shift 2; fi
+while [ "${1:-}" = --mcpu ] || [ "${1:-}" = --optimize ]; do build+=("$1" "$2"); shift 2; done
 
 . "$(dirname "$0")/need_kernel.sh"
 

@@ -104,6 +104,55 @@ int sdiv32_min_by_minus_one(struct __sk_buff *skb)
 	return (a / b) == a;
 }
 
+/* unsigned char and short: gcc divides them by divb and divw (F6 /6, 66 F7 /6) */
+SEC("tc") __success __retval(11)
+int div_by_zero_u8(struct __sk_buff *skb)
+{
+	__u8 a = skb->len, b = skb->mark;
+
+	return (__u8)(a / b) + 11;
+}
+
+SEC("tc") __success __retval(64)
+int mod_by_zero_u8(struct __sk_buff *skb)
+{
+	__u8 a = skb->len, b = skb->mark;
+
+	return (__u8)(a % b);
+}
+
+SEC("tc") __success __retval(13)
+int div_by_zero_u16(struct __sk_buff *skb)
+{
+	__u16 a = skb->len, b = skb->mark;
+
+	return (__u16)(a / b) + 13;
+}
+
+SEC("tc") __success __retval(65)
+int mod_by_zero_u16(struct __sk_buff *skb)
+{
+	__u16 a = skb->len, b = skb->mark;
+
+	return (__u16)(a % b) + 1;
+}
+
+/*
+ * A zero that reaches the division on one path: gcc -O2 made that path a ud2 trap (SIGILL)
+ * before kfsim-bpf-cc built with -fno-isolate-erroneous-paths-dereference.
+ */
+SEC("tc") __success __retval(15)
+int div_by_zero_on_a_path(struct __sk_buff *skb)
+{
+	__u64 a = skb->len, b = 0;
+
+	if (skb->mark > 100) { /* two values set: no cmov, a path of its own */
+		a += 3;
+		b = skb->mark;
+	}
+	return a / b + 15;
+}
+
 /* An ordinary division still divides. */
 SEC("tc") __success __retval(21)
 int sdiv_plain(struct __sk_buff *skb)

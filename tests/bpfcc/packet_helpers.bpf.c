@@ -41,6 +41,44 @@ int skb_eth_type(struct __sk_buff *skb)
 	return b[0] << 8 | b[1];
 }
 
+/*
+ * A socket filter's packet (and cgroup_skb's, lwt's) starts past the Ethernet header: the test
+ * run's eth_type_trans() pulled it and only tc's types push it back (is_l2 in
+ * bpf_prog_test_run_skb(), 6.18), so the packet is 50 bytes and offset 12 is the IP header's.
+ */
+SEC("socket") __success __retval(0)
+int socket_bytes_past_eth(struct __sk_buff *skb)
+{
+	unsigned char b[2] = {1, 1};
+
+	if (bpf_skb_load_bytes(skb, 12, b, 2))
+		return -1;
+	return b[0] << 8 | b[1];
+}
+
+SEC("socket") __success __retval(-140)
+int socket_past_end(struct __sk_buff *skb)
+{
+	unsigned char b[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+	long err = bpf_skb_load_bytes(skb, 46, b, 8);
+
+	return err * 10 + b[0] + b[7];
+}
+
+SEC("socket") __success __retval(50)
+int socket_len(struct __sk_buff *skb)
+{
+	return skb->len;
+}
+
+SEC("cgroup_skb/ingress") __success __retval(1)
+int cgroup_skb_past_eth(struct __sk_buff *skb)
+{
+	unsigned char b[4];
+
+	return bpf_skb_load_bytes(skb, 46, b, 4) == 0 && bpf_skb_load_bytes(skb, 47, b, 4) < 0;
+}
+
 SEC("tc") __success __retval(-140)
 int skb_past_end(struct __sk_buff *skb)
 {

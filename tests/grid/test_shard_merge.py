@@ -207,6 +207,13 @@ def bad_sets(top, sweep_parts, compare_parts):
 			("a header with shards=0", {"shards": 0}, '"shards"'),
 			("a header with args not a list", {"args": "plca sweep"}, '"args"'),
 			("a header of another format", {"kfsim_partial": 2}, "kfsim_partial"),
+			# an unsigned int's 2^32 above the real version: read as that version before
+			("a header with kver 2^32 + its own", {"kver": head["kver"] + 2 ** 32},
+			 '"kver"'),
+			# told in the messages: an escape would rewrite the terminal's line
+			("a header's grid with an escape", {"grid": "plca\x1b[2K sweep"}, '"grid"'),
+			("a header's fingerprint not hex", {"fingerprint": "zz" + head["fingerprint"][2:]},
+			 '"fingerprint"'),
 			("a header naming another slice", {"shard": 1}, "no point of its slice"),
 			# help printed would be the merge's stdout, as if it were the result
 			("a recorded line asking for --help", {"args": head["args"] + ["--help"]},
@@ -221,6 +228,13 @@ def bad_sets(top, sweep_parts, compare_parts):
 	       re.sub(r'("rep.events":)[0-9]+', r"\1-1", lines[2])]
 	edits.append(("bare NaN and a negative count in records", lines[0], nan + lines[3:],
 		      "line 3: point"))
+	# a key given twice: the first was taken, the second unseen (and so any count of them)
+	edits.append(("a header with \"points\" twice", lines[0].replace(
+		'"points":', '"points":999999,"points":', 1), lines[1:], "each once"))
+	edits.append(("a point line with \"point\" twice", lines[0], [lines[1].replace(
+		'{"point":', '{"point":4,"point":', 1)] + lines[2:], "line 2 is no point"))
+	edits.append(("an end line with \"end\" twice", lines[0],
+		      lines[1:-1] + ['{"end":1,' + lines[-1][1:]], "cut short"))
 	for i, (what, header, rest, expect) in enumerate(edits):
 		path = os.path.join(d, f"edited{i}.jsonl")
 		with open(path, "w") as f:

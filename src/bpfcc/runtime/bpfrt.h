@@ -69,6 +69,8 @@ int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);
 /* Whether @p is in a map's value: that value's size and @p's offset in it. */
 bool bpfrt_map_value_at(const void *p, unsigned int *value_size, unsigned int *off);
 
+/* bpfrt_main.c: where a program of @section's packet starts in bpfrt_test_pkt; -1: no skb type */
+int bpfrt_skb_pkt_offset(const char *section);
 /* bpfrt_main.c: the context and program type of the invocation under way */
 extern const void *bpfrt_run_ctx;
 extern const char *bpfrt_run_section;

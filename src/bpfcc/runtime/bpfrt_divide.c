@@ -12,8 +12,13 @@
  *
  * Natively, gcc's "div"/"idiv" raise SIGFPE (#DE) in both cases, and the run crashed where the
  * kernel's test run returns a number.  The handler decodes the faulting instruction (F7 /6 or
- * /7, 32- or 64-bit, any ModRM operand), reads the divisor, writes the kernel's quotient to RAX
- * and remainder to RDX (x86 puts both there whatever the C asked for), and resumes after it.
+ * /7 in 32 or 64 bits, and gcc's divb and divw of unsigned char and short: F6 /6, 66 F7 /6; any
+ * ModRM operand), reads the divisor, writes the kernel's quotient to RAX (AL) and remainder to
+ * RDX (AH) (x86 puts both there whatever the C asked for), and resumes after it.
+ *
+ * gcc at -O2 and above turns a path on which it sees a divisor of zero (a constant reaching
+ * the division) into a trap (ud2, SIGILL), which no handler can resume; kfsim-bpf-cc builds
+ * with -fno-isolate-erroneous-paths-dereference, so that path divides as BPF's does.
  * Anything else (a division of kfsim's own that is not one of these) keeps the crash: the
  * previous disposition is restored and the instruction traps again.
  */
@@ -38,9 +43,29 @@ static struct sigaction prev_fpe;
 struct division {
 	unsigned int len;
 	bool is_signed;
-	bool wide; /* 64-bit (REX.W), else 32-bit */
-	int64_t divisor;
+	unsigned int bits; /* 8 (F6), 16 (66 F7), 32 (F7) or 64 (REX.W F7) */
+	int64_t divisor;   /* sign- or zero-extended from @bits */
 };
+
+/* @v's low @bits bits (@bits < 64), sign-extended when @is_signed, else zero-extended. */
+static int64_t extend(uint64_t v, unsigned int bits, bool is_signed)
+{
+	if (bits == 64)
+		return (int64_t)v;
+	v &= (UINT64_C(1) << bits) - 1;
+	if (is_signed && (v >> (bits - 1)))
+		v |= ~UINT64_C(0) << bits;
+	return (int64_t)v;
+}
+
+/* Register operand @reg (ModRM rm, REX.B folded in) of a @bits-bit instruction. */
+static uint64_t reg_operand(const greg_t *regs, unsigned int reg, unsigned int bits, uint8_t rex)
+{
+	/* an 8-bit operand without REX: 4..7 are AH, CH, DH, BH (not SPL, BPL, SIL, DIL) */
+	if (bits == 8 && !rex && reg >= 4)
+		return (uint64_t)regs[gregs_of[reg - 4]] >> 8;
+	return (uint64_t)regs[gregs_of[reg]];
+}
 
 /* The memory operand's address of ModRM @modrm at @p (after the ModRM byte); @p advances. */
 static uintptr_t mem_operand(const greg_t *regs, const uint8_t **p, uint8_t modrm, uint8_t rex,
@@ -86,51 +111,64 @@ static uintptr_t mem_operand(const greg_t *regs, const uint8_t **p, uint8_t modr
 	return addr;
 }
 
-/* Decode the division at @pc; false when it is not a 32- or 64-bit div/idiv. */
+/*
+ * Decode the division at @pc; false when it is no div/idiv.  gcc divides unsigned char and
+ * unsigned short by divb and divw (C promotes them to int, but the quotient fits): BPF's
+ * program, built from the same C, divides in 32 bits and gives BPF's result there too.
+ */
 static bool decode(const greg_t *regs, const uint8_t *pc, struct division *d)
 {
 	const uint8_t *p = pc;
-	uint8_t rex = 0, modrm;
-	bool rip_relative;
+	uint8_t rex = 0, modrm, opcode;
+	bool rip_relative, opsize16 = false;
 	uintptr_t addr;
+	uint64_t v = 0;
 
-	while (*p == 0x2e || *p == 0x3e || *p == 0x26 || *p == 0x64 || *p == 0x65 || *p == 0x36)
-		p++;		      /* segment prefixes (none changes the operand) */
-	if (*p == 0x66 || *p == 0x67) /* a 16-bit operand or address: not C's division */
+	for (;; p++) {
+		if (*p == 0x66)
+			opsize16 = true;
+		else if (*p != 0x2e && *p != 0x3e && *p != 0x26 && *p != 0x64 && *p != 0x65 &&
+			 *p != 0x36)
+			break; /* segment prefixes change no operand */
+	}
+	if (*p == 0x67) /* a 16-bit address: no C compiler's */
 		return false;
 	if ((*p & 0xf0) == 0x40)
 		rex = *p++;
-	if (*p++ != 0xf7)
+	opcode = *p++;
+	if (opcode != 0xf7 && opcode != 0xf6)
 		return false;
 	modrm = *p++;
 	if (((modrm >> 3) & 7) != 6 && ((modrm >> 3) & 7) != 7)
 		return false;
 	d->is_signed = ((modrm >> 3) & 7) == 7;
-	d->wide = rex & 8;
+	d->bits = opcode == 0xf6 ? 8 : rex & 8 ? 64 : opsize16 ? 16 : 32;
 	if ((modrm >> 6) == 3) {
-		int64_t v = (int64_t)regs[gregs_of[(modrm & 7) | ((rex & 1) << 3)]];
-
-		d->divisor = d->wide ? v : d->is_signed ? (int32_t)v : (int64_t)(uint32_t)v;
+		v = reg_operand(regs, (modrm & 7) | ((rex & 1) << 3), d->bits, rex);
 		d->len = (unsigned int)(p - pc);
-		return true;
-	}
-	rip_relative = (modrm >> 6) == 0 && (modrm & 7) == 5;
-	addr = mem_operand(regs, &p, modrm, rex, 0);
-	d->len = (unsigned int)(p - pc);
-	if (rip_relative)
-		addr += (uintptr_t)pc + d->len;
-	if (d->wide) {
-		int64_t v;
-
-		memcpy(&v, (const void *)addr, 8);
-		d->divisor = v;
 	} else {
-		int32_t v;
-
-		memcpy(&v, (const void *)addr, 4);
-		d->divisor = d->is_signed ? v : (int64_t)(uint32_t)v;
+		rip_relative = (modrm >> 6) == 0 && (modrm & 7) == 5;
+		addr = mem_operand(regs, &p, modrm, rex, 0);
+		d->len = (unsigned int)(p - pc);
+		if (rip_relative)
+			addr += (uintptr_t)pc + d->len;
+		memcpy(&v, (const void *)addr, d->bits / 8); /* little-endian: the low bytes */
 	}
+	d->divisor = extend(v, d->bits, d->is_signed);
 	return true;
+}
+
+/* @reg with its low @bits bits replaced by @v's, as x86 writes a result of that width. */
+static greg_t put_bits(greg_t reg, uint64_t v, unsigned int bits)
+{
+	uint64_t mask;
+
+	if (bits == 64)
+		return (greg_t)v;
+	if (bits == 32) /* a 32-bit result zeroes the register's upper half */
+		return (greg_t)(uint32_t)v;
+	mask = (UINT64_C(1) << bits) - 1; /* 8 and 16 bits keep the register's other bits */
+	return (greg_t)(((uint64_t)reg & ~mask) | (v & mask));
 }
 
 static void divide_fault(int sig, siginfo_t *si, void *ucv)
@@ -138,7 +176,7 @@ static void divide_fault(int sig, siginfo_t *si, void *ucv)
 	ucontext_t *uc = ucv;
 	greg_t *regs = uc->uc_mcontext.gregs;
 	struct division d;
-	uint64_t dividend = (uint64_t)regs[REG_RAX];
+	uint64_t dividend, quotient, remainder;
 
 	(void)si;
 	if (!decode(regs, (const uint8_t *)regs[REG_RIP], &d) ||
@@ -146,14 +184,21 @@ static void divide_fault(int sig, siginfo_t *si, void *ucv)
 		sigaction(sig, &prev_fpe, NULL);
 		return; /* the instruction traps again, for the previous handler */
 	}
-	if (!d.wide)
-		dividend = (uint32_t)dividend;
+	/* the dividend as C computed it: its low bits (the compiler zeroed or sign-filled the
+	 * high half, DX:AX, EDX:EAX or RDX:RAX, AH for divb) */
+	dividend = (uint64_t)extend((uint64_t)regs[REG_RAX], d.bits, false);
 	if (d.divisor == 0) { /* quotient 0, the remainder the dividend */
-		regs[REG_RAX] = 0;
-		regs[REG_RDX] = (greg_t)dividend;
+		quotient = 0;
+		remainder = dividend;
 	} else { /* MIN / -1: the quotient MIN (the dividend as it is), the remainder 0 */
-		regs[REG_RAX] = (greg_t)dividend;
-		regs[REG_RDX] = 0;
+		quotient = dividend;
+		remainder = 0;
+	}
+	if (d.bits == 8) { /* AL the quotient, AH the remainder */
+		regs[REG_RAX] = put_bits(regs[REG_RAX], quotient | remainder << 8, 16);
+	} else {
+		regs[REG_RAX] = put_bits(regs[REG_RAX], quotient, d.bits);
+		regs[REG_RDX] = put_bits(regs[REG_RDX], remainder, d.bits);
 	}
 	regs[REG_RIP] += d.len;
 }

@@ -246,33 +246,27 @@ static const char *reg_type_of(const void *p)
 
 /*
  * The program types whose func_proto gives bpf_skb_load_bytes (net/core/filter.c, 6.18: socket
- * filters, tc, cgroup_skb, lwt, sk_skb, flow_dissector, sk_reuseport), by libbpf's sections.
+ * filters, tc, cgroup_skb, lwt, sk_skb, flow_dissector, sk_reuseport), by libbpf's sections:
+ * the skb types of bpfrt_skb_pkt_offset().
  */
 static bool skb_load_bytes_allowed(const char *section)
 {
-	static const char *const prefixes[] = {
-		"tc",	       "classifier", "action", "socket", "cgroup_skb/", "cgroup/skb",
-		"sk_skb",      "lwt_",	     "flow_dissector",	  "sk_reuseport",
-	};
-	const char *s = section && section[0] == '?' ? section + 1 : section;
-
-	for (size_t i = 0; s && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(s, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
+	return bpfrt_skb_pkt_offset(section) >= 0;
 }
 
 /*
  * bpf_skb_load_bytes() (net/core/filter.c, 6.18): @len bytes of the packet from @offset into
  * @to; an offset past INT_MAX or a range past the packet's end (skb_header_pointer() finds no
  * bytes there) is -EFAULT with @to zeroed.  Natively the packet is the kernel test run's
- * (bpfrt_test_pkt), the one a tc program's context describes.
+ * (bpfrt_test_pkt, from where bpfrt_skb_pkt_offset() says), the one the context describes.
  */
 long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
 				const char *file, int line);
 long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, unsigned int len,
 				const char *file, int line)
 {
+	int pkt_off;
+
 	if (bpfrt_helper("bpf_skb_load_bytes", file, line))
 		return -EINVAL;
 	bpfrt_site(file, line);
@@ -287,11 +281,14 @@ long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, 
 	if (bpfrt_helper_mem("bpf_skb_load_bytes", 3, to, len, caller_frame()))
 		return -EINVAL;
 	bpfrt_site(NULL, 0);
-	if (offset > INT_MAX || (unsigned long long)offset + len > sizeof(bpfrt_test_pkt)) {
+	/* the packet from where the program type's starts (a socket filter's: past Ethernet) */
+	pkt_off = bpfrt_skb_pkt_offset(bpfrt_run_section);
+	if (offset > INT_MAX ||
+	    (unsigned long long)offset + len > sizeof(bpfrt_test_pkt) - (size_t)pkt_off) {
 		memset(to, 0, len);
 		return -EFAULT;
 	}
-	memcpy(to, bpfrt_test_pkt + offset, len);
+	memcpy(to, bpfrt_test_pkt + pkt_off + offset, len);
 	return 0;
 }
 

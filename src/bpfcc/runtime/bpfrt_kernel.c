@@ -24,7 +24,8 @@ static bool test_runnable(const char *section)
 {
 	const char *s = section[0] == '?' ? section + 1 : section;
 
-	return !strncmp(s, "tc", 2) || !strncmp(s, "syscall", 7) || !strncmp(s, "xdp", 3);
+	return !strncmp(s, "tc", 2) || !strncmp(s, "syscall", 7) || !strncmp(s, "xdp", 3) ||
+	       !strncmp(s, "socket", 6) || !strncmp(s, "cgroup_skb/", 11);
 }
 
 void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfsim_bpfrt_prog *p,
@@ -71,7 +72,8 @@ void bpfrt_kernel_verdict(const struct kfsim_bpfrt_object *obj, const struct kfs
 		snprintf(out->msg, sizeof(out->msg), "%s",
 			 bpf_libbpf_last_warning[0] ? bpf_libbpf_last_warning : strerror(-err));
 	if (!err && test_runnable(p->section)) {
-		/* skb_ctx_fill() gives its length, bpf_skb_load_bytes() its bytes natively */
+		/* skb_ctx_fill() gives its length, bpf_skb_load_bytes() its bytes natively (the
+		 * socket filters and cgroup_skb too: their packet starts past the Ethernet header) */
 		LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = bpfrt_test_pkt,
 			    .data_size_in = sizeof(bpfrt_test_pkt), .repeat = 1);
 

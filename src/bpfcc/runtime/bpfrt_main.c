@@ -639,21 +639,46 @@ static enum kfsim_bpf_prog_type prog_type(const char *section)
 }
 
 /*
- * A tc program's context as the kernel's BPF_PROG_TEST_RUN gives it for the referee's packet
- * (bpfrt_kernel.c: BPFRT_TEST_PKT_LEN bytes, an IPv4 ethertype): skb->len is the whole frame (tc
- * is an L2 program type) and skb->protocol the ethertype eth_type_trans() found, in network
- * order, and skb->ifindex the device the test run gives the packet (bpf_prog_test_run_skb(): the
- * namespace's loopback, LOOPBACK_IFINDEX 1).  Everything else stays zero, as before.  Offsets are
- * the UAPI struct __sk_buff's (len at 0, protocol at 16, ifindex at 40), which never moves.
+ * Where the packet a program of @section sees starts in the referee's frame (bpfrt_test_pkt), as
+ * the kernel's BPF_PROG_TEST_RUN gives it (bpf_prog_test_run_skb(), 6.18): eth_type_trans()
+ * pulls the Ethernet header and only tc's types (is_l2: sched_cls, sched_act) push it back, so a
+ * socket filter's, cgroup_skb's or lwt's packet starts at the IP header (ETH_HLEN, 14).
+ * -1: no skb program type.
+ */
+int bpfrt_skb_pkt_offset(const char *section)
+{
+	static const char *const l2[] = { "tc", "classifier", "action" };
+	static const char *const l3[] = { "socket",  "cgroup_skb/",	"cgroup/skb",  "lwt_",
+					  "sk_skb",  "flow_dissector", "sk_reuseport" };
+	const char *s = section && section[0] == '?' ? section + 1 : section;
+
+	for (size_t i = 0; s && i < ARRAY_SIZE(l2); i++)
+		if (!strncmp(s, l2[i], strlen(l2[i])))
+			return 0;
+	for (size_t i = 0; s && i < ARRAY_SIZE(l3); i++)
+		if (!strncmp(s, l3[i], strlen(l3[i])))
+			return 14; /* ETH_HLEN */
+	return -1;
+}
+
+/*
+ * An skb program's context as the kernel's BPF_PROG_TEST_RUN gives it for the referee's packet
+ * (bpfrt_kernel.c: BPFRT_TEST_PKT_LEN bytes, an IPv4 ethertype): skb->len is the packet from
+ * where the program type's starts (bpfrt_skb_pkt_offset(): the whole frame for tc, past the
+ * Ethernet header for a socket filter) and skb->protocol the ethertype eth_type_trans() found,
+ * in network order, and skb->ifindex the device the test run gives the packet
+ * (bpf_prog_test_run_skb(): the namespace's loopback, LOOPBACK_IFINDEX 1).  Everything else
+ * stays zero, as before.  Offsets are the UAPI struct __sk_buff's (len at 0, protocol at 16,
+ * ifindex at 40), which never moves.
  */
 static void skb_ctx_fill(const char *section, unsigned char *ctx)
 {
-	const char *s = section[0] == '?' ? section + 1 : section;
-	u32 len = BPFRT_TEST_PKT_LEN;
+	int pkt_off = bpfrt_skb_pkt_offset(section);
+	u32 len = BPFRT_TEST_PKT_LEN - (u32)pkt_off;
 	u32 protocol = htons(0x0800); /* ETH_P_IP */
 	u32 ifindex = 1;		/* LOOPBACK_IFINDEX */
 
-	if (strncmp(s, "tc", 2) && strncmp(s, "classifier", 10))
+	if (pkt_off < 0)
 		return;
 	memcpy(ctx + 0, &len, sizeof(len));
 	memcpy(ctx + 16, &protocol, sizeof(protocol));

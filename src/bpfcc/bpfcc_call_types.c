@@ -372,6 +372,8 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->root[r].map_value = 0;
 	s->root[r].datasec = 0;
 	s->root[r].rodata_size = 0;
+	s->root[r].map_key_size = 0;
+	s->root[r].map_value_size = 0;
 	s->value[r] = 0;
 	s->mem_size[r] = 0;
 }
@@ -672,6 +674,52 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 
 static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);
 
+/*
+ * The key (and an update's value) given to a map helper (check_helper_call() ->
+ * check_func_arg(), 6.18): a scalar is no memory at all ("R2 type=scalar expected=fp, ..."),
+ * and a buffer on the stack must have the map's key_size (value_size) bytes below the frame's
+ * top (check_stack_range_initialized(): "invalid read from stack R2 off=-2 size=4").  A native
+ * run would read past the buffer, or through the scalar as an address (a crash).
+ */
+static void check_map_helper(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	const char *name = fl->callee[i];
+	int last;
+
+	if (!name || fl->walking || !fl->beyond || fl->beyond[i].refused[0] ||
+	    !s->root[1].map_key_size)
+		return;
+	if (!strcmp(name, "bpf_map_update_elem"))
+		last = 3;
+	else if (!strcmp(name, "bpf_map_lookup_elem") || !strcmp(name, "bpf_map_delete_elem") ||
+		 !strcmp(name, "bpf_map_lookup_percpu_elem"))
+		last = 2;
+	else
+		return;
+	for (int r = 2; r <= last; r++) {
+		unsigned short bit = (unsigned short)(1u << r);
+		unsigned int size = r == 2 ? s->root[1].map_key_size : s->root[1].map_value_size;
+		bool pointer = s->reg[r] || (s->stack & bit) || s->value[r] || (s->ctx & bit) ||
+			       s->root[r].type || s->root[r].datasec || s->root[r].map_key_size ||
+			       (s->rodata & bit) || s->mem_size[r] || (s->kptr_null & bit) ||
+			       (s->array_map & bit);
+
+		if (!pointer && ((s->imm_known & bit) || (s->data & bit))) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, "
+				 "mem, ringbuf_mem, buf, trusted_ptr_",
+				 r);
+			return;
+		}
+		if ((s->stack & bit) && !(s->var_off & bit) && s->off[r] < 0 &&
+		    s->off[r] + (long long)size > 0) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "invalid read from stack R%d off=%lld size=%u", r, s->off[r], size);
+			return;
+		}
+	}
+}
+
 /* The BTF type of the map value register @r points into at off[] (0: none known). */
 static __u32 map_value_of(const struct flow_state *s, int r)
 {
@@ -751,6 +799,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
 	check_stack_buffer(fl, i, s);
+	check_map_helper(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
 		check_global_call(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */
@@ -1073,6 +1122,19 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	const char *tag = NULL, *field;
 
 	if (s->value[reg]) {
+		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
+
+		/*
+		 * check_map_access() -> check_mem_region_access(): the access within the value
+		 * (a constant offset: its minimum is the one that fails, 6.12 and 6.18)
+		 */
+		if (vsize > 0 && (off < 0 || off + size > vsize)) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 (long long)vsize, off, size, reg);
+			return true;
+		}
 		/* check_map_access(): any byte of a special field, a kptr's exact 8 bytes only */
 		field = special_field_at(fl->btf, s->value[reg], off, size);
 		if (field && strcmp(field, "kptr") && strcmp(field, "percpu_kptr")) {
@@ -1552,7 +1614,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
 			set_reg(s, in->dst_reg, 0);
-			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
+			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value || fl->roots[i].map_key_size))
 				s->root[in->dst_reg] = fl->roots[i];
 			s->root[in->dst_reg].datasec = 0;
 			if (fl->roots && fl->roots[i].datasec) {

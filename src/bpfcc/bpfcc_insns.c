@@ -533,7 +533,7 @@ static bool array_map_load(const struct elf_view *e, const struct bpfcc_unit *u,
  * @sec loads (0: not a map's address, or a map without a value type in BTF).
  */
 static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u,
-			    unsigned int sec, unsigned long off)
+			    unsigned int sec, unsigned long off, struct bpfcc_root *root)
 {
 	const unsigned char *insn = sec_data(e, sec) + off;
 	const Elf64_Sym *rs;
@@ -545,7 +545,11 @@ static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u
 	if (!rs || rs->st_shndx >= e->nr_sh || strcmp(sec_name(e, rs->st_shndx), ".maps"))
 		return 0;
 	map = bpf_object__find_map_by_name(u->bo, sym_name(e, rs));
-	return map ? bpf_map__btf_value_type_id(map) : 0;
+	if (!map)
+		return 0;
+	root->map_key_size = bpf_map__key_size(map);
+	root->map_value_size = bpf_map__value_size(map);
+	return bpf_map__btf_value_type_id(map);
 }
 
 /* The "contains:TYPE:NODE" decl tag on the global variable @var: TYPE's id and NODE's offset. */
@@ -788,7 +792,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			arrays[i] = array_map_load(e, u, fc->sec, off);
 			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
-				roots[i].map_value = map_value_load(e, u, fc->sec, off);
+				roots[i].map_value = map_value_load(e, u, fc->sec, off, &roots[i]);
 				roots[i].rodata = rodata_load(e, fc->sec, off, &roots[i]);
 				roots[i].address = sec_data(e, fc->sec)[off] == 0x18 &&
 						   relo_sym(e, fc->sec, off);

@@ -146,6 +146,7 @@ struct flow {
 			       * drop given a result that was inserted, or a remove, walk or
 			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
+	bool skb_ctx; /* the context is a tc program's struct __sk_buff */
 	const struct bpfcc_subcall *subcalls; /* per instruction, or NULL */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
@@ -1195,6 +1196,44 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	return false;
 }
 
+/*
+ * Whether a tc program may load (@write false) or store @size bytes at @off of its struct
+ * __sk_buff (6.18's tc_cls_act_is_valid_access() then bpf_skb_is_valid_access(); the uapi
+ * layout: mark 8, queue_mapping 12, priority 32, tc_index 44, cb[] 48..68, tc_classid 72, data
+ * 76, data_end 80, family .. local_port 88..140, data_meta 140, flow_keys 144, tstamp 152, sk
+ * 168, tstamp_type 180 and its padding to 184, hwtstamp 184, the whole 192 bytes).  What it
+ * refuses is "invalid bpf_context access off=N size=M": natively the store lands in a zeroed
+ * context and the program goes on.
+ */
+static bool skb_access_ok(long long off, int size, bool write)
+{
+	if (write && !((off >= 8 && off < 16) || (off >= 32 && off < 36) ||
+		       (off >= 44 && off < 48) || (off >= 48 && off < 68) ||
+		       (off >= 72 && off < 76) || (off >= 152 && off < 160)))
+		return false;
+	if (off >= 88 && off < 140) /* family .. local_port: sk_skb programs' only */
+		return false;
+	if (off < 0 || off >= 192 || off % size)
+		return false;
+	if (off >= 48 && off < 68) /* cb[]: any width within it */
+		return off + size <= 68;
+	if ((off >= 76 && off < 84) || off == 140) /* data, data_end, data_meta */
+		return size == 4;
+	if (off >= 144 && off < 152) /* flow_keys */
+		return false;
+	if (off >= 152 && off < 160) /* tstamp */
+		return size == 8;
+	if (off >= 168 && off < 176) /* sk */
+		return !write && size == 8;
+	if (off >= 180 && off < 184) /* tstamp_type and the padding after it */
+		return false;
+	if (off >= 184) /* hwtstamp */
+		return !write && size == 8;
+	if (write)
+		return size == 4;
+	return size <= 4; /* a narrow load of a u32 field (bpf_ctx_narrow_access_ok()) */
+}
+
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */
 static void check_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg)
 {
@@ -1207,6 +1246,15 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
 		fl->beyond[i].dead_ref = true;
+	/* the context itself, unmoved (a moved one is another rule: check_ptr_off_reg()) */
+	if (fl->beyond && reg <= 9 && fl->skb_ctx && (s->ctx & (1u << reg)) &&
+	    !s->off[reg] && !(s->var_off & (1u << reg)) &&
+	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM &&
+	    !skb_access_ok(in->off, size, BPF_CLASS(in->code) != BPF_LDX)) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "invalid bpf_context access off=%d size=%d", in->off, size);
+		return;
+	}
 	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type ||
 	    fl->beyond[i].refused[0])
 		return;
@@ -2106,7 +2154,8 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 			  .array_map = array_map,
 			  .roots = roots,
 			  .beyond = beyond,
-			  .non_owning_arg = non_owning_arg};
+			  .non_owning_arg = non_owning_arg,
+			  .skb_ctx = entry && entry->skb_ctx};
 	unsigned long *work = calloc(cnt + 1, sizeof(*work)), nr_work = 0;
 	bool *queued = calloc(cnt + 1, sizeof(*queued));
 	int err = 0;

@@ -480,6 +480,12 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	switch (imm) {
 	case 1:
 		return "bpf_map_lookup_elem";
+	case 2: /* the map helpers' key and value (bpfcc_call_types.c: check_map_helper()) */
+		return "bpf_map_update_elem";
+	case 3:
+		return "bpf_map_delete_elem";
+	case 195:
+		return "bpf_map_lookup_percpu_elem";
 	case 5:
 		return "bpf_ktime_get_ns";
 	case 7:
@@ -784,6 +790,9 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the main function's one argument is the context */
 		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
+		struct bpf_program *prog = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
+
+		entry.skb_ctx = !k && prog && bpf_program__type(prog) == BPF_PROG_TYPE_SCHED_CLS;
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;

@@ -127,6 +127,11 @@ struct flow_state {
 	 */
 	unsigned short compared;
 	unsigned long long tn_val[11], tn_mask[11];
+	/*
+	 * bit per register: data sign-extended from 32 bits ("r1 <<= 32; r1 s>>= 32", movsx): the
+	 * verifier's bounds are [S32_MIN, S32_MAX] where the tnum knows no bit of the upper half
+	 */
+	unsigned short sext32;
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
@@ -244,6 +249,7 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 		grew = true;
 	d->compared |= s->compared;
 	d->ctx &= s->ctx;
+	d->sext32 &= s->sext32;
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
 			d->mem_size[r] = 0; /* not the same memory on every path */
@@ -368,6 +374,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->var_off &= keep;
 	s->tn_known &= keep;
 	s->rodata &= keep;
+	s->sext32 &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -601,6 +608,7 @@ static int filled_buffer_arg(const char *callee)
  * checked) is left alone: the verifier's bounds may exclude zero where a tnum cannot tell.
  */
 #define BPF_MAX_VAR_SIZ (1 << 29) /* include/linux/bpf.h */
+#define BPF_MAX_VAR_OFF (1 << 29) /* include/linux/bpf.h */
 
 static bool unbounded_size(const struct flow_state *s, int r)
 {
@@ -1122,6 +1130,29 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	__u8 cls = BPF_CLASS(in->code);
 	const char *tag = NULL, *field;
 
+	if (s->value[reg] && (s->var_off & (1u << reg))) {
+		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
+		unsigned long long max = s->tn_val[reg] | s->tn_mask[reg];
+
+		/*
+		 * check_mem_region_access() with the bounds: the walk keeps tnums, which are the
+		 * verifier's bounds for data masked, shifted or added, not for data a branch
+		 * compared (then nothing is said)
+		 */
+		if (!(s->tn_known & (1u << reg)) || (s->compared & (1u << reg)) || vsize <= 0)
+			return false;
+		if (max >= BPF_MAX_VAR_OFF)
+			snprintf(by->refused, sizeof(by->refused),
+				 "R%d unbounded memory access, make sure to bounds check any such "
+				 "access",
+				 reg);
+		else if (off + (long long)max + size > vsize)
+			snprintf(by->refused, sizeof(by->refused),
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d max value is outside of the allowed memory range",
+				 (long long)vsize, off + (long long)max, size, reg);
+		return by->refused[0];
+	}
 	if (s->value[reg]) {
 		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
 
@@ -1246,7 +1277,18 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
 		fl->beyond[i].dead_ref = true;
-	/* the context itself, unmoved (a moved one is another rule: check_ptr_off_reg()) */
+	/*
+	 * the context moved by a constant (check_ptr_off_reg(): a load or store goes through the
+	 * context's own address, with the field in the instruction's offset; 6.12 and 6.18)
+	 */
+	if (fl->beyond && reg <= 9 && (s->ctx & (1u << reg)) && s->off[reg] &&
+	    !(s->var_off & (1u << reg)) && !fl->beyond[i].refused[0] &&
+	    BPF_MODE(in->code) == BPF_MEM) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "dereference of modified ctx ptr R%d off=%lld disallowed", reg, s->off[reg]);
+		return;
+	}
+	/* the context itself, unmoved */
 	if (fl->beyond && reg <= 9 && fl->skb_ctx && (s->ctx & (1u << reg)) &&
 	    !s->off[reg] && !(s->var_off & (1u << reg)) &&
 	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM &&
@@ -1286,6 +1328,16 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		fl->beyond[i].size = size;
 		return;
 	}
+}
+
+/* Whether @in's source register holds a constant scalar (no pointer the walk follows). */
+static bool const_src(const struct flow_state *s, const struct bpf_insn *in)
+{
+	unsigned short bit = (unsigned short)(1u << in->src_reg);
+
+	return BPF_SRC(in->code) == BPF_X && in->src_reg < 10 && (s->imm_known & bit) &&
+	       !s->reg[in->src_reg] && !(s->stack & bit) && !(s->ctx & bit) &&
+	       !s->value[in->src_reg] && !(s->data & bit) && in->dst_reg != in->src_reg;
 }
 
 /* The edges out of an instruction: its state to @next, and @taken to @target. */
@@ -1431,7 +1483,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
-				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
+				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
@@ -1511,13 +1563,67 @@ static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
 	}
 }
 
+/* A map value's or the stack's address, not yet offset by data: the pointers data_plus_pointer() takes. */
+static bool ptr_var_ok(const struct flow_state *s, int r)
+{
+	unsigned short bit = (unsigned short)(1u << r);
+
+	if (s->reg[r])
+		return true; /* an object: data_alu()'s own rule */
+	return (s->value[r] && (s->off_known & bit) && !(s->var_off & bit) &&
+		!(s->kptr_null & bit)) ||
+	       ((s->stack & bit) && !(s->var_off & bit));
+}
+
+/*
+ * A map value's or the stack's address plus data (adjust_ptr_min_max_vals() ->
+ * check_reg_sane_offset(), 6.12 and 6.18): a scalar whose sign is unknown is refused there, as
+ * "value -2147483648 makes fp pointer be out of bounds" when it is a sign-extended word (its
+ * minimum S32_MIN is past BPF_MAX_VAR_OFF), else "math between map_value pointer and register
+ * with unbounded min value is not allowed" (a shift, for one, loses the signed bounds).  A map
+ * value with a non-negative variable part keeps it (var_off, the tnum), which check_access()
+ * holds to the value's size; the stack's is not followed further.
+ */
+static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_state *s, int dst,
+			      unsigned long long bval, unsigned long long bmask, bool known,
+			      bool sext, bool compared)
+{
+	bool stack = s->stack & (1u << dst);
+	const char *type = stack ? "fp" : "map_value";
+
+	if (known && (bmask >> 63) && fl->beyond && !fl->walking && !fl->beyond[i].refused[0]) {
+		if (sext)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "value -2147483648 makes %s pointer be out of bounds", type);
+		else
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "math between %s pointer and register with unbounded min value "
+				 "is not allowed",
+				 type);
+	}
+	if (stack) {
+		set_reg(s, dst, 0);
+		return true;
+	}
+	s->var_off |= (unsigned short)(1u << dst);
+	s->tn_known &= (unsigned short)~(1u << dst);
+	/* the pointer's own compare (its NULL check) bounds nothing: the data's does */
+	s->compared &= (unsigned short)~(1u << dst);
+	if (compared)
+		s->compared |= (unsigned short)(1u << dst);
+	if (known && !(bmask >> 63))
+		tn_set(s, dst, bval, bmask);
+	return true;
+}
+
 /*
  * An ALU instruction on data (a scalar loaded from memory, @s->data): the result is data too,
  * with its tnum while the walk can follow it; data added to an object pointer gives the pointer
  * a variable offset, which any access through it is refused for.  False when neither operand is
  * data: the caller's rules apply.
  */
-static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
+static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in,
+		     struct flow_state *s)
 {
 	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 	int dst = in->dst_reg, src = BPF_SRC(in->code) == BPF_X ? in->src_reg : -1;
@@ -1527,6 +1633,15 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	/* a result of a compared value may have narrower bounds too (clang's "w4 = w1") */
 	bool compared = (op != BPF_MOV && (s->compared & (1u << dst))) ||
 			(src >= 0 && src <= 10 && (s->compared & (1u << src)));
+	/*
+	 * the result is sign-extended from 32 bits: an arithmetic shift by 32 of a value whose
+	 * lower half is known zero (the "<<= 32" before it), or a movsx of a word
+	 */
+	bool sext = (cls == BPF_ALU64 && op == BPF_ARSH && BPF_SRC(in->code) == BPF_K &&
+		     in->imm == 32 && dst_data && (s->tn_known & (1u << dst)) &&
+		     !((s->tn_val[dst] | s->tn_mask[dst]) & 0xffffffffull)) ||
+		    (cls == BPF_ALU64 && op == BPF_MOV && in->off == 32 && src_data);
+	bool scalar_compared = false; /* the data a pointer is offset by was compared */
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
 		return false;
@@ -1538,14 +1653,25 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 		bval = (unsigned long long)s->imm[src];
 		src_known = s->imm_known & (1u << src);
 	}
-	if (cls == BPF_ALU64 && op == BPF_ADD && dst_data && src >= 0 && s->reg[src] &&
+	if (cls == BPF_ALU64 && op == BPF_ADD && dst_data && src >= 0 && ptr_var_ok(s, src) &&
 	    !src_data && !in->off) {
 		/* data plus an object pointer (clang's "r1 += r0"): the pointer, offset by it */
+		sext = s->sext32 & (1u << dst);
+		scalar_compared = s->compared & (1u << dst);
 		bval = s->tn_val[dst];
 		bmask = s->tn_mask[dst];
 		src_known = s->tn_known & (1u << dst);
 		copy_reg(s, dst, src);
 		src_data = true;
+	}
+	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && !in->off &&
+	    !s->reg[dst] && ptr_var_ok(s, dst)) {
+		if (src >= 0 && src != dst && (s->sext32 & (1u << src)))
+			sext = true;
+		if (src >= 0 && src != dst && (s->compared & (1u << src)))
+			scalar_compared = true;
+		return data_plus_pointer(fl, i, s, dst, bval, bmask, src_known, sext,
+					 scalar_compared);
 	}
 	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
 		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
@@ -1588,6 +1714,8 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	s->data |= (unsigned short)(1u << dst);
 	if (known)
 		tn_set(s, dst, val, mask);
+	if (sext)
+		s->sext32 |= (unsigned short)(1u << dst);
 	return true;
 }
 
@@ -1796,21 +1924,27 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
 			copy_reg(s, in->dst_reg, in->src_reg);
-		} else if (data_alu(in, s)) {
+		} else if (data_alu(fl, i, in, s)) {
 			break;
 		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
 			set_reg(s, in->dst_reg, 0);
 			s->imm[in->dst_reg] = in->imm;
 			s->imm_known |= (unsigned short)(1u << in->dst_reg);
 		} else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
-			   BPF_SRC(in->code) == BPF_K) {
-			/* a member's address or container_of: the same object */
-			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			   (BPF_SRC(in->code) == BPF_K || const_src(s, in))) {
+			/*
+			 * a member's address or container_of: the same object (a constant in a
+			 * register too, clang's "r2 = 48; r1 += r2": the verifier adds a known
+			 * scalar as it adds an immediate)
+			 */
+			long long k = BPF_SRC(in->code) == BPF_K ? in->imm : s->imm[in->src_reg];
+
+			s->off[in->dst_reg] += op == BPF_ADD ? k : -k;
 			s->root[in->dst_reg].type = 0;
 			s->root[in->dst_reg].map_value = 0;
 			/* arithmetic on a maybe-NULL pointer is refused there, not followed here */
 			s->kptr_null &= (unsigned short)~(1u << in->dst_reg);
-			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			s->imm[in->dst_reg] += op == BPF_ADD ? k : -k;
 			if (!fl->walking) /* joined loop passes: a counter is not one value */
 				s->imm_known &= (unsigned short)~(1u << in->dst_reg);
 			s->not_null &= (unsigned short)~(1u << in->dst_reg);

@@ -720,6 +720,27 @@ static void check_map_helper(struct flow *fl, unsigned long i, const struct flow
 				 r);
 			return;
 		}
+		if ((s->ctx & bit) && !s->reg[r]) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, "
+				 "ringbuf_mem, buf, trusted_ptr_",
+				 r);
+			return;
+		}
+		/* another map's value (check_helper_mem_access() -> check_map_access()) */
+		if (s->value[r] && (s->off_known & bit) && !(s->var_off & bit) &&
+		    !(s->kptr_null & bit)) {
+			__s64 vsize = btf__resolve_size(fl->btf, s->value[r]);
+
+			if (vsize > 0 && (s->off[r] < 0 || s->off[r] + (long long)size > vsize)) {
+				snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+					 "invalid access to map value, value_size=%lld off=%lld "
+					 "size=%u\nR%d min value is outside of the allowed memory "
+					 "range",
+					 (long long)vsize, s->off[r], size, r);
+				return;
+			}
+		}
 		if ((s->stack & bit) && !(s->var_off & bit) && s->off[r] < 0 &&
 		    s->off[r] + (long long)size > 0) {
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),

@@ -2,11 +2,12 @@
 /*
  * Misuse a user writes with maps, map values and a tc program's context, as the running 6.18
  * verifier refuses it (docs/bpf-graph.md, "The tenth round"): a value read or written past its
- * size or before its start, a key or value buffer on the stack shorter than the map's, a scalar
- * where the key goes (natively an address: a crash), an unchecked lookup, a __sk_buff field a
- * tc program may not write or read that way; and what it accepts.  tests/bpfcc/agree.sh holds
- * kfsim to the annotations and the running kernel to them.  Written here, not taken from the
- * kernel's selftests.
+ * size or before its start, at a constant offset or by an index that is data (masked, unbounded,
+ * sign-extended), a key or value buffer on the stack or in another map's value shorter than the
+ * map's, a scalar or the context where the key goes (natively an address: a crash), an
+ * unchecked lookup, a __sk_buff field a tc program may not write or read that way, a moved
+ * context; and what it accepts.  tests/bpfcc/agree.sh holds kfsim to the annotations and the
+ * running kernel to them.  Written here, not taken from the kernel's selftests.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -59,6 +60,18 @@ int m_unchecked_lookup(void *ctx)
 	return v->cnt;
 }
 
+SEC("tc") __failure __msg("math between map_value pointer and register with unbounded min value is not allowed")
+int m_slot_past_value(void *ctx)
+{
+	int k = 0;
+	struct val *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return 0;
+	/* idx_g is 5: the verifier sees an unknown int */
+	return v->slot[idx_g];
+}
+
 SEC("tc") __success
 int m_slot_masked(void *ctx)
 {
@@ -68,6 +81,17 @@ int m_slot_masked(void *ctx)
 	if (!v)
 		return 0;
 	return v->slot[idx_g & 3];
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=24 off=36 size=4")
+int m_slot_masked_wide(void *ctx)
+{
+	int k = 0;
+	struct val *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return 0;
+	return v->slot[idx_g & 7];
 }
 
 SEC("tc") __success
@@ -274,6 +298,14 @@ int m_can_loop_data(void *ctx)
 	return s;
 }
 
+SEC("tc") __failure __msg("value -2147483648 makes fp pointer be out of bounds")
+int m_stack_var_index(void *ctx)
+{
+	u8 buf[16] = {};
+
+	return buf[idx_g];
+}
+
 SEC("tc") __success
 int m_stack_var_index_masked(void *ctx)
 {
@@ -373,6 +405,14 @@ int h_key_u32_for_u64(void *ctx)
 	return r ? r->hits : 0;
 }
 
+SEC("tc") __failure __msg("invalid read from stack R3 off=-8 size=16")
+int h_update_value_is_key(void *ctx)
+{
+	u64 k = 1;
+
+	return bpf_map_update_elem(&recs, &k, &k, BPF_ANY);
+}
+
 SEC("tc") __success
 int h_update_value_ok(void *ctx)
 {
@@ -380,6 +420,12 @@ int h_update_value_ok(void *ctx)
 	struct rec r = {};
 
 	return bpf_map_update_elem(&recs, &k, &r, BPF_ANY);
+}
+
+SEC("tc") __failure __msg("R2 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+int h_delete_key_const(void *ctx)
+{
+	return bpf_map_delete_elem(&recs, (void *)8);
 }
 
 SEC("tc") __success
@@ -411,6 +457,15 @@ int h_skb_mark_write(struct __sk_buff *skb)
 	skb->mark = 7;
 	skb->priority = 1;
 	return skb->mark;
+}
+
+SEC("tc") __failure __msg("dereference of modified ctx ptr R1 off=48 disallowed")
+int h_skb_cb_bytes(struct __sk_buff *skb)
+{
+	u8 *cb = (u8 *)skb->cb;
+
+	cb[3] = 1;
+	return cb[3];
 }
 
 SEC("tc") __failure __msg("invalid bpf_context access off=16 size=4")
@@ -509,6 +564,204 @@ int h_can_loop_sum(void *ctx)
 		i++;
 	}
 	return s;
+}
+
+
+struct big {
+	u64 a[8];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, u32);
+	__type(value, struct big);
+	__uint(max_entries, 4);
+} bigs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, u32);
+	__type(value, u64);
+	__uint(max_entries, 4);
+} small SEC(".maps");
+
+volatile s8 sidx = -3;
+volatile u16 widx = 9;
+
+SEC("tc") __failure __msg("R3 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+int c_value_null(void *ctx)
+{
+	u32 k = 1;
+
+	return bpf_map_update_elem(&bigs, &k, (void *)0, BPF_ANY);
+}
+
+SEC("tc") __failure __msg("R2 type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+int c_key_in_ctx(struct __sk_buff *skb)
+{
+	u64 *p = bpf_map_lookup_elem(&small, &skb->mark);
+
+	return p ? 1 : 0;
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=8 off=0 size=64")
+int c_value_from_other_map(void *ctx)
+{
+	u32 k = 0;
+	u64 *p = bpf_map_lookup_elem(&small, &k);
+
+	if (!p)
+		return 0;
+	return bpf_map_update_elem(&bigs, &k, p, BPF_ANY);
+}
+
+SEC("tc") __success
+int c_value_from_big_map(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	return bpf_map_update_elem(&small, &k, b, BPF_ANY);
+}
+
+SEC("tc") __failure __msg("math between map_value pointer and register with unbounded min value is not allowed")
+int c_s8_index(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	return b->a[sidx];
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=64 off=524280 size=8")
+int c_u16_index(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	return b->a[widx];
+}
+
+SEC("tc") __success
+int c_u16_index_masked(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	return b->a[widx & 7];
+}
+
+SEC("tc") __success
+int c_u16_index_checked(void *ctx)
+{
+	u32 k = 0, i = widx;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b || i >= 8)
+		return 0;
+	return b->a[i];
+}
+
+SEC("tc") __success
+int c_stack_u8_index(void *ctx)
+{
+	u64 buf[4] = {1, 2, 3, 4};
+
+	return buf[widx & 3];
+}
+
+SEC("tc") __success
+int c_byte_index_value(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	return ((u8 *)b)[widx & 0x3f];
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=64 off=127 size=1")
+int c_byte_index_value_past(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	return ((u8 *)b)[widx & 0x7f];
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=64 off=120 size=8")
+int c_store_var_index(void *ctx)
+{
+	u32 k = 0;
+	struct big *b = bpf_map_lookup_elem(&bigs, &k);
+
+	if (!b)
+		return 0;
+	b->a[widx & 15] = 1;
+	return 0;
+}
+
+SEC("tc") __success
+int c_two_lookups_one_key(void *ctx)
+{
+	u32 k = 2;
+	u64 *p = bpf_map_lookup_elem(&small, &k), *q = bpf_map_lookup_elem(&small, &k);
+
+	if (!p || !q)
+		return 0;
+	return *p + *q;
+}
+
+SEC("tc") __failure __msg("invalid read from stack R2 off=-1 size=4")
+int c_key_past_frame_neg(void *ctx)
+{
+	u8 tiny = 1;
+
+	return bpf_map_delete_elem(&bigs, &tiny) == 0;
+}
+
+SEC("tc") __success
+int c_skb_cb_u64(struct __sk_buff *skb)
+{
+	*(u64 *)&skb->cb[0] = 5;
+	return skb->cb[0];
+}
+
+SEC("tc") __failure __msg("invalid bpf_context access off=64 size=8")
+int c_skb_cb_past(struct __sk_buff *skb)
+{
+	*(u64 *)&skb->cb[4] = 5;
+	return 0;
+}
+
+SEC("tc") __failure __msg("dereference of modified ctx ptr R1 off=44 disallowed")
+int c_skb_tc_index_byte(struct __sk_buff *skb)
+{
+	return *((u8 *)&skb->tc_index + 1);
+}
+
+SEC("tc") __failure __msg("invalid bpf_context access off=8 size=1")
+int c_skb_write_byte(struct __sk_buff *skb)
+{
+	*(u8 *)&skb->mark = 1;
+	return 0;
+}
+
+SEC("tc") __failure __msg("invalid bpf_context access off=192 size=4")
+int c_skb_past_end(struct __sk_buff *skb)
+{
+	return *(u32 *)((char *)skb + 192);
 }
 
 char _license[] SEC("license") = "GPL";

@@ -132,6 +132,15 @@ struct flow_state {
 	 * verifier's bounds are [S32_MIN, S32_MAX] where the tnum knows no bit of the upper half
 	 */
 	unsigned short sext32;
+	/*
+	 * bit per register: umax[] is the verifier's own unsigned maximum of the data (or of a map
+	 * value pointer's variable part): set by a load (its width), kept through moves, masks,
+	 * shifts and adds of constants and narrowed by an unsigned compare with a constant
+	 * (data_bound()); dropped by anything else, any other compare included (the verifier may
+	 * then know more), and where two paths differ
+	 */
+	unsigned short umax_known;
+	unsigned long long umax[11];
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
@@ -281,6 +290,16 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 		unsigned short bit = (unsigned short)(1u << r);
 		unsigned short s_has = s->data | s->var_off, d_has = d->data | d->var_off;
 
+		/* one maximum on every path, or none: never a growing one (the walk ends) */
+		if ((s_has & bit) && !(d_has & bit)) {
+			d->umax[r] = s->umax[r];
+			d->umax_known = (unsigned short)((d->umax_known & ~bit) |
+							 (s->umax_known & bit));
+		} else if ((s_has & bit) && (d->umax_known & bit) &&
+			   (!(s->umax_known & bit) || s->umax[r] != d->umax[r])) {
+			d->umax_known &= (unsigned short)~bit;
+			grew = true;
+		}
 		if ((s_has & bit) && !(d_has & bit)) {
 			d->tn_val[r] = s->tn_val[r];
 			d->tn_mask[r] = s->tn_mask[r];
@@ -375,6 +394,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->tn_known &= keep;
 	s->rodata &= keep;
 	s->sext32 &= keep;
+	s->umax_known &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -912,6 +932,8 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	if (returns_data(name)) { /* RET_INTEGER: mark_reg_unknown(), all 64 bits */
 		tn_set(s, 0, 0, ~0ull);
 		s->data |= 1u;
+		s->umax[0] = ~0ull;
+		s->umax_known |= 1u;
 	}
 }
 
@@ -1160,7 +1182,11 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 		 * verifier's bounds for data masked, shifted or added, not for data a branch
 		 * compared (then nothing is said)
 		 */
-		if (!(s->tn_known & (1u << reg)) || (s->compared & (1u << reg)) || vsize <= 0)
+		if (!(s->tn_known & (1u << reg)) || vsize <= 0)
+			return false;
+		if (s->umax_known & (1u << reg))
+			max = s->umax[reg]; /* the verifier's own maximum */
+		else if (s->compared & (1u << reg))
 			return false;
 		if (max >= BPF_MAX_VAR_OFF)
 			snprintf(by->refused, sizeof(by->refused),
@@ -1504,13 +1530,15 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
-				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32};
+				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
+				  &s->umax_known};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
 	s->reg[dst] = s->reg[src];
 	s->result[dst] = s->result[src];
 	s->value[dst] = s->value[src];
+	s->umax[dst] = s->umax[src];
 	s->imm[dst] = s->imm[src];
 	s->root[dst] = s->root[src];
 	s->off[dst] = s->off[src];
@@ -1584,6 +1612,53 @@ static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
 	}
 }
 
+/*
+ * The verifier's unsigned maximum of the result of @in on data, when the walk knows it exactly
+ * (the operand's own maximum known): a move, a mask, a shift or an add of a constant that does
+ * not overflow (scalar_min_max_and(), _lsh(), _rsh(), _add(), 6.12 and 6.18).  The 32-bit
+ * forms only as a move and a mask.  False for anything else.
+ */
+static bool result_umax(const struct bpf_insn *in, const struct flow_state *s, int dst, int src,
+			bool src_data, unsigned long long *umax)
+{
+	__u8 op = BPF_OP(in->code), cls = BPF_CLASS(in->code);
+	unsigned long long k = (unsigned long long)(long long)in->imm, m;
+
+	if (op == BPF_MOV) {
+		if (!src_data || !(s->umax_known & (1u << src)) || in->off)
+			return false;
+		m = s->umax[src];
+		*umax = cls == BPF_ALU && m > 0xffffffffull ? 0xffffffffull : m;
+		return true;
+	}
+	if (!(s->umax_known & (1u << dst)) || !(s->data & (1u << dst)) ||
+	    BPF_SRC(in->code) != BPF_K || in->imm < 0)
+		return false;
+	m = s->umax[dst];
+	switch (op) {
+	case BPF_AND:
+		*umax = m < k ? m : k;
+		return true;
+	case BPF_LSH:
+		if (cls != BPF_ALU64 || k > 63 || m > (~0ull >> k))
+			return false;
+		*umax = m << k;
+		return true;
+	case BPF_RSH:
+		if (cls != BPF_ALU64 || k > 63)
+			return false;
+		*umax = m >> k;
+		return true;
+	case BPF_ADD:
+		if (cls != BPF_ALU64 || m + k < m)
+			return false;
+		*umax = m + k;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* A map value's or the stack's address, not yet offset by data: the pointers data_plus_pointer() takes. */
 static bool ptr_var_ok(const struct flow_state *s, int r)
 {
@@ -1607,7 +1682,7 @@ static bool ptr_var_ok(const struct flow_state *s, int r)
  */
 static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_state *s, int dst,
 			      unsigned long long bval, unsigned long long bmask, bool known,
-			      bool sext, bool compared)
+			      bool sext, bool compared, bool umax_ok, unsigned long long umax)
 {
 	bool stack = s->stack & (1u << dst);
 	const char *type = stack ? "fp" : "map_value";
@@ -1634,6 +1709,12 @@ static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_stat
 		s->compared |= (unsigned short)(1u << dst);
 	if (known && !(bmask >> 63))
 		tn_set(s, dst, bval, bmask);
+	/* the variable part's maximum: the data's (reg_bounds_sync() kept it within its tnum) */
+	s->umax_known &= (unsigned short)~(1u << dst);
+	if (umax_ok && known && !(bmask >> 63)) {
+		s->umax[dst] = umax < (bval | bmask) ? umax : (bval | bmask);
+		s->umax_known |= (unsigned short)(1u << dst);
+	}
 	return true;
 }
 
@@ -1663,6 +1744,8 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		     !((s->tn_val[dst] | s->tn_mask[dst]) & 0xffffffffull)) ||
 		    (cls == BPF_ALU64 && op == BPF_MOV && in->off == 32 && src_data);
 	bool scalar_compared = false; /* the data a pointer is offset by was compared */
+	bool umax_ok = false, data_ptr = false, data_umax_ok = false;
+	unsigned long long umax = 0, data_umax = 0;
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
 		return false;
@@ -1679,6 +1762,9 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		/* data plus an object pointer (clang's "r1 += r0"): the pointer, offset by it */
 		sext = s->sext32 & (1u << dst);
 		scalar_compared = s->compared & (1u << dst);
+		data_ptr = true;
+		data_umax_ok = s->umax_known & (1u << dst);
+		data_umax = s->umax[dst];
 		bval = s->tn_val[dst];
 		bmask = s->tn_mask[dst];
 		src_known = s->tn_known & (1u << dst);
@@ -1691,8 +1777,15 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 			sext = true;
 		if (src >= 0 && src != dst && (s->compared & (1u << src)))
 			scalar_compared = true;
+		if (src >= 0 && src != dst) {
+			umax_ok = s->umax_known & (1u << src);
+			umax = s->umax[src];
+		} else if (data_ptr) {
+			umax_ok = data_umax_ok;
+			umax = data_umax;
+		}
 		return data_plus_pointer(fl, i, s, dst, bval, bmask, src_known, sext,
-					 scalar_compared);
+					 scalar_compared, umax_ok, umax);
 	}
 	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
 		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
@@ -1724,9 +1817,14 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		val &= 0xffffffffull;
 		mask &= 0xffffffffull;
 	}
+	umax_ok = result_umax(in, s, dst, src, src_data, &umax);
 	set_reg(s, dst, 0);
 	if (compared)
 		s->compared |= (unsigned short)(1u << dst);
+	if (umax_ok && known) { /* reg_bounds_sync(): no more than the tnum allows */
+		s->umax[dst] = umax < (val | mask) ? umax : (val | mask);
+		s->umax_known |= (unsigned short)(1u << dst);
+	}
 	if (known && !mask) { /* every bit known: a constant to the verifier, not data */
 		s->imm[dst] = (long long)val;
 		s->imm_known |= (unsigned short)(1u << dst);
@@ -1777,6 +1875,31 @@ static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
 	range = max ? ~0ull >> __builtin_clzll(max) : 0;
 	at_most->tn_mask[r] &= range;
 	at_most->tn_val[r] &= range;
+	if ((at_most->umax_known & (1u << r)) && at_most->umax[r] > max)
+		at_most->umax[r] = max;
+}
+
+/*
+ * The register whose maximum data_bound() narrows exactly at the jump @in (a bit; 0: none):
+ * an unsigned compare of data with a constant, 64-bit or on a known-zero upper half.  Every
+ * other data register's maximum is dropped there (the verifier narrows the scalars linked to
+ * the compared one too, and other compares teach it more than the walk keeps).
+ */
+static unsigned short bounded_by(const struct bpf_insn *in, const struct flow_state *s)
+{
+	__u8 op = BPF_OP(in->code);
+	int r = in->dst_reg;
+
+	if (BPF_SRC(in->code) != BPF_K || r > 10 || in->imm < 0 ||
+	    !(s->data & s->tn_known & (1u << r)) ||
+	    (op != BPF_JLT && op != BPF_JLE && op != BPF_JGT && op != BPF_JGE) ||
+	    (BPF_CLASS(in->code) == BPF_JMP32 && (s->tn_mask[r] >> 32)))
+		return 0;
+	/* a data register of the same tnum may be its copy, linked to it: none is kept */
+	for (int o = 0; o <= 10; o++)
+		if (o != r && (s->data & (1u << o)))
+			return 0;
+	return (unsigned short)(1u << r);
 }
 
 /*
@@ -1858,6 +1981,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 
 			s->data |= (unsigned short)(1u << in->dst_reg);
 			tn_set(s, in->dst_reg, 0, width_mask[BPF_SIZE(in->code) >> 3]);
+			s->umax[in->dst_reg] = width_mask[BPF_SIZE(in->code) >> 3];
+			s->umax_known |= (unsigned short)(1u << in->dst_reg);
 		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -1994,8 +2119,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		if (op != BPF_JA &&
 		    ((in->dst_reg <= 10 && (s->data & (1u << in->dst_reg))) ||
 		     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
-		      (s->data & (1u << in->src_reg)))))
+		      (s->data & (1u << in->src_reg))))) {
 			s->compared |= s->data;
+			s->umax_known &= (unsigned short)~(s->data & ~bounded_by(in, s));
+		}
 		if (op != BPF_JA && in->dst_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->dst_reg);
 		if (op != BPF_JA && BPF_SRC(in->code) == BPF_X && in->src_reg <= 10)

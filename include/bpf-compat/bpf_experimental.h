@@ -105,49 +105,4 @@ KFSIM_BPF_KFUNC_LIST(__KFSIM_COMPAT_KFUNC)
 	})
 #endif
 
-/*
- * The open-coded numeric iterator (6.4) as libbpf 1.2+'s bpf_helpers.h spells it (this
- * machine's libbpf 1.1 has neither the kfuncs' prototypes nor the loops): declared so that a
- * program using bpf_for(), bpf_repeat() or bpf_for_each(num, ...) builds for BPF, and
- * kfsim-bpf-cc then refuses it by name and line ("kfunc bpf_iter_num_new is not provided by
- * kfsim: ..."): kfsim models no iterator state.  Weak, as a program may declare them again.
- */
-struct bpf_iter_num;
-extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __weak __ksym;
-extern int *bpf_iter_num_next(struct bpf_iter_num *it) __weak __ksym;
-extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __weak __ksym;
-
-#ifndef bpf_for_each
-/** bpf_for_each(type, cur, args...) - @cur takes each element bpf_iter_<type>_next() gives */
-#define bpf_for_each(type, cur, args...)                                                           \
-	for (struct bpf_iter_##type __kfsim_it                                                     \
-		     __attribute__((aligned(8), cleanup(bpf_iter_##type##_destroy))),               \
-	     *__kfsim_once __attribute__((unused)) =                                               \
-		     (bpf_iter_##type##_new(&__kfsim_it, ##args), (void *)0);                       \
-	     ((cur) = bpf_iter_##type##_next(&__kfsim_it));)
-#endif
-
-#ifndef bpf_for
-/** bpf_for(i, start, end) - @i from @start up to @end (excluded), its range known to the verifier */
-#define bpf_for(i, start, end)                                                                     \
-	for (struct bpf_iter_num __kfsim_it                                                        \
-		     __attribute__((aligned(8), cleanup(bpf_iter_num_destroy))),                    \
-	     *__kfsim_once __attribute__((unused)) =                                               \
-		     (bpf_iter_num_new(&__kfsim_it, (start), (end)), (void *)0);                    \
-	     ({                                                                                    \
-		     int *__kfsim_cur = bpf_iter_num_next(&__kfsim_it);                            \
-		     __kfsim_cur && ((i) = *__kfsim_cur, (i) >= (start) && (i) < (end));           \
-	     });)
-#endif
-
-#ifndef bpf_repeat
-/** bpf_repeat(n) - the loop's body @n times */
-#define bpf_repeat(n)                                                                              \
-	for (struct bpf_iter_num __kfsim_it                                                        \
-		     __attribute__((aligned(8), cleanup(bpf_iter_num_destroy))),                    \
-	     *__kfsim_once __attribute__((unused)) =                                               \
-		     (bpf_iter_num_new(&__kfsim_it, 0, (n)), (void *)0);                            \
-	     bpf_iter_num_next(&__kfsim_it);)
-#endif
-
 #endif /* KFSIM_BPF_COMPAT_EXPERIMENTAL_H */

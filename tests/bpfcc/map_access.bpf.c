@@ -2,12 +2,13 @@
 /*
  * Misuse a user writes with maps, map values and a tc program's context, as the running 6.18
  * verifier refuses it (docs/bpf-graph.md, "The tenth round"): a value read or written past its
- * size or before its start, at a constant offset or by an index that is data (masked, unbounded,
- * sign-extended), a key or value buffer on the stack or in another map's value shorter than the
- * map's, a scalar or the context where the key goes (natively an address: a crash), an
- * unchecked lookup, a __sk_buff field a tc program may not write or read that way, a moved
- * context; and what it accepts.  tests/bpfcc/agree.sh holds kfsim to the annotations and the
- * running kernel to them.  Written here, not taken from the kernel's selftests.
+ * size or before its start, at a constant offset or by an index that is data (masked,
+ * unbounded, sign-extended, bounded by a compare), a key or value buffer on the stack or in
+ * another map's value shorter than the map's, a scalar or the context where the key goes
+ * (natively an address: a crash), an unchecked lookup, a __sk_buff field a tc program may not
+ * write or read that way, a moved context; and what it accepts.  tests/bpfcc/agree.sh holds
+ * kfsim to the annotations and the running kernel to them.  Written here, not taken from the
+ * kernel's selftests.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -60,7 +61,8 @@ int m_unchecked_lookup(void *ctx)
 	return v->cnt;
 }
 
-SEC("tc") __failure __msg("math between map_value pointer and register with unbounded min value is not allowed")
+SEC("tc") __failure
+__msg("math between map_value pointer and register with unbounded min value is not allowed")
 int m_slot_past_value(void *ctx)
 {
 	int k = 0;
@@ -92,6 +94,20 @@ int m_slot_masked_wide(void *ctx)
 	if (!v)
 		return 0;
 	return v->slot[idx_g & 7];
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=24 off=24 size=4")
+int m_slot_checked_off_by_one(void *ctx)
+{
+	int k = 0;
+	u32 i = big;
+	struct val *v = bpf_map_lookup_elem(&arr, &k);
+
+	if (!v)
+		return 0;
+	if (i > 4)
+		return 0;
+	return v->slot[i];
 }
 
 SEC("tc") __success
@@ -131,7 +147,8 @@ int m_hash_value_as_two(void *ctx)
 	return p[1];
 }
 
-SEC("tc") __failure __msg("R2 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+SEC("tc") __failure
+__msg("R2 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
 int m_key_scalar(void *ctx)
 {
 	u64 *p = bpf_map_lookup_elem(&hash, (void *)(long)idx_g);
@@ -422,7 +439,8 @@ int h_update_value_ok(void *ctx)
 	return bpf_map_update_elem(&recs, &k, &r, BPF_ANY);
 }
 
-SEC("tc") __failure __msg("R2 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+SEC("tc") __failure
+__msg("R2 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
 int h_delete_key_const(void *ctx)
 {
 	return bpf_map_delete_elem(&recs, (void *)8);
@@ -588,7 +606,8 @@ struct {
 volatile s8 sidx = -3;
 volatile u16 widx = 9;
 
-SEC("tc") __failure __msg("R3 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+SEC("tc") __failure
+__msg("R3 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
 int c_value_null(void *ctx)
 {
 	u32 k = 1;
@@ -596,7 +615,8 @@ int c_value_null(void *ctx)
 	return bpf_map_update_elem(&bigs, &k, (void *)0, BPF_ANY);
 }
 
-SEC("tc") __failure __msg("R2 type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
+SEC("tc") __failure
+__msg("R2 type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_")
 int c_key_in_ctx(struct __sk_buff *skb)
 {
 	u64 *p = bpf_map_lookup_elem(&small, &skb->mark);
@@ -626,7 +646,8 @@ int c_value_from_big_map(void *ctx)
 	return bpf_map_update_elem(&small, &k, b, BPF_ANY);
 }
 
-SEC("tc") __failure __msg("math between map_value pointer and register with unbounded min value is not allowed")
+SEC("tc") __failure
+__msg("math between map_value pointer and register with unbounded min value is not allowed")
 int c_s8_index(void *ctx)
 {
 	u32 k = 0;
@@ -762,6 +783,230 @@ SEC("tc") __failure __msg("invalid bpf_context access off=192 size=4")
 int c_skb_past_end(struct __sk_buff *skb)
 {
 	return *(u32 *)((char *)skb + 192);
+}
+
+
+struct tbl {
+	u64 hdr;
+	u32 slot[4];
+	u8 bytes[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, u32);
+	__type(value, struct tbl);
+	__uint(max_entries, 2);
+} tbls SEC(".maps");
+
+volatile u32 gi = 2;
+volatile u64 gl = 7;
+volatile s32 gs = 1;
+volatile u8 gb = 5;
+
+static struct tbl *get(void)
+{
+	u32 k = 0;
+
+	return bpf_map_lookup_elem(&tbls, &k);
+}
+
+SEC("tc") __success
+int d_lt3(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi;
+
+	if (!t || i >= 3)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_le4_past(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi;
+
+	if (!t || i > 4)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_lt4_store(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi;
+
+	if (!t)
+		return 0;
+	if (i < 4)
+		t->slot[i] = 1;
+	return 0;
+}
+
+SEC("tc") __success
+int d_lt5_store_past(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi;
+
+	if (!t)
+		return 0;
+	if (i < 5)
+		t->slot[i] = 1;
+	return 0;
+}
+
+SEC("tc") __success
+int d_u64_lt16_bytes(void *ctx)
+{
+	struct tbl *t = get();
+	u64 i = gl;
+
+	if (!t || i >= 16)
+		return 0;
+	return t->bytes[i];
+}
+
+SEC("tc") __failure __msg("invalid access to map value, value_size=40 off=40 size=1")
+int d_u64_lt17_bytes(void *ctx)
+{
+	struct tbl *t = get();
+	u64 i = gl;
+
+	if (!t || i >= 17)
+		return 0;
+	return t->bytes[i];
+}
+
+SEC("tc") __success
+int d_u8_index_bytes(void *ctx)
+{
+	struct tbl *t = get();
+	u8 i = gb;
+
+	if (!t)
+		return 0;
+	return t->bytes[i & 15];
+}
+
+SEC("tc") __success
+int d_signed_checked(void *ctx)
+{
+	struct tbl *t = get();
+	s32 i = gs;
+
+	if (!t || i < 0 || i > 3)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __failure
+__msg("math between map_value pointer and register with unbounded min value is not allowed")
+int d_signed_upper_only(void *ctx)
+{
+	struct tbl *t = get();
+	s32 i = gs;
+
+	if (!t || i > 3)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_mask_then_add(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi & 3;
+
+	if (!t)
+		return 0;
+	i += 1;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_mod4(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi % 4;
+
+	if (!t)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_eq_const(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi;
+
+	if (!t || i != 2)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_two_indexes(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi, j = gb;
+
+	if (!t || i >= 4 || j >= 16)
+		return 0;
+	return t->slot[i] + t->bytes[j];
+}
+
+SEC("tc") __success
+int d_loop_data_bound(void *ctx)
+{
+	struct tbl *t = get();
+	u32 n = gi, s = 0;
+
+	if (!t)
+		return 0;
+	if (n > 4)
+		n = 4;
+	for (u32 i = 0; i < n; i++)
+		s += t->slot[i];
+	return s;
+}
+
+SEC("tc") __success
+int d_clamp_min(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi;
+
+	if (!t)
+		return 0;
+	i = i < 3 ? i : 3;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_shift_index(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi >> 30;
+
+	if (!t)
+		return 0;
+	return t->slot[i];
+}
+
+SEC("tc") __success
+int d_shift_index_past(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi >> 29;
+
+	if (!t)
+		return 0;
+	return t->slot[i];
 }
 
 char _license[] SEC("license") = "GPL";

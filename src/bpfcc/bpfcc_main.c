@@ -520,7 +520,15 @@ static int bpfcc_run(void *opts, const struct kfsim_cli_args *args)
 	if (make_vmlinux_h(&o, dir) || compile_bpf(&o, &paths, &u, dir))
 		return 1;
 	u.bo = bpf_object__open_file(object, NULL);
-	btf = u.bo ? bpf_object__btf(u.bo) : NULL;
+	if (!u.bo) {
+		/* not the BTF: libbpf refused the object itself (a struct_ops map, an arena) */
+		fprintf(stderr,
+			"kfsim-bpf-cc: %s: libbpf cannot open the BPF object: %s (libbpf's "
+			"messages above)\n",
+			o.source, strerror(errno));
+		return 1;
+	}
+	btf = bpf_object__btf(u.bo);
 	if (!btf) {
 		fprintf(stderr,
 			"kfsim-bpf-cc: %s: libbpf cannot read the BPF object's BTF (clang -g)\n",

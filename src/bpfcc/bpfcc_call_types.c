@@ -141,6 +141,12 @@ struct flow_state {
 	 */
 	unsigned short umax_known;
 	unsigned long long umax[11];
+	/*
+	 * bit per register: the verifier's minimum of the data (or of a map value pointer's
+	 * variable part) is 0: a load, kept through moves, masks and shifts, dropped by an add
+	 * and on the branch of a compare where the data is at least a constant
+	 */
+	unsigned short umin_zero;
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
@@ -259,6 +265,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->compared |= s->compared;
 	d->ctx &= s->ctx;
 	d->sext32 &= s->sext32;
+	if (d->umin_zero & ~s->umin_zero & (s->data | s->var_off))
+		grew = true;
+	d->umin_zero &= (unsigned short)~((s->data | s->var_off) & ~s->umin_zero);
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
 			d->mem_size[r] = 0; /* not the same memory on every path */
@@ -395,6 +404,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->rodata &= keep;
 	s->sext32 &= keep;
 	s->umax_known &= keep;
+	s->umin_zero &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
@@ -934,6 +944,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		s->data |= 1u;
 		s->umax[0] = ~0ull;
 		s->umax_known |= 1u;
+		s->umin_zero |= 1u;
 	}
 }
 
@@ -1184,6 +1195,14 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 		 */
 		if (!(s->tn_known & (1u << reg)) || vsize <= 0)
 			return false;
+		/* the minimum first: with a variable part from 0, the constant offset alone */
+		if ((s->umin_zero & (1u << reg)) && (off < 0 || off + size > vsize)) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 (long long)vsize, off, size, reg);
+			return true;
+		}
 		if (s->umax_known & (1u << reg))
 			max = s->umax[reg]; /* the verifier's own maximum */
 		else if (s->compared & (1u << reg))
@@ -1531,7 +1550,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
-				  &s->umax_known};
+				  &s->umax_known, &s->umin_zero};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
@@ -1682,7 +1701,8 @@ static bool ptr_var_ok(const struct flow_state *s, int r)
  */
 static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_state *s, int dst,
 			      unsigned long long bval, unsigned long long bmask, bool known,
-			      bool sext, bool compared, bool umax_ok, unsigned long long umax)
+			      bool sext, bool compared, bool umax_ok, unsigned long long umax,
+			      bool umin0)
 {
 	bool stack = s->stack & (1u << dst);
 	const char *type = stack ? "fp" : "map_value";
@@ -1711,6 +1731,9 @@ static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_stat
 		tn_set(s, dst, bval, bmask);
 	/* the variable part's maximum: the data's (reg_bounds_sync() kept it within its tnum) */
 	s->umax_known &= (unsigned short)~(1u << dst);
+	s->umin_zero &= (unsigned short)~(1u << dst);
+	if (umin0 && known && !(bmask >> 63))
+		s->umin_zero |= (unsigned short)(1u << dst);
 	if (umax_ok && known && !(bmask >> 63)) {
 		s->umax[dst] = umax < (bval | bmask) ? umax : (bval | bmask);
 		s->umax_known |= (unsigned short)(1u << dst);
@@ -1744,7 +1767,8 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		     !((s->tn_val[dst] | s->tn_mask[dst]) & 0xffffffffull)) ||
 		    (cls == BPF_ALU64 && op == BPF_MOV && in->off == 32 && src_data);
 	bool scalar_compared = false; /* the data a pointer is offset by was compared */
-	bool umax_ok = false, data_ptr = false, data_umax_ok = false;
+	bool umax_ok = false, data_ptr = false, data_umax_ok = false, umin0 = false;
+	bool data_umin0 = false;
 	unsigned long long umax = 0, data_umax = 0;
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
@@ -1765,6 +1789,7 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		data_ptr = true;
 		data_umax_ok = s->umax_known & (1u << dst);
 		data_umax = s->umax[dst];
+		data_umin0 = s->umin_zero & (1u << dst);
 		bval = s->tn_val[dst];
 		bmask = s->tn_mask[dst];
 		src_known = s->tn_known & (1u << dst);
@@ -1780,12 +1805,14 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		if (src >= 0 && src != dst) {
 			umax_ok = s->umax_known & (1u << src);
 			umax = s->umax[src];
+			umin0 = s->umin_zero & (1u << src);
 		} else if (data_ptr) {
 			umax_ok = data_umax_ok;
 			umax = data_umax;
+			umin0 = data_umin0;
 		}
 		return data_plus_pointer(fl, i, s, dst, bval, bmask, src_known, sext,
-					 scalar_compared, umax_ok, umax);
+					 scalar_compared, umax_ok, umax, umin0);
 	}
 	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
 		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
@@ -1818,7 +1845,12 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		mask &= 0xffffffffull;
 	}
 	umax_ok = result_umax(in, s, dst, src, src_data, &umax);
+	umin0 = op == BPF_MOV ? src_data && (s->umin_zero & (1u << src)) && !in->off
+			      : (s->umin_zero & (1u << dst)) && BPF_SRC(in->code) == BPF_K &&
+					(op == BPF_AND || op == BPF_LSH || op == BPF_RSH);
 	set_reg(s, dst, 0);
+	if (umin0)
+		s->umin_zero |= (unsigned short)(1u << dst);
 	if (compared)
 		s->compared |= (unsigned short)(1u << dst);
 	if (umax_ok && known) { /* reg_bounds_sync(): no more than the tnum allows */
@@ -1877,6 +1909,8 @@ static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
 	at_most->tn_val[r] &= range;
 	if ((at_most->umax_known & (1u << r)) && at_most->umax[r] > max)
 		at_most->umax[r] = max;
+	/* the other branch's minimum is above 0 now */
+	(at_most == fall ? taken : fall)->umin_zero &= (unsigned short)~(1u << r);
 }
 
 /*
@@ -1983,6 +2017,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			tn_set(s, in->dst_reg, 0, width_mask[BPF_SIZE(in->code) >> 3]);
 			s->umax[in->dst_reg] = width_mask[BPF_SIZE(in->code) >> 3];
 			s->umax_known |= (unsigned short)(1u << in->dst_reg);
+			s->umin_zero |= (unsigned short)(1u << in->dst_reg);
 		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -2121,7 +2156,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
 		      (s->data & (1u << in->src_reg))))) {
 			s->compared |= s->data;
-			s->umax_known &= (unsigned short)~(s->data & ~bounded_by(in, s));
+			unsigned short kept = bounded_by(in, s);
+
+			s->umax_known &= (unsigned short)~(s->data & ~kept);
+			s->umin_zero &= (unsigned short)~(s->data & ~kept);
 		}
 		if (op != BPF_JA && in->dst_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->dst_reg);

@@ -119,6 +119,8 @@ struct bpfcc_beyond {
  *	global, a function), not the constant it holds in the object
  * @map_key_size: when the instruction loads a map's address, the map's key size (0: not a map)
  * @map_value_size: likewise its value size: a lookup's value is that many bytes
+ * @map_type: likewise its type (enum bpf_map_type)
+ * @datasec_size: with @datasec, the section's size (the value of its map)
  */
 struct bpfcc_root {
 	__u32 type;
@@ -132,6 +134,8 @@ struct bpfcc_root {
 	bool address;
 	unsigned int map_key_size;
 	unsigned int map_value_size;
+	unsigned int map_type;
+	unsigned int datasec_size;
 };
 
 #define BPFCC_MAX_ARGS 5

@@ -412,6 +412,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->root[r].rodata_size = 0;
 	s->root[r].map_key_size = 0;
 	s->root[r].map_value_size = 0;
+	s->root[r].datasec_size = 0;
 	s->value[r] = 0;
 	s->mem_size[r] = 0;
 }
@@ -712,6 +713,8 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 }
 
 static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);
+static bool global_refused(const struct flow_state *s, int reg, long long off, int size,
+			   char *refused, size_t len);
 
 /*
  * The key (and an update's value) given to a map helper (check_helper_call() ->
@@ -735,6 +738,16 @@ static void check_map_helper(struct flow *fl, unsigned long i, const struct flow
 		last = 2;
 	else
 		return;
+	/* check_map_func_compatibility(): only per-CPU maps have a value per CPU */
+	if (!strcmp(name, "bpf_map_lookup_percpu_elem") &&
+	    s->root[1].map_type != BPF_MAP_TYPE_PERCPU_HASH &&
+	    s->root[1].map_type != BPF_MAP_TYPE_PERCPU_ARRAY &&
+	    s->root[1].map_type != BPF_MAP_TYPE_LRU_PERCPU_HASH) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "cannot pass map_type %u into func bpf_map_lookup_percpu_elem#%d",
+			 s->root[1].map_type, BPF_FUNC_map_lookup_percpu_elem);
+		return;
+	}
 	for (int r = 2; r <= last; r++) {
 		unsigned short bit = (unsigned short)(1u << r);
 		unsigned int size = r == 2 ? s->root[1].map_key_size : s->root[1].map_value_size;
@@ -755,6 +768,16 @@ static void check_map_helper(struct flow *fl, unsigned long i, const struct flow
 				 "R%d type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, "
 				 "ringbuf_mem, buf, trusted_ptr_",
 				 r);
+			return;
+		}
+		/* a global's bytes: its section is a map value too */
+		if (!s->value[r] && s->root[r].datasec && s->root[r].datasec_size &&
+		    !(s->var_off & bit) &&
+		    (s->off[r] < 0 || s->off[r] + (long long)size > s->root[r].datasec_size)) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "invalid access to map value, value_size=%u off=%lld size=%u\n"
+				 "R%d min value is outside of the allowed memory range",
+				 s->root[r].datasec_size, s->off[r], size, r);
 			return;
 		}
 		/* another map's value (check_helper_mem_access() -> check_map_access()) */
@@ -1184,6 +1207,9 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	__u8 cls = BPF_CLASS(in->code);
 	const char *tag = NULL, *field;
 
+	if (!s->value[reg] && s->root[reg].datasec && s->root[reg].datasec_size &&
+	    global_refused(s, reg, off, size, by->refused, sizeof(by->refused)))
+		return true;
 	if (s->value[reg] && (s->var_off & (1u << reg))) {
 		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
 		unsigned long long max = s->tn_val[reg] | s->tn_mask[reg];
@@ -1329,6 +1355,54 @@ static bool skb_access_ok(long long off, int size, bool write)
 	if (write)
 		return size == 4;
 	return size <= 4; /* a narrow load of a u32 field (bpf_ctx_narrow_access_ok()) */
+}
+
+/*
+ * A load or store into a global of a data section (the section is a map value to the
+ * verifier: check_map_access()), at @off from the section's start: before it or past its end,
+ * at a constant offset or with a variable part that is data whose maximum the walk knows.
+ */
+static bool global_refused(const struct flow_state *s, int reg, long long off, int size,
+			   char *refused, size_t len)
+{
+	long long vsize = s->root[reg].datasec_size;
+	unsigned short bit = (unsigned short)(1u << reg);
+
+	if (!(s->var_off & bit) || (s->umin_zero & bit)) {
+		if (off >= 0 && off + size <= vsize && !(s->var_off & bit))
+			return false;
+		if (off < 0 || off + size > vsize) {
+			snprintf(refused, len,
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 vsize, off, size, reg);
+			return true;
+		}
+	}
+	if (!(s->var_off & bit) || !(s->tn_known & bit))
+		return false;
+	if ((s->tn_val[reg] | s->tn_mask[reg]) >= BPF_MAX_VAR_OFF && !(s->umax_known & bit)) {
+		snprintf(refused, len,
+			 "R%d unbounded memory access, make sure to bounds check any such access",
+			 reg);
+		return true;
+	}
+	if (!(s->umax_known & bit))
+		return false;
+	if (s->umax[reg] >= BPF_MAX_VAR_OFF) {
+		snprintf(refused, len,
+			 "R%d unbounded memory access, make sure to bounds check any such access",
+			 reg);
+		return true;
+	}
+	if (off + (long long)s->umax[reg] + size > vsize) {
+		snprintf(refused, len,
+			 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+			 "R%d max value is outside of the allowed memory range",
+			 vsize, off + (long long)s->umax[reg], size, reg);
+		return true;
+	}
+	return false;
 }
 
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */
@@ -1685,8 +1759,8 @@ static bool ptr_var_ok(const struct flow_state *s, int r)
 
 	if (s->reg[r])
 		return true; /* an object: data_alu()'s own rule */
-	return (s->value[r] && (s->off_known & bit) && !(s->var_off & bit) &&
-		!(s->kptr_null & bit)) ||
+	return ((s->value[r] || (s->root[r].datasec && s->root[r].datasec_size)) &&
+		(s->off_known & bit) && !(s->var_off & bit) && !(s->kptr_null & bit)) ||
 	       ((s->stack & bit) && !(s->var_off & bit));
 }
 
@@ -1973,7 +2047,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->root[in->dst_reg].datasec = 0;
 			if (fl->roots && fl->roots[i].datasec) {
 				s->root[in->dst_reg].datasec = fl->roots[i].datasec;
-				s->off[in->dst_reg] = fl->roots[i].datasec_off;
+				s->root[in->dst_reg].datasec_size = fl->roots[i].datasec_size;
+				set_off(s, in->dst_reg, fl->roots[i].datasec_off);
 			}
 			if (fl->roots && fl->roots[i].rodata) {
 				s->rodata |= (unsigned short)(1u << in->dst_reg);

@@ -554,6 +554,7 @@ static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u
 	if (!map)
 		return 0;
 	root->map_key_size = bpf_map__key_size(map);
+	root->map_type = bpf_map__type(map);
 	root->map_value_size = bpf_map__value_size(map);
 	return bpf_map__btf_value_type_id(map);
 }
@@ -663,6 +664,7 @@ static void datasec_load(const struct elf_view *e, const struct btf *btf, unsign
 	memcpy(&imm, insn + 4, 4);
 	root->datasec = (__u32)id;
 	root->datasec_off = (int)rs->st_value + imm;
+	root->datasec_size = (unsigned int)e->sh[rs->st_shndx].sh_size;
 }
 
 static void put_string(FILE *f, const char *s)

@@ -147,6 +147,12 @@ struct flow_state {
 	 * and on the branch of a compare where the data is at least a constant
 	 */
 	unsigned short umin_zero;
+	/*
+	 * per register: which load or call made the data (its instruction + 1), kept by moves and
+	 * by the operations on it; 0: not known.  The verifier links copies of one scalar, so a
+	 * compare narrows each register of the same origin (and an unknown one is taken for one)
+	 */
+	unsigned int origin[11];
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
@@ -299,6 +305,10 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 		unsigned short bit = (unsigned short)(1u << r);
 		unsigned short s_has = s->data | s->var_off, d_has = d->data | d->var_off;
 
+		if (d->origin[r] && d->origin[r] != s->origin[r] && (s_has & bit)) {
+			d->origin[r] = 0;
+			grew = true;
+		}
 		/* one maximum on every path, or none: never a growing one (the walk ends) */
 		if ((s_has & bit) && !(d_has & bit)) {
 			d->umax[r] = s->umax[r];
@@ -403,6 +413,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->tn_known &= keep;
 	s->rodata &= keep;
 	s->sext32 &= keep;
+	s->origin[r] = 0;
 	s->umax_known &= keep;
 	s->umin_zero &= keep;
 	s->result[r] = 0;
@@ -968,6 +979,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		s->umax[0] = ~0ull;
 		s->umax_known |= 1u;
 		s->umin_zero |= 1u;
+		s->origin[0] = (unsigned int)i + 1;
 	}
 }
 
@@ -1632,6 +1644,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	s->result[dst] = s->result[src];
 	s->value[dst] = s->value[src];
 	s->umax[dst] = s->umax[src];
+	s->origin[dst] = s->origin[src];
 	s->imm[dst] = s->imm[src];
 	s->root[dst] = s->root[src];
 	s->off[dst] = s->off[src];
@@ -1843,6 +1856,7 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 	bool scalar_compared = false; /* the data a pointer is offset by was compared */
 	bool umax_ok = false, data_ptr = false, data_umax_ok = false, umin0 = false;
 	bool data_umin0 = false;
+	unsigned int from;
 	unsigned long long umax = 0, data_umax = 0;
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
@@ -1919,10 +1933,13 @@ static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in
 		mask &= 0xffffffffull;
 	}
 	umax_ok = result_umax(in, s, dst, src, src_data, &umax);
+	from = op == BPF_MOV ? (src >= 0 && src_data ? s->origin[src] : 0)
+			     : (dst_data ? s->origin[dst] : 0);
 	umin0 = op == BPF_MOV ? src_data && (s->umin_zero & (1u << src)) && !in->off
 			      : (s->umin_zero & (1u << dst)) && BPF_SRC(in->code) == BPF_K &&
 					(op == BPF_AND || op == BPF_LSH || op == BPF_RSH);
 	set_reg(s, dst, 0);
+	s->origin[dst] = from;
 	if (umin0)
 		s->umin_zero |= (unsigned short)(1u << dst);
 	if (compared)
@@ -1988,6 +2005,30 @@ static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
 }
 
 /*
+ * The data registers whose bounds the jump @in may move (a bit each): the compared ones and
+ * every register of the same origin (the verifier's linked scalars), and every one whose origin
+ * is not known.
+ */
+static unsigned short compare_links(const struct bpf_insn *in, const struct flow_state *s)
+{
+	int regs[2] = {in->dst_reg, BPF_SRC(in->code) == BPF_X ? in->src_reg : -1};
+	unsigned short hit = 0;
+
+	for (int k = 0; k < 2; k++) {
+		int r = regs[k];
+
+		if (r < 0 || r > 10 || !(s->data & (1u << r)))
+			continue;
+		hit |= (unsigned short)(1u << r);
+		for (int o = 0; o <= 10; o++)
+			if ((s->data & (1u << o)) &&
+			    (!s->origin[o] || !s->origin[r] || s->origin[o] == s->origin[r]))
+				hit |= (unsigned short)(1u << o);
+	}
+	return hit;
+}
+
+/*
  * The register whose maximum data_bound() narrows exactly at the jump @in (a bit; 0: none):
  * an unsigned compare of data with a constant, 64-bit or on a known-zero upper half.  Every
  * other data register's maximum is dropped there (the verifier narrows the scalars linked to
@@ -2003,10 +2044,10 @@ static unsigned short bounded_by(const struct bpf_insn *in, const struct flow_st
 	    (op != BPF_JLT && op != BPF_JLE && op != BPF_JGT && op != BPF_JGE) ||
 	    (BPF_CLASS(in->code) == BPF_JMP32 && (s->tn_mask[r] >> 32)))
 		return 0;
-	/* a data register of the same tnum may be its copy, linked to it: none is kept */
-	for (int o = 0; o <= 10; o++)
-		if (o != r && (s->data & (1u << o)))
-			return 0;
+	/*
+	 * its own maximum is narrowed exactly; a copy linked to it (the verifier narrows both) is
+	 * another data register, whose maximum the caller drops, and once dropped it stays so
+	 */
 	return (unsigned short)(1u << r);
 }
 
@@ -2093,6 +2134,7 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->umax[in->dst_reg] = width_mask[BPF_SIZE(in->code) >> 3];
 			s->umax_known |= (unsigned short)(1u << in->dst_reg);
 			s->umin_zero |= (unsigned short)(1u << in->dst_reg);
+			s->origin[in->dst_reg] = (unsigned int)i + 1;
 		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -2231,10 +2273,10 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
 		      (s->data & (1u << in->src_reg))))) {
 			s->compared |= s->data;
-			unsigned short kept = bounded_by(in, s);
+			unsigned short kept = bounded_by(in, s), hit = compare_links(in, s);
 
-			s->umax_known &= (unsigned short)~(s->data & ~kept);
-			s->umin_zero &= (unsigned short)~(s->data & ~kept);
+			s->umax_known &= (unsigned short)~(hit & ~kept);
+			s->umin_zero &= (unsigned short)~(hit & ~kept);
 		}
 		if (op != BPF_JA && in->dst_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->dst_reg);

@@ -960,6 +960,17 @@ int d_two_indexes(void *ctx)
 	return t->slot[i] + t->bytes[j];
 }
 
+SEC("tc") __failure __msg("invalid access to map value, value_size=40 off=40 size=1")
+int d_two_indexes_one_past(void *ctx)
+{
+	struct tbl *t = get();
+	u32 i = gi, j = gb;
+
+	if (!t || i >= 4 || j > 16)
+		return 0;
+	return t->slot[i] + t->bytes[j];
+}
+
 SEC("tc") __success
 int d_loop_data_bound(void *ctx)
 {

@@ -154,7 +154,8 @@ struct bpfcc_global_args {
 	int mem_size[BPFCC_MAX_ARGS];
 	bool ctx_arg[BPFCC_MAX_ARGS];
 	int nr_args;
-	bool skb_ctx; /* the main function of a tc program: its context is a struct __sk_buff */
+	/* the main function's program type (enum bpf_prog_type): its context's rules; 0: none */
+	unsigned int ctx_type;
 };
 
 /*

@@ -153,6 +153,11 @@ struct flow_state {
 	 * compare narrows each register of the same origin (and an unknown one is taken for one)
 	 */
 	unsigned int origin[11];
+	/*
+	 * bit per register: a packet pointer loaded from the context (data, data_meta) that no
+	 * compare has given a range yet: every byte through it is outside the packet
+	 */
+	unsigned short pkt;
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
@@ -172,7 +177,7 @@ struct flow {
 			       * drop given a result that was inserted, or a remove, walk or
 			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
-	bool skb_ctx; /* the context is a tc program's struct __sk_buff */
+	unsigned int ctx_type; /* the program type whose context the main function has, or 0 */
 	const struct bpfcc_subcall *subcalls; /* per instruction, or NULL */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
@@ -271,6 +276,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->compared |= s->compared;
 	d->ctx &= s->ctx;
 	d->sext32 &= s->sext32;
+	if (s->pkt & ~d->pkt)
+		grew = true; /* a packet pointer without a range on some path: judged */
+	d->pkt |= s->pkt;
 	if (d->umin_zero & ~s->umin_zero & (s->data | s->var_off))
 		grew = true;
 	d->umin_zero &= (unsigned short)~((s->data | s->var_off) & ~s->umin_zero);
@@ -413,6 +421,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->tn_known &= keep;
 	s->rodata &= keep;
 	s->sext32 &= keep;
+	s->pkt &= keep;
 	s->origin[r] = 0;
 	s->umax_known &= keep;
 	s->umin_zero &= keep;
@@ -1417,6 +1426,60 @@ static bool global_refused(const struct flow_state *s, int reg, long long off, i
 	return false;
 }
 
+/*
+ * Whether a socket filter may access its struct __sk_buff so (6.18's
+ * sk_filter_is_valid_access(): no tc_classid, packet pointers, family .. local_port, tstamp,
+ * wire_len or hwtstamp; a store only into cb[]), then bpf_skb_is_valid_access()'s sizes.
+ */
+static bool sock_access_ok(long long off, int size, bool write)
+{
+	if ((off >= 72 && off < 84) || (off >= 88 && off < 144) || (off >= 152 && off < 164) ||
+	    off >= 184)
+		return false;
+	if (write && !(off >= 48 && off < 68))
+		return false;
+	return skb_access_ok(off, size, false) || (write && skb_access_ok(off, size, true));
+}
+
+/*
+ * Whether an xdp program may access its struct xdp_md so (6.18's xdp_is_valid_access(): data
+ * 0, data_end 4, data_meta 8, ingress_ifindex 12, rx_queue_index 16, egress_ifindex 20, each
+ * a u32 read whole; no store).
+ */
+static bool xdp_access_ok(long long off, int size, bool write)
+{
+	return !write && off >= 0 && off < 24 && size == 4 && !(off % 4);
+}
+
+/*
+ * 1 when the main function's context of program type @type may be accessed at @off, @size
+ * bytes wide, 0 when the verifier refuses it, -1 for a type whose rules are not followed.
+ */
+static int ctx_access_ok(unsigned int type, long long off, int size, bool write)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+		return skb_access_ok(off, size, write);
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+		return sock_access_ok(off, size, write);
+	case BPF_PROG_TYPE_XDP:
+		return xdp_access_ok(off, size, write);
+	default:
+		return -1;
+	}
+}
+
+/* Whether a load of @size bytes at @off of type @type's context gives a packet pointer. */
+static bool ctx_packet_field(unsigned int type, long long off, int size)
+{
+	if (size != 4)
+		return false;
+	if (type == BPF_PROG_TYPE_SCHED_CLS || type == BPF_PROG_TYPE_SCHED_ACT)
+		return off == 76 || off == 140; /* data, data_meta */
+	return type == BPF_PROG_TYPE_XDP && (off == 0 || off == 8);
+}
+
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */
 static void check_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg)
 {
@@ -1433,18 +1496,41 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	 * the context moved by a constant (check_ptr_off_reg(): a load or store goes through the
 	 * context's own address, with the field in the instruction's offset; 6.12 and 6.18)
 	 */
-	if (fl->beyond && reg <= 9 && (s->ctx & (1u << reg)) && s->off[reg] &&
-	    !(s->var_off & (1u << reg)) && !fl->beyond[i].refused[0] &&
-	    BPF_MODE(in->code) == BPF_MEM) {
+	if (fl->beyond && reg <= 9 && (s->ctx & (1u << reg)) &&
+	    (s->off[reg] || ((s->var_off & s->tn_known) & (1u << reg))) &&
+	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM) {
+		if (s->off[reg] < 0)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "negative offset ctx ptr R%d off=%lld disallowed", reg, s->off[reg]);
+		else if (s->off[reg])
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "dereference of modified ctx ptr R%d off=%lld disallowed", reg,
+				 s->off[reg]);
+		else /* tnum_strn(): "(%#llx; %#llx)", 0 as 0x0 */
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "variable ctx access var_off=(0x%llx; 0x%llx) disallowed", s->tn_val[reg],
+				 s->tn_mask[reg]);
+		return;
+	}
+	/*
+	 * a packet pointer no compare with data_end gave a range (check_packet_access(): the
+	 * range is 0, so any byte is outside; 6.12 and 6.18)
+	 */
+	if (fl->beyond && reg <= 9 && (s->pkt & (1u << reg)) && !(s->var_off & (1u << reg)) &&
+	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM) {
+		long long at = s->off[reg] + in->off;
+
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
-			 "dereference of modified ctx ptr R%d off=%lld disallowed", reg, s->off[reg]);
+			 "invalid access to packet, off=%lld size=%d, R%d(id=0,off=%lld,r=0)\n"
+			 "R%d offset is outside of the packet",
+			 at, size, reg, at, reg);
 		return;
 	}
 	/* the context itself, unmoved */
-	if (fl->beyond && reg <= 9 && fl->skb_ctx && (s->ctx & (1u << reg)) &&
+	if (fl->beyond && reg <= 9 && fl->ctx_type && (s->ctx & (1u << reg)) &&
 	    !s->off[reg] && !(s->var_off & (1u << reg)) &&
 	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM &&
-	    !skb_access_ok(in->off, size, BPF_CLASS(in->code) != BPF_LDX)) {
+	    !ctx_access_ok(fl->ctx_type, in->off, size, BPF_CLASS(in->code) != BPF_LDX)) {
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 			 "invalid bpf_context access off=%d size=%d", in->off, size);
 		return;
@@ -1480,6 +1566,28 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		fl->beyond[i].size = size;
 		return;
 	}
+}
+
+/*
+ * A constant added to a pointer of a kind the walk knows (check_reg_sane_offset(), 6.12 and
+ * 6.18): one of BPF_MAX_VAR_OFF or more either way is "math between map_value pointer and
+ * 2147483648 is not allowed", refused at the add (natively the pointer goes far away).
+ */
+static void const_math_refused(struct flow *fl, unsigned long i, const struct flow_state *s,
+			       int r, long long k)
+{
+	unsigned short bit = (unsigned short)(1u << r);
+	const char *type = s->value[r] || s->root[r].datasec ? "map_value"
+			   : (s->stack & bit)		  ? "fp"
+			   : (s->ctx & bit)		  ? "ctx"
+			   : (s->pkt & bit)		  ? "pkt"
+							  : NULL;
+
+	if (!type || (k < BPF_MAX_VAR_OFF && k > -BPF_MAX_VAR_OFF) || !fl->beyond || fl->walking ||
+	    fl->beyond[i].refused[0])
+		return;
+	snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+		 "math between %s pointer and %lld is not allowed", type, k);
 }
 
 /* Whether @in's source register holds a constant scalar (no pointer the walk follows). */
@@ -1636,7 +1744,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
-				  &s->umax_known, &s->umin_zero};
+				  &s->umax_known, &s->umin_zero, &s->pkt};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
@@ -1774,7 +1882,8 @@ static bool ptr_var_ok(const struct flow_state *s, int r)
 		return true; /* an object: data_alu()'s own rule */
 	return ((s->value[r] || (s->root[r].datasec && s->root[r].datasec_size)) &&
 		(s->off_known & bit) && !(s->var_off & bit) && !(s->kptr_null & bit)) ||
-	       ((s->stack & bit) && !(s->var_off & bit));
+	       ((s->stack & bit) && !(s->var_off & bit)) ||
+	       ((s->ctx & bit) && !(s->var_off & bit) && !s->reg[r]);
 }
 
 /*
@@ -1792,7 +1901,7 @@ static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_stat
 			      bool umin0)
 {
 	bool stack = s->stack & (1u << dst);
-	const char *type = stack ? "fp" : "map_value";
+	const char *type = stack ? "fp" : (s->ctx & (1u << dst)) ? "ctx" : "map_value";
 
 	if (known && (bmask >> 63) && fl->beyond && !fl->walking && !fl->beyond[i].refused[0]) {
 		if (sext)
@@ -2115,12 +2224,17 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		 * one), a 4-byte variable is STACK_MISC to the verifier (measured on the running
 		 * 6.18: a u32 index kept in a volatile local reads back as (0x0; 0xffffffff))
 		 */
+		bool pkt;
 		bool data = in->src_reg <= 10 && BPF_MODE(in->code) == BPF_MEM &&
 			    (in->src_reg == BPF_REG_10 ? BPF_SIZE(in->code) != BPF_DW
 						       : !(s->rodata & (1u << in->src_reg)));
 
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
+		pkt = BPF_MODE(in->code) == BPF_MEM && in->src_reg <= 10 && fl->ctx_type &&
+		      (s->ctx & (1u << in->src_reg)) && !s->off[in->src_reg] &&
+		      !(s->var_off & (1u << in->src_reg)) &&
+		      ctx_packet_field(fl->ctx_type, in->off, BPF_SIZE(in->code) == BPF_W ? 4 : 0);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
 		if (slot < 0 && load_kptr(fl, in, s))
 			break;
@@ -2135,6 +2249,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->umax_known |= (unsigned short)(1u << in->dst_reg);
 			s->umin_zero |= (unsigned short)(1u << in->dst_reg);
 			s->origin[in->dst_reg] = (unsigned int)i + 1;
+		}
+		if (pkt && in->dst_reg <= 10) { /* a pointer, not data */
+			set_reg(s, in->dst_reg, 0);
+			s->pkt |= (unsigned short)(1u << in->dst_reg);
+			set_off(s, in->dst_reg, 0);
 		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -2237,6 +2356,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			 */
 			long long k = BPF_SRC(in->code) == BPF_K ? in->imm : s->imm[in->src_reg];
 
+			const_math_refused(fl, i, s, in->dst_reg, op == BPF_ADD ? k : -k);
+
 			s->off[in->dst_reg] += op == BPF_ADD ? k : -k;
 			s->root[in->dst_reg].type = 0;
 			s->root[in->dst_reg].map_value = 0;
@@ -2282,6 +2403,11 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->compared |= (unsigned short)(1u << in->dst_reg);
 		if (op != BPF_JA && BPF_SRC(in->code) == BPF_X && in->src_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->src_reg);
+		/* a compare of a packet pointer (with data_end) may give every one a range */
+		if (op != BPF_JA && ((in->dst_reg <= 10 && (s->pkt & (1u << in->dst_reg))) ||
+				     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
+				      (s->pkt & (1u << in->src_reg)))))
+			s->pkt = 0;
 		e->taken = *s;
 		if (op == BPF_JA) {
 			e->falls = false;
@@ -2592,7 +2718,7 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 			  .roots = roots,
 			  .beyond = beyond,
 			  .non_owning_arg = non_owning_arg,
-			  .skb_ctx = entry && entry->skb_ctx};
+			  .ctx_type = entry ? entry->ctx_type : 0};
 	unsigned long *work = calloc(cnt + 1, sizeof(*work)), nr_work = 0;
 	bool *queued = calloc(cnt + 1, sizeof(*queued));
 	int err = 0;

@@ -794,7 +794,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
 		struct bpf_program *prog = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
 
-		entry.skb_ctx = !k && prog && bpf_program__type(prog) == BPF_PROG_TYPE_SCHED_CLS;
+		entry.ctx_type = !k && prog ? (unsigned int)bpf_program__type(prog) : 0;
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;

@@ -117,6 +117,10 @@ struct bpfcc_beyond {
  * @datasec_off: with @datasec, the address's offset in the section
  * @address: the instruction (a 64-bit load) is relocated: an address libbpf fills in (a map, a
  *	global, a function), not the constant it holds in the object
+ * @map_key_size: when the instruction loads a map's address, the map's key size (0: not a map)
+ * @map_value_size: likewise its value size: a lookup's value is that many bytes
+ * @map_type: likewise its type (enum bpf_map_type)
+ * @datasec_size: with @datasec, the section's size (the value of its map)
  */
 struct bpfcc_root {
 	__u32 type;
@@ -128,6 +132,10 @@ struct bpfcc_root {
 	__u32 datasec;
 	int datasec_off;
 	bool address;
+	unsigned int map_key_size;
+	unsigned int map_value_size;
+	unsigned int map_type;
+	unsigned int datasec_size;
 };
 
 #define BPFCC_MAX_ARGS 5
@@ -146,6 +154,8 @@ struct bpfcc_global_args {
 	int mem_size[BPFCC_MAX_ARGS];
 	bool ctx_arg[BPFCC_MAX_ARGS];
 	int nr_args;
+	/* the main function's program type (enum bpf_prog_type): its context's rules; 0: none */
+	unsigned int ctx_type;
 };
 
 /*

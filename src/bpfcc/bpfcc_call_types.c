@@ -127,6 +127,37 @@ struct flow_state {
 	 */
 	unsigned short compared;
 	unsigned long long tn_val[11], tn_mask[11];
+	/*
+	 * bit per register: data sign-extended from 32 bits ("r1 <<= 32; r1 s>>= 32", movsx): the
+	 * verifier's bounds are [S32_MIN, S32_MAX] where the tnum knows no bit of the upper half
+	 */
+	unsigned short sext32;
+	/*
+	 * bit per register: umax[] is the verifier's own unsigned maximum of the data (or of a map
+	 * value pointer's variable part): set by a load (its width), kept through moves, masks,
+	 * shifts and adds of constants and narrowed by an unsigned compare with a constant
+	 * (data_bound()); dropped by anything else, any other compare included (the verifier may
+	 * then know more), and where two paths differ
+	 */
+	unsigned short umax_known;
+	unsigned long long umax[11];
+	/*
+	 * bit per register: the verifier's minimum of the data (or of a map value pointer's
+	 * variable part) is 0: a load, kept through moves, masks and shifts, dropped by an add
+	 * and on the branch of a compare where the data is at least a constant
+	 */
+	unsigned short umin_zero;
+	/*
+	 * per register: which load or call made the data (its instruction + 1), kept by moves and
+	 * by the operations on it; 0: not known.  The verifier links copies of one scalar, so a
+	 * compare narrows each register of the same origin (and an unknown one is taken for one)
+	 */
+	unsigned int origin[11];
+	/*
+	 * bit per register: a packet pointer loaded from the context (data, data_meta) that no
+	 * compare has given a range yet: every byte through it is outside the packet
+	 */
+	unsigned short pkt;
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
@@ -146,6 +177,7 @@ struct flow {
 			       * drop given a result that was inserted, or a remove, walk or
 			       * bpf_refcount_acquire() given one that died (dead_arg()) */
 	bool walking; /* walk_order()'s paths: no marks, constants followed */
+	unsigned int ctx_type; /* the program type whose context the main function has, or 0 */
 	const struct bpfcc_subcall *subcalls; /* per instruction, or NULL */
 	__u32 types[MAX_TYPES];
 	unsigned int nr_types;
@@ -243,6 +275,13 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 		grew = true;
 	d->compared |= s->compared;
 	d->ctx &= s->ctx;
+	d->sext32 &= s->sext32;
+	if (s->pkt & ~d->pkt)
+		grew = true; /* a packet pointer without a range on some path: judged */
+	d->pkt |= s->pkt;
+	if (d->umin_zero & ~s->umin_zero & (s->data | s->var_off))
+		grew = true;
+	d->umin_zero &= (unsigned short)~((s->data | s->var_off) & ~s->umin_zero);
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
 			d->mem_size[r] = 0; /* not the same memory on every path */
@@ -274,6 +313,20 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 		unsigned short bit = (unsigned short)(1u << r);
 		unsigned short s_has = s->data | s->var_off, d_has = d->data | d->var_off;
 
+		if (d->origin[r] && d->origin[r] != s->origin[r] && (s_has & bit)) {
+			d->origin[r] = 0;
+			grew = true;
+		}
+		/* one maximum on every path, or none: never a growing one (the walk ends) */
+		if ((s_has & bit) && !(d_has & bit)) {
+			d->umax[r] = s->umax[r];
+			d->umax_known = (unsigned short)((d->umax_known & ~bit) |
+							 (s->umax_known & bit));
+		} else if ((s_has & bit) && (d->umax_known & bit) &&
+			   (!(s->umax_known & bit) || s->umax[r] != d->umax[r])) {
+			d->umax_known &= (unsigned short)~bit;
+			grew = true;
+		}
 		if ((s_has & bit) && !(d_has & bit)) {
 			d->tn_val[r] = s->tn_val[r];
 			d->tn_mask[r] = s->tn_mask[r];
@@ -367,11 +420,19 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->var_off &= keep;
 	s->tn_known &= keep;
 	s->rodata &= keep;
+	s->sext32 &= keep;
+	s->pkt &= keep;
+	s->origin[r] = 0;
+	s->umax_known &= keep;
+	s->umin_zero &= keep;
 	s->result[r] = 0;
 	s->root[r].type = 0;
 	s->root[r].map_value = 0;
 	s->root[r].datasec = 0;
 	s->root[r].rodata_size = 0;
+	s->root[r].map_key_size = 0;
+	s->root[r].map_value_size = 0;
+	s->root[r].datasec_size = 0;
 	s->value[r] = 0;
 	s->mem_size[r] = 0;
 }
@@ -598,6 +659,7 @@ static int filled_buffer_arg(const char *callee)
  * checked) is left alone: the verifier's bounds may exclude zero where a tnum cannot tell.
  */
 #define BPF_MAX_VAR_SIZ (1 << 29) /* include/linux/bpf.h */
+#define BPF_MAX_VAR_OFF (1 << 29) /* include/linux/bpf.h */
 
 static bool unbounded_size(const struct flow_state *s, int r)
 {
@@ -671,6 +733,95 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 }
 
 static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);
+static bool global_refused(const struct flow_state *s, int reg, long long off, int size,
+			   char *refused, size_t len);
+
+/*
+ * The key (and an update's value) given to a map helper (check_helper_call() ->
+ * check_func_arg(), 6.18): a scalar is no memory at all ("R2 type=scalar expected=fp, ..."),
+ * and a buffer on the stack must have the map's key_size (value_size) bytes below the frame's
+ * top (check_stack_range_initialized(): "invalid read from stack R2 off=-2 size=4").  A native
+ * run would read past the buffer, or through the scalar as an address (a crash).
+ */
+static void check_map_helper(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	const char *name = fl->callee[i];
+	int last;
+
+	if (!name || fl->walking || !fl->beyond || fl->beyond[i].refused[0] ||
+	    !s->root[1].map_key_size)
+		return;
+	if (!strcmp(name, "bpf_map_update_elem"))
+		last = 3;
+	else if (!strcmp(name, "bpf_map_lookup_elem") || !strcmp(name, "bpf_map_delete_elem") ||
+		 !strcmp(name, "bpf_map_lookup_percpu_elem"))
+		last = 2;
+	else
+		return;
+	/* check_map_func_compatibility(): only per-CPU maps have a value per CPU */
+	if (!strcmp(name, "bpf_map_lookup_percpu_elem") &&
+	    s->root[1].map_type != BPF_MAP_TYPE_PERCPU_HASH &&
+	    s->root[1].map_type != BPF_MAP_TYPE_PERCPU_ARRAY &&
+	    s->root[1].map_type != BPF_MAP_TYPE_LRU_PERCPU_HASH) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "cannot pass map_type %u into func bpf_map_lookup_percpu_elem#%d",
+			 s->root[1].map_type, BPF_FUNC_map_lookup_percpu_elem);
+		return;
+	}
+	for (int r = 2; r <= last; r++) {
+		unsigned short bit = (unsigned short)(1u << r);
+		unsigned int size = r == 2 ? s->root[1].map_key_size : s->root[1].map_value_size;
+		bool pointer = s->reg[r] || (s->stack & bit) || s->value[r] || (s->ctx & bit) ||
+			       s->root[r].type || s->root[r].datasec || s->root[r].map_key_size ||
+			       (s->rodata & bit) || s->mem_size[r] || (s->kptr_null & bit) ||
+			       (s->array_map & bit);
+
+		if (!pointer && ((s->imm_known & bit) || (s->data & bit))) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, "
+				 "mem, ringbuf_mem, buf, trusted_ptr_",
+				 r);
+			return;
+		}
+		if ((s->ctx & bit) && !s->reg[r]) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "R%d type=ctx expected=fp, pkt, pkt_meta, map_key, map_value, mem, "
+				 "ringbuf_mem, buf, trusted_ptr_",
+				 r);
+			return;
+		}
+		/* a global's bytes: its section is a map value too */
+		if (!s->value[r] && s->root[r].datasec && s->root[r].datasec_size &&
+		    !(s->var_off & bit) &&
+		    (s->off[r] < 0 || s->off[r] + (long long)size > s->root[r].datasec_size)) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "invalid access to map value, value_size=%u off=%lld size=%u\n"
+				 "R%d min value is outside of the allowed memory range",
+				 s->root[r].datasec_size, s->off[r], size, r);
+			return;
+		}
+		/* another map's value (check_helper_mem_access() -> check_map_access()) */
+		if (s->value[r] && (s->off_known & bit) && !(s->var_off & bit) &&
+		    !(s->kptr_null & bit)) {
+			__s64 vsize = btf__resolve_size(fl->btf, s->value[r]);
+
+			if (vsize > 0 && (s->off[r] < 0 || s->off[r] + (long long)size > vsize)) {
+				snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+					 "invalid access to map value, value_size=%lld off=%lld "
+					 "size=%u\nR%d min value is outside of the allowed memory "
+					 "range",
+					 (long long)vsize, s->off[r], size, r);
+				return;
+			}
+		}
+		if ((s->stack & bit) && !(s->var_off & bit) && s->off[r] < 0 &&
+		    s->off[r] + (long long)size > 0) {
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "invalid read from stack R%d off=%lld size=%u", r, s->off[r], size);
+			return;
+		}
+	}
+}
 
 /* The BTF type of the map value register @r points into at off[] (0: none known). */
 static __u32 map_value_of(const struct flow_state *s, int r)
@@ -751,6 +902,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
 	check_stack_buffer(fl, i, s);
+	check_map_helper(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
 		check_global_call(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */
@@ -833,6 +985,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	if (returns_data(name)) { /* RET_INTEGER: mark_reg_unknown(), all 64 bits */
 		tn_set(s, 0, 0, ~0ull);
 		s->data |= 1u;
+		s->umax[0] = ~0ull;
+		s->umax_known |= 1u;
+		s->umin_zero |= 1u;
+		s->origin[0] = (unsigned int)i + 1;
 	}
 }
 
@@ -1072,7 +1228,58 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	__u8 cls = BPF_CLASS(in->code);
 	const char *tag = NULL, *field;
 
+	if (!s->value[reg] && s->root[reg].datasec && s->root[reg].datasec_size &&
+	    global_refused(s, reg, off, size, by->refused, sizeof(by->refused)))
+		return true;
+	if (s->value[reg] && (s->var_off & (1u << reg))) {
+		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
+		unsigned long long max = s->tn_val[reg] | s->tn_mask[reg];
+
+		/*
+		 * check_mem_region_access() with the bounds: the walk keeps tnums, which are the
+		 * verifier's bounds for data masked, shifted or added, not for data a branch
+		 * compared (then nothing is said)
+		 */
+		if (!(s->tn_known & (1u << reg)) || vsize <= 0)
+			return false;
+		/* the minimum first: with a variable part from 0, the constant offset alone */
+		if ((s->umin_zero & (1u << reg)) && (off < 0 || off + size > vsize)) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 (long long)vsize, off, size, reg);
+			return true;
+		}
+		if (s->umax_known & (1u << reg))
+			max = s->umax[reg]; /* the verifier's own maximum */
+		else if (s->compared & (1u << reg))
+			return false;
+		if (max >= BPF_MAX_VAR_OFF)
+			snprintf(by->refused, sizeof(by->refused),
+				 "R%d unbounded memory access, make sure to bounds check any such "
+				 "access",
+				 reg);
+		else if (off + (long long)max + size > vsize)
+			snprintf(by->refused, sizeof(by->refused),
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d max value is outside of the allowed memory range",
+				 (long long)vsize, off + (long long)max, size, reg);
+		return by->refused[0];
+	}
 	if (s->value[reg]) {
+		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
+
+		/*
+		 * check_map_access() -> check_mem_region_access(): the access within the value
+		 * (a constant offset: its minimum is the one that fails, 6.12 and 6.18)
+		 */
+		if (vsize > 0 && (off < 0 || off + size > vsize)) {
+			snprintf(by->refused, sizeof(by->refused),
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 (long long)vsize, off, size, reg);
+			return true;
+		}
 		/* check_map_access(): any byte of a special field, a kptr's exact 8 bytes only */
 		field = special_field_at(fl->btf, s->value[reg], off, size);
 		if (field && strcmp(field, "kptr") && strcmp(field, "percpu_kptr")) {
@@ -1133,6 +1340,146 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	return false;
 }
 
+/*
+ * Whether a tc program may load (@write false) or store @size bytes at @off of its struct
+ * __sk_buff (6.18's tc_cls_act_is_valid_access() then bpf_skb_is_valid_access(); the uapi
+ * layout: mark 8, queue_mapping 12, priority 32, tc_index 44, cb[] 48..68, tc_classid 72, data
+ * 76, data_end 80, family .. local_port 88..140, data_meta 140, flow_keys 144, tstamp 152, sk
+ * 168, tstamp_type 180 and its padding to 184, hwtstamp 184, the whole 192 bytes).  What it
+ * refuses is "invalid bpf_context access off=N size=M": natively the store lands in a zeroed
+ * context and the program goes on.
+ */
+static bool skb_access_ok(long long off, int size, bool write)
+{
+	if (write && !((off >= 8 && off < 16) || (off >= 32 && off < 36) ||
+		       (off >= 44 && off < 48) || (off >= 48 && off < 68) ||
+		       (off >= 72 && off < 76) || (off >= 152 && off < 160)))
+		return false;
+	if (off >= 88 && off < 140) /* family .. local_port: sk_skb programs' only */
+		return false;
+	if (off < 0 || off >= 192 || off % size)
+		return false;
+	if (off >= 48 && off < 68) /* cb[]: any width within it */
+		return off + size <= 68;
+	if ((off >= 76 && off < 84) || off == 140) /* data, data_end, data_meta */
+		return size == 4;
+	if (off >= 144 && off < 152) /* flow_keys */
+		return false;
+	if (off >= 152 && off < 160) /* tstamp */
+		return size == 8;
+	if (off >= 168 && off < 176) /* sk */
+		return !write && size == 8;
+	if (off >= 180 && off < 184) /* tstamp_type and the padding after it */
+		return false;
+	if (off >= 184) /* hwtstamp */
+		return !write && size == 8;
+	if (write)
+		return size == 4;
+	return size <= 4; /* a narrow load of a u32 field (bpf_ctx_narrow_access_ok()) */
+}
+
+/*
+ * A load or store into a global of a data section (the section is a map value to the
+ * verifier: check_map_access()), at @off from the section's start: before it or past its end,
+ * at a constant offset or with a variable part that is data whose maximum the walk knows.
+ */
+static bool global_refused(const struct flow_state *s, int reg, long long off, int size,
+			   char *refused, size_t len)
+{
+	long long vsize = s->root[reg].datasec_size;
+	unsigned short bit = (unsigned short)(1u << reg);
+
+	if (!(s->var_off & bit) || (s->umin_zero & bit)) {
+		if (off >= 0 && off + size <= vsize && !(s->var_off & bit))
+			return false;
+		if (off < 0 || off + size > vsize) {
+			snprintf(refused, len,
+				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 vsize, off, size, reg);
+			return true;
+		}
+	}
+	if (!(s->var_off & bit) || !(s->tn_known & bit))
+		return false;
+	if ((s->tn_val[reg] | s->tn_mask[reg]) >= BPF_MAX_VAR_OFF && !(s->umax_known & bit)) {
+		snprintf(refused, len,
+			 "R%d unbounded memory access, make sure to bounds check any such access",
+			 reg);
+		return true;
+	}
+	if (!(s->umax_known & bit))
+		return false;
+	if (s->umax[reg] >= BPF_MAX_VAR_OFF) {
+		snprintf(refused, len,
+			 "R%d unbounded memory access, make sure to bounds check any such access",
+			 reg);
+		return true;
+	}
+	if (off + (long long)s->umax[reg] + size > vsize) {
+		snprintf(refused, len,
+			 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
+			 "R%d max value is outside of the allowed memory range",
+			 vsize, off + (long long)s->umax[reg], size, reg);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether a socket filter may access its struct __sk_buff so (6.18's
+ * sk_filter_is_valid_access(): no tc_classid, packet pointers, family .. local_port, tstamp,
+ * wire_len or hwtstamp; a store only into cb[]), then bpf_skb_is_valid_access()'s sizes.
+ */
+static bool sock_access_ok(long long off, int size, bool write)
+{
+	if ((off >= 72 && off < 84) || (off >= 88 && off < 144) || (off >= 152 && off < 164) ||
+	    off >= 184)
+		return false;
+	if (write && !(off >= 48 && off < 68))
+		return false;
+	return skb_access_ok(off, size, false) || (write && skb_access_ok(off, size, true));
+}
+
+/*
+ * Whether an xdp program may access its struct xdp_md so (6.18's xdp_is_valid_access(): data
+ * 0, data_end 4, data_meta 8, ingress_ifindex 12, rx_queue_index 16, egress_ifindex 20, each
+ * a u32 read whole; no store).
+ */
+static bool xdp_access_ok(long long off, int size, bool write)
+{
+	return !write && off >= 0 && off < 24 && size == 4 && !(off % 4);
+}
+
+/*
+ * 1 when the main function's context of program type @type may be accessed at @off, @size
+ * bytes wide, 0 when the verifier refuses it, -1 for a type whose rules are not followed.
+ */
+static int ctx_access_ok(unsigned int type, long long off, int size, bool write)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+		return skb_access_ok(off, size, write);
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+		return sock_access_ok(off, size, write);
+	case BPF_PROG_TYPE_XDP:
+		return xdp_access_ok(off, size, write);
+	default:
+		return -1;
+	}
+}
+
+/* Whether a load of @size bytes at @off of type @type's context gives a packet pointer. */
+static bool ctx_packet_field(unsigned int type, long long off, int size)
+{
+	if (size != 4)
+		return false;
+	if (type == BPF_PROG_TYPE_SCHED_CLS || type == BPF_PROG_TYPE_SCHED_ACT)
+		return off == 76 || off == 140; /* data, data_meta */
+	return type == BPF_PROG_TYPE_XDP && (off == 0 || off == 8);
+}
+
 /* A load or store at @i through register @reg of the state @s: past the end of an object? */
 static void check_access(struct flow *fl, unsigned long i, const struct flow_state *s, int reg)
 {
@@ -1145,6 +1492,49 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	if (fl->beyond && reg <= 9 && (s->dead & (1u << reg)))
 		fl->beyond[i].dead_ref = true;
+	/*
+	 * the context moved by a constant (check_ptr_off_reg(): a load or store goes through the
+	 * context's own address, with the field in the instruction's offset; 6.12 and 6.18)
+	 */
+	if (fl->beyond && reg <= 9 && (s->ctx & (1u << reg)) &&
+	    (s->off[reg] || ((s->var_off & s->tn_known) & (1u << reg))) &&
+	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM) {
+		if (s->off[reg] < 0)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "negative offset ctx ptr R%d off=%lld disallowed", reg, s->off[reg]);
+		else if (s->off[reg])
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "dereference of modified ctx ptr R%d off=%lld disallowed", reg,
+				 s->off[reg]);
+		else /* tnum_strn(): "(%#llx; %#llx)", 0 as 0x0 */
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "variable ctx access var_off=(0x%llx; 0x%llx) disallowed", s->tn_val[reg],
+				 s->tn_mask[reg]);
+		return;
+	}
+	/*
+	 * a packet pointer no compare with data_end gave a range (check_packet_access(): the
+	 * range is 0, so any byte is outside; 6.12 and 6.18)
+	 */
+	if (fl->beyond && reg <= 9 && (s->pkt & (1u << reg)) && !(s->var_off & (1u << reg)) &&
+	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM) {
+		long long at = s->off[reg] + in->off;
+
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "invalid access to packet, off=%lld size=%d, R%d(id=0,off=%lld,r=0)\n"
+			 "R%d offset is outside of the packet",
+			 at, size, reg, at, reg);
+		return;
+	}
+	/* the context itself, unmoved */
+	if (fl->beyond && reg <= 9 && fl->ctx_type && (s->ctx & (1u << reg)) &&
+	    !s->off[reg] && !(s->var_off & (1u << reg)) &&
+	    !fl->beyond[i].refused[0] && BPF_MODE(in->code) == BPF_MEM &&
+	    !ctx_access_ok(fl->ctx_type, in->off, size, BPF_CLASS(in->code) != BPF_LDX)) {
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "invalid bpf_context access off=%d size=%d", in->off, size);
+		return;
+	}
 	if (!fl->beyond || reg > 9 || !(s->off_known & (1u << reg)) || fl->beyond[i].type ||
 	    fl->beyond[i].refused[0])
 		return;
@@ -1176,6 +1566,38 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		fl->beyond[i].size = size;
 		return;
 	}
+}
+
+/*
+ * A constant added to a pointer of a kind the walk knows (check_reg_sane_offset(), 6.12 and
+ * 6.18): one of BPF_MAX_VAR_OFF or more either way is "math between map_value pointer and
+ * 2147483648 is not allowed", refused at the add (natively the pointer goes far away).
+ */
+static void const_math_refused(struct flow *fl, unsigned long i, const struct flow_state *s,
+			       int r, long long k)
+{
+	unsigned short bit = (unsigned short)(1u << r);
+	const char *type = s->value[r] || s->root[r].datasec ? "map_value"
+			   : (s->stack & bit)		  ? "fp"
+			   : (s->ctx & bit)		  ? "ctx"
+			   : (s->pkt & bit)		  ? "pkt"
+							  : NULL;
+
+	if (!type || (k < BPF_MAX_VAR_OFF && k > -BPF_MAX_VAR_OFF) || !fl->beyond || fl->walking ||
+	    fl->beyond[i].refused[0])
+		return;
+	snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+		 "math between %s pointer and %lld is not allowed", type, k);
+}
+
+/* Whether @in's source register holds a constant scalar (no pointer the walk follows). */
+static bool const_src(const struct flow_state *s, const struct bpf_insn *in)
+{
+	unsigned short bit = (unsigned short)(1u << in->src_reg);
+
+	return BPF_SRC(in->code) == BPF_X && in->src_reg < 10 && (s->imm_known & bit) &&
+	       !s->reg[in->src_reg] && !(s->stack & bit) && !(s->ctx & bit) &&
+	       !s->value[in->src_reg] && !(s->data & bit) && in->dst_reg != in->src_reg;
 }
 
 /* The edges out of an instruction: its state to @next, and @taken to @target. */
@@ -1321,13 +1743,16 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
-				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata};
+				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
+				  &s->umax_known, &s->umin_zero, &s->pkt};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
 	s->reg[dst] = s->reg[src];
 	s->result[dst] = s->result[src];
 	s->value[dst] = s->value[src];
+	s->umax[dst] = s->umax[src];
+	s->origin[dst] = s->origin[src];
 	s->imm[dst] = s->imm[src];
 	s->root[dst] = s->root[src];
 	s->off[dst] = s->off[src];
@@ -1402,12 +1827,124 @@ static bool tn_op(__u8 op, unsigned long long *val, unsigned long long *mask,
 }
 
 /*
+ * The verifier's unsigned maximum of the result of @in on data, when the walk knows it exactly
+ * (the operand's own maximum known): a move, a mask, a shift or an add of a constant that does
+ * not overflow (scalar_min_max_and(), _lsh(), _rsh(), _add(), 6.12 and 6.18).  The 32-bit
+ * forms only as a move and a mask.  False for anything else.
+ */
+static bool result_umax(const struct bpf_insn *in, const struct flow_state *s, int dst, int src,
+			bool src_data, unsigned long long *umax)
+{
+	__u8 op = BPF_OP(in->code), cls = BPF_CLASS(in->code);
+	unsigned long long k = (unsigned long long)(long long)in->imm, m;
+
+	if (op == BPF_MOV) {
+		if (!src_data || !(s->umax_known & (1u << src)) || in->off)
+			return false;
+		m = s->umax[src];
+		*umax = cls == BPF_ALU && m > 0xffffffffull ? 0xffffffffull : m;
+		return true;
+	}
+	if (!(s->umax_known & (1u << dst)) || !(s->data & (1u << dst)) ||
+	    BPF_SRC(in->code) != BPF_K || in->imm < 0)
+		return false;
+	m = s->umax[dst];
+	switch (op) {
+	case BPF_AND:
+		*umax = m < k ? m : k;
+		return true;
+	case BPF_LSH:
+		if (cls != BPF_ALU64 || k > 63 || m > (~0ull >> k))
+			return false;
+		*umax = m << k;
+		return true;
+	case BPF_RSH:
+		if (cls != BPF_ALU64 || k > 63)
+			return false;
+		*umax = m >> k;
+		return true;
+	case BPF_ADD:
+		if (cls != BPF_ALU64 || m + k < m)
+			return false;
+		*umax = m + k;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A map value's or the stack's address, not yet offset by data: the pointers data_plus_pointer() takes. */
+static bool ptr_var_ok(const struct flow_state *s, int r)
+{
+	unsigned short bit = (unsigned short)(1u << r);
+
+	if (s->reg[r])
+		return true; /* an object: data_alu()'s own rule */
+	return ((s->value[r] || (s->root[r].datasec && s->root[r].datasec_size)) &&
+		(s->off_known & bit) && !(s->var_off & bit) && !(s->kptr_null & bit)) ||
+	       ((s->stack & bit) && !(s->var_off & bit)) ||
+	       ((s->ctx & bit) && !(s->var_off & bit) && !s->reg[r]);
+}
+
+/*
+ * A map value's or the stack's address plus data (adjust_ptr_min_max_vals() ->
+ * check_reg_sane_offset(), 6.12 and 6.18): a scalar whose sign is unknown is refused there, as
+ * "value -2147483648 makes fp pointer be out of bounds" when it is a sign-extended word (its
+ * minimum S32_MIN is past BPF_MAX_VAR_OFF), else "math between map_value pointer and register
+ * with unbounded min value is not allowed" (a shift, for one, loses the signed bounds).  A map
+ * value with a non-negative variable part keeps it (var_off, the tnum), which check_access()
+ * holds to the value's size; the stack's is not followed further.
+ */
+static bool data_plus_pointer(struct flow *fl, unsigned long i, struct flow_state *s, int dst,
+			      unsigned long long bval, unsigned long long bmask, bool known,
+			      bool sext, bool compared, bool umax_ok, unsigned long long umax,
+			      bool umin0)
+{
+	bool stack = s->stack & (1u << dst);
+	const char *type = stack ? "fp" : (s->ctx & (1u << dst)) ? "ctx" : "map_value";
+
+	if (known && (bmask >> 63) && fl->beyond && !fl->walking && !fl->beyond[i].refused[0]) {
+		if (sext)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "value -2147483648 makes %s pointer be out of bounds", type);
+		else
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "math between %s pointer and register with unbounded min value "
+				 "is not allowed",
+				 type);
+	}
+	if (stack) {
+		set_reg(s, dst, 0);
+		return true;
+	}
+	s->var_off |= (unsigned short)(1u << dst);
+	s->tn_known &= (unsigned short)~(1u << dst);
+	/* the pointer's own compare (its NULL check) bounds nothing: the data's does */
+	s->compared &= (unsigned short)~(1u << dst);
+	if (compared)
+		s->compared |= (unsigned short)(1u << dst);
+	if (known && !(bmask >> 63))
+		tn_set(s, dst, bval, bmask);
+	/* the variable part's maximum: the data's (reg_bounds_sync() kept it within its tnum) */
+	s->umax_known &= (unsigned short)~(1u << dst);
+	s->umin_zero &= (unsigned short)~(1u << dst);
+	if (umin0 && known && !(bmask >> 63))
+		s->umin_zero |= (unsigned short)(1u << dst);
+	if (umax_ok && known && !(bmask >> 63)) {
+		s->umax[dst] = umax < (bval | bmask) ? umax : (bval | bmask);
+		s->umax_known |= (unsigned short)(1u << dst);
+	}
+	return true;
+}
+
+/*
  * An ALU instruction on data (a scalar loaded from memory, @s->data): the result is data too,
  * with its tnum while the walk can follow it; data added to an object pointer gives the pointer
  * a variable offset, which any access through it is refused for.  False when neither operand is
  * data: the caller's rules apply.
  */
-static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
+static bool data_alu(struct flow *fl, unsigned long i, const struct bpf_insn *in,
+		     struct flow_state *s)
 {
 	__u8 cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 	int dst = in->dst_reg, src = BPF_SRC(in->code) == BPF_X ? in->src_reg : -1;
@@ -1417,6 +1954,19 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	/* a result of a compared value may have narrower bounds too (clang's "w4 = w1") */
 	bool compared = (op != BPF_MOV && (s->compared & (1u << dst))) ||
 			(src >= 0 && src <= 10 && (s->compared & (1u << src)));
+	/*
+	 * the result is sign-extended from 32 bits: an arithmetic shift by 32 of a value whose
+	 * lower half is known zero (the "<<= 32" before it), or a movsx of a word
+	 */
+	bool sext = (cls == BPF_ALU64 && op == BPF_ARSH && BPF_SRC(in->code) == BPF_K &&
+		     in->imm == 32 && dst_data && (s->tn_known & (1u << dst)) &&
+		     !((s->tn_val[dst] | s->tn_mask[dst]) & 0xffffffffull)) ||
+		    (cls == BPF_ALU64 && op == BPF_MOV && in->off == 32 && src_data);
+	bool scalar_compared = false; /* the data a pointer is offset by was compared */
+	bool umax_ok = false, data_ptr = false, data_umax_ok = false, umin0 = false;
+	bool data_umin0 = false;
+	unsigned int from;
+	unsigned long long umax = 0, data_umax = 0;
 
 	if (src > 10 || (!src_data && !dst_data) || (op == BPF_MOV && !src_data))
 		return false;
@@ -1428,14 +1978,38 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 		bval = (unsigned long long)s->imm[src];
 		src_known = s->imm_known & (1u << src);
 	}
-	if (cls == BPF_ALU64 && op == BPF_ADD && dst_data && src >= 0 && s->reg[src] &&
+	if (cls == BPF_ALU64 && op == BPF_ADD && dst_data && src >= 0 && ptr_var_ok(s, src) &&
 	    !src_data && !in->off) {
 		/* data plus an object pointer (clang's "r1 += r0"): the pointer, offset by it */
+		sext = s->sext32 & (1u << dst);
+		scalar_compared = s->compared & (1u << dst);
+		data_ptr = true;
+		data_umax_ok = s->umax_known & (1u << dst);
+		data_umax = s->umax[dst];
+		data_umin0 = s->umin_zero & (1u << dst);
 		bval = s->tn_val[dst];
 		bmask = s->tn_mask[dst];
 		src_known = s->tn_known & (1u << dst);
 		copy_reg(s, dst, src);
 		src_data = true;
+	}
+	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && !in->off &&
+	    !s->reg[dst] && ptr_var_ok(s, dst)) {
+		if (src >= 0 && src != dst && (s->sext32 & (1u << src)))
+			sext = true;
+		if (src >= 0 && src != dst && (s->compared & (1u << src)))
+			scalar_compared = true;
+		if (src >= 0 && src != dst) {
+			umax_ok = s->umax_known & (1u << src);
+			umax = s->umax[src];
+			umin0 = s->umin_zero & (1u << src);
+		} else if (data_ptr) {
+			umax_ok = data_umax_ok;
+			umax = data_umax;
+			umin0 = data_umin0;
+		}
+		return data_plus_pointer(fl, i, s, dst, bval, bmask, src_known, sext,
+					 scalar_compared, umax_ok, umax, umin0);
 	}
 	if (cls == BPF_ALU64 && op == BPF_ADD && src_data && s->reg[dst] && !in->off) {
 		/* an object pointer plus data: adjust_ptr_min_max_vals() keeps its type */
@@ -1467,9 +2041,22 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 		val &= 0xffffffffull;
 		mask &= 0xffffffffull;
 	}
+	umax_ok = result_umax(in, s, dst, src, src_data, &umax);
+	from = op == BPF_MOV ? (src >= 0 && src_data ? s->origin[src] : 0)
+			     : (dst_data ? s->origin[dst] : 0);
+	umin0 = op == BPF_MOV ? src_data && (s->umin_zero & (1u << src)) && !in->off
+			      : (s->umin_zero & (1u << dst)) && BPF_SRC(in->code) == BPF_K &&
+					(op == BPF_AND || op == BPF_LSH || op == BPF_RSH);
 	set_reg(s, dst, 0);
+	s->origin[dst] = from;
+	if (umin0)
+		s->umin_zero |= (unsigned short)(1u << dst);
 	if (compared)
 		s->compared |= (unsigned short)(1u << dst);
+	if (umax_ok && known) { /* reg_bounds_sync(): no more than the tnum allows */
+		s->umax[dst] = umax < (val | mask) ? umax : (val | mask);
+		s->umax_known |= (unsigned short)(1u << dst);
+	}
 	if (known && !mask) { /* every bit known: a constant to the verifier, not data */
 		s->imm[dst] = (long long)val;
 		s->imm_known |= (unsigned short)(1u << dst);
@@ -1478,6 +2065,8 @@ static bool data_alu(const struct bpf_insn *in, struct flow_state *s)
 	s->data |= (unsigned short)(1u << dst);
 	if (known)
 		tn_set(s, dst, val, mask);
+	if (sext)
+		s->sext32 |= (unsigned short)(1u << dst);
 	return true;
 }
 
@@ -1518,6 +2107,57 @@ static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
 	range = max ? ~0ull >> __builtin_clzll(max) : 0;
 	at_most->tn_mask[r] &= range;
 	at_most->tn_val[r] &= range;
+	if ((at_most->umax_known & (1u << r)) && at_most->umax[r] > max)
+		at_most->umax[r] = max;
+	/* the other branch's minimum is above 0 now */
+	(at_most == fall ? taken : fall)->umin_zero &= (unsigned short)~(1u << r);
+}
+
+/*
+ * The data registers whose bounds the jump @in may move (a bit each): the compared ones and
+ * every register of the same origin (the verifier's linked scalars), and every one whose origin
+ * is not known.
+ */
+static unsigned short compare_links(const struct bpf_insn *in, const struct flow_state *s)
+{
+	int regs[2] = {in->dst_reg, BPF_SRC(in->code) == BPF_X ? in->src_reg : -1};
+	unsigned short hit = 0;
+
+	for (int k = 0; k < 2; k++) {
+		int r = regs[k];
+
+		if (r < 0 || r > 10 || !(s->data & (1u << r)))
+			continue;
+		hit |= (unsigned short)(1u << r);
+		for (int o = 0; o <= 10; o++)
+			if ((s->data & (1u << o)) &&
+			    (!s->origin[o] || !s->origin[r] || s->origin[o] == s->origin[r]))
+				hit |= (unsigned short)(1u << o);
+	}
+	return hit;
+}
+
+/*
+ * The register whose maximum data_bound() narrows exactly at the jump @in (a bit; 0: none):
+ * an unsigned compare of data with a constant, 64-bit or on a known-zero upper half.  Every
+ * other data register's maximum is dropped there (the verifier narrows the scalars linked to
+ * the compared one too, and other compares teach it more than the walk keeps).
+ */
+static unsigned short bounded_by(const struct bpf_insn *in, const struct flow_state *s)
+{
+	__u8 op = BPF_OP(in->code);
+	int r = in->dst_reg;
+
+	if (BPF_SRC(in->code) != BPF_K || r > 10 || in->imm < 0 ||
+	    !(s->data & s->tn_known & (1u << r)) ||
+	    (op != BPF_JLT && op != BPF_JLE && op != BPF_JGT && op != BPF_JGE) ||
+	    (BPF_CLASS(in->code) == BPF_JMP32 && (s->tn_mask[r] >> 32)))
+		return 0;
+	/*
+	 * its own maximum is narrowed exactly; a copy linked to it (the verifier narrows both) is
+	 * another data register, whose maximum the caller drops, and once dropped it stays so
+	 */
+	return (unsigned short)(1u << r);
 }
 
 /*
@@ -1552,12 +2192,13 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 	case BPF_LD:
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < fl->cnt) {
 			set_reg(s, in->dst_reg, 0);
-			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value))
+			if (fl->roots && (fl->roots[i].type || fl->roots[i].map_value || fl->roots[i].map_key_size))
 				s->root[in->dst_reg] = fl->roots[i];
 			s->root[in->dst_reg].datasec = 0;
 			if (fl->roots && fl->roots[i].datasec) {
 				s->root[in->dst_reg].datasec = fl->roots[i].datasec;
-				s->off[in->dst_reg] = fl->roots[i].datasec_off;
+				s->root[in->dst_reg].datasec_size = fl->roots[i].datasec_size;
+				set_off(s, in->dst_reg, fl->roots[i].datasec_off);
 			}
 			if (fl->roots && fl->roots[i].rodata) {
 				s->rodata |= (unsigned short)(1u << in->dst_reg);
@@ -1583,12 +2224,17 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		 * one), a 4-byte variable is STACK_MISC to the verifier (measured on the running
 		 * 6.18: a u32 index kept in a volatile local reads back as (0x0; 0xffffffff))
 		 */
+		bool pkt;
 		bool data = in->src_reg <= 10 && BPF_MODE(in->code) == BPF_MEM &&
 			    (in->src_reg == BPF_REG_10 ? BPF_SIZE(in->code) != BPF_DW
 						       : !(s->rodata & (1u << in->src_reg)));
 
 		if (BPF_MODE(in->code) == BPF_MEM)
 			check_access(fl, i, s, in->src_reg);
+		pkt = BPF_MODE(in->code) == BPF_MEM && in->src_reg <= 10 && fl->ctx_type &&
+		      (s->ctx & (1u << in->src_reg)) && !s->off[in->src_reg] &&
+		      !(s->var_off & (1u << in->src_reg)) &&
+		      ctx_packet_field(fl->ctx_type, in->off, BPF_SIZE(in->code) == BPF_W ? 4 : 0);
 		slot = BPF_SIZE(in->code) == BPF_DW ? stack_slot(in, false) : -1;
 		if (slot < 0 && load_kptr(fl, in, s))
 			break;
@@ -1599,6 +2245,15 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 
 			s->data |= (unsigned short)(1u << in->dst_reg);
 			tn_set(s, in->dst_reg, 0, width_mask[BPF_SIZE(in->code) >> 3]);
+			s->umax[in->dst_reg] = width_mask[BPF_SIZE(in->code) >> 3];
+			s->umax_known |= (unsigned short)(1u << in->dst_reg);
+			s->umin_zero |= (unsigned short)(1u << in->dst_reg);
+			s->origin[in->dst_reg] = (unsigned int)i + 1;
+		}
+		if (pkt && in->dst_reg <= 10) { /* a pointer, not data */
+			set_reg(s, in->dst_reg, 0);
+			s->pkt |= (unsigned short)(1u << in->dst_reg);
+			set_off(s, in->dst_reg, 0);
 		}
 		if (slot >= 0 && (s->slot_off_known & (1ull << slot)))
 			set_off(s, in->dst_reg, s->slot_off[slot]);
@@ -1686,21 +2341,29 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		if (cls == BPF_ALU64 && op == BPF_MOV && BPF_SRC(in->code) == BPF_X &&
 		    in->src_reg <= 10 && !in->off) {
 			copy_reg(s, in->dst_reg, in->src_reg);
-		} else if (data_alu(in, s)) {
+		} else if (data_alu(fl, i, in, s)) {
 			break;
 		} else if (op == BPF_MOV && BPF_SRC(in->code) == BPF_K) {
 			set_reg(s, in->dst_reg, 0);
 			s->imm[in->dst_reg] = in->imm;
 			s->imm_known |= (unsigned short)(1u << in->dst_reg);
 		} else if (cls == BPF_ALU64 && (op == BPF_ADD || op == BPF_SUB) &&
-			   BPF_SRC(in->code) == BPF_K) {
-			/* a member's address or container_of: the same object */
-			s->off[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			   (BPF_SRC(in->code) == BPF_K || const_src(s, in))) {
+			/*
+			 * a member's address or container_of: the same object (a constant in a
+			 * register too, clang's "r2 = 48; r1 += r2": the verifier adds a known
+			 * scalar as it adds an immediate)
+			 */
+			long long k = BPF_SRC(in->code) == BPF_K ? in->imm : s->imm[in->src_reg];
+
+			const_math_refused(fl, i, s, in->dst_reg, op == BPF_ADD ? k : -k);
+
+			s->off[in->dst_reg] += op == BPF_ADD ? k : -k;
 			s->root[in->dst_reg].type = 0;
 			s->root[in->dst_reg].map_value = 0;
 			/* arithmetic on a maybe-NULL pointer is refused there, not followed here */
 			s->kptr_null &= (unsigned short)~(1u << in->dst_reg);
-			s->imm[in->dst_reg] += op == BPF_ADD ? in->imm : -(long long)in->imm;
+			s->imm[in->dst_reg] += op == BPF_ADD ? k : -k;
 			if (!fl->walking) /* joined loop passes: a counter is not one value */
 				s->imm_known &= (unsigned short)~(1u << in->dst_reg);
 			s->not_null &= (unsigned short)~(1u << in->dst_reg);
@@ -1729,12 +2392,22 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		if (op != BPF_JA &&
 		    ((in->dst_reg <= 10 && (s->data & (1u << in->dst_reg))) ||
 		     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
-		      (s->data & (1u << in->src_reg)))))
+		      (s->data & (1u << in->src_reg))))) {
 			s->compared |= s->data;
+			unsigned short kept = bounded_by(in, s), hit = compare_links(in, s);
+
+			s->umax_known &= (unsigned short)~(hit & ~kept);
+			s->umin_zero &= (unsigned short)~(hit & ~kept);
+		}
 		if (op != BPF_JA && in->dst_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->dst_reg);
 		if (op != BPF_JA && BPF_SRC(in->code) == BPF_X && in->src_reg <= 10)
 			s->compared |= (unsigned short)(1u << in->src_reg);
+		/* a compare of a packet pointer (with data_end) may give every one a range */
+		if (op != BPF_JA && ((in->dst_reg <= 10 && (s->pkt & (1u << in->dst_reg))) ||
+				     (BPF_SRC(in->code) == BPF_X && in->src_reg <= 10 &&
+				      (s->pkt & (1u << in->src_reg)))))
+			s->pkt = 0;
 		e->taken = *s;
 		if (op == BPF_JA) {
 			e->falls = false;
@@ -2044,7 +2717,8 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 			  .array_map = array_map,
 			  .roots = roots,
 			  .beyond = beyond,
-			  .non_owning_arg = non_owning_arg};
+			  .non_owning_arg = non_owning_arg,
+			  .ctx_type = entry ? entry->ctx_type : 0};
 	unsigned long *work = calloc(cnt + 1, sizeof(*work)), nr_work = 0;
 	bool *queued = calloc(cnt + 1, sizeof(*queued));
 	int err = 0;

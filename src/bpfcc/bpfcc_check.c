@@ -49,7 +49,15 @@ static const struct {
 	{"bpf_kfunc_call_test_release",
 	 "a test kfunc of net/bpf/test_run.c (6.12, 6.18: KF_RELEASE, for test-run program types) "
 	 "that releases what bpf_testmod's bpf_kfunc_call_test_acquire() gives"},
+	{"bpf_iter_num_new",
+	 "the open-coded numeric iterator (6.4: bpf_for(), bpf_repeat(), bpf_for_each(num, ...)) is "
+	 "not modelled; a loop bounded by can_loop or cond_break is (may_goto)"},
+	{"bpf_iter_num_next", "the open-coded numeric iterator (6.4) is not modelled"},
+	{"bpf_iter_num_destroy", "the open-coded numeric iterator (6.4) is not modelled"},
 };
+
+/* The loops that call the numeric iterator's kfuncs (libbpf's bpf_helpers.h, the compat header). */
+static const char *const iter_loops[] = {"bpf_for", "bpf_repeat", "bpf_for_each"};
 
 static const char *refused_kfunc(const char *name)
 {
@@ -108,6 +116,75 @@ static bool naked_function(const struct bpfcc_unit *u, const char *name, int *li
 		naked = nr == want && strstr(line, "__naked");
 	fclose(f);
 	return naked;
+}
+
+/*
+ * Whether @text (an asm statement's first lines) has a template that is not empty: in a BPF C
+ * file any instruction is a BPF one ("r1 = 0", "%[r] = 1", "goto"), which gcc's assembler for
+ * the host cannot take.  An empty template ("barrier_var()", "__sink()") is no instruction, and
+ * gcc builds it.
+ */
+static bool bpf_asm_text(const char *text)
+{
+	const char *q = strchr(text, '"');
+
+	return q && q[1] && q[1] != '"';
+}
+
+/*
+ * BPF assembly inside a C function (the selftests' "asm volatile (\"r1 = ...\")" in C
+ * programs): the BPF build takes it, gcc's assembler for the host does not ("no such
+ * instruction"), so it is said here by line, as a __naked function is.  Returns how many.
+ */
+static int inline_bpf_asm(const struct bpfcc_unit *u)
+{
+	char line[4096], text[8192 + 4096];
+	int nr = 0, bad = 0, at_line;
+	FILE *f = fopen(u->source, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *a = strstr(line, "asm");
+		size_t n;
+
+		nr++;
+		if (!a || (a > line && (isalnum((unsigned char)a[-1]) || a[-1] == '_')) ||
+		    strstr(line, "__naked"))
+			continue;
+		a += 3;
+		while (*a == '_')
+			a++;
+		while (isspace((unsigned char)*a))
+			a++;
+		if (!strncmp(a, "volatile", 8) || !strncmp(a, "__volatile__", 12))
+			a += a[0] == '_' ? 12 : 8;
+		while (isspace((unsigned char)*a))
+			a++;
+		if (*a != '(')
+			continue;
+		/* the template may start on the next lines: take a few */
+		at_line = nr;
+		n = strlen(a) < sizeof(text) - 1 ? strlen(a) : sizeof(text) - 1;
+		memcpy(text, a, n);
+		text[n] = '\0';
+		for (int more = 0; more < 3 && !strchr(text, '"') && fgets(line, sizeof(line), f);
+		     more++) {
+			nr++;
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", line);
+			if (n >= sizeof(text))
+				break;
+		}
+		if (!bpf_asm_text(text))
+			continue;
+		fprintf(stderr,
+			"%s:%d: BPF assembly in a C function (an asm statement): kfsim-bpf-cc builds "
+			"BPF C natively and cannot run it\n",
+			u->display, at_line);
+		bad++;
+	}
+	fclose(f);
+	return bad;
 }
 
 static bool native_helper(const char *name)
@@ -217,6 +294,8 @@ int bpfcc_check(const struct bpfcc_unit *u)
 		bad++;
 	}
 
+	bad += inline_bpf_asm(u);
+
 	/* the externs: the ".ksyms" section lists them */
 	for (__u32 id = 1; id < n; id++) {
 		const struct btf_type *sec = btf__type_by_id(btf, id);
@@ -234,9 +313,15 @@ int bpfcc_check(const struct bpfcc_unit *u)
 			if (btf_is_func(t) && k && !(k->kfsim_flags & KFSIM_KF_HELPER))
 				continue;
 			if (btf_is_func(t) && refused_kfunc(name)) {
+				int line = bpfcc_source_line(u, name);
+
+				/* called from the loop macros: the line of the first loop */
+				for (size_t m = 0; !line && !strncmp(name, "bpf_iter_num_", 13) &&
+						   m < ARRAY_SIZE(iter_loops);
+				     m++)
+					line = bpfcc_source_line(u, iter_loops[m]);
 				fprintf(stderr, "%s:%d: kfunc %s is not provided by kfsim: %s\n",
-					u->display, bpfcc_source_line(u, name), name,
-					refused_kfunc(name));
+					u->display, line, name, refused_kfunc(name));
 				bad++;
 				continue;
 			}

@@ -480,6 +480,12 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 	switch (imm) {
 	case 1:
 		return "bpf_map_lookup_elem";
+	case 2: /* the map helpers' key and value (bpfcc_call_types.c: check_map_helper()) */
+		return "bpf_map_update_elem";
+	case 3:
+		return "bpf_map_delete_elem";
+	case 195:
+		return "bpf_map_lookup_percpu_elem";
 	case 5:
 		return "bpf_ktime_get_ns";
 	case 7:
@@ -533,7 +539,7 @@ static bool array_map_load(const struct elf_view *e, const struct bpfcc_unit *u,
  * @sec loads (0: not a map's address, or a map without a value type in BTF).
  */
 static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u,
-			    unsigned int sec, unsigned long off)
+			    unsigned int sec, unsigned long off, struct bpfcc_root *root)
 {
 	const unsigned char *insn = sec_data(e, sec) + off;
 	const Elf64_Sym *rs;
@@ -545,7 +551,12 @@ static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u
 	if (!rs || rs->st_shndx >= e->nr_sh || strcmp(sec_name(e, rs->st_shndx), ".maps"))
 		return 0;
 	map = bpf_object__find_map_by_name(u->bo, sym_name(e, rs));
-	return map ? bpf_map__btf_value_type_id(map) : 0;
+	if (!map)
+		return 0;
+	root->map_key_size = bpf_map__key_size(map);
+	root->map_type = bpf_map__type(map);
+	root->map_value_size = bpf_map__value_size(map);
+	return bpf_map__btf_value_type_id(map);
 }
 
 /* The "contains:TYPE:NODE" decl tag on the global variable @var: TYPE's id and NODE's offset. */
@@ -653,6 +664,7 @@ static void datasec_load(const struct elf_view *e, const struct btf *btf, unsign
 	memcpy(&imm, insn + 4, 4);
 	root->datasec = (__u32)id;
 	root->datasec_off = (int)rs->st_value + imm;
+	root->datasec_size = (unsigned int)e->sh[rs->st_shndx].sh_size;
 }
 
 static void put_string(FILE *f, const char *s)
@@ -780,6 +792,9 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the main function's one argument is the context */
 		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
+		struct bpf_program *prog = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
+
+		entry.ctx_type = !k && prog ? (unsigned int)bpf_program__type(prog) : 0;
 
 		for (unsigned long i = 0; names && arrays && i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -788,7 +803,7 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 			arrays[i] = array_map_load(e, u, fc->sec, off);
 			if (roots) {
 				roots[i] = root_load(e, btf, fc->sec, off);
-				roots[i].map_value = map_value_load(e, u, fc->sec, off);
+				roots[i].map_value = map_value_load(e, u, fc->sec, off, &roots[i]);
 				roots[i].rodata = rodata_load(e, fc->sec, off, &roots[i]);
 				roots[i].address = sec_data(e, fc->sec)[off] == 0x18 &&
 						   relo_sym(e, fc->sec, off);

@@ -221,12 +221,14 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 {
 	static char buf[128][PATH_MAX];
 	char work_inc[PATH_MAX + 2], compat[PATH_MAX + 2], kinc[PATH_MAX + 2], mcpu[16];
+	char loops[PATH_MAX + 32];
 	char *argv[MAX_ARGS];
 	int argc = 0;
 
 	snprintf(work_inc, sizeof(work_inc), "-I%s", dir);
 	snprintf(compat, sizeof(compat), "-I%s", p->compat);
 	snprintf(kinc, sizeof(kinc), "-I%s", p->kfsim_include);
+	snprintf(loops, sizeof(loops), "%s/kfsim_iter_loops.h", p->compat);
 	add(argv, &argc, KFSIM_BPFCC_CLANG);
 	add(argv, &argc, "-g");
 	add(argv, &argc, "-O2");
@@ -246,6 +248,9 @@ static int compile_bpf(const struct bpfcc_opts *o, const struct bpfcc_paths *p,
 		add(argv, &argc, "-idirafter");
 		add(argv, &argc, KFSIM_BPFCC_SYS_INCLUDE);
 	}
+	/* bpf_for() and the like, which this machine's libbpf lacks (kfsim_iter_loops.h) */
+	add(argv, &argc, "-include");
+	add(argv, &argc, loops);
 	add(argv, &argc, "-c");
 	add(argv, &argc, u->source);
 	add(argv, &argc, "-o");
@@ -521,7 +526,15 @@ static int bpfcc_run(void *opts, const struct kfsim_cli_args *args)
 	if (make_vmlinux_h(&o, dir) || compile_bpf(&o, &paths, &u, dir))
 		return 1;
 	u.bo = bpf_object__open_file(object, NULL);
-	btf = u.bo ? bpf_object__btf(u.bo) : NULL;
+	if (!u.bo) {
+		/* not the BTF: libbpf refused the object itself (a struct_ops map, an arena) */
+		fprintf(stderr,
+			"kfsim-bpf-cc: %s: libbpf cannot open the BPF object: %s (libbpf's "
+			"messages above)\n",
+			o.source, strerror(errno));
+		return 1;
+	}
+	btf = bpf_object__btf(u.bo);
 	if (!btf) {
 		fprintf(stderr,
 			"kfsim-bpf-cc: %s: libbpf cannot read the BPF object's BTF (clang -g)\n",

@@ -52,6 +52,13 @@ expect 1 'helper.bpf.c:7: helper bpf_get_current_pid_tgid is not provided by kfs
 # BPF assembly (the selftests' verifier_*.c programs): gcc cannot build it for the host
 printf '%s\n#define __naked __attribute__((naked))\n\nSEC("tc") __naked int in_asm(void)\n{\n\tasm volatile ("r0 = 0; exit;");\n}\n' "$head" >"$out/naked.bpf.c"
 expect 1 'naked.bpf.c:6: in_asm is BPF assembly \(__naked\)' "$bpfcc" -I "$out/include" -o "$out/naked" "$out/naked.bpf.c"
+# BPF assembly in a C function (the selftests' jeq_infer_not_null_fail.c): named by line, not
+# left to the host assembler's "no such instruction"
+printf '%s\n\nSEC("tc") int inline_asm(void *ctx)\n{\n\tint r;\n\n\tasm volatile ("%%[r] = 1;" : [r] "=r"(r));\n\treturn r;\n}\n' "$head" >"$out/inline.bpf.c"
+expect 1 'inline.bpf.c:9: BPF assembly in a C function' "$bpfcc" -I "$out/include" -o "$out/inline" "$out/inline.bpf.c"
+# an open-coded iterator loop (bpf_for, 6.4): refused by name at the loop's line
+printf '%s\n\nSEC("tc") int iter_loop(void *ctx)\n{\n\tint i, s = 0;\n\n\tbpf_for(i, 0, 4)\n\t\ts += i;\n\treturn s;\n}\n' "$head" >"$out/iter.bpf.c"
+expect 1 'iter.bpf.c:9: kfunc bpf_iter_num_new is not provided by kfsim: the open-coded numeric iterator' "$bpfcc" -I "$out/include" -o "$out/iter" "$out/iter.bpf.c"
 expect 2 "^kfsim-bpf-cc: invalid value 'v9' for --mcpu" "$bpfcc" -o "$out/x" --mcpu v9 "$out/helper.bpf.c"
 
 expect 1 'no-such-file.bpf.c: No such file' "$bpfcc" -o "$out/x" "$out/no-such-file.bpf.c"

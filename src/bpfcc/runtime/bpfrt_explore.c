@@ -118,6 +118,29 @@ static unsigned int kept(const struct kfsim_bpf_explore_path *path)
 							    : KFSIM_BPF_EXPLORE_MAX_STEPS;
 }
 
+/*
+ * Whether every NULL a pointer decision of @path gave came from a map lookup: the NULL the
+ * program then loaded through is a PTR_TO_MAP_VALUE_OR_NULL ('map_value_or_null', 6.12 and
+ * 6.18), where an object's (bpf_obj_new(), a pop, ...) is 'ptr_or_null_'.
+ */
+static bool null_from_lookups(const struct kfsim_bpf_explore_path *path)
+{
+	unsigned int nr = kept(path), nulls = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct kfsim_bpf_explore_step *st = &path->steps[i];
+
+		if (kfsim_bpf_explore_decides(st) != KFSIM_BPF_DECIDES_POINTER ||
+		    st->fabricated || st->natural != st->flipped)
+			continue;
+		if (strcmp(st->kfunc, "bpf_map_lookup_elem") &&
+		    strcmp(st->kfunc, "bpf_map_lookup_percpu_elem"))
+			return false;
+		nulls++;
+	}
+	return nulls > 0;
+}
+
 /* "bpf_rbtree_first gave a fabricated object (rbtree_fail.c:123); ..." for the flipped steps. */
 static void describe_path(const char *source, const struct kfsim_bpf_explore_path *path,
 			  char *out, size_t size)
@@ -324,9 +347,10 @@ void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 		break;
 	}
 	case KFSIM_BPF_PATH_NULL_DEREF:
-		/* check_mem_access() on a PTR_TO_..._OR_NULL register */
+		/* check_mem_access() on a PTR_TO_..._OR_NULL register, named by its type */
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
-		snprintf(out->msg, sizeof(out->msg), "invalid mem access 'ptr_or_null_'");
+		snprintf(out->msg, sizeof(out->msg), "invalid mem access '%s'",
+			 null_from_lookups(path) ? "map_value_or_null" : "ptr_or_null_");
 		fault_line(path, out->where, sizeof(out->where));
 		break;
 	case KFSIM_BPF_PATH_DEAD_REF:

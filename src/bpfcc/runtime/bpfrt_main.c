@@ -544,7 +544,8 @@ static void access_beyond_verdict(const struct kfsim_bpfrt_prog *p, struct bpfrt
 static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdict *out)
 {
 	static const char *const unnamed[] = {"invalid mem access 'scalar'",
-					      "invalid mem access 'ptr_or_null_'"};
+					      "invalid mem access 'ptr_or_null_'",
+					      "invalid mem access 'map_value_or_null'"};
 	char file[sizeof(out->where)], msg[sizeof(out->msg)];
 	int line, reg = -1;
 	bool named = false;

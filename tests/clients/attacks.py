@@ -2725,8 +2725,11 @@ def attack_shim_dlopen():
         want = ("dlopen: plain:Protocol not supported deepbind:refused(invalid mode for "
                 f"dlopen(): Invalid argument) dlmopen:refused({bad_ns}) "
                 f"libc-dlmopen:refused({bad_ns})")
+        # ASan's runtime refuses RTLD_DEEPBIND itself and ends the program before the shim is
+        # asked (google/sanitizers#611): under an ASan shim that is the refusal to see
+        asan_refused = "incompatible with sanitizer runtime" in out and rc not in (0, None)
         check("RTLD_DEEPBIND and dlmopen(LM_ID_NEWLM), also on libc's handle: refused, the "
-              "machine unchanged", before == after and said == [want],
+              "machine unchanged", before == after and (said == [want] or asan_refused),
               f"{'unchanged' if before == after else 'CHANGED'}; exit {rc}; "
               f"{said[0] if said else out.strip()[-300:]}")
     finally:

@@ -469,7 +469,7 @@ static int get_double(struct rec_reader *rd, double *value)
 /* "[n,n,...]" of exactly @n numbers into @v (NULL: none is kept). */
 static int get_u64s(struct rec_reader *rd, u64 *v, u64 n)
 {
-	u64 x;
+	u64 x = 0; /* gcc 12 -O2 cannot see get_number() sets it on success */
 
 	if (*rd->s++ != '[')
 		return bad(rd, "not an array");

@@ -124,7 +124,11 @@ static void set_state(struct iter *s, struct iter_num_kern *k, int cur, int end)
  */
 static int stack_arg(const char *kfunc, const void *it, const void *here)
 {
-	if (it && (const char *)it > (const char *)here &&
+	/* check_kfunc_args() first: a NULL constant where a trusted argument goes */
+	if (!it)
+		return kfsim_bpf_helper_refused(kfunc, "the iterator's argument may not be NULL",
+						"Possibly NULL pointer passed to trusted arg0");
+	if ((const char *)it > (const char *)here &&
 	    (!bpfrt_run_stack || (const char *)it < (const char *)bpfrt_run_stack))
 		return 0;
 	return kfsim_bpf_helper_refused(kfunc,
@@ -212,8 +216,15 @@ int *bpf_iter_num_next(struct bpf_iter_num *it)
 		kfsim_bpf_verifier_ids(1);
 	/* the kernel adds in int (wrapping: cur == INT_MAX is start - 1 of INT_MIN) */
 	next = (int)((unsigned int)k->cur + 1u);
-	if ((int64_t)next >= (int64_t)k->end ||
-	    (s->nexts <= NEXT_EXPLORED && kfsim_bpf_explore_decide(&d))) {
+	if ((int64_t)next >= (int64_t)k->end) {
+		/* noted, not branched: a load through this NULL is the verifier's rule, no crash */
+		d.natural = false;
+		d.can_flip = false;
+		kfsim_bpf_explore_decide(&d);
+		set_state(s, k, 0, 0);
+		return NULL;
+	}
+	if (s->nexts <= NEXT_EXPLORED && kfsim_bpf_explore_decide(&d)) {
 		set_state(s, k, 0, 0);
 		return NULL;
 	}

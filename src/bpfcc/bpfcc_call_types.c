@@ -1402,7 +1402,10 @@ static bool global_refused(const struct flow_state *s, int reg, long long off, i
 	}
 	if (!(s->var_off & bit) || !(s->tn_known & bit))
 		return false;
-	if ((s->tn_val[reg] | s->tn_mask[reg]) >= BPF_MAX_VAR_OFF && !(s->umax_known & bit)) {
+	/* data a branch compared has bounds the walk does not keep (a signed compare's): as for
+	 * a map value, nothing is said then */
+	if ((s->tn_val[reg] | s->tn_mask[reg]) >= BPF_MAX_VAR_OFF && !(s->umax_known & bit) &&
+	    !(s->compared & bit)) {
 		snprintf(refused, len,
 			 "R%d unbounded memory access, make sure to bounds check any such access",
 			 reg);
@@ -2085,6 +2088,22 @@ static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
 
 	if (imm < 0 || (BPF_CLASS(in->code) == BPF_JMP32 && (fall->tn_mask[r] >> 32)))
 		return;
+	/*
+	 * A signed compare with a constant of 0 or more, 64 bits: on one branch the data is not
+	 * negative (its smin >= 0, so its sign bits are 0: clang's "if 0 s> r1" before an index
+	 * that is an int, the lower half of "x >= 0 && x < N").  Only the sign is kept: the
+	 * maximum a signed compare gives is not followed (nothing is said about it then).
+	 */
+	if (BPF_CLASS(in->code) == BPF_JMP &&
+	    (op == BPF_JSGE || op == BPF_JSGT || op == BPF_JSLT || op == BPF_JSLE)) {
+		struct flow_state *nonneg = op == BPF_JSGE || op == BPF_JSGT ? taken : fall;
+		/* a sign-extended word's bits 31 to 63 are its sign: all 0 then */
+		unsigned long long sign = (nonneg->sext32 & (1u << r)) ? ~0ull << 31 : 1ull << 63;
+
+		nonneg->tn_mask[r] &= ~sign;
+		nonneg->tn_val[r] &= ~sign;
+		return;
+	}
 	switch (op) {
 	case BPF_JLT: /* taken: r < k */
 	case BPF_JLE: /* taken: r <= k */
@@ -2167,8 +2186,10 @@ static unsigned short bounded_by(const struct bpf_insn *in, const struct flow_st
 static void data_bound_regs(const struct bpf_insn *in, __u8 op, struct flow_state *fall,
 			    struct flow_state *taken)
 {
-	static const __u8 swapped[16] = {[BPF_JLT >> 4] = BPF_JGT, [BPF_JLE >> 4] = BPF_JGE,
-					 [BPF_JGT >> 4] = BPF_JLT, [BPF_JGE >> 4] = BPF_JLE};
+	static const __u8 swapped[16] = {[BPF_JLT >> 4] = BPF_JGT,   [BPF_JLE >> 4] = BPF_JGE,
+					 [BPF_JGT >> 4] = BPF_JLT,   [BPF_JGE >> 4] = BPF_JLE,
+					 [BPF_JSLT >> 4] = BPF_JSGT, [BPF_JSLE >> 4] = BPF_JSGE,
+					 [BPF_JSGT >> 4] = BPF_JSLT, [BPF_JSGE >> 4] = BPF_JSLE};
 	int dst = in->dst_reg, src = in->src_reg;
 	unsigned short known = fall->data & fall->tn_known;
 

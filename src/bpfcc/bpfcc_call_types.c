@@ -883,6 +883,26 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 			 c->args.refused[0] ? c->args.refused : why, c->func_nr, c->name);
 }
 
+/*
+ * The numeric iterator's stack slots (iter_get_spi(), 6.12 and the running 6.18): an iterator
+ * at a stack offset that is not a multiple of 8 is "cannot pass in iter at an offset=%d", then
+ * what new() (uninitialized) or next() and destroy() (initialized) wanted.  The native runtime
+ * asks for it when its iterator is misaligned too (bpfrt_iter.c): natively the offset is not
+ * the BPF frame's.
+ */
+static void check_iter_slot(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	const char *name = fl->callee[i];
+
+	if (!name || strncmp(name, "bpf_iter_num_", 13) || !fl->beyond || fl->walking ||
+	    fl->beyond[i].refused[0] || !(s->stack & (1u << 1)) || (s->var_off & (1u << 1)) ||
+	    !(s->off[1] % 8))
+		return;
+	snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+		 "cannot pass in iter at an offset=%lld\nexpected %s iter_num as arg #0",
+		 (long long)s->off[1], strcmp(name, "bpf_iter_num_new") ? "an initialized" : "uninitialized");
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -903,6 +923,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 
 	check_stack_buffer(fl, i, s);
 	check_map_helper(fl, i, s);
+	check_iter_slot(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
 		check_global_call(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */

@@ -696,4 +696,19 @@ int p_repeat_data(void *ctx)
 	return n;
 }
 
+/* an iterator off the stack's 8-byte slots: the offset is the BPF frame's */
+SEC("tc") __failure __msg("cannot pass in iter at an offset=-20")
+int p_misaligned(void *ctx)
+{
+	u64 buf[3] = {};
+	struct bpf_iter_num *it = (void *)((char *)buf + 4);
+	int n = 0;
+
+	bpf_iter_num_new(it, 0, 2);
+	while (bpf_iter_num_next(it))
+		n++;
+	bpf_iter_num_destroy(it);
+	return n;
+}
+
 char _license[] SEC("license") = "GPL";

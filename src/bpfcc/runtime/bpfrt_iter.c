@@ -122,7 +122,27 @@ static void set_state(struct iter *s, struct iter_num_kern *k, int cur, int end)
  * The first checks of process_iter_arg(): the pointer must be the stack's (a C local of the
  * program or of a function it called: between this call's frame and the program's entry).
  */
-static int stack_arg(const char *kfunc, const void *it, const void *here)
+/*
+ * An iterator off the stack's 8-byte slots: the BPF object's data-flow names the offset
+ * (bpfcc_call_types.c check_iter_slot()), which the native frame does not have; asked only when
+ * the native address is misaligned too (naming the call's line costs an addr2line).
+ */
+static int misaligned(const char *kfunc, const void *it, const void *caller)
+{
+	const char *refused;
+
+	if (!((uintptr_t)it & 7))
+		return 0;
+	bpfrt_site_of(caller);
+	refused = bpfrt_refused_call(kfsim_bpf_site.file, kfsim_bpf_site.line);
+	if (refused)
+		kfsim_bpf_helper_refused(kfunc, "an iterator takes whole 8-byte stack slots", "%s",
+					 refused);
+	bpfrt_site(NULL, 0);
+	return refused ? -EINVAL : 0;
+}
+
+static int stack_arg(const char *kfunc, const void *it, const void *here, const void *caller)
 {
 	/* check_kfunc_args() first: a NULL constant where a trusted argument goes */
 	if (!it)
@@ -130,7 +150,7 @@ static int stack_arg(const char *kfunc, const void *it, const void *here)
 						"Possibly NULL pointer passed to trusted arg0");
 	if ((const char *)it > (const char *)here &&
 	    (!bpfrt_run_stack || (const char *)it < (const char *)bpfrt_run_stack))
-		return 0;
+		return misaligned(kfunc, it, caller);
 	return kfsim_bpf_helper_refused(kfunc,
 					"an iterator lives in the program's stack slots, which the "
 					"verifier tracks; any other memory is refused",
@@ -147,7 +167,7 @@ static int lock_rule(const char *kfunc)
 static int initialized(const char *kfunc, struct iter **sp, const void *it, const void *here,
 		       const void *caller)
 {
-	if (stack_arg(kfunc, it, here) || lock_rule(kfunc))
+	if (stack_arg(kfunc, it, here, caller) || lock_rule(kfunc))
 		return -EINVAL;
 	*sp = iter_at(it);
 	if (*sp)
@@ -168,7 +188,7 @@ int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end)
 	struct iter_num_kern *k = (struct iter_num_kern *)it;
 	struct iter *s;
 
-	if (stack_arg("bpf_iter_num_new", it, __builtin_frame_address(0)) ||
+	if (stack_arg("bpf_iter_num_new", it, __builtin_frame_address(0), caller) ||
 	    lock_rule("bpf_iter_num_new"))
 		return -EINVAL;
 	if (iter_at(it)) {

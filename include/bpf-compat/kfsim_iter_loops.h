@@ -4,12 +4,12 @@
 /*
  * The open-coded numeric iterator's loops (6.4) as libbpf 1.2+'s bpf_helpers.h spells them;
  * this machine's libbpf 1.1 has neither the kfuncs' prototypes nor bpf_for(), bpf_repeat() and
- * bpf_for_each().  kfsim-bpf-cc's BPF build includes this first (-include), so that a program
- * using them (the selftests' own headers beside it, or ours) builds for BPF and is then refused
- * by name and line ("kfunc bpf_iter_num_new is not provided by kfsim: ..."): kfsim models no
- * iterator state.  Nothing here is defined twice: a later libbpf's macros are #ifndef-guarded
- * as these are, and its weak externs have the same prototypes.  No other header is included
- * yet, so the attributes are spelled out (bpf_helpers.h's __weak __ksym).
+ * bpf_for_each().  kfsim-bpf-cc includes this first (-include) in both builds: for BPF, so that a
+ * program using them (the selftests' own headers beside it, or ours) builds, and natively, where
+ * the kfuncs are the runtime's (src/bpfcc/runtime/bpfrt_iter.c).  Other iterators (tasks, bits,
+ * ...) are refused by name and line.  Nothing here is defined twice: a later libbpf's macros are
+ * #ifndef-guarded as these are, and its weak externs have the same prototypes.  No other header
+ * is included yet, so the attributes are spelled out (bpf_helpers.h's __weak __ksym).
  */
 #define __KFSIM_KSYM __attribute__((weak, section(".ksyms")))
 struct bpf_iter_num;

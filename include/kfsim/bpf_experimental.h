@@ -609,8 +609,10 @@ int kfsim_bpf_run(struct kfsim_bpf_run *run, const char *name, int (*prog)(void 
  * kfsim numbers references as the verifier does, from its id counter (env->id_gen), which every
  * maybe-NULL result and every acquired reference moves on.  kfsim's own kfuncs count
  * themselves; a runtime that implements other helpers (kfsim-bpf-cc's map lookups) tells it here.
+ * Return: the counter after the move: the id of an acquired reference whose id is the last one
+ * (kfsim-bpf-cc's open-coded iterators, acquire_reference_state()).
  */
-void kfsim_bpf_verifier_ids(unsigned int n);
+unsigned int kfsim_bpf_verifier_ids(unsigned int n);
 
 /**
  * kfsim_bpf_lookup_result() - a map lookup kfsim does not implement returned @value

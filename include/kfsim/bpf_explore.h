@@ -104,11 +104,15 @@ struct kfsim_bpf_explore_step {
  * @KFSIM_BPF_DECIDES_POINTER: a pointer or NULL (a lookup, bpf_obj_new(), bpf_rbtree_first(), ...)
  * @KFSIM_BPF_DECIDES_INT: 0 or -EINVAL (an insert: bpf_rbtree_add(), bpf_list_push_*())
  * @KFSIM_BPF_DECIDES_JUMP: a may_goto's fall-through or its jump (the loop's budget spent)
+ * @KFSIM_BPF_DECIDES_NEXT: an open-coded iterator's next(): an element or NULL (the loop's end),
+ *			    which the verifier walks first (process_iter_next_call() queues the
+ *			    element and goes on with NULL: 6.12's source, the running 6.18)
  */
 enum kfsim_bpf_explore_outcome {
 	KFSIM_BPF_DECIDES_POINTER,
 	KFSIM_BPF_DECIDES_INT,
 	KFSIM_BPF_DECIDES_JUMP,
+	KFSIM_BPF_DECIDES_NEXT,
 };
 
 /**
@@ -121,6 +125,8 @@ kfsim_bpf_explore_decides(const struct kfsim_bpf_explore_step *st)
 {
 	if (!strcmp(st->kfunc, "may_goto"))
 		return KFSIM_BPF_DECIDES_JUMP;
+	if (!strncmp(st->kfunc, "bpf_iter_", 9) && strstr(st->kfunc, "_next"))
+		return KFSIM_BPF_DECIDES_NEXT;
 	if (strstr(st->kfunc, "_add") || strstr(st->kfunc, "_push"))
 		return KFSIM_BPF_DECIDES_INT;
 	return KFSIM_BPF_DECIDES_POINTER;

@@ -70,18 +70,29 @@ static u64 now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
-/* Whether @st's decision gave NULL: only a pointer's decision can. */
+/* Whether @st's decision gave NULL: only a pointer's or an iterator's next() can. */
 static bool step_gave_null(const struct kfsim_bpf_explore_step *st)
 {
 	bool gave = st->natural != st->flipped;
 
-	return !gave && st->kfunc && kfsim_bpf_explore_decides(st) == KFSIM_BPF_DECIDES_POINTER;
+	return !gave && st->kfunc &&
+	       (kfsim_bpf_explore_decides(st) == KFSIM_BPF_DECIDES_POINTER ||
+		kfsim_bpf_explore_decides(st) == KFSIM_BPF_DECIDES_NEXT);
+}
+
+/* The outcomes the verifier walks before the other: a may_goto's jump, next()'s NULL. */
+static bool walked_first(const struct kfsim_bpf_explore_step *st)
+{
+	enum kfsim_bpf_explore_outcome k = kfsim_bpf_explore_decides(st);
+
+	return k == KFSIM_BPF_DECIDES_JUMP || k == KFSIM_BPF_DECIDES_NEXT;
 }
 
 /*
  * Whether the verifier walks @p before @f: at the first decision where they part, @p took a
  * may_goto's jump, which the verifier follows first (check_cond_jmp_op() pushes the
- * fall-through and goes on at the jump's target: 6.12's source, the same in 6.18), and @f,
+ * fall-through and goes on at the jump's target: 6.12's source, the same in 6.18), or an
+ * iterator's NULL (process_iter_next_call() likewise queues the element), and @f,
  * which fell through there, reached that decision before the rule that ended it (a run stops
  * at its first violation).  Other decisions (a NULL check) go the way clang laid the branch
  * out, which a run does not see: there the natural outcome is taken to come first.
@@ -96,21 +107,22 @@ static bool jumps_first(const struct kfsim_bpf_explore_path *p,
 	for (unsigned int k = 0; k < n; k++) {
 		if (p->steps[k].flipped == f->steps[k].flipped)
 			continue;
-		return p->steps[k].flipped &&
-		       kfsim_bpf_explore_decides(&p->steps[k]) == KFSIM_BPF_DECIDES_JUMP;
+		return p->steps[k].flipped && walked_first(&p->steps[k]);
 	}
 	return false;
 }
 
-/* Whether @p fell through a may_goto before its end: the jump there is walked before it. */
+/*
+ * Whether @p fell through a may_goto (or got an iterator's element) before its end: the jump
+ * (the NULL) there is walked before it.
+ */
 static bool may_jump_before(const struct kfsim_bpf_explore_path *p)
 {
 	unsigned int n = p->nr_steps < KFSIM_BPF_EXPLORE_MAX_STEPS ? p->nr_steps
 								 : KFSIM_BPF_EXPLORE_MAX_STEPS;
 
 	for (unsigned int k = 0; k < n; k++)
-		if (!p->steps[k].flipped &&
-		    kfsim_bpf_explore_decides(&p->steps[k]) == KFSIM_BPF_DECIDES_JUMP)
+		if (!p->steps[k].flipped && p->steps[k].natural && walked_first(&p->steps[k]))
 			return true;
 	return false;
 }

@@ -85,7 +85,8 @@ u8 bpf_vref_ids_at_call(const struct kfsim_bpf_kfunc *k, enum kfsim_bpf_kfunc_id
 	return (u8)(ret_null + acquire);
 }
 
-void kfsim_bpf_verifier_ids(unsigned int n)
+unsigned int kfsim_bpf_verifier_ids(unsigned int n)
 {
 	bpf_tstate.id_gen += n;
+	return bpf_tstate.id_gen;
 }

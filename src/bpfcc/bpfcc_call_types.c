@@ -883,6 +883,26 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 			 c->args.refused[0] ? c->args.refused : why, c->func_nr, c->name);
 }
 
+/*
+ * The numeric iterator's stack slots (iter_get_spi(), 6.12 and the running 6.18): an iterator
+ * at a stack offset that is not a multiple of 8 is "cannot pass in iter at an offset=%d", then
+ * what new() (uninitialized) or next() and destroy() (initialized) wanted.  The native runtime
+ * asks for it when its iterator is misaligned too (bpfrt_iter.c): natively the offset is not
+ * the BPF frame's.
+ */
+static void check_iter_slot(struct flow *fl, unsigned long i, const struct flow_state *s)
+{
+	const char *name = fl->callee[i];
+
+	if (!name || strncmp(name, "bpf_iter_num_", 13) || !fl->beyond || fl->walking ||
+	    fl->beyond[i].refused[0] || !(s->stack & (1u << 1)) || (s->var_off & (1u << 1)) ||
+	    !(s->off[1] % 8))
+		return;
+	snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+		 "cannot pass in iter at an offset=%lld\nexpected %s iter_num as arg #0",
+		 (long long)s->off[1], strcmp(name, "bpf_iter_num_new") ? "an initialized" : "uninitialized");
+}
+
 /* The state after the call at @i (r0 = what it returns, r1-r5 gone). */
 static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 {
@@ -903,6 +923,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 
 	check_stack_buffer(fl, i, s);
 	check_map_helper(fl, i, s);
+	check_iter_slot(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
 		check_global_call(fl, i, s);
 	/* walk_order() marks nothing here: it looks at the call's types itself */
@@ -1402,7 +1423,10 @@ static bool global_refused(const struct flow_state *s, int reg, long long off, i
 	}
 	if (!(s->var_off & bit) || !(s->tn_known & bit))
 		return false;
-	if ((s->tn_val[reg] | s->tn_mask[reg]) >= BPF_MAX_VAR_OFF && !(s->umax_known & bit)) {
+	/* data a branch compared has bounds the walk does not keep (a signed compare's): as for
+	 * a map value, nothing is said then */
+	if ((s->tn_val[reg] | s->tn_mask[reg]) >= BPF_MAX_VAR_OFF && !(s->umax_known & bit) &&
+	    !(s->compared & bit)) {
 		snprintf(refused, len,
 			 "R%d unbounded memory access, make sure to bounds check any such access",
 			 reg);
@@ -2085,6 +2109,22 @@ static void data_bound(const struct bpf_insn *in, int r, __u8 op, long long imm,
 
 	if (imm < 0 || (BPF_CLASS(in->code) == BPF_JMP32 && (fall->tn_mask[r] >> 32)))
 		return;
+	/*
+	 * A signed compare with a constant of 0 or more, 64 bits: on one branch the data is not
+	 * negative (its smin >= 0, so its sign bits are 0: clang's "if 0 s> r1" before an index
+	 * that is an int, the lower half of "x >= 0 && x < N").  Only the sign is kept: the
+	 * maximum a signed compare gives is not followed (nothing is said about it then).
+	 */
+	if (BPF_CLASS(in->code) == BPF_JMP &&
+	    (op == BPF_JSGE || op == BPF_JSGT || op == BPF_JSLT || op == BPF_JSLE)) {
+		struct flow_state *nonneg = op == BPF_JSGE || op == BPF_JSGT ? taken : fall;
+		/* a sign-extended word's bits 31 to 63 are its sign: all 0 then */
+		unsigned long long sign = (nonneg->sext32 & (1u << r)) ? ~0ull << 31 : 1ull << 63;
+
+		nonneg->tn_mask[r] &= ~sign;
+		nonneg->tn_val[r] &= ~sign;
+		return;
+	}
 	switch (op) {
 	case BPF_JLT: /* taken: r < k */
 	case BPF_JLE: /* taken: r <= k */
@@ -2167,8 +2207,10 @@ static unsigned short bounded_by(const struct bpf_insn *in, const struct flow_st
 static void data_bound_regs(const struct bpf_insn *in, __u8 op, struct flow_state *fall,
 			    struct flow_state *taken)
 {
-	static const __u8 swapped[16] = {[BPF_JLT >> 4] = BPF_JGT, [BPF_JLE >> 4] = BPF_JGE,
-					 [BPF_JGT >> 4] = BPF_JLT, [BPF_JGE >> 4] = BPF_JLE};
+	static const __u8 swapped[16] = {[BPF_JLT >> 4] = BPF_JGT,   [BPF_JLE >> 4] = BPF_JGE,
+					 [BPF_JGT >> 4] = BPF_JLT,   [BPF_JGE >> 4] = BPF_JLE,
+					 [BPF_JSLT >> 4] = BPF_JSGT, [BPF_JSLE >> 4] = BPF_JSGE,
+					 [BPF_JSGT >> 4] = BPF_JSLT, [BPF_JSGE >> 4] = BPF_JSLE};
 	int dst = in->dst_reg, src = in->src_reg;
 	unsigned short known = fall->data & fall->tn_known;
 

@@ -3,7 +3,8 @@
  * What kfsim-bpf-cc refuses before building natively: a program in BPF assembly (a __naked
  * function, which gcc cannot build for the host), a kfunc that kfsim does not provide (an
  * extern function in the object's BTF that kfsim's kfunc registry, include/kfsim/
- * bpf_kfunc_list.h, does not list; the selftests' test kfuncs with the reason) and a helper
+ * bpf_kfunc_list.h, does not list and the native runtime does not provide; the selftests'
+ * test kfuncs with the reason) and a helper
  * that the native runtime does not provide (a "call" instruction with src_reg 0 in an
  * executable section, its number named from libbpf's bpf_helper_defs.h).  Each is reported as
  * "FILE:LINE: ..." with the line where the source first calls it.
@@ -49,15 +50,36 @@ static const struct {
 	{"bpf_kfunc_call_test_release",
 	 "a test kfunc of net/bpf/test_run.c (6.12, 6.18: KF_RELEASE, for test-run program types) "
 	 "that releases what bpf_testmod's bpf_kfunc_call_test_acquire() gives"},
-	{"bpf_iter_num_new",
-	 "the open-coded numeric iterator (6.4: bpf_for(), bpf_repeat(), bpf_for_each(num, ...)) is "
-	 "not modelled; a loop bounded by can_loop or cond_break is (may_goto)"},
-	{"bpf_iter_num_next", "the open-coded numeric iterator (6.4) is not modelled"},
-	{"bpf_iter_num_destroy", "the open-coded numeric iterator (6.4) is not modelled"},
 };
 
-/* The loops that call the numeric iterator's kfuncs (libbpf's bpf_helpers.h, the compat header). */
+/*
+ * Kfuncs the native runtime provides itself rather than libkfsim: the open-coded numeric
+ * iterator (6.4, src/bpfcc/runtime/bpfrt_iter.c), behind bpf_for() and bpf_repeat().
+ */
+static const char *const runtime_kfuncs[] = {"bpf_iter_num_new", "bpf_iter_num_next",
+					     "bpf_iter_num_destroy"};
+
+/* The loops that call an iterator's kfuncs (libbpf's bpf_helpers.h, the compat header). */
 static const char *const iter_loops[] = {"bpf_for", "bpf_repeat", "bpf_for_each"};
+
+static bool runtime_kfunc(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(runtime_kfuncs); i++)
+		if (!strcmp(runtime_kfuncs[i], name))
+			return true;
+	return false;
+}
+
+/* The line of @name's first call, else (an iterator's kfunc) of the first iterator loop. */
+static int call_line(const struct bpfcc_unit *u, const char *name)
+{
+	int line = bpfcc_source_line(u, name);
+
+	for (size_t m = 0; !line && !strncmp(name, "bpf_iter_", 9) && m < ARRAY_SIZE(iter_loops);
+	     m++)
+		line = bpfcc_source_line(u, iter_loops[m]);
+	return line;
+}
 
 static const char *refused_kfunc(const char *name)
 {
@@ -310,24 +332,18 @@ int bpfcc_check(const struct bpfcc_unit *u)
 			const char *name = btf__name_by_offset(btf, t->name_off);
 			const struct kfsim_bpf_kfunc *k = kfsim_bpf_kfunc_find(name);
 
-			if (btf_is_func(t) && k && !(k->kfsim_flags & KFSIM_KF_HELPER))
+			if (btf_is_func(t) &&
+			    ((k && !(k->kfsim_flags & KFSIM_KF_HELPER)) || runtime_kfunc(name)))
 				continue;
 			if (btf_is_func(t) && refused_kfunc(name)) {
-				int line = bpfcc_source_line(u, name);
-
-				/* called from the loop macros: the line of the first loop */
-				for (size_t m = 0; !line && !strncmp(name, "bpf_iter_num_", 13) &&
-						   m < ARRAY_SIZE(iter_loops);
-				     m++)
-					line = bpfcc_source_line(u, iter_loops[m]);
 				fprintf(stderr, "%s:%d: kfunc %s is not provided by kfsim: %s\n",
-					u->display, line, name, refused_kfunc(name));
+					u->display, call_line(u, name), name, refused_kfunc(name));
 				bad++;
 				continue;
 			}
 			fprintf(stderr,
 				"%s:%d: %s %s is not provided by kfsim (see `kfsim bpf kfuncs`)\n",
-				u->display, bpfcc_source_line(u, name),
+				u->display, btf_is_func(t) ? call_line(u, name) : bpfcc_source_line(u, name),
 				btf_is_func(t) ? "kfunc" : "kernel symbol", name);
 			bad++;
 		}

@@ -284,7 +284,7 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 {
 	static char buf[128][PATH_MAX];
 	char wrapper[PATH_MAX], incs[5][PATH_MAX + 2], rpath[PATH_MAX + 16], libdir[PATH_MAX + 2];
-	char rtlib[PATH_MAX + 32], opt[8];
+	char rtlib[PATH_MAX + 32], opt[8], loops[PATH_MAX + 32];
 	char *argv[MAX_ARGS];
 	int argc = 0, err;
 
@@ -297,6 +297,7 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 	snprintf(incs[2], sizeof(incs[2]), "-I%s", p->compat);
 	snprintf(incs[3], sizeof(incs[3]), "-I%s", p->kfsim_include);
 	snprintf(incs[4], sizeof(incs[4]), "-I%s", p->kfsim_include_gen);
+	snprintf(loops, sizeof(loops), "%s/kfsim_iter_loops.h", p->compat);
 	snprintf(opt, sizeof(opt), "-O%s", pass1 ? "0" : o->opt_level);
 	snprintf(libdir, sizeof(libdir), "-L%s", p->libdir);
 	snprintf(rpath, sizeof(rpath), "-Wl,-rpath,%s", p->libdir);
@@ -344,6 +345,9 @@ static int compile_native(const struct bpfcc_opts *o, const struct bpfcc_paths *
 		/* redzones around globals would move a section's variables off the BPF layout */
 		add(argv, &argc, "--param=asan-globals=0");
 	}
+	/* bpf_for() and bpf_repeat() natively too: the runtime's iterator (bpfrt_iter.c) */
+	add(argv, &argc, "-include");
+	add(argv, &argc, loops);
 	add(argv, &argc, wrapper);
 	if (pass1) { /* only to learn which variable each SEC() use is */
 		add(argv, &argc, "-c");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Calls while a bpf_spin_lock is held (issue #28, rule 1).  The verifier's do_check() allows no
- * helper but bpf_spin_unlock there, and of the kfuncs only the graph ones (6.13 adds the
- * bpf_iter_num ones, 6.15 the resilient locks, which kfsim does not provide): every other call
+ * helper but bpf_spin_unlock there, and of the kfuncs only the graph ones (6.14 adds the
+ * bpf_iter_num ones, tests/bpfcc/iter_num.bpf.c; 6.15 the resilient locks, which kfsim does not
+ * provide): every other call
  * is "function calls are not allowed while holding a lock".  tests/bpfcc/agree.sh holds kfsim
  * to these annotations and to the running kernel.
  */

@@ -98,6 +98,14 @@ void bpfrt_catch_divide_faults(void);
 /* bpfrt_may_goto.c: every frame's may_goto budget starts afresh (at each program run). */
 void bpfrt_may_goto_reset(void);
 
+/* bpfrt_iter.c: the open-coded iterators of one program invocation (reset before, exit after) */
+void bpfrt_iter_reset(void);
+void bpfrt_iter_exit(void);
+/* bpfrt_main.c: the BPF instruction of the running program's call of @kfunc at @caller (-1) */
+int bpfrt_call_insn(const char *kfunc, const void *caller);
+/* bpfrt_main.c: kfsim's reports name the program's line of the return address @caller */
+void bpfrt_site_of(const void *caller);
+
 /* bpfrt_expect.c */
 enum bpfrt_result { BPFRT_PASS, BPFRT_STATIC, BPFRT_FAIL, BPFRT_RAN };
 enum bpfrt_result bpfrt_judge(const struct kfsim_bpfrt_prog *p, const struct bpfrt_verdict *kfsim,

@@ -104,6 +104,8 @@ static const char *outcome(const struct kfsim_bpf_explore_step *st)
 		return gave ? "the fall-through" : "the jump (the loop's budget spent)";
 	case KFSIM_BPF_DECIDES_INT:
 		return gave ? "0" : "-EINVAL";
+	case KFSIM_BPF_DECIDES_NEXT: /* bpfrt_iter.c */
+		return gave ? "an element" : "NULL (the loop's end)";
 	case KFSIM_BPF_DECIDES_POINTER:
 		break;
 	}
@@ -119,26 +121,34 @@ static unsigned int kept(const struct kfsim_bpf_explore_path *path)
 }
 
 /*
- * Whether every NULL a pointer decision of @path gave came from a map lookup: the NULL the
- * program then loaded through is a PTR_TO_MAP_VALUE_OR_NULL ('map_value_or_null', 6.12 and
- * 6.18), where an object's (bpf_obj_new(), a pop, ...) is 'ptr_or_null_'.
+ * The verifier's type of the NULL @path loaded through, from the decisions that gave one: when
+ * every such NULL came from a map lookup, a PTR_TO_MAP_VALUE_OR_NULL ('map_value_or_null', 6.12
+ * and 6.18); from an iterator's next(), 'rdonly_mem_or_null'; an object's (bpf_obj_new(), a
+ * pop, ...) is 'ptr_or_null_'.
  */
-static bool null_from_lookups(const struct kfsim_bpf_explore_path *path)
+static const char *null_type(const struct kfsim_bpf_explore_path *path)
 {
-	unsigned int nr = kept(path), nulls = 0;
+	unsigned int nr = kept(path), lookups = 0, nexts = 0, others = 0;
 
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct kfsim_bpf_explore_step *st = &path->steps[i];
+		enum kfsim_bpf_explore_outcome k = kfsim_bpf_explore_decides(st);
 
-		if (kfsim_bpf_explore_decides(st) != KFSIM_BPF_DECIDES_POINTER ||
+		if ((k != KFSIM_BPF_DECIDES_POINTER && k != KFSIM_BPF_DECIDES_NEXT) ||
 		    st->fabricated || st->natural != st->flipped)
 			continue;
-		if (strcmp(st->kfunc, "bpf_map_lookup_elem") &&
-		    strcmp(st->kfunc, "bpf_map_lookup_percpu_elem"))
-			return false;
-		nulls++;
+		if (k == KFSIM_BPF_DECIDES_NEXT)
+			nexts++;
+		else if (!strcmp(st->kfunc, "bpf_map_lookup_elem") ||
+			 !strcmp(st->kfunc, "bpf_map_lookup_percpu_elem"))
+			lookups++;
+		else
+			others++;
 	}
-	return nulls > 0;
+	if (others || (lookups && nexts))
+		return "ptr_or_null_";
+	/* a kfunc's int * result: PTR_TO_MEM | MEM_RDONLY, maybe NULL (check_kfunc_call()) */
+	return nexts ? "rdonly_mem_or_null" : lookups ? "map_value_or_null" : "ptr_or_null_";
 }
 
 /* "bpf_rbtree_first gave a fabricated object (rbtree_fail.c:123); ..." for the flipped steps. */
@@ -349,8 +359,7 @@ void bpfrt_explore_verdict(const struct kfsim_bpfrt_prog *p, const char *source,
 	case KFSIM_BPF_PATH_NULL_DEREF:
 		/* check_mem_access() on a PTR_TO_..._OR_NULL register, named by its type */
 		snprintf(out->verdict, sizeof(out->verdict), "REJECT");
-		snprintf(out->msg, sizeof(out->msg), "invalid mem access '%s'",
-			 null_from_lookups(path) ? "map_value_or_null" : "ptr_or_null_");
+		snprintf(out->msg, sizeof(out->msg), "invalid mem access '%s'", null_type(path));
 		fault_line(path, out->where, sizeof(out->where));
 		break;
 	case KFSIM_BPF_PATH_DEAD_REF:

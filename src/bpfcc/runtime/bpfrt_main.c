@@ -309,6 +309,24 @@ static int alloc_insn(const char *kfunc, const char *file, int line, const void 
 	return find_call(arg, kfunc, file, line, caller, nth, false);
 }
 
+static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
+
+int bpfrt_call_insn(const char *kfunc, const void *caller)
+{
+	return child_prog ? find_call(child_prog, kfunc, NULL, 0, caller, -1, false) : -1;
+}
+
+void bpfrt_site_of(const void *caller)
+{
+	static char file[PATH_MAX];
+	int line;
+
+	if (caller && cached_addr_line(caller, file, sizeof(file), &line))
+		bpfrt_site(file, line);
+	else
+		bpfrt_site(NULL, 0);
+}
+
 /* The run's call_insn: one call instruction, one type wants the call for certain. */
 static int call_insn(const char *kfunc, const void *caller, void *arg)
 {
@@ -696,9 +714,14 @@ static int call_prog(void *arg)
 	struct call *c = arg;
 	long (*fn)(void *) = (long (*)(void *))c->p->fn;
 
+	int ret;
+
 	bpfrt_may_goto_reset();
+	bpfrt_iter_reset();
 	bpfrt_run_stack = __builtin_frame_address(0);
-	return (int)fn(c->ctx);
+	ret = (int)fn(c->ctx);
+	bpfrt_iter_exit(); /* the BPF_EXIT's rule for the iterators still held */
+	return ret;
 }
 
 /*
@@ -709,7 +732,6 @@ static struct kfsim_bpf_run *child_run;
 static struct bpfrt_verdict *child_out;
 static int child_fd = -1;
 static bool in_explored_path;
-static const struct kfsim_bpfrt_prog *child_prog; /* the program the child runs */
 
 const char *bpfrt_refused_call(const char *file, int line)
 {

@@ -76,7 +76,8 @@ enum sim_sync_phase {
 struct sim_file {
 	sector_t start, nr_sectors, pos[2];
 	u64 bytes;
-	bool done;
+	bool spent;	/* nothing left for it: fio's next fill_io_u() from it fails */
+	bool done;	/* fio_file_done(): marked once that fill failed */
 };
 
 struct sim_job {
@@ -135,7 +136,7 @@ struct sim_job {
 	 * nr_done_files and next_file_state, and the passes over all files
 	 */
 	struct sim_file files[KFSIM_BFQ_MAX_FILES];
-	unsigned int cur_file, file_left, next_file, files_done, file_passes;
+	unsigned int cur_file, file_left, next_file, files_done, files_spent, file_passes;
 	struct kfsim_fio_rand32 file_state;
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
@@ -666,10 +667,7 @@ static void job_file_switch(struct sim_job *job, unsigned int i)
 	memcpy(job->next_pos, job->files[i].pos, sizeof(job->next_pos));
 }
 
-/*
- * A new pass over every file (fio's clear_io_state(): no file done, each from its start);
- * the file in use, the round robin's next file and the count to the next switch go on
- */
+/* A new pass over every file (fio's clear_io_state(): no file done, each from its start) */
 static void job_files_reset(struct sim_job *job)
 {
 	for (unsigned int i = 0; i < job->spec.nr_files; i++) {
@@ -677,13 +675,18 @@ static void job_files_reset(struct sim_job *job)
 
 		f->pos[0] = f->pos[1] = f->start;
 		f->bytes = 0;
-		f->done = false;
+		f->spent = f->done = false;
 	}
-	job->files_done = 0;
-	if (job->cur_file < job->spec.nr_files) {
-		job->next_pos[0] = job->next_pos[1] = job->start;
-		memcpy(job->files[job->cur_file].pos, job->next_pos, sizeof(job->next_pos));
-	}
+	job->files_done = job->files_spent = 0;
+	/*
+	 * fio 3.33 starts each loop over from the first file (loops=3 with roundrobin:2: the
+	 * same order each loop), and draws the files again from the seed with randrepeat=1
+	 */
+	job->cur_file = UINT_MAX;
+	job->next_file = 0;
+	job->file_left = 0;
+	if (job->spec.rwmix_repeat)
+		kfsim_fio_rand32_seed(&job->file_state, job->spec.file_seed);
 }
 
 /*
@@ -693,11 +696,11 @@ static void job_files_reset(struct sim_job *job)
  * next file not done from next_file on (get_next_file_rr()), random draws
  * nr_files x r / 2^32 until a file not done comes (get_next_file_rand()), and the count
  * starts again at file_service_nr - 1 (an unsigned int: file_service_type=T:0 never
- * switches).  A file that has nothing left is marked done at its last I/O here, where fio
- * marks it when it next fails to fill an I/O from it (set_io_u_file()): the same files are
- * picked, the same draws made.
+ * switches).  A file picked with nothing left is marked done then and the pick made again
+ * (set_io_u_file()), so a random pick draws for it as fio does (with randseed= and loops,
+ * the next loop's draws go on from there).  False: every file is done, the pass is over.
  */
-static void job_pick_file(struct sim_job *job)
+static void job_pick_one(struct sim_job *job)
 {
 	const struct kfsim_bfq_job *spec = &job->spec;
 	unsigned int n = spec->nr_files, i = job->cur_file;
@@ -726,6 +729,18 @@ static void job_pick_file(struct sim_job *job)
 		job_file_switch(job, i);
 }
 
+static bool job_pick_file(struct sim_job *job)
+{
+	while (job->files_done < job->spec.nr_files) {
+		job_pick_one(job);
+		if (!job->files[job->cur_file].spent)
+			return true;
+		job->files[job->cur_file].done = true;
+		job->files_done++;
+	}
+	return false;
+}
+
 /*
  * After an I/O of @bytes to the file in use: whether the file is done, fio's get_next_offset()
  * failing on it: a sequential direction with no whole block of its smallest size left
@@ -737,18 +752,28 @@ static void job_file_issued(struct sim_job *job, bool write, unsigned int bytes)
 	const struct kfsim_bfq_job *spec = &job->spec;
 	struct sim_file *f = &job->files[job->cur_file];
 	u64 min_bs = kfsim_bfq_job_min_bs(spec, write), fbytes = (u64)f->nr_sectors << SECTOR_SHIFT;
+	/* the map's blocks: of the smallest block of either direction (fio's rw_min_bs) */
+	u64 map_bs = min(kfsim_bfq_job_min_bs(spec, false), kfsim_bfq_job_min_bs(spec, true));
 	bool spent;
 
 	f->bytes += bytes;
 	memcpy(f->pos, job->next_pos, sizeof(job->next_pos));
+	/*
+	 * the map is full once the I/Os covered its blocks (a random job whose directions'
+	 * smallest blocks differ, where fio's map and offsets count in different units, is
+	 * refused by the fio reader)
+	 */
 	if (kfsim_bfq_job_is_random(spec))
-		spent = spec->file_map && f->bytes + min_bs > fbytes;
+		spent = spec->file_map && map_bs && f->bytes >= fbytes / map_bs * map_bs;
 	else
 		spent = job->next_pos[write] + (min_bs >> SECTOR_SHIFT) > f->start + f->nr_sectors ||
 			job->next_pos[write] < f->start;
-	if (spent && !f->done) {
-		f->done = true;
-		job->files_done++;
+	if (spent && kfsim_bfq_job_is_random(spec) && !spec->file_loops) {
+		/* time_based: a full map starts again, the file goes on (get_next_rand_block()) */
+		f->bytes = 0;
+	} else if (spent && !f->spent) {
+		f->spent = true;
+		job->files_spent++;
 	}
 }
 
@@ -764,8 +789,12 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	}
 	if (job->spec.number_ios && job->ios_issued >= job->spec.number_ios)
 		return true;
-	if (job->spec.nr_files > 1 && job->files_done >= job->spec.nr_files) {
-		/* fio's keep_running(): every file done ends the pass, and the job at its loops */
+	if (job->spec.nr_files > 1 && job->files_spent >= job->spec.nr_files) {
+		/*
+		 * fio's keep_running(): every file done ends the pass (the picks that mark the
+		 * last ones made first), and the job at its loops
+		 */
+		job_pick_file(job);
 		if (job->spec.file_loops && ++job->file_passes >= job->spec.file_loops)
 			return true;
 		job_files_reset(job);
@@ -962,8 +991,10 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
 		job->mix.write = write;
 	}
-	if (job->spec.nr_files > 1)
+	if (job->spec.nr_files > 1 && !job_pick_file(job)) {
+		job_files_reset(job);	/* job_done_issuing() ends passes first: not reached */
 		job_pick_file(job);
+	}
 	bytes = job->spec.bs_fio_seed ?
 		kfsim_bfq_job_fio_bs(&job->spec, write, job_seq_room(job, write),
 				     &job->bs_state[write]) :

@@ -2717,6 +2717,20 @@ static const char *fio_files_why(const struct fio_section *sec, const struct kfs
 	    sec->norandommap || sec->rand64)
 		return "several files per job with zones, verify, rw=...:N, norandommap or "
 		       "tausworthe64 are not modelled with disk I/O";
+	if (kfsim_bfq_job_is_random(job)) {
+		u64 r = kfsim_bfq_job_min_bs(job, false), w = kfsim_bfq_job_min_bs(job, true);
+		bool reads = job->rw != KFSIM_RW_RANDWRITE, writes = job->rw != KFSIM_RW_RANDREAD;
+
+		/*
+		 * fio 3.33 sizes a file's random map in the smallest block of all directions
+		 * (rw_min_bs) and draws offsets in the direction's (last_block()): with
+		 * rw=randwrite, bs=4k,8k a file of 20 KiB took three writes of 8k, not two
+		 */
+		if ((reads && r > min(r, w)) || (writes && w > min(r, w)))
+			return "several files of a random job whose directions' smallest blocks "
+			       "differ (fio's random map counts in the smaller) are not modelled "
+			       "with disk I/O";
+	}
 	if (kfsim_bfq_job_is_mixed(job) && !kfsim_bfq_job_is_random(job))
 		return "several files per job of a sequential mix (rw=rw) are not modelled with "
 		       "disk I/O";

@@ -269,7 +269,8 @@ struct kfsim_bfq_bssplit {
  *                turns randrepeat off, after the first seeding): each new pass over the
  *                region seeds the mix again
  * @nr_files: 0 or 1, one region; else fio's nrfiles: the region holds that many files one
- *            after another from its start, @file_bytes[] each (whole sectors), and each
+ *            after another from its start, each @files_offset bytes (fio's offset=, the
+ *            same in every file) and then @file_bytes[] of I/O (whole sectors), and each
  *            I/O goes to the file fio 3.33's __get_next_file() (io_u.c) picks: by
  *            @file_service, switching after @file_service_nr I/Os (file_service_type=T:N;
  *            0: never, until the file is done), random draws from fio's next_file_state
@@ -374,6 +375,7 @@ struct kfsim_bfq_job {
 	u32 bs_seed[2];
 	unsigned int nr_files;
 	u64 file_bytes[KFSIM_BFQ_MAX_FILES];
+	u64 files_offset;
 	enum kfsim_bfq_fservice file_service;
 	unsigned int file_service_nr;
 	u32 file_seed;

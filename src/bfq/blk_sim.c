@@ -2041,6 +2041,8 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 		for (unsigned int i = 0; i < spec->nr_files; i++) {
 			struct sim_file *f = &job->files[i];
 
+			/* fio's f->file_offset: each file's I/O starts at offset= in it */
+			at += spec->files_offset >> SECTOR_SHIFT;
 			f->start = f->pos[0] = f->pos[1] = at;
 			f->nr_sectors = spec->file_bytes[i] >> SECTOR_SHIFT;
 			at += f->nr_sectors;

@@ -2702,17 +2702,25 @@ static const char *fio_files_why(const struct fio_section *sec, const struct kfs
 		       "are not modelled with disk I/O";
 	if (sec->filename[0])
 		return "several files per job with filename= are not modelled with disk I/O";
-	if (job->offset || job->offset_frac >= 0 || sec->offset_increment)
-		return "several files per job with an offset are not modelled with disk I/O";
-	if (job->size_frac >= 0 || sec->io_size_pct || job->io_size)
-		return "several files per job with io_size= or a size in % are not modelled with "
-		       "disk I/O";
+	if (job->offset_frac >= 0 || job->offset % SECTOR_SIZE || sec->offset_increment % SECTOR_SIZE)
+		return "several files per job with an offset in % or not a multiple of 512 are "
+		       "not modelled with disk I/O";
+	if (sec->filesize && job->offset + sec->offset_increment * (sec->numjobs - 1) >
+			     sec->filesize_lo)
+		return "several files per job with an offset past filesize= are not modelled "
+		       "with disk I/O (fio's run fails: \"offset extends end\")";
+	/*
+	 * new files have no size: a size in % of them is none, and fio 3.33 fails the job
+	 * (nrfiles=3 with size=10%, or with no size at all, 2026-12-07)
+	 */
+	if (job->size_frac >= 0 || (!sec->filesize && !job->size))
+		return "several new files per job without size= or filesize= (or a size in %): "
+		       "fio's run fails (setup_files(): \"you need to specify size=\")";
+	if (sec->io_size_pct || job->io_size)
+		return "several files per job with io_size= are not modelled with disk I/O";
 	if (sec->filesize && (job->size || !sec->filesize_lo))
 		return "several files per job with both size= and filesize= are not modelled "
 		       "with disk I/O";
-	if (!sec->filesize && !job->size)
-		return "several files per job without size= or filesize= are not modelled with "
-		       "disk I/O";
 	if (sec->zonemode > 0 || job->verify || job->seq_skip || job->ddir_seq_nr > 1 ||
 	    sec->norandommap || sec->rand64)
 		return "several files per job with zones, verify, rw=...:N, norandommap or "
@@ -2752,6 +2760,8 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 	unsigned int n = sec->nrfiles > 1 ? (unsigned int)sec->nrfiles : 1;
 	u64 bs = min(kfsim_bfq_job_min_bs(clone, false), kfsim_bfq_job_min_bs(clone, true));
 	u64 loops = sec->loops ? sec->loops : 1, total = 0, fs = 0, extra = 0;
+	u64 foff = clone->offset;	/* each file's f->file_offset */
+	u64 off = n > 1 ? foff : 0;	/* laid out in the region (one file: the job's offset) */
 	struct kfsim_fio_rand32 st;
 
 	kfsim_fio_rand32_seed(&st, kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat, nr,
@@ -2764,13 +2774,14 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 		u64 b = fs;
 
 		if (sec->filesize && sec->filesize_lo == sec->filesize) {
-			b = sec->filesize;
+			b = sec->filesize - min(sec->filesize, foff);	/* the file's end */
 		} else if (sec->filesize) {
 			u32 r = kfsim_fio_rand32(&st);
 
 			b = sec->filesize_lo + (u64)((double)(sec->filesize - sec->filesize_lo) *
 						     ((double)r / 4294967296.0));
 			b -= bs ? b % bs : 0;
+			b -= min(b, foff);
 		} else if (extra) {
 			extra--;
 			b += bs;
@@ -2780,7 +2791,7 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 			return false;
 		if (n > 1)
 			clone->file_bytes[i] = b;
-		total += b;
+		total += off + b;
 	}
 	clone->nr_files = n > 1 ? n : 0;
 	clone->file_service = sec->fst;
@@ -2789,8 +2800,11 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 					       KFSIM_FIO_RAND_FILE_OFF);
 	clone->file_loops = time_based ? 0 : (unsigned int)loops;
 	clone->file_map = !sec->norandommap;
+	clone->files_offset = off;
+	clone->io_size = time_based ? 0 : (total - off * n) * loops;
+	if (n > 1)
+		clone->offset = 0;	/* the region holds the files whole */
 	clone->size = total;
-	clone->io_size = time_based ? 0 : total * loops;
 	return true;
 }
 
@@ -2975,12 +2989,12 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		/* fixup_options(): "If randseed is set, that overrides randrepeat" */
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
+		clone->offset += sec->offset_increment * i;
 		/* several files, or a range of file sizes for the job's one */
 		if (job.engine != KFSIM_ENGINE_NONE && (!files_why || one_file_range) &&
 		    !fio_files(sec, clone, p->nr - p->first + 1, time_based))
 			fio_err(&p->errs, sec->file, sec->line, "job '%s': a file smaller than "
 				"its largest block is not modelled", job.name);
-		clone->offset += sec->offset_increment * i;
 		clone->group = p->fio_group;
 		if (sec->numjobs > 1)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);

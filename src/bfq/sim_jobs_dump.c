@@ -112,6 +112,7 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 		kfsim_json_array_end(json);
 		kfsim_json_kv_string(json, "file_service_type", fst[job->file_service % 3]);
 		kfsim_json_kv_uint(json, "file_service_nr", job->file_service_nr);
+		kfsim_json_kv_uint(json, "files_offset", job->files_offset);
 	}
 	dump_rates(json, job);
 	kfsim_json_kv_uint(json, "percentage_random", kfsim_bfq_job_is_random(job) ?

@@ -2854,9 +2854,9 @@ static void test_refusal_names_what_it_needs(void **state)
 		       (const char *const[]){ "strided_spaced.fio:5: zonesize: a space after",
 					      "strided_spaced.fio:4: zonemode: strided zones need "
 					      "zonesize=, whose line is refused", NULL });
-	/* several files with an offset stay refused (the sixth round models the rest) */
+	/* several files with io_size= stay refused (the sixth round models the rest) */
 	expect_refusal("nrfiles_twice", "[global]\nnrfiles=3\n[a]\nsize=1m\nnrfiles=4\n"
-		       "nrfiles=4\noffset=64k\n", 1,
+		       "nrfiles=4\nio_size=2m\n", 1,
 		       (const char *const[]){ "nrfiles_twice.fio:2: nrfiles:",
 					      "nrfiles_twice.fio:5: nrfiles:",
 					      "nrfiles_twice.fio:6: nrfiles:", NULL });
@@ -3150,8 +3150,9 @@ static unsigned int nrfiles_order(const char *name, const char *text, char *orde
 		u64 byte = strtoull(at + 10, NULL, 10) * 512 - cfg->jobs[0].file_start;
 		unsigned int f = 0;
 
-		while (f + 1 < cfg->jobs[0].nr_files && byte >= sizes[f])
-			byte -= sizes[f++];
+		/* each file: offset= bytes, then its I/O's (fio's f->file_offset) */
+		while (f + 1 < cfg->jobs[0].nr_files && byte >= cfg->jobs[0].files_offset + sizes[f])
+			byte -= cfg->jobs[0].files_offset + sizes[f++];
 		used += (size_t)snprintf(order + used, len - min(used, len), "%s%u:%llu",
 					 n ? " " : "", f, (unsigned long long)(byte >> 10));
 		n++;
@@ -3165,7 +3166,10 @@ static unsigned int nrfiles_order(const char *name, const char *text, char *orde
 
 /*
  * fio nrfiles as fio 3.33 runs it (io_u.c __get_next_file(), filesetup.c setup_files()),
- * fio's own --write_iolog the referee (ioengine=null, 2026-12-07): FILL
+ * fio's own --write_iolog the referee (ioengine=null, one job, 2026-12-07): which file each
+ * I/O went to and where, for roundrobin, sequential, roundrobin:3, random, an offset and a
+ * filesize range (fio's files of 20, 28, 28 and 56 KiB); kfsim refused nrfiles with disk
+ * I/O before.
  */
 static void test_nrfiles_as_fio(void **state)
 {
@@ -3195,6 +3199,12 @@ static void test_nrfiles_as_fio(void **state)
 				       order, sizeof(order), sizes), 16);
 	assert_string_equal(order, "3:0 3:4 0:0 0:4 2:0 0:8 2:4 3:8 2:8 3:12 1:0 1:4 2:12 0:12 "
 			    "1:8 1:12");
+	/* offset=8k: each file's I/O from 8k on, size / nrfiles of it */
+	assert_int_equal(nrfiles_order("nrfiles_offset", "[a]\nrw=read\nbs=4k\nsize=96k\n"
+				       "offset=8k\nnrfiles=3\ndirect=1\n", order, sizeof(order),
+				       sizes), 24);
+	assert_string_equal(order, "0:8 1:8 2:8 0:12 1:12 2:12 0:16 1:16 2:16 0:20 1:20 2:20 "
+			    "0:24 1:24 2:24 0:28 1:28 2:28 0:32 1:32 2:32 0:36 1:36 2:36");
 	/* filesize=16k-64k: each file drawn from file_size_state (seed index 7) */
 	nrfiles_order("nrfiles_range", "[a]\nrw=read\nbs=4k\nfilesize=16k-64k\nnrfiles=4\n"
 		      "direct=1\n", order, sizeof(order), sizes);

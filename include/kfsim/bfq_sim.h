@@ -58,6 +58,16 @@ enum kfsim_bfq_rw {
 /** KFSIM_BFQ_MAX_BSSPLIT - most block sizes in one direction of a bssplit (fio: 64). */
 #define KFSIM_BFQ_MAX_BSSPLIT 64
 
+/** KFSIM_BFQ_MAX_FILES - most files of one job (fio nrfiles) the simulator models. */
+#define KFSIM_BFQ_MAX_FILES 16
+
+/* struct kfsim_bfq_job's @file_service: fio 3.33's file_service_type (FIO_FSERVICE_*) */
+enum kfsim_bfq_fservice {
+	KFSIM_FSERVICE_RR,	/* roundrobin, fio's default */
+	KFSIM_FSERVICE_SEQ,	/* sequential: a file until it is done */
+	KFSIM_FSERVICE_RANDOM,	/* random: fio's next_file_state draws the file */
+};
+
 /**
  * enum kfsim_bfq_engine - how a job's ioengine submits (fio ioengine=)
  * @KFSIM_ENGINE_ASYNC: iodepth requests in flight (libaio with direct=1, io_uring, ...)
@@ -258,6 +268,17 @@ struct kfsim_bfq_bssplit {
  * @rwmix_repeat: fio's randrepeat=1 without randseed= (init.c fixup_options(): a randseed
  *                turns randrepeat off, after the first seeding): each new pass over the
  *                region seeds the mix again
+ * @nr_files: 0 or 1, one region; else fio's nrfiles: the region holds that many files one
+ *            after another from its start, each @files_offset bytes (fio's offset=, the
+ *            same in every file) and then @file_bytes[] of I/O (whole sectors), and each
+ *            I/O goes to the file fio 3.33's __get_next_file() (io_u.c) picks: by
+ *            @file_service, switching after @file_service_nr I/Os (file_service_type=T:N;
+ *            0: never, until the file is done), random draws from fio's next_file_state
+ *            seeded with @file_seed; each file keeps its own positions (fio's
+ *            f->last_pos[]); a file is done when a sequential direction has no whole
+ *            block left in it, or, with @file_map (fio's random map), when a random job
+ *            issued its bytes; when every file is done the pass ends: after @file_loops
+ *            passes the job ends (0: it goes on, time_based), else every file starts again
  * @pass_bytes: 0, or the bytes a job file's job issues in one pass over its region (fio 3.33
  *              backend.c do_io()'s total_bytes: size, or io_size when larger for a random
  *              writing job with norandommap; U64_MAX: no end by bytes, as for a
@@ -352,6 +373,14 @@ struct kfsim_bfq_job {
 	u64 pass_bytes;
 	bool bs_fio_seed;
 	u32 bs_seed[2];
+	unsigned int nr_files;
+	u64 file_bytes[KFSIM_BFQ_MAX_FILES];
+	u64 files_offset;
+	enum kfsim_bfq_fservice file_service;
+	unsigned int file_service_nr;
+	u32 file_seed;
+	unsigned int file_loops;
+	bool file_map;
 };
 
 /* struct kfsim_bfq_job's @ss_state: fio 3.33's FIO_SS_* bits of the same names */

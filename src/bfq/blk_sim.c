@@ -72,6 +72,14 @@ enum sim_sync_phase {
 	SIM_SYNC_FLUSH,
 };
 
+/* one of a job's files (spec.nr_files > 1): its sectors, positions and what it issued */
+struct sim_file {
+	sector_t start, nr_sectors, pos[2];
+	u64 bytes;
+	bool spent;	/* nothing left for it: fio's next fill_io_u() from it fails */
+	bool done;	/* fio_file_done(): marked once that fill failed */
+};
+
 struct sim_job {
 	struct kfsim_bfq_job spec;
 	sector_t start, nr_sectors, next_pos[2];
@@ -122,6 +130,14 @@ struct sim_job {
 	struct kfsim_bfq_rwmix mix;	/* the rwmix cycle and fio's io_issues[] */
 	u64 pass_issued;	/* bytes issued in this pass over the region (spec.pass_bytes) */
 	struct kfsim_fio_rand32 bs_state[2];	/* fio's bsrange_state[] (spec.bs_fio_seed) */
+	/*
+	 * fio nrfiles: start, nr_sectors and next_pos[] are the file in use's, saved to its
+	 * entry at a switch; fio's file_service_file, file_service_left, next_file,
+	 * nr_done_files and next_file_state, and the passes over all files
+	 */
+	struct sim_file files[KFSIM_BFQ_MAX_FILES];
+	unsigned int cur_file, file_left, next_file, files_done, files_spent, file_passes;
+	struct kfsim_fio_rand32 file_state;
 	struct sim_io next;
 	struct rnd_state rnd;	/* a verifying job's own draws, replayed for the read-back */
 	struct rnd_state rnd_pass;	/* the draws from the oldest write not yet verified */
@@ -640,6 +656,127 @@ static void job_end(struct kfsim_bfq_sim *sim, unsigned int j, u64 when)
 	}
 }
 
+/* The file in use becomes @i: its sectors and positions replace the previous one's. */
+static void job_file_switch(struct sim_job *job, unsigned int i)
+{
+	if (job->cur_file < job->spec.nr_files)
+		memcpy(job->files[job->cur_file].pos, job->next_pos, sizeof(job->next_pos));
+	job->cur_file = i;
+	job->start = job->files[i].start;
+	job->nr_sectors = job->files[i].nr_sectors;
+	memcpy(job->next_pos, job->files[i].pos, sizeof(job->next_pos));
+}
+
+/* A new pass over every file (fio's clear_io_state(): no file done, each from its start) */
+static void job_files_reset(struct sim_job *job)
+{
+	for (unsigned int i = 0; i < job->spec.nr_files; i++) {
+		struct sim_file *f = &job->files[i];
+
+		f->pos[0] = f->pos[1] = f->start;
+		f->bytes = 0;
+		f->spent = f->done = false;
+	}
+	job->files_done = job->files_spent = 0;
+	/*
+	 * fio 3.33 starts each loop over from the first file (loops=3 with roundrobin:2: the
+	 * same order each loop), and draws the files again from the seed with randrepeat=1
+	 */
+	job->cur_file = UINT_MAX;
+	job->next_file = 0;
+	job->file_left = 0;
+	if (job->spec.rwmix_repeat)
+		kfsim_fio_rand32_seed(&job->file_state, job->spec.file_seed);
+}
+
+/*
+ * The file of the next I/O, as fio 3.33's __get_next_file() (io_u.c) picks it: the file in
+ * use while it is not done, under sequential, or while its count of I/Os left
+ * (file_service_left) is not 0, taken down by one; else roundrobin and sequential take the
+ * next file not done from next_file on (get_next_file_rr()), random draws
+ * nr_files x r / 2^32 until a file not done comes (get_next_file_rand()), and the count
+ * starts again at file_service_nr - 1 (an unsigned int: file_service_type=T:0 never
+ * switches).  A file picked with nothing left is marked done then and the pick made again
+ * (set_io_u_file()), so a random pick draws for it as fio does (with randseed= and loops,
+ * the next loop's draws go on from there).  False: every file is done, the pass is over.
+ */
+static void job_pick_one(struct sim_job *job)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int n = spec->nr_files, i = job->cur_file;
+
+	if (i < n && !job->files[i].done) {
+		if (spec->file_service == KFSIM_FSERVICE_SEQ)
+			return;
+		if (job->file_left) {
+			job->file_left--;
+			return;
+		}
+	}
+	if (spec->file_service == KFSIM_FSERVICE_RANDOM) {
+		do
+			i = (unsigned int)((double)n * ((double)kfsim_fio_rand32(&job->file_state) /
+							4294967296.0));
+		while (job->files[i].done);
+	} else {
+		do {
+			i = job->next_file;
+			job->next_file = (job->next_file + 1) % n;
+		} while (job->files[i].done);
+	}
+	job->file_left = spec->file_service_nr - 1;
+	if (i != job->cur_file)
+		job_file_switch(job, i);
+}
+
+static bool job_pick_file(struct sim_job *job)
+{
+	while (job->files_done < job->spec.nr_files) {
+		job_pick_one(job);
+		if (!job->files[job->cur_file].spent)
+			return true;
+		job->files[job->cur_file].done = true;
+		job->files_done++;
+	}
+	return false;
+}
+
+/*
+ * After an I/O of @bytes to the file in use: whether the file is done, fio's get_next_offset()
+ * failing on it: a sequential direction with no whole block of its smallest size left
+ * before the file's end, or with the random map (no norandommap) a random job that issued
+ * the file's whole blocks (each block once, as fio's map hands them out)
+ */
+static void job_file_issued(struct sim_job *job, bool write, unsigned int bytes)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	struct sim_file *f = &job->files[job->cur_file];
+	u64 min_bs = kfsim_bfq_job_min_bs(spec, write), fbytes = (u64)f->nr_sectors << SECTOR_SHIFT;
+	/* the map's blocks: of the smallest block of either direction (fio's rw_min_bs) */
+	u64 map_bs = min(kfsim_bfq_job_min_bs(spec, false), kfsim_bfq_job_min_bs(spec, true));
+	bool spent;
+
+	f->bytes += bytes;
+	memcpy(f->pos, job->next_pos, sizeof(job->next_pos));
+	/*
+	 * the map is full once the I/Os covered its blocks (a random job whose directions'
+	 * smallest blocks differ, where fio's map and offsets count in different units, is
+	 * refused by the fio reader)
+	 */
+	if (kfsim_bfq_job_is_random(spec))
+		spent = spec->file_map && map_bs && f->bytes >= fbytes / map_bs * map_bs;
+	else
+		spent = job->next_pos[write] + (min_bs >> SECTOR_SHIFT) > f->start + f->nr_sectors ||
+			job->next_pos[write] < f->start;
+	if (spent && kfsim_bfq_job_is_random(spec) && !spec->file_loops) {
+		/* time_based: a full map starts again, the file goes on (get_next_rand_block()) */
+		f->bytes = 0;
+	} else if (spent && !f->spent) {
+		f->spent = true;
+		job->files_spent++;
+	}
+}
+
 /* Nothing more to issue: by runtime, by size (after a verify pass) or number of I/Os. */
 static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
@@ -652,6 +789,16 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	}
 	if (job->spec.number_ios && job->ios_issued >= job->spec.number_ios)
 		return true;
+	if (job->spec.nr_files > 1 && job->files_spent >= job->spec.nr_files) {
+		/*
+		 * fio's keep_running(): every file done ends the pass (the picks that mark the
+		 * last ones made first), and the job at its loops
+		 */
+		job_pick_file(job);
+		if (job->spec.file_loops && ++job->file_passes >= job->spec.file_loops)
+			return true;
+		job_files_reset(job);
+	}
 	if (job->spec.verify && job->spec.verify_backlog) {
 		/* fio counts the write pass only: verify reads are not this_io_bytes */
 		if (!job->spec.io_size || job->writes_issued < job->spec.io_size || job->vb_batch)
@@ -782,7 +929,9 @@ static void job_next_pass(struct sim_job *job)
 			kfsim_fio_rand32_seed(&job->bs_state[d], job->spec.bs_seed[d]);
 	}
 	/* skips and strided zones keep their own wrapping (kfsim_bfq_job_choose_sector()) */
-	if (!job->spec.seq_skip && !job->spec.zone_size)
+	if (job->spec.nr_files > 1)
+		job_files_reset(job);
+	else if (!job->spec.seq_skip && !job->spec.zone_size)
 		job->next_pos[0] = job->next_pos[1] = job->start;
 }
 
@@ -842,6 +991,10 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		write = job_rate_ddir(sim, job, kfsim_bfq_rwmix_next(&job->spec, &job->mix));
 		job->mix.write = write;
 	}
+	if (job->spec.nr_files > 1 && !job_pick_file(job)) {
+		job_files_reset(job);	/* job_done_issuing() ends passes first: not reached */
+		job_pick_file(job);
+	}
 	bytes = job->spec.bs_fio_seed ?
 		kfsim_bfq_job_fio_bs(&job->spec, write, job_seq_room(job, write),
 				     &job->bs_state[write]) :
@@ -857,6 +1010,8 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 						      &job->next_pos[write], &job->seq_left, bytes,
 						      rnd),
 	};
+	if (job->spec.nr_files > 1)
+		job_file_issued(job, write, bytes);
 	if (verify_read)
 		job_verify_read_done(job);
 	else if (job->next.write && job->spec.verify_backlog)
@@ -1876,6 +2031,32 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	}
 	job->next_pos[0] = job->next_pos[1] = job->start;
 	job->zone_start = job->start;
+	if (spec->nr_files > 1) {
+		sector_t at = job->start;
+
+		if (spec->nr_files > KFSIM_BFQ_MAX_FILES) {
+			sim_err(sim, "job %s: more than %u files", spec->name, KFSIM_BFQ_MAX_FILES);
+			return -EINVAL;
+		}
+		for (unsigned int i = 0; i < spec->nr_files; i++) {
+			struct sim_file *f = &job->files[i];
+
+			/* fio's f->file_offset: each file's I/O starts at offset= in it */
+			at += spec->files_offset >> SECTOR_SHIFT;
+			f->start = f->pos[0] = f->pos[1] = at;
+			f->nr_sectors = spec->file_bytes[i] >> SECTOR_SHIFT;
+			at += f->nr_sectors;
+			if (f->nr_sectors < kfsim_bfq_job_max_bs(spec) >> SECTOR_SHIFT ||
+			    at > job->start + job->nr_sectors) {
+				sim_err(sim, "job %s: its file %u (%llu bytes) holds no block or "
+					"does not fit in its region", spec->name, i,
+					(unsigned long long)spec->file_bytes[i]);
+				return -EINVAL;
+			}
+		}
+		job->cur_file = UINT_MAX;
+		kfsim_fio_rand32_seed(&job->file_state, spec->file_seed);
+	}
 	/* a verifying job draws from its own state, so that the read-back replays the writes */
 	prandom_seed_state(&job->rnd, sim->cfg.seed ^ (0x9e3779b97f4a7c15ULL * (u64)(job - sim->jobs + 1)));
 	/*

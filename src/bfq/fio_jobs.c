@@ -156,7 +156,16 @@ struct fio_section {
 	 */
 	bool bs_range;
 	long trim_line;			/* the rw= line of a job that trims */
-	u64 filesize;
+	u64 filesize, filesize_lo;	/* filesize=LO-HI; LO == HI a fixed size */
+	/*
+	 * fio nrfiles and the options of several files (fio_files()): file_service_type
+	 * (KFSIM_FSERVICE_*, its :N, a distribution's name, which kfsim does not model) and
+	 * openfiles (0: not given)
+	 */
+	enum kfsim_bfq_fservice fst;
+	unsigned int fst_nr;
+	const char *fst_dist;
+	u64 openfiles;
 	u64 loops;
 	/*
 	 * io_size=N% (1..100; 0 none): fio 3.33's io_size_percent (options.c str_io_size_cb()),
@@ -759,6 +768,43 @@ static const struct {
 	{ "kb_base", "sizes are read with fio's default kb_base=1024 (4k is 4096, 4KiB 4000): "
 	  "another base is not modelled with disk I/O" },
 };
+
+/*
+ * file_service_type and openfiles, which matter with several files (fio_files()): the value
+ * passed fio's checks.  str_fst_cb(): file_service_nr is 1, or atoi() of what follows a ':'
+ * for random, roundrobin and sequential
+ */
+static void fio_files_option(struct fio_section *sec, const char *key, const char *value)
+{
+	static const char *const dists[] = { "zipf", "pareto", "normal", "gauss" };
+	const char *post = strchr(value, ':');
+	u64 v;
+
+	if (!strcmp(key, "openfiles")) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(value, ",:-"), value);
+		if (!parse_uint(num, 0, UINT_MAX, &v))
+			sec->openfiles = v;
+		return;
+	}
+	if (strcmp(key, "file_service_type"))
+		return;
+	sec->fst_dist = NULL;
+	sec->fst_nr = post ? (unsigned int)atoi(post + 1) : 1;
+	if (!strncmp(value, "roundrobin", 10)) {
+		sec->fst = KFSIM_FSERVICE_RR;
+	} else if (!strncmp(value, "sequential", 10)) {
+		sec->fst = KFSIM_FSERVICE_SEQ;
+	} else if (!strncmp(value, "random", 6)) {
+		sec->fst = KFSIM_FSERVICE_RANDOM;
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(dists); i++) {
+			if (!strncmp(value, dists[i], strlen(dists[i])))
+				sec->fst_dist = dists[i];
+		}
+	}
+}
 
 static const char *no_effect_why(const char *name)
 {
@@ -1777,6 +1823,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		/* once a line: group_reporting's and the patterns' own checks came first */
 		if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value))
 			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
+		else if (value)
+			fio_files_option(sec, key, value);
 		return true;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
@@ -2019,7 +2067,15 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 						     &cls, why, sizeof(why)))
 			fio_err(&p->errs, file, line, "filesize: expected a size or a range");
 		else
-			sec->filesize = tmp.io_size;
+			sec->filesize = sec->filesize_lo = tmp.io_size;
+		if (dash && !strchr(value, '%') && dash > value) {
+			char lo[64];
+
+			snprintf(lo, sizeof(lo), "%.*s", (int)(dash - value), value);
+			if (!kfsim_bfq_job_set(&tmp, "io_size", lo, &cls, why, sizeof(why)) &&
+			    tmp.io_size <= sec->filesize)
+				sec->filesize_lo = tmp.io_size;
+		}
 		if (value && !strchr(value, '%'))
 			fio_undefer(sec, "filesize");	/* a later size wins */
 	} else if (!strcmp(key, "loops")) {
@@ -2630,15 +2686,156 @@ static void fio_refill(struct fio_parser *p, const struct fio_section *sec,
 	}
 }
 
+/*
+ * Several files per job (nrfiles above 1) with disk I/O: what of them kfsim does not model,
+ * or NULL.  The reason goes to every nrfiles= line (the file without them is read).
+ */
+static const char *fio_files_why(const struct fio_section *sec, const struct kfsim_bfq_job *job)
+{
+	if (sec->nrfiles > KFSIM_BFQ_MAX_FILES)
+		return "more than 16 files per job are not modelled with disk I/O";
+	if (sec->fst_dist)
+		return "several files chosen by a distribution (file_service_type=zipf, pareto, "
+		       "normal, gauss) are not modelled with disk I/O";
+	if (sec->openfiles && sec->openfiles < sec->nrfiles)
+		return "several files with openfiles below nrfiles (fio closes and opens them) "
+		       "are not modelled with disk I/O";
+	if (sec->filename[0])
+		return "several files per job with filename= are not modelled with disk I/O";
+	if (job->offset_frac >= 0 || job->offset % SECTOR_SIZE || sec->offset_increment % SECTOR_SIZE)
+		return "several files per job with an offset in % or not a multiple of 512 are "
+		       "not modelled with disk I/O";
+	if (sec->filesize && job->offset + sec->offset_increment * (sec->numjobs - 1) >
+			     sec->filesize_lo)
+		return "several files per job with an offset past filesize= are not modelled "
+		       "with disk I/O (fio's run fails: \"offset extends end\")";
+	/*
+	 * new files have no size: a size in % of them is none, and fio 3.33 fails the job
+	 * (nrfiles=3 with size=10%, or with no size at all, 2026-12-07)
+	 */
+	if (job->size_frac >= 0 || (!sec->filesize && !job->size))
+		return "several new files per job without size= or filesize= (or a size in %): "
+		       "fio's run fails (setup_files(): \"you need to specify size=\")";
+	if (sec->io_size_pct || job->io_size)
+		return "several files per job with io_size= are not modelled with disk I/O";
+	if (sec->filesize && (job->size || !sec->filesize_lo))
+		return "several files per job with both size= and filesize= are not modelled "
+		       "with disk I/O";
+	if (sec->zonemode > 0 || job->verify || job->seq_skip || job->ddir_seq_nr > 1 ||
+	    sec->norandommap || sec->rand64)
+		return "several files per job with zones, verify, rw=...:N, norandommap or "
+		       "tausworthe64 are not modelled with disk I/O";
+	if (kfsim_bfq_job_is_random(job)) {
+		u64 r = kfsim_bfq_job_min_bs(job, false), w = kfsim_bfq_job_min_bs(job, true);
+		bool reads = job->rw != KFSIM_RW_RANDWRITE, writes = job->rw != KFSIM_RW_RANDREAD;
+
+		/*
+		 * fio 3.33 sizes a file's random map in the smallest block of all directions
+		 * (rw_min_bs) and draws offsets in the direction's (last_block()): with
+		 * rw=randwrite, bs=4k,8k a file of 20 KiB took three writes of 8k, not two
+		 */
+		if ((reads && r > min(r, w)) || (writes && w > min(r, w)))
+			return "several files of a random job whose directions' smallest blocks "
+			       "differ (fio's random map counts in the smaller) are not modelled "
+			       "with disk I/O";
+	}
+	if (kfsim_bfq_job_is_mixed(job) && !kfsim_bfq_job_is_random(job))
+		return "several files per job of a sequential mix (rw=rw) are not modelled with "
+		       "disk I/O";
+	return NULL;
+}
+
+/*
+ * A clone's files (nrfiles above 1, or a filesize= range), as fio 3.33's setup_files()
+ * (filesetup.c) sizes new files: filesize=N each; a range drawn per file from the job's
+ * file_size_state (get_rand_file_size(): LO + (HI - LO) x r / 2^32, aligned down to the
+ * smallest block); else size / nrfiles each, the first (size - that x nrfiles) / the
+ * smallest block files one block more.  Each file is whole sectors (I/O ends at its last
+ * whole block all the same); the region holds them one after another, and the job does
+ * them all (o->size is their total when smaller) times loops.  @nr: the job's number.
+ */
+static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsigned int nr,
+		      bool time_based)
+{
+	unsigned int n = sec->nrfiles > 1 ? (unsigned int)sec->nrfiles : 1;
+	u64 bs = min(kfsim_bfq_job_min_bs(clone, false), kfsim_bfq_job_min_bs(clone, true));
+	u64 loops = sec->loops ? sec->loops : 1, total = 0, fs = 0, extra = 0;
+	u64 foff = clone->offset;	/* each file's f->file_offset */
+	u64 off = n > 1 ? foff : 0;	/* laid out in the region (one file: the job's offset) */
+	struct kfsim_fio_rand32 st;
+
+	kfsim_fio_rand32_seed(&st, kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat, nr,
+						       KFSIM_FIO_RAND_FILE_SIZE_OFF));
+	if (!sec->filesize) {
+		fs = clone->size / n;
+		extra = bs ? (clone->size - fs * n) / bs : 0;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		u64 b = fs;
+
+		if (sec->filesize && sec->filesize_lo == sec->filesize) {
+			b = sec->filesize - min(sec->filesize, foff);	/* the file's end */
+		} else if (sec->filesize) {
+			u32 r = kfsim_fio_rand32(&st);
+
+			b = sec->filesize_lo + (u64)((double)(sec->filesize - sec->filesize_lo) *
+						     ((double)r / 4294967296.0));
+			b -= bs ? b % bs : 0;
+			b -= min(b, foff);
+		} else if (extra) {
+			extra--;
+			b += bs;
+		}
+		b -= b % SECTOR_SIZE;
+		if (b < kfsim_bfq_job_max_bs(clone) || b < SECTOR_SIZE)
+			return false;
+		if (n > 1)
+			clone->file_bytes[i] = b;
+		total += off + b;
+	}
+	clone->nr_files = n > 1 ? n : 0;
+	clone->file_service = sec->fst;
+	clone->file_service_nr = sec->fst_nr;
+	clone->file_seed = kfsim_fio_rand_seed(sec->randseed, sec->allrandrepeat, nr,
+					       KFSIM_FIO_RAND_FILE_OFF);
+	clone->file_loops = time_based ? 0 : (unsigned int)loops;
+	clone->file_map = !sec->norandommap;
+	clone->files_offset = off;
+	clone->io_size = time_based ? 0 : (total - off * n) * loops;
+	if (n > 1)
+		clone->offset = 0;	/* the region holds the files whole */
+	clone->size = total;
+	return true;
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
-	bool time_based;
+	bool time_based, one_file_range;
 	u64 pass_io_size, size_loops;
+	const char *files_why;
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
+	/* before size= takes filesize='s value below: several files, if modelled */
+	files_why = sec->nrfiles > 1 ? fio_files_why(sec, &job) : "";
+	one_file_range = sec->nrfiles <= 1 && sec->filesize != sec->filesize_lo &&
+			 !job.size && job.size_frac < 0 && !job.io_size && !sec->io_size_pct;
+
+	if (job.engine != KFSIM_ENGINE_NONE && sec->nrfiles > 1) {
+		const char *why = files_why;
+
+		for (unsigned int i = 0; i < sec->nr_pending; i++) {
+			if (why && (!strcmp(sec->pending[i].option, "nrfiles") ||
+				    !strcmp(sec->pending[i].option, "nr_files")))
+				sec->pending[i].why = why;
+		}
+		if (!why) {
+			fio_undefer(sec, "nrfiles");
+			fio_undefer(sec, "nr_files");
+		}
+	}
 	if (job.engine != KFSIM_ENGINE_NONE) {
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
@@ -2793,6 +2990,11 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
 		clone->offset += sec->offset_increment * i;
+		/* several files, or a range of file sizes for the job's one */
+		if (job.engine != KFSIM_ENGINE_NONE && (!files_why || one_file_range) &&
+		    !fio_files(sec, clone, p->nr - p->first + 1, time_based))
+			fio_err(&p->errs, sec->file, sec->line, "job '%s': a file smaller than "
+				"its largest block is not modelled", job.name);
 		clone->group = p->fio_group;
 		if (sec->numjobs > 1)
 			snprintf(clone->name, sizeof(clone->name), "%.27s.%02u", job.name, i % 100);
@@ -3635,6 +3837,7 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	p->global.job.engine = KFSIM_ENGINE_SYNC;
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
+	p->global.fst_nr = 1;	/* file_service_type's default, roundrobin (str_fst_cb()) */
 	p->global.randrepeat = true;	/* fio 3.33's defaults: randrepeat=1, randseed=0x89 */
 	p->global.randseed = 0x89;
 	p->global.zonemode = -1;

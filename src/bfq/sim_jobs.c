@@ -765,7 +765,7 @@ static unsigned int job_dir_max_bs(const struct kfsim_bfq_job *job, bool write)
  * beside a bssplit refused 'bssplit=512/20:3584/80, size=3584' (fio_physics.py --wide, seed
  * 32287), which fio 3.33 runs.
  */
-static unsigned int job_max_bs(const struct kfsim_bfq_job *job)
+unsigned int kfsim_bfq_job_max_bs(const struct kfsim_bfq_job *job)
 {
 	bool writes_only = job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE;
 	bool reads_only = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
@@ -884,9 +884,9 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 			       "sector %llu, %llu left)", job->file_size ? "file" : "disk",
 			       (unsigned long long)count, (unsigned long long)first,
 			       (unsigned long long)(span - first));
-	if (count < job_max_bs(job) >> SECTOR_SHIFT)
+	if (count < kfsim_bfq_job_max_bs(job) >> SECTOR_SHIFT)
 		return job_err(errbuf, errlen, "size %llu is smaller than one block (bs=%u)",
-			       (unsigned long long)size, job_max_bs(job));
+			       (unsigned long long)size, kfsim_bfq_job_max_bs(job));
 	*start = base + first;
 	*nr_sectors = count;
 	return 0;

@@ -60,6 +60,10 @@ struct kfsim_fio_rand32 {
 u32 kfsim_fio_rand32(struct kfsim_fio_rand32 *st);
 void kfsim_fio_rand32_seed(struct kfsim_fio_rand32 *st, u32 seed);
 #define KFSIM_FIO_RAND_MIX_OFF 4	/* fio.h FIO_RAND_MIX_OFF: td->rwmix_state's seed */
+/* the largest block a job issues, of the directions it issues (fio's max_bs) */
+unsigned int kfsim_bfq_job_max_bs(const struct kfsim_bfq_job *job);
+#define KFSIM_FIO_RAND_FILE_OFF 5	/* FIO_RAND_FILE_OFF: td->next_file_state's */
+#define KFSIM_FIO_RAND_FILE_SIZE_OFF 7	/* FIO_RAND_FILE_SIZE_OFF: td->file_size_state's */
 u32 kfsim_fio_rand_seed(u64 randseed, bool allrandrepeat, unsigned int thread_number,
 			unsigned int off);
 /*

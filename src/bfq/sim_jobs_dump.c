@@ -101,6 +101,19 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	}
 	kfsim_json_kv_uint(json, "file_start", job->file_start);
 	kfsim_json_kv_uint(json, "file_size", job->file_size);
+	/* fio nrfiles: each file's bytes, and how the next file is picked (only when several) */
+	if (job->nr_files > 1) {
+		static const char *const fst[] = { "roundrobin", "sequential", "random" };
+
+		kfsim_json_key(json, "file_bytes");
+		kfsim_json_array_begin(json);
+		for (unsigned int i = 0; i < job->nr_files && i < KFSIM_BFQ_MAX_FILES; i++)
+			kfsim_json_uint(json, job->file_bytes[i]);
+		kfsim_json_array_end(json);
+		kfsim_json_kv_string(json, "file_service_type", fst[job->file_service % 3]);
+		kfsim_json_kv_uint(json, "file_service_nr", job->file_service_nr);
+		kfsim_json_kv_uint(json, "files_offset", job->files_offset);
+	}
 	dump_rates(json, job);
 	kfsim_json_kv_uint(json, "percentage_random", kfsim_bfq_job_is_random(job) ?
 						      100 - job->perc_seq : 0);

@@ -32,7 +32,10 @@ With --wide the jobs also draw options the classic files leave out (wide_options
 blockalign, strided zones, ramp_time, rate_process, fsync/fdatasync/end_fsync, verify and
 verify_backlog, offset_increment, io_size in %, file_service_type, nrfiles, filesize ranges,
 iodepth_low and the batch options, thinktime_spin/iotime, rw_sequencer, cgroups, flow,
-latency targets, new_group, exitall, trims): the same referee and verdicts.
+latency targets, new_group, exitall, trims): the same referee and verdicts.  A job of
+several files (nrfiles above 1, modelled since the sixth round) is judged by its files' count,
+file_service_type and its :N, and each file's bytes (fio_oracle.files_expected()); the file
+and offset of each I/O are fio_files.py's to compare (fio's --write_iolog).
 
 Usage: fio_jobgen.py KFSIM [--seeds A-B] [--lang] [--wide] [--keep DIR] [--min-agree N]
 Exit 0 when every file is judged right and at least --min-agree agree; 1 otherwise; 77 when

@@ -341,7 +341,40 @@ def expected(job):
         e["ss"] = "%s:%f%s" % (job.ptr("steadystate").split(":")[0], limit, "%" if pct else "")
     elif e["ss_dur_s"]:
         e["ss"] = "iops_slope:0.010000%"
+    files_expected(job, e)
     return e
+
+
+def c_atoi(text):
+    """C's atoi(): blanks, a sign, the digits that follow; 0 without any."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def files_expected(job, e):
+    """nrfiles above 1: the file count, file_service_type and its :N as str_fst_cb() keeps
+    them (file_service_nr 1, or atoi() of what follows ':'), and each file's bytes as fio
+    3.33's setup_files() sizes new files, in whole sectors: filesize=N each, else size /
+    nrfiles (a filesize range is drawn: its bounds only)."""
+    n = job.out("nrfiles", job.out("nr_files", 1))
+    if not n or n <= 1:
+        return
+    e["nr_files"] = n
+    kind, colon, post = (job.ptr("file_service_type") or "roundrobin").partition(":")
+    if kind in ("roundrobin", "sequential", "random"):
+        e["file_service_type"] = kind
+        e["file_service_nr"] = c_atoi(post) % 2**32 if colon else 1
+    fsize = job.ptr("filesize")
+    off = e.get("offset", 0) or 0  # fio's f->file_offset: filesize= is the file's end
+    if job.has("offset_increment"):
+        pass  # each clone's files start elsewhere: their sizes are not compared
+    elif fsize and "-" not in fsize and "%" not in fsize and size_of(fsize):
+        e["file_bytes"] = [max(size_of(fsize) - off, 0) // 512 * 512] * n
+    elif fsize and "%" not in fsize:
+        lo, hi = (size_of(x) for x in fsize.split("-", 1))
+        e["file_bytes_range"] = (lo or 0, hi or 0)
+    elif e.get("size"):
+        e["file_bytes"] = [e["size"] // n // 512 * 512] * n
 
 
 SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
@@ -394,11 +427,27 @@ def compare(e, jobs, first, names, logged=None):
         chk("ioengine", j["ioengine"])
         chk("direct", j["direct"])
         chk("sync", j["sync"])
-        if "size" in e and "region_size" in j and e["size"] and not e["time_based"]:
+        if "nr_files" in e and j["engine"] != "none":
+            got = j.get("file_bytes", [])
+            if len(got) != e["nr_files"]:
+                diffs.append("nrfiles: fio %d, kfsim %d" % (e["nr_files"], len(got)))
+            if "file_bytes" in e and got and got != e["file_bytes"]:
+                diffs.append("file sizes: fio %r, kfsim %r" % (e["file_bytes"], got))
+            lo, hi = e.get("file_bytes_range", (0, 0))
+            if hi and any(b > hi for b in got):  # drawn, then aligned down to a block
+                diffs.append("file sizes: fio %d to %d, kfsim %r" % (lo, hi, got))
+            chk("file_service_type", j.get("file_service_type"))
+            chk("file_service_nr", j.get("file_service_nr"))
+        elif "size" in e and "region_size" in j and e["size"] and not e["time_based"]:
             # kfsim's regions are whole sectors: size=1MiB (1000000) is 1953 sectors, and
             # fio's I/O ends at the last whole block all the same
             if e["size"] // 512 * 512 != j["region_size"]:
                 diffs.append("size: fio %d, kfsim %d" % (e["size"], j["region_size"]))
+        if "offset" in e and "nr_files" in e and "files_offset" in j:
+            # several files: the offset is each file's (fio's f->file_offset)
+            if j["files_offset"] != e["offset"]:
+                diffs.append("offset: fio %d, kfsim %d" % (e["offset"], j["files_offset"]))
+            e.pop("offset")
         if "offset" in e and "region_start" in j:
             # a byte offset is where fio starts, aligned or not (fio --write_iolog)
             got = j["region_start"] - j["file_start"]

@@ -2854,8 +2854,9 @@ static void test_refusal_names_what_it_needs(void **state)
 		       (const char *const[]){ "strided_spaced.fio:5: zonesize: a space after",
 					      "strided_spaced.fio:4: zonemode: strided zones need "
 					      "zonesize=, whose line is refused", NULL });
+	/* several files with io_size= stay refused (the sixth round models the rest) */
 	expect_refusal("nrfiles_twice", "[global]\nnrfiles=3\n[a]\nsize=1m\nnrfiles=4\n"
-		       "nrfiles=4\n", 1,
+		       "nrfiles=4\nio_size=2m\n", 1,
 		       (const char *const[]){ "nrfiles_twice.fio:2: nrfiles:",
 					      "nrfiles_twice.fio:5: nrfiles:",
 					      "nrfiles_twice.fio:6: nrfiles:", NULL });
@@ -3110,6 +3111,112 @@ static void test_sync_fio_referee(void **state)
 	free(path);
 }
 
+/*
+ * Which file each I/O of a job of several files goes to, and where in it (fio nrfiles): a
+ * job file of one job at depth 1 run with its completions traced (the order issued); each
+ * I/O as "file:KiB" (the file's number, its offset in it).  @sizes: each file's bytes.
+ */
+static unsigned int nrfiles_order(const char *name, const char *text, char *order, size_t len,
+				  u64 *sizes)
+{
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	struct kfsim_trace trace;
+	struct kfsim_bfq_sim *sim;
+	char *buf = NULL, *path, why[1024];
+	const char *at;
+	size_t buf_len = 0, used = 0;
+	unsigned int n = 0;
+	FILE *mem;
+
+	path = job_file(name, text, 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_int_equal(cfg->nr_jobs, 1);
+	for (unsigned int i = 0; i < cfg->jobs[0].nr_files; i++)
+		sizes[i] = cfg->jobs[0].file_bytes[i];
+	memset(&trace, 0, sizeof(trace));
+	mem = open_memstream(&buf, &buf_len);
+	assert_non_null(mem);
+	kfsim_trace_open_stream(&trace, mem);
+	cfg->trace = &trace;
+	cfg->duration_ns = cfg->trace_window_ns = 10000000000ULL;
+	sim = kfsim_bfq_sim_create(cfg);
+	assert_false(IS_ERR(sim));
+	assert_int_equal(kfsim_bfq_sim_run(sim), 0);
+	kfsim_bfq_sim_destroy(sim);
+	assert_int_equal(kfsim_trace_close(&trace), 0);
+	fclose(mem);
+	order[0] = '\0';
+	for (at = strstr(buf, "\"sector\": "); at; at = strstr(at + 1, "\"sector\": ")) {
+		u64 byte = strtoull(at + 10, NULL, 10) * 512 - cfg->jobs[0].file_start;
+		unsigned int f = 0;
+
+		/* each file: offset= bytes, then its I/O's (fio's f->file_offset) */
+		while (f + 1 < cfg->jobs[0].nr_files && byte >= cfg->jobs[0].files_offset + sizes[f])
+			byte -= cfg->jobs[0].files_offset + sizes[f++];
+		used += (size_t)snprintf(order + used, len - min(used, len), "%s%u:%llu",
+					 n ? " " : "", f, (unsigned long long)(byte >> 10));
+		n++;
+	}
+	print_message("%s: %u I/Os: %s\n", name, n, order);
+	free(buf);
+	free(path);
+	free(cfg);
+	return n;
+}
+
+/*
+ * fio nrfiles as fio 3.33 runs it (io_u.c __get_next_file(), filesetup.c setup_files()),
+ * fio's own --write_iolog the referee (ioengine=null, one job, 2026-12-07): which file each
+ * I/O went to and where, for roundrobin, sequential, roundrobin:3, random, an offset and a
+ * filesize range (fio's files of 20, 28, 28 and 56 KiB); kfsim refused nrfiles with disk
+ * I/O before.
+ */
+static void test_nrfiles_as_fio(void **state)
+{
+	char order[4096];
+	u64 sizes[KFSIM_BFQ_MAX_FILES];
+
+	(void)state;
+	/* roundrobin, fio's default: size / nrfiles each (21845 bytes: 5 blocks of 4k) */
+	assert_int_equal(nrfiles_order("nrfiles_rr", "[a]\nrw=read\nbs=4k\nsize=64k\n"
+				       "nrfiles=3\ndirect=1\n", order, sizeof(order), sizes), 15);
+	assert_string_equal(order, "0:0 1:0 2:0 0:4 1:4 2:4 0:8 1:8 2:8 0:12 1:12 2:12 0:16 "
+			    "1:16 2:16");
+	/* sequential: each file until it is done */
+	assert_int_equal(nrfiles_order("nrfiles_seq", "[a]\nrw=read\nbs=4k\nsize=48k\n"
+				       "nrfiles=3\nfile_service_type=sequential\ndirect=1\n",
+				       order, sizeof(order), sizes), 12);
+	assert_string_equal(order, "0:0 0:4 0:8 0:12 1:0 1:4 1:8 1:12 2:0 2:4 2:8 2:12");
+	/* roundrobin:3, three I/Os a file */
+	assert_int_equal(nrfiles_order("nrfiles_rr3", "[a]\nrw=read\nbs=4k\nsize=64k\n"
+				       "nrfiles=2\nfile_service_type=roundrobin:3\ndirect=1\n",
+				       order, sizeof(order), sizes), 16);
+	assert_string_equal(order, "0:0 0:4 0:8 1:0 1:4 1:8 0:12 0:16 0:20 1:12 1:16 1:20 0:24 0:28 "
+			    "1:24 1:28");
+	/* random: fio's next_file_state (seed index 5) draws the file */
+	assert_int_equal(nrfiles_order("nrfiles_random", "[a]\nrw=read\nbs=4k\nsize=64k\n"
+				       "nrfiles=4\nfile_service_type=random\ndirect=1\n",
+				       order, sizeof(order), sizes), 16);
+	assert_string_equal(order, "3:0 3:4 0:0 0:4 2:0 0:8 2:4 3:8 2:8 3:12 1:0 1:4 2:12 0:12 "
+			    "1:8 1:12");
+	/* offset=8k: each file's I/O from 8k on, size / nrfiles of it */
+	assert_int_equal(nrfiles_order("nrfiles_offset", "[a]\nrw=read\nbs=4k\nsize=96k\n"
+				       "offset=8k\nnrfiles=3\ndirect=1\n", order, sizeof(order),
+				       sizes), 24);
+	assert_string_equal(order, "0:8 1:8 2:8 0:12 1:12 2:12 0:16 1:16 2:16 0:20 1:20 2:20 "
+			    "0:24 1:24 2:24 0:28 1:28 2:28 0:32 1:32 2:32 0:36 1:36 2:36");
+	/* filesize=16k-64k: each file drawn from file_size_state (seed index 7) */
+	nrfiles_order("nrfiles_range", "[a]\nrw=read\nbs=4k\nfilesize=16k-64k\nnrfiles=4\n"
+		      "direct=1\n", order, sizeof(order), sizes);
+	assert_int_equal(sizes[0], 20 << 10);
+	assert_int_equal(sizes[1], 28 << 10);
+	assert_int_equal(sizes[2], 28 << 10);
+	assert_int_equal(sizes[3], 56 << 10);
+	assert_string_equal(order, "0:0 1:0 2:0 3:0 0:4 1:4 2:4 3:4 0:8 1:8 2:8 3:8 0:12 1:12 "
+			    "2:12 3:12 0:16 1:16 2:16 3:16 1:20 2:20 3:20 1:24 2:24 3:24 3:28 "
+			    "3:32 3:36 3:40 3:44 3:48 3:52");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3178,6 +3285,7 @@ int main(void)
 		cmocka_unit_test(test_exitall_as_fio),
 		cmocka_unit_test(test_size_percent_as_fio),
 		cmocka_unit_test(test_device_end_whole_blocks_as_fio),
+		cmocka_unit_test(test_nrfiles_as_fio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,11 +64,16 @@ void kfsim_rec_u64(struct kfsim_rec *r, const char *key, u64 value)
 	rec_add(r, "%llu", (unsigned long long)value);
 }
 
+/* 17 significant digits read back to the same double; JSON has no inf or nan: strings */
+static void rec_double_value(struct kfsim_rec *r, double value)
+{
+	rec_add(r, isfinite(value) ? "%.17g" : "\"%g\"", value);
+}
+
 void kfsim_rec_double(struct kfsim_rec *r, const char *key, double value)
 {
 	rec_key(r, key);
-	/* 17 significant digits read back to the same double; JSON has no inf or nan: strings */
-	rec_add(r, isfinite(value) ? "%.17g" : "\"%g\"", value);
+	rec_double_value(r, value);
 }
 
 /* @value (at most @size bytes of it) as a JSON string, byte for byte: others than printable
@@ -248,25 +253,38 @@ int kfsim_rec_get_u64(const char *record, const char *key, u64 *value)
 	return errno || (*end != ',' && *end != '}') ? -EINVAL : 0;
 }
 
-int kfsim_rec_get_double(const char *record, const char *key, double *value)
+/*
+ * A double as rec_double_value() wrote it at @v: a finite number, or a non-finite one as a
+ * string (and only those as strings).  A bare NaN, inf or hex is no number kfsim wrote, and
+ * strtod() would take them.  *@next: past it.  Return: 0 or -EINVAL.
+ */
+static int read_double(const char *v, double *value, const char **next)
 {
-	const char *v = kfsim_rec_find(record, key);
 	char text[32], *end;
 
-	if (!v)
-		return -ENOENT;
 	if (*v == '"') {
 		if (kfsim_rec_read_string(v, text, sizeof(text)))
 			return -EINVAL;
 		*value = strtod(text, &end);
-		return *end || isfinite(*value) ? -EINVAL : 0;
+		if (*end || isfinite(*value))
+			return -EINVAL;
+		*next = kfsim_rec_skip_value(v);
+		return 0;
 	}
-	/* non-finite values are written as strings (above): a bare NaN, inf or hex is no number
-	 * kfsim wrote, and strtod() would take them */
 	if ((*v != '-' && (*v < '0' || *v > '9')) || strpbrk(v, "xX") == v + 1 + (*v == '-'))
 		return -EINVAL;
 	*value = strtod(v, &end);
-	return end == v || !isfinite(*value) || (*end != ',' && *end != '}') ? -EINVAL : 0;
+	if (end == v || !isfinite(*value) || (*end != ',' && *end != '}'))
+		return -EINVAL;
+	*next = end;
+	return 0;
+}
+
+int kfsim_rec_get_double(const char *record, const char *key, double *value)
+{
+	const char *v = kfsim_rec_find(record, key), *next;
+
+	return v ? read_double(v, value, &next) : -ENOENT;
 }
 
 int kfsim_rec_get_str(const char *record, const char *key, char *buf, size_t size)
@@ -345,13 +363,9 @@ static void put_fields(struct kfsim_rec *r, const char *prefix, const struct kfs
 		case KFSIM_REC_BOOL:
 			rec_add(r, "%d", *(const bool *)m ? 1 : 0);
 			break;
-		case KFSIM_REC_DOUBLE: {
-			double v = *(const double *)m;
-
-			/* 17 significant digits read back to the same double; JSON has no inf or nan */
-			rec_add(r, isfinite(v) ? "%.17g" : "\"%g\"", v);
+		case KFSIM_REC_DOUBLE:
+			rec_double_value(r, *(const double *)m);
 			break;
-		}
 		case KFSIM_REC_STR:
 			rec_str_value(r, m, f->size);
 			break;
@@ -443,26 +457,8 @@ static int get_number(struct rec_reader *rd, u64 max, u64 *value)
 
 static int get_double(struct rec_reader *rd, double *value)
 {
-	const char *v = rd->s;
-	char text[32], *end;
-
-	if (*v == '"') {
-		/* non-finite values are written as strings, and only they */
-		if (kfsim_rec_read_string(v, text, sizeof(text)))
-			return bad(rd, "not a number");
-		*value = strtod(text, &end);
-		if (*end || isfinite(*value))
-			return bad(rd, "not a number ('%s')", text);
-		rd->s = kfsim_rec_skip_value(v);
-		return 0;
-	}
-	/* a bare NaN, inf or hex is no number kfsim wrote, and strtod() would take them */
-	if ((*v != '-' && (*v < '0' || *v > '9')) || strpbrk(v, "xX") == v + 1 + (*v == '-'))
-		return bad(rd, "not a number ('%.12s')", v);
-	*value = strtod(v, &end);
-	if (end == v || !isfinite(*value) || (*end != ',' && *end != '}'))
-		return bad(rd, "not a number ('%.12s')", v);
-	rd->s = end;
+	if (read_double(rd->s, value, &rd->s))
+		return bad(rd, "not a number ('%.12s')", rd->s);
 	return 0;
 }
 

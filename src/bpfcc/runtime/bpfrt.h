@@ -77,6 +77,17 @@ extern const char *bpfrt_run_section;
 /* the stack's end at the program's entry: the program's stack lies below it */
 extern const void *bpfrt_run_stack;
 
+/*
+ * @p lies in the running program's stack: above the frame @here of the helper or kfunc asking
+ * (its __builtin_frame_address(0), taken in the caller) and below the frame the run began at.
+ */
+static inline bool bpfrt_on_prog_stack(const void *p, const void *here)
+{
+	const char *at = p;
+
+	return at > (const char *)here && at < (const char *)bpfrt_run_stack;
+}
+
 /* bpfrt_helpers.c: the call site of the helper being called (kfsim's reports name it). */
 void bpfrt_site(const char *file, int line);
 /* The call site of the global subprogram being entered, or NULL (bpfrt_subprogs.c). */

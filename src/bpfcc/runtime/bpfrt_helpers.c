@@ -238,7 +238,7 @@ static const char *reg_type_of(const void *p)
 
 	if (!p)
 		return "scalar";
-	if ((const char *)p > here && (const void *)p < bpfrt_run_stack)
+	if (bpfrt_on_prog_stack(p, here))
 		return "fp";
 	/* natively any other pointer is a map's value, a section (a global) or an object */
 	return kfsim_bpf_is_object(p) ? "ptr_" : "map_value";

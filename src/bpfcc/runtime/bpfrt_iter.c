@@ -148,8 +148,7 @@ static int stack_arg(const char *kfunc, const void *it, const void *here, const 
 	if (!it)
 		return kfsim_bpf_helper_refused(kfunc, "the iterator's argument may not be NULL",
 						"Possibly NULL pointer passed to trusted arg0");
-	if ((const char *)it > (const char *)here &&
-	    (!bpfrt_run_stack || (const char *)it < (const char *)bpfrt_run_stack))
+	if (bpfrt_on_prog_stack(it, here)) /* call_prog() set its bound before the run */
 		return misaligned(kfunc, it, caller);
 	return kfsim_bpf_helper_refused(kfunc,
 					"an iterator lives in the program's stack slots, which the "

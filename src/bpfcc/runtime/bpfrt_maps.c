@@ -221,19 +221,18 @@ static void *fabricate_elem(void *map, const void *key, const char *file, int li
 /*
  * >= 6.14: a lookup in an array with a key on the stack whose value the verifier knows, inside
  * the array, is not maybe-NULL (check_helper_call(), can_elide_value_nullness()): no NULL
- * branch, and no id but the spin lock's.  Natively a key is on the stack when it lies just
- * above this function's frame (the program's frame called it); its value is known to the run
+ * branch, and no id but the spin lock's.  Natively a key is on the stack when it lies on the
+ * running program's stack (bpfrt_on_prog_stack()); its value is known to the run
  * but not always to the verifier (a value loaded from memory): that difference stays.
  */
 static __attribute__((noinline)) bool lookup_never_null(const struct bpfrt_map *m,
 							 const void *key)
 {
-	uintptr_t at = (uintptr_t)key, here = (uintptr_t)__builtin_frame_address(0);
 	uint32_t idx;
 
 	if (!m || !key || (m->def->type != MAP_ARRAY && m->def->type != MAP_PERCPU_ARRAY) ||
-	    kfsim_kernel_version() < KERNEL_VERSION(6, 14, 0) || at < here ||
-	    at - here > 64 * 1024)
+	    kfsim_kernel_version() < KERNEL_VERSION(6, 14, 0) ||
+	    !bpfrt_on_prog_stack(key, __builtin_frame_address(0)))
 		return false;
 	prog_read(&idx, key, sizeof(idx));
 	return idx < m->def->max_entries;

@@ -4846,6 +4846,67 @@ def attack_exec_static():
         run(["ip", "netns", "del", ns])
 
 
+IOCTL_NS = r"""
+import errno, fcntl, socket, struct, subprocess
+subprocess.run(["ip", "link", "add", "vkx", "type", "veth", "peer", "name", "vky"], check=True)
+s = socket.socket(16, 3, 16)            # the shim's generic netlink socket
+out = []
+for name in (b"vkx", b"vk0", b"lo"):
+    try:
+        out.append("%s:%d" % (name.decode(), struct.unpack_from("i", fcntl.ioctl(s, 0x8933, struct.pack("16s24x", name)), 16)[0]))
+    except OSError as e:
+        out.append("%s:%s" % (name.decode(), errno.errorcode[e.errno]))
+try:
+    fcntl.ioctl(s, 0x8922, struct.pack("16si20x", b"vkx", 1345))   # SIOCSIFMTU
+    out.append("mtu:" + open("/sys/class/net/vkx/mtu").read().strip())
+except OSError as e:
+    out.append("mtu:" + errno.errorcode[e.errno])
+print("ioctl-ns: " + " ".join(out))
+"""
+
+
+def attack_exec_ioctl_ns():
+    """An interface ioctl on the shim's socket under kfsim exec acts on the program's own
+    network namespace, as on a netlink socket the program made: not on the namespace the
+    server made the socket in (root's server: an empty one, where SIOCGIFINDEX of a device the
+    program made was ENODEV; a server of another user's, trusted, may make them anywhere)."""
+    print("interface ioctls on the shim's socket under kfsim exec:")
+    ns = machine_standin("kfsim-ioctl")
+    if not ns:
+        return
+    try:
+        where = os.path.join(tmp, "ioctl-ns")
+        os.mkdir(where)
+        os.chown(where, NOBODY, NOBODY)
+        before = standin_state(ns)
+        for who in ("root", "nobody"):
+            # root's server refuses a directory of nobody's on its way (attack listen_path)
+            path = os.path.join(where if who == "nobody" else tmp, f"ioctl-{who}.sock")
+            server = subprocess.Popen(as_user_argv(who) + [KFSIM, "kernel", "--listen", path,
+                                      "--mode", "0666"], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+            servers.append(server)
+            for _ in range(200):
+                if os.path.exists(path):
+                    break
+                time.sleep(0.02)
+            rc, out, _ = run(["ip", "netns", "exec", ns, KFSIM, "exec", "--server", path,
+                              "--server-owner", who, "--", "/usr/bin/python3", "-c", IOCTL_NS],
+                             env=exec_env())
+            stop_server(server)
+            got = [ln for ln in out.splitlines() if ln.startswith("ioctl-ns:")]
+            check(f"{who}'s server: SIOCGIFINDEX and SIOCSIFMTU on the shim's socket find the "
+                  "program's own vkx, not the machine's vk0; lo (simulated) refused",
+                  len(got) == 1 and re.fullmatch(r"ioctl-ns: vkx:\d+ vk0:ENODEV "
+                                                 r"lo:(EOPNOTSUPP|ENOTSUP) mtu:1345", got[0]),
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+        after = standin_state(ns)
+        check("the machine's interfaces unchanged", before == after,
+              "unchanged" if before == after else "CHANGED: " + after)
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 ATTACKS = {
     "connections": attack_connections, "subuids": attack_subuids,
     "descriptors": attack_descriptors,
@@ -4879,6 +4940,7 @@ ATTACKS = {
     "exec_propagation": attack_exec_propagation,
     "exec_passed_in": attack_exec_passed_in, "exec_ptrace": attack_exec_ptrace,
     "exec_static": attack_exec_static,
+    "exec_ioctl_ns": attack_exec_ioctl_ns,
 }
 
 

@@ -39,7 +39,12 @@
  * machine has none).  The shim never makes one (its generic netlink is the simulation's, over
  * a UNIX socket), so socket(AF_NETLINK, ..., NETLINK_GENERIC) is refused whole, and so is
  * io_uring_setup(): a ring's IORING_OP_SOCKET (Linux 5.19) makes a socket without the socket()
- * call this filter looks at (measured: io_uring_setup() opened a ring under kfsim exec).
+ * call this filter looks at (measured: io_uring_setup() opened a ring under kfsim exec).  So
+ * are io_uring_enter() and io_uring_register(): a ring made outside and handed in over a UNIX
+ * socket (SCM_RIGHTS) runs what the program submits as the program, in its namespace, and its
+ * IORING_OP_SOCKET opened a real generic netlink socket there (measured as root on 2026-12-07,
+ * attacks.py "exec_passed_in").  (A ring whose submission thread polls, IORING_SETUP_SQPOLL,
+ * needs no call: that thread runs as the ring's maker, in its namespaces, with its rights.)
  * Two netlink protocols of the real kernel are the same: a socket in any namespace reaches
  * objects kept for the whole machine.  NETLINK_RDMA: while the RDMA subsystem is in its
  * default shared mode, rdma_dev_access_netns() lets every namespace at every RDMA device (a
@@ -75,6 +80,7 @@
 #define PIDFS_NS_LAST 0xFF0A	/* ... the namespace ioctls (GET_INFO has a size: not these) */
 #define NR_PIDFD_GETFD 438	/* the same number on every architecture (asm-generic) */
 #define NR_IO_URING_SETUP 425	/* likewise; its IORING_OP_SOCKET makes sockets past socket() */
+#define NR_IO_URING_REGISTER 427 /* io_uring_enter() (426) between the two */
 #define AF_NETLINK_FAMILY 16	/* <linux/socket.h> */
 #define NETLINK_GENERIC_PROTO 16 /* <linux/netlink.h> */
 #define NETLINK_RDMA_PROTO 20
@@ -118,8 +124,12 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_PIDFD_GETFD, 0, 1),
 		DENY,
-		/* no ring, no IORING_OP_SOCKET: the generic netlink rule below cannot see its sockets */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NR_IO_URING_SETUP, 0, 1),
+		/*
+		 * no ring, no IORING_OP_SOCKET: the generic netlink rule below cannot see its
+		 * sockets; and none used either, one made outside and passed in (SCM_RIGHTS)
+		 */
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, NR_IO_URING_SETUP, 0, 2),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, NR_IO_URING_REGISTER, 1, 0),
 		DENY,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_bpf, 0, 7),
 		/* bpf()'s command is an int: the low 32 bits of its first argument */

@@ -247,12 +247,12 @@ def py_under_shim(server, code, timeout=20):
     return run([sys.executable, "-c", code], timeout=timeout, env=shim_env(server))
 
 
-def compile_c(name, source, what):
+def compile_c(name, source, what, flags=()):
     """An attack's C client, built into the scratch directory: its path, or None (a failed
     check naming @what) when it does not compile."""
     prog = os.path.join(tmp, name)
-    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", "-x", "c", "-", "-o",
-                         prog], input=source, capture_output=True, text=True)
+    cc = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-pthread", *flags, "-x", "c", "-",
+                         "-o", prog], input=source, capture_output=True, text=True)
     if cc.returncode:
         check(f"{what} compiles", False, cc.stderr.strip()[-300:])
         return None
@@ -4289,6 +4289,633 @@ def attack_exec_signals():
               f"exit {rc}; {'program LEFT RUNNING: ' + left if left else 'program gone'}")
 
 
+PASSED_IN_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <linux/io_uring.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+/*
+ * The program under kfsim exec: takes three descriptors a process outside made (its
+ * rtnetlink, generic netlink and UDP sockets), uses them, and hands two of its own back (its
+ * rtnetlink socket, the shim's socket).  Or, given "- FD HEX", uses the io_uring ring FD it
+ * inherited (its parameters in HEX).
+ */
+static const char *ename(int err)
+{
+	return err ? strerrorname_np(err) : "0";
+}
+/* RTM_NEWLINK of vk0 with IFLA_MTU 1333, acked: the kernel's error */
+static int set_mtu(int fd)
+{
+	struct { struct nlmsghdr nh; struct ifinfomsg ifi; struct rtattr a1; char name[4];
+		 struct rtattr a2; unsigned int mtu; } req = {
+		.nh = { sizeof(req), RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK, 1, 0 },
+		.a1 = { RTA_LENGTH(4), IFLA_IFNAME }, .name = "vk0",
+		.a2 = { RTA_LENGTH(4), IFLA_MTU }, .mtu = 1333 };
+	char buf[4096];
+	struct timeval tv = { 3, 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (send(fd, &req, sizeof(req), 0) < 0)
+		return errno;
+	if (recv(fd, buf, sizeof(buf), 0) < (ssize_t)(sizeof(struct nlmsghdr) + 4))
+		return errno ? errno : EPROTO;
+	return -((struct nlmsgerr *)NLMSG_DATA((struct nlmsghdr *)buf))->error;
+}
+/* IORING_OP_SOCKET(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) on the ring @fd: the socket's error */
+static int ring_socket(int fd, struct io_uring_params *p, int *entered)
+{
+	size_t sq_len = p->sq_off.array + p->sq_entries * sizeof(unsigned);
+	size_t cq_len = p->cq_off.cqes + p->cq_entries * sizeof(struct io_uring_cqe);
+	char *sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_SQ_RING);
+	char *cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_CQ_RING);
+	struct io_uring_sqe *sqes = mmap(NULL, p->sq_entries * sizeof(*sqes),
+					 PROT_READ | PROT_WRITE, MAP_SHARED, fd, IORING_OFF_SQES);
+	unsigned *tail, *array, *ctail, *chead;
+	struct io_uring_cqe *cqe;
+
+	*entered = -1;
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED)
+		return errno;
+	tail = (unsigned *)(sq + p->sq_off.tail);
+	array = (unsigned *)(sq + p->sq_off.array);
+	memset(&sqes[0], 0, sizeof(sqes[0]));
+	sqes[0].opcode = IORING_OP_SOCKET;
+	sqes[0].fd = AF_NETLINK;
+	sqes[0].off = SOCK_RAW;
+	sqes[0].len = NETLINK_GENERIC;
+	array[*tail & *(unsigned *)(sq + p->sq_off.ring_mask)] = 0;
+	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+		*entered = errno;
+		return -1;
+	}
+	*entered = 0;
+	chead = (unsigned *)(cq + p->cq_off.head);
+	ctail = (unsigned *)(cq + p->cq_off.tail);
+	if (*chead == __atomic_load_n(ctail, __ATOMIC_ACQUIRE))
+		return ETIMEDOUT;
+	cqe = (struct io_uring_cqe *)(cq + p->cq_off.cqes) +
+	      (*chead & *(unsigned *)(cq + p->cq_off.ring_mask));
+	return cqe->res < 0 ? -cqe->res : 0;
+}
+int main(int argc, char **argv)
+{
+	struct sockaddr_un sun = { AF_UNIX };
+	struct io_uring_params params;
+	union { struct cmsghdr h; char buf[CMSG_SPACE(3 * sizeof(int))]; } control;
+	struct iovec iov = { &params, sizeof(params) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+			      .msg_controllen = sizeof(control.buf) };
+	int s = socket(AF_UNIX, SOCK_SEQPACKET, 0), fds[3], entered, err;
+	struct ifreq ifr = { .ifr_name = "vk0", .ifr_mtu = 1333 };
+
+	if (argc > 3 && !strcmp(argv[1], "-")) {	/* an inherited ring: its number and its parameters in hex */
+		for (size_t i = 0; i < sizeof(params); i++)
+			sscanf(argv[3] + 2 * i, "%2hhx", (unsigned char *)&params + i);
+		err = ring_socket(atoi(argv[2]), &params, &entered);
+		printf("inherited: uring-enter:%s uring-socket:%s\n", ename(entered),
+		       entered ? "-" : ename(err));
+		return 0;
+	}
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
+	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) || recvmsg(s, &msg, 0) < 0 ||
+	    !CMSG_FIRSTHDR(&msg)) {
+		printf("passed-in: no descriptors (%s)\n", strerrorname_np(errno));
+		return 1;
+	}
+	memcpy(fds, CMSG_DATA(CMSG_FIRSTHDR(&msg)), sizeof(fds));
+	/* nobody's sockets: rtnetlink asks their opener too; SIOCSIFMTU asks the caller alone */
+	printf("passed-in: rtnl-mtu:%s genl:%s", ename(set_mtu(fds[0])), fds[1] >= 0 ? "open" : "-");
+	if (argc > 2 && !strcmp(argv[2], "ioctl"))
+		printf(" udp-SIOCSIFMTU:%s", syscall(SYS_ioctl, fds[2], SIOCSIFMTU, &ifr) ? strerrorname_np(errno) : "done");
+	/* and two of its own handed out: its own rtnetlink socket, the shim's */
+	int own[2] = { socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE),
+		       socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC) };
+	char one = 1;
+	struct iovec iov1 = { &one, 1 };
+	struct msghdr out = { .msg_iov = &iov1, .msg_iovlen = 1, .msg_control = control.buf,
+			      .msg_controllen = CMSG_SPACE(sizeof(own)) };
+	CMSG_FIRSTHDR(&out)->cmsg_level = SOL_SOCKET;
+	CMSG_FIRSTHDR(&out)->cmsg_type = SCM_RIGHTS;
+	CMSG_FIRSTHDR(&out)->cmsg_len = CMSG_LEN(sizeof(own));
+	memcpy(CMSG_DATA(CMSG_FIRSTHDR(&out)), own, sizeof(own));
+	printf(" handed-out:%s\n", own[0] >= 0 && own[1] >= 0 && sendmsg(s, &out, 0) == 1 ?
+	       "2" : strerrorname_np(errno));
+	fflush(stdout);
+	recv(s, &one, 1, 0);	/* until the helper is done with them */
+	return 0;
+}
+"""
+
+PASSED_IN_HELPER = r"""
+import array, ctypes, errno, fcntl, os, socket, struct, sys
+# outside kfsim exec, in the machine's namespace, as nobody: makes three sockets and a ring,
+# hands them to the program (the ring the kernel refuses), then uses the two it gets back
+libc = ctypes.CDLL(None, use_errno=True)
+path = sys.argv[1]
+rtnl = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+genl = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+params = ctypes.create_string_buffer(120)
+ring = libc.syscall(425, 8, params)
+if ring < 0:
+    print("helper: io_uring_setup " + errno.errorcode[ctypes.get_errno()], flush=True)
+    sys.exit(1)
+lst = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+lst.bind(path)
+os.chmod(path, 0o777)
+lst.listen(1)
+lst.settimeout(10)
+conn, _ = lst.accept()
+conn.settimeout(10)
+try:
+    socket.send_fds(conn, [b"r"], [ring])
+    ring_sent = "sent"
+except OSError as e:
+    ring_sent = errno.errorcode[e.errno]
+socket.send_fds(conn, [params.raw], [rtnl.fileno(), genl.fileno(), udp.fileno()])
+_, fds, _, _ = socket.recv_fds(conn, 1, 2)
+def set_mtu(fd):
+    body = struct.pack("BxHiII", 0, 0, 0, 0, 0) + struct.pack("HH4s", 8, 3, b"vk0") + \
+        struct.pack("HHI", 8, 4, 1333)
+    s = socket.socket(fileno=os.dup(fd))
+    s.settimeout(3)
+    try:
+        s.send(struct.pack("IHHII", 16 + len(body), 16, 5, 1, 0) + body)
+        return errno.errorcode.get(-struct.unpack_from("i", s.recv(4096), 16)[0], "0")
+    except OSError as e:
+        return errno.errorcode[e.errno]
+def ifmtu(fd):
+    try:
+        fcntl.ioctl(fd, 0x8922, struct.pack("16si20x", b"vk0", 1333))
+        return "done"
+    except OSError as e:
+        return errno.errorcode[e.errno]
+print("helper: ring-over-SCM_RIGHTS:%s program-rtnl-mtu:%s shim-socket-SIOCSIFMTU:%s" % (ring_sent, set_mtu(fds[0]), ifmtu(fds[1])),
+      flush=True)
+conn.send(b"x")
+"""
+
+RING_EXEC = r"""
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+params = ctypes.create_string_buffer(120)
+ring = libc.syscall(425, 8, params)                  # io_uring_setup(2), outside kfsim exec
+if ring < 0:
+    sys.exit("io_uring_setup: " + os.strerror(ctypes.get_errno()))
+os.set_inheritable(ring, True)
+os.execv(sys.argv[1], sys.argv[1:] + ["-", str(ring), params.raw.hex()])
+"""
+
+
+def as_user_argv(who):
+    return [] if who == "root" else ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+                                     "--clear-groups", "--"]
+
+
+def attack_exec_passed_in():
+    """Descriptors that cross kfsim exec's namespace: sockets nobody made in the machine's
+    namespace handed to root's program (SCM_RIGHTS), the program's own handed out to nobody,
+    and an io_uring ring the program inherited (its IORING_OP_SOCKET made a real generic
+    netlink socket past the filter's socket() rule before: io_uring_enter() is refused now)."""
+    print("descriptors handed into and out of kfsim exec, and an inherited ring:")
+    prog = compile_c("passed_in", PASSED_IN_C, "the receiving program")
+    if not prog:
+        return
+    ns = machine_standin("kfsim-pass")
+    if not ns:
+        return
+    try:
+        where = os.path.join(tmp, "passed-in")
+        os.mkdir(where)
+        os.chown(where, NOBODY, NOBODY)
+        path = os.path.join(where, "helper.sock")
+        before = standin_state(ns)
+        helper = subprocess.Popen(["ip", "netns", "exec", ns] + as_user_argv("nobody") +
+                                  ["/usr/bin/python3", "-c", PASSED_IN_HELPER, path],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for _ in range(200):
+            if os.path.exists(path):
+                break
+            time.sleep(0.02)
+        rc, out, _ = run(["ip", "netns", "exec", ns, KFSIM, "exec", "--", prog, path],
+                         env=exec_env())
+        try:
+            helper_out = helper.communicate(timeout=15)[0]
+        except subprocess.TimeoutExpired:
+            helper.kill()
+            helper_out = helper.communicate()[0] + " (timed out)"
+        got = [ln for ln in out.splitlines() if ln.startswith("passed-in:")]
+        said = [ln for ln in helper_out.splitlines() if ln.startswith("helper:")]
+        after = standin_state(ns)
+        check("root's program given nobody's rtnetlink socket of the machine's namespace: "
+              "RTM_NEWLINK is EPERM (the kernel asks the socket's opener too)",
+              got[:1] and got[0].startswith("passed-in: rtnl-mtu:EPERM genl:open") and
+              got[0].endswith("handed-out:2"), f"exit {rc}; {got[0] if got else out[-300:]}")
+        check("nobody given root's program's own rtnetlink socket and its shim socket: "
+              "RTM_NEWLINK and SIOCSIFMTU refused; the machine unchanged",
+              said[:1] and " program-rtnl-mtu:E" in said[0] and
+              " shim-socket-SIOCSIFMTU:E" in said[0] and before == after,
+              f"{said[0] if said else helper_out[-300:]}; "
+              f"{'unchanged' if before == after else 'CHANGED: ' + after}")
+        # a ring over SCM_RIGHTS the kernel refuses itself (EINVAL, Linux 6.7+): inherited,
+        # it is the program's from the start
+        for who in ("root", "nobody"):
+            rc, out, _ = run(["ip", "netns", "exec", ns] + as_user_argv(who) +
+                             ["/usr/bin/python3", "-c", RING_EXEC, KFSIM, "exec", "--", prog],
+                             env=exec_env())
+            got = [ln for ln in out.splitlines() if ln.startswith("inherited:")]
+            # a kernel that gives nobody no ring (kernel.io_uring_disabled) has nothing to pass
+            no_ring = rc != 0 and "io_uring_setup:" in out
+            check(f"{who}: a ring inherited from kfsim exec's invoker cannot be used: "
+                  "io_uring_enter() is EPERM (no IORING_OP_SOCKET past the filter)",
+                  got == ["inherited: uring-enter:EPERM uring-socket:-"] or no_ring,
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+        # not covered (own-tools.md): a socket of the machine's namespace, whoever made it,
+        # takes the interface ioctls that ask the caller's capabilities alone (root's program's)
+        helper = subprocess.Popen(["ip", "netns", "exec", ns] + as_user_argv("nobody") +
+                                  ["/usr/bin/python3", "-c", PASSED_IN_HELPER, path + "2"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            if os.path.exists(path + "2"):
+                break
+            time.sleep(0.02)
+        rc, out, _ = run(["ip", "netns", "exec", ns, KFSIM, "exec", "--", prog, path + "2",
+                          "ioctl"], env=exec_env())
+        helper.kill()
+        helper.wait()
+        got = re.findall(r"udp-SIOCSIFMTU:\S+", out)
+        mtu = re.findall(r"vk0@vk1: .*? mtu (\d+)", standin_state(ns))
+        print(f"  (not covered) root's program's SIOCSIFMTU through nobody's UDP socket of the "
+              f"machine's namespace: {got[0] if got else out.strip()[-200:]}, the machine's vk0 "
+              f"mtu {mtu[0] if mtu else '?'} (1500 before)")
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
+INJECT_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+/*
+ * From outside kfsim exec: what another process may do to process @pid.  "probe": ptrace,
+ * process_vm_writev and /proc/PID/mem, each undone at once.  "inject" (x86-64): stop it in
+ * pause() and have it make system calls of our choosing, through its own syscall instruction.
+ */
+static const char *en(int err)
+{
+	return err ? strerrorname_np(err) : "0";
+}
+static long inject(pid_t pid, unsigned long long pc, long nr, long a, long b, long c)
+{
+	struct user_regs_struct r;
+	int st;
+
+	ptrace(PTRACE_GETREGS, pid, 0, &r);
+	r.rip = pc;
+	r.rax = nr;
+	r.orig_rax = -1;	/* no restart of the interrupted pause() in between */
+	r.rdi = a;
+	r.rsi = b;
+	r.rdx = c;
+	ptrace(PTRACE_SETREGS, pid, 0, &r);
+	ptrace(PTRACE_SINGLESTEP, pid, 0, 0);
+	waitpid(pid, &st, __WALL);
+	ptrace(PTRACE_GETREGS, pid, 0, &r);
+	return (long)r.rax;
+}
+int main(int argc, char **argv)
+{
+	pid_t pid = atoi(argv[2]);
+	int st;
+
+	if (!strcmp(argv[1], "probe")) {
+		char path[64], byte = 0;
+		struct iovec local = { &byte, 1 }, remote = { (void *)0x400000, 1 };
+		int fd, attach = ptrace(PTRACE_ATTACH, pid, 0, 0) ? errno : 0;
+
+		if (!attach) {
+			waitpid(pid, &st, __WALL);
+			ptrace(PTRACE_DETACH, pid, 0, 0);
+		}
+		int vm = process_vm_writev(pid, &local, 1, &remote, 1, 0) < 0 ? errno : 0;
+		snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+		fd = open(path, O_RDWR);
+		printf("ptrace:%s process_vm_writev:%s mem:%s\n", en(attach),
+		       vm == EFAULT || vm == EIO ? "allowed" : en(vm), fd < 0 ? en(errno) : "open");
+		return 0;
+	}
+#ifdef __x86_64__
+	struct user_regs_struct saved;
+	long word;
+
+	if (ptrace(PTRACE_SEIZE, pid, 0, 0) || ptrace(PTRACE_INTERRUPT, pid, 0, 0)) {
+		printf("inject: %s\n", strerrorname_np(errno));
+		return 0;
+	}
+	waitpid(pid, &st, __WALL);
+	ptrace(PTRACE_GETREGS, pid, 0, &saved);
+	word = ptrace(PTRACE_PEEKTEXT, pid, saved.rip - 2, 0);
+	if ((word & 0xffff) != 0x050f) {	/* the syscall instruction pause() is in */
+		printf("inject: not stopped after a syscall instruction\n");
+		return 0;
+	}
+	long genl = inject(pid, saved.rip - 2, SYS_socket, 16, 3, 16);
+	long route = inject(pid, saved.rip - 2, SYS_socket, 16, 3, 0);
+	long uring = inject(pid, saved.rip - 2, SYS_io_uring_setup, 8, 0, 0);
+	printf("inject: genl:%s route:%s uring:%s\n", genl >= 0 ? "open" : en(-genl),
+	       route >= 0 ? "open" : en(-route), uring >= 0 ? "open" : en(-uring));
+	kill(pid, SIGKILL);
+#else
+	printf("inject: x86-64 only\n");
+#endif
+	return 0;
+}
+"""
+
+WAITER_C = r"""
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	puts("waiting");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+"""
+
+
+def children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def attack_exec_ptrace():
+    """nobody, outside, at a program under kfsim exec: root's program, its init and kfsim exec
+    itself refuse ptrace(), process_vm_writev() and /proc/PID/mem; nobody's own program lets
+    nobody in, and the system calls nobody makes it make (ptrace, through its own syscall
+    instruction) are filtered as its own: a real generic netlink socket and io_uring EPERM."""
+    print("ptrace and process_vm_writev of a program under kfsim exec, as nobody:")
+    inject = compile_c("inject", INJECT_C, "the injector")
+    waiter = compile_c("waiter", WAITER_C, "the waiting program")
+    if not inject or not waiter:
+        return
+    for who in ("root", "nobody"):
+        proc = subprocess.Popen(as_user_argv(who) + [KFSIM, "exec", "--", waiter],
+                                env=exec_env(), stdout=subprocess.PIPE, text=True)
+        try:
+            ready = select.select([proc.stdout], [], [], 10)[0] and proc.stdout.readline()
+            init = children(proc.pid)
+            program = children(init[0]) if init else []
+            if not ready or not program:
+                check(f"{who}'s program under kfsim exec starts", False, f"{ready!r} {init}")
+                continue
+            probes = []
+            for name, pid in (("kfsim exec", proc.pid), ("init", init[0]),
+                              ("program", program[0])):
+                rc, out, _ = run(as_user_argv("nobody") + [inject, "probe", str(pid)])
+                probes.append(f"{name}: {out.strip()}")
+            if who == "root":
+                check("root's kfsim exec, init and program refuse nobody's ptrace(), "
+                      "process_vm_writev() and /proc/PID/mem",
+                      all(p.endswith("ptrace:EPERM process_vm_writev:EPERM mem:EACCES")
+                          for p in probes), "; ".join(probes))
+                continue
+            rc, out, _ = run(as_user_argv("nobody") + [inject, "inject", str(program[0])])
+            try:   # Yama's scope 1 and up lets nobody trace its descendants alone
+                with open("/proc/sys/kernel/yama/ptrace_scope") as f:
+                    yama = int(f.read())
+            except OSError:
+                yama = 0
+            check("nobody's own program, made by nobody's ptrace() to call socket(AF_NETLINK, "
+                  "..., NETLINK_GENERIC) and io_uring_setup(): EPERM, its rtnetlink its own",
+                  out.strip() in ("inject: genl:EPERM route:open uring:EPERM",
+                                  "inject: x86-64 only") or
+                  (yama and out.strip() == "inject: EPERM"),
+                  f"{'; '.join(probes)}; {out.strip()}")
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+STATIC_PROBE_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+/*
+ * A static program (no shim can be preloaded into it) that makes its system calls with its own
+ * syscall instruction, past any libc: what it reaches under kfsim exec.
+ */
+static long sys(long nr, long a, long b, long c)
+{
+	long ret;
+#if defined(__x86_64__)
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
+			 : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a, x1 __asm__("x1") = b,
+		 x2 __asm__("x2") = c;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	ret = x0;
+#endif
+	return ret;
+}
+static const char *res(long r)
+{
+	return r >= 0 ? "open" : strerrorname_np(-r);
+}
+int main(void)
+{
+	struct { struct nlmsghdr nh; struct ifinfomsg ifi; struct rtattr a1; char name[4];
+		 struct rtattr a2; unsigned int mtu; } req = {
+		.nh = { sizeof(req), RTM_NEWLINK, NLM_F_REQUEST | NLM_F_ACK, 1, 0 },
+		.a1 = { RTA_LENGTH(4), IFLA_IFNAME }, .name = "vk0",
+		.a2 = { RTA_LENGTH(4), IFLA_MTU }, .mtu = 1333 };
+	char buf[4096], path[64];
+	long genl = sys(SYS_socket, AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	long route = sys(SYS_socket, AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	long mtu = -ENOTCONN, reopen, ns, setns, uring;
+
+	if (route >= 0 && sys(SYS_write, route, (long)&req, sizeof(req)) >= 0 &&
+	    sys(SYS_read, route, (long)buf, sizeof(buf)) >= (long)sizeof(struct nlmsghdr) + 4)
+		mtu = ((struct nlmsgerr *)NLMSG_DATA((struct nlmsghdr *)buf))->error;
+	snprintf(path, sizeof(path), "/proc/self/fd/%ld", route);
+	reopen = sys(SYS_openat, AT_FDCWD, (long)path, O_RDWR);
+	ns = sys(SYS_openat, AT_FDCWD, (long)"/proc/self/ns/net", O_RDONLY);
+	setns = ns >= 0 ? sys(SYS_setns, ns, 0x40000000, 0) : ns;
+	uring = sys(SYS_io_uring_setup, 8, 0, 0);
+	printf("static: genl:%s route:%s vk0-mtu:%s fd-reopen:%s setns:%s uring:%s\n", res(genl),
+	       res(route), mtu ? strerrorname_np(-mtu) : "done", res(reopen),
+	       setns ? strerrorname_np(-setns) : "done", res(uring));
+	return 0;
+}
+"""
+
+DLMOPEN_LIB = r"""
+#include <errno.h>
+#include <sys/socket.h>
+/* socket() as bound where the library is loaded; errno is that libc's own, so returned here */
+int socket_or_errno(int domain, int type, int protocol)
+{
+	int fd = socket(domain, type, protocol);
+
+	return fd < 0 ? -errno : fd;
+}
+"""
+
+DLMOPEN_LIBC = r"""
+import ctypes, errno, os, sys
+libc = ctypes.CDLL(None)
+libc.dlmopen.restype = libc.dlsym.restype = ctypes.c_void_p
+libc.dlmopen.argtypes = [ctypes.c_long, ctypes.c_char_p, ctypes.c_int]
+libc.dlsym.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+h = libc.dlmopen(-1, sys.argv[1].encode(), 2)   # LM_ID_NEWLM: with a libc the shim is not in
+sock = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int)(
+    libc.dlsym(h, b"socket_or_errno"))
+fd = sock(16, 3, 16)
+if fd >= 0:   # the kernel's netlink sockets are listed by inode, the shim's UNIX ones are not
+    inode = os.readlink(f"/proc/self/fd/{fd}")[8:-1]
+    real = any(ln.split()[-1] == inode for ln in open("/proc/net/netlink").readlines()[1:])
+print("dlmopen: genl:%s" % (("real" if real else "shim") if fd >= 0 else errno.errorcode[-fd]))
+"""
+
+
+def attack_exec_static():
+    """What the shim never sees under kfsim exec: a static program run by the program, making
+    its system calls with its own syscall instruction (a real generic netlink socket, io_uring,
+    setns() refused; its rtnetlink reaches the program's namespace alone; /proc/self/fd of a
+    socket ENXIO), and a libc of its own loaded with dlmopen() (glibc's _dl_open() with a new
+    namespace): its socket() past the shim is refused the same.  The machine unchanged."""
+    print("static programs, raw system calls and dlmopen() under kfsim exec:")
+    probe = compile_c("static_probe", STATIC_PROBE_C, "the static program", ("-static",))
+    lib = compile_c("libdlmopen.so", DLMOPEN_LIB, "the dlmopen() library", ("-shared", "-fPIC"))
+    if not probe or not lib:
+        return
+    ns = machine_standin("kfsim-static")
+    if not ns:
+        return
+    try:
+        before = standin_state(ns)
+        for who in ("root", "nobody"):
+            argv = ["ip", "netns", "exec", ns] + as_user_argv(who) + [KFSIM, "exec", "--"]
+            rc, out, _ = run(argv + [probe], env=exec_env())
+            check(f"{who}: kfsim exec refuses the static program itself", rc == 1 and
+                  "statically linked" in out, out.strip()[-200:])
+            rc, out, _ = run(argv + ["sh", "-c", probe], env=exec_env())
+            got = [ln for ln in out.splitlines() if ln.startswith("static:")]
+            mtu = "ENODEV" if who == "root" else "EPERM"   # nobody holds no capability there
+            check(f"{who}: the static program run by sh: genl, setns() and io_uring EPERM, "
+                  f"RTM_NEWLINK of the machine's vk0 {mtu}, /proc/self/fd ENXIO",
+                  got == [f"static: genl:EPERM route:open vk0-mtu:{mtu} fd-reopen:ENXIO "
+                          "setns:EPERM uring:EPERM"],
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+            rc, out, _ = run(argv + ["/usr/bin/python3", "-c", DLMOPEN_LIBC, lib],
+                             env=exec_env())
+            got = [ln for ln in out.splitlines() if ln.startswith("dlmopen:")]
+            check(f"{who}: socket() of a libc loaded by dlmopen(LM_ID_NEWLM), past the shim: "
+                  "a real generic netlink socket EPERM", got == ["dlmopen: genl:EPERM"],
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+        after = standin_state(ns)
+        check("the machine's interfaces unchanged", before == after,
+              "unchanged" if before == after else "CHANGED: " + after)
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
+IOCTL_NS = r"""
+import errno, fcntl, socket, struct, subprocess
+subprocess.run(["ip", "link", "add", "vkx", "type", "veth", "peer", "name", "vky"], check=True)
+s = socket.socket(16, 3, 16)            # the shim's generic netlink socket
+out = []
+for name in (b"vkx", b"vk0", b"lo"):
+    try:
+        out.append("%s:%d" % (name.decode(), struct.unpack_from("i", fcntl.ioctl(s, 0x8933, struct.pack("16s24x", name)), 16)[0]))
+    except OSError as e:
+        out.append("%s:%s" % (name.decode(), errno.errorcode[e.errno]))
+try:
+    fcntl.ioctl(s, 0x8922, struct.pack("16si20x", b"vkx", 1345))   # SIOCSIFMTU
+    out.append("mtu:" + open("/sys/class/net/vkx/mtu").read().strip())
+except OSError as e:
+    out.append("mtu:" + errno.errorcode[e.errno])
+print("ioctl-ns: " + " ".join(out))
+"""
+
+
+def attack_exec_ioctl_ns():
+    """An interface ioctl on the shim's socket under kfsim exec acts on the program's own
+    network namespace, as on a netlink socket the program made: not on the namespace the
+    server made the socket in (root's server: an empty one, where SIOCGIFINDEX of a device the
+    program made was ENODEV; a server of another user's, trusted, may make them anywhere)."""
+    print("interface ioctls on the shim's socket under kfsim exec:")
+    ns = machine_standin("kfsim-ioctl")
+    if not ns:
+        return
+    try:
+        where = os.path.join(tmp, "ioctl-ns")
+        os.mkdir(where)
+        os.chown(where, NOBODY, NOBODY)
+        before = standin_state(ns)
+        for who in ("root", "nobody"):
+            # root's server refuses a directory of nobody's on its way (attack listen_path)
+            path = os.path.join(where if who == "nobody" else tmp, f"ioctl-{who}.sock")
+            server = subprocess.Popen(as_user_argv(who) + [KFSIM, "kernel", "--listen", path,
+                                      "--mode", "0666"], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+            servers.append(server)
+            for _ in range(200):
+                if os.path.exists(path):
+                    break
+                time.sleep(0.02)
+            rc, out, _ = run(["ip", "netns", "exec", ns, KFSIM, "exec", "--server", path,
+                              "--server-owner", who, "--", "/usr/bin/python3", "-c", IOCTL_NS],
+                             env=exec_env())
+            stop_server(server)
+            got = [ln for ln in out.splitlines() if ln.startswith("ioctl-ns:")]
+            check(f"{who}'s server: SIOCGIFINDEX and SIOCSIFMTU on the shim's socket find the "
+                  "program's own vkx, not the machine's vk0; lo (simulated) refused",
+                  len(got) == 1 and re.fullmatch(r"ioctl-ns: vkx:\d+ vk0:ENODEV "
+                                                 r"lo:(EOPNOTSUPP|ENOTSUP) mtu:1345", got[0]),
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+        after = standin_state(ns)
+        check("the machine's interfaces unchanged", before == after,
+              "unchanged" if before == after else "CHANGED: " + after)
+    finally:
+        run(["ip", "netns", "del", ns])
+
+
 ATTACKS = {
     "connections": attack_connections, "subuids": attack_subuids,
     "descriptors": attack_descriptors,
@@ -4320,6 +4947,9 @@ ATTACKS = {
     "exec_lock": attack_exec_lock, "inproc_squat": attack_inproc_squat,
     "shim_dlopen": attack_shim_dlopen, "shim_getfd": attack_shim_getfd,
     "exec_propagation": attack_exec_propagation,
+    "exec_passed_in": attack_exec_passed_in, "exec_ptrace": attack_exec_ptrace,
+    "exec_static": attack_exec_static,
+    "exec_ioctl_ns": attack_exec_ioctl_ns,
 }
 
 

@@ -1712,6 +1712,47 @@ static bool refuse_named(const char *given, unsigned int req)
 	return name[0] && refuse_simulated(name, req);
 }
 
+/*
+ * Does a socket answer @req from the network namespace it was made in?  sock_ioctl() hands the
+ * socket requests (type 0x89, no size bits) from SIOCADDRT on, and the wireless extensions',
+ * to the namespace (dev_ioctl(), dev_ifconf(), brioctl, vlan_ioctl, SIOCGSKNS) whenever the
+ * protocol does not take them, as netlink never does; those below (the owner, SIOCATMARK,
+ * the time stamps) and the protocol's private ones are the socket's own.
+ */
+static bool asks_namespace(unsigned int req)
+{
+	unsigned int nr = req & 0xFF;
+
+	if (req >> 16)
+		return false;
+	if ((req & 0xFF00) == 0x8B00)
+		return true;	/* SIOCIWFIRST..SIOCIWLAST */
+	return (req & 0xFF00) == 0x8900 && nr >= 0x0B && (nr < 0xE0 || nr > 0xEF);
+}
+
+/*
+ * @req on a socket made now in the calling thread's network namespace: what a netlink socket
+ * of this program would answer.  The shim's socket was made by the server, in a namespace of
+ * its choosing (root's: an empty one; another user's without user namespaces, or a server one
+ * trusts with KFSIM_KERNEL_OWNER: possibly the machine's), and an interface request on it
+ * acted there: SIOCGIFINDEX of a device the program made in its own namespace under `kfsim
+ * exec` was ENODEV, and a server's socket of the machine's namespace would have taken root's
+ * SIOCSIFMTU to the machine (attacks.py "exec_ioctl_ns").  One descriptor more for the call:
+ * with none free it is EMFILE, where Linux needs none.
+ */
+static int ioctl_in_own_netns(unsigned long req, void *arg)
+{
+	int fd = RESOLVE(socket)(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = RESOLVE(ioctl)(fd, req, arg);
+	saved = errno;
+	real_close(fd);
+	errno = saved;
+	return ret;
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	/*
@@ -1759,6 +1800,8 @@ int ioctl(int fd, unsigned long req, ...)
 		return fail(-EOPNOTSUPP);
 	if (names_vlan_device(cmd) && refuse_named(names + sizeof(int), cmd))
 		return fail(-EOPNOTSUPP);
+	if (asks_namespace(cmd) && is_ours(fd))
+		return ioctl_in_own_netns(req, arg);
 	return RESOLVE(ioctl)(fd, req, arg);
 }
 

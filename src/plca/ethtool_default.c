@@ -74,8 +74,7 @@ enum {
 	ETHTOOL_MSG_MM_GET = 42,
 };
 
-/* Every request's header is attribute 1 (ETHTOOL_A_<REQ>_HEADER); the replies' commands. */
-#define ETHTOOL_A_REQ_HEADER 1
+/* The replies' commands. */
 #define ETHTOOL_MSG_LINKSTATE_GET_REPLY 6
 #define ETHTOOL_MSG_MODULE_GET_REPLY 35
 #define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
@@ -171,11 +170,11 @@ static struct kfsim_plca_net *net_of(const struct genl_family *family)
 	return container_of(family, struct kfsim_plca_net, family);
 }
 
-/* The request's parse_request: only PAUSE_GET has one (pause_parse_request(), 6.4). */
-static int parse_request(u8 cmd, const struct plca_req_info *req, struct nlattr **tb,
-			 struct netlink_ext_ack *extack)
+/* pause_parse_request() (6.4): a source of statistics needs the statistics. */
+static int pause_parse_request(const struct plca_req_info *req, struct nlattr **tb,
+			       struct netlink_ext_ack *extack)
 {
-	if (cmd != ETHTOOL_MSG_PAUSE_GET || !kfsim_kernel_at_least(6, 4))
+	if (!kfsim_kernel_at_least(6, 4))
 		return 0;
 	if (tb[ETHTOOL_A_PAUSE_STATS_SRC] && !(req->flags & ETHTOOL_FLAG_STATS)) {
 		NL_SET_ERR_MSG(extack, "ethtool_nl: ETHTOOL_FLAG_STATS must be set when "
@@ -185,73 +184,98 @@ static int parse_request(u8 cmd, const struct plca_req_info *req, struct nlattr 
 	return 0;
 }
 
-/*
- * The request's prepare_data on a device without MAC driver ethtool_ops: 0 (LINKSTATE_GET and
- * MODULE_GET, which answer) or -EOPNOTSUPP.
- */
-static int prepare_data(u8 cmd, struct netlink_ext_ack *extack)
+/* prepare_data of a request whose driver op is missing. */
+static int missing_op_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req,
+				   const struct nlattr *header, union ethnl_reply_data *data,
+				   struct netlink_ext_ack *extack)
 {
-	switch (cmd) {
-	case ETHTOOL_MSG_LINKSTATE_GET:
-	case ETHTOOL_MSG_MODULE_GET:
-		return 0; /* what there is to say: fill_msg() */
-	case ETHTOOL_MSG_LINKINFO_GET:
-	case ETHTOOL_MSG_LINKMODES_GET:
-		NL_SET_ERR_MSG(extack, "failed to retrieve link settings");
-		return -EOPNOTSUPP;
-	default:
-		return -EOPNOTSUPP;
-	}
+	return -EOPNOTSUPP;
 }
 
-/* A reply of LINKSTATE_GET or MODULE_GET: the header, and what there is to say. */
-static int fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 cmd, u32 portid,
-		    u32 seq, int flags, const struct net_device *dev, u32 req_flags)
+/* LINKINFO's and LINKMODES': __ethtool_get_link_ksettings() failed. */
+static int link_settings_prepare_data(struct kfsim_plca_net *net,
+				      const struct plca_req_info *req,
+				      const struct nlattr *header, union ethnl_reply_data *data,
+				      struct netlink_ext_ack *extack)
 {
-	u8 reply_cmd = cmd == ETHTOOL_MSG_LINKSTATE_GET ? ETHTOOL_MSG_LINKSTATE_GET_REPLY
-							: ETHTOOL_MSG_MODULE_GET_REPLY;
-	void *hdr = genlmsg_put(skb, portid, seq, &net->family, flags, reply_cmd);
+	NL_SET_ERR_MSG(extack, "failed to retrieve link settings");
+	return -EOPNOTSUPP;
+}
 
-	if (!hdr)
-		return -EMSGSIZE;
-	if (ethnl_fill_reply_header(skb, dev, ETHTOOL_A_REQ_HEADER) ||
-	    (cmd == ETHTOOL_MSG_LINKSTATE_GET && (req_flags & ETHTOOL_FLAG_STATS) && dev->phydev &&
-	     net->phy_ops && nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
+/* LINKSTATE's and MODULE's: what there is to say is said by fill_reply. */
+static int answer_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req,
+			       const struct nlattr *header, union ethnl_reply_data *data,
+			       struct netlink_ext_ack *extack)
+{
 	return 0;
 }
 
-/* ethnl_default_doit() */
-static int ethnl_default_doit(struct sk_buff *skb, struct genl_info *info)
+/* LINKSTATE_GET with ETHTOOL_FLAG_STATS on a device with a PHY: its link_down_events. */
+static int linkstate_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net *net,
+				const struct plca_req_info *req,
+				const union ethnl_reply_data *data)
 {
-	u8 cmd = info->genlhdr->cmd;
-	struct plca_req_info req;
-	struct sk_buff *rskb;
-	int ret;
+	if ((req->flags & ETHTOOL_FLAG_STATS) && req->dev->phydev && net->phy_ops &&
+	    nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))
+		return -EMSGSIZE;
+	return 0;
+}
 
-	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
-		return -EINVAL;
-	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 true, &req, info->extack);
-	if (!ret)
-		ret = parse_request(cmd, &req, info->attrs, info->extack);
-	if (!ret)
-		ret = prepare_data(cmd, info->extack);
-	if (ret)
-		return ret;
-	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rskb)
-		return -ENOMEM;
-	ret = fill_msg(rskb, net_of(info->family), cmd, info->snd_portid, info->snd_seq, 0, req.dev,
-		       req.flags);
-	if (ret) {
-		nlmsg_free(rskb);
-		return ret;
+static const struct ethnl_request_ops missing_op_request_ops = {
+	.prepare_data = missing_op_prepare_data,
+};
+
+static const struct ethnl_request_ops link_settings_request_ops = {
+	.prepare_data = link_settings_prepare_data,
+};
+
+static const struct ethnl_request_ops pause_request_ops = {
+	.parse_request = pause_parse_request,
+	.prepare_data = missing_op_prepare_data,
+};
+
+static const struct ethnl_request_ops linkstate_request_ops = {
+	.reply_cmd = ETHTOOL_MSG_LINKSTATE_GET_REPLY,
+	.prepare_data = answer_prepare_data,
+	.fill_reply = linkstate_fill_reply,
+};
+
+static const struct ethnl_request_ops module_request_ops = {
+	.reply_cmd = ETHTOOL_MSG_MODULE_GET_REPLY,
+	.prepare_data = answer_prepare_data,
+};
+
+/* The ops of @cmd, one of the GETs of default_requests[]. */
+static const struct ethnl_request_ops *request_ops(u8 cmd)
+{
+	switch (cmd) {
+	case ETHTOOL_MSG_LINKINFO_GET:
+	case ETHTOOL_MSG_LINKMODES_GET:
+		return &link_settings_request_ops;
+	case ETHTOOL_MSG_LINKSTATE_GET:
+		return &linkstate_request_ops;
+	case ETHTOOL_MSG_MODULE_GET:
+		return &module_request_ops;
+	case ETHTOOL_MSG_PAUSE_GET:
+		return &pause_request_ops;
+	default:
+		return &missing_op_request_ops;
 	}
-	return genlmsg_reply(rskb, info);
+}
+
+static int default_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ethnl_default_doit(info, request_ops(info->genlhdr->cmd));
+}
+
+static int default_start(struct netlink_callback *cb)
+{
+	return ethnl_default_start(cb, request_ops(genl_info_dump(cb)->genlhdr->cmd));
+}
+
+static int default_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ethnl_default_dumpit(skb, cb, request_ops(genl_info_dump(cb)->genlhdr->cmd));
 }
 
 /*
@@ -268,45 +292,6 @@ static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
 					 true, &req, info->extack);
 	return ret ? ret : -EOPNOTSUPP;
-}
-
-/* ethnl_default_start(): the header and the request's attributes, once. */
-static int ethnl_default_start(struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct plca_req_info req;
-	int ret;
-
-	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 false, &req, cb->extack);
-	if (!ret)
-		ret = parse_request(info->genlhdr->cmd, &req, info->attrs, cb->extack);
-	cb->args[0] = 0; /* the next device */
-	cb->args[1] = req.flags;
-	return ret;
-}
-
-/*
- * ethnl_default_dumpit(): -EOPNOTSUPP devices skipped, resumable where the buffer filled; past
- * the last device 0, so that NLMSG_DONE shares the step's buffer (see ethtool_plca.c's).
- */
-static int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct kfsim_plca_net *net = net_of(info->family);
-	long idx;
-
-	for (idx = cb->args[0]; idx < net->nr_devs; idx++) {
-		if (prepare_data(info->genlhdr->cmd, cb->extack) == -EOPNOTSUPP)
-			continue;
-		if (fill_msg(skb, net, info->genlhdr->cmd, NETLINK_CB(cb->skb).portid,
-			     cb->nlh->nlmsg_seq, NLM_F_MULTI, net->devs[idx], (u32)cb->args[1])) {
-			cb->args[0] = idx;
-			return skb->len ? (int)skb->len : -EMSGSIZE;
-		}
-	}
-	cb->args[0] = idx;
-	return 0;
 }
 
 /* ethnl_tunnel_info_doit(): no device here reports tunnel offload info. */
@@ -394,13 +379,13 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 						 .flags = GENL_CMD_CAP_DO | GENL_UNS_ADMIN_PERM};
 		return 1;
 	}
-	ops[0] = (struct genl_split_ops){.doit = ethnl_default_doit,
+	ops[0] = (struct genl_split_ops){.doit = default_doit,
 					 .policy = policy,
 					 .maxattr = maxattr,
 					 .cmd = req->cmd,
 					 .flags = GENL_CMD_CAP_DO | req->perm};
-	ops[1] = (struct genl_split_ops){.start = ethnl_default_start,
-					 .dumpit = ethnl_default_dumpit,
+	ops[1] = (struct genl_split_ops){.start = default_start,
+					 .dumpit = default_dumpit,
 					 .policy = policy,
 					 .maxattr = maxattr,
 					 .cmd = req->cmd,

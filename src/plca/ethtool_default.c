@@ -53,24 +53,30 @@
 /* The kernel's enum ethtool_msg_user_type values of the requests carried here. */
 enum {
 	ETHTOOL_MSG_LINKINFO_GET = 2,
+	ETHTOOL_MSG_LINKINFO_SET = 3,
 	ETHTOOL_MSG_LINKMODES_GET = 4,
+	ETHTOOL_MSG_LINKMODES_SET = 5,
 	ETHTOOL_MSG_LINKSTATE_GET = 6,
 	ETHTOOL_MSG_DEBUG_GET = 7,
 	ETHTOOL_MSG_DEBUG_SET = 8,
 	ETHTOOL_MSG_WOL_GET = 9,
 	ETHTOOL_MSG_WOL_SET = 10,
 	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
+	ETHTOOL_MSG_PRIVFLAGS_SET = 14,
 	ETHTOOL_MSG_RINGS_GET = 15,
 	ETHTOOL_MSG_CHANNELS_GET = 17,
 	ETHTOOL_MSG_CHANNELS_SET = 18,
 	ETHTOOL_MSG_COALESCE_GET = 19,
+	ETHTOOL_MSG_COALESCE_SET = 20,
 	ETHTOOL_MSG_PAUSE_GET = 21,
 	ETHTOOL_MSG_PAUSE_SET = 22,
 	ETHTOOL_MSG_EEE_GET = 23,
 	ETHTOOL_MSG_EEE_SET = 24,
 	ETHTOOL_MSG_TUNNEL_INFO_GET = 28,
 	ETHTOOL_MSG_FEC_GET = 29,
+	ETHTOOL_MSG_FEC_SET = 30,
 	/* ETHTOOL_MSG_MODULE_GET (34) is in <kfsim/plca.h> */
+	ETHTOOL_MSG_MODULE_SET = 35,
 	ETHTOOL_MSG_MM_GET = 42,
 };
 
@@ -79,6 +85,12 @@ enum {
 #define ETHTOOL_MSG_MODULE_GET_REPLY 35
 #define ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 #define ETHTOOL_A_PAUSE_STATS_SRC 6
+#define ETHTOOL_A_LINKMODES_MASTER_SLAVE_CFG 7
+#define ETHTOOL_A_LINKMODES_LANES 9
+#define ETHTOOL_A_PRIVFLAGS_FLAGS 2
+#define ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS 28
+#define ETHTOOL_A_COALESCE_TX_PROFILE 30
+#define ETHTOOL_A_MODULE_POWER_MODE_POLICY 2
 #define ETHTOOL_MAC_STATS_SRC_PMAC 2
 
 /* ethnl_header_policy and ethnl_header_policy_stats: no PHY_INDEX (maxtype 3). */
@@ -157,6 +169,79 @@ static const struct nla_policy eee_set_policy[8] = {
 	[5] = {.type = NLA_U8},
 	[6] = {.type = NLA_U8},
 	[7] = {.type = NLA_U32},
+};
+
+/*
+ * The SETs whose set_validate looks at an attribute before the driver's ops, or whose ops are
+ * all it asks for but whose policy is longer (6.12 = 6.18, the running kernel's policy dump
+ * compared by ctest netlink/kernel_referee): LINKINFO PORT, PHYADDR, TP_MDIX_CTRL (2, 3, 5:
+ * TP_MDIX, 4, is NLA_UNSPEC, which the liberal validation of a command below resv_start_op
+ * lets through); LINKMODES AUTONEG (2), OURS (3), SPEED (5), DUPLEX (6), MASTER_SLAVE_CFG (7),
+ * LANES (9); PRIVFLAGS FLAGS (2); FEC MODES (2), AUTO (3); MODULE POWER_MODE_POLICY (2, HIGH
+ * to AUTO).
+ */
+static const struct nla_policy linkinfo_set_policy[6] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_U8},
+	[3] = {.type = NLA_U8},
+	[5] = {.type = NLA_U8},
+};
+
+static const struct nla_policy linkmodes_set_policy[ETHTOOL_A_LINKMODES_LANES + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_U8},
+	[3] = {.type = NLA_NESTED},
+	[5] = {.type = NLA_U32},
+	[6] = {.type = NLA_U8},
+	[ETHTOOL_A_LINKMODES_MASTER_SLAVE_CFG] = {.type = NLA_U8},
+	[ETHTOOL_A_LINKMODES_LANES] = NLA_POLICY_RANGE(NLA_U32, 1, 8),
+};
+
+static const struct nla_policy privflags_set_policy[ETHTOOL_A_PRIVFLAGS_FLAGS + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[ETHTOOL_A_PRIVFLAGS_FLAGS] = {.type = NLA_NESTED},
+};
+
+static const struct nla_policy fec_set_policy[4] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_NESTED},
+	[3] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+static const struct nla_policy module_set_policy[ETHTOOL_A_MODULE_POWER_MODE_POLICY + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[ETHTOOL_A_MODULE_POWER_MODE_POLICY] = NLA_POLICY_RANGE(NLA_U8, 1, 2),
+};
+
+/*
+ * COALESCE_SET: 27 parameters, u32 but for USE_ADAPTIVE_RX/TX (11, 12: u8) and USE_CQE_MODE_TX/RX
+ * (24, 25: u8, at most 1), to TX_AGGR_TIME_USECS (28); from 6.11 (commit f750dfe825b9, "ethtool:
+ * provide customized dim profile management") RX_PROFILE and TX_PROFILE (29, 30), each a nest
+ * of one IRQ_MODERATION nest of USEC, PKTS and COMPS (u32).
+ */
+static const struct nla_policy coalesce_irq_moderation_policy[4] = {
+	[1] = {.type = NLA_U32},
+	[2] = {.type = NLA_U32},
+	[3] = {.type = NLA_U32},
+};
+
+static const struct nla_policy coalesce_profile_policy[2] = {
+	[1] = NLA_POLICY_NESTED(coalesce_irq_moderation_policy),
+};
+
+#define COALESCE_SET_PARAMS                                                                    \
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),                       \
+	[2 ... 10] = {.type = NLA_U32}, [11 ... 12] = {.type = NLA_U8},                         \
+	[13 ... 23] = {.type = NLA_U32}, [24 ... 25] = NLA_POLICY_MAX(NLA_U8, 1),               \
+	[26 ... ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS] = {.type = NLA_U32}
+
+static const struct nla_policy coalesce_set_policy_6_3[ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS + 1] = {
+	COALESCE_SET_PARAMS,
+};
+
+static const struct nla_policy coalesce_set_policy[ETHTOOL_A_COALESCE_TX_PROFILE + 1] = {
+	COALESCE_SET_PARAMS,
+	[29 ... ETHTOOL_A_COALESCE_TX_PROFILE] = NLA_POLICY_NESTED(coalesce_profile_policy),
 };
 
 /* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
@@ -279,11 +364,72 @@ static int default_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 /*
- * ethnl_default_set_doit(): the header, then set_validate, which finds the driver's get or set
- * op missing: -EOPNOTSUPP, nothing changed, no notification.
+ * The set_validate steps that look at an attribute before the driver's ops (6.12, 6.18 alike);
+ * on a device without the ops each ends in an error, or in 0 (nothing to do: ACK).
+ */
+
+/* ethnl_set_linkmodes_validate(): ethnl_check_linkmodes() first. */
+static int linkmodes_set_validate(struct genl_info *info)
+{
+	const struct nlattr *master_slave_cfg = info->attrs[ETHTOOL_A_LINKMODES_MASTER_SLAVE_CFG];
+	const struct nlattr *lanes = info->attrs[ETHTOOL_A_LINKMODES_LANES];
+
+	if (master_slave_cfg) {
+		u8 cfg = nla_get_u8(master_slave_cfg);
+
+		/* MASTER_PREFERRED, SLAVE_PREFERRED, MASTER_FORCE, SLAVE_FORCE */
+		if (cfg < 2 || cfg > 5) {
+			NL_SET_ERR_MSG_ATTR(info->extack, master_slave_cfg,
+					    "master/slave value is invalid");
+			return -EOPNOTSUPP;
+		}
+	}
+	if (lanes && !is_power_of_2(nla_get_u32(lanes))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, lanes, "lanes value is invalid");
+		return -EINVAL;
+	}
+	return -EOPNOTSUPP;
+}
+
+/* ethnl_set_privflags_validate(): the flags are required, without a message. */
+static int privflags_set_validate(struct genl_info *info)
+{
+	return info->attrs[ETHTOOL_A_PRIVFLAGS_FLAGS] ? -EOPNOTSUPP : -EINVAL;
+}
+
+/* ethnl_set_module_validate(): no policy asked for is nothing to do. */
+static int module_set_validate(struct genl_info *info)
+{
+	const struct nlattr *policy = info->attrs[ETHTOOL_A_MODULE_POWER_MODE_POLICY];
+
+	if (!policy)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(info->extack, policy,
+			    "Setting power mode policy is not supported by this device");
+	return -EOPNOTSUPP;
+}
+
+/* One request: its command, its policy, the release it appeared in, whether it is a SET. */
+struct default_request {
+	u8 cmd;
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	int since_major, since_minor;
+	bool set;
+	u8 perm; /* GENL_UNS_ADMIN_PERM on a GET: WOL's SecureOn password is a secret */
+	int (*set_validate)(struct genl_info *info); /* NULL: the driver's ops, -EOPNOTSUPP */
+};
+
+static const struct default_request *default_request_of(u8 cmd);
+
+/*
+ * ethnl_default_set_doit(): the header, then set_validate, which on a device without the
+ * driver's get or set op ends the request: -EOPNOTSUPP (or an attribute's error before it,
+ * or 0), nothing changed, no notification.
  */
 static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct default_request *request = default_request_of(info->genlhdr->cmd);
 	struct plca_req_info req;
 	int ret;
 
@@ -291,7 +437,9 @@ static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
 					 true, &req, info->extack);
-	return ret ? ret : -EOPNOTSUPP;
+	if (ret)
+		return ret;
+	return request->set_validate ? request->set_validate(info) : -EOPNOTSUPP;
 }
 
 /* ethnl_tunnel_info_doit(): no device here reports tunnel offload info. */
@@ -324,38 +472,45 @@ static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback
 	return net_of(genl_info_dump(cb)->family)->nr_devs ? -EOPNOTSUPP : 0;
 }
 
-/* One request: its command, its policy, the release it appeared in, whether it is a SET. */
-struct default_request {
-	u8 cmd;
-	const struct nla_policy *policy;
-	unsigned int maxattr;
-	int since_major, since_minor;
-	bool set;
-	u8 perm; /* GENL_UNS_ADMIN_PERM on a GET: WOL's SecureOn password is a secret */
-};
-
 static const struct default_request default_requests[] = {
 	{ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_LINKINFO_SET, linkinfo_set_policy, 5, 5, 6, true},
 	{ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_LINKMODES_SET, linkmodes_set_policy, ETHTOOL_A_LINKMODES_LANES, 5, 6, true,
+	 .set_validate = linkmodes_set_validate},
 	{ETHTOOL_MSG_LINKSTATE_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 6},
 	{ETHTOOL_MSG_DEBUG_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
 	{ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true},
 	{ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6, .perm = GENL_UNS_ADMIN_PERM},
 	{ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true},
 	{ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_PRIVFLAGS_SET, privflags_set_policy, ETHTOOL_A_PRIVFLAGS_FLAGS, 5, 7, true,
+	 .set_validate = privflags_set_validate},
 	{ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
 	{ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
 	{ETHTOOL_MSG_CHANNELS_SET, channels_set_policy, 9, 5, 7, true},
 	{ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_COALESCE_SET, coalesce_set_policy, ETHTOOL_A_COALESCE_TX_PROFILE, 5, 7, true},
 	{ETHTOOL_MSG_PAUSE_GET, pause_get_policy, ETHTOOL_A_PAUSE_STATS_SRC, 5, 7},
 	{ETHTOOL_MSG_PAUSE_SET, pause_set_policy, 4, 5, 7, true},
 	{ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
 	{ETHTOOL_MSG_EEE_SET, eee_set_policy, 7, 5, 7, true},
 	{ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9},
 	{ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14},
+	{ETHTOOL_MSG_FEC_SET, fec_set_policy, 3, 5, 14, true},
 	{ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17},
+	{ETHTOOL_MSG_MODULE_SET, module_set_policy, ETHTOOL_A_MODULE_POWER_MODE_POLICY, 5, 17, true,
+	 .set_validate = module_set_validate},
 	{ETHTOOL_MSG_MM_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 6, 4},
 };
+
+static const struct default_request *default_request_of(u8 cmd)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(default_requests); i++)
+		if (default_requests[i].cmd == cmd)
+			return &default_requests[i];
+	return NULL; /* not reached: every op of ethnl_default_set_doit() is a row */
+}
 
 /* @req's do and dump halves at @ops[0] and @ops[1] (a SET: its do at @ops[0]); how many. */
 static int default_request_ops(const struct default_request *req, struct genl_split_ops *ops)
@@ -370,6 +525,10 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 	if (req->cmd == ETHTOOL_MSG_PAUSE_SET && kfsim_kernel_at_least(6, 17)) {
 		policy = pause_set_policy_6_17;
 		maxattr = ETHTOOL_A_PAUSE_STATS_SRC;
+	}
+	if (req->cmd == ETHTOOL_MSG_COALESCE_SET && !kfsim_kernel_at_least(6, 11)) {
+		policy = coalesce_set_policy_6_3; /* no RX_PROFILE, TX_PROFILE */
+		maxattr = ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS;
 	}
 	if (req->set) {
 		ops[0] = (struct genl_split_ops){.doit = ethnl_default_set_doit,

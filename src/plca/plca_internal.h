@@ -9,7 +9,7 @@
 #define KFSIM_PLCA_MAX_DEVS 64
 #define KFSIM_PLCA_MAX_SEGMENTS 8
 /* The generated PLCA ops, and the do and dump halves of ethtool_default.c's requests. */
-#define KFSIM_ETHTOOL_MAX_OPS 48
+#define KFSIM_ETHTOOL_MAX_OPS 64
 
 /** struct kfsim_plca_segment - a mixing segment: the PHYs whose @segment points here share it */
 struct kfsim_plca_segment {

@@ -32,10 +32,15 @@
  * take ethnl_default_set_doit(): the header attribute, the device, then -EOPNOTSUPP; they need
  * CAP_NET_ADMIN in the namespace (GENL_UNS_ADMIN_PERM).
  *
- * Not here: STRSET, FEATURES, TSINFO and STATS, which the kernel answers for every device
- * (string sets, netdev features, software time stamping), the SETs whose validation looks at
- * attributes first, and the actions (docs/own-tools.md, "Real tools, judged by the running
- * kernel").
+ * The SETs whose set_validate looks at an attribute first (LINKMODES, PRIVFLAGS, MODULE) have a
+ * set_validate of their own here; COALESCE's, whose attribute check comes after the ops, and
+ * LINKINFO's and FEC's are the driver's ops alone.  TSINFO_GET, which every device answers
+ * (software time stamping), has its handlers in ethtool_tsinfo.c and its row here.
+ *
+ * Not here: STRSET, FEATURES and STATS, which the kernel answers for every device (string sets,
+ * netdev features), RINGS_SET (its validation looks at each attribute against the driver's
+ * supported_ring_params first), and the actions (docs/own-tools.md, "Real tools, judged by the
+ * running kernel").
  *
  * WOL_GET too needs that permission (its reply may carry the SecureOn password): nobody gets
  * -EPERM before any validation.
@@ -72,6 +77,7 @@ enum {
 	ETHTOOL_MSG_PAUSE_SET = 22,
 	ETHTOOL_MSG_EEE_GET = 23,
 	ETHTOOL_MSG_EEE_SET = 24,
+	ETHTOOL_MSG_TSINFO_GET = 25,
 	ETHTOOL_MSG_TUNNEL_INFO_GET = 28,
 	ETHTOOL_MSG_FEC_GET = 29,
 	ETHTOOL_MSG_FEC_SET = 30,
@@ -242,6 +248,23 @@ static const struct nla_policy coalesce_set_policy_6_3[ETHTOOL_A_COALESCE_TX_AGG
 static const struct nla_policy coalesce_set_policy[ETHTOOL_A_COALESCE_TX_PROFILE + 1] = {
 	COALESCE_SET_PARAMS,
 	[29 ... ETHTOOL_A_COALESCE_TX_PROFILE] = NLA_POLICY_NESTED(coalesce_profile_policy),
+};
+
+/*
+ * TSINFO_GET: before 6.10 the plain header; from 6.10 (time stamping statistics) the header that
+ * takes ETHTOOL_FLAG_STATS; from 6.14 a HWTSTAMP_PROVIDER nest too (7), of INDEX (u32) and
+ * QUALIFIER (PRECISE or APPROX); from 6.17 the table runs to ETHTOOL_A_TSINFO_MAX, past the
+ * reply's HWTSTAMP_SOURCE (8) and HWTSTAMP_PHYINDEX (9): NLA_UNSPEC slots that strict
+ * validation calls "Unsupported attribute" (6.18's answer; 6.17 read from the series' date).
+ */
+static const struct nla_policy hwtst_prov_policy[ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER + 1] = {
+	[ETHTOOL_A_TS_HWTSTAMP_PROVIDER_INDEX] = {.type = NLA_U32},
+	[ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER] = NLA_POLICY_MAX(NLA_U32, 1),
+};
+
+static const struct nla_policy tsinfo_get_policy[ETHTOOL_A_TSINFO_MAX_6_17 + 1] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
+	[ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER] = NLA_POLICY_NESTED(hwtst_prov_policy),
 };
 
 /* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
@@ -495,6 +518,7 @@ static const struct default_request default_requests[] = {
 	{ETHTOOL_MSG_PAUSE_SET, pause_set_policy, 4, 5, 7, true},
 	{ETHTOOL_MSG_EEE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
 	{ETHTOOL_MSG_EEE_SET, eee_set_policy, 7, 5, 7, true},
+	{ETHTOOL_MSG_TSINFO_GET, tsinfo_get_policy, ETHTOOL_A_TSINFO_MAX_6_17, 5, 7},
 	{ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9},
 	{ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14},
 	{ETHTOOL_MSG_FEC_SET, fec_set_policy, 3, 5, 14, true},
@@ -526,6 +550,12 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		policy = pause_set_policy_6_17;
 		maxattr = ETHTOOL_A_PAUSE_STATS_SRC;
 	}
+	if (req->cmd == ETHTOOL_MSG_TSINFO_GET && !kfsim_kernel_at_least(6, 17))
+		maxattr = ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER;
+	if (req->cmd == ETHTOOL_MSG_TSINFO_GET && !kfsim_kernel_at_least(6, 14)) {
+		policy = kfsim_kernel_at_least(6, 10) ? get_policy_stats : get_policy;
+		maxattr = ETHTOOL_A_REQ_HEADER;
+	}
 	if (req->cmd == ETHTOOL_MSG_COALESCE_SET && !kfsim_kernel_at_least(6, 11)) {
 		policy = coalesce_set_policy_6_3; /* no RX_PROFILE, TX_PROFILE */
 		maxattr = ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS;
@@ -553,6 +583,11 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		ops[0].doit = ethnl_tunnel_info_doit;
 		ops[1].start = ethnl_tunnel_info_start;
 		ops[1].dumpit = ethnl_tunnel_info_dumpit;
+	}
+	if (req->cmd == ETHTOOL_MSG_TSINFO_GET) {
+		ops[0].doit = ethnl_tsinfo_doit;
+		ops[1].start = ethnl_tsinfo_start;
+		ops[1].dumpit = ethnl_tsinfo_dumpit;
 	}
 	return 2;
 }

@@ -66,6 +66,7 @@ int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u
 union ethnl_reply_data {
 	struct phy_plca_cfg plca_cfg;
 	struct phy_plca_status plca_status;
+	u32 so_timestamping;	/* TSINFO's SOF_TIMESTAMPING_* flags */
 };
 
 /**
@@ -105,6 +106,27 @@ int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 reply_cmd,
 		   u32 portid, u32 seq, int flags, const struct ethnl_request_ops *ops,
 		   const struct plca_req_info *req, const union ethnl_reply_data *data);
+
+#define ETH_GSTRING_LEN 32
+
+/*
+ * ethnl_put_bitset32() - the bitset @attrtype of @nbits bits @val (u32 words) without a mask,
+ * in the list form (net/ethtool/bitset.c): compact (the words) or verbose (each set bit's index
+ * and name from @names).  Return: 0, or -EMSGSIZE (nothing added).
+ */
+int ethnl_put_bitset32(struct sk_buff *skb, int attrtype, const u32 *val, unsigned int nbits,
+		       const char (*names)[ETH_GSTRING_LEN], bool compact);
+
+/* TSINFO_GET's attributes the op table names (ETHTOOL_A_TSINFO_*, ETHTOOL_A_TS_*). */
+#define ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER 7
+#define ETHTOOL_A_TSINFO_MAX_6_17 9
+#define ETHTOOL_A_TS_HWTSTAMP_PROVIDER_INDEX 1
+#define ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER 2
+
+/* ethtool_tsinfo.c's handlers of TSINFO_GET (ethnl_tsinfo_*; the dump's are 6.14's). */
+int ethnl_tsinfo_doit(struct sk_buff *skb, struct genl_info *info);
+int ethnl_tsinfo_start(struct netlink_callback *cb);
+int ethnl_tsinfo_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /*
  * ethtool_default_ops_add() - the ethtool GET ops of ethtool_default.c in @net->ops, merged with

@@ -32,15 +32,16 @@
  * take ethnl_default_set_doit(): the header attribute, the device, then -EOPNOTSUPP; they need
  * CAP_NET_ADMIN in the namespace (GENL_UNS_ADMIN_PERM).
  *
- * The SETs whose set_validate looks at an attribute first (LINKMODES, PRIVFLAGS, MODULE) have a
- * set_validate of their own here; COALESCE's, whose attribute check comes after the ops, and
- * LINKINFO's and FEC's are the driver's ops alone.  TSINFO_GET, which every device answers
+ * The SETs whose set_validate looks at an attribute first (LINKMODES, PRIVFLAGS, MODULE, RINGS)
+ * have a set_validate of their own here; COALESCE's, whose attribute check comes after the
+ * ops, and LINKINFO's and FEC's are the driver's ops alone.  TSINFO_GET, which every device answers
  * (software time stamping), has its handlers in ethtool_tsinfo.c and its row here.
  *
+ * RINGS_SET's looks at each parameter against the driver's supported_ring_params first.
+ *
  * Not here: STRSET, FEATURES and STATS, which the kernel answers for every device (string sets,
- * netdev features), RINGS_SET (its validation looks at each attribute against the driver's
- * supported_ring_params first), and the actions (docs/own-tools.md, "Real tools, judged by the
- * running kernel").
+ * netdev features), and the actions (docs/own-tools.md, "Real tools, judged by the running
+ * kernel").
  *
  * WOL_GET too needs that permission (its reply may carry the SecureOn password): nobody gets
  * -EPERM before any validation.
@@ -69,6 +70,7 @@ enum {
 	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
 	ETHTOOL_MSG_PRIVFLAGS_SET = 14,
 	ETHTOOL_MSG_RINGS_GET = 15,
+	ETHTOOL_MSG_RINGS_SET = 16,
 	ETHTOOL_MSG_CHANNELS_GET = 17,
 	ETHTOOL_MSG_CHANNELS_SET = 18,
 	ETHTOOL_MSG_COALESCE_GET = 19,
@@ -97,6 +99,19 @@ enum {
 #define ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS 28
 #define ETHTOOL_A_COALESCE_TX_PROFILE 30
 #define ETHTOOL_A_MODULE_POWER_MODE_POLICY 2
+/* ETHTOOL_A_RINGS_*: the attributes RINGS_SET takes */
+enum {
+	ETHTOOL_A_RINGS_RX = 6,
+	ETHTOOL_A_RINGS_TX = 9,
+	ETHTOOL_A_RINGS_RX_BUF_LEN = 10,
+	ETHTOOL_A_RINGS_TCP_DATA_SPLIT = 11,
+	ETHTOOL_A_RINGS_CQE_SIZE = 12,
+	ETHTOOL_A_RINGS_TX_PUSH = 13,
+	ETHTOOL_A_RINGS_RX_PUSH = 14,
+	ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN = 15,
+	ETHTOOL_A_RINGS_HDS_THRESH = 17,
+	ETHTOOL_A_RINGS_MAX_6_14 = 18, /* HDS_THRESH_MAX */
+};
 #define ETHTOOL_MAC_STATS_SRC_PMAC 2
 
 /* ethnl_header_policy and ethnl_header_policy_stats: no PHY_INDEX (maxtype 3). */
@@ -265,6 +280,43 @@ static const struct nla_policy hwtst_prov_policy[ETHTOOL_A_TS_HWTSTAMP_PROVIDER_
 static const struct nla_policy tsinfo_get_policy[ETHTOOL_A_TSINFO_MAX_6_17 + 1] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
 	[ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER] = NLA_POLICY_NESTED(hwtst_prov_policy),
+};
+
+/*
+ * RINGS_SET: RX, RX_MINI, RX_JUMBO, TX (u32), RX_BUF_LEN and CQE_SIZE (u32, at least 1),
+ * TX_PUSH and RX_PUSH (u8, at most 1); TX_PUSH_BUF_LEN (u32) from 6.4, TCP_DATA_SPLIT (u8, at
+ * most ENABLED, 2) from 6.9, and from 6.14 HDS_THRESH (u32) in a table that runs to
+ * ETHTOOL_A_RINGS_MAX (HDS_THRESH_MAX, 18: "Unsupported attribute").  6.12's table read, 6.18's
+ * dumped; the releases between from the commits' dates.
+ */
+#define RINGS_SET_POLICY_6_3                                                                    \
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),                        \
+	[ETHTOOL_A_RINGS_RX ... ETHTOOL_A_RINGS_TX] = {.type = NLA_U32},                        \
+	[ETHTOOL_A_RINGS_RX_BUF_LEN] = NLA_POLICY_MIN(NLA_U32, 1),                              \
+	[ETHTOOL_A_RINGS_CQE_SIZE] = NLA_POLICY_MIN(NLA_U32, 1),                                \
+	[ETHTOOL_A_RINGS_TX_PUSH] = NLA_POLICY_MAX(NLA_U8, 1),                                  \
+	[ETHTOOL_A_RINGS_RX_PUSH] = NLA_POLICY_MAX(NLA_U8, 1)
+
+static const struct nla_policy rings_set_policy_6_3[ETHTOOL_A_RINGS_RX_PUSH + 1] = {
+	RINGS_SET_POLICY_6_3,
+};
+
+static const struct nla_policy rings_set_policy_6_4[ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN + 1] = {
+	RINGS_SET_POLICY_6_3,
+	[ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN] = {.type = NLA_U32},
+};
+
+static const struct nla_policy rings_set_policy_6_9[ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN + 1] = {
+	RINGS_SET_POLICY_6_3,
+	[ETHTOOL_A_RINGS_TCP_DATA_SPLIT] = NLA_POLICY_MAX(NLA_U8, 2),
+	[ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN] = {.type = NLA_U32},
+};
+
+static const struct nla_policy rings_set_policy[ETHTOOL_A_RINGS_MAX_6_14 + 1] = {
+	RINGS_SET_POLICY_6_3,
+	[ETHTOOL_A_RINGS_TCP_DATA_SPLIT] = NLA_POLICY_MAX(NLA_U8, 2),
+	[ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN] = {.type = NLA_U32},
+	[ETHTOOL_A_RINGS_HDS_THRESH] = {.type = NLA_U32},
 };
 
 /* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
@@ -443,6 +495,38 @@ struct default_request {
 	int (*set_validate)(struct genl_info *info); /* NULL: the driver's ops, -EOPNOTSUPP */
 };
 
+/*
+ * ethnl_set_rings_validate(): each parameter the request sets is one the driver must have
+ * declared in supported_ring_params, in this order (6.18's, probed one pair at a time; 6.12
+ * reads the same without HDS_THRESH), before its get and set ops.
+ */
+static int rings_set_validate(struct genl_info *info)
+{
+	static const struct {
+		u16 type;
+		u8 since_minor; /* 6.x */
+		const char *msg;
+	} params[] = {
+		{ETHTOOL_A_RINGS_RX_BUF_LEN, 3, "setting rx buf len not supported"},
+		{ETHTOOL_A_RINGS_TCP_DATA_SPLIT, 9, "setting TCP data split is not supported"},
+		{ETHTOOL_A_RINGS_HDS_THRESH, 14, "setting hds-thresh is not supported"},
+		{ETHTOOL_A_RINGS_CQE_SIZE, 3, "setting cqe size not supported"},
+		{ETHTOOL_A_RINGS_TX_PUSH, 3, "setting tx push not supported"},
+		{ETHTOOL_A_RINGS_RX_PUSH, 3, "setting rx push not supported"},
+		{ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN, 4, "setting tx push buf len is not supported"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
+		const struct nlattr *attr = info->attrs[params[i].type];
+
+		if (attr && kfsim_kernel_at_least(6, params[i].since_minor)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr, params[i].msg);
+			return -EOPNOTSUPP;
+		}
+	}
+	return -EOPNOTSUPP;
+}
+
 static const struct default_request *default_request_of(u8 cmd);
 
 /*
@@ -510,6 +594,8 @@ static const struct default_request default_requests[] = {
 	{ETHTOOL_MSG_PRIVFLAGS_SET, privflags_set_policy, ETHTOOL_A_PRIVFLAGS_FLAGS, 5, 7, true,
 	 .set_validate = privflags_set_validate},
 	{ETHTOOL_MSG_RINGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
+	{ETHTOOL_MSG_RINGS_SET, rings_set_policy, ETHTOOL_A_RINGS_MAX_6_14, 5, 7, true,
+	 .set_validate = rings_set_validate},
 	{ETHTOOL_MSG_CHANNELS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
 	{ETHTOOL_MSG_CHANNELS_SET, channels_set_policy, 9, 5, 7, true},
 	{ETHTOOL_MSG_COALESCE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
@@ -555,6 +641,13 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 	if (req->cmd == ETHTOOL_MSG_TSINFO_GET && !kfsim_kernel_at_least(6, 14)) {
 		policy = kfsim_kernel_at_least(6, 10) ? get_policy_stats : get_policy;
 		maxattr = ETHTOOL_A_REQ_HEADER;
+	}
+	if (req->cmd == ETHTOOL_MSG_RINGS_SET && !kfsim_kernel_at_least(6, 14)) {
+		policy = kfsim_kernel_at_least(6, 9)   ? rings_set_policy_6_9
+			 : kfsim_kernel_at_least(6, 4) ? rings_set_policy_6_4
+						       : rings_set_policy_6_3;
+		maxattr = kfsim_kernel_at_least(6, 4) ? ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN
+						      : ETHTOOL_A_RINGS_RX_PUSH;
 	}
 	if (req->cmd == ETHTOOL_MSG_COALESCE_SET && !kfsim_kernel_at_least(6, 11)) {
 		policy = coalesce_set_policy_6_3; /* no RX_PROFILE, TX_PROFILE */

@@ -374,12 +374,25 @@ static void test_sets_validated_first(void **state)
 	assert_int_equal(set_one(f, 20, 2, &usecs, 4).error, -EOPNOTSUPP); /* COALESCE rx-usecs */
 	assert_int_equal(set_one(f, 30, 3, &unknown, 1).error, -EOPNOTSUPP); /* FEC AUTO */
 	assert_int_equal(set_one(f, 3, 2, &unknown, 1).error, -EOPNOTSUPP); /* LINKINFO PORT */
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP); /* RINGS RX */
+	ack = set_one(f, 16, 11, &unknown, 1); /* RINGS TCP_DATA_SPLIT (6.9) */
+	assert_int_equal(ack.error, -EOPNOTSUPP);
+	assert_string_equal(ack.msg, "setting TCP data split is not supported");
+	ack = set_one(f, 16, 17, &usecs, 4); /* RINGS HDS_THRESH (6.14) */
+	assert_string_equal(ack.msg, "setting hds-thresh is not supported");
 	close_fixture(f);
 	/* COALESCE's profiles are 6.11's: at 6.10 RX_PROFILE (29) is past the policy. */
 	f = open_at(KERNEL_VERSION(6, 10, 0));
 	ack = set_one(f, 20, 29 | NLA_F_NESTED, NULL, 0);
 	assert_int_equal(ack.error, -EINVAL);
 	assert_string_equal(ack.msg, "Unknown attribute type");
+	ack = set_one(f, 16, 17, &usecs, 4); /* no HDS_THRESH before 6.14 */
+	assert_string_equal(ack.msg, "Unknown attribute type");
+	close_fixture(f);
+	/* 6.3: TCP_DATA_SPLIT is an empty slot of RINGS_SET's table, TX_PUSH_BUF_LEN past it. */
+	f = open_at(KERNEL_VERSION(6, 3, 0));
+	assert_string_equal(set_one(f, 16, 11, &unknown, 1).msg, "Unsupported attribute");
+	assert_string_equal(set_one(f, 16, 15, &usecs, 4).msg, "Unknown attribute type");
 	close_fixture(f);
 }
 

@@ -52,8 +52,8 @@ FAMILIES = {
     # name: (commands, attrs, genl version, expect)
     'nlctrl': ([3, 10, 3, 10, 1, 2, 4, 5, 6, 7, 8, 9], NLCTRL, 2, 'same'),
     # PLCA's, and the requests of src/plca/ethtool_default.c veth lacks too (ETHTOOL_DEFAULT)
-    'ethtool': ([39, 40, 41, 39, 40, 41] + [3, 5, 6, 7, 8, 9, 10, 13, 14, 15, 19, 20, 21, 22,
-                                            23, 24, 25, 29, 30, 34, 35, 42], PLCA_SET, 1,
+    'ethtool': ([39, 40, 41, 39, 40, 41] + [3, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 19, 20, 21,
+                                            22, 23, 24, 25, 29, 30, 34, 35, 42], PLCA_SET, 1,
                 'same'),
     # not napi-set (14, 6.13) nor bind-tx (15, 6.16): the 6.12 specs kfsim generates lack them
     'netdev': ([1, 5, 10, 11, 12, 13], NETDEV, 1, 'auto'),

@@ -28,27 +28,26 @@
  * for a device without udp_tunnel_nic_info, and a dump whose devices all lack it ends with the
  * last one's -EOPNOTSUPP in NLMSG_DONE (its loop's last ret).
  *
- * The SETs whose set_validate checks only the driver's ops (DEBUG, WOL, CHANNELS, PAUSE, EEE)
- * take ethnl_default_set_doit(): the header attribute, the device, then -EOPNOTSUPP; they need
- * CAP_NET_ADMIN in the namespace (GENL_UNS_ADMIN_PERM).
+ * The SETs take ethnl_default_set_doit(): the header attribute, the device, then set_validate,
+ * which on such a device ends the request.  For DEBUG, WOL, CHANNELS, PAUSE, EEE, LINKINFO, FEC
+ * and COALESCE (whose check of the attributes comes after the ops) it asks only for the
+ * driver's ops: -EOPNOTSUPP.  LINKMODES, PRIVFLAGS, MODULE and RINGS look at an attribute first
+ * (a set_validate of their own here): LINKMODES' master/slave value and lanes, PRIVFLAGS' flags
+ * (required), MODULE's power mode policy (none asked for: nothing to do, ACK 0), RINGS' every
+ * parameter against the driver's supported_ring_params.  SETs need CAP_NET_ADMIN in the
+ * namespace (GENL_UNS_ADMIN_PERM); so does WOL_GET (its reply may carry the SecureOn
+ * password): nobody gets -EPERM before any validation.
  *
- * The SETs whose set_validate looks at an attribute first (LINKMODES, PRIVFLAGS, MODULE, RINGS)
- * have a set_validate of their own here; COALESCE's, whose attribute check comes after the
- * ops, and LINKINFO's and FEC's are the driver's ops alone.  TSINFO_GET, which every device answers
- * (software time stamping), has its handlers in ethtool_tsinfo.c and its row here.
- *
- * RINGS_SET's looks at each parameter against the driver's supported_ring_params first.
+ * TSINFO_GET, which every device answers (software time stamping), has its handlers in
+ * ethtool_tsinfo.c and its row here.
  *
  * Not here: STRSET, FEATURES and STATS, which the kernel answers for every device (string sets,
  * netdev features), and the actions (docs/own-tools.md, "Real tools, judged by the running
  * kernel").
  *
- * WOL_GET too needs that permission (its reply may carry the SecureOn password): nobody gets
- * -EPERM before any validation.
- *
  * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS,
- * RINGS, CHANNELS, COALESCE, PAUSE, EEE), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE) and 6.4
- * (MM, and PAUSE's STATS_SRC); kfsim models 6.3 on, so MM and STATS_SRC come with
+ * RINGS, CHANNELS, COALESCE, PAUSE, EEE, TSINFO), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE)
+ * and 6.4 (MM, and PAUSE's STATS_SRC); kfsim models 6.3 on, so MM and STATS_SRC come with
  * kfsim_kernel_version() 6.4, and PAUSE_SET's policy reaches STATS_SRC from 6.17.
  */
 #include <kfsim/cmdline.h>
@@ -250,13 +249,14 @@ static const struct nla_policy coalesce_profile_policy[2] = {
 	[1] = NLA_POLICY_NESTED(coalesce_irq_moderation_policy),
 };
 
-#define COALESCE_SET_PARAMS                                                                    \
-	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),                       \
-	[2 ... 10] = {.type = NLA_U32}, [11 ... 12] = {.type = NLA_U8},                         \
-	[13 ... 23] = {.type = NLA_U32}, [24 ... 25] = NLA_POLICY_MAX(NLA_U8, 1),               \
+#define COALESCE_SET_PARAMS                                                                        \
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),                           \
+	[2 ... 10] = {.type = NLA_U32}, [11 ... 12] = {.type = NLA_U8},                            \
+	[13 ... 23] = {.type = NLA_U32}, [24 ... 25] = NLA_POLICY_MAX(NLA_U8, 1),                  \
 	[26 ... ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS] = {.type = NLA_U32}
 
-static const struct nla_policy coalesce_set_policy_6_3[ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS + 1] = {
+/* before 6.11: no profiles */
+static const struct nla_policy coalesce_set_6_3[ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS + 1] = {
 	COALESCE_SET_PARAMS,
 };
 
@@ -289,12 +289,13 @@ static const struct nla_policy tsinfo_get_policy[ETHTOOL_A_TSINFO_MAX_6_17 + 1] 
  * ETHTOOL_A_RINGS_MAX (HDS_THRESH_MAX, 18: "Unsupported attribute").  6.12's table read, 6.18's
  * dumped; the releases between from the commits' dates.
  */
-#define RINGS_SET_POLICY_6_3                                                                    \
-	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),                        \
-	[ETHTOOL_A_RINGS_RX ... ETHTOOL_A_RINGS_TX] = {.type = NLA_U32},                        \
-	[ETHTOOL_A_RINGS_RX_BUF_LEN] = NLA_POLICY_MIN(NLA_U32, 1),                              \
-	[ETHTOOL_A_RINGS_CQE_SIZE] = NLA_POLICY_MIN(NLA_U32, 1),                                \
-	[ETHTOOL_A_RINGS_TX_PUSH] = NLA_POLICY_MAX(NLA_U8, 1),                                  \
+#define RINGS_SET_POLICY_6_3                                                                       \
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),                           \
+	[ETHTOOL_A_RINGS_RX] = {.type = NLA_U32}, [7] = {.type = NLA_U32},                         \
+	[8] = {.type = NLA_U32}, [ETHTOOL_A_RINGS_TX] = {.type = NLA_U32},                         \
+	[ETHTOOL_A_RINGS_RX_BUF_LEN] = NLA_POLICY_MIN(NLA_U32, 1),                                 \
+	[ETHTOOL_A_RINGS_CQE_SIZE] = NLA_POLICY_MIN(NLA_U32, 1),                                   \
+	[ETHTOOL_A_RINGS_TX_PUSH] = NLA_POLICY_MAX(NLA_U8, 1),                                     \
 	[ETHTOOL_A_RINGS_RX_PUSH] = NLA_POLICY_MAX(NLA_U8, 1)
 
 static const struct nla_policy rings_set_policy_6_3[ETHTOOL_A_RINGS_RX_PUSH + 1] = {
@@ -353,8 +354,7 @@ static int missing_op_prepare_data(struct kfsim_plca_net *net, const struct plca
 }
 
 /* LINKINFO's and LINKMODES': __ethtool_get_link_ksettings() failed. */
-static int link_settings_prepare_data(struct kfsim_plca_net *net,
-				      const struct plca_req_info *req,
+static int link_settings_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req,
 				      const struct nlattr *header, union ethnl_reply_data *data,
 				      struct netlink_ext_ack *extack)
 {
@@ -372,8 +372,7 @@ static int answer_prepare_data(struct kfsim_plca_net *net, const struct plca_req
 
 /* LINKSTATE_GET with ETHTOOL_FLAG_STATS on a device with a PHY: its link_down_events. */
 static int linkstate_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net *net,
-				const struct plca_req_info *req,
-				const union ethnl_reply_data *data)
+				const struct plca_req_info *req, const union ethnl_reply_data *data)
 {
 	if ((req->flags & ETHTOOL_FLAG_STATS) && req->dev->phydev && net->phy_ops &&
 	    nla_put_u32(skb, ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 0))
@@ -650,7 +649,7 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 						      : ETHTOOL_A_RINGS_RX_PUSH;
 	}
 	if (req->cmd == ETHTOOL_MSG_COALESCE_SET && !kfsim_kernel_at_least(6, 11)) {
-		policy = coalesce_set_policy_6_3; /* no RX_PROFILE, TX_PROFILE */
+		policy = coalesce_set_6_3; /* no RX_PROFILE, TX_PROFILE */
 		maxattr = ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS;
 	}
 	if (req->set) {

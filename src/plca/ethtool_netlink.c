@@ -57,7 +57,8 @@ int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *
 		 * Only reached when the release was lowered after the family was registered
 		 * with the 6.11 header policy: answer as the 6.3 policy (maxtype 3) would.
 		 */
-		NL_SET_ERR_MSG_ATTR(extack, tb[ETHTOOL_A_HEADER_PHY_INDEX], "Unknown attribute type");
+		NL_SET_ERR_MSG_ATTR(extack, tb[ETHTOOL_A_HEADER_PHY_INDEX],
+				    "Unknown attribute type");
 		return -EINVAL;
 	}
 	name_attr = tb[ETHTOOL_A_HEADER_DEV_NAME];
@@ -110,8 +111,8 @@ int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u
 	return 0;
 }
 
-int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 reply_cmd,
-		   u32 portid, u32 seq, int flags, const struct ethnl_request_ops *ops,
+int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 reply_cmd, u32 portid,
+		   u32 seq, int flags, const struct ethnl_request_ops *ops,
 		   const struct plca_req_info *req, const union ethnl_reply_data *data)
 {
 	void *hdr = genlmsg_put(skb, portid, seq, &net->family, flags, reply_cmd);

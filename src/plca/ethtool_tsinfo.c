@@ -29,13 +29,27 @@ enum {
 #define SOF_TIMESTAMPING_RX_SOFTWARE (1u << 3)
 #define SOF_TIMESTAMPING_SOFTWARE (1u << 4)
 
-/* sof_timestamping_names[]: the SOF_TIMESTAMPING_* flags' names, by bit (6.16's 19). */
+/* sof_timestamping_names[]: the SOF_TIMESTAMPING_* flags' names, by bit (6.18's STRSET, 19). */
 static const char sof_timestamping_names[][ETH_GSTRING_LEN] = {
-	"hardware-transmit", "software-transmit", "hardware-receive", "software-receive",
-	"software-system-clock", "hardware-legacy-clock", "hardware-raw-clock", "option-id",
-	"sched-transmit", "ack-transmit", "option-cmsg", "option-tsonly", "option-stats",
-	"option-pktinfo", "option-tx-swhw", "bind-phc", "option-id-tcp", "option-rx-filter",
-	"completion-transmit",
+	"hardware-transmit",	 /* 0 */
+	"software-transmit",	 /* 1 */
+	"hardware-receive",	 /* 2 */
+	"software-receive",	 /* 3 */
+	"software-system-clock", /* 4 */
+	"hardware-legacy-clock", /* 5 */
+	"hardware-raw-clock",	 /* 6 */
+	"option-id",		 /* 7 */
+	"sched-transmit",	 /* 8 */
+	"ack-transmit",		 /* 9 */
+	"option-cmsg",		 /* 10 */
+	"option-tsonly",	 /* 11 */
+	"option-stats",		 /* 12 */
+	"option-pktinfo",	 /* 13 */
+	"option-tx-swhw",	 /* 14 */
+	"bind-phc",		 /* 15 */
+	"option-id-tcp",	 /* 16 */
+	"option-rx-filter",	 /* 17 */
+	"tx-completion",	 /* 18 */
 };
 
 /* __SOF_TIMESTAMPING_CNT at the modelled release. */
@@ -62,8 +76,7 @@ static int tsinfo_parse_request(const struct plca_req_info *req, struct nlattr *
 
 	if (!nest || !kfsim_kernel_at_least(6, 14))
 		return 0;
-	ret = nla_parse_nested(prov, ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER, nest, NULL,
-			       extack);
+	ret = nla_parse_nested(prov, ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER, nest, NULL, extack);
 	if (ret < 0)
 		return ret;
 	if (NL_REQ_ATTR_CHECK(extack, nest, prov, ETHTOOL_A_TS_HWTSTAMP_PROVIDER_INDEX) ||

@@ -321,8 +321,7 @@ static int request_with(struct fixture *f, u8 *buf, u8 cmd, u16 nlflags, const c
 }
 
 /* One SET with one attribute @type of @len bytes @val: its ACK. */
-static struct kfsim_nl_error set_one(struct fixture *f, u8 cmd, u16 type, const void *val,
-				     u16 len)
+static struct kfsim_nl_error set_one(struct fixture *f, u8 cmd, u16 type, const void *val, u16 len)
 {
 	struct kfsim_nl_error ack;
 	u8 attrs[64], req[256];
@@ -371,10 +370,10 @@ static void test_sets_validated_first(void **state)
 	assert_string_equal(ack.msg, "Setting power mode policy is not supported by this device");
 	ack = set_one(f, 35, 2, &bad_policy, 1); /* HIGH or AUTO only: the policy's range */
 	assert_int_equal(ack.error, -ERANGE);
-	assert_int_equal(set_one(f, 20, 2, &usecs, 4).error, -EOPNOTSUPP); /* COALESCE rx-usecs */
+	assert_int_equal(set_one(f, 20, 2, &usecs, 4).error, -EOPNOTSUPP);   /* COALESCE rx-usecs */
 	assert_int_equal(set_one(f, 30, 3, &unknown, 1).error, -EOPNOTSUPP); /* FEC AUTO */
-	assert_int_equal(set_one(f, 3, 2, &unknown, 1).error, -EOPNOTSUPP); /* LINKINFO PORT */
-	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP); /* RINGS RX */
+	assert_int_equal(set_one(f, 3, 2, &unknown, 1).error, -EOPNOTSUPP);  /* LINKINFO PORT */
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP);   /* RINGS RX */
 	ack = set_one(f, 16, 11, &unknown, 1); /* RINGS TCP_DATA_SPLIT (6.9) */
 	assert_int_equal(ack.error, -EOPNOTSUPP);
 	assert_string_equal(ack.msg, "setting TCP data split is not supported");
@@ -417,7 +416,8 @@ static u32 tsinfo_bitset(const u8 *reply, long reply_len, u32 *bits, char names[
 		*bits = nla_get_u32(bs[4]);
 		return nla_get_u32(bs[2]);
 	}
-	nla_for_each_nested(pos, bs[3], rem) {
+	nla_for_each_nested(pos, bs[3], rem)
+	{
 		struct nlattr *bit[3];
 
 		assert_int_equal(nla_parse_nested(bit, 2, pos, NULL, NULL), 0);
@@ -453,11 +453,11 @@ static void test_tsinfo(void **state)
 		struct fixture *f = open_at(releases[i].kver);
 		int replies;
 
-		assert_int_equal(transact(f, req,
-					  request(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
-						  0),
-					  &ack, &cmd, reply, &reply_len),
-				 1);
+		assert_int_equal(
+			transact(f, req,
+				 request(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0, 0), &ack,
+				 &cmd, reply, &reply_len),
+			1);
 		assert_int_equal(cmd, 26); /* ETHTOOL_MSG_TSINFO_GET_REPLY */
 		assert_int_equal(tsinfo_bitset(reply, reply_len, &bits, names), releases[i].size);
 		assert_int_equal(bits, 0x18); /* RX_SOFTWARE, SOFTWARE */

@@ -53,7 +53,8 @@ static u8 *put_attr(u8 *p, u16 type, const void *data, u16 len)
 	struct nlattr nla = {.nla_len = NLA_HDRLEN + len, .nla_type = type};
 
 	memcpy(p, &nla, sizeof(nla));
-	memcpy(p + NLA_HDRLEN, data, len);
+	if (len)
+		memcpy(p + NLA_HDRLEN, data, len);
 	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
 	return p + NLA_HDRLEN + NLA_ALIGN(len);
 }

@@ -516,9 +516,13 @@ static int rings_set_validate(struct genl_info *info)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
-		const struct nlattr *attr = info->attrs[params[i].type];
+		const struct nlattr *attr;
 
-		if (attr && kfsim_kernel_at_least(6, params[i].since_minor)) {
+		/* the release first: before it, @info->attrs ends short of the parameter */
+		if (!kfsim_kernel_at_least(6, params[i].since_minor))
+			continue;
+		attr = info->attrs[params[i].type];
+		if (attr) {
 			NL_SET_ERR_MSG_ATTR(info->extack, attr, params[i].msg);
 			return -EOPNOTSUPP;
 		}

@@ -388,11 +388,15 @@ static void test_sets_validated_first(void **state)
 	assert_string_equal(ack.msg, "Unknown attribute type");
 	ack = set_one(f, 16, 17, &usecs, 4); /* no HDS_THRESH before 6.14 */
 	assert_string_equal(ack.msg, "Unknown attribute type");
+	ack = set_one(f, 16, 11, &unknown, 1); /* a valid request: the checks stop at 6.10's */
+	assert_string_equal(ack.msg, "setting TCP data split is not supported");
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP);
 	close_fixture(f);
 	/* 6.3: TCP_DATA_SPLIT is an empty slot of RINGS_SET's table, TX_PUSH_BUF_LEN past it. */
 	f = open_at(KERNEL_VERSION(6, 3, 0));
 	assert_string_equal(set_one(f, 16, 11, &unknown, 1).msg, "Unsupported attribute");
 	assert_string_equal(set_one(f, 16, 15, &usecs, 4).msg, "Unknown attribute type");
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP);
 	close_fixture(f);
 }
 

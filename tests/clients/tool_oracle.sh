@@ -6,8 +6,9 @@
 # running kernel's release (--kver), and in a private network namespace (unshare -n) with lo up
 # and a veth pair, on the running kernel.  There the compared device, lo, is renamed eth0: the
 # stand-in's name, whose length moves every extack offset past the request header (ethtool's
-# "(offset 36)").  Stdout, stderr and the exit status are compared, the compared device's
-# ifindex masked; each command has 10 s (a hang is a difference).
+# "(offset 36)"); an ifb named eth1 there is the stand-in's eth1 ($BARE: a driver without
+# get_ts_info).  Stdout, stderr and the exit status are compared, the compared device's ifindex
+# masked; each command has 10 s (a hang is a difference).
 #
 #   tool_oracle.sh KFSIM SHIM [COMMANDS]
 # Env: KFSIM_LINUX_TREE (the kernel's tools/net/ynl; without it the cli.py commands are skipped)
@@ -110,10 +111,10 @@ chmod 755 "$tmp"
 	{ echo "kfsim kernel did not start:"; cat "$tmp/server.log"; exit 1; }
 server=yes
 # Both sides at once (each runs its commands in order): half the wall time.
-DEV=eth0 KFSIM_NETLINK_SHIM=$shim LD_PRELOAD=$preload "$kfsim" exec --server "$tmp/kernel.sock" \
+BARE=eth1 DEV=eth0 KFSIM_NETLINK_SHIM=$shim LD_PRELOAD=$preload "$kfsim" exec --server "$tmp/kernel.sock" \
 	-- bash "$tmp/runner.sh" "$tmp/kfsim" "$commands" "$skip_re" &
-DEV=eth0 unshare -n bash -c 'ip link set lo name eth0 && ip link set eth0 up &&
-	ip link add veth0 type veth peer name veth1 &&
+BARE=eth1 DEV=eth0 unshare -n bash -c 'ip link set lo name eth0 && ip link set eth0 up &&
+	ip link add veth0 type veth peer name veth1 && { ip link add eth1 type ifb 2> /dev/null || :; } &&
 	exec bash "$1" "$2" "$3" "$4"' - "$tmp/runner.sh" "$tmp/linux" "$commands" "$skip_re"
 wait
 

@@ -25,7 +25,9 @@ Requests whose answers differ for reasons outside the genl layer are not drawn (
 repeat a known drift): GETFAMILY dumps and ids other than nlctrl's (the kernels hold different
 families), GETPOLICY of ethtool ops kfsim lacks or of a whole family but nlctrl (policy-drift.txt),
 ethtool commands below 100 other than PLCA's and those of src/plca/ethtool_default.c that the
-running kernel's veth lacks as well (LINKINFO, LINKMODES, CHANNELS and TUNNEL_INFO it has).
+running kernel's veth answers as a driver without the op (the GETs LINKINFO, LINKMODES, CHANNELS
+and TUNNEL_INFO it has; its SETs of LINKINFO and LINKMODES end at the missing set op alike), and
+TSINFO on other devices than the ifb and in dumps (lo and the veths have get_ts_info).
 
 Usage: nl_gen.py SEED COUNT [--seeds N] [--user-share PERCENT] > corpus.txt
   (COUNT requests for each of the N seeds from SEED on; one process, as Python starts slowly)

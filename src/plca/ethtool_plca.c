@@ -29,73 +29,6 @@ static struct kfsim_plca_net *net_of(const struct genl_family *family)
 	return container_of(family, struct kfsim_plca_net, family);
 }
 
-int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *header,
-			       bool require_dev, struct plca_req_info *req,
-			       struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[ETHTOOL_A_HEADER_PHY_INDEX + 1];
-	const struct nlattr *name_attr;
-	struct net_device *dev = NULL;
-	int ret;
-
-	*req = (struct plca_req_info){};
-	if (!header) {
-		if (!require_dev)
-			return 0;
-		NL_SET_ERR_MSG(extack, "request header missing");
-		return -EINVAL;
-	}
-	/*
-	 * The op's policy validated the header already (its own header policy: with or without
-	 * ETHTOOL_FLAG_STATS, with or without PHY_INDEX); the kernel parses it again with no
-	 * policy (6.3 and 6.12 alike), which must not undo that choice.
-	 */
-	ret = nla_parse_nested(tb, ETHTOOL_A_HEADER_PHY_INDEX, header, NULL, extack);
-	if (ret)
-		return ret;
-	if (tb[ETHTOOL_A_HEADER_PHY_INDEX] && !kfsim_kernel_at_least(6, 11)) {
-		/*
-		 * Only reached when the release was lowered after the family was registered
-		 * with the 6.11 header policy: answer as the 6.3 policy (maxtype 3) would.
-		 */
-		NL_SET_ERR_MSG_ATTR(extack, tb[ETHTOOL_A_HEADER_PHY_INDEX], "Unknown attribute type");
-		return -EINVAL;
-	}
-	name_attr = tb[ETHTOOL_A_HEADER_DEV_NAME];
-	if (tb[ETHTOOL_A_HEADER_DEV_INDEX]) {
-		dev = dev_get_by_index(net, (int)nla_get_u32(tb[ETHTOOL_A_HEADER_DEV_INDEX]));
-		if (!dev) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[ETHTOOL_A_HEADER_DEV_INDEX],
-					    "no device matches ifindex");
-			return -ENODEV;
-		}
-		if (name_attr && strncmp(dev->name, nla_data(name_attr), IFNAMSIZ)) {
-			NL_SET_ERR_MSG_ATTR(extack, header, "ifindex and name do not match");
-			return -ENODEV;
-		}
-	} else if (name_attr) {
-		dev = dev_get_by_name(net, nla_data(name_attr));
-		if (!dev) {
-			NL_SET_ERR_MSG_ATTR(extack, name_attr, "no device matches name");
-			return -ENODEV;
-		}
-	} else if (require_dev) {
-		NL_SET_ERR_MSG_ATTR(extack, header, "neither ifindex nor name specified");
-		return -EINVAL;
-	}
-	if (tb[ETHTOOL_A_HEADER_PHY_INDEX]) {
-		if (!dev) {
-			NL_SET_ERR_MSG_ATTR(extack, header, "phy_index set without a netdev");
-			return -EINVAL;
-		}
-		req->phy_index = nla_get_u32(tb[ETHTOOL_A_HEADER_PHY_INDEX]);
-	}
-	if (tb[ETHTOOL_A_HEADER_FLAGS])
-		req->flags = nla_get_u32(tb[ETHTOOL_A_HEADER_FLAGS]);
-	req->dev = dev;
-	return 0;
-}
-
 /*
  * ethnl_req_get_phydev(): the device's PHY, or the one PHY_INDEX names in its link topology.
  * A simulated device has at most one PHY, attached first, so its index is 1
@@ -119,49 +52,47 @@ static struct phy_device *req_get_phydev(const struct plca_req_info *req,
 	return ERR_PTR(-ENODEV);
 }
 
-/* The prepared data of either GET: a configuration, or a status. */
-struct plca_reply_data {
-	struct phy_plca_cfg cfg;
-	struct phy_plca_status st;
-};
-
-static int plca_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req, u8 cmd,
-			     const struct nlattr *header, struct netlink_ext_ack *extack,
-			     struct plca_reply_data *data)
+/* prepare_data of either GET: all fields -1 (0xff bytes), then what the driver says. */
+static int plca_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req,
+			     const struct nlattr *header, bool status,
+			     union ethnl_reply_data *data, struct netlink_ext_ack *extack)
 {
 	const struct ethtool_phy_ops *ops = net->phy_ops;
 	struct phy_device *phydev = req_get_phydev(req, header, extack);
 
 	if (IS_ERR_OR_NULL(phydev) || !ops)
 		return -EOPNOTSUPP;
-	if (cmd == ETHTOOL_MSG_PLCA_GET_STATUS) {
+	if (status) {
 		if (!ops->get_plca_status)
 			return -EOPNOTSUPP;
-		memset(&data->st, 0xff, sizeof(data->st));
-		return ops->get_plca_status(phydev, &data->st);
+		memset(&data->plca_status, 0xff, sizeof(data->plca_status));
+		return ops->get_plca_status(phydev, &data->plca_status);
 	}
 	if (!ops->get_plca_cfg)
 		return -EOPNOTSUPP;
-	memset(&data->cfg, 0xff, sizeof(data->cfg));
-	return ops->get_plca_cfg(phydev, &data->cfg);
+	memset(&data->plca_cfg, 0xff, sizeof(data->plca_cfg));
+	return ops->get_plca_cfg(phydev, &data->plca_cfg);
 }
 
-int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u16 attrtype)
+static int plca_get_cfg_prepare_data(struct kfsim_plca_net *net, const struct plca_req_info *req,
+				     const struct nlattr *header, union ethnl_reply_data *data,
+				     struct netlink_ext_ack *extack)
 {
-	struct nlattr *nest = nla_nest_start(skb, attrtype);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, ETHTOOL_A_HEADER_DEV_INDEX, (u32)dev->ifindex) ||
-	    nla_put_string(skb, ETHTOOL_A_HEADER_DEV_NAME, dev->name)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return plca_prepare_data(net, req, header, false, data, extack);
 }
 
-static int plca_get_cfg_fill_reply(struct sk_buff *skb, const struct phy_plca_cfg *cfg)
+static int plca_get_status_prepare_data(struct kfsim_plca_net *net,
+					const struct plca_req_info *req,
+					const struct nlattr *header, union ethnl_reply_data *data,
+					struct netlink_ext_ack *extack)
+{
+	return plca_prepare_data(net, req, header, true, data, extack);
+}
+
+/* fill_reply of GET_CFG (and of the notification): only the fields that are not -1. */
+static int plca_get_cfg_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net *net,
+				   const struct plca_req_info *req,
+				   const union ethnl_reply_data *data)
 {
 	static const struct {
 		u16 type;
@@ -173,6 +104,7 @@ static int plca_get_cfg_fill_reply(struct sk_buff *skb, const struct phy_plca_cf
 		{ ETHTOOL_A_PLCA_BURST_CNT, offsetof(struct phy_plca_cfg, burst_cnt) },
 		{ ETHTOOL_A_PLCA_BURST_TMR, offsetof(struct phy_plca_cfg, burst_tmr) },
 	};
+	const struct phy_plca_cfg *cfg = &data->plca_cfg;
 
 	if (cfg->version >= 0 && nla_put_u16(skb, ETHTOOL_A_PLCA_VERSION, (u16)cfg->version))
 		return -EMSGSIZE;
@@ -187,7 +119,9 @@ static int plca_get_cfg_fill_reply(struct sk_buff *skb, const struct phy_plca_cf
 	return 0;
 }
 
-static int plca_get_status_fill_reply(struct sk_buff *skb, const struct phy_plca_status *st)
+static int plca_get_status_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net *net,
+				      const struct plca_req_info *req,
+				      const union ethnl_reply_data *data)
 {
 	u8 raw;
 
@@ -195,127 +129,22 @@ static int plca_get_status_fill_reply(struct sk_buff *skb, const struct phy_plca
 	 * prepare_data filled the status with 0xff, as the kernel does, so a driver that sets
 	 * nothing reports "on".  Read the byte, not the bool: 0xff is not a valid C bool.
 	 */
-	memcpy(&raw, &st->pst, sizeof(raw));
+	memcpy(&raw, &data->plca_status.pst, sizeof(raw));
 	return nla_put_u8(skb, ETHTOOL_A_PLCA_STATUS, !!raw);
 }
 
-/* One complete reply message for @dev into @skb (nothing left in it on failure). */
-static int plca_fill_msg(struct sk_buff *skb, const struct genl_family *family, u32 portid,
-			 u32 seq, int flags, u8 reply_cmd, const struct net_device *dev,
-			 const struct plca_reply_data *data)
-{
-	void *hdr = genlmsg_put(skb, portid, seq, family, flags, reply_cmd);
-	int ret;
+/* ethnl_plca_cfg_request_ops and ethnl_plca_status_request_ops */
+static const struct ethnl_request_ops plca_cfg_request_ops = {
+	.reply_cmd = ETHTOOL_MSG_PLCA_GET_CFG_REPLY,
+	.prepare_data = plca_get_cfg_prepare_data,
+	.fill_reply = plca_get_cfg_fill_reply,
+};
 
-	if (!hdr)
-		return -EMSGSIZE;
-	ret = ethnl_fill_reply_header(skb, dev, ETHTOOL_A_PLCA_HEADER);
-	if (!ret && reply_cmd == ETHTOOL_MSG_PLCA_GET_STATUS_REPLY)
-		ret = plca_get_status_fill_reply(skb, &data->st);
-	else if (!ret)
-		ret = plca_get_cfg_fill_reply(skb, &data->cfg);
-	if (ret) {
-		genlmsg_cancel(skb, hdr);
-		return ret;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
-}
-
-static u8 reply_cmd_of(u8 cmd)
-{
-	return cmd == ETHTOOL_MSG_PLCA_GET_CFG ? ETHTOOL_MSG_PLCA_GET_CFG_REPLY
-					       : ETHTOOL_MSG_PLCA_GET_STATUS_REPLY;
-}
-
-/* ethnl_default_doit() for GET_CFG and GET_STATUS. */
-static int ethnl_plca_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct kfsim_plca_net *net = net_of(info->family);
-	const struct nlattr *header = info->attrs[ETHTOOL_A_PLCA_HEADER];
-	struct plca_reply_data data;
-	struct plca_req_info req;
-	struct sk_buff *rskb;
-	int ret;
-
-	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_PLCA_HEADER))
-		return -EINVAL;
-	ret = ethnl_parse_header_dev_get(net, header, true, &req, info->extack);
-	if (ret)
-		return ret;
-	ret = plca_prepare_data(net, &req, info->genlhdr->cmd, header, info->extack, &data);
-	if (ret < 0)
-		return ret;
-	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rskb)
-		return -ENOMEM;
-	ret = plca_fill_msg(rskb, info->family, info->snd_portid, info->snd_seq, 0,
-			    reply_cmd_of(info->genlhdr->cmd), req.dev, &data);
-	if (ret) {
-		nlmsg_free(rskb);
-		return ret;
-	}
-	return genlmsg_reply(rskb, info);
-}
-
-/* The dump's state in cb->args: the next device, and the header's PHY_INDEX. */
-enum { DUMP_ARG_POS, DUMP_ARG_PHY_INDEX };
-
-/*
- * ethnl_default_start(): the header is parsed once, before the first step, and a failure is
- * the dump's answer (an NLMSG_ERROR carrying the extack and offset, no NLMSG_DONE).  A device
- * the header names is ignored; its PHY_INDEX stays and applies to every device.
- */
-static int ethnl_default_start(struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct plca_req_info req;
-	int ret;
-
-	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_PLCA_HEADER],
-				   false, &req, cb->extack);
-	if (ret)
-		return ret;
-	cb->args[DUMP_ARG_POS] = 0;
-	cb->args[DUMP_ARG_PHY_INDEX] = req.phy_index;
-	return 0;
-}
-
-/*
- * ethnl_default_dumpit(): one reply per device, resumable; -EOPNOTSUPP devices are skipped.
- * Past the last device the step answers 0, so NLMSG_DONE rides in the same buffer when it fits
- * (netlink_dump()), before the answer to a request sent after the dump in the same datagram.
- */
-static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct kfsim_plca_net *net = net_of(info->family);
-	u8 cmd = info->genlhdr->cmd;
-	long idx;
-
-	for (idx = cb->args[DUMP_ARG_POS]; idx < net->nr_devs; idx++) {
-		struct plca_req_info req = { net->devs[idx], (u32)cb->args[DUMP_ARG_PHY_INDEX], 0 };
-		struct plca_reply_data data;
-		/*
-		 * A device without the indexed PHY is skipped silently: the running kernel (6.18)
-		 * leaves no "no phy matching phyindex" in the dump's NLMSG_DONE.
-		 */
-		int ret = plca_prepare_data(net, &req, cmd, NULL, NULL, &data);
-
-		if (ret == -EOPNOTSUPP)
-			continue;
-		if (!ret && plca_fill_msg(skb, info->family, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, NLM_F_MULTI, reply_cmd_of(cmd),
-					  net->devs[idx], &data))
-			ret = -EMSGSIZE;	/* the buffer is full: continue here next time */
-		if (ret < 0) {
-			cb->args[DUMP_ARG_POS] = idx;
-			return skb->len ? (int)skb->len : ret;
-		}
-	}
-	cb->args[DUMP_ARG_POS] = idx;
-	return 0;
-}
+static const struct ethnl_request_ops plca_status_request_ops = {
+	.reply_cmd = ETHTOOL_MSG_PLCA_GET_STATUS_REPLY,
+	.prepare_data = plca_get_status_prepare_data,
+	.fill_reply = plca_get_status_fill_reply,
+};
 
 /*
  * ethtool_notify(dev, ETHTOOL_MSG_PLCA_NTF) -> ethnl_default_notify(): GET_CFG's content to the
@@ -326,16 +155,16 @@ static int ethnl_plca_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 static void ethnl_plca_notify(struct kfsim_plca_net *net, struct net_device *dev)
 {
 	struct plca_req_info req = { dev, 0, 0 };
-	struct plca_reply_data data;
+	union ethnl_reply_data data;
 	struct sk_buff *skb;
 
-	if (plca_prepare_data(net, &req, ETHTOOL_MSG_PLCA_GET_CFG, NULL, NULL, &data) < 0)
+	if (plca_get_cfg_prepare_data(net, &req, NULL, &data, NULL) < 0)
 		return;
 	skb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (plca_fill_msg(skb, &net->family, 0, ++net->bcast_seq, 0, ETHTOOL_MSG_PLCA_NTF, dev,
-			  &data)) {
+	if (ethnl_fill_msg(skb, net, ETHTOOL_MSG_PLCA_NTF, 0, ++net->bcast_seq, 0,
+			   &plca_cfg_request_ops, &req, &data)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -411,12 +240,12 @@ static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 /* The handlers the generated op table (ethtool-kernel.c, from specs/ethtool.yaml) calls. */
 int ethtool_nl_plca_get_cfg_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ethnl_plca_get_doit(skb, info);
+	return ethnl_default_doit(info, &plca_cfg_request_ops);
 }
 
 int ethtool_nl_plca_get_cfg_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ethnl_plca_dumpit(skb, cb);
+	return ethnl_default_dumpit(skb, cb, &plca_cfg_request_ops);
 }
 
 int ethtool_nl_plca_set_cfg_doit(struct sk_buff *skb, struct genl_info *info)
@@ -426,12 +255,19 @@ int ethtool_nl_plca_set_cfg_doit(struct sk_buff *skb, struct genl_info *info)
 
 int ethtool_nl_plca_get_status_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return ethnl_plca_get_doit(skb, info);
+	return ethnl_default_doit(info, &plca_status_request_ops);
 }
 
 int ethtool_nl_plca_get_status_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return ethnl_plca_dumpit(skb, cb);
+	return ethnl_default_dumpit(skb, cb, &plca_status_request_ops);
+}
+
+/* ethnl_default_start() with the ops of the dump's command. */
+static int plca_dump_start(struct netlink_callback *cb)
+{
+	return ethnl_default_start(cb, genl_info_dump(cb)->genlhdr->cmd == ETHTOOL_MSG_PLCA_GET_CFG ?
+					       &plca_cfg_request_ops : &plca_status_request_ops);
 }
 
 /*
@@ -476,7 +312,7 @@ int kfsim_plca_register_family(struct kfsim_plca_net *net)
 	 */
 	for (size_t i = 0; i < nr; i++)
 		if (net->ops[i].flags & GENL_CMD_CAP_DUMP)
-			net->ops[i].start = ethnl_default_start;
+			net->ops[i].start = plca_dump_start;
 	if (!kfsim_kernel_at_least(6, 11)) {
 		for (size_t i = 0; i < nr; i++)
 			net->ops[i].policy = net->ops[i].cmd == ETHTOOL_MSG_PLCA_SET_CFG ?

@@ -9,7 +9,7 @@
 #define KFSIM_PLCA_MAX_DEVS 64
 #define KFSIM_PLCA_MAX_SEGMENTS 8
 /* The generated PLCA ops, and the do and dump halves of ethtool_default.c's requests. */
-#define KFSIM_ETHTOOL_MAX_OPS 48
+#define KFSIM_ETHTOOL_MAX_OPS 64
 
 /** struct kfsim_plca_segment - a mixing segment: the PHYs whose @segment points here share it */
 struct kfsim_plca_segment {
@@ -47,6 +47,9 @@ struct plca_req_info {
 	u32 flags;	/* ETHTOOL_A_HEADER_FLAGS */
 };
 
+/* Every request's header is its attribute 1 (ETHTOOL_A_<REQ>_HEADER). */
+#define ETHTOOL_A_REQ_HEADER 1
+
 /*
  * ethnl_parse_header_dev_get(): the device the header names (NULL when none and !require_dev)
  * and, from 6.11, the PHY_INDEX, which needs a device; -ENODEV or -EINVAL with the kernel's
@@ -58,6 +61,72 @@ int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *
 
 /* ethnl_fill_reply_header(): the reply's header nest @attrtype: DEV_INDEX and DEV_NAME. */
 int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u16 attrtype);
+
+/* What a request's prepare_data leaves for its fill_reply (struct ethnl_reply_data's union). */
+union ethnl_reply_data {
+	struct phy_plca_cfg plca_cfg;
+	struct phy_plca_status plca_status;
+	u32 so_timestamping;	/* TSINFO's SOF_TIMESTAMPING_* flags */
+};
+
+/**
+ * struct ethnl_request_ops - one GET request's own steps (net/ethtool/netlink.h)
+ * @reply_cmd: the reply's command
+ * @parse_request: the request's attributes besides the header (NULL: none to look at)
+ * @prepare_data: what the device has to say; -EOPNOTSUPP when its driver lacks the op (a dump
+ *	skips such a device).  @header is NULL in a dump.
+ * @fill_reply: the reply's attributes after the header nest (NULL: the header alone)
+ */
+struct ethnl_request_ops {
+	u8 reply_cmd;
+	int (*parse_request)(const struct plca_req_info *req, struct nlattr **tb,
+			     struct netlink_ext_ack *extack);
+	int (*prepare_data)(struct kfsim_plca_net *net, const struct plca_req_info *req,
+			    const struct nlattr *header, union ethnl_reply_data *data,
+			    struct netlink_ext_ack *extack);
+	int (*fill_reply)(struct sk_buff *skb, const struct kfsim_plca_net *net,
+			  const struct plca_req_info *req, const union ethnl_reply_data *data);
+};
+
+/*
+ * The default handlers of ethtool_netlink.c, each a kernel function of net/ethtool/netlink.c
+ * with the request's ops passed in (the kernel finds them in ethnl_default_requests[cmd]):
+ * ethnl_default_doit(), ethnl_default_start(), ethnl_default_dumpit().
+ */
+int ethnl_default_doit(struct genl_info *info, const struct ethnl_request_ops *ops);
+int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_ops *ops);
+int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
+			 const struct ethnl_request_ops *ops);
+
+/*
+ * ethnl_fill_msg() - one complete message of @ops's kind about @req->dev into @skb: the genl
+ * header (@reply_cmd), the header nest, @ops->fill_reply; nothing left in @skb on failure
+ * (-EMSGSIZE).  Replies, dump parts and notifications alike.
+ */
+int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 reply_cmd,
+		   u32 portid, u32 seq, int flags, const struct ethnl_request_ops *ops,
+		   const struct plca_req_info *req, const union ethnl_reply_data *data);
+
+#define ETH_GSTRING_LEN 32
+
+/*
+ * ethnl_put_bitset32() - the bitset @attrtype of @nbits bits @val (u32 words) without a mask,
+ * in the list form (net/ethtool/bitset.c): compact (the words) or verbose (each set bit's index
+ * and name from @names).  Return: 0, or -EMSGSIZE (nothing added).
+ */
+int ethnl_put_bitset32(struct sk_buff *skb, int attrtype, const u32 *val, unsigned int nbits,
+		       const char (*names)[ETH_GSTRING_LEN], bool compact);
+
+/* TSINFO_GET's attributes the op table names (ETHTOOL_A_TSINFO_*, ETHTOOL_A_TS_*). */
+#define ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER 7
+#define ETHTOOL_A_TSINFO_MAX_6_17 9
+#define ETHTOOL_A_TS_HWTSTAMP_PROVIDER_INDEX 1
+#define ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER 2
+
+/* ethtool_tsinfo.c's handlers of TSINFO_GET (ethnl_tsinfo_*; the dump's are 6.14's). */
+int ethnl_tsinfo_doit(struct sk_buff *skb, struct genl_info *info);
+int ethnl_tsinfo_start(struct netlink_callback *cb);
+int ethnl_tsinfo_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /*
  * ethtool_default_ops_add() - the ethtool GET ops of ethtool_default.c in @net->ops, merged with

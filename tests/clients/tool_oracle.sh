@@ -4,8 +4,11 @@
 # ctest clients/tool_oracle (label oracle): the tools users bring, judged by the running kernel.
 # Every command of tool-commands.txt runs twice: under `kfsim exec` on a `kfsim kernel` of the
 # running kernel's release (--kver), and in a private network namespace (unshare -n) with lo up
-# and a veth pair, on the running kernel.  Stdout, stderr and the exit status are compared, the
-# compared device's name and ifindex masked; each command has 10 s (a hang is a difference).
+# and a veth pair, on the running kernel.  There the compared device, lo, is renamed eth0: the
+# stand-in's name, whose length moves every extack offset past the request header (ethtool's
+# "(offset 36)"); an ifb named eth1 there is the stand-in's eth1 ($BARE: a driver without
+# get_ts_info).  Stdout, stderr and the exit status are compared, the compared device's ifindex
+# masked; each command has 10 s (a hang is a difference).
 #
 #   tool_oracle.sh KFSIM SHIM [COMMANDS]
 # Env: KFSIM_LINUX_TREE (the kernel's tools/net/ynl; without it the cli.py commands are skipped)
@@ -67,10 +70,16 @@ try:
         print(arg, s.prid, sorted(s.mcast_groups.items()))
     elif what == 'in-kernel':
         print(NlEthtool().is_nlethtool_in_kernel())
+    elif what == 'high-level':
+        # pyroute2.ethtool.Ethtool: netlink first, the ioctl where netlink has nothing
+        from pyroute2.ethtool import Ethtool
+        method = sys.argv[3]
+        print(method, getattr(Ethtool(), method)(arg))
     else:
         e = NlEthtool()
-        reply = e.get_linkinfo(arg) if what == 'linkinfo' else e.get_wol(arg)
-        print([(m['cmd'], m.get_attr('ETHTOOL_A_LINKINFO_HEADER') is not None) for m in reply])
+        reply = getattr(e, 'get_' + what)(arg)
+        print([(m['cmd'], m.get_attr('ETHTOOL_A_' + what.upper() + '_HEADER') is not None)
+               for m in reply])
 except NetlinkError as err:
     print('NetlinkError', err.code, err)
     sys.exit(1)
@@ -91,6 +100,7 @@ done < "$list"
 EOF
 export YNL="/usr/bin/python3 $tree/tools/net/ynl/cli.py --spec $tree/Documentation/netlink/specs/ethtool.yaml"
 export YNL_CTRL="/usr/bin/python3 $tree/tools/net/ynl/cli.py --spec $tree/Documentation/netlink/specs/nlctrl.yaml"
+export YNL_NETDEV="/usr/bin/python3 $tree/tools/net/ynl/cli.py --spec $tree/Documentation/netlink/specs/netdev.yaml"
 export PYROUTE2="/usr/bin/python3 $tmp/pyroute2_requests.py"
 
 export PYTHONHASHSEED=0	# cli.py prints sets: the same order on both sides
@@ -101,9 +111,10 @@ chmod 755 "$tmp"
 	{ echo "kfsim kernel did not start:"; cat "$tmp/server.log"; exit 1; }
 server=yes
 # Both sides at once (each runs its commands in order): half the wall time.
-DEV=eth0 KFSIM_NETLINK_SHIM=$shim LD_PRELOAD=$preload "$kfsim" exec --server "$tmp/kernel.sock" \
+BARE=eth1 DEV=eth0 KFSIM_NETLINK_SHIM=$shim LD_PRELOAD=$preload "$kfsim" exec --server "$tmp/kernel.sock" \
 	-- bash "$tmp/runner.sh" "$tmp/kfsim" "$commands" "$skip_re" &
-DEV=lo unshare -n bash -c 'ip link set lo up && ip link add eth0 type veth peer name eth1 &&
+BARE=eth1 DEV=eth0 unshare -n bash -c 'ip link set lo name eth0 && ip link set eth0 up &&
+	ip link add veth0 type veth peer name veth1 && { ip link add eth1 type ifb 2> /dev/null || :; } &&
 	exec bash "$1" "$2" "$3" "$4"' - "$tmp/runner.sh" "$tmp/linux" "$commands" "$skip_re"
 wait
 
@@ -120,7 +131,7 @@ while IFS= read -r line; do
 	[[ $id =~ $skip_re ]] && continue
 	diffs=""
 	for part in out err rc; do
-		if ! cmp -s <(mask "$tmp/kfsim/$id.$part" eth0) <(mask "$tmp/linux/$id.$part" lo); then
+		if ! cmp -s <(mask "$tmp/kfsim/$id.$part" eth0) <(mask "$tmp/linux/$id.$part" eth0); then
 			diffs="$diffs $part"
 		fi
 	done

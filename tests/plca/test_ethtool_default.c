@@ -53,7 +53,8 @@ static u8 *put_attr(u8 *p, u16 type, const void *data, u16 len)
 	struct nlattr nla = {.nla_len = NLA_HDRLEN + len, .nla_type = type};
 
 	memcpy(p, &nla, sizeof(nla));
-	memcpy(p + NLA_HDRLEN, data, len);
+	if (len)
+		memcpy(p + NLA_HDRLEN, data, len);
 	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
 	return p + NLA_HDRLEN + NLA_ALIGN(len);
 }
@@ -309,6 +310,231 @@ static void test_sets(void **state)
 	close_fixture(f); /* closes @user too */
 }
 
+/* A request with the header {DEV_NAME @dev} and the attributes of @attrs (already laid out). */
+static int request_with(struct fixture *f, u8 *buf, u8 cmd, u16 nlflags, const char *dev,
+			u32 hdr_flags, const u8 *attrs, size_t attrs_len)
+{
+	int len = request(f, buf, cmd, nlflags, dev, hdr_flags, 0);
+
+	memcpy(buf + len, attrs, attrs_len);
+	((struct nlmsghdr *)buf)->nlmsg_len = (u32)(len + (int)attrs_len);
+	return len + (int)attrs_len;
+}
+
+/* One SET with one attribute @type of @len bytes @val: its ACK. */
+static struct kfsim_nl_error set_one(struct fixture *f, u8 cmd, u16 type, const void *val, u16 len)
+{
+	struct kfsim_nl_error ack;
+	u8 attrs[64], req[256];
+	size_t n = (size_t)(put_attr(attrs, type, val, len) - attrs);
+
+	assert_int_equal(transact(f, req,
+				  request_with(f, req, cmd, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
+					       attrs, type ? n : 0),
+				  &ack, NULL, NULL, NULL),
+			 0);
+	return ack;
+}
+
+/*
+ * The SETs whose set_validate looks at an attribute before the driver's ops (6.12 = 6.18):
+ * LINKMODES' master/slave value and lanes, PRIVFLAGS' required flags, MODULE's power mode
+ * policy (none asked: nothing to do, ACK 0).  COALESCE, FEC and LINKINFO: the ops alone.
+ * Before these ops were in the family, ethtool -s speed and --set-module exited 1 without a
+ * word and -C/--set-fec/--set-priv-flags fell back to the refused ioctl.
+ */
+static void test_sets_validated_first(void **state)
+{
+	struct fixture *f = open_at(KERNEL_VERSION(6, 18, 0));
+	u8 master_force = 4, unknown = 1, auto_policy = 2, bad_policy = 3;
+	u32 lanes_3 = 3, lanes_2 = 2, usecs = 1;
+	struct kfsim_nl_error ack;
+
+	(void)state;
+	ack = set_one(f, 5, 7, &unknown, 1); /* LINKMODES_SET MASTER_SLAVE_CFG UNKNOWN */
+	assert_int_equal(ack.error, -EOPNOTSUPP);
+	assert_string_equal(ack.msg, "master/slave value is invalid");
+	assert_int_equal(set_one(f, 5, 7, &master_force, 1).error, -EOPNOTSUPP);
+	ack = set_one(f, 5, 9, &lanes_3, 4); /* LANES */
+	assert_int_equal(ack.error, -EINVAL);
+	assert_string_equal(ack.msg, "lanes value is invalid");
+	ack = set_one(f, 5, 9, &lanes_2, 4);
+	assert_int_equal(ack.error, -EOPNOTSUPP);
+	assert_string_equal(ack.msg, "");
+	ack = set_one(f, 14, 0, NULL, 0); /* PRIVFLAGS_SET without FLAGS */
+	assert_int_equal(ack.error, -EINVAL);
+	assert_string_equal(ack.msg, "");
+	assert_int_equal(set_one(f, 14, 2 | NLA_F_NESTED, NULL, 0).error, -EOPNOTSUPP);
+	assert_int_equal(set_one(f, 35, 0, NULL, 0).error, 0); /* MODULE_SET: nothing to do */
+	ack = set_one(f, 35, 2, &auto_policy, 1);
+	assert_int_equal(ack.error, -EOPNOTSUPP);
+	assert_string_equal(ack.msg, "Setting power mode policy is not supported by this device");
+	ack = set_one(f, 35, 2, &bad_policy, 1); /* HIGH or AUTO only: the policy's range */
+	assert_int_equal(ack.error, -ERANGE);
+	assert_int_equal(set_one(f, 20, 2, &usecs, 4).error, -EOPNOTSUPP);   /* COALESCE rx-usecs */
+	assert_int_equal(set_one(f, 30, 3, &unknown, 1).error, -EOPNOTSUPP); /* FEC AUTO */
+	assert_int_equal(set_one(f, 3, 2, &unknown, 1).error, -EOPNOTSUPP);  /* LINKINFO PORT */
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP);   /* RINGS RX */
+	ack = set_one(f, 16, 11, &unknown, 1); /* RINGS TCP_DATA_SPLIT (6.9) */
+	assert_int_equal(ack.error, -EOPNOTSUPP);
+	assert_string_equal(ack.msg, "setting TCP data split is not supported");
+	ack = set_one(f, 16, 17, &usecs, 4); /* RINGS HDS_THRESH (6.14) */
+	assert_string_equal(ack.msg, "setting hds-thresh is not supported");
+	close_fixture(f);
+	/* COALESCE's profiles are 6.11's: at 6.10 RX_PROFILE (29) is past the policy. */
+	f = open_at(KERNEL_VERSION(6, 10, 0));
+	ack = set_one(f, 20, 29 | NLA_F_NESTED, NULL, 0);
+	assert_int_equal(ack.error, -EINVAL);
+	assert_string_equal(ack.msg, "Unknown attribute type");
+	ack = set_one(f, 16, 17, &usecs, 4); /* no HDS_THRESH before 6.14 */
+	assert_string_equal(ack.msg, "Unknown attribute type");
+	ack = set_one(f, 16, 11, &unknown, 1); /* a valid request: the checks stop at 6.10's */
+	assert_string_equal(ack.msg, "setting TCP data split is not supported");
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP);
+	close_fixture(f);
+	/* 6.3: TCP_DATA_SPLIT is an empty slot of RINGS_SET's table, TX_PUSH_BUF_LEN past it. */
+	f = open_at(KERNEL_VERSION(6, 3, 0));
+	assert_string_equal(set_one(f, 16, 11, &unknown, 1).msg, "Unsupported attribute");
+	assert_string_equal(set_one(f, 16, 15, &usecs, 4).msg, "Unknown attribute type");
+	assert_int_equal(set_one(f, 16, 6, &usecs, 4).error, -EOPNOTSUPP);
+	close_fixture(f);
+}
+
+/* The TIMESTAMPING bitset of a TSINFO reply @reply: its SIZE, and its set bits in @bits. */
+static u32 tsinfo_bitset(const u8 *reply, long reply_len, u32 *bits, char names[][32])
+{
+	struct nlattr *tb[8], *bs[5], *pos;
+	int rem, n = 0;
+
+	assert_int_equal(nla_parse(tb, 7, (struct nlattr *)(reply + NLMSG_HDRLEN + GENL_HDRLEN),
+				   (int)reply_len - NLMSG_HDRLEN - GENL_HDRLEN, NULL, NULL),
+			 0);
+	assert_non_null(tb[1]);
+	assert_non_null(tb[2]);
+	assert_null(tb[3]); /* no TX_TYPES, RX_FILTERS, PHC_INDEX to report */
+	assert_null(tb[4]);
+	assert_null(tb[5]);
+	assert_int_equal(nla_parse_nested(bs, 4, tb[2], NULL, NULL), 0);
+	assert_non_null(bs[1]); /* NOMASK */
+	*bits = 0;
+	if (bs[4]) { /* compact: the words */
+		*bits = nla_get_u32(bs[4]);
+		return nla_get_u32(bs[2]);
+	}
+	nla_for_each_nested(pos, bs[3], rem)
+	{
+		struct nlattr *bit[3];
+
+		assert_int_equal(nla_parse_nested(bit, 2, pos, NULL, NULL), 0);
+		*bits |= 1u << nla_get_u32(bit[1]);
+		snprintf(names[n++], 32, "%s", (const char *)nla_data(bit[2]));
+	}
+	return nla_get_u32(bs[2]);
+}
+
+/*
+ * TSINFO_GET: the software receive stamps every device has, by release: the bitset's size
+ * (17, 18 from 6.11, 19 from 6.16), ETHTOOL_FLAG_STATS's empty STATS (6.10), the provider
+ * (6.14: -ENODEV, none has a PHC), and a dump that lists every device before 6.14 and none
+ * after.  Before ethtool_tsinfo.c, ethtool -T fell back to the refused ioctl.
+ */
+static void test_tsinfo(void **state)
+{
+	static const struct {
+		unsigned int kver;
+		u32 size;
+	} releases[] = {{KERNEL_VERSION(6, 3, 0), 17},
+			{KERNEL_VERSION(6, 12, 0), 18},
+			{KERNEL_VERSION(6, 18, 0), 19}};
+	u16 dump = NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP;
+	struct kfsim_nl_error ack;
+	u8 req[256], cmd, reply[4096];
+	char names[4][32];
+	long reply_len;
+	u32 bits;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(releases); i++) {
+		struct fixture *f = open_at(releases[i].kver);
+		int replies;
+
+		assert_int_equal(
+			transact(f, req,
+				 request(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0, 0), &ack,
+				 &cmd, reply, &reply_len),
+			1);
+		assert_int_equal(cmd, 26); /* ETHTOOL_MSG_TSINFO_GET_REPLY */
+		assert_int_equal(tsinfo_bitset(reply, reply_len, &bits, names), releases[i].size);
+		assert_int_equal(bits, 0x18); /* RX_SOFTWARE, SOFTWARE */
+		assert_string_equal(names[0], "software-receive");
+		assert_string_equal(names[1], "software-system-clock");
+		assert_int_equal(transact(f, req,
+					  request(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0",
+						  ETHTOOL_FLAG_COMPACT_BITSETS, 0),
+					  &ack, &cmd, reply, &reply_len),
+				 1);
+		assert_int_equal(tsinfo_bitset(reply, reply_len, &bits, names), releases[i].size);
+		assert_int_equal(bits, 0x18);
+		replies = transact(f, req, request(f, req, 25, dump, NULL, 0, 0), &ack, NULL, NULL,
+				   NULL);
+		assert_int_equal(ack.error, 0);
+		if (releases[i].kver < KERNEL_VERSION(6, 14, 0))
+			assert_true(replies >= 3);
+		else
+			assert_int_equal(replies, 0);
+		close_fixture(f);
+	}
+}
+
+/* TSINFO_GET at 6.18: STATS, and the hardware time stamp provider (6.14). */
+static void test_tsinfo_stats_and_provider(void **state)
+{
+	struct fixture *f = open_at(KERNEL_VERSION(6, 18, 0));
+	u8 req[256], cmd, reply[4096], attrs[64];
+	u8 *p = attrs + NLA_HDRLEN;
+	u32 zero = 0, none = 0xffffffff;
+	struct kfsim_nl_error ack;
+	long reply_len;
+
+	(void)state;
+	/* With ETHTOOL_FLAG_STATS: an empty STATS nest (6), no get_ts_stats. */
+	assert_int_equal(transact(f, req,
+				  request(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0",
+					  ETHTOOL_FLAG_STATS, 0),
+				  &ack, &cmd, reply, &reply_len),
+			 1);
+	assert_int_equal(nla_len(nla_find((struct nlattr *)(reply + NLMSG_HDRLEN + GENL_HDRLEN),
+					  (int)reply_len - NLMSG_HDRLEN - GENL_HDRLEN, 6)),
+			 0);
+	/* A provider: both attributes required; none matches; index -1 asks for none. */
+	p = put_attr(p, 1, &zero, 4);
+	*(struct nlattr *)attrs =
+		(struct nlattr){.nla_len = (u16)(p - attrs), .nla_type = 7 | NLA_F_NESTED};
+	assert_int_equal(transact(f, req,
+				  request_with(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
+					       attrs, (size_t)(p - attrs)),
+				  &ack, NULL, NULL, NULL),
+			 0);
+	assert_int_equal(ack.error, -EINVAL);
+	assert_true(ack.has_miss_type);
+	assert_int_equal(ack.miss_type, 2);
+	p = put_attr(p, 2, &zero, 4);
+	((struct nlattr *)attrs)->nla_len = (u16)(p - attrs);
+	assert_int_equal(transact(f, req,
+				  request_with(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
+					       attrs, (size_t)(p - attrs)),
+				  &ack, NULL, NULL, NULL),
+			 0);
+	assert_int_equal(ack.error, -ENODEV);
+	memcpy(attrs + NLA_HDRLEN + NLA_HDRLEN, &none, 4);
+	assert_int_equal(transact(f, req,
+				  request_with(f, req, 25, NLM_F_REQUEST | NLM_F_ACK, "eth0", 0,
+					       attrs, (size_t)(p - attrs)),
+				  &ack, NULL, NULL, NULL),
+			 1);
+	close_fixture(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +543,9 @@ int main(void)
 		cmocka_unit_test(test_dumps),
 		cmocka_unit_test(test_pause_stats_src_by_release),
 		cmocka_unit_test(test_sets),
+		cmocka_unit_test(test_sets_validated_first),
+		cmocka_unit_test(test_tsinfo),
+		cmocka_unit_test(test_tsinfo_stats_and_provider),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,9 @@ Requests whose answers differ for reasons outside the genl layer are not drawn (
 repeat a known drift): GETFAMILY dumps and ids other than nlctrl's (the kernels hold different
 families), GETPOLICY of ethtool ops kfsim lacks or of a whole family but nlctrl (policy-drift.txt),
 ethtool commands below 100 other than PLCA's and those of src/plca/ethtool_default.c that the
-running kernel's veth lacks as well (LINKINFO, LINKMODES, CHANNELS and TUNNEL_INFO it has).
+running kernel's veth answers as a driver without the op (the GETs LINKINFO, LINKMODES, CHANNELS
+and TUNNEL_INFO it has; its SETs of LINKINFO and LINKMODES end at the missing set op alike), and
+TSINFO on other devices than the ifb and in dumps (lo and the veths have get_ts_info).
 
 Usage: nl_gen.py SEED COUNT [--seeds N] [--user-share PERCENT] > corpus.txt
   (COUNT requests for each of the N seeds from SEED on; one process, as Python starts slowly)
@@ -52,8 +54,9 @@ FAMILIES = {
     # name: (commands, attrs, genl version, expect)
     'nlctrl': ([3, 10, 3, 10, 1, 2, 4, 5, 6, 7, 8, 9], NLCTRL, 2, 'same'),
     # PLCA's, and the requests of src/plca/ethtool_default.c veth lacks too (ETHTOOL_DEFAULT)
-    'ethtool': ([39, 40, 41, 39, 40, 41] + [6, 7, 8, 9, 10, 13, 15, 19, 21, 22, 23, 24, 29, 34,
-                                            42], PLCA_SET, 1, 'same'),
+    'ethtool': ([39, 40, 41, 39, 40, 41] + [3, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16, 19, 20, 21,
+                                            22, 23, 24, 25, 29, 30, 34, 35, 42], PLCA_SET, 1,
+                'same'),
     # not napi-set (14, 6.13) nor bind-tx (15, 6.16): the 6.12 specs kfsim generates lack them
     'netdev': ([1, 5, 10, 11, 12, 13], NETDEV, 1, 'auto'),
     'tcp_metrics': ([1, 2], TCPM, 1, 'auto'),
@@ -62,6 +65,11 @@ FAMILIES = {
 FAMILY_WEIGHTS = [('nlctrl', 30), ('ethtool', 40), ('netdev', 10), ('tcp_metrics', 8),
                   ('mptcp_pm', 12)]
 DEVS = ['eth0', 'eth1', 'lo', 'nosuchdev0', 'eth']
+# TSINFO_GET (25) names the ifb only: lo and the veths have get_ts_info (software transmit
+# stamps), the ifb and kfsim's mirrored devices none; nor is it dumped (the kernel lists the
+# devices with get_ts_info, kfsim none).
+TSINFO = 25
+TSINFO_DEVS = ['ifb0', 'nosuchdev0', 'eth']
 WORDS = ['nlctrl', 'ethtool', 'netdev', 'tcp_metrics', 'mptcp_pm', 'nosuchfam', 'NLCTRL', 'nl']
 
 
@@ -72,6 +80,7 @@ class Gen:
         # validation reads any payload long enough, and the first bytes of a nest or a random
         # number would name a family id or an op one kernel has and the other has not.
         self.top_reserved = set()
+        self.devs, self.ifindexes = DEVS, [0, 1, 2, 3, 999, 0xffffffff]
 
     def chance(self, percent):
         return self.r.randrange(100) < percent
@@ -138,10 +147,10 @@ class Gen:
         """ethtool's request header: a nest of ETH_HEADER (or not quite)."""
         inner = []
         if self.chance(70):
-            inner.append('str:2=%s' % self.r.choice(DEVS) if self.chance(85)
+            inner.append('str:2=%s' % self.r.choice(self.devs) if self.chance(85)
                          else self.scalar(2, 'str128'))
         if self.chance(25):
-            inner.append('u32:1=%d' % self.r.choice([0, 1, 2, 3, 999, 0xffffffff]))
+            inner.append('u32:1=%d' % self.r.choice(self.ifindexes))
         if self.chance(20):
             inner.append('u32:3=%d' % self.r.choice([0, 1, 2, 3, 4, 7, 8, 0xffffffff]))
         if self.chance(10):
@@ -219,8 +228,9 @@ class Gen:
             if self.chance(3):
                 flags |= self.r.randrange(0x10000)
             # a GETFAMILY dump lists all families, and the two kernels hold different ones
-            if not (family == 'nlctrl' and cmd == 3 and (flags & 0x300) == 0x300):
-                return flags
+            if (flags & 0x300) == 0x300 and (family, cmd) in (('nlctrl', 3), ('ethtool', TSINFO)):
+                continue
+            return flags
 
     def ctrl_attrs(self, cmd):
         """nlctrl: keep to what both kernels know (names and nlctrl's id), then mutate."""
@@ -282,6 +292,9 @@ class Gen:
         cmd = self.r.choice(cmds) if self.chance(90) else self.r.choice([0, 255, 100, 200, 47])
         if family == 'ethtool' and cmd < 100 and cmd not in cmds:
             cmd = 0
+        tsinfo = family == 'ethtool' and cmd == TSINFO
+        self.devs = TSINFO_DEVS if tsinfo else DEVS
+        self.ifindexes = [0, 999, 0xffffffff] + ([] if tsinfo else [1, 2, 3])
         flags = self.flags(family, cmd)
         if self.chance(3):
             hdr = 'none'

@@ -209,6 +209,18 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	tok = blktrace_token(&p, end, &len);
 	if (!blktrace_u64(tok, len, &q->nr_sectors, &over_n))
 		goto malformed;
+	/*
+	 * blkparse and the tracer both end a queue event with the process's "[comm]" (blkparse
+	 * -t puts "(elapsed)" first): a line that stops at the sectors was cut short, and its
+	 * count may be too (a truncated "+ 128" reads as "+ 12").
+	 */
+	tok = blktrace_token(&p, end, &len);
+	if (!len || (tok[0] != '[' && tok[0] != '(')) {
+		*why = len ? "malformed Q event (expected \"[comm]\" after the sectors)" :
+			     "Q event cut short after its sectors (no \"[comm]\" follows, as "
+			     "blkparse and the tracer print it): a truncated file?";
+		return -EINVAL;
+	}
 	if (over_s || over_n) {
 		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
@@ -329,19 +341,139 @@ static int blktrace_grow(struct kfsim_blktrace_rec **arr, size_t *cap, size_t ne
 	return 0;
 }
 
+/*
+ * Lines that fail for one reason in a row (every Q line of a trace taken with a clock in
+ * ticks, say) are one problem: "line 3: why (the same on lines 9, 15, 21 and 40 more)".
+ */
+struct blktrace_group {
+	const char *why;	/* a reason is a string literal: the same pointer, the same text */
+	int err;
+	long first;
+	long more[3];
+	long nr_more;
+};
+
+static void blktrace_group_tell(struct kfsim_problem_list *problems, struct blktrace_group *g)
+{
+	char lines[96] = "";
+	int len = 0;
+
+	if (!g->why)
+		return;
+	for (long i = 0; i < g->nr_more && i < (long)ARRAY_SIZE(g->more); i++)
+		len += snprintf(lines + len, sizeof(lines) - (size_t)len, "%s%ld",
+				!i ? "" : i + 1 < g->nr_more || g->nr_more > 3 ? ", " : " and ",
+				g->more[i]);
+	if (g->nr_more > (long)ARRAY_SIZE(g->more))
+		snprintf(lines + len, sizeof(lines) - (size_t)len, " and %ld more",
+			 g->nr_more - (long)ARRAY_SIZE(g->more));
+	if (g->nr_more)
+		kfsim_problem_list_add(problems, g->err, "line %ld: %s (the same on line%s %s)",
+				       g->first, g->why, g->nr_more > 1 ? "s" : "", lines);
+	else
+		kfsim_problem_list_add(problems, g->err, "line %ld: %s", g->first, g->why);
+	g->why = NULL;
+}
+
+static void blktrace_problem(struct kfsim_problem_list *problems, struct blktrace_group *g,
+			     int err, long lineno, const char *why)
+{
+	if (g->why == why) {
+		if (g->nr_more < (long)ARRAY_SIZE(g->more))
+			g->more[g->nr_more] = lineno;
+		g->nr_more++;
+		return;
+	}
+	blktrace_group_tell(problems, g);
+	*g = (struct blktrace_group){ .why = why, .err = err, .first = lineno };
+}
+
+/* A note for a trace that replays, but not whole: the tracer said it lost events. */
+static void blktrace_note_lost(char *errbuf, size_t errlen, long first_line, size_t lines,
+			       u64 events)
+{
+	char count[48] = "";
+
+	if (events)
+		snprintf(count, sizeof(count), " %llu", (unsigned long long)events);
+	snprintf(errbuf, errlen, "line %ld: the tracer lost%s events (\"[LOST ...]\" on %zu "
+		 "line%s): the replay lacks them; a larger buffer (buffer_size_kb) or a faster "
+		 "reader of trace_pipe keeps them", first_line, count, lines,
+		 lines == 1 ? "" : "s");
+}
+
+/*
+ * What the tracer printed in place of a block event with the tracefs option raw or hex on:
+ * "PID CPU TS type: 14", the event's number and none of its fields (the blk tracer has no raw
+ * printer), so nothing of it can be read.
+ */
+static bool blktrace_unprinted_event(const char *line, const char *end)
+{
+	const char *e = end, *digits;
+
+	while (e > line && (unsigned char)e[-1] <= ' ')
+		e--;
+	digits = e;
+	while (e > line && e[-1] >= '0' && e[-1] <= '9')
+		e--;
+	if (e == digits || e - line < 7 || e[-1] != ' ')
+		return false;
+	return !memcmp(e - 7, " type: ", 7) || (e - line == 7 && !memcmp(line, "type: ", 6));
+}
+
+/*
+ * "CPU:1 [LOST 76 EVENTS]" (or "[LOST EVENTS]", the count unknown): the tracer's buffer was
+ * full and it dropped events there (trace_pipe read too slowly, or overwrite off).  The
+ * count, 0 when not told; false for any other line.
+ */
+static bool blktrace_lost_events(const char *line, const char *end, u64 *nr)
+{
+	const char *p = line, *tok;
+	size_t len;
+	bool over;
+
+	tok = blktrace_token(&p, end, &len);
+	if (len < 5 || memcmp(tok, "CPU:", 4))
+		return false;
+	tok = blktrace_token(&p, end, &len);
+	if (len != 5 || memcmp(tok, "[LOST", 5))
+		return false;
+	tok = blktrace_token(&p, end, &len);
+	*nr = 0;
+	if (len && tok[0] >= '0' && tok[0] <= '9')
+		blktrace_u64(tok, len, nr, &over);
+	return true;
+}
+
+/* blk_io_trace's magic as blktrace writes it (little-endian, version 7): a binary file */
+static bool blktrace_is_binary_trace(const char *buf, size_t size)
+{
+	return size >= 4 && (unsigned char)buf[0] == 0x07 && buf[1] == 't' && buf[2] == 'a' &&
+	       buf[3] == 'e';
+}
+
 long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
 			      char *errbuf, size_t errlen,
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg)
 {
 	struct kfsim_blktrace_rec *arr = NULL;
-	size_t nr = 0, cap = 0, no_data_qs = 0;
+	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0;
+	long first_lost_line = 0;
+	u64 lost_events = 0;
 	const char *p = buf, *end = buf + size, *next_report = buf;
 	struct kfsim_problem_list problems;
+	struct blktrace_group group = { 0 };
 	long lineno = 0;
 	int err;
 
 	/* every bad line is named at once, so that one run tells the user all there is to fix */
 	kfsim_problem_list_init(&problems, errbuf, errlen, "; ");
+	if (blktrace_is_binary_trace(buf, size)) {
+		kfsim_problem_list_add(&problems, -EINVAL, "line 1: this is blktrace's binary "
+				       "output, not text: print it with blkparse first (blkparse "
+				       "-i DEV -o trace.txt)");
+		return -EINVAL;
+	}
 	/* a guess from the size (a Q line and its G/D/C companions: ~300 bytes) saves regrowing */
 	if (blktrace_grow(&arr, &cap, size / 300 + 16)) {
 		if (errbuf && errlen)
@@ -357,7 +489,31 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		bool is_queue, no_data;
 
 		lineno++;
-		err = blktrace_parse_event(p, eol, "Q", &q, &kind, &no_data, &why);
+		if (memchr(p, '\0', (size_t)(eol - p))) {
+			/* NUL bytes: nothing of the line can be trusted */
+			err = -EINVAL;
+			why = "binary data (a NUL byte) in a text trace: a trace read with the "
+			      "tracefs option bin on (read it again with it off), blktrace's binary "
+			      "output (print it with blkparse), or a damaged file";
+			kind = 0;
+			no_data = false;
+		} else {
+			err = blktrace_parse_event(p, eol, "Q", &q, &kind, &no_data, &why);
+		}
+		if (!err && !kind && !no_data) {
+			u64 lost;
+
+			if (blktrace_lost_events(p, eol, &lost)) {
+				lost_events += lost;
+				if (!lost_lines++)
+					first_lost_line = lineno;
+			} else if (blktrace_unprinted_event(p, eol)) {
+				err = -EINVAL;
+				why = "an event printed as its type number only (\"type: N\"): the "
+				      "trace was read with the tracefs option raw or hex on; read it "
+				      "again with both off";
+			}
+		}
 		no_data_qs += no_data;
 		is_queue = kind == 'Q';
 		p = nl ? nl + 1 : end;
@@ -373,7 +529,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		if (err) {
 			if (problems.nr < BLKTRACE_LOGGED_PROBLEMS)
 				pr_err("blktrace: line %ld: %s\n", lineno, why);
-			kfsim_problem_list_add(&problems, err, "line %ld: %s", lineno, why);
+			blktrace_problem(&problems, &group, err, lineno, why);
 			continue;
 		}
 		if (progress && p >= next_report) {
@@ -398,6 +554,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	}
 	if (progress)
 		progress(arg, size, size);
+	blktrace_group_tell(&problems, &group);
 	err = kfsim_problem_list_finish(&problems);
 	if (err) {
 		if (problems.nr > BLKTRACE_LOGGED_PROBLEMS)
@@ -411,6 +568,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		snprintf(errbuf, errlen, "its %zu Q event%s carr%s no data (discards, flushes, "
 			 "\"N\" events), which are not replayed", no_data_qs,
 			 no_data_qs == 1 ? "" : "s", no_data_qs == 1 ? "ies" : "y");
+	else if (nr && lost_lines && errbuf && errlen)
+		blktrace_note_lost(errbuf, errlen, first_lost_line, lost_lines, lost_events);
 	*recs = arr;
 	return (long)nr;
 }

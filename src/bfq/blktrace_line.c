@@ -172,7 +172,8 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 		f->time_form = BLKTRACE_TIME_NONE;
 		f->time = f->pid = NULL;
 		f->time_len = f->pid_len = 0;
-		return blktrace_action_after_dev(p, end, f);
+		f->damaged = !blktrace_action_after_dev(p, end, f);
+		return !f->damaged;
 	}
 	t2 = blktrace_token(p, end, &l2);	/* blkparse's sequence or blk_classic's time */
 	if (blktrace_has(t2, l2, '.')) {
@@ -184,7 +185,9 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 	f->time_form = BLKTRACE_TIME_SECONDS;
 	f->pid = blktrace_token(p, end, &f->pid_len);
 	f->action = blktrace_token(p, end, &f->action_len);
-	return f->action_len;
+	/* no summary or header line of blkparse starts with "maj,min cpu" */
+	f->damaged = !blktrace_known_action(f->action, f->action_len);
+	return !f->damaged;
 }
 
 /*
@@ -302,7 +305,9 @@ static bool blktrace_locate_context(const char *line, const char **p, const char
 		f->time_form = blktrace_has(tok[0], len[0], '.') ? BLKTRACE_TIME_SECONDS :
 								   BLKTRACE_TIME_TICKS;
 	}
-	return blktrace_action_after_dev(p, end, f);
+	/* a context, a time and a device: an event line, whose action must follow */
+	f->damaged = !blktrace_action_after_dev(p, end, f);
+	return !f->damaged;
 }
 
 bool blktrace_locate(const char *line, const char *end, const char **rest,
@@ -311,6 +316,7 @@ bool blktrace_locate(const char *line, const char *end, const char **rest,
 	const char *p = line, *tok;
 	bool found;
 
+	f->damaged = false;
 	/* a device first (blkparse, blk_classic, no context): digits, a comma; else a context */
 	while (p < end && (unsigned char)*p <= ' ')
 		p++;

@@ -172,19 +172,33 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 
 	*kind = 0;
 	*no_data = false;
-	if (!blktrace_locate(line, end, &p, &f))
-		return 0;
+	if (!blktrace_locate(line, end, &p, &f)) {
+		if (!f.damaged)
+			return 0;
+		/* it may have been a queue event: dropping it would lose an I/O unsaid */
+		*why = "malformed event (no action where blkparse and the tracer print one: a "
+		       "damaged line, or a format of blkparse -f's)";
+		return -EINVAL;
+	}
 	for (const char *a = actions; *a && !action; a++)
 		if (blktrace_action_is(&f, *a))
 			action = *a;
 	if (!action)
 		return 0;	/* not an event asked for: skipped */
+	/*
+	 * The line has a device and the action: an event line, so a pid or a time that does not
+	 * parse is damage, not some other line (skipping it would drop an I/O without a word).
+	 */
 	if (f.time_form != BLKTRACE_TIME_NONE &&
-	    (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX))
-		return 0;	/* not an event line after all */
+	    (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX)) {
+		*why = "malformed event (its pid is not a number)";
+		return -EINVAL;
+	}
 	err = blktrace_event_time(&f, &q->time_ns, why);
+	if (err > 0)
+		*why = "malformed event (its time is not a time)";
 	if (err)
-		return err > 0 ? 0 : err;
+		return err > 0 ? -EINVAL : err;
 	q->pid = (int)pid;
 	q->dev = blktrace_dev(f.dev, f.dev_len);
 	rwbs = blktrace_token(&p, end, &rlen);
@@ -388,18 +402,28 @@ static void blktrace_problem(struct kfsim_problem_list *problems, struct blktrac
 	*g = (struct blktrace_group){ .why = why, .err = err, .first = lineno };
 }
 
-/* A note for a trace that replays, but not whole: the tracer said it lost events. */
-static void blktrace_note_lost(char *errbuf, size_t errlen, long first_line, size_t lines,
-			       u64 events)
+/*
+ * The notes of a trace that replays, but not whole: the tracer said it lost events, or the
+ * file ends inside a line (@cut_line, 0 if not).  "" when there is none.
+ */
+static void blktrace_notes(char *errbuf, size_t errlen, long first_lost_line, size_t lost_lines,
+			   u64 lost_events, long cut_line)
 {
 	char count[48] = "";
+	int len = 0;
 
-	if (events)
-		snprintf(count, sizeof(count), " %llu", (unsigned long long)events);
-	snprintf(errbuf, errlen, "line %ld: the tracer lost%s events (\"[LOST ...]\" on %zu "
-		 "line%s): the replay lacks them; a larger buffer (buffer_size_kb) or a faster "
-		 "reader of trace_pipe keeps them", first_line, count, lines,
-		 lines == 1 ? "" : "s");
+	errbuf[0] = '\0';
+	if (lost_events)
+		snprintf(count, sizeof(count), " %llu", (unsigned long long)lost_events);
+	if (lost_lines)
+		len = snprintf(errbuf, errlen, "line %ld: the tracer lost%s events (\"[LOST ...]\" "
+			       "on %zu line%s): the replay lacks them; a larger buffer "
+			       "(buffer_size_kb) or a faster reader of trace_pipe keeps them",
+			       first_lost_line, count, lost_lines, lost_lines == 1 ? "" : "s");
+	if (cut_line && len >= 0 && (size_t)len < errlen)
+		snprintf(errbuf + len, errlen - (size_t)len, "%sline %ld: the file ends inside this "
+			 "line (no newline after it: a truncated file?); it is not replayed",
+			 len ? "; " : "", cut_line);
 }
 
 /*
@@ -458,7 +482,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 {
 	struct kfsim_blktrace_rec *arr = NULL;
 	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0;
-	long first_lost_line = 0;
+	long first_lost_line = 0, cut_line = 0;
+	const char *cut_why = NULL;
 	u64 lost_events = 0;
 	const char *p = buf, *end = buf + size, *next_report = buf;
 	struct kfsim_problem_list problems;
@@ -526,6 +551,16 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			kvfree(arr);
 			return -ENOMEM;
 		}
+		if (err && !nl && lineno > 1) {
+			/*
+			 * blkparse and the tracer end every line with a newline: a last line
+			 * without one was cut (a copy of a trace still being written, "head -c"),
+			 * and what it held is not known.  The rest replays, with a note.
+			 */
+			cut_line = lineno;
+			cut_why = why;
+			continue;
+		}
 		if (err) {
 			if (problems.nr < BLKTRACE_LOGGED_PROBLEMS)
 				pr_err("blktrace: line %ld: %s\n", lineno, why);
@@ -554,6 +589,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	}
 	if (progress)
 		progress(arg, size, size);
+	if (cut_line && !nr)	/* nothing else to replay: the cut line is the problem */
+		blktrace_problem(&problems, &group, -EINVAL, cut_line, cut_why);
 	blktrace_group_tell(&problems, &group);
 	err = kfsim_problem_list_finish(&problems);
 	if (err) {
@@ -568,8 +605,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		snprintf(errbuf, errlen, "its %zu Q event%s carr%s no data (discards, flushes, "
 			 "\"N\" events), which are not replayed", no_data_qs,
 			 no_data_qs == 1 ? "" : "s", no_data_qs == 1 ? "ies" : "y");
-	else if (nr && lost_lines && errbuf && errlen)
-		blktrace_note_lost(errbuf, errlen, first_lost_line, lost_lines, lost_events);
+	else if (nr && errbuf && errlen)
+		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, cut_line);
 	*recs = arr;
 	return (long)nr;
 }

@@ -325,13 +325,31 @@ static void test_damaged_and_unreadable_traces(void **state)
 
 	/* cut short after the sectors: "+ 128" read as "+ 12" once, silently */
 	assert_int_equal(parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q  WS 0 + 128 [fio]\n"
-				    "  fio-1  [000] d..1. 1.000002:   7,0    Q  WS 128 + 12",
+				    "  fio-1  [000] d..1. 1.000002:   7,0    Q  WS 128 + 12\n",
 				    &recs, why, sizeof(why)), -EINVAL);
 	print_message("told: %s\n", why);
 	assert_non_null(strstr(why, "line 2: Q event cut short after its sectors"));
+	/* the same as the file's end, without a newline: a truncated file, the rest replays */
+	assert_int_equal(parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q  WS 0 + 128 [fio]\n"
+				    "  fio-1  [000] d..1. 1.000002:   7,0    Q  WS 128 + 12",
+				    &recs, why, sizeof(why)), 1);
+	print_message("noted: %s\n", why);
+	assert_non_null(strstr(why, "line 2: the file ends inside this line"));
+	kvfree(recs);
+	assert_int_equal(parse_text("  8,0    0        1     0.000000000  4162  Q  RS 223490 + 8 [a]\n"
+				    "  8,0    0        2     0.0000", &recs, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "line 2: the file ends inside this line"));
+	kvfree(recs);
 	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 junk\n", &recs, why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "line 1: malformed Q event (expected \"[comm]\""));
+	/* a damaged pid or time is damage: the I/O is not dropped without a word */
+	assert_int_equal(parse_text("  8,0 0 1 0.1 18x38 Q R 8 + 8 [a]\n"
+				    "  8,0 0 2 0.30935x000 1 Q R 8 + 8 [a]\n", &recs, why,
+				    sizeof(why)), -EINVAL);
+	print_message("told: %s\n", why);
+	assert_non_null(strstr(why, "line 1: malformed event (its pid is not a number)"));
+	assert_non_null(strstr(why, "line 2: malformed event (its time is not a time)"));
 	/* blkparse -t puts the elapsed time before the name */
 	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 (      12) [a]\n", &recs, why,
 				    sizeof(why)), 1);

@@ -84,6 +84,7 @@ struct blktrace_q {
 	u64 nr_sectors;
 	bool write;
 	bool sync;
+	u32 from_dev;	/* a remap ("A"): the device the bio came from */
 };
 
 /*

@@ -117,6 +117,21 @@ static bool blktrace_hex(const char *s, size_t len, u64 *v)
 	return true;
 }
 
+/* The "(maj,min)" after a remap's "<-", as blktrace_dev(); 0 if there is none. */
+static u32 blktrace_remap_from(const char *p, const char *end)
+{
+	const char *tok;
+	size_t len;
+
+	do {
+		tok = blktrace_token(&p, end, &len);
+	} while (len && !(len == 2 && tok[0] == '<' && tok[1] == '-'));
+	tok = blktrace_token(&p, end, &len);
+	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')')
+		return 0;
+	return blktrace_dev(tok + 1, len - 2);
+}
+
 /* The located time in ns: 0, 1 when it is not a time after all, or -errno with @why. */
 static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const char **why)
 {
@@ -185,6 +200,13 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 			action = *a;
 	if (!action)
 		return 0;	/* not an event asked for: skipped */
+	if (action == 'A') {
+		/* "sector + n <- (maj,min) from": the device the bio was remapped from */
+		q->dev = blktrace_dev(f.dev, f.dev_len);
+		q->from_dev = blktrace_remap_from(p, end);
+		*kind = q->from_dev ? 'A' : 0;
+		return 0;
+	}
 	/*
 	 * The line has a device and the action: an event line, so a pid or a time that does not
 	 * parse is damage, not some other line (skipping it would drop an I/O without a word).
@@ -403,6 +425,49 @@ static void blktrace_problem(struct kfsim_problem_list *problems, struct blktrac
 }
 
 /*
+ * Remaps seen ("A" events: a partition onto its disk, a device-mapper target onto the devices
+ * below it), each pair of devices once; a few are enough to tell the user.
+ */
+#define BLKTRACE_REMAPS 16
+
+struct blktrace_remap {
+	u32 from, to;
+};
+
+static void blktrace_note_remap(struct blktrace_remap *remaps, size_t *nr, u32 from, u32 to)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if (remaps[i].from == from && remaps[i].to == to)
+			return;
+	if (*nr < BLKTRACE_REMAPS)
+		remaps[(*nr)++] = (struct blktrace_remap){ from, to };
+}
+
+/*
+ * A device whose bios are remapped onto another traced device, and which was traced itself
+ * (dm-0 over sda, both traced): each of its I/Os was queued on both, and replays on both.
+ * The trace holds both, so both replay, but the user is told (appended to @errbuf).
+ */
+static void blktrace_note_layers(char *errbuf, size_t errlen, const struct blktrace_remap *remaps,
+				 size_t nr_remaps, const struct kfsim_blktrace_rec *recs, size_t nr)
+{
+	for (size_t i = 0; i < nr_remaps; i++) {
+		size_t on_from = 0, len = strlen(errbuf);
+		u32 from = remaps[i].from, to = remaps[i].to;
+
+		for (size_t r = 0; r < nr; r++)
+			on_from += recs[r].dev == from;
+		/* a partition traced itself prints its remap onto the disk as its own device */
+		if (!on_from || from == to || len + 1 >= errlen)
+			continue;
+		snprintf(errbuf + len, errlen - len, "%sdevice %u,%u is remapped onto %u,%u (\"A\" "
+			 "events) and both were traced: its %zu requests replay on both layers, as "
+			 "the trace has them (trace one layer to replay each I/O once)",
+			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff, on_from);
+	}
+}
+
+/*
  * The notes of a trace that replays, but not whole: the tracer said it lost events, or the
  * file ends inside a line (@cut_line, 0 if not).  "" when there is none.
  */
@@ -482,6 +547,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 {
 	struct kfsim_blktrace_rec *arr = NULL;
 	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0;
+	struct blktrace_remap remaps[BLKTRACE_REMAPS];
+	size_t nr_remaps = 0;
 	long first_lost_line = 0, cut_line = 0;
 	const char *cut_why = NULL;
 	u64 lost_events = 0;
@@ -523,7 +590,11 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			kind = 0;
 			no_data = false;
 		} else {
-			err = blktrace_parse_event(p, eol, "Q", &q, &kind, &no_data, &why);
+			err = blktrace_parse_event(p, eol, "QA", &q, &kind, &no_data, &why);
+		}
+		if (kind == 'A') {
+			blktrace_note_remap(remaps, &nr_remaps, q.from_dev, q.dev);
+			kind = 0;
 		}
 		if (!err && !kind && !no_data) {
 			u64 lost;
@@ -605,8 +676,10 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		snprintf(errbuf, errlen, "its %zu Q event%s carr%s no data (discards, flushes, "
 			 "\"N\" events), which are not replayed", no_data_qs,
 			 no_data_qs == 1 ? "" : "s", no_data_qs == 1 ? "ies" : "y");
-	else if (nr && errbuf && errlen)
+	else if (nr && errbuf && errlen) {
 		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, cut_line);
+		blktrace_note_layers(errbuf, errlen, remaps, nr_remaps, arr, nr);
+	}
 	*recs = arr;
 	return (long)nr;
 }

@@ -387,6 +387,24 @@ static void test_damaged_and_unreadable_traces(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(why, "");
 	kvfree(recs);
+
+	/* a device-mapper device and the disk below it, both traced: each I/O on both layers */
+	n = parse_text("253,1    0        1     0.000000000   100  Q   W 0 + 8 [fio]\n"
+		       "  8,0    0        1     0.000001000   100  A   W 2048 + 8 <- (253,1) 0\n"
+		       "  8,0    0        2     0.000002000   100  Q   W 2048 + 8 [fio]\n",
+		       &recs, why, sizeof(why));
+	print_message("noted: %s\n", why);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(why, "device 253,1 is remapped onto 8,0 (\"A\" events) and both "
+				    "were traced: its 1 requests replay on both layers"));
+	kvfree(recs);
+	/* a partition traced alone names itself as the remap's source: nothing to say */
+	n = parse_text("  fio-1  [000] d..1. 1.000001: 259,0    A  WS 54080 + 8 <- (259,0) 52032\n"
+		       "  fio-1  [000] d..1. 1.000002: 259,0    Q  WS 54080 + 8 [fio]\n",
+		       &recs, why, sizeof(why));
+	assert_int_equal(n, 1);
+	assert_string_equal(why, "");
+	kvfree(recs);
 }
 
 /* More processes than the 64-job limit of a configuration, each its own queue. */

@@ -541,6 +541,38 @@ static bool blktrace_is_binary_trace(const char *buf, size_t size)
 	       buf[3] == 'e';
 }
 
+/* Whether @word is in [@s, @end) (no memmem(): it is a GNU extension). */
+static bool blktrace_contains(const char *s, const char *end, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (; (size_t)(end - s) >= len; s++) {
+		s = memchr(s, word[0], (size_t)(end - s) - len + 1);
+		if (!s)
+			return false;
+		if (!memcmp(s, word, len))
+			return true;
+	}
+	return false;
+}
+
+/* The compressor whose magic @buf starts with (traces are often shipped so), or NULL. */
+static const char *blktrace_compressed(const char *buf, size_t size)
+{
+	static const struct {
+		const char *magic, *name;
+		size_t len;
+	} kinds[] = {
+		{ "\x1f\x8b", "gzip", 2 }, { "\xfd" "7zXZ", "xz", 5 },
+		{ "\x28\xb5\x2f\xfd", "zstd", 4 }, { "BZh", "bzip2", 3 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (size >= kinds[i].len && !memcmp(buf, kinds[i].magic, kinds[i].len))
+			return kinds[i].name;
+	return NULL;
+}
+
 long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
 			      char *errbuf, size_t errlen,
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg)
@@ -549,7 +581,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0;
 	struct blktrace_remap remaps[BLKTRACE_REMAPS];
 	size_t nr_remaps = 0;
-	long first_lost_line = 0, cut_line = 0;
+	long first_lost_line = 0, cut_line = 0, tracepoint_line = 0;
 	const char *cut_why = NULL;
 	u64 lost_events = 0;
 	const char *p = buf, *end = buf + size, *next_report = buf;
@@ -564,6 +596,11 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		kfsim_problem_list_add(&problems, -EINVAL, "line 1: this is blktrace's binary "
 				       "output, not text: print it with blkparse first (blkparse "
 				       "-i DEV -o trace.txt)");
+		return -EINVAL;
+	}
+	if (blktrace_compressed(buf, size)) {
+		kfsim_problem_list_add(&problems, -EINVAL, "line 1: this is a %s-compressed file, "
+				       "not text: decompress it first", blktrace_compressed(buf, size));
 		return -EINVAL;
 	}
 	/* a guess from the size (a Q line and its G/D/C companions: ~300 bytes) saves regrowing */
@@ -603,6 +640,9 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 				lost_events += lost;
 				if (!lost_lines++)
 					first_lost_line = lineno;
+			} else if (!nr && !tracepoint_line &&
+				   blktrace_contains(p, eol, ": block_bio_queue: ")) {
+				tracepoint_line = lineno;	/* told if nothing else replays */
 			} else if (blktrace_unprinted_event(p, eol)) {
 				err = -EINVAL;
 				why = "an event printed as its type number only (\"type: N\"): the "
@@ -660,6 +700,11 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	}
 	if (progress)
 		progress(arg, size, size);
+	if (tracepoint_line && !nr)
+		blktrace_problem(&problems, &group, -EINVAL, tracepoint_line,
+				 "an event of the block tracepoints (events/block/block_bio_queue), "
+				 "not of the blk tracer: take the trace with the blk tracer (echo blk > "
+				 "current_tracer; echo 1 > /sys/block/DEV/trace/enable) or blktrace");
 	if (cut_line && !nr)	/* nothing else to replay: the cut line is the problem */
 		blktrace_problem(&problems, &group, -EINVAL, cut_line, cut_why);
 	blktrace_group_tell(&problems, &group);

@@ -365,6 +365,15 @@ static void test_damaged_and_unreadable_traces(void **state)
 	assert_int_equal(n, -EINVAL);
 	assert_non_null(strstr(why, "line 2: binary data (a NUL byte)"));
 
+	/* a compressed trace, and the block tracepoints' events instead of the blk tracer's */
+	assert_int_equal(kfsim_blktrace_parse_buf("\x1f\x8b\x08\x08", 4, &recs, why, sizeof(why),
+						  NULL, NULL), -EINVAL);
+	assert_non_null(strstr(why, "line 1: this is a gzip-compressed file"));
+	assert_int_equal(parse_text("# tracer: nop\n"
+				    "  dd-19153  [001] ..... 52391.209786: block_bio_queue: 7,0 WS 0 + "
+				    "128 [dd]\n", &recs, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "line 2: an event of the block tracepoints"));
+
 	/* the tracefs options raw and hex print a block event as its type number only */
 	assert_int_equal(parse_text("# tracer: blk\n#\n6905 0 51652428749093 type: 14\n"
 				    "00001b06 00000001 00002efa5116fd3a type: 14\n",

@@ -162,8 +162,9 @@ def judge(kfsim, path):
         if p.returncode == 0:
             return "WRONG", "replayed %d records; expected a refusal (%s)" % (
                 len(json.loads(p.stdout).get("replay", [])), refuse)
-        if "holds no Q events" in err and "nothing to replay" not in refuse:
-            return "WRONG", "refused without its reason (%s): %s" % (refuse, told)
+        if "nothing to replay" not in refuse and not re.search(r": line \d+: ", err):
+            return "WRONG", "refused without naming the line and its reason (%s): %s" % (
+                refuse, told)
         return "OK-REFUSE", "%s | %s" % (refuse, told)
     if p.returncode != 0:
         return "WRONG", "refused a trace of %d requests: %s" % (len(recs), err[-400:])

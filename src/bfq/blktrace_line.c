@@ -249,22 +249,45 @@ static const char *blktrace_token_before(const char *line, const char *at, size_
  * backwards from there, so that the padded comm is never walked: the layout follows from
  * TIME's form.
  */
+static bool blktrace_context_at(const char *line, const char *colon, const char **p,
+				const char *end, struct blktrace_fields *f);
+
 static bool blktrace_locate_context(const char *line, const char **p, const char *end,
 				    struct blktrace_fields *f)
 {
-	const char *colon = *p, *q, *tok[8];
-	size_t len[8];
+	const char *colon = *p, *q;
+	bool damaged = false;
 
+	/*
+	 * A comm may hold ": 7,0 " itself (a process named "q: 7,0 Q"): a colon and a device
+	 * that are not preceded by a context and a time are part of it, and the next such
+	 * colon is tried.
+	 */
 	for (;; colon++) {
 		colon = memchr(colon, ':', (size_t)(end - colon));
-		if (!colon)
+		if (!colon) {
+			f->damaged = damaged;
 			return false;
+		}
 		q = colon + 1;
 		f->dev = blktrace_token(&q, end, &f->dev_len);
-		if (q > colon + 1 + f->dev_len && blktrace_is_dev(f->dev, f->dev_len))
-			break;
+		if (q <= colon + 1 + f->dev_len || !blktrace_is_dev(f->dev, f->dev_len))
+			continue;
+		*p = q;
+		f->damaged = false;
+		if (blktrace_context_at(line, colon, p, end, f))
+			return true;
+		damaged |= f->damaged;
 	}
-	*p = q;
+}
+
+/* The context and time before @colon, the device after it at *@p, then the action. */
+static bool blktrace_context_at(const char *line, const char *colon, const char **p,
+				const char *end, struct blktrace_fields *f)
+{
+	const char *tok[8];
+	size_t len[8];
+
 	/* tok[0] the time, tok[i] the i-th token before it: two of them in most layouts */
 	tok[0] = blktrace_token_before(line, colon, &len[0]);
 	for (int i = 1; i < 3; i++)

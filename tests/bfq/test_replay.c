@@ -343,6 +343,12 @@ static void test_damaged_and_unreadable_traces(void **state)
 	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 junk\n", &recs, why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "line 1: malformed Q event (expected \"[comm]\""));
+	/* a process named "q: 7,0 Q" (recorded on 6.18.44): its ": 7,0 " is not the context's */
+	assert_int_equal(parse_text("        q: 7,0 Q-2905    [001] d..1. 52705.200080:   7,0    Q  "
+				    "RS 0 + 8 [q: 7,0 Q]\n", &recs, why, sizeof(why)), 1);
+	assert_int_equal(recs[0].pid, 2905);
+	assert_int_equal(recs[0].time_ns, 52705200080000ULL);
+	kvfree(recs);
 	/* a damaged pid or time is damage: the I/O is not dropped without a word */
 	assert_int_equal(parse_text("  8,0 0 1 0.1 18x38 Q R 8 + 8 [a]\n"
 				    "  8,0 0 2 0.30935x000 1 Q R 8 + 8 [a]\n", &recs, why,

@@ -169,10 +169,14 @@ static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const c
 	return 0;
 }
 
+/* *@kind of a line that is no event at all (a header, a summary, what raw prints) */
+#define BLKTRACE_NO_EVENT '#'
+
 /*
  * One line: 0 with *@kind set to the action for an event of one of @actions ('Q', 'C' for a
- * completion) with data, 0 with *@kind 0 for anything else (*@no_data true when it is such an
- * event without data: a discard, a flush, an "N" event), or -errno with the reason in @why.
+ * completion) with data, 0 with *@kind 0 for any other event (*@no_data true when it is such an
+ * event without data: a discard, a flush, an "N" event) and BLKTRACE_NO_EVENT for a line that
+ * is none, or -errno with the reason in @why.
  */
 static int blktrace_parse_event(const char *line, const char *end, const char *actions,
 				struct blktrace_q *q, char *kind, bool *no_data, const char **why)
@@ -188,8 +192,10 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	*kind = 0;
 	*no_data = false;
 	if (!blktrace_locate(line, end, &p, &f)) {
-		if (!f.damaged)
+		if (!f.damaged) {
+			*kind = BLKTRACE_NO_EVENT;
 			return 0;
+		}
 		/* it may have been a queue event: dropping it would lose an I/O unsaid */
 		*why = "malformed event (no action where blkparse and the tracer print one: a "
 		       "damaged line, or a format of blkparse -f's)";
@@ -290,7 +296,9 @@ char blktrace_parse_data_event(const char *line, const char *end, struct blktrac
 	bool no_data;
 	char kind;
 
-	return blktrace_parse_event(line, end, "QC", q, &kind, &no_data, &why) ? 0 : kind;
+	if (blktrace_parse_event(line, end, "QC", q, &kind, &no_data, &why))
+		return 0;
+	return kind == BLKTRACE_NO_EVENT ? 0 : kind;
 }
 
 int blktrace_pid_cmp(const void *a, const void *b)
@@ -579,6 +587,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 {
 	struct kfsim_blktrace_rec *arr = NULL;
 	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0;
+	/* one pass over the whole file spares one a line in the common case: no NUL at all */
+	bool has_nul = memchr(buf, '\0', size) != NULL;
 	struct blktrace_remap remaps[BLKTRACE_REMAPS];
 	size_t nr_remaps = 0;
 	long first_lost_line = 0, cut_line = 0, tracepoint_line = 0;
@@ -618,7 +628,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		bool is_queue, no_data;
 
 		lineno++;
-		if (memchr(p, '\0', (size_t)(eol - p))) {
+		if (has_nul && memchr(p, '\0', (size_t)(eol - p))) {
 			/* NUL bytes: nothing of the line can be trusted */
 			err = -EINVAL;
 			why = "binary data (a NUL byte) in a text trace: a trace read with the "
@@ -633,7 +643,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			blktrace_note_remap(remaps, &nr_remaps, q.from_dev, q.dev);
 			kind = 0;
 		}
-		if (!err && !kind && !no_data) {
+		if (kind == BLKTRACE_NO_EVENT) {	/* headers, summaries: few lines */
 			u64 lost;
 
 			if (blktrace_lost_events(p, eol, &lost)) {
@@ -649,6 +659,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 				      "trace was read with the tracefs option raw or hex on; read it "
 				      "again with both off";
 			}
+			kind = 0;
 		}
 		no_data_qs += no_data;
 		is_queue = kind == 'Q';

@@ -586,7 +586,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg)
 {
 	struct kfsim_blktrace_rec *arr = NULL;
-	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0;
+	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0, events = 0;
 	/* one pass over the whole file spares one a line in the common case: no NUL at all */
 	bool has_nul = memchr(buf, '\0', size) != NULL;
 	struct blktrace_remap remaps[BLKTRACE_REMAPS];
@@ -643,6 +643,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			blktrace_note_remap(remaps, &nr_remaps, q.from_dev, q.dev);
 			kind = 0;
 		}
+		if (kind != BLKTRACE_NO_EVENT)
+			events++;
 		if (kind == BLKTRACE_NO_EVENT) {	/* headers, summaries: few lines */
 			u64 lost;
 
@@ -732,6 +734,10 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		snprintf(errbuf, errlen, "its %zu Q event%s carr%s no data (discards, flushes, "
 			 "\"N\" events), which are not replayed", no_data_qs,
 			 no_data_qs == 1 ? "" : "s", no_data_qs == 1 ? "ies" : "y");
+	else if (!nr && !events && errbuf && errlen)
+		snprintf(errbuf, errlen, "none of its %ld lines is a block event as blkparse or the "
+			 "blk tracer prints one (was the device traced: echo 1 > "
+			 "/sys/block/DEV/trace/enable?)", lineno);
 	else if (nr && errbuf && errlen) {
 		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, cut_line);
 		blktrace_note_layers(errbuf, errlen, remaps, nr_remaps, arr, nr);

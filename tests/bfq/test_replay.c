@@ -371,6 +371,10 @@ static void test_damaged_and_unreadable_traces(void **state)
 	assert_int_equal(n, -EINVAL);
 	assert_non_null(strstr(why, "line 2: binary data (a NUL byte)"));
 
+	/* the tracer's header and nothing else: the device was not traced */
+	assert_int_equal(parse_text("# tracer: blk\n#\n", &recs, why, sizeof(why)), 0);
+	kvfree(recs);
+	assert_non_null(strstr(why, "none of its 2 lines is a block event"));
 	/* a compressed trace, and the block tracepoints' events instead of the blk tracer's */
 	assert_int_equal(kfsim_blktrace_parse_buf("\x1f\x8b\x08\x08", 4, &recs, why, sizeof(why),
 						  NULL, NULL), -EINVAL);

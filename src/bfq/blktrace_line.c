@@ -84,6 +84,27 @@ bool blktrace_long_action_is(const struct blktrace_fields *f, char action)
 	return false;
 }
 
+/*
+ * Whether the event line's action (@found, else the token where it belongs, in f->action) is
+ * one: true when found.  A token that is not an action is damage (f->damaged: it may have been
+ * a queue event), unless it could be the name of one a later kernel adds (one or two letters,
+ * or a verbose name in lower case): such an event is skipped as unknown, not refused.
+ */
+static bool blktrace_found_action(bool found, struct blktrace_fields *f)
+{
+	size_t len = f->action_len;
+	bool name = len > 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = f->action[i];
+
+		name &= len <= 2 ? (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') :
+				   (c >= 'a' && c <= 'z') || c == '_';
+	}
+	f->damaged = !found && !name;
+	return found;
+}
+
 /* "maj,min", the field every layout has. */
 static bool blktrace_is_dev(const char *s, size_t len)
 {
@@ -132,8 +153,11 @@ static bool blktrace_action_after_dev(const char **p, const char *end, struct bl
 		const char *first = NULL, *after_first = NULL;
 		size_t first_len = 0;
 
-		if (!path && !blktrace_has(tok, len, ','))
+		if (!path && !blktrace_has(tok, len, ',')) {
+			f->action = tok;	/* for blktrace_damaged() */
+			f->action_len = len;
 			return false;
+		}
 		tok = blktrace_token(p, end, &len);
 		while (path && len) {
 			if (blktrace_known_action(tok, len)) {
@@ -172,8 +196,7 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 		f->time_form = BLKTRACE_TIME_NONE;
 		f->time = f->pid = NULL;
 		f->time_len = f->pid_len = 0;
-		f->damaged = !blktrace_action_after_dev(p, end, f);
-		return !f->damaged;
+		return blktrace_found_action(blktrace_action_after_dev(p, end, f), f);
 	}
 	t2 = blktrace_token(p, end, &l2);	/* blkparse's sequence or blk_classic's time */
 	if (blktrace_has(t2, l2, '.')) {
@@ -186,8 +209,7 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 	f->pid = blktrace_token(p, end, &f->pid_len);
 	f->action = blktrace_token(p, end, &f->action_len);
 	/* no summary or header line of blkparse starts with "maj,min cpu" */
-	f->damaged = !blktrace_known_action(f->action, f->action_len);
-	return !f->damaged;
+	return blktrace_found_action(blktrace_known_action(f->action, f->action_len), f);
 }
 
 /*
@@ -329,8 +351,7 @@ static bool blktrace_context_at(const char *line, const char *colon, const char 
 								   BLKTRACE_TIME_TICKS;
 	}
 	/* a context, a time and a device: an event line, whose action must follow */
-	f->damaged = !blktrace_action_after_dev(p, end, f);
-	return !f->damaged;
+	return blktrace_found_action(blktrace_action_after_dev(p, end, f), f);
 }
 
 bool blktrace_locate(const char *line, const char *end, const char **rest,

@@ -356,6 +356,14 @@ static void test_damaged_and_unreadable_traces(void **state)
 	print_message("told: %s\n", why);
 	assert_non_null(strstr(why, "line 1: malformed event (its pid is not a number)"));
 	assert_non_null(strstr(why, "line 2: malformed event (its time is not a time)"));
+	/* an action a later kernel may add ("ZO", "zone_open") is skipped; "C7" is damage */
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 ZO W 8 + 8 [a]\n"
+				    "  fio-1  [000] d..1. 1.000001:   7,0 zone_open  W 0 + 8 [fio]\n"
+				    "  8,0 0 2 0.2 1 Q R 8 + 8 [a]\n", &recs, why, sizeof(why)), 1);
+	kvfree(recs);
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 C7 W 8 + 8 [a]\n", &recs, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "line 1: malformed event (no action"));
 	/* blkparse -t puts the elapsed time before the name */
 	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 (      12) [a]\n", &recs, why,
 				    sizeof(why)), 1);

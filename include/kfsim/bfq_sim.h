@@ -574,7 +574,16 @@ struct kfsim_bfq_writeback {
  * off, latency-format with or without verbose).  Two layouts cannot be replayed and each Q
  * line of them is refused with the reason: context-info off (no time, no pid) and a
  * trace_clock that counts ticks (counter, uptime, x86-tsc).  Lines starting with '#' are
- * skipped.
+ * skipped.  Also refused, each line with its reason (one reason on many lines told once, with
+ * where it recurs): an event line whose action, pid or time is damaged, a Q line cut short
+ * after its sectors, binary data (NUL bytes; blktrace's own binary file, a compressed file:
+ * line 1), what the raw and hex options print ("type: 14"), and, when nothing else replays,
+ * the block tracepoints' events (events/block).
+ *
+ * When it returns records, @errbuf holds a note ("" if none) for a trace that is not whole or
+ * not what it seems: the tracer lost events ("CPU:1 [LOST 76 EVENTS]"), the last line was cut
+ * without its newline (not replayed), a device remapped onto another traced device (both
+ * replay), joined by "; ".
  *
  * Return: as kfsim_blktrace_parse().
  */

@@ -28,6 +28,7 @@ struct blktrace_fields {
 	const char *time, *pid, *action, *dev;
 	size_t time_len, pid_len, action_len, dev_len;
 	enum blktrace_time_form time_form;
+	bool damaged;	/* an event line (a device where one is printed) without an action */
 };
 
 /*
@@ -60,7 +61,7 @@ static inline bool blktrace_has(const char *s, size_t len, char c)
 /*
  * The fields of the event line [@line, @end) in any layout blkparse or the tracefs blk tracer
  * prints, *@rest just after the action; false for a line that is no event (a header, a
- * summary, a blank line).
+ * summary, a blank line), or one that is but has no action where one is printed (@damaged).
  */
 bool blktrace_locate(const char *line, const char *end, const char **rest,
 		     struct blktrace_fields *f);
@@ -83,6 +84,7 @@ struct blktrace_q {
 	u64 nr_sectors;
 	bool write;
 	bool sync;
+	u32 from_dev;	/* a remap ("A"): the device the bio came from */
 };
 
 /*

@@ -84,6 +84,27 @@ bool blktrace_long_action_is(const struct blktrace_fields *f, char action)
 	return false;
 }
 
+/*
+ * Whether the event line's action (@found, else the token where it belongs, in f->action) is
+ * one: true when found.  A token that is not an action is damage (f->damaged: it may have been
+ * a queue event), unless it could be the name of one a later kernel adds (one or two letters,
+ * or a verbose name in lower case): such an event is skipped as unknown, not refused.
+ */
+static bool blktrace_found_action(bool found, struct blktrace_fields *f)
+{
+	size_t len = f->action_len;
+	bool name = len > 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = f->action[i];
+
+		name &= len <= 2 ? (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') :
+				   (c >= 'a' && c <= 'z') || c == '_';
+	}
+	f->damaged = !found && !name;
+	return found;
+}
+
 /* "maj,min", the field every layout has. */
 static bool blktrace_is_dev(const char *s, size_t len)
 {
@@ -132,8 +153,11 @@ static bool blktrace_action_after_dev(const char **p, const char *end, struct bl
 		const char *first = NULL, *after_first = NULL;
 		size_t first_len = 0;
 
-		if (!path && !blktrace_has(tok, len, ','))
+		if (!path && !blktrace_has(tok, len, ',')) {
+			f->action = tok;	/* for blktrace_damaged() */
+			f->action_len = len;
 			return false;
+		}
 		tok = blktrace_token(p, end, &len);
 		while (path && len) {
 			if (blktrace_known_action(tok, len)) {
@@ -172,7 +196,7 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 		f->time_form = BLKTRACE_TIME_NONE;
 		f->time = f->pid = NULL;
 		f->time_len = f->pid_len = 0;
-		return blktrace_action_after_dev(p, end, f);
+		return blktrace_found_action(blktrace_action_after_dev(p, end, f), f);
 	}
 	t2 = blktrace_token(p, end, &l2);	/* blkparse's sequence or blk_classic's time */
 	if (blktrace_has(t2, l2, '.')) {
@@ -184,7 +208,8 @@ static bool blktrace_locate_dev_first(const char **p, const char *end,
 	f->time_form = BLKTRACE_TIME_SECONDS;
 	f->pid = blktrace_token(p, end, &f->pid_len);
 	f->action = blktrace_token(p, end, &f->action_len);
-	return f->action_len;
+	/* no summary or header line of blkparse starts with "maj,min cpu" */
+	return blktrace_found_action(blktrace_known_action(f->action, f->action_len), f);
 }
 
 /*
@@ -246,22 +271,45 @@ static const char *blktrace_token_before(const char *line, const char *at, size_
  * backwards from there, so that the padded comm is never walked: the layout follows from
  * TIME's form.
  */
+static bool blktrace_context_at(const char *line, const char *colon, const char **p,
+				const char *end, struct blktrace_fields *f);
+
 static bool blktrace_locate_context(const char *line, const char **p, const char *end,
 				    struct blktrace_fields *f)
 {
-	const char *colon = *p, *q, *tok[8];
-	size_t len[8];
+	const char *colon = *p, *q;
+	bool damaged = false;
 
+	/*
+	 * A comm may hold ": 7,0 " itself (a process named "q: 7,0 Q"): a colon and a device
+	 * that are not preceded by a context and a time are part of it, and the next such
+	 * colon is tried.
+	 */
 	for (;; colon++) {
 		colon = memchr(colon, ':', (size_t)(end - colon));
-		if (!colon)
+		if (!colon) {
+			f->damaged = damaged;
 			return false;
+		}
 		q = colon + 1;
 		f->dev = blktrace_token(&q, end, &f->dev_len);
-		if (q > colon + 1 + f->dev_len && blktrace_is_dev(f->dev, f->dev_len))
-			break;
+		if (q <= colon + 1 + f->dev_len || !blktrace_is_dev(f->dev, f->dev_len))
+			continue;
+		*p = q;
+		f->damaged = false;
+		if (blktrace_context_at(line, colon, p, end, f))
+			return true;
+		damaged |= f->damaged;
 	}
-	*p = q;
+}
+
+/* The context and time before @colon, the device after it at *@p, then the action. */
+static bool blktrace_context_at(const char *line, const char *colon, const char **p,
+				const char *end, struct blktrace_fields *f)
+{
+	const char *tok[8];
+	size_t len[8];
+
 	/* tok[0] the time, tok[i] the i-th token before it: two of them in most layouts */
 	tok[0] = blktrace_token_before(line, colon, &len[0]);
 	for (int i = 1; i < 3; i++)
@@ -302,7 +350,8 @@ static bool blktrace_locate_context(const char *line, const char **p, const char
 		f->time_form = blktrace_has(tok[0], len[0], '.') ? BLKTRACE_TIME_SECONDS :
 								   BLKTRACE_TIME_TICKS;
 	}
-	return blktrace_action_after_dev(p, end, f);
+	/* a context, a time and a device: an event line, whose action must follow */
+	return blktrace_found_action(blktrace_action_after_dev(p, end, f), f);
 }
 
 bool blktrace_locate(const char *line, const char *end, const char **rest,
@@ -311,6 +360,7 @@ bool blktrace_locate(const char *line, const char *end, const char **rest,
 	const char *p = line, *tok;
 	bool found;
 
+	f->damaged = false;
 	/* a device first (blkparse, blk_classic, no context): digits, a comma; else a context */
 	while (p < end && (unsigned char)*p <= ' ')
 		p++;

@@ -117,6 +117,21 @@ static bool blktrace_hex(const char *s, size_t len, u64 *v)
 	return true;
 }
 
+/* The "(maj,min)" after a remap's "<-", as blktrace_dev(); 0 if there is none. */
+static u32 blktrace_remap_from(const char *p, const char *end)
+{
+	const char *tok;
+	size_t len;
+
+	do {
+		tok = blktrace_token(&p, end, &len);
+	} while (len && !(len == 2 && tok[0] == '<' && tok[1] == '-'));
+	tok = blktrace_token(&p, end, &len);
+	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')')
+		return 0;
+	return blktrace_dev(tok + 1, len - 2);
+}
+
 /* The located time in ns: 0, 1 when it is not a time after all, or -errno with @why. */
 static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const char **why)
 {
@@ -154,10 +169,14 @@ static int blktrace_event_time(const struct blktrace_fields *f, u64 *ns, const c
 	return 0;
 }
 
+/* *@kind of a line that is no event at all (a header, a summary, what raw prints) */
+#define BLKTRACE_NO_EVENT '#'
+
 /*
  * One line: 0 with *@kind set to the action for an event of one of @actions ('Q', 'C' for a
- * completion) with data, 0 with *@kind 0 for anything else (*@no_data true when it is such an
- * event without data: a discard, a flush, an "N" event), or -errno with the reason in @why.
+ * completion) with data, 0 with *@kind 0 for any other event (*@no_data true when it is such an
+ * event without data: a discard, a flush, an "N" event) and BLKTRACE_NO_EVENT for a line that
+ * is none, or -errno with the reason in @why.
  */
 static int blktrace_parse_event(const char *line, const char *end, const char *actions,
 				struct blktrace_q *q, char *kind, bool *no_data, const char **why)
@@ -172,19 +191,42 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 
 	*kind = 0;
 	*no_data = false;
-	if (!blktrace_locate(line, end, &p, &f))
-		return 0;
+	if (!blktrace_locate(line, end, &p, &f)) {
+		if (!f.damaged) {
+			*kind = BLKTRACE_NO_EVENT;
+			return 0;
+		}
+		/* it may have been a queue event: dropping it would lose an I/O unsaid */
+		*why = "malformed event (no action where blkparse and the tracer print one: a "
+		       "damaged line, or a format of blkparse -f's)";
+		return -EINVAL;
+	}
 	for (const char *a = actions; *a && !action; a++)
 		if (blktrace_action_is(&f, *a))
 			action = *a;
 	if (!action)
 		return 0;	/* not an event asked for: skipped */
+	if (action == 'A') {
+		/* "sector + n <- (maj,min) from": the device the bio was remapped from */
+		q->dev = blktrace_dev(f.dev, f.dev_len);
+		q->from_dev = blktrace_remap_from(p, end);
+		*kind = q->from_dev ? 'A' : 0;
+		return 0;
+	}
+	/*
+	 * The line has a device and the action: an event line, so a pid or a time that does not
+	 * parse is damage, not some other line (skipping it would drop an I/O without a word).
+	 */
 	if (f.time_form != BLKTRACE_TIME_NONE &&
-	    (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX))
-		return 0;	/* not an event line after all */
+	    (!blktrace_u64(f.pid, f.pid_len, &pid, &over_s) || pid > INT_MAX)) {
+		*why = "malformed event (its pid is not a number)";
+		return -EINVAL;
+	}
 	err = blktrace_event_time(&f, &q->time_ns, why);
+	if (err > 0)
+		*why = "malformed event (its time is not a time)";
 	if (err)
-		return err > 0 ? 0 : err;
+		return err > 0 ? -EINVAL : err;
 	q->pid = (int)pid;
 	q->dev = blktrace_dev(f.dev, f.dev_len);
 	rwbs = blktrace_token(&p, end, &rlen);
@@ -209,6 +251,18 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	tok = blktrace_token(&p, end, &len);
 	if (!blktrace_u64(tok, len, &q->nr_sectors, &over_n))
 		goto malformed;
+	/*
+	 * blkparse and the tracer both end a queue event with the process's "[comm]" (blkparse
+	 * -t puts "(elapsed)" first): a line that stops at the sectors was cut short, and its
+	 * count may be too (a truncated "+ 128" reads as "+ 12").
+	 */
+	tok = blktrace_token(&p, end, &len);
+	if (!len || (tok[0] != '[' && tok[0] != '(')) {
+		*why = len ? "malformed Q event (expected \"[comm]\" after the sectors)" :
+			     "Q event cut short after its sectors (no \"[comm]\" follows, as "
+			     "blkparse and the tracer print it): a truncated file?";
+		return -EINVAL;
+	}
 	if (over_s || over_n) {
 		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
@@ -242,7 +296,9 @@ char blktrace_parse_data_event(const char *line, const char *end, struct blktrac
 	bool no_data;
 	char kind;
 
-	return blktrace_parse_event(line, end, "QC", q, &kind, &no_data, &why) ? 0 : kind;
+	if (blktrace_parse_event(line, end, "QC", q, &kind, &no_data, &why))
+		return 0;
+	return kind == BLKTRACE_NO_EVENT ? 0 : kind;
 }
 
 int blktrace_pid_cmp(const void *a, const void *b)
@@ -329,19 +385,234 @@ static int blktrace_grow(struct kfsim_blktrace_rec **arr, size_t *cap, size_t ne
 	return 0;
 }
 
+/*
+ * Lines that fail for one reason in a row (every Q line of a trace taken with a clock in
+ * ticks, say) are one problem: "line 3: why (the same on lines 9, 15, 21 and 40 more)".
+ */
+struct blktrace_group {
+	const char *why;	/* a reason is a string literal: the same pointer, the same text */
+	int err;
+	long first;
+	long more[3];
+	long nr_more;
+};
+
+static void blktrace_group_tell(struct kfsim_problem_list *problems, struct blktrace_group *g)
+{
+	char lines[96] = "";
+	int len = 0;
+
+	if (!g->why)
+		return;
+	for (long i = 0; i < g->nr_more && i < (long)ARRAY_SIZE(g->more); i++)
+		len += snprintf(lines + len, sizeof(lines) - (size_t)len, "%s%ld",
+				!i ? "" : i + 1 < g->nr_more || g->nr_more > 3 ? ", " : " and ",
+				g->more[i]);
+	if (g->nr_more > (long)ARRAY_SIZE(g->more))
+		snprintf(lines + len, sizeof(lines) - (size_t)len, " and %ld more",
+			 g->nr_more - (long)ARRAY_SIZE(g->more));
+	if (g->nr_more)
+		kfsim_problem_list_add(problems, g->err, "line %ld: %s (the same on line%s %s)",
+				       g->first, g->why, g->nr_more > 1 ? "s" : "", lines);
+	else
+		kfsim_problem_list_add(problems, g->err, "line %ld: %s", g->first, g->why);
+	g->why = NULL;
+}
+
+static void blktrace_problem(struct kfsim_problem_list *problems, struct blktrace_group *g,
+			     int err, long lineno, const char *why)
+{
+	if (g->why == why) {
+		if (g->nr_more < (long)ARRAY_SIZE(g->more))
+			g->more[g->nr_more] = lineno;
+		g->nr_more++;
+		return;
+	}
+	blktrace_group_tell(problems, g);
+	*g = (struct blktrace_group){ .why = why, .err = err, .first = lineno };
+}
+
+/*
+ * Remaps seen ("A" events: a partition onto its disk, a device-mapper target onto the devices
+ * below it), each pair of devices once; a few are enough to tell the user.
+ */
+#define BLKTRACE_REMAPS 16
+
+struct blktrace_remap {
+	u32 from, to;
+};
+
+static void blktrace_note_remap(struct blktrace_remap *remaps, size_t *nr, u32 from, u32 to)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if (remaps[i].from == from && remaps[i].to == to)
+			return;
+	if (*nr < BLKTRACE_REMAPS)
+		remaps[(*nr)++] = (struct blktrace_remap){ from, to };
+}
+
+/*
+ * A device whose bios are remapped onto another traced device, and which was traced itself
+ * (dm-0 over sda, both traced): each of its I/Os was queued on both, and replays on both.
+ * The trace holds both, so both replay, but the user is told (appended to @errbuf).
+ */
+static void blktrace_note_layers(char *errbuf, size_t errlen, const struct blktrace_remap *remaps,
+				 size_t nr_remaps, const struct kfsim_blktrace_rec *recs, size_t nr)
+{
+	for (size_t i = 0; i < nr_remaps; i++) {
+		size_t on_from = 0, len = strlen(errbuf);
+		u32 from = remaps[i].from, to = remaps[i].to;
+
+		for (size_t r = 0; r < nr; r++)
+			on_from += recs[r].dev == from;
+		/* a partition traced itself prints its remap onto the disk as its own device */
+		if (!on_from || from == to || len + 1 >= errlen)
+			continue;
+		snprintf(errbuf + len, errlen - len, "%sdevice %u,%u is remapped onto %u,%u (\"A\" "
+			 "events) and both were traced: its %zu requests replay on both layers, as "
+			 "the trace has them (trace one layer to replay each I/O once)",
+			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff, on_from);
+	}
+}
+
+/*
+ * The notes of a trace that replays, but not whole: the tracer said it lost events, or the
+ * file ends inside a line (@cut_line, 0 if not).  "" when there is none.
+ */
+static void blktrace_notes(char *errbuf, size_t errlen, long first_lost_line, size_t lost_lines,
+			   u64 lost_events, long cut_line)
+{
+	char count[48] = "";
+	int len = 0;
+
+	errbuf[0] = '\0';
+	if (lost_events)
+		snprintf(count, sizeof(count), " %llu", (unsigned long long)lost_events);
+	if (lost_lines)
+		len = snprintf(errbuf, errlen, "line %ld: the tracer lost%s events (\"[LOST ...]\" "
+			       "on %zu line%s): the replay lacks them; a larger buffer "
+			       "(buffer_size_kb) or a faster reader of trace_pipe keeps them",
+			       first_lost_line, count, lost_lines, lost_lines == 1 ? "" : "s");
+	if (cut_line && len >= 0 && (size_t)len < errlen)
+		snprintf(errbuf + len, errlen - (size_t)len, "%sline %ld: the file ends inside this "
+			 "line (no newline after it: a truncated file?); it is not replayed",
+			 len ? "; " : "", cut_line);
+}
+
+/*
+ * What the tracer printed in place of a block event with the tracefs option raw or hex on:
+ * "PID CPU TS type: 14", the event's number and none of its fields (the blk tracer has no raw
+ * printer), so nothing of it can be read.
+ */
+static bool blktrace_unprinted_event(const char *line, const char *end)
+{
+	const char *e = end, *digits;
+
+	while (e > line && (unsigned char)e[-1] <= ' ')
+		e--;
+	digits = e;
+	while (e > line && e[-1] >= '0' && e[-1] <= '9')
+		e--;
+	if (e == digits || e - line < 7 || e[-1] != ' ')
+		return false;
+	return !memcmp(e - 7, " type: ", 7) || (e - line == 7 && !memcmp(line, "type: ", 6));
+}
+
+/*
+ * "CPU:1 [LOST 76 EVENTS]" (or "[LOST EVENTS]", the count unknown): the tracer's buffer was
+ * full and it dropped events there (trace_pipe read too slowly, or overwrite off).  The
+ * count, 0 when not told; false for any other line.
+ */
+static bool blktrace_lost_events(const char *line, const char *end, u64 *nr)
+{
+	const char *p = line, *tok;
+	size_t len;
+	bool over;
+
+	tok = blktrace_token(&p, end, &len);
+	if (len < 5 || memcmp(tok, "CPU:", 4))
+		return false;
+	tok = blktrace_token(&p, end, &len);
+	if (len != 5 || memcmp(tok, "[LOST", 5))
+		return false;
+	tok = blktrace_token(&p, end, &len);
+	*nr = 0;
+	if (len && tok[0] >= '0' && tok[0] <= '9')
+		blktrace_u64(tok, len, nr, &over);
+	return true;
+}
+
+/* blk_io_trace's magic as blktrace writes it (little-endian, version 7): a binary file */
+static bool blktrace_is_binary_trace(const char *buf, size_t size)
+{
+	return size >= 4 && (unsigned char)buf[0] == 0x07 && buf[1] == 't' && buf[2] == 'a' &&
+	       buf[3] == 'e';
+}
+
+/* Whether @word is in [@s, @end) (no memmem(): it is a GNU extension). */
+static bool blktrace_contains(const char *s, const char *end, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (; (size_t)(end - s) >= len; s++) {
+		s = memchr(s, word[0], (size_t)(end - s) - len + 1);
+		if (!s)
+			return false;
+		if (!memcmp(s, word, len))
+			return true;
+	}
+	return false;
+}
+
+/* The compressor whose magic @buf starts with (traces are often shipped so), or NULL. */
+static const char *blktrace_compressed(const char *buf, size_t size)
+{
+	static const struct {
+		const char *magic, *name;
+		size_t len;
+	} kinds[] = {
+		{ "\x1f\x8b", "gzip", 2 }, { "\xfd" "7zXZ", "xz", 5 },
+		{ "\x28\xb5\x2f\xfd", "zstd", 4 }, { "BZh", "bzip2", 3 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (size >= kinds[i].len && !memcmp(buf, kinds[i].magic, kinds[i].len))
+			return kinds[i].name;
+	return NULL;
+}
+
 long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrace_rec **recs,
 			      char *errbuf, size_t errlen,
 			      void (*progress)(void *arg, size_t done, size_t total), void *arg)
 {
 	struct kfsim_blktrace_rec *arr = NULL;
-	size_t nr = 0, cap = 0, no_data_qs = 0;
+	size_t nr = 0, cap = 0, no_data_qs = 0, lost_lines = 0, events = 0;
+	/* one pass over the whole file spares one a line in the common case: no NUL at all */
+	bool has_nul = memchr(buf, '\0', size) != NULL;
+	struct blktrace_remap remaps[BLKTRACE_REMAPS];
+	size_t nr_remaps = 0;
+	long first_lost_line = 0, cut_line = 0, tracepoint_line = 0;
+	const char *cut_why = NULL;
+	u64 lost_events = 0;
 	const char *p = buf, *end = buf + size, *next_report = buf;
 	struct kfsim_problem_list problems;
+	struct blktrace_group group = { 0 };
 	long lineno = 0;
 	int err;
 
 	/* every bad line is named at once, so that one run tells the user all there is to fix */
 	kfsim_problem_list_init(&problems, errbuf, errlen, "; ");
+	if (blktrace_is_binary_trace(buf, size)) {
+		kfsim_problem_list_add(&problems, -EINVAL, "line 1: this is blktrace's binary "
+				       "output, not text: print it with blkparse first (blkparse "
+				       "-i DEV -o trace.txt)");
+		return -EINVAL;
+	}
+	if (blktrace_compressed(buf, size)) {
+		kfsim_problem_list_add(&problems, -EINVAL, "line 1: this is a %s-compressed file, "
+				       "not text: decompress it first", blktrace_compressed(buf, size));
+		return -EINVAL;
+	}
 	/* a guess from the size (a Q line and its G/D/C companions: ~300 bytes) saves regrowing */
 	if (blktrace_grow(&arr, &cap, size / 300 + 16)) {
 		if (errbuf && errlen)
@@ -357,7 +628,41 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		bool is_queue, no_data;
 
 		lineno++;
-		err = blktrace_parse_event(p, eol, "Q", &q, &kind, &no_data, &why);
+		if (has_nul && memchr(p, '\0', (size_t)(eol - p))) {
+			/* NUL bytes: nothing of the line can be trusted */
+			err = -EINVAL;
+			why = "binary data (a NUL byte) in a text trace: a trace read with the "
+			      "tracefs option bin on (read it again with it off), blktrace's binary "
+			      "output (print it with blkparse), or a damaged file";
+			kind = 0;
+			no_data = false;
+		} else {
+			err = blktrace_parse_event(p, eol, "QA", &q, &kind, &no_data, &why);
+		}
+		if (kind == 'A') {
+			blktrace_note_remap(remaps, &nr_remaps, q.from_dev, q.dev);
+			kind = 0;
+		}
+		if (kind != BLKTRACE_NO_EVENT)
+			events++;
+		if (kind == BLKTRACE_NO_EVENT) {	/* headers, summaries: few lines */
+			u64 lost;
+
+			if (blktrace_lost_events(p, eol, &lost)) {
+				lost_events += lost;
+				if (!lost_lines++)
+					first_lost_line = lineno;
+			} else if (!nr && !tracepoint_line &&
+				   blktrace_contains(p, eol, ": block_bio_queue: ")) {
+				tracepoint_line = lineno;	/* told if nothing else replays */
+			} else if (blktrace_unprinted_event(p, eol)) {
+				err = -EINVAL;
+				why = "an event printed as its type number only (\"type: N\"): the "
+				      "trace was read with the tracefs option raw or hex on; read it "
+				      "again with both off";
+			}
+			kind = 0;
+		}
 		no_data_qs += no_data;
 		is_queue = kind == 'Q';
 		p = nl ? nl + 1 : end;
@@ -370,10 +675,20 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			kvfree(arr);
 			return -ENOMEM;
 		}
+		if (err && !nl && lineno > 1) {
+			/*
+			 * blkparse and the tracer end every line with a newline: a last line
+			 * without one was cut (a copy of a trace still being written, "head -c"),
+			 * and what it held is not known.  The rest replays, with a note.
+			 */
+			cut_line = lineno;
+			cut_why = why;
+			continue;
+		}
 		if (err) {
 			if (problems.nr < BLKTRACE_LOGGED_PROBLEMS)
 				pr_err("blktrace: line %ld: %s\n", lineno, why);
-			kfsim_problem_list_add(&problems, err, "line %ld: %s", lineno, why);
+			blktrace_problem(&problems, &group, err, lineno, why);
 			continue;
 		}
 		if (progress && p >= next_report) {
@@ -398,6 +713,14 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	}
 	if (progress)
 		progress(arg, size, size);
+	if (tracepoint_line && !nr)
+		blktrace_problem(&problems, &group, -EINVAL, tracepoint_line,
+				 "an event of the block tracepoints (events/block/block_bio_queue), "
+				 "not of the blk tracer: take the trace with the blk tracer (echo blk > "
+				 "current_tracer; echo 1 > /sys/block/DEV/trace/enable) or blktrace");
+	if (cut_line && !nr)	/* nothing else to replay: the cut line is the problem */
+		blktrace_problem(&problems, &group, -EINVAL, cut_line, cut_why);
+	blktrace_group_tell(&problems, &group);
 	err = kfsim_problem_list_finish(&problems);
 	if (err) {
 		if (problems.nr > BLKTRACE_LOGGED_PROBLEMS)
@@ -411,6 +734,14 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 		snprintf(errbuf, errlen, "its %zu Q event%s carr%s no data (discards, flushes, "
 			 "\"N\" events), which are not replayed", no_data_qs,
 			 no_data_qs == 1 ? "" : "s", no_data_qs == 1 ? "ies" : "y");
+	else if (!nr && !events && errbuf && errlen)
+		snprintf(errbuf, errlen, "none of its %ld lines is a block event as blkparse or the "
+			 "blk tracer prints one (was the device traced: echo 1 > "
+			 "/sys/block/DEV/trace/enable?)", lineno);
+	else if (nr && errbuf && errlen) {
+		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, cut_line);
+		blktrace_note_layers(errbuf, errlen, remaps, nr_remaps, arr, nr);
+	}
 	*recs = arr;
 	return (long)nr;
 }

@@ -215,6 +215,8 @@ static int load_replay(struct bfq_opts *o, bool duration_given)
 	if (n == 0)
 		return kfsim_cli_fail(CMD, -EINVAL, "'%s' holds no Q events", o->replay_path),
 		       -EINVAL;
+	if (why[0])	/* it replays, but the trace is not whole: say so */
+		fprintf(stderr, "kfsim %s: '%s': %s\n", CMD, o->replay_path, why);
 	if (o->replay_closed && o->replay_linked < 0)
 		return kfsim_cli_fail(CMD, (int)o->replay_linked, "'%s': cannot read its completions",
 				      o->replay_path), -EINVAL;
@@ -441,7 +443,8 @@ static const struct kfsim_opt bfq_opts_table[] = {
 	  "run even when the estimated cost is beyond the budget (below)" },
 	{ "quiet", KFSIM_OPT_FLAG, O(quiet), NULL, "no progress line on stderr" },
 	{ "dump-jobs", KFSIM_OPT_FLAG, O(dump_jobs), NULL,
-	  "print the jobs as kfsim reads them (JSON) and run nothing" },
+	  "print the jobs (and a replay's records) as kfsim reads them\n"
+	  "(JSON) and run nothing" },
 	KFSIM_GRID_OPT_ROWS(O(grid), (1u << VERB_COMPARE) | (1u << VERB_ABLATE)),
 };
 

@@ -287,16 +287,151 @@ static void test_every_bad_line_at_once(void **state)
 	assert_null(strstr(why, "line 3:"));
 	assert_null(strstr(why, "more problems"));
 
+	/* one reason on every line: told once, with where it recurs */
 	assert_non_null(many);
 	for (int i = 0; i < 5000; i++)
 		used += (size_t)snprintf(many + used, 5000 * 40 - used,
 					 "  8,0 0 %d 0.1 1 Q R y + 8 [a]\n", i);
 	assert_int_equal(parse_text(many, &recs, why, sizeof(why)), -EINVAL);
 	print_message("told: %s\n", why);
+	assert_non_null(strstr(why, "line 1: malformed"));
+	assert_non_null(strstr(why, "(the same on lines 2, 3, 4 and 4996 more)"));
+	assert_null(strstr(why, "more problems"));
+	/* reasons that take turns: each told, the rest counted */
+	used = 0;
+	for (int i = 0; i < 5000; i++)
+		used += (size_t)snprintf(many + used, 5000 * 40 - used,
+					 "  8,0 0 %d 0.1 1 Q R %s + 8 [a]\n", i, i % 2 ? "y" : "8 + 0 [a] #");
+	assert_int_equal(parse_text(many, &recs, why, sizeof(why)), -EINVAL);
+	print_message("told: %s\n", why);
 	assert_true(strlen(why) < sizeof(why));
 	assert_non_null(strstr(why, "line 1: "));
 	assert_non_null(strstr(why, "more problems"));
 	kvfree(many);
+}
+
+/*
+ * What users bring that is not a whole trace (found replaying traces recorded on 6.18.44, see
+ * docs/bfq.md "Traces users bring"): each refused with its line and reason, or, for a trace the
+ * tracer itself says is missing events, replayed with a note; never read as something else.
+ */
+static void test_damaged_and_unreadable_traces(void **state)
+{
+	static const char bin_trace[] = { 0x07, 't', 'a', 'e', 0, 0, 0, 0, 1, 0 };
+	static const char nul_line[] = "  7,0  0 1 0.1 1 Q R 8 + 8 [a]\n  7,0  0 2 0.2 1 Q R 1\0\0\0\n";
+	struct kfsim_blktrace_rec *recs = NULL;
+	char why[600];
+	long n;
+
+	/* cut short after the sectors: "+ 128" read as "+ 12" once, silently */
+	assert_int_equal(parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q  WS 0 + 128 [fio]\n"
+				    "  fio-1  [000] d..1. 1.000002:   7,0    Q  WS 128 + 12\n",
+				    &recs, why, sizeof(why)), -EINVAL);
+	print_message("told: %s\n", why);
+	assert_non_null(strstr(why, "line 2: Q event cut short after its sectors"));
+	/* the same as the file's end, without a newline: a truncated file, the rest replays */
+	assert_int_equal(parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q  WS 0 + 128 [fio]\n"
+				    "  fio-1  [000] d..1. 1.000002:   7,0    Q  WS 128 + 12",
+				    &recs, why, sizeof(why)), 1);
+	print_message("noted: %s\n", why);
+	assert_non_null(strstr(why, "line 2: the file ends inside this line"));
+	kvfree(recs);
+	assert_int_equal(parse_text("  8,0    0        1     0.000000000  4162  Q  RS 223490 + 8 [a]\n"
+				    "  8,0    0        2     0.0000", &recs, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "line 2: the file ends inside this line"));
+	kvfree(recs);
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 junk\n", &recs, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "line 1: malformed Q event (expected \"[comm]\""));
+	/* a process named "q: 7,0 Q" (recorded on 6.18.44): its ": 7,0 " is not the context's */
+	assert_int_equal(parse_text("        q: 7,0 Q-2905    [001] d..1. 52705.200080:   7,0    Q  "
+				    "RS 0 + 8 [q: 7,0 Q]\n", &recs, why, sizeof(why)), 1);
+	assert_int_equal(recs[0].pid, 2905);
+	assert_int_equal(recs[0].time_ns, 52705200080000ULL);
+	kvfree(recs);
+	/* a damaged pid or time is damage: the I/O is not dropped without a word */
+	assert_int_equal(parse_text("  8,0 0 1 0.1 18x38 Q R 8 + 8 [a]\n"
+				    "  8,0 0 2 0.30935x000 1 Q R 8 + 8 [a]\n", &recs, why,
+				    sizeof(why)), -EINVAL);
+	print_message("told: %s\n", why);
+	assert_non_null(strstr(why, "line 1: malformed event (its pid is not a number)"));
+	assert_non_null(strstr(why, "line 2: malformed event (its time is not a time)"));
+	/* an action a later kernel may add ("ZO", "zone_open") is skipped; "C7" is damage */
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 ZO W 8 + 8 [a]\n"
+				    "  fio-1  [000] d..1. 1.000001:   7,0 zone_open  W 0 + 8 [fio]\n"
+				    "  8,0 0 2 0.2 1 Q R 8 + 8 [a]\n", &recs, why, sizeof(why)), 1);
+	kvfree(recs);
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 C7 W 8 + 8 [a]\n", &recs, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "line 1: malformed event (no action"));
+	/* blkparse -t puts the elapsed time before the name */
+	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 8 (      12) [a]\n", &recs, why,
+				    sizeof(why)), 1);
+	kvfree(recs);
+
+	/* binary: blktrace's own files, the tracefs option bin, a damaged (zero-filled) line */
+	assert_int_equal(kfsim_blktrace_parse_buf(bin_trace, sizeof(bin_trace), &recs, why,
+						  sizeof(why), NULL, NULL), -EINVAL);
+	assert_non_null(strstr(why, "line 1: this is blktrace's binary output"));
+	n = kfsim_blktrace_parse_buf(nul_line, sizeof(nul_line) - 1, &recs, why, sizeof(why), NULL,
+				     NULL);
+	print_message("told: %s\n", why);
+	assert_int_equal(n, -EINVAL);
+	assert_non_null(strstr(why, "line 2: binary data (a NUL byte)"));
+
+	/* the tracer's header and nothing else: the device was not traced */
+	assert_int_equal(parse_text("# tracer: blk\n#\n", &recs, why, sizeof(why)), 0);
+	kvfree(recs);
+	assert_non_null(strstr(why, "none of its 2 lines is a block event"));
+	/* a compressed trace, and the block tracepoints' events instead of the blk tracer's */
+	assert_int_equal(kfsim_blktrace_parse_buf("\x1f\x8b\x08\x08", 4, &recs, why, sizeof(why),
+						  NULL, NULL), -EINVAL);
+	assert_non_null(strstr(why, "line 1: this is a gzip-compressed file"));
+	assert_int_equal(parse_text("# tracer: nop\n"
+				    "  dd-19153  [001] ..... 52391.209786: block_bio_queue: 7,0 WS 0 + "
+				    "128 [dd]\n", &recs, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "line 2: an event of the block tracepoints"));
+
+	/* the tracefs options raw and hex print a block event as its type number only */
+	assert_int_equal(parse_text("# tracer: blk\n#\n6905 0 51652428749093 type: 14\n"
+				    "00001b06 00000001 00002efa5116fd3a type: 14\n",
+				    &recs, why, sizeof(why)), -EINVAL);
+	print_message("told: %s\n", why);
+	assert_non_null(strstr(why, "line 3: an event printed as its type number only"));
+	assert_non_null(strstr(why, "(the same on line 4)"));
+
+	/* events the tracer lost (trace_pipe): replayed, with a note that names the line */
+	n = parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q   R 0 + 8 [fio]\n"
+		       "CPU:1 [LOST 76 EVENTS]\n"
+		       "  fio-1  [000] d..1. 1.000090:   7,0    Q   R 8 + 8 [fio]\n"
+		       "CPU:0 [LOST EVENTS]\n", &recs, why, sizeof(why));
+	print_message("noted: %s\n", why);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(why, "line 2: the tracer lost 76 events (\"[LOST ...]\" on 2 lines)"));
+	kvfree(recs);
+	n = parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q   R 0 + 8 [fio]\n", &recs, why,
+		       sizeof(why));
+	assert_int_equal(n, 1);
+	assert_string_equal(why, "");
+	kvfree(recs);
+
+	/* a device-mapper device and the disk below it, both traced: each I/O on both layers */
+	n = parse_text("253,1    0        1     0.000000000   100  Q   W 0 + 8 [fio]\n"
+		       "  8,0    0        1     0.000001000   100  A   W 2048 + 8 <- (253,1) 0\n"
+		       "  8,0    0        2     0.000002000   100  Q   W 2048 + 8 [fio]\n",
+		       &recs, why, sizeof(why));
+	print_message("noted: %s\n", why);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(why, "device 253,1 is remapped onto 8,0 (\"A\" events) and both "
+				    "were traced: its 1 requests replay on both layers"));
+	kvfree(recs);
+	/* a partition traced alone names itself as the remap's source: nothing to say */
+	n = parse_text("  fio-1  [000] d..1. 1.000001: 259,0    A  WS 54080 + 8 <- (259,0) 52032\n"
+		       "  fio-1  [000] d..1. 1.000002: 259,0    Q  WS 54080 + 8 [fio]\n",
+		       &recs, why, sizeof(why));
+	assert_int_equal(n, 1);
+	assert_string_equal(why, "");
+	kvfree(recs);
 }
 
 /* More processes than the 64-job limit of a configuration, each its own queue. */
@@ -443,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_backwards_timestamps),
 		cmocka_unit_test(test_errors_name_the_line),
 		cmocka_unit_test(test_every_bad_line_at_once),
+		cmocka_unit_test(test_damaged_and_unreadable_traces),
 		cmocka_unit_test(test_many_processes),
 		cmocka_unit_test(test_tracefs_blk_tracer_text),
 		cmocka_unit_test(test_devices_and_scaling),

@@ -184,6 +184,22 @@ struct kfsim_bpfrt_prog {
 	const char *refused_at_end;
 };
 
+/**
+ * struct kfsim_bpfrt_func - a function whose address the BPF object loads: a callback of
+ *	bpf_loop(), bpf_for_each_map_elem() or a graph kfunc (bpfcc_insns.c bpfcc_callbacks())
+ * @name: the function
+ * @addr: its native address (what the program passes to the helper)
+ * @ret_size: the bytes of its BTF return type (0: void); natively a callee of 4 bytes or fewer
+ *	      leaves the upper bits of its return register undefined, the BPF one does not
+ * @global: its BTF linkage is global (the verifier: "callback function not static")
+ */
+struct kfsim_bpfrt_func {
+	const char *name;
+	const void *addr;
+	int ret_size;
+	int global;
+};
+
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */
 struct kfsim_bpfrt_object {
 	const char *name;
@@ -201,6 +217,8 @@ struct kfsim_bpfrt_object {
 	/* the global (non-static) subprograms and their names, NULL-terminated */
 	const void *const *globals;
 	const char *const *global_names;
+	/* the functions the object takes the address of (callbacks), {NULL}-terminated */
+	const struct kfsim_bpfrt_func *funcs;
 };
 
 /* Defined by the generated tables. */

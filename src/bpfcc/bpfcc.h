@@ -75,6 +75,13 @@ bool bpfcc_needs_order(const struct btf *btf);
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
 		      int *nr_accesses, int *leak_after_merge, char *at_end, size_t at_end_size);
 
+/*
+ * The functions whose address an instruction of the BPF object loads (ld_imm64 of a .text
+ * function: the callbacks of bpf_loop(), bpf_for_each_map_elem(), bpf_rbtree_add()), each
+ * once, into *@names (malloc()ed, as each name).  Return: how many, or -errno.
+ */
+int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names);
+
 struct bpf_insn;
 
 /**

@@ -277,6 +277,56 @@ static void reloc_code(struct elf_view *e, unsigned int f)
 	}
 }
 
+int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names)
+{
+	struct elf_view *e = calloc(1, sizeof(*e));
+	char **out = NULL;
+	int nr = 0, err;
+
+	*names = NULL;
+	if (!e)
+		return -ENOMEM;
+	err = elf_open(u->object, e);
+	for (unsigned int sec = 0; !err && sec < e->nr_sh; sec++) {
+		const Elf64_Shdr *s = &e->sh[sec];
+
+		if (s->sh_type != SHT_PROGBITS || !(s->sh_flags & SHF_EXECINSTR))
+			continue;
+		for (unsigned long i = 0; i + 1 < s->sh_size / INSN_SZ; i++) {
+			int target = subprog_target(e, sec, i, false);
+			const char *name;
+			bool seen = false;
+			char **grown;
+
+			if (sec_data(e, sec)[i * INSN_SZ] != 0x18 || target < 0)
+				continue;
+			name = sym_name(e, &e->syms[target]);
+			for (int k = 0; k < nr; k++)
+				seen |= !strcmp(out[k], name);
+			if (seen || !*name)
+				continue;
+			grown = realloc(out, (size_t)(nr + 1) * sizeof(*out));
+			if (!grown || !(grown[nr] = strdup(name))) {
+				out = grown ? grown : out;
+				err = -ENOMEM;
+				break;
+			}
+			out = grown;
+			nr++;
+		}
+	}
+	free(e->data);
+	free(e);
+	if (err) {
+		while (nr--)
+			free(out[nr]);
+		free(out);
+		return err;
+	}
+	*names = out;
+	return nr;
+}
+
 /* The subprogram number (libbpf's order, the verifier's func#N) of symbol @sym; -1 for none. */
 static int func_nr(const struct elf_view *e, int sym)
 {

@@ -163,6 +163,13 @@ struct bpfcc_global_args {
 	int nr_args;
 	/* the main function's program type (enum bpf_prog_type): its context's rules; 0: none */
 	unsigned int ctx_type;
+	/*
+	 * a bpf_for_each_map_elem() callback's arguments (map_set_for_each_callback_args()): per
+	 * argument, the BTF id of the map value it points to (0: not one), and whether it is the
+	 * map's key (mem_size its key_size)
+	 */
+	__u32 map_value[BPFCC_MAX_ARGS];
+	bool map_key[BPFCC_MAX_ARGS];
 };
 
 /*

@@ -327,6 +327,76 @@ int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names)
 	return nr;
 }
 
+#define HELPER_FOR_EACH_MAP_ELEM 164 /* BPF_FUNC_for_each_map_elem */
+
+static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u,
+			    unsigned int sec, unsigned long off, struct bpfcc_root *root);
+
+/*
+ * Whether function @name is the callback of a bpf_for_each_map_elem() call, and of which map:
+ * the verifier gives the callback the map's key (PTR_TO_MAP_KEY) in R2 and its value
+ * (PTR_TO_MAP_VALUE) in R3 (map_set_for_each_callback_args()).  The call's R1 and R2 are the
+ * last address loads into them before it (clang puts them just before the call); a callback
+ * given to the walks of two maps is left alone.
+ */
+static bool foreach_callback(const struct elf_view *e, const struct bpfcc_unit *u, const char *name,
+			     struct bpfcc_global_args *entry)
+{
+	struct bpfcc_root map = {0}, found = {0};
+	bool seen = false;
+
+	for (unsigned int sec = 0; sec < e->nr_sh; sec++) {
+		const Elf64_Shdr *sh = &e->sh[sec];
+		long def[11];
+
+		if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_EXECINSTR))
+			continue;
+		for (int r = 0; r < 11; r++)
+			def[r] = -1;
+		for (unsigned long i = 0; i < sh->sh_size / INSN_SZ; i++) {
+			const unsigned char *in = sec_data(e, sec) + i * INSN_SZ;
+			unsigned int cls = in[0] & 7, dst = in[1] & 0xf;
+			int target;
+			__s32 imm;
+
+			memcpy(&imm, in + 4, 4);
+			if (in[0] == 0x18) { /* an address load: two slots */
+				if (dst < 11)
+					def[dst] = (long)i++;
+				continue;
+			}
+			if (in[0] == 0x85) {
+				if (!(in[1] >> 4) && imm == HELPER_FOR_EACH_MAP_ELEM && def[1] >= 0 &&
+				    def[2] >= 0 &&
+				    (target = subprog_target(e, sec, (unsigned long)def[2], false)) >= 0 &&
+				    !strcmp(sym_name(e, &e->syms[target]), name)) {
+					memset(&map, 0, sizeof(map));
+					map.map_value = map_value_load(e, u, sec, (unsigned long)def[1] *
+										   INSN_SZ, &map);
+					if (seen && (map.map_value != found.map_value ||
+						     map.map_key_size != found.map_key_size))
+						return false;
+					seen = true;
+					found = map;
+				}
+				for (int r = 0; r <= 5; r++)
+					def[r] = -1;
+				continue;
+			}
+			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11)
+				def[dst] = -1; /* LD, LDX, ALU, ALU64 write their dst */
+		}
+	}
+	if (!seen || !found.map_value || !found.map_key_size)
+		return false;
+	memset(entry, 0, sizeof(*entry));
+	entry->nr_args = 4;
+	entry->map_key[1] = true;
+	entry->mem_size[1] = (int)found.map_key_size;
+	entry->map_value[2] = found.map_value;
+	return true;
+}
+
 /* The subprogram number (libbpf's order, the verifier's func#N) of symbol @sym; -1 for none. */
 static int func_nr(const struct elf_view *e, int sym)
 {
@@ -842,6 +912,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the main function's one argument is the context */
 		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
+		/* a static callback of a map's walk: its key and value arguments are typed */
+		bool walk_cb = k && !global && foreach_callback(e, u, fc->name, &entry);
 		struct bpf_program *prog = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
 
 		entry.ctx_type = !k && prog ? (unsigned int)bpf_program__type(prog) : 0;
@@ -866,7 +938,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
 								    fc->start * INSN_SZ),
 				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
-				     merge, &leak_after, subcalls, global ? &entry : NULL)) {
+				     merge, &leak_after, subcalls,
+				     global || walk_cb ? &entry : NULL)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);

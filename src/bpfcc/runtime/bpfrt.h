@@ -79,6 +79,8 @@ enum { BPFRT_WALK_OK, BPFRT_WALK_NOT_ALLOWED };
 int bpfrt_map_walk_type(const void *def);
 bool bpfrt_map_slot(const void *def, unsigned int pos, void **key, void **value,
 		    unsigned int *key_size, unsigned int *value_size);
+/* bpfrt_callbacks.c: @size bytes at @p overlap the key of a callback under way (PTR_TO_MAP_KEY) */
+bool bpfrt_callback_key(const void *p, unsigned long long size);
 /* bpfrt_helpers.c: the register type check_reg_type() names for pointer @p (not a function) */
 const char *bpfrt_reg_type(const void *p, const void *here);
 

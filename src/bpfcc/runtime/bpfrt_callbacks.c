@@ -161,6 +161,27 @@ long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_c
 	return i;
 }
 
+/*
+ * The keys of the callbacks under way (nested walks), innermost last: the verifier's
+ * PTR_TO_MAP_KEY, which a helper may not write either (bpfrt_helper_mem()).
+ */
+#define MAX_NESTED 8 /* the verifier's MAX_CALL_FRAMES */
+static __thread struct {
+	const unsigned char *key;
+	unsigned int size;
+} keys[MAX_NESTED];
+static __thread unsigned int nr_keys;
+
+bool bpfrt_callback_key(const void *p, unsigned long long size)
+{
+	const unsigned char *at = p;
+
+	for (unsigned int i = 0; i < nr_keys && i < MAX_NESTED; i++)
+		if (at + size > keys[i].key && at < keys[i].key + keys[i].size)
+			return true;
+	return false;
+}
+
 /* One call of a bpf_for_each_map_elem() callback; nonzero: stop (1) or refused (-EINVAL). */
 static int visit(const struct kfsim_bpfrt_func *f, void *map, void *fn, void *key,
 		 unsigned int key_size, void *value, void *cb_ctx, const char *file, int line)
@@ -172,8 +193,12 @@ static int visit(const struct kfsim_bpfrt_func *f, void *map, void *fn, void *ke
 	if (key_size > sizeof(before))
 		key_size = sizeof(before);
 	memcpy(before, key, key_size);
+	if (nr_keys < MAX_NESTED)
+		keys[nr_keys] = (typeof(keys[0])){key, key_size};
+	nr_keys++;
 	raw = ((callback_t)fn)((u64_t)(uintptr_t)map, (u64_t)(uintptr_t)key,
 			       (u64_t)(uintptr_t)value, (u64_t)(uintptr_t)cb_ctx, 0);
+	nr_keys--;
 	/* PTR_TO_MAP_KEY is read-only (check_mem_access()); natively the key is put back */
 	if (memcmp(before, key, key_size)) {
 		memcpy(key, before, key_size);

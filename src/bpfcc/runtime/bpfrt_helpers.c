@@ -205,6 +205,10 @@ int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long l
 						"%s", refused);
 	if (kfsim_bpf_helper_mem_arg(name, regno, p))
 		return -EINVAL;
+	/* a callback's key (check_helper_mem_access(): PTR_TO_MAP_KEY is read-only) */
+	if (bpfrt_callback_key(p, size ? size : 1))
+		return kfsim_bpf_helper_refused(name, "a callback's map key is read-only",
+						"R%d cannot write into map_key", regno);
 	/*
 	 * A buffer of the calling program's stack that the size runs past the program's frame: a
 	 * size the BPF object does not know (data), which the verifier bounds before anything else

@@ -170,6 +170,8 @@ struct bpfcc_global_args {
 	 */
 	__u32 map_value[BPFCC_MAX_ARGS];
 	bool map_key[BPFCC_MAX_ARGS];
+	/* a callback's argument that is a scalar: the context every call passes as NULL */
+	bool scalar_arg[BPFCC_MAX_ARGS];
 };
 
 /*

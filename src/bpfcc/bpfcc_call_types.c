@@ -2810,6 +2810,11 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		for (int a = 0; entry && a < entry->nr_args; a++) {
 			if (entry->ctx_arg[a])
 				fl.at[0].ctx |= (unsigned short)(1u << (a + 1));
+			/* a callback's NULL context: a scalar, which no load or store may use */
+			if (entry->scalar_arg[a]) {
+				fl.at[0].dead |= (unsigned short)(1u << (a + 1));
+				continue;
+			}
 			/* a bpf_for_each_map_elem() callback's value: the map's, never NULL */
 			if (entry->map_value[a]) {
 				fl.at[0].value[a + 1] = entry->map_value[a];

@@ -328,32 +328,36 @@ int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names)
 }
 
 #define HELPER_FOR_EACH_MAP_ELEM 164 /* BPF_FUNC_for_each_map_elem */
+#define HELPER_LOOP 181		     /* BPF_FUNC_loop */
 
 static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u,
 			    unsigned int sec, unsigned long off, struct bpfcc_root *root);
 
 /*
- * Whether function @name is the callback of a bpf_for_each_map_elem() call, and of which map:
- * the verifier gives the callback the map's key (PTR_TO_MAP_KEY) in R2 and its value
- * (PTR_TO_MAP_VALUE) in R3 (map_set_for_each_callback_args()).  The call's R1 and R2 are the
- * last address loads into them before it (clang puts them just before the call); a callback
- * given to the walks of two maps is left alone.
+ * Whether function @name is the callback of bpf_loop() or bpf_for_each_map_elem() calls, and
+ * what the verifier gives it then (set_loop_callback_state(), map_set_for_each_callback_args(),
+ * 6.12's source): the caller's R3, the callback's context, in R2 (bpf_loop) or R4 (the walk),
+ * a scalar when every call passes NULL; for a walk, the map's key (PTR_TO_MAP_KEY) in R2 and its
+ * value (PTR_TO_MAP_VALUE) in R3.  A call's R1 to R3 are the last loads into them before it
+ * (clang puts them just before the call); a callback of walks of two maps gets no map.  The
+ * calls are those of the program's own functions: each program is verified on its own.
  */
-static bool foreach_callback(const struct elf_view *e, const struct bpfcc_unit *u, const char *name,
-			     struct bpfcc_global_args *entry)
+static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u, const char *name,
+			   struct bpfcc_global_args *entry)
 {
 	struct bpfcc_root map = {0}, found = {0};
-	bool seen = false;
+	bool loop = false, walk = false, maps_differ = false, ctx_null = true;
 
-	for (unsigned int sec = 0; sec < e->nr_sh; sec++) {
-		const Elf64_Shdr *sh = &e->sh[sec];
+	/* the calls of this program's functions (the main one, the subprograms libbpf appends) */
+	for (unsigned int f = 0; f < e->nr_funcs; f++) {
+		unsigned int sec = e->funcs[f].sec;
 		long def[11];
+		bool r3_null = false;
 
-		if (sh->sh_type != SHT_PROGBITS || !(sh->sh_flags & SHF_EXECINSTR))
-			continue;
 		for (int r = 0; r < 11; r++)
 			def[r] = -1;
-		for (unsigned long i = 0; i < sh->sh_size / INSN_SZ; i++) {
+		for (unsigned long i = e->funcs[f].start; i < e->funcs[f].start + e->funcs[f].cnt;
+		     i++) {
 			const unsigned char *in = sec_data(e, sec) + i * INSN_SZ;
 			unsigned int cls = in[0] & 7, dst = in[1] & 0xf;
 			int target;
@@ -363,37 +367,52 @@ static bool foreach_callback(const struct elf_view *e, const struct bpfcc_unit *
 			if (in[0] == 0x18) { /* an address load: two slots */
 				if (dst < 11)
 					def[dst] = (long)i++;
+				r3_null &= dst != 3;
 				continue;
 			}
 			if (in[0] == 0x85) {
-				if (!(in[1] >> 4) && imm == HELPER_FOR_EACH_MAP_ELEM && def[1] >= 0 &&
-				    def[2] >= 0 &&
+				bool is_walk = imm == HELPER_FOR_EACH_MAP_ELEM;
+
+				if (!(in[1] >> 4) && (is_walk || imm == HELPER_LOOP) && def[2] >= 0 &&
 				    (target = subprog_target(e, sec, (unsigned long)def[2], false)) >= 0 &&
 				    !strcmp(sym_name(e, &e->syms[target]), name)) {
-					memset(&map, 0, sizeof(map));
-					map.map_value = map_value_load(e, u, sec, (unsigned long)def[1] *
-										   INSN_SZ, &map);
-					if (seen && (map.map_value != found.map_value ||
-						     map.map_key_size != found.map_key_size))
-						return false;
-					seen = true;
-					found = map;
+					ctx_null &= r3_null;
+					loop |= !is_walk;
+					if (is_walk) {
+						memset(&map, 0, sizeof(map));
+						if (def[1] >= 0)
+							map.map_value = map_value_load(
+								e, u, sec, (unsigned long)def[1] * INSN_SZ,
+								&map);
+						maps_differ |= walk && (map.map_value != found.map_value ||
+									map.map_key_size !=
+										found.map_key_size);
+						walk = true;
+						found = map;
+					}
 				}
 				for (int r = 0; r <= 5; r++)
 					def[r] = -1;
+				r3_null = false;
 				continue;
 			}
-			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11)
+			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11) {
 				def[dst] = -1; /* LD, LDX, ALU, ALU64 write their dst */
+				if (dst == 3) /* r3 = 0, w3 = 0 */
+					r3_null = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
+			}
 		}
 	}
-	if (!seen || !found.map_value || !found.map_key_size)
+	if (loop == walk) /* neither, or the callback of both: its arguments differ */
 		return false;
 	memset(entry, 0, sizeof(*entry));
-	entry->nr_args = 4;
-	entry->map_key[1] = true;
-	entry->mem_size[1] = (int)found.map_key_size;
-	entry->map_value[2] = found.map_value;
+	entry->nr_args = walk ? 4 : 2;
+	entry->scalar_arg[walk ? 3 : 1] = ctx_null;
+	if (walk && !maps_differ && found.map_value && found.map_key_size) {
+		entry->map_key[1] = true;
+		entry->mem_size[1] = (int)found.map_key_size;
+		entry->map_value[2] = found.map_value;
+	}
 	return true;
 }
 
@@ -432,10 +451,13 @@ static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct
 #define MAX_CALL_FRAMES 8 /* include/linux/bpf_verifier.h */
 
 /*
- * The frames below function @k's in its deepest chain of calls (subprogram calls; with @global
- * non-NULL, static ones only: a global function is not walked into), at most MAX_CALL_FRAMES.
- * @memo per function, -1 unknown; @on_path breaks a recursion, which the verifier refuses on its
- * own.
+ * The frames below function @k's in its deepest chain of calls (subprogram calls, and the
+ * callbacks whose address a function loads: the verifier walks a callback in a frame of its own
+ * and check_max_stack_depth() follows bpf_pseudo_func() as a call; with @global non-NULL,
+ * static ones only: a global function is not walked into), at most MAX_CALL_FRAMES.  @memo per
+ * function, -1 unknown; @on_path breaks a recursion: one of calls the verifier refuses on its
+ * own, one through a callback (bpf_loop() of itself) reaches MAX_CALL_FRAMES in the check after
+ * the walk (@global NULL), which follows it round and round.
  */
 static int frames_below(const struct elf_view *e, unsigned int k, const bool *global, int *memo,
 			bool *on_path)
@@ -447,11 +469,15 @@ static int frames_below(const struct elf_view *e, unsigned int k, const bool *gl
 		return memo[k] >= 0 ? memo[k] : 0;
 	on_path[k] = true;
 	for (unsigned long i = 0; i < fc->cnt && deepest < MAX_CALL_FRAMES; i++) {
-		int nr = func_nr(e, subprog_target(e, fc->sec, fc->start + i, true)), below;
+		int nr = func_nr(e, subprog_target(e, fc->sec, fc->start + i, false)), below;
+		bool callback = sec_data(e, fc->sec)[(fc->start + i) * INSN_SZ] == 0x18;
 
 		if (nr < 0 || (global && global[nr]))
 			continue;
-		below = 1 + frames_below(e, (unsigned int)nr, global, memo, on_path);
+		if (callback && !global && on_path[nr])
+			below = MAX_CALL_FRAMES;
+		else
+			below = 1 + frames_below(e, (unsigned int)nr, global, memo, on_path);
 		if (below > deepest)
 			deepest = below;
 	}
@@ -912,8 +938,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the main function's one argument is the context */
 		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
-		/* a static callback of a map's walk: its key and value arguments are typed */
-		bool walk_cb = k && !global && foreach_callback(e, u, fc->name, &entry);
+		/* a static callback of a loop or a map's walk: its arguments are typed */
+		bool walk_cb = k && !global && callback_entry(e, u, fc->name, &entry);
 		struct bpf_program *prog = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
 
 		entry.ctx_type = !k && prog ? (unsigned int)bpf_program__type(prog) : 0;

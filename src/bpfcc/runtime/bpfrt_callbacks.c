@@ -90,6 +90,22 @@ static int callback_args(const char *helper, const void *map, bool has_map, cons
 }
 
 /*
+ * Whether a callback's 64-bit return value @raw is a pointer the verifier would type, and which
+ * (check_reg_type()'s names): the program's stack, its context, a map value, an object.  Only
+ * addresses a run can tell for certain: any other number is a scalar.
+ */
+static bool pointer_type(u64_t raw, const void *here, const char **type)
+{
+	const void *p = (const void *)(uintptr_t)raw;
+	unsigned int size, off;
+
+	*type = bpfrt_reg_type(p, here);
+	if (!strcmp(*type, "fp") || !strcmp(*type, "ctx") || !strcmp(*type, "ptr_"))
+		return true;
+	return !strcmp(*type, "map_value") && bpfrt_map_value_at(p, &size, &off);
+}
+
+/*
  * The callback's return value as the BPF register holds it: clang returns a type of 4 bytes or
  * fewer zero-extended from its width ("return -1;" of an int is "r0 = 4294967295 ll"), and
  * natively the register's upper bits are undefined, so the native value is cut to that width;
@@ -102,11 +118,18 @@ static int callback_return(const char *helper, const struct kfsim_bpfrt_func *f,
 {
 	int bits = f->ret_size > 0 && f->ret_size < 8 ? f->ret_size * 8 : 64;
 	long long value = (long long)(bits == 64 ? raw : raw & ((1ull << bits) - 1));
+	const char *type;
 
 	if (bpfrt_helper(helper, file, line))
 		return -EINVAL;
 	bpfrt_site(file, line); /* the verifier names the callback's exit: its call here */
-	if (!f->ret_size) /* a void function sets no R0 */
+	if (bits == 64 && pointer_type(raw, __builtin_frame_address(0), &type))
+		/* prepare_func_exit(): the stack first, for any function; then a scalar R0 */
+		value = kfsim_bpf_helper_refused(helper, "a callback returns 0 or 1, no pointer",
+						 !strcmp(type, "fp")
+							 ? "cannot return stack pointer to the caller"
+							 : "R0 not a scalar value");
+	else if (!f->ret_size) /* a void function sets no R0 */
 		value = kfsim_bpf_helper_refused(helper, "a callback returns 0 or 1",
 						 "R0 not a scalar value");
 	else if (value != 0 && value != 1)

@@ -172,6 +172,9 @@ struct bpfcc_global_args {
 	bool map_key[BPFCC_MAX_ARGS];
 	/* a callback's argument that is a scalar: the context every call passes as NULL */
 	bool scalar_arg[BPFCC_MAX_ARGS];
+	/* one that points into the caller's stack, at stack_off from its frame pointer */
+	bool caller_stack[BPFCC_MAX_ARGS];
+	long long stack_off[BPFCC_MAX_ARGS];
 };
 
 /*

@@ -116,6 +116,11 @@ struct flow_state {
 	 * callback's key, mem_size its key_size), which is read-only
 	 */
 	unsigned short map_key;
+	/*
+	 * bit per register: a pointer into a caller's stack frame (a callback's context), at off[]
+	 * from that frame's pointer: held to the frame's bounds, never to this frame's slots
+	 */
+	unsigned short caller_stack;
 	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
@@ -287,9 +292,10 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	if (d->umin_zero & ~s->umin_zero & (s->data | s->var_off))
 		grew = true;
 	d->umin_zero &= (unsigned short)~((s->data | s->var_off) & ~s->umin_zero);
-	if (d->map_key & ~s->map_key)
+	if ((d->map_key & ~s->map_key) || (d->caller_stack & ~s->caller_stack))
 		grew = true;
 	d->map_key &= s->map_key;
+	d->caller_stack &= s->caller_stack;
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
 			d->mem_size[r] = 0; /* not the same memory on every path */
@@ -444,6 +450,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->value[r] = 0;
 	s->mem_size[r] = 0;
 	s->map_key &= keep;
+	s->caller_stack &= keep;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -1607,6 +1614,17 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 	off = s->off[reg] + in->off;
 	if (map_key_refused(fl, i, s, reg, off, size))
 		return;
+	/* check_stack_access_within_bounds(): the frame is [-MAX_BPF_STACK, 0) of its pointer */
+	if ((s->caller_stack & (1u << reg)) && !(s->var_off & (1u << reg))) {
+		__u8 cls = BPF_CLASS(in->code);
+
+		if (off + size > 0 || off < -512)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "invalid %s stack R%d off=%lld size=%d",
+				 cls == BPF_ST || cls == BPF_STX ? "write to" : "read from", reg, off,
+				 size);
+		return;
+	}
 	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
 	    (off < 0 || off + size > s->mem_size[reg])) {
 		mem_region_refused(fl, i, reg, s->mem_size[reg], off, size);
@@ -1802,7 +1820,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
-				  &s->umax_known, &s->umin_zero, &s->pkt, &s->map_key};
+				  &s->umax_known, &s->umin_zero, &s->pkt, &s->map_key, &s->caller_stack};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
@@ -2813,6 +2831,13 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 			/* a callback's NULL context: a scalar, which no load or store may use */
 			if (entry->scalar_arg[a]) {
 				fl.at[0].dead |= (unsigned short)(1u << (a + 1));
+				continue;
+			}
+			/* its context in the caller's stack, at one offset of it */
+			if (entry->caller_stack[a]) {
+				fl.at[0].caller_stack |= (unsigned short)(1u << (a + 1));
+				fl.at[0].off[a + 1] = entry->stack_off[a];
+				fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
 				continue;
 			}
 			/* a bpf_for_each_map_elem() callback's value: the map's, never NULL */

@@ -337,7 +337,8 @@ static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u
  * Whether function @name is the callback of bpf_loop() or bpf_for_each_map_elem() calls, and
  * what the verifier gives it then (set_loop_callback_state(), map_set_for_each_callback_args(),
  * 6.12's source): the caller's R3, the callback's context, in R2 (bpf_loop) or R4 (the walk),
- * a scalar when every call passes NULL; for a walk, the map's key (PTR_TO_MAP_KEY) in R2 and its
+ * a scalar when every call passes NULL, the caller's stack when every call passes one offset of
+ * it (a pointer into another frame, held to the frame's bounds); for a walk, the map's key (PTR_TO_MAP_KEY) in R2 and its
  * value (PTR_TO_MAP_VALUE) in R3.  A call's R1 to R3 are the last loads into them before it
  * (clang puts them just before the call); a callback of walks of two maps gets no map.  The
  * calls are those of the program's own functions: each program is verified on its own.
@@ -346,13 +347,16 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 			   struct bpfcc_global_args *entry)
 {
 	struct bpfcc_root map = {0}, found = {0};
-	bool loop = false, walk = false, maps_differ = false, ctx_null = true;
+	bool loop = false, walk = false, maps_differ = false, ctx_null = true, ctx_stack = true;
+	long long ctx_off = 0;
+	int sites = 0;
 
 	/* the calls of this program's functions (the main one, the subprograms libbpf appends) */
 	for (unsigned int f = 0; f < e->nr_funcs; f++) {
 		unsigned int sec = e->funcs[f].sec;
 		long def[11];
-		bool r3_null = false;
+		bool r3_null = false, r3_stack = false;
+		long long r3_off = 0;
 
 		for (int r = 0; r < 11; r++)
 			def[r] = -1;
@@ -368,6 +372,7 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 				if (dst < 11)
 					def[dst] = (long)i++;
 				r3_null &= dst != 3;
+				r3_stack &= dst != 3;
 				continue;
 			}
 			if (in[0] == 0x85) {
@@ -377,6 +382,10 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 				    (target = subprog_target(e, sec, (unsigned long)def[2], false)) >= 0 &&
 				    !strcmp(sym_name(e, &e->syms[target]), name)) {
 					ctx_null &= r3_null;
+					/* the caller's stack at one offset at every call */
+					ctx_stack &= r3_stack && (!sites || r3_off == ctx_off);
+					ctx_off = r3_off;
+					sites++;
 					loop |= !is_walk;
 					if (is_walk) {
 						memset(&map, 0, sizeof(map));
@@ -393,13 +402,20 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 				}
 				for (int r = 0; r <= 5; r++)
 					def[r] = -1;
-				r3_null = false;
+				r3_null = r3_stack = false;
 				continue;
 			}
 			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11) {
 				def[dst] = -1; /* LD, LDX, ALU, ALU64 write their dst */
-				if (dst == 3) /* r3 = 0, w3 = 0 */
+				if (dst == 3) { /* r3 = 0, w3 = 0; r3 = r10, r3 += K */
 					r3_null = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
+					if (in[0] == 0x07 && r3_stack) {
+						r3_off += imm;
+					} else {
+						r3_stack = in[0] == 0xbf && (in[1] >> 4) == 10;
+						r3_off = 0;
+					}
+				}
 			}
 		}
 	}
@@ -408,6 +424,8 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 	memset(entry, 0, sizeof(*entry));
 	entry->nr_args = walk ? 4 : 2;
 	entry->scalar_arg[walk ? 3 : 1] = ctx_null;
+	entry->caller_stack[walk ? 3 : 1] = ctx_stack && sites;
+	entry->stack_off[walk ? 3 : 1] = ctx_off;
 	if (walk && !maps_differ && found.map_value && found.map_key_size) {
 		entry->map_key[1] = true;
 		entry->mem_size[1] = (int)found.map_key_size;

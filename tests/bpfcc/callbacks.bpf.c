@@ -9,9 +9,9 @@
  * [0, 1] or a pointer, a write into the key, a key or value read past its size, a NULL context
  * used, a lock left held, a leak, callbacks nine frames deep or calling themselves).
  * tests/bpfcc/agree.sh holds kfsim to the annotations and the running kernel to them.  Written
- * here (2026-12-07): the first 36 before kfsim had the helpers, 20 held out after, 12 more held
- * out after the fixes those found; the annotations are the running 6.18's verdicts and first
- * messages.
+ * here (2026-12-07): the first 36 before kfsim had the helpers, 20 held out after, 12 and 11
+ * more held out after the fixes those found; the annotations are the running 6.18's verdicts and
+ * first messages.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -1109,6 +1109,149 @@ int loop_ctx_write_past_small(void *ctx)
 
 	bpf_loop(2, ctx_write_past, &small, 0);
 	return small;
+}
+
+/* ---- crash probes, held out likewise: odd arguments, maps changed under the walk ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, u32);
+	__type(value, u64);
+	__uint(max_entries, 3);
+} a3 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, u32);
+	__type(value, u64);
+	__uint(max_entries, 1);
+} h1 SEC(".maps");
+
+u64 gvar;
+
+static int nop(u32 i, void *c)
+{
+	return 0;
+}
+
+SEC("tc") __failure __msg("R2 type=map_value expected=func")
+int loop_fn_is_global_var(void *ctx)
+{
+	return bpf_loop(2, (void *)&gvar, NULL, 0);
+}
+
+SEC("tc") __failure __msg("R2 type=fp expected=func")
+int loop_fn_is_stack(void *ctx)
+{
+	u64 x = 0;
+
+	return bpf_loop(2, (void *)&x, NULL, 0);
+}
+
+SEC("tc") __failure __msg("R2 type=ctx expected=func")
+int loop_fn_is_ctx(void *ctx)
+{
+	return bpf_loop(2, ctx, NULL, 0);
+}
+
+SEC("tc") __failure __msg("R1 type=map_value expected=map_ptr")
+int walk_map_is_global(void *ctx)
+{
+	return bpf_for_each_map_elem(&gvar, nop, NULL, 0);
+}
+
+SEC("tc") __success __retval(-7)
+int loop_nr_minus_one(void *ctx)
+{
+	return bpf_loop(-1, nop, NULL, 0);
+}
+
+SEC("tc") __success __retval(-22)
+int loop_flags_high(void *ctx)
+{
+	return bpf_loop(1, nop, NULL, 1ULL << 40);
+}
+
+static long full_hash_insert(struct bpf_map *map, u32 *key, u64 *v, void *c)
+{
+	u32 k = *key + 1;
+	u64 z = 0;
+
+	bpf_map_update_elem(map, &k, &z, 0);
+	return 0;
+}
+
+SEC("tc") __success __retval(1)
+int walk_insert_into_full(void *ctx)
+{
+	u32 k = 1;
+	u64 v = 1;
+
+	bpf_map_update_elem(&h1, &k, &v, 0);
+	return bpf_for_each_map_elem(&h1, full_hash_insert, NULL, 0);
+}
+
+static long walk_delete_all(struct bpf_map *map, u32 *key, u64 *v, void *c)
+{
+	u32 k = 0;
+
+	bpf_map_delete_elem(&h1, &k);
+	bpf_map_delete_elem(&h1, key);
+	return 0;
+}
+
+SEC("tc") __success __retval(1)
+int walk_delete_all_prog(void *ctx)
+{
+	u32 k = 7;
+	u64 v = 1;
+
+	bpf_map_update_elem(&h1, &k, &v, 0);
+	return bpf_for_each_map_elem(&h1, walk_delete_all, NULL, 0);
+}
+
+static long nested_walk_inner(struct bpf_map *map, u32 *key, u64 *v, u64 *n)
+{
+	*n += 1;
+	return 0;
+}
+
+static long nested_walk_outer(struct bpf_map *map, u32 *key, u64 *v, u64 *n)
+{
+	bpf_for_each_map_elem(&a3, nested_walk_inner, n, 0);
+	return 0;
+}
+
+SEC("tc") __success __retval(9)
+int walk_nested_same_map(void *ctx)
+{
+	u64 n = 0;
+
+	bpf_for_each_map_elem(&a3, nested_walk_outer, &n, 0);
+	return n;
+}
+
+static long key_to_comm(struct bpf_map *map, u32 *key, u64 *v, void *c)
+{
+	bpf_get_current_comm(v, 8);
+	return 0;
+}
+
+SEC("tc") __success __retval(3)
+int walk_value_to_helper(void *ctx)
+{
+	return bpf_for_each_map_elem(&a3, key_to_comm, NULL, 0);
+}
+
+static long ret_bool_key(struct bpf_map *map, u32 *key, u64 *v, void *c)
+{
+	return *key > 0;
+}
+
+SEC("tc") __success __retval(2)
+int walk_ret_from_key(void *ctx)
+{
+	return bpf_for_each_map_elem(&a3, ret_bool_key, NULL, 0);
 }
 
 char _license[] SEC("license") = "GPL";

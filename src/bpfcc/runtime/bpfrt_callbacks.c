@@ -18,8 +18,11 @@
  * ("callback function not static", check_ld_imm()); the callback's context must be the
  * program's stack or NULL ("R3 type=map_value expected=fp"); the map must be one whose type
  * has the walk ("callback function not allowed for map"); the callback returns 0 or 1 ("At
- * callback return the register R0 has smin=2 smax=2 should have been in [0, 1]"); it may not
- * write an array's key ("write to change key R2 not allowed").  The return value is judged by
+ * callback return the register R0 has smin=2 smax=2 should have been in [0, 1]"), no pointer
+ * ("cannot return stack pointer to the caller", "R0 not a scalar value"), and no lock held (the
+ * verifier goes back to the call, which a lock refuses); it may not write the walk's key ("write
+ * to change key R2 not allowed", which the BPF object's data-flow names first with the store's
+ * register; a helper writing it: bpfrt_helper_mem()).  The return value is judged by
  * what the run returned, read at the callback's BTF width: a value the verifier knows only as a
  * range (data) is refused by it for that range, by kfsim only when the run's value is outside.
  *

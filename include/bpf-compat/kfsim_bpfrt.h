@@ -147,6 +147,13 @@ struct kfsim_bpfrt_access {
 	int dead_ref;
 	int after_merge;
 	const char *refused;
+	/*
+	 * the access lies in a callback (a function whose address the program loads): the lines of
+	 * that function, first and last (0: not in one); the verifier walks a callback after the
+	 * path that does not call it
+	 */
+	int cb_first;
+	int cb_last;
 };
 
 /**

@@ -121,6 +121,11 @@ struct flow_state {
 	 * from that frame's pointer: held to the frame's bounds, never to this frame's slots
 	 */
 	unsigned short caller_stack;
+	/*
+	 * bit per register: the constant 0 on every path (a callback's NULL context): its NULL
+	 * check's other branch is dead to the verifier, as not_null's NULL branch is
+	 */
+	unsigned short always_null;
 	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
@@ -296,6 +301,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 		grew = true;
 	d->map_key &= s->map_key;
 	d->caller_stack &= s->caller_stack;
+	if (d->always_null & ~s->always_null)
+		grew = true;
+	d->always_null &= s->always_null;
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
 			d->mem_size[r] = 0; /* not the same memory on every path */
@@ -451,6 +459,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->mem_size[r] = 0;
 	s->map_key &= keep;
 	s->caller_stack &= keep;
+	s->always_null &= keep;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -1820,7 +1829,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
 				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
-				  &s->umax_known, &s->umin_zero, &s->pkt, &s->map_key, &s->caller_stack};
+				  &s->umax_known, &s->umin_zero, &s->pkt, &s->map_key, &s->caller_stack, &s->always_null};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
@@ -2517,7 +2526,16 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		/* the NULL check: on the branch where the register is 0 it holds no object */
 		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
 			bool never_null = s->not_null & (1u << in->dst_reg);
+			bool always_null = s->always_null & (1u << in->dst_reg);
 
+			if ((op == BPF_JEQ && always_null) || (op == BPF_JNE && always_null)) {
+				/* only the edge of 0: the other is dead (is_branch_taken()) */
+				if (op == BPF_JEQ)
+					e->falls = false;
+				else
+					e->branch = false;
+				break;
+			}
 			if (op == BPF_JEQ && never_null) {
 				e->branch = false; /* the NULL branch is dead: fall through only */
 				break;
@@ -2831,6 +2849,7 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 			/* a callback's NULL context: a scalar, which no load or store may use */
 			if (entry->scalar_arg[a]) {
 				fl.at[0].dead |= (unsigned short)(1u << (a + 1));
+				fl.at[0].always_null |= (unsigned short)(1u << (a + 1));
 				continue;
 			}
 			/* its context in the caller's stack, at one offset of it */

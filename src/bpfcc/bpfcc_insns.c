@@ -866,6 +866,39 @@ static int access_reg(const unsigned char *insn)
  * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end
  * or through a reference an unlock invalidated.
  */
+/* Whether function @k of the program is a callback: one of its functions loads its address. */
+static bool is_callback(const struct elf_view *e, unsigned int k)
+{
+	for (unsigned int f = 0; k && f < e->nr_funcs; f++)
+		for (unsigned long i = 0; i < e->funcs[f].cnt; i++) {
+			unsigned long at = e->funcs[f].start + i;
+
+			if (sec_data(e, e->funcs[f].sec)[at * INSN_SZ] == 0x18 &&
+			    func_nr(e, subprog_target(e, e->funcs[f].sec, at, false)) == (int)k)
+				return true;
+		}
+	return false;
+}
+
+/* The first and last source lines of function @k's instructions (0, 0: none). */
+static void func_lines(const struct elf_view *e, unsigned int k, __u32 *first, __u32 *last)
+{
+	const struct func *fc = &e->funcs[k];
+
+	*first = *last = 0;
+	for (unsigned long i = 0; i < fc->cnt; i++) {
+		const char *file;
+		__u32 line;
+
+		if (!insn_line(e, fc->sec, (fc->start + i) * INSN_SZ, &file, &line) || !line)
+			continue;
+		if (!*first || line < *first)
+			*first = line;
+		if (line > *last)
+			*last = line;
+	}
+}
+
 static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			  struct bpfcc_beyond *const *beyond_of)
 {
@@ -874,6 +907,10 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 	fprintf(f, "static const struct kfsim_bpfrt_access kfsim_bpfcc_accesses_%u[] = {\n", idx);
 	for (unsigned int k = 0; k < e->nr_funcs; k++) {
 		const struct func *fc = &e->funcs[k];
+		__u32 cb_first = 0, cb_last = 0;
+
+		if (is_callback(e, k))
+			func_lines(e, k, &cb_first, &cb_last);
 
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -902,7 +939,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 				put_string(f, by->refused);
 			else
 				fputs("0", f);
-			fputs("},\n", f);
+			fprintf(f, ", %u, %u},\n", cb_first, cb_last);
 			nr++;
 		}
 	}

@@ -10,8 +10,8 @@
  * used, a lock left held, a leak, callbacks nine frames deep or calling themselves).
  * tests/bpfcc/agree.sh holds kfsim to the annotations and the running kernel to them.  Written
  * here (2026-12-07): the first 36 before kfsim had the helpers, 20 held out after, 12 and 11
- * more held out after the fixes those found; the annotations are the running 6.18's verdicts and
- * first messages.
+ * more held out after the fixes those found, and two of the shapes a generator of such programs
+ * found; the annotations are the running 6.18's verdicts and first messages.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -1252,6 +1252,35 @@ SEC("tc") __success __retval(2)
 int walk_ret_from_key(void *ctx)
 {
 	return bpf_for_each_map_elem(&a3, ret_bool_key, NULL, 0);
+}
+
+/* ---- from a generator of such programs (seeds 97001-97004): the two causes it found ---- */
+
+static int guarded_null(u32 idx, struct lctx *c)
+{
+	if (c)
+		c->calls++;
+	return 0;
+}
+
+/* a NULL context checked before use: the verifier knows it is 0 and skips the branch */
+SEC("tc") __success __retval(3)
+int loop_null_ctx_checked(void *ctx)
+{
+	return bpf_loop(3, guarded_null, NULL, 0);
+}
+
+static long write_key_too(struct bpf_map *map, u32 *key, u64 *val, void *c)
+{
+	*key = 2;
+	return 0;
+}
+
+/* the call's own arguments are refused before the callback is walked */
+SEC("tc") __failure __msg("R3 type=map_value expected=fp")
+int walk_bad_ctx_before_callback(void *ctx)
+{
+	return bpf_for_each_map_elem(&arr, write_key_too, &gcount, 0);
 }
 
 char _license[] SEC("license") = "GPL";

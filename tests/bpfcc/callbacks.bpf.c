@@ -1283,4 +1283,34 @@ int walk_bad_ctx_before_callback(void *ctx)
 	return bpf_for_each_map_elem(&arr, write_key_too, &gcount, 0);
 }
 
+/* ---- a loop or walk the run makes no call of: the verifier walks the callback all the same ---- */
+
+static int ret_minus_two(u32 idx, void *c)
+{
+	return -2;
+}
+
+SEC("tc") __failure __msg("At callback return the register R0 has smin=4294967294 smax=4294967294 should have been in [0, 1]")
+int loop_flags_bad_cb(void *ctx)
+{
+	return bpf_loop(3, ret_minus_two, NULL, 1);
+}
+
+SEC("tc") __failure __msg("At callback return the register R0 has smin=4294967294 smax=4294967294 should have been in [0, 1]")
+int loop_data_zero_bad_cb(struct __sk_buff *skb)
+{
+	return bpf_loop(skb->len & 0x80, ret_minus_two, NULL, 0);
+}
+
+static long walk_ret_big(struct bpf_map *map, u32 *key, u64 *val, void *c)
+{
+	return 1L << 40;
+}
+
+SEC("tc") __failure __msg("At callback return the register R0 has smin=1099511627776 smax=1099511627776 should have been in [0, 1]")
+int walk_flags_bad_cb(void *ctx)
+{
+	return bpf_for_each_map_elem(&arr, walk_ret_big, NULL, 4);
+}
+
 char _license[] SEC("license") = "GPL";

@@ -109,6 +109,9 @@ void bpfrt_site(const char *file, int line);
 extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
+/* bpfrt_main.c: whether the BPF object refuses an access of the running program with a
+ * message that starts with @prefix (its verdict then comes from the object's tables) */
+bool bpfrt_object_refuses(const char *prefix);
 /* bpfrt_main.c: the refusal the BPF object gives the call at @file:@line (NULL: none) */
 const char *bpfrt_refused_call(const char *file, int line);
 /*

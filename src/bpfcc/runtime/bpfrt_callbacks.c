@@ -29,8 +29,9 @@
  * The verifier walks the path where the callback is not called (again) first: push_callback_call()
  * queues the callback and goes on after the call.  The exploring mode takes the first two calls
  * of each loop as decision points (the loop's end before them), as bpfrt_iter.c takes next()'s
- * NULL, and an empty hash's walk as one where the callback is called once, with a zeroed key and
- * value (the verifier does not know the map is empty).
+ * NULL, and a loop or walk the run makes no call of (an empty hash, flags, more than
+ * BPF_MAX_LOOPS, a bound of 0 that is data) as one where the callback is called once (with a
+ * zeroed key and value): the verifier walks it all the same.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -152,10 +153,29 @@ static bool loop_ends_here(const char *helper, unsigned int nr)
 	return nr < CALLS_EXPLORED && kfsim_bpf_explore_decide(&d);
 }
 
+/*
+ * A loop the run makes no call of (flags, more than BPF_MAX_LOOPS, a bound of 0 that is data):
+ * the verifier walks the callback all the same, up to the bound's maximum, which it knows only
+ * for a constant (check_helper_call(): callback_depth < umax_value; @nr_const, the native
+ * compiler's __builtin_constant_p()), so the exploring mode may call it once.  True when it did
+ * and the callback was refused.
+ */
+static bool uncalled_loop(const struct kfsim_bpfrt_func *f, void *fn, void *cb_ctx,
+			  unsigned int nr_loops, int nr_const, const char *file, int line)
+{
+	struct kfsim_bpf_decision d = {.kfunc = "bpf_loop", .natural = false, .can_flip = true,
+				       .fabricates = true};
+
+	if ((!nr_loops && nr_const) || !kfsim_bpf_explore_decide(&d))
+		return false;
+	return callback_return("bpf_loop", f, ((callback_t)fn)(0, (u64_t)(uintptr_t)cb_ctx, 0, 0, 0),
+			       file, line) < 0;
+}
+
 long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
-		      unsigned long long flags, const char *file, int line);
+		      unsigned long long flags, int nr_const, const char *file, int line);
 long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
-		      unsigned long long flags, const char *file, int line)
+		      unsigned long long flags, int nr_const, const char *file, int line)
 {
 	const struct kfsim_bpfrt_func *f;
 	unsigned int i;
@@ -169,10 +189,11 @@ long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_c
 	bpfrt_site(NULL, 0);
 	if (err)
 		return -EINVAL;
-	if (flags)
-		return -EINVAL;
-	if (nr_loops > BPF_MAX_LOOPS)
-		return -E2BIG;
+	if (flags || nr_loops > BPF_MAX_LOOPS || !nr_loops) {
+		if (uncalled_loop(f, callback_fn, callback_ctx, nr_loops, nr_const, file, line))
+			return -EINVAL;
+		return flags ? -EINVAL : nr_loops ? -E2BIG : 0;
+	}
 	for (i = 0; i < nr_loops; i++) {
 		if (loop_ends_here("bpf_loop", i))
 			return i;
@@ -225,9 +246,12 @@ static int visit(const struct kfsim_bpfrt_func *f, void *map, void *fn, void *ke
 	raw = ((callback_t)fn)((u64_t)(uintptr_t)map, (u64_t)(uintptr_t)key,
 			       (u64_t)(uintptr_t)value, (u64_t)(uintptr_t)cb_ctx, 0);
 	nr_keys--;
-	/* PTR_TO_MAP_KEY is read-only (check_mem_access()); natively the key is put back */
-	if (memcmp(before, key, key_size)) {
-		memcpy(key, before, key_size);
+	/*
+	 * PTR_TO_MAP_KEY is read-only (check_mem_access()): a store the BPF object's data-flow
+	 * found is refused from its tables with the store's register; one it did not follow (a key
+	 * pointer spilled and reloaded) is seen here by the bytes
+	 */
+	if (memcmp(before, key, key_size) && !bpfrt_object_refuses("write to change key")) {
 		bpfrt_site(file, line);
 		kfsim_bpf_helper_refused("bpf_for_each_map_elem",
 					 "the callback's key is the map's: read-only",
@@ -258,26 +282,35 @@ long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_
 	bpfrt_site(NULL, 0);
 	if (err)
 		return -EINVAL;
-	if (flags)
-		return -EINVAL;
-	for (unsigned int pos = 0; bpfrt_map_slot(map, pos, &key, &value, &key_size, &value_size);
+	for (unsigned int pos = 0; !flags && bpfrt_map_slot(map, pos, &key, &value, &key_size, &value_size);
 	     pos++) {
 		uint32_t index = pos; /* an array's key: a u32 on the helper's stack, as the kernel's */
+		/*
+		 * a hash's key: a copy, as the kernel's element outlives a delete under the walk
+		 * (RCU) while natively the slot is taken again by the next insert
+		 */
+		_Alignas(8) unsigned char kcopy[MAX_KEY];
 
 		if (!value)
 			continue; /* a hash's slot not in use */
 		if (loop_ends_here("bpf_for_each_map_elem", (unsigned int)nr))
 			return nr;
 		nr++;
+		if (key && key_size <= sizeof(kcopy)) {
+			memcpy(kcopy, key, key_size);
+			key = kcopy;
+		}
 		err = visit(f, map, callback_fn, key ? key : &index, key ? key_size : 4, value,
 			    callback_ctx, file, line);
 		if (err)
 			return err < 0 ? -EINVAL : nr;
 	}
 	/*
-	 * No element was called back (an empty hash): the verifier walks the callback all the same,
-	 * so the exploring mode may call it once with a zeroed key and value.
+	 * No element was called back (an empty hash, flags): the verifier walks the callback all
+	 * the same, so the exploring mode may call it once with a zeroed key and value.
 	 */
+	if (flags)
+		bpfrt_map_slot(map, 0, &key, &value, &key_size, &value_size); /* the sizes */
 	if (!nr && key_size && key_size <= MAX_KEY && value_size <= MAX_KEY) {
 		struct kfsim_bpf_decision d = {.kfunc = "bpf_for_each_map_elem",
 					       .natural = false,
@@ -287,8 +320,8 @@ long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_
 
 		if (kfsim_bpf_explore_decide(&d)) {
 			err = visit(f, map, callback_fn, k, key_size, v, callback_ctx, file, line);
-			return err < 0 ? -EINVAL : 1;
+			return err < 0 || flags ? -EINVAL : 1;
 		}
 	}
-	return nr;
+	return flags ? -EINVAL : nr;
 }

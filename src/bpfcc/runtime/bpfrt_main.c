@@ -755,6 +755,17 @@ const char *bpfrt_refused_call(const char *file, int line)
 	return NULL;
 }
 
+bool bpfrt_object_refuses(const char *prefix)
+{
+	for (int i = 0; child_prog && i < child_prog->nr_accesses; i++) {
+		const char *refused = child_prog->accesses[i].refused;
+
+		if (refused && !strncmp(refused, prefix, strlen(prefix)))
+			return true;
+	}
+	return false;
+}
+
 static void sanitizer_died(void)
 {
 	if (child_run && child_run->nr_violations) {

@@ -108,7 +108,7 @@ long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const cha
 				  int line);
 /* the callback is the program's function; natively any function pointer converts to void * */
 long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
-		      unsigned long long flags, const char *file, int line);
+		      unsigned long long flags, int nr_const, const char *file, int line);
 long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_ctx,
 				   unsigned long long flags, const char *file, int line);
 
@@ -136,8 +136,10 @@ long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_
 	kfsim_bpfrt_skb_load_bytes(skb, offset, to, len, __FILE__, __LINE__)
 #define bpf_get_current_comm(buf, size_of_buf)                                                     \
 	kfsim_bpfrt_get_current_comm(buf, size_of_buf, __FILE__, __LINE__)
+/* whether the bound is a constant: the verifier walks the callback only up to its bound */
 #define bpf_loop(nr_loops, callback_fn, callback_ctx, flags)                                       \
-	kfsim_bpfrt_loop(nr_loops, (void *)(callback_fn), callback_ctx, flags, __FILE__, __LINE__)
+	kfsim_bpfrt_loop(nr_loops, (void *)(callback_fn), callback_ctx, flags,                     \
+			 __builtin_constant_p(nr_loops), __FILE__, __LINE__)
 #define bpf_for_each_map_elem(map, callback_fn, callback_ctx, flags)                               \
 	kfsim_bpfrt_for_each_map_elem(map, (void *)(callback_fn), callback_ctx, flags, __FILE__,  \
 				      __LINE__)

@@ -355,7 +355,7 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 	for (unsigned int f = 0; f < e->nr_funcs; f++) {
 		unsigned int sec = e->funcs[f].sec;
 		long def[11];
-		bool r3_null = false, r3_stack = false;
+		bool r3_null = false, r3_stack = false, r1_zero = false;
 		long long r3_off = 0;
 
 		for (int r = 0; r < 11; r++)
@@ -373,12 +373,18 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 					def[dst] = (long)i++;
 				r3_null &= dst != 3;
 				r3_stack &= dst != 3;
+				r1_zero &= dst != 1;
 				continue;
 			}
 			if (in[0] == 0x85) {
 				bool is_walk = imm == HELPER_FOR_EACH_MAP_ELEM;
 
+				/*
+				 * a loop of a constant 0 calls: the verifier does not walk the callback
+				 * from there (check_helper_call(): callback_depth < umax_value)
+				 */
 				if (!(in[1] >> 4) && (is_walk || imm == HELPER_LOOP) && def[2] >= 0 &&
+				    (is_walk || !r1_zero) &&
 				    (target = subprog_target(e, sec, (unsigned long)def[2], false)) >= 0 &&
 				    !strcmp(sym_name(e, &e->syms[target]), name)) {
 					ctx_null &= r3_null;
@@ -402,11 +408,13 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 				}
 				for (int r = 0; r <= 5; r++)
 					def[r] = -1;
-				r3_null = r3_stack = false;
+				r3_null = r3_stack = r1_zero = false;
 				continue;
 			}
 			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11) {
 				def[dst] = -1; /* LD, LDX, ALU, ALU64 write their dst */
+				if (dst == 1) /* r1 = 0, w1 = 0 */
+					r1_zero = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
 				if (dst == 3) { /* r3 = 0, w3 = 0; r3 = r10, r3 += K */
 					r3_null = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
 					if (in[0] == 0x07 && r3_stack) {

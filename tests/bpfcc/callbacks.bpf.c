@@ -1313,4 +1313,17 @@ int walk_flags_bad_cb(void *ctx)
 	return bpf_for_each_map_elem(&arr, walk_ret_big, NULL, 4);
 }
 
+static int null_ctx_unwalked(u32 idx, struct lctx *c)
+{
+	c->calls = 1;
+	return 0;
+}
+
+/* a constant 0 calls: the verifier never walks the callback, whatever it does (seed 97014) */
+SEC("tc") __success __retval(0)
+int loop_const_zero_unwalked(void *ctx)
+{
+	return bpf_loop(0, null_ctx_unwalked, NULL, 0);
+}
+
 char _license[] SEC("license") = "GPL";

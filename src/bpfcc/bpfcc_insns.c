@@ -354,19 +354,43 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 	/* the calls of this program's functions (the main one, the subprograms libbpf appends) */
 	for (unsigned int f = 0; f < e->nr_funcs; f++) {
 		unsigned int sec = e->funcs[f].sec;
+		unsigned long start = e->funcs[f].start, cnt = e->funcs[f].cnt;
+		bool *joins = calloc(cnt + 1, sizeof(*joins));
 		long def[11];
 		bool r3_null = false, r3_stack = false, r1_zero = false;
 		long long r3_off = 0;
 
+		/*
+		 * where paths join (a jump's target) the registers may hold another value on each:
+		 * clang merges two calls of one callback (two maps' walks) into one
+		 */
+		for (unsigned long i = 0; joins && i < cnt; i++) {
+			const unsigned char *in = sec_data(e, sec) + (start + i) * INSN_SZ;
+			__s16 off;
+			__s32 imm;
+			long to;
+
+			memcpy(&off, in + 2, 2);
+			memcpy(&imm, in + 4, 4);
+			if (((in[0] & 7) != 5 && (in[0] & 7) != 6) || in[0] == 0x85 || in[0] == 0x95)
+				continue;
+			to = (long)i + 1 + (in[0] == 0x06 ? imm : off); /* gotol: the immediate */
+			if (to >= 0 && (unsigned long)to < cnt)
+				joins[to] = true;
+		}
 		for (int r = 0; r < 11; r++)
 			def[r] = -1;
-		for (unsigned long i = e->funcs[f].start; i < e->funcs[f].start + e->funcs[f].cnt;
-		     i++) {
+		for (unsigned long i = start; i < start + cnt; i++) {
 			const unsigned char *in = sec_data(e, sec) + i * INSN_SZ;
 			unsigned int cls = in[0] & 7, dst = in[1] & 0xf;
 			int target;
 			__s32 imm;
 
+			if (!joins || joins[i - start]) {
+				for (int r = 0; r < 11; r++)
+					def[r] = -1;
+				r3_null = r3_stack = r1_zero = false;
+			}
 			memcpy(&imm, in + 4, 4);
 			if (in[0] == 0x18) { /* an address load: two slots */
 				if (dst < 11)
@@ -426,6 +450,7 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 				}
 			}
 		}
+		free(joins);
 	}
 	if (loop == walk) /* neither, or the callback of both: its arguments differ */
 		return false;

@@ -1326,4 +1326,39 @@ int loop_const_zero_unwalked(void *ctx)
 	return bpf_loop(0, null_ctx_unwalked, NULL, 0);
 }
 
+/* ---- reference ids around a walk: the running 6.18 takes one at the walk's call ---- */
+
+static long walk_nothing(struct bpf_map *map, u32 *key, u64 *val, void *c)
+{
+	return 0;
+}
+
+SEC("tc") __failure __msg("Unreleased reference id=3 alloc_insn={{[0-9]+}}")
+int walk_then_leak(void *ctx)
+{
+	bpf_for_each_map_elem(&arr, walk_nothing, NULL, 0);
+	bpf_obj_new(struct mynode);
+	return 0;
+}
+
+static long walk_leaks(struct bpf_map *map, u32 *key, u64 *val, void *c)
+{
+	bpf_obj_new(struct mynode);
+	return 0;
+}
+
+SEC("tc") __failure __msg("Unreleased reference id=3 alloc_insn={{[0-9]+}}")
+int walk_callback_leaks(void *ctx)
+{
+	return bpf_for_each_map_elem(&hsh, walk_leaks, NULL, 0);
+}
+
+SEC("tc") __failure __msg("Unreleased reference id=2 alloc_insn={{[0-9]+}}")
+int loop_then_leak(void *ctx)
+{
+	bpf_loop(2, nothing, NULL, 0);
+	bpf_obj_new(struct mynode);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

@@ -1630,8 +1630,8 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		if (off + size > 0 || off < -512)
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "invalid %s stack R%d off=%lld size=%d",
-				 cls == BPF_ST || cls == BPF_STX ? "write to" : "read from", reg, off,
-				 size);
+				 cls == BPF_ST || cls == BPF_STX ? "write to" : "read from", reg,
+				 off, size);
 		return;
 	}
 	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
@@ -1825,11 +1825,13 @@ static void kptr_checked(struct flow_state *s, int reg)
 /* A register move: @dst holds all that @src does. */
 static void copy_reg(struct flow_state *s, int dst, int src)
 {
-	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
-				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
-				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
-				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
-				  &s->umax_known, &s->umin_zero, &s->pkt, &s->map_key, &s->caller_stack, &s->always_null};
+	unsigned short *bits[] = {&s->imm_known,    &s->array_map,  &s->stack,	  &s->not_null,
+				  &s->off_known,    &s->non_owning, &s->inserted, &s->dead,
+				  &s->kptr_null,    &s->kptr_rcu,   &s->null_ptr, &s->null_map,
+				  &s->null_mem,	    &s->ctx,	    &s->compared, &s->data,
+				  &s->var_off,	    &s->tn_known,   &s->rodata,	  &s->sext32,
+				  &s->umax_known,   &s->umin_zero,  &s->pkt,	  &s->map_key,
+				  &s->caller_stack, &s->always_null};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];

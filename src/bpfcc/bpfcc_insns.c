@@ -330,18 +330,19 @@ int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names)
 #define HELPER_FOR_EACH_MAP_ELEM 164 /* BPF_FUNC_for_each_map_elem */
 #define HELPER_LOOP 181		     /* BPF_FUNC_loop */
 
-static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u,
-			    unsigned int sec, unsigned long off, struct bpfcc_root *root);
+static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u, unsigned int sec,
+			    unsigned long off, struct bpfcc_root *root);
 
 /*
  * Whether function @name is the callback of bpf_loop() or bpf_for_each_map_elem() calls, and
  * what the verifier gives it then (set_loop_callback_state(), map_set_for_each_callback_args(),
  * 6.12's source): the caller's R3, the callback's context, in R2 (bpf_loop) or R4 (the walk),
  * a scalar when every call passes NULL, the caller's stack when every call passes one offset of
- * it (a pointer into another frame, held to the frame's bounds); for a walk, the map's key (PTR_TO_MAP_KEY) in R2 and its
- * value (PTR_TO_MAP_VALUE) in R3.  A call's R1 to R3 are the last loads into them before it
- * (clang puts them just before the call); a callback of walks of two maps gets no map.  The
- * calls are those of the program's own functions: each program is verified on its own.
+ * it (a pointer into another frame, held to the frame's bounds); for a walk, the map's key
+ * (PTR_TO_MAP_KEY) in R2 and its value (PTR_TO_MAP_VALUE) in R3.  A call's R1 to R3 are the last
+ * loads into them before it (clang puts them just before the call); a callback of walks of two maps
+ * gets no map.  The calls are those of the program's own functions: each program is verified on its
+ * own.
  */
 static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u, const char *name,
 			   struct bpfcc_global_args *entry)
@@ -372,7 +373,8 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 
 			memcpy(&off, in + 2, 2);
 			memcpy(&imm, in + 4, 4);
-			if (((in[0] & 7) != 5 && (in[0] & 7) != 6) || in[0] == 0x85 || in[0] == 0x95)
+			if (((in[0] & 7) != 5 && (in[0] & 7) != 6) || in[0] == 0x85 ||
+			    in[0] == 0x95)
 				continue;
 			to = (long)i + 1 + (in[0] == 0x06 ? imm : off); /* gotol: the immediate */
 			if (to >= 0 && (unsigned long)to < cnt)
@@ -404,12 +406,14 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 				bool is_walk = imm == HELPER_FOR_EACH_MAP_ELEM;
 
 				/*
-				 * a loop of a constant 0 calls: the verifier does not walk the callback
-				 * from there (check_helper_call(): callback_depth < umax_value)
+				 * a loop of a constant 0 calls: the verifier does not walk the
+				 * callback from there (check_helper_call(): callback_depth <
+				 * umax_value)
 				 */
-				if (!(in[1] >> 4) && (is_walk || imm == HELPER_LOOP) && def[2] >= 0 &&
-				    (is_walk || !r1_zero) &&
-				    (target = subprog_target(e, sec, (unsigned long)def[2], false)) >= 0 &&
+				if (!(in[1] >> 4) && (is_walk || imm == HELPER_LOOP) &&
+				    def[2] >= 0 && (is_walk || !r1_zero) &&
+				    (target = subprog_target(e, sec, (unsigned long)def[2],
+							     false)) >= 0 &&
 				    !strcmp(sym_name(e, &e->syms[target]), name)) {
 					ctx_null &= r3_null;
 					/* the caller's stack at one offset at every call */
@@ -421,11 +425,13 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 						memset(&map, 0, sizeof(map));
 						if (def[1] >= 0)
 							map.map_value = map_value_load(
-								e, u, sec, (unsigned long)def[1] * INSN_SZ,
+								e, u, sec,
+								(unsigned long)def[1] * INSN_SZ,
 								&map);
-						maps_differ |= walk && (map.map_value != found.map_value ||
-									map.map_key_size !=
-										found.map_key_size);
+						maps_differ |=
+							walk &&
+							(map.map_value != found.map_value ||
+							 map.map_key_size != found.map_key_size);
 						walk = true;
 						found = map;
 					}
@@ -437,7 +443,8 @@ static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u,
 			}
 			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11) {
 				def[dst] = -1; /* LD, LDX, ALU, ALU64 write their dst */
-				if (dst == 1) /* r1 = 0, w1 = 0 */
+				/* r1 = 0, w1 = 0 */
+				if (dst == 1)
 					r1_zero = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
 				if (dst == 3) { /* r3 = 0, w3 = 0; r3 = r10, r3 += K */
 					r3_null = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
@@ -1049,11 +1056,11 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the calls that objects of types with different records reach, the accesses
 		 * past an object's end, the inserts of a non-owning result */
 		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
-		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
-								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
-				     merge, &leak_after, subcalls,
-				     global || walk_cb ? &entry : NULL)) {
+		    bpfcc_call_types(
+			    btf,
+			    (const struct bpf_insn *)(sec_data(e, fc->sec) + fc->start * INSN_SZ),
+			    fc->cnt, names, arrays, roots, differ, beyond, non_owning, merge,
+			    &leak_after, subcalls, global || walk_cb ? &entry : NULL)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);

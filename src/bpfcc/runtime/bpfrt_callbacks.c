@@ -66,25 +66,28 @@ static int callback_args(const char *helper, const void *map, bool has_map, cons
 			 const void *cb_ctx, const void *here, const struct kfsim_bpfrt_func **f)
 {
 	if (has_map && bpfrt_map_walk_type(map) < 0)
-		return kfsim_bpf_helper_refused(helper, "its first argument is one of the program's maps",
-						"R1 type=%s expected=map_ptr",
-						bpfrt_reg_type(map, here));
+		return kfsim_bpf_helper_refused(
+			helper, "its first argument is one of the program's maps",
+			"R1 type=%s expected=map_ptr", bpfrt_reg_type(map, here));
 	*f = func_of(fn);
 	if (!*f)
 		return kfsim_bpf_helper_refused(helper,
 						"the callback is a function of the program (its "
 						"address, which the verifier types PTR_TO_FUNC)",
-						"R2 type=%s expected=func", bpfrt_reg_type(fn, here));
+						"R2 type=%s expected=func",
+						bpfrt_reg_type(fn, here));
 	if ((*f)->global)
 		return kfsim_bpf_helper_refused(
-			helper, "a callback is a static function: the verifier refuses the load of a "
-				"global one's address (check_ld_imm())",
+			helper,
+			"a callback is a static function: the verifier refuses the load of a "
+			"global one's address (check_ld_imm())",
 			"callback function not static");
 	if (cb_ctx && strcmp(bpfrt_reg_type(cb_ctx, here), "fp"))
-		return kfsim_bpf_helper_refused(helper,
-						"the callback's context is the program's stack or NULL "
-						"(ARG_PTR_TO_STACK_OR_NULL)",
-						"R3 type=%s expected=fp", bpfrt_reg_type(cb_ctx, here));
+		return kfsim_bpf_helper_refused(
+			helper,
+			"the callback's context is the program's stack or NULL "
+			"(ARG_PTR_TO_STACK_OR_NULL)",
+			"R3 type=%s expected=fp", bpfrt_reg_type(cb_ctx, here));
 	if (has_map && bpfrt_map_walk_type(map) != BPFRT_WALK_OK)
 		return kfsim_bpf_helper_refused(helper,
 						"only arrays and hashes have the callback walk "
@@ -129,10 +132,10 @@ static int callback_return(const char *helper, const struct kfsim_bpfrt_func *f,
 	bpfrt_site(file, line); /* the verifier names the callback's exit: its call here */
 	if (bits == 64 && pointer_type(raw, __builtin_frame_address(0), &type))
 		/* prepare_func_exit(): the stack first, for any function; then a scalar R0 */
-		value = kfsim_bpf_helper_refused(helper, "a callback returns 0 or 1, no pointer",
-						 !strcmp(type, "fp")
-							 ? "cannot return stack pointer to the caller"
-							 : "R0 not a scalar value");
+		value = kfsim_bpf_helper_refused(
+			helper, "a callback returns 0 or 1, no pointer",
+			!strcmp(type, "fp") ? "cannot return stack pointer to the caller"
+					    : "R0 not a scalar value");
 	else if (!f->ret_size) /* a void function sets no R0 */
 		value = kfsim_bpf_helper_refused(helper, "a callback returns 0 or 1",
 						 "R0 not a scalar value");
@@ -163,13 +166,14 @@ static bool loop_ends_here(const char *helper, unsigned int nr)
 static bool uncalled_loop(const struct kfsim_bpfrt_func *f, void *fn, void *cb_ctx,
 			  unsigned int nr_loops, int nr_const, const char *file, int line)
 {
-	struct kfsim_bpf_decision d = {.kfunc = "bpf_loop", .natural = false, .can_flip = true,
-				       .fabricates = true};
+	struct kfsim_bpf_decision d = {
+		.kfunc = "bpf_loop", .natural = false, .can_flip = true, .fabricates = true};
 
 	if ((!nr_loops && nr_const) || !kfsim_bpf_explore_decide(&d))
 		return false;
-	return callback_return("bpf_loop", f, ((callback_t)fn)(0, (u64_t)(uintptr_t)cb_ctx, 0, 0, 0),
-			       file, line) < 0;
+	return callback_return("bpf_loop", f,
+			       ((callback_t)fn)(0, (u64_t)(uintptr_t)cb_ctx, 0, 0, 0), file,
+			       line) < 0;
 }
 
 long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
@@ -289,9 +293,10 @@ long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_
 	 * it here, so every --kver follows the measurement
 	 */
 	kfsim_bpf_verifier_ids(1);
-	for (unsigned int pos = 0; !flags && bpfrt_map_slot(map, pos, &key, &value, &key_size, &value_size);
-	     pos++) {
-		uint32_t index = pos; /* an array's key: a u32 on the helper's stack, as the kernel's */
+	for (unsigned int pos = 0;
+	     !flags && bpfrt_map_slot(map, pos, &key, &value, &key_size, &value_size); pos++) {
+		/* an array's key: a u32 on the helper's stack, as the kernel's */
+		uint32_t index = pos;
 		/*
 		 * a hash's key: a copy, as the kernel's element outlives a delete under the walk
 		 * (RCU) while natively the slot is taken again by the next insert

@@ -147,6 +147,13 @@ struct kfsim_bpfrt_access {
 	int dead_ref;
 	int after_merge;
 	const char *refused;
+	/*
+	 * the access lies in a callback (a function whose address the program loads): the lines of
+	 * that function, first and last (0: not in one); the verifier walks a callback after the
+	 * path that does not call it
+	 */
+	int cb_first;
+	int cb_last;
 };
 
 /**
@@ -184,6 +191,22 @@ struct kfsim_bpfrt_prog {
 	const char *refused_at_end;
 };
 
+/**
+ * struct kfsim_bpfrt_func - a function whose address the BPF object loads: a callback of
+ *	bpf_loop(), bpf_for_each_map_elem() or a graph kfunc (bpfcc_insns.c bpfcc_callbacks())
+ * @name: the function
+ * @addr: its native address (what the program passes to the helper)
+ * @ret_size: the bytes of its BTF return type (0: void); natively a callee of 4 bytes or fewer
+ *	      leaves the upper bits of its return register undefined, the BPF one does not
+ * @global: its BTF linkage is global (the verifier: "callback function not static")
+ */
+struct kfsim_bpfrt_func {
+	const char *name;
+	const void *addr;
+	int ret_size;
+	int global;
+};
+
 /** struct kfsim_bpfrt_object - everything kfsim-bpf-cc generated for one BPF C file */
 struct kfsim_bpfrt_object {
 	const char *name;
@@ -201,6 +224,8 @@ struct kfsim_bpfrt_object {
 	/* the global (non-static) subprograms and their names, NULL-terminated */
 	const void *const *globals;
 	const char *const *global_names;
+	/* the functions the object takes the address of (callbacks), {NULL}-terminated */
+	const struct kfsim_bpfrt_func *funcs;
 };
 
 /* Defined by the generated tables. */

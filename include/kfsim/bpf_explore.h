@@ -107,12 +107,16 @@ struct kfsim_bpf_explore_step {
  * @KFSIM_BPF_DECIDES_NEXT: an open-coded iterator's next(): an element or NULL (the loop's end),
  *			    which the verifier walks first (process_iter_next_call() queues the
  *			    element and goes on with NULL: 6.12's source, the running 6.18)
+ * @KFSIM_BPF_DECIDES_CALLBACK: a helper that calls back (bpf_loop(), bpf_for_each_map_elem()):
+ *				the callback called or the loop's end, which the verifier walks
+ *				first (push_callback_call() queues the callback)
  */
 enum kfsim_bpf_explore_outcome {
 	KFSIM_BPF_DECIDES_POINTER,
 	KFSIM_BPF_DECIDES_INT,
 	KFSIM_BPF_DECIDES_JUMP,
 	KFSIM_BPF_DECIDES_NEXT,
+	KFSIM_BPF_DECIDES_CALLBACK,
 };
 
 /**
@@ -125,6 +129,8 @@ kfsim_bpf_explore_decides(const struct kfsim_bpf_explore_step *st)
 {
 	if (!strcmp(st->kfunc, "may_goto"))
 		return KFSIM_BPF_DECIDES_JUMP;
+	if (!strcmp(st->kfunc, "bpf_loop") || !strcmp(st->kfunc, "bpf_for_each_map_elem"))
+		return KFSIM_BPF_DECIDES_CALLBACK;
 	if (!strncmp(st->kfunc, "bpf_iter_", 9) && strstr(st->kfunc, "_next"))
 		return KFSIM_BPF_DECIDES_NEXT;
 	if (strstr(st->kfunc, "_add") || strstr(st->kfunc, "_push"))

@@ -80,12 +80,16 @@ static bool step_gave_null(const struct kfsim_bpf_explore_step *st)
 		kfsim_bpf_explore_decides(st) == KFSIM_BPF_DECIDES_NEXT);
 }
 
-/* The outcomes the verifier walks before the other: a may_goto's jump, next()'s NULL. */
+/*
+ * The outcomes the verifier walks before the other: a may_goto's jump, next()'s NULL, the end of
+ * a loop that calls back (a fabricated call of an empty hash's walk comes after).
+ */
 static bool walked_first(const struct kfsim_bpf_explore_step *st)
 {
 	enum kfsim_bpf_explore_outcome k = kfsim_bpf_explore_decides(st);
 
-	return k == KFSIM_BPF_DECIDES_JUMP || k == KFSIM_BPF_DECIDES_NEXT;
+	return k == KFSIM_BPF_DECIDES_JUMP || k == KFSIM_BPF_DECIDES_NEXT ||
+	       (k == KFSIM_BPF_DECIDES_CALLBACK && st->natural);
 }
 
 /*

@@ -75,6 +75,13 @@ bool bpfcc_needs_order(const struct btf *btf);
 int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsigned int idx,
 		      int *nr_accesses, int *leak_after_merge, char *at_end, size_t at_end_size);
 
+/*
+ * The functions whose address an instruction of the BPF object loads (ld_imm64 of a .text
+ * function: the callbacks of bpf_loop(), bpf_for_each_map_elem(), bpf_rbtree_add()), each
+ * once, into *@names (malloc()ed, as each name).  Return: how many, or -errno.
+ */
+int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names);
+
 struct bpf_insn;
 
 /**
@@ -156,6 +163,18 @@ struct bpfcc_global_args {
 	int nr_args;
 	/* the main function's program type (enum bpf_prog_type): its context's rules; 0: none */
 	unsigned int ctx_type;
+	/*
+	 * a bpf_for_each_map_elem() callback's arguments (map_set_for_each_callback_args()): per
+	 * argument, the BTF id of the map value it points to (0: not one), and whether it is the
+	 * map's key (mem_size its key_size)
+	 */
+	__u32 map_value[BPFCC_MAX_ARGS];
+	bool map_key[BPFCC_MAX_ARGS];
+	/* a callback's argument that is a scalar: the context every call passes as NULL */
+	bool scalar_arg[BPFCC_MAX_ARGS];
+	/* one that points into the caller's stack, at stack_off from its frame pointer */
+	bool caller_stack[BPFCC_MAX_ARGS];
+	long long stack_off[BPFCC_MAX_ARGS];
 };
 
 /*

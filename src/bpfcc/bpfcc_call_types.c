@@ -111,6 +111,21 @@ struct flow_state {
 	unsigned short ctx;
 	/* a global function's pointer argument: the bytes of memory it stands for (0: not one) */
 	int mem_size[11];
+	/*
+	 * bit per register: that memory is a map's key (PTR_TO_MAP_KEY: a bpf_for_each_map_elem()
+	 * callback's key, mem_size its key_size), which is read-only
+	 */
+	unsigned short map_key;
+	/*
+	 * bit per register: a pointer into a caller's stack frame (a callback's context), at off[]
+	 * from that frame's pointer: held to the frame's bounds, never to this frame's slots
+	 */
+	unsigned short caller_stack;
+	/*
+	 * bit per register: the constant 0 on every path (a callback's NULL context): its NULL
+	 * check's other branch is dead to the verifier, as not_null's NULL branch is
+	 */
+	unsigned short always_null;
 	unsigned long long slot_null_mem;
 	/*
 	 * Variable offsets (check_ptr_to_btf_access(): "invalid variable offset"): bit per
@@ -282,6 +297,13 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	if (d->umin_zero & ~s->umin_zero & (s->data | s->var_off))
 		grew = true;
 	d->umin_zero &= (unsigned short)~((s->data | s->var_off) & ~s->umin_zero);
+	if ((d->map_key & ~s->map_key) || (d->caller_stack & ~s->caller_stack))
+		grew = true;
+	d->map_key &= s->map_key;
+	d->caller_stack &= s->caller_stack;
+	if (d->always_null & ~s->always_null)
+		grew = true;
+	d->always_null &= s->always_null;
 	for (int r = 0; r < 11; r++)
 		if (d->mem_size[r] != s->mem_size[r] && d->mem_size[r]) {
 			d->mem_size[r] = 0; /* not the same memory on every path */
@@ -435,6 +457,9 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->root[r].datasec_size = 0;
 	s->value[r] = 0;
 	s->mem_size[r] = 0;
+	s->map_key &= keep;
+	s->caller_stack &= keep;
+	s->always_null &= keep;
 }
 
 /* A stack slot written: what it held is gone. */
@@ -681,6 +706,29 @@ static void mem_region_refused(struct flow *fl, unsigned long i, int reg, int me
 		 "invalid access to memory, mem_size=%d off=%lld size=%lld\n"
 		 "R%d min value is outside of the allowed memory range",
 		 mem_size, off, size, reg);
+}
+
+/*
+ * A load or store through a map's key (a bpf_for_each_map_elem() callback's, PTR_TO_MAP_KEY):
+ * check_mem_access() refuses any store first, then an access past key_size
+ * (__check_mem_access(), 6.12's source, the running 6.18's two lines).  True when refused.
+ */
+static bool map_key_refused(struct flow *fl, unsigned long i, const struct flow_state *s, int reg,
+			    long long off, int size)
+{
+	__u8 cls = BPF_CLASS(fl->insns[i].code);
+
+	if (!(s->map_key & (1u << reg)) || (s->var_off & (1u << reg)))
+		return false;
+	if (cls == BPF_ST || cls == BPF_STX)
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "write to change key R%d not allowed", reg);
+	else if (off < 0 || off + size > s->mem_size[reg])
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "invalid access to map key, key_size=%d off=%lld size=%d\n"
+			 "R%d min value is outside of the allowed memory range",
+			 s->mem_size[reg], off, size, reg);
+	return true;
 }
 
 /*
@@ -1573,6 +1621,19 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	}
 	off = s->off[reg] + in->off;
+	if (map_key_refused(fl, i, s, reg, off, size))
+		return;
+	/* check_stack_access_within_bounds(): the frame is [-MAX_BPF_STACK, 0) of its pointer */
+	if ((s->caller_stack & (1u << reg)) && !(s->var_off & (1u << reg))) {
+		__u8 cls = BPF_CLASS(in->code);
+
+		if (off + size > 0 || off < -512)
+			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+				 "invalid %s stack R%d off=%lld size=%d",
+				 cls == BPF_ST || cls == BPF_STX ? "write to" : "read from", reg,
+				 off, size);
+		return;
+	}
 	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
 	    (off < 0 || off + size > s->mem_size[reg])) {
 		mem_region_refused(fl, i, reg, s->mem_size[reg], off, size);
@@ -1764,11 +1825,13 @@ static void kptr_checked(struct flow_state *s, int reg)
 /* A register move: @dst holds all that @src does. */
 static void copy_reg(struct flow_state *s, int dst, int src)
 {
-	unsigned short *bits[] = {&s->imm_known, &s->array_map, &s->stack,    &s->not_null,
-				  &s->off_known, &s->non_owning, &s->inserted, &s->dead,
-				  &s->kptr_null, &s->kptr_rcu,	 &s->null_ptr, &s->null_map, &s->null_mem, &s->ctx, &s->compared,
-				  &s->data,	 &s->var_off,	 &s->tn_known, &s->rodata, &s->sext32,
-				  &s->umax_known, &s->umin_zero, &s->pkt};
+	unsigned short *bits[] = {&s->imm_known,    &s->array_map,  &s->stack,	  &s->not_null,
+				  &s->off_known,    &s->non_owning, &s->inserted, &s->dead,
+				  &s->kptr_null,    &s->kptr_rcu,   &s->null_ptr, &s->null_map,
+				  &s->null_mem,	    &s->ctx,	    &s->compared, &s->data,
+				  &s->var_off,	    &s->tn_known,   &s->rodata,	  &s->sext32,
+				  &s->umax_known,   &s->umin_zero,  &s->pkt,	  &s->map_key,
+				  &s->caller_stack, &s->always_null};
 
 	s->tn_val[dst] = s->tn_val[src];
 	s->tn_mask[dst] = s->tn_mask[src];
@@ -2465,7 +2528,16 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 		/* the NULL check: on the branch where the register is 0 it holds no object */
 		if (BPF_SRC(in->code) == BPF_K && !in->imm && in->dst_reg <= 10) {
 			bool never_null = s->not_null & (1u << in->dst_reg);
+			bool always_null = s->always_null & (1u << in->dst_reg);
 
+			if ((op == BPF_JEQ && always_null) || (op == BPF_JNE && always_null)) {
+				/* only the edge of 0: the other is dead (is_branch_taken()) */
+				if (op == BPF_JEQ)
+					e->falls = false;
+				else
+					e->branch = false;
+				break;
+			}
 			if (op == BPF_JEQ && never_null) {
 				e->branch = false; /* the NULL branch is dead: fall through only */
 				break;
@@ -2776,6 +2848,32 @@ int bpfcc_call_types(const struct btf *btf, const struct bpf_insn *insns, unsign
 		for (int a = 0; entry && a < entry->nr_args; a++) {
 			if (entry->ctx_arg[a])
 				fl.at[0].ctx |= (unsigned short)(1u << (a + 1));
+			/* a callback's NULL context: a scalar, which no load or store may use */
+			if (entry->scalar_arg[a]) {
+				fl.at[0].dead |= (unsigned short)(1u << (a + 1));
+				fl.at[0].always_null |= (unsigned short)(1u << (a + 1));
+				continue;
+			}
+			/* its context in the caller's stack, at one offset of it */
+			if (entry->caller_stack[a]) {
+				fl.at[0].caller_stack |= (unsigned short)(1u << (a + 1));
+				fl.at[0].off[a + 1] = entry->stack_off[a];
+				fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
+				continue;
+			}
+			/* a bpf_for_each_map_elem() callback's value: the map's, never NULL */
+			if (entry->map_value[a]) {
+				fl.at[0].value[a + 1] = entry->map_value[a];
+				fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
+				continue;
+			}
+			/* and its key: key_size bytes, never NULL, read-only */
+			if (entry->map_key[a]) {
+				fl.at[0].mem_size[a + 1] = entry->mem_size[a];
+				fl.at[0].map_key |= (unsigned short)(1u << (a + 1));
+				fl.at[0].off_known |= (unsigned short)(1u << (a + 1));
+				continue;
+			}
 			if (!entry->mem_size[a])
 				continue;
 			fl.at[0].kptr_null |= (unsigned short)(1u << (a + 1));

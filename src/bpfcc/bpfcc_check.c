@@ -22,8 +22,9 @@
 #define HELPER_DEFS "/usr/include/bpf/bpf_helper_defs.h"
 #define MAX_HELPER 512
 
-/* The helpers src/bpfcc/runtime/bpfrt_helpers.c provides (and include/bpf-compat/native/bpf/
- * bpf_helpers.h declares). */
+/* The helpers src/bpfcc/runtime/bpfrt_helpers.c provides, the two that call back
+ * (bpfrt_callbacks.c) and those of bpfrt_maps.c (include/bpf-compat/native/bpf/bpf_helpers.h
+ * declares them all). */
 static const char *const native_helpers[] = {
 	"bpf_map_lookup_elem",	    "bpf_map_update_elem", "bpf_map_delete_elem",
 	"bpf_ktime_get_ns",	    "bpf_trace_printk",	   "bpf_get_prandom_u32",
@@ -31,7 +32,8 @@ static const char *const native_helpers[] = {
 	"bpf_per_cpu_ptr",	    "bpf_this_cpu_ptr",	   "bpf_kptr_xchg",
 	"bpf_jiffies64",	    "bpf_ktime_get_boot_ns", "bpf_ktime_get_coarse_ns",
 	"bpf_ktime_get_tai_ns",	    "bpf_map_lookup_percpu_elem", "bpf_probe_read_kernel",
-	"bpf_skb_load_bytes",	    "bpf_get_current_comm",
+	"bpf_skb_load_bytes",	    "bpf_get_current_comm", "bpf_loop",
+	"bpf_for_each_map_elem",
 };
 
 /*

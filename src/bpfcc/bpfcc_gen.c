@@ -639,6 +639,41 @@ static void write_globals(FILE *f, const struct btf *btf, const struct bpfcc_uni
 	fprintf(f, "\tNULL,\n};\n\n");
 }
 
+/*
+ * The functions the object takes the address of (callbacks), with what the runtime needs of
+ * their BTF: the return type's size (natively the upper bits of a 4-byte return are undefined)
+ * and the linkage (bpfrt_callbacks.c).
+ */
+static int write_funcs(FILE *f, const struct btf *btf, const struct bpfcc_unit *u)
+{
+	char **names;
+	int nr = bpfcc_callbacks(u, &names);
+
+	if (nr < 0)
+		return nr;
+	fprintf(f, "static const struct kfsim_bpfrt_func kfsim_bpfcc_funcs[] = {\n");
+	for (int i = 0; i < nr; i++) {
+		int id = btf__find_by_name_kind(btf, names[i], BTF_KIND_FUNC);
+		const struct btf_type *fn = id > 0 ? btf__type_by_id(btf, (__u32)id) : NULL;
+		const struct btf_type *proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
+		int ret = proto && btf_is_func_proto(proto) && proto->type
+				  ? btf__resolve_type(btf, proto->type)
+				  : 0;
+		const struct btf_type *rt = ret > 0 ? btf__type_by_id(btf, (__u32)ret) : NULL;
+		long long size = rt ? btf__resolve_size(btf, (__u32)ret) : 0;
+
+		/* no BTF for it: taken as a 64-bit return, as a BPF register is */
+		if (!fn)
+			size = 8;
+		fprintf(f, "\t{\"%s\", (const void *)%s, %lld, %d},\n", names[i], names[i],
+			size < 0 ? 8 : size, fn && btf_vlen(fn) == BTF_FUNC_GLOBAL);
+		free(names[i]);
+	}
+	free(names);
+	fprintf(f, "\t{NULL, NULL, 0, 0},\n};\n\n");
+	return 0;
+}
+
 /* The offset of data variable @name in the BPF object, or -1. */
 static long data_var_offset(const struct btf *btf, const char *name)
 {
@@ -751,13 +786,16 @@ int bpfcc_generate(const struct bpfcc_unit *u, struct btf *btf, const char *dir)
 		"extern const unsigned char kfsim_bpfcc_bpf_obj[], kfsim_bpfcc_bpf_obj_end[];\n\n",
 		u->object);
 	write_globals(f, btf, u);
+	if (!err)
+		err = write_funcs(f, btf, u);
 	fprintf(f, "const struct kfsim_bpfrt_object kfsim_bpfcc_object = {\n\t\"%s\", ", u->name);
 	put_c_string(f, u->source);
 	fprintf(f, ",\n\tkfsim_bpfcc_types, KFSIM_BPFCC_NR_TYPES, kfsim_bpfcc_vars, "
 		   "KFSIM_BPFCC_NR_VARS,\n\tkfsim_bpfcc_maps, KFSIM_BPFCC_NR_MAPS, "
 		   "kfsim_bpfcc_progs, KFSIM_BPFCC_NR_PROGS,\n"
 		   "\tkfsim_bpfcc_bpf_obj, kfsim_bpfcc_bpf_obj_end,\n"
-		   "\tkfsim_bpfcc_globals, kfsim_bpfcc_global_names,\n};\n");
+		   "\tkfsim_bpfcc_globals, kfsim_bpfcc_global_names,\n"
+		   "\tkfsim_bpfcc_funcs,\n};\n");
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err)

@@ -277,6 +277,203 @@ static void reloc_code(struct elf_view *e, unsigned int f)
 	}
 }
 
+int bpfcc_callbacks(const struct bpfcc_unit *u, char ***names)
+{
+	struct elf_view *e = calloc(1, sizeof(*e));
+	char **out = NULL;
+	int nr = 0, err;
+
+	*names = NULL;
+	if (!e)
+		return -ENOMEM;
+	err = elf_open(u->object, e);
+	for (unsigned int sec = 0; !err && sec < e->nr_sh; sec++) {
+		const Elf64_Shdr *s = &e->sh[sec];
+
+		if (s->sh_type != SHT_PROGBITS || !(s->sh_flags & SHF_EXECINSTR))
+			continue;
+		for (unsigned long i = 0; i + 1 < s->sh_size / INSN_SZ; i++) {
+			int target = subprog_target(e, sec, i, false);
+			const char *name;
+			bool seen = false;
+			char **grown;
+
+			if (sec_data(e, sec)[i * INSN_SZ] != 0x18 || target < 0)
+				continue;
+			name = sym_name(e, &e->syms[target]);
+			for (int k = 0; k < nr; k++)
+				seen |= !strcmp(out[k], name);
+			if (seen || !*name)
+				continue;
+			grown = realloc(out, (size_t)(nr + 1) * sizeof(*out));
+			if (!grown || !(grown[nr] = strdup(name))) {
+				out = grown ? grown : out;
+				err = -ENOMEM;
+				break;
+			}
+			out = grown;
+			nr++;
+		}
+	}
+	free(e->data);
+	free(e);
+	if (err) {
+		while (nr--)
+			free(out[nr]);
+		free(out);
+		return err;
+	}
+	*names = out;
+	return nr;
+}
+
+#define HELPER_FOR_EACH_MAP_ELEM 164 /* BPF_FUNC_for_each_map_elem */
+#define HELPER_LOOP 181		     /* BPF_FUNC_loop */
+
+static __u32 map_value_load(const struct elf_view *e, const struct bpfcc_unit *u, unsigned int sec,
+			    unsigned long off, struct bpfcc_root *root);
+
+/*
+ * Whether function @name is the callback of bpf_loop() or bpf_for_each_map_elem() calls, and
+ * what the verifier gives it then (set_loop_callback_state(), map_set_for_each_callback_args(),
+ * 6.12's source): the caller's R3, the callback's context, in R2 (bpf_loop) or R4 (the walk),
+ * a scalar when every call passes NULL, the caller's stack when every call passes one offset of
+ * it (a pointer into another frame, held to the frame's bounds); for a walk, the map's key
+ * (PTR_TO_MAP_KEY) in R2 and its value (PTR_TO_MAP_VALUE) in R3.  A call's R1 to R3 are the last
+ * loads into them before it (clang puts them just before the call); a callback of walks of two maps
+ * gets no map.  The calls are those of the program's own functions: each program is verified on its
+ * own.
+ */
+static bool callback_entry(const struct elf_view *e, const struct bpfcc_unit *u, const char *name,
+			   struct bpfcc_global_args *entry)
+{
+	struct bpfcc_root map = {0}, found = {0};
+	bool loop = false, walk = false, maps_differ = false, ctx_null = true, ctx_stack = true;
+	long long ctx_off = 0;
+	int sites = 0;
+
+	/* the calls of this program's functions (the main one, the subprograms libbpf appends) */
+	for (unsigned int f = 0; f < e->nr_funcs; f++) {
+		unsigned int sec = e->funcs[f].sec;
+		unsigned long start = e->funcs[f].start, cnt = e->funcs[f].cnt;
+		bool *joins = calloc(cnt + 1, sizeof(*joins));
+		long def[11];
+		bool r3_null = false, r3_stack = false, r1_zero = false;
+		long long r3_off = 0;
+
+		/*
+		 * where paths join (a jump's target) the registers may hold another value on each:
+		 * clang merges two calls of one callback (two maps' walks) into one
+		 */
+		for (unsigned long i = 0; joins && i < cnt; i++) {
+			const unsigned char *in = sec_data(e, sec) + (start + i) * INSN_SZ;
+			__s16 off;
+			__s32 imm;
+			long to;
+
+			memcpy(&off, in + 2, 2);
+			memcpy(&imm, in + 4, 4);
+			if (((in[0] & 7) != 5 && (in[0] & 7) != 6) || in[0] == 0x85 ||
+			    in[0] == 0x95)
+				continue;
+			to = (long)i + 1 + (in[0] == 0x06 ? imm : off); /* gotol: the immediate */
+			if (to >= 0 && (unsigned long)to < cnt)
+				joins[to] = true;
+		}
+		for (int r = 0; r < 11; r++)
+			def[r] = -1;
+		for (unsigned long i = start; i < start + cnt; i++) {
+			const unsigned char *in = sec_data(e, sec) + i * INSN_SZ;
+			unsigned int cls = in[0] & 7, dst = in[1] & 0xf;
+			int target;
+			__s32 imm;
+
+			if (!joins || joins[i - start]) {
+				for (int r = 0; r < 11; r++)
+					def[r] = -1;
+				r3_null = r3_stack = r1_zero = false;
+			}
+			memcpy(&imm, in + 4, 4);
+			if (in[0] == 0x18) { /* an address load: two slots */
+				if (dst < 11)
+					def[dst] = (long)i++;
+				r3_null &= dst != 3;
+				r3_stack &= dst != 3;
+				r1_zero &= dst != 1;
+				continue;
+			}
+			if (in[0] == 0x85) {
+				bool is_walk = imm == HELPER_FOR_EACH_MAP_ELEM;
+
+				/*
+				 * a loop of a constant 0 calls: the verifier does not walk the
+				 * callback from there (check_helper_call(): callback_depth <
+				 * umax_value)
+				 */
+				if (!(in[1] >> 4) && (is_walk || imm == HELPER_LOOP) &&
+				    def[2] >= 0 && (is_walk || !r1_zero) &&
+				    (target = subprog_target(e, sec, (unsigned long)def[2],
+							     false)) >= 0 &&
+				    !strcmp(sym_name(e, &e->syms[target]), name)) {
+					ctx_null &= r3_null;
+					/* the caller's stack at one offset at every call */
+					ctx_stack &= r3_stack && (!sites || r3_off == ctx_off);
+					ctx_off = r3_off;
+					sites++;
+					loop |= !is_walk;
+					if (is_walk) {
+						memset(&map, 0, sizeof(map));
+						if (def[1] >= 0)
+							map.map_value = map_value_load(
+								e, u, sec,
+								(unsigned long)def[1] * INSN_SZ,
+								&map);
+						maps_differ |=
+							walk &&
+							(map.map_value != found.map_value ||
+							 map.map_key_size != found.map_key_size);
+						walk = true;
+						found = map;
+					}
+				}
+				for (int r = 0; r <= 5; r++)
+					def[r] = -1;
+				r3_null = r3_stack = r1_zero = false;
+				continue;
+			}
+			if ((cls == 0 || cls == 1 || cls == 4 || cls == 7) && dst < 11) {
+				def[dst] = -1; /* LD, LDX, ALU, ALU64 write their dst */
+				/* r1 = 0, w1 = 0 */
+				if (dst == 1)
+					r1_zero = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
+				if (dst == 3) { /* r3 = 0, w3 = 0; r3 = r10, r3 += K */
+					r3_null = (in[0] == 0xb7 || in[0] == 0xb4) && !imm;
+					if (in[0] == 0x07 && r3_stack) {
+						r3_off += imm;
+					} else {
+						r3_stack = in[0] == 0xbf && (in[1] >> 4) == 10;
+						r3_off = 0;
+					}
+				}
+			}
+		}
+		free(joins);
+	}
+	if (loop == walk) /* neither, or the callback of both: its arguments differ */
+		return false;
+	memset(entry, 0, sizeof(*entry));
+	entry->nr_args = walk ? 4 : 2;
+	entry->scalar_arg[walk ? 3 : 1] = ctx_null;
+	entry->caller_stack[walk ? 3 : 1] = ctx_stack && sites;
+	entry->stack_off[walk ? 3 : 1] = ctx_off;
+	if (walk && !maps_differ && found.map_value && found.map_key_size) {
+		entry->map_key[1] = true;
+		entry->mem_size[1] = (int)found.map_key_size;
+		entry->map_value[2] = found.map_value;
+	}
+	return true;
+}
+
 /* The subprogram number (libbpf's order, the verifier's func#N) of symbol @sym; -1 for none. */
 static int func_nr(const struct elf_view *e, int sym)
 {
@@ -312,10 +509,13 @@ static struct bpfcc_subcall *global_calls(const struct elf_view *e, const struct
 #define MAX_CALL_FRAMES 8 /* include/linux/bpf_verifier.h */
 
 /*
- * The frames below function @k's in its deepest chain of calls (subprogram calls; with @global
- * non-NULL, static ones only: a global function is not walked into), at most MAX_CALL_FRAMES.
- * @memo per function, -1 unknown; @on_path breaks a recursion, which the verifier refuses on its
- * own.
+ * The frames below function @k's in its deepest chain of calls (subprogram calls, and the
+ * callbacks whose address a function loads: the verifier walks a callback in a frame of its own
+ * and check_max_stack_depth() follows bpf_pseudo_func() as a call; with @global non-NULL,
+ * static ones only: a global function is not walked into), at most MAX_CALL_FRAMES.  @memo per
+ * function, -1 unknown; @on_path breaks a recursion: one of calls the verifier refuses on its
+ * own, one through a callback (bpf_loop() of itself) reaches MAX_CALL_FRAMES in the check after
+ * the walk (@global NULL), which follows it round and round.
  */
 static int frames_below(const struct elf_view *e, unsigned int k, const bool *global, int *memo,
 			bool *on_path)
@@ -327,11 +527,15 @@ static int frames_below(const struct elf_view *e, unsigned int k, const bool *gl
 		return memo[k] >= 0 ? memo[k] : 0;
 	on_path[k] = true;
 	for (unsigned long i = 0; i < fc->cnt && deepest < MAX_CALL_FRAMES; i++) {
-		int nr = func_nr(e, subprog_target(e, fc->sec, fc->start + i, true)), below;
+		int nr = func_nr(e, subprog_target(e, fc->sec, fc->start + i, false)), below;
+		bool callback = sec_data(e, fc->sec)[(fc->start + i) * INSN_SZ] == 0x18;
 
 		if (nr < 0 || (global && global[nr]))
 			continue;
-		below = 1 + frames_below(e, (unsigned int)nr, global, memo, on_path);
+		if (callback && !global && on_path[nr])
+			below = MAX_CALL_FRAMES;
+		else
+			below = 1 + frames_below(e, (unsigned int)nr, global, memo, on_path);
 		if (below > deepest)
 			deepest = below;
 	}
@@ -702,6 +906,39 @@ static int access_reg(const unsigned char *insn)
  * and what @beyond_of (per function, per instruction; NULL: not known) found past an object's end
  * or through a reference an unlock invalidated.
  */
+/* Whether function @k of the program is a callback: one of its functions loads its address. */
+static bool is_callback(const struct elf_view *e, unsigned int k)
+{
+	for (unsigned int f = 0; k && f < e->nr_funcs; f++)
+		for (unsigned long i = 0; i < e->funcs[f].cnt; i++) {
+			unsigned long at = e->funcs[f].start + i;
+
+			if (sec_data(e, e->funcs[f].sec)[at * INSN_SZ] == 0x18 &&
+			    func_nr(e, subprog_target(e, e->funcs[f].sec, at, false)) == (int)k)
+				return true;
+		}
+	return false;
+}
+
+/* The first and last source lines of function @k's instructions (0, 0: none). */
+static void func_lines(const struct elf_view *e, unsigned int k, __u32 *first, __u32 *last)
+{
+	const struct func *fc = &e->funcs[k];
+
+	*first = *last = 0;
+	for (unsigned long i = 0; i < fc->cnt; i++) {
+		const char *file;
+		__u32 line;
+
+		if (!insn_line(e, fc->sec, (fc->start + i) * INSN_SZ, &file, &line) || !line)
+			continue;
+		if (!*first || line < *first)
+			*first = line;
+		if (line > *last)
+			*last = line;
+	}
+}
+
 static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 			  struct bpfcc_beyond *const *beyond_of)
 {
@@ -710,6 +947,10 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 	fprintf(f, "static const struct kfsim_bpfrt_access kfsim_bpfcc_accesses_%u[] = {\n", idx);
 	for (unsigned int k = 0; k < e->nr_funcs; k++) {
 		const struct func *fc = &e->funcs[k];
+		__u32 cb_first = 0, cb_last = 0;
+
+		if (is_callback(e, k))
+			func_lines(e, k, &cb_first, &cb_last);
 
 		for (unsigned long i = 0; i < fc->cnt; i++) {
 			unsigned long off = (fc->start + i) * INSN_SZ;
@@ -738,7 +979,7 @@ static int write_accesses(FILE *f, const struct elf_view *e, unsigned int idx,
 				put_string(f, by->refused);
 			else
 				fputs("0", f);
-			fputs("},\n", f);
+			fprintf(f, ", %u, %u},\n", cb_first, cb_last);
 			nr++;
 		}
 	}
@@ -792,6 +1033,8 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the main function's one argument is the context */
 		struct bpfcc_global_args entry = {.nr_args = 1, .ctx_arg = {true}};
 		bool global = !k || (btf && bpfcc_global_args(btf, fc->name, &entry));
+		/* a static callback of a loop or a map's walk: its arguments are typed */
+		bool walk_cb = k && !global && callback_entry(e, u, fc->name, &entry);
 		struct bpf_program *prog = u->bo ? bpf_object__find_program_by_name(u->bo, fn) : NULL;
 
 		entry.ctx_type = !k && prog ? (unsigned int)bpf_program__type(prog) : 0;
@@ -813,10 +1056,11 @@ int bpfcc_write_calls(FILE *f, const struct bpfcc_unit *u, const char *fn, unsig
 		/* the calls that objects of types with different records reach, the accesses
 		 * past an object's end, the inserts of a non-owning result */
 		if (!names || !differ || !arrays || !beyond || !non_owning || !btf ||
-		    bpfcc_call_types(btf, (const struct bpf_insn *)(sec_data(e, fc->sec) +
-								    fc->start * INSN_SZ),
-				     fc->cnt, names, arrays, roots, differ, beyond, non_owning,
-				     merge, &leak_after, subcalls, global ? &entry : NULL)) {
+		    bpfcc_call_types(
+			    btf,
+			    (const struct bpf_insn *)(sec_data(e, fc->sec) + fc->start * INSN_SZ),
+			    fc->cnt, names, arrays, roots, differ, beyond, non_owning, merge,
+			    &leak_after, subcalls, global || walk_cb ? &entry : NULL)) {
 			free(differ);
 			differ = NULL;
 			free(beyond);

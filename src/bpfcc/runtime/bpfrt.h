@@ -69,6 +69,21 @@ int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj);
 /* Whether @p is in a map's value: that value's size and @p's offset in it. */
 bool bpfrt_map_value_at(const void *p, unsigned int *value_size, unsigned int *off);
 
+/*
+ * bpfrt_maps.c, for bpf_for_each_map_elem(): whether @def is a map of the program whose type has
+ * the callback walk (BPFRT_WALK_OK), one without (BPFRT_WALK_NOT_ALLOWED), or no map (-1); and
+ * its slot @pos in the walk's order: false past the last; *@key NULL for an array (the key is
+ * the index), *@value NULL for a hash's slot not in use.
+ */
+enum { BPFRT_WALK_OK, BPFRT_WALK_NOT_ALLOWED };
+int bpfrt_map_walk_type(const void *def);
+bool bpfrt_map_slot(const void *def, unsigned int pos, void **key, void **value,
+		    unsigned int *key_size, unsigned int *value_size);
+/* bpfrt_callbacks.c: @size bytes at @p overlap the key of a callback under way (PTR_TO_MAP_KEY) */
+bool bpfrt_callback_key(const void *p, unsigned long long size);
+/* bpfrt_helpers.c: the register type check_reg_type() names for pointer @p (not a function) */
+const char *bpfrt_reg_type(const void *p, const void *here);
+
 /* bpfrt_main.c: where a program of @section's packet starts in bpfrt_test_pkt; -1: no skb type */
 int bpfrt_skb_pkt_offset(const char *section);
 /* bpfrt_main.c: the context and program type of the invocation under way */
@@ -94,6 +109,9 @@ void bpfrt_site(const char *file, int line);
 extern void *bpfrt_global_call_site;
 /* bpfrt_helpers.c: the verifier's rules for any helper call (the lock); nonzero: refused. */
 int bpfrt_helper(const char *name, const char *file, int line);
+/* bpfrt_main.c: whether the BPF object refuses an access of the running program with a
+ * message that starts with @prefix (its verdict then comes from the object's tables) */
+bool bpfrt_object_refuses(const char *prefix);
 /* bpfrt_main.c: the refusal the BPF object gives the call at @file:@line (NULL: none) */
 const char *bpfrt_refused_call(const char *file, int line);
 /*

@@ -106,6 +106,10 @@ static const char *outcome(const struct kfsim_bpf_explore_step *st)
 		return gave ? "0" : "-EINVAL";
 	case KFSIM_BPF_DECIDES_NEXT: /* bpfrt_iter.c */
 		return gave ? "an element" : "NULL (the loop's end)";
+	case KFSIM_BPF_DECIDES_CALLBACK: /* bpfrt_callbacks.c */
+		if (st->fabricated)
+			return "a call of the callback the run did not make";
+		return gave ? "a call of the callback" : "no more calls (the loop's end)";
 	case KFSIM_BPF_DECIDES_POINTER:
 		break;
 	}

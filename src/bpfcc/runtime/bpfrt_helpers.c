@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -204,6 +205,10 @@ int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long l
 						"%s", refused);
 	if (kfsim_bpf_helper_mem_arg(name, regno, p))
 		return -EINVAL;
+	/* a callback's key (check_helper_mem_access(): PTR_TO_MAP_KEY is read-only) */
+	if (bpfrt_callback_key(p, size ? size : 1))
+		return kfsim_bpf_helper_refused(name, "a callback's map key is read-only",
+						"R%d cannot write into map_key", regno);
 	/*
 	 * A buffer of the calling program's stack that the size runs past the program's frame: a
 	 * size the BPF object does not know (data), which the verifier bounds before anything else
@@ -231,17 +236,28 @@ int bpfrt_helper_mem(const char *name, int regno, const void *p, unsigned long l
  */
 #define caller_frame() (*(void *const *)__builtin_frame_address(0))
 
-/* The register type check_reg_type() names for a pointer that is not the context. */
-static const char *reg_type_of(const void *p)
+/*
+ * The register type check_reg_type() names for pointer @p, @here the asking helper's frame:
+ * NULL is a scalar (a constant), the run's context "ctx" (its 4 KiB, bpfrt_main.c).
+ */
+const char *bpfrt_reg_type(const void *p, const void *here)
 {
-	const char *here = __builtin_frame_address(0);
+	const char *at = p, *ctx = bpfrt_run_ctx;
 
-	if (!p)
+	/* NULL plus an offset: a constant (nothing can be mapped there, BPFRT_USER_RANGE below) */
+	if ((uintptr_t)p < 65536)
 		return "scalar";
+	if (ctx && at >= ctx && at < ctx + 4096)
+		return "ctx";
 	if (bpfrt_on_prog_stack(p, here))
 		return "fp";
 	/* natively any other pointer is a map's value, a section (a global) or an object */
 	return kfsim_bpf_is_object(p) ? "ptr_" : "map_value";
+}
+
+static const char *reg_type_of(const void *p)
+{
+	return bpfrt_reg_type(p, __builtin_frame_address(0));
 }
 
 /*

@@ -510,6 +510,14 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 		return a->after_merge == 1; /* the verifier's walk order says it */
 	if (a->refused && under_call_at(a, out))
 		return true;
+	/*
+	 * in a callback: the verifier walks it after the path that does not call it (the call's
+	 * own refusal, what follows the call), so only a rule broken later in the same callback
+	 * comes after it
+	 */
+	if (a->cb_last)
+		return verdict_line(out, where, sizeof(where), &line) && !strcmp(where, a->file) &&
+		       line > a->line && line <= a->cb_last;
 	if (!verdict_line(out, where, sizeof(where), &line))
 		/*
 		 * an explored path's fault with no line (the node's memory overwritten by the
@@ -745,6 +753,17 @@ const char *bpfrt_refused_call(const char *file, int line)
 			return a->refused;
 	}
 	return NULL;
+}
+
+bool bpfrt_object_refuses(const char *prefix)
+{
+	for (int i = 0; child_prog && i < child_prog->nr_accesses; i++) {
+		const char *refused = child_prog->accesses[i].refused;
+
+		if (refused && !strncmp(refused, prefix, strlen(prefix)))
+			return true;
+	}
+	return false;
 }
 
 static void sanitizer_died(void)

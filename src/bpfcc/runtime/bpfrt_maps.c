@@ -360,3 +360,45 @@ long kfsim_bpfrt_map_delete_elem(void *map, const void *key, const char *file, i
 	m->used[e] = false;
 	return 0;
 }
+
+/*
+ * bpf_for_each_map_elem()'s walk (bpfrt_callbacks.c): the map types whose ops have
+ * map_for_each_callback (6.12 to 6.18: arrays and hashes, per-CPU and LRU ones too; not maps of
+ * maps), their slots in order.
+ */
+int bpfrt_map_walk_type(const void *def)
+{
+	const struct bpfrt_map *m = map_of(def);
+
+	if (!m)
+		return -1;
+	switch (m->def->type) {
+	case MAP_ARRAY:
+	case MAP_PERCPU_ARRAY:
+	case MAP_HASH:
+	case MAP_PERCPU_HASH:
+	case MAP_LRU_HASH:
+		return BPFRT_WALK_OK;
+	default:
+		return BPFRT_WALK_NOT_ALLOWED;
+	}
+}
+
+bool bpfrt_map_slot(const void *def, unsigned int pos, void **key, void **value,
+		    unsigned int *key_size, unsigned int *value_size)
+{
+	const struct bpfrt_map *m = map_of(def);
+
+	if (!m || !m->values || pos >= m->def->max_entries)
+		return false;
+	*key_size = m->def->key_size;
+	*value_size = m->def->value_size;
+	*value = m->values + pos * m->stride;
+	*key = NULL; /* an array's key is its index */
+	if (is_hash(m)) {
+		*key = m->keys + pos * m->def->key_size;
+		if (!m->used[pos])
+			*value = NULL;
+	}
+	return true;
+}

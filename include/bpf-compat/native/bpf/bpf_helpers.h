@@ -34,6 +34,8 @@
 #define bpf_probe_read_kernel __kfsim_libbpf_bpf_probe_read_kernel
 #define bpf_skb_load_bytes __kfsim_libbpf_bpf_skb_load_bytes
 #define bpf_get_current_comm __kfsim_libbpf_bpf_get_current_comm
+#define bpf_loop __kfsim_libbpf_bpf_loop
+#define bpf_for_each_map_elem __kfsim_libbpf_bpf_for_each_map_elem
 
 #include_next <bpf/bpf_helpers.h>
 
@@ -57,6 +59,8 @@
 #undef bpf_probe_read_kernel
 #undef bpf_skb_load_bytes
 #undef bpf_get_current_comm
+#undef bpf_loop
+#undef bpf_for_each_map_elem
 
 /*
  * SEC(): libbpf's section attribute, with a suffix that makes every use its own section
@@ -102,6 +106,11 @@ long kfsim_bpfrt_skb_load_bytes(const void *skb, unsigned int offset, void *to, 
 				const char *file, int line);
 long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const char *file,
 				  int line);
+/* the callback is the program's function; natively any function pointer converts to void * */
+long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
+		      unsigned long long flags, int nr_const, const char *file, int line);
+long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_ctx,
+				   unsigned long long flags, const char *file, int line);
 
 #define bpf_map_lookup_elem(map, key) kfsim_bpfrt_map_lookup_elem(map, key, __FILE__, __LINE__)
 #define bpf_map_update_elem(map, key, value, flags)                                               \
@@ -127,6 +136,13 @@ long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const cha
 	kfsim_bpfrt_skb_load_bytes(skb, offset, to, len, __FILE__, __LINE__)
 #define bpf_get_current_comm(buf, size_of_buf)                                                     \
 	kfsim_bpfrt_get_current_comm(buf, size_of_buf, __FILE__, __LINE__)
+/* whether the bound is a constant: the verifier walks the callback only up to its bound */
+#define bpf_loop(nr_loops, callback_fn, callback_ctx, flags)                                       \
+	kfsim_bpfrt_loop(nr_loops, (void *)(callback_fn), callback_ctx, flags,                     \
+			 __builtin_constant_p(nr_loops), __FILE__, __LINE__)
+#define bpf_for_each_map_elem(map, callback_fn, callback_ctx, flags)                               \
+	kfsim_bpfrt_for_each_map_elem(map, (void *)(callback_fn), callback_ctx, flags, __FILE__,  \
+				      __LINE__)
 
 /*
  * may_goto (6.9+), behind bpf_experimental.h's can_loop and cond_break.  Those macros are

@@ -23,6 +23,9 @@
 #include "blktrace_internal.h"
 #include "core/problem_list.h"
 
+/* blk_io_trace's bytes is a __u32 (include/uapi/linux/blktrace_api.h): the most an event says */
+#define BLKTRACE_MAX_EVENT_SECTORS (U32_MAX >> SECTOR_SHIFT)
+
 /* A binary file given by mistake has a bad line everywhere: the log names this many. */
 #define BLKTRACE_LOGGED_PROBLEMS 10
 
@@ -79,8 +82,11 @@ static int blktrace_time(const char *s, size_t len, u64 *ns, const char **why)
 	return 0;
 }
 
-/* "maj,min" as major << 20 | minor (the kernel's dev_t layout); 0 if it does not parse. */
-static u32 blktrace_dev(const char *s, size_t len)
+/*
+ * "maj,min" as major << 20 | minor in *@dev (the kernel's dev_t layout: MINORBITS 20, so a
+ * major of 12 bits); false if it does not parse or does not fit, as no printed device can.
+ */
+static bool blktrace_dev(const char *s, size_t len, u32 *dev)
 {
 	const char *comma = memchr(s, ',', len);
 	u64 maj, min;
@@ -89,8 +95,9 @@ static u32 blktrace_dev(const char *s, size_t len)
 	if (!comma || !blktrace_u64(s, (size_t)(comma - s), &maj, &over) ||
 	    !blktrace_u64(comma + 1, len - (size_t)(comma - s) - 1, &min, &over) ||
 	    maj >= 4096 || min >= (1U << 20))
-		return 0;
-	return (u32)(maj << 20 | min);
+		return false;
+	*dev = (u32)(maj << 20 | min);
+	return true;
 }
 
 /*
@@ -122,14 +129,15 @@ static u32 blktrace_remap_from(const char *p, const char *end)
 {
 	const char *tok;
 	size_t len;
+	u32 dev;
 
 	do {
 		tok = blktrace_token(&p, end, &len);
 	} while (len && !(len == 2 && tok[0] == '<' && tok[1] == '-'));
 	tok = blktrace_token(&p, end, &len);
-	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')')
+	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')' || !blktrace_dev(tok + 1, len - 2, &dev))
 		return 0;
-	return blktrace_dev(tok + 1, len - 2);
+	return dev;
 }
 
 /* The located time in ns: 0, 1 when it is not a time after all, or -errno with @why. */
@@ -208,9 +216,8 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 		return 0;	/* not an event asked for: skipped */
 	if (action == 'A') {
 		/* "sector + n <- (maj,min) from": the device the bio was remapped from */
-		q->dev = blktrace_dev(f.dev, f.dev_len);
 		q->from_dev = blktrace_remap_from(p, end);
-		*kind = q->from_dev ? 'A' : 0;
+		*kind = q->from_dev && blktrace_dev(f.dev, f.dev_len, &q->dev) ? 'A' : 0;
 		return 0;
 	}
 	/*
@@ -228,7 +235,11 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	if (err)
 		return err > 0 ? -EINVAL : err;
 	q->pid = (int)pid;
-	q->dev = blktrace_dev(f.dev, f.dev_len);
+	if (!blktrace_dev(f.dev, f.dev_len, &q->dev)) {
+		/* it was counted as 0,0, one device with every other such line */
+		*why = "malformed event (its device is beyond dev_t's 12-bit major, 20-bit minor)";
+		return -EINVAL;
+	}
 	rwbs = blktrace_token(&p, end, &rlen);
 	if (!rlen) {
 		*why = "Q event without RWBS flags";
@@ -278,6 +289,16 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	if (q->sector > U64_MAX - q->nr_sectors) {
 		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
+	}
+	/*
+	 * Both printers take the length from struct blk_io_trace's __u32 bytes (">> 9"), so no
+	 * event they print is longer: a larger count is damage, and would have made billions of
+	 * requests of BLK_DEF_MAX_SECTORS_CAP (the count of them wrapped: memory overrun).
+	 */
+	if (q->nr_sectors > BLKTRACE_MAX_EVENT_SECTORS) {
+		*why = "more sectors than a trace event can hold (4 GiB - 1 bytes, blk_io_trace's "
+		       "32-bit byte count): a damaged line";
+		return -EINVAL;
 	}
 	*kind = action;
 	q->write = blktrace_has(rwbs, rlen, 'W');

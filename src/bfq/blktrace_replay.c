@@ -497,18 +497,20 @@ static void blktrace_note_layers(char *errbuf, size_t errlen, const struct blktr
 }
 
 /*
- * The notes of a trace that replays, but not whole: the tracer said it lost events, or the
+ * The notes of a trace that replays, but not whole: the tracer said it lost events (@lost_events
+ * of them, or at least that many when a line did not say how many: @lost_uncounted), or the
  * file ends inside a line (@cut_line, 0 if not).  "" when there is none.
  */
 static void blktrace_notes(char *errbuf, size_t errlen, long first_lost_line, size_t lost_lines,
-			   u64 lost_events, long cut_line)
+			   u64 lost_events, bool lost_uncounted, long cut_line)
 {
 	char count[48] = "";
 	int len = 0;
 
 	errbuf[0] = '\0';
 	if (lost_events)
-		snprintf(count, sizeof(count), " %llu", (unsigned long long)lost_events);
+		snprintf(count, sizeof(count), "%s %llu", lost_uncounted ? " at least" : "",
+			 (unsigned long long)lost_events);
 	if (lost_lines)
 		len = snprintf(errbuf, errlen, "line %ld: the tracer lost%s events (\"[LOST ...]\" "
 			       "on %zu line%s): the replay lacks them; a larger buffer "
@@ -540,9 +542,10 @@ static bool blktrace_unprinted_event(const char *line, const char *end)
 }
 
 /*
- * "CPU:1 [LOST 76 EVENTS]" (or "[LOST EVENTS]", the count unknown): the tracer's buffer was
- * full and it dropped events there (trace_pipe read too slowly, or overwrite off).  The
- * count, 0 when not told; false for any other line.
+ * "CPU:1 [LOST 76 EVENTS]" (or "[LOST EVENTS]": print_trace_line() says so when the ring
+ * buffer could not count them): the tracer's buffer was full and it dropped events there
+ * (trace_pipe read too slowly, or overwrite off).  The count, 0 when not told or not a
+ * number that fits; false for any other line.
  */
 static bool blktrace_lost_events(const char *line, const char *end, u64 *nr)
 {
@@ -558,8 +561,8 @@ static bool blktrace_lost_events(const char *line, const char *end, u64 *nr)
 		return false;
 	tok = blktrace_token(&p, end, &len);
 	*nr = 0;
-	if (len && tok[0] >= '0' && tok[0] <= '9')
-		blktrace_u64(tok, len, nr, &over);
+	if (len && tok[0] >= '0' && tok[0] <= '9' && blktrace_u64(tok, len, nr, &over) && over)
+		*nr = 0;
 	return true;
 }
 
@@ -615,6 +618,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	long first_lost_line = 0, cut_line = 0, tracepoint_line = 0;
 	const char *cut_why = NULL;
 	u64 lost_events = 0;
+	bool lost_uncounted = false;
 	const char *p = buf, *end = buf + size, *next_report = buf;
 	struct kfsim_problem_list problems;
 	struct blktrace_group group = { 0 };
@@ -670,7 +674,9 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			u64 lost;
 
 			if (blktrace_lost_events(p, eol, &lost)) {
-				lost_events += lost;
+				/* a sum past 64 bits is a bound too: it stops there */
+				lost_uncounted |= !lost || lost > U64_MAX - lost_events;
+				lost_events += min(lost, U64_MAX - lost_events);
 				if (!lost_lines++)
 					first_lost_line = lineno;
 			} else if (!nr && !tracepoint_line &&
@@ -760,7 +766,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			 "blk tracer prints one (was the device traced: echo 1 > "
 			 "/sys/block/DEV/trace/enable?)", lineno);
 	else if (nr && errbuf && errlen) {
-		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, cut_line);
+		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, lost_uncounted,
+			       cut_line);
 		blktrace_note_layers(errbuf, errlen, remaps, nr_remaps, arr, nr);
 	}
 	*recs = arr;

@@ -490,9 +490,10 @@ static void blktrace_note_layers(char *errbuf, size_t errlen, const struct blktr
 		if (!on_from || from == to || len + 1 >= errlen)
 			continue;
 		snprintf(errbuf + len, errlen - len, "%sdevice %u,%u is remapped onto %u,%u (\"A\" "
-			 "events) and both were traced: its %zu requests replay on both layers, as "
+			 "events) and both were traced: its %zu request%s replay%s on both layers, as "
 			 "the trace has them (trace one layer to replay each I/O once)",
-			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff, on_from);
+			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff, on_from,
+			 on_from == 1 ? "" : "s", on_from == 1 ? "s" : "");
 	}
 }
 

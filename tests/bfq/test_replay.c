@@ -461,7 +461,7 @@ static void test_damaged_and_unreadable_traces(void **state)
 	print_message("noted: %s\n", why);
 	assert_int_equal(n, 2);
 	assert_non_null(strstr(why, "device 253,1 is remapped onto 8,0 (\"A\" events) and both "
-				    "were traced: its 1 requests replay on both layers"));
+				    "were traced: its 1 request replays on both layers"));
 	kvfree(recs);
 	/* a partition traced alone names itself as the remap's source: nothing to say */
 	n = parse_text("  fio-1  [000] d..1. 1.000001: 259,0    A  WS 54080 + 8 <- (259,0) 52032\n"

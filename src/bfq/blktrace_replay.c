@@ -135,7 +135,8 @@ static u32 blktrace_remap_from(const char *p, const char *end)
 		tok = blktrace_token(&p, end, &len);
 	} while (len && !(len == 2 && tok[0] == '<' && tok[1] == '-'));
 	tok = blktrace_token(&p, end, &len);
-	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')' || !blktrace_dev(tok + 1, len - 2, &dev))
+	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')' ||
+	    !blktrace_dev(tok + 1, len - 2, &dev))
 		return 0;
 	return dev;
 }
@@ -489,11 +490,12 @@ static void blktrace_note_layers(char *errbuf, size_t errlen, const struct blktr
 		/* a partition traced itself prints its remap onto the disk as its own device */
 		if (!on_from || from == to || len + 1 >= errlen)
 			continue;
-		snprintf(errbuf + len, errlen - len, "%sdevice %u,%u is remapped onto %u,%u (\"A\" "
-			 "events) and both were traced: its %zu request%s replay%s on both layers, as "
-			 "the trace has them (trace one layer to replay each I/O once)",
-			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff, on_from,
-			 on_from == 1 ? "" : "s", on_from == 1 ? "s" : "");
+		snprintf(errbuf + len, errlen - len,
+			 "%sdevice %u,%u is remapped onto %u,%u (\"A\" events) and both were "
+			 "traced: its %zu request%s replay%s on both layers, as the trace has them "
+			 "(trace one layer to replay each I/O once)",
+			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff,
+			 on_from, on_from == 1 ? "" : "s", on_from == 1 ? "s" : "");
 	}
 }
 
@@ -767,8 +769,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			 "blk tracer prints one (was the device traced: echo 1 > "
 			 "/sys/block/DEV/trace/enable?)", lineno);
 	else if (nr && errbuf && errlen) {
-		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, lost_uncounted,
-			       cut_line);
+		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events,
+			       lost_uncounted, cut_line);
 		blktrace_note_layers(errbuf, errlen, remaps, nr_remaps, arr, nr);
 	}
 	*recs = arr;

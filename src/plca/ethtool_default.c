@@ -540,8 +540,9 @@ static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
 		return -EINVAL;
-	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					 info->attrs[ETHTOOL_A_REQ_HEADER], true, &req,
+					 info->extack);
 	if (ret)
 		return ret;
 	return request->set_validate ? request->set_validate(info) : -EOPNOTSUPP;
@@ -553,8 +554,9 @@ static int ethnl_tunnel_info_doit(struct sk_buff *skb, struct genl_info *info)
 	struct plca_req_info req;
 	int ret;
 
-	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					 info->attrs[ETHTOOL_A_REQ_HEADER], true, &req,
+					 info->extack);
 	if (ret)
 		return ret;
 	NL_SET_ERR_MSG(info->extack, "device does not report tunnel offload info");
@@ -567,8 +569,9 @@ static int ethnl_tunnel_info_start(struct netlink_callback *cb)
 	const struct genl_info *info = genl_info_dump(cb);
 	struct plca_req_info req;
 
-	return ethnl_parse_header_dev_get(ethnl_net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					  false, &req, cb->extack);
+	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
+					  cb->extack);
 }
 
 /* ethnl_tunnel_info_dumpit(): every device skipped; the last skip's -EOPNOTSUPP is the end. */

@@ -172,8 +172,9 @@ int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_
 	struct plca_req_info req;
 	int ret;
 
-	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 false, &req, cb->extack);
+	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					 info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
+					 cb->extack);
 	if (!ret)
 		ret = parse_request(ops, &req, info->attrs, cb->extack);
 	cb->args[DUMP_ARG_POS] = 0;

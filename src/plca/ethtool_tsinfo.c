@@ -138,7 +138,8 @@ int ethnl_tsinfo_start(struct netlink_callback *cb)
 	if (!kfsim_kernel_at_least(6, 14))
 		return ethnl_default_start(cb, &ethnl_tsinfo_request_ops);
 	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
-					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req, cb->extack);
+					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
+					  cb->extack);
 }
 
 /* ethnl_tsinfo_dumpit(): no simulated device time stamps (6.14); before, every one answers. */

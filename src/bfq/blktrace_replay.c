@@ -23,6 +23,9 @@
 #include "blktrace_internal.h"
 #include "core/problem_list.h"
 
+/* blk_io_trace's bytes is a __u32 (include/uapi/linux/blktrace_api.h): the most an event says */
+#define BLKTRACE_MAX_EVENT_SECTORS (U32_MAX >> SECTOR_SHIFT)
+
 /* A binary file given by mistake has a bad line everywhere: the log names this many. */
 #define BLKTRACE_LOGGED_PROBLEMS 10
 
@@ -79,8 +82,11 @@ static int blktrace_time(const char *s, size_t len, u64 *ns, const char **why)
 	return 0;
 }
 
-/* "maj,min" as major << 20 | minor (the kernel's dev_t layout); 0 if it does not parse. */
-static u32 blktrace_dev(const char *s, size_t len)
+/*
+ * "maj,min" as major << 20 | minor in *@dev (the kernel's dev_t layout: MINORBITS 20, so a
+ * major of 12 bits); false if it does not parse or does not fit, as no printed device can.
+ */
+static bool blktrace_dev(const char *s, size_t len, u32 *dev)
 {
 	const char *comma = memchr(s, ',', len);
 	u64 maj, min;
@@ -89,8 +95,9 @@ static u32 blktrace_dev(const char *s, size_t len)
 	if (!comma || !blktrace_u64(s, (size_t)(comma - s), &maj, &over) ||
 	    !blktrace_u64(comma + 1, len - (size_t)(comma - s) - 1, &min, &over) ||
 	    maj >= 4096 || min >= (1U << 20))
-		return 0;
-	return (u32)(maj << 20 | min);
+		return false;
+	*dev = (u32)(maj << 20 | min);
+	return true;
 }
 
 /*
@@ -122,14 +129,16 @@ static u32 blktrace_remap_from(const char *p, const char *end)
 {
 	const char *tok;
 	size_t len;
+	u32 dev;
 
 	do {
 		tok = blktrace_token(&p, end, &len);
 	} while (len && !(len == 2 && tok[0] == '<' && tok[1] == '-'));
 	tok = blktrace_token(&p, end, &len);
-	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')')
+	if (len < 5 || tok[0] != '(' || tok[len - 1] != ')' ||
+	    !blktrace_dev(tok + 1, len - 2, &dev))
 		return 0;
-	return blktrace_dev(tok + 1, len - 2);
+	return dev;
 }
 
 /* The located time in ns: 0, 1 when it is not a time after all, or -errno with @why. */
@@ -208,9 +217,8 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 		return 0;	/* not an event asked for: skipped */
 	if (action == 'A') {
 		/* "sector + n <- (maj,min) from": the device the bio was remapped from */
-		q->dev = blktrace_dev(f.dev, f.dev_len);
 		q->from_dev = blktrace_remap_from(p, end);
-		*kind = q->from_dev ? 'A' : 0;
+		*kind = q->from_dev && blktrace_dev(f.dev, f.dev_len, &q->dev) ? 'A' : 0;
 		return 0;
 	}
 	/*
@@ -228,7 +236,11 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	if (err)
 		return err > 0 ? -EINVAL : err;
 	q->pid = (int)pid;
-	q->dev = blktrace_dev(f.dev, f.dev_len);
+	if (!blktrace_dev(f.dev, f.dev_len, &q->dev)) {
+		/* it was counted as 0,0, one device with every other such line */
+		*why = "malformed event (its device is beyond dev_t's 12-bit major, 20-bit minor)";
+		return -EINVAL;
+	}
 	rwbs = blktrace_token(&p, end, &rlen);
 	if (!rlen) {
 		*why = "Q event without RWBS flags";
@@ -278,6 +290,16 @@ static int blktrace_parse_event(const char *line, const char *end, const char *a
 	if (q->sector > U64_MAX - q->nr_sectors) {
 		*why = "sector + length does not fit 64 bits";
 		return -EOVERFLOW;
+	}
+	/*
+	 * Both printers take the length from struct blk_io_trace's __u32 bytes (">> 9"), so no
+	 * event they print is longer: a larger count is damage, and would have made billions of
+	 * requests of BLK_DEF_MAX_SECTORS_CAP (the count of them wrapped: memory overrun).
+	 */
+	if (q->nr_sectors > BLKTRACE_MAX_EVENT_SECTORS) {
+		*why = "more sectors than a trace event can hold (4 GiB - 1 bytes, blk_io_trace's "
+		       "32-bit byte count): a damaged line";
+		return -EINVAL;
 	}
 	*kind = action;
 	q->write = blktrace_has(rwbs, rlen, 'W');
@@ -468,26 +490,30 @@ static void blktrace_note_layers(char *errbuf, size_t errlen, const struct blktr
 		/* a partition traced itself prints its remap onto the disk as its own device */
 		if (!on_from || from == to || len + 1 >= errlen)
 			continue;
-		snprintf(errbuf + len, errlen - len, "%sdevice %u,%u is remapped onto %u,%u (\"A\" "
-			 "events) and both were traced: its %zu requests replay on both layers, as "
-			 "the trace has them (trace one layer to replay each I/O once)",
-			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff, on_from);
+		snprintf(errbuf + len, errlen - len,
+			 "%sdevice %u,%u is remapped onto %u,%u (\"A\" events) and both were "
+			 "traced: its %zu request%s replay%s on both layers, as the trace has them "
+			 "(trace one layer to replay each I/O once)",
+			 len ? "; " : "", from >> 20, from & 0xfffff, to >> 20, to & 0xfffff,
+			 on_from, on_from == 1 ? "" : "s", on_from == 1 ? "s" : "");
 	}
 }
 
 /*
- * The notes of a trace that replays, but not whole: the tracer said it lost events, or the
+ * The notes of a trace that replays, but not whole: the tracer said it lost events (@lost_events
+ * of them, or at least that many when a line did not say how many: @lost_uncounted), or the
  * file ends inside a line (@cut_line, 0 if not).  "" when there is none.
  */
 static void blktrace_notes(char *errbuf, size_t errlen, long first_lost_line, size_t lost_lines,
-			   u64 lost_events, long cut_line)
+			   u64 lost_events, bool lost_uncounted, long cut_line)
 {
 	char count[48] = "";
 	int len = 0;
 
 	errbuf[0] = '\0';
 	if (lost_events)
-		snprintf(count, sizeof(count), " %llu", (unsigned long long)lost_events);
+		snprintf(count, sizeof(count), "%s %llu", lost_uncounted ? " at least" : "",
+			 (unsigned long long)lost_events);
 	if (lost_lines)
 		len = snprintf(errbuf, errlen, "line %ld: the tracer lost%s events (\"[LOST ...]\" "
 			       "on %zu line%s): the replay lacks them; a larger buffer "
@@ -519,9 +545,10 @@ static bool blktrace_unprinted_event(const char *line, const char *end)
 }
 
 /*
- * "CPU:1 [LOST 76 EVENTS]" (or "[LOST EVENTS]", the count unknown): the tracer's buffer was
- * full and it dropped events there (trace_pipe read too slowly, or overwrite off).  The
- * count, 0 when not told; false for any other line.
+ * "CPU:1 [LOST 76 EVENTS]" (or "[LOST EVENTS]": print_trace_line() says so when the ring
+ * buffer could not count them): the tracer's buffer was full and it dropped events there
+ * (trace_pipe read too slowly, or overwrite off).  The count, 0 when not told or not a
+ * number that fits; false for any other line.
  */
 static bool blktrace_lost_events(const char *line, const char *end, u64 *nr)
 {
@@ -537,8 +564,8 @@ static bool blktrace_lost_events(const char *line, const char *end, u64 *nr)
 		return false;
 	tok = blktrace_token(&p, end, &len);
 	*nr = 0;
-	if (len && tok[0] >= '0' && tok[0] <= '9')
-		blktrace_u64(tok, len, nr, &over);
+	if (len && tok[0] >= '0' && tok[0] <= '9' && blktrace_u64(tok, len, nr, &over) && over)
+		*nr = 0;
 	return true;
 }
 
@@ -594,6 +621,7 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 	long first_lost_line = 0, cut_line = 0, tracepoint_line = 0;
 	const char *cut_why = NULL;
 	u64 lost_events = 0;
+	bool lost_uncounted = false;
 	const char *p = buf, *end = buf + size, *next_report = buf;
 	struct kfsim_problem_list problems;
 	struct blktrace_group group = { 0 };
@@ -649,7 +677,9 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			u64 lost;
 
 			if (blktrace_lost_events(p, eol, &lost)) {
-				lost_events += lost;
+				/* a sum past 64 bits is a bound too: it stops there */
+				lost_uncounted |= !lost || lost > U64_MAX - lost_events;
+				lost_events += min(lost, U64_MAX - lost_events);
 				if (!lost_lines++)
 					first_lost_line = lineno;
 			} else if (!nr && !tracepoint_line &&
@@ -739,7 +769,8 @@ long kfsim_blktrace_parse_buf(const char *buf, size_t size, struct kfsim_blktrac
 			 "blk tracer prints one (was the device traced: echo 1 > "
 			 "/sys/block/DEV/trace/enable?)", lineno);
 	else if (nr && errbuf && errlen) {
-		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events, cut_line);
+		blktrace_notes(errbuf, errlen, first_lost_line, lost_lines, lost_events,
+			       lost_uncounted, cut_line);
 		blktrace_note_layers(errbuf, errlen, remaps, nr_remaps, arr, nr);
 	}
 	*recs = arr;

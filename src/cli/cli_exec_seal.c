@@ -40,10 +40,11 @@
  * a UNIX socket), so socket(AF_NETLINK, ..., NETLINK_GENERIC) is refused whole, and so is
  * io_uring_setup(): a ring's IORING_OP_SOCKET (Linux 5.19) makes a socket without the socket()
  * call this filter looks at (measured: io_uring_setup() opened a ring under kfsim exec).  So
- * are io_uring_enter() and io_uring_register(): a ring made outside and handed in over a UNIX
- * socket (SCM_RIGHTS) runs what the program submits as the program, in its namespace, and its
- * IORING_OP_SOCKET opened a real generic netlink socket there (measured as root on 2026-12-07,
- * attacks.py "exec_passed_in").  (A ring whose submission thread polls, IORING_SETUP_SQPOLL,
+ * are io_uring_enter() and io_uring_register(): a ring made outside and inherited (an open
+ * descriptor across exec; Linux refuses to pass a ring over SCM_RIGHTS since 6.7, EINVAL) runs
+ * what the program submits as the program, in its namespace, and its IORING_OP_SOCKET opened
+ * a real generic netlink socket there (measured as root on 2026-12-07, attacks.py
+ * "exec_passed_in").  (A ring whose submission thread polls, IORING_SETUP_SQPOLL,
  * needs no call: that thread runs as the ring's maker, in its namespaces, with its rights.)
  * Two netlink protocols of the real kernel are the same: a socket in any namespace reaches
  * objects kept for the whole machine.  NETLINK_RDMA: while the RDMA subsystem is in its
@@ -126,7 +127,7 @@ int kfsim_exec_seal_namespaces(char *why, size_t size)
 		DENY,
 		/*
 		 * no ring, no IORING_OP_SOCKET: the generic netlink rule below cannot see its
-		 * sockets; and none used either, one made outside and passed in (SCM_RIGHTS)
+		 * sockets; and none used either, one made outside and inherited
 		 */
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, NR_IO_URING_SETUP, 0, 2),
 		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, NR_IO_URING_REGISTER, 1, 0),

@@ -326,11 +326,6 @@ static const struct nla_policy pause_get_policy[ETHTOOL_A_PAUSE_STATS_SRC + 1] =
 	[ETHTOOL_A_PAUSE_STATS_SRC] = NLA_POLICY_MAX(NLA_U32, ETHTOOL_MAC_STATS_SRC_PMAC),
 };
 
-static struct kfsim_plca_net *net_of(const struct genl_family *family)
-{
-	return container_of(family, struct kfsim_plca_net, family);
-}
-
 /* pause_parse_request() (6.4): a source of statistics needs the statistics. */
 static int pause_parse_request(const struct plca_req_info *req, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
@@ -545,8 +540,9 @@ static int ethnl_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
 		return -EINVAL;
-	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					 info->attrs[ETHTOOL_A_REQ_HEADER], true, &req,
+					 info->extack);
 	if (ret)
 		return ret;
 	return request->set_validate ? request->set_validate(info) : -EOPNOTSUPP;
@@ -558,8 +554,9 @@ static int ethnl_tunnel_info_doit(struct sk_buff *skb, struct genl_info *info)
 	struct plca_req_info req;
 	int ret;
 
-	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					 info->attrs[ETHTOOL_A_REQ_HEADER], true, &req,
+					 info->extack);
 	if (ret)
 		return ret;
 	NL_SET_ERR_MSG(info->extack, "device does not report tunnel offload info");
@@ -572,14 +569,15 @@ static int ethnl_tunnel_info_start(struct netlink_callback *cb)
 	const struct genl_info *info = genl_info_dump(cb);
 	struct plca_req_info req;
 
-	return ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					  false, &req, cb->extack);
+	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
+					  cb->extack);
 }
 
 /* ethnl_tunnel_info_dumpit(): every device skipped; the last skip's -EOPNOTSUPP is the end. */
 static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return net_of(genl_info_dump(cb)->family)->nr_devs ? -EOPNOTSUPP : 0;
+	return ethnl_net_of(genl_info_dump(cb)->family)->nr_devs ? -EOPNOTSUPP : 0;
 }
 
 static const struct default_request default_requests[] = {

@@ -23,11 +23,6 @@
 #include "ethtool-kernel.h"
 #include "plca_internal.h"
 
-static struct kfsim_plca_net *net_of(const struct genl_family *family)
-{
-	return container_of(family, struct kfsim_plca_net, family);
-}
-
 int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *header,
 			       bool require_dev, struct plca_req_info *req,
 			       struct netlink_ext_ack *extack)
@@ -140,7 +135,7 @@ static int parse_request(const struct ethnl_request_ops *ops, const struct plca_
 
 int ethnl_default_doit(struct genl_info *info, const struct ethnl_request_ops *ops)
 {
-	struct kfsim_plca_net *net = net_of(info->family);
+	struct kfsim_plca_net *net = ethnl_net_of(info->family);
 	const struct nlattr *header = info->attrs[ETHTOOL_A_REQ_HEADER];
 	union ethnl_reply_data data;
 	struct plca_req_info req;
@@ -177,8 +172,9 @@ int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_
 	struct plca_req_info req;
 	int ret;
 
-	ret = ethnl_parse_header_dev_get(net_of(info->family), info->attrs[ETHTOOL_A_REQ_HEADER],
-					 false, &req, cb->extack);
+	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					 info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
+					 cb->extack);
 	if (!ret)
 		ret = parse_request(ops, &req, info->attrs, cb->extack);
 	cb->args[DUMP_ARG_POS] = 0;
@@ -195,7 +191,7 @@ int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_
 int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 			 const struct ethnl_request_ops *ops)
 {
-	struct kfsim_plca_net *net = net_of(genl_info_dump(cb)->family);
+	struct kfsim_plca_net *net = ethnl_net_of(genl_info_dump(cb)->family);
 	long idx;
 
 	for (idx = cb->args[DUMP_ARG_POS]; idx < net->nr_devs; idx++) {

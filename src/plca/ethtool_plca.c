@@ -24,11 +24,6 @@
 #include "ethtool-kernel.h"
 #include "plca_internal.h"
 
-static struct kfsim_plca_net *net_of(const struct genl_family *family)
-{
-	return container_of(family, struct kfsim_plca_net, family);
-}
-
 /*
  * ethnl_req_get_phydev(): the device's PHY, or the one PHY_INDEX names in its link topology.
  * A simulated device has at most one PHY, attached first, so its index is 1
@@ -205,7 +200,7 @@ static void plca_update_sint(int *dst, const struct nlattr *attr, const struct n
 /* ethnl_default_set_doit() + ethnl_set_plca(). */
 static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct kfsim_plca_net *net = net_of(info->family);
+	struct kfsim_plca_net *net = ethnl_net_of(info->family);
 	struct nlattr **tb = info->attrs;
 	struct plca_req_info req;
 	struct phy_device *phydev;

@@ -137,7 +137,7 @@ int ethnl_tsinfo_start(struct netlink_callback *cb)
 
 	if (!kfsim_kernel_at_least(6, 14))
 		return ethnl_default_start(cb, &ethnl_tsinfo_request_ops);
-	return ethnl_parse_header_dev_get(container_of(info->family, struct kfsim_plca_net, family),
+	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
 					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
 					  cb->extack);
 }

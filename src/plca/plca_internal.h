@@ -47,6 +47,12 @@ struct plca_req_info {
 	u32 flags;	/* ETHTOOL_A_HEADER_FLAGS */
 };
 
+/* The namespace whose ethtool family @family is (each namespace registers its own). */
+static inline struct kfsim_plca_net *ethnl_net_of(const struct genl_family *family)
+{
+	return container_of(family, struct kfsim_plca_net, family);
+}
+
 /* Every request's header is its attribute 1 (ETHTOOL_A_<REQ>_HEADER). */
 #define ETHTOOL_A_REQ_HEADER 1
 

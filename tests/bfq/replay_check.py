@@ -133,6 +133,11 @@ def expected(path):
         if n == 0:
             count("no data" if "F" in rwbs else "damaged")
             continue
+        # blk_io_trace: a __u32 of bytes, a dev_t of a 12-bit major and a 20-bit minor
+        maj, mi = map(int, dev.split(","))
+        if n > 0xFFFFFFFF >> 9 or maj >= 1 << 12 or mi >= 1 << 20:
+            count("damaged")
+            continue
         for done in range(0, n, CAP):
             recs.append((t, pid, dev, sector + done, min(CAP, n - done),
                          ("W" if "W" in rwbs else "R") + ("S" if "S" in rwbs else "")))

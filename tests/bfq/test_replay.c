@@ -19,6 +19,7 @@
 
 #include <kfsim/bfq_sim.h>
 #include <kfsim/err.h>
+#include <kfsim/kernel.h>
 #include <kfsim/slab.h>
 
 #define NR_EVENTS 140000
@@ -154,7 +155,8 @@ static long parse_text(const char *text, struct kfsim_blktrace_rec **recs, char 
 /* A 4 GiB bio (8388608 sectors) is split as the block layer would, and every piece completes. */
 static void test_huge_bio_is_split(void **state)
 {
-	const char *text = "  8,0    0        1     0.000000000  4162  Q  RS 0 + 8388608 [fio]\n";
+	/* the largest a trace can say: blk_io_trace's bytes is a __u32, 4 GiB - 1 */
+	const char *text = "  8,0    0        1     0.000000000  4162  Q  RS 0 + 8388607 [fio]\n";
 	struct kfsim_blktrace_rec *recs = NULL;
 	struct kfsim_bfq_sim_config cfg;
 	const struct kfsim_bfq_sim_result *res;
@@ -163,12 +165,12 @@ static void test_huge_bio_is_split(void **state)
 	char why[160];
 	long n = parse_text(text, &recs, why, sizeof(why));
 
-	assert_int_equal(n, (8388608 + 2559) / 2560);
+	assert_int_equal(n, (8388607 + 2559) / 2560);
 	for (long i = 0; i < n; i++) {
 		assert_true(recs[i].nr_sectors > 0 && recs[i].nr_sectors <= 2560);
 		bytes += (u64)recs[i].nr_sectors * 512;
 	}
-	assert_int_equal(bytes, 8388608ULL * 512);
+	assert_int_equal(bytes, 8388607ULL * 512);
 	kfsim_bfq_sim_config_default(&cfg);
 	cfg.replay = recs;
 	cfg.nr_replay = (size_t)n;
@@ -255,6 +257,29 @@ static void test_errors_name_the_line(void **state)
 	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q R 8 + 0 [a]\n", &recs, why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "0 sectors"));
+	/*
+	 * What no printer of blk_io_trace (a __u32 of bytes, a dev_t of a 12-bit major) can say
+	 * is damage: a count of 2^64 - 1 sectors made 2^54 records into an array sized for 1
+	 * (the count of them wrapped) and crashed; a device past dev_t was taken for 0,0.
+	 */
+	static const char *const beyond[] = {
+		"  8,0 0 1 0.1 1 Q R 0 + 18446744073709551615 [a]\n",
+		"  8,0 0 1 0.1 1 Q R 0 + 18446744073709549056 [a]\n",
+		"  8,0 0 1 0.1 1 Q R 0 + 8388608 [a]\n",
+		"  8,0 0 1 0.1 1 Q R 4096 + 4294967296 [a]\n",
+		"a-1 [000] d..1. 0.000001: 8,0 Q R 0 + 9999999999 [a]\n",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(beyond); i++) {
+		assert_int_equal(parse_text(beyond[i], &recs, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "more sectors than a trace event can hold"));
+	}
+	assert_int_equal(parse_text("  4096,0 0 1 0.1 1 Q R 8 + 8 [a]\n", &recs, why,
+				    sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "device"));
+	assert_int_equal(parse_text("a-1 [000] d..1. 0.000001: 8,1048576 Q R 8 + 8 [a]\n", &recs,
+				    why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "device"));
 	/* discards, "N" events and flushes carry no data: skipped */
 	assert_int_equal(parse_text("  8,0 0 1 0.1 1 Q D 8 + 8 [a]\n"
 				    "  8,0 0 2 0.1 1 Q N 0 + 0 [a]\n"
@@ -407,7 +432,20 @@ static void test_damaged_and_unreadable_traces(void **state)
 		       "CPU:0 [LOST EVENTS]\n", &recs, why, sizeof(why));
 	print_message("noted: %s\n", why);
 	assert_int_equal(n, 2);
-	assert_non_null(strstr(why, "line 2: the tracer lost 76 events (\"[LOST ...]\" on 2 lines)"));
+	/* "[LOST EVENTS]" did not count them: 76 is the least that was lost */
+	assert_non_null(strstr(why, "line 2: the tracer lost at least 76 events (\"[LOST ...]\" on 2 "
+				    "lines)"));
+	kvfree(recs);
+	n = parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q   R 0 + 8 [fio]\n"
+		       "CPU:1 [LOST 76 EVENTS]\n"
+		       "CPU:0 [LOST 18446744073709551615 EVENTS]\n"
+		       "CPU:0 [LOST 3 EVENTS]\n", &recs, why, sizeof(why));
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(why, "lost at least 18446744073709551615 events (\"[LOST ...]\" on 3"));
+	kvfree(recs);
+	n = parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q   R 0 + 8 [fio]\n"
+		       "CPU:1 [LOST 76 EVENTS]\nCPU:0 [LOST 4 EVENTS]\n", &recs, why, sizeof(why));
+	assert_non_null(strstr(why, "line 2: the tracer lost 80 events (\"[LOST ...]\" on 2 lines)"));
 	kvfree(recs);
 	n = parse_text("  fio-1  [000] d..1. 1.000001:   7,0    Q   R 0 + 8 [fio]\n", &recs, why,
 		       sizeof(why));
@@ -423,7 +461,7 @@ static void test_damaged_and_unreadable_traces(void **state)
 	print_message("noted: %s\n", why);
 	assert_int_equal(n, 2);
 	assert_non_null(strstr(why, "device 253,1 is remapped onto 8,0 (\"A\" events) and both "
-				    "were traced: its 1 requests replay on both layers"));
+				    "were traced: its 1 request replays on both layers"));
 	kvfree(recs);
 	/* a partition traced alone names itself as the remap's source: nothing to say */
 	n = parse_text("  fio-1  [000] d..1. 1.000001: 259,0    A  WS 54080 + 8 <- (259,0) 52032\n"

@@ -196,6 +196,8 @@ struct fio_parser {
 	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
 	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
+	/* filesize=N of a job's one file (a regular file): the file's end (fio_job_bytes()) */
+	u64 filesize[KFSIM_BFQ_MAX_JOBS];
 	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
 	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
@@ -2781,7 +2783,9 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 			b = sec->filesize_lo + (u64)((double)(sec->filesize - sec->filesize_lo) *
 						     ((double)r / 4294967296.0));
 			b -= bs ? b % bs : 0;
-			b -= min(b, foff);
+			/* size=N% of the one file's drawn end (fio_job_bytes()) */
+			b = clone->size_frac > 0 ? kfsim_bfq_job_size_bytes(clone, b, foff)
+						 : b - min(b, foff);
 		} else if (extra) {
 			extra--;
 			b += bs;
@@ -2805,6 +2809,7 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 	if (n > 1)
 		clone->offset = 0;	/* the region holds the files whole */
 	clone->size = total;
+	clone->size_frac = -1;
 	return true;
 }
 
@@ -2813,7 +2818,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
 	bool time_based, one_file_range;
-	u64 pass_io_size, size_loops;
+	u64 pass_io_size, size_loops, file_end;
 	const char *files_why;
 
 	if (fio_is_nowhere(sec->filename))
@@ -2821,7 +2826,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	/* before size= takes filesize='s value below: several files, if modelled */
 	files_why = sec->nrfiles > 1 ? fio_files_why(sec, &job) : "";
 	one_file_range = sec->nrfiles <= 1 && sec->filesize != sec->filesize_lo &&
-			 !job.size && job.size_frac < 0 && !job.io_size && !sec->io_size_pct;
+			 !job.size && job.size_frac != 0 && !job.io_size && !sec->io_size_pct;
 
 	if (job.engine != KFSIM_ENGINE_NONE && sec->nrfiles > 1) {
 		const char *why = files_why;
@@ -2845,8 +2850,16 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		if (!strcmp(job.ioengine, "libzbc"))
 			fio_libzbc(sec, &job);
 	}
-	if (!job.size && job.size_frac < 0 && sec->filesize)
-		job.size = sec->filesize;	/* fio: without size, a job does its files' size */
+	/*
+	 * fio: without size, a job does its files' size; a job's one regular file of a fixed
+	 * filesize= ends there, which fio_job_bytes() takes with the job's offset
+	 */
+	file_end = sec->nrfiles <= 1 && sec->filesize && sec->filesize == sec->filesize_lo &&
+		   (job.engine == KFSIM_ENGINE_NONE || !fio_is_device(sec->filename)) ?
+		   sec->filesize : 0;
+	if (!job.size && job.size_frac < 0 && sec->filesize &&
+	    (!file_end || job.engine == KFSIM_ENGINE_NONE))
+		job.size = sec->filesize;
 	if (sec->prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(sec->prioclass, job.ioprio);
 	/*
@@ -2989,6 +3002,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		/* fixup_options(): "If randseed is set, that overrides randrepeat" */
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
+		p->filesize[p->nr] = file_end;
 		clone->offset += sec->offset_increment * i;
 		/* several files, or a range of file sizes for the job's one */
 		if (job.engine != KFSIM_ENGINE_NONE && (!files_why || one_file_range) &&
@@ -3534,41 +3548,89 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 	return 0;
 }
 
-/* The bytes a job's region takes of its file: its size, @unsized for a job without size=. */
-static u64 fio_job_bytes(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 unsized)
+/*
+ * The bytes job @k does of its file, as fio 3.33's setup_files() sets the file's io_size when
+ * the file is @cur bytes so far (f->real_file_size) and the job starts @off bytes into it:
+ * size= in bytes; size=N% of the file's end, filesize= or else its size so far
+ * (kfsim_bfq_job_size_bytes(), the one reading of a percent); without size=, filesize= less
+ * the offset, or the rest of the file as an earlier job made it (real_file_size -
+ * file_offset: fio 3.33, filesize=1m, offset=256k, bs=64k: 12 reads, where kfsim read 16).  A
+ * new file without either gets @unsized, *@unsized_used set, and a percent is of the disk:
+ * fio's run fails there ("you need to specify size="), kfsim reads them so (a listed
+ * difference).  *@why: why fio's run fails, where kfsim follows it.
+ */
+static u64 fio_job_bytes(const struct fio_parser *p, unsigned int k, u64 cur, u64 off,
+			 u64 unsized, bool *unsized_used, const char **why)
 {
-	return job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
-	       : job->size ? job->size : unsized;
+	const struct kfsim_bfq_job *job = &p->jobs[k];
+	u64 end = p->filesize[k] ? p->filesize[k] : cur, bytes;
+
+	*why = NULL;
+	if (job->size_frac < 0 && job->size)
+		return job->size;
+	/*
+	 * a percent of a new file is of the disk, as a file without size= gets a share of it
+	 * (fio's run fails on both: a listed difference)
+	 */
+	if (!end && job->size_frac > 0)
+		end = (u64)p->capacity << SECTOR_SHIFT;
+	if (!end) {
+		*unsized_used = true;
+		return unsized;
+	}
+	if (off > end) {
+		*why = "offset past the end of its file (filesize=, or the size an earlier job "
+		       "gave it): fio's run fails (setup_files(): \"you need to specify valid "
+		       "offset=\")";
+		return 0;
+	}
+	bytes = job->size_frac > 0 ? kfsim_bfq_job_size_bytes(job, end, off) : end - off;
+	if (bytes < min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true)))
+		*why = "blocksize is larger than data set range (fio 3.33's setup_files(): its "
+		       "bytes of the file are less than one block)";
+	return bytes;
 }
 
 /*
  * The jobs of the file job @i is the first of, as fio 3.33's setup_files() sets them up one
- * after another: a percent offset is of the file's size so far (get_start_offset() reads
- * real_file_size, which a new file does not have yet: 0), and a job whose offset + size go
- * past the end extends the file there (FIO_FILE_EXTEND).  fio 3.33, psync on a new file of
- * four jobs with size=1m and offset=0%, 50%, 50% (size=2m), 75%: the first reads start at 0,
- * 512 KiB, 768 KiB and 2112 KiB, and the file ends at 3136 KiB.  kfsim's files are all new.
- * With @resolve, each percent offset's bytes go to its job's file_offset.  Return: the file's
- * size; *@max_offset the largest offset, *@unsized whether a job has no size=.
+ * after another (run_threads(), create_serialize=1): a percent offset is of the file's size
+ * so far (get_start_offset() reads real_file_size, which a new file does not have yet: 0), and
+ * a job whose offset + size go past the end extends the file there (FIO_FILE_EXTEND).  fio
+ * 3.33, psync on a new file of four jobs with size=1m and offset=0%, 50%, 50% (size=2m), 75%:
+ * the first reads start at 0, 512 KiB, 768 KiB and 2112 KiB, and the file ends at 3136 KiB.
+ * kfsim's files are all new.  With @resolve, each percent offset's bytes go to its job's
+ * file_offset, each job's bytes (fio_job_bytes()) to its size, and where fio's run fails the
+ * job is refused.  Return: the file's size; *@max_offset the largest offset, *@unsized
+ * whether a job is on it while it is new and without size=.
  */
-static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 cap_bytes, u64 share,
-			 bool resolve, u64 *max_offset, bool *unsized)
+static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 share, bool resolve,
+			 u64 *max_offset, bool *unsized)
 {
 	u64 cur = 0, off_max = 0;
 	bool any_unsized = false;
 
 	for (unsigned int k = i; k < p->nr; k++) {
 		struct kfsim_bfq_job *job = &p->jobs[k];
-		u64 off;
+		bool new_unsized = false;
+		const char *why;
+		u64 off, bytes;
 
 		if (strcmp(p->filenames[k], p->filenames[i]))
 			continue;
 		off = job->offset_frac >= 0 ? kfsim_bfq_job_pct_offset(job, cur) : job->offset;
+		bytes = fio_job_bytes(p, k, cur, off, share, &new_unsized, &why);
+		any_unsized |= new_unsized;
+		if (resolve && why)
+			fio_err(&p->errs, p->files[k], p->lines[k], "job '%s': %s", job->name, why);
 		if (resolve && job->offset_frac >= 0)
 			job->file_offset = off;
-		any_unsized |= job->size_frac < 0 && !job->size;
+		/* a share runs to the file's end (size 0), the file 1 MiB aligned */
+		if (resolve && bytes && !new_unsized) {
+			job->size = bytes;
+			job->size_frac = -1;
+		}
 		off_max = max(off_max, off);
-		cur = max(cur, off + fio_job_bytes(job, cap_bytes, share));
+		cur = max(cur, off + bytes);
 	}
 	if (max_offset)
 		*max_offset = off_max;
@@ -3607,7 +3669,7 @@ static u64 fio_unsized_share(struct fio_parser *p, u64 cap_bytes)
 
 		if (!fio_file_first(p, i))
 			continue;
-		size = fio_file_walk(p, i, cap_bytes, 0, false, &offset, &unsized);
+		size = fio_file_walk(p, i, 0, false, &offset, &unsized);
 		nr_unsized += unsized;
 		/*
 		 * fio_layout() rounds each file up to 1 MiB, an unsized one's offset + share too:
@@ -3643,7 +3705,7 @@ static void fio_layout(struct fio_parser *p)
 		if (!fio_file_first(p, i))
 			continue;
 		/* the file holds the largest offset + size of the jobs that use it */
-		size = fio_file_walk(p, i, cap_bytes, share, true, NULL, NULL);
+		size = fio_file_walk(p, i, share, true, NULL, NULL);
 		/* 1 MiB aligned, as far as the disk goes */
 		size = (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 		if (size > cap_bytes - min(cap_bytes, next))
@@ -3680,12 +3742,12 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 {
 	u64 cap = (u64)capacity << SECTOR_SHIFT;
 	u64 off = kfsim_bfq_job_offset_bytes(job, capacity);
-	u64 size = kfsim_bfq_job_size_bytes(job, capacity);
-
+	u64 size = kfsim_bfq_job_size_bytes(job, cap, off);
 	u64 align = max(min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true)),
 			(unsigned int)SECTOR_SIZE);
 
-	if (!size || off >= cap || size <= cap - off)
+	/* a percent is cut to what the offset leaves already (kfsim_bfq_job_size_bytes()) */
+	if (job->size_frac >= 0 || !size || off >= cap || size <= cap - off)
 		return;
 	/*
 	 * whole blocks: no block fits past the last whole one (setup_files() aligns a percent
@@ -3714,10 +3776,12 @@ static void fio_resolve_sizes(struct fio_parser *p)
 		char why[200];
 
 		if (job->engine == KFSIM_ENGINE_NONE) {
-			/* no region: a size in percent is of the disk */
-			u64 size = job->size_frac < 0 ? job->size :
-				   (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
-					 SECTOR_SHIFT));
+			/*
+			 * no region: a size in percent is of filesize= or else of the disk (fio's
+			 * null engine fails without filesize=, "you need to specify size=")
+			 */
+			u64 size = kfsim_bfq_job_size_bytes(job, p->filesize[i] ? p->filesize[i] :
+							     (u64)p->capacity << SECTOR_SHIFT, 0);
 
 			if (p->loops[i])
 				job->io_size = fio_pass_of(size, p->io_size_pct[i]) * p->loops[i];

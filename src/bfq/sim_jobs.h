@@ -87,11 +87,12 @@ unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
 u64 kfsim_bfq_job_pct_offset(const struct kfsim_bfq_job *job, u64 real_size);
 /*
  * Where @job's region starts, bytes into its file or into the disk of @capacity sectors, and
- * its size= in bytes of a file or disk of @span sectors (a percent as fio's: of the bytes,
- * aligned down to the smallest block; 0: to the end): what kfsim_bfq_job_region() takes, for the fio reader's checks before it.
+ * its size= in bytes (a percent as fio 3.33's setup_files(): of the file's end @end bytes, at
+ * most @end - @offset, aligned down to the smallest block; 0: to the end): what
+ * kfsim_bfq_job_region() takes, and the fio reader as it lays its files out.
  */
 u64 kfsim_bfq_job_offset_bytes(const struct kfsim_bfq_job *job, sector_t capacity);
-u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, sector_t span);
+u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, u64 end, u64 offset);
 /*
  * The rate cap of a direction in bytes a second, 0 = none, as fio 3.33's __setup_rate()
  * (init.c) sets it: rate= when given, else rate_iops= x the direction's smallest block

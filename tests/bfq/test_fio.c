@@ -2735,6 +2735,60 @@ static void test_size_percent_as_fio(void **state)
 	assert_non_null(strstr(why, "blocksize is larger than data set range"));
 }
 
+/* The bytes of job @i's region. */
+static u64 region_bytes(const struct kfsim_bfq_sim_config *cfg, unsigned int i)
+{
+	sector_t start, nr;
+	char why[256];
+
+	assert_int_equal(kfsim_bfq_job_region(&cfg->jobs[i], cfg->disk.capacity, &start, &nr, why,
+					      sizeof(why)), 0);
+	return (u64)nr << SECTOR_SHIFT;
+}
+
+/*
+ * The bytes a job does of its file, as fio 3.33's setup_files() sizes them (one rule,
+ * kfsim_bfq_job_size_bytes(), for files and the disk): size=N% of the file's end (filesize=,
+ * or the size earlier jobs gave the file), at most what the offset leaves, aligned down to
+ * the smallest block; without size=, filesize= less the offset or the rest of the file.  The
+ * figures are fio 3.33's reads (psync, new files in /tmp, 2026-12-08).  kfsim took a file's
+ * percent of the disk (6 TB for filesize=1000k,size=33%: 253176 reads where fio did 5), a
+ * filesize= as the bytes after the offset (16 reads for 12) and a later job's percent of the
+ * file laid out in whole MiB (65062 reads for 8).
+ */
+static void test_size_of_file_as_fio(void **state)
+{
+	static const struct {
+		const char *text;
+		u64 bytes[4];
+	} cases[] = {
+		{ "[a]\nrw=read\nbs=64k\nfilesize=1000k\nsize=33%\n", { 327680 } },
+		{ "[c]\nrw=read\nbs=64k\nfilesize=1m\noffset=256k\n", { 786432 } },
+		{ "[f]\nrw=randread\nbs=4k,16k\nfilesize=1m\nsize=33%\noffset=4k\n", { 344064 } },
+		/* one file: 1m, then 50 % of it, the rest after 256k, 25 % from its middle */
+		{ "[global]\nrw=read\nbs=64k\nfilename=size_file.dat\n[one]\nsize=1m\n[two]\n"
+		  "size=50%\n[three]\noffset=256k\n[four]\nsize=25%\noffset=50%\n",
+		  { 1048576, 524288, 786432, 262144 } },
+	};
+	char why[1024], *path;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+
+		path = job_file("size_file", cases[i].text, 1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
+			print_message("%s: %llu bytes (fio 3.33: %llu)\n", cfg->jobs[j].name,
+				      (unsigned long long)region_bytes(cfg, j),
+				      (unsigned long long)cases[i].bytes[j]);
+			assert_int_equal(region_bytes(cfg, j), cases[i].bytes[j]);
+		}
+		free(path);
+		free(cfg);
+	}
+}
+
 /*
  * A region cut at the device's end keeps whole blocks: fio 3.33 on a loop device of 999936
  * bytes (bs=64k, direct, psync, --write_iolog) read 1 block with offset=897536,size=16m and 7
@@ -3277,6 +3331,7 @@ int main(void)
 		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
 		cmocka_unit_test(test_fio_rand32),
 		cmocka_unit_test(test_offset_percent_as_fio),
+		cmocka_unit_test(test_size_of_file_as_fio),
 		cmocka_unit_test(test_device_end_as_fio),
 		cmocka_unit_test(test_io_size_percent_as_fio),
 		cmocka_unit_test(test_refusal_names_what_it_needs),

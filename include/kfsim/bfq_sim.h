@@ -124,7 +124,11 @@ struct kfsim_bfq_bssplit {
  * @thinktime_us: fio's thinktime: once @thinktime_blocks I/Os completed since the last pause
  *                (issued, with @thinktime_issue), the job lets its I/O in flight complete,
  *                then pauses this long before it issues again (fio 3.33 handle_thinktime())
- * @thinktime_blocks: I/Os between pauses, 0 = 1 (fio thinktime_blocks)
+ * @thinktime_blocks: I/Os between pauses, 0 = 1 (fio thinktime_blocks: 0 is fio's default 1,
+ *                    not given, which @thinktime_iotime_us tells apart)
+ * @thinktime_iotime_us: fio's thinktime_iotime: a pause also once this long + @thinktime_us
+ *                       passed since the job's start or its last pause; without
+ *                       @thinktime_blocks given, only then (fio 3.33 handle_thinktime())
  * @thinktime_issue: count issued I/Os, not completed ones (fio thinktime_blocks_type=issue)
  * @sync: writes carry REQ_SYNC (fio sync=1)
  * @startdelay_ns: the job starts this long after the run (fio startdelay)
@@ -306,6 +310,7 @@ struct kfsim_bfq_job {
 	u64 rate;
 	u64 thinktime_us;
 	unsigned int thinktime_blocks;
+	unsigned int thinktime_iotime_us;
 	bool thinktime_issue;
 	bool sync;
 	u64 startdelay_ns;

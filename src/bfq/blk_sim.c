@@ -97,6 +97,7 @@ struct sim_job {
 	 * reset), and the pause: its I/O in flight completing, then asleep until tt_wake
 	 */
 	u64 tt_blocks, tt_issues, tt_last;
+	u64 tt_time;		/* last_thinktime: the job's start, then each pause's (iotime) */
 	bool tt_quiesce;
 	u64 tt_wake;
 	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
@@ -594,6 +595,7 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->started = true;
 	sim_flow_join(sim, job);
 	job->start_ns = job->start_at;
+	job->tt_time = job->start_at;	/* init_thinktime(): the epoch; a ramp keeps it */
 	job->in_ramp = job->spec.ramp_ns != 0;
 	if (job->spec.latency_target_ns)
 		sim_lat_target_init(&job->lt, &job->spec, job->start_at, job->completed);
@@ -1150,14 +1152,32 @@ static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
  * it reaps are past it (fio --debug=io, libaio, iodepth=16, thinktime=100ms: 16 queued and
  * completed, then one at a time; 2026-12-07).  True: the job starts a pause.
  */
-static bool job_think_due(struct sim_job *job)
+static bool job_think_due(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
-	u64 b = job->spec.thinktime_issue ? job->tt_issues : job->tt_blocks;
+	const struct kfsim_bfq_job *spec = &job->spec;
+	u64 b = spec->thinktime_issue ? job->tt_issues : job->tt_blocks;
+	bool stall = false;
 
-	if (!job->spec.thinktime_us || job->tt_quiesce ||
-	    b < job->tt_last + max(job->spec.thinktime_blocks, 1u))
+	if (!spec->thinktime_us || job->tt_quiesce)
+		return false;
+	/*
+	 * thinktime_iotime: a pause once iotime + thinktime passed since the last one (whose
+	 * time is taken before its quiesce and sleep, so the sleep counts in the next
+	 * interval: fio's utime_since() in whole microseconds); with thinktime_blocks not
+	 * given, its default of 1 does not count ("does not work together with
+	 * thinktime_iotime")
+	 */
+	if (spec->thinktime_iotime_us) {
+		stall = (sim->now - job->tt_time) / NSEC_PER_USEC >=
+			(u64)spec->thinktime_iotime_us + spec->thinktime_us;
+		if (!stall && !spec->thinktime_blocks)
+			return false;
+	}
+	if (!stall && b < job->tt_last + max(spec->thinktime_blocks, 1u))
 		return false;
 	job->tt_last = b;
+	if (spec->thinktime_iotime_us)
+		job->tt_time = sim->now;
 	job->tt_quiesce = true;
 	return true;
 }
@@ -1200,7 +1220,7 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	/* a write() into the page cache completes as it is issued: the pause follows the copy */
 	job->tt_issues++;
 	job->tt_blocks++;
-	job_think_due(job);
+	job_think_due(sim, job);
 	count = job_ramp_check(sim, job, 0);
 	/*
 	 * It completes when the copy ends: counted, as a disk I/O is, when that is within the
@@ -1646,7 +1666,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
 			   !job->spec.buffered || job->spec.sync);
 		job->tt_issues++;
-		job_think_due(job);
+		job_think_due(sim, job);
 	}
 	if (job->stopped && !job->inflight) {
 		if (job_end_sync_due(sim, job)) {
@@ -1887,7 +1907,7 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 	} else {
 		/* fio reaps when its queue is full (or quiesces): then it asks for a pause */
 		if (!job->sync_phase && job->inflight + 1 >= kfsim_bfq_job_depth(&job->spec))
-			job_think_due(job);
+			job_think_due(sim, job);
 		job_issue(sim, j);
 	}
 }

@@ -1452,6 +1452,7 @@ static const struct fio_part_opt {
 	{ "zonerange", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
 	{ "thinktime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "thinktime_blocks", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "thinktime_iotime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "runtime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "timeout", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "ramp_time", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
@@ -1949,6 +1950,16 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"issued, the first too) is not modelled");
 		else
 			sec->job.thinktime_blocks = (unsigned int)v;
+	} else if (!strcmp(key, "thinktime_iotime")) {
+		/*
+		 * FIO_OPT_INT with is_seconds: seconds without a unit, stored in an unsigned int
+		 * of microseconds (no maxval: val_store() keeps the low 32 bits)
+		 */
+		if (!value || parse_time(value, NSEC_PER_SEC, &v))
+			fio_err(&p->errs, file, line, "thinktime_iotime: expected a time (seconds "
+				"without a unit), not '%s'", value ? value : "");
+		else
+			sec->job.thinktime_iotime_us = (unsigned int)(v / NSEC_PER_USEC);
 	} else if (!strcmp(key, "thinktime_blocks_type")) {
 		static const char *const types[] = { "complete", "issue", NULL };
 		static const struct fio_no_effect_check c = {

@@ -121,6 +121,7 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_double(json, "distribution_param", job->dist_param);
 	kfsim_json_kv_uint(json, "thinktime_us", job->thinktime_us);
 	kfsim_json_kv_uint(json, "thinktime_blocks", max(job->thinktime_blocks, 1u));
+	kfsim_json_kv_uint(json, "thinktime_iotime_us", job->thinktime_iotime_us);
 	kfsim_json_kv_string(json, "thinktime_blocks_type",
 			     job->thinktime_issue ? "issue" : "complete");
 	dump_pair(json, "startdelay_us", job->startdelay_ns / 1000,

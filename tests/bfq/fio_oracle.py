@@ -311,6 +311,8 @@ def expected(job):
             {"zipf": 1.1, "pareto": 0.2, "normal": 0.0}[dist]
     e["thinktime_us"] = job.out("thinktime", 0)
     e["thinktime_blocks"] = job.out("thinktime_blocks", 1)
+    # an unsigned int of microseconds (val_store() keeps the low 32 bits)
+    e["thinktime_iotime_us"] = job.out("thinktime_iotime", 0) & 0xffffffff
     e["thinktime_blocks_type"] = job.ptr("thinktime_blocks_type", "complete")
     # FIO_OPT_STR_VAL_TIME with off1 and off2: the first part is the delay, the last the
     # range's end (start_delay_high); a part that failed stores nothing, and no end (0) is a
@@ -386,6 +388,7 @@ SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "random_distribution": ["random_distribution"],
            "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
            "thinktime_blocks": ["thinktime_blocks"],
+           "thinktime_iotime_us": ["thinktime_iotime"],
            "thinktime_blocks_type": ["thinktime_blocks_type"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "ramp_time_us": ["ramp_time"],
@@ -464,6 +467,7 @@ def compare(e, jobs, first, names, logged=None):
                                                                   j["distribution_param"]))
         chk("thinktime_us", j["thinktime_us"])
         chk("thinktime_blocks", j.get("thinktime_blocks", 1))
+        chk("thinktime_iotime_us", j.get("thinktime_iotime_us", 0))
         chk("thinktime_blocks_type", j.get("thinktime_blocks_type", "complete"))
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])

@@ -1182,6 +1182,59 @@ static void test_thinktime_as_fio(void **state)
 					      "parsing", NULL });
 }
 
+/* A random reader's requests in 2 s with @think (thinktime options) added. */
+static unsigned long long iotime_requests(const char *think)
+{
+	struct file_run r;
+	char text[512];
+	unsigned long long n;
+
+	snprintf(text, sizeof(text), "[t]\nioengine=psync\ndirect=1\nrw=randread\nbs=4k\n"
+		 "size=64m\ntime_based\nruntime=2\n%s", think);
+	n = file_run(&r, "iotime", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
+	for (char *c = text; *c; c++)
+		*c = *c == '\n' ? ' ' : *c;
+	print_message("%s: %llu requests in 2 s\n", text + 70, n);
+	file_run_end(&r);
+	return n;
+}
+
+/*
+ * thinktime_iotime (fio 3.33 handle_thinktime()): a pause once iotime + thinktime passed
+ * since the job's start or its last pause, whose time is taken before its sleep; without
+ * thinktime_blocks given that is the only pause (its default of 1 is not counted), with it
+ * either.  fio 3.33 (ioengine=null, rate_iops=50, thinktime=100ms, thinktime_iotime=300ms,
+ * --write_iolog's times) paused after its I/Os at 400, 800, 1202 and 1620 ms of 2 s, kfsim (the
+ * same job, psync on its disk) at 400, 800, 1200 and 1600 ms; kfsim refused the option
+ * before 2026-12-08 (fio_jobgen --wide seeds 41001-41400: 23 files).  Its values are seconds
+ * without a unit, kept in 32 bits of microseconds as fio keeps them.
+ */
+static void test_thinktime_iotime_as_fio(void **state)
+{
+	unsigned long long none = iotime_requests("");
+	unsigned long long every = iotime_requests("thinktime=100ms\n");
+	unsigned long long iotime = iotime_requests("thinktime=100ms\nthinktime_iotime=300ms\n");
+	unsigned long long blocks = iotime_requests("thinktime=100ms\nthinktime_iotime=300ms\n"
+						    "thinktime_blocks=1\n");
+	unsigned long long many = iotime_requests("thinktime=100ms\nthinktime_iotime=300ms\n"
+						  "thinktime_blocks=100000\n");
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024], *path;
+
+	(void)state;
+	/* four pauses of 100 ms in 2 s: a fifth of the time */
+	assert_in_range(iotime, none * 3 / 4, none * 17 / 20);
+	/* thinktime_blocks given counts too: a pause after every I/O */
+	assert_in_range(blocks, every - 1, every + 1);
+	assert_int_equal(many, iotime);
+	path = job_file("iotime_value", "[t]\nthinktime=1\nthinktime_iotime=4295\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	/* 4295 s are 4295000000 us, 32 bits keep 32704 */
+	assert_int_equal(cfg->jobs[0].thinktime_iotime_us, 4295000000ULL & 0xffffffff);
+	free(path);
+	free(cfg);
+}
+
 /* The requests of a one-job file's job in 2 s. */
 static unsigned long long rate_requests(const char *text)
 {
@@ -3294,6 +3347,7 @@ int main(void)
 		cmocka_unit_test(test_cmdprio),
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
+		cmocka_unit_test(test_thinktime_iotime_as_fio),
 		cmocka_unit_test(test_rates_as_fio),
 		cmocka_unit_test(test_run_fixups_as_fio),
 		cmocka_unit_test(test_exitall_at_exit),

@@ -173,9 +173,11 @@ struct kfsim_bfq_bssplit {
  *               smaller block of the two directions; the fio reader sets it job by job
  * @seq_skip: bytes skipped after each sequential I/O; negative: the job goes backwards
  *            (fio rw=read:8k, rw=read:-8k)
- * @ddir_seq_nr: a random job draws a new offset at every this many I/Os and continues
- *               sequentially in between (fio rw=randread:N, rw_sequencer=sequential);
+ * @ddir_seq_nr: a random job draws a new offset at every this many I/Os, the first too, and
+ *               continues sequentially in between (fio rw=randread:N, rw_sequencer=sequential);
  *               0 or 1: at every I/O
+ * @rw_seq_identical: ... and in between repeats the direction's last offset (fio
+ *                    rw_sequencer=identical; none yet: the region's start)
  * @exitall: when this job ends, it ends others, @exit_what says which (fio 3.33 exitall:
  *           one line of it anywhere in a job file sets it for every job, as fio's
  *           exitall_on_terminate is global, whatever its value)
@@ -347,6 +349,7 @@ struct kfsim_bfq_job {
 	u64 file_offset;
 	s64 seq_skip;
 	unsigned int ddir_seq_nr;
+	bool rw_seq_identical;
 	bool exitall;
 	unsigned char exit_what;
 	bool exitall_error;

@@ -83,6 +83,7 @@ struct sim_file {
 struct sim_job {
 	struct kfsim_bfq_job spec;
 	sector_t start, nr_sectors, next_pos[2];
+	sector_t last_start[2];	/* fio's f->last_start[]: rw_sequencer=identical repeats it */
 	unsigned int seq_left;	/* fio's td->ddir_seq_nr: I/Os to the next random offset */
 	unsigned int weight;
 	unsigned int inflight;
@@ -828,7 +829,7 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	job->bytes_issued = 0;
 	job->rnd = job->rnd_pass;
 	job->next_pos[0] = job->next_pos[1] = job->start;
-	job->seq_left = job->spec.ddir_seq_nr;
+	job->seq_left = 1;	/* as the write pass began */
 	return false;
 }
 
@@ -935,6 +936,8 @@ static void job_next_pass(struct sim_job *job)
 		job_files_reset(job);
 	else if (!job->spec.seq_skip && !job->spec.zone_size)
 		job->next_pos[0] = job->next_pos[1] = job->start;
+	/* fio_file_reset(): no last start (rw_sequencer=identical starts at the region's) */
+	job->last_start[0] = job->last_start[1] = KFSIM_BFQ_NO_LAST_START;
 }
 
 /*
@@ -1009,8 +1012,8 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		.write = write && !job->verifying && !verify_read,
 		.bytes = bytes,
 		.sector = kfsim_bfq_job_choose_sector(&job->spec, job->start, job->nr_sectors,
-						      &job->next_pos[write], &job->seq_left, bytes,
-						      rnd),
+						      &job->next_pos[write], &job->last_start[write],
+						      &job->seq_left, bytes, rnd),
 	};
 	if (job->spec.nr_files > 1)
 		job_file_issued(job, write, bytes);
@@ -2094,7 +2097,9 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	}
 	job->rnd_pass = job->rnd;
 	job->pos_pass[0] = job->pos_pass[1] = job->start;
-	job->seq_left = job->seq_left_pass = spec->ddir_seq_nr;
+	/* init.c: 1, "so that get_next_offset gets a new random offset the first time" */
+	job->seq_left = job->seq_left_pass = 1;
+	job->last_start[0] = job->last_start[1] = KFSIM_BFQ_NO_LAST_START;
 	return 0;
 }
 

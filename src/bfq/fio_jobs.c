@@ -142,6 +142,7 @@ struct fio_section {
 	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
 	/* iodepth_low and iodepth_batch_complete_min: how a full queue refills (fio_refill()) */
 	struct fio_where depth_low_at, reap_min_at;
+	struct fio_where rw_seq_at;	/* rw_sequencer= (identical: fio_rw_seq_check()) */
 	u64 depth_low, reap_min;
 	const char *reap_min_key;	/* the name it was given by (an alias) */
 	/* lat_percentiles=1's lines (0 clears them) and stats=0: verify_per_group_options() */
@@ -755,8 +756,6 @@ static const struct {
 	  "blkparse text)" },
 	{ "gpu_dev_id", "an option of fio built with CUDA, which Debian's fio 3.33 (the referee) "
 	  "is not: Bad option there" },
-	{ "rw_sequencer", "rw_sequencer is not modelled (kfsim's rw=randread:N continues "
-	  "sequentially, fio's default)" },
 };
 
 /* Options whose refusal depends on the engine: they matter only with disk I/O. */
@@ -1832,8 +1831,6 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
 		if (!strcmp(key, fio_refused[i].name)) {
-			if (!strcmp(key, "rw_sequencer") && value && !strcmp(value, "sequential"))
-				return true;	/* fio's default, modelled */
 			if (!strcmp(key, "rate_process") && value && !strcmp(value, "linear"))
 				return true;
 			fio_err(&p->errs, file, line, "%s: %s", key, fio_refused[i].why);
@@ -1960,6 +1957,18 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"without a unit), not '%s'", value ? value : "");
 		else
 			sec->job.thinktime_iotime_us = (unsigned int)(v / NSEC_PER_USEC);
+	} else if (!strcmp(key, "rw_sequencer")) {
+		static const char *const seqs[] = { "sequential", "identical", NULL };
+		static const struct fio_no_effect_check c = {
+			"rw_sequencer", FIO_NE_CHOICE, 0, 0, seqs };
+
+		if (!value || !fio_choice_ok(&c, value)) {
+			fio_err(&p->errs, file, line, "rw_sequencer: failed parsing rw_sequencer=%s "
+				"(sequential or identical)", value ? value : "");
+		} else {
+			sec->job.rw_seq_identical = value[0] == 'i';
+			sec->rw_seq_at = (struct fio_where){ line, file };
+		}
 	} else if (!strcmp(key, "thinktime_blocks_type")) {
 		static const char *const types[] = { "complete", "issue", NULL };
 		static const struct fio_no_effect_check c = {
@@ -2700,6 +2709,29 @@ static void fio_refill(struct fio_parser *p, const struct fio_section *sec,
 }
 
 /*
+ * rw_sequencer=identical (fio 3.33 get_next_block()): a random job with rw=...:N repeats its
+ * direction's last offset between its random draws, modelled; what is not: block sizes drawn
+ * from a range or a split (fio draws a length again until one fits there, io_u_fits()) and a
+ * verify pass (its read-back replays the writes' draws).
+ */
+static void fio_rw_seq_check(struct fio_parser *p, const struct fio_section *sec,
+			     const struct kfsim_bfq_job *job)
+{
+	const char *why = NULL;
+
+	if (!job->rw_seq_identical || job->ddir_seq_nr < 2 || !kfsim_bfq_job_is_random(job))
+		return;	/* no offset is repeated */
+	if (sec->bs_range)
+		why = "identical offsets with block sizes drawn from a range or a split are not "
+		      "modelled (fio draws a length again until one fits there)";
+	else if (job->verify)
+		why = "identical offsets with verify are not modelled";
+	if (why)
+		fio_err_once(p, &(struct fio_pending){ sec->rw_seq_at.line, sec->rw_seq_at.file,
+						       "rw_sequencer", why });
+}
+
+/*
  * Several files per job (nrfiles above 1) with disk I/O: what of them kfsim does not model,
  * or NULL.  The reason goes to every nrfiles= line (the file without them is read).
  */
@@ -2856,6 +2888,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
 		fio_refill(p, sec, &job);
+		fio_rw_seq_check(p, sec, &job);
 		if (job.rw >= KFSIM_RW_TRIM)
 			fio_trim_error(p, sec, &job);
 		if (!strcmp(job.ioengine, "libzbc"))

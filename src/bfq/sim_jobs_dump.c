@@ -134,6 +134,8 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_bool(json, "verify", job->verify);
 	kfsim_json_kv_int(json, "seq_skip", job->seq_skip);
 	kfsim_json_kv_uint(json, "ddir_seq_nr", job->ddir_seq_nr);
+	kfsim_json_kv_string(json, "rw_sequencer", job->rw_seq_identical ? "identical" :
+			     "sequential");
 	kfsim_json_kv_uint(json, "after", job->after);
 	kfsim_json_kv_uint(json, "wait_for", job->wait_for);
 	kfsim_json_kv_bool(json, "exitall", job->exitall);

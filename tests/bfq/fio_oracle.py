@@ -314,6 +314,8 @@ def expected(job):
     # an unsigned int of microseconds (val_store() keeps the low 32 bits)
     e["thinktime_iotime_us"] = job.out("thinktime_iotime", 0) & 0xffffffff
     e["thinktime_blocks_type"] = job.ptr("thinktime_blocks_type", "complete")
+    # a choice up to ',' or ':' (str_match_len())
+    e["rw_sequencer"] = re.split("[,:]", job.ptr("rw_sequencer", "sequential"))[0]
     # FIO_OPT_STR_VAL_TIME with off1 and off2: the first part is the delay, the last the
     # range's end (start_delay_high); a part that failed stores nothing, and no end (0) is a
     # fixed delay, which kfsim gives as a range of one
@@ -389,6 +391,7 @@ SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
            "thinktime_blocks": ["thinktime_blocks"],
            "thinktime_iotime_us": ["thinktime_iotime"],
+           "rw_sequencer": ["rw_sequencer"],
            "thinktime_blocks_type": ["thinktime_blocks_type"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "ramp_time_us": ["ramp_time"],
@@ -468,6 +471,7 @@ def compare(e, jobs, first, names, logged=None):
         chk("thinktime_us", j["thinktime_us"])
         chk("thinktime_blocks", j.get("thinktime_blocks", 1))
         chk("thinktime_iotime_us", j.get("thinktime_iotime_us", 0))
+        chk("rw_sequencer", j.get("rw_sequencer", "sequential"))
         chk("thinktime_blocks_type", j.get("thinktime_blocks_type", "complete"))
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])

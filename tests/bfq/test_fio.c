@@ -2277,26 +2277,32 @@ static void test_steadystate_not_attained(void **state)
 
 /*
  * rw=randread:4 (fio's ddir_seq_nr): fio takes its count down at each I/O and draws a new
- * random offset only when it reaches 0 (io_u.c __get_next_offset()), so three I/Os go on
- * sequentially from where the last one ended and every fourth lands at random.
+ * random offset only when it reaches 0 (io_u.c get_next_offset()), starting it at 1 so the
+ * first I/O draws one (init.c), so every fourth lands at random, the first too, and three go
+ * on sequentially from where the last one ended; with rw_sequencer=identical they start where
+ * the last one of their direction started (fio 3.33 --write_iolog, 16 blocks, bs=4k, psync:
+ * blocks 0 0 0 0 11 11 11 11 13 13 13 13 7 7 7 7, and with rw=randrw:3 r0 r0 r0 w11 r0 r0 w13
+ * w13 w13 r7 w13 r7 w6 r7 r7 r14: one count for both directions, a last start for each).
+ * kfsim started the count at 4, so its first three I/Os went from the region's start, and
+ * refused identical until 2026-12-08 (fio_jobgen --wide seeds 41001-41400: 13 files).
  */
 static void test_rand_seq_nr(void **state)
 {
 	char *path = job_file("randseq", "[r]\nrw=randread:4\nbs=4k\nsize=1g\n", 1);
 	struct kfsim_bfq_sim_config *cfg = new_cfg();
 	struct rnd_state rnd;
-	sector_t pos, next = 0, prev_end = 0;
+	sector_t pos, next = 0, prev_end = 0, last = KFSIM_BFQ_NO_LAST_START;
 	unsigned int seq_left, nr_jumps = 0;
 	char why[1024];
 
 	(void)state;
 	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
 	assert_int_equal(cfg->jobs[0].ddir_seq_nr, 4);
-	seq_left = cfg->jobs[0].ddir_seq_nr;
+	seq_left = 1;	/* fio's td->ddir_seq_nr at the job's start */
 	prandom_seed_state(&rnd, 42);
-	for (unsigned int io = 1; io <= 400; io++) {
-		pos = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152, &next, &seq_left,
-						  4096, &rnd);
+	for (unsigned int io = 0; io < 400; io++) {
+		pos = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152, &next, &last,
+						  &seq_left, 4096, &rnd);
 		if (io % 4)
 			assert_int_equal(pos, prev_end);	/* sequential after the last */
 		else
@@ -2304,6 +2310,49 @@ static void test_rand_seq_nr(void **state)
 		prev_end = pos + 8;
 	}
 	assert_true(nr_jumps >= 99);	/* a random draw lands next to the last I/O rarely */
+	free(cfg);
+	free(path);
+
+	/* identical: each direction's last start again; one count for both directions */
+	path = job_file("randseq_ident", "[r]\nrw=randrw:3\nrw_sequencer=identical\nbs=4k\n"
+			"size=1g\n", 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_true(cfg->jobs[0].rw_seq_identical);
+	{
+		/* fio's directions above: r r r w r r w w w r w r w r r r */
+		static const bool write[] = { 0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0 };
+		sector_t last2[2] = { KFSIM_BFQ_NO_LAST_START, KFSIM_BFQ_NO_LAST_START };
+		sector_t next2[2] = { 0, 0 }, at[16];
+
+		seq_left = 1;
+		for (unsigned int io = 0; io < 16; io++)
+			at[io] = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152,
+							     &next2[write[io]], &last2[write[io]],
+							     &seq_left, 4096, &rnd);
+		/* the hits (0, 3, 6, 9, 12, 15) draw; the rest repeat their direction's last */
+		assert_int_equal(at[1], at[0]);
+		assert_int_equal(at[2], at[0]);
+		assert_int_equal(at[4], at[0]);
+		assert_int_equal(at[5], at[0]);
+		assert_int_equal(at[7], at[6]);
+		assert_int_equal(at[8], at[6]);
+		assert_int_equal(at[10], at[6]);
+		assert_int_equal(at[11], at[9]);
+		assert_int_equal(at[13], at[9]);
+		assert_int_equal(at[14], at[9]);
+	}
+	free(cfg);
+	free(path);
+	/* a write before any: fio's offset 0, the region's start */
+	path = job_file("randseq_ident0", "[r]\nrw=randwrite:2\nrw_sequencer=identical\n"
+			"bs=4k\nsize=1m\n", 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	last = KFSIM_BFQ_NO_LAST_START;
+	seq_left = 2;	/* not a hit: the count is at 1 after it */
+	assert_int_equal(kfsim_bfq_job_choose_sector(&cfg->jobs[0], 100, 2048, &next, &last,
+						     &seq_left, 4096, &rnd), 100);
 	free(cfg);
 	free(path);
 }

@@ -130,6 +130,10 @@ struct kfsim_bfq_bssplit {
  *                       passed since the job's start or its last pause; without
  *                       @thinktime_blocks given, only then (fio 3.33 handle_thinktime())
  * @thinktime_issue: count issued I/Os, not completed ones (fio thinktime_blocks_type=issue)
+ * @iodepth_low: a full queue (@iodepth in flight) drains to this many before the job issues
+ *               again (fio iodepth_low); 0 or not below the depth: one I/O a completion
+ * @reap_min: completions reaped a round while a full queue drains, the job issuing only
+ *            between rounds (fio iodepth_batch_complete_min); 0 and 1: one
  * @sync: writes carry REQ_SYNC (fio sync=1)
  * @startdelay_ns: the job starts this long after the run (fio startdelay)
  * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
@@ -314,6 +318,8 @@ struct kfsim_bfq_job {
 	unsigned int thinktime_blocks;
 	unsigned int thinktime_iotime_us;
 	bool thinktime_issue;
+	unsigned int iodepth_low;
+	unsigned int reap_min;
 	bool sync;
 	u64 startdelay_ns;
 	u64 runtime_ns;

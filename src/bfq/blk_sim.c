@@ -99,6 +99,7 @@ struct sim_job {
 	 */
 	u64 tt_blocks, tt_issues, tt_last;
 	u64 tt_time;		/* last_thinktime: the job's start, then each pause's (iotime) */
+	unsigned int reap_left;	/* a full queue's drain: completions left in this round */
 	bool tt_quiesce;
 	u64 tt_wake;
 	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
@@ -1185,6 +1186,44 @@ static bool job_think_due(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	return true;
 }
 
+/*
+ * fio 3.33's wait_for_completions() (backend.c) with iodepth_low below the depth or
+ * iodepth_batch_complete_min above 1: once the job's queue is full it reaps in rounds of
+ * min(iodepth_batch_complete_min, in flight) completions (io_getevents() with that minimum,
+ * and as maximum: iodepth_batch_complete_max is raised to it), until no more than
+ * iodepth_low are in flight, and only then queues again, up to the full depth at once (each
+ * queued I/O waits for the next reap's commit at most, microseconds).  With the defaults,
+ * one completion, then one I/O.  True: a drain starts (the queue is full now).
+ */
+static bool job_drain_starts(struct sim_job *job)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int depth = kfsim_bfq_job_depth(spec);
+
+	if (job->inflight < depth || depth < 2 ||
+	    ((!spec->iodepth_low || spec->iodepth_low >= depth) && spec->reap_min < 2))
+		return false;
+	job->reap_left = min(max(spec->reap_min, 1u), job->inflight);
+	return true;
+}
+
+/* A completion of a draining job: true when the drain ends with it. */
+static bool job_drain_reaped(struct sim_job *job)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int depth = kfsim_bfq_job_depth(spec);
+	unsigned int low = spec->iodepth_low && spec->iodepth_low < depth ? spec->iodepth_low
+									  : depth;
+
+	if (!job->reap_left || --job->reap_left)
+		return false;
+	if (job->inflight > low) {
+		job->reap_left = min(max(spec->reap_min, 1u), job->inflight);
+		return false;	/* another round: "while (full && cur_depth > iodepth_low)" */
+	}
+	return true;
+}
+
 /* A pausing job: its I/O in flight done, it sleeps; true while it pauses. */
 static bool job_thinking(struct kfsim_bfq_sim *sim, unsigned int j)
 {
@@ -1600,7 +1639,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		return;
 	if (job->spec.latency_target_ns)
 		depth = job->lt.drain_cycle ? 0 : min(depth, job->lt.qd);	/* queue_full() */
-	while (job->inflight < depth && !job_thinking(sim, j)) {
+	while (job->inflight < depth && !job->reap_left && !job_thinking(sim, j)) {
 		struct request *rq = NULL;
 		u64 allowed;
 
@@ -1669,7 +1708,9 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
 			   !job->spec.buffered || job->spec.sync);
 		job->tt_issues++;
-		job_think_due(sim, job);
+		/* a drain comes before fio asks for a pause (the fio reader refuses both) */
+		if (!job_drain_starts(job))
+			job_think_due(sim, job);
 	}
 	if (job->stopped && !job->inflight) {
 		if (job_end_sync_due(sim, job)) {
@@ -1908,8 +1949,11 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 		job->replay_done_ns = sim->now;
 		job_issue(sim, j);	/* a closed loop's next record may go now */
 	} else {
+		bool draining = job->reap_left, drained = job_drain_reaped(job);
+
 		/* fio reaps when its queue is full (or quiesces): then it asks for a pause */
-		if (!job->sync_phase && job->inflight + 1 >= kfsim_bfq_job_depth(&job->spec))
+		if (!job->sync_phase && (drained || (!draining && job->inflight + 1 >=
+						     kfsim_bfq_job_depth(&job->spec))))
 			job_think_due(sim, job);
 		job_issue(sim, j);
 	}

@@ -2681,27 +2681,36 @@ static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *se
  * How a full queue refills: fio 3.33's wait_for_completions() reaps at least
  * min(iodepth_batch_complete_min, its depth) completions a round, and rounds until no more
  * than iodepth_low are in flight (fixup_options(): 0 or over iodepth is iodepth), before
- * it queues again.  With the defaults (1, iodepth) it refills one I/O a completion, which
- * kfsim models; a queue drained to a low mark, or refilled in batches of completions, is not
- * (these options were read as changing nothing before 2026-12-07).
+ * it queues again: the job's @iodepth_low and @reap_min (blk_sim.c job_drain_starts()).
+ * kfsim refused a low mark under the depth and rounds over 1 until 2026-12-08.  Not
+ * modelled with them: a think time (fio asks for its pause after the drain) and a latency
+ * target (its depth moves under the low mark).
  */
 static void fio_refill(struct fio_parser *p, const struct fio_section *sec,
-		       const struct kfsim_bfq_job *job)
+		       struct kfsim_bfq_job *job)
 {
 	u64 depth = kfsim_bfq_job_depth(job);
+	const char *with = job->thinktime_us ? "thinktime" :
+			   job->latency_target_ns ? "latency_target" : NULL;
 
-	if (depth < 2)
-		return;	/* one I/O in flight: nothing to refill in batches */
+	job->iodepth_low = (unsigned int)min(sec->depth_low, (u64)UINT_MAX);
+	job->reap_min = (unsigned int)min(sec->reap_min, (u64)UINT_MAX);
+	if (depth < 2 || !with)
+		return;	/* one I/O in flight: nothing to refill in rounds */
 	if (sec->depth_low && sec->depth_low < depth)
 		fio_err_once(p, &(struct fio_pending){ sec->depth_low_at.line,
-			sec->depth_low_at.file, "iodepth_low", "a full queue that drains to "
-			"iodepth_low before it refills (fio 3.33 wait_for_completions()) is not "
-			"modelled" });
+			sec->depth_low_at.file, "iodepth_low", with[0] == 't' ?
+			"a queue drained to iodepth_low with thinktime (fio asks for its pause "
+			"after the drain) is not modelled" :
+			"a queue drained to iodepth_low with latency_target (its depth moves under "
+			"the mark) is not modelled" });
 	if (sec->reap_min > 1) {
 		struct fio_pending pend = { sec->reap_min_at.line, sec->reap_min_at.file, "",
-					    "a full queue that waits for several completions "
-					    "before it refills (fio 3.33 wait_for_completions()) is "
-					    "not modelled" };
+					    with[0] == 't' ?
+					    "completions reaped in rounds with thinktime (fio asks "
+					    "for its pause after the rounds) are not modelled" :
+					    "completions reaped in rounds with latency_target (its "
+					    "depth moves) are not modelled" };
 
 		snprintf(pend.option, sizeof(pend.option), "%s", sec->reap_min_key);
 		fio_err_once(p, &pend);
@@ -3946,6 +3955,7 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
 	p->global.fst_nr = 1;	/* file_service_type's default, roundrobin (str_fst_cb()) */
+	p->global.reap_min = 1;	/* iodepth_batch_complete_min's default */
 	p->global.randrepeat = true;	/* fio 3.33's defaults: randrepeat=1, randseed=0x89 */
 	p->global.randseed = 0x89;
 	p->global.zonemode = -1;

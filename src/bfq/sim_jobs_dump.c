@@ -78,6 +78,10 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 					      writes ? 0 : 100);
 	dump_bs(json, job);
 	kfsim_json_kv_uint(json, "iodepth", job->iodepth);
+	/* fixup_options(): a low mark of 0 or over iodepth is iodepth */
+	kfsim_json_kv_uint(json, "iodepth_low", job->iodepth_low && job->iodepth_low <= job->iodepth ?
+			   job->iodepth_low : job->iodepth);
+	kfsim_json_kv_uint(json, "iodepth_batch_complete_min", job->reap_min);
 	kfsim_json_kv_uint(json, "depth", job->engine == KFSIM_ENGINE_NONE ? 0 :
 					  kfsim_bfq_job_depth(job));
 	kfsim_json_kv_string(json, "ioengine", job->ioengine[0] ? job->ioengine : "psync");

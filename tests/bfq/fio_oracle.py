@@ -279,6 +279,10 @@ def expected(job):
         rng = [sorted(r) if len(r) == 2 else [r[0], r[0]] for r in rng]  # fio swaps
         e["bsrange"] = [rng[0], rng[1] if len(rng) > 1 else rng[0]]
     e["iodepth"] = job.out("iodepth", 1)
+    # fixup_options(): a low mark of 0 or over iodepth is iodepth
+    low = job.out("iodepth_low", 0)
+    e["iodepth_low"] = low if low and low <= e["iodepth"] else e["iodepth"]
+    e["iodepth_batch_complete_min"] = job.out("iodepth_batch_complete_min", 1)
     e["ioengine"] = job.ptr("ioengine", "psync")
     # direct and buffered (.neg) set one field, the later wins; a value whose first part
     # fails and a later one passes ("direct=2,1") sets nothing: the other's stands
@@ -384,6 +388,9 @@ def files_expected(job, e):
 SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "seq_skip": ["rw", "readwrite"], "rwmixread": ["rwmixread", "rwmixwrite"],
            "bs": ["bs", "blocksize"], "bsrange": ["bsrange"], "iodepth": ["iodepth"],
+           "iodepth_low": ["iodepth_low", "iodepth"],
+           "iodepth_batch_complete_min": ["iodepth_batch_complete_min",
+                                          "iodepth_batch_complete"],
            "ioengine": ["ioengine"], "direct": ["direct", "buffered"], "sync": ["sync"],
            "rate": ["rate"], "rate_iops": ["rate_iops"],
            "percentage_random": ["percentage_random"],
@@ -430,6 +437,9 @@ def compare(e, jobs, first, names, logged=None):
         chk("bs", j["bs"])
         chk("bsrange", j["bsrange"])
         chk("iodepth", j["iodepth"])
+        if j["engine"] != "none":  # read only where there is a queue to refill
+            chk("iodepth_low", j.get("iodepth_low", j["iodepth"]))
+            chk("iodepth_batch_complete_min", j.get("iodepth_batch_complete_min", 1))
         chk("ioengine", j["ioengine"])
         chk("direct", j["direct"])
         chk("sync", j["sync"])

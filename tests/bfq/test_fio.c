@@ -1194,7 +1194,7 @@ static unsigned long long iotime_requests(const char *think)
 	n = file_run(&r, "iotime", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
 	for (char *c = text; *c; c++)
 		*c = *c == '\n' ? ' ' : *c;
-	print_message("%s: %llu requests in 2 s\n", text + 70, n);
+	print_message("%s: %llu requests in 2 s\n", strstr(text, "runtime=2 ") + 10, n);
 	file_run_end(&r);
 	return n;
 }
@@ -1233,6 +1233,57 @@ static void test_thinktime_iotime_as_fio(void **state)
 	assert_int_equal(cfg->jobs[0].thinktime_iotime_us, 4295000000ULL & 0xffffffff);
 	free(path);
 	free(cfg);
+}
+
+/* A libaio random reader's requests in 2 s at depth 16 with @refill added. */
+static unsigned long long refill_requests(const char *refill)
+{
+	struct file_run r;
+	char text[512];
+	unsigned long long n;
+
+	snprintf(text, sizeof(text), "[t]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
+		 "iodepth=16\nsize=64m\ntime_based\nruntime=2\n%s", refill);
+	n = file_run(&r, "refill", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
+	print_message("iodepth=16 %.*s: %llu requests in 2 s\n", (int)strcspn(refill, "\n"), refill,
+		      n);
+	file_run_end(&r);
+	return n;
+}
+
+/*
+ * A full queue drained before it refills (fio 3.33 wait_for_completions()): completions
+ * reaped in rounds of iodepth_batch_complete_min until no more than iodepth_low are in
+ * flight, then the queue filled again at once.  fio 3.33's own pattern (libaio, direct, a
+ * file on this machine's ext4, --debug=io's queue and getevents lines, depth 8, 40 I/Os;
+ * Q queued, C reaped) and kfsim's, each I/O of the job (2026-12-08):
+ *   iodepth_low=2:                              Q8 C6 Q6 C6 Q6 C6 Q6 C6 Q6 C6 Q6 C6 Q2 C4
+ *   iodepth_batch_complete_min=3:               Q8 C3 Q3 C3 Q3 ... C3 Q2 C7
+ *   iodepth_low=4, iodepth_batch_complete_min=3: Q8 C6 Q6 (rounds of 3: 8, 5, 2) ... Q2 C4
+ * both the same; kfsim refused both until 2026-12-08.  A drain keeps the disk's queue
+ * shorter, so fewer random reads complete; a mark at the depth or rounds of 1 are the
+ * default, one I/O a completion.
+ */
+static void test_iodepth_low_as_fio(void **state)
+{
+	unsigned long long full = refill_requests("");
+	unsigned long long low2 = refill_requests("iodepth_low=2\n");
+	unsigned long long at_depth = refill_requests("iodepth_low=16\n");
+	unsigned long long over = refill_requests("iodepth_low=99\n");
+	unsigned long long rounds1 = refill_requests("iodepth_batch_complete_min=1\n");
+	unsigned long long rounds8 = refill_requests("iodepth_batch_complete_min=8\n");
+
+	(void)state;
+	assert_int_equal(at_depth, full);
+	assert_int_equal(over, full);
+	assert_int_equal(rounds1, full);
+	assert_true(low2 < full * 9 / 10);
+	assert_true(rounds8 < full);
+	/* with a think time fio asks for its pause after the drain: not modelled */
+	expect_refusal("refill_think", "[a]\nioengine=libaio\ndirect=1\niodepth=8\n"
+		       "iodepth_low=2\nthinktime=1ms\n", 1,
+		       (const char *const[]){ "refill_think.fio:5: iodepth_low: a queue drained",
+					      NULL });
 }
 
 /* The requests of a one-job file's job in 2 s. */
@@ -3116,15 +3167,19 @@ static void test_values_as_fio_fifth_round(void **state)
 		       (const char *const[]){ "nrfiles_bad.fio:4: nrfiles: failed parsing", NULL });
 
 	/*
-	 * a full queue drained to iodepth_low, or refilled after several completions, is not
-	 * modelled: refused where the engine keeps a queue (read as no effect before); the
-	 * defaults, and a depth of one, change nothing
+	 * a full queue drained to iodepth_low, or refilled after several completions: refused
+	 * until 2026-12-08 where the engine keeps a queue, now only beside a latency target or
+	 * a think time; the defaults, and a depth of one, change nothing
 	 */
 	expect_refusal("depth_low", "[a]\nioengine=libaio\ndirect=1\niodepth=16\nsize=1m\n"
-		       "iodepth_low=4\niodepth_batch_complete=8\n", 1,
-		       (const char *const[]){ "depth_low.fio:6: iodepth_low: a full queue that "
-					      "drains", "depth_low.fio:7: iodepth_batch_complete: a "
-					      "full queue that waits", NULL });
+		       "iodepth_low=4\niodepth_batch_complete=8\nlatency_target=10ms\n", 1,
+		       (const char *const[]){ "depth_low.fio:6: iodepth_low: a queue drained to "
+					      "iodepth_low with latency_target", "depth_low.fio:7: "
+					      "iodepth_batch_complete: completions reaped in rounds "
+					      "with latency_target", NULL });
+	/* modelled since 2026-12-08 (test_iodepth_low_as_fio) */
+	free(read_ok("depth_low_drains", "[a]\nioengine=libaio\ndirect=1\niodepth=16\n"
+		     "size=1m\niodepth_low=4\niodepth_batch_complete=8\n", 1));
 	free(read_ok("depth_low_ok", "[a]\nioengine=libaio\ndirect=1\niodepth=16\nsize=1m\n"
 		     "iodepth_low=16\niodepth_batch_complete_min=1\n[b]\nsize=1m\n"
 		     "iodepth=8\niodepth_low=2\n", 1));
@@ -3397,6 +3452,7 @@ int main(void)
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
 		cmocka_unit_test(test_thinktime_iotime_as_fio),
+		cmocka_unit_test(test_iodepth_low_as_fio),
 		cmocka_unit_test(test_rates_as_fio),
 		cmocka_unit_test(test_run_fixups_as_fio),
 		cmocka_unit_test(test_exitall_at_exit),

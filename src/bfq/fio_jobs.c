@@ -199,6 +199,8 @@ struct fio_parser {
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
 	/* filesize=N of a job's one file (a regular file): the file's end (fio_job_bytes()) */
 	u64 filesize[KFSIM_BFQ_MAX_JOBS];
+	/* its passes end at the region's last whole block (fio_whole_blocks()) */
+	bool whole_blocks[KFSIM_BFQ_MAX_JOBS];
 	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
 	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
@@ -2865,11 +2867,33 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 	return true;
 }
 
+/*
+ * Whether a size-bounded job's passes end at its region's last whole block, as fio 3.33's
+ * do: a sequential job's next offset with no whole block left fails (get_next_buflen():
+ * io_u_fits()), and a random job's map holds the region's whole blocks (last_block()), so a
+ * region of 1000k with bs=64k is 15 reads a pass, not 16 (kfsim read a 16th from the
+ * region's start, with psync and libaio alike, until 2026-12-08).  Only where one block
+ * size is issued, offsets are the blocks (no skip, zones, blockalign of its own, rw=...:N,
+ * percentage_random) and a random job keeps its map; a mix's passes are job_seq_at_end()'s.
+ */
+static bool fio_whole_blocks(const struct fio_section *sec, const struct kfsim_bfq_job *job,
+			     bool time_based, bool io_size_given)
+{
+	bool write = job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE;
+	unsigned int bs = kfsim_bfq_job_min_bs(job, write);
+
+	return !time_based && !io_size_given && !sec->io_size_pct && sec->nrfiles <= 1 &&
+	       !kfsim_bfq_job_is_mixed(job) && job->rw < KFSIM_RW_TRIM && !job->seq_skip &&
+	       !job->zone_size && job->ddir_seq_nr <= 1 && !job->perc_seq &&
+	       (!job->blockalign || job->blockalign == bs) && bs == kfsim_bfq_job_max_bs(job) &&
+	       !(kfsim_bfq_job_is_random(job) && sec->norandommap);
+}
+
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
-	bool time_based, one_file_range;
+	bool time_based, one_file_range, whole_blocks;
 	u64 pass_io_size, size_loops, file_end;
 	const char *files_why;
 
@@ -2995,6 +3019,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	else
 		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
 	size_loops = 0;
+	whole_blocks = fio_whole_blocks(sec, &job, time_based, job.io_size);
 	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0 && !sec->io_size_pct) {
 			job.io_size = job.size;	/* 0: the region, resolved below */
@@ -3056,6 +3081,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
 		p->filesize[p->nr] = file_end;
+		p->whole_blocks[p->nr] = whole_blocks;
 		clone->offset += sec->offset_increment * i;
 		/* several files, or a range of file sizes for the job's one */
 		if (job.engine != KFSIM_ENGINE_NONE && (!files_why || one_file_range) &&
@@ -3849,6 +3875,12 @@ static void fio_resolve_sizes(struct fio_parser *p)
 		pass = fio_pass_of((u64)nr << SECTOR_SHIFT, p->io_size_pct[i]);
 		if (p->loops[i])
 			job->io_size = pass * p->loops[i];
+		if (p->whole_blocks[i] && (p->loops[i] || p->size_loops[i])) {
+			u64 bs = kfsim_bfq_job_max_bs(job);
+
+			job->io_size = ((u64)nr << SECTOR_SHIFT) / bs * bs *
+				       (p->loops[i] ? p->loops[i] : p->size_loops[i]);
+		}
 		/*
 		 * a job that ends at its size makes passes of its region (do_io()); with
 		 * io_size=N% fio's size is N % of it, a pass's bytes under a queueing engine (a

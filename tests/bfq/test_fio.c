@@ -2943,6 +2943,43 @@ static void test_size_of_file_as_fio(void **state)
 }
 
 /*
+ * A size-bounded job's pass ends at its region's last whole block: fio 3.33's next
+ * sequential offset fails without room for a block (io_u_fits()) and a random job's map holds
+ * the whole blocks (last_block()).  fio 3.33 (files in /tmp, 2026-12-08) on size=1000k:
+ * bs=64k random reads under psync 15, sequential reads with loops=2 under libaio 30, bs=16k
+ * random writes under libaio 62, and with norandommap (no map: the bytes end the pass) 16
+ * random reads of 64k; kfsim read 16, 32 and 63 (a block from the region's start, past the
+ * bytes fio does) until 2026-12-08.
+ */
+static void test_whole_blocks_as_fio(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned long long requests;
+	} cases[] = {
+		{ "[a]\nrw=randread\nbs=64k\nsize=1000k\n", 15 },
+		{ "[b]\nrw=read\nbs=64k\nsize=1000k\nloops=2\nioengine=libaio\ndirect=1\n"
+		  "iodepth=4\n", 30 },
+		{ "[c]\nrw=randwrite\nbs=16k\nsize=1000k\nioengine=libaio\ndirect=1\n"
+		  "iodepth=8\n", 62 },
+		{ "[d]\nrw=randread\nbs=64k\nsize=1000k\nnorandommap\nioengine=libaio\n"
+		  "direct=1\niodepth=4\n", 16 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct file_run r;
+		unsigned long long n = file_run(&r, "whole_blocks", cases[i].text,
+						 20 * NSEC_PER_SEC)->jobs[0].requests;
+
+		print_message("%.3s: %llu requests (fio 3.33: %llu)\n", cases[i].text, n,
+			      cases[i].requests);
+		assert_int_equal(n, cases[i].requests);
+		file_run_end(&r);
+	}
+}
+
+/*
  * A region cut at the device's end keeps whole blocks: fio 3.33 on a loop device of 999936
  * bytes (bs=64k, direct, psync, --write_iolog) read 1 block with offset=897536,size=16m and 7
  * with offset=50%,size=60%; kfsim cut at the last sector and read 2 and 8 (a pass more).
@@ -3491,6 +3528,7 @@ int main(void)
 		cmocka_unit_test(test_fio_rand32),
 		cmocka_unit_test(test_offset_percent_as_fio),
 		cmocka_unit_test(test_size_of_file_as_fio),
+		cmocka_unit_test(test_whole_blocks_as_fio),
 		cmocka_unit_test(test_device_end_as_fio),
 		cmocka_unit_test(test_io_size_percent_as_fio),
 		cmocka_unit_test(test_refusal_names_what_it_needs),

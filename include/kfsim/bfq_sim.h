@@ -130,6 +130,10 @@ struct kfsim_bfq_bssplit {
  *                       passed since the job's start or its last pause; without
  *                       @thinktime_blocks given, only then (fio 3.33 handle_thinktime())
  * @thinktime_issue: count issued I/Os, not completed ones (fio thinktime_blocks_type=issue)
+ * @seq_overrun: bytes past the region's end that a sequential job's last block of a pass
+ *               may take: fio 3.33 issues a block while it starts inside the region and ends
+ *               inside the file (fill_io_u(): the file's real size), so size=1000k with
+ *               bs=64k is 16 reads inside a larger file, 15 at its end (the fio reader sets it)
  * @iodepth_low: a full queue (@iodepth in flight) drains to this many before the job issues
  *               again (fio iodepth_low); 0 or not below the depth: one I/O a completion
  * @reap_min: completions reaped a round while a full queue drains, the job issuing only
@@ -320,6 +324,7 @@ struct kfsim_bfq_job {
 	bool thinktime_issue;
 	unsigned int iodepth_low;
 	unsigned int reap_min;
+	u64 seq_overrun;
 	bool sync;
 	u64 startdelay_ns;
 	u64 runtime_ns;

@@ -201,6 +201,8 @@ struct fio_parser {
 	u64 filesize[KFSIM_BFQ_MAX_JOBS];
 	/* its passes end at the region's last whole block (fio_whole_blocks()) */
 	bool whole_blocks[KFSIM_BFQ_MAX_JOBS];
+	/* the size fio's setup gives its file, every job's set up (fio_file_walk()) */
+	u64 fio_file_size[KFSIM_BFQ_MAX_JOBS];
 	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
 	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
@@ -2873,17 +2875,21 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
  * io_u_fits()), and a random job's map holds the region's whole blocks (last_block()), so a
  * region of 1000k with bs=64k is 15 reads a pass, not 16 (kfsim read a 16th from the
  * region's start, with psync and libaio alike, until 2026-12-08).  Only where one block
- * size is issued, offsets are the blocks (no skip, zones, blockalign of its own, rw=...:N,
- * percentage_random) and a random job keeps its map; a mix's passes are job_seq_at_end()'s.
+ * size is issued (a random mix's directions of one size: its map fills as one), offsets are
+ * the blocks (no skip, zones, blockalign of its own, rw=...:N, percentage_random) and a
+ * random job keeps its map; a sequential mix's passes are job_seq_at_end()'s.
  */
 static bool fio_whole_blocks(const struct fio_section *sec, const struct kfsim_bfq_job *job,
 			     bool time_based, bool io_size_given)
 {
 	bool write = job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE;
+	bool mixed = kfsim_bfq_job_is_mixed(job), random = kfsim_bfq_job_is_random(job);
 	unsigned int bs = kfsim_bfq_job_min_bs(job, write);
 
+	if (mixed && (!random || kfsim_bfq_job_min_bs(job, !write) != bs))
+		return false;
 	return !time_based && !io_size_given && !sec->io_size_pct && sec->nrfiles <= 1 &&
-	       !kfsim_bfq_job_is_mixed(job) && job->rw < KFSIM_RW_TRIM && !job->seq_skip &&
+	       job->rw < KFSIM_RW_TRIM && !job->seq_skip &&
 	       !job->zone_size && job->ddir_seq_nr <= 1 && !job->perc_seq &&
 	       (!job->blockalign || job->blockalign == bs) && bs == kfsim_bfq_job_max_bs(job) &&
 	       !(kfsim_bfq_job_is_random(job) && sec->norandommap);
@@ -3711,6 +3717,9 @@ static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 share, bool r
 		off_max = max(off_max, off);
 		cur = max(cur, off + bytes);
 	}
+	for (unsigned int k = i; resolve && k < p->nr; k++)
+		if (!strcmp(p->filenames[k], p->filenames[i]))
+			p->fio_file_size[k] = cur;
 	if (max_offset)
 		*max_offset = off_max;
 	if (unsized)
@@ -3840,6 +3849,29 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 		job->io_size = job->size * size_loops;
 }
 
+/*
+ * The bytes of a pass of a fio_whole_blocks() job whose region is @region bytes: a random
+ * job's map holds its whole blocks (last_block()); a sequential job issues a block while it
+ * starts inside the region (get_next_offset(): offset < io_size) and ends inside the file
+ * (fill_io_u(): real_file_size; get_next_buflen() asks nothing more of one block size), so
+ * the last may pass the region's end: fio 3.33 wrote 15 blocks of 16k for a region of
+ * 233472 bytes in a larger file, read 15 of 64k for 1000k at a file's end.
+ */
+static u64 fio_pass_blocks(struct fio_parser *p, unsigned int i, struct kfsim_bfq_job *job,
+			   u64 region)
+{
+	u64 bs = kfsim_bfq_job_max_bs(job), tail = region % bs, file_end, end;
+
+	if (!tail || kfsim_bfq_job_is_random(job))
+		return region - tail;
+	file_end = job->file_size ? p->fio_file_size[i] : (u64)p->capacity << SECTOR_SHIFT;
+	end = kfsim_bfq_job_offset_bytes(job, p->capacity) + region;
+	if (end > file_end || file_end - end < bs - tail)
+		return region - tail;
+	job->seq_overrun = bs - tail;
+	return region - tail + bs;
+}
+
 /* setup_files(): io_size=N% of a file's region, whole bytes (fio's integer division) */
 static u64 fio_pass_of(u64 region_bytes, unsigned int io_size_pct)
 {
@@ -3851,7 +3883,7 @@ static void fio_resolve_sizes(struct fio_parser *p)
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		struct kfsim_bfq_job *job = &p->jobs[i];
 		sector_t start, nr;
-		u64 pass;
+		u64 pass, region;
 		char why[200];
 
 		if (job->engine == KFSIM_ENGINE_NONE) {
@@ -3872,23 +3904,22 @@ static void fio_resolve_sizes(struct fio_parser *p)
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
 			continue;
 		}
-		pass = fio_pass_of((u64)nr << SECTOR_SHIFT, p->io_size_pct[i]);
+		region = (u64)nr << SECTOR_SHIFT;
+		if (p->whole_blocks[i])
+			region = fio_pass_blocks(p, i, job, region);
+		pass = fio_pass_of(region, p->io_size_pct[i]);
 		if (p->loops[i])
 			job->io_size = pass * p->loops[i];
-		if (p->whole_blocks[i] && (p->loops[i] || p->size_loops[i])) {
-			u64 bs = kfsim_bfq_job_max_bs(job);
-
-			job->io_size = ((u64)nr << SECTOR_SHIFT) / bs * bs *
-				       (p->loops[i] ? p->loops[i] : p->size_loops[i]);
-		}
+		else if (p->whole_blocks[i] && p->size_loops[i])
+			job->io_size = region * p->size_loops[i];
 		/*
 		 * a job that ends at its size makes passes of its region (do_io()); with
 		 * io_size=N% fio's size is N % of it, a pass's bytes under a queueing engine (a
 		 * synchronous one's pass still ends when no offset is left)
 		 */
 		if (job->io_size && p->pass_io_size[i] != U64_MAX)
-			job->pass_bytes = max(job->engine == KFSIM_ENGINE_ASYNC ? pass :
-					      (u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
+			job->pass_bytes = max(job->engine == KFSIM_ENGINE_ASYNC ? pass : region,
+					      p->pass_io_size[i]);
 		else if (job->io_size)
 			job->pass_bytes = U64_MAX;
 	}

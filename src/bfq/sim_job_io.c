@@ -374,8 +374,12 @@ static sector_t job_choose_sector(const struct kfsim_bfq_job *job, sector_t star
 		*next_pos = pos + sectors;
 		return pos;
 	}
-	if (*next_pos < start || *next_pos > start + nr_sectors - sectors)
-		/* wrap around, as fio does at the end of size; backwards from the end */
+	if (*next_pos < start || *next_pos >= start + nr_sectors ||
+	    *next_pos + sectors > start + nr_sectors + (job->seq_overrun >> SECTOR_SHIFT))
+		/*
+		 * wrap around, as fio does at the end of size (a block that starts inside the
+		 * region may end in @seq_overrun); backwards from the end
+		 */
 		*next_pos = job->seq_skip < 0 ? start + (nr_sectors - sectors) / align * align
 					      : start;
 	pos = *next_pos;

@@ -75,13 +75,18 @@ struct file_run {
 	struct kfsim_bfq_sim *sim;
 };
 
-/* @text as job file @name (which fio reads), simulated for @duration_ns: its result. */
-static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const char *name,
-						   const char *text, u64 duration_ns)
+/*
+ * @text as job file @name, simulated for @duration_ns: its result.  @fio_accepts as
+ * job_file()'s: 1 has fio's parser read it first, -1 not (variants of one checked file: each
+ * fio run costs a second on a loaded machine).
+ */
+static const struct kfsim_bfq_sim_result *file_run_as(struct file_run *r, const char *name,
+						      const char *text, u64 duration_ns,
+						      int fio_accepts)
 {
 	char why[1024];
 
-	r->path = job_file(name, text, 1);
+	r->path = job_file(name, text, fio_accepts);
 	r->cfg = new_cfg();
 	assert_int_equal(parse_file(r->path, r->cfg, why, sizeof(why)), 0);
 	r->cfg->duration_ns = duration_ns;
@@ -89,6 +94,13 @@ static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const cha
 	assert_false(IS_ERR(r->sim));
 	assert_int_equal(kfsim_bfq_sim_run(r->sim), 0);
 	return kfsim_bfq_sim_result(r->sim);
+}
+
+/* @text as job file @name (which fio reads), simulated for @duration_ns: its result. */
+static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const char *name,
+						   const char *text, u64 duration_ns)
+{
+	return file_run_as(r, name, text, duration_ns, 1);
 }
 
 static void file_run_end(struct file_run *r)
@@ -1191,7 +1203,8 @@ static unsigned long long iotime_requests(const char *think)
 
 	snprintf(text, sizeof(text), "[t]\nioengine=psync\ndirect=1\nrw=randread\nbs=4k\n"
 		 "size=64m\ntime_based\nruntime=2\n%s", think);
-	n = file_run(&r, "iotime", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
+	n = file_run_as(&r, "iotime", text, 2 * NSEC_PER_SEC, strstr(think, "blocks=1\n") ? 1 : -1)
+		->jobs[0].requests;
 	for (char *c = text; *c; c++)
 		*c = *c == '\n' ? ' ' : *c;
 	print_message("%s: %llu requests in 2 s\n", strstr(text, "runtime=2 ") + 10, n);
@@ -1244,7 +1257,8 @@ static unsigned long long refill_requests(const char *refill)
 
 	snprintf(text, sizeof(text), "[t]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
 		 "iodepth=16\nsize=64m\ntime_based\nruntime=2\n%s", refill);
-	n = file_run(&r, "refill", text, 2 * NSEC_PER_SEC)->jobs[0].requests;
+	n = file_run_as(&r, "refill", text, 2 * NSEC_PER_SEC, strstr(refill, "low=2") ? 1 : -1)
+		->jobs[0].requests;
 	print_message("iodepth=16 %.*s: %llu requests in 2 s\n", (int)strcspn(refill, "\n"), refill,
 		      n);
 	file_run_end(&r);
@@ -2397,7 +2411,7 @@ static void test_rand_seq_nr(void **state)
 	free(path);
 	/* a write before any: fio's offset 0, the region's start */
 	path = job_file("randseq_ident0", "[r]\nrw=randwrite:2\nrw_sequencer=identical\n"
-			"bs=4k\nsize=1m\n", 1);
+			"bs=4k\nsize=1m\n", -1);
 	cfg = new_cfg();
 	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
 	last = KFSIM_BFQ_NO_LAST_START;
@@ -2929,7 +2943,7 @@ static void test_size_of_file_as_fio(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct kfsim_bfq_sim_config *cfg = new_cfg();
 
-		path = job_file("size_file", cases[i].text, 1);
+		path = job_file("size_file", cases[i].text, i == ARRAY_SIZE(cases) - 1 ? 1 : -1);
 		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
 		for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
 			print_message("%s: %llu bytes (fio 3.33: %llu)\n", cfg->jobs[j].name,
@@ -2976,8 +2990,9 @@ static void test_whole_blocks_as_fio(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct file_run r;
-		const struct kfsim_bfq_sim_result *res = file_run(&r, "whole_blocks", cases[i].text,
-								  20 * NSEC_PER_SEC);
+		const struct kfsim_bfq_sim_result *res = file_run_as(&r, "whole_blocks",
+								     cases[i].text,
+								     20 * NSEC_PER_SEC, -1);
 		unsigned int k = 0;
 		unsigned long long n;
 

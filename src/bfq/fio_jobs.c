@@ -168,6 +168,9 @@ struct fio_section {
 	const char *fst_dist;
 	u64 openfiles;
 	u64 loops;
+	/* the loops= lines over 1 (fio_file_walk(): a percent offset per loop) */
+	struct fio_where loops_at[4];	/* FIO_WHERE_MAX */
+	unsigned int nr_loops_at;
 	/*
 	 * io_size=N% (1..100; 0 none): fio 3.33's io_size_percent (options.c str_io_size_cb()),
 	 * N % of the job's file region, which setup_files() makes the job's size (o->size):
@@ -203,6 +206,9 @@ struct fio_parser {
 	bool whole_blocks[KFSIM_BFQ_MAX_JOBS];
 	/* the size fio's setup gives its file, every job's set up (fio_file_walk()) */
 	u64 fio_file_size[KFSIM_BFQ_MAX_JOBS];
+	/* a size-bounded job's loops= lines over 1 */
+	struct fio_where loops_at[KFSIM_BFQ_MAX_JOBS][4];
+	unsigned int nr_loops_at[KFSIM_BFQ_MAX_JOBS];
 	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
 	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
@@ -2110,6 +2116,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				value ? value : "");
 		else if (!sec->loops)
 			sec->loops = 1;	/* fio 3.33 init.c fixup_options(): 0 loops is 1 */
+		if (value)
+			fio_where_add(sec->loops_at, &sec->nr_loops_at, sec->loops <= 1, line,
+				      file);
 	} else if (!strcmp(key, "offset_increment")) {
 		struct kfsim_bfq_job tmp;
 		unsigned int cls = 0;
@@ -3087,6 +3096,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
 		p->filesize[p->nr] = file_end;
+		p->nr_loops_at[p->nr] = sec->loops > 1 && !time_based ? sec->nr_loops_at : 0;
+		memcpy(p->loops_at[p->nr], sec->loops_at, sizeof(sec->loops_at));
 		p->whole_blocks[p->nr] = whole_blocks;
 		clone->offset += sec->offset_increment * i;
 		/* several files, or a range of file sizes for the job's one */
@@ -3671,8 +3682,8 @@ static u64 fio_job_bytes(const struct fio_parser *p, unsigned int k, u64 cur, u6
 	}
 	bytes = job->size_frac > 0 ? kfsim_bfq_job_size_bytes(job, end, off) : end - off;
 	if (bytes < min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true)))
-		*why = "blocksize is larger than data set range (fio 3.33's setup_files(): its "
-		       "bytes of the file are less than one block)";
+		*why = "its bytes of the file are less than one block: fio's run fails "
+		       "(setup_files(): \"blocksize is larger than data set range\")";
 	return bytes;
 }
 
@@ -3717,9 +3728,25 @@ static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 share, bool r
 		off_max = max(off_max, off);
 		cur = max(cur, off + bytes);
 	}
-	for (unsigned int k = i; resolve && k < p->nr; k++)
-		if (!strcmp(p->filenames[k], p->filenames[i]))
-			p->fio_file_size[k] = cur;
+	for (unsigned int k = i; resolve && k < p->nr; k++) {
+		struct kfsim_bfq_job *job = &p->jobs[k];
+
+		if (strcmp(p->filenames[k], p->filenames[i]))
+			continue;
+		p->fio_file_size[k] = cur;
+		/*
+		 * clear_io_state() takes a percent offset again at each loop, of the file's
+		 * size then (fio 3.33, loops=2, filesize=1500k, size=10%, offset=10%: 9 writes
+		 * from 0, then 8 from 16k): passes that start elsewhere are not modelled
+		 */
+		if (job->offset_frac < 0 || kfsim_bfq_job_pct_offset(job, cur) == job->file_offset)
+			continue;
+		for (unsigned int l = 0; l < p->nr_loops_at[k]; l++)
+			fio_err_once(p, &(struct fio_pending){ p->loops_at[k][l].line,
+				p->loops_at[k][l].file, "loops", "an offset in % over several loops "
+				"of a file whose size changed (fio takes the offset again at each "
+				"loop, of the file's size then: clear_io_state()) is not modelled" });
+	}
 	if (max_offset)
 		*max_offset = off_max;
 	if (unsized)
@@ -3912,6 +3939,19 @@ static void fio_resolve_sizes(struct fio_parser *p)
 			job->io_size = pass * p->loops[i];
 		else if (p->whole_blocks[i] && p->size_loops[i])
 			job->io_size = region * p->size_loops[i];
+		if (p->whole_blocks[i] && job->io_size) {
+			/*
+			 * do_io() also stops once its issued bytes reach size x loops
+			 * (io_issue_bytes_exceeded()): passes whose last block passes the
+			 * region's end do fewer blocks in all (fio 3.33, 32k writes to 100k
+			 * twice in a larger file: 7, not 8)
+			 */
+			u64 bs = kfsim_bfq_job_max_bs(job);
+			u64 limit = ((u64)nr << SECTOR_SHIFT) * (p->loops[i] ? p->loops[i] :
+								  p->size_loops[i]);
+
+			job->io_size = min(job->io_size, (limit + bs - 1) / bs * bs);
+		}
 		/*
 		 * a job that ends at its size makes passes of its region (do_io()); with
 		 * io_size=N% fio's size is N % of it, a pass's bytes under a queueing engine (a

@@ -115,7 +115,9 @@ struct kfsim_bfq_bssplit {
  * @size: length of the region, bytes; 0 = to the end of the disk
  * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%"), aligned up
  *               to the smaller block of the two directions (on a file: see @file_offset)
- * @size_frac: >= 0: @size is this fraction of the capacity
+ * @size_frac: >= 0: @size is this fraction of the capacity, at most what the offset leaves,
+ *             aligned down to the smallest block (fio 3.33's setup_files(); the fio reader
+ *             turns a file's into bytes of the file's end)
  * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
  * @weight: 0, or a weight 1..1000: with @cgroup, the cgroup's io.bfq.weight (its BFQ group's
  *          weight; jobs of one cgroup must agree); without, the weight of the process's queues

@@ -115,7 +115,9 @@ struct kfsim_bfq_bssplit {
  * @size: length of the region, bytes; 0 = to the end of the disk
  * @offset_frac: >= 0: @offset is this fraction of the capacity ("offset=50%"), aligned up
  *               to the smaller block of the two directions (on a file: see @file_offset)
- * @size_frac: >= 0: @size is this fraction of the capacity
+ * @size_frac: >= 0: @size is this fraction of the capacity, at most what the offset leaves,
+ *             aligned down to the smallest block (fio 3.33's setup_files(); the fio reader
+ *             turns a file's into bytes of the file's end)
  * @ioprio: IOPRIO_PRIO_VALUE(class, level) (fio prioclass/prio); 0 = none given
  * @weight: 0, or a weight 1..1000: with @cgroup, the cgroup's io.bfq.weight (its BFQ group's
  *          weight; jobs of one cgroup must agree); without, the weight of the process's queues
@@ -124,8 +126,20 @@ struct kfsim_bfq_bssplit {
  * @thinktime_us: fio's thinktime: once @thinktime_blocks I/Os completed since the last pause
  *                (issued, with @thinktime_issue), the job lets its I/O in flight complete,
  *                then pauses this long before it issues again (fio 3.33 handle_thinktime())
- * @thinktime_blocks: I/Os between pauses, 0 = 1 (fio thinktime_blocks)
+ * @thinktime_blocks: I/Os between pauses, 0 = 1 (fio thinktime_blocks: 0 is fio's default 1,
+ *                    not given, which @thinktime_iotime_us tells apart)
+ * @thinktime_iotime_us: fio's thinktime_iotime: a pause also once this long + @thinktime_us
+ *                       passed since the job's start or its last pause; without
+ *                       @thinktime_blocks given, only then (fio 3.33 handle_thinktime())
  * @thinktime_issue: count issued I/Os, not completed ones (fio thinktime_blocks_type=issue)
+ * @seq_overrun: bytes past the region's end that a sequential job's last block of a pass
+ *               may take: fio 3.33 issues a block while it starts inside the region and ends
+ *               inside the file (fill_io_u(): the file's real size), so size=1000k with
+ *               bs=64k is 16 reads inside a larger file, 15 at its end (the fio reader sets it)
+ * @iodepth_low: a full queue (@iodepth in flight) drains to this many before the job issues
+ *               again (fio iodepth_low); 0 or not below the depth: one I/O a completion
+ * @reap_min: completions reaped a round while a full queue drains, the job issuing only
+ *            between rounds (fio iodepth_batch_complete_min); 0 and 1: one
  * @sync: writes carry REQ_SYNC (fio sync=1)
  * @startdelay_ns: the job starts this long after the run (fio startdelay)
  * @runtime_ns: the job submits nothing after startdelay + this (fio runtime); 0 = the whole run
@@ -169,9 +183,11 @@ struct kfsim_bfq_bssplit {
  *               smaller block of the two directions; the fio reader sets it job by job
  * @seq_skip: bytes skipped after each sequential I/O; negative: the job goes backwards
  *            (fio rw=read:8k, rw=read:-8k)
- * @ddir_seq_nr: a random job draws a new offset at every this many I/Os and continues
- *               sequentially in between (fio rw=randread:N, rw_sequencer=sequential);
+ * @ddir_seq_nr: a random job draws a new offset at every this many I/Os, the first too, and
+ *               continues sequentially in between (fio rw=randread:N, rw_sequencer=sequential);
  *               0 or 1: at every I/O
+ * @rw_seq_identical: ... and in between repeats the direction's last offset (fio
+ *                    rw_sequencer=identical; none yet: the region's start)
  * @exitall: when this job ends, it ends others, @exit_what says which (fio 3.33 exitall:
  *           one line of it anywhere in a job file sets it for every job, as fio's
  *           exitall_on_terminate is global, whatever its value)
@@ -306,7 +322,11 @@ struct kfsim_bfq_job {
 	u64 rate;
 	u64 thinktime_us;
 	unsigned int thinktime_blocks;
+	unsigned int thinktime_iotime_us;
 	bool thinktime_issue;
+	unsigned int iodepth_low;
+	unsigned int reap_min;
+	u64 seq_overrun;
 	bool sync;
 	u64 startdelay_ns;
 	u64 runtime_ns;
@@ -342,6 +362,7 @@ struct kfsim_bfq_job {
 	u64 file_offset;
 	s64 seq_skip;
 	unsigned int ddir_seq_nr;
+	bool rw_seq_identical;
 	bool exitall;
 	unsigned char exit_what;
 	bool exitall_error;

@@ -83,6 +83,7 @@ struct sim_file {
 struct sim_job {
 	struct kfsim_bfq_job spec;
 	sector_t start, nr_sectors, next_pos[2];
+	sector_t last_start[2];	/* fio's f->last_start[]: rw_sequencer=identical repeats it */
 	unsigned int seq_left;	/* fio's td->ddir_seq_nr: I/Os to the next random offset */
 	unsigned int weight;
 	unsigned int inflight;
@@ -97,6 +98,8 @@ struct sim_job {
 	 * reset), and the pause: its I/O in flight completing, then asleep until tt_wake
 	 */
 	u64 tt_blocks, tt_issues, tt_last;
+	u64 tt_time;		/* last_thinktime: the job's start, then each pause's (iotime) */
+	unsigned int reap_left;	/* a full queue's drain: completions left in this round */
 	bool tt_quiesce;
 	u64 tt_wake;
 	sector_t zone_start;	/* fio zonemode=strided: the zone in use */
@@ -594,6 +597,7 @@ static void job_arm_start(struct kfsim_bfq_sim *sim, unsigned int j)
 	job->started = true;
 	sim_flow_join(sim, job);
 	job->start_ns = job->start_at;
+	job->tt_time = job->start_at;	/* init_thinktime(): the epoch; a ramp keeps it */
 	job->in_ramp = job->spec.ramp_ns != 0;
 	if (job->spec.latency_target_ns)
 		sim_lat_target_init(&job->lt, &job->spec, job->start_at, job->completed);
@@ -826,7 +830,7 @@ static bool job_done_issuing(struct kfsim_bfq_sim *sim, struct sim_job *job)
 	job->bytes_issued = 0;
 	job->rnd = job->rnd_pass;
 	job->next_pos[0] = job->next_pos[1] = job->start;
-	job->seq_left = job->spec.ddir_seq_nr;
+	job->seq_left = 1;	/* as the write pass began */
 	return false;
 }
 
@@ -933,6 +937,8 @@ static void job_next_pass(struct sim_job *job)
 		job_files_reset(job);
 	else if (!job->spec.seq_skip && !job->spec.zone_size)
 		job->next_pos[0] = job->next_pos[1] = job->start;
+	/* fio_file_reset(): no last start (rw_sequencer=identical starts at the region's) */
+	job->last_start[0] = job->last_start[1] = KFSIM_BFQ_NO_LAST_START;
 }
 
 /*
@@ -1007,8 +1013,8 @@ static void job_choose(struct kfsim_bfq_sim *sim, struct sim_job *job)
 		.write = write && !job->verifying && !verify_read,
 		.bytes = bytes,
 		.sector = kfsim_bfq_job_choose_sector(&job->spec, job->start, job->nr_sectors,
-						      &job->next_pos[write], &job->seq_left, bytes,
-						      rnd),
+						      &job->next_pos[write], &job->last_start[write],
+						      &job->seq_left, bytes, rnd),
 	};
 	if (job->spec.nr_files > 1)
 		job_file_issued(job, write, bytes);
@@ -1150,15 +1156,71 @@ static u64 job_rate_allows(const struct sim_job *job, const struct sim_io *io)
  * it reaps are past it (fio --debug=io, libaio, iodepth=16, thinktime=100ms: 16 queued and
  * completed, then one at a time; 2026-12-07).  True: the job starts a pause.
  */
-static bool job_think_due(struct sim_job *job)
+static bool job_think_due(struct kfsim_bfq_sim *sim, struct sim_job *job)
 {
-	u64 b = job->spec.thinktime_issue ? job->tt_issues : job->tt_blocks;
+	const struct kfsim_bfq_job *spec = &job->spec;
+	u64 b = spec->thinktime_issue ? job->tt_issues : job->tt_blocks;
+	bool stall = false;
 
-	if (!job->spec.thinktime_us || job->tt_quiesce ||
-	    b < job->tt_last + max(job->spec.thinktime_blocks, 1u))
+	if (!spec->thinktime_us || job->tt_quiesce)
+		return false;
+	/*
+	 * thinktime_iotime: a pause once iotime + thinktime passed since the last one (whose
+	 * time is taken before its quiesce and sleep, so the sleep counts in the next
+	 * interval: fio's utime_since() in whole microseconds); with thinktime_blocks not
+	 * given, its default of 1 does not count ("does not work together with
+	 * thinktime_iotime")
+	 */
+	if (spec->thinktime_iotime_us) {
+		stall = (sim->now - job->tt_time) / NSEC_PER_USEC >=
+			(u64)spec->thinktime_iotime_us + spec->thinktime_us;
+		if (!stall && !spec->thinktime_blocks)
+			return false;
+	}
+	if (!stall && b < job->tt_last + max(spec->thinktime_blocks, 1u))
 		return false;
 	job->tt_last = b;
+	if (spec->thinktime_iotime_us)
+		job->tt_time = sim->now;
 	job->tt_quiesce = true;
+	return true;
+}
+
+/*
+ * fio 3.33's wait_for_completions() (backend.c) with iodepth_low below the depth or
+ * iodepth_batch_complete_min above 1: once the job's queue is full it reaps in rounds of
+ * min(iodepth_batch_complete_min, in flight) completions (io_getevents() with that minimum,
+ * and as maximum: iodepth_batch_complete_max is raised to it), until no more than
+ * iodepth_low are in flight, and only then queues again, up to the full depth at once (each
+ * queued I/O waits for the next reap's commit at most, microseconds).  With the defaults,
+ * one completion, then one I/O.  True: a drain starts (the queue is full now).
+ */
+static bool job_drain_starts(struct sim_job *job)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int depth = kfsim_bfq_job_depth(spec);
+
+	if (job->inflight < depth || depth < 2 ||
+	    ((!spec->iodepth_low || spec->iodepth_low >= depth) && spec->reap_min < 2))
+		return false;
+	job->reap_left = min(max(spec->reap_min, 1u), job->inflight);
+	return true;
+}
+
+/* A completion of a draining job: true when the drain ends with it. */
+static bool job_drain_reaped(struct sim_job *job)
+{
+	const struct kfsim_bfq_job *spec = &job->spec;
+	unsigned int depth = kfsim_bfq_job_depth(spec);
+	unsigned int low = spec->iodepth_low && spec->iodepth_low < depth ? spec->iodepth_low
+									  : depth;
+
+	if (!job->reap_left || --job->reap_left)
+		return false;
+	if (job->inflight > low) {
+		job->reap_left = min(max(spec->reap_min, 1u), job->inflight);
+		return false;	/* another round: "while (full && cur_depth > iodepth_low)" */
+	}
 	return true;
 }
 
@@ -1200,7 +1262,7 @@ static void job_buffered_write(struct kfsim_bfq_sim *sim, unsigned int j)
 	/* a write() into the page cache completes as it is issued: the pause follows the copy */
 	job->tt_issues++;
 	job->tt_blocks++;
-	job_think_due(job);
+	job_think_due(sim, job);
 	count = job_ramp_check(sim, job, 0);
 	/*
 	 * It completes when the copy ends: counted, as a disk I/O is, when that is within the
@@ -1577,7 +1639,7 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		return;
 	if (job->spec.latency_target_ns)
 		depth = job->lt.drain_cycle ? 0 : min(depth, job->lt.qd);	/* queue_full() */
-	while (job->inflight < depth && !job_thinking(sim, j)) {
+	while (job->inflight < depth && !job->reap_left && !job_thinking(sim, j)) {
 		struct request *rq = NULL;
 		u64 allowed;
 
@@ -1646,7 +1708,9 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 		sim_submit(sim, j, rq, job->next.sector, job->next.bytes, job->next.write,
 			   !job->spec.buffered || job->spec.sync);
 		job->tt_issues++;
-		job_think_due(job);
+		/* a drain comes before fio asks for a pause (the fio reader refuses both) */
+		if (!job_drain_starts(job))
+			job_think_due(sim, job);
 	}
 	if (job->stopped && !job->inflight) {
 		if (job_end_sync_due(sim, job)) {
@@ -1885,9 +1949,12 @@ static void sim_complete(struct kfsim_bfq_sim *sim, struct request *rq)
 		job->replay_done_ns = sim->now;
 		job_issue(sim, j);	/* a closed loop's next record may go now */
 	} else {
+		bool draining = job->reap_left, drained = job_drain_reaped(job);
+
 		/* fio reaps when its queue is full (or quiesces): then it asks for a pause */
-		if (!job->sync_phase && job->inflight + 1 >= kfsim_bfq_job_depth(&job->spec))
-			job_think_due(job);
+		if (!job->sync_phase && (drained || (!draining && job->inflight + 1 >=
+						     kfsim_bfq_job_depth(&job->spec))))
+			job_think_due(sim, job);
 		job_issue(sim, j);
 	}
 }
@@ -2074,7 +2141,9 @@ static int sim_setup_job(struct kfsim_bfq_sim *sim, struct sim_job *job,
 	}
 	job->rnd_pass = job->rnd;
 	job->pos_pass[0] = job->pos_pass[1] = job->start;
-	job->seq_left = job->seq_left_pass = spec->ddir_seq_nr;
+	/* init.c: 1, "so that get_next_offset gets a new random offset the first time" */
+	job->seq_left = job->seq_left_pass = 1;
+	job->last_start[0] = job->last_start[1] = KFSIM_BFQ_NO_LAST_START;
 	return 0;
 }
 

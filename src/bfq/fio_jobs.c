@@ -142,6 +142,7 @@ struct fio_section {
 	u64 dedupe_pct, dedupe_ws_pct1, nrfiles;
 	/* iodepth_low and iodepth_batch_complete_min: how a full queue refills (fio_refill()) */
 	struct fio_where depth_low_at, reap_min_at;
+	struct fio_where rw_seq_at;	/* rw_sequencer= (identical: fio_rw_seq_check()) */
 	u64 depth_low, reap_min;
 	const char *reap_min_key;	/* the name it was given by (an alias) */
 	/* lat_percentiles=1's lines (0 clears them) and stats=0: verify_per_group_options() */
@@ -167,6 +168,9 @@ struct fio_section {
 	const char *fst_dist;
 	u64 openfiles;
 	u64 loops;
+	/* the loops= lines over 1 (fio_file_walk(): a percent offset per loop) */
+	struct fio_where loops_at[4];	/* FIO_WHERE_MAX */
+	unsigned int nr_loops_at;
 	/*
 	 * io_size=N% (1..100; 0 none): fio 3.33's io_size_percent (options.c str_io_size_cb()),
 	 * N % of the job's file region, which setup_files() makes the job's size (o->size):
@@ -196,6 +200,15 @@ struct fio_parser {
 	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
 	/* do_io()'s total_bytes: 0 its region, U64_MAX none, else io_size (pass_bytes) */
 	u64 pass_io_size[KFSIM_BFQ_MAX_JOBS];
+	/* filesize=N of a job's one file (a regular file): the file's end (fio_job_bytes()) */
+	u64 filesize[KFSIM_BFQ_MAX_JOBS];
+	/* its passes end at the region's last whole block (fio_whole_blocks()) */
+	bool whole_blocks[KFSIM_BFQ_MAX_JOBS];
+	/* the size fio's setup gives its file, every job's set up (fio_file_walk()) */
+	u64 fio_file_size[KFSIM_BFQ_MAX_JOBS];
+	/* a size-bounded job's loops= lines over 1 */
+	struct fio_where loops_at[KFSIM_BFQ_MAX_JOBS][4];
+	unsigned int nr_loops_at[KFSIM_BFQ_MAX_JOBS];
 	bool exitall;			/* fio's exitall_on_terminate: an exitall line anywhere */
 	unsigned int fio_group, fio_group_jobs;	/* fio's groupid and its jobs so far */
 	unsigned int nr, first;
@@ -753,8 +766,6 @@ static const struct {
 	  "blkparse text)" },
 	{ "gpu_dev_id", "an option of fio built with CUDA, which Debian's fio 3.33 (the referee) "
 	  "is not: Bad option there" },
-	{ "rw_sequencer", "rw_sequencer is not modelled (kfsim's rw=randread:N continues "
-	  "sequentially, fio's default)" },
 };
 
 /* Options whose refusal depends on the engine: they matter only with disk I/O. */
@@ -1450,6 +1461,7 @@ static const struct fio_part_opt {
 	{ "zonerange", FIO_STORE_FIRST, FIO_PART_VAL, 0, 0 },
 	{ "thinktime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "thinktime_blocks", FIO_STORE_FIRST, FIO_PART_INT, 0, 0 },
+	{ "thinktime_iotime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "runtime", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "timeout", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
 	{ "ramp_time", FIO_STORE_FIRST, FIO_PART_TIME, 0, 0 },
@@ -1829,8 +1841,6 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(fio_refused); i++) {
 		if (!strcmp(key, fio_refused[i].name)) {
-			if (!strcmp(key, "rw_sequencer") && value && !strcmp(value, "sequential"))
-				return true;	/* fio's default, modelled */
 			if (!strcmp(key, "rate_process") && value && !strcmp(value, "linear"))
 				return true;
 			fio_err(&p->errs, file, line, "%s: %s", key, fio_refused[i].why);
@@ -1947,6 +1957,28 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				"issued, the first too) is not modelled");
 		else
 			sec->job.thinktime_blocks = (unsigned int)v;
+	} else if (!strcmp(key, "thinktime_iotime")) {
+		/*
+		 * FIO_OPT_INT with is_seconds: seconds without a unit, stored in an unsigned int
+		 * of microseconds (no maxval: val_store() keeps the low 32 bits)
+		 */
+		if (!value || parse_time(value, NSEC_PER_SEC, &v))
+			fio_err(&p->errs, file, line, "thinktime_iotime: expected a time (seconds "
+				"without a unit), not '%s'", value ? value : "");
+		else
+			sec->job.thinktime_iotime_us = (unsigned int)(v / NSEC_PER_USEC);
+	} else if (!strcmp(key, "rw_sequencer")) {
+		static const char *const seqs[] = { "sequential", "identical", NULL };
+		static const struct fio_no_effect_check c = {
+			"rw_sequencer", FIO_NE_CHOICE, 0, 0, seqs };
+
+		if (!value || !fio_choice_ok(&c, value)) {
+			fio_err(&p->errs, file, line, "rw_sequencer: failed parsing rw_sequencer=%s "
+				"(sequential or identical)", value ? value : "");
+		} else {
+			sec->job.rw_seq_identical = value[0] == 'i';
+			sec->rw_seq_at = (struct fio_where){ line, file };
+		}
 	} else if (!strcmp(key, "thinktime_blocks_type")) {
 		static const char *const types[] = { "complete", "issue", NULL };
 		static const struct fio_no_effect_check c = {
@@ -2084,6 +2116,9 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 				value ? value : "");
 		else if (!sec->loops)
 			sec->loops = 1;	/* fio 3.33 init.c fixup_options(): 0 loops is 1 */
+		if (value)
+			fio_where_add(sec->loops_at, &sec->nr_loops_at, sec->loops <= 1, line,
+				      file);
 	} else if (!strcmp(key, "offset_increment")) {
 		struct kfsim_bfq_job tmp;
 		unsigned int cls = 0;
@@ -2659,31 +2694,63 @@ static void fio_lat_pct_group(struct fio_parser *p, const struct fio_section *se
  * How a full queue refills: fio 3.33's wait_for_completions() reaps at least
  * min(iodepth_batch_complete_min, its depth) completions a round, and rounds until no more
  * than iodepth_low are in flight (fixup_options(): 0 or over iodepth is iodepth), before
- * it queues again.  With the defaults (1, iodepth) it refills one I/O a completion, which
- * kfsim models; a queue drained to a low mark, or refilled in batches of completions, is not
- * (these options were read as changing nothing before 2026-12-07).
+ * it queues again: the job's @iodepth_low and @reap_min (blk_sim.c job_drain_starts()).
+ * kfsim refused a low mark under the depth and rounds over 1 until 2026-12-08.  Not
+ * modelled with them: a think time (fio asks for its pause after the drain) and a latency
+ * target (its depth moves under the low mark).
  */
 static void fio_refill(struct fio_parser *p, const struct fio_section *sec,
-		       const struct kfsim_bfq_job *job)
+		       struct kfsim_bfq_job *job)
 {
 	u64 depth = kfsim_bfq_job_depth(job);
+	const char *with = job->thinktime_us ? "thinktime" :
+			   job->latency_target_ns ? "latency_target" : NULL;
 
-	if (depth < 2)
-		return;	/* one I/O in flight: nothing to refill in batches */
+	job->iodepth_low = (unsigned int)min(sec->depth_low, (u64)UINT_MAX);
+	job->reap_min = (unsigned int)min(sec->reap_min, (u64)UINT_MAX);
+	if (depth < 2 || !with)
+		return;	/* one I/O in flight: nothing to refill in rounds */
 	if (sec->depth_low && sec->depth_low < depth)
 		fio_err_once(p, &(struct fio_pending){ sec->depth_low_at.line,
-			sec->depth_low_at.file, "iodepth_low", "a full queue that drains to "
-			"iodepth_low before it refills (fio 3.33 wait_for_completions()) is not "
-			"modelled" });
+			sec->depth_low_at.file, "iodepth_low", with[0] == 't' ?
+			"a queue drained to iodepth_low with thinktime (fio asks for its pause "
+			"after the drain) is not modelled" :
+			"a queue drained to iodepth_low with latency_target (its depth moves under "
+			"the mark) is not modelled" });
 	if (sec->reap_min > 1) {
 		struct fio_pending pend = { sec->reap_min_at.line, sec->reap_min_at.file, "",
-					    "a full queue that waits for several completions "
-					    "before it refills (fio 3.33 wait_for_completions()) is "
-					    "not modelled" };
+					    with[0] == 't' ?
+					    "completions reaped in rounds with thinktime (fio asks "
+					    "for its pause after the rounds) are not modelled" :
+					    "completions reaped in rounds with latency_target (its "
+					    "depth moves) are not modelled" };
 
 		snprintf(pend.option, sizeof(pend.option), "%s", sec->reap_min_key);
 		fio_err_once(p, &pend);
 	}
+}
+
+/*
+ * rw_sequencer=identical (fio 3.33 get_next_block()): a random job with rw=...:N repeats its
+ * direction's last offset between its random draws, modelled; what is not: block sizes drawn
+ * from a range or a split (fio draws a length again until one fits there, io_u_fits()) and a
+ * verify pass (its read-back replays the writes' draws).
+ */
+static void fio_rw_seq_check(struct fio_parser *p, const struct fio_section *sec,
+			     const struct kfsim_bfq_job *job)
+{
+	const char *why = NULL;
+
+	if (!job->rw_seq_identical || job->ddir_seq_nr < 2 || !kfsim_bfq_job_is_random(job))
+		return;	/* no offset is repeated */
+	if (sec->bs_range)
+		why = "identical offsets with block sizes drawn from a range or a split are not "
+		      "modelled (fio draws a length again until one fits there)";
+	else if (job->verify)
+		why = "identical offsets with verify are not modelled";
+	if (why)
+		fio_err_once(p, &(struct fio_pending){ sec->rw_seq_at.line, sec->rw_seq_at.file,
+						       "rw_sequencer", why });
 }
 
 /*
@@ -2781,7 +2848,9 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 			b = sec->filesize_lo + (u64)((double)(sec->filesize - sec->filesize_lo) *
 						     ((double)r / 4294967296.0));
 			b -= bs ? b % bs : 0;
-			b -= min(b, foff);
+			/* size=N% of the one file's drawn end (fio_job_bytes()) */
+			b = clone->size_frac > 0 ? kfsim_bfq_job_size_bytes(clone, b, foff)
+						 : b - min(b, foff);
 		} else if (extra) {
 			extra--;
 			b += bs;
@@ -2805,15 +2874,42 @@ static bool fio_files(struct fio_section *sec, struct kfsim_bfq_job *clone, unsi
 	if (n > 1)
 		clone->offset = 0;	/* the region holds the files whole */
 	clone->size = total;
+	clone->size_frac = -1;
 	return true;
+}
+
+/*
+ * Whether a size-bounded job's passes end at its region's last whole block, as fio 3.33's
+ * do: a sequential job's next offset with no whole block left fails (get_next_buflen():
+ * io_u_fits()), and a random job's map holds the region's whole blocks (last_block()), so a
+ * region of 1000k with bs=64k is 15 reads a pass, not 16 (kfsim read a 16th from the
+ * region's start, with psync and libaio alike, until 2026-12-08).  Only where one block
+ * size is issued (a random mix's directions of one size: its map fills as one), offsets are
+ * the blocks (no skip, zones, blockalign of its own, rw=...:N, percentage_random) and a
+ * random job keeps its map; a sequential mix's passes are job_seq_at_end()'s.
+ */
+static bool fio_whole_blocks(const struct fio_section *sec, const struct kfsim_bfq_job *job,
+			     bool time_based, bool io_size_given)
+{
+	bool write = job->rw == KFSIM_RW_WRITE || job->rw == KFSIM_RW_RANDWRITE;
+	bool mixed = kfsim_bfq_job_is_mixed(job), random = kfsim_bfq_job_is_random(job);
+	unsigned int bs = kfsim_bfq_job_min_bs(job, write);
+
+	if (mixed && (!random || kfsim_bfq_job_min_bs(job, !write) != bs))
+		return false;
+	return !time_based && !io_size_given && !sec->io_size_pct && sec->nrfiles <= 1 &&
+	       job->rw < KFSIM_RW_TRIM && !job->seq_skip &&
+	       !job->zone_size && job->ddir_seq_nr <= 1 && !job->perc_seq &&
+	       (!job->blockalign || job->blockalign == bs) && bs == kfsim_bfq_job_max_bs(job) &&
+	       !(kfsim_bfq_job_is_random(job) && sec->norandommap);
 }
 
 static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 {
 	struct kfsim_bfq_job job = sec->job;
 	unsigned int first = p->nr;
-	bool time_based, one_file_range;
-	u64 pass_io_size, size_loops;
+	bool time_based, one_file_range, whole_blocks;
+	u64 pass_io_size, size_loops, file_end;
 	const char *files_why;
 
 	if (fio_is_nowhere(sec->filename))
@@ -2821,7 +2917,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	/* before size= takes filesize='s value below: several files, if modelled */
 	files_why = sec->nrfiles > 1 ? fio_files_why(sec, &job) : "";
 	one_file_range = sec->nrfiles <= 1 && sec->filesize != sec->filesize_lo &&
-			 !job.size && job.size_frac < 0 && !job.io_size && !sec->io_size_pct;
+			 !job.size && job.size_frac != 0 && !job.io_size && !sec->io_size_pct;
 
 	if (job.engine != KFSIM_ENGINE_NONE && sec->nrfiles > 1) {
 		const char *why = files_why;
@@ -2840,13 +2936,22 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		for (unsigned int i = 0; i < sec->nr_pending; i++)
 			fio_err_once(p, &sec->pending[i]);
 		fio_refill(p, sec, &job);
+		fio_rw_seq_check(p, sec, &job);
 		if (job.rw >= KFSIM_RW_TRIM)
 			fio_trim_error(p, sec, &job);
 		if (!strcmp(job.ioengine, "libzbc"))
 			fio_libzbc(sec, &job);
 	}
-	if (!job.size && job.size_frac < 0 && sec->filesize)
-		job.size = sec->filesize;	/* fio: without size, a job does its files' size */
+	/*
+	 * fio: without size, a job does its files' size; a job's one regular file of a fixed
+	 * filesize= ends there, which fio_job_bytes() takes with the job's offset
+	 */
+	file_end = sec->nrfiles <= 1 && sec->filesize && sec->filesize == sec->filesize_lo &&
+		   (job.engine == KFSIM_ENGINE_NONE || !fio_is_device(sec->filename)) ?
+		   sec->filesize : 0;
+	if (!job.size && job.size_frac < 0 && sec->filesize &&
+	    (!file_end || job.engine == KFSIM_ENGINE_NONE))
+		job.size = sec->filesize;
 	if (sec->prioclass)
 		job.ioprio = IOPRIO_PRIO_VALUE(sec->prioclass, job.ioprio);
 	/*
@@ -2929,6 +3034,7 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	else
 		pass_io_size = job.engine != KFSIM_ENGINE_ASYNC ? U64_MAX : 0;
 	size_loops = 0;
+	whole_blocks = fio_whole_blocks(sec, &job, time_based, job.io_size);
 	if (!time_based) {
 		if (!job.io_size && job.size_frac < 0 && !sec->io_size_pct) {
 			job.io_size = job.size;	/* 0: the region, resolved below */
@@ -2989,6 +3095,10 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		/* fixup_options(): "If randseed is set, that overrides randrepeat" */
 		clone->rwmix_repeat = sec->randrepeat && !sec->randseed_set;
 		p->pass_io_size[p->nr] = pass_io_size;
+		p->filesize[p->nr] = file_end;
+		p->nr_loops_at[p->nr] = sec->loops > 1 && !time_based ? sec->nr_loops_at : 0;
+		memcpy(p->loops_at[p->nr], sec->loops_at, sizeof(sec->loops_at));
+		p->whole_blocks[p->nr] = whole_blocks;
 		clone->offset += sec->offset_increment * i;
 		/* several files, or a range of file sizes for the job's one */
 		if (job.engine != KFSIM_ENGINE_NONE && (!files_why || one_file_range) &&
@@ -3534,41 +3644,108 @@ static int fio_parse_stream(struct fio_parser *p, FILE *in, const char *file, un
 	return 0;
 }
 
-/* The bytes a job's region takes of its file: its size, @unsized for a job without size=. */
-static u64 fio_job_bytes(const struct kfsim_bfq_job *job, u64 cap_bytes, u64 unsized)
+/*
+ * The bytes job @k does of its file, as fio 3.33's setup_files() sets the file's io_size when
+ * the file is @cur bytes so far (f->real_file_size) and the job starts @off bytes into it:
+ * size= in bytes; size=N% of the file's end, filesize= or else its size so far
+ * (kfsim_bfq_job_size_bytes(), the one reading of a percent); without size=, filesize= less
+ * the offset, or the rest of the file as an earlier job made it (real_file_size -
+ * file_offset: fio 3.33, filesize=1m, offset=256k, bs=64k: 12 reads, where kfsim read 16).  A
+ * new file without either gets @unsized, *@unsized_used set, and a percent is of the disk:
+ * fio's run fails there ("you need to specify size="), kfsim reads them so (a listed
+ * difference).  *@why: why fio's run fails, where kfsim follows it.
+ */
+static u64 fio_job_bytes(const struct fio_parser *p, unsigned int k, u64 cur, u64 off,
+			 u64 unsized, bool *unsized_used, const char **why)
 {
-	return job->size_frac > 0 ? (u64)(job->size_frac * (double)cap_bytes)
-	       : job->size ? job->size : unsized;
+	const struct kfsim_bfq_job *job = &p->jobs[k];
+	u64 end = p->filesize[k] ? p->filesize[k] : cur, bytes;
+
+	*why = NULL;
+	if (job->size_frac < 0 && job->size)
+		return job->size;
+	/*
+	 * a percent of a new file is of the disk, as a file without size= gets a share of it
+	 * (fio's run fails on both: a listed difference)
+	 */
+	if (!end && job->size_frac > 0)
+		end = (u64)p->capacity << SECTOR_SHIFT;
+	if (!end) {
+		*unsized_used = true;
+		return unsized;
+	}
+	if (off > end) {
+		*why = "offset past the end of its file (filesize=, or the size an earlier job "
+		       "gave it): fio's run fails (setup_files(): \"you need to specify valid "
+		       "offset=\")";
+		return 0;
+	}
+	bytes = job->size_frac > 0 ? kfsim_bfq_job_size_bytes(job, end, off) : end - off;
+	if (bytes < min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true)))
+		*why = "its bytes of the file are less than one block: fio's run fails "
+		       "(setup_files(): \"blocksize is larger than data set range\")";
+	return bytes;
 }
 
 /*
  * The jobs of the file job @i is the first of, as fio 3.33's setup_files() sets them up one
- * after another: a percent offset is of the file's size so far (get_start_offset() reads
- * real_file_size, which a new file does not have yet: 0), and a job whose offset + size go
- * past the end extends the file there (FIO_FILE_EXTEND).  fio 3.33, psync on a new file of
- * four jobs with size=1m and offset=0%, 50%, 50% (size=2m), 75%: the first reads start at 0,
- * 512 KiB, 768 KiB and 2112 KiB, and the file ends at 3136 KiB.  kfsim's files are all new.
- * With @resolve, each percent offset's bytes go to its job's file_offset.  Return: the file's
- * size; *@max_offset the largest offset, *@unsized whether a job has no size=.
+ * after another (run_threads(), create_serialize=1): a percent offset is of the file's size
+ * so far (get_start_offset() reads real_file_size, which a new file does not have yet: 0), and
+ * a job whose offset + size go past the end extends the file there (FIO_FILE_EXTEND).  fio
+ * 3.33, psync on a new file of four jobs with size=1m and offset=0%, 50%, 50% (size=2m), 75%:
+ * the first reads start at 0, 512 KiB, 768 KiB and 2112 KiB, and the file ends at 3136 KiB.
+ * kfsim's files are all new.  With @resolve, each percent offset's bytes go to its job's
+ * file_offset, each job's bytes (fio_job_bytes()) to its size, and where fio's run fails the
+ * job is refused.  Return: the file's size; *@max_offset the largest offset, *@unsized
+ * whether a job is on it while it is new and without size=.
  */
-static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 cap_bytes, u64 share,
-			 bool resolve, u64 *max_offset, bool *unsized)
+static u64 fio_file_walk(struct fio_parser *p, unsigned int i, u64 share, bool resolve,
+			 u64 *max_offset, bool *unsized)
 {
 	u64 cur = 0, off_max = 0;
 	bool any_unsized = false;
 
 	for (unsigned int k = i; k < p->nr; k++) {
 		struct kfsim_bfq_job *job = &p->jobs[k];
-		u64 off;
+		bool new_unsized = false;
+		const char *why;
+		u64 off, bytes;
 
 		if (strcmp(p->filenames[k], p->filenames[i]))
 			continue;
 		off = job->offset_frac >= 0 ? kfsim_bfq_job_pct_offset(job, cur) : job->offset;
+		bytes = fio_job_bytes(p, k, cur, off, share, &new_unsized, &why);
+		any_unsized |= new_unsized;
+		if (resolve && why)
+			fio_err(&p->errs, p->files[k], p->lines[k], "job '%s': %s", job->name, why);
 		if (resolve && job->offset_frac >= 0)
 			job->file_offset = off;
-		any_unsized |= job->size_frac < 0 && !job->size;
+		/* a share runs to the file's end (size 0), the file 1 MiB aligned */
+		if (resolve && bytes && !new_unsized) {
+			job->size = bytes;
+			job->size_frac = -1;
+		}
 		off_max = max(off_max, off);
-		cur = max(cur, off + fio_job_bytes(job, cap_bytes, share));
+		cur = max(cur, off + bytes);
+	}
+	for (unsigned int k = i; resolve && k < p->nr; k++) {
+		struct kfsim_bfq_job *job = &p->jobs[k];
+
+		if (strcmp(p->filenames[k], p->filenames[i]))
+			continue;
+		p->fio_file_size[k] = cur;
+		/*
+		 * clear_io_state() takes a percent offset again at each loop, of the file's
+		 * size then (fio 3.33, loops=2, filesize=1500k, size=10%, offset=10%: 9 writes
+		 * from 0, then 8 from 16k): passes that start elsewhere are not modelled
+		 */
+		if (job->offset_frac < 0 || kfsim_bfq_job_pct_offset(job, cur) == job->file_offset)
+			continue;
+		for (unsigned int l = 0; l < p->nr_loops_at[k]; l++)
+			fio_err_once(p, &(struct fio_pending){ p->loops_at[k][l].line,
+				p->loops_at[k][l].file, "loops", "an offset in % over several loops "
+				"of a file whose size changed (fio takes the offset again at each "
+				"loop, of the file's size then: clear_io_state()) is not modelled" });
 	}
 	if (max_offset)
 		*max_offset = off_max;
@@ -3607,7 +3784,7 @@ static u64 fio_unsized_share(struct fio_parser *p, u64 cap_bytes)
 
 		if (!fio_file_first(p, i))
 			continue;
-		size = fio_file_walk(p, i, cap_bytes, 0, false, &offset, &unsized);
+		size = fio_file_walk(p, i, 0, false, &offset, &unsized);
 		nr_unsized += unsized;
 		/*
 		 * fio_layout() rounds each file up to 1 MiB, an unsized one's offset + share too:
@@ -3643,7 +3820,7 @@ static void fio_layout(struct fio_parser *p)
 		if (!fio_file_first(p, i))
 			continue;
 		/* the file holds the largest offset + size of the jobs that use it */
-		size = fio_file_walk(p, i, cap_bytes, share, true, NULL, NULL);
+		size = fio_file_walk(p, i, share, true, NULL, NULL);
 		/* 1 MiB aligned, as far as the disk goes */
 		size = (size + (1 << 20) - 1) & ~((u64)(1 << 20) - 1);
 		if (size > cap_bytes - min(cap_bytes, next))
@@ -3680,12 +3857,12 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 {
 	u64 cap = (u64)capacity << SECTOR_SHIFT;
 	u64 off = kfsim_bfq_job_offset_bytes(job, capacity);
-	u64 size = kfsim_bfq_job_size_bytes(job, capacity);
-
+	u64 size = kfsim_bfq_job_size_bytes(job, cap, off);
 	u64 align = max(min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true)),
 			(unsigned int)SECTOR_SIZE);
 
-	if (!size || off >= cap || size <= cap - off)
+	/* a percent is cut to what the offset leaves already (kfsim_bfq_job_size_bytes()) */
+	if (job->size_frac >= 0 || !size || off >= cap || size <= cap - off)
 		return;
 	/*
 	 * whole blocks: no block fits past the last whole one (setup_files() aligns a percent
@@ -3699,6 +3876,29 @@ static void fio_device_end(struct kfsim_bfq_job *job, sector_t capacity, u64 siz
 		job->io_size = job->size * size_loops;
 }
 
+/*
+ * The bytes of a pass of a fio_whole_blocks() job whose region is @region bytes: a random
+ * job's map holds its whole blocks (last_block()); a sequential job issues a block while it
+ * starts inside the region (get_next_offset(): offset < io_size) and ends inside the file
+ * (fill_io_u(): real_file_size; get_next_buflen() asks nothing more of one block size), so
+ * the last may pass the region's end: fio 3.33 wrote 15 blocks of 16k for a region of
+ * 233472 bytes in a larger file, read 15 of 64k for 1000k at a file's end.
+ */
+static u64 fio_pass_blocks(struct fio_parser *p, unsigned int i, struct kfsim_bfq_job *job,
+			   u64 region)
+{
+	u64 bs = kfsim_bfq_job_max_bs(job), tail = region % bs, file_end, end;
+
+	if (!tail || kfsim_bfq_job_is_random(job))
+		return region - tail;
+	file_end = job->file_size ? p->fio_file_size[i] : (u64)p->capacity << SECTOR_SHIFT;
+	end = kfsim_bfq_job_offset_bytes(job, p->capacity) + region;
+	if (end > file_end || file_end - end < bs - tail)
+		return region - tail;
+	job->seq_overrun = bs - tail;
+	return region - tail + bs;
+}
+
 /* setup_files(): io_size=N% of a file's region, whole bytes (fio's integer division) */
 static u64 fio_pass_of(u64 region_bytes, unsigned int io_size_pct)
 {
@@ -3710,14 +3910,16 @@ static void fio_resolve_sizes(struct fio_parser *p)
 	for (unsigned int i = p->first; i < p->nr; i++) {
 		struct kfsim_bfq_job *job = &p->jobs[i];
 		sector_t start, nr;
-		u64 pass;
+		u64 pass, region;
 		char why[200];
 
 		if (job->engine == KFSIM_ENGINE_NONE) {
-			/* no region: a size in percent is of the disk */
-			u64 size = job->size_frac < 0 ? job->size :
-				   (u64)(max(job->size_frac, 0.0) * (double)(p->capacity <<
-					 SECTOR_SHIFT));
+			/*
+			 * no region: a size in percent is of filesize= or else of the disk (fio's
+			 * null engine fails without filesize=, "you need to specify size=")
+			 */
+			u64 size = kfsim_bfq_job_size_bytes(job, p->filesize[i] ? p->filesize[i] :
+							     (u64)p->capacity << SECTOR_SHIFT, 0);
 
 			if (p->loops[i])
 				job->io_size = fio_pass_of(size, p->io_size_pct[i]) * p->loops[i];
@@ -3729,17 +3931,35 @@ static void fio_resolve_sizes(struct fio_parser *p)
 			fio_err(&p->errs, p->files[i], p->lines[i], "job '%s': %s", job->name, why);
 			continue;
 		}
-		pass = fio_pass_of((u64)nr << SECTOR_SHIFT, p->io_size_pct[i]);
+		region = (u64)nr << SECTOR_SHIFT;
+		if (p->whole_blocks[i])
+			region = fio_pass_blocks(p, i, job, region);
+		pass = fio_pass_of(region, p->io_size_pct[i]);
 		if (p->loops[i])
 			job->io_size = pass * p->loops[i];
+		else if (p->whole_blocks[i] && p->size_loops[i])
+			job->io_size = region * p->size_loops[i];
+		if (p->whole_blocks[i] && job->io_size) {
+			/*
+			 * do_io() also stops once its issued bytes reach size x loops
+			 * (io_issue_bytes_exceeded()): passes whose last block passes the
+			 * region's end do fewer blocks in all (fio 3.33, 32k writes to 100k
+			 * twice in a larger file: 7, not 8)
+			 */
+			u64 bs = kfsim_bfq_job_max_bs(job);
+			u64 limit = ((u64)nr << SECTOR_SHIFT) * (p->loops[i] ? p->loops[i] :
+								  p->size_loops[i]);
+
+			job->io_size = min(job->io_size, (limit + bs - 1) / bs * bs);
+		}
 		/*
 		 * a job that ends at its size makes passes of its region (do_io()); with
 		 * io_size=N% fio's size is N % of it, a pass's bytes under a queueing engine (a
 		 * synchronous one's pass still ends when no offset is left)
 		 */
 		if (job->io_size && p->pass_io_size[i] != U64_MAX)
-			job->pass_bytes = max(job->engine == KFSIM_ENGINE_ASYNC ? pass :
-					      (u64)nr << SECTOR_SHIFT, p->pass_io_size[i]);
+			job->pass_bytes = max(job->engine == KFSIM_ENGINE_ASYNC ? pass : region,
+					      p->pass_io_size[i]);
 		else if (job->io_size)
 			job->pass_bytes = U64_MAX;
 	}
@@ -3838,6 +4058,7 @@ static int fio_parse(FILE *in, const char *path, struct kfsim_bfq_sim_config *cf
 	strcpy(p->global.job.ioengine, "psync");
 	p->global.numjobs = 1;
 	p->global.fst_nr = 1;	/* file_service_type's default, roundrobin (str_fst_cb()) */
+	p->global.reap_min = 1;	/* iodepth_batch_complete_min's default */
 	p->global.randrepeat = true;	/* fio 3.33's defaults: randrepeat=1, randseed=0x89 */
 	p->global.randseed = 0x89;
 	p->global.zonemode = -1;

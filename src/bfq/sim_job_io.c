@@ -331,9 +331,11 @@ static u64 job_random_block(const struct kfsim_bfq_job *job, u64 nr_blocks, stru
 }
 
 /*
- * rw=randread:N (fio 3.33 io_u.c __get_next_offset()): the count of I/Os left is taken down
- * at each I/O and, reaching 0, starts again; only then is a new random offset drawn, the
- * I/Os in between continue sequentially (fio's default rw_sequencer=sequential).
+ * rw=randread:N (fio 3.33 io_u.c get_next_offset()): the count of I/Os left, one count for
+ * both directions, is taken down at each I/O and, reaching 0, starts again at N; only then
+ * is a new random offset drawn (the first I/O too: init.c starts the count at 1), the I/Os in
+ * between continue sequentially (rw_sequencer=sequential, the default) or start where the
+ * direction's last I/O started (identical: get_next_block(); none yet, the region's start).
  */
 static bool job_seq_nr_hit(const struct kfsim_bfq_job *job, unsigned int *seq_left)
 {
@@ -345,9 +347,9 @@ static bool job_seq_nr_hit(const struct kfsim_bfq_job *job, unsigned int *seq_le
 	return true;
 }
 
-sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
-				     sector_t nr_sectors, sector_t *next_pos, unsigned int *seq_left,
-				     unsigned int bytes, struct rnd_state *rnd)
+static sector_t job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
+				  sector_t nr_sectors, sector_t *next_pos, const sector_t *last_start,
+				  unsigned int *seq_left, unsigned int bytes, struct rnd_state *rnd)
 {
 	unsigned int sectors = bytes >> SECTOR_SHIFT;
 	unsigned int align = (job->blockalign ? job->blockalign :
@@ -355,9 +357,15 @@ sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t s
 	bool random = kfsim_bfq_job_is_random(job);
 	sector_t pos;
 
-	if (random && !job_seq_nr_hit(job, seq_left))
+	if (random && !job_seq_nr_hit(job, seq_left)) {
+		if (job->rw_seq_identical) {
+			/* the fio reader refuses block sizes that vary: the last start fits */
+			pos = *last_start == KFSIM_BFQ_NO_LAST_START ? start : *last_start;
+			*next_pos = pos + sectors;
+			return pos;
+		}
 		random = false;	/* rw=randread:N: sequential until the Nth I/O */
-	else if (random && job->perc_seq && draw_below(rnd, 100) < job->perc_seq)
+	} else if (random && job->perc_seq && draw_below(rnd, 100) < job->perc_seq)
 		random = false;	/* percentage_random: this one continues sequentially */
 	if (random) {
 		u64 nr_blocks = (nr_sectors - sectors) / align + 1;
@@ -366,8 +374,12 @@ sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t s
 		*next_pos = pos + sectors;
 		return pos;
 	}
-	if (*next_pos < start || *next_pos > start + nr_sectors - sectors)
-		/* wrap around, as fio does at the end of size; backwards from the end */
+	if (*next_pos < start || *next_pos >= start + nr_sectors ||
+	    *next_pos + sectors > start + nr_sectors + (job->seq_overrun >> SECTOR_SHIFT))
+		/*
+		 * wrap around, as fio does at the end of size (a block that starts inside the
+		 * region may end in @seq_overrun); backwards from the end
+		 */
 		*next_pos = job->seq_skip < 0 ? start + (nr_sectors - sectors) / align * align
 					      : start;
 	pos = *next_pos;
@@ -376,6 +388,18 @@ sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t s
 		*next_pos = start + nr_sectors;	/* out of the region: wraps at the next I/O */
 	else
 		*next_pos = pos + sectors + (sector_t)(job->seq_skip / SECTOR_SIZE);
+	return pos;
+}
+
+sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
+				     sector_t nr_sectors, sector_t *next_pos, sector_t *last_start,
+				     unsigned int *seq_left, unsigned int bytes,
+				     struct rnd_state *rnd)
+{
+	sector_t pos = job_choose_sector(job, start, nr_sectors, next_pos, last_start, seq_left,
+					 bytes, rnd);
+
+	*last_start = pos;
 	return pos;
 }
 

@@ -811,24 +811,31 @@ u64 kfsim_bfq_job_offset_bytes(const struct kfsim_bfq_job *job, sector_t capacit
 }
 
 /*
- * size=N% as fio 3.33's setup_files() takes it: N % of the file's (device's) bytes in integer
- * arithmetic, aligned DOWN to the smallest block of either direction (td_min_bs()): fio 3.33
- * --write_iolog, 999936 bytes with bs=64k, size=33%: 5 reads (329978 bytes down to 327680),
- * where kfsim took 644 sectors and read 6.
+ * size=N% as fio 3.33's setup_files() (filesetup.c) sets a file's io_size: N % of the file's
+ * end, @end bytes (filesize=, else the size the file has when fio sets the job up, or the
+ * device's), in integer arithmetic, no more than what the job's offset @offset leaves
+ * (@end - @offset), aligned DOWN to the smallest block of either direction (td_min_bs());
+ * size=100% is no percent to fio ("size_percent != 100"): the rest, as it is.  fio 3.33
+ * --write_iolog, 999936 bytes with bs=64k, size=33%: 5 reads (329978 bytes down to 327680);
+ * filesize=1000k, size=33%: 5 reads too.  The fio reader and kfsim_bfq_job_region() both
+ * size with this (kfsim took 33 % of the disk for a file's, unaligned, until 2026-12-08).
  */
-u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, sector_t span)
+u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, u64 end, u64 offset)
 {
-	u64 span_bytes = (u64)span << SECTOR_SHIFT;
 	u64 align = min(kfsim_bfq_job_min_bs(job, false), kfsim_bfq_job_min_bs(job, true));
+	u64 left = end - min(end, offset);
 	double pct = job->size_frac * 100.0;
 	u64 bytes;
 
 	if (job->size_frac <= 0)
 		return job->size_frac == 0 ? 0 : job->size;
-	if (pct == (double)(u64)pct && span_bytes <= U64_MAX / 100)
-		bytes = span_bytes * (u64)pct / 100;
+	if (pct == 100.0)
+		return left - left % SECTOR_SIZE;
+	if (pct == (double)(u64)pct && end <= U64_MAX / 100)
+		bytes = end * (u64)pct / 100;
 	else
-		bytes = (u64)(job->size_frac * (double)span_bytes);
+		bytes = (u64)(job->size_frac * (double)end);
+	bytes = min(bytes, left);
 	bytes -= align ? bytes % align : 0;
 	/* the region is whole sectors: a block below 512 bytes aligns to none */
 	return bytes - bytes % SECTOR_SIZE;
@@ -841,7 +848,7 @@ int kfsim_bfq_job_region(const struct kfsim_bfq_job *job, sector_t capacity, sec
 	sector_t base = job->file_size ? job->file_start >> SECTOR_SHIFT : 0;
 	sector_t span = job->file_size ? job->file_size >> SECTOR_SHIFT : capacity;
 	u64 offset = kfsim_bfq_job_offset_bytes(job, capacity);
-	u64 size = kfsim_bfq_job_size_bytes(job, span);
+	u64 size = kfsim_bfq_job_size_bytes(job, (u64)span << SECTOR_SHIFT, offset);
 	sector_t bs_sectors = kfsim_bfq_job_min_bs(job, false) >> SECTOR_SHIFT;
 	sector_t first, count;
 

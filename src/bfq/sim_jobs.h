@@ -46,9 +46,10 @@ int kfsim_bfq_engine_parse(const char *name, enum kfsim_bfq_engine *engine);
 
 /*
  * What a job issues next (sim_job_io.c): its direction, block size and sector, drawn from
- * @rnd; @next_pos is the sequential position of that direction, @seq_left the I/Os a random
- * job has left before its next random offset (fio's td->ddir_seq_nr, starting at
- * @job->ddir_seq_nr).
+ * @rnd; @next_pos is the sequential position of that direction (fio's f->last_pos[]),
+ * @last_start where its last I/O started (f->last_start[], KFSIM_BFQ_NO_LAST_START before
+ * the first), @seq_left the I/Os a random job has left before its next random offset (fio's
+ * td->ddir_seq_nr, starting at 1: the first I/O draws one).
  */
 struct rnd_state;
 bool kfsim_bfq_job_is_mixed(const struct kfsim_bfq_job *job);
@@ -87,11 +88,12 @@ unsigned int kfsim_bfq_job_min_bs(const struct kfsim_bfq_job *job, bool write);
 u64 kfsim_bfq_job_pct_offset(const struct kfsim_bfq_job *job, u64 real_size);
 /*
  * Where @job's region starts, bytes into its file or into the disk of @capacity sectors, and
- * its size= in bytes of a file or disk of @span sectors (a percent as fio's: of the bytes,
- * aligned down to the smallest block; 0: to the end): what kfsim_bfq_job_region() takes, for the fio reader's checks before it.
+ * its size= in bytes (a percent as fio 3.33's setup_files(): of the file's end @end bytes, at
+ * most @end - @offset, aligned down to the smallest block; 0: to the end): what
+ * kfsim_bfq_job_region() takes, and the fio reader as it lays its files out.
  */
 u64 kfsim_bfq_job_offset_bytes(const struct kfsim_bfq_job *job, sector_t capacity);
-u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, sector_t span);
+u64 kfsim_bfq_job_size_bytes(const struct kfsim_bfq_job *job, u64 end, u64 offset);
 /*
  * The rate cap of a direction in bytes a second, 0 = none, as fio 3.33's __setup_rate()
  * (init.c) sets it: rate= when given, else rate_iops= x the direction's smallest block
@@ -100,8 +102,11 @@ u64 kfsim_bfq_job_rate_bps(const struct kfsim_bfq_job *job, bool write);
 unsigned int kfsim_bfq_job_choose_bs(const struct kfsim_bfq_job *job, bool write,
 				     struct rnd_state *rnd);
 sector_t kfsim_bfq_job_choose_sector(const struct kfsim_bfq_job *job, sector_t start,
-				     sector_t nr_sectors, sector_t *next_pos, unsigned int *seq_left,
-				     unsigned int bytes, struct rnd_state *rnd);
+				     sector_t nr_sectors, sector_t *next_pos, sector_t *last_start,
+				     unsigned int *seq_left, unsigned int bytes,
+				     struct rnd_state *rnd);
+/* fio's f->last_start[] before the direction's first I/O (-1ULL) */
+#define KFSIM_BFQ_NO_LAST_START ((sector_t)-1)
 /* requests the job keeps in flight: 1 for a synchronous engine, else its iodepth */
 unsigned int kfsim_bfq_job_depth(const struct kfsim_bfq_job *job);
 

@@ -79,6 +79,10 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 					      writes ? 0 : 100);
 	dump_bs(json, job);
 	kfsim_json_kv_uint(json, "iodepth", job->iodepth);
+	/* fixup_options(): a low mark of 0 or over iodepth is iodepth */
+	kfsim_json_kv_uint(json, "iodepth_low", job->iodepth_low && job->iodepth_low <= job->iodepth ?
+			   job->iodepth_low : job->iodepth);
+	kfsim_json_kv_uint(json, "iodepth_batch_complete_min", job->reap_min);
 	kfsim_json_kv_uint(json, "depth", job->engine == KFSIM_ENGINE_NONE ? 0 :
 					  kfsim_bfq_job_depth(job));
 	kfsim_json_kv_string(json, "ioengine", job->ioengine[0] ? job->ioengine : "psync");
@@ -122,6 +126,7 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_double(json, "distribution_param", job->dist_param);
 	kfsim_json_kv_uint(json, "thinktime_us", job->thinktime_us);
 	kfsim_json_kv_uint(json, "thinktime_blocks", max(job->thinktime_blocks, 1u));
+	kfsim_json_kv_uint(json, "thinktime_iotime_us", job->thinktime_iotime_us);
 	kfsim_json_kv_string(json, "thinktime_blocks_type",
 			     job->thinktime_issue ? "issue" : "complete");
 	dump_pair(json, "startdelay_us", job->startdelay_ns / 1000,
@@ -134,6 +139,8 @@ static void dump_job(struct kfsim_json *json, const struct kfsim_bfq_sim_config 
 	kfsim_json_kv_bool(json, "verify", job->verify);
 	kfsim_json_kv_int(json, "seq_skip", job->seq_skip);
 	kfsim_json_kv_uint(json, "ddir_seq_nr", job->ddir_seq_nr);
+	kfsim_json_kv_string(json, "rw_sequencer", job->rw_seq_identical ? "identical" :
+			     "sequential");
 	kfsim_json_kv_uint(json, "after", job->after);
 	kfsim_json_kv_uint(json, "wait_for", job->wait_for);
 	kfsim_json_kv_bool(json, "exitall", job->exitall);

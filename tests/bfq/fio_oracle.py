@@ -279,6 +279,10 @@ def expected(job):
         rng = [sorted(r) if len(r) == 2 else [r[0], r[0]] for r in rng]  # fio swaps
         e["bsrange"] = [rng[0], rng[1] if len(rng) > 1 else rng[0]]
     e["iodepth"] = job.out("iodepth", 1)
+    # fixup_options(): a low mark of 0 or over iodepth is iodepth
+    low = job.out("iodepth_low", 0)
+    e["iodepth_low"] = low if low and low <= e["iodepth"] else e["iodepth"]
+    e["iodepth_batch_complete_min"] = job.out("iodepth_batch_complete_min", 1)
     e["ioengine"] = job.ptr("ioengine", "psync")
     # direct and buffered (.neg) set one field, the later wins; a value whose first part
     # fails and a later one passes ("direct=2,1") sets nothing: the other's stands
@@ -311,7 +315,11 @@ def expected(job):
             {"zipf": 1.1, "pareto": 0.2, "normal": 0.0}[dist]
     e["thinktime_us"] = job.out("thinktime", 0)
     e["thinktime_blocks"] = job.out("thinktime_blocks", 1)
+    # an unsigned int of microseconds (val_store() keeps the low 32 bits)
+    e["thinktime_iotime_us"] = job.out("thinktime_iotime", 0) & 0xffffffff
     e["thinktime_blocks_type"] = job.ptr("thinktime_blocks_type", "complete")
+    # a choice up to ',' or ':' (str_match_len())
+    e["rw_sequencer"] = re.split("[,:]", job.ptr("rw_sequencer", "sequential"))[0]
     # FIO_OPT_STR_VAL_TIME with off1 and off2: the first part is the delay, the last the
     # range's end (start_delay_high); a part that failed stores nothing, and no end (0) is a
     # fixed delay, which kfsim gives as a range of one
@@ -380,12 +388,17 @@ def files_expected(job, e):
 SOURCES = {"rw": ["rw", "readwrite"], "ddir_seq_nr": ["rw", "readwrite"],
            "seq_skip": ["rw", "readwrite"], "rwmixread": ["rwmixread", "rwmixwrite"],
            "bs": ["bs", "blocksize"], "bsrange": ["bsrange"], "iodepth": ["iodepth"],
+           "iodepth_low": ["iodepth_low", "iodepth"],
+           "iodepth_batch_complete_min": ["iodepth_batch_complete_min",
+                                          "iodepth_batch_complete"],
            "ioengine": ["ioengine"], "direct": ["direct", "buffered"], "sync": ["sync"],
            "rate": ["rate"], "rate_iops": ["rate_iops"],
            "percentage_random": ["percentage_random"],
            "random_distribution": ["random_distribution"],
            "distribution_param": ["random_distribution"], "thinktime_us": ["thinktime"],
            "thinktime_blocks": ["thinktime_blocks"],
+           "thinktime_iotime_us": ["thinktime_iotime"],
+           "rw_sequencer": ["rw_sequencer"],
            "thinktime_blocks_type": ["thinktime_blocks_type"],
            "startdelay_us": ["startdelay"], "runtime_us": ["runtime", "timeout"],
            "ramp_time_us": ["ramp_time"],
@@ -424,6 +437,9 @@ def compare(e, jobs, first, names, logged=None):
         chk("bs", j["bs"])
         chk("bsrange", j["bsrange"])
         chk("iodepth", j["iodepth"])
+        if j["engine"] != "none":  # read only where there is a queue to refill
+            chk("iodepth_low", j.get("iodepth_low", j["iodepth"]))
+            chk("iodepth_batch_complete_min", j.get("iodepth_batch_complete_min", 1))
         chk("ioengine", j["ioengine"])
         chk("direct", j["direct"])
         chk("sync", j["sync"])
@@ -464,6 +480,8 @@ def compare(e, jobs, first, names, logged=None):
                                                                   j["distribution_param"]))
         chk("thinktime_us", j["thinktime_us"])
         chk("thinktime_blocks", j.get("thinktime_blocks", 1))
+        chk("thinktime_iotime_us", j.get("thinktime_iotime_us", 0))
+        chk("rw_sequencer", j.get("rw_sequencer", "sequential"))
         chk("thinktime_blocks_type", j.get("thinktime_blocks_type", "complete"))
         chk("startdelay_us", j["startdelay_us"])
         chk("runtime_us", j["runtime_us"])

@@ -288,6 +288,16 @@ def gen_job_wide(rng, name, lines, params):
     if rng.random() < 0.1:
         job["time_based"] = True
         head += ["time_based", "runtime=10"]
+    # the seventh round's options: pauses by time too (thinktime_blocks stays given, so the
+    # pause checks' bounds hold), offsets repeated (rw_sequencer=identical, fixed sizes only),
+    # a full queue drained before it refills (not beside a think time: refused there)
+    if job["thinktime_us"] and rng.random() < 0.5:
+        head.append("thinktime_iotime=%dms" % rng.choice([1, 20, 300]))
+    if rw == "randread:8" and job["bs_min"] == job["bs_max"] and rng.random() < 0.5:
+        head.append("rw_sequencer=identical")
+    if not job["thinktime_us"] and depth > 1 and rng.random() < 0.2:
+        head.append(rng.choice(["iodepth_low=1", "iodepth_low=%d" % max(1, depth // 4),
+                                "iodepth_batch_complete_min=%d" % max(2, depth // 2)]))
     return job, head
 
 

@@ -75,13 +75,18 @@ struct file_run {
 	struct kfsim_bfq_sim *sim;
 };
 
-/* @text as job file @name (which fio reads), simulated for @duration_ns: its result. */
-static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const char *name,
-						   const char *text, u64 duration_ns)
+/*
+ * @text as job file @name, simulated for @duration_ns: its result.  @fio_accepts as
+ * job_file()'s: 1 has fio's parser read it first, -1 not (variants of one checked file: each
+ * fio run costs a second on a loaded machine).
+ */
+static const struct kfsim_bfq_sim_result *file_run_as(struct file_run *r, const char *name,
+						      const char *text, u64 duration_ns,
+						      int fio_accepts)
 {
 	char why[1024];
 
-	r->path = job_file(name, text, 1);
+	r->path = job_file(name, text, fio_accepts);
 	r->cfg = new_cfg();
 	assert_int_equal(parse_file(r->path, r->cfg, why, sizeof(why)), 0);
 	r->cfg->duration_ns = duration_ns;
@@ -89,6 +94,13 @@ static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const cha
 	assert_false(IS_ERR(r->sim));
 	assert_int_equal(kfsim_bfq_sim_run(r->sim), 0);
 	return kfsim_bfq_sim_result(r->sim);
+}
+
+/* @text as job file @name (which fio reads), simulated for @duration_ns: its result. */
+static const struct kfsim_bfq_sim_result *file_run(struct file_run *r, const char *name,
+						   const char *text, u64 duration_ns)
+{
+	return file_run_as(r, name, text, duration_ns, 1);
 }
 
 static void file_run_end(struct file_run *r)
@@ -1182,6 +1194,112 @@ static void test_thinktime_as_fio(void **state)
 					      "parsing", NULL });
 }
 
+/* A random reader's requests in 2 s with @think (thinktime options) added. */
+static unsigned long long iotime_requests(const char *think)
+{
+	struct file_run r;
+	char text[512];
+	unsigned long long n;
+
+	snprintf(text, sizeof(text), "[t]\nioengine=psync\ndirect=1\nrw=randread\nbs=4k\n"
+		 "size=64m\ntime_based\nruntime=2\n%s", think);
+	n = file_run_as(&r, "iotime", text, 2 * NSEC_PER_SEC, strstr(think, "blocks=1\n") ? 1 : -1)
+		->jobs[0].requests;
+	for (char *c = text; *c; c++)
+		*c = *c == '\n' ? ' ' : *c;
+	print_message("%s: %llu requests in 2 s\n", strstr(text, "runtime=2 ") + 10, n);
+	file_run_end(&r);
+	return n;
+}
+
+/*
+ * thinktime_iotime (fio 3.33 handle_thinktime()): a pause once iotime + thinktime passed
+ * since the job's start or its last pause, whose time is taken before its sleep; without
+ * thinktime_blocks given that is the only pause (its default of 1 is not counted), with it
+ * either.  fio 3.33 (ioengine=null, rate_iops=50, thinktime=100ms, thinktime_iotime=300ms,
+ * --write_iolog's times) paused after its I/Os at 400, 800, 1202 and 1620 ms of 2 s, kfsim (the
+ * same job, psync on its disk) at 400, 800, 1200 and 1600 ms; kfsim refused the option
+ * before 2026-12-08 (fio_jobgen --wide seeds 41001-41400: 23 files).  Its values are seconds
+ * without a unit, kept in 32 bits of microseconds as fio keeps them.
+ */
+static void test_thinktime_iotime_as_fio(void **state)
+{
+	unsigned long long none = iotime_requests("");
+	unsigned long long every = iotime_requests("thinktime=100ms\n");
+	unsigned long long iotime = iotime_requests("thinktime=100ms\nthinktime_iotime=300ms\n");
+	unsigned long long blocks = iotime_requests("thinktime=100ms\nthinktime_iotime=300ms\n"
+						    "thinktime_blocks=1\n");
+	unsigned long long many = iotime_requests("thinktime=100ms\nthinktime_iotime=300ms\n"
+						  "thinktime_blocks=100000\n");
+	struct kfsim_bfq_sim_config *cfg = new_cfg();
+	char why[1024], *path;
+
+	(void)state;
+	/* four pauses of 100 ms in 2 s: a fifth of the time */
+	assert_in_range(iotime, none * 3 / 4, none * 17 / 20);
+	/* thinktime_blocks given counts too: a pause after every I/O */
+	assert_in_range(blocks, every - 1, every + 1);
+	assert_int_equal(many, iotime);
+	path = job_file("iotime_value", "[t]\nthinktime=1\nthinktime_iotime=4295\n", 1);
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	/* 4295 s are 4295000000 us, 32 bits keep 32704 */
+	assert_int_equal(cfg->jobs[0].thinktime_iotime_us, 4295000000ULL & 0xffffffff);
+	free(path);
+	free(cfg);
+}
+
+/* A libaio random reader's requests in 2 s at depth 16 with @refill added. */
+static unsigned long long refill_requests(const char *refill)
+{
+	struct file_run r;
+	char text[512];
+	unsigned long long n;
+
+	snprintf(text, sizeof(text), "[t]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
+		 "iodepth=16\nsize=64m\ntime_based\nruntime=2\n%s", refill);
+	n = file_run_as(&r, "refill", text, 2 * NSEC_PER_SEC, strstr(refill, "low=2") ? 1 : -1)
+		->jobs[0].requests;
+	print_message("iodepth=16 %.*s: %llu requests in 2 s\n", (int)strcspn(refill, "\n"), refill,
+		      n);
+	file_run_end(&r);
+	return n;
+}
+
+/*
+ * A full queue drained before it refills (fio 3.33 wait_for_completions()): completions
+ * reaped in rounds of iodepth_batch_complete_min until no more than iodepth_low are in
+ * flight, then the queue filled again at once.  fio 3.33's own pattern (libaio, direct, a
+ * file on this machine's ext4, --debug=io's queue and getevents lines, depth 8, 40 I/Os;
+ * Q queued, C reaped) and kfsim's, each I/O of the job (2026-12-08):
+ *   iodepth_low=2:                              Q8 C6 Q6 C6 Q6 C6 Q6 C6 Q6 C6 Q6 C6 Q2 C4
+ *   iodepth_batch_complete_min=3:               Q8 C3 Q3 C3 Q3 ... C3 Q2 C7
+ *   iodepth_low=4, iodepth_batch_complete_min=3: Q8 C6 Q6 (rounds of 3: 8, 5, 2) ... Q2 C4
+ * both the same; kfsim refused both until 2026-12-08.  A drain keeps the disk's queue
+ * shorter, so fewer random reads complete; a mark at the depth or rounds of 1 are the
+ * default, one I/O a completion.
+ */
+static void test_iodepth_low_as_fio(void **state)
+{
+	unsigned long long full = refill_requests("");
+	unsigned long long low2 = refill_requests("iodepth_low=2\n");
+	unsigned long long at_depth = refill_requests("iodepth_low=16\n");
+	unsigned long long over = refill_requests("iodepth_low=99\n");
+	unsigned long long rounds1 = refill_requests("iodepth_batch_complete_min=1\n");
+	unsigned long long rounds8 = refill_requests("iodepth_batch_complete_min=8\n");
+
+	(void)state;
+	assert_int_equal(at_depth, full);
+	assert_int_equal(over, full);
+	assert_int_equal(rounds1, full);
+	assert_true(low2 < full * 9 / 10);
+	assert_true(rounds8 < full);
+	/* with a think time fio asks for its pause after the drain: not modelled */
+	expect_refusal("refill_think", "[a]\nioengine=libaio\ndirect=1\niodepth=8\n"
+		       "iodepth_low=2\nthinktime=1ms\n", 1,
+		       (const char *const[]){ "refill_think.fio:5: iodepth_low: a queue drained",
+					      NULL });
+}
+
 /* The requests of a one-job file's job in 2 s. */
 static unsigned long long rate_requests(const char *text)
 {
@@ -2224,26 +2342,32 @@ static void test_steadystate_not_attained(void **state)
 
 /*
  * rw=randread:4 (fio's ddir_seq_nr): fio takes its count down at each I/O and draws a new
- * random offset only when it reaches 0 (io_u.c __get_next_offset()), so three I/Os go on
- * sequentially from where the last one ended and every fourth lands at random.
+ * random offset only when it reaches 0 (io_u.c get_next_offset()), starting it at 1 so the
+ * first I/O draws one (init.c), so every fourth lands at random, the first too, and three go
+ * on sequentially from where the last one ended; with rw_sequencer=identical they start where
+ * the last one of their direction started (fio 3.33 --write_iolog, 16 blocks, bs=4k, psync:
+ * blocks 0 0 0 0 11 11 11 11 13 13 13 13 7 7 7 7, and with rw=randrw:3 r0 r0 r0 w11 r0 r0 w13
+ * w13 w13 r7 w13 r7 w6 r7 r7 r14: one count for both directions, a last start for each).
+ * kfsim started the count at 4, so its first three I/Os went from the region's start, and
+ * refused identical until 2026-12-08 (fio_jobgen --wide seeds 41001-41400: 13 files).
  */
 static void test_rand_seq_nr(void **state)
 {
 	char *path = job_file("randseq", "[r]\nrw=randread:4\nbs=4k\nsize=1g\n", 1);
 	struct kfsim_bfq_sim_config *cfg = new_cfg();
 	struct rnd_state rnd;
-	sector_t pos, next = 0, prev_end = 0;
+	sector_t pos, next = 0, prev_end = 0, last = KFSIM_BFQ_NO_LAST_START;
 	unsigned int seq_left, nr_jumps = 0;
 	char why[1024];
 
 	(void)state;
 	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
 	assert_int_equal(cfg->jobs[0].ddir_seq_nr, 4);
-	seq_left = cfg->jobs[0].ddir_seq_nr;
+	seq_left = 1;	/* fio's td->ddir_seq_nr at the job's start */
 	prandom_seed_state(&rnd, 42);
-	for (unsigned int io = 1; io <= 400; io++) {
-		pos = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152, &next, &seq_left,
-						  4096, &rnd);
+	for (unsigned int io = 0; io < 400; io++) {
+		pos = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152, &next, &last,
+						  &seq_left, 4096, &rnd);
 		if (io % 4)
 			assert_int_equal(pos, prev_end);	/* sequential after the last */
 		else
@@ -2251,6 +2375,49 @@ static void test_rand_seq_nr(void **state)
 		prev_end = pos + 8;
 	}
 	assert_true(nr_jumps >= 99);	/* a random draw lands next to the last I/O rarely */
+	free(cfg);
+	free(path);
+
+	/* identical: each direction's last start again; one count for both directions */
+	path = job_file("randseq_ident", "[r]\nrw=randrw:3\nrw_sequencer=identical\nbs=4k\n"
+			"size=1g\n", 1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	assert_true(cfg->jobs[0].rw_seq_identical);
+	{
+		/* fio's directions above: r r r w r r w w w r w r w r r r */
+		static const bool write[] = { 0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0 };
+		sector_t last2[2] = { KFSIM_BFQ_NO_LAST_START, KFSIM_BFQ_NO_LAST_START };
+		sector_t next2[2] = { 0, 0 }, at[16];
+
+		seq_left = 1;
+		for (unsigned int io = 0; io < 16; io++)
+			at[io] = kfsim_bfq_job_choose_sector(&cfg->jobs[0], 0, 2097152,
+							     &next2[write[io]], &last2[write[io]],
+							     &seq_left, 4096, &rnd);
+		/* the hits (0, 3, 6, 9, 12, 15) draw; the rest repeat their direction's last */
+		assert_int_equal(at[1], at[0]);
+		assert_int_equal(at[2], at[0]);
+		assert_int_equal(at[4], at[0]);
+		assert_int_equal(at[5], at[0]);
+		assert_int_equal(at[7], at[6]);
+		assert_int_equal(at[8], at[6]);
+		assert_int_equal(at[10], at[6]);
+		assert_int_equal(at[11], at[9]);
+		assert_int_equal(at[13], at[9]);
+		assert_int_equal(at[14], at[9]);
+	}
+	free(cfg);
+	free(path);
+	/* a write before any: fio's offset 0, the region's start */
+	path = job_file("randseq_ident0", "[r]\nrw=randwrite:2\nrw_sequencer=identical\n"
+			"bs=4k\nsize=1m\n", -1);
+	cfg = new_cfg();
+	assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+	last = KFSIM_BFQ_NO_LAST_START;
+	seq_left = 2;	/* not a hit: the count is at 1 after it */
+	assert_int_equal(kfsim_bfq_job_choose_sector(&cfg->jobs[0], 100, 2048, &next, &last,
+						     &seq_left, 4096, &rnd), 100);
 	free(cfg);
 	free(path);
 }
@@ -2735,6 +2902,121 @@ static void test_size_percent_as_fio(void **state)
 	assert_non_null(strstr(why, "blocksize is larger than data set range"));
 }
 
+/* The bytes of job @i's region. */
+static u64 region_bytes(const struct kfsim_bfq_sim_config *cfg, unsigned int i)
+{
+	sector_t start, nr;
+	char why[256];
+
+	assert_int_equal(kfsim_bfq_job_region(&cfg->jobs[i], cfg->disk.capacity, &start, &nr, why,
+					      sizeof(why)), 0);
+	return (u64)nr << SECTOR_SHIFT;
+}
+
+/*
+ * The bytes a job does of its file, as fio 3.33's setup_files() sizes them (one rule,
+ * kfsim_bfq_job_size_bytes(), for files and the disk): size=N% of the file's end (filesize=,
+ * or the size earlier jobs gave the file), at most what the offset leaves, aligned down to
+ * the smallest block; without size=, filesize= less the offset or the rest of the file.  The
+ * figures are fio 3.33's reads (psync, new files in /tmp, 2026-12-08).  kfsim took a file's
+ * percent of the disk (6 TB for filesize=1000k,size=33%: 253176 reads where fio did 5), a
+ * filesize= as the bytes after the offset (16 reads for 12) and a later job's percent of the
+ * file laid out in whole MiB (65062 reads for 8).
+ */
+static void test_size_of_file_as_fio(void **state)
+{
+	static const struct {
+		const char *text;
+		u64 bytes[4];
+	} cases[] = {
+		{ "[a]\nrw=read\nbs=64k\nfilesize=1000k\nsize=33%\n", { 327680 } },
+		{ "[c]\nrw=read\nbs=64k\nfilesize=1m\noffset=256k\n", { 786432 } },
+		{ "[f]\nrw=randread\nbs=4k,16k\nfilesize=1m\nsize=33%\noffset=4k\n", { 344064 } },
+		/* one file: 1m, then 50 % of it, the rest after 256k, 25 % from its middle */
+		{ "[global]\nrw=read\nbs=64k\nfilename=size_file.dat\n[one]\nsize=1m\n[two]\n"
+		  "size=50%\n[three]\noffset=256k\n[four]\nsize=25%\noffset=50%\n",
+		  { 1048576, 524288, 786432, 262144 } },
+	};
+	char why[1024], *path;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kfsim_bfq_sim_config *cfg = new_cfg();
+
+		path = job_file("size_file", cases[i].text, i == ARRAY_SIZE(cases) - 1 ? 1 : -1);
+		assert_int_equal(parse_file(path, cfg, why, sizeof(why)), 0);
+		for (unsigned int j = 0; j < cfg->nr_jobs; j++) {
+			print_message("%s: %llu bytes (fio 3.33: %llu)\n", cfg->jobs[j].name,
+				      (unsigned long long)region_bytes(cfg, j),
+				      (unsigned long long)cases[i].bytes[j]);
+			assert_int_equal(region_bytes(cfg, j), cases[i].bytes[j]);
+		}
+		free(path);
+		free(cfg);
+	}
+}
+
+/*
+ * A size-bounded job's pass ends at its region's last whole block: fio 3.33's next
+ * sequential offset fails without room for a block (io_u_fits()) and a random job's map holds
+ * the whole blocks (last_block()).  fio 3.33 (files in /tmp, 2026-12-08) on size=1000k:
+ * bs=64k random reads under psync 15, sequential reads with loops=2 under libaio 30, bs=16k
+ * random writes under libaio 62, and with norandommap (no map: the bytes end the pass) 16
+ * random reads of 64k; kfsim read 16, 32 and 63 (a block from the region's start, past the
+ * bytes fio does) until 2026-12-08.  In a case of several jobs, the one named x is compared.
+ * A percent offset over several loops of a file that grew is refused.
+ */
+static void test_whole_blocks_as_fio(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned long long requests;
+	} cases[] = {
+		{ "[a]\nrw=randread\nbs=64k\nsize=1000k\n", 15 },
+		{ "[b]\nrw=read\nbs=64k\nsize=1000k\nloops=2\nioengine=libaio\ndirect=1\n"
+		  "iodepth=4\n", 30 },
+		{ "[c]\nrw=randwrite\nbs=16k\nsize=1000k\nioengine=libaio\ndirect=1\n"
+		  "iodepth=8\n", 62 },
+		{ "[d]\nrw=randread\nbs=64k\nsize=1000k\nnorandommap\nioengine=libaio\n"
+		  "direct=1\niodepth=4\n", 16 },
+		/*
+		 * inside a larger file a sequential job's last block may pass its region's end
+		 * (fill_io_u() checks the file's size): fio 3.33 wrote 15 blocks of 16k into
+		 * 233472 bytes (10 % of the 2304k file, from its middle), kfsim 14
+		 */
+		{ "[global]\nfilename=whole_blocks.dat\nbs=4k,16k\n[w]\nrw=write\n"
+		  "size=2304k\n[x]\nrw=write\nsize=10%\noffset=50%\n", 15 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct file_run r;
+		const struct kfsim_bfq_sim_result *res = file_run_as(&r, "whole_blocks",
+								     cases[i].text,
+								     20 * NSEC_PER_SEC, -1);
+		unsigned int k = 0;
+		unsigned long long n;
+
+		while (k + 1 < res->nr_jobs && strcmp(res->jobs[k].name, "x"))
+			k++;	/* the job named x, else the only one */
+		n = strcmp(res->jobs[k].name, "x") ? res->jobs[0].requests : res->jobs[k].requests;
+
+		print_message("%.3s: %llu requests (fio 3.33: %llu)\n", cases[i].text, n,
+			      cases[i].requests);
+		assert_int_equal(n, cases[i].requests);
+		file_run_end(&r);
+	}
+	/*
+	 * clear_io_state() takes a percent offset again at each loop, of the file's size then
+	 * (fio 3.33: 9 writes of 16k from 0, then 8 from 16k): not modelled, every loops= line
+	 * named (the referee removes them: a second round found the one before, seed 41)
+	 */
+	expect_refusal("loops_pct", "[t]\nrw=write\nbs=16k\nfilesize=1500k\nsize=10%\n"
+		       "loops=3\noffset=10%\nloops=2\n", 1,
+		       (const char *const[]){ "loops_pct.fio:6: loops: an offset in % over several",
+					      "loops_pct.fio:8: loops: an offset in %", NULL });
+}
+
 /*
  * A region cut at the device's end keeps whole blocks: fio 3.33 on a loop device of 999936
  * bytes (bs=64k, direct, psync, --write_iolog) read 1 block with offset=897536,size=16m and 7
@@ -2960,15 +3242,19 @@ static void test_values_as_fio_fifth_round(void **state)
 		       (const char *const[]){ "nrfiles_bad.fio:4: nrfiles: failed parsing", NULL });
 
 	/*
-	 * a full queue drained to iodepth_low, or refilled after several completions, is not
-	 * modelled: refused where the engine keeps a queue (read as no effect before); the
-	 * defaults, and a depth of one, change nothing
+	 * a full queue drained to iodepth_low, or refilled after several completions: refused
+	 * until 2026-12-08 where the engine keeps a queue, now only beside a latency target or
+	 * a think time; the defaults, and a depth of one, change nothing
 	 */
 	expect_refusal("depth_low", "[a]\nioengine=libaio\ndirect=1\niodepth=16\nsize=1m\n"
-		       "iodepth_low=4\niodepth_batch_complete=8\n", 1,
-		       (const char *const[]){ "depth_low.fio:6: iodepth_low: a full queue that "
-					      "drains", "depth_low.fio:7: iodepth_batch_complete: a "
-					      "full queue that waits", NULL });
+		       "iodepth_low=4\niodepth_batch_complete=8\nlatency_target=10ms\n", 1,
+		       (const char *const[]){ "depth_low.fio:6: iodepth_low: a queue drained to "
+					      "iodepth_low with latency_target", "depth_low.fio:7: "
+					      "iodepth_batch_complete: completions reaped in rounds "
+					      "with latency_target", NULL });
+	/* modelled since 2026-12-08 (test_iodepth_low_as_fio) */
+	free(read_ok("depth_low_drains", "[a]\nioengine=libaio\ndirect=1\niodepth=16\n"
+		     "size=1m\niodepth_low=4\niodepth_batch_complete=8\n", 1));
 	free(read_ok("depth_low_ok", "[a]\nioengine=libaio\ndirect=1\niodepth=16\nsize=1m\n"
 		     "iodepth_low=16\niodepth_batch_complete_min=1\n[b]\nsize=1m\n"
 		     "iodepth=8\niodepth_low=2\n", 1));
@@ -3240,6 +3526,8 @@ int main(void)
 		cmocka_unit_test(test_cmdprio),
 		cmocka_unit_test(test_value_parts),
 		cmocka_unit_test(test_thinktime_as_fio),
+		cmocka_unit_test(test_thinktime_iotime_as_fio),
+		cmocka_unit_test(test_iodepth_low_as_fio),
 		cmocka_unit_test(test_rates_as_fio),
 		cmocka_unit_test(test_run_fixups_as_fio),
 		cmocka_unit_test(test_exitall_at_exit),
@@ -3277,6 +3565,8 @@ int main(void)
 		cmocka_unit_test(test_rwmix_rate_switch_as_fio),
 		cmocka_unit_test(test_fio_rand32),
 		cmocka_unit_test(test_offset_percent_as_fio),
+		cmocka_unit_test(test_size_of_file_as_fio),
+		cmocka_unit_test(test_whole_blocks_as_fio),
 		cmocka_unit_test(test_device_end_as_fio),
 		cmocka_unit_test(test_io_size_percent_as_fio),
 		cmocka_unit_test(test_refusal_names_what_it_needs),

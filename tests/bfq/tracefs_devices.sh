@@ -22,31 +22,10 @@ set -u
 out=${1:?usage: tracefs_devices.sh OUTDIR [KFSIM]}
 kfsim=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-T=/sys/kernel/tracing
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "not root: the blk tracer needs root"
-if [ ! -r $T/available_tracers ] && [ -z "${KFSIM_TRACEFS_OWN_NS:-}" ] &&
-	grep -qw tracefs /proc/filesystems && command -v unshare >/dev/null; then
-	KFSIM_TRACEFS_OWN_NS=1 unshare --mount --propagation private \
-		bash -c 'mount -t tracefs nodev "$1" || { echo "SKIP: cannot mount tracefs at $1"; exit 77; }
-			 shift; exec bash "$@"' sh $T "$0" "$@"
-	rc=$?
-	[ $rc -eq 1 ] && ! unshare --mount true 2>/dev/null && skip "cannot make a mount namespace to mount tracefs in"
-	exit $rc
-fi
-[ -r $T/available_tracers ] || skip "tracefs is not mounted at $T and cannot be mounted here"
-grep -qw blk $T/available_tracers || skip "this kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
-[ "$(cat $T/current_tracer)" = nop ] ||
-	skip "the tracer '$(cat $T/current_tracer)' is running; not ours to stop"
-command -v losetup >/dev/null || skip "no losetup"
+. "$here/tracefs_lib.sh"
+tracefs_enter "$0" "$@"
 command -v python3 >/dev/null || skip "no python3 for the referee"
-
-tmp=$(mktemp -d) || exit 1
-old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
-opts="blk_classic blk_cgroup blk_cgname verbose record-tgid irq-info latency-format context-info raw hex bin"
-declare -A old_opt
-for o in $opts; do old_opt[$o]=$(cat $T/options/$o); done
+tracefs_save blk_classic blk_cgroup blk_cgname verbose record-tgid irq-info latency-format context-info raw hex bin
 trace_dir() {
 	case $1 in
 	*/loop*p[0-9]) local disk=${1%p[0-9]}; echo /sys/block/${disk#/dev/}/${1#/dev/}/trace ;;
@@ -61,9 +40,7 @@ cleanup() {
 	done
 	[ ${#loops[@]} -gt 2 ] && [ -e "$(trace_dir ${loops[2]}p1)" ] &&
 		echo 0 > "$(trace_dir ${loops[2]}p1)/enable"
-	echo nop > $T/current_tracer
-	for o in $opts; do echo "${old_opt[$o]}" > $T/options/$o; done
-	echo "$old_clock" > $T/trace_clock
+	tracefs_restore
 	for ((i = ${#loops[@]} - 1; i >= 0; i--)); do losetup -d "${loops[i]}"; done
 	[ -n "$zram" ] && { echo 1 > /sys/block/zram$zram/reset
 			    echo $zram > /sys/class/zram-control/hot_remove; }

@@ -20,42 +20,16 @@
 set -u
 out=${1:?usage: tracefs_layouts.sh OUTDIR [TEST-BINARY]}
 test_bin=${2:-}
-T=/sys/kernel/tracing
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "not root: the blk tracer needs root"
-# A fresh Debian machine does not mount tracefs: mount it in a mount namespace of our own,
-# which the machine never sees (the tracer's state is the kernel's, restored below either way).
-if [ ! -r $T/available_tracers ] && [ -z "${KFSIM_TRACEFS_OWN_NS:-}" ] &&
-	grep -qw tracefs /proc/filesystems && command -v unshare >/dev/null; then
-	# 77 from inside when the mount fails (a container without the right), from here when
-	# unshare itself does; the script's own status otherwise
-	KFSIM_TRACEFS_OWN_NS=1 unshare --mount --propagation private \
-		bash -c 'mount -t tracefs nodev "$1" || { echo "SKIP: cannot mount tracefs at $1"; exit 77; }
-			 shift; exec bash "$@"' sh $T "$0" "$@"
-	rc=$?
-	[ $rc -eq 1 ] && ! unshare --mount true 2>/dev/null && skip "cannot make a mount namespace to mount tracefs in"
-	exit $rc
-fi
-[ -r $T/available_tracers ] || skip "tracefs is not mounted at $T and cannot be mounted here"
-grep -qw blk $T/available_tracers || skip "this kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
-[ "$(cat $T/current_tracer)" = nop ] ||
-	skip "the tracer '$(cat $T/current_tracer)' is running; not ours to stop"
-command -v losetup >/dev/null || skip "no losetup"
-
-tmp=$(mktemp -d) || exit 1
-old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
-opts="blk_classic blk_cgroup blk_cgname verbose record-tgid irq-info latency-format context-info"
-declare -A old_opt
-for o in $opts; do old_opt[$o]=$(cat $T/options/$o); done
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/tracefs_lib.sh"
+tracefs_enter "$0" "$@"
+tracefs_save blk_classic blk_cgroup blk_cgname verbose record-tgid irq-info latency-format context-info
 cg=
 [ -d /sys/fs/cgroup/blkio ] && cg="/sys/fs/cgroup/blkio/kfsim-layouts-$$"
 dev=
 cleanup() {
 	[ -n "$dev" ] && echo 0 > /sys/block/${dev#/dev/}/trace/enable 2>/dev/null
-	echo nop > $T/current_tracer
-	for o in $opts; do echo "${old_opt[$o]}" > $T/options/$o; done
-	echo "$old_clock" > $T/trace_clock
+	tracefs_restore
 	[ -n "$dev" ] && losetup -d "$dev"
 	[ -n "$cg" ] && [ -d "$cg" ] && rmdir "$cg" 2>/dev/null
 	rm -rf "$tmp"

@@ -220,7 +220,7 @@ static void test_out_of_range(void **state)
 		{ "--disk-param", "rpm=0" },
 		{ "--disk-param", "capacity=0" },
 		{ "--job", "bs=64m,size=1" },
-		{ "--job", "offset=99%,size=50%" },
+		{ "--job", "offset=100%" },
 		{ "--job", "offset=20t" },
 		{ "--disk-param", "capacity=1e30" },
 		{ "--disk-param", "spt_od=1.5" },
@@ -243,6 +243,14 @@ static void test_out_of_range(void **state)
 	/* a bin width that makes too many bins is refused, not widened behind the user's back */
 	RUN(&a, "bfq", "sim", "--job", JOB, "--duration", "3600", "--bin-ms", "1", "--force");
 	assert_usage_error(&a, "invalid value for --bin-ms: 3600000 bins");
+
+	/*
+	 * size=N% past what the offset leaves is not out of range: fio 3.33 caps it there
+	 * (setup_files(); fio reads 1 MiB of a 100 MiB file for offset=99%,size=50%), as kfsim
+	 */
+	RUN(&a, "bfq", "sim", "--job", "rw=read,offset=99%,size=50%", "--duration", "20ms");
+	assert_ok(&a);
+	cli_result_free(&a);
 
 	/* size=0 and size=0% both mean "to the end of the disk" */
 	RUN(&a, "bfq", "sim", "--job", "rw=randread,offset=50%,size=0", "--duration", "20ms",

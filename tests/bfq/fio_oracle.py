@@ -581,9 +581,31 @@ def refusal_complete(kfsim, path, stderr, env, tmp):
                          capture_output=True, text=True, errors="replace", env=env, timeout=60)
     if run.returncode != 0 and "no job section" in run.stderr:
         return True, "%d line(s) named, every job among them" % len(named), None
+    if run.returncode != 0 and engine_orphans_of_named_engine(lines, named, run.stderr):
+        return True, "%d line(s) named; without them kfsim reads it but for options of the " \
+            "engine the named ioengine= line meant" % len(named), None
     if run.returncode != 0:
         return False, "a second round: " + run.stderr.strip().splitlines()[0], None
     return True, "%d line(s) named; without them kfsim reads it" % len(named), trimmed
+
+
+def engine_orphans_of_named_engine(lines, named, stderr):
+    """Whether the second round refuses only engine options, and a named line set ioengine=.
+
+    An engine's options are judged against the engine the section loads (fio 3.33 loads it
+    before it reads them).  A refused ioengine= line (ioengine=liba) leaves that engine unknown,
+    so its options are not judged (nor does fio judge them: it fails to load the engine);
+    blanking the line makes the section psync's, whose lack of cmdprio= is not a problem the
+    user's file has (fio_badgen seeds 51101 and 51291: cmdprio-bssplit.fio with its
+    ioengine=libaio broken).
+    """
+    if not any(n <= len(lines) and re.match(r"\s*ioengine\s*=", lines[n - 1], re.I)
+               for n in named):
+        return False
+    problems = [l for l in stderr.splitlines() if l.strip()]
+    return bool(problems) and all(
+        re.search(r": an option of .+, not of '[^']*'$", l) or
+        re.match(r"kfsim bfq: and \d+ more problem", l) for l in problems)
 
 
 # Why kfsim may refuse a file fio reads: the reasons docs/bfq.md lists ("Refused, with the

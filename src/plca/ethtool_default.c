@@ -563,17 +563,6 @@ static int ethnl_tunnel_info_doit(struct sk_buff *skb, struct genl_info *info)
 	return -EOPNOTSUPP;
 }
 
-/* ethnl_tunnel_info_start(): the header's errors only. */
-static int ethnl_tunnel_info_start(struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct plca_req_info req;
-
-	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
-					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
-					  cb->extack);
-}
-
 /* ethnl_tunnel_info_dumpit(): every device skipped; the last skip's -EOPNOTSUPP is the end. */
 static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -675,7 +664,7 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 					 .flags = GENL_CMD_CAP_DUMP | req->perm};
 	if (req->cmd == ETHTOOL_MSG_TUNNEL_INFO_GET) {
 		ops[0].doit = ethnl_tunnel_info_doit;
-		ops[1].start = ethnl_tunnel_info_start;
+		ops[1].start = ethnl_dump_header_start; /* ethnl_tunnel_info_start() */
 		ops[1].dumpit = ethnl_tunnel_info_dumpit;
 	}
 	if (req->cmd == ETHTOOL_MSG_TSINFO_GET) {

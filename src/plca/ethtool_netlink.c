@@ -183,6 +183,16 @@ int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_
 	return ret;
 }
 
+int ethnl_dump_header_start(struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct plca_req_info req;
+
+	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
+					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
+					  cb->extack);
+}
+
 /*
  * Resumable where the buffer filled.  Past the last device the step answers 0, so NLMSG_DONE
  * rides in the same buffer when it fits (netlink_dump()), before the answer to a request sent

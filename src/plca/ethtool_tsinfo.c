@@ -132,14 +132,9 @@ int ethnl_tsinfo_doit(struct sk_buff *skb, struct genl_info *info)
 /* ethnl_tsinfo_start(): the header's errors (6.14); before, ethnl_default_start(). */
 int ethnl_tsinfo_start(struct netlink_callback *cb)
 {
-	const struct genl_info *info = genl_info_dump(cb);
-	struct plca_req_info req;
-
 	if (!kfsim_kernel_at_least(6, 14))
 		return ethnl_default_start(cb, &ethnl_tsinfo_request_ops);
-	return ethnl_parse_header_dev_get(ethnl_net_of(info->family),
-					  info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
-					  cb->extack);
+	return ethnl_dump_header_start(cb);
 }
 
 /* ethnl_tsinfo_dumpit(): no simulated device time stamps (6.14); before, every one answers. */

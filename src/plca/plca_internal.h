@@ -103,6 +103,11 @@ int ethnl_default_doit(struct genl_info *info, const struct ethnl_request_ops *o
 int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_ops *ops);
 int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 			 const struct ethnl_request_ops *ops);
+/*
+ * ethnl_dump_header_start() - the start of a dump whose own start handler only parses the
+ * request header (TUNNEL_INFO's, and TSINFO's since 6.14): the header's errors, nothing kept.
+ */
+int ethnl_dump_header_start(struct netlink_callback *cb);
 
 /*
  * ethnl_fill_msg() - one complete message of @ops's kind about @req->dev into @skb: the genl

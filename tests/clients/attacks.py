@@ -4368,13 +4368,18 @@ static int ring_socket(int fd, struct io_uring_params *p, int *entered)
 	sqes[0].len = NETLINK_GENERIC;
 	array[*tail & *(unsigned *)(sq + p->sq_off.ring_mask)] = 0;
 	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+	chead = (unsigned *)(cq + p->cq_off.head);
+	ctail = (unsigned *)(cq + p->cq_off.tail);
+	if (p->flags & IORING_SETUP_SQPOLL) {
+		/* no call at all: the ring's own thread takes the entry (3 s at most) */
+		*entered = 0;
+		for (int i = 0; i < 300 && *chead == __atomic_load_n(ctail, __ATOMIC_ACQUIRE); i++)
+			usleep(10000);
+	} else if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
 		*entered = errno;
 		return -1;
 	}
 	*entered = 0;
-	chead = (unsigned *)(cq + p->cq_off.head);
-	ctail = (unsigned *)(cq + p->cq_off.tail);
 	if (*chead == __atomic_load_n(ctail, __ATOMIC_ACQUIRE))
 		return ETIMEDOUT;
 	cqe = (struct io_uring_cqe *)(cq + p->cq_off.cqes) +
@@ -4395,9 +4400,23 @@ int main(int argc, char **argv)
 	if (argc > 3 && !strcmp(argv[1], "-")) {	/* an inherited ring: its number and its parameters in hex */
 		for (size_t i = 0; i < sizeof(params); i++)
 			sscanf(argv[3] + 2 * i, "%2hhx", (unsigned char *)&params + i);
+		const char *what = params.flags & IORING_SETUP_SQPOLL ? "inherited-sqpoll" :
+				   "inherited";
+		char link[64], target[64] = "";
+
+		/* the number still the ring's, or closed (and perhaps taken by another file) */
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", argv[2]);
+		if (readlink(link, target, sizeof(target) - 1) < 0 ||
+		    strcmp(target, "anon_inode:[io_uring]")) {
+			printf("%s: closed\n", what);
+			return 0;
+		}
 		err = ring_socket(atoi(argv[2]), &params, &entered);
-		printf("inherited: uring-enter:%s uring-socket:%s\n", ename(entered),
-		       entered ? "-" : ename(err));
+		if (params.flags & IORING_SETUP_SQPOLL)
+			printf("inherited-sqpoll: uring-socket:%s\n", ename(err));
+		else
+			printf("inherited: uring-enter:%s uring-socket:%s\n", ename(entered),
+			       entered ? "-" : ename(err));
 		return 0;
 	}
 	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
@@ -4480,14 +4499,30 @@ conn.send(b"x")
 """
 
 RING_EXEC = r"""
-import ctypes, os, sys
+import ctypes, os, struct, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
 params = ctypes.create_string_buffer(120)
+sqpoll = sys.argv[1] == "sqpoll"
+if sqpoll:   # IORING_SETUP_SQPOLL (flags), its thread awake for 10 s (sq_thread_idle)
+    struct.pack_into("=I", params, 8, 2)
+    struct.pack_into("=I", params, 16, 10000)
 ring = libc.syscall(425, 8, params)                  # io_uring_setup(2), outside kfsim exec
 if ring < 0:
     sys.exit("io_uring_setup: " + os.strerror(ctypes.get_errno()))
 os.set_inheritable(ring, True)
-os.execv(sys.argv[1], sys.argv[1:] + ["-", str(ring), params.raw.hex()])
+# a polling thread is one of its maker's threads, and execve() ends every other thread: the
+# maker stays, the program is its child
+pid = os.fork() if sqpoll else 0
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:] + ["-", str(ring), params.raw.hex()])
+# the thread sleeps once idle (here within 0.5 s whatever sq_thread_idle says); its maker
+# wakes it as a program using its own ring does (io_uring_enter(IORING_ENTER_SQ_WAKEUP))
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        sys.exit(os.waitstatus_to_exitcode(status))
+    libc.syscall(426, ring, 0, 0, 2, None, 0)
+    time.sleep(0.02)
 """
 
 
@@ -4545,14 +4580,28 @@ def attack_exec_passed_in():
         # it is the program's from the start
         for who in ("root", "nobody"):
             rc, out, _ = run(["ip", "netns", "exec", ns] + as_user_argv(who) +
-                             ["/usr/bin/python3", "-c", RING_EXEC, KFSIM, "exec", "--", prog],
-                             env=exec_env())
+                             ["/usr/bin/python3", "-c", RING_EXEC, "-", KFSIM, "exec", "--",
+                              prog], env=exec_env())
             got = [ln for ln in out.splitlines() if ln.startswith("inherited:")]
             # a kernel that gives nobody no ring (kernel.io_uring_disabled) has nothing to pass
             no_ring = rc != 0 and "io_uring_setup:" in out
             check(f"{who}: a ring inherited from kfsim exec's invoker cannot be used: "
-                  "io_uring_enter() is EPERM (no IORING_OP_SOCKET past the filter)",
-                  got == ["inherited: uring-enter:EPERM uring-socket:-"] or no_ring,
+                  "closed, and io_uring_enter() EPERM (no IORING_OP_SOCKET past the filter)",
+                  got in (["inherited: closed"], ["inherited: uring-enter:EPERM uring-socket:-"])
+                  or no_ring,
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+            # a ring whose own thread polls its queue (IORING_SETUP_SQPOLL) needs no call: it
+            # ran the program's IORING_OP_SOCKET as the ring's maker, in the maker's namespace
+            # (a real generic netlink socket opened, as root and as nobody, before kfsim exec
+            # closed the rings it inherits: own-tools.md)
+            rc, out, _ = run(["ip", "netns", "exec", ns] + as_user_argv(who) +
+                             ["/usr/bin/python3", "-c", RING_EXEC, "sqpoll", KFSIM, "exec",
+                              "--", prog], env=exec_env())
+            got = [ln for ln in out.splitlines() if ln.startswith("inherited-sqpoll:")]
+            no_ring = rc != 0 and "io_uring_setup:" in out
+            check(f"{who}: an inherited ring with a polling thread (SQPOLL) is closed before "
+                  "the program starts: no IORING_OP_SOCKET run as the ring's maker",
+                  got == ["inherited-sqpoll: closed"] or no_ring,
                   f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
         # not covered (own-tools.md): a socket of the machine's namespace, whoever made it,
         # takes the interface ioctls that ask the caller's capabilities alone (root's program's)

@@ -1380,6 +1380,39 @@ def attack_config_file():
     results.append(f"root's own file: exit {rc}")
     check("--config of another user's file, link or FIFO, or a file anyone may write, is "
           "refused at once; root's own is read", ok and rc == 0, "; ".join(results))
+    # root's own link to root's own file, in a directory of nobody's: what the name holds
+    # is nobody's to change between the check and the read (a link of theirs to the secret
+    # renamed over it), so the directories the link leads through are judged as those on the
+    # way (they were not: it was read)
+    theirs = os.path.join(tmp, "nobodys-dir")
+    os.mkdir(theirs)
+    os.chown(theirs, NOBODY, NOBODY)
+    with open(os.path.join(theirs, "plca.conf"), "w") as f:
+        f.write("dev eth0\n")
+    roots = os.path.join(tmp, "roots-dir")
+    os.mkdir(roots)
+    os.symlink(os.path.join(theirs, "plca.conf"), os.path.join(roots, "abs.conf"))
+    os.symlink("../nobodys-dir/plca.conf", os.path.join(roots, "rel.conf"))
+    os.symlink("abs.conf", os.path.join(roots, "chain.conf"))
+    results, ok = [], True
+    for name in ("abs.conf", "rel.conf", "chain.conf"):
+        rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                          "--config", os.path.join(roots, name), "--background"], timeout=10)
+        if os.path.exists(os.path.join(tmp, "config.sock")):
+            run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+        ok &= rc == 1 and "nobodys-dir belongs to uid" in out
+        results.append(f"{name}: exit {rc}, {out.strip().split(': ', 3)[-1]}")
+    os.symlink("../mine.conf", os.path.join(roots, "ok.conf"))
+    os.symlink("ok.conf", os.path.join(roots, "ok-chain.conf"))
+    for name in ("ok.conf", "ok-chain.conf"):
+        rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                          "--config", os.path.join(roots, name), "--background"], timeout=10)
+        run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+        ok &= rc == 0
+        results.append(f"{name} (to root's file in root's directories): exit {rc}")
+    check("--config through root's link (absolute, relative, a chain) to root's file in a "
+          "directory of nobody's: refused, naming that directory; root's links within root's "
+          "directories read", ok, "; ".join(results))
 
 
 def attack_refused_flood():

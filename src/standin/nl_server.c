@@ -441,7 +441,7 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 	struct dir_walk w = { .errbuf = errbuf, .errsize = errsize };
 	char shown[LISTEN_WALK_PATH_MAX], name[NAME_MAX + 1];
 	const char *last;
-	struct stat st;
+	struct stat st, dir_st;
 	int dir, fd, err = 0;
 
 	dir = walk_to_parent(path, false, &last, shown, sizeof(shown), errbuf, errsize);
@@ -468,6 +468,8 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 		close(fd);
 	/* then what it names, without waiting for a writer should it be a FIFO */
 	fd = err ? -1 : openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	if (fstat(dir, &dir_st))
+		dir_st.st_mode = S_IWOTH;	/* unknown: as one others may write to */
 	close(dir);
 	if (!err && (fd < 0 || fstat(fd, &st)))
 		err = listen_fail(-errno, "cannot open %s", shown);
@@ -482,6 +484,15 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 	else if (!err && others_may_write(&st))
 		err = listen_fail(-EPERM, "%s is writable by others: another user could change "
 				  "its contents", shown);
+	/*
+	 * A file of root's with another name too, in a directory anyone may add to (/tmp): where
+	 * fs.protected_hardlinks is 0, anyone may link a file of root's there (/etc/shadow, whose
+	 * lines the parse errors would quote), and it would pass every test above
+	 */
+	else if (!err && st.st_nlink > 1 && others_may_write(&dir_st))
+		err = listen_fail(-EPERM, "%s has %lu links in a directory others may write to: "
+				  "another user may have linked it there", shown,
+				  (unsigned long)st.st_nlink);
 	if (fd >= 0)
 		close(fd);
 	return err;

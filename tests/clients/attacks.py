@@ -1413,6 +1413,17 @@ def attack_config_file():
     check("--config through root's link (absolute, relative, a chain) to root's file in a "
           "directory of nobody's: refused, naming that directory; root's links within root's "
           "directories read", ok, "; ".join(results))
+    # a hard link to a file of root's in the shared (sticky) directory: nobody may make one
+    # where fs.protected_hardlinks is 0 (here it is 1, so root makes it, as nobody would)
+    os.link(secret, os.path.join(shared, "hard.conf"))
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                      "--config", os.path.join(shared, "hard.conf"), "--background"],
+                     timeout=10)
+    if os.path.exists(os.path.join(tmp, "config.sock")):
+        run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+    check("--config of a file of root's with a second link in a directory anyone may add to: "
+          "refused, nothing of it quoted", rc == 1 and "links in a directory others may write"
+          in out and "top-secret" not in out, f"exit {rc}, {out.strip().split(': ', 3)[-1]}")
 
 
 def attack_refused_flood():

@@ -74,8 +74,18 @@ static int find_shim(char *buf, size_t size)
 	char *slash;
 
 	if (env && *env) {
-		if ((size_t)snprintf(buf, size, "%s", env) >= size)
+		/*
+		 * Absolute: the loader takes a name with a '/' in LD_PRELOAD from the working
+		 * directory of each process it starts, and a child that went elsewhere (cd /tmp)
+		 * loaded whatever another user put at that name there (measured: root's program,
+		 * given KFSIM_NETLINK_SHIM=build/libkfsim-netlink.so, ran nobody's library from
+		 * /tmp/x/build/; attacks.py "exec_env").  A bare name would be searched for in the
+		 * library path instead; this one is found from where kfsim started, as meant.
+		 */
+		if (size < PATH_MAX)
 			return -ENAMETOOLONG;
+		if (!realpath(env, buf))
+			return -errno;
 		return access(buf, R_OK) ? -errno : 0;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);

@@ -3340,6 +3340,50 @@ def attack_exec_netns_dir():
         run(["ip", "netns", "del", ns])
 
 
+PLANTED_C = r"""
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+/* nobody's library: loaded into a process, it leaves a mark naming that process's uid */
+__attribute__((constructor)) static void planted(void)
+{
+	const char *mark = getenv("PLANTED_MARK");
+	int fd = mark ? open(mark, O_WRONLY | O_CREAT | O_APPEND, 0666) : -1;
+
+	if (fd >= 0) {
+		(void)!write(fd, geteuid() ? "loaded as a user\n" : "loaded as root\n", 16);
+		close(fd);
+	}
+}
+"""
+
+
+def attack_exec_env():
+    """kfsim exec's shim named by a relative KFSIM_NETLINK_SHIM (as from a build tree): the
+    loader takes a relative LD_PRELOAD entry from each process's working directory, so a child
+    of root's program that went into a directory of nobody's loaded nobody's library there."""
+    print("kfsim exec with a relative KFSIM_NETLINK_SHIM, a child elsewhere:")
+    lib = compile_c("planted.so", PLANTED_C, "nobody's library", ("-shared", "-fPIC"))
+    if not lib:
+        return
+    theirs = os.path.join(tmp, "nobodys-cwd")
+    os.mkdir(theirs)
+    shutil.copy(lib, os.path.join(theirs, os.path.basename(SHIM)))
+    os.chown(os.path.join(theirs, os.path.basename(SHIM)), NOBODY, NOBODY)
+    os.chown(theirs, NOBODY, NOBODY)
+    mark = os.path.join(tmp, "planted-mark")
+    env = dict(exec_env(), KFSIM_NETLINK_SHIM="./" + os.path.basename(SHIM), PLANTED_MARK=mark)
+    rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c",
+                      f'echo "preload=$LD_PRELOAD"; cd {theirs} && /bin/true'],
+                     env=env, cwd=os.path.dirname(SHIM))
+    said = open(mark).read().strip() if os.path.exists(mark) else "no mark"
+    preload = re.findall(r"preload=(\S*)", out)
+    check("a child of root's program in nobody's directory loads the shim kfsim exec found, "
+          "never nobody's library at the same relative name",
+          rc == 0 and said == "no mark" and preload and SHIM in preload[0].split(":"),
+          f"exit {rc}; LD_PRELOAD {preload[0] if preload else out.strip()[-200:]}; {said}")
+
+
 def attack_exec_nonroot_server():
     """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
     a network namespace itself), gets no socket of the machine's namespace from the shim."""
@@ -5053,7 +5097,7 @@ ATTACKS = {
     "exec_propagation": attack_exec_propagation,
     "exec_passed_in": attack_exec_passed_in, "exec_ptrace": attack_exec_ptrace,
     "exec_static": attack_exec_static,
-    "exec_ioctl_ns": attack_exec_ioctl_ns,
+    "exec_ioctl_ns": attack_exec_ioctl_ns, "exec_env": attack_exec_env,
 }
 
 

@@ -328,7 +328,21 @@ have_preload:
 #endif
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
-	if (o->server)
+	if (o->server && o->server[0] != '/') {
+		/*
+		 * From the working directory kfsim started in: the shim connects to a relative
+		 * name from each process's own, and a child of the program that went into another
+		 * user's directory would reach whatever listens there at that name (refused unless
+		 * its owner is trusted, --server-owner, but never the server asked for)
+		 */
+		char cwd[PATH_MAX], *abs;
+
+		if (!getcwd(cwd, sizeof(cwd)) || asprintf(&abs, "%s/%s", cwd, o->server) < 0)
+			return kfsim_cli_fail(CMD, -errno, "cannot name --server %s from the working "
+					      "directory", o->server);
+		setenv("KFSIM_KERNEL", abs, 1);
+		free(abs);
+	} else if (o->server)
 		setenv("KFSIM_KERNEL", o->server, 1);
 	else
 		unsetenv("KFSIM_KERNEL");

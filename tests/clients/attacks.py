@@ -3382,6 +3382,31 @@ def attack_exec_env():
           "never nobody's library at the same relative name",
           rc == 0 and said == "no mark" and preload and SHIM in preload[0].split(":"),
           f"exit {rc}; LD_PRELOAD {preload[0] if preload else out.strip()[-200:]}; {said}")
+    # a relative --server is named from where kfsim exec started, not from each process's
+    # working directory: there nobody listens at the same name (its server refused by the
+    # client as another user's; before, the child reached it and nothing else)
+    root_srv = start_server(os.path.join(tmp, "k.sock"))
+    theirs_srv = subprocess.Popen(as_user_argv("nobody") + [KFSIM, "kernel", "--listen",
+                                  os.path.join(theirs, "k.sock")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(os.path.join(theirs, "k.sock")):
+            break
+        time.sleep(0.02)
+    try:
+        rc, out, _ = run([KFSIM, "exec", "--server", "k.sock", "--", "sh", "-c",
+                          f'cd {theirs} && echo "kernel=$KFSIM_KERNEL" && genl ctrl get name '
+                          "nlctrl"], env=exec_env(), cwd=tmp)
+        said = re.findall(r"kernel=(\S*)", out)
+        check("a relative --server names the server beside kfsim exec's working directory, "
+              "not nobody's at that name where the child went",
+              rc == 0 and said == [os.path.join(tmp, "k.sock")] and "nlctrl" in out,
+              f"exit {rc}; KFSIM_KERNEL {said[0] if said else '?'}; "
+              f"{'answered' if 'nlctrl' in out else out.strip()[-200:]}")
+    finally:
+        theirs_srv.terminate()
+        theirs_srv.wait()
+        stop_server(root_srv)
 
 
 def attack_exec_nonroot_server():

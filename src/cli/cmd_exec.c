@@ -338,8 +338,8 @@ have_preload:
 		char cwd[PATH_MAX], *abs;
 
 		if (!getcwd(cwd, sizeof(cwd)) || asprintf(&abs, "%s/%s", cwd, o->server) < 0)
-			return kfsim_cli_fail(CMD, -errno, "cannot name --server %s from the working "
-					      "directory", o->server);
+			return kfsim_cli_fail(CMD, -errno, "cannot name --server %s from the "
+					      "working directory", o->server);
 		setenv("KFSIM_KERNEL", abs, 1);
 		free(abs);
 	} else if (o->server)

@@ -467,7 +467,8 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 	if (fd >= 0)
 		close(fd);
 	/* then what it names, without waiting for a writer should it be a FIFO */
-	fd = err ? -1 : openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	fd = err ? -1 :
+		   openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
 	if (fstat(dir, &dir_st))
 		dir_st.st_mode = S_IWOTH;	/* unknown: as one others may write to */
 	close(dir);

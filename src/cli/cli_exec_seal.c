@@ -45,7 +45,8 @@
  * what the program submits as the program, in its namespace, and its IORING_OP_SOCKET opened
  * a real generic netlink socket there (measured as root on 2026-12-07, attacks.py
  * "exec_passed_in").  (A ring whose submission thread polls, IORING_SETUP_SQPOLL,
- * needs no call: that thread runs as the ring's maker, in its namespaces, with its rights.)
+ * needs no call: that thread runs as the ring's maker, in its namespaces, with its rights; so
+ * every ring inherited is closed first, kfsim_exec_close_rings().)
  * Two netlink protocols of the real kernel are the same: a socket in any namespace reaches
  * objects kept for the whole machine.  NETLINK_RDMA: while the RDMA subsystem is in its
  * default shared mode, rdma_dev_access_netns() lets every namespace at every RDMA device (a

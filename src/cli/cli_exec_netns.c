@@ -402,6 +402,10 @@ int kfsim_exec_own_netns(char *why, size_t size)
 	char left[256];
 	pid_t pid;
 
+	/* the rings it inherited, whose threads run as their maker, outside all that follows */
+	err = kfsim_exec_close_rings(why, size);
+	if (err)
+		return err;
 	if (unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)) {
 		locked = true;	/* a new user namespace: the inherited mounts are locked */
 		if (errno != EPERM)

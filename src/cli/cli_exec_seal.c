@@ -45,7 +45,8 @@
  * what the program submits as the program, in its namespace, and its IORING_OP_SOCKET opened
  * a real generic netlink socket there (measured as root on 2026-12-07, attacks.py
  * "exec_passed_in").  (A ring whose submission thread polls, IORING_SETUP_SQPOLL,
- * needs no call: that thread runs as the ring's maker, in its namespaces, with its rights.)
+ * needs no call: that thread runs as the ring's maker, in its namespaces, with its rights; so
+ * every ring inherited is closed first, kfsim_exec_close_rings().)
  * Two netlink protocols of the real kernel are the same: a socket in any namespace reaches
  * objects kept for the whole machine.  NETLINK_RDMA: while the RDMA subsystem is in its
  * default shared mode, rdma_dev_access_netns() lets every namespace at every RDMA device (a
@@ -61,10 +62,13 @@
  * made to execve() a shell, escaped it (measured).  Everything else passes.
  */
 #define _GNU_SOURCE 1
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -97,6 +101,65 @@
 #elif defined(__aarch64__)
 #define SEAL_ARCH AUDIT_ARCH_AARCH64
 #endif
+
+/*
+ * A ring made with IORING_SETUP_SQPOLL needs no system call once made: a thread of its maker
+ * polls the submission queue in shared memory and runs what it finds as the maker, in the
+ * maker's namespaces, past every filter.  One inherited from whoever started `kfsim exec` (a
+ * descriptor left open across exec, as a daemon that leaks them to its children leaves it)
+ * ran the program's IORING_OP_SOCKET as that process: a real generic netlink socket opened in
+ * the machine's namespace, as root and as nobody, while the maker kept its thread awake
+ * (measured on 2026-12-08, attacks.py "exec_passed_in").  The filter refuses every io_uring
+ * call, so no ring is of use to the program: each one open now is closed, and no other can
+ * come in (pidfd_getfd() is refused, a ring over SCM_RIGHTS is EINVAL since Linux 6.7, and
+ * /proc/PID/fd of a process outside is beyond the program's PID namespace).  Told by what
+ * /proc/self/fd names it, as the kernel's anon_inode_getfile("[io_uring]") made it.
+ */
+int kfsim_exec_close_rings(char *why, size_t size)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *d;
+	int *rings = NULL;
+	size_t n = 0;
+
+	if (!dir)
+		return snprintf(why, size, "cannot list its descriptors in /proc/self/fd (%s)",
+				strerror(errno)), -errno;
+	while ((d = readdir(dir))) {
+		char path[64], target[32];
+		ssize_t len;
+		int fd, *more;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		fd = atoi(d->d_name);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len < 0 || fd == dirfd(dir))
+			continue;
+		target[len] = '\0';
+		if (strcmp(target, "anon_inode:[io_uring]"))
+			continue;
+		/* closed after the walk: closing during it may reuse a number readdir() holds */
+		more = realloc(rings, (n + 1) * sizeof(*rings));
+		if (!more) {
+			closedir(dir);
+			free(rings);
+			return snprintf(why, size, "no memory"), -ENOMEM;
+		}
+		rings = more;
+		rings[n++] = fd;
+	}
+	closedir(dir);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(stderr, "kfsim exec: closed the io_uring ring inherited as descriptor %d: "
+			"its polling thread would run the program's requests as its maker, in its "
+			"namespaces\n", rings[i]);
+		close(rings[i]);
+	}
+	free(rings);
+	return 0;
+}
 
 #ifdef SEAL_ARCH
 #define ARG_LO(n) (offsetof(struct seccomp_data, args) + (n) * sizeof(__u64))

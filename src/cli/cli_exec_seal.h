@@ -13,4 +13,12 @@
  */
 int kfsim_exec_seal_namespaces(char *why, size_t size);
 
+/*
+ * Close every io_uring ring this process holds (inherited): a polling ring's thread would run
+ * the program's requests as the ring's maker, outside the filter and the namespaces.  Called
+ * by kfsim_exec_own_netns() before anything is made, while /proc is the machine's.  0, or
+ * -errno with the reason in @why.
+ */
+int kfsim_exec_close_rings(char *why, size_t size);
+
 #endif

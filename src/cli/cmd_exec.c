@@ -74,8 +74,18 @@ static int find_shim(char *buf, size_t size)
 	char *slash;
 
 	if (env && *env) {
-		if ((size_t)snprintf(buf, size, "%s", env) >= size)
+		/*
+		 * Absolute: the loader takes a name with a '/' in LD_PRELOAD from the working
+		 * directory of each process it starts, and a child that went elsewhere (cd /tmp)
+		 * loaded whatever another user put at that name there (measured: root's program,
+		 * given KFSIM_NETLINK_SHIM=build/libkfsim-netlink.so, ran nobody's library from
+		 * /tmp/x/build/; attacks.py "exec_env").  A bare name would be searched for in the
+		 * library path instead; this one is found from where kfsim started, as meant.
+		 */
+		if (size < PATH_MAX)
 			return -ENAMETOOLONG;
+		if (!realpath(env, buf))
+			return -errno;
 		return access(buf, R_OK) ? -errno : 0;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -318,7 +328,21 @@ have_preload:
 #endif
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
-	if (o->server)
+	if (o->server && o->server[0] != '/') {
+		/*
+		 * From the working directory kfsim started in: the shim connects to a relative
+		 * name from each process's own, and a child of the program that went into another
+		 * user's directory would reach whatever listens there at that name (refused unless
+		 * its owner is trusted, --server-owner, but never the server asked for)
+		 */
+		char cwd[PATH_MAX], *abs;
+
+		if (!getcwd(cwd, sizeof(cwd)) || asprintf(&abs, "%s/%s", cwd, o->server) < 0)
+			return kfsim_cli_fail(CMD, -errno, "cannot name --server %s from the "
+					      "working directory", o->server);
+		setenv("KFSIM_KERNEL", abs, 1);
+		free(abs);
+	} else if (o->server)
 		setenv("KFSIM_KERNEL", o->server, 1);
 	else
 		unsetenv("KFSIM_KERNEL");

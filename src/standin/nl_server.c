@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <pwd.h>
 #include <sched.h>
@@ -389,28 +390,87 @@ static int open_socket_dir(struct kfsim_nl_server *s, char *errbuf, size_t errsi
 	return 0;
 }
 
+/*
+ * A link as the last component of --config: ours or root's, and what it points to is reached
+ * as the rest of the path was, every directory on the way judged (walk_dirs()).  The target's
+ * directories were not: root's link to root's file in a directory of another user's was read,
+ * and that user could rename a link of theirs to a secret over the file between this check and
+ * the read (attacks.py "config").  Replaces *@dir and @name with the target's; 0 or -errno.
+ */
+static int config_follow(struct dir_walk *w, int *dir, int link_fd, char *name, size_t name_size,
+			 char *shown, size_t shown_size)
+{
+	char target[LISTEN_WALK_PATH_MAX], *slash;
+	struct stat st;
+	ssize_t len;
+	int next;
+
+	if (fstat(link_fd, &st))
+		return walk_fail(w, -errno, "cannot stat %s", shown);
+	if (!ours_or_roots(st.st_uid))
+		return walk_fail(w, -EPERM, "%s is a symbolic link of uid %u: another user would "
+				 "choose what the server reads", shown, (unsigned int)st.st_uid);
+	if (++w->links > LISTEN_WALK_MAX_LINKS)
+		return walk_fail(w, -ELOOP, "more than %d symbolic links on the way",
+				 LISTEN_WALK_MAX_LINKS);
+	len = readlinkat(link_fd, "", target, sizeof(target));
+	if (len < 0 || (size_t)len >= sizeof(target))
+		return walk_fail(w, len < 0 ? -errno : -ENAMETOOLONG, "cannot read the link %s",
+				 shown);
+	target[len] = '\0';
+	slash = strrchr(target, '/');
+	if (snprintf(name, name_size, "%s", slash ? slash + 1 : target) >= (int)name_size || !*name)
+		return walk_fail(w, -EINVAL, "the link %s does not name a file", shown);
+	if (slash)
+		slash[slash == target ? 1 : 0] = '\0';	/* "/x" keeps its "/" */
+	/* a relative target goes on from the link's directory, which was judged */
+	*strrchr(shown, '/') = '\0';
+	if (!*shown)
+		snprintf(shown, shown_size, "/");
+	next = walk_dirs(w, *dir, slash ? target : ".", shown, shown_size, false);
+	if (next < 0)
+		return next;
+	close(*dir);
+	*dir = next;
+	shown_append(shown, shown_size, name);
+	return 0;
+}
+
 int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 {
-	char shown[LISTEN_WALK_PATH_MAX];
-	const char *name;
-	struct stat st;
+	struct dir_walk w = { .errbuf = errbuf, .errsize = errsize };
+	char shown[LISTEN_WALK_PATH_MAX], name[NAME_MAX + 1];
+	const char *last;
+	struct stat st, dir_st;
 	int dir, fd, err = 0;
 
-	dir = walk_to_parent(path, false, &name, shown, sizeof(shown), errbuf, errsize);
+	dir = walk_to_parent(path, false, &last, shown, sizeof(shown), errbuf, errsize);
 	if (dir < 0)
 		return dir;
+	snprintf(name, sizeof(name), "%s", last);
 	shown_append(shown, sizeof(shown), name);
-	/* the name itself first: a link in a sticky directory may be another user's */
-	fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		err = listen_fail(-errno, "cannot open %s", shown);
-	else if (S_ISLNK(st.st_mode) && !ours_or_roots(st.st_uid))
-		err = listen_fail(-EPERM, "%s is a symbolic link of uid %u: another user would "
-				  "choose what the server reads", shown, (unsigned int)st.st_uid);
+	/* the name itself first, each link it is followed to the end, its directories judged */
+	for (;;) {
+		fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st)) {
+			err = listen_fail(-errno, "cannot open %s", shown);
+			break;
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		err = config_follow(&w, &dir, fd, name, sizeof(name), shown, sizeof(shown));
+		close(fd);
+		fd = -1;
+		if (err)
+			break;
+	}
 	if (fd >= 0)
 		close(fd);
 	/* then what it names, without waiting for a writer should it be a FIFO */
-	fd = err ? -1 : openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = err ? -1 :
+		   openat(dir, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	if (fstat(dir, &dir_st))
+		dir_st.st_mode = S_IWOTH;	/* unknown: as one others may write to */
 	close(dir);
 	if (!err && (fd < 0 || fstat(fd, &st)))
 		err = listen_fail(-errno, "cannot open %s", shown);
@@ -425,6 +485,15 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 	else if (!err && others_may_write(&st))
 		err = listen_fail(-EPERM, "%s is writable by others: another user could change "
 				  "its contents", shown);
+	/*
+	 * A file of root's with another name too, in a directory anyone may add to (/tmp): where
+	 * fs.protected_hardlinks is 0, anyone may link a file of root's there (/etc/shadow, whose
+	 * lines the parse errors would quote), and it would pass every test above
+	 */
+	else if (!err && st.st_nlink > 1 && others_may_write(&dir_st))
+		err = listen_fail(-EPERM, "%s has %lu links in a directory others may write to: "
+				  "another user may have linked it there", shown,
+				  (unsigned long)st.st_nlink);
 	if (fd >= 0)
 		close(fd);
 	return err;

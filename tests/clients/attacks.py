@@ -1380,6 +1380,50 @@ def attack_config_file():
     results.append(f"root's own file: exit {rc}")
     check("--config of another user's file, link or FIFO, or a file anyone may write, is "
           "refused at once; root's own is read", ok and rc == 0, "; ".join(results))
+    # root's own link to root's own file, in a directory of nobody's: what the name holds
+    # is nobody's to change between the check and the read (a link of theirs to the secret
+    # renamed over it), so the directories the link leads through are judged as those on the
+    # way (they were not: it was read)
+    theirs = os.path.join(tmp, "nobodys-dir")
+    os.mkdir(theirs)
+    os.chown(theirs, NOBODY, NOBODY)
+    with open(os.path.join(theirs, "plca.conf"), "w") as f:
+        f.write("dev eth0\n")
+    roots = os.path.join(tmp, "roots-dir")
+    os.mkdir(roots)
+    os.symlink(os.path.join(theirs, "plca.conf"), os.path.join(roots, "abs.conf"))
+    os.symlink("../nobodys-dir/plca.conf", os.path.join(roots, "rel.conf"))
+    os.symlink("abs.conf", os.path.join(roots, "chain.conf"))
+    results, ok = [], True
+    for name in ("abs.conf", "rel.conf", "chain.conf"):
+        rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                          "--config", os.path.join(roots, name), "--background"], timeout=10)
+        if os.path.exists(os.path.join(tmp, "config.sock")):
+            run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+        ok &= rc == 1 and "nobodys-dir belongs to uid" in out
+        results.append(f"{name}: exit {rc}, {out.strip().split(': ', 3)[-1]}")
+    os.symlink("../mine.conf", os.path.join(roots, "ok.conf"))
+    os.symlink("ok.conf", os.path.join(roots, "ok-chain.conf"))
+    for name in ("ok.conf", "ok-chain.conf"):
+        rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                          "--config", os.path.join(roots, name), "--background"], timeout=10)
+        run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+        ok &= rc == 0
+        results.append(f"{name} (to root's file in root's directories): exit {rc}")
+    check("--config through root's link (absolute, relative, a chain) to root's file in a "
+          "directory of nobody's: refused, naming that directory; root's links within root's "
+          "directories read", ok, "; ".join(results))
+    # a hard link to a file of root's in the shared (sticky) directory: nobody may make one
+    # where fs.protected_hardlinks is 0 (here it is 1, so root makes it, as nobody would)
+    os.link(secret, os.path.join(shared, "hard.conf"))
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                      "--config", os.path.join(shared, "hard.conf"), "--background"],
+                     timeout=10)
+    if os.path.exists(os.path.join(tmp, "config.sock")):
+        run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+    check("--config of a file of root's with a second link in a directory anyone may add to: "
+          "refused, nothing of it quoted", rc == 1 and "links in a directory others may write"
+          in out and "top-secret" not in out, f"exit {rc}, {out.strip().split(': ', 3)[-1]}")
 
 
 def attack_refused_flood():
@@ -3296,6 +3340,75 @@ def attack_exec_netns_dir():
         run(["ip", "netns", "del", ns])
 
 
+PLANTED_C = r"""
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+/* nobody's library: loaded into a process, it leaves a mark naming that process's uid */
+__attribute__((constructor)) static void planted(void)
+{
+	const char *mark = getenv("PLANTED_MARK");
+	int fd = mark ? open(mark, O_WRONLY | O_CREAT | O_APPEND, 0666) : -1;
+
+	if (fd >= 0) {
+		(void)!write(fd, geteuid() ? "loaded as a user\n" : "loaded as root\n", 16);
+		close(fd);
+	}
+}
+"""
+
+
+def attack_exec_env():
+    """kfsim exec's shim named by a relative KFSIM_NETLINK_SHIM (as from a build tree): the
+    loader takes a relative LD_PRELOAD entry from each process's working directory, so a child
+    of root's program that went into a directory of nobody's loaded nobody's library there."""
+    print("kfsim exec with a relative KFSIM_NETLINK_SHIM, a child elsewhere:")
+    lib = compile_c("planted.so", PLANTED_C, "nobody's library", ("-shared", "-fPIC"))
+    if not lib:
+        return
+    theirs = os.path.join(tmp, "nobodys-cwd")
+    os.mkdir(theirs)
+    shutil.copy(lib, os.path.join(theirs, os.path.basename(SHIM)))
+    os.chown(os.path.join(theirs, os.path.basename(SHIM)), NOBODY, NOBODY)
+    os.chown(theirs, NOBODY, NOBODY)
+    mark = os.path.join(tmp, "planted-mark")
+    env = dict(exec_env(), KFSIM_NETLINK_SHIM="./" + os.path.basename(SHIM), PLANTED_MARK=mark)
+    rc, out, _ = run([KFSIM, "exec", "--", "sh", "-c",
+                      f'echo "preload=$LD_PRELOAD"; cd {theirs} && /bin/true'],
+                     env=env, cwd=os.path.dirname(SHIM))
+    said = open(mark).read().strip() if os.path.exists(mark) else "no mark"
+    preload = re.findall(r"preload=(\S*)", out)
+    check("a child of root's program in nobody's directory loads the shim kfsim exec found, "
+          "never nobody's library at the same relative name",
+          rc == 0 and said == "no mark" and preload and SHIM in preload[0].split(":"),
+          f"exit {rc}; LD_PRELOAD {preload[0] if preload else out.strip()[-200:]}; {said}")
+    # a relative --server is named from where kfsim exec started, not from each process's
+    # working directory: there nobody listens at the same name (its server refused by the
+    # client as another user's; before, the child reached it and nothing else)
+    root_srv = start_server(os.path.join(tmp, "k.sock"))
+    theirs_srv = subprocess.Popen(as_user_argv("nobody") + [KFSIM, "kernel", "--listen",
+                                  os.path.join(theirs, "k.sock")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(os.path.join(theirs, "k.sock")):
+            break
+        time.sleep(0.02)
+    try:
+        rc, out, _ = run([KFSIM, "exec", "--server", "k.sock", "--", "sh", "-c",
+                          f'cd {theirs} && echo "kernel=$KFSIM_KERNEL" && genl ctrl get name '
+                          "nlctrl"], env=exec_env(), cwd=tmp)
+        said = re.findall(r"kernel=(\S*)", out)
+        check("a relative --server names the server beside kfsim exec's working directory, "
+              "not nobody's at that name where the child went",
+              rc == 0 and said == [os.path.join(tmp, "k.sock")] and "nlctrl" in out,
+              f"exit {rc}; KFSIM_KERNEL {said[0] if said else '?'}; "
+              f"{'answered' if 'nlctrl' in out else out.strip()[-200:]}")
+    finally:
+        theirs_srv.terminate()
+        theirs_srv.wait()
+        stop_server(root_srv)
+
+
 def attack_exec_nonroot_server():
     """Root's program under kfsim exec, served by another user's kfsim kernel (which may not make
     a network namespace itself), gets no socket of the machine's namespace from the shim."""
@@ -4368,13 +4481,18 @@ static int ring_socket(int fd, struct io_uring_params *p, int *entered)
 	sqes[0].len = NETLINK_GENERIC;
 	array[*tail & *(unsigned *)(sq + p->sq_off.ring_mask)] = 0;
 	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+	chead = (unsigned *)(cq + p->cq_off.head);
+	ctail = (unsigned *)(cq + p->cq_off.tail);
+	if (p->flags & IORING_SETUP_SQPOLL) {
+		/* no call at all: the ring's own thread takes the entry (3 s at most) */
+		*entered = 0;
+		for (int i = 0; i < 300 && *chead == __atomic_load_n(ctail, __ATOMIC_ACQUIRE); i++)
+			usleep(10000);
+	} else if (syscall(SYS_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
 		*entered = errno;
 		return -1;
 	}
 	*entered = 0;
-	chead = (unsigned *)(cq + p->cq_off.head);
-	ctail = (unsigned *)(cq + p->cq_off.tail);
 	if (*chead == __atomic_load_n(ctail, __ATOMIC_ACQUIRE))
 		return ETIMEDOUT;
 	cqe = (struct io_uring_cqe *)(cq + p->cq_off.cqes) +
@@ -4395,9 +4513,23 @@ int main(int argc, char **argv)
 	if (argc > 3 && !strcmp(argv[1], "-")) {	/* an inherited ring: its number and its parameters in hex */
 		for (size_t i = 0; i < sizeof(params); i++)
 			sscanf(argv[3] + 2 * i, "%2hhx", (unsigned char *)&params + i);
+		const char *what = params.flags & IORING_SETUP_SQPOLL ? "inherited-sqpoll" :
+				   "inherited";
+		char link[64], target[64] = "";
+
+		/* the number still the ring's, or closed (and perhaps taken by another file) */
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", argv[2]);
+		if (readlink(link, target, sizeof(target) - 1) < 0 ||
+		    strcmp(target, "anon_inode:[io_uring]")) {
+			printf("%s: closed\n", what);
+			return 0;
+		}
 		err = ring_socket(atoi(argv[2]), &params, &entered);
-		printf("inherited: uring-enter:%s uring-socket:%s\n", ename(entered),
-		       entered ? "-" : ename(err));
+		if (params.flags & IORING_SETUP_SQPOLL)
+			printf("inherited-sqpoll: uring-socket:%s\n", ename(err));
+		else
+			printf("inherited: uring-enter:%s uring-socket:%s\n", ename(entered),
+			       entered ? "-" : ename(err));
 		return 0;
 	}
 	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", argv[1]);
@@ -4480,14 +4612,30 @@ conn.send(b"x")
 """
 
 RING_EXEC = r"""
-import ctypes, os, sys
+import ctypes, os, struct, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
 params = ctypes.create_string_buffer(120)
+sqpoll = sys.argv[1] == "sqpoll"
+if sqpoll:   # IORING_SETUP_SQPOLL (flags), its thread awake for 10 s (sq_thread_idle)
+    struct.pack_into("=I", params, 8, 2)
+    struct.pack_into("=I", params, 16, 10000)
 ring = libc.syscall(425, 8, params)                  # io_uring_setup(2), outside kfsim exec
 if ring < 0:
     sys.exit("io_uring_setup: " + os.strerror(ctypes.get_errno()))
 os.set_inheritable(ring, True)
-os.execv(sys.argv[1], sys.argv[1:] + ["-", str(ring), params.raw.hex()])
+# a polling thread is one of its maker's threads, and execve() ends every other thread: the
+# maker stays, the program is its child
+pid = os.fork() if sqpoll else 0
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:] + ["-", str(ring), params.raw.hex()])
+# the thread sleeps once idle (here within 0.5 s whatever sq_thread_idle says); its maker
+# wakes it as a program using its own ring does (io_uring_enter(IORING_ENTER_SQ_WAKEUP))
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        sys.exit(os.waitstatus_to_exitcode(status))
+    libc.syscall(426, ring, 0, 0, 2, None, 0)
+    time.sleep(0.02)
 """
 
 
@@ -4545,14 +4693,28 @@ def attack_exec_passed_in():
         # it is the program's from the start
         for who in ("root", "nobody"):
             rc, out, _ = run(["ip", "netns", "exec", ns] + as_user_argv(who) +
-                             ["/usr/bin/python3", "-c", RING_EXEC, KFSIM, "exec", "--", prog],
-                             env=exec_env())
+                             ["/usr/bin/python3", "-c", RING_EXEC, "-", KFSIM, "exec", "--",
+                              prog], env=exec_env())
             got = [ln for ln in out.splitlines() if ln.startswith("inherited:")]
             # a kernel that gives nobody no ring (kernel.io_uring_disabled) has nothing to pass
             no_ring = rc != 0 and "io_uring_setup:" in out
             check(f"{who}: a ring inherited from kfsim exec's invoker cannot be used: "
-                  "io_uring_enter() is EPERM (no IORING_OP_SOCKET past the filter)",
-                  got == ["inherited: uring-enter:EPERM uring-socket:-"] or no_ring,
+                  "closed, and io_uring_enter() EPERM (no IORING_OP_SOCKET past the filter)",
+                  got in (["inherited: closed"], ["inherited: uring-enter:EPERM uring-socket:-"])
+                  or no_ring,
+                  f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
+            # a ring whose own thread polls its queue (IORING_SETUP_SQPOLL) needs no call: it
+            # ran the program's IORING_OP_SOCKET as the ring's maker, in the maker's namespace
+            # (a real generic netlink socket opened, as root and as nobody, before kfsim exec
+            # closed the rings it inherits: own-tools.md)
+            rc, out, _ = run(["ip", "netns", "exec", ns] + as_user_argv(who) +
+                             ["/usr/bin/python3", "-c", RING_EXEC, "sqpoll", KFSIM, "exec",
+                              "--", prog], env=exec_env())
+            got = [ln for ln in out.splitlines() if ln.startswith("inherited-sqpoll:")]
+            no_ring = rc != 0 and "io_uring_setup:" in out
+            check(f"{who}: an inherited ring with a polling thread (SQPOLL) is closed before "
+                  "the program starts: no IORING_OP_SOCKET run as the ring's maker",
+                  got == ["inherited-sqpoll: closed"] or no_ring,
                   f"exit {rc}; {got[0] if got else out.strip()[-300:]}")
         # not covered (own-tools.md): a socket of the machine's namespace, whoever made it,
         # takes the interface ioctls that ask the caller's capabilities alone (root's program's)
@@ -4960,7 +5122,7 @@ ATTACKS = {
     "exec_propagation": attack_exec_propagation,
     "exec_passed_in": attack_exec_passed_in, "exec_ptrace": attack_exec_ptrace,
     "exec_static": attack_exec_static,
-    "exec_ioctl_ns": attack_exec_ioctl_ns,
+    "exec_ioctl_ns": attack_exec_ioctl_ns, "exec_env": attack_exec_env,
 }
 
 

@@ -191,6 +191,7 @@ struct bus_node {
 	bool committed; /* it owns the current TO (COMMIT sent) */
 	bool pend_lazy;	/* on the lazy pending_timer list (see pending_timer()) */
 	u64 pend_tie;	/* that timer's place in the event order */
+	u32 sp_busy_ix; /* the sparse engine: its place in lazy_pend[] while pend_lazy */
 	/* statistics */
 	struct plca_sim_node_stats st;
 	struct kfsim_hist lat;
@@ -353,6 +354,7 @@ struct plca_sim {
 	bool sparse_off;
 	bool sp_timer; /* its idle run has a timer (somebody waits for the cycle), due at: */
 	u64 sp_aim_t;
+	u32 sp_nr_held; /* its nodes in DS_HOLD (sp_held_collide() has nothing to do at 0) */
 	struct plca_sim_cfg orig;
 	struct plca_sim_node_cfg *orig_nodes;
 	struct sparse_sig sp_last;

@@ -170,22 +170,22 @@ static void sp_busy_add(struct plca_sim *sim, u32 node)
 	if (n->pend_lazy)
 		return;
 	n->pend_lazy = true; /* the bit-level path's lazy-list flag, here "on the busy list" */
+	n->sp_busy_ix = sim->nr_lazy_pend;
 	sim->lazy_pend[sim->nr_lazy_pend++] = node;
 }
 
 static void sp_busy_del(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
+	u32 last;
 
 	if (!n->pend_lazy)
 		return;
 	n->pend_lazy = false;
-	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
-		if (sim->lazy_pend[i] == node) {
-			sim->lazy_pend[i] = sim->lazy_pend[--sim->nr_lazy_pend];
-			return;
-		}
-	}
+	/* the last one takes its place, as a search from the front would have left it */
+	last = sim->lazy_pend[--sim->nr_lazy_pend];
+	sim->lazy_pend[n->sp_busy_ix] = last;
+	sim->nodes[last].sp_busy_ix = n->sp_busy_ix;
 }
 
 /* ---- signals -------------------------------------------------------------------------------- */
@@ -362,6 +362,7 @@ static int sp_collide(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 
+	sim->sp_nr_held -= n->ds == DS_HOLD;
 	n->ds = DS_DELAY_PENDING;
 	n->st.logical_collisions++;
 	n->rs_due = sim->now + BT(PLCA_SIM_JAM_BT + PLCA_SIM_PENDING_BT);
@@ -377,6 +378,8 @@ static int sp_held_collide(struct plca_sim *sim, u32 node)
 	u32 held[PLCA_SIM_MAX_NODES], nr = 0;
 	int ret = SP_OK;
 
+	if (!sim->sp_nr_held)
+		return SP_OK;
 	for (u32 i = 0; i < sim->nr_lazy_pend; i++) {
 		u32 b = sim->lazy_pend[i];
 
@@ -408,6 +411,7 @@ static int sp_frame_start(struct plca_sim *sim, u32 node, bool from_hold)
 
 	if (sp_signal_ok(sim, node))
 		return SP_BAIL;
+	sim->sp_nr_held -= n->ds == DS_HOLD;
 	n->ds = DS_TRANSMIT;
 	sp_busy_del(sim, node);
 	sp_cancel(sim, node, EV_RS);
@@ -432,6 +436,7 @@ static int sp_rs_tx_start(struct plca_sim *sim, u32 node)
 	}
 	if (seg->state == SEG_COMMIT) /* bus_receiving(): another node's COMMIT or frame */
 		return sp_collide(sim, node);
+	sim->sp_nr_held += n->ds != DS_HOLD;
 	n->ds = DS_HOLD;
 	n->rs_due = sim->now + BT(PLCA_SIM_HOLD_BT);
 	sp_timer(sim, node, EV_RS, n->rs_due);
@@ -871,6 +876,7 @@ static bool sparse_take_over(struct plca_sim *sim)
 		}
 	}
 	sim->sp_timer = false;
+	sim->sp_nr_held = 0;
 	sim->sparse_on = true;
 	sim->sp_takeovers++;
 	return true;

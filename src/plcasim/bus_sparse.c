@@ -504,6 +504,27 @@ static int sp_send_beacon(struct plca_sim *sim)
  * began: nothing is armed in an idle stretch), unless @ended_at_t (the run ends at @t, and ends
  * run up to it).  One still on at @t is on the wire, its end queued as armed when it began.
  */
+/*
+ * sp_idle_to() ends in the last of its @m BEACONs, begun at @bl and on the wire at @t: out of
+ * line, as it is rare (an event during a BEACON) and its timer's arming would make every call
+ * of sp_idle_to() save registers for it.
+ */
+static __attribute__((noinline, cold)) void sp_idle_beacon_on(struct plca_sim *sim, u64 t, u64 m,
+							    u64 bl)
+{
+	struct bus_seg *seg = &sim->seg;
+	u64 beacon = BT(PLCA_SIM_BEACON_BT);
+
+	sim->beacons_lazy += m - 1;
+	if (m > 1)
+		seg->last_beacon = bl - seg_cycle_ns(seg) + beacon;
+	seg->state = SEG_BEACON;
+	seg->owner = -1;
+	sim->now = bl; /* its end's timer is armed as the BEACON starts */
+	sp_timer(sim, (u32)seg->coord, EV_TX_END, bl + beacon);
+	sim->now = t;
+}
+
 static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_event)
 {
 	struct bus_seg *seg = &sim->seg;
@@ -522,15 +543,7 @@ static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_even
 		seg_count_beacons(sim, &sim->nodes[seg->coord], m);
 		seg->cycle_start = bl;
 		if (bl + beacon > t || (bl + beacon == t && !ended_at_t)) {
-			/* the last BEACON is on the wire at t */
-			sim->beacons_lazy += m - 1;
-			if (m > 1)
-				seg->last_beacon = bl - cycle + beacon;
-			seg->state = SEG_BEACON;
-			seg->owner = -1;
-			sim->now = bl; /* its end's timer is armed as the BEACON starts */
-			sp_timer(sim, (u32)seg->coord, EV_TX_END, bl + beacon);
-			sim->now = t;
+			sp_idle_beacon_on(sim, t, m, bl);
 			return SP_OK;
 		}
 		sim->beacons_lazy += m;

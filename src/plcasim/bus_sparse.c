@@ -256,7 +256,7 @@ static int sp_mac_try(struct plca_sim *sim, u32 node)
 		busy = true;
 		off_at = BUS_FORCED;
 	} else {
-		busy = bus_carrier(sim, node, true, ignore_from, &off_at);
+		busy = bus_carrier_at(sim, node, true, ignore_from, &off_at);
 		if (!busy) {
 			off_at = max(off_at, n->rs_carrier_off);
 			off_at = max(off_at, n->own_tx_end);

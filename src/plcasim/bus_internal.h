@@ -355,6 +355,7 @@ struct plca_sim {
 	bool sp_timer; /* its idle run has a timer (somebody waits for the cycle), due at: */
 	u64 sp_aim_t;
 	u32 sp_nr_held; /* its nodes in DS_HOLD (sp_held_collide() has nothing to do at 0) */
+	u64 sp_e;	/* the end of the idle run's cycle (sp_cycle_end()) */
 	struct plca_sim_cfg orig;
 	struct plca_sim_node_cfg *orig_nodes;
 	struct sparse_sig sp_last;

@@ -75,10 +75,21 @@ static inline bool sp_pending_at(const struct bus_node *n, u64 t)
 	       (n->ds == DS_DELAY_PENDING && n->rs_due <= t);
 }
 
-/* Where the idle run from TO cur_id (begun at to_start) ends: its cycle's BEACON starts. */
+/*
+ * Where the idle run from TO cur_id (begun at to_start) ends: its cycle's BEACON starts.  Kept in
+ * sim->sp_e (asked a dozen times a frame): set as sparse_run() begins and wherever a cycle's TO
+ * begins other than by an idle run's step (sp_set_end()), which leaves it where it was.
+ */
 static inline u64 sp_cycle_end(const struct bus_seg *seg)
 {
-	return seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
+	return container_of(seg, struct plca_sim, seg)->sp_e;
+}
+
+static inline void sp_set_end(struct plca_sim *sim)
+{
+	const struct bus_seg *seg = &sim->seg;
+
+	sim->sp_e = seg->to_start + (seg->node_cnt - seg->cur_id) * seg->to_ns;
 }
 
 /*
@@ -552,6 +563,7 @@ static int sp_idle_to(struct plca_sim *sim, u64 t, bool ended_at_t, bool at_even
 		/* TO 0 began as the BEACON ended: an event, counted and decided there */
 		seg->cur_id = 0;
 		seg->to_start = bl + beacon;
+		sp_set_end(sim);
 		sp_tos(sim, 0, 1);
 		if (seg->to_start == t) {
 			seg->eval_pending = true; /* its decision comes after this instant's events */
@@ -741,6 +753,7 @@ static int sp_next_to(struct plca_sim *sim)
 	seg->owner = -1;
 	seg->cur_id++;
 	seg->to_start = sim->now;
+	sp_set_end(sim);
 	if (seg->cur_id >= seg->node_cnt)
 		return sp_send_beacon(sim);
 	seg->state = SEG_WAIT_TO;
@@ -763,6 +776,7 @@ static int sp_tx_end(struct plca_sim *sim, u32 node)
 		sp_signal_ended(sim, node, sim->now);
 		seg->cur_id = 0;
 		seg->to_start = sim->now;
+		sp_set_end(sim);
 		seg->state = SEG_WAIT_TO;
 		sp_tos(sim, 0, 1);
 		seg->eval_pending = true;
@@ -921,6 +935,7 @@ static __attribute__((flatten)) int sparse_run(struct plca_sim *sim, u64 t_ns)
 	struct sparse_q *q = sim->sp_q;
 	struct bus_seg *seg = &sim->seg;
 
+	sp_set_end(sim); /* the reads between two runs may have moved cur_id */
 	for (;;) {
 		struct kfsim_event *next, ev;
 		bool arrival;

@@ -522,7 +522,7 @@ static int sp_send_beacon(struct plca_sim *sim)
  * of sp_idle_to() save registers for it.
  */
 static __attribute__((noinline, cold)) void sp_idle_beacon_on(struct plca_sim *sim, u64 t, u64 m,
-							    u64 bl)
+							      u64 bl)
 {
 	struct bus_seg *seg = &sim->seg;
 	u64 beacon = BT(PLCA_SIM_BEACON_BT);
@@ -865,7 +865,8 @@ static bool sparse_take_over(struct plca_sim *sim)
 		q->arr = kmalloc_array(sim->nr_nodes, sizeof(*q->arr), GFP_KERNEL | __GFP_NOWARN);
 		q->soon = kmalloc_array(4 * sim->nr_nodes + 4, sizeof(*q->soon),
 					GFP_KERNEL | __GFP_NOWARN);
-		q->owner = kmalloc_array(seg->node_cnt, sizeof(*q->owner), GFP_KERNEL | __GFP_NOWARN);
+		q->owner =
+			kmalloc_array(seg->node_cnt, sizeof(*q->owner), GFP_KERNEL | __GFP_NOWARN);
 	}
 	if (!q || !q->arr || !q->soon || !q->owner)
 		goto refuse;

@@ -520,11 +520,10 @@ static inline void sig_push(struct plca_sim *sim, u32 node, u8 kind, u64 end)
 }
 
 /*
- * End @node's signal now: the receivers see it go after the propagation, carrier-sense and
- * inter-frame delays.  Shared by bus_sig_close(), which then traces it, and the per-TO model's
- * close, which inlines it when there is no trace.
+ * The part of sig_end() on the wire: the signal's end and when nobody senses it any more.  The
+ * sparse engine, which keeps no collision timers and no bit-level queue, ends its frames with it.
  */
-static inline struct bus_signal *sig_end(struct plca_sim *sim, u32 node)
+static inline struct bus_signal *sig_end_on_wire(struct plca_sim *sim, u32 node)
 {
 	struct bus_node *n = &sim->nodes[node];
 	struct bus_signal *s = &sim->sig[n->sig];
@@ -533,6 +532,19 @@ static inline struct bus_signal *sig_end(struct plca_sim *sim, u32 node)
 	s->active = false;
 	s->gone_at = sim->now + sim->max_prop + sim->crs_delay + BT(PLCA_SIM_IFG_BT);
 	n->sig = -1;
+	return s;
+}
+
+/*
+ * End @node's signal now: the receivers see it go after the propagation, carrier-sense and
+ * inter-frame delays.  Shared by bus_sig_close(), which then traces it, and the per-TO model's
+ * close, which inlines it when there is no trace.
+ */
+static inline struct bus_signal *sig_end(struct plca_sim *sim, u32 node)
+{
+	struct bus_node *n = &sim->nodes[node];
+	struct bus_signal *s = sig_end_on_wire(sim, node);
+
 	n->col_at = BUS_NEVER;
 	bus_cancel(sim, node, EV_COL);
 	bus_cancel(sim, node, EV_TX_END);

@@ -784,7 +784,7 @@ static int sp_tx_end(struct plca_sim *sim, u32 node)
 		return sp_wake_waiters(sim);
 	}
 	/* the frame: sig_end(), mac_tx_done(), rs_data_end(), dequeue() */
-	sig_end(sim, node);
+	sig_end_on_wire(sim, node);
 	sp_signal_ended(sim, node, sim->now);
 	n->own_tx_end = sim->now;
 	bus_frame_count_delivered(sim, n);

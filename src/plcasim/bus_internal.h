@@ -203,7 +203,7 @@ struct bus_node {
 /*
  * The sparse engine's event queue (bus_sparse.c): the nodes' arrivals in a heap, every other
  * timer in a short list sorted latest first; @armed: a slot's timer is in the list; @owner: the
- * node of each TO id below node_cnt or -1 (bus_sole_owner(), fixed while it holds the run).
+ * node of each TO id up to node_cnt, or -1 (bus_sole_owner(), fixed while it holds the run).
  */
 struct sparse_q {
 	struct kfsim_event *arr;

@@ -710,7 +710,7 @@ static int sp_commit(struct plca_sim *sim, u32 node)
 static int sp_decide(struct plca_sim *sim)
 {
 	struct bus_seg *seg = &sim->seg;
-	int owner = sim->sp_q->owner[seg->cur_id]; /* cur_id < node_cnt: a TO began */
+	int owner = sim->sp_q->owner[seg->cur_id];
 
 	seg->eval_pending = false;
 	if (owner >= 0 && sp_pending_at(&sim->nodes[owner], sim->now))
@@ -865,13 +865,14 @@ static bool sparse_take_over(struct plca_sim *sim)
 		q->arr = kmalloc_array(sim->nr_nodes, sizeof(*q->arr), GFP_KERNEL | __GFP_NOWARN);
 		q->soon = kmalloc_array(4 * sim->nr_nodes + 4, sizeof(*q->soon),
 					GFP_KERNEL | __GFP_NOWARN);
-		q->owner =
-			kmalloc_array(seg->node_cnt, sizeof(*q->owner), GFP_KERNEL | __GFP_NOWARN);
+		q->owner = kmalloc_array(seg->node_cnt + 1, sizeof(*q->owner),
+					 GFP_KERNEL | __GFP_NOWARN);
 	}
 	if (!q || !q->arr || !q->soon || !q->owner)
 		goto refuse;
-	for (u32 id = 0; id < seg->node_cnt; id++)
-		q->owner[id] = bus_sole_owner(sim, id);
+	/* and -1 at node_cnt, as bus_sole_owner() answers past the last id */
+	for (u32 id = 0; id <= seg->node_cnt; id++)
+		q->owner[id] = id < seg->node_cnt ? bus_sole_owner(sim, id) : -1;
 	for (u32 h = 0; h < 2; h++) {
 		const struct kfsim_evheap *heap = &sim->events.heap[h];
 

@@ -227,51 +227,10 @@ void mac_phys_collision(struct plca_sim *sim, u32 node)
 				    "collision", sim->now / 1000.0);
 }
 
-/*
- * Carrier as @node sees it now (@data_only: frames and jams only, what a PLCA MAC is shown).
- * Signals that reached the node at or after @ignore_from are not looked at (the last third of
- * the IFG, when a MAC no longer listens).
- * Return: true when busy; *@off_at is then when it clears if every signal in view has already
- * ended (BUS_NEVER otherwise); when idle, *@off_at is the last time it went off.  Unless it
- * returns BUS_NEVER, sim->carrier_unseen tells whether a signal was passed over as not yet (or
- * no longer) in view, i.e. whether the answer could change without a new signal.
- */
+/* Carrier as @node sees it now: bus_carrier_at() (bus_internal.h), for the callers outside. */
 bool bus_carrier(struct plca_sim *sim, u32 node, bool data_only, u64 ignore_from, u64 *off_at)
 {
-	u64 now = sim->now, last_off = 0, busy_until = 0, pos = sim->nodes[node].pos_ns;
-	u64 crs = sim->crs_delay;
-	bool busy = false, unseen = false;
-
-	/* Signals too old to matter would only give an off_at whose IFG is over anyway. */
-	sig_prune(sim);
-	/* Newest first: an active signal in view settles the answer, and those are the newest. */
-	for (u32 k = sim->sig_head; k != sim->sig_tail;) {
-		const struct bus_signal *s = sig_at(sim, --k);
-		u64 seen;
-
-		if (s->node == node || (data_only && s->kind > SIG_JAM))
-			continue;
-		/* CRS follows the MDI by crs_delay, on and off */
-		seen = s->start + prop(pos, s) + crs;
-		if (seen > now || seen >= ignore_from) {
-			unseen = true;
-			continue;
-		}
-		if (s->active) {
-			*off_at = BUS_NEVER;
-			return true;
-		}
-		seen = s->end + prop(pos, s) + crs;
-		if (seen > now) {
-			busy = true;
-			busy_until = max(busy_until, seen);
-		} else {
-			last_off = max(last_off, seen);
-		}
-	}
-	*off_at = busy ? busy_until : last_off;
-	sim->carrier_unseen = unseen;
-	return busy;
+	return bus_carrier_at(sim, node, data_only, ignore_from, off_at);
 }
 
 /* PLCA's "receiving": another node's COMMIT or frame is on the wire (the segment's view). */

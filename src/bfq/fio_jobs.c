@@ -3044,6 +3044,17 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	} else {
 		job.io_size = 0;	/* until its runtime */
 	}
+	/*
+	 * fio 3.33's exceeds_number_ios() compares the I/Os of the whole run with number_ios
+	 * times the job's loops (td->loops), and a time_based job's do_io() never asks it:
+	 * rw=read, size=256k, bs=4k, loops=3, number_ios=50 read 64, 64 and 22 blocks (150);
+	 * number_ios=10 with time_based, runtime=200ms read for the 200 ms (2026-12-08).
+	 * kfsim ended both after number_ios I/Os.
+	 */
+	if (time_based)
+		job.number_ios = 0;
+	else
+		job.number_ios *= sec->loops ? sec->loops : 1;
 	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
 	if (job.rate_poisson && !job.io_error) {

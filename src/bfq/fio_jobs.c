@@ -131,6 +131,7 @@ struct fio_section {
 	bool new_group;
 	bool end_fsync, fsync_on_close;	/* either: the job's end_fsync */
 	long max_open_zones_line;
+	unsigned int max_open_zones;
 	struct fio_where create_serialize_off;	/* create_serialize=0's line, 0 = on */
 	/*
 	 * no effect here but fixup_options()'s checks (fio_fixup_check()): dedupe_mode=
@@ -195,6 +196,16 @@ struct fio_parser {
 	const char **files;
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
+	/*
+	 * the emulated zones of a named file, as its first zbd job set them up (fio 3.33
+	 * zbd.c: one zbd_info per file, its zone size and max_open_zones that job's)
+	 */
+	struct fio_zoned_file {
+		char name[128];
+		u64 zone_size;
+		unsigned int max_open_zones;
+	} zoned[8];
+	unsigned int nr_zoned;
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	u64 size_loops[KFSIM_BFQ_MAX_JOBS];	/* io_size is size= in bytes times this */
 	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
@@ -2255,6 +2266,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else if (v > 4096)
 			fio_err(&p->errs, file, line, "max_open_zones: max value out of range: %llu "
 				"(4096 max)", (unsigned long long)v);
+		else
+			sec->max_open_zones = (unsigned int)v;
 		sec->max_open_zones_line = line;
 	} else if (!strcmp(key, "read_beyond_wp")) {
 		if (parse_flag(value, true, &sec->read_beyond_wp))
@@ -2411,6 +2424,43 @@ static void fio_libzbc(const struct fio_section *sec, struct kfsim_bfq_job *job)
  * nothing read.  Writes at the emulated write pointers, the open-zone limits and zone resets
  * are not modelled: a job that writes is refused.
  */
+/*
+ * Jobs of one named file share its emulated zones: the first zbd job's zone size and
+ * max_open_zones are the file's, and fio 3.33's run fails a later job whose zonesize differs
+ * (zbd_zone_align_file_sizes(): "zonesize N does not match the device zone size M") or
+ * whose max_open_zones, when given, differs ("Different 'max_open_zones' values"); fio's
+ * run, 2026-12-08: kfsim read both.
+ */
+static void fio_zoned_file_check(struct fio_parser *p, const struct fio_section *sec,
+				 const struct kfsim_bfq_job *job)
+{
+	struct fio_zoned_file *z = NULL;
+
+	if (!sec->filename[0] || strchr(sec->filename, ':'))
+		return;	/* the job's own file, which no other job names */
+	for (unsigned int i = 0; i < p->nr_zoned && !z; i++)
+		if (!strcmp(p->zoned[i].name, sec->filename))
+			z = &p->zoned[i];
+	if (!z) {
+		if (p->nr_zoned == ARRAY_SIZE(p->zoned))
+			return;
+		z = &p->zoned[p->nr_zoned++];
+		snprintf(z->name, sizeof(z->name), "%s", sec->filename);
+		z->zone_size = job->zone_size;
+		z->max_open_zones = sec->max_open_zones;
+		return;
+	}
+	if (job->zone_size != z->zone_size)
+		fio_err(&p->errs, sec->file, sec->zone_opt_line[0] ? sec->zone_opt_line[0] :
+			sec->line, "zonesize: %s: zonesize %llu does not match the device zone "
+			"size %llu (an earlier job's): fio's run fails", sec->filename,
+			(unsigned long long)job->zone_size, (unsigned long long)z->zone_size);
+	if (sec->max_open_zones && sec->max_open_zones != z->max_open_zones)
+		fio_err(&p->errs, sec->file, sec->max_open_zones_line, "max_open_zones: %u, "
+			"an earlier job of %s %u: fio's run fails (\"Different 'max_open_zones' "
+			"values\")", sec->max_open_zones, sec->filename, z->max_open_zones);
+}
+
 static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_bfq_job *job)
 {
 	bool reads = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
@@ -2434,6 +2484,7 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 				"file/block device with --zonemode=zbd" });
 		return;
 	}
+	fio_zoned_file_check(p, sec, job);
 	if (!reads) {
 		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip",
 						   "max_open_zones" };
@@ -2965,9 +3016,21 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			"--create_serialize=0 are not compatible.\")" });
 	if (sec->zonemode == 2) {
 		fio_zbd(p, sec, &job);
+	} else if (sec->zonemode != 1 && job.zone_size && sec->zonemode == 0 &&
+		   sec->zone_opt_line[0] == p->global.zone_opt_line[0] &&
+		   (sec->zone_line != p->global.zone_line || sec->zone_file != p->global.zone_file)) {
+		/*
+		 * the job's own zonemode=none beside a [global] zonesize= the other jobs need:
+		 * the line to take out is the job's (naming the [global] one made the other
+		 * jobs fail in turn: zbd without a zone size)
+		 */
+		fio_err(&p->errs, sec->zone_file, sec->zone_line, "zonemode: none with zonesize= "
+			"of [global]: fio's run fails (fixup_options(): \"--zonemode=none and "
+			"--zonesize are not compatible.\")");
 	} else if (sec->zonemode != 1 && job.zone_size) {
-		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: --zonemode=none and "
-			"--zonesize are not compatible.");
+		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: without a zonemode, "
+			"fio's run fails (fixup_options(): \"--zonemode=none and --zonesize are "
+			"not compatible.\")");
 	} else if (sec->zonemode != 1) {
 		job.zone_size = job.zone_range = job.zone_skip = 0;
 	} else if (!job.zone_size) {

@@ -2450,15 +2450,31 @@ static void fio_zoned_file_check(struct fio_parser *p, const struct fio_section 
 		z->max_open_zones = sec->max_open_zones;
 		return;
 	}
+	char why[400];
+	static const char *const opt[] = { "zonesize", "zonerange", "zoneskip", "max_open_zones" };
+
 	if (job->zone_size != z->zone_size)
-		fio_err(&p->errs, sec->file, sec->zone_opt_line[0] ? sec->zone_opt_line[0] :
-			sec->line, "zonesize: %s: zonesize %llu does not match the device zone "
-			"size %llu (an earlier job's): fio's run fails", sec->filename,
-			(unsigned long long)job->zone_size, (unsigned long long)z->zone_size);
-	if (sec->max_open_zones && sec->max_open_zones != z->max_open_zones)
-		fio_err(&p->errs, sec->file, sec->max_open_zones_line, "max_open_zones: %u, "
-			"an earlier job of %s %u: fio's run fails (\"Different 'max_open_zones' "
-			"values\")", sec->max_open_zones, sec->filename, z->max_open_zones);
+		snprintf(why, sizeof(why), "%s: zonesize %llu does not match the device zone size "
+			 "%llu (an earlier job's): fio's run fails", sec->filename,
+			 (unsigned long long)job->zone_size, (unsigned long long)z->zone_size);
+	else if (sec->max_open_zones && sec->max_open_zones != z->max_open_zones)
+		snprintf(why, sizeof(why), "max_open_zones %u, an earlier job's of %s %u: fio's "
+			 "run fails (\"Different 'max_open_zones' values\")", sec->max_open_zones,
+			 sec->filename, z->max_open_zones);
+	else
+		return;
+	/* without zonemode=zbd its zone options would be refused in turn: all named at once */
+	fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->zone_file ? sec->zone_file :
+		sec->file, "zonemode", why });
+	for (int i = 0; i < 4; i++) {
+		struct fio_pending pend = { i < 3 ? sec->zone_opt_line[i] : sec->max_open_zones_line,
+					    sec->file, "", "an option of zbd zones that differ from "
+					    "their file's, which fio's run fails" };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
+		if (pend.line && pend.line != sec->zone_line)
+			fio_err_once(p, &pend);
+	}
 }
 
 static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_bfq_job *job)

@@ -6,10 +6,10 @@ their bytes, job by job.
 Each case is a job file as users write them (several jobs, a shared file laid out by one
 and read by the others, stonewall and new_group, wait_for, numjobs with offset_increment,
 loops, io_size, bssplit, size and offset in % of a file, filesize=, rw_sequencer=identical,
-number_ios).  fio 3.33 runs it for real (psync or libaio, files in a scratch directory, a few
-MiB each) with --output-format=json; kfsim runs the same file (--json, 60 s of simulated
-time, which every case ends well within) and each job's read and write I/Os and bytes must
-be fio's (total_ios and io_bytes), in fio's order of jobs.  Where kfsim's random offsets are
+number_ios, alone and over loops).  fio 3.33 runs it for real (psync or libaio, files in a
+scratch directory, a few MiB each) with --output-format=json; kfsim runs the same file
+(--json, 60 s of simulated time, which every case ends well within) and each job's read and
+write I/Os and bytes must be fio's (total_ios and io_bytes), in fio's order of jobs.  Where kfsim's random offsets are
 its own (docs/bfq.md, differences) the counts still are fio's: these cases keep one block
 size per job, where fio's random map holds the region's whole blocks.
 
@@ -44,6 +44,10 @@ CASES = {
               "size=1m\nioengine=libaio\niodepth=4\ndirect=1\n[first]\nrw=read\nbs=4k\n"
               "size=1m\nnumber_ios=100\n[second]\nrw=read\nbs=4k\nsize=1m\noffset=512k\n"
               "number_ios=50\n",
+    # number_ios over loops: fio's limit is number_ios x loops for the run (exceeds_number_ios())
+    "number_ios": "[global]\nbs=4k\nsize=256k\n[per_loop]\nrw=read\nloops=3\nnumber_ios=100\n"
+                  "[budget]\nrw=read\nloops=3\nnumber_ios=50\n[random]\nrw=randread\nloops=2\n"
+                  "number_ios=100\n[writer]\nrw=write\nloops=2\nnumber_ios=40\n",
     # a file made by one job, then N % of it read: of its size so far (setup_files())
     "percent": "[global]\nfilename=pool.bin\nbs=32k\n[make]\nrw=write\nsize=3m\n[tail]\n"
                "rw=read\noffset=50%\nsize=25%\n[half]\nrw=randread\nsize=50%\n",

@@ -180,6 +180,9 @@ struct fio_section {
 	unsigned int io_size_pct;
 	u64 offset_increment;
 	char filename[128];
+	/* filename=a:b: the list as written and its count of names (0: one file or none) */
+	char filelist[128];
+	unsigned int listed;
 	char wait_for[32];
 	long line;
 	const char *file;
@@ -2144,12 +2147,22 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "filename: %s", value && *value ?
 				"a name over 127 characters is not modelled" :
 				"1 to 127 characters expected");
-		else if (fio_filenames(value, sec->filename, sizeof(sec->filename)) > 1)
-			/* with disk I/O only: a network engine's names are not files */
+		else if ((v = fio_filenames(value, sec->filename, sizeof(sec->filename))) > 1) {
+			/*
+			 * with disk I/O only: a network engine's names are not files.  The
+			 * names are the job's files (options.c str_filename_cb(): nr_files is
+			 * their count), as nrfiles= makes them: kept if the files are modelled
+			 */
 			fio_defer(sec, line, file, "filename", "several files per job (a:b) are "
 				  "not modelled");
-		else
+			snprintf(sec->filelist, sizeof(sec->filelist), "%s", value);
+			sec->listed = (unsigned int)v;
+			sec->nrfiles = v;
+		} else {
 			fio_undefer(sec, "filename");
+			sec->filelist[0] = '\0';
+			sec->listed = 0;
+		}
 	} else if (!strcmp(key, "numjobs")) {
 		if (value && !parse_uint(value, 0, 0, &v))
 			/* init.c add_job(): --numjobs from 0 clones until fio's job table is full */
@@ -2436,8 +2449,8 @@ static void fio_zoned_file_check(struct fio_parser *p, const struct fio_section 
 {
 	struct fio_zoned_file *z = NULL;
 
-	if (!sec->filename[0] || strchr(sec->filename, ':'))
-		return;	/* the job's own file, which no other job names */
+	if (!sec->filename[0] || sec->listed)
+		return;	/* the job's own file, which no other job names, or several */
 	for (unsigned int i = 0; i < p->nr_zoned && !z; i++)
 		if (!strcmp(p->zoned[i].name, sec->filename))
 			z = &p->zoned[i];
@@ -2834,8 +2847,11 @@ static const char *fio_files_why(const struct fio_section *sec, const struct kfs
 	if (sec->openfiles && sec->openfiles < sec->nrfiles)
 		return "several files with openfiles below nrfiles (fio closes and opens them) "
 		       "are not modelled with disk I/O";
-	if (sec->filename[0])
+	if (sec->filename[0] && !sec->listed)
 		return "several files per job with filename= are not modelled with disk I/O";
+	/* init.c fixup_options() cuts nrfiles to the names; fewer leave files unused */
+	if (sec->listed && sec->nrfiles < sec->listed)
+		return "nrfiles= below the names of filename= is not modelled with disk I/O";
 	if (job->offset_frac >= 0 || job->offset % SECTOR_SIZE || sec->offset_increment % SECTOR_SIZE)
 		return "several files per job with an offset in % or not a multiple of 512 are "
 		       "not modelled with disk I/O";
@@ -2981,6 +2997,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
+	if (sec->listed && sec->nrfiles > sec->listed)
+		sec->nrfiles = sec->listed;	/* fixup_options(): at most the names */
 	/* before size= takes filesize='s value below: several files, if modelled */
 	files_why = sec->nrfiles > 1 ? fio_files_why(sec, &job) : "";
 	one_file_range = sec->nrfiles <= 1 && sec->filesize != sec->filesize_lo &&
@@ -2991,12 +3009,15 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 
 		for (unsigned int i = 0; i < sec->nr_pending; i++) {
 			if (why && (!strcmp(sec->pending[i].option, "nrfiles") ||
-				    !strcmp(sec->pending[i].option, "nr_files")))
+				    !strcmp(sec->pending[i].option, "nr_files") ||
+				    (sec->listed && !strcmp(sec->pending[i].option, "filename"))))
 				sec->pending[i].why = why;
 		}
 		if (!why) {
 			fio_undefer(sec, "nrfiles");
 			fio_undefer(sec, "nr_files");
+			if (sec->listed)
+				fio_undefer(sec, "filename");
 		}
 	}
 	if (job.engine != KFSIM_ENGINE_NONE) {
@@ -3208,7 +3229,9 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->io_size_pct[p->nr] = time_based ? 0 : sec->io_size_pct;
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
-		if (sec->filename[0])
+		if (sec->listed)	/* the list's files, laid out together */
+			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%s", sec->filelist);
+		else if (sec->filename[0])
 			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%s", sec->filename);
 		else
 			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%.100s.%u.0",
@@ -3888,6 +3911,45 @@ static u64 fio_unsized_share(struct fio_parser *p, u64 cap_bytes)
 	return (cap_bytes - taken) / nr_unsized & ~((u64)(1 << 20) - 1);
 }
 
+/*
+ * Whether two filename= values (a:b lists, get_next_name()'s escapes kept) name a file in
+ * common: a list is laid out as one, so its files may be used only by jobs naming it all.
+ */
+static bool fio_names_overlap(const char *a, const char *b)
+{
+	char na[128], nb[128];
+
+	for (const char *x = a; *x;) {
+		size_t n = 0;
+
+		for (; *x && *x != ':'; x++) {
+			if (*x == '\\' && x[1] == ':')
+				x++;
+			if (n + 1 < sizeof(na))
+				na[n++] = *x;
+		}
+		na[n] = '\0';
+		if (*x)
+			x++;
+		for (const char *y = b; *y && n;) {
+			size_t m = 0;
+
+			for (; *y && *y != ':'; y++) {
+				if (*y == '\\' && y[1] == ':')
+					y++;
+				if (m + 1 < sizeof(nb))
+					nb[m++] = *y;
+			}
+			nb[m] = '\0';
+			if (*y)
+				y++;
+			if (!strcmp(na, nb))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Each file its own region, in order of first use; one device at most. */
 static void fio_layout(struct fio_parser *p)
 {
@@ -3909,6 +3971,14 @@ static void fio_layout(struct fio_parser *p)
 		}
 		if (!fio_file_first(p, i))
 			continue;
+		for (unsigned int k = p->first; k < i; k++) {
+			if ((strchr(name, ':') || strchr(p->filenames[k], ':')) &&
+			    fio_names_overlap(name, p->filenames[k]))
+				fio_err(&p->errs, p->files[i], p->lines[i], "filename=%s: a file "
+					"also of job '%s' (filename=%s), one list of several files "
+					"per job laid out apart from another, is not modelled", name,
+					p->jobs[k].name, p->filenames[k]);
+		}
 		/* the file holds the largest offset + size of the jobs that use it */
 		size = fio_file_walk(p, i, share, true, NULL, NULL);
 		/* 1 MiB aligned, as far as the disk goes */

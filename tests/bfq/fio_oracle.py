@@ -370,6 +370,11 @@ def files_expected(job, e):
     3.33's setup_files() sizes new files, in whole sectors: filesize=N each, else size /
     nrfiles (a filesize range is drawn: its bounds only)."""
     n = job.out("nrfiles", job.out("nr_files", 1))
+    # filename=a:b: the names are the job's files (str_filename_cb()), and fixup_options()
+    # cuts nrfiles to their count; a ':' after '\' is the name's, empty names are none
+    names = [x for x in re.split(r"(?<!\\):", job.ptr("filename") or "") if x]
+    if len(names) > 1:
+        n = min(n, len(names)) if job.has("nrfiles") or job.has("nr_files") else len(names)
     if not n or n <= 1:
         return
     e["nr_files"] = n

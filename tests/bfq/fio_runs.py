@@ -10,9 +10,9 @@ number_ios, alone and over loops, filename=a:b lists).  fio 3.33 runs it for rea
 libaio, files in a scratch directory, a few MiB each) with --output-format=json; kfsim runs
 the same file (--json, 60 s of simulated time, which every case ends well within) and each
 job's read and write I/Os and bytes must be fio's (total_ios and io_bytes), in fio's order
-of jobs.  Where kfsim's random offsets are
-its own (docs/bfq.md, differences) the counts still are fio's: these cases keep one block
-size per job, where fio's random map holds the region's whole blocks.
+of jobs.  Where kfsim's random offsets are its own (docs/bfq.md, differences) the counts
+still are fio's: these cases keep one block size per job, where fio's random map holds the
+region's whole blocks.
 
 Usage: fio_runs.py KFSIM
 Exit 0 when every job agrees, 1 otherwise, 77 when fio is absent.

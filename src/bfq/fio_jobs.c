@@ -199,6 +199,7 @@ struct fio_parser {
 	const char **files;
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
+	bool listed[KFSIM_BFQ_MAX_JOBS];	/* filenames[] is a filename=a:b list */
 	/*
 	 * the emulated zones of a named file, as its first zbd job set them up (fio 3.33
 	 * zbd.c: one zbd_info per file, its zone size and max_open_zones that job's)
@@ -2373,6 +2374,17 @@ static bool fio_is_device(const char *name)
 	return !strncmp(name, "/dev/", 5);
 }
 
+/* Whether a filename=a:b list names a device (a name that starts with /dev/). */
+static bool fio_list_has_device(const char *list)
+{
+	for (const char *c = list; *c; c++) {
+		if ((c == list || (c[-1] == ':' && (c - 1 == list || c[-2] != '\\'))) &&
+		    fio_is_device(c))
+			return true;
+	}
+	return false;
+}
+
 static bool fio_is_nowhere(const char *name)
 {
 	return !strcmp(name, "/dev/null") || !strcmp(name, "/dev/zero");
@@ -2849,6 +2861,9 @@ static const char *fio_files_why(const struct fio_section *sec, const struct kfs
 		       "are not modelled with disk I/O";
 	if (sec->filename[0] && !sec->listed)
 		return "several files per job with filename= are not modelled with disk I/O";
+	/* kfsim simulates one disk, whose device is no file of a job's several */
+	if (sec->listed && fio_list_has_device(sec->filelist))
+		return "several files per job naming a device (/dev/...) are not modelled";
 	/* init.c fixup_options() cuts nrfiles to the names; fewer leave files unused */
 	if (sec->listed && sec->nrfiles < sec->listed)
 		return "nrfiles= below the names of filename= is not modelled with disk I/O";
@@ -3229,8 +3244,14 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->io_size_pct[p->nr] = time_based ? 0 : sec->io_size_pct;
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
-		if (sec->listed)	/* the list's files, laid out together */
-			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%s", sec->filelist);
+		p->listed[p->nr] = sec->listed;
+		/*
+		 * the list's files, laid out together: its key starts with a ':', which
+		 * get_next_name() skips, so that no one file's name ("p\\:q" is "p:q") is it
+		 */
+		if (sec->listed)
+			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), ":%.126s",
+				 sec->filelist);
 		else if (sec->filename[0])
 			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%s", sec->filename);
 		else
@@ -3912,37 +3933,47 @@ static u64 fio_unsized_share(struct fio_parser *p, u64 cap_bytes)
 }
 
 /*
- * Whether two filename= values (a:b lists, get_next_name()'s escapes kept) name a file in
+ * The next name of a filename=a:b list from *@list into @name (get_next_name(): a '\\:' is
+ * the name's colon), false at the list's end.
+ */
+static bool fio_list_next(const char **list, char *name, size_t len)
+{
+	const char *x = *list;
+	size_t n = 0;
+
+	while (*x == ':')
+		x++;
+	if (!*x)
+		return false;
+	for (; *x && *x != ':'; x++) {
+		if (*x == '\\' && x[1] == ':')
+			x++;
+		if (n + 1 < len)
+			name[n++] = *x;
+	}
+	name[n] = '\0';
+	*list = x;
+	return true;
+}
+
+/*
+ * Whether two jobs' files (@a, @b: one name, or a list when @a_list, @b_list) have one in
  * common: a list is laid out as one, so its files may be used only by jobs naming it all.
  */
-static bool fio_names_overlap(const char *a, const char *b)
+static bool fio_names_overlap(const char *a, bool a_list, const char *b, bool b_list)
 {
 	char na[128], nb[128];
 
-	for (const char *x = a; *x;) {
-		size_t n = 0;
-
-		for (; *x && *x != ':'; x++) {
-			if (*x == '\\' && x[1] == ':')
-				x++;
-			if (n + 1 < sizeof(na))
-				na[n++] = *x;
+	for (const char *x = a; a_list ? fio_list_next(&x, na, sizeof(na)) : x == a;) {
+		if (!a_list) {
+			snprintf(na, sizeof(na), "%s", a);
+			x = a + 1;
 		}
-		na[n] = '\0';
-		if (*x)
-			x++;
-		for (const char *y = b; *y && n;) {
-			size_t m = 0;
-
-			for (; *y && *y != ':'; y++) {
-				if (*y == '\\' && y[1] == ':')
-					y++;
-				if (m + 1 < sizeof(nb))
-					nb[m++] = *y;
+		for (const char *y = b; b_list ? fio_list_next(&y, nb, sizeof(nb)) : y == b;) {
+			if (!b_list) {
+				snprintf(nb, sizeof(nb), "%s", b);
+				y = b + 1;
 			}
-			nb[m] = '\0';
-			if (*y)
-				y++;
 			if (!strcmp(na, nb))
 				return true;
 		}
@@ -3961,6 +3992,8 @@ static void fio_layout(struct fio_parser *p)
 		const char *name = p->filenames[i];
 		u64 size = 0;
 
+		if (p->listed[i] && fio_list_has_device(name))
+			continue;	/* refused: fio_files_why() */
 		if (fio_is_device(name) && !fio_is_nowhere(name) &&
 		    p->jobs[i].engine != KFSIM_ENGINE_NONE) {
 			if (device && strcmp(device, name))
@@ -3972,12 +4005,13 @@ static void fio_layout(struct fio_parser *p)
 		if (!fio_file_first(p, i))
 			continue;
 		for (unsigned int k = p->first; k < i; k++) {
-			if ((strchr(name, ':') || strchr(p->filenames[k], ':')) &&
-			    fio_names_overlap(name, p->filenames[k]))
+			if ((p->listed[i] || p->listed[k]) &&
+			    fio_names_overlap(name, p->listed[i], p->filenames[k], p->listed[k]))
 				fio_err(&p->errs, p->files[i], p->lines[i], "filename=%s: a file "
 					"also of job '%s' (filename=%s), one list of several files "
-					"per job laid out apart from another, is not modelled", name,
-					p->jobs[k].name, p->filenames[k]);
+					"per job laid out apart from another, is not modelled",
+					name + p->listed[i], p->jobs[k].name,
+					p->filenames[k] + p->listed[k]);
 		}
 		/* the file holds the largest offset + size of the jobs that use it */
 		size = fio_file_walk(p, i, share, true, NULL, NULL);

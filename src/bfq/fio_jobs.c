@@ -1797,6 +1797,14 @@ static void fio_strided_random(struct fio_parser *p, const struct fio_section *s
 	}
 }
 
+/* Whether @value is a number then '%' and nothing else, as fio's str_to_decimal() takes it. */
+static bool fio_wrapped_percent(const char *value)
+{
+	size_t n = strspn(value, "0123456789");
+
+	return n && value[n] == '%' && !value[n + 1];
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1848,7 +1856,15 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_pattern_check(p, key, value, line, file);
 	if (no_effect_why(key)) {
 		/* once a line: group_reporting's and the patterns' own checks came first */
-		if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value))
+		if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value) && value &&
+		    fio_wrapped_percent(value))
+			/*
+			 * str_to_decimal() reads N% where no percentage goes as 2^64 - 1 - N and
+			 * the option takes that (openfiles=50%: fio's log 18446744073709551565)
+			 */
+			fio_err(&p->errs, file, line, "%s: a percentage where fio takes none, read "
+				"wrapped round (2^64 - 1 - N), is not modelled, not '%s'", key, value);
+		else if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value))
 			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
 		else if (value)
 			fio_files_option(sec, key, value);

@@ -1686,6 +1686,16 @@ static void job_issue(struct kfsim_bfq_sim *sim, unsigned int j)
 			job->next.valid = false;
 			continue;
 		}
+		/*
+		 * fio 3.33 asks runtime_exceeded() before each I/O: none goes out once the
+		 * runtime is over, though its rate allowed it then (rate_iops=40, runtime=1:
+		 * fio 40 reads, kfsim 41 before, its 41st at the runtime's very end)
+		 */
+		if (job->spec.runtime_ns && !job->in_ramp &&
+		    sim->now >= job->start_ns + job->spec.runtime_ns) {
+			job->next.valid = false;
+			continue;
+		}
 		if (job->next.write && job->spec.buffered && !job->spec.sync) {
 			if (job->inflight)
 				return;	/* the writer is in its write() after the reads it waits on */

@@ -131,6 +131,7 @@ struct fio_section {
 	bool new_group;
 	bool end_fsync, fsync_on_close;	/* either: the job's end_fsync */
 	long max_open_zones_line;
+	unsigned int max_open_zones;
 	struct fio_where create_serialize_off;	/* create_serialize=0's line, 0 = on */
 	/*
 	 * no effect here but fixup_options()'s checks (fio_fixup_check()): dedupe_mode=
@@ -179,6 +180,9 @@ struct fio_section {
 	unsigned int io_size_pct;
 	u64 offset_increment;
 	char filename[128];
+	/* filename=a:b: the list as written and its count of names (0: one file or none) */
+	char filelist[128];
+	unsigned int listed;
 	char wait_for[32];
 	long line;
 	const char *file;
@@ -195,6 +199,17 @@ struct fio_parser {
 	const char **files;
 	char names[KFSIM_BFQ_MAX_JOBS][32];	/* section names, for wait_for */
 	char filenames[KFSIM_BFQ_MAX_JOBS][128];
+	bool listed[KFSIM_BFQ_MAX_JOBS];	/* filenames[] is a filename=a:b list */
+	/*
+	 * the emulated zones of a named file, as its first zbd job set them up (fio 3.33
+	 * zbd.c: one zbd_info per file, its zone size and max_open_zones that job's)
+	 */
+	struct fio_zoned_file {
+		char name[128];
+		u64 zone_size;
+		unsigned int max_open_zones;
+	} zoned[8];
+	unsigned int nr_zoned;
 	u64 loops[KFSIM_BFQ_MAX_JOBS];	/* size-bounded by its region: loops of it */
 	u64 size_loops[KFSIM_BFQ_MAX_JOBS];	/* io_size is size= in bytes times this */
 	unsigned int io_size_pct[KFSIM_BFQ_MAX_JOBS];	/* fio_section's io_size_pct */
@@ -1782,6 +1797,14 @@ static void fio_strided_random(struct fio_parser *p, const struct fio_section *s
 	}
 }
 
+/* Whether @value is a number then '%' and nothing else, as fio's str_to_decimal() takes it. */
+static bool fio_wrapped_percent(const char *value)
+{
+	size_t n = strspn(value, "0123456789");
+
+	return n && value[n] == '%' && !value[n + 1];
+}
+
 /* One option of a section: modelled, no effect, deferred or refused; false: unknown. */
 static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, const char *key,
 			     const char *value, long line, const char *file)
@@ -1833,7 +1856,15 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		fio_pattern_check(p, key, value, line, file);
 	if (no_effect_why(key)) {
 		/* once a line: group_reporting's and the patterns' own checks came first */
-		if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value))
+		if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value) && value &&
+		    fio_wrapped_percent(value))
+			/*
+			 * str_to_decimal() reads N% where no percentage goes as 2^64 - 1 - N and
+			 * the option takes that (openfiles=50%: fio's log 18446744073709551565)
+			 */
+			fio_err(&p->errs, file, line, "%s: a percentage where fio takes none, read "
+				"wrapped round (2^64 - 1 - N), is not modelled, not '%s'", key, value);
+		else if (p->errs.nr == nr_errs && !fio_no_effect_value_ok(key, value))
 			fio_err(&p->errs, file, line, "%s: failed parsing %s=%s", key, key, value);
 		else if (value)
 			fio_files_option(sec, key, value);
@@ -2133,12 +2164,22 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 			fio_err(&p->errs, file, line, "filename: %s", value && *value ?
 				"a name over 127 characters is not modelled" :
 				"1 to 127 characters expected");
-		else if (fio_filenames(value, sec->filename, sizeof(sec->filename)) > 1)
-			/* with disk I/O only: a network engine's names are not files */
+		else if ((v = fio_filenames(value, sec->filename, sizeof(sec->filename))) > 1) {
+			/*
+			 * with disk I/O only: a network engine's names are not files.  The
+			 * names are the job's files (options.c str_filename_cb(): nr_files is
+			 * their count), as nrfiles= makes them: kept if the files are modelled
+			 */
 			fio_defer(sec, line, file, "filename", "several files per job (a:b) are "
 				  "not modelled");
-		else
+			snprintf(sec->filelist, sizeof(sec->filelist), "%s", value);
+			sec->listed = (unsigned int)v;
+			sec->nrfiles = v;
+		} else {
 			fio_undefer(sec, "filename");
+			sec->filelist[0] = '\0';
+			sec->listed = 0;
+		}
 	} else if (!strcmp(key, "numjobs")) {
 		if (value && !parse_uint(value, 0, 0, &v))
 			/* init.c add_job(): --numjobs from 0 clones until fio's job table is full */
@@ -2255,6 +2296,8 @@ static bool fio_option_apply(struct fio_parser *p, struct fio_section *sec, cons
 		else if (v > 4096)
 			fio_err(&p->errs, file, line, "max_open_zones: max value out of range: %llu "
 				"(4096 max)", (unsigned long long)v);
+		else
+			sec->max_open_zones = (unsigned int)v;
 		sec->max_open_zones_line = line;
 	} else if (!strcmp(key, "read_beyond_wp")) {
 		if (parse_flag(value, true, &sec->read_beyond_wp))
@@ -2347,6 +2390,17 @@ static bool fio_is_device(const char *name)
 	return !strncmp(name, "/dev/", 5);
 }
 
+/* Whether a filename=a:b list names a device (a name that starts with /dev/). */
+static bool fio_list_has_device(const char *list)
+{
+	for (const char *c = list; *c; c++) {
+		if ((c == list || (c[-1] == ':' && (c - 1 == list || c[-2] != '\\'))) &&
+		    fio_is_device(c))
+			return true;
+	}
+	return false;
+}
+
 static bool fio_is_nowhere(const char *name)
 {
 	return !strcmp(name, "/dev/null") || !strcmp(name, "/dev/zero");
@@ -2411,6 +2465,59 @@ static void fio_libzbc(const struct fio_section *sec, struct kfsim_bfq_job *job)
  * nothing read.  Writes at the emulated write pointers, the open-zone limits and zone resets
  * are not modelled: a job that writes is refused.
  */
+/*
+ * Jobs of one named file share its emulated zones: the first zbd job's zone size and
+ * max_open_zones are the file's, and fio 3.33's run fails a later job whose zonesize differs
+ * (zbd_zone_align_file_sizes(): "zonesize N does not match the device zone size M") or
+ * whose max_open_zones, when given, differs ("Different 'max_open_zones' values"); fio's
+ * run, 2026-12-08: kfsim read both.
+ */
+static void fio_zoned_file_check(struct fio_parser *p, const struct fio_section *sec,
+				 const struct kfsim_bfq_job *job)
+{
+	struct fio_zoned_file *z = NULL;
+
+	if (!sec->filename[0] || sec->listed)
+		return;	/* the job's own file, which no other job names, or several */
+	for (unsigned int i = 0; i < p->nr_zoned && !z; i++)
+		if (!strcmp(p->zoned[i].name, sec->filename))
+			z = &p->zoned[i];
+	if (!z) {
+		if (p->nr_zoned == ARRAY_SIZE(p->zoned))
+			return;
+		z = &p->zoned[p->nr_zoned++];
+		snprintf(z->name, sizeof(z->name), "%s", sec->filename);
+		z->zone_size = job->zone_size;
+		z->max_open_zones = sec->max_open_zones;
+		return;
+	}
+	char why[400];
+	static const char *const opt[] = { "zonesize", "zonerange", "zoneskip", "max_open_zones" };
+
+	if (job->zone_size != z->zone_size)
+		snprintf(why, sizeof(why), "%s: zonesize %llu does not match the device zone size "
+			 "%llu (an earlier job's): fio's run fails", sec->filename,
+			 (unsigned long long)job->zone_size, (unsigned long long)z->zone_size);
+	else if (sec->max_open_zones && sec->max_open_zones != z->max_open_zones)
+		snprintf(why, sizeof(why), "max_open_zones %u, an earlier job's of %s %u: fio's "
+			 "run fails (\"Different 'max_open_zones' values\")", sec->max_open_zones,
+			 sec->filename, z->max_open_zones);
+	else
+		return;
+	/* without zonemode=zbd its zone options would be refused in turn: all named at once */
+	fio_err_once(p, &(struct fio_pending){ sec->zone_line, sec->zone_file ? sec->zone_file :
+		sec->file, "zonemode", why });
+	for (int i = 0; i < 4; i++) {
+		struct fio_pending pend = { i < 3 ? sec->zone_opt_line[i] : sec->max_open_zones_line,
+					    sec->file, "", "an option of zbd zones that differ from "
+					    "their file's, which fio's run fails" };
+
+		snprintf(pend.option, sizeof(pend.option), "%s", opt[i]);
+		if (pend.line && pend.line != sec->zone_line)
+			fio_err_once(p, &pend);
+	}
+}
+
 static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_bfq_job *job)
 {
 	bool reads = job->rw == KFSIM_RW_READ || job->rw == KFSIM_RW_RANDREAD;
@@ -2434,6 +2541,7 @@ static void fio_zbd(struct fio_parser *p, struct fio_section *sec, struct kfsim_
 				"file/block device with --zonemode=zbd" });
 		return;
 	}
+	fio_zoned_file_check(p, sec, job);
 	if (!reads) {
 		static const char *const opt[] = { "zonesize", "zonerange", "zoneskip",
 						   "max_open_zones" };
@@ -2767,8 +2875,14 @@ static const char *fio_files_why(const struct fio_section *sec, const struct kfs
 	if (sec->openfiles && sec->openfiles < sec->nrfiles)
 		return "several files with openfiles below nrfiles (fio closes and opens them) "
 		       "are not modelled with disk I/O";
-	if (sec->filename[0])
+	if (sec->filename[0] && !sec->listed)
 		return "several files per job with filename= are not modelled with disk I/O";
+	/* kfsim simulates one disk, whose device is no file of a job's several */
+	if (sec->listed && fio_list_has_device(sec->filelist))
+		return "several files per job naming a device (/dev/...) are not modelled";
+	/* init.c fixup_options() cuts nrfiles to the names; fewer leave files unused */
+	if (sec->listed && sec->nrfiles < sec->listed)
+		return "nrfiles= below the names of filename= is not modelled with disk I/O";
 	if (job->offset_frac >= 0 || job->offset % SECTOR_SIZE || sec->offset_increment % SECTOR_SIZE)
 		return "several files per job with an offset in % or not a multiple of 512 are "
 		       "not modelled with disk I/O";
@@ -2914,6 +3028,8 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 
 	if (fio_is_nowhere(sec->filename))
 		job.engine = KFSIM_ENGINE_NONE;
+	if (sec->listed && sec->nrfiles > sec->listed)
+		sec->nrfiles = sec->listed;	/* fixup_options(): at most the names */
 	/* before size= takes filesize='s value below: several files, if modelled */
 	files_why = sec->nrfiles > 1 ? fio_files_why(sec, &job) : "";
 	one_file_range = sec->nrfiles <= 1 && sec->filesize != sec->filesize_lo &&
@@ -2924,12 +3040,15 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 
 		for (unsigned int i = 0; i < sec->nr_pending; i++) {
 			if (why && (!strcmp(sec->pending[i].option, "nrfiles") ||
-				    !strcmp(sec->pending[i].option, "nr_files")))
+				    !strcmp(sec->pending[i].option, "nr_files") ||
+				    (sec->listed && !strcmp(sec->pending[i].option, "filename"))))
 				sec->pending[i].why = why;
 		}
 		if (!why) {
 			fio_undefer(sec, "nrfiles");
 			fio_undefer(sec, "nr_files");
+			if (sec->listed)
+				fio_undefer(sec, "filename");
 		}
 	}
 	if (job.engine != KFSIM_ENGINE_NONE) {
@@ -2965,9 +3084,21 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 			"--create_serialize=0 are not compatible.\")" });
 	if (sec->zonemode == 2) {
 		fio_zbd(p, sec, &job);
+	} else if (sec->zonemode != 1 && job.zone_size && sec->zonemode == 0 &&
+		   sec->zone_opt_line[0] == p->global.zone_opt_line[0] &&
+		   (sec->zone_line != p->global.zone_line || sec->zone_file != p->global.zone_file)) {
+		/*
+		 * the job's own zonemode=none beside a [global] zonesize= the other jobs need:
+		 * the line to take out is the job's (naming the [global] one made the other
+		 * jobs fail in turn: zbd without a zone size)
+		 */
+		fio_err(&p->errs, sec->zone_file, sec->zone_line, "zonemode: none with zonesize= "
+			"of [global]: fio's run fails (fixup_options(): \"--zonemode=none and "
+			"--zonesize are not compatible.\")");
 	} else if (sec->zonemode != 1 && job.zone_size) {
-		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: --zonemode=none and "
-			"--zonesize are not compatible.");
+		fio_err(&p->errs, sec->file, sec->zone_opt_line[0], "zonesize: without a zonemode, "
+			"fio's run fails (fixup_options(): \"--zonemode=none and --zonesize are "
+			"not compatible.\")");
 	} else if (sec->zonemode != 1) {
 		job.zone_size = job.zone_range = job.zone_skip = 0;
 	} else if (!job.zone_size) {
@@ -3044,6 +3175,17 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 	} else {
 		job.io_size = 0;	/* until its runtime */
 	}
+	/*
+	 * fio 3.33's exceeds_number_ios() compares the I/Os of the whole run with number_ios
+	 * times the job's loops (td->loops), and a time_based job's do_io() never asks it:
+	 * rw=read, size=256k, bs=4k, loops=3, number_ios=50 read 64, 64 and 22 blocks (150);
+	 * number_ios=10 with time_based, runtime=200ms read for the 200 ms (2026-12-08).
+	 * kfsim ended both after number_ios I/Os.
+	 */
+	if (time_based)
+		job.number_ios = 0;
+	else
+		job.number_ios *= sec->loops ? sec->loops : 1;
 	job.verify = job.verify && sec->do_verify && !time_based &&
 		     (job.rw == KFSIM_RW_WRITE || job.rw == KFSIM_RW_RANDWRITE);
 	if (job.rate_poisson && !job.io_error) {
@@ -3118,7 +3260,15 @@ static void fio_emit(struct fio_parser *p, struct fio_section *sec)
 		p->io_size_pct[p->nr] = time_based ? 0 : sec->io_size_pct;
 		snprintf(p->names[p->nr], sizeof(p->names[0]), "%s", sec->job.name);
 		/* fio's default file: one per job and clone, "jobname.jobnum.filenum" */
-		if (sec->filename[0])
+		p->listed[p->nr] = sec->listed;
+		/*
+		 * the list's files, laid out together: its key starts with a ':', which
+		 * get_next_name() skips, so that no one file's name ("p\\:q" is "p:q") is it
+		 */
+		if (sec->listed)
+			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), ":%.126s",
+				 sec->filelist);
+		else if (sec->filename[0])
 			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%s", sec->filename);
 		else
 			snprintf(p->filenames[p->nr], sizeof(p->filenames[0]), "%.100s.%u.0",
@@ -3798,6 +3948,55 @@ static u64 fio_unsized_share(struct fio_parser *p, u64 cap_bytes)
 	return (cap_bytes - taken) / nr_unsized & ~((u64)(1 << 20) - 1);
 }
 
+/*
+ * The next name of a filename=a:b list from *@list into @name (get_next_name(): a '\\:' is
+ * the name's colon), false at the list's end.
+ */
+static bool fio_list_next(const char **list, char *name, size_t len)
+{
+	const char *x = *list;
+	size_t n = 0;
+
+	while (*x == ':')
+		x++;
+	if (!*x)
+		return false;
+	for (; *x && *x != ':'; x++) {
+		if (*x == '\\' && x[1] == ':')
+			x++;
+		if (n + 1 < len)
+			name[n++] = *x;
+	}
+	name[n] = '\0';
+	*list = x;
+	return true;
+}
+
+/*
+ * Whether two jobs' files (@a, @b: one name, or a list when @a_list, @b_list) have one in
+ * common: a list is laid out as one, so its files may be used only by jobs naming it all.
+ */
+static bool fio_names_overlap(const char *a, bool a_list, const char *b, bool b_list)
+{
+	char na[128], nb[128];
+
+	for (const char *x = a; a_list ? fio_list_next(&x, na, sizeof(na)) : x == a;) {
+		if (!a_list) {
+			snprintf(na, sizeof(na), "%s", a);
+			x = a + 1;
+		}
+		for (const char *y = b; b_list ? fio_list_next(&y, nb, sizeof(nb)) : y == b;) {
+			if (!b_list) {
+				snprintf(nb, sizeof(nb), "%s", b);
+				y = b + 1;
+			}
+			if (!strcmp(na, nb))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Each file its own region, in order of first use; one device at most. */
 static void fio_layout(struct fio_parser *p)
 {
@@ -3809,6 +4008,8 @@ static void fio_layout(struct fio_parser *p)
 		const char *name = p->filenames[i];
 		u64 size = 0;
 
+		if (p->listed[i] && fio_list_has_device(name))
+			continue;	/* refused: fio_files_why() */
 		if (fio_is_device(name) && !fio_is_nowhere(name) &&
 		    p->jobs[i].engine != KFSIM_ENGINE_NONE) {
 			if (device && strcmp(device, name))
@@ -3819,6 +4020,15 @@ static void fio_layout(struct fio_parser *p)
 		}
 		if (!fio_file_first(p, i))
 			continue;
+		for (unsigned int k = p->first; k < i; k++) {
+			if ((p->listed[i] || p->listed[k]) &&
+			    fio_names_overlap(name, p->listed[i], p->filenames[k], p->listed[k]))
+				fio_err(&p->errs, p->files[i], p->lines[i], "filename=%s: a file "
+					"also of job '%s' (filename=%s), one list of several files "
+					"per job laid out apart from another, is not modelled",
+					name + p->listed[i], p->jobs[k].name,
+					p->filenames[k] + p->listed[k]);
+		}
 		/* the file holds the largest offset + size of the jobs that use it */
 		size = fio_file_walk(p, i, share, true, NULL, NULL);
 		/* 1 MiB aligned, as far as the disk goes */

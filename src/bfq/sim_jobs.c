@@ -217,42 +217,51 @@ static int parse_bsrange(const char *text, unsigned int *lo, unsigned int *hi)
 }
 
 /*
- * "4k/10:64k/50:32k/": fio's bssplit for one direction; an entry without a percent shares
- * what the others leave, as fio does.
+ * "4k/10:64k/50:32k/": fio's bssplit for one direction, as fio 3.33 reads it (options.c
+ * split_parse_ddir(), bssplit_ddir()): an empty entry ends the list; a percent is atoi()'s,
+ * over 100 (a negative one too, as an unsigned long long) 100, and 0 (no number, "4k/abc",
+ * "4k//50") none; an entry without one shares what the others leave, a lone entry 100.
+ * Percents need not add up to 100: fio's draw walks them as given (get_next_buflen(): one
+ * under 100 in all gives its last entry the rest, one over it never reaches the entries
+ * after 100).  fio fails percents over 100 with several entries without one ("bssplit
+ * percentages add to more than 100%"); with one, fio gives it (100 - sum) wrapped round, a
+ * share kfsim does not model: both refused.
  */
 static int parse_bssplit(const char *text, struct kfsim_bfq_bssplit *split, unsigned int *nr)
 {
 	char buf[512];
-	char *save = NULL;
+	char *rest = buf, *item;
 	unsigned int n = 0, sum = 0, nr_blank = 0;
 
 	if (strlen(text) >= sizeof(buf))
 		return -EINVAL;
 	strcpy(buf, text);
-	for (char *item = strtok_r(buf, ":", &save); item; item = strtok_r(NULL, ":", &save)) {
+	while ((item = strsep(&rest, ":")) != NULL && *item) {
 		char *slash = strchr(item, '/');
-		u64 perc = 0;
+		unsigned long long perc = 0;
 
 		if (n == KFSIM_BFQ_MAX_BSSPLIT)
 			return -EINVAL;
 		if (slash) {
 			*slash = '\0';
-			if (slash[1] && (parse_u64(slash + 1, &perc) || perc > 100))
-				return -EINVAL;
+			/* atoi(): glibc's (int)strtol(), then widened as fio's unsigned long long */
+			perc = (unsigned long long)(long long)(int)strtol(slash + 1, NULL, 10);
+			if (perc > 100)
+				perc = 100;
 		}
 		if (parse_bs(item, &split[n].bs))
 			return -EINVAL;
-		if (!slash || !slash[1])
+		if (!perc)
 			nr_blank++;
 		split[n].perc = (unsigned int)perc;
 		sum += (unsigned int)perc;
 		n++;
 	}
-	if (!n || sum > 100 || (!nr_blank && sum != 100))
+	if (!n || (sum > 100 && nr_blank))
 		return -EINVAL;
 	for (unsigned int i = 0; i < n && nr_blank; i++) {
 		if (!split[i].perc)
-			split[i].perc = (100 - sum) / nr_blank;
+			split[i].perc = n == 1 ? 100 : (100 - sum) / nr_blank;
 	}
 	*nr = n;
 	return 0;

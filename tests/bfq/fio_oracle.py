@@ -329,7 +329,10 @@ def expected(job):
     e["startdelay_us"] = [lo, hi]
     e["runtime_us"] = job.out("runtime" if job.has("runtime") else "timeout", 0)
     e["ramp_time_us"] = job.out("ramp_time", 0)
-    e["number_ios"] = job.out("number_ios", 0)
+    # fio's limit (exceeds_number_ios()): number_ios times the loops (0 is 1), none for a
+    # time_based job with a runtime, whose do_io() does not ask it
+    loops = job.out("loops", 1) or 1
+    e["number_ios"] = job.out("number_ios", 0) * loops
     # fsync and fdatasync are unsigned ints; fsync_on_close's sync at the end is end_fsync's
     e["fsync"] = job.out("fsync", 0) % 2**32
     e["fdatasync"] = job.out("fdatasync", 0) % 2**32
@@ -339,6 +342,8 @@ def expected(job):
     e["wait_for"] = job.ptr("wait_for")
     # fixup_options() turns time_based off without a runtime (the job ends at its size)
     e["time_based"] = bool(job.out("time_based", 0)) and e["runtime_us"] != 0
+    if e["time_based"]:
+        e["number_ios"] = 0
     # steady state: fio's JSON "ss" name; a window alone takes fio's default iops_slope:0.01%
     dur_us = job.out("steadystate_duration", 0)
     e["ss_dur_s"] = dur_us // 1000000
@@ -365,6 +370,11 @@ def files_expected(job, e):
     3.33's setup_files() sizes new files, in whole sectors: filesize=N each, else size /
     nrfiles (a filesize range is drawn: its bounds only)."""
     n = job.out("nrfiles", job.out("nr_files", 1))
+    # filename=a:b: the names are the job's files (str_filename_cb()), and fixup_options()
+    # cuts nrfiles to their count; a ':' after '\' is the name's, empty names are none
+    names = [x for x in re.split(r"(?<!\\):", job.ptr("filename") or "") if x]
+    if len(names) > 1:
+        n = min(n, len(names)) if job.has("nrfiles") or job.has("nr_files") else len(names)
     if not n or n <= 1:
         return
     e["nr_files"] = n

@@ -6,12 +6,13 @@ their bytes, job by job.
 Each case is a job file as users write them (several jobs, a shared file laid out by one
 and read by the others, stonewall and new_group, wait_for, numjobs with offset_increment,
 loops, io_size, bssplit, size and offset in % of a file, filesize=, rw_sequencer=identical,
-number_ios).  fio 3.33 runs it for real (psync or libaio, files in a scratch directory, a few
-MiB each) with --output-format=json; kfsim runs the same file (--json, 60 s of simulated
-time, which every case ends well within) and each job's read and write I/Os and bytes must
-be fio's (total_ios and io_bytes), in fio's order of jobs.  Where kfsim's random offsets are
-its own (docs/bfq.md, differences) the counts still are fio's: these cases keep one block
-size per job, where fio's random map holds the region's whole blocks.
+number_ios, alone and over loops, filename=a:b lists).  fio 3.33 runs it for real (psync or
+libaio, files in a scratch directory, a few MiB each) with --output-format=json; kfsim runs
+the same file (--json, 60 s of simulated time, which every case ends well within) and each
+job's read and write I/Os and bytes must be fio's (total_ios and io_bytes), in fio's order
+of jobs.  Where kfsim's random offsets are its own (docs/bfq.md, differences) the counts
+still are fio's: these cases keep one block size per job, where fio's random map holds the
+region's whole blocks.
 
 Usage: fio_runs.py KFSIM
 Exit 0 when every job agrees, 1 otherwise, 77 when fio is absent.
@@ -44,6 +45,17 @@ CASES = {
               "size=1m\nioengine=libaio\niodepth=4\ndirect=1\n[first]\nrw=read\nbs=4k\n"
               "size=1m\nnumber_ios=100\n[second]\nrw=read\nbs=4k\nsize=1m\noffset=512k\n"
               "number_ios=50\n",
+    # number_ios over loops: fio's limit is number_ios x loops for the run (exceeds_number_ios())
+    "number_ios": "[global]\nbs=4k\nsize=256k\n[per_loop]\nrw=read\nloops=3\nnumber_ios=100\n"
+                  "[budget]\nrw=read\nloops=3\nnumber_ios=50\n[random]\nrw=randread\nloops=2\n"
+                  "number_ios=100\n[writer]\nrw=write\nloops=2\nnumber_ios=40\n",
+    # filename=a:b: the names are the job's files, as nrfiles= makes them
+    "filename_list": "[global]\nbs=16k\n[three]\nfilename=la.bin:lb.bin:lc.bin\nsize=1536k\n"
+                     "rw=write\n[seq]\nstonewall\nfilename=la.bin:lb.bin:lc.bin\nsize=1536k\n"
+                     "rw=read\nfile_service_type=sequential\n[rand]\nstonewall\n"
+                     "filename=la.bin:lb.bin:lc.bin\nsize=1536k\nrw=randread\n"
+                     "file_service_type=random\n[own]\nstonewall\nfilename=oa.bin:ob.bin\n"
+                     "filesize=256k\nrw=randwrite\nbs=8k\nnumjobs=2\n",
     # a file made by one job, then N % of it read: of its size so far (setup_files())
     "percent": "[global]\nfilename=pool.bin\nbs=32k\n[make]\nrw=write\nsize=3m\n[tail]\n"
                "rw=read\noffset=50%\nsize=25%\n[half]\nrw=randread\nsize=50%\n",

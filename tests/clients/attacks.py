@@ -3424,6 +3424,17 @@ def attack_exec_env():
         theirs_srv.terminate()
         theirs_srv.wait()
         stop_server(root_srv)
+    # named from a working directory deep enough, the name no longer fits a socket address:
+    # refused before the program runs (it ran, and each of its socket()s failed with
+    # ENAMETOOLONG, measured here on 2026-12-08)
+    deep = os.path.join(tmp, "d" * 60, "e" * 60)
+    os.makedirs(deep)
+    rc, out, _ = run([KFSIM, "exec", "--server", "k.sock", "--", "sh", "-c", "echo ran"],
+                     env=exec_env(), cwd=deep)
+    check("a relative --server too long for a socket address once named from the working "
+          "directory: refused with ENAMETOOLONG before the program runs",
+          rc == 1 and "-ENAMETOOLONG" in out and "ran" not in out.split(),
+          f"exit {rc}; {out.strip()[-200:]}")
 
 
 def attack_exec_nonroot_server():

@@ -20,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include <kfsim/kernel.h>
+#include <kfsim/nl_remote.h>
 #include "cli.h"
 #include "cli_exec_netns.h"
 
@@ -66,6 +68,24 @@ static const struct kfsim_cli_spec exec_spec = {
 };
 
 /* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
+/*
+ * The name the shim will connect to must fit a UNIX socket address (sun_path, 108 bytes with
+ * its NUL), or every socket() of the program fails with ENAMETOOLONG (measured: a relative
+ * --server named from a working directory 133 bytes deep).  Said here, before the program runs.
+ */
+static int server_fits(const char *name)
+{
+	struct sockaddr_un sun;
+	socklen_t len;
+	int err = kfsim_nl_sockaddr(name, &sun, &len);
+
+	if (err)
+		return kfsim_cli_fail(CMD, err, "--server %s: %zu bytes, more than a UNIX socket "
+				      "address holds (%zu): listen on a shorter path", name,
+				      strlen(name), sizeof(sun.sun_path) - 1);
+	return 0;
+}
+
 static int find_shim(char *buf, size_t size)
 {
 	const char *env = getenv("KFSIM_NETLINK_SHIM");
@@ -340,12 +360,20 @@ have_preload:
 		if (!getcwd(cwd, sizeof(cwd)) || asprintf(&abs, "%s/%s", cwd, o->server) < 0)
 			return kfsim_cli_fail(CMD, -errno, "cannot name --server %s from the "
 					      "working directory", o->server);
-		setenv("KFSIM_KERNEL", abs, 1);
+		ret = server_fits(abs);
+		if (!ret)
+			setenv("KFSIM_KERNEL", abs, 1);
 		free(abs);
-	} else if (o->server)
+		if (ret)
+			return ret;
+	} else if (o->server) {
+		ret = server_fits(o->server);
+		if (ret)
+			return ret;
 		setenv("KFSIM_KERNEL", o->server, 1);
-	else
+	} else {
 		unsetenv("KFSIM_KERNEL");
+	}
 	if (o->server_owner)
 		setenv("KFSIM_KERNEL_OWNER", o->server_owner, 1);
 	fflush(NULL);

@@ -494,6 +494,16 @@ int kfsim_nl_server_check_config(const char *path, char *errbuf, size_t errsize)
 		err = listen_fail(-EPERM, "%s has %lu links in a directory others may write to: "
 				  "another user may have linked it there", shown,
 				  (unsigned long)st.st_nlink);
+	/*
+	 * The same link once the file's first name was replaced, as passwd(1) and editors do (a
+	 * new file renamed over it): the link is its only name, one link counted, and its lines
+	 * were quoted (attacks.py "config").  Who made a name there cannot be told, so there a
+	 * file others may not read is refused: one all may read discloses nothing
+	 */
+	else if (!err && !(st.st_mode & S_IROTH) && others_may_write(&dir_st))
+		err = listen_fail(-EPERM, "%s is not readable by others and lies in a directory "
+				  "others may write to: another user may have linked it there",
+				  shown);
 	if (fd >= 0)
 		close(fd);
 	return err;

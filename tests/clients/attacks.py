@@ -1424,6 +1424,23 @@ def attack_config_file():
     check("--config of a file of root's with a second link in a directory anyone may add to: "
           "refused, nothing of it quoted", rc == 1 and "links in a directory others may write"
           in out and "top-secret" not in out, f"exit {rc}, {out.strip().split(': ', 3)[-1]}")
+    # the same link once the secret's first name was replaced, as passwd(1) and editors replace
+    # a file (a new one renamed over it): the link is its only name, its link count 1 (the count
+    # alone let it through: its first line was quoted, measured here on 2026-12-08)
+    replaced = secret + ".new"
+    with open(replaced, "w") as f:
+        f.write("new-line\n")
+    os.chmod(replaced, 0o600)
+    os.rename(replaced, secret)
+    rc, out, _ = run([KFSIM, "kernel", "--listen", os.path.join(tmp, "config.sock"),
+                      "--config", os.path.join(shared, "hard.conf"), "--background"],
+                     timeout=10)
+    if os.path.exists(os.path.join(tmp, "config.sock")):
+        run([KFSIM, "kernel", "--stop", os.path.join(tmp, "config.sock")])
+    check("--config of root's file linked into a directory anyone may add to, its first name "
+          "since replaced (one link left): refused, nothing of it quoted",
+          rc == 1 and "refusing --config" in out and "top-secret" not in out,
+          f"exit {rc}, {out.strip().split(': ', 3)[-1]}")
 
 
 def attack_refused_flood():
@@ -3407,6 +3424,17 @@ def attack_exec_env():
         theirs_srv.terminate()
         theirs_srv.wait()
         stop_server(root_srv)
+    # named from a working directory deep enough, the name no longer fits a socket address:
+    # refused before the program runs (it ran, and each of its socket()s failed with
+    # ENAMETOOLONG, measured here on 2026-12-08)
+    deep = os.path.join(tmp, "d" * 60, "e" * 60)
+    os.makedirs(deep)
+    rc, out, _ = run([KFSIM, "exec", "--server", "k.sock", "--", "sh", "-c", "echo ran"],
+                     env=exec_env(), cwd=deep)
+    check("a relative --server too long for a socket address once named from the working "
+          "directory: refused with ENAMETOOLONG before the program runs",
+          rc == 1 and "-ENAMETOOLONG" in out and "ran" not in out.split(),
+          f"exit {rc}; {out.strip()[-200:]}")
 
 
 def attack_exec_nonroot_server():

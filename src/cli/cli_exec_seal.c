@@ -134,9 +134,20 @@ int kfsim_exec_close_rings(char *why, size_t size)
 			continue;
 		fd = atoi(d->d_name);
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		len = readlink(path, target, sizeof(target) - 1);
-		if (len < 0 || fd == dirfd(dir))
+		if (fd == dirfd(dir))
 			continue;
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len < 0 && errno == ENOENT)
+			continue; /* closed since the listing: nothing left to close */
+		if (len < 0) {
+			/* a descriptor not told is one that may be a ring: fail closed */
+			int err = errno;
+
+			closedir(dir);
+			free(rings);
+			return snprintf(why, size, "cannot tell what descriptor %d is (%s)", fd,
+					strerror(err)), -err;
+		}
 		target[len] = '\0';
 		if (strcmp(target, "anon_inode:[io_uring]"))
 			continue;

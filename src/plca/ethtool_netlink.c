@@ -155,15 +155,35 @@ int ethnl_default_doit(struct genl_info *info, const struct ethnl_request_ops *o
 	if (ret < 0)
 		return ret;
 	/*
-	 * The kernel sizes the buffer by the request's reply_size(); the message is the same
-	 * whatever the buffer, so one that holds the largest (STRSET's global sets, some 10 KiB)
-	 * does for all.
+	 * The kernel sizes the buffer by the request's reply_size().  Most replies fit the
+	 * default size; a larger one (STRSET's global sets, some 12 KiB) is built once in a
+	 * buffer that holds the largest to learn its length, then in one of that length, so a
+	 * reader's queue counts it as the kernel's would.
 	 */
-	rskb = genlmsg_new(ETHNL_REPLY_MAX_SIZE, GFP_KERNEL);
+	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rskb)
 		return -ENOMEM;
 	ret = ethnl_fill_msg(rskb, net, ops->reply_cmd, info->snd_portid, info->snd_seq, 0, ops,
 			     &req, &data);
+	if (ret == -EMSGSIZE) {
+		size_t payload;
+
+		nlmsg_free(rskb);
+		rskb = genlmsg_new(ETHNL_REPLY_MAX_SIZE, GFP_KERNEL);
+		if (!rskb)
+			return -ENOMEM;
+		ret = ethnl_fill_msg(rskb, net, ops->reply_cmd, info->snd_portid, info->snd_seq, 0,
+				     ops, &req, &data);
+		payload = rskb->len - NLMSG_HDRLEN - GENL_HDRLEN;
+		nlmsg_free(rskb);
+		if (ret)
+			return ret;
+		rskb = genlmsg_new(payload, GFP_KERNEL);
+		if (!rskb)
+			return -ENOMEM;
+		ret = ethnl_fill_msg(rskb, net, ops->reply_cmd, info->snd_portid, info->snd_seq, 0,
+				     ops, &req, &data);
+	}
 	if (ret) {
 		nlmsg_free(rskb);
 		return ret;

@@ -19,10 +19,12 @@
  *
  * Releases: the tables are 6.18's (features 64 bits, tx-tcp-accecn-segmentation among them;
  * 121 link modes; the stats groups with "phydev"; ETH_SS_STATS_PHY and ETH_SS_TS_FLAGS), read
- * from the running kernel's own answer.  6.12's ETH_SS_COUNT is 21 (to STATS_RMON): the last
- * two sets and the "phydev" group are answered from 6.13 here (between 6.12 and 6.18: the
- * release they came in is not checked); the other tables' growth over the releases (link
- * modes, features) is not modelled: an older --kver gets 6.18's.
+ * from the running kernel's own answer.  6.12's ETH_SS_COUNT is 21 (to STATS_RMON) and its link
+ * modes 103: the last two sets, the "phydev" group and the 18 newer link modes are answered
+ * from 6.13 here (between 6.12 and 6.18: the releases they came in are not checked); the
+ * SOF_TIMESTAMPING names follow ethtool_tsinfo.c's releases.  The feature bits' renumbering
+ * (LLTX gone in 6.11, NETNS_LOCAL in 6.12, GSO_ACCECN new in 6.18) is not modelled: an older
+ * --kver gets 6.18's features table.
  */
 #include <string.h>
 
@@ -42,6 +44,8 @@ enum {
 	ETHTOOL_A_STRING_VALUE = 2,
 };
 #define ETHTOOL_MSG_STRSET_GET_REPLY 1
+#define ETH_SS_LINK_MODES 9
+#define ETH_SS_SOF_TIMESTAMPING 12
 #define ETH_SS_COUNT_6_12 21
 #define ETH_SS_COUNT_6_18 23
 
@@ -227,6 +231,12 @@ static unsigned int set_count(unsigned int id)
 		return 0;
 	if (id == ETH_SS_STATS_STD)
 		return ethnl_stats_std_count();
+	/* __ETHTOOL_LINK_MODE_MASK_NBITS: 103 in 6.12 (to 10baseT1BRR/Full), 121 in 6.18 */
+	if (id == ETH_SS_LINK_MODES && !kfsim_kernel_at_least(6, 13))
+		return 103;
+	/* __SOF_TIMESTAMPING_CNT: as ethtool_tsinfo.c's (17, 18 from 6.11, 19 from 6.16) */
+	if (id == ETH_SS_SOF_TIMESTAMPING && !kfsim_kernel_at_least(6, 16))
+		return kfsim_kernel_at_least(6, 11) ? 18 : 17;
 	return info_template[id].count;
 }
 

@@ -34,11 +34,11 @@ struct fixture {
 	long len; /* the last reply's */
 };
 
-static int setup(void **state)
+static int setup_at(void **state, unsigned int kver)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	kfsim_set_kernel_version(KERNEL_VERSION(6, 18, 0));
+	kfsim_set_kernel_version(kver);
 	f->net = kfsim_plca_net_default();
 	f->sk = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net), &KFSIM_NL_CRED_ROOT);
 	f->mon = kfsim_nl_sock_open(kfsim_plca_net_kernel(f->net), &KFSIM_NL_CRED_ROOT);
@@ -51,6 +51,16 @@ static int setup(void **state)
 	f->family = kfsim_plca_net_family_id(f->net);
 	*state = f;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_at(state, KERNEL_VERSION(6, 18, 0));
+}
+
+static int setup_6_12(void **state)
+{
+	return setup_at(state, KERNEL_VERSION(6, 12, 0));
 }
 
 static int teardown(void **state)
@@ -215,6 +225,23 @@ static void test_strset(void **state)
 	}
 }
 
+/* 6.12's tables end earlier: 103 link modes, no "phydev" group, no ETH_SS_STATS_PHY. */
+static void test_strset_6_12(void **state)
+{
+	struct fixture *f = *state;
+	struct kfsim_nl_error ack;
+	u8 req[512], *p, cmd;
+	int replies;
+
+	p = put_header(REQ_START(req), 1, NULL, 0);
+	ack = transact(f, req, p, 1, &replies, &cmd);
+	assert_int_equal(ack.error, 0);
+	assert_int_equal(count_in_reply(f, "10baseT1BRR/Full"), 1);
+	assert_int_equal(count_in_reply(f, "200000baseCR/Full"), 0);
+	assert_int_equal(count_in_reply(f, "phydev"), 0);
+	assert_int_equal(count_in_reply(f, "RxFrames"), 0);
+}
+
 static void test_features_set(void **state)
 {
 	struct fixture *f = *state;
@@ -300,6 +327,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_register_netdevice_features, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strset_6_12, setup_6_12, teardown),
 		cmocka_unit_test_setup_teardown(test_features_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stats, setup, teardown),
 	};

@@ -246,11 +246,13 @@ int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 		union ethnl_reply_data data;
 		int ret = ops->prepare_data(net, &req, NULL, &data, cb->extack);
 
+		/* -EMSGSIZE: the buffer is full, continue here next time */
+		if (!ret)
+			ret = ethnl_fill_msg(skb, net, ops->reply_cmd, NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI, ops, &req, &data);
+		/* a device the request does not apply to (prepare_data or fill_reply) is skipped */
 		if (ret == -EOPNOTSUPP)
 			continue;
-		if (!ret && ethnl_fill_msg(skb, net, ops->reply_cmd, NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq, NLM_F_MULTI, ops, &req, &data))
-			ret = -EMSGSIZE; /* the buffer is full: continue here next time */
 		if (ret < 0) {
 			cb->args[DUMP_ARG_POS] = idx;
 			return skb->len ? (int)skb->len : ret;

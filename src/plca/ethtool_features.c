@@ -22,8 +22,9 @@
  * monitor group (netdev_features_change() -> NETDEV_FEAT_CHANGE -> FEATURES_NTF: the GET reply,
  * compact bitsets).
  *
- * Bits are 6.18's (NETDEV_FEATURE_COUNT 64: LLTX and NETNS_LOCAL gone in 6.11 and 6.12,
- * GSO_ACCECN new in 6.18); older releases' numbering is not modelled.
+ * Bits are 6.18's (NETDEV_FEATURE_COUNT 64: LLTX and NETNS_LOCAL gone by 6.12,
+ * GSO_ACCECN after 6.12, in 6.18: 6.12 numbers the features after GSO_FRAGLIST one lower); older
+ * releases' numbering is not modelled.
  */
 #include <string.h>
 

@@ -23,7 +23,7 @@
  * modes 103: the last two sets, the "phydev" group and the 18 newer link modes are answered
  * from 6.13 here (between 6.12 and 6.18: the releases they came in are not checked); the
  * SOF_TIMESTAMPING names follow ethtool_tsinfo.c's releases.  The feature bits' renumbering
- * (LLTX gone in 6.11, NETNS_LOCAL in 6.12, GSO_ACCECN new in 6.18) is not modelled: an older
+ * (LLTX and NETNS_LOCAL gone by 6.12, GSO_ACCECN added after 6.12) is not modelled: an older
  * --kver gets 6.18's features table.
  */
 #include <string.h>

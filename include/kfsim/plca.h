@@ -79,6 +79,10 @@ struct net_device {
 	char name[IFNAMSIZ];
 	int ifindex;
 	struct phy_device *phydev;
+	/* netdev features (netdev_features_t, Linux 6.18's bit numbers): active, changeable, wanted */
+	u64 features;
+	u64 hw_features;
+	u64 wanted_features;
 };
 
 /** struct kfsim_plca_net - a network namespace of simulated devices (opaque). */

@@ -41,13 +41,15 @@
  * TSINFO_GET, which every device answers (software time stamping), has its handlers in
  * ethtool_tsinfo.c and its row here.
  *
- * Not here: STRSET, FEATURES and STATS, which the kernel answers for every device (string sets,
- * netdev features), and the actions (docs/own-tools.md, "Real tools, judged by the running
- * kernel").
+ * STRSET_GET, FEATURES_GET/SET and STATS_GET, which every device answers, have their handlers in
+ * ethtool_strset.c, ethtool_features.c and ethtool_stats.c, and their rows here.
+ *
+ * Not here: the actions (cable tests, ...) and the requests whose ops are not modelled
+ * (docs/own-tools.md, "Real tools, judged by the running kernel").
  *
  * Releases: the ops are from 5.6 (LINKINFO, LINKMODES, LINKSTATE, DEBUG, WOL), 5.7 (PRIVFLAGS,
  * RINGS, CHANNELS, COALESCE, PAUSE, EEE, TSINFO), 5.9 (TUNNEL_INFO), 5.14 (FEC), 5.17 (MODULE)
- * and 6.4 (MM, and PAUSE's STATS_SRC); kfsim models 6.3 on, so MM and STATS_SRC come with
+ * and 6.4 (MM, and PAUSE's STATS_SRC); STRSET and FEATURES are 5.6's, STATS 5.13's (SRC 6.4); kfsim models 6.3 on, so MM and STATS_SRC come with
  * kfsim_kernel_version() 6.4, and PAUSE_SET's policy reaches STATS_SRC from 6.17.
  */
 #include <kfsim/cmdline.h>
@@ -57,6 +59,7 @@
 
 /* The kernel's enum ethtool_msg_user_type values of the requests carried here. */
 enum {
+	ETHTOOL_MSG_STRSET_GET = 1,
 	ETHTOOL_MSG_LINKINFO_GET = 2,
 	ETHTOOL_MSG_LINKINFO_SET = 3,
 	ETHTOOL_MSG_LINKMODES_GET = 4,
@@ -66,6 +69,8 @@ enum {
 	ETHTOOL_MSG_DEBUG_SET = 8,
 	ETHTOOL_MSG_WOL_GET = 9,
 	ETHTOOL_MSG_WOL_SET = 10,
+	ETHTOOL_MSG_FEATURES_GET = 11,
+	ETHTOOL_MSG_FEATURES_SET = 12,
 	ETHTOOL_MSG_PRIVFLAGS_GET = 13,
 	ETHTOOL_MSG_PRIVFLAGS_SET = 14,
 	ETHTOOL_MSG_RINGS_GET = 15,
@@ -82,6 +87,7 @@ enum {
 	ETHTOOL_MSG_TUNNEL_INFO_GET = 28,
 	ETHTOOL_MSG_FEC_GET = 29,
 	ETHTOOL_MSG_FEC_SET = 30,
+	ETHTOOL_MSG_STATS_GET = 32,
 	/* ETHTOOL_MSG_MODULE_GET (34) is in <kfsim/plca.h> */
 	ETHTOOL_MSG_MODULE_SET = 35,
 	ETHTOOL_MSG_MM_GET = 42,
@@ -320,6 +326,37 @@ static const struct nla_policy rings_set_policy[ETHTOOL_A_RINGS_MAX_6_14 + 1] = 
 	[ETHTOOL_A_RINGS_HDS_THRESH] = {.type = NLA_U32},
 };
 
+/*
+ * STRSET_GET: the header (with PHY_INDEX from 6.11: ethnl_header_policy_phy, the generated
+ * ethtool_header_nl_policy), STRINGSETS (nest), COUNTS_ONLY (flag).  FEATURES_GET: the header;
+ * FEATURES_SET: the header and WANTED (3, a bitset nest; HW, 2, is NLA_UNSPEC, let through by
+ * the liberal validation below resv_start_op).  STATS_GET: HEADER is 2 (after PAD), GROUPS
+ * (3, nest), from 6.4 SRC (5, at most ETHTOOL_MAC_STATS_SRC_PMAC); its header takes neither
+ * ETHTOOL_FLAG_STATS nor PHY_INDEX.  Each checked against the running 6.18's policy dump.
+ */
+static const struct nla_policy strset_get_policy_6_3[4] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[2] = {.type = NLA_NESTED},
+	[3] = {.type = NLA_FLAG},
+};
+
+static const struct nla_policy strset_get_policy[4] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethtool_header_nl_policy),
+	[2] = {.type = NLA_NESTED},
+	[3] = {.type = NLA_FLAG},
+};
+
+static const struct nla_policy features_set_policy[4] = {
+	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[3] = {.type = NLA_NESTED},
+};
+
+static const struct nla_policy stats_get_policy[6] = {
+	[2] = NLA_POLICY_NESTED(ethnl_header_policy),
+	[3] = {.type = NLA_NESTED},
+	[5] = NLA_POLICY_MAX(NLA_U32, ETHTOOL_MAC_STATS_SRC_PMAC),
+};
+
 /* pause_get_policy from 6.4 (before, the header alone: get_policy_stats). */
 static const struct nla_policy pause_get_policy[ETHTOOL_A_PAUSE_STATS_SRC + 1] = {
 	[ETHTOOL_A_REQ_HEADER] = NLA_POLICY_NESTED(ethnl_header_policy_stats),
@@ -327,7 +364,7 @@ static const struct nla_policy pause_get_policy[ETHTOOL_A_PAUSE_STATS_SRC + 1] =
 };
 
 /* pause_parse_request() (6.4): a source of statistics needs the statistics. */
-static int pause_parse_request(const struct plca_req_info *req, struct nlattr **tb,
+static int pause_parse_request(struct plca_req_info *req, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
 	if (!kfsim_kernel_at_least(6, 4))
@@ -570,6 +607,7 @@ static int ethnl_tunnel_info_dumpit(struct sk_buff *skb, struct netlink_callback
 }
 
 static const struct default_request default_requests[] = {
+	{ETHTOOL_MSG_STRSET_GET, strset_get_policy, 3, 5, 6},
 	{ETHTOOL_MSG_LINKINFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
 	{ETHTOOL_MSG_LINKINFO_SET, linkinfo_set_policy, 5, 5, 6, true},
 	{ETHTOOL_MSG_LINKMODES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
@@ -580,6 +618,8 @@ static const struct default_request default_requests[] = {
 	{ETHTOOL_MSG_DEBUG_SET, debug_set_policy, 2, 5, 6, true},
 	{ETHTOOL_MSG_WOL_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6, .perm = GENL_UNS_ADMIN_PERM},
 	{ETHTOOL_MSG_WOL_SET, wol_set_policy, 3, 5, 6, true},
+	{ETHTOOL_MSG_FEATURES_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 6},
+	{ETHTOOL_MSG_FEATURES_SET, features_set_policy, 3, 5, 6, true},
 	{ETHTOOL_MSG_PRIVFLAGS_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 7},
 	{ETHTOOL_MSG_PRIVFLAGS_SET, privflags_set_policy, ETHTOOL_A_PRIVFLAGS_FLAGS, 5, 7, true,
 	 .set_validate = privflags_set_validate},
@@ -598,6 +638,7 @@ static const struct default_request default_requests[] = {
 	{ETHTOOL_MSG_TUNNEL_INFO_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 9},
 	{ETHTOOL_MSG_FEC_GET, get_policy_stats, ETHTOOL_A_REQ_HEADER, 5, 14},
 	{ETHTOOL_MSG_FEC_SET, fec_set_policy, 3, 5, 14, true},
+	{ETHTOOL_MSG_STATS_GET, stats_get_policy, 5, 5, 13},
 	{ETHTOOL_MSG_MODULE_GET, get_policy, ETHTOOL_A_REQ_HEADER, 5, 17},
 	{ETHTOOL_MSG_MODULE_SET, module_set_policy, ETHTOOL_A_MODULE_POWER_MODE_POLICY, 5, 17, true,
 	 .set_validate = module_set_validate},
@@ -639,12 +680,18 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		maxattr = kfsim_kernel_at_least(6, 4) ? ETHTOOL_A_RINGS_TX_PUSH_BUF_LEN
 						      : ETHTOOL_A_RINGS_RX_PUSH;
 	}
+	if (req->cmd == ETHTOOL_MSG_STRSET_GET && !kfsim_kernel_at_least(6, 11))
+		policy = strset_get_policy_6_3; /* no PHY_INDEX */
+	if (req->cmd == ETHTOOL_MSG_STATS_GET && !kfsim_kernel_at_least(6, 4))
+		maxattr = 3; /* no SRC */
 	if (req->cmd == ETHTOOL_MSG_COALESCE_SET && !kfsim_kernel_at_least(6, 11)) {
 		policy = coalesce_set_6_3; /* no RX_PROFILE, TX_PROFILE */
 		maxattr = ETHTOOL_A_COALESCE_TX_AGGR_TIME_USECS;
 	}
 	if (req->set) {
-		ops[0] = (struct genl_split_ops){.doit = ethnl_default_set_doit,
+		ops[0] = (struct genl_split_ops){.doit = req->cmd == ETHTOOL_MSG_FEATURES_SET
+								 ? ethnl_set_features
+								 : ethnl_default_set_doit,
 						 .policy = policy,
 						 .maxattr = maxattr,
 						 .cmd = req->cmd,
@@ -666,6 +713,21 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		ops[0].doit = ethnl_tunnel_info_doit;
 		ops[1].start = ethnl_dump_header_start; /* ethnl_tunnel_info_start() */
 		ops[1].dumpit = ethnl_tunnel_info_dumpit;
+	}
+	if (req->cmd == ETHTOOL_MSG_STRSET_GET) {
+		ops[0].doit = ethnl_strset_doit;
+		ops[1].start = ethnl_strset_start;
+		ops[1].dumpit = ethnl_strset_dumpit;
+	}
+	if (req->cmd == ETHTOOL_MSG_FEATURES_GET) {
+		ops[0].doit = ethnl_features_doit;
+		ops[1].start = ethnl_features_start;
+		ops[1].dumpit = ethnl_features_dumpit;
+	}
+	if (req->cmd == ETHTOOL_MSG_STATS_GET) {
+		ops[0].doit = ethnl_stats_doit;
+		ops[1].start = ethnl_stats_start;
+		ops[1].dumpit = ethnl_stats_dumpit;
 	}
 	if (req->cmd == ETHTOOL_MSG_TSINFO_GET) {
 		ops[0].doit = ethnl_tsinfo_doit;

@@ -93,8 +93,11 @@ int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *
 
 int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u16 attrtype)
 {
-	struct nlattr *nest = nla_nest_start(skb, attrtype);
+	struct nlattr *nest;
 
+	if (!dev) /* a STRSET_GET of the global sets: no header nest at all */
+		return 0;
+	nest = nla_nest_start(skb, attrtype);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, ETHTOOL_A_HEADER_DEV_INDEX, (u32)dev->ifindex) ||
@@ -115,7 +118,7 @@ int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 rep
 
 	if (!hdr)
 		return -EMSGSIZE;
-	ret = ethnl_fill_reply_header(skb, req->dev, ETHTOOL_A_REQ_HEADER);
+	ret = ethnl_fill_reply_header(skb, req->dev, ethnl_hdr_attr(ops));
 	if (!ret && ops->fill_reply)
 		ret = ops->fill_reply(skb, net, req, data);
 	if (ret) {
@@ -127,7 +130,7 @@ int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 rep
 }
 
 /* The request's parse_request, when it has one. */
-static int parse_request(const struct ethnl_request_ops *ops, const struct plca_req_info *req,
+static int parse_request(const struct ethnl_request_ops *ops, struct plca_req_info *req,
 			 struct nlattr **tb, struct netlink_ext_ack *extack)
 {
 	return ops->parse_request ? ops->parse_request(req, tb, extack) : 0;
@@ -136,26 +139,51 @@ static int parse_request(const struct ethnl_request_ops *ops, const struct plca_
 int ethnl_default_doit(struct genl_info *info, const struct ethnl_request_ops *ops)
 {
 	struct kfsim_plca_net *net = ethnl_net_of(info->family);
-	const struct nlattr *header = info->attrs[ETHTOOL_A_REQ_HEADER];
+	const struct nlattr *header = info->attrs[ethnl_hdr_attr(ops)];
 	union ethnl_reply_data data;
 	struct plca_req_info req;
 	struct sk_buff *rskb;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, ETHTOOL_A_REQ_HEADER))
+	if (GENL_REQ_ATTR_CHECK(info, ethnl_hdr_attr(ops)))
 		return -EINVAL;
-	ret = ethnl_parse_header_dev_get(net, header, true, &req, info->extack);
+	ret = ethnl_parse_header_dev_get(net, header, !ops->allow_nodev_do, &req, info->extack);
 	if (!ret)
 		ret = parse_request(ops, &req, info->attrs, info->extack);
 	if (!ret)
 		ret = ops->prepare_data(net, &req, header, &data, info->extack);
 	if (ret < 0)
 		return ret;
+	/*
+	 * The kernel sizes the buffer by the request's reply_size().  Most replies fit the
+	 * default size; a larger one (STRSET's global sets, some 12 KiB) is built once in a
+	 * buffer that holds the largest to learn its length, then in one of that length, so a
+	 * reader's queue counts it as the kernel's would.
+	 */
 	rskb = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rskb)
 		return -ENOMEM;
 	ret = ethnl_fill_msg(rskb, net, ops->reply_cmd, info->snd_portid, info->snd_seq, 0, ops,
 			     &req, &data);
+	if (ret == -EMSGSIZE) {
+		size_t payload;
+
+		nlmsg_free(rskb);
+		rskb = genlmsg_new(ETHNL_REPLY_MAX_SIZE, GFP_KERNEL);
+		if (!rskb)
+			return -ENOMEM;
+		ret = ethnl_fill_msg(rskb, net, ops->reply_cmd, info->snd_portid, info->snd_seq, 0,
+				     ops, &req, &data);
+		payload = rskb->len - NLMSG_HDRLEN - GENL_HDRLEN;
+		nlmsg_free(rskb);
+		if (ret)
+			return ret;
+		rskb = genlmsg_new(payload, GFP_KERNEL);
+		if (!rskb)
+			return -ENOMEM;
+		ret = ethnl_fill_msg(rskb, net, ops->reply_cmd, info->snd_portid, info->snd_seq, 0,
+				     ops, &req, &data);
+	}
 	if (ret) {
 		nlmsg_free(rskb);
 		return ret;
@@ -163,8 +191,17 @@ int ethnl_default_doit(struct genl_info *info, const struct ethnl_request_ops *o
 	return genlmsg_reply(rskb, info);
 }
 
-/* The dump's state in cb->args: the next device, and the header's flags and PHY_INDEX. */
-enum { DUMP_ARG_POS, DUMP_ARG_FLAGS, DUMP_ARG_PHY_INDEX };
+/*
+ * The dump's state in cb->args: the next device, the header's flags and PHY_INDEX, and what
+ * parse_request read (the kernel keeps the whole req_info in the dump's context).
+ */
+enum {
+	DUMP_ARG_POS,
+	DUMP_ARG_FLAGS,
+	DUMP_ARG_PHY_INDEX,
+	DUMP_ARG_REQ_IDS,	/* STRSET's req_ids, STATS' stat_mask */
+	DUMP_ARG_REQ_MORE,	/* STRSET's counts_only, STATS' src */
+};
 
 int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_ops *ops)
 {
@@ -173,13 +210,14 @@ int ethnl_default_start(struct netlink_callback *cb, const struct ethnl_request_
 	int ret;
 
 	ret = ethnl_parse_header_dev_get(ethnl_net_of(info->family),
-					 info->attrs[ETHTOOL_A_REQ_HEADER], false, &req,
-					 cb->extack);
+					 info->attrs[ethnl_hdr_attr(ops)], false, &req, cb->extack);
 	if (!ret)
 		ret = parse_request(ops, &req, info->attrs, cb->extack);
 	cb->args[DUMP_ARG_POS] = 0;
 	cb->args[DUMP_ARG_FLAGS] = req.flags;
 	cb->args[DUMP_ARG_PHY_INDEX] = req.phy_index;
+	cb->args[DUMP_ARG_REQ_IDS] = (long)(req.req_ids | req.stat_mask);
+	cb->args[DUMP_ARG_REQ_MORE] = (long)(req.counts_only | req.stats_src);
 	return ret;
 }
 
@@ -205,16 +243,26 @@ int ethnl_default_dumpit(struct sk_buff *skb, struct netlink_callback *cb,
 	long idx;
 
 	for (idx = cb->args[DUMP_ARG_POS]; idx < net->nr_devs; idx++) {
-		struct plca_req_info req = {net->devs[idx], (u32)cb->args[DUMP_ARG_PHY_INDEX],
-					    (u32)cb->args[DUMP_ARG_FLAGS]};
+		struct plca_req_info req = {
+			.dev = net->devs[idx],
+			.phy_index = (u32)cb->args[DUMP_ARG_PHY_INDEX],
+			.flags = (u32)cb->args[DUMP_ARG_FLAGS],
+			/* one of each pair is the request's own, the other 0 */
+			.req_ids = (u32)cb->args[DUMP_ARG_REQ_IDS],
+			.stat_mask = (u32)cb->args[DUMP_ARG_REQ_IDS],
+			.counts_only = cb->args[DUMP_ARG_REQ_MORE] != 0,
+			.stats_src = (u32)cb->args[DUMP_ARG_REQ_MORE],
+		};
 		union ethnl_reply_data data;
 		int ret = ops->prepare_data(net, &req, NULL, &data, cb->extack);
 
+		/* -EMSGSIZE: the buffer is full, continue here next time */
+		if (!ret)
+			ret = ethnl_fill_msg(skb, net, ops->reply_cmd, NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI, ops, &req, &data);
+		/* a device the request does not apply to (prepare_data or fill_reply) is skipped */
 		if (ret == -EOPNOTSUPP)
 			continue;
-		if (!ret && ethnl_fill_msg(skb, net, ops->reply_cmd, NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq, NLM_F_MULTI, ops, &req, &data))
-			ret = -EMSGSIZE; /* the buffer is full: continue here next time */
 		if (ret < 0) {
 			cb->args[DUMP_ARG_POS] = idx;
 			return skb->len ? (int)skb->len : ret;

@@ -31,9 +31,9 @@
  * phyindex" at the request's HEADER attribute (when there is one: notifications have none) and
  * is -ENODEV; the PLCA callers turn every failure here into -EOPNOTSUPP.
  */
-static struct phy_device *req_get_phydev(const struct plca_req_info *req,
-					 const struct nlattr *header,
-					 struct netlink_ext_ack *extack)
+struct phy_device *ethnl_req_get_phydev(const struct plca_req_info *req,
+					   const struct nlattr *header,
+					   struct netlink_ext_ack *extack)
 {
 	if (!req->dev)
 		return NULL;
@@ -53,7 +53,7 @@ static int plca_prepare_data(struct kfsim_plca_net *net, const struct plca_req_i
 			     union ethnl_reply_data *data, struct netlink_ext_ack *extack)
 {
 	const struct ethtool_phy_ops *ops = net->phy_ops;
-	struct phy_device *phydev = req_get_phydev(req, header, extack);
+	struct phy_device *phydev = ethnl_req_get_phydev(req, header, extack);
 
 	if (IS_ERR_OR_NULL(phydev) || !ops)
 		return -EOPNOTSUPP;
@@ -213,7 +213,7 @@ static int ethnl_plca_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = ethnl_parse_header_dev_get(net, tb[ETHTOOL_A_PLCA_HEADER], true, &req, info->extack);
 	if (ret)
 		return ret;
-	phydev = req_get_phydev(&req, tb[ETHTOOL_A_PLCA_HEADER], info->extack);
+	phydev = ethnl_req_get_phydev(&req, tb[ETHTOOL_A_PLCA_HEADER], info->extack);
 	if (IS_ERR_OR_NULL(phydev) || !net->phy_ops || !net->phy_ops->set_plca_cfg)
 		return -EOPNOTSUPP;
 	memset(&cfg, 0xff, sizeof(cfg));

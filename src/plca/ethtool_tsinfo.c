@@ -67,7 +67,7 @@ static unsigned int sof_timestamping_cnt(void)
  * PHC of the device has comes from prepare_data, the next step, where nothing else can fail
  * first: answered here.
  */
-static int tsinfo_parse_request(const struct plca_req_info *req, struct nlattr **tb,
+static int tsinfo_parse_request(struct plca_req_info *req, struct nlattr **tb,
 				struct netlink_ext_ack *extack)
 {
 	struct nlattr *prov[ETHTOOL_A_TS_HWTSTAMP_PROVIDER_QUALIFIER + 1];

@@ -150,6 +150,7 @@ struct net_device *kfsim_plca_net_add_dev(struct kfsim_plca_net *net, const char
 		return ERR_PTR(-ENOMEM);
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	dev->ifindex = ifindex;
+	netdev_register_features(dev);
 	if (with_phy) {
 		char phy_name[32];
 

@@ -9,7 +9,7 @@
 #define KFSIM_PLCA_MAX_DEVS 64
 #define KFSIM_PLCA_MAX_SEGMENTS 8
 /* The generated PLCA ops, and the do and dump halves of ethtool_default.c's requests. */
-#define KFSIM_ETHTOOL_MAX_OPS 64
+#define KFSIM_ETHTOOL_MAX_OPS 80
 
 /** struct kfsim_plca_segment - a mixing segment: the PHYs whose @segment points here share it */
 struct kfsim_plca_segment {
@@ -45,6 +45,11 @@ struct plca_req_info {
 	struct net_device *dev;
 	u32 phy_index;	/* 0 = the device's attached PHY */
 	u32 flags;	/* ETHTOOL_A_HEADER_FLAGS */
+	/* what a request's parse_request read (struct <req>_req_info's own fields) */
+	u32 req_ids;	/* STRSET: the string sets asked for (bit = ETH_SS_*), 0: all */
+	bool counts_only; /* STRSET: counts, no strings */
+	u32 stat_mask;	/* STATS: the groups asked for (bit = ETHTOOL_STATS_*) */
+	u32 stats_src;	/* STATS: enum ethtool_mac_stats_src */
 };
 
 /* The namespace whose ethtool family @family is (each namespace registers its own). */
@@ -65,6 +70,15 @@ int ethnl_parse_header_dev_get(struct kfsim_plca_net *net, const struct nlattr *
 			       bool require_dev, struct plca_req_info *req,
 			       struct netlink_ext_ack *extack);
 
+/*
+ * ethnl_req_get_phydev(): the device's PHY or the one PHY_INDEX names (ethtool_plca.c); NULL
+ * for none, ERR_PTR(-ENODEV) with "no phy matching phyindex" at @header for an index naming
+ * none (no message and NULL when @header is NULL: a dump).
+ */
+struct phy_device *ethnl_req_get_phydev(const struct plca_req_info *req,
+					const struct nlattr *header,
+					struct netlink_ext_ack *extack);
+
 /* ethnl_fill_reply_header(): the reply's header nest @attrtype: DEV_INDEX and DEV_NAME. */
 int ethnl_fill_reply_header(struct sk_buff *skb, const struct net_device *dev, u16 attrtype);
 
@@ -73,11 +87,16 @@ union ethnl_reply_data {
 	struct phy_plca_cfg plca_cfg;
 	struct phy_plca_status plca_status;
 	u32 so_timestamping;	/* TSINFO's SOF_TIMESTAMPING_* flags */
+	struct {		/* FEATURES: hw, wanted, active, nochange, all (u32 words) */
+		u32 hw[2], wanted[2], active[2], nochange[2], all[2];
+	} features;
 };
 
 /**
  * struct ethnl_request_ops - one GET request's own steps (net/ethtool/netlink.h)
  * @reply_cmd: the reply's command
+ * @hdr_attr: the request's and reply's header attribute when not 1 (STATS': 2, after PAD)
+ * @allow_nodev_do: the doit's header may name no device (the reply then has no header nest)
  * @parse_request: the request's attributes besides the header (NULL: none to look at)
  * @prepare_data: what the device has to say; -EOPNOTSUPP when its driver lacks the op (a dump
  *	skips such a device).  @header is NULL in a dump.
@@ -85,7 +104,9 @@ union ethnl_reply_data {
  */
 struct ethnl_request_ops {
 	u8 reply_cmd;
-	int (*parse_request)(const struct plca_req_info *req, struct nlattr **tb,
+	u8 hdr_attr;		/* the header's attribute: 0 for ETHTOOL_A_REQ_HEADER (1) */
+	bool allow_nodev_do;	/* a doit whose header names no device answers (STRSET) */
+	int (*parse_request)(struct plca_req_info *req, struct nlattr **tb,
 			     struct netlink_ext_ack *extack);
 	int (*prepare_data)(struct kfsim_plca_net *net, const struct plca_req_info *req,
 			    const struct nlattr *header, union ethnl_reply_data *data,
@@ -93,6 +114,12 @@ struct ethnl_request_ops {
 	int (*fill_reply)(struct sk_buff *skb, const struct kfsim_plca_net *net,
 			  const struct plca_req_info *req, const union ethnl_reply_data *data);
 };
+
+/* The header attribute of @ops' requests and replies. */
+static inline u16 ethnl_hdr_attr(const struct ethnl_request_ops *ops)
+{
+	return ops->hdr_attr ? ops->hdr_attr : ETHTOOL_A_REQ_HEADER;
+}
 
 /*
  * The default handlers of ethtool_netlink.c, each a kernel function of net/ethtool/netlink.c
@@ -120,6 +147,9 @@ int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 rep
 
 #define ETH_GSTRING_LEN 32
 
+/* The buffer a reply is built in: room for the largest, STRSET's global sets. */
+#define ETHNL_REPLY_MAX_SIZE 32768
+
 /*
  * ethnl_put_bitset32() - the bitset @attrtype of @nbits bits @val (u32 words) without a mask,
  * in the list form (net/ethtool/bitset.c): compact (the words) or verbose (each set bit's index
@@ -127,6 +157,64 @@ int ethnl_fill_msg(struct sk_buff *skb, const struct kfsim_plca_net *net, u8 rep
  */
 int ethnl_put_bitset32(struct sk_buff *skb, int attrtype, const u32 *val, unsigned int nbits,
 		       const char (*names)[ETH_GSTRING_LEN], bool compact);
+
+/* ethnl_put_bitset32() with a mask: the value/mask form (@mask NULL: the list form). */
+int ethnl_put_bitset32_mask(struct sk_buff *skb, int attrtype, const u32 *val, const u32 *mask,
+			    unsigned int nbits, const char (*names)[ETH_GSTRING_LEN], bool compact);
+
+/* ethnl_put_strz(): a string of at most ETH_GSTRING_LEN bytes, NUL-terminated. */
+int ethnl_put_strz(struct sk_buff *skb, u16 attrtype, const char *s);
+
+/* The longest bitmap a request may set here: FEATURES' 64 bits. */
+#define ETHNL_BITSET32_MAX_WORDS 2
+
+/*
+ * ethnl_parse_bitset() for u32 words: the value and mask (@nbits bits each) the bitset nest
+ * @attr asks for, compact or verbose (names looked up in @names); nothing when @attr is NULL.
+ * Return: 0, or the kernel's error with its extack message.
+ */
+int ethnl_parse_bitset32(u32 *val, u32 *mask, unsigned int nbits, const struct nlattr *attr,
+			 const char (*names)[ETH_GSTRING_LEN], struct netlink_ext_ack *extack);
+
+/*
+ * ethnl_update_bitset32() - @bitmap (@nbits <= 32 * ETHNL_BITSET32_MAX_WORDS) updated as the
+ * bitset nest @attr says; *@mod set when a bit changed.  Return: 0 or the kernel's error.
+ */
+int ethnl_update_bitset32(u32 *bitmap, unsigned int nbits, const struct nlattr *attr,
+			  const char (*names)[ETH_GSTRING_LEN], struct netlink_ext_ack *extack,
+			  bool *mod);
+
+/* ethtool_strset.c: the kernel's global string sets (6.18's), by ETH_SS_* id. */
+#define ETH_SS_FEATURES 4
+#define ETH_SS_STATS_STD 16
+#define ETH_SS_STATS_ETH_PHY 17
+#define ETH_SS_STATS_ETH_MAC 18
+#define ETH_SS_STATS_ETH_CTRL 19
+#define ETH_SS_STATS_RMON 20
+#define ETH_SS_STATS_PHY 21
+#define NETDEV_FEATURE_COUNT 64
+extern const char ethnl_features_names[NETDEV_FEATURE_COUNT][ETH_GSTRING_LEN];
+extern const char ethnl_stats_std_names[5][ETH_GSTRING_LEN];
+/* __ETHTOOL_STATS_CNT at the modelled release: 5 with the PHY's group ("phydev"), else 4. */
+unsigned int ethnl_stats_std_count(void);
+
+/*
+ * netdev_register_features() - a new device's features as register_netdevice() leaves them for
+ * a driver that declares none (lan865x's, the PLCA MAC-PHY): the software ones (ethtool_features.c)
+ */
+void netdev_register_features(struct net_device *dev);
+
+/* The STRSET, FEATURES and STATS handlers (ethtool_strset.c, _features.c, _stats.c). */
+int ethnl_strset_doit(struct sk_buff *skb, struct genl_info *info);
+int ethnl_strset_start(struct netlink_callback *cb);
+int ethnl_strset_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int ethnl_features_doit(struct sk_buff *skb, struct genl_info *info);
+int ethnl_features_start(struct netlink_callback *cb);
+int ethnl_features_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int ethnl_set_features(struct sk_buff *skb, struct genl_info *info);
+int ethnl_stats_doit(struct sk_buff *skb, struct genl_info *info);
+int ethnl_stats_start(struct netlink_callback *cb);
+int ethnl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* TSINFO_GET's attributes the op table names (ETHTOOL_A_TSINFO_*, ETHTOOL_A_TS_*). */
 #define ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER 7

@@ -85,6 +85,30 @@ except NetlinkError as err:
     sys.exit(1)
 EOF
 
+# Many requests to one family in one cli.py process (its spec is read and checked once: a
+# second each on a loaded machine): one request a line on stdin, "do|dump OP [JSON]"; each
+# answer printed as cli.py prints it, after the request.
+cat > "$tmp/ynl_batch.py" <<'EOF'
+import json, pprint, sys
+sys.path.insert(0, sys.argv[1] + '/tools/net/ynl')
+from lib import YnlFamily, NlError
+ynl = YnlFamily(sys.argv[2])
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    print('==', line.strip())
+    kind, op, text = (line.split(None, 2) + [''])[:3]
+    try:
+        attrs = json.loads(text) if text.strip() else {}
+        reply = ynl.do(op, attrs, None) if kind == 'do' else ynl.dump(op, attrs)
+        pprint.PrettyPrinter().pprint(reply)
+    except NlError as e:
+        print(e)
+    except Exception as e:  # a request cli.py cannot encode: said, and on to the next
+        print(type(e).__name__, e)
+    sys.stdout.flush()
+EOF
+
 # The runner: every command in turn, its three outputs in DIR/ID.{out,err,rc}.
 cat > "$tmp/runner.sh" <<'EOF'
 dir=$1 list=$2 skip=$3
@@ -100,6 +124,8 @@ done < "$list"
 EOF
 export YNL="/usr/bin/python3 $tree/tools/net/ynl/cli.py --spec $tree/Documentation/netlink/specs/ethtool.yaml"
 export YNL_CTRL="/usr/bin/python3 $tree/tools/net/ynl/cli.py --spec $tree/Documentation/netlink/specs/nlctrl.yaml"
+export CLIENTS=$here
+export YNL_BATCH="/usr/bin/python3 $tmp/ynl_batch.py $tree $tree/Documentation/netlink/specs/ethtool.yaml"
 export YNL_NETDEV="/usr/bin/python3 $tree/tools/net/ynl/cli.py --spec $tree/Documentation/netlink/specs/netdev.yaml"
 export PYROUTE2="/usr/bin/python3 $tmp/pyroute2_requests.py"
 

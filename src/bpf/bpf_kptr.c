@@ -120,7 +120,9 @@ static struct kfsim_btf_struct *kptr_field_type(void *field)
  * Whether @field lies in a map value whose struct has __kptr fields but none at @field's offset:
  * process_kptr_func() (5.19 to the running 6.18) finds no field there, "off=%d doesn't point to
  * kptr" into @msg.  A value of no such struct is not judged: kfsim knows referenced __kptr
- * fields only, and the kernel's "has no valid kptr" would count the others too.
+ * fields only, and the kernel's "has no valid kptr" would count the others too.  An exchange at
+ * a __kptr_untrusted field is refused here too, where the kernel says "off=N kptr isn't
+ * referenced kptr"; a __percpu_kptr field's needs bpf_percpu_obj_new(), which kfsim lacks.
  */
 static bool not_a_kptr_field(void *field, char *msg, size_t size)
 {

@@ -1323,6 +1323,7 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	if (s->value[reg] && (s->var_off & (1u << reg))) {
 		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
 		unsigned long long max = s->tn_val[reg] | s->tn_mask[reg];
+		long long lo;
 
 		/*
 		 * check_mem_region_access() with the bounds: the walk keeps tnums, which are the
@@ -1360,12 +1361,9 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 		 * overlaps (5.19 to the running 6.18); a __kptr one is refused for the variable
 		 * offset itself.  The walk's minimum is the tnum's, 0 when it keeps a 0 minimum.
 		 */
-		{
-			long long lo = off + ((s->umin_zero & (1u << reg)) ? 0 : (long long)s->tn_val[reg]);
-
-			field = special_field_at(fl->btf, s->value[reg], lo,
-						 (int)(off + (long long)max + size - lo));
-		}
+		lo = (s->umin_zero & (1u << reg)) ? off : off + (long long)s->tn_val[reg];
+		field = special_field_at(fl->btf, s->value[reg], lo,
+					 (int)(off + (long long)max + size - lo));
 		if (field && (!strcmp(field, "kptr") || !strcmp(field, "percpu_kptr")))
 			snprintf(by->refused, sizeof(by->refused),
 				 "kptr access cannot have variable offset");

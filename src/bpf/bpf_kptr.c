@@ -116,6 +116,29 @@ static struct kfsim_btf_struct *kptr_field_type(void *field)
 	return NULL;
 }
 
+/*
+ * Whether @field lies in a map value whose struct has __kptr fields but none at @field's offset:
+ * process_kptr_func() (5.19 to the running 6.18) finds no field there, "off=%d doesn't point to
+ * kptr" into @msg.  A value of no such struct is not judged: kfsim knows referenced __kptr
+ * fields only, and the kernel's "has no valid kptr" would count the others too.  An exchange at
+ * a __kptr_untrusted field is refused here too, where the kernel says "off=N kptr isn't
+ * referenced kptr"; a __percpu_kptr field's needs bpf_percpu_obj_new(), which kfsim lacks.
+ */
+static bool not_a_kptr_field(void *field, char *msg, size_t size)
+{
+	struct bpf_alloc_view v;
+	bool any = false;
+
+	if (!bpf_alloc_lookup(field, &v) || !v.type || !v.name)
+		return false;
+	for (u32 i = 0; i < v.type->nr_fields; i++)
+		any |= v.type->fields[i].type == BPF_KPTR_REF;
+	if (!any)
+		return false;
+	snprintf(msg, size, "off=%d doesn't point to kptr", (int)((char *)field - (char *)v.base));
+	return true;
+}
+
 void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 {
 	struct bpf_ref *ref = NULL;
@@ -151,6 +174,12 @@ void *KFUNC(bpf_kptr_xchg)(void *map_value, void *ptr)
 			   "the kernel refused the object's BTF (a struct in it is invalid), so its "
 			   "maps were created without it and have no __kptr fields",
 			   "map '%s' has to have BTF in order to use bpf_kptr_xchg", buf);
+		goto refused;
+	}
+	if (!kptr_field_type(map_value) && not_a_kptr_field(map_value, buf, sizeof(buf))) {
+		/* the first argument's own check (process_kptr_func()), before R2 is looked at */
+		bpf_report(-EACCES, "the first argument is the address of a __kptr field", "%s",
+			   buf);
 		goto refused;
 	}
 	if (ptr) {

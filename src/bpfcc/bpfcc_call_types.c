@@ -176,6 +176,11 @@ struct flow_state {
 	/* the same for data spilled to a stack slot (8 bytes: the verifier keeps the spill) */
 	unsigned long long slot_data, slot_tn_known;
 	unsigned long long slot_tn_val[NR_SLOTS], slot_tn_mask[NR_SLOTS];
+	/*
+	 * a bpf_spin_lock() of this function is held on some path (for the order of a global
+	 * call's refusals: check_global_call())
+	 */
+	bool locked;
 };
 
 struct flow {
@@ -289,6 +294,8 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	if ((d->ctx & ~s->ctx) || (s->compared & ~d->compared))
 		grew = true;
 	d->compared |= s->compared;
+	grew |= s->locked && !d->locked;
+	d->locked |= s->locked;
 	d->ctx &= s->ctx;
 	d->sext32 &= s->sext32;
 	if (s->pkt & ~d->pkt)
@@ -925,7 +932,16 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 				 "write into map forbidden, value_size=%u off=%lld size=%d",
 				 s->root[r].rodata_size, s->off[r], size);
 	}
-	if (c->args.refused[0] || why[0])
+	/*
+	 * 6.18 checks the arguments first (their message is in the log), then refuses a call
+	 * under a lock before it says that the arguments were wrong (measured on 6.18.44)
+	 */
+	if ((c->args.refused[0] || why[0]) && s->locked)
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "%s\nglobal function calls are not allowed while holding a lock,\n"
+			 "use static function instead",
+			 c->args.refused[0] ? c->args.refused : why);
+	else if (c->args.refused[0] || why[0])
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 			 "%s\nCaller passes invalid args into func#%d ('%s')",
 			 c->args.refused[0] ? c->args.refused : why, c->func_nr, c->name);
@@ -974,6 +990,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	check_iter_slot(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
 		check_global_call(fl, i, s);
+	if (name && !strcmp(name, "bpf_spin_lock"))
+		s->locked = true;
+	else if (name && !strcmp(name, "bpf_spin_unlock"))
+		s->locked = false;
 	/* walk_order() marks nothing here: it looks at the call's types itself */
 	if (arg && !fl->walking)
 		fl->reached[i] |= s->reg[arg];
@@ -1303,6 +1323,7 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 	if (s->value[reg] && (s->var_off & (1u << reg))) {
 		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);
 		unsigned long long max = s->tn_val[reg] | s->tn_mask[reg];
+		long long lo;
 
 		/*
 		 * check_mem_region_access() with the bounds: the walk keeps tnums, which are the
@@ -1333,7 +1354,23 @@ static bool refused_access(struct flow *fl, unsigned long i, const struct flow_s
 				 "invalid access to map value, value_size=%lld off=%lld size=%d\n"
 				 "R%d max value is outside of the allowed memory range",
 				 (long long)vsize, off + (long long)max, size, reg);
-		return by->refused[0];
+		if (by->refused[0])
+			return true;
+		/*
+		 * check_map_access() then: any special field that [smin + off, umax + off + size)
+		 * overlaps (5.19 to the running 6.18); a __kptr one is refused for the variable
+		 * offset itself.  The walk's minimum is the tnum's, 0 when it keeps a 0 minimum.
+		 */
+		lo = (s->umin_zero & (1u << reg)) ? off : off + (long long)s->tn_val[reg];
+		field = special_field_at(fl->btf, s->value[reg], lo,
+					 (int)(off + (long long)max + size - lo));
+		if (field && (!strcmp(field, "kptr") || !strcmp(field, "percpu_kptr")))
+			snprintf(by->refused, sizeof(by->refused),
+				 "kptr access cannot have variable offset");
+		else if (field)
+			snprintf(by->refused, sizeof(by->refused),
+				 "%s cannot be accessed directly by load/store", field);
+		return field != NULL;
 	}
 	if (s->value[reg]) {
 		__s64 vsize = btf__resolve_size(fl->btf, s->value[reg]);

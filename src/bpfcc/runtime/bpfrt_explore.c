@@ -127,7 +127,7 @@ static unsigned int kept(const struct kfsim_bpf_explore_path *path)
 /*
  * The verifier's type of the NULL @path loaded through, from the decisions that gave one: when
  * every such NULL came from a map lookup, a PTR_TO_MAP_VALUE_OR_NULL ('map_value_or_null', 6.12
- * and 6.18); from an iterator's next(), 'rdonly_mem_or_null'; an object's (bpf_obj_new(), a
+ * and 6.18); from an iterator's next(), 'scalar' (below); an object's (bpf_obj_new(), a
  * pop, ...) is 'ptr_or_null_'.
  */
 static const char *null_type(const struct kfsim_bpf_explore_path *path)
@@ -151,8 +151,13 @@ static const char *null_type(const struct kfsim_bpf_explore_path *path)
 	}
 	if (others || (lookups && nexts))
 		return "ptr_or_null_";
-	/* a kfunc's int * result: PTR_TO_MEM | MEM_RDONLY, maybe NULL (check_kfunc_call()) */
-	return nexts ? "rdonly_mem_or_null" : lookups ? "map_value_or_null" : "ptr_or_null_";
+	/*
+	 * next()'s NULL is no maybe-NULL pointer: the path where the iterator is drained has R0
+	 * the known 0 (process_iter_next_call(), __mark_reg_const_zero()), and the verifier walks
+	 * it first, so a load through an unchecked next() is "R0 invalid mem access 'scalar'"
+	 * (measured on the running 6.18.44)
+	 */
+	return nexts ? "scalar" : lookups ? "map_value_or_null" : "ptr_or_null_";
 }
 
 /* "bpf_rbtree_first gave a fabricated object (rbtree_fail.c:123); ..." for the flipped steps. */

@@ -521,9 +521,11 @@ static bool access_comes_first(const struct kfsim_bpfrt_access *a, const struct 
 	if (!verdict_line(out, where, sizeof(where), &line))
 		/*
 		 * an explored path's fault with no line (the node's memory overwritten by the
-		 * refused store itself, then a kfunc faults): what the types refuse comes first
+		 * refused store itself, then a kfunc faults): what the types refuse comes first,
+		 * an access past an object's end as well (found on every path that reaches it:
+		 * fuzz seed 99001 met a load past the object before such a store)
 		 */
-		return a->refused != NULL;
+		return a->refused != NULL || a->beyond != NULL;
 	return !strcmp(where, a->file) && line > a->line;
 }
 

@@ -233,6 +233,33 @@ static int walk_dirs(struct dir_walk *w, int at, const char *rel, char *shown, s
 		     bool make_last);
 
 /*
+ * The symbolic link @link_fd (an O_PATH descriptor of the link itself), judged before it is
+ * followed: its owner must be us or root (another user's link would choose @chooses), and no
+ * more than LISTEN_WALK_MAX_LINKS on the way.  Its target into @target; 0 or -errno.
+ */
+static int link_read_judged(struct dir_walk *w, int link_fd, const char *shown,
+			    const char *chooses, char *target, size_t size)
+{
+	struct stat st;
+	ssize_t len;
+
+	if (fstat(link_fd, &st))
+		return walk_fail(w, -errno, "cannot stat %s", shown);
+	if (!ours_or_roots(st.st_uid))
+		return walk_fail(w, -EPERM, "%s is a symbolic link of uid %u: another user would "
+				 "choose %s", shown, (unsigned int)st.st_uid, chooses);
+	if (++w->links > LISTEN_WALK_MAX_LINKS)
+		return walk_fail(w, -ELOOP, "more than %d symbolic links on the way",
+				 LISTEN_WALK_MAX_LINKS);
+	len = readlinkat(link_fd, "", target, size);
+	if (len < 0 || (size_t)len >= size)
+		return walk_fail(w, len < 0 ? -errno : -ENAMETOOLONG, "cannot read the link %s",
+				 shown);
+	target[len] = '\0';
+	return 0;
+}
+
+/*
  * A symbolic link on the way (@link_fd, an O_PATH descriptor of the link @name itself, in the
  * directory @at reached as @shown): only ours or root's may say where the socket goes, and
  * what it points to is walked as the rest of the path is.  Return: an O_PATH descriptor of the
@@ -243,23 +270,12 @@ static int follow_link(struct dir_walk *w, int at, int link_fd, const char *name
 {
 	char target[LISTEN_WALK_PATH_MAX];
 	size_t dir_len = strlen(shown);
-	struct stat st;
-	ssize_t len;
+	int err;
 
 	shown_append(shown, shown_size, name);	/* the link's own name, while it is judged */
-	if (fstat(link_fd, &st))
-		return walk_fail(w, -errno, "cannot stat %s", shown);
-	if (!ours_or_roots(st.st_uid))
-		return walk_fail(w, -EPERM, "%s is a symbolic link of uid %u: another user would "
-				 "choose where the socket goes", shown, (unsigned int)st.st_uid);
-	if (++w->links > LISTEN_WALK_MAX_LINKS)
-		return walk_fail(w, -ELOOP, "more than %d symbolic links on the way",
-				 LISTEN_WALK_MAX_LINKS);
-	len = readlinkat(link_fd, "", target, sizeof(target));
-	if (len < 0 || (size_t)len >= sizeof(target))
-		return walk_fail(w, len < 0 ? -errno : -ENAMETOOLONG, "cannot read the link %s",
-				 shown);
-	target[len] = '\0';
+	err = link_read_judged(w, link_fd, shown, "where the socket goes", target, sizeof(target));
+	if (err)
+		return err;
 	shown[dir_len] = '\0';	/* a relative target goes on from the link's directory */
 	return walk_dirs(w, at, target, shown, shown_size, false);
 }
@@ -401,23 +417,11 @@ static int config_follow(struct dir_walk *w, int *dir, int link_fd, char *name, 
 			 char *shown, size_t shown_size)
 {
 	char target[LISTEN_WALK_PATH_MAX], *slash;
-	struct stat st;
-	ssize_t len;
-	int next;
+	int next, err;
 
-	if (fstat(link_fd, &st))
-		return walk_fail(w, -errno, "cannot stat %s", shown);
-	if (!ours_or_roots(st.st_uid))
-		return walk_fail(w, -EPERM, "%s is a symbolic link of uid %u: another user would "
-				 "choose what the server reads", shown, (unsigned int)st.st_uid);
-	if (++w->links > LISTEN_WALK_MAX_LINKS)
-		return walk_fail(w, -ELOOP, "more than %d symbolic links on the way",
-				 LISTEN_WALK_MAX_LINKS);
-	len = readlinkat(link_fd, "", target, sizeof(target));
-	if (len < 0 || (size_t)len >= sizeof(target))
-		return walk_fail(w, len < 0 ? -errno : -ENAMETOOLONG, "cannot read the link %s",
-				 shown);
-	target[len] = '\0';
+	err = link_read_judged(w, link_fd, shown, "what the server reads", target, sizeof(target));
+	if (err)
+		return err;
 	slash = strrchr(target, '/');
 	if (snprintf(name, name_size, "%s", slash ? slash + 1 : target) >= (int)name_size || !*name)
 		return walk_fail(w, -EINVAL, "the link %s does not name a file", shown);

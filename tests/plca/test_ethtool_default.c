@@ -21,6 +21,7 @@
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/plca.h>
+#include "put_attr.h"
 
 struct fixture {
 	struct kfsim_plca_net *net;
@@ -46,17 +47,6 @@ static void close_fixture(struct fixture *f)
 	kfsim_plca_net_destroy(f->net);
 	free(f);
 	kfsim_set_kernel_version(KERNEL_VERSION(6, 3, 0));
-}
-
-static u8 *put_attr(u8 *p, u16 type, const void *data, u16 len)
-{
-	struct nlattr nla = {.nla_len = NLA_HDRLEN + len, .nla_type = type};
-
-	memcpy(p, &nla, sizeof(nla));
-	if (len)
-		memcpy(p + NLA_HDRLEN, data, len);
-	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
-	return p + NLA_HDRLEN + NLA_ALIGN(len);
 }
 
 /*

@@ -19,6 +19,7 @@
 #include <kfsim/netlink.h>
 #include <kfsim/nl_client.h>
 #include <kfsim/plca.h>
+#include "put_attr.h"
 
 #define GRO (1ULL << 14)
 #define GSO (1ULL << 11)
@@ -71,17 +72,6 @@ static int teardown(void **state)
 	free(f);
 	kfsim_set_kernel_version(KERNEL_VERSION(6, 3, 0));
 	return 0;
-}
-
-static u8 *put_attr(u8 *p, u16 type, const void *data, u16 len)
-{
-	struct nlattr nla = {.nla_len = NLA_HDRLEN + len, .nla_type = type};
-
-	memcpy(p, &nla, sizeof(nla));
-	if (len)
-		memcpy(p + NLA_HDRLEN, data, len);
-	memset(p + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
-	return p + NLA_HDRLEN + NLA_ALIGN(len);
 }
 
 static u8 *nest_start(u8 *p, u16 type, u8 **nest)

@@ -449,6 +449,12 @@ static const struct ethnl_request_ops *request_ops(u8 cmd)
 		return &module_request_ops;
 	case ETHTOOL_MSG_PAUSE_GET:
 		return &pause_request_ops;
+	case ETHTOOL_MSG_STRSET_GET:
+		return &ethnl_strset_request_ops;
+	case ETHTOOL_MSG_FEATURES_GET:
+		return &ethnl_features_request_ops;
+	case ETHTOOL_MSG_STATS_GET:
+		return &ethnl_stats_request_ops;
 	default:
 		return &missing_op_request_ops;
 	}
@@ -713,21 +719,6 @@ static int default_request_ops(const struct default_request *req, struct genl_sp
 		ops[0].doit = ethnl_tunnel_info_doit;
 		ops[1].start = ethnl_dump_header_start; /* ethnl_tunnel_info_start() */
 		ops[1].dumpit = ethnl_tunnel_info_dumpit;
-	}
-	if (req->cmd == ETHTOOL_MSG_STRSET_GET) {
-		ops[0].doit = ethnl_strset_doit;
-		ops[1].start = ethnl_strset_start;
-		ops[1].dumpit = ethnl_strset_dumpit;
-	}
-	if (req->cmd == ETHTOOL_MSG_FEATURES_GET) {
-		ops[0].doit = ethnl_features_doit;
-		ops[1].start = ethnl_features_start;
-		ops[1].dumpit = ethnl_features_dumpit;
-	}
-	if (req->cmd == ETHTOOL_MSG_STATS_GET) {
-		ops[0].doit = ethnl_stats_doit;
-		ops[1].start = ethnl_stats_start;
-		ops[1].dumpit = ethnl_stats_dumpit;
 	}
 	if (req->cmd == ETHTOOL_MSG_TSINFO_GET) {
 		ops[0].doit = ethnl_tsinfo_doit;

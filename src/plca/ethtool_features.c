@@ -177,26 +177,11 @@ static int features_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net 
 	return 0;
 }
 
-static const struct ethnl_request_ops ethnl_features_request_ops = {
+const struct ethnl_request_ops ethnl_features_request_ops = {
 	.reply_cmd = ETHTOOL_MSG_FEATURES_GET_REPLY,
 	.prepare_data = features_prepare_data,
 	.fill_reply = features_fill_reply,
 };
-
-int ethnl_features_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return ethnl_default_doit(info, &ethnl_features_request_ops);
-}
-
-int ethnl_features_start(struct netlink_callback *cb)
-{
-	return ethnl_default_start(cb, &ethnl_features_request_ops);
-}
-
-int ethnl_features_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return ethnl_default_dumpit(skb, cb, &ethnl_features_request_ops);
-}
 
 /*
  * ethnl_default_notify() of FEATURES_NTF: the GET reply's content with compact bitsets, to the

@@ -94,25 +94,10 @@ static int stats_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net *ne
 	return 0;
 }
 
-static const struct ethnl_request_ops ethnl_stats_request_ops = {
+const struct ethnl_request_ops ethnl_stats_request_ops = {
 	.reply_cmd = ETHTOOL_MSG_STATS_GET_REPLY,
 	.hdr_attr = ETHTOOL_A_STATS_HEADER,
 	.parse_request = stats_parse_request,
 	.prepare_data = stats_prepare_data,
 	.fill_reply = stats_fill_reply,
 };
-
-int ethnl_stats_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return ethnl_default_doit(info, &ethnl_stats_request_ops);
-}
-
-int ethnl_stats_start(struct netlink_callback *cb)
-{
-	return ethnl_default_start(cb, &ethnl_stats_request_ops);
-}
-
-int ethnl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return ethnl_default_dumpit(skb, cb, &ethnl_stats_request_ops);
-}

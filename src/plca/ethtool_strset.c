@@ -376,25 +376,10 @@ static int strset_fill_reply(struct sk_buff *skb, const struct kfsim_plca_net *n
 	return 0;
 }
 
-static const struct ethnl_request_ops ethnl_strset_request_ops = {
+const struct ethnl_request_ops ethnl_strset_request_ops = {
 	.reply_cmd = ETHTOOL_MSG_STRSET_GET_REPLY,
 	.allow_nodev_do = true,
 	.parse_request = strset_parse_request,
 	.prepare_data = strset_prepare_data,
 	.fill_reply = strset_fill_reply,
 };
-
-int ethnl_strset_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return ethnl_default_doit(info, &ethnl_strset_request_ops);
-}
-
-int ethnl_strset_start(struct netlink_callback *cb)
-{
-	return ethnl_default_start(cb, &ethnl_strset_request_ops);
-}
-
-int ethnl_strset_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return ethnl_default_dumpit(skb, cb, &ethnl_strset_request_ops);
-}

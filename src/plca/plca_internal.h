@@ -204,17 +204,15 @@ unsigned int ethnl_stats_std_count(void);
  */
 void netdev_register_features(struct net_device *dev);
 
-/* The STRSET, FEATURES and STATS handlers (ethtool_strset.c, _features.c, _stats.c). */
-int ethnl_strset_doit(struct sk_buff *skb, struct genl_info *info);
-int ethnl_strset_start(struct netlink_callback *cb);
-int ethnl_strset_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int ethnl_features_doit(struct sk_buff *skb, struct genl_info *info);
-int ethnl_features_start(struct netlink_callback *cb);
-int ethnl_features_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+/*
+ * The request ops of STRSET, FEATURES and STATS (ethtool_strset.c, _features.c, _stats.c), run
+ * by the default handlers as the kernel's ethnl_default_requests[] has them
+ * (ethtool_default.c's request_ops()); FEATURES_SET has a handler of its own.
+ */
+extern const struct ethnl_request_ops ethnl_strset_request_ops;
+extern const struct ethnl_request_ops ethnl_features_request_ops;
+extern const struct ethnl_request_ops ethnl_stats_request_ops;
 int ethnl_set_features(struct sk_buff *skb, struct genl_info *info);
-int ethnl_stats_doit(struct sk_buff *skb, struct genl_info *info);
-int ethnl_stats_start(struct netlink_callback *cb);
-int ethnl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* TSINFO_GET's attributes the op table names (ETHTOOL_A_TSINFO_*, ETHTOOL_A_TS_*). */
 #define ETHTOOL_A_TSINFO_HWTSTAMP_PROVIDER 7

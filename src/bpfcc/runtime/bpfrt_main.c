@@ -728,9 +728,11 @@ static int call_prog(void *arg)
 
 	bpfrt_may_goto_reset();
 	bpfrt_iter_reset();
+	bpfrt_ringbuf_reset();
 	bpfrt_run_stack = __builtin_frame_address(0);
 	ret = (int)fn(c->ctx);
 	bpfrt_iter_exit(); /* the BPF_EXIT's rule for the iterators still held */
+	bpfrt_ringbuf_exit(); /* and for the ring buffer records */
 	return ret;
 }
 
@@ -1014,7 +1016,7 @@ static int child(void *arg, int fd)
 	child_prog = p;
 	bpfrt_catch_divide_faults(); /* the explored paths' processes inherit it */
 	dl_iterate_phdr(hook_sanitizer, NULL);
-	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
+	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj) || bpfrt_ringbuf_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
 		return 3;
 	}

@@ -573,7 +573,8 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 {
 	static const char *const unnamed[] = {"invalid mem access 'scalar'",
 					      "invalid mem access 'ptr_or_null_'",
-					      "invalid mem access 'map_value_or_null'"};
+					      "invalid mem access 'map_value_or_null'",
+					      "invalid mem access 'ringbuf_mem_or_null'"};
 	char file[sizeof(out->where)], msg[sizeof(out->msg)];
 	int line, reg = -1;
 	bool named = false;

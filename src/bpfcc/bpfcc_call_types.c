@@ -749,16 +749,20 @@ static bool map_key_refused(struct flow *fl, unsigned long i, const struct flow_
 
 /*
  * A constant-sized buffer on the stack that runs past the frame's top, or past a global
- * function's argument memory, refused at the call @i.
+ * function's argument memory, refused at the call @i.  bpf_ringbuf_output()'s data (R2, its
+ * size R3) is read from, the others' buffers written to.
  */
 static void check_stack_buffer(struct flow *fl, unsigned long i, const struct flow_state *s)
 {
-	int buf = filled_buffer_arg(fl->callee[i]), size = buf + 1;
+	bool read = fl->callee[i] && !strcmp(fl->callee[i], "bpf_ringbuf_output");
+	int buf = read ? 2 : filled_buffer_arg(fl->callee[i]), size = buf + 1;
 	long long end;
 
 	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0])
 		return;
 	if (unbounded_size(s, size)) {
+		if (read) /* ARG_CONST_SIZE_OR_ZERO, its bounds not followed here: not said */
+			return;
 		/*
 		 * check_mem_size_reg(): a signed minimum below zero first (all 64 bits unknown),
 		 * then ARG_CONST_SIZE's minimum must be above zero
@@ -792,8 +796,8 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 		return;
 	if (s->off[buf] < 0 && s->imm[size] > 0 && end > 0)
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
-			 "invalid write to stack R%d off=%lld size=%lld", buf, s->off[buf],
-			 s->imm[size]);
+			 "invalid %s stack R%d off=%lld size=%lld", read ? "read from" : "write to",
+			 buf, s->off[buf], s->imm[size]);
 }
 
 static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);

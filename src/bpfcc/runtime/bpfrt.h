@@ -138,6 +138,11 @@ void bpfrt_ringbuf_exit(void);
 int bpfrt_map_type(const void *def);
 /* bpfrt_main.c: the BPF instruction of the running program's call of @kfunc at @caller (-1) */
 int bpfrt_call_insn(const char *kfunc, const void *caller);
+/*
+ * The same for the @nth call from @caller's line in the run (clang's copies of one call, an
+ * unrolled loop, share the line: the run's nth acquisition there is the nth copy)
+ */
+int bpfrt_call_insn_nth(const char *kfunc, const void *caller, int nth);
 /* bpfrt_main.c: kfsim's reports name the program's line of the return address @caller */
 void bpfrt_site_of(const void *caller);
 

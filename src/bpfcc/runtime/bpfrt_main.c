@@ -316,6 +316,11 @@ int bpfrt_call_insn(const char *kfunc, const void *caller)
 	return child_prog ? find_call(child_prog, kfunc, NULL, 0, caller, -1, false) : -1;
 }
 
+int bpfrt_call_insn_nth(const char *kfunc, const void *caller, int nth)
+{
+	return child_prog ? find_call(child_prog, kfunc, NULL, 0, caller, nth, false) : -1;
+}
+
 void bpfrt_site_of(const void *caller)
 {
 	static char file[PATH_MAX];

@@ -396,6 +396,16 @@ long kfsim_bpfrt_ringbuf_consume(void *map, int (*fn)(void *ctx, void *data, __S
 	return n;
 }
 
+/* How many reservations of this invocation before record @i came from its call site. */
+static int nth_at_site(unsigned int i)
+{
+	int n = 0;
+
+	for (unsigned int j = 0; j < i; j++)
+		n += records[j].caller == records[i].caller;
+	return n;
+}
+
 /*
  * The program returned: every record still reserved is a leak, in acquisition order (the
  * verifier's array from 6.14), from 6.14 with the exit's line after the last.
@@ -414,7 +424,7 @@ void bpfrt_ringbuf_exit(void)
 		if (!rec->held)
 			continue;
 		rec->held = false;
-		insn = bpfrt_call_insn("bpf_ringbuf_reserve", rec->caller);
+		insn = bpfrt_call_insn_nth("bpf_ringbuf_reserve", rec->caller, nth_at_site(i));
 		if (insn < 0)
 			insn = (int)i + 1;
 		bpfrt_site_of(rec->caller);

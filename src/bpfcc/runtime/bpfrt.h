@@ -134,6 +134,8 @@ void bpfrt_iter_exit(void);
 int bpfrt_ringbuf_init(const struct kfsim_bpfrt_object *obj);
 void bpfrt_ringbuf_reset(void);
 void bpfrt_ringbuf_exit(void);
+/* the runner's consumer (-v): each ring's committed records since the last call, printed */
+void bpfrt_ringbuf_print(void);
 /* bpfrt_maps.c: the map type of the map defined at @def (-1: no map of the program) */
 int bpfrt_map_type(const void *def);
 /* bpfrt_main.c: the BPF instruction of the running program's call of @kfunc at @caller (-1) */

@@ -739,6 +739,8 @@ static int call_prog(void *arg)
 	ret = (int)fn(c->ctx);
 	bpfrt_iter_exit(); /* the BPF_EXIT's rule for the iterators still held */
 	bpfrt_ringbuf_exit(); /* and for the ring buffer records */
+	if (verbose)
+		bpfrt_ringbuf_print(); /* a consumer reads what the invocation committed */
 	return ret;
 }
 

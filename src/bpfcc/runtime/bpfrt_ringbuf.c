@@ -38,6 +38,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,7 @@ struct ringbuf_hdr {
 
 struct ring {
 	const void *def;
+	const char *name;
 	uint64_t mask;
 	uint64_t consumer_pos, producer_pos, pending_pos;
 	unsigned char *data; /* 2 * (mask + 1) bytes: see above */
@@ -111,7 +113,7 @@ int bpfrt_ringbuf_init(const struct kfsim_bpfrt_object *obj)
 		/* the kernel refuses other sizes at map creation (ringbuf_map_alloc(): -EINVAL) */
 		if (!size || (size & (size - 1)) || size % 4096)
 			return -EINVAL;
-		rings[nr_rings] = (struct ring){.def = m->def, .mask = size - 1};
+		rings[nr_rings] = (struct ring){.def = m->def, .name = m->name, .mask = size - 1};
 		rings[nr_rings].data = aligned_alloc(8, 2 * size);
 		if (!rings[nr_rings].data)
 			return -ENOMEM;
@@ -439,4 +441,24 @@ void bpfrt_ringbuf_exit(void)
 		bpfrt_site(NULL, 0);
 	}
 	nr_records = 0;
+}
+
+/* The runner's consumer (-v): every ring's new records, printed after an invocation. */
+static int print_record(void *ctx, void *data, size_t size)
+{
+	const struct ring *r = ctx;
+	const unsigned char *b = data;
+
+	printf("        ringbuf %s: record of %zu bytes:", r->name, size);
+	for (size_t i = 0; i < size && i < 64; i++)
+		printf(" %02x", b[i]);
+	printf("%s\n", size > 64 ? " ..." : "");
+	return 0;
+}
+
+void bpfrt_ringbuf_print(void)
+{
+	for (unsigned int i = 0; i < nr_rings; i++)
+		kfsim_bpfrt_ringbuf_consume((void *)rings[i].def, print_record, &rings[i]);
+	fflush(stdout);
 }

@@ -113,7 +113,10 @@ struct flow_state {
 	unsigned long long slot_null_ring;
 	/* bit per register: the program's context (PTR_TO_CTX), at off[] from its start */
 	unsigned short ctx;
-	/* a global function's pointer argument: the bytes of memory it stands for (0: not one) */
+	/*
+	 * a global function's pointer argument or a ring buffer record: the bytes of memory it
+	 * stands for (0: not one; MEM_ZERO_BYTES: a record of 0 bytes, mem_bytes() reads it)
+	 */
 	int mem_size[11];
 	/*
 	 * bit per register: that memory is a map's key (PTR_TO_MAP_KEY: a bpf_for_each_map_elem()
@@ -702,6 +705,13 @@ static int filled_buffer_arg(const char *callee)
 #define BPF_MAX_VAR_SIZ (1 << 29) /* include/linux/bpf.h */
 #define BPF_MAX_VAR_OFF (1 << 29) /* include/linux/bpf.h */
 
+#define MEM_ZERO_BYTES (-1)
+
+static int mem_bytes(const struct flow_state *s, int r)
+{
+	return s->mem_size[r] == MEM_ZERO_BYTES ? 0 : s->mem_size[r];
+}
+
 static bool unbounded_size(const struct flow_state *s, int r)
 {
 	unsigned long long mask = s->tn_mask[r];
@@ -788,8 +798,8 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 	if (!((s->stack & (1u << buf)) || s->mem_size[buf]) || !(s->imm_known & (1u << size)))
 		return;
 	end = s->off[buf] + s->imm[size];
-	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > s->mem_size[buf]) {
-		mem_region_refused(fl, i, buf, s->mem_size[buf], s->off[buf], s->imm[size]);
+	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > mem_bytes(s, buf)) {
+		mem_region_refused(fl, i, buf, mem_bytes(s, buf), s->off[buf], s->imm[size]);
 		return;
 	}
 	if (!(s->stack & (1u << buf)))
@@ -1000,6 +1010,12 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
 	check_stack_buffer(fl, i, s);
+	/* a release of reserve's result before its NULL check (check_reg_type(), 6.18) */
+	if (name && !fl->walking && fl->beyond && !fl->beyond[i].refused[0] &&
+	    (!strcmp(name, "bpf_ringbuf_submit") || !strcmp(name, "bpf_ringbuf_discard")) &&
+	    (s->kptr_null & s->null_ring & (1u << 1)))
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "R1 type=ringbuf_mem_or_null expected=ringbuf_mem");
 	check_map_helper(fl, i, s);
 	check_iter_slot(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
@@ -1077,7 +1093,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	s->reg[0] = r0;
 	s->result[0] = (unsigned int)i + 1;
 	if (ring_size >= 0) {
-		s->mem_size[0] = ring_size;
+		s->mem_size[0] = ring_size ? ring_size : MEM_ZERO_BYTES;
 		set_off(s, 0, 0);
 	}
 	if (r0 && r0_off_known)
@@ -1701,8 +1717,8 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	}
 	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
-	    (off < 0 || off + size > s->mem_size[reg])) {
-		mem_region_refused(fl, i, reg, s->mem_size[reg], off, size);
+	    (off < 0 || off + size > mem_bytes(s, reg))) {
+		mem_region_refused(fl, i, reg, mem_bytes(s, reg), off, size);
 		return;
 	}
 	if (refused_access(fl, i, s, reg, off, size) || (s->var_off & (1u << reg)))

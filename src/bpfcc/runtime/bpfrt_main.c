@@ -1024,8 +1024,12 @@ static int child(void *arg, int fd)
 	child_prog = p;
 	bpfrt_catch_divide_faults(); /* the explored paths' processes inherit it */
 	dl_iterate_phdr(hook_sanitizer, NULL);
-	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj) || bpfrt_ringbuf_init(obj)) {
+	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
+		return 3;
+	}
+	if (bpfrt_ringbuf_init(obj)) { /* a size the kernel refuses says so itself */
+		fprintf(stderr, "%s: cannot set up the ring buffers\n", p->name);
 		return 3;
 	}
 	line_cache_init();

@@ -94,6 +94,25 @@ struct record {
 static __thread struct record records[MAX_RECORDS];
 static __thread unsigned int nr_records;
 
+/*
+ * A free entry: a new one, else the oldest released one (a program that reserved more than
+ * MAX_RECORDS in one invocation: a second release of that one is then not recognised as such).
+ */
+static struct record *new_record(void)
+{
+	static __thread unsigned int reuse;
+
+	if (nr_records < MAX_RECORDS)
+		return &records[nr_records++];
+	for (unsigned int n = 0; n < MAX_RECORDS; n++) {
+		struct record *rec = &records[reuse++ % MAX_RECORDS];
+
+		if (!rec->held)
+			return rec;
+	}
+	return &records[reuse++ % MAX_RECORDS]; /* 1024 held at once: the oldest forgotten */
+}
+
 void bpfrt_ringbuf_reset(void)
 {
 	nr_records = 0;
@@ -110,9 +129,18 @@ int bpfrt_ringbuf_init(const struct kfsim_bpfrt_object *obj)
 
 		if (m->type != MAP_RINGBUF)
 			continue;
-		/* the kernel refuses other sizes at map creation (ringbuf_map_alloc(): -EINVAL) */
-		if (!size || (size & (size - 1)) || size % 4096)
+		/*
+		 * the kernel refuses other sizes at map creation (ringbuf_map_alloc(): -EINVAL;
+		 * its page size, x86's 4096 here)
+		 */
+		if (!size || (size & (size - 1)) || size % 4096) {
+			fprintf(stderr,
+				"map %s: a ring buffer's max_entries must be a power of 2 and a "
+				"multiple of the page size (4096), as the kernel's ringbuf_map_alloc() "
+				"wants: -EINVAL\n",
+				m->name);
 			return -EINVAL;
+		}
 		rings[nr_rings] = (struct ring){.def = m->def, .name = m->name, .mask = size - 1};
 		rings[nr_rings].data = aligned_alloc(8, 2 * size);
 		if (!rings[nr_rings].data)
@@ -198,7 +226,7 @@ void *kfsim_bpfrt_ringbuf_reserve(void *map, unsigned long long size, unsigned l
 	const void *caller = __builtin_return_address(0);
 	struct kfsim_bpf_decision d = {.kfunc = "bpf_ringbuf_reserve", .natural = true,
 				       .can_flip = true};
-	struct record *rec = NULL;
+	struct record *rec;
 	struct ring *r;
 	void *p;
 
@@ -218,13 +246,9 @@ void *kfsim_bpfrt_ringbuf_reserve(void *map, unsigned long long size, unsigned l
 	}
 	/* the maybe-NULL result's id, then the reference's (acquire_reference()) */
 	kfsim_bpf_verifier_ids(1);
-	if (nr_records < MAX_RECORDS) {
-		rec = &records[nr_records++];
-		*rec = (struct record){.caller = caller, .size = size, .held = true};
-		rec->id = kfsim_bpf_verifier_ids(1);
-	} else {
-		kfsim_bpf_verifier_ids(1);
-	}
+	rec = new_record();
+	*rec = (struct record){.caller = caller, .size = size, .held = true};
+	rec->id = kfsim_bpf_verifier_ids(1);
 	p = flags ? NULL : ring_reserve(r, size);
 	/* the verifier walks the NULL branch too: the exploring mode takes it */
 	if (!p) {
@@ -232,14 +256,13 @@ void *kfsim_bpfrt_ringbuf_reserve(void *map, unsigned long long size, unsigned l
 		d.can_flip = false;
 		kfsim_bpf_explore_decide(&d);
 	} else if (kfsim_bpf_explore_decide(&d)) {
-		ring_commit(p, true); /* the path that got NULL leaves the record discarded */
+		/* the path that got NULL: the reservation never happened */
+		r->producer_pos -= round8(size + BPF_RINGBUF_HDR_SZ);
 		p = NULL;
 	}
-	if (rec) {
-		rec->data = p;
-		if (!p)
-			rec->held = false; /* NULL: the reference dies on the NULL branch */
-	}
+	rec->data = p;
+	if (!p)
+		rec->held = false; /* NULL: the reference dies on the NULL branch */
 	bpfrt_site(NULL, 0);
 	return p;
 out_null:
@@ -250,6 +273,14 @@ out_null:
 /* The release argument of submit and discard: its record, or NULL after the report. */
 static struct record *release_arg(const char *helper, void *sample, const void *here)
 {
+	/* what the BPF object's data-flow refuses at this call (not checked for NULL) comes first */
+	const char *refused = bpfrt_refused_call(kfsim_bpf_site.file, kfsim_bpf_site.line);
+
+	if (refused) {
+		kfsim_bpf_helper_refused(helper, "the record must be checked for NULL first", "%s",
+					 refused);
+		return NULL;
+	}
 	for (unsigned int i = nr_records; i-- > 0;) {
 		struct record *rec = &records[i];
 		char *start = rec->data;

@@ -620,4 +620,20 @@ __failure __msg("R1 type=ringbuf_mem_or_null expected=ringbuf_mem") int discard_
 	bpf_ringbuf_discard(a, 0);
 	return 0;
 }
+/* libbpf rounds a ring's size up to a power of 2 times the page size: 1000 is 4096 */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1000);
+} odd SEC(".maps");
+
+SEC("tc") __success __retval(4096)
+int odd_ring_size(void *ctx)
+{
+	u64 x = 1;
+
+	if (bpf_ringbuf_output(&odd, &x, sizeof(x), 0))
+		return -1;
+	return bpf_ringbuf_query(&odd, BPF_RB_RING_SIZE);
+}
+
 char _license[] SEC("license") = "GPL";

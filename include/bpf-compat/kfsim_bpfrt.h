@@ -231,4 +231,17 @@ struct kfsim_bpfrt_object {
 /* Defined by the generated tables. */
 extern const struct kfsim_bpfrt_object kfsim_bpfcc_object;
 
+/**
+ * kfsim_bpfrt_ringbuf_consume() - read a ring buffer map as a userspace consumer does
+ * @map: the map, by its definition (&rb of "struct { ... } rb SEC(\".maps\")")
+ * @fn: called with each committed record's data and size, in order (libbpf's ring_buffer
+ *	sample callback); discarded records are skipped; a nonzero return stops the walk
+ * @ctx: passed to @fn
+ *
+ * Return: how many records @fn got, @fn's nonzero return, or -EINVAL when @map is no ring
+ * buffer.  The consumer position moves past what was read (src/bpfcc/runtime/bpfrt_ringbuf.c).
+ */
+long kfsim_bpfrt_ringbuf_consume(void *map, int (*fn)(void *ctx, void *data, __SIZE_TYPE__ size),
+				 void *ctx);
+
 #endif /* KFSIM_BPFRT_H */

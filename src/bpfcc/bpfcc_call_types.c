@@ -42,6 +42,7 @@
  * call result given away by bpf_kptr_xchg() (release_reference(); natively alive in the map).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,15 @@ struct flow_state {
 	unsigned long long slot_null_ptr, slot_null_map;
 	/* a global function's own pointer argument, not yet checked ('mem_or_null') */
 	unsigned short null_mem;
+	/* a bpf_ringbuf_reserve() result not yet checked ('ringbuf_mem_or_null') */
+	unsigned short null_ring;
+	unsigned long long slot_null_ring;
 	/* bit per register: the program's context (PTR_TO_CTX), at off[] from its start */
 	unsigned short ctx;
-	/* a global function's pointer argument: the bytes of memory it stands for (0: not one) */
+	/*
+	 * a global function's pointer argument or a ring buffer record: the bytes of memory it
+	 * stands for (0: not one; MEM_ZERO_BYTES: a record of 0 bytes, mem_bytes() reads it)
+	 */
 	int mem_size[11];
 	/*
 	 * bit per register: that memory is a map's key (PTR_TO_MAP_KEY: a bpf_for_each_map_elem()
@@ -291,6 +298,9 @@ static bool join(struct flow *fl, unsigned long to, const struct flow_state *s)
 	d->slot_null_map |= s->slot_null_map;
 	grew |= (s->null_mem & ~d->null_mem) || (s->slot_null_mem & ~d->slot_null_mem);
 	d->null_mem |= s->null_mem;
+	grew |= (s->null_ring & ~d->null_ring) || (s->slot_null_ring & ~d->slot_null_ring);
+	d->null_ring |= s->null_ring;
+	d->slot_null_ring |= s->slot_null_ring;
 	if ((d->ctx & ~s->ctx) || (s->compared & ~d->compared))
 		grew = true;
 	d->compared |= s->compared;
@@ -443,6 +453,7 @@ static void set_reg(struct flow_state *s, int r, unsigned long long types)
 	s->null_ptr &= keep;
 	s->null_map &= keep;
 	s->null_mem &= keep;
+	s->null_ring &= keep;
 	s->ctx &= keep;
 	s->compared &= keep;
 	s->data &= keep;
@@ -481,6 +492,7 @@ static void clear_slot(struct flow_state *s, int slot)
 	s->slot_null_ptr &= ~(1ull << slot);
 	s->slot_null_map &= ~(1ull << slot);
 	s->slot_null_mem &= ~(1ull << slot);
+	s->slot_null_ring &= ~(1ull << slot);
 	s->slot_result[slot] = 0;
 	s->slot_value[slot] = 0;
 	s->slot_data &= ~(1ull << slot);
@@ -639,7 +651,7 @@ static bool maybe_null_result(const char *callee)
 {
 	static const char *const names[] = {"bpf_obj_new_impl", "bpf_list_pop_front",
 					    "bpf_list_pop_back", "bpf_rbtree_remove", "bpf_kptr_xchg",
-					    "bpf_map_lookup_elem"};
+					    "bpf_map_lookup_elem", "bpf_ringbuf_reserve"};
 
 	return callee_in(callee, names, sizeof(names) / sizeof(names[0]));
 }
@@ -693,6 +705,13 @@ static int filled_buffer_arg(const char *callee)
 #define BPF_MAX_VAR_SIZ (1 << 29) /* include/linux/bpf.h */
 #define BPF_MAX_VAR_OFF (1 << 29) /* include/linux/bpf.h */
 
+#define MEM_ZERO_BYTES (-1)
+
+static int mem_bytes(const struct flow_state *s, int r)
+{
+	return s->mem_size[r] == MEM_ZERO_BYTES ? 0 : s->mem_size[r];
+}
+
 static bool unbounded_size(const struct flow_state *s, int r)
 {
 	unsigned long long mask = s->tn_mask[r];
@@ -740,16 +759,20 @@ static bool map_key_refused(struct flow *fl, unsigned long i, const struct flow_
 
 /*
  * A constant-sized buffer on the stack that runs past the frame's top, or past a global
- * function's argument memory, refused at the call @i.
+ * function's argument memory, refused at the call @i.  bpf_ringbuf_output()'s data (R2, its
+ * size R3) is read from, the others' buffers written to.
  */
 static void check_stack_buffer(struct flow *fl, unsigned long i, const struct flow_state *s)
 {
-	int buf = filled_buffer_arg(fl->callee[i]), size = buf + 1;
+	bool read = fl->callee[i] && !strcmp(fl->callee[i], "bpf_ringbuf_output");
+	int buf = read ? 2 : filled_buffer_arg(fl->callee[i]), size = buf + 1;
 	long long end;
 
 	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0])
 		return;
 	if (unbounded_size(s, size)) {
+		if (read) /* ARG_CONST_SIZE_OR_ZERO, its bounds not followed here: not said */
+			return;
 		/*
 		 * check_mem_size_reg(): a signed minimum below zero first (all 64 bits unknown),
 		 * then ARG_CONST_SIZE's minimum must be above zero
@@ -775,16 +798,16 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 	if (!((s->stack & (1u << buf)) || s->mem_size[buf]) || !(s->imm_known & (1u << size)))
 		return;
 	end = s->off[buf] + s->imm[size];
-	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > s->mem_size[buf]) {
-		mem_region_refused(fl, i, buf, s->mem_size[buf], s->off[buf], s->imm[size]);
+	if (s->mem_size[buf] && (s->off_known & (1u << buf)) && end > mem_bytes(s, buf)) {
+		mem_region_refused(fl, i, buf, mem_bytes(s, buf), s->off[buf], s->imm[size]);
 		return;
 	}
 	if (!(s->stack & (1u << buf)))
 		return;
 	if (s->off[buf] < 0 && s->imm[size] > 0 && end > 0)
 		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
-			 "invalid write to stack R%d off=%lld size=%lld", buf, s->off[buf],
-			 s->imm[size]);
+			 "invalid %s stack R%d off=%lld size=%lld", read ? "read from" : "write to",
+			 buf, s->off[buf], s->imm[size]);
 }
 
 static const char *special_field_at(const struct btf *btf, __u32 id, long long off, int size);
@@ -975,6 +998,7 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	unsigned long long r0 = 0;
 	bool r0_off_known = false;
 	long long r0_off = 0;
+	int ring_size = -1; /* bpf_ringbuf_reserve()'s constant size */
 	__u32 r0_value = 0, kptr = 0;
 
 	/*
@@ -986,6 +1010,12 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 			  (s->array_map & (1u << 1)) && (s->stack & (1u << 2));
 
 	check_stack_buffer(fl, i, s);
+	/* a release of reserve's result before its NULL check (check_reg_type(), 6.18) */
+	if (name && !fl->walking && fl->beyond && !fl->beyond[i].refused[0] &&
+	    (!strcmp(name, "bpf_ringbuf_submit") || !strcmp(name, "bpf_ringbuf_discard")) &&
+	    (s->kptr_null & s->null_ring & (1u << 1)))
+		snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
+			 "R1 type=ringbuf_mem_or_null expected=ringbuf_mem");
 	check_map_helper(fl, i, s);
 	check_iter_slot(fl, i, s);
 	if (fl->subcalls && fl->subcalls[i].name)
@@ -1023,6 +1053,10 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	 */
 	if (name && !strcmp(name, "bpf_obj_drop_impl") && s->result[1])
 		mark_released(s, s->result[1]);
+	/* a ring buffer record submitted or discarded: the same (release_reference()) */
+	if (name && (!strcmp(name, "bpf_ringbuf_submit") || !strcmp(name, "bpf_ringbuf_discard")) &&
+	    s->result[1])
+		mark_released(s, s->result[1]);
 	if (name && !strcmp(name, "bpf_spin_unlock")) {
 		s->dead |= s->non_owning | s->inserted;
 		s->slot_dead |= s->slot_non_owning | s->slot_inserted;
@@ -1050,10 +1084,18 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 	} else if (name && !strcmp(name, "bpf_map_lookup_elem") && s->root[1].map_value) {
 		r0_value = s->root[1].map_value;
 	}
+	/* PTR_TO_MEM | MEM_RINGBUF of the constant size (check_helper_call(): mem_size) */
+	if (name && !strcmp(name, "bpf_ringbuf_reserve") && (s->imm_known & (1u << 2)) &&
+	    s->imm[2] >= 0 && s->imm[2] <= INT32_MAX)
+		ring_size = (int)s->imm[2];
 	for (int r = 0; r <= 5; r++)
 		set_reg(s, r, 0);
 	s->reg[0] = r0;
 	s->result[0] = (unsigned int)i + 1;
+	if (ring_size >= 0) {
+		s->mem_size[0] = ring_size ? ring_size : MEM_ZERO_BYTES;
+		set_off(s, 0, 0);
+	}
 	if (r0 && r0_off_known)
 		set_off(s, 0, r0_off);
 	if (r0_value) {
@@ -1064,6 +1106,8 @@ static void step_call(struct flow *fl, unsigned long i, struct flow_state *s)
 		s->kptr_null |= 1u;
 		if (!strcmp(name, "bpf_map_lookup_elem"))
 			s->null_map |= 1u;
+		else if (!strcmp(name, "bpf_ringbuf_reserve"))
+			s->null_ring |= 1u;
 		else
 			s->null_ptr |= 1u;
 	}
@@ -1652,6 +1696,7 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 			 "R%d invalid mem access '%s'", reg,
 			 s->null_map & (1u << reg)    ? "map_value_or_null"
 			 : s->null_mem & (1u << reg)  ? "mem_or_null"
+			 : s->null_ring & (1u << reg) ? "ringbuf_mem_or_null"
 			 : s->null_ptr & (1u << reg)  ? "ptr_or_null_"
 			 : s->kptr_rcu & (1u << reg) ? "rcu_ptr_or_null_"
 						      : "untrusted_ptr_or_null_");
@@ -1672,8 +1717,8 @@ static void check_access(struct flow *fl, unsigned long i, const struct flow_sta
 		return;
 	}
 	if (s->mem_size[reg] && !(s->var_off & (1u << reg)) &&
-	    (off < 0 || off + size > s->mem_size[reg])) {
-		mem_region_refused(fl, i, reg, s->mem_size[reg], off, size);
+	    (off < 0 || off + size > mem_bytes(s, reg))) {
+		mem_region_refused(fl, i, reg, mem_bytes(s, reg), off, size);
 		return;
 	}
 	if (refused_access(fl, i, s, reg, off, size) || (s->var_off & (1u << reg)))
@@ -1865,7 +1910,7 @@ static void copy_reg(struct flow_state *s, int dst, int src)
 	unsigned short *bits[] = {&s->imm_known,    &s->array_map,  &s->stack,	  &s->not_null,
 				  &s->off_known,    &s->non_owning, &s->inserted, &s->dead,
 				  &s->kptr_null,    &s->kptr_rcu,   &s->null_ptr, &s->null_map,
-				  &s->null_mem,	    &s->ctx,	    &s->compared, &s->data,
+				  &s->null_mem,	    &s->null_ring,  &s->ctx,	    &s->compared, &s->data,
 				  &s->var_off,	    &s->tn_known,   &s->rodata,	  &s->sext32,
 				  &s->umax_known,   &s->umin_zero,  &s->pkt,	  &s->map_key,
 				  &s->caller_stack, &s->always_null};
@@ -2415,6 +2460,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 			s->null_map |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0 && (s->slot_null_mem & (1ull << slot)))
 			s->null_mem |= (unsigned short)(1u << in->dst_reg);
+		if (slot >= 0 && (s->slot_null_ring & (1ull << slot)))
+			s->null_ring |= (unsigned short)(1u << in->dst_reg);
 		if (slot >= 0) {
 			s->result[in->dst_reg] = s->slot_result[slot];
 			s->value[in->dst_reg] = s->slot_value[slot];
@@ -2450,6 +2497,8 @@ static void transfer(struct flow *fl, unsigned long i, struct flow_state *s, str
 				s->slot_null_map |= 1ull << slot;
 			if (dw && (s->null_mem & (1u << in->src_reg)))
 				s->slot_null_mem |= 1ull << slot;
+			if (dw && (s->null_ring & (1u << in->src_reg)))
+				s->slot_null_ring |= 1ull << slot;
 			if (dw) {
 				s->slot_result[slot] = s->result[in->src_reg];
 				s->slot_value[slot] = s->value[in->src_reg];

@@ -33,7 +33,8 @@ static const char *const native_helpers[] = {
 	"bpf_jiffies64",	    "bpf_ktime_get_boot_ns", "bpf_ktime_get_coarse_ns",
 	"bpf_ktime_get_tai_ns",	    "bpf_map_lookup_percpu_elem", "bpf_probe_read_kernel",
 	"bpf_skb_load_bytes",	    "bpf_get_current_comm", "bpf_loop",
-	"bpf_for_each_map_elem",
+	"bpf_for_each_map_elem",    "bpf_ringbuf_output",  "bpf_ringbuf_reserve",
+	"bpf_ringbuf_submit",	    "bpf_ringbuf_discard", "bpf_ringbuf_query",
 };
 
 /*

@@ -714,6 +714,16 @@ static const char *callee(const struct elf_view *e, unsigned int sec, unsigned l
 		return "bpf_skb_load_bytes";
 	case 113:
 		return "bpf_probe_read_kernel";
+	case 130: /* the ring buffer helpers (bpfrt_ringbuf.c): reserve's leak names its call */
+		return "bpf_ringbuf_output";
+	case 131:
+		return "bpf_ringbuf_reserve";
+	case 132:
+		return "bpf_ringbuf_submit";
+	case 133:
+		return "bpf_ringbuf_discard";
+	case 134:
+		return "bpf_ringbuf_query";
 	default:
 		return NULL;
 	}

@@ -130,8 +130,21 @@ void bpfrt_may_goto_reset(void);
 /* bpfrt_iter.c: the open-coded iterators of one program invocation (reset before, exit after) */
 void bpfrt_iter_reset(void);
 void bpfrt_iter_exit(void);
+/* bpfrt_ringbuf.c: the rings, the reservations of an invocation, its leaks at the exit */
+int bpfrt_ringbuf_init(const struct kfsim_bpfrt_object *obj);
+void bpfrt_ringbuf_reset(void);
+void bpfrt_ringbuf_exit(void);
+/* the runner's consumer (-v): each ring's committed records since the last call, printed */
+void bpfrt_ringbuf_print(void);
+/* bpfrt_maps.c: the map type of the map defined at @def (-1: no map of the program) */
+int bpfrt_map_type(const void *def);
 /* bpfrt_main.c: the BPF instruction of the running program's call of @kfunc at @caller (-1) */
 int bpfrt_call_insn(const char *kfunc, const void *caller);
+/*
+ * The same for the @nth call from @caller's line in the run (clang's copies of one call, an
+ * unrolled loop, share the line: the run's nth acquisition there is the nth copy)
+ */
+int bpfrt_call_insn_nth(const char *kfunc, const void *caller, int nth);
 /* bpfrt_main.c: kfsim's reports name the program's line of the return address @caller */
 void bpfrt_site_of(const void *caller);
 

@@ -132,7 +132,7 @@ static unsigned int kept(const struct kfsim_bpf_explore_path *path)
  */
 static const char *null_type(const struct kfsim_bpf_explore_path *path)
 {
-	unsigned int nr = kept(path), lookups = 0, nexts = 0, others = 0;
+	unsigned int nr = kept(path), lookups = 0, nexts = 0, rings = 0, others = 0;
 
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct kfsim_bpf_explore_step *st = &path->steps[i];
@@ -146,11 +146,15 @@ static const char *null_type(const struct kfsim_bpf_explore_path *path)
 		else if (!strcmp(st->kfunc, "bpf_map_lookup_elem") ||
 			 !strcmp(st->kfunc, "bpf_map_lookup_percpu_elem"))
 			lookups++;
+		else if (!strcmp(st->kfunc, "bpf_ringbuf_reserve"))
+			rings++; /* RET_PTR_TO_RINGBUF_MEM_OR_NULL: 'ringbuf_mem_or_null' */
 		else
 			others++;
 	}
-	if (others || (lookups && nexts))
+	if (others || (lookups && nexts) || (rings && (lookups || nexts)))
 		return "ptr_or_null_";
+	if (rings)
+		return "ringbuf_mem_or_null";
 	/*
 	 * next()'s NULL is no maybe-NULL pointer: the path where the iterator is drained has R0
 	 * the known 0 (process_iter_next_call(), __mark_reg_const_zero()), and the verifier walks

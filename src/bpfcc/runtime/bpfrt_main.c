@@ -316,6 +316,11 @@ int bpfrt_call_insn(const char *kfunc, const void *caller)
 	return child_prog ? find_call(child_prog, kfunc, NULL, 0, caller, -1, false) : -1;
 }
 
+int bpfrt_call_insn_nth(const char *kfunc, const void *caller, int nth)
+{
+	return child_prog ? find_call(child_prog, kfunc, NULL, 0, caller, nth, false) : -1;
+}
+
 void bpfrt_site_of(const void *caller)
 {
 	static char file[PATH_MAX];
@@ -573,7 +578,8 @@ static void name_access_reg(const struct kfsim_bpfrt_prog *p, struct bpfrt_verdi
 {
 	static const char *const unnamed[] = {"invalid mem access 'scalar'",
 					      "invalid mem access 'ptr_or_null_'",
-					      "invalid mem access 'map_value_or_null'"};
+					      "invalid mem access 'map_value_or_null'",
+					      "invalid mem access 'ringbuf_mem_or_null'"};
 	char file[sizeof(out->where)], msg[sizeof(out->msg)];
 	int line, reg = -1;
 	bool named = false;
@@ -728,9 +734,13 @@ static int call_prog(void *arg)
 
 	bpfrt_may_goto_reset();
 	bpfrt_iter_reset();
+	bpfrt_ringbuf_reset();
 	bpfrt_run_stack = __builtin_frame_address(0);
 	ret = (int)fn(c->ctx);
 	bpfrt_iter_exit(); /* the BPF_EXIT's rule for the iterators still held */
+	bpfrt_ringbuf_exit(); /* and for the ring buffer records */
+	if (verbose)
+		bpfrt_ringbuf_print(); /* a consumer reads what the invocation committed */
 	return ret;
 }
 
@@ -1016,6 +1026,10 @@ static int child(void *arg, int fd)
 	dl_iterate_phdr(hook_sanitizer, NULL);
 	if (bpfrt_sections_init(obj) || bpfrt_maps_init(obj)) {
 		fprintf(stderr, "%s: out of memory setting up the sections\n", p->name);
+		return 3;
+	}
+	if (bpfrt_ringbuf_init(obj)) { /* a size the kernel refuses says so itself */
+		fprintf(stderr, "%s: cannot set up the ring buffers\n", p->name);
 		return 3;
 	}
 	line_cache_init();

@@ -25,6 +25,7 @@ enum {
 	MAP_LRU_HASH = 9,
 	MAP_ARRAY_OF_MAPS = 12,
 	MAP_HASH_OF_MAPS = 13,
+	MAP_RINGBUF = 27,
 };
 
 enum { BPF_ANY, BPF_NOEXIST, BPF_EXIST };
@@ -71,7 +72,9 @@ int bpfrt_maps_init(const struct kfsim_bpfrt_object *obj)
 		m->value_type = bpfrt_type(m->def->value_type);
 		if (m->value_type && !m->value_type->nr_fields)
 			m->value_type = NULL;
-		if (m->def->type == MAP_ARRAY_OF_MAPS || m->def->type == MAP_HASH_OF_MAPS)
+		/* a ring buffer's data is bpfrt_ringbuf.c's */
+		if (m->def->type == MAP_ARRAY_OF_MAPS || m->def->type == MAP_HASH_OF_MAPS ||
+		    m->def->type == MAP_RINGBUF)
 			continue;
 		m->values = aligned_alloc(8, n * (m->stride ? m->stride : 8));
 		if (!m->values)
@@ -95,6 +98,13 @@ static struct bpfrt_map *map_of(const void *def)
 		if (maps[i].def->def == def)
 			return &maps[i];
 	return NULL;
+}
+
+int bpfrt_map_type(const void *def)
+{
+	struct bpfrt_map *m = map_of(def);
+
+	return m ? (int)m->def->type : -1;
 }
 
 bool bpfrt_map_value_at(const void *p, unsigned int *value_size, unsigned int *off)

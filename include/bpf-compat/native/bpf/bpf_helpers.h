@@ -36,6 +36,11 @@
 #define bpf_get_current_comm __kfsim_libbpf_bpf_get_current_comm
 #define bpf_loop __kfsim_libbpf_bpf_loop
 #define bpf_for_each_map_elem __kfsim_libbpf_bpf_for_each_map_elem
+#define bpf_ringbuf_output __kfsim_libbpf_bpf_ringbuf_output
+#define bpf_ringbuf_reserve __kfsim_libbpf_bpf_ringbuf_reserve
+#define bpf_ringbuf_submit __kfsim_libbpf_bpf_ringbuf_submit
+#define bpf_ringbuf_discard __kfsim_libbpf_bpf_ringbuf_discard
+#define bpf_ringbuf_query __kfsim_libbpf_bpf_ringbuf_query
 
 #include_next <bpf/bpf_helpers.h>
 
@@ -61,6 +66,11 @@
 #undef bpf_get_current_comm
 #undef bpf_loop
 #undef bpf_for_each_map_elem
+#undef bpf_ringbuf_output
+#undef bpf_ringbuf_reserve
+#undef bpf_ringbuf_submit
+#undef bpf_ringbuf_discard
+#undef bpf_ringbuf_query
 
 /*
  * SEC(): libbpf's section attribute, with a suffix that makes every use its own section
@@ -109,6 +119,14 @@ long kfsim_bpfrt_get_current_comm(void *buf, unsigned int size_of_buf, const cha
 /* the callback is the program's function; natively any function pointer converts to void * */
 long kfsim_bpfrt_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
 		      unsigned long long flags, int nr_const, const char *file, int line);
+void *kfsim_bpfrt_ringbuf_reserve(void *map, unsigned long long size, unsigned long long flags,
+				  int size_known, const char *file, int line);
+void kfsim_bpfrt_ringbuf_submit(void *data, unsigned long long flags, const char *file, int line);
+void kfsim_bpfrt_ringbuf_discard(void *data, unsigned long long flags, const char *file, int line);
+long kfsim_bpfrt_ringbuf_output(void *map, const void *data, unsigned long long size,
+				unsigned long long flags, const char *file, int line);
+unsigned long long kfsim_bpfrt_ringbuf_query(void *map, unsigned long long flags,
+					     const char *file, int line);
 long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_ctx,
 				   unsigned long long flags, const char *file, int line);
 
@@ -143,6 +161,15 @@ long kfsim_bpfrt_for_each_map_elem(void *map, void *callback_fn, void *callback_
 #define bpf_for_each_map_elem(map, callback_fn, callback_ctx, flags)                               \
 	kfsim_bpfrt_for_each_map_elem(map, (void *)(callback_fn), callback_ctx, flags, __FILE__,  \
 				      __LINE__)
+/* ring buffers (src/bpfcc/runtime/bpfrt_ringbuf.c); reserve's size must be a known constant */
+#define bpf_ringbuf_reserve(map, size, flags)                                                      \
+	kfsim_bpfrt_ringbuf_reserve(map, size, flags, __builtin_constant_p(size), __FILE__, __LINE__)
+#define bpf_ringbuf_submit(data, flags) kfsim_bpfrt_ringbuf_submit(data, flags, __FILE__, __LINE__)
+#define bpf_ringbuf_discard(data, flags)                                                           \
+	kfsim_bpfrt_ringbuf_discard(data, flags, __FILE__, __LINE__)
+#define bpf_ringbuf_output(map, data, size, flags)                                                 \
+	kfsim_bpfrt_ringbuf_output(map, data, size, flags, __FILE__, __LINE__)
+#define bpf_ringbuf_query(map, flags) kfsim_bpfrt_ringbuf_query(map, flags, __FILE__, __LINE__)
 
 /*
  * may_goto (6.9+), behind bpf_experimental.h's can_loop and cond_break.  Those macros are

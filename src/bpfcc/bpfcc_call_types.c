@@ -771,8 +771,12 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0])
 		return;
 	if (unbounded_size(s, size)) {
-		if (read) /* ARG_CONST_SIZE_OR_ZERO, its bounds not followed here: not said */
-			return;
+		/*
+		 * bpf_probe_read_kernel()'s size and bpf_ringbuf_output()'s are
+		 * ARG_CONST_SIZE_OR_ZERO, the others' ARG_CONST_SIZE
+		 */
+		bool zero_ok = read || !strcmp(fl->callee[i], "bpf_probe_read_kernel");
+
 		/*
 		 * check_mem_size_reg(): a signed minimum below zero first (all 64 bits unknown),
 		 * then ARG_CONST_SIZE's minimum must be above zero
@@ -781,13 +785,12 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "R%d min value is negative, either use unsigned or 'var &= const'",
 				 size);
-		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel") &&
-			 s->tn_mask[size] > BPF_MAX_VAR_SIZ) /* ARG_CONST_SIZE_OR_ZERO */
+		else if (zero_ok && s->tn_mask[size] > BPF_MAX_VAR_SIZ)
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "R%d unbounded memory access, use 'var &= const' or "
 				 "'if (var < const)'",
 				 size);
-		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel"))
+		else if (zero_ok)
 			return; /* zero allowed: the range then, which bounds decide */
 		else
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),

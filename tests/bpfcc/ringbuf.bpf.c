@@ -683,4 +683,66 @@ output_record_size_map(void *ctx)
 	return 0;
 }
 
+/*
+ * A record given as memory of a known size: check_helper_mem_access() -> check_mem_region_access()
+ * for a map key (h's is an int), check_mem_reg() for a global function's argument
+ */
+SEC("tc")
+__failure __msg("invalid access to memory, mem_size=2 off=0 size=4") int record_short_key(void *ctx)
+{
+	u16 *e = bpf_ringbuf_reserve(&rb, 2, 0);
+
+	if (!e)
+		return 1;
+	*e = 1;
+	bpf_map_lookup_elem(&h, e);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+SEC("tc") __success __retval(0) int record_as_key(void *ctx)
+{
+	int *e = bpf_ringbuf_reserve(&rb, 4, 0);
+
+	if (!e)
+		return 1;
+	*e = 1;
+	bpf_map_lookup_elem(&h, e);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+struct four {
+	u64 a[4];
+};
+
+__noinline int global_fill(struct four *p)
+{
+	if (!p)
+		return 0;
+	p->a[3] = 7;
+	return 1;
+}
+SEC("tc")
+__failure __msg("invalid access to memory, mem_size=16 off=8 size=32") int small_record_to_global(
+	void *ctx)
+{
+	u64 *e = bpf_ringbuf_reserve(&rb, 16, 0);
+
+	if (!e)
+		return 1;
+	global_fill((struct four *)(e + 1));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+SEC("tc") __success __retval(0) int record_to_global(void *ctx)
+{
+	struct four *e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+
+	if (!e)
+		return 1;
+	global_fill(e);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";

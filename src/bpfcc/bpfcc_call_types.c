@@ -771,8 +771,12 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 	if (!buf || fl->walking || !fl->beyond || fl->beyond[i].refused[0])
 		return;
 	if (unbounded_size(s, size)) {
-		if (read) /* ARG_CONST_SIZE_OR_ZERO, its bounds not followed here: not said */
-			return;
+		/*
+		 * bpf_probe_read_kernel()'s size and bpf_ringbuf_output()'s are
+		 * ARG_CONST_SIZE_OR_ZERO, the others' ARG_CONST_SIZE
+		 */
+		bool zero_ok = read || !strcmp(fl->callee[i], "bpf_probe_read_kernel");
+
 		/*
 		 * check_mem_size_reg(): a signed minimum below zero first (all 64 bits unknown),
 		 * then ARG_CONST_SIZE's minimum must be above zero
@@ -781,13 +785,12 @@ static void check_stack_buffer(struct flow *fl, unsigned long i, const struct fl
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "R%d min value is negative, either use unsigned or 'var &= const'",
 				 size);
-		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel") &&
-			 s->tn_mask[size] > BPF_MAX_VAR_SIZ) /* ARG_CONST_SIZE_OR_ZERO */
+		else if (zero_ok && s->tn_mask[size] > BPF_MAX_VAR_SIZ)
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
 				 "R%d unbounded memory access, use 'var &= const' or "
 				 "'if (var < const)'",
 				 size);
-		else if (!strcmp(fl->callee[i], "bpf_probe_read_kernel"))
+		else if (zero_ok)
 			return; /* zero allowed: the range then, which bounds decide */
 		else
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
@@ -892,6 +895,15 @@ static void check_map_helper(struct flow *fl, unsigned long i, const struct flow
 				return;
 			}
 		}
+		/*
+		 * memory of a known size (a ring buffer record): check_helper_mem_access() ->
+		 * check_mem_region_access()
+		 */
+		if (s->mem_size[r] && (s->off_known & bit) && !(s->var_off & bit) &&
+		    (s->off[r] < 0 || s->off[r] + (long long)size > mem_bytes(s, r))) {
+			mem_region_refused(fl, i, r, mem_bytes(s, r), s->off[r], size);
+			return;
+		}
 		if ((s->stack & bit) && !(s->var_off & bit) && s->off[r] < 0 &&
 		    s->off[r] + (long long)size > 0) {
 			snprintf(fl->beyond[i].refused, sizeof(fl->beyond[i].refused),
@@ -946,6 +958,13 @@ static void check_global_call(struct flow *fl, unsigned long i, const struct flo
 							   size)) && strcmp(field, "kptr"))
 			snprintf(why, sizeof(why), "%s cannot be accessed directly by load/store",
 				 field);
+		/* check_mem_reg(): memory of a known size (a ring buffer record) too small */
+		else if (size && s->mem_size[r] && (s->off_known & bit) && !(s->var_off & bit) &&
+			 (s->off[r] < 0 || s->off[r] + size > mem_bytes(s, r)))
+			snprintf(why, sizeof(why),
+				 "invalid access to memory, mem_size=%d off=%lld size=%d\n"
+				 "R%d min value is outside of the allowed memory range",
+				 mem_bytes(s, r), s->off[r], size, r);
 		/* check_mem_reg(): the bytes are read, then written */
 		else if (size && (s->stack & (1u << r)) && s->off[r] < 0 && s->off[r] + size > 0)
 			snprintf(why, sizeof(why), "invalid read from stack R%d off=%lld size=%d", r,

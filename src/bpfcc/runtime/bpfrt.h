@@ -147,6 +147,13 @@ int bpfrt_call_insn(const char *kfunc, const void *caller);
 int bpfrt_call_insn_nth(const char *kfunc, const void *caller, int nth);
 /* bpfrt_main.c: kfsim's reports name the program's line of the return address @caller */
 void bpfrt_site_of(const void *caller);
+/*
+ * bpfrt_main.c: a reference @call acquired at @caller (id @id, BPF instruction @insn) still
+ * held when the program returned, reported as the verifier does (@rule: kfsim's line on it);
+ * @last: the last of the run's leaks, which 6.14 follows with the exit's line
+ */
+void bpfrt_leak_report(const char *call, const char *rule, const void *caller, unsigned int id,
+		       int insn, bool last);
 
 /* bpfrt_expect.c */
 enum bpfrt_result { BPFRT_PASS, BPFRT_STATIC, BPFRT_FAIL, BPFRT_RAN };

@@ -287,16 +287,10 @@ void bpfrt_iter_exit(void)
 		insn = bpfrt_call_insn("bpf_iter_num_new", s->caller);
 		if (insn < 0) /* not in the object's table: kfsim's own number, as for a kfunc */
 			insn = (int)i + 1;
-		bpfrt_site_of(s->caller);
-		kfsim_bpf_helper_refused("bpf_iter_num_new",
-					 "every iterator new() made must be destroy()ed before the "
-					 "program exits",
-					 "Unreleased reference id=%u alloc_insn=%d%s", s->id, insn,
-					 i == last && kfsim_kernel_at_least(6, 14)
-						 ? "\nBPF_EXIT instruction in main prog would lead "
-						   "to reference leak"
-						 : "");
-		bpfrt_site(NULL, 0);
+		bpfrt_leak_report("bpf_iter_num_new",
+				  "every iterator new() made must be destroy()ed before the program "
+				  "exits",
+				  s->caller, s->id, insn, i == last);
 	}
 	nr_iters = 0;
 }

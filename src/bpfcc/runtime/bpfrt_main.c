@@ -332,6 +332,18 @@ void bpfrt_site_of(const void *caller)
 		bpfrt_site(NULL, 0);
 }
 
+void bpfrt_leak_report(const char *call, const char *rule, const void *caller, unsigned int id,
+		       int insn, bool last)
+{
+	bpfrt_site_of(caller);
+	kfsim_bpf_helper_refused(call, rule, "Unreleased reference id=%u alloc_insn=%d%s", id, insn,
+				 last && kfsim_kernel_at_least(6, 14)
+					 ? "\nBPF_EXIT instruction in main prog would lead to "
+					   "reference leak"
+					 : "");
+	bpfrt_site(NULL, 0);
+}
+
 /* The run's call_insn: one call instruction, one type wants the call for certain. */
 static int call_insn(const char *kfunc, const void *caller, void *arg)
 {

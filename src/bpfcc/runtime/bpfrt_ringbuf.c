@@ -468,16 +468,10 @@ void bpfrt_ringbuf_exit(void)
 		insn = bpfrt_call_insn_nth("bpf_ringbuf_reserve", rec->caller, nth_at_site(i));
 		if (insn < 0)
 			insn = (int)i + 1;
-		bpfrt_site_of(rec->caller);
-		kfsim_bpf_helper_refused("bpf_ringbuf_reserve",
-					 "every record reserve returned must be submitted or "
-					 "discarded before the program exits",
-					 "Unreleased reference id=%u alloc_insn=%d%s", rec->id, insn,
-					 i == last && kfsim_kernel_at_least(6, 14)
-						 ? "\nBPF_EXIT instruction in main prog would lead "
-						   "to reference leak"
-						 : "");
-		bpfrt_site(NULL, 0);
+		bpfrt_leak_report("bpf_ringbuf_reserve",
+				  "every record reserve returned must be submitted or discarded "
+				  "before the program exits",
+				  rec->caller, rec->id, insn, i == last);
 	}
 	nr_records = 0;
 }

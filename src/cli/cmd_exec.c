@@ -67,7 +67,6 @@ static const struct kfsim_cli_spec exec_spec = {
 	.opts_size = sizeof(struct exec_opts),
 };
 
-/* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
 /*
  * The name the shim will connect to must fit a UNIX socket address (sun_path, 108 bytes with
  * its NUL), or every socket() of the program fails with ENAMETOOLONG (measured: a relative
@@ -86,6 +85,7 @@ static int server_fits(const char *name)
 	return 0;
 }
 
+/* The shim: $KFSIM_NETLINK_SHIM, else beside this kfsim (build tree), else the library folder. */
 static int find_shim(char *buf, size_t size)
 {
 	const char *env = getenv("KFSIM_NETLINK_SHIM");
@@ -348,29 +348,26 @@ have_preload:
 #endif
 	setenv("LD_PRELOAD", preload, 1);
 	free(preload);
-	if (o->server && o->server[0] != '/') {
+	if (o->server) {
 		/*
-		 * From the working directory kfsim started in: the shim connects to a relative
-		 * name from each process's own, and a child of the program that went into another
-		 * user's directory would reach whatever listens there at that name (refused unless
-		 * its owner is trusted, --server-owner, but never the server asked for)
+		 * A relative name is taken from the working directory kfsim started in: the shim
+		 * connects to a relative name from each process's own, and a child of the program
+		 * that went into another user's directory would reach whatever listens there at
+		 * that name (refused unless its owner is trusted, --server-owner, but never the
+		 * server asked for)
 		 */
-		char cwd[PATH_MAX], *abs;
+		char cwd[PATH_MAX], *name = NULL;
 
-		if (!getcwd(cwd, sizeof(cwd)) || asprintf(&abs, "%s/%s", cwd, o->server) < 0)
+		if (o->server[0] != '/' &&
+		    (!getcwd(cwd, sizeof(cwd)) || asprintf(&name, "%s/%s", cwd, o->server) < 0))
 			return kfsim_cli_fail(CMD, -errno, "cannot name --server %s from the "
 					      "working directory", o->server);
-		ret = server_fits(abs);
+		ret = server_fits(name ?: o->server);
 		if (!ret)
-			setenv("KFSIM_KERNEL", abs, 1);
-		free(abs);
+			setenv("KFSIM_KERNEL", name ?: o->server, 1);
+		free(name);
 		if (ret)
 			return ret;
-	} else if (o->server) {
-		ret = server_fits(o->server);
-		if (ret)
-			return ret;
-		setenv("KFSIM_KERNEL", o->server, 1);
 	} else {
 		unsetenv("KFSIM_KERNEL");
 	}
